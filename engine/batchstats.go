@@ -1,0 +1,95 @@
+package engine
+
+import "math"
+
+// ObjectiveStats is the summary of one objective's raw values.
+type ObjectiveStats struct {
+	Objective
+	Summary
+}
+
+// BatchStats are SPEC.md's statistics of one batch, over its valid
+// trajectories.
+type BatchStats struct {
+	Step                  int64
+	Trajectories, Invalid int
+	// Groups counts the comparison groups that hold a valid trajectory.
+	Groups     int
+	Objectives []ObjectiveStats
+	Score      Summary
+	Reward     Summary
+	// Correlation is the Pearson correlation matrix of the objectives, NaN
+	// where an objective is constant.
+	Correlation [][]float64
+	// Fronts is the largest number of fronts of a comparison group; with
+	// scope batch, the batch's number of fronts.
+	Fronts int
+	// FrontierSize counts the trajectories of rank 0 over all groups.
+	FrontierSize int
+	// FracZeroStdGroups is the fraction of comparison groups (holding a
+	// valid trajectory) whose scores all equal: TRL's frac_reward_zero_std.
+	FracZeroStdGroups float64
+}
+
+// Stats returns the statistics of every batch, in ascending step order.
+func (res *Result) Stats() []BatchStats {
+	out := make([]BatchStats, len(res.Batches))
+	for i := range res.Batches {
+		out[i] = res.BatchStats(&res.Batches[i])
+	}
+	return out
+}
+
+// BatchStats returns the statistics of batch b.
+func (res *Result) BatchStats(b *Batch) BatchStats {
+	valid := validMembers(nil, b.Members, res.Valid)
+	st := BatchStats{
+		Step:         b.Step,
+		Trajectories: len(b.Members),
+		Invalid:      len(b.Members) - len(valid),
+	}
+	columns := make([][]float64, res.M)
+	for k, o := range res.Objectives {
+		columns[k] = make([]float64, len(valid))
+		for j, i := range valid {
+			columns[k][j] = res.Values[i*res.M+k]
+		}
+		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: Summarize(columns[k])})
+	}
+	st.Correlation = make([][]float64, res.M)
+	for a := range columns {
+		st.Correlation[a] = make([]float64, res.M)
+		for b := range columns {
+			st.Correlation[a][b] = Pearson(columns[a], columns[b])
+		}
+	}
+	st.Score = Summarize(gather(nil, res.Scores, valid))
+	st.Reward = Summarize(gather(nil, res.Rewards, valid))
+	for _, i := range valid {
+		st.Fronts = max(st.Fronts, res.Fronts[i])
+		if res.Ranks[i] == 0 {
+			st.FrontierSize++
+		}
+	}
+	zero := 0
+	for _, g := range b.Groups {
+		lo, hi, seen := math.Inf(1), math.Inf(-1), false
+		for _, i := range g.Members {
+			if res.Valid[i] {
+				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
+			}
+		}
+		if seen {
+			st.Groups++
+			if lo == hi {
+				zero++
+			}
+		}
+	}
+	if st.Groups > 0 {
+		st.FracZeroStdGroups = float64(zero) / float64(st.Groups)
+	} else {
+		st.FracZeroStdGroups = math.NaN()
+	}
+	return st
+}

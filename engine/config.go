@@ -1,0 +1,222 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Computer names a scorer.
+type Computer string
+
+// The scorers.
+const (
+	ComputerPareto Computer = "pareto"
+	ComputerSVRL   Computer = "svrl"
+)
+
+// Computers lists every scorer.
+var Computers = []Computer{ComputerPareto, ComputerSVRL}
+
+// ParseComputer returns the scorer named s, or an error listing the valid names.
+func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
+
+// Defaults of the svrl scorer (SPEC.md).
+const (
+	DefaultTask               = "metadata.accuracy"
+	DefaultVerificationWeight = 0.1
+	DefaultEfficiencyWeight   = 0.05
+)
+
+// ObjectiveConfig is one objective of a config file or of the flags.
+type ObjectiveConfig struct {
+	Name   string   `toml:"name" json:"name"`
+	Expr   string   `toml:"expr" json:"expr"`
+	Goal   string   `toml:"goal,omitempty" json:"goal,omitempty"`
+	Weight *float64 `toml:"weight,omitempty" json:"weight,omitempty"`
+}
+
+// Config is everything that builds a RewardComputer: the values of a TOML
+// config file or of the CLI flags. The zero value means every default.
+type Config struct {
+	Computer           string            `toml:"computer,omitempty"`
+	Method             string            `toml:"method,omitempty"`
+	Scope              string            `toml:"scope,omitempty"`
+	Scale              string            `toml:"scale,omitempty"`
+	Normalize          *bool             `toml:"normalize,omitempty"`
+	Task               string            `toml:"task,omitempty"`
+	VerificationWeight *float64          `toml:"verification_weight,omitempty"`
+	EfficiencyWeight   *float64          `toml:"efficiency_weight,omitempty"`
+	Objectives         []ObjectiveConfig `toml:"objective,omitempty"`
+	// Minimize names objectives whose goal is min (the --minimize flag).
+	Minimize []string `toml:"minimize,omitempty"`
+	// Weights override objective weights by name (the --weight flag).
+	Weights map[string]float64 `toml:"weights,omitempty"`
+}
+
+// InferObjectives returns cfg with, for the pareto scorer configured without
+// objectives, one objective per metadata key whose value is a number in
+// first (goal max, sorted key order), as SPEC.md says. Other configs are
+// returned unchanged.
+func (cfg Config) InferObjectives(first *Trajectory) Config {
+	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || first == nil {
+		return cfg
+	}
+	keys := make([]string, 0, len(first.Metadata))
+	for k, v := range first.Metadata {
+		if _, ok := v.(float64); ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cfg.Objectives = append(cfg.Objectives, ObjectiveConfig{Name: k, Expr: fmt.Sprintf("metadata[%q]", k)})
+	}
+	return cfg
+}
+
+// RewardComputer turns trajectories into rewards: a scorer and the options
+// of the computation. Build one with New.
+type RewardComputer struct {
+	Scorer  Scorer
+	Options Options
+}
+
+// New is the factory: it builds the scorer cfg names, compiles its
+// expressions and checks every setting, before any data is read. A pareto
+// config without objectives must first go through InferObjectives.
+func New(cfg Config) (*RewardComputer, error) {
+	opts, err := cfg.options()
+	if err != nil {
+		return nil, err
+	}
+	computer := ComputerPareto
+	if cfg.Computer != "" {
+		if computer, err = ParseComputer(cfg.Computer); err != nil {
+			return nil, err
+		}
+	}
+	var scorer Scorer
+	switch computer {
+	case ComputerSVRL:
+		scorer, err = cfg.svrlScorer()
+	default:
+		scorer, err = cfg.paretoScorer()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.checkNames(scorer.Objectives()); err != nil {
+		return nil, err
+	}
+	return &RewardComputer{Scorer: scorer, Options: opts}, nil
+}
+
+func (cfg Config) options() (Options, error) {
+	opts := DefaultOptions()
+	var err error
+	if cfg.Method != "" {
+		if opts.Method, err = ParseMethod(cfg.Method); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Scope != "" {
+		if opts.Scope, err = ParseScope(cfg.Scope); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Scale != "" {
+		if opts.Scale, err = ParseScale(cfg.Scale); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.Normalize != nil {
+		opts.Normalize = *cfg.Normalize
+	}
+	return opts, nil
+}
+
+func (cfg Config) svrlScorer() (Scorer, error) {
+	if len(cfg.Objectives) > 0 {
+		return nil, fmt.Errorf("the svrl computer has fixed objectives (%s, %s, %s): use --task, not --objective",
+			SVRLTask, SVRLVerificationCost, SVRLEfficiency)
+	}
+	task := cfg.Task
+	if task == "" {
+		task = DefaultTask
+	}
+	vw, ew := DefaultVerificationWeight, DefaultEfficiencyWeight
+	if cfg.VerificationWeight != nil {
+		vw = *cfg.VerificationWeight
+	}
+	if cfg.EfficiencyWeight != nil {
+		ew = *cfg.EfficiencyWeight
+	}
+	s, err := NewSVRLScorer(task, vw, ew)
+	if err != nil {
+		return nil, err
+	}
+	for k := range s.objectives {
+		if w, ok := cfg.Weights[s.objectives[k].Name]; ok {
+			s.objectives[k].Weight = w
+		}
+	}
+	return s, nil
+}
+
+func (cfg Config) paretoScorer() (Scorer, error) {
+	if cfg.Task != "" || cfg.VerificationWeight != nil || cfg.EfficiencyWeight != nil {
+		return nil, fmt.Errorf("task, verification_weight and efficiency_weight belong to the svrl computer")
+	}
+	objs := make([]ObjectiveExpr, len(cfg.Objectives))
+	for i, oc := range cfg.Objectives {
+		o := ObjectiveExpr{Name: oc.Name, Expr: oc.Expr, Goal: Maximize, Weight: math.NaN()}
+		if oc.Goal != "" {
+			g, err := ParseGoal(oc.Goal)
+			if err != nil {
+				return nil, fmt.Errorf("objective %s: %w", oc.Name, err)
+			}
+			o.Goal = g
+		}
+		if slices.Contains(cfg.Minimize, oc.Name) {
+			o.Goal = Minimize
+		}
+		if oc.Weight != nil {
+			o.Weight = *oc.Weight
+		}
+		if w, ok := cfg.Weights[oc.Name]; ok {
+			o.Weight = w
+		}
+		objs[i] = o
+	}
+	return NewParetoScorer(objs)
+}
+
+// checkNames rejects --minimize and --weight names that name no objective.
+func (cfg Config) checkNames(objs []Objective) error {
+	names := make([]string, len(objs))
+	for i, o := range objs {
+		names[i] = o.Name
+	}
+	unknown := func(flag, name string) error {
+		return fmt.Errorf("%s: unknown objective %q (objectives: %s)", flag, name, strings.Join(names, ", "))
+	}
+	for _, n := range cfg.Minimize {
+		if !slices.Contains(names, n) {
+			return unknown("minimize", n)
+		}
+	}
+	for n := range cfg.Weights {
+		if !slices.Contains(names, n) {
+			return unknown("weight", n)
+		}
+	}
+	for n, w := range cfg.Weights {
+		if math.IsNaN(w) || math.IsInf(w, 0) {
+			return fmt.Errorf("weight %s: %v is not a finite number", n, w)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+)
+
+// maxExprNodes bounds the size of an expression so that evaluation stays
+// cheap whatever a config file holds.
+const maxExprNodes = 1000
+
+// The reasons an expression's value makes a trajectory invalid. They are
+// categories, not messages, so that invalid trajectories can be counted per
+// cause.
+var (
+	ErrMissing   = errors.New("missing")
+	ErrNotNumber = errors.New("not a number")
+	ErrNaN       = errors.New("NaN")
+	ErrInf       = errors.New("infinite")
+	ErrEval      = errors.New("evaluation error")
+)
+
+// exprEnvTypes gives the type checker the trajectory's fields. Metadata keys
+// are not known before data is read, so bare names are compiled as undefined
+// variables and resolved per trajectory.
+var exprEnvTypes = map[string]any{
+	"id":         "",
+	"batch":      0,
+	"group":      "",
+	"step_count": 0,
+	"done":       true,
+	"response":   "",
+	"metadata":   map[string]any{},
+}
+
+// Expression is a compiled objective or task expression over one
+// trajectory (SPEC.md, Expressions).
+type Expression struct {
+	Source      string
+	program     *vm.Program
+	vm          vm.VM
+	env         map[string]any
+	useResponse bool
+}
+
+// CompileError is an expression that does not compile: its text and the
+// position of the problem.
+type CompileError struct {
+	Name   string // the objective or setting the expression belongs to
+	Source string
+	Line   int
+	Column int // 1-based
+	Msg    string
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("expression %s = %q: line %d, column %d: %s", e.Name, e.Source, e.Line, e.Column, e.Msg)
+}
+
+// CompileExpression compiles src, the expression of the objective or
+// setting name. It fails with a *CompileError on a syntax or type error.
+func CompileExpression(name, src string) (*Expression, error) {
+	program, err := expr.Compile(src,
+		expr.Env(exprEnvTypes),
+		expr.AllowUndefinedVariables(),
+		expr.MaxNodes(maxExprNodes),
+	)
+	if err != nil {
+		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}
+		var fe *file.Error
+		if errors.As(err, &fe) {
+			ce.Line, ce.Column, ce.Msg = fe.Line, fe.Column+1, fe.Message
+		}
+		return nil, ce
+	}
+	refs := &identifiers{}
+	node := program.Node()
+	ast.Walk(&node, refs)
+	return &Expression{
+		Source:      src,
+		program:     program,
+		env:         make(map[string]any, len(exprEnvTypes)+8),
+		useResponse: refs.names["response"],
+	}, nil
+}
+
+// identifiers collects the names an expression reads, so that costly fields
+// (the response text) are only built when used.
+type identifiers struct{ names map[string]bool }
+
+func (v *identifiers) Visit(node *ast.Node) {
+	if id, ok := (*node).(*ast.IdentifierNode); ok {
+		if v.names == nil {
+			v.names = map[string]bool{}
+		}
+		v.names[id.Value] = true
+	}
+}
+
+// Eval evaluates the expression on t and returns its value as a float64.
+// The error is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf or ErrEval.
+// Eval reuses one VM and one environment: an Expression is not safe for
+// concurrent use.
+func (e *Expression) Eval(t *Trajectory) (float64, error) {
+	env := e.env
+	clear(env)
+	for k, v := range t.Metadata {
+		env[k] = v
+	}
+	// The trajectory's own fields win over metadata keys of the same name.
+	env["id"] = t.ID
+	env["batch"] = int(t.Batch)
+	env["group"] = t.Group
+	env["step_count"] = int(t.StepCount)
+	env["done"] = t.Done
+	env["metadata"] = t.Metadata
+	if e.useResponse {
+		env["response"] = t.ResponseText()
+	} else {
+		env["response"] = ""
+	}
+	out, err := e.vm.Run(e.program, env)
+	if err != nil {
+		return math.NaN(), ErrEval
+	}
+	return toNumber(out)
+}
+
+// toNumber converts an expression's value to a finite float64, or says why
+// it cannot.
+func toNumber(v any) (float64, error) {
+	var x float64
+	switch n := v.(type) {
+	case nil:
+		return math.NaN(), ErrMissing
+	case float64:
+		x = n
+	case float32:
+		x = float64(n)
+	case int:
+		x = float64(n)
+	case int64:
+		x = float64(n)
+	case int32:
+		x = float64(n)
+	case uint:
+		x = float64(n)
+	case uint64:
+		x = float64(n)
+	default:
+		return math.NaN(), ErrNotNumber
+	}
+	return x, finite(x)
+}
+
+func finite(x float64) error {
+	switch {
+	case math.IsNaN(x):
+		return ErrNaN
+	case math.IsInf(x, 0):
+		return ErrInf
+	}
+	return nil
+}

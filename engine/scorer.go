@@ -1,0 +1,236 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Objective describes one component of a scorer's objective vector.
+type Objective struct {
+	Name   string
+	Goal   Goal
+	Weight float64
+}
+
+// Orient returns x as a larger-is-better value: x for a maximised objective,
+// -x for a minimised one.
+func (o Objective) Orient(x float64) float64 {
+	if o.Goal == Minimize {
+		return -x
+	}
+	return x
+}
+
+// Scorer maps a trajectory to an objective vector and a scalar score
+// (SPEC.md, Scorers). Implementations reuse buffers: a Scorer is not safe for
+// concurrent use.
+type Scorer interface {
+	// Objectives describes the vector Evaluate writes: names, goals, weights.
+	Objectives() []Objective
+	// Evaluate writes t's raw objective values into dst (len(Objectives())).
+	// A non-nil error is an *InvalidError saying which objective is not a
+	// finite number and why.
+	Evaluate(t *Trajectory, dst []float64) error
+}
+
+// InvalidError says why a trajectory is invalid: which objective (or the
+// score) is not a finite number, and one of the cause errors of this package.
+type InvalidError struct {
+	Objective string
+	Err       error
+}
+
+func (e *InvalidError) Error() string { return e.Objective + ": " + e.Err.Error() }
+func (e *InvalidError) Unwrap() error { return e.Err }
+
+// Score returns the scalar score of the raw objective values:
+// s = sum_k w_k * o'_k, with o' the oriented values and w the weights
+// (the objectives' own weights when weights is nil).
+func Score(objectives []Objective, weights, values []float64) float64 {
+	s := 0.0
+	for k, o := range objectives {
+		w := o.Weight
+		if weights != nil {
+			w = weights[k]
+		}
+		s += w * o.Orient(values[k])
+	}
+	return s
+}
+
+// ObjectiveExpr is a pareto objective as configured: a name, an expression,
+// a goal and a weight (NaN for the default 1/m).
+type ObjectiveExpr struct {
+	Name   string
+	Expr   string
+	Goal   Goal
+	Weight float64
+}
+
+// ParetoScorer is the generic multi-objective scorer: every objective is an
+// expression over the trajectory.
+type ParetoScorer struct {
+	objectives []Objective
+	exprs      []*Expression
+}
+
+// NewParetoScorer compiles the objectives' expressions. An objective whose
+// Weight is NaN gets the default weight 1/m. Names must be unique and
+// non-empty.
+func NewParetoScorer(objs []ObjectiveExpr) (*ParetoScorer, error) {
+	if len(objs) == 0 {
+		return nil, errors.New("the pareto scorer needs at least one objective")
+	}
+	s := &ParetoScorer{}
+	seen := map[string]bool{}
+	for _, o := range objs {
+		if o.Name == "" {
+			return nil, fmt.Errorf("objective %q has no name", o.Expr)
+		}
+		if seen[o.Name] {
+			return nil, fmt.Errorf("objective %q is given twice", o.Name)
+		}
+		seen[o.Name] = true
+		e, err := CompileExpression(o.Name, o.Expr)
+		if err != nil {
+			return nil, err
+		}
+		w := o.Weight
+		if math.IsNaN(w) {
+			w = 1 / float64(len(objs))
+		}
+		goal := o.Goal
+		if goal == "" {
+			goal = Maximize
+		}
+		s.objectives = append(s.objectives, Objective{Name: o.Name, Goal: goal, Weight: w})
+		s.exprs = append(s.exprs, e)
+	}
+	return s, nil
+}
+
+// Objectives implements Scorer.
+func (s *ParetoScorer) Objectives() []Objective { return s.objectives }
+
+// Evaluate implements Scorer.
+func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
+	var first error
+	for k, e := range s.exprs {
+		v, err := e.Eval(t)
+		dst[k] = v
+		if err != nil && first == nil {
+			first = &InvalidError{Objective: s.objectives[k].Name, Err: err}
+		}
+	}
+	return first
+}
+
+// SVRL's objective names.
+const (
+	SVRLTask             = "task"
+	SVRLVerificationCost = "verification_cost"
+	SVRLEfficiency       = "efficiency"
+)
+
+// SVRLScorer scores self-verification under a budget: the task objective, the
+// fraction of the verification budget spent (minimised) and the fraction of
+// the step budget left (maximised), so that
+// s = task - verification_weight * verification_cost + efficiency_weight * efficiency.
+type SVRLScorer struct {
+	objectives []Objective
+	task       *Expression
+}
+
+// NewSVRLScorer compiles the task expression.
+func NewSVRLScorer(task string, verificationWeight, efficiencyWeight float64) (*SVRLScorer, error) {
+	e, err := CompileExpression(SVRLTask, task)
+	if err != nil {
+		return nil, err
+	}
+	return &SVRLScorer{
+		task: e,
+		objectives: []Objective{
+			{Name: SVRLTask, Goal: Maximize, Weight: 1},
+			{Name: SVRLVerificationCost, Goal: Minimize, Weight: verificationWeight},
+			{Name: SVRLEfficiency, Goal: Maximize, Weight: efficiencyWeight},
+		},
+	}, nil
+}
+
+// Objectives implements Scorer.
+func (s *SVRLScorer) Objectives() []Objective { return s.objectives }
+
+// Evaluate implements Scorer:
+//
+//	task              = the task expression
+//	verification_cost = verification_spent / initial_budget (0 when initial_budget is missing or <= 0;
+//	                    a missing verification_spent counts as 0)
+//	efficiency        = clamp(1 - step_count / max_steps, 0, 1) (0 when max_steps is missing or <= 0)
+//
+// A metadata value that is null counts as missing; one that is present but
+// not a number makes the trajectory invalid.
+func (s *SVRLScorer) Evaluate(t *Trajectory, dst []float64) error {
+	var first error
+	fail := func(k int, err error) {
+		if err != nil && first == nil {
+			first = &InvalidError{Objective: s.objectives[k].Name, Err: err}
+		}
+	}
+	var err error
+	dst[0], err = s.task.Eval(t)
+	fail(0, err)
+	dst[1], err = verificationCost(t.Metadata)
+	fail(1, err)
+	dst[2], err = efficiency(t)
+	fail(2, err)
+	return first
+}
+
+func verificationCost(md map[string]any) (float64, error) {
+	budget, ok, err := metadataNumber(md, "initial_budget")
+	if err != nil {
+		return math.NaN(), err
+	}
+	if !ok || budget <= 0 {
+		return 0, nil
+	}
+	spent, ok, err := metadataNumber(md, "verification_spent")
+	if err != nil {
+		return math.NaN(), err
+	}
+	if !ok {
+		return 0, nil
+	}
+	v := spent / budget
+	return v, finite(v)
+}
+
+func efficiency(t *Trajectory) (float64, error) {
+	maxSteps, ok, err := metadataNumber(t.Metadata, "max_steps")
+	if err != nil {
+		return math.NaN(), err
+	}
+	if !ok || maxSteps <= 0 {
+		return 0, nil
+	}
+	v := 1 - float64(t.StepCount)/maxSteps
+	if err := finite(v); err != nil {
+		return math.NaN(), err
+	}
+	return min(max(v, 0), 1), nil
+}
+
+// metadataNumber returns md[key] as a number; ok is false when the key is
+// absent or null.
+func metadataNumber(md map[string]any, key string) (x float64, ok bool, err error) {
+	v, present := md[key]
+	if !present || v == nil {
+		return 0, false, nil
+	}
+	x, err = toNumber(v)
+	if errors.Is(err, ErrNotNumber) {
+		return math.NaN(), true, err
+	}
+	return x, true, err
+}

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/stat"
+)
+
+// zeroStd is the standard deviation below which a set counts as constant:
+// its z-scores are all 0.
+const zeroStd = 1e-12
+
+// Mean returns the arithmetic mean of x, NaN when x is empty.
+func Mean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return stat.Mean(x, nil)
+}
+
+// PopMeanStd returns the mean and the population standard deviation
+// sqrt(sum (x - mean)^2 / n) of x; both NaN when x is empty.
+func PopMeanStd(x []float64) (mean, std float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	mean, v := stat.PopMeanVariance(x, nil)
+	// The corrected two-pass variance can come out a rounding error below 0.
+	return mean, math.Sqrt(max(v, 0))
+}
+
+// sampleStd returns the sample standard deviation
+// sqrt(sum (x - mean)^2 / (n - 1)), NaN when n < 2.
+func sampleStd(x []float64) float64 {
+	if len(x) < 2 {
+		return math.NaN()
+	}
+	_, v := stat.MeanVariance(x, nil)
+	return math.Sqrt(max(v, 0))
+}
+
+// ZScores writes z(x) = (x - mean) / std into dst, with the population std;
+// when std < 1e-12 every value is 0. dst may be x. It panics if
+// len(dst) < len(x).
+func ZScores(dst, x []float64) {
+	mean, std := PopMeanStd(x)
+	for i, v := range x {
+		if std < zeroStd || math.IsNaN(std) {
+			dst[i] = 0
+		} else {
+			dst[i] = (v - mean) / std
+		}
+	}
+}
+
+// AverageRanks writes into dst the 1-based ascending ranks of x, tied
+// values sharing the mean of their ranks (scipy's rankdata "average").
+// It panics if len(dst) < len(x); dst must not be x.
+func AverageRanks(dst, x []float64) {
+	order := make([]int, len(x))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return x[order[a]] < x[order[b]] })
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && x[order[hi]] == x[order[lo]] {
+			hi++
+		}
+		avg := float64(lo+hi+1) / 2
+		for _, i := range order[lo:hi] {
+			dst[i] = avg
+		}
+		lo = hi
+	}
+}
+
+// Quantile returns the q-quantile (0 <= q <= 1) of the ascending sorted
+// values by linear interpolation between closest ranks (numpy's default):
+// with h = q (n - 1), x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]).
+// It returns NaN for an empty slice.
+func Quantile(q float64, sorted []float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	h := q * float64(n-1)
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return sorted[n-1]
+	}
+	frac := h - float64(lo)
+	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo])
+}
+
+// Summary describes a set of values. Every field but Count is NaN for an
+// empty set.
+type Summary struct {
+	Count                                  int
+	Mean, Std, Min, P25, Median, P75, Max float64
+}
+
+// Summarize returns the summary of x, with the population std and numpy's
+// linear quantiles. x is not modified.
+func Summarize(x []float64) Summary {
+	s := Summary{Count: len(x)}
+	s.Mean, s.Std = PopMeanStd(x)
+	sorted := slices.Clone(x)
+	slices.Sort(sorted)
+	s.P25, s.Median, s.P75 = Quantile(0.25, sorted), Quantile(0.5, sorted), Quantile(0.75, sorted)
+	s.Min, s.Max = math.NaN(), math.NaN()
+	if len(sorted) > 0 {
+		s.Min, s.Max = sorted[0], sorted[len(sorted)-1]
+	}
+	return s
+}
+
+// Pearson returns the Pearson correlation of x and y, NaN when either is
+// constant or there are fewer than two values.
+func Pearson(x, y []float64) float64 {
+	if len(x) < 2 || floats.Max(x) == floats.Min(x) || floats.Max(y) == floats.Min(y) {
+		return math.NaN()
+	}
+	return stat.Correlation(x, y, nil)
+}

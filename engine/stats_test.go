@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func TestSummarize(t *testing.T) {
+	// Sorted 1, 2, 2, 5: p25 at h = 0.75 -> 1.75; median at h = 1.5 -> 2;
+	// p75 at h = 2.25 -> 2 + 0.25 * 3 = 2.75.
+	s := Summarize([]float64{5, 2, 1, 2})
+	want := Summary{Count: 4, Mean: 2.5, Std: 1.5, Min: 1, P25: 1.75, Median: 2, P75: 2.75, Max: 5}
+	if s != want {
+		t.Errorf("Summarize = %+v, want %+v", s, want)
+	}
+	one := Summarize([]float64{7})
+	if one.Std != 0 || one.P25 != 7 || one.P75 != 7 {
+		t.Errorf("one value: %+v", one)
+	}
+	empty := Summarize(nil)
+	if empty.Count != 0 || !math.IsNaN(empty.Mean) || !math.IsNaN(empty.Std) || !math.IsNaN(empty.Median) || !math.IsNaN(empty.Max) {
+		t.Errorf("empty: %+v", empty)
+	}
+}
+
+func TestAverageRanks(t *testing.T) {
+	got := make([]float64, 6)
+	AverageRanks(got, []float64{3, 1, 3, 2, 3, -1})
+	assertFloats(t, "ranks", got, []float64{5, 2, 5, 3, 5, 1})
+}
+
+func TestZScoresConstant(t *testing.T) {
+	x := []float64{0.1, 0.1, 0.1}
+	ZScores(x, x)
+	assertFloats(t, "z", x, []float64{0, 0, 0})
+}
+
+func TestPearson(t *testing.T) {
+	if r := Pearson([]float64{1, 2, 3}, []float64{2, 4, 6}); !near(r, 1) {
+		t.Errorf("perfect correlation = %v", r)
+	}
+	if r := Pearson([]float64{1, 2, 3}, []float64{3, 2, 1}); !near(r, -1) {
+		t.Errorf("perfect anticorrelation = %v", r)
+	}
+	if r := Pearson([]float64{1, 2, 3}, []float64{5, 5, 5}); !math.IsNaN(r) {
+		t.Errorf("constant = %v, want NaN", r)
+	}
+	// x = 1,2,3,4; y = 1,3,2,4: cov 1.25 / (var 1.25) = 0.8 (population terms).
+	if r := Pearson([]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}); !near(r, 0.8) {
+		t.Errorf("r = %v, want 0.8", r)
+	}
+}
+
+func TestBatchStats(t *testing.T) {
+	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0, 0}, {1, 0}})
+	ts = append(ts, traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h"))
+	res := c.Compute(ts, Pareto)
+	st := res.BatchStats(&res.Batches[0])
+	if st.Trajectories != 7 || st.Invalid != 1 || st.Groups != 2 {
+		t.Errorf("counts: %+v", st)
+	}
+	// Group g has fronts {0,1,3} and {2}; group h one front of two copies.
+	if st.Fronts != 2 || st.FrontierSize != 5 {
+		t.Errorf("fronts %d frontier %d, want 2 and 5", st.Fronts, st.FrontierSize)
+	}
+	// Group h's scores all equal; group g's do not.
+	if st.FracZeroStdGroups != 0.5 {
+		t.Errorf("frac_zero_std_groups = %v, want 0.5", st.FracZeroStdGroups)
+	}
+	// x over valid rows: 1, 0, 0, 1, 2, 2 -> mean 1.
+	if st.Objectives[0].Mean != 1 || st.Objectives[0].Count != 6 {
+		t.Errorf("x summary %+v", st.Objectives[0].Summary)
+	}
+	if !near(st.Correlation[0][0], 1) || !near(st.Correlation[0][1], st.Correlation[1][0]) {
+		t.Errorf("correlation %v", st.Correlation)
+	}
+}
+
+func ExampleSummarize() {
+	s := Summarize([]float64{1, 2, 2, 5})
+	fmt.Printf("mean %.2f std %.2f p25 %.2f median %.2f p75 %.2f\n", s.Mean, s.Std, s.P25, s.Median, s.P75)
+	// Output: mean 2.50 std 1.50 p25 1.75 median 2.00 p75 2.75
+}

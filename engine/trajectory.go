@@ -1,0 +1,60 @@
+// Package engine turns batches of trajectories into rewards: it evaluates a
+// scorer's objectives on every trajectory, ranks them by Pareto dominance and
+// applies one of the reward methods of SPEC.md (absolute, relative, grpo,
+// rloo, pareto, pareto-crowding, gdpo), batch by batch.
+//
+// The package imports no UI code; the dashboard and the CLI only show what it
+// computes.
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Trajectory is one rollout, as read from a JSON object, a JSONL line or a
+// CSV row (SPEC.md, Trajectories).
+type Trajectory struct {
+	// ID names the trajectory; loaders default it to the trajectory's 0-based
+	// position in its file.
+	ID string
+	// Batch is the training step the rollout belongs to; loaders default it
+	// to the index of the file among the inputs.
+	Batch int64
+	// Group is the prompt the rollout answers (GRPO's group).
+	Group string
+	// StepCount is the number of agent steps taken, >= 0.
+	StepCount int64
+	// Response is the raw JSON of the response (nil when absent or null).
+	Response json.RawMessage
+	// Done reports whether the episode finished.
+	Done bool
+	// Metadata maps names to float64, string, bool or nil values.
+	Metadata map[string]any
+	// Source and Line say where the trajectory was read (for messages).
+	Source string
+	Line   int
+}
+
+// ResponseText returns the response as text: a JSON string is unquoted,
+// any other JSON value is returned as written, null or absent is "".
+func (t *Trajectory) ResponseText() string {
+	if len(t.Response) == 0 || string(t.Response) == "null" {
+		return ""
+	}
+	if t.Response[0] == '"' {
+		var s string
+		if json.Unmarshal(t.Response, &s) == nil {
+			return s
+		}
+	}
+	return string(t.Response)
+}
+
+// Where returns "source:line" for messages about t.
+func (t *Trajectory) Where() string {
+	if t.Source == "" {
+		return fmt.Sprintf("trajectory %q", t.ID)
+	}
+	return fmt.Sprintf("%s:%d", t.Source, t.Line)
+}
