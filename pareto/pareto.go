@@ -1,0 +1,168 @@
+// Package pareto implements Pareto dominance, non-dominated sorting and the
+// NSGA-II crowding distance over small sets of objective vectors.
+//
+// Every vector is oriented: larger is better on every objective. Callers that
+// minimise an objective negate it before calling in.
+//
+// A set of n points with m objectives is passed as a row-major n×m matrix
+// flattened into a []float64, point i occupying points[i*m : (i+1)*m].
+//
+// All values must be finite. NaN breaks the total order the sorting
+// algorithms rely on and ±Inf makes objective ranges meaningless, so neither
+// is checked for: results for such input are unspecified (but the functions
+// do not panic because of them).
+//
+// The package-level functions allocate their scratch space on every call. A
+// caller ranking many groups should keep a Ranker and call its methods, which
+// reuse the scratch space of earlier calls.
+package pareto
+
+// Dominates reports whether a dominates b, that is whether a[k] >= b[k] for
+// every k and a[k] > b[k] for at least one k. Identical vectors, and vectors
+// of length zero, do not dominate each other.
+//
+// Dominates panics if len(a) != len(b).
+func Dominates(a, b []float64) bool {
+	if len(a) != len(b) {
+		panic("pareto: slice length mismatch")
+	}
+	strict := false
+	for k, ak := range a {
+		bk := b[k]
+		if ak < bk {
+			return false
+		}
+		if ak > bk {
+			strict = true
+		}
+	}
+	return strict
+}
+
+// Ranks writes into dst[i] the non-dominated rank of point i of the row-major
+// n×m matrix points, n = len(points)/m, and returns the number of fronts,
+// which is one more than the largest rank and 0 when n == 0.
+//
+// Rank 0 holds the points no other point dominates; rank r holds the points
+// not dominated by any point once the points of ranks below r are removed.
+// Identical vectors never dominate each other, so they always share a rank.
+//
+// Ranks requires every value of points to be finite. It panics if m < 1, if
+// len(points) is not a multiple of m, or if len(dst) < n.
+func Ranks(dst []int, points []float64, m int) int {
+	var r Ranker
+	return r.Ranks(dst, points, m)
+}
+
+// Frontier returns, in ascending order, the indices of the rank-0 points of
+// the row-major n×m matrix points (see Ranks): the points no other point
+// dominates. Copies of a frontier point are all on the frontier. Frontier
+// returns nil when points is empty.
+//
+// Frontier requires every value of points to be finite. It panics if m < 1 or
+// if len(points) is not a multiple of m.
+func Frontier(points []float64, m int) []int {
+	n := dims(points, m)
+	if n == 0 {
+		return nil
+	}
+	var r Ranker
+	ranks := make([]int, n)
+	r.Ranks(ranks, points, m)
+	// Compacting in place is safe: the write position never passes the read
+	// position.
+	front := ranks[:0]
+	for i, rk := range ranks {
+		if rk == 0 {
+			front = append(front, i)
+		}
+	}
+	return front
+}
+
+// Crowding writes into dst[i] the NSGA-II crowding distance of point i of the
+// row-major n×m matrix points within its front, ranks being the fronts as
+// computed by Ranks. The definition, matching pymoo's calc_crowding_distance,
+// applies to each front separately, its points taken in increasing index
+// order:
+//
+//   - a front of one or two points gets +Inf for every point;
+//   - otherwise, for each objective k the front is stably sorted by value on k
+//     in ascending order. If that objective is constant over the front it
+//     contributes nothing, not even to the extremes. Else the first and last
+//     points of the sorted order get +Inf and the point at sorted position i
+//     in between adds (v[i+1] - v[i-1]) / (max - min);
+//   - each point's sum is finally divided by m (+Inf stays +Inf).
+//
+// Ranks need not be contiguous: only equality of ranks matters.
+//
+// Crowding requires every value of points to be finite. It panics if m < 1, if
+// len(points) is not a multiple of m, if len(dst) < n or len(ranks) < n, or if
+// a rank is outside [0, n).
+func Crowding(dst []float64, points []float64, m int, ranks []int) {
+	var r Ranker
+	r.Crowding(dst, points, m, ranks)
+}
+
+// Ranker computes ranks and crowding distances like the package-level Ranks
+// and Crowding, keeping its scratch space between calls so that ranking many
+// small groups does not allocate once the buffers have grown to the largest
+// group. The zero value is ready to use. A Ranker must not be used by several
+// goroutines at once.
+type Ranker struct {
+	// Ranks, m == 1 and m == 2.
+	p1 []point1
+	p2 []point2
+	// Ranks, largest y of each front for m == 2.
+	frontMaxY []float64
+	// Ranks, m >= 3: lexicographic order, rows copied in that order, and the
+	// members (positions in that order) of each front. fronts keeps the
+	// slices of earlier calls beyond the current front count so their
+	// capacity is reused.
+	order  []int
+	rows   []float64
+	fronts [][]int
+
+	// Crowding.
+	bounds []int
+	byRank []int
+	keyed  []point1
+}
+
+// Ranks is the package-level Ranks using r's scratch space.
+func (r *Ranker) Ranks(dst []int, points []float64, m int) int {
+	n := dims(points, m)
+	if len(dst) < n {
+		panic("pareto: destination too short")
+	}
+	switch {
+	case n == 0:
+		return 0
+	case m == 1:
+		return r.rank1(dst, points)
+	case m == 2:
+		return r.rank2(dst, points)
+	default:
+		return r.rankGeneral(dst, points, m)
+	}
+}
+
+// dims validates the shape of a row-major matrix and returns its row count.
+func dims(points []float64, m int) int {
+	if m < 1 {
+		panic("pareto: number of objectives < 1")
+	}
+	if len(points)%m != 0 {
+		panic("pareto: len(points) is not a multiple of m")
+	}
+	return len(points) / m
+}
+
+// grow returns s resliced to length n, reallocating only when its capacity is
+// too small. The contents are unspecified.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}

@@ -1,0 +1,202 @@
+package pareto
+
+import "slices"
+
+// point1 is a value tagged with the index of the point it came from.
+type point1 struct {
+	v float64
+	i int
+}
+
+// point2 is a two-objective point tagged with its index. Sorting these
+// instead of indices keeps the comparisons on contiguous memory.
+type point2 struct {
+	x, y float64
+	i    int
+}
+
+// rank1 ranks single-objective points: with one objective dominance is just
+// "strictly larger", so a point's rank is the number of distinct values above
+// it. Requires len(points) >= 1.
+func (r *Ranker) rank1(dst []int, points []float64) int {
+	p := grow(r.p1, len(points))
+	r.p1 = p
+	for i, v := range points {
+		p[i] = point1{v, i}
+	}
+	slices.SortFunc(p, func(a, b point1) int {
+		switch {
+		case a.v > b.v:
+			return -1
+		case a.v < b.v:
+			return 1
+		}
+		return 0
+	})
+	rank := 0
+	for j, q := range p {
+		if j > 0 && q.v != p[j-1].v {
+			rank++
+		}
+		dst[q.i] = rank
+	}
+	return rank + 1
+}
+
+// rank2 ranks two-objective points in O(n log n).
+//
+// After sorting by (x desc, y desc) every point that can dominate p comes
+// before p: a dominator has x >= p.x and, when x ties, y > p.y. Conversely
+// every earlier point q has q.x >= p.x, so q dominates p exactly when
+// q.y >= p.y and q is not a copy of p. Copies are adjacent in this order, so
+// a point that differs from its predecessor differs from every earlier point.
+//
+// Members of one front, taken in sweep order, have strictly increasing y
+// (a later member with y <= an earlier one's would be dominated by it), so
+// the last one added holds the front's largest y and p is dominated by front
+// f iff frontMaxY[f] >= p.y. Because p lands in the first front that does not
+// dominate it, p.y <= frontMaxY[f-1] when it is appended to front f: the
+// maxima stay non-increasing in f and a binary search finds p's front.
+//
+// Requires len(points) >= 2.
+func (r *Ranker) rank2(dst []int, points []float64) int {
+	n := len(points) / 2
+	p := grow(r.p2, n)
+	r.p2 = p
+	for i := range p {
+		p[i] = point2{points[2*i], points[2*i+1], i}
+	}
+	slices.SortFunc(p, func(a, b point2) int {
+		switch {
+		case a.x > b.x:
+			return -1
+		case a.x < b.x:
+			return 1
+		case a.y > b.y:
+			return -1
+		case a.y < b.y:
+			return 1
+		}
+		return 0
+	})
+	maxY := r.frontMaxY[:0]
+	for j, q := range p {
+		if j > 0 && q.x == p[j-1].x && q.y == p[j-1].y {
+			dst[q.i] = dst[p[j-1].i]
+			continue
+		}
+		lo, hi := 0, len(maxY)
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if maxY[mid] >= q.y {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo == len(maxY) {
+			maxY = append(maxY, q.y)
+		} else {
+			maxY[lo] = q.y
+		}
+		dst[q.i] = lo
+	}
+	r.frontMaxY = maxY
+	return len(maxY)
+}
+
+// rankGeneral ranks points with any number of objectives using Efficient
+// Non-dominated Sort with binary search (ENS-BS; Zhang, Tian, Cheng and Jin,
+// IEEE TEVC 19(2), 2015) in O(n) extra memory.
+//
+// Points are visited in descending lexicographic order. A dominator of p is
+// >= p everywhere and differs from it, so it is lexicographically greater
+// and visited earlier. Conversely every earlier point q has q[0] >= p[0], so
+// once q is known not to be a copy of p it dominates p iff q[k] >= p[k] for
+// k >= 1. Copies are adjacent in this order: a copy takes its twin's rank and
+// is not added to the front, whose twin already stands for it.
+//
+// Fronts are built in visiting order and p goes to the first front with no
+// member dominating it. If a member of front f dominates p then, since that
+// member was itself dominated by an earlier member of front f-1, so does
+// front f-1 by transitivity: the fronts dominating p form a prefix and can be
+// binary searched. Members are checked from the most recently added, which
+// tend to be the closest to p in the visiting order and so the likeliest
+// dominators.
+//
+// Valid for every m >= 1 and len(points) >= m.
+func (r *Ranker) rankGeneral(dst []int, points []float64, m int) int {
+	n := len(points) / m
+	order := grow(r.order, n)
+	r.order = order
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		pa, pb := points[a*m:a*m+m], points[b*m:b*m+m]
+		for k, va := range pa {
+			if vb := pb[k]; va != vb {
+				if va > vb {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	})
+	// Copying the rows into visiting order makes the dominance checks, which
+	// dominate the running time, walk nearly contiguous memory.
+	rows := grow(r.rows, n*m)
+	r.rows = rows
+	for pos, i := range order {
+		copy(rows[pos*m:pos*m+m], points[i*m:i*m+m])
+	}
+
+	nf := 0
+	for pos, i := range order {
+		p := rows[pos*m : pos*m+m]
+		if pos > 0 && slices.Equal(p, rows[(pos-1)*m:pos*m]) {
+			dst[i] = dst[order[pos-1]]
+			continue
+		}
+		lo, hi := 0, nf
+		for lo < hi {
+			mid := int(uint(lo+hi) >> 1)
+			if frontDominates(r.fronts[mid], rows, p, m) {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		if lo == nf {
+			if nf == len(r.fronts) {
+				r.fronts = append(r.fronts, nil)
+			}
+			r.fronts[nf] = r.fronts[nf][:0]
+			nf++
+		}
+		r.fronts[lo] = append(r.fronts[lo], pos)
+		dst[i] = lo
+	}
+	return nf
+}
+
+// frontDominates reports whether a member of front (positions into rows)
+// dominates p, given that every member precedes p in lexicographically
+// descending order and none is a copy of p: objective 0 then needs no check.
+func frontDominates(front []int, rows, p []float64, m int) bool {
+	for j := len(front) - 1; j >= 0; j-- {
+		q := rows[front[j]*m : front[j]*m+m]
+		dominates := true
+		for k := 1; k < m; k++ {
+			if q[k] < p[k] {
+				dominates = false
+				break
+			}
+		}
+		if dominates {
+			return true
+		}
+	}
+	return false
+}

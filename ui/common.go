@@ -1,0 +1,38 @@
+// Package ui is rewardlens' terminal dashboard: a root model that routes
+// global keys and owns the Session, and one Component per tab. ui does no
+// maths of its own: every number comes from engine/ and pareto/.
+package ui
+
+import (
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+)
+
+// Common is what every component shares: the size it may draw in, the
+// styles, and the session whose data it shows.
+type Common struct {
+	Width, Height int
+	Styles        *Styles
+	Session       *Session
+}
+
+// Component is a part of the screen: a tab's body, the header, the footer.
+// The root sends tea.WindowSizeMsg and SessionChangedMsg to every tab and
+// every other message to the active tab only.
+type Component interface {
+	help.KeyMap
+	Update(msg tea.Msg) (Component, tea.Cmd)
+	View() string
+	// SetSize gives the component the cells it may draw in.
+	SetSize(width, height int)
+}
+
+// Tab is a Component shown under a title in the tab bar.
+type Tab interface {
+	Component
+	Title() string
+}
+
+// SessionChangedMsg tells every tab that the session's result changed (a
+// recompute, another batch, new data): rebuild what is derived from it.
+type SessionChangedMsg struct{}

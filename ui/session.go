@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// Session is the data the dashboard shows and the settings it was computed
+// with. The root model owns it and is the only one to change it; tabs read
+// it (through Common.Session) when they receive SessionChangedMsg.
+type Session struct {
+	// Source names the input: "sample" or the file names.
+	Source string
+	// Trajectories are the loaded trajectories, in input order.
+	Trajectories []engine.Trajectory
+	// Computer is the scorer and the configured options.
+	Computer *engine.RewardComputer
+	// Evaluation is the scorer's output: computed once per load.
+	Evaluation *engine.Evaluation
+	// Options are the current method, scope, scale, normalize and weights.
+	Options engine.Options
+	// Result is Evaluation computed with Options.
+	Result *engine.Result
+	// Batch is the index of the shown batch in Result.Batches.
+	Batch int
+	// CompareMethod is the Compare tab's method B and CompareResult its result.
+	CompareMethod engine.Method
+	CompareResult *engine.Result
+	// Warnings are shown in the status line (skipped lines, invalid rows).
+	Warnings []string
+}
+
+// NewSession evaluates ts with c and computes the first result.
+func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
+	s := &Session{
+		Source:        source,
+		Trajectories:  ts,
+		Computer:      c,
+		Evaluation:    engine.Evaluate(c.Scorer, ts),
+		Options:       c.Options,
+		CompareMethod: engine.GRPO,
+	}
+	if s.Options.Method == engine.GRPO {
+		s.CompareMethod = engine.Pareto
+	}
+	s.Recompute()
+	return s
+}
+
+// Recompute applies Options (and CompareMethod) to the evaluation.
+func (s *Session) Recompute() {
+	s.Result = s.Evaluation.Compute(s.Options)
+	cmp := s.Options
+	cmp.Method = s.CompareMethod
+	s.CompareResult = s.Evaluation.Compute(cmp)
+	s.Batch = min(max(s.Batch, 0), len(s.Result.Batches)-1)
+}
+
+// CurrentBatch returns the shown batch.
+func (s *Session) CurrentBatch() *engine.Batch { return &s.Result.Batches[s.Batch] }
+
+// Weights returns the weights in use, one per objective.
+func (s *Session) Weights() []float64 {
+	if s.Options.Weights != nil {
+		return s.Options.Weights
+	}
+	w := make([]float64, len(s.Evaluation.Objectives))
+	for k, o := range s.Evaluation.Objectives {
+		w[k] = o.Weight
+	}
+	return w
+}
