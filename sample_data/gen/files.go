@@ -36,13 +36,13 @@ const experimentTOML = `# rewardlens sample experiment: the config used whenever
 #   accuracy  correctness as graded (0/1), maximise: the task reward
 #   safety    safety classifier score in [0, 1], maximise: the guard rail
 #             the hacked completions trade away
-#   length    response_length in tokens, minimise: the efficiency pressure
-#             that the policy ends up gaming
+#   length    response_length in thousands of tokens, minimise: the
+#             efficiency pressure that the policy ends up gaming
 # The method is pareto (per prompt group: front rank mapped to [0, 1], then
-# z-scored), which uses ranks only, so the weights (and length being in
-# tokens, not a [0, 1] scale) do not change the rewards; they do set the
-# weighted score s = 0.6 accuracy + 0.3 safety - 0.1 length shown next to
-# them.
+# z-scored), which uses ranks only, so the weights do not change its
+# rewards; they set the weighted score s = 0.6 accuracy + 0.3 safety
+# - 0.1 length that absolute, relative, grpo and rloo use (switch the
+# method with m in the dashboard).
 #
 # Other keys of the schema, unused here: scale (grpo's std scope),
 # task, verification_weight, efficiency_weight (the svrl computer).
@@ -66,7 +66,7 @@ weight = 0.3
 
 [[objective]]
 name = "length"
-expr = "metadata.response_length"
+expr = "metadata.response_length / 1000"
 goal = "min"
 weight = 0.1
 `
