@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -139,6 +140,9 @@ func (cfg Config) options() (Options, error) {
 }
 
 func (cfg Config) svrlScorer() (Scorer, error) {
+	if len(cfg.Minimize) > 0 {
+		return nil, fmt.Errorf("the svrl computer's goals are fixed: --minimize applies to pareto objectives")
+	}
 	if len(cfg.Objectives) > 0 {
 		return nil, fmt.Errorf("the svrl computer has fixed objectives (%s, %s, %s): use --task, not --objective",
 			SVRLTask, SVRLVerificationCost, SVRLEfficiency)
@@ -208,13 +212,11 @@ func (cfg Config) checkNames(objs []Objective) error {
 			return unknown("minimize", n)
 		}
 	}
-	for n := range cfg.Weights {
+	for _, n := range slices.Sorted(maps.Keys(cfg.Weights)) {
 		if !slices.Contains(names, n) {
 			return unknown("weight", n)
 		}
-	}
-	for n, w := range cfg.Weights {
-		if math.IsNaN(w) || math.IsInf(w, 0) {
+		if w := cfg.Weights[n]; math.IsNaN(w) || math.IsInf(w, 0) {
 			return fmt.Errorf("weight %s: %v is not a finite number", n, w)
 		}
 	}

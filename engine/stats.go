@@ -99,7 +99,7 @@ func Quantile(q float64, sorted []float64) float64 {
 // Summary describes a set of values. Every field but Count is NaN for an
 // empty set.
 type Summary struct {
-	Count                                  int
+	Count                                 int
 	Mean, Std, Min, P25, Median, P75, Max float64
 }
 
