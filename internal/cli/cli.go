@@ -1,0 +1,111 @@
+// Package cli is rewardlens' command line: the dashboard (no subcommand),
+// `compute` and `stats`, their shared settings flags and config file.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// Exit statuses.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // anything unexpected: a write error, a terminal error
+	exitBadInput = 2 // bad usage or bad input
+)
+
+// usageError marks an error as the user's: bad flags or arguments.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// IO is where a run reads and writes.
+type IO struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// Main runs rewardlens with args (without the program name) and returns the
+// exit status.
+func Main(ctx context.Context, args []string, stdio IO) int {
+	root := newRootCommand(stdio)
+	root.SetArgs(args)
+	root.SetIn(stdio.Stdin)
+	root.SetOut(stdio.Stdout)
+	root.SetErr(stdio.Stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stdio.Stderr, "rewardlens: %s\n", textsafe.Line(err.Error()))
+	return exitStatus(err)
+}
+
+// exitStatus is 2 for the user's mistakes (usage, input, settings) and 1
+// for anything else.
+func exitStatus(err error) int {
+	var (
+		usage   usageError
+		line    *loaders.LineError
+		compile *engine.CompileError
+		input   inputError
+	)
+	switch {
+	case errors.As(err, &usage), errors.As(err, &line), errors.As(err, &compile), errors.As(err, &input):
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+// inputError marks an error about the inputs or the settings.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+func newRootCommand(stdio IO) *cobra.Command {
+	var s settings
+	root := &cobra.Command{
+		Use:   "rewardlens [flags] [FILE...]",
+		Short: "Inspect and compute RL rewards: absolute, GRPO, RLOO, Pareto, GDPO",
+		Long: `rewardlens turns batches of trajectories into rewards (absolute, relative,
+GRPO, RLOO, Pareto, Pareto with crowding, GDPO) and shows them.
+
+With no subcommand it opens the dashboard on the given files, or on the
+embedded sample experiment when no file is given.`,
+		Example: `  rewardlens                                   # the dashboard on the sample
+  rewardlens --method grpo rollouts.jsonl      # the dashboard on your data
+  rewardlens compute --method pareto --out rewards.jsonl rollouts.jsonl
+  rewardlens stats --format json rollouts.jsonl`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDashboard(cmd.Context(), cmd, &s, args)
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	s.register(root.PersistentFlags())
+	s.registerCompletions(root)
+	root.AddCommand(newComputeCommand(&s, stdio), newStatsCommand(&s, stdio))
+	return root
+}
+
+// stdinOf returns the reader "-" means.
+func stdinOf(stdio IO) io.Reader {
+	if stdio.Stdin == nil {
+		return os.Stdin
+	}
+	return stdio.Stdin
+}

@@ -1,0 +1,312 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// repoRoot is where the sample data lives, relative to this package.
+const repoRoot = "../.."
+
+// run runs rewardlens with args and returns stdout, stderr and the status.
+func run(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := Main(context.Background(), args, IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut})
+	return out.String(), errOut.String(), code
+}
+
+func example(name string) string { return filepath.Join(repoRoot, "sample_data", "examples", name) }
+
+// record is one line of compute's JSONL output.
+type record struct {
+	ID         string             `json:"id"`
+	Batch      int64              `json:"batch"`
+	Group      string             `json:"group"`
+	Score      *float64           `json:"score"`
+	Reward     float64            `json:"reward"`
+	ParetoRank int                `json:"pareto_rank"`
+	Crowding   any                `json:"crowding"`
+	Valid      bool               `json:"valid"`
+	Objectives map[string]*float64 `json:"objectives"`
+}
+
+func computeRecords(t *testing.T, args ...string) map[string]record {
+	t.Helper()
+	out, errOut, code := run(t, "", append([]string{"compute"}, args...)...)
+	if code != 0 {
+		t.Fatalf("compute %v: status %d, stderr %s", args, code, errOut)
+	}
+	recs := map[string]record{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		recs[r.ID] = r
+	}
+	return recs
+}
+
+func assertRewards(t *testing.T, recs map[string]record, want map[string]float64) {
+	t.Helper()
+	for id, w := range want {
+		r, ok := recs[id]
+		if !ok {
+			t.Errorf("%s missing from output", id)
+			continue
+		}
+		// The README's values are rounded to 6 decimals.
+		if math.Abs(r.Reward-w) > 5e-7 {
+			t.Errorf("%s: reward %.9f, want %.6f", id, r.Reward, w)
+		}
+	}
+}
+
+// The expected numbers below are the tables of sample_data/examples/README.md,
+// computed from SPEC.md independently of the engine.
+func TestSeedExamples(t *testing.T) {
+	acc := "--objective=accuracy=metadata.accuracy"
+	t.Run("absolute", func(t *testing.T) {
+		assertRewards(t, computeRecords(t, acc, "--method", "absolute", "--no-normalize", example("absolute.jsonl")),
+			map[string]float64{"a1": 1, "a2": 0.5, "a3": 0, "a4": 0.75})
+		assertRewards(t, computeRecords(t, acc, "--method", "absolute", example("absolute.jsonl")),
+			map[string]float64{"a1": 1.183216, "a2": -0.169031, "a3": -1.521278, "a4": 0.507093})
+	})
+	t.Run("relative and grpo", func(t *testing.T) {
+		file := example("grpo.jsonl")
+		assertRewards(t, computeRecords(t, acc, "--method", "relative", file),
+			map[string]float64{"g1": 0, "g2": 1.485221, "g3": -1.485221, "g4": 0, "g5": 0.891133, "g6": -0.891133})
+		assertRewards(t, computeRecords(t, acc, "--method", "grpo", file),
+			map[string]float64{"g1": 0.163259, "g2": 1.142815, "g3": -1.306075, "g4": 0.163259, "g5": 0.897926, "g6": -1.061186})
+		assertRewards(t, computeRecords(t, acc, "--method", "grpo", "--no-normalize", file),
+			map[string]float64{"g1": 0.066667, "g2": 0.466667, "g3": -0.533333, "g4": 0.066667, "g5": 0.366667, "g6": -0.433333})
+	})
+	t.Run("svrl", func(t *testing.T) {
+		assertRewards(t, computeRecords(t, "--computer", "svrl", "--method", "absolute", "--no-normalize", example("svrl.jsonl")),
+			map[string]float64{"v1": 1.018, "v2": 0.96, "v3": 0.035, "v4": 1.025, "v5": -0.09})
+	})
+	t.Run("pareto", func(t *testing.T) {
+		objs := []string{"--objective", "accuracy=metadata.accuracy", "--objective", "efficiency=metadata.efficiency", "--objective", "safety=metadata.safety"}
+		recs := computeRecords(t, append(objs, "--method", "pareto", example("pareto.jsonl"))...)
+		assertRewards(t, recs, map[string]float64{"p1": 0.707107, "p4": 0.707107, "p5": 0.707107, "p6": -0.707107, "p8": -2.121320})
+		if recs["p4"].Crowding.(float64)-0.280423 > 5e-7 || recs["p5"].Crowding.(float64)-0.542328 > 5e-7 || recs["p1"].Crowding != "inf" {
+			t.Errorf("crowding p1 %v p4 %v p5 %v", recs["p1"].Crowding, recs["p4"].Crowding, recs["p5"].Crowding)
+		}
+		if recs["p5"].ParetoRank != 0 || recs["p7"].ParetoRank != 1 || recs["p8"].ParetoRank != 2 {
+			t.Errorf("ranks p5 %d p7 %d p8 %d", recs["p5"].ParetoRank, recs["p7"].ParetoRank, recs["p8"].ParetoRank)
+		}
+		recs = computeRecords(t, append(objs, "--method", "pareto-crowding", example("pareto.jsonl"))...)
+		assertRewards(t, recs, map[string]float64{"p1": 1.125088, "p4": -0.225018, "p5": 0.225018, "p7": -0.900070, "p8": -1.575123})
+	})
+	t.Run("factory", func(t *testing.T) {
+		assertRewards(t, computeRecords(t, "--config", example("factory.toml"), example("svrl.jsonl")),
+			map[string]float64{"v1": 0.776976, "v2": 0.579670, "v3": -0.866103, "v4": 0.800788, "v5": -1.291331})
+	})
+}
+
+func TestComputeGolden(t *testing.T) {
+	sample := filepath.Join(repoRoot, "sample_data", "experiment.jsonl")
+	config := filepath.Join(repoRoot, "sample_data", "experiment.toml")
+	for _, format := range []string{"jsonl", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, code := run(t, "", "compute", "--config", config, "--format", format, sample)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			if !strings.Contains(errOut, "3 invalid trajectories") || !strings.Contains(errOut, "accuracy: missing 3") {
+				t.Errorf("stderr does not report the 3 invalid rows: %q", errOut)
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
+
+func TestStatsGolden(t *testing.T) {
+	sample := filepath.Join(repoRoot, "sample_data", "experiment.jsonl")
+	config := filepath.Join(repoRoot, "sample_data", "experiment.toml")
+	for _, format := range []string{"table", "json"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, code := run(t, "", "stats", "--config", config, "--format", format, sample)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
+
+func TestOutputFormatsAgree(t *testing.T) {
+	args := []string{"compute", "--computer", "svrl", "--method", "gdpo", example("svrl.jsonl")}
+	jsonl, _, _ := run(t, "", args...)
+	arr, _, _ := run(t, "", append(args, "--format", "json")...)
+	var fromArray []record
+	if err := json.Unmarshal([]byte(arr), &fromArray); err != nil {
+		t.Fatalf("--format json is not a JSON array: %v\n%s", err, arr)
+	}
+	lines := strings.Split(strings.TrimSpace(jsonl), "\n")
+	if len(lines) != len(fromArray) || len(lines) != 5 {
+		t.Fatalf("%d lines, %d array elements, want 5", len(lines), len(fromArray))
+	}
+	csvOut, _, _ := run(t, "", append(args, "--format", "csv")...)
+	rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHeader := "id,batch,group,score,reward,pareto_rank,crowding,valid,task,verification_cost,efficiency"
+	if got := strings.Join(rows[0], ","); got != wantHeader {
+		t.Errorf("csv header %q, want %q", got, wantHeader)
+	}
+	for i, r := range fromArray {
+		if rows[i+1][0] != r.ID || rows[i+1][4] != formatReward(r.Reward) {
+			t.Errorf("row %d: csv %v, json %+v", i, rows[i+1], r)
+		}
+	}
+}
+
+func formatReward(x float64) string { return string(appendJSONNumber(nil, x)) }
+
+func TestInvalidTrajectoriesAreKept(t *testing.T) {
+	in := `{"id":"a","metadata":{"x":1}}
+{"id":"b","metadata":{"x":"high"}}
+{"id":"c","metadata":{"x":3}}
+`
+	out, errOut, code := run(t, in, "compute", "--objective", "x=metadata.x", "--method", "absolute", "--no-normalize", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	want := `{"id":"a","batch":0,"group":"","score":1,"reward":1,"pareto_rank":1,"crowding":"inf","valid":true,"objectives":{"x":1}}
+{"id":"b","batch":0,"group":"","score":null,"reward":2,"pareto_rank":-1,"crowding":null,"valid":false,"objectives":{"x":null}}
+{"id":"c","batch":0,"group":"","score":3,"reward":3,"pareto_rank":0,"crowding":"inf","valid":true,"objectives":{"x":3}}
+`
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	if !strings.Contains(errOut, "1 invalid trajectory") || !strings.Contains(errOut, "x: not a number 1") {
+		t.Errorf("stderr %q does not count the invalid row per cause", errOut)
+	}
+}
+
+func TestBadInputAndUsage(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.jsonl", `{"metadata":{"accuracy":1}}`+"\n")
+	bad := write("bad.jsonl", `{"metadata":{"accuracy":1}}`+"\n"+`{"metadata":`+"\n")
+	badType := write("type.jsonl", `{"step_count":"ten"}`+"\n")
+	empty := write("empty.jsonl", "")
+	unknownKey := write("cfg.toml", "methd = \"grpo\"\n")
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown method", []string{"compute", "--method", "best", good}, "absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo"},
+		{"unknown computer", []string{"compute", "--computer", "magic", good}, "valid: pareto, svrl"},
+		{"unknown scope", []string{"compute", "--scope", "world", good}, "valid: group, batch"},
+		{"unknown scale", []string{"compute", "--scale", "huge", good}, "valid: group, batch, none"},
+		{"unknown format", []string{"compute", "--format", "xml", good}, "valid: jsonl, csv, json"},
+		{"unknown flag", []string{"compute", "--methd", "grpo", good}, "unknown flag: --methd"},
+		{"no files", []string{"compute"}, "no input files"},
+		{"malformed line", []string{"compute", bad}, bad + ":2"},
+		{"wrong type", []string{"compute", badType}, badType + ":1"},
+		{"empty input", []string{"compute", empty}, "no trajectories in " + empty},
+		{"missing file", []string{"stats", filepath.Join(dir, "nope.jsonl")}, "nope.jsonl"},
+		{"bad expression", []string{"compute", "--objective", "a=metadata.accuracy +* 2", good}, `"metadata.accuracy +* 2": line 1, column 20`},
+		{"weight of no objective", []string{"compute", "--objective", "a=accuracy", "--weight", "b=1", good}, `unknown objective "b"`},
+		{"malformed weight", []string{"compute", "--weight", "a", good}, "want NAME=W"},
+		{"config unknown key", []string{"compute", "--config", unknownKey, good}, "unknown key methd"},
+		{"missing config", []string{"compute", "--config", filepath.Join(dir, "no.toml"), good}, "no such file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, errOut, code := run(t, "", c.args...)
+			if code != 2 {
+				t.Errorf("status %d, want 2 (stderr %q)", code, errOut)
+			}
+			if !strings.Contains(errOut, c.want) {
+				t.Errorf("stderr %q does not contain %q", errOut, c.want)
+			}
+			if out != "" {
+				t.Errorf("stdout %q, want nothing", out)
+			}
+		})
+	}
+}
+
+func TestSkipInvalidLines(t *testing.T) {
+	in := "{\"metadata\":{\"accuracy\":1}}\nnot json\n{\"metadata\":{\"accuracy\":0}}\n{\"step_count\":-1}\n"
+	out, errOut, code := run(t, in, "compute", "--skip-invalid-lines", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if n := strings.Count(out, "\n"); n != 2 {
+		t.Errorf("%d records, want the 2 good lines", n)
+	}
+	for _, want := range []string{"skipped 2 invalid lines", "<stdin>:2", "<stdin>:4"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+}
+
+func TestOutFileIsAtomicAndNeverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	original := `{"metadata":{"accuracy":1}}` + "\n"
+	if err := os.WriteFile(in, []byte(original), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := run(t, "", "compute", "--out", in, in)
+	if code != 2 || !strings.Contains(errOut, "is an input") {
+		t.Errorf("writing over the input: status %d, stderr %q", code, errOut)
+	}
+	if got, _ := os.ReadFile(in); string(got) != original {
+		t.Errorf("input changed: %q", got)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	if _, errOut, code := run(t, "", "compute", "--out", out, in); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	got, _ := os.ReadFile(out)
+	if !strings.HasPrefix(string(got), `{"id":"0","batch":0`) {
+		t.Errorf("out file = %q", got)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+}
+
+func TestSeveralFilesDefaultBatches(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, line := range []string{`{"metadata":{"x":1}}`, `{"metadata":{"x":2}}`} {
+		p := filepath.Join(dir, "step"+string(rune('0'+i))+".jsonl")
+		if err := os.WriteFile(p, []byte(line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	out, _, code := run(t, "", append([]string{"compute", "--method", "absolute", "--no-normalize"}, files...)...)
+	if code != 0 {
+		t.Fatal(out)
+	}
+	if !strings.Contains(out, `"batch":0`) || !strings.Contains(out, `"batch":1`) {
+		t.Errorf("file index is not the default batch:\n%s", out)
+	}
+}

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	sampledata "github.com/rewardlens/rewardlens/sample_data"
+	"github.com/rewardlens/rewardlens/ui"
+)
+
+// runDashboard opens the dashboard on the files, or on the embedded sample
+// experiment (with its config) when there are none.
+func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, args []string) error {
+	var fallback *engine.Config
+	source := strings.Join(args, ", ")
+	if len(args) == 0 {
+		sampleCfg, err := sampleConfig()
+		if err != nil {
+			return err
+		}
+		fallback, source = &sampleCfg, "sample"
+	}
+	cfg, err := s.config(cmd.Flags(), fallback)
+	if err != nil {
+		return err
+	}
+	if err := checkConfig(cfg); err != nil {
+		return err
+	}
+	opts, err := s.loaderOptions(cmd.InOrStdin())
+	if err != nil {
+		return err
+	}
+	return ui.Run(ctx, ui.Input{
+		Source: source,
+		Config: cfg,
+		Load: func(progress func(done, total int64)) (*loaders.Result, error) {
+			if len(args) == 0 {
+				return loadSample(progress)
+			}
+			opts.Progress = progress
+			return loaders.Load(args, opts)
+		},
+	})
+}
+
+// sampleConfig reads the sample experiment's embedded config.
+func sampleConfig() (engine.Config, error) {
+	text, err := fs.ReadFile(sampledata.FS, sampledata.ConfigPath)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	return parseConfig(sampledata.ConfigPath, string(text))
+}
+
+// loadSample reads the embedded sample experiment.
+func loadSample(progress func(done, total int64)) (*loaders.Result, error) {
+	f, err := sampledata.FS.Open(sampledata.ExperimentPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	res, err := loaders.Read(f, sampledata.ExperimentPath, 0, loaders.Options{})
+	if err == nil {
+		progress(st.Size(), st.Size())
+	}
+	return res, err
+}

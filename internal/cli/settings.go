@@ -1,0 +1,229 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// settings are the flags shared by every command: the engine's config, the
+// config file it may come from, and how inputs are read.
+type settings struct {
+	computer, method, scope, scale string
+	task                           string
+	verificationWeight             float64
+	efficiencyWeight               float64
+	objectives, minimize, weights  []string
+	noNormalize                    bool
+	configPath                     string
+	skipInvalidLines               bool
+	inputFormat                    string
+}
+
+func (s *settings) register(f *pflag.FlagSet) {
+	f.StringVar(&s.computer, "computer", "", "scorer: pareto or svrl (default pareto)")
+	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.Methods)+" (default pareto)")
+	f.StringArrayVar(&s.objectives, "objective", nil, "pareto objective `NAME=EXPR` (repeatable, order kept)")
+	f.StringArrayVar(&s.minimize, "minimize", nil, "minimise the objective `NAME` (repeatable)")
+	f.StringArrayVar(&s.weights, "weight", nil, "weight of an objective, `NAME=W` (repeatable)")
+	f.StringVar(&s.task, "task", "", "svrl task expression (default metadata.accuracy)")
+	f.Float64Var(&s.verificationWeight, "verification-weight", engine.DefaultVerificationWeight, "svrl weight of verification_cost")
+	f.Float64Var(&s.efficiencyWeight, "efficiency-weight", engine.DefaultEfficiencyWeight, "svrl weight of efficiency")
+	f.StringVar(&s.scope, "scope", "", "comparison groups: group or batch (default group)")
+	f.StringVar(&s.scale, "scale", "", "grpo scale: group, batch or none (default group)")
+	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
+	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
+	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
+	f.StringVar(&s.inputFormat, "input-format", "", "input format: json, jsonl or csv (default: by extension)")
+}
+
+func (s *settings) registerCompletions(cmd *cobra.Command) {
+	fixed := func(values ...string) cobra.CompletionFunc {
+		return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
+	}
+	for flag, values := range map[string][]string{
+		"computer":     strs(engine.Computers),
+		"method":       strs(engine.Methods),
+		"scope":        strs(engine.Scopes),
+		"scale":        strs(engine.Scales),
+		"input-format": {"json", "jsonl", "csv"},
+	} {
+		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
+	}
+}
+
+// config builds the engine config: the config file (or fallback, when no
+// --config is given), then every flag the user set on top of it.
+func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
+	var cfg engine.Config
+	switch {
+	case s.configPath != "":
+		c, err := readConfig(s.configPath)
+		if err != nil {
+			return cfg, err
+		}
+		cfg = c
+	case fallback != nil:
+		cfg = *fallback
+	}
+	set := func(name string, apply func()) {
+		if flags.Changed(name) {
+			apply()
+		}
+	}
+	set("computer", func() { cfg.Computer = s.computer })
+	set("method", func() { cfg.Method = s.method })
+	set("scope", func() { cfg.Scope = s.scope })
+	set("scale", func() { cfg.Scale = s.scale })
+	set("task", func() { cfg.Task = s.task })
+	set("verification-weight", func() { cfg.VerificationWeight = &s.verificationWeight })
+	set("efficiency-weight", func() { cfg.EfficiencyWeight = &s.efficiencyWeight })
+	set("no-normalize", func() { normalize := !s.noNormalize; cfg.Normalize = &normalize })
+	if len(s.objectives) > 0 {
+		objs, err := parseObjectives(s.objectives)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Objectives = objs
+	}
+	cfg.Minimize = append(slices.Clone(cfg.Minimize), s.minimize...)
+	if len(s.weights) > 0 {
+		weights, err := parseWeights(s.weights)
+		if err != nil {
+			return cfg, err
+		}
+		merged := map[string]float64{}
+		for k, v := range cfg.Weights {
+			merged[k] = v
+		}
+		for k, v := range weights {
+			merged[k] = v
+		}
+		cfg.Weights = merged
+	}
+	return cfg, nil
+}
+
+func (s *settings) loaderOptions(stdin io.Reader) (loaders.Options, error) {
+	format, err := loaders.ParseFormat(s.inputFormat)
+	if err != nil {
+		return loaders.Options{}, usageError{fmt.Errorf("--input-format: %w", err)}
+	}
+	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin}, nil
+}
+
+func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {
+	objs := make([]engine.ObjectiveConfig, 0, len(specs))
+	for _, spec := range specs {
+		name, expr, ok := strings.Cut(spec, "=")
+		name, expr = strings.TrimSpace(name), strings.TrimSpace(expr)
+		if !ok || name == "" || expr == "" {
+			return nil, usagef("--objective %q: want NAME=EXPR", spec)
+		}
+		objs = append(objs, engine.ObjectiveConfig{Name: name, Expr: expr})
+	}
+	return objs, nil
+}
+
+func parseWeights(specs []string) (map[string]float64, error) {
+	weights := map[string]float64{}
+	for _, spec := range specs {
+		name, value, ok := strings.Cut(spec, "=")
+		w, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if !ok || strings.TrimSpace(name) == "" || err != nil {
+			return nil, usagef("--weight %q: want NAME=W with W a number", spec)
+		}
+		weights[strings.TrimSpace(name)] = w
+	}
+	return weights, nil
+}
+
+// readConfig reads a TOML config file; unknown keys are an error, so that a
+// typo does not silently fall back to a default.
+func readConfig(path string) (engine.Config, error) {
+	var cfg engine.Config
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return cfg, inputError{fmt.Errorf("config %s: no such file", path)}
+		}
+		return cfg, inputError{err}
+	}
+	return parseConfig(path, string(data))
+}
+
+func parseConfig(path, text string) (engine.Config, error) {
+	var cfg engine.Config
+	md, err := toml.Decode(text, &cfg)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return cfg, inputError{fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)}
+		}
+		return cfg, inputError{fmt.Errorf("%s: %w", path, err)}
+	}
+	if undecoded := md.Undecoded(); len(undecoded) > 0 {
+		keys := make([]string, len(undecoded))
+		for i, k := range undecoded {
+			keys[i] = k.String()
+		}
+		return cfg, inputError{fmt.Errorf("%s: unknown key %s (valid: computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, [[objective]] name/expr/goal/weight)",
+			path, strings.Join(keys, ", "))}
+	}
+	return cfg, nil
+}
+
+// newComputer builds the reward computer for cfg, inferring the pareto
+// objectives from the first trajectory when none are configured. Settings
+// errors are the user's (exit status 2).
+func newComputer(cfg engine.Config, first *engine.Trajectory) (*engine.RewardComputer, error) {
+	cfg = cfg.InferObjectives(first)
+	c, err := engine.New(cfg)
+	if err != nil {
+		return nil, inputError{err}
+	}
+	return c, nil
+}
+
+// checkConfig compiles cfg's expressions and checks its names before any
+// data is read. A pareto config without objectives is checked once they are
+// inferred.
+func checkConfig(cfg engine.Config) error {
+	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 {
+		probe := cfg
+		probe.Weights, probe.Minimize = nil, nil
+		probe.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+		_, err := engine.New(probe)
+		if err != nil {
+			return inputError{err}
+		}
+		return nil
+	}
+	_, err := engine.New(cfg)
+	if err != nil {
+		return inputError{err}
+	}
+	return nil
+}
+
+func names[T ~string](vs []T) string { return strings.Join(strs(vs), ", ") }
+
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}

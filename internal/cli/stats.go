@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+func newStatsCommand(s *settings, stdio IO) *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "stats [flags] FILE...",
+		Short: "Print per-batch statistics of objectives, scores and rewards",
+		Long: `stats prints, for every batch, the count, mean, population std, min,
+quartiles and max of each objective, of the scores and of the rewards (valid
+trajectories only), the objectives' Pearson correlation matrix, the number of
+fronts, the frontier size and frac_zero_std_groups.`,
+		Example: `  rewardlens stats rollouts.jsonl
+  rewardlens stats --format json --method grpo rollouts.jsonl | jq '.batches[0].reward'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := formatCheck(format, "table", "json"); err != nil {
+				return err
+			}
+			p, err := prepare(cmd, s, args, stdio)
+			if err != nil {
+				return err
+			}
+			res := p.computer.Compute(p.data.Trajectories, p.computer.Options.Method)
+			report := newStatsReport(res)
+			return writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
+				if format == "json" {
+					enc := json.NewEncoder(w)
+					enc.SetIndent("", "  ")
+					return enc.Encode(report)
+				}
+				return writeStatsTable(w, report)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// number is a float64 that marshals as null when it is not finite (JSON
+// has no NaN).
+type number float64
+
+func (n number) MarshalJSON() ([]byte, error) {
+	return appendJSONNumber(nil, float64(n)), nil
+}
+
+type summaryJSON struct {
+	Count  int    `json:"count"`
+	Mean   number `json:"mean"`
+	Std    number `json:"std"`
+	Min    number `json:"min"`
+	P25    number `json:"p25"`
+	Median number `json:"median"`
+	P75    number `json:"p75"`
+	Max    number `json:"max"`
+}
+
+func newSummaryJSON(s engine.Summary) summaryJSON {
+	return summaryJSON{s.Count, number(s.Mean), number(s.Std), number(s.Min), number(s.P25), number(s.Median), number(s.P75), number(s.Max)}
+}
+
+type objectiveJSON struct {
+	Name   string `json:"name"`
+	Goal   string `json:"goal"`
+	Weight number `json:"weight"`
+	summaryJSON
+}
+
+type batchJSON struct {
+	Batch             int64           `json:"batch"`
+	Trajectories      int             `json:"trajectories"`
+	Valid             int             `json:"valid"`
+	Invalid           int             `json:"invalid"`
+	Groups            int             `json:"groups"`
+	Fronts            int             `json:"fronts"`
+	FrontierSize      int             `json:"frontier_size"`
+	FracZeroStdGroups number          `json:"frac_zero_std_groups"`
+	Objectives        []objectiveJSON `json:"objectives"`
+	Score             summaryJSON     `json:"score"`
+	Reward            summaryJSON     `json:"reward"`
+	Correlation       [][]number      `json:"correlation"`
+}
+
+// statsReport is the output of stats.
+type statsReport struct {
+	Method     engine.Method  `json:"method"`
+	Scope      engine.Scope   `json:"scope"`
+	Normalize  bool           `json:"normalize"`
+	Objectives []string       `json:"objectives"`
+	Invalid    map[string]int `json:"invalid"`
+	Batches    []batchJSON    `json:"batches"`
+}
+
+func newStatsReport(res *engine.Result) statsReport {
+	r := statsReport{
+		Method:    res.Options.Method,
+		Scope:     res.Options.Scope,
+		Normalize: res.Options.Normalize,
+		Invalid:   res.InvalidCounts(),
+	}
+	for _, o := range res.Objectives {
+		r.Objectives = append(r.Objectives, o.Name)
+	}
+	for _, st := range res.Stats() {
+		b := batchJSON{
+			Batch: st.Step, Trajectories: st.Trajectories, Valid: st.Trajectories - st.Invalid, Invalid: st.Invalid,
+			Groups: st.Groups, Fronts: st.Fronts, FrontierSize: st.FrontierSize,
+			FracZeroStdGroups: number(st.FracZeroStdGroups),
+			Score:             newSummaryJSON(st.Score),
+			Reward:            newSummaryJSON(st.Reward),
+		}
+		for _, o := range st.Objectives {
+			b.Objectives = append(b.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
+		}
+		for _, row := range st.Correlation {
+			out := make([]number, len(row))
+			for j, v := range row {
+				out[j] = number(v)
+			}
+			b.Correlation = append(b.Correlation, out)
+		}
+		r.Batches = append(r.Batches, b)
+	}
+	return r
+}
+
+// writeStatsTable prints the report as aligned text, a block per batch.
+func writeStatsTable(w io.Writer, r statsReport) error {
+	fmt.Fprintf(w, "method %s, scope %s, normalize %v\n", r.Method, r.Scope, r.Normalize)
+	if len(r.Invalid) > 0 {
+		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid))
+	}
+	for _, b := range r.Batches {
+		fmt.Fprintf(w, "\nbatch %d: %d trajectories (%d invalid), %d groups, %d fronts, frontier %d, frac_zero_std_groups %s\n",
+			b.Batch, b.Trajectories, b.Invalid, b.Groups, b.Fronts, b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
+		for _, o := range b.Objectives {
+			writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
+		}
+		writeSummaryRow(tw, "score", "", b.Score)
+		writeSummaryRow(tw, "reward", "", b.Reward)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if err := writeCorrelation(w, r.Objectives, b.Correlation); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeSummaryRow(w io.Writer, name, goal string, s summaryJSON) {
+	cells := []string{name, goal, strconv.Itoa(s.Count)}
+	for _, v := range []number{s.Mean, s.Std, s.Min, s.P25, s.Median, s.P75, s.Max} {
+		cells = append(cells, tableNumber(float64(v)))
+	}
+	fmt.Fprintln(w, strings.Join(cells, "\t")+"\t")
+}
+
+func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
+	if len(names) < 2 {
+		return nil
+	}
+	fmt.Fprintln(w, "correlation (Pearson)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	header := []string{""}
+	for _, n := range names {
+		header = append(header, textsafe.Line(n))
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for i, row := range corr {
+		cells := []string{textsafe.Line(names[i])}
+		for _, v := range row {
+			cells = append(cells, tableNumber(float64(v)))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+// tableNumber prints x with 4 decimals (or an exponent when that would
+// hide it), NaN as "NaN"; rounding noise below 1e-12 prints as 0.
+func tableNumber(x float64) string {
+	switch {
+	case math.Abs(x) < 1e-12:
+		x = 0
+	case math.IsNaN(x):
+		return "NaN"
+	case math.IsInf(x, 0):
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case x != 0 && (math.Abs(x) >= 1e6 || math.Abs(x) < 1e-3):
+		return strconv.FormatFloat(x, 'e', 3, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 4, 64)
+}

@@ -1,0 +1,53 @@
+package loaders
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// benchJSONL returns about size bytes of JSONL shaped like the training
+// logs in sample_data: a short id and group, a response of a few hundred
+// bytes and seven metadata values.
+func benchJSONL(size int) []byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"Let", "me", "work", "through", "this", "step", "by", "April:", "48", "clips;",
+		"May:", "half", "as", "many,", "24.", "Total", "The", "answer", "is", "72.", "Verifying", "once", "more"}
+	var b bytes.Buffer
+	for i := 0; b.Len() < size; i++ {
+		var resp bytes.Buffer
+		for n := 20 + rng.IntN(60); n > 0; n-- {
+			resp.WriteString(words[rng.IntN(len(words))])
+			resp.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, `{"id":"s%02d-p%02d-c%d","batch":%d,"group":"p%02d","step_count":%d,"done":%t,"response":%q,`+
+			`"metadata":{"prompt":"gsm8k-%04d","accuracy":%d,"safety":%.3f,"response_length":%d,"verification_spent":%.1f,"initial_budget":1000,"max_steps":16}}`+"\n",
+			i/512, i/8%64, i%8, i/512, i/8%64, rng.IntN(16), rng.IntN(10) > 0, resp.String(),
+			rng.IntN(10000), rng.IntN(2), rng.Float64(), resp.Len(), rng.Float64()*200)
+	}
+	return b.Bytes()
+}
+
+func BenchmarkLoadJSONL(b *testing.B) {
+	data := benchJSONL(50 << 20)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(data), "bench.jsonl", 0, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLoadJSON(b *testing.B) {
+	lines := bytes.Split(bytes.TrimSpace(benchJSONL(50<<20)), []byte("\n"))
+	data := append(append([]byte("[\n"), bytes.Join(lines, []byte(",\n"))...), "\n]\n"...)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(data), "bench.json", 0, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

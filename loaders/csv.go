@@ -1,0 +1,266 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// readCSV reads a header row, then one trajectory per row. The columns of
+// the trajectory fields are found by name (around which spaces are
+// ignored); every other column is a metadata value, except columns without
+// a name, such as the index column pandas writes, which are ignored.
+func (l *loader) readCSV(br *bufio.Reader) error {
+	cr := csv.NewReader(br)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	switch {
+	case err == io.EOF:
+		return nil // empty input: no trajectories
+	case err != nil:
+		return l.csvError(err, nil, cr) // without a header, no row can be read
+	}
+	layout, err := l.csvLayout(header, cr)
+	if err != nil {
+		return err
+	}
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			if err = l.csvRowError(err, row, cr); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := l.csvRow(layout, row, cr); err != nil {
+			return err
+		}
+	}
+}
+
+// csvRowError handles an error of cr, which came with row: a malformed row
+// is rejected, a read error is fatal.
+func (l *loader) csvRowError(err error, row []string, cr *csv.Reader) error {
+	err = l.csvError(err, row, cr)
+	if le, ok := err.(*LineError); ok {
+		return l.reject(le)
+	}
+	return err
+}
+
+// csvError turns an error of cr, which came with row, into a *LineError
+// when the input is malformed, or else the read error it is.
+func (l *loader) csvError(err error, row []string, cr *csv.Reader) error {
+	var parse *csv.ParseError
+	switch {
+	case errors.As(err, &parse) && errors.Is(parse.Err, csv.ErrFieldCount):
+		// The header row set cr.FieldsPerRecord.
+		msg := fmt.Sprintf("row has %d fields, header has %d", len(row), cr.FieldsPerRecord)
+		return l.errorAt(parse.StartLine, 0, msg)
+	case errors.As(err, &parse):
+		return l.errorAt(parse.Line, parse.Column, parse.Err.Error())
+	}
+	return fmt.Errorf("%s: read: %w", l.name, err)
+}
+
+// csvLayout says where a CSV row holds what.
+type csvLayout struct {
+	// fields has, for each of cellFields, the index of its column or -1.
+	fields [len(cellFields)]int
+	// metadata are the other columns with a name.
+	metadata []csvColumn
+}
+
+// csvColumn is a metadata column.
+type csvColumn struct {
+	index int
+	name  string
+}
+
+// csvLayout reads the layout from the header row; a name given twice is an
+// error.
+func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) {
+	layout := &csvLayout{}
+	for i := range layout.fields {
+		layout.fields[i] = -1
+	}
+	seen := make(map[string]bool, len(header))
+	for i, name := range header {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if seen[name] {
+			line, col := cr.FieldPos(i)
+			return nil, l.errorAt(line, col, fmt.Sprintf("duplicate column %q", name))
+		}
+		seen[name] = true
+		if f := cellFieldIndex(name); f >= 0 {
+			layout.fields[f] = i
+		} else {
+			layout.metadata = append(layout.metadata, csvColumn{index: i, name: name})
+		}
+	}
+	return layout, nil
+}
+
+// csvRow reads the trajectory of row; a bad row is rejected.
+func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
+	line, _ := cr.FieldPos(0)
+	t := l.newTrajectory(line)
+	for _, c := range layout.metadata {
+		t.Metadata[c.name] = cellValue(row[c.index])
+	}
+	for f, i := range layout.fields {
+		if i < 0 {
+			continue
+		}
+		if err := cellFields[f].set(&t, row[i]); err != nil {
+			var member *memberError
+			if !errors.As(err, &member) {
+				err = fmt.Errorf("%s: %w", cellFields[f].name, err)
+			}
+			return l.reject(l.errorAt(line, 0, err.Error()))
+		}
+	}
+	l.add(t)
+	return nil
+}
+
+// cellValue returns the metadata value of a cell: a number when it parses as
+// one (including nan, inf, -inf and infinity in any case, and numbers too
+// large for a float64, which are infinities), nil when empty, else the text.
+func cellValue(cell string) any {
+	s := strings.TrimSpace(cell)
+	if s == "" {
+		return nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+		return f
+	}
+	return cell
+}
+
+// cellFields are the trajectory fields a CSV column can hold, and how to set
+// them from a cell; an empty cell leaves the default. Metadata comes last,
+// so that it meets the other metadata columns already set.
+var cellFields = [...]struct {
+	name string
+	set  func(t *engine.Trajectory, cell string) error
+}{
+	{"id", func(t *engine.Trajectory, cell string) error {
+		if cell != "" {
+			t.ID = cell
+		}
+		return nil
+	}},
+	{"batch", func(t *engine.Trajectory, cell string) error {
+		return cellInteger(cell, &t.Batch)
+	}},
+	{"group", func(t *engine.Trajectory, cell string) error {
+		t.Group = cell
+		return nil
+	}},
+	{"step_count", func(t *engine.Trajectory, cell string) error {
+		if err := cellInteger(cell, &t.StepCount); err != nil {
+			return err
+		}
+		if t.StepCount < 0 {
+			return fmt.Errorf("must be an integer >= 0, found %s", quoteCell(cell))
+		}
+		return nil
+	}},
+	{"response", func(t *engine.Trajectory, cell string) error {
+		if cell != "" {
+			t.Response = quoteJSON(cell)
+		}
+		return nil
+	}},
+	{"done", func(t *engine.Trajectory, cell string) error {
+		switch strings.ToLower(strings.TrimSpace(cell)) {
+		case "", "true", "1":
+			t.Done = true
+		case "false", "0":
+			t.Done = false
+		default:
+			return fmt.Errorf("must be true, false, 1 or 0, found %s", quoteCell(cell))
+		}
+		return nil
+	}},
+	{"metadata", cellMetadata},
+}
+
+// cellFieldIndex returns the index in cellFields of the field called name,
+// or -1.
+func cellFieldIndex(name string) int {
+	for i, f := range cellFields {
+		if f.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// cellInteger sets *n to the integer in cell, if it is not empty.
+func cellInteger(cell string, n *int64) error {
+	s := strings.TrimSpace(cell)
+	if s == "" {
+		return nil
+	}
+	v, err := parseInteger(s)
+	if err != nil {
+		return fmt.Errorf("%w, found %s", err, quoteCell(cell))
+	}
+	*n = v
+	return nil
+}
+
+// cellMetadata merges the JSON object in cell, if it is not empty, into
+// t.Metadata; a key that a column gives too is an error.
+func cellMetadata(t *engine.Trajectory, cell string) error {
+	if strings.TrimSpace(cell) == "" {
+		return nil
+	}
+	obj, lerr := decodeObject([]byte(cell))
+	if lerr != nil {
+		return errors.New(lerr.Msg)
+	}
+	m := map[string]any{}
+	if err := obj.addMetadata(m); err != nil {
+		return err
+	}
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		if _, dup := t.Metadata[key]; dup {
+			return &memberError{key: key, err: errors.New("given both as a column and in the metadata column")}
+		}
+		t.Metadata[key] = m[key]
+	}
+	return nil
+}
+
+// quoteCell quotes a cell for messages.
+func quoteCell(cell string) string {
+	return strconv.Quote(shorten(cell))
+}
+
+// quoteJSON returns s as a JSON string, with <, > and & as they are.
+func quoteJSON(s string) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s) // cannot fail for a string
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}

@@ -1,0 +1,90 @@
+package loaders
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// brief describes t in one line, for comparisons: fmt prints maps sorted by
+// key, NaN as NaN, and %#v tells a number from a string.
+func brief(t engine.Trajectory) string {
+	resp := "nil"
+	if t.Response != nil {
+		resp = string(t.Response)
+	}
+	return fmt.Sprintf("id=%q batch=%d group=%q steps=%d resp=%s done=%t meta=%#v at %s:%d",
+		t.ID, t.Batch, t.Group, t.StepCount, resp, t.Done, t.Metadata, t.Source, t.Line)
+}
+
+// briefs applies brief to every trajectory of res.
+func briefs(res *Result) []string {
+	var out []string
+	for _, t := range res.Trajectories {
+		out = append(out, brief(t))
+	}
+	return out
+}
+
+// readString reads input as the file name with opts.
+func readString(name, input string, opts Options) (*Result, error) {
+	return Read(strings.NewReader(input), name, 0, opts)
+}
+
+// want is the brief of a trajectory with the given fields and defaults for
+// the rest: batch 0, no group, 0 steps, no response, done, no metadata.
+type want struct {
+	id      string
+	batch   int64
+	group   string
+	steps   int64
+	resp    string // "" for nil
+	notDone bool
+	meta    map[string]any
+	src     string
+	line    int
+}
+
+// String returns the brief of the trajectory w describes.
+func (w want) String() string {
+	t := engine.Trajectory{ID: w.id, Batch: w.batch, Group: w.group, StepCount: w.steps, Done: !w.notDone,
+		Metadata: w.meta, Source: w.src, Line: w.line}
+	if w.meta == nil {
+		t.Metadata = map[string]any{}
+	}
+	if w.resp != "" {
+		t.Response = []byte(w.resp)
+	}
+	return brief(t)
+}
+
+// checkTrajectories fails t unless got holds exactly the trajectories of
+// wants, in order.
+func checkTrajectories(t *testing.T, res *Result, wants []want) {
+	t.Helper()
+	got := briefs(res)
+	if len(got) != len(wants) {
+		t.Fatalf("got %d trajectories, want %d:\n%s", len(got), len(wants), strings.Join(got, "\n"))
+	}
+	for i, w := range wants {
+		if got[i] != w.String() {
+			t.Errorf("trajectory %d:\n got %s\nwant %s", i, got[i], w)
+		}
+	}
+}
+
+// checkLineError fails t unless err is a *LineError (errors.As) whose text
+// is msg.
+func checkLineError(t *testing.T, err error, msg string) {
+	t.Helper()
+	var le *LineError
+	if !errors.As(err, &le) {
+		t.Fatalf("error %v (%T) is not a *LineError, want %q", err, err, msg)
+	}
+	if err.Error() != msg {
+		t.Errorf("error\n got %q\nwant %q", err.Error(), msg)
+	}
+}

@@ -1,0 +1,98 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+// bufferSize is the read buffer size; longer JSONL lines grow their own.
+const bufferSize = 64 << 10
+
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
+)
+
+// input is an opened input, decompressed and past its byte order mark.
+type input struct {
+	r *bufio.Reader
+	// lead is the length of the byte order mark skipped, 0 if none.
+	lead int
+}
+
+// openInput decompresses r when it starts with the gzip magic bytes, whatever
+// its name says (a text file never starts with them), and skips a UTF-8 byte
+// order mark at the start of the text.
+func openInput(r io.Reader) (input, error) {
+	br := bufio.NewReaderSize(r, bufferSize)
+	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return input{}, err
+		}
+		br = bufio.NewReaderSize(zr, bufferSize)
+	}
+	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
+		br.Discard(len(utf8BOM))
+		return input{r: br, lead: len(utf8BOM)}, nil
+	}
+	return input{r: br}, nil
+}
+
+// detectFormat chooses the format of the input called name: by the
+// extension (ignoring a final .gz), else by the first byte that is not
+// white space.
+func detectFormat(name string, br *bufio.Reader) Format {
+	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
+	switch filepath.Ext(base) {
+	case ".json":
+		return JSON
+	case ".jsonl", ".ndjson":
+		return JSONL
+	case ".csv":
+		return CSV
+	}
+	return sniffFormat(br)
+}
+
+// sniffFormat looks at the first byte that is not JSON white space without
+// consuming it: '[' is JSON, '{' is JSONL, anything else CSV. An input that
+// is all white space (or starts with more of it than the buffer holds) is
+// read as JSONL, which skips blank lines.
+func sniffFormat(br *bufio.Reader) Format {
+	for n := 64; ; n *= 2 {
+		buf, err := br.Peek(n)
+		if i := skipSpace(buf); i < len(buf) {
+			switch buf[i] {
+			case '[':
+				return JSON
+			case '{':
+				return JSONL
+			}
+			return CSV
+		}
+		if err != nil {
+			return JSONL
+		}
+	}
+}
+
+// skipSpace returns the index of the first byte of b that is not JSON white
+// space, len(b) if there is none.
+func skipSpace(b []byte) int {
+	for i, c := range b {
+		if !isSpace(c) {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
+}

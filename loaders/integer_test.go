@@ -1,0 +1,53 @@
+package loaders
+
+import (
+	"math"
+	"testing"
+)
+
+func TestParseInteger(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		err  error
+	}{
+		{"0", 0, nil},
+		{"-0", 0, nil},
+		{"+7", 7, nil},
+		{"3.0", 3, nil},
+		{"3.", 3, nil},
+		{".0", 0, nil},
+		{"30e-1", 3, nil},
+		{"3.50e1", 35, nil},
+		{"-2E+2", -200, nil},
+		{"0.000e99999999999999999999", 0, nil},
+		{"9223372036854775807", math.MaxInt64, nil},
+		{"-9223372036854775808", math.MinInt64, nil},
+		{"9223372036854775807.000", math.MaxInt64, nil},
+		{"-92233720368547758.08e2", math.MinInt64, nil},
+		{"3.5", 0, errNotInteger},
+		{"3.0000000000000001", 0, errNotInteger},
+		{"1e-99999999999999999999", 0, errNotInteger},
+		{"", 0, errNotInteger},
+		{"-", 0, errNotInteger},
+		{".", 0, errNotInteger},
+		{"1e", 0, errNotInteger},
+		{"1e+", 0, errNotInteger},
+		{"1x", 0, errNotInteger},
+		{"0x10", 0, errNotInteger},
+		{"NaN", 0, errNotInteger},
+		{"inf", 0, errNotInteger},
+		{" 1", 0, errNotInteger},
+		{"9223372036854775808", 0, errOutOfRange},
+		{"-9223372036854775809", 0, errOutOfRange},
+		{"1e19", 0, errOutOfRange},
+		{"1e99999999999999999999", 0, errOutOfRange},
+		{"00000000000000000000001", 1, nil},
+	}
+	for _, tt := range tests {
+		got, err := parseInteger(tt.in)
+		if got != tt.want || err != tt.err {
+			t.Errorf("parseInteger(%q) = %d, %v; want %d, %v", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// readJSON reads a JSON array of objects, one element at a time. An element
+// that is not an object or has a bad field is rejected; a syntax error is
+// fatal, since the decoder cannot resume after it.
+func (l *loader) readJSON(br *bufio.Reader) error {
+	rw := newRewriter(br, l.lead)
+	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw)}
+	if empty, err := j.start(); empty || err != nil {
+		return err
+	}
+	for j.dec.More() {
+		if err := j.element(); err != nil {
+			return err
+		}
+	}
+	return j.end()
+}
+
+// jsonReader reads the elements of a JSON array.
+type jsonReader struct {
+	l   *loader
+	rw  *rewriter
+	dec *json.Decoder
+}
+
+// element reads the next element.
+func (j jsonReader) element() error {
+	var raw json.RawMessage
+	if err := j.dec.Decode(&raw); err != nil {
+		return j.fail(err)
+	}
+	// The decoder stops right after the value, and raw holds the value
+	// without the white space around it.
+	line, _ := j.rw.locate(j.dec.InputOffset() - int64(len(raw)))
+	obj, lerr := objectOrError(raw, true)
+	if lerr != nil {
+		return j.l.reject(j.l.errorAt(line, 0, lerr.Msg))
+	}
+	t := j.l.newTrajectory(line)
+	if err := obj.trajectory(&t); err != nil {
+		return j.l.reject(j.l.errorAt(line, 0, err.Error()))
+	}
+	j.l.add(t)
+	return nil
+}
+
+// start reads the "[" opening the array, and reports whether the input is
+// empty instead (nothing but white space).
+func (j jsonReader) start() (empty bool, err error) {
+	// At the top level, More skips white space and tells whether a value
+	// follows, which then starts the decoder's buffer.
+	if j.dec.More() && j.next() != '[' {
+		var first json.RawMessage
+		if err := j.dec.Decode(&first); err != nil {
+			return false, j.fail(err)
+		}
+		start := j.dec.InputOffset() - int64(len(first))
+		return false, j.errorAt(start, "expected a JSON array of trajectories, found "+describe(first, true))
+	}
+	switch _, err := j.dec.Token(); err {
+	case nil:
+		return false, nil
+	case io.EOF:
+		return true, nil
+	default:
+		return false, j.fail(err)
+	}
+}
+
+// next returns the next byte the decoder will read, 0 if none is buffered.
+func (j jsonReader) next() byte {
+	var b [1]byte
+	j.dec.Buffered().Read(b[:])
+	return b[0]
+}
+
+// end reads the "]" closing the array and checks that nothing follows.
+func (j jsonReader) end() error {
+	if _, err := j.dec.Token(); err != nil {
+		return j.fail(err)
+	}
+	if j.dec.More() {
+		return j.errorAt(j.dec.InputOffset(), "invalid JSON: data after the top-level array")
+	}
+	if _, err := j.dec.Token(); err != io.EOF {
+		return j.fail(err) // "]" or "}" where nothing may stand, or a read error
+	}
+	return nil
+}
+
+// fail turns an error of the decoder into the error to return.
+func (j jsonReader) fail(err error) error {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return j.errorAt(j.syntaxErrorOffset(), "invalid JSON: "+syntax.Error())
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return j.errorAt(j.rw.written, "invalid JSON: unexpected end of input")
+	}
+	line, _ := j.rw.locate(j.rw.written)
+	return fmt.Errorf("%s:%d: read: %w", j.l.name, line, err)
+}
+
+// syntaxErrorOffset returns the offset of the byte the decoder's last
+// syntax error is about. json.Decoder's SyntaxError.Offset counts only the
+// bytes its value scanner has seen, across values, so it is no offset in
+// the input; but the decoder stays where the failing value starts, and
+// scanning that value again, from its buffer, with a new decoder gives the
+// offset from there. When the value scans well, the error is about the
+// byte where the decoder stands (a missing comma or colon).
+func (j jsonReader) syntaxErrorOffset() int64 {
+	start := j.dec.InputOffset()
+	rest, _ := io.ReadAll(j.dec.Buffered()) // reading bytes cannot fail
+	var raw json.RawMessage
+	var syntax *json.SyntaxError
+	if errors.As(json.NewDecoder(bytes.NewReader(rest)).Decode(&raw), &syntax) {
+		return start + syntax.Offset - 1
+	}
+	return start
+}
+
+// errorAt returns the error msg at the output offset off.
+func (j jsonReader) errorAt(off int64, msg string) *LineError {
+	line, col := j.rw.locate(off)
+	return &LineError{Path: j.l.name, Line: line, Col: col, Msg: msg}
+}

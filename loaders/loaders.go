@@ -1,0 +1,306 @@
+// Package loaders reads trajectory files (JSON arrays, JSONL/NDJSON, CSV,
+// each optionally gzipped) into engine.Trajectory values, following the
+// "Trajectories" section of SPEC.md.
+//
+// Every problem with the input is reported with its place, "PATH:LINE: what
+// is wrong" (see LineError); with Options.SkipInvalid, a bad line, row or
+// array element is counted and skipped instead, and every good one is kept.
+// Inputs are only ever opened for reading.
+package loaders
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// Format is an input file format.
+type Format string
+
+// The formats: a JSON array of objects, one JSON object per line (JSONL,
+// also called NDJSON), and CSV with a header row.
+const (
+	JSON  Format = "json"
+	JSONL Format = "jsonl"
+	CSV   Format = "csv"
+)
+
+// ParseFormat parses a format name: "" (detect it from the file name or the
+// content), "json", "jsonl", "ndjson" (the same as jsonl) or "csv", in any
+// case. An unknown name is an error listing the valid ones.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "":
+		return "", nil
+	case "json":
+		return JSON, nil
+	case "jsonl", "ndjson":
+		return JSONL, nil
+	case "csv":
+		return CSV, nil
+	}
+	return "", fmt.Errorf("unknown format %q (valid: json, jsonl, ndjson, csv)", s)
+}
+
+// Options control how inputs are read.
+type Options struct {
+	// Format is the format of every input. "" chooses it per input from the
+	// file name (.json, .jsonl, .ndjson, .csv, each optionally followed by
+	// .gz) or, for "-" and unknown extensions, from the first byte that is
+	// not white space: '[' is JSON, '{' is JSONL, anything else CSV.
+	Format Format
+	// SkipInvalid skips malformed lines, rows and array elements (counting
+	// them in Result.Skipped) instead of failing on the first one. Errors
+	// that leave nothing to resume from (a JSON syntax error, a bad CSV
+	// header, a read error) still fail.
+	SkipInvalid bool
+	// Stdin is what the path "-" reads; nil means os.Stdin.
+	Stdin io.Reader
+	// Progress, when not nil, is called as Load reads, with the bytes read
+	// so far over all inputs and their total size (0 when unknown, as for
+	// standard input), so that a caller can show a progress bar.
+	Progress func(done, total int64)
+}
+
+// LineError is a problem at a place in an input. Line is 1-based; Col is the
+// 1-based byte column, or 0 when only the line is known.
+type LineError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+}
+
+// Error returns "PATH:LINE: MSG", or "PATH:LINE:COL: MSG" when Col > 0.
+func (e *LineError) Error() string {
+	if e.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+}
+
+// maxSkipReasons is how many skip reasons a Result keeps.
+const maxSkipReasons = 100
+
+// Result is what Load and Read return.
+type Result struct {
+	// Trajectories are in input order, all files concatenated.
+	Trajectories []engine.Trajectory
+	// Skipped counts the lines, rows and elements skipped (SkipInvalid).
+	Skipped int
+	// SkipReasons are the first 100 reasons for skipping, in input order.
+	SkipReasons []*LineError
+}
+
+// skip records one skipped line, row or element.
+func (r *Result) skip(e *LineError) {
+	r.Skipped++
+	if len(r.SkipReasons) < maxSkipReasons {
+		r.SkipReasons = append(r.SkipReasons, e)
+	}
+}
+
+// append adds the trajectories and skips of o after those of r.
+func (r *Result) append(o *Result) {
+	if r.Trajectories == nil {
+		r.Trajectories = o.Trajectories // spares copying the only input
+	} else {
+		r.Trajectories = append(r.Trajectories, o.Trajectories...)
+	}
+	r.Skipped += o.Skipped
+	room := maxSkipReasons - len(r.SkipReasons)
+	r.SkipReasons = append(r.SkipReasons, o.SkipReasons[:min(room, len(o.SkipReasons))]...)
+}
+
+// stdinName is the name of standard input in messages and Trajectory.Source.
+const stdinName = "<stdin>"
+
+// Load reads every path in order: the i-th path is file index i, the default
+// batch of its trajectories. The path "-" is standard input (Options.Stdin),
+// which can be given once. A missing or unreadable file is an error naming
+// it, and so is a file without any trajectory ("no trajectories in PATH").
+func Load(paths []string, opts Options) (*Result, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no input files")
+	}
+	if stdinCount(paths) > 1 {
+		return nil, errors.New(`standard input ("-") given more than once`)
+	}
+	total := &Result{}
+	progress := newProgress(paths, opts.Progress)
+	for i, path := range paths {
+		res, err := loadPath(path, i, opts, progress)
+		if err != nil {
+			return nil, err
+		}
+		total.append(res)
+	}
+	return total, nil
+}
+
+// progress adds up the bytes read over all inputs for Options.Progress.
+type progress struct {
+	report      func(done, total int64)
+	done, total int64
+}
+
+// newProgress returns nil when report is nil, else a progress whose total
+// is the size of the files among paths.
+func newProgress(paths []string, report func(done, total int64)) *progress {
+	if report == nil {
+		return nil
+	}
+	p := &progress{report: report}
+	for _, path := range paths {
+		if st, err := os.Stat(path); path != "-" && err == nil {
+			p.total += st.Size()
+		}
+	}
+	return p
+}
+
+// reader returns r counting what is read through it (r itself for a nil
+// progress).
+func (p *progress) reader(r io.Reader) io.Reader {
+	if p == nil {
+		return r
+	}
+	return readerFunc(func(b []byte) (int, error) {
+		n, err := r.Read(b)
+		p.done += int64(n)
+		p.report(p.done, p.total)
+		return n, err
+	})
+}
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
+
+// stdinCount returns how many of paths are "-".
+func stdinCount(paths []string) int {
+	n := 0
+	for _, p := range paths {
+		if p == "-" {
+			n++
+		}
+	}
+	return n
+}
+
+// loadPath reads one path given to Load.
+func loadPath(path string, fileIndex int, opts Options, progress *progress) (*Result, error) {
+	if path == "-" {
+		stdin := opts.Stdin
+		if stdin == nil {
+			stdin = os.Stdin
+		}
+		return Read(progress.reader(stdin), stdinName, fileIndex, opts)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err // *fs.PathError: "open PATH: reason"
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", path)
+	}
+	return Read(progress.reader(f), path, fileIndex, opts)
+}
+
+// Read reads one input that is already open. name is used in messages, as
+// Trajectory.Source and, when opts.Format is "", to choose the format by
+// extension; fileIndex is the default batch. A gzip stream is recognised by
+// its magic bytes and decompressed, and a leading UTF-8 byte order mark is
+// ignored. Errors are as for Load.
+func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error) {
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return nil, err
+	}
+	in, err := openInput(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if format == "" {
+		format = detectFormat(name, in.r)
+	}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, res: &Result{}}
+	switch format {
+	case JSON:
+		err = l.readJSON(in.r)
+	case JSONL:
+		err = l.readJSONL(in.r)
+	case CSV:
+		err = l.readCSV(in.r)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(l.res.Trajectories) == 0 {
+		return nil, l.noTrajectories()
+	}
+	return l.res, nil
+}
+
+// loader reads the trajectories of one input.
+type loader struct {
+	name        string
+	fileIndex   int
+	skipInvalid bool
+	// lead is the number of bytes before the text of line 1 that the reader
+	// does not see (a byte order mark), added to columns on line 1.
+	lead int
+	res  *Result
+}
+
+// errorAt returns the error msg at line and col (0 for none) of the input;
+// col counts the bytes the reader saw on the line.
+func (l *loader) errorAt(line, col int, msg string) *LineError {
+	if line == 1 && col > 0 {
+		col += l.lead
+	}
+	return &LineError{Path: l.name, Line: line, Col: col, Msg: msg}
+}
+
+// reject handles a bad line, row or element: with SkipInvalid it is recorded
+// and nil returned, otherwise e is returned.
+func (l *loader) reject(e *LineError) error {
+	if !l.skipInvalid {
+		return e
+	}
+	l.res.skip(e)
+	return nil
+}
+
+// newTrajectory returns a trajectory read at line, with every field at its
+// default. Its position, the default ID, counts only the trajectories loaded
+// so far.
+func (l *loader) newTrajectory(line int) engine.Trajectory {
+	return engine.Trajectory{
+		ID:       strconv.Itoa(len(l.res.Trajectories)),
+		Batch:    int64(l.fileIndex),
+		Done:     true,
+		Metadata: map[string]any{},
+		Source:   l.name,
+		Line:     line,
+	}
+}
+
+// add keeps t.
+func (l *loader) add(t engine.Trajectory) {
+	l.res.Trajectories = append(l.res.Trajectories, t)
+}
+
+// noTrajectories is the error for an input that yields no trajectory; when
+// everything was skipped it also says why, since the caller gets no Result.
+func (l *loader) noTrajectories() error {
+	if l.res.Skipped == 0 {
+		return fmt.Errorf("no trajectories in %s", l.name)
+	}
+	return fmt.Errorf("no trajectories in %s (%d skipped, the first: %v)", l.name, l.res.Skipped, l.res.SkipReasons[0])
+}

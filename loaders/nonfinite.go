@@ -1,0 +1,276 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"math"
+)
+
+// Python's json.dumps writes the bare tokens NaN, Infinity and -Infinity for
+// non-finite floats, and encoding/json rejects them. So the text is
+// rewritten before decoding: a rewriter replaces each such token standing
+// where a value may stand, outside strings, with a marker, and the field
+// decoders read a marker back as its non-finite value.
+//
+// A marker is a JSON string holding the byte 0xFF, which never occurs in
+// UTF-8, and one more byte naming the token. To make a marker unambiguous,
+// the rewriter also turns every 0xFF inside an input string into the escape
+// \ufffd, which is what encoding/json decodes a lone 0xFF to anyway: in
+// rewritten text, a string holding 0xFF can only be a marker.
+var nonFinite = [...]struct {
+	token, marker string
+	value         float64
+}{
+	{"NaN", "\"\xffN\"", math.NaN()},
+	{"Infinity", "\"\xffI\"", math.Inf(1)},
+	{"-Infinity", "\"\xff-\"", math.Inf(-1)},
+}
+
+// markerByte is the byte that only markers contain in rewritten text.
+const markerByte = 0xFF
+
+// escapedMarkerByte replaces markerByte inside input strings.
+const escapedMarkerByte = `\ufffd`
+
+// markerIndex returns the index in nonFinite of the marker raw is, or -1.
+func markerIndex(raw []byte) int {
+	for i, nf := range nonFinite {
+		if string(raw) == nf.marker {
+			return i
+		}
+	}
+	return -1
+}
+
+// restoreTokens returns raw, a JSON value of rewritten text, with its
+// markers turned back into the tokens they replaced.
+func restoreTokens(raw []byte) []byte {
+	if bytes.IndexByte(raw, markerByte) < 0 {
+		return raw
+	}
+	for _, nf := range nonFinite {
+		raw = bytes.ReplaceAll(raw, []byte(nf.marker), []byte(nf.token))
+	}
+	return raw
+}
+
+// rewriter is an io.Reader of JSON text with the non-finite tokens replaced
+// by markers. It keeps what locate needs to map offsets in its output back
+// to lines and columns of its input.
+type rewriter struct {
+	src     *bufio.Reader
+	err     error  // the error src returned, given after pending
+	pending []byte // output not read yet
+	written int64  // bytes of output produced
+	// rewrote reports whether anything was replaced.
+	rewrote bool
+	lex     lexer
+	loc     locator
+}
+
+// newRewriter returns a rewriter of src; lead is the number of bytes of line
+// 1 before src starts (a byte order mark), for columns.
+func newRewriter(src *bufio.Reader, lead int) *rewriter {
+	return &rewriter{src: src, loc: locator{line: 1, shift: -int64(lead)}}
+}
+
+// Read implements io.Reader.
+func (r *rewriter) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if len(r.pending) > 0 {
+			c := copy(p[n:], r.pending)
+			r.pending = r.pending[c:]
+			n += c
+			r.written += int64(c)
+			continue
+		}
+		if r.err != nil {
+			break
+		}
+		if c := r.copyStringRun(p[n:]); c > 0 {
+			n += c
+			continue
+		}
+		var b byte
+		b, r.err = r.src.ReadByte()
+		if r.err != nil {
+			break
+		}
+		if out := r.replace(b); out != "" {
+			r.pending = append(r.pending[:0], out...)
+			continue
+		}
+		if b == '\n' {
+			r.loc.marks = append(r.loc.marks, mark{end: r.written + 1, newline: true})
+		}
+		p[n] = b
+		n++
+		r.written++
+	}
+	if n > 0 {
+		return n, nil
+	}
+	return 0, r.err
+}
+
+// copyStringRun copies to p what src has buffered of the content of the
+// current string up to the next byte that matters (a quote, a backslash,
+// 0xFF or a newline), and returns its length: the bytes of long strings
+// need not go through the lexer one by one.
+func (r *rewriter) copyStringRun(p []byte) int {
+	if !r.lex.inString || r.lex.escaped {
+		return 0
+	}
+	buf, _ := r.src.Peek(min(r.src.Buffered(), len(p)))
+	n := 0
+	for n < len(buf) && buf[n] != '"' && buf[n] != '\\' && buf[n] != markerByte && buf[n] != '\n' {
+		n++
+	}
+	copy(p, buf[:n])
+	r.src.Discard(n)
+	r.written += int64(n)
+	return n
+}
+
+// replace feeds b, just read, to the lexer and returns what replaces it, or
+// "" to keep it. A token is replaced only where a value may stand, so that,
+// for instance, an unquoted key NaN stays the syntax error it is.
+func (r *rewriter) replace(b byte) string {
+	switch r.lex.next(b) {
+	case inputStringByte:
+		if b == markerByte {
+			r.replaced(escapedMarkerByte, 1)
+			return escapedMarkerByte
+		}
+	case valueByte:
+		for _, nf := range nonFinite {
+			if nf.token[0] == b && r.follows(nf.token[1:]) {
+				r.replaced(nf.marker, len(nf.token))
+				return nf.marker
+			}
+		}
+	}
+	return ""
+}
+
+// follows reports whether the input continues with rest, and if so consumes
+// it.
+func (r *rewriter) follows(rest string) bool {
+	got, _ := r.src.Peek(len(rest))
+	if string(got) != rest {
+		return false
+	}
+	r.src.Discard(len(rest))
+	return true
+}
+
+// replaced records that the next output, out, replaces n input bytes.
+func (r *rewriter) replaced(out string, n int) {
+	r.rewrote = true
+	r.loc.marks = append(r.loc.marks, mark{end: r.written + int64(len(out)), delta: int64(len(out) - n)})
+}
+
+// locate returns the line and 1-based column in the input of the output byte
+// at offset off. Offsets must be asked in increasing order.
+func (r *rewriter) locate(off int64) (line, col int) {
+	return r.loc.locate(off)
+}
+
+// byteClass is what the lexer makes of a byte outside escapes.
+type byteClass int
+
+const (
+	otherByte       byteClass = iota
+	inputStringByte           // a byte of a string's content, not escaped
+	valueByte                 // may start a value (outside strings, not in a key position)
+)
+
+// lexer follows the structure of JSON text byte by byte, just enough to know
+// whether a byte is inside a string and whether a value may start at it. On
+// invalid text it may be wrong, which does no harm: the decoder rejects the
+// text anyway.
+type lexer struct {
+	inString, escaped bool
+	// objects has one entry per open container, innermost last: true for an
+	// object, false for an array.
+	objects []bool
+	// keyNext is set where an object key, not a value, comes next.
+	keyNext bool
+}
+
+// next classifies b and moves past it.
+func (l *lexer) next(b byte) byteClass {
+	if l.inString {
+		switch {
+		case l.escaped:
+			l.escaped = false
+		case b == '\\':
+			l.escaped = true
+		case b == '"':
+			l.inString = false
+		default:
+			return inputStringByte
+		}
+		return otherByte
+	}
+	switch b {
+	case '"':
+		l.inString = true
+	case '{', '[':
+		l.objects = append(l.objects, b == '{')
+		l.keyNext = b == '{'
+	case '}', ']':
+		if len(l.objects) > 0 {
+			l.objects = l.objects[:len(l.objects)-1]
+		}
+		l.keyNext = false
+	case ':':
+		l.keyNext = false
+	case ',':
+		l.keyNext = len(l.objects) > 0 && l.objects[len(l.objects)-1]
+	default:
+		if !l.keyNext {
+			return valueByte
+		}
+	}
+	return otherByte
+}
+
+// locator maps offsets in rewritten text back to lines and columns of the
+// input, from the newlines and replacements the rewriter recorded.
+type locator struct {
+	// marks are the newlines and replacements not yet passed by locate, in
+	// order; they only span the text a decoder has buffered.
+	marks []mark
+	// line is the line at lineStart, an offset in the output.
+	line      int
+	lineStart int64
+	// shift is how many bytes the output of the passed replacements on the
+	// line has more than the input.
+	shift int64
+}
+
+// mark is a newline or a replacement in the output.
+type mark struct {
+	end     int64 // offset just past it
+	delta   int64 // for a replacement: output length minus input length
+	newline bool
+}
+
+// locate returns the line and 1-based column of the output offset off, not
+// less than the last one asked.
+func (l *locator) locate(off int64) (line, col int) {
+	for len(l.marks) > 0 && l.marks[0].end <= off {
+		m := l.marks[0]
+		l.marks = l.marks[1:]
+		if m.newline {
+			l.line++
+			l.lineStart = m.end
+			l.shift = 0
+		} else {
+			l.shift += m.delta
+		}
+	}
+	return l.line, int(max(off-l.lineStart-l.shift, 0)) + 1
+}

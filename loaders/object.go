@@ -1,0 +1,362 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// jsonText is the text of a valid JSON object; rewritten says whether it
+// comes from a rewriter, so that its markers stand for non-finite numbers (in
+// text that was not rewritten, a string holding 0xFF is just a string).
+type jsonText struct {
+	obj       []byte
+	rewritten bool
+}
+
+// decodeObject checks that text is one JSON object. When text is not valid
+// JSON, it tries again with the non-finite tokens rewritten. The error is a
+// *LineError with the column (1-based, in text) of a syntax error and no
+// path or line.
+func decodeObject(text []byte) (jsonText, *LineError) {
+	if json.Valid(text) {
+		return objectOrError(text, false)
+	}
+	rw := newRewriter(bufio.NewReader(bytes.NewReader(text)), 0)
+	rewritten, _ := io.ReadAll(rw) // reading bytes cannot fail
+	if !rw.rewrote {
+		return jsonText{}, syntaxError(text, nil)
+	}
+	if !json.Valid(rewritten) {
+		return jsonText{}, syntaxError(rewritten, rw)
+	}
+	return objectOrError(rewritten, true)
+}
+
+// syntaxError returns the syntax error of text, which is not valid JSON,
+// with its column, mapped back to the input by rw when not nil.
+func syntaxError(text []byte, rw *rewriter) *LineError {
+	var syntax *json.SyntaxError
+	if !errors.As(json.Unmarshal(text, new(json.RawMessage)), &syntax) {
+		return &LineError{Msg: "invalid JSON"} // not reached: text is not valid
+	}
+	col := int(syntax.Offset) // the scanner has read the bad byte
+	if rw != nil {
+		_, col = rw.locate(syntax.Offset - 1)
+	}
+	return &LineError{Col: col, Msg: "invalid JSON: " + syntax.Error()}
+}
+
+// objectOrError returns valid JSON text as an object, or the error that it
+// is not one.
+func objectOrError(text []byte, rewritten bool) (jsonText, *LineError) {
+	v := trimSpaceRight(text[skipSpace(text):])
+	if len(v) == 0 || v[0] != '{' {
+		return jsonText{}, &LineError{Msg: "expected a JSON object, found " + describe(v, rewritten)}
+	}
+	return jsonText{obj: v, rewritten: rewritten}, nil
+}
+
+// trimSpaceRight returns b without trailing JSON white space.
+func trimSpaceRight(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// trajectory sets the fields of t from the object o (SPEC.md, Trajectories).
+// Of duplicate keys the last wins, as in Python and encoding/json; null
+// stands for an absent field, and unknown fields are ignored. The error
+// names the field; of several bad fields, it is about the first in
+// trajectoryFields.
+func (o jsonText) trajectory(t *engine.Trajectory) error {
+	var raws [len(trajectoryFields)][]byte
+	for key, raw := range members(o.obj) {
+		if f := trajectoryFieldIndex(key); f >= 0 {
+			raws[f] = raw
+		}
+	}
+	for f, raw := range raws {
+		if raw == nil || string(raw) == "null" {
+			continue
+		}
+		if err := trajectoryFields[f].set(t, o.value(raw)); err != nil {
+			var member *memberError
+			if errors.As(err, &member) {
+				return err
+			}
+			return fmt.Errorf("%s: %w", trajectoryFields[f].name, err)
+		}
+	}
+	return nil
+}
+
+// trajectoryFieldIndex returns the index in trajectoryFields of the field
+// whose name key, a raw JSON string, holds, or -1.
+func trajectoryFieldIndex(key []byte) int {
+	name := key[1 : len(key)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		// Rare enough to unquote; without escapes, the raw text is the
+		// name, or a name with bytes no field name has.
+		name = []byte(unquote(key))
+	}
+	for i, f := range trajectoryFields {
+		if string(name) == f.name {
+			return i
+		}
+	}
+	return -1
+}
+
+// trajectoryFields are the fields of a trajectory object and how to set them.
+var trajectoryFields = [...]struct {
+	name string
+	set  func(t *engine.Trajectory, v jsonValue) error
+}{
+	{"id", func(t *engine.Trajectory, v jsonValue) error {
+		s, err := v.text()
+		if s != "" { // an empty id is as good as none, as in CSV
+			t.ID = s
+		}
+		return err
+	}},
+	{"batch", func(t *engine.Trajectory, v jsonValue) (err error) {
+		t.Batch, err = v.integer()
+		return err
+	}},
+	{"group", func(t *engine.Trajectory, v jsonValue) (err error) {
+		t.Group, err = v.text()
+		return err
+	}},
+	{"step_count", func(t *engine.Trajectory, v jsonValue) (err error) {
+		t.StepCount, err = v.count()
+		return err
+	}},
+	{"response", func(t *engine.Trajectory, v jsonValue) error {
+		t.Response = v.response()
+		return nil
+	}},
+	{"done", func(t *engine.Trajectory, v jsonValue) (err error) {
+		t.Done, err = v.bool()
+		return err
+	}},
+	{"metadata", func(t *engine.Trajectory, v jsonValue) error {
+		return v.metadata(t.Metadata)
+	}},
+}
+
+// value returns raw, a value of o.
+func (o jsonText) value(raw []byte) jsonValue {
+	return jsonValue{raw: raw, rewritten: o.rewritten}
+}
+
+// jsonValue is the raw text of one valid JSON value, not null.
+type jsonValue struct {
+	raw       []byte
+	rewritten bool
+}
+
+// marker returns the index in nonFinite of the marker v is, or -1.
+func (v jsonValue) marker() int {
+	if !v.rewritten {
+		return -1
+	}
+	return markerIndex(v.raw)
+}
+
+// isNumber reports whether v is a number (a marker is one).
+func (v jsonValue) isNumber() bool {
+	c := v.raw[0]
+	return c == '-' || (c >= '0' && c <= '9') || v.marker() >= 0
+}
+
+// isString reports whether v is a string (a marker is not).
+func (v jsonValue) isString() bool {
+	return v.raw[0] == '"' && v.marker() < 0
+}
+
+// text returns a string, or the text of a number as written.
+func (v jsonValue) text() (string, error) {
+	switch {
+	case v.isString():
+		return unquote(v.raw), nil
+	case v.isNumber():
+		return v.numberText(), nil
+	}
+	return "", fmt.Errorf("must be a string or a number, found %s", v)
+}
+
+// numberText returns the text of a number as written.
+func (v jsonValue) numberText() string {
+	if i := v.marker(); i >= 0 {
+		return nonFinite[i].token
+	}
+	return string(v.raw)
+}
+
+// integer returns an integral number, such as 3 or 3.0.
+func (v jsonValue) integer() (int64, error) {
+	if !v.isNumber() || v.marker() >= 0 {
+		return 0, fmt.Errorf("must be an integer, found %s", v)
+	}
+	n, err := parseInteger(string(v.raw))
+	if err != nil {
+		return 0, fmt.Errorf("%w, found %s", err, v)
+	}
+	return n, nil
+}
+
+// count returns an integer >= 0.
+func (v jsonValue) count() (int64, error) {
+	n, err := v.integer()
+	if err == nil && n < 0 {
+		err = fmt.Errorf("must be an integer >= 0, found %s", v)
+	}
+	return n, err
+}
+
+// bool returns true or false.
+func (v jsonValue) bool() (bool, error) {
+	switch string(v.raw) {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("must be true or false, found %s", v)
+}
+
+// response returns a copy of v as written, as the raw JSON of a response:
+// the tokens NaN, Infinity and -Infinity stay as they were written (so the
+// response is not strict JSON then), and only a 0xFF byte inside a string
+// of rewritten text reads as the escape \ufffd, which has the same value.
+func (v jsonValue) response() json.RawMessage {
+	raw := bytes.Clone(v.raw)
+	if v.rewritten {
+		raw = restoreTokens(raw)
+	}
+	return raw
+}
+
+// metadata adds the members of v, an object whose values are numbers,
+// strings, bools or null, to m.
+func (v jsonValue) metadata(m map[string]any) error {
+	if v.raw[0] != '{' {
+		return fmt.Errorf("must be an object, found %s", v)
+	}
+	return jsonText{obj: v.raw, rewritten: v.rewritten}.addMetadata(m)
+}
+
+// addMetadata adds the members of the metadata object o to m. Of duplicate
+// keys the last wins, as in Python, and a bad value that a later one
+// replaces is no error; of several bad values, the error is about the first.
+func (o jsonText) addMetadata(m map[string]any) error {
+	var bad []*memberError
+	for rawKey, raw := range members(o.obj) {
+		key := unquote(rawKey)
+		if len(bad) > 0 {
+			bad = slices.DeleteFunc(bad, func(e *memberError) bool { return e.key == key })
+		}
+		x, err := o.value(raw).scalar()
+		if err != nil {
+			bad = append(bad, &memberError{key: key, err: err})
+			continue
+		}
+		m[key] = x
+	}
+	if len(bad) > 0 {
+		return bad[0]
+	}
+	return nil
+}
+
+// memberError is a problem with one member of the metadata object.
+type memberError struct {
+	key string
+	err error
+}
+
+func (e *memberError) Error() string {
+	return "metadata." + e.key + ": " + e.err.Error()
+}
+
+// scalar returns a metadata value: a number as float64, a string, a bool or
+// nil for null.
+func (v jsonValue) scalar() (any, error) {
+	switch c := v.raw[0]; {
+	case c == 'n':
+		return nil, nil
+	case c == 't' || c == 'f':
+		return c == 't', nil
+	case v.isString():
+		return unquote(v.raw), nil
+	case v.marker() >= 0:
+		return nonFinite[v.marker()].value, nil
+	case v.isNumber():
+		return parseFloat(string(v.raw)), nil
+	}
+	return nil, fmt.Errorf("must be a number, string, bool or null, found %s", v)
+}
+
+// String describes v for messages: objects and arrays by their kind,
+// anything else as written, shortened.
+func (v jsonValue) String() string {
+	switch {
+	case v.raw[0] == '{':
+		return "an object"
+	case v.raw[0] == '[':
+		return "an array"
+	case v.isNumber():
+		return shorten(v.numberText())
+	}
+	return shorten(string(v.raw))
+}
+
+// describe describes raw JSON text, which may be empty, for messages.
+func describe(raw []byte, rewritten bool) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	return jsonValue{raw: raw, rewritten: rewritten}.String()
+}
+
+// shorten returns s cut to at most 40 bytes, at a rune boundary.
+func shorten(s string) string {
+	const limit = 40
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// unquote returns the value of raw, a valid JSON string.
+func unquote(raw []byte) string {
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body) // the common case, much faster than Unmarshal
+	}
+	var s string
+	json.Unmarshal(raw, &s) // cannot fail: raw is a valid string
+	return s
+}
+
+// parseFloat returns the value of a valid decimal number. A number too large
+// for a float64 is an infinity, and one too small is 0 or subnormal, as
+// Python's json module reads them.
+func parseFloat(s string) float64 {
+	f, _ := strconv.ParseFloat(s, 64) // ErrRange comes with ±Inf or 0
+	return f
+}
