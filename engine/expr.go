@@ -70,6 +70,9 @@ func CompileExpression(name, src string) (*Expression, error) {
 		expr.Env(exprEnvTypes),
 		expr.AllowUndefinedVariables(),
 		expr.MaxNodes(maxExprNodes),
+		// The clock is the one thing outside the trajectory that an
+		// expression could read: rewards must not depend on when they run.
+		expr.DisableBuiltin("now"),
 	)
 	if err != nil {
 		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}

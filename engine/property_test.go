@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/pareto"
+)
+
+// randomTrajectories draws batches of groups with objectives x, y, z from
+// small integer sets (many ties and duplicates); about one in ten lacks z.
+func randomTrajectories(rng *rand.Rand, n int) []Trajectory {
+	ts := make([]Trajectory, n)
+	for i := range ts {
+		md := map[string]any{"x": float64(rng.IntN(4)), "y": float64(rng.IntN(3) - 1)}
+		if rng.IntN(10) > 0 {
+			md["z"] = float64(rng.IntN(5)) / 2
+		}
+		ts[i] = Trajectory{ID: fmt.Sprint(i), Batch: int64(rng.IntN(3)), Group: fmt.Sprint("g", rng.IntN(4)), Metadata: md}
+	}
+	return ts
+}
+
+// TestComputeInvariants checks, for every method and option on random
+// data, what the spec promises whatever the numbers: a finite reward for
+// every trajectory, ranks consistent with dominance within each comparison
+// group, and invalid trajectories at their group's valid mean.
+func TestComputeInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
+	for trial := 0; trial < 60; trial++ {
+		ts := randomTrajectories(rng, rng.IntN(60))
+		for _, method := range Methods {
+			for _, scope := range Scopes {
+				for _, scale := range Scales {
+					for _, normalize := range []bool{true, false} {
+						c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize})
+						if err != nil {
+							t.Fatal(err)
+						}
+						checkInvariants(t, c.Compute(ts, method))
+					}
+				}
+			}
+		}
+	}
+}
+
+func checkInvariants(t *testing.T, res *Result) {
+	t.Helper()
+	where := fmt.Sprintf("%s scope %s scale %s normalize %v", res.Options.Method, res.Options.Scope, res.Options.Scale, res.Options.Normalize)
+	if len(res.Rewards) != res.N() {
+		t.Fatalf("%s: %d rewards for %d trajectories", where, len(res.Rewards), res.N())
+	}
+	for i, r := range res.Rewards {
+		if math.IsNaN(r) || math.IsInf(r, 0) {
+			t.Fatalf("%s: reward[%d] = %v", where, i, r)
+		}
+	}
+	for _, b := range res.Batches {
+		for _, g := range b.Groups {
+			var validSum float64
+			var nValid int
+			for _, i := range g.Members {
+				if res.Valid[i] {
+					validSum += res.Rewards[i]
+					nValid++
+				}
+				for _, j := range g.Members {
+					if res.Valid[i] && res.Valid[j] && pareto.Dominates(oriented(res, i), oriented(res, j)) && res.Ranks[i] >= res.Ranks[j] {
+						t.Fatalf("%s: %d dominates %d but ranks %d >= %d", where, i, j, res.Ranks[i], res.Ranks[j])
+					}
+				}
+			}
+			for _, i := range g.Members {
+				if res.Valid[i] {
+					continue
+				}
+				want := 0.0
+				if nValid > 0 {
+					want = validSum / float64(nValid)
+				}
+				if !near(res.Rewards[i], want) || res.Ranks[i] != -1 {
+					t.Fatalf("%s: invalid %d has reward %v rank %d, want %v and -1", where, i, res.Rewards[i], res.Ranks[i], want)
+				}
+			}
+		}
+	}
+}
+
+func oriented(res *Result, i int) []float64 {
+	out := make([]float64, res.M)
+	for k, o := range res.Objectives {
+		out[k] = o.Orient(res.Row(i)[k])
+	}
+	return out
+}
