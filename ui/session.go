@@ -27,6 +27,13 @@ type Session struct {
 	CompareResult *engine.Result
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+
+	// stats caches BatchStats for the result and batch in statsOf.
+	stats   engine.BatchStats
+	statsOf struct {
+		result *engine.Result
+		batch  int
+	}
 }
 
 // NewSession evaluates ts with c and computes the first result.
@@ -57,6 +64,17 @@ func (s *Session) Recompute() {
 
 // CurrentBatch returns the shown batch.
 func (s *Session) CurrentBatch() *engine.Batch { return &s.Result.Batches[s.Batch] }
+
+// BatchStats returns the statistics of the shown batch. Several tabs show
+// them, so they are computed once per result and batch; callers must not
+// modify them.
+func (s *Session) BatchStats() engine.BatchStats {
+	if s.statsOf.result != s.Result || s.statsOf.batch != s.Batch {
+		s.stats = s.Result.BatchStats(s.CurrentBatch())
+		s.statsOf.result, s.statsOf.batch = s.Result, s.Batch
+	}
+	return s.stats
+}
 
 // Weights returns the weights in use, one per objective.
 func (s *Session) Weights() []float64 {

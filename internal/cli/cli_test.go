@@ -29,14 +29,14 @@ func example(name string) string { return filepath.Join(repoRoot, "sample_data",
 
 // record is one line of compute's JSONL output.
 type record struct {
-	ID         string             `json:"id"`
-	Batch      int64              `json:"batch"`
-	Group      string             `json:"group"`
-	Score      *float64           `json:"score"`
-	Reward     float64            `json:"reward"`
-	ParetoRank int                `json:"pareto_rank"`
-	Crowding   any                `json:"crowding"`
-	Valid      bool               `json:"valid"`
+	ID         string              `json:"id"`
+	Batch      int64               `json:"batch"`
+	Group      string              `json:"group"`
+	Score      *float64            `json:"score"`
+	Reward     float64             `json:"reward"`
+	ParetoRank int                 `json:"pareto_rank"`
+	Crowding   any                 `json:"crowding"`
+	Valid      bool                `json:"valid"`
 	Objectives map[string]*float64 `json:"objectives"`
 }
 

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// FreedmanDiaconisBins returns the edges of equal-width histogram bins for
+// the finite values of x (NaN and ±Inf are ignored), k bins as k+1 ascending
+// edges from min(x) to max(x), with the Freedman-Diaconis rule:
+//
+//	h = 2 IQR n^(-1/3)        (IQR = p75 - p25, numpy's linear quantiles)
+//	k = ceil((max - min) / h)
+//
+// When IQR = 0 (more than half the values equal) h says nothing, and the
+// square-root choice k = ceil(sqrt(n)) is used instead. k is at least 1 and
+// at most n: a single outlier far from a tight bulk would otherwise ask for
+// millions of bins. All values equal give one bin of width 1 centred on
+// them, as numpy does. No finite value gives nil. A display that has room
+// for fewer bins narrows them with CapBins.
+func FreedmanDiaconisBins(x []float64) (edges []float64) {
+	sorted := make([]float64, 0, len(x))
+	for _, v := range x {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			sorted = append(sorted, v)
+		}
+	}
+	n := len(sorted)
+	if n == 0 {
+		return nil
+	}
+	slices.Sort(sorted)
+	lo, hi := sorted[0], sorted[n-1]
+	if lo == hi {
+		return []float64{lo - 0.5, hi + 0.5}
+	}
+	k := math.Ceil(math.Sqrt(float64(n)))
+	if iqr := Quantile(0.75, sorted) - Quantile(0.25, sorted); iqr > 0 {
+		// Cbrt rather than Pow(n, -1/3): exact for perfect cubes, so that
+		// the ceiling does not jump a bin on a rounding error.
+		h := 2 * iqr / math.Cbrt(float64(n))
+		k = math.Ceil((hi - lo) / h)
+	}
+	return equalWidthEdges(lo, hi, int(min(max(k, 1), float64(n))))
+}
+
+// CapBins returns edges unchanged when they make at most maxBins bins, and
+// otherwise maxBins equal-width bins over the same range (at least one).
+func CapBins(edges []float64, maxBins int) []float64 {
+	if len(edges) < 2 || len(edges)-1 <= maxBins {
+		return edges
+	}
+	return equalWidthEdges(edges[0], edges[len(edges)-1], max(maxBins, 1))
+}
+
+// equalWidthEdges returns the k+1 edges of k equal bins from lo to hi; the
+// last edge is hi exactly, so that the maximum falls in the last bin.
+func equalWidthEdges(lo, hi float64, k int) []float64 {
+	edges := make([]float64, k+1)
+	for i := range k {
+		edges[i] = lo + (hi-lo)*float64(i)/float64(k)
+	}
+	edges[k] = hi
+	return edges
+}
+
+// Histogram counts the values of x in the bins of edges (ascending, k+1
+// edges for k bins): bin i holds edges[i] <= v < edges[i+1], and the last
+// bin also holds v = edges[k], as numpy does. Values outside the edges and
+// NaN are not counted. Fewer than two edges give nil.
+func Histogram(x, edges []float64) []int {
+	if len(edges) < 2 {
+		return nil
+	}
+	k := len(edges) - 1
+	counts := make([]int, k)
+	for _, v := range x {
+		if math.IsNaN(v) || v < edges[0] || v > edges[k] {
+			continue
+		}
+		// The index of the first edge >= v: v opens that bin when equal to
+		// it, and belongs to the bin before otherwise.
+		i := sort.SearchFloat64s(edges, v)
+		if i == k || edges[i] != v {
+			i--
+		}
+		counts[i]++
+	}
+	return counts
+}

@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Projection is the valid trajectories of one batch seen on two of their
+// objectives (raw values): the points of a 2-D scatter plot.
+type Projection struct {
+	// Index holds the trajectories in ascending order of (X, Y, index), the
+	// order in which a reader walks the plot from left to right.
+	Index []int
+	// X and Y hold the two objectives' values, parallel to Index.
+	X, Y []float64
+	// Hidden counts the batch's invalid trajectories, which have no point.
+	Hidden int
+}
+
+// Project returns batch bi's valid trajectories on objectives kx and ky.
+func (res *Result) Project(bi, kx, ky int) Projection {
+	members := res.Batches[bi].Members
+	idx := validMembers(nil, members, res.Valid)
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(
+			cmp.Compare(res.Values[a*res.M+kx], res.Values[b*res.M+kx]),
+			cmp.Compare(res.Values[a*res.M+ky], res.Values[b*res.M+ky]),
+			cmp.Compare(a, b))
+	})
+	p := Projection{
+		Index:  idx,
+		X:      make([]float64, len(idx)),
+		Y:      make([]float64, len(idx)),
+		Hidden: len(members) - len(idx),
+	}
+	for j, i := range idx {
+		p.X[j], p.Y[j] = res.Values[i*res.M+kx], res.Values[i*res.M+ky]
+	}
+	return p
+}

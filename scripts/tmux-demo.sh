@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# tmux-demo.sh drives the rewardlens dashboard as a person would: it builds
+# the binary, runs it on the embedded sample in a detached tmux session of
+# 120x40, sends keys (the six tabs, a method switch, the next batch, a
+# weight edit, quit) and saves what the screen shows after each one in a
+# directory it prints. It exits non-zero when a screen lacks what the key
+# should have brought (the new method in the header, the next batch...).
+#
+#   scripts/tmux-demo.sh            then look at the captures it lists
+#   tmux attach -t <session>        (while it runs) to watch
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+bin=/tmp/rewardlens
+go build -o "$bin" .
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-demo.XXXXXX")
+session="rewardlens-demo-$$"
+tmux new-session -d -s "$session" -x 120 -y 40 "$bin"
+trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
+
+step=0
+failed=0
+
+# expect NAME TEXT: waits up to 5 s for the screen to show TEXT, then saves
+# the screen as NN-NAME.txt; a screen that never shows TEXT is a failure.
+expect() {
+	local name=$1 text=$2 file
+	step=$((step + 1))
+	file=$(printf '%s/%02d-%s.txt' "$out" "$step" "$name")
+	for _ in $(seq 50); do
+		tmux capture-pane -p -t "$session" >"$file"
+		if grep -qF -- "$text" "$file"; then
+			echo "ok    $file: $text"
+			return
+		fi
+		sleep 0.1
+	done
+	echo "FAIL  $file: no \"$text\""
+	failed=1
+}
+
+# press KEY NAME TEXT: sends KEY (a tmux key name) and expects TEXT.
+press() {
+	tmux send-keys -t "$session" "$1"
+	expect "$2" "$3"
+}
+
+echo "captures in $out"
+expect start "frac_zero_std_groups"
+press 1 tab1-rewards "[1 Rewards]"
+press 2 tab2-objectives "Pearson correlation"
+press 3 tab3-pareto "[3 Pareto]"
+press 4 tab4-trajectories "[4 Trajectories]"
+press 5 tab5-steps "[5 Steps]"
+press 6 tab6-compare "[6 Compare]"
+# The sample is opened with method pareto; m goes to the next one of
+# engine.Methods.
+press m method-next "method: pareto-crowding"
+press ']' batch-next "batch 2/40 step 1"
+press w weights "[accuracy 0.60]"
+press Down weights-down "[safety 0.30]"
+press + weights-plus "[safety 0.35]"
+press Escape weights-done "w weights"
+tmux send-keys -t "$session" q
+for _ in $(seq 50); do
+	tmux has-session -t "$session" 2>/dev/null || break
+	sleep 0.1
+done
+if tmux has-session -t "$session" 2>/dev/null; then
+	echo "FAIL  q did not quit"
+	failed=1
+else
+	echo "ok    q quit"
+fi
+exit "$failed"

@@ -1,0 +1,346 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// The smallest terminal the dashboard draws in; below it the body says so.
+const (
+	minWidth  = 60
+	minHeight = 16
+)
+
+// bodyTop is the screen row where tab bodies start, under the header and
+// the tab bar: mouse messages reach the tabs with Y counted from it.
+const bodyTop = 2
+
+// Model is the dashboard's root model. It owns the session: global keys
+// change its options and recompute it, then every tab hears
+// SessionChangedMsg. Routing follows soft-serve: global keys first, window
+// sizes and session changes to every tab, any other message to the active
+// tab only.
+type Model struct {
+	common  *Common
+	isDark  bool
+	keys    keyMap
+	help    help.Model
+	tabs    []Tab
+	tabBar  tabBar
+	active  int
+	header  header
+	status  statusLine
+	weights weightEditor
+	// body is the size the tabs were last given.
+	body struct{ width, height int }
+}
+
+// keyCapturer is a tab that is reading text (a filter being typed): while
+// CapturesKeys is true every key but ctrl+c goes to the tab, so that typing
+// "q" or "1" does not quit or switch tabs.
+type keyCapturer interface {
+	CapturesKeys() bool
+}
+
+// NewModel returns the dashboard on a ready session, in colour unless
+// noColor, with dark-background styles until the terminal says otherwise.
+func NewModel(session *Session, noColor bool) *Model {
+	c := &Common{Session: session, Styles: NewStyles(true, noColor)}
+	m := &Model{
+		common: c,
+		isDark: true,
+		keys:   newKeyMap(),
+		help:   help.New(),
+		tabs: []Tab{
+			newRewardsTab(c),
+			newObjectivesTab(c),
+			newParetoTab(c),
+			newTrajectoriesTab(c),
+			newStepsTab(c),
+			newCompareTab(c),
+		},
+	}
+	m.tabBar = newTabBar(m.tabs)
+	m.help.Styles = c.Styles.Help
+	return m
+}
+
+// Init asks for the terminal's background and lets every tab build its
+// view of the session.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.sessionChanged())
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m, m.resize(msg)
+	case tea.BackgroundColorMsg:
+		return m, m.restyle(msg.IsDark())
+	case compareMethodMsg:
+		return m, m.setCompareMethod(msg.method)
+	case tea.KeyPressMsg:
+		if cmd, handled := m.handleKey(msg); handled {
+			return m, cmd
+		}
+	case tea.MouseClickMsg:
+		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X) >= 0 {
+			m.selectTab(m.tabBar.tabAt(mouse.X))
+			return m, nil
+		}
+	}
+	return m, m.updateActive(toBody(msg))
+}
+
+// View implements tea.Model: full screen, with mouse cell motion for the
+// tab bar and the charts' wheel zoom.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "rewardlens"
+	return v
+}
+
+// render draws the screen: header, tab bar, the weights line while editing
+// them, the active tab's body, the status line and the help.
+func (m *Model) render() string {
+	c := m.common
+	if c.Width < minWidth || c.Height < minHeight {
+		return tooSmallView(c.Styles, c.Width, c.Height)
+	}
+	rows := []string{
+		m.header.view(c, c.Width),
+		m.tabBar.view(c.Styles, m.active, c.Width),
+	}
+	if m.weights.active {
+		rows = append(rows, m.weights.view(c, c.Width))
+	}
+	w, h := m.bodySize()
+	rows = append(rows, fitBox(m.tabs[m.active].View(), w, h), m.status.view(c.Styles, c.Width), m.helpView())
+	return lipgloss.JoinVertical(lipgloss.Left, rows...)
+}
+
+// bodySize returns the cells left to the active tab.
+func (m *Model) bodySize() (width, height int) {
+	chrome := bodyTop + 1 + lipgloss.Height(m.helpView())
+	if m.weights.active {
+		chrome++
+	}
+	return m.common.Width, max(m.common.Height-chrome, 0)
+}
+
+// tooSmallView fills the screen with what size the dashboard needs.
+func tooSmallView(st *Styles, width, height int) string {
+	msg := st.Invalid.Render("Terminal too small") + "\n" +
+		fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight) + "\n" +
+		st.Muted.Render("Enlarge the window, or press q to quit.")
+	return fitBox(lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, msg), width, height)
+}
+
+// helpView renders the help, cut to the screen's width: the help bubble
+// lets the last item of a full line overflow when its ellipsis does not
+// fit either.
+func (m *Model) helpView() string {
+	v := m.help.View(m.helpKeys())
+	return fitBox(v, m.common.Width, lipgloss.Height(v))
+}
+
+// helpKeys are the active tab's keys followed by the global ones: when the
+// short help does not fit, what is cut is the global keys that ? lists.
+func (m *Model) helpKeys() help.KeyMap {
+	return joinedKeyMap{m.tabs[m.active], m.keys}
+}
+
+// joinedKeyMap shows several keymaps in one help view.
+type joinedKeyMap []help.KeyMap
+
+func (j joinedKeyMap) ShortHelp() []key.Binding {
+	var bs []key.Binding
+	for _, k := range j {
+		bs = append(bs, k.ShortHelp()...)
+	}
+	return bs
+}
+
+func (j joinedKeyMap) FullHelp() [][]key.Binding {
+	var cols [][]key.Binding
+	for _, k := range j {
+		cols = append(cols, k.FullHelp()...)
+	}
+	return cols
+}
+
+// resize lays the screen out again and tells every tab.
+func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
+	m.common.Width, m.common.Height = max(msg.Width, 0), max(msg.Height, 0)
+	m.layout()
+	return m.broadcast(msg)
+}
+
+// layout gives every tab the body's size, which changes with the window
+// and with the help's height (the active tab's keys, the weight mode, ?).
+// Tabs redraw on SetSize, so it is called only when the size changed.
+func (m *Model) layout() {
+	m.help.SetWidth(m.common.Width)
+	w, h := m.bodySize()
+	if w == m.body.width && h == m.body.height {
+		return
+	}
+	m.body.width, m.body.height = w, h
+	for _, t := range m.tabs {
+		t.SetSize(w, h)
+	}
+}
+
+// restyle rebuilds the styles for the terminal's background; the tabs
+// rebuild their views on the SessionChangedMsg that follows.
+func (m *Model) restyle(isDark bool) tea.Cmd {
+	if !m.setBackground(isDark) {
+		return nil
+	}
+	return m.broadcast(SessionChangedMsg{})
+}
+
+// setBackground rebuilds the styles, in place (every tab holds the same
+// *Styles), when the background changed; it reports whether it did.
+func (m *Model) setBackground(isDark bool) bool {
+	if isDark == m.isDark {
+		return false
+	}
+	m.isDark = isDark
+	*m.common.Styles = *NewStyles(isDark, m.common.Styles.NoColor)
+	m.help.Styles = m.common.Styles.Help
+	return true
+}
+
+// broadcast sends msg to every tab.
+func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
+	cmds := make([]tea.Cmd, len(m.tabs))
+	for i, t := range m.tabs {
+		m.tabs[i], cmds[i] = updateTab(t, msg)
+	}
+	return tea.Batch(cmds...)
+}
+
+// updateActive sends msg to the active tab.
+func (m *Model) updateActive(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.tabs[m.active], cmd = updateTab(m.tabs[m.active], msg)
+	return cmd
+}
+
+// updateTab updates t, which stays a Tab: Component.Update returns a
+// Component, and a tab that returned anything else would be a bug.
+func updateTab(t Tab, msg tea.Msg) (Tab, tea.Cmd) {
+	c, cmd := t.Update(msg)
+	return c.(Tab), cmd
+}
+
+// selectTab makes tab i active.
+func (m *Model) selectTab(i int) {
+	m.active = (i + len(m.tabs)) % len(m.tabs)
+	m.layout()
+}
+
+// toBody returns a mouse message with Y counted from the top of the tab
+// bodies; other messages are returned as they are.
+func toBody(msg tea.Msg) tea.Msg {
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		msg.Y -= bodyTop
+		return msg
+	case tea.MouseReleaseMsg:
+		msg.Y -= bodyTop
+		return msg
+	case tea.MouseWheelMsg:
+		msg.Y -= bodyTop
+		return msg
+	case tea.MouseMotionMsg:
+		msg.Y -= bodyTop
+		return msg
+	}
+	return msg
+}
+
+// handleKey handles the global keys; handled is false for the keys that
+// belong to the active tab.
+func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
+	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
+		if msg.String() == "ctrl+c" {
+			return tea.Quit, true
+		}
+		return nil, false
+	}
+	if m.weights.active {
+		if cmd, handled := m.handleWeightKey(msg); handled {
+			return cmd, true
+		}
+	}
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit, true
+	case key.Matches(msg, k.Tab):
+		m.selectTab(int(msg.Code - '1'))
+	case key.Matches(msg, k.NextTab):
+		m.selectTab(m.active + 1)
+	case key.Matches(msg, k.PrevTab):
+		m.selectTab(m.active - 1)
+	case key.Matches(msg, k.NextMethod):
+		return m.cycleMethod(1), true
+	case key.Matches(msg, k.PrevMethod):
+		return m.cycleMethod(-1), true
+	case key.Matches(msg, k.Scope):
+		return m.toggleScope(), true
+	case key.Matches(msg, k.Normalize):
+		return m.toggleNormalize(), true
+	case key.Matches(msg, k.PrevBatch):
+		return m.moveBatch(-1), true
+	case key.Matches(msg, k.NextBatch):
+		return m.moveBatch(1), true
+	case key.Matches(msg, k.EditWeights):
+		m.setWeightMode(true)
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		m.layout()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// handleWeightKey handles the keys of the weight-editing mode.
+func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
+	k, objectives := &m.keys, len(m.common.Session.Evaluation.Objectives)
+	switch {
+	case key.Matches(msg, k.PrevObjective):
+		m.weights.move(-1, objectives)
+	case key.Matches(msg, k.NextObjective):
+		m.weights.move(1, objectives)
+	case key.Matches(msg, k.IncreaseWeight):
+		return m.changeWeight(weightStep), true
+	case key.Matches(msg, k.DecreaseWeight):
+		return m.changeWeight(-weightStep), true
+	case key.Matches(msg, k.DoneWeights):
+		m.setWeightMode(false)
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// setWeightMode enters or leaves the weight-editing mode.
+func (m *Model) setWeightMode(on bool) {
+	m.weights.active = on
+	m.keys.setWeightMode(on)
+	m.layout()
+}
+
+// Session returns the session the dashboard shows.
+func (m *Model) Session() *Session { return m.common.Session }

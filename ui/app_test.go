@@ -1,0 +1,343 @@
+package ui
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// newTestModel returns the dashboard on the sample at width x height,
+// without colour so that views are plain text.
+func newTestModel(tb testing.TB, width, height int) *Model {
+	tb.Helper()
+	m := NewModel(newSampleSession(tb), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	return m
+}
+
+// press sends the keys to m, as a terminal would: "down", "esc" and
+// "shift+tab" by name, anything else rune by rune.
+func press(m tea.Model, keys ...string) {
+	for _, k := range keys {
+		m.Update(keyPress(k))
+	}
+}
+
+// keyPress returns the message of a key named as tea.KeyPressMsg.String
+// names it.
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// screen returns what m shows, as plain text: the no-colour styles still
+// use bold and reverse video, which golden files need not hold.
+func screen(m tea.Model) string {
+	return ansi.Strip(m.View().Content)
+}
+
+func TestGoldenRewards(t *testing.T) {
+	golden.RequireEqual(t, screen(newTestModel(t, 120, 40)))
+}
+
+func TestGoldenObjectives(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "2")
+	golden.RequireEqual(t, screen(m))
+}
+
+func TestGoldenWeightEdit(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "w", "down", "+")
+	golden.RequireEqual(t, screen(m))
+}
+
+func TestGoldenTooSmall(t *testing.T) {
+	golden.RequireEqual(t, screen(newTestModel(t, 50, 12)))
+}
+
+// setMethod presses m until the method is method.
+func setMethod(t *testing.T, m *Model, method engine.Method) {
+	t.Helper()
+	for range engine.Methods {
+		if m.Session().Options.Method == method {
+			return
+		}
+		press(m, "m")
+	}
+	t.Fatalf("m never reached method %s", method)
+}
+
+func TestMethodSwitch(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	before := slices.Clone(m.Session().Result.Rewards)
+	// From pareto, M goes back through rloo and grpo to relative.
+	press(m, "M", "M", "M")
+	if got := m.Session().Options.Method; got != engine.Relative {
+		t.Fatalf("after M M M from pareto: method %s, want relative", got)
+	}
+	if slices.Equal(m.Session().Result.Rewards, before) {
+		t.Error("the rewards did not change with the method")
+	}
+	if v := screen(m); !strings.Contains(v, "method: relative") {
+		t.Errorf("the header does not say method: relative:\n%s", v)
+	}
+	press(m, "m")
+	if got := m.Session().Options.Method; got != engine.GRPO {
+		t.Errorf("after m from relative: method %s, want grpo", got)
+	}
+}
+
+func TestMethodsCycleThroughAllSeven(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	seen := map[engine.Method]bool{}
+	for range engine.Methods {
+		press(m, "m")
+		seen[m.Session().Options.Method] = true
+		if m.Session().Result.Options.Method != m.Session().Options.Method {
+			t.Fatalf("result computed with %s, options say %s", m.Session().Result.Options.Method, m.Session().Options.Method)
+		}
+	}
+	if len(seen) != len(engine.Methods) {
+		t.Errorf("m visited %d methods, want %d", len(seen), len(engine.Methods))
+	}
+}
+
+func TestBatchNavigation(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "]", "]")
+	if got := m.Session().Batch; got != 2 {
+		t.Fatalf("after ] ]: batch %d, want 2", got)
+	}
+	if v := screen(m); !strings.Contains(v, "batch 3/40 step 2") {
+		t.Errorf("the header does not say batch 3/40 step 2:\n%s", v)
+	}
+	press(m, "[", "[", "[")
+	if v := screen(m); m.Session().Batch != 0 || !strings.Contains(v, "batch 1/40 step 0") {
+		t.Errorf("[ did not stop at the first batch: batch %d\n%s", m.Session().Batch, v)
+	}
+}
+
+func TestWeightEdit(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	// pareto ranks ignore the weights: absolute rewards the score itself.
+	setMethod(t, m, engine.Absolute)
+	before := slices.Clone(m.Session().Result.Rewards)
+	press(m, "w", "down", "+")
+	if got := m.Session().Weights(); !slices.Equal(got, []float64{0.6, 0.35, 0.1}) {
+		t.Errorf("after w down +: weights %v, want safety's 0.3 raised to 0.35", got)
+	}
+	if slices.Equal(m.Session().Result.Rewards, before) {
+		t.Error("the rewards did not change with the weight")
+	}
+	if v := screen(m); !strings.Contains(v, "[safety 0.35]") {
+		t.Errorf("the weights line does not show safety selected at 0.35:\n%s", v)
+	}
+	press(m, "-", "-", "esc")
+	if got := m.Session().Weights()[1]; got != 0.25 {
+		t.Errorf("after - -: safety's weight %v, want 0.25", got)
+	}
+	if v := screen(m); strings.Contains(v, "[safety") {
+		t.Errorf("esc did not leave weight editing:\n%s", v)
+	}
+	// Outside weight editing, + is not a weight key.
+	press(m, "+")
+	if got := m.Session().Weights()[1]; got != 0.25 {
+		t.Errorf("+ outside weight editing changed the weight to %v", got)
+	}
+}
+
+func TestWeightsStayNonNegative(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "w", "up") // wraps to the last objective, length (0.1)
+	press(m, "-", "-", "-")
+	if got := m.Session().Weights()[2]; got != 0 {
+		t.Errorf("length's weight after three -0.05 from 0.1: %v, want 0", got)
+	}
+}
+
+func TestToggles(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "n")
+	if v := screen(m); m.Session().Options.Normalize || !strings.Contains(v, "normalize: off") {
+		t.Errorf("n did not turn normalisation off:\n%s", v)
+	}
+	press(m, "g")
+	if v := screen(m); m.Session().Options.Scope != engine.ScopeBatch || !strings.Contains(v, "scope: batch") {
+		t.Errorf("g did not switch to scope batch:\n%s", v)
+	}
+	press(m, "n", "g")
+	if o := m.Session().Options; !o.Normalize || o.Scope != engine.ScopeGroup {
+		t.Errorf("n g again: normalize %v, scope %s; want on, group", o.Normalize, o.Scope)
+	}
+}
+
+func TestTabSelection(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	for _, tc := range []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"4"}, 3},
+		{[]string{"tab"}, 4},
+		{[]string{"tab", "tab"}, 0},
+		{[]string{"shift+tab"}, 5},
+	} {
+		press(m, tc.keys...)
+		if m.active != tc.want {
+			t.Errorf("after %v: tab %d, want %d", tc.keys, m.active+1, tc.want+1)
+		}
+	}
+	// " 1 Rewards  2 Objectives  3 Pareto ": column 30 is in "3 Pareto".
+	m.Update(tea.MouseClickMsg{X: 30, Y: 1, Button: tea.MouseLeft})
+	if m.active != 2 {
+		t.Errorf("a click on 3 Pareto selected tab %d", m.active+1)
+	}
+}
+
+func TestHelpToggle(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	_, short := m.bodySize()
+	press(m, "?")
+	if _, full := m.bodySize(); full >= short {
+		t.Errorf("the full help left the body %d rows, the short one %d: its height is not subtracted", full, short)
+	}
+	if v := screen(m); !strings.Contains(v, "previous method") {
+		t.Errorf("? did not show the full help:\n%s", v)
+	}
+}
+
+func TestQuit(t *testing.T) {
+	for _, k := range []string{"q", "ctrl+c"} {
+		m := newTestModel(t, 120, 40)
+		if _, cmd := m.Update(keyPress(k)); cmd == nil || cmd() != tea.Quit() {
+			t.Errorf("%s does not quit", k)
+		}
+	}
+}
+
+// TestResizeStorm sends hundreds of sizes, 0x0 and 1x1 among them, on
+// every tab: no size may panic, and no view may be wider or taller than
+// the screen.
+func TestResizeStorm(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := []tea.WindowSizeMsg{{}, {Width: 1, Height: 1}, {Width: 59, Height: 15}, {Width: 60, Height: 16}}
+	for range 300 {
+		sizes = append(sizes, tea.WindowSizeMsg{Width: rng.IntN(260), Height: rng.IntN(90)})
+	}
+	for i, size := range sizes {
+		press(m, strconv.Itoa(i%6+1))
+		m.Update(size)
+		v := screen(m)
+		if h := strings.Count(v, "\n") + 1; v != "" && h > max(size.Height, 1) {
+			t.Fatalf("%dx%d, tab %d: the view is %d lines high", size.Width, size.Height, m.active+1, h)
+		}
+		for _, line := range strings.Split(v, "\n") {
+			if w := ansi.StringWidth(line); w > size.Width {
+				t.Fatalf("%dx%d, tab %d: a line is %d wide: %q", size.Width, size.Height, m.active+1, w, line)
+			}
+		}
+	}
+}
+
+// sgr matches the Select Graphic Rendition sequences, which set colours
+// and text attributes.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+
+// TestNoColor checks every tab for colours when NO_COLOR is set: text
+// attributes (bold, reverse) are allowed, colours are not.
+func TestNoColor(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	for tab := range m.tabs {
+		press(m, strconv.Itoa(tab+1))
+		for _, seq := range sgr.FindAllStringSubmatch(m.View().Content, -1) {
+			for _, p := range strings.FieldsFunc(seq[1], func(r rune) bool { return r == ';' || r == ':' }) {
+				if n, _ := strconv.Atoi(p); (n >= 30 && n <= 49) || (n >= 90 && n <= 107) {
+					t.Fatalf("tab %d sets a colour with NO_COLOR: %q", tab+1, seq[0])
+				}
+			}
+		}
+	}
+}
+
+// TestTypingGoesToTheTab types into the Trajectories filter: q and m are
+// text there, not quit and method.
+func TestTypingGoesToTheTab(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "4", "/")
+	for _, k := range []string{"q", "m", "1"} {
+		if _, cmd := m.Update(keyPress(k)); cmd != nil && cmd() == tea.Quit() {
+			t.Fatalf("%q quit while typing a filter", k)
+		}
+	}
+	if m.active != 3 || m.Session().Options.Method != engine.Pareto {
+		t.Errorf("typing q m 1 in the filter changed the tab (%d) or the method (%s)", m.active+1, m.Session().Options.Method)
+	}
+	if _, cmd := m.Update(keyPress("ctrl+c")); cmd == nil || cmd() != tea.Quit() {
+		t.Error("ctrl+c does not quit while typing a filter")
+	}
+}
+
+func TestLightBackground(t *testing.T) {
+	m := NewModel(newSampleSession(t), false)
+	styles := m.common.Styles
+	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
+	if m.common.Styles != styles {
+		t.Fatal("the styles were replaced, not rebuilt in place: the tabs hold the old ones")
+	}
+	if got, want := m.common.Styles.Title.GetForeground(), NewStyles(false, false).Title.GetForeground(); got != want {
+		t.Errorf("on a light background the title colour is %v, want the light one %v", got, want)
+	}
+}
+
+// TestSVRLWeights edits the svrl computer's verification weight, which is
+// an objective's weight like any other.
+func TestSVRLWeights(t *testing.T) {
+	_, res := readSample(t)
+	s, err := openSession("sample", engine.Config{Computer: "svrl", Method: "grpo"}, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	before := slices.Clone(s.Result.Rewards)
+	press(m, "w", "down", "+")
+	if got, want := s.Weights(), []float64{1, engine.DefaultVerificationWeight + weightStep, engine.DefaultEfficiencyWeight}; !slices.Equal(got, want) {
+		t.Errorf("weights %v, want %v", got, want)
+	}
+	if slices.Equal(s.Result.Rewards, before) {
+		t.Error("the grpo rewards did not change with the verification weight")
+	}
+	if v := screen(m); !strings.Contains(v, "[verification_cost 0.15]") || !strings.Contains(v, "computer: svrl") {
+		t.Errorf("the screen does not show the svrl weight being edited:\n%s", v)
+	}
+}

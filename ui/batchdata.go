@@ -1,0 +1,31 @@
+package ui
+
+import "github.com/rewardlens/rewardlens/engine"
+
+// The values of a batch that the charts draw: those of its valid
+// trajectories, the set engine.BatchStats summarises, so that a chart and
+// the statistics beside it always count the same trajectories.
+
+// validValues returns values[i] (rewards or scores) for the valid
+// trajectories i of batch b.
+func validValues(res *engine.Result, b *engine.Batch, values []float64) []float64 {
+	out := make([]float64, 0, len(b.Members))
+	for _, i := range b.Members {
+		if res.Valid[i] {
+			out = append(out, values[i])
+		}
+	}
+	return out
+}
+
+// validObjective returns objective k's raw values for the valid
+// trajectories of batch b.
+func validObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
+	out := make([]float64, 0, len(b.Members))
+	for _, i := range b.Members {
+		if res.Valid[i] {
+			out = append(out, res.Values[i*res.M+k])
+		}
+	}
+	return out
+}

@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/NimbleMarkets/ntcharts/v2/linechart"
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// comparePanelWidth is the width of the numbers beside the scatter.
+const comparePanelWidth = 36
+
+// compareMethodMsg asks the root to make method the Compare tab's method B
+// (Session.CompareMethod) and recompute: the tab never changes the session
+// itself.
+type compareMethodMsg struct{ method engine.Method }
+
+// The markers of the scatter: the methods push a trajectory the same way,
+// or in opposite directions.
+const (
+	agreeRune  = '●'
+	posNegRune = '▲' // positive advantage under A, negative under B
+	negPosRune = '▼' // negative under A, positive under B
+)
+
+type compareKeyMap struct {
+	NextB, PrevB key.Binding
+}
+
+func newCompareKeyMap() compareKeyMap {
+	return compareKeyMap{
+		NextB: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "next method B")),
+		PrevB: key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "previous method B")),
+	}
+}
+
+// compareTab sets the current method (A) against a second one (B) on the
+// current batch: their rewards side by side and how much they agree.
+type compareTab struct {
+	common        *Common
+	keys          compareKeyMap
+	width, height int
+
+	cmp   engine.Comparison
+	chart linechart.Model
+}
+
+func newCompareTab(c *Common) Tab { return &compareTab{common: c, keys: newCompareKeyMap()} }
+
+func (t *compareTab) Title() string { return "Compare" }
+
+func (t *compareTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.chart = t.newChart()
+}
+
+func (t *compareTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case SessionChangedMsg:
+		return t, t.refresh()
+	case tea.KeyPressMsg:
+		return t, t.handleKey(msg)
+	}
+	return t, nil
+}
+
+func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, t.keys.NextB):
+		return t.cycleB(1)
+	case key.Matches(msg, t.keys.PrevB):
+		return t.cycleB(-1)
+	}
+	return nil
+}
+
+// cycleB asks for the method step places from B in engine.Methods,
+// skipping A.
+func (t *compareTab) cycleB(step int) tea.Cmd {
+	s := t.common.Session
+	n := len(engine.Methods)
+	i := slices.Index(engine.Methods, s.CompareMethod)
+	for {
+		i = ((i+step)%n + n) % n
+		if m := engine.Methods[i]; m != s.Options.Method {
+			return func() tea.Msg { return compareMethodMsg{m} }
+		}
+	}
+}
+
+// refresh compares the session's two results on the current batch. When
+// A has just become B's method, it asks for another B instead: a method
+// against itself says nothing.
+func (t *compareTab) refresh() tea.Cmd {
+	s := t.common.Session
+	if s.CompareMethod == s.Options.Method {
+		return t.cycleB(1)
+	}
+	t.cmp = engine.CompareRewards(s.Result, s.CompareResult, s.Batch)
+	t.chart = t.newChart()
+	return nil
+}
+
+// newChart draws reward B against reward A, one marker per trajectory.
+func (t *compareTab) newChart() linechart.Model {
+	st := t.common.Styles
+	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
+	if t.cmp.N > 0 {
+		x0, x1 = paddedRange(floats.Min(t.cmp.A), floats.Max(t.cmp.A))
+		y0, y1 = paddedRange(floats.Min(t.cmp.B), floats.Max(t.cmp.B))
+	}
+	w := max(t.width-comparePanelWidth-1, 10)
+	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
+	lc := linechart.New(w, h, x0, x1, y0, y1,
+		linechart.WithXYSteps(2, 4),
+		linechart.WithStyles(st.Axis, st.AxisLabel, lipgloss.NewStyle()))
+	relabel(&lc)
+	drawZeroLines(&lc, st.Muted)
+	for j, a := range t.cmp.A {
+		b := t.cmp.B[j]
+		marker, style := agreeRune, st.Positive
+		switch {
+		case a > 0 && b < 0:
+			marker, style = posNegRune, st.Negative
+		case a < 0 && b > 0:
+			marker, style = negPosRune, st.Negative
+		}
+		drawPoint(&lc, canvas.Float64Point{X: a, Y: b}, marker, style)
+	}
+	lc.DrawXYAxisAndLabel()
+	return lc
+}
+
+func (t *compareTab) View() string {
+	s := t.common.Session
+	if s.Result == nil || t.width <= 0 || s.CompareMethod == s.Options.Method {
+		return ""
+	}
+	st := t.common.Styles
+	a, b := string(s.Options.Method), string(s.CompareMethod)
+	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
+	plot := lipgloss.JoinVertical(lipgloss.Left,
+		st.AxisLabel.Render("↑ reward B: "+b),
+		t.chart.View(),
+		lipgloss.PlaceHorizontal(t.chart.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
+	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
+	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+}
+
+// panelView shows the methods, the agreement statistics and the legend.
+func (t *compareTab) panelView() string {
+	st := t.common.Styles
+	s := t.common.Session
+	c := t.cmp
+	row := func(label, value string) string {
+		return st.Label.Render(fmt.Sprintf("%-17s", label)) + " " + value
+	}
+	sections := []string{
+		strings.Join([]string{
+			row("A (m/M)", string(s.Options.Method)),
+			row("B (b/B)", string(s.CompareMethod)),
+			row("compared", count(c.N, "trajectory", "trajectories")),
+		}, "\n"),
+		strings.Join([]string{
+			st.Title.Render("rank agreement"),
+			row("Spearman ρ", formatValue(c.Spearman)),
+			row("Kendall τ-b", formatValue(c.Kendall)),
+			row(fmt.Sprintf("top %.0f%% overlap", engine.TopFraction*100),
+				fmt.Sprintf("%d of %d (%s)", c.TopShared, c.TopK, formatValue(c.TopOverlap))),
+		}, "\n"),
+		strings.Join([]string{
+			st.Title.Render("opposite advantages"),
+			row("A +, B −", st.Negative.Render(fmt.Sprint(c.PosNeg))),
+			row("A −, B +", st.Negative.Render(fmt.Sprint(c.NegPos))),
+		}, "\n"),
+		t.legendView(),
+	}
+	if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
+		sections = append(sections, st.Warning.Render(count(n, "invalid trajectory", "invalid trajectories")+" left out"))
+	}
+	return strings.Join(sections, "\n\n")
+}
+
+func (t *compareTab) legendView() string {
+	st := t.common.Styles
+	return strings.Join([]string{
+		st.Title.Render("legend"),
+		st.Positive.Render(string(agreeRune)) + " same direction (or zero)",
+		st.Negative.Render(string(posNegRune)) + " A +, B −",
+		st.Negative.Render(string(negPosRune)) + " A −, B +",
+		st.Muted.Render("┈┊") + " zero advantage",
+	}, "\n")
+}
+
+func (t *compareTab) ShortHelp() []key.Binding { return []key.Binding{t.keys.NextB, t.keys.PrevB} }
+
+func (t *compareTab) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }

@@ -1,0 +1,104 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap is the global keymap: the keys the root model handles before any
+// tab sees them. The weight-editing keys are enabled only while editing
+// weights, and w only outside it, so that the help always lists what works.
+type keyMap struct {
+	Tab        key.Binding // 1-6
+	NextTab    key.Binding
+	PrevTab    key.Binding
+	NextMethod key.Binding
+	PrevMethod key.Binding
+	Scope      key.Binding
+	Normalize  key.Binding
+	PrevBatch  key.Binding
+	NextBatch  key.Binding
+
+	EditWeights    key.Binding
+	PrevObjective  key.Binding
+	NextObjective  key.Binding
+	IncreaseWeight key.Binding
+	DecreaseWeight key.Binding
+	DoneWeights    key.Binding
+
+	Help key.Binding
+	Quit key.Binding
+}
+
+func newKeyMap() keyMap {
+	km := keyMap{
+		Tab:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "tab")),
+		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		NextMethod: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),
+		PrevMethod: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "previous method")),
+		Scope:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "scope")),
+		Normalize:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
+		PrevBatch:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
+		NextBatch:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
+
+		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
+		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
+		NextObjective:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next objective")),
+		IncreaseWeight: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "weight +0.05")),
+		DecreaseWeight: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "weight -0.05")),
+		DoneWeights:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
+
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+	km.setWeightMode(false)
+	return km
+}
+
+// setWeightMode enables the weight-editing keys, or w.
+func (km *keyMap) setWeightMode(on bool) {
+	km.EditWeights.SetEnabled(!on)
+	for _, b := range []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights} {
+		b.SetEnabled(on)
+	}
+}
+
+// setBatches enables [ and ] only when there is another batch to go to.
+func (km *keyMap) setBatches(n int) {
+	km.PrevBatch.SetEnabled(n > 1)
+	km.NextBatch.SetEnabled(n > 1)
+}
+
+// ShortHelp implements help.KeyMap: the footer shows each pair of keys
+// (m/M, [/], ↑/↓, +/-) as one entry. The weight keys come first: they are
+// enabled only while editing weights, when they matter most.
+func (km keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{
+		pairHelp(km.PrevObjective, "↑/↓", "objective"),
+		pairHelp(km.IncreaseWeight, "+/-", "±0.05"),
+		km.DoneWeights,
+		km.Tab,
+		pairHelp(km.NextMethod, "m/M", "method"),
+		km.Scope,
+		km.Normalize,
+		pairHelp(km.NextBatch, "[/]", "batch"),
+		km.EditWeights,
+		km.Help,
+		km.Quit,
+	}
+}
+
+// FullHelp implements help.KeyMap.
+func (km keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{km.Tab, km.NextTab, km.PrevTab},
+		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
+		{km.PrevBatch, km.NextBatch, km.EditWeights},
+		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.DoneWeights},
+		{km.Help, km.Quit},
+	}
+}
+
+// pairHelp returns b (enabled as it is) under the help of a pair of keys.
+func pairHelp(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
+}

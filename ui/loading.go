@@ -1,0 +1,192 @@
+package ui
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// progressInterval is how often the loading screen redraws the bytes read.
+const progressInterval = 50 * time.Millisecond
+
+// loadingModel is the screen Run starts on: it runs Input.Load and builds
+// the session in a command (another goroutine), so that keys keep working
+// while a large file is read, and shows the bytes read. It then hands over
+// to the dashboard, or shows the error.
+type loadingModel struct {
+	in            Input
+	noColor       bool
+	isDark        bool
+	styles        *Styles
+	bar           progress.Model
+	read          *bytesRead
+	width, height int
+	err           error
+}
+
+// bytesRead is what Load's progress callback last reported. It is written
+// by the loading goroutine and read by View: atomics, rather than one
+// message per callback, which could flood the program on a fast disk.
+type bytesRead struct {
+	done, total atomic.Int64
+}
+
+// loadedMsg carries the session built from the input, or why there is none.
+type loadedMsg struct {
+	session *Session
+	err     error
+}
+
+// progressTickMsg makes the loading screen redraw the bytes read.
+type progressTickMsg struct{}
+
+func newLoadingModel(in Input, noColor bool) *loadingModel {
+	return &loadingModel{
+		in:      in,
+		noColor: noColor,
+		isDark:  true,
+		styles:  NewStyles(true, noColor),
+		bar:     newProgressBar(noColor),
+		read:    &bytesRead{},
+	}
+}
+
+// newProgressBar returns a bar in the default colours, or in plain runes
+// with NO_COLOR.
+func newProgressBar(noColor bool) progress.Model {
+	if noColor {
+		bar := progress.New(progress.WithFillCharacters('#', '.'), progress.WithColors(lipgloss.NoColor{}))
+		bar.EmptyColor = lipgloss.NoColor{}
+		return bar
+	}
+	return progress.New(progress.WithDefaultBlend())
+}
+
+// Init starts the load.
+func (m *loadingModel) Init() tea.Cmd {
+	return tea.Batch(tea.RequestBackgroundColor, m.load, tickProgress())
+}
+
+// load reads the input and builds the session: the command that runs in
+// its own goroutine.
+func (m *loadingModel) load() tea.Msg {
+	res, err := m.in.Load(func(done, total int64) {
+		m.read.done.Store(done)
+		m.read.total.Store(total)
+	})
+	if err != nil {
+		return loadedMsg{err: err}
+	}
+	s, err := openSession(m.in.Source, m.in.Config, res, m.in.Warnings)
+	return loadedMsg{session: s, err: err}
+}
+
+// tickProgress asks for the next redraw of the bytes read.
+func tickProgress() tea.Cmd {
+	return tea.Tick(progressInterval, func(time.Time) tea.Msg { return progressTickMsg{} })
+}
+
+// Update implements tea.Model.
+func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.bar.SetWidth(min(max(msg.Width-8, 10), 60))
+	case tea.BackgroundColorMsg:
+		m.isDark = msg.IsDark()
+		m.styles = NewStyles(m.isDark, m.noColor)
+	case progressTickMsg:
+		if m.err == nil {
+			return m, tickProgress()
+		}
+	case loadedMsg:
+		if msg.err != nil {
+			m.err = msg.err
+			return m, nil
+		}
+		return m.open(msg.session)
+	case tea.KeyPressMsg:
+		// q and ctrl+c quit during the load; after an error, any key does.
+		if m.err != nil || msg.String() == "q" || msg.String() == "ctrl+c" {
+			return m, tea.Quit
+		}
+	}
+	return m, nil
+}
+
+// open hands over to the dashboard on s, in the colours and at the size
+// the loading screen learnt.
+func (m *loadingModel) open(s *Session) (tea.Model, tea.Cmd) {
+	app := NewModel(s, m.noColor)
+	app.setBackground(m.isDark)
+	start := app.Init()
+	_, resize := app.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
+	return app, tea.Batch(start, resize)
+}
+
+// View implements tea.Model.
+func (m *loadingModel) View() tea.View {
+	v := tea.NewView(lipgloss.Place(m.width, m.height, lipgloss.Center, lipgloss.Center, m.content()))
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "rewardlens"
+	return v
+}
+
+// content is the progress, or the error that stopped the load.
+func (m *loadingModel) content() string {
+	st := m.styles
+	source := textsafe.Line(m.in.Source)
+	if m.err != nil {
+		return lipgloss.JoinVertical(lipgloss.Left,
+			st.Invalid.Render("Could not open "+source),
+			"",
+			lipgloss.NewStyle().Width(min(max(m.width-4, 20), 100)).Render(textsafe.Text(m.err.Error())),
+			"",
+			st.Muted.Render("Press any key to quit."),
+		)
+	}
+	done, total := m.read.done.Load(), m.read.total.Load()
+	status, bar := "reading…", ""
+	switch {
+	case total == 0 && done > 0: // a stream of unknown length
+		status = fmt.Sprintf("read %s", formatBytes(done))
+	case total > 0 && done >= total:
+		status = fmt.Sprintf("read %s; scoring and ranking…", formatBytes(done))
+		bar = m.bar.ViewAs(1)
+	case total > 0:
+		status = fmt.Sprintf("read %s of %s", formatBytes(done), formatBytes(total))
+		bar = m.bar.ViewAs(float64(done) / float64(total))
+	}
+	return lipgloss.JoinVertical(lipgloss.Left,
+		st.Title.Render("rewardlens"),
+		"Loading "+source+"…",
+		"",
+		bar,
+		st.Muted.Render(status),
+		"",
+		st.Muted.Render("q quits"),
+	)
+}
+
+// formatBytes writes n in B, KiB, MiB or GiB.
+func formatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, suffix := float64(n)/unit, "KiB"
+	for _, s := range []string{"MiB", "GiB"} {
+		if v < unit {
+			break
+		}
+		v, suffix = v/unit, s
+	}
+	return fmt.Sprintf("%.1f %s", v, suffix)
+}

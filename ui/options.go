@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"math"
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// weightStep is how much + and - change a weight.
+const weightStep = 0.05
+
+// The root's changes to the session. Every one ends in sessionChanged, so
+// that no tab ever shows a result computed with other settings than the
+// header says.
+
+// cycleMethod switches to the method step places away in engine.Methods.
+func (m *Model) cycleMethod(step int) tea.Cmd {
+	s := m.common.Session
+	n := len(engine.Methods)
+	i := slices.Index(engine.Methods, s.Options.Method)
+	s.Options.Method = engine.Methods[((i+step)%n+n)%n]
+	return m.recompute()
+}
+
+// setCompareMethod makes method the Compare tab's method B.
+func (m *Model) setCompareMethod(method engine.Method) tea.Cmd {
+	m.common.Session.CompareMethod = method
+	return m.recompute()
+}
+
+// toggleScope compares within groups or within whole batches.
+func (m *Model) toggleScope() tea.Cmd {
+	s := m.common.Session
+	if s.Options.Scope == engine.ScopeGroup {
+		s.Options.Scope = engine.ScopeBatch
+	} else {
+		s.Options.Scope = engine.ScopeGroup
+	}
+	return m.recompute()
+}
+
+// toggleNormalize turns normalisation on or off.
+func (m *Model) toggleNormalize() tea.Cmd {
+	m.common.Session.Options.Normalize = !m.common.Session.Options.Normalize
+	return m.recompute()
+}
+
+// changeWeight adds delta to the selected objective's weight. Weights stay
+// >= 0: a negative weight would silently turn a goal around. They are
+// rounded to 1e-9 so that steps of 0.05 do not drift (0.1 + 0.05 + 0.05 is
+// not 0.2 in floating point).
+func (m *Model) changeWeight(delta float64) tea.Cmd {
+	s := m.common.Session
+	w := slices.Clone(s.Weights())
+	k := m.weights.selected
+	w[k] = math.Round(max(w[k]+delta, 0)*1e9) / 1e9
+	s.Options.Weights = w
+	return m.recompute()
+}
+
+// moveBatch shows the batch step places away; the result stays, only the
+// shown batch moves.
+func (m *Model) moveBatch(step int) tea.Cmd {
+	s := m.common.Session
+	b := min(max(s.Batch+step, 0), len(s.Result.Batches)-1)
+	if b == s.Batch {
+		return nil
+	}
+	s.Batch = b
+	return m.sessionChanged()
+}
+
+// recompute applies the session's options and tells everyone.
+func (m *Model) recompute() tea.Cmd {
+	m.common.Session.Recompute()
+	return m.sessionChanged()
+}
+
+// sessionChanged refreshes what the root derives from the session and
+// broadcasts SessionChangedMsg to every tab.
+func (m *Model) sessionChanged() tea.Cmd {
+	s := m.common.Session
+	m.header.refresh(s)
+	m.status.refresh(s)
+	m.keys.setBatches(len(s.Result.Batches))
+	return m.broadcast(SessionChangedMsg{})
+}

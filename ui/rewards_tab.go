@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// summaryWidth is the width of the Rewards tab's summary panel: a name and
+// two columns as wide as formatNumber's widest output ("-99999.9999").
+const summaryWidth = 32
+
+// rewardsTab shows the current method's rewards for the shown batch: their
+// histogram and the scores' beside the batch's summary statistics.
+type rewardsTab struct {
+	common        *Common
+	width, height int
+	// What SessionChangedMsg derives from the session; SetSize only draws
+	// it again.
+	stats           engine.BatchStats
+	rewards, scores []float64
+	view            string
+}
+
+func newRewardsTab(c *Common) Tab { return &rewardsTab{common: c} }
+
+func (t *rewardsTab) Title() string { return "Rewards" }
+
+// SetSize implements Component.
+func (t *rewardsTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.render()
+}
+
+// Update implements Component.
+func (t *rewardsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+	if _, ok := msg.(SessionChangedMsg); ok {
+		t.refresh()
+	}
+	return t, nil
+}
+
+// View implements Component.
+func (t *rewardsTab) View() string { return t.view }
+
+// ShortHelp implements help.KeyMap: the tab has no keys of its own.
+func (t *rewardsTab) ShortHelp() []key.Binding { return nil }
+
+// FullHelp implements help.KeyMap.
+func (t *rewardsTab) FullHelp() [][]key.Binding { return nil }
+
+// refresh takes the shown batch's values and statistics from the session.
+func (t *rewardsTab) refresh() {
+	s := t.common.Session
+	b := s.CurrentBatch()
+	t.stats = s.BatchStats()
+	t.rewards = validValues(s.Result, b, s.Result.Rewards)
+	t.scores = validValues(s.Result, b, s.Result.Scores)
+	t.render()
+}
+
+// render draws the two histograms, one above the other, left of the
+// summary.
+func (t *rewardsTab) render() {
+	if t.rewards == nil {
+		return // no session yet
+	}
+	st, opts := t.common.Styles, t.common.Session.Options
+	chartWidth := max(t.width-summaryWidth-2, 0)
+	top := t.height / 2
+	rewards := histogram{
+		title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
+		quantity: "reward",
+		values:   t.rewards,
+	}
+	scores := histogram{
+		title:    "Scores: s = Σ weight × objective (min goals negated)",
+		quantity: "score",
+		values:   t.scores,
+	}
+	charts := lipgloss.JoinVertical(lipgloss.Left,
+		fitBox(rewards.view(st, chartWidth, top-1), chartWidth, top),
+		fitBox(scores.view(st, chartWidth, t.height-top), chartWidth, t.height-top),
+	)
+	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats))
+}
+
+// methodNote says what the rewards compare and how they are scaled, in
+// the terms of SPEC.md's methods table.
+func methodNote(opts engine.Options) string {
+	var how string
+	switch opts.Method {
+	case engine.RLOO:
+		how = "leave-one-out baseline"
+	case engine.GRPO:
+		how = "centred, unscaled"
+		if opts.Normalize && opts.Scale != engine.ScaleNone {
+			how = "centred, scaled by the " + string(opts.Scale) + " std"
+		}
+	case engine.GDPO:
+		how = "objectives z-scored per group, then centred over the batch"
+		if opts.Normalize {
+			how = "objectives z-scored per group, then over the batch"
+		}
+	default:
+		how = "not normalised"
+		if opts.Normalize {
+			how = "z-scored"
+		}
+	}
+	return fmt.Sprintf("per %s, %s", opts.Scope, how)
+}
+
+// summaryView renders the batch's reward and score statistics side by side
+// and the group counts.
+func summaryView(st *Styles, bs *engine.BatchStats) string {
+	row := func(name, reward, score string) string {
+		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
+	}
+	stat := func(name string, pick func(engine.Summary) float64) string {
+		return row(name, formatNumber(pick(bs.Reward)), formatNumber(pick(bs.Score)))
+	}
+	lines := []string{
+		st.Title.Render(fmt.Sprintf("Summary: batch step %d", bs.Step)),
+		st.Label.Render(fmt.Sprintf("%-8s%11s %11s", "", "reward", "score")),
+		row("count", fmt.Sprint(bs.Reward.Count), fmt.Sprint(bs.Score.Count)),
+		stat("mean", func(s engine.Summary) float64 { return s.Mean }),
+		stat("std", func(s engine.Summary) float64 { return s.Std }),
+		stat("min", func(s engine.Summary) float64 { return s.Min }),
+		stat("p25", func(s engine.Summary) float64 { return s.P25 }),
+		stat("median", func(s engine.Summary) float64 { return s.Median }),
+		stat("p75", func(s engine.Summary) float64 { return s.P75 }),
+		stat("max", func(s engine.Summary) float64 { return s.Max }),
+		"",
+		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(formatNumber(bs.FracZeroStdGroups)),
+		st.Muted.Render("(groups whose scores all equal:"),
+		st.Muted.Render(" no signal for grpo, rloo)"),
+		"",
+		st.Label.Render("trajectories ") + st.Value.Render(fmt.Sprint(bs.Trajectories)) +
+			st.Label.Render("  invalid ") + invalidCount(st, bs.Invalid),
+		st.Label.Render("groups       ") + st.Value.Render(fmt.Sprint(bs.Groups)) +
+			st.Label.Render("  fronts ≤ ") + st.Value.Render(fmt.Sprint(bs.Fronts)),
+		st.Label.Render("frontier     ") + st.Value.Render(fmt.Sprint(bs.FrontierSize)) +
+			st.Muted.Render(" of rank 0"),
+	}
+	return strings.Join(lines, "\n")
+}
+
+// invalidCount renders n, highlighted when some trajectories are invalid.
+func invalidCount(st *Styles, n int) string {
+	if n > 0 {
+		return st.Invalid.Render(fmt.Sprintf("! %d", n))
+	}
+	return st.Value.Render("0")
+}

@@ -1,0 +1,59 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// Input tells the dashboard what to open.
+type Input struct {
+	Source   string                                                          // "sample" or the file names, for the header
+	Config   engine.Config                                                   // as configured, before InferObjectives
+	Load     func(progress func(done, total int64)) (*loaders.Result, error) // reads the inputs; calls progress as bytes are read
+	Warnings []string                                                        // shown in the status line
+}
+
+// Run opens the dashboard on in, full screen: a loading screen with a
+// progress bar while in.Load reads, then the tabs. It returns when the user
+// quits or ctx ends, with the error that stopped the load, if any (the
+// loading screen shows it first). Colours follow the terminal's background
+// and NO_COLOR.
+func Run(ctx context.Context, in Input) error {
+	m := newLoadingModel(in, os.Getenv("NO_COLOR") != "")
+	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	if err != nil {
+		return err
+	}
+	if l, ok := final.(*loadingModel); ok {
+		return l.err
+	}
+	return nil
+}
+
+// openSession builds the session the dashboard shows from what Load read:
+// the computer for cfg, a pareto config's objectives inferred from the
+// first trajectory, with the caller's warnings and the skipped lines as
+// warnings. (The invalid trajectories are counted by the status line, from
+// the current result.)
+func openSession(source string, cfg engine.Config, res *loaders.Result, warnings []string) (*Session, error) {
+	if len(res.Trajectories) == 0 {
+		return nil, errors.New("no trajectories to show")
+	}
+	c, err := engine.New(cfg.InferObjectives(&res.Trajectories[0]))
+	if err != nil {
+		return nil, err
+	}
+	s := NewSession(source, res.Trajectories, c)
+	s.Warnings = append(s.Warnings, warnings...)
+	if res.Skipped > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
+	}
+	return s, nil
+}

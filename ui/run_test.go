@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// newTestLoading returns the loading screen on load, at 120x40, without
+// colour.
+func newTestLoading(t *testing.T, load func(progress func(done, total int64)) (*loaders.Result, error)) *loadingModel {
+	t.Helper()
+	cfg, _ := readSample(t)
+	m := newLoadingModel(Input{Source: "sample", Config: cfg, Load: load, Warnings: []string{"from the caller"}}, true)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m
+}
+
+func TestLoadingOpensTheDashboard(t *testing.T) {
+	_, res := readSample(t)
+	m := newTestLoading(t, func(progress func(done, total int64)) (*loaders.Result, error) {
+		progress(100, 100)
+		return res, nil
+	})
+	next, _ := m.Update(m.load())
+	app, ok := next.(*Model)
+	if !ok {
+		t.Fatalf("after the load the model is a %T, want the dashboard", next)
+	}
+	v := screen(app)
+	for _, want := range []string{"method: pareto", "frac_zero_std_groups", "from the caller", "3 invalid trajectories"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the dashboard does not show %q at the loading screen's size:\n%s", want, v)
+		}
+	}
+}
+
+// TestLoadingShowsProgress holds the load midway: the screen shows the
+// bytes read, and q still quits.
+func TestLoadingShowsProgress(t *testing.T) {
+	midway, release := make(chan struct{}), make(chan struct{})
+	m := newTestLoading(t, func(progress func(done, total int64)) (*loaders.Result, error) {
+		progress(512, 2048)
+		close(midway)
+		<-release
+		return nil, errors.New("cancelled")
+	})
+	done := make(chan tea.Msg)
+	go func() { done <- m.load() }()
+	<-midway
+	if v := screen(m); !strings.Contains(v, "read 512 B of 2.0 KiB") || !strings.Contains(v, "25%") {
+		t.Errorf("the loading screen does not show 512 B of 2 KiB read:\n%s", v)
+	}
+	if _, cmd := m.Update(keyPress("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Error("q does not quit during the load")
+	}
+	close(release)
+	<-done
+}
+
+// TestLoadingError shows the error sanitised: a file name or a message
+// quoting data must not reach the terminal's escape sequences.
+func TestLoadingError(t *testing.T) {
+	m := newTestLoading(t, func(func(done, total int64)) (*loaders.Result, error) {
+		return nil, errors.New("bad.jsonl:3: unexpected \x1b]52;c;cHduZWQ=\x07 in input")
+	})
+	m.Update(m.load())
+	if m.err == nil {
+		t.Fatal("the load error is lost")
+	}
+	v := m.View().Content
+	if strings.Contains(v, "\x1b]52") || !strings.Contains(v, `\x1b]52;c;cHduZWQ=\x07`) {
+		t.Errorf("the error is not shown escaped:\n%q", v)
+	}
+	if _, cmd := m.Update(keyPress("x")); cmd == nil || cmd() != tea.Quit() {
+		t.Error("a key does not quit after an error")
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1536: "1.5 KiB", 5 << 20: "5.0 MiB", 3 << 30: "3.0 GiB"} {
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestNoColorLoadingScreenHasNoEscapes(t *testing.T) {
+	m := newTestLoading(t, nil)
+	m.read.done.Store(1024)
+	m.read.total.Store(4096)
+	if v := m.View().Content; strings.Contains(v, "\x1b[3") || strings.Contains(v, "\x1b[4") {
+		t.Errorf("colours with NO_COLOR:\n%q", v)
+	}
+}

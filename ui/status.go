@@ -1,0 +1,64 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// statusLine is the line of warnings above the footer: the session's
+// (skipped lines, what the caller reported) and the current result's
+// invalid trajectories per cause. They go here, not to stderr, which the
+// full-screen dashboard hides.
+type statusLine struct {
+	warnings []string
+}
+
+// refresh collects the warnings of s, sanitised: they quote file names and
+// data.
+func (l *statusLine) refresh(s *Session) {
+	l.warnings = l.warnings[:0]
+	for _, w := range s.Warnings {
+		l.warnings = append(l.warnings, textsafe.Line(w))
+	}
+	if w := invalidWarning(s.Result.Evaluation.InvalidCounts()); w != "" {
+		l.warnings = append(l.warnings, textsafe.Line(w))
+	}
+}
+
+// view renders the warnings on one line, cut to width.
+func (l statusLine) view(st *Styles, width int) string {
+	if len(l.warnings) == 0 {
+		return st.Status.Render("no warnings")
+	}
+	return ansi.Truncate(st.Warning.Render("⚠ "+strings.Join(l.warnings, " · ")), width, "…")
+}
+
+// invalidWarning summarises the invalid trajectories by cause, the most
+// frequent first: "3 invalid trajectories (reward = their group's mean):
+// accuracy: missing ×3". It is "" when every trajectory is valid.
+func invalidWarning(counts map[string]int) string {
+	if len(counts) == 0 {
+		return ""
+	}
+	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b))
+	})
+	total := 0
+	parts := make([]string, len(causes))
+	for i, c := range causes {
+		total += counts[c]
+		parts[i] = fmt.Sprintf("%s ×%d", c, counts[c])
+	}
+	noun := "trajectories"
+	if total == 1 {
+		noun = "trajectory"
+	}
+	return fmt.Sprintf("%d invalid %s (reward = their group's mean): %s", total, noun, strings.Join(parts, ", "))
+}

@@ -1,0 +1,217 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/NimbleMarkets/ntcharts/v2/linechart"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// The smallest cell a Steps chart is drawn in, title included.
+const (
+	minStepsChartWidth  = 30
+	minStepsChartHeight = 7
+)
+
+// currentRune marks the current batch's point.
+const currentRune = '◆'
+
+// stepSeries is one statistic across the batches.
+type stepSeries struct {
+	title  string
+	values []float64 // one per batch
+}
+
+// stepsTab draws, batch after batch, the statistics that show how training
+// went: reward mean and std, each objective's mean, the frontier size.
+type stepsTab struct {
+	common        *Common
+	width, height int
+
+	// stats caches result's statistics: a batch change keeps the result.
+	result *engine.Result
+	stats  []engine.BatchStats
+	series []stepSeries
+	charts []linechart.Model
+}
+
+func newStepsTab(c *Common) Tab { return &stepsTab{common: c} }
+
+func (t *stepsTab) Title() string { return "Steps" }
+
+func (t *stepsTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.draw()
+}
+
+func (t *stepsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+	if _, ok := msg.(SessionChangedMsg); ok {
+		t.draw()
+	}
+	return t, nil
+}
+
+// refreshStats recomputes the statistics when the result changed.
+func (t *stepsTab) refreshStats() {
+	res := t.common.Session.Result
+	if res == t.result {
+		return
+	}
+	t.result, t.stats = res, res.Stats()
+	t.series = stepsSeries(res.Objectives, t.stats)
+}
+
+// stepsSeries returns the charted statistics.
+func stepsSeries(objectives []engine.Objective, stats []engine.BatchStats) []stepSeries {
+	series := []stepSeries{
+		{title: "reward mean"},
+		{title: "reward std"},
+	}
+	for _, o := range objectives {
+		series = append(series, stepSeries{title: textsafe.Line(fmt.Sprintf("%s mean (%s)", o.Name, o.Goal))})
+	}
+	series = append(series, stepSeries{title: "frontier size (rank 0)"})
+	for _, st := range stats {
+		series[0].values = append(series[0].values, st.Reward.Mean)
+		series[1].values = append(series[1].values, st.Reward.Std)
+		for k, o := range st.Objectives {
+			series[2+k].values = append(series[2+k].values, o.Mean)
+		}
+		last := len(series) - 1
+		series[last].values = append(series[last].values, float64(st.FrontierSize))
+	}
+	return series
+}
+
+// layout returns the grid the charts fill: columns, rows and each cell's
+// size. It takes the fewest columns (the widest charts) in which every
+// chart fits; when none does, the most columns at least minStepsChartWidth
+// wide, the rows that fit and a line to say what does not.
+func (t *stepsTab) layout() (cols, rows, cellWidth, cellHeight int) {
+	height := t.height - 1 // under the legend
+	maxCols := min(max(t.width/minStepsChartWidth, 1), 3)
+	for cols = 1; cols <= maxCols; cols++ {
+		rows = (len(t.series) + cols - 1) / cols
+		if rows*minStepsChartHeight <= height {
+			return cols, rows, t.width / cols, height / rows
+		}
+	}
+	cols, height = maxCols, height-1 // over the line that says so
+	rows = max(height/minStepsChartHeight, 1)
+	return cols, rows, t.width / cols, height / rows
+}
+
+// draw rebuilds every chart for the current batch.
+func (t *stepsTab) draw() {
+	if t.common.Session.Result == nil || t.width <= 0 || t.height <= 0 {
+		return
+	}
+	t.refreshStats()
+	t.charts = t.charts[:0]
+	if len(t.stats) == 0 {
+		return
+	}
+	_, _, w, h := t.layout()
+	for _, s := range t.series {
+		t.charts = append(t.charts, t.chart(s, max(w-1, 10), max(h-1, 3)))
+	}
+}
+
+// chart draws one series against the batches' steps: the current batch on
+// a dotted vertical line and marked, a gap where a batch has no value.
+func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
+	st := t.common.Styles
+	first, last := float64(t.stats[0].Step), float64(t.stats[len(t.stats)-1].Step)
+	x0, x1 := first, last
+	if first == last {
+		x0, x1 = paddedRange(first, last)
+	}
+	y0, y1 := paddedRange(finiteRange(s.values))
+	lc := linechart.New(width, height, x0, x1, y0, y1,
+		linechart.WithXYSteps(4, 2),
+		linechart.WithStyles(st.Axis, st.AxisLabel, st.Bar))
+	relabel(&lc)
+	lc.XLabelFormatter = stepLabel
+	current := t.common.Session.Batch
+	drawMarker(&lc, float64(t.stats[current].Step), st.Muted)
+	var line []canvas.Float64Point
+	for b, v := range s.values {
+		if math.IsNaN(v) {
+			drawPolyline(&lc, line, st.Bar)
+			line = line[:0]
+			continue
+		}
+		line = append(line, canvas.Float64Point{X: float64(t.stats[b].Step), Y: v})
+	}
+	drawPolyline(&lc, line, st.Bar)
+	if v := s.values[current]; !math.IsNaN(v) {
+		drawPoint(&lc, canvas.Float64Point{X: float64(t.stats[current].Step), Y: v}, currentRune, st.Selected)
+	}
+	lc.DrawXYAxisAndLabel()
+	return lc
+}
+
+// stepLabel labels the x axis with whole training steps.
+func stepLabel(_ int, v float64) string { return strconv.FormatFloat(math.Round(v), 'f', 0, 64) }
+
+// finiteRange returns the smallest and largest non-NaN values, 0 and 1
+// when there is none.
+func finiteRange(values []float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range values {
+		if !math.IsNaN(v) {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	if lo > hi {
+		return 0, 1
+	}
+	return lo, hi
+}
+
+func (t *stepsTab) View() string {
+	if len(t.charts) == 0 {
+		return ""
+	}
+	st := t.common.Styles
+	cols, rows, w, _ := t.layout()
+	gridRows := []string{st.Muted.Render(fmt.Sprintf("one point per batch, by training step · %c┊ the current batch ([ and ] move it)", currentRune))}
+	for r := range rows {
+		var cells []string
+		for c := range cols {
+			if j := r*cols + c; j < len(t.charts) {
+				cells = append(cells, lipgloss.NewStyle().Width(w).Render(t.chartView(j)))
+			}
+		}
+		gridRows = append(gridRows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
+	}
+	if hidden := len(t.charts) - rows*cols; hidden > 0 {
+		gridRows = append(gridRows, st.Warning.Render(
+			count(hidden, "more chart does", "more charts do")+" not fit: enlarge the terminal"))
+	}
+	return fitBox(strings.Join(gridRows, "\n"), t.width, t.height)
+}
+
+// chartView is chart j under its title, which says the current batch's
+// value.
+func (t *stepsTab) chartView(j int) string {
+	st := t.common.Styles
+	s := t.series[j]
+	b := t.common.Session.Batch
+	title := st.Title.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.stats[b].Step)) + formatValue(s.values[b])
+	return ansi.Truncate(title, t.charts[j].Width(), "…") + "\n" + t.charts[j].View()
+}
+
+// The Steps tab has no keys of its own: [ and ] move the marked batch.
+func (t *stepsTab) ShortHelp() []key.Binding  { return nil }
+func (t *stepsTab) FullHelp() [][]key.Binding { return nil }

@@ -1,0 +1,288 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wheelRows is how many rows a notch of the mouse wheel moves the table.
+const wheelRows = 3
+
+// trajectoriesMode is what the Trajectories tab is doing with the keys.
+type trajectoriesMode int
+
+const (
+	browsing  trajectoriesMode = iota // moving in the table
+	filtering                         // typing the filter
+	reading                           // scrolling one trajectory
+)
+
+type trajectoriesKeyMap struct {
+	Sort, Reverse key.Binding
+	Filter, Open  key.Binding
+	ClearFilter   key.Binding
+	ApplyFilter   key.Binding
+	Back          key.Binding
+	Move, Scroll  key.Binding
+}
+
+func newTrajectoriesKeyMap() trajectoriesKeyMap {
+	return trajectoriesKeyMap{
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort column")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter id/group")),
+		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to table")),
+		// Move and Scroll only describe the table's and viewport's own keys.
+		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
+		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+	}
+}
+
+// setMode enables the keys that work in mode.
+func (k *trajectoriesKeyMap) setMode(mode trajectoriesMode, filtered bool) {
+	for _, b := range []*key.Binding{&k.Sort, &k.Reverse, &k.Filter, &k.Open, &k.Move} {
+		b.SetEnabled(mode == browsing)
+	}
+	k.ClearFilter.SetEnabled(mode == filtering || (mode == browsing && filtered))
+	k.ApplyFilter.SetEnabled(mode == filtering)
+	k.Back.SetEnabled(mode == reading)
+	k.Scroll.SetEnabled(mode == reading)
+}
+
+// trajectoriesTab lists the current batch's trajectories with what the
+// engine computed for them, and opens one to read it whole.
+type trajectoriesTab struct {
+	common        *Common
+	keys          trajectoriesKeyMap
+	width, height int
+	mode          trajectoriesMode
+
+	table  table.Model
+	filter textinput.Model
+	detail viewport.Model
+	list   trajectoryList
+	// opened is the trajectory shown in reading mode.
+	opened int
+}
+
+func newTrajectoriesTab(c *Common) Tab {
+	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap()}
+	km := table.DefaultKeyMap()
+	// g is the global scope key.
+	km.GotoTop.SetKeys("home")
+	km.GotoBottom.SetKeys("end")
+	t.table = table.New(table.WithKeyMap(km), table.WithFocused(true))
+	t.filter = textinput.New()
+	t.filter.Prompt = "/"
+	t.filter.Placeholder = "id or group"
+	t.detail = viewport.New()
+	t.list.sortColumn = sortByReward
+	t.list.descending = true
+	t.keys.setMode(browsing, false)
+	return t
+}
+
+func (t *trajectoriesTab) Title() string { return "Trajectories" }
+
+// CapturesKeys tells the root to leave every key to the filter being typed.
+func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
+
+func (t *trajectoriesTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.filter.SetWidth(max(width-2, 1))
+	t.detail.SetWidth(width)
+	t.detail.SetHeight(max(height-1, 1))
+	t.refresh()
+}
+
+func (t *trajectoriesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case SessionChangedMsg:
+		t.refresh()
+	case tea.KeyPressMsg:
+		return t, t.handleKey(msg)
+	case tea.MouseWheelMsg:
+		t.scroll(msg)
+	}
+	return t, nil
+}
+
+// scroll moves the table's cursor or the opened trajectory with the wheel.
+func (t *trajectoriesTab) scroll(msg tea.MouseWheelMsg) {
+	switch {
+	case t.mode == reading:
+		t.detail, _ = t.detail.Update(msg)
+	case msg.Button == tea.MouseWheelUp:
+		t.table.MoveUp(wheelRows)
+	case msg.Button == tea.MouseWheelDown:
+		t.table.MoveDown(wheelRows)
+	}
+}
+
+func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch t.mode {
+	case filtering:
+		return t.handleFilterKey(msg)
+	case reading:
+		if key.Matches(msg, t.keys.Back) {
+			t.setMode(browsing)
+			return nil
+		}
+		var cmd tea.Cmd
+		t.detail, cmd = t.detail.Update(msg)
+		return cmd
+	}
+	return t.handleTableKey(msg)
+}
+
+func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, t.keys.Sort):
+		t.list.sortColumn = (t.list.sortColumn + 1) % len(t.list.columns)
+		t.refresh()
+	case key.Matches(msg, t.keys.Reverse):
+		t.list.descending = !t.list.descending
+		t.refresh()
+	case key.Matches(msg, t.keys.Filter):
+		t.setMode(filtering)
+		return t.filter.Focus()
+	case key.Matches(msg, t.keys.ClearFilter):
+		t.filter.Reset()
+		t.refresh()
+	case key.Matches(msg, t.keys.Open):
+		t.open()
+	default:
+		var cmd tea.Cmd
+		t.table, cmd = t.table.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+// handleFilterKey types into the filter, narrowing the table as it goes.
+func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case key.Matches(msg, t.keys.ApplyFilter):
+		t.setMode(browsing)
+	case key.Matches(msg, t.keys.ClearFilter):
+		t.filter.Reset()
+		t.setMode(browsing)
+	default:
+		t.filter, cmd = t.filter.Update(msg)
+	}
+	t.refresh()
+	return cmd
+}
+
+func (t *trajectoriesTab) setMode(mode trajectoriesMode) {
+	t.mode = mode
+	if mode != filtering {
+		t.filter.Blur()
+	}
+	t.keys.setMode(mode, t.filter.Value() != "")
+}
+
+// refresh rebuilds the rows from the session, keeping the cursor on the
+// same trajectory when it is still listed, and the opened trajectory's
+// text.
+func (t *trajectoriesTab) refresh() {
+	s := t.common.Session
+	if s.Result == nil {
+		return
+	}
+	current := t.list.at(t.table.Cursor())
+	t.list.build(s, t.filter.Value())
+	cols, rows := t.list.table(t.width)
+	// The table renders its rows on every change: emptied first, it
+	// renders them once the rest is set. Its rows must also never have
+	// more cells than it has columns.
+	t.table.SetRows(nil)
+	t.table.SetStyles(t.common.Styles.Table)
+	t.table.SetColumns(cols)
+	t.table.SetWidth(t.width)
+	t.table.SetHeight(max(t.height-1, 2)) // under the status line
+	t.table.SetRows(rows)
+	t.table.SetCursor(max(t.list.position(current), 0))
+	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened) {
+		t.mode = browsing // the opened trajectory left with its batch
+	}
+	t.keys.setMode(t.mode, t.filter.Value() != "")
+	if t.mode == reading {
+		t.detail.SetContent(trajectoryDetail(t.common, t.opened, t.width))
+	}
+}
+
+// open shows the trajectory under the cursor.
+func (t *trajectoriesTab) open() {
+	i := t.list.at(t.table.Cursor())
+	if i < 0 {
+		return
+	}
+	t.opened = i
+	t.detail.SetContent(trajectoryDetail(t.common, i, t.width))
+	t.detail.GotoTop()
+	t.setMode(reading)
+}
+
+func (t *trajectoriesTab) View() string {
+	if t.common.Session.Result == nil || t.width <= 0 {
+		return ""
+	}
+	if t.mode == reading {
+		return fitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
+	}
+	return fitBox(lipgloss.JoinVertical(lipgloss.Left, t.tableStatus(), t.table.View()), t.width, t.height)
+}
+
+// tableStatus is the line over the table: what it lists and how.
+func (t *trajectoriesTab) tableStatus() string {
+	st := t.common.Styles
+	if t.mode == filtering {
+		return t.filter.View()
+	}
+	parts := []string{
+		st.Title.Render(count(len(t.list.rows), "trajectory", "trajectories")),
+		st.Muted.Render("sorted by ") + t.list.sortTitle(),
+	}
+	if f := t.filter.Value(); f != "" {
+		parts = append(parts, st.Muted.Render("filter ")+fitLine(f, t.width/3))
+	}
+	if n := t.list.invalid; n > 0 {
+		parts = append(parts, st.Invalid.Render(fmt.Sprintf("%d invalid", n)))
+	}
+	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "")
+}
+
+func (t *trajectoriesTab) readingStatus() string {
+	st := t.common.Styles
+	line := st.Title.Render(fitLine(t.common.Session.Trajectories[t.opened].ID, t.width/2)) +
+		st.Muted.Render(fmt.Sprintf(" · %3.0f%%", t.detail.ScrollPercent()*100))
+	return ansi.Truncate(line, t.width, "")
+}
+
+func (t *trajectoriesTab) ShortHelp() []key.Binding {
+	k := t.keys
+	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter}
+}
+
+func (t *trajectoriesTab) FullHelp() [][]key.Binding {
+	k := t.keys
+	return [][]key.Binding{
+		{k.Move, k.Open, k.Sort, k.Reverse},
+		{k.Filter, k.ApplyFilter, k.ClearFilter},
+		{k.Scroll, k.Back},
+	}
+}

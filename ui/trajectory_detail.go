@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// field is one name/value line of the trajectory view; both are safe to
+// print.
+type field struct{ name, value string }
+
+// trajectoryDetail returns what the Trajectories tab shows of trajectory
+// i: its fields, what the engine computed for it, its metadata by sorted
+// key and its whole response, wrapped to width.
+func trajectoryDetail(c *Common, i, width int) string {
+	st := c.Styles
+	s := c.Session
+	tr := &s.Trajectories[i]
+	res := s.Result
+	input := []field{
+		{"id", textsafe.Line(tr.ID)},
+		{"batch", strconv.FormatInt(tr.Batch, 10)},
+		{"group", textsafe.Line(tr.Group)},
+		{"step_count", strconv.FormatInt(tr.StepCount, 10)},
+		{"done", strconv.FormatBool(tr.Done)},
+		{"read from", textsafe.Line(tr.Where())},
+	}
+	computed := []field{{"valid", "yes"}}
+	if !res.Valid[i] {
+		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Causes[i]))
+	}
+	computed = append(computed,
+		field{"score", formatValue(res.Scores[i])},
+		field{"reward", formatValue(res.Rewards[i])},
+		field{"pareto_rank", rankText(res.Ranks[i])},
+		field{"crowding", formatValue(res.Crowding[i])})
+	for k, o := range res.Objectives {
+		computed = append(computed, field{textsafe.Line(o.Name), formatValue(res.Values[i*res.M+k])})
+	}
+	sections := []string{
+		fieldsView(st, input, width),
+		st.Title.Render("computed ("+string(res.Options.Method)+")") + "\n" + fieldsView(st, computed, width),
+		st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(tr.Metadata), width),
+		st.Title.Render("response") + "\n" + responseView(st, tr.ResponseText(), width),
+	}
+	return strings.Join(sections, "\n\n")
+}
+
+// metadataFields lists metadata by sorted key.
+func metadataFields(md map[string]any) []field {
+	keys := make([]string, 0, len(md))
+	for k := range md {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	fields := make([]field, len(keys))
+	for j, k := range keys {
+		fields[j] = field{textsafe.Line(k), textsafe.Line(metadataText(md[k]))}
+	}
+	return fields
+}
+
+// metadataText shows a metadata value: a number, a string, a bool or null.
+func metadataText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return strconv.Quote(v)
+	}
+	return fmt.Sprint(v)
+}
+
+// fieldsView aligns fields in two columns, each value wrapped to what is
+// left of width.
+func fieldsView(st *Styles, fields []field, width int) string {
+	if len(fields) == 0 {
+		return st.Muted.Render("none")
+	}
+	nameWidth := 0
+	for _, f := range fields {
+		nameWidth = max(nameWidth, ansi.StringWidth(f.name))
+	}
+	nameWidth = min(nameWidth, width/3)
+	valueWidth := max(width-nameWidth-2, 1)
+	lines := make([]string, len(fields))
+	for j, f := range fields {
+		name := st.Label.Render(lipgloss.NewStyle().Width(nameWidth).Render(ansi.Truncate(f.name, nameWidth, "…")))
+		value := lipgloss.NewStyle().Width(valueWidth).Render(f.value)
+		lines[j] = lipgloss.JoinHorizontal(lipgloss.Top, name, "  ", value)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// responseView returns the response, sanitised and wrapped to width.
+func responseView(st *Styles, response string, width int) string {
+	if response == "" {
+		return st.Muted.Render("(no response)")
+	}
+	return lipgloss.Wrap(textsafe.Text(response), width, "")
+}

@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/bubbles/v2/table"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// The Trajectories table's first columns; one per objective follows them.
+const (
+	sortByID = iota
+	sortByGroup
+	sortByScore
+	sortByReward
+	sortByRank
+	sortByCrowding
+)
+
+// Column widths of the Trajectories table, in cells.
+const (
+	numberWidth = 10 // formatValue's longest form: -1.234e+05
+	rankWidth   = 6  // "rank ▲"
+	maxIDWidth  = 28
+	maxKeyWidth = 16 // a group
+	minCause    = 8  // below this the invalid cause column is left out
+)
+
+// trajectoryColumn is one column of the Trajectories table.
+type trajectoryColumn struct {
+	title string
+	// text returns trajectory i's cell, safe to print.
+	text func(i int) string
+	// compare orders two trajectories by this column.
+	compare func(a, b int) int
+}
+
+// trajectoryList is the rows of the Trajectories table: the batch's
+// trajectories that match the filter, sorted.
+type trajectoryList struct {
+	columns    []trajectoryColumn
+	sortColumn int
+	descending bool
+	// rows holds trajectory indices in table order; invalid counts those
+	// that are invalid.
+	rows    []int
+	invalid int
+	// causes holds why each row is invalid ("" when valid).
+	causes []string
+}
+
+// build lists the current batch's trajectories whose id or group contains
+// filter (ignoring case), sorted by the sort column.
+func (l *trajectoryList) build(s *Session, filter string) {
+	l.columns = trajectoryColumns(s)
+	l.sortColumn = min(l.sortColumn, len(l.columns)-1)
+	filter = strings.ToLower(filter)
+	l.rows, l.invalid = nil, 0
+	for _, i := range s.CurrentBatch().Members {
+		tr := &s.Trajectories[i]
+		if strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	byColumn := l.columns[l.sortColumn].compare
+	// Ties keep the input order, in both directions.
+	slices.SortFunc(l.rows, func(a, b int) int {
+		if l.descending {
+			return cmp.Or(byColumn(b, a), cmp.Compare(a, b))
+		}
+		return cmp.Or(byColumn(a, b), cmp.Compare(a, b))
+	})
+	l.causes = make([]string, len(l.rows))
+	for j, i := range l.rows {
+		if !s.Result.Valid[i] {
+			l.invalid++
+			l.causes[j] = textsafe.Line(s.Result.Causes[i])
+		}
+	}
+}
+
+// trajectoryColumns returns the table's columns for the session's result.
+func trajectoryColumns(s *Session) []trajectoryColumn {
+	res := s.Result
+	ts := s.Trajectories
+	number := func(title string, v func(i int) float64) trajectoryColumn {
+		return trajectoryColumn{
+			title:   title,
+			text:    func(i int) string { return formatValue(v(i)) },
+			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
+		}
+	}
+	cols := []trajectoryColumn{
+		{"id", func(i int) string { return textsafe.Line(ts[i].ID) }, func(a, b int) int { return strings.Compare(ts[a].ID, ts[b].ID) }},
+		{"group", func(i int) string { return textsafe.Line(ts[i].Group) }, func(a, b int) int { return strings.Compare(ts[a].Group, ts[b].Group) }},
+		number("score", func(i int) float64 { return res.Scores[i] }),
+		number("reward", func(i int) float64 { return res.Rewards[i] }),
+		{"rank", func(i int) string { return rankText(res.Ranks[i]) }, func(a, b int) int { return cmp.Compare(res.Ranks[a], res.Ranks[b]) }},
+		number("crowding", func(i int) float64 { return res.Crowding[i] }),
+	}
+	for k, o := range res.Objectives {
+		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return res.Values[i*res.M+k] }))
+	}
+	return cols
+}
+
+// rankText shows a Pareto rank, "-" for an invalid trajectory's -1.
+func rankText(rank int) string {
+	if rank < 0 {
+		return "-"
+	}
+	return strconv.Itoa(rank)
+}
+
+// table returns the table's columns, sized to width, and its rows: numbers
+// at their longest, ids and groups as wide as the longest listed (within
+// limits), the invalid causes in what is left, if enough is.
+func (l *trajectoryList) table(width int) ([]table.Column, []table.Row) {
+	rows := make([]table.Row, len(l.rows))
+	idWidth, groupWidth := len("id"), len("group")
+	for j, i := range l.rows {
+		row := make(table.Row, 0, len(l.columns)+1)
+		for _, col := range l.columns {
+			row = append(row, col.text(i))
+		}
+		rows[j] = append(row, l.causes[j])
+		idWidth = max(idWidth, textWidth(row[sortByID]))
+		groupWidth = max(groupWidth, textWidth(row[sortByGroup]))
+	}
+	cols := make([]table.Column, 0, len(l.columns)+1)
+	used := 0
+	for c, col := range l.columns {
+		w := numberWidth
+		switch c {
+		case sortByID:
+			w = min(idWidth, maxIDWidth)
+		case sortByGroup:
+			w = min(groupWidth, maxKeyWidth)
+		case sortByRank:
+			w = rankWidth
+		}
+		title := col.title
+		if c == l.sortColumn {
+			title += l.arrow()
+		}
+		cols = append(cols, table.Column{Title: title, Width: w})
+		used += w + 2 // the cells' padding
+	}
+	if cause := width - used - 2; cause >= minCause {
+		cols = append(cols, table.Column{Title: "invalid because", Width: cause})
+	}
+	// The table needs as many cells as columns.
+	for j := range rows {
+		rows[j] = rows[j][:len(cols)]
+	}
+	return cols, rows
+}
+
+// textWidth returns the cells s takes on screen: its length when it is
+// ASCII, as ids nearly always are (ansi.StringWidth is slow on 100k of
+// them).
+func textWidth(s string) int {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// arrow shows the sort direction.
+func (l *trajectoryList) arrow() string {
+	if l.descending {
+		return " ▼"
+	}
+	return " ▲"
+}
+
+// sortTitle names the sort column and direction.
+func (l *trajectoryList) sortTitle() string {
+	return l.columns[l.sortColumn].title + l.arrow()
+}
+
+// at returns the trajectory of row j, -1 if there is none.
+func (l *trajectoryList) at(j int) int {
+	if j < 0 || j >= len(l.rows) {
+		return -1
+	}
+	return l.rows[j]
+}
+
+// position returns the row of trajectory i, -1 if it is not listed.
+func (l *trajectoryList) position(i int) int {
+	return slices.Index(l.rows, i)
+}

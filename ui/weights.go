@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// weightEditor is the weight-editing mode (w): a line of every objective's
+// weight, one of them selected for + and - to change. For the svrl
+// computer the objectives are task, verification_cost and efficiency, so
+// its verification and efficiency weights are edited the same way.
+type weightEditor struct {
+	active   bool
+	selected int
+}
+
+// move selects the objective step places away, wrapping around.
+func (e *weightEditor) move(step, objectives int) {
+	e.selected = ((e.selected+step)%objectives + objectives) % objectives
+}
+
+// view renders the line of weights, cut to width.
+func (e weightEditor) view(c *Common, width int) string {
+	st := c.Styles
+	weights := c.Session.Weights()
+	parts := make([]string, len(weights))
+	for k, o := range c.Session.Evaluation.Objectives {
+		text := fmt.Sprintf("%s %.2f", textsafe.Line(o.Name), weights[k])
+		if k == e.selected {
+			parts[k] = st.Selected.Render("[" + text + "]")
+		} else {
+			parts[k] = st.Value.Render(" " + text + " ")
+		}
+	}
+	line := st.Title.Render("weights") + " " + strings.Join(parts, " ") + " " +
+		st.Muted.Render("score s = Σ weight × objective (min goals negated)")
+	return ansi.Truncate(line, width, "…")
+}
