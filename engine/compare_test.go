@@ -182,3 +182,14 @@ func TestProject(t *testing.T) {
 		t.Errorf("Hidden = %d, want 1", p.Hidden)
 	}
 }
+
+func BenchmarkKendallTauB100k(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	x, y := make([]float64, 100_000), make([]float64, 100_000)
+	for i := range x {
+		x[i], y[i] = rng.NormFloat64(), float64(rng.IntN(100))
+	}
+	for b.Loop() {
+		KendallTauB(x, y)
+	}
+}
