@@ -22,14 +22,17 @@ const bodyTop = 2
 // Model is the dashboard's root model. It owns the session: global keys
 // change its options and recompute it, then every tab hears
 // SessionChangedMsg. Routing follows soft-serve: global keys first, window
-// sizes and session changes to every tab, any other message to the active
-// tab only.
+// sizes to every tab, any other message to the active tab only. Session
+// changes reach the active tab at once and the others when they are next
+// shown, so that a recompute costs one tab's rebuild, not six.
 type Model struct {
-	common  *Common
-	isDark  bool
-	keys    keyMap
-	help    help.Model
-	tabs    []Tab
+	common *Common
+	isDark bool
+	keys   keyMap
+	help   help.Model
+	tabs   []Tab
+	// stale marks the tabs that have not yet heard the last SessionChangedMsg.
+	stale   []bool
 	tabBar  tabBar
 	active  int
 	header  header
@@ -64,6 +67,7 @@ func NewModel(session *Session, noColor bool) *Model {
 			newCompareTab(c),
 		},
 	}
+	m.stale = make([]bool, len(m.tabs))
 	m.tabBar = newTabBar(m.tabs)
 	m.help.Styles = c.Styles.Help
 	return m
@@ -90,8 +94,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X) >= 0 {
-			m.selectTab(m.tabBar.tabAt(mouse.X))
-			return m, nil
+			return m, m.selectTab(m.tabBar.tabAt(mouse.X))
 		}
 	}
 	return m, m.updateActive(toBody(msg))
@@ -204,7 +207,7 @@ func (m *Model) restyle(isDark bool) tea.Cmd {
 	if !m.setBackground(isDark) {
 		return nil
 	}
-	return m.broadcast(SessionChangedMsg{})
+	return m.sessionChangedTabs()
 }
 
 // setBackground rebuilds the styles, in place (every tab holds the same
@@ -242,10 +245,29 @@ func updateTab(t Tab, msg tea.Msg) (Tab, tea.Cmd) {
 	return c.(Tab), cmd
 }
 
-// selectTab makes tab i active.
-func (m *Model) selectTab(i int) {
+// selectTab makes tab i active, bringing it up to date with the session.
+func (m *Model) selectTab(i int) tea.Cmd {
 	m.active = (i + len(m.tabs)) % len(m.tabs)
 	m.layout()
+	return m.refreshActive()
+}
+
+// sessionChangedTabs tells the active tab that the session changed and
+// marks the others stale.
+func (m *Model) sessionChangedTabs() tea.Cmd {
+	for i := range m.stale {
+		m.stale[i] = true
+	}
+	return m.refreshActive()
+}
+
+// refreshActive sends SessionChangedMsg to the active tab if it missed one.
+func (m *Model) refreshActive() tea.Cmd {
+	if !m.stale[m.active] {
+		return nil
+	}
+	m.stale[m.active] = false
+	return m.updateActive(SessionChangedMsg{})
 }
 
 // toBody returns a mouse message with Y counted from the top of the tab
@@ -287,11 +309,11 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Quit):
 		return tea.Quit, true
 	case key.Matches(msg, k.Tab):
-		m.selectTab(int(msg.Code - '1'))
+		return m.selectTab(int(msg.Code - '1')), true
 	case key.Matches(msg, k.NextTab):
-		m.selectTab(m.active + 1)
+		return m.selectTab(m.active + 1), true
 	case key.Matches(msg, k.PrevTab):
-		m.selectTab(m.active - 1)
+		return m.selectTab(m.active - 1), true
 	case key.Matches(msg, k.NextMethod):
 		return m.cycleMethod(1), true
 	case key.Matches(msg, k.PrevMethod):

@@ -104,7 +104,7 @@ func (t *compareTab) refresh() tea.Cmd {
 	if s.CompareMethod == s.Options.Method {
 		return t.cycleB(1)
 	}
-	t.cmp = engine.CompareRewards(s.Result, s.CompareResult, s.Batch)
+	t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	t.chart = t.newChart()
 	return nil
 }

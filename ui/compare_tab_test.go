@@ -39,7 +39,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "6")
 	s := m.Session()
-	before := engine.CompareRewards(s.Result, s.CompareResult, s.Batch)
+	before := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if s.Options.Method != engine.Pareto || s.CompareMethod != engine.GRPO {
 		t.Fatalf("the sample compares %s with %s, want pareto with grpo", s.Options.Method, s.CompareMethod)
 	}
@@ -49,7 +49,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 	if s.CompareMethod != engine.RLOO {
 		t.Fatalf("b made B %s, want rloo", s.CompareMethod)
 	}
-	after := engine.CompareRewards(s.Result, s.CompareResult, s.Batch)
+	after := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if after.Spearman == before.Spearman || after.Kendall == before.Kendall {
 		t.Errorf("the correlations did not change: %v, %v", before, after)
 	}

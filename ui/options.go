@@ -80,11 +80,11 @@ func (m *Model) recompute() tea.Cmd {
 }
 
 // sessionChanged refreshes what the root derives from the session and
-// broadcasts SessionChangedMsg to every tab.
+// tells the tabs (see sessionChangedTabs).
 func (m *Model) sessionChanged() tea.Cmd {
 	s := m.common.Session
 	m.header.refresh(s)
 	m.status.refresh(s)
 	m.keys.setBatches(len(s.Result.Batches))
-	return m.broadcast(SessionChangedMsg{})
+	return m.sessionChangedTabs()
 }

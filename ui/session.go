@@ -22,11 +22,14 @@ type Session struct {
 	Result *engine.Result
 	// Batch is the index of the shown batch in Result.Batches.
 	Batch int
-	// CompareMethod is the Compare tab's method B and CompareResult its result.
+	// CompareMethod is the Compare tab's method B (see CompareResult).
 	CompareMethod engine.Method
-	CompareResult *engine.Result
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+
+	// compare caches CompareResult: only the Compare tab needs it, so a
+	// recompute does not pay for it.
+	compare *engine.Result
 
 	// stats caches BatchStats for the result and batch in statsOf.
 	stats   engine.BatchStats
@@ -53,13 +56,22 @@ func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer)
 	return s
 }
 
-// Recompute applies Options (and CompareMethod) to the evaluation.
+// Recompute applies Options to the evaluation.
 func (s *Session) Recompute() {
 	s.Result = s.Evaluation.Compute(s.Options)
-	cmp := s.Options
-	cmp.Method = s.CompareMethod
-	s.CompareResult = s.Evaluation.Compute(cmp)
+	s.compare = nil
 	s.Batch = min(max(s.Batch, 0), len(s.Result.Batches)-1)
+}
+
+// CompareResult returns the evaluation computed with Options but method
+// CompareMethod, computing it on first use after a change.
+func (s *Session) CompareResult() *engine.Result {
+	if s.compare == nil || s.compare.Options.Method != s.CompareMethod {
+		cmp := s.Options
+		cmp.Method = s.CompareMethod
+		s.compare = s.Evaluation.Compute(cmp)
+	}
+	return s.compare
 }
 
 // CurrentBatch returns the shown batch.
