@@ -91,6 +91,9 @@ embedded sample experiment when no file is given.`,
   rewardlens stats --format json rollouts.jsonl`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// Without this, cobra takes a root command's first file for an
+		// unknown subcommand.
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDashboard(cmd.Context(), cmd, &s, args)
 		},

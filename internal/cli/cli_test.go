@@ -222,6 +222,7 @@ func TestBadInputAndUsage(t *testing.T) {
 		{"unknown format", []string{"compute", "--format", "xml", good}, "valid: jsonl, csv, json"},
 		{"unknown flag", []string{"compute", "--methd", "grpo", good}, "unknown flag: --methd"},
 		{"no files", []string{"compute"}, "no input files"},
+		{"dashboard settings checked first", []string{"--method", "best", good}, "unknown method"},
 		{"malformed line", []string{"compute", bad}, bad + ":2"},
 		{"wrong type", []string{"compute", badType}, badType + ":1"},
 		{"empty input", []string{"compute", empty}, "no trajectories in " + empty},
