@@ -25,10 +25,11 @@ func (m *Model) cycleMethod(step int) tea.Cmd {
 	return m.recompute()
 }
 
-// setCompareMethod makes method the Compare tab's method B.
+// setCompareMethod makes method the Compare tab's method B; the session
+// computes B's result when the tab asks for it.
 func (m *Model) setCompareMethod(method engine.Method) tea.Cmd {
 	m.common.Session.CompareMethod = method
-	return m.recompute()
+	return m.sessionChanged()
 }
 
 // toggleScope compares within groups or within whole batches.
