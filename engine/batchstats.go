@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // ObjectiveStats is the summary of one objective's raw values.
 type ObjectiveStats struct {
@@ -48,20 +51,13 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 		Trajectories: len(b.Members),
 		Invalid:      len(b.Members) - len(valid),
 	}
-	columns := make([][]float64, res.M)
+	summaries, corr := res.objectiveStats(b, valid)
 	for k, o := range res.Objectives {
-		columns[k] = make([]float64, len(valid))
-		for j, i := range valid {
-			columns[k][j] = res.Values[i*res.M+k]
-		}
-		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: Summarize(columns[k])})
+		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
 	}
 	st.Correlation = make([][]float64, res.M)
-	for a := range columns {
-		st.Correlation[a] = make([]float64, res.M)
-		for b := range columns {
-			st.Correlation[a][b] = Pearson(columns[a], columns[b])
-		}
+	for a := range corr {
+		st.Correlation[a] = slices.Clone(corr[a])
 	}
 	st.Score = Summarize(gather(nil, res.Scores, valid))
 	st.Reward = Summarize(gather(nil, res.Rewards, valid))
@@ -92,4 +88,47 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 		st.FracZeroStdGroups = math.NaN()
 	}
 	return st
+}
+
+// objectiveColumns are the per-objective statistics of a batch, which depend
+// on the evaluation alone: a method, weight or scope change reuses them.
+type objectiveColumns struct {
+	members   int
+	summaries []Summary
+	corr      [][]float64
+}
+
+// objectiveStats returns the summary of each objective over valid, the
+// valid members of batch b, and their correlation matrix, computed once per
+// evaluation and batch. The caller must not modify them.
+func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64) {
+	ev := res.Evaluation
+	ev.mu.Lock()
+	c, ok := ev.objStats[b.Step]
+	ev.mu.Unlock()
+	if ok && c.members == len(b.Members) {
+		return c.summaries, c.corr
+	}
+	c = &objectiveColumns{members: len(b.Members), summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
+	columns := make([][]float64, res.M)
+	for k := range columns {
+		columns[k] = make([]float64, len(valid))
+		for j, i := range valid {
+			columns[k][j] = res.Values[i*res.M+k]
+		}
+		c.summaries[k] = Summarize(columns[k])
+	}
+	for a := range columns {
+		c.corr[a] = make([]float64, res.M)
+		for b := range columns {
+			c.corr[a][b] = Pearson(columns[a], columns[b])
+		}
+	}
+	ev.mu.Lock()
+	if ev.objStats == nil {
+		ev.objStats = map[int64]*objectiveColumns{}
+	}
+	ev.objStats[b.Step] = c
+	ev.mu.Unlock()
+	return c.summaries, c.corr
 }

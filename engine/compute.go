@@ -80,7 +80,9 @@ func (res *Result) markNonFiniteScores() {
 		Valid:      slices.Clone(res.Evaluation.Valid),
 		Causes:     slices.Clone(res.Evaluation.Causes),
 		batches:    res.Evaluation.batches,
-		groups:     res.Evaluation.groups,
+		stepCounts: res.Evaluation.stepCounts,
+		groupOf:    res.Evaluation.groupOf,
+		groupNames: res.Evaluation.groupNames,
 	}
 	for _, i := range bad {
 		ev.Valid[i] = false
@@ -93,8 +95,8 @@ func (res *Result) markNonFiniteScores() {
 
 // rewarder holds the scratch buffers of one computation.
 type rewarder struct {
-	idx, idx2 []int
-	x, u      []float64
+	idx, idx2, ord []int
+	x, u           []float64
 }
 
 // valid returns the valid members of members (reusing buf).
@@ -146,7 +148,7 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 	case Absolute:
 		copy(u, s)
 	case Relative:
-		relative(u, s)
+		rw.ord = relative(u, s, rw.ord)
 	case GRPO:
 		grpo(u, s, opts, batchStd1)
 		normalize = false
@@ -168,17 +170,19 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 	}
 }
 
-// relative writes u = (rank(s) - 1) / (n - 1), 0.5 when n = 1.
-func relative(u, s []float64) {
+// relative writes u = (rank(s) - 1) / (n - 1), 0.5 when n = 1; order is
+// scratch space, returned for the next call.
+func relative(u, s []float64, order []int) []int {
 	n := len(s)
 	if n == 1 {
 		u[0] = 0.5
-		return
+		return order
 	}
-	AverageRanks(u, s)
+	order = averageRanks(u, s, order)
 	for j := range u {
 		u[j] = (u[j] - 1) / float64(n-1)
 	}
+	return order
 }
 
 // grpo writes TRL's group-relative advantage: A = s - mean(s), divided by

@@ -3,8 +3,10 @@ package engine
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/pareto"
 )
@@ -27,37 +29,200 @@ type Evaluation struct {
 	Causes []string
 
 	batches []int64
-	groups  []string
+	// stepCounts holds each trajectory's step_count (for the trends).
+	stepCounts []int64
+	// groupOf holds each trajectory's group as an index in groupNames,
+	// the distinct group values in order of first appearance.
+	groupOf    []int32
+	groupNames []string
 
 	mu       sync.Mutex
 	rankings map[Scope]*Ranking
+	// objStats caches the objectives' statistics per batch step.
+	objStats map[int64]*objectiveColumns
 }
 
 // Evaluate runs the scorer on every trajectory. The trajectories are not
-// kept: only their batch and group are copied.
+// kept: only their batch, group and step_count are copied. The scorers of this package
+// run on up to GOMAXPROCS goroutines, each on its own copy of the scorer
+// and on its own range of trajectories: the result does not depend on the
+// schedule.
 func Evaluate(s Scorer, ts []Trajectory) *Evaluation {
+	e := NewEvaluator(s)
+	e.grow(len(ts))
+	e.Add(ts)
+	return e.Evaluation()
+}
+
+// Evaluator builds an Evaluation some trajectories at a time, for a caller
+// that streams its input and does not keep the trajectories: adding them
+// all, in order, gives the Evaluation that Evaluate gives on all of them.
+type Evaluator struct {
+	ev      *Evaluation
+	scorers []Scorer // the scorer and its copies for other goroutines
+	// groupIndex maps group values to their index in ev.groupNames.
+	groupIndex map[string]int32
+}
+
+// NewEvaluator returns an Evaluator of the scorer s without trajectories.
+func NewEvaluator(s Scorer) *Evaluator {
 	objs := s.Objectives()
-	m := len(objs)
-	ev := &Evaluation{
-		Objectives: slices.Clone(objs),
-		Values:     make([]float64, len(ts)*m),
-		M:          m,
-		Valid:      make([]bool, len(ts)),
-		Causes:     make([]string, len(ts)),
-		batches:    make([]int64, len(ts)),
-		groups:     make([]string, len(ts)),
+	return &Evaluator{
+		ev:      &Evaluation{Objectives: slices.Clone(objs), M: len(objs)},
+		scorers: []Scorer{s},
 	}
+}
+
+// grow makes room for n more trajectories.
+func (e *Evaluator) grow(n int) {
+	ev := e.ev
+	ev.Values = slices.Grow(ev.Values, n*ev.M)
+	ev.Valid = slices.Grow(ev.Valid, n)
+	ev.Causes = slices.Grow(ev.Causes, n)
+	ev.batches = slices.Grow(ev.batches, n)
+	ev.stepCounts = slices.Grow(ev.stepCounts, n)
+	ev.groupOf = slices.Grow(ev.groupOf, n)
+}
+
+// Add evaluates ts, which follow the trajectories added before, and does
+// not keep them.
+func (e *Evaluator) Add(ts []Trajectory) {
+	ev := e.ev
+	lo := len(ev.Valid)
+	ev.Values = extend(ev.Values, len(ts)*ev.M)
+	ev.Valid = extend(ev.Valid, len(ts))
+	ev.Causes = extend(ev.Causes, len(ts))
+	ev.batches = extend(ev.batches, len(ts))
 	for i := range ts {
-		t := &ts[i]
-		ev.batches[i], ev.groups[i] = t.Batch, t.Group
-		if err := s.Evaluate(t, ev.Values[i*m:(i+1)*m]); err != nil {
+		ev.batches[lo+i] = ts[i].Batch
+		ev.stepCounts = append(ev.stepCounts, ts[i].StepCount)
+		ev.groupOf = append(ev.groupOf, e.group(ts[i].Group))
+	}
+	if c, ok := e.scorers[0].(scorerCloner); ok {
+		for len(e.scorers) < workers(len(ts), evalChunk) {
+			e.scorers = append(e.scorers, c.cloneScorer())
+		}
+	}
+	nw := min(len(e.scorers), workers(len(ts), evalChunk))
+	parallelChunks(len(ts), evalChunk, nw, func(w, from, to int) {
+		ev.evaluate(e.scorers[w], ts[from:to], lo+from)
+	})
+}
+
+// group returns the index of the group value g in groupNames, adding it
+// when new. Trajectories of one group mostly follow each other: the last
+// one is checked before the map.
+func (e *Evaluator) group(g string) int32 {
+	ev := e.ev
+	if n := len(ev.groupOf); n > 0 && ev.groupNames[ev.groupOf[n-1]] == g {
+		return ev.groupOf[n-1]
+	}
+	k, ok := e.groupIndex[g]
+	if !ok {
+		if e.groupIndex == nil {
+			e.groupIndex = map[string]int32{}
+		}
+		k = int32(len(ev.groupNames))
+		e.groupIndex[g] = k
+		ev.groupNames = append(ev.groupNames, g)
+	}
+	return k
+}
+
+// extend returns s with n more elements, zero.
+func extend[T any](s []T, n int) []T {
+	s = slices.Grow(s, n)[:len(s)+n]
+	clear(s[len(s)-n:])
+	return s
+}
+
+// Evaluation returns the evaluation of the trajectories added so far. It
+// shares their values with the Evaluator: add no more after calling it.
+func (e *Evaluator) Evaluation() *Evaluation { return e.ev }
+
+// evalChunk is how many trajectories an Evaluate goroutine takes at a time.
+const evalChunk = 4096
+
+// evaluate fills the rows of ts, which start at row lo of ev, with scorer
+// s.
+func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
+	m := ev.M
+	// A cause is one of a few strings: build each once, not per trajectory.
+	type cause struct {
+		objective string
+		err       error
+	}
+	var causes map[cause]string
+	for j := range ts {
+		t, i := &ts[j], lo+j
+		err := s.Evaluate(t, ev.Values[i*m:(i+1)*m])
+		if err == nil {
+			ev.Valid[i] = true
+			continue
+		}
+		ie, ok := err.(*InvalidError)
+		if !ok {
 			ev.Causes[i] = err.Error()
 			continue
 		}
-		ev.Valid[i] = true
+		key := cause{ie.Objective, ie.Err}
+		text, ok := causes[key]
+		if !ok {
+			if causes == nil {
+				causes = map[cause]string{}
+			}
+			text = err.Error()
+			causes[key] = text
+		}
+		ev.Causes[i] = text
 	}
-	return ev
 }
+
+// workers returns how many goroutines share n items taken chunk at a time:
+// at most GOMAXPROCS, and one per chunk.
+func workers(n, chunk int) int {
+	return max(min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk), 1)
+}
+
+// parallelChunks calls fn(w, lo, hi) over [0, n) cut into ranges of chunk
+// items, on nw goroutines (w is the goroutine's number, 0..nw-1); the
+// calling goroutine is number 0. Each range is handed out once, in no
+// particular order.
+func parallelChunks(n, chunk, nw int, fn func(w, lo, hi int)) {
+	if nw <= 1 || n <= chunk {
+		for lo := 0; lo < n; lo += chunk {
+			fn(0, lo, min(lo+chunk, n))
+		}
+		return
+	}
+	var next atomic.Int64
+	run := func(w int) {
+		for {
+			lo := int(next.Add(int64(chunk))) - chunk
+			if lo >= n {
+				return
+			}
+			fn(w, lo, min(lo+chunk, n))
+		}
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < nw; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run(w)
+		}()
+	}
+	run(0)
+	wg.Wait()
+}
+
+// StepOf returns the batch of trajectory i.
+func (ev *Evaluation) StepOf(i int) int64 { return ev.batches[i] }
+
+// GroupOf returns the group of trajectory i (its group value, whatever the
+// scope).
+func (ev *Evaluation) GroupOf(i int) string { return ev.groupNames[ev.groupOf[i]] }
 
 // N returns the number of trajectories.
 func (ev *Evaluation) N() int { return len(ev.Valid) }
@@ -133,69 +298,153 @@ func (ev *Evaluation) rank(scope Scope) *Ranking {
 		Crowding: make([]float64, n),
 		Fronts:   make([]int, n),
 	}
-	var (
-		ranker   pareto.Ranker
-		points   []float64
-		valid    []int
-		ranks    []int
-		crowding []float64
-	)
-	for _, b := range r.Batches {
-		for _, g := range b.Groups {
-			valid = valid[:0]
-			points = points[:0]
-			for _, i := range g.Members {
-				if !ev.Valid[i] {
-					r.Ranks[i], r.Crowding[i] = -1, math.NaN()
-					continue
-				}
-				valid = append(valid, i)
-				for k, o := range ev.Objectives {
-					points = append(points, o.Orient(ev.Values[i*ev.M+k]))
-				}
-			}
-			ranks = slices.Grow(ranks[:0], len(valid))[:len(valid)]
-			crowding = slices.Grow(crowding[:0], len(valid))[:len(valid)]
-			fronts := ranker.Ranks(ranks, points, ev.M)
-			ranker.Crowding(crowding, points, ev.M, ranks)
-			for j, i := range valid {
-				r.Ranks[i], r.Crowding[i], r.Fronts[i] = ranks[j], crowding[j], fronts
-			}
+	var groups []*Group
+	for bi := range r.Batches {
+		for gi := range r.Batches[bi].Groups {
+			groups = append(groups, &r.Batches[bi].Groups[gi])
 		}
 	}
+	// The groups are independent: each goroutine ranks a range of them
+	// with its own scratch space, and writes only their members' entries.
+	nw := workers(n, rankChunk)
+	rankers := make([]groupRanker, nw)
+	chunk := max(len(groups)/(nw*64), 1)
+	parallelChunks(len(groups), chunk, nw, func(w, lo, hi int) {
+		for _, g := range groups[lo:hi] {
+			rankers[w].rank(ev, r, g.Members)
+		}
+	})
 	return r
 }
 
-// partition splits the trajectories into batches (ascending step) and each
-// batch into comparison groups.
-func (ev *Evaluation) partition(scope Scope) []Batch {
-	byStep := map[int64]int{}
-	var batches []Batch
-	for i, step := range ev.batches {
-		bi, ok := byStep[step]
-		if !ok {
-			bi = len(batches)
-			byStep[step] = bi
-			batches = append(batches, Batch{Step: step})
-		}
-		batches[bi].Members = append(batches[bi].Members, i)
-	}
-	slices.SortFunc(batches, func(a, b Batch) int { return cmp.Compare(a.Step, b.Step) })
-	for bi := range batches {
-		b := &batches[bi]
-		if scope == ScopeBatch {
-			b.Groups = []Group{{Members: b.Members}}
+// rankChunk is about how many trajectories justify a ranking goroutine.
+const rankChunk = 1 << 14
+
+// groupRanker ranks comparison groups, keeping its scratch space.
+type groupRanker struct {
+	ranker   pareto.Ranker
+	points   []float64
+	valid    []int
+	ranks    []int
+	crowding []float64
+}
+
+// rank writes the ranks, crowding distances and front counts of the group
+// of members into r.
+func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
+	valid := gr.valid[:0]
+	points := gr.points[:0]
+	for _, i := range members {
+		if !ev.Valid[i] {
+			r.Ranks[i], r.Crowding[i] = -1, math.NaN()
 			continue
 		}
-		byKey := map[string]int{}
-		for _, i := range b.Members {
-			gi, ok := byKey[ev.groups[i]]
+		valid = append(valid, i)
+		for k, o := range ev.Objectives {
+			points = append(points, o.Orient(ev.Values[i*ev.M+k]))
+		}
+	}
+	gr.valid, gr.points = valid, points
+	ranks := slices.Grow(gr.ranks[:0], len(valid))[:len(valid)]
+	crowding := slices.Grow(gr.crowding[:0], len(valid))[:len(valid)]
+	gr.ranks, gr.crowding = ranks, crowding
+	fronts := gr.ranker.Ranks(ranks, points, ev.M)
+	gr.ranker.Crowding(crowding, points, ev.M, ranks)
+	for j, i := range valid {
+		r.Ranks[i], r.Crowding[i], r.Fronts[i] = ranks[j], crowding[j], fronts
+	}
+}
+
+// partition splits the trajectories into batches (ascending step) and each
+// batch into comparison groups. The member lists of all batches share one
+// array, and so do those of all groups.
+func (ev *Evaluation) partition(scope Scope) []Batch {
+	n := len(ev.batches)
+	// The batch of each trajectory, by order of first appearance. Runs of
+	// one batch are the rule: the map is only asked when the batch changes.
+	of := make([]int32, n)
+	byStep := map[int64]int32{}
+	var steps []int64
+	var sizes []int
+	last := int32(-1)
+	for i, step := range ev.batches {
+		if last < 0 || steps[last] != step {
+			b, ok := byStep[step]
 			if !ok {
-				gi = len(b.Groups)
-				byKey[ev.groups[i]] = gi
-				b.Groups = append(b.Groups, Group{Key: ev.groups[i]})
+				b = int32(len(steps))
+				byStep[step] = b
+				steps = append(steps, step)
+				sizes = append(sizes, 0)
 			}
-			b.Groups[gi].Members = append(b.Groups[gi].Members, i)
+			last = b
+		}
+		of[i] = last
+		sizes[last]++
+	}
+	// Batches in ascending step order.
+	order := make([]int32, len(steps))
+	for b := range order {
+		order[b] = int32(b)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(steps[a], steps[b]) })
+	batches := make([]Batch, len(steps))
+	pos := make([]int, len(steps)) // where each batch's members start in all
+	all := make([]int, n)
+	start := 0
+	for bi, b := range order {
+		batches[bi].Step = steps[b]
+		batches[bi].Members = all[start : start+sizes[b] : start+sizes[b]]
+		pos[b] = start
+		start += sizes[b]
+	}
+	for i, b := range of {
+		all[pos[b]] = i
+		pos[b]++
+	}
+	if scope == ScopeBatch {
+		for bi := range batches {
+			batches[bi].Groups = []Group{{Members: batches[bi].Members}}
+		}
+		return batches
+	}
+	// Within each batch, the group of each member by order of first
+	// appearance, then the members of every group in one array. local maps
+	// a group value's index to its group in the batch (-1: none yet), and
+	// is reset after each batch.
+	grouped := make([]int, n)
+	local := make([]int32, len(ev.groupNames))
+	for k := range local {
+		local[k] = -1
+	}
+	start = 0
+	for bi := range batches {
+		b := &batches[bi]
+		var counts []int
+		for j, i := range b.Members {
+			name := ev.groupOf[i]
+			g := local[name]
+			if g < 0 {
+				g = int32(len(b.Groups))
+				local[name] = g
+				b.Groups = append(b.Groups, Group{Key: ev.groupNames[name]})
+				counts = append(counts, 0)
+			}
+			of[j] = g // of is free again: reuse it per member
+			counts[g]++
+		}
+		for _, i := range b.Members {
+			local[ev.groupOf[i]] = -1
+		}
+		gpos := make([]int, len(b.Groups))
+		for g := range b.Groups {
+			b.Groups[g].Members = grouped[start : start+counts[g] : start+counts[g]]
+			gpos[g] = start
+			start += counts[g]
+		}
+		for j, i := range b.Members {
+			g := of[j]
+			grouped[gpos[g]] = i
+			gpos[g]++
 		}
 	}
 	return batches

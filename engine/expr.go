@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -47,6 +48,11 @@ type Expression struct {
 	vm          vm.VM
 	env         map[string]any
 	useResponse bool
+	// key is set when the expression only reads one metadata value, as
+	// metadata.KEY, metadata["KEY"] or a bare KEY that names no field: Eval
+	// then looks it up without the VM, with the same result.
+	key    string
+	direct bool
 }
 
 // CompileError is an expression that does not compile: its text and the
@@ -85,12 +91,47 @@ func CompileExpression(name, src string) (*Expression, error) {
 	refs := &identifiers{}
 	node := program.Node()
 	ast.Walk(&node, refs)
-	return &Expression{
+	e := &Expression{
 		Source:      src,
 		program:     program,
 		env:         make(map[string]any, len(exprEnvTypes)+8),
 		useResponse: refs.names["response"],
-	}, nil
+	}
+	e.key, e.direct = metadataKey(program.Node())
+	return e, nil
+}
+
+// metadataKey returns the metadata key that node reads when node is
+// nothing but that read: metadata.KEY or metadata["KEY"] (not optional,
+// not a method), or a bare identifier that is not a trajectory field nor
+// expr's $env. The VM evaluates these to the metadata value itself (nil
+// when absent), which is what Eval's direct path returns.
+func metadataKey(node ast.Node) (string, bool) {
+	switch n := node.(type) {
+	case *ast.IdentifierNode:
+		if _, field := exprEnvTypes[n.Value]; field || strings.HasPrefix(n.Value, "$") {
+			return "", false
+		}
+		return n.Value, true
+	case *ast.MemberNode:
+		id, ok := n.Node.(*ast.IdentifierNode)
+		if !ok || id.Value != "metadata" || n.Optional || n.Method {
+			return "", false
+		}
+		if key, ok := n.Property.(*ast.StringNode); ok {
+			return key.Value, true
+		}
+	}
+	return "", false
+}
+
+// clone returns a copy of e with its own VM and environment, for use on
+// another goroutine: the compiled program is immutable and shared.
+func (e *Expression) clone() *Expression {
+	c := *e
+	c.vm = vm.VM{}
+	c.env = make(map[string]any, len(exprEnvTypes)+8)
+	return &c
 }
 
 // identifiers collects the names an expression reads, so that costly fields
@@ -111,6 +152,9 @@ func (v *identifiers) Visit(node *ast.Node) {
 // Eval reuses one VM and one environment: an Expression is not safe for
 // concurrent use.
 func (e *Expression) Eval(t *Trajectory) (float64, error) {
+	if e.direct {
+		return toNumber(t.Metadata[e.key])
+	}
 	env := e.env
 	clear(env)
 	for k, v := range t.Metadata {

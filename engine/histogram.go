@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"slices"
 	"sort"
 )
 
@@ -30,7 +29,7 @@ func FreedmanDiaconisBins(x []float64) (edges []float64) {
 	if n == 0 {
 		return nil
 	}
-	slices.Sort(sorted)
+	sortFloats(sorted)
 	lo, hi := sorted[0], sorted[n-1]
 	if lo == hi {
 		return []float64{lo - 0.5, hi + 0.5}

@@ -34,6 +34,12 @@ type Scorer interface {
 	Evaluate(t *Trajectory, dst []float64) error
 }
 
+// scorerCloner is a Scorer that can copy itself for another goroutine:
+// Evaluate runs the copies in parallel. The copies share what is read-only.
+type scorerCloner interface {
+	cloneScorer() Scorer
+}
+
 // InvalidError says why a trajectory is invalid: which objective (or the
 // score) is not a finite number, and one of the cause errors of this package.
 type InvalidError struct {
@@ -113,6 +119,15 @@ func NewParetoScorer(objs []ObjectiveExpr) (*ParetoScorer, error) {
 // Objectives implements Scorer.
 func (s *ParetoScorer) Objectives() []Objective { return s.objectives }
 
+// cloneScorer implements scorerCloner.
+func (s *ParetoScorer) cloneScorer() Scorer {
+	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs))}
+	for k, e := range s.exprs {
+		c.exprs[k] = e.clone()
+	}
+	return c
+}
+
 // Evaluate implements Scorer.
 func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 	var first error
@@ -160,6 +175,11 @@ func NewSVRLScorer(task string, verificationWeight, efficiencyWeight float64) (*
 
 // Objectives implements Scorer.
 func (s *SVRLScorer) Objectives() []Objective { return s.objectives }
+
+// cloneScorer implements scorerCloner.
+func (s *SVRLScorer) cloneScorer() Scorer {
+	return &SVRLScorer{objectives: s.objectives, task: s.task.clone()}
+}
 
 // Evaluate implements Scorer:
 //

@@ -3,7 +3,6 @@ package engine
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
@@ -60,11 +59,24 @@ func ZScores(dst, x []float64) {
 // values sharing the mean of their ranks (scipy's rankdata "average").
 // It panics if len(dst) < len(x); dst must not be x.
 func AverageRanks(dst, x []float64) {
-	order := make([]int, len(x))
-	for i := range order {
-		order[i] = i
+	averageRanks(dst, x, nil)
+}
+
+// averageRanks is AverageRanks with order as scratch space; it returns the
+// scratch space, grown as needed, for the next call.
+func averageRanks(dst, x []float64, order []int) []int {
+	order = order[:0]
+	for i := range x {
+		order = append(order, i)
 	}
-	sort.SliceStable(order, func(a, b int) bool { return x[order[a]] < x[order[b]] })
+	// The same stable sort as sort.SliceStable with less x[a] < x[b]: both
+	// only ask whether cmp < 0, so even NaNs end up in the same places.
+	slices.SortStableFunc(order, func(a, b int) int {
+		if x[a] < x[b] {
+			return -1
+		}
+		return 0
+	})
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
 		for hi < len(order) && x[order[hi]] == x[order[lo]] {
@@ -76,6 +88,7 @@ func AverageRanks(dst, x []float64) {
 		}
 		lo = hi
 	}
+	return order
 }
 
 // Quantile returns the q-quantile (0 <= q <= 1) of the ascending sorted
@@ -109,7 +122,7 @@ func Summarize(x []float64) Summary {
 	s := Summary{Count: len(x)}
 	s.Mean, s.Std = PopMeanStd(x)
 	sorted := slices.Clone(x)
-	slices.Sort(sorted)
+	sortFloats(sorted)
 	s.P25, s.Median, s.P75 = Quantile(0.25, sorted), Quantile(0.5, sorted), Quantile(0.75, sorted)
 	s.Min, s.Max = math.NaN(), math.NaN()
 	if len(sorted) > 0 {

@@ -120,7 +120,8 @@ func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) 
 // csvRow reads the trajectory of row; a bad row is rejected.
 func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
 	line, _ := cr.FieldPos(0)
-	t := l.newTrajectory(line)
+	t := &l.scratch // not a local: its address would make it escape
+	*t = l.newTrajectory(line)
 	for _, c := range layout.metadata {
 		t.Metadata[c.name] = cellValue(row[c.index])
 	}
@@ -128,7 +129,7 @@ func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
 		if i < 0 {
 			continue
 		}
-		if err := cellFields[f].set(&t, row[i]); err != nil {
+		if err := cellFields[f].set(t, row[i]); err != nil {
 			var member *memberError
 			if !errors.As(err, &member) {
 				err = fmt.Errorf("%s: %w", cellFields[f].name, err)
@@ -136,8 +137,7 @@ func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
 			return l.reject(l.errorAt(line, 0, err.Error()))
 		}
 	}
-	l.add(t)
-	return nil
+	return l.add(*t)
 }
 
 // cellValue returns the metadata value of a cell: a number when it parses as

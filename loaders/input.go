@@ -22,12 +22,14 @@ type input struct {
 	r *bufio.Reader
 	// lead is the length of the byte order mark skipped, 0 if none.
 	lead int
+	// gzipped reports whether the input was decompressed.
+	gzipped bool
 }
 
 // openInput decompresses r when it starts with the gzip magic bytes, whatever
 // its name says (a text file never starts with them), and skips a UTF-8 byte
 // order mark at the start of the text.
-func openInput(r io.Reader) (input, error) {
+func openInput(r io.Reader) (in input, err error) {
 	br := bufio.NewReaderSize(r, bufferSize)
 	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
 		zr, err := gzip.NewReader(br)
@@ -35,12 +37,14 @@ func openInput(r io.Reader) (input, error) {
 			return input{}, err
 		}
 		br = bufio.NewReaderSize(zr, bufferSize)
+		in.gzipped = true
 	}
+	in.r = br
 	if bom, _ := br.Peek(len(utf8BOM)); bytes.Equal(bom, utf8BOM) {
 		br.Discard(len(utf8BOM))
-		return input{r: br, lead: len(utf8BOM)}, nil
+		in.lead = len(utf8BOM)
 	}
-	return input{r: br}, nil
+	return in, nil
 }
 
 // detectFormat chooses the format of the input called name: by the

@@ -46,12 +46,12 @@ func (j jsonReader) element() error {
 	if lerr != nil {
 		return j.l.reject(j.l.errorAt(line, 0, lerr.Msg))
 	}
-	t := j.l.newTrajectory(line)
-	if err := obj.trajectory(&t); err != nil {
+	t := &j.l.scratch // not a local: its address would make it escape
+	*t = j.l.newTrajectory(line)
+	if err := obj.trajectory(t); err != nil {
 		return j.l.reject(j.l.errorAt(line, 0, err.Error()))
 	}
-	j.l.add(t)
-	return nil
+	return j.l.add(*t)
 }
 
 // start reads the "[" opening the array, and reports whether the input is

@@ -6,26 +6,224 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
+
+// blockBytes is about how much text a JSONL block holds.
+const blockBytes = 256 << 10
 
 // readJSONL reads one JSON object per line. Blank lines are skipped; a line
 // may be of any length and end in "\n" or "\r\n".
+//
+// The reading goroutine cuts the input into blocks of lines; up to
+// GOMAXPROCS goroutines parse the blocks, and the reading goroutine takes
+// their trajectories and errors block by block in input order. So the
+// result, the first error and the skipped lines are those of a reading line
+// by line, whatever the schedule.
 func (l *loader) readJSONL(br *bufio.Reader) error {
-	var long []byte // reused for lines longer than the buffer
-	for lineNo := 1; ; lineNo++ {
-		line, err := readLine(br, &long)
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("%s:%d: read: %w", l.name, lineNo, err)
+	nw := runtime.GOMAXPROCS(0)
+	work := make(chan *jsonlBlock, nw)
+	var wg sync.WaitGroup
+	for range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := lineParser{l: l}
+			for b := range work {
+				p.parseBlock(b)
+				close(b.done)
+			}
+		}()
+	}
+	defer func() {
+		close(work)
+		wg.Wait()
+	}()
+
+	var (
+		pending []*jsonlBlock // sent to the workers, in input order
+		free    []*jsonlBlock
+		long    []byte // reused for lines longer than the buffer
+		lineNo  = 1
+	)
+	take := func() error {
+		b := pending[0]
+		pending = pending[1:]
+		err := l.takeBlock(b)
+		free = append(free, b)
+		return err
+	}
+	for {
+		var b *jsonlBlock
+		if n := len(free); n > 0 {
+			b, free = free[n-1], free[:n-1]
+		} else {
+			b = &jsonlBlock{}
 		}
-		if skipSpace(line) < len(line) {
-			if err := l.jsonlLine(line, lineNo); err != nil {
+		readErr := b.fill(br, &long, &lineNo)
+		b.done = make(chan struct{})
+		work <- b
+		pending = append(pending, b)
+		for len(pending) > nw+1 || (readErr != nil && len(pending) > 0) {
+			if err := take(); err != nil {
 				return err
 			}
 		}
-		if err == io.EOF {
+		if readErr == io.EOF {
 			return nil
 		}
+		if readErr != nil {
+			return fmt.Errorf("%s:%d: read: %w", l.name, lineNo, readErr)
+		}
 	}
+}
+
+// jsonlBlock is a run of lines of a JSONL input and, once parsed, what they
+// hold.
+type jsonlBlock struct {
+	// data holds the text of the block's lines that are not blank, without
+	// their line ends; lines[k] ends line k in data.
+	data  []byte
+	lines []blockLine
+	// raw counts the bytes of input the block covers, line ends and blank
+	// lines included.
+	raw int
+	// done is closed once the lines are parsed into ts and errs.
+	done chan struct{}
+	ts   []engine.Trajectory
+	// errs are the rejected lines, in order; each comes before ts[at].
+	errs []blockError
+}
+
+type blockLine struct {
+	end, no int // end offset in data, 1-based line number
+}
+
+type blockError struct {
+	at  int
+	err *LineError
+}
+
+// fill reads lines from br into b until it holds about blockBytes of text or
+// the input ends. *lineNo is the number of the next line to read; long is
+// a buffer for readLine. It returns io.EOF at the end of the input and any
+// other read error as it comes, *lineNo then being the line it stopped.
+func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, lineNo *int) error {
+	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
+	for len(b.data) < blockBytes {
+		line, err := readLine(br, long)
+		if err != nil && err != io.EOF {
+			return err
+		}
+		b.raw += len(line) + 1
+		if skipSpace(line) < len(line) {
+			b.data = append(b.data, line...)
+			b.lines = append(b.lines, blockLine{end: len(b.data), no: *lineNo})
+		}
+		if err == io.EOF {
+			return io.EOF
+		}
+		*lineNo++
+	}
+	return nil
+}
+
+// takeBlock waits for b to be parsed and adds its trajectories and its
+// rejected lines to the result, in input order; it stops at the first
+// error unless skipping.
+func (l *loader) takeBlock(b *jsonlBlock) error {
+	<-b.done
+	next := 0
+	for _, e := range b.errs {
+		l.addParsed(b.ts[next:e.at])
+		next = e.at
+		if err := l.reject(e.err); err != nil {
+			return err
+		}
+	}
+	l.addParsed(b.ts[next:])
+	l.reserve(b)
+	return l.flush(false)
+}
+
+// addParsed adds trajectories parsed without their default ID: an empty ID
+// becomes the position among the trajectories loaded.
+func (l *loader) addParsed(ts []engine.Trajectory) {
+	for i := range ts {
+		if ts[i].ID == "" {
+			ts[i].ID = strconv.Itoa(l.n + i)
+		}
+	}
+	l.n += len(ts)
+	l.res.Trajectories = append(l.res.Trajectories, ts...)
+}
+
+// reserve makes room, after the first block of an input whose size is
+// known, for as many trajectories as the input seems to hold, so that a
+// large input is not copied over and over as the slice grows.
+func (l *loader) reserve(first *jsonlBlock) {
+	ts := l.res.Trajectories
+	if l.sizeHint <= 0 || len(ts) == 0 || cap(ts) > len(ts)+len(first.ts) {
+		return
+	}
+	perLine := float64(first.raw) / float64(len(first.ts)+len(first.errs))
+	want := int(float64(l.sizeHint)/perLine*1.05) + 64
+	if want > cap(ts) {
+		l.res.Trajectories = slices.Grow(ts, want-len(ts))
+	}
+}
+
+// lineParser parses lines on one goroutine.
+type lineParser struct {
+	l     *loader
+	in    interner
+	spare []map[string]any // see mapStore
+	t     engine.Trajectory
+	rec   objectRecord
+}
+
+// parseBlock parses the lines of b into b.ts and b.errs.
+func (p *lineParser) parseBlock(b *jsonlBlock) {
+	b.ts, b.errs = b.ts[:0], b.errs[:0]
+	start := 0
+	for _, ln := range b.lines {
+		t, err := p.parse(b.data[start:ln.end], ln.no)
+		start = ln.end
+		if err != nil {
+			b.errs = append(b.errs, blockError{at: len(b.ts), err: err})
+			continue
+		}
+		b.ts = append(b.ts, t)
+	}
+}
+
+// parse reads the trajectory on line lineNo, leaving its ID empty when it
+// takes the default.
+func (p *lineParser) parse(line []byte, lineNo int) (engine.Trajectory, *LineError) {
+	l := p.l
+	obj, lerr := decodeObjectRecord(line, &p.rec)
+	if lerr != nil {
+		return engine.Trajectory{}, l.errorAt(lineNo, lerr.Col, lerr.Msg)
+	}
+	obj.in = &p.in
+	// The fields are set through p.t: a local trajectory whose address is
+	// passed on would be allocated on the heap, one per line.
+	p.t = engine.Trajectory{
+		Batch:    int64(l.fileIndex),
+		Done:     true,
+		Metadata: l.maps.next(&p.spare),
+		Source:   l.name,
+		Line:     lineNo,
+	}
+	if err := obj.trajectory(&p.t); err != nil {
+		return engine.Trajectory{}, l.errorAt(lineNo, 0, err.Error())
+	}
+	return p.t, nil
 }
 
 // readLine returns the next line without its "\n" or "\r\n", and io.EOF
@@ -44,18 +242,4 @@ func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, err
-}
-
-// jsonlLine reads the trajectory on line lineNo; a bad line is rejected.
-func (l *loader) jsonlLine(line []byte, lineNo int) error {
-	obj, lerr := decodeObject(line)
-	if lerr != nil {
-		return l.reject(l.errorAt(lineNo, lerr.Col, lerr.Msg))
-	}
-	t := l.newTrajectory(lineNo)
-	if err := obj.trajectory(&t); err != nil {
-		return l.reject(l.errorAt(lineNo, 0, err.Error()))
-	}
-	l.add(t)
-	return nil
 }

@@ -13,8 +13,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
@@ -124,6 +126,25 @@ const stdinName = "<stdin>"
 // which can be given once. A missing or unreadable file is an error naming
 // it, and so is a file without any trajectory ("no trajectories in PATH").
 func Load(paths []string, opts Options) (*Result, error) {
+	return load(paths, opts, nil)
+}
+
+// Stream reads paths as Load does, but instead of keeping the trajectories
+// it hands them to each, in input order, some thousands at a time: the
+// Result it returns has no Trajectories. A caller that only needs what it
+// derives from them (rewards, statistics) so never holds every trajectory
+// in memory. Once each returns, Stream reuses the slice it was given and
+// the trajectories' Metadata maps: each may keep the trajectories' other
+// fields, not those. An error from each stops the reading and is returned
+// as is.
+func Stream(paths []string, opts Options, each func(ts []engine.Trajectory) error) (*Result, error) {
+	return load(paths, opts, each)
+}
+
+// streamChunk is about how many trajectories Stream hands over at a time.
+const streamChunk = 8192
+
+func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*Result, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no input files")
 	}
@@ -133,7 +154,7 @@ func Load(paths []string, opts Options) (*Result, error) {
 	total := &Result{}
 	progress := newProgress(paths, opts.Progress)
 	for i, path := range paths {
-		res, err := loadPath(path, i, opts, progress)
+		res, err := loadPath(path, i, opts, progress, each)
 		if err != nil {
 			return nil, err
 		}
@@ -193,23 +214,29 @@ func stdinCount(paths []string) int {
 }
 
 // loadPath reads one path given to Load.
-func loadPath(path string, fileIndex int, opts Options, progress *progress) (*Result, error) {
+func loadPath(path string, fileIndex int, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
 	if path == "-" {
 		stdin := opts.Stdin
 		if stdin == nil {
 			stdin = os.Stdin
 		}
-		return Read(progress.reader(stdin), stdinName, fileIndex, opts)
+		return read(progress.reader(stdin), stdinName, fileIndex, opts, 0, each)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err // *fs.PathError: "open PATH: reason"
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", path)
+	var size int64
+	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory", path)
+		}
+		if st.Mode().IsRegular() {
+			size = st.Size()
+		}
 	}
-	return Read(progress.reader(f), path, fileIndex, opts)
+	return read(progress.reader(f), path, fileIndex, opts, size, each)
 }
 
 // Read reads one input that is already open. name is used in messages, as
@@ -218,6 +245,13 @@ func loadPath(path string, fileIndex int, opts Options, progress *progress) (*Re
 // its magic bytes and decompressed, and a leading UTF-8 byte order mark is
 // ignored. Errors are as for Load.
 func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error) {
+	return read(r, name, fileIndex, opts, 0, nil)
+}
+
+// read is Read with the size of the input in bytes when known (else 0), a
+// hint for the memory to reserve, and, when each is not nil, streaming the
+// trajectories to each (see Stream).
+func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) (*Result, error) {
 	format, err := ParseFormat(string(opts.Format))
 	if err != nil {
 		return nil, err
@@ -229,7 +263,13 @@ func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error
 	if format == "" {
 		format = detectFormat(name, in.r)
 	}
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, res: &Result{}}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, res: &Result{}, each: each}
+	if each != nil {
+		l.maps = &mapStore{}
+	}
+	if !in.gzipped && each == nil {
+		l.sizeHint = size
+	}
 	switch format {
 	case JSON:
 		err = l.readJSON(in.r)
@@ -238,11 +278,17 @@ func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error
 	case CSV:
 		err = l.readCSV(in.r)
 	}
+	if err == nil {
+		err = l.flush(true)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if len(l.res.Trajectories) == 0 {
+	if l.n == 0 {
 		return nil, l.noTrajectories()
+	}
+	if ts := l.res.Trajectories; cap(ts) > len(ts)+len(ts)/2+4096 {
+		l.res.Trajectories = slices.Clone(ts) // reserved far too much
 	}
 	return l.res, nil
 }
@@ -256,6 +302,18 @@ type loader struct {
 	// does not see (a byte order mark), added to columns on line 1.
 	lead int
 	res  *Result
+	// sizeHint is the size of the text in bytes when known, else 0.
+	sizeHint int64
+	// n counts the trajectories read so far.
+	n int
+	// each, when not nil, takes the trajectories as they are read (Stream).
+	each func([]engine.Trajectory) error
+	// maps recycles the metadata maps when streaming (else nil), and spare
+	// holds the loader's share of them.
+	maps  *mapStore
+	spare []map[string]any
+	// scratch is where the loader's goroutine builds a trajectory.
+	scratch engine.Trajectory
 }
 
 // errorAt returns the error msg at line and col (0 for none) of the input;
@@ -282,18 +340,82 @@ func (l *loader) reject(e *LineError) error {
 // so far.
 func (l *loader) newTrajectory(line int) engine.Trajectory {
 	return engine.Trajectory{
-		ID:       strconv.Itoa(len(l.res.Trajectories)),
+		ID:       strconv.Itoa(l.n),
 		Batch:    int64(l.fileIndex),
 		Done:     true,
-		Metadata: map[string]any{},
+		Metadata: l.newMetadata(),
 		Source:   l.name,
 		Line:     line,
 	}
 }
 
-// add keeps t.
-func (l *loader) add(t engine.Trajectory) {
+// add keeps t, or hands it over with the next ones when streaming.
+func (l *loader) add(t engine.Trajectory) error {
 	l.res.Trajectories = append(l.res.Trajectories, t)
+	l.n++
+	return l.flush(false)
+}
+
+// flush hands the trajectories kept so far to l.each when streaming and
+// they are enough, or when final.
+func (l *loader) flush(final bool) error {
+	ts := l.res.Trajectories
+	if l.each == nil || len(ts) == 0 || (len(ts) < streamChunk && !final) {
+		return nil
+	}
+	err := l.each(ts)
+	used := make([]map[string]any, 0, len(ts))
+	for i := range ts {
+		clear(ts[i].Metadata)
+		used = append(used, ts[i].Metadata)
+	}
+	l.maps.give(used)
+	clear(ts) // what each was given is no longer referenced
+	l.res.Trajectories = ts[:0]
+	return err
+}
+
+// newMetadata returns an empty metadata map: a reused one when streaming.
+func (l *loader) newMetadata() map[string]any {
+	return l.maps.next(&l.spare)
+}
+
+// mapStore recycles the metadata maps of streamed trajectories: making a
+// map per trajectory is a good part of the cost of reading one. The maps
+// go back and forth in batches, so that the goroutines that parse take the
+// lock once per batch. The nil *mapStore recycles nothing.
+type mapStore struct {
+	mu   sync.Mutex
+	free [][]map[string]any // batches of empty maps
+}
+
+// give stores a batch of empty maps.
+func (s *mapStore) give(batch []map[string]any) {
+	s.mu.Lock()
+	s.free = append(s.free, batch)
+	s.mu.Unlock()
+}
+
+// next returns an empty map from spare, which it refills with a stored
+// batch when empty, or a new map.
+func (s *mapStore) next(spare *[]map[string]any) map[string]any {
+	if s == nil {
+		return map[string]any{}
+	}
+	if len(*spare) == 0 {
+		s.mu.Lock()
+		if n := len(s.free); n > 0 {
+			*spare = s.free[n-1]
+			s.free = s.free[:n-1]
+		}
+		s.mu.Unlock()
+	}
+	if n := len(*spare); n > 0 {
+		m := (*spare)[n-1]
+		*spare = (*spare)[:n-1]
+		return m
+	}
+	return map[string]any{}
 }
 
 // noTrajectories is the error for an input that yields no trajectory; when

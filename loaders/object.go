@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -20,6 +21,13 @@ import (
 type jsonText struct {
 	obj       []byte
 	rewritten bool
+	// in, when not nil, shares the strings that repeat from object to
+	// object (metadata keys, groups).
+	in *interner
+	// recorded, when not nil, holds the members of obj, recorded as it was
+	// checked, and rec the record it comes from (for the metadata).
+	recorded []member
+	rec      *objectRecord
 }
 
 // decodeObject checks that text is one JSON object. When text is not valid
@@ -27,7 +35,21 @@ type jsonText struct {
 // *LineError with the column (1-based, in text) of a syntax error and no
 // path or line.
 func decodeObject(text []byte) (jsonText, *LineError) {
-	if json.Valid(text) {
+	return decodeObjectRecord(text, nil)
+}
+
+// decodeObjectRecord is decodeObject recording, when rec is not nil, the
+// members of the object as it checks it, so that reading them needs no
+// second walk over the text.
+func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *LineError) {
+	if rec != nil && rec.scan(text) {
+		o, err := objectOrError(text, false)
+		if err == nil && rec.members != nil {
+			o.recorded, o.rec = rec.members, rec
+		}
+		return o, err
+	}
+	if rec == nil && validJSON(text) {
 		return objectOrError(text, false)
 	}
 	rw := newRewriter(bufio.NewReader(bytes.NewReader(text)), 0)
@@ -35,7 +57,7 @@ func decodeObject(text []byte) (jsonText, *LineError) {
 	if !rw.rewrote {
 		return jsonText{}, syntaxError(text, nil)
 	}
-	if !json.Valid(rewritten) {
+	if !validJSON(rewritten) {
 		return jsonText{}, syntaxError(rewritten, rw)
 	}
 	return objectOrError(rewritten, true)
@@ -80,7 +102,7 @@ func trimSpaceRight(b []byte) []byte {
 // trajectoryFields.
 func (o jsonText) trajectory(t *engine.Trajectory) error {
 	var raws [len(trajectoryFields)][]byte
-	for key, raw := range members(o.obj) {
+	for key, raw := range o.members() {
 		if f := trajectoryFieldIndex(key); f >= 0 {
 			raws[f] = raw
 		}
@@ -134,6 +156,10 @@ var trajectoryFields = [...]struct {
 		return err
 	}},
 	{"group", func(t *engine.Trajectory, v jsonValue) (err error) {
+		if v.in != nil && v.isString() {
+			t.Group = v.in.group(v.raw)
+			return nil
+		}
 		t.Group, err = v.text()
 		return err
 	}},
@@ -156,13 +182,30 @@ var trajectoryFields = [...]struct {
 
 // value returns raw, a value of o.
 func (o jsonText) value(raw []byte) jsonValue {
-	return jsonValue{raw: raw, rewritten: o.rewritten}
+	return jsonValue{raw: raw, rewritten: o.rewritten, in: o.in, rec: o.rec}
+}
+
+// members yields the keys and values of o, from its record when it has
+// one.
+func (o jsonText) members() iter.Seq2[[]byte, []byte] {
+	if o.recorded == nil {
+		return members(o.obj)
+	}
+	return func(yield func([]byte, []byte) bool) {
+		for _, m := range o.recorded {
+			if !yield(m.key, m.value) {
+				return
+			}
+		}
+	}
 }
 
 // jsonValue is the raw text of one valid JSON value, not null.
 type jsonValue struct {
 	raw       []byte
 	rewritten bool
+	in        *interner     // see jsonText
+	rec       *objectRecord // the record of the object holding the value
 }
 
 // marker returns the index in nonFinite of the marker v is, or -1.
@@ -253,7 +296,11 @@ func (v jsonValue) metadata(m map[string]any) error {
 	if v.raw[0] != '{' {
 		return fmt.Errorf("must be an object, found %s", v)
 	}
-	return jsonText{obj: v.raw, rewritten: v.rewritten}.addMetadata(m)
+	o := jsonText{obj: v.raw, rewritten: v.rewritten, in: v.in}
+	if r := v.rec; r != nil && len(r.metaValue) == len(v.raw) && &r.metaValue[0] == &v.raw[0] {
+		o.recorded = r.meta // the recorded metadata is this value
+	}
+	return o.addMetadata(m)
 }
 
 // addMetadata adds the members of the metadata object o to m. Of duplicate
@@ -261,8 +308,8 @@ func (v jsonValue) metadata(m map[string]any) error {
 // replaces is no error; of several bad values, the error is about the first.
 func (o jsonText) addMetadata(m map[string]any) error {
 	var bad []*memberError
-	for rawKey, raw := range members(o.obj) {
-		key := unquote(rawKey)
+	for rawKey, raw := range o.members() {
+		key := o.in.key(rawKey)
 		if len(bad) > 0 {
 			bad = slices.DeleteFunc(bad, func(e *memberError) bool { return e.key == key })
 		}
@@ -340,6 +387,49 @@ func shorten(s string) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// interner shares the strings that repeat from line to line, so that a
+// million trajectories do not hold a million copies of each metadata key
+// and group. It is used by one goroutine; the nil *interner shares nothing.
+type interner struct {
+	keys map[string]string // raw key text (quoted) -> its value
+	// The last group: its raw text and its value.
+	groupRaw []byte
+	groupVal string
+}
+
+// maxInternedKeys bounds the keys an interner keeps: data with ever new
+// metadata keys only costs a lookup per key.
+const maxInternedKeys = 4096
+
+// key returns the value of raw, a valid JSON string used as a metadata key.
+func (in *interner) key(raw []byte) string {
+	if in == nil {
+		return unquote(raw)
+	}
+	if s, ok := in.keys[string(raw)]; ok {
+		return s
+	}
+	s := unquote(raw)
+	if in.keys == nil {
+		in.keys = map[string]string{}
+	}
+	if len(in.keys) < maxInternedKeys {
+		in.keys[string(raw)] = s
+	}
+	return s
+}
+
+// group returns the value of raw, a valid JSON string that is not a
+// marker: the previous value when raw repeats the previous group, as the
+// trajectories of one group usually follow each other.
+func (in *interner) group(raw []byte) string {
+	if in.groupRaw == nil || !bytes.Equal(raw, in.groupRaw) {
+		in.groupRaw = append(in.groupRaw[:0], raw...)
+		in.groupVal = unquote(raw)
+	}
+	return in.groupVal
 }
 
 // unquote returns the value of raw, a valid JSON string.

@@ -1,6 +1,9 @@
 package loaders
 
-import "iter"
+import (
+	"bytes"
+	"iter"
+)
 
 // The functions here walk JSON text that encoding/json has already found
 // valid, so they need not check anything (on invalid text they return
@@ -35,15 +38,24 @@ func members(obj []byte) iter.Seq2[[]byte, []byte] {
 
 // stringLen returns the length of the JSON string that b starts with.
 func stringLen(b []byte) int {
-	for i := 1; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
+	i := 1
+	for {
+		j := bytes.IndexByte(b[i:], '"')
+		if j < 0 {
+			return len(b)
+		}
+		i += j
+		// The quote closes the string unless an odd run of backslashes
+		// escapes it (the opening quote ends any run).
+		k := i
+		for k > 1 && b[k-1] == '\\' {
+			k--
+		}
+		if (i-k)%2 == 0 {
 			return i + 1
 		}
+		i++
 	}
-	return len(b)
 }
 
 // valueLen returns the length of the JSON value that b starts with.

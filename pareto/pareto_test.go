@@ -177,6 +177,20 @@ func randomPoints(rng *rand.Rand, n, m int) (points []float64, desc string) {
 	return points, fmt.Sprintf("n=%d m=%d kind=%d levels=%d constCol=%d dups=%d", n, m, kind, levels, constCol, dups)
 }
 
+// jfbTestConfigs force each path of the divide and conquer: the recursion
+// all the way down with no pairwise base cases, small base cases, the
+// defaults, and pairwise checks only.
+var jfbTestConfigs = []jfbConfig{
+	{bruteA: 0, bruteB: 0, stairs: 0}, // bitset staircases only
+	{bruteA: 0, bruteB: 0, stairs: 2}, // rank mode spilling over
+	{bruteA: 3, bruteB: 4, stairs: 16},
+	defaultJFB,
+	{bruteA: 1 << 30, bruteB: 1 << 30},
+	// Goroutines on tiny sets.
+	{bruteA: 0, bruteB: 0, parMin: 1, parSweep: 2, workers: 2, stairs: 1},
+	{bruteA: 2, bruteB: 2, parMin: 3, parSweep: 8, workers: 3, stairs: 16},
+}
+
 func TestAgainstBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var shared Ranker // reused across every case to catch stale scratch state
@@ -217,6 +231,11 @@ func TestAgainstBruteForce(t *testing.T) {
 				// Force every algorithm on every m it is valid for,
 				// whatever the dispatch in Ranks chooses.
 				check("rankGeneral", func(dst []int) int { return shared.rankGeneral(dst, points, m) })
+				if m >= 2 {
+					for _, cfg := range jfbTestConfigs {
+						check(fmt.Sprintf("rankJFB%+v", cfg), func(dst []int) int { return shared.rankJFB(dst, points, m, cfg) })
+					}
+				}
 				switch m {
 				case 1:
 					check("rank1", func(dst []int) int { return shared.rank1(dst, points) })

@@ -1,18 +1,14 @@
 package pareto
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // point1 is a value tagged with the index of the point it came from.
 type point1 struct {
 	v float64
 	i int
-}
-
-// point2 is a two-objective point tagged with its index. Sorting these
-// instead of indices keeps the comparisons on contiguous memory.
-type point2 struct {
-	x, y float64
-	i    int
 }
 
 // rank1 ranks single-objective points: with one objective dominance is just
@@ -58,48 +54,61 @@ func (r *Ranker) rank1(dst []int, points []float64) int {
 // dominate it, p.y <= frontMaxY[f-1] when it is appended to front f: the
 // maxima stay non-increasing in f and a binary search finds p's front.
 //
+// The sort is a radix sort on x (see sortKeys) followed by a comparison sort
+// of each run of equal x by y, which is rarely needed.
+//
 // Requires len(points) >= 2.
 func (r *Ranker) rank2(dst []int, points []float64) int {
 	n := len(points) / 2
-	p := grow(r.p2, n)
-	r.p2 = p
-	for i := range p {
-		p[i] = point2{points[2*i], points[2*i+1], i}
+	ka := grow(r.kya, n)
+	kb := grow(r.kyb, n)
+	r.kya, r.kyb = ka, kb
+	for i := range ka {
+		ka[i] = keyYIdx{descKey(points[2*i]), points[2*i+1], int32(i)}
 	}
-	slices.SortFunc(p, func(a, b point2) int {
-		switch {
-		case a.x > b.x:
-			return -1
-		case a.x < b.x:
-			return 1
-		case a.y > b.y:
-			return -1
-		case a.y < b.y:
-			return 1
+	s := sortKeysY(ka, kb)
+	for p := 0; p < n; {
+		q := p + 1
+		for q < n && s[q].k == s[p].k {
+			q++
 		}
-		return 0
-	})
+		if q-p > 1 {
+			slices.SortFunc(s[p:q], func(a, b keyYIdx) int {
+				return cmp.Compare(descKey(a.y), descKey(b.y))
+			})
+		}
+		p = q
+	}
 	maxY := r.frontMaxY[:0]
-	for j, q := range p {
-		if j > 0 && q.x == p[j-1].x && q.y == p[j-1].y {
-			dst[q.i] = dst[p[j-1].i]
+	prevX, prevY, prevRank := uint64(0), 0.0, 0
+	for j, e := range s {
+		y := e.y
+		if j > 0 && e.k == prevX && y == prevY {
+			dst[e.i] = prevRank
 			continue
 		}
-		lo, hi := 0, len(maxY)
-		for lo < hi {
-			mid := int(uint(lo+hi) >> 1)
-			if maxY[mid] >= q.y {
-				lo = mid + 1
-			} else {
-				hi = mid
+		// f = number of fronts whose largest y is >= y: they form a
+		// prefix. Branch-free binary search.
+		f, size := 0, len(maxY)
+		if size > 0 {
+			for size > 1 {
+				half := size >> 1
+				if maxY[f+half-1] >= y {
+					f += half
+				}
+				size -= half
+			}
+			if maxY[f] >= y {
+				f++
 			}
 		}
-		if lo == len(maxY) {
-			maxY = append(maxY, q.y)
+		if f == len(maxY) {
+			maxY = append(maxY, y)
 		} else {
-			maxY[lo] = q.y
+			maxY[f] = y
 		}
-		dst[q.i] = lo
+		dst[e.i] = f
+		prevX, prevY, prevRank = e.k, y, f
 	}
 	r.frontMaxY = maxY
 	return len(maxY)

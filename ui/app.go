@@ -328,6 +328,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.moveBatch(1), true
 	case key.Matches(msg, k.EditWeights):
 		m.setWeightMode(true)
+	case key.Matches(msg, k.Export):
+		m.exportRewards()
+	case key.Matches(msg, k.Save):
+		m.saveSettings()
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll
 		m.layout()

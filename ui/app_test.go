@@ -52,6 +52,8 @@ func keyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
@@ -337,7 +339,7 @@ func TestSVRLWeights(t *testing.T) {
 	if slices.Equal(s.Result.Rewards, before) {
 		t.Error("the grpo rewards did not change with the verification weight")
 	}
-	if v := screen(m); !strings.Contains(v, "[verification_cost 0.15]") || !strings.Contains(v, "computer: svrl") {
+	if v := screen(m); !strings.Contains(v, "[verification_cost 0.15]") || !strings.Contains(v, "task 1.00") {
 		t.Errorf("the screen does not show the svrl weight being edited:\n%s", v)
 	}
 }

@@ -11,16 +11,20 @@ import (
 )
 
 // header is the header line: the source, the batch, the method and the
-// other settings, and the valid/invalid counts.
+// other settings, the valid/invalid counts and the health badge.
 type header struct {
 	// valid and invalid count the trajectories of the current result,
 	// kept from one session change to the next rather than counted on
 	// every frame.
 	valid, invalid int
+	// findings are the current result's health findings.
+	findings []engine.Finding
 }
 
-// refresh recounts the valid and invalid trajectories.
+// refresh recounts the valid and invalid trajectories and takes the
+// health findings.
 func (h *header) refresh(s *Session) {
+	h.findings = s.Findings()
 	h.valid, h.invalid = 0, 0
 	for _, ok := range s.Result.Valid {
 		if ok {
@@ -34,7 +38,7 @@ func (h *header) refresh(s *Session) {
 // view renders the line. It never wraps: when it is too long the computer
 // goes first (it is fixed for the session), then the source (a long list
 // of file names takes at most a third of the line anyway), then the end of
-// the line is cut.
+// the line is cut, but for the health badge, which always ends it.
 func (h header) view(c *Common, width int) string {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
@@ -54,18 +58,20 @@ func (h header) view(c *Common, width int) string {
 		computer = field("computer:", string(computerOf(s.Computer)))
 		settings = field("scope:", string(s.Options.Scope)) + headerSeparator + field("normalize:", normalize)
 		counts   = st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid)) + " " + invalid
+		health   = headerSeparator + healthBadge(st, h.findings)
 	)
+	room := max(width-ansi.StringWidth(health), 0)
 	var line string
 	for _, fields := range [][]string{
 		{source, batch, method, computer, settings, counts},
 		{source, batch, method, settings, counts},
 		{batch, method, settings, counts},
 	} {
-		if line = strings.Join(fields, headerSeparator); ansi.StringWidth(line) <= width {
-			return line
+		if line = strings.Join(fields, headerSeparator); ansi.StringWidth(line) <= room {
+			return line + health
 		}
 	}
-	return ansi.Truncate(line, width, "…")
+	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, "")
 }
 
 // headerSeparator separates the header's fields: two spaces, as a visible

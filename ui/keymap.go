@@ -15,6 +15,8 @@ type keyMap struct {
 	Normalize  key.Binding
 	PrevBatch  key.Binding
 	NextBatch  key.Binding
+	Export     key.Binding // the current batch's rewards to a file
+	Save       key.Binding // the settings to a config file
 
 	EditWeights    key.Binding
 	PrevObjective  key.Binding
@@ -38,6 +40,8 @@ func newKeyMap() keyMap {
 		Normalize:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
 		PrevBatch:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
 		NextBatch:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
+		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
+		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
 
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
@@ -81,6 +85,8 @@ func (km keyMap) ShortHelp() []key.Binding {
 		km.Normalize,
 		pairHelp(km.NextBatch, "[/]", "batch"),
 		km.EditWeights,
+		pairHelp(km.Export, "e", "export"),
+		pairHelp(km.Save, "ctrl+s", "save"),
 		km.Help,
 		km.Quit,
 	}
@@ -91,13 +97,14 @@ func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, km.EditWeights},
+		{km.PrevBatch, km.NextBatch, km.EditWeights, km.Export, km.Save},
 		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.DoneWeights},
 		{km.Help, km.Quit},
 	}
 }
 
-// pairHelp returns b (enabled as it is) under the help of a pair of keys.
+// pairHelp returns b (enabled as it is) under the help of a pair of keys,
+// or under a shorter help.
 func pairHelp(b key.Binding, keys, desc string) key.Binding {
 	b.SetHelp(keys, desc)
 	return b

@@ -84,6 +84,9 @@ func (m *loadingModel) load() tea.Msg {
 		return loadedMsg{err: err}
 	}
 	s, err := openSession(m.in.Source, m.in.Config, res, m.in.Warnings)
+	if err == nil {
+		err = s.setHealth(m.in.Health, m.in.HVRef)
+	}
 	return loadedMsg{session: s, err: err}
 }
 

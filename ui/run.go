@@ -18,6 +18,8 @@ type Input struct {
 	Config   engine.Config                                                   // as configured, before InferObjectives
 	Load     func(progress func(done, total int64)) (*loaders.Result, error) // reads the inputs; calls progress as bytes are read
 	Warnings []string                                                        // shown in the status line
+	Health   engine.HealthConfig                                             // the health checks' settings
+	HVRef    []float64                                                       // the hypervolume reference, nil for the default
 }
 
 // Run opens the dashboard on in, full screen: a loading screen with a
@@ -46,11 +48,13 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 	if len(res.Trajectories) == 0 {
 		return nil, errors.New("no trajectories to show")
 	}
-	c, err := engine.New(cfg.InferObjectives(&res.Trajectories[0]))
+	cfg = cfg.InferObjectives(&res.Trajectories[0])
+	c, err := engine.New(cfg)
 	if err != nil {
 		return nil, err
 	}
 	s := NewSession(source, res.Trajectories, c)
+	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))

@@ -12,6 +12,9 @@ type Session struct {
 	Source string
 	// Trajectories are the loaded trajectories, in input order.
 	Trajectories []engine.Trajectory
+	// Config is the config Computer was built from, its objectives
+	// inferred: what ctrl+s saves, with the current options.
+	Config engine.Config
 	// Computer is the scorer and the configured options.
 	Computer *engine.RewardComputer
 	// Evaluation is the scorer's output: computed once per load.
@@ -26,6 +29,10 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// HealthConfig configures the health checks; HVRef is the hypervolume
+	// reference point (nil for engine.DefaultHVRef).
+	HealthConfig engine.HealthConfig
+	HVRef        []float64
 
 	// compare caches CompareResult: only the Compare tab needs it, so a
 	// recompute does not pay for it.
@@ -37,6 +44,9 @@ type Session struct {
 		result *engine.Result
 		batch  int
 	}
+
+	// health caches the trends and health findings of a result.
+	health healthCache
 }
 
 // NewSession evaluates ts with c and computes the first result.

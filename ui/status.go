@@ -15,9 +15,20 @@ import (
 // statusLine is the line of warnings above the footer: the session's
 // (skipped lines, what the caller reported) and the current result's
 // invalid trajectories per cause. They go here, not to stderr, which the
-// full-screen dashboard hides.
+// full-screen dashboard hides. A notice (the file an export wrote, or why
+// it failed) goes before them until the next one.
 type statusLine struct {
 	warnings []string
+	notice   string
+	failed   bool // the notice is an error
+}
+
+// setNotice shows what a command did: done, or err when it failed.
+func (l *statusLine) setNotice(done string, err error) {
+	l.notice, l.failed = textsafe.Line(done), err != nil
+	if err != nil {
+		l.notice = textsafe.Line(err.Error())
+	}
 }
 
 // refresh collects the warnings of s, sanitised: they quote file names and
@@ -32,12 +43,19 @@ func (l *statusLine) refresh(s *Session) {
 	}
 }
 
-// view renders the warnings on one line, cut to width.
+// view renders the notice and the warnings on one line, cut to width.
 func (l statusLine) view(st *Styles, width int) string {
-	if len(l.warnings) == 0 {
-		return st.Status.Render("no warnings")
+	line := st.Status.Render("no warnings")
+	if len(l.warnings) > 0 {
+		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
 	}
-	return ansi.Truncate(st.Warning.Render("⚠ "+strings.Join(l.warnings, " · ")), width, "…")
+	switch {
+	case l.failed:
+		line = st.Invalid.Render("✖ "+l.notice) + " · " + line
+	case l.notice != "":
+		line = st.Positive.Render("✓ "+l.notice) + " · " + line
+	}
+	return ansi.Truncate(line, width, "…")
 }
 
 // invalidWarning summarises the invalid trajectories by cause, the most

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -32,15 +33,20 @@ type stepSeries struct {
 	values []float64 // one per batch
 }
 
+// maxFindingLines is how many health findings the Steps tab lists.
+const maxFindingLines = 5
+
 // stepsTab draws, batch after batch, the statistics that show how training
-// went: reward mean and std, each objective's mean, the frontier size.
+// went: reward mean and std, each objective's mean, the frontier size and
+// hypervolume, frac_zero_std_groups and the mean step_count; under them,
+// the health findings.
 type stepsTab struct {
 	common        *Common
 	width, height int
 
-	// stats caches result's statistics: a batch change keeps the result.
+	// trends caches result's trends: a batch change keeps the result.
 	result *engine.Result
-	stats  []engine.BatchStats
+	trends []engine.Trend
 	series []stepSeries
 	charts []linechart.Model
 }
@@ -61,18 +67,19 @@ func (t *stepsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 	return t, nil
 }
 
-// refreshStats recomputes the statistics when the result changed.
-func (t *stepsTab) refreshStats() {
+// refreshTrends takes the trends of a new result.
+func (t *stepsTab) refreshTrends() {
 	res := t.common.Session.Result
 	if res == t.result {
 		return
 	}
-	t.result, t.stats = res, res.Stats()
-	t.series = stepsSeries(res.Objectives, t.stats)
+	t.result, t.trends = res, t.common.Session.Trends()
+	t.series = stepsSeries(res.Objectives, t.trends)
 }
 
-// stepsSeries returns the charted statistics.
-func stepsSeries(objectives []engine.Objective, stats []engine.BatchStats) []stepSeries {
+// stepsSeries returns the charted statistics; the hypervolume only for 2
+// or 3 objectives, the others have none.
+func stepsSeries(objectives []engine.Objective, trends []engine.Trend) []stepSeries {
 	series := []stepSeries{
 		{title: "reward mean"},
 		{title: "reward std"},
@@ -81,14 +88,24 @@ func stepsSeries(objectives []engine.Objective, stats []engine.BatchStats) []ste
 		series = append(series, stepSeries{title: textsafe.Line(fmt.Sprintf("%s mean (%s)", o.Name, o.Goal))})
 	}
 	series = append(series, stepSeries{title: "frontier size (rank 0)"})
-	for _, st := range stats {
-		series[0].values = append(series[0].values, st.Reward.Mean)
-		series[1].values = append(series[1].values, st.Reward.Std)
-		for k, o := range st.Objectives {
-			series[2+k].values = append(series[2+k].values, o.Mean)
+	hypervolume := len(objectives) == 2 || len(objectives) == 3
+	if hypervolume {
+		series = append(series, stepSeries{title: "hypervolume"})
+	}
+	series = append(series, stepSeries{title: "frac_zero_std_groups"}, stepSeries{title: "mean step_count"})
+	for _, tr := range trends {
+		values := []float64{tr.Reward.Mean, tr.Reward.Std}
+		for _, o := range tr.Objectives {
+			values = append(values, o.Mean)
 		}
-		last := len(series) - 1
-		series[last].values = append(series[last].values, float64(st.FrontierSize))
+		values = append(values, float64(tr.FrontierSize))
+		if hypervolume {
+			values = append(values, tr.Hypervolume)
+		}
+		values = append(values, tr.FracZeroStdGroups, tr.MeanStepCount)
+		for k, v := range values {
+			series[k].values = append(series[k].values, v)
+		}
 	}
 	return series
 }
@@ -98,7 +115,7 @@ func stepsSeries(objectives []engine.Objective, stats []engine.BatchStats) []ste
 // chart fits; when none does, the most columns at least minStepsChartWidth
 // wide, the rows that fit and a line to say what does not.
 func (t *stepsTab) layout() (cols, rows, cellWidth, cellHeight int) {
-	height := t.height - 1 // under the legend
+	height := t.height - 1 - len(t.healthLines()) // under the legend, over the findings
 	maxCols := min(max(t.width/minStepsChartWidth, 1), 3)
 	for cols = 1; cols <= maxCols; cols++ {
 		rows = (len(t.series) + cols - 1) / cols
@@ -116,9 +133,9 @@ func (t *stepsTab) draw() {
 	if t.common.Session.Result == nil || t.width <= 0 || t.height <= 0 {
 		return
 	}
-	t.refreshStats()
+	t.refreshTrends()
 	t.charts = t.charts[:0]
-	if len(t.stats) == 0 {
+	if len(t.trends) == 0 {
 		return
 	}
 	_, _, w, h := t.layout()
@@ -131,7 +148,7 @@ func (t *stepsTab) draw() {
 // a dotted vertical line and marked, a gap where a batch has no value.
 func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
 	st := t.common.Styles
-	first, last := float64(t.stats[0].Step), float64(t.stats[len(t.stats)-1].Step)
+	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
 	x0, x1 := first, last
 	if first == last {
 		x0, x1 = paddedRange(first, last)
@@ -143,7 +160,7 @@ func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
 	relabel(&lc)
 	lc.XLabelFormatter = stepLabel
 	current := t.common.Session.Batch
-	drawMarker(&lc, float64(t.stats[current].Step), st.Muted)
+	drawMarker(&lc, float64(t.trends[current].Step), st.Muted)
 	var line []canvas.Float64Point
 	for b, v := range s.values {
 		if math.IsNaN(v) {
@@ -151,11 +168,11 @@ func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
 			line = line[:0]
 			continue
 		}
-		line = append(line, canvas.Float64Point{X: float64(t.stats[b].Step), Y: v})
+		line = append(line, canvas.Float64Point{X: float64(t.trends[b].Step), Y: v})
 	}
 	drawPolyline(&lc, line, st.Bar)
 	if v := s.values[current]; !math.IsNaN(v) {
-		drawPoint(&lc, canvas.Float64Point{X: float64(t.stats[current].Step), Y: v}, currentRune, st.Selected)
+		drawPoint(&lc, canvas.Float64Point{X: float64(t.trends[current].Step), Y: v}, currentRune, st.Selected)
 	}
 	lc.DrawXYAxisAndLabel()
 	return lc
@@ -199,7 +216,25 @@ func (t *stepsTab) View() string {
 		gridRows = append(gridRows, st.Warning.Render(
 			count(hidden, "more chart does", "more charts do")+" not fit: enlarge the terminal"))
 	}
-	return fitBox(strings.Join(gridRows, "\n"), t.width, t.height)
+	body := fitBox(strings.Join(gridRows, "\n"), t.width, t.height-len(t.healthLines()))
+	return fitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
+}
+
+// healthLines lists the health findings under the charts: a title line
+// with the badge, then the first maxFindingLines findings, in step order.
+func (t *stepsTab) healthLines() []string {
+	s, st := t.common.Session, t.common.Styles
+	findings := s.Findings()
+	baseline := cmp.Or(s.HealthConfig.Baseline, engine.DefaultBaseline)
+	lines := []string{st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + healthBadge(st, findings)}
+	for j, f := range findings {
+		if j == maxFindingLines-1 && len(findings) > maxFindingLines {
+			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (rewardlens stats --health lists them)", len(findings)-j)))
+			break
+		}
+		lines = append(lines, findingLine(st, f))
+	}
+	return lines
 }
 
 // chartView is chart j under its title, which says the current batch's
@@ -208,7 +243,7 @@ func (t *stepsTab) chartView(j int) string {
 	st := t.common.Styles
 	s := t.series[j]
 	b := t.common.Session.Batch
-	title := st.Title.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.stats[b].Step)) + formatValue(s.values[b])
+	title := st.Title.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
 	return ansi.Truncate(title, t.charts[j].Width(), "…") + "\n" + t.charts[j].View()
 }
 

@@ -29,17 +29,17 @@ func markerColumn(t *testing.T, tab Tab) int {
 func TestStepsMarksTheCurrentBatch(t *testing.T) {
 	tab, s := newSampleTab(t, newStepsTab)
 	first := markerColumn(t, tab)
-	stats := &tab.(*stepsTab).stats[0]
+	trends := &tab.(*stepsTab).trends[0]
 	showBatch(tab, s, 30)
 	view := plain(tab)
-	if n := strings.Count(view, "◆ step 30:"); n != 6 {
-		t.Errorf("%d chart titles say the current step is 30, want all 6:\n%s", n, view)
+	if n := strings.Count(view, "◆ step 30:"); n != 9 {
+		t.Errorf("%d chart titles say the current step is 30, want all 9:\n%s", n, view)
 	}
 	if markerColumn(t, tab) <= first {
 		t.Errorf("the marker did not move right from batch 0 to batch 30:\n%s", view)
 	}
-	if &tab.(*stepsTab).stats[0] != stats {
-		t.Error("a batch change recomputed the statistics of an unchanged result")
+	if &tab.(*stepsTab).trends[0] != trends {
+		t.Error("a batch change recomputed the trends of an unchanged result")
 	}
 }
 

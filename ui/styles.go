@@ -29,6 +29,7 @@ type Styles struct {
 	Status      lipgloss.Style // the status line
 	Warning     lipgloss.Style // a warning in the status line
 	Invalid     lipgloss.Style // invalid counts > 0 and errors
+	Alert       lipgloss.Style // a health ALERT: highlighted, even without colour
 	Help        help.Styles
 	Muted       lipgloss.Style // secondary text: units, hints, NaN
 
@@ -74,6 +75,7 @@ func NewStyles(isDark, noColor bool) *Styles {
 		Status:      lipgloss.NewStyle().Foreground(p.muted),
 		Warning:     lipgloss.NewStyle().Foreground(p.warning),
 		Invalid:     lipgloss.NewStyle().Bold(true).Foreground(p.invalid),
+		Alert:       lipgloss.NewStyle().Bold(true).Reverse(noColor).Foreground(p.onAccent).Background(p.invalid),
 		Muted:       lipgloss.NewStyle().Foreground(p.muted),
 		Title:       lipgloss.NewStyle().Bold(true).Foreground(p.title),
 		Label:       lipgloss.NewStyle().Foreground(p.muted),

@@ -53,18 +53,21 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	return exitStatus(err)
 }
 
-// exitStatus is 2 for the user's mistakes (usage, input, settings) and 1
-// for anything else.
+// exitStatus is 2 for the user's mistakes (usage, input, settings), 3 for
+// a health ALERT and 1 for anything else.
 func exitStatus(err error) int {
 	var (
 		usage   usageError
 		line    *loaders.LineError
 		compile *engine.CompileError
 		input   inputError
+		alert   healthAlert
 	)
 	switch {
 	case errors.As(err, &usage), errors.As(err, &line), errors.As(err, &compile), errors.As(err, &input):
 		return exitBadInput
+	case errors.As(err, &alert):
+		return exitHealthAlert
 	}
 	return exitFailure
 }
@@ -76,7 +79,10 @@ func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
 func newRootCommand(stdio IO) *cobra.Command {
-	var s settings
+	var (
+		s      settings
+		health healthFlags
+	)
 	root := &cobra.Command{
 		Use:   "rewardlens [flags] [FILE...]",
 		Short: "Inspect and compute RL rewards: absolute, GRPO, RLOO, Pareto, GDPO",
@@ -95,11 +101,12 @@ embedded sample experiment when no file is given.`,
 		// unknown subcommand.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDashboard(cmd.Context(), cmd, &s, args)
+			return runDashboard(cmd.Context(), cmd, &s, &health, args)
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	s.register(root.PersistentFlags())
+	health.register(root.Flags(), false)
 	s.registerCompletions(root)
 	root.AddCommand(newComputeCommand(&s, stdio), newStatsCommand(&s, stdio))
 	return root

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/internal/output"
 )
 
 // repoRoot is where the sample data lives, relative to this package.
@@ -173,7 +175,7 @@ func TestOutputFormatsAgree(t *testing.T) {
 	}
 }
 
-func formatReward(x float64) string { return string(appendJSONNumber(nil, x)) }
+func formatReward(x float64) string { return string(output.AppendJSONNumber(nil, x)) }
 
 func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	in := `{"id":"a","metadata":{"x":1}}

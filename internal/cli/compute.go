@@ -2,14 +2,15 @@ package cli
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/output"
 )
 
 func newComputeCommand(s *settings, stdio IO) *cobra.Command {
@@ -32,9 +33,9 @@ counted per cause on stderr.`,
 			if err != nil {
 				return err
 			}
-			res := p.computer.Compute(p.data.Trajectories, p.computer.Options.Method)
+			res := p.result()
 			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
-				return writeRewards(w, format, p.data.Trajectories, res)
+				return writeRewards(w, format, &p.ids, res)
 			})
 			if err != nil {
 				return err
@@ -49,88 +50,111 @@ counted per cause on stderr.`,
 	return cmd
 }
 
-// writeRewards writes SPEC.md's output of compute.
-func writeRewards(w io.Writer, format string, ts []engine.Trajectory, res *engine.Result) error {
+// writeRewards writes SPEC.md's output of compute; ids are the
+// trajectories' IDs.
+func writeRewards(w io.Writer, format string, ids *idList, res *engine.Result) error {
 	if format == "csv" {
-		return writeRewardsCSV(w, ts, res)
+		return writeRewardsCSV(w, ids, res)
 	}
-	var buf []byte
 	if format == "json" {
-		buf = append(buf, "[\n"...)
-	}
-	for i := range ts {
-		buf = appendRewardJSON(buf, &ts[i], res, i)
-		if format == "json" && i < len(ts)-1 {
-			buf = append(buf, ',')
+		if _, err := io.WriteString(w, "[\n"); err != nil {
+			return err
 		}
-		buf = append(buf, '\n')
-		if len(buf) > 1<<16 {
-			if _, err := w.Write(buf); err != nil {
-				return err
+	}
+	n := ids.len()
+	err := writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
+		for i := lo; i < hi; i++ {
+			buf = output.AppendRewardJSON(buf, ids.at(i), res, i)
+			if format == "json" && i < n-1 {
+				buf = append(buf, ',')
 			}
-			buf = buf[:0]
+			buf = append(buf, '\n')
 		}
+		return buf
+	})
+	if err == nil && format == "json" {
+		_, err = io.WriteString(w, "]\n")
 	}
-	if format == "json" {
-		buf = append(buf, "]\n"...)
-	}
-	_, err := w.Write(buf)
 	return err
 }
 
-// appendRewardJSON appends trajectory i's record:
-// {"id","batch","group","score","reward","pareto_rank","crowding","valid","objectives":{name: raw value}}.
-func appendRewardJSON(buf []byte, t *engine.Trajectory, res *engine.Result, i int) []byte {
-	buf = append(buf, `{"id":`...)
-	buf = appendJSONString(buf, t.ID)
-	buf = append(buf, `,"batch":`...)
-	buf = strconv.AppendInt(buf, t.Batch, 10)
-	buf = append(buf, `,"group":`...)
-	buf = appendJSONString(buf, t.Group)
-	buf = append(buf, `,"score":`...)
-	buf = appendJSONNumber(buf, res.Scores[i])
-	buf = append(buf, `,"reward":`...)
-	buf = appendJSONNumber(buf, res.Rewards[i])
-	buf = append(buf, `,"pareto_rank":`...)
-	buf = strconv.AppendInt(buf, int64(res.Ranks[i]), 10)
-	buf = append(buf, `,"crowding":`...)
-	if math.IsInf(res.Crowding[i], 1) {
-		buf = append(buf, `"inf"`...)
-	} else {
-		buf = appendJSONNumber(buf, res.Crowding[i])
-	}
-	buf = append(buf, `,"valid":`...)
-	buf = strconv.AppendBool(buf, res.Valid[i])
-	buf = append(buf, `,"objectives":{`...)
-	for k, o := range res.Objectives {
-		if k > 0 {
-			buf = append(buf, ',')
+// rewardChunk is how many records a goroutine formats at a time.
+const rewardChunk = 4096
+
+// writeChunks writes to w, in order, the text that format appends to a
+// buffer for each range [lo, hi) of [0, n) cut into chunks of chunk items.
+// The chunks are formatted on up to GOMAXPROCS goroutines while the
+// calling goroutine writes the finished ones in order; the output does not
+// depend on the schedule. After a write error, the rest is not written.
+func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) []byte) error {
+	chunks := (n + chunk - 1) / chunk
+	nw := min(runtime.GOMAXPROCS(0), chunks)
+	if nw <= 1 {
+		var buf []byte
+		for lo := 0; lo < n; lo += chunk {
+			buf = format(buf[:0], lo, min(lo+chunk, n))
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
 		}
-		buf = appendJSONString(buf, o.Name)
-		buf = append(buf, ':')
-		buf = appendJSONNumber(buf, res.Row(i)[k])
+		return nil
 	}
-	return append(buf, "}}"...)
-}
-
-// appendJSONNumber appends x as the shortest JSON number that reads back as
-// x, or null when x is not finite.
-func appendJSONNumber(buf []byte, x float64) []byte {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return append(buf, "null"...)
+	// A dispatcher hands the chunks out in order, to the workers and to the
+	// writer's queue; a chunk needs one of slots buffers, which the writer
+	// gives back once it has written it, so at most slots chunks are in
+	// memory at a time.
+	type job struct {
+		lo, hi int
+		buf    []byte
+		done   chan struct{}
 	}
-	return strconv.AppendFloat(buf, x, 'g', -1, 64)
-}
-
-func appendJSONString(buf []byte, s string) []byte {
-	b, _ := json.Marshal(s) // a string always marshals
-	return append(buf, b...)
+	slots := 2 * nw
+	bufs := make(chan []byte, slots)
+	for range slots {
+		bufs <- nil
+	}
+	jobs, queue := make(chan *job, slots), make(chan *job, slots)
+	stop := make(chan struct{})
+	go func() {
+		defer close(queue)
+		defer close(jobs)
+		for lo := 0; lo < n; lo += chunk {
+			var buf []byte
+			select {
+			case buf = <-bufs:
+			case <-stop:
+				return
+			}
+			j := &job{lo: lo, hi: min(lo+chunk, n), buf: buf, done: make(chan struct{})}
+			jobs <- j
+			queue <- j
+		}
+	}()
+	for range nw {
+		go func() {
+			for j := range jobs {
+				j.buf = format(j.buf[:0], j.lo, j.hi)
+				close(j.done)
+			}
+		}()
+	}
+	var err error
+	for j := range queue {
+		<-j.done
+		if err == nil {
+			if _, err = w.Write(j.buf); err != nil {
+				close(stop)
+			}
+		}
+		bufs <- j.buf
+	}
+	return err
 }
 
 // writeRewardsCSV writes the columns id,batch,group,score,reward,
 // pareto_rank,crowding,valid then one per objective; a non-finite value is
 // an empty cell and an infinite crowding distance "inf".
-func writeRewardsCSV(w io.Writer, ts []engine.Trajectory, res *engine.Result) error {
+func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
 	for _, o := range res.Objectives {
@@ -140,8 +164,8 @@ func writeRewardsCSV(w io.Writer, ts []engine.Trajectory, res *engine.Result) er
 		return err
 	}
 	row := make([]string, len(header))
-	for i := range ts {
-		row = append(row[:0], ts[i].ID, strconv.FormatInt(ts[i].Batch, 10), ts[i].Group,
+	for i := range ids.len() {
+		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
 			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
 		for _, v := range res.Row(i) {

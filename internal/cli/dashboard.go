@@ -15,7 +15,7 @@ import (
 
 // runDashboard opens the dashboard on the files, or on the embedded sample
 // experiment (with its config) when there are none.
-func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, args []string) error {
+func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *healthFlags, args []string) error {
 	var fallback *engine.Config
 	source := strings.Join(args, ", ")
 	if len(args) == 0 {
@@ -36,9 +36,15 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, args []s
 	if err != nil {
 		return err
 	}
+	healthCfg, err := health.healthConfig()
+	if err != nil {
+		return err
+	}
 	return ui.Run(ctx, ui.Input{
 		Source: source,
 		Config: cfg,
+		Health: healthCfg,
+		HVRef:  health.hvRef,
 		Load: func(progress func(done, total int64)) (*loaders.Result, error) {
 			if len(args) == 0 {
 				return loadSample(progress)

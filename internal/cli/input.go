@@ -17,15 +17,48 @@ import (
 // maxReasonsShown is how many skip reasons the CLI prints.
 const maxReasonsShown = 5
 
-// prepared is what compute and stats share: the checked settings, the
-// loaded trajectories and the computer built for them.
+// prepared is what compute and stats share: the computer built for the
+// inputs, the evaluation of their trajectories and their IDs. The
+// trajectories themselves are not kept.
 type prepared struct {
-	data     *loaders.Result
 	computer *engine.RewardComputer
+	ev       *engine.Evaluation
+	ids      idList
 }
 
+// idList holds the trajectories' IDs in one array of bytes, which the
+// garbage collector need not look into, rather than as a million strings.
+type idList struct {
+	text []byte
+	ends []int // ID i is text[ends[i-1]:ends[i]]
+}
+
+func (l *idList) add(id string) {
+	l.text = append(l.text, id...)
+	l.ends = append(l.ends, len(l.text))
+}
+
+// len returns the number of IDs.
+func (l *idList) len() int { return len(l.ends) }
+
+// at returns ID i, valid until the next add.
+func (l *idList) at(i int) []byte {
+	start := 0
+	if i > 0 {
+		start = l.ends[i-1]
+	}
+	return l.text[start:l.ends[i]]
+}
+
+// result applies the computer's options to the evaluation.
+func (p *prepared) result() *engine.Result { return p.ev.Compute(p.computer.Options) }
+
 // prepare checks the settings (compiling every expression before any data
-// is read), loads the inputs and builds the computer.
+// is read), then reads the inputs, building the computer on the first
+// trajectory and evaluating the trajectories as they come: only the
+// evaluation and the IDs stay in memory, not every trajectory's metadata
+// and response. The errors are those of loading everything first: a bad
+// input wins over a computer that cannot be built.
 func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepared, error) {
 	if len(args) == 0 {
 		return nil, usagef("no input files (give FILE... or - for standard input)")
@@ -41,16 +74,35 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if err != nil {
 		return nil, err
 	}
-	data, err := loaders.Load(args, opts)
+	var (
+		p         prepared
+		evaluator *engine.Evaluator
+		cerr      error
+	)
+	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
+		if evaluator == nil && cerr == nil {
+			if p.computer, cerr = newComputer(cfg, &ts[0]); cerr == nil {
+				evaluator = engine.NewEvaluator(p.computer.Scorer)
+			}
+		}
+		if cerr != nil {
+			return nil // read on: an input error comes first
+		}
+		evaluator.Add(ts)
+		for i := range ts {
+			p.ids.add(ts[i].ID)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, inputError{err}
 	}
 	reportSkipped(stdio.Stderr, data)
-	c, err := newComputer(cfg, &data.Trajectories[0])
-	if err != nil {
-		return nil, err
+	if cerr != nil {
+		return nil, cerr
 	}
-	return &prepared{data: data, computer: c}, nil
+	p.ev = evaluator.Evaluation()
+	return &p, nil
 }
 
 // reportSkipped tells, on stderr, how many lines --skip-invalid-lines

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/internal/output"
 )
 
 // writeOutput writes what write produces to path atomically (a temporary
@@ -24,26 +25,7 @@ func writeOutput(path string, inputs []string, stdout io.Writer, write func(io.W
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return output.WriteFileAtomic(path, write)
 }
 
 // refuseInput fails when path is one of the inputs: rewardlens never

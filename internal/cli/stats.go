@@ -12,18 +12,24 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 func newStatsCommand(s *settings, stdio IO) *cobra.Command {
 	var format, out string
+	var health healthFlags
 	cmd := &cobra.Command{
 		Use:   "stats [flags] FILE...",
 		Short: "Print per-batch statistics of objectives, scores and rewards",
 		Long: `stats prints, for every batch, the count, mean, population std, min,
 quartiles and max of each objective, of the scores and of the rewards (valid
 trajectories only), the objectives' Pearson correlation matrix, the number of
-fronts, the frontier size and frac_zero_std_groups.`,
+fronts, the frontier size and frac_zero_std_groups.
+
+--health adds the trends (hypervolume, mean step_count...) and the health
+checks against the first --baseline batches, and exits with status 3 when
+one of them raises an ALERT.`,
 		Example: `  rewardlens stats rollouts.jsonl
   rewardlens stats --format json --method grpo rollouts.jsonl | jq '.batches[0].reward'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -34,9 +40,12 @@ fronts, the frontier size and frac_zero_std_groups.`,
 			if err != nil {
 				return err
 			}
-			res := p.computer.Compute(p.data.Trajectories, p.computer.Options.Method)
+			res := p.result()
 			report := newStatsReport(res)
-			return writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
+			if report.Health, err = health.report(res); err != nil {
+				return err
+			}
+			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
 				if format == "json" {
 					enc := json.NewEncoder(w)
 					enc.SetIndent("", "  ")
@@ -44,8 +53,13 @@ fronts, the frontier size and frac_zero_std_groups.`,
 				}
 				return writeStatsTable(w, report)
 			})
+			if err != nil {
+				return err
+			}
+			return report.Health.status()
 		},
 	}
+	health.register(cmd.Flags(), true)
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
@@ -57,7 +71,7 @@ fronts, the frontier size and frac_zero_std_groups.`,
 type number float64
 
 func (n number) MarshalJSON() ([]byte, error) {
-	return appendJSONNumber(nil, float64(n)), nil
+	return output.AppendJSONNumber(nil, float64(n)), nil
 }
 
 type summaryJSON struct {
@@ -105,6 +119,7 @@ type statsReport struct {
 	Objectives []string       `json:"objectives"`
 	Invalid    map[string]int `json:"invalid"`
 	Batches    []batchJSON    `json:"batches"`
+	Health     *healthReport  `json:"health,omitempty"`
 }
 
 func newStatsReport(res *engine.Result) statsReport {
@@ -163,7 +178,7 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 			return err
 		}
 	}
-	return nil
+	return writeHealthTable(w, r.Health, r.Objectives)
 }
 
 func writeSummaryRow(w io.Writer, name, goal string, s summaryJSON) {

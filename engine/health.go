@@ -1,0 +1,350 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// DefaultBaseline is how many of the first batches form the health checks'
+// baseline by default.
+const DefaultBaseline = 3
+
+// HealthConfig says what the health checks compare against.
+type HealthConfig struct {
+	// Baseline is how many of the first batches form the baseline
+	// (DefaultBaseline when not positive).
+	Baseline int
+	// LengthObjective names the objective whose batch mean the length-drift
+	// check follows; "" follows the mean step_count.
+	LengthObjective string
+	// TaskObjective names the objective the correlation check correlates
+	// the others with; "" is the first objective.
+	TaskObjective string
+}
+
+// Validate reports a name that is not one of the objectives. Health skips
+// the check of a name that Validate rejects.
+func (c HealthConfig) Validate(objectives []Objective) error {
+	for _, name := range []string{c.LengthObjective, c.TaskObjective} {
+		if name != "" && objectiveIndex(objectives, name) < 0 {
+			return fmt.Errorf("unknown objective %q (objectives: %s)", name, objectiveNames(objectives))
+		}
+	}
+	return nil
+}
+
+// Level is how bad a finding is.
+type Level int
+
+// The levels of a finding, in increasing severity.
+const (
+	Warn Level = iota + 1
+	Alert
+)
+
+func (l Level) String() string {
+	if l == Alert {
+		return "ALERT"
+	}
+	return "WARN"
+}
+
+// MarshalText writes the level as WARN or ALERT.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// Check names a health check.
+type Check string
+
+// The health checks.
+const (
+	CheckZeroSpread       Check = "zero_spread"
+	CheckVarianceCollapse Check = "variance_collapse"
+	CheckDominance        Check = "dominance"
+	CheckCeiling          Check = "ceiling"
+	CheckLengthDrift      Check = "length_drift"
+	CheckCorrelationFlip  Check = "correlation_flip"
+)
+
+// The thresholds of the checks (see Health). A value beyond the first of a
+// pair is a WARN, beyond the second an ALERT.
+const (
+	zeroSpreadWarn, zeroSpreadAlert = 0.50, 0.75 // fraction of groups, above
+	collapseWarn, collapseAlert     = 0.20, 0.05 // std / baseline std, below
+	dominanceWarn, dominanceAlert   = 0.75, 0.90 // variance share, above
+	ceilingWarn, ceilingAlert       = 0.80, 0.95 // fraction of scores, above
+	driftWarn, driftAlert           = 3.0, 5.0   // baseline sds, above
+	flipMin, flipAlert              = 0.1, 0.3   // |r|, above
+	// driftFloor is the smallest baseline sd of the drift check, relative
+	// to the baseline mean: a baseline of 3 steady batches would otherwise
+	// make noise a drift.
+	driftFloor = 0.05
+)
+
+// Finding is a health check that fired: at Step, the check's value
+// crossed the threshold of Level.
+type Finding struct {
+	Check Check `json:"check"`
+	Level Level `json:"level"`
+	Step  int64 `json:"step"`
+	// Objective is the objective the finding is about ("" when it is about
+	// the batch, or the mean step_count).
+	Objective string  `json:"objective,omitempty"`
+	Value     float64 `json:"value"`
+	Threshold float64 `json:"threshold"`
+	Message   string  `json:"message"`
+}
+
+// Health runs the health checks on every batch's trend point (trends as
+// res.Trends returns them) and returns, per check and objective, the first
+// step where it reached WARN and the first where it reached ALERT (the ALERT
+// alone when both come at once), in step order. The baseline is the first
+// cfg.Baseline batches; the checks that compare with it run on the batches
+// after it.
+//
+//   - zero_spread: the fraction of comparison groups whose scores all equal
+//     (no GRPO signal) above 0.5 (WARN), 0.75 (ALERT).
+//   - variance_collapse: ScoreGroupStd / its mean over the baseline below
+//     0.20, 0.05. Scores, not rewards: a normalised method gives rewards of
+//     std ~1 whatever the spread of the scores.
+//   - dominance: an objective's share of the weighted score's variance,
+//     w_k^2 var(o'_k) / sum_j w_j^2 var(o'_j) (the terms' own variances,
+//     in [0, 1], summing to 1), above 0.75, 0.90. Only for the methods that
+//     reward the score (absolute, relative, grpo, rloo): pareto ranks do
+//     not weigh objectives, gdpo normalises each before weighing it.
+//   - ceiling: the fraction of scores at the batch maximum (FracAtMax) above
+//     0.80, 0.95, in a batch of 2 or more.
+//   - length_drift: the batch mean of step_count (or cfg.LengthObjective) at
+//     |x - mean| / sd above 3, 5, with the baseline batches' mean and sample
+//     std (n - 1) of their means, the sd at least 5% of |mean| so that
+//     small changes after a steady baseline stay quiet.
+//   - correlation_flip: the Pearson correlation r of an objective with the
+//     task objective of the opposite sign to its mean r0 over the baseline,
+//     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
+//     signature of reward hacking.
+func Health(res *Result, trends []Trend, cfg HealthConfig) []Finding {
+	h := newHealthRun(res, trends, cfg)
+	type key struct {
+		check     Check
+		objective string
+	}
+	reported := map[key]Level{}
+	var out []Finding
+	for b := range trends {
+		for _, f := range h.batch(b) {
+			if k := (key{f.Check, f.Objective}); f.Level > reported[k] {
+				reported[k] = f.Level
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// healthRun holds what the checks compare the batches with.
+type healthRun struct {
+	res    *Result
+	trends []Trend
+	base   int // the baseline is trends[:base]
+	// baseGroupStd is the baseline's mean ScoreGroupStd.
+	baseGroupStd float64
+	// length returns the drift check's series, nil when it is unknown;
+	// lengthObjective names its objective, "" for step_count.
+	length               func(*Trend) float64
+	lengthObjective      string
+	lengthMean, lengthSD float64
+	// task is the task objective's index (-1: unknown); baseCorr holds the
+	// baseline mean of each objective's correlation with it.
+	task     int
+	baseCorr []float64
+}
+
+func newHealthRun(res *Result, trends []Trend, cfg HealthConfig) *healthRun {
+	n := cfg.Baseline
+	if n < 1 {
+		n = DefaultBaseline
+	}
+	h := &healthRun{res: res, trends: trends, base: min(n, len(trends))}
+	baseline := trends[:h.base]
+	h.baseGroupStd = meanOver(baseline, func(t *Trend) float64 { return t.ScoreGroupStd })
+	h.setLength(cfg.LengthObjective)
+	h.task = 0
+	if cfg.TaskObjective != "" {
+		h.task = objectiveIndex(res.Objectives, cfg.TaskObjective)
+	}
+	if h.task >= 0 && h.task < len(res.Objectives) {
+		for k := range res.Objectives {
+			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *Trend) float64 { return t.Correlation[h.task][k] }))
+		}
+	}
+	return h
+}
+
+// setLength picks the drift check's series and its baseline.
+func (h *healthRun) setLength(name string) {
+	switch k := objectiveIndex(h.res.Objectives, name); {
+	case name == "":
+		h.length = func(t *Trend) float64 { return t.MeanStepCount }
+	case k >= 0:
+		h.length, h.lengthObjective = func(t *Trend) float64 { return t.Objectives[k].Mean }, name
+	default:
+		return
+	}
+	var x []float64
+	for i := range h.trends[:h.base] {
+		if v := h.length(&h.trends[i]); !math.IsNaN(v) {
+			x = append(x, v)
+		}
+	}
+	h.lengthMean, h.lengthSD = Mean(x), 0
+	if len(x) > 1 {
+		h.lengthSD = sampleStd(x)
+	}
+	h.lengthSD = max(h.lengthSD, driftFloor*math.Abs(h.lengthMean), 1e-12)
+}
+
+// meanOver returns the mean of f over the trends where it is not NaN (NaN
+// when it is NaN everywhere).
+func meanOver(trends []Trend, f func(*Trend) float64) float64 {
+	var x []float64
+	for i := range trends {
+		if v := f(&trends[i]); !math.IsNaN(v) {
+			x = append(x, v)
+		}
+	}
+	return Mean(x)
+}
+
+// batch returns the findings of batch b, at the level each reached.
+func (h *healthRun) batch(b int) []Finding {
+	t := &h.trends[b]
+	var out []Finding
+	add := func(f Finding, ok bool) {
+		if ok {
+			f.Step = t.Step
+			out = append(out, f)
+		}
+	}
+	add(zeroSpread(t))
+	add(h.dominance(t))
+	add(ceiling(t))
+	if b >= h.base {
+		add(h.varianceCollapse(t))
+		add(h.lengthDrift(t))
+		for k := range h.baseCorr {
+			add(h.correlationFlip(t, k))
+		}
+	}
+	return out
+}
+
+// finding grades value against the thresholds warn and alert (crossed
+// upwards, or downwards when below is true); ok is false when it crosses
+// neither, or is NaN.
+func finding(check Check, objective string, value, warn, alert float64, below bool, msg string) (f Finding, ok bool) {
+	beyond := func(threshold float64) bool {
+		if below {
+			return value < threshold
+		}
+		return value > threshold
+	}
+	f = Finding{Check: check, Objective: objective, Value: value, Message: msg}
+	switch {
+	case beyond(alert):
+		f.Level, f.Threshold = Alert, alert
+	case beyond(warn):
+		f.Level, f.Threshold = Warn, warn
+	default:
+		return f, false
+	}
+	return f, true
+}
+
+func zeroSpread(t *Trend) (Finding, bool) {
+	v := t.FracZeroStdGroups
+	msg := fmt.Sprintf("%.0f of %d groups have all-equal scores (no GRPO signal)", v*float64(t.Groups), t.Groups)
+	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
+}
+
+func (h *healthRun) varianceCollapse(t *Trend) (Finding, bool) {
+	if !(h.baseGroupStd > zeroStd) {
+		return Finding{}, false // no spread to lose
+	}
+	v := t.ScoreGroupStd / h.baseGroupStd
+	msg := fmt.Sprintf("score std within groups %.3g, %.0f%% of the baseline's %.3g", t.ScoreGroupStd, 100*v, h.baseGroupStd)
+	return finding(CheckVarianceCollapse, "", v, collapseWarn, collapseAlert, true, msg)
+}
+
+// scoreMethods are the methods whose rewards follow the weighted score.
+var scoreMethods = []Method{Absolute, Relative, GRPO, RLOO}
+
+func (h *healthRun) dominance(t *Trend) (Finding, bool) {
+	if len(t.Objectives) < 2 || !slices.Contains(scoreMethods, h.res.Options.Method) {
+		return Finding{}, false
+	}
+	total, top, k := 0.0, -1.0, 0
+	for j, o := range t.Objectives {
+		v := o.Weight * o.Weight * o.Std * o.Std
+		total += v
+		if v > top {
+			top, k = v, j
+		}
+	}
+	if !(total > 0) {
+		return Finding{}, false
+	}
+	v, name := top/total, t.Objectives[k].Name
+	msg := fmt.Sprintf("%s carries %.0f%% of the weighted score's variance", name, 100*v)
+	return finding(CheckDominance, name, v, dominanceWarn, dominanceAlert, false, msg)
+}
+
+func ceiling(t *Trend) (Finding, bool) {
+	if t.Score.Count < 2 {
+		return Finding{}, false
+	}
+	v := t.FracAtMax
+	msg := fmt.Sprintf("%.0f%% of scores are at the batch maximum %.4g", 100*v, t.Score.Max)
+	return finding(CheckCeiling, "", v, ceilingWarn, ceilingAlert, false, msg)
+}
+
+func (h *healthRun) lengthDrift(t *Trend) (Finding, bool) {
+	if h.length == nil || math.IsNaN(h.lengthMean) {
+		return Finding{}, false
+	}
+	x := h.length(t)
+	z := (x - h.lengthMean) / h.lengthSD
+	msg := fmt.Sprintf("mean %s %.3g, baseline %.3g ± %.3g: %+.1f sd",
+		cmp.Or(h.lengthObjective, "step_count"), x, h.lengthMean, h.lengthSD, z)
+	f, ok := finding(CheckLengthDrift, h.lengthObjective, math.Abs(z), driftWarn, driftAlert, false, msg)
+	f.Value = z
+	return f, ok
+}
+
+func (h *healthRun) correlationFlip(t *Trend, k int) (Finding, bool) {
+	r0, r := h.baseCorr[k], t.Correlation[h.task][k]
+	if k == h.task || !(math.Abs(r0) > flipMin) || math.Signbit(r) == math.Signbit(r0) {
+		return Finding{}, false
+	}
+	name, task := t.Objectives[k].Name, t.Objectives[h.task].Name
+	msg := fmt.Sprintf("corr(%s, %s) %+.2f, baseline %+.2f: the sign flipped", name, task, r, r0)
+	f, ok := finding(CheckCorrelationFlip, name, math.Abs(r), flipMin, flipAlert, false, msg)
+	f.Value = r
+	return f, ok
+}
+
+// objectiveIndex returns the index of the objective named name, -1 when
+// there is none.
+func objectiveIndex(objectives []Objective, name string) int {
+	return slices.IndexFunc(objectives, func(o Objective) bool { return o.Name == name })
+}
+
+// objectiveNames lists the objectives' names, comma-separated.
+func objectiveNames(objectives []Objective) string {
+	names := make([]string, len(objectives))
+	for k, o := range objectives {
+		names[k] = o.Name
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/rewardlens/rewardlens/pareto"
+)
+
+// Trend is one batch's point of the trend series that the Steps tab draws
+// and the health checks read: the batch's statistics and what follows them
+// across training besides.
+type Trend struct {
+	BatchStats
+	// Hypervolume is the hypervolume of the batch's frontier on the
+	// oriented objectives (see Trends); NaN when there are not 2 or 3
+	// objectives or the batch has no valid trajectory.
+	Hypervolume float64
+	// MeanStepCount is the mean step_count of the valid trajectories.
+	MeanStepCount float64
+	// ScoreGroupStd is the mean, over the comparison groups holding a valid
+	// trajectory, of the population std of their scores: TRL's reward_std,
+	// on scores, so that a method's normalisation does not hide it.
+	ScoreGroupStd float64
+	// FracAtMax is the fraction of valid scores at the batch's maximum
+	// score (within 1e-9, relative): how many already get the best score.
+	FracAtMax float64
+}
+
+// Trends returns the trend point of every batch, in ascending step order.
+// ref is the hypervolume's reference point in raw objective values, one per
+// objective, or nil for DefaultHVRef, which keeps the batches comparable.
+// The hypervolume of a batch is that of the union of its comparison groups'
+// rank-0 points, which is the hypervolume of all its valid points whatever
+// the scope; points not strictly better than the (oriented) reference on
+// every objective contribute nothing. It panics if ref is neither nil nor
+// of one value per objective.
+func (res *Result) Trends(ref []float64) []Trend {
+	if ref == nil {
+		ref = res.DefaultHVRef()
+	}
+	if len(ref) != res.M {
+		panic("engine: the hypervolume reference needs one value per objective")
+	}
+	oriented := make([]float64, res.M)
+	for k, o := range res.Objectives {
+		oriented[k] = o.Orient(ref[k])
+	}
+	out := make([]Trend, len(res.Batches))
+	for bi := range res.Batches {
+		b := &res.Batches[bi]
+		out[bi] = Trend{
+			BatchStats:    res.BatchStats(b),
+			Hypervolume:   res.hypervolume(b, oriented),
+			MeanStepCount: res.meanStepCount(b),
+			ScoreGroupStd: res.scoreGroupStd(b),
+			FracAtMax:     res.fracAtMax(b),
+		}
+	}
+	return out
+}
+
+// ValidateHVRef reports a hypervolume reference point that is not one
+// finite value per objective; nil (the default) is valid.
+func ValidateHVRef(objectives []Objective, ref []float64) error {
+	if ref == nil {
+		return nil
+	}
+	if len(ref) != len(objectives) {
+		return fmt.Errorf("hypervolume reference: %d values for %d objectives (%s)", len(ref), len(objectives), objectiveNames(objectives))
+	}
+	for k, v := range ref {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("hypervolume reference: %s's value %v is not a finite number", objectives[k].Name, v)
+		}
+	}
+	return nil
+}
+
+// DefaultHVRef returns the default hypervolume reference point, in raw
+// objective values: the worst value of each objective (the smallest of a
+// maximised one, the largest of a minimised one) over the valid
+// trajectories of the first batch that has any. It is NaN everywhere when
+// no trajectory is valid.
+func (res *Result) DefaultHVRef() []float64 {
+	ref := make([]float64, res.M)
+	for k := range ref {
+		ref[k] = math.NaN()
+	}
+	for bi := range res.Batches {
+		valid := validMembers(nil, res.Batches[bi].Members, res.Valid)
+		if len(valid) == 0 {
+			continue
+		}
+		for k, o := range res.Objectives {
+			worst := math.Inf(1)
+			for _, i := range valid {
+				worst = min(worst, o.Orient(res.Values[i*res.M+k]))
+			}
+			ref[k] = o.Orient(worst) // orienting twice gives the raw value back
+		}
+		break
+	}
+	return ref
+}
+
+// hypervolume returns the hypervolume of b's rank-0 points against the
+// oriented reference point ref.
+func (res *Result) hypervolume(b *Batch, ref []float64) float64 {
+	if res.M < 2 || res.M > 3 {
+		return math.NaN()
+	}
+	valid, frontier := 0, 0
+	for _, i := range b.Members {
+		if res.Valid[i] {
+			valid++
+			if res.Ranks[i] == 0 {
+				frontier++
+			}
+		}
+	}
+	if valid == 0 || !allFinite(ref) {
+		return math.NaN()
+	}
+	points := make([]float64, 0, frontier*res.M)
+	for _, i := range b.Members {
+		if res.Valid[i] && res.Ranks[i] == 0 {
+			for k, o := range res.Objectives {
+				points = append(points, o.Orient(res.Values[i*res.M+k]))
+			}
+		}
+	}
+	if res.M == 2 {
+		return pareto.Hypervolume2D(points, [2]float64{ref[0], ref[1]})
+	}
+	return pareto.Hypervolume3D(points, [3]float64{ref[0], ref[1], ref[2]})
+}
+
+// allFinite reports whether every value of x is a finite number.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// meanStepCount returns the mean step_count of b's valid trajectories, NaN
+// when there is none.
+func (res *Result) meanStepCount(b *Batch) float64 {
+	sum, n := 0.0, 0
+	for _, i := range b.Members {
+		if res.Valid[i] {
+			sum += float64(res.stepCounts[i])
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+// scoreGroupStd returns the mean of the population std of the valid scores
+// of each of b's comparison groups that has any, NaN when none has.
+func (res *Result) scoreGroupStd(b *Batch) float64 {
+	sum, n := 0.0, 0
+	var idx []int
+	var x []float64
+	for _, g := range b.Groups {
+		idx = validMembers(idx, g.Members, res.Valid)
+		if len(idx) == 0 {
+			continue
+		}
+		x = gather(x, res.Scores, idx)
+		_, std := PopMeanStd(x)
+		sum += std
+		n++
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+// fracAtMax returns the fraction of b's valid scores within 1e-9 (relative
+// to max(1, |max|)) of their maximum, NaN when there is none: two weighted
+// sums equal in exact arithmetic can differ in their last bits.
+func (res *Result) fracAtMax(b *Batch) float64 {
+	hi, n := math.Inf(-1), 0
+	for _, i := range b.Members {
+		if res.Valid[i] {
+			hi = max(hi, res.Scores[i])
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	tol := 1e-9 * max(1, math.Abs(hi))
+	at := 0
+	for _, i := range b.Members {
+		if res.Valid[i] && res.Scores[i] >= hi-tol {
+			at++
+		}
+	}
+	return float64(at) / float64(n)
+}

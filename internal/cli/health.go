@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// exitHealthAlert is the status of stats --health when a check raised an
+// ALERT, so that a training script or CI can stop a bad run.
+const exitHealthAlert = 3
+
+// healthFlags are the settings of the trends and the health checks: stats
+// takes them all, the dashboard all but --health.
+type healthFlags struct {
+	health   bool
+	baseline int
+	hvRef    []float64
+	length   string
+	task     string
+}
+
+// register adds the flags to f; withHealth adds --health.
+func (h *healthFlags) register(f *pflag.FlagSet, withHealth bool) {
+	if withHealth {
+		f.BoolVar(&h.health, "health", false, "run the health checks; exit status 3 when one raises an ALERT")
+	}
+	f.IntVar(&h.baseline, "baseline", engine.DefaultBaseline, "health checks: how many first batches form the baseline")
+	f.Float64SliceVar(&h.hvRef, "hv-ref", nil, "hypervolume reference point `v1,v2,...`, raw values in objective order (default: the worst of each in the first batch)")
+	f.StringVar(&h.length, "health-length", "", "health checks: follow the mean of objective `NAME` for length drift (default step_count)")
+	f.StringVar(&h.task, "health-task", "", "health checks: correlate the others with objective `NAME` (default the first)")
+}
+
+// healthConfig returns the health checks' config, checking what needs no
+// objectives.
+func (h *healthFlags) healthConfig() (engine.HealthConfig, error) {
+	cfg := engine.HealthConfig{Baseline: h.baseline, LengthObjective: h.length, TaskObjective: h.task}
+	if h.baseline < 1 {
+		return cfg, usagef("--baseline %d: want a number of batches >= 1", h.baseline)
+	}
+	return cfg, nil
+}
+
+// config returns the health checks' config and the hypervolume reference
+// (nil for the default), checked against the objectives.
+func (h *healthFlags) config(objectives []engine.Objective) (engine.HealthConfig, []float64, error) {
+	cfg, err := h.healthConfig()
+	if err != nil {
+		return cfg, nil, err
+	}
+	if err := cfg.Validate(objectives); err != nil {
+		return cfg, nil, usagef("--health-length, --health-task: %v", err)
+	}
+	if err := engine.ValidateHVRef(objectives, h.hvRef); err != nil {
+		return cfg, nil, usagef("--hv-ref: %v", err)
+	}
+	return cfg, h.hvRef, nil
+}
+
+// healthReport is the "health" part of stats' output.
+type healthReport struct {
+	Baseline int              `json:"baseline"`
+	HVRef    []number         `json:"hv_ref"`
+	Trends   []trendJSON      `json:"trends"`
+	Findings []engine.Finding `json:"findings"`
+}
+
+// trendJSON is what the trends add to a batch's statistics.
+type trendJSON struct {
+	Batch         int64  `json:"batch"`
+	Hypervolume   number `json:"hypervolume"`
+	MeanStepCount number `json:"mean_step_count"`
+	ScoreGroupStd number `json:"score_group_std"`
+	FracAtMax     number `json:"frac_at_max"`
+}
+
+// report runs the health checks on res, or returns nil without --health.
+func (h *healthFlags) report(res *engine.Result) (*healthReport, error) {
+	if !h.health {
+		return nil, nil
+	}
+	cfg, ref, err := h.config(res.Objectives)
+	if err != nil {
+		return nil, err
+	}
+	if ref == nil {
+		ref = res.DefaultHVRef()
+	}
+	trends := res.Trends(ref)
+	// An empty list, not null, when healthy.
+	r := &healthReport{Baseline: cfg.Baseline, Findings: append([]engine.Finding{}, engine.Health(res, trends, cfg)...)}
+	for _, v := range ref {
+		r.HVRef = append(r.HVRef, number(v))
+	}
+	for _, t := range trends {
+		r.Trends = append(r.Trends, trendJSON{t.Step, number(t.Hypervolume), number(t.MeanStepCount), number(t.ScoreGroupStd), number(t.FracAtMax)})
+	}
+	return r, nil
+}
+
+// healthAlert is the error of a run whose health checks raised an ALERT.
+type healthAlert struct{ alerts []engine.Finding }
+
+func (e healthAlert) Error() string {
+	parts := make([]string, len(e.alerts))
+	for i, f := range e.alerts {
+		parts[i] = fmt.Sprintf("%s at step %d", checkName(f), f.Step)
+	}
+	return fmt.Sprintf("health: %d %s: %s", len(e.alerts), plural(len(e.alerts), "ALERT"), strings.Join(parts, ", "))
+}
+
+// status returns a healthAlert when r holds an ALERT.
+func (r *healthReport) status() error {
+	if r == nil {
+		return nil
+	}
+	var alerts []engine.Finding
+	for _, f := range r.Findings {
+		if f.Level == engine.Alert {
+			alerts = append(alerts, f)
+		}
+	}
+	if len(alerts) == 0 {
+		return nil
+	}
+	return healthAlert{alerts}
+}
+
+// checkName is the check and, when it is about one, its objective.
+func checkName(f engine.Finding) string {
+	if f.Objective == "" {
+		return string(f.Check)
+	}
+	return fmt.Sprintf("%s (%s)", f.Check, f.Objective)
+}
+
+// writeHealthTable prints the trends and the findings of r (nothing when r
+// is nil: no --health).
+func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
+	if r == nil {
+		return nil
+	}
+	refs := make([]string, len(r.HVRef))
+	for k, v := range r.HVRef {
+		refs[k] = textsafe.Line(objectives[k]) + " " + tableNumber(float64(v))
+	}
+	fmt.Fprintf(w, "\nhealth: baseline the first %d batches; hypervolume reference %s\n", r.Baseline, strings.Join(refs, ", "))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t")
+	for _, t := range r.Trends {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t\n", t.Batch, tableNumber(float64(t.Hypervolume)),
+			tableNumber(float64(t.MeanStepCount)), tableNumber(float64(t.ScoreGroupStd)), tableNumber(float64(t.FracAtMax)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(r.Findings) == 0 {
+		_, err := fmt.Fprintln(w, "findings: none, healthy")
+		return err
+	}
+	fmt.Fprintln(w, "findings")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, f := range r.Findings {
+		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(f.Message))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,71 @@
+// Package output writes what rewardlens produces in the formats of SPEC.md:
+// compute's JSON records, shared by the CLI and the dashboard's export, and
+// files written atomically.
+package output
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// AppendRewardJSON appends trajectory i's record, whose ID is id:
+// {"id","batch","group","score","reward","pareto_rank","crowding","valid","objectives":{name: raw value}}.
+func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
+	buf = append(buf, `{"id":`...)
+	buf = AppendJSONString(buf, id)
+	buf = append(buf, `,"batch":`...)
+	buf = strconv.AppendInt(buf, res.StepOf(i), 10)
+	buf = append(buf, `,"group":`...)
+	buf = AppendJSONString(buf, res.GroupOf(i))
+	buf = append(buf, `,"score":`...)
+	buf = AppendJSONNumber(buf, res.Scores[i])
+	buf = append(buf, `,"reward":`...)
+	buf = AppendJSONNumber(buf, res.Rewards[i])
+	buf = append(buf, `,"pareto_rank":`...)
+	buf = strconv.AppendInt(buf, int64(res.Ranks[i]), 10)
+	buf = append(buf, `,"crowding":`...)
+	if math.IsInf(res.Crowding[i], 1) {
+		buf = append(buf, `"inf"`...)
+	} else {
+		buf = AppendJSONNumber(buf, res.Crowding[i])
+	}
+	buf = append(buf, `,"valid":`...)
+	buf = strconv.AppendBool(buf, res.Valid[i])
+	buf = append(buf, `,"objectives":{`...)
+	for k, o := range res.Objectives {
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		buf = AppendJSONString(buf, o.Name)
+		buf = append(buf, ':')
+		buf = AppendJSONNumber(buf, res.Row(i)[k])
+	}
+	return append(buf, "}}"...)
+}
+
+// AppendJSONNumber appends x as the shortest JSON number that reads back as
+// x, or null when x is not finite.
+func AppendJSONNumber(buf []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(buf, "null"...)
+	}
+	return strconv.AppendFloat(buf, x, 'g', -1, 64)
+}
+
+// AppendJSONString appends s as json.Marshal writes it. Plain printable
+// ASCII without quotes, backslashes or the characters Marshal escapes for
+// HTML (<, >, &) is written as is; anything else goes through Marshal.
+func AppendJSONString[S string | []byte](buf []byte, s S) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(string(s)) // a string always marshals
+			return append(buf, b...)
+		}
+	}
+	buf = append(buf, '"')
+	buf = append(buf, s...)
+	return append(buf, '"')
+}

@@ -1,0 +1,121 @@
+package pareto
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// keyIdx is a sort key tagged with the index of the point it came from.
+type keyIdx struct {
+	k uint64
+	i int32
+}
+
+// keyYIdx is a keyIdx carrying a second value along.
+type keyYIdx struct {
+	k uint64
+	y float64
+	i int32
+}
+
+// descKey maps v to a key whose ascending order is v's descending order, with
+// -0 and +0 mapped to the same key. (The order of NaN keys is arbitrary.)
+func descKey(v float64) uint64 {
+	if v == 0 {
+		v = 0 // -0 becomes +0
+	}
+	b := math.Float64bits(v)
+	if b>>63 != 0 {
+		b = ^b
+	} else {
+		b |= 1 << 63
+	}
+	return ^b
+}
+
+const (
+	radixBits    = 11
+	radixBuckets = 1 << radixBits
+	radixPasses  = (64 + radixBits - 1) / radixBits
+	// Below this many keys a comparison sort is faster than the radix
+	// passes and their histograms.
+	radixMin = 512
+)
+
+// sortKeys sorts a by key (ties in any deterministic order) and returns the
+// sorted slice, which is either a or tmp[:len(a)]; the other is clobbered.
+// It is an LSD radix sort on 11-bit digits that skips the digits on which all
+// keys agree. len(tmp) >= len(a).
+func sortKeys(a, tmp []keyIdx) []keyIdx {
+	n := len(a)
+	if n < radixMin {
+		slices.SortFunc(a, func(x, y keyIdx) int { return cmp.Compare(x.k, y.k) })
+		return a
+	}
+	var hist [radixPasses][radixBuckets]uint32
+	for _, e := range a {
+		k := e.k
+		for d := range radixPasses {
+			hist[d][(k>>(d*radixBits))&(radixBuckets-1)]++
+		}
+	}
+	src, dst := a, tmp[:n]
+	for d := range radixPasses {
+		h := &hist[d]
+		shift := uint(d * radixBits)
+		if h[(src[0].k>>shift)&(radixBuckets-1)] == uint32(n) {
+			continue // every key has the same digit
+		}
+		var sum uint32
+		for b := range h {
+			c := h[b]
+			h[b] = sum
+			sum += c
+		}
+		for _, e := range src {
+			b := (e.k >> shift) & (radixBuckets - 1)
+			dst[h[b]] = e
+			h[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}
+
+// sortKeysY is sortKeys for keyYIdx.
+func sortKeysY(a, tmp []keyYIdx) []keyYIdx {
+	n := len(a)
+	if n < radixMin {
+		slices.SortFunc(a, func(x, y keyYIdx) int { return cmp.Compare(x.k, y.k) })
+		return a
+	}
+	var hist [radixPasses][radixBuckets]uint32
+	for j := range a {
+		k := a[j].k
+		for d := range radixPasses {
+			hist[d][(k>>(d*radixBits))&(radixBuckets-1)]++
+		}
+	}
+	src, dst := a, tmp[:n]
+	for d := range radixPasses {
+		h := &hist[d]
+		shift := uint(d * radixBits)
+		if h[(src[0].k>>shift)&(radixBuckets-1)] == uint32(n) {
+			continue
+		}
+		var sum uint32
+		for b := range h {
+			c := h[b]
+			h[b] = sum
+			sum += c
+		}
+		for j := range src {
+			b := (src[j].k >> shift) & (radixBuckets - 1)
+			dst[h[b]] = src[j]
+			h[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}

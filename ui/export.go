@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/output"
+)
+
+// settingsFile is where ctrl+s saves the settings, in the current
+// directory.
+const settingsFile = "rewardlens-settings.toml"
+
+// writeBatchRewards writes the current batch's rewards, as compute writes them
+// (one JSON record per trajectory, in input order), to
+// rewardlens-step<K>-<method>.jsonl in the current directory, atomically,
+// and says what it wrote.
+func writeBatchRewards(s *Session) (string, error) {
+	b := s.CurrentBatch()
+	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Options.Method)
+	err := output.WriteFileAtomic(name, func(w io.Writer) error {
+		var buf []byte
+		for _, i := range b.Members {
+			buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories[i].ID), s.Result, i)
+			if _, err := w.Write(append(buf, '\n')); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	return fmt.Sprintf("wrote the rewards of step %d (%d trajectories) to %s", b.Step, len(b.Members), name), nil
+}
+
+// writeSettings writes the current settings as a config file that --config
+// loads, atomically, and says where.
+func writeSettings(s *Session) (string, error) {
+	cfg := settingsConfig(s)
+	err := output.WriteFileAtomic(settingsFile, func(w io.Writer) error {
+		fmt.Fprintf(w, "# rewardlens settings, saved from the dashboard; load with --config %s\n\n", settingsFile)
+		enc := toml.NewEncoder(w)
+		enc.Indent = "" // as the README writes configs
+		return enc.Encode(cfg)
+	})
+	if err != nil {
+		return "", fmt.Errorf("save settings: %w", err)
+	}
+	return fmt.Sprintf("saved the settings to %s (load with --config %s)", settingsFile, settingsFile), nil
+}
+
+// settingsConfig returns the session's config with the current method,
+// scope, scale, normalisation and weights. Goals and weights go into the
+// objectives themselves (pareto) or the svrl weights, so that nothing
+// depends on --minimize or --weight.
+func settingsConfig(s *Session) engine.Config {
+	cfg := s.Config
+	opts := s.Options
+	normalize := opts.Normalize
+	cfg.Method, cfg.Scope, cfg.Scale, cfg.Normalize = string(opts.Method), string(opts.Scope), string(opts.Scale), &normalize
+	cfg.Computer = string(computerOf(s.Computer))
+	cfg.Minimize, cfg.Weights = nil, nil
+	w := slices.Clone(s.Weights())
+	if cfg.Computer == string(engine.ComputerSVRL) {
+		cfg.VerificationWeight, cfg.EfficiencyWeight = &w[1], &w[2]
+		if w[0] != 1 {
+			cfg.Weights = map[string]float64{engine.SVRLTask: w[0]}
+		}
+		return cfg
+	}
+	cfg.Objectives = slices.Clone(cfg.Objectives)
+	for k, o := range s.Evaluation.Objectives {
+		cfg.Objectives[k].Goal, cfg.Objectives[k].Weight = string(o.Goal), &w[k]
+	}
+	return cfg
+}
+
+// The root's export commands: each says in the status line what it wrote.
+
+// exportRewards writes the current batch's rewards (e).
+func (m *Model) exportRewards() { m.status.setNotice(writeBatchRewards(m.common.Session)) }
+
+// saveSettings saves the current settings (ctrl+s).
+func (m *Model) saveSettings() { m.status.setNotice(writeSettings(m.common.Session)) }

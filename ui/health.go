@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// healthCache holds the trends and the health findings of one result: the
+// header needs them after every recompute, the Steps tab on every batch.
+type healthCache struct {
+	result   *engine.Result
+	trends   []engine.Trend
+	findings []engine.Finding
+}
+
+// setHealth sets the health checks' settings and the hypervolume
+// reference, checked against the objectives.
+func (s *Session) setHealth(cfg engine.HealthConfig, ref []float64) error {
+	objectives := s.Evaluation.Objectives
+	if err := cfg.Validate(objectives); err != nil {
+		return fmt.Errorf("health checks: %w", err)
+	}
+	if err := engine.ValidateHVRef(objectives, ref); err != nil {
+		return err
+	}
+	s.HealthConfig, s.HVRef = cfg, ref
+	s.health = healthCache{}
+	return nil
+}
+
+// Trends returns the trend point of every batch of the current result.
+// Callers must not modify them.
+func (s *Session) Trends() []engine.Trend {
+	s.refreshHealth()
+	return s.health.trends
+}
+
+// Findings returns the health findings of the current result.
+func (s *Session) Findings() []engine.Finding {
+	s.refreshHealth()
+	return s.health.findings
+}
+
+// refreshHealth computes the trends and findings of a new result.
+func (s *Session) refreshHealth() {
+	if s.health.result == s.Result {
+		return
+	}
+	trends := s.Result.Trends(s.HVRef)
+	s.health = healthCache{s.Result, trends, engine.Health(s.Result, trends, s.HealthConfig)}
+}
+
+// healthCounts counts the checks (per objective) by the worst level they
+// reached.
+func healthCounts(findings []engine.Finding) (warn, alert int) {
+	worst := map[[2]string]engine.Level{}
+	for _, f := range findings {
+		k := [2]string{string(f.Check), f.Objective}
+		worst[k] = max(worst[k], f.Level)
+	}
+	for _, l := range worst {
+		if l == engine.Alert {
+			alert++
+		} else {
+			warn++
+		}
+	}
+	return warn, alert
+}
+
+// healthBadge sums the findings up for the header: "✓ healthy", or the
+// checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.
+func healthBadge(st *Styles, findings []engine.Finding) string {
+	warn, alert := healthCounts(findings)
+	var parts []string
+	if alert > 0 {
+		parts = append(parts, st.Alert.Render(fmt.Sprintf("✖ %d ALERT", alert)))
+	}
+	if warn > 0 {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚠ %d WARN", warn)))
+	}
+	if len(parts) == 0 {
+		return st.Positive.Render("✓ healthy")
+	}
+	return strings.Join(parts, " ")
+}
+
+// findingLine is one finding for the Steps tab: level, step, check and
+// what it saw.
+func findingLine(st *Styles, f engine.Finding) string {
+	level := st.Warning.Render("⚠ WARN ")
+	if f.Level == engine.Alert {
+		level = st.Alert.Render("✖ ALERT")
+	}
+	check := string(f.Check)
+	if f.Objective != "" {
+		check += " (" + f.Objective + ")"
+	}
+	return fmt.Sprintf("%s step %-4d %s: %s", level, f.Step, textsafe.Line(check), textsafe.Line(f.Message))
+}

@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+func TestHealthBadge(t *testing.T) {
+	st := NewStyles(true, true)
+	warn := engine.Finding{Check: engine.CheckZeroSpread, Level: engine.Warn}
+	for _, c := range []struct {
+		findings []engine.Finding
+		want     string
+	}{
+		{nil, "✓ healthy"},
+		{[]engine.Finding{warn}, "⚠ 1 WARN"},
+		// A check counts once, at its worst level.
+		{[]engine.Finding{warn, {Check: engine.CheckZeroSpread, Level: engine.Alert}}, "✖ 1 ALERT"},
+		{[]engine.Finding{
+			warn,
+			{Check: engine.CheckCorrelationFlip, Objective: "a", Level: engine.Alert},
+			{Check: engine.CheckCorrelationFlip, Objective: "b", Level: engine.Warn},
+		}, "✖ 1 ALERT ⚠ 2 WARN"},
+	} {
+		if got := ansi.Strip(healthBadge(st, c.findings)); got != c.want {
+			t.Errorf("badge %q, want %q", got, c.want)
+		}
+	}
+}
+
+func TestHeaderShowsHealth(t *testing.T) {
+	for _, width := range []int{120, 80, 60} {
+		m := newTestModel(t, width, 40)
+		header := strings.Split(screen(m), "\n")[0]
+		if !strings.HasSuffix(strings.TrimRight(header, " "), "✖ 2 ALERT ⚠ 1 WARN") {
+			t.Errorf("at width %d the header does not end with the sample's health: %q", width, header)
+		}
+	}
+}
+
+func TestHealthFollowsTheSettings(t *testing.T) {
+	s := newSampleSession(t)
+	before := s.Findings()
+	if err := s.setHealth(engine.HealthConfig{Baseline: 30}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if after := s.Findings(); len(after) >= len(before) {
+		t.Errorf("a baseline of 30 batches left %d findings of %d", len(after), len(before))
+	}
+	if s.setHealth(engine.HealthConfig{LengthObjective: "nope"}, nil) == nil {
+		t.Error("an unknown objective was accepted")
+	}
+	if s.setHealth(engine.HealthConfig{}, []float64{1, 2}) == nil {
+		t.Error("a reference of 2 values for 3 objectives was accepted")
+	}
+}
+
+func TestExportKeys(t *testing.T) {
+	t.Chdir(t.TempDir())
+	m := newTestModel(t, 120, 40)
+	press(m, "]", "e")
+	if _, err := os.Stat("rewardlens-step1-pareto.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	if v := screen(m); !strings.Contains(v, "✓ wrote the rewards of step 1 (128 trajectories) to rewardlens-step1-pareto.jsonl") {
+		t.Errorf("the status line does not name the export:\n%s", v)
+	}
+	press(m, "ctrl+s")
+	if _, err := os.Stat(settingsFile); err != nil {
+		t.Fatal(err)
+	}
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+		t.Errorf("the status line does not name the settings file:\n%s", v)
+	}
+}
+
+func TestExportFailureIsShown(t *testing.T) {
+	t.Chdir(t.TempDir())
+	// A non-empty directory where the file goes: the rename fails, even as
+	// root.
+	if err := os.MkdirAll(settingsFile+"/x", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, 120, 40)
+	press(m, "ctrl+s")
+	if v := screen(m); !strings.Contains(v, "✖ save settings:") {
+		t.Errorf("the status line does not say the save failed:\n%s", v)
+	}
+	entries, _ := os.ReadDir(".")
+	if len(entries) != 1 {
+		t.Errorf("the failed save left %d entries, want only the directory", len(entries))
+	}
+}
