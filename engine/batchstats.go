@@ -43,8 +43,34 @@ func (res *Result) Stats() []BatchStats {
 	return out
 }
 
-// BatchStats returns the statistics of batch b.
+// BatchStats returns the statistics of batch b. They are computed once per
+// result and batch (the dashboard's tabs and trends all ask for them); each
+// call returns its own copy.
 func (res *Result) BatchStats(b *Batch) BatchStats {
+	res.statsMu.Lock()
+	st, ok := res.stats[b.Step]
+	res.statsMu.Unlock()
+	if !ok || st.Trajectories != len(b.Members) {
+		computed := res.batchStats(b)
+		st = &computed
+		res.statsMu.Lock()
+		if res.stats == nil {
+			res.stats = map[int64]*BatchStats{}
+		}
+		res.stats[b.Step] = st
+		res.statsMu.Unlock()
+	}
+	out := *st
+	out.Objectives = slices.Clone(st.Objectives)
+	out.Correlation = make([][]float64, len(st.Correlation))
+	for a, row := range st.Correlation {
+		out.Correlation[a] = slices.Clone(row)
+	}
+	return out
+}
+
+// batchStats computes the statistics of batch b.
+func (res *Result) batchStats(b *Batch) BatchStats {
 	valid := validMembers(nil, b.Members, res.Valid)
 	st := BatchStats{
 		Step:         b.Step,

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 )
 
 // Result is a reward computation: the evaluation and ranking it used, the
@@ -19,6 +20,10 @@ type Result struct {
 	// Rewards holds the method's reward per trajectory; an invalid
 	// trajectory gets the mean reward of its group's valid ones.
 	Rewards []float64
+
+	// stats caches BatchStats per batch step.
+	statsMu sync.Mutex
+	stats   map[int64]*BatchStats
 }
 
 // Compute evaluates ts with the computer's scorer and returns the rewards of

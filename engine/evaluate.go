@@ -40,6 +40,10 @@ type Evaluation struct {
 	rankings map[Scope]*Ranking
 	// objStats caches the objectives' statistics per batch step.
 	objStats map[int64]*objectiveColumns
+
+	// line and appended are Append's (append.go).
+	line     *appendLine
+	appended atomic.Bool
 }
 
 // Evaluate runs the scorer on every trajectory. The trajectories are not
@@ -272,6 +276,9 @@ type Ranking struct {
 	Crowding []float64
 	// Fronts holds the number of fronts of each trajectory's group.
 	Fronts []int
+
+	// grown is set once Recompute extended the arrays in place (append.go).
+	grown atomic.Bool
 }
 
 // Ranking returns the ranking for scope, computing it on first use.
@@ -298,10 +305,17 @@ func (ev *Evaluation) rank(scope Scope) *Ranking {
 		Crowding: make([]float64, n),
 		Fronts:   make([]int, n),
 	}
+	ev.rankBatches(r, r.Batches, n)
+	return r
+}
+
+// rankBatches ranks the groups of batches, which hold n trajectories, into
+// r.
+func (ev *Evaluation) rankBatches(r *Ranking, batches []Batch, n int) {
 	var groups []*Group
-	for bi := range r.Batches {
-		for gi := range r.Batches[bi].Groups {
-			groups = append(groups, &r.Batches[bi].Groups[gi])
+	for bi := range batches {
+		for gi := range batches[bi].Groups {
+			groups = append(groups, &batches[bi].Groups[gi])
 		}
 	}
 	// The groups are independent: each goroutine ranks a range of them
@@ -314,7 +328,6 @@ func (ev *Evaluation) rank(scope Scope) *Ranking {
 			rankers[w].rank(ev, r, g.Members)
 		}
 	})
-	return r
 }
 
 // rankChunk is about how many trajectories justify a ranking goroutine.

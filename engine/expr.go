@@ -3,7 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr"
@@ -48,6 +50,10 @@ type Expression struct {
 	vm          vm.VM
 	env         map[string]any
 	useResponse bool
+	// names are the identifiers the expression reads, sorted; fullEnv is
+	// set when it reads $env, which can reach any name.
+	names   []string
+	fullEnv bool
 	// key is set when the expression only reads one metadata value, as
 	// metadata.KEY, metadata["KEY"] or a bare KEY that names no field: Eval
 	// then looks it up without the VM, with the same result.
@@ -96,6 +102,8 @@ func CompileExpression(name, src string) (*Expression, error) {
 		program:     program,
 		env:         make(map[string]any, len(exprEnvTypes)+8),
 		useResponse: refs.names["response"],
+		names:       slices.Sorted(maps.Keys(refs.names)),
+		fullEnv:     refs.names["$env"],
 	}
 	e.key, e.direct = metadataKey(program.Node())
 	return e, nil
@@ -157,6 +165,14 @@ func (e *Expression) Eval(t *Trajectory) (float64, error) {
 	}
 	env := e.env
 	clear(env)
+	if !e.fullEnv {
+		// Without $env the VM only looks up the identifiers of the
+		// expression: the environment need hold nothing else.
+		for _, name := range e.names {
+			e.setName(env, name, t)
+		}
+		return e.run(env)
+	}
 	for k, v := range t.Metadata {
 		env[k] = v
 	}
@@ -172,6 +188,36 @@ func (e *Expression) Eval(t *Trajectory) (float64, error) {
 	} else {
 		env["response"] = ""
 	}
+	return e.run(env)
+}
+
+// setName sets in env what the identifier name stands for on t: the
+// trajectory's field of that name, else its metadata value, if any.
+func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
+	switch name {
+	case "id":
+		env[name] = t.ID
+	case "batch":
+		env[name] = int(t.Batch)
+	case "group":
+		env[name] = t.Group
+	case "step_count":
+		env[name] = int(t.StepCount)
+	case "done":
+		env[name] = t.Done
+	case "metadata":
+		env[name] = t.Metadata
+	case "response":
+		env[name] = t.ResponseText()
+	default:
+		if v, ok := t.Metadata[name]; ok {
+			env[name] = v
+		}
+	}
+}
+
+// run runs the program on env.
+func (e *Expression) run(env map[string]any) (float64, error) {
 	out, err := e.vm.Run(e.program, env)
 	if err != nil {
 		return math.NaN(), ErrEval

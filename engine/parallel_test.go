@@ -199,3 +199,30 @@ func TestRankingMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+// TestReducedEnvMatchesFullEnv checks that evaluating with an environment
+// of the expression's identifiers only gives what the full environment
+// (every metadata key and field) gives.
+func TestReducedEnvMatchesFullEnv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 8))
+	ts := mixedTrajectories(rng, 2000)
+	for _, src := range []string{
+		`a + b`, `a * 2 - step_count / 4`, `done ? a : b`, `len(response)`, `id == "3" ? 1 : 0`, `group == "g1" ? a : 0`,
+		`metadata.a + b`, `batch + step_count`, `len ?? 0`, `let x = a; x * 2`, `[a, b][0]`, `a > 0 and b > 0 ? 1 : 0`,
+		`missing ?? 5`, `$env.a`, `$env["id"] == "1" ? 1 : 0`, `filter([a, b], # > 0.5) | len()`, `metadata?.a ?? 0`,
+	} {
+		e, err := CompileExpression("x", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		full := e.clone()
+		full.fullEnv, full.direct = true, false
+		for i := range ts {
+			got, gerr := e.Eval(&ts[i])
+			want, werr := full.Eval(&ts[i])
+			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("%s on %v: reduced %v %v, full %v %v", src, ts[i].Metadata, got, gerr, want, werr)
+			}
+		}
+	}
+}

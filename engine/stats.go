@@ -17,7 +17,13 @@ func Mean(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
-	return stat.Mean(x, nil)
+	mean := stat.Mean(x, nil)
+	if !finiteResult(mean) {
+		if y, ok := scaledDown(x); ok { // the sum overflowed (overflow.go)
+			return stat.Mean(y, nil) * overflowScale
+		}
+	}
+	return mean
 }
 
 // PopMeanStd returns the mean and the population standard deviation
@@ -27,6 +33,12 @@ func PopMeanStd(x []float64) (mean, std float64) {
 		return math.NaN(), math.NaN()
 	}
 	mean, v := stat.PopMeanVariance(x, nil)
+	if !finiteResult(mean, v) {
+		if y, ok := scaledDown(x); ok { // the sums overflowed (overflow.go)
+			mean, v = stat.PopMeanVariance(y, nil)
+			return mean * overflowScale, math.Sqrt(max(v, 0)) * overflowScale
+		}
+	}
 	// The corrected two-pass variance can come out a rounding error below 0.
 	return mean, math.Sqrt(max(v, 0))
 }
@@ -37,7 +49,13 @@ func sampleStd(x []float64) float64 {
 	if len(x) < 2 {
 		return math.NaN()
 	}
-	_, v := stat.MeanVariance(x, nil)
+	mean, v := stat.MeanVariance(x, nil)
+	if !finiteResult(mean, v) {
+		if y, ok := scaledDown(x); ok { // the sums overflowed (overflow.go)
+			_, v = stat.MeanVariance(y, nil)
+			return math.Sqrt(max(v, 0)) * overflowScale
+		}
+	}
 	return math.Sqrt(max(v, 0))
 }
 
@@ -50,7 +68,7 @@ func ZScores(dst, x []float64) {
 		if std < zeroStd || math.IsNaN(std) {
 			dst[i] = 0
 		} else {
-			dst[i] = (v - mean) / std
+			dst[i] = centered(v, mean, std)
 		}
 	}
 }

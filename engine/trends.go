@@ -39,6 +39,17 @@ func (res *Result) Trends(ref []float64) []Trend {
 	if ref == nil {
 		ref = res.DefaultHVRef()
 	}
+	oriented := res.orientRef(ref)
+	out := make([]Trend, len(res.Batches))
+	for bi := range res.Batches {
+		out[bi] = res.trend(&res.Batches[bi], oriented)
+	}
+	return out
+}
+
+// orientRef returns the hypervolume reference ref oriented; it panics if
+// ref is not of one value per objective.
+func (res *Result) orientRef(ref []float64) []float64 {
 	if len(ref) != res.M {
 		panic("engine: the hypervolume reference needs one value per objective")
 	}
@@ -46,18 +57,19 @@ func (res *Result) Trends(ref []float64) []Trend {
 	for k, o := range res.Objectives {
 		oriented[k] = o.Orient(ref[k])
 	}
-	out := make([]Trend, len(res.Batches))
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
-		out[bi] = Trend{
-			BatchStats:    res.BatchStats(b),
-			Hypervolume:   res.hypervolume(b, oriented),
-			MeanStepCount: res.meanStepCount(b),
-			ScoreGroupStd: res.scoreGroupStd(b),
-			FracAtMax:     res.fracAtMax(b),
-		}
+	return oriented
+}
+
+// trend returns the trend point of batch b, with the oriented hypervolume
+// reference.
+func (res *Result) trend(b *Batch, oriented []float64) Trend {
+	return Trend{
+		BatchStats:    res.BatchStats(b),
+		Hypervolume:   res.hypervolume(b, oriented),
+		MeanStepCount: res.meanStepCount(b),
+		ScoreGroupStd: res.scoreGroupStd(b),
+		FracAtMax:     res.fracAtMax(b),
 	}
-	return out
 }
 
 // ValidateHVRef reports a hypervolume reference point that is not one

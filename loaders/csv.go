@@ -21,6 +21,9 @@ import (
 // ignored); every other column is a metadata value, except columns without
 // a name, such as the index column pandas writes, which are ignored.
 func (l *loader) readCSV(br *bufio.Reader) error {
+	if err := l.checkText(br); err != nil {
+		return err
+	}
 	cr := csv.NewReader(br)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -29,6 +32,9 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 		return nil // empty input: no trajectories
 	case err != nil:
 		return l.csvError(err, nil, cr) // without a header, no row can be read
+	}
+	if err := l.checkHeader(header, cr); err != nil {
+		return err
 	}
 	layout, err := l.csvLayout(header, cr)
 	if err != nil {
@@ -68,7 +74,15 @@ func (l *loader) csvError(err error, row []string, cr *csv.Reader) error {
 	switch {
 	case errors.As(err, &parse) && errors.Is(parse.Err, csv.ErrFieldCount):
 		// The header row set cr.FieldsPerRecord.
-		msg := fmt.Sprintf("row has %d fields, header has %d", len(row), cr.FieldsPerRecord)
+		fields := "fields"
+		if len(row) == 1 {
+			fields = "field"
+		}
+		msg := fmt.Sprintf("row has %d %s, header has %d", len(row), fields, cr.FieldsPerRecord)
+		if len(row) > cr.FieldsPerRecord {
+			line, col := cr.FieldPos(cr.FieldsPerRecord) // the first extra field
+			return l.errorAt(line, col, msg)
+		}
 		return l.errorAt(parse.StartLine, 0, msg)
 	case errors.As(err, &parse):
 		return l.errorAt(parse.Line, parse.Column, parse.Err.Error())
@@ -134,7 +148,8 @@ func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
 			if !errors.As(err, &member) {
 				err = fmt.Errorf("%s: %w", cellFields[f].name, err)
 			}
-			return l.reject(l.errorAt(line, 0, err.Error()))
+			cellLine, col := cr.FieldPos(i)
+			return l.reject(l.errorAt(cellLine, col, err.Error()))
 		}
 	}
 	return l.add(*t)

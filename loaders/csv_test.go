@@ -82,24 +82,24 @@ func TestCSVErrors(t *testing.T) {
 		input string
 		err   string
 	}{
-		{"short row", "id,x\na,1\nb\n", `t.csv:3: row has 1 fields, header has 2`},
-		{"long row", "id,x\na,1,2\n", `t.csv:2: row has 3 fields, header has 2`},
+		{"short row", "id,x\na,1\nb\n", `t.csv:3: row has 1 field, header has 2`},
+		{"long row", "id,x\na,1,2\n", `t.csv:2:5: row has 3 fields, header has 2`},
 		{"duplicate column", "id,x,x\n", `t.csv:1:6: duplicate column "x"`},
 		{"duplicate after trimming", "id, id\n", `t.csv:1:4: duplicate column "id"`},
 		{"duplicate after a byte order mark", "\ufeffx,x\n", `t.csv:1:6: duplicate column "x"`},
 		{"bare quote", "id,x\na\"b,1\n", `t.csv:2:2: bare " in non-quoted-field`},
 		{"bad header", "a\"b\nx\n", `t.csv:1:2: bare " in non-quoted-field`},
 		{"unterminated quote", "id,x\na,\"1\n", `t.csv:2:6: extraneous or missing " in quoted-field`},
-		{"batch", "id,batch\na,x\n", `t.csv:2: batch: must be an integer, found "x"`},
-		{"batch fraction", "batch\n1.5\n", `t.csv:2: batch: must be an integer, found "1.5"`},
-		{"batch too large", "batch\n1e19\n", `t.csv:2: batch: must be an integer in the 64-bit range, found "1e19"`},
-		{"step_count negative", "step_count\n-1\n", `t.csv:2: step_count: must be an integer >= 0, found "-1"`},
-		{"step_count NaN", "step_count\nnan\n", `t.csv:2: step_count: must be an integer, found "nan"`},
-		{"done", "done\nyes\n", `t.csv:2: done: must be true, false, 1 or 0, found "yes"`},
-		{"metadata not an object", "metadata\n[1]\n", `t.csv:2: metadata: expected a JSON object, found an array`},
-		{"metadata invalid", "metadata\n{x}\n", `t.csv:2: metadata: invalid JSON: invalid character 'x' looking for beginning of object key string`},
-		{"metadata nested", "metadata\n\"{\"\"a\"\":[1]}\"\n", `t.csv:2: metadata.a: must be a number, string, bool or null, found an array`},
-		{"metadata given twice", "a,metadata\n1,\"{\"\"a\"\":1}\"\n", `t.csv:2: metadata.a: given both as a column and in the metadata column`},
+		{"batch", "id,batch\na,x\n", `t.csv:2:3: batch: must be an integer, found "x"`},
+		{"batch fraction", "batch\n1.5\n", `t.csv:2:1: batch: must be an integer, found "1.5"`},
+		{"batch too large", "batch\n1e19\n", `t.csv:2:1: batch: must be an integer in the 64-bit range, found "1e19"`},
+		{"step_count negative", "step_count\n-1\n", `t.csv:2:1: step_count: must be an integer >= 0, found "-1"`},
+		{"step_count NaN", "step_count\nnan\n", `t.csv:2:1: step_count: must be an integer, found "nan"`},
+		{"done", "done\nyes\n", `t.csv:2:1: done: must be true, false, 1 or 0, found "yes"`},
+		{"metadata not an object", "metadata\n[1]\n", `t.csv:2:1: metadata: expected a JSON object, found an array`},
+		{"metadata invalid", "metadata\n{x}\n", `t.csv:2:1: metadata: invalid JSON: invalid character 'x' looking for beginning of object key string`},
+		{"metadata nested", "metadata\n\"{\"\"a\"\":[1]}\"\n", `t.csv:2:1: metadata.a: must be a number, string, bool or null, found an array`},
+		{"metadata given twice", "a,metadata\n1,\"{\"\"a\"\":1}\"\n", `t.csv:2:3: metadata.a: given both as a column and in the metadata column`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestCSVSkipInvalid(t *testing.T) {
 	})
 	wantReasons := []string{
 		`t.csv:3: row has 2 fields, header has 3`,
-		`t.csv:4: batch: must be an integer, found "z"`,
+		`t.csv:4:2: batch: must be an integer, found "z"`,
 		`t.csv:5:2: bare " in non-quoted-field`,
 	}
 	if res.Skipped != len(wantReasons) || len(res.SkipReasons) != len(wantReasons) {

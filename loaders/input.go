@@ -15,6 +15,8 @@ const bufferSize = 64 << 10
 var (
 	gzipMagic = []byte{0x1f, 0x8b}
 	utf8BOM   = []byte{0xef, 0xbb, 0xbf}
+	// parquetMagic starts a Parquet file (and ends it).
+	parquetMagic = []byte("PAR1")
 )
 
 // input is an opened input, decompressed and past its byte order mark.
@@ -48,8 +50,8 @@ func openInput(r io.Reader) (in input, err error) {
 }
 
 // detectFormat chooses the format of the input called name: by the
-// extension (ignoring a final .gz), else by the first byte that is not
-// white space.
+// extension (ignoring a final .gz), else by Parquet's magic bytes, else by
+// the first byte that is not white space.
 func detectFormat(name string, br *bufio.Reader) Format {
 	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
 	switch filepath.Ext(base) {
@@ -59,6 +61,11 @@ func detectFormat(name string, br *bufio.Reader) Format {
 		return JSONL
 	case ".csv":
 		return CSV
+	case ".parquet":
+		return Parquet
+	}
+	if magic, _ := br.Peek(len(parquetMagic)); bytes.Equal(magic, parquetMagic) {
+		return Parquet
 	}
 	return sniffFormat(br)
 }

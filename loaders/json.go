@@ -13,6 +13,9 @@ import (
 // that is not an object or has a bad field is rejected; a syntax error is
 // fatal, since the decoder cannot resume after it.
 func (l *loader) readJSON(br *bufio.Reader) error {
+	if err := l.checkText(br); err != nil {
+		return err
+	}
 	rw := newRewriter(br, l.lead)
 	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw)}
 	if empty, err := j.start(); empty || err != nil {
@@ -41,15 +44,17 @@ func (j jsonReader) element() error {
 	}
 	// The decoder stops right after the value, and raw holds the value
 	// without the white space around it.
-	line, _ := j.rw.locate(j.dec.InputOffset() - int64(len(raw)))
+	start := j.dec.InputOffset() - int64(len(raw))
+	line, _ := j.rw.locate(start)
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return j.l.reject(j.l.errorAt(line, 0, lerr.Msg))
+		return j.l.reject(j.errorAt(start, lerr.Msg))
 	}
 	t := &j.l.scratch // not a local: its address would make it escape
 	*t = j.l.newTrajectory(line)
 	if err := obj.trajectory(t); err != nil {
-		return j.l.reject(j.l.errorAt(line, 0, err.Error()))
+		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
+		return j.l.reject(j.errorAt(start+int64(off), err.Error()))
 	}
 	return j.l.add(*t)
 }

@@ -26,6 +26,9 @@ const blockBytes = 256 << 10
 // result, the first error and the skipped lines are those of a reading line
 // by line, whatever the schedule.
 func (l *loader) readJSONL(br *bufio.Reader) error {
+	if err := l.checkText(br); err != nil {
+		return err
+	}
 	nw := runtime.GOMAXPROCS(0)
 	work := make(chan *jsonlBlock, nw)
 	var wg sync.WaitGroup
@@ -221,7 +224,7 @@ func (p *lineParser) parse(line []byte, lineNo int) (engine.Trajectory, *LineErr
 		Line:     lineNo,
 	}
 	if err := obj.trajectory(&p.t); err != nil {
-		return engine.Trajectory{}, l.errorAt(lineNo, 0, err.Error())
+		return engine.Trajectory{}, l.errorAt(lineNo, lineValueColumn(line, obj), err.Error())
 	}
 	return p.t, nil
 }

@@ -25,16 +25,18 @@ import (
 type Format string
 
 // The formats: a JSON array of objects, one JSON object per line (JSONL,
-// also called NDJSON), and CSV with a header row.
+// also called NDJSON), CSV with a header row, and Parquet.
 const (
-	JSON  Format = "json"
-	JSONL Format = "jsonl"
-	CSV   Format = "csv"
+	JSON    Format = "json"
+	JSONL   Format = "jsonl"
+	CSV     Format = "csv"
+	Parquet Format = "parquet"
 )
 
 // ParseFormat parses a format name: "" (detect it from the file name or the
-// content), "json", "jsonl", "ndjson" (the same as jsonl) or "csv", in any
-// case. An unknown name is an error listing the valid ones.
+// content), "json", "jsonl", "ndjson" (the same as jsonl), "csv" or
+// "parquet", in any case. An unknown name is an error listing the valid
+// ones.
 func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(s) {
 	case "":
@@ -45,16 +47,19 @@ func ParseFormat(s string) (Format, error) {
 		return JSONL, nil
 	case "csv":
 		return CSV, nil
+	case "parquet":
+		return Parquet, nil
 	}
-	return "", fmt.Errorf("unknown format %q (valid: json, jsonl, ndjson, csv)", s)
+	return "", fmt.Errorf("unknown format %q (valid: json, jsonl, ndjson, csv, parquet)", s)
 }
 
 // Options control how inputs are read.
 type Options struct {
 	// Format is the format of every input. "" chooses it per input from the
 	// file name (.json, .jsonl, .ndjson, .csv, each optionally followed by
-	// .gz) or, for "-" and unknown extensions, from the first byte that is
-	// not white space: '[' is JSON, '{' is JSONL, anything else CSV.
+	// .gz, and .parquet) or, for "-" and unknown extensions, from the
+	// content: Parquet's magic bytes, else the first byte that is not white
+	// space: '[' is JSON, '{' is JSONL, anything else CSV.
 	Format Format
 	// SkipInvalid skips malformed lines, rows and array elements (counting
 	// them in Result.Skipped) instead of failing on the first one. Errors
@@ -122,7 +127,8 @@ func (r *Result) append(o *Result) {
 const stdinName = "<stdin>"
 
 // Load reads every path in order: the i-th path is file index i, the default
-// batch of its trajectories. The path "-" is standard input (Options.Stdin),
+// batch of its trajectories, once directories are expanded to the input
+// files they hold (see Expand). The path "-" is standard input (Options.Stdin),
 // which can be given once. A missing or unreadable file is an error naming
 // it, and so is a file without any trajectory ("no trajectories in PATH").
 func Load(paths []string, opts Options) (*Result, error) {
@@ -150,6 +156,10 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 	}
 	if stdinCount(paths) > 1 {
 		return nil, errors.New(`standard input ("-") given more than once`)
+	}
+	paths, err := Expand(paths)
+	if err != nil {
+		return nil, err
 	}
 	total := &Result{}
 	progress := newProgress(paths, opts.Progress)
@@ -277,6 +287,8 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 		err = l.readJSONL(in.r)
 	case CSV:
 		err = l.readCSV(in.r)
+	case Parquet:
+		err = l.readParquet(in.r)
 	}
 	if err == nil {
 		err = l.flush(true)

@@ -12,13 +12,13 @@ import (
 )
 
 func TestParseFormat(t *testing.T) {
-	for in, want := range map[string]Format{"": "", "json": JSON, "JSON": JSON, "jsonl": JSONL, "ndjson": JSONL, "NDJSON": JSONL, "csv": CSV} {
+	for in, want := range map[string]Format{"": "", "json": JSON, "JSON": JSON, "jsonl": JSONL, "ndjson": JSONL, "NDJSON": JSONL, "csv": CSV, "Parquet": Parquet} {
 		if got, err := ParseFormat(in); err != nil || got != want {
 			t.Errorf("ParseFormat(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	_, err := ParseFormat("xml")
-	if err == nil || err.Error() != `unknown format "xml" (valid: json, jsonl, ndjson, csv)` {
+	if err == nil || err.Error() != `unknown format "xml" (valid: json, jsonl, ndjson, csv, parquet)` {
 		t.Errorf("ParseFormat(xml) error = %v", err)
 	}
 	_, err = readString("t.jsonl", "{}", Options{Format: "yaml"})
@@ -151,9 +151,11 @@ func TestLoadErrors(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
 		t.Errorf("missing file: error %v", err)
 	}
-	_, err = Load([]string{dir}, Options{})
-	if err == nil || err.Error() != dir+": is a directory" {
-		t.Errorf("directory: error %v", err)
+	empty := t.TempDir()
+	writeFile(t, empty, "notes.txt", []byte("{}"))
+	_, err = Load([]string{empty}, Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), empty+": no input files in the directory") {
+		t.Errorf("directory without input files: error %v", err)
 	}
 	_, err = Load(nil, Options{})
 	if err == nil || err.Error() != "no input files" {

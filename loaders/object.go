@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"iter"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -102,11 +101,11 @@ func trimSpaceRight(b []byte) []byte {
 // trajectoryFields.
 func (o jsonText) trajectory(t *engine.Trajectory) error {
 	var raws [len(trajectoryFields)][]byte
-	for key, raw := range o.members() {
+	o.eachMember(func(key, raw []byte) {
 		if f := trajectoryFieldIndex(key); f >= 0 {
 			raws[f] = raw
 		}
-	}
+	})
 	for f, raw := range raws {
 		if raw == nil || string(raw) == "null" {
 			continue
@@ -185,18 +184,18 @@ func (o jsonText) value(raw []byte) jsonValue {
 	return jsonValue{raw: raw, rewritten: o.rewritten, in: o.in, rec: o.rec}
 }
 
-// members yields the keys and values of o, from its record when it has
-// one.
-func (o jsonText) members() iter.Seq2[[]byte, []byte] {
-	if o.recorded == nil {
-		return members(o.obj)
-	}
-	return func(yield func([]byte, []byte) bool) {
+// eachMember calls f with each key and value of o, in order, from its
+// record when it has one. (A plain loop: an iterator would cost an
+// allocation per object.)
+func (o jsonText) eachMember(f func(key, value []byte)) {
+	if o.recorded != nil {
 		for _, m := range o.recorded {
-			if !yield(m.key, m.value) {
-				return
-			}
+			f(m.key, m.value)
 		}
+		return
+	}
+	for key, value := range members(o.obj) {
+		f(key, value)
 	}
 }
 
@@ -308,7 +307,7 @@ func (v jsonValue) metadata(m map[string]any) error {
 // replaces is no error; of several bad values, the error is about the first.
 func (o jsonText) addMetadata(m map[string]any) error {
 	var bad []*memberError
-	for rawKey, raw := range o.members() {
+	o.eachMember(func(rawKey, raw []byte) {
 		key := o.in.key(rawKey)
 		if len(bad) > 0 {
 			bad = slices.DeleteFunc(bad, func(e *memberError) bool { return e.key == key })
@@ -316,10 +315,10 @@ func (o jsonText) addMetadata(m map[string]any) error {
 		x, err := o.value(raw).scalar()
 		if err != nil {
 			bad = append(bad, &memberError{key: key, err: err})
-			continue
+			return
 		}
 		m[key] = x
-	}
+	})
 	if len(bad) > 0 {
 		return bad[0]
 	}

@@ -91,11 +91,21 @@ func (r *Ranker) crowdFront(dst, points []float64, m int, front []int) {
 		if lo == hi {
 			continue
 		}
-		span := hi - lo
+		// Values from both ends of the float64 range span more than a
+		// float64 holds: every difference is then taken halved, which
+		// fits and leaves the ratios as they are.
+		span, halve := hi-lo, math.IsInf(hi-lo, 0)
+		if halve {
+			span = hi/2 - lo/2
+		}
 		dst[keyed[0].i] = math.Inf(1)
 		dst[keyed[s-1].i] = math.Inf(1)
 		for j := 1; j < s-1; j++ {
-			dst[keyed[j].i] += (keyed[j+1].v - keyed[j-1].v) / span
+			next, prev := keyed[j+1].v, keyed[j-1].v
+			if halve {
+				next, prev = next/2, prev/2
+			}
+			dst[keyed[j].i] += (next - prev) / span
 		}
 	}
 	fm := float64(m)

@@ -38,6 +38,15 @@ type Model struct {
 	header  header
 	status  statusLine
 	weights weightEditor
+	// rc runs the recomputes (recompute.go).
+	rc recomputer
+	// live is follow mode (live.go), nil without --follow.
+	live *liveState
+	// frame is the screen last rendered, which View returns again while
+	// frameValid: the program asks for a frame after every message, and
+	// drawing one costs more than handling a key (see keepsFrame).
+	frame      string
+	frameValid bool
 	// body is the size the tabs were last given.
 	body struct{ width, height int }
 }
@@ -81,6 +90,7 @@ func (m *Model) Init() tea.Cmd {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.frameValid = m.frameValid && m.keepsFrame(msg)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg)
@@ -88,6 +98,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.restyle(msg.IsDark())
 	case compareMethodMsg:
 		return m, m.setCompareMethod(msg.method)
+	case recomputedMsg:
+		return m, m.recomputed(msg)
+	case liveMsg:
+		return m, m.liveUpdate(msg)
+	case recomputeDueMsg:
+		return m, m.startRecompute()
 	case tea.KeyPressMsg:
 		if cmd, handled := m.handleKey(msg); handled {
 			return m, cmd
@@ -103,7 +119,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // View implements tea.Model: full screen, with mouse cell motion for the
 // tab bar and the charts' wheel zoom.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	if !m.frameValid {
+		m.frame, m.frameValid = m.render(), true
+	}
+	v := tea.NewView(m.frame)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "rewardlens"
@@ -326,6 +345,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.moveBatch(-1), true
 	case key.Matches(msg, k.NextBatch):
 		return m.moveBatch(1), true
+	case key.Matches(msg, k.Follow):
+		return m.resumeFollow(), true
 	case key.Matches(msg, k.EditWeights):
 		m.setWeightMode(true)
 	case key.Matches(msg, k.Export):

@@ -27,10 +27,12 @@ func newTestModel(tb testing.TB, width, height int) *Model {
 }
 
 // press sends the keys to m, as a terminal would: "down", "esc" and
-// "shift+tab" by name, anything else rune by rune.
+// "shift+tab" by name, anything else rune by rune. It waits for the
+// recomputes each key starts (see settle).
 func press(m tea.Model, keys ...string) {
 	for _, k := range keys {
 		m.Update(keyPress(k))
+		settle(m)
 	}
 }
 

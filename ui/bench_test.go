@@ -46,7 +46,7 @@ func benchmarkRecomputeView(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		m.Update(keyPress("m"))
+		press(m, "m")
 		_ = m.View()
 	}
 }

@@ -49,7 +49,10 @@ type compareTab struct {
 	keys          compareKeyMap
 	width, height int
 
-	cmp   engine.Comparison
+	cmp engine.Comparison
+	// b is the method B of cmp: the session's may have changed since, its
+	// result still being computed.
+	b     engine.Method
 	chart linechart.Model
 }
 
@@ -90,7 +93,7 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	i := slices.Index(engine.Methods, s.CompareMethod)
 	for {
 		i = ((i+step)%n + n) % n
-		if m := engine.Methods[i]; m != s.Options.Method {
+		if m := engine.Methods[i]; m != s.Result.Options.Method {
 			return func() tea.Msg { return compareMethodMsg{m} }
 		}
 	}
@@ -101,10 +104,10 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 // against itself says nothing.
 func (t *compareTab) refresh() tea.Cmd {
 	s := t.common.Session
-	if s.CompareMethod == s.Options.Method {
+	if s.CompareMethod == s.Result.Options.Method {
 		return t.cycleB(1)
 	}
-	t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	t.cmp, t.b = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch), s.CompareMethod
 	t.chart = t.newChart()
 	return nil
 }
@@ -141,11 +144,11 @@ func (t *compareTab) newChart() linechart.Model {
 
 func (t *compareTab) View() string {
 	s := t.common.Session
-	if s.Result == nil || t.width <= 0 || s.CompareMethod == s.Options.Method {
+	if s.Result == nil || t.width <= 0 || t.b == "" || t.b == s.Result.Options.Method {
 		return ""
 	}
 	st := t.common.Styles
-	a, b := string(s.Options.Method), string(s.CompareMethod)
+	a, b := string(s.Result.Options.Method), string(t.b)
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ reward B: "+b),
@@ -165,8 +168,8 @@ func (t *compareTab) panelView() string {
 	}
 	sections := []string{
 		strings.Join([]string{
-			row("A (m/M)", string(s.Options.Method)),
-			row("B (b/B)", string(s.CompareMethod)),
+			row("A (m/M)", string(s.Result.Options.Method)),
+			row("B (b/B)", string(t.b)),
 			row("compared", count(c.N, "trajectory", "trajectories")),
 		}, "\n"),
 		strings.Join([]string{

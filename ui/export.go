@@ -21,7 +21,7 @@ const settingsFile = "rewardlens-settings.toml"
 // and says what it wrote.
 func writeBatchRewards(s *Session) (string, error) {
 	b := s.CurrentBatch()
-	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Options.Method)
+	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
 	err := output.WriteFileAtomic(name, func(w io.Writer) error {
 		var buf []byte
 		for _, i := range b.Members {

@@ -19,6 +19,8 @@ type header struct {
 	valid, invalid int
 	// findings are the current result's health findings.
 	findings []engine.Finding
+	// live is follow mode's tag (live.go), "" without --follow.
+	live string
 }
 
 // refresh recounts the valid and invalid trajectories and takes the
@@ -43,7 +45,7 @@ func (h header) view(c *Common, width int) string {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := "off"
-	if s.Options.Normalize {
+	if s.Result.Options.Normalize {
 		normalize = "on"
 	}
 	invalid := fmt.Sprintf("%d invalid", h.invalid)
@@ -54,12 +56,15 @@ func (h header) view(c *Common, width int) string {
 		source = st.Header.Render(ansi.Truncate(textsafe.Line(s.Source), max(width/3, 1), "…"))
 		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Batches))) + " " +
 			st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
-		method   = field("method:", string(s.Options.Method))
+		method   = field("method:", string(s.Result.Options.Method))
 		computer = field("computer:", string(computerOf(s.Computer)))
-		settings = field("scope:", string(s.Options.Scope)) + headerSeparator + field("normalize:", normalize)
+		settings = field("scope:", string(s.Result.Options.Scope)) + headerSeparator + field("normalize:", normalize)
 		counts   = st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid)) + " " + invalid
 		health   = headerSeparator + healthBadge(st, h.findings)
 	)
+	if h.live != "" {
+		batch = liveBadge(st, h.live) + " " + batch
+	}
 	room := max(width-ansi.StringWidth(health), 0)
 	var line string
 	for _, fields := range [][]string{

@@ -15,6 +15,7 @@ type keyMap struct {
 	Normalize  key.Binding
 	PrevBatch  key.Binding
 	NextBatch  key.Binding
+	Follow     key.Binding // back to the newest batch, in follow mode
 	Export     key.Binding // the current batch's rewards to a file
 	Save       key.Binding // the settings to a config file
 
@@ -40,6 +41,7 @@ func newKeyMap() keyMap {
 		Normalize:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
 		PrevBatch:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
 		NextBatch:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
+		Follow:     key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
 		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
 
@@ -84,6 +86,7 @@ func (km keyMap) ShortHelp() []key.Binding {
 		km.Scope,
 		km.Normalize,
 		pairHelp(km.NextBatch, "[/]", "batch"),
+		pairHelp(km.Follow, "F", "follow"),
 		km.EditWeights,
 		pairHelp(km.Export, "e", "export"),
 		pairHelp(km.Save, "ctrl+s", "save"),
@@ -97,7 +100,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, km.EditWeights, km.Export, km.Save},
+		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save},
 		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.DoneWeights},
 		{km.Help, km.Quit},
 	}

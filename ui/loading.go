@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // progressInterval is how often the loading screen redraws the bytes read.
@@ -33,13 +34,17 @@ type loadingModel struct {
 // bytesRead is what Load's progress callback last reported. It is written
 // by the loading goroutine and read by View: atomics, rather than one
 // message per callback, which could flood the program on a fast disk.
+// waiting is set while following inputs that hold no trajectory yet.
 type bytesRead struct {
 	done, total atomic.Int64
+	waiting     atomic.Bool
 }
 
-// loadedMsg carries the session built from the input, or why there is none.
+// loadedMsg carries the session built from the input, or why there is
+// none, and in follow mode the follower's updates.
 type loadedMsg struct {
 	session *Session
+	updates <-chan loaders.Update
 	err     error
 }
 
@@ -76,10 +81,20 @@ func (m *loadingModel) Init() tea.Cmd {
 // load reads the input and builds the session: the command that runs in
 // its own goroutine.
 func (m *loadingModel) load() tea.Msg {
-	res, err := m.in.Load(func(done, total int64) {
+	progress := func(done, total int64) {
 		m.read.done.Store(done)
 		m.read.total.Store(total)
-	})
+	}
+	var (
+		res     *loaders.Result
+		updates <-chan loaders.Update
+		err     error
+	)
+	if m.in.Follow != nil {
+		res, updates, err = m.in.followed(progress, func() { m.read.waiting.Store(true) })
+	} else {
+		res, err = m.in.Load(progress)
+	}
 	if err != nil {
 		return loadedMsg{err: err}
 	}
@@ -87,7 +102,7 @@ func (m *loadingModel) load() tea.Msg {
 	if err == nil {
 		err = s.setHealth(m.in.Health, m.in.HVRef)
 	}
-	return loadedMsg{session: s, err: err}
+	return loadedMsg{session: s, updates: updates, err: err}
 }
 
 // tickProgress asks for the next redraw of the bytes read.
@@ -113,7 +128,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		return m.open(msg.session)
+		return m.open(msg.session, msg.updates)
 	case tea.KeyPressMsg:
 		// q and ctrl+c quit during the load; after an error, any key does.
 		if m.err != nil || msg.String() == "q" || msg.String() == "ctrl+c" {
@@ -124,11 +139,14 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // open hands over to the dashboard on s, in the colours and at the size
-// the loading screen learnt.
-func (m *loadingModel) open(s *Session) (tea.Model, tea.Cmd) {
+// the loading screen learnt; in follow mode (updates not nil), following.
+func (m *loadingModel) open(s *Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
 	app := NewModel(s, m.noColor)
 	app.setBackground(m.isDark)
 	start := app.Init()
+	if updates != nil {
+		start = tea.Batch(start, app.follow(updates))
+	}
 	_, resize := app.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 	return app, tea.Batch(start, resize)
 }
@@ -158,6 +176,8 @@ func (m *loadingModel) content() string {
 	done, total := m.read.done.Load(), m.read.total.Load()
 	status, bar := "reading…", ""
 	switch {
+	case m.read.waiting.Load():
+		status = "following; waiting for the first trajectory…"
 	case total == 0 && done > 0: // a stream of unknown length
 		status = fmt.Sprintf("read %s", formatBytes(done))
 	case total > 0 && done >= total:

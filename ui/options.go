@@ -12,9 +12,9 @@ import (
 // weightStep is how much + and - change a weight.
 const weightStep = 0.05
 
-// The root's changes to the session. Every one ends in sessionChanged, so
-// that no tab ever shows a result computed with other settings than the
-// header says.
+// The root's changes to the session. Every one ends in sessionChanged, at
+// once or when its recompute lands (recompute.go), so that no tab ever
+// shows a result computed with other settings than the header says.
 
 // cycleMethod switches to the method step places away in engine.Methods.
 func (m *Model) cycleMethod(step int) tea.Cmd {
@@ -25,11 +25,11 @@ func (m *Model) cycleMethod(step int) tea.Cmd {
 	return m.recompute()
 }
 
-// setCompareMethod makes method the Compare tab's method B; the session
-// computes B's result when the tab asks for it.
+// setCompareMethod makes method the Compare tab's method B, whose result a
+// recompute brings (see recompute.go).
 func (m *Model) setCompareMethod(method engine.Method) tea.Cmd {
 	m.common.Session.CompareMethod = method
-	return m.sessionChanged()
+	return m.recompute()
 }
 
 // toggleScope compares within groups or within whole batches.
@@ -63,7 +63,8 @@ func (m *Model) changeWeight(delta float64) tea.Cmd {
 }
 
 // moveBatch shows the batch step places away; the result stays, only the
-// shown batch moves.
+// shown batch moves. In follow mode, the view no longer follows the newest
+// batch (F returns to it).
 func (m *Model) moveBatch(step int) tea.Cmd {
 	s := m.common.Session
 	b := min(max(s.Batch+step, 0), len(s.Result.Batches)-1)
@@ -71,12 +72,7 @@ func (m *Model) moveBatch(step int) tea.Cmd {
 		return nil
 	}
 	s.Batch = b
-	return m.sessionChanged()
-}
-
-// recompute applies the session's options and tells everyone.
-func (m *Model) recompute() tea.Cmd {
-	m.common.Session.Recompute()
+	m.pause()
 	return m.sessionChanged()
 }
 

@@ -70,7 +70,7 @@ func (t *rewardsTab) render() {
 	if t.rewards == nil {
 		return // no session yet
 	}
-	st, opts := t.common.Styles, t.common.Session.Options
+	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
 	rewards := histogram{

@@ -20,6 +20,10 @@ type Input struct {
 	Warnings []string                                                        // shown in the status line
 	Health   engine.HealthConfig                                             // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
+	// Follow, when not nil, reads the inputs instead of Load and follows
+	// them (loaders.Follow): the dashboard shows the updates as they come
+	// (live.go). The follower is stopped by the caller's context.
+	Follow func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error)
 }
 
 // Run opens the dashboard on in, full screen: a loading screen with a
@@ -56,6 +60,9 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 	s := NewSession(source, res.Trajectories, c)
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
+	if w := duplicateWarning(res.Trajectories); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
 	}

@@ -19,9 +19,12 @@ type Session struct {
 	Computer *engine.RewardComputer
 	// Evaluation is the scorer's output: computed once per load.
 	Evaluation *engine.Evaluation
-	// Options are the current method, scope, scale, normalize and weights.
+	// Options are the current method, scope, scale, normalize and weights,
+	// as the keys set them.
 	Options engine.Options
-	// Result is Evaluation computed with Options.
+	// Result is Evaluation computed with Options, or, while a recompute
+	// runs, with the options before: what is shown reads its options from
+	// Result.Options.
 	Result *engine.Result
 	// Batch is the index of the shown batch in Result.Batches.
 	Batch int
@@ -66,18 +69,17 @@ func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer)
 	return s
 }
 
-// Recompute applies Options to the evaluation.
+// Recompute applies Options to the evaluation, on the calling goroutine.
 func (s *Session) Recompute() {
-	s.Result = s.Evaluation.Compute(s.Options)
-	s.compare = nil
-	s.Batch = min(max(s.Batch, 0), len(s.Result.Batches)-1)
+	s.setResult(s.Evaluation.Compute(s.Options), nil)
 }
 
-// CompareResult returns the evaluation computed with Options but method
-// CompareMethod, computing it on first use after a change.
+// CompareResult returns the evaluation computed with the options of the
+// result shown but method CompareMethod, computing it on first use after a
+// change.
 func (s *Session) CompareResult() *engine.Result {
 	if s.compare == nil || s.compare.Options.Method != s.CompareMethod {
-		cmp := s.Options
+		cmp := s.Result.Options
 		cmp.Method = s.CompareMethod
 		s.compare = s.Evaluation.Compute(cmp)
 	}

@@ -82,6 +82,7 @@ func newRootCommand(stdio IO) *cobra.Command {
 	var (
 		s      settings
 		health healthFlags
+		follow bool
 	)
 	root := &cobra.Command{
 		Use:   "rewardlens [flags] [FILE...]",
@@ -93,6 +94,7 @@ With no subcommand it opens the dashboard on the given files, or on the
 embedded sample experiment when no file is given.`,
 		Example: `  rewardlens                                   # the dashboard on the sample
   rewardlens --method grpo rollouts.jsonl      # the dashboard on your data
+  rewardlens --follow runs/today/              # ... following the run live
   rewardlens compute --method pareto --out rewards.jsonl rollouts.jsonl
   rewardlens stats --format json rollouts.jsonl`,
 		SilenceUsage:  true,
@@ -101,12 +103,13 @@ embedded sample experiment when no file is given.`,
 		// unknown subcommand.
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDashboard(cmd.Context(), cmd, &s, &health, args)
+			return runDashboard(cmd.Context(), cmd, &s, &health, follow, args)
 		},
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	s.register(root.PersistentFlags())
 	health.register(root.Flags(), false)
+	root.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the files and directories: new batches appear as training writes them")
 	s.registerCompletions(root)
 	root.AddCommand(newComputeCommand(&s, stdio), newStatsCommand(&s, stdio))
 	return root

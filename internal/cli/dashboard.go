@@ -14,8 +14,12 @@ import (
 )
 
 // runDashboard opens the dashboard on the files, or on the embedded sample
-// experiment (with its config) when there are none.
-func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *healthFlags, args []string) error {
+// experiment (with its config) when there are none; with follow, it follows
+// the files until the dashboard quits.
+func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *healthFlags, follow bool, args []string) error {
+	if follow && len(args) == 0 {
+		return usagef("--follow: give the files or directories to follow")
+	}
 	var fallback *engine.Config
 	source := strings.Join(args, ", ")
 	if len(args) == 0 {
@@ -40,7 +44,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if err != nil {
 		return err
 	}
-	return ui.Run(ctx, ui.Input{
+	in := ui.Input{
 		Source: source,
 		Config: cfg,
 		Health: healthCfg,
@@ -52,7 +56,19 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 			opts.Progress = progress
 			return loaders.Load(args, opts)
 		},
-	})
+	}
+	if follow {
+		// The follower stops when the dashboard quits.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		in.Follow = func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error) {
+			fo := loaders.FollowOptions{Options: opts}
+			fo.Progress = progress
+			return loaders.Follow(ctx, args, fo)
+		}
+	}
+	return ui.Run(ctx, in)
 }
 
 // sampleConfig reads the sample experiment's embedded config.

@@ -188,6 +188,7 @@ func press(m *ui.Model, keys ...string) {
 			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
 		}
 		m.Update(msg)
+		m.Settle() // the recompute a key started
 	}
 }
 

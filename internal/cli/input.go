@@ -101,6 +101,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if cerr != nil {
 		return nil, cerr
 	}
+	reportDuplicates(stdio.Stderr, &p.ids)
 	p.ev = evaluator.Evaluation()
 	return &p, nil
 }

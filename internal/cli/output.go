@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/internal/output"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // writeOutput writes what write produces to path atomically (a temporary
@@ -37,6 +38,9 @@ func refuseInput(path string, inputs []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if files, err := loaders.Expand(inputs); err == nil {
+		inputs = files // the files of a directory are inputs too
 	}
 	for _, in := range inputs {
 		if in == "-" {

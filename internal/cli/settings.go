@@ -46,7 +46,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
-	f.StringVar(&s.inputFormat, "input-format", "", "input format: json, jsonl or csv (default: by extension)")
+	f.StringVar(&s.inputFormat, "input-format", "", "input format: json, jsonl, csv or parquet (default: by extension)")
 }
 
 func (s *settings) registerCompletions(cmd *cobra.Command) {
@@ -58,7 +58,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"method":       strs(engine.Methods),
 		"scope":        strs(engine.Scopes),
 		"scale":        strs(engine.Scales),
-		"input-format": {"json", "jsonl", "csv"},
+		"input-format": {"json", "jsonl", "csv", "parquet"},
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}
@@ -175,12 +175,7 @@ func parseConfig(path, text string) (engine.Config, error) {
 		return cfg, inputError{fmt.Errorf("%s: %w", path, err)}
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		keys := make([]string, len(undecoded))
-		for i, k := range undecoded {
-			keys[i] = k.String()
-		}
-		return cfg, inputError{fmt.Errorf("%s: unknown key %s (valid: computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, [[objective]] name/expr/goal/weight)",
-			path, strings.Join(keys, ", "))}
+		return cfg, unknownKeysError(path, text, undecoded)
 	}
 	return cfg, nil
 }

@@ -19,6 +19,7 @@ import (
 func newStatsCommand(s *settings, stdio IO) *cobra.Command {
 	var format, out string
 	var health healthFlags
+	var follow bool
 	cmd := &cobra.Command{
 		Use:   "stats [flags] FILE...",
 		Short: "Print per-batch statistics of objectives, scores and rewards",
@@ -29,12 +30,23 @@ fronts, the frontier size and frac_zero_std_groups.
 
 --health adds the trends (hypervolume, mean step_count...) and the health
 checks against the first --baseline batches, and exits with status 3 when
-one of them raises an ALERT.`,
+one of them raises an ALERT.
+
+--follow keeps watching the inputs and prints one line per batch as they
+grow (step, count, reward mean and std, frontier size, the health findings
+of that step; JSON lines with --format json) until interrupted.`,
 		Example: `  rewardlens stats rollouts.jsonl
-  rewardlens stats --format json --method grpo rollouts.jsonl | jq '.batches[0].reward'`,
+  rewardlens stats --format json --method grpo rollouts.jsonl | jq '.batches[0].reward'
+  rewardlens stats --follow runs/today/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := formatCheck(format, "table", "json"); err != nil {
 				return err
+			}
+			if follow {
+				if out != "" {
+					return usagef("--follow prints to stdout, line by line: --out is not for it")
+				}
+				return runStatsFollow(cmd.Context(), cmd, s, &health, format, args, stdio)
 			}
 			p, err := prepare(cmd, s, args, stdio)
 			if err != nil {
@@ -47,9 +59,12 @@ one of them raises an ALERT.`,
 			}
 			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
 				if format == "json" {
-					enc := json.NewEncoder(w)
-					enc.SetIndent("", "  ")
-					return enc.Encode(report)
+					text, err := json.MarshalIndent(report, "", "  ")
+					if err != nil {
+						return err
+					}
+					_, err = w.Write(append(output.SafeJSON(text), '\n'))
+					return err
 				}
 				return writeStatsTable(w, report)
 			})
@@ -62,6 +77,7 @@ one of them raises an ALERT.`,
 	health.register(cmd.Flags(), true)
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
+	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the inputs; print a line per batch as they grow, until interrupted")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -55,14 +55,15 @@ func AppendJSONNumber(buf []byte, x float64) []byte {
 	return strconv.AppendFloat(buf, x, 'g', -1, 64)
 }
 
-// AppendJSONString appends s as json.Marshal writes it. Plain printable
-// ASCII without quotes, backslashes or the characters Marshal escapes for
-// HTML (<, >, &) is written as is; anything else goes through Marshal.
+// AppendJSONString appends s as json.Marshal writes it, made safe to
+// print by SafeJSON. Plain printable ASCII without quotes, backslashes or
+// the characters Marshal escapes for HTML (<, >, &) is written as is;
+// anything else goes through Marshal.
 func AppendJSONString[S string | []byte](buf []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			b, _ := json.Marshal(string(s)) // a string always marshals
-			return append(buf, b...)
+			return append(buf, SafeJSON(b)...)
 		}
 	}
 	buf = append(buf, '"')

@@ -1,0 +1,366 @@
+package engine
+
+import (
+	"cmp"
+	"maps"
+	"math"
+	"slices"
+	"sync"
+	"unsafe"
+)
+
+// Following a training run, trajectories arrive batch after batch: Append
+// evaluates only the new ones, and Recompute computes only the batches
+// they join or start, reusing the previous result for the others.
+
+// appendLine is what a line of evaluations, each appended to the previous
+// one, shares: the evaluator that appends, which knows the groups seen so
+// far and holds the scorer's copies. Each evaluation of the line extends
+// the arrays of the previous one in place, past its length, where the
+// previous one never looks.
+type appendLine struct {
+	evaluator *Evaluator
+
+	mu sync.Mutex
+	// extended records the score arrays (address and length) that
+	// Recompute extended in place, as Ranking.grown records a ranking's:
+	// a second extension of one copies it. An address only serves as a
+	// key, so that no old array is kept alive; should a freed array's
+	// address come again, the result is a needless copy.
+	extended map[[2]uintptr]bool
+}
+
+// claim reports whether the scores of a result, and its rewards with them,
+// may be extended in place: they have room, and it is their first
+// extension.
+func (l *appendLine) claim(scores []float64) bool {
+	if l == nil || cap(scores) == len(scores) {
+		return false
+	}
+	key := [2]uintptr{uintptr(unsafe.Pointer(unsafe.SliceData(scores))), uintptr(len(scores))}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.extended[key] {
+		return false
+	}
+	if l.extended == nil {
+		l.extended = map[[2]uintptr]bool{}
+	}
+	l.extended[key] = true
+	return true
+}
+
+// Append returns the evaluation of ev's trajectories followed by ts, in
+// that order, evaluating only ts with s (the scorer ev was made with). ev
+// is not changed and stays valid. The first Append to ev extends its
+// arrays in place, past ev's length, in amortised O(len(ts)); another
+// Append to the same ev copies them. The new evaluation keeps ev's cached
+// per-batch statistics; its Pareto rankings are computed on demand, or
+// from a result of ev by Recompute.
+func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
+	next := &Evaluation{
+		Objectives: ev.Objectives,
+		M:          ev.M,
+		Values:     ev.Values,
+		Valid:      ev.Valid,
+		Causes:     ev.Causes,
+		batches:    ev.batches,
+		stepCounts: ev.stepCounts,
+		groupOf:    ev.groupOf,
+		groupNames: ev.groupNames,
+	}
+	ev.mu.Lock()
+	if ev.appended.Swap(true) {
+		// ev's arrays were extended already: copy them, on a line of
+		// their own.
+		next.clip()
+		next.line = newAppendLine(next, s)
+	} else {
+		if ev.line == nil {
+			ev.line = newAppendLine(ev, s)
+		}
+		next.line = ev.line
+	}
+	next.objStats = maps.Clone(ev.objStats)
+	ev.mu.Unlock()
+
+	// The evaluator's copies of the scorer are dropped: s may be another
+	// scorer (of the same objectives), and Add copies it as it needs.
+	e := next.line.evaluator
+	e.ev, e.scorers = next, []Scorer{s}
+	e.Add(ts)
+	return next
+}
+
+// newAppendLine returns the line that starts with ev.
+func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
+	index := make(map[string]int32, len(ev.groupNames))
+	for k, g := range ev.groupNames {
+		index[g] = int32(k)
+	}
+	return &appendLine{evaluator: &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index}}
+}
+
+// clip makes ev's arrays full, so that appending to them copies them.
+func (ev *Evaluation) clip() {
+	ev.Values = slices.Clip(ev.Values)
+	ev.Valid = slices.Clip(ev.Valid)
+	ev.Causes = slices.Clip(ev.Causes)
+	ev.batches = slices.Clip(ev.batches)
+	ev.stepCounts = slices.Clip(ev.stepCounts)
+	ev.groupOf = slices.Clip(ev.groupOf)
+	ev.groupNames = slices.Clip(ev.groupNames)
+}
+
+// Filter returns the evaluation of the trajectories i of ev for which
+// keep(i), in order, evaluating nothing again: what a follower does when a
+// file is read again from its start and its trajectories replaced.
+func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames)}
+	for i := range ev.N() {
+		if !keep(i) {
+			continue
+		}
+		out.Values = append(out.Values, ev.Row(i)...)
+		out.Valid = append(out.Valid, ev.Valid[i])
+		out.Causes = append(out.Causes, ev.Causes[i])
+		out.batches = append(out.batches, ev.batches[i])
+		out.stepCounts = append(out.stepCounts, ev.stepCounts[i])
+		out.groupOf = append(out.groupOf, ev.groupOf[i])
+	}
+	return out
+}
+
+// Recompute returns ev computed with prev's options: the result
+// ev.Compute(prev.Options) returns, computing again only the batches that
+// ev adds to prev's evaluation or adds trajectories to, when ev extends it
+// (it was made from it by Append, once or more). Otherwise, or when a new
+// trajectory's score overflows, it is ev.Compute(prev.Options). prev is
+// not changed and stays valid.
+func (ev *Evaluation) Recompute(prev *Result) *Result {
+	from, n := prev.Evaluation.N(), ev.N()
+	if !ev.extends(prev.Evaluation) {
+		return ev.Compute(prev.Options)
+	}
+	added := ev.rowsByStep(from)
+	// When trajectories join an old batch, its old entries change: the
+	// arrays are copied, prev's staying as they are. Otherwise the new
+	// entries lie past prev's, where prev never looks.
+	grew := addsToOld(prev.Ranking, added)
+	inPlace := !grew && ev.line.claim(prev.Scores)
+	res := &Result{
+		Evaluation: ev,
+		Ranking:    ev.extendedRanking(prev.Ranking, from, added, grew),
+		Options:    prev.Options,
+		Objectives: slices.Clone(prev.Objectives),
+		Scores:     extendArray(prev.Scores, n, inPlace),
+		Rewards:    extendArray(prev.Rewards, n, inPlace),
+	}
+	for i := from; i < n; i++ {
+		res.Scores[i] = math.NaN()
+		if ev.Valid[i] {
+			if res.Scores[i] = Score(res.Objectives, nil, ev.Row(i)); finite(res.Scores[i]) != nil {
+				return ev.Compute(prev.Options) // Compute marks it invalid
+			}
+		}
+	}
+	var rw rewarder
+	for bi := range res.Batches {
+		if _, ok := added[res.Batches[bi].Step]; ok {
+			rw.batch(res, &res.Batches[bi])
+		}
+	}
+	res.keepStats(prev, added)
+	return res
+}
+
+// extends reports whether ev was appended to old (or is old).
+func (ev *Evaluation) extends(old *Evaluation) bool {
+	if ev == old {
+		return true
+	}
+	old.mu.Lock()
+	line := old.line
+	old.mu.Unlock()
+	return line != nil && line == ev.line && old.N() <= ev.N()
+}
+
+// rowsByStep returns the trajectories from row from on, by batch step, in
+// order.
+func (ev *Evaluation) rowsByStep(from int) map[int64][]int {
+	added := map[int64][]int{}
+	for i := from; i < ev.N(); i++ {
+		added[ev.batches[i]] = append(added[ev.batches[i]], i)
+	}
+	return added
+}
+
+// addsToOld reports whether some trajectories added (by step) join a batch
+// of r.
+func addsToOld(r *Ranking, added map[int64][]int) bool {
+	for step := range added {
+		if _, found := slices.BinarySearchFunc(r.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) }); found {
+			return true
+		}
+	}
+	return false
+}
+
+// extendedRanking returns ev's ranking for r's scope, r being the ranking
+// of the first from trajectories, and added the later ones by step (grew:
+// some join batches of r): the batches they join or start are partitioned
+// and ranked, the others are r's. It is cached as ev.Ranking's.
+func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]int, grew bool) *Ranking {
+	ev.mu.Lock()
+	cached := ev.rankings[r.Scope]
+	ev.mu.Unlock()
+	if cached != nil {
+		return cached
+	}
+	n := ev.N()
+	batches, changed := ev.extendBatches(r, added)
+	// In place when no old trajectory is ranked again and r was never
+	// extended: the new entries lie past r's.
+	inPlace := !grew && r.grown.CompareAndSwap(false, true)
+	out := &Ranking{
+		Scope:    r.Scope,
+		Batches:  batches,
+		Ranks:    extendArray(r.Ranks, n, inPlace),
+		Crowding: extendArray(r.Crowding, n, inPlace),
+		Fronts:   extendArray(r.Fronts, n, inPlace),
+	}
+	rows := 0
+	for _, b := range changed {
+		rows += len(b.Members)
+	}
+	ev.rankBatches(out, changed, rows)
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if cached := ev.rankings[r.Scope]; cached != nil {
+		return cached // ranked meanwhile by another goroutine: the same
+	}
+	if ev.rankings == nil {
+		ev.rankings = map[Scope]*Ranking{}
+	}
+	ev.rankings[r.Scope] = out
+	return out
+}
+
+// extendArray returns s extended to n elements, the new ones zero: in
+// place when inPlace, else in a copy.
+func extendArray[T any](s []T, n int, inPlace bool) []T {
+	if !inPlace {
+		s = slices.Clip(s)
+	}
+	return extend(s, n-len(s))
+}
+
+// extendBatches returns r's batches with the trajectories added (by step)
+// joining theirs or starting new ones, in ascending step order; changed
+// holds the batches added to or new.
+func (ev *Evaluation) extendBatches(r *Ranking, added map[int64][]int) (batches, changed []Batch) {
+	batches = make([]Batch, 0, len(r.Batches)+len(added))
+	for _, b := range r.Batches {
+		if rows, ok := added[b.Step]; ok {
+			// Clipped: the old members share an array with other batches.
+			b = ev.newBatch(b.Step, append(slices.Clip(b.Members), rows...), r.Scope)
+			changed = append(changed, b)
+		}
+		batches = append(batches, b)
+	}
+	for _, step := range slices.Sorted(maps.Keys(added)) {
+		if _, found := slices.BinarySearchFunc(r.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) }); !found {
+			b := ev.newBatch(step, added[step], r.Scope)
+			batches, changed = append(batches, b), append(changed, b)
+		}
+	}
+	if !slices.IsSortedFunc(batches, compareSteps) {
+		slices.SortFunc(batches, compareSteps)
+	}
+	return batches, changed
+}
+
+func compareSteps(a, b Batch) int { return cmp.Compare(a.Step, b.Step) }
+
+// newBatch returns the batch step of members, split into the comparison
+// groups of scope as partition splits them: in order of first appearance,
+// members in input order.
+func (ev *Evaluation) newBatch(step int64, members []int, scope Scope) Batch {
+	b := Batch{Step: step, Members: members}
+	if scope == ScopeBatch {
+		b.Groups = []Group{{Members: members}}
+		return b
+	}
+	index := map[int32]int{}
+	for _, i := range members {
+		g, ok := index[ev.groupOf[i]]
+		if !ok {
+			g = len(b.Groups)
+			index[ev.groupOf[i]] = g
+			b.Groups = append(b.Groups, Group{Key: ev.groupNames[ev.groupOf[i]]})
+		}
+		b.Groups[g].Members = append(b.Groups[g].Members, i)
+	}
+	return b
+}
+
+// keepStats keeps prev's cached statistics of the batches that nothing
+// was added to: their trajectories, scores and rewards are the same.
+func (res *Result) keepStats(prev *Result, added map[int64][]int) {
+	prev.statsMu.Lock()
+	defer prev.statsMu.Unlock()
+	for step, st := range prev.stats {
+		if _, ok := added[step]; !ok {
+			if res.stats == nil {
+				res.stats = map[int64]*BatchStats{}
+			}
+			res.stats[step] = st
+		}
+	}
+}
+
+// TrendsSince returns res.Trends(ref), reusing prevTrends, which must be
+// prev.Trends(ref), for the batches of res that are prev's: res computed
+// with prev's options on an evaluation that extends prev's (Recompute's
+// result, say), whose trajectories rows did not add to them. A batch's
+// trend point depends on that batch alone, but for the default reference
+// point (ref nil), which is taken from the first batch: when that changes,
+// every point is computed again.
+func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) []Trend {
+	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Batches) {
+		return res.Trends(ref)
+	}
+	if ref == nil {
+		ref = res.DefaultHVRef()
+		if !slices.EqualFunc(ref, prev.DefaultHVRef(), sameFloat) {
+			return res.Trends(ref)
+		}
+	}
+	oriented := res.orientRef(ref)
+	added := res.rowsByStep(prev.N())
+	kept := make(map[int64]*Trend, len(prevTrends))
+	for i := range prevTrends {
+		kept[prevTrends[i].Step] = &prevTrends[i]
+	}
+	out := make([]Trend, len(res.Batches))
+	for bi := range res.Batches {
+		b := &res.Batches[bi]
+		if t, ok := kept[b.Step]; ok && added[b.Step] == nil {
+			out[bi] = *t
+		} else {
+			out[bi] = res.trend(b, oriented)
+		}
+	}
+	return out
+}
+
+// sameOptions reports whether a and b were computed with the same method,
+// scope, scale, normalisation and weights.
+func sameOptions(a, b *Result) bool {
+	x, y := a.Options, b.Options
+	return x.Method == y.Method && x.Scope == y.Scope && x.Scale == y.Scale && x.Normalize == y.Normalize &&
+		slices.EqualFunc(a.Objectives, b.Objectives, func(p, q Objective) bool { return sameFloat(p.Weight, q.Weight) })
+}
+
+// sameFloat reports whether x and y are the same number, NaN being NaN.
+func sameFloat(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }

@@ -1,0 +1,271 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// appendTrajectories draws n trajectories of the given steps in groups
+// (about one in ten invalid: z missing), in random order of steps.
+func appendTrajectories(rng *rand.Rand, n int, steps ...int64) []Trajectory {
+	ts := randomTrajectories(rng, n)
+	for i := range ts {
+		ts[i].Batch = steps[rng.IntN(len(steps))]
+		ts[i].StepCount = int64(rng.IntN(9))
+	}
+	return ts
+}
+
+// sameResult fails t unless got equals want in everything a caller reads:
+// batches and groups, ranks, crowding distances, fronts, scores, rewards
+// (bit for bit, NaN equal to NaN), statistics and trends.
+func sameResult(t *testing.T, what string, got, want *Result) {
+	t.Helper()
+	same := func(a, b []float64) bool {
+		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
+	}
+	switch {
+	case got.N() != want.N():
+		t.Fatalf("%s: %d trajectories, want %d", what, got.N(), want.N())
+	case !reflect.DeepEqual(got.Batches, want.Batches):
+		t.Fatalf("%s: batches differ:\n got %v\nwant %v", what, got.Batches, want.Batches)
+	case !slices.Equal(got.Ranks, want.Ranks) || !slices.Equal(got.Fronts, want.Fronts) || !same(got.Crowding, want.Crowding):
+		t.Fatalf("%s: rankings differ", what)
+	case !same(got.Scores, want.Scores):
+		t.Fatalf("%s: scores differ", what)
+	case !same(got.Rewards, want.Rewards):
+		t.Fatalf("%s: rewards differ:\n got %v\nwant %v", what, got.Rewards, want.Rewards)
+	case !slices.Equal(got.Valid, want.Valid) || !slices.Equal(got.Causes, want.Causes) || !same(got.Values, want.Values):
+		t.Fatalf("%s: evaluations differ", what)
+	}
+	if g, w := fmt.Sprint(got.Trends(nil)), fmt.Sprint(want.Trends(nil)); g != w {
+		t.Fatalf("%s: trends differ:\n got %s\nwant %s", what, g, w)
+	}
+}
+
+// TestAppendRecomputeMatchesCompute follows random data chunk by chunk,
+// chunks adding to the last batch, to older ones, or starting new ones
+// before or after the others: each Append and Recompute must give what
+// evaluating and computing everything gives, for every method, scope,
+// scale and normalisation, and leave the previous evaluation and result
+// as they were.
+func TestAppendRecomputeMatchesCompute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
+	for trial := range 12 {
+		var all []Trajectory
+		chunks := [][]Trajectory{appendTrajectories(rng, 1+rng.IntN(40), 3, 5)}
+		for range 6 {
+			steps := [][]int64{{5}, {3, 5}, {7}, {1}, {5, 9}}[rng.IntN(5)]
+			chunks = append(chunks, appendTrajectories(rng, rng.IntN(30), steps...))
+		}
+		for _, method := range Methods {
+			for _, scope := range Scopes {
+				for _, scale := range Scales {
+					normalize := rng.IntN(2) == 0
+					c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize})
+					if err != nil {
+						t.Fatal(err)
+					}
+					all = slices.Clone(chunks[0])
+					ev := Evaluate(c.Scorer, all)
+					res := ev.Compute(c.Options)
+					trends := res.Trends(nil)
+					for k, chunk := range chunks[1:] {
+						before := snapshot(res)
+						all = append(all, chunk...)
+						next := ev.Append(c.Scorer, chunk)
+						nextRes := next.Recompute(res)
+						what := fmt.Sprintf("trial %d, %s/%s/%s/%v, chunk %d", trial, method, scope, scale, normalize, k+1)
+						want := Evaluate(c.Scorer, all).Compute(c.Options)
+						sameResult(t, what, nextRes, want)
+						if after := snapshot(res); !reflect.DeepEqual(before, after) {
+							t.Fatalf("%s: the previous result changed", what)
+						}
+						trends = nextRes.TrendsSince(res, trends, nil)
+						if g, w := fmt.Sprint(trends), fmt.Sprint(want.Trends(nil)); g != w {
+							t.Fatalf("%s: TrendsSince:\n got %s\nwant %s", what, g, w)
+						}
+						ev, res = next, nextRes
+					}
+				}
+			}
+		}
+	}
+}
+
+// snapshot copies what a result holds, to check that it does not change.
+func snapshot(res *Result) string {
+	return fmt.Sprint(res.N(), res.Batches, res.Ranks, res.Crowding, res.Fronts, res.Scores, res.Rewards, res.Values, res.Valid, res.Stats())
+}
+
+// TestAppendTwiceToOneEvaluation: appending twice to one evaluation (two
+// branches) gives two correct evaluations; the second copies rather than
+// writing over the first's trajectories.
+func TestAppendTwiceToOneEvaluation(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 3))
+	c := oneObjectiveComputer(t)
+	base := appendTrajectories(rng, 50, 0, 1)
+	a, b := appendTrajectories(rng, 20, 1, 2), appendTrajectories(rng, 30, 2, 3)
+	ev := Evaluate(c.Scorer, base)
+	res := ev.Compute(c.Options)
+	evA := ev.Append(c.Scorer, a)
+	resA := evA.Recompute(res)
+	evB := ev.Append(c.Scorer, b)
+	resB := evB.Recompute(res)
+	sameResult(t, "branch a", resA, Evaluate(c.Scorer, append(slices.Clone(base), a...)).Compute(c.Options))
+	sameResult(t, "branch b", resB, Evaluate(c.Scorer, append(slices.Clone(base), b...)).Compute(c.Options))
+	// Appending to the tip of each branch stays correct.
+	c2 := appendTrajectories(rng, 10, 3)
+	sameResult(t, "branch a, then more", evA.Append(c.Scorer, c2).Recompute(resA),
+		Evaluate(c.Scorer, slices.Concat(base, a, c2)).Compute(c.Options))
+}
+
+func oneObjectiveComputer(t *testing.T) *RewardComputer {
+	t.Helper()
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(GRPO)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestRecomputeFallsBack: a result of an evaluation that the new one does
+// not extend is computed in full, and correctly.
+func TestRecomputeFallsBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 4))
+	c := oneObjectiveComputer(t)
+	x, y := appendTrajectories(rng, 40, 0, 1), appendTrajectories(rng, 40, 0, 2)
+	other := Evaluate(c.Scorer, y).Compute(c.Options)
+	sameResult(t, "unrelated", Evaluate(c.Scorer, x).Recompute(other), Evaluate(c.Scorer, x).Compute(c.Options))
+	ev := Evaluate(c.Scorer, x)
+	longer := ev.Append(c.Scorer, y)
+	sameResult(t, "shorter", ev.Recompute(longer.Compute(c.Options)), Evaluate(c.Scorer, x).Compute(c.Options))
+}
+
+// TestFilter: dropping trajectories from an evaluation gives the
+// evaluation of those kept.
+func TestFilter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	c := oneObjectiveComputer(t)
+	ts := appendTrajectories(rng, 120, 0, 1, 2)
+	keep := func(i int) bool { return i%3 != 1 }
+	var kept []Trajectory
+	for i := range ts {
+		if keep(i) {
+			kept = append(kept, ts[i])
+		}
+	}
+	ev := Evaluate(c.Scorer, ts)
+	ev.Compute(c.Options) // caches that Filter must not keep
+	sameResult(t, "filtered", ev.Filter(keep).Compute(c.Options), Evaluate(c.Scorer, kept).Compute(c.Options))
+	// And appending to a filtered evaluation works.
+	more := appendTrajectories(rng, 30, 2, 3)
+	f := ev.Filter(keep)
+	sameResult(t, "filtered, appended", f.Append(c.Scorer, more).Recompute(f.Compute(c.Options)),
+		Evaluate(c.Scorer, append(kept, more...)).Compute(c.Options))
+}
+
+// TestLive follows sources: appended trajectories extend the evaluation,
+// a replaced source's trajectories give way to its new ones, and the
+// results always equal computing everything from scratch.
+func TestLive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	c := oneObjectiveComputer(t)
+	from := func(src string, ts []Trajectory) []Trajectory {
+		for i := range ts {
+			ts[i].Source = src
+		}
+		return ts
+	}
+	a, b := from("a", appendTrajectories(rng, 30, 0, 1)), from("b", appendTrajectories(rng, 20, 1, 2))
+	l := NewLive(c.Scorer, Evaluate(c.Scorer, slices.Concat(a, b)), slices.Concat(a, b))
+	res := l.Evaluation().Compute(c.Options)
+	more := from("a", appendTrajectories(rng, 10, 2, 3))
+	ev := l.Update(nil, more)
+	res = ev.Recompute(res)
+	sameResult(t, "appended", res, Evaluate(c.Scorer, slices.Concat(a, b, more)).Compute(c.Options))
+	newA := from("a", appendTrajectories(rng, 15, 0, 4))
+	res = l.Update([]string{"a", "unknown"}, newA).Recompute(res)
+	sameResult(t, "a replaced", res, Evaluate(c.Scorer, slices.Concat(b, newA)).Compute(c.Options))
+	res = l.Update([]string{"b"}, nil).Recompute(res)
+	sameResult(t, "b emptied", res, Evaluate(c.Scorer, newA).Compute(c.Options))
+}
+
+// TestStepFindings: the findings of each batch hold the first firing of
+// every check that Health reports.
+func TestStepFindings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	c := oneObjectiveComputer(t)
+	ts := appendTrajectories(rng, 200, 0, 1, 2, 3, 4, 5)
+	for i := range ts {
+		if ts[i].Batch >= 4 {
+			ts[i].Metadata["x"] = 1.0 // zero spread from step 4 on
+		}
+	}
+	res := Evaluate(c.Scorer, ts).Compute(c.Options)
+	trends := res.Trends(nil)
+	cfg := HealthConfig{Baseline: 2}
+	var all []Finding
+	for b := range trends {
+		for _, f := range StepFindings(res, trends, cfg, b) {
+			if f.Step != trends[b].Step {
+				t.Fatalf("a finding of batch %d has step %d", b, f.Step)
+			}
+			all = append(all, f)
+		}
+	}
+	for _, f := range Health(res, trends, cfg) {
+		if !slices.Contains(all, f) {
+			t.Errorf("Health's %+v is in no batch's findings", f)
+		}
+	}
+	if len(Health(res, trends, cfg)) == 0 {
+		t.Error("the data trips no check: the test checks nothing")
+	}
+}
+
+// TestRecomputeTwiceFromOneResult: two results recomputed from one (for
+// two evaluations of one line) are both correct, and the first is not
+// changed by the second: only the first extends the arrays in place.
+func TestRecomputeTwiceFromOneResult(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 6))
+	c := oneObjectiveComputer(t)
+	base, a, b, d := appendTrajectories(rng, 60, 0, 1), appendTrajectories(rng, 20, 2), appendTrajectories(rng, 20, 3), appendTrajectories(rng, 20, 4)
+	res := Evaluate(c.Scorer, base).Compute(c.Options)
+	evA := res.Evaluation.Append(c.Scorer, a)
+	resA := evA.Recompute(res) // copied: res has no room; resA has
+	evB := evA.Append(c.Scorer, b)
+	resB := evB.Recompute(resA) // in place
+	before := snapshot(resB)
+	resD := evB.Append(c.Scorer, d).Recompute(resA) // from resA again: copied
+	if snapshot(resB) != before {
+		t.Fatal("the second recompute from one result changed the first's")
+	}
+	sameResult(t, "a, b", resB, Evaluate(c.Scorer, slices.Concat(base, a, b)).Compute(c.Options))
+	sameResult(t, "a, b, d", resD, Evaluate(c.Scorer, slices.Concat(base, a, b, d)).Compute(c.Options))
+}
+
+// TestConcurrentRecompute recomputes from one result on two goroutines:
+// under the race detector, it shows that only one extends the arrays in
+// place (the other copies), so they never write the same memory.
+func TestConcurrentRecompute(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 7))
+	c := oneObjectiveComputer(t)
+	base, a, b := appendTrajectories(rng, 60, 0, 1), appendTrajectories(rng, 20, 2), appendTrajectories(rng, 20, 3)
+	res := Evaluate(c.Scorer, base).Compute(c.Options)
+	evA := res.Evaluation.Append(c.Scorer, a)
+	resA := evA.Recompute(res)
+	evB := evA.Append(c.Scorer, b)
+	results := make(chan *Result, 2)
+	for range 2 {
+		go func() { results <- evB.Recompute(resA) }()
+	}
+	want := Evaluate(c.Scorer, slices.Concat(base, a, b)).Compute(c.Options)
+	sameResult(t, "first", <-results, want)
+	sameResult(t, "second", <-results, want)
+}

@@ -1,0 +1,94 @@
+package engine
+
+import (
+	"cmp"
+	"hash/maphash"
+	"slices"
+)
+
+// maxDuplicatesShown is how many duplicated IDs DuplicateIDs names.
+const maxDuplicatesShown = 5
+
+// DuplicateIDs counts the trajectories whose ID an earlier trajectory
+// already has, and names the first few such IDs in input order. Duplicates
+// are computed like any other trajectory, but they make compute's records
+// ambiguous for whoever joins them back by ID, so callers warn about them.
+func DuplicateIDs(ts []Trajectory) (n int, first []string) {
+	return CountDuplicates(len(ts), func(i int) string { return ts[i].ID })
+}
+
+// idHash is the hash of the ID of the trajectory at position i.
+type idHash struct {
+	hash uint64
+	i    int
+}
+
+// CountDuplicates is DuplicateIDs over the count IDs that id returns, for a
+// caller that keeps its IDs otherwise than in trajectories (as bytes, say).
+// It sorts 64-bit hashes rather than building a set of the IDs: a million
+// IDs cost 16 MB and a sort, not a million map entries and strings; equal
+// hashes are then told apart by comparing the IDs, so the count is exact.
+func CountDuplicates[S string | []byte](count int, id func(i int) S) (n int, first []string) {
+	seed := maphash.MakeSeed()
+	hashes := make([]idHash, count)
+	for i := range hashes {
+		hashes[i] = idHash{hashID(seed, id(i)), i}
+	}
+	slices.SortFunc(hashes, func(a, b idHash) int {
+		return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.i, b.i))
+	})
+	var repeats []int // the positions repeating an earlier ID
+	for lo := 0; lo < len(hashes); {
+		hi := lo + 1
+		for hi < len(hashes) && hashes[hi].hash == hashes[lo].hash {
+			hi++
+		}
+		if hi-lo > 1 {
+			repeats = appendRepeats(repeats, hashes[lo:hi], id)
+		}
+		lo = hi
+	}
+	slices.Sort(repeats)
+	named := map[string]bool{}
+	for _, i := range repeats {
+		if s := string(id(i)); len(first) < maxDuplicatesShown && !named[s] {
+			named[s] = true
+			first = append(first, s)
+		}
+	}
+	return len(repeats), first
+}
+
+// appendRepeats appends the positions in run, IDs of one hash in input
+// order, whose ID an earlier one of run has. The IDs of a run are all the
+// same but for a hash collision, which a set then sorts out.
+func appendRepeats[S string | []byte](repeats []int, run []idHash, id func(i int) S) []int {
+	first := id(run[0].i)
+	same := true
+	for _, h := range run[1:] {
+		same = same && string(id(h.i)) == string(first)
+	}
+	if same {
+		for _, h := range run[1:] {
+			repeats = append(repeats, h.i)
+		}
+		return repeats
+	}
+	seen := map[string]bool{}
+	for _, h := range run {
+		if s := string(id(h.i)); seen[s] {
+			repeats = append(repeats, h.i)
+		} else {
+			seen[s] = true
+		}
+	}
+	return repeats
+}
+
+// hashID hashes an ID held as a string or as bytes, without copying it.
+func hashID[S string | []byte](seed maphash.Seed, s S) uint64 {
+	if b, ok := any(s).([]byte); ok {
+		return maphash.Bytes(seed, b)
+	}
+	return maphash.String(seed, any(s).(string))
+}

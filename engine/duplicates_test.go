@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+func TestDuplicateIDs(t *testing.T) {
+	ids := func(s ...string) []Trajectory {
+		ts := make([]Trajectory, len(s))
+		for i, id := range s {
+			ts[i].ID = id
+		}
+		return ts
+	}
+	for _, c := range []struct {
+		ids   []Trajectory
+		n     int
+		first []string
+	}{
+		{nil, 0, nil},
+		{ids("a"), 0, nil},
+		{ids("a", "b", "c"), 0, nil},
+		{ids("a", "b", "a"), 1, []string{"a"}},
+		// In the order of the repeats: b repeats before a does.
+		{ids("a", "b", "b", "a", "a", "é🚀", "é🚀"), 4, []string{"b", "a", "é🚀"}},
+		{ids("x", "x", "x", "x"), 3, []string{"x"}},
+		{ids("1", "2", "3", "4", "5", "6", "1", "2", "3", "4", "5", "6"), 6, []string{"1", "2", "3", "4", "5"}},
+	} {
+		n, first := DuplicateIDs(c.ids)
+		if n != c.n || !slices.Equal(first, c.first) {
+			t.Errorf("DuplicateIDs(%v) = %d %q, want %d %q", c.ids, n, first, c.n, c.first)
+		}
+	}
+}
+
+// TestCountDuplicatesBytes checks the byte form against the string one on
+// many IDs, and a run of one ID repeated 100,000 times, which must not cost
+// a comparison per pair.
+func TestCountDuplicatesBytes(t *testing.T) {
+	var ids [][]byte
+	for i := range 50000 {
+		ids = append(ids, fmt.Appendf(nil, "id-%d", i%40000))
+	}
+	for range 100000 {
+		ids = append(ids, []byte("same"))
+	}
+	n, first := CountDuplicates(len(ids), func(i int) []byte { return ids[i] })
+	if n != 10000+99999 || len(first) != 5 || first[0] != "id-0" {
+		t.Errorf("%d duplicates, first %q", n, first)
+	}
+}

@@ -1,0 +1,10 @@
+package engine
+
+// StepFindings returns the findings of batch b (an index in trends, as
+// res.Trends returns them): every check that fires on that batch, at the
+// level it reaches there, against the same baseline as Health. Health
+// keeps the first step of each check; a follower reports each batch as it
+// comes.
+func StepFindings(res *Result, trends []Trend, cfg HealthConfig, b int) []Finding {
+	return newHealthRun(res, trends, cfg).batch(b)
+}

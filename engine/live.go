@@ -1,0 +1,80 @@
+package engine
+
+import "slices"
+
+// Live is the evaluation of trajectories that arrive over time from
+// sources (files, named by Trajectory.Source), as a follower delivers
+// them: new trajectories are appended and evaluated alone, and a source
+// read again from its start replaces its trajectories. Each Update returns
+// the new evaluation; given the previous evaluation's result, Recompute
+// and TrendsSince compute only the batches that changed. A Live is used by
+// one goroutine at a time.
+type Live struct {
+	scorer Scorer
+	ev     *Evaluation
+	// sourceOf holds each trajectory's source, an index in sources.
+	sourceOf []int32
+	sources  map[string]int32
+	names    []string
+}
+
+// NewLive returns the live evaluation of ts with the scorer s, ev being
+// Evaluate(s, ts).
+func NewLive(s Scorer, ev *Evaluation, ts []Trajectory) *Live {
+	l := &Live{scorer: s, ev: ev, sources: map[string]int32{}}
+	l.note(ts)
+	return l
+}
+
+// Evaluation returns the current evaluation.
+func (l *Live) Evaluation() *Evaluation { return l.ev }
+
+// Update forgets the trajectories of the sources replaced, keeping the
+// order of the others, then appends ts, and returns the new evaluation.
+// Without a replaced source that had trajectories, it extends the
+// previous evaluation (see Append).
+func (l *Live) Update(replaced []string, ts []Trajectory) *Evaluation {
+	if drop := l.dropped(replaced); drop != nil {
+		l.ev = l.ev.Filter(func(i int) bool { return !drop[l.sourceOf[i]] })
+		l.sourceOf = slices.DeleteFunc(l.sourceOf, func(s int32) bool { return drop[s] })
+	}
+	if len(ts) > 0 {
+		l.ev = l.ev.Append(l.scorer, ts)
+		l.note(ts)
+	}
+	return l.ev
+}
+
+// dropped returns the set of the sources replaced that have
+// trajectories, by index, or nil when there is none.
+func (l *Live) dropped(replaced []string) map[int32]bool {
+	var drop map[int32]bool
+	for _, name := range replaced {
+		if k, ok := l.sources[name]; ok && slices.Contains(l.sourceOf, k) {
+			if drop == nil {
+				drop = map[int32]bool{}
+			}
+			drop[k] = true
+		}
+	}
+	return drop
+}
+
+// note records the sources of ts, which follow the trajectories noted
+// before.
+func (l *Live) note(ts []Trajectory) {
+	last := int32(-1)
+	for i := range ts {
+		name := ts[i].Source
+		if last < 0 || l.names[last] != name {
+			k, ok := l.sources[name]
+			if !ok {
+				k = int32(len(l.names))
+				l.sources[name] = k
+				l.names = append(l.names, name)
+			}
+			last = k
+		}
+		l.sourceOf = append(l.sourceOf, last)
+	}
+}

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// validConfigKeys lists what a config file may set, for the error about a
+// key that is none of them.
+const validConfigKeys = "computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, [[objective]] name/expr/goal/weight"
+
+// unknownKeysError is the error for the keys of the config file at path,
+// whose text is text, that no setting reads: "PATH:LINE: unknown key K",
+// placed at the first of them, so that a typo is found at once.
+func unknownKeysError(path, text string, keys []toml.Key) error {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.String()
+	}
+	noun := "key"
+	if len(keys) > 1 {
+		noun = "keys"
+	}
+	place := path
+	if line := keyLine(text, keys[0]); line > 0 {
+		place = fmt.Sprintf("%s:%d", path, line)
+	}
+	return inputError{fmt.Errorf("%s: unknown %s %s (valid: %s)", place, noun, strings.Join(names, ", "), validConfigKeys)}
+}
+
+// keyLine returns the 1-based line of text where key is set or its table
+// opens, 0 when it cannot tell. The TOML decoder keeps the places of keys
+// to itself, so the text is scanned again: table headers set the prefix of
+// the keys that follow them. (Quoted keys holding dots are not split
+// right; such a key only loses its line.)
+func keyLine(text string, key toml.Key) int {
+	want := strings.Join(key, ".")
+	table := ""
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			name := strings.Trim(strings.SplitN(line, "#", 2)[0], "[] \t")
+			table = unquoteKey(name)
+			if table == want {
+				return i + 1
+			}
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		full := unquoteKey(name)
+		if table != "" {
+			full = table + "." + full
+		}
+		if full == want {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// unquoteKey returns a dotted TOML key without the spaces and quotes
+// around its parts.
+func unquoteKey(key string) string {
+	parts := strings.Split(key, ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	return strings.Join(parts, ".")
+}

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// followQuiet is how long stats --follow waits, once nothing arrives, to
+// take the newest batch for complete and print it: the other batches are
+// printed when a later one starts.
+var followQuiet = 1500 * time.Millisecond
+
+// runStatsFollow is stats --follow: it prints one line per batch, for a
+// terminal or a log, as the inputs grow, until ctx ends (an interrupt).
+// With --health, the status is then 3 if a check raised an ALERT.
+func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health *healthFlags, format string, args []string, stdio IO) error {
+	if len(args) == 0 {
+		return usagef("no input files (give FILE... or directories; standard input cannot be followed)")
+	}
+	cfg, err := s.config(cmd.Flags(), nil)
+	if err != nil {
+		return err
+	}
+	if err := checkConfig(cfg); err != nil {
+		return err
+	}
+	opts, err := s.loaderOptions(stdinOf(stdio))
+	if err != nil {
+		return err
+	}
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts})
+	if err != nil {
+		return inputError{err}
+	}
+	reportSkipped(stdio.Stderr, first)
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, printed: map[int64]int{}}
+	if err := f.update(loaders.Update{Trajectories: first.Trajectories}); err != nil {
+		return err
+	}
+	quiet := time.NewTimer(followQuiet)
+	defer quiet.Stop()
+	for {
+		select {
+		case u, ok := <-updates:
+			if !ok { // ctx ended
+				return f.status()
+			}
+			reportUpdate(stdio.Stderr, u)
+			if err := f.update(u); err != nil {
+				return err
+			}
+			quiet.Reset(followQuiet)
+		case <-quiet.C:
+			if err := f.printBatches(true); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// statsFollower keeps the live computation of stats --follow: the
+// evaluation, the result and its trends, updated batch by batch, and what
+// it printed.
+type statsFollower struct {
+	cfg    engine.Config
+	health *healthFlags
+	json   bool
+	out    io.Writer
+
+	// Set once the first trajectory has come.
+	computer  *engine.RewardComputer
+	healthCfg engine.HealthConfig
+	ref       []float64
+	live      *engine.Live
+	res       *engine.Result
+	trends    []engine.Trend
+	// printed holds, per step, how many trajectories its line counted.
+	printed map[int64]int
+}
+
+// update applies u and prints the batches that are complete: all but the
+// newest.
+func (f *statsFollower) update(u loaders.Update) error {
+	if f.live == nil {
+		if len(u.Trajectories) == 0 {
+			return nil // nothing yet to build the computer on
+		}
+		return f.start(u.Trajectories)
+	}
+	prev := f.res
+	f.res = f.live.Update(u.Reloaded, u.Trajectories).Recompute(prev)
+	f.trends = f.res.TrendsSince(prev, f.trends, f.ref)
+	return f.printBatches(false)
+}
+
+// start builds the computer on the first trajectory and computes ts.
+func (f *statsFollower) start(ts []engine.Trajectory) error {
+	c, err := newComputer(f.cfg, &ts[0])
+	if err != nil {
+		return err
+	}
+	f.computer = c
+	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
+		return err
+	}
+	f.live = engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, ts), ts)
+	f.res = f.live.Evaluation().Compute(c.Options)
+	f.trends = f.res.Trends(f.ref)
+	return f.printBatches(false)
+}
+
+// printBatches prints the line of every batch not printed yet, or printed
+// with fewer trajectories, but the newest one unless withNewest.
+func (f *statsFollower) printBatches(withNewest bool) error {
+	if f.res == nil {
+		return nil
+	}
+	n := len(f.res.Batches)
+	if !withNewest {
+		n--
+	}
+	for b := range max(n, 0) {
+		t := &f.trends[b]
+		count, seen := f.printed[t.Step]
+		if count == t.Trajectories {
+			continue
+		}
+		f.printed[t.Step] = t.Trajectories
+		findings := engine.StepFindings(f.res, f.trends, f.healthCfg, b)
+		if err := f.printLine(t, findings, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// followLine is a batch's line in JSON.
+type followLine struct {
+	Step         int64            `json:"step"`
+	Trajectories int              `json:"trajectories"`
+	Invalid      int              `json:"invalid"`
+	RewardMean   number           `json:"reward_mean"`
+	RewardStd    number           `json:"reward_std"`
+	FrontierSize int              `json:"frontier_size"`
+	Findings     []engine.Finding `json:"findings"`
+	Updated      bool             `json:"updated,omitempty"`
+}
+
+// printLine prints a batch's line: step, count, reward mean and std,
+// frontier size and findings; updated marks a batch printed before, to
+// which trajectories came since.
+func (f *statsFollower) printLine(t *engine.Trend, findings []engine.Finding, updated bool) error {
+	if f.json {
+		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
+			t.FrontierSize, append([]engine.Finding{}, findings...), updated})
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(f.out, "%s\n", line)
+		return err
+	}
+	health := "healthy"
+	if len(findings) > 0 {
+		parts := make([]string, len(findings))
+		for i, fd := range findings {
+			parts[i] = fmt.Sprintf("%s %s=%s", fd.Level, textsafe.Line(checkName(fd)), tableNumber(fd.Value))
+		}
+		health = strings.Join(parts, ", ")
+	}
+	note := ""
+	if updated {
+		note = " (updated)"
+	}
+	_, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
+		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health)
+	return err
+}
+
+// status is the exit status once following ends: a healthAlert with
+// --health when a check raised an ALERT.
+func (f *statsFollower) status() error {
+	if !f.health.health || f.res == nil {
+		return nil
+	}
+	return (&healthReport{Findings: engine.Health(f.res, f.trends, f.healthCfg)}).status()
+}
+
+// reportUpdate tells, on stderr, what happened to the inputs besides new
+// trajectories: files read again or gone, skipped lines, errors.
+func reportUpdate(w io.Writer, u loaders.Update) {
+	for _, p := range u.Reloaded {
+		fmt.Fprintf(w, "rewardlens: %s: read again from the start (truncated, replaced or rewritten)\n", textsafe.Line(p))
+	}
+	for _, p := range u.Gone {
+		fmt.Fprintf(w, "rewardlens: %s: gone; what was read from it stays\n", textsafe.Line(p))
+	}
+	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
+	if u.Err != nil {
+		for _, line := range strings.Split(u.Err.Error(), "\n") {
+			fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(line))
+		}
+	}
+}

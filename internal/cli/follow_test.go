@@ -1,0 +1,195 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// syncBuffer is a bytes.Buffer that a command writes while a test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// following runs rewardlens with args until cancel is called; wait
+// returns the exit status.
+type following struct {
+	out, errOut syncBuffer
+	cancel      context.CancelFunc
+	status      chan int
+}
+
+func startFollowing(t *testing.T, args ...string) *following {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &following{cancel: cancel, status: make(chan int, 1)}
+	go func() {
+		f.status <- Main(ctx, args, IO{Stdin: strings.NewReader(""), Stdout: &f.out, Stderr: &f.errOut})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-f.status
+	})
+	return f
+}
+
+// await waits until the output holds want.
+func (f *following) await(t *testing.T, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(f.out.String(), want); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q in the output:\n%s\nstderr:\n%s", want, f.out.String(), f.errOut.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stop interrupts the command and returns its status.
+func (f *following) stop() int {
+	f.cancel()
+	code := <-f.status
+	f.status <- code // for the cleanup
+	return code
+}
+
+// sampleSteps returns the sample experiment's lines of steps [from, to).
+func sampleSteps(t *testing.T, from, to int) string {
+	t.Helper()
+	data, err := os.ReadFile(samplePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	const perStep = 128
+	return strings.Join(lines[from*perStep:min(to*perStep, len(lines))], "")
+}
+
+func shortQuiet(t *testing.T) {
+	old := followQuiet
+	followQuiet = 200 * time.Millisecond
+	t.Cleanup(func() { followQuiet = old })
+}
+
+// TestStatsFollow follows the sample experiment as it is written: a line
+// per batch, each once, the newest when the input goes quiet, the health
+// findings on the lines of the steps where they fire, and status 3 at the
+// interrupt since a check raised an ALERT.
+func TestStatsFollow(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(sampleSteps(t, 0, 20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--health", "--config", sampleConfigPath, path)
+	f.await(t, "step 19 ")
+	appendText(t, path, sampleSteps(t, 20, 40))
+	f.await(t, "step 39 ")
+	if code := f.stop(); code != exitHealthAlert {
+		t.Errorf("status %d, want %d (stderr %q)", code, exitHealthAlert, f.errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+	if len(lines) != 40 {
+		t.Fatalf("%d lines, want one per step:\n%s", len(lines), f.out.String())
+	}
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "step "+strconv.Itoa(i)+"  trajectories 128 ") {
+			t.Errorf("line %d: %q", i, line)
+		}
+	}
+	if !strings.Contains(lines[26], "ALERT length_drift=") || !strings.Contains(lines[30], "WARN zero_spread=") || !strings.HasSuffix(lines[3], "healthy") {
+		t.Errorf("findings not where the sample's story puts them:\n%s\n%s\n%s", lines[3], lines[26], lines[30])
+	}
+}
+
+func appendText(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStatsFollowJSONLines follows a directory in JSON lines: new files
+// are new batches, a batch that grows after its line is printed again as
+// updated, a file that goes away is reported on stderr, and the status at
+// the interrupt is 0 without --health.
+func TestStatsFollowJSONLines(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	batch := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(`{"group":"g` + strconv.Itoa(i%2) + `","metadata":{"a":` + strconv.Itoa(i) + `}}` + "\n")
+		}
+		return b.String()
+	}
+	write("step_1.jsonl", batch(4))
+	f := startFollowing(t, "stats", "--follow", "--format", "json", dir)
+	f.await(t, `"step":0`)
+	write("step_2.jsonl", batch(6))
+	f.await(t, `"step":1,"trajectories":6`)
+	appendText(t, filepath.Join(dir, "step_2.jsonl"), batch(2))
+	f.await(t, `"step":1,"trajectories":8`)
+	os.Remove(filepath.Join(dir, "step_1.jsonl"))
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(f.errOut.String(), "gone"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the removal is not reported: %q", f.errOut.String())
+		}
+	}
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	var got []followLine
+	for _, line := range strings.Split(strings.TrimSpace(f.out.String()), "\n") {
+		var l followLine
+		if err := json.Unmarshal([]byte(line), &l); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		got = append(got, l)
+	}
+	if len(got) != 3 || got[0].Trajectories != 4 || got[1].Updated || !got[2].Updated || got[2].Findings == nil {
+		t.Errorf("lines %+v", got)
+	}
+}
+
+func TestStatsFollowUsage(t *testing.T) {
+	if _, errOut, code := run(t, "", "stats", "--follow", "-"); code != 2 || !strings.Contains(errOut, "cannot be followed") {
+		t.Errorf("standard input: status %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := run(t, "", "stats", "--follow", "--out", "x.txt", samplePath); code != 2 || !strings.Contains(errOut, "--out") {
+		t.Errorf("--out: status %d, stderr %q", code, errOut)
+	}
+}

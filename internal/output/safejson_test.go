@@ -1,0 +1,30 @@
+package output
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestSafeJSON escapes what a terminal acts on and encoding/json leaves
+// as it is, and keeps the value.
+func TestSafeJSON(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain é 🚀", `"plain é 🚀"`},
+		{"\x7f", `"\u007f"`},
+		{"a\u009b31mb", `"a\u009b31mb"`},
+		{"\u0090dcs\u009c", `"\u0090dcs\u009c"`},
+		{"abc\u202eevil\u202c", `"abc\u202eevil\u202c"`},
+		{"\u2066x\u2069\u200e\u200f\u061c", `"\u2066x\u2069\u200e\u200f\u061c"`},
+		{"\x1b[2J", `"\u001b[2J"`}, // encoding/json's own escape
+	} {
+		b, _ := json.Marshal(c.in)
+		got := SafeJSON(b)
+		if string(got) != c.want {
+			t.Errorf("SafeJSON(%s) = %s, want %s", b, got, c.want)
+		}
+		var back string
+		if err := json.Unmarshal(got, &back); err != nil || back != c.in {
+			t.Errorf("%s reads back as %q (%v), want %q", got, back, err, c.in)
+		}
+	}
+}

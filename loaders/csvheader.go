@@ -1,0 +1,46 @@
+package loaders
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// checkHeader fails when the first row of a CSV input is data rather than
+// column names: when every cell that is not empty is a number. Reading it as
+// a header would name the columns "1", "0.5"... and lose a row, with
+// nothing said; a header of numbers is no header anyone wrote on purpose.
+func (l *loader) checkHeader(header []string, cr *csv.Reader) error {
+	var numbers []string
+	for _, cell := range header {
+		name := strings.TrimSpace(cell)
+		if name == "" {
+			continue
+		}
+		if !isNumeral(name) {
+			return nil
+		}
+		numbers = append(numbers, name)
+	}
+	if len(numbers) == 0 {
+		return nil
+	}
+	line, col := cr.FieldPos(0)
+	shown := strings.Join(numbers[:min(len(numbers), 4)], ", ")
+	if len(numbers) > 4 {
+		shown += ", ..."
+	}
+	msg := fmt.Sprintf("no header row: the first row holds numbers (%s), not column names; CSV input starts with a header such as id,group,accuracy", shorten(shown))
+	return l.errorAt(line, col, msg)
+}
+
+// isNumeral reports whether s is written as a number: it parses as one and
+// starts as one, so that names such as "nan" or "inf" stay names.
+func isNumeral(s string) bool {
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return false
+	}
+	c := s[0]
+	return c == '+' || c == '-' || c == '.' || (c >= '0' && c <= '9')
+}

@@ -1,0 +1,135 @@
+package loaders
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// inputExtensions are the extensions of the files a directory expands to;
+// the text formats may also be gzipped (a further ".gz").
+var inputExtensions = []string{".jsonl", ".ndjson", ".json", ".csv", ".parquet"}
+
+// IsInputName reports whether a file called name is one a directory
+// expands to: *.jsonl, *.ndjson, *.json, *.csv, *.parquet, or one of the
+// text ones followed by .gz, in any case.
+func IsInputName(name string) bool {
+	lower := strings.ToLower(name)
+	if base, ok := strings.CutSuffix(lower, ".gz"); ok {
+		return slices.Contains(inputExtensions, filepath.Ext(base)) && filepath.Ext(base) != ".parquet"
+	}
+	return slices.Contains(inputExtensions, filepath.Ext(lower))
+}
+
+// Expand returns paths with each directory replaced by the input files it
+// holds (IsInputName; not recursive) in natural name order (NaturalCompare:
+// step_9 before step_10). Other paths, "-" and paths that do not exist
+// included, are kept as they are: opening them reports what is wrong. A
+// directory without an input file is an error naming it. Load expands its
+// paths, so that the i-th file of the result is file index i, the default
+// batch of its trajectories.
+func Expand(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if p == "-" || !isDir(p) {
+			out = append(out, p)
+			continue
+		}
+		files, err := dirInputs(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	return out, nil
+}
+
+// isDir reports whether path is a directory (following symbolic links).
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// dirInputs returns the input files of the directory dir, in natural name
+// order; none is an error naming dir.
+func dirInputs(dir string) ([]string, error) {
+	files, err := listInputs(dir)
+	if err == nil && len(files) == 0 {
+		err = fmt.Errorf("%s: no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones)", dir)
+	}
+	return files, err
+}
+
+// listInputs returns the input files of the directory dir, in natural name
+// order, maybe none.
+func listInputs(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err // *fs.PathError: "open DIR: reason"
+	}
+	var names []string
+	for _, e := range entries {
+		// A directory, even one called x.jsonl, is not read: the expansion
+		// is not recursive.
+		if IsInputName(e.Name()) && !isDir(filepath.Join(dir, e.Name())) {
+			names = append(names, e.Name())
+		}
+	}
+	slices.SortFunc(names, NaturalCompare)
+	files := make([]string, len(names))
+	for i, name := range names {
+		files[i] = filepath.Join(dir, name)
+	}
+	return files, nil
+}
+
+// NaturalCompare orders names as a person would: runs of digits compare as
+// numbers (step_9 before step_10), everything else byte by byte. Names
+// whose runs all compare equal ("step_01" and "step_1") are ordered by the
+// fewer leading zeros first, then byte by byte, so that the order is total.
+func NaturalCompare(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if isDigit(a[i]) && isDigit(b[j]) {
+			ra, rb := digitRun(a[i:]), digitRun(b[j:])
+			if c := compareNumbers(ra, rb); c != 0 {
+				return c
+			}
+			i, j = i+len(ra), j+len(rb)
+			continue
+		}
+		if a[i] != b[j] {
+			return int(a[i]) - int(b[j])
+		}
+		i, j = i+1, j+1
+	}
+	if c := (len(a) - i) - (len(b) - j); c != 0 {
+		return c // the one that ended first, a prefix of the other
+	}
+	if c := len(a) - len(b); c != 0 {
+		return c // equal but for leading zeros: the shorter first
+	}
+	return strings.Compare(a, b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// digitRun returns the run of ASCII digits s starts with.
+func digitRun(s string) string {
+	n := 0
+	for n < len(s) && isDigit(s[n]) {
+		n++
+	}
+	return s[:n]
+}
+
+// compareNumbers compares two runs of digits as numbers, of any length.
+func compareNumbers(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}

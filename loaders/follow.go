@@ -1,0 +1,339 @@
+package loaders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// FollowOptions control Follow.
+type FollowOptions struct {
+	// Options are as for Load; Progress reports the first reading only.
+	Options
+	// Poll is how often every input is checked (one stat each, and a look
+	// at the followed directories) besides the file system's events; 0 is
+	// DefaultPoll. Without events (NoWatch, or a file system that has
+	// none), it is how long a change takes to show.
+	Poll time.Duration
+	// NoWatch does without the file system's events: polling only.
+	NoWatch bool
+}
+
+// DefaultPoll is the default FollowOptions.Poll.
+const DefaultPoll = time.Second
+
+// settleDelay is how long after a file system event the follower waits
+// for more before it reads: a writer's burst of lines costs one read.
+const settleDelay = 10 * time.Millisecond
+
+// Update is what changed in the followed inputs since the last Update.
+// A consumer first forgets what it loaded from the Reloaded files, then
+// adds Trajectories.
+type Update struct {
+	// Trajectories are the new trajectories: the complete lines appended
+	// to a JSONL file, in order, each delivered once; and every
+	// trajectory of a file that appeared in a followed directory or of a
+	// Reloaded file. Their Source is the file's path as Follow named it.
+	Trajectories []engine.Trajectory
+	// Reloaded are the files that were truncated, replaced (log rotation)
+	// or, for the formats read whole, changed, and were read again from
+	// the start: their trajectories in Trajectories replace all those
+	// loaded from them before (none, for a file that is empty now).
+	Reloaded []string
+	// Gone are the files that disappeared. What was loaded from them
+	// stays; should one come back, it is Reloaded.
+	Gone []string
+	// Skipped and SkipReasons are as in Result, with SkipInvalid.
+	Skipped     int
+	SkipReasons []*LineError
+	// Err reports what went wrong since the last Update: files that could
+	// not be read, and without SkipInvalid the malformed lines (skipped
+	// all the same: following cannot stop at one). The follower carries
+	// on.
+	Err error
+}
+
+// Follow loads paths as Load does, then follows them until ctx ends: it
+// sends on the channel what changes in them, an Update at a time, and
+// closes the channel when ctx ends (every goroutine it started has then
+// returned or is about to). Updates that the consumer is not ready for are
+// merged into the next one, so that a slow consumer never stalls the
+// follower nor receives a backlog.
+//
+// A JSONL file (not gzipped) is read as it grows: each complete line is
+// read once, and a partial last line waits for its newline. A file of
+// another format is read whole again when it changes. A file that shrinks,
+// is replaced by another (a new inode) or no longer starts with what was
+// read is read again from the start (Update.Reloaded). A directory is
+// followed too: a new input file in it is read and takes the next file
+// index, whatever its name. Changes are seen through the file system's
+// events (fsnotify on the files' directories), and by polling every
+// opts.Poll in any case.
+//
+// Unlike Load, a file or a directory without trajectories (yet) is no
+// error. Standard input cannot be followed.
+func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <-chan Update, error) {
+	if len(paths) == 0 {
+		return nil, nil, errors.New("no input files")
+	}
+	if stdinCount(paths) > 0 {
+		return nil, nil, errors.New(`standard input ("-") cannot be followed`)
+	}
+	if _, err := ParseFormat(string(opts.Format)); err != nil {
+		return nil, nil, err
+	}
+	if opts.Poll <= 0 {
+		opts.Poll = DefaultPoll
+	}
+	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+	res, err := f.start(paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !opts.NoWatch {
+		f.watch()
+	}
+	ch := make(chan Update)
+	go f.run(ctx, ch)
+	return res, ch, nil
+}
+
+// follower follows the inputs; its run goroutine owns it.
+type follower struct {
+	opts  FollowOptions
+	files []*followedFile // by file index
+	// byPath finds a file by its cleaned path, as events name it.
+	byPath map[string]*followedFile
+	dirs   []string // the followed directories
+	// watcher delivers the file system's events; nil when polling only.
+	watcher *fsnotify.Watcher
+	// pending is what the consumer has not received yet.
+	pending Update
+	// dirty are the cleaned paths named by events since the last check;
+	// rescan is set when an entry appeared in a followed directory.
+	dirty  map[string]bool
+	rescan bool
+}
+
+// start expands the paths, directories being followed, and reads every
+// file from the start.
+func (f *follower) start(paths []string) (*Result, error) {
+	var files []string
+	for _, p := range paths {
+		if !isDir(p) {
+			files = append(files, p)
+			continue
+		}
+		f.dirs = append(f.dirs, p)
+		inputs, err := listInputs(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, inputs...)
+	}
+	total := &Result{}
+	progress := newProgress(files, f.opts.Progress)
+	for _, path := range files {
+		ff := f.add(path)
+		res, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress)
+		if err != nil {
+			return nil, err
+		}
+		total.append(res)
+	}
+	return total, nil
+}
+
+// add starts following the file path, with the next file index.
+func (f *follower) add(path string) *followedFile {
+	ff := &followedFile{path: path, index: len(f.files)}
+	f.files = append(f.files, ff)
+	f.byPath[filepath.Clean(path)] = ff
+	return ff
+}
+
+// watch asks for the events of the directories of the files and of the
+// followed directories: a file's own watch would not see it replaced. When
+// the events are unavailable, polling does.
+func (f *follower) watch() {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return
+	}
+	dirs := slices.Clone(f.dirs)
+	for _, ff := range f.files {
+		dirs = append(dirs, filepath.Dir(ff.path))
+	}
+	watched := 0
+	for _, d := range uniqueCleaned(dirs) {
+		if w.Add(d) == nil {
+			watched++
+		}
+	}
+	if watched == 0 {
+		w.Close()
+		return
+	}
+	f.watcher = w
+}
+
+// uniqueCleaned returns the cleaned paths, each once.
+func uniqueCleaned(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Clean(p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// run follows until ctx ends, then closes ch.
+func (f *follower) run(ctx context.Context, ch chan<- Update) {
+	defer close(ch)
+	var events <-chan fsnotify.Event
+	var watchErrors <-chan error
+	if f.watcher != nil {
+		defer f.watcher.Close()
+		events, watchErrors = f.watcher.Events, f.watcher.Errors
+	}
+	ticker := time.NewTicker(f.opts.Poll)
+	defer ticker.Stop()
+	settle := time.NewTimer(settleDelay)
+	defer settle.Stop()
+	var settled <-chan time.Time // settle.C while armed
+	// What changed between the first reading and the watch.
+	f.checkAll()
+	for {
+		var out chan<- Update
+		if !f.pending.empty() {
+			out = ch
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case out <- f.pending:
+			f.pending = Update{}
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			f.noteEvent(ev)
+			if settled == nil {
+				settle.Reset(settleDelay)
+				settled = settle.C
+			}
+		case _, ok := <-watchErrors:
+			if !ok {
+				watchErrors = nil
+				continue
+			}
+			f.checkAll() // events were lost (an overflow): look at everything
+		case <-settled:
+			settled = nil
+			f.checkDirty()
+		case <-ticker.C:
+			f.checkAll()
+		}
+	}
+}
+
+// noteEvent marks what an event is about for the next check.
+func (f *follower) noteEvent(ev fsnotify.Event) {
+	name := filepath.Clean(ev.Name)
+	f.dirty[name] = true
+	if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Rename) {
+		dir := filepath.Dir(name)
+		for _, d := range f.dirs {
+			if filepath.Clean(d) == dir {
+				f.rescan = true
+			}
+		}
+	}
+}
+
+// checkDirty checks the files events named, and the followed directories
+// when an entry appeared in one.
+func (f *follower) checkDirty() {
+	if f.rescan {
+		f.scanDirs()
+	}
+	for name := range f.dirty {
+		if ff, ok := f.byPath[name]; ok {
+			f.pending.add(ff.path, ff.check(f.opts.Options))
+		}
+	}
+	clear(f.dirty)
+}
+
+// checkAll looks for new files in the followed directories and checks
+// every file.
+func (f *follower) checkAll() {
+	f.scanDirs()
+	for _, ff := range f.files {
+		f.pending.add(ff.path, ff.check(f.opts.Options))
+	}
+	clear(f.dirty)
+}
+
+// scanDirs reads the new input files of the followed directories, in
+// natural name order.
+func (f *follower) scanDirs() {
+	f.rescan = false
+	for _, d := range f.dirs {
+		inputs, err := listInputs(d)
+		if err != nil {
+			continue // a directory that went away: its files say so
+		}
+		for _, path := range inputs {
+			if _, known := f.byPath[filepath.Clean(path)]; !known {
+				f.pending.add(path, f.add(path).reload(f.opts.Options))
+			}
+		}
+	}
+}
+
+// empty reports whether u holds nothing to tell.
+func (u *Update) empty() bool {
+	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil
+}
+
+// add merges what a check of the file path found into u. A reload drops
+// the file's trajectories that u still holds: they are replaced.
+func (u *Update) add(path string, c fileChange) {
+	if c.reloaded {
+		u.Trajectories = slices.DeleteFunc(u.Trajectories, func(t engine.Trajectory) bool { return t.Source == path })
+		u.Gone = slices.DeleteFunc(u.Gone, func(p string) bool { return p == path })
+		if !slices.Contains(u.Reloaded, path) {
+			u.Reloaded = append(u.Reloaded, path)
+		}
+	}
+	if c.gone && !slices.Contains(u.Gone, path) {
+		u.Gone = append(u.Gone, path)
+	}
+	if c.res != nil {
+		u.Trajectories = append(u.Trajectories, c.res.Trajectories...)
+		u.Skipped += c.res.Skipped
+		room := maxSkipReasons - len(u.SkipReasons)
+		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)
+	}
+	if c.err != nil {
+		u.Err = errors.Join(u.Err, c.err)
+	}
+}
+
+// malformedError is the error of the lines skipped while following
+// without SkipInvalid: following cannot stop at them.
+func malformedError(res *Result) error {
+	if res.Skipped == 1 {
+		return res.SkipReasons[0]
+	}
+	return fmt.Errorf("%d malformed lines skipped, the first: %w", res.Skipped, res.SkipReasons[0])
+}

@@ -1,0 +1,295 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// followedFile is one followed file and how far it was read.
+type followedFile struct {
+	path  string
+	index int // the file index: the default batch
+	// info is the file as last read; loaded is set once it was.
+	info   fs.FileInfo
+	loaded bool
+	// failed is the file as it was when reading it failed: it is not read
+	// again until it changes.
+	failed fs.FileInfo
+	// lastErr is the text of the last error reported, not repeated.
+	lastErr string
+	gone    bool
+	// tail is set for a JSONL file that is not gzipped, read as it grows.
+	tail bool
+	// offset is where the next line starts, after the last complete line
+	// read (tail); lines is the number of lines read; head is the start of
+	// the file, to tell a file written anew from one that grew.
+	offset int64
+	lines  int
+	head   []byte
+	// tailer reads the new lines, counting the trajectories of the file so
+	// far (the default IDs).
+	tailer *loader
+}
+
+// headSize is how many of the first bytes of a file tell whether it is
+// still the file that was read.
+const headSize = 64
+
+// fileChange is what a check of a file found.
+type fileChange struct {
+	// res holds the new trajectories (all the file's when reloaded), nil
+	// for none.
+	res      *Result
+	reloaded bool
+	gone     bool
+	err      error
+}
+
+// check looks at the file and reads what changed; it stats the file, and
+// reads only when that shows a change.
+func (f *followedFile) check(opts Options) fileChange {
+	st, err := os.Stat(f.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if f.gone || !f.loaded {
+			return fileChange{}
+		}
+		f.gone = true
+		return fileChange{gone: true}
+	case err != nil:
+		return f.fail(nil, err)
+	case f.failed != nil && sameState(st, f.failed):
+		return fileChange{} // as it was when it could not be read
+	case f.gone || !f.loaded || !os.SameFile(st, f.info):
+		return f.reload(opts) // back, new, or replaced
+	case f.tail:
+		return f.grow(st, opts)
+	case sameState(st, f.info):
+		return fileChange{}
+	}
+	return f.reload(opts) // a file read whole changed
+}
+
+// sameState reports whether a and b are the same file, of the same size
+// and modification time.
+func sameState(a, b fs.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// fail records that the file could not be read as it is in st (nil when
+// unknown), and returns the error unless it is the one returned last.
+func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
+	f.failed = st
+	if err.Error() == f.lastErr {
+		return fileChange{}
+	}
+	f.lastErr = err.Error()
+	return fileChange{err: err}
+}
+
+// reload reads the file again from the start. The lines it cannot read are
+// skipped (and reported, without SkipInvalid): following cannot stop.
+func (f *followedFile) reload(opts Options) fileChange {
+	reloaded := f.loaded
+	res, err := f.load(opts, true, nil)
+	if err != nil {
+		return f.fail(f.failed, err)
+	}
+	c := fileChange{res: res, reloaded: reloaded}
+	if !opts.SkipInvalid && res.Skipped > 0 {
+		c.err = malformedError(res)
+		res.Skipped, res.SkipReasons = 0, nil
+	}
+	return c
+}
+
+// load reads the file from the start, skipping bad lines when skip, and
+// records how far it read. A file without trajectories (yet) is no error.
+func (f *followedFile) load(opts Options, skip bool, progress *progress) (*Result, error) {
+	file, err := os.Open(f.path)
+	if err != nil {
+		return nil, err // *fs.PathError: "open PATH: reason"
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s: is a directory", f.path)
+	}
+	opts.SkipInvalid = skip
+	f.tail = tailable(file, f.path, opts.Format)
+	var res *Result
+	if f.tail {
+		res, err = f.loadLines(file, opts, progress)
+	} else {
+		res, err = f.loadWhole(file, st.Size(), opts, progress)
+	}
+	if err != nil {
+		f.failed = st
+		return nil, err
+	}
+	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
+	return res, nil
+}
+
+// tailable reports whether the file is JSONL text, which is read as it
+// grows.
+func tailable(file *os.File, name string, format Format) bool {
+	br := bufio.NewReader(io.NewSectionReader(file, 0, 1<<62))
+	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+		return false
+	}
+	if format == "" {
+		format = detectFormat(name, br)
+	}
+	return format == JSONL
+}
+
+// loadWhole reads a file of a format that is read whole; an empty file has
+// no trajectories (yet).
+func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress) (*Result, error) {
+	if size == 0 {
+		return &Result{}, nil
+	}
+	return read(progress.reader(file), f.path, f.index, opts, size, nil)
+}
+
+// loadLines reads the complete lines of a JSONL file from the start.
+func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress) (*Result, error) {
+	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid}
+	f.offset, f.lines = 0, 0
+	end, err := lastLineEnd(file, 0)
+	if err != nil {
+		return nil, err
+	}
+	counted := &lineCounter{r: progress.reader(io.NewSectionReader(file, 0, end))}
+	in, err := openInput(counted)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.path, err)
+	}
+	f.tailer.lead = in.lead
+	res, err := f.readLines(in.r, end, counted)
+	f.head = make([]byte, min(end, headSize))
+	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
+		err = herr
+	}
+	return res, err
+}
+
+// grow reads the lines completed since the last read of a JSONL file, as
+// it is in st, or reads it again when it was not merely appended to.
+func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
+	if st.Size() == f.info.Size() && st.ModTime().Equal(f.info.ModTime()) {
+		return fileChange{}
+	}
+	file, err := os.Open(f.path)
+	if err != nil {
+		return f.fail(st, err)
+	}
+	defer file.Close()
+	now, err := file.Stat()
+	if err != nil {
+		return f.fail(st, err)
+	}
+	if !os.SameFile(now, f.info) || now.Size() < f.offset || f.rewritten(file) {
+		return f.reload(opts)
+	}
+	end, err := lastLineEnd(file, f.offset)
+	if err != nil {
+		return f.fail(now, err)
+	}
+	f.info = now
+	if end == f.offset {
+		return fileChange{} // a partial line so far
+	}
+	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
+	f.tailer.lead, f.tailer.skipInvalid = 0, true
+	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
+	c := fileChange{res: res, err: err}
+	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
+		c.err = malformedError(res)
+		res.Skipped, res.SkipReasons = 0, nil
+	}
+	return c
+}
+
+// readLines reads the lines of r, which ends at the offset end of the
+// file, numbering them after those read before, and records how far it
+// read.
+func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounter) (*Result, error) {
+	l := f.tailer
+	l.res = &Result{}
+	err := l.readJSONL(r)
+	// readJSONL numbers the lines of r from 1.
+	for i := range l.res.Trajectories {
+		l.res.Trajectories[i].Line += f.lines
+	}
+	for _, e := range l.res.SkipReasons {
+		e.Line += f.lines
+	}
+	var le *LineError
+	if errors.As(err, &le) {
+		le.Line += f.lines
+	}
+	f.lines += counted.n
+	f.offset = end
+	return l.res, err
+}
+
+// rewritten reports whether the file no longer holds what was read at its
+// start, or no line end where the last complete line read ended: a file
+// truncated and written again, beyond where it was read, between two
+// checks.
+func (f *followedFile) rewritten(file *os.File) bool {
+	buf := make([]byte, len(f.head))
+	if _, err := file.ReadAt(buf, 0); err != nil || !bytes.Equal(buf, f.head) {
+		return true
+	}
+	if f.offset == 0 {
+		return false
+	}
+	var last [1]byte
+	_, err := file.ReadAt(last[:], f.offset-1)
+	return err != nil || last[0] != '\n'
+}
+
+// lastLineEnd returns the offset just past the last "\n" of the file at
+// or after from, from when there is none: where its complete lines end.
+func lastLineEnd(file *os.File, from int64) (int64, error) {
+	st, err := file.Stat()
+	if err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 64<<10)
+	for hi := st.Size(); hi > from; {
+		lo := max(from, hi-int64(len(buf)))
+		n, err := file.ReadAt(buf[:hi-lo], lo)
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return lo + int64(i) + 1, nil
+		}
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		hi = lo
+	}
+	return from, nil
+}
+
+// lineCounter counts the line ends read through it.
+type lineCounter struct {
+	r io.Reader
+	n int
+}
+
+func (c *lineCounter) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.n += bytes.Count(b[:n], []byte{'\n'})
+	return n, err
+}

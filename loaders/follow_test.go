@@ -1,0 +1,448 @@
+package loaders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// followed is what a consumer of Follow holds: the IDs loaded from each
+// file, in order, after applying every Update as documented.
+type followed struct {
+	ids     map[string][]string
+	lines   map[string][]int
+	gone    []string
+	skipped int
+	errs    []error
+}
+
+func newFollowed(res *Result) *followed {
+	f := &followed{ids: map[string][]string{}, lines: map[string][]int{}}
+	f.apply(Update{Trajectories: res.Trajectories})
+	return f
+}
+
+func (f *followed) apply(u Update) {
+	for _, p := range u.Reloaded {
+		delete(f.ids, p)
+		delete(f.lines, p)
+	}
+	for _, t := range u.Trajectories {
+		f.ids[t.Source] = append(f.ids[t.Source], t.ID)
+		f.lines[t.Source] = append(f.lines[t.Source], t.Line)
+	}
+	f.gone = append(f.gone, u.Gone...)
+	f.skipped += u.Skipped
+	if u.Err != nil {
+		f.errs = append(f.errs, u.Err)
+	}
+}
+
+// await applies updates from ch until done holds, failing t after a
+// timeout.
+func (f *followed) await(t *testing.T, ch <-chan Update, what string, done func() bool) {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	for !done() {
+		select {
+		case u, ok := <-ch:
+			if !ok {
+				t.Fatalf("%s: the channel closed", what)
+			}
+			f.apply(u)
+		case <-timeout:
+			t.Fatalf("%s: timed out; loaded %v, gone %v, errors %v", what, f.ids, f.gone, f.errs)
+		}
+	}
+}
+
+// idLines returns JSONL lines with the IDs prefix0 .. prefix(n-1).
+func idLines(prefix string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `{"id":"%s%d","metadata":{"a":%d}}`+"\n", prefix, i, i)
+	}
+	return b.String()
+}
+
+func ids(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	return out
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func followOptions(watch bool) FollowOptions {
+	if watch {
+		return FollowOptions{Poll: 50 * time.Millisecond}
+	}
+	return FollowOptions{Poll: 5 * time.Millisecond, NoWatch: true}
+}
+
+// TestFollowAppendTruncateReplace follows a file that a goroutine appends
+// to in pieces that cut lines anywhere, then truncates and writes anew,
+// then replaces by renaming another file over it, then removes: every
+// complete line is delivered once and in order, a partial line never, a
+// truncated or replaced file replaces what was loaded from it, a removed
+// one is reported and what was loaded stays; no goroutine outlives the
+// follower. With the file system's events and with polling only.
+func TestFollowAppendTruncateReplace(t *testing.T) {
+	for _, watch := range []bool{true, false} {
+		t.Run(fmt.Sprintf("watch=%v", watch), func(t *testing.T) {
+			defer goleak.VerifyNone(t)
+			testFollowFile(t, followOptions(watch))
+		})
+	}
+}
+
+func testFollowFile(t *testing.T, opts FollowOptions) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	// Two lines, then the start of a third.
+	if err := os.WriteFile(path, []byte(idLines("s", 2)+`{"id":"w0","meta`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	if !slices.Equal(f.ids[path], ids("s", 2)) {
+		t.Fatalf("first reading: %v, want the 2 complete lines", f.ids[path])
+	}
+
+	// Append 300 lines in pieces of random length, the first completing
+	// the partial line.
+	const n = 300
+	text := strings.TrimPrefix(idLines("w", n), `{"id":"w0","meta`)
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for len(text) > 0 {
+			k := min(len(text), 1+rng.IntN(120))
+			appendFile(t, path, text[:k])
+			text = text[k:]
+			if rng.IntN(4) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+	}()
+	want := append(ids("s", 2), ids("w", n)...)
+	f.await(t, ch, "appended lines", func() bool { return len(f.ids[path]) >= len(want) })
+	<-written
+	if !slices.Equal(f.ids[path], want) {
+		t.Fatalf("appended lines delivered as %v", f.ids[path])
+	}
+	for i, line := range f.lines[path] {
+		if line != i+1 {
+			t.Fatalf("trajectory %d has line %d", i, line)
+		}
+	}
+
+	// Truncate, and write other lines.
+	if err := os.WriteFile(path, []byte(idLines("t", 5)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "truncated", func() bool { return slices.Equal(f.ids[path], ids("t", 5)) })
+
+	// Replace by renaming another file over it (log rotation).
+	tmp := filepath.Join(dir, "run.jsonl.tmp")
+	if err := os.WriteFile(tmp, []byte(idLines("r", 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "replaced", func() bool { return slices.Equal(f.ids[path], ids("r", 3)) })
+	appendFile(t, path, idLines("q", 2))
+	f.await(t, ch, "appended after the replacement", func() bool { return len(f.ids[path]) == 5 })
+	if got := f.ids[path]; !slices.Equal(got, append(ids("r", 3), ids("q", 2)...)) {
+		t.Fatalf("after the replacement: %v", got)
+	}
+
+	// Remove: reported, and what was loaded stays.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "removed", func() bool { return len(f.gone) > 0 })
+	if !slices.Equal(f.gone, []string{path}) || len(f.ids[path]) != 5 || len(f.errs) > 0 {
+		t.Fatalf("after the removal: gone %v, loaded %v, errors %v", f.gone, f.ids[path], f.errs)
+	}
+
+	cancel()
+	for range ch { // closed once the follower stops
+	}
+}
+
+// TestFollowPartialLineWaits: a line without its newline is not
+// delivered, however long it waits.
+func TestFollowPartialLineWaits(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "p.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil || len(res.Trajectories) != 0 {
+		t.Fatalf("an empty file: %v, %v", res, err)
+	}
+	appendFile(t, path, `{"id":"p"}`)
+	select {
+	case u := <-ch:
+		t.Fatalf("a partial line was delivered: %+v", u)
+	case <-time.After(100 * time.Millisecond):
+	}
+	appendFile(t, path, "\n")
+	f := newFollowed(&Result{})
+	f.await(t, ch, "completed line", func() bool { return len(f.ids[path]) == 1 })
+	cancel()
+	for range ch {
+	}
+}
+
+// TestFollowDirectory: files that appear in a followed directory are read
+// and take the next file indices (their default batch) in natural order;
+// a file of a format read whole is read again when it changes.
+func TestFollowDirectory(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, watch := range []bool{true, false} {
+		t.Run(fmt.Sprintf("watch=%v", watch), func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "step_1.jsonl", []byte(idLines("a", 2)))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			res, ch, err := Follow(ctx, []string{dir}, followOptions(watch))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newFollowed(res)
+			// Written under another name, then renamed: the follower sees
+			// it complete.
+			tmp := filepath.Join(dir, "tmp")
+			os.WriteFile(tmp, []byte(idLines("c", 1)), 0o644)
+			os.WriteFile(filepath.Join(dir, "step_10.csv"), []byte("id,x\nd0,1\n"), 0o644)
+			os.Rename(tmp, filepath.Join(dir, "step_9.jsonl"))
+			f.await(t, ch, "new files", func() bool {
+				return len(f.ids[filepath.Join(dir, "step_9.jsonl")]) == 1 && len(f.ids[filepath.Join(dir, "step_10.csv")]) == 1
+			})
+			// The CSV changes: read again, whole.
+			csv := filepath.Join(dir, "step_10.csv")
+			os.WriteFile(csv, []byte("id,x\nd0,1\nd1,2\n"), 0o644)
+			f.await(t, ch, "changed CSV", func() bool { return slices.Equal(f.ids[csv], []string{"d0", "d1"}) })
+			cancel()
+			for range ch {
+			}
+			if len(f.errs) > 0 {
+				t.Errorf("errors: %v", f.errs)
+			}
+		})
+	}
+}
+
+// TestFollowNewFileBatches checks the default batch of files that appear:
+// the next file index, in natural name order among those found together.
+func TestFollowNewFileBatches(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "step_1.jsonl", []byte(idLines("a", 1)))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Polling only, slowly enough that both files are found together, by
+	// the first poll after the check the follower starts with.
+	res, ch, err := Follow(ctx, []string{dir}, FollowOptions{Poll: time.Second, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	writeFile(t, dir, "step_10.jsonl", []byte(idLines("c", 1)))
+	writeFile(t, dir, "step_9.jsonl", []byte(idLines("b", 1)))
+	batches := map[string]int64{res.Trajectories[0].ID: res.Trajectories[0].Batch}
+	for len(batches) < 3 {
+		u := <-ch
+		for _, tr := range u.Trajectories {
+			batches[tr.ID] = tr.Batch
+		}
+	}
+	if want := map[string]int64{"a0": 0, "b0": 1, "c0": 2}; !equalMaps(batches, want) {
+		t.Errorf("batches %v, want %v", batches, want)
+	}
+	cancel()
+	for range ch {
+	}
+}
+
+func equalMaps(a, b map[string]int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFollowMalformedLines: an appended line that is not a trajectory is
+// reported with its place in the file (without SkipInvalid) or counted
+// (with it), and the lines after it are delivered.
+func TestFollowMalformedLines(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, skip := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "m.jsonl")
+		os.WriteFile(path, []byte(idLines("a", 2)), 0o644)
+		ctx, cancel := context.WithCancel(context.Background())
+		opts := followOptions(false)
+		opts.SkipInvalid = skip
+		res, ch, err := Follow(ctx, []string{path}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := newFollowed(res)
+		appendFile(t, path, "{\"id\":\"b0\"}\n\n{bad\n{\"id\":\"b1\"}\n")
+		f.await(t, ch, "lines after a bad one", func() bool { return len(f.ids[path]) == 4 })
+		if !slices.Equal(f.ids[path], []string{"a0", "a1", "b0", "b1"}) || !slices.Equal(f.lines[path], []int{1, 2, 3, 6}) {
+			t.Errorf("skip=%v: loaded %v at lines %v", skip, f.ids[path], f.lines[path])
+		}
+		var le *LineError
+		switch {
+		case skip && (f.skipped != 1 || len(f.errs) != 0):
+			t.Errorf("skipping: %d skipped, errors %v", f.skipped, f.errs)
+		case !skip && (len(f.errs) != 1 || !errors.As(f.errs[0], &le) || le.Path != path || le.Line != 5):
+			t.Errorf("not skipping: errors %v, want one at %s:5", f.errs, path)
+		}
+		cancel()
+		for range ch {
+		}
+	}
+}
+
+// TestFollowDefaultIDs: an appended trajectory without an id takes its
+// position among the file's trajectories, counting on from the first
+// reading.
+func TestFollowDefaultIDs(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "d.jsonl")
+	os.WriteFile(path, []byte("{}\n{}\n"), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	appendFile(t, path, "{}\n{\"id\":\"x\"}\n{}\n")
+	f.await(t, ch, "appended", func() bool { return len(f.ids[path]) == 5 })
+	if want := []string{"0", "1", "2", "x", "4"}; !slices.Equal(f.ids[path], want) {
+		t.Errorf("IDs %v, want %v", f.ids[path], want)
+	}
+	cancel()
+	for range ch {
+	}
+}
+
+// TestFollowSlowConsumer: what a consumer does not take is merged into
+// one update, not queued.
+func TestFollowSlowConsumer(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(path, nil, 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		appendFile(t, path, idLines(fmt.Sprint("b", i, "-"), 1))
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if u := <-ch; len(u.Trajectories) != 5 {
+		t.Errorf("the first update holds %d trajectories, want the 5 written", len(u.Trajectories))
+	}
+	cancel()
+	for range ch {
+	}
+}
+
+func TestFollowErrors(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ctx := context.Background()
+	if _, _, err := Follow(ctx, []string{"-"}, FollowOptions{}); err == nil || !strings.Contains(err.Error(), "cannot be followed") {
+		t.Errorf("standard input: %v", err)
+	}
+	if _, _, err := Follow(ctx, nil, FollowOptions{}); err == nil {
+		t.Error("no paths: no error")
+	}
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	if _, _, err := Follow(ctx, []string{missing}, FollowOptions{}); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("a missing file: %v", err)
+	}
+	bad := writeFile(t, t.TempDir(), "bad.jsonl", []byte("{}\n{\n"))
+	if _, _, err := Follow(ctx, []string{bad}, FollowOptions{}); err == nil || !strings.HasPrefix(err.Error(), bad+":2:") {
+		t.Errorf("a bad line at the start: %v", err)
+	}
+	// An empty directory is no error: files may come.
+	empty := t.TempDir()
+	cctx, cancel := context.WithCancel(ctx)
+	res, ch, err := Follow(cctx, []string{empty}, FollowOptions{})
+	if err != nil || len(res.Trajectories) != 0 {
+		t.Errorf("an empty directory: %v, %v", res, err)
+	}
+	cancel()
+	for range ch {
+	}
+}
+
+// TestFollowRewrittenLarger: a file truncated and written again beyond
+// where it was read, between two checks, is read again from the start,
+// not taken for one that grew.
+func TestFollowRewrittenLarger(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "w.jsonl")
+	os.WriteFile(path, []byte(idLines("a", 2)), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, FollowOptions{Poll: 300 * time.Millisecond, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // past the follower's first check
+	os.WriteFile(path, []byte(idLines("b", 4)), 0o644)
+	f := newFollowed(res)
+	f.await(t, ch, "rewritten", func() bool { return len(f.ids[path]) == 4 })
+	if !slices.Equal(f.ids[path], ids("b", 4)) {
+		t.Errorf("loaded %v, want the new content", f.ids[path])
+	}
+	cancel()
+	for range ch {
+	}
+}

@@ -1,0 +1,209 @@
+package loaders
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// readParquet reads a Parquet file, one trajectory per row: the columns of
+// SPEC.md's fields by name; metadata either from a column called metadata
+// (a struct of scalars, a map of strings to scalars, or JSON text) or, as
+// in CSV, from every other top-level scalar column (see newParquetPlan).
+// A null is an absent field, or a null metadata value. A row's "line" in
+// messages and Trajectory.Line is its 1-based number in the file.
+//
+// The whole file is read into memory first: Parquet's footer, at its end,
+// says where the columns are, and the input may be a stream (standard
+// input). Compressed columns keep that copy smaller than the text formats.
+func (l *loader) readParquet(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return fmt.Errorf("%s: read: %w", l.name, err)
+	}
+	if len(data) == 0 {
+		return nil // as for an empty text file: no trajectories
+	}
+	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
+	}
+	plan, err := newParquetPlan(f.Schema())
+	if err != nil {
+		return fmt.Errorf("%s: %w", l.name, err)
+	}
+	pr := &parquetReader{l: l, plan: plan}
+	for _, rg := range f.RowGroups() {
+		if err := pr.rowGroup(rg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parquetReader reads the rows of one file, keeping its scratch space.
+type parquetReader struct {
+	l    *loader
+	plan *parquetPlan
+	// rowNo is the number of rows read.
+	rowNo int
+	// The row being read: its field values (nil when null or absent), its
+	// metadata members, and its metadata map's keys and values.
+	fields     [len(cellFields)]any
+	members    []parquetMember
+	keys, vals []parquet.Value
+	rows       []parquet.Row
+}
+
+// parquetMember is a member of a metadata struct or map.
+type parquetMember struct {
+	key   string
+	value any
+}
+
+// parquetBatch is how many rows are read at a time.
+const parquetBatch = 256
+
+// rowGroup reads the rows of rg.
+func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
+	rows := rg.Rows()
+	defer rows.Close()
+	if pr.rows == nil {
+		pr.rows = make([]parquet.Row, parquetBatch)
+	}
+	for {
+		n, err := rows.ReadRows(pr.rows)
+		for _, row := range pr.rows[:n] {
+			pr.rowNo++
+			if err := pr.row(row); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+1, err)
+		}
+	}
+}
+
+// row reads the trajectory of row; a bad row is rejected.
+func (pr *parquetReader) row(row parquet.Row) error {
+	l := pr.l
+	t := &l.scratch // not a local: its address would make it escape
+	*t = l.newTrajectory(pr.rowNo)
+	pr.collect(row, t.Metadata)
+	if err := pr.apply(t); err != nil {
+		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))
+	}
+	return l.add(*t)
+}
+
+// collect reads the values of row: the flat metadata columns into meta,
+// the rest into pr for apply.
+func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) {
+	clear(pr.fields[:])
+	pr.members, pr.keys, pr.vals = pr.members[:0], nil, nil
+	row.Range(func(col int, vs []parquet.Value) bool {
+		c := &pr.plan.columns[col]
+		switch c.role {
+		case roleField:
+			pr.fields[c.field] = c.read(vs[0])
+		case roleFlat:
+			meta[c.name] = metadataValue(c.read(vs[0]))
+		case roleMember:
+			if vs[0].DefinitionLevel() >= pr.plan.metaDef { // else the struct is null
+				pr.members = append(pr.members, parquetMember{c.name, metadataValue(c.read(vs[0]))})
+			}
+		case roleMapKey:
+			pr.keys = vs
+		case roleMapValue:
+			pr.vals = vs
+		}
+		return true
+	})
+	// A map has one key and one value per entry, or a null key (and
+	// value) when empty or null.
+	for i, k := range pr.keys {
+		if !k.IsNull() && i < len(pr.vals) {
+			pr.members = append(pr.members, parquetMember{string(k.ByteArray()), metadataValue(pr.plan.columns[pr.vals[i].Column()].read(pr.vals[i]))})
+		}
+	}
+}
+
+// read returns the value v of the column, nil when null.
+func (c *parquetColumn) read(v parquet.Value) any {
+	if v.IsNull() {
+		return nil
+	}
+	return c.scalar(v)
+}
+
+// apply sets the fields of t from what collect read, then the metadata
+// members; a member that a flat column gives too is an error, as in CSV.
+// The error names the field, or the metadata member.
+func (pr *parquetReader) apply(t *engine.Trajectory) error {
+	for f, x := range pr.fields {
+		if err := setParquetField(t, f, x); err != nil {
+			if _, ok := err.(*memberError); ok {
+				return err
+			}
+			return fmt.Errorf("%s: %w", cellFields[f].name, err)
+		}
+	}
+	for _, m := range pr.members {
+		if _, dup := t.Metadata[m.key]; dup {
+			return &memberError{key: m.key, err: errors.New("given both as a column and in the metadata column")}
+		}
+		t.Metadata[m.key] = m.value
+	}
+	return nil
+}
+
+// setParquetField sets cellFields[f] of t from x, as CSV sets it from the
+// text of a cell; a response that is not a string is kept as the JSON
+// number or bool it is.
+func setParquetField(t *engine.Trajectory, f int, x any) error {
+	if _, isString := x.(string); cellFields[f].name == "response" && x != nil && !isString {
+		t.Response = json.RawMessage(scalarText(x))
+		return nil
+	}
+	return cellFields[f].set(t, scalarText(x))
+}
+
+// scalarText returns a scalar as the text of a CSV cell; nil is empty.
+func scalarText(x any) string {
+	switch v := x.(type) {
+	case bool:
+		return strconv.FormatBool(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return v
+	}
+	return ""
+}
+
+// metadataValue returns a scalar as a metadata value: integers become
+// float64, as every metadata number is.
+func metadataValue(x any) any {
+	switch v := x.(type) {
+	case int64:
+		return float64(v)
+	case uint64:
+		return float64(v)
+	}
+	return x
+}

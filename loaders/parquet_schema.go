@@ -1,0 +1,206 @@
+package loaders
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// parquetPlan says what each leaf column of a Parquet file holds, found
+// once from the schema (SPEC.md's columns by name, as in CSV).
+type parquetPlan struct {
+	// columns are indexed by leaf column index.
+	columns []parquetColumn
+	// metaDef is the definition level at which the metadata group is
+	// present: its members' values below it mean a null metadata.
+	metaDef int
+}
+
+// columnRole is what a leaf column holds.
+type columnRole int
+
+const (
+	roleIgnored  columnRole = iota // nested or repeated columns of no field
+	roleField                      // a trajectory field, cellFields[field]
+	roleFlat                       // a top-level column: metadata[name]
+	roleMember                     // a member of a metadata struct: metadata[name]
+	roleMapKey                     // the keys of a metadata map
+	roleMapValue                   // the values of a metadata map
+)
+
+// parquetColumn is one leaf column of the plan.
+type parquetColumn struct {
+	role  columnRole
+	field int    // roleField: the index in cellFields
+	name  string // roleFlat, roleMember: the metadata key
+	// scalar reads a value that is not null.
+	scalar func(parquet.Value) any
+}
+
+// newParquetPlan reads the plan from the schema. A trajectory field that is
+// not a single scalar, or a metadata column that is neither a struct of
+// scalars, a map of strings to scalars nor JSON text, is an error. Other
+// columns go to the metadata, like CSV's, when they are scalars of a
+// supported type, and are ignored otherwise (lists, structs, INT96
+// timestamps), as JSON ignores unknown fields.
+func newParquetPlan(schema *parquet.Schema) (*parquetPlan, error) {
+	p := &parquetPlan{columns: make([]parquetColumn, len(schema.Columns()))}
+	for _, f := range schema.Fields() {
+		var err error
+		switch {
+		case f.Name() == "metadata":
+			err = p.metadata(schema, f)
+		case cellFieldIndex(f.Name()) >= 0:
+			err = p.field(schema, f)
+		default:
+			p.flat(schema, f)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("column %s: %w", f.Name(), err)
+		}
+	}
+	return p, nil
+}
+
+// leaf returns the leaf column at path and how to read it, or an error when
+// it is not a single scalar of a supported type.
+func leaf(schema *parquet.Schema, path ...string) (col parquet.LeafColumn, scalar func(parquet.Value) any, err error) {
+	col, found := schema.Lookup(path...)
+	if !found || col.MaxRepetitionLevel > 0 {
+		return col, nil, fmt.Errorf("must be a single value, not a list or a group")
+	}
+	scalar, err = scalarReader(col.Node.Type())
+	return col, scalar, err
+}
+
+// field plans the column of a trajectory field (but metadata).
+func (p *parquetPlan) field(schema *parquet.Schema, f parquet.Field) error {
+	col, scalar, err := leaf(schema, f.Name())
+	if err != nil {
+		return err
+	}
+	p.columns[col.ColumnIndex] = parquetColumn{role: roleField, field: cellFieldIndex(f.Name()), scalar: scalar}
+	return nil
+}
+
+// flat plans a top-level column of no field: a metadata value.
+func (p *parquetPlan) flat(schema *parquet.Schema, f parquet.Field) {
+	if col, scalar, err := leaf(schema, f.Name()); err == nil {
+		p.columns[col.ColumnIndex] = parquetColumn{role: roleFlat, name: f.Name(), scalar: scalar}
+	}
+}
+
+// metadata plans the metadata column: JSON text, a map or a struct.
+func (p *parquetPlan) metadata(schema *parquet.Schema, f parquet.Field) error {
+	if f.Repeated() {
+		return fmt.Errorf("must be a struct, a map or JSON text, not a list")
+	}
+	if f.Leaf() {
+		if f.Type().Kind() != parquet.ByteArray {
+			return fmt.Errorf("must be a struct, a map or JSON text, found %s", f.Type())
+		}
+		return p.field(schema, f)
+	}
+	if f.Optional() {
+		p.metaDef = 1
+	}
+	if kv := mapEntries(f); kv != nil {
+		return p.metadataMap(schema, f, kv)
+	}
+	for _, m := range f.Fields() {
+		col, scalar, err := leaf(schema, f.Name(), m.Name())
+		if err != nil {
+			return fmt.Errorf("member %s: %w", m.Name(), err)
+		}
+		p.columns[col.ColumnIndex] = parquetColumn{role: roleMember, name: m.Name(), scalar: scalar}
+	}
+	return nil
+}
+
+// mapEntries returns the repeated key-value group of a map, nil when f is
+// not one: a group (logical type MAP, or the legacy MAP_KEY_VALUE) of one
+// repeated group of a key and a value.
+func mapEntries(f parquet.Field) parquet.Field {
+	fields := f.Fields()
+	if len(fields) != 1 || !fields[0].Repeated() || fields[0].Leaf() || len(fields[0].Fields()) != 2 {
+		return nil
+	}
+	return fields[0]
+}
+
+// metadataMap plans a metadata map: string keys, scalar values.
+func (p *parquetPlan) metadataMap(schema *parquet.Schema, f, kv parquet.Field) error {
+	key, value := kv.Fields()[0], kv.Fields()[1]
+	keyCol, ok := schema.Lookup(f.Name(), kv.Name(), key.Name())
+	if !ok || keyCol.Node.Type().Kind() != parquet.ByteArray {
+		return fmt.Errorf("a map's keys must be strings")
+	}
+	valueCol, ok := schema.Lookup(f.Name(), kv.Name(), value.Name())
+	if !ok || valueCol.MaxRepetitionLevel != keyCol.MaxRepetitionLevel {
+		return fmt.Errorf("a map's values must be numbers, strings, bools or null, not lists or groups")
+	}
+	scalar, err := scalarReader(valueCol.Node.Type())
+	if err != nil {
+		return err
+	}
+	p.columns[keyCol.ColumnIndex] = parquetColumn{role: roleMapKey, scalar: parquetString}
+	p.columns[valueCol.ColumnIndex] = parquetColumn{role: roleMapValue, scalar: scalar}
+	return nil
+}
+
+// scalarReader returns how to read a value of typ as bool, int64, uint64,
+// float64 or string; INT96 (a legacy timestamp) is not supported.
+func scalarReader(typ parquet.Type) (func(parquet.Value) any, error) {
+	var logical any
+	if lt := typ.LogicalType(); lt != nil {
+		logical = lt.Value
+	}
+	switch typ.Kind() {
+	case parquet.Boolean:
+		return func(v parquet.Value) any { return v.Boolean() }, nil
+	case parquet.Int32:
+		return int32Reader(logical), nil
+	case parquet.Int64:
+		return int64Reader(logical), nil
+	case parquet.Float:
+		return func(v parquet.Value) any { return float64(v.Float()) }, nil
+	case parquet.Double:
+		return func(v parquet.Value) any { return v.Double() }, nil
+	case parquet.ByteArray, parquet.FixedLenByteArray:
+		return parquetString, nil
+	}
+	return nil, fmt.Errorf("type %s is not supported", strings.ToUpper(typ.String()))
+}
+
+func parquetString(v parquet.Value) any { return string(v.ByteArray()) }
+
+// int32Reader reads INT32 values: signed, unsigned or decimal.
+func int32Reader(logical any) func(parquet.Value) any {
+	switch t := logical.(type) {
+	case *format.DecimalType:
+		scale := math.Pow10(int(t.Scale))
+		return func(v parquet.Value) any { return float64(v.Int32()) / scale }
+	case *format.IntType:
+		if !t.IsSigned {
+			return func(v parquet.Value) any { return int64(uint32(v.Int32())) }
+		}
+	}
+	return func(v parquet.Value) any { return int64(v.Int32()) }
+}
+
+// int64Reader reads INT64 values: signed, unsigned or decimal.
+func int64Reader(logical any) func(parquet.Value) any {
+	switch t := logical.(type) {
+	case *format.DecimalType:
+		scale := math.Pow10(int(t.Scale))
+		return func(v parquet.Value) any { return float64(v.Int64()) / scale }
+	case *format.IntType:
+		if !t.IsSigned {
+			return func(v parquet.Value) any { return v.Uint64() }
+		}
+	}
+	return func(v parquet.Value) any { return v.Int64() }
+}

@@ -1,0 +1,24 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// duplicateWarning is the status line's warning about trajectories that
+// repeat an earlier one's ID, "" when there are none: the Trajectories tab
+// shows both, and an export's records would be ambiguous to join by ID.
+func duplicateWarning(ts []engine.Trajectory) string {
+	n, first := engine.DuplicateIDs(ts)
+	if n == 0 {
+		return ""
+	}
+	quoted := make([]string, len(first))
+	for i, id := range first {
+		quoted[i] = strconv.Quote(id)
+	}
+	return fmt.Sprintf("%s with a duplicate ID (%s)", count(n, "trajectory", "trajectories"), strings.Join(quoted, ", "))
+}

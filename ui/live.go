@@ -1,0 +1,224 @@
+package ui
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// Follow mode (--follow): the inputs are followed as training writes them.
+// A command waits for the follower's next update and re-arms itself once
+// the update is applied; only the batches the update touches are computed
+// again (engine.Recompute), on the event loop, since that costs a few
+// milliseconds where a full recompute costs a second. Like less +F, the
+// view stays on the newest batch until the user moves to another one, and
+// F returns to it.
+
+// liveState is the dashboard's follow mode.
+type liveState struct {
+	updates <-chan loaders.Update
+	live    *engine.Live
+	// following is set while the view follows the newest batch.
+	following bool
+	// stopped is set once the follower closed the channel.
+	stopped bool
+	// warnings are the session's own; gone and failed are the follower's,
+	// shown after them in the status line.
+	warnings []string
+	gone     []string
+	failed   string
+	skipped  int
+}
+
+// liveMsg is an update of the followed inputs; ok is false once the
+// follower stopped.
+type liveMsg struct {
+	u  loaders.Update
+	ok bool
+}
+
+// follow puts the dashboard in follow mode on the follower's updates and
+// returns the command that waits for the first.
+func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
+	s := m.common.Session
+	m.live = &liveState{
+		updates:   updates,
+		live:      engine.NewLive(s.Computer.Scorer, s.Evaluation, s.Trajectories),
+		following: true,
+		warnings:  slices.Clone(s.Warnings),
+	}
+	m.keys.Follow.SetEnabled(true)
+	s.Batch = len(s.Result.Batches) - 1
+	m.header.live = m.live.tag()
+	return tea.Batch(m.sessionChanged(), m.live.wait())
+}
+
+// wait returns the command that waits for the next update.
+func (l *liveState) wait() tea.Cmd {
+	if l == nil || l.stopped {
+		return nil
+	}
+	updates := l.updates
+	return func() tea.Msg {
+		u, ok := <-updates
+		return liveMsg{u, ok}
+	}
+}
+
+// tag is what the header shows of follow mode.
+func (l *liveState) tag() string {
+	switch {
+	case l == nil:
+		return ""
+	case l.following && !l.stopped:
+		return "LIVE"
+	}
+	return "paused, F follows"
+}
+
+// pause stops following the newest batch: the user moved to another.
+func (m *Model) pause() {
+	if m.live != nil && m.live.following {
+		m.live.following = false
+		m.header.live = m.live.tag()
+	}
+}
+
+// resumeFollow shows the newest batch and follows it again.
+func (m *Model) resumeFollow() tea.Cmd {
+	if m.live == nil {
+		return nil
+	}
+	m.live.following = true
+	m.header.live = m.live.tag()
+	m.common.Session.Batch = len(m.common.Session.Result.Batches) - 1
+	return m.sessionChanged()
+}
+
+// liveUpdate applies an update of the inputs, shows what the follower
+// reports in the status line, and waits for the next update.
+func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
+	l, s := m.live, m.common.Session
+	if !msg.ok {
+		l.stopped = true
+		m.header.live = l.tag()
+		return nil
+	}
+	l.note(msg.u)
+	if len(msg.u.Reloaded) > 0 {
+		m.status.setNotice("read again from the start: "+strings.Join(msg.u.Reloaded, ", "), nil)
+	}
+	step := s.CurrentBatch().Step
+	if len(msg.u.Trajectories) > 0 || len(msg.u.Reloaded) > 0 {
+		s.applyUpdate(l.live, msg.u)
+	}
+	s.Batch = l.batchToShow(s.Result, step)
+	s.Warnings = l.allWarnings()
+	return tea.Batch(m.sessionChanged(), l.wait())
+}
+
+// batchToShow returns the index of the batch to show in res: the newest
+// while following, else the batch of the step shown before.
+func (l *liveState) batchToShow(res *engine.Result, step int64) int {
+	last := len(res.Batches) - 1
+	if l.following {
+		return last
+	}
+	i, _ := slices.BinarySearchFunc(res.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	return min(i, last)
+}
+
+// note records what the follower reports besides trajectories.
+func (l *liveState) note(u loaders.Update) {
+	l.gone = slices.DeleteFunc(l.gone, func(p string) bool { return slices.Contains(u.Reloaded, p) })
+	for _, p := range u.Gone {
+		if !slices.Contains(l.gone, p) {
+			l.gone = append(l.gone, p)
+		}
+	}
+	l.skipped += u.Skipped
+	if u.Err != nil {
+		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
+	}
+}
+
+// allWarnings returns the session's warnings followed by the follower's.
+func (l *liveState) allWarnings() []string {
+	out := slices.Clone(l.warnings)
+	for _, p := range l.gone {
+		out = append(out, fmt.Sprintf("%s is gone; what was loaded from it stays", p))
+	}
+	if l.skipped > 0 {
+		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
+	}
+	if l.failed != "" {
+		out = append(out, "following: "+l.failed)
+	}
+	return out
+}
+
+// applyUpdate forgets the trajectories of the files read again, appends
+// the new ones, and computes the batches they touch, keeping the rest of
+// the result, its statistics and its trends. A recompute in flight (new
+// options) is for the evaluation replaced here: it is dropped when it
+// lands, and started again on this one (see recompute.go).
+func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
+	if len(u.Reloaded) > 0 {
+		s.Trajectories = slices.DeleteFunc(s.Trajectories, func(t engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+	}
+	s.Trajectories = append(s.Trajectories, u.Trajectories...)
+	prev := s.Result
+	s.Evaluation = live.Update(u.Reloaded, u.Trajectories)
+	s.Result = s.Evaluation.Recompute(prev)
+	if s.compare != nil {
+		s.compare = s.Evaluation.Recompute(s.compare)
+	}
+	if s.health.result == prev {
+		trends := s.Result.TrendsSince(prev, s.health.trends, s.HVRef)
+		s.health = healthCache{s.Result, trends, engine.Health(s.Result, trends, s.HealthConfig)}
+	}
+}
+
+// errNoTrajectory is the load's error when following stops before any
+// trajectory came.
+var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
+
+// followed reads the inputs with in.Follow and, when they hold no
+// trajectory yet, waits for the first ones (calling waiting first), so
+// that the session can be built on them. A malformed line then fails the
+// load, as it would without following.
+func (in Input) followed(progress func(done, total int64), waiting func()) (*loaders.Result, <-chan loaders.Update, error) {
+	res, updates, err := in.Follow(progress)
+	if err != nil {
+		return nil, nil, err
+	}
+	for len(res.Trajectories) == 0 {
+		waiting()
+		u, ok := <-updates
+		switch {
+		case !ok:
+			return nil, nil, errNoTrajectory
+		case u.Err != nil:
+			return nil, nil, u.Err
+		}
+		res.Trajectories = u.Trajectories
+		res.Skipped += u.Skipped
+		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
+	}
+	return res, updates, nil
+}
+
+// liveBadge renders follow mode's tag for the header: LIVE stands out.
+func liveBadge(st *Styles, tag string) string {
+	if tag == "LIVE" {
+		return st.Positive.Render("● LIVE")
+	}
+	return st.HeaderKey.Render(tag)
+}

@@ -1,0 +1,225 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// sampleSteps returns the sample's config and its trajectories of steps
+// [from, to).
+func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []engine.Trajectory) {
+	tb.Helper()
+	cfg, res := readSample(tb)
+	var out []engine.Trajectory
+	for _, t := range res.Trajectories {
+		if t.Batch >= from && t.Batch < to {
+			out = append(out, t)
+		}
+	}
+	return cfg, out
+}
+
+// newLiveModel returns the dashboard in follow mode on the sample's first
+// 20 steps, at 120x40, and the channel it follows.
+func newLiveModel(t *testing.T) (*Model, chan loaders.Update) {
+	t.Helper()
+	cfg, ts := sampleSteps(t, 0, 20)
+	s, err := openSession("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	updates := make(chan loaders.Update)
+	m.follow(updates)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m, updates
+}
+
+// headerOf returns the first line of the screen.
+func headerOf(m *Model) string {
+	return strings.SplitN(screen(m), "\n", 2)[0]
+}
+
+// checkComputedAsWhole fails t unless the session's result is what
+// computing all its trajectories from scratch gives.
+func checkComputedAsWhole(t *testing.T, s *Session) {
+	t.Helper()
+	want := engine.Evaluate(s.Computer.Scorer, s.Trajectories).Compute(s.Result.Options)
+	if !slices.Equal(s.Result.Rewards, want.Rewards) || len(s.Result.Batches) != len(want.Batches) {
+		t.Fatalf("the live result differs from computing everything (%d batches, want %d)", len(s.Result.Batches), len(want.Batches))
+	}
+}
+
+// TestLiveFollowsTheNewestBatch: new batches appear as they arrive and
+// the view follows the newest, marked LIVE, until the user moves to
+// another batch; it then stays there as batches come, and F returns to
+// the newest.
+func TestLiveFollowsTheNewestBatch(t *testing.T) {
+	m, _ := newLiveModel(t)
+	if h := headerOf(m); !strings.Contains(h, "● LIVE batch 20/20 step 19") {
+		t.Fatalf("header %q", h)
+	}
+	_, more := sampleSteps(t, 20, 25)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	if h := headerOf(m); !strings.Contains(h, "● LIVE batch 25/25 step 24") {
+		t.Fatalf("after 5 batches, header %q", h)
+	}
+	checkComputedAsWhole(t, m.Session())
+
+	press(m, "[")
+	if h := headerOf(m); !strings.Contains(h, "paused, F follows batch 24/25 step 23") {
+		t.Fatalf("after [, header %q", h)
+	}
+	_, more = sampleSteps(t, 25, 30)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	if h := headerOf(m); !strings.Contains(h, "batch 24/30 step 23") {
+		t.Fatalf("paused, new batches moved the view: %q", h)
+	}
+	press(m, "F")
+	if h := headerOf(m); !strings.Contains(h, "● LIVE batch 30/30 step 29") {
+		t.Fatalf("after F, header %q", h)
+	}
+	checkComputedAsWhole(t, m.Session())
+}
+
+// TestLiveReloadAndGone: a file read again replaces its trajectories (and
+// says so), a file gone is reported in the status line, and what was
+// loaded stays.
+func TestLiveReloadAndGone(t *testing.T) {
+	m, _ := newLiveModel(t)
+	s := m.Session()
+	source := s.Trajectories[0].Source
+	_, again := sampleSteps(t, 0, 5)
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
+	if len(s.Trajectories) != len(again) || len(s.Result.Batches) != 5 {
+		t.Fatalf("after the reload: %d trajectories in %d batches, want the %d read again", len(s.Trajectories), len(s.Result.Batches), len(again))
+	}
+	checkComputedAsWhole(t, s)
+	if v := screen(m); !strings.Contains(v, "read again from the start: "+source) {
+		t.Errorf("the reload is not in the status line:\n%s", v)
+	}
+	m.Update(liveMsg{loaders.Update{Gone: []string{source}}, true})
+	if v := screen(m); !strings.Contains(v, source+" is gone; what was loaded from it stays") || len(s.Trajectories) != len(again) {
+		t.Errorf("the vanished file is not reported, or its trajectories went:\n%s", v)
+	}
+	m.Update(liveMsg{ok: false})
+	if h := headerOf(m); strings.Contains(h, "LIVE") {
+		t.Errorf("the follower stopped, but the header says %q", h)
+	}
+}
+
+// TestLiveAfterOptionChange: an update that lands while a recompute for
+// new options is in flight is shown at once, and the recompute, made for
+// the evaluation it replaced, is made again on the new one.
+func TestLiveAfterOptionChange(t *testing.T) {
+	m, _ := newLiveModel(t)
+	_, recompute := m.Update(keyPress("m")) // next method: a recompute in flight
+	// It runs on its own goroutine, as in a program, while the update is
+	// applied (the race detector watches).
+	landed := make(chan tea.Msg, 1)
+	go func() { landed <- recompute() }()
+	_, more := sampleSteps(t, 20, 22)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	recompute = func() tea.Msg { return <-landed }
+	s := m.Session()
+	if len(s.Result.Batches) != 22 {
+		t.Fatalf("the update is not shown at once: %d batches", len(s.Result.Batches))
+	}
+	runCommands(m, recompute, func() bool { return s.Result.Options.Method == s.Options.Method })
+	if s.Result.Options.Method != s.Options.Method || len(s.Result.Batches) != 22 {
+		t.Fatalf("shown: %s over %d batches, want %s over 22", s.Result.Options.Method, len(s.Result.Batches), s.Options.Method)
+	}
+	checkComputedAsWhole(t, s)
+}
+
+// runCommands runs cmd and the commands its messages lead to, as a
+// program would, until done holds or none is left.
+func runCommands(m *Model, cmd tea.Cmd, done func() bool) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 && !done() {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			queue = append(queue, batch...)
+			continue
+		}
+		_, next := m.Update(msg)
+		queue = append(queue, next)
+	}
+}
+
+// TestLiveEndToEnd follows a real file from the loading screen: the
+// dashboard opens on what is there, shows the batches appended to it, and
+// no goroutine outlives the follower once its context ends.
+func TestLiveEndToEnd(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent()) // other tests' programs may linger
+	cfg, first := sampleSteps(t, 0, 3)
+	_, later := sampleSteps(t, 3, 5)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, jsonLines(t, first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := Input{Source: path, Config: cfg, Follow: func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Progress: progress}, Poll: 10 * time.Millisecond})
+	}}
+	lm := newLoadingModel(in, true)
+	lm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	next, _ := lm.Update(lm.load())
+	app, ok := next.(*Model)
+	if !ok {
+		t.Fatalf("the load gave %T: %v", next, lm.err)
+	}
+	if h := headerOf(app); !strings.Contains(h, "LIVE batch 3/3") {
+		t.Fatalf("header %q", h)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(jsonLines(t, later))
+	f.Close()
+	for len(app.Session().Result.Batches) < 5 {
+		app.Update(app.live.wait()())
+	}
+	if h := headerOf(app); !strings.Contains(h, "LIVE batch 5/5 step 4") {
+		t.Fatalf("header %q", h)
+	}
+	checkComputedAsWhole(t, app.Session())
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
+
+// jsonLines writes trajectories back as JSONL (the fields the sample
+// uses).
+func jsonLines(t *testing.T, ts []engine.Trajectory) []byte {
+	t.Helper()
+	var b []byte
+	for _, tr := range ts {
+		line, err := json.Marshal(map[string]any{"id": tr.ID, "batch": tr.Batch, "group": tr.Group, "step_count": tr.StepCount, "metadata": tr.Metadata})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = append(append(b, line...), '\n')
+	}
+	return b
+}

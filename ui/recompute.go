@@ -1,0 +1,161 @@
+package ui
+
+import (
+	"slices"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// Recomputing runs off the event loop and coalesces. A key that changes the
+// options (m, M, g, n, a weight, the Compare tab's method B) changes
+// Session.Options at once and bumps a generation; if no recompute is in
+// flight, one starts at once, as a command, on a snapshot of the options.
+// When it lands, its result is shown (header and tabs together: they read
+// the options from the result), and if the options changed meanwhile
+// exactly one more starts, on the latest ones, but no sooner than a frame
+// after the last one started: more recomputes than frames would never be
+// seen. So hundreds of key presses a second cost one recompute in flight
+// at a time, at most one a frame, and the screen is never more than one
+// recompute behind the keys.
+
+// recomputeInterval is the least time between the starts of two
+// recomputes: a frame at Bubble Tea's 60 frames a second.
+const recomputeInterval = time.Second / 60
+
+// recomputer is the root's bookkeeping of recomputes.
+type recomputer struct {
+	// gen is the generation of Session.Options, bumped on every change;
+	// shown is the generation of the result on screen.
+	gen, shown uint64
+	// next is the command that continues the recomputes under way: the
+	// recompute in flight, or the wait before the next one. It is nil when
+	// the result shown is up to date. (Tests run it themselves, where no
+	// program runs commands.)
+	next tea.Cmd
+	// started counts the recomputes started; last is when the last one did.
+	started int
+	last    time.Time
+}
+
+// recomputedMsg is a recompute's result: for the options of generation gen,
+// on evaluation ev, the result and, when the Compare tab was shown, the
+// result of method B (else nil).
+type recomputedMsg struct {
+	gen     uint64
+	ev      *engine.Evaluation
+	result  *engine.Result
+	compare *engine.Result
+}
+
+// recomputeDueMsg says that the wait before the next recompute is over.
+type recomputeDueMsg struct{}
+
+// recompute marks the session's options changed and starts a recompute
+// unless one is under way (which is followed by another when it lands).
+func (m *Model) recompute() tea.Cmd {
+	m.rc.gen++
+	if m.rc.next != nil {
+		return nil
+	}
+	return m.startRecompute()
+}
+
+// startRecompute starts a recompute of the current options. The command
+// only reads what it is given: the options are a copy (changeWeight
+// replaces the weights slice, never writes into it) and an Evaluation is
+// safe for concurrent Compute calls.
+func (m *Model) startRecompute() tea.Cmd {
+	s := m.common.Session
+	gen, ev, opts := m.rc.gen, s.Evaluation, s.Options
+	// Only method B changed: the result shown stays.
+	var reuse *engine.Result
+	if sameOptions(s.Result.Options, opts) {
+		reuse = s.Result
+	}
+	var compareOpts *engine.Options
+	if _, ok := m.tabs[m.active].(*compareTab); ok && s.CompareMethod != opts.Method {
+		cmp := opts
+		cmp.Method = s.CompareMethod
+		compareOpts = &cmp
+	}
+	m.rc.started++
+	m.rc.last = time.Now()
+	m.rc.next = func() tea.Msg {
+		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
+		if reuse == nil {
+			msg.result = ev.Compute(opts)
+		}
+		if compareOpts != nil {
+			msg.compare = ev.Compute(*compareOpts)
+		}
+		return msg
+	}
+	return m.rc.next
+}
+
+// recomputed shows a recompute's result, unless it is stale (computed on
+// an evaluation since replaced, or older than what is shown), then starts,
+// a frame after the last, the one recompute that catches up with the
+// options changed meanwhile.
+func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
+	m.rc.next = nil
+	s := m.common.Session
+	var cmds []tea.Cmd
+	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
+		m.rc.shown = msg.gen
+		s.setResult(msg.result, msg.compare)
+		cmds = append(cmds, m.sessionChanged())
+	}
+	if m.rc.shown != m.rc.gen {
+		if wait := recomputeInterval - time.Since(m.rc.last); wait > 0 {
+			m.rc.next = tea.Tick(wait, func(time.Time) tea.Msg { return recomputeDueMsg{} })
+			cmds = append(cmds, m.rc.next)
+		} else {
+			cmds = append(cmds, m.startRecompute())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// Settle runs the recompute under way, and the one it leads to, on the
+// calling goroutine, and shows the result: for a caller that drives the
+// model without a program (a test), where nothing runs the commands.
+func (m *Model) Settle() {
+	for m.rc.next != nil {
+		m.Update(m.rc.next())
+	}
+}
+
+// setResult shows result, and the Compare tab's result of method B when
+// not nil, clamping the shown batch.
+func (s *Session) setResult(result, compare *engine.Result) {
+	s.Result, s.compare = result, compare
+	s.Batch = min(max(s.Batch, 0), len(result.Batches)-1)
+}
+
+// keepsFrame reports whether msg leaves the screen as it is: a key that
+// changes the method, the scope or the normalisation changes what is shown
+// only once its recompute lands, since the header and the tabs read the
+// options of the result they show. Not drawing a frame for such keys is
+// what lets a burst of them be handled faster than recomputes. It only
+// looks at msg; Update then handles it.
+func (m *Model) keepsFrame(msg tea.Msg) bool {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return false
+	}
+	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
+		return false // the key is text for the tab
+	}
+	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)
+}
+
+// sameOptions reports whether a and b compute the same result.
+func sameOptions(a, b engine.Options) bool {
+	return a.Method == b.Method && a.Scope == b.Scope && a.Scale == b.Scale &&
+		a.Normalize == b.Normalize && slices.Equal(a.Weights, b.Weights)
+}

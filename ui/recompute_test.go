@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// settle waits for the recomputes the keys pressed started (Settle), when
+// m is the dashboard.
+func settle(m tea.Model) {
+	if root, ok := m.(*Model); ok {
+		root.Settle()
+	}
+}
+
+// TestRecomputeIsAsynchronous presses m without running the recompute: the
+// keys' options change at once, while the header and the tabs keep showing
+// the result they have, with its own method, until it lands.
+func TestRecomputeIsAsynchronous(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	before := m.Session().Result
+	m.Update(keyPress("m"))
+	s := m.Session()
+	if s.Options.Method != engine.ParetoCrowding || s.Result != before || m.rc.next == nil {
+		t.Fatalf("after m: options %s, result changed %v, job %v", s.Options.Method, s.Result != before, m.rc.next != nil)
+	}
+	if v := screen(m); !strings.Contains(v, "method: pareto ") {
+		t.Errorf("the header does not show the result's method, pareto, while the recompute runs:\n%s", v)
+	}
+	// More keys while it runs start nothing.
+	m.Update(keyPress("m"))
+	m.Update(keyPress("g"))
+	if m.rc.started != 1 {
+		t.Errorf("%d recomputes started, want 1 in flight", m.rc.started)
+	}
+	settle(m)
+	if m.rc.started != 2 || s.Result.Options.Method != engine.GDPO || s.Result.Options.Scope != engine.ScopeBatch {
+		t.Errorf("after settling: %d recomputes, result %s %s; want 2, gdpo, batch", m.rc.started, s.Result.Options.Method, s.Result.Options.Scope)
+	}
+	if v := screen(m); !strings.Contains(v, "method: gdpo") || !strings.Contains(v, "scope: batch") {
+		t.Errorf("the header does not show the last result:\n%s", v)
+	}
+}
+
+// TestStaleResultIsDropped lands a result computed on an evaluation the
+// session no longer has: it is not shown.
+func TestStaleResultIsDropped(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m.Update(keyPress("m"))
+	msg := m.rc.next().(recomputedMsg)
+	msg.ev = nil // as if new data had replaced the evaluation meanwhile
+	before := m.Session().Result
+	m.Update(msg)
+	if m.Session().Result != before {
+		t.Error("a result of another evaluation was shown")
+	}
+	settle(m) // the options still differ from the result: one more recompute
+	if got := m.Session().Result.Options.Method; got != engine.ParetoCrowding {
+		t.Errorf("after settling: method %s, want pareto-crowding", got)
+	}
+}
+
+// TestKeyRepeatCoalesces runs the dashboard as a program, with no terminal,
+// and delivers 500 m presses in a burst, as key repeat does. Recomputes run
+// as commands on other goroutines while keys keep coming: only a handful
+// start, never two at a time, and the screen ends on the 500th method.
+func TestKeyRepeatCoalesces(t *testing.T) {
+	m := NewModel(newSampleSession(t), true)
+	start := m.Session().Options.Method
+	const presses = 500
+	var (
+		keys, landed, maxInFlight int
+		first, last               time.Time // the first and the last key handled
+	)
+	// The filter runs on the event loop, before Update: the model may be
+	// read there. It quits once every key is handled and no recompute
+	// is left, which probe messages ask again and again.
+	filter := func(model tea.Model, msg tea.Msg) tea.Msg {
+		root := model.(*Model)
+		maxInFlight = max(maxInFlight, root.rc.started-landed)
+		switch msg := msg.(type) {
+		case tea.KeyPressMsg:
+			if msg.String() == "m" {
+				keys++
+				if keys == 1 {
+					first = time.Now()
+				}
+				last = time.Now()
+			}
+		case recomputedMsg:
+			landed++
+		case probeMsg:
+			if keys == presses && root.rc.next == nil && root.rc.shown == root.rc.gen {
+				return tea.Quit()
+			}
+			return nil
+		}
+		return msg
+	}
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(120, 40),
+		tea.WithFilter(filter), tea.WithoutSignals())
+	go func() {
+		for range presses {
+			p.Send(keyPress("m"))
+		}
+		for range 3000 {
+			p.Send(probeMsg{})
+			time.Sleep(10 * time.Millisecond)
+		}
+		p.Quit()
+	}()
+	final, err := p.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := final.(*Model)
+	s := root.Session()
+	want := engine.Methods[(slices.Index(engine.Methods, start)+presses)%len(engine.Methods)]
+	if keys != presses || s.Options.Method != want || s.Result.Options.Method != want {
+		t.Fatalf("after %d of %d presses: options %s, result %s; want %s", keys, presses, s.Options.Method, s.Result.Options.Method, want)
+	}
+	// One recompute at the first key, then at most one a frame while the
+	// keys come, and the last one after them.
+	burst := last.Sub(first)
+	limit := 2 + int(burst/recomputeInterval)
+	t.Logf("%d presses in %v: %d recomputes (at most %d), up to %d at a time", presses, burst, root.rc.started, limit, maxInFlight)
+	if root.rc.started > limit || maxInFlight > 1 {
+		t.Errorf("%d presses in %v started %d recomputes, up to %d at a time; want at most %d, one at a time",
+			presses, burst, root.rc.started, maxInFlight, limit)
+	}
+	if v := screen(root); !strings.Contains(v, "method: "+string(want)) {
+		t.Errorf("the screen does not show method %s:\n%s", want, v)
+	}
+}
+
+// probeMsg asks TestKeyRepeatCoalesces' filter whether the burst is over.
+type probeMsg struct{}
+
+// TestResizeStormDoesNotRecompute resizes a hundred times on every tab:
+// no recompute starts.
+func TestResizeStormDoesNotRecompute(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	result := m.Session().Result
+	for i := range 120 {
+		m.Update(keyPress(strconv.Itoa(i%6 + 1)))
+		m.Update(tea.WindowSizeMsg{Width: 40 + i%200, Height: 10 + i%60})
+	}
+	if m.rc.started != 0 || m.rc.next != nil || m.Session().Result != result {
+		t.Errorf("a resize storm started %d recomputes", m.rc.started)
+	}
+}
