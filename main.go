@@ -15,9 +15,17 @@ import (
 	"github.com/rewardlens/rewardlens/internal/cli"
 )
 
+// main ends the run's context on the first SIGINT or SIGTERM, which stops
+// a load at its next read and the dashboard with the terminal restored;
+// a second signal ends the process at once, as it would by default.
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Main(ctx, os.Args[1:], cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
-	stop()
-	os.Exit(code)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-signals
+		signal.Stop(signals)
+		cancel(cli.Interrupted{Signal: sig})
+	}()
+	os.Exit(cli.Main(ctx, os.Args[1:], cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }

@@ -196,22 +196,20 @@ func relative(u, s []float64, order []int) []int {
 // An undefined std1 (a single value) makes every reward 0.
 func grpo(u, s []float64, opts Options, batchStd1 float64) {
 	mean := Mean(s)
-	for j := range u {
-		u[j] = s[j] - mean
-	}
-	if !opts.Normalize || opts.Scale == ScaleNone {
-		return
-	}
-	std1 := batchStd1
-	if opts.Scale == ScaleGroup {
-		std1 = sampleStd(s)
-	}
-	for j := range u {
-		if math.IsNaN(std1) {
-			u[j] = 0
-		} else {
-			u[j] /= std1 + 1e-4
+	d := 1.0 // unscaled
+	if opts.Normalize && opts.Scale != ScaleNone {
+		std1 := batchStd1
+		if opts.Scale == ScaleGroup {
+			std1 = sampleStd(s)
 		}
+		if math.IsNaN(std1) {
+			clear(u)
+			return
+		}
+		d = std1 + 1e-4
+	}
+	for j := range u {
+		u[j] = centered(s[j], mean, d) // (s - mean) / d, never overflowing (overflow.go)
 	}
 }
 
@@ -224,7 +222,7 @@ func rloo(u, s []float64) {
 		if n == 1 {
 			u[j] = 0
 		} else {
-			u[j] = float64(n) / float64(n-1) * (s[j] - mean)
+			u[j] = saturate(float64(n) / float64(n-1) * centered(s[j], mean, 1))
 		}
 	}
 }
@@ -297,7 +295,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 			mean, std1 := Mean(x), sampleStd(x)
 			for j, i := range idx {
-				res.Rewards[i] += o.Weight * (x[j] - mean) / (std1 + 1e-4)
+				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+1e-4))
 			}
 		}
 	}
@@ -309,11 +307,11 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	for j, i := range idx {
 		switch {
 		case !res.Options.Normalize:
-			res.Rewards[i] = r[j] - mean
+			res.Rewards[i] = centered(r[j], mean, 1)
 		case len(idx) < 2:
 			res.Rewards[i] = 0
 		default:
-			res.Rewards[i] = (r[j] - mean) / (std1 + 1e-4)
+			res.Rewards[i] = centered(r[j], mean, std1+1e-4)
 		}
 	}
 }
@@ -331,6 +329,9 @@ func fillInvalid(res *Result, members []int) {
 	fill := 0.0
 	if n > 0 {
 		fill = sum / float64(n)
+	}
+	if math.IsInf(fill, 0) { // the sum overflowed (overflow.go)
+		fill = membersMean(res.Rewards, validMembers(nil, members, res.Valid))
 	}
 	for _, i := range members {
 		if !res.Valid[i] {

@@ -108,7 +108,8 @@ func (j jsonReader) fail(err error) error {
 	var syntax *json.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		return j.errorAt(j.syntaxErrorOffset(), "invalid JSON: "+syntax.Error())
+		off, bad := j.syntaxErrorOffset()
+		return j.errorAt(off, "invalid JSON: "+readableSyntax(syntax.Error(), bad))
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return j.errorAt(j.rw.written, "invalid JSON: unexpected end of input")
 	}
@@ -122,16 +123,17 @@ func (j jsonReader) fail(err error) error {
 // the input; but the decoder stays where the failing value starts, and
 // scanning that value again, from its buffer, with a new decoder gives the
 // offset from there. When the value scans well, the error is about the
-// byte where the decoder stands (a missing comma or colon).
-func (j jsonReader) syntaxErrorOffset() int64 {
+// byte where the decoder stands (a missing comma or colon). It also
+// returns the buffered text from that byte on.
+func (j jsonReader) syntaxErrorOffset() (int64, []byte) {
 	start := j.dec.InputOffset()
 	rest, _ := io.ReadAll(j.dec.Buffered()) // reading bytes cannot fail
 	var raw json.RawMessage
 	var syntax *json.SyntaxError
 	if errors.As(json.NewDecoder(bytes.NewReader(rest)).Decode(&raw), &syntax) {
-		return start + syntax.Offset - 1
+		return start + syntax.Offset - 1, textFrom(rest, syntax.Offset-1)
 	}
-	return start
+	return start, rest
 }
 
 // errorAt returns the error msg at the output offset off.

@@ -9,6 +9,7 @@
 package loaders
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -72,6 +73,9 @@ type Options struct {
 	// so far over all inputs and their total size (0 when unknown, as for
 	// standard input), so that a caller can show a progress bar.
 	Progress func(done, total int64)
+	// Context, when not nil, stops the reading once it is done: the next
+	// read fails with its error.
+	Context context.Context
 }
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is the
@@ -266,7 +270,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if err != nil {
 		return nil, err
 	}
-	in, err := openInput(r)
+	in, err := openInput(withContext(opts.Context, r))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -73,7 +73,7 @@ func syntaxError(text []byte, rw *rewriter) *LineError {
 	if rw != nil {
 		_, col = rw.locate(syntax.Offset - 1)
 	}
-	return &LineError{Col: col, Msg: "invalid JSON: " + syntax.Error()}
+	return &LineError{Col: col, Msg: "invalid JSON: " + readableSyntax(syntax.Error(), textFrom(text, syntax.Offset-1))}
 }
 
 // objectOrError returns valid JSON text as an object, or the error that it

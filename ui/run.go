@@ -32,8 +32,14 @@ type Input struct {
 // loading screen shows it first). Colours follow the terminal's background
 // and NO_COLOR.
 func Run(ctx context.Context, in Input) error {
+	return run(ctx, in)
+}
+
+// run is Run with more options for the program: tests give it an input
+// and an output that are no terminal.
+func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 	m := newLoadingModel(in, os.Getenv("NO_COLOR") != "")
-	final, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx)}, opts...)...).Run()
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,9 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	if err == nil {
 		return exitOK
 	}
+	if status, ok := reportInterrupted(ctx, err, stdio.Stderr); ok {
+		return status
+	}
 	fmt.Fprintf(stdio.Stderr, "rewardlens: %s\n", textsafe.Line(err.Error()))
 	return exitStatus(err)
 }

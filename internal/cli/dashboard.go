@@ -36,7 +36,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if err := checkConfig(cfg); err != nil {
 		return err
 	}
-	opts, err := s.loaderOptions(cmd.InOrStdin())
+	opts, err := s.loaderOptions(ctx, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}

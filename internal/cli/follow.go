@@ -34,7 +34,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := checkConfig(cfg); err != nil {
 		return err
 	}
-	opts, err := s.loaderOptions(stdinOf(stdio))
+	opts, err := s.loaderOptions(ctx, stdinOf(stdio))
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if err := checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	opts, err := s.loaderOptions(stdinOf(stdio))
+	opts, err := s.loaderOptions(cmd.Context(), stdinOf(stdio))
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +102,9 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		return nil, cerr
 	}
 	reportDuplicates(stdio.Stderr, &p.ids)
+	if err := cmd.Context().Err(); err != nil {
+		return nil, err // interrupted while evaluating: write nothing
+	}
 	p.ev = evaluator.Evaluation()
 	return &p, nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -116,12 +117,14 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	return cfg, nil
 }
 
-func (s *settings) loaderOptions(stdin io.Reader) (loaders.Options, error) {
+// loaderOptions returns how to read the inputs; the reading stops once
+// ctx is done (ctrl+c).
+func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader) (loaders.Options, error) {
 	format, err := loaders.ParseFormat(s.inputFormat)
 	if err != nil {
 		return loaders.Options{}, usageError{fmt.Errorf("--input-format: %w", err)}
 	}
-	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin}, nil
+	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx}, nil
 }
 
 func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {

@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// endless is standard input without end, slow to read.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return copy(p, `{"metadata":{"accuracy":1}}`+"\n"), nil
+}
+
+// TestInterruptDuringLoad ends the run's context, as main does on SIGTERM
+// or ctrl+c, while compute and stats read an endless stream: the run stops
+// within moments, says it was interrupted, exits with 128 + the signal's
+// number, writes nothing, and leaves the --out file as it was.
+func TestInterruptDuringLoad(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "rewards.jsonl")
+	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args   []string
+		cause  error
+		status int
+		msg    string
+	}{
+		{[]string{"compute", "--out", out, "-"}, Interrupted{syscall.SIGTERM}, 143, "rewardlens: interrupted (terminated)\n"},
+		{[]string{"stats", "-"}, Interrupted{syscall.SIGINT}, 130, "rewardlens: interrupted (interrupt)\n"},
+		{[]string{"compute", "-"}, nil, 130, "rewardlens: interrupted\n"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		var stdout, stderr bytes.Buffer
+		done := make(chan int, 1)
+		go func() { done <- Main(ctx, c.args, IO{Stdin: endless{}, Stdout: &stdout, Stderr: &stderr}) }()
+		time.Sleep(100 * time.Millisecond)
+		cancel(c.cause)
+		select {
+		case status := <-done:
+			if status != c.status || stderr.String() != c.msg || stdout.Len() != 0 {
+				t.Errorf("%v: status %d, stderr %q, %d bytes out; want %d, %q, nothing", c.args, status, stderr.String(), stdout.Len(), c.status, c.msg)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%v: still running 2s after the interruption", c.args)
+		}
+	}
+	if got, _ := os.ReadFile(out); string(got) != "old\n" {
+		t.Errorf("the --out file changed: %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("files left behind: %v", entries)
+	}
+}

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// endless is a JSONL stream without end, slow to read: a huge file on a
+// slow disk.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return copy(p, `{"metadata":{"accuracy":1}}`+"\n"), nil
+}
+
+// lockedBuffer is the program's output, written by its renderer goroutine.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestInterruptDuringLoad ends the context, as SIGTERM does (main ends it
+// on the signal), while the dashboard loads an endless slow stream: the
+// program returns at once with the terminal restored (the alternate screen
+// left, the cursor shown, the mouse released), and the load itself stops.
+func TestInterruptDuringLoad(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg, _ := readSample(t)
+	loadDone := make(chan struct{})
+	in := Input{Source: "endless", Config: cfg, Load: func(progress func(done, total int64)) (*loaders.Result, error) {
+		defer close(loadDone)
+		return loaders.Load([]string{"-"}, loaders.Options{Stdin: endless{}, Context: ctx, Progress: progress})
+	}}
+	var out lockedBuffer
+	ran := make(chan error, 1)
+	go func() { ran <- run(ctx, in, tea.WithInput(nil), tea.WithOutput(&out), tea.WithWindowSize(100, 30)) }()
+	time.Sleep(300 * time.Millisecond) // loading
+	if strings.Contains(out.String(), "\x1b[?1049l") {
+		t.Fatal("the alternate screen was left before the interruption")
+	}
+	cancel()
+	select {
+	case err := <-ran:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("run returned %v, want the context's error", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the dashboard did not stop within 2s of the interruption")
+	}
+	select {
+	case <-loadDone:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the load goes on after the interruption")
+	}
+	screen := out.String()
+	enter, leave := strings.Index(screen, "\x1b[?1049h"), strings.LastIndex(screen, "\x1b[?1049l")
+	restored := leave > enter && enter >= 0 &&
+		strings.Contains(screen[leave:], "\x1b[?25h") && // the cursor shown
+		strings.Contains(screen[leave:], "\x1b[?1002l") // the mouse released
+	if !restored {
+		t.Errorf("the terminal is not restored (alternate screen at %d, left at %d): %q", enter, leave, screen[max(len(screen)-200, 0):])
+	}
+}
