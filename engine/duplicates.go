@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"hash/maphash"
 	"slices"
 )
@@ -34,9 +33,7 @@ func CountDuplicates[S string | []byte](count int, id func(i int) S) (n int, fir
 	for i := range hashes {
 		hashes[i] = idHash{hashID(seed, id(i)), i}
 	}
-	slices.SortFunc(hashes, func(a, b idHash) int {
-		return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.i, b.i))
-	})
+	sortByHash(hashes)
 	var repeats []int // the positions repeating an earlier ID
 	for lo := 0; lo < len(hashes); {
 		hi := lo + 1
@@ -57,6 +54,37 @@ func CountDuplicates[S string | []byte](count int, id func(i int) S) (n int, fir
 		}
 	}
 	return len(repeats), first
+}
+
+// sortByHash sorts hashes by (hash, position), given in position order. The
+// hashes are uniform, so a counting sort on their top 16 bits leaves
+// buckets of a few entries each, finished by a stable insertion sort: O(n),
+// where a comparison sort of a million entries took 0.2 s.
+func sortByHash(hashes []idHash) {
+	const bits = 16
+	start := make([]int, 1<<bits+1)
+	for _, h := range hashes {
+		start[h.hash>>(64-bits)+1]++
+	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	sorted := make([]idHash, len(hashes))
+	next := slices.Clone(start[:1<<bits])
+	for _, h := range hashes {
+		b := h.hash >> (64 - bits)
+		sorted[next[b]] = h
+		next[b]++
+	}
+	for b := 0; b < 1<<bits; b++ {
+		bucket := sorted[start[b]:start[b+1]]
+		for i := 1; i < len(bucket); i++ {
+			for j := i; j > 0 && bucket[j].hash < bucket[j-1].hash; j-- {
+				bucket[j], bucket[j-1] = bucket[j-1], bucket[j]
+			}
+		}
+	}
+	copy(hashes, sorted)
 }
 
 // appendRepeats appends the positions in run, IDs of one hash in input

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -49,5 +51,27 @@ func TestCountDuplicatesBytes(t *testing.T) {
 	n, first := CountDuplicates(len(ids), func(i int) []byte { return ids[i] })
 	if n != 10000+99999 || len(first) != 5 || first[0] != "id-0" {
 		t.Errorf("%d duplicates, first %q", n, first)
+	}
+}
+
+func TestSortByHashMatchesAComparisonSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{0, 1, 7, 1000, 200000} {
+		hashes := make([]idHash, n)
+		for i := range hashes {
+			h := rng.Uint64()
+			if i > 0 && rng.IntN(4) == 0 { // equal hashes must stay in position order
+				h = hashes[rng.IntN(i)].hash
+			}
+			hashes[i] = idHash{h, i}
+		}
+		want := slices.Clone(hashes)
+		slices.SortFunc(want, func(a, b idHash) int {
+			return cmp.Or(cmp.Compare(a.hash, b.hash), cmp.Compare(a.i, b.i))
+		})
+		sortByHash(hashes)
+		if !slices.Equal(hashes, want) {
+			t.Fatalf("n = %d: sortByHash differs from the comparison sort", n)
+		}
 	}
 }
