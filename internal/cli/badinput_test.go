@@ -54,6 +54,12 @@ func TestEveryBadInput(t *testing.T) {
 		"badexpr.toml":    "[[objective]]\nname = \"a\"\nexpr = \"metadata.accuracy +* 2\"\n",
 	})
 	p := func(name string) string { return filepath.Join(dir, name) }
+	if err := os.Mkdir(p("notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p("notes"), "readme.txt"), []byte("not data\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -74,6 +80,7 @@ func TestEveryBadInput(t *testing.T) {
 		{"empty JSON", []string{p("empty.json")}, "no trajectories in " + p("empty.json")},
 		{"empty CSV", []string{p("empty.csv")}, "no trajectories in " + p("empty.csv")},
 		{"no such file", []string{p("nope.jsonl")}, p("nope.jsonl") + ": no such file or directory"},
+		{"directory without inputs", []string{p("notes")}, p("notes") + ": no input files in the directory"},
 		{"wrong type, JSONL", []string{p("type.jsonl")}, p("type.jsonl") + `:1:15: step_count: must be an integer, found "ten"`},
 		{"wrong type, JSON", []string{p("type.json")}, p("type.json") + `:2:28: step_count: must be an integer, found "ten"`},
 		{"wrong type, CSV", []string{p("type.csv")}, p("type.csv") + `:2:3: step_count: must be an integer, found "ten"`},
