@@ -9,11 +9,7 @@ import (
 func TestCSV(t *testing.T) {
 	const src = "t.csv"
 	nan, inf := math.NaN(), math.Inf(1)
-	tests := []struct {
-		name  string
-		input string
-		want  []want
-	}{
+	tests := []readCase{
 		{"every column",
 			"id,batch,group,step_count,response,done,metadata,accuracy,note,empty\n" +
 				"a,2,g,5,\"hello, <world> & \"\"you\"\"\",false,\"{\"\"k\"\":1,\"\"s\"\":\"\"x\"\"}\",0.5,some text,\n",
@@ -65,23 +61,11 @@ func TestCSV(t *testing.T) {
 			"id,metadata\na,\"{\"\"y\"\":NaN,\"\"z\"\":\"\"NaN\"\"}\"\n",
 			[]want{{id: "a", meta: map[string]any{"y": nan, "z": "NaN"}, src: src, line: 2}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res, err := readString(src, tt.input, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTrajectories(t, res, tt.want)
-		})
-	}
+	runReadCases(t, src, tests)
 }
 
 func TestCSVErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		err   string
-	}{
+	tests := []errorCase{
 		{"short row", "id,x\na,1\nb\n", `t.csv:3: row has 1 field, header has 2`},
 		{"long row", "id,x\na,1,2\n", `t.csv:2:5: row has 3 fields, header has 2`},
 		{"duplicate column", "id,x,x\n", `t.csv:1:6: duplicate column "x"`},
@@ -101,12 +85,7 @@ func TestCSVErrors(t *testing.T) {
 		{"metadata nested", "metadata\n\"{\"\"a\"\":[1]}\"\n", `t.csv:2:1: metadata.a: must be a number, string, bool or null, found an array`},
 		{"metadata given twice", "a,metadata\n1,\"{\"\"a\"\":1}\"\n", `t.csv:2:3: metadata.a: given both as a column and in the metadata column`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := readString("t.csv", tt.input, Options{})
-			checkLineError(t, err, tt.err)
-		})
-	}
+	runErrorCases(t, "t.csv", tests)
 }
 
 func TestCSVSkipInvalid(t *testing.T) {

@@ -88,3 +88,44 @@ func checkLineError(t *testing.T, err error, msg string) {
 		t.Errorf("error\n got %q\nwant %q", err.Error(), msg)
 	}
 }
+
+// readCase is an input that must load as want.
+type readCase struct {
+	name  string
+	input string
+	want  []want
+}
+
+// runReadCases reads each case's input as the file name and checks what
+// it loads.
+func runReadCases(t *testing.T, name string, cases []readCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := readString(name, tt.input, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTrajectories(t, res, tt.want)
+		})
+	}
+}
+
+// errorCase is an input that must fail with err.
+type errorCase struct {
+	name  string
+	input string
+	err   string
+}
+
+// runErrorCases reads each case's input as the file name and checks its
+// error.
+func runErrorCases(t *testing.T, name string, cases []errorCase) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := readString(name, tt.input, Options{})
+			checkLineError(t, err, tt.err)
+		})
+	}
+}

@@ -12,11 +12,7 @@ import (
 func TestJSONArray(t *testing.T) {
 	const src = "t.json"
 	nan, inf := math.NaN(), math.Inf(1)
-	tests := []struct {
-		name  string
-		input string
-		want  []want
-	}{
+	tests := []readCase{
 		{"one line",
 			`[{"id":"a","batch":2,"group":"g","step_count":5,"response":[1, "x"],"done":false,"metadata":{"x":1.5,"s":"t","b":true,"n":null}},{}]`,
 			[]want{{id: "a", batch: 2, group: "g", steps: 5, resp: `[1, "x"]`, notDone: true,
@@ -36,15 +32,7 @@ func TestJSONArray(t *testing.T) {
 			"[{\"metadata\":{\"s\":\"\xffN\",\"t\":\"a\\\\\xffI\"}}]",
 			[]want{{id: "0", meta: map[string]any{"s": "\ufffdN", "t": "a\\\ufffdI"}, src: src, line: 1}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res, err := readString(src, tt.input, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTrajectories(t, res, tt.want)
-		})
-	}
+	runReadCases(t, src, tests)
 }
 
 // TestJSONArrayShortReads checks that tokens split between reads are still
@@ -71,11 +59,7 @@ func TestJSONArrayShortReads(t *testing.T) {
 }
 
 func TestJSONArrayErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		err   string
-	}{
+	tests := []errorCase{
 		{"syntax in an element", "[\n {\"a\":1},\n  x]", `t.json:3:3: invalid JSON: invalid character 'x' looking for beginning of value`},
 		{"syntax deep in an element", "[{},\n{\"a\":\n  [1, 2 3]}]", `t.json:3:9: invalid JSON: invalid character '3' after array element`},
 		{"missing comma", "[{\"a\":1}\n {\"b\":2}]", `t.json:2:2: invalid JSON: expected comma after array element`},
@@ -98,12 +82,7 @@ func TestJSONArrayErrors(t *testing.T) {
 		{"column after an escaped 0xFF", "[{\"a\":\"\xff\", x}]", `t.json:1:12: invalid JSON: invalid character 'x' looking for beginning of object key string`},
 		{"columns after rewriting on earlier lines", "[{\"a\":NaN,\"b\":\"\xff\"},\n{\"a\":-Infinity,\n x}]", `t.json:3:2: invalid JSON: invalid character 'x' looking for beginning of object key string`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := readString("t.json", tt.input, Options{})
-			checkLineError(t, err, tt.err)
-		})
-	}
+	runErrorCases(t, "t.json", tests)
 }
 
 func TestJSONArraySkipInvalid(t *testing.T) {

@@ -12,11 +12,7 @@ import (
 func TestJSONLFields(t *testing.T) {
 	const src = "t.jsonl"
 	inf := math.Inf(1)
-	tests := []struct {
-		name  string
-		input string
-		want  []want
-	}{
+	tests := []readCase{
 		{"every field",
 			`{"id":"a","batch":2,"group":"g","step_count":5,"response":"hi","done":false,"metadata":{"x":1.5,"s":"t","b":true,"n":null}}`,
 			[]want{{id: "a", batch: 2, group: "g", steps: 5, resp: `"hi"`, notDone: true,
@@ -68,25 +64,13 @@ func TestJSONLFields(t *testing.T) {
 			`{"id":"a"}`,
 			[]want{{id: "a", src: src, line: 1}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res, err := readString(src, tt.input, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTrajectories(t, res, tt.want)
-		})
-	}
+	runReadCases(t, src, tests)
 }
 
 func TestJSONLNonFinite(t *testing.T) {
 	const src = "t.jsonl"
 	nan, inf := math.NaN(), math.Inf(1)
-	tests := []struct {
-		name  string
-		input string
-		want  []want
-	}{
+	tests := []readCase{
 		{"metadata values",
 			`{"metadata":{"a":NaN,"b":Infinity,"c":-Infinity}}`,
 			[]want{{id: "0", meta: map[string]any{"a": nan, "b": inf, "c": -inf}, src: src, line: 1}}},
@@ -115,23 +99,11 @@ func TestJSONLNonFinite(t *testing.T) {
 			"{ \"metadata\" : { \"a\" :NaN , \"b\":\t-Infinity } }",
 			[]want{{id: "0", meta: map[string]any{"a": nan, "b": -inf}, src: src, line: 1}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res, err := readString(src, tt.input, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkTrajectories(t, res, tt.want)
-		})
-	}
+	runReadCases(t, src, tests)
 }
 
 func TestJSONLErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		input string
-		err   string
-	}{
+	tests := []errorCase{
 		{"syntax", `{"a":x}`, `t.jsonl:1:6: invalid JSON: invalid character 'x' looking for beginning of value`},
 		{"trailing garbage", `{"a":1} x`, `t.jsonl:1:9: invalid JSON: invalid character 'x' after top-level value`},
 		{"two objects", `{"a":1}{"b":2}`, `t.jsonl:1:8: invalid JSON: invalid character '{' after top-level value`},
@@ -173,12 +145,7 @@ func TestJSONLErrors(t *testing.T) {
 		{"first bad field in field order", `{"metadata":[],"step_count":-1,"batch":"x"}`, `t.jsonl:1:40: batch: must be an integer, found "x"`},
 		{"long values are shortened", `{"batch":"` + strings.Repeat("é", 30) + `"}`, `t.jsonl:1:10: batch: must be an integer, found "` + strings.Repeat("é", 19) + `...`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := readString("t.jsonl", tt.input, Options{})
-			checkLineError(t, err, tt.err)
-		})
-	}
+	runErrorCases(t, "t.jsonl", tests)
 }
 
 func TestJSONLLongLines(t *testing.T) {
