@@ -27,20 +27,30 @@ func runTrajectories(rng *rand.Rand, first, batches, perBatch int) []Trajectory 
 	return ts
 }
 
+// The size of the run the append benchmarks follow.
+const batches, perBatch = 1000, 1024
+
+// followedRun returns the random source, the computer (grpo, three
+// objectives) and the evaluation and result of a run of batches x perBatch
+// trajectories, as a follower holds them before the next batch comes.
+func followedRun(b *testing.B) (*rand.Rand, *RewardComputer, *Evaluation, *Result) {
+	b.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev := Evaluate(c.Scorer, runTrajectories(rng, 0, batches, perBatch))
+	return rng, c, ev, ev.Compute(c.Options)
+}
+
 // BenchmarkAppendBatch follows a run of 1,000 batches x 1,024 trajectories
 // and appends one more batch per iteration: Append evaluates it and
 // Recompute computes it (grpo, three objectives), reusing everything else;
 // "trends-ms" adds what the dashboard then derives from the whole result
 // (the trends of every batch and the health checks).
 func BenchmarkAppendBatch(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	const batches, perBatch = 1000, 1024
-	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ev := Evaluate(c.Scorer, runTrajectories(rng, 0, batches, perBatch))
-	res := ev.Compute(c.Options)
+	rng, c, ev, res := followedRun(b)
 	points := res.Trends(nil)
 	Health(res, points, HealthConfig{})
 	next := batches
@@ -69,14 +79,7 @@ func BenchmarkAppendBatch(b *testing.B) {
 // change, so the result's and the ranking's arrays are copied (the
 // previous result must stay as it was), 40 bytes a trajectory.
 func BenchmarkAppendQuarterBatch(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	const batches, perBatch = 1000, 1024
-	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ev := Evaluate(c.Scorer, runTrajectories(rng, 0, batches, perBatch))
-	res := ev.Compute(c.Options)
+	rng, c, ev, res := followedRun(b)
 	next, part := batches, 0
 	var batch []Trajectory
 	for b.Loop() {
