@@ -146,10 +146,15 @@ type Ranker struct {
 	idOf     []int32
 	jfb      jfbData
 
-	// Crowding.
-	bounds []int
-	byRank []int
-	keyed  []point1
+	// Crowding: the counting sort by rank, the fronts, the tasks, each
+	// objective's share of the distances (one row of n per objective) and
+	// each goroutine's sort space.
+	bounds       []int
+	byRank       []int
+	crowdFronts  [][]int
+	crowdTasks   []crowdTask
+	contrib      []float64
+	crowdScratch []*crowdScratch
 }
 
 // Ranks is the package-level Ranks using r's scratch space.

@@ -177,6 +177,14 @@ func randomPoints(rng *rand.Rand, n, m int) (points []float64, desc string) {
 	return points, fmt.Sprintf("n=%d m=%d kind=%d levels=%d constCol=%d dups=%d", n, m, kind, levels, constCol, dups)
 }
 
+// crowdTestConfigs force each path of Crowding: radix sorts of fronts of
+// every size, comparison sorts of every size, several goroutines.
+var crowdTestConfigs = []crowdConfig{
+	{radixMin: 1, workers: 1},
+	{radixMin: 1 << 30, workers: 3},
+	{radixMin: 3, workers: 2},
+}
+
 // jfbTestConfigs force each path of the divide and conquer: the recursion
 // all the way down with no pairwise base cases, small base cases, the
 // defaults, and pairwise checks only.
@@ -249,10 +257,15 @@ func TestAgainstBruteForce(t *testing.T) {
 			}
 
 			wantCrowd := bruteCrowding(points, m, wantRanks)
-			for name, crowd := range map[string]func([]float64, []int){
+			crowds := map[string]func([]float64, []int){
 				"Crowding":        func(dst []float64, ranks []int) { Crowding(dst, points, m, ranks) },
 				"shared.Crowding": func(dst []float64, ranks []int) { shared.Crowding(dst, points, m, ranks) },
-			} {
+			}
+			// Force the radix sort and the goroutines, whatever the sizes.
+			for _, cfg := range crowdTestConfigs {
+				crowds[fmt.Sprintf("crowding%+v", cfg)] = func(dst []float64, ranks []int) { shared.crowding(dst, points, m, ranks, cfg) }
+			}
+			for name, crowd := range crowds {
 				dst := make([]float64, n+1)
 				for i := range dst {
 					dst[i] = -7 // garbage the implementation must overwrite

@@ -48,11 +48,17 @@ const (
 // It is an LSD radix sort on 11-bit digits that skips the digits on which all
 // keys agree. len(tmp) >= len(a).
 func sortKeys(a, tmp []keyIdx) []keyIdx {
-	n := len(a)
-	if n < radixMin {
+	if len(a) < radixMin {
 		slices.SortFunc(a, func(x, y keyIdx) int { return cmp.Compare(x.k, y.k) })
 		return a
 	}
+	return radixSortKeys(a, tmp)
+}
+
+// radixSortKeys is sortKeys' radix sort, whatever len(a): it is stable, so
+// keys that are equal keep their order in a. len(a) >= 1.
+func radixSortKeys(a, tmp []keyIdx) []keyIdx {
+	n := len(a)
 	var hist [radixPasses][radixBuckets]uint32
 	for _, e := range a {
 		k := e.k
