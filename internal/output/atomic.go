@@ -2,22 +2,33 @@ package output
 
 import (
 	"bufio"
+	"errors"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 )
 
 // WriteFileAtomic writes what write produces to path atomically: to a
 // temporary file in the same directory, synced, then renamed over path, so
 // that an interrupted write leaves any old file intact and a reader never
-// sees half a file.
+// sees half a file. The file gets the permissions of the file it replaces,
+// or those os.Create gives (0666 less the umask).
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
-	w := bufio.NewWriterSize(tmp, 1<<16)
+	if old, err := os.Stat(path); err == nil {
+		if err := tmp.Chmod(old.Mode().Perm()); err != nil {
+			tmp.Close()
+			return err
+		}
+	}
+	w := bufio.NewWriterSize(&writeback{f: tmp}, 1<<16)
 	err = write(w)
 	if err == nil {
 		err = w.Flush()
@@ -32,4 +43,38 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// createTemp creates a new file next to path, named after it, with the
+// permissions os.Create gives (os.CreateTemp's are 0600).
+func createTemp(path string) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	for {
+		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, err
+		}
+	}
+}
+
+// writeback writes to f and has the kernel start writing each writebackStep
+// bytes to disk as soon as they are written, so that the fsync at the end
+// waits for the last step only, not for the whole file.
+type writeback struct {
+	f                *os.File
+	written, started int64 // bytes written; bytes whose writeback started
+}
+
+// writebackStep is how many bytes are written between two writeback hints.
+const writebackStep = 1 << 22
+
+func (w *writeback) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	w.written += int64(n)
+	if w.written-w.started >= writebackStep {
+		startWriteback(w.f, w.started, w.written-w.started)
+		w.started = w.written
+	}
+	return n, err
 }
