@@ -29,11 +29,37 @@ type Trajectory struct {
 	Response json.RawMessage
 	// Done reports whether the episode finished.
 	Done bool
+	// Lean reports that Response and Metadata were dropped to save memory
+	// (see DropBody); loaders.Reread reads them again. (Next to Done, it
+	// takes no room of its own.)
+	Lean bool
 	// Metadata maps names to float64, string, bool or nil values.
 	Metadata map[string]any
 	// Source and Line say where the trajectory was read (for messages).
 	Source string
 	Line   int
+	// Offset is where the trajectory's record starts in Source, in bytes
+	// of its text (after gzip decompression, a byte order mark counted): a
+	// JSONL line, a JSON array's element, a CSV record (or the blank lines
+	// before it). Parquet rows leave it 0.
+	Offset int64
+	// Format is the format of Source ("jsonl", "json" or "csv") when the
+	// record can be read again from the file at Offset (loaders.Reread),
+	// else "": standard input, gzip files, Parquet files and trajectories
+	// made in code cannot.
+	Format string
+}
+
+// DropBody drops t's Response and Metadata, the bulk of a trajectory,
+// when they can be read again from its file (Format is set), marking t
+// Lean, and reports whether it did. A caller done evaluating t keeps only
+// what identifies it, and rereads the rest on demand.
+func (t *Trajectory) DropBody() bool {
+	if t.Format == "" {
+		return false
+	}
+	t.Response, t.Metadata, t.Lean = nil, nil, true
+	return true
 }
 
 // ResponseText returns the response as text: a JSON string is unquoted,

@@ -41,6 +41,7 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 		return err
 	}
 	for {
+		start := cr.InputOffset() // blank lines before the record included
 		row, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -51,7 +52,7 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 			}
 			continue
 		}
-		if err := l.csvRow(layout, row, cr); err != nil {
+		if err := l.csvRow(layout, row, cr, start); err != nil {
 			return err
 		}
 	}
@@ -131,11 +132,22 @@ func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) 
 	return layout, nil
 }
 
-// csvRow reads the trajectory of row; a bad row is rejected.
-func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
+// csvRow reads the trajectory of row, which starts at the offset start of
+// the text; a bad row is rejected.
+func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader, start int64) error {
+	t, err := l.csvTrajectory(layout, row, cr, start)
+	if err != nil {
+		return l.reject(err)
+	}
+	return l.add(*t)
+}
+
+// csvTrajectory returns the trajectory of row, which starts at the offset
+// start of the text, without its default ID, or what is wrong with it.
+func (l *loader) csvTrajectory(layout *csvLayout, row []string, cr *csv.Reader, start int64) (*engine.Trajectory, *LineError) {
 	line, _ := cr.FieldPos(0)
 	t := &l.scratch // not a local: its address would make it escape
-	*t = l.newTrajectory(line)
+	*t = l.newTrajectory(line, start)
 	for _, c := range layout.metadata {
 		t.Metadata[c.name] = cellValue(row[c.index])
 	}
@@ -149,10 +161,10 @@ func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader) error {
 				err = fmt.Errorf("%s: %w", cellFields[f].name, err)
 			}
 			cellLine, col := cr.FieldPos(i)
-			return l.reject(l.errorAt(cellLine, col, err.Error()))
+			return nil, l.errorAt(cellLine, col, err.Error())
 		}
 	}
-	return l.add(*t)
+	return t, nil
 }
 
 // cellValue returns the metadata value of a cell: a number when it parses as

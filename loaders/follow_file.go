@@ -161,9 +161,11 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 	return read(progress.reader(file), f.path, f.index, opts, size, nil)
 }
 
-// loadLines reads the complete lines of a JSONL file from the start.
+// loadLines reads the complete lines of a JSONL file from the start. They
+// can be read again by offset (Reread): a followed file is a regular file,
+// not gzipped.
 func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress) (*Result, error) {
-	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid}
+	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL)}
 	f.offset, f.lines = 0, 0
 	end, err := lastLineEnd(file, 0)
 	if err != nil {
@@ -174,7 +176,7 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
-	f.tailer.lead = in.lead
+	f.tailer.lead, f.tailer.origin = in.lead, int64(in.lead)
 	res, err := f.readLines(in.r, end, counted)
 	f.head = make([]byte, min(end, headSize))
 	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
@@ -210,7 +212,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		return fileChange{} // a partial line so far
 	}
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
-	f.tailer.lead, f.tailer.skipInvalid = 0, true
+	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
 	c := fileChange{res: res, err: err}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {

@@ -51,7 +51,7 @@ func (j jsonReader) element() error {
 		return j.l.reject(j.errorAt(start, lerr.Msg))
 	}
 	t := &j.l.scratch // not a local: its address would make it escape
-	*t = j.l.newTrajectory(line)
+	*t = j.l.newTrajectory(line, j.rw.inputOffset(start))
 	if err := obj.trajectory(t); err != nil {
 		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
 		return j.l.reject(j.errorAt(start+int64(off), err.Error()))

@@ -52,7 +52,7 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		pending []*jsonlBlock // sent to the workers, in input order
 		free    []*jsonlBlock
 		long    []byte // reused for lines longer than the buffer
-		lineNo  = 1
+		at      = textPos{line: 1, off: l.origin}
 	)
 	take := func() error {
 		b := pending[0]
@@ -68,7 +68,7 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		} else {
 			b = &jsonlBlock{}
 		}
-		readErr := b.fill(br, &long, &lineNo)
+		readErr := b.fill(br, &long, &at)
 		b.done = make(chan struct{})
 		work <- b
 		pending = append(pending, b)
@@ -81,7 +81,7 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			return nil
 		}
 		if readErr != nil {
-			return fmt.Errorf("%s:%d: read: %w", l.name, lineNo, readErr)
+			return fmt.Errorf("%s:%d: read: %w", l.name, at.line, readErr)
 		}
 	}
 }
@@ -104,7 +104,14 @@ type jsonlBlock struct {
 }
 
 type blockLine struct {
-	end, no int // end offset in data, 1-based line number
+	end, no int   // end offset in data, 1-based line number
+	off     int64 // where the line starts in the input
+}
+
+// textPos is a place in the input: a 1-based line and where it starts.
+type textPos struct {
+	line int
+	off  int64
 }
 
 type blockError struct {
@@ -113,25 +120,26 @@ type blockError struct {
 }
 
 // fill reads lines from br into b until it holds about blockBytes of text or
-// the input ends. *lineNo is the number of the next line to read; long is
-// a buffer for readLine. It returns io.EOF at the end of the input and any
-// other read error as it comes, *lineNo then being the line it stopped.
-func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, lineNo *int) error {
+// the input ends. *at is the place of the next line to read; long is a
+// buffer for readLine. It returns io.EOF at the end of the input and any
+// other read error as it comes, *at then being the line it stopped.
+func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos) error {
 	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
 	for len(b.data) < blockBytes {
-		line, err := readLine(br, long)
+		line, n, err := readLine(br, long)
 		if err != nil && err != io.EOF {
 			return err
 		}
 		b.raw += len(line) + 1
 		if skipSpace(line) < len(line) {
 			b.data = append(b.data, line...)
-			b.lines = append(b.lines, blockLine{end: len(b.data), no: *lineNo})
+			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
 		}
 		if err == io.EOF {
 			return io.EOF
 		}
-		*lineNo++
+		at.line++
+		at.off += int64(n)
 	}
 	return nil
 }
@@ -195,7 +203,7 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 	b.ts, b.errs = b.ts[:0], b.errs[:0]
 	start := 0
 	for _, ln := range b.lines {
-		t, err := p.parse(b.data[start:ln.end], ln.no)
+		t, err := p.parse(b.data[start:ln.end], ln)
 		start = ln.end
 		if err != nil {
 			b.errs = append(b.errs, blockError{at: len(b.ts), err: err})
@@ -205,10 +213,10 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 	}
 }
 
-// parse reads the trajectory on line lineNo, leaving its ID empty when it
+// parse reads the trajectory on line ln, leaving its ID empty when it
 // takes the default.
-func (p *lineParser) parse(line []byte, lineNo int) (engine.Trajectory, *LineError) {
-	l := p.l
+func (p *lineParser) parse(line []byte, ln blockLine) (engine.Trajectory, *LineError) {
+	l, lineNo := p.l, ln.no
 	obj, lerr := decodeObjectRecord(line, &p.rec)
 	if lerr != nil {
 		return engine.Trajectory{}, l.errorAt(lineNo, lerr.Col, lerr.Msg)
@@ -222,6 +230,8 @@ func (p *lineParser) parse(line []byte, lineNo int) (engine.Trajectory, *LineErr
 		Metadata: l.maps.next(&p.spare),
 		Source:   l.name,
 		Line:     lineNo,
+		Offset:   ln.off,
+		Format:   l.format,
 	}
 	if err := obj.trajectory(&p.t); err != nil {
 		return engine.Trajectory{}, l.errorAt(lineNo, lineValueColumn(line, obj), err.Error())
@@ -229,11 +239,12 @@ func (p *lineParser) parse(line []byte, lineNo int) (engine.Trajectory, *LineErr
 	return p.t, nil
 }
 
-// readLine returns the next line without its "\n" or "\r\n", and io.EOF
-// with the last one. The line is valid until the next call; long is a
-// buffer kept between calls for lines that do not fit br's buffer.
-func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
-	line, err := br.ReadSlice('\n')
+// readLine returns the next line without its "\n" or "\r\n", the number of
+// bytes it took from br, and io.EOF with the last one. The line is valid
+// until the next call; long is a buffer kept between calls for lines that
+// do not fit br's buffer.
+func readLine(br *bufio.Reader, long *[]byte) (line []byte, n int, err error) {
+	line, err = br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		*long = append((*long)[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
@@ -242,7 +253,8 @@ func readLine(br *bufio.Reader, long *[]byte) ([]byte, error) {
 		}
 		line = *long
 	}
+	n = len(line)
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	return line, err
+	return line, n, err
 }

@@ -6,6 +6,14 @@
 // is wrong" (see LineError); with Options.SkipInvalid, a bad line, row or
 // array element is counted and skipped instead, and every good one is kept.
 // Inputs are only ever opened for reading.
+//
+// Each trajectory records where its record starts in its file
+// (engine.Trajectory.Offset) and, when the file can be read there again,
+// its Format: Reread then reads the record back whole, so that a caller
+// that keeps many trajectories may drop their responses and metadata once
+// evaluated (engine.Trajectory.DropBody). Standard input, gzip files
+// (which cannot seek) and Parquet files are read once: their trajectories
+// keep their bodies.
 package loaders
 
 import (
@@ -262,9 +270,11 @@ func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error
 	return read(r, name, fileIndex, opts, 0, nil)
 }
 
-// read is Read with the size of the input in bytes when known (else 0), a
-// hint for the memory to reserve, and, when each is not nil, streaming the
-// trajectories to each (see Stream).
+// read is Read with the size of the input in bytes when it is the regular
+// file called name (else 0): a hint for the memory to reserve, and what
+// makes its records readable again by offset (engine.Trajectory.Format),
+// unless gzipped; and, when each is not nil, streaming the trajectories to
+// each (see Stream).
 func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) (*Result, error) {
 	format, err := ParseFormat(string(opts.Format))
 	if err != nil {
@@ -277,7 +287,10 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if format == "" {
 		format = detectFormat(name, in.r)
 	}
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, res: &Result{}, each: each}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each}
+	if size > 0 && !in.gzipped && format != Parquet {
+		l.format = string(format)
+	}
 	if each != nil {
 		l.maps = &mapStore{}
 	}
@@ -317,7 +330,13 @@ type loader struct {
 	// lead is the number of bytes before the text of line 1 that the reader
 	// does not see (a byte order mark), added to columns on line 1.
 	lead int
-	res  *Result
+	// origin is the offset in the input of the first byte the reader
+	// gives (past a byte order mark, or where following resumes).
+	origin int64
+	// format is what the trajectories' Format records: the input's format
+	// when Reread can read them again from it, else "".
+	format string
+	res    *Result
 	// sizeHint is the size of the text in bytes when known, else 0.
 	sizeHint int64
 	// n counts the trajectories read so far.
@@ -351,22 +370,28 @@ func (l *loader) reject(e *LineError) error {
 	return nil
 }
 
-// newTrajectory returns a trajectory read at line, with every field at its
-// default. Its position, the default ID, counts only the trajectories loaded
-// so far.
-func (l *loader) newTrajectory(line int) engine.Trajectory {
+// newTrajectory returns a trajectory read at line, its record starting at
+// offset in what the reader gives, with every field at its default but the
+// ID, which add sets.
+func (l *loader) newTrajectory(line int, offset int64) engine.Trajectory {
 	return engine.Trajectory{
-		ID:       strconv.Itoa(l.n),
 		Batch:    int64(l.fileIndex),
 		Done:     true,
 		Metadata: l.newMetadata(),
 		Source:   l.name,
 		Line:     line,
+		Offset:   l.origin + offset,
+		Format:   l.format,
 	}
 }
 
-// add keeps t, or hands it over with the next ones when streaming.
+// add keeps t, or hands it over with the next ones when streaming. A
+// trajectory without an ID takes its position, which counts only the
+// trajectories loaded so far.
 func (l *loader) add(t engine.Trajectory) error {
+	if t.ID == "" {
+		t.ID = strconv.Itoa(l.n)
+	}
 	l.res.Trajectories = append(l.res.Trajectories, t)
 	l.n++
 	return l.flush(false)

@@ -177,6 +177,13 @@ func (r *rewriter) locate(off int64) (line, col int) {
 	return r.loc.locate(off)
 }
 
+// inputOffset returns the offset in the input of the output byte at
+// offset off, asked in increasing order as for locate.
+func (r *rewriter) inputOffset(off int64) int64 {
+	r.loc.locate(off)
+	return off - r.loc.grown
+}
+
 // byteClass is what the lexer makes of a byte outside escapes.
 type byteClass int
 
@@ -247,8 +254,8 @@ type locator struct {
 	line      int
 	lineStart int64
 	// shift is how many bytes the output of the passed replacements on the
-	// line has more than the input.
-	shift int64
+	// line has more than the input; grown is the same over all lines.
+	shift, grown int64
 }
 
 // mark is a newline or a replacement in the output.
@@ -270,6 +277,7 @@ func (l *locator) locate(off int64) (line, col int) {
 			l.shift = 0
 		} else {
 			l.shift += m.delta
+			l.grown += m.delta
 		}
 	}
 	return l.line, int(max(off-l.lineStart-l.shift, 0)) + 1

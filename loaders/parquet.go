@@ -99,7 +99,7 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
 	t := &l.scratch // not a local: its address would make it escape
-	*t = l.newTrajectory(pr.rowNo)
+	*t = l.newTrajectory(pr.rowNo, 0)
 	pr.collect(row, t.Metadata)
 	if err := pr.apply(t); err != nil {
 		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))

@@ -5,16 +5,22 @@
 # weight edit, quit) and saves what the screen shows after each one in a
 # directory it prints. It exits non-zero when a screen lacks what the key
 # should have brought (the new method in the header, the next batch...).
+# Then it runs scripts/tmux-follow-demo.sh on the same binary: --follow
+# on files that grow, rotate and disappear, and stats --follow.
 #
 #   scripts/tmux-demo.sh            then look at the captures it lists
 #   tmux attach -t <session>        (while it runs) to watch
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-bin=/tmp/rewardlens
+if ! command -v tmux >/dev/null; then
+	echo "tmux-demo.sh needs tmux: apt-get install -y tmux (or brew install tmux)" >&2
+	exit 2
+fi
+out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-demo.XXXXXX")
+bin=$out/rewardlens
 go build -o "$bin" .
 
-out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-demo.XXXXXX")
 session="rewardlens-demo-$$"
 tmux new-session -d -s "$session" -x 120 -y 40 "$bin"
 trap 'tmux kill-session -t "$session" 2>/dev/null || true' EXIT
@@ -31,7 +37,7 @@ expect() {
 	for _ in $(seq 50); do
 		tmux capture-pane -p -t "$session" >"$file"
 		if grep -qF -- "$text" "$file"; then
-			echo "ok    $file: $text"
+			echo "PASS  $file: $text"
 			return
 		fi
 		sleep 0.1
@@ -71,6 +77,9 @@ if tmux has-session -t "$session" 2>/dev/null; then
 	echo "FAIL  q did not quit"
 	failed=1
 else
-	echo "ok    q quit"
+	echo "PASS  q quit"
 fi
+
+echo
+scripts/tmux-follow-demo.sh "$bin" || failed=1
 exit "$failed"

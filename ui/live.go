@@ -35,6 +35,13 @@ type liveState struct {
 	gone     []string
 	failed   string
 	skipped  int
+	// emptied holds the files read again from the start that left no
+	// trajectory at all: their old trajectories stay on screen until new
+	// lines come (an empty session has no batch to show), then go.
+	emptied []string
+	// notice is the status line's notice of the last files read again,
+	// cleared by the next update that only brings lines.
+	notice string
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -112,16 +119,62 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		return nil
 	}
 	l.note(msg.u)
-	if len(msg.u.Reloaded) > 0 {
-		m.status.setNotice("read again from the start: "+strings.Join(msg.u.Reloaded, ", "), nil)
-	}
 	step := s.CurrentBatch().Step
-	if len(msg.u.Trajectories) > 0 || len(msg.u.Reloaded) > 0 {
-		s.applyUpdate(l.live, msg.u)
+	u := msg.u
+	u.Reloaded = union(l.emptied, u.Reloaded)
+	switch {
+	case len(u.Trajectories) == 0 && len(u.Reloaded) == 0:
+	case s.leftAfter(u) == 0:
+		l.emptied = u.Reloaded
+	default:
+		l.emptied = nil
+		s.applyUpdate(l.live, u)
+		m.noticeReloads(u)
 	}
 	s.Batch = l.batchToShow(s.Result, step)
 	s.Warnings = l.allWarnings()
 	return tea.Batch(m.sessionChanged(), l.wait())
+}
+
+// noticeReloads tells in the status line which files the update applied,
+// u, read again from the start, and clears that notice once an update
+// only brings lines.
+func (m *Model) noticeReloads(u loaders.Update) {
+	l := m.live
+	switch {
+	case len(u.Reloaded) > 0:
+		l.notice = "read again from the start: " + strings.Join(u.Reloaded, ", ")
+		m.status.setNotice(l.notice, nil)
+	case l.notice != "" && len(u.Trajectories) > 0:
+		m.status.clearNotice(l.notice)
+		l.notice = ""
+	}
+}
+
+// union returns a followed by the elements of b not in a.
+func union(a, b []string) []string {
+	out := slices.Clone(a)
+	for _, x := range b {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// leftAfter returns the number of trajectories the session would hold
+// after the update u.
+func (s *Session) leftAfter(u loaders.Update) int {
+	kept := len(s.Trajectories)
+	if len(u.Reloaded) > 0 {
+		kept = 0
+		for i := range s.Trajectories {
+			if !slices.Contains(u.Reloaded, s.Trajectories[i].Source) {
+				kept++
+			}
+		}
+	}
+	return kept + len(u.Trajectories)
 }
 
 // batchToShow returns the index of the batch to show in res: the newest
@@ -155,6 +208,11 @@ func (l *liveState) allWarnings() []string {
 	for _, p := range l.gone {
 		out = append(out, fmt.Sprintf("%s is gone; what was loaded from it stays", p))
 	}
+	for _, p := range l.emptied {
+		if !slices.Contains(l.gone, p) {
+			out = append(out, fmt.Sprintf("%s emptied; its old lines stay until new ones come", p))
+		}
+	}
 	if l.skipped > 0 {
 		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
 	}
@@ -165,10 +223,11 @@ func (l *liveState) allWarnings() []string {
 }
 
 // applyUpdate forgets the trajectories of the files read again, appends
-// the new ones, and computes the batches they touch, keeping the rest of
-// the result, its statistics and its trends. A recompute in flight (new
-// options) is for the evaluation replaced here: it is dropped when it
-// lands, and started again on this one (see recompute.go).
+// the new ones (lean once evaluated), and computes the batches they touch,
+// keeping the rest of the result, its statistics and its trends. A
+// recompute in flight (new options) is for the evaluation replaced here:
+// it is dropped when it lands, and started again on this one (see
+// recompute.go).
 func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 	if len(u.Reloaded) > 0 {
 		s.Trajectories = slices.DeleteFunc(s.Trajectories, func(t engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
@@ -176,6 +235,7 @@ func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 	s.Trajectories = append(s.Trajectories, u.Trajectories...)
 	prev := s.Result
 	s.Evaluation = live.Update(u.Reloaded, u.Trajectories)
+	dropBodies(s.Trajectories[len(s.Trajectories)-len(u.Trajectories):])
 	s.Result = s.Evaluation.Recompute(prev)
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)
@@ -213,6 +273,17 @@ func (in Input) followed(progress func(done, total int64), waiting func()) (*loa
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 	}
 	return res, updates, nil
+}
+
+// followedSession reads the inputs with in.Follow, as followed does, and
+// builds the session on them.
+func (in Input) followedSession(progress func(done, total int64), waiting func()) (*Session, <-chan loaders.Update, error) {
+	res, updates, err := in.followed(progress, waiting)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := openSession(in.Source, in.Config, res, in.Warnings)
+	return s, updates, err
 }
 
 // liveBadge renders follow mode's tag for the header: LIVE stands out.

@@ -57,7 +57,7 @@ func headerOf(m *Model) string {
 // computing all its trajectories from scratch gives.
 func checkComputedAsWhole(t *testing.T, s *Session) {
 	t.Helper()
-	want := engine.Evaluate(s.Computer.Scorer, s.Trajectories).Compute(s.Result.Options)
+	want := engine.Evaluate(s.Computer.Scorer, wholeTrajectories(t, s)).Compute(s.Result.Options)
 	if !slices.Equal(s.Result.Rewards, want.Rewards) || len(s.Result.Batches) != len(want.Batches) {
 		t.Fatalf("the live result differs from computing everything (%d batches, want %d)", len(s.Result.Batches), len(want.Batches))
 	}
@@ -119,6 +119,42 @@ func TestLiveReloadAndGone(t *testing.T) {
 	if h := headerOf(m); strings.Contains(h, "LIVE") {
 		t.Errorf("the follower stopped, but the header says %q", h)
 	}
+}
+
+// TestLiveEmptiedFile: a followed file read again empty (logrotate's
+// copytruncate) leaves nothing to show: its trajectories stay on every tab,
+// said to be stale, until new lines come and replace them; the notice of
+// the reload then goes.
+func TestLiveEmptiedFile(t *testing.T) {
+	m, _ := newLiveModel(t)
+	s := m.Session()
+	source := s.Trajectories[0].Source
+	before := len(s.Trajectories)
+	m.Update(liveMsg{loaders.Update{Reloaded: []string{source}}, true})
+	for _, tab := range []string{"1", "2", "3", "4", "5", "6"} {
+		press(m, tab)
+		if v := screen(m); !strings.Contains(v, source+" emptied; its old lines stay until new ones come") {
+			t.Fatalf("tab %s after the file was emptied:\n%s", tab, v)
+		}
+	}
+	if len(s.Trajectories) != before || !strings.Contains(headerOf(m), "● LIVE batch 20/20 step 19") {
+		t.Fatalf("emptied: %d trajectories (want the %d shown before), header %q", len(s.Trajectories), before, headerOf(m))
+	}
+
+	_, fresh := sampleSteps(t, 30, 32)
+	m.Update(liveMsg{loaders.Update{Trajectories: fresh[:10]}, true})
+	if len(s.Trajectories) != 10 || !strings.Contains(headerOf(m), "● LIVE batch 1/1 step 30") {
+		t.Fatalf("new lines after the emptying: %d trajectories, header %q; want only the 10 new", len(s.Trajectories), headerOf(m))
+	}
+	checkComputedAsWhole(t, s)
+	if v := screen(m); strings.Contains(v, "emptied") || !strings.Contains(v, "read again from the start") {
+		t.Fatalf("after the first new lines, the status line should keep the reload notice only:\n%s", v)
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: fresh[10:]}, true})
+	if v := screen(m); strings.Contains(v, "read again from the start") || len(s.Trajectories) != len(fresh) {
+		t.Fatalf("lines only: the reload notice should go (and %d trajectories be %d):\n%s", len(s.Trajectories), len(fresh), v)
+	}
+	checkComputedAsWhole(t, s)
 }
 
 // TestLiveAfterOptionChange: an update that lands while a recompute for

@@ -86,19 +86,15 @@ func (m *loadingModel) load() tea.Msg {
 		m.read.total.Store(total)
 	}
 	var (
-		res     *loaders.Result
+		s       *Session
 		updates <-chan loaders.Update
 		err     error
 	)
 	if m.in.Follow != nil {
-		res, updates, err = m.in.followed(progress, func() { m.read.waiting.Store(true) })
+		s, updates, err = m.in.followedSession(progress, func() { m.read.waiting.Store(true) })
 	} else {
-		res, err = m.in.Load(progress)
+		s, err = m.in.session(progress)
 	}
-	if err != nil {
-		return loadedMsg{err: err}
-	}
-	s, err := openSession(m.in.Source, m.in.Config, res, m.in.Warnings)
 	if err == nil {
 		err = s.setHealth(m.in.Health, m.in.HVRef)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -24,6 +25,12 @@ type Input struct {
 	// them (loaders.Follow): the dashboard shows the updates as they come
 	// (live.go). The follower is stopped by the caller's context.
 	Follow func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error)
+	// Stream, when not nil, reads the inputs instead of Load, handing
+	// their trajectories to each as it reads them, as loaders.Stream does:
+	// the dashboard evaluates them as they come and keeps them lean
+	// (engine.Trajectory.DropBody), so that the responses and metadata of
+	// a large input are never all in memory at once.
+	Stream func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error)
 }
 
 // Run opens the dashboard on in, full screen: a loading screen with a
@@ -49,28 +56,106 @@ func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 	return nil
 }
 
+// errNoTrajectories is the load's error for inputs without trajectories.
+var errNoTrajectories = errors.New("no trajectories to show")
+
+// session reads the inputs, with Stream when set, else Load, and builds
+// the session the dashboard shows (not in follow mode).
+func (in Input) session(progress func(done, total int64)) (*Session, error) {
+	if in.Stream != nil {
+		return in.streamSession(progress)
+	}
+	res, err := in.Load(progress)
+	if err != nil {
+		return nil, err
+	}
+	return openSession(in.Source, in.Config, res, in.Warnings)
+}
+
 // openSession builds the session the dashboard shows from what Load read:
 // the computer for cfg, a pareto config's objectives inferred from the
 // first trajectory, with the caller's warnings and the skipped lines as
 // warnings. (The invalid trajectories are counted by the status line, from
-// the current result.)
+// the current result.) Once evaluated, the trajectories whose bodies can be
+// read again are kept lean.
 func openSession(source string, cfg engine.Config, res *loaders.Result, warnings []string) (*Session, error) {
-	if len(res.Trajectories) == 0 {
-		return nil, errors.New("no trajectories to show")
+	ts := res.Trajectories
+	if len(ts) == 0 {
+		return nil, errNoTrajectories
 	}
-	cfg = cfg.InferObjectives(&res.Trajectories[0])
-	c, err := engine.New(cfg)
+	cfg, c, err := computerFor(cfg, &ts[0])
 	if err != nil {
 		return nil, err
 	}
-	s := NewSession(source, res.Trajectories, c)
+	ev := engine.Evaluate(c.Scorer, ts)
+	dropBodies(ts)
+	s := newSession(source, ts, c, ev)
+	s.loaded(cfg, res, warnings)
+	return s, nil
+}
+
+// computerFor returns cfg with its objectives inferred from the first
+// trajectory, and its computer.
+func computerFor(cfg engine.Config, first *engine.Trajectory) (engine.Config, *engine.RewardComputer, error) {
+	cfg = cfg.InferObjectives(first)
+	c, err := engine.New(cfg)
+	return cfg, c, err
+}
+
+// loaded records the config the session was computed with and its
+// warnings: the caller's, the duplicate IDs and the lines res skipped.
+func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
-	if w := duplicateWarning(res.Trajectories); w != "" {
+	if w := duplicateWarning(s.Trajectories); w != "" {
 		s.Warnings = append(s.Warnings, w)
 	}
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
 	}
+}
+
+// streamSession builds the session as in.Stream reads the inputs: the
+// trajectories are evaluated a chunk at a time and kept lean.
+func (in Input) streamSession(progress func(done, total int64)) (*Session, error) {
+	b := &sessionBuilder{cfg: in.Config}
+	res, err := in.Stream(progress, b.add)
+	if err != nil {
+		return nil, err
+	}
+	if b.ev == nil {
+		return nil, errNoTrajectories
+	}
+	s := newSession(in.Source, b.ts, b.computer, b.ev.Evaluation())
+	s.loaded(b.cfg, res, in.Warnings)
 	return s, nil
+}
+
+// sessionBuilder evaluates streamed trajectories and keeps them lean.
+type sessionBuilder struct {
+	cfg      engine.Config // inferred from the first trajectory once it came
+	computer *engine.RewardComputer
+	ev       *engine.Evaluator // nil until the first trajectory
+	ts       []engine.Trajectory
+}
+
+// add evaluates ts and keeps them without their bodies, or, when those
+// cannot be read again, with a copy of their metadata: the stream reuses
+// the maps.
+func (b *sessionBuilder) add(ts []engine.Trajectory) error {
+	if b.ev == nil {
+		cfg, c, err := computerFor(b.cfg, &ts[0])
+		if err != nil {
+			return err
+		}
+		b.cfg, b.computer, b.ev = cfg, c, engine.NewEvaluator(c.Scorer)
+	}
+	b.ev.Add(ts)
+	for _, t := range ts {
+		if !t.DropBody() {
+			t.Metadata = maps.Clone(t.Metadata)
+		}
+		b.ts = append(b.ts, t)
+	}
+	return nil
 }

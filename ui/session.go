@@ -10,7 +10,9 @@ import (
 type Session struct {
 	// Source names the input: "sample" or the file names.
 	Source string
-	// Trajectories are the loaded trajectories, in input order.
+	// Trajectories are the loaded trajectories, in input order, lean when
+	// their bodies can be read again (engine.Trajectory.DropBody): the
+	// detail view reads them with loaders.Reread.
 	Trajectories []engine.Trajectory
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
@@ -52,13 +54,28 @@ type Session struct {
 	health healthCache
 }
 
-// NewSession evaluates ts with c and computes the first result.
+// NewSession evaluates ts with c and computes the first result. It keeps
+// ts as they are (the dashboard's own loading keeps them lean: see
+// openSession).
 func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
+	return newSession(source, ts, c, engine.Evaluate(c.Scorer, ts))
+}
+
+// dropBodies drops the bodies of ts that can be read again.
+func dropBodies(ts []engine.Trajectory) {
+	for i := range ts {
+		ts[i].DropBody()
+	}
+}
+
+// newSession returns the session of ts, whose evaluation with c is ev,
+// and computes the first result.
+func newSession(source string, ts []engine.Trajectory, c *engine.RewardComputer, ev *engine.Evaluation) *Session {
 	s := &Session{
 		Source:        source,
 		Trajectories:  ts,
 		Computer:      c,
-		Evaluation:    engine.Evaluate(c.Scorer, ts),
+		Evaluation:    ev,
 		Options:       c.Options,
 		CompareMethod: engine.GRPO,
 	}

@@ -31,6 +31,13 @@ func (l *statusLine) setNotice(done string, err error) {
 	}
 }
 
+// clearNotice clears the notice if it is still done.
+func (l *statusLine) clearNotice(done string) {
+	if !l.failed && l.notice == textsafe.Line(done) {
+		l.notice = ""
+	}
+}
+
 // refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *statusLine) refresh(s *Session) {

@@ -74,7 +74,7 @@ type trajectoriesTab struct {
 	detail viewport.Model
 	list   trajectoryList
 	// opened is the trajectory shown in reading mode.
-	opened int
+	opened openedTrajectory
 }
 
 func newTrajectoriesTab(c *Common) Tab {
@@ -216,23 +216,27 @@ func (t *trajectoriesTab) refresh() {
 	t.table.SetHeight(max(t.height-1, 2)) // under the status line
 	t.table.SetRows(rows)
 	t.table.SetCursor(max(t.list.position(current), 0))
-	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened) {
+	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
 		t.mode = browsing // the opened trajectory left with its batch
 	}
 	t.keys.setMode(t.mode, t.filter.Value() != "")
 	if t.mode == reading {
-		t.detail.SetContent(trajectoryDetail(t.common, t.opened, t.width))
+		if t.opened.stale(s) {
+			t.opened = openTrajectory(s, t.opened.i)
+		}
+		t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
 	}
 }
 
-// open shows the trajectory under the cursor.
+// open shows the trajectory under the cursor, reading its body again
+// when the session keeps it lean.
 func (t *trajectoriesTab) open() {
 	i := t.list.at(t.table.Cursor())
 	if i < 0 {
 		return
 	}
-	t.opened = i
-	t.detail.SetContent(trajectoryDetail(t.common, i, t.width))
+	t.opened = openTrajectory(t.common.Session, i)
+	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
 	t.detail.GotoTop()
 	t.setMode(reading)
 }
@@ -268,7 +272,7 @@ func (t *trajectoriesTab) tableStatus() string {
 
 func (t *trajectoriesTab) readingStatus() string {
 	st := t.common.Styles
-	line := st.Title.Render(fitLine(t.common.Session.Trajectories[t.opened].ID, t.width/2)) +
+	line := st.Title.Render(fitLine(t.opened.full.ID, t.width/2)) +
 		st.Muted.Render(fmt.Sprintf(" · %3.0f%%", t.detail.ScrollPercent()*100))
 	return ansi.Truncate(line, t.width, "")
 }

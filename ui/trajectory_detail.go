@@ -9,21 +9,50 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // field is one name/value line of the trajectory view; both are safe to
 // print.
 type field struct{ name, value string }
 
-// trajectoryDetail returns what the Trajectories tab shows of trajectory
-// i: its fields, what the engine computed for it, its metadata by sorted
-// key and its whole response, wrapped to width.
-func trajectoryDetail(c *Common, i, width int) string {
+// openedTrajectory is the trajectory the Trajectories tab shows whole.
+type openedTrajectory struct {
+	i    int               // its index in the session
+	full engine.Trajectory // with its metadata and response, unless err
+	err  error             // why they could not be read again
+}
+
+// openTrajectory returns trajectory i of s whole: as s keeps it, or, when
+// s keeps it lean, read again from its file (one seek and one record).
+func openTrajectory(s *Session, i int) openedTrajectory {
+	o := openedTrajectory{i: i, full: s.Trajectories[i]}
+	if o.full.Lean {
+		if full, err := loaders.Reread(&o.full); err != nil {
+			o.err = err
+		} else {
+			o.full = full
+		}
+	}
+	return o
+}
+
+// stale reports whether o is no longer trajectory o.i of s: follow mode
+// dropped trajectories before it.
+func (o *openedTrajectory) stale(s *Session) bool {
+	tr := &s.Trajectories[o.i]
+	return tr.ID != o.full.ID || tr.Source != o.full.Source || tr.Offset != o.full.Offset
+}
+
+// trajectoryDetail returns what the Trajectories tab shows of the opened
+// trajectory: its fields, what the engine computed for it, its metadata
+// by sorted key and its whole response, wrapped to width.
+func trajectoryDetail(c *Common, o *openedTrajectory, width int) string {
 	st := c.Styles
-	s := c.Session
-	tr := &s.Trajectories[i]
-	res := s.Result
+	i, tr := o.i, &o.full
+	res := c.Session.Result
 	input := []field{
 		{"id", textsafe.Line(tr.ID)},
 		{"batch", strconv.FormatInt(tr.Batch, 10)},
@@ -47,10 +76,21 @@ func trajectoryDetail(c *Common, i, width int) string {
 	sections := []string{
 		fieldsView(st, input, width),
 		st.Title.Render("computed ("+string(res.Options.Method)+")") + "\n" + fieldsView(st, computed, width),
-		st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(tr.Metadata), width),
-		st.Title.Render("response") + "\n" + responseView(st, tr.ResponseText(), width),
 	}
-	return strings.Join(sections, "\n\n")
+	return strings.Join(append(sections, bodyView(st, o, width)...), "\n\n")
+}
+
+// bodyView returns the sections of o's metadata and response, or, when
+// they could not be read again, the error in their place.
+func bodyView(st *Styles, o *openedTrajectory, width int) []string {
+	if o.err != nil {
+		msg := lipgloss.Wrap(textsafe.Line(o.err.Error()), width, "")
+		return []string{st.Title.Render("metadata and response") + "\n" + st.Invalid.Render(msg)}
+	}
+	return []string{
+		st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(o.full.Metadata), width),
+		st.Title.Render("response") + "\n" + responseView(st, o.full.ResponseText(), width),
+	}
 }
 
 // metadataFields lists metadata by sorted key.

@@ -49,13 +49,16 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Config: cfg,
 		Health: healthCfg,
 		HVRef:  health.hvRef,
-		Load: func(progress func(done, total int64)) (*loaders.Result, error) {
-			if len(args) == 0 {
-				return loadSample(progress)
-			}
+	}
+	if len(args) == 0 {
+		in.Load = loadSample
+	} else {
+		// Files are evaluated as they are read and kept lean: a large
+		// input's responses and metadata are never all in memory.
+		in.Stream = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error) {
 			opts.Progress = progress
-			return loaders.Load(args, opts)
-		},
+			return loaders.Stream(args, opts, each)
+		}
 	}
 	if follow {
 		// The follower stops when the dashboard quits.

@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// wholeTrajectories returns the session's trajectories, those it keeps
+// lean read again from their files.
+func wholeTrajectories(tb testing.TB, s *Session) []engine.Trajectory {
+	tb.Helper()
+	out := slices.Clone(s.Trajectories)
+	for i := range out {
+		if out[i].Lean {
+			full, err := loaders.Reread(&out[i])
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out[i] = full
+		}
+	}
+	return out
+}
+
+// leanLines returns n JSONL lines in batches of 16 and groups of 4, from
+// the first, whose responses name their trajectory and hold an escape
+// sequence; id renames the trajectories.
+func leanLines(first, n int, id string) string {
+	var b strings.Builder
+	for i := first; i < first+n; i++ {
+		fmt.Fprintf(&b, `{"id":"%s%d","batch":%d,"group":"g%d","response":"response of %s%d \u001b[31mred","metadata":{"accuracy":%g,"safety":%g,"note":"n%d"}}`+"\n",
+			id, i, i/16, i/4, id, i, float64(i%5)/4, float64(i%7)/6, i)
+	}
+	return b.String()
+}
+
+// writeLeanFile writes text to run.jsonl in a new directory.
+func writeLeanFile(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// loadModel runs the loading screen on in, at width x 40, and returns the
+// dashboard it opens.
+func loadModel(t *testing.T, in Input, width int) *Model {
+	t.Helper()
+	lm := newLoadingModel(in, true)
+	lm.Update(tea.WindowSizeMsg{Width: width, Height: 40})
+	next, _ := lm.Update(lm.load())
+	app, ok := next.(*Model)
+	if !ok {
+		t.Fatalf("the load gave %T: %v", next, lm.err)
+	}
+	return app
+}
+
+// checkLean fails t unless every trajectory of s is lean.
+func checkLean(t *testing.T, s *Session) {
+	t.Helper()
+	for _, tr := range s.Trajectories {
+		if !tr.Lean || tr.Metadata != nil || tr.Response != nil {
+			t.Fatalf("%s is kept whole", tr.Where())
+		}
+	}
+}
+
+// openedResponse and openedID find the opened trajectory's response, its
+// escape sequence shown as text, and its id.
+var (
+	openedResponse = regexp.MustCompile(`response of (t\d+) \\x1b\[31mred`)
+	openedID       = regexp.MustCompile(`(?m)^\s*id\s+(t\d+)\s*$`)
+)
+
+// TestLeanDetailView loads a file as the dashboard does: the session keeps
+// its trajectories lean, and opening one on the Trajectories tab reads its
+// metadata and response again, sanitised. Once the file changed, opening
+// it shows why it cannot be read in their place.
+func TestLeanDetailView(t *testing.T) {
+	path := writeLeanFile(t, leanLines(0, 32, "t"))
+	app := loadModel(t, Input{Source: path, Load: func(progress func(done, total int64)) (*loaders.Result, error) {
+		return loaders.Load([]string{path}, loaders.Options{Progress: progress})
+	}}, 200)
+	checkLean(t, app.Session())
+	press(app, "4", "enter")
+	view := screen(app)
+	m := openedResponse.FindStringSubmatch(view)
+	if m == nil || strings.Contains(app.View().Content, "\x1b[31m") {
+		t.Fatalf("the opened trajectory does not show its response, sanitised:\n%s", view)
+	}
+	if id := openedID.FindStringSubmatch(view); id == nil || id[1] != m[1] {
+		t.Errorf("opened %q, shows the response of %s:\n%s", id, m[1], view)
+	}
+	for _, want := range []string{"accuracy", `"n` + strings.TrimPrefix(m[1], "t") + `"`, "read from"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the opened trajectory does not show %q:\n%s", want, view)
+		}
+	}
+	if err := os.WriteFile(path, []byte(leanLines(0, 32, "u")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	press(app, "esc", "enter")
+	if view := screen(app); !strings.Contains(view, `changed since it was loaded: the record there now has id "u`) || openedResponse.MatchString(view) {
+		t.Errorf("the opened trajectory of a changed file does not say so:\n%s", view)
+	}
+}
+
+// TestStreamSession checks that Input.Stream builds the session that
+// Input.Load builds, over several chunks of the stream, with the skipped
+// lines' warning, but lean as the trajectories come.
+func TestStreamSession(t *testing.T) {
+	path := writeLeanFile(t, leanLines(0, 10000, "t")+"{bad\n"+leanLines(10000, 100, "t"))
+	opts := loaders.Options{SkipInvalid: true}
+	loaded := loadModel(t, Input{Source: path, Load: func(func(done, total int64)) (*loaders.Result, error) {
+		return loaders.Load([]string{path}, opts)
+	}}, 120).Session()
+	streamed := loadModel(t, Input{Source: path, Stream: func(_ func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error) {
+		return loaders.Stream([]string{path}, opts, each)
+	}}, 120).Session()
+	checkLean(t, streamed)
+	if !reflect.DeepEqual(streamed.Trajectories, loaded.Trajectories) {
+		t.Error("the streamed trajectories differ from the loaded ones")
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	if !slices.EqualFunc(streamed.Result.Rewards, loaded.Result.Rewards, same) || !reflect.DeepEqual(streamed.Config, loaded.Config) {
+		t.Error("the streamed session's result or config differs from the loaded one's")
+	}
+	if !slices.Equal(streamed.Warnings, loaded.Warnings) || len(loaded.Warnings) != 1 {
+		t.Errorf("warnings %q, want %q (one)", streamed.Warnings, loaded.Warnings)
+	}
+}
+
+// TestLeanFollow follows a file that grows: the trajectories that come
+// are kept lean too, and read again whole.
+func TestLeanFollow(t *testing.T) {
+	path := writeLeanFile(t, leanLines(0, 32, "t"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	app := loadModel(t, Input{Source: path, Follow: func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Poll: 10 * time.Millisecond})
+	}}, 120)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(leanLines(32, 32, "t"))
+	f.Close()
+	for len(app.Session().Trajectories) < 64 {
+		app.Update(app.live.wait()())
+	}
+	checkLean(t, app.Session())
+	for i, tr := range wholeTrajectories(t, app.Session()) {
+		if want := fmt.Sprintf("response of t%d \x1b[31mred", i); tr.ResponseText() != want || tr.Metadata["note"] != fmt.Sprintf("n%d", i) {
+			t.Fatalf("trajectory %d read again: %q %v", i, tr.ResponseText(), tr.Metadata)
+		}
+	}
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
