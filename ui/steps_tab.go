@@ -148,17 +148,15 @@ func (t *stepsTab) draw() {
 // a dotted vertical line and marked, a gap where a batch has no value.
 func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
 	st := t.common.Styles
-	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
-	x0, x1 := first, last
-	if first == last {
-		x0, x1 = paddedRange(first, last)
-	}
 	y0, y1 := paddedRange(finiteRange(s.values))
-	lc := linechart.New(width, height, x0, x1, y0, y1,
+	lc := linechart.New(width, height, 0, 1, y0, y1,
 		linechart.WithXYSteps(4, 2),
 		linechart.WithStyles(st.Axis, st.AxisLabel, st.Bar))
 	relabel(&lc)
-	lc.XLabelFormatter = stepLabel
+	x0, x1 := t.stepRange(&lc)
+	lc.SetXRange(x0, x1)
+	lc.SetViewXRange(x0, x1)
+	lc.XLabelFormatter = noLabel // drawStepLabels puts them under the points
 	current := t.common.Session.Batch
 	drawMarker(&lc, float64(t.trends[current].Step), st.Muted)
 	var line []canvas.Float64Point
@@ -175,11 +173,76 @@ func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
 		drawPoint(&lc, canvas.Float64Point{X: float64(t.trends[current].Step), Y: v}, currentRune, st.Selected)
 	}
 	lc.DrawXYAxisAndLabel()
+	t.drawStepLabels(&lc, st.AxisLabel)
 	return lc
 }
 
-// stepLabel labels the x axis with whole training steps.
-func stepLabel(_ int, v float64) string { return strconv.FormatFloat(math.Round(v), 'f', 0, 64) }
+// stepRange returns the x range that puts the first step's points in the
+// column right of the y axis, not under it, and the last step's far enough
+// from the right edge for its label, centred on them, to fit. A single
+// step gets a padded range.
+func (t *stepsTab) stepRange(lc *linechart.Model) (float64, float64) {
+	firstStep, lastStep := t.trends[0].Step, t.trends[len(t.trends)-1].Step
+	first, last := float64(firstStep), float64(lastStep)
+	if first == last {
+		return paddedRange(first, last)
+	}
+	left := max(1, (len(stepLabel(firstStep))-1)/2-lc.Origin().X)
+	right := max(lc.GraphWidth()-len(stepLabel(lastStep))/2, left+1)
+	perColumn := (last - first) / float64(right-left)
+	return first - float64(left)*perColumn, last + float64(lc.GraphWidth()-right)*perColumn
+}
+
+// drawStepLabels writes the steps under the x axis, each centred on the
+// column of its points: every kth batch's, k the smallest of 1, 2, 5, 10,
+// 20, 50, … that leaves a blank column between two labels.
+func (t *stepsTab) drawStepLabels(lc *linechart.Model, style lipgloss.Style) {
+	k := 1
+	for k < len(t.trends) && !t.labelsFit(lc, k) {
+		k = nextStride(k)
+	}
+	for b := 0; b < len(t.trends); b += k {
+		start, label := t.stepLabelAt(lc, b)
+		lc.Canvas.SetStringWithStyle(canvas.Point{X: start, Y: lc.Origin().Y + 1}, label, style)
+	}
+}
+
+// nextStride returns the number after k in 1, 2, 5, 10, 20, 50, ….
+func nextStride(k int) int {
+	if strconv.Itoa(k)[0] == '2' {
+		return k / 2 * 5
+	}
+	return k * 2
+}
+
+// labelsFit reports whether every kth batch's label fits in the chart with
+// a blank column before the next.
+func (t *stepsTab) labelsFit(lc *linechart.Model, k int) bool {
+	end := -2 // the column of the previous label's last character
+	for b := 0; b < len(t.trends); b += k {
+		start, label := t.stepLabelAt(lc, b)
+		if start < end+2 || start+len(label) > lc.Canvas.Width() {
+			return false
+		}
+		end = start + len(label) - 1
+	}
+	return true
+}
+
+// stepLabelAt returns batch b's step label and its first column, for the
+// label to be centred on the column of the batch's points (an even-length
+// label on its left middle character).
+func (t *stepsTab) stepLabelAt(lc *linechart.Model, b int) (int, string) {
+	label := stepLabel(t.trends[b].Step)
+	col := lineCell(lc, canvas.Float64Point{X: float64(t.trends[b].Step), Y: lc.ViewMinY()}).X
+	return col - (len(label)-1)/2, label
+}
+
+// stepLabel is a training step's label on the x axis.
+func stepLabel(step int64) string { return strconv.FormatInt(step, 10) }
+
+// noLabel leaves an axis without ntcharts' labels.
+func noLabel(int, float64) string { return "" }
 
 // finiteRange returns the smallest and largest non-NaN values, 0 and 1
 // when there is none.
