@@ -24,6 +24,16 @@ type FollowOptions struct {
 	Poll time.Duration
 	// NoWatch does without the file system's events: polling only.
 	NoWatch bool
+	// Each, when not nil, takes the trajectories of the first reading as
+	// Stream hands them over: in input order, some thousands at a time,
+	// on Follow's goroutine, before Follow returns; once Each returns, the
+	// slice and the trajectories' Metadata maps are reused, so Each may
+	// keep the trajectories' other fields, not those. The Result then has
+	// no Trajectories: a caller that keeps them lean (DropBody) never
+	// holds every body of a large input. Each leaves the Updates as they
+	// are. An error from Each stops the first reading, and Follow returns
+	// it as is.
+	Each func(ts []engine.Trajectory) error
 }
 
 // DefaultPoll is the default FollowOptions.Poll.
@@ -78,7 +88,8 @@ type Update struct {
 // opts.Poll in any case.
 //
 // Unlike Load, a file or a directory without trajectories (yet) is no
-// error. Standard input cannot be followed.
+// error. Standard input cannot be followed. With opts.Each, the first
+// reading streams, as Stream does.
 func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <-chan Update, error) {
 	if len(paths) == 0 {
 		return nil, nil, errors.New("no input files")
@@ -142,7 +153,7 @@ func (f *follower) start(paths []string) (*Result, error) {
 	progress := newProgress(files, f.opts.Progress)
 	for _, path := range files {
 		ff := f.add(path)
-		res, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress)
+		res, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.opts.Each)
 		if err != nil {
 			return nil, err
 		}

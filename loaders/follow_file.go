@@ -8,6 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // followedFile is one followed file and how far it was read.
@@ -96,7 +98,7 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 // skipped (and reported, without SkipInvalid): following cannot stop.
 func (f *followedFile) reload(opts Options) fileChange {
 	reloaded := f.loaded
-	res, err := f.load(opts, true, nil)
+	res, err := f.load(opts, true, nil, nil)
 	if err != nil {
 		return f.fail(f.failed, err)
 	}
@@ -110,7 +112,9 @@ func (f *followedFile) reload(opts Options) fileChange {
 
 // load reads the file from the start, skipping bad lines when skip, and
 // records how far it read. A file without trajectories (yet) is no error.
-func (f *followedFile) load(opts Options, skip bool, progress *progress) (*Result, error) {
+// When each is not nil, it takes the trajectories (FollowOptions.Each),
+// and the Result has none.
+func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
 	file, err := os.Open(f.path)
 	if err != nil {
 		return nil, err // *fs.PathError: "open PATH: reason"
@@ -127,13 +131,16 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress) (*Resul
 	f.tail = tailable(file, f.path, opts.Format)
 	var res *Result
 	if f.tail {
-		res, err = f.loadLines(file, opts, progress)
+		res, err = f.loadLines(file, opts, progress, each)
 	} else {
-		res, err = f.loadWhole(file, st.Size(), opts, progress)
+		res, err = f.loadWhole(file, st.Size(), opts, progress, each)
 	}
 	if err != nil {
 		f.failed = st
 		return nil, err
+	}
+	if each != nil {
+		res.Trajectories = nil // each's, reused: nothing to keep
 	}
 	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
 	return res, nil
@@ -154,18 +161,22 @@ func tailable(file *os.File, name string, format Format) bool {
 
 // loadWhole reads a file of a format that is read whole; an empty file has
 // no trajectories (yet).
-func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress) (*Result, error) {
+func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
 	if size == 0 {
 		return &Result{}, nil
 	}
-	return read(progress.reader(file), f.path, f.index, opts, size, nil)
+	return read(progress.reader(file), f.path, f.index, opts, size, each)
 }
 
-// loadLines reads the complete lines of a JSONL file from the start. They
-// can be read again by offset (Reread): a followed file is a regular file,
-// not gzipped.
-func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress) (*Result, error) {
-	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL)}
+// loadLines reads the complete lines of a JSONL file from the start,
+// handing them to each when not nil, as Stream does. They can be read
+// again by offset (Reread): a followed file is a regular file, not
+// gzipped.
+func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL), each: each}
+	if each != nil {
+		f.tailer.maps = &mapStore{}
+	}
 	f.offset, f.lines = 0, 0
 	end, err := lastLineEnd(file, 0)
 	if err != nil {
@@ -177,7 +188,15 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
 	f.tailer.lead, f.tailer.origin = in.lead, int64(in.lead)
+	// readLines numbers the lines after those read before, none here: the
+	// trajectories it hands to each as it reads are numbered right.
 	res, err := f.readLines(in.r, end, counted)
+	if err == nil {
+		err = f.tailer.flush(true)
+	}
+	// The lines read as the file grows are kept in the Updates, in maps
+	// of their own.
+	f.tailer.each, f.tailer.maps = nil, nil
 	f.head = make([]byte, min(end, headSize))
 	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
 		err = herr

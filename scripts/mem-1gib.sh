@@ -11,12 +11,18 @@
 #           then the session keeps the trajectories lean
 #   stream  Input.Stream (loaders.Stream): trajectories evaluated and made
 #           lean as they are read
+#   follow  Input.Follow (loaders.Follow, rewardlens -f): its first reading,
+#           streamed as for stream
 #
-# With BEFORE=<commit>, it also measures mode load at that commit
-# (extracted with git archive, which leaves the repository as it is).
+# With BEFORE=<commit>, it also measures the modes BEFORE_MODES ("load"
+# by default) at that commit (extracted with git archive, which leaves the
+# repository as it is), with that commit's TestMemLoad, or this one when
+# it has none.
 #
 #   scripts/mem-1gib.sh                       1M trajectories, 3 runs each
-#   BEFORE=850be73 scripts/mem-1gib.sh        and the commit before lean
+#   BEFORE=6f27939 BEFORE_MODES="load stream" scripts/mem-1gib.sh
+#                                             and the commit before follow
+#                                             streamed
 #   N=100000 REPEAT=1 scripts/mem-1gib.sh     a quick look
 #   FILE=/tmp/big.jsonl KEEP=1 ...            keep or reuse the file
 #
@@ -51,13 +57,19 @@ fi
 echo "$file: $(wc -l <"$file") lines, $(($(stat -c %s "$file") >> 20)) MiB"
 
 go test -c -o "$dir/after.test" ./ui
-runs=("after.test load" "after.test stream")
+runs=("after.test load" "after.test stream" "after.test follow")
 if [[ -n ${BEFORE:-} ]]; then
 	mkdir "$dir/before"
 	git archive "$BEFORE" | tar -x -C "$dir/before"
-	cp ui/mem_test.go "$dir/before/ui/"
+	if [[ ! -e $dir/before/ui/mem_test.go ]]; then
+		cp ui/mem_test.go "$dir/before/ui/"
+	fi
 	(cd "$dir/before" && go test -c -o "$dir/before.test" ./ui)
-	runs=("before.test load" "${runs[@]}")
+	before=()
+	for mode in ${BEFORE_MODES:-load}; do
+		before+=("before.test $mode")
+	done
+	runs=("${before[@]}" "${runs[@]}")
 fi
 
 for ((i = 1; i <= repeat; i++)); do

@@ -250,16 +250,18 @@ func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 // trajectory came.
 var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
 
-// followed reads the inputs with in.Follow and, when they hold no
-// trajectory yet, waits for the first ones (calling waiting first), so
-// that the session can be built on them. A malformed line then fails the
-// load, as it would without following.
-func (in Input) followed(progress func(done, total int64), waiting func()) (*loaders.Result, <-chan loaders.Update, error) {
-	res, updates, err := in.Follow(progress)
+// followedSession reads the inputs with in.Follow and builds the session
+// on them, the first reading's trajectories evaluated as they come and
+// kept lean, as streamSession does. When the inputs hold no trajectory
+// yet, it waits for the first ones (calling waiting first). A malformed
+// line then fails the load, as it would without following.
+func (in Input) followedSession(progress func(done, total int64), waiting func()) (*Session, <-chan loaders.Update, error) {
+	b := &sessionBuilder{cfg: in.Config}
+	res, updates, err := in.Follow(progress, b.add)
 	if err != nil {
 		return nil, nil, err
 	}
-	for len(res.Trajectories) == 0 {
+	for b.ev == nil {
 		waiting()
 		u, ok := <-updates
 		switch {
@@ -268,22 +270,15 @@ func (in Input) followed(progress func(done, total int64), waiting func()) (*loa
 		case u.Err != nil:
 			return nil, nil, u.Err
 		}
-		res.Trajectories = u.Trajectories
+		if len(u.Trajectories) > 0 {
+			if err := b.add(u.Trajectories); err != nil {
+				return nil, nil, err
+			}
+		}
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 	}
-	return res, updates, nil
-}
-
-// followedSession reads the inputs with in.Follow, as followed does, and
-// builds the session on them.
-func (in Input) followedSession(progress func(done, total int64), waiting func()) (*Session, <-chan loaders.Update, error) {
-	res, updates, err := in.followed(progress, waiting)
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := openSession(in.Source, in.Config, res, in.Warnings)
-	return s, updates, err
+	return b.session(in, res), updates, nil
 }
 
 // liveBadge renders follow mode's tag for the header: LIVE stands out.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -13,9 +14,11 @@ import (
 
 // TestMemLoad loads the file $REWARDLENS_MEM_FILE as the dashboard's
 // loading screen does, in the mode $REWARDLENS_MEM_MODE ("load", the
-// default: Input.Load, or "stream": Input.Stream), and prints the time, the process's peak
-// resident set size and the heap the session keeps. It is skipped without
-// the file: scripts/mem-1gib.sh runs it, one process per measure.
+// default: Input.Load; "stream": Input.Stream; or "follow": Input.Follow,
+// the follower stopped once the session is built), and prints the time,
+// the process's peak resident set size and the heap the session keeps. It
+// is skipped without the file: scripts/mem-1gib.sh runs it, one process
+// per measure.
 func TestMemLoad(t *testing.T) {
 	path := os.Getenv("REWARDLENS_MEM_FILE")
 	if path == "" {
@@ -30,6 +33,12 @@ func TestMemLoad(t *testing.T) {
 	case "stream":
 		in.Stream = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error) {
 			return loaders.Stream([]string{path}, loaders.Options{Progress: progress}, each)
+		}
+	case "follow":
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		in.Follow = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
+			return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Progress: progress}, Each: each})
 		}
 	default:
 		t.Fatalf("unknown mode %q", mode)

@@ -22,9 +22,12 @@ type Input struct {
 	Health   engine.HealthConfig                                             // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
 	// Follow, when not nil, reads the inputs instead of Load and follows
-	// them (loaders.Follow): the dashboard shows the updates as they come
-	// (live.go). The follower is stopped by the caller's context.
-	Follow func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error)
+	// them (loaders.Follow), handing the trajectories of the first reading
+	// to each as loaders.FollowOptions.Each does: the dashboard evaluates
+	// them as they come and keeps them lean, as with Stream, then shows
+	// the updates as they come (live.go). The follower is stopped by the
+	// caller's context.
+	Follow func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error)
 	// Stream, when not nil, reads the inputs instead of Load, handing
 	// their trajectories to each as it reads them, as loaders.Stream does:
 	// the dashboard evaluates them as they come and keeps them lean
@@ -126,12 +129,11 @@ func (in Input) streamSession(progress func(done, total int64)) (*Session, error
 	if b.ev == nil {
 		return nil, errNoTrajectories
 	}
-	s := newSession(in.Source, b.ts, b.computer, b.ev.Evaluation())
-	s.loaded(b.cfg, res, in.Warnings)
-	return s, nil
+	return b.session(in, res), nil
 }
 
-// sessionBuilder evaluates streamed trajectories and keeps them lean.
+// sessionBuilder evaluates streamed trajectories and keeps them lean
+// (streamSession, followedSession).
 type sessionBuilder struct {
 	cfg      engine.Config // inferred from the first trajectory once it came
 	computer *engine.RewardComputer
@@ -158,4 +160,12 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 		b.ts = append(b.ts, t)
 	}
 	return nil
+}
+
+// session returns the session of the trajectories added, at least one,
+// for in, with the skipped lines of res.
+func (b *sessionBuilder) session(in Input, res *loaders.Result) *Session {
+	s := newSession(in.Source, b.ts, b.computer, b.ev.Evaluation())
+	s.loaded(b.cfg, res, in.Warnings)
+	return s
 }

@@ -65,8 +65,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
-		in.Follow = func(progress func(done, total int64)) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts}
+		// The first reading streams too.
+		in.Follow = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
+			fo := loaders.FollowOptions{Options: opts, Each: each}
 			fo.Progress = progress
 			return loaders.Follow(ctx, args, fo)
 		}

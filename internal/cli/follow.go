@@ -38,13 +38,15 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return err
 	}
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts})
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, printed: map[int64]int{}}
+	// The first reading is evaluated as it streams: only the evaluation
+	// is kept, never every trajectory.
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
 	if err != nil {
 		return inputError{err}
 	}
 	reportSkipped(stdio.Stderr, first)
-	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, printed: map[int64]int{}}
-	if err := f.update(loaders.Update{Trajectories: first.Trajectories}); err != nil {
+	if err := f.compute(); err != nil {
 		return err
 	}
 	quiet := time.NewTimer(followQuiet)
@@ -91,11 +93,11 @@ type statsFollower struct {
 // update applies u and prints the batches that are complete: all but the
 // newest.
 func (f *statsFollower) update(u loaders.Update) error {
-	if f.live == nil {
-		if len(u.Trajectories) == 0 {
-			return nil // nothing yet to build the computer on
+	if f.res == nil {
+		if err := f.evaluate(u.Trajectories); err != nil {
+			return err
 		}
-		return f.start(u.Trajectories)
+		return f.compute()
 	}
 	prev := f.res
 	f.res = f.live.Update(u.Reloaded, u.Trajectories).Recompute(prev)
@@ -103,8 +105,16 @@ func (f *statsFollower) update(u loaders.Update) error {
 	return f.printBatches(false)
 }
 
-// start builds the computer on the first trajectory and computes ts.
-func (f *statsFollower) start(ts []engine.Trajectory) error {
+// evaluate adds ts to the live evaluation, building the computer on the
+// first trajectory; it keeps none of ts (FollowOptions.Each).
+func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
+	switch {
+	case len(ts) == 0:
+		return nil
+	case f.live != nil:
+		f.live.Update(nil, ts)
+		return nil
+	}
 	c, err := newComputer(f.cfg, &ts[0])
 	if err != nil {
 		return err
@@ -114,7 +124,16 @@ func (f *statsFollower) start(ts []engine.Trajectory) error {
 		return err
 	}
 	f.live = engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, ts), ts)
-	f.res = f.live.Evaluation().Compute(c.Options)
+	return nil
+}
+
+// compute computes the result and the trends of what was evaluated, once
+// a trajectory came, and prints the batches that are complete.
+func (f *statsFollower) compute() error {
+	if f.live == nil {
+		return nil // nothing yet to build the computer on
+	}
+	f.res = f.live.Evaluation().Compute(f.computer.Options)
 	f.trends = f.res.Trends(f.ref)
 	return f.printBatches(false)
 }
