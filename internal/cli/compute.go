@@ -33,7 +33,7 @@ counted per cause on stderr.`,
 			if err != nil {
 				return err
 			}
-			res := p.result()
+			res := p.result(stdio.Stderr)
 			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
 				return writeRewards(w, format, &p.ids, res)
 			})

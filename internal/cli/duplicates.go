@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -10,23 +9,30 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
-// reportDuplicates warns, on stderr, about trajectories that repeat an
-// earlier one's ID. They are computed and written like the others, but
-// whoever joins compute's records back to the rollouts by ID would mix
-// them up, so it is said.
-func reportDuplicates(w io.Writer, ids *idList) {
-	n, first := engine.CountDuplicates(ids.len(), ids.at)
-	if n == 0 {
-		return
-	}
-	quoted := make([]string, len(first))
-	for i, id := range first {
-		quoted[i] = strconv.Quote(id) // escapes control characters, as textsafe
-	}
-	verb := "repeats"
-	if n > 1 {
-		verb = "repeat"
-	}
-	fmt.Fprintf(w, "rewardlens: warning: %d %s %s an earlier one's ID (%s); each is computed and written, in input order\n",
-		n, plural(n, "trajectory"), verb, textsafe.Line(strings.Join(quoted, ", ")))
+// duplicateWarning returns a channel that delivers the warning about
+// trajectories that repeat an earlier one's ID, or "" when none does,
+// worked out on a goroutine of its own: ranking need not wait for it. The
+// repeats are computed and written like the others, but whoever joins
+// compute's records back to the rollouts by ID would mix them up, so it is
+// said. ids must not change until the warning is delivered.
+func duplicateWarning(ids *idList) <-chan string {
+	warning := make(chan string, 1)
+	go func() {
+		n, first := engine.CountDuplicates(ids.len(), ids.at)
+		if n == 0 {
+			warning <- ""
+			return
+		}
+		quoted := make([]string, len(first))
+		for i, id := range first {
+			quoted[i] = strconv.Quote(id) // escapes control characters, as textsafe
+		}
+		verb := "repeats"
+		if n > 1 {
+			verb = "repeat"
+		}
+		warning <- fmt.Sprintf("rewardlens: warning: %d %s %s an earlier one's ID (%s); each is computed and written, in input order",
+			n, plural(n, "trajectory"), verb, textsafe.Line(strings.Join(quoted, ", ")))
+	}()
+	return warning
 }

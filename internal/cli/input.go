@@ -24,6 +24,9 @@ type prepared struct {
 	computer *engine.RewardComputer
 	ev       *engine.Evaluation
 	ids      idList
+	// duplicates delivers the warning about repeated IDs ("" if none),
+	// worked out while the rewards are computed.
+	duplicates <-chan string
 }
 
 // idList holds the trajectories' IDs in one array of bytes, which the
@@ -50,8 +53,15 @@ func (l *idList) at(i int) []byte {
 	return l.text[start:l.ends[i]]
 }
 
-// result applies the computer's options to the evaluation.
-func (p *prepared) result() *engine.Result { return p.ev.Compute(p.computer.Options) }
+// result applies the computer's options to the evaluation, then warns on
+// stderr about repeated IDs.
+func (p *prepared) result(stderr io.Writer) *engine.Result {
+	res := p.ev.Compute(p.computer.Options)
+	if w := <-p.duplicates; w != "" {
+		fmt.Fprintln(stderr, w)
+	}
+	return res
+}
 
 // prepare checks the settings (compiling every expression before any data
 // is read), then reads the inputs, building the computer on the first
@@ -101,7 +111,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if cerr != nil {
 		return nil, cerr
 	}
-	reportDuplicates(stdio.Stderr, &p.ids)
+	p.duplicates = duplicateWarning(&p.ids)
 	if err := cmd.Context().Err(); err != nil {
 		return nil, err // interrupted while evaluating: write nothing
 	}

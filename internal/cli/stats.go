@@ -52,7 +52,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err != nil {
 				return err
 			}
-			res := p.result()
+			res := p.result(stdio.Stderr)
 			report := newStatsReport(res)
 			if report.Health, err = health.report(res); err != nil {
 				return err
