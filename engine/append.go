@@ -20,6 +20,9 @@ import (
 // previous one never looks.
 type appendLine struct {
 	evaluator *Evaluator
+	// spares holds the copies of the line's arrays prepared for their
+	// growth and for the copies of an extension (ahead.go).
+	spares spareTable
 
 	mu sync.Mutex
 	// extended records the score arrays (address and length) that
@@ -30,11 +33,11 @@ type appendLine struct {
 	extended map[[2]uintptr]bool
 }
 
-// claim reports whether the scores of a result, and its rewards with them,
-// may be extended in place: they have room, and it is their first
+// claim reports whether the scores of a result, and its rewards with them
+// unless old ones change, may be extended in place: it is their first
 // extension.
 func (l *appendLine) claim(scores []float64) bool {
-	if l == nil || cap(scores) == len(scores) {
+	if l == nil {
 		return false
 	}
 	key := [2]uintptr{uintptr(unsafe.Pointer(unsafe.SliceData(scores))), uintptr(len(scores))}
@@ -98,7 +101,65 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 	for k, g := range ev.groupNames {
 		index[g] = int32(k)
 	}
-	return &appendLine{evaluator: &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index}}
+	l := &appendLine{}
+	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, spares: &l.spares}
+	return l
+}
+
+// prepareLine starts ev's append line (s being its scorer), unless ev
+// was appended to, and prepares spares for ev's arrays and its rankings'
+// (ahead.go): the first Append then copies none, nor the first Recompute
+// the rankings'.
+func (ev *Evaluation) prepareLine(s Scorer) {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if ev.appended.Load() {
+		return
+	}
+	if ev.line == nil {
+		ev.line = newAppendLine(ev, s)
+	}
+	t := &ev.line.spares
+	prepareGrowth(t, ev.Values)
+	prepareGrowth(t, ev.Valid)
+	prepareGrowth(t, ev.Causes)
+	prepareGrowth(t, ev.batches)
+	prepareGrowth(t, ev.stepCounts)
+	prepareGrowth(t, ev.groupOf)
+	for _, r := range ev.rankings {
+		r.prepare(t)
+	}
+}
+
+// prepare prepares spares for r's arrays, for growth and for a copy.
+func (r *Ranking) prepare(t *spareTable) {
+	prepareGrowth(t, r.Ranks)
+	prepareGrowth(t, r.Crowding)
+	prepareGrowth(t, r.Fronts)
+	r.standby(t)
+}
+
+// standby prepares spares for a copy of r's arrays.
+func (r *Ranking) standby(t *spareTable) {
+	standby(t, r.Ranks)
+	standby(t, r.Crowding)
+	standby(t, r.Fronts)
+}
+
+// prepareResult prepares spares for res's arrays, and its ranking's,
+// when res is a result of an evaluation of ev's line.
+func (ev *Evaluation) prepareResult(res *Result) {
+	ev.mu.Lock()
+	line := ev.line
+	ev.mu.Unlock()
+	if line == nil || !ev.extends(res.Evaluation) {
+		return
+	}
+	t := &line.spares
+	prepareGrowth(t, res.Scores)
+	prepareGrowth(t, res.Rewards)
+	standby(t, res.Rewards)
+	res.Ranking.prepare(t)
 }
 
 // clip makes ev's arrays full, so that appending to them copies them.
@@ -143,18 +204,20 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 		return ev.Compute(prev.Options)
 	}
 	added := ev.rowsByStep(from)
-	// When trajectories join an old batch, its old entries change: the
-	// arrays are copied, prev's staying as they are. Otherwise the new
-	// entries lie past prev's, where prev never looks.
+	// The new entries lie past prev's, where prev never looks: old
+	// trajectories keep their scores, which are extended in place. When
+	// trajectories join an old batch, the rewards of its old ones change:
+	// they are copied, prev's staying as they are. A copy is kept ready
+	// for that (standby).
 	grew := addsToOld(prev.Ranking, added)
-	inPlace := !grew && ev.line.claim(prev.Scores)
+	inPlace := ev.line.claim(prev.Scores)
 	res := &Result{
 		Evaluation: ev,
 		Ranking:    ev.extendedRanking(prev.Ranking, from, added, grew),
 		Options:    prev.Options,
 		Objectives: slices.Clone(prev.Objectives),
-		Scores:     extendArray(prev.Scores, n, inPlace),
-		Rewards:    extendArray(prev.Rewards, n, inPlace),
+		Scores:     extendArray(ev.line, prev.Scores, n, inPlace),
+		Rewards:    extendArray(ev.line, prev.Rewards, n, inPlace && !grew),
 	}
 	for i := from; i < n; i++ {
 		res.Scores[i] = math.NaN()
@@ -171,6 +234,7 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 		}
 	}
 	res.keepStats(prev, added)
+	standby(&ev.line.spares, res.Rewards)
 	return res
 }
 
@@ -225,15 +289,16 @@ func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]in
 	out := &Ranking{
 		Scope:    r.Scope,
 		Batches:  batches,
-		Ranks:    extendArray(r.Ranks, n, inPlace),
-		Crowding: extendArray(r.Crowding, n, inPlace),
-		Fronts:   extendArray(r.Fronts, n, inPlace),
+		Ranks:    extendArray(ev.line, r.Ranks, n, inPlace),
+		Crowding: extendArray(ev.line, r.Crowding, n, inPlace),
+		Fronts:   extendArray(ev.line, r.Fronts, n, inPlace),
 	}
 	rows := 0
 	for _, b := range changed {
 		rows += len(b.Members)
 	}
 	ev.rankBatches(out, changed, rows)
+	out.standby(&ev.line.spares)
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if cached := ev.rankings[r.Scope]; cached != nil {
@@ -246,13 +311,13 @@ func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]in
 	return out
 }
 
-// extendArray returns s extended to n elements, the new ones zero: in
-// place when inPlace, else in a copy.
-func extendArray[T any](s []T, n int, inPlace bool) []T {
-	if !inPlace {
-		s = slices.Clip(s)
+// extendArray returns s, an array of line l, extended to n elements, the
+// new ones zero: in place when inPlace, else in a copy (ahead.go).
+func extendArray[T any](l *appendLine, s []T, n int, inPlace bool) []T {
+	if inPlace {
+		return growAhead(&l.spares, s, n-len(s))
 	}
-	return extend(s, n-len(s))
+	return copyAhead(&l.spares, s, n-len(s))
 }
 
 // extendBatches returns r's batches with the trajectories added (by step)

@@ -2,7 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 )
@@ -30,39 +32,50 @@ func runTrajectories(rng *rand.Rand, first, batches, perBatch int) []Trajectory 
 // The size of the run the append benchmarks follow.
 const batches, perBatch = 1000, 1024
 
-// followedRun returns the random source, the computer (grpo, three
-// objectives) and the evaluation and result of a run of batches x perBatch
-// trajectories, as a follower holds them before the next batch comes.
-func followedRun(b *testing.B) (*rand.Rand, *RewardComputer, *Evaluation, *Result) {
+// followedRun returns the random source, and the Live and result (grpo,
+// three objectives) of a run of batches x perBatch trajectories, as a
+// follower holds them before the next batch comes: the arrays' spares
+// prepared (see ahead.go).
+func followedRun(b *testing.B) (*rand.Rand, *Live, *Result) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	ev := Evaluate(c.Scorer, runTrajectories(rng, 0, batches, perBatch))
-	return rng, c, ev, ev.Compute(c.Options)
+	ts := runTrajectories(rng, 0, batches, perBatch)
+	ev := Evaluate(c.Scorer, ts)
+	res := ev.Compute(c.Options)
+	l := NewLive(c.Scorer, ev, ts)
+	l.Prepare(res)
+	ev.line.spares.wait()
+	l.spares.wait()
+	return rng, l, res
 }
 
 // BenchmarkAppendBatch follows a run of 1,000 batches x 1,024 trajectories
-// and appends one more batch per iteration: Append evaluates it and
+// and appends one more batch per iteration: Live.Update evaluates it and
 // Recompute computes it (grpo, three objectives), reusing everything else;
 // "trends-ms" adds what the dashboard then derives from the whole result
-// (the trends of every batch and the health checks).
+// (the trends of every batch and the health checks). The distribution of
+// the appends' times (Update and Recompute) is reported too: run it with
+// -benchtime=200x, say, for the 99th percentile to mean something.
 func BenchmarkAppendBatch(b *testing.B) {
-	rng, c, ev, res := followedRun(b)
+	rng, l, res := followedRun(b)
 	points := res.Trends(nil)
 	Health(res, points, HealthConfig{})
 	next := batches
 	var trends time.Duration
+	var times []time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		batch := runTrajectories(rng, next, 1, perBatch)
 		next++
 		b.StartTimer()
-		ev = ev.Append(c.Scorer, batch)
+		t0 := time.Now()
 		prev := res
-		res = ev.Recompute(prev)
+		res = l.Update(nil, batch).Recompute(prev)
+		times = append(times, time.Since(t0))
 		b.StopTimer()
 		start := time.Now()
 		points = res.TrendsSince(prev, points, nil)
@@ -71,26 +84,50 @@ func BenchmarkAppendBatch(b *testing.B) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(trends.Microseconds())/1e3/float64(b.N), "trends-ms/op")
+	reportLatencies(b, times)
+}
+
+// reportLatencies reports the median, 90th and 99th percentiles and the
+// maximum of times, in milliseconds (nearest rank).
+func reportLatencies(b *testing.B, times []time.Duration) {
+	times = slices.Sorted(slices.Values(times))
+	for _, q := range []struct {
+		name string
+		p    float64
+	}{{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}, {"max", 1}} {
+		k := max(int(math.Ceil(q.p*float64(len(times))))-1, 0)
+		b.ReportMetric(float64(times[k].Microseconds())/1e3, q.name+"-ms")
+	}
 }
 
 // BenchmarkAppendQuarterBatch is BenchmarkAppendBatch with each batch
 // coming in four parts, as lines streamed while a step is written: the
 // parts after the first join a batch already computed, whose old entries
 // change, so the result's and the ranking's arrays are copied (the
-// previous result must stay as it was), 40 bytes a trajectory.
+// previous result must stay as it was), 32 bytes a trajectory: the
+// copies prepared in the background (standby, ahead.go) are taken, once
+// ready. The parts come partGap apart, as a follower polling its files
+// delivers them.
 func BenchmarkAppendQuarterBatch(b *testing.B) {
-	rng, c, ev, res := followedRun(b)
+	rng, l, res := followedRun(b)
 	next, part := batches, 0
 	var batch []Trajectory
+	var times []time.Duration
 	for b.Loop() {
+		b.StopTimer()
 		if part == 0 {
-			b.StopTimer()
 			batch = runTrajectories(rng, next, 1, perBatch)
 			next++
-			b.StartTimer()
 		}
-		ev = ev.Append(c.Scorer, batch[part*perBatch/4:(part+1)*perBatch/4])
-		res = ev.Recompute(res)
+		time.Sleep(partGap)
+		b.StartTimer()
+		t0 := time.Now()
+		res = l.Update(nil, batch[part*perBatch/4:(part+1)*perBatch/4]).Recompute(res)
+		times = append(times, time.Since(t0))
 		part = (part + 1) % 4
 	}
+	reportLatencies(b, times)
 }
+
+// partGap is the time between the parts of a batch.
+const partGap = 20 * time.Millisecond

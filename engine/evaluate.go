@@ -66,6 +66,9 @@ type Evaluator struct {
 	scorers []Scorer // the scorer and its copies for other goroutines
 	// groupIndex maps group values to their index in ev.groupNames.
 	groupIndex map[string]int32
+	// spares, when not nil, grows ev's arrays ahead of need: ev is the
+	// last of an append line.
+	spares *spareTable
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -91,16 +94,18 @@ func (e *Evaluator) grow(n int) {
 // Add evaluates ts, which follow the trajectories added before, and does
 // not keep them.
 func (e *Evaluator) Add(ts []Trajectory) {
-	ev := e.ev
+	ev, sp := e.ev, e.spares
 	lo := len(ev.Valid)
-	ev.Values = extend(ev.Values, len(ts)*ev.M)
-	ev.Valid = extend(ev.Valid, len(ts))
-	ev.Causes = extend(ev.Causes, len(ts))
-	ev.batches = extend(ev.batches, len(ts))
+	ev.Values = growAhead(sp, ev.Values, len(ts)*ev.M)
+	ev.Valid = growAhead(sp, ev.Valid, len(ts))
+	ev.Causes = growAhead(sp, ev.Causes, len(ts))
+	ev.batches = growAhead(sp, ev.batches, len(ts))
+	ev.stepCounts = growAhead(sp, ev.stepCounts, len(ts))
+	ev.groupOf = growAhead(sp, ev.groupOf, len(ts))
 	for i := range ts {
 		ev.batches[lo+i] = ts[i].Batch
-		ev.stepCounts = append(ev.stepCounts, ts[i].StepCount)
-		ev.groupOf = append(ev.groupOf, e.group(ts[i].Group))
+		ev.stepCounts[lo+i] = ts[i].StepCount
+		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
 	if c, ok := e.scorers[0].(scorerCloner); ok {
 		for len(e.scorers) < workers(len(ts), evalChunk) {
@@ -113,13 +118,13 @@ func (e *Evaluator) Add(ts []Trajectory) {
 	})
 }
 
-// group returns the index of the group value g in groupNames, adding it
-// when new. Trajectories of one group mostly follow each other: the last
-// one is checked before the map.
-func (e *Evaluator) group(g string) int32 {
+// group returns the index of the group value g of trajectory i in
+// groupNames, adding it when new. Trajectories of one group mostly follow
+// each other: trajectory i-1's is checked before the map.
+func (e *Evaluator) group(i int, g string) int32 {
 	ev := e.ev
-	if n := len(ev.groupOf); n > 0 && ev.groupNames[ev.groupOf[n-1]] == g {
-		return ev.groupOf[n-1]
+	if i > 0 && ev.groupNames[ev.groupOf[i-1]] == g {
+		return ev.groupOf[i-1]
 	}
 	k, ok := e.groupIndex[g]
 	if !ok {

@@ -12,19 +12,34 @@ import "slices"
 type Live struct {
 	scorer Scorer
 	ev     *Evaluation
-	// sourceOf holds each trajectory's source, an index in sources.
+	// sourceOf holds each trajectory's source, an index in sources. It
+	// grows ahead of need in spares, and is only written past its
+	// length, or in a new array (see ahead.go).
 	sourceOf []int32
+	spares   spareTable
 	sources  map[string]int32
 	names    []string
 }
 
 // NewLive returns the live evaluation of ts with the scorer s, ev being
-// Evaluate(s, ts).
+// Evaluate(s, ts). It starts growing ev's arrays, and its rankings', in
+// the background (see Prepare), so that the first Update does not copy
+// them.
 func NewLive(s Scorer, ev *Evaluation, ts []Trajectory) *Live {
 	l := &Live{scorer: s, ev: ev, sources: map[string]int32{}}
 	l.note(ts)
+	prepareGrowth(&l.spares, l.sourceOf)
+	ev.prepareLine(s)
 	return l
 }
+
+// Prepare starts growing the arrays of res, a result of the current
+// evaluation (a Compute's, as when the options change), and its
+// ranking's, in the background, so that recomputing the next Update's
+// evaluation from res copies none. Without it, that Recompute copies
+// res's scores and rewards, and its ranking's arrays unless NewLive
+// found that ranking: 16 to 40 bytes a trajectory.
+func (l *Live) Prepare(res *Result) { l.ev.prepareResult(res) }
 
 // Evaluation returns the current evaluation.
 func (l *Live) Evaluation() *Evaluation { return l.ev }
@@ -36,7 +51,7 @@ func (l *Live) Evaluation() *Evaluation { return l.ev }
 func (l *Live) Update(replaced []string, ts []Trajectory) *Evaluation {
 	if drop := l.dropped(replaced); drop != nil {
 		l.ev = l.ev.Filter(func(i int) bool { return !drop[l.sourceOf[i]] })
-		l.sourceOf = slices.DeleteFunc(l.sourceOf, func(s int32) bool { return drop[s] })
+		l.sourceOf = slices.DeleteFunc(slices.Clone(l.sourceOf), func(s int32) bool { return drop[s] })
 	}
 	if len(ts) > 0 {
 		l.ev = l.ev.Append(l.scorer, ts)
@@ -63,7 +78,8 @@ func (l *Live) dropped(replaced []string) map[int32]bool {
 // note records the sources of ts, which follow the trajectories noted
 // before.
 func (l *Live) note(ts []Trajectory) {
-	last := int32(-1)
+	lo, last := len(l.sourceOf), int32(-1)
+	l.sourceOf = growAhead(&l.spares, l.sourceOf, len(ts))
 	for i := range ts {
 		name := ts[i].Source
 		if last < 0 || l.names[last] != name {
@@ -75,6 +91,6 @@ func (l *Live) note(ts []Trajectory) {
 			}
 			last = k
 		}
-		l.sourceOf = append(l.sourceOf, last)
+		l.sourceOf[lo+i] = last
 	}
 }
