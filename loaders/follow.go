@@ -159,6 +159,10 @@ func (f *follower) start(paths []string) (*Result, error) {
 		}
 		total.append(res)
 	}
+	// The first reading is over: the follower, which runs on, must not
+	// keep the callbacks alive, nor what they hold (all the trajectories
+	// Each kept, say).
+	f.opts.Each, f.opts.Progress = nil, nil
 	return total, nil
 }
 

@@ -114,7 +114,15 @@ func checkLiveResult(b *testing.B, s *Session) {
 	last := s.Result.Batches[len(s.Result.Batches)-1]
 	var ts []engine.Trajectory
 	for _, i := range last.Members {
-		ts = append(ts, s.Trajectories[i])
+		t := s.Trajectories[i]
+		if t.Lean {
+			full, err := loaders.Reread(&t)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t = full
+		}
+		ts = append(ts, t)
 	}
 	want := engine.Evaluate(s.Computer.Scorer, ts).Compute(s.Result.Options)
 	for j, i := range last.Members {

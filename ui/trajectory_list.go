@@ -86,9 +86,10 @@ func (l *trajectoryList) build(s *Session, filter string) {
 }
 
 // trajectoryColumns returns the table's columns for the session's result.
+// They read the session when called, not the trajectories and result of
+// now: a tab not shown keeps its columns, which must not keep the arrays
+// of an old result alive in follow mode.
 func trajectoryColumns(s *Session) []trajectoryColumn {
-	res := s.Result
-	ts := s.Trajectories
 	number := func(title string, v func(i int) float64) trajectoryColumn {
 		return trajectoryColumn{
 			title:   title,
@@ -96,16 +97,18 @@ func trajectoryColumns(s *Session) []trajectoryColumn {
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
 	}
+	id := func(i int) string { return s.Trajectories[i].ID }
+	group := func(i int) string { return s.Trajectories[i].Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(ts[i].ID) }, func(a, b int) int { return strings.Compare(ts[a].ID, ts[b].ID) }},
-		{"group", func(i int) string { return textsafe.Line(ts[i].Group) }, func(a, b int) int { return strings.Compare(ts[a].Group, ts[b].Group) }},
-		number("score", func(i int) float64 { return res.Scores[i] }),
-		number("reward", func(i int) float64 { return res.Rewards[i] }),
-		{"rank", func(i int) string { return rankText(res.Ranks[i]) }, func(a, b int) int { return cmp.Compare(res.Ranks[a], res.Ranks[b]) }},
-		number("crowding", func(i int) float64 { return res.Crowding[i] }),
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, func(a, b int) int { return strings.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, func(a, b int) int { return strings.Compare(group(a), group(b)) }},
+		number("score", func(i int) float64 { return s.Result.Scores[i] }),
+		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
+		{"rank", func(i int) string { return rankText(s.Result.Ranks[i]) }, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
+		number("crowding", func(i int) float64 { return s.Result.Crowding[i] }),
 	}
-	for k, o := range res.Objectives {
-		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return res.Values[i*res.M+k] }))
+	for k, o := range s.Result.Objectives {
+		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Values[i*s.Result.M+k] }))
 	}
 	return cols
 }
