@@ -77,13 +77,18 @@ type jfbConfig struct {
 	// stairs is the number of values up to which staircases stay in rank
 	// mode (see stairs).
 	stairs int
+	// fronts3, when not 0, has three objectives ranked by the fronts'
+	// staircases (fronts3.go), in blocks of at most fronts3 >= 2 points,
+	// rather than by divide and conquer, once the points are sorted and
+	// their copies collapsed.
+	fronts3 int
 }
 
 // defaultJFB's thresholds were measured on 100k points, m = 3 and 5: the
 // pairwise thresholds matter little between 32 and 64 (A) and 1024 and 4096
 // (B), these being a few per cent faster. Rank-mode staircases hold up to
 // 1024 values. workers is set by Ranks.
-var defaultJFB = jfbConfig{bruteA: 64, bruteB: 4096, parMin: 2048, parSweep: 1 << 14, stairs: 1024}
+var defaultJFB = jfbConfig{bruteA: 64, bruteB: 4096, parMin: 2048, parSweep: 1 << 14, stairs: 1024, fronts3: 64}
 
 // jfbData is the state shared by the workers.
 type jfbData struct {
@@ -287,6 +292,10 @@ func (r *Ranker) rankJFB(dst []int, points []float64, m int, cfg jfbConfig) int 
 		rep[np] = i
 		posOf[i] = int32(np)
 		np++
+	}
+
+	if m == 3 && cfg.fronts3 > 0 {
+		return r.rankStairs3(dst, cols, rep[:np], posOf, n, cfg.fronts3)
 	}
 
 	// Ids: counting sort of the positions by c_top (stable, so by position

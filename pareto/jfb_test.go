@@ -140,6 +140,9 @@ func TestJFBAgainstENS(t *testing.T) {
 		{"mixed", func(m int) []float64 { p, _ := randomPoints(rng, n, m); return p }},
 	}
 	var r Ranker
+	// The divide and conquer even for three objectives, on two goroutines.
+	noFronts3 := defaultJFB
+	noFronts3.fronts3, noFronts3.workers = 0, 2
 	for _, m := range []int{3, 4, 5} {
 		for _, g := range gens {
 			points := g.gen(m)
@@ -147,6 +150,7 @@ func TestJFBAgainstENS(t *testing.T) {
 			wf := r.rankGeneral(want, points, m)
 			for _, cfg := range []jfbConfig{
 				defaultJFB,
+				noFronts3,
 				{bruteA: 0, bruteB: 0, stairs: 0},
 				{bruteA: 8, bruteB: 64, parMin: 16, parSweep: 64, workers: 2, stairs: 4},
 			} {

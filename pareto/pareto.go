@@ -52,10 +52,12 @@ func Dominates(a, b []float64) bool {
 //
 // Algorithms, all in O(n m) memory: one objective, a sort; two objectives, a
 // sort and a sweep, O(n log n); three or more, Efficient Non-dominated Sort
-// (ENS-BS) below 256 points and above that the divide and conquer of Jensen,
-// Fortin et al. and Buzdalov and Shalyto, O(n log^(m-1) n). For large inputs
-// the latter runs on up to min(GOMAXPROCS, 8) goroutines; the ranks never
-// depend on their schedule.
+// (ENS-BS) below 256 points; above that, for three, a sweep in
+// lexicographic order with a binary search over the fronts' staircases,
+// O(n log^2 n), and for more, the divide and conquer of Jensen, Fortin et
+// al. and Buzdalov and Shalyto, O(n log^(m-1) n). For large inputs the
+// sorting and the divide and conquer run on up to min(GOMAXPROCS, 8)
+// goroutines; the ranks never depend on their schedule.
 //
 // Ranks requires every value of points to be finite. It panics if m < 1, if
 // len(points) is not a multiple of m, or if len(dst) < n.
@@ -145,6 +147,11 @@ type Ranker struct {
 	rep      []int32
 	idOf     []int32
 	jfb      jfbData
+	// Ranks, m == 3 and n >= jfbMinN (fronts3.go): each position's rank,
+	// each front's staircase, and blocks of staircases to reuse.
+	rankOfPos   []int32
+	stairFronts []staircase
+	freeBlocks  [][]stair
 
 	// Crowding: the counting sort by rank, the fronts, the tasks, each
 	// objective's share of the distances (one row of n per objective) and

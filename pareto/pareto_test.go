@@ -197,6 +197,10 @@ var jfbTestConfigs = []jfbConfig{
 	// Goroutines on tiny sets.
 	{bruteA: 0, bruteB: 0, parMin: 1, parSweep: 2, workers: 2, stairs: 1},
 	{bruteA: 2, bruteB: 2, parMin: 3, parSweep: 8, workers: 3, stairs: 16},
+	// The fronts' staircases (m = 3) in blocks of every small size.
+	{fronts3: 2},
+	{fronts3: 3},
+	{fronts3: 5},
 }
 
 func TestAgainstBruteForce(t *testing.T) {
@@ -611,7 +615,7 @@ func TestLargeAgainstEachOther(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{2000, 20000} {
-		for _, m := range []int{1, 2} {
+		for _, m := range []int{1, 2, 3} {
 			points := make([]float64, n*m)
 			for i := range points {
 				if n == 2000 {
@@ -627,6 +631,15 @@ func TestLargeAgainstEachOther(t *testing.T) {
 			gf := r.Ranks(got, points, m)
 			if gf != wf || !slices.Equal(got, want) {
 				t.Errorf("n=%d m=%d: specialised path disagrees with rankGeneral (%d vs %d fronts)", n, m, gf, wf)
+			}
+			if m == 3 {
+				// The divide and conquer on two goroutines, which Ranks no
+				// longer takes for three objectives.
+				cfg := defaultJFB
+				cfg.fronts3, cfg.workers = 0, 2
+				if gf := r.rankJFB(got, points, m, cfg); gf != wf || !slices.Equal(got, want) {
+					t.Errorf("n=%d m=3: the divide and conquer disagrees with rankGeneral (%d vs %d fronts)", n, gf, wf)
+				}
 			}
 		}
 	}
