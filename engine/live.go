@@ -26,8 +26,15 @@ type Live struct {
 // the background (see Prepare), so that the first Update does not copy
 // them.
 func NewLive(s Scorer, ev *Evaluation, ts []Trajectory) *Live {
+	return NewLiveOf(s, ev, func(i int) string { return ts[i].Source })
+}
+
+// NewLiveOf is NewLive for a caller that keeps its trajectories otherwise
+// than in a slice: source(i) is the Source of trajectory i, for i in
+// [0, ev.N()).
+func NewLiveOf(s Scorer, ev *Evaluation, source func(i int) string) *Live {
 	l := &Live{scorer: s, ev: ev, sources: map[string]int32{}}
-	l.note(ts)
+	l.note(ev.N(), source)
 	prepareGrowth(&l.spares, l.sourceOf)
 	ev.prepareLine(s)
 	return l
@@ -55,7 +62,7 @@ func (l *Live) Update(replaced []string, ts []Trajectory) *Evaluation {
 	}
 	if len(ts) > 0 {
 		l.ev = l.ev.Append(l.scorer, ts)
-		l.note(ts)
+		l.note(len(ts), func(i int) string { return ts[i].Source })
 	}
 	return l.ev
 }
@@ -75,13 +82,13 @@ func (l *Live) dropped(replaced []string) map[int32]bool {
 	return drop
 }
 
-// note records the sources of ts, which follow the trajectories noted
-// before.
-func (l *Live) note(ts []Trajectory) {
+// note records the sources of n trajectories, which follow those noted
+// before; source(i) is the Source of the i-th of them.
+func (l *Live) note(n int, source func(i int) string) {
 	lo, last := len(l.sourceOf), int32(-1)
-	l.sourceOf = growAhead(&l.spares, l.sourceOf, len(ts))
-	for i := range ts {
-		name := ts[i].Source
+	l.sourceOf = growAhead(&l.spares, l.sourceOf, n)
+	for i := range n {
+		name := source(i)
 		if last < 0 || l.names[last] != name {
 			k, ok := l.sources[name]
 			if !ok {

@@ -25,7 +25,7 @@ func writeBatchRewards(s *Session) (string, error) {
 	err := output.WriteFileAtomic(name, func(w io.Writer) error {
 		var buf []byte
 		for _, i := range b.Members {
-			buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories[i].ID), s.Result, i)
+			buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories.At(i).ID), s.Result, i)
 			if _, err := w.Write(append(buf, '\n')); err != nil {
 				return err
 			}

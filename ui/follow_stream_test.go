@@ -65,7 +65,7 @@ func TestFollowStreamSession(t *testing.T) {
 		t.Errorf("warnings %q, want %q (one)", streamed.Warnings, whole.Warnings)
 	}
 	appendFile(t, path, leanLines(10100, 16, "t"))
-	for len(app.Session().Trajectories) < 10116 {
+	for app.Session().Trajectories.Len() < 10116 {
 		app.Update(app.live.wait()())
 	}
 	checkLean(t, app.Session())
@@ -94,7 +94,7 @@ func TestFollowStreamWaits(t *testing.T) {
 	if !ok {
 		t.Fatalf("the load gave %T: %v", next, lm.err)
 	}
-	if n := len(app.Session().Trajectories); n != 32 {
+	if n := app.Session().Trajectories.Len(); n != 32 {
 		t.Errorf("%d trajectories, want 32", n)
 	}
 	checkLean(t, app.Session())

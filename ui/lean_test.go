@@ -23,7 +23,7 @@ import (
 // lean read again from their files.
 func wholeTrajectories(tb testing.TB, s *Session) []engine.Trajectory {
 	tb.Helper()
-	out := slices.Clone(s.Trajectories)
+	out := s.Trajectories.Slice()
 	for i := range out {
 		if out[i].Lean {
 			full, err := loaders.Reread(&out[i])
@@ -75,7 +75,7 @@ func loadModel(t *testing.T, in Input, width int) *Model {
 // checkLean fails t unless every trajectory of s is lean.
 func checkLean(t *testing.T, s *Session) {
 	t.Helper()
-	for _, tr := range s.Trajectories {
+	for _, tr := range s.Trajectories.All() {
 		if !tr.Lean || tr.Metadata != nil || tr.Response != nil {
 			t.Fatalf("%s is kept whole", tr.Where())
 		}
@@ -162,7 +162,7 @@ func TestLeanFollow(t *testing.T) {
 	}
 	f.WriteString(leanLines(32, 32, "t"))
 	f.Close()
-	for len(app.Session().Trajectories) < 64 {
+	for app.Session().Trajectories.Len() < 64 {
 		app.Update(app.live.wait()())
 	}
 	checkLean(t, app.Session())

@@ -44,6 +44,15 @@ type liveState struct {
 	notice string
 }
 
+// prepare has the engine grow the arrays of the results s shows ahead of
+// the next update, in the background, so that the update copies none.
+func (l *liveState) prepare(s *Session) {
+	l.live.Prepare(s.Result)
+	if s.compare != nil {
+		l.live.Prepare(s.compare)
+	}
+}
+
 // liveMsg is an update of the followed inputs; ok is false once the
 // follower stopped.
 type liveMsg struct {
@@ -57,10 +66,11 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 	s := m.common.Session
 	m.live = &liveState{
 		updates:   updates,
-		live:      engine.NewLive(s.Computer.Scorer, s.Evaluation, s.Trajectories),
+		live:      engine.NewLiveOf(s.Computer.Scorer, s.Evaluation, func(i int) string { return s.Trajectories.At(i).Source }),
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}
+	m.live.prepare(s)
 	m.keys.Follow.SetEnabled(true)
 	s.Batch = len(s.Result.Batches) - 1
 	m.header.live = m.live.tag()
@@ -165,11 +175,11 @@ func union(a, b []string) []string {
 // leftAfter returns the number of trajectories the session would hold
 // after the update u.
 func (s *Session) leftAfter(u loaders.Update) int {
-	kept := len(s.Trajectories)
+	kept := s.Trajectories.Len()
 	if len(u.Reloaded) > 0 {
 		kept = 0
-		for i := range s.Trajectories {
-			if !slices.Contains(u.Reloaded, s.Trajectories[i].Source) {
+		for _, tr := range s.Trajectories.All() {
+			if !slices.Contains(u.Reloaded, tr.Source) {
 				kept++
 			}
 		}
@@ -230,12 +240,15 @@ func (l *liveState) allWarnings() []string {
 // recompute.go).
 func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 	if len(u.Reloaded) > 0 {
-		s.Trajectories = slices.DeleteFunc(s.Trajectories, func(t engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		s.Trajectories.DeleteFunc(func(t *engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 	}
-	s.Trajectories = append(s.Trajectories, u.Trajectories...)
+	from := s.Trajectories.Len()
+	s.Trajectories.Append(u.Trajectories...)
 	prev := s.Result
 	s.Evaluation = live.Update(u.Reloaded, u.Trajectories)
-	dropBodies(s.Trajectories[len(s.Trajectories)-len(u.Trajectories):])
+	for i := from; i < s.Trajectories.Len(); i++ {
+		s.Trajectories.At(i).DropBody()
+	}
 	s.Result = s.Evaluation.Recompute(prev)
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)

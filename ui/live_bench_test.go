@@ -114,7 +114,7 @@ func checkLiveResult(b *testing.B, s *Session) {
 	last := s.Result.Batches[len(s.Result.Batches)-1]
 	var ts []engine.Trajectory
 	for _, i := range last.Members {
-		t := s.Trajectories[i]
+		t := *s.Trajectories.At(i)
 		if t.Lean {
 			full, err := loaders.Reread(&t)
 			if err != nil {

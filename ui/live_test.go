@@ -101,18 +101,18 @@ func TestLiveFollowsTheNewestBatch(t *testing.T) {
 func TestLiveReloadAndGone(t *testing.T) {
 	m, _ := newLiveModel(t)
 	s := m.Session()
-	source := s.Trajectories[0].Source
+	source := s.Trajectories.At(0).Source
 	_, again := sampleSteps(t, 0, 5)
 	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
-	if len(s.Trajectories) != len(again) || len(s.Result.Batches) != 5 {
-		t.Fatalf("after the reload: %d trajectories in %d batches, want the %d read again", len(s.Trajectories), len(s.Result.Batches), len(again))
+	if s.Trajectories.Len() != len(again) || len(s.Result.Batches) != 5 {
+		t.Fatalf("after the reload: %d trajectories in %d batches, want the %d read again", s.Trajectories.Len(), len(s.Result.Batches), len(again))
 	}
 	checkComputedAsWhole(t, s)
 	if v := screen(m); !strings.Contains(v, "read again from the start: "+source) {
 		t.Errorf("the reload is not in the status line:\n%s", v)
 	}
 	m.Update(liveMsg{loaders.Update{Gone: []string{source}}, true})
-	if v := screen(m); !strings.Contains(v, source+" is gone; what was loaded from it stays") || len(s.Trajectories) != len(again) {
+	if v := screen(m); !strings.Contains(v, source+" is gone; what was loaded from it stays") || s.Trajectories.Len() != len(again) {
 		t.Errorf("the vanished file is not reported, or its trajectories went:\n%s", v)
 	}
 	m.Update(liveMsg{ok: false})
@@ -128,8 +128,8 @@ func TestLiveReloadAndGone(t *testing.T) {
 func TestLiveEmptiedFile(t *testing.T) {
 	m, _ := newLiveModel(t)
 	s := m.Session()
-	source := s.Trajectories[0].Source
-	before := len(s.Trajectories)
+	source := s.Trajectories.At(0).Source
+	before := s.Trajectories.Len()
 	m.Update(liveMsg{loaders.Update{Reloaded: []string{source}}, true})
 	for _, tab := range []string{"1", "2", "3", "4", "5", "6"} {
 		press(m, tab)
@@ -137,22 +137,22 @@ func TestLiveEmptiedFile(t *testing.T) {
 			t.Fatalf("tab %s after the file was emptied:\n%s", tab, v)
 		}
 	}
-	if len(s.Trajectories) != before || !strings.Contains(headerOf(m), "● LIVE batch 20/20 step 19") {
-		t.Fatalf("emptied: %d trajectories (want the %d shown before), header %q", len(s.Trajectories), before, headerOf(m))
+	if s.Trajectories.Len() != before || !strings.Contains(headerOf(m), "● LIVE batch 20/20 step 19") {
+		t.Fatalf("emptied: %d trajectories (want the %d shown before), header %q", s.Trajectories.Len(), before, headerOf(m))
 	}
 
 	_, fresh := sampleSteps(t, 30, 32)
 	m.Update(liveMsg{loaders.Update{Trajectories: fresh[:10]}, true})
-	if len(s.Trajectories) != 10 || !strings.Contains(headerOf(m), "● LIVE batch 1/1 step 30") {
-		t.Fatalf("new lines after the emptying: %d trajectories, header %q; want only the 10 new", len(s.Trajectories), headerOf(m))
+	if s.Trajectories.Len() != 10 || !strings.Contains(headerOf(m), "● LIVE batch 1/1 step 30") {
+		t.Fatalf("new lines after the emptying: %d trajectories, header %q; want only the 10 new", s.Trajectories.Len(), headerOf(m))
 	}
 	checkComputedAsWhole(t, s)
 	if v := screen(m); strings.Contains(v, "emptied") || !strings.Contains(v, "read again from the start") {
 		t.Fatalf("after the first new lines, the status line should keep the reload notice only:\n%s", v)
 	}
 	m.Update(liveMsg{loaders.Update{Trajectories: fresh[10:]}, true})
-	if v := screen(m); strings.Contains(v, "read again from the start") || len(s.Trajectories) != len(fresh) {
-		t.Fatalf("lines only: the reload notice should go (and %d trajectories be %d):\n%s", len(s.Trajectories), len(fresh), v)
+	if v := screen(m); strings.Contains(v, "read again from the start") || s.Trajectories.Len() != len(fresh) {
+		t.Fatalf("lines only: the reload notice should go (and %d trajectories be %d):\n%s", s.Trajectories.Len(), len(fresh), v)
 	}
 	checkComputedAsWhole(t, s)
 }

@@ -53,6 +53,6 @@ func TestMemLoad(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	fmt.Printf("mode=%s trajectories=%d load-s=%.1f peak-RSS-MiB=%.0f heap-kept-MiB=%.0f\n",
-		mode, len(msg.session.Trajectories), elapsed.Seconds(), peakRSS(), float64(ms.HeapAlloc)/(1<<20))
+		mode, msg.session.Trajectories.Len(), elapsed.Seconds(), peakRSS(), float64(ms.HeapAlloc)/(1<<20))
 	runtime.KeepAlive(msg.session)
 }

@@ -281,7 +281,7 @@ func (t *paretoTab) detailsView() string {
 		return st.Muted.Render("no valid trajectory in this batch")
 	}
 	res := t.common.Session.Result
-	tr := &t.common.Session.Trajectories[sel]
+	tr := t.common.Session.Trajectories.At(sel)
 	row := func(label, value string) string {
 		return st.Label.Render(padRight(fitLine(label, 10), 10)) + " " + fitLine(value, paretoPanelWidth-11)
 	}

@@ -38,7 +38,7 @@ func TestParetoSelectionWalksAlongX(t *testing.T) {
 	tab, s := newSampleTab(t, newParetoTab)
 	p := tab.(*paretoTab)
 	shows := func(j int) bool {
-		return strings.Contains(plain(tab), "id         "+s.Trajectories[p.proj.Index[j]].ID)
+		return strings.Contains(plain(tab), "id         "+s.Trajectories.At(p.proj.Index[j]).ID)
 	}
 	if !shows(0) {
 		t.Fatalf("the leftmost point is not selected at first:\n%s", plain(tab))

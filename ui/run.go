@@ -92,7 +92,7 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 	}
 	ev := engine.Evaluate(c.Scorer, ts)
 	dropBodies(ts)
-	s := newSession(source, ts, c, ev)
+	s := newSession(source, trajectoriesOf(ts), c, ev)
 	s.loaded(cfg, res, warnings)
 	return s, nil
 }
@@ -110,7 +110,7 @@ func computerFor(cfg engine.Config, first *engine.Trajectory) (engine.Config, *e
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
-	if w := duplicateWarning(s.Trajectories); w != "" {
+	if w := duplicateWarning(&s.Trajectories); w != "" {
 		s.Warnings = append(s.Warnings, w)
 	}
 	if res.Skipped > 0 {
@@ -138,7 +138,7 @@ type sessionBuilder struct {
 	cfg      engine.Config // inferred from the first trajectory once it came
 	computer *engine.RewardComputer
 	ev       *engine.Evaluator // nil until the first trajectory
-	ts       []engine.Trajectory
+	ts       Trajectories
 }
 
 // add evaluates ts and keeps them without their bodies, or, when those
@@ -157,7 +157,7 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 		if !t.DropBody() {
 			t.Metadata = maps.Clone(t.Metadata)
 		}
-		b.ts = append(b.ts, t)
+		b.ts.Append(t)
 	}
 	return nil
 }

@@ -13,7 +13,7 @@ type Session struct {
 	// Trajectories are the loaded trajectories, in input order, lean when
 	// their bodies can be read again (engine.Trajectory.DropBody): the
 	// detail view reads them with loaders.Reread.
-	Trajectories []engine.Trajectory
+	Trajectories Trajectories
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
 	Config engine.Config
@@ -58,7 +58,7 @@ type Session struct {
 // ts as they are (the dashboard's own loading keeps them lean: see
 // openSession).
 func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
-	return newSession(source, ts, c, engine.Evaluate(c.Scorer, ts))
+	return newSession(source, trajectoriesOf(ts), c, engine.Evaluate(c.Scorer, ts))
 }
 
 // dropBodies drops the bodies of ts that can be read again.
@@ -70,7 +70,7 @@ func dropBodies(ts []engine.Trajectory) {
 
 // newSession returns the session of ts, whose evaluation with c is ev,
 // and computes the first result.
-func newSession(source string, ts []engine.Trajectory, c *engine.RewardComputer, ev *engine.Evaluation) *Session {
+func newSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation) *Session {
 	s := &Session{
 		Source:        source,
 		Trajectories:  ts,

@@ -70,8 +70,8 @@ func TestTrajectoriesFilterByGroup(t *testing.T) {
 		t.Errorf("filter p03 keeps %d rows, want the group's 8", len(rows))
 	}
 	for _, i := range rows {
-		if s.Trajectories[i].Group != "p03" {
-			t.Errorf("filter p03 keeps %s of group %s", s.Trajectories[i].ID, s.Trajectories[i].Group)
+		if s.Trajectories.At(i).Group != "p03" {
+			t.Errorf("filter p03 keeps %s of group %s", s.Trajectories.At(i).ID, s.Trajectories.At(i).Group)
 		}
 	}
 	if view := plain(tab); !strings.Contains(view, "8 trajectories") || !strings.Contains(view, "filter p03") || strings.Contains(view, "p04") {
@@ -94,7 +94,7 @@ func TestTrajectoriesFilterKeysDoNotReachTheRoot(t *testing.T) {
 
 func TestTrajectoriesOpenAndReturn(t *testing.T) {
 	tab, s := newSampleTab(t, newTrajectoriesTab)
-	first := s.Trajectories[tab.(*trajectoriesTab).list.rows[0]]
+	first := *s.Trajectories.At(tab.(*trajectoriesTab).list.rows[0])
 	pressKeys(tab, "enter")
 	view := plain(tab)
 	words := strings.Fields(first.ResponseText())
@@ -118,7 +118,7 @@ func TestTrajectoriesShowInvalidCause(t *testing.T) {
 	}
 	invalid := slices.IndexFunc(s.CurrentBatch().Members, func(i int) bool { return !s.Result.Valid[i] })
 	pressKeys(tab, "/")
-	pressKeys(tab, strings.Split(s.Trajectories[s.CurrentBatch().Members[invalid]].ID, "")...)
+	pressKeys(tab, strings.Split(s.Trajectories.At(s.CurrentBatch().Members[invalid]).ID, "")...)
 	pressKeys(tab, "enter")
 	if view := plain(tab); !strings.Contains(view, "invalid because") || !strings.Contains(view, "accuracy: missing") {
 		t.Errorf("batch 5's invalid trajectory is not shown with its cause:\n%s", view)
@@ -129,8 +129,8 @@ func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 	tab, s := newSampleTab(t, newTrajectoriesTab)
 	top := tab.(*trajectoriesTab).list.rows[0]
 	// Wide characters, an OSC 52 clipboard write and a bidi override.
-	s.Trajectories[top].ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
-	s.Trajectories[top].Response = []byte(`"line one\n\u001b[2Jline two"`)
+	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
+	s.Trajectories.At(top).Response = []byte(`"line one\n\u001b[2Jline two"`)
 	tab.Update(SessionChangedMsg{})
 	raw := tab.View()
 	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\u202e") {

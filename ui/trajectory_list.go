@@ -63,7 +63,7 @@ func (l *trajectoryList) build(s *Session, filter string) {
 	filter = strings.ToLower(filter)
 	l.rows, l.invalid = nil, 0
 	for _, i := range s.CurrentBatch().Members {
-		tr := &s.Trajectories[i]
+		tr := s.Trajectories.At(i)
 		if strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter) {
 			l.rows = append(l.rows, i)
 		}
@@ -97,8 +97,8 @@ func trajectoryColumns(s *Session) []trajectoryColumn {
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
 	}
-	id := func(i int) string { return s.Trajectories[i].ID }
-	group := func(i int) string { return s.Trajectories[i].Group }
+	id := func(i int) string { return s.Trajectories.At(i).ID }
+	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
 		{"id", func(i int) string { return textsafe.Line(id(i)) }, func(a, b int) int { return strings.Compare(id(a), id(b)) }},
 		{"group", func(i int) string { return textsafe.Line(group(i)) }, func(a, b int) int { return strings.Compare(group(a), group(b)) }},

@@ -258,7 +258,7 @@ func TestDashboardSettingsRoundTrip(t *testing.T) {
 			if got := loaded.Scorer.Objectives(); !slices.Equal(got, s.Result.Objectives) {
 				t.Errorf("objectives %+v, want %+v", got, s.Result.Objectives)
 			}
-			rewards := engine.Evaluate(loaded.Scorer, s.Trajectories).Compute(loaded.Options).Rewards
+			rewards := engine.Evaluate(loaded.Scorer, s.Trajectories.Slice()).Compute(loaded.Options).Rewards
 			if !slices.EqualFunc(rewards, s.Result.Rewards, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }) {
 				t.Error("the saved settings give other rewards")
 			}

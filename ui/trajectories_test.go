@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// TestTrajectoriesStore checks Trajectories against a plain slice through
+// random appends of every size around the chunk's, and deletions; and
+// that appending never moves a trajectory already held.
+func TestTrajectoriesStore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var store Trajectories
+	var want []engine.Trajectory
+	next := 0
+	for step := range 60 {
+		if step%10 == 9 {
+			mod := 2 + rng.IntN(5)
+			del := func(tr *engine.Trajectory) bool { return tr.Line%mod == 0 }
+			store.DeleteFunc(del)
+			want = slices.DeleteFunc(want, func(tr engine.Trajectory) bool { return del(&tr) })
+		} else {
+			sizes := []int{0, 1, trajectoryChunk - 1, trajectoryChunk, trajectoryChunk + 1, rng.IntN(3 * trajectoryChunk)}
+			batch := make([]engine.Trajectory, sizes[rng.IntN(len(sizes))])
+			for i := range batch {
+				batch[i] = engine.Trajectory{ID: fmt.Sprint(next), Line: next}
+				next++
+			}
+			var first *engine.Trajectory
+			if store.Len() > 0 {
+				first = store.At(0)
+			}
+			store.Append(batch...)
+			want = append(want, batch...)
+			if first != nil && store.At(0) != first {
+				t.Fatalf("step %d: appending moved the first trajectory", step)
+			}
+		}
+		if store.Len() != len(want) {
+			t.Fatalf("step %d: %d trajectories, want %d", step, store.Len(), len(want))
+		}
+		for i, tr := range store.All() {
+			if tr.ID != want[i].ID || store.At(i) != tr {
+				t.Fatalf("step %d: trajectory %d is %q, want %q", step, i, tr.ID, want[i].ID)
+			}
+		}
+		if got := store.Slice(); !slices.EqualFunc(got, want, func(a, b engine.Trajectory) bool { return a.ID == b.ID }) {
+			t.Fatalf("step %d: Slice differs", step)
+		}
+	}
+}
