@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // placed is brief with where the record starts and its format: what
@@ -40,18 +41,7 @@ func (s followState) apply(u Update) {
 // a timeout.
 func (s followState) await(t *testing.T, ch <-chan Update, what string, done func() bool) {
 	t.Helper()
-	timeout := time.After(10 * time.Second)
-	for !done() {
-		select {
-		case u, ok := <-ch:
-			if !ok {
-				t.Fatalf("%s: the channel closed", what)
-			}
-			s.apply(u)
-		case <-timeout:
-			t.Fatalf("%s: timed out", what)
-		}
-	}
+	awaitUpdates(t, ch, what, s.apply, done, func() string { return fmt.Sprintf("%d files loaded", len(s)) })
 }
 
 // TestFollowEach checks that Follow with Each hands over, in order and
@@ -91,7 +81,7 @@ func TestFollowEach(t *testing.T) {
 			follow: "run.jsonl",
 			change: func(t *testing.T, dir string) {
 				// More lines than a chunk: none goes to Each.
-				appendFile(t, filepath.Join(dir, "run.jsonl"), `tial"}`+"\n"+idLines("n", 9000))
+				testfile.Append(t, filepath.Join(dir, "run.jsonl"), `tial"}`+"\n"+idLines("n", 9000))
 			},
 			last: map[string]string{"run.jsonl": "n8999"},
 		},
@@ -100,7 +90,7 @@ func TestFollowEach(t *testing.T) {
 			files:  map[string][]byte{"run.csv": csv},
 			follow: "run.csv",
 			change: func(t *testing.T, dir string) {
-				appendFile(t, filepath.Join(dir, "run.csv"), "z0,g,1,0.5,2\n")
+				testfile.Append(t, filepath.Join(dir, "run.csv"), "z0,g,1,0.5,2\n")
 			},
 			last: map[string]string{"run.csv": "z0"},
 		},
@@ -108,7 +98,7 @@ func TestFollowEach(t *testing.T) {
 			name:  "directory",
 			files: map[string][]byte{"a.jsonl": jsonl, "b.csv": csv, "c.json": json, "d.jsonl.gz": gzipped(idLines("d", 3)), "e.jsonl": nil},
 			change: func(t *testing.T, dir string) {
-				appendFile(t, filepath.Join(dir, "a.jsonl"), idLines("n", 2))
+				testfile.Append(t, filepath.Join(dir, "a.jsonl"), idLines("n", 2))
 				if err := os.WriteFile(filepath.Join(dir, "f.jsonl"), []byte(idLines("f", 2)), 0o644); err != nil {
 					t.Fatal(err)
 				}

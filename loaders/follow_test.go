@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // followed is what a consumer of Follow holds: the IDs loaded from each
@@ -51,6 +53,15 @@ func (f *followed) apply(u Update) {
 // timeout.
 func (f *followed) await(t *testing.T, ch <-chan Update, what string, done func() bool) {
 	t.Helper()
+	awaitUpdates(t, ch, what, f.apply, done, func() string {
+		return fmt.Sprintf("loaded %v, gone %v, errors %v", f.ids, f.gone, f.errs)
+	})
+}
+
+// awaitUpdates passes the updates of ch to apply until done holds,
+// failing t after a timeout with what and state() in the message.
+func awaitUpdates(t *testing.T, ch <-chan Update, what string, apply func(Update), done func() bool, state func() string) {
+	t.Helper()
 	timeout := time.After(10 * time.Second)
 	for !done() {
 		select {
@@ -58,9 +69,9 @@ func (f *followed) await(t *testing.T, ch <-chan Update, what string, done func(
 			if !ok {
 				t.Fatalf("%s: the channel closed", what)
 			}
-			f.apply(u)
+			apply(u)
 		case <-timeout:
-			t.Fatalf("%s: timed out; loaded %v, gone %v, errors %v", what, f.ids, f.gone, f.errs)
+			t.Fatalf("%s: timed out; %s", what, state())
 		}
 	}
 }
@@ -80,18 +91,6 @@ func ids(prefix string, n int) []string {
 		out[i] = fmt.Sprintf("%s%d", prefix, i)
 	}
 	return out
-}
-
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func followOptions(watch bool) FollowOptions {
@@ -145,7 +144,7 @@ func testFollowFile(t *testing.T, opts FollowOptions) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		for len(text) > 0 {
 			k := min(len(text), 1+rng.IntN(120))
-			appendFile(t, path, text[:k])
+			testfile.Append(t, path, text[:k])
 			text = text[k:]
 			if rng.IntN(4) == 0 {
 				time.Sleep(time.Millisecond)
@@ -179,7 +178,7 @@ func testFollowFile(t *testing.T, opts FollowOptions) {
 		t.Fatal(err)
 	}
 	f.await(t, ch, "replaced", func() bool { return slices.Equal(f.ids[path], ids("r", 3)) })
-	appendFile(t, path, idLines("q", 2))
+	testfile.Append(t, path, idLines("q", 2))
 	f.await(t, ch, "appended after the replacement", func() bool { return len(f.ids[path]) == 5 })
 	if got := f.ids[path]; !slices.Equal(got, append(ids("r", 3), ids("q", 2)...)) {
 		t.Fatalf("after the replacement: %v", got)
@@ -213,13 +212,13 @@ func TestFollowPartialLineWaits(t *testing.T) {
 	if err != nil || len(res.Trajectories) != 0 {
 		t.Fatalf("an empty file: %v, %v", res, err)
 	}
-	appendFile(t, path, `{"id":"p"}`)
+	testfile.Append(t, path, `{"id":"p"}`)
 	select {
 	case u := <-ch:
 		t.Fatalf("a partial line was delivered: %+v", u)
 	case <-time.After(100 * time.Millisecond):
 	}
-	appendFile(t, path, "\n")
+	testfile.Append(t, path, "\n")
 	f := newFollowed(&Result{})
 	f.await(t, ch, "completed line", func() bool { return len(f.ids[path]) == 1 })
 	cancel()
@@ -326,7 +325,7 @@ func TestFollowMalformedLines(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := newFollowed(res)
-		appendFile(t, path, "{\"id\":\"b0\"}\n\n{bad\n{\"id\":\"b1\"}\n")
+		testfile.Append(t, path, "{\"id\":\"b0\"}\n\n{bad\n{\"id\":\"b1\"}\n")
 		f.await(t, ch, "lines after a bad one", func() bool { return len(f.ids[path]) == 4 })
 		if !slices.Equal(f.ids[path], []string{"a0", "a1", "b0", "b1"}) || !slices.Equal(f.lines[path], []int{1, 2, 3, 6}) {
 			t.Errorf("skip=%v: loaded %v at lines %v", skip, f.ids[path], f.lines[path])
@@ -358,7 +357,7 @@ func TestFollowDefaultIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFollowed(res)
-	appendFile(t, path, "{}\n{\"id\":\"x\"}\n{}\n")
+	testfile.Append(t, path, "{}\n{\"id\":\"x\"}\n{}\n")
 	f.await(t, ch, "appended", func() bool { return len(f.ids[path]) == 5 })
 	if want := []string{"0", "1", "2", "x", "4"}; !slices.Equal(f.ids[path], want) {
 		t.Errorf("IDs %v, want %v", f.ids[path], want)
@@ -381,7 +380,7 @@ func TestFollowSlowConsumer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 5 {
-		appendFile(t, path, idLines(fmt.Sprint("b", i, "-"), 1))
+		testfile.Append(t, path, idLines(fmt.Sprint("b", i, "-"), 1))
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(100 * time.Millisecond)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // bigJSONL returns a JSONL text of n lines spanning several blocks of the
@@ -188,7 +189,7 @@ func TestOffsetsFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	more := "\r\n" + strings.ReplaceAll(idLines("b", 3), "\n", "\r\n")
-	appendFile(t, path, more)
+	testfile.Append(t, path, more)
 	text := first + more
 	all := &Result{Trajectories: res.Trajectories}
 	for len(all.Trajectories) < 6 {

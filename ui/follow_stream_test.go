@@ -3,10 +3,6 @@ package ui
 import (
 	"context"
 	"errors"
-	"math"
-	"os"
-	"reflect"
-	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -54,17 +51,8 @@ func TestFollowStreamSession(t *testing.T) {
 	app := loadModel(t, followInput(ctx, path, opts), 120)
 	streamed := app.Session()
 	checkLean(t, streamed)
-	if !reflect.DeepEqual(streamed.Trajectories, whole.Trajectories) {
-		t.Error("the streamed trajectories differ from those of the whole first reading")
-	}
-	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
-	if !slices.EqualFunc(streamed.Result.Rewards, whole.Result.Rewards, same) || !reflect.DeepEqual(streamed.Config, whole.Config) {
-		t.Error("the streamed session's result or config differs from the whole first reading's")
-	}
-	if !slices.Equal(streamed.Warnings, whole.Warnings) || len(whole.Warnings) != 1 {
-		t.Errorf("warnings %q, want %q (one)", streamed.Warnings, whole.Warnings)
-	}
-	appendFile(t, path, leanLines(10100, 16, "t"))
+	checkSameSession(t, streamed, whole)
+	testfile.Append(t, path, leanLines(10100, 16, "t"))
 	for app.Session().Trajectories.Len() < 10116 {
 		app.Update(app.live.wait()())
 	}
@@ -88,7 +76,7 @@ func TestFollowStreamWaits(t *testing.T) {
 	for !lm.read.waiting.Load() {
 		time.Sleep(time.Millisecond)
 	}
-	appendFile(t, path, leanLines(0, 32, "t"))
+	testfile.Append(t, path, leanLines(0, 32, "t"))
 	next, _ := lm.Update(<-loaded)
 	app, ok := next.(*Model)
 	if !ok {
@@ -105,18 +93,5 @@ func TestFollowStreamWaits(t *testing.T) {
 	_, _, err := followInput(stopped, writeLeanFile(t, ""), loaders.Options{}).followedSession(func(int64, int64) {}, stop)
 	if !errors.Is(err, errNoTrajectory) {
 		t.Errorf("following stopped before any trajectory: %v, want %v", err, errNoTrajectory)
-	}
-}
-
-// appendFile appends text to the file path.
-func appendFile(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -135,15 +135,22 @@ func TestStreamSession(t *testing.T) {
 		return loaders.Stream([]string{path}, opts, each)
 	}}, 120).Session()
 	checkLean(t, streamed)
-	if !reflect.DeepEqual(streamed.Trajectories, loaded.Trajectories) {
-		t.Error("the streamed trajectories differ from the loaded ones")
+	checkSameSession(t, streamed, loaded)
+}
+
+// checkSameSession fails t unless the session got, read as it came, holds
+// the trajectories, result, config and (one) warning of want, read whole.
+func checkSameSession(t *testing.T, got, want *Session) {
+	t.Helper()
+	if !reflect.DeepEqual(got.Trajectories, want.Trajectories) {
+		t.Error("the trajectories read as they came differ from those read whole")
 	}
 	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
-	if !slices.EqualFunc(streamed.Result.Rewards, loaded.Result.Rewards, same) || !reflect.DeepEqual(streamed.Config, loaded.Config) {
-		t.Error("the streamed session's result or config differs from the loaded one's")
+	if !slices.EqualFunc(got.Result.Rewards, want.Result.Rewards, same) || !reflect.DeepEqual(got.Config, want.Config) {
+		t.Error("the result or config of the trajectories read as they came differs")
 	}
-	if !slices.Equal(streamed.Warnings, loaded.Warnings) || len(loaded.Warnings) != 1 {
-		t.Errorf("warnings %q, want %q (one)", streamed.Warnings, loaded.Warnings)
+	if !slices.Equal(got.Warnings, want.Warnings) || len(want.Warnings) != 1 {
+		t.Errorf("warnings %q, want %q (one)", got.Warnings, want.Warnings)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // syncBuffer is a bytes.Buffer that a command writes while a test reads.
@@ -105,7 +107,7 @@ func TestStatsFollow(t *testing.T) {
 	}
 	f := startFollowing(t, "stats", "--follow", "--health", "--config", sampleConfigPath, path)
 	f.await(t, "step 19 ")
-	appendText(t, path, sampleSteps(t, 20, 40))
+	testfile.Append(t, path, sampleSteps(t, 20, 40))
 	f.await(t, "step 39 ")
 	if code := f.stop(); code != exitHealthAlert {
 		t.Errorf("status %d, want %d (stderr %q)", code, exitHealthAlert, f.errOut.String())
@@ -121,18 +123,6 @@ func TestStatsFollow(t *testing.T) {
 	}
 	if !strings.Contains(lines[26], "ALERT length_drift=") || !strings.Contains(lines[30], "WARN zero_spread=") || !strings.HasSuffix(lines[3], "healthy") {
 		t.Errorf("findings not where the sample's story puts them:\n%s\n%s\n%s", lines[3], lines[26], lines[30])
-	}
-}
-
-func appendText(t *testing.T, path, text string) {
-	t.Helper()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteString(text); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -161,7 +151,7 @@ func TestStatsFollowJSONLines(t *testing.T) {
 	f.await(t, `"step":0`)
 	write("step_2.jsonl", batch(6))
 	f.await(t, `"step":1,"trajectories":6`)
-	appendText(t, filepath.Join(dir, "step_2.jsonl"), batch(2))
+	testfile.Append(t, filepath.Join(dir, "step_2.jsonl"), batch(2))
 	f.await(t, `"step":1,"trajectories":8`)
 	os.Remove(filepath.Join(dir, "step_1.jsonl"))
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(f.errOut.String(), "gone"); time.Sleep(5 * time.Millisecond) {
