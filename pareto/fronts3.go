@@ -37,7 +37,7 @@ func (s *staircase) dominates(y, z int32) bool {
 		return false
 	}
 	blk := s.blocks[b]
-	j := lastStairAtMost(blk, y)
+	j := firstStairAtLeast(blk, y+1) - 1 // the last of y <= the given y
 	return blk[j].z <= z
 }
 
@@ -143,21 +143,6 @@ func lastAtMost(a []int32, v int32) int {
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if a[mid] <= v {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo - 1
-}
-
-// lastStairAtMost returns the index of the last point of blk, by y
-// ascending, of y <= the given y; blk[0].y <= y.
-func lastStairAtMost(blk []stair, y int32) int {
-	lo, hi := 1, len(blk)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if blk[mid].y <= y {
 			lo = mid + 1
 		} else {
 			hi = mid
