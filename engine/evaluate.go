@@ -53,7 +53,7 @@ type Evaluation struct {
 // schedule.
 func Evaluate(s Scorer, ts []Trajectory) *Evaluation {
 	e := NewEvaluator(s)
-	e.grow(len(ts))
+	e.Reserve(len(ts))
 	e.Add(ts)
 	return e.Evaluation()
 }
@@ -80,8 +80,10 @@ func NewEvaluator(s Scorer) *Evaluator {
 	}
 }
 
-// grow makes room for n more trajectories.
-func (e *Evaluator) grow(n int) {
+// Reserve makes room for n more trajectories, so that adding them copies
+// no array: for a caller that knows, or can estimate, how many will come.
+// Adding more than n is fine; the arrays then grow as slices do.
+func (e *Evaluator) Reserve(n int) {
 	ev := e.ev
 	ev.Values = slices.Grow(ev.Values, n*ev.M)
 	ev.Valid = slices.Grow(ev.Valid, n)

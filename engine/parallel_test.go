@@ -115,13 +115,18 @@ func TestParallelEvaluateMatchesSequential(t *testing.T) {
 		}
 		values, valid, causes := sequentialEvaluation(c.Scorer, ts)
 		evs := []*Evaluation{Evaluate(c.Scorer, ts)}
-		e := NewEvaluator(c.Scorer)
-		for lo := 0; lo < len(ts); {
-			hi := min(lo+1+rng.IntN(2*evalChunk), len(ts))
-			e.Add(ts[lo:hi])
-			lo = hi
+		// Fed in pieces: without room reserved, with too little, with
+		// enough.
+		for _, reserved := range []int{0, len(ts) / 3, len(ts)} {
+			e := NewEvaluator(c.Scorer)
+			e.Reserve(reserved)
+			for lo := 0; lo < len(ts); {
+				hi := min(lo+1+rng.IntN(2*evalChunk), len(ts))
+				e.Add(ts[lo:hi])
+				lo = hi
+			}
+			evs = append(evs, e.Evaluation())
 		}
-		evs = append(evs, e.Evaluation())
 		for k, ev := range evs {
 			if !sameFloats(ev.Values, values) || !slices.Equal(ev.Valid, valid) || !slices.Equal(ev.Causes, causes) {
 				t.Fatalf("%+v, evaluation %d differs from the sequential one", cfg, k)
@@ -132,6 +137,25 @@ func TestParallelEvaluateMatchesSequential(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestEvaluatorReserve checks that adding the trajectories room was
+// reserved for copies no array.
+func TestEvaluatorReserve(t *testing.T) {
+	ts := mixedTrajectories(rand.New(rand.NewPCG(3, 1)), 2*evalChunk)
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEvaluator(c.Scorer)
+	e.Reserve(len(ts))
+	e.Add(ts[:10])
+	ev := e.Evaluation()
+	values, valid, groups := &ev.Values[0], &ev.Valid[0], &ev.groupOf[0]
+	e.Add(ts[10:])
+	if &ev.Values[0] != values || &ev.Valid[0] != valid || &ev.groupOf[0] != groups {
+		t.Fatal("adding the trajectories reserved for moved the evaluation's arrays")
 	}
 }
 

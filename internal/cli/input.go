@@ -85,14 +85,17 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		return nil, err
 	}
 	var (
-		p         prepared
-		evaluator *engine.Evaluator
-		cerr      error
+		p          prepared
+		evaluator  *engine.Evaluator
+		cerr       error
+		inputBytes int64 // the size of the input files, 0 if unknown
 	)
+	opts.Progress = func(_, total int64) { inputBytes = total }
 	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
 		if evaluator == nil && cerr == nil {
 			if p.computer, cerr = newComputer(cfg, &ts[0]); cerr == nil {
 				evaluator = engine.NewEvaluator(p.computer.Scorer)
+				p.reserve(evaluator, expectedCount(inputBytes, ts), ts)
 			}
 		}
 		if cerr != nil {
@@ -117,6 +120,36 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	p.ev = evaluator.Evaluation()
 	return &p, nil
+}
+
+// expectedCount estimates how many trajectories inputs of size bytes hold
+// from the first ones read, ts: the size over the bytes per record so far,
+// plus 5%. It is 0 when it cannot tell: the size is unknown (standard
+// input) or the records have no offsets (Parquet).
+func expectedCount(size int64, ts []engine.Trajectory) int {
+	n := len(ts)
+	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
+		return 0
+	}
+	perRecord := float64(ts[n-1].Offset-ts[0].Offset) / float64(n-1)
+	return int(float64(size)/perRecord*1.05) + 1
+}
+
+// reserve makes room in the evaluator and the ID list for the n
+// trajectories expected, ts being the first: arrays grown as they fill
+// would be copied over and over, into fresh memory each time, which costs
+// a tenth of the whole run on 100k trajectories.
+func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory) {
+	if n <= len(ts) {
+		return
+	}
+	idBytes := 0
+	for i := range ts {
+		idBytes += len(ts[i].ID)
+	}
+	e.Reserve(n)
+	p.ids.text = slices.Grow(p.ids.text, idBytes/len(ts)*n*21/20)
+	p.ids.ends = slices.Grow(p.ids.ends, n)
 }
 
 // reportSkipped tells, on stderr, how many lines --skip-invalid-lines
