@@ -352,8 +352,8 @@ type groupRanker struct {
 // rank writes the ranks, crowding distances and front counts of the group
 // of members into r.
 func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
-	valid := gr.valid[:0]
-	points := gr.points[:0]
+	valid := slices.Grow(gr.valid[:0], len(members))
+	points := slices.Grow(gr.points[:0], len(members)*ev.M)
 	for _, i := range members {
 		if !ev.Valid[i] {
 			r.Ranks[i], r.Crowding[i] = -1, math.NaN()
