@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // benchJSONL returns about size bytes of JSONL shaped like the training
@@ -49,5 +53,45 @@ func BenchmarkLoadJSON(b *testing.B) {
 		if _, err := Read(bytes.NewReader(data), "bench.json", 0, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// metadataJSONL returns n lines shaped like the output of a reward model
+// run (scripts/seed_pareto.py gen): a short id, small integers, a short
+// response and m metadata floats written with all their digits.
+func metadataJSONL(n, m int) []byte {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"id": "t%d", "batch": %d, "step_count": %d, "response": "The answer is %d.", "metadata": {`, i, i/64, rng.IntN(10), i)
+		for k := range m {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `"o%d": %v`, k+1, rng.Float64())
+		}
+		b.WriteString("}}\n")
+	}
+	return b.Bytes()
+}
+
+// BenchmarkStreamJSONLMetadata streams short lines that are mostly
+// metadata, as rewardlens compute does, with a callback that does nothing.
+func BenchmarkStreamJSONLMetadata(b *testing.B) {
+	for _, m := range []int{3, 8} {
+		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
+			data := metadataJSONL(100_000, m)
+			path := filepath.Join(b.TempDir(), "meta.jsonl")
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Stream([]string{path}, Options{}, func([]engine.Trajectory) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -66,7 +66,9 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		if n := len(free); n > 0 {
 			b, free = free[n-1], free[:n-1]
 		} else {
-			b = &jsonlBlock{}
+			// Room for blockBytes and a last line, so that filling the
+			// block seldom outgrows it.
+			b = &jsonlBlock{data: make([]byte, 0, blockBytes+blockBytes/8)}
 		}
 		readErr := b.fill(br, &long, &at)
 		b.done = make(chan struct{})
@@ -174,16 +176,24 @@ func (l *loader) addParsed(ts []engine.Trajectory) {
 	l.res.Trajectories = append(l.res.Trajectories, ts...)
 }
 
-// reserve makes room, after the first block of an input whose size is
-// known, for as many trajectories as the input seems to hold, so that a
-// large input is not copied over and over as the slice grows.
-func (l *loader) reserve(first *jsonlBlock) {
+// reserve makes room for the trajectories to come after the block b, so
+// that the slice is not copied over and over as it grows: for as many as
+// an input whose size is known seems to hold, judging by its first block,
+// or, when streaming, for a chunk and two blocks like b (a chunk is handed
+// over once it holds streamChunk trajectories).
+func (l *loader) reserve(b *jsonlBlock) {
 	ts := l.res.Trajectories
-	if l.sizeHint <= 0 || len(ts) == 0 || cap(ts) > len(ts)+len(first.ts) {
+	if len(ts) == 0 || cap(ts) > len(ts)+len(b.ts) {
 		return
 	}
-	perLine := float64(first.raw) / float64(len(first.ts)+len(first.errs))
-	want := int(float64(l.sizeHint)/perLine*1.05) + 64
+	var want int
+	switch {
+	case l.each != nil:
+		want = streamChunk + 2*len(b.ts)
+	case l.sizeHint > 0:
+		perLine := float64(b.raw) / float64(len(b.ts)+len(b.errs))
+		want = int(float64(l.sizeHint)/perLine*1.05) + 64
+	}
 	if want > cap(ts) {
 		l.res.Trajectories = slices.Grow(ts, want-len(ts))
 	}
@@ -200,7 +210,7 @@ type lineParser struct {
 
 // parseBlock parses the lines of b into b.ts and b.errs.
 func (p *lineParser) parseBlock(b *jsonlBlock) {
-	b.ts, b.errs = b.ts[:0], b.errs[:0]
+	b.ts, b.errs = slices.Grow(b.ts[:0], len(b.lines)), b.errs[:0]
 	start := 0
 	for _, ln := range b.lines {
 		t, err := p.parse(b.data[start:ln.end], ln)
@@ -217,26 +227,39 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 // takes the default.
 func (p *lineParser) parse(line []byte, ln blockLine) (engine.Trajectory, *LineError) {
 	l, lineNo := p.l, ln.no
+	// The fields are set through p.t: a local trajectory whose address is
+	// passed on would be allocated on the heap, one per line.
+	p.t = p.blank(ln, l.maps.next(&p.spare))
+	if p.parsePlain(line, &p.t) {
+		return p.t, nil
+	}
+	metadata := p.t.Metadata
+	clear(metadata)
+	p.t = p.blank(ln, metadata)
 	obj, lerr := decodeObjectRecord(line, &p.rec)
 	if lerr != nil {
 		return engine.Trajectory{}, l.errorAt(lineNo, lerr.Col, lerr.Msg)
 	}
 	obj.in = &p.in
-	// The fields are set through p.t: a local trajectory whose address is
-	// passed on would be allocated on the heap, one per line.
-	p.t = engine.Trajectory{
-		Batch:    int64(l.fileIndex),
-		Done:     true,
-		Metadata: l.maps.next(&p.spare),
-		Source:   l.name,
-		Line:     lineNo,
-		Offset:   ln.off,
-		Format:   l.format,
-	}
 	if err := obj.trajectory(&p.t); err != nil {
 		return engine.Trajectory{}, l.errorAt(lineNo, lineValueColumn(line, obj), err.Error())
 	}
 	return p.t, nil
+}
+
+// blank returns the trajectory of line ln with every field at its default
+// and metadata, empty, as its Metadata.
+func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Trajectory {
+	l := p.l
+	return engine.Trajectory{
+		Batch:    int64(l.fileIndex),
+		Done:     true,
+		Metadata: metadata,
+		Source:   l.name,
+		Line:     ln.no,
+		Offset:   ln.off,
+		Format:   l.format,
+	}
 }
 
 // readLine returns the next line without its "\n" or "\r\n", the number of

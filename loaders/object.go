@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -124,12 +123,15 @@ func (o jsonText) trajectory(t *engine.Trajectory) error {
 // trajectoryFieldIndex returns the index in trajectoryFields of the field
 // whose name key, a raw JSON string, holds, or -1.
 func trajectoryFieldIndex(key []byte) int {
-	name := key[1 : len(key)-1]
-	if bytes.IndexByte(name, '\\') >= 0 {
-		// Rare enough to unquote; without escapes, the raw text is the
-		// name, or a name with bytes no field name has.
-		name = []byte(unquote(key))
+	if f := fieldIndex(key[1 : len(key)-1]); f >= 0 || bytes.IndexByte(key, '\\') < 0 {
+		return f // without escapes, the raw text is the name
 	}
+	return fieldIndex([]byte(unquote(key))) // rare enough to unquote
+}
+
+// fieldIndex returns the index in trajectoryFields of the field called
+// name, or -1.
+func fieldIndex(name []byte) int {
 	for i, f := range trajectoryFields {
 		if string(name) == f.name {
 			return i
@@ -307,8 +309,10 @@ func (v jsonValue) metadata(m map[string]any) error {
 // replaces is no error; of several bad values, the error is about the first.
 func (o jsonText) addMetadata(m map[string]any) error {
 	var bad []*memberError
+	k := 0
 	o.eachMember(func(rawKey, raw []byte) {
-		key := o.in.key(rawKey)
+		key := o.in.key(rawKey, k)
+		k++
 		if len(bad) > 0 {
 			bad = slices.DeleteFunc(bad, func(e *memberError) bool { return e.key == key })
 		}
@@ -392,32 +396,51 @@ func shorten(s string) string {
 // million trajectories do not hold a million copies of each metadata key
 // and group. It is used by one goroutine; the nil *interner shares nothing.
 type interner struct {
-	keys map[string]string // raw key text (quoted) -> its value
+	keys map[string]internedKey // by raw key text (quoted)
+	// byPosition[k] is the key last found k-th in its object: as the keys
+	// of the metadata usually come in the same order on every line,
+	// comparing raw text with it spares hashing it for the map.
+	byPosition []internedKey
 	// The last group: its raw text and its value.
 	groupRaw []byte
 	groupVal string
 }
 
-// maxInternedKeys bounds the keys an interner keeps: data with ever new
-// metadata keys only costs a lookup per key.
+// internedKey is a metadata key: its raw text (quoted) and its value.
+type internedKey struct{ raw, value string }
+
+// maxInternedKeys bounds the keys an interner keeps, and the positions it
+// remembers them at: data with ever new metadata keys only costs a lookup
+// per key.
 const maxInternedKeys = 4096
 
-// key returns the value of raw, a valid JSON string used as a metadata key.
-func (in *interner) key(raw []byte) string {
+// key returns the value of raw, a valid JSON string used as a metadata key,
+// the k-th (0-based) member of its object.
+func (in *interner) key(raw []byte, k int) string {
 	if in == nil {
 		return unquote(raw)
 	}
-	if s, ok := in.keys[string(raw)]; ok {
-		return s
+	if k < len(in.byPosition) && in.byPosition[k].raw == string(raw) {
+		return in.byPosition[k].value
 	}
-	s := unquote(raw)
-	if in.keys == nil {
-		in.keys = map[string]string{}
+	e, ok := in.keys[string(raw)]
+	if !ok {
+		if len(in.keys) >= maxInternedKeys {
+			return unquote(raw)
+		}
+		if in.keys == nil {
+			in.keys = map[string]internedKey{}
+		}
+		e = internedKey{raw: string(raw), value: unquote(raw)}
+		in.keys[e.raw] = e
 	}
-	if len(in.keys) < maxInternedKeys {
-		in.keys[string(raw)] = s
+	if k < maxInternedKeys {
+		for len(in.byPosition) <= k {
+			in.byPosition = append(in.byPosition, internedKey{})
+		}
+		in.byPosition[k] = e
 	}
-	return s
+	return e.value
 }
 
 // group returns the value of raw, a valid JSON string that is not a
@@ -440,12 +463,4 @@ func unquote(raw []byte) string {
 	var s string
 	json.Unmarshal(raw, &s) // cannot fail: raw is a valid string
 	return s
-}
-
-// parseFloat returns the value of a valid decimal number. A number too large
-// for a float64 is an infinity, and one too small is 0 or subnormal, as
-// Python's json module reads them.
-func parseFloat(s string) float64 {
-	f, _ := strconv.ParseFloat(s, 64) // ErrRange comes with ±Inf or 0
-	return f
 }

@@ -1,6 +1,9 @@
 package loaders
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // maxNesting is encoding/json's limit on nested arrays and objects: its
 // scanner rejects text that opens more than that many at once.
@@ -191,8 +194,11 @@ func validString(b []byte, i int) (int, bool) {
 			special &= ^x & highs
 			// Bytes >= 0x80 clear their ^x bit; a quote or backslash byte
 			// is 0 after the xor and then borrows, setting its high bit,
-			// while ^x keeps it (both are < 0x80).
+			// while ^x keeps it (both are < 0x80). A borrow may flag the
+			// bytes after a special byte, never one before: the first
+			// flagged byte is special.
 			if special != 0 {
+				i += bits.TrailingZeros64(special) / 8
 				break
 			}
 			i += 8
