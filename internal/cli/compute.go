@@ -33,9 +33,13 @@ counted per cause on stderr.`,
 			if err != nil {
 				return err
 			}
+			var parts *output.RecordParts
+			if format != "csv" {
+				parts = output.StartRecordParts(p.ev, p.ids.at, rewardChunk)
+			}
 			res := p.result(stdio.Stderr)
 			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
-				return writeRewards(w, format, &p.ids, res)
+				return writeRewards(w, format, &p.ids, parts, res)
 			})
 			if err != nil {
 				return err
@@ -51,11 +55,13 @@ counted per cause on stderr.`,
 }
 
 // writeRewards writes SPEC.md's output of compute; ids are the
-// trajectories' IDs.
-func writeRewards(w io.Writer, format string, ids *idList, res *engine.Result) error {
+// trajectories' IDs and parts, for JSONL and JSON, the parts of the records
+// started before res was computed.
+func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result) error {
 	if format == "csv" {
 		return writeRewardsCSV(w, ids, res)
 	}
+	parts.Stop()
 	if format == "json" {
 		if _, err := io.WriteString(w, "[\n"); err != nil {
 			return err
@@ -64,7 +70,7 @@ func writeRewards(w io.Writer, format string, ids *idList, res *engine.Result) e
 	n := ids.len()
 	err := writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
 		for i := lo; i < hi; i++ {
-			buf = output.AppendRewardJSON(buf, ids.at(i), res, i)
+			buf = parts.AppendRecord(buf, res, i)
 			if format == "json" && i < n-1 {
 				buf = append(buf, ',')
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/output"
 )
 
 // TestWriteChunksInOrder checks that the parallel writer writes every
@@ -87,7 +88,8 @@ func BenchmarkWriteRewards(b *testing.B) {
 	ids, res := benchResult(b, 1_000_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := writeRewards(io.Discard, "jsonl", ids, res); err != nil {
+		parts := output.StartRecordParts(res.Evaluation, ids.at, rewardChunk)
+		if err := writeRewards(io.Discard, "jsonl", ids, parts, res); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,13 +14,27 @@ import (
 // AppendRewardJSON appends trajectory i's record, whose ID is id:
 // {"id","batch","group","score","reward","pareto_rank","crowding","valid","objectives":{name: raw value}}.
 func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
+	buf = appendRecordHead(buf, id, res.Evaluation, i)
+	buf = appendRecordRewards(buf, res, i)
+	return appendRecordObjectives(buf, res.Evaluation, i)
+}
+
+// appendRecordHead appends the start of trajectory i's record, up to its
+// group: what the evaluation alone sets.
+func appendRecordHead(buf []byte, id []byte, ev *engine.Evaluation, i int) []byte {
 	buf = append(buf, `{"id":`...)
 	buf = AppendJSONString(buf, id)
 	buf = append(buf, `,"batch":`...)
-	buf = strconv.AppendInt(buf, res.StepOf(i), 10)
+	buf = strconv.AppendInt(buf, ev.StepOf(i), 10)
 	buf = append(buf, `,"group":`...)
-	buf = AppendJSONString(buf, res.GroupOf(i))
-	buf = append(buf, `,"score":`...)
+	buf = AppendJSONString(buf, ev.GroupOf(i))
+	return append(buf, ',')
+}
+
+// appendRecordRewards appends the middle of trajectory i's record, from its
+// score to its validity: what the options set.
+func appendRecordRewards(buf []byte, res *engine.Result, i int) []byte {
+	buf = append(buf, `"score":`...)
 	buf = AppendJSONNumber(buf, res.Scores[i])
 	buf = append(buf, `,"reward":`...)
 	buf = AppendJSONNumber(buf, res.Rewards[i])
@@ -34,14 +48,20 @@ func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
 	}
 	buf = append(buf, `,"valid":`...)
 	buf = strconv.AppendBool(buf, res.Valid[i])
-	buf = append(buf, `,"objectives":{`...)
-	for k, o := range res.Objectives {
+	return append(buf, ',')
+}
+
+// appendRecordObjectives appends the end of trajectory i's record, its raw
+// objective values: what the evaluation alone sets.
+func appendRecordObjectives(buf []byte, ev *engine.Evaluation, i int) []byte {
+	buf = append(buf, `"objectives":{`...)
+	for k, o := range ev.Objectives {
 		if k > 0 {
 			buf = append(buf, ',')
 		}
 		buf = AppendJSONString(buf, o.Name)
 		buf = append(buf, ':')
-		buf = AppendJSONNumber(buf, res.Row(i)[k])
+		buf = AppendJSONNumber(buf, ev.Row(i)[k])
 	}
 	return append(buf, "}}"...)
 }
