@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 )
 
@@ -256,5 +257,30 @@ func TestJFBLexOrder(t *testing.T) {
 	got := make([]int, n)
 	if gf := r.rankJFB(got, points, m, defaultJFB); gf != wf || !slices.Equal(got, want) {
 		t.Errorf("m=6 shared rows: JFB disagrees with ENS-BS (%d vs %d fronts)", gf, wf)
+	}
+}
+
+// TestStaircaseSearches checks the branch-free binary searches of the
+// staircases against sort.Search, on ascending arrays with repeats, for
+// every length up to a few blocks and values around every element.
+func TestStaircaseSearches(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for n := range 200 {
+		a := make([]int32, n)
+		blk := make([]stair, n)
+		for i := range a {
+			if i > 0 {
+				a[i] = a[i-1] + int32(rng.IntN(3)) // repeats and gaps
+			}
+			blk[i] = stair{y: a[i], z: -a[i]}
+		}
+		for v := int32(-1); n == 0 && v <= 1 || n > 0 && v <= a[n-1]+1; v++ {
+			if got, want := lastAtMost(a, v), sort.Search(n, func(i int) bool { return a[i] > v })-1; got != want {
+				t.Fatalf("lastAtMost(%v, %d) = %d, want %d", a, v, got, want)
+			}
+			if got, want := firstStairAtLeast(blk, v), sort.Search(n, func(i int) bool { return a[i] >= v }); got != want {
+				t.Fatalf("firstStairAtLeast(%v, %d) = %d, want %d", a, v, got, want)
+			}
+		}
 	}
 }

@@ -148,10 +148,12 @@ type Ranker struct {
 	idOf     []int32
 	jfb      jfbData
 	// Ranks, m == 3 and n >= jfbMinN (fronts3.go): each position's rank,
-	// each front's staircase, and blocks of staircases to reuse.
-	rankOfPos   []int32
-	stairFronts []staircase
-	freeBlocks  [][]stair
+	// each front's staircase, the points in the order of the sweep, and
+	// blocks of staircases to reuse.
+	rankOfPos     []int32
+	stairFronts   []staircase
+	stairsInOrder []stair
+	freeBlocks    [][]stair
 
 	// Crowding: the counting sort by rank, the fronts, the tasks, each
 	// objective's share of the distances (one row of n per objective) and
