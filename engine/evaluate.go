@@ -343,6 +343,7 @@ const rankChunk = 1 << 14
 // groupRanker ranks comparison groups, keeping its scratch space.
 type groupRanker struct {
 	ranker   pareto.Ranker
+	signs    []float64 // 1 for an objective to maximise, -1 to minimise
 	points   []float64
 	valid    []int
 	ranks    []int
@@ -354,14 +355,21 @@ type groupRanker struct {
 func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	valid := slices.Grow(gr.valid[:0], len(members))
 	points := slices.Grow(gr.points[:0], len(members)*ev.M)
+	// Orient by a sign per objective: asking each objective its goal for
+	// every value made the gathering of 100k points take twice as long.
+	signs := gr.signs[:0]
+	for _, o := range ev.Objectives {
+		signs = append(signs, o.Orient(1))
+	}
+	gr.signs = signs
 	for _, i := range members {
 		if !ev.Valid[i] {
 			r.Ranks[i], r.Crowding[i] = -1, math.NaN()
 			continue
 		}
 		valid = append(valid, i)
-		for k, o := range ev.Objectives {
-			points = append(points, o.Orient(ev.Values[i*ev.M+k]))
+		for k, v := range ev.Row(i) {
+			points = append(points, signs[k]*v)
 		}
 	}
 	gr.valid, gr.points = valid, points

@@ -91,6 +91,10 @@ func (p *RecordParts) formatChunks() {
 		p.bytes += len(cp.text)
 		p.mu.Unlock()
 		close(cp.done)
+		// A chunk takes a millisecond or two. The goroutines that compute
+		// the rewards, which the writing waits for, would otherwise wait
+		// for the scheduler's 10 ms time slice to take the processor.
+		runtime.Gosched()
 	}
 }
 
