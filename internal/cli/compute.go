@@ -68,13 +68,14 @@ func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordP
 		}
 	}
 	n := ids.len()
+	sep := "\n"
+	if format == "json" {
+		sep = ",\n"
+	}
 	err := writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
-		for i := lo; i < hi; i++ {
-			buf = parts.AppendRecord(buf, res, i)
-			if format == "json" && i < n-1 {
-				buf = append(buf, ',')
-			}
-			buf = append(buf, '\n')
+		buf = parts.AppendRecords(buf, res, lo, hi, sep)
+		if format == "json" && hi == n {
+			buf = append(buf[:len(buf)-len(sep)], '\n') // no comma after the last
 		}
 		return buf
 	})

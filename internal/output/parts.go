@@ -12,12 +12,12 @@ import (
 // parts that the evaluation alone sets (the ID, batch and group, and the
 // objectives, whose numbers take the longest to format) are formatted in
 // the background while the rewards are computed, which on one large group
-// leaves a processor idle; AppendRecord then adds the rewards between them.
+// leaves a processor idle; AppendRecords then adds the rewards between them.
 //
 // The records are taken in chunks of a fixed size. The background goroutines
 // format chunks in order until their text reaches partsBudget, so that the
 // parts of a very large input do not take memory the writing would then
-// wait for; AppendRecord formats the records of the other chunks whole.
+// wait for; AppendRecords formats the records of the other chunks whole.
 type RecordParts struct {
 	ev    *engine.Evaluation
 	id    func(i int) []byte
@@ -111,26 +111,38 @@ func (p *RecordParts) take() (int, bool) {
 
 // Stop stops the background formatting: the chunks under way are
 // finished, no other is started. Call it once the rewards are computed,
-// before the first AppendRecord.
+// before the first AppendRecords.
 func (p *RecordParts) Stop() {
 	p.mu.Lock()
 	p.stopped = true
 	p.mu.Unlock()
 }
 
-// AppendRecord appends trajectory i's record, res holding the rewards
-// computed from the evaluation of StartRecordParts: what
-// AppendRewardJSON(buf, id(i), res, i) appends. It waits for the parts of
-// i's chunk when they are being formatted.
-func (p *RecordParts) AppendRecord(buf []byte, res *engine.Result, i int) []byte {
-	c := i / p.chunk
-	if c >= p.next { // p.next no longer changes once stopped
-		return AppendRewardJSON(buf, p.id(i), res, i)
+// AppendRecords appends the records of trajectories lo to hi-1, each
+// followed by sep, res holding the rewards computed from the evaluation of
+// StartRecordParts: what AppendRewardJSON(buf, id(i), res, i) appends for
+// each. It waits for the parts of a chunk being formatted.
+func (p *RecordParts) AppendRecords(buf []byte, res *engine.Result, lo, hi int, sep string) []byte {
+	for lo < hi {
+		c := lo / p.chunk
+		end := min((c+1)*p.chunk, hi)
+		if c >= p.next { // p.next no longer changes once stopped
+			for i := lo; i < end; i++ {
+				buf = append(AppendRewardJSON(buf, p.id(i), res, i), sep...)
+			}
+			lo = end
+			continue
+		}
+		cp := &p.parts[c]
+		<-cp.done
+		for i := lo; i < end; i++ {
+			k := 2 * (i - c*p.chunk)
+			buf = append(buf, cp.text[cp.cuts[k]:cp.cuts[k+1]]...)
+			buf = appendRecordRewards(buf, res, i)
+			buf = append(buf, cp.text[cp.cuts[k+1]:cp.cuts[k+2]]...)
+			buf = append(buf, sep...)
+		}
+		lo = end
 	}
-	cp := &p.parts[c]
-	<-cp.done
-	k := 2 * (i - c*p.chunk)
-	buf = append(buf, cp.text[cp.cuts[k]:cp.cuts[k+1]]...)
-	buf = appendRecordRewards(buf, res, i)
-	return append(buf, cp.text[cp.cuts[k+1]:cp.cuts[k+2]]...)
+	return buf
 }

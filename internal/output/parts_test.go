@@ -71,10 +71,18 @@ func TestRecordParts(t *testing.T) {
 		if c.budget < partsBudget && (p.next == 0 || p.next == len(p.parts)) {
 			t.Errorf("%s: %d of %d chunks formatted in the background, want some", c.name, p.next, len(p.parts))
 		}
-		for i := range n {
-			got := string(p.AppendRecord([]byte("x"), res, i))
-			if want := "x" + string(AppendRewardJSON(nil, ids[i], res, i)); got != want {
-				t.Fatalf("%s: record %d\n got %s\nwant %s", c.name, i, got, want)
+		// Ranges of records, within a chunk or across several, in any
+		// order.
+		rng := rand.New(rand.NewPCG(uint64(c.chunk), 1))
+		for range 200 {
+			lo := rng.IntN(n)
+			hi := min(lo+rng.IntN(3*c.chunk+2), n)
+			want := []byte("x")
+			for i := lo; i < hi; i++ {
+				want = append(AppendRewardJSON(want, ids[i], res, i), ",\n"...)
+			}
+			if got := p.AppendRecords([]byte("x"), res, lo, hi, ",\n"); string(got) != string(want) {
+				t.Fatalf("%s: records %d to %d\n got %s\nwant %s", c.name, lo, hi, got, want)
 			}
 		}
 	}
