@@ -15,6 +15,9 @@ var (
 // integers as floats), 3.5 and 3.0000000000000001 are not, and nothing is
 // rounded. The error is errNotInteger or errOutOfRange.
 func parseInteger(s string) (int64, error) {
+	if n, ok := smallInteger(s); ok {
+		return n, nil
+	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, nil
 	}
@@ -23,6 +26,39 @@ func parseInteger(s string) (int64, error) {
 		return 0, errNotInteger
 	}
 	return d.integer()
+}
+
+// maxSmallDigits is how many digits smallInteger reads: any 18 fit an
+// int64.
+const maxSmallDigits = 18
+
+// smallInteger returns the value of s and true when s is an optional minus
+// sign and 1 to 18 decimal digits, as batches and step counts are usually
+// written: what strconv.ParseInt returns for it, without ParseInt's
+// handling of bases, signs, underscores and overflow, which was most of
+// the cost of reading a JSONL line's integers (FuzzSmallInteger compares
+// the two).
+func smallInteger[T string | []byte](s T) (int64, bool) {
+	digits := s
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		digits = s[1:]
+	}
+	if len(digits) == 0 || len(digits) > maxSmallDigits {
+		return 0, false
+	}
+	var n int64
+	for i := range len(digits) {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // decimal is the number sign digits × 10^exp.

@@ -2,6 +2,8 @@ package loaders
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -50,4 +52,27 @@ func TestParseInteger(t *testing.T) {
 			t.Errorf("parseInteger(%q) = %d, %v; want %d, %v", tt.in, got, err, tt.want, tt.err)
 		}
 	}
+}
+
+// FuzzSmallInteger checks that smallInteger reads what it reads as
+// strconv.ParseInt does, from a string or bytes, and reads every optional
+// minus sign followed by 1 to maxSmallDigits digits.
+func FuzzSmallInteger(f *testing.F) {
+	for _, s := range []string{"0", "-0", "7", "-42", "0012", "999999999999999999", "-1000000000000000000", "1234567890123456789", "+1", "1.0", "", "-", "--1", "1e3", "1 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := smallInteger(s)
+		if nb, okb := smallInteger([]byte(s)); nb != n || okb != ok {
+			t.Fatalf("smallInteger(%q) = %d, %t; from bytes %d, %t", s, n, ok, nb, okb)
+		}
+		want, err := strconv.ParseInt(s, 10, 64)
+		if ok && (err != nil || n != want) {
+			t.Fatalf("smallInteger(%q) = %d; strconv.ParseInt: %d, %v", s, n, want, err)
+		}
+		digits := strings.TrimPrefix(s, "-")
+		if !ok && len(digits) >= 1 && len(digits) <= maxSmallDigits && strings.Trim(digits, "0123456789") == "" {
+			t.Fatalf("smallInteger(%q) does not read it", s)
+		}
+	})
 }

@@ -407,7 +407,6 @@ func (l *loader) flush(final bool) error {
 	err := l.each(ts)
 	used := make([]map[string]any, 0, len(ts))
 	for i := range ts {
-		clear(ts[i].Metadata)
 		used = append(used, ts[i].Metadata)
 	}
 	l.maps.give(used)
@@ -425,20 +424,24 @@ func (l *loader) newMetadata() map[string]any {
 // map per trajectory is a good part of the cost of reading one. The maps
 // go back and forth in batches, so that the goroutines that parse take the
 // lock once per batch. The nil *mapStore recycles nothing.
+//
+// The maps are given back as they were handed over, and next clears them:
+// so the goroutines that parse JSONL clear the maps they take, which
+// spares that work to the reading goroutine, whose work is serial.
 type mapStore struct {
 	mu   sync.Mutex
-	free [][]map[string]any // batches of empty maps
+	free [][]map[string]any // batches of used maps
 }
 
-// give stores a batch of empty maps.
+// give stores a batch of used maps.
 func (s *mapStore) give(batch []map[string]any) {
 	s.mu.Lock()
 	s.free = append(s.free, batch)
 	s.mu.Unlock()
 }
 
-// next returns an empty map from spare, which it refills with a stored
-// batch when empty, or a new map.
+// next returns an empty map: one from spare, cleared, which it refills
+// with a stored batch when empty, or a new map.
 func (s *mapStore) next(spare *[]map[string]any) map[string]any {
 	if s == nil {
 		return map[string]any{}
@@ -454,6 +457,7 @@ func (s *mapStore) next(spare *[]map[string]any) map[string]any {
 	if n := len(*spare); n > 0 {
 		m := (*spare)[n-1]
 		*spare = (*spare)[:n-1]
+		clear(m)
 		return m
 	}
 	return map[string]any{}

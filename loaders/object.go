@@ -130,15 +130,40 @@ func trajectoryFieldIndex(key []byte) int {
 }
 
 // fieldIndex returns the index in trajectoryFields of the field called
-// name, or -1.
+// name, or -1: the one name fieldSlot gives is the only one to compare
+// with (comparing with each in turn was a few percent of reading a line).
 func fieldIndex(name []byte) int {
-	for i, f := range trajectoryFields {
-		if string(name) == f.name {
-			return i
-		}
+	if len(name) == 0 {
+		return -1
 	}
-	return -1
+	f := fieldSlots[fieldSlot(name)]
+	if f < 0 || string(name) != trajectoryFields[f].name {
+		return -1
+	}
+	return int(f)
 }
+
+// fieldSlot returns the slot in fieldSlots of a name that is not empty:
+// its length plus its first byte, which differ for every field's name
+// (TestFieldSlots).
+func fieldSlot[T string | []byte](name T) int {
+	return (len(name) + int(name[0])) % fieldSlotCount
+}
+
+// fieldSlotCount is the number of slots in fieldSlots.
+const fieldSlotCount = 32
+
+// fieldSlots holds, at the slot of each field's name, the field's index in
+// trajectoryFields, and -1 elsewhere.
+var fieldSlots = func() (slots [fieldSlotCount]int8) {
+	for i := range slots {
+		slots[i] = -1
+	}
+	for i, f := range trajectoryFields {
+		slots[fieldSlot(f.name)] = int8(i)
+	}
+	return slots
+}()
 
 // trajectoryFields are the fields of a trajectory object and how to set them.
 var trajectoryFields = [...]struct {
@@ -249,6 +274,9 @@ func (v jsonValue) numberText() string {
 
 // integer returns an integral number, such as 3 or 3.0.
 func (v jsonValue) integer() (int64, error) {
+	if n, ok := smallInteger(v.raw); ok { // the usual case, never a marker
+		return n, nil
+	}
 	if !v.isNumber() || v.marker() >= 0 {
 		return 0, fmt.Errorf("must be an integer, found %s", v)
 	}

@@ -120,3 +120,99 @@ func TestStreamStopsOnError(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamReusesMaps checks that the metadata maps Stream reuses hold
+// nothing of the trajectories they held before: lines of ever other
+// metadata, fewer keys, repeated keys, values the general path reads and,
+// with SkipInvalid, errors after some metadata was read, read as Load
+// reads them with maps of their own.
+func TestStreamReusesMaps(t *testing.T) {
+	var many []string // more than the 8 members a map keeps in one group
+	for k := range 10 {
+		many = append(many, fmt.Sprintf(`"o%d":%d`, k, k))
+	}
+	good := []string{
+		`"metadata":{"a":1,"b":2,"c":3}`,
+		`"metadata":{"c":"x","a":1}`,
+		`"metadata":{"a":1}`,
+		`"metadata":{}`,
+		``, // no metadata
+		`"metadata":null`,
+		`"metadata":{"a":1,"a":2,"a":3}`,
+		`"metadata":{"a":1,"\u0061":"x","b":true}`,
+		`"metadata":{"b":[1],"b":2}`, // a bad value replaced: the general path
+		`"metadata":{"a":NaN,"c":null}`,
+		`"metadata":{` + strings.Join(many[:8], ",") + `}`,
+		`"metadata":{` + strings.Join(many, ",") + `}`,
+	}
+	bad := []string{
+		`"metadata":{"a":1,"b":2,"c":[3]}`,
+		`"metadata":{"a":1,"b":2,"c":3},"batch":"x"`,
+		`"metadata":{"a":1,"b":2,"c":`,
+	}
+	dir := t.TempDir()
+	for _, skip := range []bool{false, true} {
+		variants := good
+		if skip {
+			variants = append(slices.Clone(good), bad...)
+		}
+		rng := rand.New(rand.NewPCG(5, 6))
+		var jsonl, jsonArr, csv strings.Builder
+		jsonArr.WriteString("[\n")
+		csv.WriteString("id,metadata\n")
+		for i := range 3 * streamChunk {
+			v := variants[rng.IntN(len(variants))]
+			// A long response makes blocks of a few hundred lines, so that
+			// the maps go back and forth many times.
+			line := fmt.Sprintf(`{"id":"t%d","response":"%s"`, i, strings.Repeat("r", 300+rng.IntN(200)))
+			if v != "" {
+				line += "," + v
+			}
+			line += "}"
+			jsonl.WriteString(line + "\n")
+			if i > 0 {
+				jsonArr.WriteString(",\n")
+			}
+			jsonArr.WriteString(line)
+			cell := ""
+			if m, ok := strings.CutPrefix(v, `"metadata":{`); ok {
+				cell = `"{` + strings.ReplaceAll(m, `"`, `""`) + `"`
+			}
+			fmt.Fprintf(&csv, "t%d,%s\n", i, cell)
+		}
+		jsonArr.WriteString("\n]\n")
+		for name, text := range map[string]string{"a.jsonl": jsonl.String(), "b.json": jsonArr.String(), "c.csv": csv.String()} {
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if name == "b.json" && skip {
+				continue // a syntax error ends a JSON array
+			}
+			opts := Options{SkipInvalid: skip}
+			loaded, err := Load([]string{path}, opts)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var got []string
+			res, err := Stream([]string{path}, opts, func(ts []engine.Trajectory) error {
+				got = append(got, briefs(&Result{Trajectories: ts})...)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if want := briefs(loaded); !slices.Equal(got, want) || res.Skipped != loaded.Skipped {
+				for i := range min(len(got), len(want)) {
+					if got[i] != want[i] {
+						t.Fatalf("%s skip=%v: trajectory %d:\n got %s\nwant %s", name, skip, i, got[i], want[i])
+					}
+				}
+				t.Fatalf("%s skip=%v: %d trajectories, %d skipped; Load %d, %d", name, skip, len(got), res.Skipped, len(want), loaded.Skipped)
+			}
+			if skip && name != "b.json" && res.Skipped == 0 {
+				t.Errorf("%s: nothing skipped", name)
+			}
+		}
+	}
+}

@@ -229,3 +229,21 @@ func TestRecordedMembersMatchWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldSlots checks that the names of the fields have slots of their
+// own in fieldSlots, and that fieldIndex finds them and nothing else.
+func TestFieldSlots(t *testing.T) {
+	for i, f := range trajectoryFields {
+		if got := fieldSlots[fieldSlot(f.name)]; int(got) != i {
+			t.Errorf("the slot of %q holds %d, not its index %d", f.name, got, i)
+		}
+		if got := fieldIndex([]byte(f.name)); got != i {
+			t.Errorf("fieldIndex(%q) = %d, want %d", f.name, got, i)
+		}
+	}
+	for _, name := range []string{"", "i", "ID", "jc", "batc", "batchx", "metadat", "metadatb", "step_coun", "response "} {
+		if got := fieldIndex([]byte(name)); got != -1 {
+			t.Errorf("fieldIndex(%q) = %d, want -1", name, got)
+		}
+	}
+}
