@@ -219,10 +219,11 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 		Scores:     extendArray(ev.line, prev.Scores, n, inPlace),
 		Rewards:    extendArray(ev.line, prev.Rewards, n, inPlace && !grew),
 	}
+	weights := newScoreWeights(res.Objectives)
 	for i := from; i < n; i++ {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
-			if res.Scores[i] = Score(res.Objectives, nil, ev.Row(i)); finite(res.Scores[i]) != nil {
+			if res.Scores[i] = weights.score(ev.Row(i)); finite(res.Scores[i]) != nil {
 				return ev.Compute(prev.Options) // Compute marks it invalid
 			}
 		}

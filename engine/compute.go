@@ -51,10 +51,11 @@ func (ev *Evaluation) Compute(opts Options) *Result {
 			res.Objectives[k].Weight = opts.Weights[k]
 		}
 	}
+	weights := newScoreWeights(res.Objectives)
 	for i := range res.Scores {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
-			res.Scores[i] = Score(res.Objectives, nil, ev.Row(i))
+			res.Scores[i] = weights.score(ev.Row(i))
 		}
 	}
 	res.markNonFiniteScores()
