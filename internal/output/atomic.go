@@ -17,13 +17,26 @@ import (
 // sees half a file. The file gets the permissions of the file it replaces,
 // or those os.Create gives (0666 less the umask). Where the filesystem
 // allows it, the file is written around the page cache (see directWriter).
+//
+// A symbolic link is followed: the file it names is replaced, and the link
+// stays a link. A path that names something other than a regular file (a
+// terminal, a pipe, /dev/stdout, /dev/null) is written in place, as there
+// is no file to replace: renaming over it would put a regular file in its
+// stead.
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
+	old, err := os.Stat(path)
+	if err == nil && !old.Mode().IsRegular() {
+		return writeInPlace(path, write)
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
 	tmp, err := createTemp(path)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if old, err := os.Stat(path); err == nil {
+	if old != nil {
 		if err := tmp.Chmod(old.Mode().Perm()); err != nil {
 			tmp.Close()
 			return err
@@ -53,6 +66,24 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// writeInPlace writes what write produces to path, an existing file that
+// is not a regular one, such as a device or a pipe.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // createTemp creates a new file next to path, named after it, with the

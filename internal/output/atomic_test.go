@@ -102,3 +102,55 @@ func TestWriteFileAtomicLarge(t *testing.T) {
 		t.Fatalf("read back %d bytes, want the %d written", len(got), len(want))
 	}
 }
+
+// TestWriteFileAtomicLink checks that writing to a symbolic link replaces
+// the file it names and leaves the link a link.
+func TestWriteFileAtomicLink(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "run42.jsonl"), filepath.Join(dir, "latest.jsonl")
+	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("run42.jsonl", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(link, writeString("new\n")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("the link is now %v (err %v), want a symbolic link still", st.Mode(), err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "new\n" {
+		t.Fatalf("the linked file holds %q, want the new text", got)
+	}
+}
+
+// TestWriteFileAtomicPipe checks that a path naming something other than a
+// regular file, here a named pipe (as /dev/stdout may be), is written in
+// place rather than replaced by a regular file.
+func TestWriteFileAtomicPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	read := make(chan []byte)
+	go func() {
+		f, err := os.Open(path)
+		if err != nil {
+			read <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		read <- b
+	}()
+	if err := WriteFileAtomic(path, writeString("through the pipe\n")); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(path); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
+		t.Fatalf("the pipe is now %v (err %v), want a named pipe still", st.Mode(), err)
+	}
+	if got := <-read; string(got) != "through the pipe\n" {
+		t.Fatalf("the reader got %q", got)
+	}
+}
