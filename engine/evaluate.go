@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rewardlens/rewardlens/internal/pagetouch"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
@@ -88,6 +89,7 @@ func (e *Evaluator) Reserve(n int) {
 	ev.Values = slices.Grow(ev.Values, n*ev.M)
 	ev.Valid = slices.Grow(ev.Valid, n)
 	ev.Causes = slices.Grow(ev.Causes, n)
+	pagetouch.Slice(ev.Causes)
 	ev.batches = slices.Grow(ev.batches, n)
 	ev.stepCounts = slices.Grow(ev.stepCounts, n)
 	ev.groupOf = slices.Grow(ev.groupOf, n)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/pagetouch"
 )
 
 // blockBytes is about how much text a JSONL block holds.
@@ -28,6 +29,13 @@ const blockBytes = 256 << 10
 func (l *loader) readJSONL(br *bufio.Reader) error {
 	if err := l.checkText(br); err != nil {
 		return err
+	}
+	if l.each != nil && cap(l.res.Trajectories) == 0 {
+		// The chunk is made before the blocks, while the heap is small:
+		// so no collection starts, and reads its pages, before pagetouch
+		// writes them.
+		l.res.Trajectories = make([]engine.Trajectory, 0, streamChunk+streamChunk/2)
+		pagetouch.Slice(l.res.Trajectories)
 	}
 	nw := runtime.GOMAXPROCS(0)
 	work := make(chan *jsonlBlock, nw)
@@ -196,6 +204,7 @@ func (l *loader) reserve(b *jsonlBlock) {
 	}
 	if want > cap(ts) {
 		l.res.Trajectories = slices.Grow(ts, want-len(ts))
+		pagetouch.Slice(l.res.Trajectories)
 	}
 }
 
@@ -210,7 +219,11 @@ type lineParser struct {
 
 // parseBlock parses the lines of b into b.ts and b.errs.
 func (p *lineParser) parseBlock(b *jsonlBlock) {
-	b.ts, b.errs = slices.Grow(b.ts[:0], len(b.lines)), b.errs[:0]
+	if cap(b.ts) < len(b.lines) {
+		b.ts = slices.Grow(b.ts[:0], len(b.lines))
+		pagetouch.Slice(b.ts)
+	}
+	b.ts, b.errs = b.ts[:0], b.errs[:0]
 	start := 0
 	for _, ln := range b.lines {
 		t, err := p.parse(b.data[start:ln.end], ln)
