@@ -2,6 +2,7 @@ package output
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -40,6 +41,10 @@ type chunkParts struct {
 	text []byte
 	cuts []int
 }
+
+// rewardsBytes is about the most that appendRecordRewards appends: four
+// keys, three numbers of up to 24 characters and a rank.
+const rewardsBytes = 136
 
 // partsBudget bounds the text of the parts formatted in the background:
 // all of it for a few hundred thousand records.
@@ -135,6 +140,10 @@ func (p *RecordParts) AppendRecords(buf []byte, res *engine.Result, lo, hi int, 
 		}
 		cp := &p.parts[c]
 		<-cp.done
+		// The buffer is made to size at once: grown by append, it would
+		// take twice the memory, each page of it new to the process.
+		first, last := 2*(lo-c*p.chunk), 2*(end-c*p.chunk)
+		buf = slices.Grow(buf, cp.cuts[last]-cp.cuts[first]+(end-lo)*(rewardsBytes+len(sep)))
 		for i := lo; i < end; i++ {
 			k := 2 * (i - c*p.chunk)
 			buf = append(buf, cp.text[cp.cuts[k]:cp.cuts[k+1]]...)
