@@ -161,6 +161,9 @@ func (v *identifiers) Visit(node *ast.Node) {
 // concurrent use.
 func (e *Expression) Eval(t *Trajectory) (float64, error) {
 	if e.direct {
+		if t.Pick != nil {
+			return t.pickedNumber(e.key)
+		}
 		return toNumber(t.Metadata[e.key])
 	}
 	env := e.env

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Objective describes one component of a scorer's objective vector.
@@ -143,6 +144,23 @@ func NewParetoScorer(objs []ObjectiveExpr) (*ParetoScorer, error) {
 
 // Objectives implements Scorer.
 func (s *ParetoScorer) Objectives() []Objective { return s.objectives }
+
+// Pick returns the metadata keys that the objectives read when each reads
+// one metadata value and nothing else (metadata.KEY, metadata["KEY"] or a
+// bare KEY that names no field), else nil. The scorer gives a trajectory
+// read with this Pick the values it gives it with its whole metadata.
+func (s *ParetoScorer) Pick() *Pick {
+	var keys []string
+	for _, e := range s.exprs {
+		if !e.direct {
+			return nil
+		}
+		if !slices.Contains(keys, e.key) {
+			keys = append(keys, e.key)
+		}
+	}
+	return &Pick{Keys: keys}
+}
 
 // cloneScorer implements scorerCloner.
 func (s *ParetoScorer) cloneScorer() Scorer {

@@ -35,6 +35,12 @@ type Trajectory struct {
 	Lean bool
 	// Metadata maps names to float64, string, bool or nil values.
 	Metadata map[string]any
+	// Pick, when not nil, says that the trajectory was read with a Pick
+	// (loaders.Options.Pick): Metadata is nil, and Picked[k] holds the
+	// value of Pick.Keys[k]. Only a scorer whose own Pick that is sees
+	// the trajectory as it would with its whole metadata.
+	Pick   *Pick
+	Picked []PickedValue
 	// Source and Line say where the trajectory was read (for messages).
 	Source string
 	Line   int
@@ -50,15 +56,15 @@ type Trajectory struct {
 	Format string
 }
 
-// DropBody drops t's Response and Metadata, the bulk of a trajectory,
-// when they can be read again from its file (Format is set), marking t
-// Lean, and reports whether it did. A caller done evaluating t keeps only
+// DropBody drops t's Response and Metadata (or Picked), the bulk of a
+// trajectory, when they can be read again from its file (Format is set),
+// marking t Lean, and reports whether it did. A caller done evaluating t keeps only
 // what identifies it, and rereads the rest on demand.
 func (t *Trajectory) DropBody() bool {
 	if t.Format == "" {
 		return false
 	}
-	t.Response, t.Metadata, t.Lean = nil, nil, true
+	t.Response, t.Metadata, t.Pick, t.Picked, t.Lean = nil, nil, nil, nil, true
 	return true
 }
 

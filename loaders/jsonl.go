@@ -111,6 +111,8 @@ type jsonlBlock struct {
 	ts   []engine.Trajectory
 	// errs are the rejected lines, in order; each comes before ts[at].
 	errs []blockError
+	// picked holds the values picked from the lines (loader.pick), if any.
+	picked []engine.PickedValue
 }
 
 type blockLine struct {
@@ -168,6 +170,9 @@ func (l *loader) takeBlock(b *jsonlBlock) error {
 		}
 	}
 	l.addParsed(b.ts[next:])
+	if b.picked != nil {
+		l.taken = append(l.taken, b.picked)
+	}
 	l.reserve(b)
 	return l.flush(false)
 }
@@ -179,6 +184,9 @@ func (l *loader) addParsed(ts []engine.Trajectory) {
 		if ts[i].ID == "" {
 			ts[i].ID = strconv.Itoa(l.n + i)
 		}
+	}
+	if l.n == 0 && len(ts) > 0 {
+		l.first(&ts[0])
 	}
 	l.n += len(ts)
 	l.res.Trajectories = append(l.res.Trajectories, ts...)
@@ -215,6 +223,8 @@ type lineParser struct {
 	spare []map[string]any // see mapStore
 	t     engine.Trajectory
 	rec   objectRecord
+	// picked is where the line being parsed puts its picked values.
+	picked []engine.PickedValue
 }
 
 // parseBlock parses the lines of b into b.ts and b.errs.
@@ -224,9 +234,21 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 		pagetouch.Slice(b.ts)
 	}
 	b.ts, b.errs = b.ts[:0], b.errs[:0]
+	// The values picked from line j are b.picked[j*k:(j+1)*k]. The array
+	// is the trajectories', not the block's: the block is parsed again
+	// while they wait to be handed over.
+	pick := p.l.pick.Load()
+	b.picked = nil
+	if pick != nil {
+		b.picked = p.l.picks.take(len(b.lines) * len(pick.Keys))
+	}
 	start := 0
-	for _, ln := range b.lines {
-		t, err := p.parse(b.data[start:ln.end], ln)
+	for j, ln := range b.lines {
+		if pick != nil {
+			k := len(pick.Keys)
+			p.picked = b.picked[j*k : (j+1)*k : (j+1)*k]
+		}
+		t, err := p.parse(b.data[start:ln.end], ln, pick)
 		start = ln.end
 		if err != nil {
 			b.errs = append(b.errs, blockError{at: len(b.ts), err: err})
@@ -237,18 +259,28 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 }
 
 // parse reads the trajectory on line ln, leaving its ID empty when it
-// takes the default.
-func (p *lineParser) parse(line []byte, ln blockLine) (engine.Trajectory, *LineError) {
+// takes the default. With a pick, a plain line's metadata goes to
+// p.picked, and Metadata stays nil.
+func (p *lineParser) parse(line []byte, ln blockLine, pick *engine.Pick) (engine.Trajectory, *LineError) {
 	l, lineNo := p.l, ln.no
 	// The fields are set through p.t: a local trajectory whose address is
 	// passed on would be allocated on the heap, one per line.
-	p.t = p.blank(ln, l.maps.next(&p.spare))
-	if p.parsePlain(line, &p.t) {
-		return p.t, nil
+	if pick != nil {
+		p.t = p.blank(ln, nil)
+		p.t.Pick, p.t.Picked = pick, p.picked
+		if p.parsePlain(line, &p.t) {
+			return p.t, nil
+		}
+		p.t = p.blank(ln, l.maps.next(&p.spare))
+	} else {
+		p.t = p.blank(ln, l.maps.next(&p.spare))
+		if p.parsePlain(line, &p.t) {
+			return p.t, nil
+		}
+		metadata := p.t.Metadata
+		clear(metadata)
+		p.t = p.blank(ln, metadata)
 	}
-	metadata := p.t.Metadata
-	clear(metadata)
-	p.t = p.blank(ln, metadata)
 	obj, lerr := decodeObjectRecord(line, &p.rec)
 	if lerr != nil {
 		return engine.Trajectory{}, l.errorAt(lineNo, lerr.Col, lerr.Msg)

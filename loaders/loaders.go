@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
@@ -84,6 +85,13 @@ type Options struct {
 	// Context, when not nil, stops the reading once it is done: the next
 	// read fails with its error.
 	Context context.Context
+	// Pick, when not nil, is called with the first trajectory of each
+	// input, on the goroutine that calls Stream's each and before that
+	// trajectory is handed over, and may return the metadata keys that are
+	// all the caller reads of the metadata (engine.Pick). Trajectories read
+	// after it may then come with Pick set, those keys' values in Picked,
+	// and no Metadata: for now, the JSONL lines that take the fast path.
+	Pick func(first *engine.Trajectory) *engine.Pick
 }
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is the
@@ -287,12 +295,12 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if format == "" {
 		format = detectFormat(name, in.r)
 	}
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick}
 	if size > 0 && !in.gzipped && format != Parquet {
 		l.format = string(format)
 	}
 	if each != nil {
-		l.maps = &mapStore{}
+		l.maps, l.picks = &mapStore{}, &pickedStore{}
 	}
 	if !in.gzipped && each == nil {
 		l.sizeHint = size
@@ -349,6 +357,26 @@ type loader struct {
 	spare []map[string]any
 	// scratch is where the loader's goroutine builds a trajectory.
 	scratch engine.Trajectory
+	// pickFor is Options.Pick until it is called; pick is what it
+	// returned, for the goroutines that parse JSONL.
+	pickFor func(first *engine.Trajectory) *engine.Pick
+	pick    atomic.Pointer[engine.Pick]
+	// picks recycles the arrays of picked values when streaming (else
+	// nil); taken holds those of the trajectories not handed over yet.
+	picks *pickedStore
+	taken [][]engine.PickedValue
+}
+
+// first is called with the input's first trajectory, before it is handed
+// over: it asks Options.Pick for the keys to pick.
+func (l *loader) first(t *engine.Trajectory) {
+	if l.pickFor == nil {
+		return
+	}
+	if pick := l.pickFor(t); pick != nil && len(pick.Keys) > 0 {
+		l.pick.Store(pick)
+	}
+	l.pickFor = nil
 }
 
 // errorAt returns the error msg at line and col (0 for none) of the input;
@@ -392,6 +420,9 @@ func (l *loader) add(t engine.Trajectory) error {
 	if t.ID == "" {
 		t.ID = strconv.Itoa(l.n)
 	}
+	if l.n == 0 {
+		l.first(&t)
+	}
 	l.res.Trajectories = append(l.res.Trajectories, t)
 	l.n++
 	return l.flush(false)
@@ -407,9 +438,13 @@ func (l *loader) flush(final bool) error {
 	err := l.each(ts)
 	used := make([]map[string]any, 0, len(ts))
 	for i := range ts {
-		used = append(used, ts[i].Metadata)
+		if ts[i].Metadata != nil { // nil when picked
+			used = append(used, ts[i].Metadata)
+		}
 	}
 	l.maps.give(used)
+	l.picks.give(l.taken)
+	l.taken = nil
 	clear(ts) // what each was given is no longer referenced
 	l.res.Trajectories = ts[:0]
 	return err
@@ -461,6 +496,43 @@ func (s *mapStore) next(spare *[]map[string]any) map[string]any {
 		return m
 	}
 	return map[string]any{}
+}
+
+// pickedStore recycles the arrays that JSONL blocks pick metadata values
+// into when streaming: a block's array is free once its trajectories are
+// handed over. A new array per block took as many new pages as the
+// metadata maps it replaces. The nil *pickedStore recycles nothing.
+type pickedStore struct {
+	mu   sync.Mutex
+	free [][]engine.PickedValue
+}
+
+// give stores arrays no trajectory points into any more.
+func (s *pickedStore) give(arrays [][]engine.PickedValue) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.free = append(s.free, arrays...)
+	s.mu.Unlock()
+}
+
+// take returns n zero values: a stored array when one is large enough.
+func (s *pickedStore) take(n int) []engine.PickedValue {
+	if s != nil {
+		s.mu.Lock()
+		var a []engine.PickedValue
+		if k := len(s.free); k > 0 {
+			a, s.free = s.free[k-1], s.free[:k-1]
+		}
+		s.mu.Unlock()
+		if cap(a) >= n {
+			a = a[:n]
+			clear(a)
+			return a
+		}
+	}
+	return make([]engine.PickedValue, n)
 }
 
 // noTrajectories is the error for an input that yields no trajectory; when

@@ -1,6 +1,10 @@
 package loaders
 
-import "github.com/rewardlens/rewardlens/engine"
+import (
+	"bytes"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
 
 // A JSONL line usually takes no detour: it is valid JSON, its metadata is an
 // object of numbers, strings, bools and nulls, and no field is wrong. Such a
@@ -24,7 +28,7 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
-	i, ok := p.plainObject(line, i, &raws, t.Metadata)
+	i, ok := p.plainObject(line, i, &raws, t)
 	if !ok || i+skipSpace(line[i:]) != len(line) {
 		return false
 	}
@@ -46,13 +50,13 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 // plainObject checks the trajectory object that starts at b[i] as
 // validObject does, and returns the index just past it. It sets raws[f] to
 // the value of each field f, the last of duplicates as in
-// jsonText.trajectory, but adds the members of the metadata, when an
-// object, to m as it checks them. It reports false when the metadata is
-// given twice, as m then holds the members of the first.
+// jsonText.trajectory, but reads the members of the metadata, when an
+// object, into t (plainMetadata) as it checks them. It reports false when
+// the metadata is given twice, as t then holds the members of the first.
 //
 // The walk is validObject's, with each member read as it is checked: a
 // near-copy, for the hot path of reading JSONL.
-func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, m map[string]any) (int, bool) {
+func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, t *engine.Trajectory) (int, bool) {
 	i++
 	i += skipSpace(b[i:])
 	if i < len(b) && b[i] == '}' {
@@ -79,7 +83,7 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 		case f == metadataField && raws[f] != nil:
 			return i, false
 		case f == metadataField && i < len(b) && b[i] == '{':
-			i, ok = p.plainMetadata(b, i, m)
+			i, ok = p.plainMetadata(b, i, t)
 		default:
 			i, ok = validValue(b, i, 1)
 		}
@@ -105,11 +109,13 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 	}
 }
 
-// plainMetadata adds to m the members of the metadata object that starts at
-// b[i], checking its text as validObject does, and returns the index just
-// past it. It reports false as soon as a value is not a number, string,
-// bool or null. (Another near-copy of validObject, for the same reason.)
-func (p *lineParser) plainMetadata(b []byte, i int, m map[string]any) (int, bool) {
+// plainMetadata reads the members of the metadata object that starts at
+// b[i] into t, checking its text as validObject does, and returns the index
+// just past it: into t.Metadata, or, when t.Pick is set, the picked keys'
+// values into t.Picked. It reports false as soon as a value is not a
+// number, string, bool or null, or a picked key would need unescaping.
+// (Another near-copy of validObject, for the same reason.)
+func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, bool) {
 	i++
 	i += skipSpace(b[i:])
 	if i < len(b) && b[i] == '}' {
@@ -124,7 +130,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, m map[string]any) (int, bool
 		if i, ok = validString(b, i); !ok {
 			return i, false
 		}
-		key := p.in.key(b[start:i], k)
+		key := b[start:i]
 		i += skipSpace(b[i:])
 		if i >= len(b) || b[i] != ':' {
 			return i, false
@@ -134,15 +140,16 @@ func (p *lineParser) plainMetadata(b []byte, i int, m map[string]any) (int, bool
 		if i >= len(b) {
 			return i, false
 		}
+		// x is the value for Metadata: a picked one is not boxed.
 		var x any
+		v := engine.PickedValue{Kind: engine.PickedOther}
 		switch c := b[i]; {
 		case c == '-' || isDigit(c):
-			var f float64
-			i, f, ok = number(b, i)
-			x = f
+			i, v.Number, ok = number(b, i)
+			v.Kind = engine.PickedNumber
 		case c == '"':
 			start = i
-			if i, ok = validString(b, i); ok {
+			if i, ok = validString(b, i); ok && t.Pick == nil {
 				x = unquote(b[start:i])
 			}
 		case c == 't':
@@ -153,13 +160,23 @@ func (p *lineParser) plainMetadata(b []byte, i int, m map[string]any) (int, bool
 			x = false
 		case c == 'n':
 			i, ok = validLiteral(b, i, "null")
+			v.Kind = engine.PickedAbsent
 		default:
 			return i, false
 		}
 		if !ok {
 			return i, false
 		}
-		m[key] = x
+		switch {
+		case t.Pick != nil:
+			if !setPicked(t, key, v) {
+				return i, false
+			}
+		case v.Kind == engine.PickedNumber:
+			t.Metadata[p.in.key(key, k)] = v.Number
+		default:
+			t.Metadata[p.in.key(key, k)] = x
+		}
 		i += skipSpace(b[i:])
 		if i >= len(b) {
 			return i, false
@@ -174,4 +191,20 @@ func (p *lineParser) plainMetadata(b []byte, i int, m map[string]any) (int, bool
 			return i, false
 		}
 	}
+}
+
+// setPicked sets the value of the metadata key whose JSON string is key
+// to v in t.Picked, if t.Pick names it, and reports whether it could tell:
+// not for a key with escapes, which the general path unescapes.
+func setPicked(t *engine.Trajectory, key []byte, v engine.PickedValue) bool {
+	name := key[1 : len(key)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		return false
+	}
+	for k, picked := range t.Pick.Keys {
+		if string(name) == picked {
+			t.Picked[k] = v
+		}
+	}
+	return true
 }

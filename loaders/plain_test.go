@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -27,8 +28,23 @@ func generalTrajectory(line []byte) (engine.Trajectory, string) {
 // the general path does, reusing its metadata maps as Stream does: as they
 // were handed over.
 type plainChecker struct {
-	p     lineParser
-	plain int // how many lines parsePlain read
+	p      lineParser
+	plain  int // how many lines parsePlain read
+	picked int // how many lines were read with checkPick's keys picked
+}
+
+// checkPick is the pick that plainChecker reads each line with too.
+var checkPick = &engine.Pick{Keys: []string{"o1", "accuracy", "o2", "é", "", "absent"}}
+
+// pickedValue returns what a loader picks for the value of key in md.
+func pickedValue(md map[string]any, key string) engine.PickedValue {
+	switch x := md[key].(type) {
+	case nil:
+		return engine.PickedValue{}
+	case float64:
+		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}
+	}
+	return engine.PickedValue{Kind: engine.PickedOther}
 }
 
 func newPlainChecker() *plainChecker {
@@ -45,7 +61,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 			t.Fatalf("%s: read plain, the general path fails: %s", line, wantErr)
 		}
 	}
-	got, lerr := c.p.parse(line, blockLine{no: 1})
+	got, lerr := c.p.parse(line, blockLine{no: 1}, nil)
 	switch {
 	case lerr != nil && lerr.Msg != wantErr:
 		t.Fatalf("%s: error %q, the general path says %q", line, lerr.Msg, wantErr)
@@ -56,6 +72,43 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 	}
 	if lerr == nil {
 		c.p.spare = append(c.p.spare, got.Metadata) // the next line reuses it
+	}
+	c.checkPicked(t, line, want, wantErr)
+}
+
+// checkPicked checks that line reads with checkPick as the general path
+// reads it, its picked values being those of the general path's metadata.
+func (c *plainChecker) checkPicked(t *testing.T, line []byte, want engine.Trajectory, wantErr string) {
+	t.Helper()
+	c.p.picked = make([]engine.PickedValue, len(checkPick.Keys))
+	got, lerr := c.p.parse(line, blockLine{no: 1}, checkPick)
+	switch {
+	case lerr != nil || wantErr != "":
+		if lerr == nil || lerr.Msg != wantErr {
+			t.Fatalf("%s: with a pick, error %v, the general path says %q", line, lerr, wantErr)
+		}
+		return
+	case got.Pick == nil:
+		if brief(got) != brief(want) {
+			t.Fatalf("%s: with a pick, not picked:\n got %s\nwant %s", line, brief(got), brief(want))
+		}
+		c.p.spare = append(c.p.spare, got.Metadata)
+		return
+	}
+	c.picked++
+	if got.Pick != checkPick || got.Metadata != nil || len(got.Picked) != len(checkPick.Keys) {
+		t.Fatalf("%s: picked with Pick %p (want %p), Metadata %v, %d values", line, got.Pick, checkPick, got.Metadata, len(got.Picked))
+	}
+	md := want.Metadata
+	want.Metadata = nil
+	if brief(got) != brief(want) {
+		t.Fatalf("%s: picked:\n got %s\nwant %s", line, brief(got), brief(want))
+	}
+	for k, key := range checkPick.Keys {
+		g, w := got.Picked[k], pickedValue(md, key)
+		if g.Kind != w.Kind || math.Float64bits(g.Number) != math.Float64bits(w.Number) {
+			t.Fatalf("%s: key %q picked as %+v, want %+v", line, key, g, w)
+		}
 	}
 }
 
@@ -183,8 +236,8 @@ func TestPlainMatchesGeneral(t *testing.T) {
 		}
 		c.check(t, b)
 	}
-	if c.plain < n/4 {
-		t.Errorf("parsePlain read %d lines of %d: the test hardly exercises it", c.plain, n)
+	if c.plain < n/4 || c.picked < n/4 {
+		t.Errorf("parsePlain read %d lines of %d, %d of them with a pick: the test hardly exercises it", c.plain, n, c.picked)
 	}
 }
 

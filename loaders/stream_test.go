@@ -213,6 +213,56 @@ func TestStreamReusesMaps(t *testing.T) {
 			if skip && name != "b.json" && res.Skipped == 0 {
 				t.Errorf("%s: nothing skipped", name)
 			}
+			checkStreamPicked(t, path, opts, loaded)
 		}
+	}
+}
+
+// checkStreamPicked checks that Stream with a pick hands over the
+// trajectories that Load reads, the JSONL lines that take the fast path
+// (most) with their metadata picked, and asks for the pick once, with the
+// first trajectory.
+func checkStreamPicked(t *testing.T, path string, opts Options, loaded *Result) {
+	t.Helper()
+	pick := &engine.Pick{Keys: []string{"a", "c", "o9", "b"}}
+	var firsts []string
+	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+		firsts = append(firsts, brief(*first))
+		return pick
+	}
+	i, picked := 0, 0
+	_, err := Stream([]string{path}, opts, func(ts []engine.Trajectory) error {
+		for _, got := range ts {
+			want := loaded.Trajectories[i]
+			i++
+			if got.Pick == nil {
+				if brief(got) != brief(want) {
+					t.Fatalf("%s: trajectory %d not picked:\n got %s\nwant %s", path, i-1, brief(got), brief(want))
+				}
+				continue
+			}
+			picked++
+			md := want.Metadata
+			want.Metadata = nil
+			if got.Pick != pick || brief(got) != brief(want) {
+				t.Fatalf("%s: trajectory %d picked:\n got %s\nwant %s", path, i-1, brief(got), brief(want))
+			}
+			for k, key := range pick.Keys {
+				if g, w := got.Picked[k], pickedValue(md, key); g != w {
+					t.Fatalf("%s: trajectory %d: key %q picked as %+v, want %+v", path, i-1, key, g, w)
+				}
+			}
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		t.Fatalf("%s: %v", path, err)
+	case i != len(loaded.Trajectories):
+		t.Fatalf("%s: %d trajectories with a pick, Load %d", path, i, len(loaded.Trajectories))
+	case len(firsts) != 1 || firsts[0] != brief(loaded.Trajectories[0]):
+		t.Fatalf("%s: Pick called with %q, want once with %s", path, firsts, brief(loaded.Trajectories[0]))
+	case strings.HasSuffix(path, ".jsonl") && picked < i/2:
+		t.Fatalf("%s: %d of %d trajectories picked", path, picked, i)
 	}
 }

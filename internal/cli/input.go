@@ -91,15 +91,32 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		inputBytes int64 // the size of the input files, 0 if unknown
 	)
 	opts.Progress = func(_, total int64) { inputBytes = total }
-	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
-		if evaluator == nil && cerr == nil {
-			if p.computer, cerr = newComputer(cfg, &ts[0]); cerr == nil {
-				evaluator = engine.NewEvaluator(p.computer.Scorer)
-				p.reserve(evaluator, expectedCount(inputBytes, ts), ts)
-			}
+	// The computer is built on the first trajectory, which may name the
+	// objectives; then, when its scorer reads a few metadata keys and
+	// nothing else, the loader picks those keys instead of building a
+	// metadata map per trajectory.
+	build := func(first *engine.Trajectory) {
+		if p.computer == nil && cerr == nil {
+			p.computer, cerr = newComputer(cfg, first)
 		}
+	}
+	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+		if build(first); cerr != nil {
+			return nil
+		}
+		if picker, ok := p.computer.Scorer.(interface{ Pick() *engine.Pick }); ok {
+			return picker.Pick()
+		}
+		return nil
+	}
+	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
+		build(&ts[0])
 		if cerr != nil {
 			return nil // read on: an input error comes first
+		}
+		if evaluator == nil {
+			evaluator = engine.NewEvaluator(p.computer.Scorer)
+			p.reserve(evaluator, expectedCount(inputBytes, ts), ts)
 		}
 		evaluator.Add(ts)
 		for i := range ts {

@@ -1,0 +1,51 @@
+package engine
+
+import "math"
+
+// Pick names the metadata keys that a scorer reads, when it reads nothing
+// else of a trajectory but its batch, group and step_count
+// (ParetoScorer.Pick). A loader given a Pick (loaders.Options.Pick) may read
+// those keys' values into Trajectory.Picked and leave Metadata nil: building
+// a map per trajectory, its values boxed, took most of the time of reading
+// a short JSONL line, and the scorer looks up a handful of keys.
+type Pick struct {
+	Keys []string
+}
+
+// PickedKind says what a picked metadata value is, as far as a scorer
+// cares.
+type PickedKind uint8
+
+const (
+	// PickedAbsent is a key that the metadata does not have, or null.
+	PickedAbsent PickedKind = iota
+	// PickedNumber is a number: PickedValue.Number.
+	PickedNumber
+	// PickedOther is a string or a bool.
+	PickedOther
+)
+
+// PickedValue is the value of one picked metadata key.
+type PickedValue struct {
+	Number float64 // set when Kind is PickedNumber
+	Kind   PickedKind
+}
+
+// pickedNumber returns the value of the metadata key of a trajectory read
+// with a Pick, as toNumber converts the same value in Metadata. A key the
+// Pick does not name is absent: the trajectory was read without it.
+func (t *Trajectory) pickedNumber(key string) (float64, error) {
+	for k, name := range t.Pick.Keys {
+		if name != key {
+			continue
+		}
+		switch v := t.Picked[k]; v.Kind {
+		case PickedNumber:
+			return v.Number, finite(v.Number)
+		case PickedOther:
+			return math.NaN(), ErrNotNumber
+		}
+		break
+	}
+	return math.NaN(), ErrMissing
+}

@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestParetoScorerPick(t *testing.T) {
+	for _, c := range []struct {
+		exprs []string
+		keys  []string // nil: no pick
+	}{
+		{[]string{`metadata["a"]`, `metadata.b`, `c`, `metadata["a"]`}, []string{"a", "b", "c"}},
+		{[]string{`metadata["a b"]`}, []string{"a b"}},
+		{[]string{`metadata.a`, `metadata.b * 2`}, nil},
+		{[]string{`metadata.a`, `step_count`}, nil},
+		{[]string{`metadata?.a`}, nil},
+		{[]string{`$env.a`}, nil},
+	} {
+		objs := make([]ObjectiveExpr, len(c.exprs))
+		for k, e := range c.exprs {
+			objs[k] = ObjectiveExpr{Name: string(rune('p' + k)), Expr: e, Weight: math.NaN()}
+		}
+		s, err := NewParetoScorer(objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pick := s.Pick()
+		switch {
+		case c.keys == nil && pick != nil:
+			t.Errorf("%q: Pick() = %q, want nil", c.exprs, pick.Keys)
+		case c.keys != nil && (pick == nil || !slices.Equal(pick.Keys, c.keys)):
+			t.Errorf("%q: Pick() = %v, want keys %q", c.exprs, pick, c.keys)
+		}
+	}
+}
+
+// picked returns t read with pick: its metadata values of pick's keys as a
+// loader picks them.
+func picked(t Trajectory, pick *Pick) Trajectory {
+	t.Pick, t.Picked = pick, make([]PickedValue, len(pick.Keys))
+	for k, key := range pick.Keys {
+		switch x := t.Metadata[key].(type) {
+		case nil:
+		case float64:
+			t.Picked[k] = PickedValue{Number: x, Kind: PickedNumber}
+		default:
+			t.Picked[k] = PickedValue{Kind: PickedOther}
+		}
+	}
+	t.Metadata = nil
+	return t
+}
+
+// TestPickedEvaluate checks that the scorer evaluates a trajectory read
+// with its Pick as it does with the whole metadata: values bit for bit
+// and the same errors, for every kind of metadata value.
+func TestPickedEvaluate(t *testing.T) {
+	s, err := NewParetoScorer([]ObjectiveExpr{
+		{Name: "a", Expr: `metadata["a"]`, Weight: math.NaN()},
+		{Name: "b", Expr: `b`, Weight: math.NaN()},
+		{Name: "a2", Expr: `metadata.a`, Weight: math.NaN()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := s.Pick()
+	values := []any{0.25, -0.0, 1e308, math.Inf(1), math.NaN(), "0.5", true, false, nil}
+	for _, a := range append(values, "absent") {
+		for _, b := range append(values, "absent") {
+			md := map[string]any{"other": 1.0}
+			if a != "absent" {
+				md["a"] = a
+			}
+			if b != "absent" {
+				md["b"] = b
+			}
+			full := Trajectory{ID: "t", Metadata: md}
+			want, got := make([]float64, 3), make([]float64, 3)
+			wantErr := s.Evaluate(&full, want)
+			p := picked(full, pick)
+			gotErr := s.Evaluate(&p, got)
+			if !sameBits(got, want) || errText(gotErr) != errText(wantErr) {
+				t.Errorf("a=%v b=%v: picked %v (%v), whole metadata %v (%v)", a, b, got, gotErr, want, wantErr)
+			}
+		}
+	}
+	// A key the pick does not name is absent.
+	p := Trajectory{Pick: &Pick{Keys: []string{"b"}}, Picked: []PickedValue{{Number: 1, Kind: PickedNumber}}}
+	if x, err := p.pickedNumber("a"); err != ErrMissing || !math.IsNaN(x) {
+		t.Errorf("an unpicked key reads as %v, %v; want NaN, %v", x, err, ErrMissing)
+	}
+}
+
+func sameBits(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool {
+		return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
+	})
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
