@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Pick names the metadata keys that a scorer reads, when it reads nothing
 // else of a trajectory but its batch, group and step_count
@@ -31,21 +34,23 @@ type PickedValue struct {
 	Kind   PickedKind
 }
 
+// number returns v as toNumber converts the same value in Metadata.
+func (v PickedValue) number() (float64, error) {
+	switch v.Kind {
+	case PickedNumber:
+		return v.Number, finite(v.Number)
+	case PickedOther:
+		return math.NaN(), ErrNotNumber
+	}
+	return math.NaN(), ErrMissing
+}
+
 // pickedNumber returns the value of the metadata key of a trajectory read
 // with a Pick, as toNumber converts the same value in Metadata. A key the
 // Pick does not name is absent: the trajectory was read without it.
 func (t *Trajectory) pickedNumber(key string) (float64, error) {
-	for k, name := range t.Pick.Keys {
-		if name != key {
-			continue
-		}
-		switch v := t.Picked[k]; v.Kind {
-		case PickedNumber:
-			return v.Number, finite(v.Number)
-		case PickedOther:
-			return math.NaN(), ErrNotNumber
-		}
-		break
+	if k := slices.Index(t.Pick.Keys, key); k >= 0 {
+		return t.Picked[k].number()
 	}
 	return math.NaN(), ErrMissing
 }

@@ -79,10 +79,14 @@ func TestPickedEvaluate(t *testing.T) {
 			full := Trajectory{ID: "t", Metadata: md}
 			want, got := make([]float64, 3), make([]float64, 3)
 			wantErr := s.Evaluate(&full, want)
-			p := picked(full, pick)
-			gotErr := s.Evaluate(&p, got)
-			if !sameBits(got, want) || errText(gotErr) != errText(wantErr) {
-				t.Errorf("a=%v b=%v: picked %v (%v), whole metadata %v (%v)", a, b, got, gotErr, want, wantErr)
+			// The scorer's own pick, and another that names the keys in
+			// another order, with an extra one.
+			for _, pk := range []*Pick{pick, {Keys: []string{"x", "b", "a"}}} {
+				p := picked(full, pk)
+				gotErr := s.Evaluate(&p, got)
+				if !sameBits(got, want) || errText(gotErr) != errText(wantErr) {
+					t.Errorf("a=%v b=%v, keys %q: picked %v (%v), whole metadata %v (%v)", a, b, pk.Keys, got, gotErr, want, wantErr)
+				}
 			}
 		}
 	}

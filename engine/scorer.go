@@ -105,6 +105,10 @@ type ObjectiveExpr struct {
 type ParetoScorer struct {
 	objectives []Objective
 	exprs      []*Expression
+	// pick is Pick's, nil when some expression reads more than a metadata
+	// value; pickAt[k] is the index in pick.Keys of objective k's key.
+	pick   *Pick
+	pickAt []int
 }
 
 // NewParetoScorer compiles the objectives' expressions. An objective whose
@@ -139,7 +143,26 @@ func NewParetoScorer(objs []ObjectiveExpr) (*ParetoScorer, error) {
 		s.objectives = append(s.objectives, Objective{Name: o.Name, Goal: goal, Weight: w})
 		s.exprs = append(s.exprs, e)
 	}
+	s.pick, s.pickAt = pickOf(s.exprs)
 	return s, nil
+}
+
+// pickOf returns the Pick of expressions that each read one metadata value
+// and nothing else, and the index of each one's key in it; nil otherwise.
+func pickOf(exprs []*Expression) (*Pick, []int) {
+	pick := &Pick{}
+	at := make([]int, len(exprs))
+	for k, e := range exprs {
+		if !e.direct {
+			return nil, nil
+		}
+		at[k] = slices.Index(pick.Keys, e.key)
+		if at[k] < 0 {
+			at[k] = len(pick.Keys)
+			pick.Keys = append(pick.Keys, e.key)
+		}
+	}
+	return pick, at
 }
 
 // Objectives implements Scorer.
@@ -149,22 +172,12 @@ func (s *ParetoScorer) Objectives() []Objective { return s.objectives }
 // one metadata value and nothing else (metadata.KEY, metadata["KEY"] or a
 // bare KEY that names no field), else nil. The scorer gives a trajectory
 // read with this Pick the values it gives it with its whole metadata.
-func (s *ParetoScorer) Pick() *Pick {
-	var keys []string
-	for _, e := range s.exprs {
-		if !e.direct {
-			return nil
-		}
-		if !slices.Contains(keys, e.key) {
-			keys = append(keys, e.key)
-		}
-	}
-	return &Pick{Keys: keys}
-}
+// The Pick is the scorer's: do not change it.
+func (s *ParetoScorer) Pick() *Pick { return s.pick }
 
 // cloneScorer implements scorerCloner.
 func (s *ParetoScorer) cloneScorer() Scorer {
-	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs))}
+	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs)), pick: s.pick, pickAt: s.pickAt}
 	for k, e := range s.exprs {
 		c.exprs[k] = e.clone()
 	}
@@ -175,7 +188,13 @@ func (s *ParetoScorer) cloneScorer() Scorer {
 func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 	var first error
 	for k, e := range s.exprs {
-		v, err := e.Eval(t)
+		var v float64
+		var err error
+		if t.Pick != nil && t.Pick == s.pick {
+			v, err = t.Picked[s.pickAt[k]].number()
+		} else {
+			v, err = e.Eval(t)
+		}
 		dst[k] = v
 		if err != nil && first == nil {
 			first = &InvalidError{Objective: s.objectives[k].Name, Err: err}

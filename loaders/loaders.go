@@ -436,13 +436,18 @@ func (l *loader) flush(final bool) error {
 		return nil
 	}
 	err := l.each(ts)
-	used := make([]map[string]any, 0, len(ts))
+	var used []map[string]any
 	for i := range ts {
-		if ts[i].Metadata != nil { // nil when picked
-			used = append(used, ts[i].Metadata)
+		if m := ts[i].Metadata; m != nil { // nil when picked
+			if used == nil {
+				used = make([]map[string]any, 0, len(ts)-i)
+			}
+			used = append(used, m)
 		}
 	}
-	l.maps.give(used)
+	if used != nil {
+		l.maps.give(used)
+	}
 	l.picks.give(l.taken)
 	l.taken = nil
 	clear(ts) // what each was given is no longer referenced
