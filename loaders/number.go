@@ -1,3 +1,7 @@
+// Parts of this file are ported from Go's internal/strconv/atofeisel.go:
+// Copyright The Go Authors. All rights reserved. Use of this source code
+// is governed by a BSD-style license that can be found in NOTICE.md.
+
 package loaders
 
 import (

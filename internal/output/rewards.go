@@ -72,7 +72,7 @@ func AppendJSONNumber(buf []byte, x float64) []byte {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return append(buf, "null"...)
 	}
-	return strconv.AppendFloat(buf, x, 'g', -1, 64)
+	return appendShortest(buf, x)
 }
 
 // AppendJSONString appends s as json.Marshal writes it, made safe to
