@@ -76,22 +76,34 @@ func metadataJSONL(n, m int) []byte {
 }
 
 // BenchmarkStreamJSONLMetadata streams short lines that are mostly
-// metadata, as rewardlens compute does, with a callback that does nothing.
+// metadata, as rewardlens compute does, with a callback that does nothing:
+// with the metadata in maps, and with its keys picked (Options.Pick).
 func BenchmarkStreamJSONLMetadata(b *testing.B) {
 	for _, m := range []int{3, 8} {
-		b.Run(fmt.Sprintf("m=%d", m), func(b *testing.B) {
-			data := metadataJSONL(100_000, m)
-			path := filepath.Join(b.TempDir(), "meta.jsonl")
-			if err := os.WriteFile(path, data, 0o644); err != nil {
-				b.Fatal(err)
+		data := metadataJSONL(100_000, m)
+		path := filepath.Join(b.TempDir(), "meta.jsonl")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		// The metadata in maps, then the m keys picked, as compute does.
+		pick := &engine.Pick{}
+		for k := range m {
+			pick.Keys = append(pick.Keys, fmt.Sprintf("o%d", k+1))
+		}
+		for _, opts := range []Options{{}, {Pick: func(*engine.Trajectory) *engine.Pick { return pick }}} {
+			name := fmt.Sprintf("m=%d", m)
+			if opts.Pick != nil {
+				name += "/picked"
 			}
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Stream([]string{path}, Options{}, func([]engine.Trajectory) error { return nil }); err != nil {
-					b.Fatal(err)
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Stream([]string{path}, opts, func([]engine.Trajectory) error { return nil }); err != nil {
+						b.Fatal(err)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

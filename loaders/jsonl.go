@@ -33,8 +33,13 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 	if l.each != nil && cap(l.res.Trajectories) == 0 {
 		// The chunk is made before the blocks, while the heap is small:
 		// so no collection starts, and reads its pages, before pagetouch
-		// writes them.
-		l.res.Trajectories = make([]engine.Trajectory, 0, streamChunk+streamChunk/2)
+		// writes them. A small file gets a small one (reserve grows it if
+		// the lines are shorter than 16 bytes).
+		n := streamChunk + streamChunk/2
+		if l.sizeHint > 0 {
+			n = int(min(int64(n), l.sizeHint/16+1))
+		}
+		l.res.Trajectories = make([]engine.Trajectory, 0, n)
 		pagetouch.Slice(l.res.Trajectories)
 	}
 	nw := runtime.GOMAXPROCS(0)

@@ -302,7 +302,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if each != nil {
 		l.maps, l.picks = &mapStore{}, &pickedStore{}
 	}
-	if !in.gzipped && each == nil {
+	if !in.gzipped {
 		l.sizeHint = size
 	}
 	switch format {
