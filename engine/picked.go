@@ -5,14 +5,17 @@ import (
 	"slices"
 )
 
-// Pick names the metadata keys that a scorer reads, when it reads nothing
-// else of a trajectory but its batch, group and step_count
-// (ParetoScorer.Pick). A loader given a Pick (loaders.Options.Pick) may read
-// those keys' values into Trajectory.Picked and leave Metadata nil: building
-// a map per trajectory, its values boxed, took most of the time of reading
-// a short JSONL line, and the scorer looks up a handful of keys.
+// Pick names what a scorer reads of a trajectory's body, when that is a
+// few metadata keys and maybe the response (ParetoScorer.Pick). A loader
+// given a Pick (loaders.Options.Pick) may read those keys' values into
+// Trajectory.Picked and leave Metadata nil, and leave Response nil unless
+// asked for: building a map per trajectory, its values boxed, took most of
+// the time of reading a short JSONL line, and the scorer looks up a
+// handful of keys.
 type Pick struct {
 	Keys []string
+	// Response asks for Trajectory.Response.
+	Response bool
 }
 
 // PickedKind says what a picked metadata value is, as far as a scorer

@@ -36,9 +36,9 @@ type Trajectory struct {
 	// Metadata maps names to float64, string, bool or nil values.
 	Metadata map[string]any
 	// Pick, when not nil, says that the trajectory was read with a Pick
-	// (loaders.Options.Pick): Metadata is nil, and Picked[k] holds the
-	// value of Pick.Keys[k]. Only a scorer whose own Pick that is sees
-	// the trajectory as it would with its whole metadata.
+	// (loaders.Options.Pick): Metadata is nil, Picked[k] holds the value
+	// of Pick.Keys[k], and Response is nil unless Pick.Response. Only a
+	// scorer whose own Pick that is sees the trajectory as it would whole.
 	Pick   *Pick
 	Picked []PickedValue
 	// Source and Line say where the trajectory was read (for messages).

@@ -16,8 +16,12 @@ import (
 // alone reports errors: so a line reads the same either way
 // (TestPlainMatchesGeneral, FuzzPlainLine).
 
-// metadataField is the index of "metadata" in trajectoryFields.
-var metadataField = trajectoryFieldIndex([]byte(`"metadata"`))
+// metadataField and responseField are the indices of "metadata" and
+// "response" in trajectoryFields.
+var (
+	metadataField = trajectoryFieldIndex([]byte(`"metadata"`))
+	responseField = trajectoryFieldIndex([]byte(`"response"`))
+)
 
 // parsePlain sets the fields of t, whose Metadata is empty, from line when
 // the line is plain, and reports whether it was. When it was not, t and its
@@ -40,6 +44,8 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 				return false // an error
 			}
 			// plainObject read it
+		case f == responseField && t.Pick != nil && !t.Pick.Response:
+			// not asked for; setting a response fails on nothing
 		case trajectoryFields[f].set(t, jsonValue{raw: raw, in: &p.in}) != nil:
 			return false
 		}

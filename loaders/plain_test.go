@@ -30,11 +30,15 @@ func generalTrajectory(line []byte) (engine.Trajectory, string) {
 type plainChecker struct {
 	p      lineParser
 	plain  int // how many lines parsePlain read
-	picked int // how many lines were read with checkPick's keys picked
+	picked int // how many lines were read with a pick
 }
 
-// checkPick is the pick that plainChecker reads each line with too.
-var checkPick = &engine.Pick{Keys: []string{"o1", "accuracy", "o2", "é", "", "absent"}}
+// checkPicks are the picks that plainChecker reads each line with too:
+// without the response and with it.
+var checkPicks = []*engine.Pick{
+	{Keys: []string{"o1", "accuracy", "o2", "é", "", "absent"}},
+	{Keys: []string{"o2"}, Response: true},
+}
 
 // pickedValue returns what a loader picks for the value of key in md.
 func pickedValue(md map[string]any, key string) engine.PickedValue {
@@ -73,15 +77,17 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 	if lerr == nil {
 		c.p.spare = append(c.p.spare, got.Metadata) // the next line reuses it
 	}
-	c.checkPicked(t, line, want, wantErr)
+	for _, pick := range checkPicks {
+		c.checkPicked(t, line, pick, want, wantErr)
+	}
 }
 
-// checkPicked checks that line reads with checkPick as the general path
-// reads it, its picked values being those of the general path's metadata.
-func (c *plainChecker) checkPicked(t *testing.T, line []byte, want engine.Trajectory, wantErr string) {
+// checkPicked checks that line reads with pick as the general path reads
+// it, its picked values being those of the general path's metadata.
+func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *engine.Pick, want engine.Trajectory, wantErr string) {
 	t.Helper()
-	c.p.picked = make([]engine.PickedValue, len(checkPick.Keys))
-	got, lerr := c.p.parse(line, blockLine{no: 1}, checkPick)
+	c.p.picked = make([]engine.PickedValue, len(pick.Keys))
+	got, lerr := c.p.parse(line, blockLine{no: 1}, pick)
 	switch {
 	case lerr != nil || wantErr != "":
 		if lerr == nil || lerr.Msg != wantErr {
@@ -96,15 +102,18 @@ func (c *plainChecker) checkPicked(t *testing.T, line []byte, want engine.Trajec
 		return
 	}
 	c.picked++
-	if got.Pick != checkPick || got.Metadata != nil || len(got.Picked) != len(checkPick.Keys) {
-		t.Fatalf("%s: picked with Pick %p (want %p), Metadata %v, %d values", line, got.Pick, checkPick, got.Metadata, len(got.Picked))
+	if got.Pick != pick || got.Metadata != nil || len(got.Picked) != len(pick.Keys) {
+		t.Fatalf("%s: picked with Pick %p (want %p), Metadata %v, %d values", line, got.Pick, pick, got.Metadata, len(got.Picked))
 	}
 	md := want.Metadata
 	want.Metadata = nil
+	if !pick.Response {
+		want.Response = nil
+	}
 	if brief(got) != brief(want) {
 		t.Fatalf("%s: picked:\n got %s\nwant %s", line, brief(got), brief(want))
 	}
-	for k, key := range checkPick.Keys {
+	for k, key := range pick.Keys {
 		g, w := got.Picked[k], pickedValue(md, key)
 		if g.Kind != w.Kind || math.Float64bits(g.Number) != math.Float64bits(w.Number) {
 			t.Fatalf("%s: key %q picked as %+v, want %+v", line, key, g, w)
