@@ -58,8 +58,8 @@ type Trajectory struct {
 
 // DropBody drops t's Response and Metadata (or Picked), the bulk of a
 // trajectory, when they can be read again from its file (Format is set),
-// marking t Lean, and reports whether it did. A caller done evaluating t keeps only
-// what identifies it, and rereads the rest on demand.
+// marking t Lean, and reports whether it did. A caller done evaluating t
+// keeps only what identifies it, and rereads the rest on demand.
 func (t *Trajectory) DropBody() bool {
 	if t.Format == "" {
 		return false

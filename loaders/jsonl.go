@@ -175,7 +175,7 @@ func (l *loader) takeBlock(b *jsonlBlock) error {
 		}
 	}
 	l.addParsed(b.ts[next:])
-	if b.picked != nil {
+	if b.picked != nil && l.picks != nil {
 		l.taken = append(l.taken, b.picked)
 	}
 	l.reserve(b)
