@@ -92,16 +92,14 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	)
 	opts.Progress = func(_, total int64) { inputBytes = total }
 	// The computer is built on the first trajectory, which may name the
-	// objectives; then, when its scorer reads a few metadata keys and
-	// nothing else, the loader picks those keys instead of building a
-	// metadata map per trajectory.
-	build := func(first *engine.Trajectory) {
+	// objectives, when the loader asks what to pick: when the scorer reads
+	// a few metadata keys and nothing else, the loader picks those keys
+	// instead of building a metadata map per trajectory.
+	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
 		if p.computer == nil && cerr == nil {
 			p.computer, cerr = newComputer(cfg, first)
 		}
-	}
-	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
-		if build(first); cerr != nil {
+		if cerr != nil {
 			return nil
 		}
 		if picker, ok := p.computer.Scorer.(interface{ Pick() *engine.Pick }); ok {
@@ -110,7 +108,6 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		return nil
 	}
 	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
-		build(&ts[0])
 		if cerr != nil {
 			return nil // read on: an input error comes first
 		}
