@@ -7,9 +7,10 @@ package loaders
 import (
 	"encoding/binary"
 	"math"
-	"math/big"
 	"math/bits"
 	"strconv"
+
+	"github.com/rewardlens/rewardlens/internal/pow10"
 )
 
 // parseFloat returns the value of a valid decimal number. A number too large
@@ -152,7 +153,7 @@ var exactPowersOfTen = [...]float64{
 // could: when mantissa fits 53 bits and exp10 is that of an exact power of
 // ten, by one correctly rounded product or quotient of exact operands
 // (Clinger's fast path), else by the Eisel-Lemire algorithm, as strconv
-// does. It fails for exponents out of the range of powersOfTen128, and
+// does. It fails for exponents out of eiselLemire's range, and
 // where Eisel-Lemire cannot decide.
 //
 // strconv.ParseFloat reads the digits again, branching on what Go syntax
@@ -177,35 +178,13 @@ func decimalToFloat(mantissa uint64, exp10 int, neg bool) (float64, bool) {
 	return eiselLemire(mantissa, exp10, neg)
 }
 
-// The exponents of ten powersOfTen128 covers: those of numbers with 17
-// significant digits between about 1e-47 and 1e80.
+// The exponents of ten that eiselLemire takes: those of numbers with 17
+// significant digits between about 1e-47 and 1e80. (Its table, pow10's,
+// covers more, but outside this range strconv is left to decide.)
 const (
 	minExp10 = -64
 	maxExp10 = 64
 )
-
-// powersOfTen128 holds, for each exponent from minExp10 to maxExp10, the
-// power of ten scaled by a power of two into [2^127, 2^128) and truncated
-// to an integer: its high and low 64 bits (strconv's table, in part).
-var powersOfTen128 = func() (t [maxExp10 - minExp10 + 1][2]uint64) {
-	ten := big.NewInt(10)
-	for e := minExp10; e <= maxExp10; e++ {
-		p := new(big.Int).Exp(ten, big.NewInt(int64(max(e, -e))), nil)
-		if e < 0 {
-			// 2^(128+bits) / p is in (2^128, 2^129): its quotient, shifted
-			// right once, is the truncated scaled 1/p.
-			p.Quo(new(big.Int).Lsh(big.NewInt(1), uint(128+p.BitLen())), p)
-		}
-		if n := p.BitLen(); n > 128 {
-			p.Rsh(p, uint(n-128))
-		} else {
-			p.Lsh(p, uint(128-n))
-		}
-		lo := new(big.Int).And(p, new(big.Int).SetUint64(math.MaxUint64))
-		t[e-minExp10] = [2]uint64{new(big.Int).Rsh(p, 64).Uint64(), lo.Uint64()}
-	}
-	return t
-}()
 
 // eiselLemire returns mantissa × 10^exp10, negated when neg, as
 // strconv.ParseFloat rounds it, for exp10 from minExp10 to maxExp10, and
@@ -221,7 +200,7 @@ func eiselLemire(mantissa uint64, exp10 int, neg bool) (float64, bool) {
 		}
 		return 0, true
 	}
-	pow := powersOfTen128[exp10-minExp10]
+	pow := pow10.Floor(exp10)
 	exp2 := 1 + (exp10*108853)>>15 // 1 + ⌊exp10 × log2(10)⌋ in this range
 
 	// Normalization.
@@ -230,11 +209,11 @@ func eiselLemire(mantissa uint64, exp10 int, neg bool) (float64, bool) {
 	retExp2 := uint64(exp2+63+1023) - uint64(clz)
 
 	// Multiplication.
-	xHi, xLo := bits.Mul64(mantissa, pow[0])
+	xHi, xLo := bits.Mul64(mantissa, pow.Hi)
 
 	// Wider Approximation.
 	if xHi&0x1FF == 0x1FF && xLo+mantissa < mantissa {
-		yHi, yLo := bits.Mul64(mantissa, pow[1])
+		yHi, yLo := bits.Mul64(mantissa, pow.Lo)
 		mergedHi, mergedLo := xHi, xLo+yHi
 		if mergedLo < xLo {
 			mergedHi++

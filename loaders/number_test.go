@@ -80,25 +80,6 @@ func TestNumberMatchesParseFloat(t *testing.T) {
 	}
 }
 
-// TestPowersOfTen128 checks a few entries against strconv's table.
-func TestPowersOfTen128(t *testing.T) {
-	for _, c := range []struct {
-		exp10  int
-		hi, lo uint64
-	}{
-		{-64, 0xa87fea27a539e9a5, 0x3f2398d747b36224},
-		{-23, 0xc16d9a0095928a27, 0x75b7053c0f178293},
-		{-1, 0xcccccccccccccccc, 0xcccccccccccccccc},
-		{0, 1 << 63, 0},
-		{23, 0xa968163f0a57b400, 0},
-		{64, 0xc2781f49ffcfa6d5, 0x3cbf6b71c76b25fb},
-	} {
-		if got := powersOfTen128[c.exp10-minExp10]; got != [2]uint64{c.hi, c.lo} {
-			t.Errorf("1e%d: %#x, want %#x", c.exp10, got, [2]uint64{c.hi, c.lo})
-		}
-	}
-}
-
 func FuzzNumber(f *testing.F) {
 	for _, s := range []string{"0.5118216247002567", "-1E5", "1e-400", "123456789012345678901", "0.1e-63", "-0"} {
 		f.Add(s)

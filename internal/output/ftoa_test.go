@@ -2,7 +2,6 @@ package output
 
 import (
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -111,38 +110,6 @@ func TestAppendShortestAppends(t *testing.T) {
 			if got := appendShortest(dst, x); string(got) != want {
 				t.Errorf("appendShortest(%q with capacity %d, %g) = %q, want %q", dst, c, x, got, want)
 			}
-		}
-	}
-}
-
-// TestPow10Tab checks pow10Tab against exact arithmetic.
-func TestPow10Tab(t *testing.T) {
-	if pow10Min+len(pow10Tab)-1 != 326 {
-		t.Fatalf("pow10Tab covers 1e%d to 1e%d, want 1e-292 to 1e326", pow10Min, pow10Min+len(pow10Tab)-1)
-	}
-	for i, φ := range pow10Tab {
-		k := pow10Min + i
-		// ⌈10^k×2^(127-⌊k·log2(10)⌋)⌉ = ⌈num/den⌉
-		num, den := big.NewInt(1), big.NewInt(1)
-		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(k, -k))), nil)
-		if k >= 0 {
-			num = p
-		} else {
-			den = p
-		}
-		if sh := 127 - k*108853>>15; sh >= 0 {
-			num.Lsh(num, uint(sh))
-		} else {
-			den.Lsh(den, uint(-sh))
-		}
-		want, rem := num.QuoRem(num, den, new(big.Int))
-		if rem.Sign() != 0 {
-			want.Add(want, big.NewInt(1))
-		}
-		got := new(big.Int).SetUint64(φ.hi)
-		got.Lsh(got, 64).Or(got, new(big.Int).SetUint64(φ.lo))
-		if got.Cmp(want) != 0 || want.BitLen() != 128 {
-			t.Errorf("pow10Tab for 1e%d = %#x, want %#x", k, got, want)
 		}
 	}
 }
