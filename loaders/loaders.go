@@ -460,6 +460,30 @@ func (l *loader) newMetadata() map[string]any {
 	return l.maps.next(&l.spare)
 }
 
+// freeList holds things to reuse, for goroutines to share.
+type freeList[T any] struct {
+	mu    sync.Mutex
+	items []T
+}
+
+// put stores items.
+func (l *freeList[T]) put(items ...T) {
+	l.mu.Lock()
+	l.items = append(l.items, items...)
+	l.mu.Unlock()
+}
+
+// pop takes the item stored last, if any.
+func (l *freeList[T]) pop() (item T, ok bool) {
+	l.mu.Lock()
+	if n := len(l.items); n > 0 {
+		item, ok = l.items[n-1], true
+		l.items = l.items[:n-1]
+	}
+	l.mu.Unlock()
+	return item, ok
+}
+
 // mapStore recycles the metadata maps of streamed trajectories: making a
 // map per trajectory is a good part of the cost of reading one. The maps
 // go back and forth in batches, so that the goroutines that parse take the
@@ -469,16 +493,11 @@ func (l *loader) newMetadata() map[string]any {
 // so the goroutines that parse JSONL clear the maps they take, which
 // spares that work to the reading goroutine, whose work is serial.
 type mapStore struct {
-	mu   sync.Mutex
-	free [][]map[string]any // batches of used maps
+	batches freeList[[]map[string]any]
 }
 
 // give stores a batch of used maps.
-func (s *mapStore) give(batch []map[string]any) {
-	s.mu.Lock()
-	s.free = append(s.free, batch)
-	s.mu.Unlock()
-}
+func (s *mapStore) give(batch []map[string]any) { s.batches.put(batch) }
 
 // next returns an empty map: one from spare, cleared, which it refills
 // with a stored batch when empty, or a new map.
@@ -487,12 +506,7 @@ func (s *mapStore) next(spare *[]map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	if len(*spare) == 0 {
-		s.mu.Lock()
-		if n := len(s.free); n > 0 {
-			*spare = s.free[n-1]
-			s.free = s.free[:n-1]
-		}
-		s.mu.Unlock()
+		*spare, _ = s.batches.pop()
 	}
 	if n := len(*spare); n > 0 {
 		m := (*spare)[n-1]
@@ -508,30 +522,20 @@ func (s *mapStore) next(spare *[]map[string]any) map[string]any {
 // handed over. A new array per block took as many new pages as the
 // metadata maps it replaces. The nil *pickedStore recycles nothing.
 type pickedStore struct {
-	mu   sync.Mutex
-	free [][]engine.PickedValue
+	arrays freeList[[]engine.PickedValue]
 }
 
 // give stores arrays no trajectory points into any more.
 func (s *pickedStore) give(arrays [][]engine.PickedValue) {
-	if s == nil {
-		return
+	if s != nil {
+		s.arrays.put(arrays...)
 	}
-	s.mu.Lock()
-	s.free = append(s.free, arrays...)
-	s.mu.Unlock()
 }
 
 // take returns n zero values: a stored array when one is large enough.
 func (s *pickedStore) take(n int) []engine.PickedValue {
 	if s != nil {
-		s.mu.Lock()
-		var a []engine.PickedValue
-		if k := len(s.free); k > 0 {
-			a, s.free = s.free[k-1], s.free[:k-1]
-		}
-		s.mu.Unlock()
-		if cap(a) >= n {
+		if a, _ := s.arrays.pop(); cap(a) >= n {
 			a = a[:n]
 			clear(a)
 			return a
