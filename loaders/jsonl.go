@@ -228,8 +228,6 @@ type lineParser struct {
 	spare []map[string]any // see mapStore
 	t     engine.Trajectory
 	rec   objectRecord
-	// picked is where the line being parsed puts its picked values.
-	picked []engine.PickedValue
 }
 
 // parseBlock parses the lines of b into b.ts and b.errs.
@@ -249,11 +247,12 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 	}
 	start := 0
 	for j, ln := range b.lines {
+		var picked []engine.PickedValue
 		if pick != nil {
 			k := len(pick.Keys)
-			p.picked = b.picked[j*k : (j+1)*k : (j+1)*k]
+			picked = b.picked[j*k : (j+1)*k : (j+1)*k]
 		}
-		t, err := p.parse(b.data[start:ln.end], ln, pick)
+		t, err := p.parse(b.data[start:ln.end], ln, pick, picked)
 		start = ln.end
 		if err != nil {
 			b.errs = append(b.errs, blockError{at: len(b.ts), err: err})
@@ -264,28 +263,30 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 }
 
 // parse reads the trajectory on line ln, leaving its ID empty when it
-// takes the default. With a pick, a plain line's metadata goes to
-// p.picked, and Metadata stays nil.
-func (p *lineParser) parse(line []byte, ln blockLine, pick *engine.Pick) (engine.Trajectory, *LineError) {
+// takes the default. With a pick, a plain line's values of pick's keys go
+// to picked, one per key, and Metadata stays nil.
+func (p *lineParser) parse(line []byte, ln blockLine, pick *engine.Pick, picked []engine.PickedValue) (engine.Trajectory, *LineError) {
 	l, lineNo := p.l, ln.no
 	// The fields are set through p.t: a local trajectory whose address is
 	// passed on would be allocated on the heap, one per line.
-	if pick != nil {
-		p.t = p.blank(ln, nil)
-		p.t.Pick, p.t.Picked = pick, p.picked
-		if p.parsePlain(line, &p.t) {
-			return p.t, nil
-		}
-		p.t = p.blank(ln, l.maps.next(&p.spare))
-	} else {
-		p.t = p.blank(ln, l.maps.next(&p.spare))
-		if p.parsePlain(line, &p.t) {
-			return p.t, nil
-		}
-		metadata := p.t.Metadata
-		clear(metadata)
-		p.t = p.blank(ln, metadata)
+	var metadata map[string]any
+	if pick == nil {
+		metadata = l.maps.next(&p.spare)
 	}
+	p.t = p.blank(ln, metadata)
+	if pick != nil {
+		p.t.Pick, p.t.Picked = pick, picked
+	}
+	if p.parsePlain(line, &p.t) {
+		return p.t, nil
+	}
+	// The general path reads into a map, which the plain one may have
+	// filled in part.
+	if metadata == nil {
+		metadata = l.maps.next(&p.spare)
+	}
+	clear(metadata)
+	p.t = p.blank(ln, metadata)
 	obj, lerr := decodeObjectRecord(line, &p.rec)
 	if lerr != nil {
 		return engine.Trajectory{}, l.errorAt(lineNo, lerr.Col, lerr.Msg)

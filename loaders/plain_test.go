@@ -65,7 +65,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 			t.Fatalf("%s: read plain, the general path fails: %s", line, wantErr)
 		}
 	}
-	got, lerr := c.p.parse(line, blockLine{no: 1}, nil)
+	got, lerr := c.p.parse(line, blockLine{no: 1}, nil, nil)
 	switch {
 	case lerr != nil && lerr.Msg != wantErr:
 		t.Fatalf("%s: error %q, the general path says %q", line, lerr.Msg, wantErr)
@@ -86,8 +86,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 // it, its picked values being those of the general path's metadata.
 func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *engine.Pick, want engine.Trajectory, wantErr string) {
 	t.Helper()
-	c.p.picked = make([]engine.PickedValue, len(pick.Keys))
-	got, lerr := c.p.parse(line, blockLine{no: 1}, pick)
+	got, lerr := c.p.parse(line, blockLine{no: 1}, pick, make([]engine.PickedValue, len(pick.Keys)))
 	switch {
 	case lerr != nil || wantErr != "":
 		if lerr == nil || lerr.Msg != wantErr {

@@ -86,7 +86,7 @@ func (l *loader) rereadLine(br *bufio.Reader) (engine.Trajectory, error) {
 		return engine.Trajectory{}, err
 	}
 	p := lineParser{l: l}
-	t, lerr := p.parse(line, blockLine{no: 1}, nil)
+	t, lerr := p.parse(line, blockLine{no: 1}, nil, nil)
 	if lerr != nil {
 		return engine.Trajectory{}, errors.New(lerr.Msg)
 	}
