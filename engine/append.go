@@ -20,9 +20,6 @@ import (
 // previous one never looks.
 type appendLine struct {
 	evaluator *Evaluator
-	// spares holds the copies of the line's arrays prepared for their
-	// growth and for the copies of an extension (ahead.go).
-	spares spareTable
 
 	mu sync.Mutex
 	// extended records the score arrays (address and length) that
@@ -102,15 +99,13 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 		index[g] = int32(k)
 	}
 	l := &appendLine{}
-	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, spares: &l.spares}
+	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index}
 	return l
 }
 
-// prepareLine starts ev's append line (s being its scorer), unless ev
-// was appended to, and prepares spares for ev's arrays and its rankings'
-// (ahead.go): the first Append then copies none, nor the first Recompute
-// the rankings'.
-func (ev *Evaluation) prepareLine(s Scorer) {
+// startLine starts ev's append line (s being its scorer), unless ev was
+// appended to.
+func (ev *Evaluation) startLine(s Scorer) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if ev.appended.Load() {
@@ -119,47 +114,6 @@ func (ev *Evaluation) prepareLine(s Scorer) {
 	if ev.line == nil {
 		ev.line = newAppendLine(ev, s)
 	}
-	t := &ev.line.spares
-	prepareGrowth(t, ev.Values)
-	prepareGrowth(t, ev.Valid)
-	prepareGrowth(t, ev.Causes)
-	prepareGrowth(t, ev.batches)
-	prepareGrowth(t, ev.stepCounts)
-	prepareGrowth(t, ev.groupOf)
-	for _, r := range ev.rankings {
-		r.prepare(t)
-	}
-}
-
-// prepare prepares spares for r's arrays, for growth and for a copy.
-func (r *Ranking) prepare(t *spareTable) {
-	prepareGrowth(t, r.Ranks)
-	prepareGrowth(t, r.Crowding)
-	prepareGrowth(t, r.Fronts)
-	r.standby(t)
-}
-
-// standby prepares spares for a copy of r's arrays.
-func (r *Ranking) standby(t *spareTable) {
-	standby(t, r.Ranks)
-	standby(t, r.Crowding)
-	standby(t, r.Fronts)
-}
-
-// prepareResult prepares spares for res's arrays, and its ranking's,
-// when res is a result of an evaluation of ev's line.
-func (ev *Evaluation) prepareResult(res *Result) {
-	ev.mu.Lock()
-	line := ev.line
-	ev.mu.Unlock()
-	if line == nil || !ev.extends(res.Evaluation) {
-		return
-	}
-	t := &line.spares
-	prepareGrowth(t, res.Scores)
-	prepareGrowth(t, res.Rewards)
-	standby(t, res.Rewards)
-	res.Ranking.prepare(t)
 }
 
 // clip makes ev's arrays full, so that appending to them copies them.
@@ -207,8 +161,7 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 	// The new entries lie past prev's, where prev never looks: old
 	// trajectories keep their scores, which are extended in place. When
 	// trajectories join an old batch, the rewards of its old ones change:
-	// they are copied, prev's staying as they are. A copy is kept ready
-	// for that (standby).
+	// they are copied, prev's staying as they are.
 	grew := addsToOld(prev.Ranking, added)
 	inPlace := ev.line.claim(prev.Scores)
 	res := &Result{
@@ -216,8 +169,8 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 		Ranking:    ev.extendedRanking(prev.Ranking, from, added, grew),
 		Options:    prev.Options,
 		Objectives: slices.Clone(prev.Objectives),
-		Scores:     extendArray(ev.line, prev.Scores, n, inPlace),
-		Rewards:    extendArray(ev.line, prev.Rewards, n, inPlace && !grew),
+		Scores:     extendArray(prev.Scores, n, inPlace),
+		Rewards:    extendArray(prev.Rewards, n, inPlace && !grew),
 	}
 	weights := newScoreWeights(res.Objectives)
 	for i := from; i < n; i++ {
@@ -235,7 +188,6 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 		}
 	}
 	res.keepStats(prev, added)
-	standby(&ev.line.spares, res.Rewards)
 	return res
 }
 
@@ -290,16 +242,15 @@ func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]in
 	out := &Ranking{
 		Scope:    r.Scope,
 		Batches:  batches,
-		Ranks:    extendArray(ev.line, r.Ranks, n, inPlace),
-		Crowding: extendArray(ev.line, r.Crowding, n, inPlace),
-		Fronts:   extendArray(ev.line, r.Fronts, n, inPlace),
+		Ranks:    extendArray(r.Ranks, n, inPlace),
+		Crowding: extendArray(r.Crowding, n, inPlace),
+		Fronts:   extendArray(r.Fronts, n, inPlace),
 	}
 	rows := 0
 	for _, b := range changed {
 		rows += len(b.Members)
 	}
 	ev.rankBatches(out, changed, rows)
-	out.standby(&ev.line.spares)
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if cached := ev.rankings[r.Scope]; cached != nil {
@@ -313,12 +264,12 @@ func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]in
 }
 
 // extendArray returns s, an array of line l, extended to n elements, the
-// new ones zero: in place when inPlace, else in a copy (ahead.go).
-func extendArray[T any](l *appendLine, s []T, n int, inPlace bool) []T {
+// new ones zero: in place when inPlace, else in a copy.
+func extendArray[T any](s []T, n int, inPlace bool) []T {
 	if inPlace {
-		return growAhead(&l.spares, s, n-len(s))
+		return extend(s, n-len(s))
 	}
-	return copyAhead(&l.spares, s, n-len(s))
+	return extend(slices.Clip(s), n-len(s))
 }
 
 // extendBatches returns r's batches with the trajectories added (by step)

@@ -34,8 +34,7 @@ const batches, perBatch = 1000, 1024
 
 // followedRun returns the random source, and the Live and result (grpo,
 // three objectives) of a run of batches x perBatch trajectories, as a
-// follower holds them before the next batch comes: the arrays' spares
-// prepared (see ahead.go).
+// follower holds them before the next batch comes.
 func followedRun(b *testing.B) (*rand.Rand, *Live, *Result) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -47,9 +46,6 @@ func followedRun(b *testing.B) (*rand.Rand, *Live, *Result) {
 	ev := Evaluate(c.Scorer, ts)
 	res := ev.Compute(c.Options)
 	l := NewLive(c.Scorer, ev, ts)
-	l.Prepare(res)
-	ev.line.spares.wait()
-	l.spares.wait()
 	return rng, l, res
 }
 
@@ -104,10 +100,8 @@ func reportLatencies(b *testing.B, times []time.Duration) {
 // coming in four parts, as lines streamed while a step is written: the
 // parts after the first join a batch already computed, whose old entries
 // change, so the result's and the ranking's arrays are copied (the
-// previous result must stay as it was), 32 bytes a trajectory: the
-// copies prepared in the background (standby, ahead.go) are taken, once
-// ready. The parts come partGap apart, as a follower polling its files
-// delivers them.
+// previous result must stay as it was), 32 bytes a trajectory. The parts
+// come partGap apart, as a follower polling its files delivers them.
 func BenchmarkAppendQuarterBatch(b *testing.B) {
 	rng, l, res := followedRun(b)
 	next, part := batches, 0

@@ -270,28 +270,20 @@ func TestConcurrentRecompute(t *testing.T) {
 	sameResult(t, "second", <-results, want)
 }
 
-// TestLivePrepare follows data with the arrays grown ahead of need: from
-// NewLive and Prepare on, and again after a Compute with other options
-// (and after Prepare of a result of another evaluation, which does
-// nothing), each Recompute must give what computing everything gives and
-// leave the previous result as it was.
-func TestLivePrepare(t *testing.T) {
+// TestLiveOptionsChange follows data from NewLive on, and again after a
+// Compute with other options: each Recompute must give what computing
+// everything gives and leave the previous result as it was.
+func TestLiveOptionsChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 8))
 	c := oneObjectiveComputer(t)
 	all := appendTrajectories(rng, 300, 0, 1)
 	l := NewLive(c.Scorer, Evaluate(c.Scorer, all), all)
 	res := l.Evaluation().Compute(c.Options)
-	l.Prepare(res)
-	l.Prepare(Evaluate(c.Scorer, all).Compute(c.Options))
 	for k := range 40 {
-		if k%3 == 0 {
-			l.Evaluation().line.spares.wait()
-		}
 		if k == 20 {
 			opts := c.Options
 			opts.Scope = ScopeBatch
 			res = l.Evaluation().Compute(opts)
-			l.Prepare(res)
 		}
 		more := appendTrajectories(rng, 1+rng.IntN(60), int64(k+2))
 		all = append(all, more...)

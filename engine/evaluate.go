@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rewardlens/rewardlens/internal/pagetouch"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
@@ -67,9 +66,6 @@ type Evaluator struct {
 	scorers []Scorer // the scorer and its copies for other goroutines
 	// groupIndex maps group values to their index in ev.groupNames.
 	groupIndex map[string]int32
-	// spares, when not nil, grows ev's arrays ahead of need: ev is the
-	// last of an append line.
-	spares *spareTable
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -89,7 +85,6 @@ func (e *Evaluator) Reserve(n int) {
 	ev.Values = slices.Grow(ev.Values, n*ev.M)
 	ev.Valid = slices.Grow(ev.Valid, n)
 	ev.Causes = slices.Grow(ev.Causes, n)
-	pagetouch.Slice(ev.Causes)
 	ev.batches = slices.Grow(ev.batches, n)
 	ev.stepCounts = slices.Grow(ev.stepCounts, n)
 	ev.groupOf = slices.Grow(ev.groupOf, n)
@@ -98,14 +93,14 @@ func (e *Evaluator) Reserve(n int) {
 // Add evaluates ts, which follow the trajectories added before, and does
 // not keep them.
 func (e *Evaluator) Add(ts []Trajectory) {
-	ev, sp := e.ev, e.spares
+	ev := e.ev
 	lo := len(ev.Valid)
-	ev.Values = growAhead(sp, ev.Values, len(ts)*ev.M)
-	ev.Valid = growAhead(sp, ev.Valid, len(ts))
-	ev.Causes = growAhead(sp, ev.Causes, len(ts))
-	ev.batches = growAhead(sp, ev.batches, len(ts))
-	ev.stepCounts = growAhead(sp, ev.stepCounts, len(ts))
-	ev.groupOf = growAhead(sp, ev.groupOf, len(ts))
+	ev.Values = extend(ev.Values, len(ts)*ev.M)
+	ev.Valid = extend(ev.Valid, len(ts))
+	ev.Causes = extend(ev.Causes, len(ts))
+	ev.batches = extend(ev.batches, len(ts))
+	ev.stepCounts = extend(ev.stepCounts, len(ts))
+	ev.groupOf = extend(ev.groupOf, len(ts))
 	for i := range ts {
 		ev.batches[lo+i] = ts[i].Batch
 		ev.stepCounts[lo+i] = ts[i].StepCount

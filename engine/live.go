@@ -12,19 +12,14 @@ import "slices"
 type Live struct {
 	scorer Scorer
 	ev     *Evaluation
-	// sourceOf holds each trajectory's source, an index in sources. It
-	// grows ahead of need in spares, and is only written past its
-	// length, or in a new array (see ahead.go).
+	// sourceOf holds each trajectory's source, an index in sources.
 	sourceOf []int32
-	spares   spareTable
 	sources  map[string]int32
 	names    []string
 }
 
 // NewLive returns the live evaluation of ts with the scorer s, ev being
-// Evaluate(s, ts). It starts growing ev's arrays, and its rankings', in
-// the background (see Prepare), so that the first Update does not copy
-// them.
+// Evaluate(s, ts).
 func NewLive(s Scorer, ev *Evaluation, ts []Trajectory) *Live {
 	return NewLiveOf(s, ev, func(i int) string { return ts[i].Source })
 }
@@ -35,18 +30,9 @@ func NewLive(s Scorer, ev *Evaluation, ts []Trajectory) *Live {
 func NewLiveOf(s Scorer, ev *Evaluation, source func(i int) string) *Live {
 	l := &Live{scorer: s, ev: ev, sources: map[string]int32{}}
 	l.note(ev.N(), source)
-	prepareGrowth(&l.spares, l.sourceOf)
-	ev.prepareLine(s)
+	ev.startLine(s)
 	return l
 }
-
-// Prepare starts growing the arrays of res, a result of the current
-// evaluation (a Compute's, as when the options change), and its
-// ranking's, in the background, so that recomputing the next Update's
-// evaluation from res copies none. Without it, that Recompute copies
-// res's scores and rewards, and its ranking's arrays unless NewLive
-// found that ranking: 16 to 40 bytes a trajectory.
-func (l *Live) Prepare(res *Result) { l.ev.prepareResult(res) }
 
 // Evaluation returns the current evaluation.
 func (l *Live) Evaluation() *Evaluation { return l.ev }
@@ -86,7 +72,7 @@ func (l *Live) dropped(replaced []string) map[int32]bool {
 // before; source(i) is the Source of the i-th of them.
 func (l *Live) note(n int, source func(i int) string) {
 	lo, last := len(l.sourceOf), int32(-1)
-	l.sourceOf = growAhead(&l.spares, l.sourceOf, n)
+	l.sourceOf = extend(l.sourceOf, n)
 	for i := range n {
 		name := source(i)
 		if last < 0 || l.names[last] != name {

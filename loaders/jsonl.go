@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/pagetouch"
 )
 
 // blockBytes is about how much text a JSONL block holds.
@@ -31,16 +30,13 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		return err
 	}
 	if l.each != nil && cap(l.res.Trajectories) == 0 {
-		// The chunk is made before the blocks, while the heap is small:
-		// so no collection starts, and reads its pages, before pagetouch
-		// writes them. A small file gets a small one (reserve grows it if
-		// the lines are shorter than 16 bytes).
+		// A small file gets a small chunk (reserve grows it if the lines
+		// are shorter than 16 bytes).
 		n := streamChunk + streamChunk/2
 		if l.sizeHint > 0 {
 			n = int(min(int64(n), l.sizeHint/16+1))
 		}
 		l.res.Trajectories = make([]engine.Trajectory, 0, n)
-		pagetouch.Slice(l.res.Trajectories)
 	}
 	nw := runtime.GOMAXPROCS(0)
 	work := make(chan *jsonlBlock, nw)
@@ -217,7 +213,6 @@ func (l *loader) reserve(b *jsonlBlock) {
 	}
 	if want > cap(ts) {
 		l.res.Trajectories = slices.Grow(ts, want-len(ts))
-		pagetouch.Slice(l.res.Trajectories)
 	}
 }
 
@@ -234,7 +229,6 @@ type lineParser struct {
 func (p *lineParser) parseBlock(b *jsonlBlock) {
 	if cap(b.ts) < len(b.lines) {
 		b.ts = slices.Grow(b.ts[:0], len(b.lines))
-		pagetouch.Slice(b.ts)
 	}
 	b.ts, b.errs = b.ts[:0], b.errs[:0]
 	// The values picked from line j are b.picked[j*k:(j+1)*k]. The array

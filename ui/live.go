@@ -44,15 +44,6 @@ type liveState struct {
 	notice string
 }
 
-// prepare has the engine grow the arrays of the results s shows ahead of
-// the next update, in the background, so that the update copies none.
-func (l *liveState) prepare(s *Session) {
-	l.live.Prepare(s.Result)
-	if s.compare != nil {
-		l.live.Prepare(s.compare)
-	}
-}
-
 // liveMsg is an update of the followed inputs; ok is false once the
 // follower stopped.
 type liveMsg struct {
@@ -70,7 +61,6 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}
-	m.live.prepare(s)
 	m.keys.Follow.SetEnabled(true)
 	s.Batch = len(s.Result.Batches) - 1
 	m.header.live = m.live.tag()

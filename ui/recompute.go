@@ -108,9 +108,6 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
 		s.setResult(msg.result, msg.compare)
-		if m.live != nil {
-			m.live.prepare(s)
-		}
 		cmds = append(cmds, m.sessionChanged())
 	}
 	if m.rc.shown != m.rc.gen {

@@ -134,7 +134,6 @@ func (f *statsFollower) compute() error {
 		return nil // nothing yet to build the computer on
 	}
 	f.res = f.live.Evaluation().Compute(f.computer.Options)
-	f.live.Prepare(f.res) // the next update then copies none of its arrays
 	f.trends = f.res.Trends(f.ref)
 	return f.printBatches(false)
 }

@@ -15,8 +15,7 @@ import (
 // temporary file in the same directory, synced, then renamed over path, so
 // that an interrupted write leaves any old file intact and a reader never
 // sees half a file. The file gets the permissions of the file it replaces,
-// or those os.Create gives (0666 less the umask). Where the filesystem
-// allows it, the file is written around the page cache (see directWriter).
+// or those os.Create gives (0666 less the umask).
 //
 // A symbolic link is followed: the file it names is replaced, and the link
 // stays a link. A path that names something other than a regular file (a
@@ -42,16 +41,7 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 			return err
 		}
 	}
-	var w interface {
-		io.Writer
-		Flush() error
-	}
-	if direct := openDirect(tmp.Name()); direct != nil {
-		defer direct.Close()
-		w = newDirectWriter(direct, tmp)
-	} else {
-		w = bufio.NewWriterSize(&writeback{f: tmp}, 1<<16)
-	}
+	w := bufio.NewWriterSize(&writeback{f: tmp}, 1<<16)
 	err = write(w)
 	if err == nil {
 		err = w.Flush()
