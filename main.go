@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/rewardlens/rewardlens/internal/cli"
+	"github.com/rewardlens/rewardlens/cmd"
 )
 
 // main ends the run's context on the first SIGINT or SIGTERM, which stops
@@ -25,7 +25,7 @@ func main() {
 	go func() {
 		sig := <-signals
 		signal.Stop(signals)
-		cancel(cli.Interrupted{Signal: sig})
+		cancel(cmd.Interrupted{Signal: sig})
 	}()
-	os.Exit(cli.Main(ctx, os.Args[1:], cli.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	os.Exit(cmd.Main(ctx, os.Args[1:], cmd.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }

@@ -1,4 +1,4 @@
-package cli
+package cmd
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 )
 
 // repoRoot is where the sample data lives, relative to this package.
-const repoRoot = "../.."
+const repoRoot = ".."
 
 // run runs rewardlens with args and returns stdout, stderr and the status.
 func run(t *testing.T, stdin string, args ...string) (string, string, int) {

@@ -1,6 +1,6 @@
-// Package cli is rewardlens' command line: the dashboard (no subcommand),
+// Package cmd is rewardlens' command line: the dashboard (no subcommand),
 // `compute` and `stats`, their shared settings flags and config file.
-package cli
+package cmd
 
 import (
 	"context"
