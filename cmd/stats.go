@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rewardlens/rewardlens/stats"
 	"io"
 	"math"
 	"strconv"
@@ -101,7 +102,7 @@ type summaryJSON struct {
 	Max    number `json:"max"`
 }
 
-func newSummaryJSON(s engine.Summary) summaryJSON {
+func newSummaryJSON(s stats.Summary) summaryJSON {
 	return summaryJSON{s.Count, number(s.Mean), number(s.Std), number(s.Min), number(s.P25), number(s.Median), number(s.P75), number(s.Max)}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
 )
@@ -8,7 +9,7 @@ import (
 // ObjectiveStats is the summary of one objective's raw values.
 type ObjectiveStats struct {
 	Objective
-	Summary
+	stats.Summary
 }
 
 // BatchStats are SPEC.md's statistics of one batch, over its valid
@@ -19,8 +20,8 @@ type BatchStats struct {
 	// Groups counts the comparison groups that hold a valid trajectory.
 	Groups     int
 	Objectives []ObjectiveStats
-	Score      Summary
-	Reward     Summary
+	Score      stats.Summary
+	Reward     stats.Summary
 	// Correlation is the Pearson correlation matrix of the objectives, NaN
 	// where an objective is constant.
 	Correlation [][]float64
@@ -85,8 +86,8 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	for a := range corr {
 		st.Correlation[a] = slices.Clone(corr[a])
 	}
-	st.Score = Summarize(gather(nil, res.Scores, valid))
-	st.Reward = Summarize(gather(nil, res.Rewards, valid))
+	st.Score = stats.Summarize(gather(nil, res.Scores, valid))
+	st.Reward = stats.Summarize(gather(nil, res.Rewards, valid))
 	for _, i := range valid {
 		st.Fronts = max(st.Fronts, res.Fronts[i])
 		if res.Ranks[i] == 0 {
@@ -120,14 +121,14 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 // on the evaluation alone: a method, weight or scope change reuses them.
 type objectiveColumns struct {
 	members   int
-	summaries []Summary
+	summaries []stats.Summary
 	corr      [][]float64
 }
 
 // objectiveStats returns the summary of each objective over valid, the
 // valid members of batch b, and their correlation matrix, computed once per
 // evaluation and batch. The caller must not modify them.
-func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64) {
+func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]float64) {
 	ev := res.Evaluation
 	ev.mu.Lock()
 	c, ok := ev.objStats[b.Step]
@@ -135,19 +136,19 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 	if ok && c.members == len(b.Members) {
 		return c.summaries, c.corr
 	}
-	c = &objectiveColumns{members: len(b.Members), summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
+	c = &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M), corr: make([][]float64, res.M)}
 	columns := make([][]float64, res.M)
 	for k := range columns {
 		columns[k] = make([]float64, len(valid))
 		for j, i := range valid {
 			columns[k][j] = res.Values[i*res.M+k]
 		}
-		c.summaries[k] = Summarize(columns[k])
+		c.summaries[k] = stats.Summarize(columns[k])
 	}
 	for a := range columns {
 		c.corr[a] = make([]float64, res.M)
 		for b := range columns {
-			c.corr[a][b] = Pearson(columns[a], columns[b])
+			c.corr[a][b] = stats.Pearson(columns[a], columns[b])
 		}
 	}
 	ev.mu.Lock()

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
 	"sync"
@@ -122,7 +123,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
 		rw.idx = validMembers(rw.idx, b.Members, res.Valid)
 		rw.x = gather(rw.x, res.Scores, rw.idx)
-		batchStd1 = sampleStd(rw.x)
+		batchStd1 = stats.SampleStd(rw.x)
 	}
 	if opts.Method == GDPO {
 		rw.gdpo(res, b)
@@ -169,7 +170,7 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 		rw.paretoCrowding(u, res, idx)
 	}
 	if normalize {
-		ZScores(u, u)
+		stats.ZScores(u, u)
 	}
 	for j, i := range idx {
 		res.Rewards[i] = u[j]
@@ -184,7 +185,7 @@ func relative(u, s []float64, order []int) []int {
 		u[0] = 0.5
 		return order
 	}
-	order = averageRanks(u, s, order)
+	order = stats.AverageRanks(u, s, order)
 	for j := range u {
 		u[j] = (u[j] - 1) / float64(n-1)
 	}
@@ -196,12 +197,12 @@ func relative(u, s []float64, order []int) []int {
 // the batch (scale batch, given), unscaled with scale none or normalize off.
 // An undefined std1 (a single value) makes every reward 0.
 func grpo(u, s []float64, opts Options, batchStd1 float64) {
-	mean := Mean(s)
+	mean := stats.Mean(s)
 	d := 1.0 // unscaled
 	if opts.Normalize && opts.Scale != ScaleNone {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
-			std1 = sampleStd(s)
+			std1 = stats.SampleStd(s)
 		}
 		if math.IsNaN(std1) {
 			clear(u)
@@ -210,7 +211,7 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 		d = std1 + 1e-4
 	}
 	for j := range u {
-		u[j] = centered(s[j], mean, d) // (s - mean) / d, never overflowing (overflow.go)
+		u[j] = stats.Centered(s[j], mean, d) // (s - mean) / d, never overflowing (stats/overflow.go)
 	}
 }
 
@@ -218,12 +219,12 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 // 0 when n = 1.
 func rloo(u, s []float64) {
 	n := len(s)
-	mean := Mean(s)
+	mean := stats.Mean(s)
 	for j := range u {
 		if n == 1 {
 			u[j] = 0
 		} else {
-			u[j] = saturate(float64(n) / float64(n-1) * centered(s[j], mean, 1))
+			u[j] = saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
 		}
 	}
 }
@@ -294,7 +295,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			for j, i := range idx {
 				x[j] = o.Orient(res.Values[i*m+k])
 			}
-			mean, std1 := Mean(x), sampleStd(x)
+			mean, std1 := stats.Mean(x), stats.SampleStd(x)
 			for j, i := range idx {
 				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+1e-4))
 			}
@@ -304,15 +305,15 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	rw.idx = idx
 	r := gather(rw.x, res.Rewards, idx)
 	rw.x = r
-	mean, std1 := Mean(r), sampleStd(r)
+	mean, std1 := stats.Mean(r), stats.SampleStd(r)
 	for j, i := range idx {
 		switch {
 		case !res.Options.Normalize:
-			res.Rewards[i] = centered(r[j], mean, 1)
+			res.Rewards[i] = stats.Centered(r[j], mean, 1)
 		case len(idx) < 2:
 			res.Rewards[i] = 0
 		default:
-			res.Rewards[i] = centered(r[j], mean, std1+1e-4)
+			res.Rewards[i] = stats.Centered(r[j], mean, std1+1e-4)
 		}
 	}
 }
@@ -331,7 +332,7 @@ func fillInvalid(res *Result, members []int) {
 	if n > 0 {
 		fill = sum / float64(n)
 	}
-	if math.IsInf(fill, 0) { // the sum overflowed (overflow.go)
+	if math.IsInf(fill, 0) { // the sum overflowed (saturate.go)
 		fill = membersMean(res.Rewards, validMembers(nil, members, res.Valid))
 	}
 	for _, i := range members {

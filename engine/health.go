@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
 	"strings"
@@ -198,9 +199,9 @@ func (h *healthRun) setLength(name string) {
 			x = append(x, v)
 		}
 	}
-	h.lengthMean, h.lengthSD = Mean(x), 0
+	h.lengthMean, h.lengthSD = stats.Mean(x), 0
 	if len(x) > 1 {
-		h.lengthSD = sampleStd(x)
+		h.lengthSD = stats.SampleStd(x)
 	}
 	h.lengthSD = max(h.lengthSD, driftFloor*math.Abs(h.lengthMean), 1e-12)
 }
@@ -214,7 +215,7 @@ func meanOver(trends []Trend, f func(*Trend) float64) float64 {
 			x = append(x, v)
 		}
 	}
-	return Mean(x)
+	return stats.Mean(x)
 }
 
 // batch returns the findings of batch b, at the level each reached.
@@ -269,7 +270,7 @@ func zeroSpread(t *Trend) (Finding, bool) {
 }
 
 func (h *healthRun) varianceCollapse(t *Trend) (Finding, bool) {
-	if !(h.baseGroupStd > zeroStd) {
+	if !(h.baseGroupStd > stats.ZeroStd) {
 		return Finding{}, false // no spread to lose
 	}
 	v := t.ScoreGroupStd / h.baseGroupStd

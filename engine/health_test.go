@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/stats"
 	"strings"
 	"testing"
 )
@@ -11,14 +12,14 @@ import (
 // maximum, 10 steps on average.
 func healthyTrend(step int64) Trend {
 	objective := func(name string) ObjectiveStats {
-		return ObjectiveStats{Objective{Name: name, Goal: Maximize, Weight: 0.5}, Summary{Count: 10, Mean: 1, Std: 1}}
+		return ObjectiveStats{Objective{Name: name, Goal: Maximize, Weight: 0.5}, stats.Summary{Count: 10, Mean: 1, Std: 1}}
 	}
 	return Trend{
 		BatchStats: BatchStats{
 			Step:        step,
 			Groups:      4,
 			Objectives:  []ObjectiveStats{objective("a"), objective("b")},
-			Score:       Summary{Count: 10, Max: 1},
+			Score:       stats.Summary{Count: 10, Max: 1},
 			Correlation: [][]float64{{1, 0.5}, {0.5, 1}},
 		},
 		ScoreGroupStd: 1,

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/stats"
 	"math"
 
 	"github.com/rewardlens/rewardlens/pareto"
@@ -186,7 +187,7 @@ func (res *Result) scoreGroupStd(b *Batch) float64 {
 			continue
 		}
 		x = gather(x, res.Scores, idx)
-		_, std := PopMeanStd(x)
+		_, std := stats.PopMeanStd(x)
 		sum += std
 		n++
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/stats"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,12 +10,10 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/barchart"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
-
-	"github.com/rewardlens/rewardlens/engine"
 )
 
 // histogram is a titled histogram chart: ntcharts bars over
-// Freedman-Diaconis bins (engine.FreedmanDiaconisBins), narrowed to what
+// Freedman-Diaconis bins (stats.FreedmanDiaconisBins), narrowed to what
 // fits, a count axis on the left and the value axis below, its ticks at bin
 // edges with the precision of the bin width.
 type histogram struct {
@@ -35,15 +34,15 @@ func (h histogram) view(st *Styles, width, height int) string {
 	// value in one bin), so that the bars fit whatever the counts are.
 	plotHeight := height - 4 // title, baseline, ticks, caption
 	plotWidth := width - len(strconv.Itoa(len(h.values))) - 2
-	edges := engine.FreedmanDiaconisBins(h.values)
+	edges := stats.FreedmanDiaconisBins(h.values)
 	if edges == nil {
 		return title + "\n" + st.Muted.Render("no valid values")
 	}
 	if plotHeight < 1 || plotWidth < 1 {
 		return title
 	}
-	edges = engine.CapBins(edges, (plotWidth+barGap)/(1+barGap))
-	counts := engine.Histogram(h.values, edges)
+	edges = stats.CapBins(edges, (plotWidth+barGap)/(1+barGap))
+	counts := stats.Histogram(h.values, edges)
 	maxCount := slices.Max(counts)
 	countWidth := len(strconv.Itoa(maxCount))
 	plotWidth = width - countWidth - 2 // the count labels, a space, the axis
@@ -129,7 +128,7 @@ func valueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 // width columns wide: the Freedman-Diaconis bins capped to width, each
 // stretched over the same number of columns.
 func sparklineView(st *Styles, values []float64, width, height int) string {
-	counts := engine.Histogram(values, engine.CapBins(engine.FreedmanDiaconisBins(values), width))
+	counts := stats.Histogram(values, stats.CapBins(stats.FreedmanDiaconisBins(values), width))
 	if len(counts) == 0 {
 		return st.Muted.Render("no valid values")
 	}

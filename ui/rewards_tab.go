@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/stats"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -122,20 +123,20 @@ func summaryView(st *Styles, bs *engine.BatchStats) string {
 	row := func(name, reward, score string) string {
 		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
 	}
-	stat := func(name string, pick func(engine.Summary) float64) string {
+	stat := func(name string, pick func(stats.Summary) float64) string {
 		return row(name, formatNumber(pick(bs.Reward)), formatNumber(pick(bs.Score)))
 	}
 	lines := []string{
 		st.Title.Render(fmt.Sprintf("Summary: batch step %d", bs.Step)),
 		st.Label.Render(fmt.Sprintf("%-8s%11s %11s", "", "reward", "score")),
 		row("count", fmt.Sprint(bs.Reward.Count), fmt.Sprint(bs.Score.Count)),
-		stat("mean", func(s engine.Summary) float64 { return s.Mean }),
-		stat("std", func(s engine.Summary) float64 { return s.Std }),
-		stat("min", func(s engine.Summary) float64 { return s.Min }),
-		stat("p25", func(s engine.Summary) float64 { return s.P25 }),
-		stat("median", func(s engine.Summary) float64 { return s.Median }),
-		stat("p75", func(s engine.Summary) float64 { return s.P75 }),
-		stat("max", func(s engine.Summary) float64 { return s.Max }),
+		stat("mean", func(s stats.Summary) float64 { return s.Mean }),
+		stat("std", func(s stats.Summary) float64 { return s.Std }),
+		stat("min", func(s stats.Summary) float64 { return s.Min }),
+		stat("p25", func(s stats.Summary) float64 { return s.P25 }),
+		stat("median", func(s stats.Summary) float64 { return s.Median }),
+		stat("p75", func(s stats.Summary) float64 { return s.P75 }),
+		stat("max", func(s stats.Summary) float64 { return s.Max }),
 		"",
 		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(formatNumber(bs.FracZeroStdGroups)),
 		st.Muted.Render("(groups whose scores all equal:"),

@@ -1,4 +1,4 @@
-package engine
+package stats
 
 import (
 	"math"
@@ -8,9 +8,9 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// zeroStd is the standard deviation below which a set counts as constant:
+// ZeroStd is the standard deviation below which a set counts as constant:
 // its z-scores are all 0.
-const zeroStd = 1e-12
+const ZeroStd = 1e-12
 
 // Mean returns the arithmetic mean of x, NaN when x is empty.
 func Mean(x []float64) float64 {
@@ -43,9 +43,9 @@ func PopMeanStd(x []float64) (mean, std float64) {
 	return mean, math.Sqrt(max(v, 0))
 }
 
-// sampleStd returns the sample standard deviation
-// sqrt(sum (x - mean)^2 / (n - 1)), NaN when n < 2.
-func sampleStd(x []float64) float64 {
+// SampleStd returns the sample standard deviation
+// sqrt(sum (x - mean)^2 / (n - 1)) of x, NaN when len(x) < 2.
+func SampleStd(x []float64) float64 {
 	if len(x) < 2 {
 		return math.NaN()
 	}
@@ -60,29 +60,25 @@ func sampleStd(x []float64) float64 {
 }
 
 // ZScores writes z(x) = (x - mean) / std into dst, with the population std;
-// when std < 1e-12 every value is 0. dst may be x. It panics if
+// when std < ZeroStd every value is 0. dst may be x. It panics if
 // len(dst) < len(x).
 func ZScores(dst, x []float64) {
 	mean, std := PopMeanStd(x)
 	for i, v := range x {
-		if std < zeroStd || math.IsNaN(std) {
+		if std < ZeroStd || math.IsNaN(std) {
 			dst[i] = 0
 		} else {
-			dst[i] = centered(v, mean, std)
+			dst[i] = Centered(v, mean, std)
 		}
 	}
 }
 
 // AverageRanks writes into dst the 1-based ascending ranks of x, tied
-// values sharing the mean of their ranks (scipy's rankdata "average").
-// It panics if len(dst) < len(x); dst must not be x.
-func AverageRanks(dst, x []float64) {
-	averageRanks(dst, x, nil)
-}
-
-// averageRanks is AverageRanks with order as scratch space; it returns the
-// scratch space, grown as needed, for the next call.
-func averageRanks(dst, x []float64, order []int) []int {
+// values sharing the mean of their ranks (scipy's rankdata "average"). It
+// uses order as scratch space (nil is fine) and returns it, grown as
+// needed, for the next call: a loop over many sets allocates once. It
+// panics if len(dst) < len(x); dst must not be x.
+func AverageRanks(dst, x []float64, order []int) []int {
 	order = order[:0]
 	for i := range x {
 		order = append(order, i)
@@ -149,8 +145,12 @@ func Summarize(x []float64) Summary {
 	return s
 }
 
-// Pearson returns the Pearson correlation of x and y, NaN when either is
-// constant or there are fewer than two values.
+// Pearson returns the Pearson correlation of x and y,
+//
+//	r = sum (x - mean x)(y - mean y) / sqrt(sum (x - mean x)^2 sum (y - mean y)^2),
+//
+// NaN when either is constant or there are fewer than two values. x and y
+// must have the same length.
 func Pearson(x, y []float64) float64 {
 	if len(x) < 2 || floats.Max(x) == floats.Min(x) || floats.Max(y) == floats.Min(y) {
 		return math.NaN()

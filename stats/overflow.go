@@ -1,4 +1,4 @@
-package engine
+package stats
 
 import "math"
 
@@ -30,10 +30,10 @@ func scaledDown(x []float64) ([]float64, bool) {
 	return y, true
 }
 
-// centered returns (x - c) / d for finite x and c: where x - c overflows,
+// Centered returns (x - c) / d for finite x and c: where x - c overflows,
 // it is taken halved, and a quotient that does not fit a float64 saturates
 // at ±math.MaxFloat64. d must not be 0.
-func centered(x, c, d float64) float64 {
+func Centered(x, c, d float64) float64 {
 	diff := x - c
 	if math.IsInf(diff, 0) && !math.IsInf(x, 0) && !math.IsInf(c, 0) {
 		q := (x/2 - c/2) / d
@@ -57,33 +57,4 @@ func finiteResult(vs ...float64) bool {
 		}
 	}
 	return true
-}
-
-// saturate returns v, or ±math.MaxFloat64 for an infinite v: a sum of
-// rewards near the limit that overflows.
-func saturate(v float64) float64 {
-	if math.IsInf(v, 0) {
-		return math.Copysign(math.MaxFloat64, v)
-	}
-	return v
-}
-
-// weightedCentered returns w (x - c) / d, as gdpo writes it, for finite
-// w, x and c: where that overflows, w times centered (x - c) / d,
-// saturated.
-func weightedCentered(w, x, c, d float64) float64 {
-	if v := w * (x - c) / d; finiteResult(v) {
-		return v
-	}
-	return saturate(w * centered(x, c, d))
-}
-
-// membersMean returns the mean of values over members, without overflow
-// (see Mean), NaN when there are none.
-func membersMean(values []float64, members []int) float64 {
-	x := make([]float64, len(members))
-	for j, i := range members {
-		x[j] = values[i]
-	}
-	return Mean(x)
 }

@@ -1,4 +1,4 @@
-package engine
+package stats
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func TestSummarize(t *testing.T) {
 
 func TestAverageRanks(t *testing.T) {
 	got := make([]float64, 6)
-	AverageRanks(got, []float64{3, 1, 3, 2, 3, -1})
+	AverageRanks(got, []float64{3, 1, 3, 2, 3, -1}, nil)
 	assertFloats(t, "ranks", got, []float64{5, 2, 5, 3, 5, 1})
 }
 
@@ -49,31 +49,6 @@ func TestPearson(t *testing.T) {
 	// x = 1,2,3,4; y = 1,3,2,4: cov 1.25 / (var 1.25) = 0.8 (population terms).
 	if r := Pearson([]float64{1, 2, 3, 4}, []float64{1, 3, 2, 4}); !near(r, 0.8) {
 		t.Errorf("r = %v, want 0.8", r)
-	}
-}
-
-func TestBatchStats(t *testing.T) {
-	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0, 0}, {1, 0}})
-	ts = append(ts, traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h"))
-	res := c.Compute(ts, Pareto)
-	st := res.BatchStats(&res.Batches[0])
-	if st.Trajectories != 7 || st.Invalid != 1 || st.Groups != 2 {
-		t.Errorf("counts: %+v", st)
-	}
-	// Group g has fronts {0,1,3} and {2}; group h one front of two copies.
-	if st.Fronts != 2 || st.FrontierSize != 5 {
-		t.Errorf("fronts %d frontier %d, want 2 and 5", st.Fronts, st.FrontierSize)
-	}
-	// Group h's scores all equal; group g's do not.
-	if st.FracZeroStdGroups != 0.5 {
-		t.Errorf("frac_zero_std_groups = %v, want 0.5", st.FracZeroStdGroups)
-	}
-	// x over valid rows: 1, 0, 0, 1, 2, 2 -> mean 1.
-	if st.Objectives[0].Mean != 1 || st.Objectives[0].Count != 6 {
-		t.Errorf("x summary %+v", st.Objectives[0].Summary)
-	}
-	if !near(st.Correlation[0][0], 1) || !near(st.Correlation[0][1], st.Correlation[1][0]) {
-		t.Errorf("correlation %v", st.Correlation)
 	}
 }
 
