@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -81,7 +82,7 @@ type statsFollower struct {
 
 	// Set once the first trajectory has come.
 	computer  *engine.RewardComputer
-	healthCfg engine.HealthConfig
+	healthCfg health.Config
 	ref       []float64
 	live      *engine.Live
 	res       *engine.Result
@@ -155,7 +156,7 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			continue
 		}
 		f.printed[t.Step] = t.Trajectories
-		findings := engine.StepFindings(f.res, f.trends, f.healthCfg, b)
+		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		if err := f.printLine(t, findings, seen); err != nil {
 			return err
 		}
@@ -171,17 +172,17 @@ type followLine struct {
 	RewardMean   number           `json:"reward_mean"`
 	RewardStd    number           `json:"reward_std"`
 	FrontierSize int              `json:"frontier_size"`
-	Findings     []engine.Finding `json:"findings"`
+	Findings     []health.Finding `json:"findings"`
 	Updated      bool             `json:"updated,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
 // frontier size and findings; updated marks a batch printed before, to
 // which trajectories came since.
-func (f *statsFollower) printLine(t *engine.Trend, findings []engine.Finding, updated bool) error {
+func (f *statsFollower) printLine(t *engine.Trend, findings []health.Finding, updated bool) error {
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]engine.Finding{}, findings...), updated})
+			t.FrontierSize, append([]health.Finding{}, findings...), updated})
 		if err != nil {
 			return err
 		}
@@ -211,7 +212,7 @@ func (f *statsFollower) status() error {
 	if !f.health.health || f.res == nil {
 		return nil
 	}
-	return (&healthReport{Findings: engine.Health(f.res, f.trends, f.healthCfg)}).status()
+	return (&healthReport{Findings: health.Findings(f.res, f.trends, f.healthCfg)}).status()
 }
 
 // reportUpdate tells, on stderr, what happened to the inputs besides new

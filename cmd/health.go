@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -32,7 +33,7 @@ func (h *healthFlags) register(f *pflag.FlagSet, withHealth bool) {
 	if withHealth {
 		f.BoolVar(&h.health, "health", false, "run the health checks; exit status 3 when one raises an ALERT")
 	}
-	f.IntVar(&h.baseline, "baseline", engine.DefaultBaseline, "health checks: how many first batches form the baseline")
+	f.IntVar(&h.baseline, "baseline", health.DefaultBaseline, "health checks: how many first batches form the baseline")
 	f.Float64SliceVar(&h.hvRef, "hv-ref", nil, "hypervolume reference point `v1,v2,...`, raw values in objective order (default: the worst of each in the first batch)")
 	f.StringVar(&h.length, "health-length", "", "health checks: follow the mean of objective `NAME` for length drift (default step_count)")
 	f.StringVar(&h.task, "health-task", "", "health checks: correlate the others with objective `NAME` (default the first)")
@@ -40,8 +41,8 @@ func (h *healthFlags) register(f *pflag.FlagSet, withHealth bool) {
 
 // healthConfig returns the health checks' config, checking what needs no
 // objectives.
-func (h *healthFlags) healthConfig() (engine.HealthConfig, error) {
-	cfg := engine.HealthConfig{Baseline: h.baseline, LengthObjective: h.length, TaskObjective: h.task}
+func (h *healthFlags) healthConfig() (health.Config, error) {
+	cfg := health.Config{Baseline: h.baseline, LengthObjective: h.length, TaskObjective: h.task}
 	if h.baseline < 1 {
 		return cfg, usagef("--baseline %d: want a number of batches >= 1", h.baseline)
 	}
@@ -50,7 +51,7 @@ func (h *healthFlags) healthConfig() (engine.HealthConfig, error) {
 
 // config returns the health checks' config and the hypervolume reference
 // (nil for the default), checked against the objectives.
-func (h *healthFlags) config(objectives []engine.Objective) (engine.HealthConfig, []float64, error) {
+func (h *healthFlags) config(objectives []engine.Objective) (health.Config, []float64, error) {
 	cfg, err := h.healthConfig()
 	if err != nil {
 		return cfg, nil, err
@@ -69,7 +70,7 @@ type healthReport struct {
 	Baseline int              `json:"baseline"`
 	HVRef    []number         `json:"hv_ref"`
 	Trends   []trendJSON      `json:"trends"`
-	Findings []engine.Finding `json:"findings"`
+	Findings []health.Finding `json:"findings"`
 }
 
 // trendJSON is what the trends add to a batch's statistics.
@@ -95,7 +96,7 @@ func (h *healthFlags) report(res *engine.Result) (*healthReport, error) {
 	}
 	trends := res.Trends(ref)
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: cfg.Baseline, Findings: append([]engine.Finding{}, engine.Health(res, trends, cfg)...)}
+	r := &healthReport{Baseline: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
 	for _, v := range ref {
 		r.HVRef = append(r.HVRef, number(v))
 	}
@@ -106,7 +107,7 @@ func (h *healthFlags) report(res *engine.Result) (*healthReport, error) {
 }
 
 // healthAlert is the error of a run whose health checks raised an ALERT.
-type healthAlert struct{ alerts []engine.Finding }
+type healthAlert struct{ alerts []health.Finding }
 
 func (e healthAlert) Error() string {
 	parts := make([]string, len(e.alerts))
@@ -121,9 +122,9 @@ func (r *healthReport) status() error {
 	if r == nil {
 		return nil
 	}
-	var alerts []engine.Finding
+	var alerts []health.Finding
 	for _, f := range r.Findings {
-		if f.Level == engine.Alert {
+		if f.Level == health.Alert {
 			alerts = append(alerts, f)
 		}
 	}
@@ -134,7 +135,7 @@ func (r *healthReport) status() error {
 }
 
 // checkName is the check and, when it is about one, its objective.
-func checkName(f engine.Finding) string {
+func checkName(f health.Finding) string {
 	if f.Objective == "" {
 		return string(f.Check)
 	}

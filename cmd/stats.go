@@ -3,7 +3,6 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/rewardlens/rewardlens/stats"
 	"io"
 	"math"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 func newStatsCommand(s *settings, stdio IO) *cobra.Command {

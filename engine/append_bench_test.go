@@ -1,4 +1,4 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
@@ -7,16 +7,19 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 )
 
 // runTrajectories returns batches x perBatch trajectories of steps first..,
 // 8 completions per prompt (the same 128 prompts every step), with three
 // objectives a, b, c in their metadata.
-func runTrajectories(rng *rand.Rand, first, batches, perBatch int) []Trajectory {
-	ts := make([]Trajectory, 0, batches*perBatch)
+func runTrajectories(rng *rand.Rand, first, batches, perBatch int) []engine.Trajectory {
+	ts := make([]engine.Trajectory, 0, batches*perBatch)
 	for b := first; b < first+batches; b++ {
 		for i := range perBatch {
-			ts = append(ts, Trajectory{
+			ts = append(ts, engine.Trajectory{
 				ID:        fmt.Sprintf("s%d-%d", b, i),
 				Batch:     int64(b),
 				Group:     fmt.Sprintf("p%03d", i/8),
@@ -35,17 +38,17 @@ const batches, perBatch = 1000, 1024
 // followedRun returns the random source, and the Live and result (grpo,
 // three objectives) of a run of batches x perBatch trajectories, as a
 // follower holds them before the next batch comes.
-func followedRun(b *testing.B) (*rand.Rand, *Live, *Result) {
+func followedRun(b *testing.B) (*rand.Rand, *engine.Live, *engine.Result) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
+	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a"}, {Name: "b", Expr: "b"}, {Name: "c", Expr: "c", Goal: "min"}}})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ts := runTrajectories(rng, 0, batches, perBatch)
-	ev := Evaluate(c.Scorer, ts)
+	ev := engine.Evaluate(c.Scorer, ts)
 	res := ev.Compute(c.Options)
-	l := NewLive(c.Scorer, ev, ts)
+	l := engine.NewLive(c.Scorer, ev, ts)
 	return rng, l, res
 }
 
@@ -59,7 +62,7 @@ func followedRun(b *testing.B) (*rand.Rand, *Live, *Result) {
 func BenchmarkAppendBatch(b *testing.B) {
 	rng, l, res := followedRun(b)
 	points := res.Trends(nil)
-	Health(res, points, HealthConfig{})
+	health.Findings(res, points, health.Config{})
 	next := batches
 	var trends time.Duration
 	var times []time.Duration
@@ -75,7 +78,7 @@ func BenchmarkAppendBatch(b *testing.B) {
 		b.StopTimer()
 		start := time.Now()
 		points = res.TrendsSince(prev, points, nil)
-		Health(res, points, HealthConfig{})
+		health.Findings(res, points, health.Config{})
 		trends += time.Since(start)
 		b.StartTimer()
 	}
@@ -105,7 +108,7 @@ func reportLatencies(b *testing.B, times []time.Duration) {
 func BenchmarkAppendQuarterBatch(b *testing.B) {
 	rng, l, res := followedRun(b)
 	next, part := batches, 0
-	var batch []Trajectory
+	var batch []engine.Trajectory
 	var times []time.Duration
 	for b.Loop() {
 		b.StopTimer()

@@ -196,39 +196,6 @@ func TestLive(t *testing.T) {
 	sameResult(t, "b emptied", res, Evaluate(c.Scorer, newA).Compute(c.Options))
 }
 
-// TestStepFindings: the findings of each batch hold the first firing of
-// every check that Health reports.
-func TestStepFindings(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 9))
-	c := oneObjectiveComputer(t)
-	ts := appendTrajectories(rng, 200, 0, 1, 2, 3, 4, 5)
-	for i := range ts {
-		if ts[i].Batch >= 4 {
-			ts[i].Metadata["x"] = 1.0 // zero spread from step 4 on
-		}
-	}
-	res := Evaluate(c.Scorer, ts).Compute(c.Options)
-	trends := res.Trends(nil)
-	cfg := HealthConfig{Baseline: 2}
-	var all []Finding
-	for b := range trends {
-		for _, f := range StepFindings(res, trends, cfg, b) {
-			if f.Step != trends[b].Step {
-				t.Fatalf("a finding of batch %d has step %d", b, f.Step)
-			}
-			all = append(all, f)
-		}
-	}
-	for _, f := range Health(res, trends, cfg) {
-		if !slices.Contains(all, f) {
-			t.Errorf("Health's %+v is in no batch's findings", f)
-		}
-	}
-	if len(Health(res, trends, cfg)) == 0 {
-		t.Error("the data trips no check: the test checks nothing")
-	}
-}
-
 // TestRecomputeTwiceFromOneResult: two results recomputed from one (for
 // two evaluations of one line) are both correct, and the first is not
 // changed by the second: only the first extends the arrays in place.

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
+
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // ObjectiveStats is the summary of one objective's raw values.

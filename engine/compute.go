@@ -2,10 +2,11 @@ package engine
 
 import (
 	"cmp"
-	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // Result is a reward computation: the evaluation and ranking it used, the

@@ -2,10 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/stats"
 	"math"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/pareto"
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // Trend is one batch's point of the trend series that the Steps tab draws
@@ -219,4 +220,13 @@ func (res *Result) fracAtMax(b *Batch) float64 {
 		}
 	}
 	return float64(at) / float64(n)
+}
+
+// objectiveNames lists the objectives' names, comma-separated.
+func objectiveNames(objectives []Objective) string {
+	names := make([]string, len(objectives))
+	for k, o := range objectives {
+		names[k] = o.Name
+	}
+	return strings.Join(names, ", ")
 }

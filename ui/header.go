@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -18,7 +19,7 @@ type header struct {
 	// every frame.
 	valid, invalid int
 	// findings are the current result's health findings.
-	findings []engine.Finding
+	findings []health.Finding
 	// live is follow mode's tag (live.go), "" without --follow.
 	live string
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -13,12 +14,12 @@ import (
 type healthCache struct {
 	result   *engine.Result
 	trends   []engine.Trend
-	findings []engine.Finding
+	findings []health.Finding
 }
 
 // setHealth sets the health checks' settings and the hypervolume
 // reference, checked against the objectives.
-func (s *Session) setHealth(cfg engine.HealthConfig, ref []float64) error {
+func (s *Session) setHealth(cfg health.Config, ref []float64) error {
 	objectives := s.Evaluation.Objectives
 	if err := cfg.Validate(objectives); err != nil {
 		return fmt.Errorf("health checks: %w", err)
@@ -39,7 +40,7 @@ func (s *Session) Trends() []engine.Trend {
 }
 
 // Findings returns the health findings of the current result.
-func (s *Session) Findings() []engine.Finding {
+func (s *Session) Findings() []health.Finding {
 	s.refreshHealth()
 	return s.health.findings
 }
@@ -50,19 +51,19 @@ func (s *Session) refreshHealth() {
 		return
 	}
 	trends := s.Result.Trends(s.HVRef)
-	s.health = healthCache{s.Result, trends, engine.Health(s.Result, trends, s.HealthConfig)}
+	s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
 }
 
 // healthCounts counts the checks (per objective) by the worst level they
 // reached.
-func healthCounts(findings []engine.Finding) (warn, alert int) {
-	worst := map[[2]string]engine.Level{}
+func healthCounts(findings []health.Finding) (warn, alert int) {
+	worst := map[[2]string]health.Level{}
 	for _, f := range findings {
 		k := [2]string{string(f.Check), f.Objective}
 		worst[k] = max(worst[k], f.Level)
 	}
 	for _, l := range worst {
-		if l == engine.Alert {
+		if l == health.Alert {
 			alert++
 		} else {
 			warn++
@@ -73,7 +74,7 @@ func healthCounts(findings []engine.Finding) (warn, alert int) {
 
 // healthBadge sums the findings up for the header: "✓ healthy", or the
 // checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.
-func healthBadge(st *Styles, findings []engine.Finding) string {
+func healthBadge(st *Styles, findings []health.Finding) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
@@ -90,9 +91,9 @@ func healthBadge(st *Styles, findings []engine.Finding) string {
 
 // findingLine is one finding for the Steps tab: level, step, check and
 // what it saw.
-func findingLine(st *Styles, f engine.Finding) string {
+func findingLine(st *Styles, f health.Finding) string {
 	level := st.Warning.Render("⚠ WARN ")
-	if f.Level == engine.Alert {
+	if f.Level == health.Alert {
 		level = st.Alert.Render("✖ ALERT")
 	}
 	check := string(f.Check)

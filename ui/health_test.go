@@ -7,24 +7,24 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 )
 
 func TestHealthBadge(t *testing.T) {
 	st := NewStyles(true, true)
-	warn := engine.Finding{Check: engine.CheckZeroSpread, Level: engine.Warn}
+	warn := health.Finding{Check: health.CheckZeroSpread, Level: health.Warn}
 	for _, c := range []struct {
-		findings []engine.Finding
+		findings []health.Finding
 		want     string
 	}{
 		{nil, "✓ healthy"},
-		{[]engine.Finding{warn}, "⚠ 1 WARN"},
+		{[]health.Finding{warn}, "⚠ 1 WARN"},
 		// A check counts once, at its worst level.
-		{[]engine.Finding{warn, {Check: engine.CheckZeroSpread, Level: engine.Alert}}, "✖ 1 ALERT"},
-		{[]engine.Finding{
+		{[]health.Finding{warn, {Check: health.CheckZeroSpread, Level: health.Alert}}, "✖ 1 ALERT"},
+		{[]health.Finding{
 			warn,
-			{Check: engine.CheckCorrelationFlip, Objective: "a", Level: engine.Alert},
-			{Check: engine.CheckCorrelationFlip, Objective: "b", Level: engine.Warn},
+			{Check: health.CheckCorrelationFlip, Objective: "a", Level: health.Alert},
+			{Check: health.CheckCorrelationFlip, Objective: "b", Level: health.Warn},
 		}, "✖ 1 ALERT ⚠ 2 WARN"},
 	} {
 		if got := ansi.Strip(healthBadge(st, c.findings)); got != c.want {
@@ -46,16 +46,16 @@ func TestHeaderShowsHealth(t *testing.T) {
 func TestHealthFollowsTheSettings(t *testing.T) {
 	s := newSampleSession(t)
 	before := s.Findings()
-	if err := s.setHealth(engine.HealthConfig{Baseline: 30}, nil); err != nil {
+	if err := s.setHealth(health.Config{Baseline: 30}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if after := s.Findings(); len(after) >= len(before) {
 		t.Errorf("a baseline of 30 batches left %d findings of %d", len(after), len(before))
 	}
-	if s.setHealth(engine.HealthConfig{LengthObjective: "nope"}, nil) == nil {
+	if s.setHealth(health.Config{LengthObjective: "nope"}, nil) == nil {
 		t.Error("an unknown objective was accepted")
 	}
-	if s.setHealth(engine.HealthConfig{}, []float64{1, 2}) == nil {
+	if s.setHealth(health.Config{}, []float64{1, 2}) == nil {
 		t.Error("a reference of 2 values for 3 objectives was accepted")
 	}
 }

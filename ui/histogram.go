@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/stats"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/barchart"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
+
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // histogram is a titled histogram chart: ntcharts bars over

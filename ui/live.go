@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -245,7 +246,7 @@ func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 	}
 	if s.health.result == prev {
 		trends := s.Result.TrendsSince(prev, s.health.trends, s.HVRef)
-		s.health = healthCache{s.Result, trends, engine.Health(s.Result, trends, s.HealthConfig)}
+		s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
 	}
 }
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/stats"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // summaryWidth is the width of the Rewards tab's summary panel: a name and

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -19,7 +20,7 @@ type Input struct {
 	Config   engine.Config                                                   // as configured, before InferObjectives
 	Load     func(progress func(done, total int64)) (*loaders.Result, error) // reads the inputs; calls progress as bytes are read
 	Warnings []string                                                        // shown in the status line
-	Health   engine.HealthConfig                                             // the health checks' settings
+	Health   health.Config                                                   // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
 	// Follow, when not nil, reads the inputs instead of Load and follows
 	// them (loaders.Follow), handing the trajectories of the first reading

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 )
 
 // Session is the data the dashboard shows and the settings it was computed
@@ -36,7 +37,7 @@ type Session struct {
 	Warnings []string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
-	HealthConfig engine.HealthConfig
+	HealthConfig health.Config
 	HVRef        []float64
 
 	// compare caches CompareResult: only the Compare tab needs it, so a

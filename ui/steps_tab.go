@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -288,7 +289,7 @@ func (t *stepsTab) View() string {
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := s.Findings()
-	baseline := cmp.Or(s.HealthConfig.Baseline, engine.DefaultBaseline)
+	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
 	lines := []string{st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + healthBadge(st, findings)}
 	for j, f := range findings {
 		if j == maxFindingLines-1 && len(findings) > maxFindingLines {

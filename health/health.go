@@ -1,20 +1,26 @@
-package engine
+// Package health runs the health checks of a training run on the trends of
+// its batches (engine.Result.Trends): zero spread, variance collapse,
+// dominance of one objective, a ceiling, length drift and a correlation
+// flip, each at WARN or ALERT against a baseline of the first batches.
+package health
 
 import (
 	"cmp"
 	"fmt"
-	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // DefaultBaseline is how many of the first batches form the health checks'
 // baseline by default.
 const DefaultBaseline = 3
 
-// HealthConfig says what the health checks compare against.
-type HealthConfig struct {
+// Config says what the health checks compare against.
+type Config struct {
 	// Baseline is how many of the first batches form the baseline
 	// (DefaultBaseline when not positive).
 	Baseline int
@@ -26,12 +32,12 @@ type HealthConfig struct {
 	TaskObjective string
 }
 
-// Validate reports a name that is not one of the objectives. Health skips
+// Validate reports a name that is not one of the objectives. Findings skips
 // the check of a name that Validate rejects.
-func (c HealthConfig) Validate(objectives []Objective) error {
+func (c Config) Validate(objectives []engine.Objective) error {
 	for _, name := range []string{c.LengthObjective, c.TaskObjective} {
 		if name != "" && objectiveIndex(objectives, name) < 0 {
-			return fmt.Errorf("unknown objective %q (objectives: %s)", name, objectiveNames(objectives))
+			return fmt.Errorf("unknown objective %q (objectives: %s)", name, strings.Join(objectiveNameList(objectives), ", "))
 		}
 	}
 	return nil
@@ -69,7 +75,7 @@ const (
 	CheckCorrelationFlip  Check = "correlation_flip"
 )
 
-// The thresholds of the checks (see Health). A value beyond the first of a
+// The thresholds of the checks (see Findings). A value beyond the first of a
 // pair is a WARN, beyond the second an ALERT.
 const (
 	zeroSpreadWarn, zeroSpreadAlert = 0.50, 0.75 // fraction of groups, above
@@ -98,7 +104,7 @@ type Finding struct {
 	Message   string  `json:"message"`
 }
 
-// Health runs the health checks on every batch's trend point (trends as
+// Findings runs the health checks on every batch's trend point (trends as
 // res.Trends returns them) and returns, per check and objective, the first
 // step where it reached WARN and the first where it reached ALERT (the ALERT
 // alone when both come at once), in step order. The baseline is the first
@@ -125,7 +131,7 @@ type Finding struct {
 //     task objective of the opposite sign to its mean r0 over the baseline,
 //     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
 //     signature of reward hacking.
-func Health(res *Result, trends []Trend, cfg HealthConfig) []Finding {
+func Findings(res *engine.Result, trends []engine.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
 		check     Check
@@ -146,14 +152,14 @@ func Health(res *Result, trends []Trend, cfg HealthConfig) []Finding {
 
 // healthRun holds what the checks compare the batches with.
 type healthRun struct {
-	res    *Result
-	trends []Trend
+	res    *engine.Result
+	trends []engine.Trend
 	base   int // the baseline is trends[:base]
 	// baseGroupStd is the baseline's mean ScoreGroupStd.
 	baseGroupStd float64
 	// length returns the drift check's series, nil when it is unknown;
 	// lengthObjective names its objective, "" for step_count.
-	length               func(*Trend) float64
+	length               func(*engine.Trend) float64
 	lengthObjective      string
 	lengthMean, lengthSD float64
 	// task is the task objective's index (-1: unknown); baseCorr holds the
@@ -162,14 +168,14 @@ type healthRun struct {
 	baseCorr []float64
 }
 
-func newHealthRun(res *Result, trends []Trend, cfg HealthConfig) *healthRun {
+func newHealthRun(res *engine.Result, trends []engine.Trend, cfg Config) *healthRun {
 	n := cfg.Baseline
 	if n < 1 {
 		n = DefaultBaseline
 	}
 	h := &healthRun{res: res, trends: trends, base: min(n, len(trends))}
 	baseline := trends[:h.base]
-	h.baseGroupStd = meanOver(baseline, func(t *Trend) float64 { return t.ScoreGroupStd })
+	h.baseGroupStd = meanOver(baseline, func(t *engine.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
 	h.task = 0
 	if cfg.TaskObjective != "" {
@@ -177,7 +183,7 @@ func newHealthRun(res *Result, trends []Trend, cfg HealthConfig) *healthRun {
 	}
 	if h.task >= 0 && h.task < len(res.Objectives) {
 		for k := range res.Objectives {
-			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *Trend) float64 { return t.Correlation[h.task][k] }))
+			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *engine.Trend) float64 { return t.Correlation[h.task][k] }))
 		}
 	}
 	return h
@@ -187,9 +193,9 @@ func newHealthRun(res *Result, trends []Trend, cfg HealthConfig) *healthRun {
 func (h *healthRun) setLength(name string) {
 	switch k := objectiveIndex(h.res.Objectives, name); {
 	case name == "":
-		h.length = func(t *Trend) float64 { return t.MeanStepCount }
+		h.length = func(t *engine.Trend) float64 { return t.MeanStepCount }
 	case k >= 0:
-		h.length, h.lengthObjective = func(t *Trend) float64 { return t.Objectives[k].Mean }, name
+		h.length, h.lengthObjective = func(t *engine.Trend) float64 { return t.Objectives[k].Mean }, name
 	default:
 		return
 	}
@@ -208,7 +214,7 @@ func (h *healthRun) setLength(name string) {
 
 // meanOver returns the mean of f over the trends where it is not NaN (NaN
 // when it is NaN everywhere).
-func meanOver(trends []Trend, f func(*Trend) float64) float64 {
+func meanOver(trends []engine.Trend, f func(*engine.Trend) float64) float64 {
 	var x []float64
 	for i := range trends {
 		if v := f(&trends[i]); !math.IsNaN(v) {
@@ -263,13 +269,13 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 	return f, true
 }
 
-func zeroSpread(t *Trend) (Finding, bool) {
+func zeroSpread(t *engine.Trend) (Finding, bool) {
 	v := t.FracZeroStdGroups
 	msg := fmt.Sprintf("%.0f of %d groups have all-equal scores (no GRPO signal)", v*float64(t.Groups), t.Groups)
 	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
 }
 
-func (h *healthRun) varianceCollapse(t *Trend) (Finding, bool) {
+func (h *healthRun) varianceCollapse(t *engine.Trend) (Finding, bool) {
 	if !(h.baseGroupStd > stats.ZeroStd) {
 		return Finding{}, false // no spread to lose
 	}
@@ -279,9 +285,9 @@ func (h *healthRun) varianceCollapse(t *Trend) (Finding, bool) {
 }
 
 // scoreMethods are the methods whose rewards follow the weighted score.
-var scoreMethods = []Method{Absolute, Relative, GRPO, RLOO}
+var scoreMethods = []engine.Method{engine.Absolute, engine.Relative, engine.GRPO, engine.RLOO}
 
-func (h *healthRun) dominance(t *Trend) (Finding, bool) {
+func (h *healthRun) dominance(t *engine.Trend) (Finding, bool) {
 	if len(t.Objectives) < 2 || !slices.Contains(scoreMethods, h.res.Options.Method) {
 		return Finding{}, false
 	}
@@ -301,7 +307,7 @@ func (h *healthRun) dominance(t *Trend) (Finding, bool) {
 	return finding(CheckDominance, name, v, dominanceWarn, dominanceAlert, false, msg)
 }
 
-func ceiling(t *Trend) (Finding, bool) {
+func ceiling(t *engine.Trend) (Finding, bool) {
 	if t.Score.Count < 2 {
 		return Finding{}, false
 	}
@@ -310,7 +316,7 @@ func ceiling(t *Trend) (Finding, bool) {
 	return finding(CheckCeiling, "", v, ceilingWarn, ceilingAlert, false, msg)
 }
 
-func (h *healthRun) lengthDrift(t *Trend) (Finding, bool) {
+func (h *healthRun) lengthDrift(t *engine.Trend) (Finding, bool) {
 	if h.length == nil || math.IsNaN(h.lengthMean) {
 		return Finding{}, false
 	}
@@ -323,7 +329,7 @@ func (h *healthRun) lengthDrift(t *Trend) (Finding, bool) {
 	return f, ok
 }
 
-func (h *healthRun) correlationFlip(t *Trend, k int) (Finding, bool) {
+func (h *healthRun) correlationFlip(t *engine.Trend, k int) (Finding, bool) {
 	r0, r := h.baseCorr[k], t.Correlation[h.task][k]
 	if k == h.task || !(math.Abs(r0) > flipMin) || math.Signbit(r) == math.Signbit(r0) {
 		return Finding{}, false
@@ -337,15 +343,15 @@ func (h *healthRun) correlationFlip(t *Trend, k int) (Finding, bool) {
 
 // objectiveIndex returns the index of the objective named name, -1 when
 // there is none.
-func objectiveIndex(objectives []Objective, name string) int {
-	return slices.IndexFunc(objectives, func(o Objective) bool { return o.Name == name })
+func objectiveIndex(objectives []engine.Objective, name string) int {
+	return slices.IndexFunc(objectives, func(o engine.Objective) bool { return o.Name == name })
 }
 
-// objectiveNames lists the objectives' names, comma-separated.
-func objectiveNames(objectives []Objective) string {
-	names := make([]string, len(objectives))
-	for k, o := range objectives {
-		names[k] = o.Name
+// objectiveNameList returns the objectives' names.
+func objectiveNameList(objectives []engine.Objective) []string {
+	var names []string
+	for _, o := range objectives {
+		names = append(names, o.Name)
 	}
-	return strings.Join(names, ", ")
+	return names
 }

@@ -1,4 +1,4 @@
-package engine_test
+package health_test
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 )
@@ -45,8 +46,8 @@ func sampleResult(t *testing.T) *engine.Result {
 // half of the 16 late (9 of them from step 30).
 func TestHealthTellsTheSampleStory(t *testing.T) {
 	res := sampleResult(t)
-	findings := engine.Health(res, res.Trends(nil), engine.HealthConfig{})
-	first := map[engine.Check]int64{}
+	findings := health.Findings(res, res.Trends(nil), health.Config{})
+	first := map[health.Check]int64{}
 	for _, f := range findings {
 		t.Logf("%s %s at step %d: %s", f.Check, f.Level, f.Step, f.Message)
 		if f.Step < 24 {
@@ -57,12 +58,12 @@ func TestHealthTellsTheSampleStory(t *testing.T) {
 		}
 	}
 	for _, want := range []struct {
-		check    engine.Check
+		check    health.Check
 		from, to int64
 	}{
-		{engine.CheckCorrelationFlip, 24, 28},
-		{engine.CheckLengthDrift, 24, 28},
-		{engine.CheckZeroSpread, 28, 34},
+		{health.CheckCorrelationFlip, 24, 28},
+		{health.CheckLengthDrift, 24, 28},
+		{health.CheckZeroSpread, 28, 34},
 	} {
 		step, ok := first[want.check]
 		if !ok || step < want.from || step > want.to {
