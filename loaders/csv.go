@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // readCSV reads a header row, then one trajectory per row. The columns of
@@ -247,7 +248,7 @@ func cellInteger(cell string, n *int64) error {
 	if s == "" {
 		return nil
 	}
-	v, err := parseInteger(s)
+	v, err := jsonscan.ParseInteger(s)
 	if err != nil {
 		return fmt.Errorf("%w, found %s", err, quoteCell(cell))
 	}

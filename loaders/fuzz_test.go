@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // The fuzz targets read arbitrary bytes in one format, strictly and with
@@ -30,7 +32,7 @@ func FuzzJSONL(f *testing.F) {
 			text := bytes.TrimPrefix(data, utf8BOM)
 			lines := 0
 			for line := range bytes.SplitSeq(text, []byte("\n")) {
-				if skipSpace(line) < len(line) {
+				if jsonscan.SkipSpace(line) < len(line) {
 					lines++
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // bufferSize is the read buffer size; longer JSONL lines grow their own.
@@ -77,7 +79,7 @@ func detectFormat(name string, br *bufio.Reader) Format {
 func sniffFormat(br *bufio.Reader) Format {
 	for n := 64; ; n *= 2 {
 		buf, err := br.Peek(n)
-		if i := skipSpace(buf); i < len(buf) {
+		if i := jsonscan.SkipSpace(buf); i < len(buf) {
 			switch buf[i] {
 			case '[':
 				return JSON
@@ -90,20 +92,4 @@ func sniffFormat(br *bufio.Reader) Format {
 			return JSONL
 		}
 	}
-}
-
-// skipSpace returns the index of the first byte of b that is not JSON white
-// space, len(b) if there is none.
-func skipSpace(b []byte) int {
-	for i, c := range b {
-		if !isSpace(c) {
-			return i
-		}
-	}
-	return len(b)
-}
-
-// isSpace reports whether c is JSON white space.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // readJSON reads a JSON array of objects, one element at a time. An element
@@ -16,7 +18,7 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 	if err := l.checkText(br); err != nil {
 		return err
 	}
-	rw := newRewriter(br, l.lead)
+	rw := jsonscan.NewRewriter(br, l.lead)
 	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw)}
 	if empty, err := j.start(); empty || err != nil {
 		return err
@@ -32,7 +34,7 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 // jsonReader reads the elements of a JSON array.
 type jsonReader struct {
 	l   *loader
-	rw  *rewriter
+	rw  *jsonscan.Rewriter
 	dec *json.Decoder
 }
 
@@ -45,13 +47,13 @@ func (j jsonReader) element() error {
 	// The decoder stops right after the value, and raw holds the value
 	// without the white space around it.
 	start := j.dec.InputOffset() - int64(len(raw))
-	line, _ := j.rw.locate(start)
+	line, _ := j.rw.Locate(start)
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
 		return j.l.reject(j.errorAt(start, lerr.Msg))
 	}
 	t := &j.l.scratch // not a local: its address would make it escape
-	*t = j.l.newTrajectory(line, j.rw.inputOffset(start))
+	*t = j.l.newTrajectory(line, j.rw.InputOffset(start))
 	if err := obj.trajectory(t); err != nil {
 		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
 		return j.l.reject(j.errorAt(start+int64(off), err.Error()))
@@ -109,11 +111,11 @@ func (j jsonReader) fail(err error) error {
 	switch {
 	case errors.As(err, &syntax):
 		off, bad := j.syntaxErrorOffset()
-		return j.errorAt(off, "invalid JSON: "+readableSyntax(syntax.Error(), bad))
+		return j.errorAt(off, "invalid JSON: "+jsonscan.ReadableSyntax(syntax.Error(), bad))
 	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		return j.errorAt(j.rw.written, "invalid JSON: unexpected end of input")
+		return j.errorAt(j.rw.Written(), "invalid JSON: unexpected end of input")
 	}
-	line, _ := j.rw.locate(j.rw.written)
+	line, _ := j.rw.Locate(j.rw.Written())
 	return fmt.Errorf("%s:%d: read: %w", j.l.name, line, err)
 }
 
@@ -131,13 +133,13 @@ func (j jsonReader) syntaxErrorOffset() (int64, []byte) {
 	var raw json.RawMessage
 	var syntax *json.SyntaxError
 	if errors.As(json.NewDecoder(bytes.NewReader(rest)).Decode(&raw), &syntax) {
-		return start + syntax.Offset - 1, textFrom(rest, syntax.Offset-1)
+		return start + syntax.Offset - 1, jsonscan.TextFrom(rest, syntax.Offset-1)
 	}
 	return start, rest
 }
 
 // errorAt returns the error msg at the output offset off.
 func (j jsonReader) errorAt(off int64, msg string) *LineError {
-	line, col := j.rw.locate(off)
+	line, col := j.rw.Locate(off)
 	return &LineError{Path: j.l.name, Line: line, Col: col, Msg: msg}
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // blockBytes is about how much text a JSONL block holds.
@@ -144,7 +145,7 @@ func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos) error {
 			return err
 		}
 		b.raw += len(line) + 1
-		if skipSpace(line) < len(line) {
+		if jsonscan.SkipSpace(line) < len(line) {
 			b.data = append(b.data, line...)
 			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
 		}

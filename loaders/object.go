@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // jsonText is the text of a valid JSON object; rewritten says whether it
@@ -47,15 +48,15 @@ func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *LineError) {
 		}
 		return o, err
 	}
-	if rec == nil && validJSON(text) {
+	if rec == nil && jsonscan.Valid(text) {
 		return objectOrError(text, false)
 	}
-	rw := newRewriter(bufio.NewReader(bytes.NewReader(text)), 0)
+	rw := jsonscan.NewRewriter(bufio.NewReader(bytes.NewReader(text)), 0)
 	rewritten, _ := io.ReadAll(rw) // reading bytes cannot fail
-	if !rw.rewrote {
+	if !rw.Rewrote() {
 		return jsonText{}, syntaxError(text, nil)
 	}
-	if !validJSON(rewritten) {
+	if !jsonscan.Valid(rewritten) {
 		return jsonText{}, syntaxError(rewritten, rw)
 	}
 	return objectOrError(rewritten, true)
@@ -63,22 +64,22 @@ func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *LineError) {
 
 // syntaxError returns the syntax error of text, which is not valid JSON,
 // with its column, mapped back to the input by rw when not nil.
-func syntaxError(text []byte, rw *rewriter) *LineError {
+func syntaxError(text []byte, rw *jsonscan.Rewriter) *LineError {
 	var syntax *json.SyntaxError
 	if !errors.As(json.Unmarshal(text, new(json.RawMessage)), &syntax) {
 		return &LineError{Msg: "invalid JSON"} // not reached: text is not valid
 	}
 	col := int(syntax.Offset) // the scanner has read the bad byte
 	if rw != nil {
-		_, col = rw.locate(syntax.Offset - 1)
+		_, col = rw.Locate(syntax.Offset - 1)
 	}
-	return &LineError{Col: col, Msg: "invalid JSON: " + readableSyntax(syntax.Error(), textFrom(text, syntax.Offset-1))}
+	return &LineError{Col: col, Msg: "invalid JSON: " + jsonscan.ReadableSyntax(syntax.Error(), jsonscan.TextFrom(text, syntax.Offset-1))}
 }
 
 // objectOrError returns valid JSON text as an object, or the error that it
 // is not one.
 func objectOrError(text []byte, rewritten bool) (jsonText, *LineError) {
-	v := trimSpaceRight(text[skipSpace(text):])
+	v := trimSpaceRight(text[jsonscan.SkipSpace(text):])
 	if len(v) == 0 || v[0] != '{' {
 		return jsonText{}, &LineError{Msg: "expected a JSON object, found " + describe(v, rewritten)}
 	}
@@ -87,7 +88,7 @@ func objectOrError(text []byte, rewritten bool) (jsonText, *LineError) {
 
 // trimSpaceRight returns b without trailing JSON white space.
 func trimSpaceRight(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
+	for len(b) > 0 && jsonscan.IsSpace(b[len(b)-1]) {
 		b = b[:len(b)-1]
 	}
 	return b
@@ -221,7 +222,7 @@ func (o jsonText) eachMember(f func(key, value []byte)) {
 		}
 		return
 	}
-	for key, value := range members(o.obj) {
+	for key, value := range jsonscan.Members(o.obj) {
 		f(key, value)
 	}
 }
@@ -239,7 +240,7 @@ func (v jsonValue) marker() int {
 	if !v.rewritten {
 		return -1
 	}
-	return markerIndex(v.raw)
+	return jsonscan.MarkerIndex(v.raw)
 }
 
 // isNumber reports whether v is a number (a marker is one).
@@ -267,20 +268,20 @@ func (v jsonValue) text() (string, error) {
 // numberText returns the text of a number as written.
 func (v jsonValue) numberText() string {
 	if i := v.marker(); i >= 0 {
-		return nonFinite[i].token
+		return jsonscan.NonFinite[i].Token
 	}
 	return string(v.raw)
 }
 
 // integer returns an integral number, such as 3 or 3.0.
 func (v jsonValue) integer() (int64, error) {
-	if n, ok := smallInteger(v.raw); ok { // the usual case, never a marker
+	if n, ok := jsonscan.SmallInteger(v.raw); ok { // the usual case, never a marker
 		return n, nil
 	}
 	if !v.isNumber() || v.marker() >= 0 {
 		return 0, fmt.Errorf("must be an integer, found %s", v)
 	}
-	n, err := parseInteger(string(v.raw))
+	n, err := jsonscan.ParseInteger(string(v.raw))
 	if err != nil {
 		return 0, fmt.Errorf("%w, found %s", err, v)
 	}
@@ -314,7 +315,7 @@ func (v jsonValue) bool() (bool, error) {
 func (v jsonValue) response() json.RawMessage {
 	raw := bytes.Clone(v.raw)
 	if v.rewritten {
-		raw = restoreTokens(raw)
+		raw = jsonscan.RestoreTokens(raw)
 	}
 	return raw
 }
@@ -378,9 +379,9 @@ func (v jsonValue) scalar() (any, error) {
 	case v.isString():
 		return unquote(v.raw), nil
 	case v.marker() >= 0:
-		return nonFinite[v.marker()].value, nil
+		return jsonscan.NonFinite[v.marker()].Value, nil
 	case v.isNumber():
-		return parseFloat(string(v.raw)), nil
+		return jsonscan.ParseFloat(string(v.raw)), nil
 	}
 	return nil, fmt.Errorf("must be a number, string, bool or null, found %s", v)
 }

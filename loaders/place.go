@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // The functions here find where, in valid JSON text, the value is that
@@ -20,7 +21,7 @@ import (
 func badValue(o jsonText) []byte {
 	plain := jsonText{obj: o.obj, rewritten: o.rewritten} // no record, no interner
 	var raws [len(trajectoryFields)][]byte
-	for key, raw := range members(plain.obj) {
+	for key, raw := range jsonscan.Members(plain.obj) {
 		if f := trajectoryFieldIndex(key); f >= 0 {
 			raws[f] = raw // the last of duplicate keys wins, as in trajectory
 		}
@@ -49,7 +50,7 @@ func badValue(o jsonText) []byte {
 // none: of duplicate keys the last one is read.
 func lastMember(obj []byte, key string) []byte {
 	var found []byte
-	for k, v := range members(obj) {
+	for k, v := range jsonscan.Members(obj) {
 		if unquote(k) == key {
 			found = v
 		}
@@ -88,8 +89,8 @@ func lineValueColumn(line []byte, obj jsonText) int {
 	if !ok {
 		return 0
 	}
-	rw := newRewriter(bufio.NewReader(bytes.NewReader(line)), 0)
+	rw := jsonscan.NewRewriter(bufio.NewReader(bytes.NewReader(line)), 0)
 	text, _ := io.ReadAll(rw) // reading bytes cannot fail
-	_, col := rw.locate(int64(skipSpace(text) + inObj))
+	_, col := rw.Locate(int64(jsonscan.SkipSpace(text) + inObj))
 	return col
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // A JSONL line usually takes no detour: it is valid JSON, its metadata is an
@@ -28,12 +29,12 @@ var (
 // metadata may be partly set.
 func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 	var raws [len(trajectoryFields)][]byte // as in jsonText.trajectory
-	i := skipSpace(line)
+	i := jsonscan.SkipSpace(line)
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
 	i, ok := p.plainObject(line, i, &raws, t)
-	if !ok || i+skipSpace(line[i:]) != len(line) {
+	if !ok || i+jsonscan.SkipSpace(line[i:]) != len(line) {
 		return false
 	}
 	for f, raw := range raws {
@@ -54,118 +55,63 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 }
 
 // plainObject checks the trajectory object that starts at b[i] as
-// validObject does, and returns the index just past it. It sets raws[f] to
-// the value of each field f, the last of duplicates as in
+// jsonscan.Valid does, and returns the index just past it. It sets raws[f]
+// to the value of each field f, the last of duplicates as in
 // jsonText.trajectory, but reads the members of the metadata, when an
 // object, into t (plainMetadata) as it checks them. It reports false when
 // the metadata is given twice, as t then holds the members of the first.
-//
-// The walk is validObject's, with each member read as it is checked: a
-// near-copy, for the hot path of reading JSONL.
 func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, t *engine.Trajectory) (int, bool) {
-	i++
-	i += skipSpace(b[i:])
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return i, false
-		}
+	return jsonscan.Object(b, i, func(key []byte, i int) (int, bool) {
+		f := trajectoryFieldIndex(key)
 		start := i
 		var ok bool
-		if i, ok = validString(b, i); !ok {
-			return i, false
-		}
-		f := trajectoryFieldIndex(b[start:i])
-		i += skipSpace(b[i:])
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		i++
-		i += skipSpace(b[i:])
-		start = i
 		switch {
 		case f == metadataField && raws[f] != nil:
 			return i, false
 		case f == metadataField && i < len(b) && b[i] == '{':
 			i, ok = p.plainMetadata(b, i, t)
 		default:
-			i, ok = validValue(b, i, 1)
+			i, ok = jsonscan.ValidValue(b, i, 1)
 		}
-		if !ok {
-			return i, false
-		}
-		if f >= 0 {
+		if ok && f >= 0 {
 			raws[f] = b[start:i]
 		}
-		i += skipSpace(b[i:])
-		if i >= len(b) {
-			return i, false
-		}
-		switch b[i] {
-		case ',':
-			i++
-			i += skipSpace(b[i:])
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
-		}
-	}
+		return i, ok
+	})
 }
 
 // plainMetadata reads the members of the metadata object that starts at
-// b[i] into t, checking its text as validObject does, and returns the index
-// just past it: into t.Metadata, or, when t.Pick is set, the picked keys'
-// values into t.Picked. It reports false as soon as a value is not a
+// b[i] into t, checking its text as jsonscan.Valid does, and returns the
+// index just past it: into t.Metadata, or, when t.Pick is set, the picked
+// keys' values into t.Picked. It reports false as soon as a value is not a
 // number, string, bool or null, or a picked key would need unescaping.
-// (Another near-copy of validObject, for the same reason.)
 func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, bool) {
-	i++
-	i += skipSpace(b[i:])
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for k := 0; ; k++ {
-		if i >= len(b) || b[i] != '"' {
-			return i, false
-		}
-		start := i
-		var ok bool
-		if i, ok = validString(b, i); !ok {
-			return i, false
-		}
-		key := b[start:i]
-		i += skipSpace(b[i:])
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		i++
-		i += skipSpace(b[i:])
+	k := 0
+	return jsonscan.Object(b, i, func(key []byte, i int) (int, bool) {
 		if i >= len(b) {
 			return i, false
 		}
 		// x is the value for Metadata: a picked one is not boxed.
 		var x any
 		v := engine.PickedValue{Kind: engine.PickedOther}
+		var ok bool
 		switch c := b[i]; {
 		case c == '-' || isDigit(c):
-			i, v.Number, ok = number(b, i)
+			i, v.Number, ok = jsonscan.Number(b, i)
 			v.Kind = engine.PickedNumber
 		case c == '"':
-			start = i
-			if i, ok = validString(b, i); ok && t.Pick == nil {
+			start := i
+			if i, ok = jsonscan.ValidString(b, i); ok && t.Pick == nil {
 				x = unquote(b[start:i])
 			}
 		case c == 't':
-			i, ok = validLiteral(b, i, "true")
+			i, ok = jsonscan.ValidLiteral(b, i, "true")
 			x = true
 		case c == 'f':
-			i, ok = validLiteral(b, i, "false")
+			i, ok = jsonscan.ValidLiteral(b, i, "false")
 			x = false
 		case c == 'n':
-			i, ok = validLiteral(b, i, "null")
+			i, ok = jsonscan.ValidLiteral(b, i, "null")
 			v.Kind = engine.PickedAbsent
 		default:
 			return i, false
@@ -183,20 +129,9 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 		default:
 			t.Metadata[p.in.key(key, k)] = x
 		}
-		i += skipSpace(b[i:])
-		if i >= len(b) {
-			return i, false
-		}
-		switch b[i] {
-		case ',':
-			i++
-			i += skipSpace(b[i:])
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
-		}
-	}
+		k++
+		return i, true
+	})
 }
 
 // setPicked sets the value of the metadata key whose JSON string is key

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // Reread reads t's record again from its file, at t.Offset, and returns the
@@ -96,7 +97,7 @@ func (l *loader) rereadLine(br *bufio.Reader) (engine.Trajectory, error) {
 // rereadElement reads the JSON array element br starts with.
 func (l *loader) rereadElement(br *bufio.Reader) (engine.Trajectory, error) {
 	var raw json.RawMessage
-	if err := json.NewDecoder(newRewriter(br, 0)).Decode(&raw); err != nil {
+	if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&raw); err != nil {
 		return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
 	}
 	obj, lerr := objectOrError(raw, true)

@@ -2,7 +2,7 @@
 // Copyright The Go Authors. All rights reserved. Use of this source code
 // is governed by a BSD-style license that can be found in NOTICE.md.
 
-package loaders
+package jsonscan
 
 import (
 	"encoding/binary"
@@ -13,10 +13,10 @@ import (
 	"github.com/rewardlens/rewardlens/internal/pow10"
 )
 
-// parseFloat returns the value of a valid decimal number. A number too large
+// ParseFloat returns the value of a valid decimal number. A number too large
 // for a float64 is an infinity, and one too small is 0 or subnormal, as
 // Python's json module reads them.
-func parseFloat(s string) float64 {
+func ParseFloat(s string) float64 {
 	f, _ := strconv.ParseFloat(s, 64) // ErrRange comes with ±Inf or 0
 	return f
 }
@@ -26,15 +26,15 @@ func parseFloat(s string) float64 {
 const maxMantissaDigits = 19
 
 // number checks the JSON number that starts at b[i], as validNumber does,
-// and returns the index just past it and its value, the one parseFloat
+// and returns the index just past it and its value, the one ParseFloat
 // returns. It reads the digits once, into a uint64 that decimalToFloat
 // turns into the value; numbers with more digits, or that decimalToFloat
 // cannot convert quickly, go to strconv.ParseFloat.
 //
-// It does the work of validNumber and parseFloat in one pass over the
+// It does the work of validNumber and ParseFloat in one pass over the
 // digits, for the metadata numbers of plain lines (see parsePlain), where
 // the two passes were a good part of the cost of a line.
-func number(b []byte, i int) (int, float64, bool) {
+func Number(b []byte, i int) (int, float64, bool) {
 	start := i
 	neg := b[i] == '-'
 	if neg {
@@ -118,7 +118,7 @@ func number(b []byte, i int) (int, float64, bool) {
 			return i, f, true
 		}
 	}
-	return i, parseFloat(string(b[start:i])), true
+	return i, ParseFloat(string(b[start:i])), true
 }
 
 // eightDigits returns the value of the eight decimal digits b starts

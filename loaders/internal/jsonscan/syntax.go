@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"fmt"
@@ -10,13 +10,13 @@ import (
 // fault, quoted: "invalid character 'x' looking for...".
 const invalidCharacter = "invalid character '"
 
-// readableSyntax returns msg, a syntax error of encoding/json about the
+// ReadableSyntax returns msg, a syntax error of encoding/json about the
 // first byte of rest, naming the whole character at fault when that byte
 // starts a multi-byte one. encoding/json quotes the byte alone, as if it
 // were a character: curly quotes pasted from a word processor read
 // "invalid character 'â'", where this says "invalid character '“'
 // (U+201C)", and a byte that is no UTF-8 is named as a byte.
-func readableSyntax(msg string, rest []byte) string {
+func ReadableSyntax(msg string, rest []byte) string {
 	i := strings.Index(msg, invalidCharacter)
 	if len(rest) == 0 || rest[0] < utf8.RuneSelf || i < 0 {
 		return msg
@@ -33,8 +33,8 @@ func readableSyntax(msg string, rest []byte) string {
 	return msg[:i] + what + msg[i+len(invalidCharacter)+end+1:]
 }
 
-// textFrom returns b from offset off on, clamped to b's bounds: the offset
+// TextFrom returns b from offset off on, clamped to b's bounds: the offset
 // of a syntax error may be past the end (an unexpected end of input).
-func textFrom(b []byte, off int64) []byte {
+func TextFrom(b []byte, off int64) []byte {
 	return b[min(max(off, 0), int64(len(b))):]
 }

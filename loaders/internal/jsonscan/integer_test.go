@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"math"
@@ -27,34 +27,34 @@ func TestParseInteger(t *testing.T) {
 		{"-9223372036854775808", math.MinInt64, nil},
 		{"9223372036854775807.000", math.MaxInt64, nil},
 		{"-92233720368547758.08e2", math.MinInt64, nil},
-		{"3.5", 0, errNotInteger},
-		{"3.0000000000000001", 0, errNotInteger},
-		{"1e-99999999999999999999", 0, errNotInteger},
-		{"", 0, errNotInteger},
-		{"-", 0, errNotInteger},
-		{".", 0, errNotInteger},
-		{"1e", 0, errNotInteger},
-		{"1e+", 0, errNotInteger},
-		{"1x", 0, errNotInteger},
-		{"0x10", 0, errNotInteger},
-		{"NaN", 0, errNotInteger},
-		{"inf", 0, errNotInteger},
-		{" 1", 0, errNotInteger},
-		{"9223372036854775808", 0, errOutOfRange},
-		{"-9223372036854775809", 0, errOutOfRange},
-		{"1e19", 0, errOutOfRange},
-		{"1e99999999999999999999", 0, errOutOfRange},
+		{"3.5", 0, ErrNotInteger},
+		{"3.0000000000000001", 0, ErrNotInteger},
+		{"1e-99999999999999999999", 0, ErrNotInteger},
+		{"", 0, ErrNotInteger},
+		{"-", 0, ErrNotInteger},
+		{".", 0, ErrNotInteger},
+		{"1e", 0, ErrNotInteger},
+		{"1e+", 0, ErrNotInteger},
+		{"1x", 0, ErrNotInteger},
+		{"0x10", 0, ErrNotInteger},
+		{"NaN", 0, ErrNotInteger},
+		{"inf", 0, ErrNotInteger},
+		{" 1", 0, ErrNotInteger},
+		{"9223372036854775808", 0, ErrOutOfRange},
+		{"-9223372036854775809", 0, ErrOutOfRange},
+		{"1e19", 0, ErrOutOfRange},
+		{"1e99999999999999999999", 0, ErrOutOfRange},
 		{"00000000000000000000001", 1, nil},
 	}
 	for _, tt := range tests {
-		got, err := parseInteger(tt.in)
+		got, err := ParseInteger(tt.in)
 		if got != tt.want || err != tt.err {
-			t.Errorf("parseInteger(%q) = %d, %v; want %d, %v", tt.in, got, err, tt.want, tt.err)
+			t.Errorf("ParseInteger(%q) = %d, %v; want %d, %v", tt.in, got, err, tt.want, tt.err)
 		}
 	}
 }
 
-// FuzzSmallInteger checks that smallInteger reads what it reads as
+// FuzzSmallInteger checks that SmallInteger reads what it reads as
 // strconv.ParseInt does, from a string or bytes, and reads every optional
 // minus sign followed by 1 to maxSmallDigits digits.
 func FuzzSmallInteger(f *testing.F) {
@@ -62,17 +62,17 @@ func FuzzSmallInteger(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n, ok := smallInteger(s)
-		if nb, okb := smallInteger([]byte(s)); nb != n || okb != ok {
-			t.Fatalf("smallInteger(%q) = %d, %t; from bytes %d, %t", s, n, ok, nb, okb)
+		n, ok := SmallInteger(s)
+		if nb, okb := SmallInteger([]byte(s)); nb != n || okb != ok {
+			t.Fatalf("SmallInteger(%q) = %d, %t; from bytes %d, %t", s, n, ok, nb, okb)
 		}
 		want, err := strconv.ParseInt(s, 10, 64)
 		if ok && (err != nil || n != want) {
-			t.Fatalf("smallInteger(%q) = %d; strconv.ParseInt: %d, %v", s, n, want, err)
+			t.Fatalf("SmallInteger(%q) = %d; strconv.ParseInt: %d, %v", s, n, want, err)
 		}
 		digits := strings.TrimPrefix(s, "-")
 		if !ok && len(digits) >= 1 && len(digits) <= maxSmallDigits && strings.Trim(digits, "0123456789") == "" {
-			t.Fatalf("smallInteger(%q) does not read it", s)
+			t.Fatalf("SmallInteger(%q) does not read it", s)
 		}
 	})
 }

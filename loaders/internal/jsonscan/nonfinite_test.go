@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 // rewrite returns the rewriter's output for input.
 func rewrite(t *testing.T, input string) string {
 	t.Helper()
-	out, err := io.ReadAll(newRewriter(bufio.NewReader(strings.NewReader(input)), 0))
+	out, err := io.ReadAll(NewRewriter(bufio.NewReader(strings.NewReader(input)), 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestRewriter(t *testing.T) {
 func TestLocate(t *testing.T) {
 	// Output: {"a":"\xffN","b":"\ufffd"}\n["\xff-", x]
 	input := "{\"a\":NaN,\"b\":\"\xff\"}\r\n[-Infinity, x]"
-	rw := newRewriter(bufio.NewReader(strings.NewReader(input)), 3)
+	rw := NewRewriter(bufio.NewReader(strings.NewReader(input)), 3)
 	out, _ := io.ReadAll(rw)
 	tests := []struct {
 		find      string // the first byte of the first occurrence in the output
@@ -63,7 +63,7 @@ func TestLocate(t *testing.T) {
 		if tt.find == "\xffN" {
 			off-- // the quote before it
 		}
-		if line, col := rw.locate(int64(off)); line != tt.line || col != tt.col {
+		if line, col := rw.Locate(int64(off)); line != tt.line || col != tt.col {
 			t.Errorf("locate(%d) for %q = %d:%d, want %d:%d", off, tt.find, line, col, tt.line, tt.col)
 		}
 	}

@@ -1,42 +1,42 @@
-package loaders
+package jsonscan
 
 import (
 	"encoding/binary"
 	"math/bits"
 )
 
-// maxNesting is encoding/json's limit on nested arrays and objects: its
+// MaxNesting is encoding/json's limit on nested arrays and objects: its
 // scanner rejects text that opens more than that many at once.
-const maxNesting = 10000
+const MaxNesting = 10000
 
-// validJSON reports whether b is one valid JSON value, with optional white
+// Valid reports whether b is one valid JSON value, with optional white
 // space around it: exactly what encoding/json's Valid reports (the same
 // grammar, no UTF-8 check inside strings, the same nesting limit), several
 // times faster. TestValidJSONMatchesStd and FuzzValidJSON hold it to that.
-func validJSON(b []byte) bool {
-	i, ok := validValue(b, skipSpace(b), 0)
-	return ok && i+skipSpace(b[i:]) == len(b)
+func Valid(b []byte) bool {
+	i, ok := ValidValue(b, SkipSpace(b), 0)
+	return ok && i+SkipSpace(b[i:]) == len(b)
 }
 
-// validValue checks the value that starts at b[i], inside depth open
+// ValidValue checks the value that starts at b[i], inside depth open
 // containers, and returns the index just past it.
-func validValue(b []byte, i, depth int) (int, bool) {
+func ValidValue(b []byte, i, depth int) (int, bool) {
 	if i >= len(b) {
 		return i, false
 	}
 	switch c := b[i]; c {
 	case '"':
-		return validString(b, i)
+		return ValidString(b, i)
 	case '{':
 		return validObject(b, i, depth+1)
 	case '[':
 		return validArray(b, i, depth+1)
 	case 't':
-		return validLiteral(b, i, "true")
+		return ValidLiteral(b, i, "true")
 	case 'f':
-		return validLiteral(b, i, "false")
+		return ValidLiteral(b, i, "false")
 	case 'n':
-		return validLiteral(b, i, "null")
+		return ValidLiteral(b, i, "null")
 	default:
 		if c == '-' || (c >= '0' && c <= '9') {
 			return validNumber(b, i)
@@ -48,11 +48,22 @@ func validValue(b []byte, i, depth int) (int, bool) {
 // validObject checks the object that starts at b[i] (its "{"), the depth-th
 // open container.
 func validObject(b []byte, i, depth int) (int, bool) {
-	if depth > maxNesting {
+	if depth > MaxNesting {
 		return i, false
 	}
+	return Object(b, i, func(_ []byte, i int) (int, bool) { return ValidValue(b, i, depth) })
+}
+
+// Object checks the object that starts at b[i] (its "{"), as Valid does,
+// and returns the index just past it; it leaves each member's value to
+// value, called with the member's key (raw, quoted) and the index where
+// the value starts, which returns the index just past the value and
+// whether the value is valid. Object is the one loop over an object's
+// members: the checker, the loaders' record of an object's members and
+// their fast path through a line all walk objects with it.
+func Object(b []byte, i int, value func(key []byte, i int) (int, bool)) (int, bool) {
 	i++
-	i += skipSpace(b[i:])
+	i += SkipSpace(b[i:])
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
@@ -60,27 +71,29 @@ func validObject(b []byte, i, depth int) (int, bool) {
 		if i >= len(b) || b[i] != '"' {
 			return i, false
 		}
+		start := i
 		var ok bool
-		if i, ok = validString(b, i); !ok {
+		if i, ok = ValidString(b, i); !ok {
 			return i, false
 		}
-		i += skipSpace(b[i:])
+		key := b[start:i]
+		i += SkipSpace(b[i:])
 		if i >= len(b) || b[i] != ':' {
 			return i, false
 		}
 		i++
-		i += skipSpace(b[i:])
-		if i, ok = validValue(b, i, depth); !ok {
+		i += SkipSpace(b[i:])
+		if i, ok = value(key, i); !ok {
 			return i, false
 		}
-		i += skipSpace(b[i:])
+		i += SkipSpace(b[i:])
 		if i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
 			i++
-			i += skipSpace(b[i:])
+			i += SkipSpace(b[i:])
 		case '}':
 			return i + 1, true
 		default:
@@ -92,27 +105,27 @@ func validObject(b []byte, i, depth int) (int, bool) {
 // validArray checks the array that starts at b[i] (its "["), the depth-th
 // open container.
 func validArray(b []byte, i, depth int) (int, bool) {
-	if depth > maxNesting {
+	if depth > MaxNesting {
 		return i, false
 	}
 	i++
-	i += skipSpace(b[i:])
+	i += SkipSpace(b[i:])
 	if i < len(b) && b[i] == ']' {
 		return i + 1, true
 	}
 	for {
 		var ok bool
-		if i, ok = validValue(b, i, depth); !ok {
+		if i, ok = ValidValue(b, i, depth); !ok {
 			return i, false
 		}
-		i += skipSpace(b[i:])
+		i += SkipSpace(b[i:])
 		if i >= len(b) {
 			return i, false
 		}
 		switch b[i] {
 		case ',':
 			i++
-			i += skipSpace(b[i:])
+			i += SkipSpace(b[i:])
 		case ']':
 			return i + 1, true
 		default:
@@ -121,8 +134,8 @@ func validArray(b []byte, i, depth int) (int, bool) {
 	}
 }
 
-// validLiteral checks that b continues at i with lit.
-func validLiteral(b []byte, i int, lit string) (int, bool) {
+// ValidLiteral checks that b continues at i with lit.
+func ValidLiteral(b []byte, i int, lit string) (int, bool) {
 	if len(b)-i < len(lit) || string(b[i:i+len(lit)]) != lit {
 		return i, false
 	}
@@ -179,10 +192,10 @@ const (
 	highs = 0x8080808080808080
 )
 
-// validString checks the string that starts at b[i] (its opening quote)
+// ValidString checks the string that starts at b[i] (its opening quote)
 // and returns the index just past its closing quote. Control characters
 // must be escaped; any other byte, valid UTF-8 or not, may stand as is.
-func validString(b []byte, i int) (int, bool) {
+func ValidString(b []byte, i int) (int, bool) {
 	i++
 	for {
 		// Eight bytes at a time while none is a quote, a backslash or a
@@ -237,89 +250,21 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// member is one member of a JSON object: its key (quoted) and its value, as
-// raw text.
-type member struct{ key, value []byte }
-
-// objectRecord is what scan records of a JSON object while checking it:
-// its members and, when the value of its last member keyed "metadata"
-// (without escapes) is an object, that value and its members. A walk over
-// the object then need not scan the text again.
-type objectRecord struct {
-	members   []member
-	metaValue []byte
-	meta      []member
+// SkipSpace returns the index of the first byte of b that is not JSON white
+// space, len(b) if there is none.
+func SkipSpace(b []byte) int {
+	for i, c := range b {
+		if !IsSpace(c) {
+			return i
+		}
+	}
+	return len(b)
 }
 
-// scan reports, as validJSON does, whether b is one valid JSON value, and
-// records its members when it is an object (else r.members is nil).
-func (r *objectRecord) scan(b []byte) bool {
-	r.members, r.metaValue, r.meta = r.members[:0], nil, r.meta[:0]
-	i := skipSpace(b)
-	if i >= len(b) || b[i] != '{' {
-		r.members = nil
-		return validJSON(b)
-	}
-	i, ok := r.object(b, i, &r.members, true)
-	return ok && i+skipSpace(b[i:]) == len(b)
+// IsSpace reports whether c is JSON white space.
+func IsSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n'
 }
 
-// object checks the object that starts at b[i], at depth 1 (top) or 2 (the
-// metadata), as validObject does, appending its members to out.
-func (r *objectRecord) object(b []byte, i int, out *[]member, top bool) (int, bool) {
-	depth := 2
-	if top {
-		depth = 1
-	}
-	i++
-	i += skipSpace(b[i:])
-	if i < len(b) && b[i] == '}' {
-		return i + 1, true
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return i, false
-		}
-		start := i
-		var ok bool
-		if i, ok = validString(b, i); !ok {
-			return i, false
-		}
-		key := b[start:i]
-		i += skipSpace(b[i:])
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		i++
-		i += skipSpace(b[i:])
-		start = i
-		if top && string(key) == `"metadata"` {
-			r.metaValue = nil
-			if i < len(b) && b[i] == '{' {
-				r.meta = r.meta[:0]
-				if i, ok = r.object(b, i, &r.meta, false); !ok {
-					return i, false
-				}
-				r.metaValue = b[start:i]
-			} else if i, ok = validValue(b, i, depth); !ok {
-				return i, false
-			}
-		} else if i, ok = validValue(b, i, depth); !ok {
-			return i, false
-		}
-		*out = append(*out, member{key: key, value: b[start:i]})
-		i += skipSpace(b[i:])
-		if i >= len(b) {
-			return i, false
-		}
-		switch b[i] {
-		case ',':
-			i++
-			i += skipSpace(b[i:])
-		case '}':
-			return i + 1, true
-		default:
-			return i, false
-		}
-	}
-}
+// isDigit reports whether c is a decimal digit.
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"errors"
@@ -6,16 +6,16 @@ import (
 )
 
 var (
-	errNotInteger = errors.New("must be an integer")
-	errOutOfRange = errors.New("must be an integer in the 64-bit range")
+	ErrNotInteger = errors.New("must be an integer")
+	ErrOutOfRange = errors.New("must be an integer in the 64-bit range")
 )
 
-// parseInteger parses a decimal number with an integral value, exactly: 3,
+// ParseInteger parses a decimal number with an integral value, exactly: 3,
 // +3, -3, 3.0, 3.50e1 and 3e2 are integers (Python and pandas often write
 // integers as floats), 3.5 and 3.0000000000000001 are not, and nothing is
-// rounded. The error is errNotInteger or errOutOfRange.
-func parseInteger(s string) (int64, error) {
-	if n, ok := smallInteger(s); ok {
+// rounded. The error is ErrNotInteger or ErrOutOfRange.
+func ParseInteger(s string) (int64, error) {
+	if n, ok := SmallInteger(s); ok {
 		return n, nil
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
@@ -23,22 +23,22 @@ func parseInteger(s string) (int64, error) {
 	}
 	d, ok := parseDecimal(s)
 	if !ok {
-		return 0, errNotInteger
+		return 0, ErrNotInteger
 	}
 	return d.integer()
 }
 
-// maxSmallDigits is how many digits smallInteger reads: any 18 fit an
+// maxSmallDigits is how many digits SmallInteger reads: any 18 fit an
 // int64.
 const maxSmallDigits = 18
 
-// smallInteger returns the value of s and true when s is an optional minus
+// SmallInteger returns the value of s and true when s is an optional minus
 // sign and 1 to 18 decimal digits, as batches and step counts are usually
 // written: what strconv.ParseInt returns for it, without ParseInt's
 // handling of bases, signs, underscores and overflow, which was most of
 // the cost of reading a JSONL line's integers (FuzzSmallInteger compares
 // the two).
-func smallInteger[T string | []byte](s T) (int64, bool) {
+func SmallInteger[T string | []byte](s T) (int64, bool) {
 	digits := s
 	neg := len(s) > 0 && s[0] == '-'
 	if neg {
@@ -126,9 +126,9 @@ func (d decimal) integer() (int64, error) {
 	case d.digits == "":
 		return 0, nil
 	case d.exp < 0:
-		return 0, errNotInteger
+		return 0, ErrNotInteger
 	case int64(len(d.digits))+d.exp > 19: // more digits than any int64
-		return 0, errOutOfRange
+		return 0, ErrOutOfRange
 	}
 	text := d.sign + d.digits
 	for range d.exp {
@@ -136,7 +136,7 @@ func (d decimal) integer() (int64, error) {
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
-		return 0, errOutOfRange
+		return 0, ErrOutOfRange
 	}
 	return n, nil
 }

@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"math"
@@ -9,24 +9,24 @@ import (
 )
 
 // checkNumber checks that number reads s as validNumber checks it and as
-// parseFloat reads it, to the bit.
+// ParseFloat reads it, to the bit.
 func checkNumber(t *testing.T, s string) {
 	t.Helper()
 	b := []byte(s)
 	if len(b) == 0 || (b[0] != '-' && !isDigit(b[0])) {
 		return // number is only called on such bytes
 	}
-	end, f, ok := number(b, 0)
+	end, f, ok := Number(b, 0)
 	wantEnd, wantOK := validNumber(b, 0)
 	if end != wantEnd || ok != wantOK {
-		t.Fatalf("number(%q) ends at %d, %v; validNumber at %d, %v", s, end, ok, wantEnd, wantOK)
+		t.Fatalf("Number(%q) ends at %d, %v; validNumber at %d, %v", s, end, ok, wantEnd, wantOK)
 	}
 	if !ok {
 		return
 	}
-	want := parseFloat(s[:end])
+	want := ParseFloat(s[:end])
 	if math.Float64bits(f) != math.Float64bits(want) {
-		t.Fatalf("number(%q) = %v (%#x), parseFloat says %v (%#x)", s, f, math.Float64bits(f), want, math.Float64bits(want))
+		t.Fatalf("Number(%q) = %v (%#x), ParseFloat says %v (%#x)", s, f, math.Float64bits(f), want, math.Float64bits(want))
 	}
 }
 

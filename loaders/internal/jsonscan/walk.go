@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"bytes"
@@ -11,22 +11,22 @@ import (
 
 // members yields the raw keys (quoted) and values of obj, a valid JSON
 // object, in order, as slices of obj.
-func members(obj []byte) iter.Seq2[[]byte, []byte] {
+func Members(obj []byte) iter.Seq2[[]byte, []byte] {
 	return func(yield func([]byte, []byte) bool) {
 		i := 1 // past the "{"
 		for {
-			i += skipSpace(obj[i:])
+			i += SkipSpace(obj[i:])
 			if i >= len(obj) || obj[i] == '}' {
 				return
 			}
 			if obj[i] == ',' {
 				i++
-				i += skipSpace(obj[i:])
+				i += SkipSpace(obj[i:])
 			}
 			keyEnd := i + stringLen(obj[i:])
 			key := obj[i:keyEnd]
-			i = keyEnd + skipSpace(obj[keyEnd:]) + 1 // past the ":"
-			i = min(i+skipSpace(obj[min(i, len(obj)):]), len(obj))
+			i = keyEnd + SkipSpace(obj[keyEnd:]) + 1 // past the ":"
+			i = min(i+SkipSpace(obj[min(i, len(obj)):]), len(obj))
 			valueEnd := i + valueLen(obj[i:])
 			if !yield(key, obj[i:valueEnd]) {
 				return
@@ -71,7 +71,7 @@ func valueLen(b []byte) int {
 	}
 	// A number or a literal: up to the next delimiter.
 	for i, c := range b {
-		if c == ',' || c == '}' || c == ']' || isSpace(c) {
+		if c == ',' || c == '}' || c == ']' || IsSpace(c) {
 			return i
 		}
 	}

@@ -1,4 +1,4 @@
-package loaders
+package jsonscan
 
 import (
 	"bufio"
@@ -17,9 +17,11 @@ import (
 // the rewriter also turns every 0xFF inside an input string into the escape
 // \ufffd, which is what encoding/json decodes a lone 0xFF to anyway: in
 // rewritten text, a string holding 0xFF can only be a marker.
-var nonFinite = [...]struct {
-	token, marker string
-	value         float64
+var NonFinite = [...]struct {
+	// Token is the token as Python writes it, Marker the string that
+	// stands for it in rewritten text, and Value its value.
+	Token, Marker string
+	Value         float64
 }{
 	{"NaN", "\"\xffN\"", math.NaN()},
 	{"Infinity", "\"\xffI\"", math.Inf(1)},
@@ -32,32 +34,32 @@ const markerByte = 0xFF
 // escapedMarkerByte replaces markerByte inside input strings.
 const escapedMarkerByte = `\ufffd`
 
-// markerIndex returns the index in nonFinite of the marker raw is, or -1.
-func markerIndex(raw []byte) int {
-	for i, nf := range nonFinite {
-		if string(raw) == nf.marker {
+// MarkerIndex returns the index in NonFinite of the marker raw is, or -1.
+func MarkerIndex(raw []byte) int {
+	for i, nf := range NonFinite {
+		if string(raw) == nf.Marker {
 			return i
 		}
 	}
 	return -1
 }
 
-// restoreTokens returns raw, a JSON value of rewritten text, with its
+// RestoreTokens returns raw, a JSON value of rewritten text, with its
 // markers turned back into the tokens they replaced.
-func restoreTokens(raw []byte) []byte {
+func RestoreTokens(raw []byte) []byte {
 	if bytes.IndexByte(raw, markerByte) < 0 {
 		return raw
 	}
-	for _, nf := range nonFinite {
-		raw = bytes.ReplaceAll(raw, []byte(nf.marker), []byte(nf.token))
+	for _, nf := range NonFinite {
+		raw = bytes.ReplaceAll(raw, []byte(nf.Marker), []byte(nf.Token))
 	}
 	return raw
 }
 
-// rewriter is an io.Reader of JSON text with the non-finite tokens replaced
-// by markers. It keeps what locate needs to map offsets in its output back
+// Rewriter is an io.Reader of JSON text with the non-finite tokens replaced
+// by markers. It keeps what Locate needs to map offsets in its output back
 // to lines and columns of its input.
-type rewriter struct {
+type Rewriter struct {
 	src     *bufio.Reader
 	err     error  // the error src returned, given after pending
 	pending []byte // output not read yet
@@ -68,14 +70,14 @@ type rewriter struct {
 	loc     locator
 }
 
-// newRewriter returns a rewriter of src; lead is the number of bytes of line
+// NewRewriter returns a Rewriter of src; lead is the number of bytes of line
 // 1 before src starts (a byte order mark), for columns.
-func newRewriter(src *bufio.Reader, lead int) *rewriter {
-	return &rewriter{src: src, loc: locator{line: 1, shift: -int64(lead)}}
+func NewRewriter(src *bufio.Reader, lead int) *Rewriter {
+	return &Rewriter{src: src, loc: locator{line: 1, shift: -int64(lead)}}
 }
 
 // Read implements io.Reader.
-func (r *rewriter) Read(p []byte) (int, error) {
+func (r *Rewriter) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		if len(r.pending) > 0 {
@@ -118,7 +120,7 @@ func (r *rewriter) Read(p []byte) (int, error) {
 // current string up to the next byte that matters (a quote, a backslash,
 // 0xFF or a newline), and returns its length: the bytes of long strings
 // need not go through the lexer one by one.
-func (r *rewriter) copyStringRun(p []byte) int {
+func (r *Rewriter) copyStringRun(p []byte) int {
 	if !r.lex.inString || r.lex.escaped {
 		return 0
 	}
@@ -136,7 +138,7 @@ func (r *rewriter) copyStringRun(p []byte) int {
 // replace feeds b, just read, to the lexer and returns what replaces it, or
 // "" to keep it. A token is replaced only where a value may stand, so that,
 // for instance, an unquoted key NaN stays the syntax error it is.
-func (r *rewriter) replace(b byte) string {
+func (r *Rewriter) replace(b byte) string {
 	switch r.lex.next(b) {
 	case inputStringByte:
 		if b == markerByte {
@@ -144,10 +146,10 @@ func (r *rewriter) replace(b byte) string {
 			return escapedMarkerByte
 		}
 	case valueByte:
-		for _, nf := range nonFinite {
-			if nf.token[0] == b && r.follows(nf.token[1:]) {
-				r.replaced(nf.marker, len(nf.token))
-				return nf.marker
+		for _, nf := range NonFinite {
+			if nf.Token[0] == b && r.follows(nf.Token[1:]) {
+				r.replaced(nf.Marker, len(nf.Token))
+				return nf.Marker
 			}
 		}
 	}
@@ -156,7 +158,7 @@ func (r *rewriter) replace(b byte) string {
 
 // follows reports whether the input continues with rest, and if so consumes
 // it.
-func (r *rewriter) follows(rest string) bool {
+func (r *Rewriter) follows(rest string) bool {
 	got, _ := r.src.Peek(len(rest))
 	if string(got) != rest {
 		return false
@@ -166,20 +168,26 @@ func (r *rewriter) follows(rest string) bool {
 }
 
 // replaced records that the next output, out, replaces n input bytes.
-func (r *rewriter) replaced(out string, n int) {
+func (r *Rewriter) replaced(out string, n int) {
 	r.rewrote = true
 	r.loc.marks = append(r.loc.marks, mark{end: r.written + int64(len(out)), delta: int64(len(out) - n)})
 }
 
-// locate returns the line and 1-based column in the input of the output byte
-// at offset off. Offsets must be asked in increasing order.
-func (r *rewriter) locate(off int64) (line, col int) {
+// Locate returns the line and 1-based column in the input of the output
+// byte at offset off. Offsets must be asked in increasing order.
+func (r *Rewriter) Locate(off int64) (line, col int) {
 	return r.loc.locate(off)
 }
 
-// inputOffset returns the offset in the input of the output byte at
-// offset off, asked in increasing order as for locate.
-func (r *rewriter) inputOffset(off int64) int64 {
+// Rewrote reports whether the Rewriter replaced a token so far.
+func (r *Rewriter) Rewrote() bool { return r.rewrote }
+
+// Written returns how many bytes the Rewriter produced so far.
+func (r *Rewriter) Written() int64 { return r.written }
+
+// InputOffset returns the offset in the input of the output byte at
+// offset off, asked in increasing order as for Locate.
+func (r *Rewriter) InputOffset(off int64) int64 {
 	r.loc.locate(off)
 	return off - r.loc.grown
 }
