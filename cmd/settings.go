@@ -47,7 +47,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
-	f.StringVar(&s.inputFormat, "input-format", "", "input format: json, jsonl, csv or parquet (default: by extension)")
+	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
 }
 
 func (s *settings) registerCompletions(cmd *cobra.Command) {
@@ -59,7 +59,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"method":       strs(engine.Methods),
 		"scope":        strs(engine.Scopes),
 		"scale":        strs(engine.Scales),
-		"input-format": {"json", "jsonl", "csv", "parquet"},
+		"input-format": loaders.FormatNames(),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}

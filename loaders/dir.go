@@ -8,19 +8,16 @@ import (
 	"strings"
 )
 
-// inputExtensions are the extensions of the files a directory expands to;
-// the text formats may also be gzipped (a further ".gz").
-var inputExtensions = []string{".jsonl", ".ndjson", ".json", ".csv", ".parquet"}
-
 // IsInputName reports whether a file called name is one a directory
-// expands to: *.jsonl, *.ndjson, *.json, *.csv, *.parquet, or one of the
-// text ones followed by .gz, in any case.
+// expands to: one with the extension of a format (*.jsonl, *.ndjson,
+// *.json, *.csv, *.parquet), or of a text format followed by .gz, in any
+// case.
 func IsInputName(name string) bool {
 	lower := strings.ToLower(name)
 	if base, ok := strings.CutSuffix(lower, ".gz"); ok {
-		return slices.Contains(inputExtensions, filepath.Ext(base)) && filepath.Ext(base) != ".parquet"
+		return formatByName(base, true) != ""
 	}
-	return slices.Contains(inputExtensions, filepath.Ext(lower))
+	return formatByName(lower, false) != ""
 }
 
 // Expand returns paths with each directory replaced by the input files it

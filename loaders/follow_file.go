@@ -156,7 +156,8 @@ func tailable(file *os.File, name string, format Format) bool {
 	if format == "" {
 		format = detectFormat(name, br)
 	}
-	return format == JSONL
+	spec := format.spec()
+	return spec != nil && spec.tails
 }
 
 // loadWhole reads a file of a format that is read whole; an empty file has

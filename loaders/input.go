@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
@@ -55,16 +54,8 @@ func openInput(r io.Reader) (in input, err error) {
 // extension (ignoring a final .gz), else by Parquet's magic bytes, else by
 // the first byte that is not white space.
 func detectFormat(name string, br *bufio.Reader) Format {
-	base := strings.TrimSuffix(strings.ToLower(name), ".gz")
-	switch filepath.Ext(base) {
-	case ".json":
-		return JSON
-	case ".jsonl", ".ndjson":
-		return JSONL
-	case ".csv":
-		return CSV
-	case ".parquet":
-		return Parquet
+	if f := formatByName(strings.TrimSuffix(strings.ToLower(name), ".gz"), false); f != "" {
+		return f
 	}
 	if magic, _ := br.Peek(len(parquetMagic)); bytes.Equal(magic, parquetMagic) {
 		return Parquet

@@ -24,44 +24,11 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
-
-// Format is an input file format.
-type Format string
-
-// The formats: a JSON array of objects, one JSON object per line (JSONL,
-// also called NDJSON), CSV with a header row, and Parquet.
-const (
-	JSON    Format = "json"
-	JSONL   Format = "jsonl"
-	CSV     Format = "csv"
-	Parquet Format = "parquet"
-)
-
-// ParseFormat parses a format name: "" (detect it from the file name or the
-// content), "json", "jsonl", "ndjson" (the same as jsonl), "csv" or
-// "parquet", in any case. An unknown name is an error listing the valid
-// ones.
-func ParseFormat(s string) (Format, error) {
-	switch strings.ToLower(s) {
-	case "":
-		return "", nil
-	case "json":
-		return JSON, nil
-	case "jsonl", "ndjson":
-		return JSONL, nil
-	case "csv":
-		return CSV, nil
-	case "parquet":
-		return Parquet, nil
-	}
-	return "", fmt.Errorf("unknown format %q (valid: json, jsonl, ndjson, csv, parquet)", s)
-}
 
 // Options control how inputs are read.
 type Options struct {
@@ -296,7 +263,8 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 		format = detectFormat(name, in.r)
 	}
 	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick}
-	if size > 0 && !in.gzipped && format != Parquet {
+	spec := format.spec()
+	if size > 0 && !in.gzipped && spec.reread != nil {
 		l.format = string(format)
 	}
 	if each != nil {
@@ -305,16 +273,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if !in.gzipped {
 		l.sizeHint = size
 	}
-	switch format {
-	case JSON:
-		err = l.readJSON(in.r)
-	case JSONL:
-		err = l.readJSONL(in.r)
-	case CSV:
-		err = l.readCSV(in.r)
-	case Parquet:
-		err = l.readParquet(in.r)
-	}
+	err = spec.read(l, in.r)
 	if err == nil {
 		err = l.flush(true)
 	}

@@ -68,13 +68,8 @@ func sameRecord(got, t *engine.Trajectory) string {
 func rereadRecord(f *os.File, t *engine.Trajectory) (engine.Trajectory, error) {
 	l := &loader{name: t.Source, fileIndex: int(t.Batch), format: t.Format, res: &Result{}}
 	at := bufio.NewReaderSize(io.NewSectionReader(f, t.Offset, 1<<62), bufferSize)
-	switch Format(t.Format) {
-	case JSONL:
-		return l.rereadLine(at)
-	case JSON:
-		return l.rereadElement(at)
-	case CSV:
-		return l.rereadRow(f, at)
+	if spec := Format(t.Format).spec(); spec != nil && spec.reread != nil {
+		return spec.reread(l, f, at)
 	}
 	return engine.Trajectory{}, fmt.Errorf("unknown format %q", t.Format)
 }

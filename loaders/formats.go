@@ -1,0 +1,122 @@
+package loaders
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// Format is an input file format.
+type Format string
+
+// The formats: a JSON array of objects, one JSON object per line (JSONL,
+// also called NDJSON), CSV with a header row, and Parquet.
+const (
+	JSON    Format = "json"
+	JSONL   Format = "jsonl"
+	CSV     Format = "csv"
+	Parquet Format = "parquet"
+)
+
+// formatSpec is all the loaders know of an input format. A new format is
+// a reader and one entry in formats: ParseFormat, the detection by file
+// name, directory expansion, following and Reread all read the table.
+type formatSpec struct {
+	format Format
+	// aliases are other names ParseFormat accepts for it.
+	aliases []string
+	// extensions are the file name extensions (lower case) that select
+	// it; a text format's files may also be gzipped (a further ".gz").
+	extensions []string
+	// binary formats are never gzipped on top.
+	binary bool
+	// read reads the trajectories of an opened input.
+	read func(l *loader, br *bufio.Reader) error
+	// tails reports that a follower reads the records appended to a file
+	// of this format as it grows; files of the other formats are read
+	// again whole when they change.
+	tails bool
+	// reread, when not nil, reads one record again at br, the offset of a
+	// trajectory's record in the file f (Reread); nil for a format whose
+	// records cannot be read again alone.
+	reread func(l *loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error)
+}
+
+// formats are the input formats, in the order messages list them.
+var formats = []formatSpec{
+	{
+		format: JSON, extensions: []string{".json"},
+		read:   (*loader).readJSON,
+		reread: func(l *loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) { return l.rereadElement(br) },
+	},
+	{
+		format: JSONL, aliases: []string{"ndjson"}, extensions: []string{".jsonl", ".ndjson"},
+		read:   (*loader).readJSONL,
+		tails:  true,
+		reread: func(l *loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) { return l.rereadLine(br) },
+	},
+	{
+		format: CSV, extensions: []string{".csv"},
+		read:   (*loader).readCSV,
+		reread: (*loader).rereadRow,
+	},
+	{
+		format: Parquet, extensions: []string{".parquet"}, binary: true,
+		read: func(l *loader, br *bufio.Reader) error { return l.readParquet(br) },
+	},
+}
+
+// spec returns the table entry of f, nil for "" or an unknown format.
+func (f Format) spec() *formatSpec {
+	for i := range formats {
+		if formats[i].format == f {
+			return &formats[i]
+		}
+	}
+	return nil
+}
+
+// FormatNames returns the names ParseFormat accepts, aliases included, in
+// the order of the formats: for flags' help and completions.
+func FormatNames() []string {
+	var names []string
+	for _, s := range formats {
+		names = append(names, string(s.format))
+		names = append(names, s.aliases...)
+	}
+	return names
+}
+
+// ParseFormat parses a format name, in any case: "" (detect it from the
+// file name or the content) or one of FormatNames ("ndjson" is "jsonl").
+// An unknown name is an error listing the valid ones.
+func ParseFormat(s string) (Format, error) {
+	s = strings.ToLower(s)
+	if s == "" {
+		return "", nil
+	}
+	for _, spec := range formats {
+		if s == string(spec.format) || slices.Contains(spec.aliases, s) {
+			return spec.format, nil
+		}
+	}
+	return "", fmt.Errorf("unknown format %q (valid: %s)", s, strings.Join(FormatNames(), ", "))
+}
+
+// formatByName returns the format whose extension ends name (lower case,
+// a final ".gz" stripped when gzipped, which binary formats never are),
+// or "".
+func formatByName(name string, gzipped bool) Format {
+	ext := filepath.Ext(name)
+	for _, spec := range formats {
+		if slices.Contains(spec.extensions, ext) && !(gzipped && spec.binary) {
+			return spec.format
+		}
+	}
+	return ""
+}
