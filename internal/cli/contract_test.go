@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -145,4 +146,65 @@ func withoutPair(args []string, flag, value string) []string {
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// contractCitation is a reference to a section of docs/CONTRACT.md in a
+// comment or a page: "docs/CONTRACT.md, Methods" or "docs/CONTRACT.md
+// (Validity)". A lowercase word after the comma or parenthesis is not a
+// section ("docs/CONTRACT.md (absolute, relative...").
+var contractCitation = regexp.MustCompile(`docs/CONTRACT\.md(?:, | \()([A-Z][^,.:;)"]*)`)
+
+// TestContractCitations checks that every section of docs/CONTRACT.md
+// that a Go comment, a page or a script of the repository cites is a
+// heading of the page, so that a reader who follows the reference finds it.
+func TestContractCitations(t *testing.T) {
+	page, err := os.ReadFile(contractPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headings := map[string]bool{}
+	for _, line := range strings.Split(string(page), "\n") {
+		if name, ok := strings.CutPrefix(line, "## "); ok {
+			headings[name] = true
+		} else if name, ok := strings.CutPrefix(line, "### "); ok {
+			headings[name] = true
+		}
+	}
+	// A comment's lines are joined, so that a citation may wrap.
+	continuation := regexp.MustCompile(`\n\s*(?://\s*)?`)
+	cited := 0
+	err = filepath.WalkDir(repoRoot, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && path != repoRoot {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".md", ".sh":
+		default:
+			return nil
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		joined := continuation.ReplaceAllString(string(text), " ")
+		for _, m := range contractCitation.FindAllStringSubmatch(joined, -1) {
+			cited++
+			if !headings[strings.TrimSpace(m[1])] {
+				t.Errorf("%s cites %q, which is not a section of docs/CONTRACT.md", path, m[0])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cited < 10 {
+		t.Errorf("found %d citations of a section of docs/CONTRACT.md; the repository has more", cited)
+	}
 }
