@@ -152,7 +152,7 @@ func withoutPair(args []string, flag, value string) []string {
 // comment or a page: "docs/CONTRACT.md, Methods" or "docs/CONTRACT.md
 // (Validity)". A lowercase word after the comma or parenthesis is not a
 // section ("docs/CONTRACT.md (absolute, relative...").
-var contractCitation = regexp.MustCompile(`docs/CONTRACT\.md(?:, | \()([A-Z][^,.:;)"]*)`)
+var contractCitation = regexp.MustCompile("docs/CONTRACT\\.md(?:, | \\()([A-Z][^,.:;)\"`]*)")
 
 // TestContractCitations checks that every section of docs/CONTRACT.md
 // that a Go comment, a page or a script of the repository cites is a
