@@ -241,7 +241,7 @@ func TestDuplicateIDsWarned(t *testing.T) {
 }
 
 // TestBatchAndGroupOfOne computes every method on a batch of one
-// trajectory, and on a batch where one group has one: SPEC.md gives each a
+// trajectory, and on a batch where one group has one: docs/CONTRACT.md gives each a
 // defined, finite reward.
 func TestBatchAndGroupOfOne(t *testing.T) {
 	one := `{"id":"solo","metadata":{"accuracy":0.8}}` + "\n"

@@ -75,7 +75,7 @@ func assertRewards(t *testing.T, recs map[string]record, want map[string]float64
 }
 
 // The expected numbers below are the tables of sample_data/examples/README.md,
-// computed from SPEC.md independently of the engine.
+// computed from docs/CONTRACT.md independently of the engine.
 func TestSeedExamples(t *testing.T) {
 	acc := "--objective=accuracy=metadata.accuracy"
 	t.Run("absolute", func(t *testing.T) {

@@ -54,7 +54,8 @@ counted per cause on stderr.`,
 	return cmd
 }
 
-// writeRewards writes SPEC.md's output of compute; ids are the
+// writeRewards writes the output of compute (docs/CONTRACT.md, Output of
+// compute); ids are the
 // trajectories' IDs and parts, for JSONL and JSON, the parts of the records
 // started before res was computed.
 func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result) error {

@@ -13,7 +13,8 @@ type ObjectiveStats struct {
 	stats.Summary
 }
 
-// BatchStats are SPEC.md's statistics of one batch, over its valid
+// BatchStats are the statistics of one batch (docs/CONTRACT.md,
+// Statistics), over its valid
 // trajectories.
 type BatchStats struct {
 	Step                  int64

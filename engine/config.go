@@ -24,7 +24,7 @@ var Computers = []Computer{ComputerPareto, ComputerSVRL}
 // ParseComputer returns the scorer named s, or an error listing the valid names.
 func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
 
-// Defaults of the svrl scorer (SPEC.md).
+// Defaults of the svrl scorer (docs/CONTRACT.md, Scorers).
 const (
 	DefaultTask               = "metadata.accuracy"
 	DefaultVerificationWeight = 0.1
@@ -59,7 +59,8 @@ type Config struct {
 
 // InferObjectives returns cfg with, for the pareto scorer configured without
 // objectives, one objective per metadata key whose value is a number in
-// first (goal max, sorted key order), as SPEC.md says. Other configs are
+// first (goal max, sorted key order), as docs/CONTRACT.md, Scorers, says.
+// Other configs are
 // returned unchanged.
 func (cfg Config) InferObjectives(first *Trajectory) Config {
 	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || first == nil {

@@ -43,7 +43,7 @@ var exprEnvTypes = map[string]any{
 }
 
 // Expression is a compiled objective or task expression over one
-// trajectory (SPEC.md, Expressions).
+// trajectory (docs/CONTRACT.md, Expressions).
 type Expression struct {
 	Source      string
 	program     *vm.Program

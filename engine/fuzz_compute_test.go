@@ -10,7 +10,7 @@ import (
 )
 
 // FuzzCompute runs the engine end to end on random trajectories and
-// settings decoded from the fuzzer's bytes, and checks what SPEC.md
+// settings decoded from the fuzzer's bytes, and checks what docs/CONTRACT.md
 // promises whatever the data: every trajectory has its output row, every
 // reward is finite, ranks are consistent with dominance within each
 // comparison group, an invalid trajectory gets its group's mean valid
@@ -140,7 +140,7 @@ func (in *fuzzInput) trajectories(m int) []Trajectory {
 }
 
 // checkComputeInvariants checks res, computed on n trajectories, against
-// SPEC.md's promises.
+// the promises of docs/CONTRACT.md.
 func checkComputeInvariants(t *testing.T, res *Result, n int) {
 	t.Helper()
 	if len(res.Rewards) != n || len(res.Scores) != n || len(res.Ranks) != n || len(res.Crowding) != n || len(res.Valid) != n {

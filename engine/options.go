@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Method names a reward method of SPEC.md.
+// Method names a reward method (docs/CONTRACT.md, Methods).
 type Method string
 
 // The reward methods, in the order the dashboard cycles through them.
@@ -101,7 +101,8 @@ type Options struct {
 	Weights []float64
 }
 
-// DefaultOptions returns SPEC.md's defaults: method pareto, scope group,
+// DefaultOptions returns the defaults (docs/CONTRACT.md, Settings): method
+// pareto, scope group,
 // scale group, normalize on.
 func DefaultOptions() Options {
 	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}

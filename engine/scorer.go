@@ -24,7 +24,7 @@ func (o Objective) Orient(x float64) float64 {
 }
 
 // Scorer maps a trajectory to an objective vector and a scalar score
-// (SPEC.md, Scorers). Implementations reuse buffers: a Scorer is not safe for
+// (docs/CONTRACT.md, Scorers). Implementations reuse buffers: a Scorer is not safe for
 // concurrent use.
 type Scorer interface {
 	// Objectives describes the vector Evaluate writes: names, goals, weights.

@@ -1,6 +1,6 @@
 // Package engine turns batches of trajectories into rewards: it evaluates a
 // scorer's objectives on every trajectory, ranks them by Pareto dominance and
-// applies one of the reward methods of SPEC.md (absolute, relative, grpo,
+// applies one of the reward methods of docs/CONTRACT.md (absolute, relative, grpo,
 // rloo, pareto, pareto-crowding, gdpo), batch by batch.
 //
 // The package imports no UI code; the dashboard and the CLI only show what it
@@ -13,7 +13,7 @@ import (
 )
 
 // Trajectory is one rollout, as read from a JSON object, a JSONL line or a
-// CSV row (SPEC.md, Trajectories).
+// CSV row (docs/CONTRACT.md, Trajectories).
 type Trajectory struct {
 	// ID names the trajectory; loaders default it to the trajectory's 0-based
 	// position in its file.

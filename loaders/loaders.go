@@ -1,6 +1,6 @@
 // Package loaders reads trajectory files (JSON arrays, JSONL/NDJSON, CSV,
 // each optionally gzipped) into engine.Trajectory values, following the
-// "Trajectories" section of SPEC.md.
+// "Trajectories" section of docs/CONTRACT.md.
 //
 // Every problem with the input is reported with its place, "PATH:LINE: what
 // is wrong" (see LineError); with Options.SkipInvalid, a bad line, row or

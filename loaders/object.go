@@ -94,7 +94,7 @@ func trimSpaceRight(b []byte) []byte {
 	return b
 }
 
-// trajectory sets the fields of t from the object o (SPEC.md, Trajectories).
+// trajectory sets the fields of t from the object o (docs/CONTRACT.md, Trajectories).
 // Of duplicate keys the last wins, as in Python and encoding/json; null
 // stands for an absent field, and unknown fields are ignored. The error
 // names the field; of several bad fields, it is about the first in

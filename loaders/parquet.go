@@ -14,7 +14,8 @@ import (
 )
 
 // readParquet reads a Parquet file, one trajectory per row: the columns of
-// SPEC.md's fields by name; metadata either from a column called metadata
+// the fields of docs/CONTRACT.md, Trajectories, by name; metadata either
+// from a column called metadata
 // (a struct of scalars, a map of strings to scalars, or JSON text) or, as
 // in CSV, from every other top-level scalar column (see newParquetPlan).
 // A null is an absent field, or a null metadata value. A row's "line" in

@@ -10,7 +10,8 @@ import (
 )
 
 // parquetPlan says what each leaf column of a Parquet file holds, found
-// once from the schema (SPEC.md's columns by name, as in CSV).
+// once from the schema (the fields' columns by name, as in CSV:
+// docs/CONTRACT.md, Trajectories).
 type parquetPlan struct {
 	// columns are indexed by leaf column index.
 	columns []parquetColumn

@@ -21,7 +21,8 @@ func writeParquet[T any](t *testing.T, name string, rows []T, opts ...parquet.Wr
 	return path
 }
 
-// flatRow has SPEC.md's fields as columns and every other column as
+// flatRow has the trajectory fields (docs/CONTRACT.md, Trajectories) as
+// columns and every other column as
 // metadata, as pandas' to_parquet writes a flattened frame.
 type flatRow struct {
 	ID        string   `parquet:"id"`

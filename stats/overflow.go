@@ -9,7 +9,7 @@ import "math"
 // down by a power of two, which is exact, and the result scaled back up.
 // Only a result that truly does not fit (the difference of two values at
 // opposite ends of the range) saturates at ±math.MaxFloat64, so that a
-// reward is always a finite number, as SPEC.md promises.
+// reward is always a finite number, as docs/CONTRACT.md (Validity) promises.
 
 // overflowScale is the power of two that finite values are divided by
 // when their statistics overflow: 2^600 takes 1e308 down to 2.4e127,

@@ -92,7 +92,7 @@ func (t *rewardsTab) render() {
 }
 
 // methodNote says what the rewards compare and how they are scaled, in
-// the terms of SPEC.md's methods table.
+// the terms of the methods table of docs/CONTRACT.md, Methods.
 func methodNote(opts engine.Options) string {
 	var how string
 	switch opts.Method {

@@ -12,7 +12,8 @@ import (
 
 // formatValue shows one number of a trajectory or a panel compactly, with
 // four significant digits where formatNumber's columns keep four decimals,
-// and +Inf as "inf" (how SPEC.md prints an infinite crowding distance).
+// and +Inf as "inf" (how docs/CONTRACT.md, Output of compute, prints an
+// infinite crowding distance).
 // Like formatNumber, it shows 0 below 1e-10: the rounding error of a sum
 // that is 0 in exact arithmetic (a mean of z-scores), not a magnitude.
 func formatValue(v float64) string {

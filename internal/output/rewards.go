@@ -1,4 +1,5 @@
-// Package output writes what rewardlens produces in the formats of SPEC.md:
+// Package output writes what rewardlens produces in the formats of
+// docs/CONTRACT.md (Output of compute):
 // compute's JSON records, shared by the CLI and the dashboard's export, and
 // files written atomically.
 package output
