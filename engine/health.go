@@ -66,17 +66,19 @@ const (
 	CheckCeiling          Check = "ceiling"
 	CheckLengthDrift      Check = "length_drift"
 	CheckCorrelationFlip  Check = "correlation_flip"
+	CheckInvalidFraction  Check = "invalid_fraction"
 )
 
 // The thresholds of the checks (see Health). A value beyond the first of a
 // pair is a WARN, beyond the second an ALERT.
 const (
-	zeroSpreadWarn, zeroSpreadAlert = 0.50, 0.75 // fraction of groups, above
-	collapseWarn, collapseAlert     = 0.20, 0.05 // std / baseline std, below
-	dominanceWarn, dominanceAlert   = 0.75, 0.90 // variance share, above
-	ceilingWarn, ceilingAlert       = 0.80, 0.95 // fraction of scores, above
-	driftWarn, driftAlert           = 3.0, 5.0   // baseline sds, above
-	flipMin, flipAlert              = 0.1, 0.3   // |r|, above
+	zeroSpreadWarn, zeroSpreadAlert = 0.50, 0.75         // fraction of groups, above
+	collapseWarn, collapseAlert     = 0.20, 0.05         // std / baseline std, below
+	dominanceWarn, dominanceAlert   = 0.75, 0.90         // variance share, above
+	ceilingWarn, ceilingAlert       = 0.80, 0.95         // fraction of scores, above
+	driftWarn, driftAlert           = 3.0, 5.0           // baseline sds, above
+	flipMin, flipAlert              = 0.1, 0.3           // |r|, above
+	invalidWarn, invalidAlert       = 0.1, MostlyInvalid // fraction of trajectories, above
 	// driftFloor is the smallest baseline sd of the drift check, relative
 	// to the baseline mean: a baseline of 3 steady batches would otherwise
 	// make noise a drift.
@@ -124,6 +126,9 @@ type Finding struct {
 //     task objective of the opposite sign to its mean r0 over the baseline,
 //     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
 //     signature of reward hacking.
+//   - invalid_fraction: the fraction of the batch's trajectories that are
+//     invalid above 0.1, 0.5 (MostlyInvalid), so that a batch whose
+//     rewards are mostly neutral fillers is never healthy.
 func Health(res *Result, trends []Trend, cfg HealthConfig) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -227,6 +232,7 @@ func (h *healthRun) batch(b int) []Finding {
 			out = append(out, f)
 		}
 	}
+	add(h.invalidFraction(t))
 	add(zeroSpread(t))
 	add(h.dominance(t))
 	add(ceiling(t))
@@ -260,6 +266,21 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 		return f, false
 	}
 	return f, true
+}
+
+func (h *healthRun) invalidFraction(t *Trend) (Finding, bool) {
+	if t.Trajectories == 0 {
+		return Finding{}, false
+	}
+	v := float64(t.Invalid) / float64(t.Trajectories)
+	msg := fmt.Sprintf("%d of %d trajectories invalid (%.0f%%)", t.Invalid, t.Trajectories, 100*v)
+	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
+	if b := h.res.batchOf(t.Step); ok && b != nil {
+		if ib := h.res.InvalidBatch(b); ib.MainCount > 0 {
+			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
+		}
+	}
+	return f, ok
 }
 
 func zeroSpread(t *Trend) (Finding, bool) {

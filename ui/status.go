@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -42,6 +44,12 @@ func (l *statusLine) clearNotice(done string) {
 // data.
 func (l *statusLine) refresh(s *Session) {
 	l.warnings = l.warnings[:0]
+	// The loudest first: the line is cut to the terminal's width.
+	if err := engine.NoValid(s.Result, s.Computer.Scorer, nil); err != nil {
+		l.warnings = append(l.warnings, textsafe.Line(err.Error()))
+	} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
+		l.warnings = append(l.warnings, textsafe.Line(w))
+	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, textsafe.Line(w))
 	}
@@ -63,6 +71,30 @@ func (l statusLine) view(st *Styles, width int) string {
 		line = st.Positive.Render("✓ "+l.notice) + " · " + line
 	}
 	return ansi.Truncate(line, width, "…")
+}
+
+// maxStepsListed is how many steps mostlyInvalidWarning lists.
+const maxStepsListed = 5
+
+// mostlyInvalidWarning names the batches more than half of whose
+// trajectories are invalid and details the first: "more than half invalid
+// in 2 steps (7, 9): step 7: 60 of 96 trajectories invalid (62%), mostly
+// acc: missing (58)". It is "" when there are none.
+func mostlyInvalidWarning(batches []engine.InvalidBatch) string {
+	switch len(batches) {
+	case 0:
+		return ""
+	case 1:
+		return batches[0].String()
+	}
+	steps := make([]string, 0, maxStepsListed+1)
+	for _, b := range batches[:min(len(batches), maxStepsListed)] {
+		steps = append(steps, strconv.FormatInt(b.Step, 10))
+	}
+	if len(batches) > maxStepsListed {
+		steps = append(steps, "…")
+	}
+	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(batches), strings.Join(steps, ", "), batches[0])
 }
 
 // invalidWarning summarises the invalid trajectories by cause, the most

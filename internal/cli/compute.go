@@ -37,7 +37,13 @@ counted per cause on stderr.`,
 			if format != "csv" {
 				parts = output.StartRecordParts(p.ev, p.ids.at, rewardChunk)
 			}
-			res := p.result(stdio.Stderr)
+			res, err := p.result(stdio.Stderr)
+			if err != nil {
+				if parts != nil {
+					parts.Stop()
+				}
+				return err
+			}
 			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
 				return writeRewards(w, format, &p.ids, parts, res)
 			})

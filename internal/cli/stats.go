@@ -52,7 +52,10 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err != nil {
 				return err
 			}
-			res := p.result(stdio.Stderr)
+			res, err := p.result(stdio.Stderr)
+			if err != nil {
+				return err
+			}
 			report := newStatsReport(res)
 			if report.Health, err = health.report(res); err != nil {
 				return err
