@@ -14,12 +14,12 @@ func TestSuggest(t *testing.T) {
 		name string
 		want []string
 	}{
-		{"acuracy", []string{"accuracy"}},         // a deletion
-		{"accurracy", []string{"accuracy"}},       // an insertion
-		{"lenght", []string{"length"}},            // a transposition counts 1
-		{"Accuracy", []string{"accuracy"}},        // case is ignored
-		{"saftey", []string{"safety"}},            // a transposition
-		{"step_cuont", []string{"step_count"}},    // ...
+		{"acuracy", []string{"accuracy"}},      // a deletion
+		{"accurracy", []string{"accuracy"}},    // an insertion
+		{"lenght", []string{"length"}},         // a transposition counts 1
+		{"Accuracy", []string{"accuracy"}},     // case is ignored
+		{"saftey", []string{"safety"}},         // a transposition
+		{"step_cuont", []string{"step_count"}}, // ...
 		{"respons_lenght", []string{"response_length"}},
 		{"acc", nil},      // 5 edits from accuracy: not close
 		{"reward", nil},   // nothing close
