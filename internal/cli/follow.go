@@ -34,6 +34,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := checkConfig(cfg); err != nil {
 		return err
 	}
+	// Following stops when this returns, on an error as at the interrupt.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	opts, err := s.loaderOptions(ctx, stdinOf(stdio))
 	if err != nil {
 		return err
