@@ -32,6 +32,10 @@ fronts, the frontier size and frac_zero_std_groups.
 checks against the first --baseline batches, and exits with status 3 when
 one of them raises an ALERT.
 
+When no trajectory is valid, nothing is printed and the status is 2 (with
+--follow, once the first batch is complete); a batch more than half
+invalid is warned of on stderr.
+
 --follow keeps watching the inputs and prints one line per batch as they
 grow (step, count, reward mean and std, frontier size, the health findings
 of that step; JSON lines with --format json) until interrupted.`,
