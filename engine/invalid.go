@@ -424,11 +424,15 @@ const maxSuggestions = 3
 // Suggest returns the names among candidates close to name, nearest first
 // (ties in byte order), at most three: those whose optimal string
 // alignment distance (Damerau-Levenshtein with adjacent transpositions, on
-// runes, case ignored) to name is at most max(1, (len(name)+1)/3) runes
-// and the smallest among the candidates. A candidate equal to name is not
-// a suggestion.
+// runes, case ignored) to name is at most (n+1)/3 for a name of n runes
+// (1 for 2 runes, 0 for 1: only another case), and the smallest among the
+// candidates. A candidate equal to name is not a suggestion.
 func Suggest(name string, candidates []string) []string {
-	limit := max(1, (utf8.RuneCountInString(name)+1)/3)
+	n := utf8.RuneCountInString(name)
+	limit := (n + 1) / 3
+	if n == 2 {
+		limit = 1
+	}
 	lower := strings.ToLower(name)
 	best := limit + 1
 	var out []string
@@ -440,7 +444,7 @@ func Suggest(name string, candidates []string) []string {
 		switch {
 		case d < best:
 			best, out = d, append(out[:0], c)
-		case d == best && !slices.Contains(out, c):
+		case d == best && d <= limit && !slices.Contains(out, c):
 			out = append(out, c)
 		}
 	}

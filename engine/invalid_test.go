@@ -26,11 +26,16 @@ func TestSuggest(t *testing.T) {
 		{"accuracy", nil}, // the name itself is no suggestion
 		{"grop", []string{"group"}},
 		{"di", []string{"id"}}, // a transposition of a 2-letter name
+		{"d", nil},             // one letter: any other is as close
+		{"ID", []string{"id"}}, // ... but another case is closer
 	}
 	for _, c := range cases {
 		if got := Suggest(c.name, fields); !slices.Equal(got, c.want) {
 			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
 		}
+	}
+	if got := Suggest("I", []string{"I", "id", "x"}); got != nil {
+		t.Errorf("one letter: %q", got)
 	}
 	// Only the nearest, ties in byte order, at most three.
 	if got := Suggest("ab", []string{"abc", "ab", "xb", "a", "abcd", "zb", "yb"}); !slices.Equal(got, []string{"a", "abc", "xb"}) {

@@ -87,8 +87,30 @@ func TestAllInvalidIsNeverHealthy(t *testing.T) {
 		if h := strings.TrimRight(lines[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") || strings.Contains(h, "healthy") {
 			t.Errorf("tab %s: header %q, want ✖ 1 ALERT", tab, h)
 		}
-		if !strings.Contains(v, "⚠ all 50 trajectories are invalid: objective a = metadata.a: a is null or absent in every trajectory") {
+		if !strings.Contains(v, "⚠ all 50 trajectories are invalid: objective a = metadata.a: no trajectory has field a; the first records have b") {
 			t.Errorf("tab %s: the status line does not say why:\n%s", tab, v)
 		}
+	}
+}
+
+// TestDashboardObjectiveTypo is issue 12's case on the dashboard: the
+// sample with an objective that names no field is not "healthy", and the
+// status line says which field was meant.
+func TestDashboardObjectiveTypo(t *testing.T) {
+	_, res := readSample(t)
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acuracy"}}}
+	s, err := openSession("sample", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	v := screen(m)
+	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") {
+		t.Errorf("header %q, want ✖ 1 ALERT", h)
+	}
+	if want := "⚠ all 5120 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; !strings.Contains(v, want) {
+		t.Errorf("no %q in:\n%s", want, v)
 	}
 }

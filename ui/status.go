@@ -45,7 +45,7 @@ func (l *statusLine) clearNotice(done string) {
 func (l *statusLine) refresh(s *Session) {
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
-	if err := engine.NoValid(s.Result, s.Computer.Scorer, nil); err != nil {
+	if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
 		l.warnings = append(l.warnings, textsafe.Line(err.Error()))
 	} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
 		l.warnings = append(l.warnings, textsafe.Line(w))
