@@ -60,8 +60,15 @@ func (res *Result) MostlyInvalidBatches() []InvalidBatch {
 	var out []InvalidBatch
 	for bi := range res.Batches {
 		b := &res.Batches[bi]
-		if ib := res.InvalidBatch(b); ib.Fraction() > MostlyInvalid {
-			out = append(out, ib)
+		invalid := 0
+		for _, i := range b.Members {
+			if !res.Valid[i] {
+				invalid++
+			}
+		}
+		// The causes are only counted where they are reported.
+		if float64(invalid) > MostlyInvalid*float64(len(b.Members)) {
+			out = append(out, res.InvalidBatch(b))
 		}
 	}
 	return out
