@@ -72,13 +72,12 @@ const (
 // The thresholds of the checks (see Health). A value beyond the first of a
 // pair is a WARN, beyond the second an ALERT.
 const (
-	zeroSpreadWarn, zeroSpreadAlert = 0.50, 0.75         // fraction of groups, above
-	collapseWarn, collapseAlert     = 0.20, 0.05         // std / baseline std, below
-	dominanceWarn, dominanceAlert   = 0.75, 0.90         // variance share, above
-	ceilingWarn, ceilingAlert       = 0.80, 0.95         // fraction of scores, above
-	driftWarn, driftAlert           = 3.0, 5.0           // baseline sds, above
-	flipMin, flipAlert              = 0.1, 0.3           // |r|, above
-	invalidWarn, invalidAlert       = 0.1, MostlyInvalid // fraction of trajectories, above
+	zeroSpreadWarn, zeroSpreadAlert = 0.50, 0.75 // fraction of groups, above
+	collapseWarn, collapseAlert     = 0.20, 0.05 // std / baseline std, below
+	dominanceWarn, dominanceAlert   = 0.75, 0.90 // variance share, above
+	ceilingWarn, ceilingAlert       = 0.80, 0.95 // fraction of scores, above
+	driftWarn, driftAlert           = 3.0, 5.0   // baseline sds, above
+	flipMin, flipAlert              = 0.1, 0.3   // |r|, above
 	// driftFloor is the smallest baseline sd of the drift check, relative
 	// to the baseline mean: a baseline of 3 steady batches would otherwise
 	// make noise a drift.
@@ -268,6 +267,10 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 	return f, true
 }
 
+// The thresholds of invalid_fraction: the fraction of a batch's
+// trajectories that are invalid, above.
+const invalidWarn, invalidAlert = 0.1, MostlyInvalid
+
 func (h *healthRun) invalidFraction(t *Trend) (Finding, bool) {
 	if t.Trajectories == 0 {
 		return Finding{}, false
@@ -275,8 +278,8 @@ func (h *healthRun) invalidFraction(t *Trend) (Finding, bool) {
 	v := float64(t.Invalid) / float64(t.Trajectories)
 	msg := fmt.Sprintf("%d of %d trajectories invalid (%.0f%%)", t.Invalid, t.Trajectories, 100*v)
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
-	if b := h.res.batchOf(t.Step); ok && b != nil {
-		if ib := h.res.InvalidBatch(b); ib.MainCount > 0 {
+	if ok {
+		if ib, found := h.res.StepInvalid(t.Step); found && ib.MainCount > 0 {
 			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
 		}
 	}

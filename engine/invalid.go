@@ -74,16 +74,17 @@ func (res *Result) MostlyInvalidBatches() []InvalidBatch {
 	return out
 }
 
-// batchOf returns the batch of step, nil when there is none.
-func (res *Result) batchOf(step int64) *Batch {
+// StepInvalid returns the invalid counts of the batch of step; ok is
+// false when there is none.
+func (res *Result) StepInvalid(step int64) (b InvalidBatch, ok bool) {
 	if res.Ranking == nil {
-		return nil
+		return b, false
 	}
 	k, ok := slices.BinarySearchFunc(res.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
 	if !ok {
-		return nil
+		return b, false
 	}
-	return &res.Batches[k]
+	return res.InvalidBatch(&res.Batches[k]), true
 }
 
 // mainCause returns the most frequent cause of counts and its count (the
