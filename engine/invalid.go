@@ -42,14 +42,14 @@ func (b InvalidBatch) String() string {
 // InvalidBatch returns the invalid counts of batch b.
 func (res *Result) InvalidBatch(b *Batch) InvalidBatch {
 	out := InvalidBatch{Step: b.Step, Trajectories: len(b.Members)}
-	counts := map[string]int{}
+	var counts causeCounter
 	for _, i := range b.Members {
 		if !res.Valid[i] {
 			out.Invalid++
-			counts[res.Causes[i]]++
+			counts.add(res.Causes[i])
 		}
 	}
-	out.MainCause, out.MainCount = mainCause(counts)
+	out.MainCause, out.MainCount = mainCause(counts.done())
 	return out
 }
 
@@ -85,6 +85,42 @@ func (res *Result) StepInvalid(step int64) (b InvalidBatch, ok bool) {
 		return b, false
 	}
 	return res.InvalidBatch(&res.Batches[k]), true
+}
+
+// causeCounter counts causes. Invalid trajectories come in runs of one
+// cause, whose strings are one string (Evaluation.evaluate builds each
+// once): a run is counted before it is added to the map, rather than
+// hashing every cause.
+type causeCounter struct {
+	counts map[string]int
+	run    string
+	n      int
+}
+
+func (c *causeCounter) add(cause string) {
+	if c.n > 0 && cause == c.run {
+		c.n++
+		return
+	}
+	c.flush()
+	c.run, c.n = cause, 1
+}
+
+func (c *causeCounter) flush() {
+	if c.n == 0 {
+		return
+	}
+	if c.counts == nil {
+		c.counts = map[string]int{}
+	}
+	c.counts[c.run] += c.n
+	c.n = 0
+}
+
+// done returns the counts (nil when none were added).
+func (c *causeCounter) done() map[string]int {
+	c.flush()
+	return c.counts
 }
 
 // mainCause returns the most frequent cause of counts and its count (the

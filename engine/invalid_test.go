@@ -2,7 +2,9 @@ package engine
 
 import (
 	"errors"
+	"maps"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -258,6 +260,45 @@ func TestInvalidFractionCheck(t *testing.T) {
 	for b := range trends {
 		if len(StepFindings(res, trends, HealthConfig{}, b)) == 0 {
 			t.Errorf("all invalid: step %d has no finding", b)
+		}
+	}
+}
+
+// TestCauseCounter counts causes in runs and interleaved as a map would.
+func TestCauseCounter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	causes := []string{"a: missing", "b: NaN", "a: not a number", strings.Clone("a: missing")}
+	for range 100 {
+		var c causeCounter
+		want := map[string]int{}
+		for range rng.IntN(50) {
+			k := causes[rng.IntN(len(causes))]
+			for range 1 + rng.IntN(5) {
+				c.add(k)
+				want[k]++
+			}
+		}
+		got := c.done()
+		if len(want) == 0 && got != nil || len(want) > 0 && !maps.Equal(got, want) {
+			t.Fatalf("counted %v, want %v", got, want)
+		}
+	}
+}
+
+// BenchmarkInvalidReports1M is what reporting the invalid trajectories
+// adds to a computation of 1M trajectories (one batch, groups of 8) in
+// the worst case, every one invalid (an objective's field misspelt):
+// NoValid's error and MostlyInvalidBatches' warning, which the CLI and the
+// dashboard's status line ask for on every result.
+func BenchmarkInvalidReports1M(b *testing.B) {
+	ts := benchTrajectories(1_000_000, 2)
+	c := benchComputer(b, ts, Pareto, "metadata.o9")
+	res := c.Compute(ts, Pareto)
+	fields := FieldNames(&ts[0])
+	b.ReportAllocs()
+	for b.Loop() {
+		if NoValid(res, c.Scorer, fields) == nil || len(res.MostlyInvalidBatches()) != 1 {
+			b.Fatal("not all invalid")
 		}
 	}
 }
