@@ -23,6 +23,12 @@ type statusLine struct {
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
+	// loud and invalid are the warnings of the result of: why none of
+	// its trajectories is valid or which batches are mostly invalid, and
+	// the invalid ones per cause (each "" when there is nothing to say).
+	// A new batch shown or a notice does not count them again.
+	of            *engine.Result
+	loud, invalid string
 }
 
 // setNotice shows what a command did: done, or err when it failed.
@@ -43,18 +49,25 @@ func (l *statusLine) clearNotice(done string) {
 // refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *statusLine) refresh(s *Session) {
+	if l.of != s.Result {
+		l.of, l.loud = s.Result, ""
+		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
+			l.loud = textsafe.Line(err.Error())
+		} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
+			l.loud = textsafe.Line(w)
+		}
+		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+	}
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
-	if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
-		l.warnings = append(l.warnings, textsafe.Line(err.Error()))
-	} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
-		l.warnings = append(l.warnings, textsafe.Line(w))
+	if l.loud != "" {
+		l.warnings = append(l.warnings, l.loud)
 	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, textsafe.Line(w))
 	}
-	if w := invalidWarning(s.Result.Evaluation.InvalidCounts()); w != "" {
-		l.warnings = append(l.warnings, textsafe.Line(w))
+	if l.invalid != "" {
+		l.warnings = append(l.warnings, l.invalid)
 	}
 }
 
