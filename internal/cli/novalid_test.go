@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -172,5 +173,22 @@ func TestStatsFollowMostlyInvalid(t *testing.T) {
 	const warning = "rewardlens: warning: step 3: 7 of 10 trajectories invalid (70%), mostly acc: missing (7)\n"
 	if errOut := f.errOut.String(); strings.Count(errOut, warning) != 1 || strings.Count(errOut, "warning") != 1 {
 		t.Errorf("stderr %q, want %q once", errOut, warning)
+	}
+}
+
+// TestNoValidHostileFields: the field names the error lists come from the
+// data: their control characters and escape sequences are escaped.
+func TestNoValidHostileFields(t *testing.T) {
+	var b strings.Builder
+	for i, h := range hostile {
+		key, _ := json.Marshal("k" + h)
+		fmt.Fprintf(&b, `{"id":"%d","metadata":{%s:1,"accuracy":1}}`+"\n", i, key)
+	}
+	for _, objective := range []string{"acc=metadata.acuracy", "x=metadata.nothing_like_it"} {
+		out, errOut, code := run(t, b.String(), "compute", "--objective", objective, "-")
+		if code != exitBadInput || out != "" || !strings.Contains(errOut, "no trajectory has field") {
+			t.Errorf("%s: status %d, stderr %q", objective, code, errOut)
+		}
+		checkClean(t, objective, errOut)
 	}
 }
