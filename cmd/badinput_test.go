@@ -277,30 +277,25 @@ func TestBatchAndGroupOfOne(t *testing.T) {
 }
 
 // TestEveryTrajectoryInvalid computes a file where no trajectory has the
-// objective: every record is written, neutral, and the causes counted.
+// objective: nothing is written, the status is 2 and the error says why,
+// whatever the method and the output.
 func TestEveryTrajectoryInvalid(t *testing.T) {
 	in := `{"id":"a","group":"g","metadata":{"other":1}}
 {"id":"b","group":"g","metadata":{"accuracy":"high"}}
 {"id":"c","group":"h","metadata":{"accuracy":null}}
 `
+	const want = "rewardlens: all 3 trajectories are invalid: objective acc = metadata.accuracy: absent or null in 2 trajectories, not a number (a string or a bool) in 1 trajectory\n"
+	var runs [][]string
 	for _, method := range []string{"absolute", "grpo", "pareto", "gdpo"} {
-		recs, errOut := computeList(t, in, "--objective", "acc=metadata.accuracy", "--method", method, "-")
-		if len(recs) != 3 {
-			t.Fatalf("%s: %d records", method, len(recs))
-		}
-		for _, r := range recs {
-			if r.Valid || r.Reward != 0 || r.Score != nil || r.ParetoRank != -1 || r.Crowding != nil {
-				t.Errorf("%s: %+v, want invalid, reward 0, score null, rank -1, crowding null", method, r)
-			}
-		}
-		if !strings.Contains(errOut, "3 invalid trajectories") || !strings.Contains(errOut, "acc: missing 2") || !strings.Contains(errOut, "acc: not a number 1") {
-			t.Errorf("%s: stderr %q", method, errOut)
-		}
+		runs = append(runs, []string{"compute", "--method", method})
 	}
 	for _, format := range []string{"table", "json"} {
-		out, errOut, code := run(t, in, "stats", "--format", format, "--objective", "acc=metadata.accuracy", "-")
-		if code != 0 || !strings.Contains(out, "invalid") {
-			t.Errorf("stats %s: status %d, stderr %q, output\n%s", format, code, errOut, out)
+		runs = append(runs, []string{"stats", "--format", format}, []string{"stats", "--health", "--format", format})
+	}
+	for _, args := range runs {
+		out, errOut, code := run(t, in, append(args, "--objective", "acc=metadata.accuracy", "-")...)
+		if code != exitBadInput || out != "" || errOut != want {
+			t.Errorf("%v: status %d, stdout %q, stderr %q; want 2, nothing, %q", args, code, out, errOut, want)
 		}
 	}
 }

@@ -21,7 +21,9 @@ func newComputeCommand(s *settings, stdio IO) *cobra.Command {
 		Long: `compute writes one record per trajectory, in input order:
 id, batch, group, score, reward, pareto_rank, crowding, valid and the raw
 objective values. Invalid trajectories are kept, with a neutral reward, and
-counted per cause on stderr.`,
+counted per cause on stderr; a batch more than half invalid is warned of.
+When no trajectory is valid, nothing is written and the status is 2: the
+error names the objective, the cause and the nearest field names.`,
 		Example: `  rewardlens compute --method grpo rollouts.jsonl
   rewardlens compute --computer svrl --format csv --out rewards.csv step_*.jsonl
   cat rollouts.jsonl | rewardlens compute --method rloo -`,
@@ -37,7 +39,13 @@ counted per cause on stderr.`,
 			if format != "csv" {
 				parts = output.StartRecordParts(p.ev, p.ids.at, rewardChunk)
 			}
-			res := p.result(stdio.Stderr)
+			res, err := p.result(stdio.Stderr)
+			if err != nil {
+				if parts != nil {
+					parts.Stop()
+				}
+				return err
+			}
 			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
 				return writeRewards(w, format, &p.ids, parts, res)
 			})

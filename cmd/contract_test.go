@@ -1,4 +1,4 @@
-package cli
+package cmd
 
 import (
 	"encoding/json"
@@ -11,7 +11,7 @@ import (
 )
 
 // contractPath is the contract page, relative to this package.
-const contractPath = "../../docs/CONTRACT.md"
+const contractPath = "../docs/CONTRACT.md"
 
 // workedExample returns the fenced code blocks of the Worked example
 // section of docs/CONTRACT.md, in order.

@@ -35,11 +35,14 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := checkConfig(cfg); err != nil {
 		return err
 	}
+	// Following stops when this returns, on an error as at the interrupt.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	opts, err := s.loaderOptions(ctx, stdinOf(stdio))
 	if err != nil {
 		return err
 	}
-	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, printed: map[int64]int{}}
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]int{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory.
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
@@ -79,6 +82,7 @@ type statsFollower struct {
 	health *healthFlags
 	json   bool
 	out    io.Writer
+	errOut io.Writer // the warnings' (stderr)
 
 	// Set once the first trajectory has come.
 	computer  *engine.RewardComputer
@@ -89,6 +93,9 @@ type statsFollower struct {
 	trends    []engine.Trend
 	// printed holds, per step, how many trajectories its line counted.
 	printed map[int64]int
+	// fields are the field names of the first trajectory of each reading,
+	// for the suggestions of an objective that reads none of them.
+	fields fieldNames
 }
 
 // update applies u and prints the batches that are complete: all but the
@@ -109,6 +116,9 @@ func (f *statsFollower) update(u loaders.Update) error {
 // evaluate adds ts to the live evaluation, building the computer on the
 // first trajectory; it keeps none of ts (FollowOptions.Each).
 func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
+	if len(ts) > 0 {
+		f.fields.add(&ts[0])
+	}
 	switch {
 	case len(ts) == 0:
 		return nil
@@ -140,7 +150,12 @@ func (f *statsFollower) compute() error {
 }
 
 // printBatches prints the line of every batch not printed yet, or printed
-// with fewer trajectories, but the newest one unless withNewest.
+// with fewer trajectories, but the newest one unless withNewest. A batch
+// more than half of whose trajectories are invalid gets a warning on
+// stderr too. When the first batch is complete and no trajectory read so
+// far is valid, the objectives do not fit the data: it fails with
+// engine.NoValid's error (exit status 2) rather than follow a run whose
+// every reward would be a neutral 0.
 func (f *statsFollower) printBatches(withNewest bool) error {
 	if f.res == nil {
 		return nil
@@ -149,6 +164,11 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 	if !withNewest {
 		n--
 	}
+	if n > 0 && len(f.printed) == 0 {
+		if err := engine.NoValid(f.res, f.computer.Scorer, f.fields); err != nil {
+			return inputError{err}
+		}
+	}
 	for b := range max(n, 0) {
 		t := &f.trends[b]
 		count, seen := f.printed[t.Step]
@@ -156,6 +176,9 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			continue
 		}
 		f.printed[t.Step] = t.Trajectories
+		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
+			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Batches[b])})
+		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		if err := f.printLine(t, findings, seen); err != nil {
 			return err

@@ -27,6 +27,19 @@ type prepared struct {
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
+	// fields are the field names of each input's first trajectory, for
+	// the suggestions of an objective that reads none of them.
+	fields fieldNames
+}
+
+// fieldNames collects the field names of some trajectories, sorted,
+// without repeats.
+type fieldNames []string
+
+func (f *fieldNames) add(t *engine.Trajectory) {
+	*f = append(*f, engine.FieldNames(t)...)
+	slices.Sort(*f)
+	*f = slices.Compact(*f)
 }
 
 // idList holds the trajectories' IDs in one array of bytes, which the
@@ -54,13 +67,33 @@ func (l *idList) at(i int) []byte {
 }
 
 // result applies the computer's options to the evaluation, then warns on
-// stderr about repeated IDs.
-func (p *prepared) result(stderr io.Writer) *engine.Result {
+// stderr about repeated IDs and the batches that are mostly invalid. When
+// no trajectory is valid it fails with engine.NoValid's error (exit
+// status 2): every reward would be a neutral 0, nothing to write.
+func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	res := p.ev.Compute(p.computer.Options)
 	if w := <-p.duplicates; w != "" {
 		fmt.Fprintln(stderr, w)
 	}
-	return res
+	if err := engine.NoValid(res, p.computer.Scorer, p.fields); err != nil {
+		return nil, inputError{err}
+	}
+	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	return res, nil
+}
+
+// maxBatchesShown is how many mostly invalid batches the CLI names.
+const maxBatchesShown = 5
+
+// reportMostlyInvalid warns, on stderr, of the batches more than half of
+// whose trajectories are invalid: probably not what training meant.
+func reportMostlyInvalid(w io.Writer, batches []engine.InvalidBatch) {
+	for _, b := range batches[:min(len(batches), maxBatchesShown)] {
+		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(b.String()))
+	}
+	if n := len(batches) - maxBatchesShown; n > 0 {
+		fmt.Fprintf(w, "rewardlens: warning: and %d more %s with more than half of the trajectories invalid\n", n, plural(n, "step"))
+	}
 }
 
 // prepare checks the settings (compiling every expression before any data
@@ -96,6 +129,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	// a few metadata keys and nothing else, the loader picks those keys
 	// instead of building a metadata map per trajectory.
 	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+		p.fields.add(first)
 		if p.computer == nil && cerr == nil {
 			p.computer, cerr = newComputer(cfg, first)
 		}

@@ -33,6 +33,10 @@ fronts, the frontier size and frac_zero_std_groups.
 checks against the first --baseline batches, and exits with status 3 when
 one of them raises an ALERT.
 
+When no trajectory is valid, nothing is printed and the status is 2 (with
+--follow, once the first batch is complete); a batch more than half
+invalid is warned of on stderr.
+
 --follow keeps watching the inputs and prints one line per batch as they
 grow (step, count, reward mean and std, frontier size, the health findings
 of that step; JSON lines with --format json) until interrupted.`,
@@ -53,7 +57,10 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err != nil {
 				return err
 			}
-			res := p.result(stdio.Stderr)
+			res, err := p.result(stdio.Stderr)
+			if err != nil {
+				return err
+			}
 			report := newStatsReport(res)
 			if report.Health, err = health.report(res); err != nil {
 				return err

@@ -240,13 +240,16 @@ func (ev *Evaluation) Row(i int) []float64 { return ev.Values[i*ev.M : (i+1)*ev.
 
 // InvalidCounts returns the number of invalid trajectories per cause.
 func (ev *Evaluation) InvalidCounts() map[string]int {
-	counts := map[string]int{}
+	var counts causeCounter
 	for _, c := range ev.Causes {
 		if c != "" {
-			counts[c]++
+			counts.add(c)
 		}
 	}
-	return counts
+	if counts := counts.done(); counts != nil {
+		return counts
+	}
+	return map[string]int{}
 }
 
 // Batch is the trajectories of one training step and their comparison groups.

@@ -73,6 +73,7 @@ const (
 	CheckCeiling          Check = "ceiling"
 	CheckLengthDrift      Check = "length_drift"
 	CheckCorrelationFlip  Check = "correlation_flip"
+	CheckInvalidFraction  Check = "invalid_fraction"
 )
 
 // The thresholds of the checks (see Findings). A value beyond the first of a
@@ -131,6 +132,9 @@ type Finding struct {
 //     task objective of the opposite sign to its mean r0 over the baseline,
 //     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
 //     signature of reward hacking.
+//   - invalid_fraction: the fraction of the batch's trajectories that are
+//     invalid above 0.1, 0.5 (engine.MostlyInvalid), so that a batch whose
+//     rewards are mostly neutral fillers is never healthy.
 func Findings(res *engine.Result, trends []engine.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -234,6 +238,7 @@ func (h *healthRun) batch(b int) []Finding {
 			out = append(out, f)
 		}
 	}
+	add(h.invalidFraction(t))
 	add(zeroSpread(t))
 	add(h.dominance(t))
 	add(ceiling(t))
@@ -267,6 +272,25 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 		return f, false
 	}
 	return f, true
+}
+
+// The thresholds of invalid_fraction: the fraction of a batch's
+// trajectories that are invalid, above.
+const invalidWarn, invalidAlert = 0.1, engine.MostlyInvalid
+
+func (h *healthRun) invalidFraction(t *engine.Trend) (Finding, bool) {
+	if t.Trajectories == 0 {
+		return Finding{}, false
+	}
+	v := float64(t.Invalid) / float64(t.Trajectories)
+	msg := fmt.Sprintf("%d of %d trajectories invalid (%.0f%%)", t.Invalid, t.Trajectories, 100*v)
+	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
+	if ok {
+		if ib, found := h.res.StepInvalid(t.Step); found && ib.MainCount > 0 {
+			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
+		}
+	}
+	return f, ok
 }
 
 func zeroSpread(t *engine.Trend) (Finding, bool) {

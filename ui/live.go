@@ -235,6 +235,7 @@ func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
+	s.Fields = addFirstFields(s.Fields, u.Trajectories)
 	prev := s.Result
 	s.Evaluation = live.Update(u.Reloaded, u.Trajectories)
 	for i := from; i < s.Trajectories.Len(); i++ {

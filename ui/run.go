@@ -92,8 +92,10 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 		return nil, err
 	}
 	ev := engine.Evaluate(c.Scorer, ts)
+	fields := addFirstFields(nil, ts)
 	dropBodies(ts)
 	s := newSession(source, trajectoriesOf(ts), c, ev)
+	s.Fields = fields
 	s.loaded(cfg, res, warnings)
 	return s, nil
 }
@@ -140,6 +142,7 @@ type sessionBuilder struct {
 	computer *engine.RewardComputer
 	ev       *engine.Evaluator // nil until the first trajectory
 	ts       Trajectories
+	fields   []string // Session.Fields
 }
 
 // add evaluates ts and keeps them without their bodies, or, when those
@@ -154,6 +157,7 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 		b.cfg, b.computer, b.ev = cfg, c, engine.NewEvaluator(c.Scorer)
 	}
 	b.ev.Add(ts)
+	b.fields = addFirstFields(b.fields, ts)
 	for _, t := range ts {
 		if !t.DropBody() {
 			t.Metadata = maps.Clone(t.Metadata)
@@ -167,6 +171,7 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 // for in, with the skipped lines of res.
 func (b *sessionBuilder) session(in Input, res *loaders.Result) *Session {
 	s := newSession(in.Source, b.ts, b.computer, b.ev.Evaluation())
+	s.Fields = b.fields
 	s.loaded(b.cfg, res, in.Warnings)
 	return s
 }

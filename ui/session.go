@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
 )
@@ -35,6 +37,10 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// Fields are the field names of the inputs' first records: when no
+	// trajectory is valid, the status line suggests the nearest to a field
+	// an objective reads and none of them has.
+	Fields []string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config
@@ -59,7 +65,23 @@ type Session struct {
 // ts as they are (the dashboard's own loading keeps them lean: see
 // openSession).
 func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
-	return newSession(source, trajectoriesOf(ts), c, engine.Evaluate(c.Scorer, ts))
+	s := newSession(source, trajectoriesOf(ts), c, engine.Evaluate(c.Scorer, ts))
+	s.Fields = addFirstFields(nil, ts)
+	return s
+}
+
+// addFirstFields adds to fields the field names of the first of ts and of
+// every one read from another input than the one before it (whole, where
+// the loader picks what the scorer reads of the others), sorted, without
+// repeats.
+func addFirstFields(fields []string, ts []engine.Trajectory) []string {
+	for i := range ts {
+		if i == 0 || ts[i].Source != ts[i-1].Source {
+			fields = append(fields, engine.FieldNames(&ts[i])...)
+		}
+	}
+	slices.Sort(fields)
+	return slices.Compact(fields)
 }
 
 // dropBodies drops the bodies of ts that can be read again.

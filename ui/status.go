@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -21,6 +23,12 @@ type statusLine struct {
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
+	// loud and invalid are the warnings of the result of: why none of
+	// its trajectories is valid or which batches are mostly invalid, and
+	// the invalid ones per cause (each "" when there is nothing to say).
+	// A new batch shown or a notice does not count them again.
+	of            *engine.Result
+	loud, invalid string
 }
 
 // setNotice shows what a command did: done, or err when it failed.
@@ -41,12 +49,25 @@ func (l *statusLine) clearNotice(done string) {
 // refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *statusLine) refresh(s *Session) {
+	if l.of != s.Result {
+		l.of, l.loud = s.Result, ""
+		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
+			l.loud = textsafe.Line(err.Error())
+		} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
+			l.loud = textsafe.Line(w)
+		}
+		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+	}
 	l.warnings = l.warnings[:0]
+	// The loudest first: the line is cut to the terminal's width.
+	if l.loud != "" {
+		l.warnings = append(l.warnings, l.loud)
+	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, textsafe.Line(w))
 	}
-	if w := invalidWarning(s.Result.Evaluation.InvalidCounts()); w != "" {
-		l.warnings = append(l.warnings, textsafe.Line(w))
+	if l.invalid != "" {
+		l.warnings = append(l.warnings, l.invalid)
 	}
 }
 
@@ -63,6 +84,30 @@ func (l statusLine) view(st *Styles, width int) string {
 		line = st.Positive.Render("✓ "+l.notice) + " · " + line
 	}
 	return ansi.Truncate(line, width, "…")
+}
+
+// maxStepsListed is how many steps mostlyInvalidWarning lists.
+const maxStepsListed = 5
+
+// mostlyInvalidWarning names the batches more than half of whose
+// trajectories are invalid and details the first: "more than half invalid
+// in 2 steps (7, 9): step 7: 60 of 96 trajectories invalid (62%), mostly
+// acc: missing (58)". It is "" when there are none.
+func mostlyInvalidWarning(batches []engine.InvalidBatch) string {
+	switch len(batches) {
+	case 0:
+		return ""
+	case 1:
+		return batches[0].String()
+	}
+	steps := make([]string, 0, maxStepsListed+1)
+	for _, b := range batches[:min(len(batches), maxStepsListed)] {
+		steps = append(steps, strconv.FormatInt(b.Step, 10))
+	}
+	if len(batches) > maxStepsListed {
+		steps = append(steps, "…")
+	}
+	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(batches), strings.Join(steps, ", "), batches[0])
 }
 
 // invalidWarning summarises the invalid trajectories by cause, the most

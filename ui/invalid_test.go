@@ -1,0 +1,116 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// invalidRun is 5 batches of 2 groups of 5 whose objectives a and b rise
+// together with spread (healthy), the first invalid[b] trajectories of
+// batch b without an a.
+func invalidRun(invalid ...int) string {
+	var b strings.Builder
+	for step, n := range invalid {
+		for i := range 10 {
+			a := fmt.Sprintf(`"a":%d,`, i%5)
+			if i < n {
+				a = ""
+			}
+			fmt.Fprintf(&b, `{"batch":%d,"group":"g%d","step_count":5,"metadata":{%s"b":%g}}`+"\n", step, i/5, a, float64(i%5)+0.1*float64(step))
+		}
+	}
+	return b.String()
+}
+
+// invalidModel opens the dashboard on text with objectives a and b.
+func invalidModel(t *testing.T, text string, width, height int) *Model {
+	t.Helper()
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := openSession("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	return m
+}
+
+// TestBadgeShowsInvalidFraction: the header's health badge counts the
+// invalid_fraction check (20% invalid: a WARN, 60%: an ALERT), the Steps
+// tab lists it, and the status line warns of the mostly invalid batch.
+func TestBadgeShowsInvalidFraction(t *testing.T) {
+	header := func(m *Model) string { return strings.TrimRight(strings.Split(screen(m), "\n")[0], " ") }
+	if h := header(invalidModel(t, invalidRun(0, 0, 0, 0, 0), 120, 40)); !strings.HasSuffix(h, "✓ healthy") {
+		t.Fatalf("the run without invalid trajectories is not healthy: %q", h)
+	}
+	if h := header(invalidModel(t, invalidRun(0, 0, 2, 0, 0), 120, 40)); !strings.HasSuffix(h, "⚠ 1 WARN") {
+		t.Errorf("20%% invalid: header %q, want the badge ⚠ 1 WARN", h)
+	}
+	for _, width := range []int{120, 80} {
+		m := invalidModel(t, invalidRun(0, 0, 2, 6, 0), width, 40)
+		if h := header(m); !strings.HasSuffix(h, "✖ 1 ALERT") {
+			t.Errorf("width %d: 60%% invalid: header %q, want the badge ✖ 1 ALERT", width, h)
+		}
+		press(m, "5")
+		v := screen(m)
+		for _, want := range []string{
+			"ALERT step 3    invalid_fraction: 6 of 10 trajectories invalid (60%), mostly a: missing (6)",
+			"⚠ step 3: 6 of 10 trajectories invalid (60%), mostly a: missing (6)",
+		} {
+			if width == 120 && !strings.Contains(v, want) {
+				t.Errorf("width %d: no %q on the Steps tab:\n%s", width, want, v)
+			}
+		}
+	}
+}
+
+// TestAllInvalidIsNeverHealthy: a run none of whose trajectories is valid
+// opens (every tab renders), the badge raises an ALERT and the status
+// line says why.
+func TestAllInvalidIsNeverHealthy(t *testing.T) {
+	m := invalidModel(t, invalidRun(10, 10, 10, 10, 10), 120, 40)
+	for _, tab := range []string{"1", "2", "3", "4", "5", "6"} {
+		press(m, tab)
+		v := screen(m)
+		lines := strings.Split(v, "\n")
+		if h := strings.TrimRight(lines[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") || strings.Contains(h, "healthy") {
+			t.Errorf("tab %s: header %q, want ✖ 1 ALERT", tab, h)
+		}
+		if !strings.Contains(v, "⚠ all 50 trajectories are invalid: objective a = metadata.a: no trajectory has field a; the first records have b") {
+			t.Errorf("tab %s: the status line does not say why:\n%s", tab, v)
+		}
+	}
+}
+
+// TestDashboardObjectiveTypo is issue 12's case on the dashboard: the
+// sample with an objective that names no field is not "healthy", and the
+// status line says which field was meant.
+func TestDashboardObjectiveTypo(t *testing.T) {
+	_, res := readSample(t)
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acuracy"}}}
+	s, err := openSession("sample", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	v := screen(m)
+	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") {
+		t.Errorf("header %q, want ✖ 1 ALERT", h)
+	}
+	if want := "⚠ all 5120 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; !strings.Contains(v, want) {
+		t.Errorf("no %q in:\n%s", want, v)
+	}
+}
