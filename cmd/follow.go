@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -107,9 +108,7 @@ func (f *statsFollower) update(u loaders.Update) error {
 		}
 		return f.compute()
 	}
-	prev := f.res
-	f.res = f.live.Update(u.Reloaded, u.Trajectories).Recompute(prev)
-	f.trends = f.res.TrendsSince(prev, f.trends, f.ref)
+	f.res, f.trends = follow.Step(f.live, u, f.res, f.trends, f.ref)
 	return f.printBatches(false)
 }
 

@@ -11,7 +11,7 @@ func TestExpectedCount(t *testing.T) {
 	at := func(offsets ...int64) []engine.Trajectory {
 		ts := make([]engine.Trajectory, len(offsets))
 		for i, off := range offsets {
-			ts[i] = engine.Trajectory{Source: "a.jsonl", Offset: off}
+			ts[i] = engine.Trajectory{LoaderState: engine.LoaderState{Source: "a.jsonl", Offset: off}}
 		}
 		return ts
 	}

@@ -91,7 +91,7 @@ func TestPickedEvaluate(t *testing.T) {
 		}
 	}
 	// A key the pick does not name is absent.
-	p := Trajectory{Pick: &Pick{Keys: []string{"b"}}, Picked: []PickedValue{{Number: 1, Kind: PickedNumber}}}
+	p := Trajectory{LoaderState: LoaderState{Pick: &Pick{Keys: []string{"b"}}, Picked: []PickedValue{{Number: 1, Kind: PickedNumber}}}}
 	if x, err := p.pickedNumber("a"); err != ErrMissing || !math.IsNaN(x) {
 		t.Errorf("an unpicked key reads as %v, %v; want NaN, %v", x, err, ErrMissing)
 	}

@@ -29,18 +29,16 @@ type Trajectory struct {
 	Response json.RawMessage
 	// Done reports whether the episode finished.
 	Done bool
-	// Lean reports that Response and Metadata were dropped to save memory
-	// (see DropBody); loaders.Reread reads them again. (Next to Done, it
-	// takes no room of its own.)
-	Lean bool
 	// Metadata maps names to float64, string, bool or nil values.
 	Metadata map[string]any
-	// Pick, when not nil, says that the trajectory was read with a Pick
-	// (loaders.Options.Pick): Metadata is nil, Picked[k] holds the value
-	// of Pick.Keys[k], and Response is nil unless Pick.Response. Only a
-	// scorer whose own Pick that is sees the trajectory as it would whole.
-	Pick   *Pick
-	Picked []PickedValue
+	// LoaderState is what the loader that read the trajectory keeps of it.
+	LoaderState
+}
+
+// LoaderState is a loader's bookkeeping of a trajectory it read: where
+// its record is, whether its body was dropped, and the picked values that
+// stand in for its metadata. A trajectory made in code leaves it zero.
+type LoaderState struct {
 	// Source and Line say where the trajectory was read (for messages).
 	Source string
 	Line   int
@@ -54,6 +52,15 @@ type Trajectory struct {
 	// else "": standard input, gzip files, Parquet files and trajectories
 	// made in code cannot.
 	Format string
+	// Pick, when not nil, says that the trajectory was read with a Pick
+	// (loaders.Options.Pick): Metadata is nil, Picked[k] holds the value
+	// of Pick.Keys[k], and Response is nil unless Pick.Response. Only a
+	// scorer whose own Pick that is sees the trajectory as it would whole.
+	Pick   *Pick
+	Picked []PickedValue
+	// Lean reports that Response and Metadata were dropped to save memory
+	// (see DropBody); loaders.Reread reads them again.
+	Lean bool
 }
 
 // DropBody drops t's Response and Metadata (or Picked), the bulk of a

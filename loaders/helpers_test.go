@@ -51,7 +51,7 @@ type want struct {
 // String returns the brief of the trajectory w describes.
 func (w want) String() string {
 	t := engine.Trajectory{ID: w.id, Batch: w.batch, Group: w.group, StepCount: w.steps, Done: !w.notDone,
-		Metadata: w.meta, Source: w.src, Line: w.line}
+		Metadata: w.meta, LoaderState: engine.LoaderState{Source: w.src, Line: w.line}}
 	if w.meta == nil {
 		t.Metadata = map[string]any{}
 	}

@@ -301,10 +301,12 @@ func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Traject
 		Batch:    int64(l.fileIndex),
 		Done:     true,
 		Metadata: metadata,
-		Source:   l.name,
-		Line:     ln.no,
-		Offset:   ln.off,
-		Format:   l.format,
+		LoaderState: engine.LoaderState{
+			Source: l.name,
+			Line:   ln.no,
+			Offset: ln.off,
+			Format: l.format,
+		},
 	}
 }
 

@@ -365,10 +365,12 @@ func (l *loader) newTrajectory(line int, offset int64) engine.Trajectory {
 		Batch:    int64(l.fileIndex),
 		Done:     true,
 		Metadata: l.newMetadata(),
-		Source:   l.name,
-		Line:     line,
-		Offset:   l.origin + offset,
-		Format:   l.format,
+		LoaderState: engine.LoaderState{
+			Source: l.name,
+			Line:   line,
+			Offset: l.origin + offset,
+			Format: l.format,
+		},
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // generalTrajectory reads line the general way only, and returns the
 // trajectory or the message of its error.
 func generalTrajectory(line []byte) (engine.Trajectory, string) {
-	t := engine.Trajectory{Done: true, Metadata: map[string]any{}, Line: 1}
+	t := engine.Trajectory{Done: true, Metadata: map[string]any{}, LoaderState: engine.LoaderState{Line: 1}}
 	obj, lerr := decodeObjectRecord(line, &objectRecord{})
 	if lerr != nil {
 		return t, lerr.Msg

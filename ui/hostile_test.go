@@ -46,8 +46,10 @@ func hostileTrajectories() []engine.Trajectory {
 			Response: []byte(fmt.Sprintf("%q", "response "+h+"\nsecond line\t"+h)),
 			Done:     true,
 			Metadata: md,
-			Source:   "runs" + h + ".jsonl",
-			Line:     i + 1,
+			LoaderState: engine.LoaderState{
+				Source: "runs" + h + ".jsonl",
+				Line:   i + 1,
+			},
 		})
 	}
 	return ts

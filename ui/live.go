@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -236,17 +237,20 @@ func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
 	s.Fields = addFirstFields(s.Fields, u.Trajectories)
-	prev := s.Result
-	s.Evaluation = live.Update(u.Reloaded, u.Trajectories)
 	for i := from; i < s.Trajectories.Len(); i++ {
 		s.Trajectories.At(i).DropBody()
 	}
-	s.Result = s.Evaluation.Recompute(prev)
+	prev := s.Result
+	var trends []engine.Trend // kept only when the health checks are of prev
+	if s.health.result == prev {
+		trends = s.health.trends
+	}
+	s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
+	s.Evaluation = s.Result.Evaluation
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}
-	if s.health.result == prev {
-		trends := s.Result.TrendsSince(prev, s.health.trends, s.HVRef)
+	if trends != nil {
 		s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
 	}
 }

@@ -27,7 +27,7 @@ func TestTrajectoriesStore(t *testing.T) {
 			sizes := []int{0, 1, trajectoryChunk - 1, trajectoryChunk, trajectoryChunk + 1, rng.IntN(3 * trajectoryChunk)}
 			batch := make([]engine.Trajectory, sizes[rng.IntN(len(sizes))])
 			for i := range batch {
-				batch[i] = engine.Trajectory{ID: fmt.Sprint(next), Line: next}
+				batch[i] = engine.Trajectory{ID: fmt.Sprint(next), LoaderState: engine.LoaderState{Line: next}}
 				next++
 			}
 			var first *engine.Trajectory
