@@ -77,10 +77,10 @@ func TestFormatHasNoNegativeZero(t *testing.T) {
 
 func TestSpan(t *testing.T) {
 	for _, tc := range []struct {
-		lo, hi  float64
-		nonNeg  bool
-		wantLo  float64
-		wantHi  float64
+		lo, hi float64
+		nonNeg bool
+		wantLo float64
+		wantHi float64
 	}{
 		{0, 10, false, -0.5, 10.5},
 		{0, 10, true, 0, 10.5},

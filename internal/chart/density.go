@@ -20,7 +20,7 @@ func (g Grid) Cell(x, y float64) (col, row int, ok bool) {
 // Density zeroes dst and sets best to math.MaxInt32 first. It runs in
 // O(len(xs)) and allocates nothing. It panics if xs and ys differ in
 // length.
-func Density(dst, best []int32, g Grid, xs, ys []float64, class []int, keep []bool) {
+func Density(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep []bool) {
 	if len(xs) != len(ys) {
 		panic("chart: Density: xs and ys differ in length")
 	}
@@ -39,8 +39,8 @@ func Density(dst, best []int32, g Grid, xs, ys []float64, class []int, keep []bo
 		}
 		c := row*cols + col
 		dst[c]++
-		if class != nil && int32(class[j]) < best[c] {
-			best[c] = int32(class[j])
+		if class != nil && class[j] < best[c] {
+			best[c] = class[j]
 		}
 	}
 }
@@ -78,4 +78,26 @@ func Nearest(xs, ys []float64, keep []bool, x, y, sx, sy float64) int {
 		}
 	}
 	return best
+}
+
+// Buckets sorts 0, 1, …, len(class)−1 by class, stably: on return the j
+// of class c are order[start[c]:start[c+1]], in ascending order. class
+// values must lie in [0, k); start must have k+1 elements and order
+// len(class). A counting sort: O(len(class) + k), no allocation.
+func Buckets(order, start, class []int32, k int) {
+	clear(start)
+	for _, c := range class {
+		start[c+1]++
+	}
+	for c := range k {
+		start[c+1] += start[c]
+	}
+	// start[c] walks bucket c while it fills, ending on start[c+1]'s
+	// value; a shift by one then restores the starts.
+	for j, c := range class {
+		order[start[c]] = int32(j)
+		start[c]++
+	}
+	copy(start[1:], start[:k])
+	start[0] = 0
 }

@@ -3,6 +3,7 @@ package chart
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ func TestDensityCountsEachCell(t *testing.T) {
 	g := Grid{X: Fit(0, 9, 10, Options{MinGap: 1}), Y: Fit(0, 4, 5, Options{MinGap: 1})}
 	xs := []float64{0, 0, 9, 9, 9, 100}
 	ys := []float64{0, 0, 4, 4, 4, 0}
-	class := []int{2, 1, 3, 0, 5, 0}
+	class := []int32{2, 1, 3, 0, 5, 0}
 	dst := make([]int32, 50)
 	best := make([]int32, 50)
 	Density(dst, best, g, xs, ys, class, []bool{true, true, true, true, false, true})
@@ -66,5 +67,16 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 	}
 	if got := Nearest(xs, ys, make([]bool, 200), 1, 1, 1, 1); got != -1 {
 		t.Errorf("Nearest with nothing kept = %d, want -1", got)
+	}
+}
+
+func TestBucketsIsAStableCountingSort(t *testing.T) {
+	class := []int32{2, 0, 2, 1, 0, 2}
+	order, start := make([]int32, 6), make([]int32, 4)
+	Buckets(order, start, class, 3)
+	want := []int32{1, 4, 3, 0, 2, 5}
+	wantStart := []int32{0, 2, 3, 6}
+	if !slices.Equal(order, want) || !slices.Equal(start, wantStart) {
+		t.Errorf("Buckets = %v, %v; want %v, %v", order, start, want, wantStart)
 	}
 }
