@@ -14,7 +14,7 @@ import (
 // newSyntheticSession returns a session on n trajectories of one batch,
 // in groups of 8, with three objectives drawn uniformly (the pareto
 // computer infers them from the metadata).
-func newSyntheticSession(b *testing.B, n int) *Session {
+func newSyntheticSession(b testing.TB, n int) *Session {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	ts := make([]engine.Trajectory, n)

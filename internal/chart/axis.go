@@ -295,3 +295,52 @@ func ceilDiv(a, b int64) int64 {
 	}
 	return q
 }
+
+// NiceBins returns the edges of equal histogram bins of a nice width: the
+// nice width nearest width (1, 2, 2.5 or 5 times its power of ten), or
+// the next nice ones while its bins, from the multiple of it
+// at or below lo to the one at or above hi (one bin when they are the
+// same), number at most maxBins (at least 1). Every edge is then a
+// multiple of the width, labelled by Format with StepDecimals of it. For
+// lo = hi the bins cover Span(lo, hi); NaN, ±Inf or width ≤ 0 return nil.
+func NiceBins(lo, hi, width float64, maxBins int) []float64 {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(width > 0) || lo > hi {
+		return nil
+	}
+	if lo == hi {
+		lo, hi = Span(lo, hi, false)
+		width = max(width, (hi-lo)/float64(max(maxBins, 1)))
+	}
+	maxBins = max(maxBins, 1)
+	m, e := splitNice(width)
+	w := m * math.Pow(10, float64(e))
+	for {
+		a, b := math.Floor(lo/w), math.Ceil(hi/w)
+		if b == a {
+			b++
+		}
+		if b-a <= float64(maxBins) {
+			edges := make([]float64, int(b-a)+1)
+			for i := range edges {
+				edges[i] = (a + float64(i)) * w
+			}
+			return edges
+		}
+		w = nextNice(w)
+	}
+}
+
+// nextNice returns the nice number after the nice step w.
+func nextNice(w float64) float64 {
+	m, e := splitNice(w)
+	p := math.Pow(10, float64(e))
+	switch m {
+	case 1:
+		return 2 * p
+	case 2:
+		return 2.5 * p
+	case 2.5:
+		return 5 * p
+	}
+	return 10 * p
+}

@@ -169,3 +169,36 @@ func TestFitRangeCoversTheView(t *testing.T) {
 		t.Errorf("FitRange(0.31, 0.47) = %+v", a)
 	}
 }
+
+func TestNiceBins(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		lo, hi, width float64
+		maxBins       int
+		want          []float64
+	}{
+		// FD width 0.137 is nearest 0.1: 26 bins, more than 20; 0.2 gives 13.
+		{"rewards", -0.93, 1.52, 0.137, 20, []float64{-1, -0.8, -0.6, -0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6}},
+		// At most 5: 0.2 gives 13, 0.25 11, 0.5 6, 1 gives 3.
+		{"capped", -0.93, 1.52, 0.137, 5, []float64{-1, 0, 1, 2}},
+		// Already nice: the maximum on an edge closes the last bin.
+		{"on edges", 0, 1, 0.25, 10, []float64{0, 0.25, 0.5, 0.75, 1}},
+		// A constant: Span(3, 3) is 2.5..3.5; at width 1, from 2 to 4.
+		{"constant", 3, 3, 1, 4, []float64{2, 3, 4}},
+	} {
+		got := NiceBins(tc.lo, tc.hi, tc.width, tc.maxBins)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: NiceBins = %v, want %v", tc.name, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-12 {
+				t.Errorf("%s: NiceBins = %v, want %v", tc.name, got, tc.want)
+				break
+			}
+		}
+	}
+	if NiceBins(math.NaN(), 1, 1, 3) != nil {
+		t.Error("NiceBins of NaN is not nil")
+	}
+}
