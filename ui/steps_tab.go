@@ -71,8 +71,10 @@ type stepsTab struct {
 	// full whether the selected chart fills the tab.
 	selected, top int
 	full          bool
-	// charts are the drawn charts, titles included, of the rows shown.
+	// charts are the drawn charts, titles included, of the rows shown;
+	// frames their plots.
 	charts map[int]string
+	frames map[int]*plotFrame
 }
 
 func newStepsTab(c *Common) Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
@@ -188,7 +190,7 @@ func (t *stepsTab) draw() {
 		return
 	}
 	t.refreshTrends()
-	t.charts = map[int]string{}
+	t.charts, t.frames = map[int]string{}, map[int]*plotFrame{}
 	if len(t.trends) == 0 {
 		return
 	}
@@ -216,13 +218,15 @@ func (t *stepsTab) chartView(j, width, height int) string {
 		marker, titleStyle = "▸ ", st.Selected
 	}
 	title := marker + titleStyle.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
-	return ansi.Truncate(title, width, "…") + "\n" + t.chart(s, width, height-1)
+	f := t.chart(s, width, height-1)
+	t.frames[j] = f
+	return ansi.Truncate(title, width, "…") + "\n" + f.view()
 }
 
 // chart draws one series against the batches' steps as a braille line,
 // the current batch on a dotted vertical line and marked, a gap where a
 // batch has no value.
-func (t *stepsTab) chart(s stepSeries, width, height int) string {
+func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 	st := t.common.Styles
 	lo, hi := finiteRange(s.values)
 	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
@@ -252,7 +256,7 @@ func (t *stepsTab) chart(s stepSeries, width, height int) string {
 		f.mark(float64(t.trends[current].Step), v, currentRune, st.Selected)
 	}
 	f.drawAxes(st.Axis, st.AxisLabel)
-	return f.view()
+	return f
 }
 
 // finiteRange returns the smallest and largest non-NaN values, 0 and 1

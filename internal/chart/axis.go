@@ -49,6 +49,8 @@ type Axis struct {
 
 	// origin is Min/Unit, an integer: tick cells are computed exactly.
 	origin int64
+	// nonNegative drops the ticks below 0.
+	nonNegative bool
 }
 
 // Tick is one tick of an axis: its cell, value and label.
@@ -87,8 +89,9 @@ func (a Axis) Ticks() []Tick {
 	k := ceilDiv(a.origin, every)
 	var ticks []Tick
 	for cell := int(k*every - a.origin); cell < a.Cells; cell += a.Every {
-		v := float64(k) * a.Step
-		ticks = append(ticks, Tick{Cell: cell, Value: v, Label: Format(v, a.Decimals)})
+		if v := float64(k) * a.Step; v >= 0 || !a.nonNegative {
+			ticks = append(ticks, Tick{Cell: cell, Value: v, Label: Format(v, a.Decimals)})
+		}
 		k++
 	}
 	return ticks
@@ -184,7 +187,7 @@ func Span(lo, hi float64, nonNegative bool) (float64, float64) {
 }
 
 // Fit returns the axis of cells cells that shows the range Span gives for
-// lo and hi at the finest unit whose ticks are nice and regular: a nice
+// lo and hi (−1..1 for an Integer constant 0) at the finest unit whose ticks are nice and regular: a nice
 // Step every Every cells, Every from MinGap to 2×MinGap + 1; among equal
 // units, the most ticks. The data is centred in the cells the range
 // leaves over (not below 0 when NonNegative). cells < 2 counts as 2.
@@ -194,7 +197,13 @@ func Fit(lo, hi float64, cells int, o Options) Axis {
 		gap = 2
 	}
 	cells = max(cells, 2)
-	lo, hi = Span(lo, hi, o.NonNegative)
+	if o.Integer && lo == 0 && hi == 0 {
+		// A whole quantity's constant 0 (a single step) stays in the
+		// middle, the negative side unlabelled.
+		lo, hi = -1, 1
+	} else {
+		lo, hi = Span(lo, hi, o.NonNegative)
+	}
 	return fitLabelled(lo, hi, cells, gap, o)
 }
 
@@ -246,12 +255,17 @@ func fit(lo, hi float64, cells, gap int, o Options) Axis {
 					continue
 				}
 				origin, ok := place(lo, hi, unit, cells, o.NonNegative)
-				// At least one tick: a multiple of every among the cells.
-				if !ok || ceilDiv(origin, int64(every))*int64(every)-origin >= int64(cells) {
+				// At least one tick: a multiple of every among the cells,
+				// not below 0 on a non-negative axis.
+				first := ceilDiv(max(origin, 0), int64(every))*int64(every) - origin
+				if !o.NonNegative {
+					first = ceilDiv(origin, int64(every))*int64(every) - origin
+				}
+				if !ok || first >= int64(cells) {
 					continue
 				}
 				best = Axis{Cells: cells, Min: float64(origin) * unit, Unit: unit,
-					Step: step, Every: every, Decimals: StepDecimals(step), origin: origin}
+					Step: step, Every: every, Decimals: StepDecimals(step), origin: origin, nonNegative: o.NonNegative}
 			}
 		}
 	}

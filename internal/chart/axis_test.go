@@ -44,6 +44,11 @@ func TestFitTicks(t *testing.T) {
 		// finest whole step (2/2 = 1 has every 2 < 3). Starts at 0.
 		{"50 steps across 60 columns", 0, 49, 60, Options{NonNegative: true, Integer: true, LabelGap: true}, 0, 59,
 			[]string{"0", "5", "10", "15", "20", "25", "30", "35", "40", "45", "50", "55"}},
+		// One step, 0: Span [−1, 1] (a whole quantity's 0 stays in the
+		// middle); labels 1 wide, every ≥ 2: 1/2 per cell (step 1, every 2)
+		// covers 2 in 4 units; centred on 0: −2..2, the negative ticks
+		// dropped.
+		{"one step", 0, 0, 5, Options{NonNegative: true, Integer: true, LabelGap: true}, -1, 1, []string{"0", "1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := Fit(tc.lo, tc.hi, tc.cells, tc.o)
