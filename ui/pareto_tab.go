@@ -85,11 +85,17 @@ type paretoTab struct {
 	proj       engine.Projection
 	// projOf says what proj was built from: another key rebuilds it.
 	projOf projectionKey
+	// full is the unzoomed view's x and y ranges (chart.Span of proj's).
+	full [4]float64
 	// rank holds each point's Pareto rank, parallel to proj.Index;
 	// groupOf its group's index in the batch's Groups; the points of group
 	// g are order[start[g]:start[g+1]], ascending in x.
 	rank, groupOf, order, start []int32
-	groupRank                   *engine.Result
+	// ranking is the engine's ranking those come from: a recompute with
+	// another method keeps it (engine.Evaluation.Ranking).
+	ranking *engine.Ranking
+	// groupOfTrajectory is indexGroups' buffer.
+	groupOfTrajectory []int32
 	// selected is a position in proj; onlyGroup hides the other groups.
 	selected  int
 	onlyGroup bool
@@ -112,18 +118,20 @@ type paretoTab struct {
 	detail  viewport.Model
 }
 
-// projectionKey identifies the data a projection was built from.
+// projectionKey identifies the data a projection was built from: the
+// evaluation (values and validity; a recompute with other options keeps
+// it), the batch and its size (follow mode appends to it), the axes.
 type projectionKey struct {
-	values  *float64
-	members *int
-	n, x, y int
+	eval           *engine.Evaluation
+	batch, n, x, y int
 }
 
-// densityKey identifies the counts of one projection in one grid.
+// densityKey identifies the counts of one projection, ranked by one
+// ranking, in one grid.
 type densityKey struct {
-	proj projectionKey
-	rank *engine.Result
-	grid chart.Grid
+	proj    projectionKey
+	ranking *engine.Ranking
+	grid    chart.Grid
 }
 
 func newParetoTab(c *Common) Tab {
@@ -258,17 +266,16 @@ func (t *paretoTab) project() {
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
-	key := projectionKey{n: len(batch.Members), x: t.xObj, y: t.yObj}
-	if len(res.Values) > 0 {
-		key.values = &res.Values[0]
-	}
-	if len(batch.Members) > 0 {
-		key.members = &batch.Members[0]
-	}
-	if key != t.projOf || t.groupRank != res {
+	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.xObj, y: t.yObj}
+	if key != t.projOf || t.ranking != res.Ranking {
 		previous := t.selectedTrajectory()
 		if key != t.projOf {
 			t.proj, t.projOf = res.Project(s.Batch, t.xObj, t.yObj), key
+			t.full = [4]float64{0, 1, 0, 1}
+			if len(t.proj.X) > 0 {
+				t.full[0], t.full[1] = chart.Span(floats.Min(t.proj.X), floats.Max(t.proj.X), false)
+				t.full[2], t.full[3] = chart.Span(floats.Min(t.proj.Y), floats.Max(t.proj.Y), false)
+			}
 			t.resetView()
 		}
 		t.indexGroups(res, batch)
@@ -287,7 +294,7 @@ func (t *paretoTab) project() {
 // indexGroups fills rank, groupOf, order and start for proj.
 func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 	n := len(t.proj.Index)
-	t.groupRank = res
+	t.ranking = res.Ranking
 	t.rank = slices.Grow(t.rank[:0], n)[:n]
 	t.groupOf = slices.Grow(t.groupOf[:0], n)[:n]
 	t.order = slices.Grow(t.order[:0], n)[:n]
@@ -298,7 +305,8 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 	for _, i := range batch.Members {
 		base, top = min(base, i), max(top, i)
 	}
-	groupOfTrajectory := make([]int32, max(top-base+1, 0))
+	t.groupOfTrajectory = slices.Grow(t.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
+	groupOfTrajectory := t.groupOfTrajectory
 	for g, grp := range batch.Groups {
 		for _, i := range grp.Members {
 			groupOfTrajectory[i-base] = int32(g)
@@ -372,14 +380,9 @@ func (t *paretoTab) follow() {
 	t.draw()
 }
 
-// fullView returns the ranges the unzoomed view shows (chart.Span).
+// fullView returns the ranges the unzoomed view shows.
 func (t *paretoTab) fullView() (x0, x1, y0, y1 float64) {
-	if len(t.proj.X) == 0 {
-		return 0, 1, 0, 1
-	}
-	x0, x1 = chart.Span(floats.Min(t.proj.X), floats.Max(t.proj.X), false)
-	y0, y1 = chart.Span(floats.Min(t.proj.Y), floats.Max(t.proj.Y), false)
-	return x0, x1, y0, y1
+	return t.full[0], t.full[1], t.full[2], t.full[3]
 }
 
 // zoomBy zooms in (step > 0) or out by a factor 2 per step, centred on
@@ -501,7 +504,7 @@ func (t *paretoTab) draw() {
 // countDensity counts every point in the frame's cells, unless the counts
 // are those of the same points in the same grid.
 func (t *paretoTab) countDensity() {
-	key := densityKey{proj: t.projOf, rank: t.groupRank, grid: t.frame.grid}
+	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.grid}
 	if key == t.densityOf {
 		return
 	}
