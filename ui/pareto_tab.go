@@ -151,6 +151,7 @@ func (t *paretoTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case SessionChangedMsg:
 		t.project()
+		t.refreshReading()
 	case tea.KeyPressMsg:
 		if t.reading {
 			t.handleReadingKey(msg)
@@ -238,6 +239,23 @@ func (t *paretoTab) setReading(on bool) {
 		return
 	}
 	t.project()
+}
+
+// refreshReading shows the opened trajectory's new rewards after a
+// recompute, or goes back to the plot when it left with its batch.
+func (t *paretoTab) refreshReading() {
+	if !t.reading {
+		return
+	}
+	s := t.common.Session
+	if !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
+		t.setReading(false)
+		return
+	}
+	if t.opened.stale(s) {
+		t.opened = openTrajectory(s, t.opened.i)
+	}
+	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
 }
 
 // nextObjective returns the objective after k, skipping the other axis'

@@ -361,3 +361,20 @@ func TestParetoSaysWhatItHides(t *testing.T) {
 		t.Errorf("batch 5 does not say that a trajectory is hidden:\n%s", view)
 	}
 }
+
+// TestParetoReadingFollowsTheSession: a recompute shows the opened
+// trajectory's new reward; another batch closes it.
+func TestParetoReadingFollowsTheSession(t *testing.T) {
+	tab, s := newSampleTab(t, newParetoTab)
+	pressKeys(tab, "enter")
+	s.Options.Method = engine.GRPO
+	s.Recompute()
+	tab.Update(SessionChangedMsg{})
+	if v := plain(tab); !strings.Contains(v, "computed (grpo)") {
+		t.Errorf("the opened trajectory does not show the new method's values:\n%s", v)
+	}
+	showBatch(tab, s, 3)
+	if v := plain(tab); !strings.Contains(v, "Pareto ranks:") {
+		t.Errorf("another batch does not close the trajectory of the previous one:\n%s", v)
+	}
+}
