@@ -348,7 +348,7 @@ func (t *paretoTab) selectedTrajectory() int {
 // groupPoints returns the positions in proj of group g's points, in
 // ascending x.
 func (t *paretoTab) groupPoints(g int32) []int32 {
-	if int(g)+1 >= len(t.start) {
+	if g < 0 || int(g)+1 >= len(t.start) {
 		return nil
 	}
 	return t.order[t.start[g]:t.start[g+1]]

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 func TestGoldenPareto(t *testing.T) {
@@ -376,5 +378,34 @@ func TestParetoReadingFollowsTheSession(t *testing.T) {
 	showBatch(tab, s, 3)
 	if v := plain(tab); !strings.Contains(v, "Pareto ranks:") {
 		t.Errorf("another batch does not close the trajectory of the previous one:\n%s", v)
+	}
+}
+
+// TestParetoBatchWithoutValidPoints: a batch whose every trajectory is
+// invalid draws empty axes, says so, and takes every key and click.
+func TestParetoBatchWithoutValidPoints(t *testing.T) {
+	var ts []engine.Trajectory
+	for b := range 2 {
+		for i := range 16 {
+			md := map[string]any{"accuracy": float64(i % 2), "safety": float64(i) / 16}
+			if b == 1 {
+				delete(md, "accuracy")
+			}
+			ts = append(ts, engine.Trajectory{ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true, Metadata: md})
+		}
+	}
+	s, err := openSession("partly invalid", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	tab := newParetoTab(c)
+	tab.SetSize(120, 40)
+	tab.Update(SessionChangedMsg{})
+	showBatch(tab, s, 1)
+	pressKeys(tab, "right", "left", "down", "up", "+", "l", "0", "a", "enter", "x")
+	tab.Update(tea.MouseClickMsg{X: 20, Y: 10, Button: tea.MouseLeft})
+	if v := plain(tab); !strings.Contains(v, "no valid trajectory in this batch") || !strings.Contains(v, "16 invalid trajectories hidden") {
+		t.Errorf("an all-invalid batch:\n%s", v)
 	}
 }
