@@ -92,6 +92,14 @@ func (t *stepsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 		t.draw()
 	case tea.KeyPressMsg:
 		t.handleKey(msg)
+	case tea.MouseWheelMsg:
+		// The wheel scrolls the grid a chart at a time, as up and down.
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			t.handleKey(tea.KeyPressMsg{Code: tea.KeyUp})
+		case tea.MouseWheelDown:
+			t.handleKey(tea.KeyPressMsg{Code: tea.KeyDown})
+		}
 	}
 	return t, nil
 }

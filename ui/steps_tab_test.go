@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -291,8 +292,10 @@ func TestStepsShareTheScreen(t *testing.T) {
 	if v := plain(small); strings.Count(v, "◆ step") != l.shown*l.cols-1 && strings.Count(v, "◆ step") != l.shown*l.cols {
 		t.Errorf("esc does not go back to the grid:\n%s", v)
 	}
-	pressKeys(small, "up", "up", "up", "up", "up", "up", "up", "up", "up")
+	pressKeys(small, "up", "up", "up", "up", "up", "up", "up")
+	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if v := plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ reward mean") {
-		t.Errorf("up does not scroll back to the first chart:\n%s", v)
+		t.Errorf("up and the wheel do not scroll back to the first chart:\n%s", v)
 	}
 }
