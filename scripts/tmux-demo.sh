@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tmux-demo.sh drives the rewardlens dashboard as a person would: it builds
 # the binary, runs it on the embedded sample in a detached tmux session of
-# 120x40, sends keys (the six tabs, a method switch, the next batch, a
-# weight edit, quit) and saves what the screen shows after each one in a
+# 120x40, sends keys (the six tabs, enter on the Pareto tab and back, a
+# Steps chart full screen, a method switch, the next batch, a weight
+# edit, quit) and saves what the screen shows after each one in a
 # directory it prints. It exits non-zero when a screen lacks what the key
 # should have brought (the new method in the header, the next batch...).
 # Then it runs scripts/tmux-follow-demo.sh on the same binary: --follow
@@ -60,6 +61,30 @@ press 3 tab3-pareto "[3 Pareto]"
 press 4 tab4-trajectories "[4 Trajectories]"
 press 5 tab5-steps "[5 Steps]"
 press 6 tab6-compare "[6 Compare]"
+# tab_key TITLE prints the number key of the tab titled TITLE, read from
+# the tab bar: the tabs' numbers follow their order, which may change.
+tab_key() {
+	tmux capture-pane -p -t "$session" | sed -n 2p | grep -oE "[0-9] $1" | cut -c1
+}
+
+# The Pareto tab: enter opens the selected trajectory, esc goes back.
+press "$(tab_key Pareto)" pareto "Pareto ranks:"
+# The first point is the leftmost, of the batch's 4th group.
+press Down pareto-next-group "group 5 of 16"
+press Enter pareto-open "esc: back to the plot"
+expect pareto-open-detail "computed (pareto)"
+press Escape pareto-back "Pareto ranks:"
+press + pareto-zoom "zoom ×2"
+press 0 pareto-reset "Pareto ranks:"
+# The Steps tab: enter shows the selected chart alone, esc all of them.
+press "$(tab_key Steps)" steps "reward std"
+press Down steps-next "▸ reward std"
+press Enter steps-full "esc: all charts"
+press Escape steps-grid "frac_zero_std_groups"
+# Back to a tab of few keys, whose help line leaves room for the
+# global ones the weight edit checks.
+press "$(tab_key Compare)" compare-again "(A) against"
+
 # The sample is opened with method pareto; m goes to the next one of
 # engine.Methods.
 press m method-next "method: pareto-crowding"

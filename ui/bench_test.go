@@ -14,7 +14,7 @@ import (
 // newSyntheticSession returns a session on n trajectories of one batch,
 // in groups of 8, with three objectives drawn uniformly (the pareto
 // computer infers them from the metadata).
-func newSyntheticSession(b *testing.B, n int) *Session {
+func newSyntheticSession(b testing.TB, n int) *Session {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	ts := make([]engine.Trajectory, n)
@@ -53,3 +53,106 @@ func benchmarkRecomputeView(b *testing.B, n int) {
 
 func BenchmarkRecomputeView10k(b *testing.B)  { benchmarkRecomputeView(b, 10_000) }
 func BenchmarkRecomputeView100k(b *testing.B) { benchmarkRecomputeView(b, 100_000) }
+
+// newParetoBench returns the dashboard at 120x40 on n trajectories of one
+// batch in groups of 8, on the Pareto tab, its first frame drawn.
+func newParetoBench(b *testing.B, n int) *Model {
+	m := NewModel(newSyntheticSession(b, n), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for i, t := range m.tabs {
+		if t.Title() == "Pareto" {
+			m.selectTab(i)
+		}
+	}
+	settle(m)
+	_ = m.View()
+	return m
+}
+
+// BenchmarkParetoRecomputeView1M measures a method switch on the Pareto
+// tab with 1M trajectories in one batch: the engine's recompute, the
+// tab's refresh (ranks, groups and density recounted) and the frame.
+func BenchmarkParetoRecomputeView1M(b *testing.B) {
+	m := newParetoBench(b, 1_000_000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		press(m, "m")
+		_ = m.View()
+	}
+}
+
+// newParetoTabBench returns the Pareto tab alone at 120x40 on n
+// trajectories of one batch in groups of 8, and two results to swap in,
+// what a recompute hands the tab: the session's and grpo's, with scope
+// batch when scopeSwitch.
+func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (Tab, *Session, [2]*engine.Result) {
+	s := newSyntheticSession(b, n)
+	other := s.Options
+	other.Method = engine.GRPO
+	if scopeSwitch {
+		other.Scope = engine.ScopeBatch
+	}
+	results := [2]*engine.Result{s.Result, s.Evaluation.Compute(other)}
+	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	tab := newParetoTab(c)
+	tab.SetSize(120, 40)
+	tab.Update(SessionChangedMsg{})
+	_ = tab.View()
+	return tab, s, results
+}
+
+// BenchmarkParetoTabRecomputeView1M measures the Pareto tab's part of a
+// method switch with 1M trajectories in one batch: its refresh on the new
+// result (the projection, ranks, groups and density kept: the values and
+// the ranking are the same) and its view.
+func BenchmarkParetoTabRecomputeView1M(b *testing.B) { benchmarkParetoTabRecompute(b, false) }
+
+// BenchmarkParetoTabScopeView1M is BenchmarkParetoTabRecomputeView1M
+// switching between scope group and scope batch: ranks, groups and the
+// density recounted.
+func BenchmarkParetoTabScopeView1M(b *testing.B) { benchmarkParetoTabRecompute(b, true) }
+
+func benchmarkParetoTabRecompute(b *testing.B, scopeSwitch bool) {
+	tab, s, results := newParetoTabBench(b, 1_000_000, scopeSwitch)
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		s.Result = results[i%2]
+		tab.Update(SessionChangedMsg{})
+		_ = tab.View()
+		i++
+	}
+}
+
+// BenchmarkParetoTabMoveView1M measures moving the selection on the
+// Pareto tab with 1M trajectories (the density cached) and its view.
+func BenchmarkParetoTabMoveView1M(b *testing.B) {
+	tab, _, _ := newParetoTabBench(b, 1_000_000, false)
+	keys := []string{"right", "down", "left", "up"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		pressKeys(tab, keys[i%len(keys)])
+		_ = tab.View()
+		i++
+	}
+}
+
+// BenchmarkParetoTabZoomView1M measures a zoom on the Pareto tab with 1M
+// trajectories (every point recounted in the new cells) and its view.
+func BenchmarkParetoTabZoomView1M(b *testing.B) {
+	tab, _, _ := newParetoTabBench(b, 1_000_000, false)
+	keys := []string{"+", "-"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		pressKeys(tab, keys[i%len(keys)])
+		_ = tab.View()
+		i++
+	}
+}

@@ -8,11 +8,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
 )
 
 // comparePanelWidth is the width of the numbers beside the scatter.
@@ -53,7 +52,7 @@ type compareTab struct {
 	// b is the method B of cmp: the session's may have changed since, its
 	// result still being computed.
 	b     engine.Method
-	chart linechart.Model
+	chart *plotFrame
 }
 
 func newCompareTab(c *Common) Tab { return &compareTab{common: c, keys: newCompareKeyMap()} }
@@ -112,21 +111,22 @@ func (t *compareTab) refresh() tea.Cmd {
 	return nil
 }
 
-// newChart draws reward B against reward A, one marker per trajectory.
-func (t *compareTab) newChart() linechart.Model {
+// newChart draws reward B against reward A, one marker per trajectory,
+// on nice axes with the zero advantages dotted.
+func (t *compareTab) newChart() *plotFrame {
 	st := t.common.Styles
 	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
 	if t.cmp.N > 0 {
-		x0, x1 = paddedRange(floats.Min(t.cmp.A), floats.Max(t.cmp.A))
-		y0, y1 = paddedRange(floats.Min(t.cmp.B), floats.Max(t.cmp.B))
+		x0, x1 = floats.Min(t.cmp.A), floats.Max(t.cmp.A)
+		y0, y1 = floats.Min(t.cmp.B), floats.Max(t.cmp.B)
 	}
 	w := max(t.width-comparePanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	lc := linechart.New(w, h, x0, x1, y0, y1,
-		linechart.WithXYSteps(2, 4),
-		linechart.WithStyles(st.Axis, st.AxisLabel, lipgloss.NewStyle()))
-	relabel(&lc)
-	drawZeroLines(&lc, st.Muted)
+	f := newPlotFrame(w, h,
+		func(rows int) chart.Axis { return chart.Fit(y0, y1, rows, chart.Options{}) },
+		func(cols int) chart.Axis { return chart.Fit(x0, x1, cols, chart.Options{LabelGap: true}) })
+	f.vline(0, '┊', st.Muted)
+	f.hline(0, '┈', st.Muted)
 	for j, a := range t.cmp.A {
 		b := t.cmp.B[j]
 		marker, style := agreeRune, st.Positive
@@ -136,10 +136,10 @@ func (t *compareTab) newChart() linechart.Model {
 		case a < 0 && b > 0:
 			marker, style = negPosRune, st.Negative
 		}
-		drawPoint(&lc, canvas.Float64Point{X: a, Y: b}, marker, style)
+		f.mark(a, b, marker, style)
 	}
-	lc.DrawXYAxisAndLabel()
-	return lc
+	f.drawAxes(st.Axis, st.AxisLabel)
+	return f
 }
 
 func (t *compareTab) View() string {
@@ -152,8 +152,8 @@ func (t *compareTab) View() string {
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ reward B: "+b),
-		t.chart.View(),
-		lipgloss.PlaceHorizontal(t.chart.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
+		t.chart.view(),
+		lipgloss.PlaceHorizontal(t.chart.canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }

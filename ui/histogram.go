@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,13 +11,15 @@ import (
 	"github.com/NimbleMarkets/ntcharts/v2/barchart"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
 
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
-// histogram is a titled histogram chart: ntcharts bars over
-// Freedman-Diaconis bins (stats.FreedmanDiaconisBins), narrowed to what
-// fits, a count axis on the left and the value axis below, its ticks at bin
-// edges with the precision of the bin width.
+// histogram is a titled histogram chart: ntcharts bars over bins of a
+// nice width (chart.NiceBins: the Freedman-Diaconis width of
+// stats.FreedmanDiaconisBins rounded up to 1, 2, 2.5 or 5 times a power
+// of ten, widened to what fits), a count axis on the left with nice
+// ticks, and the value axis below, labelled at regular nice edges.
 type histogram struct {
 	title string
 	// quantity names the values: the value axis' caption.
@@ -27,76 +30,94 @@ type histogram struct {
 // barGap is the number of blank columns between two bars.
 const barGap = 1
 
+// niceBins returns the bins histogram and sparkline draw of values: the
+// Freedman-Diaconis width made nice, at most maxBins of them; nil when
+// no value is finite.
+func niceBins(values []float64, maxBins int) []float64 {
+	fd := stats.FreedmanDiaconisBins(values)
+	if fd == nil {
+		return nil
+	}
+	lo, hi := fd[0], fd[len(fd)-1]
+	width := fd[1] - fd[0]
+	if len(fd) == 2 && width == 1 { // all equal: FreedmanDiaconisBins centres one unit bin on them
+		lo, hi = lo+0.5, lo+0.5
+	}
+	return chart.NiceBins(lo, hi, width, maxBins)
+}
+
 // view renders the chart in width x height cells: the title, the bars, the
 // baseline, the tick labels and the caption.
 func (h histogram) view(st *Styles, width, height int) string {
 	title := st.Title.Render(h.title)
+	plotHeight := height - 4 // title, baseline, ticks, caption
 	// Bins are capped with the widest count label there can be (every
 	// value in one bin), so that the bars fit whatever the counts are.
-	plotHeight := height - 4 // title, baseline, ticks, caption
 	plotWidth := width - len(strconv.Itoa(len(h.values))) - 2
-	edges := stats.FreedmanDiaconisBins(h.values)
+	edges := niceBins(h.values, max((plotWidth+barGap)/(1+barGap), 1))
 	if edges == nil {
 		return title + "\n" + st.Muted.Render("no valid values")
 	}
 	if plotHeight < 1 || plotWidth < 1 {
 		return title
 	}
-	edges = stats.CapBins(edges, (plotWidth+barGap)/(1+barGap))
 	counts := stats.Histogram(h.values, edges)
-	maxCount := slices.Max(counts)
-	countWidth := len(strconv.Itoa(maxCount))
+	// Cell 0 of the count axis is the baseline; cell r, row r of the bars
+	// from the bottom, where a bar of r units of counts ends.
+	axis := chart.Fit(0, float64(slices.Max(counts)), plotHeight+1, chart.Options{NonNegative: true, Integer: true})
+	labels := make(map[int]string)
+	for _, t := range axis.Ticks() {
+		labels[t.Cell] = t.Label
+	}
+	countWidth := axis.LabelWidth()
 	plotWidth = width - countWidth - 2 // the count labels, a space, the axis
 	barWidth := max((plotWidth+barGap)/len(counts)-barGap, 1)
 
-	chart := barchart.New(plotWidth, plotHeight,
+	bc := barchart.New(plotWidth, plotHeight,
 		barchart.WithNoAxis(),
 		barchart.WithNoAutoBarWidth(),
 		barchart.WithBarWidth(barWidth),
 		barchart.WithBarGap(barGap),
 		barchart.WithNoAutoMaxValue(),
-		barchart.WithMaxValue(float64(max(maxCount, 1))),
+		barchart.WithMaxValue(axis.Unit*float64(plotHeight)),
 	)
 	for _, c := range counts {
-		chart.Push(barchart.BarData{Values: []barchart.BarValue{{Value: float64(c), Style: st.Bar}}})
+		bc.Push(barchart.BarData{Values: []barchart.BarValue{{Value: float64(c), Style: st.Bar}}})
 	}
-	chart.Draw()
+	bc.Draw()
 
-	bars := strings.Split(chart.View(), "\n")
+	bars := strings.Split(bc.View(), "\n")
 	rows := make([]string, 0, height)
 	rows = append(rows, title)
 	for i, line := range bars {
-		label, axis := "", "│"
-		switch i {
-		case 0:
-			label, axis = strconv.Itoa(maxCount), "┤"
-		case len(bars) - 1:
-			label, axis = "0", "┤"
+		label, tick := labels[len(bars)-i], "│"
+		if label != "" {
+			tick = "┤"
 		}
-		rows = append(rows, st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, label))+st.Axis.Render(axis)+line)
+		rows = append(rows, st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, label))+st.Axis.Render(tick)+line)
 	}
 	pad := strings.Repeat(" ", countWidth+1)
 	axisWidth := len(counts)*(barWidth+barGap) - barGap // to the last bar's right side
 	baseline, ticks := valueAxis(edges, barWidth+barGap, axisWidth)
 	rows = append(rows,
-		pad+st.Axis.Render("└"+baseline),
+		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
 		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center,
-			st.AxisLabel.Render(h.quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, count per bin)", len(h.values)))),
+			st.AxisLabel.Render(h.quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.values),
+				chart.Format(edges[1]-edges[0], chart.StepDecimals(edges[1]-edges[0]))))),
 	)
 	return strings.Join(rows, "\n")
 }
 
 // valueAxis returns the baseline under bars pitch columns apart, width
 // columns from the first bar's left side to the last one's right side, and
-// the tick labels of their edges: the first and last edge always, the
-// others where they fit without touching a neighbour. A labelled edge gets
-// a ┬ on the baseline.
+// the labels of their edges (nice multiples of the bin width): every
+// edge that is a multiple of the smallest nice multiple of the width
+// whose labels fit without touching, so that they are regularly spaced.
+// A labelled edge gets a ┬ on the baseline.
 func valueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 	k := len(edges) - 1
-	step := edges[1] - edges[0]
-	line := []rune(strings.Repeat("─", width))
-	labels := []rune(strings.Repeat(" ", width))
+	bin := edges[1] - edges[0]
 	// position returns the column of edge i: the left side of bar i, and
 	// for the last edge the right side of the last bar.
 	position := func(i int) int {
@@ -105,31 +126,39 @@ func valueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 		}
 		return i * pitch
 	}
-	place := func(i, start int, text string) {
-		copy(labels[start:], []rune(text))
-		line[position(i)] = '┬'
-	}
-	last := formatTick(edges[k], step)
-	lastStart := max(position(k)-len(last)+1, 0)
-	place(k, lastStart, last)
-	end := -1 // the column after the last label placed
-	for i := range k {
-		text := formatTick(edges[i], step)
-		start := max(position(i)-len(text)/2, 0)
-		if start <= end || start+len(text) >= lastStart {
+	for stride := 1; ; stride++ {
+		step := float64(stride) * bin
+		if !chart.IsNice(step) && stride < k {
 			continue
 		}
-		place(i, start, text)
-		end = start + len(text)
+		line := []rune(strings.Repeat("─", width))
+		labels := []rune(strings.Repeat(" ", width))
+		end, fits := -1, true // end: the column after the last label placed
+		for i := 0; i <= k; i++ {
+			if q := edges[i] / step; math.Abs(q-math.Round(q)) > 1e-6 && stride < k {
+				continue
+			}
+			text := chart.Format(edges[i], chart.StepDecimals(step))
+			start := min(max(position(i)-len(text)/2, 0), width-len(text))
+			if start <= end || start < 0 {
+				fits = false
+				break
+			}
+			copy(labels[start:], []rune(text))
+			line[position(i)] = '┬'
+			end = start + len(text)
+		}
+		if fits || stride >= k {
+			return string(line), string(labels)
+		}
 	}
-	return string(line), string(labels)
 }
 
-// sparklineView draws the histogram of values as an ntcharts sparkline
-// width columns wide: the Freedman-Diaconis bins capped to width, each
-// stretched over the same number of columns.
-func sparklineView(st *Styles, values []float64, width, height int) string {
-	counts := stats.Histogram(values, stats.CapBins(stats.FreedmanDiaconisBins(values), width))
+// sparklineView draws the counts of values in edges' bins as an ntcharts
+// sparkline width columns wide, each bin stretched over the same number
+// of columns.
+func sparklineView(st *Styles, values, edges []float64, width, height int) string {
+	counts := stats.Histogram(values, edges)
 	if len(counts) == 0 {
 		return st.Muted.Render("no valid values")
 	}
@@ -146,4 +175,15 @@ func sparklineView(st *Styles, values []float64, width, height int) string {
 	}
 	chart.Draw()
 	return chart.View()
+}
+
+// binsCaption says the range and width of edges' bins: "0.00 … 1.00 in
+// bins of 0.05".
+func binsCaption(edges []float64) string {
+	if len(edges) < 2 {
+		return ""
+	}
+	w := edges[1] - edges[0]
+	d := chart.StepDecimals(w)
+	return fmt.Sprintf("%s … %s in bins of %s", chart.Format(edges[0], d), chart.Format(edges[len(edges)-1], d), chart.Format(w, d))
 }

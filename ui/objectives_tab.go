@@ -167,8 +167,8 @@ func formatCorrelation(r float64) string {
 	return fmt.Sprintf("%+.2f", r)
 }
 
-// distributionsView renders, per objective, its range and a sparkline of
-// its histogram (the same Freedman-Diaconis bins as the Rewards tab),
+// distributionsView renders, per objective, its bins' range and a
+// sparkline of its histogram (nice bins, as the Rewards tab's),
 // each bin stretched over the columns that width allows.
 func distributionsView(st *Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
 	if width < 10 || len(objs) == 0 {
@@ -179,8 +179,9 @@ func distributionsView(st *Styles, objs []engine.ObjectiveStats, values [][]floa
 	sparkHeight := min(max((height-1)/len(objs)-1, 1), 6)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
 	for k, o := range objs {
-		caption := fmt.Sprintf("%s  %s … %s", textsafe.Line(o.Name), formatNumber(o.Min), formatNumber(o.Max))
-		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), sparklineView(st, values[k], width, sparkHeight))
+		edges := niceBins(values[k], width)
+		caption := textsafe.Line(o.Name) + "  " + binsCaption(edges)
+		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), sparklineView(st, values[k], edges, width, sparkHeight))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -1,17 +1,22 @@
 package ui
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // paretoPanelWidth is the width of the details beside the plot.
@@ -20,39 +25,56 @@ const paretoPanelWidth = 34
 // selectedRune marks the selected trajectory.
 const selectedRune = '◎'
 
+// densityRunes shade a cell by how many points share it (chart.Level):
+// from a few to the most any cell holds.
+var densityRunes = [...]rune{'░', '▒', '▓', '█'}
+
+// dimmedRune is a lone point of a dimmed group: fainter than any rank's
+// marker.
+const dimmedRune = '⠄'
+
+// maxParetoZoom is the deepest zoom: 2^maxParetoZoom times.
+const maxParetoZoom = 16
+
 type paretoKeyMap struct {
-	NextX, NextY key.Binding
-	Prev, Next   key.Binding
-	ZoomIn       key.Binding
-	ZoomOut      key.Binding
-	Left, Right  key.Binding
-	Up, Down     key.Binding
-	ResetView    key.Binding
+	NextX, NextY         key.Binding
+	Prev, Next           key.Binding
+	PrevGroup, NextGroup key.Binding
+	ZoomIn, ZoomOut      key.Binding
+	PanLeft, PanRight    key.Binding
+	PanUp, PanDown       key.Binding
+	ResetView            key.Binding
+	OnlyGroup            key.Binding
+	Open, Close          key.Binding
 }
 
 func newParetoKeyMap() paretoKeyMap {
 	return paretoKeyMap{
 		NextX:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "next x objective")),
 		NextY:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "next y objective")),
-		Prev:      key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point")),
-		Next:      key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point")),
-		ZoomIn:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/wheel", "zoom in")),
+		Prev:      key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point by x")),
+		Next:      key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point by x")),
+		PrevGroup: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous group")),
+		NextGroup: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next group")),
+		ZoomIn:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/wheel", "zoom in on the selection")),
 		ZoomOut:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-/wheel", "zoom out")),
-		Left:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "pan left")),
-		Right:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "pan right")),
-		Up:        key.NewBinding(key.WithKeys("k", "up"), key.WithHelp("k/↑", "pan up")),
-		Down:      key.NewBinding(key.WithKeys("j", "down"), key.WithHelp("j/↓", "pan down")),
-		ResetView: key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "reset zoom")),
+		PanLeft:   key.NewBinding(key.WithKeys("shift+left", "h"), key.WithHelp("h/⇧←", "pan left")),
+		PanRight:  key.NewBinding(key.WithKeys("shift+right", "l"), key.WithHelp("l/⇧→", "pan right")),
+		PanUp:     key.NewBinding(key.WithKeys("shift+up", "k"), key.WithHelp("k/⇧↑", "pan up")),
+		PanDown:   key.NewBinding(key.WithKeys("shift+down", "j"), key.WithHelp("j/⇧↓", "pan down")),
+		ResetView: key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "reset the view")),
+		OnlyGroup: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "only this group / all")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the trajectory")),
+		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
 	}
 }
 
-// canvasKeyMap hands the pan and zoom keys to ntcharts' handler.
-func (k paretoKeyMap) canvasKeyMap() canvas.KeyMap {
-	return canvas.KeyMap{Up: k.Up, Down: k.Down, Left: k.Left, Right: k.Right, PgUp: k.ZoomIn, PgDown: k.ZoomOut}
-}
-
-// paretoTab plots the current batch on two objectives, each point coloured
-// by its Pareto rank in its comparison group.
+// paretoTab plots the current batch on two objectives. Ranks are those of
+// the scope's comparison groups: with scope group, the selected point's
+// group is drawn in rank colours and the others dimmed (or hidden); with
+// scope batch, every point in its batch rank's colour. A cell several
+// points share is shaded by their number. The view zooms on the selection
+// and pans; enter opens the selected trajectory.
 type paretoTab struct {
 	common        *Common
 	keys          paretoKeyMap
@@ -61,20 +83,67 @@ type paretoTab struct {
 	// xObj and yObj are the objectives on the axes.
 	xObj, yObj int
 	proj       engine.Projection
-	// selected is a position in proj.Index.
-	selected int
-	chart    linechart.Model
+	// projOf says what proj was built from: another key rebuilds it.
+	projOf projectionKey
+	// full is the unzoomed view's x and y ranges (chart.Span of proj's).
+	full [4]float64
+	// rank holds each point's Pareto rank, parallel to proj.Index;
+	// groupOf its group's index in the batch's Groups; the points of group
+	// g are order[start[g]:start[g+1]], ascending in x.
+	rank, groupOf, order, start []int32
+	// ranking is the engine's ranking those come from: a recompute with
+	// another method keeps it (engine.Evaluation.Ranking).
+	ranking *engine.Ranking
+	// groupOfTrajectory is indexGroups' buffer.
+	groupOfTrajectory []int32
+	// selected is a position in proj; onlyGroup hides the other groups.
+	selected  int
+	onlyGroup bool
+
+	// The view: the centre and the zoom level (2^zoom times); panned
+	// says the centre was moved from the full view's.
+	zoom   int
+	cx, cy float64
+	panned bool
+	frame  *plotFrame
+	// counts and best are every point's density in frame's cells and
+	// the best rank in each, recounted only when frame's grid or the
+	// points change (densityOf).
+	counts, best []int32
+	densityOf    densityKey
+
+	// reading is whether the selected trajectory is open.
+	reading bool
+	opened  openedTrajectory
+	detail  viewport.Model
+}
+
+// projectionKey identifies the data a projection was built from: the
+// evaluation (values and validity; a recompute with other options keeps
+// it), the batch and its size (follow mode appends to it), the axes.
+type projectionKey struct {
+	eval           *engine.Evaluation
+	batch, n, x, y int
+}
+
+// densityKey identifies the counts of one projection, ranked by one
+// ranking, in one grid.
+type densityKey struct {
+	proj    projectionKey
+	ranking *engine.Ranking
+	grid    chart.Grid
 }
 
 func newParetoTab(c *Common) Tab {
-	return &paretoTab{common: c, keys: newParetoKeyMap(), yObj: 1}
+	return &paretoTab{common: c, keys: newParetoKeyMap(), yObj: 1, detail: viewport.New()}
 }
 
 func (t *paretoTab) Title() string { return "Pareto" }
 
 func (t *paretoTab) SetSize(width, height int) {
 	t.width, t.height = width, height
-	t.chart = t.newChart()
+	t.detail.SetWidth(width)
+	t.detail.SetHeight(max(height-1, 1))
 	t.draw()
 }
 
@@ -82,40 +151,111 @@ func (t *paretoTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case SessionChangedMsg:
 		t.project()
+		t.refreshReading()
 	case tea.KeyPressMsg:
-		t.handleKey(msg)
+		if t.reading {
+			t.handleReadingKey(msg)
+		} else {
+			t.handleKey(msg)
+		}
 	case tea.MouseWheelMsg:
-		t.moveView(msg)
+		if t.reading {
+			t.detail, _ = t.detail.Update(msg)
+		} else if msg.Button == tea.MouseWheelUp {
+			t.zoomBy(1)
+		} else if msg.Button == tea.MouseWheelDown {
+			t.zoomBy(-1)
+		}
+	case tea.MouseClickMsg:
+		if !t.reading && msg.Button == tea.MouseLeft {
+			t.click(msg.X, msg.Y)
+		}
 	}
 	return t, nil
 }
 
+func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
+	if key.Matches(msg, t.keys.Close) {
+		t.setReading(false)
+		return
+	}
+	t.detail, _ = t.detail.Update(msg)
+}
+
 func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
+	k := &t.keys
 	switch {
-	case key.Matches(msg, t.keys.NextX):
+	case key.Matches(msg, k.NextX):
 		t.xObj = t.nextObjective(t.xObj, t.yObj)
 		t.project()
-	case key.Matches(msg, t.keys.NextY):
+	case key.Matches(msg, k.NextY):
 		t.yObj = t.nextObjective(t.yObj, t.xObj)
 		t.project()
-	case key.Matches(msg, t.keys.Prev):
-		t.selected = max(t.selected-1, 0)
+	case key.Matches(msg, k.Prev):
+		t.stepInGroup(-1)
+	case key.Matches(msg, k.Next):
+		t.stepInGroup(1)
+	case key.Matches(msg, k.PrevGroup):
+		t.stepGroup(-1)
+	case key.Matches(msg, k.NextGroup):
+		t.stepGroup(1)
+	case key.Matches(msg, k.ZoomIn):
+		t.zoomBy(1)
+	case key.Matches(msg, k.ZoomOut):
+		t.zoomBy(-1)
+	case key.Matches(msg, k.PanLeft):
+		t.pan(-1, 0)
+	case key.Matches(msg, k.PanRight):
+		t.pan(1, 0)
+	case key.Matches(msg, k.PanUp):
+		t.pan(0, 1)
+	case key.Matches(msg, k.PanDown):
+		t.pan(0, -1)
+	case key.Matches(msg, k.ResetView):
+		t.resetView()
+	case key.Matches(msg, k.OnlyGroup):
+		t.onlyGroup = !t.onlyGroup
 		t.draw()
-	case key.Matches(msg, t.keys.Next):
-		t.selected = max(min(t.selected+1, len(t.proj.Index)-1), 0)
-		t.draw()
-	case key.Matches(msg, t.keys.ResetView):
-		t.chart.SetViewXYRange(t.chart.MinX(), t.chart.MaxX(), t.chart.MinY(), t.chart.MaxY())
-		t.draw()
-	default:
-		t.moveView(msg)
+	case key.Matches(msg, k.Open):
+		if t.selectedTrajectory() >= 0 {
+			t.setReading(true)
+		}
 	}
 }
 
-// moveView passes pan and zoom keys and the mouse wheel to ntcharts.
-func (t *paretoTab) moveView(msg tea.Msg) {
-	t.chart, _ = t.chart.Update(msg)
-	t.draw()
+// setReading opens the selected trajectory, read again from its file if
+// the session keeps it lean, or goes back to the plot.
+func (t *paretoTab) setReading(on bool) {
+	t.reading = on
+	t.keys.Close.SetEnabled(on)
+	for _, b := range []*key.Binding{&t.keys.NextX, &t.keys.NextY, &t.keys.Prev, &t.keys.Next, &t.keys.PrevGroup,
+		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.Open} {
+		b.SetEnabled(!on)
+	}
+	if on {
+		t.opened = openTrajectory(t.common.Session, t.selectedTrajectory())
+		t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+		t.detail.GotoTop()
+		return
+	}
+	t.project()
+}
+
+// refreshReading shows the opened trajectory's new rewards after a
+// recompute, or goes back to the plot when it left with its batch.
+func (t *paretoTab) refreshReading() {
+	if !t.reading {
+		return
+	}
+	s := t.common.Session
+	if !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
+		t.setReading(false)
+		return
+	}
+	if t.opened.stale(s) {
+		t.opened = openTrajectory(s, t.opened.i)
+	}
+	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -129,24 +269,72 @@ func (t *paretoTab) nextObjective(k, other int) int {
 	return next
 }
 
-// project rebuilds the points, keeping the selected trajectory when it is
-// still shown, and a chart fitted to them.
+// project rebuilds what the plot derives from the session when it
+// changed: the points (engine.Projection, sorted by x), their ranks, and
+// each group's points in x order; it keeps the selected trajectory when
+// it is still shown.
 func (t *paretoTab) project() {
-	res := t.common.Session.Result
+	s := t.common.Session
+	res := s.Result
+	if res == nil {
+		return
+	}
 	m := len(res.Objectives)
 	t.xObj, t.yObj = min(t.xObj, m-1), min(t.yObj, m-1)
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
-	previous := t.selectedTrajectory()
-	t.proj = res.Project(t.common.Session.Batch, t.xObj, t.yObj)
-	t.selected = 0
-	for j, i := range t.proj.Index {
-		if i == previous {
-			t.selected = j
+	batch := s.CurrentBatch()
+	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.xObj, y: t.yObj}
+	if key != t.projOf || t.ranking != res.Ranking {
+		previous := t.selectedTrajectory()
+		if key != t.projOf {
+			t.proj, t.projOf = res.Project(s.Batch, t.xObj, t.yObj), key
+			t.full = [4]float64{0, 1, 0, 1}
+			if len(t.proj.X) > 0 {
+				t.full[0], t.full[1] = chart.Span(floats.Min(t.proj.X), floats.Max(t.proj.X), false)
+				t.full[2], t.full[3] = chart.Span(floats.Min(t.proj.Y), floats.Max(t.proj.Y), false)
+			}
+			t.resetView()
+		}
+		t.indexGroups(res, batch)
+		t.selected = 0
+		if previous >= 0 {
+			t.selected = max(slices.Index(t.proj.Index, previous), 0)
 		}
 	}
-	t.chart = t.newChart()
+	t.keys.OnlyGroup.SetEnabled(res.Options.Scope == engine.ScopeGroup)
+	if !t.keys.OnlyGroup.Enabled() {
+		t.onlyGroup = false
+	}
 	t.draw()
+}
+
+// indexGroups fills rank, groupOf, order and start for proj.
+func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
+	n := len(t.proj.Index)
+	t.ranking = res.Ranking
+	t.rank = slices.Grow(t.rank[:0], n)[:n]
+	t.groupOf = slices.Grow(t.groupOf[:0], n)[:n]
+	t.order = slices.Grow(t.order[:0], n)[:n]
+	t.start = slices.Grow(t.start[:0], len(batch.Groups)+1)[:len(batch.Groups)+1]
+	// The group of each trajectory of the batch, by its index less the
+	// batch's smallest.
+	base, top := math.MaxInt, 0
+	for _, i := range batch.Members {
+		base, top = min(base, i), max(top, i)
+	}
+	t.groupOfTrajectory = slices.Grow(t.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
+	groupOfTrajectory := t.groupOfTrajectory
+	for g, grp := range batch.Groups {
+		for _, i := range grp.Members {
+			groupOfTrajectory[i-base] = int32(g)
+		}
+	}
+	for j, i := range t.proj.Index {
+		t.rank[j] = int32(res.Ranks[i])
+		t.groupOf[j] = groupOfTrajectory[i-base]
+	}
+	chart.Buckets(t.order, t.start, t.groupOf, len(batch.Groups))
 }
 
 // selectedTrajectory returns the selected trajectory's index, -1 if none.
@@ -157,107 +345,263 @@ func (t *paretoTab) selectedTrajectory() int {
 	return t.proj.Index[t.selected]
 }
 
-func (t *paretoTab) newChart() linechart.Model {
-	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
-	if len(t.proj.Index) > 0 {
-		x0, x1 = paddedRange(floats.Min(t.proj.X), floats.Max(t.proj.X))
-		y0, y1 = paddedRange(floats.Min(t.proj.Y), floats.Max(t.proj.Y))
+// groupPoints returns the positions in proj of group g's points, in
+// ascending x.
+func (t *paretoTab) groupPoints(g int32) []int32 {
+	if g < 0 || int(g)+1 >= len(t.start) {
+		return nil
 	}
-	st := t.common.Styles
-	w := max(t.width-paretoPanelWidth-1, 10)
-	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	// A key press or a notch of the wheel pans, or zooms each side, by a
-	// twentieth of the range.
-	lc := linechart.New(w, h, x0, x1, y0, y1,
-		linechart.WithXYSteps(2, 4),
-		linechart.WithStyles(st.Axis, st.AxisLabel, lipgloss.NewStyle()),
-		linechart.WithKeyMap(t.keys.canvasKeyMap()),
-		linechart.WithUpdateHandler(linechart.XYAxesUpdateHandler((x1-x0)/20, (y1-y0)/20)))
-	lc.Focus()
-	return lc
+	return t.order[t.start[g]:t.start[g+1]]
 }
 
-// draw redraws the chart: the selected point's group frontier, every point
-// from the worst rank to the best (so that a cell shows the best rank it
-// holds), the selection, then the axes over whatever spilled past them.
+// selectedGroup returns the selected point's group index, -1 if none.
+func (t *paretoTab) selectedGroup() int32 {
+	if t.selected >= len(t.groupOf) {
+		return -1
+	}
+	return t.groupOf[t.selected]
+}
+
+// stepInGroup selects the point step places along the selected group in
+// x order, stopping at its ends.
+func (t *paretoTab) stepInGroup(step int) {
+	points := t.groupPoints(t.selectedGroup())
+	k := slices.Index(points, int32(t.selected))
+	if k < 0 {
+		return
+	}
+	t.selected = int(points[min(max(k+step, 0), len(points)-1)])
+	t.follow()
+}
+
+// stepGroup selects the leftmost point of the group step places from the
+// selected one in the batch's order of groups, skipping groups without a
+// valid point.
+func (t *paretoTab) stepGroup(step int) {
+	groups := len(t.start) - 1
+	for g := int(t.selectedGroup()) + step; g >= 0 && g < groups; g += step {
+		if points := t.groupPoints(int32(g)); len(points) > 0 {
+			t.selected = int(points[0])
+			t.follow()
+			return
+		}
+	}
+}
+
+// follow moves the view to the selection when it left it, and redraws.
+func (t *paretoTab) follow() {
+	if t.frame != nil && len(t.proj.X) > 0 {
+		if _, ok := t.frame.point(t.proj.X[t.selected], t.proj.Y[t.selected]); !ok {
+			t.cx, t.cy, t.panned = t.proj.X[t.selected], t.proj.Y[t.selected], true
+		}
+	}
+	t.draw()
+}
+
+// fullView returns the ranges the unzoomed view shows.
+func (t *paretoTab) fullView() (x0, x1, y0, y1 float64) {
+	return t.full[0], t.full[1], t.full[2], t.full[3]
+}
+
+// zoomBy zooms in (step > 0) or out by a factor 2 per step, centred on
+// the selected point; zooming out to the full view resets it.
+func (t *paretoTab) zoomBy(step int) {
+	t.zoom = min(max(t.zoom+step, 0), maxParetoZoom)
+	if t.zoom == 0 {
+		t.resetView()
+		return
+	}
+	if t.selected < len(t.proj.X) {
+		t.cx, t.cy, t.panned = t.proj.X[t.selected], t.proj.Y[t.selected], true
+	}
+	t.draw()
+}
+
+// pan moves the view by a quarter of its width (dx) or height (dy).
+func (t *paretoTab) pan(dx, dy int) {
+	x0, x1, y0, y1 := t.viewRange()
+	t.cx += float64(dx) * (x1 - x0) / 4
+	t.cy += float64(dy) * (y1 - y0) / 4
+	t.panned = true
+	t.draw()
+}
+
+// resetView shows every point again.
+func (t *paretoTab) resetView() {
+	x0, x1, y0, y1 := t.fullView()
+	t.zoom, t.cx, t.cy, t.panned = 0, (x0+x1)/2, (y0+y1)/2, false
+	t.draw()
+}
+
+// viewRange returns the ranges the view asks for: the full view's,
+// halved zoom times around the centre.
+func (t *paretoTab) viewRange() (x0, x1, y0, y1 float64) {
+	fx0, fx1, fy0, fy1 := t.fullView()
+	f := math.Ldexp(0.5, -t.zoom)
+	hx, hy := (fx1-fx0)*f, (fy1-fy0)*f
+	return t.cx - hx, t.cx + hx, t.cy - hy, t.cy + hy
+}
+
+// zoomed reports whether the view shows other than all of the points.
+func (t *paretoTab) zoomed() bool { return t.zoom > 0 || t.panned }
+
+// click selects the point nearest the body's cell (x, y): the plot's
+// canvas starts under the title and the y axis' name.
+func (t *paretoTab) click(x, y int) {
+	if t.frame == nil || len(t.proj.X) == 0 {
+		return
+	}
+	col, row, ok := t.frame.gridCell(canvas.Point{X: x, Y: y - 2})
+	if !ok {
+		return
+	}
+	g := t.frame.grid
+	px, py := g.X.Value(float64(col)), g.Y.Value(float64(row))
+	// A row is about two columns tall.
+	sx, sy := 1/g.X.Unit, 2/g.Y.Unit
+	if t.onlyGroup {
+		points := t.groupPoints(t.selectedGroup())
+		xs, ys := make([]float64, len(points)), make([]float64, len(points))
+		for k, j := range points {
+			xs[k], ys[k] = t.proj.X[j], t.proj.Y[j]
+		}
+		if k := chart.Nearest(xs, ys, nil, px, py, sx, sy); k >= 0 {
+			t.selected = int(points[k])
+		}
+	} else if j := chart.Nearest(t.proj.X, t.proj.Y, nil, px, py, sx, sy); j >= 0 {
+		t.selected = j
+	}
+	t.draw()
+}
+
+// draw redraws the plot: the other groups dimmed, by density, unless
+// only the selected group is shown; the highlighted points (the selected
+// group's, or the whole batch's with scope batch) by rank, a shade where
+// several share a cell; the selected group's frontier; the selection; the
+// axes.
 func (t *paretoTab) draw() {
-	lc := &t.chart
-	lc.Clear()
-	relabel(lc)
+	if t.common.Session.Result == nil || t.width <= 0 {
+		return
+	}
 	st := t.common.Styles
-	drawPolyline(lc, t.frontier(), st.Rank[0])
-	res := t.common.Session.Result
-	for bucket := len(st.Rank) - 1; bucket >= 0; bucket-- {
-		for j, i := range t.proj.Index {
-			if rankBucket(res.Ranks[i]) == bucket && inView(lc, t.proj.X[j], t.proj.Y[j]) {
-				drawPoint(lc, canvas.Float64Point{X: t.proj.X[j], Y: t.proj.Y[j]}, st.RankMarkers[bucket], st.Rank[bucket])
+	x0, x1, y0, y1 := t.viewRange()
+	w := max(t.width-paretoPanelWidth-1, 10)
+	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
+	t.frame = newPlotFrame(w, h,
+		func(rows int) chart.Axis { return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3}) },
+		func(cols int) chart.Axis { return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true}) })
+	f := t.frame
+	t.keys.ResetView.SetEnabled(t.zoomed())
+	if len(t.proj.Index) == 0 {
+		f.drawAxes(st.Axis, st.AxisLabel)
+		return
+	}
+	t.countDensity()
+	group := t.groupPoints(t.selectedGroup())
+	batchScope := t.common.Session.Result.Options.Scope != engine.ScopeGroup
+	switch {
+	case batchScope:
+		t.drawDensity(nil, func(best int32) lipgloss.Style { return st.Rank[rankBucket(int(best))] }, true)
+	case !t.onlyGroup:
+		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
+	}
+	if !batchScope {
+		f.brailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
+		// Worst rank first, so that a cell shows the best it holds.
+		sorted := slices.Clone(group)
+		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.rank[b], t.rank[a]) })
+		for _, j := range sorted {
+			b := rankBucket(int(t.rank[j]))
+			f.mark(t.proj.X[j], t.proj.Y[j], st.RankMarkers[b], st.Rank[b])
+		}
+	}
+	f.mark(t.proj.X[t.selected], t.proj.Y[t.selected], selectedRune, st.Selected)
+	f.drawAxes(st.Axis, st.AxisLabel)
+}
+
+// countDensity counts every point in the frame's cells, unless the counts
+// are those of the same points in the same grid.
+func (t *paretoTab) countDensity() {
+	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.grid}
+	if key == t.densityOf {
+		return
+	}
+	n := t.frame.grid.X.Cells * t.frame.grid.Y.Cells
+	t.counts = slices.Grow(t.counts[:0], n)[:n]
+	t.best = slices.Grow(t.best[:0], n)[:n]
+	chart.Density(t.counts, t.best, t.frame.grid, t.proj.X, t.proj.Y, t.rank, nil)
+	t.densityOf = key
+}
+
+// drawDensity draws each cell the counted points fill, less the points
+// of except: a lone point as its rank's marker (ranked) or a dot, more as
+// a shade of how many share the cell, styled by style of the cell's best
+// rank.
+func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.Style, ranked bool) {
+	f, g := t.frame, t.frame.grid
+	counts := t.counts
+	if len(except) > 0 {
+		counts = slices.Clone(t.counts)
+		for _, j := range except {
+			if col, row, ok := g.Cell(t.proj.X[j], t.proj.Y[j]); ok {
+				counts[row*g.X.Cells+col]--
 			}
 		}
 	}
-	if j := t.selected; j < len(t.proj.Index) && inView(lc, t.proj.X[j], t.proj.Y[j]) {
-		drawPoint(lc, canvas.Float64Point{X: t.proj.X[j], Y: t.proj.Y[j]}, selectedRune, st.Selected)
+	most := slices.Max(counts)
+	st := t.common.Styles
+	for c, n := range counts {
+		if n == 0 {
+			continue
+		}
+		col, row := c%g.X.Cells, c/g.X.Cells
+		r := densityRunes[max(chart.Level(n, most, len(densityRunes)+1)-1, 0)]
+		if n == 1 {
+			r = dimmedRune
+			if ranked {
+				r = st.RankMarkers[rankBucket(int(t.best[c]))]
+			}
+		}
+		f.canvas.SetCell(f.cellPoint(col, row), canvas.NewCellWithStyle(r, style(t.best[c])))
 	}
-	clipToGraph(lc)
-	lc.DrawXYAxisAndLabel()
-	t.keys.ResetView.SetEnabled(t.zoomed())
-}
-
-// zoomed reports whether the chart shows less than all of its range.
-func (t *paretoTab) zoomed() bool {
-	lc := &t.chart
-	return lc.ViewMinX() != lc.MinX() || lc.ViewMaxX() != lc.MaxX() ||
-		lc.ViewMinY() != lc.MinY() || lc.ViewMaxY() != lc.MaxY()
 }
 
 // rankBucket maps a Pareto rank to its index in Styles.Rank and
 // Styles.RankMarkers: 0, 1, 2, >= 3.
 func rankBucket(rank int) int { return min(rank, 3) }
 
-// frontier returns, in ascending x, the rank-0 points of the selected
-// trajectory's comparison group: ranks are computed per group, so the
-// rank-0 points of two groups do not make one front.
-func (t *paretoTab) frontier() []canvas.Float64Point {
-	res := t.common.Session.Result
-	group := t.selectedGroup()
-	onFront := make(map[int]bool, len(group.Members))
-	for _, i := range group.Members {
-		onFront[i] = res.Ranks[i] == 0
-	}
+// frontier returns, in ascending x, the rank-0 points of group's points
+// (given in ascending x).
+func (t *paretoTab) frontier(group []int32) []canvas.Float64Point {
 	var points []canvas.Float64Point
-	for j, i := range t.proj.Index {
-		if onFront[i] {
+	for _, j := range group {
+		if t.rank[j] == 0 {
 			points = append(points, canvas.Float64Point{X: t.proj.X[j], Y: t.proj.Y[j]})
 		}
 	}
 	return points
 }
 
-// selectedGroup returns the comparison group of the selected trajectory
-// (an empty group when nothing is selected).
-func (t *paretoTab) selectedGroup() engine.Group {
-	sel := t.selectedTrajectory()
-	for _, g := range t.common.Session.CurrentBatch().Groups {
-		for _, i := range g.Members {
-			if i == sel {
-				return g
-			}
-		}
-	}
-	return engine.Group{}
-}
-
 func (t *paretoTab) View() string {
 	res := t.common.Session.Result
-	if res == nil || t.width <= 0 {
+	if res == nil || t.width <= 0 || t.frame == nil {
 		return ""
 	}
 	st := t.common.Styles
+	if t.reading {
+		status := st.Title.Render(fitLine(textsafe.Line(t.opened.full.ID), t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
+		return fitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
+	}
 	xName, yName := t.axisName(t.xObj), t.axisName(t.yObj)
 	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
+	if t.zoomed() {
+		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.zoom))
+	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ "+yName),
-		t.chart.View(),
-		lipgloss.PlaceHorizontal(t.chart.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
+		t.frame.view(),
+		lipgloss.PlaceHorizontal(t.frame.canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
@@ -274,6 +618,17 @@ func (t *paretoTab) panelView() string {
 	return strings.Join([]string{t.detailsView(), t.legendView(), t.notesView()}, "\n\n")
 }
 
+// groupName is the selected group's name: its key, or "batch" for scope
+// batch.
+func (t *paretoTab) groupName() string {
+	g := t.selectedGroup()
+	groups := t.common.Session.CurrentBatch().Groups
+	if g < 0 || int(g) >= len(groups) || groups[g].Key == "" {
+		return "batch"
+	}
+	return textsafe.Line(groups[g].Key)
+}
+
 func (t *paretoTab) detailsView() string {
 	st := t.common.Styles
 	sel := t.selectedTrajectory()
@@ -285,13 +640,16 @@ func (t *paretoTab) detailsView() string {
 	row := func(label, value string) string {
 		return st.Label.Render(padRight(fitLine(label, 10), 10)) + " " + fitLine(value, paretoPanelWidth-11)
 	}
+	points := t.groupPoints(t.selectedGroup())
+	k := slices.Index(points, int32(t.selected))
+	groups := len(t.start) - 1
 	lines := []string{
-		st.Title.Render(fmt.Sprintf("point %d of %d", t.selected+1, len(t.proj.Index))),
-		row("id", tr.ID),
-		row("group", tr.Group),
+		st.Title.Render(fitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
+		row("id", textsafe.Line(tr.ID)),
+		row("group", textsafe.Line(tr.Group)),
 	}
 	for k, o := range res.Objectives {
-		lines = append(lines, row(o.Name, formatValue(res.Values[sel*res.M+k])))
+		lines = append(lines, row(textsafe.Line(o.Name), formatValue(res.Values[sel*res.M+k])))
 	}
 	lines = append(lines,
 		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranks[sel], res.Fronts[sel])),
@@ -303,17 +661,27 @@ func (t *paretoTab) detailsView() string {
 
 func (t *paretoTab) legendView() string {
 	st := t.common.Styles
+	scope := "group " + t.groupName()
+	if t.common.Session.Result.Options.Scope != engine.ScopeGroup {
+		scope = "the batch"
+	}
 	names := [4]string{"rank 0 (frontier)", "rank 1", "rank 2", "rank ≥ 3"}
-	lines := []string{st.Title.Render("legend")}
+	lines := []string{st.Title.Render("legend") + st.Muted.Render(fitLine(" ranks within "+scope, paretoPanelWidth-6))}
 	for b, name := range names {
 		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
 	}
 	lines = append(lines, st.Selected.Render(string(selectedRune))+" selected")
-	front := "batch frontier"
-	if key := t.selectedGroup().Key; key != "" {
-		front = "frontier of group " + key
+	shades := string(densityRunes[:])
+	if scope == "the batch" {
+		lines = append(lines, shades+" 2 … most points in a cell")
+	} else {
+		lines = append(lines, st.Rank[0].Render("⠤⠒")+" frontier of this group")
+		if t.onlyGroup {
+			lines = append(lines, st.Muted.Render("other groups hidden (a shows them)"))
+		} else {
+			lines = append(lines, st.Muted.Render(string(dimmedRune)+shades)+" other groups, by density", st.Muted.Render("  (a hides them)"))
+		}
 	}
-	lines = append(lines, st.Rank[0].Render("──")+" "+fitLine(front, paretoPanelWidth-3))
 	return strings.Join(lines, "\n")
 }
 
@@ -331,14 +699,20 @@ func (t *paretoTab) notesView() string {
 }
 
 func (t *paretoTab) ShortHelp() []key.Binding {
-	// ResetView shows only when zoomed in.
-	return []key.Binding{t.keys.NextX, t.keys.NextY, t.keys.Prev, t.keys.Next, t.keys.ZoomIn, t.keys.ZoomOut, t.keys.ResetView}
+	k := &t.keys
+	if t.reading {
+		return []key.Binding{k.Close}
+	}
+	// ResetView shows only when zoomed in, OnlyGroup with scope group.
+	return []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
 }
 
 func (t *paretoTab) FullHelp() [][]key.Binding {
+	k := &t.keys
 	return [][]key.Binding{
-		{t.keys.NextX, t.keys.NextY, t.keys.Prev, t.keys.Next},
-		{t.keys.ZoomIn, t.keys.ZoomOut, t.keys.ResetView},
-		{t.keys.Left, t.keys.Right, t.keys.Up, t.keys.Down},
+		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, k.Close},
+		{k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup},
+		{k.PanLeft, k.PanRight, k.PanUp, k.PanDown},
+		{k.NextX, k.NextY},
 	}
 }

@@ -1,11 +1,17 @@
 package ui
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 func TestGoldenPareto(t *testing.T) {
@@ -34,45 +40,315 @@ func TestParetoCyclesAxes(t *testing.T) {
 	}
 }
 
-func TestParetoSelectionWalksAlongX(t *testing.T) {
+// cellRune returns the rune the plot shows at point j of the projection.
+func cellRune(t *testing.T, p *paretoTab, j int) rune {
+	t.Helper()
+	pt, ok := p.frame.point(p.proj.X[j], p.proj.Y[j])
+	if !ok {
+		t.Fatalf("point %d (%v, %v) is not in view", j, p.proj.X[j], p.proj.Y[j])
+	}
+	return p.frame.canvas.Cell(pt).Rune
+}
+
+// TestParetoLeftRightWalkTheGroupByX: left and right stay in the selected
+// group and visit its points in ascending x; up and down go to the
+// neighbouring groups in the batch's order.
+func TestParetoLeftRightWalkTheGroupByX(t *testing.T) {
 	tab, s := newSampleTab(t, newParetoTab)
 	p := tab.(*paretoTab)
-	shows := func(j int) bool {
-		return strings.Contains(plain(tab), "id         "+s.Trajectories.At(p.proj.Index[j]).ID)
+	group := p.selectedGroup()
+	members := s.CurrentBatch().Groups[group].Members
+	var visited []int
+	for range len(members) + 2 {
+		visited = append(visited, p.selected)
+		pressKeys(tab, "right")
 	}
-	if !shows(0) {
-		t.Fatalf("the leftmost point is not selected at first:\n%s", plain(tab))
+	visited = slices.Compact(visited)
+	if len(visited) != len(members) {
+		t.Fatalf("right visited %d points, the group has %d valid", len(visited), len(members))
 	}
-	pressKeys(tab, "right", "right")
-	if !shows(2) || p.proj.X[2] < p.proj.X[0] {
-		t.Errorf("right twice does not select the third point by x:\n%s", plain(tab))
+	for k, j := range visited {
+		if !slices.Contains(members, p.proj.Index[j]) {
+			t.Errorf("right left the group: point %d", j)
+		}
+		if k > 0 && p.proj.X[j] < p.proj.X[visited[k-1]] {
+			t.Errorf("right went from x = %v back to x = %v", p.proj.X[visited[k-1]], p.proj.X[j])
+		}
 	}
-	pressKeys(tab, "left", "left", "left")
-	if !shows(0) {
-		t.Errorf("left does not stop at the first point:\n%s", plain(tab))
+	if visited[0] == p.selected {
+		t.Fatal("right did not move")
+	}
+	pressKeys(tab, "left")
+	if p.selected != visited[len(visited)-2] {
+		t.Errorf("left from the last point went to %d, want %d", p.selected, visited[len(visited)-2])
+	}
+	pressKeys(tab, "down")
+	if got := p.selectedGroup(); got != group+1 {
+		t.Errorf("down went to group %d, want %d", got, group+1)
+	}
+	pressKeys(tab, "up", "up")
+	if got := p.selectedGroup(); got != group-1 {
+		t.Errorf("up up went to group %d, want %d", got, group-1)
+	}
+	if !strings.Contains(plain(tab), "id         "+s.Trajectories.At(p.selectedTrajectory()).ID) {
+		t.Errorf("the panel does not show the selected point:\n%s", plain(tab))
 	}
 }
 
-func TestParetoZoomAndPan(t *testing.T) {
+// TestParetoDimsTheOtherGroups: with scope group, rank markers are only
+// where the selected group's points are, the other groups dimmed; a
+// hides them and shows them again.
+func TestParetoDimsTheOtherGroups(t *testing.T) {
+	tab, s := newSampleTab(t, newParetoTab)
+	p := tab.(*paretoTab)
+	st := p.common.Styles
+	ranked := func(r rune) bool { return slices.Contains(st.RankMarkers[:], r) }
+	dimmed := func(r rune) bool { return r == dimmedRune || slices.Contains(densityRunes[:], r) }
+	check := func(wantDimmed bool) {
+		t.Helper()
+		group := p.groupPoints(p.selectedGroup())
+		for j := range p.proj.Index {
+			r := cellRune(t, p, j)
+			inGroup := slices.Contains(group, int32(j))
+			switch {
+			case j == p.selected:
+				if r != selectedRune {
+					t.Errorf("the selected point shows %q", r)
+				}
+			case inGroup && !ranked(r) && r != selectedRune:
+				t.Errorf("point %d of the selected group shows %q, not a rank marker", j, r)
+			case !inGroup && ranked(r):
+				// Another group's point may share a cell with one of the
+				// selected group's; otherwise it must not look ranked.
+				if !slices.ContainsFunc(group, func(g int32) bool { return sameCell(p, g, int32(j)) }) {
+					t.Errorf("point %d of another group shows the rank marker %q", j, r)
+				}
+			case !inGroup && !wantDimmed && dimmed(r):
+				t.Errorf("point %d of another group is still drawn (%q) with a", j, r)
+			}
+		}
+	}
+	if s.Result.Options.Scope != engine.ScopeGroup {
+		t.Fatalf("the sample's scope is %s, want group", s.Result.Options.Scope)
+	}
+	check(true)
+	if v := plain(tab); !strings.Contains(v, "other groups, by density") {
+		t.Errorf("the legend does not explain the dimmed groups:\n%s", v)
+	}
+	pressKeys(tab, "a")
+	check(false)
+	if v := plain(tab); !strings.Contains(v, "other groups hidden") {
+		t.Errorf("a does not say the other groups are hidden:\n%s", v)
+	}
+	pressKeys(tab, "a")
+	check(true)
+}
+
+func sameCell(p *paretoTab, a, b int32) bool {
+	ca, ra, _ := p.frame.grid.Cell(p.proj.X[a], p.proj.Y[a])
+	cb, rb, _ := p.frame.grid.Cell(p.proj.X[b], p.proj.Y[b])
+	return ca == cb && ra == rb
+}
+
+// TestParetoBatchScopeRanksTheBatch: with scope batch the tab's ranks are
+// the batch's: rank 0 exactly for the points no other point of the batch
+// dominates (brute force), and every point drawn ranked.
+func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
+	tab, s := newSampleTab(t, newParetoTab)
+	s.Options.Scope = engine.ScopeBatch
+	s.Recompute()
+	tab.Update(SessionChangedMsg{})
+	p := tab.(*paretoTab)
+	res := s.Result
+	better := func(a, b int) (weakly, strictly bool) { // a is at least as good as b everywhere, better somewhere
+		weakly = true
+		for k, o := range res.Objectives {
+			va, vb := res.Values[a*res.M+k], res.Values[b*res.M+k]
+			if o.Goal == engine.Minimize {
+				va, vb = -va, -vb
+			}
+			if va < vb {
+				weakly = false
+			}
+			if va > vb {
+				strictly = true
+			}
+		}
+		return weakly, strictly
+	}
+	for j, i := range p.proj.Index {
+		dominated := false
+		for _, o := range p.proj.Index {
+			if w, st := better(o, i); w && st {
+				dominated = true
+			}
+		}
+		if (p.rank[j] == 0) == dominated {
+			t.Errorf("trajectory %d: rank %d, dominated by another of the batch: %v", i, p.rank[j], dominated)
+		}
+	}
+	if v := plain(tab); !strings.Contains(v, "ranks within the batch") || strings.Contains(v, "other groups") {
+		t.Errorf("the legend does not say ranks are the batch's:\n%s", v)
+	}
+}
+
+// TestParetoDrawsDensity: on 20,000 points in one batch (scope batch), a
+// cell several points share shows a shade, a lone point its rank's
+// marker, and a darker shade means more points.
+func TestParetoDrawsDensity(t *testing.T) {
+	s := newSyntheticSession(t, 20_000)
+	s.Options.Scope = engine.ScopeBatch
+	s.Recompute()
+	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	tab := newParetoTab(c)
+	tab.SetSize(120, 40)
+	tab.Update(SessionChangedMsg{})
+	p := tab.(*paretoTab)
+	g := p.frame.grid
+	counts, best := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
+	chart.Density(counts, best, g, p.proj.X, p.proj.Y, p.rank, nil)
+	most := slices.Max(counts)
+	if most < 10 {
+		t.Fatalf("the fullest cell holds %d points: not a dense plot", most)
+	}
+	shades := 0
+	for cell, n := range counts {
+		col, row := cell%g.X.Cells, cell/g.X.Cells
+		pt := p.frame.cellPoint(col, row)
+		r := p.frame.canvas.Cell(pt).Rune
+		if r == selectedRune {
+			continue
+		}
+		switch {
+		case n == 1 && r != p.common.Styles.RankMarkers[rankBucket(int(best[cell]))]:
+			t.Errorf("a lone point of rank %d shows %q", best[cell], r)
+		case n > 1:
+			want := densityRunes[chart.Level(n, most, len(densityRunes)+1)-1]
+			if r != want {
+				t.Errorf("a cell of %d points (most %d) shows %q, want %q", n, most, r, want)
+			}
+			shades++
+		}
+	}
+	if shades == 0 {
+		t.Error("no shaded cell")
+	}
+}
+
+// TestParetoZoomKeepsTheSelection: + zooms in on the selected point, which
+// stays on screen at every level, and says the zoom; - zooms out; h, l,
+// j, k and shift+arrows pan; 0 resets.
+func TestParetoZoomKeepsTheSelection(t *testing.T) {
 	tab, _ := newSampleTab(t, newParetoTab)
 	p := tab.(*paretoTab)
-	full := p.chart.ViewMaxX() - p.chart.ViewMinX()
-	pressKeys(tab, "+", "+")
-	if got := p.chart.ViewMaxX() - p.chart.ViewMinX(); got >= full || !p.keys.ResetView.Enabled() {
-		t.Errorf("+ does not zoom in: x range %v of %v", got, full)
+	// The rightmost point of the last group: far from the centre.
+	for range 20 {
+		pressKeys(tab, "down")
 	}
-	left := p.chart.ViewMinX()
-	pressKeys(tab, "l")
-	if p.chart.ViewMinX() <= left {
-		t.Errorf("l does not pan right: view starts at %v, was %v", p.chart.ViewMinX(), left)
+	for range 10 {
+		pressKeys(tab, "right")
+	}
+	full := p.frame.grid
+	for level := 1; level <= 5; level++ {
+		pressKeys(tab, "+")
+		if cellRune(t, p, p.selected) != selectedRune {
+			t.Fatalf("zoom %d: the selection is not drawn", level)
+		}
+		if want := "zoom ×" + []string{"", "2", "4", "8", "16", "32"}[level]; !strings.Contains(plain(tab), want) {
+			t.Errorf("zoom %d: the title does not say %q:\n%s", level, want, plain(tab))
+		}
+	}
+	zoomed := p.frame.grid
+	if span := zoomed.X.Max() - zoomed.X.Min; span >= (full.X.Max()-full.X.Min)/8 {
+		t.Errorf("after 5 zooms the x range is %v, the full one %v", span, full.X.Max()-full.X.Min)
+	}
+	for _, k := range []string{"l", "shift+right"} {
+		before := p.frame.grid.X.Min
+		tab.Update(keyPress(k))
+		if p.frame.grid.X.Min <= before {
+			t.Errorf("%s does not pan right: the view starts at %v, was %v", k, p.frame.grid.X.Min, before)
+		}
+	}
+	for _, k := range []string{"k", "shift+up"} {
+		before := p.frame.grid.Y.Min
+		tab.Update(keyPress(k))
+		if p.frame.grid.Y.Min <= before {
+			t.Errorf("%s does not pan up: the view starts at %v, was %v", k, p.frame.grid.Y.Min, before)
+		}
+	}
+	before := p.frame.grid.X.Min
+	pressKeys(tab, "h", "h")
+	if p.frame.grid.X.Min >= before {
+		t.Error("h does not pan left")
+	}
+	pressKeys(tab, "-")
+	if got := p.frame.grid.X.Max() - p.frame.grid.X.Min; got <= zoomed.X.Max()-zoomed.X.Min {
+		t.Errorf("- does not zoom out: x range %v", got)
 	}
 	pressKeys(tab, "0")
-	if p.zoomed() || p.keys.ResetView.Enabled() {
-		t.Error("0 does not reset the view")
+	if p.zoomed() || p.keys.ResetView.Enabled() || p.frame.grid != full || strings.Contains(plain(tab), "zoom ×") {
+		t.Errorf("0 does not reset the view: %+v, want %+v", p.frame.grid, full)
 	}
 	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if !p.zoomed() {
-		t.Error("the mouse wheel does not zoom in")
+	if !p.zoomed() || cellRune(t, p, p.selected) != selectedRune {
+		t.Error("the mouse wheel does not zoom in on the selection")
+	}
+}
+
+// TestParetoClickSelectsTheNearestPoint clicks on the cell of points and
+// next to them.
+func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
+	tab, _ := newSampleTab(t, newParetoTab)
+	p := tab.(*paretoTab)
+	for _, j := range []int{5, 40, len(p.proj.Index) - 1} {
+		pt, _ := p.frame.point(p.proj.X[j], p.proj.Y[j])
+		// The canvas starts under the title and the y axis name.
+		tab.Update(tea.MouseClickMsg{X: pt.X, Y: pt.Y + 2, Button: tea.MouseLeft})
+		if !sameCell(p, int32(p.selected), int32(j)) {
+			t.Errorf("a click on point %d's cell selected point %d in another cell", j, p.selected)
+		}
+	}
+	// A click on an empty cell: the nearest point on screen, by brute force.
+	col, row := 0, p.frame.grid.Y.Cells-1
+	pt := p.frame.cellPoint(col, row)
+	tab.Update(tea.MouseClickMsg{X: pt.X, Y: pt.Y + 2, Button: tea.MouseLeft})
+	g := p.frame.grid
+	x, y := g.X.Value(float64(col)), g.Y.Value(float64(row))
+	dist := func(j int) float64 {
+		dx, dy := (p.proj.X[j]-x)/g.X.Unit, 2*(p.proj.Y[j]-y)/g.Y.Unit
+		return dx*dx + dy*dy
+	}
+	for j := range p.proj.Index {
+		if dist(j) < dist(p.selected) {
+			t.Fatalf("a click at the top left selected point %d, but %d is nearer", p.selected, j)
+		}
+	}
+	// A click on the axis labels selects nothing new.
+	before := p.selected
+	tab.Update(tea.MouseClickMsg{X: 0, Y: 3, Button: tea.MouseLeft})
+	if p.selected != before {
+		t.Error("a click outside the plot changed the selection")
+	}
+}
+
+// TestParetoEnterOpensTheTrajectory: enter shows the selected
+// trajectory's detail, with its response; esc goes back to the plot.
+func TestParetoEnterOpensTheTrajectory(t *testing.T) {
+	tab, s := newSampleTab(t, newParetoTab)
+	p := tab.(*paretoTab)
+	pressKeys(tab, "down", "right")
+	tr := s.Trajectories.At(p.selectedTrajectory())
+	pressKeys(tab, "enter")
+	view := plain(tab)
+	if !strings.Contains(view, tr.ID) || !strings.Contains(view, "response") || !strings.Contains(view, "computed (pareto)") {
+		t.Fatalf("enter does not open %s:\n%s", tr.ID, view)
+	}
+	if strings.Contains(view, "Pareto ranks:") {
+		t.Errorf("the plot is still shown under the detail:\n%s", view)
+	}
+	pressKeys(tab, "esc")
+	if view := plain(tab); !strings.Contains(view, "Pareto ranks:") || !strings.Contains(view, "id         "+tr.ID) {
+		t.Errorf("esc does not go back to the plot with the same selection:\n%s", view)
 	}
 }
 
@@ -85,5 +361,51 @@ func TestParetoSaysWhatItHides(t *testing.T) {
 	showBatch(tab, s, 5)
 	if view := plain(tab); !strings.Contains(view, "1 invalid trajectory hidden") {
 		t.Errorf("batch 5 does not say that a trajectory is hidden:\n%s", view)
+	}
+}
+
+// TestParetoReadingFollowsTheSession: a recompute shows the opened
+// trajectory's new reward; another batch closes it.
+func TestParetoReadingFollowsTheSession(t *testing.T) {
+	tab, s := newSampleTab(t, newParetoTab)
+	pressKeys(tab, "enter")
+	s.Options.Method = engine.GRPO
+	s.Recompute()
+	tab.Update(SessionChangedMsg{})
+	if v := plain(tab); !strings.Contains(v, "computed (grpo)") {
+		t.Errorf("the opened trajectory does not show the new method's values:\n%s", v)
+	}
+	showBatch(tab, s, 3)
+	if v := plain(tab); !strings.Contains(v, "Pareto ranks:") {
+		t.Errorf("another batch does not close the trajectory of the previous one:\n%s", v)
+	}
+}
+
+// TestParetoBatchWithoutValidPoints: a batch whose every trajectory is
+// invalid draws empty axes, says so, and takes every key and click.
+func TestParetoBatchWithoutValidPoints(t *testing.T) {
+	var ts []engine.Trajectory
+	for b := range 2 {
+		for i := range 16 {
+			md := map[string]any{"accuracy": float64(i % 2), "safety": float64(i) / 16}
+			if b == 1 {
+				delete(md, "accuracy")
+			}
+			ts = append(ts, engine.Trajectory{ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true, Metadata: md})
+		}
+	}
+	s, err := openSession("partly invalid", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	tab := newParetoTab(c)
+	tab.SetSize(120, 40)
+	tab.Update(SessionChangedMsg{})
+	showBatch(tab, s, 1)
+	pressKeys(tab, "right", "left", "down", "up", "+", "l", "0", "a", "enter", "x")
+	tab.Update(tea.MouseClickMsg{X: 20, Y: 10, Button: tea.MouseLeft})
+	if v := plain(tab); !strings.Contains(v, "no valid trajectory in this batch") || !strings.Contains(v, "16 invalid trajectories hidden") {
+		t.Errorf("an all-invalid batch:\n%s", v)
 	}
 }

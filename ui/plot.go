@@ -1,106 +1,146 @@
 package ui
 
 import (
-	"fmt"
-	"math"
-
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
-	"github.com/NimbleMarkets/ntcharts/v2/linechart"
+
+	"github.com/rewardlens/rewardlens/internal/chart"
 )
 
-// paddedRange widens [lo, hi] by 5% on each side, so that no point sits on
-// an axis. A constant set gets a unit-wide range with the value at 40% of
-// its height: at 50% it would fall between two rows on an even number of
-// them, and rounding errors (z-scores average 1e-17, not 0, which counts as
-// constant here) would zigzag the line across both.
-func paddedRange(lo, hi float64) (float64, float64) {
-	if hi-lo <= 1e-9*max(1, math.Abs(lo), math.Abs(hi)) {
-		mid := (lo + hi) / 2
-		return mid - 0.4, mid + 0.6
+// plotFrame is a chart drawn on an ntcharts canvas: the y tick labels,
+// the y axis, the plotting area (its grid's cells), the x axis under it
+// and the x tick labels. The axes are chart.Axis fits: ticks on nice
+// values at regular cells, and no data on an axis line, whose cells are
+// not the plotting area's.
+type plotFrame struct {
+	canvas canvas.Model
+	grid   chart.Grid
+	// left is the y axis' column; the plotting area starts right of it,
+	// at the canvas' top row.
+	left int
+}
+
+// newPlotFrame returns the frame of width x height cells: fitY fits the
+// y axis to the rows left by the x axis and its labels, fitX the x axis
+// to the columns the y labels and axis leave.
+func newPlotFrame(width, height int, fitY, fitX func(cells int) chart.Axis) *plotFrame {
+	width, height = max(width, 8), max(height, 4)
+	y := fitY(height - 2)
+	left := y.LabelWidth()
+	x := fitX(width - left - 1)
+	return &plotFrame{canvas: canvas.New(width, height), grid: chart.Grid{X: x, Y: y}, left: left}
+}
+
+// point returns the canvas cell of (x, y), and whether it is in the
+// plotting area.
+func (f *plotFrame) point(x, y float64) (canvas.Point, bool) {
+	col, row, ok := f.grid.Cell(x, y)
+	return f.cellPoint(col, row), ok
+}
+
+// cellPoint returns the canvas cell of the plotting area's column col and
+// row row (row 0 at the bottom).
+func (f *plotFrame) cellPoint(col, row int) canvas.Point {
+	return canvas.Point{X: f.left + 1 + col, Y: f.grid.Y.Cells - 1 - row}
+}
+
+// gridCell returns the plotting area's column and row of a canvas cell,
+// and whether it is one of the area's.
+func (f *plotFrame) gridCell(p canvas.Point) (col, row int, ok bool) {
+	col, row = p.X-f.left-1, f.grid.Y.Cells-1-p.Y
+	return col, row, col >= 0 && col < f.grid.X.Cells && row >= 0 && row < f.grid.Y.Cells
+}
+
+// mark draws r at (x, y) if it lies in the plotting area.
+func (f *plotFrame) mark(x, y float64, r rune, style lipgloss.Style) {
+	if p, ok := f.point(x, y); ok {
+		f.canvas.SetCell(p, canvas.NewCellWithStyle(r, style))
 	}
-	pad := (hi - lo) * 0.05
-	return lo - pad, hi + pad
 }
 
-// relabel fits the chart's tick labels to the range it shows (zooming
-// changes it), with the decimals that tell apart a tenth of it: ntcharts
-// puts a label about every tenth of an axis, not on round values.
-func relabel(lc *linechart.Model) {
-	lc.XLabelFormatter = tickFormatter((lc.ViewMaxX() - lc.ViewMinX()) / 10)
-	lc.YLabelFormatter = padLabels(tickFormatter((lc.ViewMaxY()-lc.ViewMinY())/10), lc.ViewMinY(), lc.ViewMaxY())
-	lc.UpdateGraphSizes()
+// vline draws r down the plotting area's column of x, if it has one.
+func (f *plotFrame) vline(x float64, r rune, style lipgloss.Style) {
+	col := f.grid.X.Cell(x)
+	if col < 0 || col >= f.grid.X.Cells {
+		return
+	}
+	for row := range f.grid.Y.Cells {
+		f.canvas.SetCell(f.cellPoint(col, row), canvas.NewCellWithStyle(r, style))
+	}
 }
 
-// padLabels right-aligns format's labels of [lo, hi] to the widest one,
-// the label of an end. ntcharts makes room for the labels it measures,
-// which can miss the top one and cut it.
-func padLabels(format linechart.LabelFormatter, lo, hi float64) linechart.LabelFormatter {
-	width := max(len(format(0, lo)), len(format(0, hi)))
-	return func(i int, v float64) string { return fmt.Sprintf("%*s", width, format(i, v)) }
+// hline draws r across the plotting area's row of y, if it has one.
+func (f *plotFrame) hline(y float64, r rune, style lipgloss.Style) {
+	row := f.grid.Y.Cell(y)
+	if row < 0 || row >= f.grid.Y.Cells {
+		return
+	}
+	for col := range f.grid.X.Cells {
+		f.canvas.SetCell(f.cellPoint(col, row), canvas.NewCellWithStyle(r, style))
+	}
 }
 
-// inView reports whether (x, y) lies in the chart's displayed range.
-func inView(lc *linechart.Model, x, y float64) bool {
-	return x >= lc.ViewMinX() && x <= lc.ViewMaxX() && y >= lc.ViewMinY() && y <= lc.ViewMaxY()
-}
-
-// clipToGraph blanks every cell outside the chart's graphing area: a line
-// to a point outside a zoomed-in view is drawn past the axes, over the tick
-// labels, and must not stay there. Call it before drawing the axes.
-func clipToGraph(lc *linechart.Model) {
-	o := lc.Origin()
-	for y := range lc.Canvas.Height() {
-		for x := range lc.Canvas.Width() {
-			if x <= o.X || y >= o.Y {
-				lc.Canvas.SetCell(canvas.Point{X: x, Y: y}, canvas.Cell{})
+// brailleLines draws each polyline as braille dots, 2 across and 4 down a
+// cell, clipped to the plotting area: a line of many noisy points stays a
+// line, not a stack of box-drawing corners.
+func (f *plotFrame) brailleLines(lines [][]canvas.Float64Point, style lipgloss.Style) {
+	w, h := f.grid.X.Cells*2, f.grid.Y.Cells*4
+	dots := runes.NewPatternDotsGrid(w, h)
+	dot := func(p canvas.Float64Point) canvas.Point {
+		return canvas.Point{X: f.grid.X.Sub(p.X, 2), Y: h - 1 - f.grid.Y.Sub(p.Y, 4)}
+	}
+	set := func(p canvas.Point) {
+		if p.X >= 0 && p.X < w && p.Y >= 0 && p.Y < h {
+			dots.Set(p.X, p.Y)
+		}
+	}
+	for _, line := range lines {
+		for j, p := range line {
+			if j == 0 {
+				set(dot(p))
+				continue
+			}
+			for _, d := range graph.GetLinePoints(dot(line[j-1]), dot(p)) {
+				set(d)
 			}
 		}
 	}
+	graph.DrawBraillePatterns(&f.canvas, canvas.Point{X: f.left + 1, Y: 0}, dots.BraillePatterns(), style)
 }
 
-// lineCell returns the canvas cell of (x, y), scaled as the tick labels
-// are (linechart's DrawRune puts points a row and a column off them).
-func lineCell(lc *linechart.Model, f canvas.Float64Point) canvas.Point {
-	return canvas.CanvasPointFromFloat64Point(lc.Origin(), lc.ScaleFloat64PointForLine(f))
-}
-
-// drawPoint marks (x, y) with r, kept off the axes.
-func drawPoint(lc *linechart.Model, f canvas.Float64Point, r rune, style lipgloss.Style) {
-	p, o := lineCell(lc, f), lc.Origin()
-	p.X, p.Y = max(p.X, o.X+1), min(p.Y, o.Y-1)
-	lc.Canvas.SetCell(p, canvas.NewCellWithStyle(r, style))
-}
-
-// drawPolyline joins the points in order with line runes.
-func drawPolyline(lc *linechart.Model, points []canvas.Float64Point, style lipgloss.Style) {
-	for j := 1; j < len(points); j++ {
-		cells := graph.GetLinePointsWithLimit(lineCell(lc, points[j-1]), lineCell(lc, points[j]), lc.MaxInterpolationPoints)
-		graph.DrawLinePoints(&lc.Canvas, cells, runes.ArcLineStyle, style)
+// drawAxes draws both axes with a tick at each of their ticks, the y
+// labels right-aligned left of the axis and the x labels centred under
+// their ticks (moved inside the canvas at its ends, dropped when they
+// would touch the previous one).
+func (f *plotFrame) drawAxes(axis, label lipgloss.Style) {
+	c, g := &f.canvas, f.grid
+	base := g.Y.Cells // the x axis' row
+	for row := range g.Y.Cells {
+		c.SetCell(canvas.Point{X: f.left, Y: row}, canvas.NewCellWithStyle('│', axis))
 	}
-}
-
-// drawMarker draws a dotted vertical line at x across the graphing area.
-func drawMarker(lc *linechart.Model, x float64, style lipgloss.Style) {
-	col := max(lineCell(lc, canvas.Float64Point{X: x, Y: lc.ViewMinY()}).X, lc.Origin().X+1)
-	for y := range lc.Origin().Y {
-		lc.Canvas.SetCell(canvas.Point{X: col, Y: y}, canvas.NewCellWithStyle('┊', style))
+	c.SetCell(canvas.Point{X: f.left, Y: base}, canvas.NewCellWithStyle('└', axis))
+	for col := range g.X.Cells {
+		c.SetCell(canvas.Point{X: f.left + 1 + col, Y: base}, canvas.NewCellWithStyle('─', axis))
 	}
-}
-
-// drawZeroLines draws dotted lines where x = 0 and y = 0 in view: the
-// quadrants of positive and negative advantages.
-func drawZeroLines(lc *linechart.Model, style lipgloss.Style) {
-	o := lc.Origin()
-	if lc.ViewMinX() < 0 && lc.ViewMaxX() > 0 {
-		drawMarker(lc, 0, style)
+	for _, t := range g.Y.Ticks() {
+		p := f.cellPoint(0, t.Cell)
+		c.SetCell(canvas.Point{X: f.left, Y: p.Y}, canvas.NewCellWithStyle('┤', axis))
+		c.SetStringWithStyle(canvas.Point{X: f.left - len(t.Label), Y: p.Y}, t.Label, label)
 	}
-	if lc.ViewMinY() < 0 && lc.ViewMaxY() > 0 {
-		row := lineCell(lc, canvas.Float64Point{X: lc.ViewMinX(), Y: 0}).Y
-		for x := o.X + 1; x < lc.Canvas.Width(); x++ {
-			lc.Canvas.SetCell(canvas.Point{X: x, Y: row}, canvas.NewCellWithStyle('┈', style))
+	end := -1 // the column after the last x label
+	for _, t := range g.X.Ticks() {
+		x := f.left + 1 + t.Cell
+		c.SetCell(canvas.Point{X: x, Y: base}, canvas.NewCellWithStyle('┬', axis))
+		start := min(max(x-(len(t.Label)-1)/2, 0), c.Width()-len(t.Label))
+		if start <= end {
+			continue
 		}
+		c.SetStringWithStyle(canvas.Point{X: start, Y: base + 1}, t.Label, label)
+		end = start + len(t.Label)
 	}
 }
+
+// view returns the frame's cells as text.
+func (f *plotFrame) view() string { return f.canvas.View() }

@@ -4,25 +4,25 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
-// The smallest cell a Steps chart is drawn in, title included.
+// The smallest cell a Steps chart is drawn in, title included: below it
+// the grid scrolls.
 const (
-	minStepsChartWidth  = 30
-	minStepsChartHeight = 7
+	minStepsChartWidth  = 36
+	minStepsChartHeight = 8
 )
 
 // currentRune marks the current batch's point.
@@ -32,27 +32,53 @@ const currentRune = '◆'
 type stepSeries struct {
 	title  string
 	values []float64 // one per batch
+	// nonNegative and integer say what values can be, for its axis.
+	nonNegative, integer bool
 }
 
 // maxFindingLines is how many health findings the Steps tab lists.
 const maxFindingLines = 5
 
+type stepsKeyMap struct {
+	Prev, Next  key.Binding
+	Open, Close key.Binding
+}
+
+func newStepsKeyMap() stepsKeyMap {
+	return stepsKeyMap{
+		Prev:  key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous chart")),
+		Next:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next chart")),
+		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "full screen")),
+		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "all charts"), key.WithDisabled()),
+	}
+}
+
 // stepsTab draws, batch after batch, the statistics that show how training
 // went: reward mean and std, each objective's mean, the frontier size and
 // hypervolume, frac_zero_std_groups and the mean step_count; under them,
-// the health findings.
+// the health findings. The charts share the screen in a grid that grows
+// with it and scrolls to the selected chart when they do not fit; enter
+// shows the selected one alone.
 type stepsTab struct {
 	common        *Common
+	keys          stepsKeyMap
 	width, height int
 
 	// trends caches result's trends: a batch change keeps the result.
 	result *engine.Result
 	trends []engine.Trend
 	series []stepSeries
-	charts []linechart.Model
+	// selected is the selected chart, top the first grid row shown, and
+	// full whether the selected chart fills the tab.
+	selected, top int
+	full          bool
+	// charts are the drawn charts, titles included, of the rows shown;
+	// frames their plots.
+	charts map[int]string
+	frames map[int]*plotFrame
 }
 
-func newStepsTab(c *Common) Tab { return &stepsTab{common: c} }
+func newStepsTab(c *Common) Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
 
 func (t *stepsTab) Title() string { return "Steps" }
 
@@ -62,10 +88,39 @@ func (t *stepsTab) SetSize(width, height int) {
 }
 
 func (t *stepsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
-	if _, ok := msg.(SessionChangedMsg); ok {
+	switch msg := msg.(type) {
+	case SessionChangedMsg:
 		t.draw()
+	case tea.KeyPressMsg:
+		t.handleKey(msg)
+	case tea.MouseWheelMsg:
+		// The wheel scrolls the grid a chart at a time, as up and down.
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			t.handleKey(tea.KeyPressMsg{Code: tea.KeyUp})
+		case tea.MouseWheelDown:
+			t.handleKey(tea.KeyPressMsg{Code: tea.KeyDown})
+		}
 	}
 	return t, nil
+}
+
+func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
+	switch {
+	case key.Matches(msg, t.keys.Prev):
+		t.selected = max(t.selected-1, 0)
+	case key.Matches(msg, t.keys.Next):
+		t.selected = max(min(t.selected+1, len(t.series)-1), 0)
+	case key.Matches(msg, t.keys.Open):
+		t.full = true
+	case key.Matches(msg, t.keys.Close):
+		t.full = false
+	default:
+		return
+	}
+	t.keys.Open.SetEnabled(!t.full)
+	t.keys.Close.SetEnabled(t.full)
+	t.draw()
 }
 
 // refreshTrends takes the trends of a new result.
@@ -76,6 +131,7 @@ func (t *stepsTab) refreshTrends() {
 	}
 	t.result, t.trends = res, t.common.Session.Trends()
 	t.series = stepsSeries(res.Objectives, t.trends)
+	t.selected = min(t.selected, len(t.series)-1)
 }
 
 // stepsSeries returns the charted statistics; the hypervolume only for 2
@@ -83,17 +139,19 @@ func (t *stepsTab) refreshTrends() {
 func stepsSeries(objectives []engine.Objective, trends []engine.Trend) []stepSeries {
 	series := []stepSeries{
 		{title: "reward mean"},
-		{title: "reward std"},
+		{title: "reward std", nonNegative: true},
 	}
 	for _, o := range objectives {
 		series = append(series, stepSeries{title: textsafe.Line(fmt.Sprintf("%s mean (%s)", o.Name, o.Goal))})
 	}
-	series = append(series, stepSeries{title: "frontier size (rank 0)"})
+	series = append(series, stepSeries{title: "frontier size (rank 0)", nonNegative: true, integer: true})
 	hypervolume := len(objectives) == 2 || len(objectives) == 3
 	if hypervolume {
-		series = append(series, stepSeries{title: "hypervolume"})
+		series = append(series, stepSeries{title: "hypervolume", nonNegative: true})
 	}
-	series = append(series, stepSeries{title: "frac_zero_std_groups"}, stepSeries{title: "mean step_count"})
+	series = append(series,
+		stepSeries{title: "frac_zero_std_groups", nonNegative: true},
+		stepSeries{title: "mean step_count", nonNegative: true})
 	for _, tr := range trends {
 		values := []float64{tr.Reward.Mean, tr.Reward.Std}
 		for _, o := range tr.Objectives {
@@ -111,139 +169,104 @@ func stepsSeries(objectives []engine.Objective, trends []engine.Trend) []stepSer
 	return series
 }
 
-// layout returns the grid the charts fill: columns, rows and each cell's
-// size. It takes the fewest columns (the widest charts) in which every
-// chart fits; when none does, the most columns at least minStepsChartWidth
-// wide, the rows that fit and a line to say what does not.
-func (t *stepsTab) layout() (cols, rows, cellWidth, cellHeight int) {
-	height := t.height - 1 - len(t.healthLines()) // under the legend, over the findings
-	maxCols := min(max(t.width/minStepsChartWidth, 1), 3)
-	for cols = 1; cols <= maxCols; cols++ {
-		rows = (len(t.series) + cols - 1) / cols
-		if rows*minStepsChartHeight <= height {
-			return cols, rows, t.width / cols, height / rows
-		}
-	}
-	cols, height = maxCols, height-1 // over the line that says so
-	rows = max(height/minStepsChartHeight, 1)
-	return cols, rows, t.width / cols, height / rows
+// stepsLayout is how the charts share the tab.
+type stepsLayout struct {
+	// cols and rows are the grid's; shown is how many of its rows fit.
+	cols, rows, shown int
+	// cellWidth and cellHeight are a chart's, title included.
+	cellWidth, cellHeight int
 }
 
-// draw rebuilds every chart for the current batch.
+// chartsHeight returns the rows left to the charts, under the legend and
+// over the findings.
+func (t *stepsTab) chartsHeight() int { return t.height - 1 - len(t.healthLines()) }
+
+// layout returns the grid: as many columns as minStepsChartWidth allows
+// (at most 3), and rows sharing the height; when they do not all fit in
+// it at minStepsChartHeight, the rows that do, which scroll.
+func (t *stepsTab) layout() stepsLayout {
+	height := t.chartsHeight()
+	cols := min(max(t.width/minStepsChartWidth, 1), 3)
+	rows := max((len(t.series)+cols-1)/cols, 1)
+	shown := min(rows, max(height/minStepsChartHeight, 1))
+	return stepsLayout{cols: cols, rows: rows, shown: shown, cellWidth: t.width / cols, cellHeight: max(height/shown, 3)}
+}
+
+// draw scrolls the selected chart into view and draws the charts shown
+// for the current batch.
 func (t *stepsTab) draw() {
 	if t.common.Session.Result == nil || t.width <= 0 || t.height <= 0 {
 		return
 	}
 	t.refreshTrends()
-	t.charts = t.charts[:0]
+	t.charts, t.frames = map[int]string{}, map[int]*plotFrame{}
 	if len(t.trends) == 0 {
 		return
 	}
-	_, _, w, h := t.layout()
-	for _, s := range t.series {
-		t.charts = append(t.charts, t.chart(s, max(w-1, 10), max(h-1, 3)))
+	if t.full {
+		t.charts[t.selected] = t.chartView(t.selected, t.width, t.chartsHeight())
+		return
+	}
+	l := t.layout()
+	row := t.selected / l.cols
+	t.top = min(max(t.top, row-l.shown+1), row)
+	for j := t.top * l.cols; j < min((t.top+l.shown)*l.cols, len(t.series)); j++ {
+		t.charts[j] = t.chartView(j, l.cellWidth-1, l.cellHeight)
 	}
 }
 
-// chart draws one series against the batches' steps: the current batch on
-// a dotted vertical line and marked, a gap where a batch has no value.
-func (t *stepsTab) chart(s stepSeries, width, height int) linechart.Model {
+// chartView draws series j in width x height cells: its title, which says
+// the current batch's value, over the chart.
+func (t *stepsTab) chartView(j, width, height int) string {
 	st := t.common.Styles
-	y0, y1 := paddedRange(finiteRange(s.values))
-	lc := linechart.New(width, height, 0, 1, y0, y1,
-		linechart.WithXYSteps(4, 2),
-		linechart.WithStyles(st.Axis, st.AxisLabel, st.Bar))
-	relabel(&lc)
-	x0, x1 := t.stepRange(&lc)
-	lc.SetXRange(x0, x1)
-	lc.SetViewXRange(x0, x1)
-	lc.XLabelFormatter = noLabel // drawStepLabels puts them under the points
+	s := t.series[j]
+	b := t.common.Session.Batch
+	marker := "  "
+	titleStyle := st.Title
+	if j == t.selected {
+		marker, titleStyle = "▸ ", st.Selected
+	}
+	title := marker + titleStyle.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
+	f := t.chart(s, width, height-1)
+	t.frames[j] = f
+	return ansi.Truncate(title, width, "…") + "\n" + f.view()
+}
+
+// chart draws one series against the batches' steps as a braille line,
+// the current batch on a dotted vertical line and marked, a gap where a
+// batch has no value.
+func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
+	st := t.common.Styles
+	lo, hi := finiteRange(s.values)
+	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
+	f := newPlotFrame(width, height,
+		func(rows int) chart.Axis {
+			return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer})
+		},
+		func(cols int) chart.Axis {
+			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
+		})
 	current := t.common.Session.Batch
-	drawMarker(&lc, float64(t.trends[current].Step), st.Muted)
+	f.vline(float64(t.trends[current].Step), '┊', st.Muted)
+	var lines [][]canvas.Float64Point
 	var line []canvas.Float64Point
 	for b, v := range s.values {
 		if math.IsNaN(v) {
-			drawPolyline(&lc, line, st.Bar)
-			line = line[:0]
+			if len(line) > 0 {
+				lines, line = append(lines, line), nil
+			}
 			continue
 		}
 		line = append(line, canvas.Float64Point{X: float64(t.trends[b].Step), Y: v})
 	}
-	drawPolyline(&lc, line, st.Bar)
+	lines = append(lines, line)
+	f.brailleLines(lines, st.Bar)
 	if v := s.values[current]; !math.IsNaN(v) {
-		drawPoint(&lc, canvas.Float64Point{X: float64(t.trends[current].Step), Y: v}, currentRune, st.Selected)
+		f.mark(float64(t.trends[current].Step), v, currentRune, st.Selected)
 	}
-	lc.DrawXYAxisAndLabel()
-	t.drawStepLabels(&lc, st.AxisLabel)
-	return lc
+	f.drawAxes(st.Axis, st.AxisLabel)
+	return f
 }
-
-// stepRange returns the x range that puts the first step's points in the
-// column right of the y axis, not under it, and the last step's far enough
-// from the right edge for its label, centred on them, to fit. A single
-// step gets a padded range.
-func (t *stepsTab) stepRange(lc *linechart.Model) (float64, float64) {
-	firstStep, lastStep := t.trends[0].Step, t.trends[len(t.trends)-1].Step
-	first, last := float64(firstStep), float64(lastStep)
-	if first == last {
-		return paddedRange(first, last)
-	}
-	left := max(1, (len(stepLabel(firstStep))-1)/2-lc.Origin().X)
-	right := max(lc.GraphWidth()-len(stepLabel(lastStep))/2, left+1)
-	perColumn := (last - first) / float64(right-left)
-	return first - float64(left)*perColumn, last + float64(lc.GraphWidth()-right)*perColumn
-}
-
-// drawStepLabels writes the steps under the x axis, each centred on the
-// column of its points: every kth batch's, k the smallest of 1, 2, 5, 10,
-// 20, 50, … that leaves a blank column between two labels.
-func (t *stepsTab) drawStepLabels(lc *linechart.Model, style lipgloss.Style) {
-	k := 1
-	for k < len(t.trends) && !t.labelsFit(lc, k) {
-		k = nextStride(k)
-	}
-	for b := 0; b < len(t.trends); b += k {
-		start, label := t.stepLabelAt(lc, b)
-		lc.Canvas.SetStringWithStyle(canvas.Point{X: start, Y: lc.Origin().Y + 1}, label, style)
-	}
-}
-
-// nextStride returns the number after k in 1, 2, 5, 10, 20, 50, ….
-func nextStride(k int) int {
-	if strconv.Itoa(k)[0] == '2' {
-		return k / 2 * 5
-	}
-	return k * 2
-}
-
-// labelsFit reports whether every kth batch's label fits in the chart with
-// a blank column before the next.
-func (t *stepsTab) labelsFit(lc *linechart.Model, k int) bool {
-	end := -2 // the column of the previous label's last character
-	for b := 0; b < len(t.trends); b += k {
-		start, label := t.stepLabelAt(lc, b)
-		if start < end+2 || start+len(label) > lc.Canvas.Width() {
-			return false
-		}
-		end = start + len(label) - 1
-	}
-	return true
-}
-
-// stepLabelAt returns batch b's step label and its first column, for the
-// label to be centred on the column of the batch's points (an even-length
-// label on its left middle character).
-func (t *stepsTab) stepLabelAt(lc *linechart.Model, b int) (int, string) {
-	label := stepLabel(t.trends[b].Step)
-	col := lineCell(lc, canvas.Float64Point{X: float64(t.trends[b].Step), Y: lc.ViewMinY()}).X
-	return col - (len(label)-1)/2, label
-}
-
-// stepLabel is a training step's label on the x axis.
-func stepLabel(step int64) string { return strconv.FormatInt(step, 10) }
-
-// noLabel leaves an axis without ntcharts' labels.
-func noLabel(int, float64) string { return "" }
 
 // finiteRange returns the smallest and largest non-NaN values, 0 and 1
 // when there is none.
@@ -265,34 +288,44 @@ func (t *stepsTab) View() string {
 		return ""
 	}
 	st := t.common.Styles
-	cols, rows, w, _ := t.layout()
-	gridRows := []string{st.Muted.Render(fmt.Sprintf("one point per batch, by training step · %c┊ the current batch ([ and ] move it)", currentRune))}
-	for r := range rows {
-		var cells []string
-		for c := range cols {
-			if j := r*cols + c; j < len(t.charts) {
-				cells = append(cells, lipgloss.NewStyle().Width(w).Render(t.chartView(j)))
-			}
+	legend := fmt.Sprintf("%c┊ the current batch ([ and ] move it) · one point per batch, by training step", currentRune)
+	var body string
+	if t.full {
+		legend = "esc: all charts · " + legend
+		body = t.charts[t.selected]
+	} else {
+		l := t.layout()
+		if l.shown < l.rows {
+			legend = fmt.Sprintf("charts %d–%d of %d (↑/↓) · ", t.top*l.cols+1, min((t.top+l.shown)*l.cols, len(t.series)), len(t.series)) + legend
 		}
-		gridRows = append(gridRows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
+		var gridRows []string
+		for r := t.top; r < t.top+l.shown; r++ {
+			var cells []string
+			for c := range l.cols {
+				if view, ok := t.charts[r*l.cols+c]; ok {
+					cells = append(cells, fitBox(view, l.cellWidth, l.cellHeight))
+				}
+			}
+			gridRows = append(gridRows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
+		}
+		body = strings.Join(gridRows, "\n")
 	}
-	if hidden := len(t.charts) - rows*cols; hidden > 0 {
-		gridRows = append(gridRows, st.Warning.Render(
-			count(hidden, "more chart does", "more charts do")+" not fit: enlarge the terminal"))
-	}
-	body := fitBox(strings.Join(gridRows, "\n"), t.width, t.height-len(t.healthLines()))
+	body = fitBox(st.Muted.Render(legend)+"\n"+body, t.width, t.height-len(t.healthLines()))
 	return fitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
 }
 
 // healthLines lists the health findings under the charts: a title line
-// with the badge, then the first maxFindingLines findings, in step order.
+// with the badge, then the first findings in step order, up to
+// maxFindingLines, fewer on a short screen.
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := s.Findings()
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
 	lines := []string{st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + healthBadge(st, findings)}
+	// A short screen keeps its rows for the charts.
+	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	for j, f := range findings {
-		if j == maxFindingLines-1 && len(findings) > maxFindingLines {
+		if j == most-1 && len(findings) > most {
 			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (rewardlens stats --health lists them)", len(findings)-j)))
 			break
 		}
@@ -301,16 +334,8 @@ func (t *stepsTab) healthLines() []string {
 	return lines
 }
 
-// chartView is chart j under its title, which says the current batch's
-// value.
-func (t *stepsTab) chartView(j int) string {
-	st := t.common.Styles
-	s := t.series[j]
-	b := t.common.Session.Batch
-	title := st.Title.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
-	return ansi.Truncate(title, t.charts[j].Width(), "…") + "\n" + t.charts[j].View()
+func (t *stepsTab) ShortHelp() []key.Binding {
+	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close}
 }
 
-// The Steps tab has no keys of its own: [ and ] move the marked batch.
-func (t *stepsTab) ShortHelp() []key.Binding  { return nil }
-func (t *stepsTab) FullHelp() [][]key.Binding { return nil }
+func (t *stepsTab) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }

@@ -2,15 +2,19 @@ package ui
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 func TestGoldenSteps(t *testing.T) {
@@ -59,9 +63,17 @@ func TestStepsFollowTheResult(t *testing.T) {
 	}
 }
 
-// newStepsTabOf returns the Steps tab on the sample's first n batches, at
-// width x 40, without colour.
-func newStepsTabOf(t *testing.T, n, width int) (Tab, *Session) {
+// stepsTabOn returns the Steps tab on s at width x height, without colour.
+func stepsTabOn(s *Session, width, height int) *stepsTab {
+	c := &Common{Width: width, Height: height, Styles: NewStyles(true, true), Session: s}
+	tab := newStepsTab(c)
+	tab.SetSize(width, height)
+	tab.Update(SessionChangedMsg{})
+	return tab.(*stepsTab)
+}
+
+// sampleBatches returns a session on the sample's first n batches.
+func sampleBatches(t *testing.T, n int) *Session {
 	t.Helper()
 	cfg, res := readSample(t)
 	var ts []engine.Trajectory
@@ -75,96 +87,215 @@ func newStepsTabOf(t *testing.T, n, width int) (Tab, *Session) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Common{Width: width, Height: 40, Styles: NewStyles(true, true), Session: s}
-	tab := newStepsTab(c)
-	tab.SetSize(width, 40)
-	tab.Update(SessionChangedMsg{})
-	return tab, s
+	return s
 }
 
-// axisLabel is a label under a chart's x axis and its first column.
-type axisLabel struct {
-	start int
-	text  string
-}
-
-// chartAxis returns, on the cth chart of the first row, the column of the
-// current batch's marker and the labels under the x axis.
-func chartAxis(t *testing.T, tab Tab, c int) (marker int, labels []axisLabel) {
+// noisySession returns a session of batches batches of 64 trajectories
+// in groups of 8 whose objectives are noise.
+func noisySession(t *testing.T, batches int) *Session {
 	t.Helper()
-	view := plain(tab)
-	_, _, w, _ := tab.(*stepsTab).layout()
-	lines := strings.Split(view, "\n")
-	marker = -1
-	for i := 2; i+1 < len(lines); i++ { // under the legend and the title
-		row := []rune(lines[i])[c*w : (c+1)*w]
-		if j := slices.IndexFunc(row, func(r rune) bool { return r == '┊' || r == '◆' }); j >= 0 && marker < 0 {
-			marker = j
+	rng := rand.New(rand.NewPCG(5, 9))
+	var ts []engine.Trajectory
+	for b := range batches {
+		for i := range 64 {
+			ts = append(ts, engine.Trajectory{
+				ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true,
+				Metadata: map[string]any{"accuracy": float64(rng.IntN(2)), "safety": rng.Float64(), "length": float64(100 + rng.IntN(900))},
+			})
 		}
-		if !slices.Contains(row, '└') {
-			continue
-		}
-		for j, r := range []rune(lines[i+1])[c*w : (c+1)*w] {
-			switch {
-			case r == ' ':
-			case len(labels) > 0 && labels[len(labels)-1].start+len(labels[len(labels)-1].text) == j:
-				labels[len(labels)-1].text += string(r)
-			default:
-				labels = append(labels, axisLabel{j, string(r)})
-			}
-		}
-		if marker < 0 {
-			t.Fatalf("no marker on chart %d:\n%s", c, view)
-		}
-		return marker, labels
 	}
-	t.Fatalf("no x axis on chart %d:\n%s", c, view)
-	return 0, nil
+	s, err := openSession("noisy", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
-// TestStepsLabelTheirPoints: each step's label on the x axis is centred on
-// the column of its points, which the current batch's marker shows; with
-// many steps, every kth is labelled, without overlap.
-func TestStepsLabelTheirPoints(t *testing.T) {
-	for _, tc := range []struct{ batches, width, stride int }{
-		{1, 120, 1}, {2, 120, 1}, {3, 120, 1}, {7, 120, 1}, {7, 80, 1}, {40, 120, 5}, {40, 80, 5}, {40, 60, 10},
-	} {
-		t.Run(fmt.Sprintf("%d batches at %d columns", tc.batches, tc.width), func(t *testing.T) {
-			tab, s := newStepsTabOf(t, tc.batches, tc.width)
-			trends := tab.(*stepsTab).trends
-			if len(trends) != tc.batches {
-				t.Fatalf("%d batches, want %d", len(trends), tc.batches)
-			}
-			cols, _, _, _ := tab.(*stepsTab).layout()
-			for c := range cols {
-				checkStepLabels(t, tab, s, c, tc.stride)
-			}
-		})
-	}
-}
+// isBraille reports whether r is a braille pattern.
+func isBraille(r rune) bool { return r >= 0x2800 && r <= 0x28FF }
 
-// checkStepLabels checks the labels of the cth chart of the first row:
-// every strideth step's, each centred on the column of its points.
-func checkStepLabels(t *testing.T, tab Tab, s *Session, c, stride int) {
+// checkPointsDrawn checks that every finite point of every drawn chart
+// falls in its plotting area, above the x axis' row, on a braille dot or
+// the current batch's marker, and that the plotting area holds nothing
+// but those, the current batch's dotted line and blanks.
+func checkPointsDrawn(t *testing.T, tab *stepsTab) {
 	t.Helper()
-	trends := tab.(*stepsTab).trends
-	_, labels := chartAxis(t, tab, c)
-	var want []string
-	for b := 0; b < len(trends); b += stride {
-		want = append(want, strconv.FormatInt(trends[b].Step, 10))
+	if len(tab.frames) == 0 {
+		t.Fatal("no chart drawn")
 	}
-	var got []string
-	for _, l := range labels {
-		got = append(got, l.text)
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("chart %d: x labels %q, want %q:\n%s", c, got, want, plain(tab))
-	}
-	for j, l := range labels {
-		showBatch(tab, s, j*stride)
-		marker, _ := chartAxis(t, tab, c)
-		if centre := l.start + (len(l.text)-1)/2; centre != marker {
-			t.Errorf("chart %d: step %s labelled around column %d, its points are in column %d:\n%s", c, l.text, centre, marker, plain(tab))
+	for j, f := range tab.frames {
+		s := tab.series[j]
+		for b, v := range s.values {
+			if math.IsNaN(v) {
+				continue
+			}
+			p, ok := f.point(float64(tab.trends[b].Step), v)
+			if !ok || p.Y >= f.grid.Y.Cells {
+				t.Fatalf("%s: step %d's %v is outside the plotting area (cell %v):\n%s", s.title, tab.trends[b].Step, v, p, f.view())
+			}
+			if r := f.canvas.Cell(p).Rune; !isBraille(r) && r != currentRune {
+				t.Errorf("%s: step %d's %v shows %q, not a dot:\n%s", s.title, tab.trends[b].Step, v, r, f.view())
+			}
 		}
+		for col := range f.grid.X.Cells {
+			for row := range f.grid.Y.Cells {
+				r := f.canvas.Cell(f.cellPoint(col, row)).Rune
+				if r != 0 && r != ' ' && r != '┊' && r != currentRune && !isBraille(r) {
+					t.Errorf("%s: the plot holds %q at column %d, row %d:\n%s", s.title, r, col, row, f.view())
+				}
+			}
+		}
+	}
+}
+
+// TestStepsDrawEveryPointAboveTheAxis: the sample's collapses (reward std
+// after step 33, length mean after 31, step_count from 32) reach the
+// bottom of their charts; each point is drawn, none on the axis row.
+func TestStepsDrawEveryPointAboveTheAxis(t *testing.T) {
+	s := newSampleSession(t)
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		tab := stepsTabOn(s, size[0], size[1])
+		for j := range tab.series {
+			tab.selected, tab.full = j, true
+			tab.draw()
+			checkPointsDrawn(t, tab)
+		}
+	}
+}
+
+// TestStepsNoisyBatchesAreBrailleLines: 50 batches of noise make braille
+// lines, no box-drawing connectors.
+func TestStepsNoisyBatchesAreBrailleLines(t *testing.T) {
+	tab := stepsTabOn(noisySession(t, 50), 120, 40)
+	checkPointsDrawn(t, tab)
+	for _, line := range strings.Split(plain(tab), "\n") {
+		if strings.Contains(line, "└") {
+			continue // the x axis' ┬ ticks
+		}
+		if strings.ContainsAny(line, "┬┴┼╵╷╭╮╯╰") {
+			t.Errorf("a connector glyph in %q", line)
+		}
+	}
+}
+
+// checkYTicks checks that a chart's y ticks are nice, regular and
+// distinct, and that a non-negative series shows no negative value.
+func checkYTicks(t *testing.T, s stepSeries, f *plotFrame) {
+	t.Helper()
+	y := f.grid.Y
+	ticks := y.Ticks()
+	if !chart.IsNice(y.Step) || len(ticks) == 0 {
+		t.Errorf("%s: y step %v, %d ticks", s.title, y.Step, len(ticks))
+	}
+	var labels []string
+	for _, tk := range ticks {
+		labels = append(labels, tk.Label)
+	}
+	if len(slices.Compact(slices.Clone(labels))) != len(labels) {
+		t.Errorf("%s: repeated labels %q", s.title, labels)
+	}
+	if s.nonNegative && y.Min < 0 {
+		t.Errorf("%s: a non-negative series on an axis from %v", s.title, y.Min)
+	}
+}
+
+// TestStepsOneBatch: a single batch makes one point per chart in the
+// middle of a sensible axis: nice ticks, no negative range for a
+// non-negative quantity, a constant in the middle (0 of a non-negative
+// quantity at the bottom).
+func TestStepsOneBatch(t *testing.T) {
+	tab := stepsTabOn(sampleBatches(t, 1), 120, 40)
+	if len(tab.frames) != len(tab.series) {
+		t.Fatalf("%d charts drawn of %d", len(tab.frames), len(tab.series))
+	}
+	checkPointsDrawn(t, tab)
+	for j, f := range tab.frames {
+		s := tab.series[j]
+		checkYTicks(t, s, f)
+		v := s.values[0]
+		row := f.grid.Y.Cell(v)
+		middle := (f.grid.Y.Cells - 1) / 2
+		if s.nonNegative && !s.integer && v == 0 {
+			middle = 0
+		}
+		if row < middle-1 || row > middle+1 {
+			t.Errorf("%s: the constant %v on row %d of %d, want the middle (%d):\n%s", s.title, v, row, f.grid.Y.Cells, middle, f.view())
+		}
+		col := f.grid.X.Cell(float64(tab.trends[0].Step))
+		if col < f.grid.X.Cells/2-1 || col > f.grid.X.Cells/2+1 {
+			t.Errorf("%s: the one step in column %d of %d, not the middle", s.title, col, f.grid.X.Cells)
+		}
+	}
+	if v := plain(tab); strings.Count(v, string(currentRune)) < 2*len(tab.series) { // title and point
+		t.Errorf("not every chart marks its point:\n%s", v)
+	}
+}
+
+// TestStepsTicksAreNice checks every chart's axes on the sample and on
+// noise at three sizes.
+func TestStepsTicksAreNice(t *testing.T) {
+	for _, s := range []*Session{newSampleSession(t), noisySession(t, 50)} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			tab := stepsTabOn(s, size[0], size[1])
+			for j, f := range tab.frames {
+				checkYTicks(t, tab.series[j], f)
+				if x := f.grid.X; !chart.IsNice(x.Step) || x.Step < 1 {
+					t.Errorf("%s: x step %v", tab.series[j].title, x.Step)
+				}
+			}
+		}
+	}
+}
+
+// TestStepsShareTheScreen: at 200x60 every chart is drawn, taller than
+// the minimum, filling the height; at 80x24 they scroll to the selected
+// chart, and enter shows it alone until esc.
+func TestStepsShareTheScreen(t *testing.T) {
+	s := newSampleSession(t)
+	big := stepsTabOn(s, 200, 60)
+	l := big.layout()
+	if len(big.charts) != len(big.series) || l.shown != l.rows || l.cellHeight <= minStepsChartHeight ||
+		l.cellHeight*l.rows < big.chartsHeight()-l.rows {
+		t.Errorf("at 200x60: %d of %d charts, layout %+v for %d rows", len(big.charts), len(big.series), l, big.chartsHeight())
+	}
+
+	small := stepsTabOn(s, 80, 24)
+	l = small.layout()
+	if l.shown >= l.rows {
+		t.Fatalf("at 80x24 every chart fits (%+v): nothing to scroll", l)
+	}
+	if v := plain(small); !strings.Contains(v, fmt.Sprintf("charts 1–%d of 9", l.shown*l.cols)) {
+		t.Errorf("the legend does not say which charts are shown:\n%s", v)
+	}
+	for j := 1; j < len(small.series); j++ {
+		pressKeys(small, "down")
+		v := plain(small)
+		if small.selected != j || !strings.Contains(v, "▸ "+small.series[j].title) {
+			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
+		}
+	}
+	pressKeys(small, "down")
+	if small.selected != len(small.series)-1 {
+		t.Error("down went past the last chart")
+	}
+	last := small.series[len(small.series)-1].title
+	pressKeys(small, "enter")
+	v := plain(small)
+	if strings.Count(v, "◆ step") != 1 || !strings.Contains(v, last) || !strings.Contains(v, "esc: all charts") {
+		t.Errorf("enter does not show %q alone:\n%s", last, v)
+	}
+	f := small.frames[small.selected]
+	if f.canvas.Width() != 80 || f.grid.Y.Cells < 8 {
+		t.Errorf("the full-screen chart is %dx%d", f.canvas.Width(), f.grid.Y.Cells)
+	}
+	pressKeys(small, "esc")
+	if v := plain(small); strings.Count(v, "◆ step") != l.shown*l.cols-1 && strings.Count(v, "◆ step") != l.shown*l.cols {
+		t.Errorf("esc does not go back to the grid:\n%s", v)
+	}
+	pressKeys(small, "up", "up", "up", "up", "up", "up", "up")
+	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if v := plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ reward mean") {
+		t.Errorf("up and the wheel do not scroll back to the first chart:\n%s", v)
 	}
 }

@@ -1,0 +1,209 @@
+package chart
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func labels(a Axis) []string {
+	var s []string
+	for _, t := range a.Ticks() {
+		s = append(s, t.Label)
+	}
+	return s
+}
+
+// TestFitTicks checks hand-computed axes. Each case's comment works the
+// unit out: Span pads 5% of hi − lo on each side, and Fit takes the finest
+// unit = step/every (step nice, every from MinGap to 2·MinGap+1) whose
+// cells − 1 units cover it, centred.
+func TestFitTicks(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		lo, hi   float64
+		cells    int
+		o        Options
+		min, max float64
+		labels   []string
+	}{
+		// Span 0.79135..0.95965 (0.1683) in 9 units: unit ≥ 0.0187; 0.1/5 =
+		// 0.02 is the finest (0.05/2 = 0.025, 0.2/... coarser). Centred:
+		// (0.8755/0.02 − 4.5) rounds to 39: 0.78..0.96.
+		{"sample's std, 10 rows", 0.799, 0.952, 10, Options{}, 0.78, 0.96, []string{"0.8", "0.9"}},
+		// Constant 27745.6: Span ± 5000, 10000 in 9 units: unit ≥ 1111; 2500/2
+		// = 1250 is the finest. Centred on 27745.6/1250 − 4.5 = 17.7 → 18.
+		{"one batch's big constant", 27745.6, 27745.6, 10, Options{}, 22500, 33750, []string{"22500", "25000", "27500", "30000", "32500"}},
+		// Zero, non-negative: Span [0, 1]; 1 in 9 units: 0.25/2 = 0.125.
+		{"a fraction constant at 0", 0, 0, 10, Options{NonNegative: true}, 0, 1.125, []string{"0.00", "0.25", "0.50", "0.75", "1.00"}},
+		// Constant 0.25: Span 0.2..0.3 in 9 units: unit ≥ 0.0111; 0.025/2 = 0.0125.
+		{"a fraction constant at 0.25", 0.25, 0.25, 10, Options{NonNegative: true}, 0.2, 0.3125, []string{"0.200", "0.225", "0.250", "0.275", "0.300"}},
+		// Steps 0..49, non-negative, integer: Span 0..51.45 in 59 units: unit ≥
+		// 0.872; labels 2 wide, so every ≥ 3: step 5 over 5 cells = 1 is the
+		// finest whole step (2/2 = 1 has every 2 < 3). Starts at 0.
+		{"50 steps across 60 columns", 0, 49, 60, Options{NonNegative: true, Integer: true, LabelGap: true}, 0, 59,
+			[]string{"0", "5", "10", "15", "20", "25", "30", "35", "40", "45", "50", "55"}},
+		// One step, 0: Span [−1, 1] (a whole quantity's 0 stays in the
+		// middle); labels 1 wide, every ≥ 2: 1/2 per cell (step 1, every 2)
+		// covers 2 in 4 units; centred on 0: −2..2, the negative ticks
+		// dropped.
+		{"one step", 0, 0, 5, Options{NonNegative: true, Integer: true, LabelGap: true}, -1, 1, []string{"0", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Fit(tc.lo, tc.hi, tc.cells, tc.o)
+			if math.Abs(a.Min-tc.min) > 1e-9 || math.Abs(a.Max()-tc.max) > 1e-9 || !slices.Equal(labels(a), tc.labels) {
+				t.Errorf("Fit(%v, %v, %d) = %v..%v ticks %q, want %v..%v ticks %q",
+					tc.lo, tc.hi, tc.cells, a.Min, a.Max(), labels(a), tc.min, tc.max, tc.labels)
+			}
+		})
+	}
+}
+
+func TestStepDecimals(t *testing.T) {
+	for _, tc := range []struct {
+		step float64
+		want int
+	}{{1000, 0}, {25, 0}, {2.5, 1}, {5, 0}, {0.5, 1}, {0.25, 2}, {0.2, 1}, {0.1, 1}, {0.01, 2}, {0.025, 3}, {1e-4, 4}} {
+		if got := StepDecimals(tc.step); got != tc.want {
+			t.Errorf("StepDecimals(%v) = %d, want %d", tc.step, got, tc.want)
+		}
+	}
+}
+
+func TestFormatHasNoNegativeZero(t *testing.T) {
+	if got := Format(-1e-17, 2); got != "0.00" {
+		t.Errorf("Format(-1e-17, 2) = %q, want 0.00", got)
+	}
+	if got := Format(-0.5, 1); got != "-0.5" {
+		t.Errorf("Format(-0.5, 1) = %q", got)
+	}
+}
+
+func TestSpan(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		nonNeg bool
+		wantLo float64
+		wantHi float64
+	}{
+		{0, 10, false, -0.5, 10.5},
+		{0, 10, true, 0, 10.5},
+		{0.4, 0.4, true, 0.35, 0.45},
+		{-3, -3, false, -3.5, -2.5},
+		{0, 0, false, -1, 1},
+		{0, 0, true, 0, 1},
+		{math.Inf(1), math.Inf(-1), false, 0, 1},
+	} {
+		lo, hi := Span(tc.lo, tc.hi, tc.nonNeg)
+		if math.Abs(lo-tc.wantLo) > 1e-12 || math.Abs(hi-tc.wantHi) > 1e-12 {
+			t.Errorf("Span(%v, %v, %v) = %v, %v, want %v, %v", tc.lo, tc.hi, tc.nonNeg, lo, hi, tc.wantLo, tc.wantHi)
+		}
+	}
+}
+
+// TestFitProperties: on random ranges, the step is nice, ticks are Every
+// cells apart, on multiples of the step, labelled with its decimals, the
+// axis covers the data with the extremes off its ends, a non-negative
+// axis shows no negative value, and a constant lies in the middle.
+func TestFitProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 20000 {
+		scale := math.Pow(10, float64(rng.IntN(12)-6))
+		lo := (rng.Float64()*2 - 1) * scale * 10
+		hi := lo + rng.Float64()*scale
+		if i%10 == 0 {
+			hi = lo
+		}
+		o := Options{MinGap: 1 + rng.IntN(4), NonNegative: lo >= 0 && rng.IntN(2) == 0, LabelGap: rng.IntN(2) == 0}
+		cells := 4 + rng.IntN(150)
+		a := Fit(lo, hi, cells, o)
+		ticks := a.Ticks()
+		fail := func(format string, args ...any) {
+			t.Fatalf("Fit(%v, %v, %d, %+v) = %+v: "+format, append([]any{lo, hi, cells, o, a}, args...)...)
+		}
+		if !IsNice(a.Step) {
+			fail("step %v is not nice", a.Step)
+		}
+		if a.Every < max(o.MinGap, 1) {
+			fail("ticks %d cells apart, want ≥ %d", a.Every, o.MinGap)
+		}
+		if math.Abs(a.Step-float64(a.Every)*a.Unit) > 1e-9*a.Step {
+			fail("step %v ≠ every × unit", a.Step)
+		}
+		if len(ticks) == 0 {
+			fail("no tick")
+		}
+		for k, tk := range ticks {
+			if k > 0 && tk.Cell-ticks[k-1].Cell != a.Every {
+				fail("ticks %v: not regular", ticks)
+			}
+			if q := tk.Value / a.Step; math.Abs(q-math.Round(q)) > 1e-6 {
+				fail("tick %v not a multiple of the step", tk.Value)
+			}
+			if math.Abs(a.Value(float64(tk.Cell))-tk.Value) > 1e-6*a.Step {
+				fail("tick %v drawn at cell %d, which shows %v", tk.Value, tk.Cell, a.Value(float64(tk.Cell)))
+			}
+			if tk.Label != Format(tk.Value, StepDecimals(a.Step)) {
+				fail("label %q", tk.Label)
+			}
+			if o.LabelGap && len(ticks) > 1 && len(tk.Label) >= a.Every {
+				fail("label %q wider than the gap %d", tk.Label, a.Every)
+			}
+		}
+		if a.Min > lo || a.Max() < hi {
+			fail("%v..%v does not cover %v..%v", a.Min, a.Max(), lo, hi)
+		}
+		if hi > lo && (a.Pos(lo) < 0 || a.Pos(hi) > float64(cells-1)) {
+			fail("data outside the cells")
+		}
+		if o.NonNegative && a.Min < -1e-12*scale {
+			fail("non-negative axis starts at %v", a.Min)
+		}
+		if hi == lo && lo != 0 {
+			if mid := a.Pos(lo); math.Abs(mid-float64(cells-1)/2) > 1 {
+				fail("constant at cell %v of %d, not in the middle", mid, cells)
+			}
+		}
+	}
+}
+
+func TestFitRangeCoversTheView(t *testing.T) {
+	a := FitRange(0.31, 0.47, 20, Options{})
+	if a.Min > 0.31 || a.Max() < 0.47 || !IsNice(a.Step) {
+		t.Errorf("FitRange(0.31, 0.47) = %+v", a)
+	}
+}
+
+func TestNiceBins(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		lo, hi, width float64
+		maxBins       int
+		want          []float64
+	}{
+		// FD width 0.137 is nearest 0.1: 26 bins, more than 20; 0.2 gives 13.
+		{"rewards", -0.93, 1.52, 0.137, 20, []float64{-1, -0.8, -0.6, -0.4, -0.2, 0, 0.2, 0.4, 0.6, 0.8, 1, 1.2, 1.4, 1.6}},
+		// At most 5: 0.2 gives 13, 0.25 11, 0.5 6, 1 gives 3.
+		{"capped", -0.93, 1.52, 0.137, 5, []float64{-1, 0, 1, 2}},
+		// Already nice: the maximum on an edge closes the last bin.
+		{"on edges", 0, 1, 0.25, 10, []float64{0, 0.25, 0.5, 0.75, 1}},
+		// A constant: Span(3, 3) is 2.5..3.5; at width 1, from 2 to 4.
+		{"constant", 3, 3, 1, 4, []float64{2, 3, 4}},
+	} {
+		got := NiceBins(tc.lo, tc.hi, tc.width, tc.maxBins)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: NiceBins = %v, want %v", tc.name, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if math.Abs(got[i]-tc.want[i]) > 1e-12 {
+				t.Errorf("%s: NiceBins = %v, want %v", tc.name, got, tc.want)
+				break
+			}
+		}
+	}
+	if NiceBins(math.NaN(), 1, 1, 3) != nil {
+		t.Error("NiceBins of NaN is not nil")
+	}
+}

@@ -1,0 +1,103 @@
+package chart
+
+import "math"
+
+// Grid is a chart's plotting area: X's cells across, Y's up.
+type Grid struct{ X, Y Axis }
+
+// Cell returns the column and row (row 0 at the bottom) of (x, y), and
+// whether they lie in the grid.
+func (g Grid) Cell(x, y float64) (col, row int, ok bool) {
+	col, row = g.X.Cell(x), g.Y.Cell(y)
+	return col, row, col >= 0 && col < g.X.Cells && row >= 0 && row < g.Y.Cells
+}
+
+// Density counts, for each cell of g, the points (xs[j], ys[j]) that fall
+// in it and, among them, the lowest class[j]: dst[row×X.Cells + col] and
+// best[row×X.Cells + col]. A point whose keep[j] is false, or that falls
+// outside g, is not counted; a nil keep keeps every point; a nil class
+// leaves best alone. dst and best must have X.Cells × Y.Cells elements;
+// Density zeroes dst and sets best to math.MaxInt32 first. It runs in
+// O(len(xs)) and allocates nothing. It panics if xs and ys differ in
+// length.
+func Density(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep []bool) {
+	if len(xs) != len(ys) {
+		panic("chart: Density: xs and ys differ in length")
+	}
+	clear(dst)
+	for i := range best {
+		best[i] = math.MaxInt32
+	}
+	cols := g.X.Cells
+	for j, x := range xs {
+		if keep != nil && !keep[j] {
+			continue
+		}
+		col, row, ok := g.Cell(x, ys[j])
+		if !ok {
+			continue
+		}
+		c := row*cols + col
+		dst[c]++
+		if class != nil && class[j] < best[c] {
+			best[c] = class[j]
+		}
+	}
+}
+
+// Level returns which of levels shades a cell of count points, in a grid
+// whose fullest cell holds most: 0 for one point, levels−1 for most, the
+// ones between by log(count) / log(most), so that a cell of 10 points
+// stands out among cells of 1 as one of 1000 does among cells of 100.
+// count < 1 returns −1.
+func Level(count, most int32, levels int) int {
+	if count < 1 {
+		return -1
+	}
+	if count == 1 || most <= 1 {
+		return 0
+	}
+	f := math.Log(float64(count)) / math.Log(float64(most))
+	return min(1+int(f*float64(levels-1)), levels-1)
+}
+
+// Nearest returns the j whose point (xs[j], ys[j]) lies nearest (x, y) on
+// screen, where a unit of x spans sx columns and a unit of y sy columns
+// (a row is about two columns tall): it minimises
+// ((xs[j] − x)·sx)² + ((ys[j] − y)·sy)² over the j with keep[j] (every j
+// when keep is nil). It returns −1 when there is no such j. O(len(xs)).
+func Nearest(xs, ys []float64, keep []bool, x, y, sx, sy float64) int {
+	best, bestD := -1, math.Inf(1)
+	for j, px := range xs {
+		if keep != nil && !keep[j] {
+			continue
+		}
+		dx, dy := (px-x)*sx, (ys[j]-y)*sy
+		if d := dx*dx + dy*dy; d < bestD {
+			best, bestD = j, d
+		}
+	}
+	return best
+}
+
+// Buckets sorts 0, 1, …, len(class)−1 by class, stably: on return the j
+// of class c are order[start[c]:start[c+1]], in ascending order. class
+// values must lie in [0, k); start must have k+1 elements and order
+// len(class). A counting sort: O(len(class) + k), no allocation.
+func Buckets(order, start, class []int32, k int) {
+	clear(start)
+	for _, c := range class {
+		start[c+1]++
+	}
+	for c := range k {
+		start[c+1] += start[c]
+	}
+	// start[c] walks bucket c while it fills, ending on start[c+1]'s
+	// value; a shift by one then restores the starts.
+	for j, c := range class {
+		order[start[c]] = int32(j)
+		start[c]++
+	}
+	copy(start[1:], start[:k])
+	start[0] = 0
+}

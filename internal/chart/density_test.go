@@ -1,0 +1,82 @@
+package chart
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestDensityCountsEachCell(t *testing.T) {
+	g := Grid{X: Fit(0, 9, 10, Options{MinGap: 1}), Y: Fit(0, 4, 5, Options{MinGap: 1})}
+	xs := []float64{0, 0, 9, 9, 9, 100}
+	ys := []float64{0, 0, 4, 4, 4, 0}
+	class := []int32{2, 1, 3, 0, 5, 0}
+	dst := make([]int32, 50)
+	best := make([]int32, 50)
+	Density(dst, best, g, xs, ys, class, []bool{true, true, true, true, false, true})
+	c0, r0, _ := g.Cell(0, 0)
+	c9, r4, _ := g.Cell(9, 4)
+	if got := dst[r0*10+c0]; got != 2 || best[r0*10+c0] != 1 {
+		t.Errorf("cell of (0, 0): %d points, best %d; want 2, 1", got, best[r0*10+c0])
+	}
+	if got := dst[r4*10+c9]; got != 2 || best[r4*10+c9] != 0 {
+		t.Errorf("cell of (9, 4): %d points (one of three dropped by keep), best %d; want 2, 0", got, best[r4*10+c9])
+	}
+	total := int32(0)
+	for _, n := range dst {
+		total += n
+	}
+	if total != 4 {
+		t.Errorf("%d points counted, want 4 (one dropped, one outside)", total)
+	}
+}
+
+func TestLevel(t *testing.T) {
+	for _, tc := range []struct {
+		count, most int32
+		want        int
+	}{{0, 10, -1}, {1, 1000, 0}, {2, 1000, 1}, {1000, 1000, 3}, {31, 1000, 2}, {5, 5, 3}} {
+		if got := Level(tc.count, tc.most, 4); got != tc.want {
+			t.Errorf("Level(%d, %d, 4) = %d, want %d", tc.count, tc.most, got, tc.want)
+		}
+	}
+}
+
+// TestNearestMatchesBruteForce checks Nearest against the distances
+// computed one by one, with ties resolved to the first point.
+func TestNearestMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	xs, ys := make([]float64, 200), make([]float64, 200)
+	keep := make([]bool, 200)
+	for j := range xs {
+		xs[j], ys[j], keep[j] = float64(rng.IntN(20)), float64(rng.IntN(20)), rng.IntN(3) > 0
+	}
+	for range 500 {
+		x, y := rng.Float64()*20, rng.Float64()*20
+		got := Nearest(xs, ys, keep, x, y, 1, 2)
+		want, wantD := -1, math.Inf(1)
+		for j := range xs {
+			if d := math.Hypot(xs[j]-x, 2*(ys[j]-y)); keep[j] && d < wantD {
+				want, wantD = j, d
+			}
+		}
+		if got != want {
+			t.Fatalf("Nearest(%v, %v) = %d, want %d", x, y, got, want)
+		}
+	}
+	if got := Nearest(xs, ys, make([]bool, 200), 1, 1, 1, 1); got != -1 {
+		t.Errorf("Nearest with nothing kept = %d, want -1", got)
+	}
+}
+
+func TestBucketsIsAStableCountingSort(t *testing.T) {
+	class := []int32{2, 0, 2, 1, 0, 2}
+	order, start := make([]int32, 6), make([]int32, 4)
+	Buckets(order, start, class, 3)
+	want := []int32{1, 4, 3, 0, 2, 5}
+	wantStart := []int32{0, 2, 3, 6}
+	if !slices.Equal(order, want) || !slices.Equal(start, wantStart) {
+		t.Errorf("Buckets = %v, %v; want %v, %v", order, start, want, wantStart)
+	}
+}
