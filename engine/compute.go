@@ -31,7 +31,10 @@ type Result struct {
 func (c *RewardComputer) Compute(ts []Trajectory, method Method) *Result {
 	opts := c.Options
 	opts.Method = method
-	return Evaluate(c.Scorer, ts).Compute(opts)
+	e := c.NewEvaluator()
+	e.Reserve(len(ts))
+	e.Add(ts)
+	return e.Evaluation().Compute(opts)
 }
 
 // Compute applies opts to the evaluation. It reuses the evaluation's cached
@@ -85,6 +88,7 @@ func (res *Result) markNonFiniteScores() {
 		M:          res.Evaluation.M,
 		Valid:      slices.Clone(res.Evaluation.Valid),
 		Causes:     slices.Clone(res.Evaluation.Causes),
+		Logged:     res.Evaluation.Logged,
 		batches:    res.Evaluation.batches,
 		stepCounts: res.Evaluation.stepCounts,
 		groupOf:    res.Evaluation.groupOf,
@@ -159,7 +163,7 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 		grpo(u, s, opts, batchStd1)
 		normalize = false
 	case RLOO:
-		rloo(u, s)
+		rloo(u, s, opts.GroupOfOne)
 		normalize = false
 	case Pareto:
 		for j, i := range idx {
@@ -192,13 +196,23 @@ func relative(u, s []float64, order []int) []int {
 }
 
 // grpo writes TRL's group-relative advantage: A = s - mean(s), divided by
-// std1 + 1e-4 where std1 is the sample std of the group (scale group) or of
-// the batch (scale batch, given), unscaled with scale none or normalize off.
-// An undefined std1 (a single value) makes every reward 0.
+// std1 + epsilon where std1 is the sample std of the group (scale group) or
+// of the batch (scale batch, given), unscaled with scale none or normalize
+// off. An undefined std1 (a single value) makes every reward 0, or, with
+// GroupOfOneScore, a group of one gets verl's s / (1 + epsilon) (s when
+// unscaled).
 func grpo(u, s []float64, opts Options, batchStd1 float64) {
+	scaled := opts.Normalize && opts.Scale != ScaleNone
+	if len(s) == 1 && opts.GroupOfOne == GroupOfOneScore {
+		u[0] = s[0] // mean 0, std 1
+		if scaled {
+			u[0] = s[0] / (1 + opts.epsilon())
+		}
+		return
+	}
 	mean := Mean(s)
 	d := 1.0 // unscaled
-	if opts.Normalize && opts.Scale != ScaleNone {
+	if scaled {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
 			std1 = sampleStd(s)
@@ -207,24 +221,27 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 			clear(u)
 			return
 		}
-		d = std1 + 1e-4
+		d = std1 + opts.epsilon()
 	}
 	for j := range u {
 		u[j] = centered(s[j], mean, d) // (s - mean) / d, never overflowing (overflow.go)
 	}
 }
 
-// rloo writes the leave-one-out baseline advantage n/(n-1) * (s - mean(s)),
-// 0 when n = 1.
-func rloo(u, s []float64) {
+// rloo writes the leave-one-out baseline advantage n/(n-1) * (s - mean(s)):
+// for n = 1, 0, or s with GroupOfOneScore (verl's mean 0).
+func rloo(u, s []float64, groupOfOne GroupOfOne) {
 	n := len(s)
+	if n == 1 {
+		u[0] = 0
+		if groupOfOne == GroupOfOneScore {
+			u[0] = s[0]
+		}
+		return
+	}
 	mean := Mean(s)
 	for j := range u {
-		if n == 1 {
-			u[j] = 0
-		} else {
-			u[j] = saturate(float64(n) / float64(n-1) * centered(s[j], mean, 1))
-		}
+		u[j] = saturate(float64(n) / float64(n-1) * centered(s[j], mean, 1))
 	}
 }
 
@@ -273,12 +290,13 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 }
 
 // gdpo writes GDPO's rewards for a batch: each objective normalised within
-// its comparison group, g_k = (o'_k - mean) / (std1 + 1e-4) (0 in a group of
+// its comparison group, g_k = (o'_k - mean) / (std1 + eps) (0 in a group of
 // one), summed with the weights, R = sum_k w_k g_k, then R normalised over
-// the batch's valid trajectories, A = (R - mean) / (std1 + 1e-4) (0 for a
-// batch of one), or only centred, A = R - mean, with normalize off.
+// the batch's valid trajectories, A = (R - mean) / (std1 + eps) (0 for a
+// batch of one), or only centred, A = R - mean, with normalize off; eps is
+// Options.Epsilon.
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
-	m := res.M
+	m, eps := res.M, res.Options.epsilon()
 	for _, g := range b.Groups {
 		idx := validMembers(rw.idx, g.Members, res.Valid)
 		rw.idx = idx
@@ -296,7 +314,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 			mean, std1 := Mean(x), sampleStd(x)
 			for j, i := range idx {
-				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+1e-4))
+				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
 			}
 		}
 	}
@@ -312,7 +330,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 		case len(idx) < 2:
 			res.Rewards[i] = 0
 		default:
-			res.Rewards[i] = centered(r[j], mean, std1+1e-4)
+			res.Rewards[i] = centered(r[j], mean, std1+eps)
 		}
 	}
 }

@@ -32,8 +32,12 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
+	p.extra = p.extra[:0]
 	i, ok := p.plainObject(line, i, &raws, t)
 	if !ok || i+skipSpace(line[i:]) != len(line) {
+		return false
+	}
+	if len(p.extra) > 0 && !p.plainExtras(t, raws[metadataField]) {
 		return false
 	}
 	for f, raw := range raws {
@@ -56,7 +60,7 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 // plainObject checks the trajectory object that starts at b[i] as
 // validObject does, and returns the index just past it. It sets raws[f] to
 // the value of each field f, the last of duplicates as in
-// jsonText.trajectory, but reads the members of the metadata, when an
+// jsonText.trajectory, records the other members in p.extra, but reads the members of the metadata, when an
 // object, into t (plainMetadata) as it checks them. It reports false when
 // the metadata is given twice, as t then holds the members of the first.
 //
@@ -72,19 +76,20 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 		if i >= len(b) || b[i] != '"' {
 			return i, false
 		}
-		start := i
+		keyStart := i
 		var ok bool
 		if i, ok = validString(b, i); !ok {
 			return i, false
 		}
-		f := trajectoryFieldIndex(b[start:i])
+		key := b[keyStart:i]
+		f := trajectoryFieldIndex(key)
 		i += skipSpace(b[i:])
 		if i >= len(b) || b[i] != ':' {
 			return i, false
 		}
 		i++
 		i += skipSpace(b[i:])
-		start = i
+		start := i
 		switch {
 		case f == metadataField && raws[f] != nil:
 			return i, false
@@ -98,6 +103,8 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 		}
 		if f >= 0 {
 			raws[f] = b[start:i]
+		} else {
+			p.extra = append(p.extra, member{key: key, value: b[start:i]})
 		}
 		i += skipSpace(b[i:])
 		if i >= len(b) {
@@ -158,12 +165,12 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 			if i, ok = validString(b, i); ok && t.Pick == nil {
 				x = unquote(b[start:i])
 			}
-		case c == 't':
+		case c == 't': // a bool counts 1 or 0 when picked
 			i, ok = validLiteral(b, i, "true")
-			x = true
+			x, v.Number, v.Kind = true, 1, engine.PickedNumber
 		case c == 'f':
 			i, ok = validLiteral(b, i, "false")
-			x = false
+			x, v.Kind = false, engine.PickedNumber
 		case c == 'n':
 			i, ok = validLiteral(b, i, "null")
 			v.Kind = engine.PickedAbsent
@@ -178,7 +185,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 			if !setPicked(t, key, v) {
 				return i, false
 			}
-		case v.Kind == engine.PickedNumber:
+		case x == nil && v.Kind == engine.PickedNumber:
 			t.Metadata[p.in.key(key, k)] = v.Number
 		default:
 			t.Metadata[p.in.key(key, k)] = x
