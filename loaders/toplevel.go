@@ -47,9 +47,12 @@ func (v jsonValue) topLevel() any {
 // in p.extra to t as topLevelMetadata does, or, when t has a Pick, sets
 // the picked keys among them; it reports false, leaving the line to the
 // general path, for what that path alone handles: a key with escapes, a
-// duplicate or a clash with a metadata key (or, with a Pick, a picked key
-// in a record that also has metadata), a value to rewrite.
+// duplicate or a clash with a metadata key (with a Pick, any record that
+// also has metadata).
 func (p *lineParser) plainExtras(t *engine.Trajectory, metadata []byte) bool {
+	if t.Pick != nil && metadata != nil && string(metadata) != "null" {
+		return false // a clash with a metadata key not picked cannot be seen
+	}
 	for _, m := range p.extra {
 		name := m.key[1 : len(m.key)-1]
 		if bytes.IndexByte(name, '\\') >= 0 {
@@ -60,9 +63,6 @@ func (p *lineParser) plainExtras(t *engine.Trajectory, metadata []byte) bool {
 			if k < 0 {
 				continue
 			}
-			if metadata != nil {
-				return false
-			}
 			v, ok := pickedOf(m.value)
 			if !ok {
 				return false
@@ -70,7 +70,7 @@ func (p *lineParser) plainExtras(t *engine.Trajectory, metadata []byte) bool {
 			t.Picked[k] = v
 			continue
 		}
-		key := string(name)
+		key := unquote(m.key) // invalid UTF-8 reads as U+FFFD, as on the general path
 		if _, clash := t.Metadata[key]; clash {
 			return false
 		}
