@@ -34,6 +34,9 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// Layout says how the inputs were read (Input.Layout), first in the
+	// status line; "" for plain records.
+	Layout string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig engine.HealthConfig

@@ -18,6 +18,7 @@ import (
 // full-screen dashboard hides. A notice (the file an export wrote, or why
 // it failed) goes before them until the next one.
 type statusLine struct {
+	layout   string // Session.Layout, sanitised
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
@@ -41,6 +42,7 @@ func (l *statusLine) clearNotice(done string) {
 // refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *statusLine) refresh(s *Session) {
+	l.layout = textsafe.Line(s.Layout)
 	l.warnings = l.warnings[:0]
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, textsafe.Line(w))
@@ -55,6 +57,9 @@ func (l statusLine) view(st *Styles, width int) string {
 	line := st.Status.Render("no warnings")
 	if len(l.warnings) > 0 {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
+	}
+	if l.layout != "" {
+		line = st.Status.Render(l.layout) + " · " + line
 	}
 	switch {
 	case l.failed:
