@@ -80,6 +80,12 @@ func (f *RecordFields) Apply(t *Trajectory) error {
 	return nil
 }
 
+// SetsBatch reports whether f sets the batch.
+func (f *RecordFields) SetsBatch() bool { return f.batch != nil }
+
+// SetsID reports whether f sets the ID.
+func (f *RecordFields) SetsID() bool { return f.id != nil }
+
 // fieldError is the error of the setting name whose expression is e.
 func fieldError(name string, e *Expression, err error) error {
 	return fmt.Errorf("%s %q: %w", name, e.Source, err)

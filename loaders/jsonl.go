@@ -190,15 +190,20 @@ func (l *loader) takeBlock(b *jsonlBlock) error {
 // becomes the position among the trajectories loaded. With record fields, a
 // trajectory they fail on is rejected.
 func (l *loader) addParsed(ts []engine.Trajectory) error {
-	for i := range ts {
-		if ts[i].ID == "" {
-			ts[i].ID = strconv.Itoa(l.n + i)
+	if l.fields == nil {
+		for i := range ts {
+			if ts[i].ID == "" {
+				ts[i].ID = strconv.Itoa(l.n + i)
+			}
 		}
-	}
-	if l.fields != nil {
+	} else {
 		kept := ts[:0]
 		for i := range ts {
-			if err := l.derive(&ts[i]); err != nil {
+			defaulted := ts[i].ID == ""
+			if defaulted {
+				ts[i].ID = strconv.Itoa(l.n + i)
+			}
+			if err := l.derive(&ts[i], defaulted); err != nil {
 				if err := l.reject(err); err != nil {
 					return err
 				}

@@ -426,10 +426,11 @@ func (l *loader) newTrajectory(line int, offset int64) engine.Trajectory {
 // trajectory without an ID takes its position, which counts only the
 // trajectories loaded so far.
 func (l *loader) add(t engine.Trajectory) error {
-	if t.ID == "" {
+	defaulted := t.ID == ""
+	if defaulted {
 		t.ID = strconv.Itoa(l.n)
 	}
-	if err := l.derive(&t); err != nil {
+	if err := l.derive(&t, defaulted); err != nil {
 		return l.reject(err)
 	}
 	if l.n == 0 {
@@ -441,12 +442,18 @@ func (l *loader) add(t engine.Trajectory) error {
 }
 
 // derive sets t's record fields by expression (Options.Fields), if any.
-func (l *loader) derive(t *engine.Trajectory) *LineError {
+// When they set the batch but not the ID, a trajectory whose ID is its
+// position (defaulted) is named "BATCH:POSITION": a trainer writes a file
+// per step, whose positions repeat from file to file.
+func (l *loader) derive(t *engine.Trajectory, defaulted bool) *LineError {
 	if l.fields == nil {
 		return nil
 	}
 	if err := l.fields.Apply(t); err != nil {
 		return &LineError{Path: l.name, Line: t.Line, Msg: err.Error()}
+	}
+	if defaulted && l.fields.SetsBatch() && !l.fields.SetsID() {
+		t.ID = strconv.FormatInt(t.Batch, 10) + ":" + t.ID
 	}
 	return nil
 }
