@@ -61,7 +61,9 @@ type Session struct {
 // ts as they are (the dashboard's own loading keeps them lean: see
 // openSession).
 func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
-	return newSession(source, trajectoriesOf(ts), c, engine.Evaluate(c.Scorer, ts))
+	e := c.NewEvaluator()
+	e.Add(ts)
+	return newSession(source, trajectoriesOf(ts), c, e.Evaluation())
 }
 
 // dropBodies drops the bodies of ts that can be read again.
