@@ -102,7 +102,6 @@ func TestNanSum(t *testing.T) {
 	}
 }
 
-
 // TestConfigEpsilonAndGroupOfOne checks the config keys' checks.
 func TestConfigEpsilonAndGroupOfOne(t *testing.T) {
 	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}}

@@ -274,7 +274,7 @@ func TestRecordFieldFlags(t *testing.T) {
 		"r.jsonl": `{"prompt":"p1","it":3,"n":1,"metadata":{"x":1}}` + "\n" +
 			`{"prompt":"p1","it":3,"n":2,"metadata":{"x":3}}` + "\n" +
 			`{"prompt":"p2","it":4,"n":3,"metadata":{"x":5}}` + "\n",
-		"bad.jsonl": `{"prompt":"p1","it":3,"x":1}` + "\n" + `{"it":3,"x":2}` + "\n",
+		"bad.jsonl":  `{"prompt":"p1","it":3,"x":1}` + "\n" + `{"it":3,"x":2}` + "\n",
 		"frac.jsonl": `{"prompt":"p1","it":3.5,"x":1}` + "\n",
 		"c.toml":     "group_by = \"prompt\"\nbatch_by = \"it\"\nid_by = \"'r' + string(n)\"\nmethod = \"grpo\"\nepsilon = 1e-6\n",
 	})
