@@ -88,6 +88,17 @@ func TestPeek(t *testing.T) {
 	if _, err := Peek([]string{filepath.Join(t.TempDir(), "none.jsonl")}, Options{}); err == nil {
 		t.Error("a missing file: no error")
 	}
+	// Only a JSONL file's first record is read: blank lines before it
+	// count, what follows it does not.
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.jsonl", []byte("\n\n{\"input\":\"q\",\"score\":1}\nnot JSON\n"))
+	bad := writeFile(t, dir, "bad.jsonl", []byte("\n\n{\"input\":\"q\",\n"))
+	if files, err := Peek([]string{good}, Options{}); err != nil || !slices.Equal(files[0].Names, []string{"input", "score"}) {
+		t.Errorf("Peek(good): %v, %+v", err, files)
+	}
+	if _, err := Peek([]string{bad}, Options{}); err == nil || !strings.HasPrefix(err.Error(), bad+":3:") {
+		t.Errorf("Peek(bad): %v, want an error at line 3", err)
+	}
 }
 
 // TestRereadFields reads a trajectory loaded with record fields again.

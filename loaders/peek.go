@@ -1,6 +1,8 @@
 package loaders
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -58,7 +60,12 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			stop() // the reading ends at its next read
 			return nil
 		}
-		_, err := loadPath(path, i, o, nil, nil)
+		var err error
+		if head, ok := jsonlHead(path, opts.Format); ok {
+			_, err = read(bytes.NewReader(head), path, i, o, 0, nil)
+		} else {
+			_, err = loadPath(path, i, o, nil, nil)
+		}
 		stop()
 		if ff == nil { // no trajectory: err says why
 			return nil, err
@@ -85,6 +92,34 @@ func peeked(path string, t *engine.Trajectory) *FileFields {
 	slices.Sort(ff.Names)
 	slices.Sort(ff.Floats)
 	return ff
+}
+
+// jsonlHead returns the text of the JSONL file path up to its first line
+// that is not blank, included, when path is a JSONL file that is not
+// gzipped: all Peek need read of it (a file of another format is read
+// until its first trajectory, some blocks of text for JSONL).
+func jsonlHead(path string, format Format) ([]byte, bool) {
+	lower := strings.ToLower(path)
+	if format != JSONL && (format != "" || !(strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson"))) {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false // loadPath reports it
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		return nil, false // gzipped whatever its name
+	}
+	var head []byte
+	for {
+		line, err := br.ReadBytes('\n')
+		head = append(head, line...)
+		if len(bytes.TrimSpace(line)) > 0 || err != nil {
+			return head, true
+		}
+	}
 }
 
 // isParquet reports whether the file path is read as Parquet.
