@@ -274,9 +274,11 @@ func TestRecordFieldFlags(t *testing.T) {
 		"r.jsonl": `{"prompt":"p1","it":3,"n":1,"metadata":{"x":1}}` + "\n" +
 			`{"prompt":"p1","it":3,"n":2,"metadata":{"x":3}}` + "\n" +
 			`{"prompt":"p2","it":4,"n":3,"metadata":{"x":5}}` + "\n",
-		"bad.jsonl":  `{"prompt":"p1","it":3,"x":1}` + "\n" + `{"it":3,"x":2}` + "\n",
-		"frac.jsonl": `{"prompt":"p1","it":3.5,"x":1}` + "\n",
-		"c.toml":     "group_by = \"prompt\"\nbatch_by = \"it\"\nid_by = \"'r' + string(n)\"\nmethod = \"grpo\"\nepsilon = 1e-6\n",
+		"bad.jsonl":   `{"prompt":"p1","it":3,"x":1}` + "\n" + `{"it":3,"x":2}` + "\n",
+		"frac.jsonl":  `{"prompt":"p1","it":3.5,"x":1}` + "\n",
+		"clash.jsonl": `{"x":1}` + "\n" + `{"x":2,"metadata":{"x":1}}` + "\n",
+		"clash.json":  "[{\"x\":1},\n{\"metadata\":{\"x\":1},\"x\":2}]",
+		"c.toml":      "group_by = \"prompt\"\nbatch_by = \"it\"\nid_by = \"'r' + string(n)\"\nmethod = \"grpo\"\nepsilon = 1e-6\n",
 	})
 	at := func(name string) string { return filepath.Join(dir, name) }
 	check := func(recs []record) {
@@ -307,6 +309,8 @@ func TestRecordFieldFlags(t *testing.T) {
 		{[]string{"--batch-by", "it", at("frac.jsonl")}, at("frac.jsonl") + `:1: batch_by "it": must be an integer, found 3.5`},
 		{[]string{"--id-by", "nope", at("r.jsonl")}, at("r.jsonl") + `:1: id_by "nope": missing`},
 		{[]string{"--group-by", "prompt +", at("r.jsonl")}, `expression group_by = "prompt +"`},
+		{[]string{at("clash.jsonl")}, at("clash.jsonl") + `:2: field "x" is also a key of metadata: rename one of them`},
+		{[]string{at("clash.json")}, at("clash.json") + `:2:`},
 	} {
 		out, errOut, code := run(t, "", append([]string{"compute", "--objective", "x=x"}, c.args...)...)
 		checkBadInput(t, out, errOut, code, c.want)
