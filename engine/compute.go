@@ -198,24 +198,25 @@ func relative(u, s []float64, order []int) []int {
 // grpo writes TRL's group-relative advantage: A = s - mean(s), divided by
 // std1 + epsilon where std1 is the sample std of the group (scale group) or
 // of the batch (scale batch, given), unscaled with scale none or normalize
-// off. An undefined std1 (a single value) makes every reward 0, or, with
-// GroupOfOneScore, a group of one gets verl's s / (1 + epsilon) (s when
-// unscaled).
+// off. An undefined std1 (a single value) makes every reward 0, but with
+// GroupOfOneScore a group of one has mean 0 and, for scale group, std 1,
+// as in verl: s / (1 + epsilon), s unscaled, s / (std1 + epsilon) for
+// scale batch.
 func grpo(u, s []float64, opts Options, batchStd1 float64) {
 	scaled := opts.Normalize && opts.Scale != ScaleNone
-	if len(s) == 1 && opts.GroupOfOne == GroupOfOneScore {
-		u[0] = s[0] // mean 0, std 1
-		if scaled {
-			u[0] = s[0] / (1 + opts.epsilon())
-		}
-		return
-	}
+	alone := len(s) == 1 && opts.GroupOfOne == GroupOfOneScore
 	mean := Mean(s)
+	if alone {
+		mean = 0 // verl's convention, and std 1 for scale group
+	}
 	d := 1.0 // unscaled
 	if scaled {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
 			std1 = sampleStd(s)
+			if alone {
+				std1 = 1
+			}
 		}
 		if math.IsNaN(std1) {
 			clear(u)

@@ -31,6 +31,13 @@ func TestEpsilonAndGroupOfOne(t *testing.T) {
 	unscaled.Normalize = false
 	assertFloats(t, "verl grpo unscaled", rewards(t, ts, unscaled), []float64{0.5, -1.5, 0.5, 0.5, 3})
 
+	// Scale batch: the batch's sample std of 1, -1, 1, 1, 3 (mean 1, sum
+	// of squares 8: std1 sqrt(2)); the group of one has mean 0.
+	batch := verl
+	batch.Scale = ScaleBatch
+	d := math.Sqrt2 + eps
+	assertFloats(t, "verl grpo scale batch", rewards(t, ts, batch), []float64{0.5 / d, -1.5 / d, 0.5 / d, 0.5 / d, 3 / d})
+
 	// The default epsilon is TRL's 1e-4, Options{} included.
 	def := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
 	assertFloats(t, "grpo default", rewards(t, ts, def),
