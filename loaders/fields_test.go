@@ -1,12 +1,15 @@
 package loaders
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // TestFieldsEveryFormat sets group, batch and ID by expression in each
@@ -121,5 +124,51 @@ func TestRereadFields(t *testing.T) {
 	}
 	if _, err := Reread(&lean); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
 		t.Errorf("Reread without the fields: %v", err)
+	}
+}
+
+// TestFollowFields follows a verl-like dump as it grows and as a new step's
+// file appears: the record fields apply to every line, the first reading's
+// and those appended, and a line they fail on is reported, not kept.
+func TestFollowFields(t *testing.T) {
+	fields, err := engine.NewRecordFields("input", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := writeFile(t, dir, "1.jsonl", []byte(`{"input":"p","step":1,"score":1}`+"\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := followOptions(false)
+	opts.Fields = fields
+	res, ch, err := Follow(ctx, []string{dir}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := res.Trajectories; len(ts) != 1 || ts[0].Group != "p" || ts[0].Batch != 1 || ts[0].ID != "1:0" {
+		t.Fatalf("first reading: %+v", res.Trajectories)
+	}
+	testfile.Append(t, path, `{"input":"q","step":1,"score":0}`+"\n"+`{"step":1,"score":0}`+"\n")
+	writeFile(t, dir, "2.jsonl", []byte(`{"input":"p","step":2,"score":1}`+"\n"))
+	var got []engine.Trajectory
+	var errs []string
+	deadline := time.After(10 * time.Second)
+	for len(got) < 2 || len(errs) < 1 {
+		select {
+		case u := <-ch:
+			got = append(got, u.Trajectories...)
+			if u.Err != nil {
+				errs = append(errs, u.Err.Error())
+			}
+		case <-deadline:
+			t.Fatalf("updates: %+v, errors %q", got, errs)
+		}
+	}
+	slices.SortFunc(got, func(a, b engine.Trajectory) int { return strings.Compare(a.ID, b.ID) })
+	if len(got) != 2 || got[0].ID != "1:1" || got[0].Group != "q" || got[1].ID != "2:0" || got[1].Batch != 2 {
+		t.Errorf("updates: %+v", got)
+	}
+	if !strings.Contains(strings.Join(errs, "\n"), path+`:3: group_by "input": missing`) {
+		t.Errorf("errors %q", errs)
 	}
 }
