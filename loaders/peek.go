@@ -63,8 +63,9 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		var err error
 		if head, ok := jsonlHead(path, opts.Format); ok {
 			_, err = read(bytes.NewReader(head), path, i, o, 0, nil)
-		} else {
-			_, err = loadPath(path, i, o, nil, nil)
+		}
+		if ff == nil { // not JSONL, or its first line is not a trajectory
+			_, err = loadPath(path, i, o, nil, nil) // the error Load gives
 		}
 		stop()
 		if ff == nil { // no trajectory: err says why
