@@ -40,6 +40,8 @@ type record struct {
 	Crowding   any                 `json:"crowding"`
 	Valid      bool                `json:"valid"`
 	Objectives map[string]*float64 `json:"objectives"`
+	// Logged is the trainer's logged advantage, when the input has it.
+	Logged *float64 `json:"logged_advantage"`
 }
 
 func computeRecords(t *testing.T, args ...string) map[string]record {

@@ -168,11 +168,15 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 }
 
 // writeRewardsCSV writes the columns id,batch,group,score,reward,
-// pareto_rank,crowding,valid then one per objective; a non-finite value is
+// pareto_rank,crowding,valid, logged_advantage when the trainer's advantages
+// are known, then one per objective; a non-finite value is
 // an empty cell and an infinite crowding distance "inf".
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
+	if res.Logged != nil {
+		header = append(header, "logged_advantage")
+	}
 	for _, o := range res.Objectives {
 		header = append(header, o.Name)
 	}
@@ -184,6 +188,9 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
 			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
+		if res.Logged != nil {
+			row = append(row, csvNumber(res.Logged[i]))
+		}
 		for _, v := range res.Row(i) {
 			row = append(row, csvNumber(v))
 		}

@@ -29,14 +29,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		}
 		fallback, source = &sampleCfg, "sample"
 	}
-	cfg, err := s.config(cmd.Flags(), fallback)
-	if err != nil {
-		return err
-	}
-	if err := checkConfig(cfg); err != nil {
-		return err
-	}
-	opts, err := s.loaderOptions(ctx, cmd.InOrStdin())
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}
@@ -47,6 +40,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	in := ui.Input{
 		Source: source,
 		Config: cfg,
+		Layout: layout,
 		Health: healthCfg,
 		HVRef:  health.hvRef,
 	}

@@ -29,20 +29,14 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if len(args) == 0 {
 		return usagef("no input files (give FILE... or directories; standard input cannot be followed)")
 	}
-	cfg, err := s.config(cmd.Flags(), nil)
-	if err != nil {
-		return err
-	}
-	if err := checkConfig(cfg); err != nil {
-		return err
-	}
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	opts, err := s.loaderOptions(ctx, stdinOf(stdio))
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio))
 	if err != nil {
 		return err
 	}
+	sayLayout(stdio.Stderr, layout)
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]int{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory.

@@ -106,17 +106,11 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if len(args) == 0 {
 		return nil, usagef("no input files (give FILE... or - for standard input)")
 	}
-	cfg, err := s.config(cmd.Flags(), nil)
+	cfg, opts, layout, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio))
 	if err != nil {
 		return nil, err
 	}
-	if err := checkConfig(cfg); err != nil {
-		return nil, err
-	}
-	opts, err := s.loaderOptions(cmd.Context(), stdinOf(stdio))
-	if err != nil {
-		return nil, err
-	}
+	sayLayout(stdio.Stderr, layout)
 	var (
 		p          prepared
 		evaluator  *engine.Evaluator
@@ -136,6 +130,9 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		if cerr != nil {
 			return nil
 		}
+		if p.computer.Logged != nil {
+			return nil // the logged advantage reads more than the objectives
+		}
 		if picker, ok := p.computer.Scorer.(interface{ Pick() *engine.Pick }); ok {
 			return picker.Pick()
 		}
@@ -146,7 +143,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 			return nil // read on: an input error comes first
 		}
 		if evaluator == nil {
-			evaluator = engine.NewEvaluator(p.computer.Scorer)
+			evaluator = p.computer.NewEvaluator()
 			p.reserve(evaluator, expectedCount(inputBytes, ts), ts)
 		}
 		evaluator.Add(ts)
@@ -198,6 +195,14 @@ func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory) {
 	e.Reserve(n)
 	p.ids.text = slices.Grow(p.ids.text, idBytes/len(ts)*n*21/20)
 	p.ids.ends = slices.Grow(p.ids.ends, n)
+}
+
+// sayLayout says on stderr how the inputs are read, when they are in a
+// trainer's layout (applyLayout).
+func sayLayout(w io.Writer, layout string) {
+	if layout != "" {
+		fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(layout))
+	}
 }
 
 // reportSkipped tells, on stderr, how many lines --skip-invalid-lines

@@ -31,6 +31,12 @@ type settings struct {
 	configPath                     string
 	skipInvalidLines               bool
 	inputFormat                    string
+	from                           string
+	groupBy, batchBy, idBy         string
+	epsilon                        float64
+	groupOfOne                     string
+	nanSum                         bool
+	loggedAdvantage                string
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -48,6 +54,14 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
 	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
+	f.StringVar(&s.from, "from", "", "input layout: auto, verl, trl or plain (default auto: recognised by the fields)")
+	f.StringVar(&s.groupBy, "group-by", "", "set each record's group to `EXPR` (e.g. input, prompt)")
+	f.StringVar(&s.batchBy, "batch-by", "", "set each record's batch to `EXPR`, an integer (e.g. step)")
+	f.StringVar(&s.idBy, "id-by", "", "set each record's id to `EXPR`")
+	f.Float64Var(&s.epsilon, "epsilon", engine.DefaultEpsilon, "added to the std in grpo and gdpo (verl 1e-6, OpenRLHF 1e-9)")
+	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
+	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
+	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
 }
 
 func (s *settings) registerCompletions(cmd *cobra.Command) {
@@ -60,6 +74,8 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"scope":        strs(engine.Scopes),
 		"scale":        strs(engine.Scales),
 		"input-format": loaders.FormatNames(),
+		"from":         layoutNames,
+		"group-of-one": strs(engine.GroupOfOnes),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}
@@ -92,6 +108,14 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("verification-weight", func() { cfg.VerificationWeight = &s.verificationWeight })
 	set("efficiency-weight", func() { cfg.EfficiencyWeight = &s.efficiencyWeight })
 	set("no-normalize", func() { normalize := !s.noNormalize; cfg.Normalize = &normalize })
+	set("from", func() { cfg.From = s.from })
+	set("group-by", func() { cfg.GroupBy = s.groupBy })
+	set("batch-by", func() { cfg.BatchBy = s.batchBy })
+	set("id-by", func() { cfg.IDBy = s.idBy })
+	set("epsilon", func() { cfg.Epsilon = &s.epsilon })
+	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
+	set("nansum", func() { cfg.NanSum = &s.nanSum })
+	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
 	if len(s.objectives) > 0 {
 		objs, err := parseObjectives(s.objectives)
 		if err != nil {
@@ -117,14 +141,42 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	return cfg, nil
 }
 
-// loaderOptions returns how to read the inputs; the reading stops once
-// ctx is done (ctrl+c).
-func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader) (loaders.Options, error) {
+// resolve returns the config for the inputs args (the config file or
+// fallback, the flags, then the defaults of the inputs' layout, --from),
+// checked before any data is read, how to read the inputs, and the
+// sentence that says how they are read ("" for plain records).
+func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader) (engine.Config, loaders.Options, string, error) {
+	cfg, err := s.config(flags, fallback)
+	if err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	plain, err := s.loaderOptions(ctx, stdin, engine.Config{})
+	if err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	cfg, layout, err := applyLayout(ctx, cfg, args, plain)
+	if err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	if err := checkConfig(cfg); err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	opts, err := s.loaderOptions(ctx, stdin, cfg)
+	return cfg, opts, layout, err
+}
+
+// loaderOptions returns how to read the inputs, with cfg's record fields;
+// the reading stops once ctx is done (ctrl+c).
+func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engine.Config) (loaders.Options, error) {
 	format, err := loaders.ParseFormat(s.inputFormat)
 	if err != nil {
 		return loaders.Options{}, usageError{fmt.Errorf("--input-format: %w", err)}
 	}
-	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx}, nil
+	fields, err := engine.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		return loaders.Options{}, inputError{err}
+	}
+	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields}, nil
 }
 
 func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {

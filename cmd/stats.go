@@ -133,6 +133,18 @@ type batchJSON struct {
 	Score             summaryJSON     `json:"score"`
 	Reward            summaryJSON     `json:"reward"`
 	Correlation       [][]number      `json:"correlation"`
+	// Logged compares the rewards with the trainer's logged advantages,
+	// when the input has them.
+	Logged *loggedJSON `json:"logged_advantage,omitempty"`
+}
+
+// loggedJSON is engine.LoggedComparison.
+type loggedJSON struct {
+	Rows        int    `json:"rows"`
+	MaxAbsDiff  number `json:"max_abs_diff"`
+	MeanAbsDiff number `json:"mean_abs_diff"`
+	Differing   int    `json:"differing"`
+	Tolerance   number `json:"tolerance"`
 }
 
 // statsReport is the output of stats.
@@ -174,6 +186,9 @@ func newStatsReport(res *engine.Result) statsReport {
 			}
 			b.Correlation = append(b.Correlation, out)
 		}
+		if c, ok := res.CompareLogged(&res.Batches[len(r.Batches)]); ok {
+			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, engine.LoggedTolerance}
+		}
 		r.Batches = append(r.Batches, b)
 	}
 	return r
@@ -200,6 +215,10 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		}
 		if err := writeCorrelation(w, r.Objectives, b.Correlation); err != nil {
 			return err
+		}
+		if l := b.Logged; l != nil {
+			fmt.Fprintf(w, "reward vs logged advantage: %d rows, max |diff| %s, mean |diff| %s, %d differ by more than %g\n",
+				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, engine.LoggedTolerance)
 		}
 	}
 	return writeHealthTable(w, r.Health, r.Objectives)

@@ -34,6 +34,29 @@ func CompareRewards(a, b *Result, bi int) Comparison {
 			c.B = append(c.B, b.Rewards[i])
 		}
 	}
+	c.agreement()
+	return c
+}
+
+// CompareWithLogged compares a's rewards on batch bi with the advantages
+// the trainer logged (Evaluation.Logged, as B), on the valid trajectories
+// that have one. Without logged advantages, nothing is compared.
+func CompareWithLogged(a *Result, bi int) Comparison {
+	var c Comparison
+	if a.Logged != nil {
+		for _, i := range a.Batches[bi].Members {
+			if logged := a.Logged[i]; a.Valid[i] && finite(logged) == nil {
+				c.A = append(c.A, a.Rewards[i])
+				c.B = append(c.B, logged)
+			}
+		}
+	}
+	c.agreement()
+	return c
+}
+
+// agreement computes c's statistics of c.A against c.B.
+func (c *Comparison) agreement() {
 	c.N = len(c.A)
 	c.Spearman = stats.Spearman(c.A, c.B)
 	c.Kendall = stats.KendallTauB(c.A, c.B)
@@ -41,5 +64,4 @@ func CompareRewards(a, b *Result, bi int) Comparison {
 	c.TopK = stats.TopCount(c.N, TopFraction)
 	c.TopShared = stats.TopShared(c.A, c.B, c.TopK)
 	c.TopOverlap = stats.TopOverlap(c.A, c.B, TopFraction)
-	return c
 }

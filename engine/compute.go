@@ -33,7 +33,10 @@ type Result struct {
 func (c *RewardComputer) Compute(ts []Trajectory, method Method) *Result {
 	opts := c.Options
 	opts.Method = method
-	return Evaluate(c.Scorer, ts).Compute(opts)
+	e := c.NewEvaluator()
+	e.Reserve(len(ts))
+	e.Add(ts)
+	return e.Evaluation().Compute(opts)
 }
 
 // Compute applies opts to the evaluation. It reuses the evaluation's cached
@@ -87,6 +90,7 @@ func (res *Result) markNonFiniteScores() {
 		M:          res.Evaluation.M,
 		Valid:      slices.Clone(res.Evaluation.Valid),
 		Causes:     slices.Clone(res.Evaluation.Causes),
+		Logged:     res.Evaluation.Logged,
 		batches:    res.Evaluation.batches,
 		stepCounts: res.Evaluation.stepCounts,
 		groupOf:    res.Evaluation.groupOf,
@@ -161,7 +165,7 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 		grpo(u, s, opts, batchStd1)
 		normalize = false
 	case RLOO:
-		rloo(u, s)
+		rloo(u, s, opts.GroupOfOne)
 		normalize = false
 	case Pareto:
 		for j, i := range idx {
@@ -194,39 +198,53 @@ func relative(u, s []float64, order []int) []int {
 }
 
 // grpo writes TRL's group-relative advantage: A = s - mean(s), divided by
-// std1 + 1e-4 where std1 is the sample std of the group (scale group) or of
-// the batch (scale batch, given), unscaled with scale none or normalize off.
-// An undefined std1 (a single value) makes every reward 0.
+// std1 + epsilon where std1 is the sample std of the group (scale group) or
+// of the batch (scale batch, given), unscaled with scale none or normalize
+// off. An undefined std1 (a single value) makes every reward 0, but with
+// GroupOfOneScore a group of one has mean 0 and, for scale group, std 1,
+// as in verl: s / (1 + epsilon), s unscaled, s / (std1 + epsilon) for
+// scale batch.
 func grpo(u, s []float64, opts Options, batchStd1 float64) {
+	scaled := opts.Normalize && opts.Scale != ScaleNone
+	alone := len(s) == 1 && opts.GroupOfOne == GroupOfOneScore
 	mean := stats.Mean(s)
+	if alone {
+		mean = 0 // verl's convention, and std 1 for scale group
+	}
 	d := 1.0 // unscaled
-	if opts.Normalize && opts.Scale != ScaleNone {
+	if scaled {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
 			std1 = stats.SampleStd(s)
+			if alone {
+				std1 = 1
+			}
 		}
 		if math.IsNaN(std1) {
 			clear(u)
 			return
 		}
-		d = std1 + 1e-4
+		d = std1 + opts.epsilon()
 	}
 	for j := range u {
 		u[j] = stats.Centered(s[j], mean, d) // (s - mean) / d, never overflowing (stats/overflow.go)
 	}
 }
 
-// rloo writes the leave-one-out baseline advantage n/(n-1) * (s - mean(s)),
-// 0 when n = 1.
-func rloo(u, s []float64) {
+// rloo writes the leave-one-out baseline advantage n/(n-1) * (s - mean(s)):
+// for n = 1, 0, or s with GroupOfOneScore (verl's mean 0).
+func rloo(u, s []float64, groupOfOne GroupOfOne) {
 	n := len(s)
+	if n == 1 {
+		u[0] = 0
+		if groupOfOne == GroupOfOneScore {
+			u[0] = s[0]
+		}
+		return
+	}
 	mean := stats.Mean(s)
 	for j := range u {
-		if n == 1 {
-			u[j] = 0
-		} else {
-			u[j] = saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
-		}
+		u[j] = saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
 	}
 }
 
@@ -275,12 +293,13 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 }
 
 // gdpo writes GDPO's rewards for a batch: each objective normalised within
-// its comparison group, g_k = (o'_k - mean) / (std1 + 1e-4) (0 in a group of
+// its comparison group, g_k = (o'_k - mean) / (std1 + eps) (0 in a group of
 // one), summed with the weights, R = sum_k w_k g_k, then R normalised over
-// the batch's valid trajectories, A = (R - mean) / (std1 + 1e-4) (0 for a
-// batch of one), or only centred, A = R - mean, with normalize off.
+// the batch's valid trajectories, A = (R - mean) / (std1 + eps) (0 for a
+// batch of one), or only centred, A = R - mean, with normalize off; eps is
+// Options.Epsilon.
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
-	m := res.M
+	m, eps := res.M, res.Options.epsilon()
 	for _, g := range b.Groups {
 		idx := validMembers(rw.idx, g.Members, res.Valid)
 		rw.idx = idx
@@ -298,7 +317,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 			mean, std1 := stats.Mean(x), stats.SampleStd(x)
 			for j, i := range idx {
-				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+1e-4))
+				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
 			}
 		}
 	}
@@ -314,7 +333,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 		case len(idx) < 2:
 			res.Rewards[i] = 0
 		default:
-			res.Rewards[i] = stats.Centered(r[j], mean, std1+1e-4)
+			res.Rewards[i] = stats.Centered(r[j], mean, std1+eps)
 		}
 	}
 }

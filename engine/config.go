@@ -55,6 +55,25 @@ type Config struct {
 	Minimize []string `toml:"minimize,omitempty"`
 	// Weights override objective weights by name (the --weight flag).
 	Weights map[string]float64 `toml:"weights,omitempty"`
+	// Epsilon is what grpo and gdpo add to the std (default 1e-4).
+	Epsilon *float64 `toml:"epsilon,omitempty"`
+	// GroupOfOne is what grpo and rloo give a group of one: "zero"
+	// (default) or "score" (verl).
+	GroupOfOne string `toml:"group_of_one,omitempty"`
+	// NanSum makes a missing or NaN objective add nothing to the score
+	// (TRL's nansum over reward functions): see ParetoScorer.
+	NanSum *bool `toml:"nansum,omitempty"`
+	// GroupBy, BatchBy and IDBy derive a record's group, batch and ID by
+	// expression (RecordFields); "" keeps the record's own.
+	GroupBy string `toml:"group_by,omitempty"`
+	BatchBy string `toml:"batch_by,omitempty"`
+	IDBy    string `toml:"id_by,omitempty"`
+	// LoggedAdvantage is an expression for the advantage the trainer
+	// logged, compared with the rewards (Evaluation.Logged).
+	LoggedAdvantage string `toml:"logged_advantage,omitempty"`
+	// From is the input layout: auto, verl, trl or plain. The engine does
+	// not read it: the CLI turns a layout into the settings above.
+	From string `toml:"from,omitempty"`
 }
 
 // InferObjectives returns cfg with, for the pareto scorer configured without
@@ -84,6 +103,12 @@ func (cfg Config) InferObjectives(first *Trajectory) Config {
 type RewardComputer struct {
 	Scorer  Scorer
 	Options Options
+	// Fields, when not nil, derives each record's group, batch and ID; a
+	// loader applies it as it reads (loaders.Options.Fields).
+	Fields *RecordFields
+	// Logged, when not nil, is the advantage the trainer logged, evaluated
+	// per trajectory by the computer's Evaluator.
+	Logged *Expression
 }
 
 // New is the factory: it builds the scorer cfg names, compiles its
@@ -113,7 +138,16 @@ func New(cfg Config) (*RewardComputer, error) {
 	if err := cfg.checkNames(scorer.Objectives()); err != nil {
 		return nil, err
 	}
-	return &RewardComputer{Scorer: scorer, Options: opts}, nil
+	c := &RewardComputer{Scorer: scorer, Options: opts}
+	if c.Fields, err = NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy); err != nil {
+		return nil, err
+	}
+	if cfg.LoggedAdvantage != "" {
+		if c.Logged, err = CompileExpression("logged_advantage", cfg.LoggedAdvantage); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 func (cfg Config) options() (Options, error) {
@@ -137,12 +171,26 @@ func (cfg Config) options() (Options, error) {
 	if cfg.Normalize != nil {
 		opts.Normalize = *cfg.Normalize
 	}
+	if cfg.Epsilon != nil {
+		if e := *cfg.Epsilon; !(e > 0) || math.IsInf(e, 0) {
+			return opts, fmt.Errorf("epsilon %v: must be a positive finite number", e)
+		}
+		opts.Epsilon = *cfg.Epsilon
+	}
+	if cfg.GroupOfOne != "" {
+		if opts.GroupOfOne, err = ParseGroupOfOne(cfg.GroupOfOne); err != nil {
+			return opts, err
+		}
+	}
 	return opts, nil
 }
 
 func (cfg Config) svrlScorer() (Scorer, error) {
 	if len(cfg.Minimize) > 0 {
 		return nil, fmt.Errorf("the svrl computer's goals are fixed: --minimize applies to pareto objectives")
+	}
+	if cfg.NanSum != nil && *cfg.NanSum {
+		return nil, fmt.Errorf("nansum applies to pareto objectives, not to the svrl computer")
 	}
 	if len(cfg.Objectives) > 0 {
 		return nil, fmt.Errorf("the svrl computer has fixed objectives (%s, %s, %s): use --task, not --objective",
@@ -196,7 +244,12 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 		}
 		objs[i] = o
 	}
-	return NewParetoScorer(objs)
+	s, err := NewParetoScorer(objs)
+	if err != nil {
+		return nil, err
+	}
+	s.nanSum = cfg.NanSum != nil && *cfg.NanSum
+	return s, nil
 }
 
 // checkNames rejects --minimize and --weight names that name no objective.

@@ -295,7 +295,9 @@ func TestExpressions(t *testing.T) {
 		{"metadata.missing", 0, ErrMissing}, // absent key
 		{"missing_key", 0, ErrMissing},
 		{"name", 0, ErrNotNumber},
-		{"flag", 0, ErrNotNumber},
+		{"flag", 1, nil},      // a bool counts 1 or 0 (verl's acc)
+		{"acc > 0.9", 0, nil}, // and so does a comparison
+		{"!done", 0, nil},
 		{"1 / zero", 0, ErrInf},
 		{"zero / zero", 0, ErrNaN},
 		{"missing_key + 1", 0, ErrEval},

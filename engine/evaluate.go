@@ -27,6 +27,11 @@ type Evaluation struct {
 	Valid []bool
 	// Causes holds, per trajectory, why it is invalid ("" when valid).
 	Causes []string
+	// Logged holds, per trajectory, the advantage its trainer logged (the
+	// value of RewardComputer.Logged), NaN where the record has none; nil
+	// when there is no such expression. Evaluations made by Append and
+	// Filter (following a run) do not carry it.
+	Logged []float64
 
 	batches []int64
 	// stepCounts holds each trajectory's step_count (for the trends).
@@ -66,6 +71,9 @@ type Evaluator struct {
 	scorers []Scorer // the scorer and its copies for other goroutines
 	// groupIndex maps group values to their index in ev.groupNames.
 	groupIndex map[string]int32
+	// logged is the logged-advantage expression and its copies for other
+	// goroutines, empty when there is none.
+	logged []*Expression
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -112,9 +120,30 @@ func (e *Evaluator) Add(ts []Trajectory) {
 		}
 	}
 	nw := min(len(e.scorers), workers(len(ts), evalChunk))
+	if len(e.logged) > 0 {
+		ev.Logged = extend(ev.Logged, len(ts))
+		for len(e.logged) < nw {
+			e.logged = append(e.logged, e.logged[0].clone())
+		}
+	}
 	parallelChunks(len(ts), evalChunk, nw, func(w, from, to int) {
 		ev.evaluate(e.scorers[w], ts[from:to], lo+from)
+		if len(e.logged) > 0 {
+			for j := from; j < to; j++ {
+				ev.Logged[lo+j], _ = e.logged[w].Eval(&ts[j]) // NaN when it has none
+			}
+		}
 	})
+}
+
+// NewEvaluator returns an Evaluator of c's scorer without trajectories,
+// which also evaluates c's logged advantage, if any (Evaluation.Logged).
+func (c *RewardComputer) NewEvaluator() *Evaluator {
+	e := NewEvaluator(c.Scorer)
+	if c.Logged != nil {
+		e.logged = []*Expression{c.Logged.clone()}
+	}
+	return e
 }
 
 // group returns the index of the group value g of trajectory i in

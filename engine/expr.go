@@ -160,11 +160,24 @@ func (v *identifiers) Visit(node *ast.Node) {
 // Eval reuses one VM and one environment: an Expression is not safe for
 // concurrent use.
 func (e *Expression) Eval(t *Trajectory) (float64, error) {
+	if e.direct && t.Pick != nil {
+		return t.pickedNumber(e.key)
+	}
+	v, err := e.Value(t)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return toNumber(v)
+}
+
+// Value evaluates the expression on t and returns its value as it is: a
+// metadata value (float64, string, bool or nil), or whatever the program
+// computes. The error is ErrEval when the program fails. t must not have
+// been read with a Pick (the picked values are numbers only). Like Eval,
+// Value is not safe for concurrent use.
+func (e *Expression) Value(t *Trajectory) (any, error) {
 	if e.direct {
-		if t.Pick != nil {
-			return t.pickedNumber(e.key)
-		}
-		return toNumber(t.Metadata[e.key])
+		return t.Metadata[e.key], nil
 	}
 	env := e.env
 	clear(env)
@@ -176,6 +189,12 @@ func (e *Expression) Eval(t *Trajectory) (float64, error) {
 		}
 		return e.run(env)
 	}
+	return e.runFull(env, t)
+}
+
+// runFull runs the program with the whole trajectory in env, for a program
+// that reads $env.
+func (e *Expression) runFull(env map[string]any, t *Trajectory) (any, error) {
 	for k, v := range t.Metadata {
 		env[k] = v
 	}
@@ -220,21 +239,26 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 }
 
 // run runs the program on env.
-func (e *Expression) run(env map[string]any) (float64, error) {
+func (e *Expression) run(env map[string]any) (any, error) {
 	out, err := e.vm.Run(e.program, env)
 	if err != nil {
-		return math.NaN(), ErrEval
+		return nil, ErrEval
 	}
-	return toNumber(out)
+	return out, nil
 }
 
 // toNumber converts an expression's value to a finite float64, or says why
-// it cannot.
+// it cannot. A bool counts as 1 or 0 (verl's acc, a check's outcome).
 func toNumber(v any) (float64, error) {
 	var x float64
 	switch n := v.(type) {
 	case nil:
 		return math.NaN(), ErrMissing
+	case bool:
+		if n {
+			return 1, nil
+		}
+		return 0, nil
 	case float64:
 		x = n
 	case float32:

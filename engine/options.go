@@ -60,6 +60,29 @@ const (
 // Goals lists every goal.
 var Goals = []Goal{Maximize, Minimize}
 
+// GroupOfOne says what grpo and rloo give the one valid trajectory of a
+// comparison group of one.
+type GroupOfOne string
+
+// The conventions for a group of one.
+const (
+	// GroupOfOneZero gives it 0 (TRL, whose groups are never of one in
+	// training; SPEC.md).
+	GroupOfOneZero GroupOfOne = "zero"
+	// GroupOfOneScore takes the group's mean as 0 and its std as 1, as
+	// verl's compute_grpo_outcome_advantage and
+	// compute_rloo_outcome_advantage do: grpo gives s / (1 + epsilon)
+	// (s unscaled), rloo gives s.
+	GroupOfOneScore GroupOfOne = "score"
+)
+
+// GroupOfOnes lists every convention for a group of one.
+var GroupOfOnes = []GroupOfOne{GroupOfOneZero, GroupOfOneScore}
+
+// DefaultEpsilon is what grpo and gdpo add to the std they divide by, as
+// TRL does (verl uses 1e-6, OpenRLHF 1e-9: Options.Epsilon).
+const DefaultEpsilon = 1e-4
+
 // ParseMethod returns the method named s, or an error listing the valid names.
 func ParseMethod(s string) (Method, error) { return parseEnum("method", s, Methods) }
 
@@ -68,6 +91,10 @@ func ParseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) 
 
 // ParseScale returns the scale named s, or an error listing the valid names.
 func ParseScale(s string) (Scale, error) { return parseEnum("scale", s, Scales) }
+
+// ParseGroupOfOne returns the convention named s, or an error listing the
+// valid names.
+func ParseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
 
 // ParseGoal returns the goal named s, or an error listing the valid names.
 func ParseGoal(s string) (Goal, error) { return parseEnum("goal", s, Goals) }
@@ -99,11 +126,25 @@ type Options struct {
 	// Weights, when not nil, replace the scorer's objective weights (one per
 	// objective, in order): the score is sum_k Weights[k] * o'_k.
 	Weights []float64
+	// Epsilon is added to the sample std that grpo and gdpo divide by; 0
+	// stands for DefaultEpsilon.
+	Epsilon float64
+	// GroupOfOne is what grpo and rloo give a group of one valid
+	// trajectory; "" stands for GroupOfOneZero.
+	GroupOfOne GroupOfOne
+}
+
+// epsilon returns o.Epsilon, or DefaultEpsilon when it is 0.
+func (o Options) epsilon() float64 {
+	if o.Epsilon == 0 {
+		return DefaultEpsilon
+	}
+	return o.Epsilon
 }
 
 // DefaultOptions returns the defaults (docs/CONTRACT.md, Settings): method
-// pareto, scope group,
-// scale group, normalize on.
+// pareto, scope group, scale group, normalize on, epsilon 1e-4, a group of
+// one rewarded 0.
 func DefaultOptions() Options {
-	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, GroupOfOne: GroupOfOneZero}
 }

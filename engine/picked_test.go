@@ -45,6 +45,11 @@ func picked(t Trajectory, pick *Pick) Trajectory {
 		case nil:
 		case float64:
 			t.Picked[k] = PickedValue{Number: x, Kind: PickedNumber}
+		case bool: // counts 1 or 0
+			t.Picked[k] = PickedValue{Kind: PickedNumber}
+			if x {
+				t.Picked[k].Number = 1
+			}
 		default:
 			t.Picked[k] = PickedValue{Kind: PickedOther}
 		}

@@ -109,6 +109,8 @@ type ParetoScorer struct {
 	// value; pickAt[k] is the index in pick.Keys of objective k's key.
 	pick   *Pick
 	pickAt []int
+	// nanSum: a missing or NaN objective counts 0 (Evaluate).
+	nanSum bool
 }
 
 // NewParetoScorer compiles the objectives' expressions. An objective whose
@@ -177,16 +179,21 @@ func (s *ParetoScorer) Pick() *Pick { return s.pick }
 
 // cloneScorer implements scorerCloner.
 func (s *ParetoScorer) cloneScorer() Scorer {
-	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs)), pick: s.pick, pickAt: s.pickAt}
+	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs)), pick: s.pick, pickAt: s.pickAt, nanSum: s.nanSum}
 	for k, e := range s.exprs {
 		c.exprs[k] = e.clone()
 	}
 	return c
 }
 
-// Evaluate implements Scorer.
+// Evaluate implements Scorer. With nansum (Config.NanSum), an objective
+// that is missing (absent, null) or NaN counts 0, adding nothing to the
+// score, as TRL's nansum over its reward functions does; the trajectory is
+// invalid only when every objective is so ("all objectives: missing"), as
+// TRL then leaves the row out of its baseline and gives it advantage 0.
 func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 	var first error
+	absent := 0
 	for k, e := range s.exprs {
 		var v float64
 		var err error
@@ -195,10 +202,17 @@ func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 		} else {
 			v, err = e.Eval(t)
 		}
+		if s.nanSum && (err == ErrMissing || err == ErrNaN) {
+			v, err = 0, nil
+			absent++
+		}
 		dst[k] = v
 		if err != nil && first == nil {
 			first = &InvalidError{Objective: s.objectives[k].Name, Err: err}
 		}
+	}
+	if first == nil && absent == len(s.exprs) {
+		first = &InvalidError{Objective: "all objectives", Err: ErrMissing}
 	}
 	return first
 }

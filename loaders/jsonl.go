@@ -165,13 +165,17 @@ func (l *loader) takeBlock(b *jsonlBlock) error {
 	<-b.done
 	next := 0
 	for _, e := range b.errs {
-		l.addParsed(b.ts[next:e.at])
+		if err := l.addParsed(b.ts[next:e.at]); err != nil {
+			return err
+		}
 		next = e.at
 		if err := l.reject(e.err); err != nil {
 			return err
 		}
 	}
-	l.addParsed(b.ts[next:])
+	if err := l.addParsed(b.ts[next:]); err != nil {
+		return err
+	}
 	if b.picked != nil && l.picks != nil {
 		l.taken = append(l.taken, b.picked)
 	}
@@ -180,18 +184,38 @@ func (l *loader) takeBlock(b *jsonlBlock) error {
 }
 
 // addParsed adds trajectories parsed without their default ID: an empty ID
-// becomes the position among the trajectories loaded.
-func (l *loader) addParsed(ts []engine.Trajectory) {
-	for i := range ts {
-		if ts[i].ID == "" {
-			ts[i].ID = strconv.Itoa(l.n + i)
+// becomes the position among the trajectories loaded. With record fields, a
+// trajectory they fail on is rejected.
+func (l *loader) addParsed(ts []engine.Trajectory) error {
+	if l.fields == nil {
+		for i := range ts {
+			if ts[i].ID == "" {
+				ts[i].ID = strconv.Itoa(l.n + i)
+			}
 		}
+	} else {
+		kept := ts[:0]
+		for i := range ts {
+			defaulted := ts[i].ID == ""
+			if defaulted {
+				ts[i].ID = strconv.Itoa(l.n + i)
+			}
+			if err := l.derive(&ts[i], defaulted); err != nil {
+				if err := l.reject(err); err != nil {
+					return err
+				}
+				continue
+			}
+			kept = append(kept, ts[i])
+		}
+		ts = kept
 	}
 	if l.n == 0 && len(ts) > 0 {
 		l.first(&ts[0])
 	}
 	l.n += len(ts)
 	l.res.Trajectories = append(l.res.Trajectories, ts...)
+	return nil
 }
 
 // reserve makes room for the trajectories to come after the block b, so
@@ -224,6 +248,9 @@ type lineParser struct {
 	spare []map[string]any // see mapStore
 	t     engine.Trajectory
 	rec   objectRecord
+	// extra holds the unknown top-level members of the line parsePlain
+	// reads (plainExtras).
+	extra []member
 }
 
 // parseBlock parses the lines of b into b.ts and b.errs.

@@ -59,6 +59,13 @@ type Options struct {
 	// after it may then come with Pick set, those keys' values in Picked,
 	// and no Metadata: for now, the JSONL lines that take the fast path.
 	Pick func(first *engine.Trajectory) *engine.Pick
+	// Fields, when not nil, sets each trajectory's group, batch and ID by
+	// expression (engine.RecordFields), once it is read whole and before
+	// it is handed over (or to Pick); a record it fails on is rejected
+	// like a malformed one, "PATH:LINE: group_by "input": missing...".
+	// Trajectories then never come with a Pick: the expressions read the
+	// whole record.
+	Fields *engine.RecordFields
 }
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is the
@@ -262,7 +269,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if format == "" {
 		format = detectFormat(name, in.r)
 	}
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone()}
 	spec := format.spec()
 	if size > 0 && !in.gzipped && spec.reread != nil {
 		l.format = string(format)
@@ -324,6 +331,8 @@ type loader struct {
 	// nil); taken holds those of the trajectories not handed over yet.
 	picks *pickedStore
 	taken [][]engine.PickedValue
+	// fields is Options.Fields, this loader's copy.
+	fields *engine.RecordFields
 }
 
 // first is called with the input's first trajectory, before it is handed
@@ -332,7 +341,7 @@ func (l *loader) first(t *engine.Trajectory) {
 	if l.pickFor == nil {
 		return
 	}
-	if pick := l.pickFor(t); pick != nil && len(pick.Keys) > 0 {
+	if pick := l.pickFor(t); pick != nil && len(pick.Keys) > 0 && l.fields == nil {
 		l.pick.Store(pick)
 	}
 	l.pickFor = nil
@@ -378,8 +387,12 @@ func (l *loader) newTrajectory(line int, offset int64) engine.Trajectory {
 // trajectory without an ID takes its position, which counts only the
 // trajectories loaded so far.
 func (l *loader) add(t engine.Trajectory) error {
-	if t.ID == "" {
+	defaulted := t.ID == ""
+	if defaulted {
 		t.ID = strconv.Itoa(l.n)
+	}
+	if err := l.derive(&t, defaulted); err != nil {
+		return l.reject(err)
 	}
 	if l.n == 0 {
 		l.first(&t)
@@ -387,6 +400,23 @@ func (l *loader) add(t engine.Trajectory) error {
 	l.res.Trajectories = append(l.res.Trajectories, t)
 	l.n++
 	return l.flush(false)
+}
+
+// derive sets t's record fields by expression (Options.Fields), if any.
+// When they set the batch but not the ID, a trajectory whose ID is its
+// position (defaulted) is named "BATCH:POSITION": a trainer writes a file
+// per step, whose positions repeat from file to file.
+func (l *loader) derive(t *engine.Trajectory, defaulted bool) *LineError {
+	if l.fields == nil {
+		return nil
+	}
+	if err := l.fields.Apply(t); err != nil {
+		return &LineError{Path: l.name, Line: t.Line, Msg: err.Error()}
+	}
+	if defaulted && l.fields.SetsBatch() && !l.fields.SetsID() {
+		t.ID = strconv.FormatInt(t.Batch, 10) + ":" + t.ID
+	}
+	return nil
 }
 
 // flush hands the trajectories kept so far to l.each when streaming and

@@ -96,14 +96,18 @@ func trimSpaceRight(b []byte) []byte {
 
 // trajectory sets the fields of t from the object o (docs/CONTRACT.md, Trajectories).
 // Of duplicate keys the last wins, as in Python and encoding/json; null
-// stands for an absent field, and unknown fields are ignored. The error
+// stands for an absent field, and the other fields go into the metadata
+// (topLevelMetadata). The error
 // names the field; of several bad fields, it is about the first in
 // trajectoryFields.
 func (o jsonText) trajectory(t *engine.Trajectory) error {
 	var raws [len(trajectoryFields)][]byte
+	var extra []member // the other fields, for the metadata (toplevel.go)
 	o.eachMember(func(key, raw []byte) {
 		if f := trajectoryFieldIndex(key); f >= 0 {
 			raws[f] = raw
+		} else {
+			extra = append(extra, member{key: key, value: raw})
 		}
 	})
 	for f, raw := range raws {
@@ -117,6 +121,9 @@ func (o jsonText) trajectory(t *engine.Trajectory) error {
 			}
 			return fmt.Errorf("%s: %w", trajectoryFields[f].name, err)
 		}
+	}
+	if len(extra) > 0 {
+		return o.topLevelMetadata(t.Metadata, extra)
 	}
 	return nil
 }

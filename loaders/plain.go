@@ -33,8 +33,12 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
+	p.extra = p.extra[:0]
 	i, ok := p.plainObject(line, i, &raws, t)
 	if !ok || i+jsonscan.SkipSpace(line[i:]) != len(line) {
+		return false
+	}
+	if len(p.extra) > 0 && !p.plainExtras(t, raws[metadataField]) {
 		return false
 	}
 	for f, raw := range raws {
@@ -57,7 +61,8 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 // plainObject checks the trajectory object that starts at b[i] as
 // jsonscan.Valid does, and returns the index just past it. It sets raws[f]
 // to the value of each field f, the last of duplicates as in
-// jsonText.trajectory, but reads the members of the metadata, when an
+// jsonText.trajectory, records the other members in p.extra, but reads the
+// members of the metadata, when an
 // object, into t (plainMetadata) as it checks them. It reports false when
 // the metadata is given twice, as t then holds the members of the first.
 func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, t *engine.Trajectory) (int, bool) {
@@ -73,10 +78,15 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 		default:
 			i, ok = jsonscan.ValidValue(b, i, 1)
 		}
-		if ok && f >= 0 {
-			raws[f] = b[start:i]
+		if !ok {
+			return i, false
 		}
-		return i, ok
+		if f >= 0 {
+			raws[f] = b[start:i]
+		} else {
+			p.extra = append(p.extra, member{key: key, value: b[start:i]})
+		}
+		return i, true
 	})
 }
 
@@ -104,12 +114,12 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 			if i, ok = jsonscan.ValidString(b, i); ok && t.Pick == nil {
 				x = unquote(b[start:i])
 			}
-		case c == 't':
+		case c == 't': // a bool counts 1 or 0 when picked
 			i, ok = jsonscan.ValidLiteral(b, i, "true")
-			x = true
+			x, v.Number, v.Kind = true, 1, engine.PickedNumber
 		case c == 'f':
 			i, ok = jsonscan.ValidLiteral(b, i, "false")
-			x = false
+			x, v.Kind = false, engine.PickedNumber
 		case c == 'n':
 			i, ok = jsonscan.ValidLiteral(b, i, "null")
 			v.Kind = engine.PickedAbsent
@@ -124,7 +134,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 			if !setPicked(t, key, v) {
 				return i, false
 			}
-		case v.Kind == engine.PickedNumber:
+		case x == nil && v.Kind == engine.PickedNumber:
 			t.Metadata[p.in.key(key, k)] = v.Number
 		default:
 			t.Metadata[p.in.key(key, k)] = x

@@ -47,6 +47,11 @@ func pickedValue(md map[string]any, key string) engine.PickedValue {
 		return engine.PickedValue{}
 	case float64:
 		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}
+	case bool: // counts 1 or 0
+		if x {
+			return engine.PickedValue{Number: 1, Kind: engine.PickedNumber}
+		}
+		return engine.PickedValue{Kind: engine.PickedNumber}
 	}
 	return engine.PickedValue{Kind: engine.PickedOther}
 }

@@ -24,6 +24,14 @@ import (
 // gzip or Parquet file, or made in code) cannot be read again. The file is
 // only opened for reading.
 func Reread(t *engine.Trajectory) (engine.Trajectory, error) {
+	return RereadFields(t, nil)
+}
+
+// RereadFields is Reread for a trajectory loaded with record fields
+// (Options.Fields): it applies them to the record read again before
+// comparing it with t. fields is used on the calling goroutine only
+// (engine.RecordFields.Clone).
+func RereadFields(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajectory, error) {
 	if t.Format == "" {
 		return engine.Trajectory{}, fmt.Errorf("%s: cannot be read again (standard input, gzip and Parquet files are read once)", t.Where())
 	}
@@ -38,6 +46,11 @@ func Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	}
 	if got.ID == "" {
 		got.ID = t.ID // the default: the position it was loaded at
+	}
+	if fields != nil {
+		if err := fields.Apply(&got); err != nil {
+			return engine.Trajectory{}, changed(t, err.Error())
+		}
 	}
 	if why := sameRecord(&got, t); why != "" {
 		return engine.Trajectory{}, changed(t, why)

@@ -84,15 +84,29 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// cycleB asks for the method step places from B in engine.Methods,
-// skipping A.
+// loggedMethod is method B when it is the advantage the trainer logged
+// (engine.Evaluation.Logged), which the inputs may carry: no method of
+// rewardlens, but what to check the current method against.
+const loggedMethod engine.Method = "logged"
+
+// methodsB returns the methods B can be: every method, and the logged
+// advantage when the inputs have it.
+func methodsB(s *Session) []engine.Method {
+	if s.Result.Logged == nil {
+		return engine.Methods
+	}
+	return append(slices.Clone(engine.Methods), loggedMethod)
+}
+
+// cycleB asks for the method step places from B in methodsB, skipping A.
 func (t *compareTab) cycleB(step int) tea.Cmd {
 	s := t.common.Session
-	n := len(engine.Methods)
-	i := slices.Index(engine.Methods, s.CompareMethod)
+	methods := methodsB(s)
+	n := len(methods)
+	i := slices.Index(methods, s.CompareMethod)
 	for {
 		i = ((i+step)%n + n) % n
-		if m := engine.Methods[i]; m != s.Result.Options.Method {
+		if m := methods[i]; m != s.Result.Options.Method {
 			return func() tea.Msg { return compareMethodMsg{m} }
 		}
 	}
@@ -103,10 +117,15 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 // against itself says nothing.
 func (t *compareTab) refresh() tea.Cmd {
 	s := t.common.Session
-	if s.CompareMethod == s.Result.Options.Method {
+	if s.CompareMethod == s.Result.Options.Method || (s.CompareMethod == loggedMethod && s.Result.Logged == nil) {
 		return t.cycleB(1)
 	}
-	t.cmp, t.b = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch), s.CompareMethod
+	if s.CompareMethod == loggedMethod {
+		t.cmp = engine.CompareWithLogged(s.Result, s.Batch)
+	} else {
+		t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	}
+	t.b = s.CompareMethod
 	t.chart = t.newChart()
 	return nil
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 func TestGoldenCompare(t *testing.T) {
@@ -79,5 +81,60 @@ func TestCompareNeverComparesAMethodWithItself(t *testing.T) {
 	}
 	if s.Options.Method != engine.GRPO || s.CompareMethod == engine.GRPO {
 		t.Errorf("A %s, B %s: B should have moved off A", s.Options.Method, s.CompareMethod)
+	}
+}
+
+// TestCompareWithLogged compares grpo with the advantages TRL logged, on
+// the TRL fixture: B offers "logged" after the methods, and they agree.
+func TestCompareWithLogged(t *testing.T) {
+	fields, err := engine.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{filepath.Join("..", "sample_data", "trl", "completions")}, loaders.Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes := true
+	c, err := engine.New(engine.Config{Method: "grpo", NanSum: &yes, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{
+		{Name: "accuracy_reward", Expr: "accuracy_reward"}, {Name: "think_format_reward", Expr: "think_format_reward"}},
+		Weights: map[string]float64{"accuracy_reward": 1, "think_format_reward": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(NewSession("trl", res.Trajectories, c), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "6")
+	s := m.Session()
+	for range len(engine.Methods) {
+		if s.CompareMethod == loggedMethod {
+			break
+		}
+		_, cmd := m.Update(keyPress("b"))
+		runCmds(m, cmd)
+	}
+	if s.CompareMethod != loggedMethod {
+		t.Fatalf("b never offered the logged advantage: B is %s", s.CompareMethod)
+	}
+	want := engine.CompareWithLogged(s.Result, s.Batch)
+	if want.N != 12 || want.PosNeg+want.NegPos != 0 || want.Spearman < 0.999999 {
+		t.Errorf("grpo against TRL's logged advantages: %+v", want)
+	}
+	view := screen(m)
+	for _, w := range []string{"Rewards of grpo (A) against logged (B)", "Spearman ρ        " + formatValue(want.Spearman), "compared          12 trajectories"} {
+		if !strings.Contains(view, w) {
+			t.Errorf("the view does not show %q:\n%s", w, view)
+		}
+	}
+	// Without logged advantages, B never is "logged".
+	m = newTestModel(t, 120, 40)
+	press(m, "6")
+	for range 2 * len(engine.Methods) {
+		_, cmd := m.Update(keyPress("b"))
+		runCmds(m, cmd)
+		if m.Session().CompareMethod == loggedMethod {
+			t.Fatal("B is logged on the sample, which has no logged advantage")
+		}
 	}
 }

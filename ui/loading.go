@@ -96,6 +96,7 @@ func (m *loadingModel) load() tea.Msg {
 		s, err = m.in.session(progress)
 	}
 	if err == nil {
+		s.Layout = m.in.Layout
 		err = s.setHealth(m.in.Health, m.in.HVRef)
 	}
 	return loadedMsg{session: s, updates: updates, err: err}

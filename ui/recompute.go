@@ -77,7 +77,7 @@ func (m *Model) startRecompute() tea.Cmd {
 		reuse = s.Result
 	}
 	var compareOpts *engine.Options
-	if _, ok := m.tabs[m.active].(*compareTab); ok && s.CompareMethod != opts.Method {
+	if _, ok := m.tabs[m.active].(*compareTab); ok && s.CompareMethod != opts.Method && s.CompareMethod != loggedMethod {
 		cmp := opts
 		cmp.Method = s.CompareMethod
 		compareOpts = &cmp

@@ -20,6 +20,7 @@ type Input struct {
 	Config   engine.Config                                                   // as configured, before InferObjectives
 	Load     func(progress func(done, total int64)) (*loaders.Result, error) // reads the inputs; calls progress as bytes are read
 	Warnings []string                                                        // shown in the status line
+	Layout   string                                                          // how the inputs were read ("read as verl rollout dumps: ..."), "" for plain records
 	Health   health.Config                                                   // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
 	// Follow, when not nil, reads the inputs instead of Load and follows
@@ -91,7 +92,9 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 	if err != nil {
 		return nil, err
 	}
-	ev := engine.Evaluate(c.Scorer, ts)
+	e := c.NewEvaluator()
+	e.Add(ts)
+	ev := e.Evaluation()
 	fields := addFirstFields(nil, ts)
 	dropBodies(ts)
 	s := newSession(source, trajectoriesOf(ts), c, ev)
@@ -154,7 +157,7 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 		if err != nil {
 			return err
 		}
-		b.cfg, b.computer, b.ev = cfg, c, engine.NewEvaluator(c.Scorer)
+		b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
 	}
 	b.ev.Add(ts)
 	b.fields = addFirstFields(b.fields, ts)

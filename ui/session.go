@@ -41,6 +41,9 @@ type Session struct {
 	// trajectory is valid, the status line suggests the nearest to a field
 	// an objective reads and none of them has.
 	Fields []string
+	// Layout says how the inputs were read (Input.Layout), first in the
+	// status line; "" for plain records.
+	Layout string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config
@@ -65,7 +68,9 @@ type Session struct {
 // ts as they are (the dashboard's own loading keeps them lean: see
 // openSession).
 func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
-	s := newSession(source, trajectoriesOf(ts), c, engine.Evaluate(c.Scorer, ts))
+	e := c.NewEvaluator()
+	e.Add(ts)
+	s := newSession(source, trajectoriesOf(ts), c, e.Evaluation())
 	s.Fields = addFirstFields(nil, ts)
 	return s
 }

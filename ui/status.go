@@ -20,6 +20,7 @@ import (
 // full-screen dashboard hides. A notice (the file an export wrote, or why
 // it failed) goes before them until the next one.
 type statusLine struct {
+	layout   string // Session.Layout, sanitised
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
@@ -58,6 +59,7 @@ func (l *statusLine) refresh(s *Session) {
 		}
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
 	}
+	l.layout = textsafe.Line(s.Layout)
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
 	if l.loud != "" {
@@ -76,6 +78,9 @@ func (l statusLine) view(st *Styles, width int) string {
 	line := st.Status.Render("no warnings")
 	if len(l.warnings) > 0 {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
+	}
+	if l.layout != "" {
+		line = st.Status.Render(l.layout) + " · " + line
 	}
 	switch {
 	case l.failed:

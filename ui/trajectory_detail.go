@@ -30,7 +30,7 @@ type openedTrajectory struct {
 func openTrajectory(s *Session, i int) openedTrajectory {
 	o := openedTrajectory{i: i, full: *s.Trajectories.At(i)}
 	if o.full.Lean {
-		if full, err := loaders.Reread(&o.full); err != nil {
+		if full, err := loaders.RereadFields(&o.full, s.Computer.Fields.Clone()); err != nil {
 			o.err = err
 		} else {
 			o.full = full

@@ -133,6 +133,9 @@ func (l *trajectoryList) table(width int) ([]table.Column, []table.Row) {
 			row = append(row, col.text(i))
 		}
 		rows[j] = append(row, l.causes[j])
+	}
+	shortenGroups(rows)
+	for _, row := range rows {
 		idWidth = max(idWidth, textWidth(row[sortByID]))
 		groupWidth = max(groupWidth, textWidth(row[sortByGroup]))
 	}
@@ -163,6 +166,40 @@ func (l *trajectoryList) table(width int) ([]table.Column, []table.Row) {
 		rows[j] = rows[j][:len(cols)]
 	}
 	return cols, rows
+}
+
+// minSharedPrefix is how long the start that every listed group shares
+// must be for the group column to leave it out.
+const minSharedPrefix = 12
+
+// shortenGroups leaves out of the group cells of rows the words they all
+// start with, when there are some and two groups at least: prompts used as
+// groups (verl's input, TRL's prompt) share a chat template and a system
+// prompt, and a column cut to its first characters would show the same
+// text for every group. The cell then starts with "…"; the detail view
+// shows the group whole.
+func shortenGroups(rows []table.Row) {
+	if len(rows) < 2 {
+		return
+	}
+	first := rows[0][sortByGroup]
+	prefix, distinct := first, false
+	for _, row := range rows[1:] {
+		g := row[sortByGroup]
+		distinct = distinct || g != first
+		n := 0
+		for n < len(prefix) && n < len(g) && prefix[n] == g[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	cut := strings.LastIndexByte(prefix, ' ') + 1 // whole words only
+	if !distinct || cut < minSharedPrefix {
+		return
+	}
+	for _, row := range rows {
+		row[sortByGroup] = "…" + row[sortByGroup][cut:]
+	}
 }
 
 // textWidth returns the cells s takes on screen: its length when it is

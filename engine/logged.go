@@ -1,0 +1,53 @@
+package engine
+
+import "math"
+
+// LoggedTolerance is how far a reward may be from the advantage the
+// trainer logged before the row counts as differing
+// (LoggedComparison.Differing): float32 training code (TRL's) rounds at
+// about 1e-7 relative.
+const LoggedTolerance = 1e-4
+
+// LoggedComparison compares a batch's rewards with the advantages its
+// trainer logged (Evaluation.Logged): does the trainer compute what the
+// settings say?
+type LoggedComparison struct {
+	// Rows counts the batch's trajectories whose record has a logged
+	// advantage (a finite number); the others are left out.
+	Rows int
+	// MaxAbsDiff and MeanAbsDiff are the max and the mean over those rows
+	// of |reward - logged| (NaN when Rows is 0).
+	MaxAbsDiff, MeanAbsDiff float64
+	// Differing counts the rows where |reward - logged| > LoggedTolerance.
+	Differing int
+}
+
+// CompareLogged compares the rewards of batch b with the logged
+// advantages. ok is false when the evaluation has none (no logged
+// advantage expression).
+func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
+	if res.Logged == nil {
+		return c, false
+	}
+	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
+	sum := 0.0
+	for _, i := range b.Members {
+		logged := res.Logged[i]
+		if math.IsNaN(logged) || math.IsInf(logged, 0) {
+			continue
+		}
+		d := math.Abs(res.Rewards[i] - logged)
+		if c.Rows == 0 || d > c.MaxAbsDiff {
+			c.MaxAbsDiff = d
+		}
+		sum += d
+		c.Rows++
+		if d > LoggedTolerance {
+			c.Differing++
+		}
+	}
+	if c.Rows > 0 {
+		c.MeanAbsDiff = sum / float64(c.Rows)
+	}
+	return c, true
+}

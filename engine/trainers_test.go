@@ -1,0 +1,215 @@
+package engine
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// TestEpsilonAndGroupOfOne checks grpo, rloo and gdpo against hand-computed
+// values with another epsilon and verl's convention for a group of one.
+func TestEpsilonAndGroupOfOne(t *testing.T) {
+	// Group a: scores 1, -1, 1, 1: mean 0.5, sample std 1. Group b: one
+	// score, 3.
+	ts := scored(map[string][]float64{"a": {1, -1, 1, 1}, "b": {3}}, "a", "b")
+	const eps = 1e-6
+	verl := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: eps, GroupOfOne: GroupOfOneScore}
+	assertFloats(t, "verl grpo", rewards(t, ts, verl),
+		[]float64{0.5 / (1 + eps), -1.5 / (1 + eps), 0.5 / (1 + eps), 0.5 / (1 + eps), 3 / (1 + eps)})
+
+	// Without verl's convention, a group of one gets 0; epsilon 1e-9 is
+	// OpenRLHF's.
+	openrlhf := verl
+	openrlhf.Epsilon, openrlhf.GroupOfOne = 1e-9, GroupOfOneZero
+	assertFloats(t, "grpo eps 1e-9", rewards(t, ts, openrlhf),
+		[]float64{0.5 / (1 + 1e-9), -1.5 / (1 + 1e-9), 0.5 / (1 + 1e-9), 0.5 / (1 + 1e-9), 0})
+
+	// Unscaled (Dr. GRPO, verl's norm_adv_by_std_in_grpo=False): s - mean,
+	// and s for a group of one.
+	unscaled := verl
+	unscaled.Normalize = false
+	assertFloats(t, "verl grpo unscaled", rewards(t, ts, unscaled), []float64{0.5, -1.5, 0.5, 0.5, 3})
+
+	// Scale batch: the batch's sample std of 1, -1, 1, 1, 3 (mean 1, sum
+	// of squares 8: std1 sqrt(2)); the group of one has mean 0.
+	batch := verl
+	batch.Scale = ScaleBatch
+	d := math.Sqrt2 + eps
+	assertFloats(t, "verl grpo scale batch", rewards(t, ts, batch), []float64{0.5 / d, -1.5 / d, 0.5 / d, 0.5 / d, 3 / d})
+
+	// The default epsilon is TRL's 1e-4, Options{} included.
+	def := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	assertFloats(t, "grpo default", rewards(t, ts, def),
+		[]float64{0.5 / (1 + 1e-4), -1.5 / (1 + 1e-4), 0.5 / (1 + 1e-4), 0.5 / (1 + 1e-4), 0})
+
+	// verl's RLOO: n/(n-1) (s - mean) = 4/3 (s - 0.5); a group of one keeps s.
+	rloo := Options{Method: RLOO, Scope: ScopeGroup, GroupOfOne: GroupOfOneScore}
+	assertFloats(t, "verl rloo", rewards(t, ts, rloo), []float64{4.0 / 3 * 0.5, 4.0 / 3 * -1.5, 4.0 / 3 * 0.5, 4.0 / 3 * 0.5, 3})
+	rloo.GroupOfOne = ""
+	assertFloats(t, "rloo", rewards(t, ts, rloo), []float64{4.0 / 3 * 0.5, 4.0 / 3 * -1.5, 4.0 / 3 * 0.5, 4.0 / 3 * 0.5, 0})
+
+	// gdpo with one objective of weight 1: g = (x - 0.5) / (1 + eps) in
+	// group a, 0 in b; R over the batch is g; A = (R - mean) / (std1 + eps).
+	g := []float64{0.5 / (1 + eps), -1.5 / (1 + eps), 0.5 / (1 + eps), 0.5 / (1 + eps), 0}
+	mean := 0.0
+	for _, x := range g {
+		mean += x
+	}
+	mean /= 5
+	ss := 0.0
+	for _, x := range g {
+		ss += (x - mean) * (x - mean)
+	}
+	std1 := math.Sqrt(ss / 4)
+	want := make([]float64, 5)
+	for i, x := range g {
+		want[i] = (x - mean) / (std1 + eps)
+	}
+	gdpo := Options{Method: GDPO, Scope: ScopeGroup, Normalize: true, Epsilon: eps}
+	assertFloats(t, "gdpo eps 1e-6", rewards(t, ts, gdpo), want)
+}
+
+// TestNanSum checks TRL's nansum: a missing reward adds nothing, and a
+// row without any is invalid and left out of its group's baseline.
+func TestNanSum(t *testing.T) {
+	two := func(nanSum bool) *RewardComputer {
+		yes := nanSum
+		c, err := New(Config{Method: "grpo", NanSum: &yes, Objectives: []ObjectiveConfig{
+			{Name: "acc", Expr: "acc", Weight: ptr(1.0)}, {Name: "fmt", Expr: "fmt", Weight: ptr(1.0)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ts := []Trajectory{
+		traj(0, "p", "acc", 1.0, "fmt", 1.0), // 2
+		traj(0, "p", "fmt", 1.0),             // acc missing: 1
+		traj(0, "p", "acc", nil, "fmt", 0.0), // acc null: 0
+		traj(0, "p"),                         // nothing: invalid
+		traj(0, "p", "acc", 1.0, "fmt", "x"), // a string is still invalid
+	}
+	res := two(true).Compute(ts, GRPO)
+	// Valid scores 2, 1, 0: mean 1, sample std 1.
+	assertFloats(t, "scores", res.Scores[:3], []float64{2, 1, 0})
+	assertFloats(t, "rewards", res.Rewards, []float64{1 / (1 + 1e-4), 0, -1 / (1 + 1e-4), 0, 0})
+	if res.Valid[3] || res.Causes[3] != "all objectives: missing" {
+		t.Errorf("a row without any reward: valid %v, cause %q", res.Valid[3], res.Causes[3])
+	}
+	if res.Valid[4] || !strings.Contains(res.Causes[4], "not a number") {
+		t.Errorf("a string reward: valid %v, cause %q", res.Valid[4], res.Causes[4])
+	}
+	// Without nansum, a missing reward makes the row invalid.
+	res = two(false).Compute(ts, GRPO)
+	if res.Valid[1] || res.Valid[2] {
+		t.Errorf("without nansum, missing rewards are valid: %v", res.Valid)
+	}
+	if _, err := New(Config{Computer: "svrl", NanSum: ptr(true)}); err == nil {
+		t.Error("nansum with the svrl computer: no error")
+	}
+}
+
+// TestConfigEpsilonAndGroupOfOne checks the config keys' checks.
+func TestConfigEpsilonAndGroupOfOne(t *testing.T) {
+	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}}
+	c, err := New(Config{Objectives: objs, Epsilon: ptr(1e-6), GroupOfOne: "score"})
+	if err != nil || c.Options.Epsilon != 1e-6 || c.Options.GroupOfOne != GroupOfOneScore {
+		t.Fatalf("New: %+v, %v", c, err)
+	}
+	if c, _ := New(Config{Objectives: objs}); c.Options.Epsilon != DefaultEpsilon || c.Options.GroupOfOne != GroupOfOneZero {
+		t.Errorf("defaults: %+v", c.Options)
+	}
+	for _, bad := range []Config{
+		{Objectives: objs, Epsilon: ptr(0.0)},
+		{Objectives: objs, Epsilon: ptr(-1e-6)},
+		{Objectives: objs, Epsilon: ptr(math.Inf(1))},
+		{Objectives: objs, Epsilon: ptr(math.NaN())},
+		{Objectives: objs, GroupOfOne: "one"},
+		{Objectives: objs, GroupBy: "input +"},
+		{Objectives: objs, LoggedAdvantage: "advantage)"},
+	} {
+		if _, err := New(bad); err == nil {
+			t.Errorf("New(%+v): no error", bad)
+		}
+	}
+}
+
+// TestRecordFields checks the group, batch and ID set by expression.
+func TestRecordFields(t *testing.T) {
+	f, err := NewRecordFields("input", "step", `"s" + string(step) + "-" + pred`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := traj(0, "", "input", "What is 2+2?", "step", 3.0, "pred", "4")
+	if err := f.Apply(&tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.Group != "What is 2+2?" || tr.Batch != 3 || tr.ID != "s3-4" {
+		t.Errorf("got group %q batch %d id %q", tr.Group, tr.Batch, tr.ID)
+	}
+	// Numbers and bools as text; a batch of integral value.
+	num, _ := NewRecordFields("p", "b", "i")
+	tr = traj(0, "", "p", 0.5, "b", -2.0, "i", true)
+	if err := num.Apply(&tr); err != nil || tr.Group != "0.5" || tr.Batch != -2 || tr.ID != "true" {
+		t.Errorf("got group %q batch %d id %q, %v", tr.Group, tr.Batch, tr.ID, err)
+	}
+	for _, c := range []struct {
+		fields *RecordFields
+		tr     Trajectory
+		want   string
+	}{
+		{f, traj(0, "", "step", 1.0, "pred", "x"), `group_by "input": missing`},
+		{f, traj(0, "", "input", nil, "step", 1.0, "pred", "x"), `group_by "input": missing`},
+		{f, traj(0, "", "input", "q", "step", 1.5, "pred", "x"), `batch_by "step": must be an integer, found 1.5`},
+		{f, traj(0, "", "input", "q", "step", "1", "pred", "x"), `batch_by "step": must be an integer, found the string "1"`},
+		{f, traj(0, "", "input", "q", "step", 1.0), `id_by`},
+		{num, traj(0, "", "p", math.NaN(), "b", 1.0, "i", "x"), `group_by "p": must be a string or a finite number`},
+	} {
+		err := c.fields.Apply(&c.tr)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Apply(%v) = %v, want an error with %q", c.tr.Metadata, err, c.want)
+		}
+	}
+	if g, err := NewRecordFields("", "", ""); g != nil || err != nil {
+		t.Errorf("no expression: %v, %v", g, err)
+	}
+	_, err = NewRecordFields("input +", "", "")
+	var ce *CompileError
+	if !errors.As(err, &ce) || ce.Name != GroupBySetting || ce.Source != "input +" {
+		t.Errorf("a bad expression: %v", err)
+	}
+}
+
+// TestLoggedAdvantage checks Evaluation.Logged and CompareLogged.
+func TestLoggedAdvantage(t *testing.T) {
+	c, err := New(Config{Method: "grpo", Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scores 1, 3: mean 2, sample std sqrt(2); rewards -+1/(sqrt2 + 1e-4).
+	a := 1 / (math.Sqrt2 + 1e-4)
+	ts := []Trajectory{
+		traj(0, "g", "x", 1.0, "adv", -a),        // equal
+		traj(0, "g", "x", 3.0, "adv", a+0.5),     // 0.5 off
+		traj(1, "g", "x", 1.0),                   // no logged advantage
+		traj(1, "g", "x", 1.0, "adv", 2e-4+1e-9), // reward 0, 2e-4 off
+	}
+	res := c.Compute(ts, GRPO)
+	if len(res.Logged) != 4 || res.Logged[0] != -a || !math.IsNaN(res.Logged[2]) {
+		t.Fatalf("Logged = %v", res.Logged)
+	}
+	got, ok := res.CompareLogged(&res.Batches[0])
+	if !ok || got.Rows != 2 || got.Differing != 1 || !near(got.MaxAbsDiff, 0.5) || !near(got.MeanAbsDiff, 0.25) {
+		t.Errorf("batch 0: %+v, %v", got, ok)
+	}
+	got, _ = res.CompareLogged(&res.Batches[1])
+	if got.Rows != 1 || got.Differing != 1 || !near(got.MaxAbsDiff, 2e-4+1e-9) {
+		t.Errorf("batch 1: %+v", got)
+	}
+	plain, _ := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	if res := plain.Compute(ts, GRPO); res.Logged != nil {
+		t.Errorf("without an expression, Logged = %v", res.Logged)
+	} else if _, ok := res.CompareLogged(&res.Batches[0]); ok {
+		t.Error("CompareLogged without logged advantages: ok")
+	}
+}

@@ -1,0 +1,174 @@
+package loaders
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
+)
+
+// TestFieldsEveryFormat sets group, batch and ID by expression in each
+// format, and names the place of a record they fail on.
+func TestFieldsEveryFormat(t *testing.T) {
+	fields, err := engine.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.jsonl": `{"prompt":"p","step":3,"metadata":{"x":1}}` + "\n" + `{"prompt":"q","step":4,"metadata":{"x":2}}` + "\n",
+		"b.json":  `[{"prompt":"p","step":3},` + "\n" + `{"prompt":"q","step":4}]`,
+		"c.csv":   "prompt,step\np,3\nq,4\n",
+	}
+	for name, text := range files {
+		path := writeFile(t, dir, name, []byte(text))
+		res, err := Load([]string{path}, Options{Fields: fields})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ts := res.Trajectories
+		if len(ts) != 2 || ts[0].Group != "p" || ts[0].Batch != 3 || ts[0].ID != "3:0" || ts[1].Group != "q" || ts[1].Batch != 4 || ts[1].ID != "4:1" {
+			t.Errorf("%s: %+v", name, ts)
+		}
+		if ts[0].Pick != nil {
+			t.Errorf("%s: picked with record fields", name)
+		}
+	}
+	// TRL's Parquet fixture: group = prompt, batch = step (int64).
+	res, err := Load([]string{filepath.Join("..", "sample_data", "trl", "completions")}, Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := res.Trajectories; len(ts) != 36 || ts[0].Batch != 1 || ts[35].Batch != 3 || !strings.Contains(ts[0].Group, "Solve x + 3 = 5.") {
+		t.Errorf("TRL completions: %d trajectories, the first %+v", len(ts), ts[0])
+	}
+
+	bad := map[string]string{
+		"a.jsonl": `{"prompt":"p","step":3}` + "\n" + `{"step":4}` + "\n",
+		"b.json":  "[{\"prompt\":\"p\",\"step\":3},\n{\"prompt\":null,\"step\":4}]",
+		"c.csv":   "prompt,step\np,3\n,4\n",
+	}
+	for name, text := range bad {
+		path := writeFile(t, t.TempDir(), name, []byte(text))
+		_, err := Load([]string{path}, Options{Fields: fields})
+		want := path + `:2: group_by "prompt": missing`
+		if name == "c.csv" {
+			want = path + `:3: group_by "prompt": missing` // the header is line 1
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+		res, err := Load([]string{path}, Options{Fields: fields, SkipInvalid: true})
+		if err != nil || len(res.Trajectories) != 1 || res.Skipped != 1 {
+			t.Errorf("%s skipping: %v, %+v", name, err, res)
+		}
+	}
+}
+
+// TestPeek checks what Peek tells of the trainers' fixtures.
+func TestPeek(t *testing.T) {
+	files, err := Peek([]string{filepath.Join("..", "sample_data", "verl"), filepath.Join("..", "sample_data", "trl", "completions")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 6 {
+		t.Fatalf("%d files", len(files))
+	}
+	verl, trl := files[0], files[3]
+	if !slices.Equal(verl.Names, []string{"acc", "format", "gts", "input", "output", "pred", "score", "step"}) || verl.Group != "" {
+		t.Errorf("verl: %+v", verl)
+	}
+	// Parquet's float columns, whatever the first row holds.
+	if !slices.Equal(trl.Floats, []string{"accuracy_reward", "advantage", "think_format_reward"}) ||
+		!slices.Equal(trl.Names, []string{"accuracy_reward", "advantage", "completion", "prompt", "step", "think_format_reward"}) {
+		t.Errorf("trl: %+v", trl)
+	}
+	if _, err := Peek([]string{filepath.Join(t.TempDir(), "none.jsonl")}, Options{}); err == nil {
+		t.Error("a missing file: no error")
+	}
+	// Only a JSONL file's first record is read: blank lines before it
+	// count, what follows it does not.
+	dir := t.TempDir()
+	good := writeFile(t, dir, "good.jsonl", []byte("\n\n{\"input\":\"q\",\"score\":1}\nnot JSON\n"))
+	bad := writeFile(t, dir, "bad.jsonl", []byte("\n\n{\"input\":\"q\",\n"))
+	if files, err := Peek([]string{good}, Options{}); err != nil || !slices.Equal(files[0].Names, []string{"input", "score"}) {
+		t.Errorf("Peek(good): %v, %+v", err, files)
+	}
+	if _, err := Peek([]string{bad}, Options{}); err == nil || !strings.HasPrefix(err.Error(), bad+":3:") {
+		t.Errorf("Peek(bad): %v, want an error at line 3", err)
+	}
+}
+
+// TestRereadFields reads a trajectory loaded with record fields again.
+func TestRereadFields(t *testing.T) {
+	fields, err := engine.NewRecordFields("input", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{filepath.Join("..", "sample_data", "verl", "2.jsonl")}, Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lean := res.Trajectories[5]
+	if !lean.DropBody() {
+		t.Fatal("not droppable")
+	}
+	got, err := RereadFields(&lean, fields.Clone())
+	if err != nil || got.Group != res.Trajectories[5].Group || got.ID != "2:5" || got.Metadata["score"] == nil {
+		t.Errorf("RereadFields: %v, %+v", err, got)
+	}
+	if _, err := Reread(&lean); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+		t.Errorf("Reread without the fields: %v", err)
+	}
+}
+
+// TestFollowFields follows a verl-like dump as it grows and as a new step's
+// file appears: the record fields apply to every line, the first reading's
+// and those appended, and a line they fail on is reported, not kept.
+func TestFollowFields(t *testing.T) {
+	fields, err := engine.NewRecordFields("input", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := writeFile(t, dir, "1.jsonl", []byte(`{"input":"p","step":1,"score":1}`+"\n"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := followOptions(false)
+	opts.Fields = fields
+	res, ch, err := Follow(ctx, []string{dir}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := res.Trajectories; len(ts) != 1 || ts[0].Group != "p" || ts[0].Batch != 1 || ts[0].ID != "1:0" {
+		t.Fatalf("first reading: %+v", res.Trajectories)
+	}
+	testfile.Append(t, path, `{"input":"q","step":1,"score":0}`+"\n"+`{"step":1,"score":0}`+"\n")
+	writeFile(t, dir, "2.jsonl", []byte(`{"input":"p","step":2,"score":1}`+"\n"))
+	var got []engine.Trajectory
+	var errs []string
+	deadline := time.After(10 * time.Second)
+	for len(got) < 2 || len(errs) < 1 {
+		select {
+		case u := <-ch:
+			got = append(got, u.Trajectories...)
+			if u.Err != nil {
+				errs = append(errs, u.Err.Error())
+			}
+		case <-deadline:
+			t.Fatalf("updates: %+v, errors %q", got, errs)
+		}
+	}
+	slices.SortFunc(got, func(a, b engine.Trajectory) int { return strings.Compare(a.ID, b.ID) })
+	if len(got) != 2 || got[0].ID != "1:1" || got[0].Group != "q" || got[1].ID != "2:0" || got[1].Batch != 2 {
+		t.Errorf("updates: %+v", got)
+	}
+	if !strings.Contains(strings.Join(errs, "\n"), path+`:3: group_by "input": missing`) {
+		t.Errorf("errors %q", errs)
+	}
+}

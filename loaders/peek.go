@@ -1,0 +1,158 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// FileFields is what Peek tells of one input file: enough to recognise
+// the layout a trainer wrote it in.
+type FileFields struct {
+	Path string
+	// Names are the metadata keys of the file's first trajectory, sorted:
+	// the keys of its metadata object and its other top-level fields or
+	// columns.
+	Names []string
+	// Floats are the names whose column is of floating-point numbers: in
+	// Parquet, the FLOAT and DOUBLE columns (whatever the first row
+	// holds, a null included); in the other formats, the names whose
+	// value is a number in the first record.
+	Floats []string
+	// Group is the first trajectory's own group field ("" when it has
+	// none).
+	Group string
+}
+
+// Peek reads the first trajectory of each input file that paths stand for
+// (directories expanded as Load does; standard input is left out, as it
+// can be read once only) and returns what it tells of each file's fields,
+// in input order. A file's reading stops at its first trajectory.
+// Options.Pick and Fields are not used. The errors are Load's.
+func Peek(paths []string, opts Options) ([]FileFields, error) {
+	files, err := Expand(paths)
+	if err != nil {
+		return nil, err
+	}
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	var out []FileFields
+	for i, path := range files {
+		if path == "-" {
+			continue
+		}
+		ctx, stop := context.WithCancel(parent)
+		var ff *FileFields
+		o := opts
+		o.Context, o.Progress, o.Fields = ctx, nil, nil
+		o.Pick = func(first *engine.Trajectory) *engine.Pick {
+			ff = peeked(path, first)
+			stop() // the reading ends at its next read
+			return nil
+		}
+		var err error
+		if head, ok := jsonlHead(path, opts.Format); ok {
+			_, err = read(bytes.NewReader(head), path, i, o, 0, nil)
+		}
+		if ff == nil { // not JSONL, or its first line is not a trajectory
+			_, err = loadPath(path, i, o, nil, nil) // the error Load gives
+		}
+		stop()
+		if ff == nil { // no trajectory: err says why
+			return nil, err
+		}
+		if isParquet(path, opts.Format) {
+			if ff.Floats, err = parquetFloats(path); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, *ff)
+	}
+	return out, nil
+}
+
+// peeked returns what the first trajectory of path tells.
+func peeked(path string, t *engine.Trajectory) *FileFields {
+	ff := &FileFields{Path: path, Group: t.Group}
+	for k, v := range t.Metadata {
+		ff.Names = append(ff.Names, k)
+		if _, ok := v.(float64); ok {
+			ff.Floats = append(ff.Floats, k)
+		}
+	}
+	slices.Sort(ff.Names)
+	slices.Sort(ff.Floats)
+	return ff
+}
+
+// jsonlHead returns the text of the JSONL file path up to its first line
+// that is not blank, included, when path is a JSONL file that is not
+// gzipped: all Peek need read of it (a file of another format is read
+// until its first trajectory, some blocks of text for JSONL).
+func jsonlHead(path string, format Format) ([]byte, bool) {
+	lower := strings.ToLower(path)
+	if format != JSONL && (format != "" || !(strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson"))) {
+		return nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false // loadPath reports it
+	}
+	defer f.Close()
+	br := bufio.NewReader(f)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		return nil, false // gzipped whatever its name
+	}
+	var head []byte
+	for {
+		line, err := br.ReadBytes('\n')
+		head = append(head, line...)
+		if len(bytes.TrimSpace(line)) > 0 || err != nil {
+			return head, true
+		}
+	}
+}
+
+// isParquet reports whether the file path is read as Parquet.
+func isParquet(path string, format Format) bool {
+	return format == Parquet || format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
+}
+
+// parquetFloats returns the top-level FLOAT and DOUBLE columns of the
+// Parquet file path, sorted.
+func parquetFloats(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, errors.New(path + ": not a Parquet file: " + err.Error())
+	}
+	var floats []string
+	for _, field := range pf.Schema().Fields() {
+		if !field.Leaf() {
+			continue
+		}
+		if k := field.Type().Kind(); k == parquet.Float || k == parquet.Double {
+			floats = append(floats, field.Name())
+		}
+	}
+	slices.Sort(floats)
+	return floats, nil
+}

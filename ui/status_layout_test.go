@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStatusLineSaysLayout checks that the status line starts with how the
+// inputs were read, escaped, before the warnings.
+func TestStatusLineSaysLayout(t *testing.T) {
+	s := newSampleSession(t)
+	s.Layout = "read as verl rollout dumps: group = input, batch = step, objective score\x1b[2J"
+	var l statusLine
+	l.refresh(s)
+	got := l.view(NewStyles(true, true), 300)
+	if !strings.HasPrefix(got, "read as verl rollout dumps: group = input, batch = step, objective score") || strings.Contains(got, "\x1b") {
+		t.Errorf("status line %q", got)
+	}
+	if !strings.Contains(got, " · ⚠ ") {
+		t.Errorf("the warnings do not follow the layout: %q", got)
+	}
+	s.Layout = ""
+	l.refresh(s)
+	if got := l.view(NewStyles(true, true), 300); strings.Contains(got, "read as") {
+		t.Errorf("plain records: %q", got)
+	}
+}
