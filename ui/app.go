@@ -65,10 +65,10 @@ func NewModel(session *Session, noColor bool) *Model {
 	m := &Model{
 		common: c,
 		isDark: true,
-		keys:   newKeyMap(),
 		help:   help.New(),
 		tabs: []Tab{
 			newRewardsTab(c),
+			newGroupsTab(c),
 			newObjectivesTab(c),
 			newParetoTab(c),
 			newTrajectoriesTab(c),
@@ -76,6 +76,7 @@ func NewModel(session *Session, noColor bool) *Model {
 			newCompareTab(c),
 		},
 	}
+	m.keys = newKeyMap(len(m.tabs))
 	m.stale = make([]bool, len(m.tabs))
 	m.tabBar = newTabBar(m.tabs)
 	m.help.Styles = c.Styles.Help

@@ -37,7 +37,7 @@ func runCmds(m tea.Model, cmds ...tea.Cmd) {
 
 func TestCompareCyclesMethodB(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	press(m, "6")
+	press(m, "7")
 	s := m.Session()
 	before := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if s.Options.Method != engine.Pareto || s.CompareMethod != engine.GRPO {
@@ -70,7 +70,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 
 func TestCompareNeverComparesAMethodWithItself(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	press(m, "6")
+	press(m, "7")
 	s := m.Session()
 	// M goes from pareto back to rloo; then B, grpo, becomes A with M again.
 	for range 2 {

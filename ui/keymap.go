@@ -1,12 +1,16 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // keyMap is the global keymap: the keys the root model handles before any
 // tab sees them. The weight-editing keys are enabled only while editing
 // weights, and w only outside it, so that the help always lists what works.
 type keyMap struct {
-	Tab        key.Binding // 1-6
+	Tab        key.Binding // 1 to the number of tabs
 	NextTab    key.Binding
 	PrevTab    key.Binding
 	NextMethod key.Binding
@@ -30,9 +34,15 @@ type keyMap struct {
 	Quit key.Binding
 }
 
-func newKeyMap() keyMap {
+// newKeyMap returns the global keymap of a dashboard of tabs tabs (at
+// most 9): the digits 1 to tabs select them.
+func newKeyMap(tabs int) keyMap {
+	digits := make([]string, tabs)
+	for i := range digits {
+		digits[i] = strconv.Itoa(i + 1)
+	}
 	km := keyMap{
-		Tab:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "tab")),
+		Tab:        key.NewBinding(key.WithKeys(digits...), key.WithHelp("1-"+strconv.Itoa(tabs), "tab")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
 		NextMethod: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),

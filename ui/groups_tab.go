@@ -1,0 +1,455 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+)
+
+// groupsMode is what the Groups tab shows.
+type groupsMode int
+
+const (
+	groupList       groupsMode = iota // the batch's groups
+	groupFiltering                    // typing the groups' filter
+	groupMembers                      // one group's completions
+	groupCompletion                   // one completion whole
+)
+
+type groupsKeyMap struct {
+	Sort, Reverse, Filter, ApplyFilter, ClearFilter key.Binding
+	Open, OpenCompletion, Back, BackToGroup, Scroll key.Binding
+}
+
+func newGroupsKeyMap() groupsKeyMap {
+	return groupsKeyMap{
+		Sort:           key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
+		Reverse:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+		Filter:         key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or id")),
+		ApplyFilter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter")),
+		ClearFilter:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+		Open:           key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the group")),
+		OpenCompletion: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the completion")),
+		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the groups")),
+		BackToGroup:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the group")),
+		Scroll:         key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+	}
+}
+
+// setMode enables the keys that work in mode.
+func (k *groupsKeyMap) setMode(mode groupsMode, filtered bool) {
+	for _, b := range []*key.Binding{&k.Sort, &k.Reverse, &k.Filter, &k.Open} {
+		b.SetEnabled(mode == groupList)
+	}
+	k.ApplyFilter.SetEnabled(mode == groupFiltering)
+	k.ClearFilter.SetEnabled(mode == groupFiltering || (mode == groupList && filtered))
+	k.OpenCompletion.SetEnabled(mode == groupMembers)
+	k.Back.SetEnabled(mode == groupMembers)
+	k.BackToGroup.SetEnabled(mode == groupCompletion)
+	k.Scroll.SetEnabled(mode == groupCompletion)
+}
+
+// groupsTab lists the current batch's prompt groups with the engine's
+// summary of each (engine.GroupSummaries), opens one to show its
+// completions ranked by reward, and one of those whole.
+type groupsTab struct {
+	common        *Common
+	keys          groupsKeyMap
+	width, height int
+	mode          groupsMode
+
+	// summaries are the batch's groups; rows the listed ones (indices in
+	// summaries), filtered and sorted.
+	summaries  []engine.GroupSummary
+	rows       []int
+	sortColumn int
+	descending bool
+	zero       int // listed groups of zero spread
+	filter     textinput.Model
+	table      dataTable
+
+	group  groupView
+	detail viewport.Model
+	opened openedTrajectory
+}
+
+func newGroupsTab(c *Common) Tab {
+	t := &groupsTab{common: c, keys: newGroupsKeyMap(), table: newDataTable(c.Styles), detail: viewport.New()}
+	t.filter = textinput.New()
+	t.filter.Prompt = "/"
+	t.filter.Placeholder = "prompt or trajectory id"
+	t.group.table = newDataTable(c.Styles)
+	t.keys.setMode(groupList, false)
+	return t
+}
+
+func (t *groupsTab) Title() string { return "Groups" }
+
+// CapturesKeys tells the root to leave every key to the filter being typed.
+func (t *groupsTab) CapturesKeys() bool { return t.mode == groupFiltering }
+
+// OwnsFind tells the root that / is this tab's own search.
+func (t *groupsTab) OwnsFind() bool { return true }
+
+func (t *groupsTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.filter.SetWidth(max(width-2, 1))
+	t.detail.SetWidth(width)
+	t.detail.SetHeight(max(height-1, 1))
+	t.table.setSize(width, max(height-1, 1))
+	t.layoutColumns()
+	t.group.setSize(t.common, width, height)
+	if t.mode == groupCompletion {
+		t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+	}
+}
+
+func (t *groupsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case SessionChangedMsg:
+		t.refresh()
+	case tea.KeyPressMsg:
+		return t, t.handleKey(msg)
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			t.click(msg.Mouse().Y)
+		}
+	case tea.MouseWheelMsg:
+		switch t.mode {
+		case groupCompletion:
+			t.detail, _ = t.detail.Update(msg)
+		case groupMembers:
+			t.group.table.update(msg)
+		default:
+			t.table.update(msg)
+		}
+	}
+	return t, nil
+}
+
+// click selects the row drawn at line y of the body.
+func (t *groupsTab) click(y int) {
+	switch t.mode {
+	case groupList:
+		t.table.click(y - 1) // under the status line
+	case groupMembers:
+		t.group.table.click(y - t.group.tableTop())
+	}
+}
+
+func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := t.keys
+	switch t.mode {
+	case groupFiltering:
+		var cmd tea.Cmd
+		switch {
+		case key.Matches(msg, k.ApplyFilter):
+			t.setMode(groupList)
+		case key.Matches(msg, k.ClearFilter):
+			t.filter.Reset()
+			t.setMode(groupList)
+		default:
+			t.filter, cmd = t.filter.Update(msg)
+		}
+		t.rebuild()
+		return cmd
+	case groupCompletion:
+		if key.Matches(msg, k.BackToGroup) {
+			t.setMode(groupMembers)
+			return nil
+		}
+		var cmd tea.Cmd
+		t.detail, cmd = t.detail.Update(msg)
+		return cmd
+	case groupMembers:
+		switch {
+		case key.Matches(msg, k.Back):
+			t.setMode(groupList)
+		case key.Matches(msg, k.OpenCompletion):
+			t.openCompletion()
+		default:
+			t.group.table.update(msg)
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Sort):
+		t.sortColumn = (t.sortColumn + 1) % len(groupColumns)
+		t.rebuild()
+	case key.Matches(msg, k.Reverse):
+		t.descending = !t.descending
+		t.rebuild()
+	case key.Matches(msg, k.Filter):
+		t.setMode(groupFiltering)
+		return t.filter.Focus()
+	case key.Matches(msg, k.ClearFilter):
+		t.filter.Reset()
+		t.rebuild()
+	case key.Matches(msg, k.Open):
+		t.openGroup()
+	default:
+		t.table.update(msg)
+	}
+	return nil
+}
+
+func (t *groupsTab) setMode(mode groupsMode) {
+	t.mode = mode
+	if mode != groupFiltering {
+		t.filter.Blur()
+	}
+	t.keys.setMode(mode, t.filter.Value() != "")
+}
+
+// refresh takes the batch's groups from the session, keeping the open
+// group and completion when they are still in it.
+func (t *groupsTab) refresh() {
+	s := t.common.Session
+	if s.Result == nil {
+		return
+	}
+	var key string
+	if j := t.table.cursor; j < len(t.rows) {
+		key = t.summaries[t.rows[j]].Key
+	}
+	t.summaries = s.Result.GroupSummaries(s.CurrentBatch())
+	t.rebuild()
+	if g := t.indexOf(key); g >= 0 {
+		if j := slices.Index(t.rows, g); j >= 0 {
+			t.table.setCursor(j)
+		}
+	}
+	if t.mode == groupMembers || t.mode == groupCompletion {
+		g := t.indexOf(t.group.summary.Key)
+		if g < 0 {
+			t.setMode(groupList) // the group left with its batch
+			return
+		}
+		t.group.open(t.common, &t.summaries[g])
+		if t.mode == groupCompletion {
+			if !slices.Contains(t.summaries[g].Members, t.opened.i) {
+				t.setMode(groupMembers)
+				return
+			}
+			if t.opened.stale(s) {
+				t.opened = openTrajectory(s, t.opened.i)
+			}
+			t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+		}
+	}
+}
+
+// indexOf returns the index of the group of key in summaries, -1 if none.
+func (t *groupsTab) indexOf(key string) int {
+	return slices.IndexFunc(t.summaries, func(g engine.GroupSummary) bool { return g.Key == key })
+}
+
+// rebuild lists the groups that match the filter, sorted.
+func (t *groupsTab) rebuild() {
+	s := t.common.Session
+	filter := strings.ToLower(t.filter.Value())
+	t.rows, t.zero = t.rows[:0], 0
+	for g := range t.summaries {
+		if filter == "" || t.matches(s, &t.summaries[g], filter) {
+			t.rows = append(t.rows, g)
+		}
+	}
+	byColumn := groupColumns[t.sortColumn].compare
+	slices.SortFunc(t.rows, func(a, b int) int {
+		if t.descending {
+			a, b = b, a
+		}
+		return cmp.Or(byColumn(&t.summaries[a], &t.summaries[b]), cmp.Compare(a, b))
+	})
+	for _, g := range t.rows {
+		if t.summaries[g].ZeroSpread {
+			t.zero++
+		}
+	}
+	t.table.setRows(len(t.rows))
+	t.layoutColumns()
+	t.keys.setMode(t.mode, t.filter.Value() != "")
+}
+
+// matches reports whether group g's key or one of its trajectories' ids
+// contains filter (lower case).
+func (t *groupsTab) matches(s *Session, g *engine.GroupSummary, filter string) bool {
+	if strings.Contains(strings.ToLower(g.Key), filter) {
+		return true
+	}
+	for _, i := range g.Members {
+		if strings.Contains(strings.ToLower(s.Trajectories.At(i).ID), filter) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupColumn is a column of the groups' table: its title and order.
+type groupColumn struct {
+	title   string
+	compare func(a, b *engine.GroupSummary) int
+}
+
+// groupColumns are the groups' table's columns, in order.
+var groupColumns = []groupColumn{
+	{"group", func(a, b *engine.GroupSummary) int { return strings.Compare(a.Key, b.Key) }},
+	{"signal", func(a, b *engine.GroupSummary) int { return cmp.Compare(boolInt(!a.ZeroSpread), boolInt(!b.ZeroSpread)) }},
+	{"n", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.N, b.N) }},
+	{"valid", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Valid, b.Valid) }},
+	{"score mean", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Mean, b.Score.Mean) }},
+	{"std", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Std, b.Score.Std) }},
+	{"min", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Min, b.Score.Min) }},
+	{"max", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Max, b.Score.Max) }},
+	{"frontier", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Frontier, b.Frontier) }},
+	{"reward min", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.RewardMin, b.RewardMin) }},
+	{"reward max", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.RewardMax, b.RewardMax) }},
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxGroupKeyWidth caps the group column: a key is often a whole prompt.
+const maxGroupKeyWidth = 40
+
+// layoutColumns sizes the table's columns to the listed groups.
+func (t *groupsTab) layoutColumns() {
+	n := len(t.rows)
+	at := func(j int) *engine.GroupSummary { return &t.summaries[t.rows[j]] }
+	number := func(c int, v func(g *engine.GroupSummary) float64) dataColumn {
+		return numberColumn(t.title(c), n, func(j int) float64 { return v(at(j)) })
+	}
+	integer := func(c int, v func(g *engine.GroupSummary) int) dataColumn {
+		return intColumn(t.title(c), n, func(j int) int { return v(at(j)) })
+	}
+	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
+	cols := []dataColumn{
+		textColumn(t.title(0), n, keyWidth, func(j int) string { return textsafe.Line(at(j).Key) }),
+		{title: t.title(1), width: max(len("none"), ansi.StringWidth(t.title(1))), cell: func(j int) string {
+			if at(j).ZeroSpread {
+				return "none"
+			}
+			return ""
+		}},
+		integer(2, func(g *engine.GroupSummary) int { return g.N }),
+		integer(3, func(g *engine.GroupSummary) int { return g.Valid }),
+		number(4, func(g *engine.GroupSummary) float64 { return g.Score.Mean }),
+		number(5, func(g *engine.GroupSummary) float64 { return g.Score.Std }),
+		number(6, func(g *engine.GroupSummary) float64 { return g.Score.Min }),
+		number(7, func(g *engine.GroupSummary) float64 { return g.Score.Max }),
+		integer(8, func(g *engine.GroupSummary) int { return g.Frontier }),
+		number(9, func(g *engine.GroupSummary) float64 { return g.RewardMin }),
+		number(10, func(g *engine.GroupSummary) float64 { return g.RewardMax }),
+	}
+	t.table.setColumns(cols, 1)
+}
+
+// title is column c's title, with the sort arrow on the sort column.
+func (t *groupsTab) title(c int) string {
+	if c != t.sortColumn {
+		return groupColumns[c].title
+	}
+	return groupColumns[c].title + sortArrow(t.descending)
+}
+
+// sortArrow shows a sort direction.
+func sortArrow(descending bool) string {
+	if descending {
+		return " ▼"
+	}
+	return " ▲"
+}
+
+// openGroup shows the group under the cursor.
+func (t *groupsTab) openGroup() {
+	if t.table.cursor >= len(t.rows) {
+		return
+	}
+	t.group.table.setCursor(0)
+	t.group.table.left = 0
+	t.group.open(t.common, &t.summaries[t.rows[t.table.cursor]])
+	t.setMode(groupMembers)
+}
+
+// openCompletion shows the completion under the cursor whole.
+func (t *groupsTab) openCompletion() {
+	i := t.group.selected()
+	if i < 0 {
+		return
+	}
+	t.opened = openTrajectory(t.common.Session, i)
+	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+	t.detail.GotoTop()
+	t.setMode(groupCompletion)
+}
+
+func (t *groupsTab) View() string {
+	if t.common.Session.Result == nil || t.width <= 0 {
+		return ""
+	}
+	var v string
+	switch t.mode {
+	case groupMembers:
+		v = t.group.view(t.common)
+	case groupCompletion:
+		st := t.common.Styles
+		status := st.Title.Render(fitLine(t.opened.full.ID, t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", fitLine(t.group.summary.Key, t.width/4), t.detail.ScrollPercent()*100))
+		v = lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View())
+	default:
+		v = t.listStatus() + "\n" + t.table.view()
+	}
+	return fitBox(v, t.width, t.height)
+}
+
+// listStatus is the line over the groups' table.
+func (t *groupsTab) listStatus() string {
+	st := t.common.Styles
+	if t.mode == groupFiltering {
+		return t.filter.View()
+	}
+	parts := []string{
+		st.Title.Render(count(len(t.rows), "group", "groups")),
+		st.Muted.Render("sorted by ") + groupColumns[t.sortColumn].title + sortArrow(t.descending),
+	}
+	if t.zero > 0 {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero)))
+	}
+	if f := t.filter.Value(); f != "" {
+		parts = append(parts, st.Muted.Render("filter ")+fitLine(f, t.width/4))
+	}
+	if h := t.table.scrollHint(); h != "" {
+		parts = append(parts, st.Muted.Render(h))
+	}
+	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")
+}
+
+func (t *groupsTab) ShortHelp() []key.Binding {
+	k, tk := t.keys, t.table.keys
+	return []key.Binding{k.Open, k.OpenCompletion, k.Back, k.BackToGroup, k.Scroll,
+		pairHelp(k.Sort, "s/S", "sort"), k.Filter, k.ApplyFilter, k.ClearFilter, tk.Left}
+}
+
+func (t *groupsTab) FullHelp() [][]key.Binding {
+	k, tk := t.keys, t.table.keys
+	return [][]key.Binding{
+		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, tk.Left},
+		{k.Open, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter},
+		{k.OpenCompletion, k.Back, k.Scroll, k.BackToGroup},
+	}
+}
