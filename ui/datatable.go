@@ -251,7 +251,7 @@ func (t *dataTable) view() string {
 	for j := t.top; j < t.rows && len(lines) < t.height; j++ {
 		row := line(func(c int) string { return t.columns[c].cell(j) })
 		if j == t.cursor {
-			row = t.styles.Selected.Render(padRight(row, t.width))
+			row = t.styles.Selected.Render(row)
 		}
 		lines = append(lines, row)
 	}

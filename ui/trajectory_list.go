@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/table"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -25,11 +24,10 @@ const (
 
 // Column widths of the Trajectories table, in cells.
 const (
-	numberWidth = 10 // formatValue's longest form: -1.234e+05
-	rankWidth   = 6  // "rank ▲"
-	maxIDWidth  = 28
-	maxKeyWidth = 16 // a group
-	minCause    = 8  // below this the invalid cause column is left out
+	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
+	maxIDWidth    = 28
+	maxKeyWidth   = 16 // a group
+	maxCauseWidth = 60
 )
 
 // trajectoryColumn is one column of the Trajectories table.
@@ -37,6 +35,9 @@ type trajectoryColumn struct {
 	title string
 	// text returns trajectory i's cell, safe to print.
 	text func(i int) string
+	// value returns trajectory i's number in a number column, nil in
+	// the others.
+	value func(i int) float64
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
 }
@@ -94,17 +95,18 @@ func trajectoryColumns(s *Session) []trajectoryColumn {
 		return trajectoryColumn{
 			title:   title,
 			text:    func(i int) string { return formatValue(v(i)) },
+			value:   v,
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, func(a, b int) int { return strings.Compare(id(a), id(b)) }},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, func(a, b int) int { return strings.Compare(group(a), group(b)) }},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return strings.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return strings.Compare(group(a), group(b)) }},
 		number("score", func(i int) float64 { return s.Result.Scores[i] }),
 		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
-		{"rank", func(i int) string { return rankText(s.Result.Ranks[i]) }, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
+		{"rank", func(i int) string { return rankText(s.Result.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
 		number("crowding", func(i int) float64 { return s.Result.Crowding[i] }),
 	}
 	for k, o := range s.Result.Objectives {
@@ -121,48 +123,36 @@ func rankText(rank int) string {
 	return strconv.Itoa(rank)
 }
 
-// table returns the table's columns, sized to width, and its rows: numbers
-// at their longest, ids and groups as wide as the longest listed (within
-// limits), the invalid causes in what is left, if enough is.
-func (l *trajectoryList) table(width int) ([]table.Column, []table.Row) {
-	rows := make([]table.Row, len(l.rows))
-	idWidth, groupWidth := len("id"), len("group")
-	for j, i := range l.rows {
-		row := make(table.Row, 0, len(l.columns)+1)
-		for _, col := range l.columns {
-			row = append(row, col.text(i))
-		}
-		rows[j] = append(row, l.causes[j])
-		idWidth = max(idWidth, textWidth(row[sortByID]))
-		groupWidth = max(groupWidth, textWidth(row[sortByGroup]))
-	}
-	cols := make([]table.Column, 0, len(l.columns)+1)
-	used := 0
+// dataColumns returns the table's columns over the listed rows, each as
+// wide as its content: numbers with one precision per column, ids and
+// groups within limits, then why a row is invalid when one is. The id
+// stays on screen when the others scroll sideways.
+func (l *trajectoryList) dataColumns() []dataColumn {
+	n := len(l.rows)
+	cols := make([]dataColumn, 0, len(l.columns)+1)
 	for c, col := range l.columns {
-		w := numberWidth
-		switch c {
-		case sortByID:
-			w = min(idWidth, maxIDWidth)
-		case sortByGroup:
-			w = min(groupWidth, maxKeyWidth)
-		case sortByRank:
-			w = rankWidth
-		}
 		title := col.title
 		if c == l.sortColumn {
 			title += l.arrow()
 		}
-		cols = append(cols, table.Column{Title: title, Width: w})
-		used += w + 2 // the cells' padding
+		text := func(j int) string { return col.text(l.rows[j]) }
+		switch {
+		case c == sortByID:
+			cols = append(cols, textColumn(title, n, maxIDWidth, text))
+		case c == sortByGroup:
+			cols = append(cols, textColumn(title, n, maxKeyWidth, text))
+		case col.value != nil:
+			cols = append(cols, numberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+		default: // the rank: digits or "-"
+			dc := textColumn(title, n, rankWidth, text)
+			dc.number = true
+			cols = append(cols, dc)
+		}
 	}
-	if cause := width - used - 2; cause >= minCause {
-		cols = append(cols, table.Column{Title: "invalid because", Width: cause})
+	if l.invalid > 0 {
+		cols = append(cols, textColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
 	}
-	// The table needs as many cells as columns.
-	for j := range rows {
-		rows[j] = rows[j][:len(cols)]
-	}
-	return cols, rows
+	return cols
 }
 
 // textWidth returns the cells s takes on screen: its length when it is
