@@ -305,7 +305,9 @@ type groupColumn struct {
 // groupColumns are the groups' table's columns, in order.
 var groupColumns = []groupColumn{
 	{"group", func(a, b *engine.GroupSummary) int { return strings.Compare(a.Key, b.Key) }},
-	{"signal", func(a, b *engine.GroupSummary) int { return cmp.Compare(boolInt(!a.ZeroSpread), boolInt(!b.ZeroSpread)) }},
+	{"signal", func(a, b *engine.GroupSummary) int {
+		return cmp.Compare(boolInt(!a.ZeroSpread), boolInt(!b.ZeroSpread))
+	}},
 	{"n", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.N, b.N) }},
 	{"valid", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Valid, b.Valid) }},
 	{"score mean", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Mean, b.Score.Mean) }},
