@@ -38,6 +38,8 @@ type Model struct {
 	header  header
 	status  statusLine
 	weights weightEditor
+	// overlay is the full help (?), drawn over the tab's body.
+	overlay helpOverlay
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
 	// live is follow mode (live.go), nil without --follow.
@@ -65,7 +67,8 @@ func NewModel(session *Session, noColor bool) *Model {
 	m := &Model{
 		common: c,
 		isDark: true,
-		help:   help.New(),
+		help:    help.New(),
+		overlay: newHelpOverlay(),
 		tabs: []Tab{
 			newRewardsTab(c),
 			newGroupsTab(c),
@@ -111,7 +114,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X) >= 0 {
+			m.overlay.open = false
 			return m, m.selectTab(m.tabBar.tabAt(mouse.X))
+		}
+	case tea.MouseWheelMsg:
+		if m.overlay.open {
+			m.overlay.update(msg)
+			return m, nil
 		}
 	}
 	return m, m.updateActive(toBody(msg))
@@ -137,15 +146,21 @@ func (m *Model) render() string {
 	if c.Width < minWidth || c.Height < minHeight {
 		return tooSmallView(c.Styles, c.Width, c.Height)
 	}
-	rows := []string{
-		m.header.view(c, c.Width),
-		m.tabBar.view(c.Styles, m.active, c.Width),
+	head, goalsShown := m.header.view(c, c.Width)
+	bar := m.tabBar.view(c.Styles, m.active, c.Width)
+	if !goalsShown {
+		bar = withGoals(c, bar, c.Width)
 	}
+	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width))
 	}
 	w, h := m.bodySize()
-	rows = append(rows, fitBox(m.tabs[m.active].View(), w, h), m.status.view(c.Styles, c.Width), m.helpView())
+	body := m.tabs[m.active].View()
+	if m.overlay.open {
+		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
+	}
+	rows = append(rows, fitBox(body, w, h), m.status.view(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
 }
 
@@ -218,6 +233,9 @@ func (m *Model) layout() {
 	m.body.width, m.body.height = w, h
 	for _, t := range m.tabs {
 		t.SetSize(w, h)
+	}
+	if m.overlay.open {
+		m.overlay.resize(m.common.Styles, m.tabs[m.active], m.keys, w, h)
 	}
 }
 
@@ -313,6 +331,13 @@ func toBody(msg tea.Msg) tea.Msg {
 // handleKey handles the global keys; handled is false for the keys that
 // belong to the active tab.
 func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
+	if m.overlay.open {
+		if msg.String() == "ctrl+c" {
+			return tea.Quit, true
+		}
+		m.overlay.update(msg)
+		return nil, true
+	}
 	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
@@ -355,8 +380,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Save):
 		m.saveSettings()
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
+		w, h := m.bodySize()
+		m.overlay.show(m.common.Styles, m.tabs[m.active], m.keys, w, h)
+	case key.Matches(msg, k.Find):
+		return m.find()
 	default:
 		return nil, false
 	}

@@ -67,16 +67,6 @@ func screen(m tea.Model) string {
 	return ansi.Strip(m.View().Content)
 }
 
-func TestGoldenRewards(t *testing.T) {
-	golden.RequireEqual(t, screen(newTestModel(t, 120, 40)))
-}
-
-func TestGoldenObjectives(t *testing.T) {
-	m := newTestModel(t, 120, 40)
-	press(m, "3")
-	golden.RequireEqual(t, screen(m))
-}
-
 func TestGoldenWeightEdit(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "w", "down", "+")
@@ -224,18 +214,6 @@ func TestTabSelection(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 38, Y: 1, Button: tea.MouseLeft})
 	if m.active != 3 {
 		t.Errorf("a click on 4 Pareto selected tab %d", m.active+1)
-	}
-}
-
-func TestHelpToggle(t *testing.T) {
-	m := newTestModel(t, 120, 40)
-	_, short := m.bodySize()
-	press(m, "?")
-	if _, full := m.bodySize(); full >= short {
-		t.Errorf("the full help left the body %d rows, the short one %d: its height is not subtracted", full, short)
-	}
-	if v := screen(m); !strings.Contains(v, "previous method") {
-		t.Errorf("? did not show the full help:\n%s", v)
 	}
 }
 

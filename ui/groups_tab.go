@@ -30,6 +30,8 @@ const (
 type groupsKeyMap struct {
 	Sort, Reverse, Filter, ApplyFilter, ClearFilter key.Binding
 	Open, OpenCompletion, Back, BackToGroup, Scroll key.Binding
+	// Columns describes the tables' left and right.
+	Columns key.Binding
 }
 
 func newGroupsKeyMap() groupsKeyMap {
@@ -37,13 +39,14 @@ func newGroupsKeyMap() groupsKeyMap {
 		Sort:           key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
 		Reverse:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
 		Filter:         key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or id")),
-		ApplyFilter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter")),
+		ApplyFilter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter (typing it)")),
 		ClearFilter:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 		Open:           key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the group")),
-		OpenCompletion: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the completion")),
-		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the groups")),
-		BackToGroup:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the group")),
+		OpenCompletion: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a completion (in a group)")),
+		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the groups (in a group)")),
+		BackToGroup:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the group (reading one)")),
 		Scroll:         key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		Columns:        key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
 	}
 }
 
@@ -58,6 +61,7 @@ func (k *groupsKeyMap) setMode(mode groupsMode, filtered bool) {
 	k.Back.SetEnabled(mode == groupMembers)
 	k.BackToGroup.SetEnabled(mode == groupCompletion)
 	k.Scroll.SetEnabled(mode == groupCompletion)
+	k.Columns.SetEnabled(mode == groupList || mode == groupMembers)
 }
 
 // groupsTab lists the current batch's prompt groups with the engine's
@@ -442,15 +446,15 @@ func (t *groupsTab) listStatus() string {
 }
 
 func (t *groupsTab) ShortHelp() []key.Binding {
-	k, tk := t.keys, t.table.keys
+	k := t.keys
 	return []key.Binding{k.Open, k.OpenCompletion, k.Back, k.BackToGroup, k.Scroll,
-		pairHelp(k.Sort, "s/S", "sort"), k.Filter, k.ApplyFilter, k.ClearFilter, tk.Left}
+		pairHelp(k.Sort, "s/S", "sort"), k.Filter, k.ApplyFilter, k.ClearFilter, k.Columns}
 }
 
 func (t *groupsTab) FullHelp() [][]key.Binding {
 	k, tk := t.keys, t.table.keys
 	return [][]key.Binding{
-		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, tk.Left},
+		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns},
 		{k.Open, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter},
 		{k.OpenCompletion, k.Back, k.Scroll, k.BackToGroup},
 	}

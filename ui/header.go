@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -35,12 +36,14 @@ func (h *header) refresh(s *Session) {
 // minSourceWidth is the fewest cells the source is shortened to.
 const minSourceWidth = 12
 
-// view renders the line. It never wraps: when it is too long the computer
-// goes first (it is fixed for the session), then the settings' labels
-// shorten, then the goals go, then the settings; the source is
+// view renders the line and says whether it shows the goals. It never
+// wraps: when it is too long the computer goes first (it is fixed for the
+// session), then the settings' labels shorten, then the goals go (to the
+// tab bar's end, if it has room: see withGoals), then the settings, the
+// method's label; the source is
 // always shown, shortened in the middle when what is left is too narrow,
 // and the health badge always ends the line.
-func (h header) view(c *Common, width int) string {
+func (h header) view(c *Common, width int) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := "off"
@@ -70,11 +73,12 @@ func (h header) view(c *Common, width int) string {
 	}
 	room := max(width-ansi.StringWidth(health), 0)
 	var rest string
-	for _, fields := range [][]string{
+	var fields []string
+	for _, fields = range [][]string{
 		{batch, method, computer, settings, counts, goals},
 		{batch, method, settings, counts, goals},
 		{batch, method, shortSettings, counts, goals},
-		{batch, methodName, shortSettings, counts, goals},
+		{batch, method, settings, counts},
 		{batch, method, shortSettings, counts},
 		{batch, methodName, shortSettings, counts},
 		{batch, methodName, counts},
@@ -90,8 +94,19 @@ func (h header) view(c *Common, width int) string {
 		}
 	}
 	sourceRoom := max(room-ansi.StringWidth(rest), min(minSourceWidth, room))
-	line := st.Header.Render(shortenMiddle(source, sourceRoom)) + rest
-	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, "")
+	line = st.Header.Render(shortenMiddle(source, sourceRoom)) + rest
+	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), slices.Contains(fields, goals)
+}
+
+// withGoals ends the tab bar bar with the objectives' goals, right-aligned,
+// when the header had no room for them and the bar has.
+func withGoals(c *Common, bar string, width int) string {
+	goals := goalsText(c.Styles, c.Session.Result.Objectives)
+	gap := width - ansi.StringWidth(bar) - ansi.StringWidth(goals)
+	if gap < 2 {
+		return bar
+	}
+	return bar + strings.Repeat(" ", gap) + goals
 }
 
 // goalsText shows each objective's goal: "accuracy ↑ length ↓".

@@ -22,6 +22,7 @@ type keyMap struct {
 	Follow     key.Binding // back to the newest batch, in follow mode
 	Export     key.Binding // the current batch's rewards to a file
 	Save       key.Binding // the settings to a config file
+	Find       key.Binding // a trajectory by id, on the Trajectories tab
 
 	EditWeights    key.Binding
 	PrevObjective  key.Binding
@@ -54,6 +55,7 @@ func newKeyMap(tabs int) keyMap {
 		Follow:     key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
 		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
+		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
 
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
@@ -110,7 +112,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save},
+		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find},
 		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.DoneWeights},
 		{km.Help, km.Quit},
 	}
