@@ -65,8 +65,8 @@ type keyCapturer interface {
 func NewModel(session *Session, noColor bool) *Model {
 	c := &Common{Session: session, Styles: NewStyles(true, noColor)}
 	m := &Model{
-		common: c,
-		isDark: true,
+		common:  c,
+		isDark:  true,
 		help:    help.New(),
 		overlay: newHelpOverlay(),
 		tabs: []Tab{

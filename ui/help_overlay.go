@@ -62,7 +62,7 @@ func (h *helpOverlay) show(st *Styles, tab Tab, global fullHelper, width, height
 type fullHelper interface{ FullHelp() [][]key.Binding }
 
 func (h *helpOverlay) setSize(width, height int) {
-	h.viewport.SetWidth(max(width-4, 1))    // the border and a space each side
+	h.viewport.SetWidth(max(width-4, 1))   // the border and a space each side
 	h.viewport.SetHeight(max(height-3, 1)) // the border and the title
 }
 
