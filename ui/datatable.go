@@ -208,11 +208,8 @@ func (t *dataTable) maxLeft() int {
 
 // scrollHint says which columns are off screen, "" when none is.
 func (t *dataTable) scrollHint() string {
-	cols, lastWidth := t.visible()
-	shown := len(cols)
-	if lastWidth > 0 {
-		shown-- // cut short
-	}
+	cols, _ := t.visible()
+	shown := len(cols) // a text column cut short counts: its ellipsis says so
 	hiddenRight := len(t.columns) - t.frozen - t.left - (shown - min(t.frozen, shown))
 	switch {
 	case t.left == 0 && hiddenRight <= 0:
@@ -310,8 +307,10 @@ func newNumberFormat(n int, v func(j int) float64) numberFormat {
 	if lo <= hi {
 		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
 	}
-	if f.exponent {
-		f.width = max(f.width, len(f.format(-maxAbs)))
+	if f.exponent { // exponents of three digits may be anywhere
+		for j := range n {
+			f.width = max(f.width, len(f.format(v(j))))
+		}
 	}
 	return f
 }

@@ -34,7 +34,7 @@ func (h *header) refresh(s *Session) {
 }
 
 // minSourceWidth is the fewest cells the source is shortened to.
-const minSourceWidth = 12
+const minSourceWidth = 9
 
 // view renders the line and says whether it shows the goals. It never
 // wraps: when it is too long the computer goes first (it is fixed for the
