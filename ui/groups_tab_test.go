@@ -213,4 +213,3 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 		t.Errorf("%d responses read again for %d rows on screen", n, g.group.table.pageRows())
 	}
 }
-
