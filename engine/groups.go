@@ -69,16 +69,16 @@ func (res *Result) groupSummaries(b *Batch) []GroupSummary {
 	out := make([]GroupSummary, len(groups))
 	var scores []float64
 	for gi, g := range groups {
-		out[gi], scores = res.summarizeGroup(g, scores)
+		scores = res.summarizeGroup(&out[gi], g, scores)
 	}
 	return out
 }
 
-// summarizeGroup returns the summary of group g, with scratch space for
-// its valid scores, which it returns for the next call.
-func (res *Result) summarizeGroup(g Group, scores []float64) (GroupSummary, []float64) {
+// summarizeGroup writes the summary of group g into s, with scratch space
+// for its valid scores, which it returns for the next call.
+func (res *Result) summarizeGroup(s *GroupSummary, g Group, scores []float64) []float64 {
 	nan := math.NaN()
-	s := GroupSummary{
+	*s = GroupSummary{
 		Key: g.Key, Members: g.Members, N: len(g.Members),
 		Score:     Summary{Mean: nan, Std: nan, Min: nan, P25: nan, Median: nan, P75: nan, Max: nan},
 		RewardMin: nan, RewardMax: nan,
@@ -104,7 +104,7 @@ func (res *Result) summarizeGroup(g Group, scores []float64) (GroupSummary, []fl
 	if s.Valid > 0 {
 		s.Score.Mean, s.Score.Std = PopMeanStd(scores)
 	}
-	return s, scores
+	return scores
 }
 
 // groupsOf splits members into groups by group value, in order of first

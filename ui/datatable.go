@@ -333,7 +333,12 @@ func (f numberFormat) format(x float64) string {
 // numberColumn returns a right-aligned column of n values v(j) formatted
 // with one precision, as wide as its widest cell or its title.
 func numberColumn(title string, n int, v func(j int) float64) dataColumn {
-	f := newNumberFormat(n, v)
+	return numberColumnOf(title, newNumberFormat(n, v), v)
+}
+
+// numberColumnOf returns a right-aligned column of the values v(j) in
+// format f, made for them (perhaps from the same values in another order).
+func numberColumnOf(title string, f numberFormat, v func(j int) float64) dataColumn {
 	return dataColumn{
 		title: title, number: true, width: max(f.width, ansi.StringWidth(title)),
 		cell: func(j int) string { return f.format(v(j)) },
@@ -342,10 +347,12 @@ func numberColumn(title string, n int, v func(j int) float64) dataColumn {
 
 // intColumn returns a right-aligned column of n integers v(j).
 func intColumn(title string, n int, v func(j int) int) dataColumn {
-	w := ansi.StringWidth(title)
+	lo, hi := 0, 0
 	for j := range n {
-		w = max(w, len(strconv.Itoa(v(j))))
+		x := v(j)
+		lo, hi = min(lo, x), max(hi, x)
 	}
+	w := max(ansi.StringWidth(title), len(strconv.Itoa(lo)), len(strconv.Itoa(hi)))
 	return dataColumn{title: title, number: true, width: w, cell: func(j int) string { return strconv.Itoa(v(j)) }}
 }
 

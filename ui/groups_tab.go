@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -80,6 +81,14 @@ type groupsTab struct {
 	sortColumn int
 	descending bool
 	zero       int // listed groups of zero spread
+	// byKey caches the groups' key order (see keyOrder).
+	byKey struct {
+		of    keyOrderOf
+		order []int
+		// width is the key column's width over all groups, capped at
+		// widthFor (0: not measured).
+		width, widthFor int
+	}
 	filter     textinput.Model
 	table      dataTable
 
@@ -254,6 +263,15 @@ func (t *groupsTab) refresh() {
 	}
 }
 
+// prepareGroups computes the group summaries of batch bi of res, which
+// the Groups tab shows, off the event loop: a recompute calls it with the
+// result, so that the tab's refresh finds them computed.
+func prepareGroups(res *engine.Result, bi int) {
+	if len(res.Batches) > 0 {
+		res.GroupSummaries(&res.Batches[min(max(bi, 0), len(res.Batches)-1)])
+	}
+}
+
 // indexOf returns the index of the group of key in summaries, -1 if none.
 func (t *groupsTab) indexOf(key string) int {
 	return slices.IndexFunc(t.summaries, func(g engine.GroupSummary) bool { return g.Key == key })
@@ -262,6 +280,9 @@ func (t *groupsTab) indexOf(key string) int {
 // rebuild lists the groups that match the filter, sorted.
 func (t *groupsTab) rebuild() {
 	s := t.common.Session
+	if of := (keyOrderOf{s.Evaluation, s.CurrentBatch().Step, len(t.summaries)}); of != t.byKey.of {
+		t.byKey.of, t.byKey.order, t.byKey.widthFor = of, nil, 0 // other groups
+	}
 	filter := strings.ToLower(t.filter.Value())
 	t.rows, t.zero = t.rows[:0], 0
 	for g := range t.summaries {
@@ -269,13 +290,7 @@ func (t *groupsTab) rebuild() {
 			t.rows = append(t.rows, g)
 		}
 	}
-	byColumn := groupColumns[t.sortColumn].compare
-	slices.SortFunc(t.rows, func(a, b int) int {
-		if t.descending {
-			a, b = b, a
-		}
-		return cmp.Or(byColumn(&t.summaries[a], &t.summaries[b]), cmp.Compare(a, b))
-	})
+	t.sortRows()
 	for _, g := range t.rows {
 		if t.summaries[g].ZeroSpread {
 			t.zero++
@@ -284,6 +299,72 @@ func (t *groupsTab) rebuild() {
 	t.table.setRows(len(t.rows))
 	t.layoutColumns()
 	t.keys.setMode(t.mode, t.filter.Value() != "")
+}
+
+// sortRows sorts the listed groups by the sort column, ties in batch
+// order. By key, they are taken in the order of keyOrder, which a new
+// result of the same batch does not change; by a number, values and
+// indices are sorted together, which on 125,000 groups is several times
+// faster than comparing through the summaries.
+func (t *groupsTab) sortRows() {
+	value := groupColumns[t.sortColumn].value
+	if value == nil {
+		order := t.keyOrder()
+		listed := make([]bool, len(t.summaries))
+		for _, g := range t.rows {
+			listed[g] = true
+		}
+		t.rows = t.rows[:0]
+		for _, g := range order {
+			if listed[g] {
+				t.rows = append(t.rows, g)
+			}
+		}
+		if t.descending {
+			slices.Reverse(t.rows)
+		}
+		return
+	}
+	type entry struct {
+		v float64
+		g int
+	}
+	entries := make([]entry, len(t.rows))
+	for j, g := range t.rows {
+		entries[j] = entry{value(&t.summaries[g]), g}
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		if t.descending {
+			return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.g, b.g))
+		}
+		return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.g, b.g))
+	})
+	for j, e := range entries {
+		t.rows[j] = e.g
+	}
+}
+
+// keyOrder returns the indices of the summaries in key order, sorting
+// them only when the evaluation or the batch changed (see rebuild).
+func (t *groupsTab) keyOrder() []int {
+	if len(t.byKey.order) != len(t.summaries) {
+		order := make([]int, len(t.summaries))
+		for g := range order {
+			order[g] = g
+		}
+		slices.SortFunc(order, func(a, b int) int {
+			return cmp.Or(strings.Compare(t.summaries[a].Key, t.summaries[b].Key), cmp.Compare(a, b))
+		})
+		t.byKey.order = order
+	}
+	return t.byKey.order
+}
+
+// keyOrderOf says which groups a key order is of.
+type keyOrderOf struct {
+	ev     *engine.Evaluation
+	step   int64
+	groups int
 }
 
 // matches reports whether group g's key or one of its trajectories' ids
@@ -300,27 +381,26 @@ func (t *groupsTab) matches(s *Session, g *engine.GroupSummary, filter string) b
 	return false
 }
 
-// groupColumn is a column of the groups' table: its title and order.
+// groupColumn is a column of the groups' table: its title and the value
+// it sorts by (nil for the key, sorted as text).
 type groupColumn struct {
-	title   string
-	compare func(a, b *engine.GroupSummary) int
+	title string
+	value func(g *engine.GroupSummary) float64
 }
 
 // groupColumns are the groups' table's columns, in order.
 var groupColumns = []groupColumn{
-	{"group", func(a, b *engine.GroupSummary) int { return strings.Compare(a.Key, b.Key) }},
-	{"signal", func(a, b *engine.GroupSummary) int {
-		return cmp.Compare(boolInt(!a.ZeroSpread), boolInt(!b.ZeroSpread))
-	}},
-	{"n", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.N, b.N) }},
-	{"valid", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Valid, b.Valid) }},
-	{"score mean", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Mean, b.Score.Mean) }},
-	{"std", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Std, b.Score.Std) }},
-	{"min", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Min, b.Score.Min) }},
-	{"max", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Score.Max, b.Score.Max) }},
-	{"frontier", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.Frontier, b.Frontier) }},
-	{"reward min", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.RewardMin, b.RewardMin) }},
-	{"reward max", func(a, b *engine.GroupSummary) int { return cmp.Compare(a.RewardMax, b.RewardMax) }},
+	{"group", nil},
+	{"signal", func(g *engine.GroupSummary) float64 { return float64(boolInt(!g.ZeroSpread)) }},
+	{"n", func(g *engine.GroupSummary) float64 { return float64(g.N) }},
+	{"valid", func(g *engine.GroupSummary) float64 { return float64(g.Valid) }},
+	{"score mean", func(g *engine.GroupSummary) float64 { return g.Score.Mean }},
+	{"std", func(g *engine.GroupSummary) float64 { return g.Score.Std }},
+	{"min", func(g *engine.GroupSummary) float64 { return g.Score.Min }},
+	{"max", func(g *engine.GroupSummary) float64 { return g.Score.Max }},
+	{"frontier", func(g *engine.GroupSummary) float64 { return float64(g.Frontier) }},
+	{"reward min", func(g *engine.GroupSummary) float64 { return g.RewardMin }},
+	{"reward max", func(g *engine.GroupSummary) float64 { return g.RewardMax }},
 }
 
 func boolInt(b bool) int {
@@ -333,19 +413,39 @@ func boolInt(b bool) int {
 // maxGroupKeyWidth caps the group column: a key is often a whole prompt.
 const maxGroupKeyWidth = 40
 
-// layoutColumns sizes the table's columns to the listed groups.
+// layoutColumns sizes the table's columns to the listed groups. The
+// widths depend on which groups are listed, not on their order: without a
+// filter they are measured over the summaries in batch order, which reads
+// memory in sequence (on 125,000 groups, twice as fast as in table order).
 func (t *groupsTab) layoutColumns() {
 	n := len(t.rows)
 	at := func(j int) *engine.GroupSummary { return &t.summaries[t.rows[j]] }
+	measured := at
+	if n == len(t.summaries) {
+		measured = func(j int) *engine.GroupSummary { return &t.summaries[j] }
+	}
 	number := func(c int, v func(g *engine.GroupSummary) float64) dataColumn {
-		return numberColumn(t.title(c), n, func(j int) float64 { return v(at(j)) })
+		f := newNumberFormat(n, func(j int) float64 { return v(measured(j)) })
+		return numberColumnOf(t.title(c), f, func(j int) float64 { return v(at(j)) })
 	}
 	integer := func(c int, v func(g *engine.GroupSummary) int) dataColumn {
-		return intColumn(t.title(c), n, func(j int) int { return v(at(j)) })
+		col := intColumn(t.title(c), n, func(j int) int { return v(measured(j)) })
+		col.cell = func(j int) string { return strconv.Itoa(v(at(j))) }
+		return col
 	}
 	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
+	var key dataColumn
+	if n == len(t.summaries) && t.byKey.widthFor == keyWidth {
+		key = dataColumn{title: t.title(0), width: max(t.byKey.width, ansi.StringWidth(t.title(0)))}
+	} else {
+		key = textColumn(t.title(0), n, keyWidth, func(j int) string { return textsafe.Line(measured(j).Key) })
+		if n == len(t.summaries) { // the keys' width, until the batch changes
+			t.byKey.width, t.byKey.widthFor = key.width, keyWidth
+		}
+	}
+	key.cell = func(j int) string { return textsafe.Line(at(j).Key) }
 	cols := []dataColumn{
-		textColumn(t.title(0), n, keyWidth, func(j int) string { return textsafe.Line(at(j).Key) }),
+		key,
 		{title: t.title(1), width: max(len("none"), ansi.StringWidth(t.title(1))), cell: func(j int) string {
 			if at(j).ZeroSpread {
 				return "none"

@@ -82,12 +82,17 @@ func (m *Model) startRecompute() tea.Cmd {
 		cmp.Method = s.CompareMethod
 		compareOpts = &cmp
 	}
+	_, groups := m.tabs[m.active].(*groupsTab)
+	batch := s.Batch
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {
 			msg.result = ev.Compute(opts)
+		}
+		if groups {
+			prepareGroups(msg.result, batch)
 		}
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)
