@@ -89,8 +89,8 @@ type groupsTab struct {
 		// widthFor (0: not measured).
 		width, widthFor int
 	}
-	filter     textinput.Model
-	table      dataTable
+	filter textinput.Model
+	table  dataTable
 
 	group  groupView
 	detail viewport.Model
