@@ -85,3 +85,39 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGroupSummaries1M summarises the 125,000 groups of 8 of a batch
+// of 1M trajectories, for a new result each time.
+func BenchmarkGroupSummaries1M(b *testing.B) {
+	ts := benchTrajectories(1_000_000, 3)
+	ev := Evaluate(benchComputer(b, ts, GRPO).Scorer, ts)
+	opts := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		res := ev.Compute(opts)
+		b.StartTimer()
+		res.GroupSummaries(&res.Batches[0])
+	}
+}
+
+// TestPopMeanStdSmall checks the groups' mean and std against PopMeanStd
+// on random sets, huge values (whose sums overflow) among them.
+func TestPopMeanStdSmall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for trial := range 2000 {
+		x := make([]float64, 1+rng.IntN(12))
+		for i := range x {
+			x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(10)-5))
+			if trial%50 == 0 {
+				x[i] = math.MaxFloat64 / 2 * float64(1-2*rng.IntN(2))
+			}
+		}
+		mean, std := popMeanStdSmall(x)
+		wantMean, wantStd := PopMeanStd(x)
+		if !near(mean, wantMean) || math.Abs(std-wantStd) > 1e-12*max(1, wantStd) {
+			t.Fatalf("%v: mean %g std %g, want %g %g", x, mean, std, wantMean, wantStd)
+		}
+	}
+}
