@@ -117,6 +117,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.overlay.open = false
 			return m, m.selectTab(m.tabBar.tabAt(mouse.X))
 		}
+		if m.overlay.open {
+			return m, nil // the tab is under the help
+		}
 	case tea.MouseWheelMsg:
 		if m.overlay.open {
 			m.overlay.update(msg)

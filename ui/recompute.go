@@ -49,6 +49,10 @@ type recomputedMsg struct {
 	ev      *engine.Evaluation
 	result  *engine.Result
 	compare *engine.Result
+	// trends are result's trends with the reference hvRef, computed with
+	// it off the event loop (see Session.useTrends).
+	trends []engine.Trend
+	hvRef  []float64
 }
 
 // recomputeDueMsg says that the wait before the next recompute is over.
@@ -83,7 +87,7 @@ func (m *Model) startRecompute() tea.Cmd {
 		compareOpts = &cmp
 	}
 	_, groups := m.tabs[m.active].(*groupsTab)
-	batch := s.Batch
+	batch, hvRef := s.Batch, s.HVRef
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
@@ -94,6 +98,9 @@ func (m *Model) startRecompute() tea.Cmd {
 		if groups {
 			prepareGroups(msg.result, batch)
 		}
+		// The trends (every batch's statistics and hypervolume), which the
+		// header's health and several tabs read, are computed here too.
+		msg.trends, msg.hvRef = msg.result.Trends(hvRef), hvRef
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)
 		}
@@ -113,6 +120,7 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
 		s.setResult(msg.result, msg.compare)
+		s.useTrends(msg.result, msg.trends, msg.hvRef)
 		if m.live != nil {
 			m.live.prepare(s)
 		}
