@@ -547,8 +547,10 @@ func (t *groupsTab) listStatus() string {
 
 func (t *groupsTab) ShortHelp() []key.Binding {
 	k := t.keys
-	return []key.Binding{k.Open, k.OpenCompletion, k.Back, k.BackToGroup, k.Scroll,
-		pairHelp(k.Sort, "s/S", "sort"), k.Filter, k.ApplyFilter, k.ClearFilter, k.Columns}
+	return []key.Binding{pairHelp(k.Open, "enter", "open"), pairHelp(k.OpenCompletion, "enter", "open"),
+		pairHelp(k.Back, "esc", "back"), pairHelp(k.BackToGroup, "esc", "back"), k.Scroll,
+		pairHelp(k.Sort, "s/S", "sort"), pairHelp(k.Filter, "/", "filter"), pairHelp(k.ApplyFilter, "enter", "keep"),
+		pairHelp(k.ClearFilter, "esc", "clear"), k.Columns}
 }
 
 func (t *groupsTab) FullHelp() [][]key.Binding {
