@@ -113,9 +113,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseClickMsg:
-		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X) >= 0 {
+		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X, m.common.Width) >= 0 {
 			m.overlay.open = false
-			return m, m.selectTab(m.tabBar.tabAt(mouse.X))
+			return m, m.selectTab(m.tabBar.tabAt(mouse.X, m.common.Width))
 		}
 		if m.overlay.open {
 			return m, nil // the tab is under the help

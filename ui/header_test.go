@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -93,5 +94,20 @@ func TestFindFromAnyTab(t *testing.T) {
 	press(m, "esc", "2", "/")
 	if m.active != 1 || !m.tabs[1].(keyCapturer).CapturesKeys() {
 		t.Errorf("/ on Groups did not start its own filter: tab %d", m.active+1)
+	}
+}
+
+// TestTabBarCompactAt80 checks that at 80 columns every tab's title fits,
+// compact, and that a click finds the tab under it.
+func TestTabBarCompactAt80(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	bar := strings.Split(screen(m), "\n")[1]
+	if !strings.HasPrefix(bar, "1 Rewards 2 Groups 3 Objectives 4 Pareto") || !strings.Contains(bar, "7 Compare ") || strings.Contains(bar, "…") {
+		t.Errorf("the tab bar at 80 columns is not compact and whole: %q", bar)
+	}
+	// "1 Rewards 2 Groups 3 Objectives 4 Pareto": column 34 is in "4 Pareto".
+	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
+	if m.active != 3 {
+		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
 	}
 }
