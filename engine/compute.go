@@ -26,6 +26,8 @@ type Result struct {
 	// stats caches BatchStats per batch step.
 	statsMu sync.Mutex
 	stats   map[int64]*BatchStats
+	// groups caches GroupSummaries per batch step, under statsMu.
+	groups map[int64][]GroupSummary
 }
 
 // Compute evaluates ts with the computer's scorer and returns the rewards of

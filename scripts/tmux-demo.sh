@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tmux-demo.sh drives the rewardlens dashboard as a person would: it builds
 # the binary, runs it on the embedded sample in a detached tmux session of
-# 120x40, sends keys (the six tabs, enter on the Pareto tab and back, a
-# Steps chart full screen, a method switch, the next batch, a weight
-# edit, quit) and saves what the screen shows after each one in a
+# 120x40, sends keys (the seven tabs, a group opened, the help, / to find a
+# trajectory, enter on the Pareto tab and back, a Steps chart full screen, a
+# method switch, the next batch, a weight edit, quit) and saves what the
+# screen shows after each one in a
 # directory it prints. It exits non-zero when a screen lacks what the key
 # should have brought (the new method in the header, the next batch...).
 # Then it runs scripts/tmux-follow-demo.sh on the same binary: --follow
@@ -56,11 +57,28 @@ press() {
 echo "captures in $out"
 expect start "frac_zero_std_groups"
 press 1 tab1-rewards "[1 Rewards]"
-press 2 tab2-objectives "Pearson correlation"
-press 3 tab3-pareto "[3 Pareto]"
-press 4 tab4-trajectories "[4 Trajectories]"
-press 5 tab5-steps "[5 Steps]"
-press 6 tab6-compare "[6 Compare]"
+press 2 tab2-groups "2 of zero spread (no GRPO signal)"
+# The Groups tab: a group's completions, one of them whole, back, sorted.
+press Down groups-down "[2 Groups]"
+press Enter groups-open "prompt  p01"
+press Enter groups-completion "s00-p01-c0 · in group p01"
+press Escape groups-back-to-group "8 completions"
+press Escape groups-back "16 groups"
+press s groups-sort "sorted by signal"
+press ? help-open "Help: Groups"
+press Escape help-closed "16 groups"
+press 3 tab3-objectives "Pearson correlation"
+press 4 tab4-pareto "[4 Pareto]"
+press 5 tab5-trajectories "[5 Trajectories]"
+press 6 tab6-steps "[6 Steps]"
+press 7 tab7-compare "[7 Compare]"
+# / from any tab finds a trajectory by id on the Trajectories tab.
+press / find "[5 Trajectories]"
+tmux send-keys -t "$session" -l "s00-p07-c3"
+press Enter find-kept "1 trajectory"
+press Enter find-open "read from"
+press Escape find-back "1 trajectory"
+press Escape find-cleared "128 trajectories"
 # tab_key TITLE prints the number key of the tab titled TITLE, read from
 # the tab bar: the tabs' numbers follow their order, which may change.
 tab_key() {
@@ -84,7 +102,6 @@ press Escape steps-grid "frac_zero_std_groups"
 # Back to a tab of few keys, whose help line leaves room for the
 # global ones the weight edit checks.
 press "$(tab_key Compare)" compare-again "(A) against"
-
 # The sample is opened with method pareto; m goes to the next one of
 # engine.Methods.
 press m method-next "method: pareto-crowding"

@@ -187,38 +187,38 @@ cd "$data"
 f=run.jsonl
 for b in 0 1 2; do batch $b; done >"$f"
 start dash "$bin" -f "$f"
-expect start "● LIVE batch 3/3 step 2" "384 valid"
+expect start "● LIVE batch 3/3 step 2" "128 valid"
 
 # Batch 3 comes in parts; a partial last line waits for its newline.
 partial 3 1 >>"$f"
-steady partial-line 3 "● LIVE batch 3/3 step 2" "384 valid" "!batch 4/" "!following:"
+steady partial-line 3 "● LIVE batch 3/3 step 2" "128 valid" "!batch 4/" "!following:"
 { rest 3 1; batch 3 2 64; partial 3 65; } >>"$f"
-expect half-batch "● LIVE batch 4/4 step 3" "448 valid"
+expect half-batch "● LIVE batch 4/4 step 3" "64 valid"
 { rest 3 65; batch 3 66; } >>"$f"
-expect whole-batch "● LIVE batch 4/4 step 3" "512 valid" "no warnings"
+expect whole-batch "● LIVE batch 4/4 step 3" "128 valid" "no warnings"
 
 # [ moves to another batch: following pauses, the view stays there.
 press '[' paused "paused, F follows batch 3/4 step 2" "!LIVE"
 batch 4 >>"$f"
-expect paused-stays "paused, F follows batch 3/5 step 2" "640 valid" "!LIVE"
+expect paused-stays "paused, F follows batch 3/5 step 2" "128 valid" "!LIVE"
 # F shows the newest batch and follows again.
-press F follow-again "● LIVE batch 5/5 step 4" "640 valid"
+press F follow-again "● LIVE batch 5/5 step 4" "128 valid"
 # ] on the newest batch goes nowhere: following goes on.
 tmux send-keys -t "$target" ']'
 steady next-at-newest 1 "● LIVE batch 5/5 step 4"
 # On the Steps tab, the new batch takes its point.
-press 5 steps-tab "[5 Steps]" "reward mean · ◆ step 4:"
+press 6 steps-tab "[6 Steps]" "reward mean · ◆ step 4:"
 batch 6 >>"$f"
-expect follow-next "● LIVE batch 6/6 step 6" "768 valid" "reward mean · ◆ step 6:"
+expect follow-next "● LIVE batch 6/6 step 6" "128 valid" "reward mean · ◆ step 6:"
 press 1 rewards-tab "[1 Rewards]" "Summary: batch step 6"
 
 # Log rotation: a new file takes the name; it is read again from the start.
 { batch 10; batch 11; } >"$f.new"
 mv "$f.new" "$f"
-expect rotated "● LIVE batch 2/2 step 11" "256 valid" "read again from the start: $f"
+expect rotated "● LIVE batch 2/2 step 11" "128 valid" "read again from the start: $f"
 # Rewritten in place (the same file, another start, in one write).
 { batch 20; batch 21; batch 22; } | dd of="$f" conv=notrunc bs=1M iflag=fullblock status=none
-expect rewritten "● LIVE batch 3/3 step 22" "384 valid" "read again from the start: $f"
+expect rewritten "● LIVE batch 3/3 step 22" "128 valid" "read again from the start: $f"
 # Cut short, at a line end: what is left is read again.
 truncate -s "$(batch 20 | wc -c)" "$f"
 expect shrunk "● LIVE batch 1/1 step 20" "128 valid" "read again from the start: $f"
@@ -243,12 +243,12 @@ for mode in copytruncate create; do
 	f=$mode.jsonl
 	{ batch 0; batch 1; } >"$f"
 	start "$mode" "$bin" -f "$f"
-	expect "$mode-start" "● LIVE batch 2/2 step 1" "256 valid"
+	expect "$mode-start" "● LIVE batch 2/2 step 1" "128 valid"
 	if [[ $mode == create ]]; then
 		mv "$f" "$f.1"
 	fi
 	: >"$f"
-	expect "$mode-emptied" "$f emptied; its old lines stay" "● LIVE batch 2/2 step 1" "256 valid"
+	expect "$mode-emptied" "$f emptied; its old lines stay" "● LIVE batch 2/2 step 1" "128 valid"
 	steady "$mode-runs" 2 "$f emptied; its old lines stay" "!exited"
 	batch 2 >>"$f"
 	expect "$mode-written" "● LIVE batch 1/1 step 2" "128 valid" "read again from the start: $f" "!emptied"

@@ -38,6 +38,8 @@ type Model struct {
 	header  header
 	status  statusLine
 	weights weightEditor
+	// overlay is the full help (?), drawn over the tab's body.
+	overlay helpOverlay
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
 	// live is follow mode (live.go), nil without --follow.
@@ -63,12 +65,13 @@ type keyCapturer interface {
 func NewModel(session *Session, noColor bool) *Model {
 	c := &Common{Session: session, Styles: NewStyles(true, noColor)}
 	m := &Model{
-		common: c,
-		isDark: true,
-		keys:   newKeyMap(),
-		help:   help.New(),
+		common:  c,
+		isDark:  true,
+		help:    help.New(),
+		overlay: newHelpOverlay(),
 		tabs: []Tab{
 			newRewardsTab(c),
+			newGroupsTab(c),
 			newObjectivesTab(c),
 			newParetoTab(c),
 			newTrajectoriesTab(c),
@@ -76,6 +79,7 @@ func NewModel(session *Session, noColor bool) *Model {
 			newCompareTab(c),
 		},
 	}
+	m.keys = newKeyMap(len(m.tabs))
 	m.stale = make([]bool, len(m.tabs))
 	m.tabBar = newTabBar(m.tabs)
 	m.help.Styles = c.Styles.Help
@@ -109,8 +113,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseClickMsg:
-		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X) >= 0 {
-			return m, m.selectTab(m.tabBar.tabAt(mouse.X))
+		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X, m.common.Width) >= 0 {
+			m.overlay.open = false
+			return m, m.selectTab(m.tabBar.tabAt(mouse.X, m.common.Width))
+		}
+		if m.overlay.open {
+			return m, nil // the tab is under the help
+		}
+	case tea.MouseWheelMsg:
+		if m.overlay.open {
+			m.overlay.update(msg)
+			return m, nil
 		}
 	}
 	return m, m.updateActive(toBody(msg))
@@ -136,15 +149,21 @@ func (m *Model) render() string {
 	if c.Width < minWidth || c.Height < minHeight {
 		return tooSmallView(c.Styles, c.Width, c.Height)
 	}
-	rows := []string{
-		m.header.view(c, c.Width),
-		m.tabBar.view(c.Styles, m.active, c.Width),
+	head, goalsShown := m.header.view(c, c.Width)
+	bar := m.tabBar.view(c.Styles, m.active, c.Width)
+	if !goalsShown {
+		bar = withGoals(c, bar, c.Width)
 	}
+	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width))
 	}
 	w, h := m.bodySize()
-	rows = append(rows, fitBox(m.tabs[m.active].View(), w, h), m.status.view(c.Styles, c.Width), m.helpView())
+	body := m.tabs[m.active].View()
+	if m.overlay.open {
+		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
+	}
+	rows = append(rows, fitBox(body, w, h), m.status.view(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
 }
 
@@ -217,6 +236,9 @@ func (m *Model) layout() {
 	m.body.width, m.body.height = w, h
 	for _, t := range m.tabs {
 		t.SetSize(w, h)
+	}
+	if m.overlay.open {
+		m.overlay.resize(m.common.Styles, m.tabs[m.active], m.keys, w, h)
 	}
 }
 
@@ -312,6 +334,13 @@ func toBody(msg tea.Msg) tea.Msg {
 // handleKey handles the global keys; handled is false for the keys that
 // belong to the active tab.
 func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
+	if m.overlay.open {
+		if msg.String() == "ctrl+c" {
+			return tea.Quit, true
+		}
+		m.overlay.update(msg)
+		return nil, true
+	}
 	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
@@ -354,8 +383,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Save):
 		m.saveSettings()
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.layout()
+		w, h := m.bodySize()
+		m.overlay.show(m.common.Styles, m.tabs[m.active], m.keys, w, h)
+	case key.Matches(msg, k.Find):
+		return m.find()
 	default:
 		return nil, false
 	}

@@ -39,7 +39,7 @@ func runCmds(m tea.Model, cmds ...tea.Cmd) {
 
 func TestCompareCyclesMethodB(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	press(m, "6")
+	press(m, "7")
 	s := m.Session()
 	before := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if s.Options.Method != engine.Pareto || s.CompareMethod != engine.GRPO {
@@ -72,7 +72,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 
 func TestCompareNeverComparesAMethodWithItself(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	press(m, "6")
+	press(m, "7")
 	s := m.Session()
 	// M goes from pareto back to rloo; then B, grpo, becomes A with M again.
 	for range 2 {
@@ -105,7 +105,7 @@ func TestCompareWithLogged(t *testing.T) {
 	m := NewModel(NewSession("trl", res.Trajectories, c), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	press(m, "6")
+	selectTabTitled(t, m, "Compare")
 	s := m.Session()
 	for range len(engine.Methods) {
 		if s.CompareMethod == loggedMethod {
@@ -129,7 +129,7 @@ func TestCompareWithLogged(t *testing.T) {
 	}
 	// Without logged advantages, B never is "logged".
 	m = newTestModel(t, 120, 40)
-	press(m, "6")
+	selectTabTitled(t, m, "Compare")
 	for range 2 * len(engine.Methods) {
 		_, cmd := m.Update(keyPress("b"))
 		runCmds(m, cmd)

@@ -21,7 +21,7 @@ func TestEndToEnd(t *testing.T) {
 			teatest.WithDuration(10*time.Second))
 	}
 	waitFor("frac_zero_std_groups")
-	for _, k := range []string{"1", "2", "3", "4", "5", "6"} {
+	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7"} {
 		tm.Send(keyPress(k))
 	}
 	// From pareto, M goes back through rloo and grpo to relative.
@@ -37,8 +37,8 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
-	if m.active != 5 {
-		t.Errorf("final tab %d, want 6 (Compare)", m.active+1)
+	if m.active != 6 {
+		t.Errorf("final tab %d, want 7 (Compare)", m.active+1)
 	}
 	s := m.Session()
 	if s.Options.Method != engine.Relative || s.Result.Options.Method != engine.Relative {

@@ -16,13 +16,14 @@ import (
 const settingsFile = "rewardlens-settings.toml"
 
 // writeBatchRewards writes the current batch's rewards, as compute writes them
-// (one JSON record per trajectory, in input order), to
-// rewardlens-step<K>-<method>.jsonl in the current directory, atomically,
-// and says what it wrote.
+// (one JSON record per trajectory, in input order), to a new file in the
+// current directory, rewardlens-step<K>-<method>.jsonl or, when that
+// exists, the first free of -2, -3... (never replacing a file), and says
+// what it wrote and where.
 func writeBatchRewards(s *Session) (string, error) {
 	b := s.CurrentBatch()
 	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
-	err := output.WriteFileAtomic(name, func(w io.Writer) error {
+	written, err := output.WriteNewFile(name, func(w io.Writer) error {
 		var buf []byte
 		for _, i := range b.Members {
 			buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories.At(i).ID), s.Result, i)
@@ -35,7 +36,7 @@ func writeBatchRewards(s *Session) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("export: %w", err)
 	}
-	return fmt.Sprintf("wrote the rewards of step %d (%d trajectories) to %s", b.Step, len(b.Members), name), nil
+	return fmt.Sprintf("wrote the rewards of step %d (%d trajectories) to %s", b.Step, len(b.Members), written), nil
 }
 
 // writeSettings writes the current settings as a config file that --config

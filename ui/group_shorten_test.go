@@ -3,24 +3,18 @@ package ui
 import (
 	"slices"
 	"testing"
-
-	"charm.land/bubbles/v2/table"
 )
 
 // TestShortenGroups checks that the group column leaves out the words all
 // groups start with (a chat template's system prompt), and only those.
 func TestShortenGroups(t *testing.T) {
-	rows := func(groups ...string) []table.Row {
-		out := make([]table.Row, len(groups))
-		for i, g := range groups {
-			out[i] = table.Row{"id", g}
-		}
-		return out
-	}
-	cells := func(rs []table.Row) []string {
-		var out []string
-		for _, r := range rs {
-			out = append(out, r[sortByGroup])
+	shorten := func(groups []string) []string {
+		cut := sharedGroupPrefix(len(groups), func(j int) string { return groups[j] })
+		out := slices.Clone(groups)
+		if cut > 0 {
+			for i := range out {
+				out[i] = "…" + out[i][cut:]
+			}
 		}
 		return out
 	}
@@ -35,9 +29,7 @@ func TestShortenGroups(t *testing.T) {
 		{[]string{"only one row with spaces in it"}, []string{"only one row with spaces in it"}},
 		{[]string{"é é é é é é é é a", "é é é é é é é é b"}, []string{"…a", "…b"}},
 	} {
-		rs := rows(c.groups...)
-		shortenGroups(rs)
-		if got := cells(rs); !slices.Equal(got, c.want) {
+		if got := shorten(c.groups); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %q, want %q", c.groups, got, c.want)
 		}
 	}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -12,9 +13,10 @@ import (
 )
 
 // header is the header line: the source, the batch, the method and the
-// other settings, the valid/invalid counts and the health badge.
+// other settings, the batch's valid/invalid counts, the objectives' goals
+// and the health badge.
 type header struct {
-	// valid and invalid count the trajectories of the current result,
+	// valid and invalid count the trajectories of the batch on screen,
 	// kept from one session change to the next rather than counted on
 	// every frame.
 	valid, invalid int
@@ -24,60 +26,116 @@ type header struct {
 	live string
 }
 
-// refresh recounts the valid and invalid trajectories and takes the
-// health findings.
+// refresh takes the shown batch's valid and invalid counts and the health
+// findings.
 func (h *header) refresh(s *Session) {
 	h.findings = s.Findings()
-	h.valid, h.invalid = 0, 0
-	for _, ok := range s.Result.Valid {
-		if ok {
-			h.valid++
-		} else {
-			h.invalid++
-		}
-	}
+	st := s.BatchStats()
+	h.valid, h.invalid = st.Trajectories-st.Invalid, st.Invalid
 }
 
-// view renders the line. It never wraps: when it is too long the computer
-// goes first (it is fixed for the session), then the source (a long list
-// of file names takes at most a third of the line anyway), then the end of
-// the line is cut, but for the health badge, which always ends it.
-func (h header) view(c *Common, width int) string {
+// minSourceWidth is the fewest cells the source is shortened to.
+const minSourceWidth = 9
+
+// view renders the line and says whether it shows the goals. It never
+// wraps: when it is too long the computer goes first (it is fixed for the
+// session), then the settings' labels shorten, then the goals go (to the
+// tab bar's end, if it has room: see withGoals), then the settings, the
+// method's label; the source is
+// always shown, shortened in the middle when what is left is too narrow,
+// and the health badge always ends the line.
+func (h header) view(c *Common, width int) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := "off"
 	if s.Result.Options.Normalize {
 		normalize = "on"
 	}
-	invalid := fmt.Sprintf("%d invalid", h.invalid)
+	counts := st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid))
 	if h.invalid > 0 {
-		invalid = st.Invalid.Render("! " + invalid)
+		counts += " " + st.Invalid.Render(fmt.Sprintf("! %d invalid", h.invalid))
 	}
+	scope := string(s.Result.Options.Scope)
 	var (
-		source = st.Header.Render(ansi.Truncate(textsafe.Line(s.Source), max(width/3, 1), "…"))
+		source = textsafe.Line(s.Source)
 		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Batches))) + " " +
 			st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
-		method   = field("method:", string(s.Result.Options.Method))
-		computer = field("computer:", string(computerOf(s.Computer)))
-		settings = field("scope:", string(s.Result.Options.Scope)) + headerSeparator + field("normalize:", normalize)
-		counts   = st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid)) + " " + invalid
-		health   = headerSeparator + healthBadge(st, h.findings)
+		method = field("method:", string(s.Result.Options.Method))
+		// methodName is the method without its label, for narrow lines.
+		methodName    = st.HeaderValue.Render(string(s.Result.Options.Method))
+		computer      = field("computer:", string(computerOf(s.Computer)))
+		settings      = field("scope:", scope) + headerSeparator + field("normalize:", normalize)
+		shortSettings = field("scope:", scope) + " " + field("norm:", normalize)
+		goals         = goalsText(st, s.Result.Objectives)
+		health        = headerSeparator + healthBadge(st, h.findings)
 	)
 	if h.live != "" {
 		batch = liveBadge(st, h.live) + " " + batch
 	}
 	room := max(width-ansi.StringWidth(health), 0)
-	var line string
-	for _, fields := range [][]string{
-		{source, batch, method, computer, settings, counts},
-		{source, batch, method, settings, counts},
+	var rest string
+	var fields []string
+	for _, fields = range [][]string{
+		{batch, method, computer, settings, counts, goals},
+		{batch, method, settings, counts, goals},
+		{batch, method, shortSettings, counts, goals},
 		{batch, method, settings, counts},
+		{batch, method, shortSettings, counts},
+		{batch, methodName, shortSettings, counts},
+		{batch, methodName, counts},
+		{batch, counts},
+		{batch},
 	} {
-		if line = strings.Join(fields, headerSeparator); ansi.StringWidth(line) <= room {
-			return line + health
+		rest = headerSeparator + strings.Join(fields, headerSeparator)
+		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room {
+			break
+		}
+		if room-ansi.StringWidth(rest) >= minSourceWidth {
+			break
 		}
 	}
-	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, "")
+	sourceRoom := max(room-ansi.StringWidth(rest), min(minSourceWidth, room))
+	line = st.Header.Render(shortenMiddle(source, sourceRoom)) + rest
+	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), slices.Contains(fields, goals)
+}
+
+// withGoals ends the tab bar bar with the objectives' goals, right-aligned,
+// when the header had no room for them and the bar has.
+func withGoals(c *Common, bar string, width int) string {
+	goals := goalsText(c.Styles, c.Session.Result.Objectives)
+	gap := width - ansi.StringWidth(bar) - ansi.StringWidth(goals)
+	if gap < 2 {
+		return bar
+	}
+	return bar + strings.Repeat(" ", gap) + goals
+}
+
+// goalsText shows each objective's goal: "accuracy ↑ length ↓".
+func goalsText(st *Styles, objs []engine.Objective) string {
+	parts := make([]string, len(objs))
+	for k, o := range objs {
+		arrow := "↑"
+		if o.Goal == engine.Minimize {
+			arrow = "↓"
+		}
+		parts[k] = st.HeaderKey.Render(textsafe.Line(o.Name)) + " " + st.HeaderValue.Render(arrow)
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortenMiddle returns s cut to width cells by an ellipsis in its middle,
+// which keeps both a path's start and its file name.
+func shortenMiddle(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	if width <= 1 {
+		return ansi.Truncate(s, width, "")
+	}
+	head := (width - 1) / 2
+	tail := width - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
 }
 
 // headerSeparator separates the header's fields: two spaces, as a visible

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -30,6 +31,16 @@ func (s *Session) setHealth(cfg health.Config, ref []float64) error {
 	s.HealthConfig, s.HVRef = cfg, ref
 	s.health = healthCache{}
 	return nil
+}
+
+// useTrends takes trends, computed off the event loop for result with the
+// hypervolume reference ref, when they are still those Trends would
+// compute (the reference may have changed meanwhile).
+func (s *Session) useTrends(result *engine.Result, trends []engine.Trend, ref []float64) {
+	if trends == nil || s.Result != result || !slices.Equal(ref, s.HVRef) {
+		return
+	}
+	s.health = healthCache{result, trends, health.Findings(result, trends, s.HealthConfig)}
 }
 
 // Trends returns the trend point of every batch of the current result.

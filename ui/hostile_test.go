@@ -107,7 +107,7 @@ func TestHostileDataNeverReachesTheTerminal(t *testing.T) {
 				checkNoControls(t, fmt.Sprintf("%s, tab %d after %s", where, tab+1, k), m.View().Content)
 			}
 		}
-		press(m, "4", "enter")
+		press(m, "5", "enter")
 		checkNoControls(t, where+", opened trajectory", m.View().Content)
 		press(m, "down", "down", "down", "esc", "/")
 		for _, r := range "id" {

@@ -62,7 +62,7 @@ func TestBadgeShowsInvalidFraction(t *testing.T) {
 		if h := header(m); !strings.HasSuffix(h, "✖ 1 ALERT") {
 			t.Errorf("width %d: 60%% invalid: header %q, want the badge ✖ 1 ALERT", width, h)
 		}
-		press(m, "5")
+		selectTabTitled(t, m, "Steps")
 		v := screen(m)
 		for _, want := range []string{
 			"ALERT step 3    invalid_fraction: 6 of 10 trajectories invalid (60%), mostly a: missing (6)",
@@ -80,7 +80,7 @@ func TestBadgeShowsInvalidFraction(t *testing.T) {
 // line says why.
 func TestAllInvalidIsNeverHealthy(t *testing.T) {
 	m := invalidModel(t, invalidRun(10, 10, 10, 10, 10), 120, 40)
-	for _, tab := range []string{"1", "2", "3", "4", "5", "6"} {
+	for _, tab := range []string{"1", "2", "3", "4", "5", "6", "7"} {
 		press(m, tab)
 		v := screen(m)
 		lines := strings.Split(v, "\n")

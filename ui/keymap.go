@@ -1,12 +1,16 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"strconv"
+
+	"charm.land/bubbles/v2/key"
+)
 
 // keyMap is the global keymap: the keys the root model handles before any
 // tab sees them. The weight-editing keys are enabled only while editing
 // weights, and w only outside it, so that the help always lists what works.
 type keyMap struct {
-	Tab        key.Binding // 1-6
+	Tab        key.Binding // 1 to the number of tabs
 	NextTab    key.Binding
 	PrevTab    key.Binding
 	NextMethod key.Binding
@@ -18,6 +22,7 @@ type keyMap struct {
 	Follow     key.Binding // back to the newest batch, in follow mode
 	Export     key.Binding // the current batch's rewards to a file
 	Save       key.Binding // the settings to a config file
+	Find       key.Binding // a trajectory by id, on the Trajectories tab
 
 	EditWeights    key.Binding
 	PrevObjective  key.Binding
@@ -30,9 +35,15 @@ type keyMap struct {
 	Quit key.Binding
 }
 
-func newKeyMap() keyMap {
+// newKeyMap returns the global keymap of a dashboard of tabs tabs (at
+// most 9): the digits 1 to tabs select them.
+func newKeyMap(tabs int) keyMap {
+	digits := make([]string, tabs)
+	for i := range digits {
+		digits[i] = strconv.Itoa(i + 1)
+	}
 	km := keyMap{
-		Tab:        key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6"), key.WithHelp("1-6", "tab")),
+		Tab:        key.NewBinding(key.WithKeys(digits...), key.WithHelp("1-"+strconv.Itoa(tabs), "tab")),
 		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
 		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
 		NextMethod: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),
@@ -44,6 +55,7 @@ func newKeyMap() keyMap {
 		Follow:     key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
 		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
+		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
 
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
@@ -100,7 +112,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save},
+		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find},
 		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.DoneWeights},
 		{km.Help, km.Quit},
 	}

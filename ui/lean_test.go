@@ -99,7 +99,7 @@ func TestLeanDetailView(t *testing.T) {
 		return loaders.Load([]string{path}, loaders.Options{Progress: progress})
 	}}, 200)
 	checkLean(t, app.Session())
-	press(app, "4", "enter")
+	press(app, "5", "enter")
 	view := screen(app)
 	m := openedResponse.FindStringSubmatch(view)
 	if m == nil || strings.Contains(app.View().Content, "\x1b[31m") {

@@ -49,6 +49,10 @@ type recomputedMsg struct {
 	ev      *engine.Evaluation
 	result  *engine.Result
 	compare *engine.Result
+	// trends are result's trends with the reference hvRef, computed with
+	// it off the event loop (see Session.useTrends).
+	trends []engine.Trend
+	hvRef  []float64
 }
 
 // recomputeDueMsg says that the wait before the next recompute is over.
@@ -82,6 +86,8 @@ func (m *Model) startRecompute() tea.Cmd {
 		cmp.Method = s.CompareMethod
 		compareOpts = &cmp
 	}
+	_, groups := m.tabs[m.active].(*groupsTab)
+	batch, hvRef := s.Batch, s.HVRef
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
@@ -89,6 +95,12 @@ func (m *Model) startRecompute() tea.Cmd {
 		if reuse == nil {
 			msg.result = ev.Compute(opts)
 		}
+		if groups {
+			prepareGroups(msg.result, batch)
+		}
+		// The trends (every batch's statistics and hypervolume), which the
+		// header's health and several tabs read, are computed here too.
+		msg.trends, msg.hvRef = msg.result.Trends(hvRef), hvRef
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)
 		}
@@ -108,6 +120,7 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
 		s.setResult(msg.result, msg.compare)
+		s.useTrends(msg.result, msg.trends, msg.hvRef)
 		cmds = append(cmds, m.sessionChanged())
 	}
 	if m.rc.shown != m.rc.gen {

@@ -153,7 +153,7 @@ func TestResizeStormDoesNotRecompute(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	result := m.Session().Result
 	for i := range 120 {
-		m.Update(keyPress(strconv.Itoa(i%6 + 1)))
+		m.Update(keyPress(strconv.Itoa(i%len(m.tabs) + 1)))
 		m.Update(tea.WindowSizeMsg{Width: 40 + i%200, Height: 10 + i%60})
 	}
 	if m.rc.started != 0 || m.rc.next != nil || m.Session().Result != result {

@@ -23,24 +23,45 @@ func newTabBar(tabs []Tab) tabBar {
 	return tabBar{labels: labels}
 }
 
-// view renders the bar with tab active selected, cut to width.
+// view renders the bar with tab active selected, cut to width. When the
+// bar does not fit, it is compact: one space after each title and the
+// active one marked by its style alone (reverse video without colour).
 func (b tabBar) view(st *Styles, active, width int) string {
 	var sb strings.Builder
+	compact := b.compact(width)
 	for i, l := range b.labels {
-		if i == active {
+		switch {
+		case compact && i == active:
+			sb.WriteString(st.TabActive.Render(l) + " ")
+		case compact:
+			sb.WriteString(st.TabInactive.Render(l) + " ")
+		case i == active:
 			sb.WriteString(st.TabActive.Render("[" + l + "]"))
-		} else {
+		default:
 			sb.WriteString(st.TabInactive.Render(" " + l + " "))
 		}
 	}
 	return ansi.Truncate(sb.String(), width, "…")
 }
 
-// tabAt returns the tab drawn at column x, or -1.
-func (b tabBar) tabAt(x int) int {
+// compact reports whether the bar is drawn compact at width.
+func (b tabBar) compact(width int) bool {
+	total := 0
+	for _, l := range b.labels {
+		total += ansi.StringWidth(l) + 2
+	}
+	return total > width
+}
+
+// tabAt returns the tab drawn at column x of a bar of width cells, or -1.
+func (b tabBar) tabAt(x, width int) int {
+	pad := 2
+	if b.compact(width) {
+		pad = 1
+	}
 	start := 0
 	for i, l := range b.labels {
-		end := start + ansi.StringWidth(l) + 2
+		end := start + ansi.StringWidth(l) + pad
 		if x >= start && x < end {
 			return i
 		}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/table"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
@@ -33,6 +32,7 @@ type trajectoriesKeyMap struct {
 	ApplyFilter   key.Binding
 	Back          key.Binding
 	Move, Scroll  key.Binding
+	Columns       key.Binding
 }
 
 func newTrajectoriesKeyMap() trajectoriesKeyMap {
@@ -47,12 +47,14 @@ func newTrajectoriesKeyMap() trajectoriesKeyMap {
 		// Move and Scroll only describe the table's and viewport's own keys.
 		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		// Columns describes the dataTable's left and right.
+		Columns: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
 	}
 }
 
 // setMode enables the keys that work in mode.
 func (k *trajectoriesKeyMap) setMode(mode trajectoriesMode, filtered bool) {
-	for _, b := range []*key.Binding{&k.Sort, &k.Reverse, &k.Filter, &k.Open, &k.Move} {
+	for _, b := range []*key.Binding{&k.Sort, &k.Reverse, &k.Filter, &k.Open, &k.Move, &k.Columns} {
 		b.SetEnabled(mode == browsing)
 	}
 	k.ClearFilter.SetEnabled(mode == filtering || (mode == browsing && filtered))
@@ -69,7 +71,7 @@ type trajectoriesTab struct {
 	width, height int
 	mode          trajectoriesMode
 
-	table  table.Model
+	table  dataTable
 	filter textinput.Model
 	detail viewport.Model
 	list   trajectoryList
@@ -78,12 +80,7 @@ type trajectoriesTab struct {
 }
 
 func newTrajectoriesTab(c *Common) Tab {
-	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap()}
-	km := table.DefaultKeyMap()
-	// g is the global scope key.
-	km.GotoTop.SetKeys("home")
-	km.GotoBottom.SetKeys("end")
-	t.table = table.New(table.WithKeyMap(km), table.WithFocused(true))
+	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: newDataTable(c.Styles)}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
 	t.filter.Placeholder = "id or group"
@@ -98,6 +95,17 @@ func (t *trajectoriesTab) Title() string { return "Trajectories" }
 
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
+
+// OwnsFind tells the root that / is this tab's own search.
+func (t *trajectoriesTab) OwnsFind() bool { return true }
+
+// find starts the filter, for / pressed on another tab.
+func (t *trajectoriesTab) find() tea.Cmd {
+	t.setMode(filtering)
+	t.filter.Reset()
+	t.refresh()
+	return t.filter.Focus()
+}
 
 func (t *trajectoriesTab) SetSize(width, height int) {
 	t.width, t.height = width, height
@@ -114,21 +122,17 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	case tea.MouseWheelMsg:
-		t.scroll(msg)
+		if t.mode == reading {
+			t.detail, _ = t.detail.Update(msg)
+		} else {
+			t.table.update(msg)
+		}
+	case tea.MouseClickMsg:
+		if t.mode == browsing && msg.Button == tea.MouseLeft {
+			t.table.click(msg.Mouse().Y - 1) // under the status line
+		}
 	}
 	return t, nil
-}
-
-// scroll moves the table's cursor or the opened trajectory with the wheel.
-func (t *trajectoriesTab) scroll(msg tea.MouseWheelMsg) {
-	switch {
-	case t.mode == reading:
-		t.detail, _ = t.detail.Update(msg)
-	case msg.Button == tea.MouseWheelUp:
-		t.table.MoveUp(wheelRows)
-	case msg.Button == tea.MouseWheelDown:
-		t.table.MoveDown(wheelRows)
-	}
 }
 
 func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -164,9 +168,7 @@ func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, t.keys.Open):
 		t.open()
 	default:
-		var cmd tea.Cmd
-		t.table, cmd = t.table.Update(msg)
-		return cmd
+		t.table.update(msg)
 	}
 	return nil
 }
@@ -203,19 +205,12 @@ func (t *trajectoriesTab) refresh() {
 	if s.Result == nil {
 		return
 	}
-	current := t.list.at(t.table.Cursor())
+	current := t.list.at(t.table.cursor)
 	t.list.build(s, t.filter.Value())
-	cols, rows := t.list.table(t.width)
-	// The table renders its rows on every change: emptied first, it
-	// renders them once the rest is set. Its rows must also never have
-	// more cells than it has columns.
-	t.table.SetRows(nil)
-	t.table.SetStyles(t.common.Styles.Table)
-	t.table.SetColumns(cols)
-	t.table.SetWidth(t.width)
-	t.table.SetHeight(max(t.height-1, 2)) // under the status line
-	t.table.SetRows(rows)
-	t.table.SetCursor(max(t.list.position(current), 0))
+	t.table.setSize(t.width, max(t.height-1, 2)) // under the status line
+	t.table.setRows(len(t.list.rows))
+	t.table.setColumns(t.list.dataColumns(), 1)
+	t.table.setCursor(max(t.list.position(current), 0))
 	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
 		t.mode = browsing // the opened trajectory left with its batch
 	}
@@ -231,7 +226,7 @@ func (t *trajectoriesTab) refresh() {
 // open shows the trajectory under the cursor, reading its body again
 // when the session keeps it lean.
 func (t *trajectoriesTab) open() {
-	i := t.list.at(t.table.Cursor())
+	i := t.list.at(t.table.cursor)
 	if i < 0 {
 		return
 	}
@@ -248,7 +243,7 @@ func (t *trajectoriesTab) View() string {
 	if t.mode == reading {
 		return fitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
 	}
-	return fitBox(lipgloss.JoinVertical(lipgloss.Left, t.tableStatus(), t.table.View()), t.width, t.height)
+	return fitBox(t.tableStatus()+"\n"+t.table.view(), t.width, t.height)
 }
 
 // tableStatus is the line over the table: what it lists and how.
@@ -267,7 +262,10 @@ func (t *trajectoriesTab) tableStatus() string {
 	if n := t.list.invalid; n > 0 {
 		parts = append(parts, st.Invalid.Render(fmt.Sprintf("%d invalid", n)))
 	}
-	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "")
+	if h := t.table.scrollHint(); h != "" {
+		parts = append(parts, st.Muted.Render(h))
+	}
+	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")
 }
 
 func (t *trajectoriesTab) readingStatus() string {
@@ -279,13 +277,13 @@ func (t *trajectoriesTab) readingStatus() string {
 
 func (t *trajectoriesTab) ShortHelp() []key.Binding {
 	k := t.keys
-	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter}
+	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter, k.Columns}
 }
 
 func (t *trajectoriesTab) FullHelp() [][]key.Binding {
 	k := t.keys
 	return [][]key.Binding{
-		{k.Move, k.Open, k.Sort, k.Reverse},
+		{k.Move, k.Columns, k.Open, k.Sort, k.Reverse},
 		{k.Filter, k.ApplyFilter, k.ClearFilter},
 		{k.Scroll, k.Back},
 	}

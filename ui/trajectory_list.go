@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"charm.land/bubbles/v2/table"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -25,11 +24,10 @@ const (
 
 // Column widths of the Trajectories table, in cells.
 const (
-	numberWidth = 10 // formatValue's longest form: -1.234e+05
-	rankWidth   = 6  // "rank ▲"
-	maxIDWidth  = 28
-	maxKeyWidth = 16 // a group
-	minCause    = 8  // below this the invalid cause column is left out
+	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
+	maxIDWidth    = 28
+	maxKeyWidth   = 16 // a group
+	maxCauseWidth = 60
 )
 
 // trajectoryColumn is one column of the Trajectories table.
@@ -37,6 +35,9 @@ type trajectoryColumn struct {
 	title string
 	// text returns trajectory i's cell, safe to print.
 	text func(i int) string
+	// value returns trajectory i's number in a number column, nil in
+	// the others.
+	value func(i int) float64
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
 }
@@ -94,17 +95,18 @@ func trajectoryColumns(s *Session) []trajectoryColumn {
 		return trajectoryColumn{
 			title:   title,
 			text:    func(i int) string { return formatValue(v(i)) },
+			value:   v,
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, func(a, b int) int { return strings.Compare(id(a), id(b)) }},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, func(a, b int) int { return strings.Compare(group(a), group(b)) }},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return strings.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return strings.Compare(group(a), group(b)) }},
 		number("score", func(i int) float64 { return s.Result.Scores[i] }),
 		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
-		{"rank", func(i int) string { return rankText(s.Result.Ranks[i]) }, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
+		{"rank", func(i int) string { return rankText(s.Result.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
 		number("crowding", func(i int) float64 { return s.Result.Crowding[i] }),
 	}
 	for k, o := range s.Result.Objectives {
@@ -121,85 +123,73 @@ func rankText(rank int) string {
 	return strconv.Itoa(rank)
 }
 
-// table returns the table's columns, sized to width, and its rows: numbers
-// at their longest, ids and groups as wide as the longest listed (within
-// limits), the invalid causes in what is left, if enough is.
-func (l *trajectoryList) table(width int) ([]table.Column, []table.Row) {
-	rows := make([]table.Row, len(l.rows))
-	idWidth, groupWidth := len("id"), len("group")
-	for j, i := range l.rows {
-		row := make(table.Row, 0, len(l.columns)+1)
-		for _, col := range l.columns {
-			row = append(row, col.text(i))
-		}
-		rows[j] = append(row, l.causes[j])
-	}
-	shortenGroups(rows)
-	for _, row := range rows {
-		idWidth = max(idWidth, textWidth(row[sortByID]))
-		groupWidth = max(groupWidth, textWidth(row[sortByGroup]))
-	}
-	cols := make([]table.Column, 0, len(l.columns)+1)
-	used := 0
+// dataColumns returns the table's columns over the listed rows, each as
+// wide as its content: numbers with one precision per column, ids and
+// groups within limits, then why a row is invalid when one is. The id
+// stays on screen when the others scroll sideways.
+func (l *trajectoryList) dataColumns() []dataColumn {
+	n := len(l.rows)
+	cols := make([]dataColumn, 0, len(l.columns)+1)
 	for c, col := range l.columns {
-		w := numberWidth
-		switch c {
-		case sortByID:
-			w = min(idWidth, maxIDWidth)
-		case sortByGroup:
-			w = min(groupWidth, maxKeyWidth)
-		case sortByRank:
-			w = rankWidth
-		}
 		title := col.title
 		if c == l.sortColumn {
 			title += l.arrow()
 		}
-		cols = append(cols, table.Column{Title: title, Width: w})
-		used += w + 2 // the cells' padding
+		text := func(j int) string { return col.text(l.rows[j]) }
+		switch {
+		case c == sortByID:
+			cols = append(cols, textColumn(title, n, maxIDWidth, text))
+		case c == sortByGroup:
+			if cut := sharedGroupPrefix(n, text); cut > 0 {
+				cols = append(cols, textColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
+			} else {
+				cols = append(cols, textColumn(title, n, maxKeyWidth, text))
+			}
+		case col.value != nil:
+			cols = append(cols, numberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+		default: // the rank: digits or "-"
+			dc := textColumn(title, n, rankWidth, text)
+			dc.number = true
+			cols = append(cols, dc)
+		}
 	}
-	if cause := width - used - 2; cause >= minCause {
-		cols = append(cols, table.Column{Title: "invalid because", Width: cause})
+	if l.invalid > 0 {
+		cols = append(cols, textColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
 	}
-	// The table needs as many cells as columns.
-	for j := range rows {
-		rows[j] = rows[j][:len(cols)]
-	}
-	return cols, rows
+	return cols
 }
 
 // minSharedPrefix is how long the start that every listed group shares
 // must be for the group column to leave it out.
 const minSharedPrefix = 12
 
-// shortenGroups leaves out of the group cells of rows the words they all
-// start with, when there are some and two groups at least: prompts used as
-// groups (verl's input, TRL's prompt) share a chat template and a system
-// prompt, and a column cut to its first characters would show the same
-// text for every group. The cell then starts with "…"; the detail view
-// shows the group whole.
-func shortenGroups(rows []table.Row) {
-	if len(rows) < 2 {
-		return
+// sharedGroupPrefix returns how many bytes of the group cells cell(0) ..
+// cell(n-1) to leave out: the words they all start with, when there are
+// some and two groups at least, else 0. Prompts used as groups (verl's
+// input, TRL's prompt) share a chat template and a system prompt, and a
+// column cut to its first characters would show the same text for every
+// group. The cell then starts with "…"; the detail view shows the group
+// whole.
+func sharedGroupPrefix(n int, cell func(j int) string) int {
+	if n < 2 {
+		return 0
 	}
-	first := rows[0][sortByGroup]
+	first := cell(0)
 	prefix, distinct := first, false
-	for _, row := range rows[1:] {
-		g := row[sortByGroup]
+	for j := 1; j < n; j++ {
+		g := cell(j)
 		distinct = distinct || g != first
-		n := 0
-		for n < len(prefix) && n < len(g) && prefix[n] == g[n] {
-			n++
+		k := 0
+		for k < len(prefix) && k < len(g) && prefix[k] == g[k] {
+			k++
 		}
-		prefix = prefix[:n]
+		prefix = prefix[:k]
 	}
 	cut := strings.LastIndexByte(prefix, ' ') + 1 // whole words only
 	if !distinct || cut < minSharedPrefix {
-		return
+		return 0
 	}
-	for _, row := range rows {
-		row[sortByGroup] = "…" + row[sortByGroup][cut:]
-	}
+	return cut
 }
 
 // textWidth returns the cells s takes on screen: its length when it is

@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// groupView is one group's completions, ranked by reward, under the
+// group's prompt (its key).
+type groupView struct {
+	summary engine.GroupSummary
+	// members are the completions in table order: reward descending.
+	members []int
+	table   dataTable
+	// prompt is the key, wrapped to the width, at most maxPromptLines.
+	prompt        []string
+	width, height int
+	// firstLines caches the first line of each completion's response,
+	// read when its row is first drawn: a lean trajectory's is read again
+	// from its file, which only the rows on screen may cost.
+	firstLines map[int]string
+}
+
+// barWidth is the width of the signed reward bar: half for negative
+// rewards, left of the axis, half for positive ones.
+const barWidth = 17
+
+// maxResponseWidth caps the response column, the last one: it takes what
+// the others leave.
+const maxResponseWidth = 120
+
+// open shows group g, ranking its members by reward.
+func (v *groupView) open(c *Common, g *engine.GroupSummary) {
+	res := c.Session.Result
+	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
+		v.firstLines = map[int]string{}
+	}
+	v.summary = *g
+	v.members = slices.Clone(g.Members)
+	// Reward descending; an invalid completion (its reward is the group's
+	// mean) after the valid ones of the same reward; then input order.
+	slices.SortStableFunc(v.members, func(a, b int) int {
+		return cmp.Or(cmp.Compare(res.Rewards[b], res.Rewards[a]), cmp.Compare(boolInt(res.Valid[b]), boolInt(res.Valid[a])))
+	})
+	v.table.setRows(len(v.members))
+	v.layout(c)
+}
+
+func (v *groupView) setSize(c *Common, width, height int) {
+	v.width, v.height = width, height
+	if v.members != nil && c.Session.Result != nil {
+		v.layout(c)
+	}
+}
+
+// promptLabel starts the prompt's first line.
+const promptLabel = "prompt  "
+
+// maxPromptLines is how many lines of the body the prompt may take.
+func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
+
+// tableTop is the body line where the table starts.
+func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
+
+// layout wraps the prompt and sizes the table's columns.
+func (v *groupView) layout(c *Common) {
+	label := c.Styles.Muted.Render(promptLabel)
+	indent := strings.Repeat(" ", len(promptLabel))
+	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.summary.Key), max(v.width-len(promptLabel), 1), ""), "\n")
+	if limit := v.maxPromptLines(); len(lines) > limit {
+		lines = lines[:limit]
+		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(promptLabel), "…")
+	}
+	for j := range lines {
+		if j == 0 {
+			lines[j] = label + lines[j]
+		} else {
+			lines[j] = indent + lines[j]
+		}
+	}
+	v.prompt = lines
+	v.table.setSize(v.width, max(v.height-v.tableTop(), 2))
+	v.table.setColumns(v.columns(c), 2)
+}
+
+// columns returns the completions' table columns.
+func (v *groupView) columns(c *Common) []dataColumn {
+	s := c.Session
+	res := s.Result
+	n := len(v.members)
+	at := func(j int) int { return v.members[j] }
+	reward := func(j int) float64 { return res.Rewards[at(j)] }
+	scale := 0.0 // the bar's full length
+	for _, i := range v.members {
+		if r := math.Abs(res.Rewards[i]); !math.IsInf(r, 0) {
+			scale = max(scale, r)
+		}
+	}
+	cols := []dataColumn{
+		intColumn("#", n, func(j int) int { return j + 1 }),
+		textColumn("id", n, maxIDWidth, func(j int) string {
+			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
+			if !res.Valid[at(j)] {
+				return "✗ " + id
+			}
+			return id
+		}),
+		numberColumn("reward", n, reward),
+		{title: "", width: barWidth, cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+		numberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
+		{title: "rank", number: true, width: len("rank"), cell: func(j int) string { return rankText(res.Ranks[at(j)]) }},
+	}
+	for k, o := range res.Objectives {
+		cols = append(cols, numberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))
+	}
+	cols = append(cols, dataColumn{title: "response", width: maxResponseWidth, cell: func(j int) string { return v.firstLine(s, at(j)) }})
+	return cols
+}
+
+// signedBar draws x on a bar of width cells centred on 0, whose halves
+// stand for scale: "    ████│" for a negative x, "│████" for a positive.
+func signedBar(x, scale float64, width int) string {
+	half := (width - 1) / 2
+	cells := 0
+	if scale > 0 && !math.IsNaN(x) {
+		cells = int(math.Round(min(math.Abs(x)/scale, 1) * float64(half)))
+	}
+	left, right := strings.Repeat(" ", half), strings.Repeat(" ", half)
+	if x < 0 {
+		left = strings.Repeat(" ", half-cells) + strings.Repeat("█", cells)
+	} else {
+		right = strings.Repeat("█", cells) + strings.Repeat(" ", half-cells)
+	}
+	return left + "│" + right
+}
+
+// firstLine returns the first non-empty line of trajectory i's response,
+// reading it again when the session keeps it lean.
+func (v *groupView) firstLine(s *Session, i int) string {
+	if line, ok := v.firstLines[i]; ok {
+		return line
+	}
+	tr := s.Trajectories.At(i)
+	var text string
+	if tr.Lean {
+		full, err := loaders.Reread(tr)
+		if err != nil {
+			text = "(cannot read it again: " + err.Error() + ")"
+		} else {
+			text = full.ResponseText()
+		}
+	} else {
+		text = tr.ResponseText()
+	}
+	line := ""
+	for l := range strings.Lines(text) {
+		if l = strings.TrimSpace(l); l != "" {
+			line = textsafe.Line(l)
+			break
+		}
+	}
+	v.firstLines[i] = line
+	return line
+}
+
+// selected returns the trajectory under the cursor, -1 if none.
+func (v *groupView) selected() int {
+	if v.table.cursor >= len(v.members) {
+		return -1
+	}
+	return v.members[v.table.cursor]
+}
+
+// view draws the prompt, the group's summary and its completions.
+func (v *groupView) view(c *Common) string {
+	st := c.Styles
+	g := &v.summary
+	parts := []string{
+		st.Title.Render(count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
+		st.Muted.Render("score ") + formatValue(g.Score.Mean) + st.Muted.Render(" ± ") + formatValue(g.Score.Std),
+		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
+	}
+	if g.ZeroSpread {
+		parts = append(parts, st.Warning.Render("zero spread: no GRPO signal"))
+	}
+	if h := v.table.scrollHint(); h != "" {
+		parts = append(parts, st.Muted.Render(h))
+	}
+	summary := ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), v.width, "…")
+	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.view()
+}

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// median returns the median of times in ms.
+func median(times []time.Duration) float64 {
+	if len(times) == 0 {
+		return 0
+	}
+	slices.Sort(times)
+	return float64(times[len(times)/2]) / float64(time.Millisecond)
+}
+
+// reportMedian reports the median of the iterations' times, in ms: the
+// bound the dashboard's frames are held to.
+func reportMedian(b *testing.B, times []time.Duration) {
+	b.ReportMetric(median(times), "ms/median")
+}
+
+// BenchmarkGroupsRecomputeView1M measures a method switch on the Groups
+// tab with 1M trajectories in one batch, in groups of 8 (125,000 groups),
+// m walking through every method: the recompute, which runs off the event
+// loop (the result, its group summaries and trends: "ms-recompute"), then
+// on the event loop the tab's rebuild and the next frame ("ms-loop"), and
+// both ("ms/median").
+func BenchmarkGroupsRecomputeView1M(b *testing.B) {
+	m := NewModel(newSyntheticSession(b, 1_000_000), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "2")
+	var total, recompute, loop []time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		start := time.Now()
+		m.Update(keyPress("m"))
+		msg := m.rc.next()
+		computed := time.Now()
+		m.Update(msg)
+		_ = m.View()
+		end := time.Now()
+		total, recompute, loop = append(total, end.Sub(start)), append(recompute, computed.Sub(start)), append(loop, end.Sub(computed))
+	}
+	b.ReportMetric(median(recompute), "ms-recompute")
+	b.ReportMetric(median(loop), "ms-loop")
+	reportMedian(b, total)
+}
+
+// BenchmarkGroupsRefreshView1M measures what a recompute costs the event
+// loop on the Groups tab, on the same data: the tab's rebuild (the sort,
+// the columns' widths) and the next frame; the result and its group
+// summaries, which the recompute computes off the event loop, are not
+// timed.
+func BenchmarkGroupsRefreshView1M(b *testing.B) {
+	s := newSyntheticSession(b, 1_000_000)
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	press(m, "2")
+	var times []time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		s.Recompute()
+		prepareGroups(s.Result, s.Batch) // as a recompute does, off the event loop
+		m.frameValid = false
+		b.StartTimer()
+		start := time.Now()
+		m.Update(SessionChangedMsg{}) // to the active tab
+		_ = m.View()
+		times = append(times, time.Since(start))
+	}
+	reportMedian(b, times)
+}

@@ -1,0 +1,215 @@
+package ui
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// listedGroups returns the groups tab's listed summaries, in table order.
+func listedGroups(tab Tab) []*engine.GroupSummary {
+	g := tab.(*groupsTab)
+	out := make([]*engine.GroupSummary, len(g.rows))
+	for j, r := range g.rows {
+		out[j] = &g.summaries[r]
+	}
+	return out
+}
+
+func TestGroupsSort(t *testing.T) {
+	tab, s := newSampleTab(t, newGroupsTab)
+	gs := listedGroups(tab)
+	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return strings.Compare(a.Key, b.Key) }) {
+		t.Fatalf("not every group listed by key at first: %d of %d", len(gs), len(s.CurrentBatch().Groups))
+	}
+	pressKeys(tab, "s", "s", "s", "s") // group, signal, n, valid, score mean
+	if v := plain(tab); !strings.Contains(v, "sorted by score mean ▲") || !strings.Contains(v, "score mean ▲") {
+		t.Fatalf("four s do not sort by the score mean:\n%s", v)
+	}
+	means := func() []float64 {
+		var m []float64
+		for _, g := range listedGroups(tab) {
+			m = append(m, g.Score.Mean)
+		}
+		return m
+	}
+	if !slices.IsSorted(means()) {
+		t.Errorf("score means not ascending: %v", means())
+	}
+	pressKeys(tab, "S")
+	if m := means(); !slices.IsSortedFunc(m, func(a, b float64) int { return compareFloats(b, a) }) || !strings.Contains(plain(tab), "score mean ▼") {
+		t.Errorf("S does not reverse the sort: %v", m)
+	}
+}
+
+func TestGroupsFilterByKeyAndTrajectoryID(t *testing.T) {
+	tab, _ := newSampleTab(t, newGroupsTab)
+	pressKeys(tab, "/", "p", "1", "0")
+	if !tab.(keyCapturer).CapturesKeys() {
+		t.Error("the tab does not capture keys while the filter is typed")
+	}
+	pressKeys(tab, "enter")
+	if gs := listedGroups(tab); len(gs) != 1 || gs[0].Key != "p10" {
+		t.Errorf("filter p10 lists %d groups", len(gs))
+	}
+	pressKeys(tab, "esc", "/")
+	pressKeys(tab, strings.Split("S00-P03-C2", "")...) // any case
+	pressKeys(tab, "enter")
+	if gs := listedGroups(tab); len(gs) != 1 || gs[0].Key != "p03" {
+		t.Errorf("filter by the id s00-p03-c2 does not list its group p03 alone: %d groups", len(gs))
+	}
+	if v := plain(tab); !strings.Contains(v, "1 group ·") || !strings.Contains(v, "filter S00-P03-C2") {
+		t.Errorf("the status line does not show the filter:\n%s", v)
+	}
+	pressKeys(tab, "esc")
+	if n := len(listedGroups(tab)); n != 16 {
+		t.Errorf("esc leaves %d groups, want the batch's 16", n)
+	}
+}
+
+// TestGroupsZeroSpreadMarked checks that exactly the groups the engine
+// finds of zero spread are marked, and counted in the status line.
+func TestGroupsZeroSpreadMarked(t *testing.T) {
+	tab, s := newSampleTab(t, newGroupsTab)
+	zero := 0
+	lines := strings.Split(plain(tab), "\n")
+	for _, g := range s.Result.GroupSummaries(s.CurrentBatch()) {
+		var row string
+		for _, l := range lines {
+			if strings.HasPrefix(l, g.Key+" ") {
+				row = l
+			}
+		}
+		if row == "" {
+			t.Fatalf("group %s not shown:\n%s", g.Key, strings.Join(lines, "\n"))
+		}
+		if marked := strings.Contains(row, " none "); marked != g.ZeroSpread {
+			t.Errorf("group %s: marked %v, zero spread %v: %q", g.Key, marked, g.ZeroSpread, row)
+		}
+		if g.ZeroSpread {
+			zero++
+		}
+	}
+	if zero == 0 {
+		t.Fatal("the sample's first batch has no zero-spread group to mark")
+	}
+	if !strings.Contains(lines[0], "2 of zero spread (no GRPO signal)") || zero != 2 {
+		t.Errorf("the status line does not count %d zero-spread groups: %q", zero, lines[0])
+	}
+	pressKeys(tab, "s", "S") // signal, descending: the groups with one first
+	if gs := listedGroups(tab); gs[len(gs)-1].ZeroSpread != true || gs[0].ZeroSpread {
+		t.Error("sorting by signal does not put the zero-spread groups at one end")
+	}
+}
+
+// TestGroupsOpenGroupAndCompletion walks enter, enter, esc, esc.
+func TestGroupsOpenGroupAndCompletion(t *testing.T) {
+	tab, s := newSampleTab(t, newGroupsTab)
+	pressKeys(tab, "down", "enter") // p01
+	g := tab.(*groupsTab)
+	v := plain(tab)
+	if !strings.Contains(v, "prompt  p01") || !strings.Contains(v, "8 completions") {
+		t.Fatalf("enter does not open group p01:\n%s", v)
+	}
+	var rewards []float64
+	for _, i := range g.group.members {
+		rewards = append(rewards, s.Result.Rewards[i])
+		if s.Trajectories.At(i).Group != "p01" {
+			t.Errorf("%s is not of group p01", s.Trajectories.At(i).ID)
+		}
+	}
+	if len(rewards) != 8 || !slices.IsSortedFunc(rewards, func(a, b float64) int { return compareFloats(b, a) }) {
+		t.Errorf("completions not ranked by reward: %v", rewards)
+	}
+	top := s.Trajectories.At(g.group.members[0])
+	firstLine, _, _ := strings.Cut(strings.TrimSpace(top.ResponseText()), "\n")
+	if !strings.Contains(v, firstLine[:20]) || !strings.Contains(v, "│████") {
+		t.Errorf("the best completion's response or its reward bar is not shown:\n%s", v)
+	}
+	pressKeys(tab, "down", "enter")
+	second := s.Trajectories.At(g.group.members[1])
+	if v := plain(tab); !strings.Contains(v, second.ID+" · in group p01") || !strings.Contains(v, "read from") {
+		t.Errorf("enter does not open the second completion, %s:\n%s", second.ID, v)
+	}
+	pressKeys(tab, "esc")
+	if v := plain(tab); !strings.Contains(v, "prompt  p01") {
+		t.Errorf("esc does not go back to the group:\n%s", v)
+	}
+	pressKeys(tab, "esc")
+	if v := plain(tab); !strings.Contains(v, "16 groups") {
+		t.Errorf("esc does not go back to the groups:\n%s", v)
+	}
+}
+
+func TestZeroSpreadGroupSaysSo(t *testing.T) {
+	tab, _ := newSampleTab(t, newGroupsTab)
+	pressKeys(tab, "/", "p", "1", "0", "enter", "enter")
+	if v := plain(tab); !strings.Contains(v, "zero spread: no GRPO signal") {
+		t.Errorf("the opened zero-spread group does not say so:\n%s", v)
+	}
+}
+
+// TestGroupsLongPrompt shows a long prompt shortened in the list and whole
+// (wrapped) in the group.
+func TestGroupsLongPrompt(t *testing.T) {
+	prompt := "Solve: a train leaves at noon at 60 km/h and another at one o'clock at 80 km/h; when does the second catch up?"
+	var ts []engine.Trajectory
+	for i := range 4 {
+		ts = append(ts, engine.Trajectory{ID: string(rune('a' + i)), Group: prompt, Done: true,
+			Response: []byte(`"first line ` + string(rune('a'+i)) + `\nhidden"`), Metadata: map[string]any{"x": float64(i)}})
+	}
+	s, err := openSession("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, "2")
+	v := screen(m)
+	if strings.Contains(v, "catch up?") || !strings.Contains(v, "Solve: a train leaves at …") {
+		t.Errorf("the long prompt is not shortened in the list:\n%s", v)
+	}
+	press(m, "enter")
+	v = screen(m)
+	for _, want := range []string{"prompt  Solve: a train", "catch up?", "first line d", "1  d"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the group does not show %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "hidden") {
+		t.Errorf("more than the responses' first lines is shown:\n%s", v)
+	}
+}
+
+// TestGroupsReadsOnlyVisibleResponses opens a group of a lean session:
+// only the completions on screen have their response read again.
+func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
+	// One group of 64 completions, lean as the dashboard loads files.
+	var lines strings.Builder
+	for i := range 64 {
+		lines.WriteString(`{"id":"t` + strconv.Itoa(i) + `","batch":0,"group":"g","response":"answer ` + strconv.Itoa(i) + `\nmore","metadata":{"accuracy":` + strconv.Itoa(i%5) + `}}` + "\n")
+	}
+	path := writeLeanFile(t, lines.String())
+	app := loadModel(t, Input{Source: path, Load: func(progress func(done, total int64)) (*loaders.Result, error) {
+		return loaders.Load([]string{path}, loaders.Options{Progress: progress})
+	}}, 200)
+	checkLean(t, app.Session())
+	app.Update(tea.WindowSizeMsg{Width: 200, Height: 30})
+	press(app, "2", "enter")
+	g := app.tabs[1].(*groupsTab)
+	v := screen(app)
+	top := app.Session().Trajectories.At(g.group.members[0])
+	if !strings.Contains(v, "answer "+strings.TrimPrefix(top.ID, "t")) {
+		t.Fatalf("the best completion's first line is not shown:\n%s", v)
+	}
+	if n := len(g.group.firstLines); n == 0 || n > g.group.table.pageRows() {
+		t.Errorf("%d responses read again for %d rows on screen", n, g.group.table.pageRows())
+	}
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestHeaderAtThreeWidths checks the header (and the tab bar, where the
+// goals go when the header has no room) at 80, 120 and 200 columns, on a
+// batch with an invalid trajectory and a long source name.
+func TestHeaderAtThreeWidths(t *testing.T) {
+	const source = "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"
+	for _, tc := range []struct {
+		width int
+		want  []string
+		// goals: where the objectives' goals are, "" for nowhere.
+		goals string
+	}{
+		{80, []string{"batch 6/40 step 5", "pareto", "127 valid", "! 1 invalid"}, ""},
+		{120, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "127 valid", "! 1 invalid"}, "tab bar"},
+		{200, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "normalize: on", "127 valid", "! 1 invalid"}, "header"},
+	} {
+		m := newTestModel(t, tc.width, 40)
+		m.Session().Source = source
+		press(m, "]", "]", "]", "]", "]")
+		lines := strings.Split(screen(m), "\n")
+		head, bar := lines[0], lines[1]
+		if w := ansi.StringWidth(head); w > tc.width {
+			t.Errorf("%d columns: the header is %d wide", tc.width, w)
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(head, want) {
+				t.Errorf("%d columns: the header lacks %q: %q", tc.width, want, head)
+			}
+		}
+		// The source: its start and its file name, an ellipsis between.
+		if !strings.HasPrefix(head, "/dat") || !strings.Contains(head, "…") || !strings.Contains(head, "jsonl  batch") {
+			t.Errorf("%d columns: the source is not shortened in the middle: %q", tc.width, head)
+		}
+		if !strings.Contains(head, "ALERT") {
+			t.Errorf("%d columns: the health badge is missing: %q", tc.width, head)
+		}
+		goals := "accuracy ↑ safety ↑ length ↓"
+		switch where := map[bool]string{true: "header", false: ""}[strings.Contains(head, goals)]; {
+		case where == "header" && tc.goals != "header",
+			tc.goals == "tab bar" && !strings.HasSuffix(bar, goals),
+			tc.goals == "header" && where != "header",
+			tc.goals == "" && (strings.Contains(head, "↑") || strings.Contains(bar, "↑")):
+			t.Errorf("%d columns: the goals are not where they should be (%q):\n%s\n%s", tc.width, tc.goals, head, bar)
+		}
+	}
+	// The whole run has 3 invalid trajectories; the header counts the
+	// batch on screen.
+	m := newTestModel(t, 200, 40)
+	if head := strings.Split(screen(m), "\n")[0]; !strings.Contains(head, "128 valid") || strings.Contains(head, "invalid") {
+		t.Errorf("the first batch's counts are not shown: %q", head)
+	}
+}
+
+func TestShortenMiddle(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"sample", 10, "sample"},
+		{"abcdefghij", 5, "ab…ij"},
+		{"abcdefghij", 6, "ab…hij"},
+		{"軌跡軌跡軌跡", 5, "軌…跡"},
+	} {
+		if got := shortenMiddle(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
+			t.Errorf("shortenMiddle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+}
+
+// TestFindFromAnyTab presses / on the Rewards tab: the Trajectories tab
+// comes up with its filter ready; the id typed and enter twice open it.
+func TestFindFromAnyTab(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "/")
+	if m.active != 4 || !m.tabs[4].(keyCapturer).CapturesKeys() {
+		t.Fatalf("/ on Rewards did not bring the Trajectories filter up: tab %d", m.active+1)
+	}
+	press(m, strings.Split("s00-p07-c3", "")...)
+	press(m, "enter", "enter")
+	if v := screen(m); !strings.Contains(v, "id          s00-p07-c3") || !strings.Contains(v, "response") {
+		t.Errorf("the found trajectory is not opened:\n%s", v)
+	}
+	// On Groups, / is the groups' own filter.
+	press(m, "esc", "2", "/")
+	if m.active != 1 || !m.tabs[1].(keyCapturer).CapturesKeys() {
+		t.Errorf("/ on Groups did not start its own filter: tab %d", m.active+1)
+	}
+}
+
+// TestTabBarCompactAt80 checks that at 80 columns every tab's title fits,
+// compact, and that a click finds the tab under it.
+func TestTabBarCompactAt80(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	bar := strings.Split(screen(m), "\n")[1]
+	if !strings.HasPrefix(bar, "1 Rewards 2 Groups 3 Objectives 4 Pareto") || !strings.Contains(bar, "7 Compare ") || strings.Contains(bar, "…") {
+		t.Errorf("the tab bar at 80 columns is not compact and whole: %q", bar)
+	}
+	// "1 Rewards 2 Groups 3 Objectives 4 Pareto": column 34 is in "4 Pareto".
+	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
+	if m.active != 3 {
+		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
+	}
+}

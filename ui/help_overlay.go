@@ -1,0 +1,159 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// methodFormulas are the methods' rewards on one line each, as README.md's
+// Methods table states them; s is the weighted score of a trajectory and
+// the mean and std are its comparison group's.
+var methodFormulas = map[engine.Method]string{
+	engine.Absolute:       "s; normalised z(s)",
+	engine.Relative:       "u = (rank(s) - 1) / (n - 1), 0.5 when n = 1; normalised z(u)",
+	engine.GRPO:           "A = (s - mean(s)) / (std1(s) + 1e-4), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)",
+	engine.RLOO:           "n / (n - 1) (s - mean(s)): s minus the mean of the others; 0 when n = 1",
+	engine.Pareto:         "u = 1 - rank / (R - 1), R fronts in the group (1 when R = 1); normalised z(u)",
+	engine.ParetoCrowding: "relative's u on the order (rank ascending, crowding descending); normalised z(u)",
+	engine.GDPO:           "g_k = (o'_k - mean) / (std1 + 1e-4) per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + 1e-4) over the batch",
+}
+
+// helpOverlay is the full help that ? opens over the tab: the active tab's
+// keys, the global ones and each method's formula, scrollable; ? or esc
+// closes it.
+type helpOverlay struct {
+	open     bool
+	viewport viewport.Model
+	keys     helpOverlayKeys
+}
+
+type helpOverlayKeys struct {
+	Close, Scroll key.Binding
+}
+
+func newHelpOverlay() helpOverlay {
+	return helpOverlay{
+		viewport: viewport.New(),
+		keys: helpOverlayKeys{
+			Close:  key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close the help")),
+			Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		},
+	}
+}
+
+// show opens the overlay on the keys of tab and global, in width x height
+// cells.
+func (h *helpOverlay) show(st *Styles, tab Tab, global fullHelper, width, height int) {
+	h.open = true
+	h.setSize(width, height)
+	h.viewport.SetContent(helpText(st, tab, global, max(width-4, 1)))
+	h.viewport.GotoTop()
+}
+
+// fullHelper is what the overlay lists the keys of.
+type fullHelper interface{ FullHelp() [][]key.Binding }
+
+func (h *helpOverlay) setSize(width, height int) {
+	h.viewport.SetWidth(max(width-4, 1))   // the border and a space each side
+	h.viewport.SetHeight(max(height-3, 1)) // the border and the title
+}
+
+// update scrolls the overlay or closes it; every key goes to it while it
+// is open.
+func (h *helpOverlay) update(msg tea.Msg) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, h.keys.Close) {
+		h.open = false
+		return
+	}
+	h.viewport, _ = h.viewport.Update(msg)
+}
+
+// view draws the overlay in a box of width x height cells.
+func (h *helpOverlay) view(st *Styles, title string, width, height int) string {
+	head := st.Title.Render("Help: "+title) + st.Muted.Render(" · ?/esc close · ↑/↓/pgup/pgdn scroll")
+	if !h.viewport.AtBottom() || h.viewport.YOffset() > 0 {
+		head += st.Muted.Render(fmt.Sprintf(" · %.0f%%", h.viewport.ScrollPercent()*100))
+	}
+	body := ansi.Truncate(head, max(width-4, 1), "…") + "\n" + h.viewport.View()
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Muted.GetForeground()).
+		Padding(0, 1).Width(width).Height(height).Render(body)
+	return fitBox(box, width, height)
+}
+
+// wrapText wraps s to width.
+func wrapText(s string, width int) string { return lipgloss.Wrap(s, max(width, 1), " ") }
+
+// hangingLine returns name padded to nameWidth and desc after it, desc
+// wrapped to what is left of width with its lines under its first.
+func hangingLine(st *Styles, name string, nameWidth int, desc string, width int) string {
+	room := max(width-nameWidth-2, 8)
+	lines := strings.Split(lipgloss.Wrap(desc, room, " "), "\n")
+	indent := strings.Repeat(" ", nameWidth+2)
+	for j, l := range lines {
+		lines[j] = st.Muted.Render(strings.TrimRight(l, " "))
+		if j > 0 {
+			lines[j] = indent + lines[j]
+		}
+	}
+	return padRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
+}
+
+// helpText lists the tab's keys, the global keys and the methods.
+func helpText(st *Styles, tab Tab, global fullHelper, width int) string {
+	var sb strings.Builder
+	section := func(title string) {
+		if sb.Len() > 0 {
+			sb.WriteString("\n")
+		}
+		sb.WriteString(st.Title.Render(title) + "\n")
+	}
+	bindings := func(groups [][]key.Binding) {
+		seen := map[string]bool{}
+		var rows [][2]string
+		keyWidth := 0
+		for _, g := range groups {
+			for _, b := range g {
+				hb := b.Help()
+				if hb.Key == "" || seen[hb.Key+hb.Desc] {
+					continue
+				}
+				seen[hb.Key+hb.Desc] = true
+				rows = append(rows, [2]string{hb.Key, hb.Desc})
+				keyWidth = max(keyWidth, ansi.StringWidth(hb.Key))
+			}
+		}
+		for _, r := range rows {
+			sb.WriteString(hangingLine(st, r[0], keyWidth, r[1], width))
+		}
+	}
+	section(tab.Title() + " tab")
+	bindings(tab.FullHelp())
+	section("Everywhere")
+	bindings(global.FullHelp())
+	section("Methods")
+	sb.WriteString(st.Muted.Render(wrapText("s = sum_k w_k o'_k is the weighted score (min goals negated); z(x) = (x - mean) / std over the comparison group", width)) + "\n")
+	nameWidth := 0
+	for _, m := range engine.Methods {
+		nameWidth = max(nameWidth, len(m))
+	}
+	for _, m := range engine.Methods {
+		sb.WriteString(hangingLine(st, string(m), nameWidth, methodFormulas[m], width))
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}
+
+// resize lays the open overlay out again for width x height, keeping its
+// scroll position.
+func (h *helpOverlay) resize(st *Styles, tab Tab, global fullHelper, width, height int) {
+	offset := h.viewport.YOffset()
+	h.show(st, tab, global, width, height)
+	h.viewport.SetYOffset(offset)
+}

@@ -1,0 +1,76 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// TestHelpOverlayScrollsAndCloses opens the help at 80x24, where it does
+// not fit: it scrolls down to the methods' formulas, and ? and esc close
+// it, leaving the tab as it was.
+func TestHelpOverlayScrollsAndCloses(t *testing.T) {
+	for _, closeKey := range []string{"?", "esc"} {
+		m := newTestModel(t, 80, 24)
+		press(m, "2")
+		before := screen(m)
+		press(m, "?")
+		v := screen(m)
+		if !strings.Contains(v, "Help: Groups") || !strings.Contains(v, "open the group") {
+			t.Fatalf("? does not open the Groups tab's help:\n%s", v)
+		}
+		if strings.Contains(v, "gdpo") {
+			t.Fatalf("the whole help fits at 80x24, nothing to scroll:\n%s", v)
+		}
+		for range 60 {
+			press(m, "down")
+		}
+		v = screen(m)
+		for _, want := range []string{"gdpo", "g_k = (o'_k - mean)", "100%"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("scrolled to the end, the help does not show %q:\n%s", want, v)
+			}
+		}
+		// Keys go to the help while it is open: m does not change the method.
+		press(m, "m")
+		if m.Session().Options.Method != engine.Pareto {
+			t.Errorf("m changed the method under the help")
+		}
+		press(m, closeKey)
+		if v := screen(m); v != before {
+			t.Errorf("%s did not close the help back to the tab:\n%s", closeKey, v)
+		}
+	}
+}
+
+// TestHelpOverlayListsEveryMethodAndGlobalKey checks the help's content
+// at 200x60, where it fits whole.
+func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
+	m := newTestModel(t, 200, 60)
+	press(m, "5", "?")
+	v := screen(m)
+	for _, want := range []string{"Help: Trajectories", "Trajectories tab", "Everywhere", "export the batch's rewards",
+		"find a trajectory by id", "previous batch", "quit"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the help does not list %q:\n%s", want, v)
+		}
+	}
+	for _, method := range engine.Methods {
+		formula := methodFormulas[method]
+		if formula == "" {
+			t.Errorf("method %s has no formula", method)
+			continue
+		}
+		if !strings.Contains(v, string(method)+"  ") || !strings.Contains(v, formula) {
+			t.Errorf("the help does not give %s's formula on one line: %q\n%s", method, formula, v)
+		}
+	}
+	// A click on the tab bar closes it and selects the tab.
+	m.Update(tea.MouseClickMsg{X: 3, Y: 1, Button: tea.MouseLeft})
+	if m.overlay.open || m.active != 0 {
+		t.Errorf("a click on 1 Rewards left the help open (%v) or selected tab %d", m.overlay.open, m.active+1)
+	}
+}
