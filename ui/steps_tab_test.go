@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 func TestGoldenSteps(t *testing.T) {
@@ -63,7 +64,7 @@ func TestStepsFollowTheResult(t *testing.T) {
 // width x 40, without colour.
 func newStepsTabOf(t *testing.T, n, width int) (Tab, *Session) {
 	t.Helper()
-	cfg, res := readSample(t)
+	cfg, res := sampletest.Read(t)
 	var ts []engine.Trajectory
 	for _, tr := range res.Trajectories {
 		if tr.Batch < int64(n) {
