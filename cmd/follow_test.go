@@ -1,44 +1,25 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
-
-// syncBuffer is a bytes.Buffer that a command writes while a test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // following runs rewardlens with args until cancel is called; wait
 // returns the exit status.
 type following struct {
-	out, errOut syncBuffer
+	out, errOut testkit.SyncBuffer
 	cancel      context.CancelFunc
 	status      chan int
 }

@@ -6,9 +6,9 @@ import (
 	"math"
 	"strings"
 	"testing"
-)
 
-const tol = 1e-12
+	"github.com/rewardlens/rewardlens/internal/testkit"
+)
 
 // traj builds a trajectory of batch b and group g with metadata kv pairs.
 func traj(b int64, g string, kv ...any) Trajectory {
@@ -43,23 +43,12 @@ func oneObjective(t *testing.T, opts Options) *RewardComputer {
 	return &RewardComputer{Scorer: s, Options: opts}
 }
 
-func near(a, b float64) bool {
-	if math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
-		return a == b || (math.IsNaN(a) && math.IsNaN(b))
-	}
-	return math.Abs(a-b) <= tol*max(1, math.Abs(b))
-}
+// near and assertFloats compare floats within testkit.Tol.
+func near(a, b float64) bool { return testkit.Near(a, b) }
 
 func assertFloats(t *testing.T, what string, got, want []float64) {
 	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: got %d values %v, want %d %v", what, len(got), got, len(want), want)
-	}
-	for i := range want {
-		if !near(got[i], want[i]) {
-			t.Errorf("%s[%d] = %.15g, want %.15g (all: %v)", what, i, got[i], want[i], got)
-		}
-	}
+	testkit.AssertFloats(t, what, got, want)
 }
 
 func rewards(t *testing.T, ts []Trajectory, opts Options) []float64 {

@@ -71,7 +71,7 @@ func TestPickedEvaluate(t *testing.T) {
 		t.Fatal(err)
 	}
 	pick := s.Pick()
-	values := []any{0.25, -0.0, 1e308, math.Inf(1), math.NaN(), "0.5", true, false, nil}
+	values := []any{0.25, math.Copysign(0, -1), 1e308, math.Inf(1), math.NaN(), "0.5", true, false, nil}
 	for _, a := range append(values, "absent") {
 		for _, b := range append(values, "absent") {
 			md := map[string]any{"other": 1.0}

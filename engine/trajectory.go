@@ -29,6 +29,11 @@ type Trajectory struct {
 	Response json.RawMessage
 	// Done reports whether the episode finished.
 	Done bool
+	// Lean reports that Response and Metadata (or Picked) were dropped to
+	// save memory (see DropBody); loaders.Reread reads them again. It is
+	// the holder's mark, not the loader's, and next to Done it takes no
+	// room of its own.
+	Lean bool
 	// Metadata maps names to float64, string, bool or nil values.
 	Metadata map[string]any
 	// LoaderState is what the loader that read the trajectory keeps of it.
@@ -36,8 +41,8 @@ type Trajectory struct {
 }
 
 // LoaderState is a loader's bookkeeping of a trajectory it read: where
-// its record is, whether its body was dropped, and the picked values that
-// stand in for its metadata. A trajectory made in code leaves it zero.
+// its record is, and the picked values that stand in for its metadata. A
+// trajectory made in code leaves it zero.
 type LoaderState struct {
 	// Source and Line say where the trajectory was read (for messages).
 	Source string
@@ -58,9 +63,6 @@ type LoaderState struct {
 	// scorer whose own Pick that is sees the trajectory as it would whole.
 	Pick   *Pick
 	Picked []PickedValue
-	// Lean reports that Response and Metadata were dropped to save memory
-	// (see DropBody); loaders.Reread reads them again.
-	Lean bool
 }
 
 // DropBody drops t's Response and Metadata (or Picked), the bulk of a

@@ -3,35 +3,16 @@ package health_test
 import (
 	"testing"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
-	"github.com/rewardlens/rewardlens/loaders"
-	sampledata "github.com/rewardlens/rewardlens/sample_data"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // sampleResult computes the embedded sample experiment with its config
 // (method pareto).
 func sampleResult(t *testing.T) *engine.Result {
 	t.Helper()
-	var cfg engine.Config
-	text, err := sampledata.FS.ReadFile(sampledata.ConfigPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := toml.Decode(string(text), &cfg); err != nil {
-		t.Fatal(err)
-	}
-	f, err := sampledata.FS.Open(sampledata.ExperimentPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	data, err := loaders.Read(f, sampledata.ExperimentPath, 0, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, data := sampletest.Read(t)
 	c, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)

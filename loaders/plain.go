@@ -65,11 +65,35 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 // members of the metadata, when an
 // object, into t (plainMetadata) as it checks them. It reports false when
 // the metadata is given twice, as t then holds the members of the first.
+//
+// The walk is jsonscan.Object's, with each member read as it is checked:
+// a near-copy, for the hot path of reading JSONL: sharing Object, with
+// a call of a function per member, made reading measurably slower
+// (BENCHMARKS.md, "Issue 14").
 func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, t *engine.Trajectory) (int, bool) {
-	return jsonscan.Object(b, i, func(key []byte, i int) (int, bool) {
-		f := trajectoryFieldIndex(key)
+	i++
+	i += jsonscan.SkipSpace(b[i:])
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
 		start := i
 		var ok bool
+		if i, ok = jsonscan.ValidString(b, i); !ok {
+			return i, false
+		}
+		key := b[start:i]
+		f := trajectoryFieldIndex(key)
+		i += jsonscan.SkipSpace(b[i:])
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		i++
+		i += jsonscan.SkipSpace(b[i:])
+		start = i
 		switch {
 		case f == metadataField && raws[f] != nil:
 			return i, false
@@ -86,31 +110,62 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 		} else {
 			p.extra = append(p.extra, member{key: key, value: b[start:i]})
 		}
-		return i, true
-	})
+		i += jsonscan.SkipSpace(b[i:])
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i++
+			i += jsonscan.SkipSpace(b[i:])
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
 }
 
 // plainMetadata reads the members of the metadata object that starts at
-// b[i] into t, checking its text as jsonscan.Valid does, and returns the
-// index just past it: into t.Metadata, or, when t.Pick is set, the picked
-// keys' values into t.Picked. It reports false as soon as a value is not a
+// b[i] into t, checking its text as jsonscan.Valid does, and returns the index
+// just past it: into t.Metadata, or, when t.Pick is set, the picked keys'
+// values into t.Picked. It reports false as soon as a value is not a
 // number, string, bool or null, or a picked key would need unescaping.
+// (Another near-copy of jsonscan.Object, for the same reason.)
 func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, bool) {
-	k := 0
-	return jsonscan.Object(b, i, func(key []byte, i int) (int, bool) {
+	i++
+	i += jsonscan.SkipSpace(b[i:])
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	for k := 0; ; k++ {
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		start := i
+		var ok bool
+		if i, ok = jsonscan.ValidString(b, i); !ok {
+			return i, false
+		}
+		key := b[start:i]
+		i += jsonscan.SkipSpace(b[i:])
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		i++
+		i += jsonscan.SkipSpace(b[i:])
 		if i >= len(b) {
 			return i, false
 		}
 		// x is the value for Metadata: a picked one is not boxed.
 		var x any
 		v := engine.PickedValue{Kind: engine.PickedOther}
-		var ok bool
 		switch c := b[i]; {
 		case c == '-' || isDigit(c):
 			i, v.Number, ok = jsonscan.Number(b, i)
 			v.Kind = engine.PickedNumber
 		case c == '"':
-			start := i
+			start = i
 			if i, ok = jsonscan.ValidString(b, i); ok && t.Pick == nil {
 				x = unquote(b[start:i])
 			}
@@ -139,9 +194,20 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 		default:
 			t.Metadata[p.in.key(key, k)] = x
 		}
-		k++
-		return i, true
-	})
+		i += jsonscan.SkipSpace(b[i:])
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i++
+			i += jsonscan.SkipSpace(b[i:])
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
 }
 
 // setPicked sets the value of the metadata key whose JSON string is key

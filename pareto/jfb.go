@@ -549,9 +549,9 @@ func (w *jfbWorker) helperB(llo, lhi, hlo, hhi, k int) {
 		w.sweepB(llo, lhi, hlo, hhi, llo)
 		return
 	}
-	vals, lmin, lmax := w.gather(llo, lhi, k, 0)
+	_, lmin, lmax := w.gather(llo, lhi, k, 0)
 	_, hmin, hmax := w.gather(hlo, hhi, k, nl)
-	vals = w.vals[:nl+nh]
+	vals := w.vals[:nl+nh]
 	if lmax <= hmin {
 		w.helperB(llo, lhi, hlo, hhi, k-1)
 		return

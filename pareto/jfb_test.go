@@ -1,7 +1,6 @@
 package pareto
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -184,7 +183,7 @@ func TestJFBDeterministic(t *testing.T) {
 		got := make([]int, n)
 		r.rankJFB(got, points, m, jfbConfig{bruteA: 8, bruteB: 64, parMin: 64, parSweep: 256, workers: w, stairs: 16})
 		if !slices.Equal(got, want) {
-			t.Fatal(fmt.Sprintf("workers=%d: ranks differ from the sequential run", w))
+			t.Fatalf("workers=%d: ranks differ from the sequential run", w)
 		}
 	}
 }

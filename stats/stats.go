@@ -12,7 +12,9 @@ import (
 // its z-scores are all 0.
 const ZeroStd = 1e-12
 
-// Mean returns the arithmetic mean of x, NaN when x is empty.
+// Mean returns the arithmetic mean sum x_i / n of x, NaN when x is empty.
+// Near the float64 limit, where the sum overflows, it is computed on x
+// scaled down by a power of two, which is exact.
 func Mean(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
@@ -27,7 +29,8 @@ func Mean(x []float64) float64 {
 }
 
 // PopMeanStd returns the mean and the population standard deviation
-// sqrt(sum (x - mean)^2 / n) of x; both NaN when x is empty.
+// sqrt(sum (x - mean)^2 / n) of x (gonum's corrected two-pass formula, with
+// Mean's scaling near the float64 limit); both NaN when x is empty.
 func PopMeanStd(x []float64) (mean, std float64) {
 	if len(x) == 0 {
 		return math.NaN(), math.NaN()

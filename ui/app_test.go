@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // newTestModel returns the dashboard on the sample at width x height,
@@ -304,7 +305,7 @@ func TestLightBackground(t *testing.T) {
 // TestSVRLWeights edits the svrl computer's verification weight, which is
 // an objective's weight like any other.
 func TestSVRLWeights(t *testing.T) {
-	_, res := readSample(t)
+	_, res := sampletest.Read(t)
 	s, err := openSession("sample", engine.Config{Computer: "svrl", Method: "grpo"}, res, nil)
 	if err != nil {
 		t.Fatal(err)

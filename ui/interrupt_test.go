@@ -1,17 +1,17 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // endless is a JSONL stream without end, slow to read: a huge file on a
@@ -23,24 +23,6 @@ func (endless) Read(p []byte) (int, error) {
 	return copy(p, `{"metadata":{"accuracy":1}}`+"\n"), nil
 }
 
-// lockedBuffer is the program's output, written by its renderer goroutine.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestInterruptDuringLoad ends the context, as SIGTERM does (main ends it
 // on the signal), while the dashboard loads an endless slow stream: the
 // program returns at once with the terminal restored (the alternate screen
@@ -48,13 +30,13 @@ func (b *lockedBuffer) String() string {
 func TestInterruptDuringLoad(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg, _ := readSample(t)
+	cfg, _ := sampletest.Read(t)
 	loadDone := make(chan struct{})
 	in := Input{Source: "endless", Config: cfg, Load: func(progress func(done, total int64)) (*loaders.Result, error) {
 		defer close(loadDone)
 		return loaders.Load([]string{"-"}, loaders.Options{Stdin: endless{}, Context: ctx, Progress: progress})
 	}}
-	var out lockedBuffer
+	var out testkit.SyncBuffer
 	ran := make(chan error, 1)
 	go func() { ran <- run(ctx, in, tea.WithInput(nil), tea.WithOutput(&out), tea.WithWindowSize(100, 30)) }()
 	time.Sleep(300 * time.Millisecond) // loading

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // invalidRun is 5 batches of 2 groups of 5 whose objectives a and b rise
@@ -97,7 +98,7 @@ func TestAllInvalidIsNeverHealthy(t *testing.T) {
 // sample with an objective that names no field is not "healthy", and the
 // status line says which field was meant.
 func TestDashboardObjectiveTypo(t *testing.T) {
-	_, res := readSample(t)
+	_, res := sampletest.Read(t)
 	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acuracy"}}}
 	s, err := openSession("sample", cfg, res, nil)
 	if err != nil {

@@ -15,13 +15,14 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // sampleSteps returns the sample's config and its trajectories of steps
 // [from, to).
 func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []engine.Trajectory) {
 	tb.Helper()
-	cfg, res := readSample(tb)
+	cfg, res := sampletest.Read(tb)
 	var out []engine.Trajectory
 	for _, t := range res.Trajectories {
 		if t.Batch >= from && t.Batch < to {

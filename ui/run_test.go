@@ -8,20 +8,21 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // newTestLoading returns the loading screen on load, at 120x40, without
 // colour.
 func newTestLoading(t *testing.T, load func(progress func(done, total int64)) (*loaders.Result, error)) *loadingModel {
 	t.Helper()
-	cfg, _ := readSample(t)
+	cfg, _ := sampletest.Read(t)
 	m := newLoadingModel(Input{Source: "sample", Config: cfg, Load: load, Warnings: []string{"from the caller"}}, true)
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	return m
 }
 
 func TestLoadingOpensTheDashboard(t *testing.T) {
-	_, res := readSample(t)
+	_, res := sampletest.Read(t)
 	m := newTestLoading(t, func(progress func(done, total int64)) (*loaders.Result, error) {
 		progress(100, 100)
 		return res, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 func TestGoldenSteps(t *testing.T) {
@@ -75,7 +76,7 @@ func stepsTabOn(s *Session, width, height int) *stepsTab {
 // sampleBatches returns a session on the sample's first n batches.
 func sampleBatches(t *testing.T, n int) *Session {
 	t.Helper()
-	cfg, res := readSample(t)
+	cfg, res := sampletest.Read(t)
 	var ts []engine.Trajectory
 	for _, tr := range res.Trajectories {
 		if tr.Batch < int64(n) {

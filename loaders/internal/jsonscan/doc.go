@@ -1,7 +1,7 @@
 // Package jsonscan holds the loaders' JSON machinery: a checker that
 // agrees with encoding/json's Valid and is several times faster, the one
 // loop over an object's members (Object) that the checker and the loaders'
-// readers share, a walker over text already checked, number and integer
+// general path share, a walker over text already checked, number and integer
 // parsing in one pass over the digits, the rewriting of Python's NaN and
 // Infinity tokens into markers, and readable syntax errors.
 //

@@ -1,0 +1,57 @@
+// Package testkit holds what the tests of several packages share: a
+// buffer a program writes while a test reads it, and the comparison of
+// floats within a tolerance.
+package testkit
+
+import (
+	"bytes"
+	"math"
+	"sync"
+	"testing"
+)
+
+// SyncBuffer is a bytes.Buffer that a program's goroutines write while a
+// test reads it.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written so far.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Tol is the relative tolerance of Near.
+const Tol = 1e-12
+
+// Near reports whether a is b within the relative tolerance Tol (at least
+// Tol absolutely); infinities must be equal, and NaN is near NaN.
+func Near(a, b float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
+		return a == b || (math.IsNaN(a) && math.IsNaN(b))
+	}
+	return math.Abs(a-b) <= Tol*max(1, math.Abs(b))
+}
+
+// AssertFloats fails t unless got has want's length and each of its values
+// is Near want's.
+func AssertFloats(t testing.TB, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %d values %v, want %d %v", what, len(got), got, len(want), want)
+	}
+	for i := range want {
+		if !Near(got[i], want[i]) {
+			t.Errorf("%s[%d] = %.15g, want %.15g (all: %v)", what, i, got[i], want[i], got)
+		}
+	}
+}
