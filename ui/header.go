@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -100,25 +101,40 @@ func (h header) view(c *Common, width int) (line string, goalsShown bool) {
 }
 
 // withGoals ends the tab bar bar with the objectives' goals, right-aligned,
-// when the header had no room for them and the bar has.
+// when the header had no room for them: with the names cut shorter and
+// shorter ("think_f… ↑") until they fit, so that a maximised length never
+// goes unnoticed, and left out only when not even one letter a name fits.
 func withGoals(c *Common, bar string, width int) string {
-	goals := goalsText(c.Styles, c.Session.Result.Objectives)
-	gap := width - ansi.StringWidth(bar) - ansi.StringWidth(goals)
-	if gap < 2 {
-		return bar
+	room := width - ansi.StringWidth(bar) - 2
+	longest := 0
+	for _, o := range c.Session.Result.Objectives {
+		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
 	}
-	return bar + strings.Repeat(" ", gap) + goals
+	for nameWidth := longest; nameWidth >= 1; nameWidth-- {
+		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
+		if w := ansi.StringWidth(goals); w <= room {
+			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals
+		}
+	}
+	return bar
 }
 
 // goalsText shows each objective's goal: "accuracy ↑ length ↓".
 func goalsText(st *Styles, objs []engine.Objective) string {
+	return goalsTextWithin(st, objs, math.MaxInt)
+}
+
+// goalsTextWithin is goalsText with each name cut to nameWidth cells, an
+// ellipsis marking the cut.
+func goalsTextWithin(st *Styles, objs []engine.Objective, nameWidth int) string {
 	parts := make([]string, len(objs))
 	for k, o := range objs {
 		arrow := "↑"
 		if o.Goal == engine.Minimize {
 			arrow = "↓"
 		}
-		parts[k] = st.HeaderKey.Render(textsafe.Line(o.Name)) + " " + st.HeaderValue.Render(arrow)
+		name := ansi.Truncate(textsafe.Line(o.Name), nameWidth, "…")
+		parts[k] = st.HeaderKey.Render(name) + " " + st.HeaderValue.Render(arrow)
 	}
 	return strings.Join(parts, " ")
 }
