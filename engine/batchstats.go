@@ -47,6 +47,7 @@ func (res *Result) Stats() []BatchStats {
 // result and batch (the dashboard's tabs and trends all ask for them); each
 // call returns its own copy.
 func (res *Result) BatchStats(b *Batch) BatchStats {
+	res.computeBatchOf(b)
 	res.statsMu.Lock()
 	st, ok := res.stats[b.Step]
 	res.statsMu.Unlock()
@@ -71,7 +72,7 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 
 // batchStats computes the statistics of batch b.
 func (res *Result) batchStats(b *Batch) BatchStats {
-	valid := validMembers(nil, b.Members, res.Valid)
+	valid := res.validOf(b)
 	st := BatchStats{
 		Step:         b.Step,
 		Trajectories: len(b.Members),
@@ -85,31 +86,18 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	for a := range corr {
 		st.Correlation[a] = slices.Clone(corr[a])
 	}
-	st.Score = Summarize(gather(nil, res.Scores, valid))
-	st.Reward = Summarize(gather(nil, res.Rewards, valid))
+	scores := res.scoreBatchOf(b, valid)
+	st.Score = scores.score
+	st.Reward = res.summarizeOf(res.Rewards, valid)
 	for _, i := range valid {
 		st.Fronts = max(st.Fronts, res.Fronts[i])
 		if res.Ranks[i] == 0 {
 			st.FrontierSize++
 		}
 	}
-	zero := 0
-	for _, g := range b.Groups {
-		lo, hi, seen := math.Inf(1), math.Inf(-1), false
-		for _, i := range g.Members {
-			if res.Valid[i] {
-				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
-			}
-		}
-		if seen {
-			st.Groups++
-			if lo == hi {
-				zero++
-			}
-		}
-	}
+	st.Groups = scores.groups
 	if st.Groups > 0 {
-		st.FracZeroStdGroups = float64(zero) / float64(st.Groups)
+		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
@@ -119,7 +107,9 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 // objectiveColumns are the per-objective statistics of a batch, which depend
 // on the evaluation alone: a method, weight or scope change reuses them.
 type objectiveColumns struct {
-	members   int
+	members int
+	// valid lists the batch's valid members.
+	valid     []int
 	summaries []Summary
 	corr      [][]float64
 }
@@ -135,7 +125,7 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 	if ok && c.members == len(b.Members) {
 		return c.summaries, c.corr
 	}
-	c = &objectiveColumns{members: len(b.Members), summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
+	c = &objectiveColumns{members: len(b.Members), valid: valid, summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
 	columns := make([][]float64, res.M)
 	for k := range columns {
 		columns[k] = make([]float64, len(valid))
@@ -157,4 +147,27 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 	ev.objStats[b.Step] = c
 	ev.mu.Unlock()
 	return c.summaries, c.corr
+}
+
+// validOf returns the valid members of batch b, listed once per evaluation
+// and batch with the objectives' statistics. The caller must not modify
+// them.
+func (res *Result) validOf(b *Batch) []int {
+	ev := res.Evaluation
+	ev.mu.Lock()
+	c, ok := ev.objStats[b.Step]
+	ev.mu.Unlock()
+	if ok && c.members == len(b.Members) && c.valid != nil {
+		return c.valid
+	}
+	valid := validMembers(nil, b.Members, res.Valid)
+	res.objectiveStats(b, valid)
+	ev.mu.Lock()
+	if c, ok := ev.objStats[b.Step]; ok && c.members == len(b.Members) && c.valid == nil {
+		withValid := *c // columns an appended evaluation kept: shared
+		withValid.valid = valid
+		ev.objStats[b.Step] = &withValid
+	}
+	ev.mu.Unlock()
+	return valid
 }

@@ -41,6 +41,10 @@ type Evaluation struct {
 	rankings map[Scope]*Ranking
 	// objStats caches the objectives' statistics per batch step.
 	objStats map[int64]*objectiveColumns
+	// scores holds the scores of the last weights asked for, and
+	// hypervolumes the batches' (prepare.go).
+	scores       *scoreSet
+	hypervolumes map[hvKey]float64
 
 	// line and appended are Append's (append.go).
 	line     *appendLine
