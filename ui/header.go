@@ -17,8 +17,10 @@ type header struct {
 	// kept from one session change to the next rather than counted on
 	// every frame.
 	valid, invalid int
-	// findings are the current result's health findings.
+	// findings are the current result's health findings, unless updating:
+	// they are being computed (background.go).
 	findings []engine.Finding
+	updating bool
 	// live is follow mode's tag (live.go), "" without --follow.
 	live string
 }
@@ -26,7 +28,9 @@ type header struct {
 // refresh recounts the valid and invalid trajectories and takes the
 // health findings.
 func (h *header) refresh(s *Session) {
-	h.findings = s.Findings()
+	if h.updating = !s.healthReady(); !h.updating {
+		h.findings = s.Findings()
+	}
 	h.valid, h.invalid = 0, 0
 	for _, ok := range s.Result.Valid {
 		if ok {
@@ -62,6 +66,9 @@ func (h header) view(c *Common, width int) string {
 		counts   = st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid)) + " " + invalid
 		health   = headerSeparator + healthBadge(st, h.findings)
 	)
+	if h.updating {
+		health = headerSeparator + updatingBadge(st)
+	}
 	if h.live != "" {
 		batch = liveBadge(st, h.live) + " " + batch
 	}

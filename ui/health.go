@@ -27,7 +27,7 @@ func (s *Session) setHealth(cfg engine.HealthConfig, ref []float64) error {
 		return err
 	}
 	s.HealthConfig, s.HVRef = cfg, ref
-	s.health = healthCache{}
+	s.health, s.job = healthCache{}, nil
 	return nil
 }
 
@@ -44,13 +44,15 @@ func (s *Session) Findings() []engine.Finding {
 	return s.health.findings
 }
 
-// refreshHealth computes the trends and findings of a new result.
+// refreshHealth computes the trends and findings of a new result, or
+// waits for the background command computing them.
 func (s *Session) refreshHealth() {
-	if s.health.result == s.Result {
+	if s.healthReady() {
 		return
 	}
-	trends := s.Result.Trends(s.HVRef)
-	s.health = healthCache{s.Result, trends, engine.Health(s.Result, trends, s.HealthConfig)}
+	j := s.healthJobOf()
+	j.run()
+	s.health = healthCache{j.result, j.trends, j.findings}
 }
 
 // healthCounts counts the checks (per objective) by the worst level they
@@ -70,6 +72,10 @@ func healthCounts(findings []engine.Finding) (warn, alert int) {
 	}
 	return warn, alert
 }
+
+// updatingBadge is the header's badge while the health of the result
+// shown is computed in the background.
+func updatingBadge(st *Styles) string { return st.Muted.Render("◌ health updating…") }
 
 // healthBadge sums the findings up for the header: "✓ healthy", or the
 // checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.

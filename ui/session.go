@@ -50,8 +50,10 @@ type Session struct {
 		batch  int
 	}
 
-	// health caches the trends and health findings of a result.
+	// health caches the trends and health findings of a result; job
+	// computes the current result's (background.go).
 	health healthCache
+	job    *healthJob
 }
 
 // NewSession evaluates ts with c and computes the first result. It keeps
@@ -103,8 +105,12 @@ func (s *Session) CompareResult() *engine.Result {
 	return s.compare
 }
 
-// CurrentBatch returns the shown batch.
-func (s *Session) CurrentBatch() *engine.Batch { return &s.Result.Batches[s.Batch] }
+// CurrentBatch returns the shown batch, computing its rewards if they
+// are not yet (background.go).
+func (s *Session) CurrentBatch() *engine.Batch {
+	s.Result.ComputeBatch(s.Batch)
+	return &s.Result.Batches[s.Batch]
+}
 
 // BatchStats returns the statistics of the shown batch. Several tabs show
 // them, so they are computed once per result and batch; callers must not
