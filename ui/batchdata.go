@@ -9,7 +9,13 @@ import "github.com/rewardlens/rewardlens/engine"
 // validValues returns values[i] (rewards or scores) for the valid
 // trajectories i of batch b.
 func validValues(res *engine.Result, b *engine.Batch, values []float64) []float64 {
-	out := make([]float64, 0, len(b.Members))
+	return appendValidValues(make([]float64, 0, len(b.Members)), res, b, values)
+}
+
+// appendValidValues appends to dst the values of the valid trajectories
+// of batch b: a tab refreshed on every method switch reuses its array.
+func appendValidValues(dst []float64, res *engine.Result, b *engine.Batch, values []float64) []float64 {
+	out := dst
 	for _, i := range b.Members {
 		if res.Valid[i] {
 			out = append(out, values[i])

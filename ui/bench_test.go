@@ -53,3 +53,24 @@ func benchmarkRecomputeView(b *testing.B, n int) {
 
 func BenchmarkRecomputeView10k(b *testing.B)  { benchmarkRecomputeView(b, 10_000) }
 func BenchmarkRecomputeView100k(b *testing.B) { benchmarkRecomputeView(b, 100_000) }
+
+// BenchmarkSwitch1M measures a method switch at a million trajectories
+// (one batch, groups of 8), as the dashboard does it: the recompute of the
+// batch shown, the frame with the header naming the new method, then the
+// rest (trends, health) as the background does it.
+func BenchmarkSwitch1M(b *testing.B) {
+	m := NewModel(newSyntheticSession(b, 1_000_000), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m.Settle()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(keyPress("m"))
+		m.Update(m.rc.next())
+		_ = m.View()
+		b.StopTimer()
+		m.Settle()
+		b.StartTimer()
+	}
+}
