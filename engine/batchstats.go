@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // ObjectiveStats is the summary of one objective's raw values.
@@ -78,7 +79,17 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 		Trajectories: len(b.Members),
 		Invalid:      len(b.Members) - len(valid),
 	}
-	summaries, corr := res.objectiveStats(b, valid)
+	// The objectives' statistics, the scores' and the rewards' on both
+	// cores: a dashboard waits for them before its first frame.
+	var (
+		summaries []Summary
+		corr      [][]float64
+		wg        sync.WaitGroup
+	)
+	wg.Go(func() { summaries, corr = res.objectiveStats(b, valid) })
+	scores := res.scoreBatchOf(b, valid)
+	st.Reward = res.summarizeOf(res.Rewards, valid)
+	wg.Wait()
 	for k, o := range res.Objectives {
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
 	}
@@ -86,9 +97,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	for a := range corr {
 		st.Correlation[a] = slices.Clone(corr[a])
 	}
-	scores := res.scoreBatchOf(b, valid)
 	st.Score = scores.score
-	st.Reward = res.summarizeOf(res.Rewards, valid)
 	for _, i := range valid {
 		st.Fronts = max(st.Fronts, res.Fronts[i])
 		if res.Ranks[i] == 0 {
@@ -127,19 +136,24 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 	}
 	c = &objectiveColumns{members: len(b.Members), valid: valid, summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
 	columns := make([][]float64, res.M)
-	for k := range columns {
+	// The columns on every core; Pearson is symmetric, bit for bit (its
+	// sums are), so each pair is computed once.
+	for a := range columns {
+		c.corr[a] = make([]float64, res.M)
+	}
+	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, k, _ int) {
 		columns[k] = make([]float64, len(valid))
 		for j, i := range valid {
 			columns[k][j] = res.Values[i*res.M+k]
 		}
 		c.summaries[k] = Summarize(columns[k])
-	}
-	for a := range columns {
-		c.corr[a] = make([]float64, res.M)
-		for b := range columns {
+	})
+	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, a, _ int) {
+		for b := a; b < res.M; b++ {
 			c.corr[a][b] = Pearson(columns[a], columns[b])
+			c.corr[b][a] = c.corr[a][b]
 		}
-	}
+	})
 	ev.mu.Lock()
 	if ev.objStats == nil {
 		ev.objStats = map[int64]*objectiveColumns{}

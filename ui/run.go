@@ -122,7 +122,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 // trajectories are evaluated a chunk at a time and kept lean.
 func (in Input) streamSession(progress func(done, total int64)) (*Session, error) {
 	b := &sessionBuilder{cfg: in.Config}
-	res, err := in.Stream(progress, b.add)
+	res, err := in.Stream(b.sizing(progress), b.add)
 	if err != nil {
 		return nil, err
 	}
@@ -132,6 +132,28 @@ func (in Input) streamSession(progress func(done, total int64)) (*Session, error
 	return b.session(in, res), nil
 }
 
+// sizing returns progress, noting the inputs' total size on the way, from
+// which add estimates how many trajectories will come.
+func (b *sessionBuilder) sizing(progress func(done, total int64)) func(done, total int64) {
+	return func(done, total int64) {
+		b.size = total
+		progress(done, total)
+	}
+}
+
+// expectedTrajectories estimates how many trajectories inputs of size bytes
+// hold from the first ones read, ts: the size over the bytes per record so
+// far, plus 5%. It is 0 when it cannot tell: the size is unknown (standard
+// input) or the records have no offsets (Parquet).
+func expectedTrajectories(size int64, ts []engine.Trajectory) int {
+	n := len(ts)
+	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
+		return 0
+	}
+	perRecord := float64(ts[n-1].Offset-ts[0].Offset) / float64(n-1)
+	return int(float64(size)/perRecord*1.05) + 1
+}
+
 // sessionBuilder evaluates streamed trajectories and keeps them lean
 // (streamSession, followedSession).
 type sessionBuilder struct {
@@ -139,6 +161,8 @@ type sessionBuilder struct {
 	computer *engine.RewardComputer
 	ev       *engine.Evaluator // nil until the first trajectory
 	ts       Trajectories
+	// size is the inputs' total size in bytes, when known (sizing).
+	size int64
 }
 
 // add evaluates ts and keeps them without their bodies, or, when those
@@ -151,6 +175,11 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 			return err
 		}
 		b.cfg, b.computer, b.ev = cfg, c, engine.NewEvaluator(c.Scorer)
+		// Arrays grown as they fill would be copied over and over, into
+		// fresh memory each time: a large share of loading a million.
+		if n := expectedTrajectories(b.size, ts); n > len(ts) {
+			b.ev.Reserve(n)
+		}
 	}
 	b.ev.Add(ts)
 	for _, t := range ts {
