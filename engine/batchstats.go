@@ -116,9 +116,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 // objectiveColumns are the per-objective statistics of a batch, which depend
 // on the evaluation alone: a method, weight or scope change reuses them.
 type objectiveColumns struct {
-	members int
-	// valid lists the batch's valid members.
-	valid     []int
+	members   int
 	summaries []Summary
 	corr      [][]float64
 }
@@ -134,7 +132,7 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 	if ok && c.members == len(b.Members) {
 		return c.summaries, c.corr
 	}
-	c = &objectiveColumns{members: len(b.Members), valid: valid, summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
+	c = &objectiveColumns{members: len(b.Members), summaries: make([]Summary, res.M), corr: make([][]float64, res.M)}
 	columns := make([][]float64, res.M)
 	// The columns on every core; Pearson is symmetric, bit for bit (its
 	// sums are), so each pair is computed once.
@@ -164,24 +162,27 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 }
 
 // validOf returns the valid members of batch b, listed once per evaluation
-// and batch with the objectives' statistics. The caller must not modify
-// them.
+// and batch. The caller must not modify them.
 func (res *Result) validOf(b *Batch) []int {
 	ev := res.Evaluation
 	ev.mu.Lock()
-	c, ok := ev.objStats[b.Step]
+	c, ok := ev.valid[b.Step]
 	ev.mu.Unlock()
-	if ok && c.members == len(b.Members) && c.valid != nil {
-		return c.valid
+	if ok && c.members == len(b.Members) {
+		return c.idx
 	}
-	valid := validMembers(nil, b.Members, res.Valid)
-	res.objectiveStats(b, valid)
+	c = validList{len(b.Members), validMembers(nil, b.Members, res.Valid)}
 	ev.mu.Lock()
-	if c, ok := ev.objStats[b.Step]; ok && c.members == len(b.Members) && c.valid == nil {
-		withValid := *c // columns an appended evaluation kept: shared
-		withValid.valid = valid
-		ev.objStats[b.Step] = &withValid
+	if ev.valid == nil {
+		ev.valid = map[int64]validList{}
 	}
+	ev.valid[b.Step] = c
 	ev.mu.Unlock()
-	return valid
+	return c.idx
+}
+
+// validList is the valid members of a batch of members trajectories.
+type validList struct {
+	members int
+	idx     []int
 }

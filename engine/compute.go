@@ -71,9 +71,10 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	opts := res.Options
 	batchStd1 := math.NaN()
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
-		rw.idx = validMembers(rw.idx, b.Members, res.Valid)
-		rw.x = gather(rw.x, res.Scores, rw.idx)
-		batchStd1 = sampleStd(rw.x)
+		buf := getScratch(len(b.Members))
+		*buf = gather(*buf, res.Scores, res.validOf(b))
+		batchStd1 = sampleStd(*buf)
+		putScratch(buf)
 	}
 	if opts.Method == GDPO {
 		rw.gdpo(res, b)
@@ -274,10 +275,13 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 		}
 	})
-	idx := validMembers(rw.idx, b.Members, res.Valid)
-	rw.idx = idx
-	r := gather(rw.x, res.Rewards, idx)
-	rw.x = r
+	// The batch's valid members and a scratch array, not the rewarder's,
+	// which would keep a batch-sized array for every group after.
+	idx := res.validOf(b)
+	buf := getScratch(len(idx))
+	defer putScratch(buf)
+	r := gather(*buf, res.Rewards, idx)
+	*buf = r
 	mean, std1 := Mean(r), sampleStd(r)
 	for j, i := range idx {
 		switch {
