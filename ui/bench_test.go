@@ -14,8 +14,8 @@ import (
 // newSyntheticSession returns a session on n trajectories of one batch,
 // in groups of 8, with three objectives drawn uniformly (the pareto
 // computer infers them from the metadata).
-func newSyntheticSession(b *testing.B, n int) *Session {
-	b.Helper()
+func newSyntheticSession(tb testing.TB, n int) *Session {
+	tb.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	ts := make([]engine.Trajectory, n)
 	for i := range ts {
@@ -32,7 +32,7 @@ func newSyntheticSession(b *testing.B, n int) *Session {
 	}
 	s, err := openSession("synthetic", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s
 }
