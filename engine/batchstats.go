@@ -171,7 +171,7 @@ func (res *Result) validOf(b *Batch) []int {
 	if ok && c.members == len(b.Members) {
 		return c.idx
 	}
-	c = validList{len(b.Members), validMembers(nil, b.Members, res.Valid)}
+	c = validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Valid)}
 	ev.mu.Lock()
 	if ev.valid == nil {
 		ev.valid = map[int64]validList{}

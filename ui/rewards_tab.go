@@ -71,8 +71,8 @@ func (t *rewardsTab) refresh() {
 // render draws the two histograms, one above the other, left of the
 // summary.
 func (t *rewardsTab) render() {
-	if t.rewards == nil {
-		return // no session yet
+	if t.rewards == nil || t.width <= 0 || t.height <= 0 {
+		return // no session or no size yet: binning a large batch for nothing
 	}
 	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
