@@ -109,6 +109,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.recomputed(msg)
 	case healthDoneMsg:
 		return m, m.healthDone(msg)
+	case backgroundDueMsg:
+		return m, m.startBackground(msg.job)
 	case liveMsg:
 		return m, m.liveUpdate(msg)
 	case recomputeDueMsg:

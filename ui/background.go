@@ -3,6 +3,7 @@ package ui
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -23,12 +24,13 @@ type healthJob struct {
 	cfg    engine.HealthConfig
 	ref    []float64
 
-	once     sync.Once
-	done     atomic.Bool
-	trends   []engine.Trend
-	findings []engine.Finding
-	// started is set once a background command runs the job (event loop
-	// only).
+	once sync.Once
+	// running is set when a command starts the job, done when it is over.
+	running, done atomic.Bool
+	trends        []engine.Trend
+	findings      []engine.Finding
+	// started is set once a background command is due to run the job
+	// (event loop only).
 	started bool
 }
 
@@ -69,6 +71,24 @@ func (m *Model) background() tea.Cmd {
 		return nil
 	}
 	j.started = true
+	return tea.Tick(backgroundDelay, func(time.Time) tea.Msg { return backgroundDueMsg{j} })
+}
+
+// backgroundDelay is how long the background work waits after a result is
+// shown: long enough for its frame to be drawn, on cores the work would
+// otherwise take, and for a burst of keys to replace the result first.
+const backgroundDelay = 3 * recomputeInterval
+
+// backgroundDueMsg says that job may start.
+type backgroundDueMsg struct{ job *healthJob }
+
+// startBackground runs job in a command, unless its result was replaced
+// meanwhile.
+func (m *Model) startBackground(j *healthJob) tea.Cmd {
+	if j.result != m.common.Session.Result {
+		return nil
+	}
+	j.running.Store(true)
 	return func() tea.Msg {
 		j.run()
 		return healthDoneMsg{j}
@@ -99,8 +119,8 @@ func (m *Model) retire(old *engine.Result) {
 	if m.live != nil || old == nil || old == s.Result || old == s.compare || !old.Finished() {
 		return
 	}
-	if s.job != nil && s.job.result == old && !s.job.done.Load() {
-		return
+	if s.job != nil && s.job.result == old && s.job.running.Load() && !s.job.done.Load() {
+		return // a background command reads it
 	}
 	m.rc.spare = old
 }

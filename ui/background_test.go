@@ -116,7 +116,8 @@ func TestHiddenTabsAreBuiltWhenShown(t *testing.T) {
 // TestSwitchesReuseArrays switches method many times: the rewards live in
 // two arrays taken in turn, and what a switch allocates does not grow with
 // the batch (the charts' canvases, the size of the terminal, are most of
-// it): no array of the batch is made per switch.
+// it): no array of the batch (rewards, a sort's keys, a column of values)
+// is made per switch.
 func TestSwitchesReuseArrays(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100k trajectories")
@@ -125,9 +126,14 @@ func TestSwitchesReuseArrays(t *testing.T) {
 	if arrays > 2 {
 		t.Errorf("14 switches used %d rewards arrays, want 2 taken in turn", arrays)
 	}
+	if raceEnabled {
+		return // its sync.Pool drops arrays at random
+	}
+	// A pool emptied by a garbage collection makes an array again now and
+	// then, hence half an array's difference.
 	large, _ := switchAllocs(t, 100_000)
-	if grew, array := int64(large)-int64(small), int64(80_000*8); grew > array/4 {
-		t.Errorf("a switch allocates %d bytes at 100k trajectories, %d at 20k: %d more, an array of the difference is %d", large, small, grew, array)
+	if grew, array := int64(large)-int64(small), int64(80_000*8); grew > array/2 {
+		t.Errorf("a switch allocates %d bytes at 100k trajectories, %d at 20k: %d more; an array of the difference is %d", large, small, grew, array)
 	}
 }
 
