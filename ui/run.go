@@ -92,9 +92,25 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 	}
 	ev := engine.Evaluate(c.Scorer, ts)
 	dropBodies(ts)
-	s := newSession(source, trajectoriesOf(ts), c, ev)
-	s.loaded(cfg, res, warnings)
-	return s, nil
+	return openedSession(source, trajectoriesOf(ts), c, ev, func(s *Session) { s.loaded(cfg, res, warnings) }), nil
+}
+
+// openedSession returns newSession(source, ts, c, ev) after loaded (which
+// checks the IDs), with the first frame's statistics computed: the IDs are
+// checked on a core of their own meanwhile, as compute does.
+func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, loaded func(*Session)) *Session {
+	var duplicates string
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		duplicates = duplicateWarning(&ts)
+	}()
+	s := newSession(source, ts, c, ev)
+	s.Result.BatchStats(s.CurrentBatch())
+	<-checked
+	s.duplicates = duplicates
+	loaded(s)
+	return s
 }
 
 // computerFor returns cfg with its objectives inferred from the first
@@ -110,8 +126,8 @@ func computerFor(cfg engine.Config, first *engine.Trajectory) (engine.Config, *e
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
-	if w := duplicateWarning(&s.Trajectories); w != "" {
-		s.Warnings = append(s.Warnings, w)
+	if s.duplicates != "" {
+		s.Warnings = append(s.Warnings, s.duplicates)
 	}
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
@@ -194,7 +210,5 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 // session returns the session of the trajectories added, at least one,
 // for in, with the skipped lines of res.
 func (b *sessionBuilder) session(in Input, res *loaders.Result) *Session {
-	s := newSession(in.Source, b.ts, b.computer, b.ev.Evaluation())
-	s.loaded(b.cfg, res, in.Warnings)
-	return s
+	return openedSession(in.Source, b.ts, b.computer, b.ev.Evaluation(), func(s *Session) { s.loaded(b.cfg, res, in.Warnings) })
 }

@@ -34,6 +34,9 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// duplicates is the warning about repeated IDs, "" without any
+	// (openedSession).
+	duplicates string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig engine.HealthConfig
