@@ -26,7 +26,9 @@ type Session struct {
 	Options engine.Options
 	// Result is Evaluation computed with Options, or, while a recompute
 	// runs, with the options before: what is shown reads its options from
-	// Result.Options.
+	// Result.Options. Until its background job is done (background.go),
+	// only the batch shown is sure to be computed: CurrentBatch, the
+	// statistics and Trends compute what they read.
 	Result *engine.Result
 	// Batch is the index of the shown batch in Result.Batches.
 	Batch int
