@@ -139,13 +139,22 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]Summary, [][]float64
 	for a := range columns {
 		c.corr[a] = make([]float64, res.M)
 	}
+	// The columns are scratch arrays, given back once summarised and
+	// correlated: a run's batches would otherwise leave m arrays each.
+	bufs := make([]*[]float64, res.M)
 	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, k, _ int) {
-		columns[k] = make([]float64, len(valid))
+		bufs[k] = getScratch(len(valid))
+		columns[k] = (*bufs[k])[:len(valid)]
 		for j, i := range valid {
 			columns[k][j] = res.Values[i*res.M+k]
 		}
-		c.summaries[k] = Summarize(columns[k])
+		c.summaries[k] = summarizeScratch(columns[k])
 	})
+	defer func() {
+		for _, b := range bufs {
+			putScratch(b)
+		}
+	}()
 	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, a, _ int) {
 		for b := a; b < res.M; b++ {
 			c.corr[a][b] = Pearson(columns[a], columns[b])

@@ -281,6 +281,16 @@ func getScratch(n int) *[]float64 {
 // putScratch gives a buffer back for the next getScratch.
 func putScratch(b *[]float64) { scratch.Put(b) }
 
+// summarizeScratch returns Summarize(x), sorting a copy of x in a scratch
+// buffer.
+func summarizeScratch(x []float64) Summary {
+	buf := getScratch(len(x))
+	*buf = append((*buf)[:0], x...)
+	s := summarizeSorting(*buf)
+	putScratch(buf)
+	return s
+}
+
 // summarizeOf returns Summarize of x's values at valid, gathered and
 // sorted in a scratch buffer.
 func (res *Result) summarizeOf(x []float64, valid []int) Summary {
