@@ -153,6 +153,7 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 // trajectory's score overflows, it is ev.Compute(prev.Options). prev is
 // not changed and stays valid.
 func (ev *Evaluation) Recompute(prev *Result) *Result {
+	prev.Finish() // its rewards are kept for the batches left as they are
 	from, n := prev.Evaluation.N(), ev.N()
 	if !ev.extends(prev.Evaluation) {
 		return ev.Compute(prev.Options)

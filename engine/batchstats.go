@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -50,6 +51,7 @@ func (res *Result) Stats() []BatchStats {
 // result and batch (the dashboard's tabs and trends all ask for them); each
 // call returns its own copy.
 func (res *Result) BatchStats(b *Batch) BatchStats {
+	res.computeBatchOf(b)
 	res.statsMu.Lock()
 	st, ok := res.stats[b.Step]
 	res.statsMu.Unlock()
@@ -74,13 +76,23 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 
 // batchStats computes the statistics of batch b.
 func (res *Result) batchStats(b *Batch) BatchStats {
-	valid := validMembers(nil, b.Members, res.Valid)
+	valid := res.validOf(b)
 	st := BatchStats{
 		Step:         b.Step,
 		Trajectories: len(b.Members),
 		Invalid:      len(b.Members) - len(valid),
 	}
-	summaries, corr := res.objectiveStats(b, valid)
+	// The objectives' statistics, the scores' and the rewards' on both
+	// cores: a dashboard waits for them before its first frame.
+	var (
+		summaries []stats.Summary
+		corr      [][]float64
+		wg        sync.WaitGroup
+	)
+	wg.Go(func() { summaries, corr = res.objectiveStats(b, valid) })
+	scores := res.scoreBatchOf(b, valid)
+	st.Reward = res.summarizeOf(res.Rewards, valid)
+	wg.Wait()
 	for k, o := range res.Objectives {
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
 	}
@@ -88,31 +100,16 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	for a := range corr {
 		st.Correlation[a] = slices.Clone(corr[a])
 	}
-	st.Score = stats.Summarize(gather(nil, res.Scores, valid))
-	st.Reward = stats.Summarize(gather(nil, res.Rewards, valid))
+	st.Score = scores.score
 	for _, i := range valid {
 		st.Fronts = max(st.Fronts, res.Fronts[i])
 		if res.Ranks[i] == 0 {
 			st.FrontierSize++
 		}
 	}
-	zero := 0
-	for _, g := range b.Groups {
-		lo, hi, seen := math.Inf(1), math.Inf(-1), false
-		for _, i := range g.Members {
-			if res.Valid[i] {
-				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
-			}
-		}
-		if seen {
-			st.Groups++
-			if lo == hi {
-				zero++
-			}
-		}
-	}
+	st.Groups = scores.groups
 	if st.Groups > 0 {
-		st.FracZeroStdGroups = float64(zero) / float64(st.Groups)
+		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
@@ -140,19 +137,33 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]f
 	}
 	c = &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M), corr: make([][]float64, res.M)}
 	columns := make([][]float64, res.M)
-	for k := range columns {
-		columns[k] = make([]float64, len(valid))
+	// The columns on every core; Pearson is symmetric, bit for bit (its
+	// sums are), so each pair is computed once.
+	for a := range columns {
+		c.corr[a] = make([]float64, res.M)
+	}
+	// The columns are scratch arrays, given back once summarised and
+	// correlated: a run's batches would otherwise leave m arrays each.
+	bufs := make([]*[]float64, res.M)
+	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, k, _ int) {
+		bufs[k] = getScratch(len(valid))
+		columns[k] = (*bufs[k])[:len(valid)]
 		for j, i := range valid {
 			columns[k][j] = res.Values[i*res.M+k]
 		}
-		c.summaries[k] = stats.Summarize(columns[k])
-	}
-	for a := range columns {
-		c.corr[a] = make([]float64, res.M)
-		for b := range columns {
-			c.corr[a][b] = stats.Pearson(columns[a], columns[b])
+		c.summaries[k] = summarizeScratch(columns[k])
+	})
+	defer func() {
+		for _, b := range bufs {
+			putScratch(b)
 		}
-	}
+	}()
+	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, a, _ int) {
+		for b := a; b < res.M; b++ {
+			c.corr[a][b] = stats.Pearson(columns[a], columns[b])
+			c.corr[b][a] = c.corr[a][b]
+		}
+	})
 	ev.mu.Lock()
 	if ev.objStats == nil {
 		ev.objStats = map[int64]*objectiveColumns{}
@@ -160,4 +171,30 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]f
 	ev.objStats[b.Step] = c
 	ev.mu.Unlock()
 	return c.summaries, c.corr
+}
+
+// validOf returns the valid members of batch b, listed once per evaluation
+// and batch. The caller must not modify them.
+func (res *Result) validOf(b *Batch) []int {
+	ev := res.Evaluation
+	ev.mu.Lock()
+	c, ok := ev.valid[b.Step]
+	ev.mu.Unlock()
+	if ok && c.members == len(b.Members) {
+		return c.idx
+	}
+	c = validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Valid)}
+	ev.mu.Lock()
+	if ev.valid == nil {
+		ev.valid = map[int64]validList{}
+	}
+	ev.valid[b.Step] = c
+	ev.mu.Unlock()
+	return c.idx
+}
+
+// validList is the valid members of a batch of members trajectories.
+type validList struct {
+	members int
+	idx     []int
 }

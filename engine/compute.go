@@ -28,6 +28,12 @@ type Result struct {
 	stats   map[int64]*BatchStats
 	// groups caches GroupSummaries per batch step, under statsMu.
 	groups map[int64][]GroupSummary
+
+	// scoreSet holds the scores and their statistics, shared by the
+	// results of the same weights; pending, the batches whose rewards are
+	// computed (prepare.go). Both are nil for a result of Recompute.
+	scoreSet *scoreSet
+	pending  *pending
 }
 
 // Compute evaluates ts with the computer's scorer and returns the rewards of
@@ -42,69 +48,13 @@ func (c *RewardComputer) Compute(ts []Trajectory, method Method) *Result {
 }
 
 // Compute applies opts to the evaluation. It reuses the evaluation's cached
-// ranking for opts.Scope, so switching method, weights or normalisation costs
-// O(n) plus the method's sorting.
+// ranking for opts.Scope, and its scores when the weights are those of the
+// last computation, so switching method, weights or normalisation costs
+// O(n) plus the method's sorting. The batches are computed on every core.
 func (ev *Evaluation) Compute(opts Options) *Result {
-	res := &Result{
-		Evaluation: ev,
-		Ranking:    ev.Ranking(opts.Scope),
-		Options:    opts,
-		Objectives: slices.Clone(ev.Objectives),
-		Scores:     make([]float64, ev.N()),
-		Rewards:    make([]float64, ev.N()),
-	}
-	if opts.Weights != nil {
-		for k := range res.Objectives {
-			res.Objectives[k].Weight = opts.Weights[k]
-		}
-	}
-	weights := newScoreWeights(res.Objectives)
-	for i := range res.Scores {
-		res.Scores[i] = math.NaN()
-		if ev.Valid[i] {
-			res.Scores[i] = weights.score(ev.Row(i))
-		}
-	}
-	res.markNonFiniteScores()
-	var rw rewarder
-	for bi := range res.Batches {
-		rw.batch(res, &res.Batches[bi])
-	}
+	res := ev.Prepare(opts, nil)
+	res.Finish()
 	return res
-}
-
-// markNonFiniteScores reports as invalid the trajectories whose objectives
-// are finite but whose weighted sum overflows. It is rare enough that the
-// evaluation (shared across options) is copied only when it happens.
-func (res *Result) markNonFiniteScores() {
-	var bad []int
-	for i, s := range res.Scores {
-		if res.Valid[i] && finite(s) != nil {
-			bad = append(bad, i)
-		}
-	}
-	if len(bad) == 0 {
-		return
-	}
-	ev := &Evaluation{
-		Objectives: res.Evaluation.Objectives,
-		Values:     res.Evaluation.Values,
-		M:          res.Evaluation.M,
-		Valid:      slices.Clone(res.Evaluation.Valid),
-		Causes:     slices.Clone(res.Evaluation.Causes),
-		Logged:     res.Evaluation.Logged,
-		batches:    res.Evaluation.batches,
-		stepCounts: res.Evaluation.stepCounts,
-		groupOf:    res.Evaluation.groupOf,
-		groupNames: res.Evaluation.groupNames,
-	}
-	for _, i := range bad {
-		ev.Valid[i] = false
-		ev.Causes[i] = (&InvalidError{Objective: "score", Err: finite(res.Scores[i])}).Error()
-		res.Scores[i] = math.NaN()
-	}
-	res.Evaluation = ev
-	res.Ranking = ev.Ranking(res.Options.Scope)
 }
 
 // rewarder holds the scratch buffers of one computation.
@@ -128,21 +78,45 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	opts := res.Options
 	batchStd1 := math.NaN()
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
-		rw.idx = validMembers(rw.idx, b.Members, res.Valid)
-		rw.x = gather(rw.x, res.Scores, rw.idx)
-		batchStd1 = stats.SampleStd(rw.x)
+		buf := getScratch(len(b.Members))
+		*buf = gather(*buf, res.Scores, res.validOf(b))
+		batchStd1 = stats.SampleStd(*buf)
+		putScratch(buf)
 	}
 	if opts.Method == GDPO {
 		rw.gdpo(res, b)
-	} else {
 		for _, g := range b.Groups {
-			rw.idx = validMembers(rw.idx, g.Members, res.Valid)
-			rw.group(res, rw.idx, batchStd1)
+			fillInvalid(res, g.Members)
 		}
+		return
 	}
-	for _, g := range b.Groups {
+	rw.eachGroup(b, func(w *rewarder, g *Group) {
+		w.idx = validMembers(w.idx, g.Members, res.Valid)
+		w.group(res, w.idx, batchStd1)
 		fillInvalid(res, g.Members)
+	})
+}
+
+// eachGroup calls fn on every comparison group of b, each with a rewarder
+// for scratch space: the groups of a large batch are shared out over the
+// cores (they write disjoint entries), a small one's are done by rw.
+func (rw *rewarder) eachGroup(b *Batch, fn func(w *rewarder, g *Group)) {
+	nw := workers(len(b.Members), rewardChunk)
+	if nw == 1 || len(b.Groups) < 2 {
+		for gi := range b.Groups {
+			fn(rw, &b.Groups[gi])
+		}
+		return
 	}
+	rws := make([]rewarder, nw)
+	rws[0] = *rw
+	chunk := max(len(b.Groups)/(nw*16), 1)
+	parallelChunks(len(b.Groups), chunk, nw, func(w, lo, hi int) {
+		for gi := lo; gi < hi; gi++ {
+			fn(&rws[w], &b.Groups[gi])
+		}
+	})
+	*rw = rws[0]
 }
 
 // group writes the rewards of the valid trajectories idx of one comparison
@@ -302,18 +276,18 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 // Options.Epsilon.
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	m, eps := res.M, res.Options.epsilon()
-	for _, g := range b.Groups {
-		idx := validMembers(rw.idx, g.Members, res.Valid)
-		rw.idx = idx
+	rw.eachGroup(b, func(w *rewarder, g *Group) {
+		idx := validMembers(w.idx, g.Members, res.Valid)
+		w.idx = idx
 		for _, i := range idx {
 			res.Rewards[i] = 0
 		}
 		if len(idx) < 2 {
-			continue
+			return
 		}
 		for k, o := range res.Objectives {
-			x := grow(rw.x, len(idx))
-			rw.x = x
+			x := grow(w.x, len(idx))
+			w.x = x
 			for j, i := range idx {
 				x[j] = o.Orient(res.Values[i*m+k])
 			}
@@ -322,11 +296,14 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
 			}
 		}
-	}
-	idx := validMembers(rw.idx, b.Members, res.Valid)
-	rw.idx = idx
-	r := gather(rw.x, res.Rewards, idx)
-	rw.x = r
+	})
+	// The batch's valid members and a scratch array, not the rewarder's,
+	// which would keep a batch-sized array for every group after.
+	idx := res.validOf(b)
+	buf := getScratch(len(idx))
+	defer putScratch(buf)
+	r := gather(*buf, res.Rewards, idx)
+	*buf = r
 	mean, std1 := stats.Mean(r), stats.SampleStd(r)
 	for j, i := range idx {
 		switch {

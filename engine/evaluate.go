@@ -45,6 +45,12 @@ type Evaluation struct {
 	rankings map[Scope]*Ranking
 	// objStats caches the objectives' statistics per batch step.
 	objStats map[int64]*objectiveColumns
+	// scores holds the scores of the last weights asked for, and
+	// hypervolumes the batches' (prepare.go); valid lists the batches'
+	// valid members.
+	scores       *scoreSet
+	hypervolumes map[hvKey]float64
+	valid        map[int64]validList
 
 	// line and appended are Append's (append.go).
 	line     *appendLine

@@ -42,10 +42,14 @@ func (res *Result) Trends(ref []float64) []Trend {
 		ref = res.DefaultHVRef()
 	}
 	oriented := res.orientRef(ref)
+	res.Finish()
 	out := make([]Trend, len(res.Batches))
-	for bi := range res.Batches {
-		out[bi] = res.trend(&res.Batches[bi], oriented)
-	}
+	nw := workers(len(res.Batches), 1)
+	parallelChunks(len(res.Batches), 1, nw, func(_, lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			out[bi] = res.trend(&res.Batches[bi], oriented)
+		}
+	})
 	return out
 }
 
@@ -65,12 +69,14 @@ func (res *Result) orientRef(ref []float64) []float64 {
 // trend returns the trend point of batch b, with the oriented hypervolume
 // reference.
 func (res *Result) trend(b *Batch, oriented []float64) Trend {
+	stats := res.BatchStats(b)
+	scores := res.scoreBatchOf(b, res.validOf(b))
 	return Trend{
-		BatchStats:    res.BatchStats(b),
-		Hypervolume:   res.hypervolume(b, oriented),
+		BatchStats:    stats,
+		Hypervolume:   res.cachedHypervolume(b, oriented),
 		MeanStepCount: res.meanStepCount(b),
-		ScoreGroupStd: res.scoreGroupStd(b),
-		FracAtMax:     res.fracAtMax(b),
+		ScoreGroupStd: scores.scoreGroupStd,
+		FracAtMax:     scores.fracAtMax,
 	}
 }
 
@@ -102,7 +108,7 @@ func (res *Result) DefaultHVRef() []float64 {
 		ref[k] = math.NaN()
 	}
 	for bi := range res.Batches {
-		valid := validMembers(nil, res.Batches[bi].Members, res.Valid)
+		valid := res.validOf(&res.Batches[bi])
 		if len(valid) == 0 {
 			continue
 		}

@@ -3,7 +3,24 @@ package stats
 import (
 	"math"
 	"sort"
+	"sync"
 )
+
+// floats holds scratch buffers for the histograms' quartiles, so that a
+// dashboard drawing a million values on every switch allocates none.
+var floatBufs sync.Pool
+
+// getFloats returns a buffer of capacity n or more, of any length.
+func getFloats(n int) *[]float64 {
+	if b, ok := floatBufs.Get().(*[]float64); ok && cap(*b) >= n {
+		return b
+	}
+	b := make([]float64, 0, n)
+	return &b
+}
+
+// putFloats gives a buffer back for the next getFloats.
+func putFloats(b *[]float64) { floatBufs.Put(b) }
 
 // FreedmanDiaconisBins returns the edges of equal-width histogram bins for
 // the finite values of x (NaN and ±Inf are ignored), k bins as k+1 ascending
@@ -19,23 +36,29 @@ import (
 // them, as numpy does. No finite value gives nil. A display that has room
 // for fewer bins narrows them with CapBins.
 func FreedmanDiaconisBins(x []float64) (edges []float64) {
-	sorted := make([]float64, 0, len(x))
+	// The quartiles by selection rather than sorting: a dashboard draws
+	// the histograms of a million values on every method switch.
+	buf := getFloats(len(x))
+	defer putFloats(buf)
+	finite := (*buf)[:0]
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range x {
 		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			sorted = append(sorted, v)
+			finite = append(finite, v)
+			lo, hi = min(lo, v), max(hi, v)
 		}
 	}
-	n := len(sorted)
+	n := len(finite)
 	if n == 0 {
 		return nil
 	}
-	sortFloats(sorted)
-	lo, hi := sorted[0], sorted[n-1]
 	if lo == hi {
 		return []float64{lo - 0.5, hi + 0.5}
 	}
+	keys := getKeys(n)
+	defer putKeys(keys)
 	k := math.Ceil(math.Sqrt(float64(n)))
-	if iqr := Quantile(0.75, sorted) - Quantile(0.25, sorted); iqr > 0 {
+	if iqr := selectQuantile(0.75, finite, *keys) - selectQuantile(0.25, finite, *keys); iqr > 0 {
 		// Cbrt rather than Pow(n, -1/3): exact for perfect cubes, so that
 		// the ceiling does not jump a bin on a rounding error.
 		h := 2 * iqr / math.Cbrt(float64(n))
@@ -74,13 +97,25 @@ func Histogram(x, edges []float64) []int {
 	}
 	k := len(edges) - 1
 	counts := make([]int, k)
+	lo, width := edges[0], edges[k]-edges[0]
 	for _, v := range x {
 		if math.IsNaN(v) || v < edges[0] || v > edges[k] {
 			continue
 		}
 		// The index of the first edge >= v: v opens that bin when equal to
-		// it, and belongs to the bin before otherwise.
-		i := sort.SearchFloat64s(edges, v)
+		// it, and belongs to the bin before otherwise. Equal-width edges
+		// give it at once, but for rounding: the guess is checked, and
+		// other edges are searched.
+		i := min(max(int(math.Ceil((v-lo)/width*float64(k))), 0), k)
+		switch {
+		case edges[i] >= v && (i == 0 || edges[i-1] < v):
+		case i < k && edges[i+1] >= v && edges[i] < v:
+			i++
+		case i > 0 && edges[i-1] >= v && (i == 1 || edges[i-2] < v):
+			i--
+		default:
+			i = sort.SearchFloat64s(edges, v)
+		}
 		if i == k || edges[i] != v {
 			i--
 		}

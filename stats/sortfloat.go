@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // radixMin is the length from which sortFloats uses a radix sort.
@@ -19,8 +20,11 @@ func sortFloats(x []float64) {
 		slices.Sort(x)
 		return
 	}
-	keys := make([]uint64, 2*len(x))
-	a, b := keys[:len(x)], keys[len(x):]
+	// The keys come from a pool: a dashboard sorts a million values on
+	// every method switch, and fresh arrays each time cost page faults.
+	keys := getKeys(2 * len(x))
+	defer putKeys(keys)
+	a, b := (*keys)[:len(x)], (*keys)[len(x):2*len(x)]
 	for i, v := range x {
 		if v != v { // NaN: slices.Sort puts them first; leave it to it
 			slices.Sort(x)
@@ -72,3 +76,18 @@ func keyFloat(k uint64) float64 {
 	}
 	return math.Float64frombits(^k)
 }
+
+// sortKeys holds sortFloats' key arrays for reuse.
+var sortKeys sync.Pool
+
+// getKeys returns an array of n keys or more.
+func getKeys(n int) *[]uint64 {
+	if k, ok := sortKeys.Get().(*[]uint64); ok && len(*k) >= n {
+		return k
+	}
+	k := make([]uint64, n)
+	return &k
+}
+
+// putKeys gives an array back for the next getKeys.
+func putKeys(k *[]uint64) { sortKeys.Put(k) }

@@ -136,9 +136,15 @@ type Summary struct {
 // Summarize returns the summary of x, with the population std and numpy's
 // linear quantiles. x is not modified.
 func Summarize(x []float64) Summary {
+	return SummarizeInPlace(slices.Clone(x))
+}
+
+// SummarizeInPlace returns Summarize(x), sorting x in place: for a caller
+// whose x is a scratch copy, it allocates nothing.
+func SummarizeInPlace(x []float64) Summary {
 	s := Summary{Count: len(x)}
 	s.Mean, s.Std = PopMeanStd(x)
-	sorted := slices.Clone(x)
+	sorted := x
 	sortFloats(sorted)
 	s.P25, s.Median, s.P75 = Quantile(0.25, sorted), Quantile(0.5, sorted), Quantile(0.75, sorted)
 	s.Min, s.Max = math.NaN(), math.NaN()

@@ -49,9 +49,15 @@ type Model struct {
 	// drawing one costs more than handling a key (see keepsFrame).
 	frame      string
 	frameValid bool
-	// body is the size the tabs were last given.
-	body struct{ width, height int }
+	// body is the size of the tabs' area; sizes, the size each tab was
+	// last given. A hidden tab is given its size when it is next shown:
+	// its SetSize may rebuild it (the Trajectories tab sorts its rows).
+	body  tabSize
+	sizes []tabSize
 }
+
+// tabSize is the cells given to a tab's body.
+type tabSize struct{ width, height int }
 
 // keyCapturer is a tab that is reading text (a filter being typed): while
 // CapturesKeys is true every key but ctrl+c goes to the tab, so that typing
@@ -81,6 +87,7 @@ func NewModel(session *Session, noColor bool) *Model {
 	}
 	m.keys = newKeyMap(len(m.tabs))
 	m.stale = make([]bool, len(m.tabs))
+	m.sizes = make([]tabSize, len(m.tabs))
 	m.tabBar = newTabBar(m.tabs)
 	m.help.Styles = c.Styles.Help
 	return m
@@ -104,6 +111,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setCompareMethod(msg.method)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
+	case healthDoneMsg:
+		return m, m.healthDone(msg)
+	case backgroundDueMsg:
+		return m, m.startBackground(msg.job)
 	case liveMsg:
 		return m, m.liveUpdate(msg)
 	case recomputeDueMsg:
@@ -224,18 +235,17 @@ func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	return m.broadcast(msg)
 }
 
-// layout gives every tab the body's size, which changes with the window
-// and with the help's height (the active tab's keys, the weight mode, ?).
-// Tabs redraw on SetSize, so it is called only when the size changed.
+// layout gives the active tab the body's size, which changes with the
+// window and with the help's height (the active tab's keys, the weight
+// mode, ?). Tabs redraw on SetSize, so it is called only when the size
+// changed; the other tabs get theirs when shown (selectTab).
 func (m *Model) layout() {
 	m.help.SetWidth(m.common.Width)
 	w, h := m.bodySize()
-	if w == m.body.width && h == m.body.height {
-		return
-	}
-	m.body.width, m.body.height = w, h
-	for _, t := range m.tabs {
-		t.SetSize(w, h)
+	m.body = tabSize{w, h}
+	if m.sizes[m.active] != m.body {
+		m.sizes[m.active] = m.body
+		m.tabs[m.active].SetSize(w, h)
 	}
 	if m.overlay.open {
 		m.overlay.resize(m.common.Styles, m.tabs[m.active], m.keys, w, h)
@@ -287,10 +297,13 @@ func updateTab(t Tab, msg tea.Msg) (Tab, tea.Cmd) {
 }
 
 // selectTab makes tab i active, bringing it up to date with the session.
+// A tab shown for the first time since the session changed hears it
+// first, then gets its size.
 func (m *Model) selectTab(i int) tea.Cmd {
 	m.active = (i + len(m.tabs)) % len(m.tabs)
+	cmd := m.refreshActive()
 	m.layout()
-	return m.refreshActive()
+	return cmd
 }
 
 // sessionChangedTabs tells the active tab that the session changed and

@@ -24,6 +24,7 @@ func newTestModel(tb testing.TB, width, height int) *Model {
 	m := NewModel(newSampleSession(tb), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	m.Settle()
 	return m
 }
 

@@ -6,10 +6,10 @@ import "github.com/rewardlens/rewardlens/engine"
 // trajectories, the set engine.BatchStats summarises, so that a chart and
 // the statistics beside it always count the same trajectories.
 
-// validValues returns values[i] (rewards or scores) for the valid
-// trajectories i of batch b.
-func validValues(res *engine.Result, b *engine.Batch, values []float64) []float64 {
-	out := make([]float64, 0, len(b.Members))
+// appendValidValues appends to dst the values of the valid trajectories
+// of batch b: a tab refreshed on every method switch reuses its array.
+func appendValidValues(dst []float64, res *engine.Result, b *engine.Batch, values []float64) []float64 {
+	out := dst
 	for _, i := range b.Members {
 		if res.Valid[i] {
 			out = append(out, values[i])

@@ -14,8 +14,8 @@ import (
 // newSyntheticSession returns a session on n trajectories of one batch,
 // in groups of 8, with three objectives drawn uniformly (the pareto
 // computer infers them from the metadata).
-func newSyntheticSession(b testing.TB, n int) *Session {
-	b.Helper()
+func newSyntheticSession(tb testing.TB, n int) *Session {
+	tb.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	ts := make([]engine.Trajectory, n)
 	for i := range ts {
@@ -32,7 +32,7 @@ func newSyntheticSession(b testing.TB, n int) *Session {
 	}
 	s, err := openSession("synthetic", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return s
 }
@@ -154,5 +154,26 @@ func BenchmarkParetoTabZoomView1M(b *testing.B) {
 		pressKeys(tab, keys[i%len(keys)])
 		_ = tab.View()
 		i++
+	}
+}
+
+// BenchmarkSwitch1M measures a method switch at a million trajectories
+// (one batch, groups of 8), as the dashboard does it: the recompute of the
+// batch shown, the frame with the header naming the new method, then the
+// rest (trends, health) as the background does it.
+func BenchmarkSwitch1M(b *testing.B) {
+	m := NewModel(newSyntheticSession(b, 1_000_000), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m.Settle()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(keyPress("m"))
+		m.Update(m.rc.next())
+		_ = m.View()
+		b.StopTimer()
+		m.Settle()
+		b.StartTimer()
 	}
 }

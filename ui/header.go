@@ -21,8 +21,10 @@ type header struct {
 	// kept from one session change to the next rather than counted on
 	// every frame.
 	valid, invalid int
-	// findings are the current result's health findings.
+	// findings are the current result's health findings, unless updating:
+	// they are being computed (background.go).
 	findings []health.Finding
+	updating bool
 	// live is follow mode's tag (live.go), "" without --follow.
 	live string
 }
@@ -30,7 +32,9 @@ type header struct {
 // refresh takes the shown batch's valid and invalid counts and the health
 // findings.
 func (h *header) refresh(s *Session) {
-	h.findings = s.Findings()
+	if h.updating = !s.healthReady(); !h.updating {
+		h.findings = s.Findings()
+	}
 	st := s.BatchStats()
 	h.valid, h.invalid = st.Trajectories-st.Invalid, st.Invalid
 }
@@ -70,6 +74,9 @@ func (h header) view(c *Common, width int) (line string, goalsShown bool) {
 		goals         = goalsText(st, s.Result.Objectives)
 		health        = headerSeparator + healthBadge(st, h.findings)
 	)
+	if h.updating {
+		health = headerSeparator + updatingBadge(st)
+	}
 	if h.live != "" {
 		batch = liveBadge(st, h.live) + " " + batch
 	}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -29,18 +28,8 @@ func (s *Session) setHealth(cfg health.Config, ref []float64) error {
 		return err
 	}
 	s.HealthConfig, s.HVRef = cfg, ref
-	s.health = healthCache{}
+	s.health, s.job = healthCache{}, nil
 	return nil
-}
-
-// useTrends takes trends, computed off the event loop for result with the
-// hypervolume reference ref, when they are still those Trends would
-// compute (the reference may have changed meanwhile).
-func (s *Session) useTrends(result *engine.Result, trends []engine.Trend, ref []float64) {
-	if trends == nil || s.Result != result || !slices.Equal(ref, s.HVRef) {
-		return
-	}
-	s.health = healthCache{result, trends, health.Findings(result, trends, s.HealthConfig)}
 }
 
 // Trends returns the trend point of every batch of the current result.
@@ -56,13 +45,15 @@ func (s *Session) Findings() []health.Finding {
 	return s.health.findings
 }
 
-// refreshHealth computes the trends and findings of a new result.
+// refreshHealth computes the trends and findings of a new result, or
+// waits for the background command computing them.
 func (s *Session) refreshHealth() {
-	if s.health.result == s.Result {
+	if s.healthReady() {
 		return
 	}
-	trends := s.Result.Trends(s.HVRef)
-	s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
+	j := s.healthJobOf()
+	j.run()
+	s.health = healthCache{j.result, j.trends, j.findings}
 }
 
 // healthCounts counts the checks (per objective) by the worst level they
@@ -82,6 +73,10 @@ func healthCounts(findings []health.Finding) (warn, alert int) {
 	}
 	return warn, alert
 }
+
+// updatingBadge is the header's badge while the health of the result
+// shown is computed in the background.
+func updatingBadge(st *Styles) string { return st.Muted.Render("◌ health updating…") }
 
 // healthBadge sums the findings up for the header: "✓ healthy", or the
 // checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.

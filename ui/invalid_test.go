@@ -44,6 +44,7 @@ func invalidModel(t *testing.T, text string, width, height int) *Model {
 	m := NewModel(s, true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	m.Settle() // the health, computed in the background
 	return m
 }
 
@@ -107,6 +108,7 @@ func TestDashboardObjectiveTypo(t *testing.T) {
 	m := NewModel(s, true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Settle()
 	v := screen(m)
 	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") {
 		t.Errorf("header %q, want ✖ 1 ALERT", h)

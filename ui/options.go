@@ -83,5 +83,5 @@ func (m *Model) sessionChanged() tea.Cmd {
 	m.header.refresh(s)
 	m.status.refresh(s)
 	m.keys.setBatches(len(s.Result.Batches))
-	return m.sessionChangedTabs()
+	return tea.Batch(m.sessionChangedTabs(), m.background())
 }

@@ -39,6 +39,9 @@ type recomputer struct {
 	// started counts the recomputes started; last is when the last one did.
 	started int
 	last    time.Time
+	// spare is a result no longer shown whose arrays the next recompute
+	// reuses (retire).
+	spare *engine.Result
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,
@@ -49,10 +52,6 @@ type recomputedMsg struct {
 	ev      *engine.Evaluation
 	result  *engine.Result
 	compare *engine.Result
-	// trends are result's trends with the reference hvRef, computed with
-	// it off the event loop (see Session.useTrends).
-	trends []engine.Trend
-	hvRef  []float64
 }
 
 // recomputeDueMsg says that the wait before the next recompute is over.
@@ -71,14 +70,18 @@ func (m *Model) recompute() tea.Cmd {
 // startRecompute starts a recompute of the current options. The command
 // only reads what it is given: the options are a copy (changeWeight
 // replaces the weights slice, never writes into it) and an Evaluation is
-// safe for concurrent Compute calls.
+// safe for concurrent Compute calls. It computes the batch on screen and
+// its statistics; the other batches are computed once the result is
+// shown (background.go).
 func (m *Model) startRecompute() tea.Cmd {
 	s := m.common.Session
-	gen, ev, opts := m.rc.gen, s.Evaluation, s.Options
+	gen, ev, opts, batch := m.rc.gen, s.Evaluation, s.Options, s.Batch
 	// Only method B changed: the result shown stays.
-	var reuse *engine.Result
+	var reuse, spare *engine.Result
 	if sameOptions(s.Result.Options, opts) {
 		reuse = s.Result
+	} else {
+		spare, m.rc.spare = m.rc.spare, nil
 	}
 	var compareOpts *engine.Options
 	if _, ok := m.tabs[m.active].(*compareTab); ok && s.CompareMethod != opts.Method && s.CompareMethod != loggedMethod {
@@ -87,20 +90,19 @@ func (m *Model) startRecompute() tea.Cmd {
 		compareOpts = &cmp
 	}
 	_, groups := m.tabs[m.active].(*groupsTab)
-	batch, hvRef := s.Batch, s.HVRef
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {
-			msg.result = ev.Compute(opts)
+			res := ev.Prepare(opts, spare)
+			shown := &res.Batches[min(batch, len(res.Batches)-1)]
+			res.BatchStats(shown) // computes it, for the tabs to find
+			msg.result = res
 		}
 		if groups {
 			prepareGroups(msg.result, batch)
 		}
-		// The trends (every batch's statistics and hypervolume), which the
-		// header's health and several tabs read, are computed here too.
-		msg.trends, msg.hvRef = msg.result.Trends(hvRef), hvRef
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)
 		}
@@ -119,8 +121,12 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
+		old := s.Result
 		s.setResult(msg.result, msg.compare)
-		s.useTrends(msg.result, msg.trends, msg.hvRef)
+		if m.live != nil {
+			s.Result.Finish() // following recomputes from every batch of it
+		}
+		m.retire(old)
 		cmds = append(cmds, m.sessionChanged())
 	}
 	if m.rc.shown != m.rc.gen {
@@ -135,11 +141,17 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 }
 
 // Settle runs the recompute under way, and the one it leads to, on the
-// calling goroutine, and shows the result: for a caller that drives the
-// model without a program (a test), where nothing runs the commands.
+// calling goroutine, and shows the result, then computes its health (see
+// background.go): for a caller that drives the model without a program (a
+// test), where nothing runs the commands.
 func (m *Model) Settle() {
 	for m.rc.next != nil {
 		m.Update(m.rc.next())
+	}
+	if s := m.common.Session; !s.healthReady() {
+		j := s.healthJobOf()
+		j.run()
+		m.Update(healthDoneMsg{j})
 	}
 }
 
@@ -148,6 +160,7 @@ func (m *Model) Settle() {
 func (s *Session) setResult(result, compare *engine.Result) {
 	s.Result, s.compare = result, compare
 	s.Batch = min(max(s.Batch, 0), len(result.Batches)-1)
+	result.ComputeBatch(s.Batch)
 }
 
 // keepsFrame reports whether msg leaves the screen as it is: a key that

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -60,16 +61,19 @@ func (t *rewardsTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
 	t.stats = s.BatchStats()
-	t.rewards = validValues(s.Result, b, s.Result.Rewards)
-	t.scores = validValues(s.Result, b, s.Result.Scores)
+	if t.rewards == nil {
+		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
+	}
+	t.rewards = appendValidValues(t.rewards[:0], s.Result, b, s.Result.Rewards)
+	t.scores = appendValidValues(t.scores[:0], s.Result, b, s.Result.Scores)
 	t.render()
 }
 
 // render draws the two histograms, one above the other, left of the
 // summary.
 func (t *rewardsTab) render() {
-	if t.rewards == nil {
-		return // no session yet
+	if t.rewards == nil || t.width <= 0 || t.height <= 0 {
+		return // no session or no size yet: binning a large batch for nothing
 	}
 	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
@@ -84,9 +88,16 @@ func (t *rewardsTab) render() {
 		quantity: "score",
 		values:   t.scores,
 	}
+	// The two charts are drawn on both cores: each bins a batch's values,
+	// which at a million takes longer than the rest of a frame.
+	var scoresView string
+	var wg sync.WaitGroup
+	wg.Go(func() { scoresView = scores.view(st, chartWidth, t.height-top) })
+	rewardsView := rewards.view(st, chartWidth, top-1)
+	wg.Wait()
 	charts := lipgloss.JoinVertical(lipgloss.Left,
-		fitBox(rewards.view(st, chartWidth, top-1), chartWidth, top),
-		fitBox(scores.view(st, chartWidth, t.height-top), chartWidth, t.height-top),
+		fitBox(rewardsView, chartWidth, top),
+		fitBox(scoresView, chartWidth, t.height-top),
 	)
 	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats))
 }

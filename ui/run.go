@@ -97,10 +97,28 @@ func openSession(source string, cfg engine.Config, res *loaders.Result, warnings
 	ev := e.Evaluation()
 	fields := addFirstFields(nil, ts)
 	dropBodies(ts)
-	s := newSession(source, trajectoriesOf(ts), c, ev)
-	s.Fields = fields
-	s.loaded(cfg, res, warnings)
-	return s, nil
+	return openedSession(source, trajectoriesOf(ts), c, ev, func(s *Session) {
+		s.Fields = fields
+		s.loaded(cfg, res, warnings)
+	}), nil
+}
+
+// openedSession returns newSession(source, ts, c, ev) after loaded (which
+// checks the IDs), with the first frame's statistics computed: the IDs are
+// checked on a core of their own meanwhile, as compute does.
+func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, loaded func(*Session)) *Session {
+	var duplicates string
+	checked := make(chan struct{})
+	go func() {
+		defer close(checked)
+		duplicates = duplicateWarning(&ts)
+	}()
+	s := newSession(source, ts, c, ev)
+	s.Result.BatchStats(s.CurrentBatch())
+	<-checked
+	s.duplicates = duplicates
+	loaded(s)
+	return s
 }
 
 // computerFor returns cfg with its objectives inferred from the first
@@ -116,8 +134,8 @@ func computerFor(cfg engine.Config, first *engine.Trajectory) (engine.Config, *e
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
-	if w := duplicateWarning(&s.Trajectories); w != "" {
-		s.Warnings = append(s.Warnings, w)
+	if s.duplicates != "" {
+		s.Warnings = append(s.Warnings, s.duplicates)
 	}
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
@@ -128,7 +146,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 // trajectories are evaluated a chunk at a time and kept lean.
 func (in Input) streamSession(progress func(done, total int64)) (*Session, error) {
 	b := &sessionBuilder{cfg: in.Config}
-	res, err := in.Stream(progress, b.add)
+	res, err := in.Stream(b.sizing(progress), b.add)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +154,28 @@ func (in Input) streamSession(progress func(done, total int64)) (*Session, error
 		return nil, errNoTrajectories
 	}
 	return b.session(in, res), nil
+}
+
+// sizing returns progress, noting the inputs' total size on the way, from
+// which add estimates how many trajectories will come.
+func (b *sessionBuilder) sizing(progress func(done, total int64)) func(done, total int64) {
+	return func(done, total int64) {
+		b.size = total
+		progress(done, total)
+	}
+}
+
+// expectedTrajectories estimates how many trajectories inputs of size bytes
+// hold from the first ones read, ts: the size over the bytes per record so
+// far, plus 5%. It is 0 when it cannot tell: the size is unknown (standard
+// input) or the records have no offsets (Parquet).
+func expectedTrajectories(size int64, ts []engine.Trajectory) int {
+	n := len(ts)
+	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
+		return 0
+	}
+	perRecord := float64(ts[n-1].Offset-ts[0].Offset) / float64(n-1)
+	return int(float64(size)/perRecord*1.05) + 1
 }
 
 // sessionBuilder evaluates streamed trajectories and keeps them lean
@@ -146,6 +186,8 @@ type sessionBuilder struct {
 	ev       *engine.Evaluator // nil until the first trajectory
 	ts       Trajectories
 	fields   []string // Session.Fields
+	// size is the inputs' total size in bytes, when known (sizing).
+	size int64
 }
 
 // add evaluates ts and keeps them without their bodies, or, when those
@@ -158,6 +200,11 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 			return err
 		}
 		b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
+		// Arrays grown as they fill would be copied over and over, into
+		// fresh memory each time: a large share of loading a million.
+		if n := expectedTrajectories(b.size, ts); n > len(ts) {
+			b.ev.Reserve(n)
+		}
 	}
 	b.ev.Add(ts)
 	b.fields = addFirstFields(b.fields, ts)
@@ -173,8 +220,8 @@ func (b *sessionBuilder) add(ts []engine.Trajectory) error {
 // session returns the session of the trajectories added, at least one,
 // for in, with the skipped lines of res.
 func (b *sessionBuilder) session(in Input, res *loaders.Result) *Session {
-	s := newSession(in.Source, b.ts, b.computer, b.ev.Evaluation())
-	s.Fields = b.fields
-	s.loaded(b.cfg, res, in.Warnings)
-	return s
+	return openedSession(in.Source, b.ts, b.computer, b.ev.Evaluation(), func(s *Session) {
+		s.Fields = b.fields
+		s.loaded(b.cfg, res, in.Warnings)
+	})
 }

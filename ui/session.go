@@ -29,7 +29,9 @@ type Session struct {
 	Options engine.Options
 	// Result is Evaluation computed with Options, or, while a recompute
 	// runs, with the options before: what is shown reads its options from
-	// Result.Options.
+	// Result.Options. Until its background job is done (background.go),
+	// only the batch shown is sure to be computed: CurrentBatch, the
+	// statistics and Trends compute what they read.
 	Result *engine.Result
 	// Batch is the index of the shown batch in Result.Batches.
 	Batch int
@@ -44,6 +46,9 @@ type Session struct {
 	// Layout says how the inputs were read (Input.Layout), first in the
 	// status line; "" for plain records.
 	Layout string
+	// duplicates is the warning about repeated IDs, "" without any
+	// (openedSession).
+	duplicates string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config
@@ -60,8 +65,10 @@ type Session struct {
 		batch  int
 	}
 
-	// health caches the trends and health findings of a result.
+	// health caches the trends and health findings of a result; job
+	// computes the current result's (background.go).
 	health healthCache
+	job    *healthJob
 }
 
 // NewSession evaluates ts with c and computes the first result. It keeps
@@ -131,8 +138,12 @@ func (s *Session) CompareResult() *engine.Result {
 	return s.compare
 }
 
-// CurrentBatch returns the shown batch.
-func (s *Session) CurrentBatch() *engine.Batch { return &s.Result.Batches[s.Batch] }
+// CurrentBatch returns the shown batch, computing its rewards if they
+// are not yet (background.go).
+func (s *Session) CurrentBatch() *engine.Batch {
+	s.Result.ComputeBatch(s.Batch)
+	return &s.Result.Batches[s.Batch]
+}
 
 // BatchStats returns the statistics of the shown batch. Several tabs show
 // them, so they are computed once per result and batch; callers must not

@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// A result can be computed batch by batch. Prepare computes the scores,
+// which every batch needs, and ComputeBatch the rewards of one batch, so
+// that a dashboard can show the batch on screen before the others are
+// done; Finish computes the batches left, on every core. Compute is
+// Prepare then Finish.
+//
+// What does not depend on the method is computed once per evaluation and
+// kept: the scores of one set of weights (shared by the results of every
+// method), their per-batch statistics, and the hypervolumes.
+
+// pending records which batches of a prepared result have their rewards.
+type pending struct {
+	once []sync.Once
+	// left counts the batches not yet computed.
+	left atomic.Int64
+}
+
+// rewardChunk is about how many trajectories justify a goroutine of their
+// own when computing rewards or scores.
+const rewardChunk = 1 << 15
+
+// Prepare returns the result of opts with every trajectory's score and the
+// rewards of no batch yet: ComputeBatch computes a batch's rewards, Finish
+// those of every batch left, and the statistics (BatchStats, Stats,
+// Trends) compute the batches they read first. Until then a batch's
+// entries of Rewards hold anything.
+//
+// The scores of one set of weights are computed once per evaluation and
+// shared by the results computed with them: callers must not modify
+// Scores. reuse, when not nil, is a finished result of ev with as many
+// trajectories that nothing reads any more: its Rewards array is reused,
+// so that switching method allocates none.
+func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
+	objectives := slices.Clone(ev.Objectives)
+	if opts.Weights != nil {
+		for k := range objectives {
+			objectives[k].Weight = opts.Weights[k]
+		}
+	}
+	set := ev.scoreSetOf(objectives)
+	res := &Result{
+		Evaluation: set.ev,
+		Ranking:    set.ev.Ranking(opts.Scope),
+		Options:    opts,
+		Objectives: objectives,
+		Scores:     set.scores,
+		scoreSet:   set,
+	}
+	if reuse != nil && reuse.Evaluation.N() == ev.N() && len(reuse.Rewards) == ev.N() && reuse.Finished() {
+		res.Rewards = reuse.Rewards
+		reuse.Rewards = nil
+	} else {
+		res.Rewards = make([]float64, ev.N())
+	}
+	res.pending = &pending{once: make([]sync.Once, len(res.Batches))}
+	res.pending.left.Store(int64(len(res.Batches)))
+	return res
+}
+
+// ComputeBatch computes the rewards of batch bi (an index in Batches),
+// unless they are computed already; it returns once they are. It is safe
+// to call from several goroutines: the batch is computed once.
+func (res *Result) ComputeBatch(bi int) {
+	p := res.pending
+	if p == nil {
+		return
+	}
+	p.once[bi].Do(func() {
+		var rw rewarder
+		rw.batch(res, &res.Batches[bi])
+		p.left.Add(-1)
+	})
+}
+
+// Finished reports whether every batch has its rewards.
+func (res *Result) Finished() bool {
+	return res.pending == nil || res.pending.left.Load() == 0
+}
+
+// Finish computes the rewards of every batch not yet computed, the
+// batches shared out over the cores.
+func (res *Result) Finish() {
+	if res.Finished() {
+		return
+	}
+	nw := workers(len(res.Batches), 1)
+	if len(res.Batches) < 2 {
+		nw = 1
+	}
+	parallelChunks(len(res.Batches), 1, nw, func(_, lo, hi int) {
+		for bi := lo; bi < hi; bi++ {
+			res.ComputeBatch(bi)
+		}
+	})
+}
+
+// batchIndex returns the index of b in res.Batches: b is an element of it,
+// or a batch of the same step.
+func (res *Result) batchIndex(b *Batch) int {
+	if bi, ok := slices.BinarySearchFunc(res.Batches, b.Step, func(x Batch, step int64) int {
+		switch {
+		case x.Step < step:
+			return -1
+		case x.Step > step:
+			return 1
+		}
+		return 0
+	}); ok {
+		return bi
+	}
+	return -1
+}
+
+// computeBatchOf computes the rewards of b, a batch of res.
+func (res *Result) computeBatchOf(b *Batch) {
+	if res.Finished() {
+		return
+	}
+	if bi := res.batchIndex(b); bi >= 0 {
+		res.ComputeBatch(bi)
+	}
+}
+
+// scoreSet is the scores of one set of weights and what depends on them
+// alone, shared by the results computed with those weights.
+type scoreSet struct {
+	weights []float64
+	scores  []float64
+	// ev is the evaluation, or a copy of it that marks invalid the
+	// trajectories whose score overflows (markNonFinite).
+	ev *Evaluation
+
+	mu sync.Mutex
+	// batches caches the per-batch score statistics by step and scope.
+	batches map[scoreBatchKey]*scoreBatch
+}
+
+type scoreBatchKey struct {
+	step  int64
+	scope Scope
+}
+
+// scoreBatch holds a batch's statistics that depend on the scores and the
+// scope, not on the method.
+type scoreBatch struct {
+	members int
+	// score summarises the valid scores.
+	score stats.Summary
+	// groups counts the comparison groups holding a valid trajectory, of
+	// which zeroStd have all their scores equal.
+	groups, zeroStd int
+	scoreGroupStd   float64
+	fracAtMax       float64
+}
+
+// scoreSetOf returns the scores of objectives' weights, computing them
+// unless they are the last ones computed.
+func (ev *Evaluation) scoreSetOf(objectives []Objective) *scoreSet {
+	weights := make([]float64, len(objectives))
+	for k, o := range objectives {
+		weights[k] = o.Weight
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if s := ev.scores; s != nil && slices.EqualFunc(s.weights, weights, sameFloat) {
+		return s
+	}
+	s := &scoreSet{weights: weights, scores: make([]float64, ev.N()), ev: ev}
+	w := newScoreWeights(objectives)
+	n := ev.N()
+	parallelChunks(n, rewardChunk, workers(n, rewardChunk), func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			s.scores[i] = math.NaN()
+			if ev.Valid[i] {
+				s.scores[i] = w.score(ev.Row(i))
+			}
+		}
+	})
+	s.ev = ev.markNonFinite(s.scores)
+	ev.scores = s
+	return s
+}
+
+// markNonFinite returns ev, or, when some finite objectives give a score
+// that overflows, a copy of ev that reports them invalid, their scores
+// set to NaN. It is rare enough that the evaluation is copied only then.
+func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
+	var bad []int
+	for i, s := range scores {
+		if ev.Valid[i] && finite(s) != nil {
+			bad = append(bad, i)
+		}
+	}
+	if len(bad) == 0 {
+		return ev
+	}
+	out := &Evaluation{
+		Objectives: ev.Objectives,
+		Values:     ev.Values,
+		M:          ev.M,
+		Valid:      slices.Clone(ev.Valid),
+		Causes:     slices.Clone(ev.Causes),
+		Logged:     ev.Logged,
+		batches:    ev.batches,
+		stepCounts: ev.stepCounts,
+		groupOf:    ev.groupOf,
+		groupNames: ev.groupNames,
+	}
+	for _, i := range bad {
+		out.Valid[i] = false
+		out.Causes[i] = (&InvalidError{Objective: "score", Err: finite(scores[i])}).Error()
+		scores[i] = math.NaN()
+	}
+	return out
+}
+
+// scoreBatchOf returns the score statistics of b, a batch of res, whose
+// valid members are valid, computed once per set of weights, scope and
+// batch. The caller must not modify them.
+func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
+	set := res.scoreSet
+	key := scoreBatchKey{b.Step, res.Scope}
+	if set != nil {
+		set.mu.Lock()
+		c, ok := set.batches[key]
+		set.mu.Unlock()
+		if ok && c.members == len(b.Members) {
+			return c
+		}
+	}
+	c := &scoreBatch{members: len(b.Members)}
+	c.score = res.summarizeOf(res.Scores, valid)
+	for _, g := range b.Groups {
+		lo, hi, seen := math.Inf(1), math.Inf(-1), false
+		for _, i := range g.Members {
+			if res.Valid[i] {
+				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
+			}
+		}
+		if seen {
+			c.groups++
+			if lo == hi {
+				c.zeroStd++
+			}
+		}
+	}
+	c.scoreGroupStd = res.scoreGroupStd(b)
+	c.fracAtMax = res.fracAtMax(b)
+	if set != nil {
+		set.mu.Lock()
+		if set.batches == nil {
+			set.batches = map[scoreBatchKey]*scoreBatch{}
+		}
+		set.batches[key] = c
+		set.mu.Unlock()
+	}
+	return c
+}
+
+// scratch holds float64 buffers for the statistics' gathering and
+// sorting, so that the statistics of a new result allocate none.
+var scratch sync.Pool
+
+// getScratch returns a buffer of capacity n or more, of any length.
+func getScratch(n int) *[]float64 {
+	if b, ok := scratch.Get().(*[]float64); ok && cap(*b) >= n {
+		return b
+	}
+	b := make([]float64, 0, n)
+	return &b
+}
+
+// putScratch gives a buffer back for the next getScratch.
+func putScratch(b *[]float64) { scratch.Put(b) }
+
+// summarizeScratch returns Summarize(x), sorting a copy of x in a scratch
+// buffer.
+func summarizeScratch(x []float64) stats.Summary {
+	buf := getScratch(len(x))
+	*buf = append((*buf)[:0], x...)
+	s := stats.SummarizeInPlace(*buf)
+	putScratch(buf)
+	return s
+}
+
+// summarizeOf returns Summarize of x's values at valid, gathered and
+// sorted in a scratch buffer.
+func (res *Result) summarizeOf(x []float64, valid []int) stats.Summary {
+	buf := getScratch(len(valid))
+	*buf = gather(*buf, x, valid)
+	s := stats.SummarizeInPlace(*buf)
+	putScratch(buf)
+	return s
+}
+
+// hvKey identifies a hypervolume: a batch (by step and size) of one
+// scope, against an oriented reference point.
+type hvKey struct {
+	step    int64
+	members int
+	scope   Scope
+	ref     [3]uint64
+}
+
+// cachedHypervolume returns res.hypervolume(b, ref), computed once per
+// evaluation, scope, batch and reference point: it depends on neither the
+// method nor the weights.
+func (res *Result) cachedHypervolume(b *Batch, ref []float64) float64 {
+	if res.M < 2 || res.M > 3 {
+		return math.NaN()
+	}
+	key := hvKey{step: b.Step, members: len(b.Members), scope: res.Scope}
+	for k, v := range ref {
+		key.ref[k] = math.Float64bits(v)
+	}
+	ev := res.Evaluation
+	ev.mu.Lock()
+	hv, ok := ev.hypervolumes[key]
+	ev.mu.Unlock()
+	if ok {
+		return hv
+	}
+	hv = res.hypervolume(b, ref)
+	ev.mu.Lock()
+	if ev.hypervolumes == nil {
+		ev.hypervolumes = map[hvKey]float64{}
+	}
+	ev.hypervolumes[key] = hv
+	ev.mu.Unlock()
+	return hv
+}

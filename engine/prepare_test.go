@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// newTestComputer returns a pareto computer on x (max), y (min) and z.
+func newTestComputer(t testing.TB) *RewardComputer {
+	t.Helper()
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// manyBatches draws n trajectories over batches steps of groups of about
+// 8, with ties and some invalid ones (randomTrajectories' values).
+func manyBatches(rng *rand.Rand, n, batches int) []Trajectory {
+	ts := randomTrajectories(rng, n)
+	for i := range ts {
+		ts[i].Batch = int64(rng.IntN(batches))
+		ts[i].Group = fmt.Sprint("g", rng.IntN(max(n/8, 1)))
+	}
+	return ts
+}
+
+// TestPrepareBatchByBatch computes every batch of a prepared result in a
+// random order, some at once from several goroutines, and checks the
+// rewards against Compute's on a separate evaluation, bit for bit, for
+// every method and option; a batch's statistics need only that batch.
+func TestPrepareBatchByBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	c := newTestComputer(t)
+	for trial := range 8 {
+		ts := manyBatches(rng, 200+rng.IntN(400), 2+rng.IntN(12))
+		evA, evB := Evaluate(c.Scorer, ts), Evaluate(c.Scorer, ts)
+		for _, method := range Methods {
+			for _, scope := range Scopes {
+				for _, normalize := range []bool{true, false} {
+					opts := c.Options
+					opts.Method, opts.Scope, opts.Normalize, opts.Scale = method, scope, normalize, Scales[rng.IntN(len(Scales))]
+					want := evA.Compute(opts)
+					got := evB.Prepare(opts, nil)
+					if got.Finished() {
+						t.Fatalf("trial %d %s: a prepared result of %d batches is finished", trial, method, len(got.Batches))
+					}
+					// One batch's statistics first, alone.
+					bi := rng.IntN(len(got.Batches))
+					if st, wantSt := got.BatchStats(&got.Batches[bi]), want.BatchStats(&want.Batches[bi]); st.Reward != wantSt.Reward && !(math.IsNaN(st.Reward.Mean) && math.IsNaN(wantSt.Reward.Mean)) {
+						t.Fatalf("trial %d %s: batch %d's reward summary %+v, want %+v", trial, method, bi, st.Reward, wantSt.Reward)
+					}
+					var wg sync.WaitGroup
+					for _, bi := range rng.Perm(len(got.Batches)) {
+						wg.Go(func() { got.ComputeBatch(bi) })
+						got.ComputeBatch(bi)
+					}
+					wg.Wait()
+					if !got.Finished() {
+						t.Fatalf("trial %d %s: not finished after every batch", trial, method)
+					}
+					if !sameBits(got.Rewards, want.Rewards) || !sameBits(got.Scores, want.Scores) {
+						t.Fatalf("trial %d %s scope %s normalize %v: batch by batch differs from Compute", trial, method, scope, normalize)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestComputeSharesGroupsOverCores checks that a batch large enough to be
+// shared out over the cores gets the rewards it gets on one core.
+func TestComputeSharesGroupsOverCores(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	c := newTestComputer(t)
+	ts := manyBatches(rng, 3*rewardChunk, 1)
+	for _, method := range Methods {
+		opts := c.Options
+		opts.Method = method
+		prev := runtime.GOMAXPROCS(1)
+		one := Evaluate(c.Scorer, ts).Compute(opts)
+		runtime.GOMAXPROCS(2)
+		two := Evaluate(c.Scorer, ts).Compute(opts)
+		runtime.GOMAXPROCS(prev)
+		if !sameBits(one.Rewards, two.Rewards) {
+			t.Errorf("%s: the rewards on two cores differ from one core's", method)
+		}
+	}
+}
+
+// TestMethodIndependentWorkIsKept checks what a method switch reuses: the
+// scores of the same weights (the same array), their statistics, the
+// valid members and the hypervolumes; new weights get new scores, and an
+// evaluation with more trajectories (following a run) computes its own.
+func TestMethodIndependentWorkIsKept(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 9))
+	c := newTestComputer(t)
+	ts := manyBatches(rng, 600, 4)
+	ev := Evaluate(c.Scorer, ts)
+	opts := c.Options
+	first := ev.Compute(opts)
+	trends := first.Trends(nil)
+	hvs := len(ev.hypervolumes)
+	if hvs != len(first.Batches) {
+		t.Fatalf("%d hypervolumes kept for %d batches", hvs, len(first.Batches))
+	}
+	for _, method := range Methods {
+		opts.Method = method
+		res := ev.Compute(opts)
+		if unsafe.SliceData(res.Scores) != unsafe.SliceData(first.Scores) || res.scoreSet != first.scoreSet {
+			t.Fatalf("%s: the scores of the same weights were computed again", method)
+		}
+		got := res.Trends(nil)
+		if len(ev.hypervolumes) != hvs {
+			t.Fatalf("%s: %d hypervolumes, was %d: computed again", method, len(ev.hypervolumes), hvs)
+		}
+		fresh := Evaluate(c.Scorer, ts).Compute(opts).Trends(nil)
+		for bi := range got {
+			if got[bi].Hypervolume != trends[bi].Hypervolume || got[bi].Hypervolume != fresh[bi].Hypervolume ||
+				got[bi].Score != fresh[bi].Score || got[bi].ScoreGroupStd != fresh[bi].ScoreGroupStd || got[bi].Reward != fresh[bi].Reward {
+				t.Fatalf("%s batch %d: trend point %+v, a fresh evaluation's %+v", method, bi, got[bi], fresh[bi])
+			}
+		}
+	}
+
+	opts.Weights = []float64{0.2, 0.5, 0.3}
+	weighted := ev.Compute(opts)
+	if unsafe.SliceData(weighted.Scores) == unsafe.SliceData(first.Scores) {
+		t.Fatal("new weights kept the old scores")
+	}
+	if !sameBits(weighted.Scores, Evaluate(c.Scorer, ts).Compute(opts).Scores) {
+		t.Fatal("the scores of new weights differ from a fresh evaluation's")
+	}
+
+	// Following: the appended evaluation keeps none of this, and its
+	// trends are those of the whole data evaluated afresh.
+	more := manyBatches(rng, 200, 6)
+	next := ev.Append(c.Scorer, more)
+	if next.scores != nil || next.hypervolumes != nil || next.valid != nil {
+		t.Fatal("an appended evaluation inherited the method-independent caches")
+	}
+	grown := next.Recompute(weighted).Trends(nil)
+	all := Evaluate(c.Scorer, append(slices.Clone(ts), more...)).Compute(opts).Trends(nil)
+	for bi := range all {
+		if grown[bi].Hypervolume != all[bi].Hypervolume || grown[bi].Reward != all[bi].Reward || grown[bi].Score != all[bi].Score {
+			t.Fatalf("batch %d after appending: %+v, evaluated afresh %+v", bi, grown[bi], all[bi])
+		}
+	}
+}
+
+// TestPrepareReusesRewards checks that a finished result's rewards array
+// is taken by the next one, which computes the same rewards as a fresh
+// one, and that an unfinished result's is not.
+func TestPrepareReusesRewards(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	c := newTestComputer(t)
+	ts := manyBatches(rng, 500, 5)
+	ev := Evaluate(c.Scorer, ts)
+	opts := c.Options
+	old := ev.Compute(opts)
+	array := unsafe.SliceData(old.Rewards)
+	opts.Method = GRPO
+	res := ev.Prepare(opts, old)
+	if unsafe.SliceData(res.Rewards) != array || old.Rewards != nil {
+		t.Fatal("the finished result's rewards were not reused")
+	}
+	res.Finish()
+	if !sameBits(res.Rewards, Evaluate(c.Scorer, ts).Compute(opts).Rewards) {
+		t.Fatal("rewards computed in a reused array differ from a fresh result's")
+	}
+	unfinished := ev.Prepare(opts, nil)
+	if again := ev.Prepare(opts, unfinished); unsafe.SliceData(again.Rewards) == unsafe.SliceData(unfinished.Rewards) {
+		t.Fatal("an unfinished result's rewards were reused")
+	}
+}

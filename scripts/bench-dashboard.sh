@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# bench-dashboard.sh measures the dashboard as a person meets it, against
+# `rewardlens compute` on the same file in the same run (issue 15): the
+# real binary in a detached tmux session of 140x45, keys sent with
+# send-keys, the screen read with capture-pane.
+#
+# Each round runs, interleaved:
+#   - `rewardlens compute --out FILE` on the input, timed (whole process);
+#   - the dashboard on the input: the time from its start to the first full
+#     frame (the header naming the method and the Rewards tab's statistics),
+#     its VmRSS then (/proc/PID/status) and once the health badge stopped
+#     updating; then SWITCHES presses of m, each timed from send-keys to
+#     the header naming the next method (waiting for the badge to settle
+#     between presses), and its VmRSS after the last.
+# It prints every measurement, then the medians and the ratios to
+# compute's median: first frame / compute, switch / compute, RSS after
+# the switches / RSS at the first frame.
+#
+#   scripts/bench-dashboard.sh FILE                 (3 rounds, 14 switches)
+#   ROUNDS=5 SWITCHES=14 BIN=/tmp/rewardlens scripts/bench-dashboard.sh FILE
+#
+# Make FILE with: python3 scripts/seed_pareto.py gen --n 1000000 --m 3 \
+#   --group-size 8 /tmp/big1m3.jsonl
+# The machine should be otherwise idle (check top): these are wall times.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+if [ $# -ne 1 ]; then
+	echo "usage: scripts/bench-dashboard.sh FILE" >&2
+	exit 2
+fi
+input=$(realpath "$1")
+rounds=${ROUNDS:-3}
+switches=${SWITCHES:-14}
+if ! command -v tmux >/dev/null; then
+	echo "bench-dashboard.sh needs tmux: apt-get install -y tmux" >&2
+	exit 2
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-bench.XXXXXX")
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+	bin=$work/rewardlens
+	go build -o "$bin" .
+fi
+session="rewardlens-bench-$$"
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# The methods in the order m cycles them (engine.Methods).
+methods=(absolute relative grpo rloo pareto pareto-crowding gdpo)
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+screen() { tmux capture-pane -p -t "$session"; }
+rss_mib() { awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/$1/status"; }
+
+# wait_for PATTERN [TIMEOUT_S]: polls the screen until a line matches the
+# extended regular expression PATTERN; fails after TIMEOUT_S (60).
+wait_for() {
+	local deadline=$(($(now_ms) + ${2:-60} * 1000))
+	until screen | grep -qE -- "$1"; do
+		if [ "$(now_ms)" -gt "$deadline" ]; then
+			echo "timed out waiting for /$1/; the screen:" >&2
+			screen >&2
+			exit 1
+		fi
+	done
+}
+
+# settle waits until the header's health badge is no longer updating.
+settle() {
+	local deadline=$(($(now_ms) + 60000))
+	while screen | head -1 | grep -q "updating"; do
+		if [ "$(now_ms)" -gt "$deadline" ]; then
+			echo "the badge kept updating for 60 s" >&2
+			exit 1
+		fi
+		sleep 0.02
+	done
+}
+
+# next_method NAME: the method m switches NAME to.
+next_method() {
+	local i
+	for i in "${!methods[@]}"; do
+		if [ "${methods[$i]}" = "$1" ]; then
+			echo "${methods[$(((i + 1) % ${#methods[@]}))]}"
+			return
+		fi
+	done
+	echo "unknown method $1" >&2
+	exit 1
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+declare -a compute_ms frame_ms frame_rss settled_rss switch_ms end_rss
+echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds of $switches switches"
+for r in $(seq "$rounds"); do
+	start=$(now_ms)
+	"$bin" compute --out "$work/rewards.jsonl" "$input" 2>/dev/null
+	compute_ms+=($(($(now_ms) - start)))
+
+	start=$(now_ms)
+	tmux new-session -d -s "$session" -x 140 -y 45 "$bin $input"
+	wait_for "method: pareto .*" 120
+	wait_for "frac_zero_std_groups" 120
+	frame_ms+=($(($(now_ms) - start)))
+	pid=$(tmux list-panes -t "$session" -F '#{pane_pid}')
+	frame_rss+=("$(rss_mib "$pid")")
+	settle
+	settled_rss+=("$(rss_mib "$pid")")
+
+	method=pareto
+	round_switches=()
+	for _ in $(seq "$switches"); do
+		method=$(next_method "$method")
+		sleep 0.2
+		start=$(now_ms)
+		tmux send-keys -t "$session" m
+		wait_for "method: $method " 30
+		round_switches+=($(($(now_ms) - start)))
+		settle
+	done
+	switch_ms+=("${round_switches[@]}")
+	end_rss+=("$(rss_mib "$pid")")
+	tmux send-keys -t "$session" q
+	sleep 0.3
+	tmux kill-session -t "$session" 2>/dev/null || true
+	echo "round $r: compute ${compute_ms[-1]} ms; first frame ${frame_ms[-1]} ms at ${frame_rss[-1]} MiB" \
+		"(${settled_rss[-1]} MiB settled); switches ${round_switches[*]} ms; ${end_rss[-1]} MiB after them"
+done
+
+c=$(printf '%s\n' "${compute_ms[@]}" | median)
+f=$(printf '%s\n' "${frame_ms[@]}" | median)
+s=$(printf '%s\n' "${switch_ms[@]}" | median)
+fr=$(printf '%s\n' "${frame_rss[@]}" | median)
+sr=$(printf '%s\n' "${settled_rss[@]}" | median)
+er=$(printf '%s\n' "${end_rss[@]}" | median)
+echo "medians: compute $c ms; first frame $f ms; switch $s ms (of ${#switch_ms[@]});" \
+	"RSS $fr MiB at the first frame, $sr MiB settled, $er MiB after $switches switches"
+awk -v c="$c" -v f="$f" -v s="$s" -v fr="$fr" -v er="$er" 'BEGIN {
+	printf "first frame / compute = %.2f (bound 1.5); switch / compute = %.3f (bound 0.1); RSS after / at first frame = %.2f (bound 1.15)\n", f / c, s / c, er / fr
+}'

@@ -1,0 +1,110 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+)
+
+// histogramBySearch is Histogram as first written: a binary search per
+// value. Histogram's guess from equal widths must give the same counts.
+func histogramBySearch(x, edges []float64) []int {
+	k := len(edges) - 1
+	counts := make([]int, k)
+	for _, v := range x {
+		if math.IsNaN(v) || v < edges[0] || v > edges[k] {
+			continue
+		}
+		i := sort.SearchFloat64s(edges, v)
+		if i == k || edges[i] != v {
+			i--
+		}
+		counts[i]++
+	}
+	return counts
+}
+
+func TestHistogramMatchesSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := range 300 {
+		n := 1 + rng.IntN(2000)
+		x := make([]float64, n)
+		scale := math.Pow(10, float64(rng.IntN(12)-6))
+		for i := range x {
+			x[i] = (rng.Float64() - 0.3) * scale
+			if rng.IntN(10) == 0 {
+				x[i] = math.Round(x[i]*4/scale) * scale / 4 // ties
+			}
+		}
+		var edges []float64
+		switch trial % 3 {
+		case 0: // the dashboard's: Freedman-Diaconis, capped
+			edges = CapBins(FreedmanDiaconisBins(x), 1+rng.IntN(80))
+		case 1: // uneven edges, some repeated
+			edges = make([]float64, 2+rng.IntN(30))
+			for i := range edges {
+				edges[i] = (rng.Float64() - 0.3) * scale
+			}
+			edges[rng.IntN(len(edges))] = edges[0]
+			slices.Sort(edges)
+		case 2: // equal widths, with values on every edge
+			edges = equalWidthEdges(-scale, scale, 1+rng.IntN(50))
+			x = append(x, edges...)
+			x = append(x, math.NaN(), math.Inf(1), math.Inf(-1))
+		}
+		if got, want := Histogram(x, edges), histogramBySearch(x, edges); !slices.Equal(got, want) {
+			t.Fatalf("trial %d: Histogram %v, by search %v (edges %v)", trial, got, want, edges)
+		}
+	}
+}
+
+// TestSelectQuantileMatchesSort checks the selection against Quantile on
+// the sorted values, bit for bit, on random data with ties and zeros of
+// both signs, at every size up to the radix selection's and beyond.
+func TestSelectQuantileMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 1))
+	var keys []uint64
+	for trial := range 400 {
+		n := 1 + rng.IntN(300)
+		if trial%10 == 0 {
+			n = 1 + rng.IntN(20000)
+		}
+		x := make([]float64, n)
+		distinct := 1 + rng.IntN(n+1)
+		for i := range x {
+			switch rng.IntN(8) {
+			case 0:
+				x[i] = math.Copysign(0, rng.Float64()-0.5)
+			case 1:
+				x[i] = float64(rng.IntN(distinct)) // ties
+			default:
+				x[i] = (rng.Float64() - 0.5) * math.Pow(10, float64(rng.IntN(40)-20))
+			}
+		}
+		sorted := slices.Clone(x)
+		sortFloats(sorted)
+		keys = slices.Grow(keys[:0], n)[:n]
+		for _, q := range []float64{0, 0.25, 0.5, 0.75, 1, rng.Float64()} {
+			got, want := selectQuantile(q, x, keys), Quantile(q, sorted)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("trial %d, n %d, q %v: selection %v, sorted %v", trial, n, q, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkFreedmanDiaconis1M bins a million values, as the Rewards tab
+// does twice a frame after a switch.
+func BenchmarkFreedmanDiaconis1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Histogram(x, CapBins(FreedmanDiaconisBins(x), 60))
+	}
+}
