@@ -50,7 +50,7 @@ func NewRecordFields(groupBy, batchBy, idBy string) (*RecordFields, error) {
 // record as the loader gave it (whole: not with a Pick). The group and the
 // ID are text: a string as it is, a number as its shortest decimal text
 // (3, 0.5), a bool as true or false. The batch is an integer: a number of
-// integral value. A value that is missing (an absent field, null), of
+// integral value, or the decimal text of one ("12"). A value that is missing (an absent field, null), of
 // another type, or a program that fails, is an error naming the setting
 // and its expression; the caller adds the place.
 func (f *RecordFields) Apply(t *Trajectory) error {
@@ -121,8 +121,9 @@ func textValue(e *Expression, t *Trajectory) (string, error) {
 	return "", fmt.Errorf("must be a string or a number, found %T", v)
 }
 
-// integerValue returns v as an integer: an int, or a float64 of integral
-// value within the int64 range.
+// integerValue returns v as an integer: an int, a float64 of integral
+// value within the int64 range, or a string that is an integer's decimal
+// text.
 func integerValue(v any) (int64, error) {
 	switch x := v.(type) {
 	case nil:
@@ -137,6 +138,11 @@ func integerValue(v any) (int64, error) {
 		}
 		return 0, fmt.Errorf("must be an integer, found %v", x)
 	case string:
+		// The decimal text of an integer: TRL's completion tables have
+		// written the step as text ("12").
+		if n, err := strconv.ParseInt(x, 10, 64); err == nil {
+			return n, nil
+		}
 		return 0, fmt.Errorf("must be an integer, found the string %q", x)
 	}
 	return 0, fmt.Errorf("must be an integer, found %v", v)

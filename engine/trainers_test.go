@@ -153,6 +153,11 @@ func TestRecordFields(t *testing.T) {
 	if err := num.Apply(&tr); err != nil || tr.Group != "0.5" || tr.Batch != -2 || tr.ID != "true" {
 		t.Errorf("got group %q batch %d id %q, %v", tr.Group, tr.Batch, tr.ID, err)
 	}
+	// A step written as text, as TRL's completion tables have done.
+	tr = traj(0, "", "p", "q", "b", "12", "i", "x")
+	if err := num.Apply(&tr); err != nil || tr.Batch != 12 {
+		t.Errorf("step as text: batch %d, %v", tr.Batch, err)
+	}
 	for _, c := range []struct {
 		fields *RecordFields
 		tr     Trajectory
@@ -161,7 +166,8 @@ func TestRecordFields(t *testing.T) {
 		{f, traj(0, "", "step", 1.0, "pred", "x"), `group_by "input": missing`},
 		{f, traj(0, "", "input", nil, "step", 1.0, "pred", "x"), `group_by "input": missing`},
 		{f, traj(0, "", "input", "q", "step", 1.5, "pred", "x"), `batch_by "step": must be an integer, found 1.5`},
-		{f, traj(0, "", "input", "q", "step", "1", "pred", "x"), `batch_by "step": must be an integer, found the string "1"`},
+		{f, traj(0, "", "input", "q", "step", "1.0", "pred", "x"), `batch_by "step": must be an integer, found the string "1.0"`},
+		{f, traj(0, "", "input", "q", "step", "one", "pred", "x"), `batch_by "step": must be an integer, found the string "one"`},
 		{f, traj(0, "", "input", "q", "step", 1.0), `id_by`},
 		{num, traj(0, "", "p", math.NaN(), "b", 1.0, "i", "x"), `group_by "p": must be a string or a finite number`},
 	} {
