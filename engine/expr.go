@@ -14,6 +14,40 @@ import (
 	"github.com/expr-lang/expr/vm"
 )
 
+// maxRepeatBytes bounds what repeat may build in one call: past it, the
+// trajectory is invalid (an evaluation error), not a machine out of memory.
+const maxRepeatBytes = 1 << 20
+
+// errRepeatBudget is repeat's error past maxRepeatBytes.
+var errRepeatBudget = fmt.Errorf("repeat: the result would exceed %d bytes, the expression's memory budget", maxRepeatBytes)
+
+// boundedRepeat is expr's repeat(s, n) with the size of its result, not
+// only n, checked before anything is built.
+func boundedRepeat(params ...any) (any, error) {
+	s, ok := params[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("repeat: want a string, got %T", params[0])
+	}
+	var n int
+	switch x := params[1].(type) {
+	case int:
+		n = x
+	case int64:
+		n = int(x)
+	case float64:
+		n = int(x)
+	default:
+		return nil, fmt.Errorf("repeat: want an integer count, got %T", params[1])
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("repeat: negative count %d", n)
+	}
+	if len(s) > 0 && n > maxRepeatBytes/len(s) {
+		return nil, errRepeatBudget
+	}
+	return strings.Repeat(s, n), nil
+}
+
 // maxExprNodes bounds the size of an expression so that evaluation stays
 // cheap whatever a config file holds.
 const maxExprNodes = 1000
@@ -85,6 +119,10 @@ func CompileExpression(name, src string) (*Expression, error) {
 		// The clock is the one thing outside the trajectory that an
 		// expression could read: rewards must not depend on when they run.
 		expr.DisableBuiltin("now"),
+		// expr's own repeat checks its count, not the size it builds, so
+		// that repeat(repeat("x", 100000), 100000) would take 10 GB.
+		expr.DisableBuiltin("repeat"),
+		expr.Function("repeat", boundedRepeat, new(func(string, int) string)),
 	)
 	if err != nil {
 		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}
