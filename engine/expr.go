@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -140,7 +139,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 		program:     program,
 		env:         make(map[string]any, len(exprEnvTypes)+8),
 		useResponse: refs.names["response"],
-		names:       slices.Sorted(maps.Keys(refs.names)),
+		names:       refs.fields(),
 		fullEnv:     refs.names["$env"],
 	}
 	e.key, e.direct = metadataKey(program.Node())
@@ -184,12 +183,33 @@ func (e *Expression) clone() *Expression {
 // (the response text) are only built when used.
 type identifiers struct{ names map[string]bool }
 
-func (v *identifiers) Visit(node *ast.Node) {
-	if id, ok := (*node).(*ast.IdentifierNode); ok {
-		if v.names == nil {
-			v.names = map[string]bool{}
+// fields returns the identifiers that name values, sorted.
+func (v *identifiers) fields() []string {
+	var out []string
+	for name, isField := range v.names {
+		if isField {
+			out = append(out, name)
 		}
-		v.names[id.Value] = true
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Visit notes the identifiers that name values, not the functions called
+// (repeat, a function of ours, is called through an identifier).
+func (v *identifiers) Visit(node *ast.Node) {
+	if v.names == nil {
+		v.names = map[string]bool{}
+	}
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode:
+		if _, called := v.names[n.Value]; !called {
+			v.names[n.Value] = true
+		}
+	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
+			v.names[id.Value] = false
+		}
 	}
 }
 

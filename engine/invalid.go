@@ -443,6 +443,10 @@ func (v *fieldVisitor) Visit(node *ast.Node) {
 		}
 	case *ast.VariableDeclaratorNode:
 		v.bound[n.Name] = true
+	case *ast.CallNode: // a function called (repeat) is no field
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
+			v.bound[id.Value] = true
+		}
 	}
 }
 
