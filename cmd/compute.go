@@ -15,6 +15,7 @@ import (
 
 func newComputeCommand(s *settings, stdio IO) *cobra.Command {
 	var format, out string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "compute [flags] FILE...",
 		Short: "Write the reward of every trajectory (JSONL, CSV or JSON)",
@@ -29,6 +30,9 @@ error names the objective, the cause and the nearest field names.`,
   cat rollouts.jsonl | rewardlens compute --method rloo -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
+				return err
+			}
+			if err := checkOut(out, args, stdio.Stdin, force); err != nil {
 				return err
 			}
 			p, err := prepare(cmd, s, args, stdio)
@@ -58,6 +62,7 @@ error names the objective, the cause and the nearest field names.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "jsonl", "output format: jsonl, csv or json")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
+	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"jsonl", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/internal/output"
@@ -49,6 +50,41 @@ func refuseInput(path string, inputs []string) error {
 		if st, err := os.Stat(in); err == nil && os.SameFile(st, out) {
 			return usagef("--out %s is an input: rewardlens never overwrites its inputs", path)
 		}
+	}
+	return nil
+}
+
+// checkOut checks, before anything is read, that --out path can be
+// written and may be replaced: not an input (nor standard input when it is
+// one), not a read-only file or another user's (unless force), in a
+// directory where a file can be created. "" and "-" are stdout.
+func checkOut(path string, inputs []string, stdin io.Reader, force bool) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if err := refuseInput(path, inputs); err != nil {
+		return err
+	}
+	target := output.Target(path)
+	old, err := os.Stat(target)
+	if err == nil && old.Mode().IsRegular() {
+		if f, ok := stdin.(*os.File); ok && slices.Contains(inputs, "-") {
+			if in, err := f.Stat(); err == nil && os.SameFile(in, old) {
+				return usagef("--out %s is standard input, an input: rewardlens never overwrites its inputs", path)
+			}
+		}
+		if !force && old.Mode().Perm()&0o222 == 0 {
+			return usagef("--out %s is read-only: rewardlens does not replace it (--force to replace it anyway)", path)
+		}
+		if uid, ok := output.Owner(old); ok && !force && uid != os.Geteuid() {
+			return usagef("--out %s belongs to another user (uid %d): rewardlens does not replace it (--force to replace it, keeping its owner and mode)", path, uid)
+		}
+	}
+	if err == nil && !old.Mode().IsRegular() {
+		return nil // a device or a pipe, written in place
+	}
+	if err := output.CheckWritable(path); err != nil {
+		return usagef("--out: %v", err)
 	}
 	return nil
 }

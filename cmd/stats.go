@@ -19,6 +19,7 @@ import (
 
 func newStatsCommand(s *settings, stdio IO) *cobra.Command {
 	var format, out string
+	var force bool
 	var health healthFlags
 	var follow bool
 	cmd := &cobra.Command{
@@ -45,6 +46,9 @@ of that step; JSON lines with --format json) until interrupted.`,
   rewardlens stats --follow runs/today/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := formatCheck(format, "table", "json"); err != nil {
+				return err
+			}
+			if err := checkOut(out, args, stdio.Stdin, force); err != nil {
 				return err
 			}
 			if follow {
@@ -85,6 +89,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 	health.register(cmd.Flags(), true)
 	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
+	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the inputs; print a line per batch as they grow, until interrupted")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd

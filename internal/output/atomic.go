@@ -27,19 +27,18 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	if err == nil && !old.Mode().IsRegular() {
 		return writeInPlace(path, write)
 	}
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
+	path = Target(path)
 	tmp, err := createTemp(path)
 	if err != nil {
-		return err
+		return namedError(err, "", path)
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
 	if old != nil {
 		if err := tmp.Chmod(old.Mode().Perm()); err != nil {
 			tmp.Close()
-			return err
+			return namedError(err, tmp.Name(), path)
 		}
+		keepOwner(tmp, old)
 	}
 	w := bufio.NewWriterSize(&writeback{f: tmp}, 1<<16)
 	err = write(w)
@@ -52,10 +51,59 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return err
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
 	}
-	return os.Rename(tmp.Name(), path)
+	return namedError(err, tmp.Name(), path)
+}
+
+// Target returns the file that writing path replaces: path, or the file
+// its chain of symbolic links names, even when that file does not exist
+// yet (a dangling link is followed to create its target, not replaced by
+// a file).
+func Target(path string) string {
+	for range 40 { // as the kernel's limit on links followed
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return path
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return path
+}
+
+// CheckWritable reports whether a file can be created beside path (as
+// WriteFileAtomic will), by creating and removing one: before a long load,
+// not after it.
+func CheckWritable(path string) error {
+	path = Target(path)
+	tmp, err := createTemp(path)
+	if err != nil {
+		return namedError(err, "", path)
+	}
+	tmp.Close()
+	return os.Remove(tmp.Name())
+}
+
+// namedError returns err with the temporary file tmp's name, which means
+// nothing to the user, replaced by path's ("" tmp: any path error).
+func namedError(err error, tmp, path string) error {
+	var le *os.LinkError
+	if errors.As(err, &le) && le.Old == tmp {
+		return &fs.PathError{Op: "write", Path: path, Err: le.Err}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && (tmp == "" || pe.Path == tmp) {
+		return &fs.PathError{Op: "write", Path: path, Err: pe.Err}
+	}
+	return err
 }
 
 // writeInPlace writes what write produces to path, an existing file that
