@@ -241,6 +241,10 @@ func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
 	if len(names) < 2 {
 		return nil
 	}
+	if corr == nil {
+		_, err := fmt.Fprintf(w, "correlation (Pearson): not computed for more than %d objectives (%d)\n", engine.MaxCorrelationObjectives, len(names))
+		return err
+	}
 	fmt.Fprintln(w, "correlation (Pearson)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	header := []string{""}

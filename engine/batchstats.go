@@ -67,7 +67,9 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 	}
 	out := *st
 	out.Objectives = slices.Clone(st.Objectives)
-	out.Correlation = make([][]float64, len(st.Correlation))
+	if st.Correlation != nil {
+		out.Correlation = make([][]float64, len(st.Correlation))
+	}
 	for a, row := range st.Correlation {
 		out.Correlation[a] = slices.Clone(row)
 	}
@@ -96,7 +98,9 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	for k, o := range res.Objectives {
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
 	}
-	st.Correlation = make([][]float64, res.M)
+	if corr != nil {
+		st.Correlation = make([][]float64, res.M)
+	}
 	for a := range corr {
 		st.Correlation[a] = slices.Clone(corr[a])
 	}
@@ -115,6 +119,12 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	}
 	return st
 }
+
+// MaxCorrelationObjectives is the most objectives whose correlation
+// matrix a batch's statistics hold: beyond it the matrix (m² numbers, and
+// as many Pearson passes over the batch) is left out, Correlation is nil
+// and the statistics stay linear in m.
+const MaxCorrelationObjectives = 64
 
 // objectiveColumns are the per-objective statistics of a batch, which depend
 // on the evaluation alone: a method, weight or scope change reuses them.
@@ -135,12 +145,16 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]f
 	if ok && c.members == len(b.Members) {
 		return c.summaries, c.corr
 	}
-	c = &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M), corr: make([][]float64, res.M)}
+	c = &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M)}
 	columns := make([][]float64, res.M)
-	// The columns on every core; Pearson is symmetric, bit for bit (its
-	// sums are), so each pair is computed once.
-	for a := range columns {
-		c.corr[a] = make([]float64, res.M)
+	correlate := res.M <= MaxCorrelationObjectives
+	if correlate {
+		// The columns on every core; Pearson is symmetric, bit for bit (its
+		// sums are), so each pair is computed once.
+		c.corr = make([][]float64, res.M)
+		for a := range columns {
+			c.corr[a] = make([]float64, res.M)
+		}
 	}
 	// The columns are scratch arrays, given back once summarised and
 	// correlated: a run's batches would otherwise leave m arrays each.
@@ -158,12 +172,14 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]f
 			putScratch(b)
 		}
 	}()
-	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, a, _ int) {
-		for b := a; b < res.M; b++ {
-			c.corr[a][b] = stats.Pearson(columns[a], columns[b])
-			c.corr[b][a] = c.corr[a][b]
-		}
-	})
+	if correlate {
+		parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, a, _ int) {
+			for b := a; b < res.M; b++ {
+				c.corr[a][b] = stats.Pearson(columns[a], columns[b])
+				c.corr[b][a] = c.corr[a][b]
+			}
+		})
+	}
 	ev.mu.Lock()
 	if ev.objStats == nil {
 		ev.objStats = map[int64]*objectiveColumns{}

@@ -187,7 +187,12 @@ func newHealthRun(res *engine.Result, trends []engine.Trend, cfg Config) *health
 	}
 	if h.task >= 0 && h.task < len(res.Objectives) {
 		for k := range res.Objectives {
-			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *engine.Trend) float64 { return t.Correlation[h.task][k] }))
+			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *engine.Trend) float64 {
+				if t.Correlation == nil { // more objectives than are correlated
+					return math.NaN()
+				}
+				return t.Correlation[h.task][k]
+			}))
 		}
 	}
 	return h
@@ -354,6 +359,9 @@ func (h *healthRun) lengthDrift(t *engine.Trend) (Finding, bool) {
 }
 
 func (h *healthRun) correlationFlip(t *engine.Trend, k int) (Finding, bool) {
+	if t.Correlation == nil {
+		return Finding{}, false
+	}
 	r0, r := h.baseCorr[k], t.Correlation[h.task][k]
 	if k == h.task || !(math.Abs(r0) > flipMin) || math.Signbit(r) == math.Signbit(r0) {
 		return Finding{}, false

@@ -130,6 +130,9 @@ const correlationCell = 7
 // correlationView renders the Pearson correlation matrix as a grid coloured
 // from -1 to +1, with a legend; NaN (a constant objective) is written so.
 func correlationView(st *Styles, objs []engine.ObjectiveStats, corr [][]float64) string {
+	if corr == nil && len(objs) > engine.MaxCorrelationObjectives {
+		return st.Title.Render("Pearson correlation") + "\n" + st.Muted.Render(fmt.Sprintf("not computed for more than %d objectives", engine.MaxCorrelationObjectives))
+	}
 	nameWidth := 0
 	for _, o := range objs {
 		nameWidth = max(nameWidth, min(ansi.StringWidth(textsafe.Line(o.Name)), 12))
