@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,10 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 )
 
+// maxParquetStream is the most a Parquet input of unknown size (a stream)
+// may hold: it is read whole into memory. (A variable for the tests.)
+var maxParquetStream int64 = 1 << 30
+
 // readParquet reads a Parquet file, one trajectory per row: the columns of
 // the fields of docs/CONTRACT.md, Trajectories, by name; metadata either
 // from a column called metadata
@@ -24,13 +29,29 @@ import (
 // The whole file is read into memory first: Parquet's footer, at its end,
 // says where the columns are, and the input may be a stream (standard
 // input). Compressed columns keep that copy smaller than the text formats.
+//
+// A stream (no size known: standard input, a pipe, a gzip file) is read up
+// to maxParquetStream bytes, and must start as Parquet does ("PAR1"), so
+// that random bytes or an endless stream end at once, not in memory.
 func (l *loader) readParquet(r io.Reader) error {
-	data, err := io.ReadAll(r)
+	br := bufio.NewReader(r)
+	head, err := br.Peek(len(parquetMagic))
+	if len(head) == 0 && err == io.EOF {
+		return nil // as for an empty text file: no trajectories
+	}
+	if !bytes.Equal(head, parquetMagic) {
+		return fmt.Errorf("%s: not a Parquet file: it does not start with %q", l.name, parquetMagic)
+	}
+	var src io.Reader = br
+	if l.sizeHint <= 0 {
+		src = io.LimitReader(br, maxParquetStream+1)
+	}
+	data, err := io.ReadAll(src)
 	if err != nil {
 		return fmt.Errorf("%s: read: %w", l.name, err)
 	}
-	if len(data) == 0 {
-		return nil // as for an empty text file: no trajectories
+	if l.sizeHint <= 0 && int64(len(data)) > maxParquetStream {
+		return fmt.Errorf("%s: a Parquet stream longer than %d MiB: Parquet is read whole (its footer is at the end); save it to a file and read that", l.name, maxParquetStream>>20)
 	}
 	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
