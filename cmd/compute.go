@@ -50,7 +50,7 @@ error names the objective, the cause and the nearest field names.`,
 				}
 				return err
 			}
-			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
+			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
 				return writeRewards(w, format, &p.ids, parts, res)
 			})
 			if err != nil {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -15,11 +16,22 @@ import (
 // writeOutput writes what write produces to path atomically (a temporary
 // file in the same directory, renamed over path once complete, so that an
 // interrupted run leaves any old file intact), or to stdout when path is
-// "" or "-". It refuses to write over one of the inputs.
-func writeOutput(path string, inputs []string, stdout io.Writer, write func(io.Writer) error) error {
+// "" or "-". It refuses to write over one of the inputs. Once ctx ends (a
+// signal), the writing stops and nothing is committed: the old file stays
+// and the temporary one is removed, and the error is ctx's.
+func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Writer, write func(io.Writer) error) error {
+	if err := ctx.Err(); err != nil {
+		return err // a signal came during the load's last steps
+	}
+	stoppable := func(w io.Writer) error {
+		if err := write(ctxWriter{ctx, w}); err != nil {
+			return err
+		}
+		return ctx.Err()
+	}
 	if path == "" || path == "-" {
 		w := bufio.NewWriterSize(stdout, 1<<16)
-		if err := write(w); err != nil {
+		if err := stoppable(w); err != nil {
 			return err
 		}
 		return w.Flush()
@@ -27,7 +39,20 @@ func writeOutput(path string, inputs []string, stdout io.Writer, write func(io.W
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
-	return output.WriteFileAtomic(path, write)
+	return output.WriteFileAtomic(path, stoppable)
+}
+
+// ctxWriter writes to w until ctx ends, then fails with ctx's error.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // refuseInput fails when path is one of the inputs: rewardlens never

@@ -69,7 +69,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if report.Health, err = health.report(res); err != nil {
 				return err
 			}
-			err = writeOutput(out, args, stdio.Stdout, func(w io.Writer) error {
+			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
 				if format == "json" {
 					text, err := json.MarshalIndent(report, "", "  ")
 					if err != nil {

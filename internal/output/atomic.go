@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 )
 
 // WriteFileAtomic writes what write produces to path atomically: to a
@@ -32,7 +33,11 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return namedError(err, "", path)
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
+	temporaries.Store(tmp.Name(), true)
+	defer func() {
+		os.Remove(tmp.Name()) // a no-op once renamed
+		temporaries.Delete(tmp.Name())
+	}()
 	if old != nil {
 		if err := tmp.Chmod(old.Mode().Perm()); err != nil {
 			tmp.Close()
@@ -55,6 +60,20 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 		err = os.Rename(tmp.Name(), path)
 	}
 	return namedError(err, tmp.Name(), path)
+}
+
+// temporaries holds the names of the temporary files being written, for
+// RemoveTemporaries.
+var temporaries sync.Map
+
+// RemoveTemporaries removes the temporary files of the writes under way:
+// for a process about to end at once (a second ctrl+c), so that no
+// half-written file is left behind.
+func RemoveTemporaries() {
+	temporaries.Range(func(name, _ any) bool {
+		os.Remove(name.(string))
+		return true
+	})
 }
 
 // Target returns the file that writing path replaces: path, or the file
