@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/internal/openctx"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -37,6 +38,22 @@ func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Wr
 		return w.Flush()
 	}
 	if err := refuseInput(path, inputs); err != nil {
+		return err
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+		// A FIFO blocks in open until a reader comes: ctrl+c ends that.
+		f, err := openctx.OpenFile(ctx, path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		w := bufio.NewWriterSize(f, 1<<16)
+		err = stoppable(w)
+		if err == nil {
+			err = w.Flush()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 		return err
 	}
 	return output.WriteFileAtomic(path, stoppable)

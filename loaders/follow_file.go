@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/openctx"
 )
 
 // followedFile is one followed file and how far it was read.
@@ -115,7 +116,7 @@ func (f *followedFile) reload(opts Options) fileChange {
 // When each is not nil, it takes the trajectories (FollowOptions.Each),
 // and the Result has none.
 func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
-	file, err := os.Open(f.path)
+	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err // *fs.PathError: "open PATH: reason"
 	}
@@ -211,7 +212,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	if st.Size() == f.info.Size() && st.ModTime().Equal(f.info.ModTime()) {
 		return fileChange{}
 	}
-	file, err := os.Open(f.path)
+	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 	if err != nil {
 		return f.fail(st, err)
 	}

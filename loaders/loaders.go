@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/openctx"
 )
 
 // Options control how inputs are read.
@@ -226,9 +227,10 @@ func loadPath(path string, fileIndex int, opts Options, progress *progress, each
 		}
 		return read(progress.reader(stdin), stdinName, fileIndex, opts, 0, each)
 	}
-	f, err := os.Open(path)
+	// A FIFO blocks in open until a writer comes: ctrl+c must end that too.
+	f, err := openctx.OpenFile(opts.Context, path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, err // *fs.PathError: "open PATH: reason"
+		return nil, err // *fs.PathError: "open PATH: reason", or the interrupt
 	}
 	defer f.Close()
 	var size int64

@@ -48,8 +48,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 	}
 	var out []FileFields
 	for i, path := range files {
-		if path == "-" {
-			continue
+		if st, err := os.Stat(path); path == "-" || err == nil && !st.Mode().IsRegular() {
+			continue // a stream, a FIFO: looking would take what the load must read
 		}
 		ctx, stop := context.WithCancel(parent)
 		var ff *FileFields

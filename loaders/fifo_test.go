@@ -1,0 +1,43 @@
+//go:build unix
+
+package loaders
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// TestLoadFIFOWithoutWriterEndsOnInterrupt: a FIFO no one writes to blocks
+// the load in open; the end of the context (the first ctrl+c) ends it
+// with the context's error, and looking at the inputs' layout does not
+// open it (issue 16).
+func TestLoadFIFOWithoutWriterEndsOnInterrupt(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "rollouts.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if fields, err := Peek([]string{fifo}, Options{Context: ctx}); err != nil || len(fields) != 0 {
+		t.Errorf("Peek on a FIFO: %v, %v; want it left alone", fields, err)
+	}
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	_, err := Load([]string{fifo}, Options{Context: ctx})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Load: %v, want the context's error", err)
+	}
+	// A writer at last lets the abandoned open return, and close its file.
+	w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	goleak.VerifyNone(t)
+}
