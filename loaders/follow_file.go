@@ -34,6 +34,10 @@ type followedFile struct {
 	offset int64
 	lines  int
 	head   []byte
+	// before is the last bytes read, up to offset (at most beforeSize):
+	// what must still be there, unchanged, for the file to have grown
+	// rather than been written anew (cp over it, a rewrite in place).
+	before []byte
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *loader
@@ -42,6 +46,11 @@ type followedFile struct {
 // headSize is how many of the first bytes of a file tell whether it is
 // still the file that was read.
 const headSize = 64
+
+// beforeSize is how many of the last bytes read are checked again when a
+// file grows: a rewrite that kept the file's start (lines of one shape)
+// almost never keeps the block before the offset too, byte for byte.
+const beforeSize = 4096
 
 // fileChange is what a check of a file found.
 type fileChange struct {
@@ -203,6 +212,9 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
 		err = herr
 	}
+	if berr := f.recordBefore(file); err == nil {
+		err = berr
+	}
 	return res, err
 }
 
@@ -235,6 +247,9 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
 	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
+	if berr := f.recordBefore(file); err == nil {
+		err = berr
+	}
 	c := fileChange{res: res, err: err}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
 		c.err = malformedError(res)
@@ -266,21 +281,34 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	return l.res, err
 }
 
+// recordBefore keeps the last bytes read from file, up to the offset.
+func (f *followedFile) recordBefore(file *os.File) error {
+	f.before = f.before[:0]
+	n := min(f.offset, beforeSize)
+	if n == 0 {
+		return nil
+	}
+	f.before = append(f.before, make([]byte, n)...)
+	_, err := file.ReadAt(f.before, f.offset-n)
+	return err
+}
+
 // rewritten reports whether the file no longer holds what was read at its
-// start, or no line end where the last complete line read ended: a file
-// truncated and written again, beyond where it was read, between two
-// checks.
+// start, or in the block before where the last complete line read ended
+// (which ends with that line's "\n"): a file truncated and written again,
+// or rewritten in place, beyond where it was read, between two checks.
 func (f *followedFile) rewritten(file *os.File) bool {
-	buf := make([]byte, len(f.head))
-	if _, err := file.ReadAt(buf, 0); err != nil || !bytes.Equal(buf, f.head) {
+	buf := make([]byte, max(len(f.head), len(f.before)))
+	head := buf[:len(f.head)]
+	if _, err := file.ReadAt(head, 0); err != nil || !bytes.Equal(head, f.head) {
 		return true
 	}
-	if f.offset == 0 {
+	if len(f.before) == 0 {
 		return false
 	}
-	var last [1]byte
-	_, err := file.ReadAt(last[:], f.offset-1)
-	return err != nil || last[0] != '\n'
+	before := buf[:len(f.before)]
+	_, err := file.ReadAt(before, f.offset-int64(len(before)))
+	return err != nil || !bytes.Equal(before, f.before)
 }
 
 // lastLineEnd returns the offset just past the last "\n" of the file at

@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
@@ -440,6 +441,64 @@ func TestFollowRewrittenLarger(t *testing.T) {
 	f.await(t, ch, "rewritten", func() bool { return len(f.ids[path]) == 4 })
 	if !slices.Equal(f.ids[path], ids("b", 4)) {
 		t.Errorf("loaded %v, want the new content", f.ids[path])
+	}
+	cancel()
+	for range ch {
+	}
+}
+
+// TestFollowRewrittenInPlaceSameStart is issue 16's case: a followed file
+// written anew in place (cp over it) with lines of the same shape, whose
+// first bytes are the same and whose lines are as long, so that its old end
+// falls on a line end: it is
+// read again from the start, not taken as grown, so no old line stays.
+func TestFollowRewrittenInPlaceSameStart(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	lines := func(value string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, `{"id":"r%04d","metadata":{"pad":"%s","a":%s}}`+"\n", i, strings.Repeat("x", 40), value)
+		}
+		return b.String()
+	}
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	old := lines(`"bad"`, 1000)
+	os.WriteFile(path, []byte(old), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, FollowOptions{Poll: 300 * time.Millisecond, NoWatch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // past the follower's first check
+	fresh := lines("0.500", 2000)      // lines as long as the old ones: their ends align
+	if fresh[:headSize] != old[:headSize] {
+		t.Fatal("the fixture must keep the file's first bytes")
+	}
+	// Written in place, as cp does: the same file, truncated, then written.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(fresh)
+	f.Close()
+	var reloaded bool
+	var got []engine.Trajectory
+	awaitUpdates(t, ch, "rewritten in place", func(u Update) {
+		if slices.Contains(u.Reloaded, path) {
+			reloaded, got = true, nil
+		}
+		got = append(got, u.Trajectories...)
+	}, func() bool { return len(got) == 2000 }, func() string {
+		return fmt.Sprintf("reloaded %v, %d trajectories (first load %d)", reloaded, len(got), len(res.Trajectories))
+	})
+	if !reloaded {
+		t.Error("the rewrite was taken for growth: no reload")
+	}
+	for _, tr := range got {
+		if tr.Metadata["a"] != 0.5 {
+			t.Fatalf("%s: a = %v, an old line", tr.ID, tr.Metadata["a"])
+		}
 	}
 	cancel()
 	for range ch {
