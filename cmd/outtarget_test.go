@@ -122,3 +122,23 @@ func TestOutKeepsAnotherUsersFile(t *testing.T) {
 		t.Errorf("owner %d:%d mode %v, want 12345:12345 0640", st.Uid, st.Gid, fi.Mode().Perm())
 	}
 }
+
+// TestMaxRecordBytesFlag: --max-record-bytes takes a size with a unit and
+// bounds the lines read; a bad size is a usage error.
+func TestMaxRecordBytesFlag(t *testing.T) {
+	line := `{"id":"long","metadata":{"accuracy":1,"pad":"` + strings.Repeat("x", 2000) + `"}}` + "\n"
+	path := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"a","metadata":{"accuracy":0}}`+"\n"+line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, "", "compute", "--max-record-bytes", "1KiB", path)
+	if code != exitBadInput || !strings.Contains(stderr, path+":2: record longer than 1 KiB") {
+		t.Errorf("status %d, %q", code, stderr)
+	}
+	if _, stderr, code = run(t, "", "compute", "--max-record-bytes", "4KiB", path); code != exitOK {
+		t.Errorf("under the bound: status %d, %q", code, stderr)
+	}
+	if _, stderr, code = run(t, "", "compute", "--max-record-bytes", "lots", path); code != exitBadInput || !strings.Contains(stderr, "--max-record-bytes") {
+		t.Errorf("a bad size: status %d, %q", code, stderr)
+	}
+}

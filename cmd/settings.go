@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -30,6 +31,7 @@ type settings struct {
 	noNormalize                    bool
 	configPath                     string
 	skipInvalidLines               bool
+	maxRecordBytes                 string
 	inputFormat                    string
 	from                           string
 	groupBy, batchBy, idBy         string
@@ -53,6 +55,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
+	f.StringVar(&s.maxRecordBytes, "max-record-bytes", "256MiB", "the longest JSONL line read (`SIZE`: bytes, or with KiB, MiB, GiB); a longer one is an error, or skipped with --skip-invalid-lines")
 	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
 	f.StringVar(&s.from, "from", "", "input layout: auto, verl, trl or plain (default auto: recognised by the fields)")
 	f.StringVar(&s.groupBy, "group-by", "", "set each record's group to `EXPR` (e.g. input, prompt)")
@@ -176,7 +179,11 @@ func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engin
 	if err != nil {
 		return loaders.Options{}, inputError{err}
 	}
-	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields}, nil
+	maxRecord, err := parseByteSize(s.maxRecordBytes)
+	if err != nil {
+		return loaders.Options{}, usageError{fmt.Errorf("--max-record-bytes: %w", err)}
+	}
+	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields, MaxRecordBytes: maxRecord}, nil
 }
 
 func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {
@@ -276,4 +283,25 @@ func strs[T ~string](vs []T) []string {
 		out[i] = string(v)
 	}
 	return out
+}
+
+// parseByteSize reads a size: a whole number of bytes, or one followed by
+// KiB, MiB or GiB (powers of 1024); at least 1.
+func parseByteSize(text string) (int64, error) {
+	s := strings.TrimSpace(text)
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		size   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if rest, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, unit = strings.TrimSpace(rest), u.size
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > math.MaxInt64/unit {
+		return 0, fmt.Errorf("%q: want a size such as 1048576, 64KiB or 256MiB", text)
+	}
+	return n * unit, nil
 }

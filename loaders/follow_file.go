@@ -184,7 +184,7 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // again by offset (Reread): a followed file is a regular file, not
 // gzipped.
 func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
-	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL), each: each, fields: opts.Fields.Clone()}
+	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL), each: each, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord()}
 	if each != nil {
 		f.tailer.maps = &mapStore{}
 	}

@@ -80,10 +80,23 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			// block seldom outgrows it.
 			b = &jsonlBlock{data: make([]byte, 0, blockBytes+blockBytes/8)}
 		}
-		readErr := b.fill(br, &long, &at)
+		readErr := b.fill(br, &long, &at, l.maxRecord, l.skipInvalid)
 		b.done = make(chan struct{})
 		work <- b
 		pending = append(pending, b)
+		var tooLong *recordTooLong
+		if errors.As(readErr, &tooLong) {
+			// Rejected in input order, once the lines before it are taken.
+			for len(pending) > 0 {
+				if err := take(); err != nil {
+					return err
+				}
+			}
+			if err := l.reject(&LineError{Path: l.name, Line: tooLong.line, Msg: tooLong.Error()}); err != nil {
+				return err
+			}
+			readErr = tooLong.next
+		}
 		for len(pending) > nw+1 || (readErr != nil && len(pending) > 0) {
 			if err := take(); err != nil {
 				return err
@@ -137,10 +150,30 @@ type blockError struct {
 // the input ends. *at is the place of the next line to read; long is a
 // buffer for readLine. It returns io.EOF at the end of the input and any
 // other read error as it comes, *at then being the line it stopped.
-func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos) error {
+func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, max int64, skip bool) error {
 	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
 	for len(b.data) < blockBytes {
-		line, n, err := readLine(br, long)
+		line, n, err := readLine(br, long, max)
+		if errors.Is(err, errRecordTooLong) {
+			tooLong := &recordTooLong{line: at.line, max: max}
+			if errors.Is(err, errLineGoesOn) {
+				if !skip {
+					return tooLong // stop now: the rest is never read
+				}
+				var rest int
+				rest, err = skipLine(br)
+				n += rest
+			}
+			at.line++
+			at.off += int64(n)
+			switch {
+			case errors.Is(err, io.EOF):
+				tooLong.next = io.EOF
+			case err != nil && !errors.Is(err, errRecordTooLong):
+				tooLong.next = err // a read error after it
+			}
+			return tooLong
+		}
 		if err != nil && err != io.EOF {
 			return err
 		}
@@ -341,18 +374,82 @@ func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Traject
 // bytes it took from br, and io.EOF with the last one. The line is valid
 // until the next call; long is a buffer kept between calls for lines that
 // do not fit br's buffer.
-func readLine(br *bufio.Reader, long *[]byte) (line []byte, n int, err error) {
+func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, err error) {
 	line, err = br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		*long = append((*long)[:0], line...)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = br.ReadSlice('\n')
+			if int64(len(*long)+len(line))-1 > max { // the "\n" aside
+				return nil, len(*long) + len(line), tooLongError(err)
+			}
 			*long = append(*long, line...)
 		}
 		line = *long
+	}
+	if int64(len(bytes.TrimSuffix(line, []byte("\n")))) > max {
+		return nil, len(line), tooLongError(err)
 	}
 	n = len(line)
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, n, err
+}
+
+// errRecordTooLong is readLine's error for a line past its bound; it wraps
+// the read's own error (io.EOF at the end of the input, or nil).
+var errRecordTooLong = errors.New("record too long")
+
+// errLineGoesOn is tooLongError's mark of a line whose end is not read yet.
+var errLineGoesOn = errors.New("the line goes on")
+
+// tooLongError returns errRecordTooLong, wrapping err unless it is nil;
+// bufio.ErrBufferFull, the line not read to its end, as errLineGoesOn.
+func tooLongError(err error) error {
+	if err == nil {
+		return errRecordTooLong
+	}
+	if errors.Is(err, bufio.ErrBufferFull) {
+		err = errLineGoesOn
+	}
+	return fmt.Errorf("%w: %w", errRecordTooLong, err)
+}
+
+// skipLine reads past the rest of a line, holding none of it, and returns
+// how many bytes that was, its "\n" included, and the read's error (io.EOF
+// at the end of the input).
+func skipLine(br *bufio.Reader) (int, error) {
+	n := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += len(chunk)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return n, err
+		}
+	}
+}
+
+// recordTooLong is a JSONL line past Options.MaxRecordBytes, at line;
+// next is the read's error after it (io.EOF at the end), or nil.
+type recordTooLong struct {
+	line int
+	max  int64
+	next error
+}
+
+func (e *recordTooLong) Error() string {
+	return "record longer than " + byteSize(e.max)
+}
+
+// byteSize writes n bytes for a message: "256 MiB", "64 KiB", "100 bytes".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -17,6 +17,7 @@
 package loaders
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -67,7 +68,18 @@ type Options struct {
 	// Trajectories then never come with a Pick: the expressions read the
 	// whole record.
 	Fields *engine.RecordFields
+	// MaxRecordBytes bounds one JSONL line (DefaultMaxRecordBytes when 0):
+	// a longer one is a LineError "record longer than ..." found as it is
+	// read, and not held (skipped and counted with SkipInvalid), so that a
+	// line of gigabytes (a gzip bomb) costs no memory.
+	MaxRecordBytes int64
 }
+
+// DefaultMaxRecordBytes is Options.MaxRecordBytes when it is 0: 256 MiB.
+const DefaultMaxRecordBytes = 256 << 20
+
+// maxRecord is MaxRecordBytes, its default applied.
+func (o Options) maxRecord() int64 { return cmp.Or(o.MaxRecordBytes, DefaultMaxRecordBytes) }
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is the
 // 1-based byte column, or 0 when only the line is known.
@@ -271,7 +283,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if format == "" {
 		format = detectFormat(name, in.r)
 	}
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone()}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord()}
 	spec := format.spec()
 	if size > 0 && !in.gzipped && spec.reread != nil {
 		l.format = string(format)
@@ -303,6 +315,8 @@ type loader struct {
 	name        string
 	fileIndex   int
 	skipInvalid bool
+	// maxRecord is Options.MaxRecordBytes, its default applied.
+	maxRecord int64
 	// lead is the number of bytes before the text of line 1 that the reader
 	// does not see (a byte order mark), added to columns on line 1.
 	lead int

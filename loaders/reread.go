@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -79,7 +80,7 @@ func sameRecord(got, t *engine.Trajectory) string {
 // rereadRecord reads the record of t's format at t.Offset of f, without
 // its default ID. Its error says what is wrong there.
 func rereadRecord(f *os.File, t *engine.Trajectory) (engine.Trajectory, error) {
-	l := &loader{name: t.Source, fileIndex: int(t.Batch), format: t.Format, res: &Result{}}
+	l := &loader{name: t.Source, fileIndex: int(t.Batch), format: t.Format, res: &Result{}, maxRecord: math.MaxInt64} // a line read once already
 	at := bufio.NewReaderSize(io.NewSectionReader(f, t.Offset, 1<<62), bufferSize)
 	if spec := Format(t.Format).spec(); spec != nil && spec.reread != nil {
 		return spec.reread(l, f, at)
@@ -90,7 +91,7 @@ func rereadRecord(f *os.File, t *engine.Trajectory) (engine.Trajectory, error) {
 // rereadLine reads the JSONL line br starts with.
 func (l *loader) rereadLine(br *bufio.Reader) (engine.Trajectory, error) {
 	var long []byte
-	line, _, err := readLine(br, &long)
+	line, _, err := readLine(br, &long, l.maxRecord)
 	if err != nil && err != io.EOF {
 		return engine.Trajectory{}, err
 	}

@@ -1,0 +1,54 @@
+package loaders
+
+import (
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// longLineInput is three JSONL records, the second a line of n bytes
+// (spaces inside the object: valid JSON, as a gzip bomb of spaces would
+// be), without holding it: it is generated as it is read.
+func longLineInput(n int) io.Reader {
+	return io.MultiReader(
+		strings.NewReader(`{"id":"a","metadata":{"x":1}}`+"\n"+`{"id":"b",`),
+		io.LimitReader(spaces{}, int64(n)),
+		strings.NewReader(`"metadata":{"x":2}}`+"\n"+`{"id":"c","metadata":{"x":3}}`+"\n"),
+	)
+}
+
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestMaxRecordBytes: a JSONL line longer than the bound is an error at
+// its line, found as it is read; with SkipInvalid it is skipped and
+// counted and the lines after it are read (issue 16).
+func TestMaxRecordBytes(t *testing.T) {
+	_, err := Read(longLineInput(4<<20), "bomb.jsonl", 0, Options{MaxRecordBytes: 1 << 20})
+	if err == nil || err.Error() != "bomb.jsonl:2: record longer than 1 MiB" {
+		t.Errorf("error %v, want bomb.jsonl:2: record longer than 1 MiB", err)
+	}
+	res, err := Read(longLineInput(4<<20), "bomb.jsonl", 0, Options{MaxRecordBytes: 1 << 20, SkipInvalid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tr := range res.Trajectories {
+		got = append(got, tr.ID)
+	}
+	if !slices.Equal(got, []string{"a", "c"}) || res.Skipped != 1 || res.Trajectories[1].Line != 3 {
+		t.Errorf("skipping: %v, skipped %d, line of c %d", got, res.Skipped, res.Trajectories[1].Line)
+	}
+	// Under the bound, the same line is read.
+	res, err = Read(longLineInput(1<<20), "ok.jsonl", 0, Options{MaxRecordBytes: 4 << 20})
+	if err != nil || len(res.Trajectories) != 3 {
+		t.Errorf("under the bound: %v, %d trajectories", err, len(res.Trajectories))
+	}
+}
