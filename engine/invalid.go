@@ -248,7 +248,7 @@ func (c NoValidCause) message(n int, fields []string) (subject, what string) {
 	case errors.Is(c.Err, ErrMissing):
 		what = "absent or null " + where
 	case errors.Is(c.Err, ErrNotNumber):
-		what = "not a number (a string or a bool) " + where
+		what = "not a number (a string, a list or a map) " + where
 	default:
 		what = c.Err.Error() + " " + where
 	}
