@@ -49,9 +49,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	} else {
 		// Files are evaluated as they are read and kept lean: a large
 		// input's responses and metadata are never all in memory.
-		in.Stream = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error) {
-			opts.Progress = progress
-			return loaders.Stream(args, opts, each)
+		in.Stream = func(hooks ui.StreamHooks) (*loaders.Result, error) {
+			opts.Progress, opts.Pick = hooks.Progress, hooks.Pick
+			return loaders.Stream(args, opts, hooks.Each)
 		}
 	}
 	if follow {

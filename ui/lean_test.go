@@ -131,9 +131,20 @@ func TestStreamSession(t *testing.T) {
 	loaded := loadModel(t, Input{Source: path, Load: func(func(done, total int64)) (*loaders.Result, error) {
 		return loaders.Load([]string{path}, opts)
 	}}, 120).Session()
-	streamed := loadModel(t, Input{Source: path, Stream: func(_ func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error) {
-		return loaders.Stream([]string{path}, opts, each)
+	// The dashboard picks the objectives' keys as compute does, rather
+	// than reading every trajectory's metadata into a map.
+	var picked *engine.Pick
+	streamed := loadModel(t, Input{Source: path, Stream: func(hooks StreamHooks) (*loaders.Result, error) {
+		opts := opts
+		opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+			picked = hooks.Pick(first)
+			return picked
+		}
+		return loaders.Stream([]string{path}, opts, hooks.Each)
 	}}, 120).Session()
+	if picked == nil || !slices.Equal(picked.Keys, []string{"accuracy", "safety"}) {
+		t.Errorf("the dashboard picked %+v, want the keys accuracy and safety", picked)
+	}
 	checkLean(t, streamed)
 	checkSameSession(t, streamed, loaded)
 }

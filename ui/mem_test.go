@@ -31,8 +31,8 @@ func TestMemLoad(t *testing.T) {
 	switch mode {
 	case "", "load":
 	case "stream":
-		in.Stream = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error) {
-			return loaders.Stream([]string{path}, loaders.Options{Progress: progress}, each)
+		in.Stream = func(hooks StreamHooks) (*loaders.Result, error) {
+			return loaders.Stream([]string{path}, loaders.Options{Progress: hooks.Progress, Pick: hooks.Pick}, hooks.Each)
 		}
 	case "follow":
 		ctx, cancel := context.WithCancel(context.Background())

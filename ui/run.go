@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -31,11 +32,20 @@ type Input struct {
 	// caller's context.
 	Follow func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error)
 	// Stream, when not nil, reads the inputs instead of Load, handing
-	// their trajectories to each as it reads them, as loaders.Stream does:
-	// the dashboard evaluates them as they come and keeps them lean
+	// their trajectories to hooks.Each as it reads them, as loaders.Stream
+	// does: the dashboard evaluates them as they come and keeps them lean
 	// (engine.Trajectory.DropBody), so that the responses and metadata of
 	// a large input are never all in memory at once.
-	Stream func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, error)
+	Stream func(hooks StreamHooks) (*loaders.Result, error)
+}
+
+// StreamHooks are what the dashboard gives Input.Stream to call: Progress
+// and Pick are loaders.Options' fields of those names, Each is
+// loaders.Stream's each.
+type StreamHooks struct {
+	Progress func(done, total int64)
+	Pick     func(first *engine.Trajectory) *engine.Pick
+	Each     func(ts []engine.Trajectory) error
 }
 
 // Run opens the dashboard on in, full screen: a loading screen with a
@@ -146,7 +156,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 // trajectories are evaluated a chunk at a time and kept lean.
 func (in Input) streamSession(progress func(done, total int64)) (*Session, error) {
 	b := &sessionBuilder{cfg: in.Config}
-	res, err := in.Stream(b.sizing(progress), b.add)
+	res, err := in.Stream(StreamHooks{Progress: b.sizing(progress), Pick: b.pick, Each: b.add})
 	if err != nil {
 		return nil, err
 	}
@@ -184,35 +194,74 @@ type sessionBuilder struct {
 	cfg      engine.Config // inferred from the first trajectory once it came
 	computer *engine.RewardComputer
 	ev       *engine.Evaluator // nil until the first trajectory
+	err      error             // why the computer could not be built (pick)
+	reserved bool              // the evaluator's arrays are sized for the inputs
 	ts       Trajectories
 	fields   []string // Session.Fields
 	// size is the inputs' total size in bytes, when known (sizing).
 	size int64
 }
 
+// start builds the computer and the evaluator on the first trajectory.
+func (b *sessionBuilder) start(first *engine.Trajectory) error {
+	cfg, c, err := computerFor(b.cfg, first)
+	if err != nil {
+		return err
+	}
+	b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
+	return nil
+}
+
+// pick is loaders.Options.Pick: on an input's first trajectory (building
+// the computer on the very first), it returns the metadata keys the scorer
+// reads, so that the loader picks them rather than building a map per
+// trajectory, as compute does. The rows are kept lean anyway, so nothing
+// else of the metadata is lost; but an input whose records cannot be read
+// again (gzip, standard input) keeps its maps for the detail view, and the
+// logged advantage reads more than the objectives.
+func (b *sessionBuilder) pick(first *engine.Trajectory) *engine.Pick {
+	if b.ev == nil && b.err == nil {
+		b.err = b.start(first)
+	}
+	if b.err != nil || first.Format == "" || b.computer.Logged != nil {
+		return nil
+	}
+	if picker, ok := b.computer.Scorer.(interface{ Pick() *engine.Pick }); ok {
+		return picker.Pick()
+	}
+	return nil
+}
+
 // add evaluates ts and keeps them without their bodies, or, when those
 // cannot be read again, with a copy of their metadata: the stream reuses
 // the maps.
 func (b *sessionBuilder) add(ts []engine.Trajectory) error {
+	if b.err != nil {
+		return b.err
+	}
 	if b.ev == nil {
-		cfg, c, err := computerFor(b.cfg, &ts[0])
-		if err != nil {
+		if err := b.start(&ts[0]); err != nil {
 			return err
 		}
-		b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
+	}
+	if !b.reserved {
 		// Arrays grown as they fill would be copied over and over, into
 		// fresh memory each time: a large share of loading a million.
 		if n := expectedTrajectories(b.size, ts); n > len(ts) {
 			b.ev.Reserve(n)
 		}
+		b.reserved = true
 	}
 	b.ev.Add(ts)
 	b.fields = addFirstFields(b.fields, ts)
-	for _, t := range ts {
-		if !t.DropBody() {
-			t.Metadata = maps.Clone(t.Metadata)
+	// Copied all at once, then made lean where they lie: a copy per
+	// trajectory costs a call and a write barrier each.
+	from := b.ts.Len()
+	b.ts.Append(ts...)
+	for i := from; i < b.ts.Len(); i++ {
+		if t := b.ts.At(i); !t.DropBody() {
+			t.Metadata, t.Picked = maps.Clone(t.Metadata), slices.Clone(t.Picked)
 		}
-		b.ts.Append(t)
 	}
 	return nil
 }
