@@ -49,16 +49,33 @@ func FreedmanDiaconisBins(x []float64) (edges []float64) {
 		}
 	}
 	n := len(finite)
+	return freedmanDiaconis(n, lo, hi, func() float64 {
+		keys := getKeys(n)
+		defer putKeys(keys)
+		return selectQuantile(0.75, finite, *keys) - selectQuantile(0.25, finite, *keys)
+	})
+}
+
+// FreedmanDiaconisBinsOf returns FreedmanDiaconisBins(x) from s =
+// Summarize(x), for x without NaN or ±Inf: the rule needs only the count,
+// the extremes and the quartiles, which a caller that holds the summary
+// need not find again. A summary of no values gives nil.
+func FreedmanDiaconisBinsOf(s Summary) []float64 {
+	return freedmanDiaconis(s.Count, s.Min, s.Max, func() float64 { return s.P75 - s.P25 })
+}
+
+// freedmanDiaconis returns the Freedman-Diaconis edges of n finite values
+// from lo to hi whose interquartile range is iqr(), called only when the
+// values are not all equal.
+func freedmanDiaconis(n int, lo, hi float64, iqr func() float64) []float64 {
 	if n == 0 {
 		return nil
 	}
 	if lo == hi {
 		return []float64{lo - 0.5, hi + 0.5}
 	}
-	keys := getKeys(n)
-	defer putKeys(keys)
 	k := math.Ceil(math.Sqrt(float64(n)))
-	if iqr := selectQuantile(0.75, finite, *keys) - selectQuantile(0.25, finite, *keys); iqr > 0 {
+	if iqr := iqr(); iqr > 0 {
 		// Cbrt rather than Pow(n, -1/3): exact for perfect cubes, so that
 		// the ceiling does not jump a bin on a rounding error.
 		h := 2 * iqr / math.Cbrt(float64(n))

@@ -95,6 +95,34 @@ func TestSelectQuantileMatchesSort(t *testing.T) {
 	}
 }
 
+// TestFreedmanDiaconisBinsOfSummary checks that the bins from a summary
+// are those from the values, edge for edge, on random data with ties, all
+// equal values, a single value and none.
+func TestFreedmanDiaconisBinsOfSummary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	for trial := range 300 {
+		n := rng.IntN(3000)
+		x := make([]float64, n)
+		distinct := 1 + rng.IntN(n+1)
+		for i := range x {
+			if trial%7 == 0 {
+				x[i] = 2.5 // all equal
+			} else if rng.IntN(3) == 0 {
+				x[i] = float64(rng.IntN(distinct)) // ties
+			} else {
+				x[i] = rng.NormFloat64() * 10
+			}
+		}
+		got, want := FreedmanDiaconisBinsOf(Summarize(x)), FreedmanDiaconisBins(x)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d, n %d: from the summary %v, from the values %v", trial, n, got, want)
+		}
+		if n > 0 && len(got) < 2 {
+			t.Fatalf("trial %d, n %d: %v is no bin", trial, n, got)
+		}
+	}
+}
+
 // BenchmarkFreedmanDiaconis1M bins a million values, as the Rewards tab
 // does twice a frame after a switch.
 func BenchmarkFreedmanDiaconis1M(b *testing.B) {

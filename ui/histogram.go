@@ -25,6 +25,10 @@ type histogram struct {
 	// quantity names the values: the value axis' caption.
 	quantity string
 	values   []float64
+	// summary, when not nil, is the values' summary (the batch's
+	// statistics hold it): the bins come from its quartiles rather than
+	// from selecting them among the values again.
+	summary *stats.Summary
 }
 
 // barGap is the number of blank columns between two bars.
@@ -32,9 +36,15 @@ const barGap = 1
 
 // niceBins returns the bins histogram and sparkline draw of values: the
 // Freedman-Diaconis width made nice, at most maxBins of them; nil when
-// no value is finite.
-func niceBins(values []float64, maxBins int) []float64 {
-	fd := stats.FreedmanDiaconisBins(values)
+// no value is finite. summary, when not nil, is the values' (see
+// histogram.summary).
+func niceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
+	var fd []float64
+	if summary != nil && summary.Count == len(values) && !math.IsInf(summary.Min, 0) && !math.IsInf(summary.Max, 0) {
+		fd = stats.FreedmanDiaconisBinsOf(*summary)
+	} else {
+		fd = stats.FreedmanDiaconisBins(values)
+	}
 	if fd == nil {
 		return nil
 	}
@@ -54,7 +64,7 @@ func (h histogram) view(st *Styles, width, height int) string {
 	// Bins are capped with the widest count label there can be (every
 	// value in one bin), so that the bars fit whatever the counts are.
 	plotWidth := width - len(strconv.Itoa(len(h.values))) - 2
-	edges := niceBins(h.values, max((plotWidth+barGap)/(1+barGap), 1))
+	edges := niceBins(h.values, h.summary, max((plotWidth+barGap)/(1+barGap), 1))
 	if edges == nil {
 		return title + "\n" + st.Muted.Render("no valid values")
 	}

@@ -182,7 +182,7 @@ func distributionsView(st *Styles, objs []engine.ObjectiveStats, values [][]floa
 	sparkHeight := min(max((height-1)/len(objs)-1, 1), 6)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
 	for k, o := range objs {
-		edges := niceBins(values[k], width)
+		edges := niceBins(values[k], &o.Summary, width)
 		caption := textsafe.Line(o.Name) + "  " + binsCaption(edges)
 		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), sparklineView(st, values[k], edges, width, sparkHeight))
 	}

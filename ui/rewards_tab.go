@@ -82,11 +82,13 @@ func (t *rewardsTab) render() {
 		title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
 		quantity: "reward",
 		values:   t.rewards,
+		summary:  &t.stats.Reward,
 	}
 	scores := histogram{
 		title:    "Scores: s = Σ weight × objective (min goals negated)",
 		quantity: "score",
 		values:   t.scores,
+		summary:  &t.stats.Score,
 	}
 	// The two charts are drawn on both cores: each bins a batch's values,
 	// which at a million takes longer than the rest of a frame.
