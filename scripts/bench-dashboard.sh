@@ -52,8 +52,11 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 screen() { tmux capture-pane -p -t "$session"; }
 rss_mib() { awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/$1/status"; }
 
-# wait_for PATTERN [TIMEOUT_S]: polls the screen until a line matches the
-# extended regular expression PATTERN; fails after TIMEOUT_S (60).
+# wait_for PATTERN [TIMEOUT_S]: polls the screen every 5 ms until a line
+# matches the extended regular expression PATTERN; fails after TIMEOUT_S
+# (60). The pause matters: polling without one keeps tmux and the shell
+# busy on a core of their own, which a 2-core machine takes from the
+# dashboard, not from compute.
 wait_for() {
 	local deadline=$(($(now_ms) + ${2:-60} * 1000))
 	until screen | grep -qE -- "$1"; do
@@ -62,6 +65,7 @@ wait_for() {
 			screen >&2
 			exit 1
 		fi
+		sleep 0.005
 	done
 }
 

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -134,5 +135,52 @@ func BenchmarkFreedmanDiaconis1M(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Histogram(x, CapBins(FreedmanDiaconisBins(x), 60))
+	}
+}
+
+// TestSummarizeSplitMatchesSort checks the summary of values sorted in two
+// halves against that of the values sorted whole, bit for bit, on random
+// data with ties, zeros of both signs, and halves of one value each.
+func TestSummarizeSplitMatchesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 3))
+	for trial := range 40 {
+		n := splitSortMin + rng.IntN(3*splitSortMin)
+		x := make([]float64, n)
+		distinct := 1 + rng.IntN(n)
+		for i := range x {
+			switch {
+			case trial%8 == 0:
+				x[i] = float64(i / (n/2 + 1)) // each half one value
+			case rng.IntN(6) == 0:
+				x[i] = math.Copysign(0, rng.Float64()-0.5)
+			case rng.IntN(2) == 0:
+				x[i] = float64(rng.IntN(distinct)) // ties
+			default:
+				x[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(10)-5))
+			}
+		}
+		got := SummarizeInPlace(slices.Clone(x))
+		sorted := slices.Clone(x)
+		sortFloats(sorted)
+		want := Summary{Count: n, Min: sorted[0], Max: sorted[n-1],
+			P25: Quantile(0.25, sorted), Median: Quantile(0.5, sorted), P75: Quantile(0.75, sorted)}
+		want.Mean, want.Std = PopMeanStd(x)
+		for _, f := range []struct {
+			name      string
+			got, want float64
+		}{{"min", got.Min, want.Min}, {"p25", got.P25, want.P25}, {"median", got.Median, want.Median},
+			{"p75", got.P75, want.P75}, {"max", got.Max, want.Max}, {"mean", got.Mean, want.Mean}, {"std", got.Std, want.Std}} {
+			if math.Float64bits(f.got) != math.Float64bits(f.want) {
+				t.Fatalf("trial %d, n %d: %s %v, sorted whole %v", trial, n, f.name, f.got, f.want)
+			}
+		}
+	}
+	for k := range 7 { // every k of two short arrays, brute force
+		a, b := []float64{-1, math.Copysign(0, -1), 2}, []float64{0, 2, 5, 7}
+		all := append(slices.Clone(a), b...)
+		slices.SortFunc(all, func(x, y float64) int { return cmp.Compare(floatKey(x), floatKey(y)) })
+		if got := kthOfSorted(a, b, k); math.Float64bits(got) != math.Float64bits(all[k]) {
+			t.Errorf("kthOfSorted(%v, %v, %d) = %v, want %v", a, b, k, got, all[k])
+		}
 	}
 }

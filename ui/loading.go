@@ -29,6 +29,9 @@ type loadingModel struct {
 	read          *bytesRead
 	width, height int
 	err           error
+	// restoreGC puts back the collector's setting that open changed
+	// (collectSooner), nil until then.
+	restoreGC func()
 }
 
 // bytesRead is what Load's progress callback last reported. It is written
@@ -138,6 +141,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // open hands over to the dashboard on s, in the colours and at the size
 // the loading screen learnt; in follow mode (updates not nil), following.
 func (m *loadingModel) open(s *Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
+	m.restoreGC = collectSooner()
 	app := NewModel(s, m.noColor)
 	app.setBackground(m.isDark)
 	start := app.Init()
