@@ -180,3 +180,31 @@ func TestPrepareReusesRewards(t *testing.T) {
 		t.Fatal("an unfinished result's rewards were reused")
 	}
 }
+
+// TestPrepareReusesGroupSummaries checks that the group summaries of a
+// result computed in the arrays of the one it reused are those of a
+// fresh result, field for field, for a method and a scope that change
+// them, and that the arrays were reused.
+func TestPrepareReusesGroupSummaries(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	c := newTestComputer(t)
+	ts := manyBatches(rng, 500, 5)
+	ev := Evaluate(c.Scorer, ts)
+	opts := c.Options
+	old := ev.Compute(opts)
+	b := &old.Batches[2]
+	array := unsafe.SliceData(old.GroupSummaries(b))
+	opts.Method, opts.Scope = GRPO, ScopeBatch
+	res := ev.Prepare(opts, old)
+	res.Finish()
+	got := res.GroupSummaries(&res.Batches[2])
+	if unsafe.SliceData(got) != array {
+		t.Error("the group summaries were not computed in the reused result's array")
+	}
+	fresh := Evaluate(c.Scorer, ts).Compute(opts)
+	want := fresh.GroupSummaries(&fresh.Batches[2])
+	// Printed, so that NaN equals NaN; %v writes every float exactly.
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		t.Fatalf("group summaries in a reused array differ from a fresh result's:\n%+v\n%+v", got[:2], want[:2])
+	}
+}
