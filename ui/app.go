@@ -137,7 +137,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 	}
-	return m, m.updateActive(toBody(msg))
+	return m, m.updateActive(toBody(msg, m.bodyTop()))
 }
 
 // View implements tea.Model: full screen, with mouse cell motion for the
@@ -180,10 +180,7 @@ func (m *Model) render() string {
 
 // bodySize returns the cells left to the active tab.
 func (m *Model) bodySize() (width, height int) {
-	chrome := bodyTop + 1 + lipgloss.Height(m.helpView())
-	if m.weights.active {
-		chrome++
-	}
+	chrome := m.bodyTop() + 1 + lipgloss.Height(m.helpView())
 	return m.common.Width, max(m.common.Height-chrome, 0)
 }
 
@@ -324,21 +321,30 @@ func (m *Model) refreshActive() tea.Cmd {
 	return m.updateActive(SessionChangedMsg{})
 }
 
-// toBody returns a mouse message with Y counted from the top of the tab
-// bodies; other messages are returned as they are.
-func toBody(msg tea.Msg) tea.Msg {
+// bodyTop returns the screen row where the active tab's body starts: under
+// the weights line too while it is shown.
+func (m *Model) bodyTop() int {
+	if m.weights.active {
+		return bodyTop + 1
+	}
+	return bodyTop
+}
+
+// toBody returns a mouse message with Y counted from top, the first row of
+// the tab bodies; other messages are returned as they are.
+func toBody(msg tea.Msg, top int) tea.Msg {
 	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
-		msg.Y -= bodyTop
+		msg.Y -= top
 		return msg
 	case tea.MouseReleaseMsg:
-		msg.Y -= bodyTop
+		msg.Y -= top
 		return msg
 	case tea.MouseWheelMsg:
-		msg.Y -= bodyTop
+		msg.Y -= top
 		return msg
 	case tea.MouseMotionMsg:
-		msg.Y -= bodyTop
+		msg.Y -= top
 		return msg
 	}
 	return msg

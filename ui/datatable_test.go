@@ -163,6 +163,13 @@ func TestClickSelectsARow(t *testing.T) {
 	if want := m.Session().Trajectories.At(tab.list.rows[4]).ID; !strings.Contains(screen(m), want) || tab.mode != reading {
 		t.Errorf("enter after the click does not open %s", want)
 	}
+	// The weights line, while shown, pushes the body down a row.
+	press(m, "esc", "w")
+	m.Update(tea.MouseClickMsg{X: 5, Y: firstRow + 1 + 6, Button: tea.MouseLeft})
+	if got := m.tabs[4].(*trajectoriesTab).table.cursor; got != 6 {
+		t.Errorf("with the weights line shown, a click on the 7th row of Trajectories selected row %d", got)
+	}
+	press(m, "esc")
 	press(m, "2")
 	m.Update(tea.MouseClickMsg{X: 5, Y: firstRow + 2, Button: tea.MouseLeft})
 	press(m, "enter")
