@@ -85,8 +85,9 @@ type paretoTab struct {
 	proj       engine.Projection
 	// projOf says what proj was built from: another key rebuilds it.
 	projOf projectionKey
-	// full is the unzoomed view's x and y ranges (chart.Span of proj's).
-	full [4]float64
+	// full is the unzoomed view's x and y ranges (chart.Span of proj's);
+	// data, the points' own (x min, x max, y min, y max).
+	full, data [4]float64
 	// rank holds each point's Pareto rank, parallel to proj.Index;
 	// groupOf its group's index in the batch's Groups; the points of group
 	// g are order[start[g]:start[g+1]], ascending in x.
@@ -289,10 +290,11 @@ func (t *paretoTab) project() {
 		previous := t.selectedTrajectory()
 		if key != t.projOf {
 			t.proj, t.projOf = res.Project(s.Batch, t.xObj, t.yObj), key
-			t.full = [4]float64{0, 1, 0, 1}
+			t.full, t.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
 			if len(t.proj.X) > 0 {
-				t.full[0], t.full[1] = chart.Span(floats.Min(t.proj.X), floats.Max(t.proj.X), false)
-				t.full[2], t.full[3] = chart.Span(floats.Min(t.proj.Y), floats.Max(t.proj.Y), false)
+				t.data = [4]float64{floats.Min(t.proj.X), floats.Max(t.proj.X), floats.Min(t.proj.Y), floats.Max(t.proj.Y)}
+				t.full[0], t.full[1] = chart.Span(t.data[0], t.data[1], false)
+				t.full[2], t.full[3] = chart.Span(t.data[2], t.data[3], false)
 			}
 			t.resetView()
 		}
@@ -417,12 +419,14 @@ func (t *paretoTab) zoomBy(step int) {
 	t.draw()
 }
 
-// pan moves the view by a quarter of its width (dx) or height (dy).
+// pan moves the view by a quarter of its width (dx) or height (dy), as
+// far as the full view's edge.
 func (t *paretoTab) pan(dx, dy int) {
 	x0, x1, y0, y1 := t.viewRange()
-	t.cx += float64(dx) * (x1 - x0) / 4
-	t.cy += float64(dy) * (y1 - y0) / 4
-	t.panned = true
+	t.cx = (x0+x1)/2 + float64(dx)*(x1-x0)/4
+	t.cy = (y0+y1)/2 + float64(dy)*(y1-y0)/4
+	x0, x1, y0, y1 = t.viewRange()
+	t.cx, t.cy, t.panned = (x0+x1)/2, (y0+y1)/2, true
 	t.draw()
 }
 
@@ -434,12 +438,33 @@ func (t *paretoTab) resetView() {
 }
 
 // viewRange returns the ranges the view asks for: the full view's,
-// halved zoom times around the centre.
+// halved zoom times around the centre, moved to show no more beyond the
+// points than a margin of its own (zoomMargin).
 func (t *paretoTab) viewRange() (x0, x1, y0, y1 float64) {
 	fx0, fx1, fy0, fy1 := t.fullView()
 	f := math.Ldexp(0.5, -t.zoom)
-	hx, hy := (fx1-fx0)*f, (fy1-fy0)*f
-	return t.cx - hx, t.cx + hx, t.cy - hy, t.cy + hy
+	x0, x1 = within(t.cx, (fx1-fx0)*f, t.data[0], t.data[1], fx0, fx1)
+	y0, y1 = within(t.cy, (fy1-fy0)*f, t.data[2], t.data[3], fy0, fy1)
+	return x0, x1, y0, y1
+}
+
+// zoomMargin is how much of a zoomed view's width may lie beyond the
+// points, at each end.
+const zoomMargin = 0.05
+
+// within returns the window c ± h moved, not resized, so that no more of
+// it than zoomMargin lies below lo or above hi, the points' range, nor
+// beyond the full view flo..fhi (where it fits, else centred on the
+// points): zoomed in on a point near 0 of an objective that is never
+// negative, the view shows no negative values; panned, no empty space.
+func within(c, h, lo, hi, flo, fhi float64) (float64, float64) {
+	lo, hi = max(lo-zoomMargin*2*h, flo), min(hi+zoomMargin*2*h, fhi)
+	if hi-lo <= 2*h {
+		c = (lo + hi) / 2
+	} else {
+		c = min(max(c, lo+h), hi-h)
+	}
+	return c - h, c + h
 }
 
 // zoomed reports whether the view shows other than all of the points.

@@ -295,6 +295,48 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 	}
 }
 
+// TestParetoZoomShowsNoValueTheDataCannotHave zooms on the point of least
+// x and least y, whose objectives are never negative: no zoom level and
+// no pan shows a negative tick, nor leaves the points' range by more than
+// the view's margin.
+func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
+	tab, _ := newSampleTab(t, newParetoTab)
+	p := tab.(*paretoTab)
+	if p.data[0] < 0 || p.data[2] < 0 {
+		t.Fatalf("the sample's objectives have negative values: %v", p.data)
+	}
+	least := 0
+	for i := range p.proj.X {
+		if p.proj.X[i]+p.proj.Y[i] < p.proj.X[least]+p.proj.Y[least] {
+			least = i
+		}
+	}
+	p.selected = least
+	check := func(when string) {
+		t.Helper()
+		x0, x1, y0, y1 := p.viewRange()
+		if x0 < p.data[0]-zoomMargin*(x1-x0)*1.0001 || y0 < p.data[2]-zoomMargin*(y1-y0)*1.0001 {
+			t.Errorf("%s: the view %v..%v × %v..%v goes beyond the points' %v by more than its margin", when, x0, x1, y0, y1, p.data)
+		}
+		for _, a := range []chart.Axis{p.frame.grid.X, p.frame.grid.Y} {
+			for _, tk := range a.Ticks() {
+				if tk.Value < 0 {
+					t.Errorf("%s: a tick at %s", when, tk.Label)
+				}
+			}
+		}
+	}
+	for level := 1; level <= maxParetoZoom; level++ {
+		pressKeys(tab, "+")
+		if cellRune(t, p, p.selected) != selectedRune {
+			t.Fatalf("zoom %d: the selection is not drawn", level)
+		}
+		check(fmt.Sprintf("zoom %d", level))
+	}
+	pressKeys(tab, "h", "h", "j", "j")
+	check("panned left and down")
+}
+
 // TestParetoClickSelectsTheNearestPoint clicks on the cell of points and
 // next to them.
 func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
