@@ -53,7 +53,10 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	for {
 		select {
 		case u, ok := <-updates:
-			if !ok { // ctx ended
+			if !ok { // ctx ended: the newest batch as it stands
+				if err := f.printBatches(true); err != nil {
+					return err
+				}
 				return f.status()
 			}
 			reportUpdate(stdio.Stderr, u)
@@ -94,13 +97,21 @@ type statsFollower struct {
 }
 
 // update applies u and prints the batches that are complete: all but the
-// newest.
+// newest. Before u makes it forget the files read again (rotated,
+// truncated, replaced), every batch gets its final line, the newest too:
+// those files' trajectories, the last lines of a rotated one included,
+// are about to leave the computation.
 func (f *statsFollower) update(u loaders.Update) error {
 	if f.res == nil {
 		if err := f.evaluate(u.Trajectories); err != nil {
 			return err
 		}
 		return f.compute()
+	}
+	if len(u.Reloaded) > 0 {
+		if err := f.printBatches(true); err != nil {
+			return err
+		}
 	}
 	f.res, f.trends = follow.Step(f.live, u, f.res, f.trends, f.ref)
 	return f.printBatches(false)

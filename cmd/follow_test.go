@@ -164,3 +164,43 @@ func TestStatsFollowUsage(t *testing.T) {
 		t.Errorf("--out: status %d, stderr %q", code, errOut)
 	}
 }
+
+// TestStatsFollowRotation follows a file that is rotated (renamed away, a
+// new one at its path) just after a batch was appended to it: that batch
+// and the one before it get their final lines, with every trajectory,
+// before the new file's batches; the newest batch is printed at the
+// interrupt. No batch is printed twice.
+func TestStatsFollowRotation(t *testing.T) {
+	old := followQuiet
+	followQuiet = time.Hour // only the rotation and the interrupt print the newest batch
+	t.Cleanup(func() { followQuiet = old })
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(sampleSteps(t, 0, 5)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--config", sampleConfigPath, path)
+	f.await(t, "step 3 ")
+	testfile.Append(t, path, sampleSteps(t, 5, 6))
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(sampleSteps(t, 6, 9)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 7 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+	if len(lines) != 9 {
+		t.Fatalf("%d lines, want one per step, 0 to 8:\n%s", len(lines), f.out.String())
+	}
+	for i, line := range lines {
+		if !strings.HasPrefix(line, "step "+strconv.Itoa(i)+"  trajectories 128 ") {
+			t.Errorf("line %d: %q", i, line)
+		}
+	}
+	if !strings.Contains(f.errOut.String(), "read again from the start") {
+		t.Errorf("the rotation is not reported on stderr: %q", f.errOut.String())
+	}
+}

@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -106,6 +107,7 @@ func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <
 	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
 	res, err := f.start(paths)
 	if err != nil {
+		f.close()
 		return nil, nil, err
 	}
 	if !opts.NoWatch {
@@ -125,8 +127,15 @@ type follower struct {
 	dirs   []string // the followed directories
 	// watcher delivers the file system's events; nil when polling only.
 	watcher *fsnotify.Watcher
-	// pending is what the consumer has not received yet.
-	pending Update
+	// pending is what the consumer has not received yet, oldest first:
+	// one Update, into which checks merge, but for a file read again from
+	// the start after new lines of it were read (its last lines before a
+	// rotation): a consumer forgets the file's trajectories on the
+	// reload, so it gets those lines in an Update of their own first.
+	pending []Update
+	// clock counts the checks; a file's grown is the clock when it last
+	// grew.
+	clock int64
 	// dirty are the cleaned paths named by events since the last check;
 	// rescan is set when an entry appeared in a followed directory.
 	dirty  map[string]bool
@@ -212,6 +221,7 @@ func uniqueCleaned(paths []string) []string {
 // run follows until ctx ends, then closes ch.
 func (f *follower) run(ctx context.Context, ch chan<- Update) {
 	defer close(ch)
+	defer f.close()
 	var events <-chan fsnotify.Event
 	var watchErrors <-chan error
 	if f.watcher != nil {
@@ -226,15 +236,18 @@ func (f *follower) run(ctx context.Context, ch chan<- Update) {
 	// What changed between the first reading and the watch.
 	f.checkAll()
 	for {
-		var out chan<- Update
-		if !f.pending.empty() {
-			out = ch
+		var (
+			out  chan<- Update
+			next Update
+		)
+		if len(f.pending) > 0 && !f.pending[0].empty() {
+			out, next = ch, f.pending[0]
 		}
 		select {
 		case <-ctx.Done():
 			return
-		case out <- f.pending:
-			f.pending = Update{}
+		case out <- next:
+			f.pending = f.pending[1:]
 		case ev, ok := <-events:
 			if !ok {
 				events = nil
@@ -282,10 +295,11 @@ func (f *follower) checkDirty() {
 	}
 	for name := range f.dirty {
 		if ff, ok := f.byPath[name]; ok {
-			f.pending.add(ff.path, ff.check(f.opts.Options))
+			f.note(ff, ff.check(f.opts.Options))
 		}
 	}
 	clear(f.dirty)
+	f.limitOpen()
 }
 
 // checkAll looks for new files in the followed directories and checks
@@ -293,9 +307,61 @@ func (f *follower) checkDirty() {
 func (f *follower) checkAll() {
 	f.scanDirs()
 	for _, ff := range f.files {
-		f.pending.add(ff.path, ff.check(f.opts.Options))
+		f.note(ff, ff.check(f.opts.Options))
 	}
 	clear(f.dirty)
+	f.limitOpen()
+}
+
+// note queues what a check of ff found for the consumer (pending).
+func (f *follower) note(ff *followedFile, c fileChange) {
+	f.clock++
+	if c.res != nil && len(c.res.Trajectories) > 0 && !c.reloaded {
+		ff.grown = f.clock
+	}
+	if len(f.pending) == 0 {
+		f.pending = append(f.pending, Update{})
+	}
+	last := &f.pending[len(f.pending)-1]
+	if c.drained != nil {
+		last.add(ff.path, fileChange{res: c.drained})
+	}
+	if c.reloaded && last.holds(ff.path) {
+		f.pending = append(f.pending, Update{})
+		last = &f.pending[len(f.pending)-1]
+	}
+	last.add(ff.path, c)
+}
+
+// maxOpenFollowed is how many tail files keep their descriptors open
+// (followedFile.file): those that grew last. A directory of thousands of
+// rotated logs must not take as many descriptors; the files that stopped
+// growing are seldom rotated again.
+const maxOpenFollowed = 64
+
+// limitOpen gives back the descriptors of the tail files that grew least
+// recently, beyond maxOpenFollowed.
+func (f *follower) limitOpen() {
+	var open []*followedFile
+	for _, ff := range f.files {
+		if ff.file != nil {
+			open = append(open, ff)
+		}
+	}
+	if len(open) <= maxOpenFollowed {
+		return
+	}
+	slices.SortFunc(open, func(a, b *followedFile) int { return cmp.Compare(b.grown, a.grown) })
+	for _, ff := range open[maxOpenFollowed:] {
+		ff.closeFile()
+	}
+}
+
+// close gives back every descriptor the follower keeps.
+func (f *follower) close() {
+	for _, ff := range f.files {
+		ff.closeFile()
+	}
 }
 
 // scanDirs reads the new input files of the followed directories, in
@@ -309,10 +375,16 @@ func (f *follower) scanDirs() {
 		}
 		for _, path := range inputs {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
-				f.pending.add(path, f.add(path).reload(f.opts.Options))
+				ff := f.add(path)
+				f.note(ff, ff.reload(f.opts.Options))
 			}
 		}
 	}
+}
+
+// holds reports whether u holds trajectories of the file path.
+func (u *Update) holds(path string) bool {
+	return slices.ContainsFunc(u.Trajectories, func(t engine.Trajectory) bool { return t.Source == path })
 }
 
 // empty reports whether u holds nothing to tell.

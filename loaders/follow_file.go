@@ -41,6 +41,16 @@ type followedFile struct {
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *loader
+	// file is the tail file, kept open: read through it, the lines
+	// written before a rotation (a rename and a new file at the path) or
+	// a deletion are read to the end before the follower moves on (drain).
+	// It is nil for a file read whole, and for a tail file whose
+	// descriptor was given back (follower.limitOpen), which is then opened
+	// by its path again.
+	file *os.File
+	// grown counts the checks that found the file grown (the follower's
+	// clock): those not grown for longest give their descriptors back.
+	grown int64
 }
 
 // headSize is how many of the first bytes of a file tell whether it is
@@ -54,6 +64,10 @@ const beforeSize = 4096
 
 // fileChange is what a check of a file found.
 type fileChange struct {
+	// drained holds the last lines of a file that was rotated away or
+	// deleted, read to its end through the descriptor kept open (nil for
+	// none): they come before the file is reloaded.
+	drained *Result
 	// res holds the new trajectories (all the file's when reloaded), nil
 	// for none.
 	res      *Result
@@ -71,14 +85,19 @@ func (f *followedFile) check(opts Options) fileChange {
 		if f.gone || !f.loaded {
 			return fileChange{}
 		}
-		f.gone = true
-		return fileChange{gone: true}
+		c := f.drain(opts)
+		f.gone, c.gone = true, true
+		return c
 	case err != nil:
 		return f.fail(nil, err)
 	case f.failed != nil && sameState(st, f.failed):
 		return fileChange{} // as it was when it could not be read
 	case f.gone || !f.loaded || !os.SameFile(st, f.info):
-		return f.reload(opts) // back, new, or replaced
+		// Back, new, or replaced: a rotated file's last lines first.
+		drained := f.drain(opts)
+		c := f.reload(opts)
+		c.drained, c.err = drained.res, errors.Join(drained.err, c.err)
+		return c
 	case f.tail:
 		return f.grow(st, opts)
 	case sameState(st, f.info):
@@ -129,7 +148,12 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if err != nil {
 		return nil, err // *fs.PathError: "open PATH: reason"
 	}
-	defer file.Close()
+	kept := false
+	defer func() {
+		if !kept {
+			file.Close()
+		}
+	}()
 	st, err := file.Stat()
 	if err != nil {
 		return nil, err
@@ -138,6 +162,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 		return nil, fmt.Errorf("%s: is a directory", f.path)
 	}
 	opts.SkipInvalid = skip
+	f.closeFile()
 	f.tail = tailable(file, f.path, opts.Format)
 	var res *Result
 	if f.tail {
@@ -153,7 +178,44 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 		res.Trajectories = nil // each's, reused: nothing to keep
 	}
 	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
+	if f.tail {
+		f.file, kept = file, true
+	}
 	return res, nil
+}
+
+// closeFile gives the kept descriptor back, if any.
+func (f *followedFile) closeFile() {
+	if f.file != nil {
+		f.file.Close()
+		f.file = nil
+	}
+}
+
+// drain reads the lines of the tail file that were written after the
+// last read, to its very end (a last line without its line end too: no
+// more will come), through the descriptor kept open, then gives it back:
+// the file at the path was rotated away, replaced or deleted, and what
+// was written to it before that is not lost. Without a kept descriptor
+// there is nothing to read.
+func (f *followedFile) drain(opts Options) fileChange {
+	file := f.file
+	if file == nil || !f.tail {
+		return fileChange{}
+	}
+	defer f.closeFile()
+	st, err := file.Stat()
+	if err != nil || st.Size() <= f.offset || f.rewritten(file) {
+		return fileChange{} // truncated or rewritten: what was there is gone
+	}
+	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, st.Size()-f.offset)}
+	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
+	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), st.Size(), counted)
+	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
+		err = malformedError(res)
+		res.Skipped, res.SkipReasons = 0, nil
+	}
+	return fileChange{res: res, err: err}
 }
 
 // tailable reports whether the file is JSONL text, which is read as it
@@ -224,11 +286,14 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	if st.Size() == f.info.Size() && st.ModTime().Equal(f.info.ModTime()) {
 		return fileChange{}
 	}
-	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
-	if err != nil {
-		return f.fail(st, err)
+	if f.file == nil {
+		file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
+		if err != nil {
+			return f.fail(st, err)
+		}
+		f.file = file
 	}
-	defer file.Close()
+	file := f.file
 	now, err := file.Stat()
 	if err != nil {
 		return f.fail(st, err)

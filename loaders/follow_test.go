@@ -504,3 +504,140 @@ func TestFollowRewrittenInPlaceSameStart(t *testing.T) {
 	for range ch {
 	}
 }
+
+// writeText creates the file path holding text.
+func writeText(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newTestFollower reads paths as Follow does, without its goroutine: the
+// test checks the files when it wants (checkAll) and reads what the
+// consumer would get in f.pending.
+func newTestFollower(t *testing.T, paths ...string) (*follower, *followed) {
+	t.Helper()
+	f := &follower{opts: FollowOptions{Poll: time.Hour, NoWatch: true}, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+	res, err := f.start(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.close)
+	return f, newFollowed(res)
+}
+
+// takePending applies the updates the consumer would get, in order, and
+// returns them.
+func takePending(f *follower, state *followed) []Update {
+	us := f.pending
+	f.pending = nil
+	for _, u := range us {
+		state.apply(u)
+	}
+	return us
+}
+
+// updateIDs returns the IDs u brings.
+func updateIDs(u Update) []string {
+	var out []string
+	for _, t := range u.Trajectories {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
+// TestFollowRotationReadsTheOldFileToItsEnd appends lines to a followed
+// file (the last without its line end), then rotates it (renamed away, a
+// new file at its path) before the follower looks: the appended lines
+// come first, in an update of their own, then the new file replaces the
+// old one's trajectories; nothing is lost between the last read and the
+// rotation.
+func TestFollowRotationReadsTheOldFileToItsEnd(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log.jsonl")
+	writeText(t, path, idLines("a", 3))
+	f, state := newTestFollower(t, path)
+	testfile.Append(t, path, idLines("b", 2)+`{"id":"b2","metadata":{"a":2}}`)
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	writeText(t, path, idLines("c", 4))
+	f.checkAll()
+	us := takePending(f, state)
+	if len(us) != 2 {
+		t.Fatalf("got %d updates, want 2: the rotated file's last lines, then the new file: %+v", len(us), us)
+	}
+	if got := updateIDs(us[0]); !slices.Equal(got, ids("b", 3)) || len(us[0].Reloaded) != 0 {
+		t.Errorf("first update: %v, reloaded %v; want the lines written before the rotation, b0..b2", got, us[0].Reloaded)
+	}
+	if got := updateIDs(us[1]); !slices.Equal(got, ids("c", 4)) || !slices.Equal(us[1].Reloaded, []string{path}) {
+		t.Errorf("second update: %v, reloaded %v; want the new file, c0..c3, reloaded", got, us[1].Reloaded)
+	}
+	if lines := us[0].Trajectories; len(lines) == 3 && (lines[0].Line != 4 || lines[2].Line != 6) {
+		t.Errorf("the drained lines are numbered %d..%d, want 4..6", lines[0].Line, lines[2].Line)
+	}
+	// The new file is followed in its turn.
+	testfile.Append(t, path, idLines("d", 1))
+	f.checkAll()
+	takePending(f, state)
+	if want := append(ids("c", 4), "d0"); !slices.Equal(state.ids[path], want) {
+		t.Errorf("after the new file grew: %v, want %v", state.ids[path], want)
+	}
+}
+
+// TestFollowDeletedFileIsReadToItsEnd appends lines to a followed file,
+// then deletes it before the follower looks: the lines still come, with
+// the file reported gone.
+func TestFollowDeletedFileIsReadToItsEnd(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	writeText(t, path, idLines("a", 2))
+	f, state := newTestFollower(t, path)
+	testfile.Append(t, path, idLines("b", 2))
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	f.checkAll()
+	takePending(f, state)
+	if want := append(ids("a", 2), ids("b", 2)...); !slices.Equal(state.ids[path], want) || !slices.Equal(state.gone, []string{path}) {
+		t.Errorf("loaded %v, gone %v; want %v, and the file gone", state.ids[path], state.gone, want)
+	}
+}
+
+// TestFollowKeepsFewDescriptors follows more tail files than keep their
+// descriptors: those that grew last keep theirs, the others are read
+// through their paths, and every line still comes once.
+func TestFollowKeepsFewDescriptors(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range maxOpenFollowed + 6 {
+		p := filepath.Join(dir, fmt.Sprintf("log-%03d.jsonl", i))
+		writeText(t, p, idLines(fmt.Sprintf("f%d-", i), 1))
+		paths = append(paths, p)
+	}
+	f, state := newTestFollower(t, dir)
+	testfile.Append(t, paths[0], idLines("late", 2))
+	f.checkAll()
+	takePending(f, state)
+	open := 0
+	for _, ff := range f.files {
+		if ff.file != nil {
+			open++
+		}
+	}
+	if open != maxOpenFollowed || f.byPath[paths[0]].file == nil {
+		t.Errorf("%d descriptors kept (want %d), the file that grew keeps its: %v", open, maxOpenFollowed, f.byPath[paths[0]].file != nil)
+	}
+	last := paths[len(paths)-1]
+	for _, p := range paths[1:] {
+		if f.byPath[p].file == nil {
+			last = p // one without its descriptor
+		}
+	}
+	testfile.Append(t, last, idLines("more", 1))
+	f.checkAll()
+	takePending(f, state)
+	if got := state.ids[last]; len(got) != 2 || got[1] != "more0" {
+		t.Errorf("a file read through its path again: %v", got)
+	}
+}
