@@ -160,3 +160,23 @@ func TestResizeStormDoesNotRecompute(t *testing.T) {
 		t.Errorf("a resize storm started %d recomputes", m.rc.started)
 	}
 }
+
+// TestRewardsTabKeepsTheScoresHistogram switches the method, which keeps
+// the scores, then a weight, which changes them: the scores' histogram is
+// drawn once for the first and again for the second.
+func TestRewardsTabKeepsTheScoresHistogram(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	tab := m.tabs[0].(*rewardsTab)
+	before, key := tab.scoresView, tab.scoresOf
+	press(m, "m")
+	if tab.scoresOf != key || tab.scoresView != before {
+		t.Error("a method switch binned the unchanged scores again")
+	}
+	press(m, "w", "down", "+", "esc")
+	if tab.scoresOf == key || tab.scoresView == before {
+		t.Error("a weight change left the scores' histogram as it was")
+	}
+	if !strings.Contains(screen(m), "Scores: s = Σ weight") {
+		t.Errorf("no scores' histogram on screen:\n%s", screen(m))
+	}
+}

@@ -27,6 +27,27 @@ type rewardsTab struct {
 	stats           engine.BatchStats
 	rewards, scores []float64
 	view            string
+	// scoresOf says which scores t.scores holds, and scoresView, drawn at
+	// scoresAt, shows: a method switch keeps the scores (the same array),
+	// so their histogram is not binned again.
+	scoresOf   scoresKey
+	scoresView string
+	scoresAt   scoresDrawing
+}
+
+// scoresKey names the scores of a batch: the evaluation, its scores
+// array and the batch's step and size.
+type scoresKey struct {
+	ev      *engine.Evaluation
+	scores  *float64
+	step    int64
+	members int
+}
+
+// scoresDrawing is what the scores' histogram was drawn for.
+type scoresDrawing struct {
+	styles        *Styles
+	width, height int
 }
 
 func newRewardsTab(c *Common) Tab { return &rewardsTab{common: c} }
@@ -65,7 +86,14 @@ func (t *rewardsTab) refresh() {
 		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
 	}
 	t.rewards = appendValidValues(t.rewards[:0], s.Result, b, s.Result.Rewards)
-	t.scores = appendValidValues(t.scores[:0], s.Result, b, s.Result.Scores)
+	key := scoresKey{ev: s.Result.Evaluation, step: b.Step, members: len(b.Members)}
+	if len(s.Result.Scores) > 0 {
+		key.scores = &s.Result.Scores[0]
+	}
+	if key != t.scoresOf {
+		t.scores = appendValidValues(t.scores[:0], s.Result, b, s.Result.Scores)
+		t.scoresOf, t.scoresView = key, ""
+	}
 	t.render()
 }
 
@@ -92,11 +120,13 @@ func (t *rewardsTab) render() {
 	}
 	// The two charts are drawn on both cores: each bins a batch's values,
 	// which at a million takes longer than the rest of a frame.
-	var scoresView string
 	var wg sync.WaitGroup
-	wg.Go(func() { scoresView = scores.view(st, chartWidth, t.height-top) })
+	if at := (scoresDrawing{st, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
+		wg.Go(func() { t.scoresView, t.scoresAt = scores.view(st, chartWidth, t.height-top), at })
+	}
 	rewardsView := rewards.view(st, chartWidth, top-1)
 	wg.Wait()
+	scoresView := t.scoresView
 	charts := lipgloss.JoinVertical(lipgloss.Left,
 		fitBox(rewardsView, chartWidth, top),
 		fitBox(scoresView, chartWidth, t.height-top),
