@@ -60,9 +60,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		ctx, cancel = context.WithCancel(ctx)
 		defer cancel()
 		// The first reading streams too.
-		in.Follow = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts, Each: each}
-			fo.Progress = progress
+		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+			fo := loaders.FollowOptions{Options: opts, Each: hooks.Each}
+			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 			return loaders.Follow(ctx, args, fo)
 		}
 	}

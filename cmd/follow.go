@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -40,6 +42,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]int{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory.
+	// The files read later (new ones, rotated ones) come picked once the
+	// computer is built: as lean as the first reading.
+	opts.Pick = func(*engine.Trajectory) *engine.Pick { return f.pick.Load() }
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
 	if err != nil {
 		return inputError{err}
@@ -48,6 +53,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := f.compute(); err != nil {
 		return err
 	}
+	defer gcpace.Steady()()
 	quiet := time.NewTimer(followQuiet)
 	defer quiet.Stop()
 	for {
@@ -82,6 +88,9 @@ type statsFollower struct {
 	out    io.Writer
 	errOut io.Writer // the warnings' (stderr)
 
+	// pick is scorerPick(computer) once it is built, nil before: the
+	// follower's goroutine reads it (loaders.Options.Pick).
+	pick atomic.Pointer[engine.Pick]
 	// Set once the first trajectory has come.
 	computer  *engine.RewardComputer
 	healthCfg health.Config
@@ -135,6 +144,7 @@ func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 		return err
 	}
 	f.computer = c
+	f.pick.Store(scorerPick(c))
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
 		return err
 	}

@@ -130,13 +130,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		if cerr != nil {
 			return nil
 		}
-		if p.computer.Logged != nil {
-			return nil // the logged advantage reads more than the objectives
-		}
-		if picker, ok := p.computer.Scorer.(interface{ Pick() *engine.Pick }); ok {
-			return picker.Pick()
-		}
-		return nil
+		return scorerPick(p.computer)
 	}
 	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
 		if cerr != nil {
@@ -165,6 +159,19 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	p.ev = evaluator.Evaluation()
 	return &p, nil
+}
+
+// scorerPick returns the metadata keys that are all c reads of a
+// trajectory (loaders.Options.Pick), nil when it reads more: a scorer
+// without a Pick, or the logged advantage's expression.
+func scorerPick(c *engine.RewardComputer) *engine.Pick {
+	if c.Logged != nil {
+		return nil
+	}
+	if picker, ok := c.Scorer.(interface{ Pick() *engine.Pick }); ok {
+		return picker.Pick()
+	}
+	return nil
 }
 
 // expectedCount estimates how many trajectories inputs of size bytes hold

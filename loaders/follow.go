@@ -17,6 +17,9 @@ import (
 // FollowOptions control Follow.
 type FollowOptions struct {
 	// Options are as for Load; Progress reports the first reading only.
+	// Pick holds for every reading, the first and the later ones, and is
+	// called on the follower's goroutine for the files read later (one
+	// that appeared, or was read again).
 	Options
 	// Poll is how often every input is checked (one stat each, and a look
 	// at the followed directories) besides the file system's events; 0 is

@@ -211,6 +211,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, st.Size()-f.offset)}
 	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), st.Size(), counted)
+	f.release()
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
 		err = malformedError(res)
 		res.Skipped, res.SkipReasons = 0, nil
@@ -246,9 +247,12 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // again by offset (Reread): a followed file is a regular file, not
 // gzipped.
 func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
-	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL), each: each, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord()}
+	// Options.Pick holds for every reading of the file, the first and
+	// those as it grows or is read again: a file that appears later, or a
+	// rotated one, comes as lean as the first reading, which streams.
+	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL), each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord()}
 	if each != nil {
-		f.tailer.maps = &mapStore{}
+		f.tailer.maps, f.tailer.picks = &mapStore{}, &pickedStore{}
 	}
 	f.offset, f.lines = 0, 0
 	end, err := lastLineEnd(file, 0)
@@ -267,9 +271,10 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	if err == nil {
 		err = f.tailer.flush(true)
 	}
+	f.release()
 	// The lines read as the file grows are kept in the Updates, in maps
-	// of their own.
-	f.tailer.each, f.tailer.maps = nil, nil
+	// and picked arrays of their own.
+	f.tailer.each, f.tailer.maps, f.tailer.picks = nil, nil, nil
 	f.head = make([]byte, min(end, headSize))
 	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
 		err = herr
@@ -312,6 +317,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
 	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
+	f.release()
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
@@ -325,7 +331,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 
 // readLines reads the lines of r, which ends at the offset end of the
 // file, numbering them after those read before, and records how far it
-// read.
+// read. The tailer holds the Result until released.
 func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounter) (*Result, error) {
 	l := f.tailer
 	l.res = &Result{}
@@ -345,6 +351,10 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	f.offset = end
 	return l.res, err
 }
+
+// release lets go of the lines the tailer read last, which its caller
+// hands on: a followed file must not hold them until its next read.
+func (f *followedFile) release() { f.tailer.res = nil }
 
 // recordBefore keeps the last bytes read from file, up to the offset.
 func (f *followedFile) recordBefore(file *os.File) error {

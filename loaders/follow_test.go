@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -518,7 +519,13 @@ func writeText(t *testing.T, path, text string) {
 // consumer would get in f.pending.
 func newTestFollower(t *testing.T, paths ...string) (*follower, *followed) {
 	t.Helper()
-	f := &follower{opts: FollowOptions{Poll: time.Hour, NoWatch: true}, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+	return newTestFollowerWith(t, FollowOptions{Poll: time.Hour, NoWatch: true}, paths...)
+}
+
+// newTestFollowerWith is newTestFollower with opts.
+func newTestFollowerWith(t *testing.T, opts FollowOptions, paths ...string) (*follower, *followed) {
+	t.Helper()
+	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
 	res, err := f.start(paths)
 	if err != nil {
 		t.Fatal(err)
@@ -639,5 +646,47 @@ func TestFollowKeepsFewDescriptors(t *testing.T) {
 	takePending(f, state)
 	if got := state.ids[last]; len(got) != 2 || got[1] != "more0" {
 		t.Errorf("a file read through its path again: %v", got)
+	}
+}
+
+// TestFollowLaterFilesArePicked follows a directory with Options.Pick: a
+// large file that appears later, and the lines that a followed file grows
+// by, come picked (the keys' values, no metadata map, no response), as
+// lean as a first reading that streams; only the lines parsed before the
+// first one was looked at, a block's worth, come whole.
+func TestFollowLaterFilesArePicked(t *testing.T) {
+	dir := t.TempDir()
+	first := filepath.Join(dir, "log-1.jsonl")
+	writeText(t, first, idLines("a", 3))
+	pick := &engine.Pick{Keys: []string{"a"}}
+	calls := 0
+	opts := FollowOptions{Poll: time.Hour, NoWatch: true}
+	opts.Pick = func(*engine.Trajectory) *engine.Pick { calls++; return pick }
+	f, state := newTestFollowerWith(t, opts, dir)
+	later := filepath.Join(dir, "log-2.jsonl")
+	const n = 100000 // many blocks
+	writeText(t, later, idLines("b", n))
+	testfile.Append(t, first, idLines("c", 2))
+	f.checkAll()
+	us := takePending(f, state)
+	picked, whole := 0, 0
+	for _, u := range us {
+		for _, tr := range u.Trajectories {
+			switch {
+			case tr.Pick == pick && tr.Metadata == nil && len(tr.Picked) == 1:
+				if got := tr.Picked[0].Number; strconv.Itoa(int(got)) != strings.TrimLeft(tr.ID, "abc") {
+					t.Fatalf("%s picked a = %v", tr.ID, got)
+				}
+				picked++
+			case tr.Metadata != nil:
+				whole++
+			}
+		}
+	}
+	if len(state.ids[later]) != n || len(state.ids[first]) != 5 {
+		t.Fatalf("%d and %d trajectories, want %d and 5", len(state.ids[later]), len(state.ids[first]), n)
+	}
+	if whole > n/2 || picked < n/2 || calls != 2 {
+		t.Errorf("%d trajectories picked, %d whole, Pick called %d times (once a file): a later file must come picked", picked, whole, calls)
 	}
 }

@@ -17,9 +17,9 @@ import (
 // followInput returns the input that follows path with opts until ctx
 // ends, as the CLI's does: the first reading streams.
 func followInput(ctx context.Context, path string, opts loaders.Options) Input {
-	return Input{Source: path, Follow: func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
-		fo := loaders.FollowOptions{Options: opts, Poll: 10 * time.Millisecond, Each: each}
-		fo.Progress = progress
+	return Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		fo := loaders.FollowOptions{Options: opts, Poll: 10 * time.Millisecond, Each: hooks.Each}
+		fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 		return loaders.Follow(ctx, []string{path}, fo)
 	}}
 }

@@ -171,8 +171,8 @@ func TestLeanFollow(t *testing.T) {
 	path := writeLeanFile(t, leanLines(0, 32, "t"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	app := loadModel(t, Input{Source: path, Follow: func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
-		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Poll: 10 * time.Millisecond, Each: each})
+	app := loadModel(t, Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
 	}}, 120)
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {

@@ -266,7 +266,7 @@ var errNoTrajectory = errors.New("no trajectories: following stopped before any 
 // line then fails the load, as it would without following.
 func (in Input) followedSession(progress func(done, total int64), waiting func()) (*Session, <-chan loaders.Update, error) {
 	b := &sessionBuilder{cfg: in.Config}
-	res, updates, err := in.Follow(progress, b.add)
+	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.pick, Each: b.add})
 	if err != nil {
 		return nil, nil, err
 	}

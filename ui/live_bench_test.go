@@ -63,8 +63,8 @@ func BenchmarkFollow1M(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
-	in := Input{Source: path, Follow: func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
-		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Poll: 10 * time.Millisecond, Each: each})
+	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
 	}}
 	lm := newLoadingModel(in, true)
 	lm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

@@ -215,8 +215,8 @@ func TestLiveEndToEnd(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	in := Input{Source: path, Config: cfg, Follow: func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
-		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Progress: progress}, Poll: 10 * time.Millisecond, Each: each})
+	in := Input{Source: path, Config: cfg, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Progress: hooks.Progress, Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
 	}}
 	lm := newLoadingModel(in, true)
 	lm.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

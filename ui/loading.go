@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -30,7 +31,7 @@ type loadingModel struct {
 	width, height int
 	err           error
 	// restoreGC puts back the collector's setting that open changed
-	// (collectSooner), nil until then.
+	// (gcpace.Steady), nil until then.
 	restoreGC func()
 }
 
@@ -141,7 +142,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // open hands over to the dashboard on s, in the colours and at the size
 // the loading screen learnt; in follow mode (updates not nil), following.
 func (m *loadingModel) open(s *Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
-	m.restoreGC = collectSooner()
+	m.restoreGC = gcpace.Steady()
 	app := NewModel(s, m.noColor)
 	app.setBackground(m.isDark)
 	start := app.Init()

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -37,8 +36,8 @@ func TestMemLoad(t *testing.T) {
 	case "follow":
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		in.Follow = func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error) {
-			return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Progress: progress}, Each: each})
+		in.Follow = func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+			return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Progress: hooks.Progress, Pick: hooks.Pick}, Each: hooks.Each})
 		}
 	default:
 		t.Fatalf("unknown mode %q", mode)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"runtime/debug"
 	"slices"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -27,11 +27,12 @@ type Input struct {
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
 	// Follow, when not nil, reads the inputs instead of Load and follows
 	// them (loaders.Follow), handing the trajectories of the first reading
-	// to each as loaders.FollowOptions.Each does: the dashboard evaluates
-	// them as they come and keeps them lean, as with Stream, then shows
-	// the updates as they come (live.go). The follower is stopped by the
+	// to hooks.Each as loaders.FollowOptions.Each does: the dashboard
+	// evaluates them as they come and keeps them lean, as with Stream,
+	// then shows the updates as they come (live.go). hooks.Pick is called
+	// on the follower's goroutine too. The follower is stopped by the
 	// caller's context.
-	Follow func(progress func(done, total int64), each func([]engine.Trajectory) error) (*loaders.Result, <-chan loaders.Update, error)
+	Follow func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error)
 	// Stream, when not nil, reads the inputs instead of Load, handing
 	// their trajectories to hooks.Each as it reads them, as loaders.Stream
 	// does: the dashboard evaluates them as they come and keeps them lean
@@ -82,24 +83,6 @@ func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 
 // maxFPS is Bubble Tea's highest frame rate.
 const maxFPS = 120
-
-// shownGCPercent is the collector's GOGC once the dashboard shows its
-// data: it collects once the heap has grown by a fifth rather than
-// doubled. A dashboard holds its data for hours and makes a little garbage
-// on every switch, which at GOGC=100 would take its memory towards twice
-// the data's before the first collection. Loading, which makes garbage
-// fast, keeps the default.
-const shownGCPercent = 20
-
-// collectSooner sets the collector to shownGCPercent, unless the user set
-// GOGC, and returns what puts the previous setting back.
-func collectSooner() (restore func()) {
-	if os.Getenv("GOGC") != "" {
-		return func() {}
-	}
-	prev := debug.SetGCPercent(shownGCPercent)
-	return func() { debug.SetGCPercent(prev) }
-}
 
 // errNoTrajectories is the load's error for inputs without trajectories.
 var errNoTrajectories = errors.New("no trajectories to show")
@@ -185,7 +168,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 // streamSession builds the session as in.Stream reads the inputs: the
 // trajectories are evaluated a chunk at a time and kept lean.
 func (in Input) streamSession(progress func(done, total int64)) (*Session, error) {
-	b := &sessionBuilder{cfg: in.Config}
+	b := &sessionBuilder{cfg: in.Config, pickBuilds: true}
 	res, err := in.Stream(StreamHooks{Progress: b.sizing(progress), Pick: b.pick, Each: b.add})
 	if err != nil {
 		return nil, err
@@ -230,6 +213,14 @@ type sessionBuilder struct {
 	fields   []string // Session.Fields
 	// size is the inputs' total size in bytes, when known (sizing).
 	size int64
+	// pickKeys is the scorer's Pick once the computer is built (nil before,
+	// or when it reads more than its objectives' keys): an atomic, since
+	// a follower calls Pick on its own goroutine.
+	pickKeys atomic.Pointer[engine.Pick]
+	// pickBuilds lets pick build the computer on the first trajectory, as
+	// a stream calls Pick on the goroutine that calls add; a follower's
+	// Pick only reads pickKeys.
+	pickBuilds bool
 }
 
 // start builds the computer and the evaluator on the first trajectory.
@@ -239,27 +230,29 @@ func (b *sessionBuilder) start(first *engine.Trajectory) error {
 		return err
 	}
 	b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
+	if c.Logged == nil { // the logged advantage reads more than the objectives
+		if picker, ok := c.Scorer.(interface{ Pick() *engine.Pick }); ok {
+			b.pickKeys.Store(picker.Pick())
+		}
+	}
 	return nil
 }
 
 // pick is loaders.Options.Pick: on an input's first trajectory (building
-// the computer on the very first), it returns the metadata keys the scorer
-// reads, so that the loader picks them rather than building a map per
-// trajectory, as compute does. The rows are kept lean anyway, so nothing
-// else of the metadata is lost; but an input whose records cannot be read
-// again (gzip, standard input) keeps its maps for the detail view, and the
-// logged advantage reads more than the objectives.
+// the computer on the very first, with pickBuilds), it returns the
+// metadata keys the scorer reads, so that the loader picks them rather
+// than building a map per trajectory, as compute does. The rows are kept
+// lean anyway, so nothing else of the metadata is lost; but an input whose
+// records cannot be read again (gzip, standard input) keeps its maps for
+// the detail view.
 func (b *sessionBuilder) pick(first *engine.Trajectory) *engine.Pick {
-	if b.ev == nil && b.err == nil {
+	if b.pickBuilds && b.ev == nil && b.err == nil {
 		b.err = b.start(first)
 	}
-	if b.err != nil || first.Format == "" || b.computer.Logged != nil {
+	if first.Format == "" {
 		return nil
 	}
-	if picker, ok := b.computer.Scorer.(interface{ Pick() *engine.Pick }); ok {
-		return picker.Pick()
-	}
-	return nil
+	return b.pickKeys.Load()
 }
 
 // add evaluates ts and keeps them without their bodies, or, when those
