@@ -265,3 +265,26 @@ func TestDashboardSettingsRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestStatsHealthAlertOutlivesAFailedWrite writes the report of a run
+// that raises ALERTs to a full device: the write error and the ALERTs are
+// both told, and the status is still the ALERT's, 3, which a pipeline
+// watching the run reads.
+func TestStatsHealthAlertOutlivesAFailedWrite(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	_, errOut, code := run(t, "", "stats", "--health", "--out", "/dev/full", "--config", sampleConfigPath, samplePath)
+	if code != exitHealthAlert {
+		t.Fatalf("status %d, want %d (stderr %q)", code, exitHealthAlert, errOut)
+	}
+	for _, want := range []string{"write /dev/full: no space left on device", "health: 2 ALERTs: length_drift at step 26"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q does not say %q", errOut, want)
+		}
+	}
+	// Without --health, the failed write is the status: 1.
+	if _, errOut, code := run(t, "", "stats", "--out", "/dev/full", "--config", sampleConfigPath, samplePath); code != exitFailure {
+		t.Errorf("without --health: status %d, want %d (stderr %q)", code, exitFailure, errOut)
+	}
+}

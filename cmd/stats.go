@@ -80,6 +80,11 @@ of that step; JSON lines with --format json) until interrupted.`,
 				}
 				return writeStatsTable(w, report)
 			})
+			if alert := report.Health.status(); err != nil && alert != nil {
+				// Both are told; the ALERT's status 3 stands, as the
+				// status is what a pipeline watching the run reads.
+				return fmt.Errorf("%w; %w", err, alert)
+			}
 			if err != nil {
 				return err
 			}
