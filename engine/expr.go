@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -17,18 +18,108 @@ import (
 // trajectory is invalid (an evaluation error), not a machine out of memory.
 const maxRepeatBytes = 1 << 20
 
+// maxBuiltBytes bounds the strings that repeat, replace and join build in
+// one evaluation, together: a loop (map over a range) multiplies what one
+// call may build.
+const maxBuiltBytes = 16 << 20
+
 // errRepeatBudget is repeat's error past maxRepeatBytes.
 var errRepeatBudget = fmt.Errorf("repeat: the result would exceed %d bytes, the expression's memory budget", maxRepeatBytes)
 
+// builtName is the identifier of the evaluation's builtBudget, which
+// withBudget passes to repeat, replace and join as their first argument.
+const builtName = "$built"
+
+// maxRunTime bounds the loops of one evaluation (map, filter, reduce...
+// over a range or a trajectory's array), whose bodies can be slow (a
+// string grown by + each time round): checked as they go round.
+const maxRunTime = 50 * time.Millisecond
+
+// errTimeBudget is the error of a loop past maxRunTime.
+var errTimeBudget = fmt.Errorf("the evaluation took over %v, the expression's time budget", maxRunTime)
+
+// builtBudget is what is left of maxBuiltBytes in one evaluation, and
+// when it started, with the loops' rounds so far: each Expression (each of
+// its clones) has its own, reset by every run.
+type builtBudget struct {
+	left   int
+	start  time.Time
+	rounds int
+}
+
+// take counts n bytes that fn is about to build, or fails when they
+// would exceed the budget.
+func (b *builtBudget) take(fn string, n int) error {
+	if n > b.left {
+		return fmt.Errorf("%s: the strings built would exceed %d bytes, the expression's memory budget", fn, maxBuiltBytes)
+	}
+	b.left -= n
+	return nil
+}
+
+// budgetOf returns the budget the patched call passes first.
+func budgetOf(fn string, param any) (*builtBudget, error) {
+	if b, ok := param.(*builtBudget); ok {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s: no memory budget", fn)
+}
+
+// withBudget passes the evaluation's budget (builtName) as the first
+// argument of every call of repeat, replace and join, which expr's own
+// builtins would let build gigabytes from a few bytes, and makes the body
+// of every loop (a predicate: the body of map, filter, reduce...) go through tickName,
+// which stops it past maxRunTime.
+type withBudget struct{}
+
+// tickName is the function a loop's body goes through (tick).
+const tickName = "$tick"
+
+func (withBudget) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.CallNode:
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && (id.Value == "repeat" || id.Value == "replace" || id.Value == "join") {
+			ast.Patch(node, &ast.CallNode{
+				Callee:    n.Callee,
+				Arguments: append([]ast.Node{&ast.IdentifierNode{Value: builtName}}, n.Arguments...),
+			})
+		}
+	case *ast.PredicateNode:
+		n.Node = &ast.CallNode{
+			Callee:    &ast.IdentifierNode{Value: tickName},
+			Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Node},
+		}
+	}
+}
+
+// tick is a loop body's way through: it returns the body's value, and
+// fails once the evaluation has run past maxRunTime (looked at every 256
+// rounds: the clock costs more than a round).
+func tick(params ...any) (any, error) {
+	b, err := budgetOf("loop", params[0])
+	if err != nil {
+		return nil, err
+	}
+	if b.rounds++; b.rounds%256 == 0 && time.Since(b.start) > maxRunTime {
+		return nil, errTimeBudget
+	}
+	return params[1], nil
+}
+
 // boundedRepeat is expr's repeat(s, n) with the size of its result, not
-// only n, checked before anything is built.
+// only n, checked before anything is built: at most maxRepeatBytes, and
+// within the evaluation's budget.
 func boundedRepeat(params ...any) (any, error) {
-	s, ok := params[0].(string)
+	budget, err := budgetOf("repeat", params[0])
+	if err != nil {
+		return nil, err
+	}
+	s, ok := params[1].(string)
 	if !ok {
-		return nil, fmt.Errorf("repeat: want a string, got %T", params[0])
+		return nil, fmt.Errorf("repeat: want a string, got %T", params[1])
 	}
 	var n int
-	switch x := params[1].(type) {
+	switch x := params[2].(type) {
 	case int:
 		n = x
 	case int64:
@@ -36,7 +127,7 @@ func boundedRepeat(params ...any) (any, error) {
 	case float64:
 		n = int(x)
 	default:
-		return nil, fmt.Errorf("repeat: want an integer count, got %T", params[1])
+		return nil, fmt.Errorf("repeat: want an integer count, got %T", params[2])
 	}
 	if n < 0 {
 		return nil, fmt.Errorf("repeat: negative count %d", n)
@@ -44,7 +135,85 @@ func boundedRepeat(params ...any) (any, error) {
 	if len(s) > 0 && n > maxRepeatBytes/len(s) {
 		return nil, errRepeatBudget
 	}
+	if err := budget.take("repeat", len(s)*n); err != nil {
+		return nil, err
+	}
 	return strings.Repeat(s, n), nil
+}
+
+// boundedReplace is expr's replace(s, old, new[, n]) with the size of its
+// result counted against the evaluation's budget before it is built.
+func boundedReplace(params ...any) (any, error) {
+	budget, err := budgetOf("replace", params[0])
+	if err != nil {
+		return nil, err
+	}
+	var args [3]string
+	for k := range args {
+		s, ok := params[1+k].(string)
+		if !ok {
+			return nil, fmt.Errorf("replace: want a string, got %T", params[1+k])
+		}
+		args[k] = s
+	}
+	s, old, with := args[0], args[1], args[2]
+	n := -1
+	if len(params) == 5 {
+		c, ok := params[4].(int)
+		if !ok {
+			return nil, fmt.Errorf("replace: want an integer count, got %T", params[4])
+		}
+		n = c
+	}
+	count := strings.Count(s, old) // for "", a place between every two runes
+	if n >= 0 {
+		count = min(count, n)
+	}
+	if err := budget.take("replace", len(s)+count*(len(with)-len(old))); err != nil {
+		return nil, err
+	}
+	return strings.Replace(s, old, with, n), nil
+}
+
+// boundedJoin is expr's join(array[, sep]) of strings with the size of its
+// result counted against the evaluation's budget before it is built.
+func boundedJoin(params ...any) (any, error) {
+	budget, err := budgetOf("join", params[0])
+	if err != nil {
+		return nil, err
+	}
+	sep := ""
+	if len(params) == 3 {
+		s, ok := params[2].(string)
+		if !ok {
+			return nil, fmt.Errorf("join: want a string separator, got %T", params[2])
+		}
+		sep = s
+	}
+	var parts []string
+	switch a := params[1].(type) {
+	case []string:
+		parts = a
+	case []any:
+		parts = make([]string, len(a))
+		for i, v := range a {
+			s, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("join: want strings, got %T", v)
+			}
+			parts[i] = s
+		}
+	default:
+		return nil, fmt.Errorf("join: want an array of strings, got %T", params[1])
+	}
+	size := len(sep) * max(len(parts)-1, 0)
+	for _, s := range parts {
+		size += len(s)
+	}
+	if err := budget.take("join", size); err != nil {
+		return nil, err
+	}
+	return strings.Join(parts, sep), nil
 }
 
 // maxExprNodes bounds the size of an expression so that evaluation stays
@@ -92,6 +261,11 @@ type Expression struct {
 	// then looks it up without the VM, with the same result.
 	key    string
 	direct bool
+	// budget is what repeat, replace and join may still build in the
+	// current run, and when it started; budgeted is set when the program
+	// reads it (calls one of them, or loops).
+	budget   builtBudget
+	budgeted bool
 }
 
 // CompileError is an expression that does not compile: its text and the
@@ -119,9 +293,23 @@ func CompileExpression(name, src string) (*Expression, error) {
 		// expression could read: rewards must not depend on when they run.
 		expr.DisableBuiltin("now"),
 		// expr's own repeat checks its count, not the size it builds, so
-		// that repeat(repeat("x", 100000), 100000) would take 10 GB.
+		// that repeat(repeat("x", 100000), 100000) would take 10 GB;
+		// replace and join build as much from a loop. Ours take the
+		// evaluation's budget as their first argument (withBudget).
 		expr.DisableBuiltin("repeat"),
-		expr.Function("repeat", boundedRepeat, new(func(string, int) string)),
+		expr.DisableBuiltin("replace"),
+		expr.DisableBuiltin("join"),
+		expr.Function("repeat", boundedRepeat, new(func(*builtBudget, string, int) string)),
+		expr.Function("replace", boundedReplace,
+			new(func(*builtBudget, string, string, string) string),
+			new(func(*builtBudget, string, string, string, int) string)),
+		expr.Function("join", boundedJoin,
+			new(func(*builtBudget, []any) string),
+			new(func(*builtBudget, []any, string) string),
+			new(func(*builtBudget, []string) string),
+			new(func(*builtBudget, []string, string) string)),
+		expr.Function(tickName, tick, new(func(*builtBudget, any) any)),
+		expr.Patch(withBudget{}),
 	)
 	if err != nil {
 		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}
@@ -141,6 +329,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 		useResponse: refs.names["response"],
 		names:       refs.fields(),
 		fullEnv:     refs.names["$env"],
+		budgeted:    refs.names[builtName],
 	}
 	e.key, e.direct = metadataKey(program.Node())
 	return e, nil
@@ -174,7 +363,7 @@ func metadataKey(node ast.Node) (string, bool) {
 // another goroutine: the compiled program is immutable and shared.
 func (e *Expression) clone() *Expression {
 	c := *e
-	c.vm = vm.VM{}
+	c.vm, c.budget = vm.VM{}, builtBudget{}
 	c.env = make(map[string]any, len(exprEnvTypes)+8)
 	return &c
 }
@@ -187,7 +376,7 @@ type identifiers struct{ names map[string]bool }
 func (v *identifiers) fields() []string {
 	var out []string
 	for name, isField := range v.names {
-		if isField {
+		if isField && name != builtName {
 			out = append(out, name)
 		}
 	}
@@ -298,6 +487,10 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 
 // run runs the program on env.
 func (e *Expression) run(env map[string]any) (any, error) {
+	if e.budgeted {
+		e.budget = builtBudget{left: maxBuiltBytes, start: time.Now()}
+		env[builtName] = &e.budget
+	}
 	out, err := e.vm.Run(e.program, env)
 	if err != nil {
 		return nil, ErrEval

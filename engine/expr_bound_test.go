@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRepeatIsBounded: nested repeat, which expr's own builtin lets build
@@ -16,10 +17,10 @@ func TestRepeatIsBounded(t *testing.T) {
 	if v, err := big.Eval(&tr); err == nil {
 		t.Errorf("nested repeat: %v, want an evaluation error", v)
 	}
-	if _, err := boundedRepeat(strings.Repeat("x", 100000), 100000); err != errRepeatBudget {
+	if _, err := boundedRepeat(&builtBudget{left: maxBuiltBytes}, strings.Repeat("x", 100000), 100000); err != errRepeatBudget {
 		t.Errorf("boundedRepeat past the budget: %v", err)
 	}
-	if got, err := boundedRepeat("x", maxRepeatBytes); err != nil || len(got.(string)) != maxRepeatBytes {
+	if got, err := boundedRepeat(&builtBudget{left: maxBuiltBytes}, "x", maxRepeatBytes); err != nil || len(got.(string)) != maxRepeatBytes {
 		t.Errorf("boundedRepeat at the budget: %v", err)
 	}
 	small, err := CompileExpression("o", `len(repeat("ab", 3))`)
@@ -31,5 +32,86 @@ func TestRepeatIsBounded(t *testing.T) {
 	}
 	if _, err := CompileExpression("o", `repeat(1, 2)`); err == nil {
 		t.Error("repeat(1, 2) compiled: the types are no longer checked")
+	}
+}
+
+// TestBuiltStringsAreBounded: replace, join and repeat in a loop, which
+// expr's own builtins let build terabytes from a few bytes, make the
+// trajectory invalid once the evaluation's strings would pass
+// maxBuiltBytes together, data-driven or not; the same functions on
+// ordinary strings still work, run after run (the budget is per run).
+func TestBuiltStringsAreBounded(t *testing.T) {
+	tr := Trajectory{Done: true, Metadata: map[string]any{"s": strings.Repeat("x", 1000), "word": "ab"}}
+	for _, src := range []string{
+		`len(replace(repeat("x", 1000000), "x", repeat("y", 1000000)))`,
+		`len(replace(s, "x", repeat("y", 100000)))`,
+		`len(join(map(1..100000, repeat("x", 1000)), ""))`,
+		`len(join(map(1..20000, s), ","))`,
+		`sum(map(1..100000, len(repeat(word, 100))))`,
+		`sum(map(1..100000, len(replace(s, "x", "yy"))))`,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if v, err := e.Eval(&tr); err != ErrEval {
+			t.Errorf("%s = %v, %v; want the evaluation error of a budget passed", src, v, err)
+		}
+	}
+	for src, want := range map[string]float64{
+		`len(replace(s, "x", "yy"))`:                         2000,
+		`len(replace("aXbXc", "X", "--", 1))`:                6,
+		`len(join(["a", "bc", word], "-"))`:                  7,
+		`len(join(map(1..3, "x")))`:                          3,
+		`len(join(split("a b c", " "), ""))`:                 3,
+		`sum(map(1..1000, len(replace(s, "x", "yy"))))`:      2000000,
+		`len(repeat(word, 3)) + len(replace(word, "", "-"))`: 11,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for run := range 3 {
+			if v, err := e.Eval(&tr); err != nil || v != want {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
+			}
+		}
+	}
+	if _, err := CompileExpression("o", `replace(1, "a", "b")`); err == nil {
+		t.Error(`replace(1, "a", "b") compiled: the types are no longer checked`)
+	}
+}
+
+// TestLoopsAreTimed: a loop whose body grows a string with + (quadratic,
+// minutes a row) makes the trajectory invalid once the evaluation passes
+// maxRunTime; loops over ordinary data run as before, predicates included.
+func TestLoopsAreTimed(t *testing.T) {
+	tr := Trajectory{Done: true, Metadata: map[string]any{"xs": []any{1.0, 2.0, 3.0, 4.0}}}
+	slow, err := CompileExpression("o", `len(reduce(1..999999, #acc + "xxxxxxxxxx", ""))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if v, err := slow.Eval(&tr); err != ErrEval {
+		t.Errorf("the quadratic loop = %v, %v; want the evaluation error of the time budget", v, err)
+	}
+	if took := time.Since(start); took > 20*maxRunTime {
+		t.Errorf("the quadratic loop ran %v, its budget is %v", took, maxRunTime)
+	}
+	for src, want := range map[string]float64{
+		`sum(map(xs, # * 2))`:       20,
+		`count(xs, # > 2)`:          2,
+		`len(filter(xs, # > 1))`:    3,
+		`all(xs, # > 0) ? 1 : 0`:    1,
+		`reduce(xs, #acc + #, 0)`:   10,
+		`sum(map(1..10000, # % 2))`: 5000,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if v, err := e.Eval(&tr); err != nil || v != want {
+			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
+		}
 	}
 }
