@@ -55,7 +55,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
-	f.StringVar(&s.maxRecordBytes, "max-record-bytes", "256MiB", "the longest JSONL line read (`SIZE`: bytes, or with KiB, MiB, GiB); a longer one is an error, or skipped with --skip-invalid-lines")
+	f.StringVar(&s.maxRecordBytes, "max-record-bytes", "256MiB", "the longest record read, a JSONL line, JSON element or CSV row (`SIZE`: bytes, or with KiB, MiB, GiB); a longer one is an error (a JSONL line is skipped with --skip-invalid-lines)")
 	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
 	f.StringVar(&s.from, "from", "", "input layout: auto, verl, trl or plain (default auto: recognised by the fields)")
 	f.StringVar(&s.groupBy, "group-by", "", "set each record's group to `EXPR` (e.g. input, prompt)")

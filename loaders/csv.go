@@ -25,7 +25,8 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 	if err := l.checkText(br); err != nil {
 		return err
 	}
-	cr := csv.NewReader(br)
+	bound := &recordBound{r: br, max: l.maxRecord}
+	cr := csv.NewReader(bound)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	switch {
@@ -43,9 +44,16 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 	}
 	for {
 		start := cr.InputOffset() // blank lines before the record included
+		bound.mark()
 		row, err := cr.Read()
 		if err == io.EOF {
 			return nil
+		}
+		if errors.Is(err, errRecordTooLong) {
+			// The reader cannot resume within the row: the end, even when
+			// skipping.
+			line, _ := cr.FieldPos(0)
+			return &LineError{Path: l.name, Line: line, Msg: (&recordTooLong{max: l.maxRecord}).Error()}
 		}
 		if err != nil {
 			if err = l.csvRowError(err, row, cr); err != nil {

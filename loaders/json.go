@@ -18,8 +18,9 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 	if err := l.checkText(br); err != nil {
 		return err
 	}
-	rw := jsonscan.NewRewriter(br, l.lead)
-	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw)}
+	bound := &recordBound{r: br, max: l.maxRecord}
+	rw := jsonscan.NewRewriter(bufio.NewReaderSize(bound, bufferSize), l.lead)
+	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw), bound: bound}
 	if empty, err := j.start(); empty || err != nil {
 		return err
 	}
@@ -33,15 +34,23 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 
 // jsonReader reads the elements of a JSON array.
 type jsonReader struct {
-	l   *loader
-	rw  *jsonscan.Rewriter
-	dec *json.Decoder
+	l     *loader
+	rw    *jsonscan.Rewriter
+	dec   *json.Decoder
+	bound *recordBound
 }
 
-// element reads the next element.
+// element reads the next element. One longer than Options.MaxRecordBytes
+// ends the reading, even when skipping: the decoder cannot resume.
 func (j jsonReader) element() error {
 	var raw json.RawMessage
+	j.bound.mark()
+	from := j.dec.InputOffset() + j.separation()
 	if err := j.dec.Decode(&raw); err != nil {
+		if errors.Is(err, errRecordTooLong) {
+			line, _ := j.rw.Locate(from)
+			return &LineError{Path: j.l.name, Line: line, Msg: (&recordTooLong{max: j.l.maxRecord}).Error()}
+		}
 		return j.fail(err)
 	}
 	// The decoder stops right after the value, and raw holds the value
@@ -81,6 +90,20 @@ func (j jsonReader) start() (empty bool, err error) {
 		return true, nil
 	default:
 		return false, j.fail(err)
+	}
+}
+
+// separation returns how many bytes of white space and comma the decoder
+// has buffered before the next element: where the element starts.
+func (j jsonReader) separation() int64 {
+	var n int64
+	buffered := j.dec.Buffered()
+	var b [1]byte
+	for {
+		if k, _ := buffered.Read(b[:]); k == 0 || !bytes.ContainsRune([]byte(" \t\r\n,"), rune(b[0])) {
+			return n
+		}
+		n++
 	}
 }
 

@@ -396,6 +396,29 @@ func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, er
 	return line, n, err
 }
 
+// recordBound passes on what r reads until more than max bytes have been
+// read since the last mark, then fails with errRecordTooLong: a JSON array
+// element or a CSV row longer than Options.MaxRecordBytes ends as it is
+// read, never held whole. What the readers above had buffered before the
+// mark is not counted, so a record may pass max by their buffers, never
+// by more.
+type recordBound struct {
+	r               io.Reader
+	read, from, max int64
+}
+
+// mark starts a record.
+func (b *recordBound) mark() { b.from = b.read }
+
+func (b *recordBound) Read(p []byte) (int, error) {
+	if b.read-b.from > b.max {
+		return 0, errRecordTooLong
+	}
+	n, err := b.r.Read(p)
+	b.read += int64(n)
+	return n, err
+}
+
 // errRecordTooLong is readLine's error for a line past its bound; it wraps
 // the read's own error (io.EOF at the end of the input, or nil).
 var errRecordTooLong = errors.New("record too long")

@@ -68,10 +68,12 @@ type Options struct {
 	// Trajectories then never come with a Pick: the expressions read the
 	// whole record.
 	Fields *engine.RecordFields
-	// MaxRecordBytes bounds one JSONL line (DefaultMaxRecordBytes when 0):
-	// a longer one is a LineError "record longer than ..." found as it is
-	// read, and not held (skipped and counted with SkipInvalid), so that a
-	// line of gigabytes (a gzip bomb) costs no memory.
+	// MaxRecordBytes bounds one JSONL line, JSON array element or CSV row
+	// (DefaultMaxRecordBytes when 0): a longer one is a LineError "record
+	// longer than ..." found as it is read, and not held (a JSONL line is
+	// skipped and counted with SkipInvalid; the JSON and CSV decoders
+	// cannot resume, so there it ends the reading), so that a record of
+	// gigabytes (a gzip bomb) costs no memory.
 	MaxRecordBytes int64
 }
 

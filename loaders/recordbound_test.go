@@ -52,3 +52,45 @@ func TestMaxRecordBytes(t *testing.T) {
 		t.Errorf("under the bound: %v, %d trajectories", err, len(res.Trajectories))
 	}
 }
+
+// TestMaxRecordBytesJSONAndCSV: a JSON array element or a CSV row longer
+// than the bound (spaces or a quoted field of 64 MiB, made as they are
+// read, as a gzip bomb would) ends the reading at its line, without
+// holding it, even when skipping: the decoders cannot resume within it.
+// The same records under the bound are read.
+func TestMaxRecordBytesJSONAndCSV(t *testing.T) {
+	jsonInput := func(n int) io.Reader {
+		return io.MultiReader(
+			strings.NewReader("[\n"+`{"id":"a","metadata":{"x":1}},`+"\n"+`{"id":"b",`),
+			io.LimitReader(spaces{}, int64(n)),
+			strings.NewReader(`"metadata":{"x":2}}]`+"\n"),
+		)
+	}
+	csvInput := func(n int) io.Reader {
+		return io.MultiReader(
+			strings.NewReader("id,note\na,x\nb,\""),
+			io.LimitReader(spaces{}, int64(n)),
+			strings.NewReader("\"\nc,y\n"),
+		)
+	}
+	for _, c := range []struct {
+		name  string
+		input func(int) io.Reader
+		want  string
+		n     int // trajectories under the bound
+	}{
+		{"bomb.json", jsonInput, "bomb.json:3: record longer than 1 MiB", 2},
+		{"bomb.csv", csvInput, "bomb.csv:3: record longer than 1 MiB", 3},
+	} {
+		for _, skip := range []bool{false, true} {
+			_, err := Read(c.input(64<<20), c.name, 0, Options{MaxRecordBytes: 1 << 20, SkipInvalid: skip})
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s (skip %v): error %v, want %s", c.name, skip, err, c.want)
+			}
+		}
+		res, err := Read(c.input(1<<20), c.name, 0, Options{MaxRecordBytes: 4 << 20})
+		if err != nil || len(res.Trajectories) != c.n {
+			t.Errorf("%s under the bound: %v, %d trajectories, want %d", c.name, err, len(res.Trajectories), c.n)
+		}
+	}
+}
