@@ -352,3 +352,22 @@ func TestManyGroupsOfOne(t *testing.T) {
 		t.Errorf("stats: %d groups, frac_zero_std_groups %v; want 10000 and 1", b.Groups, b.FracZeroStdGroups)
 	}
 }
+
+// TestMaxRows caps compute at 10 trajectories of the sample: 10 records
+// out and a warning that says the rest was not read; the dashboard's
+// follow mode refuses the flag.
+func TestMaxRows(t *testing.T) {
+	out, errOut, code := run(t, "", "compute", "--max-rows", "10", "--config", sampleConfigPath, samplePath)
+	if code != exitOK {
+		t.Fatalf("status %d (stderr %q)", code, errOut)
+	}
+	if n := strings.Count(out, "\n"); n != 10 {
+		t.Errorf("%d records out, want 10", n)
+	}
+	if want := "rewardlens: warning: read only the first 10 trajectories (--max-rows); the rest of the input was not read"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q does not say %q", errOut, want)
+	}
+	if _, errOut, code := run(t, "", "stats", "--follow", "--max-rows", "10", samplePath); code != exitBadInput || !strings.Contains(errOut, "--max-rows is not for --follow") {
+		t.Errorf("stats --follow --max-rows: status %d, stderr %q", code, errOut)
+	}
+}

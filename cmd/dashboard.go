@@ -20,6 +20,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if follow && len(args) == 0 {
 		return usagef("--follow: give the files or directories to follow")
 	}
+	if follow && s.maxRows > 0 {
+		return usagef("--max-rows is not for --follow, which reads on as the run writes")
+	}
 	var fallback *engine.Config
 	source := strings.Join(args, ", ")
 	if len(args) == 0 {

@@ -150,6 +150,9 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		return nil, inputError{err}
 	}
 	reportSkipped(stdio.Stderr, data)
+	if data.Capped {
+		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+cappedWarning(opts.MaxRows))
+	}
 	if cerr != nil {
 		return nil, cerr
 	}
@@ -159,6 +162,11 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	p.ev = evaluator.Evaluation()
 	return &p, nil
+}
+
+// cappedWarning says that --max-rows stopped the reading.
+func cappedWarning(max int) string {
+	return fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read", max, plural(max, "trajectory"))
 }
 
 // scorerPick returns the metadata keys that are all c reads of a

@@ -32,6 +32,7 @@ type settings struct {
 	configPath                     string
 	skipInvalidLines               bool
 	maxRecordBytes                 string
+	maxRows                        int
 	inputFormat                    string
 	from                           string
 	groupBy, batchBy, idBy         string
@@ -56,6 +57,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
 	f.StringVar(&s.maxRecordBytes, "max-record-bytes", "256MiB", "the longest record read, a JSONL line, JSON element or CSV row (`SIZE`: bytes, or with KiB, MiB, GiB); a longer one is an error (a JSONL line is skipped with --skip-invalid-lines)")
+	f.IntVar(&s.maxRows, "max-rows", 0, "read at most `N` trajectories, the first in input order (0: all); a loud warning says the rest was not read")
 	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
 	f.StringVar(&s.from, "from", "", "input layout: auto, verl, trl or plain (default auto: recognised by the fields)")
 	f.StringVar(&s.groupBy, "group-by", "", "set each record's group to `EXPR` (e.g. input, prompt)")
@@ -183,7 +185,10 @@ func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engin
 	if err != nil {
 		return loaders.Options{}, usageError{fmt.Errorf("--max-record-bytes: %w", err)}
 	}
-	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields, MaxRecordBytes: maxRecord}, nil
+	if s.maxRows < 0 {
+		return loaders.Options{}, usagef("--max-rows: %d is negative", s.maxRows)
+	}
+	return loaders.Options{Format: format, SkipInvalid: s.skipInvalidLines, Stdin: stdin, Context: ctx, Fields: fields, MaxRecordBytes: maxRecord, MaxRows: s.maxRows}, nil
 }
 
 func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {

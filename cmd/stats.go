@@ -55,6 +55,9 @@ of that step; JSON lines with --format json) until interrupted.`,
 				if out != "" {
 					return usagef("--follow prints to stdout, line by line: --out is not for it")
 				}
+				if s.maxRows > 0 {
+					return usagef("--max-rows is not for --follow, which reads on as the run writes")
+				}
 				return runStatsFollow(cmd.Context(), cmd, s, &health, format, args, stdio)
 			}
 			p, err := prepare(cmd, s, args, stdio)

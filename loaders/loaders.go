@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -75,6 +76,10 @@ type Options struct {
 	// cannot resume, so there it ends the reading), so that a record of
 	// gigabytes (a gzip bomb) costs no memory.
 	MaxRecordBytes int64
+	// MaxRows, when above 0, is how many trajectories Load and Stream read
+	// at most, in input order over all inputs: past them the reading stops
+	// and the Result is Capped (Follow does not take it).
+	MaxRows int
 }
 
 // DefaultMaxRecordBytes is Options.MaxRecordBytes when it is 0: 256 MiB.
@@ -110,6 +115,9 @@ type Result struct {
 	Skipped int
 	// SkipReasons are the first 100 reasons for skipping, in input order.
 	SkipReasons []*LineError
+	// Capped reports that the reading stopped at Options.MaxRows: the rest
+	// of the inputs was not read.
+	Capped bool
 }
 
 // skip records one skipped line, row or element.
@@ -171,15 +179,60 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 		return nil, err
 	}
 	total := &Result{}
+	var kept []engine.Trajectory // Load's, when capped
+	if opts.MaxRows > 0 {
+		each = capRows(opts.MaxRows, each, &kept)
+	}
 	progress := newProgress(paths, opts.Progress)
 	for i, path := range paths {
 		res, err := loadPath(path, i, opts, progress, each)
+		if errors.Is(err, errRowsCapped) {
+			total.Capped = true
+			break
+		}
 		if err != nil {
 			return nil, err
 		}
 		total.append(res)
 	}
+	if opts.MaxRows > 0 && kept != nil {
+		total.Trajectories = kept
+	}
 	return total, nil
+}
+
+// errRowsCapped stops the reading at Options.MaxRows.
+var errRowsCapped = errors.New("rows capped")
+
+// capRows returns each, handed at most max trajectories in all, and
+// stopping the reading with errRowsCapped once one more comes. A nil each
+// (Load) keeps copies of them in *kept, their maps their own: the reading
+// streams, to stop as soon as the cap is reached.
+func capRows(max int, each func([]engine.Trajectory) error, kept *[]engine.Trajectory) func([]engine.Trajectory) error {
+	if each == nil {
+		*kept = []engine.Trajectory{}
+		each = func(ts []engine.Trajectory) error {
+			for _, t := range ts {
+				t.Metadata, t.Picked = maps.Clone(t.Metadata), slices.Clone(t.Picked)
+				*kept = append(*kept, t)
+			}
+			return nil
+		}
+	}
+	left := max
+	return func(ts []engine.Trajectory) error {
+		if len(ts) <= left {
+			left -= len(ts)
+			return each(ts)
+		}
+		if left > 0 {
+			if err := each(ts[:left]); err != nil {
+				return err
+			}
+		}
+		left = 0
+		return errRowsCapped
+	}
 }
 
 // progress adds up the bytes read over all inputs for Options.Progress.

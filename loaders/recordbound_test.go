@@ -1,6 +1,8 @@
 package loaders
 
 import (
+	"github.com/rewardlens/rewardlens/engine"
+
 	"io"
 	"slices"
 	"strings"
@@ -91,6 +93,50 @@ func TestMaxRecordBytesJSONAndCSV(t *testing.T) {
 		res, err := Read(c.input(1<<20), c.name, 0, Options{MaxRecordBytes: 4 << 20})
 		if err != nil || len(res.Trajectories) != c.n {
 			t.Errorf("%s under the bound: %v, %d trajectories, want %d", c.name, err, len(res.Trajectories), c.n)
+		}
+	}
+}
+
+// TestMaxRows reads two files with a cap below, at and above their
+// trajectories, with Load and Stream: the first ones in input order, the
+// result Capped only when some were left unread.
+func TestMaxRows(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a.jsonl", []byte(idLines("a", 5)))
+	b := writeFile(t, dir, "b.jsonl", []byte(idLines("b", 5)))
+	for _, c := range []struct {
+		max    int
+		want   []string
+		capped bool
+	}{
+		{3, ids("a", 3), true},
+		{7, append(ids("a", 5), ids("b", 2)...), true},
+		{10, append(ids("a", 5), ids("b", 5)...), false},
+		{0, append(ids("a", 5), ids("b", 5)...), false},
+	} {
+		res, err := Load([]string{a, b}, Options{MaxRows: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tr := range res.Trajectories {
+			got = append(got, tr.ID)
+			if tr.Metadata["a"] == nil {
+				t.Fatalf("max %d: %s lost its metadata", c.max, tr.ID)
+			}
+		}
+		if !slices.Equal(got, c.want) || res.Capped != c.capped {
+			t.Errorf("Load, max %d: %v, capped %v; want %v, %v", c.max, got, res.Capped, c.want, c.capped)
+		}
+		got = nil
+		res, err = Stream([]string{a, b}, Options{MaxRows: c.max}, func(ts []engine.Trajectory) error {
+			for _, tr := range ts {
+				got = append(got, tr.ID)
+			}
+			return nil
+		})
+		if err != nil || !slices.Equal(got, c.want) || res.Capped != c.capped {
+			t.Errorf("Stream, max %d: %v, capped %v, %v; want %v, %v", c.max, got, res.Capped, err, c.want, c.capped)
 		}
 	}
 }
