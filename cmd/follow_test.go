@@ -204,3 +204,21 @@ func TestStatsFollowRotation(t *testing.T) {
 		t.Errorf("the rotation is not reported on stderr: %q", f.errOut.String())
 	}
 }
+
+// TestStatsFollowEmptyFile follows a file that is empty at start, as a
+// run's log is before its first batch: it waits, then prints the batches
+// as they come.
+func TestStatsFollowEmptyFile(t *testing.T) {
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--config", sampleConfigPath, path)
+	time.Sleep(50 * time.Millisecond)
+	testfile.Append(t, path, sampleSteps(t, 0, 3))
+	f.await(t, "step 2 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
+	}
+}

@@ -35,7 +35,8 @@ type FileFields struct {
 // Peek reads the first trajectory of each input file that paths stand for
 // (directories expanded as Load does; standard input is left out, as it
 // can be read once only) and returns what it tells of each file's fields,
-// in input order. A file's reading stops at its first trajectory.
+// in input order. A file's reading stops at its first trajectory; an
+// empty file is left out, as it tells nothing (Load's error for it stays).
 // Options.Pick and Fields are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
 	files, err := Expand(paths)
@@ -50,6 +51,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 	for i, path := range files {
 		if st, err := os.Stat(path); path == "-" || err == nil && !st.Mode().IsRegular() {
 			continue // a stream, a FIFO: looking would take what the load must read
+		} else if err == nil && st.Size() == 0 {
+			continue // nothing to tell yet: a followed file its run has not written to
 		}
 		ctx, stop := context.WithCancel(parent)
 		var ff *FileFields
