@@ -33,7 +33,7 @@ const builtName = "$built"
 // maxRunTime bounds the loops of one evaluation (map, filter, reduce...
 // over a range or a trajectory's array), whose bodies can be slow (a
 // string grown by + each time round): checked as they go round.
-const maxRunTime = 50 * time.Millisecond
+const maxRunTime = 250 * time.Millisecond
 
 // errTimeBudget is the error of a loop past maxRunTime.
 var errTimeBudget = fmt.Errorf("the evaluation took over %v, the expression's time budget", maxRunTime)
