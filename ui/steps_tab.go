@@ -249,6 +249,9 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 		func(cols int) chart.Axis {
 			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
 		})
+	if first == last {
+		f.xTick = func(v float64) bool { return v == first }
+	}
 	current := t.common.Session.Batch
 	f.vline(float64(t.trends[current].Step), '┊', st.Muted)
 	var lines [][]canvas.Float64Point
