@@ -109,6 +109,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.restyle(msg.IsDark())
 	case compareMethodMsg:
 		return m, m.setCompareMethod(msg.method)
+	case showBatchMsg:
+		return m, m.moveBatch(msg.batch - m.common.Session.Batch)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
 	case healthDoneMsg:

@@ -42,6 +42,8 @@ type dataTable struct {
 	// first scrolling column on screen.
 	cursor, top, left int
 	width, height     int // height counts the header row
+	// noSelection draws no row selected: a summary's table.
+	noSelection bool
 }
 
 type dataTableKeyMap struct {
@@ -247,7 +249,7 @@ func (t *dataTable) view() string {
 	lines = append(lines, t.styles.Title.Render(line(func(c int) string { return t.columns[c].title })))
 	for j := t.top; j < t.rows && len(lines) < t.height; j++ {
 		row := line(func(c int) string { return t.columns[c].cell(j) })
-		if j == t.cursor {
+		if j == t.cursor && !t.noSelection {
 			row = t.styles.Selected.Render(row)
 		}
 		lines = append(lines, row)

@@ -36,7 +36,8 @@ func writeBatchRewards(s *Session) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("export: %w", err)
 	}
-	return fmt.Sprintf("wrote the rewards of step %d (%d trajectories) to %s", b.Step, len(b.Members), written), nil
+	// The path first: on a narrow screen the status line cuts the end.
+	return fmt.Sprintf("wrote %s: the rewards of step %d (%d trajectories)", written, b.Step, len(b.Members)), nil
 }
 
 // writeSettings writes the current settings as a config file that --config

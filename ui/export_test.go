@@ -7,17 +7,18 @@ import (
 )
 
 // TestExportTwiceGivesTwoFiles presses e twice on the same batch: the
-// second export goes to -2, the first stays, the status line names each.
+// second export goes to -2, the first stays, the status line names each,
+// even at 80 columns.
 func TestExportTwiceGivesTwoFiles(t *testing.T) {
 	t.Chdir(t.TempDir())
-	m := newTestModel(t, 120, 40)
+	m := newTestModel(t, 80, 24)
 	press(m, "e")
 	first, err := os.ReadFile("rewardlens-step0-pareto.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	press(m, "e")
-	if v := screen(m); !strings.Contains(v, "to rewardlens-step0-pareto-2.jsonl") {
+	if v := screen(m); !strings.Contains(v, "wrote rewardlens-step0-pareto-2.jsonl") {
 		t.Errorf("the status line does not name the second file:\n%s", v)
 	}
 	second, err := os.ReadFile("rewardlens-step0-pareto-2.jsonl")

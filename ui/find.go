@@ -27,3 +27,7 @@ func (m *Model) find() (tea.Cmd, bool) {
 	}
 	return nil, false
 }
+
+// showBatchMsg asks the root to show batch: the Trajectories filter found
+// nothing in the batch on screen, and a trajectory in that one.
+type showBatchMsg struct{ batch int }

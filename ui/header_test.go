@@ -78,7 +78,8 @@ func TestShortenMiddle(t *testing.T) {
 }
 
 // TestFindFromAnyTab presses / on the Rewards tab: the Trajectories tab
-// comes up with its filter ready; the id typed and enter twice open it.
+// comes up with its filter ready; the id typed and enter twice open it. An
+// id of another batch brings that batch on screen.
 func TestFindFromAnyTab(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "/")
@@ -89,6 +90,22 @@ func TestFindFromAnyTab(t *testing.T) {
 	press(m, "enter", "enter")
 	if v := screen(m); !strings.Contains(v, "id          s00-p07-c3") || !strings.Contains(v, "response") {
 		t.Errorf("the found trajectory is not opened:\n%s", v)
+	}
+	// An id of another batch: enter shows the batch that has it.
+	press(m, "esc", "1", "/")
+	press(m, strings.Split("s03-p04-c2", "")...)
+	_, cmd := m.Update(keyPress("enter"))
+	if cmd == nil {
+		t.Fatal("enter on an id of another batch asks for nothing")
+	}
+	if msg, ok := cmd().(showBatchMsg); !ok || msg.batch != 3 {
+		t.Fatalf("enter on an id of batch 4 asks for %#v", msg)
+	} else {
+		m.Update(msg)
+		settle(m)
+	}
+	if v := screen(m); !strings.Contains(v, "batch 4/40") || !strings.Contains(v, "1 trajectory") || !strings.Contains(v, "s03-p04-c2  p04") {
+		t.Errorf("the batch of s03-p04-c2 is not shown with it:\n%s", v)
 	}
 	// On Groups, / is the groups' own filter.
 	press(m, "esc", "2", "/")

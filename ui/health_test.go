@@ -67,7 +67,7 @@ func TestExportKeys(t *testing.T) {
 	if _, err := os.Stat("rewardlens-step1-pareto.jsonl"); err != nil {
 		t.Fatal(err)
 	}
-	if v := screen(m); !strings.Contains(v, "✓ wrote the rewards of step 1 (128 trajectories) to rewardlens-step1-pareto.jsonl") {
+	if v := screen(m); !strings.Contains(v, "✓ wrote rewardlens-step1-pareto.jsonl: the rewards of step 1 (128 trajectories)") {
 		t.Errorf("the status line does not name the export:\n%s", v)
 	}
 	press(m, "ctrl+s")

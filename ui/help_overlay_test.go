@@ -53,7 +53,9 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 	press(m, "5", "?")
 	v := screen(m)
 	for _, want := range []string{"Help: Trajectories", "Trajectories tab", "Everywhere", "export the batch's rewards",
-		"find a trajectory by id", "previous batch", "quit"} {
+		"find a trajectory by id", "previous batch", "quit",
+		// The weights' keys work only while editing them: the help says so.
+		"previous objective (editing weights)", "done (editing weights)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the help does not list %q:\n%s", want, v)
 		}

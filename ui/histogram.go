@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/barchart"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/stats"
@@ -59,7 +60,7 @@ func niceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
 // view renders the chart in width x height cells: the title, the bars, the
 // baseline, the tick labels and the caption.
 func (h histogram) view(st *Styles, width, height int) string {
-	title := st.Title.Render(h.title)
+	title := st.Title.Render(ansi.Truncate(h.title, width, "…"))
 	plotHeight := height - 4 // title, baseline, ticks, caption
 	// Bins are capped with the widest count label there can be (every
 	// value in one bin), so that the bars fit whatever the counts are.
@@ -112,11 +113,25 @@ func (h histogram) view(st *Styles, width, height int) string {
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
-		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center,
-			st.AxisLabel.Render(h.quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.values),
-				chart.Format(edges[1]-edges[0], chart.StepDecimals(edges[1]-edges[0]))))),
+		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.quantity)+st.Muted.Render(h.note(edges, plotWidth))),
 	)
 	return strings.Join(rows, "\n")
+}
+
+// note is what the caption says after the quantity, "  (n = 128, count per
+// bin of 0.5)", without the bin or at all when the plot is too narrow for
+// it: a note cut short would cut its numbers.
+func (h histogram) note(edges []float64, width int) string {
+	bin := chart.Format(edges[1]-edges[0], chart.StepDecimals(edges[1]-edges[0]))
+	for _, note := range []string{
+		fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.values), bin),
+		fmt.Sprintf("  (n = %d)", len(h.values)),
+	} {
+		if ansi.StringWidth(h.quantity+note) <= width {
+			return note
+		}
+	}
+	return ""
 }
 
 // valueAxis returns the baseline under bars pitch columns apart, width

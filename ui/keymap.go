@@ -107,13 +107,19 @@ func (km keyMap) ShortHelp() []key.Binding {
 	}
 }
 
-// FullHelp implements help.KeyMap.
+// FullHelp implements help.KeyMap. The help lists every key, enabled or
+// not, so the keys that work only in one mode say which: "↑ previous
+// objective" alone would read as what ↑ does everywhere.
 func (km keyMap) FullHelp() [][]key.Binding {
+	when := func(b key.Binding, mode string) key.Binding {
+		return pairHelp(b, b.Help().Key, b.Help().Desc+" ("+mode+")")
+	}
+	weights := func(b key.Binding) key.Binding { return when(b, "editing weights") }
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find},
-		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.DoneWeights},
+		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find},
+		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.DoneWeights)},
 		{km.Help, km.Quit},
 	}
 }

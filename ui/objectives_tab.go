@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/table"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -25,11 +24,15 @@ type objectivesTab struct {
 	// it again.
 	stats  engine.BatchStats
 	values [][]float64 // per objective, the valid trajectories' raw values
-	table  table.Model
+	table  dataTable
 	view   string
 }
 
-func newObjectivesTab(c *Common) Tab { return &objectivesTab{common: c, table: table.New()} }
+func newObjectivesTab(c *Common) Tab {
+	t := &objectivesTab{common: c, table: newDataTable(c.Styles)}
+	t.table.noSelection = true // a summary: no row to open
+	return t
+}
 
 func (t *objectivesTab) Title() string { return "Objectives" }
 
@@ -39,10 +42,16 @@ func (t *objectivesTab) SetSize(width, height int) {
 	t.render()
 }
 
-// Update implements Component.
+// Update implements Component: left and right scroll the table's
+// columns when they do not all fit.
 func (t *objectivesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
-	if _, ok := msg.(SessionChangedMsg); ok {
+	switch msg := msg.(type) {
+	case SessionChangedMsg:
 		t.refresh()
+	case tea.KeyPressMsg:
+		if key.Matches(msg, t.table.keys.Left, t.table.keys.Right) && t.table.update(msg) {
+			t.render()
+		}
 	}
 	return t, nil
 }
@@ -50,11 +59,19 @@ func (t *objectivesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 // View implements Component.
 func (t *objectivesTab) View() string { return t.view }
 
-// ShortHelp implements help.KeyMap: the tab has no keys of its own.
-func (t *objectivesTab) ShortHelp() []key.Binding { return nil }
+// ShortHelp implements help.KeyMap: ←/→ when the table has columns off
+// screen.
+func (t *objectivesTab) ShortHelp() []key.Binding {
+	if t.table.scrollHint() == "" {
+		return nil
+	}
+	return []key.Binding{t.table.keys.Left}
+}
 
 // FullHelp implements help.KeyMap.
-func (t *objectivesTab) FullHelp() [][]key.Binding { return nil }
+func (t *objectivesTab) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{t.table.keys.Left}}
+}
 
 // refresh takes the shown batch's statistics and values from the session.
 func (t *objectivesTab) refresh() {
@@ -76,9 +93,13 @@ func (t *objectivesTab) render() {
 	}
 	st := t.common.Styles
 	t.fillTable()
+	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid))
+	if h := t.table.scrollHint(); h != "" {
+		title += st.Muted.Render(" · " + h)
+	}
 	top := lipgloss.JoinVertical(lipgloss.Left,
-		st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid)),
-		t.table.View(),
+		ansi.Truncate(title, t.width, "…"),
+		t.table.view(),
 		"",
 	)
 	grid := correlationView(st, t.stats.Objectives, t.stats.Correlation)
@@ -88,40 +109,41 @@ func (t *objectivesTab) render() {
 	t.view = top + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, grid, "    ", dist)
 }
 
-// fillTable puts one row per objective in the table, the statistics'
-// columns sharing what width the name, goal, weight and count leave.
+// fillTable puts one row per objective in the table: its name (which
+// stays on screen when the others scroll sideways), goal, weight, count
+// and statistics, each column as wide as its content.
 func (t *objectivesTab) fillTable() {
-	st := t.common.Styles
-	const padding = 2 // the cell style's, left and right
-	nameWidth := len("objective")
-	for _, o := range t.stats.Objectives {
-		nameWidth = max(nameWidth, min(ansi.StringWidth(textsafe.Line(o.Name)), 20))
+	objs := t.stats.Objectives
+	n := len(objs)
+	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) dataColumn {
+		return textNumberColumn(title, n, func(j int) string { return formatNumber(pick(&objs[j])) })
 	}
-	fixed := nameWidth + len("goal") + len("weight") + len("count") + 4*padding
-	statWidth := min(max((t.width-fixed)/7-padding, 6), 10)
-	columns := []table.Column{
-		{Title: "objective", Width: nameWidth}, {Title: "goal", Width: len("goal")},
-		{Title: "weight", Width: len("weight")}, {Title: "count", Width: len("count")},
+	columns := []dataColumn{
+		textColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
+		textColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
+		textNumberColumn("weight", n, func(j int) string { return fmt.Sprintf("%.2f", objs[j].Weight) }),
+		intColumn("count", n, func(j int) int { return objs[j].Count }),
+		stat("mean", func(o *engine.ObjectiveStats) float64 { return o.Mean }),
+		stat("std", func(o *engine.ObjectiveStats) float64 { return o.Std }),
+		stat("min", func(o *engine.ObjectiveStats) float64 { return o.Min }),
+		stat("p25", func(o *engine.ObjectiveStats) float64 { return o.P25 }),
+		stat("median", func(o *engine.ObjectiveStats) float64 { return o.Median }),
+		stat("p75", func(o *engine.ObjectiveStats) float64 { return o.P75 }),
+		stat("max", func(o *engine.ObjectiveStats) float64 { return o.Max }),
 	}
-	for _, name := range []string{"mean", "std", "min", "p25", "median", "p75", "max"} {
-		columns = append(columns, table.Column{Title: fmt.Sprintf("%*s", statWidth, name), Width: statWidth})
+	t.table.setSize(t.width, n+1)
+	t.table.setRows(n)
+	t.table.setColumns(columns, 1)
+}
+
+// textNumberColumn returns a right-aligned column of n numbers already
+// formatted, text(j), as wide as the widest or the title.
+func textNumberColumn(title string, n int, text func(j int) string) dataColumn {
+	w := ansi.StringWidth(title)
+	for j := range n {
+		w = max(w, ansi.StringWidth(text(j)))
 	}
-	rows := make([]table.Row, len(t.stats.Objectives))
-	for k, o := range t.stats.Objectives {
-		num := func(v float64) string { return fmt.Sprintf("%*s", statWidth, formatNumber(v)) }
-		rows[k] = table.Row{
-			textsafe.Line(o.Name), string(o.Goal), fmt.Sprintf("%6.2f", o.Weight), fmt.Sprintf("%5d", o.Count),
-			num(o.Mean), num(o.Std), num(o.Min), num(o.P25), num(o.Median), num(o.P75), num(o.Max),
-		}
-	}
-	// The table is a read-only summary: no row is selected.
-	styles := st.Table
-	styles.Selected = lipgloss.NewStyle()
-	t.table.SetStyles(styles)
-	t.table.SetColumns(columns)
-	t.table.SetRows(rows)
-	t.table.SetWidth(t.width)
-	t.table.SetHeight(len(rows) + 1)
+	return dataColumn{title: title, number: true, width: w, cell: text}
 }
 
 // correlationCell is the width of a correlation cell: " +0.53 ".

@@ -510,11 +510,17 @@ func (t *paretoTab) draw() {
 	}
 	st := t.common.Styles
 	x0, x1, y0, y1 := t.viewRange()
+	// An objective that is never negative (a rate, a length) keeps the
+	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
 	t.frame = newPlotFrame(w, h,
-		func(rows int) chart.Axis { return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3}) },
-		func(cols int) chart.Axis { return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true}) })
+		func(rows int) chart.Axis {
+			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.data[2] >= 0})
+		},
+		func(cols int) chart.Axis {
+			return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true, NonNegative: t.data[0] >= 0})
+		})
 	f := t.frame
 	t.keys.ResetView.SetEnabled(t.zoomed())
 	if len(t.proj.Index) == 0 {

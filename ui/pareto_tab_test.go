@@ -296,9 +296,9 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 }
 
 // TestParetoZoomShowsNoValueTheDataCannotHave zooms on the point of least
-// x and least y, whose objectives are never negative: no zoom level and
-// no pan shows a negative tick, nor leaves the points' range by more than
-// the view's margin.
+// x and least y, whose objectives are never negative: neither the full
+// view (at any size) nor a zoom level nor a pan shows a negative tick, nor
+// leaves the points' range by more than the view's margin.
 func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 	tab, _ := newSampleTab(t, newParetoTab)
 	p := tab.(*paretoTab)
@@ -325,6 +325,10 @@ func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 				}
 			}
 		}
+	}
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		p.SetSize(size[0], size[1])
+		check(fmt.Sprintf("the full view at %dx%d", size[0], size[1]))
 	}
 	for level := 1; level <= maxParetoZoom; level++ {
 		pressKeys(tab, "+")

@@ -20,6 +20,9 @@ type plotFrame struct {
 	// left is the y axis' column; the plotting area starts right of it,
 	// at the canvas' top row.
 	left int
+	// xTick, when not nil, says which x ticks to draw: a chart of one
+	// step labels that step alone, not steps that do not exist.
+	xTick func(v float64) bool
 }
 
 // newPlotFrame returns the frame of width x height cells: fitY fits the
@@ -131,6 +134,9 @@ func (f *plotFrame) drawAxes(axis, label lipgloss.Style) {
 	}
 	end := -1 // the column after the last x label
 	for _, t := range g.X.Ticks() {
+		if f.xTick != nil && !f.xTick(t.Value) {
+			continue
+		}
 		x := f.left + 1 + t.Cell
 		c.SetCell(canvas.Point{X: x, Y: base}, canvas.NewCellWithStyle('┬', axis))
 		start := min(max(x-(len(t.Label)-1)/2, 0), c.Width()-len(t.Label))

@@ -226,7 +226,10 @@ func (t *stepsTab) chartView(j, width, height int) string {
 	if j == t.selected {
 		marker, titleStyle = "▸ ", st.Selected
 	}
-	title := marker + titleStyle.Render(s.title) + st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
+	// A title too long is cut in the series' name, not in the value.
+	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
+	name := ansi.Truncate(s.title, max(width-len(marker)-ansi.StringWidth(value), 1), "…")
+	title := marker + titleStyle.Render(name) + value
 	f := t.chart(s, width, height-1)
 	t.frames[j] = f
 	return ansi.Truncate(title, width, "…") + "\n" + f.view()
@@ -246,6 +249,9 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 		func(cols int) chart.Axis {
 			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
 		})
+	if first == last {
+		f.xTick = func(v float64) bool { return v == first }
+	}
 	current := t.common.Session.Batch
 	f.vline(float64(t.trends[current].Step), '┊', st.Muted)
 	var lines [][]canvas.Float64Point

@@ -226,6 +226,11 @@ func TestStepsOneBatch(t *testing.T) {
 		if col < f.grid.X.Cells/2-1 || col > f.grid.X.Cells/2+1 {
 			t.Errorf("%s: the one step in column %d of %d, not the middle", s.title, col, f.grid.X.Cells)
 		}
+		// The step alone is labelled: no step that does not exist.
+		lines := strings.Split(ansi.Strip(f.view()), "\n")
+		if labels := strings.Fields(lines[len(lines)-1]); len(labels) != 1 || labels[0] != fmt.Sprint(tab.trends[0].Step) {
+			t.Errorf("%s: the x axis reads %q, want the one step %d", s.title, labels, tab.trends[0].Step)
+		}
 	}
 	if v := plain(tab); strings.Count(v, string(currentRune)) < 2*len(tab.series) { // title and point
 		t.Errorf("not every chart marks its point:\n%s", v)
@@ -271,7 +276,9 @@ func TestStepsShareTheScreen(t *testing.T) {
 	for j := 1; j < len(small.series); j++ {
 		pressKeys(small, "down")
 		v := plain(small)
-		if small.selected != j || !strings.Contains(v, "▸ "+small.series[j].title) {
+		// A title too long is cut in its name, never in its value.
+		name, value := small.series[j].title, formatValue(small.series[j].values[s.Batch])
+		if small.selected != j || !strings.Contains(v, "▸ "+name[:min(len(name), 12)]) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
 			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
 		}
 	}

@@ -179,6 +179,8 @@ func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, t.keys.ApplyFilter):
 		t.setMode(browsing)
+		t.refresh()
+		return t.findElsewhere()
 	case key.Matches(msg, t.keys.ClearFilter):
 		t.filter.Reset()
 		t.setMode(browsing)
@@ -187,6 +189,27 @@ func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	t.refresh()
 	return cmd
+}
+
+// findElsewhere asks the root for the next batch that has a trajectory
+// the kept filter matches when the batch on screen has none: / finds an id
+// wherever it is, not only in the batch on screen.
+func (t *trajectoriesTab) findElsewhere() tea.Cmd {
+	s := t.common.Session
+	filter := strings.ToLower(t.filter.Value())
+	if len(t.list.rows) > 0 || filter == "" {
+		return nil
+	}
+	n := len(s.Result.Batches)
+	for k := 1; k < n; k++ {
+		b := (s.Batch + k) % n
+		for _, i := range s.Result.Batches[b].Members {
+			if matchesFilter(s.Trajectories.At(i), filter) {
+				return func() tea.Msg { return showBatchMsg{b} }
+			}
+		}
+	}
+	return nil
 }
 
 func (t *trajectoriesTab) setMode(mode trajectoriesMode) {

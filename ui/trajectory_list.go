@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -64,8 +65,7 @@ func (l *trajectoryList) build(s *Session, filter string) {
 	filter = strings.ToLower(filter)
 	l.rows, l.invalid = nil, 0
 	for _, i := range s.CurrentBatch().Members {
-		tr := s.Trajectories.At(i)
-		if strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter) {
+		if matchesFilter(s.Trajectories.At(i), filter) {
 			l.rows = append(l.rows, i)
 		}
 	}
@@ -84,6 +84,12 @@ func (l *trajectoryList) build(s *Session, filter string) {
 			l.causes[j] = textsafe.Line(s.Result.Causes[i])
 		}
 	}
+}
+
+// matchesFilter reports whether the filter, lower case, is in tr's id or
+// group.
+func matchesFilter(tr *engine.Trajectory, filter string) bool {
+	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
 }
 
 // trajectoryColumns returns the table's columns for the session's result.

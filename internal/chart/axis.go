@@ -246,7 +246,8 @@ func fit(lo, hi float64, cells, gap int, o Options) Axis {
 	for e := e0; e <= e1; e++ {
 		for _, m := range niceMantissas {
 			step := m * math.Pow(10, float64(e))
-			if o.Integer && step < 1 {
+			// A whole quantity's ticks are whole: not 2.5, nor 7.5 counts.
+			if o.Integer && step != math.Trunc(step) {
 				continue
 			}
 			for every := gap; every <= maxGap && every < cells+gap; every++ {

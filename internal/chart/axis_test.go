@@ -49,6 +49,11 @@ func TestFitTicks(t *testing.T) {
 		// covers 2 in 4 units; centred on 0: −2..2, the negative ticks
 		// dropped.
 		{"one step", 0, 0, 5, Options{NonNegative: true, Integer: true, LabelGap: true}, -1, 1, []string{"0", "1"}},
+		// Counts 0..30 in 27 cells: Span 0..31.5, unit ≥ 1.2115: 2.5 every
+		// 2 cells (1.25) is the finest unit, but its ticks 2.5, 7.5... are
+		// not whole: 5 every 4 cells, the same unit. Starts at 0.
+		{"counts up to 30", 0, 30, 27, Options{NonNegative: true, Integer: true}, 0, 32.5,
+			[]string{"0", "5", "10", "15", "20", "25", "30"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := Fit(tc.lo, tc.hi, tc.cells, tc.o)
