@@ -4,54 +4,72 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 )
 
-// maxRepeatBytes bounds what repeat may build in one call: past it, the
-// trajectory is invalid (an evaluation error), not a machine out of memory.
-const maxRepeatBytes = 1 << 20
+// An expression's budgets (docs/CONTRACT.md, Expressions), so that no
+// expression or data takes the machine. All but the clock are counts, so
+// that whether a trajectory is over budget does not depend on the machine.
+const (
+	// maxRepeatBytes bounds what repeat may build in one call.
+	maxRepeatBytes = 1 << 20
+	// maxBuiltBytes bounds the strings that repeat, replace and join build
+	// in one evaluation, together: a loop multiplies what one call may
+	// build.
+	maxBuiltBytes = 16 << 20
+	// maxLoopRounds bounds the rounds of the loops of one evaluation (the
+	// bodies of map, filter, reduce... over a range or an array), nested
+	// loops included.
+	maxLoopRounds = 1 << 20
+	// maxLoopBytes bounds the strings that the rounds of one evaluation's
+	// loops give, together: a string grown by + in reduce costs the square
+	// of its length.
+	maxLoopBytes = 64 << 20
+	// maxRunTime stops the loops of one evaluation whose rounds are each
+	// slow (a scan of a long string), which the counts above let through:
+	// far above what the counts allow cheap rounds, so that the clock
+	// never decides an ordinary expression's fate (BENCHMARKS.md).
+	maxRunTime = 5 * time.Second
+)
 
-// maxBuiltBytes bounds the strings that repeat, replace and join build in
-// one evaluation, together: a loop (map over a range) multiplies what one
-// call may build.
-const maxBuiltBytes = 16 << 20
+// budgetError is a budget's error: what went over, wrapping ErrBudget.
+func budgetError(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), ErrBudget)
+}
 
 // errRepeatBudget is repeat's error past maxRepeatBytes.
-var errRepeatBudget = fmt.Errorf("repeat: the result would exceed %d bytes, the expression's memory budget", maxRepeatBytes)
+var errRepeatBudget = budgetError("repeat: the result would exceed %d bytes", maxRepeatBytes)
 
 // builtName is the identifier of the evaluation's builtBudget, which
-// withBudget passes to repeat, replace and join as their first argument.
+// withBudget passes to repeat, replace, join and tick as their first
+// argument.
 const builtName = "$built"
 
-// maxRunTime bounds the loops of one evaluation (map, filter, reduce...
-// over a range or a trajectory's array), whose bodies can be slow (a
-// string grown by + each time round): checked as they go round.
-const maxRunTime = 250 * time.Millisecond
-
-// errTimeBudget is the error of a loop past maxRunTime.
-var errTimeBudget = fmt.Errorf("the evaluation took over %v, the expression's time budget", maxRunTime)
-
-// builtBudget is what is left of maxBuiltBytes in one evaluation, and
-// when it started, with the loops' rounds so far: each Expression (each of
-// its clones) has its own, reset by every run.
+// builtBudget is what is left of an evaluation's budgets, and when it
+// started: each Expression (each of its clones) has its own, reset by
+// every run.
 type builtBudget struct {
-	left   int
-	start  time.Time
-	rounds int
+	left      int // of maxBuiltBytes
+	rounds    int // of maxLoopRounds
+	loopBytes int // of maxLoopBytes
+	deadline  time.Time
 }
 
 // take counts n bytes that fn is about to build, or fails when they
 // would exceed the budget.
 func (b *builtBudget) take(fn string, n int) error {
 	if n > b.left {
-		return fmt.Errorf("%s: the strings built would exceed %d bytes, the expression's memory budget", fn, maxBuiltBytes)
+		return budgetError("%s: the strings built would exceed %d bytes", fn, maxBuiltBytes)
 	}
 	b.left -= n
 	return nil
@@ -68,8 +86,8 @@ func budgetOf(fn string, param any) (*builtBudget, error) {
 // withBudget passes the evaluation's budget (builtName) as the first
 // argument of every call of repeat, replace and join, which expr's own
 // builtins would let build gigabytes from a few bytes, and makes the body
-// of every loop (a predicate: the body of map, filter, reduce...) go through tickName,
-// which stops it past maxRunTime.
+// of every loop (a predicate: the body of map, filter, reduce...) go
+// through tickName, which counts its rounds.
 type withBudget struct{}
 
 // tickName is the function a loop's body goes through (tick).
@@ -92,16 +110,41 @@ func (withBudget) Visit(node *ast.Node) {
 	}
 }
 
+// tickFunction is tick as expr's checker sees it: its type is its
+// body's, so that the body is type checked as if tick were not there
+// (a filter's predicate must still be a boolean).
+func tickFunction(c *conf.Config) {
+	c.Functions[tickName] = &builtin.Function{
+		Name: tickName,
+		Func: tick,
+		Validate: func(args []reflect.Type) (reflect.Type, error) {
+			if len(args) != 2 {
+				return nil, fmt.Errorf("%s: want 2 arguments, got %d", tickName, len(args))
+			}
+			return args[1], nil
+		},
+	}
+}
+
 // tick is a loop body's way through: it returns the body's value, and
-// fails once the evaluation has run past maxRunTime (looked at every 256
-// rounds: the clock costs more than a round).
+// fails once the evaluation's loops have gone round maxLoopRounds times,
+// given maxLoopBytes of strings, or run past maxRunTime (looked at every
+// 256 rounds: the clock costs more than a round).
 func tick(params ...any) (any, error) {
 	b, err := budgetOf("loop", params[0])
 	if err != nil {
 		return nil, err
 	}
-	if b.rounds++; b.rounds%256 == 0 && time.Since(b.start) > maxRunTime {
-		return nil, errTimeBudget
+	if b.rounds++; b.rounds > maxLoopRounds {
+		return nil, budgetError("the loops went round more than %d times", maxLoopRounds)
+	}
+	if s, ok := params[1].(string); ok {
+		if b.loopBytes += len(s); b.loopBytes > maxLoopBytes {
+			return nil, budgetError("the loops gave more than %d bytes of strings", maxLoopBytes)
+		}
+	}
+	if b.rounds%256 == 0 && time.Now().After(b.deadline) {
+		return nil, budgetError("the loops ran out of time")
 	}
 	return params[1], nil
 }
@@ -118,16 +161,9 @@ func boundedRepeat(params ...any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("repeat: want a string, got %T", params[1])
 	}
-	var n int
-	switch x := params[2].(type) {
-	case int:
-		n = x
-	case int64:
-		n = int(x)
-	case float64:
-		n = int(x)
-	default:
-		return nil, fmt.Errorf("repeat: want an integer count, got %T", params[2])
+	n, err := countArg("repeat", params[2])
+	if err != nil {
+		return nil, err
 	}
 	if n < 0 {
 		return nil, fmt.Errorf("repeat: negative count %d", n)
@@ -139,6 +175,20 @@ func boundedRepeat(params ...any) (any, error) {
 		return nil, err
 	}
 	return strings.Repeat(s, n), nil
+}
+
+// countArg reads fn's count argument: an integer, as expr gives it (int,
+// or int64 and float64 from data).
+func countArg(fn string, v any) (int, error) {
+	switch x := v.(type) {
+	case int:
+		return x, nil
+	case int64:
+		return int(x), nil
+	case float64:
+		return int(x), nil
+	}
+	return 0, fmt.Errorf("%s: want an integer count, got %T", fn, v)
 }
 
 // boundedReplace is expr's replace(s, old, new[, n]) with the size of its
@@ -159,11 +209,9 @@ func boundedReplace(params ...any) (any, error) {
 	s, old, with := args[0], args[1], args[2]
 	n := -1
 	if len(params) == 5 {
-		c, ok := params[4].(int)
-		if !ok {
-			return nil, fmt.Errorf("replace: want an integer count, got %T", params[4])
+		if n, err = countArg("replace", params[4]); err != nil {
+			return nil, err
 		}
-		n = c
 	}
 	count := strings.Count(s, old) // for "", a place between every two runes
 	if n >= 0 {
@@ -229,6 +277,8 @@ var (
 	ErrNaN       = errors.New("NaN")
 	ErrInf       = errors.New("infinite")
 	ErrEval      = errors.New("evaluation error")
+	// ErrBudget is an evaluation that went over one of its budgets.
+	ErrBudget = errors.New("over the expression's budget")
 )
 
 // exprEnvTypes gives the type checker the trajectory's fields. Metadata keys
@@ -266,6 +316,8 @@ type Expression struct {
 	// reads it (calls one of them, or loops).
 	budget   builtBudget
 	budgeted bool
+	// runTime is the loops' time budget, maxRunTime but in tests.
+	runTime time.Duration
 }
 
 // CompileError is an expression that does not compile: its text and the
@@ -308,7 +360,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, []any, string) string),
 			new(func(*builtBudget, []string) string),
 			new(func(*builtBudget, []string, string) string)),
-		expr.Function(tickName, tick, new(func(*builtBudget, any) any)),
+		tickFunction,
 		expr.Patch(withBudget{}),
 	)
 	if err != nil {
@@ -330,6 +382,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 		names:       refs.fields(),
 		fullEnv:     refs.names["$env"],
 		budgeted:    refs.names[builtName],
+		runTime:     maxRunTime,
 	}
 	e.key, e.direct = metadataKey(program.Node())
 	return e, nil
@@ -403,7 +456,8 @@ func (v *identifiers) Visit(node *ast.Node) {
 }
 
 // Eval evaluates the expression on t and returns its value as a float64.
-// The error is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf or ErrEval.
+// The error is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval or
+// ErrBudget.
 // Eval reuses one VM and one environment: an Expression is not safe for
 // concurrent use.
 func (e *Expression) Eval(t *Trajectory) (float64, error) {
@@ -419,7 +473,8 @@ func (e *Expression) Eval(t *Trajectory) (float64, error) {
 
 // Value evaluates the expression on t and returns its value as it is: a
 // metadata value (float64, string, bool or nil), or whatever the program
-// computes. The error is ErrEval when the program fails. t must not have
+// computes. The error is ErrEval when the program fails, ErrBudget when it
+// goes over its budget. t must not have
 // been read with a Pick (the picked values are numbers only). Like Eval,
 // Value is not safe for concurrent use.
 func (e *Expression) Value(t *Trajectory) (any, error) {
@@ -488,11 +543,14 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 // run runs the program on env.
 func (e *Expression) run(env map[string]any) (any, error) {
 	if e.budgeted {
-		e.budget = builtBudget{left: maxBuiltBytes, start: time.Now()}
+		e.budget = builtBudget{left: maxBuiltBytes, deadline: time.Now().Add(e.runTime)}
 		env[builtName] = &e.budget
 	}
 	out, err := e.vm.Run(e.program, env)
 	if err != nil {
+		if errors.Is(err, ErrBudget) || strings.Contains(err.Error(), "memory budget exceeded") {
+			return nil, ErrBudget // expr's own budget panics with a string
+		}
 		return nil, ErrEval
 	}
 	return out, nil

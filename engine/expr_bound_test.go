@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +15,8 @@ func TestRepeatIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := Trajectory{Done: true}
-	if v, err := big.Eval(&tr); err == nil {
-		t.Errorf("nested repeat: %v, want an evaluation error", v)
+	if v, err := big.Eval(&tr); err != ErrBudget {
+		t.Errorf("nested repeat: %v, %v; want ErrBudget", v, err)
 	}
 	if _, err := boundedRepeat(&builtBudget{left: maxBuiltBytes}, strings.Repeat("x", 100000), 100000); err != errRepeatBudget {
 		t.Errorf("boundedRepeat past the budget: %v", err)
@@ -54,8 +55,8 @@ func TestBuiltStringsAreBounded(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		if v, err := e.Eval(&tr); err != ErrEval {
-			t.Errorf("%s = %v, %v; want the evaluation error of a budget passed", src, v, err)
+		if v, err := e.Eval(&tr); err != ErrBudget {
+			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
 		}
 	}
 	for src, want := range map[string]float64{
@@ -82,21 +83,28 @@ func TestBuiltStringsAreBounded(t *testing.T) {
 	}
 }
 
-// TestLoopsAreTimed: a loop whose body grows a string with + (quadratic,
-// minutes a row) makes the trajectory invalid once the evaluation passes
-// maxRunTime; loops over ordinary data run as before, predicates included.
-func TestLoopsAreTimed(t *testing.T) {
-	tr := Trajectory{Done: true, Metadata: map[string]any{"xs": []any{1.0, 2.0, 3.0, 4.0}}}
-	slow, err := CompileExpression("o", `len(reduce(1..999999, #acc + "xxxxxxxxxx", ""))`)
-	if err != nil {
-		t.Fatal(err)
+// TestLoopsAreBounded: the loops of an evaluation stop at the same place
+// on every machine and every run: a string grown with + (quadratic) at
+// maxLoopBytes, nested loops at maxLoopRounds; loops over ordinary data
+// run as before, predicates included, and a loop just within the budgets
+// gives its value run after run.
+func TestLoopsAreBounded(t *testing.T) {
+	xs := make([]any, 3000)
+	for i := range xs {
+		xs[i] = float64(i)
 	}
-	start := time.Now()
-	if v, err := slow.Eval(&tr); err != ErrEval {
-		t.Errorf("the quadratic loop = %v, %v; want the evaluation error of the time budget", v, err)
-	}
-	if took := time.Since(start); took > 20*maxRunTime {
-		t.Errorf("the quadratic loop ran %v, its budget is %v", took, maxRunTime)
+	tr := Trajectory{Done: true, Metadata: map[string]any{"xs": []any{1.0, 2.0, 3.0, 4.0}, "long": xs, "thousand": xs[:1000], "threehundred": xs[:300]}}
+	for _, src := range []string{
+		`len(reduce(1..999999, #acc + "xxxxxxxxxx", ""))`,       // 5e12 bytes built
+		`reduce(long, #acc + reduce(thousand, #acc + 1, 0), 0)`, // 3M rounds
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := e.Eval(&tr); err != ErrBudget {
+			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
+		}
 	}
 	for src, want := range map[string]float64{
 		`sum(map(xs, # * 2))`:       20,
@@ -105,13 +113,65 @@ func TestLoopsAreTimed(t *testing.T) {
 		`all(xs, # > 0) ? 1 : 0`:    1,
 		`reduce(xs, #acc + #, 0)`:   10,
 		`sum(map(1..10000, # % 2))`: 5000,
+		// 61 MB of strings given by the rounds, within maxLoopBytes.
+		`len(reduce(1..3500, #acc + "xxxxxxxxxx", ""))`: 35000,
+		// 3000 + 3000*300 rounds, within maxLoopRounds.
+		`reduce(long, #acc + reduce(threehundred, #acc + 1, 0), 0)`: 9e5,
 	} {
 		e, err := CompileExpression("o", src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		if v, err := e.Eval(&tr); err != nil || v != want {
-			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
+		for run := range 2 {
+			if v, err := e.Eval(&tr); err != nil || v != want {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
+			}
 		}
+	}
+}
+
+// TestLoopBodiesAreTypeChecked: a loop's body goes through tick, yet is
+// type checked as written: a predicate that is not a boolean is a compile
+// error with its position, as in expr without budgets.
+func TestLoopBodiesAreTypeChecked(t *testing.T) {
+	for _, src := range []string{
+		`count(1..3, "a")`,
+		`len(filter(1..3, # + 1))`,
+		`all(1..3, 1)`,
+	} {
+		_, err := CompileExpression("o", src)
+		var ce *CompileError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s compiled (%v); want a CompileError", src, err)
+		}
+	}
+	e, err := CompileExpression("o", `sum(map(1..3, # * 2)) + len(filter(["a", "bb"], len(#) > 1))`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := e.Eval(&Trajectory{}); err != nil || v != 13 {
+		t.Errorf("= %v, %v; want 13", v, err)
+	}
+}
+
+// TestSlowLoopsAreTimed: a loop whose rounds are each slow (a scan of a
+// long string), within the counted budgets, stops at its time budget
+// (maxRunTime, shortened here).
+func TestSlowLoopsAreTimed(t *testing.T) {
+	tr := Trajectory{Done: true, Metadata: map[string]any{"s": strings.Repeat("x", 1<<20)}}
+	e, err := CompileExpression("o", `count(1..100000, indexOf(s, "y") < 0)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.runTime != maxRunTime {
+		t.Fatalf("the time budget is %v, want maxRunTime", e.runTime)
+	}
+	e.runTime = 200 * time.Millisecond
+	start := time.Now()
+	if v, err := e.Eval(&tr); err != ErrBudget {
+		t.Errorf("= %v, %v; want ErrBudget", v, err)
+	}
+	if took := time.Since(start); took < e.runTime || took > 10*e.runTime {
+		t.Errorf("the slow loop ran %v, its budget is %v", took, e.runTime)
 	}
 }

@@ -155,7 +155,8 @@ type NoValidCause struct {
 	Objective string
 	// Expr is the objective's expression, "" when it has none of its own.
 	Expr string
-	// Err is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf or ErrEval,
+	// Err is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval or
+	// ErrBudget,
 	// nil when the cause is not one of them.
 	Err error
 	// Text is the cause as counted (Evaluation.Causes).
@@ -356,7 +357,7 @@ func NoValid(res *Result, s Scorer, fields []string) error {
 }
 
 // causeErrors are the errors a counted cause can end with.
-var causeErrors = []error{ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval}
+var causeErrors = []error{ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval, ErrBudget}
 
 // splitCause reads a cause as InvalidError.Error writes it, "OBJECTIVE:
 // ERR": the objective (the longest name that fits, or "score"), its index
