@@ -162,10 +162,14 @@ func (m *Model) render() string {
 	if c.Width < minWidth || c.Height < minHeight {
 		return tooSmallView(c.Styles, c.Width, c.Height)
 	}
-	head, goalsShown := m.header.view(c, c.Width)
+	head, goalsShown := m.header.view(c, c.Width, false)
 	bar := m.tabBar.view(c.Styles, m.active, c.Width)
 	if !goalsShown {
-		bar = withGoals(c, bar, c.Width)
+		if bar, goalsShown = withGoals(c, bar, c.Width); !goalsShown {
+			if compact, ok := m.header.view(c, c.Width, true); ok {
+				head = compact
+			}
+		}
 	}
 	rows := []string{head, bar}
 	if m.weights.active {

@@ -49,7 +49,11 @@ const minSourceWidth = 9
 // method's label; the source is
 // always shown, shortened in the middle when what is left is too narrow,
 // and the health badge always ends the line.
-func (h header) view(c *Common, width int) (line string, goalsShown bool) {
+//
+// compact is the last resort when neither the header nor the tab bar had
+// room for the goals: the health badge counts alone ("✖2 ⚠1"), the
+// goals' names cut, the settings gone; "" when even that does not fit.
+func (h header) view(c *Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := "off"
@@ -80,10 +84,7 @@ func (h header) view(c *Common, width int) (line string, goalsShown bool) {
 	if h.live != "" {
 		batch = liveBadge(st, h.live) + " " + batch
 	}
-	room := max(width-ansi.StringWidth(health), 0)
-	var rest string
-	var fields []string
-	for _, fields = range [][]string{
+	candidates := [][]string{
 		{batch, method, computer, settings, counts, goals},
 		{batch, method, settings, counts, goals},
 		{batch, method, shortSettings, counts, goals},
@@ -93,37 +94,75 @@ func (h header) view(c *Common, width int) (line string, goalsShown bool) {
 		{batch, methodName, counts},
 		{batch, counts},
 		{batch},
-	} {
-		rest = headerSeparator + strings.Join(fields, headerSeparator)
-		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room {
-			break
+	}
+	if compact {
+		// The goals cut shorter and shorter ("acc… ↑"), with the fields
+		// that matter most, before they go.
+		candidates = nil
+		for _, withMethod := range []bool{true, false} {
+			for _, nameWidth := range nameWidths(s.Result.Objectives) {
+				goals = goalsTextWithin(st, s.Result.Objectives, nameWidth)
+				if withMethod {
+					candidates = append(candidates, []string{batch, methodName, counts, goals})
+				} else {
+					candidates = append(candidates, []string{batch, counts, goals})
+				}
+			}
 		}
-		if room-ansi.StringWidth(rest) >= minSourceWidth {
+		health = headerSeparator + compactHealthBadge(st, h.findings)
+		if h.updating {
+			health = headerSeparator + st.Muted.Render("◌")
+		}
+	}
+	room := max(width-ansi.StringWidth(health), 0)
+	var rest string
+	var fields []string
+	fitted := false
+	for _, fields = range candidates {
+		rest = headerSeparator + strings.Join(fields, headerSeparator)
+		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || room-ansi.StringWidth(rest) >= minSourceWidth {
+			fitted = true
 			break
 		}
 	}
+	if compact && !fitted {
+		return "", false
+	}
 	sourceRoom := max(room-ansi.StringWidth(rest), min(minSourceWidth, room))
 	line = st.Header.Render(shortenMiddle(source, sourceRoom)) + rest
-	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), slices.Contains(fields, goals)
+	// Every compact candidate holds goals, each cut to its own width.
+	goalsShown = compact || slices.Contains(fields, goals)
+	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), goalsShown
+}
+
+// nameWidths are the widths the goals' names are cut to, widest first:
+// from the longest name's down to a letter and the ellipsis ("a…").
+func nameWidths(objs []engine.Objective) []int {
+	longest := 0
+	for _, o := range objs {
+		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
+	}
+	var widths []int
+	for w := longest; w >= min(2, longest); w-- {
+		widths = append(widths, w)
+	}
+	return widths
 }
 
 // withGoals ends the tab bar bar with the objectives' goals, right-aligned,
 // when the header had no room for them: with the names cut shorter and
 // shorter ("think_f… ↑") until they fit, so that a maximised length never
-// goes unnoticed, and left out only when not even one letter a name fits.
-func withGoals(c *Common, bar string, width int) string {
+// goes unnoticed; false when not even one letter a name fits (the header's
+// compact form is tried next).
+func withGoals(c *Common, bar string, width int) (string, bool) {
 	room := width - ansi.StringWidth(bar) - 2
-	longest := 0
-	for _, o := range c.Session.Result.Objectives {
-		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
-	}
-	for nameWidth := longest; nameWidth >= 1; nameWidth-- {
+	for _, nameWidth := range nameWidths(c.Session.Result.Objectives) {
 		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
 		if w := ansi.StringWidth(goals); w <= room {
-			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals
+			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals, true
 		}
 	}
-	return bar
+	return bar, false
 }
 
 // goalsText shows each objective's goal: "accuracy ↑ length ↓".

@@ -95,6 +95,23 @@ func healthBadge(st *Styles, findings []health.Finding) string {
 	return strings.Join(parts, " ")
 }
 
+// compactHealthBadge is healthBadge's counts alone, "✖2 ⚠1", for a narrow
+// header.
+func compactHealthBadge(st *Styles, findings []health.Finding) string {
+	warn, alert := healthCounts(findings)
+	var parts []string
+	if alert > 0 {
+		parts = append(parts, st.Alert.Render(fmt.Sprintf("✖%d", alert)))
+	}
+	if warn > 0 {
+		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚠%d", warn)))
+	}
+	if len(parts) == 0 {
+		return st.Positive.Render("✓")
+	}
+	return strings.Join(parts, " ")
+}
+
 // findingLine is one finding for the Steps tab: level, step, check and
 // what it saw.
 func findingLine(st *Styles, f health.Finding) string {
