@@ -16,6 +16,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // groupsMode is what the Groups tab shows.
@@ -353,7 +354,7 @@ func (t *groupsTab) keyOrder() []int {
 			order[g] = g
 		}
 		slices.SortFunc(order, func(a, b int) int {
-			return cmp.Or(strings.Compare(t.summaries[a].Key, t.summaries[b].Key), cmp.Compare(a, b))
+			return cmp.Or(loaders.NaturalCompare(t.summaries[a].Key, t.summaries[b].Key), cmp.Compare(a, b))
 		})
 		t.byKey.order = order
 	}

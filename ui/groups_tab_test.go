@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ func listedGroups(tab Tab) []*engine.GroupSummary {
 func TestGroupsSort(t *testing.T) {
 	tab, s := newSampleTab(t, newGroupsTab)
 	gs := listedGroups(tab)
-	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return strings.Compare(a.Key, b.Key) }) {
+	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return loaders.NaturalCompare(a.Key, b.Key) }) {
 		t.Fatalf("not every group listed by key at first: %d of %d", len(gs), len(s.CurrentBatch().Groups))
 	}
 	pressKeys(tab, "s", "s", "s", "s") // group, signal, n, valid, score mean
@@ -45,6 +46,39 @@ func TestGroupsSort(t *testing.T) {
 	pressKeys(tab, "S")
 	if m := means(); !slices.IsSortedFunc(m, func(a, b float64) int { return compareFloats(b, a) }) || !strings.Contains(plain(tab), "score mean ▼") {
 		t.Errorf("S does not reverse the sort: %v", m)
+	}
+}
+
+// TestGroupsInNaturalOrder: prompts numbered without leading zeros are
+// listed as a person counts (g2 before g10), and so are the Trajectories
+// tab's ids sorted by id.
+func TestGroupsInNaturalOrder(t *testing.T) {
+	var b strings.Builder
+	for _, g := range []int{10, 2, 1, 100, 0} {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"g%d-c%d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", g, c*9+1, g, c, g)
+		}
+	}
+	m := invalidModel(t, b.String(), 120, 40)
+	selectTabTitled(t, m, "Groups")
+	var keys []string
+	for _, g := range listedGroups(m.tabs[m.active]) {
+		keys = append(keys, g.Key)
+	}
+	if want := []string{"g0", "g1", "g2", "g10", "g100"}; !slices.Equal(keys, want) {
+		t.Errorf("groups listed %v, want %v", keys, want)
+	}
+	selectTabTitled(t, m, "Trajectories")
+	list := m.tabs[m.active].(*trajectoriesTab).list
+	list.sortColumn = slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" })
+	list.descending = false
+	list.build(m.common.Session, "")
+	var ids []string
+	for j := range list.rows {
+		ids = append(ids, m.common.Session.Trajectories.At(list.at(j)).ID)
+	}
+	if want := []string{"g0-c1", "g0-c10", "g1-c1", "g1-c10", "g2-c1", "g2-c10", "g10-c1", "g10-c10", "g100-c1", "g100-c10"}; !slices.Equal(ids, want) {
+		t.Errorf("ids sorted %v, want %v", ids, want)
 	}
 }
 

@@ -36,7 +36,7 @@ type helpOverlay struct {
 }
 
 type helpOverlayKeys struct {
-	Close, Scroll key.Binding
+	Close, Scroll, Top, Bottom key.Binding
 }
 
 func newHelpOverlay() helpOverlay {
@@ -45,6 +45,8 @@ func newHelpOverlay() helpOverlay {
 		keys: helpOverlayKeys{
 			Close:  key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close the help")),
 			Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+			Top:    key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home", "top")),
+			Bottom: key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end", "bottom")),
 		},
 	}
 }
@@ -69,16 +71,25 @@ func (h *helpOverlay) setSize(width, height int) {
 // update scrolls the overlay or closes it; every key goes to it while it
 // is open.
 func (h *helpOverlay) update(msg tea.Msg) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, h.keys.Close) {
-		h.open = false
-		return
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, h.keys.Close):
+			h.open = false
+			return
+		case key.Matches(k, h.keys.Top):
+			h.viewport.GotoTop()
+			return
+		case key.Matches(k, h.keys.Bottom):
+			h.viewport.GotoBottom()
+			return
+		}
 	}
 	h.viewport, _ = h.viewport.Update(msg)
 }
 
 // view draws the overlay in a box of width x height cells.
 func (h *helpOverlay) view(st *Styles, title string, width, height int) string {
-	head := st.Title.Render("Help: "+title) + st.Muted.Render(" · ?/esc close · ↑/↓/pgup/pgdn scroll")
+	head := st.Title.Render("Help: "+title) + st.Muted.Render(" · ?/esc close · ↑/↓/pgup/pgdn/home/end scroll")
 	if !h.viewport.AtBottom() || h.viewport.YOffset() > 0 {
 		head += st.Muted.Render(fmt.Sprintf(" · %.0f%%", h.viewport.ScrollPercent()*100))
 	}

@@ -25,10 +25,18 @@ func TestHelpOverlayScrollsAndCloses(t *testing.T) {
 		if strings.Contains(v, "gdpo") {
 			t.Fatalf("the whole help fits at 80x24, nothing to scroll:\n%s", v)
 		}
+		press(m, "end")
+		atEnd := screen(m)
+		press(m, "home")
+		if screen(m) != v {
+			t.Errorf("home did not go back to the help's top:\n%s", screen(m))
+		}
 		for range 60 {
 			press(m, "down")
 		}
-		v = screen(m)
+		if v = screen(m); v != atEnd {
+			t.Errorf("end did not show the help's end:\n%s", atEnd)
+		}
 		for _, want := range []string{"gdpo", "g_k = (o'_k - mean)", "100%"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("scrolled to the end, the help does not show %q:\n%s", want, v)

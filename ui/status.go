@@ -115,9 +115,10 @@ func mostlyInvalidWarning(batches []engine.InvalidBatch) string {
 	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(batches), strings.Join(steps, ", "), batches[0])
 }
 
-// invalidWarning summarises the invalid trajectories by cause, the most
-// frequent first: "3 invalid trajectories (reward = their group's mean):
-// accuracy: missing ×3". It is "" when every trajectory is valid.
+// invalidWarning summarises the run's invalid trajectories by cause, the
+// most frequent first: "3 invalid trajectories in the run (reward = their
+// group's mean): accuracy: missing ×3" (the header counts the batch on
+// screen). It is "" when every trajectory is valid.
 func invalidWarning(counts map[string]int) string {
 	if len(counts) == 0 {
 		return ""
@@ -135,5 +136,5 @@ func invalidWarning(counts map[string]int) string {
 	if total == 1 {
 		noun = "trajectory"
 	}
-	return fmt.Sprintf("%d invalid %s (reward = their group's mean): %s", total, noun, strings.Join(parts, ", "))
+	return fmt.Sprintf("%d invalid %s in the run (reward = their group's mean): %s", total, noun, strings.Join(parts, ", "))
 }
