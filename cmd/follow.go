@@ -88,7 +88,7 @@ type statsFollower struct {
 	out    io.Writer
 	errOut io.Writer // the warnings' (stderr)
 
-	// pick is scorerPick(computer) once it is built, nil before: the
+	// pick is computer.Pick() once it is built, nil before: the
 	// follower's goroutine reads it (loaders.Options.Pick).
 	pick atomic.Pointer[engine.Pick]
 	// Set once the first trajectory has come.
@@ -144,7 +144,7 @@ func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 		return err
 	}
 	f.computer = c
-	f.pick.Store(scorerPick(c))
+	f.pick.Store(c.Pick())
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
 		return err
 	}

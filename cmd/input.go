@@ -130,7 +130,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		if cerr != nil {
 			return nil
 		}
-		return scorerPick(p.computer)
+		return p.computer.Pick()
 	}
 	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
 		if cerr != nil {
@@ -167,19 +167,6 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 // cappedWarning says that --max-rows stopped the reading.
 func cappedWarning(max int) string {
 	return fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read", max, plural(max, "trajectory"))
-}
-
-// scorerPick returns the metadata keys that are all c reads of a
-// trajectory (loaders.Options.Pick), nil when it reads more: a scorer
-// without a Pick, or the logged advantage's expression.
-func scorerPick(c *engine.RewardComputer) *engine.Pick {
-	if c.Logged != nil {
-		return nil
-	}
-	if picker, ok := c.Scorer.(interface{ Pick() *engine.Pick }); ok {
-		return picker.Pick()
-	}
-	return nil
 }
 
 // expectedCount estimates how many trajectories inputs of size bytes hold

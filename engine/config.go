@@ -111,6 +111,20 @@ type RewardComputer struct {
 	Logged *Expression
 }
 
+// Pick returns the metadata keys that are all c reads of a trajectory
+// (a loader may pick them rather than build a metadata map), nil when it
+// reads more: a scorer without a Pick, or the logged advantage's
+// expression.
+func (c *RewardComputer) Pick() *Pick {
+	if c.Logged != nil {
+		return nil
+	}
+	if picker, ok := c.Scorer.(interface{ Pick() *Pick }); ok {
+		return picker.Pick()
+	}
+	return nil
+}
+
 // New is the factory: it builds the scorer cfg names, compiles its
 // expressions and checks every setting, before any data is read. A pareto
 // config without objectives must first go through InferObjectives.

@@ -114,3 +114,30 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// TestRewardComputerPick: a computer picks its scorer's keys, unless the
+// logged advantage's expression reads more of the record or the scorer
+// has no pick (svrl).
+func TestRewardComputerPick(t *testing.T) {
+	objs := []ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "b"}}
+	for _, c := range []struct {
+		cfg  Config
+		keys []string // nil: no pick
+	}{
+		{Config{Objectives: objs}, []string{"a", "b"}},
+		{Config{Objectives: objs, LoggedAdvantage: "advantage"}, nil},
+		{Config{Computer: "svrl"}, nil},
+	} {
+		computer, err := New(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pick := computer.Pick()
+		switch {
+		case c.keys == nil && pick != nil:
+			t.Errorf("%+v: Pick() = %q, want nil", c.cfg, pick.Keys)
+		case c.keys != nil && (pick == nil || !slices.Equal(pick.Keys, c.keys)):
+			t.Errorf("%+v: Pick() = %v, want keys %q", c.cfg, pick, c.keys)
+		}
+	}
+}

@@ -439,32 +439,13 @@ func (t *paretoTab) resetView() {
 
 // viewRange returns the ranges the view asks for: the full view's,
 // halved zoom times around the centre, moved to show no more beyond the
-// points than a margin of its own (zoomMargin).
+// points than a margin of its own (chart.Window).
 func (t *paretoTab) viewRange() (x0, x1, y0, y1 float64) {
 	fx0, fx1, fy0, fy1 := t.fullView()
 	f := math.Ldexp(0.5, -t.zoom)
-	x0, x1 = within(t.cx, (fx1-fx0)*f, t.data[0], t.data[1], fx0, fx1)
-	y0, y1 = within(t.cy, (fy1-fy0)*f, t.data[2], t.data[3], fy0, fy1)
+	x0, x1 = chart.Window(t.cx, (fx1-fx0)*f, t.data[0], t.data[1], fx0, fx1)
+	y0, y1 = chart.Window(t.cy, (fy1-fy0)*f, t.data[2], t.data[3], fy0, fy1)
 	return x0, x1, y0, y1
-}
-
-// zoomMargin is how much of a zoomed view's width may lie beyond the
-// points, at each end.
-const zoomMargin = 0.05
-
-// within returns the window c ± h moved, not resized, so that no more of
-// it than zoomMargin lies below lo or above hi, the points' range, nor
-// beyond the full view flo..fhi (where it fits, else centred on the
-// points): zoomed in on a point near 0 of an objective that is never
-// negative, the view shows no negative values; panned, no empty space.
-func within(c, h, lo, hi, flo, fhi float64) (float64, float64) {
-	lo, hi = max(lo-zoomMargin*2*h, flo), min(hi+zoomMargin*2*h, fhi)
-	if hi-lo <= 2*h {
-		c = (lo + hi) / 2
-	} else {
-		c = min(max(c, lo+h), hi-h)
-	}
-	return c - h, c + h
 }
 
 // zoomed reports whether the view shows other than all of the points.

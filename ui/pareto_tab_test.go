@@ -315,7 +315,7 @@ func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		x0, x1, y0, y1 := p.viewRange()
-		if x0 < p.data[0]-zoomMargin*(x1-x0)*1.0001 || y0 < p.data[2]-zoomMargin*(y1-y0)*1.0001 {
+		if x0 < p.data[0]-chart.WindowMargin*(x1-x0)*1.0001 || y0 < p.data[2]-chart.WindowMargin*(y1-y0)*1.0001 {
 			t.Errorf("%s: the view %v..%v × %v..%v goes beyond the points' %v by more than its margin", when, x0, x1, y0, y1, p.data)
 		}
 		for _, a := range []chart.Axis{p.frame.grid.X, p.frame.grid.Y} {

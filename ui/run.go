@@ -233,11 +233,7 @@ func (b *sessionBuilder) start(first *engine.Trajectory) error {
 		return err
 	}
 	b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
-	if c.Logged == nil { // the logged advantage reads more than the objectives
-		if picker, ok := c.Scorer.(interface{ Pick() *engine.Pick }); ok {
-			b.pickKeys.Store(picker.Pick())
-		}
-	}
+	b.pickKeys.Store(c.Pick())
 	return nil
 }
 
