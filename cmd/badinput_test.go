@@ -354,8 +354,8 @@ func TestManyGroupsOfOne(t *testing.T) {
 }
 
 // TestMaxRows caps compute at 10 trajectories of the sample: 10 records
-// out and a warning that says the rest was not read; the dashboard's
-// follow mode refuses the flag.
+// out and a warning that says the rest was not read; a line skipped before
+// the cap is still reported; stats --follow refuses the flag.
 func TestMaxRows(t *testing.T) {
 	out, errOut, code := run(t, "", "compute", "--max-rows", "10", "--config", sampleConfigPath, samplePath)
 	if code != exitOK {
@@ -364,8 +364,20 @@ func TestMaxRows(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 10 {
 		t.Errorf("%d records out, want 10", n)
 	}
-	if want := "rewardlens: warning: read only the first 10 trajectories (--max-rows); the rest of the input was not read"; !strings.Contains(errOut, want) {
+	if want := "rewardlens: warning: read only the first 10 trajectories (--max-rows); the rest of the input was not read, so the last group read may lack members"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q does not say %q", errOut, want)
+	}
+	var lines strings.Builder
+	for i := range 200 {
+		if i == 3 {
+			lines.WriteString("{not json\n")
+		}
+		fmt.Fprintf(&lines, `{"group":"g%d","metadata":{"a":%d}}`+"\n", i/4, i%4)
+	}
+	dir := writeFiles(t, map[string]string{"run.jsonl": lines.String()})
+	_, errOut, code = run(t, "", "stats", "--skip-invalid-lines", "--max-rows", "100", filepath.Join(dir, "run.jsonl"))
+	if code != exitOK || !strings.Contains(errOut, "rewardlens: skipped 1 invalid line") || !strings.Contains(errOut, "run.jsonl:4:") {
+		t.Errorf("stats --skip-invalid-lines --max-rows 100: status %d, stderr %q; want the skipped line 4 reported", code, errOut)
 	}
 	if _, errOut, code := run(t, "", "stats", "--follow", "--max-rows", "10", samplePath); code != exitBadInput || !strings.Contains(errOut, "--max-rows is not for --follow") {
 		t.Errorf("stats --follow --max-rows: status %d, stderr %q", code, errOut)

@@ -151,7 +151,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	reportSkipped(stdio.Stderr, data)
 	if data.Capped {
-		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+cappedWarning(opts.MaxRows))
+		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
 	}
 	if cerr != nil {
 		return nil, cerr
@@ -162,11 +162,6 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	p.ev = evaluator.Evaluation()
 	return &p, nil
-}
-
-// cappedWarning says that --max-rows stopped the reading.
-func cappedWarning(max int) string {
-	return fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read", max, plural(max, "trajectory"))
 }
 
 // expectedCount estimates how many trajectories inputs of size bytes hold

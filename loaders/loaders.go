@@ -188,6 +188,9 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 		res, err := loadPath(path, i, opts, progress, each)
 		if errors.Is(err, errRowsCapped) {
 			total.Capped = true
+			if res != nil {
+				total.append(res) // the lines skipped before the cap
+			}
 			break
 		}
 		if err != nil {
@@ -199,6 +202,16 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 		total.Trajectories = kept
 	}
 	return total, nil
+}
+
+// CappedWarning says that Options.MaxRows stopped the reading after n
+// trajectories, and what that means for the rewards.
+func CappedWarning(n int) string {
+	noun := "trajectories"
+	if n == 1 {
+		noun = "trajectory"
+	}
+	return fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read, so the last group read may lack members", n, noun)
 }
 
 // errRowsCapped stops the reading at Options.MaxRows.
@@ -352,6 +365,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	err = spec.read(l, in.r)
 	if err == nil {
 		err = l.flush(true)
+	}
+	if errors.Is(err, errRowsCapped) {
+		return l.res, err // what was read before the cap stopped it
 	}
 	if err != nil {
 		return nil, err

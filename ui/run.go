@@ -164,7 +164,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
 	}
 	if res.Capped {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("read only the first %d trajectories (--max-rows): the rest of the input was not read", s.Trajectories.Len()))
+		s.Warnings = append(s.Warnings, loaders.CappedWarning(s.Trajectories.Len()))
 	}
 }
 
