@@ -49,6 +49,17 @@ func (f *following) await(t *testing.T, want string) {
 	}
 }
 
+// awaitErr waits until stderr holds want.
+func (f *following) awaitErr(t *testing.T, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(f.errOut.String(), want); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q on stderr:\n%s", want, f.errOut.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // stop interrupts the command and returns its status.
 func (f *following) stop() int {
 	f.cancel()
@@ -219,6 +230,29 @@ func TestStatsFollowEmptyFile(t *testing.T) {
 	testfile.Append(t, path, sampleSteps(t, 0, 3))
 	f.await(t, "step 2 ")
 	if code := f.stop(); code != 0 {
+		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
+	}
+}
+
+// TestStatsFollowEmptyFileSaysLayoutUnknown: an empty file cannot tell
+// its layout, so --from auto reads it as plain records and says so (a
+// verl dump written later would otherwise go ungrouped, unannounced);
+// --from verl then reads verl's lines as verl's.
+func TestStatsFollowEmptyFileSaysLayoutUnknown(t *testing.T) {
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "1.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", path)
+	f.awaitErr(t, "warning: layout not recognised: "+path+" is empty, so it is read as plain records (give --from verl or --from trl")
+	f.stop()
+
+	f = startFollowing(t, "stats", "--follow", "--from", "verl", path)
+	time.Sleep(50 * time.Millisecond)
+	testfile.Append(t, path, `{"input":"p1","output":"a","gts":"x","score":1,"step":4}`+"\n"+`{"input":"p1","output":"b","gts":"x","score":0,"step":4}`+"\n")
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != 0 || strings.Contains(f.errOut.String(), "layout not recognised") {
 		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
 	}
 }

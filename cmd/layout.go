@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -94,7 +95,8 @@ func describeLayout(layout string) string {
 // records). Files of different layouts, a file that is not of the layout
 // --from names, and a verl dump without input (unless --group-by says how
 // to group) are errors. Standard input is not looked at: with auto, it is
-// plain records.
+// plain records; so are empty files (a followed log before its first
+// line), and the description then says so.
 func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
@@ -111,9 +113,9 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 	if err != nil {
 		return cfg, "", inputError{err}
 	}
-	if len(files) == 0 { // standard input only
+	if len(files) == 0 { // standard input, or empty files only
 		if from == layoutAuto {
-			return cfg, "", nil
+			return cfg, emptyLayoutNote(paths), nil
 		}
 		return layoutDefaults(cfg, from, loaders.FileFields{})
 	}
@@ -235,4 +237,20 @@ func layoutSentence(name string, cfg engine.Config) string {
 		parts = append(parts, "logged advantage = "+cfg.LoggedAdvantage)
 	}
 	return "read as " + name + ": " + strings.Join(parts, ", ")
+}
+
+// emptyLayoutNote is the description of an input that auto could not
+// recognise because its files are empty: "" for standard input, which is
+// plain records as documented.
+func emptyLayoutNote(paths []string) string {
+	files, err := loaders.Expand(paths)
+	if err != nil {
+		return ""
+	}
+	for _, path := range files {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
+			return fmt.Sprintf("warning: layout not recognised: %s is empty, so it is read as plain records (give --from verl or --from trl if a trainer writes it)", path)
+		}
+	}
+	return ""
 }
