@@ -32,7 +32,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		}
 		fallback, source = &sampleCfg, "sample"
 	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin())
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), follow)
 	if err != nil {
 		return err
 	}

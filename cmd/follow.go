@@ -34,7 +34,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio))
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), true)
 	if err != nil {
 		return err
 	}

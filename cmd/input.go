@@ -106,7 +106,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if len(args) == 0 {
 		return nil, usagef("no input files (give FILE... or - for standard input)")
 	}
-	cfg, opts, layout, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio))
+	cfg, opts, layout, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio), false)
 	if err != nil {
 		return nil, err
 	}

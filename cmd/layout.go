@@ -96,8 +96,8 @@ func describeLayout(layout string) string {
 // --from names, and a verl dump without input (unless --group-by says how
 // to group) are errors. Standard input is not looked at: with auto, it is
 // plain records; so are empty files (a followed log before its first
-// line), and the description then says so.
-func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options) (engine.Config, string, error) {
+// line), and the description then says so when following.
+func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
@@ -114,8 +114,11 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 		return cfg, "", inputError{err}
 	}
 	if len(files) == 0 { // standard input, or empty files only
-		if from == layoutAuto {
+		if from == layoutAuto && follow {
 			return cfg, emptyLayoutNote(paths), nil
+		}
+		if from == layoutAuto {
+			return cfg, "", nil // an empty file is the load's error
 		}
 		return layoutDefaults(cfg, from, loaders.FileFields{})
 	}

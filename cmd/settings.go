@@ -149,8 +149,9 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 // resolve returns the config for the inputs args (the config file or
 // fallback, the flags, then the defaults of the inputs' layout, --from),
 // checked before any data is read, how to read the inputs, and the
-// sentence that says how they are read ("" for plain records).
-func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader) (engine.Config, loaders.Options, string, error) {
+// sentence that says how they are read ("" for plain records). follow
+// says that the inputs are followed, and so may be empty yet.
+func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, follow bool) (engine.Config, loaders.Options, string, error) {
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
@@ -159,7 +160,7 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	cfg, layout, err := applyLayout(ctx, cfg, args, plain)
+	cfg, layout, err := applyLayout(ctx, cfg, args, plain, follow)
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
