@@ -170,6 +170,7 @@ func (f *follower) start(paths []string) (*Result, error) {
 			return nil, err
 		}
 		total.append(res)
+		f.limitOpen() // a directory of thousands of logs
 	}
 	// The first reading is over: the follower, which runs on, must not
 	// keep the callbacks alive, nor what they hold (all the trajectories
@@ -291,27 +292,29 @@ func (f *follower) noteEvent(ev fsnotify.Event) {
 }
 
 // checkDirty checks the files events named, and the followed directories
-// when an entry appeared in one.
+// when an entry appeared in one. The known files go first: a log rotated
+// into a new name in a followed directory is reloaded at its old path
+// before it is read at its new one, never counted at both.
 func (f *follower) checkDirty() {
-	if f.rescan {
-		f.scanDirs()
-	}
 	for name := range f.dirty {
 		if ff, ok := f.byPath[name]; ok {
 			f.note(ff, ff.check(f.opts.Options))
 		}
 	}
+	if f.rescan {
+		f.scanDirs()
+	}
 	clear(f.dirty)
 	f.limitOpen()
 }
 
-// checkAll looks for new files in the followed directories and checks
-// every file.
+// checkAll checks every file and looks for new files in the followed
+// directories, in that order (see checkDirty).
 func (f *follower) checkAll() {
-	f.scanDirs()
 	for _, ff := range f.files {
 		f.note(ff, ff.check(f.opts.Options))
 	}
+	f.scanDirs()
 	clear(f.dirty)
 	f.limitOpen()
 }
@@ -319,8 +322,8 @@ func (f *follower) checkAll() {
 // note queues what a check of ff found for the consumer (pending).
 func (f *follower) note(ff *followedFile, c fileChange) {
 	f.clock++
-	if c.res != nil && len(c.res.Trajectories) > 0 && !c.reloaded {
-		ff.grown = f.clock
+	if c.res != nil && len(c.res.Trajectories) > 0 || c.reloaded {
+		ff.grown = f.clock // a rotated log keeps its new descriptor
 	}
 	if len(f.pending) == 0 {
 		f.pending = append(f.pending, Update{})
@@ -329,7 +332,11 @@ func (f *follower) note(ff *followedFile, c fileChange) {
 	if c.drained != nil {
 		last.add(ff.path, fileChange{res: c.drained})
 	}
-	if c.reloaded && last.holds(ff.path) {
+	// Lines read since the file's last reload, or its first reading, go
+	// to the consumer before the reload replaces them (a batch's final
+	// lines); a reload of what is itself a pending reload replaces it, so
+	// that a file rewritten again and again is queued once.
+	if c.reloaded && last.holds(ff.path) && !slices.Contains(last.Reloaded, ff.path) {
 		f.pending = append(f.pending, Update{})
 		last = &f.pending[len(f.pending)-1]
 	}
@@ -380,6 +387,7 @@ func (f *follower) scanDirs() {
 			if _, known := f.byPath[filepath.Clean(path)]; !known {
 				ff := f.add(path)
 				f.note(ff, ff.reload(f.opts.Options))
+				f.limitOpen()
 			}
 		}
 	}
