@@ -17,11 +17,12 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // wholeTrajectories returns the session's trajectories, those it keeps
 // lean read again from their files.
-func wholeTrajectories(tb testing.TB, s *Session) []engine.Trajectory {
+func wholeTrajectories(tb testing.TB, s *session.Session) []engine.Trajectory {
 	tb.Helper()
 	out := s.Trajectories.Slice()
 	for i := range out {
@@ -73,7 +74,7 @@ func loadModel(t *testing.T, in Input, width int) *Model {
 }
 
 // checkLean fails t unless every trajectory of s is lean.
-func checkLean(t *testing.T, s *Session) {
+func checkLean(t *testing.T, s *session.Session) {
 	t.Helper()
 	for _, tr := range s.Trajectories.All() {
 		if !tr.Lean || tr.Metadata != nil || tr.Response != nil {
@@ -151,7 +152,7 @@ func TestStreamSession(t *testing.T) {
 
 // checkSameSession fails t unless the session got, read as it came, holds
 // the trajectories, result, config and (one) warning of want, read whole.
-func checkSameSession(t *testing.T, got, want *Session) {
+func checkSameSession(t *testing.T, got, want *session.Session) {
 	t.Helper()
 	if !reflect.DeepEqual(got.Trajectories, want.Trajectories) {
 		t.Error("the trajectories read as they came differ from those read whole")
