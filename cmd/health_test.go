@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 var (
@@ -167,7 +168,7 @@ func sampleModel(t *testing.T, configPath string) *ui.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := ui.NewSession("sample", data.Trajectories, c)
+	s := session.NewSession("sample", data.Trajectories, c)
 	s.Config = cfg
 	m := ui.NewModel(s, true)
 	m.Init()

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // The smallest terminal the dashboard draws in; below it the body says so.
@@ -68,7 +70,7 @@ type keyCapturer interface {
 
 // NewModel returns the dashboard on a ready session, in colour unless
 // noColor, with dark-background styles until the terminal says otherwise.
-func NewModel(session *Session, noColor bool) *Model {
+func NewModel(session *session.Session, noColor bool) *Model {
 	c := &Common{Session: session, Styles: NewStyles(true, noColor)}
 	m := &Model{
 		common:  c,
@@ -446,4 +448,4 @@ func (m *Model) setWeightMode(on bool) {
 }
 
 // Session returns the session the dashboard shows.
-func (m *Model) Session() *Session { return m.common.Session }
+func (m *Model) Session() *session.Session { return m.common.Session }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // newTestModel returns the dashboard on the sample at width x height,
@@ -307,7 +308,7 @@ func TestLightBackground(t *testing.T) {
 // an objective's weight like any other.
 func TestSVRLWeights(t *testing.T) {
 	_, res := sampletest.Read(t)
-	s, err := openSession("sample", engine.Config{Computer: "svrl", Method: "grpo"}, res, nil)
+	s, err := session.Open("sample", engine.Config{Computer: "svrl", Method: "grpo"}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,16 +41,16 @@ func TestSwitchShowsTheBatchFirst(t *testing.T) {
 		t.Errorf("the Rewards tab does not show the new method:\n%s", screen(m))
 	}
 
-	j := s.job
-	if j == nil || j.result != s.Result || !j.started {
+	j := s.HealthJob()
+	if !j.Computes(s.Result) || j.Claim() {
 		t.Fatal("no background job was started for the result shown")
 	}
-	j.run()
+	j.Run()
 	m.Update(healthDoneMsg{j})
 	if h := headerLine(m); strings.Contains(h, "updating") || !strings.Contains(h, "ALERT") && !strings.Contains(h, "healthy") {
 		t.Errorf("after the background job, the header is %q; want the health badge", h)
 	}
-	if !s.Result.Finished() || !s.healthReady() {
+	if !s.Result.Finished() || !s.HealthReady() {
 		t.Fatal("the background job did not finish the result and its health")
 	}
 	trends := want.Trends(s.HVRef)
@@ -67,15 +67,15 @@ func TestStaleHealthIsDropped(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	m.Update(keyPress("m"))
 	m.Update(m.rc.next())
-	old := m.Session().job
+	old := m.Session().HealthJob()
 	m.Update(keyPress("m"))
 	m.Update(m.rc.next())
-	old.run()
+	old.Run()
 	m.Update(healthDoneMsg{old})
 	if h := headerLine(m); !strings.Contains(h, "method: gdpo") || !strings.Contains(h, "health updating") {
 		t.Errorf("a stale health job changed the header: %q", h)
 	}
-	if m.Session().health.result == old.result {
+	if m.Session().HealthReady() {
 		t.Error("the stale job's health was kept")
 	}
 }
@@ -86,12 +86,12 @@ func TestStepsTabWaitsForTheJob(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	m.Update(keyPress("m"))
 	m.Update(m.rc.next())
-	j := m.Session().job
+	j := m.Session().HealthJob()
 	press(m, "6") // Steps
-	if !m.Session().healthReady() || !j.done.Load() {
+	if !m.Session().HealthReady() {
 		t.Fatal("the Steps tab did not run the result's health job")
 	}
-	if &m.Session().Trends()[0] != &j.trends[0] {
+	if m.Session().HealthJob() != j {
 		t.Error("the Steps tab's trends are not the job's")
 	}
 }

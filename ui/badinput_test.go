@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // TestLoadingShowsBadInput opens bad files as the dashboard does: the
@@ -45,7 +46,7 @@ func TestDuplicateIDsInStatusLine(t *testing.T) {
 	for i := range ts {
 		ts[i] = engine.Trajectory{ID: []string{"a", "b", "a", "c", "a", "b"}[i], Metadata: map[string]any{"x": float64(i)}}
 	}
-	s, err := openSession("dups.jsonl", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("dups.jsonl", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

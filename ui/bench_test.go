@@ -9,12 +9,13 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // newSyntheticSession returns a session on n trajectories of one batch,
 // in groups of 8, with three objectives drawn uniformly (the pareto
 // computer infers them from the metadata).
-func newSyntheticSession(tb testing.TB, n int) *Session {
+func newSyntheticSession(tb testing.TB, n int) *session.Session {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	ts := make([]engine.Trajectory, n)
@@ -30,7 +31,7 @@ func newSyntheticSession(tb testing.TB, n int) *Session {
 			},
 		}
 	}
-	s, err := openSession("synthetic", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("synthetic", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func BenchmarkParetoRecomputeView1M(b *testing.B) {
 // trajectories of one batch in groups of 8, and two results to swap in,
 // what a recompute hands the tab: the session's and grpo's, with scope
 // batch when scopeSwitch.
-func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (Tab, *Session, [2]*engine.Result) {
+func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (Tab, *session.Session, [2]*engine.Result) {
 	s := newSyntheticSession(b, n)
 	other := s.Options
 	other.Method = engine.GRPO

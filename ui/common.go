@@ -7,6 +7,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // Common is what every component shares: the size it may draw in, the
@@ -14,7 +16,7 @@ import (
 type Common struct {
 	Width, Height int
 	Styles        *Styles
-	Session       *Session
+	Session       *session.Session
 }
 
 // Component is a part of the screen: a tab's body, the header, the footer.

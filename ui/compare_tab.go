@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // comparePanelWidth is the width of the numbers beside the scatter.
@@ -91,7 +92,7 @@ const loggedMethod engine.Method = "logged"
 
 // methodsB returns the methods B can be: every method, and the logged
 // advantage when the inputs have it.
-func methodsB(s *Session) []engine.Method {
+func methodsB(s *session.Session) []engine.Method {
 	if s.Result.Logged == nil {
 		return engine.Methods
 	}

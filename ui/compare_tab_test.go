@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenCompare(t *testing.T) {
@@ -102,7 +103,7 @@ func TestCompareWithLogged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewModel(NewSession("trl", res.Trajectories, c), true)
+	m := NewModel(session.NewSession("trl", res.Trajectories, c), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	selectTabTitled(t, m, "Compare")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/output"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // settingsFile is where ctrl+s saves the settings, in the current
@@ -20,7 +21,7 @@ const settingsFile = "rewardlens-settings.toml"
 // current directory, rewardlens-step<K>-<method>.jsonl or, when that
 // exists, the first free of -2, -3... (never replacing a file), and says
 // what it wrote and where.
-func writeBatchRewards(s *Session) (string, error) {
+func writeBatchRewards(s *session.Session) (string, error) {
 	b := s.CurrentBatch()
 	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
 	written, err := output.WriteNewFile(name, func(w io.Writer) error {
@@ -42,7 +43,7 @@ func writeBatchRewards(s *Session) (string, error) {
 
 // writeSettings writes the current settings as a config file that --config
 // loads, atomically, and says where.
-func writeSettings(s *Session) (string, error) {
+func writeSettings(s *session.Session) (string, error) {
 	cfg := settingsConfig(s)
 	err := output.WriteFileAtomic(settingsFile, func(w io.Writer) error {
 		fmt.Fprintf(w, "# rewardlens settings, saved from the dashboard; load with --config %s\n\n", settingsFile)
@@ -60,7 +61,7 @@ func writeSettings(s *Session) (string, error) {
 // scope, scale, normalisation and weights. Goals and weights go into the
 // objectives themselves (pareto) or the svrl weights, so that nothing
 // depends on --minimize or --weight.
-func settingsConfig(s *Session) engine.Config {
+func settingsConfig(s *session.Session) engine.Config {
 	cfg := s.Config
 	opts := s.Options
 	normalize := opts.Normalize

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // followInput returns the input that follows path with opts until ctx
@@ -44,7 +45,7 @@ func TestFollowStreamSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, err := openSession(path, engine.Config{}, res, nil)
+	whole, err := session.Open(path, engine.Config{}, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // groupView is one group's completions, ranked by reward, under the
@@ -147,7 +148,7 @@ func signedBar(x, scale float64, width int) string {
 
 // firstLine returns the first non-empty line of trajectory i's response,
 // reading it again when the session keeps it lean.
-func (v *groupView) firstLine(s *Session, i int) string {
+func (v *groupView) firstLine(s *session.Session, i int) string {
 	if line, ok := v.firstLines[i]; ok {
 		return line
 	}

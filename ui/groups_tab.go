@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // groupsMode is what the Groups tab shows.
@@ -370,7 +371,7 @@ type keyOrderOf struct {
 
 // matches reports whether group g's key or one of its trajectories' ids
 // contains filter (lower case).
-func (t *groupsTab) matches(s *Session, g *engine.GroupSummary, filter string) bool {
+func (t *groupsTab) matches(s *session.Session, g *engine.GroupSummary, filter string) bool {
 	if strings.Contains(strings.ToLower(g.Key), filter) {
 		return true
 	}

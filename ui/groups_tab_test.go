@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // listedGroups returns the groups tab's listed summaries, in table order.
@@ -198,7 +199,7 @@ func TestGroupsLongPrompt(t *testing.T) {
 		ts = append(ts, engine.Trajectory{ID: string(rune('a' + i)), Group: prompt, Done: true,
 			Response: []byte(`"first line ` + string(rune('a'+i)) + `\nhidden"`), Metadata: map[string]any{"x": float64(i)}})
 	}
-	s, err := openSession("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // header is the header line: the source, the batch, the method and the
@@ -31,8 +32,8 @@ type header struct {
 
 // refresh takes the shown batch's valid and invalid counts and the health
 // findings.
-func (h *header) refresh(s *Session) {
-	if h.updating = !s.healthReady(); !h.updating {
+func (h *header) refresh(s *session.Session) {
+	if h.updating = !s.HealthReady(); !h.updating {
 		h.findings = s.Findings()
 	}
 	st := s.BatchStats()

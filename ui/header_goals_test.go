@@ -8,6 +8,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // TestGoalsShortenedToFit: objectives with long names (TRL's reward
@@ -36,7 +37,7 @@ func TestGoalsShortenedToFit(t *testing.T) {
 		{120, "accuracy… ↑ think_fo… ↑ response… ↓"},
 		{200, "accuracy_reward ↑ think_format_reward ↑ response_length_in_tokens ↓"},
 	} {
-		m := NewModel(NewSession("run.jsonl", res.Trajectories, computer), true)
+		m := NewModel(session.NewSession("run.jsonl", res.Trajectories, computer), true)
 		m.Init()
 		m.Update(tea.WindowSizeMsg{Width: c.width, Height: 30})
 		top := strings.Join(strings.Split(screen(m), "\n")[:2], "\n")

@@ -4,57 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
-
-// healthCache holds the trends and the health findings of one result: the
-// header needs them after every recompute, the Steps tab on every batch.
-type healthCache struct {
-	result   *engine.Result
-	trends   []engine.Trend
-	findings []health.Finding
-}
-
-// setHealth sets the health checks' settings and the hypervolume
-// reference, checked against the objectives.
-func (s *Session) setHealth(cfg health.Config, ref []float64) error {
-	objectives := s.Evaluation.Objectives
-	if err := cfg.Validate(objectives); err != nil {
-		return fmt.Errorf("health checks: %w", err)
-	}
-	if err := engine.ValidateHVRef(objectives, ref); err != nil {
-		return err
-	}
-	s.HealthConfig, s.HVRef = cfg, ref
-	s.health, s.job = healthCache{}, nil
-	return nil
-}
-
-// Trends returns the trend point of every batch of the current result.
-// Callers must not modify them.
-func (s *Session) Trends() []engine.Trend {
-	s.refreshHealth()
-	return s.health.trends
-}
-
-// Findings returns the health findings of the current result.
-func (s *Session) Findings() []health.Finding {
-	s.refreshHealth()
-	return s.health.findings
-}
-
-// refreshHealth computes the trends and findings of a new result, or
-// waits for the background command computing them.
-func (s *Session) refreshHealth() {
-	if s.healthReady() {
-		return
-	}
-	j := s.healthJobOf()
-	j.run()
-	s.health = healthCache{j.result, j.trends, j.findings}
-}
 
 // healthCounts counts the checks (per objective) by the worst level they
 // reached.

@@ -47,16 +47,16 @@ func TestHeaderShowsHealth(t *testing.T) {
 func TestHealthFollowsTheSettings(t *testing.T) {
 	s := newSampleSession(t)
 	before := s.Findings()
-	if err := s.setHealth(health.Config{Baseline: 30}, nil); err != nil {
+	if err := s.SetHealth(health.Config{Baseline: 30}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if after := s.Findings(); len(after) >= len(before) {
 		t.Errorf("a baseline of 30 batches left %d findings of %d", len(after), len(before))
 	}
-	if s.setHealth(health.Config{LengthObjective: "nope"}, nil) == nil {
+	if s.SetHealth(health.Config{LengthObjective: "nope"}, nil) == nil {
 		t.Error("an unknown objective was accepted")
 	}
-	if s.setHealth(health.Config{}, []float64{1, 2}) == nil {
+	if s.SetHealth(health.Config{}, []float64{1, 2}) == nil {
 		t.Error("a reference of 2 values for 3 objectives was accepted")
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // hostile are text from data that would act on a terminal: one of each
@@ -91,7 +92,7 @@ func TestHostileDataNeverReachesTheTerminal(t *testing.T) {
 		}}
 		res := &loaders.Result{Trajectories: hostileTrajectories(), Skipped: 1,
 			SkipReasons: []*loaders.LineError{{Path: "in" + hostile[1] + ".jsonl", Line: 3, Col: 2, Msg: "bad " + hostile[6]}}}
-		s, err := openSession("runs"+hostile[2]+".jsonl, "+hostile[4], cfg, res, []string{"caller" + hostile[7]})
+		s, err := session.Open("runs"+hostile[2]+".jsonl, "+hostile[4], cfg, res, []string{"caller" + hostile[7]})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // invalidRun is 5 batches of 2 groups of 5 whose objectives a and b rise
@@ -37,7 +38,7 @@ func invalidModel(t *testing.T, text string, width, height int) *Model {
 		t.Fatal(err)
 	}
 	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
-	s, err := openSession("run.jsonl", cfg, res, nil)
+	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestAllInvalidIsNeverHealthy(t *testing.T) {
 func TestDashboardObjectiveTypo(t *testing.T) {
 	_, res := sampletest.Read(t)
 	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acuracy"}}}
-	s, err := openSession("sample", cfg, res, nil)
+	s, err := session.Open("sample", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

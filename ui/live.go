@@ -10,9 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/follow"
-	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // Follow mode (--follow): the inputs are followed as training writes them.
@@ -126,11 +125,11 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	u.Reloaded = union(l.emptied, u.Reloaded)
 	switch {
 	case len(u.Trajectories) == 0 && len(u.Reloaded) == 0:
-	case s.leftAfter(u) == 0:
+	case s.LeftAfter(u) == 0:
 		l.emptied = u.Reloaded
 	default:
 		l.emptied = nil
-		s.applyUpdate(l.live, u)
+		s.ApplyUpdate(l.live, u)
 		m.noticeReloads(u)
 	}
 	s.Batch = l.batchToShow(s.Result, step)
@@ -162,21 +161,6 @@ func union(a, b []string) []string {
 		}
 	}
 	return out
-}
-
-// leftAfter returns the number of trajectories the session would hold
-// after the update u.
-func (s *Session) leftAfter(u loaders.Update) int {
-	kept := s.Trajectories.Len()
-	if len(u.Reloaded) > 0 {
-		kept = 0
-		for _, tr := range s.Trajectories.All() {
-			if !slices.Contains(u.Reloaded, tr.Source) {
-				kept++
-			}
-		}
-	}
-	return kept + len(u.Trajectories)
 }
 
 // batchToShow returns the index of the batch to show in res: the newest
@@ -224,37 +208,6 @@ func (l *liveState) allWarnings() []string {
 	return out
 }
 
-// applyUpdate forgets the trajectories of the files read again, appends
-// the new ones (lean once evaluated), and computes the batches they touch,
-// keeping the rest of the result, its statistics and its trends. A
-// recompute in flight (new options) is for the evaluation replaced here:
-// it is dropped when it lands, and started again on this one (see
-// recompute.go).
-func (s *Session) applyUpdate(live *engine.Live, u loaders.Update) {
-	if len(u.Reloaded) > 0 {
-		s.Trajectories.DeleteFunc(func(t *engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
-	}
-	from := s.Trajectories.Len()
-	s.Trajectories.Append(u.Trajectories...)
-	s.Fields = addFirstFields(s.Fields, u.Trajectories)
-	for i := from; i < s.Trajectories.Len(); i++ {
-		s.Trajectories.At(i).DropBody()
-	}
-	prev := s.Result
-	var trends []engine.Trend // kept only when the health checks are of prev
-	if s.health.result == prev {
-		trends = s.health.trends
-	}
-	s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
-	s.Evaluation = s.Result.Evaluation
-	if s.compare != nil {
-		s.compare = s.Evaluation.Recompute(s.compare)
-	}
-	if trends != nil {
-		s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
-	}
-}
-
 // errNoTrajectory is the load's error when following stops before any
 // trajectory came.
 var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
@@ -264,13 +217,13 @@ var errNoTrajectory = errors.New("no trajectories: following stopped before any 
 // kept lean, as streamSession does. When the inputs hold no trajectory
 // yet, it waits for the first ones (calling waiting first). A malformed
 // line then fails the load, as it would without following.
-func (in Input) followedSession(progress func(done, total int64), waiting func()) (*Session, <-chan loaders.Update, error) {
-	b := &sessionBuilder{cfg: in.Config}
-	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.pick, Each: b.add})
+func (in Input) followedSession(progress func(done, total int64), waiting func()) (*session.Session, <-chan loaders.Update, error) {
+	b := session.NewBuilder(in.Config, false)
+	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.Pick, Each: b.Add})
 	if err != nil {
 		return nil, nil, err
 	}
-	for b.ev == nil {
+	for b.Empty() {
 		waiting()
 		u, ok := <-updates
 		switch {
@@ -280,14 +233,14 @@ func (in Input) followedSession(progress func(done, total int64), waiting func()
 			return nil, nil, u.Err
 		}
 		if len(u.Trajectories) > 0 {
-			if err := b.add(u.Trajectories); err != nil {
+			if err := b.Add(u.Trajectories); err != nil {
 				return nil, nil, err
 			}
 		}
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 	}
-	return b.session(in, res), updates, nil
+	return b.Session(in.Source, res, in.Warnings), updates, nil
 }
 
 // liveBadge renders follow mode's tag for the header: LIVE stands out.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // writeRun appends batches [first, first+n) of a run to w: 1,024
@@ -110,7 +111,7 @@ func BenchmarkFollow1M(b *testing.B) {
 
 // checkLiveResult fails b unless the live result's last batch is what
 // computing it from scratch gives.
-func checkLiveResult(b *testing.B, s *Session) {
+func checkLiveResult(b *testing.B, s *session.Session) {
 	last := s.Result.Batches[len(s.Result.Batches)-1]
 	var ts []engine.Trajectory
 	for _, i := range last.Members {

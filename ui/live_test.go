@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // sampleSteps returns the sample's config and its trajectories of steps
@@ -37,7 +38,7 @@ func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []engine.Traject
 func newLiveModel(t *testing.T) (*Model, chan loaders.Update) {
 	t.Helper()
 	cfg, ts := sampleSteps(t, 0, 20)
-	s, err := openSession("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func headerOf(m *Model) string {
 
 // checkComputedAsWhole fails t unless the session's result is what
 // computing all its trajectories from scratch gives.
-func checkComputedAsWhole(t *testing.T, s *Session) {
+func checkComputedAsWhole(t *testing.T, s *session.Session) {
 	t.Helper()
 	want := engine.Evaluate(s.Computer.Scorer, wholeTrajectories(t, s)).Compute(s.Result.Options)
 	if !slices.Equal(s.Result.Rewards, want.Rewards) || len(s.Result.Batches) != len(want.Batches) {

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // progressInterval is how often the loading screen redraws the bytes read.
@@ -47,7 +48,7 @@ type bytesRead struct {
 // loadedMsg carries the session built from the input, or why there is
 // none, and in follow mode the follower's updates.
 type loadedMsg struct {
-	session *Session
+	session *session.Session
 	updates <-chan loaders.Update
 	err     error
 }
@@ -90,7 +91,7 @@ func (m *loadingModel) load() tea.Msg {
 		m.read.total.Store(total)
 	}
 	var (
-		s       *Session
+		s       *session.Session
 		updates <-chan loaders.Update
 		err     error
 	)
@@ -101,7 +102,7 @@ func (m *loadingModel) load() tea.Msg {
 	}
 	if err == nil {
 		s.Layout = m.in.Layout
-		err = s.setHealth(m.in.Health, m.in.HVRef)
+		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	return loadedMsg{session: s, updates: updates, err: err}
 }
@@ -141,7 +142,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // open hands over to the dashboard on s, in the colours and at the size
 // the loading screen learnt; in follow mode (updates not nil), following.
-func (m *loadingModel) open(s *Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
+func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
 	m.restoreGC = gcpace.Steady()
 	app := NewModel(s, m.noColor)
 	app.setBackground(m.isDark)

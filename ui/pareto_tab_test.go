@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenPareto(t *testing.T) {
@@ -440,7 +441,7 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 			ts = append(ts, engine.Trajectory{ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true, Metadata: md})
 		}
 	}
-	s, err := openSession("partly invalid", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("partly invalid", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

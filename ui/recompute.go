@@ -122,7 +122,7 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	if msg.ev == s.Evaluation && msg.gen > m.rc.shown {
 		m.rc.shown = msg.gen
 		old := s.Result
-		s.setResult(msg.result, msg.compare)
+		s.SetResult(msg.result, msg.compare)
 		if m.live != nil {
 			s.Result.Finish() // following recomputes from every batch of it
 		}
@@ -148,19 +148,11 @@ func (m *Model) Settle() {
 	for m.rc.next != nil {
 		m.Update(m.rc.next())
 	}
-	if s := m.common.Session; !s.healthReady() {
-		j := s.healthJobOf()
-		j.run()
+	if s := m.common.Session; !s.HealthReady() {
+		j := s.HealthJob()
+		j.Run()
 		m.Update(healthDoneMsg{j})
 	}
-}
-
-// setResult shows result, and the Compare tab's result of method B when
-// not nil, clamping the shown batch.
-func (s *Session) setResult(result, compare *engine.Result) {
-	s.Result, s.compare = result, compare
-	s.Batch = min(max(s.Batch, 0), len(result.Batches)-1)
-	result.ComputeBatch(s.Batch)
 }
 
 // keepsFrame reports whether msg leaves the screen as it is: a key that

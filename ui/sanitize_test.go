@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // TestDataIsSanitised opens a source and objectives whose names carry
@@ -27,7 +28,7 @@ func TestDataIsSanitised(t *testing.T) {
 		{Name: "精度", Expr: "metadata.a"},
 		{Name: "evil\x1b]0;pwned\x07", Expr: "metadata.b"},
 	}}
-	s, err := openSession("runs\x1b[2J.jsonl", cfg, &loaders.Result{Trajectories: ts}, []string{"warning \x1b]52;c;AA==\x07"})
+	s, err := session.Open("runs\x1b[2J.jsonl", cfg, &loaders.Result{Trajectories: ts}, []string{"warning \x1b]52;c;AA==\x07"})
 	if err != nil {
 		t.Fatal(err)
 	}

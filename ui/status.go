@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // statusLine is the line of warnings above the footer: the session's
@@ -49,7 +50,7 @@ func (l *statusLine) clearNotice(done string) {
 
 // refresh collects the warnings of s, sanitised: they quote file names and
 // data.
-func (l *statusLine) refresh(s *Session) {
+func (l *statusLine) refresh(s *session.Session) {
 	if l.of != s.Result {
 		l.of, l.loud = s.Result, ""
 		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenSteps(t *testing.T) {
@@ -65,7 +66,7 @@ func TestStepsFollowTheResult(t *testing.T) {
 }
 
 // stepsTabOn returns the Steps tab on s at width x height, without colour.
-func stepsTabOn(s *Session, width, height int) *stepsTab {
+func stepsTabOn(s *session.Session, width, height int) *stepsTab {
 	c := &Common{Width: width, Height: height, Styles: NewStyles(true, true), Session: s}
 	tab := newStepsTab(c)
 	tab.SetSize(width, height)
@@ -74,7 +75,7 @@ func stepsTabOn(s *Session, width, height int) *stepsTab {
 }
 
 // sampleBatches returns a session on the sample's first n batches.
-func sampleBatches(t *testing.T, n int) *Session {
+func sampleBatches(t *testing.T, n int) *session.Session {
 	t.Helper()
 	cfg, res := sampletest.Read(t)
 	var ts []engine.Trajectory
@@ -84,7 +85,7 @@ func sampleBatches(t *testing.T, n int) *Session {
 		}
 	}
 	res.Trajectories = ts
-	s, err := openSession("sample", cfg, res, nil)
+	s, err := session.Open("sample", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func sampleBatches(t *testing.T, n int) *Session {
 
 // noisySession returns a session of batches batches of 64 trajectories
 // in groups of 8 whose objectives are noise.
-func noisySession(t *testing.T, batches int) *Session {
+func noisySession(t *testing.T, batches int) *session.Session {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(5, 9))
 	var ts []engine.Trajectory
@@ -105,7 +106,7 @@ func noisySession(t *testing.T, batches int) *Session {
 			})
 		}
 	}
-	s, err := openSession("noisy", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	s, err := session.Open("noisy", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestStepsOneBatch(t *testing.T) {
 // TestStepsTicksAreNice checks every chart's axes on the sample and on
 // noise at three sizes.
 func TestStepsTicksAreNice(t *testing.T) {
-	for _, s := range []*Session{newSampleSession(t), noisySession(t, 50)} {
+	for _, s := range []*session.Session{newSampleSession(t), noisySession(t, 50)} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 			tab := stepsTabOn(s, size[0], size[1])
 			for j, f := range tab.frames {

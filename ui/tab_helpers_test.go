@@ -5,11 +5,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // newSampleTab returns the tab newTab builds on the sample session, set up
 // as the root model sets it up at 120x40, without colour.
-func newSampleTab(tb testing.TB, newTab func(*Common) Tab) (Tab, *Session) {
+func newSampleTab(tb testing.TB, newTab func(*Common) Tab) (Tab, *session.Session) {
 	tb.Helper()
 	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: newSampleSession(tb)}
 	tab := newTab(c)
@@ -30,7 +32,7 @@ func pressKeys(tab Tab, keys ...string) []tea.Cmd {
 }
 
 // showBatch makes batch bi the session's current one, as [ and ] do.
-func showBatch(tab Tab, s *Session, bi int) {
+func showBatch(tab Tab, s *session.Session, bi int) {
 	s.Batch = bi
 	tab.Update(SessionChangedMsg{})
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenTrajectories(t *testing.T) {
@@ -21,7 +23,7 @@ func TestGoldenTrajectoryOpened(t *testing.T) {
 }
 
 // rowRewards returns the listed rows' rewards, in table order.
-func rowRewards(tab Tab, s *Session) []float64 {
+func rowRewards(tab Tab, s *session.Session) []float64 {
 	var rewards []float64
 	for _, i := range tab.(*trajectoriesTab).list.rows {
 		rewards = append(rewards, s.Result.Rewards[i])

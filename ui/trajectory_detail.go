@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // field is one name/value line of the trajectory view; both are safe to
@@ -27,7 +28,7 @@ type openedTrajectory struct {
 
 // openTrajectory returns trajectory i of s whole: as s keeps it, or, when
 // s keeps it lean, read again from its file (one seek and one record).
-func openTrajectory(s *Session, i int) openedTrajectory {
+func openTrajectory(s *session.Session, i int) openedTrajectory {
 	o := openedTrajectory{i: i, full: *s.Trajectories.At(i)}
 	if o.full.Lean {
 		if full, err := loaders.RereadFields(&o.full, s.Computer.Fields.Clone()); err != nil {
@@ -41,7 +42,7 @@ func openTrajectory(s *Session, i int) openedTrajectory {
 
 // stale reports whether o is no longer trajectory o.i of s: follow mode
 // dropped trajectories before it.
-func (o *openedTrajectory) stale(s *Session) bool {
+func (o *openedTrajectory) stale(s *session.Session) bool {
 	tr := s.Trajectories.At(o.i)
 	return tr.ID != o.full.ID || tr.Source != o.full.Source || tr.Offset != o.full.Offset
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // The Trajectories table's first columns; one per objective follows them.
@@ -60,7 +61,7 @@ type trajectoryList struct {
 
 // build lists the current batch's trajectories whose id or group contains
 // filter (ignoring case), sorted by the sort column.
-func (l *trajectoryList) build(s *Session, filter string) {
+func (l *trajectoryList) build(s *session.Session, filter string) {
 	l.columns = trajectoryColumns(s)
 	l.sortColumn = min(l.sortColumn, len(l.columns)-1)
 	filter = strings.ToLower(filter)
@@ -97,7 +98,7 @@ func matchesFilter(tr *engine.Trajectory, filter string) bool {
 // They read the session when called, not the trajectories and result of
 // now: a tab not shown keeps its columns, which must not keep the arrays
 // of an old result alive in follow mode.
-func trajectoryColumns(s *Session) []trajectoryColumn {
+func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	number := func(title string, v func(i int) float64) trajectoryColumn {
 		return trajectoryColumn{
 			title:   title,

@@ -1,4 +1,8 @@
-package ui
+// Package session is the dashboard's data: the trajectories, their
+// evaluation and the result shown, with the health checks computed off the
+// event loop, and the loading that builds it. It draws nothing; the root
+// model in ui owns the Session and every component reads it.
+package session
 
 import (
 	"slices"
@@ -9,7 +13,7 @@ import (
 
 // Session is the data the dashboard shows and the settings it was computed
 // with. The root model owns it and is the only one to change it; tabs read
-// it (through Common.Session) when they receive SessionChangedMsg.
+// it (through ui's Common.Session) when they receive SessionChangedMsg.
 type Session struct {
 	// Source names the input: "sample" or the file names.
 	Source string
@@ -29,7 +33,7 @@ type Session struct {
 	Options engine.Options
 	// Result is Evaluation computed with Options, or, while a recompute
 	// runs, with the options before: what is shown reads its options from
-	// Result.Options. Until its background job is done (background.go),
+	// Result.Options. Until its background job is done (healthjob.go),
 	// only the batch shown is sure to be computed: CurrentBatch, the
 	// statistics and Trends compute what they read.
 	Result *engine.Result
@@ -66,14 +70,14 @@ type Session struct {
 	}
 
 	// health caches the trends and health findings of a result; job
-	// computes the current result's (background.go).
+	// computes the current result's (healthjob.go).
 	health healthCache
-	job    *healthJob
+	job    *HealthJob
 }
 
 // NewSession evaluates ts with c and computes the first result. It keeps
 // ts as they are (the dashboard's own loading keeps them lean: see
-// openSession).
+// Open).
 func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
 	e := c.NewEvaluator()
 	e.Add(ts)
@@ -123,7 +127,7 @@ func newSession(source string, ts Trajectories, c *engine.RewardComputer, ev *en
 
 // Recompute applies Options to the evaluation, on the calling goroutine.
 func (s *Session) Recompute() {
-	s.setResult(s.Evaluation.Compute(s.Options), nil)
+	s.SetResult(s.Evaluation.Compute(s.Options), nil)
 }
 
 // CompareResult returns the evaluation computed with the options of the
@@ -139,7 +143,7 @@ func (s *Session) CompareResult() *engine.Result {
 }
 
 // CurrentBatch returns the shown batch, computing its rewards if they
-// are not yet (background.go).
+// are not yet (healthjob.go).
 func (s *Session) CurrentBatch() *engine.Batch {
 	s.Result.ComputeBatch(s.Batch)
 	return &s.Result.Batches[s.Batch]
@@ -166,4 +170,12 @@ func (s *Session) Weights() []float64 {
 		w[k] = o.Weight
 	}
 	return w
+}
+
+// SetResult shows result, and the Compare tab's result of method B when
+// not nil, clamping the shown batch.
+func (s *Session) SetResult(result, compare *engine.Result) {
+	s.Result, s.compare = result, compare
+	s.Batch = min(max(s.Batch, 0), len(result.Batches)-1)
+	result.ComputeBatch(s.Batch)
 }

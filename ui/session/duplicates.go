@@ -1,4 +1,4 @@
-package ui
+package session
 
 import (
 	"fmt"
@@ -20,5 +20,9 @@ func duplicateWarning(ts *Trajectories) string {
 	for i, id := range first {
 		quoted[i] = strconv.Quote(id)
 	}
-	return fmt.Sprintf("%s with a duplicate ID (%s)", count(n, "trajectory", "trajectories"), strings.Join(quoted, ", "))
+	noun := "trajectories"
+	if n == 1 {
+		noun = "trajectory"
+	}
+	return fmt.Sprintf("%d %s with a duplicate ID (%s)", n, noun, strings.Join(quoted, ", "))
 }

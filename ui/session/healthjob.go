@@ -1,0 +1,136 @@
+package session
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
+)
+
+// healthCache holds the trends and the health findings of one result: the
+// header needs them after every recompute, the Steps tab on every batch.
+type healthCache struct {
+	result   *engine.Result
+	trends   []engine.Trend
+	findings []health.Finding
+}
+
+// SetHealth sets the health checks' settings and the hypervolume
+// reference, checked against the objectives.
+func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
+	objectives := s.Evaluation.Objectives
+	if err := cfg.Validate(objectives); err != nil {
+		return fmt.Errorf("health checks: %w", err)
+	}
+	if err := engine.ValidateHVRef(objectives, ref); err != nil {
+		return err
+	}
+	s.HealthConfig, s.HVRef = cfg, ref
+	s.health, s.job = healthCache{}, nil
+	return nil
+}
+
+// Trends returns the trend point of every batch of the current result.
+// Callers must not modify them.
+func (s *Session) Trends() []engine.Trend {
+	s.refreshHealth()
+	return s.health.trends
+}
+
+// Findings returns the health findings of the current result.
+func (s *Session) Findings() []health.Finding {
+	s.refreshHealth()
+	return s.health.findings
+}
+
+// refreshHealth computes the trends and findings of a new result, or
+// waits for the background command computing them.
+func (s *Session) refreshHealth() {
+	if s.HealthReady() {
+		return
+	}
+	j := s.HealthJob()
+	j.Run()
+	s.health = healthCache{j.result, j.trends, j.findings}
+}
+
+// HealthJob computes a result's other batches, trends and health
+// findings, once, whoever asks first: the background command or a tab.
+type HealthJob struct {
+	result *engine.Result
+	cfg    health.Config
+	ref    []float64
+
+	once sync.Once
+	// running is set when a command starts the job, done when it is over.
+	running, done atomic.Bool
+	trends        []engine.Trend
+	findings      []health.Finding
+	// started is set once a background command is due to run the job
+	// (event loop only).
+	started bool
+}
+
+// run computes the job unless it was; it returns once it is computed.
+func (j *HealthJob) Run() {
+	j.once.Do(func() {
+		j.result.Finish()
+		j.trends = j.result.Trends(j.ref)
+		j.findings = health.Findings(j.result, j.trends, j.cfg)
+		j.done.Store(true)
+	})
+}
+
+// Claim reports whether no background command was due to run j yet, and
+// makes one due (event loop only).
+func (j *HealthJob) Claim() bool {
+	if j.started {
+		return false
+	}
+	j.started = true
+	return true
+}
+
+// Computes reports whether j computes the health of r.
+func (j *HealthJob) Computes(r *engine.Result) bool { return j.result == r }
+
+// Start marks j as run by a command, before the command starts: its result
+// is not reused while it runs (Unused).
+func (j *HealthJob) Start() { j.running.Store(true) }
+
+// HealthDone takes the trends and findings of j, finished, when its result
+// is still the current one; it reports whether it is (else they are
+// dropped).
+func (s *Session) HealthDone(j *HealthJob) bool {
+	if j.result != s.Result {
+		return false
+	}
+	if !s.HealthReady() {
+		s.health = healthCache{j.result, j.trends, j.findings}
+	}
+	return true
+}
+
+// Unused reports whether old, a result no longer shown, can have its
+// arrays reused: its computation is over, no background job still reads
+// it, and it is not the Compare tab's.
+func (s *Session) Unused(old *engine.Result) bool {
+	if old == nil || old == s.Result || old == s.compare || !old.Finished() {
+		return false
+	}
+	// A background command reads it.
+	return s.job == nil || s.job.result != old || !s.job.running.Load() || s.job.done.Load()
+}
+
+// HealthJob returns the job of the current result, making it if needed.
+func (s *Session) HealthJob() *HealthJob {
+	if s.job == nil || s.job.result != s.Result {
+		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef}
+	}
+	return s.job
+}
+
+// HealthReady reports whether the current result's health is known.
+func (s *Session) HealthReady() bool { return s.health.result == s.Result }

@@ -1,0 +1,56 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/follow"
+	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// LeftAfter returns the number of trajectories the session would hold
+// after the update u.
+func (s *Session) LeftAfter(u loaders.Update) int {
+	kept := s.Trajectories.Len()
+	if len(u.Reloaded) > 0 {
+		kept = 0
+		for _, tr := range s.Trajectories.All() {
+			if !slices.Contains(u.Reloaded, tr.Source) {
+				kept++
+			}
+		}
+	}
+	return kept + len(u.Trajectories)
+}
+
+// ApplyUpdate forgets the trajectories of the files read again, appends
+// the new ones (lean once evaluated), and computes the batches they touch,
+// keeping the rest of the result, its statistics and its trends. A
+// recompute in flight (new options) is for the evaluation replaced here:
+// it is dropped when it lands, and started again on this one (see
+// ui/recompute.go).
+func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
+	if len(u.Reloaded) > 0 {
+		s.Trajectories.DeleteFunc(func(t *engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+	}
+	from := s.Trajectories.Len()
+	s.Trajectories.Append(u.Trajectories...)
+	s.Fields = addFirstFields(s.Fields, u.Trajectories)
+	for i := from; i < s.Trajectories.Len(); i++ {
+		s.Trajectories.At(i).DropBody()
+	}
+	prev := s.Result
+	var trends []engine.Trend // kept only when the health checks are of prev
+	if s.health.result == prev {
+		trends = s.health.trends
+	}
+	s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
+	s.Evaluation = s.Result.Evaluation
+	if s.compare != nil {
+		s.compare = s.Evaluation.Recompute(s.compare)
+	}
+	if trends != nil {
+		s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
+	}
+}
