@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -18,8 +19,9 @@ import (
 // trajectory is invalid (an evaluation error), not a machine out of memory.
 const maxRepeatBytes = 1 << 20
 
-// maxBuiltBytes bounds the strings that repeat, replace and join build in
-// one evaluation, together: a loop (map over a range) multiplies what one
+// maxBuiltBytes bounds the strings that repeat, replace, join and the
+// other builders (and + where a value can be used twice) build in one
+// evaluation, together: a loop (map over a range) multiplies what one
 // call may build.
 const maxBuiltBytes = 16 << 20
 
@@ -66,22 +68,47 @@ func budgetOf(fn string, param any) (*builtBudget, error) {
 }
 
 // withBudget passes the evaluation's budget (builtName) as the first
-// argument of every call of repeat, replace and join, which expr's own
-// builtins would let build gigabytes from a few bytes, and makes the body
+// argument of every call of repeat, replace, join and the other builders,
+// which expr's own builtins would let build gigabytes from a few bytes,
+// makes a + that may join strings a call of addName where a value may be
+// used more than once (reuse), and makes the body
 // of every loop (a predicate: the body of map, filter, reduce...) go through tickName,
 // which stops it past maxRunTime.
-type withBudget struct{}
+type withBudget struct{ reuse *reuse }
+
+// reuse finds whether an expression can use a value more than once: a
+// let or a loop (whose accumulator and items are). Without either, a
+// string joined by + is as long as its parts, which are the data's, or
+// counted by the builders: only then need + count what it builds.
+type reuse struct{ found bool }
+
+func (r *reuse) Visit(node *ast.Node) {
+	switch (*node).(type) {
+	case *ast.VariableDeclaratorNode, *ast.PredicateNode, *ast.PointerNode:
+		r.found = true
+	}
+}
 
 // tickName is the function a loop's body goes through (tick).
 const tickName = "$tick"
 
-func (withBudget) Visit(node *ast.Node) {
+func (w withBudget) Visit(node *ast.Node) {
 	switch n := (*node).(type) {
 	case *ast.CallNode:
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok && (id.Value == "repeat" || id.Value == "replace" || id.Value == "join") {
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && builders[id.Value] {
 			ast.Patch(node, &ast.CallNode{
 				Callee:    n.Callee,
 				Arguments: append([]ast.Node{&ast.IdentifierNode{Value: builtName}}, n.Arguments...),
+			})
+		}
+	case *ast.BinaryNode:
+		// A + that may join two strings: both sides strings or of types
+		// known only when it runs (metadata values). Numbers, and types
+		// that cannot be added (an error when the tree is checked), stay.
+		if w.reuse.found && n.Operator == "+" && maybeString(n.Left.Type()) && maybeString(n.Right.Type()) {
+			ast.Patch(node, &ast.CallNode{
+				Callee:    &ast.IdentifierNode{Value: addName},
+				Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Left, n.Right},
 			})
 		}
 	case *ast.PredicateNode:
@@ -90,6 +117,12 @@ func (withBudget) Visit(node *ast.Node) {
 			Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Node},
 		}
 	}
+}
+
+// maybeString reports whether a value of type t may be a string when the
+// expression runs.
+func maybeString(t reflect.Type) bool {
+	return t == nil || t.Kind() == reflect.String || t.Kind() == reflect.Interface
 }
 
 // tick is a loop body's way through: it returns the body's value, and
@@ -285,6 +318,7 @@ func (e *CompileError) Error() string {
 // CompileExpression compiles src, the expression of the objective or
 // setting name. It fails with a *CompileError on a syntax or type error.
 func CompileExpression(name, src string) (*Expression, error) {
+	r := &reuse{}
 	program, err := expr.Compile(src,
 		expr.Env(exprEnvTypes),
 		expr.AllowUndefinedVariables(),
@@ -296,9 +330,36 @@ func CompileExpression(name, src string) (*Expression, error) {
 		// that repeat(repeat("x", 100000), 100000) would take 10 GB;
 		// replace and join build as much from a loop. Ours take the
 		// evaluation's budget as their first argument (withBudget).
+		// The other builders (builders), and + on strings, count what
+		// they build against the same budget.
 		expr.DisableBuiltin("repeat"),
 		expr.DisableBuiltin("replace"),
 		expr.DisableBuiltin("join"),
+		expr.DisableBuiltin("upper"),
+		expr.DisableBuiltin("lower"),
+		expr.DisableBuiltin("toBase64"),
+		expr.DisableBuiltin("string"),
+		expr.DisableBuiltin("toJSON"),
+		expr.DisableBuiltin("fromJSON"),
+		expr.DisableBuiltin("split"),
+		expr.DisableBuiltin("splitAfter"),
+		expr.DisableBuiltin("flatten"),
+		expr.Function("upper", boundedCase("upper", strings.ToUpper), new(func(*builtBudget, string) string)),
+		expr.Function("lower", boundedCase("lower", strings.ToLower), new(func(*builtBudget, string) string)),
+		expr.Function("toBase64", boundedToBase64, new(func(*builtBudget, string) string)),
+		expr.Function("string", boundedString, new(func(*builtBudget, any) string)),
+		expr.Function("toJSON", boundedToJSON, new(func(*builtBudget, any) string)),
+		expr.Function("fromJSON", boundedFromJSON, new(func(*builtBudget, string) any)),
+		expr.Function("split", boundedSplit("split", false),
+			new(func(*builtBudget, string, string) []string),
+			new(func(*builtBudget, string, string, int) []string)),
+		expr.Function("splitAfter", boundedSplit("splitAfter", true),
+			new(func(*builtBudget, string, string) []string),
+			new(func(*builtBudget, string, string, int) []string)),
+		expr.Function("flatten", boundedFlatten, new(func(*builtBudget, any) []any)),
+		expr.Function(addName, boundedAdd,
+			new(func(*builtBudget, string, string) string),
+			new(func(*builtBudget, any, any) any)),
 		expr.Function("repeat", boundedRepeat, new(func(*builtBudget, string, int) string)),
 		expr.Function("replace", boundedReplace,
 			new(func(*builtBudget, string, string, string) string),
@@ -309,7 +370,9 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, []string) string),
 			new(func(*builtBudget, []string, string) string)),
 		expr.Function(tickName, tick, new(func(*builtBudget, any) any)),
-		expr.Patch(withBudget{}),
+		// Patchers run one after the other, each over the whole tree.
+		expr.Patch(r),
+		expr.Patch(withBudget{reuse: r}),
 	)
 	if err != nil {
 		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}

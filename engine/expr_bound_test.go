@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +114,85 @@ func TestLoopsAreTimed(t *testing.T) {
 		}
 		if v, err := e.Eval(&tr); err != nil || v != want {
 			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
+		}
+	}
+}
+
+// TestBuildersAreBounded: strings and arrays that a few nodes build to
+// gigabytes without repeat, replace or join (a string doubled through
+// let or a loop's accumulator, toJSON or toBase64 nested, arrays that
+// hold one another written out or flattened, split into characters in a
+// loop) make the trajectory invalid within the evaluation's budget,
+// allocating tens of megabytes, not gigabytes; the same builtins on
+// ordinary values give what expr's own give.
+func TestBuildersAreBounded(t *testing.T) {
+	nest := func(f string, n int, arg string) string {
+		return strings.Repeat(f+"(", n) + arg + strings.Repeat(")", n)
+	}
+	var doubled strings.Builder
+	doubled.WriteString(`let v0 = repeat("x", 1000000); `)
+	for i := range 20 {
+		fmt.Fprintf(&doubled, "let v%d = v%d + v%d; ", i+1, i, i)
+	}
+	doubled.WriteString("len(v20)")
+	tr := Trajectory{Done: true, Metadata: map[string]any{"s": strings.Repeat("\\", 1000)}}
+	for _, src := range []string{
+		doubled.String(),
+		`len(reduce(1..40, #acc + #acc, "x"))`,
+		`len(reduce(1..40, toJSON(#acc) + toJSON(#acc), "x"))`,
+		"len(" + nest("toJSON", 20, "s") + ")",
+		"len(" + nest("toBase64", 45, `repeat("x", 1000000)`) + ")",
+		"len(" + nest("upper", 45, `toBase64(repeat("x", 1000000))`) + ")",
+		`len(flatten(reduce(1..40, [#acc, #acc], 1)))`,
+		`len(string(reduce(1..40, [#acc, #acc], 1)))`,
+		`len(toJSON(reduce(1..40, [#acc, #acc], 1)))`,
+		`len(map(1..999999, split(repeat("ab", 1000000), "")))`,
+		`len(map(1..999999, fromJSON(toJSON(1..100000))))`,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		v, err := e.Eval(&tr)
+		runtime.ReadMemStats(&after)
+		if err != ErrEval {
+			t.Errorf("%.60s = %v, %v; want the evaluation error of a budget passed", src, v, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
+			t.Errorf("%.60s allocated %d MiB", src, alloc>>20)
+		}
+	}
+	for src, want := range map[string]float64{
+		`let a = "ab"; len(a + a + "c")`:                      5,
+		`len(reduce(1..3, #acc + "x", ""))`:                   3,
+		`reduce(1..4, #acc + #, 0)`:                           10,
+		`let x = 2; x + 3`:                                    5,
+		`len(toJSON({a: 1, b: [1, 2]}))`:                      39,
+		`len(string([1, 2]))`:                                 5,
+		`len(upper("aé") + lower("AÉ"))`:                      4,
+		`len(toBase64("abc"))`:                                4,
+		`fromJSON("[1, 2, 3]")[2]`:                            3,
+		`len(split("a,b,c", ",")) + len(split("abc", ""))`:    6,
+		`len(split("a,b,c", ",", 2))`:                         2,
+		`len(splitAfter("a,b,c", ",")[0])`:                    2,
+		`len(flatten([[1, 2], [3, [4]], []]))`:                4,
+		`sum(map(1..100, len(split(repeat("ab", 100), ""))))`: 20000,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for run := range 3 {
+			if v, err := e.Eval(&tr); err != nil || v != want {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
+			}
+		}
+	}
+	for _, src := range []string{`"a" + 1`, `let a = "a"; a + 1`, `upper(1)`} {
+		if _, err := CompileExpression("o", src); err == nil {
+			t.Errorf("%s compiled: the types are no longer checked", src)
 		}
 	}
 }
