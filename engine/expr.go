@@ -47,6 +47,9 @@ type builtBudget struct {
 	left   int
 	start  time.Time
 	rounds int
+	// patterns are the expression's compiled matches patterns, kept from
+	// run to run.
+	patterns map[string]pattern
 }
 
 // take counts n bytes that fn is about to build, or fails when they
@@ -102,12 +105,19 @@ func (w withBudget) Visit(node *ast.Node) {
 			})
 		}
 	case *ast.BinaryNode:
-		// A + that may join two strings: both sides strings or of types
-		// known only when it runs (metadata values). Numbers, and types
-		// that cannot be added (an error when the tree is checked), stay.
-		if w.reuse.found && n.Operator == "+" && maybeString(n.Left.Type()) && maybeString(n.Right.Type()) {
+		switch {
+		case n.Operator == "+" && w.reuse.found && maybeString(n.Left.Type()) && maybeString(n.Right.Type()):
+			// A + that may join two strings: both sides strings or of
+			// types known only when it runs (metadata values). Numbers,
+			// and types that cannot be added (an error when the tree is
+			// checked), stay.
 			ast.Patch(node, &ast.CallNode{
 				Callee:    &ast.IdentifierNode{Value: addName},
+				Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Left, n.Right},
+			})
+		case n.Operator == "matches" && (maybeString(n.Left.Type()) || n.Left.Type() == bytesType) && maybeString(n.Right.Type()):
+			ast.Patch(node, &ast.CallNode{
+				Callee:    &ast.IdentifierNode{Value: matchesName},
 				Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Left, n.Right},
 			})
 		}
@@ -118,6 +128,9 @@ func (w withBudget) Visit(node *ast.Node) {
 		}
 	}
 }
+
+// bytesType is a bytes literal's type, which matches also takes.
+var bytesType = reflect.TypeOf([]byte(nil))
 
 // maybeString reports whether a value of type t may be a string when the
 // expression runs.
@@ -360,6 +373,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 		expr.Function(addName, boundedAdd,
 			new(func(*builtBudget, string, string) string),
 			new(func(*builtBudget, any, any) any)),
+		expr.Function(matchesName, boundedMatches, new(func(*builtBudget, any, any) bool)),
 		expr.Function("repeat", boundedRepeat, new(func(*builtBudget, string, int) string)),
 		expr.Function("replace", boundedReplace,
 			new(func(*builtBudget, string, string, string) string),
@@ -374,6 +388,15 @@ func CompileExpression(name, src string) (*Expression, error) {
 		expr.Patch(r),
 		expr.Patch(withBudget{reuse: r}),
 	)
+	if err == nil {
+		// A pattern written in the expression is checked as it
+		// compiles, as expr's own matches does.
+		patterns := &constantPatterns{}
+		node := program.Node()
+		if ast.Walk(&node, patterns); patterns.err != nil {
+			err = patterns.err.Bind(file.NewSource(src))
+		}
+	}
 	if err != nil {
 		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}
 		var fe *file.Error
@@ -551,7 +574,7 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 // run runs the program on env.
 func (e *Expression) run(env map[string]any) (any, error) {
 	if e.budgeted {
-		e.budget = builtBudget{left: maxBuiltBytes, start: time.Now()}
+		e.budget = builtBudget{left: maxBuiltBytes, start: time.Now(), patterns: e.budget.patterns}
 		env[builtName] = &e.budget
 	}
 	out, err := e.vm.Run(e.program, env)

@@ -196,3 +196,60 @@ func TestBuildersAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchesIsBounded: a pattern whose matcher would take gigabytes
+// ((a*)* many times: a thread per instruction, each with every group's
+// slots) makes the trajectory invalid when it comes from the data or a
+// builder, and is an error when the expression compiles when it is
+// written in it, as a malformed pattern is; ordinary patterns match as
+// expr's matches does, constant or not.
+func TestMatchesIsBounded(t *testing.T) {
+	tr := Trajectory{ID: "p01-c3", Group: "p01", Done: true, Metadata: map[string]any{"bomb": strings.Repeat("(a*)*", 50000)}}
+	for _, src := range []string{`"x" matches repeat("(a*)*", 200000) ? 1 : 0`, `"x" matches bomb ? 1 : 0`} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		v, err := e.Eval(&tr)
+		runtime.ReadMemStats(&after)
+		if err != ErrEval {
+			t.Errorf("%s = %v, %v; want the evaluation error of a budget passed", src, v, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
+			t.Errorf("%s allocated %d MiB", src, alloc>>20)
+		}
+	}
+	for src, want := range map[string]string{
+		`"x" matches "` + strings.Repeat("(a*)*", 50000) + `" ? 1 : 0`: "line 1, column 5: matches: the pattern compiles to 300002 instructions and 50000 groups, more than the expression's budget",
+		`group matches "(" ? 1 : 0`:                                    "line 1, column 7: error parsing regexp: missing closing ): `(`",
+	} {
+		_, err := CompileExpression("o", src)
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%.40s: %v, want ...%s", src, err, want)
+		}
+	}
+	for src, want := range map[string]float64{
+		`group matches "^p0[0-9]$" ? 1 : 0`:             1,
+		`id matches group ? 1 : 0`:                      1,
+		`id matches "^" + group + "-c[0-2]$" ? 1 : 0`:   0,
+		`nothing matches "x" ? 1 : 0`:                   0,
+		`b"p01" matches "1$" ? 1 : 0`:                   1,
+		`count(["a1", "b2", "a3"], # matches "^a") + 0`: 2,
+		`let p = "c" + "3"; id matches p ? 1 : 0`:       1,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for run := range 3 {
+			if v, err := e.Eval(&tr); err != nil || v != want {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
+			}
+		}
+	}
+	if _, err := CompileExpression("o", `1 matches "x"`); err == nil {
+		t.Error(`1 matches "x" compiled: the types are no longer checked`)
+	}
+}

@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
+	"regexp/syntax"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm/runtime"
 )
 
@@ -318,4 +322,109 @@ func writtenAtLeast(v any, limit int) int {
 	}
 	walk(v)
 	return n
+}
+
+// matchesName is the function a matches goes through.
+const matchesName = "$matches"
+
+// maxPatternCost bounds a matches pattern's program: its instructions
+// times the capture slots each of the matcher's threads carries (one
+// thread an instruction at most): (a*)* written 50,000 times, 300 KB,
+// takes gigabytes to match "x" with expr's own matches.
+const maxPatternCost = 1 << 22
+
+// maxMatchWork bounds a match's instructions times the text's bytes, what
+// the matcher may do.
+const maxMatchWork = 1 << 32
+
+// maxPatterns is how many compiled patterns an expression keeps: a pattern
+// from the data may differ on every trajectory.
+const maxPatterns = 64
+
+// pattern is a compiled matches pattern and its instructions.
+type pattern struct {
+	re    *regexp.Regexp
+	insts int
+}
+
+// boundedMatches is expr's s matches pattern (false when either is nil)
+// with the pattern's program bounded (maxPatternCost) and the work of the
+// match (maxMatchWork), patterns compiled once per expression.
+func boundedMatches(params ...any) (any, error) {
+	budget, err := budgetOf("matches", params[0])
+	if err != nil {
+		return nil, err
+	}
+	if params[1] == nil || params[2] == nil {
+		return false, nil
+	}
+	src, ok := params[2].(string)
+	if !ok {
+		return nil, fmt.Errorf("matches: want a string pattern, got %T", params[2])
+	}
+	p, err := budget.pattern(src)
+	if err != nil {
+		return nil, err
+	}
+	switch s := params[1].(type) {
+	case string:
+		if p.insts*max(len(s), 1) > maxMatchWork {
+			return nil, fmt.Errorf("matches: %d instructions over %d bytes, more than the expression's budget", p.insts, len(s))
+		}
+		return p.re.MatchString(s), nil
+	case []byte:
+		if p.insts*max(len(s), 1) > maxMatchWork {
+			return nil, fmt.Errorf("matches: %d instructions over %d bytes, more than the expression's budget", p.insts, len(s))
+		}
+		return p.re.Match(s), nil
+	}
+	return nil, fmt.Errorf("matches: want a string, got %T", params[1])
+}
+
+// pattern returns src compiled, from the expression's patterns or
+// compiled now, or why it is not a pattern within maxPatternCost.
+func (b *builtBudget) pattern(src string) (pattern, error) {
+	if p, ok := b.patterns[src]; ok {
+		return p, nil
+	}
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return pattern{}, err
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return pattern{}, err
+	}
+	if cost := len(prog.Inst) * (2*re.MaxCap() + 2); cost > maxPatternCost {
+		return pattern{}, fmt.Errorf("matches: the pattern compiles to %d instructions and %d groups, more than the expression's budget", len(prog.Inst), re.MaxCap())
+	}
+	compiled, err := regexp.Compile(src)
+	if err != nil {
+		return pattern{}, err
+	}
+	if len(b.patterns) >= maxPatterns || b.patterns == nil {
+		b.patterns = make(map[string]pattern, maxPatterns)
+	}
+	p := pattern{re: compiled, insts: len(prog.Inst)}
+	b.patterns[src] = p
+	return p, nil
+}
+
+// constantPatterns finds the first pattern of matches written in the
+// expression (a string) that is not one, or not within maxPatternCost.
+type constantPatterns struct{ err *file.Error }
+
+func (c *constantPatterns) Visit(node *ast.Node) {
+	call, ok := (*node).(*ast.CallNode)
+	if !ok || c.err != nil || len(call.Arguments) != 3 {
+		return
+	}
+	if id, ok := call.Callee.(*ast.IdentifierNode); !ok || id.Value != matchesName {
+		return
+	}
+	if str, ok := call.Arguments[2].(*ast.StringNode); ok {
+		if _, err := new(builtBudget).pattern(str.Value); err != nil {
+			c.err = &file.Error{Location: call.Location(), Message: err.Error()}
+		}
+	}
 }
