@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -331,6 +332,13 @@ func (e *CompileError) Error() string {
 // CompileExpression compiles src, the expression of the objective or
 // setting name. It fails with a *CompileError on a syntax or type error.
 func CompileExpression(name, src string) (*Expression, error) {
+	if key, ok := inferredKey(src); ok {
+		// What InferObjectives writes reads one metadata value, which
+		// Eval and Value look up without a program: a record of a million
+		// numeric fields is a million objectives, which compiled took 7
+		// GB and a minute.
+		return &Expression{Source: src, key: key, direct: true, names: []string{"metadata"}}, nil
+	}
 	r := &reuse{}
 	program, err := expr.Compile(src,
 		expr.Env(exprEnvTypes),
@@ -421,6 +429,23 @@ func CompileExpression(name, src string) (*Expression, error) {
 	return e, nil
 }
 
+// inferredKey returns KEY when src is metadata["KEY"] exactly as
+// InferObjectives writes it (KEY quoted as Go quotes it).
+func inferredKey(src string) (string, bool) {
+	quoted, ok := strings.CutPrefix(src, "metadata[")
+	if !ok {
+		return "", false
+	}
+	if quoted, ok = strings.CutSuffix(quoted, "]"); !ok {
+		return "", false
+	}
+	key, err := strconv.Unquote(quoted)
+	if err != nil || strconv.Quote(key) != quoted {
+		return "", false
+	}
+	return key, true
+}
+
 // metadataKey returns the metadata key that node reads when node is
 // nothing but that read: metadata.KEY or metadata["KEY"] (not optional,
 // not a method), or a bare identifier that is not a trajectory field nor
@@ -449,6 +474,9 @@ func metadataKey(node ast.Node) (string, bool) {
 // another goroutine: the compiled program is immutable and shared.
 func (e *Expression) clone() *Expression {
 	c := *e
+	if e.program == nil {
+		return &c // no program to run (inferredKey)
+	}
 	c.vm, c.budget = vm.VM{}, builtBudget{}
 	c.env = make(map[string]any, len(exprEnvTypes)+8)
 	return &c
