@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -39,7 +40,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return err
 	}
 	sayLayout(stdio.Stderr, layout)
-	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]int{}}
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory.
 	// The files read later (new ones, rotated ones) come picked once the
@@ -98,8 +99,11 @@ type statsFollower struct {
 	live      *engine.Live
 	res       *engine.Result
 	trends    []engine.Trend
-	// printed holds, per step, how many trajectories its line counted.
-	printed map[int64]int
+	// printed holds, per step, the numbers its last line printed.
+	printed map[int64]printedLine
+	// fit is set once a complete batch was printed with a valid
+	// trajectory read so far: the objectives fit the data.
+	fit bool
 	// fields are the field names of the first trajectory of each reading,
 	// for the suggestions of an objective that reads none of them.
 	fields fieldNames
@@ -118,7 +122,9 @@ func (f *statsFollower) update(u loaders.Update) error {
 		return f.compute()
 	}
 	if len(u.Reloaded) > 0 {
-		if err := f.printBatches(true); err != nil {
+		// The trajectories of the files read again leave: whether the
+		// objectives fit is asked of what replaces them.
+		if err := f.printFinal(); err != nil {
 			return err
 		}
 	}
@@ -178,18 +184,50 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 	if !withNewest {
 		n--
 	}
-	if n > 0 && len(f.printed) == 0 {
+	if n > 0 && !f.fit {
 		if err := engine.NoValid(f.res, f.computer.Scorer, f.fields); err != nil {
 			return inputError{err}
 		}
+		f.fit = true
 	}
+	return f.printLines(n)
+}
+
+// printFinal prints every batch's final line, the newest too, before
+// files are read again (rotated, truncated, rewritten): without asking
+// whether the objectives fit, as the trajectories read again replace
+// those of the files (a log rewritten in place with the run's right
+// data).
+func (f *statsFollower) printFinal() error {
+	if f.res == nil {
+		return nil
+	}
+	return f.printLines(len(f.res.Batches))
+}
+
+// printedLine is what a batch's line said: it is printed again, updated,
+// when one of these changes (trajectories came, or its file was read
+// again with other data, as many lines as before or not).
+type printedLine struct {
+	trajectories, invalid, frontier int
+	mean, std                       uint64 // math.Float64bits: NaN equals NaN
+}
+
+func lineOf(t *engine.Trend) printedLine {
+	return printedLine{t.Trajectories, t.Invalid, t.FrontierSize, math.Float64bits(t.Reward.Mean), math.Float64bits(t.Reward.Std)}
+}
+
+// printLines prints the lines of the first n batches not printed yet, or
+// printed with other numbers.
+func (f *statsFollower) printLines(n int) error {
 	for b := range max(n, 0) {
 		t := &f.trends[b]
-		count, seen := f.printed[t.Step]
-		if count == t.Trajectories {
+		line := lineOf(t)
+		last, seen := f.printed[t.Step]
+		if seen && last == line {
 			continue
 		}
-		f.printed[t.Step] = t.Trajectories
+		f.printed[t.Step] = line
 		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Batches[b])})
 		}
@@ -215,7 +253,7 @@ type followLine struct {
 
 // printLine prints a batch's line: step, count, reward mean and std,
 // frontier size and findings; updated marks a batch printed before, to
-// which trajectories came since.
+// which trajectories came since, or whose file was read again.
 func (f *statsFollower) printLine(t *engine.Trend, findings []health.Finding, updated bool) error {
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),

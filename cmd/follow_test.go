@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -254,5 +255,67 @@ func TestStatsFollowEmptyFileSaysLayoutUnknown(t *testing.T) {
 	f.await(t, "step 4 ")
 	if code := f.stop(); code != 0 || strings.Contains(f.errOut.String(), "layout not recognised") {
 		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
+	}
+}
+
+// TestStatsFollowRewrittenInPlace: a followed log rewritten in place (cp
+// over it) before its first batch is complete is read again from the
+// start, and said so; whether the objectives fit is asked of what was read
+// again: the first reading, none of whose trajectories was valid, gets
+// its final line, then the batch its updated one, and the status at the
+// interrupt is 0 (it was 2: the first reading's error). A rewrite with as
+// many lines but other values prints the batch again too (it was not).
+func TestStatsFollowRewrittenInPlace(t *testing.T) {
+	old := followQuiet
+	followQuiet = time.Hour // only the reading again and the interrupt print
+	t.Cleanup(func() { followQuiet = old })
+	lines := func(n int, a func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, `{"id":"t%d","group":"g%d","a":%s,"b":%d}`+"\n", i, i/4, a(i), i%3)
+		}
+		return b.String()
+	}
+	bad := func(int) string { return `"bad"` }
+	good := func(i int) string { return strconv.Itoa(i % 5) }
+	halfBad := func(i int) string {
+		if i%2 == 0 {
+			return bad(i)
+		}
+		return good(i)
+	}
+	for _, c := range []struct {
+		first, second string
+		want          [2]string
+	}{
+		{lines(8, bad), lines(16, good), [2]string{"step 0  trajectories 8 (8 invalid)", "step 0 (updated)  trajectories 16 (0 invalid)"}},
+		{lines(16, halfBad), lines(16, good), [2]string{"step 0  trajectories 16 (8 invalid)", "step 0 (updated)  trajectories 16 (0 invalid)"}},
+	} {
+		path := filepath.Join(t.TempDir(), "log.jsonl")
+		// As cp does: the same file, truncated and written.
+		if err := os.WriteFile(path, []byte(c.first), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f := startFollowing(t, "stats", "--follow", "--objective", "a=a", "--objective", "b=b", path)
+		time.Sleep(200 * time.Millisecond) // the first reading
+		if err := os.WriteFile(path, []byte(c.second), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(f.errOut.String(), "log.jsonl: read again from the start"); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the rewrite is not reported: %q", f.errOut.String())
+			}
+		}
+		time.Sleep(100 * time.Millisecond) // the update applied
+		if code := f.stop(); code != 0 {
+			t.Errorf("status %d, want 0 (stderr %q)", code, f.errOut.String())
+		}
+		got := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+		if len(got) != 2 || !strings.HasPrefix(got[0], c.want[0]) || !strings.HasPrefix(got[1], c.want[1]) {
+			t.Errorf("lines:\n%s\nwant them to start with\n%s\n%s", f.out.String(), c.want[0], c.want[1])
+		}
+		if errOut := f.errOut.String(); strings.Contains(errOut, "trajectories are invalid:") {
+			t.Errorf("stderr %q", errOut)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,18 +24,15 @@ import (
 const (
 	// maxRepeatBytes bounds what repeat may build in one call.
 	maxRepeatBytes = 1 << 20
-	// maxBuiltBytes bounds the strings that repeat, replace and join build
-	// in one evaluation, together: a loop multiplies what one call may
-	// build.
+	// maxBuiltBytes bounds the strings that repeat, replace, join and the
+	// other builders (and + where a value can be used twice) build in one
+	// evaluation, together: a loop (map over a range) multiplies what one
+	// call may build.
 	maxBuiltBytes = 16 << 20
 	// maxLoopRounds bounds the rounds of the loops of one evaluation (the
 	// bodies of map, filter, reduce... over a range or an array), nested
 	// loops included.
 	maxLoopRounds = 1 << 20
-	// maxLoopBytes bounds the strings that the rounds of one evaluation's
-	// loops give, together: a string grown by + in reduce costs the square
-	// of its length.
-	maxLoopBytes = 64 << 20
 	// maxRunTime stops the loops of one evaluation whose rounds are each
 	// slow (a scan of a long string), which the counts above let through:
 	// far above what the counts allow cheap rounds, so that the clock
@@ -51,25 +49,26 @@ func budgetError(format string, args ...any) error {
 var errRepeatBudget = budgetError("repeat: the result would exceed %d bytes", maxRepeatBytes)
 
 // builtName is the identifier of the evaluation's builtBudget, which
-// withBudget passes to repeat, replace, join and tick as their first
-// argument.
+// withBudget passes to the builders, + and tick as their first argument.
 const builtName = "$built"
 
-// builtBudget is what is left of an evaluation's budgets, and when it
-// started: each Expression (each of its clones) has its own, reset by
+// builtBudget is what is left of an evaluation's budgets, and when its
+// time is up: each Expression (each of its clones) has its own, reset by
 // every run.
 type builtBudget struct {
-	left      int // of maxBuiltBytes
-	rounds    int // of maxLoopRounds
-	loopBytes int // of maxLoopBytes
-	deadline  time.Time
+	left     int // of maxBuiltBytes
+	rounds   int // of maxLoopRounds
+	deadline time.Time
+	// patterns are the expression's compiled matches patterns, kept from
+	// run to run.
+	patterns map[string]pattern
 }
 
 // take counts n bytes that fn is about to build, or fails when they
 // would exceed the budget.
 func (b *builtBudget) take(fn string, n int) error {
 	if n > b.left {
-		return budgetError("%s: the strings built would exceed %d bytes", fn, maxBuiltBytes)
+		return b.exceeded(fn)
 	}
 	b.left -= n
 	return nil
@@ -84,22 +83,54 @@ func budgetOf(fn string, param any) (*builtBudget, error) {
 }
 
 // withBudget passes the evaluation's budget (builtName) as the first
-// argument of every call of repeat, replace and join, which expr's own
-// builtins would let build gigabytes from a few bytes, and makes the body
-// of every loop (a predicate: the body of map, filter, reduce...) go
-// through tickName, which counts its rounds.
-type withBudget struct{}
+// argument of every call of repeat, replace, join and the other builders,
+// which expr's own builtins would let build gigabytes from a few bytes,
+// makes a + that may join strings a call of addName where a value may be
+// used more than once (reuse), and makes the body of every loop (a
+// predicate: the body of map, filter, reduce...) go through tickName,
+// which counts its rounds.
+type withBudget struct{ reuse *reuse }
+
+// reuse finds whether an expression can use a value more than once: a
+// let or a loop (whose accumulator and items are). Without either, a
+// string joined by + is as long as its parts, which are the data's, or
+// counted by the builders: only then need + count what it builds.
+type reuse struct{ found bool }
+
+func (r *reuse) Visit(node *ast.Node) {
+	switch (*node).(type) {
+	case *ast.VariableDeclaratorNode, *ast.PredicateNode, *ast.PointerNode:
+		r.found = true
+	}
+}
 
 // tickName is the function a loop's body goes through (tick).
 const tickName = "$tick"
 
-func (withBudget) Visit(node *ast.Node) {
+func (w withBudget) Visit(node *ast.Node) {
 	switch n := (*node).(type) {
 	case *ast.CallNode:
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok && (id.Value == "repeat" || id.Value == "replace" || id.Value == "join") {
+		if id, ok := n.Callee.(*ast.IdentifierNode); ok && builders[id.Value] {
 			ast.Patch(node, &ast.CallNode{
 				Callee:    n.Callee,
 				Arguments: append([]ast.Node{&ast.IdentifierNode{Value: builtName}}, n.Arguments...),
+			})
+		}
+	case *ast.BinaryNode:
+		switch {
+		case n.Operator == "+" && w.reuse.found && maybeString(n.Left.Type()) && maybeString(n.Right.Type()):
+			// A + that may join two strings: both sides strings or of
+			// types known only when it runs (metadata values). Numbers,
+			// and types that cannot be added (an error when the tree is
+			// checked), stay.
+			ast.Patch(node, &ast.CallNode{
+				Callee:    &ast.IdentifierNode{Value: addName},
+				Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Left, n.Right},
+			})
+		case n.Operator == "matches" && (maybeString(n.Left.Type()) || n.Left.Type() == bytesType) && maybeString(n.Right.Type()):
+			ast.Patch(node, &ast.CallNode{
+				Callee:    &ast.IdentifierNode{Value: matchesName},
+				Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Left, n.Right},
 			})
 		}
 	case *ast.PredicateNode:
@@ -108,6 +139,15 @@ func (withBudget) Visit(node *ast.Node) {
 			Arguments: []ast.Node{&ast.IdentifierNode{Value: builtName}, n.Node},
 		}
 	}
+}
+
+// bytesType is a bytes literal's type, which matches also takes.
+var bytesType = reflect.TypeOf([]byte(nil))
+
+// maybeString reports whether a value of type t may be a string when the
+// expression runs.
+func maybeString(t reflect.Type) bool {
+	return t == nil || t.Kind() == reflect.String || t.Kind() == reflect.Interface
 }
 
 // tickFunction is tick as expr's checker sees it: its type is its
@@ -128,8 +168,8 @@ func tickFunction(c *conf.Config) {
 
 // tick is a loop body's way through: it returns the body's value, and
 // fails once the evaluation's loops have gone round maxLoopRounds times,
-// given maxLoopBytes of strings, or run past maxRunTime (looked at every
-// 256 rounds: the clock costs more than a round).
+// or past their deadline (looked at every 256 rounds: the clock costs
+// more than a round).
 func tick(params ...any) (any, error) {
 	b, err := budgetOf("loop", params[0])
 	if err != nil {
@@ -137,11 +177,6 @@ func tick(params ...any) (any, error) {
 	}
 	if b.rounds++; b.rounds > maxLoopRounds {
 		return nil, budgetError("the loops went round more than %d times", maxLoopRounds)
-	}
-	if s, ok := params[1].(string); ok {
-		if b.loopBytes += len(s); b.loopBytes > maxLoopBytes {
-			return nil, budgetError("the loops gave more than %d bytes of strings", maxLoopBytes)
-		}
 	}
 	if b.rounds%256 == 0 && time.Now().After(b.deadline) {
 		return nil, budgetError("the loops ran out of time")
@@ -337,6 +372,14 @@ func (e *CompileError) Error() string {
 // CompileExpression compiles src, the expression of the objective or
 // setting name. It fails with a *CompileError on a syntax or type error.
 func CompileExpression(name, src string) (*Expression, error) {
+	if key, ok := inferredKey(src); ok {
+		// What InferObjectives writes reads one metadata value, which
+		// Eval and Value look up without a program: a record of a million
+		// numeric fields is a million objectives, which compiled took 7
+		// GB and a minute.
+		return &Expression{Source: src, key: key, direct: true, names: []string{"metadata"}}, nil
+	}
+	r := &reuse{}
 	program, err := expr.Compile(src,
 		expr.Env(exprEnvTypes),
 		expr.AllowUndefinedVariables(),
@@ -348,9 +391,37 @@ func CompileExpression(name, src string) (*Expression, error) {
 		// that repeat(repeat("x", 100000), 100000) would take 10 GB;
 		// replace and join build as much from a loop. Ours take the
 		// evaluation's budget as their first argument (withBudget).
+		// The other builders (builders), and + on strings, count what
+		// they build against the same budget.
 		expr.DisableBuiltin("repeat"),
 		expr.DisableBuiltin("replace"),
 		expr.DisableBuiltin("join"),
+		expr.DisableBuiltin("upper"),
+		expr.DisableBuiltin("lower"),
+		expr.DisableBuiltin("toBase64"),
+		expr.DisableBuiltin("string"),
+		expr.DisableBuiltin("toJSON"),
+		expr.DisableBuiltin("fromJSON"),
+		expr.DisableBuiltin("split"),
+		expr.DisableBuiltin("splitAfter"),
+		expr.DisableBuiltin("flatten"),
+		expr.Function("upper", boundedCase("upper", strings.ToUpper), new(func(*builtBudget, string) string)),
+		expr.Function("lower", boundedCase("lower", strings.ToLower), new(func(*builtBudget, string) string)),
+		expr.Function("toBase64", boundedToBase64, new(func(*builtBudget, string) string)),
+		expr.Function("string", boundedString, new(func(*builtBudget, any) string)),
+		expr.Function("toJSON", boundedToJSON, new(func(*builtBudget, any) string)),
+		expr.Function("fromJSON", boundedFromJSON, new(func(*builtBudget, string) any)),
+		expr.Function("split", boundedSplit("split", false),
+			new(func(*builtBudget, string, string) []string),
+			new(func(*builtBudget, string, string, int) []string)),
+		expr.Function("splitAfter", boundedSplit("splitAfter", true),
+			new(func(*builtBudget, string, string) []string),
+			new(func(*builtBudget, string, string, int) []string)),
+		expr.Function("flatten", boundedFlatten, new(func(*builtBudget, any) []any)),
+		expr.Function(addName, boundedAdd,
+			new(func(*builtBudget, string, string) string),
+			new(func(*builtBudget, any, any) any)),
+		expr.Function(matchesName, boundedMatches, new(func(*builtBudget, any, any) bool)),
 		expr.Function("repeat", boundedRepeat, new(func(*builtBudget, string, int) string)),
 		expr.Function("replace", boundedReplace,
 			new(func(*builtBudget, string, string, string) string),
@@ -361,8 +432,19 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, []string) string),
 			new(func(*builtBudget, []string, string) string)),
 		tickFunction,
-		expr.Patch(withBudget{}),
+		// Patchers run one after the other, each over the whole tree.
+		expr.Patch(r),
+		expr.Patch(withBudget{reuse: r}),
 	)
+	if err == nil {
+		// A pattern written in the expression is checked as it
+		// compiles, as expr's own matches does.
+		patterns := &constantPatterns{}
+		node := program.Node()
+		if ast.Walk(&node, patterns); patterns.err != nil {
+			err = patterns.err.Bind(file.NewSource(src))
+		}
+	}
 	if err != nil {
 		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}
 		var fe *file.Error
@@ -386,6 +468,23 @@ func CompileExpression(name, src string) (*Expression, error) {
 	}
 	e.key, e.direct = metadataKey(program.Node())
 	return e, nil
+}
+
+// inferredKey returns KEY when src is metadata["KEY"] exactly as
+// InferObjectives writes it (KEY quoted as Go quotes it).
+func inferredKey(src string) (string, bool) {
+	quoted, ok := strings.CutPrefix(src, "metadata[")
+	if !ok {
+		return "", false
+	}
+	if quoted, ok = strings.CutSuffix(quoted, "]"); !ok {
+		return "", false
+	}
+	key, err := strconv.Unquote(quoted)
+	if err != nil || strconv.Quote(key) != quoted {
+		return "", false
+	}
+	return key, true
 }
 
 // metadataKey returns the metadata key that node reads when node is
@@ -416,6 +515,9 @@ func metadataKey(node ast.Node) (string, bool) {
 // another goroutine: the compiled program is immutable and shared.
 func (e *Expression) clone() *Expression {
 	c := *e
+	if e.program == nil {
+		return &c // no program to run (inferredKey)
+	}
 	c.vm, c.budget = vm.VM{}, builtBudget{}
 	c.env = make(map[string]any, len(exprEnvTypes)+8)
 	return &c
@@ -543,7 +645,7 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 // run runs the program on env.
 func (e *Expression) run(env map[string]any) (any, error) {
 	if e.budgeted {
-		e.budget = builtBudget{left: maxBuiltBytes, deadline: time.Now().Add(e.runTime)}
+		e.budget = builtBudget{left: maxBuiltBytes, deadline: time.Now().Add(e.runTime), patterns: e.budget.patterns}
 		env[builtName] = &e.budget
 	}
 	out, err := e.vm.Run(e.program, env)

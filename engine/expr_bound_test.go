@@ -2,6 +2,10 @@ package engine
 
 import (
 	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,7 +89,7 @@ func TestBuiltStringsAreBounded(t *testing.T) {
 
 // TestLoopsAreBounded: the loops of an evaluation stop at the same place
 // on every machine and every run: a string grown with + (quadratic) at
-// maxLoopBytes, nested loops at maxLoopRounds; loops over ordinary data
+// maxBuiltBytes, nested loops at maxLoopRounds; loops over ordinary data
 // run as before, predicates included, and a loop just within the budgets
 // gives its value run after run.
 func TestLoopsAreBounded(t *testing.T) {
@@ -113,8 +117,8 @@ func TestLoopsAreBounded(t *testing.T) {
 		`all(xs, # > 0) ? 1 : 0`:    1,
 		`reduce(xs, #acc + #, 0)`:   10,
 		`sum(map(1..10000, # % 2))`: 5000,
-		// 61 MB of strings given by the rounds, within maxLoopBytes.
-		`len(reduce(1..3500, #acc + "xxxxxxxxxx", ""))`: 35000,
+		// 11 MB of strings joined by + in the rounds, within maxBuiltBytes.
+		`len(reduce(1..1500, #acc + "xxxxxxxxxx", ""))`: 15000,
 		// 3000 + 3000*300 rounds, within maxLoopRounds.
 		`reduce(long, #acc + reduce(threehundred, #acc + 1, 0), 0)`: 9e5,
 	} {
@@ -173,5 +177,188 @@ func TestSlowLoopsAreTimed(t *testing.T) {
 	}
 	if took := time.Since(start); took < e.runTime || took > 10*e.runTime {
 		t.Errorf("the slow loop ran %v, its budget is %v", took, e.runTime)
+	}
+}
+
+// TestBuildersAreBounded: strings and arrays that a few nodes build to
+// gigabytes without repeat, replace or join (a string doubled through
+// let or a loop's accumulator, toJSON or toBase64 nested, arrays that
+// hold one another written out or flattened, split into characters in a
+// loop) make the trajectory invalid within the evaluation's budget,
+// allocating tens of megabytes, not gigabytes; the same builtins on
+// ordinary values give what expr's own give.
+func TestBuildersAreBounded(t *testing.T) {
+	nest := func(f string, n int, arg string) string {
+		return strings.Repeat(f+"(", n) + arg + strings.Repeat(")", n)
+	}
+	var doubled strings.Builder
+	doubled.WriteString(`let v0 = repeat("x", 1000000); `)
+	for i := range 20 {
+		fmt.Fprintf(&doubled, "let v%d = v%d + v%d; ", i+1, i, i)
+	}
+	doubled.WriteString("len(v20)")
+	tr := Trajectory{Done: true, Metadata: map[string]any{"s": strings.Repeat("\\", 1000)}}
+	for _, src := range []string{
+		doubled.String(),
+		`len(reduce(1..40, #acc + #acc, "x"))`,
+		`len(reduce(1..40, toJSON(#acc) + toJSON(#acc), "x"))`,
+		"len(" + nest("toJSON", 20, "s") + ")",
+		"len(" + nest("toBase64", 45, `repeat("x", 1000000)`) + ")",
+		"len(" + nest("upper", 45, `toBase64(repeat("x", 1000000))`) + ")",
+		`len(flatten(reduce(1..40, [#acc, #acc], 1)))`,
+		`len(string(reduce(1..40, [#acc, #acc], 1)))`,
+		`len(toJSON(reduce(1..40, [#acc, #acc], 1)))`,
+		`len(map(1..999999, split(repeat("ab", 1000000), "")))`,
+		`len(map(1..999999, fromJSON(toJSON(1..100000))))`,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		v, err := e.Eval(&tr)
+		runtime.ReadMemStats(&after)
+		if err != ErrBudget {
+			t.Errorf("%.60s = %v, %v; want ErrBudget", src, v, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
+			t.Errorf("%.60s allocated %d MiB", src, alloc>>20)
+		}
+	}
+	for src, want := range map[string]float64{
+		`let a = "ab"; len(a + a + "c")`:                      5,
+		`len(reduce(1..3, #acc + "x", ""))`:                   3,
+		`reduce(1..4, #acc + #, 0)`:                           10,
+		`let x = 2; x + 3`:                                    5,
+		`len(toJSON({a: 1, b: [1, 2]}))`:                      39,
+		`len(string([1, 2]))`:                                 5,
+		`len(upper("aé") + lower("AÉ"))`:                      4,
+		`len(toBase64("abc"))`:                                4,
+		`fromJSON("[1, 2, 3]")[2]`:                            3,
+		`len(split("a,b,c", ",")) + len(split("abc", ""))`:    6,
+		`len(split("a,b,c", ",", 2))`:                         2,
+		`len(splitAfter("a,b,c", ",")[0])`:                    2,
+		`len(flatten([[1, 2], [3, [4]], []]))`:                4,
+		`sum(map(1..100, len(split(repeat("ab", 100), ""))))`: 20000,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for run := range 3 {
+			if v, err := e.Eval(&tr); err != nil || v != want {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
+			}
+		}
+	}
+	for _, src := range []string{`"a" + 1`, `let a = "a"; a + 1`, `upper(1)`} {
+		if _, err := CompileExpression("o", src); err == nil {
+			t.Errorf("%s compiled: the types are no longer checked", src)
+		}
+	}
+}
+
+// TestMatchesIsBounded: a pattern whose matcher would take gigabytes
+// ((a*)* many times: a thread per instruction, each with every group's
+// slots) makes the trajectory invalid when it comes from the data or a
+// builder, and is an error when the expression compiles when it is
+// written in it, as a malformed pattern is; ordinary patterns match as
+// expr's matches does, constant or not.
+func TestMatchesIsBounded(t *testing.T) {
+	tr := Trajectory{ID: "p01-c3", Group: "p01", Done: true, Metadata: map[string]any{"bomb": strings.Repeat("(a*)*", 50000)}}
+	for _, src := range []string{`"x" matches repeat("(a*)*", 200000) ? 1 : 0`, `"x" matches bomb ? 1 : 0`} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		v, err := e.Eval(&tr)
+		runtime.ReadMemStats(&after)
+		if err != ErrBudget {
+			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
+			t.Errorf("%s allocated %d MiB", src, alloc>>20)
+		}
+	}
+	for src, want := range map[string]string{
+		`"x" matches "` + strings.Repeat("(a*)*", 50000) + `" ? 1 : 0`: "line 1, column 5: matches: the pattern compiles to 300002 instructions and 50000 groups: over the expression's budget",
+		`group matches "(" ? 1 : 0`:                                    "line 1, column 7: error parsing regexp: missing closing ): `(`",
+	} {
+		_, err := CompileExpression("o", src)
+		if err == nil || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("%.40s: %v, want ...%s", src, err, want)
+		}
+	}
+	for src, want := range map[string]float64{
+		`group matches "^p0[0-9]$" ? 1 : 0`:             1,
+		`id matches group ? 1 : 0`:                      1,
+		`id matches "^" + group + "-c[0-2]$" ? 1 : 0`:   0,
+		`nothing matches "x" ? 1 : 0`:                   0,
+		`b"p01" matches "1$" ? 1 : 0`:                   1,
+		`count(["a1", "b2", "a3"], # matches "^a") + 0`: 2,
+		`let p = "c" + "3"; id matches p ? 1 : 0`:       1,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for run := range 3 {
+			if v, err := e.Eval(&tr); err != nil || v != want {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
+			}
+		}
+	}
+	if _, err := CompileExpression("o", `1 matches "x"`); err == nil {
+		t.Error(`1 matches "x" compiled: the types are no longer checked`)
+	}
+}
+
+// TestInferredObjectivesAreLean: the objectives InferObjectives writes
+// (metadata["KEY"], KEY quoted as Go does) need no program: a record of
+// a million numeric fields is a million of them, which compiled took 7 GB
+// and a minute. They read what the compiled expression reads, the fields
+// they read named in the no-valid error; anything else still compiles.
+func TestInferredObjectivesAreLean(t *testing.T) {
+	tr := Trajectory{Done: true, Metadata: map[string]any{"a b": 2.0, "x\n\"y": 3.0, "id": 4.0}}
+	for _, key := range []string{"a b", "x\n\"y", "id", "absent"} {
+		src := fmt.Sprintf("metadata[%q]", key)
+		e, err := CompileExpression("o", src)
+		if err != nil || e.program != nil || !e.direct || e.key != key {
+			t.Fatalf("%s: %v, program %v, key %q", src, err, e.program != nil, e.key)
+		}
+		compiled, err := CompileExpression("o", "("+src+")")
+		if err != nil || compiled.program == nil {
+			t.Fatalf("(%s): %v", src, err)
+		}
+		got, gerr := e.Eval(&tr)
+		want, werr := compiled.Eval(&tr)
+		if gerr != werr || got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("%s = %v, %v; compiled %v, %v", src, got, gerr, want, werr)
+		}
+		if v, err := e.clone().Value(&tr); v != tr.Metadata[key] || err != nil {
+			t.Errorf("%s: clone's value %v, %v", src, v, err)
+		}
+		if read := e.fieldsRead(); !slices.Equal(read, []string{key}) {
+			t.Errorf("%s reads %q", src, read)
+		}
+	}
+	for _, src := range []string{`metadata['a']`, `metadata["a"] `, `metadata["\x61"]`, `metadata["a"]["b"]`, `metadata[1]`} {
+		if e, err := CompileExpression("o", src); err == nil && e.program == nil {
+			t.Errorf("%s was not compiled", src)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range 10000 {
+		if _, err := CompileExpression("o", fmt.Sprintf("metadata[%q]", fmt.Sprint("k", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 10000; per > 1024 {
+		t.Errorf("an inferred objective allocates %d bytes", per)
 	}
 }

@@ -415,6 +415,9 @@ func (s *SVRLScorer) expression(k int) *Expression {
 // trajectory or a metadata key). Names reached through $env or computed
 // keys are not known, and not listed.
 func (e *Expression) fieldsRead() []string {
+	if e.program == nil {
+		return []string{e.key} // metadata["KEY"] (inferredKey)
+	}
 	v := &fieldVisitor{names: map[string]bool{}, bound: map[string]bool{}}
 	node := e.program.Node()
 	ast.Walk(&node, v)

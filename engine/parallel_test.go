@@ -55,7 +55,13 @@ func TestDirectExpressionsMatchVM(t *testing.T) {
 		if !e.direct {
 			t.Fatalf("%s: not read directly", src)
 		}
-		vm := *e
+		// The program of the same expression in parentheses, run by the
+		// VM (metadata["b"] as InferObjectives writes it has none).
+		compiled, err := CompileExpression("x", "("+src+")")
+		if err != nil || compiled.program == nil {
+			t.Fatalf("(%s): %v", src, err)
+		}
+		vm := *compiled
 		vm.direct = false
 		for i := range ts {
 			got, gerr := e.Eval(&ts[i])

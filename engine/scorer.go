@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // Objective describes one component of a scorer's objective vector.
@@ -154,15 +153,20 @@ func NewParetoScorer(objs []ObjectiveExpr) (*ParetoScorer, error) {
 func pickOf(exprs []*Expression) (*Pick, []int) {
 	pick := &Pick{}
 	at := make([]int, len(exprs))
+	// The keys' indexes by key: the objectives inferred from a record of
+	// a million numeric fields are a million (slices.Index took an hour).
+	index := make(map[string]int, len(exprs))
 	for k, e := range exprs {
 		if !e.direct {
 			return nil, nil
 		}
-		at[k] = slices.Index(pick.Keys, e.key)
-		if at[k] < 0 {
-			at[k] = len(pick.Keys)
+		i, ok := index[e.key]
+		if !ok {
+			i = len(pick.Keys)
+			index[e.key] = i
 			pick.Keys = append(pick.Keys, e.key)
 		}
+		at[k] = i
 	}
 	return pick, at
 }

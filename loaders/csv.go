@@ -28,13 +28,20 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 	bound := &recordBound{r: br, max: l.maxRecord}
 	cr := csv.NewReader(bound)
 	cr.ReuseRecord = true
+	// next is the line after the last row read: where a row too long,
+	// whose fields the reader has not placed, starts (blank lines before
+	// it aside).
+	next := 1
 	header, err := cr.Read()
 	switch {
 	case err == io.EOF:
 		return nil // empty input: no trajectories
+	case errors.Is(err, errRecordTooLong):
+		return l.csvTooLong(cr, header, next)
 	case err != nil:
 		return l.csvError(err, nil, cr) // without a header, no row can be read
 	}
+	next = lineAfter(cr, header, nil)
 	if err := l.checkHeader(header, cr); err != nil {
 		return err
 	}
@@ -52,9 +59,9 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 		if errors.Is(err, errRecordTooLong) {
 			// The reader cannot resume within the row: the end, even when
 			// skipping.
-			line, _ := cr.FieldPos(0)
-			return &LineError{Path: l.name, Line: line, Msg: (&recordTooLong{max: l.maxRecord}).Error()}
+			return l.csvTooLong(cr, row, next)
 		}
+		next = lineAfter(cr, row, err)
 		if err != nil {
 			if err = l.csvRowError(err, row, cr); err != nil {
 				return err
@@ -65,6 +72,32 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 			return err
 		}
 	}
+}
+
+// csvTooLong is the error of a row longer than Options.MaxRecordBytes,
+// which the reader gave as row: at the line of its first field, or at next
+// when the reader placed none (a first field quoted and cut by the bound).
+func (l *loader) csvTooLong(cr *csv.Reader, row []string, next int) error {
+	line := next
+	if len(row) > 0 {
+		line, _ = cr.FieldPos(0)
+	}
+	return &LineError{Path: l.name, Line: line, Msg: (&recordTooLong{max: l.maxRecord}).Error()}
+}
+
+// lineAfter returns the line after the one on which the row cr just read
+// ends: its last field's line and the line breaks within that field (the
+// reader turns "\r\n" into "\n"), or after the line of a parse error.
+func lineAfter(cr *csv.Reader, row []string, err error) int {
+	var parse *csv.ParseError
+	if errors.As(err, &parse) && !errors.Is(parse.Err, csv.ErrFieldCount) {
+		return parse.Line + 1
+	}
+	if len(row) == 0 {
+		return 1
+	}
+	line, _ := cr.FieldPos(len(row) - 1)
+	return line + strings.Count(row[len(row)-1], "\n") + 1
 }
 
 // csvRowError handles an error of cr, which came with row: a malformed row

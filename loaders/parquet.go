@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 
 	"github.com/parquet-go/parquet-go"
@@ -46,14 +47,14 @@ func (l *loader) readParquet(r io.Reader) error {
 	if l.sizeHint <= 0 {
 		src = io.LimitReader(br, maxParquetStream+1)
 	}
-	data, err := io.ReadAll(src)
+	data, err := readPieces(src, l.sizeHint)
 	if err != nil {
 		return fmt.Errorf("%s: read: %w", l.name, err)
 	}
-	if l.sizeHint <= 0 && int64(len(data)) > maxParquetStream {
+	if l.sizeHint <= 0 && data.size > maxParquetStream {
 		return fmt.Errorf("%s: a Parquet stream longer than %d MiB: Parquet is read whole (its footer is at the end); save it to a file and read that", l.name, maxParquetStream>>20)
 	}
-	f, err := parquet.OpenFile(bytes.NewReader(data), int64(len(data)), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	f, err := parquet.OpenFile(data, data.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
 		return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
 	}
@@ -68,6 +69,68 @@ func (l *loader) readParquet(r io.Reader) error {
 		}
 	}
 	return nil
+}
+
+// pieces is an input read whole, in pieces that are never copied into one
+// buffer: io.ReadAll's doubling held up to 2.5 times a stream at the end
+// (2.6 GB for a stream past the 1 GiB bound); these hold it once.
+type pieces struct {
+	parts [][]byte
+	ends  []int64 // the offset after each part
+	size  int64
+}
+
+// firstPiece and maxPiece are the sizes of the first piece of a stream,
+// doubled up to the second: a small file costs little, a large one few
+// pieces.
+const (
+	firstPiece = 64 << 10
+	maxPiece   = 16 << 20
+)
+
+// readPieces reads r to its end; sizeHint, the size when known, sizes the
+// first piece to hold it all.
+func readPieces(r io.Reader, sizeHint int64) (*pieces, error) {
+	p := &pieces{}
+	size := int64(firstPiece)
+	if sizeHint > 0 {
+		size = sizeHint + 1 // +1: the end is seen in the first piece
+	}
+	for {
+		buf := make([]byte, size)
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			p.size += int64(n)
+			p.parts = append(p.parts, buf[:n])
+			p.ends = append(p.ends, p.size)
+		}
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return p, nil
+		case err != nil:
+			return nil, err
+		}
+		size = min(2*size, maxPiece)
+	}
+}
+
+// ReadAt is io.ReaderAt's.
+func (p *pieces) ReadAt(b []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("negative offset")
+	}
+	n := 0
+	for n < len(b) && off < p.size {
+		i := sort.Search(len(p.ends), func(i int) bool { return p.ends[i] > off })
+		part := p.parts[i]
+		k := copy(b[n:], part[len(part)-int(p.ends[i]-off):])
+		n += k
+		off += int64(k)
+	}
+	if n < len(b) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // parquetReader reads the rows of one file, keeping its scratch space.

@@ -75,6 +75,22 @@ func TestMaxRecordBytesJSONAndCSV(t *testing.T) {
 			strings.NewReader("\"\nc,y\n"),
 		)
 	}
+	// A row whose first field is quoted and cut by the bound: the reader
+	// places none of its fields (it was a panic), and a header so.
+	csvFirstQuoted := func(n int) io.Reader {
+		return io.MultiReader(
+			strings.NewReader("id,note\n\"a\nb\",x\n\""),
+			io.LimitReader(spaces{}, int64(n)),
+			strings.NewReader("\",z\nc,y\n"),
+		)
+	}
+	csvHeader := func(n int) io.Reader {
+		return io.MultiReader(
+			strings.NewReader("\""),
+			io.LimitReader(spaces{}, int64(n)),
+			strings.NewReader("\",note\na,x\n"),
+		)
+	}
 	for _, c := range []struct {
 		name  string
 		input func(int) io.Reader
@@ -83,6 +99,8 @@ func TestMaxRecordBytesJSONAndCSV(t *testing.T) {
 	}{
 		{"bomb.json", jsonInput, "bomb.json:3: record longer than 1 MiB", 2},
 		{"bomb.csv", csvInput, "bomb.csv:3: record longer than 1 MiB", 3},
+		{"first.csv", csvFirstQuoted, "first.csv:4: record longer than 1 MiB", 3},
+		{"header.csv", csvHeader, "header.csv:1: record longer than 1 MiB", 1},
 	} {
 		for _, skip := range []bool{false, true} {
 			_, err := Read(c.input(64<<20), c.name, 0, Options{MaxRecordBytes: 1 << 20, SkipInvalid: skip})

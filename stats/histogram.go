@@ -80,6 +80,9 @@ func freedmanDiaconis(n int, lo, hi float64, iqr func() float64) []float64 {
 		// the ceiling does not jump a bin on a rounding error.
 		h := 2 * iqr / math.Cbrt(float64(n))
 		k = math.Ceil((hi - lo) / h)
+		if math.IsInf(hi-lo, 0) { // the range does not fit a float64: halved
+			k = math.Ceil((hi/2 - lo/2) / (h / 2))
+		}
 	}
 	return equalWidthEdges(lo, hi, int(min(max(k, 1), float64(n))))
 }
@@ -94,11 +97,15 @@ func CapBins(edges []float64, maxBins int) []float64 {
 }
 
 // equalWidthEdges returns the k+1 edges of k equal bins from lo to hi; the
-// last edge is hi exactly, so that the maximum falls in the last bin.
+// last edge is hi exactly, so that the maximum falls in the last bin. A
+// range that does not fit a float64 (-1e308 to 1e308) is taken halved.
 func equalWidthEdges(lo, hi float64, k int) []float64 {
 	edges := make([]float64, k+1)
 	for i := range k {
 		edges[i] = lo + (hi-lo)*float64(i)/float64(k)
+		if math.IsInf(hi-lo, 0) {
+			edges[i] = lo + 2*((hi/2-lo/2)*(float64(i)/float64(k)))
+		}
 	}
 	edges[k] = hi
 	return edges

@@ -97,3 +97,32 @@ func approxEqual(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestHistogramNearTheLimit: values at opposite ends of the float64
+// range, whose range overflows, get finite ascending edges and are each
+// counted in their bin (the edges were NaN and +Inf, every value in the
+// first bin).
+func TestHistogramNearTheLimit(t *testing.T) {
+	x := []float64{-1e308, 0, 5, 1e308}
+	for _, edges := range [][]float64{FreedmanDiaconisBins(x), FreedmanDiaconisBinsOf(Summarize(x)), CapBins(FreedmanDiaconisBins(x), 2)} {
+		if len(edges) < 3 || edges[0] != -1e308 || edges[len(edges)-1] != 1e308 {
+			t.Fatalf("edges %v", edges)
+		}
+		for i := 1; i < len(edges); i++ {
+			if !(edges[i] > edges[i-1]) || math.IsInf(edges[i], 0) {
+				t.Fatalf("edges %v", edges)
+			}
+		}
+		counts := Histogram(x, edges)
+		if counts[0] != 1 || counts[len(counts)-1] < 1 {
+			t.Errorf("edges %v: counts %v", edges, counts)
+		}
+		total := 0
+		for _, c := range counts {
+			total += c
+		}
+		if total != len(x) {
+			t.Errorf("edges %v: counts %v", edges, counts)
+		}
+	}
+}

@@ -58,3 +58,15 @@ func finiteResult(vs ...float64) bool {
 	}
 	return true
 }
+
+// interpolate returns a + frac (b - a), numpy's linear interpolation
+// between two order statistics, a <= b: where b - a overflows (the values
+// at opposite ends of the range), the difference is taken halved, so that
+// the quartiles of -1e308 and 1e308 are -5e307 and 5e307, not +Inf.
+func interpolate(a, b, frac float64) float64 {
+	d := b - a
+	if math.IsInf(d, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) {
+		return a + 2*(frac*(b/2-a/2))
+	}
+	return a + frac*d
+}

@@ -41,7 +41,7 @@ func selectQuantile(q float64, x []float64, keys []uint64) float64 {
 		b = keyFloat(next)
 	}
 	frac := h - float64(lo)
-	return a + frac*(b-a)
+	return interpolate(a, b, frac)
 }
 
 // selectKey returns the k-th smallest (0-based) of keys, reordering keys:

@@ -125,7 +125,7 @@ func Quantile(q float64, sorted []float64) float64 {
 		return sorted[n-1]
 	}
 	frac := h - float64(lo)
-	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo])
+	return interpolate(sorted[lo], sorted[lo+1], frac)
 }
 
 // Summary describes a set of values. Every field but Count is NaN for an
@@ -185,7 +185,7 @@ func quantileOfSorted(q float64, a, b []float64) float64 {
 	}
 	x, y := kthOfSorted(a, b, lo), kthOfSorted(a, b, lo+1)
 	frac := h - float64(lo)
-	return x + frac*(y-x)
+	return interpolate(x, y, frac)
 }
 
 // kthOfSorted returns the k-th smallest (0-based) of the values of a and b,

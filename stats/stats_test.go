@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -56,4 +57,44 @@ func ExampleSummarize() {
 	s := Summarize([]float64{1, 2, 2, 5})
 	fmt.Printf("mean %.2f std %.2f p25 %.2f median %.2f p75 %.2f\n", s.Mean, s.Std, s.P25, s.Median, s.P75)
 	// Output: mean 2.50 std 1.50 p25 1.75 median 2.00 p75 2.75
+}
+
+// TestQuantileNearTheLimit: the quartiles of values at opposite ends of
+// the float64 range, whose difference overflows, are those of the same
+// values scaled down and back up, not +Inf (stats printed +Inf as the
+// p25, median and p75 of -1e308 and 1e308), in every way they are taken.
+func TestQuantileNearTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		x    []float64
+		want [3]float64
+	}{
+		{[]float64{-1e308, 1e308}, [3]float64{-5e307, 0, 5e307}},
+		{[]float64{-math.MaxFloat64, math.MaxFloat64, 0}, [3]float64{-math.MaxFloat64 / 2, 0, math.MaxFloat64 / 2}},
+		{[]float64{1, 2, 3, 4}, [3]float64{1.75, 2.5, 3.25}},
+	} {
+		keys := make([]uint64, len(c.x))
+		for i, q := range []float64{0.25, 0.5, 0.75} {
+			sorted := slices.Sorted(slices.Values(c.x))
+			if got := Quantile(q, sorted); got != c.want[i] {
+				t.Errorf("Quantile(%v, %v) = %v, want %v", q, c.x, got, c.want[i])
+			}
+			if got := selectQuantile(q, c.x, keys); got != c.want[i] {
+				t.Errorf("selectQuantile(%v, %v) = %v, want %v", q, c.x, got, c.want[i])
+			}
+			if got := quantileOfSorted(q, sorted[:1], sorted[1:]); got != c.want[i] {
+				t.Errorf("quantileOfSorted(%v, %v) = %v, want %v", q, c.x, got, c.want[i])
+			}
+		}
+	}
+	// Two million values, summarised as two halves on two cores.
+	x := make([]float64, 1<<21)
+	for i := range x {
+		x[i] = math.MaxFloat64
+		if i%2 == 0 {
+			x[i] = -math.MaxFloat64
+		}
+	}
+	if s := Summarize(x); s.P25 != -math.MaxFloat64 || s.Median != 0 || s.P75 != math.MaxFloat64 {
+		t.Errorf("Summarize at the limit: %v %v %v", s.P25, s.Median, s.P75)
+	}
 }

@@ -3,7 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -64,5 +67,46 @@ func TestInterruptDuringLoad(t *testing.T) {
 		strings.Contains(screen[leave:], "\x1b[?1002l") // the mouse released
 	if !restored {
 		t.Errorf("the terminal is not restored (alternate screen at %d, left at %d): %q", enter, leave, screen[max(len(screen)-200, 0):])
+	}
+}
+
+// TestSignalsAreMain: SIGINT and SIGTERM are main's to handle (they end
+// the context, which ends the dashboard as interrupted, status 130 or
+// 143), not Bubble Tea's, whose handler made SIGTERM a quit (status 0) and
+// SIGINT an error of its own (status 1): the dashboard goes on through a
+// signal until the context ends, then returns the context's error.
+func TestSignalsAreMain(t *testing.T) {
+	// The test's own handler, as main's: the signal does not end the test.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	cfg, res := sampletest.Read(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		ctx, cancel := context.WithCancel(context.Background())
+		in := Input{Source: "sample", Config: cfg, Load: func(func(done, total int64)) (*loaders.Result, error) {
+			return res, nil
+		}}
+		var out testkit.SyncBuffer
+		ran := make(chan error, 1)
+		go func() { ran <- run(ctx, in, tea.WithInput(nil), tea.WithOutput(&out), tea.WithWindowSize(100, 30)) }()
+		time.Sleep(300 * time.Millisecond)
+		if err := syscall.Kill(os.Getpid(), sig); err != nil {
+			t.Fatal(err)
+		}
+		<-sigs
+		select {
+		case err := <-ran:
+			t.Fatalf("%v: the dashboard ended on its own: %v", sig, err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		cancel()
+		select {
+		case err := <-ran:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("%v: run returned %v, want the context's error", sig, err)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%v: the dashboard did not stop within 2s of the context's end", sig)
+		}
 	}
 }

@@ -67,7 +67,11 @@ func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 	// At Bubble Tea's highest frame rate a new screen waits at most 8 ms
 	// for its frame, not 17: a method switch is seen that much sooner.
 	// Frames are drawn only when the screen changed.
-	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(maxFPS)}, opts...)...).Run()
+	// Signals are main's: SIGINT and SIGTERM end ctx, and the program
+	// with it, so that the run ends as interrupted (130, 143); Bubble
+	// Tea's own handler made SIGTERM a quit (status 0) and SIGINT an
+	// error of its own (status 1).
+	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(maxFPS), tea.WithoutSignalHandler()}, opts...)...).Run()
 	if err != nil {
 		return err
 	}
