@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -45,7 +46,7 @@ func newCompareKeyMap() compareKeyMap {
 // compareTab sets the current method (A) against a second one (B) on the
 // current batch: their rewards side by side and how much they agree.
 type compareTab struct {
-	common        *Common
+	common        *common.Common
 	keys          compareKeyMap
 	width, height int
 
@@ -56,7 +57,9 @@ type compareTab struct {
 	chart *plotFrame
 }
 
-func newCompareTab(c *Common) Tab { return &compareTab{common: c, keys: newCompareKeyMap()} }
+func newCompareTab(c *common.Common) common.Tab {
+	return &compareTab{common: c, keys: newCompareKeyMap()}
+}
 
 func (t *compareTab) Title() string { return "Compare" }
 
@@ -65,9 +68,9 @@ func (t *compareTab) SetSize(width, height int) {
 	t.chart = t.newChart()
 }
 
-func (t *compareTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		return t, t.refresh()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
@@ -175,7 +178,7 @@ func (t *compareTab) View() string {
 		t.chart.view(),
 		lipgloss.PlaceHorizontal(t.chart.canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
-	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
 
 // panelView shows the methods, the agreement statistics and the legend.
@@ -190,14 +193,14 @@ func (t *compareTab) panelView() string {
 		strings.Join([]string{
 			row("A (m/M)", string(s.Result.Options.Method)),
 			row("B (b/B)", string(t.b)),
-			row("compared", count(c.N, "trajectory", "trajectories")),
+			row("compared", common.Count(c.N, "trajectory", "trajectories")),
 		}, "\n"),
 		strings.Join([]string{
 			st.Title.Render("rank agreement"),
-			row("Spearman ρ", formatValue(c.Spearman)),
-			row("Kendall τ-b", formatValue(c.Kendall)),
+			row("Spearman ρ", common.FormatValue(c.Spearman)),
+			row("Kendall τ-b", common.FormatValue(c.Kendall)),
 			row(fmt.Sprintf("top %.0f%% overlap", engine.TopFraction*100),
-				fmt.Sprintf("%d of %d (%s)", c.TopShared, c.TopK, formatValue(c.TopOverlap))),
+				fmt.Sprintf("%d of %d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
 		}, "\n"),
 		strings.Join([]string{
 			st.Title.Render("opposite advantages"),
@@ -207,7 +210,7 @@ func (t *compareTab) panelView() string {
 		t.legendView(),
 	}
 	if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
-		sections = append(sections, st.Warning.Render(count(n, "invalid trajectory", "invalid trajectories")+" left out"))
+		sections = append(sections, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out"))
 	}
 	return strings.Join(sections, "\n\n")
 }

@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // dataColumn is one column of a dataTable.
@@ -26,13 +28,16 @@ type dataColumn struct {
 // columnGap is the space between two columns.
 const columnGap = "  "
 
+// wheelRows is how many rows a notch of the mouse wheel moves the table.
+const wheelRows = 3
+
 // dataTable draws rows that it asks its columns for, only those on screen:
 // a table of a million rows costs what its visible ones cost. Numbers are
 // right-aligned, text is cut with an ellipsis; when the columns are wider
 // than the screen, left/right scroll those after the frozen ones sideways.
 // A mouse click selects a row.
 type dataTable struct {
-	styles  *Styles
+	styles  *common.Styles
 	keys    dataTableKeyMap
 	columns []dataColumn
 	// frozen is how many leading columns stay on screen when scrolling.
@@ -63,7 +68,7 @@ func newDataTableKeyMap() dataTableKeyMap {
 	}
 }
 
-func newDataTable(st *Styles) dataTable {
+func newDataTable(st *common.Styles) dataTable {
 	return dataTable{styles: st, keys: newDataTableKeyMap()}
 }
 
@@ -217,9 +222,9 @@ func (t *dataTable) scrollHint() string {
 	case t.left == 0 && hiddenRight <= 0:
 		return ""
 	case t.left == 0:
-		return count(hiddenRight, "column", "columns") + " →"
+		return common.Count(hiddenRight, "column", "columns") + " →"
 	case hiddenRight <= 0:
-		return "← " + count(t.left, "column", "columns")
+		return "← " + common.Count(t.left, "column", "columns")
 	}
 	return "← " + strconv.Itoa(t.left) + " · " + strconv.Itoa(hiddenRight) + " →"
 }
@@ -261,12 +266,12 @@ func (t *dataTable) view() string {
 // left and cut with an ellipsis.
 func alignCell(s string, width int, number bool) string {
 	if number {
-		return padLeft(s, width)
+		return common.PadLeft(s, width)
 	}
-	if textWidth(s) > width {
+	if common.TextWidth(s) > width {
 		s = ansi.Truncate(s, width, "…")
 	}
-	return padRight(s, width)
+	return common.PadRight(s, width)
 }
 
 // numberFormat formats a column's numbers with one precision: integers
@@ -289,7 +294,7 @@ func newNumberFormat(n int, v func(j int) float64) numberFormat {
 	for j := range n {
 		x := v(j)
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			special = max(special, len(formatValue(x)))
+			special = max(special, len(common.FormatValue(x)))
 			continue
 		}
 		lo, hi = min(lo, x), max(hi, x)
@@ -317,11 +322,11 @@ func newNumberFormat(n int, v func(j int) float64) numberFormat {
 	return f
 }
 
-// format formats x: NaN and the infinities as formatValue shows them.
+// format formats x: NaN and the infinities as common.FormatValue shows them.
 func (f numberFormat) format(x float64) string {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
-		return formatValue(x)
+		return common.FormatValue(x)
 	case f.exponent:
 		return strconv.FormatFloat(x, 'e', f.decimals, 64)
 	}
@@ -363,7 +368,7 @@ func intColumn(title string, n int, v func(j int) int) dataColumn {
 func textColumn(title string, n, maxWidth int, text func(j int) string) dataColumn {
 	w := ansi.StringWidth(title)
 	for j := 0; j < n && w < maxWidth; j++ {
-		w = max(w, textWidth(text(j)))
+		w = max(w, common.TextWidth(text(j)))
 	}
 	return dataColumn{title: title, width: min(w, max(maxWidth, ansi.StringWidth(title))), cell: text}
 }

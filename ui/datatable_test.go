@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
@@ -41,7 +43,7 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 // testTable returns a table of 30 rows: a frozen id, a long text and four
 // number columns.
 func testTable(width, height int) *dataTable {
-	tb := newDataTable(NewStyles(true, true))
+	tb := newDataTable(common.NewStyles(true, true))
 	ids := func(j int) string { return "row" + strings.Repeat("x", j%3) + string(rune('A'+j%26)) }
 	text := func(j int) string { return "a long text that will not fit in narrow tables " + string(rune('a'+j%26)) }
 	cols := []dataColumn{

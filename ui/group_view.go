@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -42,7 +43,7 @@ const barWidth = 17
 const maxResponseWidth = 120
 
 // open shows group g, ranking its members by reward.
-func (v *groupView) open(c *Common, g *engine.GroupSummary) {
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary) {
 	res := c.Session.Result
 	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
 		v.firstLines = map[int]string{}
@@ -58,7 +59,7 @@ func (v *groupView) open(c *Common, g *engine.GroupSummary) {
 	v.layout(c)
 }
 
-func (v *groupView) setSize(c *Common, width, height int) {
+func (v *groupView) setSize(c *common.Common, width, height int) {
 	v.width, v.height = width, height
 	if v.members != nil && c.Session.Result != nil {
 		v.layout(c)
@@ -75,7 +76,7 @@ func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
 func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 
 // layout wraps the prompt and sizes the table's columns.
-func (v *groupView) layout(c *Common) {
+func (v *groupView) layout(c *common.Common) {
 	label := c.Styles.Muted.Render(promptLabel)
 	indent := strings.Repeat(" ", len(promptLabel))
 	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.summary.Key), max(v.width-len(promptLabel), 1), ""), "\n")
@@ -96,7 +97,7 @@ func (v *groupView) layout(c *Common) {
 }
 
 // columns returns the completions' table columns.
-func (v *groupView) columns(c *Common) []dataColumn {
+func (v *groupView) columns(c *common.Common) []dataColumn {
 	s := c.Session
 	res := s.Result
 	n := len(v.members)
@@ -184,12 +185,12 @@ func (v *groupView) selected() int {
 }
 
 // view draws the prompt, the group's summary and its completions.
-func (v *groupView) view(c *Common) string {
+func (v *groupView) view(c *common.Common) string {
 	st := c.Styles
 	g := &v.summary
 	parts := []string{
-		st.Title.Render(count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
-		st.Muted.Render("score ") + formatValue(g.Score.Mean) + st.Muted.Render(" ± ") + formatValue(g.Score.Std),
+		st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
+		st.Muted.Render("score ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" ± ") + common.FormatValue(g.Score.Std),
 		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
 	}
 	if g.ZeroSpread {

@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -71,7 +72,7 @@ func (k *groupsKeyMap) setMode(mode groupsMode, filtered bool) {
 // summary of each (engine.GroupSummaries), opens one to show its
 // completions ranked by reward, and one of those whole.
 type groupsTab struct {
-	common        *Common
+	common        *common.Common
 	keys          groupsKeyMap
 	width, height int
 	mode          groupsMode
@@ -99,7 +100,7 @@ type groupsTab struct {
 	opened openedTrajectory
 }
 
-func newGroupsTab(c *Common) Tab {
+func newGroupsTab(c *common.Common) common.Tab {
 	t := &groupsTab{common: c, keys: newGroupsKeyMap(), table: newDataTable(c.Styles), detail: viewport.New()}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
@@ -130,9 +131,9 @@ func (t *groupsTab) SetSize(width, height int) {
 	}
 }
 
-func (t *groupsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
@@ -516,13 +517,13 @@ func (t *groupsTab) View() string {
 		v = t.group.view(t.common)
 	case groupCompletion:
 		st := t.common.Styles
-		status := st.Title.Render(fitLine(t.opened.full.ID, t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", fitLine(t.group.summary.Key, t.width/4), t.detail.ScrollPercent()*100))
+		status := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", common.FitLine(t.group.summary.Key, t.width/4), t.detail.ScrollPercent()*100))
 		v = lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View())
 	default:
 		v = t.listStatus() + "\n" + t.table.view()
 	}
-	return fitBox(v, t.width, t.height)
+	return common.FitBox(v, t.width, t.height)
 }
 
 // listStatus is the line over the groups' table.
@@ -532,14 +533,14 @@ func (t *groupsTab) listStatus() string {
 		return t.filter.View()
 	}
 	parts := []string{
-		st.Title.Render(count(len(t.rows), "group", "groups")),
+		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
 		st.Muted.Render("sorted by ") + groupColumns[t.sortColumn].title + sortArrow(t.descending),
 	}
 	if t.zero > 0 {
 		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero)))
 	}
 	if f := t.filter.Value(); f != "" {
-		parts = append(parts, st.Muted.Render("filter ")+fitLine(f, t.width/4))
+		parts = append(parts, st.Muted.Render("filter ")+common.FitLine(f, t.width/4))
 	}
 	if h := t.table.scrollHint(); h != "" {
 		parts = append(parts, st.Muted.Render(h))

@@ -11,11 +11,12 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // listedGroups returns the groups tab's listed summaries, in table order.
-func listedGroups(tab Tab) []*engine.GroupSummary {
+func listedGroups(tab common.Tab) []*engine.GroupSummary {
 	g := tab.(*groupsTab)
 	out := make([]*engine.GroupSummary, len(g.rows))
 	for j, r := range g.rows {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/stats"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // histogram is a titled histogram chart: ntcharts bars over bins of a
@@ -59,7 +60,7 @@ func niceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
 
 // view renders the chart in width x height cells: the title, the bars, the
 // baseline, the tick labels and the caption.
-func (h histogram) view(st *Styles, width, height int) string {
+func (h histogram) view(st *common.Styles, width, height int) string {
 	title := st.Title.Render(ansi.Truncate(h.title, width, "…"))
 	plotHeight := height - 4 // title, baseline, ticks, caption
 	// Bins are capped with the widest count label there can be (every
@@ -182,7 +183,7 @@ func valueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 // sparklineView draws the counts of values in edges' bins as an ntcharts
 // sparkline width columns wide, each bin stretched over the same number
 // of columns.
-func sparklineView(st *Styles, values, edges []float64, width, height int) string {
+func sparklineView(st *common.Styles, values, edges []float64, width, height int) string {
 	counts := stats.Histogram(values, edges)
 	if len(counts) == 0 {
 		return st.Muted.Render("no valid values")

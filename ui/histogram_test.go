@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // TestHistogramCutsNoNumber draws a histogram narrower than its title and
@@ -14,7 +16,7 @@ func TestHistogramCutsNoNumber(t *testing.T) {
 	values := []float64{0.1, 0.2, 0.2, 0.3, 0.35, 0.4, 0.5, 0.8}
 	h := histogram{title: "Scores: s = Σ weight × objective (min goals negated)", quantity: "score", values: values}
 	for _, width := range []int{30, 45, 80} {
-		lines := strings.Split(ansi.Strip(h.view(NewStyles(true, true), width, 12)), "\n")
+		lines := strings.Split(ansi.Strip(h.view(common.NewStyles(true, true), width, 12)), "\n")
 		if w := ansi.StringWidth(lines[0]); w > width || (w < ansi.StringWidth(h.title) && !strings.HasSuffix(lines[0], "…")) {
 			t.Errorf("width %d: title %q", width, lines[0])
 		}

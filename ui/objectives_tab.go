@@ -12,13 +12,14 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // objectivesTab shows each objective of the shown batch: a table of its
 // statistics, the objectives' correlation matrix and each one's
 // distribution.
 type objectivesTab struct {
-	common        *Common
+	common        *common.Common
 	width, height int
 	// What SessionChangedMsg derives from the session; SetSize only draws
 	// it again.
@@ -28,7 +29,7 @@ type objectivesTab struct {
 	view   string
 }
 
-func newObjectivesTab(c *Common) Tab {
+func newObjectivesTab(c *common.Common) common.Tab {
 	t := &objectivesTab{common: c, table: newDataTable(c.Styles)}
 	t.table.noSelection = true // a summary: no row to open
 	return t
@@ -44,9 +45,9 @@ func (t *objectivesTab) SetSize(width, height int) {
 
 // Update implements Component: left and right scroll the table's
 // columns when they do not all fit.
-func (t *objectivesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
 		if key.Matches(msg, t.table.keys.Left, t.table.keys.Right) && t.table.update(msg) {
@@ -116,7 +117,7 @@ func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
 	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) dataColumn {
-		return textNumberColumn(title, n, func(j int) string { return formatNumber(pick(&objs[j])) })
+		return textNumberColumn(title, n, func(j int) string { return common.FormatNumber(pick(&objs[j])) })
 	}
 	columns := []dataColumn{
 		textColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
@@ -151,7 +152,7 @@ const correlationCell = 7
 
 // correlationView renders the Pearson correlation matrix as a grid coloured
 // from -1 to +1, with a legend; NaN (a constant objective) is written so.
-func correlationView(st *Styles, objs []engine.ObjectiveStats, corr [][]float64) string {
+func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]float64) string {
 	if corr == nil && len(objs) > engine.MaxCorrelationObjectives {
 		return st.Title.Render("Pearson correlation") + "\n" + st.Muted.Render(fmt.Sprintf("not computed for more than %d objectives", engine.MaxCorrelationObjectives))
 	}
@@ -166,10 +167,10 @@ func correlationView(st *Styles, objs []engine.ObjectiveStats, corr [][]float64)
 	b.WriteString(st.Title.Render("Pearson correlation") + "\n")
 	b.WriteString(strings.Repeat(" ", nameWidth+1))
 	for _, o := range objs {
-		b.WriteString(st.Label.Render(padLeft(name(o, correlationCell-1), correlationCell)))
+		b.WriteString(st.Label.Render(common.PadLeft(name(o, correlationCell-1), correlationCell)))
 	}
 	for i, o := range objs {
-		b.WriteString("\n" + st.Label.Render(padRight(name(o, nameWidth), nameWidth+1)))
+		b.WriteString("\n" + st.Label.Render(common.PadRight(name(o, nameWidth), nameWidth+1)))
 		for j := range objs {
 			b.WriteString(st.Correlation(corr[i][j]).Render(fmt.Sprintf("%*s ", correlationCell-1, formatCorrelation(corr[i][j]))))
 		}
@@ -195,7 +196,7 @@ func formatCorrelation(r float64) string {
 // distributionsView renders, per objective, its bins' range and a
 // sparkline of its histogram (nice bins, as the Rewards tab's),
 // each bin stretched over the columns that width allows.
-func distributionsView(st *Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
+func distributionsView(st *common.Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
 	if width < 10 || len(objs) == 0 {
 		return ""
 	}

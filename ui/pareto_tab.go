@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // paretoPanelWidth is the width of the details beside the plot.
@@ -76,7 +77,7 @@ func newParetoKeyMap() paretoKeyMap {
 // points share is shaded by their number. The view zooms on the selection
 // and pans; enter opens the selected trajectory.
 type paretoTab struct {
-	common        *Common
+	common        *common.Common
 	keys          paretoKeyMap
 	width, height int
 
@@ -135,7 +136,7 @@ type densityKey struct {
 	grid    chart.Grid
 }
 
-func newParetoTab(c *Common) Tab {
+func newParetoTab(c *common.Common) common.Tab {
 	return &paretoTab{common: c, keys: newParetoKeyMap(), yObj: 1, detail: viewport.New()}
 }
 
@@ -148,9 +149,9 @@ func (t *paretoTab) SetSize(width, height int) {
 	t.draw()
 }
 
-func (t *paretoTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.project()
 		t.refreshReading()
 	case tea.KeyPressMsg:
@@ -601,9 +602,9 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reading {
-		status := st.Title.Render(fitLine(textsafe.Line(t.opened.full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.full.ID), t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
-		return fitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}
 	xName, yName := t.axisName(t.xObj), t.axisName(t.yObj)
 	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
@@ -615,13 +616,13 @@ func (t *paretoTab) View() string {
 		t.frame.view(),
 		lipgloss.PlaceHorizontal(t.frame.canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
-	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
 
 // axisName names objective k with its goal, sanitised.
 func (t *paretoTab) axisName(k int) string {
 	o := t.common.Session.Result.Objectives[k]
-	return fitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
+	return common.FitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
 }
 
 // panelView shows the selected trajectory, the legend and what the plot
@@ -650,24 +651,24 @@ func (t *paretoTab) detailsView() string {
 	res := t.common.Session.Result
 	tr := t.common.Session.Trajectories.At(sel)
 	row := func(label, value string) string {
-		return st.Label.Render(padRight(fitLine(label, 10), 10)) + " " + fitLine(value, paretoPanelWidth-11)
+		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + common.FitLine(value, paretoPanelWidth-11)
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))
 	groups := len(t.start) - 1
 	lines := []string{
-		st.Title.Render(fitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
+		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
 		row("id", textsafe.Line(tr.ID)),
 		row("group", textsafe.Line(tr.Group)),
 	}
 	for k, o := range res.Objectives {
-		lines = append(lines, row(textsafe.Line(o.Name), formatValue(res.Values[sel*res.M+k])))
+		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Values[sel*res.M+k])))
 	}
 	lines = append(lines,
 		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranks[sel], res.Fronts[sel])),
-		row("crowding", formatValue(res.Crowding[sel])),
-		row("score", formatValue(res.Scores[sel])),
-		row("reward", formatValue(res.Rewards[sel])))
+		row("crowding", common.FormatValue(res.Crowding[sel])),
+		row("score", common.FormatValue(res.Scores[sel])),
+		row("reward", common.FormatValue(res.Rewards[sel])))
 	return strings.Join(lines, "\n")
 }
 
@@ -678,7 +679,7 @@ func (t *paretoTab) legendView() string {
 		scope = "the batch"
 	}
 	names := [4]string{"rank 0 (frontier)", "rank 1", "rank 2", "rank ≥ 3"}
-	lines := []string{st.Title.Render("legend") + st.Muted.Render(fitLine(" ranks within "+scope, paretoPanelWidth-6))}
+	lines := []string{st.Title.Render("legend") + st.Muted.Render(common.FitLine(" ranks within "+scope, paretoPanelWidth-6))}
 	for b, name := range names {
 		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
 	}
@@ -705,7 +706,7 @@ func (t *paretoTab) notesView() string {
 		notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this\nplot projects them on two", m))
 	}
 	if n := t.proj.Hidden; n > 0 {
-		notes = append(notes, st.Warning.Render(count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
+		notes = append(notes, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
 	}
 	return strings.Join(notes, "\n")
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -158,7 +159,7 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 	tab, s := newSampleTab(t, newParetoTab)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	p := tab.(*paretoTab)
 	res := s.Result
 	better := func(a, b int) (weakly, strictly bool) { // a is at least as good as b everywhere, better somewhere
@@ -200,10 +201,10 @@ func TestParetoDrawsDensity(t *testing.T) {
 	s := newSyntheticSession(t, 20_000)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
-	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newParetoTab(c)
 	tab.SetSize(120, 40)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	p := tab.(*paretoTab)
 	g := p.frame.grid
 	counts, best := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
@@ -418,7 +419,7 @@ func TestParetoReadingFollowsTheSession(t *testing.T) {
 	pressKeys(tab, "enter")
 	s.Options.Method = engine.GRPO
 	s.Recompute()
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	if v := plain(tab); !strings.Contains(v, "computed (grpo)") {
 		t.Errorf("the opened trajectory does not show the new method's values:\n%s", v)
 	}
@@ -445,10 +446,10 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newParetoTab(c)
 	tab.SetSize(120, 40)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	showBatch(tab, s, 1)
 	pressKeys(tab, "right", "left", "down", "up", "+", "l", "0", "a", "enter", "x")
 	tab.Update(tea.MouseClickMsg{X: 20, Y: 10, Button: tea.MouseLeft})

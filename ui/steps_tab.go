@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // The smallest cell a Steps chart is drawn in, title included: below it
@@ -60,7 +61,7 @@ func newStepsKeyMap() stepsKeyMap {
 // with it and scrolls to the selected chart when they do not fit; enter
 // shows the selected one alone.
 type stepsTab struct {
-	common        *Common
+	common        *common.Common
 	keys          stepsKeyMap
 	width, height int
 
@@ -78,7 +79,7 @@ type stepsTab struct {
 	frames map[int]*plotFrame
 }
 
-func newStepsTab(c *Common) Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
+func newStepsTab(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
 
 func (t *stepsTab) Title() string { return "Steps" }
 
@@ -87,9 +88,9 @@ func (t *stepsTab) SetSize(width, height int) {
 	t.draw()
 }
 
-func (t *stepsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *stepsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.draw()
 	case tea.KeyPressMsg:
 		t.handleKey(msg)
@@ -227,7 +228,7 @@ func (t *stepsTab) chartView(j, width, height int) string {
 		marker, titleStyle = "▸ ", st.Selected
 	}
 	// A title too long is cut in the series' name, not in the value.
-	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
+	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + common.FormatValue(s.values[b])
 	name := ansi.Truncate(s.title, max(width-len(marker)-ansi.StringWidth(value), 1), "…")
 	title := marker + titleStyle.Render(name) + value
 	f := t.chart(s, width, height-1)
@@ -309,15 +310,15 @@ func (t *stepsTab) View() string {
 			var cells []string
 			for c := range l.cols {
 				if view, ok := t.charts[r*l.cols+c]; ok {
-					cells = append(cells, fitBox(view, l.cellWidth, l.cellHeight))
+					cells = append(cells, common.FitBox(view, l.cellWidth, l.cellHeight))
 				}
 			}
 			gridRows = append(gridRows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
 		}
 		body = strings.Join(gridRows, "\n")
 	}
-	body = fitBox(st.Muted.Render(legend)+"\n"+body, t.width, t.height-len(t.healthLines()))
-	return fitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
+	body = common.FitBox(st.Muted.Render(legend)+"\n"+body, t.width, t.height-len(t.healthLines()))
+	return common.FitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
 }
 
 // healthLines lists the health findings under the charts: a title line

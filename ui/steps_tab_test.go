@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -27,7 +28,7 @@ func TestGoldenSteps(t *testing.T) {
 
 // markerColumn returns the column of the current batch's marker on the
 // first chart's top line, under the legend and the chart's title.
-func markerColumn(t *testing.T, tab Tab) int {
+func markerColumn(t *testing.T, tab common.Tab) int {
 	t.Helper()
 	lines := strings.Split(plain(tab), "\n")
 	i := strings.IndexRune(lines[2], '┊')
@@ -59,7 +60,7 @@ func TestStepsFollowTheResult(t *testing.T) {
 	before := plain(tab)
 	s.Options.Normalize = false
 	s.Recompute()
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	if plain(tab) == before {
 		t.Error("the charts did not change with the result")
 	}
@@ -67,10 +68,10 @@ func TestStepsFollowTheResult(t *testing.T) {
 
 // stepsTabOn returns the Steps tab on s at width x height, without colour.
 func stepsTabOn(s *session.Session, width, height int) *stepsTab {
-	c := &Common{Width: width, Height: height, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: width, Height: height, Styles: common.NewStyles(true, true), Session: s}
 	tab := newStepsTab(c)
 	tab.SetSize(width, height)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	return tab.(*stepsTab)
 }
 
@@ -278,7 +279,7 @@ func TestStepsShareTheScreen(t *testing.T) {
 		pressKeys(small, "down")
 		v := plain(small)
 		// A title too long is cut in its name, never in its value.
-		name, value := small.series[j].title, formatValue(small.series[j].values[s.Batch])
+		name, value := small.series[j].title, common.FormatValue(small.series[j].values[s.Batch])
 		if small.selected != j || !strings.Contains(v, "▸ "+name[:min(len(name), 12)]) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
 			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
 		}

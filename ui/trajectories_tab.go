@@ -11,10 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-)
 
-// wheelRows is how many rows a notch of the mouse wheel moves the table.
-const wheelRows = 3
+	"github.com/rewardlens/rewardlens/ui/common"
+)
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
 type trajectoriesMode int
@@ -66,7 +65,7 @@ func (k *trajectoriesKeyMap) setMode(mode trajectoriesMode, filtered bool) {
 // trajectoriesTab lists the current batch's trajectories with what the
 // engine computed for them, and opens one to read it whole.
 type trajectoriesTab struct {
-	common        *Common
+	common        *common.Common
 	keys          trajectoriesKeyMap
 	width, height int
 	mode          trajectoriesMode
@@ -79,7 +78,7 @@ type trajectoriesTab struct {
 	opened openedTrajectory
 }
 
-func newTrajectoriesTab(c *Common) Tab {
+func newTrajectoriesTab(c *common.Common) common.Tab {
 	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: newDataTable(c.Styles)}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
@@ -115,9 +114,9 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 	t.refresh()
 }
 
-func (t *trajectoriesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
@@ -264,9 +263,9 @@ func (t *trajectoriesTab) View() string {
 		return ""
 	}
 	if t.mode == reading {
-		return fitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
 	}
-	return fitBox(t.tableStatus()+"\n"+t.table.view(), t.width, t.height)
+	return common.FitBox(t.tableStatus()+"\n"+t.table.view(), t.width, t.height)
 }
 
 // tableStatus is the line over the table: what it lists and how.
@@ -276,11 +275,11 @@ func (t *trajectoriesTab) tableStatus() string {
 		return t.filter.View()
 	}
 	parts := []string{
-		st.Title.Render(count(len(t.list.rows), "trajectory", "trajectories")),
+		st.Title.Render(common.Count(len(t.list.rows), "trajectory", "trajectories")),
 		st.Muted.Render("sorted by ") + t.list.sortTitle(),
 	}
 	if f := t.filter.Value(); f != "" {
-		parts = append(parts, st.Muted.Render("filter ")+fitLine(f, t.width/3))
+		parts = append(parts, st.Muted.Render("filter ")+common.FitLine(f, t.width/3))
 	}
 	if n := t.list.invalid; n > 0 {
 		parts = append(parts, st.Invalid.Render(fmt.Sprintf("%d invalid", n)))
@@ -293,7 +292,7 @@ func (t *trajectoriesTab) tableStatus() string {
 
 func (t *trajectoriesTab) readingStatus() string {
 	st := t.common.Styles
-	line := st.Title.Render(fitLine(t.opened.full.ID, t.width/2)) +
+	line := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
 		st.Muted.Render(fmt.Sprintf(" · %3.0f%%", t.detail.ScrollPercent()*100))
 	return ansi.Truncate(line, t.width, "")
 }

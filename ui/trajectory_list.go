@@ -5,13 +5,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -102,7 +100,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	number := func(title string, v func(i int) float64) trajectoryColumn {
 		return trajectoryColumn{
 			title:   title,
-			text:    func(i int) string { return formatValue(v(i)) },
+			text:    func(i int) string { return common.FormatValue(v(i)) },
 			value:   v,
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
@@ -198,18 +196,6 @@ func sharedGroupPrefix(n int, cell func(j int) string) int {
 		return 0
 	}
 	return cut
-}
-
-// textWidth returns the cells s takes on screen: its length when it is
-// ASCII, as ids nearly always are (ansi.StringWidth is slow on 100k of
-// them).
-func textWidth(s string) int {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
 }
 
 // arrow shows the sort direction.
