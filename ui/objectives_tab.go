@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 )
 
 // objectivesTab shows each objective of the shown batch: a table of its
@@ -25,13 +26,13 @@ type objectivesTab struct {
 	// it again.
 	stats  engine.BatchStats
 	values [][]float64 // per objective, the valid trajectories' raw values
-	table  dataTable
+	table  table.Table
 	view   string
 }
 
 func newObjectivesTab(c *common.Common) common.Tab {
-	t := &objectivesTab{common: c, table: newDataTable(c.Styles)}
-	t.table.noSelection = true // a summary: no row to open
+	t := &objectivesTab{common: c, table: table.New(c.Styles)}
+	t.table.NoSelection = true // a summary: no row to open
 	return t
 }
 
@@ -50,7 +51,7 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
-		if key.Matches(msg, t.table.keys.Left, t.table.keys.Right) && t.table.update(msg) {
+		if key.Matches(msg, t.table.Keys.Left, t.table.Keys.Right) && t.table.Update(msg) {
 			t.render()
 		}
 	}
@@ -63,15 +64,15 @@ func (t *objectivesTab) View() string { return t.view }
 // ShortHelp implements help.KeyMap: ←/→ when the table has columns off
 // screen.
 func (t *objectivesTab) ShortHelp() []key.Binding {
-	if t.table.scrollHint() == "" {
+	if t.table.ScrollHint() == "" {
 		return nil
 	}
-	return []key.Binding{t.table.keys.Left}
+	return []key.Binding{t.table.Keys.Left}
 }
 
 // FullHelp implements help.KeyMap.
 func (t *objectivesTab) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{t.table.keys.Left}}
+	return [][]key.Binding{{t.table.Keys.Left}}
 }
 
 // refresh takes the shown batch's statistics and values from the session.
@@ -95,12 +96,12 @@ func (t *objectivesTab) render() {
 	st := t.common.Styles
 	t.fillTable()
 	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid))
-	if h := t.table.scrollHint(); h != "" {
+	if h := t.table.ScrollHint(); h != "" {
 		title += st.Muted.Render(" · " + h)
 	}
 	top := lipgloss.JoinVertical(lipgloss.Left,
 		ansi.Truncate(title, t.width, "…"),
-		t.table.view(),
+		t.table.View(),
 		"",
 	)
 	grid := correlationView(st, t.stats.Objectives, t.stats.Correlation)
@@ -116,14 +117,14 @@ func (t *objectivesTab) render() {
 func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
-	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) dataColumn {
+	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) table.Column {
 		return textNumberColumn(title, n, func(j int) string { return common.FormatNumber(pick(&objs[j])) })
 	}
-	columns := []dataColumn{
-		textColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
-		textColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
+	columns := []table.Column{
+		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
+		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
 		textNumberColumn("weight", n, func(j int) string { return fmt.Sprintf("%.2f", objs[j].Weight) }),
-		intColumn("count", n, func(j int) int { return objs[j].Count }),
+		table.IntColumn("count", n, func(j int) int { return objs[j].Count }),
 		stat("mean", func(o *engine.ObjectiveStats) float64 { return o.Mean }),
 		stat("std", func(o *engine.ObjectiveStats) float64 { return o.Std }),
 		stat("min", func(o *engine.ObjectiveStats) float64 { return o.Min }),
@@ -132,19 +133,19 @@ func (t *objectivesTab) fillTable() {
 		stat("p75", func(o *engine.ObjectiveStats) float64 { return o.P75 }),
 		stat("max", func(o *engine.ObjectiveStats) float64 { return o.Max }),
 	}
-	t.table.setSize(t.width, n+1)
-	t.table.setRows(n)
-	t.table.setColumns(columns, 1)
+	t.table.SetSize(t.width, n+1)
+	t.table.SetRows(n)
+	t.table.SetColumns(columns, 1)
 }
 
 // textNumberColumn returns a right-aligned column of n numbers already
 // formatted, text(j), as wide as the widest or the title.
-func textNumberColumn(title string, n int, text func(j int) string) dataColumn {
+func textNumberColumn(title string, n int, text func(j int) string) table.Column {
 	w := ansi.StringWidth(title)
 	for j := range n {
 		w = max(w, ansi.StringWidth(text(j)))
 	}
-	return dataColumn{title: title, number: true, width: w, cell: text}
+	return table.Column{Title: title, Number: true, Width: w, Cell: text}
 }
 
 // correlationCell is the width of a correlation cell: " +0.53 ".

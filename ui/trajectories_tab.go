@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 )
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
@@ -46,7 +47,7 @@ func newTrajectoriesKeyMap() trajectoriesKeyMap {
 		// Move and Scroll only describe the table's and viewport's own keys.
 		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
-		// Columns describes the dataTable's left and right.
+		// Columns describes the table's left and right.
 		Columns: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
 	}
 }
@@ -70,7 +71,7 @@ type trajectoriesTab struct {
 	width, height int
 	mode          trajectoriesMode
 
-	table  dataTable
+	table  table.Table
 	filter textinput.Model
 	detail viewport.Model
 	list   trajectoryList
@@ -79,7 +80,7 @@ type trajectoriesTab struct {
 }
 
 func newTrajectoriesTab(c *common.Common) common.Tab {
-	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: newDataTable(c.Styles)}
+	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: table.New(c.Styles)}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
 	t.filter.Placeholder = "id or group"
@@ -124,11 +125,11 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if t.mode == reading {
 			t.detail, _ = t.detail.Update(msg)
 		} else {
-			t.table.update(msg)
+			t.table.Update(msg)
 		}
 	case tea.MouseClickMsg:
 		if t.mode == browsing && msg.Button == tea.MouseLeft {
-			t.table.click(msg.Mouse().Y - 1) // under the status line
+			t.table.Click(msg.Mouse().Y - 1) // under the status line
 		}
 	}
 	return t, nil
@@ -167,7 +168,7 @@ func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, t.keys.Open):
 		t.open()
 	default:
-		t.table.update(msg)
+		t.table.Update(msg)
 	}
 	return nil
 }
@@ -227,12 +228,12 @@ func (t *trajectoriesTab) refresh() {
 	if s.Result == nil {
 		return
 	}
-	current := t.list.at(t.table.cursor)
+	current := t.list.at(t.table.Cursor())
 	t.list.build(s, t.filter.Value())
-	t.table.setSize(t.width, max(t.height-1, 2)) // under the status line
-	t.table.setRows(len(t.list.rows))
-	t.table.setColumns(t.list.dataColumns(), 1)
-	t.table.setCursor(max(t.list.position(current), 0))
+	t.table.SetSize(t.width, max(t.height-1, 2)) // under the status line
+	t.table.SetRows(len(t.list.rows))
+	t.table.SetColumns(t.list.dataColumns(), 1)
+	t.table.SetCursor(max(t.list.position(current), 0))
 	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
 		t.mode = browsing // the opened trajectory left with its batch
 	}
@@ -248,7 +249,7 @@ func (t *trajectoriesTab) refresh() {
 // open shows the trajectory under the cursor, reading its body again
 // when the session keeps it lean.
 func (t *trajectoriesTab) open() {
-	i := t.list.at(t.table.cursor)
+	i := t.list.at(t.table.Cursor())
 	if i < 0 {
 		return
 	}
@@ -265,7 +266,7 @@ func (t *trajectoriesTab) View() string {
 	if t.mode == reading {
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
 	}
-	return common.FitBox(t.tableStatus()+"\n"+t.table.view(), t.width, t.height)
+	return common.FitBox(t.tableStatus()+"\n"+t.table.View(), t.width, t.height)
 }
 
 // tableStatus is the line over the table: what it lists and how.
@@ -284,7 +285,7 @@ func (t *trajectoriesTab) tableStatus() string {
 	if n := t.list.invalid; n > 0 {
 		parts = append(parts, st.Invalid.Render(fmt.Sprintf("%d invalid", n)))
 	}
-	if h := t.table.scrollHint(); h != "" {
+	if h := t.table.ScrollHint(); h != "" {
 		parts = append(parts, st.Muted.Render(h))
 	}
 	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")

@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -133,9 +134,9 @@ func rankText(rank int) string {
 // wide as its content: numbers with one precision per column, ids and
 // groups within limits, then why a row is invalid when one is. The id
 // stays on screen when the others scroll sideways.
-func (l *trajectoryList) dataColumns() []dataColumn {
+func (l *trajectoryList) dataColumns() []table.Column {
 	n := len(l.rows)
-	cols := make([]dataColumn, 0, len(l.columns)+1)
+	cols := make([]table.Column, 0, len(l.columns)+1)
 	for c, col := range l.columns {
 		title := col.title
 		if c == l.sortColumn {
@@ -144,23 +145,23 @@ func (l *trajectoryList) dataColumns() []dataColumn {
 		text := func(j int) string { return col.text(l.rows[j]) }
 		switch {
 		case c == sortByID:
-			cols = append(cols, textColumn(title, n, maxIDWidth, text))
+			cols = append(cols, table.TextColumn(title, n, maxIDWidth, text))
 		case c == sortByGroup:
 			if cut := sharedGroupPrefix(n, text); cut > 0 {
-				cols = append(cols, textColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
+				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
 			} else {
-				cols = append(cols, textColumn(title, n, maxKeyWidth, text))
+				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
 			}
 		case col.value != nil:
-			cols = append(cols, numberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+			cols = append(cols, table.NumberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
 		default: // the rank: digits or "-"
-			dc := textColumn(title, n, rankWidth, text)
-			dc.number = true
+			dc := table.TextColumn(title, n, rankWidth, text)
+			dc.Number = true
 			cols = append(cols, dc)
 		}
 	}
 	if l.invalid > 0 {
-		cols = append(cols, textColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
+		cols = append(cols, table.TextColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
 	}
 	return cols
 }
