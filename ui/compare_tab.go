@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -54,7 +55,7 @@ type compareTab struct {
 	// b is the method B of cmp: the session's may have changed since, its
 	// result still being computed.
 	b     engine.Method
-	chart *plotFrame
+	chart *plot.Frame
 }
 
 func newCompareTab(c *common.Common) common.Tab {
@@ -136,7 +137,7 @@ func (t *compareTab) refresh() tea.Cmd {
 
 // newChart draws reward B against reward A, one marker per trajectory,
 // on nice axes with the zero advantages dotted.
-func (t *compareTab) newChart() *plotFrame {
+func (t *compareTab) newChart() *plot.Frame {
 	st := t.common.Styles
 	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
 	if t.cmp.N > 0 {
@@ -145,11 +146,11 @@ func (t *compareTab) newChart() *plotFrame {
 	}
 	w := max(t.width-comparePanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	f := newPlotFrame(w, h,
+	f := plot.NewFrame(w, h,
 		func(rows int) chart.Axis { return chart.Fit(y0, y1, rows, chart.Options{}) },
 		func(cols int) chart.Axis { return chart.Fit(x0, x1, cols, chart.Options{LabelGap: true}) })
-	f.vline(0, '┊', st.Muted)
-	f.hline(0, '┈', st.Muted)
+	f.VLine(0, '┊', st.Muted)
+	f.HLine(0, '┈', st.Muted)
 	for j, a := range t.cmp.A {
 		b := t.cmp.B[j]
 		marker, style := agreeRune, st.Positive
@@ -159,9 +160,9 @@ func (t *compareTab) newChart() *plotFrame {
 		case a < 0 && b > 0:
 			marker, style = negPosRune, st.Negative
 		}
-		f.mark(a, b, marker, style)
+		f.Mark(a, b, marker, style)
 	}
-	f.drawAxes(st.Axis, st.AxisLabel)
+	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
 }
 
@@ -175,8 +176,8 @@ func (t *compareTab) View() string {
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ reward B: "+b),
-		t.chart.view(),
-		lipgloss.PlaceHorizontal(t.chart.canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
+		t.chart.View(),
+		lipgloss.PlaceHorizontal(t.chart.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/histogram"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 )
 
@@ -206,9 +207,9 @@ func distributionsView(st *common.Styles, objs []engine.ObjectiveStats, values [
 	sparkHeight := min(max((height-1)/len(objs)-1, 1), 6)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
 	for k, o := range objs {
-		edges := niceBins(values[k], &o.Summary, width)
-		caption := textsafe.Line(o.Name) + "  " + binsCaption(edges)
-		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), sparklineView(st, values[k], edges, width, sparkHeight))
+		edges := histogram.NiceBins(values[k], &o.Summary, width)
+		caption := textsafe.Line(o.Name) + "  " + histogram.BinsCaption(edges)
+		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), histogram.Sparkline(st, values[k], edges, width, sparkHeight))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 )
 
 // paretoPanelWidth is the width of the details beside the plot.
@@ -107,7 +108,7 @@ type paretoTab struct {
 	zoom   int
 	cx, cy float64
 	panned bool
-	frame  *plotFrame
+	frame  *plot.Frame
 	// counts and best are every point's density in frame's cells and
 	// the best rank in each, recounted only when frame's grid or the
 	// points change (densityOf).
@@ -394,7 +395,7 @@ func (t *paretoTab) stepGroup(step int) {
 // follow moves the view to the selection when it left it, and redraws.
 func (t *paretoTab) follow() {
 	if t.frame != nil && len(t.proj.X) > 0 {
-		if _, ok := t.frame.point(t.proj.X[t.selected], t.proj.Y[t.selected]); !ok {
+		if _, ok := t.frame.Point(t.proj.X[t.selected], t.proj.Y[t.selected]); !ok {
 			t.cx, t.cy, t.panned = t.proj.X[t.selected], t.proj.Y[t.selected], true
 		}
 	}
@@ -458,11 +459,11 @@ func (t *paretoTab) click(x, y int) {
 	if t.frame == nil || len(t.proj.X) == 0 {
 		return
 	}
-	col, row, ok := t.frame.gridCell(canvas.Point{X: x, Y: y - 2})
+	col, row, ok := t.frame.GridCell(canvas.Point{X: x, Y: y - 2})
 	if !ok {
 		return
 	}
-	g := t.frame.grid
+	g := t.frame.Grid
 	px, py := g.X.Value(float64(col)), g.Y.Value(float64(row))
 	// A row is about two columns tall.
 	sx, sy := 1/g.X.Unit, 2/g.Y.Unit
@@ -496,7 +497,7 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	t.frame = newPlotFrame(w, h,
+	t.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
 			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.data[2] >= 0})
 		},
@@ -506,7 +507,7 @@ func (t *paretoTab) draw() {
 	f := t.frame
 	t.keys.ResetView.SetEnabled(t.zoomed())
 	if len(t.proj.Index) == 0 {
-		f.drawAxes(st.Axis, st.AxisLabel)
+		f.DrawAxes(st.Axis, st.AxisLabel)
 		return
 	}
 	t.countDensity()
@@ -519,30 +520,30 @@ func (t *paretoTab) draw() {
 		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
 	}
 	if !batchScope {
-		f.brailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
+		f.BrailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
 		// Worst rank first, so that a cell shows the best it holds.
 		sorted := slices.Clone(group)
 		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.rank[b], t.rank[a]) })
 		for _, j := range sorted {
 			b := rankBucket(int(t.rank[j]))
-			f.mark(t.proj.X[j], t.proj.Y[j], st.RankMarkers[b], st.Rank[b])
+			f.Mark(t.proj.X[j], t.proj.Y[j], st.RankMarkers[b], st.Rank[b])
 		}
 	}
-	f.mark(t.proj.X[t.selected], t.proj.Y[t.selected], selectedRune, st.Selected)
-	f.drawAxes(st.Axis, st.AxisLabel)
+	f.Mark(t.proj.X[t.selected], t.proj.Y[t.selected], selectedRune, st.Selected)
+	f.DrawAxes(st.Axis, st.AxisLabel)
 }
 
 // countDensity counts every point in the frame's cells, unless the counts
 // are those of the same points in the same grid.
 func (t *paretoTab) countDensity() {
-	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.grid}
+	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.Grid}
 	if key == t.densityOf {
 		return
 	}
-	n := t.frame.grid.X.Cells * t.frame.grid.Y.Cells
+	n := t.frame.Grid.X.Cells * t.frame.Grid.Y.Cells
 	t.counts = slices.Grow(t.counts[:0], n)[:n]
 	t.best = slices.Grow(t.best[:0], n)[:n]
-	chart.Density(t.counts, t.best, t.frame.grid, t.proj.X, t.proj.Y, t.rank, nil)
+	chart.Density(t.counts, t.best, t.frame.Grid, t.proj.X, t.proj.Y, t.rank, nil)
 	t.densityOf = key
 }
 
@@ -551,7 +552,7 @@ func (t *paretoTab) countDensity() {
 // a shade of how many share the cell, styled by style of the cell's best
 // rank.
 func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.Style, ranked bool) {
-	f, g := t.frame, t.frame.grid
+	f, g := t.frame, t.frame.Grid
 	counts := t.counts
 	if len(except) > 0 {
 		counts = slices.Clone(t.counts)
@@ -575,7 +576,7 @@ func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.
 				r = st.RankMarkers[rankBucket(int(t.best[c]))]
 			}
 		}
-		f.canvas.SetCell(f.cellPoint(col, row), canvas.NewCellWithStyle(r, style(t.best[c])))
+		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style(t.best[c])))
 	}
 }
 
@@ -613,8 +614,8 @@ func (t *paretoTab) View() string {
 	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ "+yName),
-		t.frame.view(),
-		lipgloss.PlaceHorizontal(t.frame.canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
+		t.frame.View(),
+		lipgloss.PlaceHorizontal(t.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }

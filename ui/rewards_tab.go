@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/histogram"
 )
 
 // summaryWidth is the width of the Rewards tab's summary panel: a name and
@@ -107,25 +108,25 @@ func (t *rewardsTab) render() {
 	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
-	rewards := histogram{
-		title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
-		quantity: "reward",
-		values:   t.rewards,
-		summary:  &t.stats.Reward,
+	rewards := histogram.Histogram{
+		Title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
+		Quantity: "reward",
+		Values:   t.rewards,
+		Summary:  &t.stats.Reward,
 	}
-	scores := histogram{
-		title:    "Scores: s = Σ weight × objective (min goals negated)",
-		quantity: "score",
-		values:   t.scores,
-		summary:  &t.stats.Score,
+	scores := histogram.Histogram{
+		Title:    "Scores: s = Σ weight × objective (min goals negated)",
+		Quantity: "score",
+		Values:   t.scores,
+		Summary:  &t.stats.Score,
 	}
 	// The two charts are drawn on both cores: each bins a batch's values,
 	// which at a million takes longer than the rest of a frame.
 	var wg sync.WaitGroup
 	if at := (scoresDrawing{st, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
-		wg.Go(func() { t.scoresView, t.scoresAt = scores.view(st, chartWidth, t.height-top), at })
+		wg.Go(func() { t.scoresView, t.scoresAt = scores.View(st, chartWidth, t.height-top), at })
 	}
-	rewardsView := rewards.view(st, chartWidth, top-1)
+	rewardsView := rewards.View(st, chartWidth, top-1)
 	wg.Wait()
 	scoresView := t.scoresView
 	charts := lipgloss.JoinVertical(lipgloss.Left,

@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 )
 
 // The smallest cell a Steps chart is drawn in, title included: below it
@@ -76,7 +77,7 @@ type stepsTab struct {
 	// charts are the drawn charts, titles included, of the rows shown;
 	// frames their plots.
 	charts map[int]string
-	frames map[int]*plotFrame
+	frames map[int]*plot.Frame
 }
 
 func newStepsTab(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
@@ -200,7 +201,7 @@ func (t *stepsTab) draw() {
 		return
 	}
 	t.refreshTrends()
-	t.charts, t.frames = map[int]string{}, map[int]*plotFrame{}
+	t.charts, t.frames = map[int]string{}, map[int]*plot.Frame{}
 	if len(t.trends) == 0 {
 		return
 	}
@@ -233,17 +234,17 @@ func (t *stepsTab) chartView(j, width, height int) string {
 	title := marker + titleStyle.Render(name) + value
 	f := t.chart(s, width, height-1)
 	t.frames[j] = f
-	return ansi.Truncate(title, width, "…") + "\n" + f.view()
+	return ansi.Truncate(title, width, "…") + "\n" + f.View()
 }
 
 // chart draws one series against the batches' steps as a braille line,
 // the current batch on a dotted vertical line and marked, a gap where a
 // batch has no value.
-func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
+func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	st := t.common.Styles
 	lo, hi := finiteRange(s.values)
 	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
-	f := newPlotFrame(width, height,
+	f := plot.NewFrame(width, height,
 		func(rows int) chart.Axis {
 			return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer})
 		},
@@ -251,10 +252,10 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
 		})
 	if first == last {
-		f.xTick = func(v float64) bool { return v == first }
+		f.XTick = func(v float64) bool { return v == first }
 	}
 	current := t.common.Session.Batch
-	f.vline(float64(t.trends[current].Step), '┊', st.Muted)
+	f.VLine(float64(t.trends[current].Step), '┊', st.Muted)
 	var lines [][]canvas.Float64Point
 	var line []canvas.Float64Point
 	for b, v := range s.values {
@@ -267,11 +268,11 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 		line = append(line, canvas.Float64Point{X: float64(t.trends[b].Step), Y: v})
 	}
 	lines = append(lines, line)
-	f.brailleLines(lines, st.Bar)
+	f.BrailleLines(lines, st.Bar)
 	if v := s.values[current]; !math.IsNaN(v) {
-		f.mark(float64(t.trends[current].Step), v, currentRune, st.Selected)
+		f.Mark(float64(t.trends[current].Step), v, currentRune, st.Selected)
 	}
-	f.drawAxes(st.Axis, st.AxisLabel)
+	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
 }
 
