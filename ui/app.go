@@ -1,3 +1,7 @@
+// Package ui is rewardlens' terminal dashboard: a root model that routes
+// global keys and owns the Session, and one Component per tab. ui does no
+// maths of its own: every number comes from engine/ and pareto/, and the
+// charts' axes, densities and nearest points from internal/chart.
 package ui
 
 import (
@@ -8,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -28,11 +33,11 @@ const bodyTop = 2
 // changes reach the active tab at once and the others when they are next
 // shown, so that a recompute costs one tab's rebuild, not six.
 type Model struct {
-	common *Common
+	common *common.Common
 	isDark bool
 	keys   keyMap
 	help   help.Model
-	tabs   []Tab
+	tabs   []common.Tab
 	// stale marks the tabs that have not yet heard the last SessionChangedMsg.
 	stale   []bool
 	tabBar  tabBar
@@ -71,13 +76,13 @@ type keyCapturer interface {
 // NewModel returns the dashboard on a ready session, in colour unless
 // noColor, with dark-background styles until the terminal says otherwise.
 func NewModel(session *session.Session, noColor bool) *Model {
-	c := &Common{Session: session, Styles: NewStyles(true, noColor)}
+	c := &common.Common{Session: session, Styles: common.NewStyles(true, noColor)}
 	m := &Model{
 		common:  c,
 		isDark:  true,
 		help:    help.New(),
 		overlay: newHelpOverlay(),
-		tabs: []Tab{
+		tabs: []common.Tab{
 			newRewardsTab(c),
 			newGroupsTab(c),
 			newObjectivesTab(c),
@@ -182,7 +187,7 @@ func (m *Model) render() string {
 	if m.overlay.open {
 		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
 	}
-	rows = append(rows, fitBox(body, w, h), m.status.view(c.Styles, c.Width), m.helpView())
+	rows = append(rows, common.FitBox(body, w, h), m.status.view(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
 }
 
@@ -193,11 +198,11 @@ func (m *Model) bodySize() (width, height int) {
 }
 
 // tooSmallView fills the screen with what size the dashboard needs.
-func tooSmallView(st *Styles, width, height int) string {
+func tooSmallView(st *common.Styles, width, height int) string {
 	msg := st.Invalid.Render("Terminal too small") + "\n" +
 		fmt.Sprintf("%dx%d; rewardlens needs at least %dx%d.", width, height, minWidth, minHeight) + "\n" +
 		st.Muted.Render("Enlarge the window, or press q to quit.")
-	return fitBox(lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, msg), width, height)
+	return common.FitBox(lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, msg), width, height)
 }
 
 // helpView renders the help, cut to the screen's width: the help bubble
@@ -205,7 +210,7 @@ func tooSmallView(st *Styles, width, height int) string {
 // fit either.
 func (m *Model) helpView() string {
 	v := m.help.View(m.helpKeys())
-	return fitBox(v, m.common.Width, lipgloss.Height(v))
+	return common.FitBox(v, m.common.Width, lipgloss.Height(v))
 }
 
 // helpKeys are the active tab's keys followed by the global ones: when the
@@ -273,7 +278,7 @@ func (m *Model) setBackground(isDark bool) bool {
 		return false
 	}
 	m.isDark = isDark
-	*m.common.Styles = *NewStyles(isDark, m.common.Styles.NoColor)
+	*m.common.Styles = *common.NewStyles(isDark, m.common.Styles.NoColor)
 	m.help.Styles = m.common.Styles.Help
 	return true
 }
@@ -296,9 +301,9 @@ func (m *Model) updateActive(msg tea.Msg) tea.Cmd {
 
 // updateTab updates t, which stays a Tab: Component.Update returns a
 // Component, and a tab that returned anything else would be a bug.
-func updateTab(t Tab, msg tea.Msg) (Tab, tea.Cmd) {
+func updateTab(t common.Tab, msg tea.Msg) (common.Tab, tea.Cmd) {
 	c, cmd := t.Update(msg)
-	return c.(Tab), cmd
+	return c.(common.Tab), cmd
 }
 
 // selectTab makes tab i active, bringing it up to date with the session.
@@ -326,7 +331,7 @@ func (m *Model) refreshActive() tea.Cmd {
 		return nil
 	}
 	m.stale[m.active] = false
-	return m.updateActive(SessionChangedMsg{})
+	return m.updateActive(common.SessionChangedMsg{})
 }
 
 // bodyTop returns the screen row where the active tab's body starts: under

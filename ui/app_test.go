@@ -15,6 +15,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -299,7 +300,7 @@ func TestLightBackground(t *testing.T) {
 	if m.common.Styles != styles {
 		t.Fatal("the styles were replaced, not rebuilt in place: the tabs hold the old ones")
 	}
-	if got, want := m.common.Styles.Title.GetForeground(), NewStyles(false, false).Title.GetForeground(); got != want {
+	if got, want := m.common.Styles.Title.GetForeground(), common.NewStyles(false, false).Title.GetForeground(); got != want {
 		t.Errorf("on a light background the title colour is %v, want the light one %v", got, want)
 	}
 }

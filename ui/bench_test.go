@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -88,7 +89,7 @@ func BenchmarkParetoRecomputeView1M(b *testing.B) {
 // trajectories of one batch in groups of 8, and two results to swap in,
 // what a recompute hands the tab: the session's and grpo's, with scope
 // batch when scopeSwitch.
-func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (Tab, *session.Session, [2]*engine.Result) {
+func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (common.Tab, *session.Session, [2]*engine.Result) {
 	s := newSyntheticSession(b, n)
 	other := s.Options
 	other.Method = engine.GRPO
@@ -96,10 +97,10 @@ func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (Tab, *session.Ses
 		other.Scope = engine.ScopeBatch
 	}
 	results := [2]*engine.Result{s.Result, s.Evaluation.Compute(other)}
-	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newParetoTab(c)
 	tab.SetSize(120, 40)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	_ = tab.View()
 	return tab, s, results
 }
@@ -122,7 +123,7 @@ func benchmarkParetoTabRecompute(b *testing.B, scopeSwitch bool) {
 	i := 0
 	for b.Loop() {
 		s.Result = results[i%2]
-		tab.Update(SessionChangedMsg{})
+		tab.Update(common.SessionChangedMsg{})
 		_ = tab.View()
 		i++
 	}

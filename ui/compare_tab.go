@@ -12,6 +12,8 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -45,7 +47,7 @@ func newCompareKeyMap() compareKeyMap {
 // compareTab sets the current method (A) against a second one (B) on the
 // current batch: their rewards side by side and how much they agree.
 type compareTab struct {
-	common        *Common
+	common        *common.Common
 	keys          compareKeyMap
 	width, height int
 
@@ -53,10 +55,12 @@ type compareTab struct {
 	// b is the method B of cmp: the session's may have changed since, its
 	// result still being computed.
 	b     engine.Method
-	chart *plotFrame
+	chart *plot.Frame
 }
 
-func newCompareTab(c *Common) Tab { return &compareTab{common: c, keys: newCompareKeyMap()} }
+func newCompareTab(c *common.Common) common.Tab {
+	return &compareTab{common: c, keys: newCompareKeyMap()}
+}
 
 func (t *compareTab) Title() string { return "Compare" }
 
@@ -65,9 +69,9 @@ func (t *compareTab) SetSize(width, height int) {
 	t.chart = t.newChart()
 }
 
-func (t *compareTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		return t, t.refresh()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
@@ -133,7 +137,7 @@ func (t *compareTab) refresh() tea.Cmd {
 
 // newChart draws reward B against reward A, one marker per trajectory,
 // on nice axes with the zero advantages dotted.
-func (t *compareTab) newChart() *plotFrame {
+func (t *compareTab) newChart() *plot.Frame {
 	st := t.common.Styles
 	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
 	if t.cmp.N > 0 {
@@ -142,11 +146,11 @@ func (t *compareTab) newChart() *plotFrame {
 	}
 	w := max(t.width-comparePanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	f := newPlotFrame(w, h,
+	f := plot.NewFrame(w, h,
 		func(rows int) chart.Axis { return chart.Fit(y0, y1, rows, chart.Options{}) },
 		func(cols int) chart.Axis { return chart.Fit(x0, x1, cols, chart.Options{LabelGap: true}) })
-	f.vline(0, '┊', st.Muted)
-	f.hline(0, '┈', st.Muted)
+	f.VLine(0, '┊', st.Muted)
+	f.HLine(0, '┈', st.Muted)
 	for j, a := range t.cmp.A {
 		b := t.cmp.B[j]
 		marker, style := agreeRune, st.Positive
@@ -156,9 +160,9 @@ func (t *compareTab) newChart() *plotFrame {
 		case a < 0 && b > 0:
 			marker, style = negPosRune, st.Negative
 		}
-		f.mark(a, b, marker, style)
+		f.Mark(a, b, marker, style)
 	}
-	f.drawAxes(st.Axis, st.AxisLabel)
+	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
 }
 
@@ -172,10 +176,10 @@ func (t *compareTab) View() string {
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ reward B: "+b),
-		t.chart.view(),
-		lipgloss.PlaceHorizontal(t.chart.canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
+		t.chart.View(),
+		lipgloss.PlaceHorizontal(t.chart.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
-	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
 
 // panelView shows the methods, the agreement statistics and the legend.
@@ -190,14 +194,14 @@ func (t *compareTab) panelView() string {
 		strings.Join([]string{
 			row("A (m/M)", string(s.Result.Options.Method)),
 			row("B (b/B)", string(t.b)),
-			row("compared", count(c.N, "trajectory", "trajectories")),
+			row("compared", common.Count(c.N, "trajectory", "trajectories")),
 		}, "\n"),
 		strings.Join([]string{
 			st.Title.Render("rank agreement"),
-			row("Spearman ρ", formatValue(c.Spearman)),
-			row("Kendall τ-b", formatValue(c.Kendall)),
+			row("Spearman ρ", common.FormatValue(c.Spearman)),
+			row("Kendall τ-b", common.FormatValue(c.Kendall)),
 			row(fmt.Sprintf("top %.0f%% overlap", engine.TopFraction*100),
-				fmt.Sprintf("%d of %d (%s)", c.TopShared, c.TopK, formatValue(c.TopOverlap))),
+				fmt.Sprintf("%d of %d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
 		}, "\n"),
 		strings.Join([]string{
 			st.Title.Render("opposite advantages"),
@@ -207,7 +211,7 @@ func (t *compareTab) panelView() string {
 		t.legendView(),
 	}
 	if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
-		sections = append(sections, st.Warning.Render(count(n, "invalid trajectory", "invalid trajectories")+" left out"))
+		sections = append(sections, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out"))
 	}
 	return strings.Join(sections, "\n\n")
 }

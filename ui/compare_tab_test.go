@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -57,7 +58,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 		t.Errorf("the correlations did not change: %v, %v", before, after)
 	}
 	view := screen(m)
-	for _, want := range []string{"against rloo (B)", "Spearman ρ        " + formatValue(after.Spearman), "Kendall τ-b       " + formatValue(after.Kendall)} {
+	for _, want := range []string{"against rloo (B)", "Spearman ρ        " + common.FormatValue(after.Spearman), "Kendall τ-b       " + common.FormatValue(after.Kendall)} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the view does not show %q:\n%s", want, view)
 		}
@@ -123,7 +124,7 @@ func TestCompareWithLogged(t *testing.T) {
 		t.Errorf("grpo against TRL's logged advantages: %+v", want)
 	}
 	view := screen(m)
-	for _, w := range []string{"Rewards of grpo (A) against logged (B)", "Spearman ρ        " + formatValue(want.Spearman), "compared          12 trajectories"} {
+	for _, w := range []string{"Rewards of grpo (A) against logged (B)", "Spearman ρ        " + common.FormatValue(want.Spearman), "compared          12 trajectories"} {
 		if !strings.Contains(view, w) {
 			t.Errorf("the view does not show %q:\n%s", w, view)
 		}

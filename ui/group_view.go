@@ -14,6 +14,8 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -23,7 +25,7 @@ type groupView struct {
 	summary engine.GroupSummary
 	// members are the completions in table order: reward descending.
 	members []int
-	table   dataTable
+	table   table.Table
 	// prompt is the key, wrapped to the width, at most maxPromptLines.
 	prompt        []string
 	width, height int
@@ -42,7 +44,7 @@ const barWidth = 17
 const maxResponseWidth = 120
 
 // open shows group g, ranking its members by reward.
-func (v *groupView) open(c *Common, g *engine.GroupSummary) {
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary) {
 	res := c.Session.Result
 	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
 		v.firstLines = map[int]string{}
@@ -54,11 +56,11 @@ func (v *groupView) open(c *Common, g *engine.GroupSummary) {
 	slices.SortStableFunc(v.members, func(a, b int) int {
 		return cmp.Or(cmp.Compare(res.Rewards[b], res.Rewards[a]), cmp.Compare(boolInt(res.Valid[b]), boolInt(res.Valid[a])))
 	})
-	v.table.setRows(len(v.members))
+	v.table.SetRows(len(v.members))
 	v.layout(c)
 }
 
-func (v *groupView) setSize(c *Common, width, height int) {
+func (v *groupView) setSize(c *common.Common, width, height int) {
 	v.width, v.height = width, height
 	if v.members != nil && c.Session.Result != nil {
 		v.layout(c)
@@ -75,7 +77,7 @@ func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
 func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 
 // layout wraps the prompt and sizes the table's columns.
-func (v *groupView) layout(c *Common) {
+func (v *groupView) layout(c *common.Common) {
 	label := c.Styles.Muted.Render(promptLabel)
 	indent := strings.Repeat(" ", len(promptLabel))
 	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.summary.Key), max(v.width-len(promptLabel), 1), ""), "\n")
@@ -91,12 +93,12 @@ func (v *groupView) layout(c *Common) {
 		}
 	}
 	v.prompt = lines
-	v.table.setSize(v.width, max(v.height-v.tableTop(), 2))
-	v.table.setColumns(v.columns(c), 2)
+	v.table.SetSize(v.width, max(v.height-v.tableTop(), 2))
+	v.table.SetColumns(v.columns(c), 2)
 }
 
 // columns returns the completions' table columns.
-func (v *groupView) columns(c *Common) []dataColumn {
+func (v *groupView) columns(c *common.Common) []table.Column {
 	s := c.Session
 	res := s.Result
 	n := len(v.members)
@@ -108,24 +110,24 @@ func (v *groupView) columns(c *Common) []dataColumn {
 			scale = max(scale, r)
 		}
 	}
-	cols := []dataColumn{
-		intColumn("#", n, func(j int) int { return j + 1 }),
-		textColumn("id", n, maxIDWidth, func(j int) string {
+	cols := []table.Column{
+		table.IntColumn("#", n, func(j int) int { return j + 1 }),
+		table.TextColumn("id", n, maxIDWidth, func(j int) string {
 			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
 			if !res.Valid[at(j)] {
 				return "✗ " + id
 			}
 			return id
 		}),
-		numberColumn("reward", n, reward),
-		{title: "", width: barWidth, cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
-		numberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
-		{title: "rank", number: true, width: len("rank"), cell: func(j int) string { return rankText(res.Ranks[at(j)]) }},
+		table.NumberColumn("reward", n, reward),
+		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
+		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return rankText(res.Ranks[at(j)]) }},
 	}
 	for k, o := range res.Objectives {
-		cols = append(cols, numberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))
+		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))
 	}
-	cols = append(cols, dataColumn{title: "response", width: maxResponseWidth, cell: func(j int) string { return v.firstLine(s, at(j)) }})
+	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.firstLine(s, at(j)) }})
 	return cols
 }
 
@@ -177,27 +179,27 @@ func (v *groupView) firstLine(s *session.Session, i int) string {
 
 // selected returns the trajectory under the cursor, -1 if none.
 func (v *groupView) selected() int {
-	if v.table.cursor >= len(v.members) {
+	if v.table.Cursor() >= len(v.members) {
 		return -1
 	}
-	return v.members[v.table.cursor]
+	return v.members[v.table.Cursor()]
 }
 
 // view draws the prompt, the group's summary and its completions.
-func (v *groupView) view(c *Common) string {
+func (v *groupView) view(c *common.Common) string {
 	st := c.Styles
 	g := &v.summary
 	parts := []string{
-		st.Title.Render(count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
-		st.Muted.Render("score ") + formatValue(g.Score.Mean) + st.Muted.Render(" ± ") + formatValue(g.Score.Std),
+		st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
+		st.Muted.Render("score ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" ± ") + common.FormatValue(g.Score.Std),
 		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
 	}
 	if g.ZeroSpread {
 		parts = append(parts, st.Warning.Render("zero spread: no GRPO signal"))
 	}
-	if h := v.table.scrollHint(); h != "" {
+	if h := v.table.ScrollHint(); h != "" {
 		parts = append(parts, st.Muted.Render(h))
 	}
 	summary := ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), v.width, "…")
-	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.view()
+	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // median returns the median of times in ms.
@@ -73,7 +75,7 @@ func BenchmarkGroupsRefreshView1M(b *testing.B) {
 		m.frameValid = false
 		b.StartTimer()
 		start := time.Now()
-		m.Update(SessionChangedMsg{}) // to the active tab
+		m.Update(common.SessionChangedMsg{}) // to the active tab
 		_ = m.View()
 		times = append(times, time.Since(start))
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -71,7 +73,7 @@ func (k *groupsKeyMap) setMode(mode groupsMode, filtered bool) {
 // summary of each (engine.GroupSummaries), opens one to show its
 // completions ranked by reward, and one of those whole.
 type groupsTab struct {
-	common        *Common
+	common        *common.Common
 	keys          groupsKeyMap
 	width, height int
 	mode          groupsMode
@@ -92,19 +94,19 @@ type groupsTab struct {
 		width, widthFor int
 	}
 	filter textinput.Model
-	table  dataTable
+	table  table.Table
 
 	group  groupView
 	detail viewport.Model
 	opened openedTrajectory
 }
 
-func newGroupsTab(c *Common) Tab {
-	t := &groupsTab{common: c, keys: newGroupsKeyMap(), table: newDataTable(c.Styles), detail: viewport.New()}
+func newGroupsTab(c *common.Common) common.Tab {
+	t := &groupsTab{common: c, keys: newGroupsKeyMap(), table: table.New(c.Styles), detail: viewport.New()}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
 	t.filter.Placeholder = "prompt or trajectory id"
-	t.group.table = newDataTable(c.Styles)
+	t.group.table = table.New(c.Styles)
 	t.keys.setMode(groupList, false)
 	return t
 }
@@ -122,7 +124,7 @@ func (t *groupsTab) SetSize(width, height int) {
 	t.filter.SetWidth(max(width-2, 1))
 	t.detail.SetWidth(width)
 	t.detail.SetHeight(max(height-1, 1))
-	t.table.setSize(width, max(height-1, 1))
+	t.table.SetSize(width, max(height-1, 1))
 	t.layoutColumns()
 	t.group.setSize(t.common, width, height)
 	if t.mode == groupCompletion {
@@ -130,9 +132,9 @@ func (t *groupsTab) SetSize(width, height int) {
 	}
 }
 
-func (t *groupsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
@@ -145,9 +147,9 @@ func (t *groupsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 		case groupCompletion:
 			t.detail, _ = t.detail.Update(msg)
 		case groupMembers:
-			t.group.table.update(msg)
+			t.group.table.Update(msg)
 		default:
-			t.table.update(msg)
+			t.table.Update(msg)
 		}
 	}
 	return t, nil
@@ -157,9 +159,9 @@ func (t *groupsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 func (t *groupsTab) click(y int) {
 	switch t.mode {
 	case groupList:
-		t.table.click(y - 1) // under the status line
+		t.table.Click(y - 1) // under the status line
 	case groupMembers:
-		t.group.table.click(y - t.group.tableTop())
+		t.group.table.Click(y - t.group.tableTop())
 	}
 }
 
@@ -194,7 +196,7 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.OpenCompletion):
 			t.openCompletion()
 		default:
-			t.group.table.update(msg)
+			t.group.table.Update(msg)
 		}
 		return nil
 	}
@@ -214,7 +216,7 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Open):
 		t.openGroup()
 	default:
-		t.table.update(msg)
+		t.table.Update(msg)
 	}
 	return nil
 }
@@ -235,14 +237,14 @@ func (t *groupsTab) refresh() {
 		return
 	}
 	var key string
-	if j := t.table.cursor; j < len(t.rows) {
+	if j := t.table.Cursor(); j < len(t.rows) {
 		key = t.summaries[t.rows[j]].Key
 	}
 	t.summaries = s.Result.GroupSummaries(s.CurrentBatch())
 	t.rebuild()
 	if g := t.indexOf(key); g >= 0 {
 		if j := slices.Index(t.rows, g); j >= 0 {
-			t.table.setCursor(j)
+			t.table.SetCursor(j)
 		}
 	}
 	if t.mode == groupMembers || t.mode == groupCompletion {
@@ -298,7 +300,7 @@ func (t *groupsTab) rebuild() {
 			t.zero++
 		}
 	}
-	t.table.setRows(len(t.rows))
+	t.table.SetRows(len(t.rows))
 	t.layoutColumns()
 	t.keys.setMode(t.mode, t.filter.Value() != "")
 }
@@ -426,29 +428,29 @@ func (t *groupsTab) layoutColumns() {
 	if n == len(t.summaries) {
 		measured = func(j int) *engine.GroupSummary { return &t.summaries[j] }
 	}
-	number := func(c int, v func(g *engine.GroupSummary) float64) dataColumn {
-		f := newNumberFormat(n, func(j int) float64 { return v(measured(j)) })
-		return numberColumnOf(t.title(c), f, func(j int) float64 { return v(at(j)) })
+	number := func(c int, v func(g *engine.GroupSummary) float64) table.Column {
+		f := table.NewNumberFormat(n, func(j int) float64 { return v(measured(j)) })
+		return table.NumberColumnOf(t.title(c), f, func(j int) float64 { return v(at(j)) })
 	}
-	integer := func(c int, v func(g *engine.GroupSummary) int) dataColumn {
-		col := intColumn(t.title(c), n, func(j int) int { return v(measured(j)) })
-		col.cell = func(j int) string { return strconv.Itoa(v(at(j))) }
+	integer := func(c int, v func(g *engine.GroupSummary) int) table.Column {
+		col := table.IntColumn(t.title(c), n, func(j int) int { return v(measured(j)) })
+		col.Cell = func(j int) string { return strconv.Itoa(v(at(j))) }
 		return col
 	}
 	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
-	var key dataColumn
+	var key table.Column
 	if n == len(t.summaries) && t.byKey.widthFor == keyWidth {
-		key = dataColumn{title: t.title(0), width: max(t.byKey.width, ansi.StringWidth(t.title(0)))}
+		key = table.Column{Title: t.title(0), Width: max(t.byKey.width, ansi.StringWidth(t.title(0)))}
 	} else {
-		key = textColumn(t.title(0), n, keyWidth, func(j int) string { return textsafe.Line(measured(j).Key) })
+		key = table.TextColumn(t.title(0), n, keyWidth, func(j int) string { return textsafe.Line(measured(j).Key) })
 		if n == len(t.summaries) { // the keys' width, until the batch changes
-			t.byKey.width, t.byKey.widthFor = key.width, keyWidth
+			t.byKey.width, t.byKey.widthFor = key.Width, keyWidth
 		}
 	}
-	key.cell = func(j int) string { return textsafe.Line(at(j).Key) }
-	cols := []dataColumn{
+	key.Cell = func(j int) string { return textsafe.Line(at(j).Key) }
+	cols := []table.Column{
 		key,
-		{title: t.title(1), width: max(len("none"), ansi.StringWidth(t.title(1))), cell: func(j int) string {
+		{Title: t.title(1), Width: max(len("none"), ansi.StringWidth(t.title(1))), Cell: func(j int) string {
 			if at(j).ZeroSpread {
 				return "none"
 			}
@@ -464,7 +466,7 @@ func (t *groupsTab) layoutColumns() {
 		number(9, func(g *engine.GroupSummary) float64 { return g.RewardMin }),
 		number(10, func(g *engine.GroupSummary) float64 { return g.RewardMax }),
 	}
-	t.table.setColumns(cols, 1)
+	t.table.SetColumns(cols, 1)
 }
 
 // title is column c's title, with the sort arrow on the sort column.
@@ -485,12 +487,12 @@ func sortArrow(descending bool) string {
 
 // openGroup shows the group under the cursor.
 func (t *groupsTab) openGroup() {
-	if t.table.cursor >= len(t.rows) {
+	if t.table.Cursor() >= len(t.rows) {
 		return
 	}
-	t.group.table.setCursor(0)
-	t.group.table.left = 0
-	t.group.open(t.common, &t.summaries[t.rows[t.table.cursor]])
+	t.group.table.SetCursor(0)
+	t.group.table.ShowFirstColumns()
+	t.group.open(t.common, &t.summaries[t.rows[t.table.Cursor()]])
 	t.setMode(groupMembers)
 }
 
@@ -516,13 +518,13 @@ func (t *groupsTab) View() string {
 		v = t.group.view(t.common)
 	case groupCompletion:
 		st := t.common.Styles
-		status := st.Title.Render(fitLine(t.opened.full.ID, t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", fitLine(t.group.summary.Key, t.width/4), t.detail.ScrollPercent()*100))
+		status := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", common.FitLine(t.group.summary.Key, t.width/4), t.detail.ScrollPercent()*100))
 		v = lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View())
 	default:
-		v = t.listStatus() + "\n" + t.table.view()
+		v = t.listStatus() + "\n" + t.table.View()
 	}
-	return fitBox(v, t.width, t.height)
+	return common.FitBox(v, t.width, t.height)
 }
 
 // listStatus is the line over the groups' table.
@@ -532,16 +534,16 @@ func (t *groupsTab) listStatus() string {
 		return t.filter.View()
 	}
 	parts := []string{
-		st.Title.Render(count(len(t.rows), "group", "groups")),
+		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
 		st.Muted.Render("sorted by ") + groupColumns[t.sortColumn].title + sortArrow(t.descending),
 	}
 	if t.zero > 0 {
 		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero)))
 	}
 	if f := t.filter.Value(); f != "" {
-		parts = append(parts, st.Muted.Render("filter ")+fitLine(f, t.width/4))
+		parts = append(parts, st.Muted.Render("filter ")+common.FitLine(f, t.width/4))
 	}
-	if h := t.table.scrollHint(); h != "" {
+	if h := t.table.ScrollHint(); h != "" {
 		parts = append(parts, st.Muted.Render(h))
 	}
 	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")
@@ -556,7 +558,7 @@ func (t *groupsTab) ShortHelp() []key.Binding {
 }
 
 func (t *groupsTab) FullHelp() [][]key.Binding {
-	k, tk := t.keys, t.table.keys
+	k, tk := t.keys, t.table.Keys
 	return [][]key.Binding{
 		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns},
 		{k.Open, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter},

@@ -11,6 +11,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -54,7 +55,7 @@ const minSourceWidth = 9
 // compact is the last resort when neither the header nor the tab bar had
 // room for the goals: the health badge counts alone ("✖2 ⚠1"), the
 // goals' names cut, the settings gone; "" when even that does not fit.
-func (h header) view(c *Common, width int, compact bool) (line string, goalsShown bool) {
+func (h header) view(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := "off"
@@ -155,7 +156,7 @@ func nameWidths(objs []engine.Objective) []int {
 // shorter ("think_f… ↑") until they fit, so that a maximised length never
 // goes unnoticed; false when not even one letter a name fits (the header's
 // compact form is tried next).
-func withGoals(c *Common, bar string, width int) (string, bool) {
+func withGoals(c *common.Common, bar string, width int) (string, bool) {
 	room := width - ansi.StringWidth(bar) - 2
 	for _, nameWidth := range nameWidths(c.Session.Result.Objectives) {
 		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
@@ -167,13 +168,13 @@ func withGoals(c *Common, bar string, width int) (string, bool) {
 }
 
 // goalsText shows each objective's goal: "accuracy ↑ length ↓".
-func goalsText(st *Styles, objs []engine.Objective) string {
+func goalsText(st *common.Styles, objs []engine.Objective) string {
 	return goalsTextWithin(st, objs, math.MaxInt)
 }
 
 // goalsTextWithin is goalsText with each name cut to nameWidth cells, an
 // ellipsis marking the cut.
-func goalsTextWithin(st *Styles, objs []engine.Objective, nameWidth int) string {
+func goalsTextWithin(st *common.Styles, objs []engine.Objective, nameWidth int) string {
 	parts := make([]string, len(objs))
 	for k, o := range objs {
 		arrow := "↑"

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // healthCounts counts the checks (per objective) by the worst level they
@@ -28,11 +29,11 @@ func healthCounts(findings []health.Finding) (warn, alert int) {
 
 // updatingBadge is the header's badge while the health of the result
 // shown is computed in the background.
-func updatingBadge(st *Styles) string { return st.Muted.Render("◌ health updating…") }
+func updatingBadge(st *common.Styles) string { return st.Muted.Render("◌ health updating…") }
 
 // healthBadge sums the findings up for the header: "✓ healthy", or the
 // checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.
-func healthBadge(st *Styles, findings []health.Finding) string {
+func healthBadge(st *common.Styles, findings []health.Finding) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
@@ -49,7 +50,7 @@ func healthBadge(st *Styles, findings []health.Finding) string {
 
 // compactHealthBadge is healthBadge's counts alone, "✖2 ⚠1", for a narrow
 // header.
-func compactHealthBadge(st *Styles, findings []health.Finding) string {
+func compactHealthBadge(st *common.Styles, findings []health.Finding) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
@@ -66,7 +67,7 @@ func compactHealthBadge(st *Styles, findings []health.Finding) string {
 
 // findingLine is one finding for the Steps tab: level, step, check and
 // what it saw.
-func findingLine(st *Styles, f health.Finding) string {
+func findingLine(st *common.Styles, f health.Finding) string {
 	level := st.Warning.Render("⚠ WARN ")
 	if f.Level == health.Alert {
 		level = st.Alert.Render("✖ ALERT")

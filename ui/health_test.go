@@ -8,10 +8,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 func TestHealthBadge(t *testing.T) {
-	st := NewStyles(true, true)
+	st := common.NewStyles(true, true)
 	warn := health.Finding{Check: health.CheckZeroSpread, Level: health.Warn}
 	for _, c := range []struct {
 		findings []health.Finding

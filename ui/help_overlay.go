@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // methodFormulas are the methods' rewards on one line each, as README.md's
@@ -53,7 +54,7 @@ func newHelpOverlay() helpOverlay {
 
 // show opens the overlay on the keys of tab and global, in width x height
 // cells.
-func (h *helpOverlay) show(st *Styles, tab Tab, global fullHelper, width, height int) {
+func (h *helpOverlay) show(st *common.Styles, tab common.Tab, global fullHelper, width, height int) {
 	h.open = true
 	h.setSize(width, height)
 	h.viewport.SetContent(helpText(st, tab, global, max(width-4, 1)))
@@ -88,7 +89,7 @@ func (h *helpOverlay) update(msg tea.Msg) {
 }
 
 // view draws the overlay in a box of width x height cells.
-func (h *helpOverlay) view(st *Styles, title string, width, height int) string {
+func (h *helpOverlay) view(st *common.Styles, title string, width, height int) string {
 	head := st.Title.Render("Help: "+title) + st.Muted.Render(" · ?/esc close · ↑/↓/pgup/pgdn/home/end scroll")
 	if !h.viewport.AtBottom() || h.viewport.YOffset() > 0 {
 		head += st.Muted.Render(fmt.Sprintf(" · %.0f%%", h.viewport.ScrollPercent()*100))
@@ -96,7 +97,7 @@ func (h *helpOverlay) view(st *Styles, title string, width, height int) string {
 	body := ansi.Truncate(head, max(width-4, 1), "…") + "\n" + h.viewport.View()
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Muted.GetForeground()).
 		Padding(0, 1).Width(width).Height(height).Render(body)
-	return fitBox(box, width, height)
+	return common.FitBox(box, width, height)
 }
 
 // wrapText wraps s to width.
@@ -104,7 +105,7 @@ func wrapText(s string, width int) string { return lipgloss.Wrap(s, max(width, 1
 
 // hangingLine returns name padded to nameWidth and desc after it, desc
 // wrapped to what is left of width with its lines under its first.
-func hangingLine(st *Styles, name string, nameWidth int, desc string, width int) string {
+func hangingLine(st *common.Styles, name string, nameWidth int, desc string, width int) string {
 	room := max(width-nameWidth-2, 8)
 	lines := strings.Split(lipgloss.Wrap(desc, room, " "), "\n")
 	indent := strings.Repeat(" ", nameWidth+2)
@@ -114,11 +115,11 @@ func hangingLine(st *Styles, name string, nameWidth int, desc string, width int)
 			lines[j] = indent + lines[j]
 		}
 	}
-	return padRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
+	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
 // helpText lists the tab's keys, the global keys and the methods.
-func helpText(st *Styles, tab Tab, global fullHelper, width int) string {
+func helpText(st *common.Styles, tab common.Tab, global fullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {
 		if sb.Len() > 0 {
@@ -163,7 +164,7 @@ func helpText(st *Styles, tab Tab, global fullHelper, width int) string {
 
 // resize lays the open overlay out again for width x height, keeping its
 // scroll position.
-func (h *helpOverlay) resize(st *Styles, tab Tab, global fullHelper, width, height int) {
+func (h *helpOverlay) resize(st *common.Styles, tab common.Tab, global fullHelper, width, height int) {
 	offset := h.viewport.YOffset()
 	h.show(st, tab, global, width, height)
 	h.viewport.SetYOffset(offset)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -244,7 +245,7 @@ func (in Input) followedSession(progress func(done, total int64), waiting func()
 }
 
 // liveBadge renders follow mode's tag for the header: LIVE stands out.
-func liveBadge(st *Styles, tag string) string {
+func liveBadge(st *common.Styles, tag string) string {
 	if tag == "LIVE" {
 		return st.Positive.Render("● LIVE")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -26,7 +27,7 @@ type loadingModel struct {
 	in            Input
 	noColor       bool
 	isDark        bool
-	styles        *Styles
+	styles        *common.Styles
 	bar           progress.Model
 	read          *bytesRead
 	width, height int
@@ -61,7 +62,7 @@ func newLoadingModel(in Input, noColor bool) *loadingModel {
 		in:      in,
 		noColor: noColor,
 		isDark:  true,
-		styles:  NewStyles(true, noColor),
+		styles:  common.NewStyles(true, noColor),
 		bar:     newProgressBar(noColor),
 		read:    &bytesRead{},
 	}
@@ -120,7 +121,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.bar.SetWidth(min(max(msg.Width-8, 10), 60))
 	case tea.BackgroundColorMsg:
 		m.isDark = msg.IsDark()
-		m.styles = NewStyles(m.isDark, m.noColor)
+		m.styles = common.NewStyles(m.isDark, m.noColor)
 	case progressTickMsg:
 		if m.err == nil {
 			return m, tickProgress()

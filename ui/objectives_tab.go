@@ -12,25 +12,28 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/histogram"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 )
 
 // objectivesTab shows each objective of the shown batch: a table of its
 // statistics, the objectives' correlation matrix and each one's
 // distribution.
 type objectivesTab struct {
-	common        *Common
+	common        *common.Common
 	width, height int
 	// What SessionChangedMsg derives from the session; SetSize only draws
 	// it again.
 	stats  engine.BatchStats
 	values [][]float64 // per objective, the valid trajectories' raw values
-	table  dataTable
+	table  table.Table
 	view   string
 }
 
-func newObjectivesTab(c *Common) Tab {
-	t := &objectivesTab{common: c, table: newDataTable(c.Styles)}
-	t.table.noSelection = true // a summary: no row to open
+func newObjectivesTab(c *common.Common) common.Tab {
+	t := &objectivesTab{common: c, table: table.New(c.Styles)}
+	t.table.NoSelection = true // a summary: no row to open
 	return t
 }
 
@@ -44,12 +47,12 @@ func (t *objectivesTab) SetSize(width, height int) {
 
 // Update implements Component: left and right scroll the table's
 // columns when they do not all fit.
-func (t *objectivesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
-		if key.Matches(msg, t.table.keys.Left, t.table.keys.Right) && t.table.update(msg) {
+		if key.Matches(msg, t.table.Keys.Left, t.table.Keys.Right) && t.table.Update(msg) {
 			t.render()
 		}
 	}
@@ -62,15 +65,15 @@ func (t *objectivesTab) View() string { return t.view }
 // ShortHelp implements help.KeyMap: ←/→ when the table has columns off
 // screen.
 func (t *objectivesTab) ShortHelp() []key.Binding {
-	if t.table.scrollHint() == "" {
+	if t.table.ScrollHint() == "" {
 		return nil
 	}
-	return []key.Binding{t.table.keys.Left}
+	return []key.Binding{t.table.Keys.Left}
 }
 
 // FullHelp implements help.KeyMap.
 func (t *objectivesTab) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{t.table.keys.Left}}
+	return [][]key.Binding{{t.table.Keys.Left}}
 }
 
 // refresh takes the shown batch's statistics and values from the session.
@@ -94,12 +97,12 @@ func (t *objectivesTab) render() {
 	st := t.common.Styles
 	t.fillTable()
 	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid))
-	if h := t.table.scrollHint(); h != "" {
+	if h := t.table.ScrollHint(); h != "" {
 		title += st.Muted.Render(" · " + h)
 	}
 	top := lipgloss.JoinVertical(lipgloss.Left,
 		ansi.Truncate(title, t.width, "…"),
-		t.table.view(),
+		t.table.View(),
 		"",
 	)
 	grid := correlationView(st, t.stats.Objectives, t.stats.Correlation)
@@ -115,14 +118,14 @@ func (t *objectivesTab) render() {
 func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
-	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) dataColumn {
-		return textNumberColumn(title, n, func(j int) string { return formatNumber(pick(&objs[j])) })
+	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) table.Column {
+		return textNumberColumn(title, n, func(j int) string { return common.FormatNumber(pick(&objs[j])) })
 	}
-	columns := []dataColumn{
-		textColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
-		textColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
+	columns := []table.Column{
+		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
+		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
 		textNumberColumn("weight", n, func(j int) string { return fmt.Sprintf("%.2f", objs[j].Weight) }),
-		intColumn("count", n, func(j int) int { return objs[j].Count }),
+		table.IntColumn("count", n, func(j int) int { return objs[j].Count }),
 		stat("mean", func(o *engine.ObjectiveStats) float64 { return o.Mean }),
 		stat("std", func(o *engine.ObjectiveStats) float64 { return o.Std }),
 		stat("min", func(o *engine.ObjectiveStats) float64 { return o.Min }),
@@ -131,19 +134,19 @@ func (t *objectivesTab) fillTable() {
 		stat("p75", func(o *engine.ObjectiveStats) float64 { return o.P75 }),
 		stat("max", func(o *engine.ObjectiveStats) float64 { return o.Max }),
 	}
-	t.table.setSize(t.width, n+1)
-	t.table.setRows(n)
-	t.table.setColumns(columns, 1)
+	t.table.SetSize(t.width, n+1)
+	t.table.SetRows(n)
+	t.table.SetColumns(columns, 1)
 }
 
 // textNumberColumn returns a right-aligned column of n numbers already
 // formatted, text(j), as wide as the widest or the title.
-func textNumberColumn(title string, n int, text func(j int) string) dataColumn {
+func textNumberColumn(title string, n int, text func(j int) string) table.Column {
 	w := ansi.StringWidth(title)
 	for j := range n {
 		w = max(w, ansi.StringWidth(text(j)))
 	}
-	return dataColumn{title: title, number: true, width: w, cell: text}
+	return table.Column{Title: title, Number: true, Width: w, Cell: text}
 }
 
 // correlationCell is the width of a correlation cell: " +0.53 ".
@@ -151,7 +154,7 @@ const correlationCell = 7
 
 // correlationView renders the Pearson correlation matrix as a grid coloured
 // from -1 to +1, with a legend; NaN (a constant objective) is written so.
-func correlationView(st *Styles, objs []engine.ObjectiveStats, corr [][]float64) string {
+func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]float64) string {
 	if corr == nil && len(objs) > engine.MaxCorrelationObjectives {
 		return st.Title.Render("Pearson correlation") + "\n" + st.Muted.Render(fmt.Sprintf("not computed for more than %d objectives", engine.MaxCorrelationObjectives))
 	}
@@ -166,10 +169,10 @@ func correlationView(st *Styles, objs []engine.ObjectiveStats, corr [][]float64)
 	b.WriteString(st.Title.Render("Pearson correlation") + "\n")
 	b.WriteString(strings.Repeat(" ", nameWidth+1))
 	for _, o := range objs {
-		b.WriteString(st.Label.Render(padLeft(name(o, correlationCell-1), correlationCell)))
+		b.WriteString(st.Label.Render(common.PadLeft(name(o, correlationCell-1), correlationCell)))
 	}
 	for i, o := range objs {
-		b.WriteString("\n" + st.Label.Render(padRight(name(o, nameWidth), nameWidth+1)))
+		b.WriteString("\n" + st.Label.Render(common.PadRight(name(o, nameWidth), nameWidth+1)))
 		for j := range objs {
 			b.WriteString(st.Correlation(corr[i][j]).Render(fmt.Sprintf("%*s ", correlationCell-1, formatCorrelation(corr[i][j]))))
 		}
@@ -195,7 +198,7 @@ func formatCorrelation(r float64) string {
 // distributionsView renders, per objective, its bins' range and a
 // sparkline of its histogram (nice bins, as the Rewards tab's),
 // each bin stretched over the columns that width allows.
-func distributionsView(st *Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
+func distributionsView(st *common.Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
 	if width < 10 || len(objs) == 0 {
 		return ""
 	}
@@ -204,9 +207,9 @@ func distributionsView(st *Styles, objs []engine.ObjectiveStats, values [][]floa
 	sparkHeight := min(max((height-1)/len(objs)-1, 1), 6)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
 	for k, o := range objs {
-		edges := niceBins(values[k], &o.Summary, width)
-		caption := textsafe.Line(o.Name) + "  " + binsCaption(edges)
-		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), sparklineView(st, values[k], edges, width, sparkHeight))
+		edges := histogram.NiceBins(values[k], &o.Summary, width)
+		caption := textsafe.Line(o.Name) + "  " + histogram.BinsCaption(edges)
+		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), histogram.Sparkline(st, values[k], edges, width, sparkHeight))
 	}
 	return strings.Join(lines, "\n")
 }

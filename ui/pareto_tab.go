@@ -17,6 +17,8 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 )
 
 // paretoPanelWidth is the width of the details beside the plot.
@@ -76,7 +78,7 @@ func newParetoKeyMap() paretoKeyMap {
 // points share is shaded by their number. The view zooms on the selection
 // and pans; enter opens the selected trajectory.
 type paretoTab struct {
-	common        *Common
+	common        *common.Common
 	keys          paretoKeyMap
 	width, height int
 
@@ -106,7 +108,7 @@ type paretoTab struct {
 	zoom   int
 	cx, cy float64
 	panned bool
-	frame  *plotFrame
+	frame  *plot.Frame
 	// counts and best are every point's density in frame's cells and
 	// the best rank in each, recounted only when frame's grid or the
 	// points change (densityOf).
@@ -135,7 +137,7 @@ type densityKey struct {
 	grid    chart.Grid
 }
 
-func newParetoTab(c *Common) Tab {
+func newParetoTab(c *common.Common) common.Tab {
 	return &paretoTab{common: c, keys: newParetoKeyMap(), yObj: 1, detail: viewport.New()}
 }
 
@@ -148,9 +150,9 @@ func (t *paretoTab) SetSize(width, height int) {
 	t.draw()
 }
 
-func (t *paretoTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.project()
 		t.refreshReading()
 	case tea.KeyPressMsg:
@@ -393,7 +395,7 @@ func (t *paretoTab) stepGroup(step int) {
 // follow moves the view to the selection when it left it, and redraws.
 func (t *paretoTab) follow() {
 	if t.frame != nil && len(t.proj.X) > 0 {
-		if _, ok := t.frame.point(t.proj.X[t.selected], t.proj.Y[t.selected]); !ok {
+		if _, ok := t.frame.Point(t.proj.X[t.selected], t.proj.Y[t.selected]); !ok {
 			t.cx, t.cy, t.panned = t.proj.X[t.selected], t.proj.Y[t.selected], true
 		}
 	}
@@ -457,11 +459,11 @@ func (t *paretoTab) click(x, y int) {
 	if t.frame == nil || len(t.proj.X) == 0 {
 		return
 	}
-	col, row, ok := t.frame.gridCell(canvas.Point{X: x, Y: y - 2})
+	col, row, ok := t.frame.GridCell(canvas.Point{X: x, Y: y - 2})
 	if !ok {
 		return
 	}
-	g := t.frame.grid
+	g := t.frame.Grid
 	px, py := g.X.Value(float64(col)), g.Y.Value(float64(row))
 	// A row is about two columns tall.
 	sx, sy := 1/g.X.Unit, 2/g.Y.Unit
@@ -495,7 +497,7 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	t.frame = newPlotFrame(w, h,
+	t.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
 			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.data[2] >= 0})
 		},
@@ -505,7 +507,7 @@ func (t *paretoTab) draw() {
 	f := t.frame
 	t.keys.ResetView.SetEnabled(t.zoomed())
 	if len(t.proj.Index) == 0 {
-		f.drawAxes(st.Axis, st.AxisLabel)
+		f.DrawAxes(st.Axis, st.AxisLabel)
 		return
 	}
 	t.countDensity()
@@ -518,30 +520,30 @@ func (t *paretoTab) draw() {
 		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
 	}
 	if !batchScope {
-		f.brailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
+		f.BrailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
 		// Worst rank first, so that a cell shows the best it holds.
 		sorted := slices.Clone(group)
 		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.rank[b], t.rank[a]) })
 		for _, j := range sorted {
 			b := rankBucket(int(t.rank[j]))
-			f.mark(t.proj.X[j], t.proj.Y[j], st.RankMarkers[b], st.Rank[b])
+			f.Mark(t.proj.X[j], t.proj.Y[j], st.RankMarkers[b], st.Rank[b])
 		}
 	}
-	f.mark(t.proj.X[t.selected], t.proj.Y[t.selected], selectedRune, st.Selected)
-	f.drawAxes(st.Axis, st.AxisLabel)
+	f.Mark(t.proj.X[t.selected], t.proj.Y[t.selected], selectedRune, st.Selected)
+	f.DrawAxes(st.Axis, st.AxisLabel)
 }
 
 // countDensity counts every point in the frame's cells, unless the counts
 // are those of the same points in the same grid.
 func (t *paretoTab) countDensity() {
-	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.grid}
+	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.Grid}
 	if key == t.densityOf {
 		return
 	}
-	n := t.frame.grid.X.Cells * t.frame.grid.Y.Cells
+	n := t.frame.Grid.X.Cells * t.frame.Grid.Y.Cells
 	t.counts = slices.Grow(t.counts[:0], n)[:n]
 	t.best = slices.Grow(t.best[:0], n)[:n]
-	chart.Density(t.counts, t.best, t.frame.grid, t.proj.X, t.proj.Y, t.rank, nil)
+	chart.Density(t.counts, t.best, t.frame.Grid, t.proj.X, t.proj.Y, t.rank, nil)
 	t.densityOf = key
 }
 
@@ -550,7 +552,7 @@ func (t *paretoTab) countDensity() {
 // a shade of how many share the cell, styled by style of the cell's best
 // rank.
 func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.Style, ranked bool) {
-	f, g := t.frame, t.frame.grid
+	f, g := t.frame, t.frame.Grid
 	counts := t.counts
 	if len(except) > 0 {
 		counts = slices.Clone(t.counts)
@@ -574,7 +576,7 @@ func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.
 				r = st.RankMarkers[rankBucket(int(t.best[c]))]
 			}
 		}
-		f.canvas.SetCell(f.cellPoint(col, row), canvas.NewCellWithStyle(r, style(t.best[c])))
+		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style(t.best[c])))
 	}
 }
 
@@ -601,9 +603,9 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reading {
-		status := st.Title.Render(fitLine(textsafe.Line(t.opened.full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.full.ID), t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
-		return fitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}
 	xName, yName := t.axisName(t.xObj), t.axisName(t.yObj)
 	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
@@ -612,16 +614,16 @@ func (t *paretoTab) View() string {
 	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ "+yName),
-		t.frame.view(),
-		lipgloss.PlaceHorizontal(t.frame.canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
+		t.frame.View(),
+		lipgloss.PlaceHorizontal(t.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
-	return fitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
 
 // axisName names objective k with its goal, sanitised.
 func (t *paretoTab) axisName(k int) string {
 	o := t.common.Session.Result.Objectives[k]
-	return fitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
+	return common.FitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
 }
 
 // panelView shows the selected trajectory, the legend and what the plot
@@ -650,24 +652,24 @@ func (t *paretoTab) detailsView() string {
 	res := t.common.Session.Result
 	tr := t.common.Session.Trajectories.At(sel)
 	row := func(label, value string) string {
-		return st.Label.Render(padRight(fitLine(label, 10), 10)) + " " + fitLine(value, paretoPanelWidth-11)
+		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + common.FitLine(value, paretoPanelWidth-11)
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))
 	groups := len(t.start) - 1
 	lines := []string{
-		st.Title.Render(fitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
+		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
 		row("id", textsafe.Line(tr.ID)),
 		row("group", textsafe.Line(tr.Group)),
 	}
 	for k, o := range res.Objectives {
-		lines = append(lines, row(textsafe.Line(o.Name), formatValue(res.Values[sel*res.M+k])))
+		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Values[sel*res.M+k])))
 	}
 	lines = append(lines,
 		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranks[sel], res.Fronts[sel])),
-		row("crowding", formatValue(res.Crowding[sel])),
-		row("score", formatValue(res.Scores[sel])),
-		row("reward", formatValue(res.Rewards[sel])))
+		row("crowding", common.FormatValue(res.Crowding[sel])),
+		row("score", common.FormatValue(res.Scores[sel])),
+		row("reward", common.FormatValue(res.Rewards[sel])))
 	return strings.Join(lines, "\n")
 }
 
@@ -678,7 +680,7 @@ func (t *paretoTab) legendView() string {
 		scope = "the batch"
 	}
 	names := [4]string{"rank 0 (frontier)", "rank 1", "rank 2", "rank ≥ 3"}
-	lines := []string{st.Title.Render("legend") + st.Muted.Render(fitLine(" ranks within "+scope, paretoPanelWidth-6))}
+	lines := []string{st.Title.Render("legend") + st.Muted.Render(common.FitLine(" ranks within "+scope, paretoPanelWidth-6))}
 	for b, name := range names {
 		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
 	}
@@ -705,7 +707,7 @@ func (t *paretoTab) notesView() string {
 		notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this\nplot projects them on two", m))
 	}
 	if n := t.proj.Hidden; n > 0 {
-		notes = append(notes, st.Warning.Render(count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
+		notes = append(notes, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
 	}
 	return strings.Join(notes, "\n")
 }

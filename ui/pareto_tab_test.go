@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -44,11 +45,11 @@ func TestParetoCyclesAxes(t *testing.T) {
 // cellRune returns the rune the plot shows at point j of the projection.
 func cellRune(t *testing.T, p *paretoTab, j int) rune {
 	t.Helper()
-	pt, ok := p.frame.point(p.proj.X[j], p.proj.Y[j])
+	pt, ok := p.frame.Point(p.proj.X[j], p.proj.Y[j])
 	if !ok {
 		t.Fatalf("point %d (%v, %v) is not in view", j, p.proj.X[j], p.proj.Y[j])
 	}
-	return p.frame.canvas.Cell(pt).Rune
+	return p.frame.Canvas.Cell(pt).Rune
 }
 
 // TestParetoLeftRightWalkTheGroupByX: left and right stay in the selected
@@ -146,8 +147,8 @@ func TestParetoDimsTheOtherGroups(t *testing.T) {
 }
 
 func sameCell(p *paretoTab, a, b int32) bool {
-	ca, ra, _ := p.frame.grid.Cell(p.proj.X[a], p.proj.Y[a])
-	cb, rb, _ := p.frame.grid.Cell(p.proj.X[b], p.proj.Y[b])
+	ca, ra, _ := p.frame.Grid.Cell(p.proj.X[a], p.proj.Y[a])
+	cb, rb, _ := p.frame.Grid.Cell(p.proj.X[b], p.proj.Y[b])
 	return ca == cb && ra == rb
 }
 
@@ -158,7 +159,7 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 	tab, s := newSampleTab(t, newParetoTab)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	p := tab.(*paretoTab)
 	res := s.Result
 	better := func(a, b int) (weakly, strictly bool) { // a is at least as good as b everywhere, better somewhere
@@ -200,12 +201,12 @@ func TestParetoDrawsDensity(t *testing.T) {
 	s := newSyntheticSession(t, 20_000)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
-	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newParetoTab(c)
 	tab.SetSize(120, 40)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	p := tab.(*paretoTab)
-	g := p.frame.grid
+	g := p.frame.Grid
 	counts, best := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
 	chart.Density(counts, best, g, p.proj.X, p.proj.Y, p.rank, nil)
 	most := slices.Max(counts)
@@ -215,8 +216,8 @@ func TestParetoDrawsDensity(t *testing.T) {
 	shades := 0
 	for cell, n := range counts {
 		col, row := cell%g.X.Cells, cell/g.X.Cells
-		pt := p.frame.cellPoint(col, row)
-		r := p.frame.canvas.Cell(pt).Rune
+		pt := p.frame.CellPoint(col, row)
+		r := p.frame.Canvas.Cell(pt).Rune
 		if r == selectedRune {
 			continue
 		}
@@ -249,7 +250,7 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 	for range 10 {
 		pressKeys(tab, "right")
 	}
-	full := p.frame.grid
+	full := p.frame.Grid
 	for level := 1; level <= 5; level++ {
 		pressKeys(tab, "+")
 		if cellRune(t, p, p.selected) != selectedRune {
@@ -259,36 +260,36 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 			t.Errorf("zoom %d: the title does not say %q:\n%s", level, want, plain(tab))
 		}
 	}
-	zoomed := p.frame.grid
+	zoomed := p.frame.Grid
 	if span := zoomed.X.Max() - zoomed.X.Min; span >= (full.X.Max()-full.X.Min)/8 {
 		t.Errorf("after 5 zooms the x range is %v, the full one %v", span, full.X.Max()-full.X.Min)
 	}
 	for _, k := range []string{"l", "shift+right"} {
-		before := p.frame.grid.X.Min
+		before := p.frame.Grid.X.Min
 		tab.Update(keyPress(k))
-		if p.frame.grid.X.Min <= before {
-			t.Errorf("%s does not pan right: the view starts at %v, was %v", k, p.frame.grid.X.Min, before)
+		if p.frame.Grid.X.Min <= before {
+			t.Errorf("%s does not pan right: the view starts at %v, was %v", k, p.frame.Grid.X.Min, before)
 		}
 	}
 	for _, k := range []string{"k", "shift+up"} {
-		before := p.frame.grid.Y.Min
+		before := p.frame.Grid.Y.Min
 		tab.Update(keyPress(k))
-		if p.frame.grid.Y.Min <= before {
-			t.Errorf("%s does not pan up: the view starts at %v, was %v", k, p.frame.grid.Y.Min, before)
+		if p.frame.Grid.Y.Min <= before {
+			t.Errorf("%s does not pan up: the view starts at %v, was %v", k, p.frame.Grid.Y.Min, before)
 		}
 	}
-	before := p.frame.grid.X.Min
+	before := p.frame.Grid.X.Min
 	pressKeys(tab, "h", "h")
-	if p.frame.grid.X.Min >= before {
+	if p.frame.Grid.X.Min >= before {
 		t.Error("h does not pan left")
 	}
 	pressKeys(tab, "-")
-	if got := p.frame.grid.X.Max() - p.frame.grid.X.Min; got <= zoomed.X.Max()-zoomed.X.Min {
+	if got := p.frame.Grid.X.Max() - p.frame.Grid.X.Min; got <= zoomed.X.Max()-zoomed.X.Min {
 		t.Errorf("- does not zoom out: x range %v", got)
 	}
 	pressKeys(tab, "0")
-	if p.zoomed() || p.keys.ResetView.Enabled() || p.frame.grid != full || strings.Contains(plain(tab), "zoom ×") {
-		t.Errorf("0 does not reset the view: %+v, want %+v", p.frame.grid, full)
+	if p.zoomed() || p.keys.ResetView.Enabled() || p.frame.Grid != full || strings.Contains(plain(tab), "zoom ×") {
+		t.Errorf("0 does not reset the view: %+v, want %+v", p.frame.Grid, full)
 	}
 	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if !p.zoomed() || cellRune(t, p, p.selected) != selectedRune {
@@ -319,7 +320,7 @@ func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 		if x0 < p.data[0]-chart.WindowMargin*(x1-x0)*1.0001 || y0 < p.data[2]-chart.WindowMargin*(y1-y0)*1.0001 {
 			t.Errorf("%s: the view %v..%v × %v..%v goes beyond the points' %v by more than its margin", when, x0, x1, y0, y1, p.data)
 		}
-		for _, a := range []chart.Axis{p.frame.grid.X, p.frame.grid.Y} {
+		for _, a := range []chart.Axis{p.frame.Grid.X, p.frame.Grid.Y} {
 			for _, tk := range a.Ticks() {
 				if tk.Value < 0 {
 					t.Errorf("%s: a tick at %s", when, tk.Label)
@@ -348,7 +349,7 @@ func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
 	tab, _ := newSampleTab(t, newParetoTab)
 	p := tab.(*paretoTab)
 	for _, j := range []int{5, 40, len(p.proj.Index) - 1} {
-		pt, _ := p.frame.point(p.proj.X[j], p.proj.Y[j])
+		pt, _ := p.frame.Point(p.proj.X[j], p.proj.Y[j])
 		// The canvas starts under the title and the y axis name.
 		tab.Update(tea.MouseClickMsg{X: pt.X, Y: pt.Y + 2, Button: tea.MouseLeft})
 		if !sameCell(p, int32(p.selected), int32(j)) {
@@ -356,10 +357,10 @@ func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
 		}
 	}
 	// A click on an empty cell: the nearest point on screen, by brute force.
-	col, row := 0, p.frame.grid.Y.Cells-1
-	pt := p.frame.cellPoint(col, row)
+	col, row := 0, p.frame.Grid.Y.Cells-1
+	pt := p.frame.CellPoint(col, row)
 	tab.Update(tea.MouseClickMsg{X: pt.X, Y: pt.Y + 2, Button: tea.MouseLeft})
-	g := p.frame.grid
+	g := p.frame.Grid
 	x, y := g.X.Value(float64(col)), g.Y.Value(float64(row))
 	dist := func(j int) float64 {
 		dx, dy := (p.proj.X[j]-x)/g.X.Unit, 2*(p.proj.Y[j]-y)/g.Y.Unit
@@ -418,7 +419,7 @@ func TestParetoReadingFollowsTheSession(t *testing.T) {
 	pressKeys(tab, "enter")
 	s.Options.Method = engine.GRPO
 	s.Recompute()
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	if v := plain(tab); !strings.Contains(v, "computed (grpo)") {
 		t.Errorf("the opened trajectory does not show the new method's values:\n%s", v)
 	}
@@ -445,10 +446,10 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &Common{Width: 120, Height: 40, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newParetoTab(c)
 	tab.SetSize(120, 40)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	showBatch(tab, s, 1)
 	pressKeys(tab, "right", "left", "down", "up", "+", "l", "0", "a", "enter", "x")
 	tab.Update(tea.MouseClickMsg{X: 20, Y: 10, Button: tea.MouseLeft})

@@ -11,16 +11,18 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/stats"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/histogram"
 )
 
 // summaryWidth is the width of the Rewards tab's summary panel: a name and
-// two columns as wide as formatNumber's widest output ("-99999.9999").
+// two columns as wide as common.FormatNumber's widest output ("-99999.9999").
 const summaryWidth = 32
 
 // rewardsTab shows the current method's rewards for the shown batch: their
 // histogram and the scores' beside the batch's summary statistics.
 type rewardsTab struct {
-	common        *Common
+	common        *common.Common
 	width, height int
 	// What SessionChangedMsg derives from the session; SetSize only draws
 	// it again.
@@ -46,11 +48,11 @@ type scoresKey struct {
 
 // scoresDrawing is what the scores' histogram was drawn for.
 type scoresDrawing struct {
-	styles        *Styles
+	styles        *common.Styles
 	width, height int
 }
 
-func newRewardsTab(c *Common) Tab { return &rewardsTab{common: c} }
+func newRewardsTab(c *common.Common) common.Tab { return &rewardsTab{common: c} }
 
 func (t *rewardsTab) Title() string { return "Rewards" }
 
@@ -61,8 +63,8 @@ func (t *rewardsTab) SetSize(width, height int) {
 }
 
 // Update implements Component.
-func (t *rewardsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
-	if _, ok := msg.(SessionChangedMsg); ok {
+func (t *rewardsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if _, ok := msg.(common.SessionChangedMsg); ok {
 		t.refresh()
 	}
 	return t, nil
@@ -106,30 +108,30 @@ func (t *rewardsTab) render() {
 	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
-	rewards := histogram{
-		title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
-		quantity: "reward",
-		values:   t.rewards,
-		summary:  &t.stats.Reward,
+	rewards := histogram.Histogram{
+		Title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
+		Quantity: "reward",
+		Values:   t.rewards,
+		Summary:  &t.stats.Reward,
 	}
-	scores := histogram{
-		title:    "Scores: s = Σ weight × objective (min goals negated)",
-		quantity: "score",
-		values:   t.scores,
-		summary:  &t.stats.Score,
+	scores := histogram.Histogram{
+		Title:    "Scores: s = Σ weight × objective (min goals negated)",
+		Quantity: "score",
+		Values:   t.scores,
+		Summary:  &t.stats.Score,
 	}
 	// The two charts are drawn on both cores: each bins a batch's values,
 	// which at a million takes longer than the rest of a frame.
 	var wg sync.WaitGroup
 	if at := (scoresDrawing{st, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
-		wg.Go(func() { t.scoresView, t.scoresAt = scores.view(st, chartWidth, t.height-top), at })
+		wg.Go(func() { t.scoresView, t.scoresAt = scores.View(st, chartWidth, t.height-top), at })
 	}
-	rewardsView := rewards.view(st, chartWidth, top-1)
+	rewardsView := rewards.View(st, chartWidth, top-1)
 	wg.Wait()
 	scoresView := t.scoresView
 	charts := lipgloss.JoinVertical(lipgloss.Left,
-		fitBox(rewardsView, chartWidth, top),
-		fitBox(scoresView, chartWidth, t.height-top),
+		common.FitBox(rewardsView, chartWidth, top),
+		common.FitBox(scoresView, chartWidth, t.height-top),
 	)
 	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats))
 }
@@ -162,12 +164,12 @@ func methodNote(opts engine.Options) string {
 
 // summaryView renders the batch's reward and score statistics side by side
 // and the group counts.
-func summaryView(st *Styles, bs *engine.BatchStats) string {
+func summaryView(st *common.Styles, bs *engine.BatchStats) string {
 	row := func(name, reward, score string) string {
 		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
 	}
 	stat := func(name string, pick func(stats.Summary) float64) string {
-		return row(name, formatNumber(pick(bs.Reward)), formatNumber(pick(bs.Score)))
+		return row(name, common.FormatNumber(pick(bs.Reward)), common.FormatNumber(pick(bs.Score)))
 	}
 	lines := []string{
 		st.Title.Render(fmt.Sprintf("Summary: batch step %d", bs.Step)),
@@ -181,7 +183,7 @@ func summaryView(st *Styles, bs *engine.BatchStats) string {
 		stat("p75", func(s stats.Summary) float64 { return s.P75 }),
 		stat("max", func(s stats.Summary) float64 { return s.Max }),
 		"",
-		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(formatNumber(bs.FracZeroStdGroups)),
+		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(common.FormatNumber(bs.FracZeroStdGroups)),
 		st.Muted.Render("(groups whose scores all equal:"),
 		st.Muted.Render(" no signal for grpo, rloo)"),
 		"",
@@ -196,7 +198,7 @@ func summaryView(st *Styles, bs *engine.BatchStats) string {
 }
 
 // invalidCount renders n, highlighted when some trajectories are invalid.
-func invalidCount(st *Styles, n int) string {
+func invalidCount(st *common.Styles, n int) string {
 	if n > 0 {
 		return st.Invalid.Render(fmt.Sprintf("! %d", n))
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -75,7 +76,7 @@ func (l *statusLine) refresh(s *session.Session) {
 }
 
 // view renders the notice and the warnings on one line, cut to width.
-func (l statusLine) view(st *Styles, width int) string {
+func (l statusLine) view(st *common.Styles, width int) string {
 	line := st.Status.Render("no warnings")
 	if len(l.warnings) > 0 {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))

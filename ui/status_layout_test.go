@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // TestStatusLineSaysLayout checks that the status line starts with how the
@@ -12,7 +14,7 @@ func TestStatusLineSaysLayout(t *testing.T) {
 	s.Layout = "read as verl rollout dumps: group = input, batch = step, objective score\x1b[2J"
 	var l statusLine
 	l.refresh(s)
-	got := l.view(NewStyles(true, true), 300)
+	got := l.view(common.NewStyles(true, true), 300)
 	if !strings.HasPrefix(got, "read as verl rollout dumps: group = input, batch = step, objective score") || strings.Contains(got, "\x1b") {
 		t.Errorf("status line %q", got)
 	}
@@ -21,7 +23,7 @@ func TestStatusLineSaysLayout(t *testing.T) {
 	}
 	s.Layout = ""
 	l.refresh(s)
-	if got := l.view(NewStyles(true, true), 300); strings.Contains(got, "read as") {
+	if got := l.view(common.NewStyles(true, true), 300); strings.Contains(got, "read as") {
 		t.Errorf("plain records: %q", got)
 	}
 }

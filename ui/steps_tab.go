@@ -16,6 +16,8 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 )
 
 // The smallest cell a Steps chart is drawn in, title included: below it
@@ -60,7 +62,7 @@ func newStepsKeyMap() stepsKeyMap {
 // with it and scrolls to the selected chart when they do not fit; enter
 // shows the selected one alone.
 type stepsTab struct {
-	common        *Common
+	common        *common.Common
 	keys          stepsKeyMap
 	width, height int
 
@@ -75,10 +77,10 @@ type stepsTab struct {
 	// charts are the drawn charts, titles included, of the rows shown;
 	// frames their plots.
 	charts map[int]string
-	frames map[int]*plotFrame
+	frames map[int]*plot.Frame
 }
 
-func newStepsTab(c *Common) Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
+func newStepsTab(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
 
 func (t *stepsTab) Title() string { return "Steps" }
 
@@ -87,9 +89,9 @@ func (t *stepsTab) SetSize(width, height int) {
 	t.draw()
 }
 
-func (t *stepsTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *stepsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.draw()
 	case tea.KeyPressMsg:
 		t.handleKey(msg)
@@ -199,7 +201,7 @@ func (t *stepsTab) draw() {
 		return
 	}
 	t.refreshTrends()
-	t.charts, t.frames = map[int]string{}, map[int]*plotFrame{}
+	t.charts, t.frames = map[int]string{}, map[int]*plot.Frame{}
 	if len(t.trends) == 0 {
 		return
 	}
@@ -227,22 +229,22 @@ func (t *stepsTab) chartView(j, width, height int) string {
 		marker, titleStyle = "▸ ", st.Selected
 	}
 	// A title too long is cut in the series' name, not in the value.
-	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + formatValue(s.values[b])
+	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + common.FormatValue(s.values[b])
 	name := ansi.Truncate(s.title, max(width-len(marker)-ansi.StringWidth(value), 1), "…")
 	title := marker + titleStyle.Render(name) + value
 	f := t.chart(s, width, height-1)
 	t.frames[j] = f
-	return ansi.Truncate(title, width, "…") + "\n" + f.view()
+	return ansi.Truncate(title, width, "…") + "\n" + f.View()
 }
 
 // chart draws one series against the batches' steps as a braille line,
 // the current batch on a dotted vertical line and marked, a gap where a
 // batch has no value.
-func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
+func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	st := t.common.Styles
 	lo, hi := finiteRange(s.values)
 	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
-	f := newPlotFrame(width, height,
+	f := plot.NewFrame(width, height,
 		func(rows int) chart.Axis {
 			return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer})
 		},
@@ -250,10 +252,10 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
 		})
 	if first == last {
-		f.xTick = func(v float64) bool { return v == first }
+		f.XTick = func(v float64) bool { return v == first }
 	}
 	current := t.common.Session.Batch
-	f.vline(float64(t.trends[current].Step), '┊', st.Muted)
+	f.VLine(float64(t.trends[current].Step), '┊', st.Muted)
 	var lines [][]canvas.Float64Point
 	var line []canvas.Float64Point
 	for b, v := range s.values {
@@ -266,11 +268,11 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plotFrame {
 		line = append(line, canvas.Float64Point{X: float64(t.trends[b].Step), Y: v})
 	}
 	lines = append(lines, line)
-	f.brailleLines(lines, st.Bar)
+	f.BrailleLines(lines, st.Bar)
 	if v := s.values[current]; !math.IsNaN(v) {
-		f.mark(float64(t.trends[current].Step), v, currentRune, st.Selected)
+		f.Mark(float64(t.trends[current].Step), v, currentRune, st.Selected)
 	}
-	f.drawAxes(st.Axis, st.AxisLabel)
+	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
 }
 
@@ -309,15 +311,15 @@ func (t *stepsTab) View() string {
 			var cells []string
 			for c := range l.cols {
 				if view, ok := t.charts[r*l.cols+c]; ok {
-					cells = append(cells, fitBox(view, l.cellWidth, l.cellHeight))
+					cells = append(cells, common.FitBox(view, l.cellWidth, l.cellHeight))
 				}
 			}
 			gridRows = append(gridRows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))
 		}
 		body = strings.Join(gridRows, "\n")
 	}
-	body = fitBox(st.Muted.Render(legend)+"\n"+body, t.width, t.height-len(t.healthLines()))
-	return fitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
+	body = common.FitBox(st.Muted.Render(legend)+"\n"+body, t.width, t.height-len(t.healthLines()))
+	return common.FitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
 }
 
 // healthLines lists the health findings under the charts: a title line

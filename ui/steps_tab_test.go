@@ -16,6 +16,8 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -27,7 +29,7 @@ func TestGoldenSteps(t *testing.T) {
 
 // markerColumn returns the column of the current batch's marker on the
 // first chart's top line, under the legend and the chart's title.
-func markerColumn(t *testing.T, tab Tab) int {
+func markerColumn(t *testing.T, tab common.Tab) int {
 	t.Helper()
 	lines := strings.Split(plain(tab), "\n")
 	i := strings.IndexRune(lines[2], '┊')
@@ -59,7 +61,7 @@ func TestStepsFollowTheResult(t *testing.T) {
 	before := plain(tab)
 	s.Options.Normalize = false
 	s.Recompute()
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	if plain(tab) == before {
 		t.Error("the charts did not change with the result")
 	}
@@ -67,10 +69,10 @@ func TestStepsFollowTheResult(t *testing.T) {
 
 // stepsTabOn returns the Steps tab on s at width x height, without colour.
 func stepsTabOn(s *session.Session, width, height int) *stepsTab {
-	c := &Common{Width: width, Height: height, Styles: NewStyles(true, true), Session: s}
+	c := &common.Common{Width: width, Height: height, Styles: common.NewStyles(true, true), Session: s}
 	tab := newStepsTab(c)
 	tab.SetSize(width, height)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	return tab.(*stepsTab)
 }
 
@@ -131,19 +133,19 @@ func checkPointsDrawn(t *testing.T, tab *stepsTab) {
 			if math.IsNaN(v) {
 				continue
 			}
-			p, ok := f.point(float64(tab.trends[b].Step), v)
-			if !ok || p.Y >= f.grid.Y.Cells {
-				t.Fatalf("%s: step %d's %v is outside the plotting area (cell %v):\n%s", s.title, tab.trends[b].Step, v, p, f.view())
+			p, ok := f.Point(float64(tab.trends[b].Step), v)
+			if !ok || p.Y >= f.Grid.Y.Cells {
+				t.Fatalf("%s: step %d's %v is outside the plotting area (cell %v):\n%s", s.title, tab.trends[b].Step, v, p, f.View())
 			}
-			if r := f.canvas.Cell(p).Rune; !isBraille(r) && r != currentRune {
-				t.Errorf("%s: step %d's %v shows %q, not a dot:\n%s", s.title, tab.trends[b].Step, v, r, f.view())
+			if r := f.Canvas.Cell(p).Rune; !isBraille(r) && r != currentRune {
+				t.Errorf("%s: step %d's %v shows %q, not a dot:\n%s", s.title, tab.trends[b].Step, v, r, f.View())
 			}
 		}
-		for col := range f.grid.X.Cells {
-			for row := range f.grid.Y.Cells {
-				r := f.canvas.Cell(f.cellPoint(col, row)).Rune
+		for col := range f.Grid.X.Cells {
+			for row := range f.Grid.Y.Cells {
+				r := f.Canvas.Cell(f.CellPoint(col, row)).Rune
 				if r != 0 && r != ' ' && r != '┊' && r != currentRune && !isBraille(r) {
-					t.Errorf("%s: the plot holds %q at column %d, row %d:\n%s", s.title, r, col, row, f.view())
+					t.Errorf("%s: the plot holds %q at column %d, row %d:\n%s", s.title, r, col, row, f.View())
 				}
 			}
 		}
@@ -182,9 +184,9 @@ func TestStepsNoisyBatchesAreBrailleLines(t *testing.T) {
 
 // checkYTicks checks that a chart's y ticks are nice, regular and
 // distinct, and that a non-negative series shows no negative value.
-func checkYTicks(t *testing.T, s stepSeries, f *plotFrame) {
+func checkYTicks(t *testing.T, s stepSeries, f *plot.Frame) {
 	t.Helper()
-	y := f.grid.Y
+	y := f.Grid.Y
 	ticks := y.Ticks()
 	if !chart.IsNice(y.Step) || len(ticks) == 0 {
 		t.Errorf("%s: y step %v, %d ticks", s.title, y.Step, len(ticks))
@@ -215,20 +217,20 @@ func TestStepsOneBatch(t *testing.T) {
 		s := tab.series[j]
 		checkYTicks(t, s, f)
 		v := s.values[0]
-		row := f.grid.Y.Cell(v)
-		middle := (f.grid.Y.Cells - 1) / 2
+		row := f.Grid.Y.Cell(v)
+		middle := (f.Grid.Y.Cells - 1) / 2
 		if s.nonNegative && !s.integer && v == 0 {
 			middle = 0
 		}
 		if row < middle-1 || row > middle+1 {
-			t.Errorf("%s: the constant %v on row %d of %d, want the middle (%d):\n%s", s.title, v, row, f.grid.Y.Cells, middle, f.view())
+			t.Errorf("%s: the constant %v on row %d of %d, want the middle (%d):\n%s", s.title, v, row, f.Grid.Y.Cells, middle, f.View())
 		}
-		col := f.grid.X.Cell(float64(tab.trends[0].Step))
-		if col < f.grid.X.Cells/2-1 || col > f.grid.X.Cells/2+1 {
-			t.Errorf("%s: the one step in column %d of %d, not the middle", s.title, col, f.grid.X.Cells)
+		col := f.Grid.X.Cell(float64(tab.trends[0].Step))
+		if col < f.Grid.X.Cells/2-1 || col > f.Grid.X.Cells/2+1 {
+			t.Errorf("%s: the one step in column %d of %d, not the middle", s.title, col, f.Grid.X.Cells)
 		}
 		// The step alone is labelled: no step that does not exist.
-		lines := strings.Split(ansi.Strip(f.view()), "\n")
+		lines := strings.Split(ansi.Strip(f.View()), "\n")
 		if labels := strings.Fields(lines[len(lines)-1]); len(labels) != 1 || labels[0] != fmt.Sprint(tab.trends[0].Step) {
 			t.Errorf("%s: the x axis reads %q, want the one step %d", s.title, labels, tab.trends[0].Step)
 		}
@@ -246,7 +248,7 @@ func TestStepsTicksAreNice(t *testing.T) {
 			tab := stepsTabOn(s, size[0], size[1])
 			for j, f := range tab.frames {
 				checkYTicks(t, tab.series[j], f)
-				if x := f.grid.X; !chart.IsNice(x.Step) || x.Step < 1 {
+				if x := f.Grid.X; !chart.IsNice(x.Step) || x.Step < 1 {
 					t.Errorf("%s: x step %v", tab.series[j].title, x.Step)
 				}
 			}
@@ -278,7 +280,7 @@ func TestStepsShareTheScreen(t *testing.T) {
 		pressKeys(small, "down")
 		v := plain(small)
 		// A title too long is cut in its name, never in its value.
-		name, value := small.series[j].title, formatValue(small.series[j].values[s.Batch])
+		name, value := small.series[j].title, common.FormatValue(small.series[j].values[s.Batch])
 		if small.selected != j || !strings.Contains(v, "▸ "+name[:min(len(name), 12)]) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
 			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
 		}
@@ -294,8 +296,8 @@ func TestStepsShareTheScreen(t *testing.T) {
 		t.Errorf("enter does not show %q alone:\n%s", last, v)
 	}
 	f := small.frames[small.selected]
-	if f.canvas.Width() != 80 || f.grid.Y.Cells < 8 {
-		t.Errorf("the full-screen chart is %dx%d", f.canvas.Width(), f.grid.Y.Cells)
+	if f.Canvas.Width() != 80 || f.Grid.Y.Cells < 8 {
+		t.Errorf("the full-screen chart is %dx%d", f.Canvas.Width(), f.Grid.Y.Cells)
 	}
 	pressKeys(small, "esc")
 	if v := plain(small); strings.Count(v, "◆ step") != l.shown*l.cols-1 && strings.Count(v, "◆ step") != l.shown*l.cols {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // tabBar lays out the tab titles on one line, "[1 Rewards]" for the active
@@ -15,7 +17,7 @@ type tabBar struct {
 	labels []string
 }
 
-func newTabBar(tabs []Tab) tabBar {
+func newTabBar(tabs []common.Tab) tabBar {
 	labels := make([]string, len(tabs))
 	for i, t := range tabs {
 		labels[i] = fmt.Sprintf("%d %s", i+1, t.Title())
@@ -26,7 +28,7 @@ func newTabBar(tabs []Tab) tabBar {
 // view renders the bar with tab active selected, cut to width. When the
 // bar does not fit, it is compact: one space after each title and the
 // active one marked by its style alone (reverse video without colour).
-func (b tabBar) view(st *Styles, active, width int) string {
+func (b tabBar) view(st *common.Styles, active, width int) string {
 	var sb strings.Builder
 	compact := b.compact(width)
 	for i, l := range b.labels {

@@ -11,10 +11,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-)
 
-// wheelRows is how many rows a notch of the mouse wheel moves the table.
-const wheelRows = 3
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
+)
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
 type trajectoriesMode int
@@ -47,7 +47,7 @@ func newTrajectoriesKeyMap() trajectoriesKeyMap {
 		// Move and Scroll only describe the table's and viewport's own keys.
 		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
-		// Columns describes the dataTable's left and right.
+		// Columns describes the table's left and right.
 		Columns: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
 	}
 }
@@ -66,12 +66,12 @@ func (k *trajectoriesKeyMap) setMode(mode trajectoriesMode, filtered bool) {
 // trajectoriesTab lists the current batch's trajectories with what the
 // engine computed for them, and opens one to read it whole.
 type trajectoriesTab struct {
-	common        *Common
+	common        *common.Common
 	keys          trajectoriesKeyMap
 	width, height int
 	mode          trajectoriesMode
 
-	table  dataTable
+	table  table.Table
 	filter textinput.Model
 	detail viewport.Model
 	list   trajectoryList
@@ -79,8 +79,8 @@ type trajectoriesTab struct {
 	opened openedTrajectory
 }
 
-func newTrajectoriesTab(c *Common) Tab {
-	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: newDataTable(c.Styles)}
+func newTrajectoriesTab(c *common.Common) common.Tab {
+	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: table.New(c.Styles)}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
 	t.filter.Placeholder = "id or group"
@@ -115,9 +115,9 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 	t.refresh()
 }
 
-func (t *trajectoriesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
+func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case SessionChangedMsg:
+	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
@@ -125,11 +125,11 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (Component, tea.Cmd) {
 		if t.mode == reading {
 			t.detail, _ = t.detail.Update(msg)
 		} else {
-			t.table.update(msg)
+			t.table.Update(msg)
 		}
 	case tea.MouseClickMsg:
 		if t.mode == browsing && msg.Button == tea.MouseLeft {
-			t.table.click(msg.Mouse().Y - 1) // under the status line
+			t.table.Click(msg.Mouse().Y - 1) // under the status line
 		}
 	}
 	return t, nil
@@ -168,7 +168,7 @@ func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, t.keys.Open):
 		t.open()
 	default:
-		t.table.update(msg)
+		t.table.Update(msg)
 	}
 	return nil
 }
@@ -228,12 +228,12 @@ func (t *trajectoriesTab) refresh() {
 	if s.Result == nil {
 		return
 	}
-	current := t.list.at(t.table.cursor)
+	current := t.list.at(t.table.Cursor())
 	t.list.build(s, t.filter.Value())
-	t.table.setSize(t.width, max(t.height-1, 2)) // under the status line
-	t.table.setRows(len(t.list.rows))
-	t.table.setColumns(t.list.dataColumns(), 1)
-	t.table.setCursor(max(t.list.position(current), 0))
+	t.table.SetSize(t.width, max(t.height-1, 2)) // under the status line
+	t.table.SetRows(len(t.list.rows))
+	t.table.SetColumns(t.list.dataColumns(), 1)
+	t.table.SetCursor(max(t.list.position(current), 0))
 	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
 		t.mode = browsing // the opened trajectory left with its batch
 	}
@@ -249,7 +249,7 @@ func (t *trajectoriesTab) refresh() {
 // open shows the trajectory under the cursor, reading its body again
 // when the session keeps it lean.
 func (t *trajectoriesTab) open() {
-	i := t.list.at(t.table.cursor)
+	i := t.list.at(t.table.Cursor())
 	if i < 0 {
 		return
 	}
@@ -264,9 +264,9 @@ func (t *trajectoriesTab) View() string {
 		return ""
 	}
 	if t.mode == reading {
-		return fitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
 	}
-	return fitBox(t.tableStatus()+"\n"+t.table.view(), t.width, t.height)
+	return common.FitBox(t.tableStatus()+"\n"+t.table.View(), t.width, t.height)
 }
 
 // tableStatus is the line over the table: what it lists and how.
@@ -276,16 +276,16 @@ func (t *trajectoriesTab) tableStatus() string {
 		return t.filter.View()
 	}
 	parts := []string{
-		st.Title.Render(count(len(t.list.rows), "trajectory", "trajectories")),
+		st.Title.Render(common.Count(len(t.list.rows), "trajectory", "trajectories")),
 		st.Muted.Render("sorted by ") + t.list.sortTitle(),
 	}
 	if f := t.filter.Value(); f != "" {
-		parts = append(parts, st.Muted.Render("filter ")+fitLine(f, t.width/3))
+		parts = append(parts, st.Muted.Render("filter ")+common.FitLine(f, t.width/3))
 	}
 	if n := t.list.invalid; n > 0 {
 		parts = append(parts, st.Invalid.Render(fmt.Sprintf("%d invalid", n)))
 	}
-	if h := t.table.scrollHint(); h != "" {
+	if h := t.table.ScrollHint(); h != "" {
 		parts = append(parts, st.Muted.Render(h))
 	}
 	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")
@@ -293,7 +293,7 @@ func (t *trajectoriesTab) tableStatus() string {
 
 func (t *trajectoriesTab) readingStatus() string {
 	st := t.common.Styles
-	line := st.Title.Render(fitLine(t.opened.full.ID, t.width/2)) +
+	line := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
 		st.Muted.Render(fmt.Sprintf(" · %3.0f%%", t.detail.ScrollPercent()*100))
 	return ansi.Truncate(line, t.width, "")
 }

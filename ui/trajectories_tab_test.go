@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -23,7 +24,7 @@ func TestGoldenTrajectoryOpened(t *testing.T) {
 }
 
 // rowRewards returns the listed rows' rewards, in table order.
-func rowRewards(tab Tab, s *session.Session) []float64 {
+func rowRewards(tab common.Tab, s *session.Session) []float64 {
 	var rewards []float64
 	for _, i := range tab.(*trajectoriesTab).list.rows {
 		rewards = append(rewards, s.Result.Rewards[i])
@@ -133,7 +134,7 @@ func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 	// Wide characters, an OSC 52 clipboard write and a bidi override.
 	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
 	s.Trajectories.At(top).Response = []byte(`"line one\n\u001b[2Jline two"`)
-	tab.Update(SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	raw := tab.View()
 	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\u202e") {
 		t.Errorf("the table prints the id's control sequences: %q", raw)

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -50,7 +51,7 @@ func (o *openedTrajectory) stale(s *session.Session) bool {
 // trajectoryDetail returns what the Trajectories tab shows of the opened
 // trajectory: its fields, what the engine computed for it, its metadata
 // by sorted key and its whole response, wrapped to width.
-func trajectoryDetail(c *Common, o *openedTrajectory, width int) string {
+func trajectoryDetail(c *common.Common, o *openedTrajectory, width int) string {
 	st := c.Styles
 	i, tr := o.i, &o.full
 	res := c.Session.Result
@@ -67,12 +68,12 @@ func trajectoryDetail(c *Common, o *openedTrajectory, width int) string {
 		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Causes[i]))
 	}
 	computed = append(computed,
-		field{"score", formatValue(res.Scores[i])},
-		field{"reward", formatValue(res.Rewards[i])},
+		field{"score", common.FormatValue(res.Scores[i])},
+		field{"reward", common.FormatValue(res.Rewards[i])},
 		field{"pareto_rank", rankText(res.Ranks[i])},
-		field{"crowding", formatValue(res.Crowding[i])})
+		field{"crowding", common.FormatValue(res.Crowding[i])})
 	for k, o := range res.Objectives {
-		computed = append(computed, field{textsafe.Line(o.Name), formatValue(res.Values[i*res.M+k])})
+		computed = append(computed, field{textsafe.Line(o.Name), common.FormatValue(res.Values[i*res.M+k])})
 	}
 	sections := []string{
 		fieldsView(st, input, width),
@@ -83,7 +84,7 @@ func trajectoryDetail(c *Common, o *openedTrajectory, width int) string {
 
 // bodyView returns the sections of o's metadata and response, or, when
 // they could not be read again, the error in their place.
-func bodyView(st *Styles, o *openedTrajectory, width int) []string {
+func bodyView(st *common.Styles, o *openedTrajectory, width int) []string {
 	if o.err != nil {
 		msg := lipgloss.Wrap(textsafe.Line(o.err.Error()), width, "")
 		return []string{st.Title.Render("metadata and response") + "\n" + st.Invalid.Render(msg)}
@@ -123,7 +124,7 @@ func metadataText(v any) string {
 
 // fieldsView aligns fields in two columns, each value wrapped to what is
 // left of width.
-func fieldsView(st *Styles, fields []field, width int) string {
+func fieldsView(st *common.Styles, fields []field, width int) string {
 	if len(fields) == 0 {
 		return st.Muted.Render("none")
 	}
@@ -143,7 +144,7 @@ func fieldsView(st *Styles, fields []field, width int) string {
 }
 
 // responseView returns the response, sanitised and wrapped to width.
-func responseView(st *Styles, response string, width int) string {
+func responseView(st *common.Styles, response string, width int) string {
 	if response == "" {
 		return st.Muted.Render("(no response)")
 	}

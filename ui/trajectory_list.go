@@ -5,13 +5,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -102,7 +101,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	number := func(title string, v func(i int) float64) trajectoryColumn {
 		return trajectoryColumn{
 			title:   title,
-			text:    func(i int) string { return formatValue(v(i)) },
+			text:    func(i int) string { return common.FormatValue(v(i)) },
 			value:   v,
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
@@ -135,9 +134,9 @@ func rankText(rank int) string {
 // wide as its content: numbers with one precision per column, ids and
 // groups within limits, then why a row is invalid when one is. The id
 // stays on screen when the others scroll sideways.
-func (l *trajectoryList) dataColumns() []dataColumn {
+func (l *trajectoryList) dataColumns() []table.Column {
 	n := len(l.rows)
-	cols := make([]dataColumn, 0, len(l.columns)+1)
+	cols := make([]table.Column, 0, len(l.columns)+1)
 	for c, col := range l.columns {
 		title := col.title
 		if c == l.sortColumn {
@@ -146,23 +145,23 @@ func (l *trajectoryList) dataColumns() []dataColumn {
 		text := func(j int) string { return col.text(l.rows[j]) }
 		switch {
 		case c == sortByID:
-			cols = append(cols, textColumn(title, n, maxIDWidth, text))
+			cols = append(cols, table.TextColumn(title, n, maxIDWidth, text))
 		case c == sortByGroup:
 			if cut := sharedGroupPrefix(n, text); cut > 0 {
-				cols = append(cols, textColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
+				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
 			} else {
-				cols = append(cols, textColumn(title, n, maxKeyWidth, text))
+				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
 			}
 		case col.value != nil:
-			cols = append(cols, numberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+			cols = append(cols, table.NumberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
 		default: // the rank: digits or "-"
-			dc := textColumn(title, n, rankWidth, text)
-			dc.number = true
+			dc := table.TextColumn(title, n, rankWidth, text)
+			dc.Number = true
 			cols = append(cols, dc)
 		}
 	}
 	if l.invalid > 0 {
-		cols = append(cols, textColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
+		cols = append(cols, table.TextColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
 	}
 	return cols
 }
@@ -198,18 +197,6 @@ func sharedGroupPrefix(n int, cell func(j int) string) int {
 		return 0
 	}
 	return cut
-}
-
-// textWidth returns the cells s takes on screen: its length when it is
-// ASCII, as ids nearly always are (ansi.StringWidth is slow on 100k of
-// them).
-func textWidth(s string) int {
-	for i := range len(s) {
-		if s[i] >= utf8.RuneSelf {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
 }
 
 // arrow shows the sort direction.

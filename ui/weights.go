@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // weightEditor is the weight-editing mode (w): a line of every objective's
@@ -24,7 +25,7 @@ func (e *weightEditor) move(step, objectives int) {
 }
 
 // view renders the line of weights, cut to width.
-func (e weightEditor) view(c *Common, width int) string {
+func (e weightEditor) view(c *common.Common, width int) string {
 	st := c.Styles
 	weights := c.Session.Weights()
 	parts := make([]string, len(weights))

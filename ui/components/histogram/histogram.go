@@ -1,4 +1,6 @@
-package ui
+// Package histogram draws the distributions of values: a histogram chart
+// with its axes, and a sparkline of the same bins.
+package histogram
 
 import (
 	"fmt"
@@ -14,32 +16,35 @@ import (
 
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/stats"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// histogram is a titled histogram chart: ntcharts bars over bins of a
+// Histogram is a titled histogram chart: ntcharts bars over bins of a
 // nice width (chart.NiceBins: the Freedman-Diaconis width of
 // stats.FreedmanDiaconisBins rounded up to 1, 2, 2.5 or 5 times a power
 // of ten, widened to what fits), a count axis on the left with nice
 // ticks, and the value axis below, labelled at regular nice edges.
-type histogram struct {
-	title string
-	// quantity names the values: the value axis' caption.
-	quantity string
-	values   []float64
-	// summary, when not nil, is the values' summary (the batch's
+type Histogram struct {
+	// Title is drawn above the chart.
+	Title string
+	// Quantity names the values: the value axis' caption.
+	Quantity string
+	// Values are what the bins count.
+	Values []float64
+	// Summary, when not nil, is the values' summary (the batch's
 	// statistics hold it): the bins come from its quartiles rather than
 	// from selecting them among the values again.
-	summary *stats.Summary
+	Summary *stats.Summary
 }
 
 // barGap is the number of blank columns between two bars.
 const barGap = 1
 
-// niceBins returns the bins histogram and sparkline draw of values: the
+// NiceBins returns the bins Histogram and Sparkline draw of values: the
 // Freedman-Diaconis width made nice, at most maxBins of them; nil when
 // no value is finite. summary, when not nil, is the values' (see
-// histogram.summary).
-func niceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
+// Histogram.Summary).
+func NiceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
 	var fd []float64
 	if summary != nil && summary.Count == len(values) && !math.IsInf(summary.Min, 0) && !math.IsInf(summary.Max, 0) {
 		fd = stats.FreedmanDiaconisBinsOf(*summary)
@@ -57,22 +62,22 @@ func niceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
 	return chart.NiceBins(lo, hi, width, maxBins)
 }
 
-// view renders the chart in width x height cells: the title, the bars, the
+// View renders the chart in width x height cells: the title, the bars, the
 // baseline, the tick labels and the caption.
-func (h histogram) view(st *Styles, width, height int) string {
-	title := st.Title.Render(ansi.Truncate(h.title, width, "…"))
+func (h Histogram) View(st *common.Styles, width, height int) string {
+	title := st.Title.Render(ansi.Truncate(h.Title, width, "…"))
 	plotHeight := height - 4 // title, baseline, ticks, caption
 	// Bins are capped with the widest count label there can be (every
 	// value in one bin), so that the bars fit whatever the counts are.
-	plotWidth := width - len(strconv.Itoa(len(h.values))) - 2
-	edges := niceBins(h.values, h.summary, max((plotWidth+barGap)/(1+barGap), 1))
+	plotWidth := width - len(strconv.Itoa(len(h.Values))) - 2
+	edges := NiceBins(h.Values, h.Summary, max((plotWidth+barGap)/(1+barGap), 1))
 	if edges == nil {
 		return title + "\n" + st.Muted.Render("no valid values")
 	}
 	if plotHeight < 1 || plotWidth < 1 {
 		return title
 	}
-	counts := stats.Histogram(h.values, edges)
+	counts := stats.Histogram(h.Values, edges)
 	// Cell 0 of the count axis is the baseline; cell r, row r of the bars
 	// from the bottom, where a bar of r units of counts ends.
 	axis := chart.Fit(0, float64(slices.Max(counts)), plotHeight+1, chart.Options{NonNegative: true, Integer: true})
@@ -113,7 +118,7 @@ func (h histogram) view(st *Styles, width, height int) string {
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
-		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.quantity)+st.Muted.Render(h.note(edges, plotWidth))),
+		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.Quantity)+st.Muted.Render(h.note(edges, plotWidth))),
 	)
 	return strings.Join(rows, "\n")
 }
@@ -121,13 +126,13 @@ func (h histogram) view(st *Styles, width, height int) string {
 // note is what the caption says after the quantity, "  (n = 128, count per
 // bin of 0.5)", without the bin or at all when the plot is too narrow for
 // it: a note cut short would cut its numbers.
-func (h histogram) note(edges []float64, width int) string {
+func (h Histogram) note(edges []float64, width int) string {
 	bin := chart.Format(edges[1]-edges[0], chart.StepDecimals(edges[1]-edges[0]))
 	for _, note := range []string{
-		fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.values), bin),
-		fmt.Sprintf("  (n = %d)", len(h.values)),
+		fmt.Sprintf("  (n = %d, count per bin of %s)", len(h.Values), bin),
+		fmt.Sprintf("  (n = %d)", len(h.Values)),
 	} {
-		if ansi.StringWidth(h.quantity+note) <= width {
+		if ansi.StringWidth(h.Quantity+note) <= width {
 			return note
 		}
 	}
@@ -179,10 +184,10 @@ func valueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 	}
 }
 
-// sparklineView draws the counts of values in edges' bins as an ntcharts
+// Sparkline draws the counts of values in edges' bins as an ntcharts
 // sparkline width columns wide, each bin stretched over the same number
 // of columns.
-func sparklineView(st *Styles, values, edges []float64, width, height int) string {
+func Sparkline(st *common.Styles, values, edges []float64, width, height int) string {
 	counts := stats.Histogram(values, edges)
 	if len(counts) == 0 {
 		return st.Muted.Render("no valid values")
@@ -202,9 +207,9 @@ func sparklineView(st *Styles, values, edges []float64, width, height int) strin
 	return chart.View()
 }
 
-// binsCaption says the range and width of edges' bins: "0.00 … 1.00 in
+// BinsCaption says the range and width of edges' bins: "0.00 … 1.00 in
 // bins of 0.05".
-func binsCaption(edges []float64) string {
+func BinsCaption(edges []float64) string {
 	if len(edges) < 2 {
 		return ""
 	}

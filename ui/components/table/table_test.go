@@ -1,4 +1,4 @@
-package ui
+package table
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
@@ -23,7 +25,7 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		{[]float64{math.NaN(), math.Inf(1), 0.5}, []string{"NaN", "inf", "0.5000"}},
 		{[]float64{-0.00001, 0.5}, []string{"0.0000", "0.5000"}},
 	} {
-		f := newNumberFormat(len(tc.values), func(j int) float64 { return tc.values[j] })
+		f := NewNumberFormat(len(tc.values), func(j int) float64 { return tc.values[j] })
 		width := 0
 		for j, v := range tc.values {
 			got := f.format(v)
@@ -40,20 +42,20 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 
 // testTable returns a table of 30 rows: a frozen id, a long text and four
 // number columns.
-func testTable(width, height int) *dataTable {
-	tb := newDataTable(NewStyles(true, true))
+func testTable(width, height int) *Table {
+	tb := New(common.NewStyles(true, true))
 	ids := func(j int) string { return "row" + strings.Repeat("x", j%3) + string(rune('A'+j%26)) }
 	text := func(j int) string { return "a long text that will not fit in narrow tables " + string(rune('a'+j%26)) }
-	cols := []dataColumn{
-		textColumn("id", 30, 12, ids),
-		textColumn("text", 30, 30, text),
+	cols := []Column{
+		TextColumn("id", 30, 12, ids),
+		TextColumn("text", 30, 30, text),
 	}
 	for c, title := range []string{"alpha", "beta", "gamma", "delta"} {
-		cols = append(cols, numberColumn(title, 30, func(j int) float64 { return float64(j*(c+1)) * 1.25 }))
+		cols = append(cols, NumberColumn(title, 30, func(j int) float64 { return float64(j*(c+1)) * 1.25 }))
 	}
-	tb.setColumns(cols, 1)
-	tb.setRows(30)
-	tb.setSize(width, height)
+	tb.SetColumns(cols, 1)
+	tb.SetRows(30)
+	tb.SetSize(width, height)
 	return &tb
 }
 
@@ -62,7 +64,7 @@ func testTable(width, height int) *dataTable {
 // no number is ever cut.
 func TestDataTableAlignment(t *testing.T) {
 	tb := testTable(200, 10)
-	lines := strings.Split(ansi.Strip(tb.view()), "\n")
+	lines := strings.Split(ansi.Strip(tb.View()), "\n")
 	head := lines[0]
 	for _, title := range []string{"alpha", "beta", "gamma", "delta"} {
 		end := strings.Index(head, title) + len(title)
@@ -79,15 +81,15 @@ func TestDataTableAlignment(t *testing.T) {
 	// At every width, a number column is shown whole or not at all.
 	for width := 20; width < 120; width++ {
 		tb := testTable(width, 10)
-		for _, l := range strings.Split(ansi.Strip(tb.view()), "\n") {
+		for _, l := range strings.Split(ansi.Strip(tb.View()), "\n") {
 			if w := ansi.StringWidth(l); w > width {
 				t.Fatalf("width %d: a line of %d cells", width, w)
 			}
 		}
 		cols, _ := tb.visible()
 		for _, c := range cols {
-			if tb.columns[c].number && tb.columns[c].width < len("36.25") {
-				t.Fatalf("width %d: number column %s narrower than its numbers", width, tb.columns[c].title)
+			if tb.columns[c].Number && tb.columns[c].Width < len("36.25") {
+				t.Fatalf("width %d: number column %s narrower than its numbers", width, tb.columns[c].Title)
 			}
 		}
 	}
@@ -97,83 +99,57 @@ func TestDataTableAlignment(t *testing.T) {
 // cells: the id stays, the others move, the hint says what is off screen.
 func TestDataTableSidewaysScroll(t *testing.T) {
 	tb := testTable(60, 10)
-	head := func() string { return strings.Split(ansi.Strip(tb.view()), "\n")[0] }
+	head := func() string { return strings.Split(ansi.Strip(tb.View()), "\n")[0] }
 	if h := head(); !strings.HasPrefix(h, "id") || !strings.Contains(h, "text") || strings.Contains(h, "delta") {
 		t.Fatalf("at 60 cells the table shows %q", h)
 	}
-	if hint := tb.scrollHint(); !strings.HasSuffix(hint, "→") {
+	if hint := tb.ScrollHint(); !strings.HasSuffix(hint, "→") {
 		t.Errorf("the hint does not say columns are off to the right: %q", hint)
 	}
 	for range 10 {
-		tb.update(keyPress("right"))
+		tb.Update(tableKey("right"))
 	}
 	h := head()
 	if !strings.HasPrefix(h, "id") || strings.Contains(h, "text") || !strings.Contains(h, "delta") {
 		t.Errorf("scrolled right, the table shows %q", h)
 	}
-	if hint := tb.scrollHint(); !strings.HasPrefix(hint, "←") || strings.HasSuffix(hint, "→") {
+	if hint := tb.ScrollHint(); !strings.HasPrefix(hint, "←") || strings.HasSuffix(hint, "→") {
 		t.Errorf("scrolled to the end, the hint is %q", hint)
 	}
 	for range 10 {
-		tb.update(keyPress("left"))
+		tb.Update(tableKey("left"))
 	}
 	if h := head(); !strings.Contains(h, "text") {
 		t.Errorf("scrolled back left, the table shows %q", h)
 	}
-	if wide := testTable(200, 10); wide.scrollHint() != "" || wide.maxLeft() != 0 {
-		t.Errorf("a table that fits scrolls: hint %q, max %d", wide.scrollHint(), wide.maxLeft())
+	if wide := testTable(200, 10); wide.ScrollHint() != "" || wide.maxLeft() != 0 {
+		t.Errorf("a table that fits scrolls: hint %q, max %d", wide.ScrollHint(), wide.maxLeft())
 	}
 }
 
 func TestDataTableClickAndKeys(t *testing.T) {
 	tb := testTable(120, 10) // 9 rows on screen
-	if !tb.click(4) || tb.cursor != 3 {
+	if !tb.Click(4) || tb.cursor != 3 {
 		t.Errorf("a click on the 4th row selected row %d", tb.cursor)
 	}
-	if tb.click(0) || tb.click(20) {
+	if tb.Click(0) || tb.Click(20) {
 		t.Error("a click on the header or below the rows selected something")
 	}
-	tb.update(keyPress("end"))
+	tb.Update(tableKey("end"))
 	if tb.cursor != 29 || tb.top != 21 {
 		t.Errorf("end: cursor %d, top %d; want 29, 21", tb.cursor, tb.top)
 	}
-	if !tb.click(1) || tb.cursor != 21 {
+	if !tb.Click(1) || tb.cursor != 21 {
 		t.Errorf("a click on the first row shown selected %d, want 21", tb.cursor)
 	}
-	tb.update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	tb.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if tb.cursor != 18 {
 		t.Errorf("the wheel moved the cursor to %d, want 18", tb.cursor)
 	}
 }
 
-// TestClickSelectsARow clicks rows of the Trajectories and Groups tabs
-// through the root model, with the screen's coordinates.
-func TestClickSelectsARow(t *testing.T) {
-	m := newTestModel(t, 120, 40)
-	// The header, the tab bar, the tab's status line and the table's
-	// header come before the first row.
-	firstRow := bodyTop + 2
-	press(m, "5")
-	m.Update(tea.MouseClickMsg{X: 5, Y: firstRow + 4, Button: tea.MouseLeft})
-	if got := m.tabs[4].(*trajectoriesTab).table.cursor; got != 4 {
-		t.Errorf("a click on the 5th row of Trajectories selected row %d", got)
-	}
-	press(m, "enter")
-	tab := m.tabs[4].(*trajectoriesTab)
-	if want := m.Session().Trajectories.At(tab.list.rows[4]).ID; !strings.Contains(screen(m), want) || tab.mode != reading {
-		t.Errorf("enter after the click does not open %s", want)
-	}
-	// The weights line, while shown, pushes the body down a row.
-	press(m, "esc", "w")
-	m.Update(tea.MouseClickMsg{X: 5, Y: firstRow + 1 + 6, Button: tea.MouseLeft})
-	if got := m.tabs[4].(*trajectoriesTab).table.cursor; got != 6 {
-		t.Errorf("with the weights line shown, a click on the 7th row of Trajectories selected row %d", got)
-	}
-	press(m, "esc")
-	press(m, "2")
-	m.Update(tea.MouseClickMsg{X: 5, Y: firstRow + 2, Button: tea.MouseLeft})
-	press(m, "enter")
-	if v := screen(m); !strings.Contains(v, "prompt  p02") {
-		t.Errorf("a click on the 3rd group and enter do not open p02:\n%s", v)
-	}
+// tableKey returns the press of the key named k ("left", "end"...), as the
+// terminal reports it.
+func tableKey(k string) tea.KeyPressMsg {
+	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }

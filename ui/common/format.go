@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"math"
@@ -8,13 +8,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// formatNumber formats a statistic in a column: four decimals, or four
+// FormatNumber formats a statistic in a column: four decimals, or four
 // significant digits in exponent form when fixed point would hide the
 // value (|v| >= 1e5, or 1e-10 <= |v| < 1e-3); NaN and the infinities by
 // name. Below 1e-10 a value shows as 0: it is the rounding error of a sum
 // that is 0 in exact arithmetic (the mean of z-scores, of advantages), not
 // a magnitude worth an exponent.
-func formatNumber(v float64) string {
+func FormatNumber(v float64) string {
 	switch a := math.Abs(v); {
 	case math.IsNaN(v):
 		return "NaN"
@@ -28,10 +28,10 @@ func formatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
-// fitBox returns s cut to width columns and height lines, padded with
+// FitBox returns s cut to width columns and height lines, padded with
 // empty lines to exactly height lines, so that what follows it stays in
 // place whatever a tab draws.
-func fitBox(s string, width, height int) string {
+func FitBox(s string, width, height int) string {
 	if width <= 0 || height <= 0 {
 		return strings.Repeat("\n", max(height-1, 0))
 	}
@@ -48,9 +48,9 @@ func fitBox(s string, width, height int) string {
 	return strings.Join(lines, "\n")
 }
 
-// padLeft pads s with spaces on the left to width cells, counting wide
-// characters as two, which fmt's %*s (counting runes) does not; padRight
+// PadLeft pads s with spaces on the left to width cells, counting wide
+// characters as two, which fmt's %*s (counting runes) does not; PadRight
 // (text.go) is its mirror.
-func padLeft(s string, width int) string {
+func PadLeft(s string, width int) string {
 	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
 }

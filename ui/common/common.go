@@ -1,8 +1,8 @@
-// Package ui is rewardlens' terminal dashboard: a root model that routes
-// global keys and owns the Session, and one Component per tab. ui does no
-// maths of its own: every number comes from engine/ and pareto/, and the
-// charts' axes, densities and nearest points from internal/chart.
-package ui
+// Package common is what every part of rewardlens' dashboard shares: the
+// Common each component is built from, the Component and Tab interfaces,
+// the message that the session changed, the styles, and the helpers that
+// format numbers and fit text in cells.
+package common
 
 import (
 	"charm.land/bubbles/v2/help"

@@ -1,4 +1,7 @@
-package ui
+// Package table is the dashboard's table of data: it asks its columns for
+// the cells of the rows on screen only, aligns numbers to the right, cuts
+// text with an ellipsis and scrolls the columns that do not fit sideways.
+package table
 
 import (
 	"math"
@@ -8,33 +11,40 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// dataColumn is one column of a dataTable.
-type dataColumn struct {
-	title string
-	// number columns are right-aligned and never cut: their width must
-	// hold their widest cell (numberFormat.width gives it).
-	number bool
-	// width is the column's width in cells, from its content; a text
+// Column is one column of a Table.
+type Column struct {
+	// Title heads the column.
+	Title string
+	// Number columns are right-aligned and never cut: their width must
+	// hold their widest cell (NumberFormat's width gives it).
+	Number bool
+	// Width is the column's width in cells, from its content; a text
 	// column's cells are cut to it with an ellipsis.
-	width int
-	// cell returns row j's text, safe to print (textsafe), on one line.
-	cell func(j int) string
+	Width int
+	// Cell returns row j's text, safe to print (textsafe), on one line.
+	Cell func(j int) string
 }
 
 // columnGap is the space between two columns.
 const columnGap = "  "
 
-// dataTable draws rows that it asks its columns for, only those on screen:
+// wheelRows is how many rows a notch of the mouse wheel moves the table.
+const wheelRows = 3
+
+// Table draws rows that it asks its columns for, only those on screen:
 // a table of a million rows costs what its visible ones cost. Numbers are
 // right-aligned, text is cut with an ellipsis; when the columns are wider
 // than the screen, left/right scroll those after the frozen ones sideways.
 // A mouse click selects a row.
-type dataTable struct {
-	styles  *Styles
-	keys    dataTableKeyMap
-	columns []dataColumn
+type Table struct {
+	styles *common.Styles
+	// Keys are the keys Update answers, for the tab's help.
+	Keys    KeyMap
+	columns []Column
 	// frozen is how many leading columns stay on screen when scrolling.
 	frozen int
 	rows   int
@@ -42,16 +52,17 @@ type dataTable struct {
 	// first scrolling column on screen.
 	cursor, top, left int
 	width, height     int // height counts the header row
-	// noSelection draws no row selected: a summary's table.
-	noSelection bool
+	// NoSelection draws no row selected: a summary's table.
+	NoSelection bool
 }
 
-type dataTableKeyMap struct {
+// KeyMap is the table's keys: the cursor's and the sideways scroll's.
+type KeyMap struct {
 	Up, Down, PageUp, PageDown, Home, End, Left, Right key.Binding
 }
 
-func newDataTableKeyMap() dataTableKeyMap {
-	return dataTableKeyMap{
+func newKeyMap() KeyMap {
+	return KeyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
@@ -63,33 +74,42 @@ func newDataTableKeyMap() dataTableKeyMap {
 	}
 }
 
-func newDataTable(st *Styles) dataTable {
-	return dataTable{styles: st, keys: newDataTableKeyMap()}
+// New returns an empty table drawn in the styles st.
+func New(st *common.Styles) Table {
+	return Table{styles: st, Keys: newKeyMap()}
 }
 
-// setColumns replaces the columns, frozen of them staying on screen.
-func (t *dataTable) setColumns(cols []dataColumn, frozen int) {
+// SetColumns replaces the columns, frozen of them staying on screen.
+func (t *Table) SetColumns(cols []Column, frozen int) {
 	t.columns, t.frozen = cols, min(frozen, len(cols))
 	t.left = min(t.left, t.maxLeft())
 }
 
-// setRows sets the number of rows, keeping the cursor within them.
-func (t *dataTable) setRows(n int) {
+// SetRows sets the number of rows, keeping the cursor within them.
+func (t *Table) SetRows(n int) {
 	t.rows = n
-	t.setCursor(t.cursor)
+	t.SetCursor(t.cursor)
 }
 
-func (t *dataTable) setSize(width, height int) {
+// SetSize gives the table the cells it may draw in, its header's row
+// included.
+func (t *Table) SetSize(width, height int) {
 	t.width, t.height = width, height
 	t.left = min(t.left, t.maxLeft())
-	t.setCursor(t.cursor)
+	t.SetCursor(t.cursor)
 }
 
-// pageRows is how many rows fit under the header.
-func (t *dataTable) pageRows() int { return max(t.height-1, 1) }
+// Cursor returns the selected row.
+func (t *Table) Cursor() int { return t.cursor }
 
-// setCursor selects row j (clamped) and scrolls it into view.
-func (t *dataTable) setCursor(j int) {
+// ShowFirstColumns scrolls the columns back to the first ones.
+func (t *Table) ShowFirstColumns() { t.left = 0 }
+
+// pageRows is how many rows fit under the header.
+func (t *Table) pageRows() int { return max(t.height-1, 1) }
+
+// SetCursor selects row j (clamped) and scrolls it into view.
+func (t *Table) SetCursor(j int) {
 	t.cursor = max(min(j, t.rows-1), 0)
 	page := t.pageRows()
 	if t.cursor < t.top {
@@ -101,25 +121,25 @@ func (t *dataTable) setCursor(j int) {
 	t.top = max(min(t.top, t.rows-page), 0)
 }
 
-// update moves the cursor or the columns for a key or a mouse message;
+// Update moves the cursor or the columns for a key or a mouse message;
 // it reports whether it used msg.
-func (t *dataTable) update(msg tea.Msg) bool {
+func (t *Table) Update(msg tea.Msg) bool {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		k := t.keys
+		k := t.Keys
 		switch {
 		case key.Matches(msg, k.Up):
-			t.setCursor(t.cursor - 1)
+			t.SetCursor(t.cursor - 1)
 		case key.Matches(msg, k.Down):
-			t.setCursor(t.cursor + 1)
+			t.SetCursor(t.cursor + 1)
 		case key.Matches(msg, k.PageUp):
-			t.setCursor(t.cursor - t.pageRows())
+			t.SetCursor(t.cursor - t.pageRows())
 		case key.Matches(msg, k.PageDown):
-			t.setCursor(t.cursor + t.pageRows())
+			t.SetCursor(t.cursor + t.pageRows())
 		case key.Matches(msg, k.Home):
-			t.setCursor(0)
+			t.SetCursor(0)
 		case key.Matches(msg, k.End):
-			t.setCursor(t.rows - 1)
+			t.SetCursor(t.rows - 1)
 		case key.Matches(msg, k.Left):
 			t.left = max(t.left-1, 0)
 		case key.Matches(msg, k.Right):
@@ -131,9 +151,9 @@ func (t *dataTable) update(msg tea.Msg) bool {
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:
-			t.setCursor(t.cursor - wheelRows)
+			t.SetCursor(t.cursor - wheelRows)
 		case tea.MouseWheelDown:
-			t.setCursor(t.cursor + wheelRows)
+			t.SetCursor(t.cursor + wheelRows)
 		case tea.MouseWheelLeft:
 			t.left = max(t.left-1, 0)
 		case tea.MouseWheelRight:
@@ -146,29 +166,29 @@ func (t *dataTable) update(msg tea.Msg) bool {
 	return false
 }
 
-// click selects the row drawn at line y of the table (0 is the header);
+// Click selects the row drawn at line y of the table (0 is the header);
 // it reports whether there was one.
-func (t *dataTable) click(y int) bool {
+func (t *Table) Click(y int) bool {
 	j := t.top + y - 1
 	if y < 1 || j >= t.rows || j-t.top >= t.pageRows() {
 		return false
 	}
-	t.setCursor(j)
+	t.SetCursor(j)
 	return true
 }
 
 // visible returns the columns on screen, in order, and the width the
 // last may take when it is text cut short (0: its own).
-func (t *dataTable) visible() (cols []int, lastWidth int) {
+func (t *Table) visible() (cols []int, lastWidth int) {
 	used := 0
 	add := func(c int) bool {
-		w := t.columns[c].width
+		w := t.columns[c].Width
 		if len(cols) > 0 {
 			w += len(columnGap)
 		}
 		if used+w > t.width {
-			room := t.width - used - (w - t.columns[c].width)
-			if !t.columns[c].number && room >= 4 {
+			room := t.width - used - (w - t.columns[c].Width)
+			if !t.columns[c].Number && room >= 4 {
 				cols, lastWidth = append(cols, c), room
 			}
 			used = t.width
@@ -192,14 +212,14 @@ func (t *dataTable) visible() (cols []int, lastWidth int) {
 
 // maxLeft is the largest sideways scroll that still leaves the last
 // column on screen.
-func (t *dataTable) maxLeft() int {
+func (t *Table) maxLeft() int {
 	room := t.width
 	for c := range t.frozen {
-		room -= t.columns[c].width + len(columnGap)
+		room -= t.columns[c].Width + len(columnGap)
 	}
 	left := len(t.columns) - t.frozen
 	for c := len(t.columns) - 1; c >= t.frozen; c-- {
-		room -= t.columns[c].width + len(columnGap)
+		room -= t.columns[c].Width + len(columnGap)
 		if room < 0 && c < len(t.columns)-1 {
 			break
 		}
@@ -208,8 +228,8 @@ func (t *dataTable) maxLeft() int {
 	return max(left, 0)
 }
 
-// scrollHint says which columns are off screen, "" when none is.
-func (t *dataTable) scrollHint() string {
+// ScrollHint says which columns are off screen, "" when none is.
+func (t *Table) ScrollHint() string {
 	cols, _ := t.visible()
 	shown := len(cols) // a text column cut short counts: its ellipsis says so
 	hiddenRight := len(t.columns) - t.frozen - t.left - (shown - min(t.frozen, shown))
@@ -217,15 +237,15 @@ func (t *dataTable) scrollHint() string {
 	case t.left == 0 && hiddenRight <= 0:
 		return ""
 	case t.left == 0:
-		return count(hiddenRight, "column", "columns") + " →"
+		return common.Count(hiddenRight, "column", "columns") + " →"
 	case hiddenRight <= 0:
-		return "← " + count(t.left, "column", "columns")
+		return "← " + common.Count(t.left, "column", "columns")
 	}
 	return "← " + strconv.Itoa(t.left) + " · " + strconv.Itoa(hiddenRight) + " →"
 }
 
-// view draws the header and the rows on screen, the cursor's selected.
-func (t *dataTable) view() string {
+// View draws the header and the rows on screen, the cursor's selected.
+func (t *Table) View() string {
 	if t.width <= 0 || t.height <= 0 {
 		return ""
 	}
@@ -237,19 +257,19 @@ func (t *dataTable) view() string {
 			if n > 0 {
 				sb.WriteString(columnGap)
 			}
-			w := t.columns[c].width
+			w := t.columns[c].Width
 			if n == len(cols)-1 && lastWidth > 0 {
 				w = lastWidth
 			}
-			sb.WriteString(alignCell(text(c), w, t.columns[c].number))
+			sb.WriteString(alignCell(text(c), w, t.columns[c].Number))
 		}
 		return sb.String()
 	}
 	lines := make([]string, 0, t.height)
-	lines = append(lines, t.styles.Title.Render(line(func(c int) string { return t.columns[c].title })))
+	lines = append(lines, t.styles.Title.Render(line(func(c int) string { return t.columns[c].Title })))
 	for j := t.top; j < t.rows && len(lines) < t.height; j++ {
-		row := line(func(c int) string { return t.columns[c].cell(j) })
-		if j == t.cursor && !t.noSelection {
+		row := line(func(c int) string { return t.columns[c].Cell(j) })
+		if j == t.cursor && !t.NoSelection {
 			row = t.styles.Selected.Render(row)
 		}
 		lines = append(lines, row)
@@ -261,35 +281,35 @@ func (t *dataTable) view() string {
 // left and cut with an ellipsis.
 func alignCell(s string, width int, number bool) string {
 	if number {
-		return padLeft(s, width)
+		return common.PadLeft(s, width)
 	}
-	if textWidth(s) > width {
+	if common.TextWidth(s) > width {
 		s = ansi.Truncate(s, width, "…")
 	}
-	return padRight(s, width)
+	return common.PadRight(s, width)
 }
 
-// numberFormat formats a column's numbers with one precision: integers
+// NumberFormat formats a column's numbers with one precision: integers
 // as integers, magnitudes from 1e-3 to 1e6 with four significant digits
 // of the largest, others in exponent form.
-type numberFormat struct {
+type NumberFormat struct {
 	decimals int
 	exponent bool
 	// width is the widest cell of the values the format was made for.
 	width int
 }
 
-// newNumberFormat returns the format of the n values v(0)..v(n-1): one
+// NewNumberFormat returns the format of the n values v(0)..v(n-1): one
 // precision for all, chosen from the largest magnitude, and the width of
 // the widest (with fixed decimals it is the smallest or the largest one).
-func newNumberFormat(n int, v func(j int) float64) numberFormat {
+func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	maxAbs, integral := 0.0, true
 	lo, hi := math.Inf(1), math.Inf(-1)
 	special := 0
 	for j := range n {
 		x := v(j)
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			special = max(special, len(formatValue(x)))
+			special = max(special, len(common.FormatValue(x)))
 			continue
 		}
 		lo, hi = min(lo, x), max(hi, x)
@@ -298,7 +318,7 @@ func newNumberFormat(n int, v func(j int) float64) numberFormat {
 			integral = false
 		}
 	}
-	f := numberFormat{}
+	f := NumberFormat{}
 	switch {
 	case maxAbs >= 1e6 || (!integral && maxAbs < 1e-3):
 		f.exponent, f.decimals = true, 3
@@ -317,11 +337,11 @@ func newNumberFormat(n int, v func(j int) float64) numberFormat {
 	return f
 }
 
-// format formats x: NaN and the infinities as formatValue shows them.
-func (f numberFormat) format(x float64) string {
+// format formats x: NaN and the infinities as common.FormatValue shows them.
+func (f NumberFormat) format(x float64) string {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
-		return formatValue(x)
+		return common.FormatValue(x)
 	case f.exponent:
 		return strconv.FormatFloat(x, 'e', f.decimals, 64)
 	}
@@ -332,38 +352,38 @@ func (f numberFormat) format(x float64) string {
 	return s
 }
 
-// numberColumn returns a right-aligned column of n values v(j) formatted
+// NumberColumn returns a right-aligned column of n values v(j) formatted
 // with one precision, as wide as its widest cell or its title.
-func numberColumn(title string, n int, v func(j int) float64) dataColumn {
-	return numberColumnOf(title, newNumberFormat(n, v), v)
+func NumberColumn(title string, n int, v func(j int) float64) Column {
+	return NumberColumnOf(title, NewNumberFormat(n, v), v)
 }
 
-// numberColumnOf returns a right-aligned column of the values v(j) in
+// NumberColumnOf returns a right-aligned column of the values v(j) in
 // format f, made for them (perhaps from the same values in another order).
-func numberColumnOf(title string, f numberFormat, v func(j int) float64) dataColumn {
-	return dataColumn{
-		title: title, number: true, width: max(f.width, ansi.StringWidth(title)),
-		cell: func(j int) string { return f.format(v(j)) },
+func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column {
+	return Column{
+		Title: title, Number: true, Width: max(f.width, ansi.StringWidth(title)),
+		Cell: func(j int) string { return f.format(v(j)) },
 	}
 }
 
-// intColumn returns a right-aligned column of n integers v(j).
-func intColumn(title string, n int, v func(j int) int) dataColumn {
+// IntColumn returns a right-aligned column of n integers v(j).
+func IntColumn(title string, n int, v func(j int) int) Column {
 	lo, hi := 0, 0
 	for j := range n {
 		x := v(j)
 		lo, hi = min(lo, x), max(hi, x)
 	}
 	w := max(ansi.StringWidth(title), len(strconv.Itoa(lo)), len(strconv.Itoa(hi)))
-	return dataColumn{title: title, number: true, width: w, cell: func(j int) string { return strconv.Itoa(v(j)) }}
+	return Column{Title: title, Number: true, Width: w, Cell: func(j int) string { return strconv.Itoa(v(j)) }}
 }
 
-// textColumn returns a left-aligned column of n texts text(j), as wide as
+// TextColumn returns a left-aligned column of n texts text(j), as wide as
 // its widest cell or its title, at most maxWidth.
-func textColumn(title string, n, maxWidth int, text func(j int) string) dataColumn {
+func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 	w := ansi.StringWidth(title)
 	for j := 0; j < n && w < maxWidth; j++ {
-		w = max(w, textWidth(text(j)))
+		w = max(w, common.TextWidth(text(j)))
 	}
-	return dataColumn{title: title, width: min(w, max(maxWidth, ansi.StringWidth(title))), cell: text}
+	return Column{Title: title, Width: min(w, max(maxWidth, ansi.StringWidth(title))), Cell: text}
 }

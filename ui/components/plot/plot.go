@@ -1,0 +1,158 @@
+// Package plot is the frame the dashboard's charts are drawn in: an
+// ntcharts canvas with nice axes, and the drawing of marks, lines and
+// braille polylines in its plotting area.
+package plot
+
+import (
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas/runes"
+
+	"github.com/rewardlens/rewardlens/internal/chart"
+)
+
+// Frame is a chart drawn on an ntcharts canvas: the y tick labels,
+// the y axis, the plotting area (its grid's cells), the x axis under it
+// and the x tick labels. The axes are chart.Axis fits: ticks on nice
+// values at regular cells, and no data on an axis line, whose cells are
+// not the plotting area's.
+type Frame struct {
+	// Canvas holds the frame's cells; a chart draws on it what the
+	// methods do not (densities, runes of its own).
+	Canvas canvas.Model
+	// Grid is the two axes' fit: the plotting area's cells and ticks.
+	Grid chart.Grid
+	// left is the y axis' column; the plotting area starts right of it,
+	// at the canvas' top row.
+	left int
+	// XTick, when not nil, says which x ticks to draw: a chart of one
+	// step labels that step alone, not steps that do not exist.
+	XTick func(v float64) bool
+}
+
+// NewFrame returns the frame of width x height cells: fitY fits the
+// y axis to the rows left by the x axis and its labels, fitX the x axis
+// to the columns the y labels and axis leave.
+func NewFrame(width, height int, fitY, fitX func(cells int) chart.Axis) *Frame {
+	width, height = max(width, 8), max(height, 4)
+	y := fitY(height - 2)
+	left := y.LabelWidth()
+	x := fitX(width - left - 1)
+	return &Frame{Canvas: canvas.New(width, height), Grid: chart.Grid{X: x, Y: y}, left: left}
+}
+
+// Point returns the canvas cell of (x, y), and whether it is in the
+// plotting area.
+func (f *Frame) Point(x, y float64) (canvas.Point, bool) {
+	col, row, ok := f.Grid.Cell(x, y)
+	return f.CellPoint(col, row), ok
+}
+
+// CellPoint returns the canvas cell of the plotting area's column col and
+// row row (row 0 at the bottom).
+func (f *Frame) CellPoint(col, row int) canvas.Point {
+	return canvas.Point{X: f.left + 1 + col, Y: f.Grid.Y.Cells - 1 - row}
+}
+
+// GridCell returns the plotting area's column and row of a canvas cell,
+// and whether it is one of the area's.
+func (f *Frame) GridCell(p canvas.Point) (col, row int, ok bool) {
+	col, row = p.X-f.left-1, f.Grid.Y.Cells-1-p.Y
+	return col, row, col >= 0 && col < f.Grid.X.Cells && row >= 0 && row < f.Grid.Y.Cells
+}
+
+// Mark draws r at (x, y) if it lies in the plotting area.
+func (f *Frame) Mark(x, y float64, r rune, style lipgloss.Style) {
+	if p, ok := f.Point(x, y); ok {
+		f.Canvas.SetCell(p, canvas.NewCellWithStyle(r, style))
+	}
+}
+
+// VLine draws r down the plotting area's column of x, if it has one.
+func (f *Frame) VLine(x float64, r rune, style lipgloss.Style) {
+	col := f.Grid.X.Cell(x)
+	if col < 0 || col >= f.Grid.X.Cells {
+		return
+	}
+	for row := range f.Grid.Y.Cells {
+		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style))
+	}
+}
+
+// HLine draws r across the plotting area's row of y, if it has one.
+func (f *Frame) HLine(y float64, r rune, style lipgloss.Style) {
+	row := f.Grid.Y.Cell(y)
+	if row < 0 || row >= f.Grid.Y.Cells {
+		return
+	}
+	for col := range f.Grid.X.Cells {
+		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style))
+	}
+}
+
+// BrailleLines draws each polyline as braille dots, 2 across and 4 down a
+// cell, clipped to the plotting area: a line of many noisy points stays a
+// line, not a stack of box-drawing corners.
+func (f *Frame) BrailleLines(lines [][]canvas.Float64Point, style lipgloss.Style) {
+	w, h := f.Grid.X.Cells*2, f.Grid.Y.Cells*4
+	dots := runes.NewPatternDotsGrid(w, h)
+	dot := func(p canvas.Float64Point) canvas.Point {
+		return canvas.Point{X: f.Grid.X.Sub(p.X, 2), Y: h - 1 - f.Grid.Y.Sub(p.Y, 4)}
+	}
+	set := func(p canvas.Point) {
+		if p.X >= 0 && p.X < w && p.Y >= 0 && p.Y < h {
+			dots.Set(p.X, p.Y)
+		}
+	}
+	for _, line := range lines {
+		for j, p := range line {
+			if j == 0 {
+				set(dot(p))
+				continue
+			}
+			for _, d := range graph.GetLinePoints(dot(line[j-1]), dot(p)) {
+				set(d)
+			}
+		}
+	}
+	graph.DrawBraillePatterns(&f.Canvas, canvas.Point{X: f.left + 1, Y: 0}, dots.BraillePatterns(), style)
+}
+
+// DrawAxes draws both axes with a tick at each of their ticks, the y
+// labels right-aligned left of the axis and the x labels centred under
+// their ticks (moved inside the canvas at its ends, dropped when they
+// would touch the previous one).
+func (f *Frame) DrawAxes(axis, label lipgloss.Style) {
+	c, g := &f.Canvas, f.Grid
+	base := g.Y.Cells // the x axis' row
+	for row := range g.Y.Cells {
+		c.SetCell(canvas.Point{X: f.left, Y: row}, canvas.NewCellWithStyle('│', axis))
+	}
+	c.SetCell(canvas.Point{X: f.left, Y: base}, canvas.NewCellWithStyle('└', axis))
+	for col := range g.X.Cells {
+		c.SetCell(canvas.Point{X: f.left + 1 + col, Y: base}, canvas.NewCellWithStyle('─', axis))
+	}
+	for _, t := range g.Y.Ticks() {
+		p := f.CellPoint(0, t.Cell)
+		c.SetCell(canvas.Point{X: f.left, Y: p.Y}, canvas.NewCellWithStyle('┤', axis))
+		c.SetStringWithStyle(canvas.Point{X: f.left - len(t.Label), Y: p.Y}, t.Label, label)
+	}
+	end := -1 // the column after the last x label
+	for _, t := range g.X.Ticks() {
+		if f.XTick != nil && !f.XTick(t.Value) {
+			continue
+		}
+		x := f.left + 1 + t.Cell
+		c.SetCell(canvas.Point{X: x, Y: base}, canvas.NewCellWithStyle('┬', axis))
+		start := min(max(x-(len(t.Label)-1)/2, 0), c.Width()-len(t.Label))
+		if start <= end {
+			continue
+		}
+		c.SetStringWithStyle(canvas.Point{X: start, Y: base + 1}, t.Label, label)
+		end = start + len(t.Label)
+	}
+}
+
+// View returns the frame's cells as text.
+func (f *Frame) View() string { return f.Canvas.View() }
