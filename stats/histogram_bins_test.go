@@ -184,3 +184,18 @@ func TestSummarizeSplitMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSummarize1M: a batch's summary of a million rewards, as the
+// dashboard computes it on every method switch.
+func BenchmarkSummarize1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	scratch := make([]float64, len(x))
+	for b.Loop() {
+		copy(scratch, x)
+		SummarizeInPlace(scratch)
+	}
+}
