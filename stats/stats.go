@@ -2,9 +2,7 @@ package stats
 
 import (
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
@@ -143,13 +141,13 @@ func Summarize(x []float64) Summary {
 
 // SummarizeInPlace returns Summarize(x), reordering x: for a caller whose
 // x is a scratch copy, it allocates nothing. From splitSortMin values
-// without NaN, the two halves of x are sorted on two cores and the order
-// statistics taken across them (a dashboard summarises a million rewards
-// on every method switch, before the screen changes).
+// without NaN, the order statistics are selected, not sorted (orderStats;
+// a dashboard summarises a million rewards on every method switch, before
+// the screen changes).
 func SummarizeInPlace(x []float64) Summary {
 	s := Summary{Count: len(x)}
 	s.Mean, s.Std = PopMeanStd(x)
-	if len(x) < splitSortMin || math.IsNaN(s.Mean) || runtime.GOMAXPROCS(0) < 2 {
+	if len(x) < splitSortMin || math.IsNaN(s.Mean) {
 		sorted := x
 		sortFloats(sorted)
 		s.P25, s.Median, s.P75 = Quantile(0.25, sorted), Quantile(0.5, sorted), Quantile(0.75, sorted)
@@ -159,61 +157,13 @@ func SummarizeInPlace(x []float64) Summary {
 		}
 		return s
 	}
-	a, b := x[:len(x)/2], x[len(x)/2:]
-	var wg sync.WaitGroup
-	wg.Go(func() { sortFloats(a) })
-	sortFloats(b)
-	wg.Wait()
-	s.Min, s.Max = kthOfSorted(a, b, 0), kthOfSorted(a, b, len(x)-1)
-	s.P25, s.Median, s.P75 = quantileOfSorted(0.25, a, b), quantileOfSorted(0.5, a, b), quantileOfSorted(0.75, a, b)
+	s.Min, s.P25, s.Median, s.P75, s.Max = orderStats(x)
 	return s
 }
 
-// splitSortMin is the length from which SummarizeInPlace sorts the two
-// halves of its values side by side.
+// splitSortMin is the length from which SummarizeInPlace selects its
+// order statistics rather than sort.
 const splitSortMin = 1 << 16
-
-// quantileOfSorted returns Quantile(q, sorted), sorted being the values of
-// a and b (each sorted by sortFloats, without NaN) sorted together, at
-// least one value in all.
-func quantileOfSorted(q float64, a, b []float64) float64 {
-	n := len(a) + len(b)
-	h := q * float64(n-1)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return kthOfSorted(a, b, n-1)
-	}
-	x, y := kthOfSorted(a, b, lo), kthOfSorted(a, b, lo+1)
-	frac := h - float64(lo)
-	return interpolate(x, y, frac)
-}
-
-// kthOfSorted returns the k-th smallest (0-based) of the values of a and b,
-// each sorted by sortFloats, in sortFloats' order (-0 before +0): a binary
-// search for how many of the k+1 smallest come from a.
-func kthOfSorted(a, b []float64, k int) float64 {
-	// i from a and k+1-i from b are the k+1 smallest when a[i-1] <= b[k+1-i]
-	// and b[k-i] <= a[i]; the search finds the least i with a[i] >= b[k-i].
-	lo, hi := max(0, k+1-len(b)), min(k+1, len(a))
-	for lo < hi {
-		i := int(uint(lo+hi) >> 1)
-		if floatKey(a[i]) < floatKey(b[k-i]) {
-			lo = i + 1
-		} else {
-			hi = i
-		}
-	}
-	i, j := lo, k+1-lo // taken from a and from b
-	switch {
-	case i == 0:
-		return b[j-1]
-	case j == 0:
-		return a[i-1]
-	case floatKey(a[i-1]) >= floatKey(b[j-1]):
-		return a[i-1]
-	}
-	return b[j-1]
-}
 
 // Pearson returns the Pearson correlation of x and y,
 //

@@ -81,12 +81,9 @@ func TestQuantileNearTheLimit(t *testing.T) {
 			if got := selectQuantile(q, c.x, keys); got != c.want[i] {
 				t.Errorf("selectQuantile(%v, %v) = %v, want %v", q, c.x, got, c.want[i])
 			}
-			if got := quantileOfSorted(q, sorted[:1], sorted[1:]); got != c.want[i] {
-				t.Errorf("quantileOfSorted(%v, %v) = %v, want %v", q, c.x, got, c.want[i])
-			}
 		}
 	}
-	// Two million values, summarised as two halves on two cores.
+	// Two million values, their order statistics selected on two cores.
 	x := make([]float64, 1<<21)
 	for i := range x {
 		x[i] = math.MaxFloat64
