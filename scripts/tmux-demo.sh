@@ -98,7 +98,7 @@ press 0 pareto-reset "Pareto ranks:"
 press "$(tab_key Steps)" steps "reward std"
 press Down steps-next "▸ reward std"
 press Enter steps-full "esc: all charts"
-press Escape steps-grid "frac_zero_std_groups"
+press Escape steps-grid "frac_zero_std_grou"
 # Back to a tab of few keys, whose help line leaves room for the
 # global ones the weight edit checks.
 press "$(tab_key Compare)" compare-again "(A) against"
