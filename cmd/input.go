@@ -138,7 +138,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		}
 		if evaluator == nil {
 			evaluator = p.computer.NewEvaluator()
-			p.reserve(evaluator, expectedCount(inputBytes, ts), ts)
+			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts)
 		}
 		evaluator.Add(ts)
 		for i := range ts {
@@ -162,19 +162,6 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	p.ev = evaluator.Evaluation()
 	return &p, nil
-}
-
-// expectedCount estimates how many trajectories inputs of size bytes hold
-// from the first ones read, ts: the size over the bytes per record so far,
-// plus 5%. It is 0 when it cannot tell: the size is unknown (standard
-// input) or the records have no offsets (Parquet).
-func expectedCount(size int64, ts []engine.Trajectory) int {
-	n := len(ts)
-	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
-		return 0
-	}
-	perRecord := float64(ts[n-1].Offset-ts[0].Offset) / float64(n-1)
-	return int(float64(size)/perRecord*1.05) + 1
 }
 
 // reserve makes room in the evaluator and the ID list for the n

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -242,18 +241,9 @@ func layoutSentence(name string, cfg engine.Config) string {
 	return "read as " + name + ": " + strings.Join(parts, ", ")
 }
 
-// emptyLayoutNote is the description of an input that auto could not
-// recognise because its files are empty: "" for standard input, which is
-// plain records as documented.
+// emptyLayoutNote is the description of followed inputs that auto could
+// not recognise because nothing is in them yet (empty files, a directory
+// without input files, an empty .gz).
 func emptyLayoutNote(paths []string) string {
-	files, err := loaders.Expand(paths)
-	if err != nil {
-		return ""
-	}
-	for _, path := range files {
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() && st.Size() == 0 {
-			return fmt.Sprintf("warning: layout not recognised: %s is empty, so it is read as plain records (give --from verl or --from trl if a trainer writes it)", path)
-		}
-	}
-	return ""
+	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl or --from trl if a trainer writes it)", strings.Join(paths, ", "))
 }

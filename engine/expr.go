@@ -150,6 +150,29 @@ func maybeString(t reflect.Type) bool {
 	return t == nil || t.Kind() == reflect.String || t.Kind() == reflect.Interface
 }
 
+// stringType is a string's type.
+var stringType = reflect.TypeOf("")
+
+// addFunction is boundedAdd as expr's checker sees it: a string when both
+// sides are, else of a type known only when it runs, as expr's own + on
+// values of unknown types (a sum of metadata values is still a number to
+// compare, round or divide).
+func addFunction(c *conf.Config) {
+	c.Functions[addName] = &builtin.Function{
+		Name: addName,
+		Func: boundedAdd,
+		Validate: func(args []reflect.Type) (reflect.Type, error) {
+			if len(args) != 3 {
+				return nil, fmt.Errorf("+: want 2 operands, got %d", len(args)-1)
+			}
+			if args[1] == stringType && args[2] == stringType {
+				return stringType, nil
+			}
+			return reflect.TypeOf((*any)(nil)).Elem(), nil
+		},
+	}
+}
+
 // tickFunction is tick as expr's checker sees it: its type is its
 // body's, so that the body is type checked as if tick were not there
 // (a filter's predicate must still be a boolean).
@@ -346,9 +369,9 @@ type Expression struct {
 	// then looks it up without the VM, with the same result.
 	key    string
 	direct bool
-	// budget is what repeat, replace and join may still build in the
-	// current run, and when it started; budgeted is set when the program
-	// reads it (calls one of them, or loops).
+	// budget is what is left of the current run's budgets (builtBudget);
+	// budgeted is set when the program reads it (calls a builder, joins
+	// strings with + under a let or in a loop, matches, or loops).
 	budget   builtBudget
 	budgeted bool
 	// runTime is the loops' time budget, maxRunTime but in tests.
@@ -418,9 +441,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, string, string) []string),
 			new(func(*builtBudget, string, string, int) []string)),
 		expr.Function("flatten", boundedFlatten, new(func(*builtBudget, any) []any)),
-		expr.Function(addName, boundedAdd,
-			new(func(*builtBudget, string, string) string),
-			new(func(*builtBudget, any, any) any)),
+		addFunction,
 		expr.Function(matchesName, boundedMatches, new(func(*builtBudget, any, any) bool)),
 		expr.Function("repeat", boundedRepeat, new(func(*builtBudget, string, int) string)),
 		expr.Function("replace", boundedReplace,

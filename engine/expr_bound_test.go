@@ -362,3 +362,35 @@ func TestInferredObjectivesAreLean(t *testing.T) {
 		t.Errorf("an inferred objective allocates %d bytes", per)
 	}
 }
+
+// TestSumsInLoopsAndLets: a + under a let or in a loop goes through the
+// budget's $add, yet sums of values of unknown types stay numbers to
+// compare, divide or round, as in expr without budgets.
+func TestSumsInLoopsAndLets(t *testing.T) {
+	tr := Trajectory{Done: true, Metadata: map[string]any{
+		"accuracy": 0.5, "a": 1.0, "b": 2.0, "xs": []any{1.0, 2.0, 3.0}, "scores": []any{0.5, 1.5}}}
+	for src, want := range map[string]float64{
+		`reduce(scores, #acc + #) / len(scores)`:   1,
+		`all(xs, # + a > 1) ? 1 : 0`:               1,
+		`count(xs, # + a > 2)`:                     2,
+		`len(filter(xs, # + a > 2))`:               2,
+		`let y = accuracy + a; y > 1 ? 1 : 0`:      1,
+		`let x = a; (x + b) * 2`:                   6,
+		`let x = a; abs(x + b)`:                    3,
+		`let x = a; round(x + b)`:                  3,
+		`let x = a; x + b == 3 ? 1 : 0`:            1,
+		`let m = metadata; m.a + m.b > 2 ? 1 : 0`:  1,
+		`let s = "ab"; len(s + s)`:                 4,
+		`reduce(["a", "b"], #acc + #, "") == "ab"`: 1,
+		`sum(map(xs, let y = # + a; y * 2))`:       18,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if v, err := e.Eval(&tr); err != nil || v != want {
+			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
+		}
+	}
+}

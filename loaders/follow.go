@@ -293,8 +293,11 @@ func (f *follower) noteEvent(ev fsnotify.Event) {
 
 // checkDirty checks the files events named, and the followed directories
 // when an entry appeared in one. The known files go first: a log rotated
-// into a new name in a followed directory is reloaded at its old path
-// before it is read at its new one, never counted at both.
+// into a new name in a followed directory, a new file at its old path, is
+// reloaded at its old path before it is read at its new one, not counted
+// at both. (Renamed with no new file at its path, it is gone there, what
+// was read from it stays, and it is read again at its new name: counted
+// at both until a file comes back at the old path.)
 func (f *follower) checkDirty() {
 	for name := range f.dirty {
 		if ff, ok := f.byPath[name]; ok {
@@ -334,9 +337,11 @@ func (f *follower) note(ff *followedFile, c fileChange) {
 	}
 	// Lines read since the file's last reload, or its first reading, go
 	// to the consumer before the reload replaces them (a batch's final
-	// lines); a reload of what is itself a pending reload replaces it, so
-	// that a file rewritten again and again is queued once.
-	if c.reloaded && last.holds(ff.path) && !slices.Contains(last.Reloaded, ff.path) {
+	// lines): so do a rotated file's last lines (drained), even when what
+	// they end is itself a pending reload; a rewrite of what is a pending
+	// reload replaces it, so that a file rewritten again and again is
+	// queued once.
+	if c.reloaded && last.holds(ff.path) && (c.drained != nil || !slices.Contains(last.Reloaded, ff.path)) {
 		f.pending = append(f.pending, Update{})
 		last = &f.pending[len(f.pending)-1]
 	}

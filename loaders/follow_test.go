@@ -630,6 +630,38 @@ func TestFollowRotationInADirectoryCountsOnce(t *testing.T) {
 	}
 }
 
+// TestFollowRotatedTwiceBeforeTheConsumerLooks rotates a log, lets the
+// new one grow, and rotates it again before the consumer takes anything:
+// every line of the middle log, its reading and its last lines, still
+// reaches the consumer before the newest log replaces it.
+func TestFollowRotatedTwiceBeforeTheConsumerLooks(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "log.jsonl")
+	writeText(t, path, idLines("a", 1))
+	f, state := newTestFollower(t, path)
+	rotate := func(suffix, next string) {
+		if err := os.Rename(path, path+suffix); err != nil {
+			t.Fatal(err)
+		}
+		writeText(t, path, next)
+		f.checkAll()
+	}
+	testfile.Append(t, path, idLines("b", 1))
+	rotate(".1", idLines("c", 2))
+	testfile.Append(t, path, idLines("d", 2))
+	rotate(".2", idLines("e", 1))
+	var got []string
+	for _, u := range takePending(f, state) {
+		got = append(got, updateIDs(u)...)
+	}
+	if want := []string{"b0", "c0", "c1", "d0", "d1", "e0"}; !slices.Equal(got, want) {
+		t.Errorf("the consumer was sent %v, want %v", got, want)
+	}
+	if !slices.Equal(state.ids[path], ids("e", 1)) {
+		t.Errorf("in the end %v, want e0", state.ids[path])
+	}
+}
+
 // TestFollowRewritesQueueOnce rewrites a CSV file (read whole when it
 // changes) five times before the consumer takes anything: one update
 // waits, the last reading, not five copies of the file.

@@ -204,6 +204,20 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 	return total, nil
 }
 
+// ExpectedCount estimates how many trajectories inputs of size bytes hold
+// from the first ones read, ts: the size over the bytes per record so far,
+// plus 5%, so that a caller reserves its arrays once. It is 0 when it
+// cannot tell: the size is unknown (standard input) or the records have no
+// offsets (Parquet).
+func ExpectedCount(size int64, ts []engine.Trajectory) int {
+	n := len(ts)
+	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
+		return 0
+	}
+	perRecord := float64(ts[n-1].Offset-ts[0].Offset) / float64(n-1)
+	return int(float64(size)/perRecord*1.05) + 1
+}
+
 // CappedWarning says that Options.MaxRows stopped the reading after n
 // trajectories, and what that means for the rewards.
 func CappedWarning(n int) string {

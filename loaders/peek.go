@@ -36,12 +36,23 @@ type FileFields struct {
 // (directories expanded as Load does; standard input is left out, as it
 // can be read once only) and returns what it tells of each file's fields,
 // in input order. A file's reading stops at its first trajectory; an
-// empty file is left out, as it tells nothing (Load's error for it stays).
+// empty file, or a directory without input files, is left out, as it
+// tells nothing (Load's error for it stays).
 // Options.Pick and Fields are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
-	files, err := Expand(paths)
-	if err != nil {
-		return nil, err
+	// As Expand, but a directory without input files tells nothing, as an
+	// empty file: Load's error for it stays (following waits for it).
+	var files []string
+	for _, p := range paths {
+		if p == "-" || !isDir(p) {
+			files = append(files, p)
+			continue
+		}
+		inputs, err := listInputs(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, inputs...)
 	}
 	parent := opts.Context
 	if parent == nil {

@@ -102,7 +102,7 @@ func (h header) view(c *common.Common, width int, compact bool) (line string, go
 		// that matter most, before they go.
 		candidates = nil
 		for _, withMethod := range []bool{true, false} {
-			for _, nameWidth := range nameWidths(s.Result.Objectives) {
+			for _, nameWidth := range nameWidths(s.Result.Objectives, width) {
 				goals = goalsTextWithin(st, s.Result.Objectives, nameWidth)
 				if withMethod {
 					candidates = append(candidates, []string{batch, methodName, counts, goals})
@@ -138,8 +138,13 @@ func (h header) view(c *common.Common, width int, compact bool) (line string, go
 }
 
 // nameWidths are the widths the goals' names are cut to, widest first:
-// from the longest name's down to a letter and the ellipsis ("a…").
-func nameWidths(objs []engine.Objective) []int {
+// from the longest name's down to a letter and the ellipsis ("a…"); none
+// when even those would not fit in room cells ("a… ↑" and a space a
+// goal), so that a run of a thousand objectives costs no sweep.
+func nameWidths(objs []engine.Objective, room int) []int {
+	if 5*len(objs)-1 > room {
+		return nil
+	}
 	longest := 0
 	for _, o := range objs {
 		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
@@ -158,7 +163,7 @@ func nameWidths(objs []engine.Objective) []int {
 // compact form is tried next).
 func withGoals(c *common.Common, bar string, width int) (string, bool) {
 	room := width - ansi.StringWidth(bar) - 2
-	for _, nameWidth := range nameWidths(c.Session.Result.Objectives) {
+	for _, nameWidth := range nameWidths(c.Session.Result.Objectives, room) {
 		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
 		if w := ansi.StringWidth(goals); w <= room {
 			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals, true

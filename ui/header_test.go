@@ -1,12 +1,16 @@
 package ui
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // TestHeaderAtThreeWidths checks the header (and the tab bar, where the
@@ -128,5 +132,22 @@ func TestTabBarCompactAt80(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
 	if m.active != 3 {
 		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
+	}
+}
+
+// TestNameWidthsSkipWhatCannotFit: the goals' widths are tried from the
+// longest name down to "a…", and not at all when not even "a… ↑" a goal
+// fits: a thousand objectives cost no sweep on every frame.
+func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
+	objs := []engine.Objective{{Name: "accuracy"}, {Name: "len"}}
+	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
+		t.Errorf("nameWidths = %v, want 8 down to 2", got)
+	}
+	many := make([]engine.Objective, 1000)
+	for k := range many {
+		many[k].Name = fmt.Sprintf("objective_%d", k)
+	}
+	if got := nameWidths(many, 200); got != nil {
+		t.Errorf("nameWidths of 1000 objectives in 200 cells = %v, want none", got)
 	}
 }

@@ -34,33 +34,28 @@ func updatingBadge(st *common.Styles) string { return st.Muted.Render("◌ healt
 // healthBadge sums the findings up for the header: "✓ healthy", or the
 // checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.
 func healthBadge(st *common.Styles, findings []health.Finding) string {
-	warn, alert := healthCounts(findings)
-	var parts []string
-	if alert > 0 {
-		parts = append(parts, st.Alert.Render(fmt.Sprintf("✖ %d ALERT", alert)))
-	}
-	if warn > 0 {
-		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚠ %d WARN", warn)))
-	}
-	if len(parts) == 0 {
-		return st.Positive.Render("✓ healthy")
-	}
-	return strings.Join(parts, " ")
+	return badge(st, findings, "✖ %d ALERT", "⚠ %d WARN", "✓ healthy")
 }
 
 // compactHealthBadge is healthBadge's counts alone, "✖2 ⚠1", for a narrow
 // header.
 func compactHealthBadge(st *common.Styles, findings []health.Finding) string {
+	return badge(st, findings, "✖%d", "⚠%d", "✓")
+}
+
+// badge is the checks counted by their worst level in the formats given,
+// or healthy when there are none.
+func badge(st *common.Styles, findings []health.Finding, alertFormat, warnFormat, healthy string) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
-		parts = append(parts, st.Alert.Render(fmt.Sprintf("✖%d", alert)))
+		parts = append(parts, st.Alert.Render(fmt.Sprintf(alertFormat, alert)))
 	}
 	if warn > 0 {
-		parts = append(parts, st.Warning.Render(fmt.Sprintf("⚠%d", warn)))
+		parts = append(parts, st.Warning.Render(fmt.Sprintf(warnFormat, warn)))
 	}
 	if len(parts) == 0 {
-		return st.Positive.Render("✓")
+		return st.Positive.Render(healthy)
 	}
 	return strings.Join(parts, " ")
 }

@@ -14,9 +14,9 @@ import (
 // Common is what every component shares: the size it may draw in, the
 // styles, and the session whose data it shows.
 type Common struct {
-	Width, Height int
-	Styles        *Styles
-	Session       *session.Session
+	Width, Height int              // the cells of the whole screen
+	Styles        *Styles          // the dashboard's styles, for the terminal's background
+	Session       *session.Session // the data shown, owned by the root model
 }
 
 // Component is a part of the screen: a tab's body, the header, the footer.

@@ -24,13 +24,13 @@ type Styles struct {
 	Header      lipgloss.Style
 	HeaderKey   lipgloss.Style // "method:", "scope:"...
 	HeaderValue lipgloss.Style // what follows them
-	TabActive   lipgloss.Style
-	TabInactive lipgloss.Style
+	TabActive   lipgloss.Style // the tab shown, in the tab bar
+	TabInactive lipgloss.Style // the other tabs
 	Status      lipgloss.Style // the status line
 	Warning     lipgloss.Style // a warning in the status line
 	Invalid     lipgloss.Style // invalid counts > 0 and errors
 	Alert       lipgloss.Style // a health ALERT: highlighted, even without colour
-	Help        help.Styles
+	Help        help.Styles    // the footer's key help
 	Muted       lipgloss.Style // secondary text: units, hints, NaN
 
 	// Tab bodies.

@@ -73,7 +73,7 @@ type HealthJob struct {
 	started bool
 }
 
-// run computes the job unless it was; it returns once it is computed.
+// Run computes the job unless it was; it returns once it is computed.
 func (j *HealthJob) Run() {
 	j.once.Do(func() {
 		j.result.Finish()

@@ -91,19 +91,6 @@ func (b *Builder) Sizing(progress func(done, total int64)) func(done, total int6
 	}
 }
 
-// expectedTrajectories estimates how many trajectories inputs of size bytes
-// hold from the first ones read, ts: the size over the bytes per record so
-// far, plus 5%. It is 0 when it cannot tell: the size is unknown (standard
-// input) or the records have no offsets (Parquet).
-func expectedTrajectories(size int64, ts []engine.Trajectory) int {
-	n := len(ts)
-	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
-		return 0
-	}
-	perRecord := float64(ts[n-1].Offset-ts[0].Offset) / float64(n-1)
-	return int(float64(size)/perRecord*1.05) + 1
-}
-
 // Builder evaluates streamed trajectories and keeps them lean
 // (the dashboard's streamed and followed loads).
 type Builder struct {
@@ -178,7 +165,7 @@ func (b *Builder) Add(ts []engine.Trajectory) error {
 	if !b.reserved {
 		// Arrays grown as they fill would be copied over and over, into
 		// fresh memory each time: a large share of loading a million.
-		if n := expectedTrajectories(b.size, ts); n > len(ts) {
+		if n := loaders.ExpectedCount(b.size, ts); n > len(ts) {
 			b.ev.Reserve(n)
 		}
 		b.reserved = true

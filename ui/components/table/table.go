@@ -58,7 +58,8 @@ type Table struct {
 
 // KeyMap is the table's keys: the cursor's and the sideways scroll's.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Home, End, Left, Right key.Binding
+	Up, Down, PageUp, PageDown, Home, End key.Binding // the cursor
+	Left, Right                           key.Binding // the columns, sideways
 }
 
 func newKeyMap() KeyMap {

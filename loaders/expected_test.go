@@ -1,4 +1,4 @@
-package cmd
+package loaders
 
 import (
 	"testing"
@@ -30,8 +30,8 @@ func TestExpectedCount(t *testing.T) {
 		{"no offsets (Parquet)", 10_000, at(0, 0, 0), 0},
 		{"two files", 10_000, other, 0},
 	} {
-		if got := expectedCount(c.size, c.ts); got != c.want {
-			t.Errorf("%s: expectedCount = %d, want %d", c.name, got, c.want)
+		if got := ExpectedCount(c.size, c.ts); got != c.want {
+			t.Errorf("%s: ExpectedCount = %d, want %d", c.name, got, c.want)
 		}
 	}
 }
