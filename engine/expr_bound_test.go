@@ -211,20 +211,7 @@ func TestBuildersAreBounded(t *testing.T) {
 		`len(map(1..999999, split(repeat("ab", 1000000), "")))`,
 		`len(map(1..999999, fromJSON(toJSON(1..100000))))`,
 	} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		v, err := e.Eval(&tr)
-		runtime.ReadMemStats(&after)
-		if err != ErrBudget {
-			t.Errorf("%.60s = %v, %v; want ErrBudget", src, v, err)
-		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
-			t.Errorf("%.60s allocated %d MiB", src, alloc>>20)
-		}
+		overBudgetWithin(t, src, &tr, 1<<30)
 	}
 	for src, want := range map[string]float64{
 		`let a = "ab"; len(a + a + "c")`:                      5,
@@ -268,20 +255,7 @@ func TestBuildersAreBounded(t *testing.T) {
 func TestMatchesIsBounded(t *testing.T) {
 	tr := Trajectory{ID: "p01-c3", Group: "p01", Done: true, Metadata: map[string]any{"bomb": strings.Repeat("(a*)*", 50000)}}
 	for _, src := range []string{`"x" matches repeat("(a*)*", 200000) ? 1 : 0`, `"x" matches bomb ? 1 : 0`} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		v, err := e.Eval(&tr)
-		runtime.ReadMemStats(&after)
-		if err != ErrBudget {
-			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
-		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
-			t.Errorf("%s allocated %d MiB", src, alloc>>20)
-		}
+		overBudgetWithin(t, src, &tr, 1<<30)
 	}
 	for src, want := range map[string]string{
 		`"x" matches "` + strings.Repeat("(a*)*", 50000) + `" ? 1 : 0`: "line 1, column 5: matches: the pattern compiles to 300002 instructions and 50000 groups: over the expression's budget",
@@ -392,5 +366,25 @@ func TestSumsInLoopsAndLets(t *testing.T) {
 		if v, err := e.Eval(&tr); err != nil || v != want {
 			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
 		}
+	}
+}
+
+// overBudgetWithin checks that the expression src makes tr invalid with
+// ErrBudget, having allocated at most limit bytes on the way.
+func overBudgetWithin(t *testing.T, src string, tr *Trajectory, limit uint64) {
+	t.Helper()
+	e, err := CompileExpression("o", src)
+	if err != nil {
+		t.Fatalf("%.60s: %v", src, err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	v, err := e.Eval(tr)
+	runtime.ReadMemStats(&after)
+	if err != ErrBudget {
+		t.Errorf("%.60s = %v, %v; want ErrBudget", src, v, err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > limit {
+		t.Errorf("%.60s allocated %d MiB", src, alloc>>20)
 	}
 }
