@@ -211,13 +211,9 @@ func tick(params ...any) (any, error) {
 // only n, checked before anything is built: at most maxRepeatBytes, and
 // within the evaluation's budget.
 func boundedRepeat(params ...any) (any, error) {
-	budget, err := budgetOf("repeat", params[0])
+	budget, s, err := budgetAndString("repeat", params)
 	if err != nil {
 		return nil, err
-	}
-	s, ok := params[1].(string)
-	if !ok {
-		return nil, fmt.Errorf("repeat: want a string, got %T", params[1])
 	}
 	n, err := countArg("repeat", params[2])
 	if err != nil {

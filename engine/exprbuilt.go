@@ -82,15 +82,25 @@ func stringArg(fn string, params []any, k int) (string, error) {
 	return s, nil
 }
 
+// budgetAndString returns the budget a builder is passed first and its
+// first argument, a string.
+func budgetAndString(fn string, params []any) (*builtBudget, string, error) {
+	budget, err := budgetOf(fn, params[0])
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := stringArg(fn, params, 1)
+	if err != nil {
+		return nil, "", err
+	}
+	return budget, s, nil
+}
+
 // boundedCase is upper or lower: at least the size of s, checked before,
 // its size counted after (an invalid byte becomes U+FFFD's three).
 func boundedCase(fn string, f func(string) string) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		budget, err := budgetOf(fn, params[0])
-		if err != nil {
-			return nil, err
-		}
-		s, err := stringArg(fn, params, 1)
+		budget, s, err := budgetAndString(fn, params)
 		if err != nil {
 			return nil, err
 		}
@@ -105,11 +115,7 @@ func boundedCase(fn string, f func(string) string) func(params ...any) (any, err
 // boundedToBase64 is expr's toBase64 with its result counted before it is
 // built.
 func boundedToBase64(params ...any) (any, error) {
-	budget, err := budgetOf("toBase64", params[0])
-	if err != nil {
-		return nil, err
-	}
-	s, err := stringArg("toBase64", params, 1)
+	budget, s, err := budgetAndString("toBase64", params)
 	if err != nil {
 		return nil, err
 	}
@@ -154,11 +160,7 @@ func boundedToJSON(params ...any) (any, error) {
 // boundedFromJSON is expr's fromJSON with the text it parses counted
 // before: what it builds is of the text's size.
 func boundedFromJSON(params ...any) (any, error) {
-	budget, err := budgetOf("fromJSON", params[0])
-	if err != nil {
-		return nil, err
-	}
-	s, err := stringArg("fromJSON", params, 1)
+	budget, s, err := budgetAndString("fromJSON", params)
 	if err != nil {
 		return nil, err
 	}
@@ -176,11 +178,7 @@ func boundedFromJSON(params ...any) (any, error) {
 // before the array is built: split(s, "") makes one per character.
 func boundedSplit(fn string, after bool) func(params ...any) (any, error) {
 	return func(params ...any) (any, error) {
-		budget, err := budgetOf(fn, params[0])
-		if err != nil {
-			return nil, err
-		}
-		s, err := stringArg(fn, params, 1)
+		budget, s, err := budgetAndString(fn, params)
 		if err != nil {
 			return nil, err
 		}
