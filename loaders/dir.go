@@ -28,13 +28,19 @@ func IsInputName(name string) bool {
 // paths, so that the i-th file of the result is file index i, the default
 // batch of its trajectories.
 func Expand(paths []string) ([]string, error) {
+	return expand(paths, dirInputs)
+}
+
+// expand is Expand with inputs listing a directory's input files: dirInputs
+// (none is an error), or listInputs (none is none).
+func expand(paths []string, inputs func(dir string) ([]string, error)) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		if p == "-" || !isDir(p) {
 			out = append(out, p)
 			continue
 		}
-		files, err := dirInputs(p)
+		files, err := inputs(p)
 		if err != nil {
 			return nil, err
 		}

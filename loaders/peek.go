@@ -40,19 +40,11 @@ type FileFields struct {
 // tells nothing (Load's error for it stays).
 // Options.Pick and Fields are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
-	// As Expand, but a directory without input files tells nothing, as an
-	// empty file: Load's error for it stays (following waits for it).
-	var files []string
-	for _, p := range paths {
-		if p == "-" || !isDir(p) {
-			files = append(files, p)
-			continue
-		}
-		inputs, err := listInputs(p)
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, inputs...)
+	// A directory without input files tells nothing, as an empty file:
+	// Load's error for it stays (following waits for it).
+	files, err := expand(paths, listInputs)
+	if err != nil {
+		return nil, err
 	}
 	parent := opts.Context
 	if parent == nil {
