@@ -63,7 +63,7 @@ func TestBuiltStringsAreBounded(t *testing.T) {
 			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
 		}
 	}
-	for src, want := range map[string]float64{
+	evalsRunAfterRun(t, &tr, 3, map[string]float64{
 		`len(replace(s, "x", "yy"))`:                         2000,
 		`len(replace("aXbXc", "X", "--", 1))`:                6,
 		`len(join(["a", "bc", word], "-"))`:                  7,
@@ -71,17 +71,7 @@ func TestBuiltStringsAreBounded(t *testing.T) {
 		`len(join(split("a b c", " "), ""))`:                 3,
 		`sum(map(1..100, len(replace(s, "x", "yy"))))`:       200000,
 		`len(repeat(word, 3)) + len(replace(word, "", "-"))`: 11,
-	} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for run := range 3 {
-			if v, err := e.Eval(&tr); err != nil || v != want {
-				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
-			}
-		}
-	}
+	})
 	if _, err := CompileExpression("o", `replace(1, "a", "b")`); err == nil {
 		t.Error(`replace(1, "a", "b") compiled: the types are no longer checked`)
 	}
@@ -110,7 +100,7 @@ func TestLoopsAreBounded(t *testing.T) {
 			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
 		}
 	}
-	for src, want := range map[string]float64{
+	evalsRunAfterRun(t, &tr, 2, map[string]float64{
 		`sum(map(xs, # * 2))`:       20,
 		`count(xs, # > 2)`:          2,
 		`len(filter(xs, # > 1))`:    3,
@@ -121,17 +111,7 @@ func TestLoopsAreBounded(t *testing.T) {
 		`len(reduce(1..1500, #acc + "xxxxxxxxxx", ""))`: 15000,
 		// 3000 + 3000*300 rounds, within maxLoopRounds.
 		`reduce(long, #acc + reduce(threehundred, #acc + 1, 0), 0)`: 9e5,
-	} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for run := range 2 {
-			if v, err := e.Eval(&tr); err != nil || v != want {
-				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
-			}
-		}
-	}
+	})
 }
 
 // TestLoopBodiesAreTypeChecked: a loop's body goes through tick, yet is
@@ -213,7 +193,7 @@ func TestBuildersAreBounded(t *testing.T) {
 	} {
 		overBudgetWithin(t, src, &tr, 1<<30)
 	}
-	for src, want := range map[string]float64{
+	evalsRunAfterRun(t, &tr, 3, map[string]float64{
 		`let a = "ab"; len(a + a + "c")`:                      5,
 		`len(reduce(1..3, #acc + "x", ""))`:                   3,
 		`reduce(1..4, #acc + #, 0)`:                           10,
@@ -228,17 +208,7 @@ func TestBuildersAreBounded(t *testing.T) {
 		`len(splitAfter("a,b,c", ",")[0])`:                    2,
 		`len(flatten([[1, 2], [3, [4]], []]))`:                4,
 		`sum(map(1..100, len(split(repeat("ab", 100), ""))))`: 20000,
-	} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for run := range 3 {
-			if v, err := e.Eval(&tr); err != nil || v != want {
-				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
-			}
-		}
-	}
+	})
 	for _, src := range []string{`"a" + 1`, `let a = "a"; a + 1`, `upper(1)`} {
 		if _, err := CompileExpression("o", src); err == nil {
 			t.Errorf("%s compiled: the types are no longer checked", src)
@@ -266,7 +236,7 @@ func TestMatchesIsBounded(t *testing.T) {
 			t.Errorf("%.40s: %v, want ...%s", src, err, want)
 		}
 	}
-	for src, want := range map[string]float64{
+	evalsRunAfterRun(t, &tr, 3, map[string]float64{
 		`group matches "^p0[0-9]$" ? 1 : 0`:             1,
 		`id matches group ? 1 : 0`:                      1,
 		`id matches "^" + group + "-c[0-2]$" ? 1 : 0`:   0,
@@ -274,17 +244,7 @@ func TestMatchesIsBounded(t *testing.T) {
 		`b"p01" matches "1$" ? 1 : 0`:                   1,
 		`count(["a1", "b2", "a3"], # matches "^a") + 0`: 2,
 		`let p = "c" + "3"; id matches p ? 1 : 0`:       1,
-	} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for run := range 3 {
-			if v, err := e.Eval(&tr); err != nil || v != want {
-				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, want)
-			}
-		}
-	}
+	})
 	if _, err := CompileExpression("o", `1 matches "x"`); err == nil {
 		t.Error(`1 matches "x" compiled: the types are no longer checked`)
 	}
@@ -343,7 +303,7 @@ func TestInferredObjectivesAreLean(t *testing.T) {
 func TestSumsInLoopsAndLets(t *testing.T) {
 	tr := Trajectory{Done: true, Metadata: map[string]any{
 		"accuracy": 0.5, "a": 1.0, "b": 2.0, "xs": []any{1.0, 2.0, 3.0}, "scores": []any{0.5, 1.5}}}
-	for src, want := range map[string]float64{
+	evalsRunAfterRun(t, &tr, 1, map[string]float64{
 		`reduce(scores, #acc + #) / len(scores)`:   1,
 		`all(xs, # + a > 1) ? 1 : 0`:               1,
 		`count(xs, # + a > 2)`:                     2,
@@ -357,16 +317,7 @@ func TestSumsInLoopsAndLets(t *testing.T) {
 		`let s = "ab"; len(s + s)`:                 4,
 		`reduce(["a", "b"], #acc + #, "") == "ab"`: 1,
 		`sum(map(xs, let y = # + a; y * 2))`:       18,
-	} {
-		e, err := CompileExpression("o", src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if v, err := e.Eval(&tr); err != nil || v != want {
-			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
-		}
-	}
+	})
 }
 
 // overBudgetWithin checks that the expression src makes tr invalid with
@@ -386,5 +337,24 @@ func overBudgetWithin(t *testing.T, src string, tr *Trajectory, limit uint64) {
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > limit {
 		t.Errorf("%.60s allocated %d MiB", src, alloc>>20)
+	}
+}
+
+// evalsRunAfterRun checks that each expression compiles and gives its
+// value on tr, runs times over (its budgets are the run's, not the
+// expression's).
+func evalsRunAfterRun(t *testing.T, tr *Trajectory, runs int, want map[string]float64) {
+	t.Helper()
+	for src, value := range want {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		for run := range runs {
+			if v, err := e.Eval(tr); err != nil || v != value {
+				t.Errorf("%s, run %d = %v, %v; want %v", src, run, v, err, value)
+			}
+		}
 	}
 }
