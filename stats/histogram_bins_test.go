@@ -144,7 +144,7 @@ func BenchmarkFreedmanDiaconis1M(b *testing.B) {
 func TestSummarizeSelectMatchesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 3))
 	for trial := range 40 {
-		n := splitSortMin + rng.IntN(3*splitSortMin)
+		n := selectMin + rng.IntN(3*selectMin)
 		x := make([]float64, n)
 		distinct := 1 + rng.IntN(n)
 		for i := range x {

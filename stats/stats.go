@@ -140,14 +140,14 @@ func Summarize(x []float64) Summary {
 }
 
 // SummarizeInPlace returns Summarize(x), reordering x: for a caller whose
-// x is a scratch copy, it allocates nothing. From splitSortMin values
+// x is a scratch copy, it allocates nothing. From selectMin values
 // without NaN, the order statistics are selected, not sorted (orderStats;
 // a dashboard summarises a million rewards on every method switch, before
 // the screen changes).
 func SummarizeInPlace(x []float64) Summary {
 	s := Summary{Count: len(x)}
 	s.Mean, s.Std = PopMeanStd(x)
-	if len(x) < splitSortMin || math.IsNaN(s.Mean) {
+	if len(x) < selectMin || math.IsNaN(s.Mean) {
 		sorted := x
 		sortFloats(sorted)
 		s.P25, s.Median, s.P75 = Quantile(0.25, sorted), Quantile(0.5, sorted), Quantile(0.75, sorted)
@@ -161,9 +161,9 @@ func SummarizeInPlace(x []float64) Summary {
 	return s
 }
 
-// splitSortMin is the length from which SummarizeInPlace selects its
+// selectMin is the length from which SummarizeInPlace selects its
 // order statistics rather than sort.
-const splitSortMin = 1 << 16
+const selectMin = 1 << 16
 
 // Pearson returns the Pearson correlation of x and y,
 //
