@@ -153,41 +153,40 @@ func maybeString(t reflect.Type) bool {
 // stringType is a string's type.
 var stringType = reflect.TypeOf("")
 
-// addFunction is boundedAdd as expr's checker sees it: a string when both
-// sides are, else of a type known only when it runs, as expr's own + on
-// values of unknown types (a sum of metadata values is still a number to
-// compare, round or divide).
-func addFunction(c *conf.Config) {
-	c.Functions[addName] = &builtin.Function{
-		Name: addName,
-		Func: boundedAdd,
-		Validate: func(args []reflect.Type) (reflect.Type, error) {
-			if len(args) != 3 {
-				return nil, fmt.Errorf("+: want 2 operands, got %d", len(args)-1)
-			}
-			if args[1] == stringType && args[2] == stringType {
-				return stringType, nil
-			}
-			return reflect.TypeOf((*any)(nil)).Elem(), nil
-		},
+// budgetedFunction registers fn, called as name with the budget and
+// operands more arguments, whose type expr's checker takes from typeOf of
+// the arguments' types (the budget's first): patched calls keep the types
+// of what they wrap.
+func budgetedFunction(name string, fn func(params ...any) (any, error), operands int, typeOf func(args []reflect.Type) reflect.Type) expr.Option {
+	return func(c *conf.Config) {
+		c.Functions[name] = &builtin.Function{
+			Name: name,
+			Func: fn,
+			Validate: func(args []reflect.Type) (reflect.Type, error) {
+				if len(args) != 1+operands {
+					return nil, fmt.Errorf("%s: want %d operands, got %d", name, operands, len(args)-1)
+				}
+				return typeOf(args), nil
+			},
+		}
 	}
 }
 
-// tickFunction is tick as expr's checker sees it: its type is its
-// body's, so that the body is type checked as if tick were not there
-// (a filter's predicate must still be a boolean).
-func tickFunction(c *conf.Config) {
-	c.Functions[tickName] = &builtin.Function{
-		Name: tickName,
-		Func: tick,
-		Validate: func(args []reflect.Type) (reflect.Type, error) {
-			if len(args) != 2 {
-				return nil, fmt.Errorf("%s: want 2 arguments, got %d", tickName, len(args))
-			}
-			return args[1], nil
-		},
+// addType is boundedAdd's type: a string when both sides are, else of a
+// type known only when it runs, as expr's own + on values of unknown
+// types (a sum of metadata values is still a number to compare, round or
+// divide).
+func addType(args []reflect.Type) reflect.Type {
+	if args[1] == stringType && args[2] == stringType {
+		return stringType
 	}
+	return reflect.TypeOf((*any)(nil)).Elem()
 }
+
+// tickType is tick's type: its body's, so that the body is type checked
+// as if tick were not there (a filter's predicate must still be a
+// boolean).
+func tickType(args []reflect.Type) reflect.Type { return args[1] }
 
 // tick is a loop body's way through: it returns the body's value, and
 // fails once the evaluation's loops have gone round maxLoopRounds times,
@@ -437,7 +436,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, string, string) []string),
 			new(func(*builtBudget, string, string, int) []string)),
 		expr.Function("flatten", boundedFlatten, new(func(*builtBudget, any) []any)),
-		addFunction,
+		budgetedFunction(addName, boundedAdd, 2, addType),
 		expr.Function(matchesName, boundedMatches, new(func(*builtBudget, any, any) bool)),
 		expr.Function("repeat", boundedRepeat, new(func(*builtBudget, string, int) string)),
 		expr.Function("replace", boundedReplace,
@@ -448,7 +447,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, []any, string) string),
 			new(func(*builtBudget, []string) string),
 			new(func(*builtBudget, []string, string) string)),
-		tickFunction,
+		budgetedFunction(tickName, tick, 1, tickType),
 		// Patchers run one after the other, each over the whole tree.
 		expr.Patch(r),
 		expr.Patch(withBudget{reuse: r}),
