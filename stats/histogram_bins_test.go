@@ -139,8 +139,9 @@ func BenchmarkFreedmanDiaconis1M(b *testing.B) {
 
 // TestSummarizeSelectMatchesSort checks the summary whose order
 // statistics are selected (orderStats) against that of the values sorted
-// whole, bit for bit, on random data with ties, zeros of both signs, and
-// halves of one value each.
+// whole, bit for bit, on random data with ties, zeros of both signs,
+// halves of one value each, values of one exponent, and a few values a
+// ulp apart.
 func TestSummarizeSelectMatchesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 3))
 	for trial := range 40 {
@@ -151,6 +152,10 @@ func TestSummarizeSelectMatchesSort(t *testing.T) {
 			switch {
 			case trial%8 == 0:
 				x[i] = float64(i / (n/2 + 1)) // each half one value
+			case trial%8 == 1:
+				x[i] = 0.5 + rng.Float64()/2 // one exponent: the top bits agree
+			case trial%8 == 2:
+				x[i] = math.Nextafter(1e6, math.Inf(1)) + float64(rng.IntN(5))*0x1p-33 // ulps apart
 			case rng.IntN(6) == 0:
 				x[i] = math.Copysign(0, rng.Float64()-0.5)
 			case rng.IntN(2) == 0:
@@ -179,16 +184,24 @@ func TestSummarizeSelectMatchesSort(t *testing.T) {
 }
 
 // BenchmarkSummarize1M: a batch's summary of a million rewards, as the
-// dashboard computes it on every method switch.
+// dashboard computes it on every method switch: normal values, and
+// values in [0, 1) as most methods' rewards are, whose top bits all agree.
 func BenchmarkSummarize1M(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
-	x := make([]float64, 1_000_000)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
-	scratch := make([]float64, len(x))
-	for b.Loop() {
-		copy(scratch, x)
-		SummarizeInPlace(scratch)
+	for _, data := range []struct {
+		name string
+		draw func(*rand.Rand) float64
+	}{{"normal", (*rand.Rand).NormFloat64}, {"unit", (*rand.Rand).Float64}} {
+		b.Run(data.name, func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 1))
+			x := make([]float64, 1_000_000)
+			for i := range x {
+				x[i] = data.draw(rng)
+			}
+			scratch := make([]float64, len(x))
+			for b.Loop() {
+				copy(scratch, x)
+				SummarizeInPlace(scratch)
+			}
+		})
 	}
 }
