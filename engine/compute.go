@@ -26,10 +26,11 @@ type Result struct {
 	// stats caches BatchStats per batch step.
 	statsMu sync.Mutex
 	stats   map[int64]*BatchStats
-	// groups caches GroupSummaries per batch step, under statsMu;
-	// spareGroups are those of the result Prepare reused, whose arrays
-	// are filled again rather than a batch's worth allocated.
-	groups, spareGroups map[int64][]GroupSummary
+	// groups caches GroupSummaries, for a result without a scoreSet;
+	// rewardRanges caches GroupRewardRanges by batch step. Both are under
+	// statsMu.
+	groups       map[scoreBatchKey]groupCache[GroupSummary]
+	rewardRanges map[int64]groupCache[RewardRange]
 
 	// scoreSet holds the scores and their statistics, shared by the
 	// results of the same weights; pending, the batches whose rewards are

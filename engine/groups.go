@@ -8,7 +8,8 @@ import (
 )
 
 // GroupSummary describes one prompt group of a batch: the trajectories
-// that share a group value, GRPO's unit of comparison.
+// that share a group value, GRPO's unit of comparison. It depends on the
+// scores and the scope, not on the method (see RewardRange).
 type GroupSummary struct {
 	// Key is the group value.
 	Key string
@@ -20,9 +21,6 @@ type GroupSummary struct {
 	// min and max (NaN when none is valid). Only those fields of the
 	// stats.Summary are set; the quantiles are NaN.
 	Score stats.Summary
-	// RewardMin and RewardMax bound the valid members' rewards (NaN when
-	// none is valid).
-	RewardMin, RewardMax float64
 	// ZeroSpread reports that the valid scores all equal, or that fewer
 	// than two members are valid: every method that compares within the
 	// group (GRPO, RLOO, relative) gives it no signal.
@@ -32,55 +30,91 @@ type GroupSummary struct {
 	Frontier int
 }
 
-// GroupSummaries returns the summary of every group of batch b, in order
-// of first appearance: the groups of scope group whatever the result's
-// scope. They are computed once per result and batch, in O(len(b.Members));
-// callers must not modify them.
-func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
-	res.statsMu.Lock()
-	gs, ok := res.groups[b.Step]
-	res.statsMu.Unlock()
-	if ok && groupsHold(gs, len(b.Members)) {
-		return gs
-	}
-	gs = res.groupSummaries(b)
-	res.statsMu.Lock()
-	if res.groups == nil {
-		res.groups = map[int64][]GroupSummary{}
-	}
-	res.groups[b.Step] = gs
-	res.statsMu.Unlock()
-	return gs
+// RewardRange bounds the rewards of a group's valid members (NaN when none
+// is valid): the part of a group's description that a method changes.
+type RewardRange struct{ Min, Max float64 }
+
+// groupCache holds what was computed of the groups of a batch of members
+// trajectories: a batch that grew in follow mode has it computed again.
+type groupCache[T any] struct {
+	members int
+	of      []T
 }
 
-// groupsHold reports whether the summaries gs count n trajectories: a
-// batch that grew in follow mode has its summaries computed again.
-func groupsHold(gs []GroupSummary, n int) bool {
-	total := 0
-	for _, g := range gs {
-		total += g.N
+// GroupSummaries returns the summary of every group of batch b, in order
+// of first appearance: the groups of scope group whatever the result's
+// scope. They are computed once per batch, in O(len(b.Members)), for all
+// the results of the same weights and scope (a method switch reuses them;
+// a result of Recompute has its own); callers must not modify them.
+func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
+	mu, cache := &res.statsMu, &res.groups
+	if set := res.scoreSet; set != nil {
+		mu, cache = &set.mu, &set.groups
 	}
-	return total == n
+	key := scoreBatchKey{b.Step, res.Scope}
+	mu.Lock()
+	c, ok := (*cache)[key]
+	mu.Unlock()
+	if ok && c.members == len(b.Members) {
+		return c.of
+	}
+	c = groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
+	mu.Lock()
+	if *cache == nil {
+		*cache = map[scoreBatchKey]groupCache[GroupSummary]{}
+	}
+	(*cache)[key] = c
+	mu.Unlock()
+	return c.of
 }
+
+// GroupRewardRanges returns the range of the rewards of each group of
+// GroupSummaries(b), in the same order, computed once per result and
+// batch; callers must not modify them.
+func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
+	groups := res.GroupSummaries(b)
+	res.statsMu.Lock()
+	c, ok := res.rewardRanges[b.Step]
+	res.statsMu.Unlock()
+	if ok && c.members == len(b.Members) {
+		return c.of
+	}
+	res.computeBatchOf(b)
+	c = groupCache[RewardRange]{len(b.Members), make([]RewardRange, len(groups))}
+	parallelChunks(len(groups), groupChunk, workers(len(b.Members), rewardChunk), func(_, lo, hi int) {
+		for gi := lo; gi < hi; gi++ {
+			r := RewardRange{math.Inf(1), math.Inf(-1)}
+			for _, i := range groups[gi].Members {
+				if res.Valid[i] {
+					r.Min, r.Max = min(r.Min, res.Rewards[i]), max(r.Max, res.Rewards[i])
+				}
+			}
+			if groups[gi].Valid == 0 {
+				r = RewardRange{math.NaN(), math.NaN()}
+			}
+			c.of[gi] = r
+		}
+	})
+	res.statsMu.Lock()
+	if res.rewardRanges == nil {
+		res.rewardRanges = map[int64]groupCache[RewardRange]{}
+	}
+	res.rewardRanges[b.Step] = c
+	res.statsMu.Unlock()
+	return c.of
+}
+
+// groupChunk is how many groups a core takes at a time: a batch of a
+// million has a hundred thousand groups.
+const groupChunk = 1 << 12
 
 func (res *Result) groupSummaries(b *Batch) []GroupSummary {
 	groups := b.Groups
 	if res.Options.Scope != ScopeGroup {
 		groups = res.Evaluation.groupsOf(b.Members)
 	}
-	res.statsMu.Lock()
-	out := res.spareGroups[b.Step]
-	delete(res.spareGroups, b.Step)
-	res.statsMu.Unlock()
-	if cap(out) >= len(groups) {
-		out = out[:len(groups)] // summarizeGroup writes every field
-	} else {
-		out = make([]GroupSummary, len(groups))
-	}
-	// On every core, a range of groups at a time: a batch of a million has
-	// a hundred thousand groups, summarised again after each switch.
-	const chunk = 1 << 12
-	parallelChunks(len(groups), chunk, workers(len(b.Members), rewardChunk), func(_, lo, hi int) {
+	out := make([]GroupSummary, len(groups))
+	parallelChunks(len(groups), groupChunk, workers(len(b.Members), rewardChunk), func(_, lo, hi int) {
 		var scores []float64
 		for gi := lo; gi < hi; gi++ {
 			scores = res.summarizeGroup(&out[gi], groups[gi], scores)
@@ -95,21 +129,19 @@ func (res *Result) summarizeGroup(s *GroupSummary, g Group, scores []float64) []
 	nan := math.NaN()
 	*s = GroupSummary{
 		Key: g.Key, Members: g.Members, N: len(g.Members),
-		Score:     stats.Summary{Mean: nan, Std: nan, Min: nan, P25: nan, Median: nan, P75: nan, Max: nan},
-		RewardMin: nan, RewardMax: nan,
+		Score: stats.Summary{Mean: nan, Std: nan, Min: nan, P25: nan, Median: nan, P75: nan, Max: nan},
 	}
 	scores = scores[:0]
 	for _, i := range g.Members {
 		if !res.Valid[i] {
 			continue
 		}
-		score, reward := res.Scores[i], res.Rewards[i]
+		score := res.Scores[i]
 		if len(scores) == 0 {
-			s.Score.Min, s.Score.Max, s.RewardMin, s.RewardMax = score, score, reward, reward
+			s.Score.Min, s.Score.Max = score, score
 		}
 		scores = append(scores, score)
 		s.Score.Min, s.Score.Max = min(s.Score.Min, score), max(s.Score.Max, score)
-		s.RewardMin, s.RewardMax = min(s.RewardMin, reward), max(s.RewardMax, reward)
 		if res.Ranks[i] == 0 {
 			s.Frontier++
 		}

@@ -24,7 +24,8 @@ func TestGroupSummariesByHand(t *testing.T) {
 	}
 	assertFloats(t, "a's score mean, std, min, max", []float64{a.Score.Mean, a.Score.Std, a.Score.Min, a.Score.Max}, []float64{2.5, 1.5, 1, 5})
 	// GRPO unnormalised: s - mean, from 1 - 2.5 to 5 - 2.5.
-	assertFloats(t, "a's reward spread", []float64{a.RewardMin, a.RewardMax}, []float64{-1.5, 2.5})
+	ranges := res.GroupRewardRanges(&res.Batches[0])
+	assertFloats(t, "a's reward spread", []float64{ranges[0].Min, ranges[0].Max}, []float64{-1.5, 2.5})
 	if b := gs[1]; !b.ZeroSpread || b.Score.Std != 0 || b.Frontier != 2 {
 		t.Errorf("group b (3, 3) is not zero-spread with two on the frontier: %+v", b)
 	}
@@ -51,9 +52,12 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 		res := oneObjective(t, Options{Method: Relative, Scope: scope}).Compute(ts, Relative)
 		for bi := range res.Batches {
 			b := &res.Batches[bi]
-			gs := res.GroupSummaries(b)
+			gs, ranges := res.GroupSummaries(b), res.GroupRewardRanges(b)
+			if len(ranges) != len(gs) {
+				t.Fatalf("scope %s: %d reward ranges for %d groups", scope, len(ranges), len(gs))
+			}
 			seen := 0
-			for _, g := range gs {
+			for gi, g := range gs {
 				var scores []float64
 				lo, hi, frontier := math.Inf(1), math.Inf(-1), 0
 				for _, i := range g.Members {
@@ -74,8 +78,10 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 					t.Errorf("scope %s, group %s: %+v; want %d valid, %d on the frontier", scope, g.Key, g, len(scores), frontier)
 				}
 				if len(scores) > 0 {
-					assertFloats(t, "score summary", []float64{g.Score.Mean, g.Score.Std, g.Score.Min, g.Score.Max, g.RewardMin, g.RewardMax},
+					assertFloats(t, "score summary", []float64{g.Score.Mean, g.Score.Std, g.Score.Min, g.Score.Max, ranges[gi].Min, ranges[gi].Max},
 						[]float64{want.Mean, want.Std, want.Min, want.Max, lo, hi})
+				} else if r := ranges[gi]; !math.IsNaN(r.Min) || !math.IsNaN(r.Max) {
+					t.Errorf("scope %s, group %s has no valid member but a reward range %v", scope, g.Key, r)
 				}
 			}
 			if seen != len(b.Members) {
@@ -84,12 +90,16 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 			if again := res.GroupSummaries(b); &again[0] != &gs[0] {
 				t.Error("the summaries were computed again for the same result and batch")
 			}
+			if again := res.GroupRewardRanges(b); &again[0] != &ranges[0] {
+				t.Error("the reward ranges were computed again for the same result and batch")
+			}
 		}
 	}
 }
 
 // BenchmarkGroupSummaries1M summarises the 125,000 groups of 8 of a batch
-// of 1M trajectories, for a new result each time.
+// of 1M trajectories, for new weights each time; BenchmarkGroupRewardRanges1M
+// bounds their rewards, which a method switch computes again.
 func BenchmarkGroupSummaries1M(b *testing.B) {
 	ts := benchTrajectories(1_000_000, 3)
 	ev := Evaluate(benchComputer(b, ts, GRPO).Scorer, ts)
@@ -98,9 +108,26 @@ func BenchmarkGroupSummaries1M(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
+		opts.Weights = []float64{1, 1, 1 + rand.Float64()}
 		res := ev.Compute(opts)
 		b.StartTimer()
 		res.GroupSummaries(&res.Batches[0])
+	}
+}
+
+func BenchmarkGroupRewardRanges1M(b *testing.B) {
+	ts := benchTrajectories(1_000_000, 3)
+	ev := Evaluate(benchComputer(b, ts, GRPO).Scorer, ts)
+	opts := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	first := ev.Compute(opts)
+	first.GroupSummaries(&first.Batches[0])
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		res := ev.Compute(opts)
+		b.StartTimer()
+		res.GroupRewardRanges(&res.Batches[0])
 	}
 }
 

@@ -39,8 +39,8 @@ const rewardChunk = 1 << 15
 // The scores of one set of weights are computed once per evaluation and
 // shared by the results computed with them: callers must not modify
 // Scores. reuse, when not nil, is a finished result of ev with as many
-// trajectories that nothing reads any more: its Rewards array and group
-// summaries' arrays are reused, so that switching method allocates none.
+// trajectories that nothing reads any more: its Rewards array is reused,
+// so that switching method allocates no array of a reward a trajectory.
 func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
 	objectives := slices.Clone(ev.Objectives)
 	if opts.Weights != nil {
@@ -60,9 +60,6 @@ func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
 	if reuse != nil && reuse.Evaluation.N() == ev.N() && len(reuse.Rewards) == ev.N() && reuse.Finished() {
 		res.Rewards = reuse.Rewards
 		reuse.Rewards = nil
-		reuse.statsMu.Lock()
-		res.spareGroups, reuse.groups = reuse.groups, nil
-		reuse.statsMu.Unlock()
 	} else {
 		res.Rewards = make([]float64, ev.N())
 	}
@@ -145,8 +142,10 @@ type scoreSet struct {
 	ev *Evaluation
 
 	mu sync.Mutex
-	// batches caches the per-batch score statistics by step and scope.
+	// batches caches the per-batch score statistics by step and scope;
+	// groups, the batches' GroupSummaries.
 	batches map[scoreBatchKey]*scoreBatch
+	groups  map[scoreBatchKey]groupCache[GroupSummary]
 }
 
 type scoreBatchKey struct {

@@ -181,30 +181,39 @@ func TestPrepareReusesRewards(t *testing.T) {
 	}
 }
 
-// TestPrepareReusesGroupSummaries checks that the group summaries of a
-// result computed in the arrays of the one it reused are those of a
-// fresh result, field for field, for a method and a scope that change
-// them, and that the arrays were reused.
-func TestPrepareReusesGroupSummaries(t *testing.T) {
+// TestGroupSummariesShared checks that the group summaries are computed
+// once for the results of the same weights and scope, whatever their
+// method, and again for other weights or another scope, each equal to a
+// fresh evaluation's field for field.
+func TestGroupSummariesShared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c := newTestComputer(t)
 	ts := manyBatches(rng, 500, 5)
 	ev := Evaluate(c.Scorer, ts)
 	opts := c.Options
-	old := ev.Compute(opts)
-	b := &old.Batches[2]
-	array := unsafe.SliceData(old.GroupSummaries(b))
-	opts.Method, opts.Scope = GRPO, ScopeBatch
-	res := ev.Prepare(opts, old)
-	res.Finish()
-	got := res.GroupSummaries(&res.Batches[2])
-	if unsafe.SliceData(got) != array {
-		t.Error("the group summaries were not computed in the reused result's array")
+	summaries := func(res *Result) []GroupSummary { return res.GroupSummaries(&res.Batches[2]) }
+	first := summaries(ev.Compute(opts))
+	opts.Method = GRPO
+	if got := summaries(ev.Prepare(opts, nil)); unsafe.SliceData(got) != unsafe.SliceData(first) {
+		t.Error("a method switch computed the group summaries again")
 	}
-	fresh := Evaluate(c.Scorer, ts).Compute(opts)
-	want := fresh.GroupSummaries(&fresh.Batches[2])
-	// Printed, so that NaN equals NaN; %v writes every float exactly.
-	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
-		t.Fatalf("group summaries in a reused array differ from a fresh result's:\n%+v\n%+v", got[:2], want[:2])
+	for _, change := range []struct {
+		name string
+		set  func(o *Options)
+	}{
+		{"scope batch", func(o *Options) { o.Scope = ScopeBatch }},
+		{"other weights", func(o *Options) { o.Weights = []float64{2, 1, 1} }},
+	} {
+		o := opts
+		change.set(&o)
+		got := summaries(ev.Prepare(o, nil))
+		if unsafe.SliceData(got) == unsafe.SliceData(first) {
+			t.Errorf("%s: the group summaries of other options were reused", change.name)
+		}
+		want := summaries(Evaluate(c.Scorer, ts).Compute(o))
+		// Printed, so that NaN equals NaN; %v writes every float exactly.
+		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+			t.Fatalf("%s: group summaries differ from a fresh result's:\n%+v\n%+v", change.name, got[:2], want[:2])
+		}
 	}
 }

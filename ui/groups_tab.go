@@ -78,9 +78,10 @@ type groupsTab struct {
 	width, height int
 	mode          groupsMode
 
-	// summaries are the batch's groups; rows the listed ones (indices in
-	// summaries), filtered and sorted.
+	// summaries are the batch's groups and ranges their rewards' ranges;
+	// rows the listed ones (indices in summaries), filtered and sorted.
 	summaries  []engine.GroupSummary
+	ranges     []engine.RewardRange
 	rows       []int
 	sortColumn int
 	descending bool
@@ -89,9 +90,13 @@ type groupsTab struct {
 	byKey struct {
 		of    keyOrderOf
 		order []int
-		// width is the key column's width over all groups, capped at
-		// widthFor (0: not measured).
-		width, widthFor int
+	}
+	// measured caches the columns that do not depend on the method,
+	// measured over the listed groups, untitled: the summaries outlive a
+	// method switch, which measures the reward columns alone.
+	measured struct {
+		of   measuredOf
+		cols []table.Column
 	}
 	filter textinput.Model
 	table  table.Table
@@ -241,6 +246,7 @@ func (t *groupsTab) refresh() {
 		key = t.summaries[t.rows[j]].Key
 	}
 	t.summaries = s.Result.GroupSummaries(s.CurrentBatch())
+	t.ranges = s.Result.GroupRewardRanges(s.CurrentBatch())
 	t.rebuild()
 	if g := t.indexOf(key); g >= 0 {
 		if j := slices.Index(t.rows, g); j >= 0 {
@@ -267,12 +273,12 @@ func (t *groupsTab) refresh() {
 	}
 }
 
-// prepareGroups computes the group summaries of batch bi of res, which
-// the Groups tab shows, off the event loop: a recompute calls it with the
-// result, so that the tab's refresh finds them computed.
+// prepareGroups computes the group summaries and reward ranges of batch
+// bi of res, which the Groups tab shows, off the event loop: a recompute
+// calls it with the result, so that the tab's refresh finds them computed.
 func prepareGroups(res *engine.Result, bi int) {
 	if len(res.Batches) > 0 {
-		res.GroupSummaries(&res.Batches[min(max(bi, 0), len(res.Batches)-1)])
+		res.GroupRewardRanges(&res.Batches[min(max(bi, 0), len(res.Batches)-1)])
 	}
 }
 
@@ -285,7 +291,7 @@ func (t *groupsTab) indexOf(key string) int {
 func (t *groupsTab) rebuild() {
 	s := t.common.Session
 	if of := (keyOrderOf{s.Evaluation, s.CurrentBatch().Step, len(t.summaries)}); of != t.byKey.of {
-		t.byKey.of, t.byKey.order, t.byKey.widthFor = of, nil, 0 // other groups
+		t.byKey.of, t.byKey.order = of, nil // other groups
 	}
 	filter := strings.ToLower(t.filter.Value())
 	t.rows, t.zero = t.rows[:0], 0
@@ -335,7 +341,7 @@ func (t *groupsTab) sortRows() {
 	}
 	entries := make([]entry, len(t.rows))
 	for j, g := range t.rows {
-		entries[j] = entry{value(&t.summaries[g]), g}
+		entries[j] = entry{value(&t.summaries[g], &t.ranges[g]), g}
 	}
 	slices.SortFunc(entries, func(a, b entry) int {
 		if t.descending {
@@ -385,26 +391,38 @@ func (t *groupsTab) matches(s *session.Session, g *engine.GroupSummary, filter s
 	return false
 }
 
-// groupColumn is a column of the groups' table: its title and the value
-// it sorts by (nil for the key, sorted as text).
+// groupColumn is a column of the groups' table: its title, the value it
+// shows and sorts by (nil for the key, sorted as text), and how it shows
+// it.
 type groupColumn struct {
 	title string
-	value func(g *engine.GroupSummary) float64
+	value func(g *engine.GroupSummary, r *engine.RewardRange) float64
+	kind  groupColumnKind
 }
+
+type groupColumnKind int
+
+const (
+	keyColumn     groupColumnKind = iota // the group's key, cut to fit
+	signalColumn                         // "none" for a group of zero spread
+	integerColumn                        // an integer
+	numberColumn                         // a number, in one format for all rows
+	rewardColumn                         // a number that depends on the method
+)
 
 // groupColumns are the groups' table's columns, in order.
 var groupColumns = []groupColumn{
-	{"group", nil},
-	{"signal", func(g *engine.GroupSummary) float64 { return float64(boolInt(!g.ZeroSpread)) }},
-	{"n", func(g *engine.GroupSummary) float64 { return float64(g.N) }},
-	{"valid", func(g *engine.GroupSummary) float64 { return float64(g.Valid) }},
-	{"score mean", func(g *engine.GroupSummary) float64 { return g.Score.Mean }},
-	{"std", func(g *engine.GroupSummary) float64 { return g.Score.Std }},
-	{"min", func(g *engine.GroupSummary) float64 { return g.Score.Min }},
-	{"max", func(g *engine.GroupSummary) float64 { return g.Score.Max }},
-	{"frontier", func(g *engine.GroupSummary) float64 { return float64(g.Frontier) }},
-	{"reward min", func(g *engine.GroupSummary) float64 { return g.RewardMin }},
-	{"reward max", func(g *engine.GroupSummary) float64 { return g.RewardMax }},
+	{"group", nil, keyColumn},
+	{"signal", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(boolInt(!g.ZeroSpread)) }, signalColumn},
+	{"n", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.N) }, integerColumn},
+	{"valid", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
+	{"score mean", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Mean }, numberColumn},
+	{"std", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Std }, numberColumn},
+	{"min", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Min }, numberColumn},
+	{"max", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Max }, numberColumn},
+	{"frontier", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},
+	{"reward min", func(_ *engine.GroupSummary, r *engine.RewardRange) float64 { return r.Min }, rewardColumn},
+	{"reward max", func(_ *engine.GroupSummary, r *engine.RewardRange) float64 { return r.Max }, rewardColumn},
 }
 
 func boolInt(b bool) int {
@@ -417,56 +435,74 @@ func boolInt(b bool) int {
 // maxGroupKeyWidth caps the group column: a key is often a whole prompt.
 const maxGroupKeyWidth = 40
 
-// layoutColumns sizes the table's columns to the listed groups. The
-// widths depend on which groups are listed, not on their order: without a
-// filter they are measured over the summaries in batch order, which reads
-// memory in sequence (on 125,000 groups, twice as fast as in table order).
+// layoutColumns sizes the table's columns to the listed groups, measuring
+// again only the reward columns while the summaries and the listed groups
+// stay (see measured).
 func (t *groupsTab) layoutColumns() {
-	n := len(t.rows)
-	at := func(j int) *engine.GroupSummary { return &t.summaries[t.rows[j]] }
-	measured := at
-	if n == len(t.summaries) {
-		measured = func(j int) *engine.GroupSummary { return &t.summaries[j] }
-	}
-	number := func(c int, v func(g *engine.GroupSummary) float64) table.Column {
-		f := table.NewNumberFormat(n, func(j int) float64 { return v(measured(j)) })
-		return table.NumberColumnOf(t.title(c), f, func(j int) float64 { return v(at(j)) })
-	}
-	integer := func(c int, v func(g *engine.GroupSummary) int) table.Column {
-		col := table.IntColumn(t.title(c), n, func(j int) int { return v(measured(j)) })
-		col.Cell = func(j int) string { return strconv.Itoa(v(at(j))) }
-		return col
-	}
 	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
-	var key table.Column
-	if n == len(t.summaries) && t.byKey.widthFor == keyWidth {
-		key = table.Column{Title: t.title(0), Width: max(t.byKey.width, ansi.StringWidth(t.title(0)))}
-	} else {
-		key = table.TextColumn(t.title(0), n, keyWidth, func(j int) string { return textsafe.Line(measured(j).Key) })
-		if n == len(t.summaries) { // the keys' width, until the batch changes
-			t.byKey.width, t.byKey.widthFor = key.Width, keyWidth
-		}
+	of := measuredOf{groups: len(t.summaries), filter: t.filter.Value(), rows: len(t.rows), keyWidth: keyWidth}
+	if len(t.summaries) > 0 {
+		of.summaries = &t.summaries[0]
 	}
-	key.Cell = func(j int) string { return textsafe.Line(at(j).Key) }
-	cols := []table.Column{
-		key,
-		{Title: t.title(1), Width: max(len("none"), ansi.StringWidth(t.title(1))), Cell: func(j int) string {
-			if at(j).ZeroSpread {
+	if of != t.measured.of {
+		t.measured.of, t.measured.cols = of, make([]table.Column, len(groupColumns))
+	}
+	cols := make([]table.Column, len(groupColumns))
+	for c := range groupColumns {
+		col := t.measured.cols[c]
+		if col.Cell == nil || groupColumns[c].kind == rewardColumn {
+			col = t.measureColumn(c, keyWidth)
+			t.measured.cols[c] = col
+		}
+		col.Title = t.title(c)
+		col.Width = max(col.Width, ansi.StringWidth(col.Title))
+		cols[c] = col
+	}
+	t.table.SetColumns(cols, 1)
+}
+
+// measuredOf says which groups the measured columns are of.
+type measuredOf struct {
+	summaries      *engine.GroupSummary // the first: which array
+	groups         int
+	filter         string
+	rows, keyWidth int
+}
+
+// measureColumn returns column c of the listed groups, untitled, as wide
+// as its widest cell; the key column at most keyWidth. The widths depend
+// on which groups are listed, not on their order: when all are, they are
+// measured in batch order, which reads memory in sequence (on 125,000
+// groups, twice as fast as in table order).
+func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
+	n := len(t.rows)
+	listed := func(j int) int { return t.rows[j] }
+	measured := listed
+	if n == len(t.summaries) {
+		measured = func(j int) int { return j }
+	}
+	value := groupColumns[c].value
+	at := func(g int) float64 { return value(&t.summaries[g], &t.ranges[g]) }
+	switch groupColumns[c].kind {
+	case keyColumn:
+		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.summaries[measured(j)].Key) })
+		col.Cell = func(j int) string { return textsafe.Line(t.summaries[listed(j)].Key) }
+		return col
+	case signalColumn:
+		return table.Column{Width: len("none"), Cell: func(j int) string {
+			if t.summaries[listed(j)].ZeroSpread {
 				return "none"
 			}
 			return ""
-		}},
-		integer(2, func(g *engine.GroupSummary) int { return g.N }),
-		integer(3, func(g *engine.GroupSummary) int { return g.Valid }),
-		number(4, func(g *engine.GroupSummary) float64 { return g.Score.Mean }),
-		number(5, func(g *engine.GroupSummary) float64 { return g.Score.Std }),
-		number(6, func(g *engine.GroupSummary) float64 { return g.Score.Min }),
-		number(7, func(g *engine.GroupSummary) float64 { return g.Score.Max }),
-		integer(8, func(g *engine.GroupSummary) int { return g.Frontier }),
-		number(9, func(g *engine.GroupSummary) float64 { return g.RewardMin }),
-		number(10, func(g *engine.GroupSummary) float64 { return g.RewardMax }),
+		}}
+	case integerColumn:
+		col := table.IntColumn("", n, func(j int) int { return int(at(measured(j))) })
+		col.Cell = func(j int) string { return strconv.Itoa(int(at(listed(j)))) }
+		return col
+	default:
+		f := table.NewNumberFormat(n, func(j int) float64 { return at(measured(j)) })
+		return table.NumberColumnOf("", f, func(j int) float64 { return at(listed(j)) })
 	}
-	t.table.SetColumns(cols, 1)
 }
 
 // title is column c's title, with the sort arrow on the sort column.
