@@ -105,12 +105,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 		st.Correlation[a] = slices.Clone(corr[a])
 	}
 	st.Score = scores.score
-	for _, i := range valid {
-		st.Fronts = max(st.Fronts, res.Fronts[i])
-		if res.Ranks[i] == 0 {
-			st.FrontierSize++
-		}
-	}
+	st.Fronts, st.FrontierSize = scores.fronts, scores.frontierSize
 	st.Groups = scores.groups
 	if st.Groups > 0 {
 		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)

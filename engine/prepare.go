@@ -159,6 +159,8 @@ type scoreBatch struct {
 	members int
 	// score summarises the valid scores.
 	score stats.Summary
+	// fronts and frontierSize are BatchStats' Fronts and FrontierSize.
+	fronts, frontierSize int
 	// groups counts the comparison groups holding a valid trajectory, of
 	// which zeroStd have all their scores equal.
 	groups, zeroStd int
@@ -243,6 +245,12 @@ func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
 	}
 	c := &scoreBatch{members: len(b.Members)}
 	c.score = res.summarizeOf(res.Scores, valid)
+	for _, i := range valid {
+		c.fronts = max(c.fronts, res.Fronts[i])
+		if res.Ranks[i] == 0 {
+			c.frontierSize++
+		}
+	}
 	for _, g := range b.Groups {
 		lo, hi, seen := math.Inf(1), math.Inf(-1), false
 		for _, i := range g.Members {

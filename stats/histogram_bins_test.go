@@ -184,13 +184,18 @@ func TestSummarizeSelectMatchesSort(t *testing.T) {
 }
 
 // BenchmarkSummarize1M: a batch's summary of a million rewards, as the
-// dashboard computes it on every method switch: normal values, and
-// values in [0, 1) as most methods' rewards are, whose top bits all agree.
+// dashboard computes it on every method switch: normal values, values in
+// [0, 1) as most methods' rewards are, whose top bits all agree, and the
+// eight values of the relative method's groups of 8.
 func BenchmarkSummarize1M(b *testing.B) {
 	for _, data := range []struct {
 		name string
 		draw func(*rand.Rand) float64
-	}{{"normal", (*rand.Rand).NormFloat64}, {"unit", (*rand.Rand).Float64}} {
+	}{
+		{"normal", (*rand.Rand).NormFloat64},
+		{"unit", (*rand.Rand).Float64},
+		{"eighths", func(r *rand.Rand) float64 { return float64(r.IntN(8)) / 7 }},
+	} {
 		b.Run(data.name, func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 1))
 			x := make([]float64, 1_000_000)
