@@ -109,6 +109,8 @@ type paretoTab struct {
 	cx, cy float64
 	panned bool
 	frame  *plot.Frame
+	// frameView is frame rendered, "" until View renders it again.
+	frameView string
 	// counts and best are every point's density in frame's cells and
 	// the best rank in each, recounted only when frame's grid or the
 	// points change (densityOf).
@@ -288,23 +290,26 @@ func (t *paretoTab) project() {
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
 	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.xObj, y: t.yObj}
-	if key != t.projOf || t.ranking != res.Ranking {
-		previous := t.selectedTrajectory()
-		if key != t.projOf {
-			t.proj, t.projOf = res.Project(s.Batch, t.xObj, t.yObj), key
-			t.full, t.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
-			if len(t.proj.X) > 0 {
-				t.data = [4]float64{floats.Min(t.proj.X), floats.Max(t.proj.X), floats.Min(t.proj.Y), floats.Max(t.proj.Y)}
-				t.full[0], t.full[1] = chart.Span(t.data[0], t.data[1], false)
-				t.full[2], t.full[3] = chart.Span(t.data[2], t.data[3], false)
-			}
-			t.resetView()
+	// The plot shows objectives and ranks, which neither the method nor
+	// the weights change: a switch of those keeps it as it is drawn.
+	if key == t.projOf && t.ranking == res.Ranking && t.frame != nil {
+		return
+	}
+	previous := t.selectedTrajectory()
+	if key != t.projOf {
+		t.proj, t.projOf = res.Project(s.Batch, t.xObj, t.yObj), key
+		t.full, t.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
+		if len(t.proj.X) > 0 {
+			t.data = [4]float64{floats.Min(t.proj.X), floats.Max(t.proj.X), floats.Min(t.proj.Y), floats.Max(t.proj.Y)}
+			t.full[0], t.full[1] = chart.Span(t.data[0], t.data[1], false)
+			t.full[2], t.full[3] = chart.Span(t.data[2], t.data[3], false)
 		}
-		t.indexGroups(res, batch)
-		t.selected = 0
-		if previous >= 0 {
-			t.selected = max(slices.Index(t.proj.Index, previous), 0)
-		}
+		t.resetView()
+	}
+	t.indexGroups(res, batch)
+	t.selected = 0
+	if previous >= 0 {
+		t.selected = max(slices.Index(t.proj.Index, previous), 0)
 	}
 	t.keys.OnlyGroup.SetEnabled(res.Options.Scope == engine.ScopeGroup)
 	if !t.keys.OnlyGroup.Enabled() {
@@ -497,6 +502,7 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
+	t.frameView = ""
 	t.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
 			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.data[2] >= 0})
@@ -614,10 +620,19 @@ func (t *paretoTab) View() string {
 	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ "+yName),
-		t.frame.View(),
+		t.renderedFrame(),
 		lipgloss.PlaceHorizontal(t.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+}
+
+// renderedFrame returns the frame rendered, rendering it only once it
+// was drawn again.
+func (t *paretoTab) renderedFrame() string {
+	if t.frameView == "" {
+		t.frameView = t.frame.View()
+	}
+	return t.frameView
 }
 
 // axisName names objective k with its goal, sanitised.

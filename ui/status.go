@@ -26,11 +26,13 @@ type statusLine struct {
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
-	// loud and invalid are the warnings of the result of: why none of
-	// its trajectories is valid or which batches are mostly invalid, and
-	// the invalid ones per cause (each "" when there is nothing to say).
-	// A new batch shown or a notice does not count them again.
-	of            *engine.Result
+	// loud and invalid are the warnings of the evaluation of: why none
+	// of its trajectories is valid or which batches are mostly invalid,
+	// and the invalid ones per cause (each "" when there is nothing to
+	// say). They depend on which trajectories are valid, which a method
+	// switch, a new batch shown or a notice leaves as they are: those do
+	// not count them again.
+	of            *engine.Evaluation
 	loud, invalid string
 }
 
@@ -52,8 +54,8 @@ func (l *statusLine) clearNotice(done string) {
 // refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *statusLine) refresh(s *session.Session) {
-	if l.of != s.Result {
-		l.of, l.loud = s.Result, ""
+	if l.of != s.Result.Evaluation {
+		l.of, l.loud = s.Result.Evaluation, ""
 		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
 			l.loud = textsafe.Line(err.Error())
 		} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {

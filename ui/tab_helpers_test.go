@@ -14,11 +14,18 @@ import (
 // as the root model sets it up at 120x40, without colour.
 func newSampleTab(tb testing.TB, newTab func(*common.Common) common.Tab) (common.Tab, *session.Session) {
 	tb.Helper()
-	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: newSampleSession(tb)}
+	s := newSampleSession(tb)
+	return newTabOn(s, newTab), s
+}
+
+// newTabOn returns the tab newTab builds on s, set up as the root model
+// sets it up at 120x40, without colour.
+func newTabOn(s *session.Session, newTab func(*common.Common) common.Tab) common.Tab {
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newTab(c)
 	tab.SetSize(120, 40)
 	tab.Update(common.SessionChangedMsg{})
-	return tab, c.Session
+	return tab
 }
 
 // pressKeys sends the keys to tab and returns the commands it asked for.
