@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -95,14 +96,20 @@ func (m *Model) startRecompute() tea.Cmd {
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {
-			res := ev.Prepare(opts, spare)
-			shown := &res.Batches[min(batch, len(res.Batches)-1)]
-			res.BatchStats(shown) // computes it, for the tabs to find
-			msg.result = res
+			msg.result = ev.Prepare(opts, spare)
 		}
+		// What the tabs will ask of the batch shown, computed for them to
+		// find: its statistics, and the Groups tab's reward ranges beside
+		// them (the statistics' mean and std take one core).
+		var wg sync.WaitGroup
 		if groups {
-			prepareGroups(msg.result, batch)
+			wg.Go(func() { prepareGroups(msg.result, batch) })
 		}
+		if reuse == nil {
+			res := msg.result
+			res.BatchStats(&res.Batches[min(batch, len(res.Batches)-1)])
+		}
+		wg.Wait()
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)
 		}
