@@ -18,6 +18,11 @@
 #
 #   scripts/bench-dashboard.sh FILE                 (3 rounds, 14 switches)
 #   ROUNDS=5 SWITCHES=14 BIN=/tmp/rewardlens scripts/bench-dashboard.sh FILE
+#   TAB=2 SHOWS='sorted by' scripts/bench-dashboard.sh FILE
+#
+# With TAB, the switches are pressed on that tab (its key), once the screen
+# shows SHOWS (an extended regular expression): the Groups tab above, or
+# TAB=4 SHOWS='Pareto ranks' (issue 13's bounds are on those two tabs).
 #
 # Make FILE with: python3 scripts/seed_pareto.py gen --n 1000000 --m 3 \
 #   --group-size 8 /tmp/big1m3.jsonl
@@ -97,7 +102,7 @@ next_method() {
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 declare -a compute_ms frame_ms frame_rss settled_rss switch_ms end_rss
-echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds of $switches switches"
+echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds of $switches switches${TAB:+ on tab $TAB}"
 for r in $(seq "$rounds"); do
 	start=$(now_ms)
 	"$bin" compute --out "$work/rewards.jsonl" "$input" 2>/dev/null
@@ -112,6 +117,11 @@ for r in $(seq "$rounds"); do
 	frame_rss+=("$(rss_mib "$pid")")
 	settle
 	settled_rss+=("$(rss_mib "$pid")")
+	if [ -n "${TAB:-}" ]; then
+		tmux send-keys -t "$session" "$TAB"
+		wait_for "${SHOWS:?SHOWS: what tab $TAB shows}" 120
+		settle
+	fi
 
 	method=pareto
 	round_switches=()
