@@ -88,9 +88,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	}
 	if opts.Method == GDPO {
 		rw.gdpo(res, b)
-		for _, g := range b.Groups {
-			fillInvalid(res, g.Members)
-		}
+		rw.eachGroup(b, func(_ *rewarder, g *Group) { fillInvalid(res, g.Members) })
 		return
 	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
@@ -302,22 +300,30 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	})
 	// The batch's valid members and a scratch array, not the rewarder's,
 	// which would keep a batch-sized array for every group after.
+	// Gathered and written back on every core, a range of members each.
 	idx := res.validOf(b)
 	buf := getScratch(len(idx))
 	defer putScratch(buf)
-	r := gather(*buf, res.Rewards, idx)
-	*buf = r
-	mean, std1 := stats.Mean(r), stats.SampleStd(r)
-	for j, i := range idx {
-		switch {
-		case !res.Options.Normalize:
-			res.Rewards[i] = stats.Centered(r[j], mean, 1)
-		case len(idx) < 2:
-			res.Rewards[i] = 0
-		default:
-			res.Rewards[i] = stats.Centered(r[j], mean, std1+eps)
+	r := (*buf)[:len(idx)]
+	nw := workers(len(idx), rewardChunk)
+	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
+		for j, i := range idx[lo:hi] {
+			r[lo+j] = res.Rewards[i]
 		}
-	}
+	})
+	mean, std1 := stats.Mean(r), stats.SampleStd(r)
+	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
+		for j, i := range idx[lo:hi] {
+			switch {
+			case !res.Options.Normalize:
+				res.Rewards[i] = stats.Centered(r[lo+j], mean, 1)
+			case len(idx) < 2:
+				res.Rewards[i] = 0
+			default:
+				res.Rewards[i] = stats.Centered(r[lo+j], mean, std1+eps)
+			}
+		}
+	})
 }
 
 // fillInvalid gives the invalid members of a group the mean reward of its
