@@ -102,8 +102,8 @@ func newParetoTabBench(b *testing.B, n int, scopeSwitch bool) (common.Tab, *sess
 
 // BenchmarkParetoTabRecomputeView1M measures the Pareto tab's part of a
 // method switch with 1M trajectories in one batch: its refresh on the new
-// result (the projection, ranks, groups and density kept: the values and
-// the ranking are the same) and its view.
+// result (the plot kept as drawn and rendered: the values and the ranking
+// are the same) and its view.
 func BenchmarkParetoTabRecomputeView1M(b *testing.B) { benchmarkParetoTabRecompute(b, false) }
 
 // BenchmarkParetoTabScopeView1M is BenchmarkParetoTabRecomputeView1M
