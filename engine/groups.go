@@ -104,8 +104,8 @@ func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
 	return c.of
 }
 
-// groupChunk is how many groups a core takes at a time: a batch of a
-// million has a hundred thousand groups.
+// groupChunk is how many groups a core takes at a time: a large batch has
+// groups by the hundred thousand.
 const groupChunk = 1 << 12
 
 func (res *Result) groupSummaries(b *Batch) []GroupSummary {

@@ -40,7 +40,7 @@ const rewardChunk = 1 << 15
 // shared by the results computed with them: callers must not modify
 // Scores. reuse, when not nil, is a finished result of ev with as many
 // trajectories that nothing reads any more: its Rewards array is reused,
-// so that switching method allocates no array of a reward a trajectory.
+// so that switching method allocates no rewards array.
 func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
 	objectives := slices.Clone(ev.Objectives)
 	if opts.Weights != nil {

@@ -140,8 +140,8 @@ func BenchmarkFreedmanDiaconis1M(b *testing.B) {
 // TestSummarizeSelectMatchesSort checks the summary whose order
 // statistics are selected (orderStats) against that of the values sorted
 // whole, bit for bit, on random data with ties, zeros of both signs,
-// halves of one value each, values of one exponent, and a few values a
-// ulp apart.
+// halves of one value each, a single value, values of one exponent, and
+// a few values a ulp apart.
 func TestSummarizeSelectMatchesSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 3))
 	for trial := range 40 {
@@ -154,6 +154,8 @@ func TestSummarizeSelectMatchesSort(t *testing.T) {
 				x[i] = float64(i / (n/2 + 1)) // each half one value
 			case trial%8 == 1:
 				x[i] = 0.5 + rng.Float64()/2 // one exponent: the top bits agree
+			case trial%8 == 3:
+				x[i] = 0.25 // one value: a batch of zero spread
 			case trial%8 == 2:
 				x[i] = math.Nextafter(1e6, math.Inf(1)) + float64(rng.IntN(5))*0x1p-33 // ulps apart
 			case rng.IntN(6) == 0:

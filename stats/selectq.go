@@ -199,7 +199,9 @@ func selectRanks(values *[6]float64, ranks [6]int, keys, gathered, scratch []uin
 	}
 	// Each half's next place in gathered for each part, the first half's
 	// keys before the second's; a part's keys are those within span of
-	// its least possible key.
+	// its least possible key, base. A key below base wraps around to more
+	// than span: the keys of floats other than NaN lie within 2^64 - 2^52
+	// of each other.
 	var next [2][6]int
 	var base [6]uint64
 	for i, p := range parts {

@@ -305,6 +305,34 @@ func TestLightBackground(t *testing.T) {
 	}
 }
 
+// TestLightBackgroundEveryTab turns the background light on each tab, once
+// it was drawn on a dark one, and checks the screen against a dashboard
+// opened on the light background: no tab keeps what it drew in the dark
+// styles (the Pareto tab keeps its plot across switches that change
+// neither objectives nor ranks).
+func TestLightBackgroundEveryTab(t *testing.T) {
+	open := func(light bool, tab string) *Model {
+		m := NewModel(newSampleSession(t), false)
+		m.Init()
+		if light {
+			m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
+		}
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m.Settle()
+		press(m, tab)
+		return m
+	}
+	for tab := 1; tab <= 7; tab++ {
+		key := strconv.Itoa(tab)
+		m := open(false, key)
+		m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
+		settle(m)
+		if got, want := m.View().Content, open(true, key).View().Content; got != want {
+			t.Errorf("tab %d turned light is not the tab opened light:\n%s\nwant:\n%s", tab, got, want)
+		}
+	}
+}
+
 // TestSVRLWeights edits the svrl computer's verification weight, which is
 // an objective's weight like any other.
 func TestSVRLWeights(t *testing.T) {

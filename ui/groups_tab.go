@@ -440,7 +440,7 @@ const maxGroupKeyWidth = 40
 // stay (see measured).
 func (t *groupsTab) layoutColumns() {
 	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
-	of := measuredOf{groups: len(t.summaries), filter: t.filter.Value(), rows: len(t.rows), keyWidth: keyWidth}
+	of := measuredOf{groups: len(t.summaries), filter: t.filter.Value(), keyWidth: keyWidth}
 	if len(t.summaries) > 0 {
 		of.summaries = &t.summaries[0]
 	}
@@ -461,12 +461,13 @@ func (t *groupsTab) layoutColumns() {
 	t.table.SetColumns(cols, 1)
 }
 
-// measuredOf says which groups the measured columns are of.
+// measuredOf says which groups the measured columns are of: the
+// summaries (their array and length) and the filter that lists some.
 type measuredOf struct {
-	summaries      *engine.GroupSummary // the first: which array
-	groups         int
-	filter         string
-	rows, keyWidth int
+	summaries *engine.GroupSummary // the first
+	groups    int
+	filter    string
+	keyWidth  int
 }
 
 // measureColumn returns column c of the listed groups, untitled, as wide

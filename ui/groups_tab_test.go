@@ -251,3 +251,78 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 		t.Errorf("%d responses read again for %d rows on screen", len(g.group.firstLines), page)
 	}
 }
+
+// TestGroupsAfterSwitches checks the table that switches of method,
+// weights and scope leave, with and without a filter, against a tab opened
+// on those options (the columns that do not depend on the method are
+// measured once per summaries and filter, the reward columns every time):
+// on the sample, and on groups whose scores differ by orders of magnitude,
+// which a filter takes apart (filters "big" and "tiny" list as many
+// groups).
+func TestGroupsAfterSwitches(t *testing.T) {
+	type change struct {
+		name string
+		set  func(o *engine.Options)
+	}
+	var changes []change
+	for _, m := range engine.Methods {
+		changes = append(changes, change{"method " + string(m), func(o *engine.Options) { o.Method = m }})
+	}
+	changes = append(changes,
+		change{"weights", func(o *engine.Options) { o.Weights = append([]float64{o.Weights[0] * 40}, o.Weights[1:]...) }},
+		change{"method relative", func(o *engine.Options) { o.Method = engine.Relative }},
+		change{"scope batch", func(o *engine.Options) { o.Scope = engine.ScopeBatch }},
+		change{"method grpo", func(o *engine.Options) { o.Method = engine.GRPO }},
+		change{"scope group", func(o *engine.Options) { o.Scope = engine.ScopeGroup }})
+	var b strings.Builder
+	for g, scale := range []float64{1e5, 3e4, 1e-2, 3e-2} {
+		key := []string{"big1", "big2", "tiny1", "tiny2"}[g]
+		for c := range 4 {
+			fmt.Fprintf(&b, `{"id":"%s-c%d","group":"%s","metadata":{"a":%g,"b":%g}}`+"\n", key, c, key, scale*float64(c+1), float64(c%2))
+		}
+	}
+	spread := func(t *testing.T) *session.Session {
+		res, err := loaders.Read(strings.NewReader(b.String()), "run.jsonl", 0, loaders.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+		s, err := session.Open("run.jsonl", cfg, res, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, data := range []struct {
+		name    string
+		open    func(t *testing.T) *session.Session
+		filters []string
+	}{
+		{"sample", func(t *testing.T) *session.Session { return newSampleSession(t) }, []string{"", "p1"}},
+		{"spread", spread, []string{"big", "tiny", ""}},
+	} {
+		s := data.open(t)
+		tab := newTabOn(s, newGroupsTab)
+		for _, filter := range data.filters {
+			keys := []string{"esc"} // clears the filter before
+			if filter != "" {
+				keys = append(append(append(keys, "/"), strings.Split(filter, "")...), "enter")
+			}
+			pressKeys(tab, keys...)
+			for _, c := range changes {
+				s.Options.Weights = s.Weights()
+				c.set(&s.Options)
+				s.Recompute()
+				tab.Update(common.SessionChangedMsg{})
+				opened := data.open(t)
+				opened.Options = s.Options
+				opened.Recompute()
+				fresh := newTabOn(opened, newGroupsTab)
+				pressKeys(fresh, keys...)
+				if got, want := plain(tab), plain(fresh); got != want {
+					t.Fatalf("%s, filter %q, after %s the table is not that of a tab opened on it:\n%s\nwant:\n%s", data.name, filter, c.name, got, want)
+				}
+			}
+		}
+	}
+}

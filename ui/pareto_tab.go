@@ -109,8 +109,10 @@ type paretoTab struct {
 	cx, cy float64
 	panned bool
 	frame  *plot.Frame
-	// frameView is frame rendered, "" until View renders it again.
+	// frameView is frame rendered, "" until View renders it again;
+	// frameDark, the background of the styles frame was drawn with.
 	frameView string
+	frameDark bool
 	// counts and best are every point's density in frame's cells and
 	// the best rank in each, recounted only when frame's grid or the
 	// points change (densityOf).
@@ -291,8 +293,9 @@ func (t *paretoTab) project() {
 	batch := s.CurrentBatch()
 	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.xObj, y: t.yObj}
 	// The plot shows objectives and ranks, which neither the method nor
-	// the weights change: a switch of those keeps it as it is drawn.
-	if key == t.projOf && t.ranking == res.Ranking && t.frame != nil {
+	// the weights change: a switch of those keeps it as it is drawn, in
+	// the styles of the same background.
+	if key == t.projOf && t.ranking == res.Ranking && t.frame != nil && t.frameDark == t.common.Styles.IsDark {
 		return
 	}
 	previous := t.selectedTrajectory()
@@ -502,7 +505,7 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	t.frameView = ""
+	t.frameView, t.frameDark = "", st.IsDark
 	t.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
 			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.data[2] >= 0})

@@ -100,7 +100,7 @@ func (m *Model) startRecompute() tea.Cmd {
 		}
 		// What the tabs will ask of the batch shown, computed for them to
 		// find: its statistics, and the Groups tab's reward ranges beside
-		// them (the statistics' mean and std take one core).
+		// them, where the statistics leave a core idle.
 		var wg sync.WaitGroup
 		if groups {
 			wg.Go(func() { prepareGroups(msg.result, batch) })

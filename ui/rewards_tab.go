@@ -46,9 +46,11 @@ type scoresKey struct {
 	members int
 }
 
-// scoresDrawing is what the scores' histogram was drawn for.
+// scoresDrawing is what the scores' histogram was drawn for: the styles
+// (rebuilt in place for another background) and the size.
 type scoresDrawing struct {
 	styles        *common.Styles
+	dark          bool
 	width, height int
 }
 
@@ -123,7 +125,7 @@ func (t *rewardsTab) render() {
 	// The two charts are drawn on both cores: each bins a batch's values,
 	// which at a million takes longer than the rest of a frame.
 	var wg sync.WaitGroup
-	if at := (scoresDrawing{st, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
+	if at := (scoresDrawing{st, st.IsDark, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
 		wg.Go(func() { t.scoresView, t.scoresAt = scores.View(st, chartWidth, t.height-top), at })
 	}
 	rewardsView := rewards.View(st, chartWidth, top-1)

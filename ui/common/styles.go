@@ -17,8 +17,9 @@ import (
 // colour means must therefore also be said in text (a marker, a legend, a
 // number).
 type Styles struct {
-	// NoColor reports that the styles carry no colour (NO_COLOR is set).
-	NoColor bool
+	// NoColor reports that the styles carry no colour (NO_COLOR is set);
+	// IsDark, that their colours are for a dark background.
+	NoColor, IsDark bool
 
 	// The frame: header line, tab bar, status line and footer.
 	Header      lipgloss.Style
@@ -67,6 +68,7 @@ func NewStyles(isDark, noColor bool) *Styles {
 	p := newPalette(isDark, noColor)
 	s := &Styles{
 		NoColor:     noColor,
+		IsDark:      isDark,
 		Header:      lipgloss.NewStyle().Bold(true),
 		HeaderKey:   lipgloss.NewStyle().Foreground(p.muted),
 		HeaderValue: lipgloss.NewStyle().Bold(true).Foreground(p.text),
