@@ -400,6 +400,8 @@ type groupColumn struct {
 	kind  groupColumnKind
 }
 
+// groupColumnKind is how a column shows its value, and whether a method
+// switch measures it again.
 type groupColumnKind int
 
 const (
@@ -473,8 +475,8 @@ type measuredOf struct {
 // measureColumn returns column c of the listed groups, untitled, as wide
 // as its widest cell; the key column at most keyWidth. The widths depend
 // on which groups are listed, not on their order: when all are, they are
-// measured in batch order, which reads memory in sequence (on 125,000
-// groups, twice as fast as in table order).
+// measured in batch order, which reads memory in sequence: faster than in
+// table order on a large batch.
 func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 	n := len(t.rows)
 	listed := func(j int) int { return t.rows[j] }
