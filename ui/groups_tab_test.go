@@ -260,20 +260,8 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 // which a filter takes apart (filters "big" and "tiny" list as many
 // groups).
 func TestGroupsAfterSwitches(t *testing.T) {
-	type change struct {
-		name string
-		set  func(o *engine.Options)
-	}
-	var changes []change
-	for _, m := range engine.Methods {
-		changes = append(changes, change{"method " + string(m), func(o *engine.Options) { o.Method = m }})
-	}
-	changes = append(changes,
-		change{"weights", func(o *engine.Options) { o.Weights = append([]float64{o.Weights[0] * 40}, o.Weights[1:]...) }},
-		change{"method relative", func(o *engine.Options) { o.Method = engine.Relative }},
-		change{"scope batch", func(o *engine.Options) { o.Scope = engine.ScopeBatch }},
-		change{"method grpo", func(o *engine.Options) { o.Method = engine.GRPO }},
-		change{"scope group", func(o *engine.Options) { o.Scope = engine.ScopeGroup }})
+	changes := append(everyMethod(), weightChange, methodChange(engine.Relative),
+		scopeChange(engine.ScopeBatch), methodChange(engine.GRPO), scopeChange(engine.ScopeGroup))
 	var b strings.Builder
 	for g, scale := range []float64{1e5, 3e4, 1e-2, 3e-2} {
 		key := []string{"big1", "big2", "tiny1", "tiny2"}[g]
@@ -281,25 +269,13 @@ func TestGroupsAfterSwitches(t *testing.T) {
 			fmt.Fprintf(&b, `{"id":"%s-c%d","group":"%s","metadata":{"a":%g,"b":%g}}`+"\n", key, c, key, scale*float64(c+1), float64(c%2))
 		}
 	}
-	spread := func(t *testing.T) *session.Session {
-		res, err := loaders.Read(strings.NewReader(b.String()), "run.jsonl", 0, loaders.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
-		s, err := session.Open("run.jsonl", cfg, res, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
 	for _, data := range []struct {
 		name    string
-		open    func(t *testing.T) *session.Session
+		open    func(testing.TB) *session.Session
 		filters []string
 	}{
-		{"sample", func(t *testing.T) *session.Session { return newSampleSession(t) }, []string{"", "p1"}},
-		{"spread", spread, []string{"big", "tiny", ""}},
+		{"sample", newSampleSession, []string{"", "p1"}},
+		{"spread", func(t testing.TB) *session.Session { return textSession(t, b.String()) }, []string{"big", "tiny", ""}},
 	} {
 		s := data.open(t)
 		tab := newTabOn(s, newGroupsTab)
@@ -310,14 +286,7 @@ func TestGroupsAfterSwitches(t *testing.T) {
 			}
 			pressKeys(tab, keys...)
 			for _, c := range changes {
-				s.Options.Weights = s.Weights()
-				c.set(&s.Options)
-				s.Recompute()
-				tab.Update(common.SessionChangedMsg{})
-				opened := data.open(t)
-				opened.Options = s.Options
-				opened.Recompute()
-				fresh := newTabOn(opened, newGroupsTab)
+				fresh := switchOptions(t, tab, s, c, data.open, newGroupsTab)
 				pressKeys(fresh, keys...)
 				if got, want := plain(tab), plain(fresh); got != want {
 					t.Fatalf("%s, filter %q, after %s the table is not that of a tab opened on it:\n%s\nwant:\n%s", data.name, filter, c.name, got, want)

@@ -30,8 +30,9 @@ func invalidRun(invalid ...int) string {
 	return b.String()
 }
 
-// invalidModel opens the dashboard on text with objectives a and b.
-func invalidModel(t *testing.T, text string, width, height int) *Model {
+// textSession opens a session on text, JSONL records, with objectives a
+// and b (metadata.a, metadata.b) and method grpo.
+func textSession(t testing.TB, text string) *session.Session {
 	t.Helper()
 	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
 	if err != nil {
@@ -42,7 +43,13 @@ func invalidModel(t *testing.T, text string, width, height int) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewModel(s, true)
+	return s
+}
+
+// invalidModel opens the dashboard on text with objectives a and b.
+func invalidModel(t *testing.T, text string, width, height int) *Model {
+	t.Helper()
+	m := NewModel(textSession(t, text), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	m.Settle() // the health, computed in the background

@@ -463,25 +463,10 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 // drawn again for the scope) against a tab opened on those options.
 func TestParetoPlotAfterSwitches(t *testing.T) {
 	tab, s := newSampleTab(t, newParetoTab)
-	type change struct {
-		name string
-		set  func(o *engine.Options)
-	}
-	changes := []change{{"scope batch", func(o *engine.Options) { o.Scope = engine.ScopeBatch }}}
-	for _, m := range engine.Methods {
-		changes = append(changes, change{"method " + string(m), func(o *engine.Options) { o.Method = m }})
-	}
-	changes = append(changes,
-		change{"weights", func(o *engine.Options) { o.Weights = []float64{3, 1, 0.5} }},
-		change{"scope group", func(o *engine.Options) { o.Scope = engine.ScopeGroup }})
+	changes := append([]optionChange{scopeChange(engine.ScopeBatch)}, everyMethod()...)
+	changes = append(changes, weightChange, scopeChange(engine.ScopeGroup))
 	for _, c := range changes {
-		c.set(&s.Options)
-		s.Recompute()
-		tab.Update(common.SessionChangedMsg{})
-		opened := newSampleSession(t)
-		opened.Options = s.Options
-		opened.Recompute()
-		fresh := newTabOn(opened, newParetoTab)
+		fresh := switchOptions(t, tab, s, c, newSampleSession, newParetoTab)
 		if got, want := plain(tab), plain(fresh); got != want {
 			t.Fatalf("after %s the plot is not that of a tab opened on it:\n%s\nwant:\n%s", c.name, got, want)
 		}

@@ -105,10 +105,8 @@ func (m *Model) startRecompute() tea.Cmd {
 		if groups {
 			wg.Go(func() { prepareGroups(msg.result, batch) })
 		}
-		if reuse == nil {
-			res := msg.result
-			res.BatchStats(&res.Batches[min(batch, len(res.Batches)-1)])
-		}
+		res := msg.result
+		res.BatchStats(&res.Batches[min(batch, len(res.Batches)-1)])
 		wg.Wait()
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)

@@ -46,10 +46,10 @@ type scoresKey struct {
 	members int
 }
 
-// scoresDrawing is what the scores' histogram was drawn for: the styles
-// (rebuilt in place for another background) and the size.
+// scoresDrawing is what the scores' histogram was drawn for: the
+// background of the styles (rebuilt in place for another one) and the
+// size.
 type scoresDrawing struct {
-	styles        *common.Styles
 	dark          bool
 	width, height int
 }
@@ -125,7 +125,7 @@ func (t *rewardsTab) render() {
 	// The two charts are drawn on both cores: each bins a batch's values,
 	// which at a million takes longer than the rest of a frame.
 	var wg sync.WaitGroup
-	if at := (scoresDrawing{st, st.IsDark, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
+	if at := (scoresDrawing{st.IsDark, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
 		wg.Go(func() { t.scoresView, t.scoresAt = scores.View(st, chartWidth, t.height-top), at })
 	}
 	rewardsView := rewards.View(st, chartWidth, top-1)

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -48,3 +49,50 @@ func showBatch(tab common.Tab, s *session.Session, bi int) {
 // plain returns what tab shows, without the bold and reverse video of
 // the no-colour styles.
 func plain(tab common.Tab) string { return ansi.Strip(tab.View()) }
+
+// optionChange is a switch of the session's options, named for a failure
+// message.
+type optionChange struct {
+	name string
+	set  func(o *engine.Options)
+}
+
+// Switches the tests make: to a method, to the other scope, and of the
+// first objective's weight, times 40.
+func methodChange(m engine.Method) optionChange {
+	return optionChange{"method " + string(m), func(o *engine.Options) { o.Method = m }}
+}
+
+func scopeChange(scope engine.Scope) optionChange {
+	return optionChange{"scope " + string(scope), func(o *engine.Options) { o.Scope = scope }}
+}
+
+var weightChange = optionChange{"weights", func(o *engine.Options) {
+	o.Weights = append([]float64{o.Weights[0] * 40}, o.Weights[1:]...)
+}}
+
+// everyMethod is a switch to each method in turn.
+func everyMethod() []optionChange {
+	var changes []optionChange
+	for _, m := range engine.Methods {
+		changes = append(changes, methodChange(m))
+	}
+	return changes
+}
+
+// switchOptions makes change on s (its weights made explicit first) and
+// shows the recomputed result on tab, as the root model does; it returns
+// the tab newTab builds on a session that open returns, opened on the
+// options s now has: what tab must show.
+func switchOptions(t *testing.T, tab common.Tab, s *session.Session, change optionChange,
+	open func(testing.TB) *session.Session, newTab func(*common.Common) common.Tab) common.Tab {
+	t.Helper()
+	s.Options.Weights = s.Weights()
+	change.set(&s.Options)
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	opened := open(t)
+	opened.Options = s.Options
+	opened.Recompute()
+	return newTabOn(opened, newTab)
+}
