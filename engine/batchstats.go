@@ -52,19 +52,11 @@ func (res *Result) Stats() []BatchStats {
 // call returns its own copy.
 func (res *Result) BatchStats(b *Batch) BatchStats {
 	res.computeBatchOf(b)
-	res.statsMu.Lock()
-	st, ok := res.stats[b.Step]
-	res.statsMu.Unlock()
-	if !ok || st.Trajectories != len(b.Members) {
-		computed := res.batchStats(b)
-		st = &computed
-		res.statsMu.Lock()
-		if res.stats == nil {
-			res.stats = map[int64]*BatchStats{}
-		}
-		res.stats[b.Step] = st
-		res.statsMu.Unlock()
-	}
+	st := cached(&res.statsMu, &res.stats, b.Step, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
+		func() *BatchStats {
+			st := res.batchStats(b)
+			return &st
+		})
 	out := *st
 	out.Objectives = slices.Clone(st.Objectives)
 	if st.Correlation != nil {
@@ -134,13 +126,14 @@ type objectiveColumns struct {
 // evaluation and batch. The caller must not modify them.
 func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]float64) {
 	ev := res.Evaluation
-	ev.mu.Lock()
-	c, ok := ev.objStats[b.Step]
-	ev.mu.Unlock()
-	if ok && c.members == len(b.Members) {
-		return c.summaries, c.corr
-	}
-	c = &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M)}
+	c := cached(&ev.mu, &ev.objStats, b.Step, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
+		func() *objectiveColumns { return res.objectiveColumns(b, valid) })
+	return c.summaries, c.corr
+}
+
+// objectiveColumns computes objectiveStats.
+func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
+	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M)}
 	columns := make([][]float64, res.M)
 	correlate := res.M <= MaxCorrelationObjectives
 	if correlate {
@@ -175,33 +168,16 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]f
 			}
 		})
 	}
-	ev.mu.Lock()
-	if ev.objStats == nil {
-		ev.objStats = map[int64]*objectiveColumns{}
-	}
-	ev.objStats[b.Step] = c
-	ev.mu.Unlock()
-	return c.summaries, c.corr
+	return c
 }
 
 // validOf returns the valid members of batch b, listed once per evaluation
 // and batch. The caller must not modify them.
 func (res *Result) validOf(b *Batch) []int {
 	ev := res.Evaluation
-	ev.mu.Lock()
-	c, ok := ev.valid[b.Step]
-	ev.mu.Unlock()
-	if ok && c.members == len(b.Members) {
-		return c.idx
-	}
-	c = validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Valid)}
-	ev.mu.Lock()
-	if ev.valid == nil {
-		ev.valid = map[int64]validList{}
-	}
-	ev.valid[b.Step] = c
-	ev.mu.Unlock()
-	return c.idx
+	return cached(&ev.mu, &ev.valid, b.Step, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
+		return validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Valid)}
+	}).idx
 }
 
 // validList is the valid members of a batch of members trajectories.

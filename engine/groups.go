@@ -51,36 +51,29 @@ func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
 	if set := res.scoreSet; set != nil {
 		mu, cache = &set.mu, &set.groups
 	}
-	key := scoreBatchKey{b.Step, res.Scope}
-	mu.Lock()
-	c, ok := (*cache)[key]
-	mu.Unlock()
-	if ok && c.members == len(b.Members) {
-		return c.of
-	}
-	c = groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
-	mu.Lock()
-	if *cache == nil {
-		*cache = map[scoreBatchKey]groupCache[GroupSummary]{}
-	}
-	(*cache)[key] = c
-	mu.Unlock()
-	return c.of
+	return cached(mu, cache, scoreBatchKey{b.Step, res.Scope}, holds[GroupSummary](b), func() groupCache[GroupSummary] {
+		return groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
+	}).of
 }
 
 // GroupRewardRanges returns the range of the rewards of each group of
 // GroupSummaries(b), in the same order, computed once per result and
 // batch; callers must not modify them.
 func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
+	return cached(&res.statsMu, &res.rewardRanges, b.Step, holds[RewardRange](b), func() groupCache[RewardRange] {
+		return groupCache[RewardRange]{len(b.Members), res.groupRewardRanges(b)}
+	}).of
+}
+
+// holds is the freshness of what was computed of the groups of b.
+func holds[T any](b *Batch) func(groupCache[T]) bool {
+	return func(c groupCache[T]) bool { return c.members == len(b.Members) }
+}
+
+func (res *Result) groupRewardRanges(b *Batch) []RewardRange {
 	groups := res.GroupSummaries(b)
-	res.statsMu.Lock()
-	c, ok := res.rewardRanges[b.Step]
-	res.statsMu.Unlock()
-	if ok && c.members == len(b.Members) {
-		return c.of
-	}
 	res.computeBatchOf(b)
-	c = groupCache[RewardRange]{len(b.Members), make([]RewardRange, len(groups))}
+	out := make([]RewardRange, len(groups))
 	parallelChunks(len(groups), groupChunk, workers(len(b.Members), rewardChunk), func(_, lo, hi int) {
 		for gi := lo; gi < hi; gi++ {
 			r := RewardRange{math.Inf(1), math.Inf(-1)}
@@ -92,16 +85,10 @@ func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
 			if groups[gi].Valid == 0 {
 				r = RewardRange{math.NaN(), math.NaN()}
 			}
-			c.of[gi] = r
+			out[gi] = r
 		}
 	})
-	res.statsMu.Lock()
-	if res.rewardRanges == nil {
-		res.rewardRanges = map[int64]groupCache[RewardRange]{}
-	}
-	res.rewardRanges[b.Step] = c
-	res.statsMu.Unlock()
-	return c.of
+	return out
 }
 
 // groupChunk is how many groups a core takes at a time: a large batch has

@@ -234,15 +234,15 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 // batch. The caller must not modify them.
 func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
 	set := res.scoreSet
-	key := scoreBatchKey{b.Step, res.Scope}
-	if set != nil {
-		set.mu.Lock()
-		c, ok := set.batches[key]
-		set.mu.Unlock()
-		if ok && c.members == len(b.Members) {
-			return c
-		}
+	if set == nil {
+		return res.scoreBatch(b, valid)
 	}
+	return cached(&set.mu, &set.batches, scoreBatchKey{b.Step, res.Scope}, func(c *scoreBatch) bool { return c.members == len(b.Members) },
+		func() *scoreBatch { return res.scoreBatch(b, valid) })
+}
+
+// scoreBatch computes scoreBatchOf.
+func (res *Result) scoreBatch(b *Batch, valid []int) *scoreBatch {
 	c := &scoreBatch{members: len(b.Members)}
 	c.score = res.summarizeOf(res.Scores, valid)
 	for _, i := range valid {
@@ -267,14 +267,6 @@ func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
 	}
 	c.scoreGroupStd = res.scoreGroupStd(b)
 	c.fracAtMax = res.fracAtMax(b)
-	if set != nil {
-		set.mu.Lock()
-		if set.batches == nil {
-			set.batches = map[scoreBatchKey]*scoreBatch{}
-		}
-		set.batches[key] = c
-		set.mu.Unlock()
-	}
 	return c
 }
 
@@ -335,18 +327,5 @@ func (res *Result) cachedHypervolume(b *Batch, ref []float64) float64 {
 		key.ref[k] = math.Float64bits(v)
 	}
 	ev := res.Evaluation
-	ev.mu.Lock()
-	hv, ok := ev.hypervolumes[key]
-	ev.mu.Unlock()
-	if ok {
-		return hv
-	}
-	hv = res.hypervolume(b, ref)
-	ev.mu.Lock()
-	if ev.hypervolumes == nil {
-		ev.hypervolumes = map[hvKey]float64{}
-	}
-	ev.hypervolumes[key] = hv
-	ev.mu.Unlock()
-	return hv
+	return cached(&ev.mu, &ev.hypervolumes, key, always[float64], func() float64 { return res.hypervolume(b, ref) })
 }
