@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -11,59 +10,82 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// A layout is how a trainer writes its rollouts, which --from names (or
-// auto recognises by the fields): each sets the defaults that reproduce
-// that trainer's numbers, which every flag and config key overrides.
+// A trainerLayout is how one trainer writes its rollouts, which --from
+// names (or auto recognises by the fields of each file's first record):
+// the defaults that reproduce that trainer's numbers, which every flag and
+// config key overrides. Adding a trainer is one file with its layout and
+// one entry in trainerLayouts.
+type trainerLayout struct {
+	// name is the value of --from.
+	name string
+	// description names a file of the layout in messages ("a verl
+	// rollout dump"); sentenceName names the inputs in the "read as"
+	// line ("verl rollout dumps").
+	description, sentenceName string
+	// fields are the fields a first record must have to be of the layout;
+	// messages also list grouping, the field check asks for besides.
+	fields   []string
+	grouping string
+	// check, when set, refuses a file of the layout that cannot be read
+	// as the trainer meant (cfg is as the user gave it).
+	check func(cfg engine.Config, f loaders.FileFields) error
+	// defaults returns cfg with the layout's defaults where cfg sets
+	// nothing, first being the first input file's fields (empty for a
+	// followed file with nothing in it yet).
+	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, error)
+}
+
+// trainerLayouts lists the trainers' layouts in the order auto tries them:
+// the first whose fields a file has is its layout.
+var trainerLayouts = []*trainerLayout{&trlLayout, &verlLayout}
+
 const (
 	layoutAuto  = "auto"
-	layoutVerl  = "verl"
-	layoutTRL   = "trl"
 	layoutPlain = "plain"
+	stepField   = "step" // the step field, which every trainer here writes
 )
 
 // layoutNames lists the values of --from.
-var layoutNames = []string{layoutAuto, layoutVerl, layoutTRL, layoutPlain}
+func layoutNames() []string {
+	names := []string{layoutAuto}
+	for _, l := range trainerLayouts {
+		names = append(names, l.name)
+	}
+	return append(names, layoutPlain)
+}
 
-// The fields that make a layout, as the trainers write them:
-//   - verl, trainer.rollout_data_dir: DIR/{step}.jsonl, one line per
-//     rollout with input, output, gts, score, step and the reward
-//     function's reward_extra_info keys (verl/trainer/ppo/ray_trainer.py,
-//     _dump_generations, called by _log_rollout_data);
-//   - TRL, GRPOTrainer(log_completions=True):
-//     OUTPUT_DIR/completions/completions_{step:05d}.parquet with step,
-//     prompt, completion, one float column per reward function, the
-//     logged extra columns and advantage (trl/trainer/grpo_trainer.py,
-//     log()).
-var (
-	verlFields = []string{"output", "score", "step"} // and input, to group by
-	trlFields  = []string{"prompt", "completion", "step"}
-)
+// findLayout returns the trainer layout called name (nil for auto, plain
+// or an unknown name).
+func findLayout(name string) *trainerLayout {
+	for _, l := range trainerLayouts {
+		if l.name == name {
+			return l
+		}
+	}
+	return nil
+}
 
-// The verl and TRL fields the layouts read.
-const (
-	verlPrompt     = "input"
-	trlPrompt      = "prompt"
-	stepField      = "step"
-	verlScore      = "score"
-	trlAdvantage   = "advantage"
-	verlEpsilon    = 1e-6 // compute_grpo_outcome_advantage's epsilon
-	verlLayoutName = "verl rollout dumps"
-	trlLayoutName  = "TRL completions"
-)
+// fieldList lists the fields a file of l has, for messages.
+func (l *trainerLayout) fieldList() string {
+	names := slices.Clone(l.fields)
+	if l.grouping != "" {
+		names = append(names, l.grouping)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
 
 // recognise returns the layout of a file by its first record's fields:
-// verl when it has output, score and step, TRL when it has prompt,
-// completion and step, plain otherwise and whenever the record has a group
-// of its own (neither trainer writes one).
+// the first trainer layout whose fields it has, plain otherwise and
+// whenever the record has a group of its own (no trainer writes one).
 func recognise(f loaders.FileFields) string {
 	if f.Group != "" {
 		return layoutPlain
 	}
-	switch {
-	case hasAll(f.Names, trlFields):
-		return layoutTRL
-	case hasAll(f.Names, verlFields):
-		return layoutVerl
+	for _, l := range trainerLayouts {
+		if hasAll(f.Names, l.fields) {
+			return l.name
+		}
 	}
 	return layoutPlain
 }
@@ -79,11 +101,8 @@ func hasAll(names, want []string) bool {
 
 // describeLayout names a layout in messages.
 func describeLayout(layout string) string {
-	switch layout {
-	case layoutVerl:
-		return "a verl rollout dump"
-	case layoutTRL:
-		return "TRL completions"
+	if l := findLayout(layout); l != nil {
+		return l.description
 	}
 	return "plain rewardlens records"
 }
@@ -92,17 +111,17 @@ func describeLayout(layout string) string {
 // (cfg.From: auto, the default, recognises it from each file's first
 // record), and the sentence that says what was decided ("" for plain
 // records). Files of different layouts, a file that is not of the layout
-// --from names, and a verl dump without input (unless --group-by says how
-// to group) are errors. Standard input is not looked at: with auto, it is
-// plain records; so are empty files (a followed log before its first
-// line), and the description then says so when following.
+// --from names, and a file its layout's check refuses are errors.
+// Standard input is not looked at: with auto, it is plain records; so are
+// empty files (a followed log before its first line), and the description
+// then says so when following.
 func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
 	}
-	if !slices.Contains(layoutNames, from) {
-		return cfg, "", usagef("--from %q: want one of %s", from, strings.Join(layoutNames, ", "))
+	if !slices.Contains(layoutNames(), from) {
+		return cfg, "", usagef("--from %q: want one of %s", from, strings.Join(layoutNames(), ", "))
 	}
 	if from == layoutPlain || len(paths) == 0 {
 		return cfg, "", nil
@@ -119,7 +138,7 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 		if from == layoutAuto {
 			return cfg, "", nil // an empty file is the load's error
 		}
-		return layoutDefaults(cfg, from, loaders.FileFields{})
+		return layoutDefaults(cfg, findLayout(from), loaders.FileFields{})
 	}
 	layout := from
 	for _, f := range files {
@@ -130,18 +149,20 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 				files[0].Path, describeLayout(recognise(files[0])), f.Path, describeLayout(got))}
 		case from != layoutAuto && got != from:
 			return cfg, "", inputError{fmt.Errorf("%s: not %s (--from %s): it has %s, %s has %s",
-				f.Path, describeLayout(from), from, fieldList(f.Names), describeLayout(from), layoutFieldList(from))}
+				f.Path, describeLayout(from), from, fieldList(f.Names), describeLayout(from), findLayout(from).fieldList())}
 		}
 		layout = got
-		if got == layoutVerl && cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) {
-			return cfg, "", inputError{fmt.Errorf("%s: a verl rollout dump without %q: its rows cannot be grouped by prompt (give --group-by EXPR)",
-				f.Path, verlPrompt)}
+		if l := findLayout(got); l != nil && l.check != nil {
+			if err := l.check(cfg, f); err != nil {
+				return cfg, "", inputError{err}
+			}
 		}
 	}
-	if layout == layoutPlain {
+	l := findLayout(layout)
+	if l == nil {
 		return cfg, "", nil
 	}
-	return layoutDefaults(cfg, layout, files[0])
+	return layoutDefaults(cfg, l, files[0])
 }
 
 // fieldList lists names for messages, "no field" when there are none.
@@ -152,65 +173,20 @@ func fieldList(names []string) string {
 	return "fields " + strings.Join(names, ", ")
 }
 
-// layoutFieldList lists the fields that make a layout, for messages.
-func layoutFieldList(layout string) string {
-	if layout == layoutVerl {
-		return verlPrompt + ", " + strings.Join(verlFields, ", ")
+// layoutDefaults returns cfg with l's defaults and the sentence that says
+// how the inputs are read.
+func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+	cfg, err := l.defaults(cfg, first)
+	if err != nil {
+		return cfg, "", err
 	}
-	return strings.Join(trlFields, ", ")
+	return cfg, layoutSentence(l.sentenceName, cfg), nil
 }
 
-// layoutDefaults returns cfg with the layout's defaults where cfg sets
-// nothing, first being the first input file's fields, and the sentence
-// that says how the inputs are read.
-//
-// verl: group = input, batch = step, objective score (max, weight 1),
-// epsilon 1e-6 and a group of one rewarded as verl does (mean 0, std 1).
-// TRL: group = prompt, batch = step, objectives the float columns but
-// advantage (and step) (max, weight 1 each: reward_weights' default), a
-// missing reward adding nothing (nansum), the logged advantage compared
-// with the rewards when the file has it; epsilon stays TRL's 1e-4.
-func layoutDefaults(cfg engine.Config, layout string, first loaders.FileFields) (engine.Config, string, error) {
-	pareto := cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)
-	one := 1.0
-	var name string
-	switch layout {
-	case layoutVerl:
-		name = verlLayoutName
-		cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
-		cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
-		if pareto && len(cfg.Objectives) == 0 {
-			cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlScore, Goal: string(engine.Maximize), Weight: &one}}
-		}
-		if cfg.Epsilon == nil {
-			eps := verlEpsilon
-			cfg.Epsilon = &eps
-		}
-		cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
-	case layoutTRL:
-		name = trlLayoutName
-		cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
-		cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
-		if pareto && len(cfg.Objectives) == 0 {
-			for _, col := range first.Floats {
-				if col == trlAdvantage || col == stepField {
-					continue
-				}
-				cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(engine.Maximize), Weight: &one})
-			}
-			if len(cfg.Objectives) == 0 && first.Path != "" {
-				return cfg, "", inputError{fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)}
-			}
-		}
-		if pareto && cfg.NanSum == nil {
-			yes := true
-			cfg.NanSum = &yes
-		}
-		if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) {
-			cfg.LoggedAdvantage = trlAdvantage
-		}
-	}
-	return cfg, layoutSentence(name, cfg), nil
+// usesPareto reports whether cfg scores with the pareto scorer (the
+// default), the one whose objectives a layout may set.
+func usesPareto(cfg engine.Config) bool {
+	return cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)
 }
 
 // layoutSentence says how the inputs are read, for stderr and the

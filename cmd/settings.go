@@ -79,7 +79,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"scope":        strs(engine.Scopes),
 		"scale":        strs(engine.Scales),
 		"input-format": loaders.FormatNames(),
-		"from":         layoutNames,
+		"from":         layoutNames(),
 		"group-of-one": strs(engine.GroupOfOnes),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
