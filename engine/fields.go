@@ -10,7 +10,7 @@ import (
 // RecordFields derives a trajectory's group, batch and ID from expressions
 // over its record (--group-by, --batch-by, --id-by), for inputs that name
 // them otherwise: verl's rollout dumps group by "input" and batch by
-// "step". The expressions see what objectives see (SPEC.md, Expressions).
+// "step". The expressions see what objectives see (docs/CONTRACT.md, Expressions).
 type RecordFields struct {
 	group, batch, id *Expression
 }

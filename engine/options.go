@@ -67,7 +67,7 @@ type GroupOfOne string
 // The conventions for a group of one.
 const (
 	// GroupOfOneZero gives it 0 (TRL, whose groups are never of one in
-	// training; SPEC.md).
+	// training).
 	GroupOfOneZero GroupOfOne = "zero"
 	// GroupOfOneScore takes the group's mean as 0 and its std as 1, as
 	// verl's compute_grpo_outcome_advantage and

@@ -1,7 +1,7 @@
 // Package ui is rewardlens' terminal dashboard: a root model that routes
 // global keys and owns the Session, and one Component per tab. ui does no
-// maths of its own: every number comes from engine/ and pareto/, and the
-// charts' axes, densities and nearest points from internal/chart.
+// maths of its own: every number comes from engine/, stats/ and health/,
+// and the charts' axes, densities and nearest points from internal/chart.
 package ui
 
 import (
