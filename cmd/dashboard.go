@@ -47,7 +47,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Health: healthCfg,
 		HVRef:  health.hvRef,
 		ResultWarnings: func(res *engine.Result) []string {
-			return layoutWarnings(cfg, res)
+			return layoutWarnings(cfg, res, nil)
 		},
 	}
 	if len(args) == 0 {

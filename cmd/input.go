@@ -83,7 +83,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, inputError{err}
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
-	for _, w := range layoutWarnings(p.cfg, res) {
+	for _, w := range layoutWarnings(p.cfg, res, nil) {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
 	return res, nil

@@ -36,9 +36,10 @@ type trainerLayout struct {
 	// notes, when set, adds to the "read as" line what the defaults
 	// decided beyond the settings it lists.
 	notes func(cfg engine.Config) []string
-	// warnings, when set, returns what the result shows that the trainer
-	// would have done otherwise (stderr, the dashboard's status line).
-	warnings func(res *engine.Result) []string
+	// warnings, when set, returns what the result shows, in the batches
+	// given, that the trainer would have done otherwise (stderr, the
+	// dashboard's status line).
+	warnings func(res *engine.Result, batches []engine.Batch) []string
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -197,12 +198,18 @@ func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileField
 }
 
 // layoutWarnings returns the warnings of the layout cfg was read as
-// (layoutDefaults sets From) about res, none for plain records.
-func layoutWarnings(cfg engine.Config, res *engine.Result) []string {
-	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
-		return l.warnings(res)
+// (layoutDefaults sets From) about the batches of res, or only about the
+// batch only when it is not nil; none for plain records.
+func layoutWarnings(cfg engine.Config, res *engine.Result, only *engine.Batch) []string {
+	l := findLayout(cfg.From)
+	if l == nil || l.warnings == nil || res.Ranking == nil {
+		return nil
 	}
-	return nil
+	batches := res.Batches
+	if only != nil {
+		batches = []engine.Batch{*only}
+	}
+	return l.warnings(res, batches)
 }
 
 // usesPareto reports whether cfg scores with the pareto scorer (the

@@ -141,13 +141,13 @@ const maxNaNGroupsShown = 5
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
 // group's torch.mean and torch.std take the NaN in), while rewardlens
 // leaves the row out as invalid and scores the others without it.
-func verlNaNGroups(res *engine.Result) []string {
-	if res.Ranking == nil || len(res.Objectives) != 1 || res.Objectives[0].Name != verlScore {
+func verlNaNGroups(res *engine.Result, batches []engine.Batch) []string {
+	if len(res.Objectives) != 1 || res.Objectives[0].Name != verlScore {
 		return nil
 	}
 	var named []string
 	groups := 0
-	for _, b := range res.Batches {
+	for _, b := range batches {
 		for _, g := range b.Groups {
 			bad := 0
 			for _, i := range g.Members {

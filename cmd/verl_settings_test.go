@@ -219,3 +219,15 @@ func TestVerlNaNScore(t *testing.T) {
 		t.Errorf("plain records warned of verl's NaN groups:\n%s", errOut)
 	}
 }
+
+// TestVerlNaNScoreFollow: stats --follow warns of the NaN group with its
+// step's line.
+func TestVerlNaNScoreFollow(t *testing.T) {
+	shortQuiet(t)
+	f := startFollowing(t, "stats", "--follow", "--method", "grpo", verlSetting("nan_score"))
+	f.await(t, "step 1 ")
+	f.awaitErr(t, `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "w100 w101 w102" (1 of 4). verl's own advantages are NaN`)
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr %s", code, f.errOut.String())
+	}
+}
