@@ -20,8 +20,8 @@ import (
 // verl/trainer/ppo/v1/trainer_base.py, _log_rollout_data) uid instead.
 // Read at verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9.
 //
-// Defaults: group = the prompt part of uid when the dump has uid, else
-// input; batch = step; objective score (max, weight 1), or score +
+// Defaults: group = the prompt part of uid and id = uid when the dump has
+// uid, else group = input; batch = step; objective score (max, weight 1), or score +
 // overlong_reward where the dump's score leaves out DAPO's overlong
 // penalty; epsilon 1e-6 and a group of one rewarded as verl does (mean 0,
 // std 1). A dump with neither input nor uid is refused unless --group-by
@@ -104,8 +104,13 @@ func verlOverlongAdded(cfg engine.Config) bool {
 
 func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {
 	one := 1.0
-	if cfg.GroupBy == "" && slices.Contains(first.Names, verlUID) {
-		cfg.GroupBy = verlUIDPrompt
+	if slices.Contains(first.Names, verlUID) {
+		if cfg.GroupBy == "" {
+			cfg.GroupBy = verlUIDPrompt
+		}
+		// The whole key names one output: compute's records join back
+		// to the dump's lines by it.
+		cfg.IDBy = cmp.Or(cfg.IDBy, verlUID)
 	}
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
@@ -124,13 +129,17 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, e
 	return cfg, nil
 }
 
-// verlNotes says, in the "read as" line, where the objective is not the
-// dump's score as written, and why.
+// verlNotes says, in the "read as" line, what the id is when set, and
+// where the objective is not the dump's score as written, and why.
 func verlNotes(cfg engine.Config) []string {
-	if verlOverlongAdded(cfg) {
-		return []string{fmt.Sprintf("score = %s (the dump's score leaves out DAPO's overlong penalty, which verl trains on)", verlWithOverlong)}
+	var notes []string
+	if cfg.IDBy != "" {
+		notes = append(notes, "id = "+cfg.IDBy)
 	}
-	return nil
+	if verlOverlongAdded(cfg) {
+		notes = append(notes, fmt.Sprintf("score = %s (the dump's score leaves out DAPO's overlong penalty, which verl trains on)", verlWithOverlong))
+	}
+	return notes
 }
 
 // maxNaNGroupsShown is how many groups verlNaNGroups names.

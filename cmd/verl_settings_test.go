@@ -76,10 +76,16 @@ func checkVerlRewards(t *testing.T, recs []record, want []float64, skip map[int]
 // uid: grouped by the uid's prompt part, every row is verl's advantage.
 func TestVerlV1UID(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("v1_uid"))
-	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, epsilon 1e-06`+"\n") {
+	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, epsilon 1e-06, id = uid`+"\n") {
 		t.Errorf("stderr does not say how the dump is grouped: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "v1_uid"), nil)
+	// Each record's id is its line's uid, the output's key.
+	for i, r := range recs {
+		if !strings.HasPrefix(r.ID, r.Group+"_") || !strings.HasSuffix(r.ID, "_0") || i > 0 && r.ID == recs[i-1].ID {
+			t.Errorf("record %d: id %q, group %q: want the uid {group}_{session}_0", i, r.ID, r.Group)
+		}
+	}
 	// The group is the uuid4 before the first "_": 36 characters, the
 	// same for the four rows of each prompt.
 	sizes := map[string]int{}
