@@ -73,9 +73,13 @@ const (
 	// when it returns a number rather than a dict (the reward manager's
 	// else branch, reward_extra_info["acc"] = score).
 	verlAcc = "acc"
-	// verlWithOverlong is the objective verl trains on when the dump's
-	// score leaves out the penalty (verl's token_level_scores).
-	verlWithOverlong = verlScore + " + torchNumber(" + verlOverlong + ")"
+	// verlPenalty is the penalty as a number, added to the score where
+	// the dump's score leaves it out: the objective is then what verl
+	// trains on (its token_level_scores).
+	verlPenalty = " + torchNumber(" + verlOverlong + ")"
+	// verlTensorScore reads a score that the reward function returned as
+	// a 0-d tensor, which the dump writes as its text.
+	verlTensorScore = "torchNumber(" + verlScore + ")"
 )
 
 // verlDumpFields are the fields _write_generations writes whatever the
@@ -96,10 +100,19 @@ func verlScoreHasOverlong(first loaders.FileFields) bool {
 	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc)
 }
 
-// verlOverlongAdded reports whether cfg's objective is the score with the
-// overlong penalty added (verlDefaults).
-func verlOverlongAdded(cfg engine.Config) bool {
-	return len(cfg.Objectives) == 1 && cfg.Objectives[0].Expr == verlWithOverlong
+// verlObjective returns the expression of the objective verl trains on,
+// from the first record's fields: the score, read as a number where the
+// record has it as text (a 0-d tensor's), with the overlong penalty added
+// where the score leaves it out.
+func verlObjective(first loaders.FileFields) string {
+	expr := verlScore
+	if slices.Contains(first.Names, verlScore) && !slices.Contains(first.Floats, verlScore) {
+		expr = verlTensorScore
+	}
+	if slices.Contains(first.Names, verlOverlong) && !verlScoreHasOverlong(first) {
+		expr += verlPenalty
+	}
+	return expr
 }
 
 func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {
@@ -115,11 +128,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, e
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		expr := verlScore
-		if slices.Contains(first.Names, verlOverlong) && !verlScoreHasOverlong(first) {
-			expr = verlWithOverlong
-		}
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: expr, Goal: string(engine.Maximize), Weight: &one}}
+		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first), Goal: string(engine.Maximize), Weight: &one}}
 	}
 	if cfg.Epsilon == nil {
 		eps := verlEpsilon
@@ -136,10 +145,20 @@ func verlNotes(cfg engine.Config) []string {
 	if cfg.IDBy != "" {
 		notes = append(notes, "id = "+cfg.IDBy)
 	}
-	if verlOverlongAdded(cfg) {
-		notes = append(notes, fmt.Sprintf("score = %s (the dump's score leaves out DAPO's overlong penalty, which verl trains on)", verlWithOverlong))
+	if len(cfg.Objectives) != 1 || cfg.Objectives[0].Name != verlScore {
+		return notes
 	}
-	return notes
+	const tensorText, penaltyLeftOut = "the dump writes the score as a tensor's text", "the dump's score leaves out DAPO's overlong penalty, which verl trains on"
+	expr := cfg.Objectives[0].Expr
+	why, ours := map[string][]string{
+		verlTensorScore:               {tensorText},
+		verlScore + verlPenalty:       {penaltyLeftOut},
+		verlTensorScore + verlPenalty: {tensorText, penaltyLeftOut},
+	}[expr]
+	if !ours {
+		return notes
+	}
+	return append(notes, fmt.Sprintf("score = %s (%s)", expr, strings.Join(why, "; ")))
 }
 
 // maxNaNGroupsShown is how many groups verlNaNGroups names.

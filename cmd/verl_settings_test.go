@@ -237,3 +237,30 @@ func TestVerlNaNScoreFollow(t *testing.T) {
 		t.Errorf("status %d, stderr %s", code, f.errOut.String())
 	}
 }
+
+// TestVerlTensorScore: a reward function that returns its score as a 0-d
+// tensor (in a dict) has it dumped as the tensor's text, read as the
+// number; with DAPO's penalty left out of it, the penalty is added too.
+func TestVerlTensorScore(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"1.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": "tensor(1.)", "step": 1, "pred": "1", "overlong_reward": 0, "overlong": false}
+{"input": "q", "output": "bb", "gts": "1", "score": "tensor(0.5000)", "step": 1, "pred": "1", "overlong_reward": "tensor(-0.2500)", "overlong": "tensor(True)"}
+{"input": "q", "output": "c", "gts": "1", "score": 0.0, "step": 1, "pred": "2", "overlong_reward": 0, "overlong": false}
+`})
+	recs, errOut := computeList(t, "", "--method", "grpo", dir)
+	if !strings.Contains(errOut, "epsilon 1e-06, score = torchNumber(score) + torchNumber(overlong_reward) (the dump writes the score as a tensor's text; the dump's score leaves out DAPO's overlong penalty, which verl trains on)\n") {
+		t.Errorf("stderr: %q", errOut)
+	}
+	// Rewards 1, 0.5 - 0.25 and 0: verl's GRPO over the three.
+	r := []float64{1, 0.25, 0}
+	mean := (r[0] + r[1] + r[2]) / 3
+	ss := 0.0
+	for _, x := range r {
+		ss += (x - mean) * (x - mean)
+	}
+	std := math.Sqrt(ss / 2)
+	for i, x := range r {
+		if w := (x - mean) / (std + 1e-6); math.Abs(recs[i].Reward-w) > 1e-12 || !recs[i].Valid {
+			t.Errorf("row %d: reward %.17g valid %v, want %.17g", i, recs[i].Reward, recs[i].Valid, w)
+		}
+	}
+}
