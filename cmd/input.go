@@ -71,9 +71,9 @@ func (l *idList) at(i int) []byte {
 
 // result applies the computer's options to the evaluation, then warns on
 // stderr about repeated IDs, the batches that are mostly invalid and what
-// the layout warns of (layoutWarnings). When
-// no trajectory is valid it fails with engine.NoValid's error (exit
-// status 2): every reward would be a neutral 0, nothing to write.
+// the layout warns of (layoutWarnings). When no trajectory is valid it
+// fails with engine.NoValid's error (exit status 2): every reward would be
+// a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	res := p.ev.Compute(p.computer.Options)
 	if w := <-p.duplicates; w != "" {

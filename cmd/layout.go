@@ -198,8 +198,8 @@ func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileField
 }
 
 // layoutWarnings returns the warnings of the layout cfg was read as
-// (layoutDefaults sets From) about the batches of res, or only about the
-// batch only when it is not nil; none for plain records.
+// (layoutDefaults sets From) about every batch of res, or about only when
+// it is not nil; none for plain records.
 func layoutWarnings(cfg engine.Config, res *engine.Result, only *engine.Batch) []string {
 	l := findLayout(cfg.From)
 	if l == nil || l.warnings == nil || res.Ranking == nil {
