@@ -21,10 +21,10 @@ import (
 // Read at verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9.
 //
 // Defaults: group = the prompt part of uid and id = uid when the dump has
-// uid, else group = input; batch = step; objective score (max, weight 1), or score +
-// overlong_reward where the dump's score leaves out DAPO's overlong
-// penalty; epsilon 1e-6 and a group of one rewarded as verl does (mean 0,
-// std 1). A dump with neither input nor uid is refused unless --group-by
+// uid, else group = input; batch = step; objective score (max, weight 1),
+// or score + overlong_reward where the dump's score leaves out DAPO's
+// overlong penalty; epsilon 1e-6 and a group of one rewarded as verl does
+// (mean 0, std 1). A dump with neither input nor uid is refused unless --group-by
 // says how to group.
 var verlLayout = trainerLayout{
 	name:         "verl",
@@ -211,11 +211,13 @@ func isNaNCause(cause string) bool {
 // maxKeyShown is how many characters of a group key a warning shows.
 const maxKeyShown = 60
 
-// shortened returns s cut to maxKeyShown characters, "..." marking the cut.
+// shortened returns s, or "..." and its last maxKeyShown characters when
+// it is longer: prompts written through a chat template share their
+// beginning (the system turn) and differ at the end (the user's turn).
 func shortened(s string) string {
 	r := []rune(s)
 	if len(r) <= maxKeyShown {
 		return s
 	}
-	return string(r[:maxKeyShown]) + "..."
+	return "..." + string(r[len(r)-maxKeyShown:])
 }

@@ -264,3 +264,25 @@ func TestVerlTensorScore(t *testing.T) {
 		}
 	}
 }
+
+// TestVerlNaNGroupsNamed: the warning names at most five groups, a long
+// prompt by its end (where chat prompts differ), and counts the rest.
+func TestVerlNaNGroupsNamed(t *testing.T) {
+	var b strings.Builder
+	system := "system\nYou are a helpful assistant. Answer briefly and show no work at all.\nuser\n"
+	for g := range 7 {
+		for k := range 2 {
+			score := "NaN"
+			if k == 1 {
+				score = "1.0"
+			}
+			b.WriteString(`{"input": ` + strconv.Quote(system+"Question "+strconv.Itoa(g)+"?\nassistant\n") + `, "output": "a", "score": ` + score + `, "step": 2}` + "\n")
+		}
+	}
+	_, errOut := computeList(t, "", "--method", "grpo", writeFiles(t, map[string]string{"2.jsonl": b.String()}))
+	want := `rewardlens: warning: a NaN or infinite score in 7 groups: step 2, group "...briefly and show no work at all.\nuser\nQuestion 0?\nassistant\n" (1 of 2); ` +
+		`step 2, group "...briefly and show no work at all.\nuser\nQuestion 1?\nassistant\n" (1 of 2); `
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, `Question 4?\nassistant\n" (1 of 2); and 2 more groups. verl's own`) || strings.Contains(errOut, "Question 5") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+}
