@@ -202,7 +202,7 @@ func TestVerlNaNScore(t *testing.T) {
 	if recs[1].Valid {
 		t.Error("the NaN row is valid")
 	}
-	wantWarning := `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "w100 w101 w102" (1 of 4). verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them` + "\n"
+	wantWarning := `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "...\nYou are a helpful assistant.\nuser\nWhat is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them` + "\n"
 	if !strings.Contains(errOut, wantWarning) {
 		t.Errorf("stderr does not warn of the NaN group:\n%s", errOut)
 	}
@@ -232,7 +232,7 @@ func TestVerlNaNScoreFollow(t *testing.T) {
 	shortQuiet(t)
 	f := startFollowing(t, "stats", "--follow", "--method", "grpo", verlSetting("nan_score"))
 	f.await(t, "step 1 ")
-	f.awaitErr(t, `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "w100 w101 w102" (1 of 4). verl's own advantages are NaN`)
+	f.awaitErr(t, `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "...\nYou are a helpful assistant.\nuser\nWhat is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN`)
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d, stderr %s", code, f.errOut.String())
 	}

@@ -91,31 +91,37 @@ def compile_in(code, ns):
 
 
 class Tokenizer:
-    """A tokenizer of words: id k is WORDS[k], 0 is the pad token."""
+    """A tokenizer whose token k decodes to VOCAB[k] (0 is the pad token):
+    the prompts' pieces are what a chat template leaves once its special
+    tokens are skipped (Qwen's: "system\n...\nuser\n...\nassistant\n"),
+    the responses' are words."""
 
     eos_token = "</s>"
     pad_token_id = 0
 
     def decode(self, ids, skip_special_tokens=True):
-        return " ".join(WORDS[int(i)] for i in ids if int(i) != 0)
+        return "".join(VOCAB[int(i)] for i in ids if int(i) != 0)
 
     def batch_decode(self, rows, skip_special_tokens=True):
         return [self.decode(r) for r in rows]
 
 
-WORDS = ["<pad>"] + [f"w{k}" for k in range(1, 200)]
-PROMPT_WORDS = {}  # prompt text -> ids
+RESPONSE_WORDS = "the answer is 42 so we get 7 then 6 times 7 a prime 2 3 5 and 1024 because 2 ** 10 check again wait".split()
+VOCAB = ["<pad>"] + [w + " " for w in RESPONSE_WORDS]
+SYSTEM = "system\nYou are a helpful assistant.\nuser\n"
+GENERATION = "\nassistant\n"
 
 
-def prompt_ids(text):
-    if text not in PROMPT_WORDS:
-        base = 100 + 5 * len(PROMPT_WORDS)
-        PROMPT_WORDS[text] = list(range(base, base + 3))
-    return PROMPT_WORDS[text]
+def token(piece):
+    if piece not in VOCAB:
+        VOCAB.append(piece)
+    return VOCAB.index(piece)
 
 
-def words_text(ids):
-    return " ".join(WORDS[i] for i in ids)
+def prompt_ids(question):
+    """The prompt's tokens: the system turn, the question, the generation
+    prompt."""
+    return [token(SYSTEM), token(question), token(GENERATION)]
 
 
 class Item:
@@ -243,7 +249,7 @@ def header(setting, how):
 
 
 def responses_of(rng, lengths):
-    return [[rng.randrange(1, 99) for _ in range(k)] for k in lengths]
+    return [[rng.randrange(1, len(RESPONSE_WORDS) + 1) for _ in range(k)] for k in lengths]
 
 
 def gen_plain_legacy(verl, root, setting, steps):
