@@ -46,6 +46,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Layout: layout,
 		Health: healthCfg,
 		HVRef:  health.hvRef,
+		ResultWarnings: func(res *engine.Result) []string {
+			return layoutWarnings(cfg, res, nil)
+		},
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

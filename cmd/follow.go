@@ -231,6 +231,9 @@ func (f *statsFollower) printLines(n int) error {
 		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Batches[b])})
 		}
+		for _, w := range layoutWarnings(f.cfg, f.res, &f.res.Batches[b]) {
+			fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		if err := f.printLine(t, findings, seen); err != nil {
 			return err

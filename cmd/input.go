@@ -30,6 +30,9 @@ type prepared struct {
 	// fields are the field names of each input's first trajectory, for
 	// the suggestions of an objective that reads none of them.
 	fields fieldNames
+	// cfg is the config the computer was built for, its layout's defaults
+	// applied.
+	cfg engine.Config
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -67,9 +70,10 @@ func (l *idList) at(i int) []byte {
 }
 
 // result applies the computer's options to the evaluation, then warns on
-// stderr about repeated IDs and the batches that are mostly invalid. When
-// no trajectory is valid it fails with engine.NoValid's error (exit
-// status 2): every reward would be a neutral 0, nothing to write.
+// stderr about repeated IDs, the batches that are mostly invalid and what
+// the layout warns of (layoutWarnings). When no trajectory is valid it
+// fails with engine.NoValid's error (exit status 2): every reward would be
+// a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	res := p.ev.Compute(p.computer.Options)
 	if w := <-p.duplicates; w != "" {
@@ -79,6 +83,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, inputError{err}
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	for _, w := range layoutWarnings(p.cfg, res, nil) {
+		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
 	return res, nil
 }
 
@@ -112,7 +119,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	sayLayout(stdio.Stderr, layout)
 	var (
-		p          prepared
+		p          = prepared{cfg: cfg}
 		evaluator  *engine.Evaluator
 		cerr       error
 		inputBytes int64 // the size of the input files, 0 if unknown

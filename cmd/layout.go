@@ -33,6 +33,13 @@ type trainerLayout struct {
 	// nothing, first being the first input file's fields (empty for a
 	// followed file with nothing in it yet).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, error)
+	// notes, when set, adds to the "read as" line what the defaults
+	// decided beyond the settings it lists.
+	notes func(cfg engine.Config) []string
+	// warnings, when set, returns what the result shows, in the batches
+	// given, that the trainer would have done otherwise (stderr, the
+	// dashboard's status line).
+	warnings func(res *engine.Result, batches []engine.Batch) []string
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -173,14 +180,36 @@ func fieldList(names []string) string {
 	return "fields " + strings.Join(names, ", ")
 }
 
-// layoutDefaults returns cfg with l's defaults and the sentence that says
-// how the inputs are read.
+// layoutDefaults returns cfg with l's defaults, From naming l, and the
+// sentence that says how the inputs are read.
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
 	cfg, err := l.defaults(cfg, first)
 	if err != nil {
 		return cfg, "", err
 	}
-	return cfg, layoutSentence(l.sentenceName, cfg), nil
+	cfg.From = l.name
+	sentence := layoutSentence(l.sentenceName, cfg)
+	if l.notes != nil {
+		for _, n := range l.notes(cfg) {
+			sentence += ", " + n
+		}
+	}
+	return cfg, sentence, nil
+}
+
+// layoutWarnings returns the warnings of the layout cfg was read as
+// (layoutDefaults sets From) about every batch of res, or about only when
+// it is not nil; none for plain records.
+func layoutWarnings(cfg engine.Config, res *engine.Result, only *engine.Batch) []string {
+	l := findLayout(cfg.From)
+	if l == nil || l.warnings == nil || res.Ranking == nil {
+		return nil
+	}
+	batches := res.Batches
+	if only != nil {
+		batches = []engine.Batch{*only}
+	}
+	return l.warnings(res, batches)
 }
 
 // usesPareto reports whether cfg scores with the pareto scorer (the

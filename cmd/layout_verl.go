@@ -4,19 +4,28 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // verl, trainer.rollout_data_dir: DIR/{step}.jsonl, one line per rollout
-// with input, output, gts, score, step and the reward function's
-// reward_extra_info keys (verl/trainer/ppo/ray_trainer.py,
-// _dump_generations, called by _log_rollout_data).
+// with input, output, gts, score, step and, from the legacy trainer
+// (trainer.use_v1=false, verl/trainer/ppo/ray_trainer.py, _log_rollout_data
+// and _write_generations), the reward function's reward_extra_info keys;
+// from the V1 trainer (trainer.use_v1=true, verl's default;
+// verl/trainer/ppo/v1/trainer_base.py, _log_rollout_data) uid instead.
+// Read at verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9.
 //
-// Defaults: group = input, batch = step, objective score (max, weight 1),
-// epsilon 1e-6 and a group of one rewarded as verl does (mean 0, std 1).
-// A dump without input is refused unless --group-by says how to group.
+// Defaults: group = the prompt part of uid and id = uid when the dump has
+// uid, else group = input; batch = step; objective score (max, weight 1),
+// or score + overlong_reward where the dump's score leaves out DAPO's
+// overlong penalty; epsilon 1e-6 and a group of one rewarded as verl does
+// (mean 0, std 1). A dump with neither input nor uid is refused unless --group-by
+// says how to group.
 var verlLayout = trainerLayout{
 	name:         "verl",
 	description:  "a verl rollout dump",
@@ -24,26 +33,102 @@ var verlLayout = trainerLayout{
 	fields:       []string{"output", "score", "step"},
 	grouping:     verlPrompt,
 	check: func(cfg engine.Config, f loaders.FileFields) error {
-		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) {
-			return fmt.Errorf("%s: a verl rollout dump without %q: its rows cannot be grouped by prompt (give --group-by EXPR)", f.Path, verlPrompt)
+		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) && !slices.Contains(f.Names, verlUID) {
+			return fmt.Errorf("%s: a verl rollout dump without %q or %q: its rows cannot be grouped by prompt (give --group-by EXPR)", f.Path, verlPrompt, verlUID)
 		}
 		return nil
 	},
 	defaults: verlDefaults,
+	notes:    verlNotes,
+	warnings: verlNaNGroups,
 }
 
 const (
 	verlPrompt  = "input"
 	verlScore   = "score"
 	verlEpsilon = 1e-6 // compute_grpo_outcome_advantage's epsilon
+
+	// verlUID is the V1 trainer's key of each output,
+	// "{uid}_{session_id}_{index}" (verl/trainer/ppo/v1/agent_loop_tq.py,
+	// _agent_loop_postprocess), which its _log_rollout_data dumps as uid.
+	// uid is the prompt's uuid4 (trainer_base.py: str(uuid.uuid4()) per
+	// prompt), which has no "_"; it is what the advantage groups by
+	// (compute_advantage_for_multi_trajectories passes the uid field as
+	// compute_grpo_outcome_advantage's index).
+	verlUID = "uid"
+	// verlUIDPrompt is the prompt part of uid, as verl takes it apart
+	// (key.rsplit("_", 2)[0] in compute_advantage_for_multi_trajectories).
+	verlUIDPrompt = `split(uid, "_")[0]`
+
+	// verlOverlong is what verl's DAPO reward manager adds to the reward
+	// function's score when overlong_buffer.enable, and writes to
+	// reward_extra_info when overlong_buffer.log
+	// (verl/workers/reward_manager/dapo.py, __call__;
+	// verl/experimental/reward_loop/reward_manager/dapo.py, run_single):
+	// min(-exceed_len / overlong_buffer.len * penalty_factor, 0), a 0-d
+	// tensor or 0, which the dump writes as "tensor(-1.)" (json.dumps
+	// with default=str) or a number.
+	verlOverlong = "overlong_reward"
+	// verlAcc is the reward_extra_info key of the reward function's score
+	// when it returns a number rather than a dict (the reward manager's
+	// else branch, reward_extra_info["acc"] = score).
+	verlAcc = "acc"
+	// verlPenalty is the penalty as a number, added to the score where
+	// the dump's score leaves it out: the objective is then what verl
+	// trains on (its token_level_scores).
+	verlPenalty = " + torchNumber(" + verlOverlong + ")"
+	// verlTensorScore reads a score that the reward function returned as
+	// a 0-d tensor, which the dump writes as its text.
+	verlTensorScore = "torchNumber(" + verlScore + ")"
 )
 
-func verlDefaults(cfg engine.Config, _ loaders.FileFields) (engine.Config, error) {
+// verlDumpFields are the fields _write_generations writes whatever the
+// reward function returns (input, output, gts, score, step), those the
+// trainers add (uid; request_id, _log_rollout_data's) and DAPO's two.
+var verlDumpFields = []string{verlPrompt, "output", "gts", verlScore, stepField, verlUID, "request_id", verlOverlong, "overlong"}
+
+// verlScoreHasOverlong reports whether the dump's score already holds the
+// overlong penalty, from a first record with overlong_reward: the dump's
+// score is the trained reward (token_level_scores summed) unless
+// reward_extra_info has a score of its own, which _write_generations
+// writes over it: a reward function that returns a dict returns its
+// score (before the penalty) and keys of its own, one that returns a
+// number adds acc alone. So the score holds the penalty when, besides
+// the fields every dump has, the record has only acc, a number.
+func verlScoreHasOverlong(first loaders.FileFields) bool {
+	extra := slices.DeleteFunc(slices.Clone(first.Names), func(n string) bool { return slices.Contains(verlDumpFields, n) })
+	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc)
+}
+
+// verlObjective returns the expression of the objective verl trains on,
+// from the first record's fields: the score, read as a number where the
+// record has it as text (a 0-d tensor's), with the overlong penalty added
+// where the score leaves it out.
+func verlObjective(first loaders.FileFields) string {
+	expr := verlScore
+	if slices.Contains(first.Names, verlScore) && !slices.Contains(first.Floats, verlScore) {
+		expr = verlTensorScore
+	}
+	if slices.Contains(first.Names, verlOverlong) && !verlScoreHasOverlong(first) {
+		expr += verlPenalty
+	}
+	return expr
+}
+
+func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {
 	one := 1.0
+	if slices.Contains(first.Names, verlUID) {
+		if cfg.GroupBy == "" {
+			cfg.GroupBy = verlUIDPrompt
+		}
+		// The whole key names one output: compute's records join back
+		// to the dump's lines by it.
+		cfg.IDBy = cmp.Or(cfg.IDBy, verlUID)
+	}
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlScore, Goal: string(engine.Maximize), Weight: &one}}
+		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first), Goal: string(engine.Maximize), Weight: &one}}
 	}
 	if cfg.Epsilon == nil {
 		eps := verlEpsilon
@@ -51,4 +136,88 @@ func verlDefaults(cfg engine.Config, _ loaders.FileFields) (engine.Config, error
 	}
 	cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
 	return cfg, nil
+}
+
+// verlNotes says, in the "read as" line, what the id is when set, and
+// where the objective is not the dump's score as written, and why.
+func verlNotes(cfg engine.Config) []string {
+	var notes []string
+	if cfg.IDBy != "" {
+		notes = append(notes, "id = "+cfg.IDBy)
+	}
+	if len(cfg.Objectives) != 1 || cfg.Objectives[0].Name != verlScore {
+		return notes
+	}
+	const tensorText, penaltyLeftOut = "the dump writes the score as a tensor's text", "the dump's score leaves out DAPO's overlong penalty, which verl trains on"
+	expr := cfg.Objectives[0].Expr
+	why, ours := map[string][]string{
+		verlTensorScore:               {tensorText},
+		verlScore + verlPenalty:       {penaltyLeftOut},
+		verlTensorScore + verlPenalty: {tensorText, penaltyLeftOut},
+	}[expr]
+	if !ours {
+		return notes
+	}
+	return append(notes, fmt.Sprintf("score = %s (%s)", expr, strings.Join(why, "; ")))
+}
+
+// maxNaNGroupsShown is how many groups verlNaNGroups names.
+const maxNaNGroupsShown = 5
+
+// verlNaNGroups warns of the groups where a score is NaN or infinite:
+// verl's own advantage is NaN for every row of such a group
+// (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
+// group's torch.mean and torch.std take the NaN in), while rewardlens
+// leaves the row out as invalid and scores the others without it.
+func verlNaNGroups(res *engine.Result, batches []engine.Batch) []string {
+	if len(res.Objectives) != 1 || res.Objectives[0].Name != verlScore {
+		return nil
+	}
+	var named []string
+	groups := 0
+	for _, b := range batches {
+		for _, g := range b.Groups {
+			bad := 0
+			for _, i := range g.Members {
+				if !res.Valid[i] && isNaNCause(res.Causes[i]) {
+					bad++
+				}
+			}
+			if bad == 0 {
+				continue
+			}
+			groups++
+			if len(named) < maxNaNGroupsShown {
+				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(strconv.Quote(shortened(g.Key))), bad, len(g.Members)))
+			}
+		}
+	}
+	if groups == 0 {
+		return nil
+	}
+	if more := groups - len(named); more > 0 {
+		named = append(named, fmt.Sprintf("and %d more %s", more, plural(more, "group")))
+	}
+	return []string{fmt.Sprintf("a NaN or infinite score in %d %s: %s. verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them",
+		groups, plural(groups, "group"), strings.Join(named, "; "))}
+}
+
+// isNaNCause reports whether an invalid cause is the score's being NaN or
+// infinite (engine.InvalidError's text).
+func isNaNCause(cause string) bool {
+	return cause == verlScore+": "+engine.ErrNaN.Error() || cause == verlScore+": "+engine.ErrInf.Error()
+}
+
+// maxKeyShown is how many characters of a group key a warning shows.
+const maxKeyShown = 60
+
+// shortened returns s, or "..." and its last maxKeyShown characters when
+// it is longer: prompts written through a chat template share their
+// beginning (the system turn) and differ at the end (the user's turn).
+func shortened(s string) string {
+	r := []rune(s)
+	if len(r) <= maxKeyShown {
+		return s
+	}
+	return "..." + string(r[len(r)-maxKeyShown:])
 }

@@ -232,7 +232,7 @@ func TestLayoutRecognition(t *testing.T) {
 		{[]string{"--from", "trl", verlDir}, filepath.Join(verlDir, "1.jsonl") + ": not TRL completions"},
 		{[]string{"--from", "verl", trlDir}, "completions_00001.parquet: not a verl rollout dump"},
 		{[]string{"--from", "verl", at("plain.jsonl")}, "not a verl rollout dump"},
-		{[]string{at("noinput.jsonl")}, at("noinput.jsonl") + `: a verl rollout dump without "input": its rows cannot be grouped by prompt (give --group-by EXPR)`},
+		{[]string{at("noinput.jsonl")}, at("noinput.jsonl") + `: a verl rollout dump without "input" or "uid": its rows cannot be grouped by prompt (give --group-by EXPR)`},
 		{[]string{mixed}, "mixed layouts: " + filepath.Join(mixed, "1.jsonl") + " is a verl rollout dump, " + filepath.Join(mixed, "2.jsonl") + " is plain rewardlens records"},
 		{[]string{verlDir, trlDir}, "mixed layouts: "},
 		{[]string{"--from", "verl2", verlDir}, `--from "verl2": want one of auto, trl, verl, plain`},

@@ -448,6 +448,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, []string) string),
 			new(func(*builtBudget, []string, string) string)),
 		budgetedFunction(tickName, tick, 1, tickType),
+		expr.Function(torchNumberName, torchNumber, new(func(any) float64)),
 		// Patchers run one after the other, each over the whole tree.
 		expr.Patch(r),
 		expr.Patch(withBudget{reuse: r}),

@@ -35,6 +35,10 @@ type Input struct {
 	// (engine.Trajectory.DropBody), so that the responses and metadata of
 	// a large input are never all in memory at once.
 	Stream func(hooks StreamHooks) (*loaders.Result, error)
+	// ResultWarnings, when not nil, returns the warnings that the first
+	// result shows (a trainer layout's: verl's NaN groups), added to the
+	// status line's once the session is built.
+	ResultWarnings func(res *engine.Result) []string
 }
 
 // StreamHooks are what the dashboard gives Input.Stream to call: Progress
@@ -94,7 +98,20 @@ func (in Input) session(progress func(done, total int64)) (*session.Session, err
 	if err != nil {
 		return nil, err
 	}
-	return session.Open(in.Source, in.Config, res, in.Warnings)
+	s, err := session.Open(in.Source, in.Config, res, in.Warnings)
+	if err != nil {
+		return nil, err
+	}
+	return in.withResultWarnings(s), nil
+}
+
+// withResultWarnings returns s with in.ResultWarnings' warnings about its
+// result added to its own.
+func (in Input) withResultWarnings(s *session.Session) *session.Session {
+	if in.ResultWarnings != nil {
+		s.Warnings = append(s.Warnings, in.ResultWarnings(s.Result)...)
+	}
+	return s
 }
 
 // streamSession builds the session as in.Stream reads the inputs: the
@@ -108,5 +125,5 @@ func (in Input) streamSession(progress func(done, total int64)) (*session.Sessio
 	if b.Empty() {
 		return nil, session.ErrNoTrajectories
 	}
-	return b.Session(in.Source, res, in.Warnings), nil
+	return in.withResultWarnings(b.Session(in.Source, res, in.Warnings)), nil
 }

@@ -1,0 +1,288 @@
+package cmd
+
+import (
+	"bufio"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The fixtures of cmd/testdata/verl/ are verl rollout dumps written by
+// verl's own code, each with verl's own GRPO advantage per line
+// (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py, at
+// verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9), by
+// scripts/gen_verl_fixtures.py, whose doc says what runs for each.
+
+// verlSetting is the dump directory of the fixture name.
+func verlSetting(name string) string {
+	return filepath.Join("testdata", "verl", name, "dump")
+}
+
+// verlAdvantages reads the fixture's expected_advantage.txt: verl's
+// advantage of each dump line, in file order.
+func verlAdvantages(t *testing.T, name string) []float64 {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "verl", name, "expected_advantage.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []float64
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) != 3 {
+			t.Fatalf("expected_advantage.txt: %q", line)
+		}
+		x, err := strconv.ParseFloat(fields[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// verlExact is how close "reproduces" is: the fixtures' advantages are
+// verl's function in float64 on rewards exact in float32.
+const verlExact = 1e-9
+
+// checkVerlRewards compares compute's rewards with verl's advantages row
+// by row, except the rows of skip.
+func checkVerlRewards(t *testing.T, recs []record, want []float64, skip map[int]bool) {
+	t.Helper()
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, verl has %d advantages", len(recs), len(want))
+	}
+	for i, r := range recs {
+		if skip[i] {
+			continue
+		}
+		if math.Abs(r.Reward-want[i]) > verlExact || !r.Valid {
+			t.Errorf("row %d: reward %.17g valid %v, verl's advantage %.17g", i, r.Reward, r.Valid, want[i])
+		}
+	}
+}
+
+// TestVerlV1UID: the V1 trainer's dump has uid = {uid}_{session}_{index};
+// two prompts of step 1 have the same text, which verl keeps apart by
+// uid: grouped by the uid's prompt part, every row is verl's advantage.
+func TestVerlV1UID(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("v1_uid"))
+	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, epsilon 1e-06, id = uid`+"\n") {
+		t.Errorf("stderr does not say how the dump is grouped: %q", errOut)
+	}
+	checkVerlRewards(t, recs, verlAdvantages(t, "v1_uid"), nil)
+	// Each record's id is its line's uid, the output's key.
+	for i, r := range recs {
+		if !strings.HasPrefix(r.ID, r.Group+"_") || !strings.HasSuffix(r.ID, "_0") || i > 0 && r.ID == recs[i-1].ID {
+			t.Errorf("record %d: id %q, group %q: want the uid {group}_{session}_0", i, r.ID, r.Group)
+		}
+	}
+	// The group is the uuid4 before the first "_": 36 characters, the
+	// same for the four rows of each prompt.
+	sizes := map[string]int{}
+	for _, r := range recs {
+		if len(r.Group) != 36 || strings.Contains(r.Group, "_") {
+			t.Errorf("group %q is not a uuid4", r.Group)
+		}
+		sizes[r.Group]++
+	}
+	if len(sizes) != 5 {
+		t.Errorf("%d groups, want 3 prompts in step 1 and 2 in step 2: %v", len(sizes), sizes)
+	}
+	for g, n := range sizes {
+		if n != 4 {
+			t.Errorf("group %s has %d rows, want rollout.n = 4", g, n)
+		}
+	}
+	// Grouped by input instead, as before, the duplicate prompts merge
+	// and their rows are off: what the uid grouping fixes.
+	merged, _ := computeList(t, "", "--method", "grpo", "--group-by", "input", verlSetting("v1_uid"))
+	off := 0
+	for i, w := range verlAdvantages(t, "v1_uid") {
+		if math.Abs(merged[i].Reward-w) > verlExact {
+			off++
+		}
+	}
+	if off == 0 {
+		t.Error("grouped by input, the fixture's duplicate prompts give verl's advantages: it tests nothing")
+	}
+}
+
+// TestVerlLegacyDuplicatePrompt: the legacy trainer's dump has no uid, so
+// two prompts with the same text (rows 0-3 and 8-11 of step 1) cannot be
+// told apart: their merged group of 8 differs from verl's two of 4, every
+// other row is verl's advantage. (Groups of unequal size within a step
+// are warned of by the layouts' group-size check.)
+func TestVerlLegacyDuplicatePrompt(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("legacy_duplicate"))
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06\n") {
+		t.Errorf("stderr: %q", errOut)
+	}
+	want := verlAdvantages(t, "legacy_duplicate")
+	duplicate := map[int]bool{0: true, 1: true, 2: true, 3: true, 8: true, 9: true, 10: true, 11: true}
+	checkVerlRewards(t, recs, want, duplicate)
+	off := 0
+	for i := range duplicate {
+		if math.Abs(recs[i].Reward-want[i]) > verlExact {
+			off++
+		}
+	}
+	if off == 0 {
+		t.Error("the merged group gives verl's advantages: the fixture tests nothing")
+	}
+}
+
+// TestVerlDAPOOverlong: DAPO's reward manager with overlong_buffer.log and
+// a reward function returning a dict: the dump's score is the function's,
+// overlong_reward the penalty verl adds ("tensor(-0.1875)", "tensor(-1.)",
+// "tensor(0.)" or 0); verl trains on their sum, which is the objective.
+func TestVerlDAPOOverlong(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong"))
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06, score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on)\n") {
+		t.Errorf("stderr does not say that the penalty is added: %q", errOut)
+	}
+	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong"), nil)
+	// By hand, step 1's first prompt: scores 1, 1, -1, 1 and penalties
+	// 0, -1, -0.1875, 0: rewards 1, 0, -1.1875, 1.
+	r := []float64{1, 0, -1.1875, 1}
+	mean := (r[0] + r[1] + r[2] + r[3]) / 4
+	ss := 0.0
+	for _, x := range r {
+		ss += (x - mean) * (x - mean)
+	}
+	std := math.Sqrt(ss / 3)
+	for i, x := range r {
+		if w := (x - mean) / (std + 1e-6); math.Abs(recs[i].Reward-w) > 1e-12 {
+			t.Errorf("row %d: reward %.17g, want %.17g", i, recs[i].Reward, w)
+		}
+	}
+	if v := recs[2].Objectives["score"]; v == nil || *v != -1.1875 {
+		t.Errorf("row 2's objective: %v, want score + overlong_reward = -1.1875", v)
+	}
+	// The dump's score alone (what rewardlens read before) is off.
+	alone, _ := computeList(t, "", "--method", "grpo", "--objective", "score=score", verlSetting("dapo_overlong"))
+	if math.Abs(alone[1].Reward-recs[1].Reward) < 0.1 {
+		t.Errorf("the score alone gives %.17g, the sum %.17g: the fixture tests nothing", alone[1].Reward, recs[1].Reward)
+	}
+}
+
+// TestVerlDAPOOverlongNumber: the same with a reward function returning a
+// number: the dump has acc (the function's score) and its score is already
+// the trained reward, so it is the objective as it is (adding the penalty
+// again would count it twice).
+func TestVerlDAPOOverlongNumber(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong_number"))
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06\n") {
+		t.Errorf("stderr: %q", errOut)
+	}
+	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_number"), nil)
+}
+
+// TestVerlNaNScore: a NaN score makes verl's advantages NaN for its whole
+// group; rewardlens scores the group's other rows and says so, naming the
+// step and the group.
+func TestVerlNaNScore(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("nan_score"))
+	want := verlAdvantages(t, "nan_score")
+	for i := range 4 {
+		if !math.IsNaN(want[i]) {
+			t.Fatalf("verl's advantage of row %d is %v, not NaN: the fixture tests nothing", i, want[i])
+		}
+	}
+	checkVerlRewards(t, recs, want, map[int]bool{0: true, 1: true, 2: true, 3: true})
+	if recs[1].Valid {
+		t.Error("the NaN row is valid")
+	}
+	wantWarning := `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "...\nYou are a helpful assistant.\nuser\nWhat is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them` + "\n"
+	if !strings.Contains(errOut, wantWarning) {
+		t.Errorf("stderr does not warn of the NaN group:\n%s", errOut)
+	}
+	// stats warns the same.
+	_, errOut, code := run(t, "", "stats", "--method", "grpo", verlSetting("nan_score"))
+	if code != 0 || !strings.Contains(errOut, wantWarning) {
+		t.Errorf("stats: status %d, stderr:\n%s", code, errOut)
+	}
+	// An infinite score too, and only under the verl layout.
+	dir := writeFiles(t, map[string]string{"1.jsonl": `{"input": "q", "output": "a", "score": 1.0, "step": 1}
+{"input": "q", "output": "b", "score": -Infinity, "step": 1}
+{"input": "r", "output": "c", "score": 0.0, "step": 1}
+`})
+	_, errOut = computeList(t, "", "--method", "grpo", dir)
+	if !strings.Contains(errOut, `a NaN or infinite score in 1 group: step 1, group "q" (1 of 2)`) {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	_, errOut = computeList(t, "", "--method", "grpo", "--from", "plain", "--objective", "score=score", "--group-by", "input", "--batch-by", "step", dir)
+	if strings.Contains(errOut, "NaN or infinite") {
+		t.Errorf("plain records warned of verl's NaN groups:\n%s", errOut)
+	}
+}
+
+// TestVerlNaNScoreFollow: stats --follow warns of the NaN group with its
+// step's line.
+func TestVerlNaNScoreFollow(t *testing.T) {
+	shortQuiet(t)
+	f := startFollowing(t, "stats", "--follow", "--method", "grpo", verlSetting("nan_score"))
+	f.await(t, "step 1 ")
+	f.awaitErr(t, `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "...\nYou are a helpful assistant.\nuser\nWhat is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN`)
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr %s", code, f.errOut.String())
+	}
+}
+
+// TestVerlTensorScore: a reward function that returns its score as a 0-d
+// tensor (in a dict) has it dumped as the tensor's text, read as the
+// number; with DAPO's penalty left out of it, the penalty is added too.
+func TestVerlTensorScore(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"1.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": "tensor(1.)", "step": 1, "pred": "1", "overlong_reward": 0, "overlong": false}
+{"input": "q", "output": "bb", "gts": "1", "score": "tensor(0.5000)", "step": 1, "pred": "1", "overlong_reward": "tensor(-0.2500)", "overlong": "tensor(True)"}
+{"input": "q", "output": "c", "gts": "1", "score": 0.0, "step": 1, "pred": "2", "overlong_reward": 0, "overlong": false}
+`})
+	recs, errOut := computeList(t, "", "--method", "grpo", dir)
+	if !strings.Contains(errOut, "epsilon 1e-06, score = torchNumber(score) + torchNumber(overlong_reward) (the dump writes the score as a tensor's text; the dump's score leaves out DAPO's overlong penalty, which verl trains on)\n") {
+		t.Errorf("stderr: %q", errOut)
+	}
+	// Rewards 1, 0.5 - 0.25 and 0: verl's GRPO over the three.
+	r := []float64{1, 0.25, 0}
+	mean := (r[0] + r[1] + r[2]) / 3
+	ss := 0.0
+	for _, x := range r {
+		ss += (x - mean) * (x - mean)
+	}
+	std := math.Sqrt(ss / 2)
+	for i, x := range r {
+		if w := (x - mean) / (std + 1e-6); math.Abs(recs[i].Reward-w) > 1e-12 || !recs[i].Valid {
+			t.Errorf("row %d: reward %.17g valid %v, want %.17g", i, recs[i].Reward, recs[i].Valid, w)
+		}
+	}
+}
+
+// TestVerlNaNGroupsNamed: the warning names at most five groups, a long
+// prompt by its end (where chat prompts differ), and counts the rest.
+func TestVerlNaNGroupsNamed(t *testing.T) {
+	var b strings.Builder
+	system := "system\nYou are a helpful assistant. Answer briefly and show no work at all.\nuser\n"
+	for g := range 7 {
+		for k := range 2 {
+			score := "NaN"
+			if k == 1 {
+				score = "1.0"
+			}
+			b.WriteString(`{"input": ` + strconv.Quote(system+"Question "+strconv.Itoa(g)+"?\nassistant\n") + `, "output": "a", "score": ` + score + `, "step": 2}` + "\n")
+		}
+	}
+	_, errOut := computeList(t, "", "--method", "grpo", writeFiles(t, map[string]string{"2.jsonl": b.String()}))
+	want := `rewardlens: warning: a NaN or infinite score in 7 groups: step 2, group "...briefly and show no work at all.\nuser\nQuestion 0?\nassistant\n" (1 of 2); ` +
+		`step 2, group "...briefly and show no work at all.\nuser\nQuestion 1?\nassistant\n" (1 of 2); `
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, `Question 4?\nassistant\n" (1 of 2); and 2 more groups. verl's own`) || strings.Contains(errOut, "Question 5") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+}
