@@ -30,6 +30,9 @@ type prepared struct {
 	// fields are the field names of each input's first trajectory, for
 	// the suggestions of an objective that reads none of them.
 	fields fieldNames
+	// check is what result found checking the trainer's output
+	// (engine.RewardComputer.CheckTrainer).
+	check engine.TrainerCheck
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -66,12 +69,16 @@ func (l *idList) at(i int) []byte {
 	return l.text[start:l.ends[i]]
 }
 
-// result applies the computer's options to the evaluation, then warns on
-// stderr about repeated IDs and the batches that are mostly invalid. When
+// result applies the computer's options to the evaluation (with
+// --match-logged, those that reproduce the logged advantage), then warns
+// on stderr about repeated IDs, the batches that are mostly invalid, the
+// rows that differ from the logged advantage and the groups of unequal
+// size in a trainer's layout. When
 // no trajectory is valid it fails with engine.NoValid's error (exit
 // status 2): every reward would be a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
-	res := p.ev.Compute(p.computer.Options)
+	p.check = p.computer.CheckTrainer(p.ev)
+	res := p.ev.Compute(p.check.Options)
 	if w := <-p.duplicates; w != "" {
 		fmt.Fprintln(stderr, w)
 	}
@@ -79,6 +86,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, inputError{err}
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	for _, note := range p.check.Notes {
+		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
+	}
 	return res, nil
 }
 

@@ -164,6 +164,8 @@ func layoutFieldList(layout string) string {
 // nothing, first being the first input file's fields, and the sentence
 // that says how the inputs are read.
 //
+// Every trainer's layout checks that a step's groups are of one size
+// (Config.EqualGroups).
 // verl: group = input, batch = step, objective score (max, weight 1),
 // epsilon 1e-6 and a group of one rewarded as verl does (mean 0, std 1).
 // TRL: group = prompt, batch = step, objectives the float columns but
@@ -172,6 +174,7 @@ func layoutFieldList(layout string) string {
 // with the rewards when the file has it; epsilon stays TRL's 1e-4.
 func layoutDefaults(cfg engine.Config, layout string, first loaders.FileFields) (engine.Config, string, error) {
 	pareto := cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)
+	cfg.EqualGroups = true // a trainer's groups are num_generations each
 	one := 1.0
 	var name string
 	switch layout {

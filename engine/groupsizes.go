@@ -17,6 +17,9 @@ type UnequalGroups struct {
 	Groups, Size, Usual int
 	// Odd are the groups of another size, in order of first appearance.
 	Odd []GroupSize
+	// shared counts the runes that open every group value of the batch,
+	// to the start of the line where they part (String leaves them out).
+	shared int
 }
 
 // GroupSize is a group's value and its number of trajectories.
@@ -38,7 +41,7 @@ func (ev *Evaluation) UnequalGroups() []UnequalGroups {
 		if len(count) < 2 {
 			continue
 		}
-		u := UnequalGroups{Step: b.Step, Groups: len(b.Groups)}
+		u := UnequalGroups{Step: b.Step, Groups: len(b.Groups), shared: sharedOpening(b.Groups)}
 		for size, n := range count {
 			if n > u.Usual || (n == u.Usual && size > u.Size) {
 				u.Size, u.Usual = size, n
@@ -58,14 +61,14 @@ func (ev *Evaluation) UnequalGroups() []UnequalGroups {
 const maxOddGroupsNamed = 3
 
 // String says it in a line, naming the first groups of another size by
-// their value, quoted and shortened: `step 3: groups of unequal size: 6 of
+// their value, quoted and shortened to where the values differ: `step 3: groups of unequal size: 6 of
 // 8 groups have 8 trajectories, "What is 2+2?" 16, "Name a prime" 4 (a
 // trainer's are all of one size: two prompts of the same text merged,
 // evaluation rows or a partial batch?)`.
 func (u UnequalGroups) String() string {
 	named := make([]string, 0, maxOddGroupsNamed+1)
 	for _, g := range u.Odd[:min(len(u.Odd), maxOddGroupsNamed)] {
-		named = append(named, fmt.Sprintf("%s %d", quoteShort(g.Key), g.Size))
+		named = append(named, fmt.Sprintf("%s %d", quoteShort(g.Key, u.shared), g.Size))
 	}
 	if n := len(u.Odd) - maxOddGroupsNamed; n > 0 {
 		named = append(named, fmt.Sprintf("and %d more", n))
@@ -74,19 +77,42 @@ func (u UnequalGroups) String() string {
 		u.Step, u.Usual, u.Groups, u.Size, strings.Join(named, ", "))
 }
 
-// Shortened group values keep their first quoteHead and last quoteTail
-// runes: a trainer's prompts often share a long chat template's opening,
-// and differ at the end.
-const quoteHead, quoteTail = 16, 32
-
-// quoteShort quotes s as Go does (every control character escaped),
-// shortened to its head and tail around "…".
-func quoteShort(s string) string {
-	runes := []rune(s)
-	if len(runes) <= quoteHead+quoteTail+1 {
-		return strconv.Quote(s)
+// sharedOpening returns the number of runes that open every key of groups,
+// cut back to the start of the line where the keys part: a trainer's
+// prompts often share a long chat template's opening.
+func sharedOpening(groups []Group) int {
+	first := []rune(groups[0].Key)
+	n := len(first)
+	for _, g := range groups[1:] {
+		i := 0
+		for _, r := range g.Key {
+			if i == n || r != first[i] {
+				break
+			}
+			i++
+		}
+		n = i
 	}
-	head := strconv.Quote(string(runes[:quoteHead]))
-	tail := strconv.Quote(string(runes[len(runes)-quoteTail:]))
-	return head[:len(head)-1] + "…" + tail[1:]
+	for n > 0 && first[n-1] != '\n' {
+		n--
+	}
+	return n
+}
+
+// maxQuotedRunes is how much of a group value String shows.
+const maxQuotedRunes = 40
+
+// quoteShort quotes s as Go does (every control character escaped) from
+// rune from, up to maxQuotedRunes of it, with "…" where it is cut.
+func quoteShort(s string, from int) string {
+	runes := []rune(s)
+	from = min(from, len(runes))
+	text := strconv.Quote(string(runes[from:min(len(runes), from+maxQuotedRunes)]))
+	if from > 0 {
+		text = "…" + text
+	}
+	if from+maxQuotedRunes < len(runes) {
+		text += "…"
+	}
+	return text
 }

@@ -333,24 +333,39 @@ func (m *LoggedMatch) nothingFits() string {
 		m.Tried, m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 }
 
-// BatchWarning is Warning for the batch of step step: "" when its rows
-// agree (or the step is not one of Steps).
-func (m *LoggedMatch) BatchWarning(step int64) string {
+// BatchFit returns the comparison of the batch of step with the settings
+// checked (Base) and the settings that reproduce its rows with the fewest
+// changes (nil when none tried does); ok is false when step is not one of
+// Steps, or m is nil.
+func (m *LoggedMatch) BatchFit(step int64) (base LoggedComparison, found *LoggedFit, ok bool) {
+	if m == nil {
+		return base, nil, false
+	}
 	bi, ok := slices.BinarySearch(m.Steps, step)
 	if !ok {
-		return ""
+		return base, nil, false
 	}
-	c := m.Base.Batches[bi]
-	if c.Differing == 0 {
+	return m.Base.Batches[bi], best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Batches[bi] }), true
+}
+
+// BatchWarning is Warning for the batch of step: "" when its rows agree
+// (or the step is not one of Steps).
+func (m *LoggedMatch) BatchWarning(step int64) string {
+	c, f, ok := m.BatchFit(step)
+	if !ok || c.Differing == 0 {
 		return ""
 	}
 	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
 		c.Differing, c.Rows, LoggedTolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
-	if f := best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Batches[bi] }); f != nil {
+	if f != nil {
+		bi, _ := slices.BinarySearch(m.Steps, step)
 		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
 	}
 	return text + "; no trainer setting tried reproduces this batch"
 }
+
+// Settings names the settings checked: "grpo, scale group, epsilon 0.0001".
+func (m *LoggedMatch) Settings() string { return describeSettings(m.Base.Options) }
 
 // Applied returns the options --match-logged computes with and the note
 // that says so: Found's options when a setting reproduces the logged

@@ -387,19 +387,27 @@ func TestUnequalGroups(t *testing.T) {
 	add(1, "p4", 4)
 	add(2, "p0", 4)
 	add(2, "p1", 4)
+	// A shared chat template: the values are shown from the line where
+	// they part.
+	add(3, "system\nT\nuser\nWhat is 1?", 4)
+	add(3, "system\nT\nuser\nWhat is \x1b[2J?", 2)
 	c := oneObjective(t, DefaultOptions())
 	c.EqualGroups = true
 	ev := evaluateWith(c, ts)
 	got := ev.UnequalGroups()
-	if len(got) != 1 || got[0].Step != 1 || got[0].Size != 4 || got[0].Usual != 3 || got[0].Groups != 5 ||
+	if len(got) != 2 || got[0].Step != 1 || got[0].Size != 4 || got[0].Usual != 3 || got[0].Groups != 5 ||
 		!slices.Equal(got[0].Odd, []GroupSize{{long, 8}, {"p3", 2}}) {
 		t.Fatalf("%+v", got)
 	}
-	want := `step 1: groups of unequal size: 3 of 5 groups have 4 trajectories, "system\nYou are a…ser\nWhat is 2+2?\x1b[31m\nassistant\n" 8, "p3" 2 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
+	want := `step 1: groups of unequal size: 3 of 5 groups have 4 trajectories, "system\nYou are a helpful assistant.\nuser"… 8, "p3" 2 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
 	if s := got[0].String(); s != want {
 		t.Errorf("\n got %s\nwant %s", s, want)
 	}
-	if check := c.CheckTrainer(ev); len(check.Notes) != 1 || check.Notes[0] != "warning: "+want {
+	want3 := `step 3: groups of unequal size: 1 of 2 groups have 4 trajectories, …"What is \x1b[2J?" 2 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
+	if s := got[1].String(); s != want3 {
+		t.Errorf("\n got %s\nwant %s", s, want3)
+	}
+	if check := c.CheckTrainer(ev); len(check.Notes) != 2 || check.Notes[0] != "warning: "+want || check.Notes[1] != "warning: "+want3 {
 		t.Errorf("notes %q", check.Notes)
 	}
 	c.EqualGroups = false
