@@ -313,9 +313,13 @@ func settingsChanges(base, o Options, objectives []Objective) []string {
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond LoggedTolerance, how many rows, by how much, and which
 // settings reproduce them (Found) or that none tried does, naming the
-// closest; "" when they agree or no row has a logged advantage.
+// closest; that no row has a logged advantage when none has; "" when
+// they agree.
 func (m *LoggedMatch) Warning() string {
 	c := m.Base.Overall
+	if c.Rows == 0 {
+		return "no row has a logged advantage (a finite number): the rewards are compared with nothing"
+	}
 	if c.Differing == 0 {
 		return ""
 	}

@@ -370,6 +370,16 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 	}
 }
 
+// TestLoggedNoRow: a logged advantage that no row has is warned of.
+func TestLoggedNoRow(t *testing.T) {
+	c := trlComputer(t, false)
+	ev := evaluateWith(c, []Trajectory{traj(0, "g", "a", 1.0, "b", 0.0), traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
+	check := c.CheckTrainer(ev)
+	if len(check.Notes) != 1 || check.Notes[0] != "warning: no row has a logged advantage (a finite number): the rewards are compared with nothing" {
+		t.Errorf("notes %q", check.Notes)
+	}
+}
+
 // TestUnequalGroups checks the group sizes' warning: a batch of groups of
 // 4 with a merged group of 8 and a partial one of 2, another batch even.
 func TestUnequalGroups(t *testing.T) {
