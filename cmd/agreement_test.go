@@ -134,3 +134,43 @@ func TestUnequalGroupsWarning(t *testing.T) {
 		t.Errorf("plain records: %s", errOut)
 	}
 }
+
+// TestTRLAdvantageSettings runs compute, as the TRL layout sets it up
+// (grpo, scale group, reward weights 1, nansum), on a batch logged by
+// TRL's own advantage code under each setting (testdata/
+// TestTRLAdvantageSettings/gen.py: _generate_and_score_completions'
+// advantage block and nanstd of TRL at commit f2cd57710ae3, under torch,
+// in float32): the warning names the flags that reproduce it, and
+// --match-logged reproduces every row to LoggedReproduces.
+func TestTRLAdvantageSettings(t *testing.T) {
+	args := []string{"--method", "grpo", "--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy",
+		"--objective", "format=format", "--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage"}
+	for name, flags := range map[string]string{
+		"scale_group":             "",
+		"scale_batch":             "`--scale batch`",
+		"scale_none":              "`--scale none`",
+		"normalize_then_sum":      "`--method gdpo`",
+		"weights_half_scale_none": "`--scale none --weight accuracy=0.5 --weight format=0.5`",
+	} {
+		path := filepath.Join("testdata", "TestTRLAdvantageSettings", name+".jsonl")
+		_, errOut, code := run(t, "", append(append([]string{"compute"}, args...), path)...)
+		switch {
+		case code != 0:
+			t.Errorf("%s: status %d: %s", name, code, errOut)
+		case flags == "" && strings.Contains(errOut, "warning"):
+			t.Errorf("%s: TRL's default is reproduced, yet\n%s", name, errOut)
+		case flags != "" && !strings.Contains(errOut, "; "+flags+" reproduces it to "):
+			t.Errorf("%s: stderr\n%s\nwant %s", name, errOut, flags)
+		}
+		recs, errOut := computeList(t, "", append(append([]string{"--match-logged"}, args...), path)...)
+		if len(recs) != 32 {
+			t.Fatalf("%s: %d records", name, len(recs))
+		}
+		for i, r := range recs {
+			if r.Logged == nil || math.Abs(r.Reward-*r.Logged) > 1e-5 {
+				t.Errorf("%s --match-logged: record %d: reward %v, TRL's %v (%s)", name, i, r.Reward, r.Logged, errOut)
+				break
+			}
+		}
+	}
+}
