@@ -20,6 +20,10 @@ type LoggedComparison struct {
 	MaxAbsDiff, MeanAbsDiff float64
 	// Differing counts the rows where |reward - logged| > LoggedTolerance.
 	Differing int
+	// MaxScaledDiff is the max of |reward - logged| / max(1, |logged|):
+	// the difference relative to the logged value beyond 1, where float32
+	// rounding grows with it (LoggedReproduces).
+	MaxScaledDiff float64
 }
 
 // CompareLogged compares the rewards of batch b with the logged
@@ -40,6 +44,7 @@ func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
 		if c.Rows == 0 || d > c.MaxAbsDiff {
 			c.MaxAbsDiff = d
 		}
+		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
 		sum += d
 		c.Rows++
 		if d > LoggedTolerance {

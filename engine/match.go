@@ -10,9 +10,10 @@ import (
 )
 
 // LoggedReproduces is how close rewards must come to every logged
-// advantage for their settings to reproduce the log: above TRL's float32
-// rounding (about 1e-7 relative), below LoggedTolerance, beyond which a
-// row differs.
+// advantage for their settings to reproduce the log, relative to the
+// logged value beyond 1 (LoggedComparison.MaxScaledDiff): above TRL's
+// float32 rounding (about 1e-7 relative), below LoggedTolerance, beyond
+// which a row differs.
 const LoggedReproduces = 1e-5
 
 // TrainerOptions returns opts as a trainer computes its advantages: a
@@ -107,7 +108,7 @@ func (f *LoggedFit) Flags() string {
 
 // reproduces reports whether c has rows and all are within LoggedReproduces.
 func reproduces(c LoggedComparison) bool {
-	return c.Rows > 0 && c.MaxAbsDiff <= LoggedReproduces
+	return c.Rows > 0 && c.MaxScaledDiff <= LoggedReproduces
 }
 
 // LoggedMatch compares the trainer-style rewards (TrainerOptions) with the
@@ -230,6 +231,7 @@ func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison)
 		if all.Rows == 0 || c.MaxAbsDiff > all.MaxAbsDiff {
 			all.MaxAbsDiff = c.MaxAbsDiff
 		}
+		all.MaxScaledDiff = max(all.MaxScaledDiff, c.MaxScaledDiff)
 		sum += c.MeanAbsDiff * float64(c.Rows)
 		all.Rows += c.Rows
 		all.Differing += c.Differing

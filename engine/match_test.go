@@ -250,6 +250,30 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 	}
 }
 
+// TestLoggedReproducesLarge: unscaled advantages in the hundreds, logged
+// in float32, are off by more than 1e-5 but reproduce: the tolerance is
+// relative beyond 1.
+func TestLoggedReproducesLarge(t *testing.T) {
+	var groups [][][]float64
+	for g := range 3 {
+		var rows [][]float64
+		for i := range 4 {
+			rows = append(rows, []float64{3*float64((i*389+g*211)%997) + 0.3141592653*float64(i*i) + 0.0271828*float64(g), 0})
+		}
+		groups = append(groups, rows)
+	}
+	unscaled := refSettings{method: GRPO, scale: ScaleNone, eps: 1e-4, weights: []float64{1, 1}}
+	ts := matchTrajectories(map[int64][][][]float64{1: groups}, map[int64]refSettings{1: unscaled})
+	c := trlComputer(t, false)
+	m := evaluateWith(c, ts).MatchLogged(c.Options)
+	if m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--scale none"}) {
+		t.Fatalf("found %+v", m.Found)
+	}
+	if d := m.Found.Overall.MaxAbsDiff; d <= LoggedReproduces {
+		t.Errorf("float32 rounding of values in the hundreds is only %g off: the test tests nothing", d)
+	}
+}
+
 // TestLoggedWarningText checks the warning on a batch worked out by hand:
 // scores 1, 3 in one group and 5, 5 in another, logged with TRL's
 // scale_rewards="batch".
