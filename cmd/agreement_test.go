@@ -174,3 +174,41 @@ func TestTRLAdvantageSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestVerlAdvantageSettings runs compute --method grpo on a verl dump
+// logged by verl's own estimators (testdata/TestVerlAdvantageSettings/
+// gen.py: compute_grpo_outcome_advantage and
+// compute_rloo_outcome_advantage of verl at commit b178a3cd56f5, under
+// torch, in float32), with the verl layout's settings and with TRL's
+// epsilon and group of one: the warning names the flags that reproduce
+// each, and the group of one is warned of as a group of unequal size.
+func TestVerlAdvantageSettings(t *testing.T) {
+	trl := []string{"--epsilon", "1e-4", "--group-of-one", "zero"}
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string // "" when the settings given reproduce it
+	}{
+		{"grpo", nil, ""},
+		{"grpo", trl, "`--epsilon 1e-06 --group-of-one score`"},
+		{"grpo_no_std", nil, "`--scale none`"},
+		{"grpo_no_std", trl, "`--scale none --group-of-one score`"},
+		{"rloo", nil, "`--method rloo`"},
+		{"rloo", trl, "`--method rloo --group-of-one score`"},
+	} {
+		path := filepath.Join("testdata", "TestVerlAdvantageSettings", tc.name+".jsonl")
+		args := append(append([]string{"compute", "--method", "grpo", "--logged-advantage", "advantage"}, tc.flags...), path)
+		_, errOut, code := run(t, "", args...)
+		switch {
+		case code != 0:
+			t.Errorf("%s %v: status %d: %s", tc.name, tc.flags, code, errOut)
+		case tc.want == "" && strings.Contains(errOut, "logged advantage by"):
+			t.Errorf("%s %v: verl's advantage is reproduced, yet\n%s", tc.name, tc.flags, errOut)
+		case tc.want != "" && !strings.Contains(errOut, "; "+tc.want+" reproduces it to "):
+			t.Errorf("%s %v: stderr\n%s\nwant %s", tc.name, tc.flags, errOut, tc.want)
+		}
+		if !strings.Contains(errOut, `warning: step 1: groups of unequal size: 3 of 4 groups have 4 trajectories, …"Question 3?\nassistant\n" 1 (`) {
+			t.Errorf("%s: the group of one is not warned of:\n%s", tc.name, errOut)
+		}
+	}
+}
