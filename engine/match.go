@@ -35,29 +35,33 @@ type trainerSetting func(o *Options, objectives []Objective)
 
 // trainerSettings are the settings in which the trainers differ (README,
 // Methods, "Where the trainers differ"), each with the values the trainers
-// use. MatchLogged tries every combination of one value of each setting
-// or the value as given; a row adds a value. The weights come first, as
-// the combinations are tried in order and each set of weights is scored
-// once.
+// use, as read in TRL's grpo_trainer.py (GRPOTrainer.__init__ and
+// _generate_and_score_completions, commit f2cd57710ae3), verl's
+// core_algos.py (compute_grpo_outcome_advantage,
+// compute_rloo_outcome_advantage, commit b178a3cd56f5) and OpenRLHF's
+// experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
+// MatchLogged tries every combination of one value of each setting or the
+// value as given; a row adds a value. The weights come first, as the
+// combinations are tried in order and each set of weights is scored once.
 var trainerSettings = [][]trainerSetting{
 	{ // the reward functions' weights
-		equalWeights(func(int) float64 { return 1 }),                // TRL reward_weights' default (GRPOConfig)
+		equalWeights(func(int) float64 { return 1 }),                // TRL: reward_weights' default, torch.ones
 		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
 	},
 	{ // the advantage's formula
-		grpoScale(ScaleGroup), // TRL scale_rewards="group"; verl compute_grpo_outcome_advantage
+		grpoScale(ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
 		grpoScale(ScaleBatch), // TRL scale_rewards="batch"
-		grpoScale(ScaleNone),  // TRL scale_rewards="none" (Dr. GRPO); verl norm_adv_by_std_in_grpo=False
+		grpoScale(ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
 		func(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }, // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *Options, _ []Objective) { o.Method = RLOO },                    // verl compute_rloo_outcome_advantage
+		func(o *Options, _ []Objective) { o.Method = RLOO },                    // verl's and OpenRLHF's rloo
 	},
 	{ // the epsilon added to the std
-		epsilon(1e-4), // TRL _generate_and_score_completions
-		epsilon(1e-6), // verl compute_grpo_outcome_advantage
-		epsilon(1e-9), // OpenRLHF group normalisation
+		epsilon(1e-4), // TRL
+		epsilon(1e-6), // verl compute_grpo_outcome_advantage's default
+		epsilon(1e-9), // OpenRLHF group_norm
 	},
 	{ // a group of one
-		groupOfOne(GroupOfOneZero),  // TRL
+		groupOfOne(GroupOfOneZero),  // TRL (only its evaluation has one)
 		groupOfOne(GroupOfOneScore), // verl: mean 0, std 1
 	},
 }
