@@ -33,11 +33,17 @@ func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
 	if res.Logged == nil {
 		return c, false
 	}
+	return res.compareLogged(b, false), true
+}
+
+// compareLogged is CompareLogged of a result with logged advantages, over
+// the valid rows only when validOnly.
+func (res *Result) compareLogged(b *Batch, validOnly bool) (c LoggedComparison) {
 	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
 	sum := 0.0
 	for _, i := range b.Members {
 		logged := res.Logged[i]
-		if math.IsNaN(logged) || math.IsInf(logged, 0) {
+		if math.IsNaN(logged) || math.IsInf(logged, 0) || (validOnly && !res.Valid[i]) {
 			continue
 		}
 		d := math.Abs(res.Rewards[i] - logged)
@@ -54,5 +60,5 @@ func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
 	if c.Rows > 0 {
 		c.MeanAbsDiff = sum / float64(c.Rows)
 	}
-	return c, true
+	return c
 }

@@ -220,14 +220,16 @@ func best(fits []*LoggedFit, of func(*LoggedFit) LoggedComparison) *LoggedFit {
 	return found
 }
 
-// compareLoggedBatches returns CompareLogged over every batch of res and
-// per batch.
+// compareLoggedBatches compares the rewards of res's valid rows with their
+// logged advantages over every batch and per batch: an invalid row's
+// reward is rewardlens's convention (its group's mean), which no trainer
+// setting changes.
 func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison) {
 	all := LoggedComparison{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
 	per := make([]LoggedComparison, len(res.Batches))
 	sum := 0.0
 	for bi := range res.Batches {
-		c, _ := res.CompareLogged(&res.Batches[bi])
+		c := res.compareLogged(&res.Batches[bi], true)
 		per[bi] = c
 		if c.Rows == 0 {
 			continue

@@ -456,3 +456,22 @@ func evaluateWith(c *RewardComputer, ts []Trajectory) *Evaluation {
 	e.Add(ts)
 	return e.Evaluation()
 }
+
+// TestLoggedInvalidRowsLeftOut: an invalid row (logged 0, as TRL logs an
+// unscorable completion) gets rewardlens's fill, its group's mean, which no
+// setting changes: the settings are matched on the valid rows. Here the
+// row is in verl's group of one, whose mean is its one reward.
+func TestLoggedInvalidRowsLeftOut(t *testing.T) {
+	verl := refSettings{method: GRPO, scale: ScaleGroup, eps: 1e-6, groupOfOneScore: true, weights: []float64{1, 1}}
+	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1)}, map[int64]refSettings{1: verl})
+	ts = append(ts, traj(1, "p3", "adv", 0.0)) // no a nor b
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, ts)
+	m := ev.MatchLogged(c.Options)
+	if m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--epsilon 1e-06", "--group-of-one score"}) {
+		t.Fatalf("found %+v", m.Found)
+	}
+	if fill := ev.Compute(c.CheckTrainer(ev).Options).Rewards[len(ts)-1]; math.Abs(fill-0.7/(1+1e-6)) > 1e-12 {
+		t.Errorf("the invalid row's fill is %g, not its group's mean", fill)
+	}
+}
