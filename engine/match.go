@@ -41,8 +41,10 @@ type trainerSetting func(o *Options, objectives []Objective)
 // compute_rloo_outcome_advantage, commit b178a3cd56f5) and OpenRLHF's
 // experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
 // MatchLogged tries every combination of one value of each setting or the
-// value as given; a row adds a value. The weights come first, as the
-// combinations are tried in order and each set of weights is scored once.
+// value as given; a row adds a value (a new setting also needs its flag in
+// settingsChanges, and its clearing in effectiveSettings for the methods
+// that do not read it). The weights come first, as the combinations are
+// tried in order and each set of weights is scored once.
 var trainerSettings = [][]trainerSetting{
 	{ // the reward functions' weights
 		equalWeights(func(int) float64 { return 1 }),                // TRL: reward_weights' default, torch.ones
