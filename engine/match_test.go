@@ -304,6 +304,13 @@ func TestLoggedWarningText(t *testing.T) {
 	if w := m.BatchWarning(0); !strings.HasSuffix(w, "; `--scale batch` reproduces this batch to 0") {
 		t.Errorf("batch warning %q", w)
 	}
+	// Normalisation off (verl's norm_adv_by_std_in_grpo=False) is undone
+	// by a flag of its own.
+	unscaled := c.Options
+	unscaled.Normalize = false
+	if m := ev.MatchLogged(unscaled); m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--no-normalize=false", "--scale batch"}) {
+		t.Errorf("from --no-normalize, found %+v", m.Found)
+	}
 	// The method on screen is not the trainer's: the flags say grpo too.
 	pareto := c.Options
 	pareto.Method = Pareto
