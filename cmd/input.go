@@ -33,6 +33,9 @@ type prepared struct {
 	// cfg is the config the computer was built for, its layout's defaults
 	// applied.
 	cfg engine.Config
+	// check is what result found checking the trainer's output
+	// (engine.RewardComputer.CheckTrainer).
+	check engine.TrainerCheck
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -69,13 +72,16 @@ func (l *idList) at(i int) []byte {
 	return l.text[start:l.ends[i]]
 }
 
-// result applies the computer's options to the evaluation, then warns on
-// stderr about repeated IDs, the batches that are mostly invalid and what
-// the layout warns of (layoutWarnings). When no trajectory is valid it
-// fails with engine.NoValid's error (exit status 2): every reward would be
-// a neutral 0, nothing to write.
+// result applies the computer's options to the evaluation (with
+// --match-logged, those that reproduce the logged advantage), then warns
+// on stderr about repeated IDs, the batches that are mostly invalid, the
+// rows that differ from the logged advantage, the groups of unequal size
+// in a trainer's layout and what the layout warns of (layoutWarnings).
+// When no trajectory is valid it fails with engine.NoValid's error (exit
+// status 2): every reward would be a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
-	res := p.ev.Compute(p.computer.Options)
+	p.check = p.computer.CheckTrainer(p.ev)
+	res := p.ev.Compute(p.check.Options)
 	if w := <-p.duplicates; w != "" {
 		fmt.Fprintln(stderr, w)
 	}
@@ -83,6 +89,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, inputError{err}
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	for _, note := range p.check.Notes {
+		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
+	}
 	for _, w := range layoutWarnings(p.cfg, res, nil) {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}

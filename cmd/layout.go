@@ -181,8 +181,11 @@ func fieldList(names []string) string {
 }
 
 // layoutDefaults returns cfg with l's defaults, From naming l, and the
-// sentence that says how the inputs are read.
+// sentence that says how the inputs are read. Every trainer's layout
+// checks that a step's groups are of one size (Config.EqualGroups): a
+// trainer's groups are num_generations each.
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+	cfg.EqualGroups = true
 	cfg, err := l.defaults(cfg, first)
 	if err != nil {
 		return cfg, "", err

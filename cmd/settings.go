@@ -40,6 +40,7 @@ type settings struct {
 	groupOfOne                     string
 	nanSum                         bool
 	loggedAdvantage                string
+	matchLogged                    bool
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -67,6 +68,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
+	f.BoolVar(&s.matchLogged, "match-logged", false, "compute with the trainer settings (method, scale, epsilon, group of one, weights) that reproduce the logged advantage; a loud warning when none does")
 }
 
 func (s *settings) registerCompletions(cmd *cobra.Command) {
@@ -121,6 +123,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
+	set("match-logged", func() { cfg.MatchLogged = &s.matchLogged })
 	if len(s.objectives) > 0 {
 		objs, err := parseObjectives(s.objectives)
 		if err != nil {

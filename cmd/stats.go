@@ -68,7 +68,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err != nil {
 				return err
 			}
-			report := newStatsReport(res)
+			report := newStatsReport(res, p.check.Logged)
 			if report.Health, err = health.report(res); err != nil {
 				return err
 			}
@@ -147,8 +147,23 @@ type batchJSON struct {
 	Reward            summaryJSON     `json:"reward"`
 	Correlation       [][]number      `json:"correlation"`
 	// Logged compares the rewards with the trainer's logged advantages,
-	// when the input has them.
-	Logged *loggedJSON `json:"logged_advantage,omitempty"`
+	// when the input has them; Agreement the trainer-style rewards.
+	Logged    *loggedJSON    `json:"logged_advantage,omitempty"`
+	Agreement *agreementJSON `json:"trainer_agreement,omitempty"`
+}
+
+// agreementJSON compares a batch's trainer-style rewards with the logged
+// advantages (engine.LoggedMatch.BatchFit): the settings, how many rows
+// differ by more than engine.LoggedTolerance, and the flags that reproduce
+// the batch's rows to engine.LoggedReproduces (null when none tried does;
+// "" when the settings as given do).
+type agreementJSON struct {
+	Settings     string  `json:"settings"`
+	Rows         int     `json:"rows"`
+	Differing    int     `json:"differing"`
+	MaxAbsDiff   number  `json:"max_abs_diff"`
+	ReproducedBy *string `json:"reproduced_by"`
+	Warning      string  `json:"warning,omitempty"`
 }
 
 // loggedJSON is engine.LoggedComparison.
@@ -171,7 +186,7 @@ type statsReport struct {
 	Health     *healthReport  `json:"health,omitempty"`
 }
 
-func newStatsReport(res *engine.Result) statsReport {
+func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 	r := statsReport{
 		Method:    res.Options.Method,
 		Scope:     res.Options.Scope,
@@ -201,6 +216,13 @@ func newStatsReport(res *engine.Result) statsReport {
 		}
 		if c, ok := res.CompareLogged(&res.Batches[len(r.Batches)]); ok {
 			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, engine.LoggedTolerance}
+		}
+		if c, found, ok := match.BatchFit(st.Step); ok {
+			b.Agreement = &agreementJSON{Settings: match.Settings(), Rows: c.Rows, Differing: c.Differing, MaxAbsDiff: number(c.MaxAbsDiff), Warning: match.BatchWarning(st.Step)}
+			if found != nil {
+				flags := strings.Join(found.Changes, " ")
+				b.Agreement.ReproducedBy = &flags
+			}
 		}
 		r.Batches = append(r.Batches, b)
 	}
@@ -232,6 +254,9 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		if l := b.Logged; l != nil {
 			fmt.Fprintf(w, "reward vs logged advantage: %d rows, max |diff| %s, mean |diff| %s, %d differ by more than %g\n",
 				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, engine.LoggedTolerance)
+		}
+		if a := b.Agreement; a != nil && a.Warning != "" {
+			fmt.Fprintf(w, "warning: %s\n", textsafe.Line(a.Warning))
 		}
 	}
 	return writeHealthTable(w, r.Health, r.Objectives)

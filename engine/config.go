@@ -71,6 +71,14 @@ type Config struct {
 	// LoggedAdvantage is an expression for the advantage the trainer
 	// logged, compared with the rewards (Evaluation.Logged).
 	LoggedAdvantage string `toml:"logged_advantage,omitempty"`
+	// MatchLogged computes with the trainer settings that reproduce the
+	// logged advantage, when one does (RewardComputer.CheckTrainer).
+	MatchLogged *bool `toml:"match_logged,omitempty"`
+	// EqualGroups says that the groups of a batch should all be of one
+	// size, as a trainer's are: a trainer's layout sets it, and
+	// RewardComputer.CheckTrainer warns of the batches where they are
+	// not. It is no config key.
+	EqualGroups bool `toml:"-"`
 	// From is the input layout: auto, verl, trl or plain. The engine does
 	// not read it: the CLI turns a layout into the settings above.
 	From string `toml:"from,omitempty"`
@@ -109,6 +117,8 @@ type RewardComputer struct {
 	// Logged, when not nil, is the advantage the trainer logged, evaluated
 	// per trajectory by the computer's Evaluator.
 	Logged *Expression
+	// MatchLogged and EqualGroups are the config's (CheckTrainer).
+	MatchLogged, EqualGroups bool
 }
 
 // Pick returns the metadata keys that are all c reads of a trajectory
@@ -152,7 +162,7 @@ func New(cfg Config) (*RewardComputer, error) {
 	if err := cfg.checkNames(scorer.Objectives()); err != nil {
 		return nil, err
 	}
-	c := &RewardComputer{Scorer: scorer, Options: opts}
+	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups}
 	if c.Fields, err = NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy); err != nil {
 		return nil, err
 	}

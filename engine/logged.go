@@ -20,6 +20,10 @@ type LoggedComparison struct {
 	MaxAbsDiff, MeanAbsDiff float64
 	// Differing counts the rows where |reward - logged| > LoggedTolerance.
 	Differing int
+	// MaxScaledDiff is the max of |reward - logged| / max(1, |logged|):
+	// the difference relative to the logged value beyond 1, where float32
+	// rounding grows with it (LoggedReproduces).
+	MaxScaledDiff float64
 }
 
 // CompareLogged compares the rewards of batch b with the logged
@@ -29,17 +33,24 @@ func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
 	if res.Logged == nil {
 		return c, false
 	}
+	return res.compareLogged(b, false), true
+}
+
+// compareLogged is CompareLogged of a result with logged advantages, over
+// the valid rows only when validOnly.
+func (res *Result) compareLogged(b *Batch, validOnly bool) (c LoggedComparison) {
 	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
 	sum := 0.0
 	for _, i := range b.Members {
 		logged := res.Logged[i]
-		if math.IsNaN(logged) || math.IsInf(logged, 0) {
+		if math.IsNaN(logged) || math.IsInf(logged, 0) || (validOnly && !res.Valid[i]) {
 			continue
 		}
 		d := math.Abs(res.Rewards[i] - logged)
 		if c.Rows == 0 || d > c.MaxAbsDiff {
 			c.MaxAbsDiff = d
 		}
+		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
 		sum += d
 		c.Rows++
 		if d > LoggedTolerance {
@@ -49,5 +60,5 @@ func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
 	if c.Rows > 0 {
 		c.MeanAbsDiff = sum / float64(c.Rows)
 	}
-	return c, true
+	return c
 }

@@ -42,7 +42,10 @@ func Open(source string, cfg engine.Config, res *loaders.Result, warnings []stri
 
 // openedSession returns newSession(source, ts, c, ev) after loaded (which
 // checks the IDs), with the first frame's statistics computed: the IDs are
-// checked on a core of their own meanwhile, as compute does.
+// checked on a core of their own meanwhile, as compute does. The trainer's
+// output is checked first (engine.RewardComputer.CheckTrainer), as compute
+// and stats do: its notes go to the status line, and with --match-logged
+// the options found become the computer's.
 func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, loaded func(*Session)) *Session {
 	var duplicates string
 	checked := make(chan struct{})
@@ -50,11 +53,14 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 		defer close(checked)
 		duplicates = duplicateWarning(&ts)
 	}()
+	check := c.CheckTrainer(ev)
+	c.Options = check.Options
 	s := newSession(source, ts, c, ev)
 	s.Result.BatchStats(s.CurrentBatch())
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)
+	s.Warnings = append(s.Warnings, check.Notes...)
 	return s
 }
 

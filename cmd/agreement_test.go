@@ -1,0 +1,214 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// batchScaled is TRL's scale_rewards="batch" advantage of scores 1, 3 in
+// one group and 5, 5 in another: the group means 2 and 5, the batch's
+// sample std sqrt(11/3) (mean 3.5, squares 6.25 + 0.25 + 2.25 + 2.25), so
+// -+1 / (sqrt(11/3) + 1e-4) and 0. scale group gives -+1 / (sqrt 2 +
+// 1e-4): 0.185 more.
+var batchScaled = 1 / (math.Sqrt(11.0/3) + 1e-4)
+
+// loggedRecords writes two batches of those scores, each logged as
+// logged(step) says, and returns the file's path.
+func loggedRecords(t *testing.T, logged func(step int) float64) string {
+	t.Helper()
+	var b strings.Builder
+	for step := range 2 {
+		a := logged(step)
+		for _, r := range []struct {
+			group  string
+			x, adv float64
+		}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}} {
+			fmt.Fprintf(&b, `{"group":%q,"batch":%d,"metadata":{"x":%g,"adv":%v}}`+"\n", r.group, step, r.x, r.adv)
+		}
+	}
+	return filepath.Join(writeFiles(t, map[string]string{"r.jsonl": b.String()}), "r.jsonl")
+}
+
+var loggedArgs = []string{"--objective", "x=x", "--weight", "x=1", "--logged-advantage", "adv"}
+
+// TestLoggedAgreementWarning: compute and stats, whatever the method,
+// warn on stderr of the rows that differ from the logged advantage, with
+// the flags that reproduce it; stats per batch too.
+func TestLoggedAgreementWarning(t *testing.T) {
+	path := loggedRecords(t, func(int) float64 { return batchScaled })
+	want := "rewardlens: warning: 4 of 8 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--method grpo --scale batch` reproduces it to 0 (--match-logged applies it)\n"
+	for _, cmd := range []string{"compute", "stats"} {
+		_, errOut, code := run(t, "", append(append([]string{cmd}, loggedArgs...), path)...)
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr\n%s\nwant\n%s", cmd, code, errOut, want)
+		}
+	}
+	// With grpo on screen, the flags are those to add to it.
+	_, errOut, _ := run(t, "", append(append([]string{"compute", "--method", "grpo"}, loggedArgs...), path)...)
+	if !strings.Contains(errOut, "; `--scale batch` reproduces it to 0") {
+		t.Errorf("--method grpo: stderr\n%s", errOut)
+	}
+	out, _, _ := run(t, "", append(append([]string{"stats"}, loggedArgs...), path)...)
+	if n := strings.Count(out, "\nwarning: 2 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--method grpo --scale batch` reproduces this batch to 0\n"); n != 2 {
+		t.Errorf("stats table: %d batch warnings, want 2:\n%s", n, out)
+	}
+	out, _, _ = run(t, "", append(append([]string{"stats", "--format", "json"}, loggedArgs...), path)...)
+	var report struct {
+		Batches []struct {
+			Agreement *struct {
+				Settings     string  `json:"settings"`
+				Rows         int     `json:"rows"`
+				Differing    int     `json:"differing"`
+				MaxAbsDiff   float64 `json:"max_abs_diff"`
+				ReproducedBy *string `json:"reproduced_by"`
+			} `json:"trainer_agreement"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range report.Batches {
+		a := b.Agreement
+		if a == nil || a.Settings != "grpo, scale group, epsilon 0.0001" || a.Rows != 4 || a.Differing != 2 ||
+			math.Abs(a.MaxAbsDiff-(1/(math.Sqrt2+1e-4)-batchScaled)) > 1e-12 || a.ReproducedBy == nil || *a.ReproducedBy != "--method grpo --scale batch" {
+			t.Errorf("batch %d: %+v", i, a)
+		}
+	}
+}
+
+// TestMatchLogged: --match-logged (and the config key) computes with the
+// settings that reproduce the logged advantage, and says so; when none
+// does, it says so loudly and computes with the settings as given.
+func TestMatchLogged(t *testing.T) {
+	path := loggedRecords(t, func(int) float64 { return batchScaled })
+	check := func(name string, args ...string) {
+		t.Helper()
+		recs, errOut := computeList(t, "", append(append(args, loggedArgs...), path)...)
+		for i, r := range recs {
+			if r.Logged == nil || math.Abs(r.Reward-*r.Logged) > 1e-12 {
+				t.Errorf("%s: record %d: reward %v, logged %v", name, i, r.Reward, r.Logged)
+			}
+		}
+		if !strings.Contains(errOut, "rewardlens: --match-logged: `--method grpo --scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage to 0: computing with it\n") ||
+			strings.Contains(errOut, "rows differ") {
+			t.Errorf("%s: stderr\n%s", name, errOut)
+		}
+	}
+	check("--match-logged", "--match-logged")
+	config := filepath.Join(writeFiles(t, map[string]string{"c.toml": "match_logged = true\n"}), "c.toml")
+	check("match_logged", "--config", config)
+
+	odd := loggedRecords(t, func(step int) float64 { return 0.3 + float64(step) })
+	_, errOut, code := run(t, "", append(append([]string{"compute", "--match-logged"}, loggedArgs...), odd)...)
+	if code != 0 || !strings.Contains(errOut, "rewardlens: warning: --match-logged: none of the ") || !strings.Contains(errOut, "; computing with the settings as given\n") {
+		t.Errorf("nothing fits: status %d, stderr\n%s", code, errOut)
+	}
+}
+
+// TestUnequalGroupsWarning: in a trainer's layout, a step whose groups
+// are not all of one size is warned of, naming them; plain records are not
+// checked.
+func TestUnequalGroupsWarning(t *testing.T) {
+	var b strings.Builder
+	for _, g := range []struct {
+		input string
+		n     int
+	}{{"user\nWhat is 1+1?\nassistant\n", 2}, {"user\nWhat is 2+2?\nassistant\n", 4}, {"user\nWhat is 3+3?\nassistant\n", 2}} {
+		for range g.n {
+			fmt.Fprintf(&b, `{"input":%q,"output":"4","score":1,"step":1}`+"\n", g.input)
+		}
+	}
+	dir := writeFiles(t, map[string]string{"1.jsonl": b.String()})
+	want := `rewardlens: warning: step 1: groups of unequal size: 2 of 3 groups have 2 trajectories, …"What is 2+2?\nassistant\n" 4 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)` + "\n"
+	for _, cmd := range []string{"compute", "stats"} {
+		_, errOut, code := run(t, "", cmd, dir)
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr\n%s\nwant\n%s", cmd, code, errOut, want)
+		}
+	}
+	if _, errOut, _ := run(t, "", "compute", "--from", "plain", "--group-by", "input", "--batch-by", "step", "--objective", "score=score", dir); strings.Contains(errOut, "unequal") {
+		t.Errorf("plain records: %s", errOut)
+	}
+}
+
+// TestTRLAdvantageSettings runs compute, as the TRL layout sets it up
+// (grpo, scale group, reward weights 1, nansum), on a batch logged by
+// TRL's own advantage code under each setting (testdata/
+// TestTRLAdvantageSettings/gen.py: _generate_and_score_completions'
+// advantage block and nanstd of TRL at commit f2cd57710ae3, under torch,
+// in float32): the warning names the flags that reproduce it, and
+// --match-logged reproduces every row to LoggedReproduces.
+func TestTRLAdvantageSettings(t *testing.T) {
+	args := []string{"--method", "grpo", "--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy",
+		"--objective", "format=format", "--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage"}
+	for name, flags := range map[string]string{
+		"scale_group":             "",
+		"scale_batch":             "`--scale batch`",
+		"scale_none":              "`--scale none`",
+		"normalize_then_sum":      "`--method gdpo`",
+		"weights_half_scale_none": "`--scale none --weight accuracy=0.5 --weight format=0.5`",
+	} {
+		path := filepath.Join("testdata", "TestTRLAdvantageSettings", name+".jsonl")
+		_, errOut, code := run(t, "", append(append([]string{"compute"}, args...), path)...)
+		switch {
+		case code != 0:
+			t.Errorf("%s: status %d: %s", name, code, errOut)
+		case flags == "" && strings.Contains(errOut, "warning"):
+			t.Errorf("%s: TRL's default is reproduced, yet\n%s", name, errOut)
+		case flags != "" && !strings.Contains(errOut, "; "+flags+" reproduces it to "):
+			t.Errorf("%s: stderr\n%s\nwant %s", name, errOut, flags)
+		}
+		recs, errOut := computeList(t, "", append(append([]string{"--match-logged"}, args...), path)...)
+		if len(recs) != 32 {
+			t.Fatalf("%s: %d records", name, len(recs))
+		}
+		for i, r := range recs {
+			if r.Logged == nil || math.Abs(r.Reward-*r.Logged) > 1e-5 {
+				t.Errorf("%s --match-logged: record %d: reward %v, TRL's %v (%s)", name, i, r.Reward, r.Logged, errOut)
+				break
+			}
+		}
+	}
+}
+
+// TestVerlAdvantageSettings runs compute --method grpo on a verl dump
+// logged by verl's own estimators (testdata/TestVerlAdvantageSettings/
+// gen.py: compute_grpo_outcome_advantage and
+// compute_rloo_outcome_advantage of verl at commit b178a3cd56f5, under
+// torch, in float32), with the verl layout's settings and with TRL's
+// epsilon and group of one: the warning names the flags that reproduce
+// each, and the group of one is warned of as a group of unequal size.
+func TestVerlAdvantageSettings(t *testing.T) {
+	trl := []string{"--epsilon", "1e-4", "--group-of-one", "zero"}
+	for _, tc := range []struct {
+		name  string
+		flags []string
+		want  string // "" when the settings given reproduce it
+	}{
+		{"grpo", nil, ""},
+		{"grpo", trl, "`--epsilon 1e-06 --group-of-one score`"},
+		{"grpo_no_std", nil, "`--scale none`"},
+		{"grpo_no_std", trl, "`--scale none --group-of-one score`"},
+		{"rloo", nil, "`--method rloo`"},
+		{"rloo", trl, "`--method rloo --group-of-one score`"},
+	} {
+		path := filepath.Join("testdata", "TestVerlAdvantageSettings", tc.name+".jsonl")
+		args := append(append([]string{"compute", "--method", "grpo", "--logged-advantage", "advantage"}, tc.flags...), path)
+		_, errOut, code := run(t, "", args...)
+		switch {
+		case code != 0:
+			t.Errorf("%s %v: status %d: %s", tc.name, tc.flags, code, errOut)
+		case tc.want == "" && strings.Contains(errOut, "logged advantage by"):
+			t.Errorf("%s %v: verl's advantage is reproduced, yet\n%s", tc.name, tc.flags, errOut)
+		case tc.want != "" && !strings.Contains(errOut, "; "+tc.want+" reproduces it to "):
+			t.Errorf("%s %v: stderr\n%s\nwant %s", tc.name, tc.flags, errOut, tc.want)
+		}
+		if !strings.Contains(errOut, `warning: step 1: groups of unequal size: 3 of 4 groups have 4 trajectories, …"Question 3?\nassistant\n" 1 (`) {
+			t.Errorf("%s: the group of one is not warned of:\n%s", tc.name, errOut)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// UnequalGroups describes a batch whose prompt groups are not all of one
+// size, which a trainer's are (num_generations completions per prompt):
+// two prompts of the same text merged, evaluation rows among the training
+// ones, or a partial batch.
+type UnequalGroups struct {
+	Step int64
+	// Groups counts the batch's groups; Size is the most common size (the
+	// largest of the most common), which Usual groups have.
+	Groups, Size, Usual int
+	// Odd are the groups of another size, in order of first appearance.
+	Odd []GroupSize
+	// shared counts the runes that open every group value of the batch,
+	// to the start of the line where they part (String leaves them out).
+	shared int
+}
+
+// GroupSize is a group's value and its number of trajectories.
+type GroupSize struct {
+	Key  string
+	Size int
+}
+
+// UnequalGroups returns the batches whose groups (scope group; valid and
+// invalid trajectories alike) are not all of one size, in ascending step
+// order.
+func (ev *Evaluation) UnequalGroups() []UnequalGroups {
+	var out []UnequalGroups
+	for _, b := range ev.partition(ScopeGroup) {
+		count := map[int]int{}
+		for _, g := range b.Groups {
+			count[len(g.Members)]++
+		}
+		if len(count) < 2 {
+			continue
+		}
+		u := UnequalGroups{Step: b.Step, Groups: len(b.Groups), shared: sharedOpening(b.Groups)}
+		for size, n := range count {
+			if n > u.Usual || (n == u.Usual && size > u.Size) {
+				u.Size, u.Usual = size, n
+			}
+		}
+		for _, g := range b.Groups {
+			if len(g.Members) != u.Size {
+				u.Odd = append(u.Odd, GroupSize{g.Key, len(g.Members)})
+			}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// maxOddGroupsNamed is how many groups of another size String names.
+const maxOddGroupsNamed = 3
+
+// String says it in a line, naming the first groups of another size by
+// their value, quoted and shortened to where the values differ: `step 3: groups of unequal size: 6 of
+// 8 groups have 8 trajectories, "What is 2+2?" 16, "Name a prime" 4 (a
+// trainer's are all of one size: two prompts of the same text merged,
+// evaluation rows or a partial batch?)`.
+func (u UnequalGroups) String() string {
+	named := make([]string, 0, maxOddGroupsNamed+1)
+	for _, g := range u.Odd[:min(len(u.Odd), maxOddGroupsNamed)] {
+		named = append(named, fmt.Sprintf("%s %d", quoteShort(g.Key, u.shared), g.Size))
+	}
+	if n := len(u.Odd) - maxOddGroupsNamed; n > 0 {
+		named = append(named, fmt.Sprintf("and %d more", n))
+	}
+	return fmt.Sprintf("step %d: groups of unequal size: %d of %d groups have %d trajectories, %s (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)",
+		u.Step, u.Usual, u.Groups, u.Size, strings.Join(named, ", "))
+}
+
+// sharedOpening returns the number of runes that open every key of groups,
+// cut back to the start of the line where the keys part: a trainer's
+// prompts often share a long chat template's opening.
+func sharedOpening(groups []Group) int {
+	first := []rune(groups[0].Key)
+	n := len(first)
+	for _, g := range groups[1:] {
+		i := 0
+		for _, r := range g.Key {
+			if i == n || r != first[i] {
+				break
+			}
+			i++
+		}
+		n = i
+	}
+	for n > 0 && first[n-1] != '\n' {
+		n--
+	}
+	return n
+}
+
+// maxQuotedRunes is how much of a group value String shows.
+const maxQuotedRunes = 40
+
+// quoteShort quotes s as Go does (every control character escaped) from
+// rune from, up to maxQuotedRunes of it, with "…" where it is cut.
+func quoteShort(s string, from int) string {
+	runes := []rune(s)
+	from = min(from, len(runes))
+	text := strconv.Quote(string(runes[from:min(len(runes), from+maxQuotedRunes)]))
+	if from > 0 {
+		text = "…" + text
+	}
+	if from+maxQuotedRunes < len(runes) {
+		text += "…"
+	}
+	return text
+}

@@ -1,0 +1,427 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// LoggedReproduces is how close rewards must come to every logged
+// advantage for their settings to reproduce the log, relative to the
+// logged value beyond 1 (LoggedComparison.MaxScaledDiff): above TRL's
+// float32 rounding (about 1e-7 relative), below LoggedTolerance, beyond
+// which a row differs.
+const LoggedReproduces = 1e-5
+
+// TrainerOptions returns opts as a trainer computes its advantages: a
+// method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
+// grpo, with opts' other settings.
+func TrainerOptions(opts Options) Options {
+	switch opts.Method {
+	case GRPO, GDPO, RLOO:
+	default:
+		opts.Method = GRPO
+	}
+	return opts
+}
+
+// trainerSetting is one value of a setting in which the trainers'
+// advantages differ: set writes it into the options (objectives are the
+// evaluation's, for the weights).
+type trainerSetting func(o *Options, objectives []Objective)
+
+// trainerSettings are the settings in which the trainers differ (README,
+// Methods, "Where the trainers differ"), each with the values the trainers
+// use, as read in TRL's grpo_trainer.py (GRPOTrainer.__init__ and
+// _generate_and_score_completions, commit f2cd57710ae3), verl's
+// core_algos.py (compute_grpo_outcome_advantage,
+// compute_rloo_outcome_advantage, commit b178a3cd56f5) and OpenRLHF's
+// experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
+// MatchLogged tries every combination of one value of each setting or the
+// value as given; a row adds a value (a new setting also needs its flag in
+// settingsChanges, and its clearing in effectiveSettings for the methods
+// that do not read it). The weights come first, as the combinations are
+// tried in order and each set of weights is scored once.
+var trainerSettings = [][]trainerSetting{
+	{ // the reward functions' weights
+		equalWeights(func(int) float64 { return 1 }),                // TRL: reward_weights' default, torch.ones
+		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
+	},
+	{ // the advantage's formula
+		grpoScale(ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
+		grpoScale(ScaleBatch), // TRL scale_rewards="batch"
+		grpoScale(ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
+		func(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }, // TRL multi_objective_aggregation="normalize_then_sum"
+		func(o *Options, _ []Objective) { o.Method = RLOO },                    // verl's and OpenRLHF's rloo
+	},
+	{ // the epsilon added to the std
+		epsilon(1e-4), // TRL
+		epsilon(1e-6), // verl compute_grpo_outcome_advantage's default
+		epsilon(1e-9), // OpenRLHF group_norm
+	},
+	{ // a group of one
+		groupOfOne(GroupOfOneZero),  // TRL (only its evaluation has one)
+		groupOfOne(GroupOfOneScore), // verl: mean 0, std 1
+	},
+}
+
+func equalWeights(w func(m int) float64) trainerSetting {
+	return func(o *Options, objectives []Objective) {
+		o.Weights = make([]float64, len(objectives))
+		for k := range o.Weights {
+			o.Weights[k] = w(len(objectives))
+		}
+	}
+}
+
+func grpoScale(scale Scale) trainerSetting {
+	return func(o *Options, _ []Objective) { o.Method, o.Scale, o.Normalize = GRPO, scale, true }
+}
+
+func epsilon(eps float64) trainerSetting {
+	return func(o *Options, _ []Objective) { o.Epsilon = eps }
+}
+
+func groupOfOne(g GroupOfOne) trainerSetting {
+	return func(o *Options, _ []Objective) { o.GroupOfOne = g }
+}
+
+// LoggedFit is how the rewards of one set of settings compare with the
+// logged advantages.
+type LoggedFit struct {
+	// Options are the settings.
+	Options Options
+	// Changes are the flags that turn the options given to MatchLogged
+	// into these, e.g. ["--scale batch"].
+	Changes []string
+	// Overall compares every row; Batches each batch's, in the order of
+	// LoggedMatch.Steps.
+	Overall LoggedComparison
+	Batches []LoggedComparison
+}
+
+// Flags returns the changes as one command-line text, "the settings as
+// given" when there are none.
+func (f *LoggedFit) Flags() string {
+	if len(f.Changes) == 0 {
+		return "the settings as given"
+	}
+	return "`" + strings.Join(f.Changes, " ") + "`"
+}
+
+// reproduces reports whether c has rows and all are within LoggedReproduces.
+func reproduces(c LoggedComparison) bool {
+	return c.Rows > 0 && c.MaxScaledDiff <= LoggedReproduces
+}
+
+// LoggedMatch compares the trainer-style rewards (TrainerOptions) with the
+// advantages the trainer logged and, when they do not reproduce them,
+// finds the settings that do among the trainers' (trainerSettings).
+type LoggedMatch struct {
+	// Base is the settings checked: TrainerOptions of the options given.
+	Base LoggedFit
+	// Steps are the batches compared, ascending.
+	Steps []int64
+	// Found reproduces every row (LoggedReproduces) with the fewest
+	// changes (then the smallest max |diff|): Base when it does, nil when
+	// no setting tried does.
+	Found *LoggedFit
+	// Closest is the setting tried of the smallest max |diff|.
+	Closest *LoggedFit
+	// Tried counts the distinct settings compared, Base included.
+	Tried int
+	fits  []*LoggedFit
+}
+
+// MatchLogged compares the rewards of TrainerOptions(opts) with the logged
+// advantages, over every batch and batch by batch; when they are not
+// within LoggedReproduces, it computes every combination of
+// trainerSettings on the evaluation (each distinct one once, over all the
+// batches) and compares them too. It returns nil when the evaluation has
+// no logged advantages.
+func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
+	if ev.Logged == nil {
+		return nil
+	}
+	m := &LoggedMatch{}
+	base := TrainerOptions(opts)
+	var reuse *Result
+	fit := func(o Options, changes []string) *LoggedFit {
+		res := ev.Prepare(o, reuse)
+		res.Finish()
+		f := &LoggedFit{Options: o, Changes: changes}
+		f.Overall, f.Batches = res.compareLoggedBatches()
+		if m.Steps == nil {
+			for _, b := range res.Batches {
+				m.Steps = append(m.Steps, b.Step)
+			}
+		}
+		reuse = res
+		m.fits = append(m.fits, f)
+		return f
+	}
+	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
+	m.fits[0] = &m.Base
+	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
+	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
+		forEachCombination(base, ev.Objectives, func(o Options) {
+			key := settingsKey(o, ev.Objectives)
+			if seen[key] {
+				return
+			}
+			seen[key] = true
+			fit(o, settingsChanges(opts, o, ev.Objectives))
+		})
+	}
+	m.Tried = len(m.fits)
+	m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
+	for _, f := range m.fits {
+		if f.Overall.Rows > 0 && (m.Closest == nil || f.Overall.MaxAbsDiff < m.Closest.Overall.MaxAbsDiff) {
+			m.Closest = f
+		}
+	}
+	return m
+}
+
+// forEachCombination calls fn with base changed by every combination of
+// one value of each of trainerSettings, or none (the value as given).
+func forEachCombination(base Options, objectives []Objective, fn func(Options)) {
+	var walk func(o Options, setting int)
+	walk = func(o Options, setting int) {
+		if setting == len(trainerSettings) {
+			fn(o)
+			return
+		}
+		walk(o, setting+1)
+		for _, set := range trainerSettings[setting] {
+			next := o
+			set(&next, objectives)
+			walk(next, setting+1)
+		}
+	}
+	walk(base, 0)
+}
+
+// best returns the fit of fits that reproduces the rows of of with the
+// fewest changes, then the smallest max |diff|; nil when none does.
+func best(fits []*LoggedFit, of func(*LoggedFit) LoggedComparison) *LoggedFit {
+	var found *LoggedFit
+	for _, f := range fits {
+		c := of(f)
+		if !reproduces(c) {
+			continue
+		}
+		if found == nil || len(f.Changes) < len(found.Changes) ||
+			(len(f.Changes) == len(found.Changes) && c.MaxAbsDiff < of(found).MaxAbsDiff) {
+			found = f
+		}
+	}
+	return found
+}
+
+// compareLoggedBatches compares the rewards of res's valid rows with their
+// logged advantages over every batch and per batch: an invalid row's
+// reward is rewardlens's convention (its group's mean), which no trainer
+// setting changes.
+func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison) {
+	all := LoggedComparison{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
+	per := make([]LoggedComparison, len(res.Batches))
+	sum := 0.0
+	for bi := range res.Batches {
+		c := res.compareLogged(&res.Batches[bi], true)
+		per[bi] = c
+		if c.Rows == 0 {
+			continue
+		}
+		if all.Rows == 0 || c.MaxAbsDiff > all.MaxAbsDiff {
+			all.MaxAbsDiff = c.MaxAbsDiff
+		}
+		all.MaxScaledDiff = max(all.MaxScaledDiff, c.MaxScaledDiff)
+		sum += c.MeanAbsDiff * float64(c.Rows)
+		all.Rows += c.Rows
+		all.Differing += c.Differing
+	}
+	if all.Rows > 0 {
+		all.MeanAbsDiff = sum / float64(all.Rows)
+	}
+	return all, per
+}
+
+// effectiveSettings returns o with what its method does not read cleared
+// and its weights written out, so that two settings that give the same
+// rewards compare equal: grpo unscaled (scale none or normalize off) reads
+// no epsilon, gdpo no scale nor group of one, rloo none of them.
+func effectiveSettings(o Options, objectives []Objective) Options {
+	if o.Weights == nil {
+		o.Weights = make([]float64, len(objectives))
+		for k, obj := range objectives {
+			o.Weights[k] = obj.Weight
+		}
+	}
+	o.Epsilon = o.epsilon()
+	o.GroupOfOne = cmp.Or(o.GroupOfOne, GroupOfOneZero)
+	o.Scale = cmp.Or(o.Scale, ScaleGroup)
+	switch o.Method {
+	case GRPO:
+		if !o.Normalize || o.Scale == ScaleNone {
+			o.Scale, o.Normalize, o.Epsilon = ScaleNone, true, 0
+		}
+	case GDPO:
+		o.Scale, o.GroupOfOne = "", ""
+	case RLOO:
+		o.Scale, o.Normalize, o.Epsilon = "", true, 0
+	}
+	return o
+}
+
+// settingsKey identifies the rewards settings o give.
+func settingsKey(o Options, objectives []Objective) string {
+	return fmt.Sprintf("%+v", effectiveSettings(o, objectives))
+}
+
+// settingsChanges returns the flags that turn the options base into o:
+// only those of the settings o's method reads.
+func settingsChanges(base, o Options, objectives []Objective) []string {
+	e := effectiveSettings(o, objectives)
+	var changes []string
+	if e.Method != base.Method {
+		changes = append(changes, "--method "+string(e.Method))
+	}
+	switch e.Method {
+	case GRPO:
+		scale := cmp.Or(base.Scale, ScaleGroup)
+		if e.Scale != ScaleNone && !base.Normalize {
+			changes = append(changes, "--no-normalize=false")
+		}
+		if e.Scale != scale && (e.Scale != ScaleNone || base.Normalize) {
+			changes = append(changes, "--scale "+string(e.Scale))
+		}
+	case GDPO:
+		if !base.Normalize {
+			changes = append(changes, "--no-normalize=false")
+		}
+	}
+	if e.Epsilon != 0 && e.Epsilon != base.epsilon() {
+		changes = append(changes, "--epsilon "+strconv.FormatFloat(e.Epsilon, 'g', -1, 64))
+	}
+	if e.GroupOfOne != "" && e.GroupOfOne != cmp.Or(base.GroupOfOne, GroupOfOneZero) {
+		changes = append(changes, "--group-of-one "+string(e.GroupOfOne))
+	}
+	if !slices.Equal(e.Weights, effectiveSettings(base, objectives).Weights) {
+		ws := make([]string, len(e.Weights))
+		for k, w := range e.Weights {
+			ws[k] = fmt.Sprintf("--weight %s=%s", objectives[k].Name, strconv.FormatFloat(w, 'g', -1, 64))
+		}
+		changes = append(changes, strings.Join(ws, " "))
+	}
+	return changes
+}
+
+// Warning says, when the trainer-style rewards differ from the logged
+// advantages beyond LoggedTolerance, how many rows, by how much, and which
+// settings reproduce them (Found) or that none tried does, naming the
+// closest; that no row has a logged advantage when none has; "" when
+// they agree.
+func (m *LoggedMatch) Warning() string {
+	c := m.Base.Overall
+	if c.Rows == 0 {
+		return "no row has a logged advantage (a finite number): the rewards are compared with nothing"
+	}
+	if c.Differing == 0 {
+		return ""
+	}
+	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
+		c.Differing, c.Rows, LoggedTolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
+	if m.Found != nil {
+		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
+	}
+	return text + "; " + m.nothingFits()
+}
+
+// nothingFits says that no setting tried reproduces the logged advantage.
+func (m *LoggedMatch) nothingFits() string {
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights) reproduces it, the closest being %s (max |diff| %s): the logged advantage is not computed from these objectives as any of them does",
+		m.Tried, m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
+}
+
+// BatchFit returns the comparison of the batch of step with the settings
+// checked (Base) and the settings that reproduce its rows with the fewest
+// changes (nil when none tried does); ok is false when step is not one of
+// Steps, or m is nil.
+func (m *LoggedMatch) BatchFit(step int64) (base LoggedComparison, found *LoggedFit, ok bool) {
+	if m == nil {
+		return base, nil, false
+	}
+	bi, ok := slices.BinarySearch(m.Steps, step)
+	if !ok {
+		return base, nil, false
+	}
+	return m.Base.Batches[bi], best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Batches[bi] }), true
+}
+
+// BatchWarning is Warning for the batch of step: "" when its rows agree
+// (or the step is not one of Steps).
+func (m *LoggedMatch) BatchWarning(step int64) string {
+	c, f, ok := m.BatchFit(step)
+	if !ok || c.Differing == 0 {
+		return ""
+	}
+	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
+		c.Differing, c.Rows, LoggedTolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
+	if f != nil {
+		bi, _ := slices.BinarySearch(m.Steps, step)
+		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
+	}
+	return text + "; no trainer setting tried reproduces this batch"
+}
+
+// Settings names the settings checked: "grpo, scale group, epsilon 0.0001".
+func (m *LoggedMatch) Settings() string { return describeSettings(m.Base.Options) }
+
+// Applied returns the options --match-logged computes with and the note
+// that says so: Found's options when a setting reproduces the logged
+// advantage, else opts, with a loud warning.
+func (m *LoggedMatch) Applied(opts Options) (Options, string) {
+	switch {
+	case m == nil:
+		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
+	case m.Base.Overall.Rows == 0:
+		return opts, "warning: --match-logged: no row has a logged advantage (a finite number); computing with the settings as given"
+	case m.Found == nil:
+		return opts, "warning: --match-logged: " + m.nothingFits() + "; computing with the settings as given"
+	case len(m.Found.Changes) == 0:
+		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
+			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+	}
+	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s: computing with it",
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+}
+
+// describeSettings names the settings of a trainer-style method: "grpo,
+// scale group, epsilon 0.0001".
+func describeSettings(o Options) string {
+	parts := []string{string(o.Method)}
+	switch o.Method {
+	case GRPO:
+		scale := cmp.Or(o.Scale, ScaleGroup)
+		if !o.Normalize {
+			scale = ScaleNone
+		}
+		parts = append(parts, "scale "+string(scale))
+		if scale != ScaleNone {
+			parts = append(parts, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
+		}
+	case GDPO:
+		parts = append(parts, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
+	}
+	if o.GroupOfOne == GroupOfOneScore && o.Method != GDPO {
+		parts = append(parts, "group of one score")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shortNumber prints x with 3 significant digits: 1.93, 2e-07.
+func shortNumber(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }

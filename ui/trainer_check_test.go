@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// trainerText is two groups of scores 1, 3 and 5, 5, logged as TRL's
+// scale_rewards="batch" gives them: -+1 / (sqrt(11/3) + 1e-4) and 0 (the
+// batch's sample std is sqrt(11/3)); then a third group of one row,
+// invalid (no x), which changes neither.
+func trainerText() string {
+	a := strconv.FormatFloat(1/(math.Sqrt(11.0/3)+1e-4), 'g', -1, 64)
+	return `{"group":"g","batch":0,"metadata":{"x":1,"adv":-` + a + `}}
+{"group":"g","batch":0,"metadata":{"x":3,"adv":` + a + `}}
+{"group":"h","batch":0,"metadata":{"x":5,"adv":0}}
+{"group":"h","batch":0,"metadata":{"x":5,"adv":0}}
+{"group":"odd\u001b[2J","batch":0,"metadata":{"y":5}}
+`
+}
+
+func trainerSession(t *testing.T, match bool) *session.Session {
+	t.Helper()
+	res, err := loaders.Read(strings.NewReader(trainerText()), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := 1.0
+	cfg := engine.Config{
+		Objectives:      []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}},
+		LoggedAdvantage: "metadata.adv",
+		MatchLogged:     &match,
+		EqualGroups:     true,
+	}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestStatusLineTrainerChecks checks that the dashboard warns, in its
+// status line, of the rows that differ from the logged advantage (the
+// method on screen being pareto) with the flags that reproduce them, and
+// of the groups of unequal size, escaped; and that --match-logged opens
+// it computed with the settings found.
+func TestStatusLineTrainerChecks(t *testing.T) {
+	s := trainerSession(t, false)
+	if s.Options.Method != engine.Pareto {
+		t.Fatalf("method %s", s.Options.Method)
+	}
+	var l statusLine
+	l.refresh(s)
+	got := l.view(common.NewStyles(true, true), 2000)
+	for _, want := range []string{
+		"warning: 2 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--method grpo --scale batch` reproduces it to ",
+		`warning: step 0: groups of unequal size: 2 of 3 groups have 2 trajectories, "odd\x1b[2J" 1`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status line\n%q\nlacks\n%q", got, want)
+		}
+	}
+	if strings.Contains(got, "\x1b") {
+		t.Errorf("an escape sequence reaches the terminal: %q", got)
+	}
+
+	s = trainerSession(t, true)
+	if s.Options.Method != engine.GRPO || s.Options.Scale != engine.ScaleBatch || s.Result.Options.Scale != engine.ScaleBatch {
+		t.Errorf("--match-logged: options %+v, result's %+v", s.Options, s.Result.Options)
+	}
+	l = statusLine{}
+	l.refresh(s)
+	if got := l.view(common.NewStyles(true, true), 2000); !strings.Contains(got, "--match-logged: `--method grpo --scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage to ") {
+		t.Errorf("status line %q", got)
+	}
+}
