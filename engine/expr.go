@@ -59,7 +59,7 @@ type builtBudget struct {
 	left      int // of maxBuiltBytes
 	rounds    int // of maxLoopRounds
 	matchWork int // of maxMatchWork
-	deadline time.Time
+	deadline  time.Time
 	// patterns are the expression's compiled matches patterns, kept from
 	// run to run.
 	patterns map[string]pattern
