@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -251,7 +252,7 @@ func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]in
 	for _, b := range changed {
 		rows += len(b.Members)
 	}
-	ev.rankBatches(out, changed, rows)
+	_ = ev.rankBatches(context.Background(), out, changed, rows) // never ends
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if cached := ev.rankings[r.Scope]; cached != nil {
