@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -72,7 +73,16 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			}
 			reportUpdate(stdio.Stderr, u)
 			if err := f.update(ctx, u); err != nil {
-				return err
+				if f.res == nil || !errors.Is(err, ctx.Err()) {
+					return err
+				}
+				// Interrupted as it computed the update, after its
+				// first lines: the end it would have had at the
+				// interrupt, with the lines of what was computed.
+				if err := f.printBatches(true); err != nil {
+					return err
+				}
+				return f.status()
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
@@ -132,7 +142,11 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 			return err
 		}
 	}
-	f.res, f.trends = follow.Step(f.live, u, f.res, f.trends, f.ref)
+	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)
+	if err != nil {
+		return err
+	}
+	f.res, f.trends = res, trends
 	return f.printBatches(false)
 }
 

@@ -72,3 +72,46 @@ func TestComputeStopsOnInterrupt(t *testing.T) {
 		t.Errorf("TrendsContext: %v, or trends unlike Trends'", err)
 	}
 }
+
+// TestRecomputeStopsOnInterrupt: RecomputeContext and TrendsSinceContext,
+// a follower's computation of the trajectories that came, stop as
+// ComputeContext does, prev staying valid, and the evaluation recomputed
+// afterwards is what computing it from scratch gives.
+func TestRecomputeStopsOnInterrupt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 2))
+	ts := make([]Trajectory, 3000)
+	for i := range ts {
+		ts[i] = Trajectory{ID: fmt.Sprint(i), Batch: int64(i / 500), Group: fmt.Sprint("g", i/4), Done: true,
+			Metadata: map[string]any{"a": rng.Float64(), "b": rng.Float64()}}
+	}
+	s, err := NewParetoScorer([]ObjectiveExpr{{Name: "a", Expr: "a", Goal: Maximize, Weight: 1}, {Name: "b", Expr: "b", Goal: Minimize, Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{Method: GRPO, Scope: ScopeGroup, Normalize: true, Epsilon: 1e-4}
+	prev := Evaluate(s, ts[:1000]).Compute(opts)
+	prevTrends := prev.Trends(nil)
+	next := prev.Evaluation.Append(s, ts[1000:])
+	ctx := &cancelledAfter{Context: context.Background(), after: 5}
+	if res, err := next.RecomputeContext(ctx, prev); res != nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("RecomputeContext after the interrupt: %v, %v; want no result, context.Canceled", res != nil, err)
+	}
+	if asked := ctx.asked.Load(); asked > 200 {
+		t.Errorf("the context was asked %d times for 500 new groups: ranked on after the interrupt", asked)
+	}
+	res, err := next.RecomputeContext(context.Background(), prev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Evaluate(s, ts).Compute(opts)
+	if !slices.Equal(res.Ranks, want.Ranks) || !slices.Equal(res.Rewards, want.Rewards) {
+		t.Error("recomputed after an interrupt, the ranks or rewards differ from a fresh computation's")
+	}
+	if trends, err := res.TrendsSinceContext(&cancelledAfter{Context: context.Background()}, prev, prevTrends, nil); trends != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("TrendsSinceContext after the interrupt: %d trends, %v", len(trends), err)
+	}
+	trends, err := res.TrendsSinceContext(context.Background(), prev, prevTrends, nil)
+	if err != nil || !slices.EqualFunc(trends, want.Trends(nil), func(a, b Trend) bool { return a.Hypervolume == b.Hypervolume && a.Reward == b.Reward }) {
+		t.Errorf("TrendsSinceContext: %v, or trends unlike Trends'", err)
+	}
+}
