@@ -50,6 +50,22 @@ func TestSaveSettingsPolicy(t *testing.T) {
 		t.Errorf("the read-only file was replaced: %q", b)
 	}
 
+	if os.Geteuid() == 0 { // only root can give a file away
+		if err := os.Chmod(settingsFile, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(settingsFile, 12345, 12345); err != nil {
+			t.Fatal(err)
+		}
+		press(m, "ctrl+s", "ctrl+s")
+		if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" belongs to another user (uid 12345)") {
+			t.Errorf("another user's file: the status line does not say it was refused:\n%s", v)
+		}
+		if b, _ := os.ReadFile(settingsFile); string(b) != "ro\n" {
+			t.Errorf("another user's file was replaced: %q", b)
+		}
+	}
+
 	if err := os.Remove(settingsFile); err != nil {
 		t.Fatal(err)
 	}

@@ -34,12 +34,12 @@ func CheckReplace(path string) (fs.FileInfo, error) {
 	case err != nil:
 		return nil, err
 	case old.Mode()&fs.ModeSymlink != 0:
-		return nil, fmt.Errorf("%s is a symbolic link: rewardlens does not write through it (remove it to save here)", path)
+		return nil, fmt.Errorf("%s is a symbolic link: rewardlens does not write through it (remove it to write here)", path)
 	case !old.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file: rewardlens does not replace it", path)
+		return nil, fmt.Errorf("%s is not a regular file: rewardlens does not replace it (remove it to write here)", path)
 	}
 	if why := Refusal(old); why != "" {
-		return nil, fmt.Errorf("%s %s: rewardlens does not replace it", path, why)
+		return nil, fmt.Errorf("%s %s: rewardlens does not replace it (remove it to write here)", path, why)
 	}
 	return old, nil
 }
