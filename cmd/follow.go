@@ -54,8 +54,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	reportSkipped(stdio.Stderr, first)
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
-	// signal's number (reportInterrupted). The compute is stopped (it
-	// takes minutes on millions of trajectories or objectives).
+	// signal's number (reportInterrupted), the compute stopped rather
+	// than waited for.
 	if err := f.compute(ctx); err != nil {
 		return err
 	}

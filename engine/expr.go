@@ -86,8 +86,8 @@ func budgetOf(fn string, param any) (*builtBudget, error) {
 // withBudget passes the evaluation's budget (builtName) as the first
 // argument of every call of repeat, replace, join and the other builders,
 // which expr's own builtins would let build gigabytes from a few bytes,
-// makes a + that may join strings a call of addName (240 terms of a 10 MB
-// string joined by + build 290 GB on the way), a matches a call of
+// makes a + that may join strings a call of addName (a chain of + on a
+// long string builds the square of its terms), a matches a call of
 // matchesName, and makes the body of every loop (a predicate: the body of
 // map, filter, reduce...) go through tickName, which counts its rounds.
 type withBudget struct{}

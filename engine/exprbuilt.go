@@ -334,9 +334,8 @@ const maxPatternCost = 1 << 22
 // maxMatchWork bounds the work of the matches of one evaluation together:
 // each match's pattern instructions times its text's bytes (at least one),
 // what the matcher may do, charged before the match runs, since Go's
-// matcher cannot be stopped once it has started. The worst patterns cost
-// about 5 ns a unit (BENCHMARKS.md), so that an evaluation's matches end
-// within about 1.5 s.
+// matcher cannot be stopped once it has started: the count, not a clock,
+// ends them (what a unit costs: BENCHMARKS.md).
 const maxMatchWork = 1 << 28
 
 // maxPatterns is how many compiled patterns an expression keeps: a pattern
