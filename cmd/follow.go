@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -51,7 +52,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return inputError{err}
 	}
 	reportSkipped(stdio.Stderr, first)
-	if err := f.compute(); err != nil {
+	// An interrupt before the first lines are printed, as the inputs are
+	// read or computed, ends the run as it ends stats: status 128 + the
+	// signal's number (reportInterrupted), the compute stopped rather
+	// than waited for.
+	if err := f.compute(ctx); err != nil {
 		return err
 	}
 	defer gcpace.Steady()()
@@ -67,8 +72,17 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				return f.status()
 			}
 			reportUpdate(stdio.Stderr, u)
-			if err := f.update(u); err != nil {
-				return err
+			if err := f.update(ctx, u); err != nil {
+				if f.res == nil || !errors.Is(err, ctx.Err()) {
+					return err
+				}
+				// Interrupted as it computed the update, after its
+				// first lines: the end it would have had at the
+				// interrupt, with the lines of what was computed.
+				if err := f.printBatches(true); err != nil {
+					return err
+				}
+				return f.status()
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
@@ -114,12 +128,12 @@ type statsFollower struct {
 // truncated, replaced), every batch gets its final line, the newest too:
 // those files' trajectories, the last lines of a rotated one included,
 // are about to leave the computation.
-func (f *statsFollower) update(u loaders.Update) error {
+func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	if f.res == nil {
 		if err := f.evaluate(u.Trajectories); err != nil {
 			return err
 		}
-		return f.compute()
+		return f.compute(ctx)
 	}
 	if len(u.Reloaded) > 0 {
 		// The trajectories of the files read again leave: whether the
@@ -128,7 +142,11 @@ func (f *statsFollower) update(u loaders.Update) error {
 			return err
 		}
 	}
-	f.res, f.trends = follow.Step(f.live, u, f.res, f.trends, f.ref)
+	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)
+	if err != nil {
+		return err
+	}
+	f.res, f.trends = res, trends
 	return f.printBatches(false)
 }
 
@@ -159,13 +177,21 @@ func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 }
 
 // compute computes the result and the trends of what was evaluated, once
-// a trajectory came, and prints the batches that are complete.
-func (f *statsFollower) compute() error {
+// a trajectory came, and prints the batches that are complete; it stops
+// with ctx's error once ctx is done.
+func (f *statsFollower) compute(ctx context.Context) error {
 	if f.live == nil {
 		return nil // nothing yet to build the computer on
 	}
-	f.res = f.live.Evaluation().Compute(f.computer.Options)
-	f.trends = f.res.Trends(f.ref)
+	res, err := f.live.Evaluation().ComputeContext(ctx, f.computer.Options)
+	if err != nil {
+		return err
+	}
+	trends, err := res.TrendsContext(ctx, f.ref)
+	if err != nil {
+		return err
+	}
+	f.res, f.trends = res, trends
 	return f.printBatches(false)
 }
 

@@ -60,3 +60,22 @@ func TestInterruptDuringLoad(t *testing.T) {
 		t.Errorf("files left behind: %v", entries)
 	}
 }
+
+// TestFollowInterruptedBeforeItsFirstLines: stats --follow interrupted
+// before it printed anything, as it reads the inputs or computes them,
+// ends as stats does: at once, status 128 + the signal's number, nothing
+// printed (it read the whole input and exited 0). --from plain: the
+// interrupt is already there when the reading starts.
+func TestFollowInterruptedBeforeItsFirstLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"a","group":"g","metadata":{"accuracy":1}}`+"\n"+`{"id":"b","group":"g","metadata":{"accuracy":0}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(Interrupted{syscall.SIGTERM})
+	var stdout, stderr bytes.Buffer
+	status := Main(ctx, []string{"stats", "--follow", "--from", "plain", path}, IO{Stdout: &stdout, Stderr: &stderr})
+	if want := "rewardlens: interrupted (terminated)\n"; status != 143 || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("status %d, stderr %q, stdout %q; want 143, %q, nothing", status, stderr.String(), stdout.String(), want)
+	}
+}

@@ -115,11 +115,8 @@ func checkOut(path string, inputs []string, stdin io.Reader, force bool) error {
 				return usagef("--out %s is standard input, an input: rewardlens never overwrites its inputs", path)
 			}
 		}
-		if !force && old.Mode().Perm()&0o222 == 0 {
-			return usagef("--out %s is read-only: rewardlens does not replace it (--force to replace it anyway)", path)
-		}
-		if uid, ok := output.Owner(old); ok && !force && uid != os.Geteuid() {
-			return usagef("--out %s belongs to another user (uid %d): rewardlens does not replace it (--force to replace it, keeping its owner and mode)", path, uid)
+		if why := output.Refusal(old); why != "" && !force {
+			return usagef("--out %s %s: rewardlens does not replace it (--force to replace it, keeping its owner and mode)", path, why)
 		}
 	}
 	if err == nil && !old.Mode().IsRegular() {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"maps"
 	"math"
 	"slices"
@@ -153,10 +154,21 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 // trajectory's score overflows, it is ev.Compute(prev.Options). prev is
 // not changed and stays valid.
 func (ev *Evaluation) Recompute(prev *Result) *Result {
-	prev.Finish() // its rewards are kept for the batches left as they are
+	res, _ := ev.RecomputeContext(context.Background(), prev) // never ends
+	return res
+}
+
+// RecomputeContext is Recompute stopped once ctx is done (an interrupt),
+// looked at before each comparison group and batch it computes: it then
+// returns ctx's error and no result. prev stays valid.
+func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Result, error) {
+	// prev's rewards are kept for the batches left as they are.
+	if err := prev.finishContext(ctx); err != nil {
+		return nil, err
+	}
 	from, n := prev.Evaluation.N(), ev.N()
 	if !ev.extends(prev.Evaluation) {
-		return ev.Compute(prev.Options)
+		return ev.ComputeContext(ctx, prev.Options)
 	}
 	added := ev.rowsByStep(from)
 	// The new entries lie past prev's, where prev never looks: old
@@ -164,10 +176,14 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 	// trajectories join an old batch, the rewards of its old ones change:
 	// they are copied, prev's staying as they are.
 	grew := addsToOld(prev.Ranking, added)
+	ranking, err := ev.extendedRanking(ctx, prev.Ranking, added, grew)
+	if err != nil {
+		return nil, err
+	}
 	inPlace := ev.line.claim(prev.Scores)
 	res := &Result{
 		Evaluation: ev,
-		Ranking:    ev.extendedRanking(prev.Ranking, from, added, grew),
+		Ranking:    ranking,
 		Options:    prev.Options,
 		Objectives: slices.Clone(prev.Objectives),
 		Scores:     extendArray(prev.Scores, n, inPlace),
@@ -178,18 +194,21 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
 			if res.Scores[i] = weights.score(ev.Row(i)); finite(res.Scores[i]) != nil {
-				return ev.Compute(prev.Options) // Compute marks it invalid
+				return ev.ComputeContext(ctx, prev.Options) // Compute marks it invalid
 			}
 		}
 	}
 	var rw rewarder
 	for bi := range res.Batches {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if _, ok := added[res.Batches[bi].Step]; ok {
 			rw.batch(res, &res.Batches[bi])
 		}
 	}
 	res.keepStats(prev, added)
-	return res
+	return res, nil
 }
 
 // extends reports whether ev was appended to old (or is old).
@@ -225,15 +244,17 @@ func addsToOld(r *Ranking, added map[int64][]int) bool {
 }
 
 // extendedRanking returns ev's ranking for r's scope, r being the ranking
-// of the first from trajectories, and added the later ones by step (grew:
-// some join batches of r): the batches they join or start are partitioned
-// and ranked, the others are r's. It is cached as ev.Ranking's.
-func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]int, grew bool) *Ranking {
+// of the trajectories before those of added, the later ones by step
+// (grew: some join batches of r): the batches they join or start are
+// partitioned and ranked, the others are r's. It is cached as
+// ev.Ranking's, unless ctx ended it (its error, looked at before each
+// group).
+func (ev *Evaluation) extendedRanking(ctx context.Context, r *Ranking, added map[int64][]int, grew bool) (*Ranking, error) {
 	ev.mu.Lock()
 	cached := ev.rankings[r.Scope]
 	ev.mu.Unlock()
 	if cached != nil {
-		return cached
+		return cached, nil
 	}
 	n := ev.N()
 	batches, changed := ev.extendBatches(r, added)
@@ -251,17 +272,19 @@ func (ev *Evaluation) extendedRanking(r *Ranking, from int, added map[int64][]in
 	for _, b := range changed {
 		rows += len(b.Members)
 	}
-	ev.rankBatches(out, changed, rows)
+	if err := ev.rankBatches(ctx, out, changed, rows); err != nil {
+		return nil, err
+	}
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if cached := ev.rankings[r.Scope]; cached != nil {
-		return cached // ranked meanwhile by another goroutine: the same
+		return cached, nil // ranked meanwhile by another goroutine: the same
 	}
 	if ev.rankings == nil {
 		ev.rankings = map[Scope]*Ranking{}
 	}
 	ev.rankings[r.Scope] = out
-	return out
+	return out, nil
 }
 
 // extendArray returns s, an array of line l, extended to n elements, the
@@ -345,13 +368,21 @@ func (res *Result) keepStats(prev *Result, added map[int64][]int) {
 // point (ref nil), which is taken from the first batch: when that changes,
 // every point is computed again.
 func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) []Trend {
+	out, _ := res.TrendsSinceContext(context.Background(), prev, prevTrends, ref) // never ends
+	return out
+}
+
+// TrendsSinceContext is TrendsSince stopped once ctx is done (an
+// interrupt), looked at before each batch: it then returns ctx's error
+// and no trends.
+func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
 	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Batches) {
-		return res.Trends(ref)
+		return res.TrendsContext(ctx, ref)
 	}
 	if ref == nil {
 		ref = res.DefaultHVRef()
 		if !slices.EqualFunc(ref, prev.DefaultHVRef(), sameFloat) {
-			return res.Trends(ref)
+			return res.TrendsContext(ctx, ref)
 		}
 	}
 	oriented := res.orientRef(ref)
@@ -365,11 +396,13 @@ func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) 
 		b := &res.Batches[bi]
 		if t, ok := kept[b.Step]; ok && added[b.Step] == nil {
 			out[bi] = *t
+		} else if err := ctx.Err(); err != nil {
+			return nil, err
 		} else {
 			out[bi] = res.trend(b, oriented)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // sameOptions reports whether a and b were computed with the same method,

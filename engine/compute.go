@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -58,6 +59,21 @@ func (ev *Evaluation) Compute(opts Options) *Result {
 	res := ev.Prepare(opts, nil)
 	res.Finish()
 	return res
+}
+
+// ComputeContext is Compute stopped once ctx is done (an interrupt):
+// ctx is looked at before each comparison group is ranked and each
+// batch's rewards are computed, and once it is done ComputeContext
+// returns ctx's error and no result, keeping no ranking cut short.
+func (ev *Evaluation) ComputeContext(ctx context.Context, opts Options) (*Result, error) {
+	res, err := ev.prepare(ctx, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := res.finishContext(ctx); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // rewarder holds the scratch buffers of one computation.

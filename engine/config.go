@@ -272,7 +272,9 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.nanSum = cfg.NanSum != nil && *cfg.NanSum
+	if cfg.NanSum != nil && *cfg.NanSum {
+		s.setNanSum()
+	}
 	return s, nil
 }
 

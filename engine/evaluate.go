@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"runtime"
 	"slices"
@@ -325,20 +326,18 @@ type Ranking struct {
 
 // Ranking returns the ranking for scope, computing it on first use.
 func (ev *Evaluation) Ranking(scope Scope) *Ranking {
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
-	if r, ok := ev.rankings[scope]; ok {
-		return r
-	}
-	r := ev.rank(scope)
-	if ev.rankings == nil {
-		ev.rankings = map[Scope]*Ranking{}
-	}
-	ev.rankings[scope] = r
+	r, _ := ev.rankingContext(context.Background(), scope) // never ends
 	return r
 }
 
-func (ev *Evaluation) rank(scope Scope) *Ranking {
+// rankingContext is Ranking stopped, with ctx's error, once ctx is done:
+// a ranking cut short is not kept.
+func (ev *Evaluation) rankingContext(ctx context.Context, scope Scope) (*Ranking, error) {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if r, ok := ev.rankings[scope]; ok {
+		return r, nil
+	}
 	n := ev.N()
 	r := &Ranking{
 		Scope:    scope,
@@ -347,13 +346,20 @@ func (ev *Evaluation) rank(scope Scope) *Ranking {
 		Crowding: make([]float64, n),
 		Fronts:   make([]int, n),
 	}
-	ev.rankBatches(r, r.Batches, n)
-	return r
+	if err := ev.rankBatches(ctx, r, r.Batches, n); err != nil {
+		return nil, err
+	}
+	if ev.rankings == nil {
+		ev.rankings = map[Scope]*Ranking{}
+	}
+	ev.rankings[scope] = r
+	return r, nil
 }
 
 // rankBatches ranks the groups of batches, which hold n trajectories, into
-// r.
-func (ev *Evaluation) rankBatches(r *Ranking, batches []Batch, n int) {
+// r; once ctx is done, looked at before each group, it stops with ctx's
+// error, r ranked in part.
+func (ev *Evaluation) rankBatches(ctx context.Context, r *Ranking, batches []Batch, n int) error {
 	var groups []*Group
 	for bi := range batches {
 		for gi := range batches[bi].Groups {
@@ -367,9 +373,13 @@ func (ev *Evaluation) rankBatches(r *Ranking, batches []Batch, n int) {
 	chunk := max(len(groups)/(nw*64), 1)
 	parallelChunks(len(groups), chunk, nw, func(w, lo, hi int) {
 		for _, g := range groups[lo:hi] {
+			if ctx.Err() != nil {
+				return
+			}
 			rankers[w].rank(ev, r, g.Members)
 		}
 	})
+	return ctx.Err()
 }
 
 // rankChunk is about how many trajectories justify a ranking goroutine.

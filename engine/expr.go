@@ -24,10 +24,10 @@ import (
 const (
 	// maxRepeatBytes bounds what repeat may build in one call.
 	maxRepeatBytes = 1 << 20
-	// maxBuiltBytes bounds the strings that repeat, replace, join and the
-	// other builders (and + where a value can be used twice) build in one
-	// evaluation, together: a loop (map over a range) multiplies what one
-	// call may build.
+	// maxBuiltBytes bounds the strings that repeat, replace, join, the
+	// other builders and + build in one evaluation, together: a loop (map
+	// over a range) multiplies what one call may build, and a chain of +
+	// on a long string builds the square of its terms.
 	maxBuiltBytes = 16 << 20
 	// maxLoopRounds bounds the rounds of the loops of one evaluation (the
 	// bodies of map, filter, reduce... over a range or an array), nested
@@ -56,9 +56,10 @@ const builtName = "$built"
 // time is up: each Expression (each of its clones) has its own, reset by
 // every run.
 type builtBudget struct {
-	left     int // of maxBuiltBytes
-	rounds   int // of maxLoopRounds
-	deadline time.Time
+	left      int // of maxBuiltBytes
+	rounds    int // of maxLoopRounds
+	matchWork int // of maxMatchWork
+	deadline  time.Time
 	// patterns are the expression's compiled matches patterns, kept from
 	// run to run.
 	patterns map[string]pattern
@@ -85,29 +86,16 @@ func budgetOf(fn string, param any) (*builtBudget, error) {
 // withBudget passes the evaluation's budget (builtName) as the first
 // argument of every call of repeat, replace, join and the other builders,
 // which expr's own builtins would let build gigabytes from a few bytes,
-// makes a + that may join strings a call of addName where a value may be
-// used more than once (reuse), and makes the body of every loop (a
-// predicate: the body of map, filter, reduce...) go through tickName,
-// which counts its rounds.
-type withBudget struct{ reuse *reuse }
-
-// reuse finds whether an expression can use a value more than once: a
-// let or a loop (whose accumulator and items are). Without either, a
-// string joined by + is as long as its parts, which are the data's, or
-// counted by the builders: only then need + count what it builds.
-type reuse struct{ found bool }
-
-func (r *reuse) Visit(node *ast.Node) {
-	switch (*node).(type) {
-	case *ast.VariableDeclaratorNode, *ast.PredicateNode, *ast.PointerNode:
-		r.found = true
-	}
-}
+// makes a + that may join strings a call of addName (a chain of + on a
+// long string builds the square of its terms), a matches a call of
+// matchesName, and makes the body of every loop (a predicate: the body of
+// map, filter, reduce...) go through tickName, which counts its rounds.
+type withBudget struct{}
 
 // tickName is the function a loop's body goes through (tick).
 const tickName = "$tick"
 
-func (w withBudget) Visit(node *ast.Node) {
+func (withBudget) Visit(node *ast.Node) {
 	switch n := (*node).(type) {
 	case *ast.CallNode:
 		if id, ok := n.Callee.(*ast.IdentifierNode); ok && builders[id.Value] {
@@ -118,7 +106,7 @@ func (w withBudget) Visit(node *ast.Node) {
 		}
 	case *ast.BinaryNode:
 		switch {
-		case n.Operator == "+" && w.reuse.found && maybeString(n.Left.Type()) && maybeString(n.Right.Type()):
+		case n.Operator == "+" && maybeString(n.Left.Type()) && maybeString(n.Right.Type()):
 			// A + that may join two strings: both sides strings or of
 			// types known only when it runs (metadata values). Numbers,
 			// and types that cannot be added (an error when the tree is
@@ -365,8 +353,8 @@ type Expression struct {
 	key    string
 	direct bool
 	// budget is what is left of the current run's budgets (builtBudget);
-	// budgeted is set when the program reads it (calls a builder, joins
-	// strings with + under a let or in a loop, matches, or loops).
+	// budgeted is set when the program reads it (calls a builder, may
+	// join strings with +, matches, or loops).
 	budget   builtBudget
 	budgeted bool
 	// runTime is the loops' time budget, maxRunTime but in tests.
@@ -397,7 +385,6 @@ func CompileExpression(name, src string) (*Expression, error) {
 		// GB and a minute.
 		return &Expression{Source: src, key: key, direct: true, names: []string{"metadata"}}, nil
 	}
-	r := &reuse{}
 	program, err := expr.Compile(src,
 		expr.Env(exprEnvTypes),
 		expr.AllowUndefinedVariables(),
@@ -449,9 +436,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 			new(func(*builtBudget, []string, string) string)),
 		budgetedFunction(tickName, tick, 1, tickType),
 		expr.Function(torchNumberName, torchNumber, new(func(any) float64)),
-		// Patchers run one after the other, each over the whole tree.
-		expr.Patch(r),
-		expr.Patch(withBudget{reuse: r}),
+		expr.Patch(withBudget{}),
 	)
 	if err == nil {
 		// A pattern written in the expression is checked as it
@@ -662,7 +647,7 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 // run runs the program on env.
 func (e *Expression) run(env map[string]any) (any, error) {
 	if e.budgeted {
-		e.budget = builtBudget{left: maxBuiltBytes, deadline: time.Now().Add(e.runTime), patterns: e.budget.patterns}
+		e.budget = builtBudget{left: maxBuiltBytes, matchWork: maxMatchWork, deadline: time.Now().Add(e.runTime), patterns: e.budget.patterns}
 		env[builtName] = &e.budget
 	}
 	out, err := e.vm.Run(e.program, env)

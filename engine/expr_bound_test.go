@@ -250,6 +250,59 @@ func TestMatchesIsBounded(t *testing.T) {
 	}
 }
 
+// TestMatchesAreChargedTogether: the matches of one evaluation take their
+// work (instructions times bytes) from one budget, charged before each
+// match runs (a match cannot be stopped once started): 20 matches of
+// (a|aa)*c over 10 MB, 10 s of matching, were each within the bound of
+// one match and the row valid. ^b compiles to 4 instructions, so that 64
+// matches over 1 MiB are 2^28, the budget, on every run of the
+// expression; one more is over it.
+func TestMatchesAreChargedTogether(t *testing.T) {
+	const text, fit = 1 << 20, 64
+	tr := Trajectory{Done: true, Metadata: map[string]any{"s": strings.Repeat("a", text)}}
+	if p, err := new(builtBudget).pattern("^b"); err != nil || p.insts != 4 {
+		t.Fatalf("^b: %d instructions, %v; want 4", p.insts, err)
+	}
+	evalsRunAfterRun(t, &tr, 3, map[string]float64{
+		fmt.Sprintf(`count(1..%d, s matches "^b")`, fit):      0,
+		fmt.Sprintf(`count(1..%d, s matches "^a")`, fit):      float64(fit),
+		`count(1..100000, "ab" matches "^a") + len(s) * 0`:    100000,
+		`(s matches "^a" ? 1 : 0) + (s matches "b$" ? 1 : 0)`: 1,
+	})
+	for _, src := range []string{
+		fmt.Sprintf(`count(1..%d, s matches "^b")`, fit+1),
+		fmt.Sprintf(`count(1..%d, s matches "^a")`, fit+1),
+		`count(1..1000, len(s) > 0 && s matches "^b")`,
+	} {
+		e, err := CompileExpression("o", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if v, err := e.Eval(&tr); err != ErrBudget {
+			t.Errorf("%s = %v, %v; want ErrBudget", src, v, err)
+		}
+	}
+}
+
+// TestStringSumsAreBounded: strings joined by + without a let or a loop
+// count against the 16 MiB of built strings too: a chain of + on a long
+// string builds the square of its terms (240 terms of a 10 MB response
+// went past 5 GB); the same sums on short strings, and sums of numbers,
+// still work.
+func TestStringSumsAreBounded(t *testing.T) {
+	tr := Trajectory{Done: true, Response: []byte(`"` + strings.Repeat("x", 1<<20) + `"`), Metadata: map[string]any{"a": 1.0, "b": "ab"}}
+	chain := "len(response" + strings.Repeat(" + response", 239) + ")"
+	overBudgetWithin(t, chain, &tr, 64<<20)
+	overBudgetWithin(t, `len(response + response + response + response + response + response + response + response + response + response + response + response + response + response + response + response)`, &tr, 64<<20)
+	evalsRunAfterRun(t, &tr, 3, map[string]float64{
+		`len(response + response)`:   2 << 20,
+		`len(b + b + "c" + id)`:      5,
+		`a + a + 1`:                  3,
+		`metadata.a + metadata.a`:    2,
+		`len(response + b) - len(b)`: 1 << 20,
+	})
+}
+
 // TestInferredObjectivesAreLean: the objectives InferObjectives writes
 // (metadata["KEY"], KEY quoted as Go does) need no program: a record of
 // a million numeric fields is a million of them, which compiled took 7 GB
@@ -297,8 +350,8 @@ func TestInferredObjectivesAreLean(t *testing.T) {
 	}
 }
 
-// TestSumsInLoopsAndLets: a + under a let or in a loop goes through the
-// budget's $add, yet sums of values of unknown types stay numbers to
+// TestSumsInLoopsAndLets: a + that may join strings goes through the
+// budget's $add, under a let, in a loop or not, yet sums of values of unknown types stay numbers to
 // compare, divide or round, as in expr without budgets.
 func TestSumsInLoopsAndLets(t *testing.T) {
 	tr := Trajectory{Done: true, Metadata: map[string]any{

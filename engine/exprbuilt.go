@@ -331,9 +331,12 @@ const matchesName = "$matches"
 // takes gigabytes to match "x" with expr's own matches.
 const maxPatternCost = 1 << 22
 
-// maxMatchWork bounds a match's instructions times the text's bytes, what
-// the matcher may do.
-const maxMatchWork = 1 << 32
+// maxMatchWork bounds the work of the matches of one evaluation together:
+// each match's pattern instructions times its text's bytes (at least one),
+// what the matcher may do, charged before the match runs, since Go's
+// matcher cannot be stopped once it has started: the count, not a clock,
+// ends them (what a unit costs: BENCHMARKS.md).
+const maxMatchWork = 1 << 28
 
 // maxPatterns is how many compiled patterns an expression keeps: a pattern
 // from the data may differ on every trajectory.
@@ -347,7 +350,8 @@ type pattern struct {
 
 // boundedMatches is expr's s matches pattern (false when either is nil)
 // with the pattern's program bounded (maxPatternCost) and the work of the
-// match (maxMatchWork), patterns compiled once per expression.
+// match charged to the evaluation's (maxMatchWork), patterns compiled
+// once per expression.
 func boundedMatches(params ...any) (any, error) {
 	budget, err := budgetOf("matches", params[0])
 	if err != nil {
@@ -366,17 +370,28 @@ func boundedMatches(params ...any) (any, error) {
 	}
 	switch s := params[1].(type) {
 	case string:
-		if p.insts*max(len(s), 1) > maxMatchWork {
-			return nil, budgetError("matches: %d instructions over %d bytes", p.insts, len(s))
+		if err := budget.chargeMatch(p, len(s)); err != nil {
+			return nil, err
 		}
 		return p.re.MatchString(s), nil
 	case []byte:
-		if p.insts*max(len(s), 1) > maxMatchWork {
-			return nil, budgetError("matches: %d instructions over %d bytes", p.insts, len(s))
+		if err := budget.chargeMatch(p, len(s)); err != nil {
+			return nil, err
 		}
 		return p.re.Match(s), nil
 	}
 	return nil, fmt.Errorf("matches: want a string, got %T", params[1])
+}
+
+// chargeMatch takes the work of matching p over n bytes from what is left
+// of maxMatchWork, or fails when it would exceed it.
+func (b *builtBudget) chargeMatch(p pattern, n int) error {
+	work := p.insts * max(n, 1)
+	if work > b.matchWork {
+		return budgetError("matches: %d instructions over %d bytes would exceed the matches' %d", p.insts, n, maxMatchWork)
+	}
+	b.matchWork -= work
+	return nil
 }
 
 // pattern returns src compiled, from the expression's patterns or

@@ -298,9 +298,20 @@ func orList(names []string) string {
 // field names the records were seen to have (FieldNames of some of them):
 // an objective that reads a field not among them gets the nearest ones as
 // suggestions. With fields nil, no field is said to be absent.
+//
+// With nansum, where a missing objective counts 0, it returns an
+// *AbsentFieldError first when an objective was missing in every
+// trajectory and reads a field the records were not seen to have: a
+// misspelt name would otherwise be a silent 0 everywhere.
 func NoValid(res *Result, s Scorer, fields []string) error {
 	n := res.N()
-	if n == 0 || slices.Contains(res.Valid, true) {
+	if n == 0 {
+		return nil
+	}
+	if err := absentFields(s, n, fields); err != nil {
+		return err
+	}
+	if slices.Contains(res.Valid, true) {
 		return nil
 	}
 	counts := res.InvalidCounts()
@@ -354,6 +365,68 @@ func NoValid(res *Result, s Scorer, fields []string) error {
 		}
 	}
 	return e
+}
+
+// AbsentFieldError is NoValid's error for the objectives that, with
+// nansum, were missing in every one of Trajectories and read a field
+// that the records (Fields, as NoValid was given them) were not seen to
+// have. A field there, null in every record (a TRL reward column never
+// logged), is not absent.
+type AbsentFieldError struct {
+	Trajectories int
+	Fields       []string
+	Causes       []NoValidCause
+}
+
+func (e *AbsentFieldError) Error() string {
+	parts := make([]string, len(e.Causes))
+	for i, c := range e.Causes {
+		subject, what := c.message(e.Trajectories, e.Fields)
+		parts[i] = subject + ": " + what
+	}
+	return strings.Join(parts, "; ") + " (nansum would count it 0 in every trajectory)"
+}
+
+// absentFields returns the *AbsentFieldError of the objectives of s, a
+// ParetoScorer with nansum that evaluated n trajectories, that were
+// missing in all of them and read a field not among fields; nil when
+// there are none, or fields is nil.
+func absentFields(s Scorer, n int, fields []string) error {
+	p, ok := s.(*ParetoScorer)
+	if !ok || fields == nil {
+		return nil
+	}
+	never := p.neverValued()
+	if len(never) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		seen[f] = true
+	}
+	var causes []NoValidCause
+	for _, k := range never {
+		x := p.exprs[k]
+		c := NoValidCause{Objective: p.objectives[k].Name, Expr: x.Source, Err: ErrMissing, Count: n}
+		if x.direct {
+			c.Field = x.key
+		}
+		for _, f := range x.fieldsRead() {
+			if !seen[f] {
+				c.Unseen = append(c.Unseen, f)
+				c.Suggestions = append(c.Suggestions, Suggest(f, fields))
+			}
+		}
+		if len(c.Unseen) > 0 {
+			if causes = append(causes, c); len(causes) == maxCausesShown {
+				break
+			}
+		}
+	}
+	if causes == nil {
+		return nil
+	}
+	return &AbsentFieldError{Trajectories: n, Fields: fields, Causes: causes}
 }
 
 // causeErrors are the errors a counted cause can end with.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math"
 	"slices"
 	"sync"
@@ -42,6 +43,13 @@ const rewardChunk = 1 << 15
 // trajectories that nothing reads any more: its Rewards array is reused,
 // so that switching method allocates no rewards array.
 func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
+	res, _ := ev.prepare(context.Background(), opts, reuse) // never ends
+	return res
+}
+
+// prepare is Prepare stopped, with ctx's error, once ctx is done, looked
+// at between the comparison groups it ranks.
+func (ev *Evaluation) prepare(ctx context.Context, opts Options, reuse *Result) (*Result, error) {
 	objectives := slices.Clone(ev.Objectives)
 	if opts.Weights != nil {
 		for k := range objectives {
@@ -49,9 +57,13 @@ func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
 		}
 	}
 	set := ev.scoreSetOf(objectives)
+	ranking, err := set.ev.rankingContext(ctx, opts.Scope)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{
 		Evaluation: set.ev,
-		Ranking:    set.ev.Ranking(opts.Scope),
+		Ranking:    ranking,
 		Options:    opts,
 		Objectives: objectives,
 		Scores:     set.scores,
@@ -65,7 +77,7 @@ func (ev *Evaluation) Prepare(opts Options, reuse *Result) *Result {
 	}
 	res.pending = &pending{once: make([]sync.Once, len(res.Batches))}
 	res.pending.left.Store(int64(len(res.Batches)))
-	return res
+	return res, nil
 }
 
 // ComputeBatch computes the rewards of batch bi (an index in Batches),
@@ -91,18 +103,26 @@ func (res *Result) Finished() bool {
 // Finish computes the rewards of every batch not yet computed, the
 // batches shared out over the cores.
 func (res *Result) Finish() {
+	_ = res.finishContext(context.Background()) // never ends
+}
+
+// finishContext is Finish stopped, with ctx's error, once ctx is done,
+// looked at before each batch: the batches computed keep their rewards,
+// the others are computed when asked.
+func (res *Result) finishContext(ctx context.Context) error {
 	if res.Finished() {
-		return
+		return nil
 	}
 	nw := workers(len(res.Batches), 1)
 	if len(res.Batches) < 2 {
 		nw = 1
 	}
 	parallelChunks(len(res.Batches), 1, nw, func(_, lo, hi int) {
-		for bi := lo; bi < hi; bi++ {
+		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
 			res.ComputeBatch(bi)
 		}
 	})
+	return ctx.Err()
 }
 
 // batchIndex returns the index of b in res.Batches: b is an element of it,

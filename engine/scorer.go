@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 )
 
 // Objective describes one component of a scorer's objective vector.
@@ -108,8 +109,13 @@ type ParetoScorer struct {
 	// value; pickAt[k] is the index in pick.Keys of objective k's key.
 	pick   *Pick
 	pickAt []int
-	// nanSum: a missing or NaN objective counts 0 (Evaluate).
+	// nanSum: a missing or NaN objective counts 0 (Evaluate); valued[k]
+	// is then set once objective k was not missing in some trajectory
+	// evaluated (by this scorer or its copies, which share the array), so
+	// that an objective whose field no trajectory has stays an error
+	// (NoValid) rather than a silent 0.
 	nanSum bool
+	valued []atomic.Bool
 }
 
 // NewParetoScorer compiles the objectives' expressions. An objective whose
@@ -174,6 +180,24 @@ func pickOf(exprs []*Expression) (*Pick, []int) {
 // Objectives implements Scorer.
 func (s *ParetoScorer) Objectives() []Objective { return s.objectives }
 
+// setNanSum makes a missing or NaN objective count 0 (Evaluate).
+func (s *ParetoScorer) setNanSum() {
+	s.nanSum, s.valued = true, make([]atomic.Bool, len(s.exprs))
+}
+
+// neverValued returns the objectives that were missing (absent or null)
+// in every trajectory evaluated with nansum, by index; nil without
+// nansum.
+func (s *ParetoScorer) neverValued() []int {
+	var out []int
+	for k := range s.valued {
+		if !s.valued[k].Load() {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 // Pick returns the metadata keys that the objectives read when each reads
 // one metadata value and nothing else (metadata.KEY, metadata["KEY"] or a
 // bare KEY that names no field), else nil. The scorer gives a trajectory
@@ -183,7 +207,7 @@ func (s *ParetoScorer) Pick() *Pick { return s.pick }
 
 // cloneScorer implements scorerCloner.
 func (s *ParetoScorer) cloneScorer() Scorer {
-	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs)), pick: s.pick, pickAt: s.pickAt, nanSum: s.nanSum}
+	c := &ParetoScorer{objectives: s.objectives, exprs: make([]*Expression, len(s.exprs)), pick: s.pick, pickAt: s.pickAt, nanSum: s.nanSum, valued: s.valued}
 	for k, e := range s.exprs {
 		c.exprs[k] = e.clone()
 	}
@@ -205,6 +229,9 @@ func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 			v, err = t.Picked[s.pickAt[k]].number()
 		} else {
 			v, err = e.Eval(t)
+		}
+		if s.nanSum && err != ErrMissing && !s.valued[k].Load() {
+			s.valued[k].Store(true)
 		}
 		if s.nanSum && (err == ErrMissing || err == ErrNaN) {
 			v, err = 0, nil

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -38,19 +39,31 @@ type Trend struct {
 // every objective contribute nothing. It panics if ref is neither nil nor
 // of one value per objective.
 func (res *Result) Trends(ref []float64) []Trend {
+	out, _ := res.TrendsContext(context.Background(), ref) // never ends
+	return out
+}
+
+// TrendsContext is Trends stopped once ctx is done (an interrupt),
+// looked at before each batch: it then returns ctx's error and no trends.
+func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, error) {
 	if ref == nil {
 		ref = res.DefaultHVRef()
 	}
 	oriented := res.orientRef(ref)
-	res.Finish()
+	if err := res.finishContext(ctx); err != nil {
+		return nil, err
+	}
 	out := make([]Trend, len(res.Batches))
 	nw := workers(len(res.Batches), 1)
 	parallelChunks(len(res.Batches), 1, nw, func(_, lo, hi int) {
-		for bi := lo; bi < hi; bi++ {
+		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
 			out[bi] = res.trend(&res.Batches[bi], oriented)
 		}
 	})
-	return out
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // orientRef returns the hypervolume reference ref oriented; it panics if

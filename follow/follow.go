@@ -6,6 +6,8 @@
 package follow
 
 import (
+	"context"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -17,9 +19,23 @@ import (
 // brought up to date. A caller that keeps no trends passes nil and gets
 // nil. prev and trends are not changed.
 func Step(live *engine.Live, u loaders.Update, prev *engine.Result, trends []engine.Trend, ref []float64) (*engine.Result, []engine.Trend) {
-	res := live.Update(u.Reloaded, u.Trajectories).Recompute(prev)
-	if trends != nil {
-		trends = res.TrendsSince(prev, trends, ref)
-	}
+	res, trends, _ := StepContext(context.Background(), live, u, prev, trends, ref) // never ends
 	return res, trends
+}
+
+// StepContext is Step stopped once ctx is done (an interrupt), looked at
+// before each comparison group and batch computed: it then returns ctx's
+// error, and live holds u's trajectories without a result computed for
+// them (a caller that stops following).
+func StepContext(ctx context.Context, live *engine.Live, u loaders.Update, prev *engine.Result, trends []engine.Trend, ref []float64) (*engine.Result, []engine.Trend, error) {
+	res, err := live.Update(u.Reloaded, u.Trajectories).RecomputeContext(ctx, prev)
+	if err != nil {
+		return nil, nil, err
+	}
+	if trends != nil {
+		if trends, err = res.TrendsSinceContext(ctx, prev, trends, ref); err != nil {
+			return nil, nil, err
+		}
+	}
+	return res, trends, nil
 }

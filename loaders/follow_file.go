@@ -259,7 +259,9 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	if err != nil {
 		return nil, err
 	}
-	counted := &lineCounter{r: progress.reader(io.NewSectionReader(file, 0, end))}
+	// The first reading stops at its next read once ctx is done (an
+	// interrupt), as a plain load does.
+	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end)))}
 	in, err := openInput(counted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)

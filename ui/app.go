@@ -47,6 +47,8 @@ type Model struct {
 	weights weightEditor
 	// overlay is the full help (?), drawn over the tab's body.
 	overlay helpOverlay
+	// settings saves the settings (ctrl+s).
+	settings settingsSaver
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
 	// live is follow mode (live.go), nil without --follow.

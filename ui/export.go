@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"slices"
 
 	"github.com/BurntSushi/toml"
@@ -41,11 +43,33 @@ func writeBatchRewards(s *session.Session) (string, error) {
 	return fmt.Sprintf("wrote %s: the rewards of step %d (%d trajectories)", written, b.Step, len(b.Members)), nil
 }
 
-// writeSettings writes the current settings as a config file that --config
-// loads, atomically, and says where.
-func writeSettings(s *session.Session) (string, error) {
+// settingsSaver saves the settings (ctrl+s) to settingsFile, a name of
+// rewardlens's own in the current directory, under output's policy for
+// such a name (output.CheckReplace): never through a symbolic link, never
+// over a read-only file or another user's, and over another file only
+// once asked: the first ctrl+s says the file is there, a second replaces
+// it, keeping its mode. A file this dashboard saved is replaced unasked.
+type settingsSaver struct {
+	// saved is the file as the last save left it; asked, the file a
+	// ctrl+s asked about replacing. Each is nil when there is none.
+	saved, asked fs.FileInfo
+}
+
+// save writes the current settings as a config file that --config loads,
+// atomically, and says where, or what to do.
+func (sv *settingsSaver) save(s *session.Session) (string, error) {
+	old, err := output.CheckReplace(settingsFile)
+	if err != nil {
+		return "", fmt.Errorf("save settings: %w", err)
+	}
+	known := func(fi fs.FileInfo) bool { return fi != nil && output.SameFile(old, fi) }
+	if old != nil && !known(sv.saved) && !known(sv.asked) {
+		sv.asked = old
+		return "", fmt.Errorf("save settings: %s exists: ctrl+s again to replace it", settingsFile)
+	}
+	sv.asked = nil
 	cfg := settingsConfig(s)
-	err := output.WriteFileAtomic(settingsFile, func(w io.Writer) error {
+	err = output.ReplaceFile(settingsFile, old, func(w io.Writer) error {
 		fmt.Fprintf(w, "# rewardlens settings, saved from the dashboard; load with --config %s\n\n", settingsFile)
 		enc := toml.NewEncoder(w)
 		enc.Indent = "" // as the README writes configs
@@ -54,6 +78,7 @@ func writeSettings(s *session.Session) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("save settings: %w", err)
 	}
+	sv.saved, _ = os.Lstat(settingsFile)
 	return fmt.Sprintf("saved the settings to %s (load with --config %s)", settingsFile, settingsFile), nil
 }
 
@@ -89,4 +114,4 @@ func settingsConfig(s *session.Session) engine.Config {
 func (m *Model) exportRewards() { m.status.setNotice(writeBatchRewards(m.common.Session)) }
 
 // saveSettings saves the current settings (ctrl+s).
-func (m *Model) saveSettings() { m.status.setNotice(writeSettings(m.common.Session)) }
+func (m *Model) saveSettings() { m.status.setNotice(m.settings.save(m.common.Session)) }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -28,7 +29,14 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	if err == nil && !old.Mode().IsRegular() {
 		return writeInPlace(path, write)
 	}
-	path = Target(path)
+	return replaceFile(Target(path), old, nil, write)
+}
+
+// replaceFile writes what write produces to a temporary file beside path,
+// synced, then renamed over path: the file old (nil when there was none)
+// replaced, its mode and owner kept. before, when not nil, is asked just
+// before the rename whether it may go ahead.
+func replaceFile(path string, old fs.FileInfo, before func() error, write func(io.Writer) error) error {
 	tmp, err := createTemp(path)
 	if err != nil {
 		return namedError(err, "", path)
@@ -55,6 +63,9 @@ func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && before != nil {
+		err = before()
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
@@ -143,15 +154,53 @@ func writeInPlace(path string, write func(io.Writer) error) error {
 	return err
 }
 
-// createTemp creates a new file next to path, named after it, with the
-// permissions os.Create gives (os.CreateTemp's are 0600).
+// createTemp creates a new file next to path, named after it and this
+// process (tempPrefix), with the permissions os.Create gives
+// (os.CreateTemp's are 0600). It first removes the temporary files of
+// path that processes now gone left (removeStale).
 func createTemp(path string) (*os.File, error) {
-	dir, base := filepath.Split(path)
+	removeStale(path)
+	prefix := tempPrefix(path) + strconv.Itoa(os.Getpid()) + "-"
 	for {
-		name := filepath.Join(dir, "."+base+".tmp-"+strconv.FormatUint(rand.Uint64(), 36))
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36)
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
 		if !errors.Is(err, fs.ErrExist) {
 			return f, err
+		}
+	}
+}
+
+// tempPrefix is how the temporary files of path begin: beside it, hidden,
+// .NAME.tmp-, then the writing process's ID, a dash and a random number.
+func tempPrefix(path string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+".tmp-")
+}
+
+// removeStale removes the temporary files of path (tempPrefix) whose
+// process is gone: what a run killed at once (SIGKILL, a crash) left
+// behind. A live process's, another user's that this one cannot signal,
+// and a name that does not hold a process ID, stay.
+func removeStale(path string) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return // createTemp says why, if it matters
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	prefix := "." + base + ".tmp-"
+	for _, name := range names {
+		rest, ours := strings.CutPrefix(name, prefix)
+		pid, random, ok := strings.Cut(rest, "-")
+		if !ours || !ok || random == "" || strings.Trim(pid, "0123456789") != "" {
+			continue // not path's, or not a process ID and a number
+		}
+		if n, err := strconv.Atoi(pid); err == nil && n > 0 && n != os.Getpid() && processGone(n) {
+			os.Remove(filepath.Join(dir, name))
 		}
 	}
 }

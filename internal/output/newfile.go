@@ -23,11 +23,12 @@ const maxNewFileTries = 10000
 // sees half a file: the data goes to a temporary file, synced, which is
 // then hard-linked to the name, a step that fails rather than replace an
 // existing file. Where hard links are not allowed, the name is created with
-// O_EXCL and written in place. It returns the name it wrote.
+// O_EXCL and written in place. It returns the name it wrote. Its errors
+// name path (or the name tried), never the temporary file.
 func WriteNewFile(path string, write func(io.Writer) error) (string, error) {
 	tmp, err := createTemp(path)
 	if err != nil {
-		return "", err
+		return "", namedError(err, "", path)
 	}
 	defer os.Remove(tmp.Name())
 	w := bufio.NewWriterSize(tmp, 1<<16)
@@ -42,7 +43,7 @@ func WriteNewFile(path string, write func(io.Writer) error) (string, error) {
 		err = cerr
 	}
 	if err != nil {
-		return "", err
+		return "", namedError(err, tmp.Name(), path)
 	}
 	for n := 1; n <= maxNewFileTries; n++ {
 		name := numberedName(path, n)
@@ -55,7 +56,7 @@ func WriteNewFile(path string, write func(io.Writer) error) (string, error) {
 		case errors.Is(err, fs.ErrPermission) || isNotSupported(err):
 			return writeExclusive(path, n, tmp.Name())
 		default:
-			return "", err
+			return "", namedError(err, tmp.Name(), name)
 		}
 	}
 	return "", &fs.PathError{Op: "create", Path: path, Err: errors.New("every name up to -" + strconv.Itoa(maxNewFileTries) + " exists")}
@@ -86,7 +87,7 @@ func writeExclusive(path string, n int, src string) (string, error) {
 		}
 		if err != nil {
 			os.Remove(name)
-			return "", err
+			return "", namedError(err, src, name)
 		}
 		return name, nil
 	}

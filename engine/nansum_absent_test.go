@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestNanSumKeepsAbsentFieldsAnError: with nansum, an objective that
+// reads a field no trajectory has (a misspelt name) was a silent 0 in
+// every row; it is NoValid's error, naming the field and the close
+// names, as without nansum. A field there but null in every record (a
+// TRL reward column never logged), or there only in later records, is
+// not absent: no error.
+func TestNanSumKeepsAbsentFieldsAnError(t *testing.T) {
+	ts := []Trajectory{
+		traj(0, "p", "accuracy", 1.0, "fmt", 1.0, "never", nil),
+		traj(0, "p", "accuracy", 0.0, "fmt", 0.0, "never", nil),
+		traj(0, "p", "accuracy", 1.0, "fmt", 0.5, "never", nil, "late", 1.0),
+	}
+	fields := FieldNames(&ts[0])
+	compute := func(nanSum bool, objectives ...string) (*Result, Scorer) {
+		t.Helper()
+		var objs []ObjectiveConfig
+		for _, o := range objectives {
+			name, expr, _ := strings.Cut(o, "=")
+			objs = append(objs, ObjectiveConfig{Name: name, Expr: expr, Weight: ptr(1.0)})
+		}
+		c, err := New(Config{Method: "grpo", NanSum: &nanSum, Objectives: objs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Compute(ts, GRPO), c.Scorer
+	}
+	for _, c := range []struct {
+		nanSum     bool
+		objectives []string
+		want       string // "" for no error
+	}{
+		{true, []string{"acc=metadata.acuracy", "fmt=fmt"}, "objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy? (nansum would count it 0 in every trajectory)"},
+		{true, []string{"acc=acuracy", "f=fmt"}, "objective acc = acuracy: no trajectory has field acuracy; did you mean accuracy?"},
+		{true, []string{"acc=accuracy", "n=never"}, ""},
+		{true, []string{"acc=accuracy", "l=late"}, ""},
+		{false, []string{"acc=accuracy", "fmt=fmt"}, ""},
+		{false, []string{"acc=metadata.acuracy"}, "all 3 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"},
+	} {
+		res, s := compute(c.nanSum, c.objectives...)
+		err := NoValid(res, s, fields)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("nansum %v, %v: %v; want no error", c.nanSum, c.objectives, err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)):
+			t.Errorf("nansum %v, %v: %v; want %s", c.nanSum, c.objectives, err, c.want)
+		}
+		var absent *AbsentFieldError
+		if c.nanSum && c.want != "" && !errors.As(err, &absent) {
+			t.Errorf("nansum %v, %v: %T, want an *AbsentFieldError", c.nanSum, c.objectives, err)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSaveSettingsPolicy: ctrl+s writes a name of its own in the current
+// directory, under --out's policy for such a name: a symbolic link
+// planted there is not written through (its target stays), a read-only
+// file is not replaced, and a file it did not save is replaced only by a
+// second ctrl+s, keeping its mode; the status line says which and how.
+// A file it saved itself is replaced unasked.
+func TestSaveSettingsPolicy(t *testing.T) {
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, settingsFile); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, 160, 40)
+	press(m, "ctrl+s")
+	if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" is a symbolic link") {
+		t.Errorf("a planted link: the status line does not say it was refused:\n%s", v)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("ctrl+s wrote through the planted link: %q", b)
+	}
+
+	if err := os.Remove(settingsFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settingsFile, []byte("ro\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	press(m, "ctrl+s", "ctrl+s")
+	if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" is read-only: rewardlens does not replace it") {
+		t.Errorf("a read-only file: the status line does not say it was refused:\n%s", v)
+	}
+	if b, _ := os.ReadFile(settingsFile); string(b) != "ro\n" {
+		t.Errorf("the read-only file was replaced: %q", b)
+	}
+
+	if os.Geteuid() == 0 { // only root can give a file away
+		if err := os.Chmod(settingsFile, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(settingsFile, 12345, 12345); err != nil {
+			t.Fatal(err)
+		}
+		press(m, "ctrl+s", "ctrl+s")
+		if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" belongs to another user (uid 12345)") {
+			t.Errorf("another user's file: the status line does not say it was refused:\n%s", v)
+		}
+		if b, _ := os.ReadFile(settingsFile); string(b) != "ro\n" {
+			t.Errorf("another user's file was replaced: %q", b)
+		}
+	}
+
+	if err := os.Remove(settingsFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(settingsFile, []byte("theirs\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(settingsFile, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	press(m, "ctrl+s")
+	if v := screen(m); !strings.Contains(v, settingsFile+" exists: ctrl+s again to replace it") {
+		t.Errorf("an existing file: the status line does not ask:\n%s", v)
+	}
+	if b, _ := os.ReadFile(settingsFile); string(b) != "theirs\n" {
+		t.Errorf("the existing file was replaced unasked: %q", b)
+	}
+	press(m, "ctrl+s")
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+		t.Errorf("the second ctrl+s did not save:\n%s", v)
+	}
+	fi, err := os.Lstat(settingsFile)
+	if b, _ := os.ReadFile(settingsFile); err != nil || !strings.HasPrefix(string(b), "# rewardlens settings") || fi.Mode() != 0o640 {
+		t.Errorf("replaced: mode %v, %v, %.30q; want the settings, mode 0640", fi.Mode(), err, b)
+	}
+	press(m, "n", "ctrl+s")
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+		t.Errorf("its own file was not replaced at once:\n%s", v)
+	}
+	if b, _ := os.ReadFile(settingsFile); !strings.Contains(string(b), "normalize = false") {
+		t.Errorf("the second save did not write the change:\n%s", b)
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
