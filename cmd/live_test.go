@@ -20,8 +20,8 @@ func TestComputeUnfinishedNewestFile(t *testing.T) {
 	const why = " (the newest file of its directory: its run is probably still writing it)\n"
 	for _, c := range []struct {
 		dir, newest, what string
-		args          []string
-		rows          int
+		args              []string
+		rows              int
 	}{
 		{"jsonl", "step_10.jsonl", "last line left out: no line end, and not complete JSON", nil, 5},
 		{"parquet", "completions_00003.parquet", "left out: no Parquet footer yet", []string{"--method", "grpo"}, 24},

@@ -173,7 +173,7 @@ func TestLiveSpan(t *testing.T) {
 		{"a.csv", "id,x\n1,2\n3,\"4", "", 9, reasonCSVRow},
 		{"a.csv", "id,x\n1,2\n3,4", "", 12, ""},
 		{"a.csv", "id,x", "", 4, ""}, // the header alone: read, to fail
-		{"a.json", "[{}", "", 3, ""},  // a JSON array is written whole
+		{"a.json", "[{}", "", 3, ""}, // a JSON array is written whole
 		{"a.parquet", "", "", -1, reasonEmpty},
 		{"a.jsonl", "", "", -1, reasonEmpty},
 		{"a.parquet", "PA", "", -1, reasonNoFooter},
