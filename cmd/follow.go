@@ -52,6 +52,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return inputError{err}
 	}
 	reportSkipped(stdio.Stderr, first)
+	reportUnfinished(stdio.Stderr, first.Unfinished)
 	if err := f.compute(); err != nil {
 		return err
 	}

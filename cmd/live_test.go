@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.uber.org/goleak"
 )
 
 // liveFixture is a live run's directory of loaders/testdata/live.
@@ -60,5 +63,38 @@ func TestComputeUnfinishedStaysAnError(t *testing.T) {
 		if want := "no trajectories yet: " + only + ": left out: its only line has no line end"; code != exitBadInput || !strings.Contains(errOut, want) {
 			t.Errorf("nothing complete yet (%s): status %d, stderr %q; want 2 and %q", extra, code, errOut, want)
 		}
+	}
+}
+
+// TestStatsFollowParquetWithoutFooter: stats --follow on a TRL run whose
+// newest Parquet file has no footer yet warns of it and follows the
+// others; the file is read once its writer completes it.
+func TestStatsFollowParquetWithoutFooter(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	dir := t.TempDir()
+	for _, name := range []string{"completions_00001.parquet", "completions_00002.parquet", "completions_00003.parquet"} {
+		data, err := os.ReadFile(filepath.Join(liveFixture("parquet"), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := startFollowing(t, "stats", "--follow", "--method", "grpo", dir)
+	f.await(t, "step 2 ")
+	newest := filepath.Join(dir, "completions_00003.parquet")
+	f.awaitErr(t, "rewardlens: warning: "+newest+": left out: no Parquet footer yet (its run is probably still writing it: read when it changes)\n")
+	whole, err := os.ReadFile(filepath.Join(repoRoot, "sample_data", "trl", "completions", "completions_00003.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(newest, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 3 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
 	}
 }

@@ -120,7 +120,8 @@ type Result struct {
 	Capped bool
 	// Unfinished are the newest files of the directories given that were
 	// read in part or not at all, as their run is still writing them
-	// (see Load): a warning each.
+	// (see Load), or, following, the Parquet files without their footer
+	// yet (see Follow): a warning each.
 	Unfinished []Unfinished
 }
 
@@ -140,6 +141,7 @@ func (r *Result) append(o *Result) {
 		r.Trajectories = append(r.Trajectories, o.Trajectories...)
 	}
 	r.Skipped += o.Skipped
+	r.Unfinished = append(r.Unfinished, o.Unfinished...)
 	room := maxSkipReasons - len(r.SkipReasons)
 	r.SkipReasons = append(r.SkipReasons, o.SkipReasons[:min(room, len(o.SkipReasons))]...)
 }

@@ -22,6 +22,9 @@ type Unfinished struct {
 	// Whole reports that the file was left out whole; else only its last
 	// line was.
 	Whole bool
+	// Followed reports that a follower left it out, to read it when it
+	// changes: any file it follows, not only the newest.
+	Followed bool
 	// Reason says what is unfinished: "empty", "no Parquet footer yet",
 	// "no line end, and not complete JSON".
 	Reason string
@@ -29,13 +32,18 @@ type Unfinished struct {
 
 // String reads "PATH: last line left out: no line end, and not complete
 // JSON (the newest file of its directory: its run is probably still
-// writing it)".
+// writing it)", or when Followed "PATH: left out: no Parquet footer yet
+// (its run is probably still writing it: read when it changes)".
 func (u Unfinished) String() string {
 	what := "last line left out"
 	if u.Whole {
 		what = "left out"
 	}
-	return fmt.Sprintf("%s: %s: %s (the newest file of its directory: its run is probably still writing it)", u.Path, what, u.Reason)
+	why := "the newest file of its directory: its run is probably still writing it"
+	if u.Followed {
+		why = "its run is probably still writing it: read when it changes"
+	}
+	return fmt.Sprintf("%s: %s: %s (%s)", u.Path, what, u.Reason, why)
 }
 
 // unfinishedReasons are the Reasons.
@@ -249,4 +257,22 @@ func peekedFiles(paths []string, opts Options) ([]string, error) {
 		out = append(out, f.path)
 	}
 	return out, nil
+}
+
+// footerless returns, when the file of size bytes called path is read as
+// Parquet (format, else its name or content) and does not end with its
+// footer yet, its Unfinished for a follower; else nil.
+func footerless(f *os.File, path string, size int64, format Format) *Unfinished {
+	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
+	if format == "" {
+		format = detectFormat(path, br)
+	}
+	if format != Parquet {
+		return nil
+	}
+	if _, u, err := parquetSpan(f, br, path, size); err == nil && u != nil {
+		u.Followed = true
+		return u
+	}
+	return nil
 }

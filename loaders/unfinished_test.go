@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/goleak"
+
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // liveDir is the fixture of a live run's directory (testdata/live/README.md).
@@ -194,5 +198,39 @@ func TestLiveSpan(t *testing.T) {
 		if err != nil || limit != c.limit || reason != c.reason {
 			t.Errorf("%s %q: limit %d, reason %q, error %v; want %d, %q", c.name, c.text, limit, reason, err, c.limit, c.reason)
 		}
+	}
+}
+
+// TestFollowParquetWithoutFooter: a followed Parquet file without its
+// footer yet has no trajectories yet, a warning of the first reading
+// (Result.Unfinished) rather than an error; once the writer completes
+// it, it is read whole.
+func TestFollowParquetWithoutFooter(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	whole, err := os.ReadFile(filepath.Join(liveDir("parquet"), "completions_00002.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "completions_00001.parquet", whole)
+	path := writeFile(t, dir, "completions_00002.parquet", whole[:len(whole)/2])
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{dir}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := path + ": left out: no Parquet footer yet (its run is probably still writing it: read when it changes)"
+	if len(res.Unfinished) != 1 || res.Unfinished[0].String() != want || len(res.Trajectories) != 12 {
+		t.Fatalf("first reading: %d trajectories, unfinished %v; want 12 and %q", len(res.Trajectories), res.Unfinished, want)
+	}
+	f := newFollowed(res)
+	testfile.Append(t, path, string(whole[len(whole)/2:]))
+	f.await(t, ch, "the completed file", func() bool { return len(f.ids[path]) == 12 })
+	cancel()
+	for range ch {
+	}
+	if len(f.errs) > 0 {
+		t.Errorf("errors: %v", f.errs)
 	}
 }
