@@ -81,6 +81,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	if res.Capped {
 		s.Warnings = append(s.Warnings, loaders.CappedWarning(s.Trajectories.Len()))
 	}
+	s.Unfinished = res.Unfinished
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())
 	}
