@@ -52,6 +52,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return inputError{err}
 	}
 	reportSkipped(stdio.Stderr, first)
+	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
 	// signal's number (reportInterrupted), the compute stopped rather
@@ -118,6 +119,9 @@ type statsFollower struct {
 	// fit is set once a complete batch was printed with a valid
 	// trajectory read so far: the objectives fit the data.
 	fit bool
+	// warnedNoValid is set once the warning that no trajectory read so
+	// far is valid, by their values, was given.
+	warnedNoValid bool
 	// fields are the field names of the first trajectory of each reading,
 	// for the suggestions of an objective that reads none of them.
 	fields fieldNames
@@ -141,6 +145,10 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		if err := f.printFinal(); err != nil {
 			return err
 		}
+	}
+	if !f.fit && len(u.Trajectories) > 0 {
+		// The fields read so far decide whether an objective is misnamed.
+		f.fields.add(&u.Trajectories[0])
 	}
 	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)
 	if err != nil {
@@ -199,9 +207,13 @@ func (f *statsFollower) compute(ctx context.Context) error {
 // with fewer trajectories, but the newest one unless withNewest. A batch
 // more than half of whose trajectories are invalid gets a warning on
 // stderr too. When the first batch is complete and no trajectory read so
-// far is valid, the objectives do not fit the data: it fails with
-// engine.NoValid's error (exit status 2) rather than follow a run whose
-// every reward would be a neutral 0.
+// far is valid, it asks why: an objective that reads a field no record
+// read so far has is misnamed, and it fails with engine.NoValid's error
+// (exit status 2, "did you mean") rather than follow a run whose every
+// reward would be a neutral 0; values that are null, NaN or not numbers
+// are the run's own trouble, which later steps may not have: they are
+// warned of once, with their causes, and the batches' lines carry the
+// invalid_fraction ALERT.
 func (f *statsFollower) printBatches(withNewest bool) error {
 	if f.res == nil {
 		return nil
@@ -211,12 +223,39 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		n--
 	}
 	if n > 0 && !f.fit {
-		if err := engine.NoValid(f.res, f.computer.Scorer, f.fields); err != nil {
-			return inputError{err}
+		err := engine.NoValid(f.res, f.computer.Scorer, f.fields)
+		var nv *engine.NoValidError
+		if errors.As(err, &nv) {
+			err = nv.WithHidden(f.computer.Scorer)
 		}
-		f.fit = true
+		switch {
+		case err == nil:
+			f.fit = true
+		case misnamed(err):
+			return inputError{err}
+		case !f.warnedNoValid:
+			fmt.Fprintf(f.errOut, "rewardlens: warning: %s; following on\n", textsafe.Line(err.Error()))
+			f.warnedNoValid = true
+		}
 	}
 	return f.printLines(n)
+}
+
+// misnamed reports whether err, engine.NoValid's, blames a field that no
+// record read so far has (NoValidCause.Unseen): an objective's name is
+// wrong, and no later record will mend it. Any other error counts as
+// misnamed too: following cannot tell it will pass.
+func misnamed(err error) bool {
+	var nv *engine.NoValidError
+	if !errors.As(err, &nv) {
+		return true
+	}
+	for _, c := range nv.Causes {
+		if len(c.Unseen) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // printFinal prints every batch's final line, the newest too, before

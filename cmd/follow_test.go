@@ -323,3 +323,91 @@ func TestStatsFollowRewrittenInPlace(t *testing.T) {
 		}
 	}
 }
+
+// runWithBadValues returns a run of steps of 10 trajectories in 2 groups
+// whose accuracy is, in every record of step i, bad[i]: a JSON value
+// ("null", "NaN", "\"high\"") or "" for a good one (0 or 1).
+func runWithBadValues(bad ...string) string {
+	var b strings.Builder
+	for step, value := range bad {
+		for i := range 10 {
+			acc := value
+			if acc == "" {
+				acc = strconv.Itoa(i % 2)
+			}
+			fmt.Fprintf(&b, `{"id":"s%d-%d","batch":%d,"group":"g%d","metadata":{"accuracy":%s}}`+"\n", step, i, step, i%2, acc)
+		}
+	}
+	return b.String()
+}
+
+// TestStatsFollowInvalidFirstSteps: a run whose first steps are all
+// invalid by their values (the field there, but null, NaN, a string) is
+// followed on: a warning with the causes, those steps' lines with the
+// invalid_fraction ALERT, the valid steps after them as usual, and status
+// 3 at the end with --health (0 without).
+func TestStatsFollowInvalidFirstSteps(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	all := strings.SplitAfter(runWithBadValues("null", "NaN", `"high"`, "", ""), "\n")
+	for _, health := range []bool{true, false} {
+		path := filepath.Join(t.TempDir(), "run.jsonl")
+		if err := os.WriteFile(path, []byte(strings.Join(all[:10], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"stats", "--follow", "--objective", "acc=metadata.accuracy", path}
+		if health {
+			args = append(args, "--health")
+		}
+		f := startFollowing(t, args...)
+		f.await(t, "step 0 ")
+		testfile.Append(t, path, strings.Join(all[10:], ""))
+		f.await(t, "step 4 ")
+		code := f.stop()
+		if want := map[bool]int{true: exitHealthAlert, false: 0}[health]; code != want {
+			t.Errorf("health %t: status %d, want %d (stderr %q)", health, code, want, f.errOut.String())
+		}
+		lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+		if len(lines) != 5 {
+			t.Fatalf("health %t: %d lines, want one per step:\n%s", health, len(lines), f.out.String())
+		}
+		for i, line := range lines {
+			alert := strings.Contains(line, "ALERT invalid_fraction=1.0000")
+			if !strings.HasPrefix(line, fmt.Sprintf("step %d  trajectories 10 (", i)) || alert != (i < 3) || strings.Contains(line, "(10 invalid)") != (i < 3) {
+				t.Errorf("health %t: line %d: %q", health, i, line)
+			}
+		}
+		errOut := f.errOut.String()
+		for _, want := range []string{
+			"rewardlens: warning: all 10 trajectories are invalid: objective acc = metadata.accuracy: accuracy is null or absent in every trajectory; following on\n",
+			"rewardlens: warning: step 0: 10 of 10 trajectories invalid (100%), mostly acc: missing (10)\n",
+			"rewardlens: warning: step 1: 10 of 10 trajectories invalid (100%), mostly acc: NaN (10)\n",
+			"rewardlens: warning: step 2: 10 of 10 trajectories invalid (100%), mostly acc: not a number (10)\n",
+		} {
+			if strings.Count(errOut, want) != 1 {
+				t.Errorf("health %t: stderr %q, want %q once", health, errOut, want)
+			}
+		}
+		if strings.Count(errOut, "following on") != 1 {
+			t.Errorf("health %t: the causes told more than once: %q", health, errOut)
+		}
+	}
+}
+
+// TestStatsFollowMisnamedBesideBadValues: an objective whose field no
+// record has stays status 2 at once, with "did you mean", even when the
+// other objective's values are there but null.
+func TestStatsFollowMisnamedBesideBadValues(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(runWithBadValues("null", "null")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--objective", "acc=metadata.accuracy", "--objective", "g=metadata.grop", path)
+	code := <-f.status
+	f.status <- code // for the cleanup
+	if errOut := f.errOut.String(); code != exitBadInput || f.out.String() != "" || !strings.Contains(errOut, "no trajectory has field grop; did you mean group?") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 2, nothing, did you mean group", code, f.out.String(), errOut)
+	}
+}

@@ -166,6 +166,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		return nil, inputError{err}
 	}
 	reportSkipped(stdio.Stderr, data)
+	reportUnfinished(stdio.Stderr, data.Unfinished)
 	if data.Capped {
 		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
 	}
@@ -217,6 +218,14 @@ func reportSkipped(w io.Writer, data *loaders.Result) {
 	}
 	if data.Skipped > maxReasonsShown {
 		fmt.Fprintf(w, "  ... and %d more\n", data.Skipped-maxReasonsShown)
+	}
+}
+
+// reportUnfinished warns, on stderr, of the newest files of directories
+// read in part or not at all as their run is still writing them.
+func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
+	for _, u := range files {
+		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
 }
 

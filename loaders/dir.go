@@ -34,19 +34,12 @@ func Expand(paths []string) ([]string, error) {
 // expand is Expand with inputs listing a directory's input files: dirInputs
 // (none is an error), or listInputs (none is none).
 func expand(paths []string, inputs func(dir string) ([]string, error)) ([]string, error) {
-	var out []string
-	for _, p := range paths {
-		if p == "-" || !isDir(p) {
-			out = append(out, p)
-			continue
-		}
-		files, err := inputs(p)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, files...)
+	files, err := expandInputs(paths, inputs)
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.path
 	}
-	return out, nil
+	return out, err
 }
 
 // isDir reports whether path is a directory (following symbolic links).

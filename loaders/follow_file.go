@@ -233,11 +233,15 @@ func tailable(file *os.File, name string, format Format) bool {
 	return spec != nil && spec.tails
 }
 
-// loadWhole reads a file of a format that is read whole; an empty file has
-// no trajectories (yet).
+// loadWhole reads a file of a format that is read whole; an empty file,
+// or a Parquet file without its footer yet (Result.Unfinished), has no
+// trajectories (yet): it is read when it changes.
 func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
 	if size == 0 {
 		return &Result{}, nil
+	}
+	if u := footerless(file, f.path, size, opts.Format); u != nil {
+		return &Result{Unfinished: []Unfinished{*u}}, nil
 	}
 	return read(progress.reader(file), f.path, f.index, opts, size, each)
 }

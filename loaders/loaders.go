@@ -118,6 +118,11 @@ type Result struct {
 	// Capped reports that the reading stopped at Options.MaxRows: the rest
 	// of the inputs was not read.
 	Capped bool
+	// Unfinished are the newest files of the directories given that were
+	// read in part or not at all, as their run is still writing them
+	// (see Load), or, following, the Parquet files without their footer
+	// yet (see Follow): a warning each.
+	Unfinished []Unfinished
 }
 
 // skip records one skipped line, row or element.
@@ -136,6 +141,7 @@ func (r *Result) append(o *Result) {
 		r.Trajectories = append(r.Trajectories, o.Trajectories...)
 	}
 	r.Skipped += o.Skipped
+	r.Unfinished = append(r.Unfinished, o.Unfinished...)
 	room := maxSkipReasons - len(r.SkipReasons)
 	r.SkipReasons = append(r.SkipReasons, o.SkipReasons[:min(room, len(o.SkipReasons))]...)
 }
@@ -148,6 +154,14 @@ const stdinName = "<stdin>"
 // files they hold (see Expand). The path "-" is standard input (Options.Stdin),
 // which can be given once. A missing or unreadable file is an error naming
 // it, and so is a file without any trajectory ("no trajectories in PATH").
+//
+// The newest file of a directory (its last in natural order), which a live
+// run may be writing, is read as it is when Load looks at it, without its
+// last line when that line has no line end and is not a record yet; it is
+// left out when it is empty or a Parquet file without its footer yet.
+// Result.Unfinished says so, with the reason; with nothing else to read,
+// it is the error "no trajectories yet". Any other broken file stays an
+// error, with or without SkipInvalid.
 func Load(paths []string, opts Options) (*Result, error) {
 	return load(paths, opts, nil)
 }
@@ -174,9 +188,13 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 	if stdinCount(paths) > 1 {
 		return nil, errors.New(`standard input ("-") given more than once`)
 	}
-	paths, err := Expand(paths)
+	files, err := expandInputs(paths, dirInputs)
 	if err != nil {
 		return nil, err
+	}
+	paths = make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
 	}
 	total := &Result{}
 	var kept []engine.Trajectory // Load's, when capped
@@ -184,8 +202,23 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 		each = capRows(opts.MaxRows, each, &kept)
 	}
 	progress := newProgress(paths, opts.Progress)
-	for i, path := range paths {
-		res, err := loadPath(path, i, opts, progress, each)
+	anyRead := false // whether a file was read, not only left out
+	for i, f := range files {
+		limit := int64(-1)
+		if f.newest {
+			var u *Unfinished
+			if limit, u, err = liveSpan(f.path, opts); err != nil {
+				return nil, err
+			}
+			if u != nil {
+				total.Unfinished = append(total.Unfinished, *u)
+				if u.Whole {
+					continue
+				}
+			}
+		}
+		anyRead = true
+		res, err := loadPrefix(f.path, i, opts, progress, each, limit)
 		if errors.Is(err, errRowsCapped) {
 			total.Capped = true
 			if res != nil {
@@ -197,6 +230,9 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 			return nil, err
 		}
 		total.append(res)
+	}
+	if !anyRead {
+		return nil, fmt.Errorf("no trajectories yet: %s", total.Unfinished[0])
 	}
 	if opts.MaxRows > 0 && kept != nil {
 		total.Trajectories = kept
@@ -314,6 +350,12 @@ func stdinCount(paths []string) int {
 
 // loadPath reads one path given to Load.
 func loadPath(path string, fileIndex int, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+	return loadPrefix(path, fileIndex, opts, progress, each, -1)
+}
+
+// loadPrefix is loadPath reading only the first limit bytes of the file
+// (liveSpan), or all of it when limit < 0.
+func loadPrefix(path string, fileIndex int, opts Options, progress *progress, each func([]engine.Trajectory) error, limit int64) (*Result, error) {
 	if path == "-" {
 		stdin := opts.Stdin
 		if stdin == nil {
@@ -336,7 +378,11 @@ func loadPath(path string, fileIndex int, opts Options, progress *progress, each
 			size = st.Size()
 		}
 	}
-	return read(progress.reader(f), path, fileIndex, opts, size, each)
+	var r io.Reader = f
+	if limit >= 0 {
+		r, size = io.LimitReader(f, limit), min(size, limit)
+	}
+	return read(progress.reader(r), path, fileIndex, opts, size, each)
 }
 
 // Read reads one input that is already open. name is used in messages, as

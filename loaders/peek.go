@@ -37,12 +37,13 @@ type FileFields struct {
 // can be read once only) and returns what it tells of each file's fields,
 // in input order. A file's reading stops at its first trajectory; an
 // empty file, or a directory without input files, is left out, as it
-// tells nothing (Load's error for it stays).
+// tells nothing (Load's error for it stays), and so is the newest file of
+// a directory when Load leaves it out (Unfinished).
 // Options.Pick and Fields are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
 	// A directory without input files tells nothing, as an empty file:
 	// Load's error for it stays (following waits for it).
-	files, err := expand(paths, listInputs)
+	files, err := peekedFiles(paths, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,9 @@ type liveState struct {
 	// notice is the status line's notice of the last files read again,
 	// cleared by the next update that only brings lines.
 	notice string
+	// unfinished are the files the first reading left out as still being
+	// written, whose warnings are among warnings until they are read.
+	unfinished []loaders.Unfinished
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -63,6 +66,7 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}
+	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.keys.Follow.SetEnabled(true)
 	s.Batch = len(s.Result.Batches) - 1
 	m.header.live = m.live.tag()
@@ -121,6 +125,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		return nil
 	}
 	l.note(msg.u)
+	l.readUnfinished(msg.u)
 	step := s.CurrentBatch().Step
 	u := msg.u
 	u.Reloaded = union(l.emptied, u.Reloaded)
@@ -187,6 +192,19 @@ func (l *liveState) note(u loaders.Update) {
 	if u.Err != nil {
 		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
 	}
+}
+
+// readUnfinished drops the warning of each unfinished file that u brings
+// trajectories of: its writer completed it.
+func (l *liveState) readUnfinished(u loaders.Update) {
+	l.unfinished = slices.DeleteFunc(l.unfinished, func(uf loaders.Unfinished) bool {
+		read := slices.ContainsFunc(u.Trajectories, func(t engine.Trajectory) bool { return t.Source == uf.Path })
+		if read {
+			w := uf.String()
+			l.warnings = slices.DeleteFunc(l.warnings, func(x string) bool { return x == w })
+		}
+		return read
+	})
 }
 
 // allWarnings returns the session's warnings followed by the follower's.

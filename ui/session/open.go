@@ -73,7 +73,8 @@ func computerFor(cfg engine.Config, first *engine.Trajectory) (engine.Config, *e
 }
 
 // loaded records the config the session was computed with and its
-// warnings: the caller's, the duplicate IDs and the lines res skipped.
+// warnings: the caller's, the duplicate IDs, the lines res skipped and the
+// unfinished files it left out.
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
@@ -85,6 +86,10 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	}
 	if res.Capped {
 		s.Warnings = append(s.Warnings, loaders.CappedWarning(s.Trajectories.Len()))
+	}
+	s.Unfinished = res.Unfinished
+	for _, u := range res.Unfinished {
+		s.Warnings = append(s.Warnings, u.String())
 	}
 }
 

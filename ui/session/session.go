@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // Session is the data the dashboard shows and the settings it was computed
@@ -43,6 +44,9 @@ type Session struct {
 	CompareMethod engine.Method
 	// Warnings are shown in the status line (skipped lines, invalid rows).
 	Warnings []string
+	// Unfinished are the files the load left out in whole or part, as
+	// their run is still writing them; their warnings are in Warnings.
+	Unfinished []loaders.Unfinished
 	// Fields are the field names of the inputs' first records: when no
 	// trajectory is valid, the status line suggests the nearest to a field
 	// an objective reads and none of them has.

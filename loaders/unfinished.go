@@ -1,0 +1,278 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+)
+
+// Unfinished is the newest file of a directory that Load read in part or
+// not at all, because its run is probably still writing it: its last line
+// has no line end and is not a whole record yet, or it is empty, or it is
+// a Parquet file without its footer yet. A run writes its files in
+// natural order, so only the last one can be half-written; any other file
+// that is broken stays an error.
+type Unfinished struct {
+	Path string
+	// Whole reports that the file was left out whole; else only its last
+	// line was.
+	Whole bool
+	// Followed reports that a follower left it out, to read it when it
+	// changes: any file it follows, not only the newest.
+	Followed bool
+	// Reason says what is unfinished: "empty", "no Parquet footer yet",
+	// "no line end, and not complete JSON".
+	Reason string
+}
+
+// String reads "PATH: last line left out: no line end, and not complete
+// JSON (the newest file of its directory: its run is probably still
+// writing it)", or when Followed "PATH: left out: no Parquet footer yet
+// (its run is probably still writing it: read when it changes)".
+func (u Unfinished) String() string {
+	what := "last line left out"
+	if u.Whole {
+		what = "left out"
+	}
+	why := "the newest file of its directory: its run is probably still writing it"
+	if u.Followed {
+		why = "its run is probably still writing it: read when it changes"
+	}
+	return fmt.Sprintf("%s: %s: %s (%s)", u.Path, what, u.Reason, why)
+}
+
+// unfinishedReasons are the Reasons.
+const (
+	reasonEmpty    = "empty"
+	reasonNoFooter = "no Parquet footer yet"
+	reasonJSONLine = "no line end, and not complete JSON"
+	reasonCSVRow   = "no line end, and not a complete CSV row"
+	reasonOnlyLine = "its only line has no line end, and is not complete JSON"
+)
+
+// parquetMinSize is the size of the smallest Parquet file: the magic, then
+// after the footer its length (4 bytes) and the magic again.
+const parquetMinSize = 12
+
+// inputFile is one file that Load reads: a path given, or a file of a
+// directory given.
+type inputFile struct {
+	path string
+	// newest reports that it is the last input file of a directory given,
+	// in natural order: the one its run may still be writing.
+	newest bool
+}
+
+// expandInputs is expand, telling which file is the newest of its
+// directory.
+func expandInputs(paths []string, inputs func(dir string) ([]string, error)) ([]inputFile, error) {
+	var out []inputFile
+	for _, p := range paths {
+		if p == "-" || !isDir(p) {
+			out = append(out, inputFile{path: p})
+			continue
+		}
+		files, err := inputs(p)
+		if err != nil {
+			return nil, err
+		}
+		for i, f := range files {
+			out = append(out, inputFile{path: f, newest: i == len(files)-1})
+		}
+	}
+	return out, nil
+}
+
+// liveSpan looks once at path, the newest file of a directory, and
+// returns how many of its bytes Load reads: its size as it is now (what a
+// writer adds meanwhile waits for the next reading), or up to the end of
+// its last complete line when its last line is unfinished (u says so), or
+// none when u.Whole. A file that is not a regular one, a gzip file (whose
+// stream is one whole) and a JSON array (written whole) are read as they
+// are: the limit is then -1, no limit.
+//
+// A last line without a line end is unfinished only if it is not a
+// record yet: not valid JSON (Python's NaN and Infinity allowed) in JSONL,
+// or, in CSV, a row the CSV reader fails on or whose fields are not as
+// many as the header's. A complete last line without a line end is read.
+func liveSpan(path string, opts Options) (limit int64, u *Unfinished, err error) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return -1, nil, nil // opening it reports what is wrong
+	}
+	size := st.Size()
+	if size == 0 {
+		return 0, &Unfinished{Path: path, Whole: true, Reason: reasonEmpty}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return -1, nil, nil
+	}
+	defer f.Close()
+	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
+	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+		return size, nil, nil
+	}
+	format, err := ParseFormat(string(opts.Format))
+	if err != nil {
+		return -1, nil, nil // the reading reports it
+	}
+	if format == "" {
+		format = detectFormat(path, br)
+	}
+	switch format {
+	case Parquet:
+		return parquetSpan(f, br, path, size)
+	case JSONL, CSV:
+		return lineSpan(f, br, path, size, format, opts.maxRecord())
+	}
+	return size, nil, nil
+}
+
+// parquetSpan is liveSpan for a Parquet file: one that starts as Parquet
+// does but does not end with the magic after its footer yet is left out.
+// Any other is read, to fail if it is broken.
+func parquetSpan(f *os.File, br *bufio.Reader, path string, size int64) (int64, *Unfinished, error) {
+	head, _ := br.Peek(len(parquetMagic))
+	if !bytes.HasPrefix(parquetMagic, head) {
+		return size, nil, nil // not Parquet: the reader says so
+	}
+	tail := make([]byte, len(parquetMagic))
+	if size >= parquetMinSize {
+		if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
+			return 0, nil, err
+		}
+		if bytes.Equal(tail, parquetMagic) {
+			return size, nil, nil
+		}
+	}
+	return 0, &Unfinished{Path: path, Whole: true, Reason: reasonNoFooter}, nil
+}
+
+// lineSpan is liveSpan for a JSONL or CSV file.
+func lineSpan(f *os.File, br *bufio.Reader, path string, size int64, format Format, maxRecord int64) (int64, *Unfinished, error) {
+	start, err := lastLineStart(f, size, maxRecord)
+	if err != nil || start < 0 {
+		return size, nil, err // a line end last, or a line too long to look at: the reader judges it
+	}
+	last := make([]byte, size-start)
+	if _, err := f.ReadAt(last, start); err != nil {
+		return 0, nil, err
+	}
+	if start == 0 {
+		last = bytes.TrimPrefix(last, utf8BOM)
+	}
+	if len(bytes.TrimSpace(last)) == 0 {
+		return size, nil, nil
+	}
+	if format == JSONL {
+		if completeJSON(last) {
+			return size, nil, nil
+		}
+		if start == 0 {
+			return 0, &Unfinished{Path: path, Whole: true, Reason: reasonOnlyLine}, nil
+		}
+		return start, &Unfinished{Path: path, Reason: reasonJSONLine}, nil
+	}
+	if start == 0 {
+		return size, nil, nil // the header alone: no row to leave out
+	}
+	header, err := br.ReadBytes('\n')
+	if err != nil {
+		return size, nil, nil
+	}
+	if completeCSVRow(bytes.TrimPrefix(header, utf8BOM), last) {
+		return size, nil, nil
+	}
+	return start, &Unfinished{Path: path, Reason: reasonCSVRow}, nil
+}
+
+// lastLineStart returns the offset where the last line of the file of size
+// bytes starts, just past its last line end: -1 when the file ends with a
+// line end (its last line is complete), or when that line is longer than
+// maxRecord (the reader rejects it whole).
+func lastLineStart(f *os.File, size, maxRecord int64) (int64, error) {
+	const chunk = 64 << 10
+	buf := make([]byte, chunk)
+	for end := size; end > 0; {
+		from := max(end-chunk, 0)
+		b := buf[:end-from]
+		if _, err := f.ReadAt(b, from); err != nil {
+			return -1, err
+		}
+		if end == size && b[len(b)-1] == '\n' {
+			return -1, nil
+		}
+		if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+			return from + int64(i) + 1, nil
+		}
+		if size-from > maxRecord {
+			return -1, nil
+		}
+		end = from
+	}
+	return 0, nil
+}
+
+// completeJSON reports whether line is one JSON value, Python's NaN,
+// Infinity and -Infinity standing where numbers may.
+func completeJSON(line []byte) bool {
+	text, err := io.ReadAll(jsonscan.NewRewriter(bufio.NewReader(bytes.NewReader(line)), 0))
+	return err == nil && jsonscan.Valid(text)
+}
+
+// completeCSVRow reports whether row, read after header, is a CSV record
+// with as many fields as the header.
+func completeCSVRow(header, row []byte) bool {
+	cr := csv.NewReader(io.MultiReader(bytes.NewReader(header), bytes.NewReader(row)))
+	if _, err := cr.Read(); err != nil {
+		return false
+	}
+	_, err := cr.Read() // the fields not as many as the header's are an error
+	return err == nil
+}
+
+// peekedFiles are the files Peek looks at: those of paths, directories
+// expanded (one without input files tells nothing), but the newest file of
+// a directory when Load leaves it out whole.
+func peekedFiles(paths []string, opts Options) ([]string, error) {
+	files, err := expandInputs(paths, listInputs)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		if f.newest {
+			if _, u, err := liveSpan(f.path, opts); err != nil {
+				return nil, err
+			} else if u != nil && u.Whole {
+				continue
+			}
+		}
+		out = append(out, f.path)
+	}
+	return out, nil
+}
+
+// footerless returns, when the file of size bytes called path is read as
+// Parquet (format, else its name or content) and does not end with its
+// footer yet, its Unfinished for a follower; else nil.
+func footerless(f *os.File, path string, size int64, format Format) *Unfinished {
+	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
+	if format == "" {
+		format = detectFormat(path, br)
+	}
+	if format != Parquet {
+		return nil
+	}
+	if _, u, err := parquetSpan(f, br, path, size); err == nil && u != nil {
+		u.Followed = true
+		return u
+	}
+	return nil
+}

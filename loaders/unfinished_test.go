@@ -1,0 +1,236 @@
+package loaders
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/testfile"
+)
+
+// liveDir is the fixture of a live run's directory (testdata/live/README.md).
+func liveDir(name string) string { return filepath.Join("testdata", "live", name) }
+
+// idBatches returns the IDs of res's trajectories, in order, and each one's
+// batch: "ID/BATCH".
+func idBatches(res *Result) []string {
+	var out []string
+	for _, t := range res.Trajectories {
+		out = append(out, fmt.Sprintf("%s/%d", t.ID, t.Batch))
+	}
+	return out
+}
+
+// TestLoadUnfinishedNewestFile: the newest file of a directory (the last
+// in natural order: step_10 after step_2) is read without its last line
+// when that line has no line end and is not a record yet, or left out
+// when it is empty or a Parquet file without its footer, with or without
+// SkipInvalid: the trajectories of the other files and the complete
+// lines, and a warning naming the file, nothing skipped.
+func TestLoadUnfinishedNewestFile(t *testing.T) {
+	const tail = " (the newest file of its directory: its run is probably still writing it)"
+	parquetIDs := func() []string {
+		// completions_00001 and 00002 of the TRL sample: 12 rows each,
+		// named by their position in their file.
+		var out []string
+		for b := range 2 {
+			for i := range 12 {
+				out = append(out, fmt.Sprintf("%d/%d", i, b))
+			}
+		}
+		return out
+	}()
+	for _, c := range []struct {
+		dir     string
+		ids     []string
+		warning string
+	}{
+		{"jsonl", []string{"1a/0", "1b/0", "2a/1", "2b/1", "10a/2"},
+			"step_10.jsonl: last line left out: no line end, and not complete JSON" + tail},
+		{"csv", []string{"1a/0", "1b/0", "2a/1"},
+			"step_2.csv: last line left out: no line end, and not a complete CSV row" + tail},
+		{"parquet", parquetIDs,
+			"completions_00003.parquet: left out: no Parquet footer yet" + tail},
+		{"empty", []string{"1a/0"},
+			"step_2.parquet: left out: empty" + tail},
+		// A complete last line without its line end is read, NaN and all.
+		{"jsonl-last-complete", []string{"1a/0", "2a/1", "2b/1"}, ""},
+	} {
+		for _, skip := range []bool{false, true} {
+			res, err := Load([]string{liveDir(c.dir)}, Options{SkipInvalid: skip})
+			if err != nil {
+				t.Errorf("%s (skip %t): %v", c.dir, skip, err)
+				continue
+			}
+			if got := idBatches(res); !slices.Equal(got, c.ids) {
+				t.Errorf("%s (skip %t): trajectories %q, want %q", c.dir, skip, got, c.ids)
+			}
+			var warnings []string
+			for _, u := range res.Unfinished {
+				warnings = append(warnings, u.String())
+			}
+			want := []string{filepath.Join(liveDir(c.dir), c.warning)}
+			if c.warning == "" {
+				want = nil
+			}
+			if !slices.Equal(warnings, want) || res.Skipped != 0 {
+				t.Errorf("%s (skip %t): warnings %q, %d skipped; want %q, none", c.dir, skip, warnings, res.Skipped, want)
+			}
+		}
+	}
+}
+
+// TestLoadUnfinishedStreams: Stream hands over the complete lines of the
+// newest file only, and they can be read again by offset.
+func TestLoadUnfinishedStreams(t *testing.T) {
+	var got []string
+	var kept []engine.Trajectory
+	res, err := Stream([]string{liveDir("jsonl")}, Options{}, func(ts []engine.Trajectory) error {
+		for _, t := range ts {
+			got = append(got, t.ID)
+			t.Metadata = nil
+			kept = append(kept, t)
+		}
+		return nil
+	})
+	if err != nil || len(res.Unfinished) != 1 {
+		t.Fatalf("error %v, unfinished %v", err, res)
+	}
+	if want := []string{"1a", "1b", "2a", "2b", "10a"}; !slices.Equal(got, want) {
+		t.Errorf("streamed %q, want %q", got, want)
+	}
+	last := kept[len(kept)-1]
+	again, err := Reread(&last)
+	if err != nil || again.Metadata["acc"] != 0.25 {
+		t.Errorf("read again: %v, %v", again.Metadata, err)
+	}
+}
+
+// TestLoadUnfinishedOnlyNewest: the newest file stays an error when it is
+// not the last of a directory: a broken file that is not the newest, and
+// a file named on the command line, however unfinished it looks.
+func TestLoadUnfinishedOnlyNewest(t *testing.T) {
+	for _, skip := range []bool{false, true} {
+		_, err := Load([]string{liveDir("broken-older")}, Options{SkipInvalid: skip})
+		bad := filepath.Join(liveDir("broken-older"), "step_1.jsonl")
+		if !skip {
+			if err == nil || !strings.HasPrefix(err.Error(), bad+":2:") {
+				t.Errorf("a broken older file: error %v, want one at %s:2", err, bad)
+			}
+		} else if err != nil {
+			t.Errorf("a broken older file, skipping: %v", err)
+		}
+		named := filepath.Join(liveDir("jsonl"), "step_10.jsonl")
+		if res, err := Load([]string{named}, Options{SkipInvalid: skip}); !skip && (err == nil || !strings.HasPrefix(err.Error(), named+":2:")) {
+			t.Errorf("a file named: error %v, want one at %s:2", err, named)
+		} else if skip && (err != nil || res.Skipped != 1 || len(res.Unfinished) != 0) {
+			t.Errorf("a file named, skipping: %v, %+v", err, res)
+		}
+	}
+	res, err := Load([]string{liveDir("broken-older")}, Options{SkipInvalid: true})
+	if err == nil && (res.Skipped != 1 || len(res.Unfinished) != 0 || !slices.Equal(idBatches(res), []string{"1a/0", "2a/1"})) {
+		t.Errorf("a broken older file, skipping: %d skipped, %v unfinished, %q", res.Skipped, res.Unfinished, idBatches(res))
+	}
+}
+
+// TestLoadUnfinishedNothingElse: a directory whose only file is unfinished
+// has no trajectories yet, an error that says why.
+func TestLoadUnfinishedNothingElse(t *testing.T) {
+	_, err := Load([]string{liveDir("only-unfinished")}, Options{SkipInvalid: true})
+	want := "no trajectories yet: " + filepath.Join(liveDir("only-unfinished"), "run.jsonl") + ": left out: its only line has no line end, and is not complete JSON"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %q...", err, want)
+	}
+}
+
+// TestLiveSpan: which ends of a newest file are unfinished, format by
+// format; the limit is what Load reads of it.
+func TestLiveSpan(t *testing.T) {
+	par, err := os.ReadFile(filepath.Join(liveDir("parquet"), "completions_00001.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, text string
+		format     Format
+		limit      int64 // -1: left out whole
+		reason     string
+	}{
+		{"a.jsonl", "{}\n{\"a\":", "", 3, reasonJSONLine},
+		{"a.jsonl", "{}\n{\"a\":1}", "", 10, ""},
+		{"a.jsonl", "{}\n{\"a\":-Infinity}  ", "", 20, ""},
+		{"a.jsonl", "{}\n{\"a\":1}\n", "", 11, ""},
+		{"a.jsonl", "{}\n   ", "", 6, ""},
+		{"a.jsonl", "\xef\xbb\xbf{\"a\"", "", -1, reasonOnlyLine},
+		{"a.jsonl", "\xef\xbb\xbf{\"a\":1}", "", 10, ""},
+		{"a.jsonl", "{}\n{\"a\"", "", 3, reasonJSONLine},
+		{"a.txt", "{}\n{\"a\"", JSONL, 3, reasonJSONLine},
+		{"a.txt", "{}\n{\"a\"", "", 3, reasonJSONLine}, // JSONL by its content
+		{"a.csv", "id,x\n1,2\n3", "", 9, reasonCSVRow},
+		{"a.csv", "id,x\n1,2\n3,\"4", "", 9, reasonCSVRow},
+		{"a.csv", "id,x\n1,2\n3,4", "", 12, ""},
+		{"a.csv", "id,x", "", 4, ""}, // the header alone: read, to fail
+		{"a.json", "[{}", "", 3, ""}, // a JSON array is written whole
+		{"a.parquet", "", "", -1, reasonEmpty},
+		{"a.jsonl", "", "", -1, reasonEmpty},
+		{"a.parquet", "PA", "", -1, reasonNoFooter},
+		{"a.parquet", string(par[:len(par)-1]), "", -1, reasonNoFooter},
+		{"a.parquet", string(par), "", int64(len(par)), ""},
+		{"a.parquet", "not parquet at all", "", 18, ""}, // read, to fail
+		{"a.jsonl.gz", "\x1f\x8b\x08", "", 3, ""},       // a gzip stream is read whole
+	} {
+		path := writeFile(t, t.TempDir(), c.name, []byte(c.text))
+		limit, u, err := liveSpan(path, Options{Format: c.format})
+		reason := ""
+		if u != nil {
+			reason = u.Reason
+			if u.Whole {
+				limit = -1
+			}
+		}
+		if err != nil || limit != c.limit || reason != c.reason {
+			t.Errorf("%s %q: limit %d, reason %q, error %v; want %d, %q", c.name, c.text, limit, reason, err, c.limit, c.reason)
+		}
+	}
+}
+
+// TestFollowParquetWithoutFooter: a followed Parquet file without its
+// footer yet has no trajectories yet, a warning of the first reading
+// (Result.Unfinished) rather than an error; once the writer completes
+// it, it is read whole.
+func TestFollowParquetWithoutFooter(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	whole, err := os.ReadFile(filepath.Join(liveDir("parquet"), "completions_00002.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "completions_00001.parquet", whole)
+	path := writeFile(t, dir, "completions_00002.parquet", whole[:len(whole)/2])
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{dir}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := path + ": left out: no Parquet footer yet (its run is probably still writing it: read when it changes)"
+	if len(res.Unfinished) != 1 || res.Unfinished[0].String() != want || len(res.Trajectories) != 12 {
+		t.Fatalf("first reading: %d trajectories, unfinished %v; want 12 and %q", len(res.Trajectories), res.Unfinished, want)
+	}
+	f := newFollowed(res)
+	testfile.Append(t, path, string(whole[len(whole)/2:]))
+	f.await(t, ch, "the completed file", func() bool { return len(f.ids[path]) == 12 })
+	cancel()
+	for range ch {
+	}
+	if len(f.errs) > 0 {
+		t.Errorf("errors: %v", f.errs)
+	}
+}
