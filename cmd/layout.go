@@ -211,6 +211,9 @@ func layoutSentence(name string, cfg engine.Config) string {
 	if cfg.Epsilon != nil {
 		parts = append(parts, fmt.Sprintf("epsilon %g", *cfg.Epsilon))
 	}
+	if cfg.Std != "" {
+		parts = append(parts, cfg.Std+" std")
+	}
 	if cfg.LoggedAdvantage != "" {
 		parts = append(parts, "logged advantage = "+cfg.LoggedAdvantage)
 	}

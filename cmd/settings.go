@@ -37,6 +37,7 @@ type settings struct {
 	from                           string
 	groupBy, batchBy, idBy         string
 	epsilon                        float64
+	std                            string
 	groupOfOne                     string
 	nanSum                         bool
 	loggedAdvantage                string
@@ -64,6 +65,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.batchBy, "batch-by", "", "set each record's batch to `EXPR`, an integer (e.g. step)")
 	f.StringVar(&s.idBy, "id-by", "", "set each record's id to `EXPR`")
 	f.Float64Var(&s.epsilon, "epsilon", engine.DefaultEpsilon, "added to the std in grpo and gdpo (verl 1e-6, OpenRLHF 1e-9)")
+	f.StringVar(&s.std, "std", "", "the std grpo and gdpo divide by: sample (n - 1, TRL, verl) or population (n, open-instruct) (default sample)")
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
@@ -81,6 +83,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"input-format": loaders.FormatNames(),
 		"from":         layoutNames(),
 		"group-of-one": strs(engine.GroupOfOnes),
+		"std":          strs(engine.Stds),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}
@@ -118,6 +121,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("batch-by", func() { cfg.BatchBy = s.batchBy })
 	set("id-by", func() { cfg.IDBy = s.idBy })
 	set("epsilon", func() { cfg.Epsilon = &s.epsilon })
+	set("std", func() { cfg.Std = s.std })
 	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
