@@ -37,7 +37,7 @@ type trainerLayout struct {
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
 // the first whose fields a file has is its layout.
-var trainerLayouts = []*trainerLayout{&trlLayout, &verlLayout}
+var trainerLayouts = []*trainerLayout{&trlLayout, &verlLayout, &openInstructLayout}
 
 const (
 	layoutAuto  = "auto"
@@ -210,6 +210,9 @@ func layoutSentence(name string, cfg engine.Config) string {
 	}
 	if cfg.Epsilon != nil {
 		parts = append(parts, fmt.Sprintf("epsilon %g", *cfg.Epsilon))
+	}
+	if cfg.Scale != "" {
+		parts = append(parts, "scale "+cfg.Scale)
 	}
 	if cfg.Std != "" {
 		parts = append(parts, cfg.Std+" std")
