@@ -80,7 +80,7 @@ func TestWandbTableDetection(t *testing.T) {
 	}
 	for text, want := range map[string]bool{
 		string(run): true, string(artifact): true,
-		` {"columns": [1, "b"], "data": []}`: true,
+		` {"columns": [1, "b"], "data": []}`:                          true,
 		`{"_type": "table-file", "path": "media/table/x.table.json"}`: false, // the reader's error says what it is
 		`{"columns": ["a"], "x": 1}`:                                  false,
 		`{"columns": "a", "data": []}`:                                false,
