@@ -227,5 +227,5 @@ func layoutSentence(name string, cfg engine.Config) string {
 // not recognise because nothing is in them yet (empty files, a directory
 // without input files, an empty .gz).
 func emptyLayoutNote(paths []string) string {
-	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl or --from trl if a trainer writes it)", strings.Join(paths, ", "))
+	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct if a trainer writes it)", strings.Join(paths, ", "))
 }

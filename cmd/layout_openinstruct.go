@@ -44,9 +44,11 @@ const (
 	openInstructReward    = "reward"
 	openInstructAdvantage = "advantage"
 	openInstructEpsilon   = 1e-8 // the standard advantage's epsilon
-	// openInstructPeekRows bounds what openInstructNormalisation reads:
-	// one shard (rl_utils.ROLLOUT_SHARD_SIZE).
-	openInstructPeekRows = 10000
+	// openInstructPeekRows bounds what openInstructNormalisation reads of
+	// the first file (a shard holds 10000 records, each with its tokens):
+	// the first groups tell, and with filter_zero_std_samples, open-
+	// instruct's default, every group kept has rewards that differ.
+	openInstructPeekRows = 1024
 )
 
 // An openInstructMode is one of open-instruct's advantage normalisations
