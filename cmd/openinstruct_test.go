@@ -135,3 +135,30 @@ func TestOpenInstructNormalisation(t *testing.T) {
 		t.Errorf(`"": %s, want centered`, got)
 	}
 }
+
+// TestOpenInstructLayoutChoice checks --from open-instruct against other
+// layouts, and the note on the metadata file for plain records.
+func TestOpenInstructLayoutChoice(t *testing.T) {
+	standard := filepath.Join(openInstructDir, "standard")
+	shard := filepath.Join(standard, "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl")
+	out, errOut, code := run(t, "", "compute", "--from", "open-instruct", verlDir)
+	checkBadInput(t, out, errOut, code, filepath.Join(verlDir, "1.jsonl")+": not open-instruct rollout traces (--from open-instruct)")
+	out, errOut, code = run(t, "", "compute", "--from", "verl", shard)
+	checkBadInput(t, out, errOut, code, shard+": not a verl rollout dump (--from verl)")
+	out, errOut, code = run(t, "", "compute", standard, verlDir)
+	checkBadInput(t, out, errOut, code, "mixed layouts: "+shard+" is open-instruct rollout traces, ")
+
+	// Read as plain records, the shards have no group and the metadata
+	// file is still left out, on a line of its own.
+	recs, errOut := computeList(t, "", "--from", "plain", "--objective", "reward=reward", standard)
+	meta := filepath.Join(standard, "grpo_gsm8k__1__1764150000_metadata.jsonl")
+	if len(recs) != 24 || recs[0].Group != "" || !strings.HasPrefix(errOut, "rewardlens: left out "+meta+" (a run's metadata, not rollouts)\n") {
+		t.Errorf("--from plain: %d records, group %q, stderr %q", len(recs), recs[0].Group, errOut)
+	}
+	// The open-instruct layout with --from, and a flag that overrides
+	// what the log told: --scale none on standard traces.
+	recs, errOut = computeList(t, "", "--from", "open-instruct", "--method", "grpo", "--scale", "none", standard)
+	if recs[4].Reward != 0.3125 || !strings.Contains(errOut, "epsilon 1e-08, scale none, population std") {
+		t.Errorf("--scale none: %v, %q", recs[4].Reward, errOut)
+	}
+}
