@@ -108,6 +108,9 @@ func TestWandbTableDetection(t *testing.T) {
 	if err != nil || len(res.Trajectories) != 1 || res.Trajectories[0].Metadata["columns"] != `["a"]` {
 		t.Fatalf("--input-format jsonl: %v %v", err, res)
 	}
+	// A .json file holding a table says what it is.
+	_, err = readString("completions.json", `{"columns": ["a"], "data": [[1]]}`, Options{})
+	checkLineError(t, err, "completions.json:1:1: expected a JSON array of trajectories, found a W&B table: name it *.table.json or give --input-format wandb-table")
 	if f, err := ParseFormat("wandb-table"); err != nil || f != WandBTable {
 		t.Errorf("ParseFormat(wandb-table) = %q, %v", f, err)
 	}
