@@ -125,8 +125,8 @@ func openInstructNormalisation(path string) openInstructMode {
 		}
 		fitsStandard, fitsCentered := true, true
 		for _, r := range g {
-			fitsStandard = fitsStandard && near(r.advantage, (r.reward-mean)/(std+openInstructEpsilon))
-			fitsCentered = fitsCentered && near(r.advantage, r.reward-mean)
+			fitsStandard = fitsStandard && fitsLogged(r.advantage, (r.reward-mean)/(std+openInstructEpsilon))
+			fitsCentered = fitsCentered && fitsLogged(r.advantage, r.reward-mean)
 		}
 		if fitsStandard {
 			standard++
@@ -141,8 +141,9 @@ func openInstructNormalisation(path string) openInstructMode {
 	return openInstructCentered
 }
 
-// near reports whether x is y to 1e-10, relative to |y| above 1.
-func near(x, y float64) bool {
+// fitsLogged reports whether the logged advantage x is y to 1e-10,
+// relative to |y| above 1.
+func fitsLogged(x, y float64) bool {
 	return math.Abs(x-y) <= 1e-10*math.Max(1, math.Abs(y))
 }
 
