@@ -26,11 +26,14 @@ import (
 // (open_instruct/data_loader.py), per group of a step:
 //
 //	standard: (r - mean) / (std + 1e-8), numpy's std (population)
-//	centered: r - mean (advantage_normalization_type's default)
+//	centered: r - mean
 //
-// The file does not say which one the run used; the logged advantage of
-// the first file's groups does (openInstructNormalisation), and centered
-// stands when it cannot tell.
+// centered is advantage_normalization_type's default since 7917d4173
+// (2026-03-20), standard before, since --save_traces came (d3db70937,
+// 2026-01-23) with the same code: runs of both are about. The file does
+// not say which one the run used; the logged advantage of the first
+// file's groups does (openInstructNormalisation), and centered stands
+// when it cannot tell.
 var openInstructLayout = trainerLayout{
 	name:         "open-instruct",
 	description:  "open-instruct rollout traces",
