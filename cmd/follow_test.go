@@ -246,7 +246,7 @@ func TestStatsFollowEmptyFileSaysLayoutUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFollowing(t, "stats", "--follow", path)
-	f.awaitErr(t, "warning: layout not recognised: "+path+" holds no record yet, so it is read as plain records (give --from verl or --from trl")
+	f.awaitErr(t, "warning: layout not recognised: "+path+" holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct")
 	f.stop()
 	dir := t.TempDir() // a run's directory before its first dump
 	f = startFollowing(t, "stats", "--follow", dir)

@@ -44,7 +44,7 @@ type trainerLayout struct {
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
 // the first whose fields a file has is its layout.
-var trainerLayouts = []*trainerLayout{&trlLayout, &verlLayout}
+var trainerLayouts = []*trainerLayout{&trlLayout, &verlLayout, &openInstructLayout}
 
 const (
 	layoutAuto  = "auto"
@@ -243,6 +243,12 @@ func layoutSentence(name string, cfg engine.Config) string {
 	if cfg.Epsilon != nil {
 		parts = append(parts, fmt.Sprintf("epsilon %g", *cfg.Epsilon))
 	}
+	if cfg.Scale != "" {
+		parts = append(parts, "scale "+cfg.Scale)
+	}
+	if cfg.Std != "" {
+		parts = append(parts, cfg.Std+" std")
+	}
 	if cfg.LoggedAdvantage != "" {
 		parts = append(parts, "logged advantage = "+cfg.LoggedAdvantage)
 	}
@@ -253,5 +259,5 @@ func layoutSentence(name string, cfg engine.Config) string {
 // not recognise because nothing is in them yet (empty files, a directory
 // without input files, an empty .gz).
 func emptyLayoutNote(paths []string) string {
-	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl or --from trl if a trainer writes it)", strings.Join(paths, ", "))
+	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct if a trainer writes it)", strings.Join(paths, ", "))
 }

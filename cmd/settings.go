@@ -37,6 +37,7 @@ type settings struct {
 	from                           string
 	groupBy, batchBy, idBy         string
 	epsilon                        float64
+	std                            string
 	groupOfOne                     string
 	nanSum                         bool
 	loggedAdvantage                string
@@ -60,11 +61,12 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.maxRecordBytes, "max-record-bytes", "256MiB", "the longest record read, a JSONL line, JSON element or CSV row (`SIZE`: bytes, or with KiB, MiB, GiB); a longer one is an error (a JSONL line is skipped with --skip-invalid-lines)")
 	f.IntVar(&s.maxRows, "max-rows", 0, "read at most `N` trajectories, the first in input order (0: all); a loud warning says the rest was not read")
 	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
-	f.StringVar(&s.from, "from", "", "input layout: auto, verl, trl or plain (default auto: recognised by the fields)")
+	f.StringVar(&s.from, "from", "", "input layout: "+strings.Join(layoutNames(), ", ")+" (default auto: recognised by the fields)")
 	f.StringVar(&s.groupBy, "group-by", "", "set each record's group to `EXPR` (e.g. input, prompt)")
 	f.StringVar(&s.batchBy, "batch-by", "", "set each record's batch to `EXPR`, an integer (e.g. step)")
 	f.StringVar(&s.idBy, "id-by", "", "set each record's id to `EXPR`")
 	f.Float64Var(&s.epsilon, "epsilon", engine.DefaultEpsilon, "added to the std in grpo and gdpo (verl 1e-6, OpenRLHF 1e-9)")
+	f.StringVar(&s.std, "std", "", "the std grpo and gdpo divide by: sample (n - 1, TRL, verl) or population (n, open-instruct) (default sample)")
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
@@ -83,6 +85,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"input-format": loaders.FormatNames(),
 		"from":         layoutNames(),
 		"group-of-one": strs(engine.GroupOfOnes),
+		"std":          strs(engine.Stds),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}
@@ -120,6 +123,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("batch-by", func() { cfg.BatchBy = s.batchBy })
 	set("id-by", func() { cfg.IDBy = s.idBy })
 	set("epsilon", func() { cfg.Epsilon = &s.epsilon })
+	set("std", func() { cfg.Std = s.std })
 	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
@@ -167,6 +171,7 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
+	layout = withCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
 		return cfg, loaders.Options{}, "", err
 	}

@@ -406,10 +406,10 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 }
 
 // sameOptions reports whether a and b were computed with the same method,
-// scope, scale, normalisation and weights.
+// scope, scale, std, normalisation and weights.
 func sameOptions(a, b *Result) bool {
 	x, y := a.Options, b.Options
-	return x.Method == y.Method && x.Scope == y.Scope && x.Scale == y.Scale && x.Normalize == y.Normalize &&
+	return x.Method == y.Method && x.Scope == y.Scope && x.Scale == y.Scale && x.Std == y.Std && x.Normalize == y.Normalize &&
 		slices.EqualFunc(a.Objectives, b.Objectives, func(p, q Objective) bool { return sameFloat(p.Weight, q.Weight) })
 }
 

@@ -99,7 +99,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
 		buf := getScratch(len(b.Members))
 		*buf = gather(*buf, res.Scores, res.validOf(b))
-		batchStd1 = stats.SampleStd(*buf)
+		batchStd1 = opts.std(*buf)
 		putScratch(buf)
 	}
 	if opts.Method == GDPO {
@@ -191,9 +191,10 @@ func relative(u, s []float64, order []int) []int {
 }
 
 // grpo writes TRL's group-relative advantage: A = s - mean(s), divided by
-// std1 + epsilon where std1 is the sample std of the group (scale group) or
-// of the batch (scale batch, given), unscaled with scale none or normalize
-// off. An undefined std1 (a single value) makes every reward 0, but with
+// std1 + epsilon where std1 is the std (Options.Std: sample, or
+// population) of the group (scale group) or of the batch (scale batch,
+// given), unscaled with scale none or normalize off. An undefined std1 (a
+// single value, sample std) makes every reward 0, but with
 // GroupOfOneScore a group of one has mean 0 and, for scale group, std 1,
 // as in verl: s / (1 + epsilon), s unscaled, s / (std1 + epsilon) for
 // scale batch.
@@ -208,7 +209,7 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 	if scaled {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
-			std1 = stats.SampleStd(s)
+			std1 = opts.std(s)
 			if alone {
 				std1 = 1
 			}
@@ -290,7 +291,7 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 // one), summed with the weights, R = sum_k w_k g_k, then R normalised over
 // the batch's valid trajectories, A = (R - mean) / (std1 + eps) (0 for a
 // batch of one), or only centred, A = R - mean, with normalize off; eps is
-// Options.Epsilon.
+// Options.Epsilon, std1 the std Options.Std names (sample or population).
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	m, eps := res.M, res.Options.epsilon()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
@@ -308,7 +309,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			for j, i := range idx {
 				x[j] = o.Orient(res.Values[i*m+k])
 			}
-			mean, std1 := stats.Mean(x), stats.SampleStd(x)
+			mean, std1 := stats.Mean(x), res.Options.std(x)
 			for j, i := range idx {
 				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
 			}
@@ -327,7 +328,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			r[lo+j] = res.Rewards[i]
 		}
 	})
-	mean, std1 := stats.Mean(r), stats.SampleStd(r)
+	mean, std1 := stats.Mean(r), res.Options.std(r)
 	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			switch {

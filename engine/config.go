@@ -57,6 +57,9 @@ type Config struct {
 	Weights map[string]float64 `toml:"weights,omitempty"`
 	// Epsilon is what grpo and gdpo add to the std (default 1e-4).
 	Epsilon *float64 `toml:"epsilon,omitempty"`
+	// Std is the std grpo and gdpo divide by: "sample" (default) or
+	// "population" (open-instruct's "standard" advantage).
+	Std string `toml:"std,omitempty"`
 	// GroupOfOne is what grpo and rloo give a group of one: "zero"
 	// (default) or "score" (verl).
 	GroupOfOne string `toml:"group_of_one,omitempty"`
@@ -200,6 +203,11 @@ func (cfg Config) options() (Options, error) {
 			return opts, fmt.Errorf("epsilon %v: must be a positive finite number", e)
 		}
 		opts.Epsilon = *cfg.Epsilon
+	}
+	if cfg.Std != "" {
+		if opts.Std, err = ParseStd(cfg.Std); err != nil {
+			return opts, err
+		}
 	}
 	if cfg.GroupOfOne != "" {
 		if opts.GroupOfOne, err = ParseGroupOfOne(cfg.GroupOfOne); err != nil {

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // Method names a reward method (docs/CONTRACT.md, Methods).
@@ -48,6 +50,21 @@ const (
 // Scales lists every GRPO scale.
 var Scales = []Scale{ScaleGroup, ScaleBatch, ScaleNone}
 
+// Std says which standard deviation grpo and gdpo divide by: the sample
+// std sqrt(sum (x - mean)^2 / (n - 1)), as TRL and verl take it
+// (torch's std), or the population std sqrt(sum (x - mean)^2 / n), as
+// open-instruct's "standard" advantage takes it (numpy's std).
+type Std string
+
+// The standard deviations.
+const (
+	StdSample     Std = "sample"
+	StdPopulation Std = "population"
+)
+
+// Stds lists every standard deviation.
+var Stds = []Std{StdSample, StdPopulation}
+
 // Goal says whether an objective is maximised or minimised.
 type Goal string
 
@@ -92,6 +109,10 @@ func ParseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) 
 // ParseScale returns the scale named s, or an error listing the valid names.
 func ParseScale(s string) (Scale, error) { return parseEnum("scale", s, Scales) }
 
+// ParseStd returns the standard deviation named s, or an error listing the
+// valid names.
+func ParseStd(s string) (Std, error) { return parseEnum("std", s, Stds) }
+
 // ParseGroupOfOne returns the convention named s, or an error listing the
 // valid names.
 func ParseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
@@ -126,9 +147,12 @@ type Options struct {
 	// Weights, when not nil, replace the scorer's objective weights (one per
 	// objective, in order): the score is sum_k Weights[k] * o'_k.
 	Weights []float64
-	// Epsilon is added to the sample std that grpo and gdpo divide by; 0
-	// stands for DefaultEpsilon.
+	// Epsilon is added to the std that grpo and gdpo divide by; 0 stands
+	// for DefaultEpsilon.
 	Epsilon float64
+	// Std is the std that grpo and gdpo divide by; "" stands for
+	// StdSample.
+	Std Std
 	// GroupOfOne is what grpo and rloo give a group of one valid
 	// trajectory; "" stands for GroupOfOneZero.
 	GroupOfOne GroupOfOne
@@ -142,9 +166,20 @@ func (o Options) epsilon() float64 {
 	return o.Epsilon
 }
 
+// std returns the std of x that grpo and gdpo divide by: the sample std
+// (NaN for fewer than two values) or, with StdPopulation, the population
+// std (0 for one value, as numpy's).
+func (o Options) std(x []float64) float64 {
+	if o.Std == StdPopulation {
+		_, std := stats.PopMeanStd(x)
+		return std
+	}
+	return stats.SampleStd(x)
+}
+
 // DefaultOptions returns the defaults (docs/CONTRACT.md, Settings): method
-// pareto, scope group, scale group, normalize on, epsilon 1e-4, a group of
-// one rewarded 0.
+// pareto, scope group, scale group, normalize on, epsilon 1e-4, the sample
+// std, a group of one rewarded 0.
 func DefaultOptions() Options {
-	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, GroupOfOne: GroupOfOneZero}
+	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero}
 }

@@ -21,7 +21,8 @@ func IsInputName(name string) bool {
 }
 
 // Expand returns paths with each directory replaced by the input files it
-// holds (IsInputName; not recursive) in natural name order (NaturalCompare:
+// holds (IsInputName, companions left out: Companions; not recursive) in
+// natural name order (NaturalCompare:
 // step_9 before step_10). Other paths, "-" and paths that do not exist
 // included, are kept as they are: opening them reports what is wrong. A
 // directory without an input file is an error naming it. Load expands its
@@ -68,8 +69,9 @@ func listInputs(dir string) ([]string, error) {
 	var names []string
 	for _, e := range entries {
 		// A directory, even one called x.jsonl, is not read: the expansion
-		// is not recursive.
-		if IsInputName(e.Name()) && !isDir(filepath.Join(dir, e.Name())) {
+		// is not recursive. A companion of the rollouts is not one.
+		path := filepath.Join(dir, e.Name())
+		if IsInputName(e.Name()) && !isDir(path) && !isCompanion(path, e.Name()) {
 			names = append(names, e.Name())
 		}
 	}

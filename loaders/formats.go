@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,12 +14,14 @@ import (
 type Format string
 
 // The formats: a JSON array of objects, one JSON object per line (JSONL,
-// also called NDJSON), CSV with a header row, and Parquet.
+// also called NDJSON), CSV with a header row, Parquet, and a W&B table
+// (wandb.go).
 const (
-	JSON    Format = "json"
-	JSONL   Format = "jsonl"
-	CSV     Format = "csv"
-	Parquet Format = "parquet"
+	JSON       Format = "json"
+	JSONL      Format = "jsonl"
+	CSV        Format = "csv"
+	Parquet    Format = "parquet"
+	WandBTable Format = "wandb-table"
 )
 
 // formatSpec is all the loaders know of an input format. A new format is
@@ -69,6 +70,11 @@ var formats = []formatSpec{
 		format: Parquet, extensions: []string{".parquet"}, binary: true,
 		read: func(l *loader, br *bufio.Reader) error { return l.readParquet(br) },
 	},
+	{
+		format: WandBTable, extensions: []string{".table.json"},
+		read:   (*loader).readWandbTable,
+		reread: (*loader).rereadTableRow,
+	},
 }
 
 // spec returns the table entry of f, nil for "" or an unknown format.
@@ -110,13 +116,15 @@ func ParseFormat(s string) (Format, error) {
 
 // formatByName returns the format whose extension ends name (lower case,
 // a final ".gz" stripped when gzipped, which binary formats never are),
-// or "".
+// the longest extension winning (".table.json" over ".json"), or "".
 func formatByName(name string, gzipped bool) Format {
-	ext := filepath.Ext(name)
+	found, longest := Format(""), 0
 	for _, spec := range formats {
-		if slices.Contains(spec.extensions, ext) && !(gzipped && spec.binary) {
-			return spec.format
+		for _, ext := range spec.extensions {
+			if strings.HasSuffix(name, ext) && len(ext) > longest && !(gzipped && spec.binary) {
+				found, longest = spec.format, len(ext)
+			}
 		}
 	}
-	return ""
+	return found
 }

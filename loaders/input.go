@@ -63,8 +63,13 @@ func detectFormat(name string, br *bufio.Reader) Format {
 	return sniffFormat(br)
 }
 
+// maxTableSniff is how much of an input sniffFormat looks at to tell a W&B
+// table: the read buffer.
+const maxTableSniff = bufferSize
+
 // sniffFormat looks at the first byte that is not JSON white space without
-// consuming it: '[' is JSON, '{' is JSONL, anything else CSV. An input that
+// consuming it: '[' is JSON, '{' a W&B table when it opens one
+// (isWandbTable), else JSONL, anything else CSV. An input that
 // is all white space (or starts with more of it than the buffer holds) is
 // read as JSONL, which skips blank lines.
 func sniffFormat(br *bufio.Reader) Format {
@@ -75,6 +80,9 @@ func sniffFormat(br *bufio.Reader) Format {
 			case '[':
 				return JSON
 			case '{':
+				if head, _ := br.Peek(maxTableSniff); isWandbTable(head) {
+					return WandBTable
+				}
 				return JSONL
 			}
 			return CSV

@@ -81,7 +81,11 @@ func (j jsonReader) start() (empty bool, err error) {
 			return false, j.fail(err)
 		}
 		start := j.dec.InputOffset() - int64(len(first))
-		return false, j.errorAt(start, "expected a JSON array of trajectories, found "+describe(first, true))
+		msg := "expected a JSON array of trajectories, found " + describe(first, true)
+		if isWandbTable(first) {
+			msg = "expected a JSON array of trajectories, found a W&B table: name it *.table.json or give --input-format wandb-table"
+		}
+		return false, j.errorAt(start, msg)
 	}
 	switch _, err := j.dec.Token(); err {
 	case nil:

@@ -18,7 +18,7 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 	_, err := ParseFormat("xml")
-	if err == nil || err.Error() != `unknown format "xml" (valid: json, jsonl, ndjson, csv, parquet)` {
+	if err == nil || err.Error() != `unknown format "xml" (valid: json, jsonl, ndjson, csv, parquet, wandb-table)` {
 		t.Errorf("ParseFormat(xml) error = %v", err)
 	}
 	_, err = readString("t.jsonl", "{}", Options{Format: "yaml"})

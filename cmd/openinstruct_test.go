@@ -1,0 +1,164 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// openInstructDir holds rollout traces written by open-instruct's own
+// code (scripts/openinstruct_traces.py: rl_utils.save_rollouts_to_disk
+// and the advantage of data_loader.py's _data_preparation_loop, at
+// e6c3044aa6201c8bfa4573c1b03142af599e730d), one directory per
+// advantage_normalization_type, each with the run's metadata file beside
+// two shards of one step each.
+var openInstructDir = filepath.Join("testdata", "openinstruct")
+
+// openInstructRow is what the tests read of a RolloutRecord.
+type openInstructRow struct {
+	Step      int64   `json:"step"`
+	PromptIdx int     `json:"prompt_idx"`
+	Reward    float64 `json:"reward"`
+	Advantage float64 `json:"advantage"`
+}
+
+// readOpenInstruct reads the shards of dir, in shard order.
+func readOpenInstruct(t *testing.T, dir string) []openInstructRow {
+	t.Helper()
+	var rows []openInstructRow
+	for _, shard := range []string{"000000", "000001"} {
+		f, err := os.Open(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_"+shard+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			var r openInstructRow
+			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+				t.Fatal(err)
+			}
+			rows = append(rows, r)
+		}
+		f.Close()
+	}
+	return rows
+}
+
+// TestOpenInstructTraces runs compute --method grpo with no other flag on
+// traces of each of open-instruct's advantage normalisations: every
+// reward is the advantage open-instruct logged, the metadata file is left
+// out with a note, and the groups are the prompts of a step.
+func TestOpenInstructTraces(t *testing.T) {
+	for mode, settings := range map[string]string{
+		"standard": "objective reward, epsilon 1e-08, scale group, population std, logged advantage = advantage",
+		"centered": "objective reward, scale none, logged advantage = advantage",
+	} {
+		dir := filepath.Join(openInstructDir, mode)
+		recs, errOut := computeList(t, "", "--method", "grpo", dir)
+		meta := filepath.Join(dir, "grpo_gsm8k__1__1764150000_metadata.jsonl")
+		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, " + settings + "; left out " + meta + " (a run's metadata, not rollouts)\n"
+		if !strings.Contains(errOut, want) {
+			t.Errorf("%s: stderr %q, want %q", mode, errOut, want)
+		}
+		rows := readOpenInstruct(t, dir)
+		if len(recs) != len(rows) || len(rows) != 24 {
+			t.Fatalf("%s: %d records, %d rows, want 24", mode, len(recs), len(rows))
+		}
+		for i, r := range recs {
+			w := rows[i]
+			if math.Abs(r.Reward-w.Advantage) > 1e-12 || r.Logged == nil || *r.Logged != w.Advantage ||
+				r.Batch != w.Step || r.Group != string(rune('0'+w.PromptIdx)) || !r.Valid {
+				t.Errorf("%s record %d: reward %.17g logged %v batch %d group %q valid %v, want %.17g, step %d, prompt %d",
+					mode, i, r.Reward, r.Logged, r.Batch, r.Group, r.Valid, w.Advantage, w.Step, w.PromptIdx)
+			}
+		}
+	}
+
+	// By hand: step 1's second prompt scored 1.5, 0.25, 3, 0 (rows 4 to
+	// 7): mean 1.1875, deviations 0.3125, -0.9375, 1.8125, -1.1875, whose
+	// squares sum to 5.671875: population std sqrt(5.671875 / 4).
+	d := math.Sqrt(5.671875/4) + 1e-8
+	dev := []float64{0.3125, -0.9375, 1.8125, -1.1875}
+	standard, _ := computeList(t, "", "--method", "grpo", filepath.Join(openInstructDir, "standard"))
+	centered, _ := computeList(t, "", "--method", "grpo", filepath.Join(openInstructDir, "centered"))
+	for j, x := range dev {
+		if got := standard[4+j].Reward; math.Abs(got-x/d) > 1e-15 {
+			t.Errorf("standard row %d: %.17g, want %.17g", 4+j, got, x/d)
+		}
+		if got := centered[4+j].Reward; got != x {
+			t.Errorf("centered row %d: %.17g, want %.17g", 4+j, got, x)
+		}
+	}
+
+	// Flags override the layout's: the sample std of TRL and verl no
+	// longer reproduces the standard advantage (sample std sqrt(5.671875
+	// / 3)).
+	sample, errOut := computeList(t, "", "--method", "grpo", "--std", "sample", filepath.Join(openInstructDir, "standard"))
+	if want := 0.3125 / (math.Sqrt(5.671875/3) + 1e-8); math.Abs(sample[4].Reward-want) > 1e-15 || !strings.Contains(errOut, "sample std") {
+		t.Errorf("--std sample: %.17g, want %.17g; %q", sample[4].Reward, want, errOut)
+	}
+}
+
+// TestOpenInstructNormalisation checks how the layout tells the standard
+// advantage from the centered one by the logged advantage.
+func TestOpenInstructNormalisation(t *testing.T) {
+	line := func(step, prompt int, reward, advantage float64) string {
+		b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": 0, "prompt_idx": prompt, "reward": reward, "advantage": advantage})
+		return string(b) + "\n"
+	}
+	// Rewards 0, 2: mean 1, population std 1.
+	std := 1 / (1 + 1e-8)
+	dir := writeFiles(t, map[string]string{
+		"standard.jsonl": line(1, 0, 0, -std) + line(1, 0, 2, std),
+		"centered.jsonl": line(1, 0, 0, -1) + line(1, 0, 2, 1),
+		// Every group's rewards equal: both formulas give 0.
+		"flat.jsonl": line(1, 0, 3, 0) + line(1, 0, 3, 0),
+		// One group standard, one centered: neither fits the run.
+		"mixed.jsonl": line(1, 0, 0, -std) + line(1, 0, 2, std) + line(1, 1, 0, -1) + line(1, 1, 2, 1),
+		// A group of one (numpy's std 0) tells nothing either.
+		"alone.jsonl": line(1, 0, 5, 0),
+	})
+	for name, want := range map[string]openInstructMode{
+		"standard.jsonl": openInstructStandard, "centered.jsonl": openInstructCentered,
+		"flat.jsonl": openInstructCentered, "mixed.jsonl": openInstructCentered,
+		"alone.jsonl": openInstructCentered, "missing.jsonl": openInstructCentered,
+	} {
+		if got := openInstructNormalisation(filepath.Join(dir, name)); got != want {
+			t.Errorf("%s: %s, want %s", name, got, want)
+		}
+	}
+	if got := openInstructNormalisation(""); got != openInstructCentered {
+		t.Errorf(`"": %s, want centered`, got)
+	}
+}
+
+// TestOpenInstructLayoutChoice checks --from open-instruct against other
+// layouts, and the note on the metadata file for plain records.
+func TestOpenInstructLayoutChoice(t *testing.T) {
+	standard := filepath.Join(openInstructDir, "standard")
+	shard := filepath.Join(standard, "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl")
+	out, errOut, code := run(t, "", "compute", "--from", "open-instruct", verlDir)
+	checkBadInput(t, out, errOut, code, filepath.Join(verlDir, "1.jsonl")+": not open-instruct rollout traces (--from open-instruct)")
+	out, errOut, code = run(t, "", "compute", "--from", "verl", shard)
+	checkBadInput(t, out, errOut, code, shard+": not a verl rollout dump (--from verl)")
+	out, errOut, code = run(t, "", "compute", standard, verlDir)
+	checkBadInput(t, out, errOut, code, "mixed layouts: "+shard+" is open-instruct rollout traces, ")
+
+	// Read as plain records, the shards have no group and the metadata
+	// file is still left out, on a line of its own.
+	recs, errOut := computeList(t, "", "--from", "plain", "--objective", "reward=reward", standard)
+	meta := filepath.Join(standard, "grpo_gsm8k__1__1764150000_metadata.jsonl")
+	if len(recs) != 24 || recs[0].Group != "" || !strings.HasPrefix(errOut, "rewardlens: left out "+meta+" (a run's metadata, not rollouts)\n") {
+		t.Errorf("--from plain: %d records, group %q, stderr %q", len(recs), recs[0].Group, errOut)
+	}
+	// The open-instruct layout with --from, and a flag that overrides
+	// what the log told: --scale none on standard traces.
+	recs, errOut = computeList(t, "", "--from", "open-instruct", "--method", "grpo", "--scale", "none", standard)
+	if recs[4].Reward != 0.3125 || !strings.Contains(errOut, "epsilon 1e-08, scale none, population std") {
+		t.Errorf("--scale none: %v, %q", recs[4].Reward, errOut)
+	}
+}

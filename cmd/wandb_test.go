@@ -1,0 +1,58 @@
+package cmd
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// wandbDir holds TRL's completions table of one step as wandb stores it
+// (scripts/wandb_table.py): the run's media file and, in artifact/, an
+// artifact's entry.
+var wandbDir = filepath.Join(repoRoot, "loaders", "testdata", "wandb")
+
+// TestWandbTables runs compute --method grpo with no other flag on TRL's
+// completions downloaded from W&B, in both forms: the TRL layout
+// recognises the table's columns as it does the parquet's, and every
+// reward is the advantage TRL logged, to float32 rounding.
+func TestWandbTables(t *testing.T) {
+	var table struct {
+		Columns []string `json:"columns"`
+		Data    [][]any  `json:"data"`
+	}
+	text, err := os.ReadFile(filepath.Join(wandbDir, "completions_3_62c7c8b697133048f6ec.table.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// encoding/json reads no NaN: the one cell that holds it is not read here.
+	if err := json.Unmarshal([]byte(strings.Replace(string(text), "NaN", "null", 1)), &table); err != nil {
+		t.Fatal(err)
+	}
+	advantage := len(table.Columns) - 1
+	if table.Columns[advantage] != "advantage" {
+		t.Fatalf("columns %q", table.Columns)
+	}
+	for _, input := range []string{wandbDir, filepath.Join(wandbDir, "artifact", "completions.table.json")} {
+		recs, errOut := computeList(t, "", "--method", "grpo", input)
+		if !strings.Contains(errOut, "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage") {
+			t.Errorf("%s: stderr %q", input, errOut)
+		}
+		if len(recs) != len(table.Data) {
+			t.Fatalf("%s: %d records, want %d", input, len(recs), len(table.Data))
+		}
+		for i, r := range recs {
+			want := table.Data[i][advantage].(float64)
+			if math.Abs(r.Reward-want) > 1e-6 || r.Batch != 3 || r.Group != table.Data[i][1] {
+				t.Errorf("%s record %d: reward %.9g batch %d group %q, want %.9g, 3, %q", input, i, r.Reward, r.Batch, r.Group, want, table.Data[i][1])
+			}
+		}
+		// By hand: the first prompt's rewards (accuracy + format) are 2, 1,
+		// 1, 2: mean 1.5, sample std sqrt(1/3); TRL's epsilon 1e-4.
+		if want := 0.5 / (math.Sqrt(1.0/3) + 1e-4); math.Abs(recs[0].Reward-want) > 1e-12 {
+			t.Errorf("%s: first reward %.17g, want %.17g", input, recs[0].Reward, want)
+		}
+	}
+}

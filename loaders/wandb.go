@@ -1,0 +1,358 @@
+package loaders
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+)
+
+// A W&B table file is what wandb writes for a wandb.Table, which TRL's and
+// OpenRLHF's trainers log their completions as (wandb/sdk/data_types/
+// table.py, wandb/wandb at 4304c4d3f4f6fd3af5c3ec4f43ac3a1a2ea37db4): one
+// JSON object with "columns", a list of names (strings or integers), and
+// "data", a list of rows, each a list of one cell per column. The run's
+// file media/table/{key}_{step}_{sha256[:20]}.table.json holds only those
+// two (Table.bind_to_run); an artifact's {name}.table.json adds "_type":
+// "table", "ncols", "nrows" and "column_types" (Table.to_json). Each row is
+// read as the JSON object {column: cell, ...} would be: the columns are
+// the record's fields, so that a trainer's layout recognises them.
+
+// The keys of a W&B table object that the reader reads.
+const (
+	wandbColumns = "columns"
+	wandbData    = "data"
+	wandbType    = "_type"
+	// wandbTableType is an artifact table's "_type"; wandbFileType that of
+	// the history's pointer to a run's table file, which holds no rows.
+	wandbTableType = "table"
+	wandbFileType  = "table-file"
+)
+
+// readWandbTable reads a W&B table, a trajectory per row. Rows are
+// numbered from 1 in messages and trajectories (Line), as Parquet's are;
+// a syntax error is placed at its line and column of the text. A row that
+// is not a list of one cell per column, or whose record is bad, is
+// rejected (skipped with SkipInvalid); the table itself must have its
+// columns, once each, before its data.
+func (l *loader) readWandbTable(br *bufio.Reader) error {
+	if err := l.checkText(br); err != nil {
+		return err
+	}
+	bound := &recordBound{r: br, max: l.maxRecord}
+	t := wandbReader{l: l, bound: bound, rw: jsonscan.NewRewriter(bufio.NewReaderSize(bound, bufferSize), l.lead)}
+	t.dec = json.NewDecoder(t.rw)
+	if err := t.open(); err != nil {
+		return err
+	}
+	var columns [][]byte
+	seen := map[string]bool{}
+	for t.dec.More() {
+		key, err := t.key()
+		if err != nil {
+			return err
+		}
+		if seen[key] {
+			return t.errorAt(t.dec.InputOffset(), fmt.Sprintf("a W&B table with %q twice", key))
+		}
+		seen[key] = true
+		switch key {
+		case wandbColumns:
+			raw, err := t.value()
+			if err != nil {
+				return err
+			}
+			if columns, err = wandbColumnNames(raw); err != nil {
+				return t.errorAt(t.dec.InputOffset()-int64(len(raw)), err.Error())
+			}
+		case wandbData:
+			if columns == nil {
+				return t.errorAt(t.dec.InputOffset(), `a W&B table's "data" before its "columns": the rows cannot be named`)
+			}
+			if err := t.rows(columns); err != nil {
+				return err
+			}
+		case wandbType:
+			raw, err := t.value()
+			if err != nil {
+				return err
+			}
+			if err := wandbTypeError(raw); err != nil {
+				return t.errorAt(t.dec.InputOffset()-int64(len(raw)), err.Error())
+			}
+		default: // ncols, nrows, column_types: what the rows say already
+			if _, err := t.value(); err != nil {
+				return err
+			}
+		}
+	}
+	if !seen[wandbColumns] || !seen[wandbData] {
+		return t.errorAt(t.dec.InputOffset(), `not a W&B table: it needs "columns" and "data"`)
+	}
+	return t.close()
+}
+
+// wandbReader reads the members of a W&B table object.
+type wandbReader struct {
+	l     *loader
+	bound *recordBound
+	rw    *jsonscan.Rewriter
+	dec   *json.Decoder
+	row   int    // the rows read so far
+	obj   []byte // scratch: a row's record as a JSON object
+}
+
+// open reads the "{" that opens the table.
+func (t *wandbReader) open() error {
+	if !t.dec.More() {
+		return t.errorAt(0, "empty input: expected a W&B table, a JSON object with columns and data")
+	}
+	tok, err := t.dec.Token()
+	if err != nil {
+		return t.fail(err)
+	}
+	if tok != json.Delim('{') {
+		return t.errorAt(0, "expected a W&B table, a JSON object with columns and data")
+	}
+	return nil
+}
+
+// key reads the key of the next member.
+func (t *wandbReader) key() (string, error) {
+	tok, err := t.dec.Token()
+	if err != nil {
+		return "", t.fail(err)
+	}
+	return tok.(string), nil // the decoder gives only strings as keys
+}
+
+// value reads the value of a member whole, bounded as a record is.
+func (t *wandbReader) value() (json.RawMessage, error) {
+	var raw json.RawMessage
+	t.bound.mark()
+	if err := t.dec.Decode(&raw); err != nil {
+		return nil, t.fail(err)
+	}
+	return raw, nil
+}
+
+// rows reads the list of rows, each a trajectory.
+func (t *wandbReader) rows(columns [][]byte) error {
+	tok, err := t.dec.Token()
+	if err != nil {
+		return t.fail(err)
+	}
+	if tok != json.Delim('[') {
+		return t.errorAt(t.dec.InputOffset(), `a W&B table's "data" must be a list of rows`)
+	}
+	for t.dec.More() {
+		t.row++
+		raw, err := t.value()
+		if err != nil {
+			return err
+		}
+		start := t.dec.InputOffset() - int64(len(raw))
+		tr := &t.l.scratch
+		*tr = t.l.newTrajectory(t.row, t.rw.InputOffset(start))
+		t.obj, err = wandbRecord(t.obj[:0], columns, raw, tr)
+		if err != nil {
+			if lerr := t.l.reject(&LineError{Path: t.l.name, Line: t.row, Msg: err.Error()}); lerr != nil {
+				return lerr
+			}
+			continue
+		}
+		if err := t.l.add(*tr); err != nil {
+			return err
+		}
+	}
+	_, err = t.dec.Token() // "]"
+	return t.fail(err)
+}
+
+// close reads the "}" that closes the table and checks nothing follows.
+func (t *wandbReader) close() error {
+	if _, err := t.dec.Token(); err != nil {
+		return t.fail(err)
+	}
+	if t.dec.More() {
+		j := jsonReader{l: t.l, rw: t.rw, dec: t.dec, bound: t.bound}
+		return t.errorAt(t.dec.InputOffset()+j.separation(), "invalid JSON: data after the W&B table")
+	}
+	if _, err := t.dec.Token(); err != io.EOF {
+		return t.fail(err) // "]" or "}" where nothing may stand, or a read error
+	}
+	return nil
+}
+
+// fail turns an error of the decoder into the error to return (nil for
+// nil): a row too long at its row, the others as the JSON reader places
+// them.
+func (t *wandbReader) fail(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errRecordTooLong):
+		return &LineError{Path: t.l.name, Line: t.row, Msg: (&recordTooLong{max: t.l.maxRecord}).Error()}
+	}
+	return jsonReader{l: t.l, rw: t.rw, dec: t.dec, bound: t.bound}.fail(err)
+}
+
+// errorAt returns msg placed at the line and column of the text that the
+// offset off of the rewritten text stands for.
+func (t *wandbReader) errorAt(off int64, msg string) *LineError {
+	line, col := t.rw.Locate(off)
+	return &LineError{Path: t.l.name, Line: line, Col: col, Msg: msg}
+}
+
+// wandbColumnNames returns the column names of raw, each as a JSON string
+// (an integer name as its decimal text), or why raw is not a list of
+// distinct names.
+func wandbColumnNames(raw []byte) ([][]byte, error) {
+	var cells []json.RawMessage
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return nil, fmt.Errorf(`a W&B table's "columns" must be a list of names, found %s`, describe(raw, true))
+	}
+	names := make([][]byte, len(cells))
+	seen := map[string]bool{}
+	for i, c := range cells {
+		var name string
+		if err := json.Unmarshal(c, &name); err != nil {
+			var n int64
+			if json.Unmarshal(c, &n) != nil {
+				return nil, fmt.Errorf("W&B table column %d: a name is a string or an integer, found %s", i+1, describe(c, true))
+			}
+			name = strconv.FormatInt(n, 10)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("W&B table column %q given twice", name)
+		}
+		seen[name] = true
+		names[i], _ = json.Marshal(name)
+	}
+	return names, nil
+}
+
+// wandbTypeError returns why a table whose "_type" is raw cannot be read,
+// nil for "table".
+func wandbTypeError(raw []byte) error {
+	var typ string
+	if json.Unmarshal(raw, &typ) == nil {
+		switch typ {
+		case wandbTableType:
+			return nil
+		case wandbFileType:
+			return errors.New(`a W&B "table-file" reference holds no rows: read the .table.json file its "path" names`)
+		}
+	}
+	return fmt.Errorf(`not a W&B table: "_type" is %s`, describe(raw, true))
+}
+
+// wandbRecord sets t's fields from the row raw, read as the object
+// {column: cell, ...} (built in buf, returned for reuse), or returns why
+// it cannot.
+func wandbRecord(buf []byte, columns [][]byte, raw []byte, t *engine.Trajectory) ([]byte, error) {
+	var cells []json.RawMessage
+	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &cells) != nil {
+		return buf, fmt.Errorf("a W&B table row must be a list of cells, found %s", describe(raw, true))
+	}
+	if len(cells) != len(columns) {
+		return buf, fmt.Errorf("a W&B table row of %d cells, the table has %d columns", len(cells), len(columns))
+	}
+	buf = append(buf, '{')
+	for i, name := range columns {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(append(append(buf, name...), ':'), cells[i]...)
+	}
+	buf = append(buf, '}')
+	obj, lerr := objectOrError(buf, true)
+	if lerr != nil {
+		return buf, errors.New(lerr.Msg)
+	}
+	return buf, obj.trajectory(t)
+}
+
+// rereadTableRow reads the W&B table row br starts with, by the columns
+// of the table in f.
+func (l *loader) rereadTableRow(f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+	in, err := openInput(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	t := wandbReader{l: l, bound: &recordBound{r: in.r, max: l.maxRecord}}
+	t.rw = jsonscan.NewRewriter(bufio.NewReaderSize(t.bound, bufferSize), in.lead)
+	t.dec = json.NewDecoder(t.rw)
+	if err := t.open(); err != nil {
+		return engine.Trajectory{}, err
+	}
+	for t.dec.More() {
+		key, err := t.key()
+		if err != nil {
+			return engine.Trajectory{}, err
+		}
+		raw, err := t.value()
+		if err != nil {
+			return engine.Trajectory{}, err
+		}
+		if key != wandbColumns {
+			continue
+		}
+		columns, err := wandbColumnNames(raw)
+		if err != nil {
+			return engine.Trajectory{}, err
+		}
+		var row json.RawMessage
+		if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&row); err != nil {
+			return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
+		}
+		tr := l.newTrajectory(1, 0)
+		_, err = wandbRecord(nil, columns, row, &tr)
+		return tr, err
+	}
+	return engine.Trajectory{}, errors.New(`no "columns" in the W&B table`)
+}
+
+// isWandbTable reports whether head, the start of a text input, opens a
+// W&B table: an object whose first member is "_type": "table", or
+// "columns": a list of strings and integers followed by "data". The
+// first is an artifact's table, the second a run's table file; a JSONL
+// record whose first field is "columns" followed by "data" would be taken
+// for one, and --input-format jsonl reads it.
+func isWandbTable(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return false
+	}
+	key, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	switch key {
+	case wandbType:
+		v, err := dec.Token()
+		return err == nil && v == wandbTableType
+	case wandbColumns:
+		var names []any
+		if dec.Decode(&names) != nil {
+			return false
+		}
+		for _, n := range names {
+			if _, ok := n.(string); !ok {
+				if _, ok := n.(float64); !ok {
+					return false
+				}
+			}
+		}
+		next, err := dec.Token()
+		return err == nil && next == wandbData
+	}
+	return false
+}
