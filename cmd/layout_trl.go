@@ -47,6 +47,9 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, er
 			return cfg, inputError{fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)}
 		}
 	}
+	if pareto {
+		cfg.Objectives = trlWeights(cfg.Objectives)
+	}
 	if pareto && cfg.NanSum == nil {
 		yes := true
 		cfg.NanSum = &yes
@@ -55,4 +58,20 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, er
 		cfg.LoggedAdvantage = trlAdvantage
 	}
 	return cfg, nil
+}
+
+// trlWeights returns objs with weight 1 where none is given: TRL weighs
+// each reward function 1 unless reward_weights says otherwise
+// (GRPOTrainer.__init__, torch.ones(len(reward_funcs))), whichever
+// columns --objective or a config names, not the 1/m of plain records.
+// A --weight still overrides it (engine.Config.Weights).
+func trlWeights(objs []engine.ObjectiveConfig) []engine.ObjectiveConfig {
+	out := slices.Clone(objs)
+	for i := range out {
+		if out[i].Weight == nil {
+			one := 1.0
+			out[i].Weight = &one
+		}
+	}
+	return out
 }
