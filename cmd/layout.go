@@ -31,8 +31,9 @@ type trainerLayout struct {
 	check func(cfg engine.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
 	// nothing, first being the first input file's fields (empty for a
-	// followed file with nothing in it yet).
-	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, error)
+	// followed file with nothing in it yet), and what the "read as" line
+	// says besides cfg's settings ("" for nothing).
+	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -176,11 +177,15 @@ func fieldList(names []string) string {
 // layoutDefaults returns cfg with l's defaults and the sentence that says
 // how the inputs are read.
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
-	cfg, err := l.defaults(cfg, first)
+	cfg, note, err := l.defaults(cfg, first)
 	if err != nil {
 		return cfg, "", err
 	}
-	return cfg, layoutSentence(l.sentenceName, cfg), nil
+	sentence := layoutSentence(l.sentenceName, cfg)
+	if note != "" {
+		sentence += "; " + note
+	}
+	return cfg, sentence, nil
 }
 
 // usesPareto reports whether cfg scores with the pareto scorer (the

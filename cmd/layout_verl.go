@@ -38,7 +38,7 @@ const (
 	verlEpsilon = 1e-6 // compute_grpo_outcome_advantage's epsilon
 )
 
-func verlDefaults(cfg engine.Config, _ loaders.FileFields) (engine.Config, error) {
+func verlDefaults(cfg engine.Config, _ loaders.FileFields) (engine.Config, string, error) {
 	one := 1.0
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
@@ -50,5 +50,5 @@ func verlDefaults(cfg engine.Config, _ loaders.FileFields) (engine.Config, error
 		cfg.Epsilon = &eps
 	}
 	cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
-	return cfg, nil
+	return cfg, "", nil
 }
