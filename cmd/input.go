@@ -30,6 +30,8 @@ type prepared struct {
 	// fields are the field names of each input's first trajectory, for
 	// the suggestions of an objective that reads none of them.
 	fields fieldNames
+	// groupWarnings is the inputs' layout's (trainerLayout), nil if none.
+	groupWarnings func(res *engine.Result) []string
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -79,6 +81,11 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, inputError{err}
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	if p.groupWarnings != nil {
+		for _, w := range p.groupWarnings(res) {
+			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+		}
+	}
 	return res, nil
 }
 
@@ -112,7 +119,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	}
 	sayLayout(stdio.Stderr, layout)
 	var (
-		p          prepared
+		p          = prepared{groupWarnings: layoutGroupWarnings(cfg)}
 		evaluator  *engine.Evaluator
 		cerr       error
 		inputBytes int64 // the size of the input files, 0 if unknown

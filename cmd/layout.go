@@ -34,6 +34,9 @@ type trainerLayout struct {
 	// followed file with nothing in it yet), and what the "read as" line
 	// says besides cfg's settings ("" for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
+	// groupWarnings, when set, warns of the groups of a result that the
+	// trainer did not normalise as rewardlens groups them.
+	groupWarnings func(res *engine.Result) []string
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -174,9 +177,10 @@ func fieldList(names []string) string {
 	return "fields " + strings.Join(names, ", ")
 }
 
-// layoutDefaults returns cfg with l's defaults and the sentence that says
-// how the inputs are read.
+// layoutDefaults returns cfg with l's defaults, From set to l's name, and
+// the sentence that says how the inputs are read.
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+	cfg.From = l.name
 	cfg, note, err := l.defaults(cfg, first)
 	if err != nil {
 		return cfg, "", err
@@ -227,4 +231,13 @@ func layoutSentence(name string, cfg engine.Config) string {
 // without input files, an empty .gz).
 func emptyLayoutNote(paths []string) string {
 	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl or --from trl if a trainer writes it)", strings.Join(paths, ", "))
+}
+
+// layoutGroupWarnings returns the group warnings of cfg's layout, nil
+// when it has none.
+func layoutGroupWarnings(cfg engine.Config) func(*engine.Result) []string {
+	if l := findLayout(cfg.From); l != nil {
+		return l.groupWarnings
+	}
+	return nil
 }

@@ -23,11 +23,12 @@ import (
 // missing reward adding nothing (nansum), the logged advantage compared
 // with the rewards when the file has it; epsilon stays TRL's 1e-4.
 var trlLayout = trainerLayout{
-	name:         "trl",
-	description:  "TRL completions",
-	sentenceName: "TRL completions",
-	fields:       []string{"prompt", "completion", "step"},
-	defaults:     trlDefaults,
+	name:          "trl",
+	description:   "TRL completions",
+	sentenceName:  "TRL completions",
+	fields:        []string{"prompt", "completion", "step"},
+	defaults:      trlDefaults,
+	groupWarnings: trlGroupWarnings,
 }
 
 const (
