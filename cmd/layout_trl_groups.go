@@ -25,13 +25,20 @@ import (
 // num_generations_eval rows and were normalised apart from training's.
 // The usual size, num_generations, is the commonest (the smaller on a
 // tie) among the groups that start in the first half of the step's rows:
-// TRL writes training rows first, evaluation rows last.
+// TRL writes training rows first, evaluation rows last. When evaluation
+// rows fill the whole file, its groups are all of one size, another than
+// the other steps': uniformSteps warns of those.
 func trlGroupWarnings(res *engine.Result) []string {
 	var out []string
+	var uniform []stepGroupSize
 	for bi := range res.Batches {
 		b := &res.Batches[bi]
 		groups := res.GroupSummaries(b)
+		if len(groups) == 0 {
+			continue
+		}
 		if !slices.ContainsFunc(groups, func(g engine.GroupSummary) bool { return g.N != groups[0].N }) {
+			uniform = append(uniform, stepGroupSize{b.Step, groups[0].N})
 			continue
 		}
 		usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
@@ -56,6 +63,43 @@ func trlGroupWarnings(res *engine.Result) []string {
 		}
 		out = append(out, fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s; their rewards may differ from the logged advantage",
 			b.Step, usual, strings.Join(parts, "; ")))
+	}
+	return append(out, uniformSteps(uniform)...)
+}
+
+// stepGroupSize is the size of every prompt group of a step.
+type stepGroupSize struct {
+	step int64
+	size int
+}
+
+// uniformSteps returns a warning for each step whose groups have another
+// size than the commonest size of the steps (none when two sizes are
+// equally common): TRL's log() in eval mode wrote the step's file again
+// with evaluation rows only (num_generations_eval rows per prompt).
+func uniformSteps(steps []stepGroupSize) []string {
+	count := map[int]int{}
+	for _, s := range steps {
+		count[s.size]++
+	}
+	usual, tie := 0, false
+	for size, n := range count {
+		switch {
+		case n > count[usual]:
+			usual, tie = size, false
+		case n == count[usual]:
+			tie = true
+		}
+	}
+	if tie || len(count) < 2 {
+		return nil
+	}
+	var out []string
+	for _, s := range steps {
+		if s.size != usual {
+			out = append(out, fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
+				s.step, s.size, usual))
+		}
 	}
 	return out
 }

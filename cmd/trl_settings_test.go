@@ -216,3 +216,19 @@ func TestTRLUnequalGroups(t *testing.T) {
 		t.Errorf("a warning on equal groups: %s", errOut)
 	}
 }
+
+// TestTRLEvaluationOverwrite checks the warning for a step whose table
+// evaluation logging wrote over with evaluation rows only (groups of
+// num_generations_eval = 2 where the other steps have 4): step 3 is named,
+// the training steps are not, and every row, evaluation's too, has the
+// advantage TRL logged (each group normalised in itself).
+func TestTRLEvaluationOverwrite(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", trlFixture("eval_overwrite"))
+	want := "rewardlens: warning: step 3: every prompt group has 2 rows where the other steps' have 4 (num_generations): probably evaluation rows"
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "step 1") || strings.Contains(errOut, "step 2") {
+		t.Errorf("stderr: %s", errOut)
+	}
+	if n, worst := trlReproduced(t, recs); n != 48 {
+		t.Errorf("%d of 48 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}

@@ -246,6 +246,14 @@ def duplicate_prompt(trainer, logs):
     train(trainer, logs, questions=[QUESTIONS[0], QUESTIONS[1], QUESTIONS[0], QUESTIONS[3]])
 
 
+def eval_only(trainer, logs):
+    # Evaluation with num_generations_eval 2 over 8 eval prompts (16 rows)
+    # fills the deques: log() in eval mode writes evaluation rows only.
+    eval_trainer = Trainer(2)
+    eval_prompts = [prompt(f"Eval: {i} + {i}?") for i in range(8) for _ in range(2)]
+    logs.score(eval_trainer, ["accuracy_reward", "format_reward"], eval_prompts, list(zip(ACC, FMT)), 2)
+
+
 FIXTURES = [
     fixture("group", "scale_rewards='group', sum_then_normalize, reward_weights None (TRL's defaults)", Trainer(2)),
     fixture("scale_batch", "scale_rewards='batch'", Trainer(2, scale_rewards="batch")),
@@ -256,6 +264,11 @@ FIXTURES = [
     fixture("log_extra", "reward functions logging extra columns with log_extra", Trainer(2), build=with_extra),
     fixture("eval_same_step", "evaluation logged at the step of a training log (num_generations_eval=2)", Trainer(2),
             build=eval_same_step),
+    # A run of three steps whose third table evaluation logging wrote over.
+    fixture("eval_overwrite", "training steps 1 and 2, then evaluation logged at step 3", Trainer(2), step=1),
+    fixture("eval_overwrite", "", Trainer(2), step=2,
+            build=lambda trainer, logs: train(trainer, logs, questions=QUESTIONS[2:], acc=ACC[::-1], fmt=FMT[::-1])),
+    fixture("eval_overwrite", "", Trainer(2), step=3, build=eval_only),
     fixture("duplicate_prompt", "one prompt twice in the batch (a duplicated dataset row)", Trainer(2),
             build=duplicate_prompt),
 ]

@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 8 {
-		t.Errorf("%d tables written, want 8", n)
+	if n != 11 {
+		t.Errorf("%d tables written, want 11", n)
 	}
 }
