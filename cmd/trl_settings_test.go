@@ -232,3 +232,15 @@ func TestTRLEvaluationOverwrite(t *testing.T) {
 		t.Errorf("%d of 48 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
 	}
 }
+
+// TestTRLOutputDir checks that TRL's OUTPUT_DIR, given for its
+// completions/ subdirectory, is an error that names the subdirectory.
+func TestTRLOutputDir(t *testing.T) {
+	dir := filepath.Join("testdata", "trl", "group")
+	_, errOut, code := run(t, "", "compute", "--method", "grpo", dir)
+	want := dir + ": no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones); " +
+		trlFixture("group") + " holds 1 (TRL writes its completions there): give " + trlFixture("group")
+	if code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}
