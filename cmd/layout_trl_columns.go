@@ -20,7 +20,7 @@ import (
 // may hold floats. So the float columns after a column of another type
 // are log_extra's; among the float columns that follow completion, the
 // rewards are the first k, k being found with the logged advantage: the
-// largest k whose rewards reproduce it (trlReproduced) on more rows than
+// largest k whose rewards reproduce it (trlTable.reproduced) on more rows than
 // any other, over TRL's settings (trlVariants). Without a logged
 // advantage, or when no k reproduces it on half the rows, they are all
 // rewards. A file of another format (no column order) has all its float
@@ -86,7 +86,7 @@ func trlLeadingFloats(first loaders.FileFields) (lead, after []string) {
 	return lead, after
 }
 
-// trlTable is what trlReproduced reads of a TRL completions table: the
+// trlTable is what trlTable.reproduced reads of a TRL completions table: the
 // rows of each prompt, each candidate column (NaN for None) and the
 // logged advantage.
 type trlTable struct {
