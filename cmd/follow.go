@@ -40,7 +40,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return err
 	}
 	sayLayout(stdio.Stderr, layout)
-	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{}}
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
+		groupWarnings: layoutGroupWarnings(cfg), warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory.
 	// The files read later (new ones, rotated ones) come picked once the
@@ -107,6 +108,10 @@ type statsFollower struct {
 	// fields are the field names of the first trajectory of each reading,
 	// for the suggestions of an objective that reads none of them.
 	fields fieldNames
+	// groupWarnings is the layout's (trainerLayout), nil if none; warned
+	// holds the warnings it gave, each printed once.
+	groupWarnings func(res *engine.Result, batches []int) []string
+	warned        map[string]bool
 }
 
 // update applies u and prints the batches that are complete: all but the
@@ -230,6 +235,14 @@ func (f *statsFollower) printLines(n int) error {
 		f.printed[t.Step] = line
 		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Batches[b])})
+		}
+		if f.groupWarnings != nil {
+			for _, w := range f.groupWarnings(f.res, []int{b}) {
+				if !f.warned[w] {
+					f.warned[w] = true
+					fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+				}
+			}
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		if err := f.printLine(t, findings, seen); err != nil {

@@ -31,7 +31,7 @@ type prepared struct {
 	// the suggestions of an objective that reads none of them.
 	fields fieldNames
 	// groupWarnings is the inputs' layout's (trainerLayout), nil if none.
-	groupWarnings func(res *engine.Result) []string
+	groupWarnings func(res *engine.Result, batches []int) []string
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -82,7 +82,11 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
 	if p.groupWarnings != nil {
-		for _, w := range p.groupWarnings(res) {
+		all := make([]int, len(res.Batches))
+		for b := range all {
+			all[b] = b
+		}
+		for _, w := range p.groupWarnings(res, all) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
 	}

@@ -34,9 +34,10 @@ type trainerLayout struct {
 	// followed file with nothing in it yet), and what the "read as" line
 	// says besides cfg's settings ("" for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
-	// groupWarnings, when set, warns of the groups of a result that the
-	// trainer did not normalise as rewardlens groups them.
-	groupWarnings func(res *engine.Result) []string
+	// groupWarnings, when set, warns of the groups of the batches of
+	// index batches of res that the trainer did not normalise as
+	// rewardlens groups them.
+	groupWarnings func(res *engine.Result, batches []int) []string
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -235,7 +236,7 @@ func emptyLayoutNote(paths []string) string {
 
 // layoutGroupWarnings returns the group warnings of cfg's layout, nil
 // when it has none.
-func layoutGroupWarnings(cfg engine.Config) func(*engine.Result) []string {
+func layoutGroupWarnings(cfg engine.Config) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil {
 		return l.groupWarnings
 	}

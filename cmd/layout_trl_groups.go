@@ -10,12 +10,15 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 )
 
-// trlGroupWarnings returns a warning for each step of res whose prompt
-// groups are not all of one size, naming the odd groups and what they
-// probably are. TRL groups a generation batch by position, num_generations
-// rows after another (rewards.view(-1, num_generations) in
+// trlGroupWarnings returns a warning for each step of res, among the
+// batches of index batches, whose prompt groups TRL did not normalise as
+// rewardlens groups them, naming the odd groups and what they probably
+// are. TRL groups a generation batch by position, num_generations rows
+// after another (rewards.view(-1, num_generations) in
 // _generate_and_score_completions), so every prompt of a training step has
-// that many rows; rewardlens groups by prompt text. A group of k times the
+// that many rows; rewardlens groups by prompt text.
+//
+// In a step whose groups are of unequal size, a group of k times the
 // usual size is a prompt k times in the batch (a duplicated dataset row),
 // which TRL normalised as k groups. Other sizes are evaluation rows: TRL's
 // _logs deques (maxlen generation_batch_size) take training and evaluation
@@ -25,83 +28,92 @@ import (
 // num_generations_eval rows and were normalised apart from training's.
 // The usual size, num_generations, is the commonest (the smaller on a
 // tie) among the groups that start in the first half of the step's rows:
-// TRL writes training rows first, evaluation rows last. When evaluation
-// rows fill the whole file, its groups are all of one size, another than
-// the other steps': uniformSteps warns of those.
-func trlGroupWarnings(res *engine.Result) []string {
-	var out []string
-	var uniform []stepGroupSize
+// TRL writes training rows first, evaluation rows last.
+//
+// When evaluation rows fill the whole file, its groups are all of one
+// size, another than the commonest size of the steps of res whose groups
+// are all of one size (none on a tie).
+func trlGroupWarnings(res *engine.Result, batches []int) []string {
+	sizes := map[int64]int{} // the steps whose groups are all of one size
+	count := map[int]int{}   // how many such steps have each size
 	for bi := range res.Batches {
+		if n := uniformGroupSize(res.GroupSummaries(&res.Batches[bi])); n > 0 {
+			sizes[res.Batches[bi].Step] = n
+			count[n]++
+		}
+	}
+	runSize := commonest(count)
+	var out []string
+	for _, bi := range batches {
 		b := &res.Batches[bi]
 		groups := res.GroupSummaries(b)
 		if len(groups) == 0 {
 			continue
 		}
-		if !slices.ContainsFunc(groups, func(g engine.GroupSummary) bool { return g.N != groups[0].N }) {
-			uniform = append(uniform, stepGroupSize{b.Step, groups[0].N})
+		if n, ok := sizes[b.Step]; ok {
+			if runSize > 0 && n != runSize {
+				out = append(out, fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
+					b.Step, n, runSize))
+			}
 			continue
 		}
-		usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
-		prefix := commonPrefix(groups)
-		var repeated, other []string
-		for _, g := range groups {
-			switch {
-			case g.N == usual:
-			case g.N%usual == 0:
-				repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", shortPrompt(g.Key, prefix), g.N, g.N/usual))
-			default:
-				other = append(other, fmt.Sprintf("%s (%d)", shortPrompt(g.Key, prefix), g.N))
-			}
-		}
-		var parts []string
-		if len(repeated) > 0 {
-			parts = append(parts, fmt.Sprintf("a prompt repeated in the batch, which TRL normalised as separate groups of %d and rewardlens as one: %s", usual, listSome(repeated)))
-		}
-		if len(other) > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s of another size, probably evaluation rows that TRL's log() wrote to this step's file with the last training rows (and a training group cut short), each part normalised apart: %s",
-				len(other), plural(len(other), "group"), listSome(other)))
-		}
-		out = append(out, fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s; their rewards may differ from the logged advantage",
-			b.Step, usual, strings.Join(parts, "; ")))
+		out = append(out, unequalGroups(b, groups))
 	}
-	return append(out, uniformSteps(uniform)...)
+	return out
 }
 
-// stepGroupSize is the size of every prompt group of a step.
-type stepGroupSize struct {
-	step int64
-	size int
+// uniformGroupSize returns the size of every group of groups, 0 when they
+// are not all of one size or there are none.
+func uniformGroupSize(groups []engine.GroupSummary) int {
+	if len(groups) == 0 || slices.ContainsFunc(groups, func(g engine.GroupSummary) bool { return g.N != groups[0].N }) {
+		return 0
+	}
+	return groups[0].N
 }
 
-// uniformSteps returns a warning for each step whose groups have another
-// size than the commonest size of the steps (none when two sizes are
-// equally common): TRL's log() in eval mode wrote the step's file again
-// with evaluation rows only (num_generations_eval rows per prompt).
-func uniformSteps(steps []stepGroupSize) []string {
-	count := map[int]int{}
-	for _, s := range steps {
-		count[s.size]++
-	}
-	usual, tie := 0, false
+// commonest returns the key of count with the largest count, 0 when two
+// share it or count is empty.
+func commonest(count map[int]int) int {
+	best, tie := 0, false
 	for size, n := range count {
 		switch {
-		case n > count[usual]:
-			usual, tie = size, false
-		case n == count[usual]:
+		case n > count[best]:
+			best, tie = size, false
+		case n == count[best]:
 			tie = true
 		}
 	}
-	if tie || len(count) < 2 {
-		return nil
+	if tie {
+		return 0
 	}
-	var out []string
-	for _, s := range steps {
-		if s.size != usual {
-			out = append(out, fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
-				s.step, s.size, usual))
+	return best
+}
+
+// unequalGroups is the warning for step b, whose groups are of unequal
+// size.
+func unequalGroups(b *engine.Batch, groups []engine.GroupSummary) string {
+	usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
+	prefix := commonPrefix(groups)
+	var repeated, other []string
+	for _, g := range groups {
+		switch {
+		case g.N == usual:
+		case g.N%usual == 0:
+			repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", shortPrompt(g.Key, prefix), g.N, g.N/usual))
+		default:
+			other = append(other, fmt.Sprintf("%s (%d)", shortPrompt(g.Key, prefix), g.N))
 		}
 	}
-	return out
+	var parts []string
+	if len(repeated) > 0 {
+		parts = append(parts, fmt.Sprintf("a prompt repeated in the batch, which TRL normalised as separate groups of %d and rewardlens as one: %s", usual, listSome(repeated)))
+	}
+	if len(other) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s of another size, probably evaluation rows that TRL's log() wrote to this step's file with the last training rows (and a training group cut short), each part normalised apart: %s",
+			len(other), plural(len(other), "group"), listSome(other)))
+	}
+	return fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s; their rewards may differ from the logged advantage",
+		b.Step, usual, strings.Join(parts, "; "))
 }
 
 // usualGroupSize returns the commonest size, the smaller on a tie, of the

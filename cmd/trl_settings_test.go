@@ -1,11 +1,15 @@
 package cmd
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -242,5 +246,33 @@ func TestTRLOutputDir(t *testing.T) {
 		trlFixture("group") + " holds 1 (TRL writes its completions there): give " + trlFixture("group")
 	if code != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestTRLFollowWarnsOfGroups follows a TRL run whose step 3 evaluation
+// rows wrote over: stats --follow warns of it once, as its line is
+// printed.
+func TestTRLFollowWarnsOfGroups(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	dir := t.TempDir()
+	copyTable := func(fixture string, step int) {
+		data, err := os.ReadFile(filepath.Join(trlFixture(fixture), fmt.Sprintf("completions_%05d.parquet", step)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("completions_%05d.parquet", step)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for step := 1; step <= 3; step++ {
+		copyTable("eval_overwrite", step)
+	}
+	f := startFollowing(t, "stats", "--follow", "--method", "grpo", dir)
+	f.await(t, "step 3 ")
+	f.awaitErr(t, "rewardlens: warning: step 3: every prompt group has 2 rows where the other steps' have 4")
+	f.stop()
+	if n := strings.Count(f.errOut.String(), "warning: step 3:"); n != 1 {
+		t.Errorf("step 3 warned %d times: %s", n, f.errOut.String())
 	}
 }
