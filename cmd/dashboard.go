@@ -46,6 +46,8 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Layout: layout,
 		Health: healthCfg,
 		HVRef:  health.hvRef,
+		// The groups' warnings of the layout, nil for none.
+		GroupWarnings: layoutGroupWarnings(cfg),
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

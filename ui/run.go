@@ -21,6 +21,10 @@ type Input struct {
 	Layout   string                                                          // how the inputs were read ("read as verl rollout dumps: ..."), "" for plain records
 	Health   health.Config                                                   // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
+	// GroupWarnings, when not nil, warns of the groups of the given
+	// batches of a result that the trainer normalised otherwise than
+	// rewardlens groups them (the layout's), in the status line.
+	GroupWarnings func(res *engine.Result, batches []int) []string
 	// Follow, when not nil, reads the inputs instead of Load and follows
 	// them (loaders.Follow), handing the trajectories of the first reading
 	// to hooks.Each as loaders.FollowOptions.Each does: the dashboard

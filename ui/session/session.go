@@ -50,6 +50,8 @@ type Session struct {
 	// Layout says how the inputs were read (Input.Layout), first in the
 	// status line; "" for plain records.
 	Layout string
+	// GroupWarnings is Input.GroupWarnings, nil for none.
+	GroupWarnings func(res *engine.Result, batches []int) []string
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string
