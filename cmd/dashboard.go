@@ -46,9 +46,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Layout: layout,
 		Health: healthCfg,
 		HVRef:  health.hvRef,
-		ResultWarnings: func(res *engine.Result) []string {
-			return layoutWarnings(cfg, res, nil)
-		},
+		LayoutWarnings: layoutWarnings(cfg),
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

@@ -41,7 +41,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return err
 	}
 	sayLayout(stdio.Stderr, layout)
-	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{}}
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
+		warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory.
 	// The files read later (new ones, rotated ones) come picked once the
@@ -125,6 +126,9 @@ type statsFollower struct {
 	// fields are the field names of the first trajectory of each reading,
 	// for the suggestions of an objective that reads none of them.
 	fields fieldNames
+	// warned holds the layout's warnings given (layoutWarnings), each
+	// printed once.
+	warned map[string]bool
 }
 
 // update applies u and prints the batches that are complete: all but the
@@ -296,8 +300,13 @@ func (f *statsFollower) printLines(n int) error {
 		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Batches[b])})
 		}
-		for _, w := range layoutWarnings(f.cfg, f.res, &f.res.Batches[b]) {
-			fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+		if warn := layoutWarnings(f.cfg); warn != nil {
+			for _, w := range warn(f.res, []int{b}) {
+				if !f.warned[w] {
+					f.warned[w] = true
+					fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+				}
+			}
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		if err := f.printLine(t, findings, seen); err != nil {

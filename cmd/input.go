@@ -92,8 +92,10 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	for _, note := range p.check.Notes {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
-	for _, w := range layoutWarnings(p.cfg, res, nil) {
-		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	if warn := layoutWarnings(p.cfg); warn != nil {
+		for _, w := range warn(res, allBatches(res)) {
+			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+		}
 	}
 	return res, nil
 }

@@ -31,15 +31,13 @@ type trainerLayout struct {
 	check func(cfg engine.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
 	// nothing, first being the first input file's fields (empty for a
-	// followed file with nothing in it yet).
-	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, error)
-	// notes, when set, adds to the "read as" line what the defaults
-	// decided beyond the settings it lists.
-	notes func(cfg engine.Config) []string
+	// followed file with nothing in it yet), and what the "read as" line
+	// says besides cfg's settings ("" for nothing).
+	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
 	// warnings, when set, returns what the result shows, in the batches
-	// given, that the trainer would have done otherwise (stderr, the
+	// of index batches, that the trainer did otherwise (stderr, the
 	// dashboard's status line).
-	warnings func(res *engine.Result, batches []engine.Batch) []string
+	warnings func(res *engine.Result, batches []int) []string
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -182,37 +180,21 @@ func fieldList(names []string) string {
 
 // layoutDefaults returns cfg with l's defaults, From naming l, and the
 // sentence that says how the inputs are read. Every trainer's layout
-// checks that a step's groups are of one size (Config.EqualGroups): a
-// trainer's groups are num_generations each.
+// checks that a step's groups are of one size (Config.EqualGroups: a
+// trainer's groups are num_generations each), unless its defaults say
+// otherwise.
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+	cfg.From = l.name
 	cfg.EqualGroups = true
-	cfg, err := l.defaults(cfg, first)
+	cfg, note, err := l.defaults(cfg, first)
 	if err != nil {
 		return cfg, "", err
 	}
-	cfg.From = l.name
 	sentence := layoutSentence(l.sentenceName, cfg)
-	if l.notes != nil {
-		for _, n := range l.notes(cfg) {
-			sentence += ", " + n
-		}
+	if note != "" {
+		sentence += ", " + note
 	}
 	return cfg, sentence, nil
-}
-
-// layoutWarnings returns the warnings of the layout cfg was read as
-// (layoutDefaults sets From) about every batch of res, or about only when
-// it is not nil; none for plain records.
-func layoutWarnings(cfg engine.Config, res *engine.Result, only *engine.Batch) []string {
-	l := findLayout(cfg.From)
-	if l == nil || l.warnings == nil || res.Ranking == nil {
-		return nil
-	}
-	batches := res.Batches
-	if only != nil {
-		batches = []engine.Batch{*only}
-	}
-	return l.warnings(res, batches)
 }
 
 // usesPareto reports whether cfg scores with the pareto scorer (the
@@ -260,4 +242,22 @@ func layoutSentence(name string, cfg engine.Config) string {
 // without input files, an empty .gz).
 func emptyLayoutNote(paths []string) string {
 	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct if a trainer writes it)", strings.Join(paths, ", "))
+}
+
+// layoutWarnings returns the warnings of cfg's layout (layoutDefaults sets
+// From), nil for plain records or a layout that has none.
+func layoutWarnings(cfg engine.Config) func(*engine.Result, []int) []string {
+	if l := findLayout(cfg.From); l != nil {
+		return l.warnings
+	}
+	return nil
+}
+
+// allBatches returns the index of every batch of res.
+func allBatches(res *engine.Result) []int {
+	all := make([]int, len(res.Batches))
+	for b := range all {
+		all[b] = b
+	}
+	return all
 }

@@ -63,7 +63,7 @@ const (
 	openInstructCentered openInstructMode = "centered"
 )
 
-func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {
+func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
 	one := 1.0
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
@@ -82,7 +82,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	default:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleNone))
 	}
-	return cfg, nil
+	return cfg, "", nil
 }
 
 // openInstructNormalisation tells which advantage normalisation wrote the

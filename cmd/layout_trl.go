@@ -9,43 +9,58 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// TRL, GRPOTrainer(log_completions=True):
-// OUTPUT_DIR/completions/completions_{step:05d}.parquet with step, prompt,
-// completion, one float column per reward function, the logged extra
-// columns and advantage (trl/trainer/grpo_trainer.py, log()).
+// TRL, GRPOTrainer(log_completions=True), read at huggingface/trl
+// f2cd57710ae345ea6428ae95363267fcf38a3dc8:
+// OUTPUT_DIR/completions/completions_{step:05d}.parquet, the DataFrame
+// log() writes (trl/trainer/grpo_trainer.py lines 3311-3326): step,
+// prompt, completion, one float column per reward function named after it
+// (self._logs["rewards"], in reward_func_names' order), the columns reward
+// functions log with log_extra (self._logs["extra"], any type, no prefix),
+// then advantage.
 //
-// Defaults: group = prompt, batch = step, objectives the float columns but
-// advantage (and step) (max, weight 1 each: reward_weights' default), a
+// Defaults: group = prompt, batch = step, objectives the reward columns
+// (trlRewardColumns; max, weight 1 each: reward_weights' default), a
 // missing reward adding nothing (nansum), the logged advantage compared
 // with the rewards when the file has it; epsilon stays TRL's 1e-4.
 var trlLayout = trainerLayout{
-	name:         "trl",
-	description:  "TRL completions",
-	sentenceName: "TRL completions",
-	fields:       []string{"prompt", "completion", "step"},
-	defaults:     trlDefaults,
+	name:          "trl",
+	description:   "TRL completions",
+	sentenceName:  "TRL completions",
+	fields:        []string{"prompt", "completion", "step"},
+	defaults:      trlDefaults,
+	warnings:      trlGroupWarnings,
 }
 
 const (
-	trlPrompt    = "prompt"
-	trlAdvantage = "advantage"
+	trlPrompt     = "prompt"
+	trlCompletion = "completion"
+	trlAdvantage  = "advantage"
 )
 
-func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {
+func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
 	one := 1.0
+	note := ""
 	pareto := usesPareto(cfg)
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, trlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
+	// trlGroupWarnings says which groups and why, in TRL's terms, in place
+	// of the general check of the group sizes.
+	cfg.EqualGroups = false
 	if pareto && len(cfg.Objectives) == 0 {
-		for _, col := range first.Floats {
-			if col == trlAdvantage || col == stepField {
-				continue
-			}
+		rewards, n, err := trlRewardColumns(first)
+		if err != nil {
+			return cfg, "", err
+		}
+		note = n
+		for _, col := range rewards {
 			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(engine.Maximize), Weight: &one})
 		}
 		if len(cfg.Objectives) == 0 && first.Path != "" {
-			return cfg, inputError{fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)}
+			return cfg, "", inputError{fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)}
 		}
+	}
+	if pareto {
+		cfg.Objectives = trlWeights(cfg.Objectives)
 	}
 	if pareto && cfg.NanSum == nil {
 		yes := true
@@ -54,5 +69,21 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, er
 	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) {
 		cfg.LoggedAdvantage = trlAdvantage
 	}
-	return cfg, nil
+	return cfg, note, nil
+}
+
+// trlWeights returns objs with weight 1 where none is given: TRL weighs
+// each reward function 1 unless reward_weights says otherwise
+// (GRPOTrainer.__init__, torch.ones(len(reward_funcs))), whichever
+// columns --objective or a config names, not the 1/m of plain records.
+// A --weight still overrides it (engine.Config.Weights).
+func trlWeights(objs []engine.ObjectiveConfig) []engine.ObjectiveConfig {
+	out := slices.Clone(objs)
+	for i := range out {
+		if out[i].Weight == nil {
+			one := 1.0
+			out[i].Weight = &one
+		}
+	}
+	return out
 }

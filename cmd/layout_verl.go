@@ -39,7 +39,6 @@ var verlLayout = trainerLayout{
 		return nil
 	},
 	defaults: verlDefaults,
-	notes:    verlNotes,
 	warnings: verlNaNGroups,
 }
 
@@ -115,7 +114,7 @@ func verlObjective(first loaders.FileFields) string {
 	return expr
 }
 
-func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {
+func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
 		if cfg.GroupBy == "" {
@@ -135,7 +134,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, e
 		cfg.Epsilon = &eps
 	}
 	cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
-	return cfg, nil
+	return cfg, strings.Join(verlNotes(cfg), ", "), nil
 }
 
 // verlNotes says, in the "read as" line, what the id is when set, and
@@ -169,13 +168,14 @@ const maxNaNGroupsShown = 5
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
 // group's torch.mean and torch.std take the NaN in), while rewardlens
 // leaves the row out as invalid and scores the others without it.
-func verlNaNGroups(res *engine.Result, batches []engine.Batch) []string {
+func verlNaNGroups(res *engine.Result, batches []int) []string {
 	if len(res.Objectives) != 1 || res.Objectives[0].Name != verlScore {
 		return nil
 	}
 	var named []string
 	groups := 0
-	for _, b := range batches {
+	for _, bi := range batches {
+		b := &res.Batches[bi]
 		for _, g := range b.Groups {
 			bad := 0
 			for _, i := range g.Members {

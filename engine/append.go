@@ -63,6 +63,7 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		Objectives: ev.Objectives,
 		M:          ev.M,
 		Values:     ev.Values,
+		Absent:     ev.Absent,
 		Valid:      ev.Valid,
 		Causes:     ev.Causes,
 		batches:    ev.batches,
@@ -100,7 +101,7 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 		index[g] = int32(k)
 	}
 	l := &appendLine{}
-	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index}
+	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
 	return l
 }
 
@@ -120,6 +121,7 @@ func (ev *Evaluation) startLine(s Scorer) {
 // clip makes ev's arrays full, so that appending to them copies them.
 func (ev *Evaluation) clip() {
 	ev.Values = slices.Clip(ev.Values)
+	ev.Absent = slices.Clip(ev.Absent)
 	ev.Valid = slices.Clip(ev.Valid)
 	ev.Causes = slices.Clip(ev.Causes)
 	ev.batches = slices.Clip(ev.batches)
@@ -138,6 +140,9 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 			continue
 		}
 		out.Values = append(out.Values, ev.Row(i)...)
+		if ev.Absent != nil {
+			out.Absent = append(out.Absent, ev.Absent[i*ev.M:(i+1)*ev.M]...)
+		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])
 		out.batches = append(out.batches, ev.batches[i])

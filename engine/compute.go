@@ -78,8 +78,8 @@ func (ev *Evaluation) ComputeContext(ctx context.Context, opts Options) (*Result
 
 // rewarder holds the scratch buffers of one computation.
 type rewarder struct {
-	idx, idx2, ord []int
-	x, u           []float64
+	idx, idx2, ord, present []int
+	x, u                    []float64
 }
 
 // valid returns the valid members of members (reusing buf).
@@ -292,6 +292,10 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 // the batch's valid trajectories, A = (R - mean) / (std1 + eps) (0 for a
 // batch of one), or only centred, A = R - mean, with normalize off; eps is
 // Options.Epsilon, std1 the std Options.Std names (sample or population).
+// An objective nansum counted 0 (Evaluation.Absent: TRL's None) is left
+// out of its mean and std1 and adds g_k = 0, as TRL's normalize_then_sum
+// does (nanmean, nanstd, then nansum); an objective present in fewer than
+// two members adds 0 (TRL's nanstd is NaN then).
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	m, eps := res.M, res.Options.epsilon()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
@@ -304,13 +308,20 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			return
 		}
 		for k, o := range res.Objectives {
-			x := grow(w.x, len(idx))
+			present := idx
+			if res.Absent != nil {
+				present = w.presentOf(res, idx, k)
+				if len(present) < 2 {
+					continue
+				}
+			}
+			x := grow(w.x, len(present))
 			w.x = x
-			for j, i := range idx {
+			for j, i := range present {
 				x[j] = o.Orient(res.Values[i*m+k])
 			}
 			mean, std1 := stats.Mean(x), res.Options.std(x)
-			for j, i := range idx {
+			for j, i := range present {
 				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
 			}
 		}
@@ -341,6 +352,19 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 		}
 	})
+}
+
+// presentOf returns the members of idx whose objective k is not absent
+// (Evaluation.Absent), in w's scratch array.
+func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
+	present := w.present[:0]
+	for _, i := range idx {
+		if !res.Absent[i*res.M+k] {
+			present = append(present, i)
+		}
+	}
+	w.present = present
+	return present
 }
 
 // fillInvalid gives the invalid members of a group the mean reward of its

@@ -28,6 +28,11 @@ type Evaluation struct {
 	Valid []bool
 	// Causes holds, per trajectory, why it is invalid ("" when valid).
 	Causes []string
+	// Absent marks, row-major as Values, the objectives that were missing
+	// or NaN and count 0 under nansum (Config.NanSum): TRL's None reward,
+	// which gdpo leaves out of its group normalisation. nil without
+	// nansum.
+	Absent []bool
 	// Logged holds, per trajectory, the advantage its trainer logged (the
 	// value of RewardComputer.Logged), NaN where the record has none; nil
 	// when there is no such expression. Evaluations made by Append and
@@ -81,6 +86,8 @@ type Evaluator struct {
 	// logged is the logged-advantage expression and its copies for other
 	// goroutines, empty when there is none.
 	logged []*Expression
+	// absent: the scorer marks absent objectives (Evaluation.Absent).
+	absent bool
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -89,7 +96,15 @@ func NewEvaluator(s Scorer) *Evaluator {
 	return &Evaluator{
 		ev:      &Evaluation{Objectives: slices.Clone(objs), M: len(objs)},
 		scorers: []Scorer{s},
+		absent:  marksAbsent(s),
 	}
+}
+
+// marksAbsent reports whether s counts missing objectives 0 and says
+// which (ParetoScorer with nansum).
+func marksAbsent(s Scorer) bool {
+	p, ok := s.(*ParetoScorer)
+	return ok && p.nanSum
 }
 
 // Reserve makes room for n more trajectories, so that adding them copies
@@ -98,6 +113,9 @@ func NewEvaluator(s Scorer) *Evaluator {
 func (e *Evaluator) Reserve(n int) {
 	ev := e.ev
 	ev.Values = slices.Grow(ev.Values, n*ev.M)
+	if e.absent {
+		ev.Absent = slices.Grow(ev.Absent, n*ev.M)
+	}
 	ev.Valid = slices.Grow(ev.Valid, n)
 	ev.Causes = slices.Grow(ev.Causes, n)
 	ev.batches = slices.Grow(ev.batches, n)
@@ -111,6 +129,9 @@ func (e *Evaluator) Add(ts []Trajectory) {
 	ev := e.ev
 	lo := len(ev.Valid)
 	ev.Values = extend(ev.Values, len(ts)*ev.M)
+	if e.absent {
+		ev.Absent = extend(ev.Absent, len(ts)*ev.M)
+	}
 	ev.Valid = extend(ev.Valid, len(ts))
 	ev.Causes = extend(ev.Causes, len(ts))
 	ev.batches = extend(ev.batches, len(ts))
@@ -199,7 +220,12 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 	var causes map[cause]string
 	for j := range ts {
 		t, i := &ts[j], lo+j
-		err := s.Evaluate(t, ev.Values[i*m:(i+1)*m])
+		var err error
+		if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
+			err = p.evaluate(t, ev.Values[i*m:(i+1)*m], ev.Absent[i*m:(i+1)*m])
+		} else {
+			err = s.Evaluate(t, ev.Values[i*m:(i+1)*m])
+		}
 		if err == nil {
 			ev.Valid[i] = true
 			continue

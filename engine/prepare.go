@@ -232,6 +232,7 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 	out := &Evaluation{
 		Objectives: ev.Objectives,
 		Values:     ev.Values,
+		Absent:     ev.Absent,
 		M:          ev.M,
 		Valid:      slices.Clone(ev.Valid),
 		Causes:     slices.Clone(ev.Causes),

@@ -220,8 +220,14 @@ func (s *ParetoScorer) cloneScorer() Scorer {
 // invalid only when every objective is so ("all objectives: missing"), as
 // TRL then leaves the row out of its baseline and gives it advantage 0.
 func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
+	return s.evaluate(t, dst, nil)
+}
+
+// evaluate is Evaluate that also marks, in absent when not nil, the
+// objectives nansum counted 0 (Evaluation.Absent).
+func (s *ParetoScorer) evaluate(t *Trajectory, dst []float64, absent []bool) error {
 	var first error
-	absent := 0
+	missing := 0
 	for k, e := range s.exprs {
 		var v float64
 		var err error
@@ -233,16 +239,20 @@ func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 		if s.nanSum && err != ErrMissing && !s.valued[k].Load() {
 			s.valued[k].Store(true)
 		}
-		if s.nanSum && (err == ErrMissing || err == ErrNaN) {
+		counted0 := s.nanSum && (err == ErrMissing || err == ErrNaN)
+		if counted0 {
 			v, err = 0, nil
-			absent++
+			missing++
+		}
+		if absent != nil {
+			absent[k] = counted0
 		}
 		dst[k] = v
 		if err != nil && first == nil {
 			first = &InvalidError{Objective: s.objectives[k].Name, Err: err}
 		}
 	}
-	if first == nil && absent == len(s.exprs) {
+	if first == nil && missing == len(s.exprs) {
 		first = &InvalidError{Objective: "all objectives", Err: ErrMissing}
 	}
 	return first

@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -218,4 +219,51 @@ func TestLoggedAdvantage(t *testing.T) {
 	} else if _, ok := res.CompareLogged(&res.Batches[0]); ok {
 		t.Error("CompareLogged without logged advantages: ok")
 	}
+}
+
+// TestGDPONanSum checks gdpo with nansum against TRL's normalize_then_sum
+// (trl/trainer/grpo_trainer.py, _generate_and_score_completions, at
+// huggingface/trl f2cd577): a missing reward is left out of its
+// objective's group mean and std (nanmean, nanstd) and adds 0 (nansum),
+// rather than counting as a reward of 0; an evaluation appended to
+// (following a run) gives the same.
+func TestGDPONanSum(t *testing.T) {
+	c, err := New(Config{Method: "gdpo", NanSum: ptr(true), Objectives: []ObjectiveConfig{
+		{Name: "acc", Expr: "acc", Weight: ptr(1.0)}, {Name: "fmt", Expr: "fmt", Weight: ptr(1.0)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []Trajectory{
+		traj(0, "p", "acc", 1.0, "fmt", 1.0),
+		traj(0, "p", "acc", nil, "fmt", 0.5), // TRL's None
+		traj(0, "p", "acc", 0.0, "fmt", 0.0),
+		traj(0, "p", "acc", 1.0, "fmt", 0.5),
+	}
+	const eps = 1e-4
+	// acc over rows 0, 2, 3 only: mean 2/3, std1 sqrt(1/3); row 1 adds 0.
+	sa := math.Sqrt(1.0 / 3)
+	// fmt over all four: mean 0.5, std1 sqrt(1/6).
+	sf := math.Sqrt(1.0 / 6)
+	r := []float64{
+		(1.0/3)/(sa+eps) + 0.5/(sf+eps),
+		0 + 0,
+		(-2.0/3)/(sa+eps) - 0.5/(sf+eps),
+		(1.0/3)/(sa+eps) + 0,
+	}
+	mean := (r[0] + r[1] + r[2] + r[3]) / 4
+	ss := 0.0
+	for _, x := range r {
+		ss += (x - mean) * (x - mean)
+	}
+	std1 := math.Sqrt(ss / 3)
+	want := make([]float64, 4)
+	for i, x := range r {
+		want[i] = (x - mean) / (std1 + eps)
+	}
+	assertFloats(t, "gdpo with a missing reward", c.Compute(ts, GDPO).Rewards, want)
+
+	ev := Evaluate(c.Scorer, ts[:2]).Append(c.Scorer, ts[2:])
+	assertFloats(t, "gdpo appended", ev.Compute(Options{Method: GDPO, Normalize: true}).Rewards, want)
+	filtered := Evaluate(c.Scorer, append(slices.Clone(ts), traj(1, "q", "acc", nil, "fmt", 1.0))).Filter(func(i int) bool { return i < 4 })
+	assertFloats(t, "gdpo filtered", filtered.Compute(Options{Method: GDPO, Normalize: true}).Rewards, want)
 }

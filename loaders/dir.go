@@ -50,14 +50,25 @@ func isDir(path string) bool {
 }
 
 // dirInputs returns the input files of the directory dir, in natural name
-// order; none is an error naming dir.
+// order; none is an error naming dir, which points to dir/completions when
+// that holds input files: TRL's GRPOTrainer writes its tables in
+// OUTPUT_DIR/completions/, and OUTPUT_DIR is what a user has in mind.
 func dirInputs(dir string) ([]string, error) {
 	files, err := listInputs(dir)
 	if err == nil && len(files) == 0 {
 		err = fmt.Errorf("%s: no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones)", dir)
+		if sub := filepath.Join(dir, trlCompletionsDir); isDir(sub) {
+			if inner, _ := listInputs(sub); len(inner) > 0 {
+				err = fmt.Errorf("%w; %s holds %d (TRL writes its completions there): give %s", err, sub, len(inner), sub)
+			}
+		}
 	}
 	return files, err
 }
+
+// trlCompletionsDir is the subdirectory of OUTPUT_DIR where TRL's
+// GRPOTrainer writes completions_{step:05d}.parquet (log()).
+const trlCompletionsDir = "completions"
 
 // listInputs returns the input files of the directory dir, in natural name
 // order, maybe none.

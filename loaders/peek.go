@@ -27,6 +27,11 @@ type FileFields struct {
 	// holds, a null included); in the other formats, the names whose
 	// value is a number in the first record.
 	Floats []string
+	// Columns are, in Parquet, the top-level columns in the file's order
+	// (nil in the other formats): a trainer's table puts its columns in
+	// an order that tells what they are (TRL's rewards, then its
+	// log_extra columns).
+	Columns []string
 	// Group is the first trajectory's own group field ("" when it has
 	// none).
 	Group string
@@ -79,7 +84,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			return nil, err
 		}
 		if isParquet(path, opts.Format) {
-			if ff.Floats, err = parquetFloats(path); err != nil {
+			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
 		}
@@ -135,24 +140,24 @@ func isParquet(path string, format Format) bool {
 	return format == Parquet || format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
 }
 
-// parquetFloats returns the top-level FLOAT and DOUBLE columns of the
-// Parquet file path, sorted.
-func parquetFloats(path string) ([]string, error) {
+// parquetColumns returns the top-level columns of the Parquet file path,
+// in the file's order, and those of them that are FLOAT or DOUBLE, sorted.
+func parquetColumns(path string) (columns, floats []string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, errors.New(path + ": not a Parquet file: " + err.Error())
+		return nil, nil, errors.New(path + ": not a Parquet file: " + err.Error())
 	}
-	var floats []string
 	for _, field := range pf.Schema().Fields() {
+		columns = append(columns, field.Name())
 		if !field.Leaf() {
 			continue
 		}
@@ -161,5 +166,5 @@ func parquetFloats(path string) ([]string, error) {
 		}
 	}
 	slices.Sort(floats)
-	return floats, nil
+	return columns, floats, nil
 }

@@ -259,7 +259,7 @@ func (in Input) followedSession(progress func(done, total int64), waiting func()
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 	}
-	return in.withResultWarnings(b.Session(in.Source, res, in.Warnings)), updates, nil
+	return b.Session(in.Source, res, in.Warnings), updates, nil
 }
 
 // liveBadge renders follow mode's tag for the header: LIVE stands out.

@@ -103,6 +103,7 @@ func (m *loadingModel) load() tea.Msg {
 	}
 	if err == nil {
 		s.Layout = m.in.Layout
+		s.LayoutWarnings = m.in.LayoutWarnings
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	return loadedMsg{session: s, updates: updates, err: err}

@@ -21,6 +21,11 @@ type Input struct {
 	Layout   string                                                          // how the inputs were read ("read as verl rollout dumps: ..."), "" for plain records
 	Health   health.Config                                                   // the health checks' settings
 	HVRef    []float64                                                       // the hypervolume reference, nil for the default
+	// LayoutWarnings, when not nil, returns the trainer layout's warnings
+	// about the given batches of a result: what the trainer did otherwise
+	// (TRL's groups normalised apart, verl's NaN groups), in the status
+	// line, asked again for each new evaluation.
+	LayoutWarnings func(res *engine.Result, batches []int) []string
 	// Follow, when not nil, reads the inputs instead of Load and follows
 	// them (loaders.Follow), handing the trajectories of the first reading
 	// to hooks.Each as loaders.FollowOptions.Each does: the dashboard
@@ -35,10 +40,6 @@ type Input struct {
 	// (engine.Trajectory.DropBody), so that the responses and metadata of
 	// a large input are never all in memory at once.
 	Stream func(hooks StreamHooks) (*loaders.Result, error)
-	// ResultWarnings, when not nil, returns the warnings that the first
-	// result shows (a trainer layout's: verl's NaN groups), added to the
-	// status line's once the session is built.
-	ResultWarnings func(res *engine.Result) []string
 }
 
 // StreamHooks are what the dashboard gives Input.Stream to call: Progress
@@ -102,16 +103,7 @@ func (in Input) session(progress func(done, total int64)) (*session.Session, err
 	if err != nil {
 		return nil, err
 	}
-	return in.withResultWarnings(s), nil
-}
-
-// withResultWarnings returns s with in.ResultWarnings' warnings about its
-// result added to its own.
-func (in Input) withResultWarnings(s *session.Session) *session.Session {
-	if in.ResultWarnings != nil {
-		s.Warnings = append(s.Warnings, in.ResultWarnings(s.Result)...)
-	}
-	return s
+	return s, nil
 }
 
 // streamSession builds the session as in.Stream reads the inputs: the
@@ -125,5 +117,5 @@ func (in Input) streamSession(progress func(done, total int64)) (*session.Sessio
 	if b.Empty() {
 		return nil, session.ErrNoTrajectories
 	}
-	return in.withResultWarnings(b.Session(in.Source, res, in.Warnings)), nil
+	return b.Session(in.Source, res, in.Warnings), nil
 }

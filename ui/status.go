@@ -32,8 +32,8 @@ type statusLine struct {
 	// say). They depend on which trajectories are valid, which a method
 	// switch, a new batch shown or a notice leaves as they are: those do
 	// not count them again.
-	of            *engine.Evaluation
-	loud, invalid string
+	of                    *engine.Evaluation
+	loud, groups, invalid string
 }
 
 // setNotice shows what a command did: done, or err when it failed.
@@ -62,12 +62,16 @@ func (l *statusLine) refresh(s *session.Session) {
 			l.loud = textsafe.Line(w)
 		}
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+		l.groups = textsafe.Line(layoutWarning(s))
 	}
 	l.layout = textsafe.Line(s.Layout)
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
 	if l.loud != "" {
 		l.warnings = append(l.warnings, l.loud)
+	}
+	if l.groups != "" {
+		l.warnings = append(l.warnings, l.groups)
 	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, textsafe.Line(w))
@@ -93,6 +97,30 @@ func (l statusLine) view(st *common.Styles, width int) string {
 		line = st.Positive.Render("✓ "+l.notice) + " · " + line
 	}
 	return ansi.Truncate(line, width, "…")
+}
+
+// layoutWarning is the first of the session's layout warnings over every
+// batch, and how many more there are; "" when there are none.
+func layoutWarning(s *session.Session) string {
+	if s.LayoutWarnings == nil {
+		return ""
+	}
+	all := make([]int, len(s.Result.Batches))
+	for b := range all {
+		all[b] = b
+	}
+	ws := s.LayoutWarnings(s.Result, all)
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return ws[0]
+	}
+	more := "steps"
+	if len(ws) == 2 {
+		more = "step"
+	}
+	return fmt.Sprintf("%s (and %d more %s)", ws[0], len(ws)-1, more)
 }
 
 // maxStepsListed is how many steps mostlyInvalidWarning lists.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
@@ -25,5 +26,26 @@ func TestStatusLineSaysLayout(t *testing.T) {
 	l.refresh(s)
 	if got := l.view(common.NewStyles(true, true), 300); strings.Contains(got, "read as") {
 		t.Errorf("plain records: %q", got)
+	}
+}
+
+// TestStatusLineSaysLayoutWarnings checks that the layout's warnings
+// (a TRL step whose groups TRL normalised otherwise) come into the status
+// line, the first one and how many more, escaped.
+func TestStatusLineSaysLayoutWarnings(t *testing.T) {
+	s := newSampleSession(t)
+	var asked []int
+	s.LayoutWarnings = func(res *engine.Result, batches []int) []string {
+		asked = batches
+		return []string{"step 3: prompt groups of unequal size\x1b[2J", "step 7: every prompt group has 2 rows"}
+	}
+	var l statusLine
+	l.refresh(s)
+	got := l.view(common.NewStyles(true, true), 500)
+	if !strings.Contains(got, "⚠ step 3: prompt groups of unequal size") || !strings.Contains(got, "(and 1 more step)") || strings.Contains(got, "\x1b") {
+		t.Errorf("status line %q", got)
+	}
+	if len(asked) != len(s.Result.Batches) {
+		t.Errorf("asked of %d batches, want all %d", len(asked), len(s.Result.Batches))
 	}
 }

@@ -35,6 +35,9 @@
 //
 //	go run ./sample_data/gentrainers    (from the module root)
 //
+// With -trl-fixtures FILE it writes instead the TRL tables that
+// scripts/trl_fixtures.py computed with TRL's own code (cmd/testdata/trl).
+//
 // The output is deterministic; the test next to this file regenerates it
 // into a temporary directory and compares it byte for byte with the
 // committed files.
@@ -55,7 +58,12 @@ import (
 
 func main() {
 	out := flag.String("out", "sample_data", "directory to write verl/ and trl/ into")
+	fixtures := flag.String("trl-fixtures", "", "write the TRL tables of this output of scripts/trl_fixtures.py into -out instead")
 	flag.Parse()
+	write := write
+	if *fixtures != "" {
+		write = func(dir string) error { return writeTRLFixtures(*fixtures, dir) }
+	}
 	if err := write(*out); err != nil {
 		fmt.Fprintln(os.Stderr, "gentrainers:", err)
 		os.Exit(1)

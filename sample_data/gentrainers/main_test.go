@@ -67,3 +67,40 @@ func TestTRLAdvantage(t *testing.T) {
 		t.Errorf("advantage %v, want %v", got, want)
 	}
 }
+
+// TestCommittedTRLFixturesMatchGenerator writes the TRL tables of
+// cmd/testdata/trl/fixtures.json again and compares them byte for byte
+// with the committed ones. On failure, run the commands in
+// scripts/trl_fixtures.py's doc comment and review the diff.
+func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
+	committed := filepath.Join("..", "..", "cmd", "testdata", "trl")
+	dir := t.TempDir()
+	if err := writeTRLFixtures(filepath.Join(committed, "fixtures.json"), dir); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		n++
+		want, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if got, err := os.ReadFile(filepath.Join(committed, rel)); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: the committed file differs from what gentrainers writes (%v)", rel, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 11 {
+		t.Errorf("%d tables written, want 11", n)
+	}
+}

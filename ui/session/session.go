@@ -54,6 +54,8 @@ type Session struct {
 	// Layout says how the inputs were read (Input.Layout), first in the
 	// status line; "" for plain records.
 	Layout string
+	// LayoutWarnings is Input.LayoutWarnings, nil for none.
+	LayoutWarnings func(res *engine.Result, batches []int) []string
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string

@@ -1,0 +1,270 @@
+package cmd
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// trlRewardColumns returns the reward columns of the TRL completions table
+// first, and what the "read as" line says of the float columns it leaves
+// out ("" when it takes them all).
+//
+// TRL >= 1.0 writes the reward functions' columns right after completion,
+// then the log_extra columns, then advantage (log(): **rewards, **extra),
+// with nothing else to tell them apart: both are named by the user (a
+// reward function's __name__, a log_extra key) and a log_extra column
+// may hold floats. So the float columns after a column of another type
+// are log_extra's; among the float columns that follow completion, the
+// rewards are the first k, k being found with the logged advantage: the
+// largest k whose rewards reproduce it (trlTable.reproduced) on more rows than
+// any other, over TRL's settings (trlVariants). Without a logged
+// advantage, or when no k reproduces it on half the rows, they are all
+// rewards. A file of another format (no column order) has all its float
+// columns but advantage and step as rewards.
+func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
+	lead, after := trlLeadingFloats(first)
+	if first.Columns == nil {
+		for _, col := range first.Floats {
+			if col != trlAdvantage && col != stepField {
+				rewards = append(rewards, col)
+			}
+		}
+		return rewards, "", nil
+	}
+	k := len(lead)
+	if len(lead) > 1 && slices.Contains(first.Columns, trlAdvantage) {
+		table, err := readTRLTable(first.Path, lead)
+		if err != nil {
+			return nil, "", err
+		}
+		best := 0
+		for n := len(lead); n >= 1; n-- {
+			if got := table.reproduced(n); got > best {
+				k, best = n, got
+			}
+		}
+		if 2*best < len(table.advantage) {
+			k = len(lead)
+			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights?)", strings.Join(lead, ", "), first.Path)
+		}
+	}
+	extras := append(slices.Clone(lead[k:]), after...)
+	switch {
+	case note != "":
+	case k < len(lead):
+		note = fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", "))
+	case len(extras) > 0:
+		note = fmt.Sprintf("log_extra columns %s left out (they follow a column that is not a float)", strings.Join(extras, ", "))
+	}
+	return lead[:k], note, nil
+}
+
+// trlLeadingFloats returns the float columns that follow completion
+// without a column of another type between (advantage and step aside),
+// and the float columns after those.
+func trlLeadingFloats(first loaders.FileFields) (lead, after []string) {
+	start := slices.Index(first.Columns, trlCompletion) + 1
+	inLead := true
+	for _, col := range first.Columns[start:] {
+		if col == trlAdvantage || col == stepField {
+			continue
+		}
+		_, float := slices.BinarySearch(first.Floats, col)
+		switch {
+		case float && inLead:
+			lead = append(lead, col)
+		case float:
+			after = append(after, col)
+		default:
+			inLead = false
+		}
+	}
+	return lead, after
+}
+
+// trlTable is what trlTable.reproduced reads of a TRL completions table: the
+// rows of each prompt, each candidate column (NaN for None) and the
+// logged advantage.
+type trlTable struct {
+	groups    [][]int
+	columns   [][]float64
+	advantage []float64
+}
+
+// readTRLTable reads the table at path.
+func readTRLTable(path string, columns []string) (*trlTable, error) {
+	data, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		return nil, inputError{err}
+	}
+	t := &trlTable{columns: make([][]float64, len(columns))}
+	groupOf := map[string]int{}
+	for i, tr := range data.Trajectories {
+		prompt, _ := tr.Metadata[trlPrompt].(string)
+		g, ok := groupOf[prompt]
+		if !ok {
+			g = len(t.groups)
+			groupOf[prompt] = g
+			t.groups = append(t.groups, nil)
+		}
+		t.groups[g] = append(t.groups[g], i)
+		for k, col := range columns {
+			t.columns[k] = append(t.columns[k], floatOrNaN(tr.Metadata[col]))
+		}
+		t.advantage = append(t.advantage, floatOrNaN(tr.Metadata[trlAdvantage]))
+	}
+	return t, nil
+}
+
+func floatOrNaN(v any) float64 {
+	if x, ok := v.(float64); ok {
+		return x
+	}
+	return math.NaN()
+}
+
+// trlVariant is one of TRL's ways from rewards to advantages
+// (_generate_and_score_completions): scale_rewards group, batch or none
+// with sum_then_normalize, or normalize_then_sum.
+type trlVariant struct {
+	scale            string
+	normalizeThenSum bool
+}
+
+var trlVariants = []trlVariant{{scale: "group"}, {scale: "batch"}, {scale: "none"}, {normalizeThenSum: true}}
+
+// trlTolerance is how far a recomputed advantage may be from the logged
+// one and still reproduce it: TRL computes in float32.
+const trlTolerance = 1e-4
+
+// reproduced returns the largest number of rows whose logged advantage
+// the first k columns reproduce, weight 1 each, over trlVariants.
+func (t *trlTable) reproduced(k int) int {
+	best := 0
+	for _, v := range trlVariants {
+		n := 0
+		for i, a := range t.advantages(k, v) {
+			if math.Abs(a-t.advantage[i]) <= trlTolerance {
+				n++
+			}
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+// advantages returns TRL's advantages of the rows with the first k
+// columns as rewards, weight 1, under v, in float64 (grpo_trainer.py lines
+// 2676-2730): a row whose every reward is NaN (None) is left out of the
+// means and stds and gets 0.
+//
+// sum_then_normalize: r = nansum_k c_k, A = r - nanmean_group(r), divided
+// by nanstd(r) + 1e-4 over the group (scale group) or the table (batch).
+// normalize_then_sum: z_k = (c_k - nanmean_group) / (nanstd_group + 1e-4),
+// r = nansum_k z_k, A = (r - nanmean(r)) / (nanstd(r) + 1e-4) over the
+// table. nanstd is the sample std of the non-NaN values (NaN for fewer
+// than two), and a NaN advantage becomes 0 (nan_to_num).
+func (t *trlTable) advantages(k int, v trlVariant) []float64 {
+	n := len(t.advantage)
+	r := make([]float64, n)
+	for i := range r {
+		r[i] = math.NaN()
+		for _, col := range t.columns[:k] {
+			if x := col[i]; !math.IsNaN(x) {
+				r[i] = nanAdd(r[i], x)
+			}
+		}
+	}
+	a := make([]float64, n)
+	switch {
+	case v.normalizeThenSum:
+		sum := make([]float64, n)
+		for i := range sum {
+			if math.IsNaN(r[i]) {
+				sum[i] = math.NaN()
+			}
+		}
+		for _, col := range t.columns[:k] {
+			for _, g := range t.groups {
+				mean, std := nanMeanStd(col, g)
+				for _, i := range g {
+					if z := (col[i] - mean) / (std + 1e-4); !math.IsNaN(z) && !math.IsNaN(sum[i]) {
+						sum[i] += z
+					}
+				}
+			}
+		}
+		mean, std := nanMeanStd(sum, nil)
+		for i := range a {
+			a[i] = (sum[i] - mean) / (std + 1e-4)
+		}
+	default:
+		_, batchStd := nanMeanStd(r, nil)
+		for _, g := range t.groups {
+			mean, std := nanMeanStd(r, g)
+			if v.scale == "batch" {
+				std = batchStd
+			}
+			for _, i := range g {
+				a[i] = r[i] - mean
+				if v.scale != "none" {
+					a[i] /= std + 1e-4
+				}
+			}
+		}
+	}
+	for i, x := range a {
+		if math.IsNaN(x) {
+			a[i] = 0
+		}
+	}
+	return a
+}
+
+// nanAdd adds x to s, s being NaN for nothing added yet.
+func nanAdd(s, x float64) float64 {
+	if math.IsNaN(s) {
+		return x
+	}
+	return s + x
+}
+
+// nanMeanStd returns the mean and the sample std of the non-NaN x[i], i in
+// rows (all of x when rows is nil): TRL's nanmean and nanstd, the std NaN
+// for fewer than two values.
+func nanMeanStd(x []float64, rows []int) (mean, std float64) {
+	var vals []float64
+	add := func(v float64) {
+		if !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	if rows == nil {
+		for _, v := range x {
+			add(v)
+		}
+	} else {
+		for _, i := range rows {
+			add(x[i])
+		}
+	}
+	if len(vals) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	for _, v := range vals {
+		mean += v
+	}
+	mean /= float64(len(vals))
+	if len(vals) < 2 {
+		return mean, math.NaN()
+	}
+	ss := 0.0
+	for _, v := range vals {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, math.Sqrt(ss / float64(len(vals)-1))
+}

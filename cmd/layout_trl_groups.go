@@ -1,0 +1,183 @@
+package cmd
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// trlGroupWarnings returns a warning for each step of res, among the
+// batches of index batches, whose prompt groups TRL did not normalise as
+// rewardlens groups them, naming the odd groups and what they probably
+// are. TRL groups a generation batch by position, num_generations rows
+// after another (rewards.view(-1, num_generations) in
+// _generate_and_score_completions), so every prompt of a training step has
+// that many rows; rewardlens groups by prompt text.
+//
+// In a step whose groups are of unequal size, a group of k times the
+// usual size is a prompt k times in the batch (a duplicated dataset row),
+// which TRL normalised as k groups. Other sizes are evaluation rows: TRL's
+// _logs deques (maxlen generation_batch_size) take training and evaluation
+// rows alike, and log() in eval mode writes completions_{step:05d}.parquet
+// again at the training step, with the last training rows (the first of
+// its groups cut short) and the evaluation rows, whose groups have
+// num_generations_eval rows and were normalised apart from training's.
+// The usual size, num_generations, is the commonest (the smaller on a
+// tie) among the groups that start in the first half of the step's rows:
+// TRL writes training rows first, evaluation rows last.
+//
+// When evaluation rows fill the whole file, its groups are all of one
+// size, another than the commonest size of the steps of res whose groups
+// are all of one size (none on a tie).
+func trlGroupWarnings(res *engine.Result, batches []int) []string {
+	sizes := map[int64]int{} // the steps whose groups are all of one size
+	count := map[int]int{}   // how many such steps have each size
+	for bi := range res.Batches {
+		if n := uniformGroupSize(res.GroupSummaries(&res.Batches[bi])); n > 0 {
+			sizes[res.Batches[bi].Step] = n
+			count[n]++
+		}
+	}
+	runSize := commonest(count)
+	var out []string
+	for _, bi := range batches {
+		b := &res.Batches[bi]
+		groups := res.GroupSummaries(b)
+		if len(groups) == 0 {
+			continue
+		}
+		if n, ok := sizes[b.Step]; ok {
+			if runSize > 0 && n != runSize {
+				out = append(out, fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
+					b.Step, n, runSize))
+			}
+			continue
+		}
+		out = append(out, unequalGroups(b, groups))
+	}
+	return out
+}
+
+// uniformGroupSize returns the size of every group of groups, 0 when they
+// are not all of one size or there are none.
+func uniformGroupSize(groups []engine.GroupSummary) int {
+	if len(groups) == 0 || slices.ContainsFunc(groups, func(g engine.GroupSummary) bool { return g.N != groups[0].N }) {
+		return 0
+	}
+	return groups[0].N
+}
+
+// commonest returns the key of count with the largest count, 0 when two
+// share it or count is empty.
+func commonest(count map[int]int) int {
+	best, tie := 0, false
+	for size, n := range count {
+		switch {
+		case n > count[best]:
+			best, tie = size, false
+		case n == count[best]:
+			tie = true
+		}
+	}
+	if tie {
+		return 0
+	}
+	return best
+}
+
+// unequalGroups is the warning for step b, whose groups are of unequal
+// size.
+func unequalGroups(b *engine.Batch, groups []engine.GroupSummary) string {
+	usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
+	prefix := commonPrefix(groups)
+	var repeated, other []string
+	for _, g := range groups {
+		switch {
+		case g.N == usual:
+		case g.N%usual == 0:
+			repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", shortPrompt(g.Key, prefix), g.N, g.N/usual))
+		default:
+			other = append(other, fmt.Sprintf("%s (%d)", shortPrompt(g.Key, prefix), g.N))
+		}
+	}
+	var parts []string
+	if len(repeated) > 0 {
+		parts = append(parts, fmt.Sprintf("a prompt repeated in the batch, which TRL normalised as separate groups of %d and rewardlens as one: %s", usual, listSome(repeated)))
+	}
+	if len(other) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s of another size, probably evaluation rows that TRL's log() wrote to this step's file with the last training rows (and a training group cut short), each part normalised apart: %s",
+			len(other), plural(len(other), "group"), listSome(other)))
+	}
+	return fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s; their rewards may differ from the logged advantage",
+		b.Step, usual, strings.Join(parts, "; "))
+}
+
+// usualGroupSize returns the commonest size, the smaller on a tie, of the
+// groups whose first member comes before row half.
+func usualGroupSize(groups []engine.GroupSummary, half int) int {
+	count := map[int]int{}
+	for _, g := range groups {
+		if g.Members[0] < half {
+			count[g.N]++
+		}
+	}
+	usual := groups[0].N
+	for size, n := range count {
+		if n > count[usual] || n == count[usual] && size < usual {
+			usual = size
+		}
+	}
+	return usual
+}
+
+// maxGroupsNamed is how many odd groups a warning names.
+const maxGroupsNamed = 4
+
+// listSome joins the first maxGroupsNamed of names and says how many
+// more there are.
+func listSome(names []string) string {
+	s := strings.Join(names[:min(len(names), maxGroupsNamed)], ", ")
+	if n := len(names) - maxGroupsNamed; n > 0 {
+		s += fmt.Sprintf(" and %d more", n)
+	}
+	return s
+}
+
+// commonPrefix returns the length in bytes of the prefix the groups' keys
+// share (a chat template's), cut at a rune's start.
+func commonPrefix(groups []engine.GroupSummary) int {
+	if len(groups) < 2 {
+		return 0
+	}
+	n := len(groups[0].Key)
+	for _, g := range groups[1:] {
+		n = min(n, len(g.Key))
+		for i := range n {
+			if g.Key[i] != groups[0].Key[i] {
+				n = i
+				break
+			}
+		}
+	}
+	for n > 0 && n < len(groups[0].Key) && !utf8.RuneStart(groups[0].Key[n]) {
+		n--
+	}
+	return n
+}
+
+// maxPromptShown is how many runes of a prompt a warning quotes.
+const maxPromptShown = 40
+
+// shortPrompt quotes a prompt for a warning: without the prefix every
+// prompt of the step shares, cut to maxPromptShown runes.
+func shortPrompt(key string, prefix int) string {
+	s := key[min(prefix, len(key)):]
+	if r := []rune(s); len(r) > maxPromptShown {
+		s = string(r[:maxPromptShown]) + "..."
+	}
+	return fmt.Sprintf("%q", cmp.Or(s, key))
+}

@@ -1,0 +1,278 @@
+package cmd
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// trlFixture is the completions directory of a fixture of
+// cmd/testdata/trl: a TRL completions table written as log() writes it,
+// with the advantage TRL's own code computed (scripts/trl_fixtures.py,
+// huggingface/trl f2cd577, grpo_trainer.py lines 2676-2730).
+func trlFixture(name string) string {
+	return filepath.Join("testdata", "trl", name, "completions")
+}
+
+// trlReproduced returns how many records have a reward within 1e-6 of
+// TRL's logged advantage (float32 rounding) and the largest |difference|,
+// failing when a record has no logged advantage.
+func trlReproduced(t *testing.T, recs []record) (int, float64) {
+	t.Helper()
+	n, worst := 0, 0.0
+	for i, r := range recs {
+		if r.Logged == nil {
+			t.Fatalf("record %d has no logged_advantage", i)
+		}
+		d := math.Abs(r.Reward - *r.Logged)
+		worst = max(worst, d)
+		if d <= 1e-6 {
+			n++
+		}
+	}
+	return n, worst
+}
+
+// TestTRLSettings runs compute --method grpo with no other flag on TRL's
+// tables in each setting: the defaults and log_extra columns reproduce
+// TRL's advantage on every row; the others carry it as logged_advantage,
+// and the flags that match TRL's setting reproduce it on every row.
+func TestTRLSettings(t *testing.T) {
+	for _, c := range []struct {
+		fixture string
+		// exact: no flag reproduces every row.
+		exact bool
+		// flags reproduce every row.
+		flags []string
+	}{
+		{fixture: "group", exact: true},
+		{fixture: "log_extra", exact: true},
+		{fixture: "scale_batch", flags: []string{"--scale", "batch"}},
+		{fixture: "scale_none", flags: []string{"--scale", "none"}},
+		{fixture: "reward_weights", flags: []string{"--weight", "format_reward=0.5"}},
+		{fixture: "normalize_then_sum", flags: []string{"--method", "gdpo"}},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			recs, _ := computeList(t, "", "--method", "grpo", trlFixture(c.fixture))
+			if len(recs) != 16 {
+				t.Fatalf("%d records, want 16", len(recs))
+			}
+			n, worst := trlReproduced(t, recs)
+			if c.exact && n != 16 {
+				t.Errorf("%d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+			}
+			if c.flags == nil {
+				return
+			}
+			if n == 16 {
+				t.Errorf("TRL's advantage reproduced without %v: the fixture does not test the setting", c.flags)
+			}
+			recs, _ = computeList(t, "", append([]string{"--method", "grpo", trlFixture(c.fixture)}, c.flags...)...)
+			if n, worst := trlReproduced(t, recs); n != 16 {
+				t.Errorf("with %v, %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", c.flags, n, worst)
+			}
+		})
+	}
+}
+
+// TestTRLLogExtraColumns checks that the log_extra columns are not taken
+// as rewards: length (a float right after the reward columns, told apart
+// by the logged advantage) and similarity (after parsed_answer, a text
+// column), and that the read-as line says so.
+func TestTRLLogExtraColumns(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", trlFixture("log_extra"))
+	for i, r := range recs {
+		_, acc := r.Objectives["accuracy_reward"]
+		_, format := r.Objectives["format_reward"]
+		if len(r.Objectives) != 2 || !acc || !format {
+			t.Fatalf("record %d: objectives %v, want accuracy_reward and format_reward", i, r.Objectives)
+		}
+	}
+	for _, want := range []string{"objectives accuracy_reward, format_reward,", "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns length, similarity left out"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q: %s", want, errOut)
+		}
+	}
+}
+
+// TestTRLRewardColumnsByOrder checks the columns of a TRL table without a
+// logged advantage: the floats right after completion are rewards, those
+// after a column of another type log_extra's.
+func TestTRLRewardColumnsByOrder(t *testing.T) {
+	first := loaders.FileFields{
+		Path:    "completions_00001.parquet",
+		Columns: []string{"step", "prompt", "completion", "acc", "fmt", "parsed", "sim"},
+		Floats:  []string{"acc", "fmt", "sim"},
+	}
+	rewards, note, err := trlRewardColumns(first)
+	if err != nil || !slices.Equal(rewards, []string{"acc", "fmt"}) || note != "log_extra columns sim left out (they follow a column that is not a float)" {
+		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
+	}
+	// Another format has no column order: every float but step and advantage.
+	first.Columns, first.Floats = nil, []string{"acc", "advantage", "sim", "step"}
+	if rewards, note, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
+		t.Errorf("without column order: rewards %v, note %q, error %v", rewards, note, err)
+	}
+}
+
+// TestTRLVariants checks trlTable.advantages, which finds the reward
+// columns, against TRL's own advantages in each of its settings: the
+// table's two reward columns reproduce every row under the setting the
+// table was written with, and the sum of the first alone does not.
+func TestTRLVariants(t *testing.T) {
+	for fixture, v := range map[string]trlVariant{
+		"group":              {scale: "group"},
+		"scale_batch":        {scale: "batch"},
+		"scale_none":         {scale: "none"},
+		"normalize_then_sum": {normalizeThenSum: true},
+	} {
+		table, err := readTRLTable(filepath.Join(trlFixture(fixture), "completions_00001.parquet"), []string{"accuracy_reward", "format_reward"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range table.advantages(2, v) {
+			if d := math.Abs(a - table.advantage[i]); d > 1e-6 {
+				t.Errorf("%s, row %d: %.9g, TRL %.9g", fixture, i, a, table.advantage[i])
+			}
+		}
+		if n := table.reproduced(1); n == 16 {
+			t.Errorf("%s: accuracy_reward alone reproduces every row", fixture)
+		}
+	}
+}
+
+// TestTRLNarrowedObjectivesWeighOne checks that objectives --objective
+// names weigh 1 each under the TRL layout, as TRL's reward functions do
+// without reward_weights, not 1/m: with 1/2 each, epsilon would weigh
+// twice as much against the std and the rewards differ from TRL's by
+// about 1e-4.
+func TestTRLNarrowedObjectivesWeighOne(t *testing.T) {
+	recs, _ := computeList(t, "", "--method", "grpo", "--objective", `accuracy_reward=metadata["accuracy_reward"]`,
+		"--objective", `format_reward=metadata["format_reward"]`, trlFixture("log_extra"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("%d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+	// A --weight still overrides the 1.
+	recs, _ = computeList(t, "", "--method", "grpo", "--objective", `accuracy_reward=metadata["accuracy_reward"]`,
+		"--objective", `format_reward=metadata["format_reward"]`, "--weight", "format_reward=0.5", trlFixture("reward_weights"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("with --weight: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}
+
+// TestTRLUnequalGroups checks the warning for the groups TRL did not
+// normalise as rewardlens groups them, and that the other groups still
+// reproduce TRL's advantage: evaluation logged at the training step (the
+// last 10 training rows, the first group cut to 2, then 3 evaluation
+// groups of 2) and a prompt twice in the batch (8 rows, 2 groups to TRL).
+func TestTRLUnequalGroups(t *testing.T) {
+	for _, c := range []struct {
+		fixture string
+		warning []string
+		// exact counts the rows of the groups of the usual size.
+		exact int
+	}{
+		{"eval_same_step", []string{"step 1: prompt groups of unequal size where TRL writes num_generations (here 4) rows per prompt: 4 groups of another size, probably evaluation rows",
+			`"Factor x^2 - 1.<|im_end|>\n<|im_start|>as..." (2), "Eval: 2 + 2?`}, 8},
+		{"duplicate_prompt", []string{"a prompt repeated in the batch, which TRL normalised as separate groups of 4 and rewardlens as one: \"Solve x + 3 = 5.", "(8 rows: 2 groups to TRL)"}, 8},
+	} {
+		t.Run(c.fixture, func(t *testing.T) {
+			for _, command := range []string{"compute", "stats"} {
+				_, errOut, code := run(t, "", command, "--method", "grpo", trlFixture(c.fixture))
+				if code != 0 {
+					t.Fatalf("%s: status %d: %s", command, code, errOut)
+				}
+				for _, w := range c.warning {
+					if !strings.Contains(errOut, w) {
+						t.Errorf("%s: stderr lacks %q: %s", command, w, errOut)
+					}
+				}
+			}
+			recs, _ := computeList(t, "", "--method", "grpo", trlFixture(c.fixture))
+			sizes := map[string]int{}
+			for _, r := range recs {
+				sizes[r.Group]++
+			}
+			n := 0
+			for i, r := range recs {
+				if sizes[r.Group] == 4 {
+					n++
+					if d := math.Abs(r.Reward - *r.Logged); d > 1e-6 {
+						t.Errorf("record %d, in a group of 4: reward %.9g, TRL logged %.9g", i, r.Reward, *r.Logged)
+					}
+				}
+			}
+			if n != c.exact {
+				t.Errorf("%d rows in groups of 4, want %d", n, c.exact)
+			}
+		})
+	}
+	// Groups of one size say nothing.
+	if _, errOut, _ := run(t, "", "compute", "--method", "grpo", trlFixture("group")); strings.Contains(errOut, "warning") {
+		t.Errorf("a warning on equal groups: %s", errOut)
+	}
+}
+
+// TestTRLEvaluationOverwrite checks the warning for a step whose table
+// evaluation logging wrote over with evaluation rows only (groups of
+// num_generations_eval = 2 where the other steps have 4): step 3 is named,
+// the training steps are not, and every row, evaluation's too, has the
+// advantage TRL logged (each group normalised in itself).
+func TestTRLEvaluationOverwrite(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", trlFixture("eval_overwrite"))
+	want := "rewardlens: warning: step 3: every prompt group has 2 rows where the other steps' have 4 (num_generations): probably evaluation rows"
+	if !strings.Contains(errOut, want) || strings.Contains(errOut, "step 1") || strings.Contains(errOut, "step 2") {
+		t.Errorf("stderr: %s", errOut)
+	}
+	if n, worst := trlReproduced(t, recs); n != 48 {
+		t.Errorf("%d of 48 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}
+
+// TestTRLOutputDir checks that TRL's OUTPUT_DIR, given for its
+// completions/ subdirectory, is an error that names the subdirectory.
+func TestTRLOutputDir(t *testing.T) {
+	dir := filepath.Join("testdata", "trl", "group")
+	_, errOut, code := run(t, "", "compute", "--method", "grpo", dir)
+	want := dir + ": no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones); " +
+		trlFixture("group") + " holds 1 (TRL writes its completions there): give " + trlFixture("group")
+	if code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestTRLFollowWarnsOfGroups follows a TRL run whose step 3 evaluation
+// rows wrote over: stats --follow warns of it once, as its line is
+// printed.
+func TestTRLFollowWarnsOfGroups(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	dir := t.TempDir()
+	copyTable := func(fixture string, step int) {
+		data, err := os.ReadFile(filepath.Join(trlFixture(fixture), fmt.Sprintf("completions_%05d.parquet", step)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("completions_%05d.parquet", step)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for step := 1; step <= 3; step++ {
+		copyTable("eval_overwrite", step)
+	}
+	f := startFollowing(t, "stats", "--follow", "--method", "grpo", dir)
+	f.await(t, "step 3 ")
+	f.awaitErr(t, "rewardlens: warning: step 3: every prompt group has 2 rows where the other steps' have 4")
+	f.stop()
+	if n := strings.Count(f.errOut.String(), "warning: step 3:"); n != 1 {
+		t.Errorf("step 3 warned %d times: %s", n, f.errOut.String())
+	}
+}

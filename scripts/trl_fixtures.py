@@ -1,0 +1,279 @@
+#!/usr/bin/python3
+"""Writes cmd/testdata/trl/fixtures.json: the rows TRL's GRPOTrainer writes
+to OUTPUT_DIR/completions/completions_{step:05d}.parquet in the settings
+people run, each with the advantage TRL computes, by TRL's own code.
+
+TRL read at huggingface/trl f2cd57710ae345ea6428ae95363267fcf38a3dc8
+(1.10.0.dev0). Copied verbatim from it, and run here under torch:
+  - nanstd: trl/trainer/utils.py lines 857-885;
+  - the advantage block of GRPOTrainer._generate_and_score_completions:
+    trl/trainer/grpo_trainer.py lines 2676-2730 (unscorable_mask through
+    nan_to_num), in Trainer.advantages below;
+  - None rewards become NaN as in GRPOTrainer._calculate_rewards (line 1663:
+    `reward if reward is not None else torch.nan`, then a float32 tensor);
+  - what log() writes (lines 3311-3326): step, prompt, completion, one
+    column per reward function (self._logs["rewards"], in
+    reward_func_names' order), the log_extra columns
+    (self._logs["extra"], first seen order, keys sorted per flush: lines
+    2759-2763) and advantage, each a deque of maxlen
+    generation_batch_size (lines 1055-1061) that training and evaluation
+    both extend (lines 2753-2763): evaluation logged at the step of a
+    training log writes the same file with both kinds of rows.
+
+Run with Debian's python and python3-torch (no other TRL import needed):
+    /usr/bin/python3 scripts/trl_fixtures.py cmd/testdata/trl/fixtures.json
+then write the Parquet files from it with
+    go run ./sample_data/gentrainers -trl-fixtures cmd/testdata/trl/fixtures.json -out cmd/testdata/trl
+"""
+
+import json
+import sys
+from collections import defaultdict, deque
+from types import SimpleNamespace
+
+import torch
+
+
+# trl/trainer/utils.py lines 857-885, verbatim.
+def nanstd(tensor: torch.Tensor, dim: int | tuple[int, ...] | None = None, keepdim: bool = False) -> torch.Tensor:
+    """
+    Compute the standard deviation of a tensor, ignoring NaNs.
+
+    Args:
+        tensor (`torch.Tensor`):
+            Input tensor.
+        dim (`int` or `tuple[int, ...]`, *optional*):
+            Dimension(s) to reduce. Defaults to all dimensions.
+        keepdim (`bool`, *optional*, defaults to `False`):
+            Whether to keep reduced dimensions.
+
+    Returns:
+        `torch.Tensor`:
+            Standard deviation of the tensor, ignoring NaNs.
+    """
+    # Compute variance ignoring NaNs
+    mean = torch.nanmean(tensor, dim=dim, keepdim=True)
+    variance = torch.nanmean((tensor - mean) ** 2, dim=dim, keepdim=True)
+    count = torch.sum(~torch.isnan(tensor), dim=dim, keepdim=True)  # count of non-NaN values
+    correction = count / (count - 1)
+    correction = torch.where(count > 1, correction, torch.full_like(correction, float("nan")))
+    variance *= correction  # Bessel's correction
+    std = torch.sqrt(variance)
+    if keepdim:
+        return std
+    if dim is None:
+        return std.squeeze()
+    if isinstance(dim, int):
+        return std.squeeze(dim)
+    dims = [(d if d >= 0 else d + std.ndim) for d in dim]
+    for d in sorted(dims, reverse=True):
+        std = std.squeeze(d)
+    return std
+
+
+class Trainer:
+    """The GRPOTrainer attributes the advantage block reads."""
+
+    def __init__(self, num_reward_funcs, reward_weights=None, scale_rewards="group",
+                 multi_objective_aggregation="sum_then_normalize"):
+        self.reward_funcs = [None] * num_reward_funcs
+        # GRPOTrainer.__init__, lines 528-536.
+        if reward_weights is not None:
+            self.reward_weights = torch.tensor(reward_weights, dtype=torch.float32)
+        else:
+            self.reward_weights = torch.ones(num_reward_funcs, dtype=torch.float32)
+        self.scale_rewards = scale_rewards
+        self.multi_objective_aggregation = multi_objective_aggregation
+
+    def advantages(self, rewards_per_func, num_generations):
+        device = rewards_per_func.device
+        # trl/trainer/grpo_trainer.py lines 2676-2730, verbatim.
+        # A completion for which every reward function returned None is unscorable. nansum would collapse it to 0,
+        # which both biases the per-group baseline and hands the completion a spurious advantage. Mark these rows NaN
+        # so they're excluded from the (nan-aware) baseline below; their advantage is forced to 0 afterwards.
+        unscorable_mask = torch.isnan(rewards_per_func).all(dim=1)
+
+        if self.multi_objective_aggregation == "sum_then_normalize":
+            # Apply weights to each reward function's output and sum
+            rewards = (rewards_per_func * self.reward_weights.to(device).unsqueeze(0)).nansum(dim=1)
+            rewards[unscorable_mask] = torch.nan
+            mean_grouped_rewards = torch.nanmean(rewards.view(-1, num_generations), dim=1)
+            mean_grouped_rewards = mean_grouped_rewards.repeat_interleave(num_generations, dim=0)
+            if self.scale_rewards in ["group", "none"]:
+                # If self.scale_rewards = "none", we'll only use std_rewards to check for zero std for logging
+                if num_generations > 1:
+                    std_rewards = nanstd(rewards.view(-1, num_generations), dim=1)
+                    std_rewards = std_rewards.repeat_interleave(num_generations, dim=0)
+                else:  # doesn't occur during training, but could occur in eval when num_generations_eval=1
+                    std_rewards = torch.zeros_like(rewards)
+            elif self.scale_rewards == "batch":
+                # Compute global std
+                if rewards.numel() > 1:
+                    std_rewards = nanstd(rewards).expand_as(rewards)
+                else:  # doesn't occur during training, but could occur in eval when num_generations_eval=batch_size=1
+                    std_rewards = torch.zeros_like(rewards)
+            else:
+                raise ValueError(
+                    f"Invalid value for scale_rewards: {self.scale_rewards}. Must be one of 'batch', 'group', or 'none'."
+                )
+
+            advantages = rewards - mean_grouped_rewards
+            if self.scale_rewards != "none":
+                advantages = advantages / (std_rewards + 1e-4)
+            is_std_zero = torch.isclose(std_rewards, torch.zeros_like(std_rewards))  # for logging
+
+        elif self.multi_objective_aggregation == "normalize_then_sum":
+            grouped = rewards_per_func.view(-1, num_generations, len(self.reward_funcs))
+            mean_k = torch.nanmean(grouped, dim=1, keepdim=True)
+            std_k = nanstd(grouped, dim=1, keepdim=True) if num_generations > 1 else torch.zeros_like(mean_k)
+            reward_k = (grouped - mean_k) / (std_k + 1e-4)
+            reward_k = reward_k.view(-1, len(self.reward_funcs))
+            rewards = (reward_k * self.reward_weights.to(device).unsqueeze(0)).nansum(dim=1)
+            rewards[unscorable_mask] = torch.nan
+            std_rewards = nanstd(rewards).expand_as(rewards) if rewards.numel() > 1 else torch.zeros_like(rewards)
+            advantages = (rewards - torch.nanmean(rewards)) / (std_rewards + 1e-4)
+            is_std_zero = torch.isclose(std_rewards, torch.zeros_like(std_rewards))  # for logging
+
+        else:
+            raise ValueError(
+                f"Invalid multi_objective_aggregation: {self.multi_objective_aggregation}. Must be "
+                "'sum_then_normalize' or 'normalize_then_sum'."
+            )
+
+        # Unscorable completions (every reward func returned None) carry no learning signal: their reward is NaN here,
+        # so zero their advantage to keep them from moving the policy.
+        advantages = torch.nan_to_num(advantages, nan=0.0)
+        return advantages
+
+
+class Logs:
+    """GRPOTrainer._logs (lines 1055-1061) and what log() writes of it."""
+
+    def __init__(self, generation_batch_size):
+        n = generation_batch_size
+        self.prompt = deque(maxlen=n)
+        self.completion = deque(maxlen=n)
+        self.rewards = defaultdict(lambda: deque(maxlen=n))
+        self.advantages = deque(maxlen=n)
+        self.extra = defaultdict(lambda: deque(maxlen=n))
+
+    def score(self, trainer, names, prompts, rewards, num_generations, extra=None):
+        """One _generate_and_score_completions: rewards[i][k] is reward
+        function k's output for completion i (None allowed)."""
+        # _calculate_rewards, line 1663: None becomes NaN, in float32.
+        columns = [[r if r is not None else torch.nan for r in col] for col in zip(*rewards)]
+        rewards_per_func = torch.stack([torch.tensor(c, dtype=torch.float32) for c in columns], dim=1)
+        advantages = trainer.advantages(rewards_per_func, num_generations)
+        # lines 2753-2763
+        self.prompt.extend(prompts)
+        self.completion.extend(f"<think>Attempt {i % num_generations + 1}.</think> The answer is {i}." for i in range(len(prompts)))
+        for i, name in enumerate(names):
+            self.rewards[name].extend(rewards_per_func[:, i].tolist())
+        self.advantages.extend(advantages.tolist())
+        for column in sorted(extra or {}):
+            self.extra[column].extend(extra[column])
+
+    def table(self, step):
+        """log(), lines 3311-3318: the DataFrame's columns, in order, and
+        the Parquet type to_parquet gives each (pandas' dtype of the
+        values: int64, object of str, float64)."""
+        table = {
+            "step": [step] * len(self.prompt),
+            "prompt": list(self.prompt),
+            "completion": list(self.completion),
+            **{k: list(v) for k, v in self.rewards.items()},
+            **{k: list(v) for k, v in self.extra.items()},
+            "advantage": list(self.advantages),
+        }
+        columns = []
+        for name, values in table.items():
+            kind = "string" if isinstance(values[0], str) else "int64" if isinstance(values[0], int) else "double"
+            columns.append({"name": name, "type": kind, "values": [None if isinstance(v, float) and v != v else v for v in values]})
+        return columns
+
+
+def prompt(q):
+    return "<|im_start|>user\n" + q + "<|im_end|>\n<|im_start|>assistant\n"
+
+
+QUESTIONS = ["Solve x + 3 = 5.", "Factor x^2 - 1.", "What is 15% of 80?", "Is 91 prime?", "Sum 1..10?", "Derive x^3."]
+
+# Rewards of 4 prompts x 4 generations, two reward functions
+# (accuracy_reward, None where the gold answer cannot be parsed, and a
+# graded format reward).
+ACC = [1, 0, 1, 1, 0, 0, None, 1, 1, 1, 1, 0, 0, 1, 0, None]
+FMT = [0.5, 1, 0.25, 1, 1, 0.75, 1, 0.5, 0, 1, 1, 0.5, 0.25, 0.25, 1, 0.75]
+G = 4
+
+
+def train(trainer, logs, names=("accuracy_reward", "format_reward"), questions=QUESTIONS[:4], acc=ACC, fmt=FMT, extra=None):
+    prompts = [prompt(q) for q in questions for _ in range(G)]
+    logs.score(trainer, list(names), prompts, list(zip(acc, fmt)), G, extra)
+
+
+def fixture(name, what, trainer, step=1, build=None):
+    logs = Logs(generation_batch_size=16)
+    (build or train)(trainer, logs)
+    return {"name": name, "setting": what, "step": step, "columns": logs.table(step)}
+
+
+def with_extra(trainer, logs):
+    # A reward function's log_extra calls (lines 1587-1596): the completion
+    # length (float), the parsed answer (text) and a similarity (float).
+    extra = {
+        "length": [float(37 + 5 * i) for i in range(16)],
+        "parsed_answer": [str(i % 5) for i in range(16)],
+        "similarity": [round(0.05 * ((7 * i) % 20), 2) for i in range(16)],
+    }
+    train(trainer, logs, extra=extra)
+
+
+def eval_same_step(trainer, logs):
+    # A training step, then evaluation at the same global step with
+    # num_generations_eval 2 and 3 eval prompts (6 rows): the deques keep
+    # the last 16 rows, and log() in eval mode writes them to the same file.
+    train(trainer, logs)
+    eval_trainer = Trainer(2)
+    eval_prompts = [prompt(q) for q in ["Eval: 2 + 2?", "Eval: 3 * 3?", "Eval: 10 / 4?"] for _ in range(2)]
+    logs.score(eval_trainer, ["accuracy_reward", "format_reward"], eval_prompts,
+               [(1, 1), (0, 0.5), (1, 0.25), (1, 1), (0, 1), (1, 0.5)], 2)
+
+
+def duplicate_prompt(trainer, logs):
+    # A dataset with a duplicated row: prompts 0 and 2 have the same text;
+    # TRL groups by position (view(-1, num_generations)), so they are two
+    # groups.
+    train(trainer, logs, questions=[QUESTIONS[0], QUESTIONS[1], QUESTIONS[0], QUESTIONS[3]])
+
+
+def eval_only(trainer, logs):
+    # Evaluation with num_generations_eval 2 over 8 eval prompts (16 rows)
+    # fills the deques: log() in eval mode writes evaluation rows only.
+    eval_trainer = Trainer(2)
+    eval_prompts = [prompt(f"Eval: {i} + {i}?") for i in range(8) for _ in range(2)]
+    logs.score(eval_trainer, ["accuracy_reward", "format_reward"], eval_prompts, list(zip(ACC, FMT)), 2)
+
+
+FIXTURES = [
+    fixture("group", "scale_rewards='group', sum_then_normalize, reward_weights None (TRL's defaults)", Trainer(2)),
+    fixture("scale_batch", "scale_rewards='batch'", Trainer(2, scale_rewards="batch")),
+    fixture("scale_none", "scale_rewards='none'", Trainer(2, scale_rewards="none")),
+    fixture("reward_weights", "reward_weights=[1.0, 0.5]", Trainer(2, reward_weights=[1.0, 0.5])),
+    fixture("normalize_then_sum", "multi_objective_aggregation='normalize_then_sum', accuracy_reward None twice",
+            Trainer(2, multi_objective_aggregation="normalize_then_sum")),
+    fixture("log_extra", "reward functions logging extra columns with log_extra", Trainer(2), build=with_extra),
+    fixture("eval_same_step", "evaluation logged at the step of a training log (num_generations_eval=2)", Trainer(2),
+            build=eval_same_step),
+    # A run of three steps whose third table evaluation logging wrote over.
+    fixture("eval_overwrite", "training steps 1 and 2, then evaluation logged at step 3", Trainer(2), step=1),
+    fixture("eval_overwrite", "", Trainer(2), step=2,
+            build=lambda trainer, logs: train(trainer, logs, questions=QUESTIONS[2:], acc=ACC[::-1], fmt=FMT[::-1])),
+    fixture("eval_overwrite", "", Trainer(2), step=3, build=eval_only),
+    fixture("duplicate_prompt", "one prompt twice in the batch (a duplicated dataset row)", Trainer(2),
+            build=duplicate_prompt),
+]
+
+if __name__ == "__main__":
+    with open(sys.argv[1], "w") as f:
+        json.dump({"trl_commit": "f2cd57710ae345ea6428ae95363267fcf38a3dc8", "fixtures": FIXTURES}, f, indent=1)
+        f.write("\n")
