@@ -110,7 +110,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if err != nil {
 		return nil, err
 	}
-	sayLayout(stdio.Stderr, layout)
+	sayLayout(stdio.Stderr, layout, cfg)
 	var (
 		p          prepared
 		evaluator  *engine.Evaluator
@@ -182,10 +182,10 @@ func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory) {
 }
 
 // sayLayout says on stderr how the inputs are read, when they are in a
-// trainer's layout (applyLayout).
-func sayLayout(w io.Writer, layout string) {
+// trainer's layout (applyLayout), and the method cfg computes with.
+func sayLayout(w io.Writer, layout string, cfg engine.Config) {
 	if layout != "" {
-		fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(layout))
+		fmt.Fprintf(w, "rewardlens: %s; %s\n", textsafe.Line(layout), textsafe.Line(methodSentence(cfg)))
 	}
 }
 

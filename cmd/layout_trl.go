@@ -14,21 +14,28 @@ import (
 // completion, one float column per reward function, the logged extra
 // columns and advantage (trl/trainer/grpo_trainer.py, log()).
 //
-// Defaults: group = prompt, batch = step, objectives the float columns but
-// advantage (and step) (max, weight 1 each: reward_weights' default), a
-// missing reward adding nothing (nansum), the logged advantage compared
-// with the rewards when the file has it; epsilon stays TRL's 1e-4.
+// Defaults: method grpo (the advantage block of
+// _generate_and_score_completions), group = prompt, batch = step,
+// objectives the float columns but advantage (and step) (max, weight 1
+// each: reward_weights' default), a missing reward adding nothing
+// (nansum), the logged advantage compared with the rewards when the file
+// has it; epsilon stays TRL's 1e-4. The dashboard shows prompt and
+// completion as the prompt and the completion.
 var trlLayout = trainerLayout{
 	name:         "trl",
 	description:  "TRL completions",
 	sentenceName: "TRL completions",
-	fields:       []string{"prompt", "completion", "step"},
+	fields:       []string{trlPrompt, trlCompletion, stepField},
+	method:       engine.GRPO,
+	prompt:       trlPrompt,
+	response:     trlCompletion,
 	defaults:     trlDefaults,
 }
 
 const (
-	trlPrompt    = "prompt"
-	trlAdvantage = "advantage"
+	trlPrompt     = "prompt"
+	trlCompletion = "completion"
+	trlAdvantage  = "advantage"
 )
 
 func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, error) {

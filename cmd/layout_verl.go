@@ -14,15 +14,20 @@ import (
 // reward_extra_info keys (verl/trainer/ppo/ray_trainer.py,
 // _dump_generations, called by _log_rollout_data).
 //
-// Defaults: group = input, batch = step, objective score (max, weight 1),
-// epsilon 1e-6 and a group of one rewarded as verl does (mean 0, std 1).
+// Defaults: method grpo (compute_grpo_outcome_advantage), group = input,
+// batch = step, objective score (max, weight 1), epsilon 1e-6 and a group
+// of one rewarded as verl does (mean 0, std 1); the dashboard shows input
+// and output as the prompt and the completion.
 // A dump without input is refused unless --group-by says how to group.
 var verlLayout = trainerLayout{
 	name:         "verl",
 	description:  "a verl rollout dump",
 	sentenceName: "verl rollout dumps",
-	fields:       []string{"output", "score", "step"},
+	fields:       []string{verlResponse, verlScore, stepField},
 	grouping:     verlPrompt,
+	method:       engine.GRPO,
+	prompt:       verlPrompt,
+	response:     verlResponse,
 	check: func(cfg engine.Config, f loaders.FileFields) error {
 		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) {
 			return fmt.Errorf("%s: a verl rollout dump without %q: its rows cannot be grouped by prompt (give --group-by EXPR)", f.Path, verlPrompt)
@@ -33,9 +38,10 @@ var verlLayout = trainerLayout{
 }
 
 const (
-	verlPrompt  = "input"
-	verlScore   = "score"
-	verlEpsilon = 1e-6 // compute_grpo_outcome_advantage's epsilon
+	verlPrompt   = "input"
+	verlScore    = "score"
+	verlResponse = "output"
+	verlEpsilon  = 1e-6 // compute_grpo_outcome_advantage's epsilon
 )
 
 func verlDefaults(cfg engine.Config, _ loaders.FileFields) (engine.Config, error) {

@@ -118,11 +118,11 @@ func TestRereadFields(t *testing.T) {
 	if !lean.DropBody() {
 		t.Fatal("not droppable")
 	}
-	got, err := RereadFields(&lean, fields.Clone())
+	got, err := Reread(&lean, fields.Clone())
 	if err != nil || got.Group != res.Trajectories[5].Group || got.ID != "2:5" || got.Metadata["score"] == nil {
-		t.Errorf("RereadFields: %v, %+v", err, got)
+		t.Errorf("Reread: %v, %+v", err, got)
 	}
-	if _, err := Reread(&lean); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+	if _, err := Reread(&lean, nil); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
 		t.Errorf("Reread without the fields: %v", err)
 	}
 }

@@ -19,20 +19,21 @@ import (
 // dropped them (engine.Trajectory.DropBody) shows on demand. It costs a
 // seek and the reading of one record (and of the header, for CSV).
 //
+// fields must be the record fields t was loaded with (Options.Fields, nil
+// for none): the record read again gets its id, batch and group as the
+// load gave them (an id by position, which the record cannot tell, is
+// t's), and only then is compared with t. They are a parameter, not an option, so
+// that no caller can compare a record read without them with one loaded
+// with them: its group and batch would differ, and the record would be
+// taken for changed. fields is used on the calling goroutine only
+// (engine.RecordFields.Clone).
+//
 // The record must still be t's: the same id, batch, group, step_count and
 // done, else the error is "PATH:LINE: trajectory "ID" changed since it was
 // loaded: why". A trajectory without Format (read from standard input, a
 // gzip or Parquet file, or made in code) cannot be read again. The file is
 // only opened for reading.
-func Reread(t *engine.Trajectory) (engine.Trajectory, error) {
-	return RereadFields(t, nil)
-}
-
-// RereadFields is Reread for a trajectory loaded with record fields
-// (Options.Fields): it applies them to the record read again before
-// comparing it with t. fields is used on the calling goroutine only
-// (engine.RecordFields.Clone).
-func RereadFields(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajectory, error) {
+func Reread(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajectory, error) {
 	if t.Format == "" {
 		return engine.Trajectory{}, fmt.Errorf("%s: cannot be read again (standard input, gzip and Parquet files are read once)", t.Where())
 	}

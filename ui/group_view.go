@@ -13,16 +13,16 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // groupView is one group's completions, ranked by reward, under the
-// group's prompt (its key).
+// group's prompt (groupPrompts).
 type groupView struct {
-	summary engine.GroupSummary
+	summary    engine.GroupSummary
+	promptText string
 	// members are the completions in table order: reward descending.
 	members []int
 	table   table.Table
@@ -43,13 +43,14 @@ const barWidth = 17
 // the others leave.
 const maxResponseWidth = 120
 
-// open shows group g, ranking its members by reward.
-func (v *groupView) open(c *common.Common, g *engine.GroupSummary) {
+// open shows group g, whose prompt is prompt, ranking its members by
+// reward.
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt string) {
 	res := c.Session.Result
 	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
 		v.firstLines = map[int]string{}
 	}
-	v.summary = *g
+	v.summary, v.promptText = *g, prompt
 	v.members = slices.Clone(g.Members)
 	// Reward descending; an invalid completion (its reward is the group's
 	// mean) after the valid ones of the same reward; then input order.
@@ -80,7 +81,7 @@ func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 func (v *groupView) layout(c *common.Common) {
 	label := c.Styles.Muted.Render(promptLabel)
 	indent := strings.Repeat(" ", len(promptLabel))
-	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.summary.Key), max(v.width-len(promptLabel), 1), ""), "\n")
+	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.promptText), max(v.width-len(promptLabel), 1), ""), "\n")
 	if limit := v.maxPromptLines(); len(lines) > limit {
 		lines = lines[:limit]
 		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(promptLabel), "…")
@@ -148,8 +149,8 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// firstLine returns the first non-empty line of trajectory i's response,
-// reading it again when the session keeps it lean.
+// firstLine returns the first non-empty line of trajectory i's completion
+// (session.ResponseText), reading it again when the session keeps it lean.
 func (v *groupView) firstLine(s *session.Session, i int) string {
 	if line, ok := v.firstLines[i]; ok {
 		return line
@@ -157,14 +158,14 @@ func (v *groupView) firstLine(s *session.Session, i int) string {
 	tr := s.Trajectories.At(i)
 	var text string
 	if tr.Lean {
-		full, err := loaders.Reread(tr)
+		full, err := s.Reread(tr)
 		if err != nil {
 			text = "(cannot read it again: " + err.Error() + ")"
 		} else {
-			text = full.ResponseText()
+			text = s.ResponseText(&full)
 		}
 	} else {
-		text = tr.ResponseText()
+		text = s.ResponseText(tr)
 	}
 	line := ""
 	for l := range strings.Lines(text) {

@@ -22,7 +22,7 @@ import (
 // full-screen dashboard hides. A notice (the file an export wrote, or why
 // it failed) goes before them until the next one.
 type statusLine struct {
-	layout   string // Session.Layout, sanitised
+	layout   string // layoutText, sanitised
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
@@ -63,7 +63,7 @@ func (l *statusLine) refresh(s *session.Session) {
 		}
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
 	}
-	l.layout = textsafe.Line(s.Layout)
+	l.layout = textsafe.Line(layoutText(s))
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
 	if l.loud != "" {
@@ -75,6 +75,23 @@ func (l *statusLine) refresh(s *session.Session) {
 	if l.invalid != "" {
 		l.warnings = append(l.warnings, l.invalid)
 	}
+}
+
+// layoutText is how the inputs were read (Session.Layout) and, when the
+// method on screen has settings other than the defaults, those: "read as
+// verl rollout dumps: …; grpo with epsilon 1e-06, a group of one: score".
+// They are the shown result's, so that they stay true when the method is
+// switched (pareto has no epsilon).
+func layoutText(s *session.Session) string {
+	settings := s.Result.Options.MethodSettings()
+	if len(settings) == 0 {
+		return s.Layout
+	}
+	said := string(s.Result.Options.Method) + " with " + strings.Join(settings, ", ")
+	if s.Layout == "" {
+		return said
+	}
+	return s.Layout + "; " + said
 }
 
 // view renders the notice and the warnings on one line, cut to width.
