@@ -29,7 +29,7 @@ type groupView struct {
 	// prompt is the key, wrapped to the width, at most maxPromptLines.
 	prompt        []string
 	width, height int
-	// firstLines caches the first line of each completion's response,
+	// firstLines caches each completion's text on one line (oneLine),
 	// read when its row is first drawn: a lean trajectory's is read again
 	// from its file, which only the rows on screen may cost.
 	firstLines map[int]string
@@ -149,8 +149,8 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// firstLine returns the first non-empty line of trajectory i's completion
-// (session.ResponseText), reading it again when the session keeps it lean.
+// firstLine returns trajectory i's completion (session.ResponseText) on
+// one line, reading it again when the session keeps it lean.
 func (v *groupView) firstLine(s *session.Session, i int) string {
 	if line, ok := v.firstLines[i]; ok {
 		return line
@@ -167,15 +167,33 @@ func (v *groupView) firstLine(s *session.Session, i int) string {
 	} else {
 		text = s.ResponseText(tr)
 	}
-	line := ""
+	line := oneLine(text, maxResponseWidth)
+	v.firstLines[i] = line
+	return line
+}
+
+// lineBreak stands for the line breaks of a completion shown on one line.
+const lineBreak = " ↵ "
+
+// oneLine returns text on one line, sanitised: its non-blank lines, each
+// trimmed, joined by lineBreak, at least width cells of it when it is
+// longer (a completion's first line is often a template's, the same in
+// every completion of the group, and its answer comes after).
+func oneLine(text string, width int) string {
+	var b strings.Builder
 	for l := range strings.Lines(text) {
-		if l = strings.TrimSpace(l); l != "" {
-			line = textsafe.Line(l)
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(lineBreak)
+		}
+		b.WriteString(l)
+		if b.Len() > 4*width { // enough for width cells, even escaped
 			break
 		}
 	}
-	v.firstLines[i] = line
-	return line
+	return textsafe.Line(b.String())
 }
 
 // selected returns the trajectory under the cursor, -1 if none.

@@ -79,7 +79,7 @@ func (l *statusLine) refresh(s *session.Session) {
 
 // layoutText is how the inputs were read (Session.Layout) and, when the
 // method on screen has settings other than the defaults, those: "read as
-// verl rollout dumps: …; grpo with epsilon 1e-06, a group of one: score".
+// verl rollout dumps: …; grpo: epsilon 1e-06, a group of one: score".
 // They are the shown result's, so that they stay true when the method is
 // switched (pareto has no epsilon).
 func layoutText(s *session.Session) string {
@@ -87,7 +87,7 @@ func layoutText(s *session.Session) string {
 	if len(settings) == 0 {
 		return s.Layout
 	}
-	said := string(s.Result.Options.Method) + " with " + strings.Join(settings, ", ")
+	said := string(s.Result.Options.Method) + ": " + strings.Join(settings, ", ")
 	if s.Layout == "" {
 		return said
 	}
@@ -101,7 +101,13 @@ func (l statusLine) view(st *common.Styles, width int) string {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
 	}
 	if l.layout != "" {
-		line = st.Status.Render(l.layout) + " · " + line
+		// The layout takes at most half the line when there are
+		// warnings, which must not be cut away.
+		layout := l.layout
+		if len(l.warnings) > 0 {
+			layout = ansi.Truncate(layout, width/2, "…")
+		}
+		line = st.Status.Render(layout) + " · " + line
 	}
 	switch {
 	case l.failed:

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+)
+
+// The trainers' fixtures, as the CLI opens them: sampletest's configs are
+// those its layouts give them (cmd's TestLayoutConfigs).
+var (
+	verlFixture = filepath.Join("..", "sample_data", "verl")
+	trlFixture  = filepath.Join("..", "sample_data", "trl", "completions")
+)
+
+// streamedInput returns the dashboard's input on the files at paths with
+// cfg, read as the CLI reads them: streamed, with cfg's record fields, the
+// trajectories kept lean where they can be read again.
+func streamedInput(t *testing.T, cfg engine.Config, layout string, paths ...string) Input {
+	t.Helper()
+	fields, err := engine.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Source: strings.Join(paths, ", "), Config: cfg, Layout: layout,
+		Stream: func(hooks StreamHooks) (*loaders.Result, error) {
+			opts := loaders.Options{Fields: fields, Progress: hooks.Progress, Pick: hooks.Pick}
+			return loaders.Stream(paths, opts, hooks.Each)
+		}}
+}
+
+// checkScreen fails t unless the screen, its lines' trailing blanks
+// trimmed, holds every want and none of unwanted.
+func checkScreen(t *testing.T, what, view string, want, unwanted []string) {
+	t.Helper()
+	lines := strings.Split(view, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	view = strings.Join(lines, "\n")
+	for _, w := range want {
+		if !strings.Contains(view, w) {
+			t.Errorf("%s does not show %q:\n%s", what, w, view)
+		}
+	}
+	for _, u := range unwanted {
+		if strings.Contains(view, u) {
+			t.Errorf("%s shows %q:\n%s", what, u, view)
+		}
+	}
+}
+
+// TestVerlDashboard opens verl's rollout dumps as the CLI does: with
+// grpo and verl's settings in the status line, one row per prompt in the
+// Groups tab telling them apart (not the chat template they all start
+// with), each completion's text (verl's output) in the group and in the
+// detail, the whole prompt there, and no trajectory taken for changed
+// when read again. A method switch takes the settings it does not use
+// off the status line.
+func TestVerlDashboard(t *testing.T) {
+	app := loadModel(t, streamedInput(t, sampletest.VerlConfig(), sampletest.VerlLayout, verlFixture), 120)
+	checkLean(t, app.Session())
+	view := screen(app)
+	checkScreen(t, "the dashboard", view, []string{"method: grpo", "; grpo: epsilon 1e-06, a group of one: score"}, nil)
+
+	press(app, "2")
+	view = screen(app)
+	golden.RequireEqual(t, view)
+	checkScreen(t, "the Groups tab", view, []string{
+		"\nWhat is 7 * 8? Let's think", "\nWhat is 12 + 30? Let's think", "\nWhat is 81 / 9? Let's think",
+	}, []string{"system\\nYou are"})
+
+	press(app, "enter")
+	view = screen(app)
+	t.Run("group", func(t *testing.T) { golden.RequireEqual(t, view) })
+	checkScreen(t, "the group", view, []string{
+		"prompt  system\n", "What is 7 * 8? Let's think step by step", "Let me work it out, attempt 1. ↵ Answer: 56",
+	}, []string{"cannot read it again", "changed since"})
+
+	press(app, "enter")
+	view = screen(app)
+	t.Run("completion", func(t *testing.T) { golden.RequireEqual(t, view) })
+	checkScreen(t, "the completion", view, []string{"prompt\nsystem\nYou are a helpful assistant.\nuser\nWhat is 7 * 8?", "response\nLet me work it out, attempt 1.\nAnswer: 56"},
+		[]string{"(no response)", "changed since", "output  "})
+
+	press(app, "esc", "esc", "M", "M", "M", "M") // grpo back to pareto
+	checkScreen(t, "the dashboard on pareto", screen(app), []string{"method: pareto"}, []string{"epsilon"})
+}
+
+// TestTRLDashboard opens TRL's completions as the CLI does: grpo, the
+// prompts told apart, and each completion's text (TRL's completion) in
+// the group and in the detail.
+func TestTRLDashboard(t *testing.T) {
+	app := loadModel(t, streamedInput(t, sampletest.TRLConfig(), sampletest.TRLLayout, trlFixture), 120)
+	press(app, "2")
+	view := screen(app)
+	golden.RequireEqual(t, view)
+	checkScreen(t, "the Groups tab", view, []string{"method: grpo", "\nFactor x^2 - 1.<|im_end|>", "\nSolve x + 3 = 5.<|im_end|>"}, nil)
+
+	press(app, "enter")
+	view = screen(app)
+	t.Run("group", func(t *testing.T) { golden.RequireEqual(t, view) })
+	checkScreen(t, "the group", view, []string{"prompt  <|im_start|>user\n", "<think>Attempt 1.</think> The an"}, nil)
+
+	press(app, "enter")
+	view = screen(app)
+	t.Run("completion", func(t *testing.T) { golden.RequireEqual(t, view) })
+	checkScreen(t, "the completion", view, []string{"prompt\n<|im_start|>user\nFactor x^2 - 1.", "response\n<think>Attempt 1.</think> The answer follows."},
+		[]string{"(no response)", "completion  "})
+}
+
+// TestBatchByWithoutIDRereads: plain records batched by an expression
+// (over a batch field of their own), without an id, are named
+// BATCH:POSITION; their group and detail read them again without taking
+// them for changed.
+func TestBatchByWithoutIDRereads(t *testing.T) {
+	var b strings.Builder
+	for i := range 8 {
+		b.WriteString(`{"batch":7,"group":"g` + string(rune('0'+i%2)) + `","response":"answer ` + string(rune('0'+i)) + `","metadata":{"step":` + string(rune('1'+i/4)) + `,"acc":` + string(rune('0'+i%3)) + `}}` + "\n")
+	}
+	path := writeLeanFile(t, b.String())
+	cfg := engine.Config{BatchBy: "metadata.step", Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}}}
+	app := loadModel(t, streamedInput(t, cfg, "", path), 120)
+	checkLean(t, app.Session())
+	press(app, "2", "enter")
+	checkScreen(t, "the group", screen(app), []string{"1:0", "answer 0"}, []string{"cannot read it again", "changed since"})
+	press(app, "enter")
+	checkScreen(t, "the completion", screen(app), []string{"response\nanswer"}, []string{"changed since"})
+}
