@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -35,41 +33,16 @@ func groupPrompts(s *session.Session, summaries []engine.GroupSummary) []string 
 	return prompts
 }
 
-// distinctParts returns each prompt without the lines that every prompt
-// starts with: a chat template's system turn and the user turn's header
-// ("system\nYou are a helpful assistant.\nuser\n"), which make every
-// verl prompt of a batch start alike. The common prefix is cut back to
-// the start of a line, so that a part starts at a line's start (a
-// question whose first words all share is kept whole). Prompts that share
-// no whole line, fewer than two distinct prompts, and a prompt that the
-// cut would leave empty stay as they are.
-func distinctParts(prompts []string) []string {
-	parts := make([]string, len(prompts))
-	copy(parts, prompts)
-	common, distinct := -1, false
-	for _, p := range prompts {
-		if common < 0 {
-			common = len(p)
-			continue
-		}
-		n := 0
-		for n < common && n < len(p) && p[n] == prompts[0][n] {
-			n++
-		}
-		distinct = distinct || p != prompts[0]
-		common = n
-	}
-	if !distinct {
-		return parts
-	}
-	cut := strings.LastIndexByte(prompts[0][:common], '\n') + 1
-	if cut == 0 {
-		return parts
-	}
-	for g, p := range prompts {
-		if len(p) > cut {
-			parts[g] = p[cut:]
+// groupLabels returns what the group column shows of each prompt: the
+// prompt without what every prompt of the batch starts with
+// (sharedGroupPrefix, as the Trajectories tab's group column), marked "…".
+func groupLabels(prompts []string) []string {
+	labels := prompts
+	if cut := sharedGroupPrefix(len(prompts), func(j int) string { return prompts[j] }); cut > 0 {
+		labels = make([]string, len(prompts))
+		for g, p := range prompts {
+			labels[g] = "…" + p[cut:]
 		}
 	}
-	return parts
+	return labels
 }

@@ -21,8 +21,11 @@ import (
 // groupView is one group's completions, ranked by reward, under the
 // group's prompt (groupPrompts).
 type groupView struct {
-	summary    engine.GroupSummary
-	promptText string
+	summary engine.GroupSummary
+	// promptText is the group's prompt, distinct what the group column
+	// shows of it (groupLabels): what tells it apart from the batch's
+	// other prompts, shown instead when the prompt does not fit.
+	promptText, distinct string
 	// members are the completions in table order: reward descending.
 	members []int
 	table   table.Table
@@ -43,14 +46,14 @@ const barWidth = 17
 // the others leave.
 const maxResponseWidth = 120
 
-// open shows group g, whose prompt is prompt, ranking its members by
-// reward.
-func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt string) {
+// open shows group g, whose prompt is prompt and distinct what tells it
+// apart, ranking its members by reward.
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string) {
 	res := c.Session.Result
 	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
 		v.firstLines = map[int]string{}
 	}
-	v.summary, v.promptText = *g, prompt
+	v.summary, v.promptText, v.distinct = *g, prompt, distinct
 	v.members = slices.Clone(g.Members)
 	// Reward descending; an invalid completion (its reward is the group's
 	// mean) after the valid ones of the same reward; then input order.
@@ -77,12 +80,23 @@ func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
 // tableTop is the body line where the table starts.
 func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 
-// layout wraps the prompt and sizes the table's columns.
+// layout wraps the prompt (or, when it does not fit, what tells it apart)
+// and sizes the table's columns.
 func (v *groupView) layout(c *common.Common) {
 	label := c.Styles.Muted.Render(promptLabel)
 	indent := strings.Repeat(" ", len(promptLabel))
-	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.promptText), max(v.width-len(promptLabel), 1), ""), "\n")
-	if limit := v.maxPromptLines(); len(lines) > limit {
+	wrap := func(text string) []string {
+		return strings.Split(lipgloss.Wrap(textsafe.Text(text), max(v.width-len(promptLabel), 1), ""), "\n")
+	}
+	lines := wrap(v.promptText)
+	limit := v.maxPromptLines()
+	if len(lines) > limit && v.distinct != v.promptText {
+		// A long prompt's start is what every prompt of the batch starts
+		// with (a system prompt): its end tells the group apart. The
+		// completion's view shows it whole.
+		lines = wrap(v.distinct)
+	}
+	if len(lines) > limit {
 		lines = lines[:limit]
 		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(promptLabel), "…")
 	}

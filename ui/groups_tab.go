@@ -83,7 +83,7 @@ type groupsTab struct {
 	summaries []engine.GroupSummary
 	ranges    []engine.RewardRange
 	// prompts are the groups' prompts (groupPrompts), labels what the
-	// group column shows of them: what tells them apart (distinctParts).
+	// group column shows of them: what tells them apart (groupLabels).
 	prompts, labels []string
 	rows            []int
 	sortColumn      int
@@ -251,7 +251,7 @@ func (t *groupsTab) refresh() {
 	summaries := s.Result.GroupSummaries(s.CurrentBatch())
 	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
 		t.prompts = groupPrompts(s, summaries)
-		t.labels = distinctParts(t.prompts)
+		t.labels = groupLabels(t.prompts)
 	}
 	t.summaries = summaries
 	t.ranges = s.Result.GroupRewardRanges(s.CurrentBatch())
@@ -267,7 +267,7 @@ func (t *groupsTab) refresh() {
 			t.setMode(groupList) // the group left with its batch
 			return
 		}
-		t.group.open(t.common, &t.summaries[g], t.prompts[g])
+		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 		if t.mode == groupCompletion {
 			if !slices.Contains(t.summaries[g].Members, t.opened.i) {
 				t.setMode(groupMembers)
@@ -540,7 +540,7 @@ func (t *groupsTab) openGroup() {
 	t.group.table.SetCursor(0)
 	t.group.table.ShowFirstColumns()
 	g := t.rows[t.table.Cursor()]
-	t.group.open(t.common, &t.summaries[g], t.prompts[g])
+	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 	t.setMode(groupMembers)
 }
 

@@ -5,11 +5,13 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // The trainers' fixtures, as the CLI opens them: sampletest's configs are
@@ -73,7 +75,7 @@ func TestVerlDashboard(t *testing.T) {
 	view = screen(app)
 	golden.RequireEqual(t, view)
 	checkScreen(t, "the Groups tab", view, []string{
-		"\nWhat is 7 * 8? Let's think", "\nWhat is 12 + 30? Let's think", "\nWhat is 81 / 9? Let's think",
+		"\n…7 * 8? Let's think", "\n…12 + 30? Let's think", "\n…81 / 9? Let's think",
 	}, []string{"system\\nYou are"})
 
 	press(app, "enter")
@@ -101,7 +103,7 @@ func TestTRLDashboard(t *testing.T) {
 	press(app, "2")
 	view := screen(app)
 	golden.RequireEqual(t, view)
-	checkScreen(t, "the Groups tab", view, []string{"method: grpo", "\nFactor x^2 - 1.<|im_end|>", "\nSolve x + 3 = 5.<|im_end|>"}, nil)
+	checkScreen(t, "the Groups tab", view, []string{"method: grpo", "\n…Factor x^2 - 1.<|im_end|>", "\n…Solve x + 3 = 5.<|im_end|>"}, nil)
 
 	press(app, "enter")
 	view = screen(app)
@@ -132,4 +134,28 @@ func TestBatchByWithoutIDRereads(t *testing.T) {
 	checkScreen(t, "the group", screen(app), []string{"1:0", "answer 0"}, []string{"cannot read it again", "changed since"})
 	press(app, "enter")
 	checkScreen(t, "the completion", screen(app), []string{"response\nanswer"}, []string{"changed since"})
+}
+
+// TestGroupLongSharedPrompt: a prompt too long for the group's view,
+// whose start every prompt of the batch shares (a long system prompt),
+// shows what tells it apart; the completion's view shows it whole.
+func TestGroupLongSharedPrompt(t *testing.T) {
+	system := "system\n" + strings.Repeat("Follow the rules of the house, line after line.\n", 20) + "user\n"
+	var ts []engine.Trajectory
+	for i := range 4 {
+		question := []string{"What is 7 * 8?", "What is 12 + 30?"}[i%2]
+		ts = append(ts, engine.Trajectory{ID: string(rune('a' + i)), Group: system + question + "\nassistant\n", Done: true,
+			Response: []byte(`"answer"`), Metadata: map[string]any{"x": float64(i)}})
+	}
+	s, err := session.Open("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press(m, "2", "enter")
+	checkScreen(t, "the group", screen(m), []string{"prompt  …7 * 8?\n        assistant"}, []string{"Follow the rules"})
+	press(m, "enter")
+	checkScreen(t, "the completion", screen(m), []string{"group       system\\nFollow the rules"}, nil)
 }
