@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -158,4 +159,25 @@ func TestGroupLongSharedPrompt(t *testing.T) {
 	checkScreen(t, "the group", screen(m), []string{"prompt  …7 * 8?\n        assistant"}, []string{"Follow the rules"})
 	press(m, "enter")
 	checkScreen(t, "the completion", screen(m), []string{"group       system\\nFollow the rules"}, nil)
+}
+
+// TestGroupsByOtherThanPrompt: grouped by a field that is not the prompt
+// (verl's uid), the Groups tab and the group's view still show each
+// group's prompt (the layout's prompt field, read again from a lean
+// member), not the key.
+func TestGroupsByOtherThanPrompt(t *testing.T) {
+	var b strings.Builder
+	for i := range 8 {
+		q := []string{"What is 7 * 8?", "What is 12 + 30?"}[i%2]
+		fmt.Fprintf(&b, `{"input":"system\nYou are a helpful assistant.\nuser\n%s\nassistant\n","output":"attempt %d","score":%d,"step":1,"uid":"uid-%d"}`+"\n", q, i, i%3, i%2)
+	}
+	path := writeLeanFile(t, b.String())
+	cfg := sampletest.VerlConfig()
+	cfg.GroupBy = "uid"
+	app := loadModel(t, streamedInput(t, cfg, "", path), 120)
+	checkLean(t, app.Session())
+	press(app, "2")
+	checkScreen(t, "the Groups tab", screen(app), []string{"\n…7 * 8?", "\n…12 + 30?"}, []string{"uid-"})
+	press(app, "enter")
+	checkScreen(t, "the group", screen(app), []string{"prompt  system\n        You are a helpful assistant.", "What is 7 * 8?", "attempt 0"}, []string{"uid-"})
 }
