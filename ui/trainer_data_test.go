@@ -164,12 +164,13 @@ func TestGroupLongSharedPrompt(t *testing.T) {
 // TestGroupsByOtherThanPrompt: grouped by a field that is not the prompt
 // (verl's uid), the Groups tab and the group's view still show each
 // group's prompt (the layout's prompt field, read again from a lean
-// member), not the key.
+// member), not the key; the completion's escape sequence is shown as
+// text.
 func TestGroupsByOtherThanPrompt(t *testing.T) {
 	var b strings.Builder
 	for i := range 8 {
 		q := []string{"What is 7 * 8?", "What is 12 + 30?"}[i%2]
-		fmt.Fprintf(&b, `{"input":"system\nYou are a helpful assistant.\nuser\n%s\nassistant\n","output":"attempt %d","score":%d,"step":1,"uid":"uid-%d"}`+"\n", q, i, i%3, i%2)
+		fmt.Fprintf(&b, `{"input":"system\nYou are a helpful assistant.\nuser\n%s\nassistant\n","output":"attempt %d \u001b[31mred","score":%d,"step":1,"uid":"uid-%d"}`+"\n", q, i, i%3, i%2)
 	}
 	path := writeLeanFile(t, b.String())
 	cfg := sampletest.VerlConfig()
@@ -179,5 +180,10 @@ func TestGroupsByOtherThanPrompt(t *testing.T) {
 	press(app, "2")
 	checkScreen(t, "the Groups tab", screen(app), []string{"\n…7 * 8?", "\n…12 + 30?"}, []string{"uid-"})
 	press(app, "enter")
-	checkScreen(t, "the group", screen(app), []string{"prompt  system\n        You are a helpful assistant.", "What is 7 * 8?", "attempt 0"}, []string{"uid-"})
+	checkScreen(t, "the group", screen(app), []string{"prompt  system\n        You are a helpful assistant.", "What is 7 * 8?", `attempt 0 \x1b[31mred`}, []string{"uid-"})
+	press(app, "enter")
+	checkScreen(t, "the completion", screen(app), []string{"response\nattempt ", `\x1b[31mred`}, nil)
+	if strings.Contains(app.View().Content, "\x1b[31m") {
+		t.Error("the completion's escape sequence reaches the terminal")
+	}
 }
