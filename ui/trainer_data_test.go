@@ -1,13 +1,16 @@
 package ui
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -186,4 +189,24 @@ func TestGroupsByOtherThanPrompt(t *testing.T) {
 	if strings.Contains(app.View().Content, "\x1b[31m") {
 		t.Error("the completion's escape sequence reaches the terminal")
 	}
+}
+
+// TestVerlDashboardProgram drives the dashboard on verl's dumps as a
+// program, from its loading screen: it opens with grpo, the Groups tab
+// tells the prompts apart, and a group shows its completions' text.
+func TestVerlDashboardProgram(t *testing.T) {
+	tm := teatest.NewTestModel(t, newLoadingModel(streamedInput(t, sampletest.VerlConfig(), sampletest.VerlLayout, verlFixture), true),
+		teatest.WithInitialTermSize(120, 40))
+	waitFor := func(what string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
+			teatest.WithDuration(10*time.Second))
+	}
+	waitFor("method: grpo")
+	tm.Send(keyPress("2"))
+	waitFor("…81 / 9? Let's think")
+	tm.Send(keyPress("enter"))
+	waitFor("attempt 1. ↵ Answer: 56")
+	tm.Send(keyPress("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
