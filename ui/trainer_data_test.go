@@ -95,7 +95,10 @@ func TestVerlDashboard(t *testing.T) {
 	checkScreen(t, "the completion", view, []string{"prompt\nsystem\nYou are a helpful assistant.\nuser\nWhat is 7 * 8?", "response\nLet me work it out, attempt 1.\nAnswer: 56"},
 		[]string{"(no response)", "changed since", "output  "})
 
-	press(app, "esc", "esc", "M", "M", "M", "M") // grpo back to pareto
+	press(app, "esc", "esc", "4")
+	checkScreen(t, "the Pareto tab", screen(app), []string{"group      …", "ranks within group …"}, []string{"system\\nYou are"})
+
+	press(app, "M", "M", "M", "M") // grpo back to pareto
 	checkScreen(t, "the dashboard on pareto", screen(app), []string{"method: pareto"}, []string{"epsilon"})
 }
 
