@@ -22,11 +22,11 @@ import (
 // fields must be the record fields t was loaded with (Options.Fields, nil
 // for none): the record read again gets its id, batch and group as the
 // load gave them (an id by position, which the record cannot tell, is
-// t's), and only then is compared with t. They are a parameter, not an option, so
-// that no caller can compare a record read without them with one loaded
-// with them: its group and batch would differ, and the record would be
-// taken for changed. fields is used on the calling goroutine only
-// (engine.RecordFields.Clone).
+// t's), and only then is compared with t. They are a parameter, not an
+// option, so that no caller can compare a record read without them with
+// one loaded with them: its group and batch would differ, and the record
+// would be taken for changed. fields is used on the calling goroutine
+// only (engine.RecordFields.Clone).
 //
 // The record must still be t's: the same id, batch, group, step_count and
 // done, else the error is "PATH:LINE: trajectory "ID" changed since it was

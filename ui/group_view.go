@@ -29,13 +29,14 @@ type groupView struct {
 	// members are the completions in table order: reward descending.
 	members []int
 	table   table.Table
-	// prompt is the key, wrapped to the width, at most maxPromptLines.
+	// prompt is promptText (or distinct) wrapped to the width, at most
+	// maxPromptLines.
 	prompt        []string
 	width, height int
-	// firstLines caches each completion's text on one line (oneLine),
+	// completionLines caches each completion's text on one line (oneLine),
 	// read when its row is first drawn: a lean trajectory's is read again
 	// from its file, which only the rows on screen may cost.
-	firstLines map[int]string
+	completionLines map[int]string
 }
 
 // barWidth is the width of the signed reward bar: half for negative
@@ -51,7 +52,7 @@ const maxResponseWidth = 120
 func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string) {
 	res := c.Session.Result
 	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
-		v.firstLines = map[int]string{}
+		v.completionLines = map[int]string{}
 	}
 	v.summary, v.promptText, v.distinct = *g, prompt, distinct
 	v.members = slices.Clone(g.Members)
@@ -142,7 +143,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	for k, o := range res.Objectives {
 		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))
 	}
-	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.firstLine(s, at(j)) }})
+	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols
 }
 
@@ -163,10 +164,10 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// firstLine returns trajectory i's completion (session.ResponseText) on
+// completionLine returns trajectory i's completion (session.ResponseText) on
 // one line, reading it again when the session keeps it lean.
-func (v *groupView) firstLine(s *session.Session, i int) string {
-	if line, ok := v.firstLines[i]; ok {
+func (v *groupView) completionLine(s *session.Session, i int) string {
+	if line, ok := v.completionLines[i]; ok {
 		return line
 	}
 	tr := s.Trajectories.At(i)
@@ -182,7 +183,7 @@ func (v *groupView) firstLine(s *session.Session, i int) string {
 		text = s.ResponseText(tr)
 	}
 	line := oneLine(text, maxResponseWidth)
-	v.firstLines[i] = line
+	v.completionLines[i] = line
 	return line
 }
 

@@ -244,8 +244,8 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 	}
 	// The rows on screen: the group's height under its summary, less the
 	// table's header.
-	if page := max(g.group.height-g.group.tableTop()-1, 1); len(g.group.firstLines) == 0 || len(g.group.firstLines) > page {
-		t.Errorf("%d responses read again for %d rows on screen", len(g.group.firstLines), page)
+	if page := max(g.group.height-g.group.tableTop()-1, 1); len(g.group.completionLines) == 0 || len(g.group.completionLines) > page {
+		t.Errorf("%d responses read again for %d rows on screen", len(g.group.completionLines), page)
 	}
 }
 
