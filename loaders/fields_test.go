@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -170,5 +171,40 @@ func TestFollowFields(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(errs, "\n"), path+`:3: group_by "input": missing`) {
 		t.Errorf("errors %q", errs)
+	}
+}
+
+// TestRereadBatchByEveryFormat: records without an id, batched by an
+// expression over a batch of their own, loaded from JSONL, a JSON array
+// and CSV, are named BATCH:POSITION and read again as they were loaded,
+// not taken for changed.
+func TestRereadBatchByEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"run.jsonl": `{"batch":7,"group":"g","response":"a","metadata":{"step":3}}` + "\n" + `{"batch":7,"group":"g","response":"b","metadata":{"step":3}}` + "\n",
+		"run.json":  `[{"batch":7,"group":"g","response":"a","metadata":{"step":3}}, {"batch":7,"group":"g","response":"b","metadata":{"step":3}}]`,
+		"run.csv":   "batch,group,response,step\n7,g,a,3\n7,g,b,3\n",
+	}
+	fields, err := engine.NewRecordFields("", "metadata.step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Load([]string{path}, Options{Fields: fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean := res.Trajectories[1]
+		if !lean.DropBody() {
+			t.Fatalf("%s: not droppable", name)
+		}
+		got, err := Reread(&lean, fields.Clone())
+		if err != nil || got.ID != "3:1" || got.Batch != 3 || got.ResponseText() != "b" {
+			t.Errorf("%s: Reread: %v, id %q batch %d response %q", name, err, got.ID, got.Batch, got.ResponseText())
+		}
 	}
 }
