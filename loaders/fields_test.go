@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -206,5 +207,41 @@ func TestRereadBatchByEveryFormat(t *testing.T) {
 		if err != nil || got.ID != "3:1" || got.Batch != 3 || got.ResponseText() != "b" {
 			t.Errorf("%s: Reread: %v, id %q batch %d response %q", name, err, got.ID, got.Batch, got.ResponseText())
 		}
+	}
+}
+
+// TestRereader reads trajectories of two files again with one Rereader,
+// back and forth between the files, as Reread reads each; a record that
+// changed is still an error, and the next one is read.
+func TestRereader(t *testing.T) {
+	fields, err := engine.NewRecordFields("input", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("..", "sample_data", "verl")
+	res, err := Load([]string{filepath.Join(dir, "1.jsonl"), filepath.Join(dir, "2.jsonl")}, Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRereader(fields.Clone())
+	defer r.Close()
+	n := len(res.Trajectories)
+	for _, i := range []int{0, n - 1, 1, n - 2, 5} {
+		lean := res.Trajectories[i]
+		lean.DropBody()
+		got, err := r.Reread(&lean)
+		want, werr := Reread(&lean, fields.Clone())
+		if err != nil || werr != nil || !reflect.DeepEqual(got, want) || got.Metadata["output"] != res.Trajectories[i].Metadata["output"] {
+			t.Errorf("trajectory %d: %v %+v, Reread: %v %+v", i, err, got, werr, want)
+		}
+	}
+	moved := res.Trajectories[3]
+	moved.DropBody()
+	moved.Offset = res.Trajectories[4].Offset
+	if _, err := r.Reread(&moved); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+		t.Errorf("another record at its offset: %v", err)
+	}
+	if _, err := r.Reread(&res.Trajectories[2]); err != nil {
+		t.Errorf("after an error: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -9,10 +10,16 @@ import (
 // session's layout names a prompt field (Config.PromptField) other than
 // what it groups by (verl's uid, say): then the prompt of its first
 // member, read again when lean (one record per group, when the batch is
-// shown). A member whose prompt cannot be read shows the key.
+// shown, with one loaders.Rereader: a file opened per file, not per
+// group). A member whose prompt cannot be read shows the key.
 func groupPrompts(s *session.Session, summaries []engine.GroupSummary) []string {
 	prompts := make([]string, len(summaries))
 	byKey := s.Config.PromptField == "" || s.Config.GroupBy == s.Config.PromptField
+	var reader *loaders.Rereader
+	if !byKey {
+		reader = s.Rereader()
+		defer reader.Close()
+	}
 	for g := range summaries {
 		prompts[g] = summaries[g].Key
 		if byKey || len(summaries[g].Members) == 0 {
@@ -20,7 +27,7 @@ func groupPrompts(s *session.Session, summaries []engine.GroupSummary) []string 
 		}
 		first := s.Trajectories.At(summaries[g].Members[0])
 		if first.Lean {
-			full, err := s.Reread(first)
+			full, err := reader.Reread(first)
 			if err != nil {
 				continue
 			}

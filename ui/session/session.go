@@ -186,3 +186,10 @@ func (s *Session) SetResult(result, compare *engine.Result) {
 func (s *Session) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	return loaders.Reread(t, s.Computer.Fields.Clone())
 }
+
+// Rereader returns a loaders.Rereader with the record fields of s, for a
+// caller that reads many lean trajectories again on one goroutine; it
+// must close it.
+func (s *Session) Rereader() *loaders.Rereader {
+	return loaders.NewRereader(s.Computer.Fields.Clone())
+}
