@@ -87,6 +87,9 @@ func (v *groupView) layout(c *common.Common) {
 	label := c.Styles.Muted.Render(promptLabel)
 	indent := strings.Repeat(" ", len(promptLabel))
 	wrap := func(text string) []string {
+		// A chat template ends the prompt with a line break (after
+		// "assistant"), which would take a line of its own.
+		text = strings.TrimRight(text, " \t\r\n")
 		return strings.Split(lipgloss.Wrap(textsafe.Text(text), max(v.width-len(promptLabel), 1), ""), "\n")
 	}
 	lines := wrap(v.promptText)
