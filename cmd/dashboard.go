@@ -41,11 +41,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		return err
 	}
 	in := ui.Input{
-		Source: source,
-		Config: cfg,
-		Layout: layout,
-		Health: healthCfg,
-		HVRef:  health.hvRef,
+		Source:         source,
+		Config:         cfg,
+		Layout:         layout,
+		Health:         healthCfg,
+		HVRef:          health.hvRef,
 		LayoutWarnings: layoutWarnings(cfg),
 	}
 	if len(args) == 0 {

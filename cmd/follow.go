@@ -40,7 +40,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return err
 	}
-	sayLayout(stdio.Stderr, layout)
+	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation

@@ -128,7 +128,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if err != nil {
 		return nil, err
 	}
-	sayLayout(stdio.Stderr, layout)
+	sayLayout(stdio.Stderr, layout, cfg)
 	var (
 		p          = prepared{cfg: cfg}
 		evaluator  *engine.Evaluator
@@ -201,10 +201,14 @@ func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory) {
 }
 
 // sayLayout says on stderr how the inputs are read, when they are in a
-// trainer's layout (applyLayout).
-func sayLayout(w io.Writer, layout string) {
-	if layout != "" {
+// trainer's layout (applyLayout), and the method cfg computes with.
+func sayLayout(w io.Writer, layout string, cfg engine.Config) {
+	switch {
+	case layout == "":
+	case findLayout(cfg.From) == nil: // plain records, with a note
 		fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(layout))
+	default:
+		fmt.Fprintf(w, "rewardlens: %s; %s\n", textsafe.Line(layout), textsafe.Line(methodSentence(cfg)))
 	}
 }
 

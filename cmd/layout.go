@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -26,6 +27,13 @@ type trainerLayout struct {
 	// messages also list grouping, the field check asks for besides.
 	fields   []string
 	grouping string
+	// method is the trainer's reward method, which the layout's defaults
+	// reproduce with its settings: used unless --method or the config
+	// names one.
+	method engine.Method
+	// prompt and response name the fields that hold the prompt's and the
+	// completion's text, which the dashboard shows.
+	prompt, response string
 	// check, when set, refuses a file of the layout that cannot be read
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg engine.Config, f loaders.FileFields) error
@@ -190,6 +198,8 @@ func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileField
 	if err != nil {
 		return cfg, "", err
 	}
+	cfg.Method = cmp.Or(cfg.Method, string(l.method))
+	cfg.PromptField, cfg.ResponseField = l.prompt, l.response
 	sentence := layoutSentence(l.sentenceName, cfg)
 	if note != "" {
 		sentence += ", " + note
@@ -205,7 +215,9 @@ func usesPareto(cfg engine.Config) bool {
 
 // layoutSentence says how the inputs are read, for stderr and the
 // dashboard's status line: "read as verl rollout dumps: group = input,
-// batch = step, objective score".
+// batch = step, objective score". The method and its settings are not
+// said here but where they are true (methodSentence): the dashboard
+// switches methods.
 func layoutSentence(name string, cfg engine.Config) string {
 	parts := []string{"group = " + cfg.GroupBy, "batch = " + cfg.BatchBy}
 	if n := len(cfg.Objectives); n > 0 {
@@ -221,15 +233,6 @@ func layoutSentence(name string, cfg engine.Config) string {
 	}
 	if cfg.NanSum != nil && *cfg.NanSum {
 		parts = append(parts, "a null reward adds nothing")
-	}
-	if cfg.Epsilon != nil {
-		parts = append(parts, fmt.Sprintf("epsilon %g", *cfg.Epsilon))
-	}
-	if cfg.Scale != "" {
-		parts = append(parts, "scale "+cfg.Scale)
-	}
-	if cfg.Std != "" {
-		parts = append(parts, cfg.Std+" std")
 	}
 	if cfg.LoggedAdvantage != "" {
 		parts = append(parts, "logged advantage = "+cfg.LoggedAdvantage)
@@ -260,4 +263,16 @@ func allBatches(res *engine.Result) []int {
 		all[b] = b
 	}
 	return all
+}
+
+// methodSentence names the method cfg computes with and the settings of
+// it that differ from the defaults ("method grpo, epsilon 1e-06, a group
+// of one: score"), for stderr beside the layout's sentence; "" when cfg's
+// options are not valid (their error comes later).
+func methodSentence(cfg engine.Config) string {
+	opts, err := cfg.Options()
+	if err != nil {
+		return ""
+	}
+	return strings.Join(append([]string{"method " + string(opts.Method)}, opts.MethodSettings()...), ", ")
 }

@@ -39,7 +39,10 @@ var openInstructLayout = trainerLayout{
 	description:  "open-instruct rollout traces",
 	sentenceName: "open-instruct rollout traces",
 	fields:       []string{"prompt_idx", "sample_idx", "reward", "advantage", "step"},
-	defaults:     openInstructDefaults,
+	// The traces hold tokens only (prompt_tokens, response_tokens): no
+	// text for the dashboard to show.
+	method:   engine.GRPO,
+	defaults: openInstructDefaults,
 }
 
 const (

@@ -18,17 +18,23 @@ import (
 // functions log with log_extra (self._logs["extra"], any type, no prefix),
 // then advantage.
 //
-// Defaults: group = prompt, batch = step, objectives the reward columns
-// (trlRewardColumns; max, weight 1 each: reward_weights' default), a
-// missing reward adding nothing (nansum), the logged advantage compared
-// with the rewards when the file has it; epsilon stays TRL's 1e-4.
+// Defaults: method grpo (the advantage block of
+// _generate_and_score_completions), group = prompt, batch = step,
+// objectives the reward columns (trlRewardColumns; max, weight 1 each:
+// reward_weights' default), a missing reward adding nothing (nansum), the
+// logged advantage compared with the rewards when the file has it;
+// epsilon stays TRL's 1e-4. The dashboard shows prompt and completion as
+// the prompt and the completion.
 var trlLayout = trainerLayout{
-	name:          "trl",
-	description:   "TRL completions",
-	sentenceName:  "TRL completions",
-	fields:        []string{"prompt", "completion", "step"},
-	defaults:      trlDefaults,
-	warnings:      trlGroupWarnings,
+	name:         "trl",
+	description:  "TRL completions",
+	sentenceName: "TRL completions",
+	fields:       []string{trlPrompt, trlCompletion, stepField},
+	method:       engine.GRPO,
+	prompt:       trlPrompt,
+	response:     trlCompletion,
+	defaults:     trlDefaults,
+	warnings:     trlGroupWarnings,
 }
 
 const (

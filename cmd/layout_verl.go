@@ -20,18 +20,23 @@ import (
 // verl/trainer/ppo/v1/trainer_base.py, _log_rollout_data) uid instead.
 // Read at verl-project/verl 1dda039b9c6311889a9c9a26040677e1254814f9.
 //
-// Defaults: group = the prompt part of uid and id = uid when the dump has
-// uid, else group = input; batch = step; objective score (max, weight 1),
-// or score + overlong_reward where the dump's score leaves out DAPO's
-// overlong penalty; epsilon 1e-6 and a group of one rewarded as verl does
-// (mean 0, std 1). A dump with neither input nor uid is refused unless --group-by
-// says how to group.
+// Defaults: method grpo (compute_grpo_outcome_advantage); group = the
+// prompt part of uid and id = uid when the dump has uid, else group =
+// input; batch = step; objective score (max, weight 1), or score +
+// overlong_reward where the dump's score leaves out DAPO's overlong
+// penalty; epsilon 1e-6 and a group of one rewarded as verl does (mean 0,
+// std 1); the dashboard shows input and output as the prompt and the
+// completion. A dump with neither input nor uid is refused unless
+// --group-by says how to group.
 var verlLayout = trainerLayout{
 	name:         "verl",
 	description:  "a verl rollout dump",
 	sentenceName: "verl rollout dumps",
-	fields:       []string{"output", "score", "step"},
+	fields:       []string{verlResponse, verlScore, stepField},
 	grouping:     verlPrompt,
+	method:       engine.GRPO,
+	prompt:       verlPrompt,
+	response:     verlResponse,
 	check: func(cfg engine.Config, f loaders.FileFields) error {
 		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) && !slices.Contains(f.Names, verlUID) {
 			return fmt.Errorf("%s: a verl rollout dump without %q or %q: its rows cannot be grouped by prompt (give --group-by EXPR)", f.Path, verlPrompt, verlUID)
@@ -43,9 +48,10 @@ var verlLayout = trainerLayout{
 }
 
 const (
-	verlPrompt  = "input"
-	verlScore   = "score"
-	verlEpsilon = 1e-6 // compute_grpo_outcome_advantage's epsilon
+	verlPrompt   = "input"
+	verlScore    = "score"
+	verlResponse = "output"
+	verlEpsilon  = 1e-6 // compute_grpo_outcome_advantage's epsilon
 
 	// verlUID is the V1 trainer's key of each output,
 	// "{uid}_{session_id}_{index}" (verl/trainer/ppo/v1/agent_loop_tq.py,

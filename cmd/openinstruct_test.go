@@ -54,13 +54,13 @@ func readOpenInstruct(t *testing.T, dir string) []openInstructRow {
 // out with a note, and the groups are the prompts of a step.
 func TestOpenInstructTraces(t *testing.T) {
 	for mode, settings := range map[string]string{
-		"standard": "objective reward, epsilon 1e-08, scale group, population std, logged advantage = advantage",
-		"centered": "objective reward, scale none, logged advantage = advantage",
+		"standard": "epsilon 1e-08, population std",
+		"centered": "scale none",
 	} {
 		dir := filepath.Join(openInstructDir, mode)
 		recs, errOut := computeList(t, "", "--method", "grpo", dir)
 		meta := filepath.Join(dir, "grpo_gsm8k__1__1764150000_metadata.jsonl")
-		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, " + settings + "; left out " + meta + " (a run's metadata, not rollouts)\n"
+		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
 		if !strings.Contains(errOut, want) {
 			t.Errorf("%s: stderr %q, want %q", mode, errOut, want)
 		}
@@ -98,7 +98,7 @@ func TestOpenInstructTraces(t *testing.T) {
 	// longer reproduces the standard advantage (sample std sqrt(5.671875
 	// / 3)).
 	sample, errOut := computeList(t, "", "--method", "grpo", "--std", "sample", filepath.Join(openInstructDir, "standard"))
-	if want := 0.3125 / (math.Sqrt(5.671875/3) + 1e-8); math.Abs(sample[4].Reward-want) > 1e-15 || !strings.Contains(errOut, "sample std") {
+	if want := 0.3125 / (math.Sqrt(5.671875/3) + 1e-8); math.Abs(sample[4].Reward-want) > 1e-15 || strings.Contains(errOut, "population std") {
 		t.Errorf("--std sample: %.17g, want %.17g; %q", sample[4].Reward, want, errOut)
 	}
 }
@@ -158,7 +158,7 @@ func TestOpenInstructLayoutChoice(t *testing.T) {
 	// The open-instruct layout with --from, and a flag that overrides
 	// what the log told: --scale none on standard traces.
 	recs, errOut = computeList(t, "", "--from", "open-instruct", "--method", "grpo", "--scale", "none", standard)
-	if recs[4].Reward != 0.3125 || !strings.Contains(errOut, "epsilon 1e-08, scale none, population std") {
+	if recs[4].Reward != 0.3125 || !strings.Contains(errOut, "method grpo, scale none, epsilon 1e-08, population std") {
 		t.Errorf("--scale none: %v, %q", recs[4].Reward, errOut)
 	}
 }

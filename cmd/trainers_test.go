@@ -80,12 +80,12 @@ func readVerl(t *testing.T) []verlRow {
 	return rows
 }
 
-// TestVerlRolloutDumps runs compute --method grpo on verl's rollout dumps
-// with no other flag: every reward is verl's GRPO advantage (epsilon
-// 1e-6, a group of one as verl has it).
+// TestVerlRolloutDumps runs compute on verl's rollout dumps with no flag:
+// the layout brings verl's method, and every reward is verl's GRPO
+// advantage (epsilon 1e-6, a group of one as verl has it).
 func TestVerlRolloutDumps(t *testing.T) {
-	recs, errOut := computeList(t, "", "--method", "grpo", verlDir)
-	if !strings.Contains(errOut, "rewardlens: read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06\n") {
+	recs, errOut := computeList(t, "", verlDir)
+	if !strings.Contains(errOut, "rewardlens: read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score\n") {
 		t.Errorf("stderr does not say how the dumps are read: %q", errOut)
 	}
 	rows := readVerl(t)
@@ -139,22 +139,45 @@ func TestVerlRolloutDumps(t *testing.T) {
 	}
 
 	// Flags override the layout's defaults.
-	recs, errOut = computeList(t, "", "--method", "grpo", "--epsilon", "1e-4", "--group-of-one", "zero", verlDir)
-	if recs[0].Reward != 0.5/(1+1e-4) || recs[alone].Reward != 0 {
-		t.Errorf("--epsilon 1e-4 --group-of-one zero: %v, %v", recs[0].Reward, recs[alone].Reward)
+	recs, errOut = computeList(t, "", "--epsilon", "1e-5", "--group-of-one", "zero", verlDir)
+	if math.Abs(recs[0].Reward-0.5/(1+1e-5)) > 1e-15 || recs[alone].Reward != 0 {
+		t.Errorf("--epsilon 1e-5 --group-of-one zero: %v, %v", recs[0].Reward, recs[alone].Reward)
 	}
-	if !strings.Contains(errOut, "epsilon 0.0001") {
+	if !strings.Contains(errOut, "; method grpo, epsilon 1e-05\n") {
 		t.Errorf("the layout sentence does not say the epsilon in use: %q", errOut)
 	}
 }
 
-// TestTRLCompletions runs compute --method grpo on TRL's completions with
-// no other flag: every reward is the advantage TRL logged, to 1e-6 (TRL
+// TestLayoutMethodOverridden: --method and the config's method override
+// the method a layout brings, and the sentence then says no setting the
+// method does not use (pareto has no epsilon).
+func TestLayoutMethodOverridden(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "c.toml")
+	if err := os.WriteFile(config, []byte("method = \"rloo\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--method", "pareto", verlDir}, "objective score; method pareto\n"},
+		{[]string{"--config", config, verlDir}, "objective score; method rloo, a group of one: score\n"},
+		{[]string{"--config", config, "--method", "gdpo", verlDir}, "objective score; method gdpo, epsilon 1e-06\n"},
+		{[]string{"--method", "pareto", trlDir}, "logged advantage = advantage; method pareto\n"},
+	} {
+		if _, errOut := computeList(t, "", c.args...); !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: stderr %q, want it to end %q", c.args, errOut, c.want)
+		}
+	}
+}
+
+// TestTRLCompletions runs compute on TRL's completions with no flag (the
+// layout brings TRL's method, grpo): every reward is the advantage TRL logged, to 1e-6 (TRL
 // computes in float32), a null reward adding nothing and a row without
 // any reward at 0.
 func TestTRLCompletions(t *testing.T) {
-	recs, errOut := computeList(t, "", "--method", "grpo", trlDir)
-	if !strings.Contains(errOut, "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage") {
+	recs, errOut := computeList(t, "", trlDir)
+	if !strings.Contains(errOut, "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage; method grpo\n") {
 		t.Errorf("stderr does not say how the completions are read: %q", errOut)
 	}
 	if len(recs) != 36 {

@@ -76,7 +76,7 @@ func checkVerlRewards(t *testing.T, recs []record, want []float64, skip map[int]
 // uid: grouped by the uid's prompt part, every row is verl's advantage.
 func TestVerlV1UID(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("v1_uid"))
-	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, epsilon 1e-06, id = uid`+"\n") {
+	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, id = uid; method grpo, epsilon 1e-06, a group of one: score`+"\n") {
 		t.Errorf("stderr does not say how the dump is grouped: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "v1_uid"), nil)
@@ -124,7 +124,7 @@ func TestVerlV1UID(t *testing.T) {
 // are warned of by the layouts' group-size check.)
 func TestVerlLegacyDuplicatePrompt(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("legacy_duplicate"))
-	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06\n") {
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score\n") {
 		t.Errorf("stderr: %q", errOut)
 	}
 	want := verlAdvantages(t, "legacy_duplicate")
@@ -147,7 +147,7 @@ func TestVerlLegacyDuplicatePrompt(t *testing.T) {
 // "tensor(0.)" or 0); verl trains on their sum, which is the objective.
 func TestVerlDAPOOverlong(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong"))
-	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06, score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on)\n") {
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on); method grpo, epsilon 1e-06, a group of one: score\n") {
 		t.Errorf("stderr does not say that the penalty is added: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong"), nil)
@@ -181,7 +181,7 @@ func TestVerlDAPOOverlong(t *testing.T) {
 // again would count it twice).
 func TestVerlDAPOOverlongNumber(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong_number"))
-	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, epsilon 1e-06\n") {
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score\n") {
 		t.Errorf("stderr: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_number"), nil)
@@ -247,7 +247,7 @@ func TestVerlTensorScore(t *testing.T) {
 {"input": "q", "output": "c", "gts": "1", "score": 0.0, "step": 1, "pred": "2", "overlong_reward": 0, "overlong": false}
 `})
 	recs, errOut := computeList(t, "", "--method", "grpo", dir)
-	if !strings.Contains(errOut, "epsilon 1e-06, score = torchNumber(score) + torchNumber(overlong_reward) (the dump writes the score as a tensor's text; the dump's score leaves out DAPO's overlong penalty, which verl trains on)\n") {
+	if !strings.Contains(errOut, "objective score, score = torchNumber(score) + torchNumber(overlong_reward) (the dump writes the score as a tensor's text; the dump's score leaves out DAPO's overlong penalty, which verl trains on); method grpo, epsilon 1e-06, a group of one: score\n") {
 		t.Errorf("stderr: %q", errOut)
 	}
 	// Rewards 1, 0.5 - 0.25 and 0: verl's GRPO over the three.

@@ -85,6 +85,14 @@ type Config struct {
 	// From is the input layout: auto, verl, trl or plain. The engine does
 	// not read it: the CLI turns a layout into the settings above.
 	From string `toml:"from,omitempty"`
+	// PromptField and ResponseField name the metadata fields that hold
+	// the prompt's and the completion's text in a trainer's layout
+	// (verl's input and output, TRL's prompt and completion), which the
+	// dashboard shows; "" for the record's own response. The CLI sets
+	// them from the layout; they are no config key, and the engine does
+	// not read them.
+	PromptField   string `toml:"-"`
+	ResponseField string `toml:"-"`
 }
 
 // InferObjectives returns cfg with, for the pareto scorer configured without
@@ -142,7 +150,7 @@ func (c *RewardComputer) Pick() *Pick {
 // expressions and checks every setting, before any data is read. A pareto
 // config without objectives must first go through InferObjectives.
 func New(cfg Config) (*RewardComputer, error) {
-	opts, err := cfg.options()
+	opts, err := cfg.Options()
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +185,8 @@ func New(cfg Config) (*RewardComputer, error) {
 	return c, nil
 }
 
-func (cfg Config) options() (Options, error) {
+// Options returns the options cfg sets, each unset one at its default.
+func (cfg Config) Options() (Options, error) {
 	opts := DefaultOptions()
 	var err error
 	if cfg.Method != "" {

@@ -2,7 +2,9 @@ package loaders
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -118,11 +120,11 @@ func TestRereadFields(t *testing.T) {
 	if !lean.DropBody() {
 		t.Fatal("not droppable")
 	}
-	got, err := RereadFields(&lean, fields.Clone())
+	got, err := Reread(&lean, fields.Clone())
 	if err != nil || got.Group != res.Trajectories[5].Group || got.ID != "2:5" || got.Metadata["score"] == nil {
-		t.Errorf("RereadFields: %v, %+v", err, got)
+		t.Errorf("Reread: %v, %+v", err, got)
 	}
-	if _, err := Reread(&lean); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+	if _, err := Reread(&lean, nil); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
 		t.Errorf("Reread without the fields: %v", err)
 	}
 }
@@ -170,5 +172,76 @@ func TestFollowFields(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(errs, "\n"), path+`:3: group_by "input": missing`) {
 		t.Errorf("errors %q", errs)
+	}
+}
+
+// TestRereadBatchByEveryFormat: records without an id, batched by an
+// expression over a batch of their own, loaded from JSONL, a JSON array
+// and CSV, are named BATCH:POSITION and read again as they were loaded,
+// not taken for changed.
+func TestRereadBatchByEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"run.jsonl": `{"batch":7,"group":"g","response":"a","metadata":{"step":3}}` + "\n" + `{"batch":7,"group":"g","response":"b","metadata":{"step":3}}` + "\n",
+		"run.json":  `[{"batch":7,"group":"g","response":"a","metadata":{"step":3}}, {"batch":7,"group":"g","response":"b","metadata":{"step":3}}]`,
+		"run.csv":   "batch,group,response,step\n7,g,a,3\n7,g,b,3\n",
+	}
+	fields, err := engine.NewRecordFields("", "metadata.step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res, err := Load([]string{path}, Options{Fields: fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean := res.Trajectories[1]
+		if !lean.DropBody() {
+			t.Fatalf("%s: not droppable", name)
+		}
+		got, err := Reread(&lean, fields.Clone())
+		if err != nil || got.ID != "3:1" || got.Batch != 3 || got.ResponseText() != "b" {
+			t.Errorf("%s: Reread: %v, id %q batch %d response %q", name, err, got.ID, got.Batch, got.ResponseText())
+		}
+	}
+}
+
+// TestRereader reads trajectories of two files again with one Rereader,
+// back and forth between the files, as Reread reads each; a record that
+// changed is still an error, and the next one is read.
+func TestRereader(t *testing.T) {
+	fields, err := engine.NewRecordFields("input", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("..", "sample_data", "verl")
+	res, err := Load([]string{filepath.Join(dir, "1.jsonl"), filepath.Join(dir, "2.jsonl")}, Options{Fields: fields})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRereader(fields.Clone())
+	defer r.Close()
+	n := len(res.Trajectories)
+	for _, i := range []int{0, n - 1, 1, n - 2, 5} {
+		lean := res.Trajectories[i]
+		lean.DropBody()
+		got, err := r.Reread(&lean)
+		want, werr := Reread(&lean, fields.Clone())
+		if err != nil || werr != nil || !reflect.DeepEqual(got, want) || got.Metadata["output"] != res.Trajectories[i].Metadata["output"] {
+			t.Errorf("trajectory %d: %v %+v, Reread: %v %+v", i, err, got, werr, want)
+		}
+	}
+	moved := res.Trajectories[3]
+	moved.DropBody()
+	moved.Offset = res.Trajectories[4].Offset
+	if _, err := r.Reread(&moved); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+		t.Errorf("another record at its offset: %v", err)
+	}
+	if _, err := r.Reread(&res.Trajectories[2]); err != nil {
+		t.Errorf("after an error: %v", err)
 	}
 }

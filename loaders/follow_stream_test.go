@@ -140,7 +140,7 @@ func TestFollowEach(t *testing.T) {
 					if ts[i].Format == "" {
 						continue
 					}
-					again, err := Reread(&ts[i])
+					again, err := Reread(&ts[i], nil)
 					if err != nil {
 						return err
 					}

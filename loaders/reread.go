@@ -19,37 +19,71 @@ import (
 // dropped them (engine.Trajectory.DropBody) shows on demand. It costs a
 // seek and the reading of one record (and of the header, for CSV).
 //
+// fields must be the record fields t was loaded with (Options.Fields, nil
+// for none): the record read again gets its id, batch and group as the
+// load gave them (an id by position, which the record cannot tell, is
+// t's), and only then is compared with t. They are a parameter, not an
+// option, so that no caller can compare a record read without them with
+// one loaded with them: its group and batch would differ, and the record
+// would be taken for changed. fields is used on the calling goroutine
+// only (engine.RecordFields.Clone).
+//
 // The record must still be t's: the same id, batch, group, step_count and
 // done, else the error is "PATH:LINE: trajectory "ID" changed since it was
 // loaded: why". A trajectory without Format (read from standard input, a
 // gzip or Parquet file, or made in code) cannot be read again. The file is
 // only opened for reading.
-func Reread(t *engine.Trajectory) (engine.Trajectory, error) {
-	return RereadFields(t, nil)
+func Reread(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajectory, error) {
+	r := NewRereader(fields)
+	defer r.Close()
+	return r.Reread(t)
 }
 
-// RereadFields is Reread for a trajectory loaded with record fields
-// (Options.Fields): it applies them to the record read again before
-// comparing it with t. fields is used on the calling goroutine only
-// (engine.RecordFields.Clone).
-func RereadFields(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajectory, error) {
+// A Rereader reads trajectories again one after another, as Reread does,
+// with the same record fields, keeping the last file open and one buffer:
+// reading many (the first of each group of a batch) opens a file when the
+// trajectory's file changes, not for each, and allocates one buffer. It
+// is for one goroutine; Close releases the file.
+type Rereader struct {
+	fields *engine.RecordFields
+	f      *os.File
+	br     *bufio.Reader
+}
+
+// NewRereader returns a Rereader with the record fields the trajectories
+// were loaded with (Reread), used on the calling goroutine only.
+func NewRereader(fields *engine.RecordFields) *Rereader {
+	return &Rereader{fields: fields}
+}
+
+// Reread is Reread with r's record fields, file and buffer.
+func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	if t.Format == "" {
 		return engine.Trajectory{}, fmt.Errorf("%s: cannot be read again (standard input, gzip and Parquet files are read once)", t.Where())
 	}
-	f, err := os.Open(t.Source)
-	if err != nil {
-		return engine.Trajectory{}, fmt.Errorf("%s: cannot read it again: %w", t.Where(), err)
+	if r.f == nil || r.f.Name() != t.Source {
+		r.Close()
+		f, err := os.Open(t.Source)
+		if err != nil {
+			return engine.Trajectory{}, fmt.Errorf("%s: cannot read it again: %w", t.Where(), err)
+		}
+		r.f = f
 	}
-	defer f.Close()
-	got, err := rereadRecord(f, t)
+	at := io.NewSectionReader(r.f, t.Offset, 1<<62)
+	if r.br == nil {
+		r.br = bufio.NewReaderSize(at, bufferSize)
+	} else {
+		r.br.Reset(at)
+	}
+	got, err := rereadRecord(r.f, r.br, t)
 	if err != nil {
 		return engine.Trajectory{}, changed(t, err.Error())
 	}
 	if got.ID == "" {
 		got.ID = t.ID // the default: the position it was loaded at
 	}
-	if fields != nil {
-		if err := fields.Apply(&got); err != nil {
+	if r.fields != nil {
+		if err := r.fields.Apply(&got); err != nil {
 			return engine.Trajectory{}, changed(t, err.Error())
 		}
 	}
@@ -58,6 +92,16 @@ func RereadFields(t *engine.Trajectory, fields *engine.RecordFields) (engine.Tra
 	}
 	got.Line, got.Offset = t.Line, t.Offset
 	return got, nil
+}
+
+// Close closes the file r keeps open, if any.
+func (r *Rereader) Close() error {
+	if r.f == nil {
+		return nil
+	}
+	err := r.f.Close()
+	r.f = nil
+	return err
 }
 
 // changed is the error of a record that is no longer t's.
@@ -77,11 +121,11 @@ func sameRecord(got, t *engine.Trajectory) string {
 	return ""
 }
 
-// rereadRecord reads the record of t's format at t.Offset of f, without
-// its default ID. Its error says what is wrong there.
-func rereadRecord(f *os.File, t *engine.Trajectory) (engine.Trajectory, error) {
+// rereadRecord reads the record of t's format that at, a reader of f at
+// t.Offset, starts with, without its default ID. Its error says what is
+// wrong there.
+func rereadRecord(f *os.File, at *bufio.Reader, t *engine.Trajectory) (engine.Trajectory, error) {
 	l := &loader{name: t.Source, fileIndex: int(t.Batch), format: t.Format, res: &Result{}, maxRecord: math.MaxInt64} // a line read once already
-	at := bufio.NewReaderSize(io.NewSectionReader(f, t.Offset, 1<<62), bufferSize)
 	if spec := Format(t.Format).spec(); spec != nil && spec.reread != nil {
 		return spec.reread(l, f, at)
 	}

@@ -83,7 +83,7 @@ func checkRereads(t *testing.T, res *Result) {
 		if !lean.DropBody() {
 			t.Fatalf("%s: cannot drop its body (Format %q)", full.Where(), full.Format)
 		}
-		got, err := Reread(&lean)
+		got, err := Reread(&lean, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,13 +228,13 @@ func TestRereadChanged(t *testing.T) {
 		if err := os.WriteFile(path, []byte(e.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := Reread(&b)
+		_, err := Reread(&b, nil)
 		if err == nil || !strings.HasPrefix(err.Error(), path+e.err) {
 			t.Errorf("after writing %q: error %v, want %s%s...", e.text, err, path, e.err)
 		}
 	}
 	os.Remove(path)
-	if _, err := Reread(&b); err == nil || !strings.HasPrefix(err.Error(), path+":2: cannot read it again: open ") {
+	if _, err := Reread(&b, nil); err == nil || !strings.HasPrefix(err.Error(), path+":2: cannot read it again: open ") {
 		t.Errorf("removed file: error %v", err)
 	}
 }
@@ -260,7 +260,7 @@ func TestNotRereadable(t *testing.T) {
 		if tr.Format != "" || tr.DropBody() || tr.Lean || tr.Metadata == nil {
 			t.Errorf("%s: Format %q, body dropped", tr.Where(), tr.Format)
 		}
-		if _, err := Reread(&tr); err == nil || !strings.Contains(err.Error(), "cannot be read again") {
+		if _, err := Reread(&tr, nil); err == nil || !strings.Contains(err.Error(), "cannot be read again") {
 			t.Errorf("%s: Reread: %v", tr.Where(), err)
 		}
 	}

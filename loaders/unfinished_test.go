@@ -107,7 +107,7 @@ func TestLoadUnfinishedStreams(t *testing.T) {
 		t.Errorf("streamed %q, want %q", got, want)
 	}
 	last := kept[len(kept)-1]
-	again, err := Reread(&last)
+	again, err := Reread(&last, nil)
 	if err != nil || again.Metadata["acc"] != 0.25 {
 		t.Errorf("read again: %v, %v", again.Metadata, err)
 	}

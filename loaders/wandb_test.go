@@ -43,7 +43,7 @@ func TestWandbTable(t *testing.T) {
 		}
 		for i := range res.Trajectories {
 			tr := &res.Trajectories[i]
-			again, err := Reread(tr)
+			again, err := Reread(tr, nil)
 			if err != nil {
 				t.Fatalf("%s: Reread row %d: %v", path, i+1, err)
 			}

@@ -13,26 +13,30 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // groupView is one group's completions, ranked by reward, under the
-// group's prompt (its key).
+// group's prompt (groupPrompts).
 type groupView struct {
 	summary engine.GroupSummary
+	// promptText is the group's prompt, distinct what the group column
+	// shows of it (groupLabels): what tells it apart from the batch's
+	// other prompts, shown instead when the prompt does not fit.
+	promptText, distinct string
 	// members are the completions in table order: reward descending.
 	members []int
 	table   table.Table
-	// prompt is the key, wrapped to the width, at most maxPromptLines.
+	// prompt is promptText (or distinct) wrapped to the width, at most
+	// maxPromptLines.
 	prompt        []string
 	width, height int
-	// firstLines caches the first line of each completion's response,
+	// completionLines caches each completion's text on one line (oneLine),
 	// read when its row is first drawn: a lean trajectory's is read again
 	// from its file, which only the rows on screen may cost.
-	firstLines map[int]string
+	completionLines map[int]string
 }
 
 // barWidth is the width of the signed reward bar: half for negative
@@ -43,13 +47,14 @@ const barWidth = 17
 // the others leave.
 const maxResponseWidth = 120
 
-// open shows group g, ranking its members by reward.
-func (v *groupView) open(c *common.Common, g *engine.GroupSummary) {
+// open shows group g, whose prompt is prompt and distinct what tells it
+// apart, ranking its members by reward.
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string) {
 	res := c.Session.Result
 	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
-		v.firstLines = map[int]string{}
+		v.completionLines = map[int]string{}
 	}
-	v.summary = *g
+	v.summary, v.promptText, v.distinct = *g, prompt, distinct
 	v.members = slices.Clone(g.Members)
 	// Reward descending; an invalid completion (its reward is the group's
 	// mean) after the valid ones of the same reward; then input order.
@@ -76,12 +81,26 @@ func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
 // tableTop is the body line where the table starts.
 func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
 
-// layout wraps the prompt and sizes the table's columns.
+// layout wraps the prompt (or, when it does not fit, what tells it apart)
+// and sizes the table's columns.
 func (v *groupView) layout(c *common.Common) {
 	label := c.Styles.Muted.Render(promptLabel)
 	indent := strings.Repeat(" ", len(promptLabel))
-	lines := strings.Split(lipgloss.Wrap(textsafe.Text(v.summary.Key), max(v.width-len(promptLabel), 1), ""), "\n")
-	if limit := v.maxPromptLines(); len(lines) > limit {
+	wrap := func(text string) []string {
+		// A chat template ends the prompt with a line break (after
+		// "assistant"), which would take a line of its own.
+		text = strings.TrimRight(text, " \t\r\n")
+		return strings.Split(lipgloss.Wrap(textsafe.Text(text), max(v.width-len(promptLabel), 1), ""), "\n")
+	}
+	lines := wrap(v.promptText)
+	limit := v.maxPromptLines()
+	if len(lines) > limit && v.distinct != v.promptText {
+		// A long prompt's start is what every prompt of the batch starts
+		// with (a system prompt): its end tells the group apart. The
+		// completion's view shows it whole.
+		lines = wrap(v.distinct)
+	}
+	if len(lines) > limit {
 		lines = lines[:limit]
 		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(promptLabel), "…")
 	}
@@ -127,7 +146,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	for k, o := range res.Objectives {
 		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))
 	}
-	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.firstLine(s, at(j)) }})
+	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols
 }
 
@@ -148,33 +167,51 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// firstLine returns the first non-empty line of trajectory i's response,
-// reading it again when the session keeps it lean.
-func (v *groupView) firstLine(s *session.Session, i int) string {
-	if line, ok := v.firstLines[i]; ok {
+// completionLine returns trajectory i's completion (session.ResponseText) on
+// one line, reading it again when the session keeps it lean.
+func (v *groupView) completionLine(s *session.Session, i int) string {
+	if line, ok := v.completionLines[i]; ok {
 		return line
 	}
 	tr := s.Trajectories.At(i)
 	var text string
 	if tr.Lean {
-		full, err := loaders.Reread(tr)
+		full, err := s.Reread(tr)
 		if err != nil {
 			text = "(cannot read it again: " + err.Error() + ")"
 		} else {
-			text = full.ResponseText()
+			text = s.ResponseText(&full)
 		}
 	} else {
-		text = tr.ResponseText()
+		text = s.ResponseText(tr)
 	}
-	line := ""
+	line := oneLine(text, maxResponseWidth)
+	v.completionLines[i] = line
+	return line
+}
+
+// lineBreak stands for the line breaks of a completion shown on one line.
+const lineBreak = " ↵ "
+
+// oneLine returns text on one line, sanitised: its non-blank lines, each
+// trimmed, joined by lineBreak, at least width cells of it when it is
+// longer (a completion's first line is often a template's, the same in
+// every completion of the group, and its answer comes after).
+func oneLine(text string, width int) string {
+	var b strings.Builder
 	for l := range strings.Lines(text) {
-		if l = strings.TrimSpace(l); l != "" {
-			line = textsafe.Line(l)
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(lineBreak)
+		}
+		b.WriteString(l)
+		if b.Len() > 4*width { // enough for width cells, even escaped
 			break
 		}
 	}
-	v.firstLines[i] = line
-	return line
+	return textsafe.Line(b.String())
 }
 
 // selected returns the trajectory under the cursor, -1 if none.

@@ -80,12 +80,15 @@ type groupsTab struct {
 
 	// summaries are the batch's groups and ranges their rewards' ranges;
 	// rows the listed ones (indices in summaries), filtered and sorted.
-	summaries  []engine.GroupSummary
-	ranges     []engine.RewardRange
-	rows       []int
-	sortColumn int
-	descending bool
-	zero       int // listed groups of zero spread
+	summaries []engine.GroupSummary
+	ranges    []engine.RewardRange
+	// prompts are the groups' prompts (groupPrompts), labels what the
+	// group column shows of them: what tells them apart (groupLabels).
+	prompts, labels []string
+	rows            []int
+	sortColumn      int
+	descending      bool
+	zero            int // listed groups of zero spread
 	// byKey caches the groups' key order (see keyOrder).
 	byKey struct {
 		of    keyOrderOf
@@ -245,7 +248,12 @@ func (t *groupsTab) refresh() {
 	if j := t.table.Cursor(); j < len(t.rows) {
 		key = t.summaries[t.rows[j]].Key
 	}
-	t.summaries = s.Result.GroupSummaries(s.CurrentBatch())
+	summaries := s.Result.GroupSummaries(s.CurrentBatch())
+	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
+		t.prompts = groupPrompts(s, summaries)
+		t.labels = groupLabels(t.prompts)
+	}
+	t.summaries = summaries
 	t.ranges = s.Result.GroupRewardRanges(s.CurrentBatch())
 	t.rebuild()
 	if g := t.indexOf(key); g >= 0 {
@@ -259,7 +267,7 @@ func (t *groupsTab) refresh() {
 			t.setMode(groupList) // the group left with its batch
 			return
 		}
-		t.group.open(t.common, &t.summaries[g])
+		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 		if t.mode == groupCompletion {
 			if !slices.Contains(t.summaries[g].Members, t.opened.i) {
 				t.setMode(groupMembers)
@@ -296,7 +304,7 @@ func (t *groupsTab) rebuild() {
 	filter := strings.ToLower(t.filter.Value())
 	t.rows, t.zero = t.rows[:0], 0
 	for g := range t.summaries {
-		if filter == "" || t.matches(s, &t.summaries[g], filter) {
+		if filter == "" || t.matches(s, g, filter) {
 			t.rows = append(t.rows, g)
 		}
 	}
@@ -363,7 +371,7 @@ func (t *groupsTab) keyOrder() []int {
 			order[g] = g
 		}
 		slices.SortFunc(order, func(a, b int) int {
-			return cmp.Or(loaders.NaturalCompare(t.summaries[a].Key, t.summaries[b].Key), cmp.Compare(a, b))
+			return cmp.Or(loaders.NaturalCompare(t.labels[a], t.labels[b]), cmp.Compare(a, b))
 		})
 		t.byKey.order = order
 	}
@@ -377,13 +385,13 @@ type keyOrderOf struct {
 	groups int
 }
 
-// matches reports whether group g's key or one of its trajectories' ids
-// contains filter (lower case).
-func (t *groupsTab) matches(s *session.Session, g *engine.GroupSummary, filter string) bool {
-	if strings.Contains(strings.ToLower(g.Key), filter) {
+// matches reports whether group g's key, its prompt or one of its
+// trajectories' ids contains filter (lower case).
+func (t *groupsTab) matches(s *session.Session, g int, filter string) bool {
+	if strings.Contains(strings.ToLower(t.summaries[g].Key), filter) || strings.Contains(strings.ToLower(t.prompts[g]), filter) {
 		return true
 	}
-	for _, i := range g.Members {
+	for _, i := range t.summaries[g].Members {
 		if strings.Contains(strings.ToLower(s.Trajectories.At(i).ID), filter) {
 			return true
 		}
@@ -488,8 +496,8 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 	at := func(g int) float64 { return value(&t.summaries[g], &t.ranges[g]) }
 	switch groupColumns[c].kind {
 	case keyColumn:
-		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.summaries[measured(j)].Key) })
-		col.Cell = func(j int) string { return textsafe.Line(t.summaries[listed(j)].Key) }
+		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.labels[measured(j)]) })
+		col.Cell = func(j int) string { return textsafe.Line(t.labels[listed(j)]) }
 		return col
 	case signalColumn:
 		return table.Column{Width: len("none"), Cell: func(j int) string {
@@ -531,7 +539,8 @@ func (t *groupsTab) openGroup() {
 	}
 	t.group.table.SetCursor(0)
 	t.group.table.ShowFirstColumns()
-	t.group.open(t.common, &t.summaries[t.rows[t.table.Cursor()]])
+	g := t.rows[t.table.Cursor()]
+	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 	t.setMode(groupMembers)
 }
 
@@ -558,7 +567,7 @@ func (t *groupsTab) View() string {
 	case groupCompletion:
 		st := t.common.Styles
 		status := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", common.FitLine(t.group.summary.Key, t.width/4), t.detail.ScrollPercent()*100))
+			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", common.FitLine(t.groupLabel(), t.width/4), t.detail.ScrollPercent()*100))
 		v = lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View())
 	default:
 		v = t.listStatus() + "\n" + t.table.View()
@@ -603,4 +612,12 @@ func (t *groupsTab) FullHelp() [][]key.Binding {
 		{k.Open, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter},
 		{k.OpenCompletion, k.Back, k.Scroll, k.BackToGroup},
 	}
+}
+
+// groupLabel is what the group column shows of the open group.
+func (t *groupsTab) groupLabel() string {
+	if g := t.indexOf(t.group.summary.Key); g >= 0 {
+		return t.labels[g]
+	}
+	return t.group.summary.Key
 }

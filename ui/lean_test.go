@@ -27,7 +27,7 @@ func wholeTrajectories(tb testing.TB, s *session.Session) []engine.Trajectory {
 	out := s.Trajectories.Slice()
 	for i := range out {
 		if out[i].Lean {
-			full, err := loaders.Reread(&out[i])
+			full, err := loaders.Reread(&out[i], nil)
 			if err != nil {
 				tb.Fatal(err)
 			}

@@ -117,7 +117,7 @@ func checkLiveResult(b *testing.B, s *session.Session) {
 	for _, i := range last.Members {
 		t := *s.Trajectories.At(i)
 		if t.Lean {
-			full, err := loaders.Reread(&t)
+			full, err := loaders.Reread(&t, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -99,6 +99,14 @@ type paretoTab struct {
 	ranking *engine.Ranking
 	// groupOfTrajectory is indexGroups' buffer.
 	groupOfTrajectory []int32
+	// groupCut is how much of the batch's group keys to leave out when
+	// naming a group (sharedGroupPrefix, as the Groups tab does), cutOf
+	// the groups it was measured on (the first and how many).
+	groupCut int
+	cutOf    struct {
+		first  *engine.Group
+		groups int
+	}
 	// selected is a position in proj; onlyGroup hides the other groups.
 	selected  int
 	onlyGroup bool
@@ -347,6 +355,19 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 		t.groupOf[j] = groupOfTrajectory[i-base]
 	}
 	chart.Buckets(t.order, t.start, t.groupOf, len(batch.Groups))
+	if len(batch.Groups) > 0 && (t.cutOf.first != &batch.Groups[0] || t.cutOf.groups != len(batch.Groups)) {
+		t.cutOf.first, t.cutOf.groups = &batch.Groups[0], len(batch.Groups)
+		t.groupCut = sharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
+	}
+}
+
+// shortGroup is a group key of the batch as the panel names it: without
+// what every key of the batch starts with (groupCut), marked "…".
+func (t *paretoTab) shortGroup(key string) string {
+	if t.groupCut > 0 && len(key) >= t.groupCut {
+		return textsafe.Line("…" + key[t.groupCut:])
+	}
+	return textsafe.Line(key)
 }
 
 // selectedTrajectory returns the selected trajectory's index, -1 if none.
@@ -650,15 +671,15 @@ func (t *paretoTab) panelView() string {
 	return strings.Join([]string{t.detailsView(), t.legendView(), t.notesView()}, "\n\n")
 }
 
-// groupName is the selected group's name: its key, or "batch" for scope
-// batch.
+// groupName is the selected group's name: its key (shortGroup), or
+// "batch" for scope batch.
 func (t *paretoTab) groupName() string {
 	g := t.selectedGroup()
 	groups := t.common.Session.CurrentBatch().Groups
 	if g < 0 || int(g) >= len(groups) || groups[g].Key == "" {
 		return "batch"
 	}
-	return textsafe.Line(groups[g].Key)
+	return t.shortGroup(groups[g].Key)
 }
 
 func (t *paretoTab) detailsView() string {
@@ -678,7 +699,7 @@ func (t *paretoTab) detailsView() string {
 	lines := []string{
 		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
 		row("id", textsafe.Line(tr.ID)),
-		row("group", textsafe.Line(tr.Group)),
+		row("group", t.shortGroup(tr.Group)),
 	}
 	for k, o := range res.Objectives {
 		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Values[sel*res.M+k])))

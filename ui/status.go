@@ -22,7 +22,7 @@ import (
 // full-screen dashboard hides. A notice (the file an export wrote, or why
 // it failed) goes before them until the next one.
 type statusLine struct {
-	layout   string // Session.Layout, sanitised
+	layout   string // layoutText, sanitised
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
@@ -64,7 +64,7 @@ func (l *statusLine) refresh(s *session.Session) {
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
 		l.groups = textsafe.Line(layoutWarning(s))
 	}
-	l.layout = textsafe.Line(s.Layout)
+	l.layout = textsafe.Line(layoutText(s))
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
 	if l.loud != "" {
@@ -81,6 +81,23 @@ func (l *statusLine) refresh(s *session.Session) {
 	}
 }
 
+// layoutText is how the inputs were read (Session.Layout) and, when the
+// method on screen has settings other than the defaults, those: "read as
+// verl rollout dumps: …; grpo: epsilon 1e-06, a group of one: score".
+// They are the shown result's, so that they stay true when the method is
+// switched (pareto has no epsilon).
+func layoutText(s *session.Session) string {
+	settings := s.Result.Options.MethodSettings()
+	if len(settings) == 0 {
+		return s.Layout
+	}
+	said := string(s.Result.Options.Method) + ": " + strings.Join(settings, ", ")
+	if s.Layout == "" {
+		return said
+	}
+	return s.Layout + "; " + said
+}
+
 // view renders the notice and the warnings on one line, cut to width.
 func (l statusLine) view(st *common.Styles, width int) string {
 	line := st.Status.Render("no warnings")
@@ -88,7 +105,13 @@ func (l statusLine) view(st *common.Styles, width int) string {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
 	}
 	if l.layout != "" {
-		line = st.Status.Render(l.layout) + " · " + line
+		// The layout takes at most half the line when there are
+		// warnings, which must not be cut away.
+		layout := l.layout
+		if len(l.warnings) > 0 {
+			layout = ansi.Truncate(layout, width/2, "…")
+		}
+		line = st.Status.Render(layout) + " · " + line
 	}
 	switch {
 	case l.failed:

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
@@ -47,5 +49,23 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 	}
 	if len(asked) != len(s.Result.Batches) {
 		t.Errorf("asked of %d batches, want all %d", len(asked), len(s.Result.Batches))
+	}
+}
+
+// TestStatusLineLayoutLeavesRoomForWarnings: a layout sentence longer than
+// the line takes at most half of it when there are warnings, which then
+// show; without warnings it takes the line.
+func TestStatusLineLayoutLeavesRoomForWarnings(t *testing.T) {
+	s := newSampleSession(t)
+	s.Layout = "read as verl rollout dumps: " + strings.Repeat("group = input, ", 10)
+	var l statusLine
+	l.refresh(s)
+	got := l.view(common.NewStyles(true, true), 120)
+	if !strings.Contains(got, "… · ⚠ ") || ansi.StringWidth(got) > 120 {
+		t.Errorf("the warnings do not show after the layout: %q", got)
+	}
+	l.warnings = nil
+	if got := l.view(common.NewStyles(true, true), 120); strings.Contains(got, "⚠") || ansi.StringWidth(got) != 120 {
+		t.Errorf("without warnings: %q", got)
 	}
 }

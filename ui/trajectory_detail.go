@@ -11,7 +11,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -32,7 +31,7 @@ type openedTrajectory struct {
 func openTrajectory(s *session.Session, i int) openedTrajectory {
 	o := openedTrajectory{i: i, full: *s.Trajectories.At(i)}
 	if o.full.Lean {
-		if full, err := loaders.RereadFields(&o.full, s.Computer.Fields.Clone()); err != nil {
+		if full, err := s.Reread(&o.full); err != nil {
 			o.err = err
 		} else {
 			o.full = full
@@ -79,27 +78,38 @@ func trajectoryDetail(c *common.Common, o *openedTrajectory, width int) string {
 		fieldsView(st, input, width),
 		st.Title.Render("computed ("+string(res.Options.Method)+")") + "\n" + fieldsView(st, computed, width),
 	}
-	return strings.Join(append(sections, bodyView(st, o, width)...), "\n\n")
+	return strings.Join(append(sections, bodyView(st, c.Session, o, width)...), "\n\n")
 }
 
-// bodyView returns the sections of o's metadata and response, or, when
-// they could not be read again, the error in their place.
-func bodyView(st *common.Styles, o *openedTrajectory, width int) []string {
+// bodyView returns the sections of o's metadata, prompt (in a trainer's
+// layout) and response, or, when they could not be read again, the error
+// in their place. The layout's prompt and response fields have their own
+// sections, whole, not a line among the metadata.
+func bodyView(st *common.Styles, s *session.Session, o *openedTrajectory, width int) []string {
 	if o.err != nil {
 		msg := lipgloss.Wrap(textsafe.Line(o.err.Error()), width, "")
 		return []string{st.Title.Render("metadata and response") + "\n" + st.Invalid.Render(msg)}
 	}
-	return []string{
-		st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(o.full.Metadata), width),
-		st.Title.Render("response") + "\n" + responseView(st, o.full.ResponseText(), width),
+	var own []string
+	for _, f := range []string{s.Config.PromptField, s.Config.ResponseField} {
+		if f != "" {
+			own = append(own, f)
+		}
 	}
+	sections := []string{st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(o.full.Metadata, own), width)}
+	if s.Config.PromptField != "" {
+		sections = append(sections, st.Title.Render("prompt")+"\n"+textView(st, s.PromptText(&o.full), "(no prompt)", width))
+	}
+	return append(sections, st.Title.Render("response")+"\n"+textView(st, s.ResponseText(&o.full), "(no response)", width))
 }
 
-// metadataFields lists metadata by sorted key.
-func metadataFields(md map[string]any) []field {
+// metadataFields lists metadata by sorted key, but the keys left out.
+func metadataFields(md map[string]any, leftOut []string) []field {
 	keys := make([]string, 0, len(md))
 	for k := range md {
-		keys = append(keys, k)
+		if !slices.Contains(leftOut, k) {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	fields := make([]field, len(keys))
@@ -143,10 +153,11 @@ func fieldsView(st *common.Styles, fields []field, width int) string {
 	return strings.Join(lines, "\n")
 }
 
-// responseView returns the response, sanitised and wrapped to width.
-func responseView(st *common.Styles, response string, width int) string {
-	if response == "" {
-		return st.Muted.Render("(no response)")
+// textView returns text from the data, sanitised and wrapped to width, or
+// none, muted, when it is empty.
+func textView(st *common.Styles, text, none string, width int) string {
+	if text == "" {
+		return st.Muted.Render(none)
 	}
-	return lipgloss.Wrap(textsafe.Text(response), width, "")
+	return lipgloss.Wrap(textsafe.Text(text), width, "")
 }

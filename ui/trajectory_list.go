@@ -171,12 +171,12 @@ func (l *trajectoryList) dataColumns() []table.Column {
 const minSharedPrefix = 12
 
 // sharedGroupPrefix returns how many bytes of the group cells cell(0) ..
-// cell(n-1) to leave out: the words they all start with, when there are
-// some and two groups at least, else 0. Prompts used as groups (verl's
-// input, TRL's prompt) share a chat template and a system prompt, and a
-// column cut to its first characters would show the same text for every
-// group. The cell then starts with "…"; the detail view shows the group
-// whole.
+// cell(n-1) to leave out: the words and lines they all start with, when
+// there are some and two groups at least, else 0. Prompts used as groups
+// (verl's input, TRL's prompt) share a chat template and a system prompt,
+// and a column cut to its first characters would show the same text for
+// every group. The cell then starts with "…"; the detail view shows the
+// group whole.
 func sharedGroupPrefix(n int, cell func(j int) string) int {
 	if n < 2 {
 		return 0
@@ -192,7 +192,7 @@ func sharedGroupPrefix(n int, cell func(j int) string) int {
 		}
 		prefix = prefix[:k]
 	}
-	cut := strings.LastIndexByte(prefix, ' ') + 1 // whole words only
+	cut := strings.LastIndexAny(prefix, " \n") + 1 // whole words and lines only
 	if !distinct || cut < minSharedPrefix {
 		return 0
 	}

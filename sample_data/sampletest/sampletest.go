@@ -35,3 +35,37 @@ func Read(tb testing.TB) (engine.Config, *loaders.Result) {
 	}
 	return cfg, res
 }
+
+// VerlConfig is the config that the verl layout gives sample_data/verl
+// (cmd's applyLayout checks it), and VerlLayout the sentence it says:
+// the dashboard's tests open the fixture with them.
+func VerlConfig() engine.Config {
+	one, eps := 1.0, 1e-6
+	return engine.Config{
+		Method: "grpo", GroupBy: "input", BatchBy: "step",
+		Objectives: []engine.ObjectiveConfig{{Name: "score", Expr: "score", Goal: "max", Weight: &one}},
+		Epsilon:    &eps, GroupOfOne: "score", PromptField: "input", ResponseField: "output",
+		EqualGroups: true, From: "verl",
+	}
+}
+
+// VerlLayout is what the verl layout says of sample_data/verl.
+const VerlLayout = "read as verl rollout dumps: group = input, batch = step, objective score"
+
+// TRLConfig is the config that the TRL layout gives
+// sample_data/trl/completions (cmd's applyLayout checks it).
+func TRLConfig() engine.Config {
+	one, yes := 1.0, true
+	return engine.Config{
+		Method: "grpo", GroupBy: "prompt", BatchBy: "step",
+		Objectives: []engine.ObjectiveConfig{
+			{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`, Goal: "max", Weight: &one},
+			{Name: "think_format_reward", Expr: `metadata["think_format_reward"]`, Goal: "max", Weight: &one},
+		},
+		NanSum: &yes, LoggedAdvantage: "advantage", PromptField: "prompt", ResponseField: "completion",
+		From: "trl",
+	}
+}
+
+// TRLLayout is what the TRL layout says of sample_data/trl/completions.
+const TRLLayout = "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage"

@@ -20,7 +20,7 @@ type Session struct {
 	Source string
 	// Trajectories are the loaded trajectories, in input order, lean when
 	// their bodies can be read again (engine.Trajectory.DropBody): the
-	// detail view reads them with loaders.Reread.
+	// detail view reads them with Reread.
 	Trajectories Trajectories
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
@@ -184,4 +184,17 @@ func (s *Session) SetResult(result, compare *engine.Result) {
 	s.Result, s.compare = result, compare
 	s.Batch = min(max(s.Batch, 0), len(result.Batches)-1)
 	result.ComputeBatch(s.Batch)
+}
+
+// Reread reads a lean trajectory of s whole again from its file, with the
+// record fields it was loaded with (loaders.Reread).
+func (s *Session) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
+	return loaders.Reread(t, s.Computer.Fields.Clone())
+}
+
+// Rereader returns a loaders.Rereader with the record fields of s, for a
+// caller that reads many lean trajectories again on one goroutine; it
+// must close it.
+func (s *Session) Rereader() *loaders.Rereader {
+	return loaders.NewRereader(s.Computer.Fields.Clone())
 }

@@ -1,0 +1,34 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestMethodSettings: each method names the non-default settings it
+// uses, and only those.
+func TestMethodSettings(t *testing.T) {
+	verl := Options{Scale: ScaleBatch, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}
+	cases := []struct {
+		method Method
+		want   []string
+	}{
+		{GRPO, []string{"scale batch", "epsilon 1e-06", "a group of one: score"}},
+		{GDPO, []string{"epsilon 1e-06"}},
+		{RLOO, []string{"a group of one: score"}},
+		{Pareto, nil},
+		{Absolute, nil},
+	}
+	for _, c := range cases {
+		o := verl
+		o.Method = c.method
+		if got := o.MethodSettings(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %q, want %q", c.method, got, c.want)
+		}
+	}
+	d := DefaultOptions()
+	d.Method = GRPO
+	if got := d.MethodSettings(); got != nil {
+		t.Errorf("grpo with the defaults: %q, want none", got)
+	}
+}
