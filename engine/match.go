@@ -41,7 +41,7 @@ type trainerSetting func(o *Options, objectives []Objective)
 // compute_rloo_outcome_advantage, commit b178a3cd56f5) and OpenRLHF's
 // experience_maker.py (the group_norm estimator, commit 3c3be6234e0c).
 // MatchLogged tries every combination of one value of each setting or the
-// value as given; a row adds a value (a new setting also needs its flag in
+// value as given, then weights fitted to the log (fitWeights); a row adds a value (a new setting also needs its flag in
 // settingsChanges, and its clearing in effectiveSettings for the methods
 // that do not read it). The weights come first, as the combinations are
 // tried in order and each set of weights is scored once.
@@ -176,8 +176,28 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 			fit(o, settingsChanges(opts, o, ev.Objectives))
 		})
 	}
-	m.Tried = len(m.fits)
 	m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
+	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
+		// Unequal weights, fitted under each of grpo's scales.
+		for _, set := range []trainerSetting{grpoScale(ScaleGroup), grpoScale(ScaleBatch), grpoScale(ScaleNone)} {
+			o := effectiveSettings(base, ev.Objectives)
+			o.Epsilon = base.Epsilon
+			set(&o, ev.Objectives)
+			candidates, ok := reuse.fitWeights(o)
+			if !ok {
+				continue
+			}
+			for _, w := range candidates {
+				o.Weights = w
+				if key := settingsKey(o, ev.Objectives); !seen[key] {
+					seen[key] = true
+					fit(o, settingsChanges(opts, o, ev.Objectives))
+				}
+			}
+		}
+		m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
+	}
+	m.Tried = len(m.fits)
 	for _, f := range m.fits {
 		if f.Overall.Rows > 0 && (m.Closest == nil || f.Overall.MaxAbsDiff < m.Closest.Overall.MaxAbsDiff) {
 			m.Closest = f
@@ -343,7 +363,7 @@ func (m *LoggedMatch) Warning() string {
 
 // nothingFits says that no setting tried reproduces the logged advantage.
 func (m *LoggedMatch) nothingFits() string {
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights) reproduces it, the closest being %s (max |diff| %s): the logged advantage is not computed from these objectives as any of them does",
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, the closest being %s (max |diff| %s): the logged advantage is not computed from these objectives as any of them does",
 		m.Tried, m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 }
 

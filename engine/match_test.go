@@ -209,6 +209,13 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 		{"rloo", with(func(s *refSettings) { s.method = RLOO }), []string{"--method rloo"}},
 		{"verl rloo", with(func(s *refSettings) { s.method, s.groupOfOneScore = RLOO, true }), []string{"--method rloo", "--group-of-one score"}},
 		{"scale batch, epsilon 1e-6", with(func(s *refSettings) { s.scale, s.eps = ScaleBatch, 1e-6 }), []string{"--scale batch", "--epsilon 1e-06"}},
+		// Weights that are not all equal, fitted to the log.
+		{"TRL reward_weights=[1, 0.5]", with(func(s *refSettings) { s.weights = []float64{1, 0.5} }), []string{"--weight a=1 --weight b=0.5"}},
+		{"reward_weights=[2, 1]", with(func(s *refSettings) { s.weights = []float64{2, 1} }), []string{"--weight a=2 --weight b=1"}},
+		{"scale batch, reward_weights=[0.25, 1]", with(func(s *refSettings) { s.scale, s.weights = ScaleBatch, []float64{0.25, 1} }),
+			[]string{"--scale batch", "--weight a=0.25 --weight b=1"}},
+		{"scale none, reward_weights=[3, 0.7]", with(func(s *refSettings) { s.scale, s.weights = ScaleNone, []float64{3, 0.7} }),
+			[]string{"--scale none", "--weight a=3 --weight b=0.7"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			batches := map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}
@@ -336,12 +343,14 @@ func TestLoggedNothingFits(t *testing.T) {
 	}
 	// Weights 1 (as given) and 1/2; per weights grpo of scale group and
 	// batch with 3 epsilons and 2 groups of one, unscaled with 2, gdpo
-	// with 3 epsilons, rloo with 2: 2 * 19.
-	if m.Tried != 38 {
+	// with 3 epsilons, rloo with 2: 2 * 19; then the weights fitted under
+	// each scale (one or two candidates each, none where the fit is
+	// nearly unscaled).
+	if m.Tried <= 38 || m.Tried > 38+6 {
 		t.Errorf("tried %d settings", m.Tried)
 	}
 	w := m.Warning()
-	if !strings.Contains(w, " of 13 rows differ") || !strings.Contains(w, "none of the 38 trainer settings tried") ||
+	if !strings.Contains(w, " of 13 rows differ") || !strings.Contains(w, fmt.Sprintf("none of the %d trainer settings tried", m.Tried)) ||
 		!strings.Contains(w, fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))) {
 		t.Errorf("warning %q", w)
 	}
