@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -36,8 +37,12 @@ func (h *healthFlags) register(f *pflag.FlagSet, withHealth bool) {
 	f.IntVar(&h.baseline, "baseline", health.DefaultBaseline, "health checks: how many first batches form the baseline")
 	f.Float64SliceVar(&h.hvRef, "hv-ref", nil, "hypervolume reference point `v1,v2,...`, raw values in objective order (default: the worst of each in the first batch)")
 	f.StringVar(&h.length, "health-length", "", "health checks: follow the mean of objective `NAME` for length drift (default step_count)")
-	f.StringVar(&h.task, "health-task", "", "health checks: correlate the others with objective `NAME` (default the first)")
+	f.StringVar(&h.task, healthTaskFlag, "", "the task metric (--task-metric's older name); the health checks correlate the others with it when it is an objective `NAME` (default the first)")
 }
+
+// healthTaskFlag is the older name of --task-metric, which the health
+// flags keep.
+const healthTaskFlag = "health-task"
 
 // healthConfig returns the health checks' config, checking what needs no
 // objectives.
@@ -55,6 +60,11 @@ func (h *healthFlags) config(objectives []engine.Objective) (health.Config, []fl
 	cfg, err := h.healthConfig()
 	if err != nil {
 		return cfg, nil, err
+	}
+	if !slices.ContainsFunc(objectives, func(o engine.Objective) bool { return o.Name == cfg.TaskObjective }) {
+		// A task metric that is an expression: the correlations are
+		// with the first objective.
+		cfg.TaskObjective = ""
 	}
 	if err := cfg.Validate(objectives); err != nil {
 		return cfg, nil, usagef("--health-length, --health-task: %v", err)
