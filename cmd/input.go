@@ -94,6 +94,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if err := engine.NoValid(res, p.computer.Scorer, p.fields); err != nil {
 		return nil, inputError{err}
 	}
+	if err := p.columns.check(p.fields); err != nil {
+		return nil, err
+	}
 	if err := p.filterGroups(res); err != nil {
 		return nil, err
 	}
@@ -216,9 +219,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		return nil, err // interrupted while evaluating: write nothing
 	}
 	p.ev = evaluator.Evaluation()
-	if err := p.columns.finish(p.ev, p.fields); err != nil {
-		return nil, err
-	}
+	p.columns.finish(p.ev)
 	return &p, nil
 }
 

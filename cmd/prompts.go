@@ -106,12 +106,10 @@ func (c *promptColumns) add(ts []engine.Trajectory) error {
 }
 
 // finish completes the columns from the evaluation ev: the groups as the
-// prompts, the objective as the task metric. A task metric that no
-// trajectory has is an error that names the nearest fields (fields, the
-// inputs' first records').
-func (c *promptColumns) finish(ev *engine.Evaluation, fields []string) error {
+// prompts, the objective as the task metric.
+func (c *promptColumns) finish(ev *engine.Evaluation) {
 	if c == nil {
-		return nil
+		return
 	}
 	if c.promptExpr == nil {
 		c.keys = prompts.GroupKeys(ev)
@@ -124,6 +122,14 @@ func (c *promptColumns) finish(ev *engine.Evaluation, fields []string) error {
 				c.task[i] = math.NaN() // missing, counted 0 by nansum
 			}
 		}
+	}
+}
+
+// check fails when no trajectory has the task metric, naming the fields
+// nearest to it (fields, the inputs' first records').
+func (c *promptColumns) check(fields []string) error {
+	if c == nil {
+		return nil
 	}
 	for _, x := range c.task {
 		if !math.IsNaN(x) && !math.IsInf(x, 0) {

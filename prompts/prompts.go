@@ -204,8 +204,8 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 
 // StatusCount is how many prompts have a status.
 type StatusCount struct {
-	Status Status
-	Count  int
+	Status Status `json:"status"`
+	Count  int    `json:"count"`
 }
 
 // Counts returns the number of prompts of each status, in Statuses' order.
