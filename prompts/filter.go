@@ -27,7 +27,7 @@ type Filtered struct {
 // metric_vals is > 0 or it has one completion) on objective k of ev: a
 // group (one group value in one step) is dropped when the raw values of
 // objective k over its valid trajectories all equal and there are two or
-// more. A group without a valid trajectory is kept: there is nothing to
+// more (a value that nansum counted 0 is none). A group without a valid trajectory is kept: there is nothing to
 // filter it by.
 func FilterGroups(ev *engine.Evaluation, k int) *Filtered {
 	f := &Filtered{Kept: make([]bool, ev.N())}
@@ -36,8 +36,8 @@ func FilterGroups(ev *engine.Evaluation, k int) *Filtered {
 		for _, g := range b.Groups {
 			n, first, spread := 0, 0.0, false
 			for _, i := range g.Members {
-				if !ev.Valid[i] {
-					continue
+				if !ev.Valid[i] || ev.Absent != nil && ev.Absent[i*ev.M+k] {
+					continue // no value (under nansum, a missing one counts 0)
 				}
 				x := ev.Values[i*ev.M+k]
 				if n == 0 {
