@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -267,11 +268,22 @@ func TestFilterGroupsTRL(t *testing.T) {
 		}
 	}
 	checkTRLDeadSignal(t, in)
+	out, errOut, code := run(t, "", "compute", "--format", "csv", "--filter-groups", "accuracy_reward", "--from", "trl", in)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if col := slices.Index(rows[0], "kept"); col != 8 || rows[4][col] != "false" || rows[1][col] != "true" || rows[4][4] != "0" {
+		t.Errorf("CSV header %v, rows %v: want kept after valid, p2's row dropped with reward 0", rows[0], rows[1:5])
+	}
 	alone := filepath.Join(dir, "kept.jsonl")
 	if err := os.WriteFile(alone, []byte(strings.Join(keptLines, "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run(t, "", "compute", "--from", "trl", "--scale", "batch", alone)
+	out, errOut, code = run(t, "", "compute", "--from", "trl", "--scale", "batch", alone)
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errOut)
 	}
