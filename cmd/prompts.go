@@ -204,3 +204,13 @@ func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
 	fmt.Fprintf(w, "rewardlens: --filter-groups %s: %d of %d %s dropped (zero spread of %s), %d of %d trajectories kept; a dropped one's reward is 0\n",
 		textsafe.Line(objective), dropped, kept+dropped, plural(kept+dropped, "group"), textsafe.Line(objective), effective, total)
 }
+
+// notFiltered refuses --filter-groups (or the config's filter_groups)
+// where it is not applied yet, rather than showing rewards it did not
+// filter: the dashboard and stats --follow.
+func notFiltered(cfg engine.Config, where string) error {
+	if cfg.FilterGroups == "" {
+		return nil
+	}
+	return usagef("--filter-groups %q: %s does not apply the group filter yet (compute and stats do)", cfg.FilterGroups, where)
+}

@@ -369,6 +369,11 @@ func TestPromptsBadInput(t *testing.T) {
 	checkBadInput(t, out, errOut, code, `unknown --format "yaml"`)
 	out, errOut, code = run(t, "", "compute", "--filter-groups", "ac", in)
 	checkBadInput(t, out, errOut, code, `--filter-groups "ac": not an objective; did you mean acc? (objectives: acc)`)
+	// Where the filter is not applied yet, it is refused, not ignored.
+	out, errOut, code = run(t, "", "stats", "--follow", "--filter-groups", "acc", in)
+	checkBadInput(t, out, errOut, code, `--filter-groups "acc": stats --follow does not apply the group filter yet`)
+	out, errOut, code = run(t, "", "--filter-groups", "acc", in)
+	checkBadInput(t, out, errOut, code, `--filter-groups "acc": the dashboard does not apply the group filter yet`)
 }
 
 // TestPromptsFormats: CSV and --out (atomic, as compute's).
