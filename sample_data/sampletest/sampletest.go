@@ -65,7 +65,7 @@ func TRLConfig() engine.Config {
 		},
 		NanSum: &yes, LoggedAdvantage: "advantage", PromptField: "prompt", ResponseField: "completion",
 		PromptBy: "prompt",
-		From: "trl",
+		From:     "trl",
 	}
 }
 
