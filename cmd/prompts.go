@@ -36,8 +36,6 @@ type promptColumns struct {
 
 	keys *prompts.Keys
 	task []float64
-	// err is the first prompt that could not be read.
-	err error
 }
 
 // newPromptColumns compiles cfg's prompt and task metric expressions, the
