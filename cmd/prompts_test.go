@@ -396,3 +396,32 @@ func TestPromptsFormats(t *testing.T) {
 		t.Errorf("CSV %q", text)
 	}
 }
+
+// TestPromptsConfigKeys: the settings come from a config file as well
+// (prompt_by, task_metric, pass_threshold, filter_groups), flags over
+// them: at a threshold of -1 every completion of the sample verl dumps
+// passes its score (-1 at worst), so every prompt is always; at 1, step 1
+// drops its all-wrong group of 4 of 12.
+func TestPromptsConfigKeys(t *testing.T) {
+	config := filepath.Join(t.TempDir(), "prompts.toml")
+	text := "prompt_by = \"input\"\ntask_metric = \"score\"\npass_threshold = -1\nfilter_groups = \"score\"\n"
+	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "", "prompts", "--config", config, verlDir)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "task metric score, a completion passes at >= -1; 4 prompts: never 0, always 4,") {
+		t.Errorf("stderr %q: want every prompt always passing", errOut)
+	}
+	out, errOut, code = run(t, "", "stats", "--config", config, "--pass-threshold", "1", verlDir)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	for _, want := range []string{"task metric score, a completion passes at >= 1;", "filter-groups score: kept 2 groups, dropped 1, effective batch 8 of 12"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats output lacks %q:\n%s", want, out)
+		}
+	}
+}
