@@ -42,6 +42,10 @@ type prepared struct {
 	// filter, when --filter-groups names an objective.
 	columns *promptColumns
 	filter  *prompts.Filtered
+	// needsTask says that a task metric no trajectory has is an error
+	// even when it is the default (the first objective): prompts, whose
+	// output is about it, sets it; stats then leaves out what it says.
+	needsTask bool
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -95,7 +99,11 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, inputError{err}
 	}
 	if err := p.columns.check(p.fields); err != nil {
-		return nil, err
+		if p.needsTask || p.cfg.TaskMetric != "" {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "rewardlens: warning: %s: the prompts' statuses and the dead signal are left out\n", textsafe.Line(err.Error()))
+		p.columns = nil
 	}
 	if err := p.filterGroups(res); err != nil {
 		return nil, err

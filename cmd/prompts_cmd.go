@@ -43,6 +43,7 @@ counts per status go to stderr.`,
 			if err != nil {
 				return err
 			}
+			p.needsTask = true
 			res, err := p.result(stdio.Stderr)
 			if err != nil {
 				return err

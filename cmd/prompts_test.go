@@ -425,3 +425,24 @@ func TestPromptsConfigKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsDefaultTaskMetricMissing: stats' default task metric, the
+// first objective, that no trajectory has as a number (NaN everywhere,
+// the other objective valid) is warned of and its parts left out; named,
+// or for prompts, it is an error.
+func TestStatsDefaultTaskMetricMissing(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "r.jsonl")
+	text := `{"group":"a","metadata":{"a":NaN,"b":1}}` + "\n" + `{"group":"a","metadata":{"a":NaN,"b":0}}` + "\n"
+	if err := os.WriteFile(in, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--objective", "a=a", "--objective", "b=b", "--nansum", in}
+	out, errOut, code := run(t, "", append([]string{"stats"}, args...)...)
+	if code != 0 || !strings.Contains(errOut, `warning: task metric "a": no trajectory has it as a finite number`) || strings.Contains(out, "dead signal") {
+		t.Errorf("stats: status %d, stderr %q, out %q: want a warning and no dead signal", code, errOut, out)
+	}
+	out, errOut, code = run(t, "", append([]string{"prompts"}, args...)...)
+	checkBadInput(t, out, errOut, code, `task metric "a": no trajectory has it as a finite number`)
+	out, errOut, code = run(t, "", append([]string{"stats", "--task-metric", "a"}, args...)...)
+	checkBadInput(t, out, errOut, code, `task metric "a": no trajectory has it as a finite number`)
+}
