@@ -446,3 +446,30 @@ func TestStatsDefaultTaskMetricMissing(t *testing.T) {
 	out, errOut, code = run(t, "", append([]string{"stats", "--task-metric", "a"}, args...)...)
 	checkBadInput(t, out, errOut, code, `task metric "a": no trajectory has it as a finite number`)
 }
+
+// TestFilterGroupsTRLFiles: TRL's own completions (Parquet, written by
+// TRL's code). The sample's think_format_reward is constant in two groups
+// of 4, which are dropped; the fixtures of cmd/testdata/trl have no group
+// of constant accuracy, so the filter keeps all and changes no reward.
+func TestFilterGroupsTRLFiles(t *testing.T) {
+	if _, dropped := checkFilter(t, trlDir, "think_format_reward", nil); dropped != 8 {
+		t.Errorf("TRL sample: %d dropped, want the 8 of two groups", dropped)
+	}
+	for _, fixture := range []string{"group", "scale_batch", "reward_weights", "log_extra"} {
+		dir := filepath.Join("testdata", "trl", fixture, "completions")
+		recs, dropped := checkFilter(t, dir, "accuracy_reward", nil)
+		if dropped != 0 {
+			t.Errorf("%s: %d dropped, want none", fixture, dropped)
+		}
+		out, errOut, code := run(t, "", "compute", dir)
+		if code != 0 {
+			t.Fatalf("status %d: %s", code, errOut)
+		}
+		unfiltered := readCompute(t, out)
+		for i, r := range recs {
+			if r.Reward != unfiltered[i].Reward {
+				t.Errorf("%s %s: reward %v with a filter that drops nothing, %v without", fixture, r.ID, r.Reward, unfiltered[i].Reward)
+			}
+		}
+	}
+}
