@@ -23,8 +23,11 @@ type Filtered struct {
 
 // FilterGroups is DAPO's dynamic-sampling filter (verl's
 // algorithm.filter_groups, RayDAPOTrainer.fit in recipe/dapo/
-// dapo_ray_trainer.py: a prompt's group is kept when np.std of its
-// metric_vals is > 0 or it has one completion) on objective k of ev: a
+// dapo_ray_trainer.py, read in HollowMan6/verl at
+// ec7166b90c5eb9f3c52734521ed47cf21d4c61b6: a prompt's group is kept when
+// np.std of its metric values is > 0 or it has one completion; verl then
+// generates more batches until train_batch_size prompts are kept, which a
+// what-if on logged rollouts cannot) on objective k of ev: a
 // group (one group value in one step) is dropped when the raw values of
 // objective k over its valid trajectories all equal and there are two or
 // more (a value that nansum counted 0 is none). A group without a valid trajectory is kept: there is nothing to
