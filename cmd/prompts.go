@@ -1,10 +1,9 @@
 package cmd
 
 import (
-	"cmp"
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 
@@ -13,113 +12,36 @@ import (
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
-// Setting names of the prompts' analysis, as errors name them.
-const (
-	promptBySetting   = "prompt_by"
-	taskMetricSetting = "task_metric"
-)
-
-// promptColumns are what the prompts' analysis and the dead signal read
-// of each trajectory besides its evaluation: the prompt it answers and its
-// task metric. Where the prompt is the group and the task metric an
-// objective, nothing is read of the records.
-type promptColumns struct {
-	// promptExpr is nil when the prompt is the group.
-	promptExpr *engine.Expression
-	// taskExpr is nil when the task metric is objective taskObjective.
-	taskExpr      *engine.Expression
-	taskObjective int
-	// taskName is the task metric as the user or the layout named it (the
-	// objective's name, or the expression).
-	taskName  string
-	threshold float64
-
-	keys *prompts.Keys
-	task []float64
-}
-
-// newPromptColumns compiles cfg's prompt and task metric expressions, the
-// scorer's objectives being known: a task metric that names an objective
-// is that objective's raw value, otherwise it is an expression; "" is the
-// first objective. A prompt expression that is cfg's group expression is
-// the group.
+// newPromptColumns is prompts.NewColumns with the CLI's errors: a
+// threshold that is no number is the user's (exit status 2), and so is an
+// expression that does not compile (a *engine.CompileError).
 func newPromptColumns(cfg engine.Config, objectives []engine.Objective) (*promptColumns, error) {
-	c := &promptColumns{threshold: 1, taskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
-	if cfg.PassThreshold != nil {
-		c.threshold = *cfg.PassThreshold
+	c, err := prompts.NewColumns(cfg, objectives)
+	if errors.Is(err, prompts.ErrThreshold) {
+		return nil, usagef("--pass-threshold %v: want a finite number", *cfg.PassThreshold)
 	}
-	if math.IsNaN(c.threshold) || math.IsInf(c.threshold, 0) {
-		return nil, usagef("--pass-threshold %v: want a finite number", c.threshold)
+	if err != nil {
+		return nil, inputError{err}
 	}
-	if cfg.PromptBy != "" && cfg.PromptBy != cfg.GroupBy {
-		e, err := engine.CompileExpression(promptBySetting, cfg.PromptBy)
-		if err != nil {
-			return nil, inputError{err}
-		}
-		c.promptExpr, c.keys = e, &prompts.Keys{}
-	}
-	c.taskObjective = slices.IndexFunc(objectives, func(o engine.Objective) bool { return o.Name == c.taskName })
-	if c.taskObjective < 0 {
-		e, err := engine.CompileExpression(taskMetricSetting, c.taskName)
-		if err != nil {
-			return nil, inputError{err}
-		}
-		c.taskExpr = e
-	}
-	return c, nil
+	return &promptColumns{c}, nil
 }
 
-// readsRecords reports whether c evaluates expressions on the records,
-// which then must come whole (not picked).
-func (c *promptColumns) readsRecords() bool {
-	return c != nil && (c.promptExpr != nil || c.taskExpr != nil)
-}
+// promptColumns are the prompts' columns of the trajectories of a
+// command that asked for them; its methods take a nil one for none.
+type promptColumns struct{ *prompts.Columns }
 
-// add reads the prompt and the task metric of ts, which follow the
-// trajectories added before. A prompt that cannot be read is the error
-// "PATH:LINE: prompt_by EXPR: why"; a task metric that cannot, NaN (that
-// completion is left out of the pass rates).
+func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords() }
+
 func (c *promptColumns) add(ts []engine.Trajectory) error {
 	if c == nil {
 		return nil
 	}
-	for i := range ts {
-		t := &ts[i]
-		if c.promptExpr != nil {
-			key, err := c.promptExpr.Text(t)
-			if err != nil {
-				return fmt.Errorf("%s:%d: %s %q: %w", t.Source, t.Line, promptBySetting, c.promptExpr.Source, err)
-			}
-			c.keys.Add(key)
-		}
-		if c.taskExpr != nil {
-			x, err := c.taskExpr.Eval(t)
-			if err != nil {
-				x = math.NaN()
-			}
-			c.task = append(c.task, x)
-		}
-	}
-	return nil
+	return c.Add(ts)
 }
 
-// finish completes the columns from the evaluation ev: the groups as the
-// prompts, the objective as the task metric.
 func (c *promptColumns) finish(ev *engine.Evaluation) {
-	if c == nil {
-		return
-	}
-	if c.promptExpr == nil {
-		c.keys = prompts.GroupKeys(ev)
-	}
-	if c.taskExpr == nil {
-		c.task = make([]float64, ev.N())
-		for i := range c.task {
-			c.task[i] = ev.Values[i*ev.M+c.taskObjective]
-			if ev.Absent != nil && ev.Absent[i*ev.M+c.taskObjective] {
-				c.task[i] = math.NaN() // missing, counted 0 by nansum
-			}
-		}
+	if c != nil {
+		c.Finish(ev)
 	}
 }
 
@@ -129,19 +51,14 @@ func (c *promptColumns) check(fields []string) error {
 	if c == nil {
 		return nil
 	}
-	for _, x := range c.task {
-		if !math.IsNaN(x) && !math.IsInf(x, 0) {
-			return nil
-		}
-	}
-	if len(c.task) == 0 {
+	if c.HasTask() {
 		return nil
 	}
-	hint := didYouMean(c.taskName, fields)
+	hint := didYouMean(c.TaskName, fields)
 	if hint == "" && len(fields) > 0 && len(fields) <= maxFieldsListed {
 		hint = "; the records have " + strings.Join(fields, ", ")
 	}
-	return inputError{fmt.Errorf("task metric %q: no trajectory has it as a finite number%s (give --task-metric NAME or EXPR)", c.taskName, hint)}
+	return inputError{fmt.Errorf("task metric %q: no trajectory has it as a finite number%s (give --task-metric NAME or EXPR)", c.TaskName, hint)}
 }
 
 // maxFieldsListed is how many field names an error lists at most.

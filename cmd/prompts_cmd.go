@@ -49,7 +49,7 @@ counts per status go to stderr.`,
 				return err
 			}
 			c := p.columns
-			a := prompts.Analyze(res, c.task, c.keys, c.threshold)
+			a := c.Analyze(res)
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
 				return writePrompts(w, format, a.Prompts)
 			})
@@ -71,7 +71,7 @@ counts per status go to stderr.`,
 // prompts have each status.
 func reportPrompts(w io.Writer, c *promptColumns, a *prompts.Analysis) {
 	fmt.Fprintf(w, "rewardlens: task metric %s, a completion passes at >= %s; %d %s: %s\n",
-		textsafe.Line(c.taskName), strconv.FormatFloat(c.threshold, 'g', -1, 64), len(a.Prompts), plural(len(a.Prompts), "prompt"), describeStatuses(a.Counts()))
+		textsafe.Line(c.TaskName), strconv.FormatFloat(c.Threshold, 'g', -1, 64), len(a.Prompts), plural(len(a.Prompts), "prompt"), describeStatuses(a.Counts()))
 	if a.WithoutMetric > 0 {
 		fmt.Fprintf(w, "rewardlens: warning: %d %s without the task metric at any step left out\n", a.WithoutMetric, plural(a.WithoutMetric, "prompt"))
 	}

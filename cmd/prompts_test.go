@@ -412,8 +412,8 @@ func TestPromptsConfigKeys(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errOut)
 	}
-	if !strings.Contains(errOut, "task metric score, a completion passes at >= -1; 4 prompts: never 0, always 4,") {
-		t.Errorf("stderr %q: want every prompt always passing", errOut)
+	if !strings.Contains(errOut, "task metric score, a completion passes at >= -1; 4 prompts: never 0, always 4,") || strings.Count(out, `"status":"always"`) != 4 {
+		t.Errorf("stderr %q, out %q: want every prompt always passing", errOut, out)
 	}
 	out, errOut, code = run(t, "", "stats", "--config", config, "--pass-threshold", "1", verlDir)
 	if code != 0 {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 )
 
 // settings are the flags shared by every command: the engine's config, the
@@ -75,7 +76,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
 	f.StringVar(&s.promptBy, "prompt-by", "", "the prompt a record answers, `EXPR`, followed across steps (default: the group; TRL's prompt, verl's input)")
 	f.StringVar(&s.taskMetric, "task-metric", "", "the task metric: an objective `NAME` or a field EXPR (default the first objective; verl's acc when the dump has it)")
-	f.Float64Var(&s.passThreshold, "pass-threshold", 1, "a completion passes when its task metric is >= `X`")
+	f.Float64Var(&s.passThreshold, "pass-threshold", prompts.DefaultPassThreshold, "a completion passes when its task metric is >= `X`")
 	f.StringVar(&s.filterGroups, "filter-groups", "", "DAPO's filter as a what-if: drop the groups whose objective `NAME` has zero spread before the rewards are computed (verl's algorithm.filter_groups.metric)")
 	f.BoolVar(&s.matchLogged, "match-logged", false, "compute with the trainer settings (method, scale, epsilon, group of one, weights) that reproduce the logged advantage; a loud warning when none does")
 }

@@ -73,7 +73,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if p.columns != nil {
 				// The correlations are with the task metric, when it is
 				// an objective.
-				health.task = p.columns.taskName
+				health.task = p.columns.TaskName
 			}
 			if report.Health, err = health.report(res, healthDeadSignal(p)); err != nil {
 				return err

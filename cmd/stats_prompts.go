@@ -51,10 +51,10 @@ type filterJSON struct {
 // filter kept.
 func (r *statsReport) addPrompts(res *engine.Result, p *prepared) {
 	if c := p.columns; c != nil {
-		a := prompts.Analyze(res, c.task, c.keys, c.threshold)
-		r.Prompts = &promptsJSON{TaskMetric: c.taskName, PassThreshold: number(c.threshold), Prompts: len(a.Prompts), Statuses: a.Counts(), WithoutMetric: a.WithoutMetric}
+		a := c.Analyze(res)
+		r.Prompts = &promptsJSON{TaskMetric: c.TaskName, PassThreshold: number(c.Threshold), Prompts: len(a.Prompts), Statuses: a.Counts(), WithoutMetric: a.WithoutMetric}
 		for bi := range r.Batches {
-			r.Batches[bi].DeadSignal = newDeadSignalJSON(res.DeadSignal(&res.Batches[bi], c.task, c.threshold))
+			r.Batches[bi].DeadSignal = newDeadSignalJSON(res.DeadSignal(&res.Batches[bi], c.Task, c.Threshold))
 		}
 	}
 	if f := p.filter; f != nil {
@@ -100,5 +100,5 @@ func healthDeadSignal(p *prepared) func(*engine.Result, []engine.Trend) {
 	if c == nil || p.cfg.TaskMetric == "" {
 		return nil
 	}
-	return func(res *engine.Result, trends []engine.Trend) { res.AddDeadSignal(trends, c.task, c.threshold) }
+	return func(res *engine.Result, trends []engine.Trend) { res.AddDeadSignal(trends, c.Task, c.Threshold) }
 }
