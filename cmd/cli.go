@@ -114,7 +114,7 @@ embedded sample experiment when no file is given.`,
 	health.register(root.Flags(), false)
 	root.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the files and directories: new batches appear as training writes them")
 	s.registerCompletions(root)
-	root.AddCommand(newComputeCommand(&s, stdio), newStatsCommand(&s, stdio))
+	root.AddCommand(newComputeCommand(&s, stdio), newStatsCommand(&s, stdio), newPromptsCommand(&s, stdio))
 	return root
 }
 

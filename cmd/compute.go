@@ -50,8 +50,16 @@ error names the objective, the cause and the nearest field names.`,
 				}
 				return err
 			}
+			var kept []bool
+			if p.filter != nil {
+				kept = p.filter.Kept
+				if parts != nil {
+					parts.MarkKept(kept)
+				}
+				reportFilter(stdio.Stderr, p.cfg.FilterGroups, p.filter)
+			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
-				return writeRewards(w, format, &p.ids, parts, res)
+				return writeRewards(w, format, &p.ids, parts, res, kept)
 			})
 			if err != nil {
 				return err
@@ -71,9 +79,9 @@ error names the objective, the cause and the nearest field names.`,
 // compute); ids are the
 // trajectories' IDs and parts, for JSONL and JSON, the parts of the records
 // started before res was computed.
-func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result) error {
+func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool) error {
 	if format == "csv" {
-		return writeRewardsCSV(w, ids, res)
+		return writeRewardsCSV(w, ids, res, kept)
 	}
 	parts.Stop()
 	if format == "json" {
@@ -174,13 +182,17 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 
 // writeRewardsCSV writes the columns id,batch,group,score,reward,
 // pareto_rank,crowding,valid, logged_advantage when the trainer's advantages
-// are known, then one per objective; a non-finite value is
-// an empty cell and an infinite crowding distance "inf".
-func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
+// are known, kept with --filter-groups (kept not nil), then one per
+// objective; a non-finite value is an empty cell and an infinite crowding
+// distance "inf".
+func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
 	if res.Logged != nil {
 		header = append(header, "logged_advantage")
+	}
+	if kept != nil {
+		header = append(header, "kept")
 	}
 	for _, o := range res.Objectives {
 		header = append(header, o.Name)
@@ -195,6 +207,9 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
 		if res.Logged != nil {
 			row = append(row, csvNumber(res.Logged[i]))
+		}
+		if kept != nil {
+			row = append(row, strconv.FormatBool(kept[i]))
 		}
 		for _, v := range res.Row(i) {
 			row = append(row, csvNumber(v))

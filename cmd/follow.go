@@ -40,6 +40,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return err
 	}
+	if err := notFiltered(cfg, "stats --follow"); err != nil {
+		return err
+	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warned: map[string]bool{}}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -36,8 +37,12 @@ func (h *healthFlags) register(f *pflag.FlagSet, withHealth bool) {
 	f.IntVar(&h.baseline, "baseline", health.DefaultBaseline, "health checks: how many first batches form the baseline")
 	f.Float64SliceVar(&h.hvRef, "hv-ref", nil, "hypervolume reference point `v1,v2,...`, raw values in objective order (default: the worst of each in the first batch)")
 	f.StringVar(&h.length, "health-length", "", "health checks: follow the mean of objective `NAME` for length drift (default step_count)")
-	f.StringVar(&h.task, "health-task", "", "health checks: correlate the others with objective `NAME` (default the first)")
+	f.StringVar(&h.task, healthTaskFlag, "", "the task metric (--task-metric's older name); the health checks correlate the others with it when it is an objective `NAME` (default the first)")
 }
+
+// healthTaskFlag is the older name of --task-metric, which the health
+// flags keep.
+const healthTaskFlag = "health-task"
 
 // healthConfig returns the health checks' config, checking what needs no
 // objectives.
@@ -56,6 +61,11 @@ func (h *healthFlags) config(objectives []engine.Objective) (health.Config, []fl
 	if err != nil {
 		return cfg, nil, err
 	}
+	if !slices.ContainsFunc(objectives, func(o engine.Objective) bool { return o.Name == cfg.TaskObjective }) {
+		// A task metric that is an expression: the correlations are
+		// with the first objective.
+		cfg.TaskObjective = ""
+	}
 	if err := cfg.Validate(objectives); err != nil {
 		return cfg, nil, usagef("--health-length, --health-task: %v", err)
 	}
@@ -73,17 +83,22 @@ type healthReport struct {
 	Findings []health.Finding `json:"findings"`
 }
 
-// trendJSON is what the trends add to a batch's statistics.
+// trendJSON is what the trends add to a batch's statistics; the dead
+// signal's shares when the task metric is known.
 type trendJSON struct {
-	Batch         int64  `json:"batch"`
-	Hypervolume   number `json:"hypervolume"`
-	MeanStepCount number `json:"mean_step_count"`
-	ScoreGroupStd number `json:"score_group_std"`
-	FracAtMax     number `json:"frac_at_max"`
+	Batch             int64   `json:"batch"`
+	Hypervolume       number  `json:"hypervolume"`
+	MeanStepCount     number  `json:"mean_step_count"`
+	ScoreGroupStd     number  `json:"score_group_std"`
+	FracAtMax         number  `json:"frac_at_max"`
+	DeadShare         *number `json:"dead_share,omitempty"`
+	ExpectedDeadShare *number `json:"expected_dead_share,omitempty"`
+	PhantomShare      *number `json:"phantom_share,omitempty"`
 }
 
-// report runs the health checks on res, or returns nil without --health.
-func (h *healthFlags) report(res *engine.Result) (*healthReport, error) {
+// report runs the health checks on res, or returns nil without --health;
+// addDead, when not nil, adds the dead signal to the trends first.
+func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []engine.Trend)) (*healthReport, error) {
 	if !h.health {
 		return nil, nil
 	}
@@ -95,13 +110,21 @@ func (h *healthFlags) report(res *engine.Result) (*healthReport, error) {
 		ref = res.DefaultHVRef()
 	}
 	trends := res.Trends(ref)
+	if addDead != nil {
+		addDead(res, trends)
+	}
 	// An empty list, not null, when healthy.
 	r := &healthReport{Baseline: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
 	for _, v := range ref {
 		r.HVRef = append(r.HVRef, number(v))
 	}
 	for _, t := range trends {
-		r.Trends = append(r.Trends, trendJSON{t.Step, number(t.Hypervolume), number(t.MeanStepCount), number(t.ScoreGroupStd), number(t.FracAtMax)})
+		tj := trendJSON{Batch: t.Step, Hypervolume: number(t.Hypervolume), MeanStepCount: number(t.MeanStepCount), ScoreGroupStd: number(t.ScoreGroupStd), FracAtMax: number(t.FracAtMax)}
+		if d := t.DeadSignal; d != nil {
+			dead, expected, phantom := number(d.DeadShare), number(d.ExpectedDeadShare), number(d.PhantomShare)
+			tj.DeadShare, tj.ExpectedDeadShare, tj.PhantomShare = &dead, &expected, &phantom
+		}
+		r.Trends = append(r.Trends, tj)
 	}
 	return r, nil
 }
@@ -154,10 +177,19 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	}
 	fmt.Fprintf(w, "\nhealth: baseline the first %d batches; hypervolume reference %s\n", r.Baseline, strings.Join(refs, ", "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t")
+	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil
+	header := "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t"
+	if dead {
+		header += "dead_share\texpected_dead_share\tphantom_share\t"
+	}
+	fmt.Fprintln(tw, header)
 	for _, t := range r.Trends {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t\n", t.Batch, tableNumber(float64(t.Hypervolume)),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t", t.Batch, tableNumber(float64(t.Hypervolume)),
 			tableNumber(float64(t.MeanStepCount)), tableNumber(float64(t.ScoreGroupStd)), tableNumber(float64(t.FracAtMax)))
+		if dead {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t", tableNumber(float64(*t.DeadShare)), tableNumber(float64(*t.ExpectedDeadShare)), tableNumber(float64(*t.PhantomShare)))
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

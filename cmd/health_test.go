@@ -141,7 +141,11 @@ func TestStatsHealthUsage(t *testing.T) {
 		{[]string{"--hv-ref", "1,NaN,2", samplePath}, "safety's value NaN is not a finite number"},
 		{[]string{"--baseline", "0", samplePath}, "--baseline 0: want a number of batches >= 1"},
 		{[]string{"--health-length", "size", samplePath}, `unknown objective "size" (objectives: accuracy, safety, length)`},
-		{[]string{"--health-task", "size", samplePath}, `unknown objective "size"`},
+		// The task metric is an objective or an expression (--task-metric,
+		// whose older name --health-task is).
+		{[]string{"--health-task", "size", samplePath}, `task metric "size": no trajectory has it as a finite number; the records have accuracy, batch`},
+		{[]string{"--task-metric", "accurcy", samplePath}, `task metric "accurcy": no trajectory has it as a finite number; did you mean accuracy?`},
+		{[]string{"--task-metric", "accuracy", "--health-task", "safety", samplePath}, `--task-metric "accuracy" and --health-task "safety": give one`},
 	} {
 		args := append([]string{"stats", "--health", "--config", sampleConfigPath}, c.args...)
 		_, errOut, code := run(t, "", args...)

@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 )
 
 // maxReasonsShown is how many skip reasons the CLI prints.
@@ -36,6 +37,15 @@ type prepared struct {
 	// check is what result found checking the trainer's output
 	// (engine.RewardComputer.CheckTrainer).
 	check engine.TrainerCheck
+	// columns are each trajectory's prompt and task metric, when the
+	// command asked for them (prepareColumns); filter is DAPO's group
+	// filter, when --filter-groups names an objective.
+	columns *promptColumns
+	filter  *prompts.Filtered
+	// needsTask says that a task metric no trajectory has is an error
+	// even when it is the default (the first objective): prompts, whose
+	// output is about it, sets it; stats then leaves out what it says.
+	needsTask bool
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -88,6 +98,16 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if err := engine.NoValid(res, p.computer.Scorer, p.fields); err != nil {
 		return nil, inputError{err}
 	}
+	if err := p.columns.check(p.fields); err != nil {
+		if p.needsTask || p.cfg.TaskMetric != "" {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "rewardlens: warning: %s: the prompts' statuses and the dead signal are left out\n", textsafe.Line(err.Error()))
+		p.columns = nil
+	}
+	if err := p.filterGroups(res); err != nil {
+		return nil, err
+	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
 	for _, note := range p.check.Notes {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
@@ -121,6 +141,17 @@ func reportMostlyInvalid(w io.Writer, batches []engine.InvalidBatch) {
 // and response. The errors are those of loading everything first: a bad
 // input wins over a computer that cannot be built.
 func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepared, error) {
+	return prepareInputs(cmd, s, args, stdio, false)
+}
+
+// prepareColumns is prepare that also reads each trajectory's prompt and
+// task metric (prepared.columns), for the prompts' analysis and the dead
+// signal.
+func prepareColumns(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepared, error) {
+	return prepareInputs(cmd, s, args, stdio, true)
+}
+
+func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, columns bool) (*prepared, error) {
 	if len(args) == 0 {
 		return nil, usagef("no input files (give FILE... or - for standard input)")
 	}
@@ -131,6 +162,7 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	sayLayout(stdio.Stderr, layout, cfg)
 	var (
 		p          = prepared{cfg: cfg}
+		columnsErr error
 		evaluator  *engine.Evaluator
 		cerr       error
 		inputBytes int64 // the size of the input files, 0 if unknown
@@ -148,6 +180,15 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		if cerr != nil {
 			return nil
 		}
+		if columns && p.columns == nil {
+			p.columns, cerr = newPromptColumns(cfg, p.computer.Scorer.Objectives())
+			if cerr != nil {
+				return nil
+			}
+		}
+		if p.columns.readsRecords() {
+			return nil // the expressions read the whole record
+		}
 		return p.computer.Pick()
 	}
 	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
@@ -162,6 +203,9 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 		for i := range ts {
 			p.ids.add(ts[i].ID)
 		}
+		if columnsErr == nil {
+			columnsErr = p.columns.add(ts)
+		}
 		return nil
 	})
 	if err != nil {
@@ -175,11 +219,15 @@ func prepare(cmd *cobra.Command, s *settings, args []string, stdio IO) (*prepare
 	if cerr != nil {
 		return nil, cerr
 	}
+	if columnsErr != nil {
+		return nil, inputError{columnsErr}
+	}
 	p.duplicates = duplicateWarning(&p.ids)
 	if err := cmd.Context().Err(); err != nil {
 		return nil, err // interrupted while evaluating: write nothing
 	}
 	p.ev = evaluator.Evaluation()
+	p.columns.finish(p.ev)
 	return &p, nil
 }
 

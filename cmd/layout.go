@@ -34,6 +34,11 @@ type trainerLayout struct {
 	// prompt and response name the fields that hold the prompt's and the
 	// completion's text, which the dashboard shows.
 	prompt, response string
+	// promptBy is the expression of the prompt a record answers, which
+	// the prompts' analysis follows across steps (--prompt-by), when the
+	// first record has that field: the trainer's group may change every
+	// step (verl's uid). "" keeps the group.
+	promptBy string
 	// check, when set, refuses a file of the layout that cannot be read
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg engine.Config, f loaders.FileFields) error
@@ -200,6 +205,9 @@ func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileField
 	}
 	cfg.Method = cmp.Or(cfg.Method, string(l.method))
 	cfg.PromptField, cfg.ResponseField = l.prompt, l.response
+	if cfg.PromptBy == "" && l.promptBy != "" && (first.Path == "" || slices.Contains(first.Names, l.promptBy)) {
+		cfg.PromptBy = l.promptBy
+	}
 	sentence := layoutSentence(l.sentenceName, cfg)
 	if note != "" {
 		sentence += ", " + note

@@ -33,6 +33,7 @@ var trlLayout = trainerLayout{
 	method:       engine.GRPO,
 	prompt:       trlPrompt,
 	response:     trlCompletion,
+	promptBy:     trlPrompt,
 	defaults:     trlDefaults,
 	warnings:     trlGroupWarnings,
 }

@@ -22,7 +22,8 @@ import (
 //
 // Defaults: method grpo (compute_grpo_outcome_advantage); group = the
 // prompt part of uid and id = uid when the dump has uid, else group =
-// input; batch = step; objective score (max, weight 1), or score +
+// input; prompt = input (uid changes every step); task metric acc when
+// the dump has it; batch = step; objective score (max, weight 1), or score +
 // overlong_reward where the dump's score leaves out DAPO's overlong
 // penalty; epsilon 1e-6 and a group of one rewarded as verl does (mean 0,
 // std 1); the dashboard shows input and output as the prompt and the
@@ -37,6 +38,7 @@ var verlLayout = trainerLayout{
 	method:       engine.GRPO,
 	prompt:       verlPrompt,
 	response:     verlResponse,
+	promptBy:     verlPrompt,
 	check: func(cfg engine.Config, f loaders.FileFields) error {
 		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) && !slices.Contains(f.Names, verlUID) {
 			return fmt.Errorf("%s: a verl rollout dump without %q or %q: its rows cannot be grouped by prompt (give --group-by EXPR)", f.Path, verlPrompt, verlUID)
@@ -140,6 +142,12 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 		cfg.Epsilon = &eps
 	}
 	cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
+	// The task metric is the reward function's own score, before the
+	// shaping the reward manager adds (the overlong penalty), when the
+	// dump has it.
+	if cfg.TaskMetric == "" && slices.Contains(first.Names, verlAcc) {
+		cfg.TaskMetric = verlAcc
+	}
 	return cfg, strings.Join(verlNotes(cfg), ", "), nil
 }
 

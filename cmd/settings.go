@@ -18,6 +18,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 )
 
 // settings are the flags shared by every command: the engine's config, the
@@ -42,6 +43,9 @@ type settings struct {
 	nanSum                         bool
 	loggedAdvantage                string
 	matchLogged                    bool
+	promptBy, taskMetric           string
+	passThreshold                  float64
+	filterGroups                   string
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -70,6 +74,10 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
+	f.StringVar(&s.promptBy, "prompt-by", "", "the prompt a record answers, `EXPR`, followed across steps (default: the group; TRL's prompt, verl's input)")
+	f.StringVar(&s.taskMetric, "task-metric", "", "the task metric: an objective `NAME` or a field EXPR (default the first objective; verl's acc when the dump has it)")
+	f.Float64Var(&s.passThreshold, "pass-threshold", prompts.DefaultPassThreshold, "a completion passes when its task metric is >= `X`")
+	f.StringVar(&s.filterGroups, "filter-groups", "", "DAPO's filter as a what-if: drop the groups whose objective `NAME` has zero spread before the rewards are computed (verl's algorithm.filter_groups.metric)")
 	f.BoolVar(&s.matchLogged, "match-logged", false, "compute with the trainer settings (method, scale, epsilon, group of one, weights) that reproduce the logged advantage; a loud warning when none does")
 }
 
@@ -128,6 +136,17 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
 	set("match-logged", func() { cfg.MatchLogged = &s.matchLogged })
+	set("prompt-by", func() { cfg.PromptBy = s.promptBy })
+	set("task-metric", func() { cfg.TaskMetric = s.taskMetric })
+	set("pass-threshold", func() { cfg.PassThreshold = &s.passThreshold })
+	set("filter-groups", func() { cfg.FilterGroups = s.filterGroups })
+	// --health-task, the task metric's older name, is an alias.
+	if f := flags.Lookup(healthTaskFlag); f != nil && f.Changed {
+		if flags.Changed("task-metric") && s.taskMetric != f.Value.String() {
+			return cfg, usagef("--task-metric %q and --%s %q: give one (--%s is its older name)", s.taskMetric, healthTaskFlag, f.Value.String(), healthTaskFlag)
+		}
+		cfg.TaskMetric = f.Value.String()
+	}
 	if len(s.objectives) > 0 {
 		objs, err := parseObjectives(s.objectives)
 		if err != nil {

@@ -60,7 +60,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				}
 				return runStatsFollow(cmd.Context(), cmd, s, &health, format, args, stdio)
 			}
-			p, err := prepare(cmd, s, args, stdio)
+			p, err := prepareColumns(cmd, s, args, stdio)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,13 @@ of that step; JSON lines with --format json) until interrupted.`,
 				return err
 			}
 			report := newStatsReport(res, p.check.Logged)
-			if report.Health, err = health.report(res); err != nil {
+			report.addPrompts(res, p)
+			if p.columns != nil {
+				// The correlations are with the task metric, when it is
+				// an objective.
+				health.task = p.columns.TaskName
+			}
+			if report.Health, err = health.report(res, healthDeadSignal(p)); err != nil {
 				return err
 			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
@@ -150,6 +156,10 @@ type batchJSON struct {
 	// when the input has them; Agreement the trainer-style rewards.
 	Logged    *loggedJSON    `json:"logged_advantage,omitempty"`
 	Agreement *agreementJSON `json:"trainer_agreement,omitempty"`
+	// DeadSignal splits the groups without signal by the task metric;
+	// Filter is what --filter-groups kept.
+	DeadSignal *deadSignalJSON `json:"dead_signal,omitempty"`
+	Filter     *filterJSON     `json:"filter,omitempty"`
 }
 
 // agreementJSON compares a batch's trainer-style rewards with the logged
@@ -182,6 +192,7 @@ type statsReport struct {
 	Normalize  bool           `json:"normalize"`
 	Objectives []string       `json:"objectives"`
 	Invalid    map[string]int `json:"invalid"`
+	Prompts    *promptsJSON   `json:"prompts,omitempty"`
 	Batches    []batchJSON    `json:"batches"`
 	Health     *healthReport  `json:"health,omitempty"`
 }
@@ -235,6 +246,7 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 	if len(r.Invalid) > 0 {
 		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid))
 	}
+	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {
 		fmt.Fprintf(w, "\nbatch %d: %d trajectories (%d invalid), %d groups, %d fronts, frontier %d, frac_zero_std_groups %s\n",
 			b.Batch, b.Trajectories, b.Invalid, b.Groups, b.Fronts, b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
@@ -258,6 +270,7 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		if a := b.Agreement; a != nil && a.Warning != "" {
 			fmt.Fprintf(w, "warning: %s\n", textsafe.Line(a.Warning))
 		}
+		writeBatchSignal(w, &b)
 	}
 	return writeHealthTable(w, r.Health, r.Objectives)
 }

@@ -82,6 +82,19 @@ type Config struct {
 	// RewardComputer.CheckTrainer warns of the batches where they are
 	// not. It is no config key.
 	EqualGroups bool `toml:"-"`
+	// PromptBy is an expression for the prompt a record answers, which
+	// the prompts' analysis follows across steps ("" for the group).
+	PromptBy string `toml:"prompt_by,omitempty"`
+	// TaskMetric is the task metric: an objective's name or an
+	// expression over the record ("" for the first objective).
+	TaskMetric string `toml:"task_metric,omitempty"`
+	// PassThreshold is the task metric at or above which a completion
+	// passes (default 1).
+	PassThreshold *float64 `toml:"pass_threshold,omitempty"`
+	// FilterGroups names the objective by which DAPO's filter drops the
+	// groups of zero spread before the rewards are computed ("" for no
+	// filter). The CLI applies it; the engine does not read it.
+	FilterGroups string `toml:"filter_groups,omitempty"`
 	// From is the input layout: auto, verl, trl or plain. The engine does
 	// not read it: the CLI turns a layout into the settings above.
 	From string `toml:"from,omitempty"`

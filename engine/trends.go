@@ -28,6 +28,9 @@ type Trend struct {
 	// FracAtMax is the fraction of valid scores at the batch's maximum
 	// score (within 1e-9, relative): how many already get the best score.
 	FracAtMax float64
+	// DeadSignal is the batch's groups without signal by the task metric,
+	// nil until AddDeadSignal sets it: the engine has no task metric.
+	DeadSignal *DeadSignal
 }
 
 // Trends returns the trend point of every batch, in ascending step order.

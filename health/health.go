@@ -1,7 +1,9 @@
 // Package health runs the health checks of a training run on the trends of
 // its batches (engine.Result.Trends): zero spread, variance collapse,
-// dominance of one objective, a ceiling, length drift and a correlation
-// flip, each at WARN or ALERT against a baseline of the first batches.
+// dominance of one objective, a ceiling, length drift, a correlation
+// flip, and groups without signal by the task metric (dead and phantom
+// signal), each at WARN or ALERT, some against a baseline of the first
+// batches.
 package health
 
 import (
@@ -30,6 +32,9 @@ type Config struct {
 	// TaskObjective names the objective the correlation check correlates
 	// the others with; "" is the first objective.
 	TaskObjective string
+	// DeadSignal and PhantomSignal are the thresholds of dead_signal and
+	// phantom_signal (zero: DefaultDeadSignal, DefaultPhantomSignal).
+	DeadSignal, PhantomSignal Thresholds
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -132,6 +137,12 @@ type Finding struct {
 //     task objective of the opposite sign to its mean r0 over the baseline,
 //     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
 //     signature of reward hacking.
+//   - dead_signal: the fraction of the groups whose task metric all pass
+//     or all fail (engine.DeadSignal.DeadShare) above cfg.DeadSignal
+//     (0.5, 0.75 by default), when the trends carry a DeadSignal.
+//   - phantom_signal: the fraction of the groups whose task metric all
+//     pass or all fail while their scores vary (PhantomShare) above
+//     cfg.PhantomSignal (0.1, 0.25 by default).
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (engine.MostlyInvalid), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
@@ -158,6 +169,7 @@ func Findings(res *engine.Result, trends []engine.Trend, cfg Config) []Finding {
 type healthRun struct {
 	res    *engine.Result
 	trends []engine.Trend
+	cfg    Config
 	base   int // the baseline is trends[:base]
 	// baseGroupStd is the baseline's mean ScoreGroupStd.
 	baseGroupStd float64
@@ -177,7 +189,7 @@ func newHealthRun(res *engine.Result, trends []engine.Trend, cfg Config) *health
 	if n < 1 {
 		n = DefaultBaseline
 	}
-	h := &healthRun{res: res, trends: trends, base: min(n, len(trends))}
+	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
 	baseline := trends[:h.base]
 	h.baseGroupStd = meanOver(baseline, func(t *engine.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
@@ -247,6 +259,8 @@ func (h *healthRun) batch(b int) []Finding {
 	add(zeroSpread(t))
 	add(h.dominance(t))
 	add(ceiling(t))
+	add(deadSignal(t, h.cfg.DeadSignal))
+	add(phantomSignal(t, h.cfg.PhantomSignal))
 	if b >= h.base {
 		add(h.varianceCollapse(t))
 		add(h.lengthDrift(t))

@@ -26,6 +26,8 @@ type RecordParts struct {
 	parts []chunkParts
 	// budget is partsBudget but in tests.
 	budget int
+	// kept, when not nil, marks each record "kept" (MarkKept).
+	kept []bool
 
 	mu      sync.Mutex
 	next    int  // the next chunk to format in the background
@@ -123,6 +125,11 @@ func (p *RecordParts) Stop() {
 	p.mu.Unlock()
 }
 
+// MarkKept has AppendRecords add "kept": kept[i] after each record's
+// validity (and logged advantage): what a group filter kept
+// (--filter-groups).
+func (p *RecordParts) MarkKept(kept []bool) { p.kept = kept }
+
 // AppendRecords appends the records of trajectories lo to hi-1, each
 // followed by sep, res holding the rewards computed from the evaluation of
 // StartRecordParts: what AppendRewardJSON(buf, id(i), res, i) appends for
@@ -133,7 +140,9 @@ func (p *RecordParts) AppendRecords(buf []byte, res *engine.Result, lo, hi int, 
 		end := min((c+1)*p.chunk, hi)
 		if c >= p.next { // p.next no longer changes once stopped
 			for i := lo; i < end; i++ {
-				buf = append(AppendRewardJSON(buf, p.id(i), res, i), sep...)
+				buf = appendRecordHead(buf, p.id(i), res.Evaluation, i)
+				buf = appendRecordRewards(buf, res, i, p.kept)
+				buf = append(appendRecordObjectives(buf, res.Evaluation, i), sep...)
 			}
 			lo = end
 			continue
@@ -147,7 +156,7 @@ func (p *RecordParts) AppendRecords(buf []byte, res *engine.Result, lo, hi int, 
 		for i := lo; i < end; i++ {
 			k := 2 * (i - c*p.chunk)
 			buf = append(buf, cp.text[cp.cuts[k]:cp.cuts[k+1]]...)
-			buf = appendRecordRewards(buf, res, i)
+			buf = appendRecordRewards(buf, res, i, p.kept)
 			buf = append(buf, cp.text[cp.cuts[k+1]:cp.cuts[k+2]]...)
 			buf = append(buf, sep...)
 		}

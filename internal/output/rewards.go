@@ -18,7 +18,7 @@ import (
 // trainer's logged advantages (engine.Evaluation.Logged).
 func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
 	buf = appendRecordHead(buf, id, res.Evaluation, i)
-	buf = appendRecordRewards(buf, res, i)
+	buf = appendRecordRewards(buf, res, i, nil)
 	return appendRecordObjectives(buf, res.Evaluation, i)
 }
 
@@ -35,8 +35,9 @@ func appendRecordHead(buf []byte, id []byte, ev *engine.Evaluation, i int) []byt
 }
 
 // appendRecordRewards appends the middle of trajectory i's record, from its
-// score to its validity: what the options set.
-func appendRecordRewards(buf []byte, res *engine.Result, i int) []byte {
+// score to its validity (and "kept" when kept is not nil): what the
+// options set.
+func appendRecordRewards(buf []byte, res *engine.Result, i int, kept []bool) []byte {
 	buf = append(buf, `"score":`...)
 	buf = AppendJSONNumber(buf, res.Scores[i])
 	buf = append(buf, `,"reward":`...)
@@ -54,6 +55,10 @@ func appendRecordRewards(buf []byte, res *engine.Result, i int) []byte {
 	if res.Logged != nil {
 		buf = append(buf, `,"logged_advantage":`...)
 		buf = AppendJSONNumber(buf, res.Logged[i])
+	}
+	if kept != nil {
+		buf = append(buf, `,"kept":`...)
+		buf = strconv.AppendBool(buf, kept[i])
 	}
 	return append(buf, ',')
 }

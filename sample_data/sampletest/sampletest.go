@@ -45,6 +45,7 @@ func VerlConfig() engine.Config {
 		Method: "grpo", GroupBy: "input", BatchBy: "step",
 		Objectives: []engine.ObjectiveConfig{{Name: "score", Expr: "score", Goal: "max", Weight: &one}},
 		Epsilon:    &eps, GroupOfOne: "score", PromptField: "input", ResponseField: "output",
+		PromptBy: "input", TaskMetric: "acc",
 		EqualGroups: true, From: "verl",
 	}
 }
@@ -63,7 +64,8 @@ func TRLConfig() engine.Config {
 			{Name: "think_format_reward", Expr: `metadata["think_format_reward"]`, Goal: "max", Weight: &one},
 		},
 		NanSum: &yes, LoggedAdvantage: "advantage", PromptField: "prompt", ResponseField: "completion",
-		From: "trl",
+		PromptBy: "prompt",
+		From:     "trl",
 	}
 }
 

@@ -1,0 +1,131 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/prompts"
+)
+
+// newPromptColumns is prompts.NewColumns with the CLI's errors: a
+// threshold that is no number is the user's (exit status 2), and so is an
+// expression that does not compile (a *engine.CompileError).
+func newPromptColumns(cfg engine.Config, objectives []engine.Objective) (*promptColumns, error) {
+	c, err := prompts.NewColumns(cfg, objectives)
+	if errors.Is(err, prompts.ErrThreshold) {
+		return nil, usagef("--pass-threshold %v: want a finite number", *cfg.PassThreshold)
+	}
+	if err != nil {
+		return nil, inputError{err}
+	}
+	return &promptColumns{c}, nil
+}
+
+// promptColumns are the prompts' columns of the trajectories of a
+// command that asked for them; its methods take a nil one for none.
+type promptColumns struct{ *prompts.Columns }
+
+func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords() }
+
+func (c *promptColumns) add(ts []engine.Trajectory) error {
+	if c == nil {
+		return nil
+	}
+	return c.Add(ts)
+}
+
+func (c *promptColumns) finish(ev *engine.Evaluation) {
+	if c != nil {
+		c.Finish(ev)
+	}
+}
+
+// check fails when no trajectory has the task metric, naming the fields
+// nearest to it (fields, the inputs' first records').
+func (c *promptColumns) check(fields []string) error {
+	if c == nil {
+		return nil
+	}
+	if c.HasTask() {
+		return nil
+	}
+	hint := didYouMean(c.TaskName, fields)
+	if hint == "" && len(fields) > 0 && len(fields) <= maxFieldsListed {
+		hint = "; the records have " + strings.Join(fields, ", ")
+	}
+	return inputError{fmt.Errorf("task metric %q: no trajectory has it as a finite number%s (give --task-metric NAME or EXPR)", c.TaskName, hint)}
+}
+
+// maxFieldsListed is how many field names an error lists at most.
+const maxFieldsListed = 20
+
+// didYouMean returns "; did you mean X?" with the candidates nearest to
+// the identifiers of expr that are none of them, "" when none is near.
+func didYouMean(expr string, fields []string) string {
+	var near []string
+	for _, word := range strings.FieldsFunc(expr, func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		if slices.Contains(fields, word) {
+			continue
+		}
+		for _, s := range engine.Suggest(word, fields) {
+			if !slices.Contains(near, s) {
+				near = append(near, s)
+			}
+		}
+	}
+	if len(near) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(near, " or ") + "?"
+}
+
+// filterGroups applies --filter-groups to res: the rewards are those of
+// the groups kept, computed without the others, and 0 for the dropped
+// ones.
+func (p *prepared) filterGroups(res *engine.Result) error {
+	name := p.cfg.FilterGroups
+	if name == "" {
+		return nil
+	}
+	k := slices.IndexFunc(res.Objectives, func(o engine.Objective) bool { return o.Name == name })
+	if k < 0 {
+		names := make([]string, len(res.Objectives))
+		for j, o := range res.Objectives {
+			names[j] = o.Name
+		}
+		return usagef("--filter-groups %q: not an objective%s (objectives: %s)", name, didYouMean(name, names), strings.Join(names, ", "))
+	}
+	p.filter = prompts.FilterGroups(p.ev, k)
+	res.Rewards = p.filter.Rewards(p.ev, res.Options)
+	return nil
+}
+
+// reportFilter says on stderr how many groups --filter-groups dropped.
+func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
+	kept, dropped, effective, total := 0, 0, 0, 0
+	for _, st := range f.Steps {
+		kept += st.Kept
+		dropped += st.Dropped
+		effective += st.EffectiveBatch
+		total += st.Trajectories
+	}
+	fmt.Fprintf(w, "rewardlens: --filter-groups %s: %d of %d %s dropped (zero spread of %s), %d of %d trajectories kept; a dropped one's reward is 0\n",
+		textsafe.Line(objective), dropped, kept+dropped, plural(kept+dropped, "group"), textsafe.Line(objective), effective, total)
+}
+
+// notFiltered refuses --filter-groups (or the config's filter_groups)
+// where it is not applied yet, rather than showing rewards it did not
+// filter: the dashboard and stats --follow.
+func notFiltered(cfg engine.Config, where string) error {
+	if cfg.FilterGroups == "" {
+		return nil
+	}
+	return usagef("--filter-groups %q: %s does not apply the group filter yet (compute and stats do)", cfg.FilterGroups, where)
+}

@@ -1,0 +1,41 @@
+package prompts
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// BenchmarkAnalyze1M follows 2,000 prompts over 500 steps of 2,000
+// trajectories (groups of 8), as scripts/bench-prompts.sh does: the
+// analysis alone, on a computed result.
+func BenchmarkAnalyze1M(b *testing.B) {
+	const n, steps, prompts = 1 << 20, 500, 2000
+	ts := make([]engine.Trajectory, n)
+	task := make([]float64, n)
+	per := n / steps
+	for i := range ts {
+		s, g := i/per, i/8
+		p := g * 7919 % prompts
+		acc := float64((i*2654435761)>>7%10) / 10
+		task[i] = math.Round(acc)
+		ts[i] = engine.Trajectory{Batch: int64(s), Group: fmt.Sprintf("prompt %05d", p), Done: true, Metadata: map[string]any{"x": acc}}
+	}
+	scorer, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: engine.Maximize, Weight: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	opts.Method = engine.GRPO
+	res := engine.Evaluate(scorer, ts).Compute(opts)
+	keys := GroupKeys(res.Evaluation)
+	b.ResetTimer()
+	for range b.N {
+		a := Analyze(res, task, keys, 1)
+		if len(a.Prompts) != prompts {
+			b.Fatalf("%d prompts", len(a.Prompts))
+		}
+	}
+}

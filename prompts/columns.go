@@ -1,0 +1,144 @@
+package prompts
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// The settings of the prompts' analysis, as errors name them.
+const (
+	PromptBySetting   = "prompt_by"
+	TaskMetricSetting = "task_metric"
+)
+
+// DefaultPassThreshold is the task metric at or above which a completion
+// passes by default.
+const DefaultPassThreshold = 1.0
+
+// Columns are what the analysis and the dead signal read of each
+// trajectory besides its evaluation: the prompt it answers (Keys) and its
+// task metric (Task, NaN where it is missing). Where the prompt is the
+// group and the task metric an objective, nothing is read of the records;
+// otherwise Add reads them, whole (not picked), as they are evaluated.
+type Columns struct {
+	Keys *Keys
+	Task []float64
+	// TaskName is the task metric as it was named: the objective's name,
+	// or the expression.
+	TaskName  string
+	Threshold float64
+
+	// promptExpr is nil when the prompt is the group; taskExpr when the
+	// task metric is objective taskObjective.
+	promptExpr    *engine.Expression
+	taskExpr      *engine.Expression
+	taskObjective int
+}
+
+// ErrThreshold is the error of a pass threshold that is not a finite
+// number.
+var ErrThreshold = errors.New("the pass threshold must be a finite number")
+
+// NewColumns compiles cfg's prompt (PromptBy) and task metric (TaskMetric)
+// for a scorer of the objectives given: a task metric that names an
+// objective is that objective's raw value, otherwise an expression; ""
+// is the first objective. A prompt expression that is cfg's group
+// expression, or "", is the group. The error is an *engine.CompileError,
+// or ErrThreshold.
+func NewColumns(cfg engine.Config, objectives []engine.Objective) (*Columns, error) {
+	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
+	if cfg.PassThreshold != nil {
+		c.Threshold = *cfg.PassThreshold
+	}
+	if math.IsNaN(c.Threshold) || math.IsInf(c.Threshold, 0) {
+		return nil, ErrThreshold
+	}
+	if cfg.PromptBy != "" && cfg.PromptBy != cfg.GroupBy {
+		e, err := engine.CompileExpression(PromptBySetting, cfg.PromptBy)
+		if err != nil {
+			return nil, err
+		}
+		c.promptExpr, c.Keys = e, &Keys{}
+	}
+	c.taskObjective = slices.IndexFunc(objectives, func(o engine.Objective) bool { return o.Name == c.TaskName })
+	if c.taskObjective < 0 {
+		e, err := engine.CompileExpression(TaskMetricSetting, c.TaskName)
+		if err != nil {
+			return nil, err
+		}
+		c.taskExpr = e
+	}
+	return c, nil
+}
+
+// ReadsRecords reports whether Add evaluates expressions on the records,
+// which then must come whole (not picked).
+func (c *Columns) ReadsRecords() bool {
+	return c.promptExpr != nil || c.taskExpr != nil
+}
+
+// Add reads the prompt and the task metric of ts, which follow the
+// trajectories added before. A prompt that cannot be read is the error
+// "PATH:LINE: prompt_by EXPR: why"; a task metric that cannot is NaN (that
+// completion is left out of the pass rates). Add is not safe for
+// concurrent use.
+func (c *Columns) Add(ts []engine.Trajectory) error {
+	for i := range ts {
+		t := &ts[i]
+		if c.promptExpr != nil {
+			key, err := c.promptExpr.Text(t)
+			if err != nil {
+				return fmt.Errorf("%s:%d: %s %q: %w", t.Source, t.Line, PromptBySetting, c.promptExpr.Source, err)
+			}
+			c.Keys.Add(key)
+		}
+		if c.taskExpr != nil {
+			x, err := c.taskExpr.Eval(t)
+			if err != nil {
+				x = math.NaN()
+			}
+			c.Task = append(c.Task, x)
+		}
+	}
+	return nil
+}
+
+// Finish completes the columns from the evaluation of the trajectories
+// added: the groups as the prompts, the objective's raw values as the task
+// metric (NaN where nansum counted a missing one 0).
+func (c *Columns) Finish(ev *engine.Evaluation) {
+	if c.promptExpr == nil {
+		c.Keys = GroupKeys(ev)
+	}
+	if c.taskExpr == nil {
+		c.Task = make([]float64, ev.N())
+		for i := range c.Task {
+			c.Task[i] = ev.Values[i*ev.M+c.taskObjective]
+			if ev.Absent != nil && ev.Absent[i*ev.M+c.taskObjective] {
+				c.Task[i] = math.NaN()
+			}
+		}
+	}
+}
+
+// HasTask reports whether some trajectory has the task metric as a finite
+// number (true when there is no trajectory).
+func (c *Columns) HasTask() bool {
+	for _, x := range c.Task {
+		if !math.IsNaN(x) && !math.IsInf(x, 0) {
+			return true
+		}
+	}
+	return len(c.Task) == 0
+}
+
+// Analyze is Analyze on the columns, for res computed from the
+// trajectories added.
+func (c *Columns) Analyze(res *engine.Result) Analysis {
+	return Analyze(res, c.Task, c.Keys, c.Threshold)
+}

@@ -1,0 +1,61 @@
+package prompts
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// TestColumns: the prompt and the task metric by expression, read as the
+// trajectories come; by the group and an objective, from the evaluation
+// (a value nansum counted 0 is missing); a prompt that cannot be read is
+// an error at its line.
+func TestColumns(t *testing.T) {
+	ts := []engine.Trajectory{
+		{Group: "g1", Metadata: map[string]any{"q": "what", "acc": true, "x": 1.0}, LoaderState: engine.LoaderState{Source: "f.jsonl", Line: 1}},
+		{Group: "g2", Metadata: map[string]any{"q": "what", "acc": false}, LoaderState: engine.LoaderState{Source: "f.jsonl", Line: 2}},
+	}
+	objectives := []engine.Objective{{Name: "x"}}
+	c, err := NewColumns(engine.Config{PromptBy: "q", TaskMetric: "acc"}, objectives)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.ReadsRecords() || c.Add(ts) != nil || len(c.Keys.Names) != 1 || c.Keys.Of[1] != 0 || c.Task[0] != 1 || c.Task[1] != 0 {
+		t.Errorf("by expression: keys %+v, task %v; want one prompt, acc 1 and 0", c.Keys, c.Task)
+	}
+	ts[1].Metadata["q"] = nil
+	c, _ = NewColumns(engine.Config{PromptBy: "q"}, objectives)
+	if err := c.Add(ts); err == nil || !strings.HasPrefix(err.Error(), `f.jsonl:2: prompt_by "q": missing`) {
+		t.Errorf("a missing prompt: %v", err)
+	}
+
+	yes := true
+	scorer, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "1"}}, NanSum: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := engine.Evaluate(scorer.Scorer, ts)
+	c, _ = NewColumns(engine.Config{}, scorer.Scorer.Objectives())
+	if c.ReadsRecords() || c.TaskName != "x" {
+		t.Fatalf("defaults: reads records %v, task %q; want the group and x", c.ReadsRecords(), c.TaskName)
+	}
+	c.Finish(ev)
+	if c.Keys.Names[1] != "g2" || c.Task[0] != 1 || !math.IsNaN(c.Task[1]) || !c.HasTask() {
+		t.Errorf("from the evaluation: keys %v, task %v; want the groups, x 1 and missing (nansum's 0)", c.Keys.Names, c.Task)
+	}
+	c.Task[0] = math.Inf(1)
+	if c.HasTask() {
+		t.Error("HasTask with no finite value")
+	}
+	nan := math.NaN()
+	if _, err := NewColumns(engine.Config{PassThreshold: &nan}, objectives); !errors.Is(err, ErrThreshold) {
+		t.Errorf("a NaN threshold: %v", err)
+	}
+	var compile *engine.CompileError
+	if _, err := NewColumns(engine.Config{TaskMetric: "acc +"}, objectives); !errors.As(err, &compile) {
+		t.Errorf("a task metric that does not compile: %v", err)
+	}
+}
