@@ -173,12 +173,16 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 }
 
 // writeRewardsCSV writes the columns id,batch,group,score,reward,
-// pareto_rank,crowding,valid, logged_advantage when the trainer's advantages
+// pareto_rank,crowding,valid, feasible and violation with constraints,
+// logged_advantage when the trainer's advantages
 // are known, then one per objective; a non-finite value is
 // an empty cell and an infinite crowding distance "inf".
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
+	if res.HasConstraints() {
+		header = append(header, "feasible", "violation")
+	}
 	if res.Logged != nil {
 		header = append(header, "logged_advantage")
 	}
@@ -193,6 +197,9 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
 			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
+		if res.HasConstraints() {
+			row = append(row, strconv.FormatBool(res.Feasible(i)), csvNumber(res.ViolationOf(i)))
+		}
 		if res.Logged != nil {
 			row = append(row, csvNumber(res.Logged[i]))
 		}

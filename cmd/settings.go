@@ -42,6 +42,12 @@ type settings struct {
 	nanSum                         bool
 	loggedAdvantage                string
 	matchLogged                    bool
+	// constraints, gates, penalty, normalizeObjectives, priority and
+	// priorityTolerance are the objectives' structure (issue 25).
+	constraints, gates          []string
+	penalty                     float64
+	normalizeObjectives         string
+	priority, priorityTolerance string
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -70,6 +76,12 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
+	f.StringArrayVar(&s.constraints, "constraint", nil, "constraint `EXPR` over objectives and fields, e.g. 'safety >= 0.9' (repeatable): pareto ranks feasible fronts first, then by violation; scalar methods reward score - penalty * violation")
+	f.Float64Var(&s.penalty, "penalty", engine.DefaultPenalty, "lambda of score - lambda * violation, with --constraint")
+	f.StringArrayVar(&s.gates, "gate", nil, "`'NAME: EXPR'`: objective NAME's term counts in the score only where EXPR holds, else 0 (repeatable); pareto ranks see the objectives as they are")
+	f.StringVar(&s.normalizeObjectives, "normalize-objectives", "", "normalise each objective within its comparison group (--scope) before weighting: "+names(engine.ObjectiveNorms)+" (default none)")
+	f.StringVar(&s.priority, "priority", "", "lexicographic's objectives in order of priority, `a,b,c`")
+	f.StringVar(&s.priorityTolerance, "priority-tolerance", "", "lexicographic's tolerances, `a=0.01,b=1`: values tie in the same bucket floor(x / t)")
 	f.BoolVar(&s.matchLogged, "match-logged", false, "compute with the trainer settings (method, scale, epsilon, group of one, weights) that reproduce the logged advantage; a loud warning when none does")
 }
 
@@ -78,14 +90,15 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 	}
 	for flag, values := range map[string][]string{
-		"computer":     strs(engine.Computers),
-		"method":       strs(engine.Methods),
-		"scope":        strs(engine.Scopes),
-		"scale":        strs(engine.Scales),
-		"input-format": loaders.FormatNames(),
-		"from":         layoutNames(),
-		"group-of-one": strs(engine.GroupOfOnes),
-		"std":          strs(engine.Stds),
+		"computer":             strs(engine.Computers),
+		"method":               strs(engine.Methods),
+		"scope":                strs(engine.Scopes),
+		"scale":                strs(engine.Scales),
+		"input-format":         loaders.FormatNames(),
+		"from":                 layoutNames(),
+		"group-of-one":         strs(engine.GroupOfOnes),
+		"std":                  strs(engine.Stds),
+		"normalize-objectives": strs(engine.ObjectiveNorms),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}
@@ -128,6 +141,20 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
 	set("match-logged", func() { cfg.MatchLogged = &s.matchLogged })
+	set("penalty", func() { cfg.Penalty = &s.penalty })
+	set("normalize-objectives", func() { cfg.NormalizeObjectives = s.normalizeObjectives })
+	cfg.Constraints = append(slices.Clone(cfg.Constraints), s.constraints...)
+	cfg.Gates = append(slices.Clone(cfg.Gates), s.gates...)
+	if flags.Changed("priority") {
+		cfg.Priority = splitList(s.priority)
+	}
+	if flags.Changed("priority-tolerance") {
+		tol, err := parseTolerances(s.priorityTolerance)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.PriorityTolerance = tol
+	}
 	if len(s.objectives) > 0 {
 		objs, err := parseObjectives(s.objectives)
 		if err != nil {
@@ -213,6 +240,31 @@ func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {
 	return objs, nil
 }
 
+// splitList splits "a, b,c" into its names.
+func splitList(text string) []string {
+	var out []string
+	for _, name := range strings.Split(text, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// parseTolerances reads --priority-tolerance's "a=0.01,b=1".
+func parseTolerances(text string) (map[string]float64, error) {
+	tol := map[string]float64{}
+	for _, spec := range splitList(text) {
+		name, value, ok := strings.Cut(spec, "=")
+		t, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if !ok || strings.TrimSpace(name) == "" || err != nil {
+			return nil, usagef("--priority-tolerance %q: want NAME=T with T a number", spec)
+		}
+		tol[strings.TrimSpace(name)] = t
+	}
+	return tol, nil
+}
+
 func parseWeights(specs []string) (map[string]float64, error) {
 	weights := map[string]float64{}
 	for _, spec := range specs {
@@ -274,7 +326,11 @@ func newComputer(cfg engine.Config, first *engine.Trajectory) (*engine.RewardCom
 func checkConfig(cfg engine.Config) error {
 	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 {
 		probe := cfg
-		probe.Weights, probe.Minimize = nil, nil
+		// Names of objectives not yet inferred are checked once they are.
+		probe.Weights, probe.Minimize, probe.Gates, probe.Priority, probe.PriorityTolerance = nil, nil, nil, nil, nil
+		if probe.Method == string(engine.Lexicographic) && len(cfg.Priority) > 0 {
+			probe.Method = ""
+		}
 		probe.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 		_, err := engine.New(probe)
 		if err != nil {

@@ -146,6 +146,14 @@ type batchJSON struct {
 	Score             summaryJSON     `json:"score"`
 	Reward            summaryJSON     `json:"reward"`
 	Correlation       [][]number      `json:"correlation"`
+	// Collapse is the share of the CollapseGroups groups of distinct
+	// objective vectors where distinct vectors get identical rewards.
+	Collapse       number `json:"collapse"`
+	CollapseGroups int    `json:"collapse_groups"`
+	// Feasible is the share of valid trajectories meeting every
+	// constraint, Constraints each one's share (with --constraint).
+	Feasible    *number          `json:"feasible,omitempty"`
+	Constraints []constraintJSON `json:"constraints,omitempty"`
 	// Logged compares the rewards with the trainer's logged advantages,
 	// when the input has them; Agreement the trainer-style rewards.
 	Logged    *loggedJSON    `json:"logged_advantage,omitempty"`
@@ -164,6 +172,13 @@ type agreementJSON struct {
 	MaxAbsDiff   number  `json:"max_abs_diff"`
 	ReproducedBy *string `json:"reproduced_by"`
 	Warning      string  `json:"warning,omitempty"`
+}
+
+// constraintJSON is a constraint and the share of a batch's valid
+// trajectories that meet it.
+type constraintJSON struct {
+	Expr     string `json:"expr"`
+	Feasible number `json:"feasible"`
 }
 
 // loggedJSON is engine.LoggedComparison.
@@ -203,6 +218,15 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			FracZeroStdGroups: number(st.FracZeroStdGroups),
 			Score:             newSummaryJSON(st.Score),
 			Reward:            newSummaryJSON(st.Reward),
+			Collapse:          number(st.Collapse),
+			CollapseGroups:    st.CollapseGroups,
+		}
+		if res.HasConstraints() {
+			feasible := number(st.Feasible)
+			b.Feasible = &feasible
+			for c, def := range res.Constraints {
+				b.Constraints = append(b.Constraints, constraintJSON{def.Expr, number(st.ConstraintFeasible[c])})
+			}
 		}
 		for _, o := range st.Objectives {
 			b.Objectives = append(b.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
@@ -251,6 +275,7 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		if err := writeCorrelation(w, r.Objectives, b.Correlation); err != nil {
 			return err
 		}
+		writeStructure(w, b)
 		if l := b.Logged; l != nil {
 			fmt.Fprintf(w, "reward vs logged advantage: %d rows, max |diff| %s, mean |diff| %s, %d differ by more than %g\n",
 				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, engine.LoggedTolerance)
@@ -309,4 +334,19 @@ func tableNumber(x float64) string {
 		return strconv.FormatFloat(x, 'e', 3, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
+// writeStructure prints a batch's collapse diagnostic and, with
+// constraints, its feasible shares.
+func writeStructure(w io.Writer, b batchJSON) {
+	fmt.Fprintf(w, "collapse %s: of %d groups of distinct objective vectors, the share where distinct vectors get identical rewards\n",
+		tableNumber(float64(b.Collapse)), b.CollapseGroups)
+	if b.Feasible == nil {
+		return
+	}
+	parts := make([]string, len(b.Constraints))
+	for c, x := range b.Constraints {
+		parts[c] = textsafe.Line(x.Expr) + " " + tableNumber(float64(x.Feasible))
+	}
+	fmt.Fprintf(w, "feasible %s (%s)\n", tableNumber(float64(*b.Feasible)), strings.Join(parts, ", "))
 }

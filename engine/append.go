@@ -70,6 +70,13 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		stepCounts: ev.stepCounts,
 		groupOf:    ev.groupOf,
 		groupNames: ev.groupNames,
+
+		Constraints:     ev.Constraints,
+		Gates:           ev.Gates,
+		Violation:       ev.Violation,
+		ConstraintHolds: ev.ConstraintHolds,
+		GateShut:        ev.GateShut,
+		feasible:        ev.feasible,
 	}
 	ev.mu.Lock()
 	if ev.appended.Swap(true) {
@@ -102,6 +109,9 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 	}
 	l := &appendLine{}
 	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
+	if _, st := unstructured(s); st != nil {
+		l.evaluator.constraints, l.evaluator.gates = len(st.constraints), len(st.gates)
+	}
 	return l
 }
 
@@ -124,6 +134,10 @@ func (ev *Evaluation) clip() {
 	ev.Absent = slices.Clip(ev.Absent)
 	ev.Valid = slices.Clip(ev.Valid)
 	ev.Causes = slices.Clip(ev.Causes)
+	ev.Violation = slices.Clip(ev.Violation)
+	ev.feasible = slices.Clip(ev.feasible)
+	ev.ConstraintHolds = slices.Clip(ev.ConstraintHolds)
+	ev.GateShut = slices.Clip(ev.GateShut)
 	ev.batches = slices.Clip(ev.batches)
 	ev.stepCounts = slices.Clip(ev.stepCounts)
 	ev.groupOf = slices.Clip(ev.groupOf)
@@ -134,7 +148,8 @@ func (ev *Evaluation) clip() {
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames)}
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates}
+	c := len(ev.Constraints)
 	for i := range ev.N() {
 		if !keep(i) {
 			continue
@@ -145,6 +160,14 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])
+		if ev.Violation != nil {
+			out.Violation = append(out.Violation, ev.Violation[i])
+			out.feasible = append(out.feasible, ev.feasible[i])
+			out.ConstraintHolds = append(out.ConstraintHolds, ev.ConstraintHolds[i*c:(i+1)*c]...)
+		}
+		if ev.GateShut != nil {
+			out.GateShut = append(out.GateShut, ev.GateShut[i*ev.M:(i+1)*ev.M]...)
+		}
 		out.batches = append(out.batches, ev.batches[i])
 		out.stepCounts = append(out.stepCounts, ev.stepCounts[i])
 		out.groupOf = append(out.groupOf, ev.groupOf[i])
@@ -172,7 +195,9 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		return nil, err
 	}
 	from, n := prev.Evaluation.N(), ev.N()
-	if !ev.extends(prev.Evaluation) {
+	if !ev.extends(prev.Evaluation) || ev.structured(prev.Options) {
+		// Normalised objectives depend on the whole group, and
+		// structured scores are computed whole (objnorm.go).
 		return ev.ComputeContext(ctx, prev.Options)
 	}
 	added := ev.rowsByStep(from)

@@ -36,6 +36,16 @@ type BatchStats struct {
 	// FracZeroStdGroups is the fraction of comparison groups (holding a
 	// valid trajectory) whose scores all equal: TRL's frac_reward_zero_std.
 	FracZeroStdGroups float64
+	// Feasible is the share of the valid trajectories that meet every
+	// constraint, ConstraintFeasible the share that meets each (NaN and
+	// nil without constraints).
+	Feasible           float64
+	ConstraintFeasible []float64
+	// Collapse is the share of the CollapseGroups comparison groups
+	// holding two distinct objective vectors or more where distinct
+	// vectors get identical rewards (structstats.go); NaN when none does.
+	Collapse       float64
+	CollapseGroups int
 }
 
 // Stats returns the statistics of every batch, in ascending step order.
@@ -59,6 +69,7 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 		})
 	out := *st
 	out.Objectives = slices.Clone(st.Objectives)
+	out.ConstraintFeasible = slices.Clone(st.ConstraintFeasible)
 	if st.Correlation != nil {
 		out.Correlation = make([][]float64, len(st.Correlation))
 	}
@@ -104,6 +115,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
+	res.structureStats(&st, b, valid)
 	return st
 }
 

@@ -80,6 +80,8 @@ func (ev *Evaluation) ComputeContext(ctx context.Context, opts Options) (*Result
 type rewarder struct {
 	idx, idx2, ord, present []int
 	x, u                    []float64
+	// priorities are lexicographic's, resolved on first use.
+	priorities []priorityKey
 }
 
 // valid returns the valid members of members (reusing buf).
@@ -166,6 +168,11 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 		}
 	case ParetoCrowding:
 		rw.paretoCrowding(u, res, idx)
+	case Lexicographic:
+		if rw.priorities == nil {
+			rw.priorities = priorityKeys(res.Objectives, opts)
+		}
+		rw.idx2 = lexicographicRewards(u, res, rw.priorities, idx, rw.idx2)
 	}
 	if normalize {
 		stats.ZScores(u, u)
@@ -288,7 +295,9 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 
 // gdpo writes GDPO's rewards for a batch: each objective normalised within
 // its comparison group, g_k = (o'_k - mean) / (std1 + eps) (0 in a group of
-// one), summed with the weights, R = sum_k w_k g_k, then R normalised over
+// one), summed with the weights, R = sum_k w_k g_k - lambda v (v the
+// violation, with constraints; o'_k the term t_k of a gated or normalised
+// objective, objnorm.go), then R normalised over
 // the batch's valid trajectories, A = (R - mean) / (std1 + eps) (0 for a
 // batch of one), or only centred, A = R - mean, with normalize off; eps is
 // Options.Epsilon, std1 the std Options.Std names (sample or population).
@@ -297,7 +306,7 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 // does (nanmean, nanstd, then nansum); an objective present in fewer than
 // two members adds 0 (TRL's nanstd is NaN then).
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
-	m, eps := res.M, res.Options.epsilon()
+	eps := res.Options.epsilon()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		idx := validMembers(w.idx, g.Members, res.Valid)
 		w.idx = idx
@@ -318,7 +327,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			x := grow(w.x, len(present))
 			w.x = x
 			for j, i := range present {
-				x[j] = o.Orient(res.Values[i*m+k])
+				x[j] = res.term(i, k)
 			}
 			mean, std1 := stats.Mean(x), res.Options.std(x)
 			for j, i := range present {
@@ -337,6 +346,9 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			r[lo+j] = res.Rewards[i]
+			if res.Violation != nil {
+				r[lo+j] = saturate(r[lo+j] - res.Options.Penalty*res.Violation[i])
+			}
 		}
 	})
 	mean, std1 := stats.Mean(r), res.Options.std(r)

@@ -39,6 +39,21 @@ type Evaluation struct {
 	// Filter (following a run) do not carry it.
 	Logged []float64
 
+	// Constraints and Gates are the scorer's (constraints.go), nil
+	// without. With constraints, Violation holds each trajectory's
+	// violation and ConstraintHolds, row-major n x len(Constraints),
+	// whether it meets each; with gates, GateShut, row-major as Values,
+	// marks the objectives whose term a gate sets to 0. All are nil
+	// without constraints, or gates; they are meaningful for valid
+	// trajectories only.
+	Constraints     []ConstraintDef
+	Gates           []GateDef
+	Violation       []float64
+	ConstraintHolds []bool
+	GateShut        []bool
+	// feasible is, per trajectory, whether every constraint holds.
+	feasible []bool
+
 	batches []int64
 	// stepCounts holds each trajectory's step_count (for the trends).
 	stepCounts []int64
@@ -88,21 +103,34 @@ type Evaluator struct {
 	logged []*Expression
 	// absent: the scorer marks absent objectives (Evaluation.Absent).
 	absent bool
+	// constraints and gates count the scorer's (constraints.go).
+	constraints, gates int
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
 func NewEvaluator(s Scorer) *Evaluator {
 	objs := s.Objectives()
-	return &Evaluator{
+	e := &Evaluator{
 		ev:      &Evaluation{Objectives: slices.Clone(objs), M: len(objs)},
 		scorers: []Scorer{s},
 		absent:  marksAbsent(s),
+	}
+	e.setStructure(s)
+	return e
+}
+
+// setStructure notes s's constraints and gates in e and its evaluation.
+func (e *Evaluator) setStructure(s Scorer) {
+	if _, st := unstructured(s); st != nil {
+		e.constraints, e.gates = len(st.constraints), len(st.gates)
+		e.ev.Constraints, e.ev.Gates = st.defs()
 	}
 }
 
 // marksAbsent reports whether s counts missing objectives 0 and says
 // which (ParetoScorer with nansum).
 func marksAbsent(s Scorer) bool {
+	s, _ = unstructured(s)
 	p, ok := s.(*ParetoScorer)
 	return ok && p.nanSum
 }
@@ -118,6 +146,14 @@ func (e *Evaluator) Reserve(n int) {
 	}
 	ev.Valid = slices.Grow(ev.Valid, n)
 	ev.Causes = slices.Grow(ev.Causes, n)
+	if e.constraints > 0 {
+		ev.Violation = slices.Grow(ev.Violation, n)
+		ev.feasible = slices.Grow(ev.feasible, n)
+		ev.ConstraintHolds = slices.Grow(ev.ConstraintHolds, n*e.constraints)
+	}
+	if e.gates > 0 {
+		ev.GateShut = slices.Grow(ev.GateShut, n*ev.M)
+	}
 	ev.batches = slices.Grow(ev.batches, n)
 	ev.stepCounts = slices.Grow(ev.stepCounts, n)
 	ev.groupOf = slices.Grow(ev.groupOf, n)
@@ -134,6 +170,14 @@ func (e *Evaluator) Add(ts []Trajectory) {
 	}
 	ev.Valid = extend(ev.Valid, len(ts))
 	ev.Causes = extend(ev.Causes, len(ts))
+	if e.constraints > 0 {
+		ev.Violation = extend(ev.Violation, len(ts))
+		ev.feasible = extend(ev.feasible, len(ts))
+		ev.ConstraintHolds = extend(ev.ConstraintHolds, len(ts)*e.constraints)
+	}
+	if e.gates > 0 {
+		ev.GateShut = extend(ev.GateShut, len(ts)*ev.M)
+	}
 	ev.batches = extend(ev.batches, len(ts))
 	ev.stepCounts = extend(ev.stepCounts, len(ts))
 	ev.groupOf = extend(ev.groupOf, len(ts))
@@ -218,13 +262,31 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 		err       error
 	}
 	var causes map[cause]string
+	s, st := unstructured(s)
+	c := len(ev.Constraints)
 	for j := range ts {
 		t, i := &ts[j], lo+j
 		var err error
+		row := ev.Values[i*m : (i+1)*m]
 		if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
-			err = p.evaluate(t, ev.Values[i*m:(i+1)*m], ev.Absent[i*m:(i+1)*m])
+			err = p.evaluate(t, row, ev.Absent[i*m:(i+1)*m])
 		} else {
-			err = s.Evaluate(t, ev.Values[i*m:(i+1)*m])
+			err = s.Evaluate(t, row)
+		}
+		if err == nil && st != nil {
+			var holds, shut []bool
+			var violation float64
+			if c > 0 {
+				holds = ev.ConstraintHolds[i*c : (i+1)*c]
+			}
+			if ev.GateShut != nil {
+				shut = ev.GateShut[i*m : (i+1)*m]
+			}
+			err = st.evaluate(t, row, holds, &violation, shut)
+			if err == nil && c > 0 {
+				ev.Violation[i] = violation
+				ev.feasible[i] = !slices.Contains(holds, false)
+			}
 		}
 		if err == nil {
 			ev.Valid[i] = true
@@ -419,6 +481,9 @@ type groupRanker struct {
 	valid    []int
 	ranks    []int
 	crowding []float64
+	// feasible and violation are the valid members', with constraints.
+	feasible  []bool
+	violation []float64
 }
 
 // rank writes the ranks, crowding distances and front counts of the group
@@ -447,7 +512,17 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	ranks := slices.Grow(gr.ranks[:0], len(valid))[:len(valid)]
 	crowding := slices.Grow(gr.crowding[:0], len(valid))[:len(valid)]
 	gr.ranks, gr.crowding = ranks, crowding
-	fronts := gr.ranker.Ranks(ranks, points, ev.M)
+	var fronts int
+	if ev.Violation == nil {
+		fronts = gr.ranker.Ranks(ranks, points, ev.M)
+	} else {
+		gr.feasible, gr.violation = gr.feasible[:0], gr.violation[:0]
+		for _, i := range valid {
+			gr.feasible = append(gr.feasible, ev.feasible[i])
+			gr.violation = append(gr.violation, ev.Violation[i])
+		}
+		fronts = gr.ranker.ConstrainedRanks(ranks, points, ev.M, gr.feasible, gr.violation)
+	}
 	gr.ranker.Crowding(crowding, points, ev.M, ranks)
 	for j, i := range valid {
 		r.Ranks[i], r.Crowding[i], r.Fronts[i] = ranks[j], crowding[j], fronts

@@ -22,7 +22,7 @@ const (
 )
 
 // Methods lists every method.
-var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO}
+var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO, Lexicographic}
 
 // Scope says what a comparison group is: trajectories sharing a group within
 // a batch (ScopeGroup), or the whole batch (ScopeBatch).
@@ -156,6 +156,16 @@ type Options struct {
 	// GroupOfOne is what grpo and rloo give a group of one valid
 	// trajectory; "" stands for GroupOfOneZero.
 	GroupOfOne GroupOfOne
+	// Penalty is lambda in score - lambda * violation, with constraints
+	// (DefaultOptions: DefaultPenalty).
+	Penalty float64
+	// NormalizeObjectives normalises each objective within its comparison
+	// group before weighting; "" stands for NormNone.
+	NormalizeObjectives ObjectiveNorm
+	// Priority names lexicographic's objectives, in order, and
+	// PriorityTolerance the tolerance of some of them (lexicographic.go).
+	Priority          []string
+	PriorityTolerance map[string]float64
 }
 
 // epsilon returns o.Epsilon, or DefaultEpsilon when it is 0.
@@ -179,7 +189,7 @@ func (o Options) std(x []float64) float64 {
 
 // DefaultOptions returns the defaults (docs/CONTRACT.md, Settings): method
 // pareto, scope group, scale group, normalize on, epsilon 1e-4, the sample
-// std, a group of one rewarded 0.
+// std, a group of one rewarded 0, penalty 1, no objective normalisation.
 func DefaultOptions() Options {
-	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero}
+	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero, Penalty: DefaultPenalty, NormalizeObjectives: NormNone}
 }

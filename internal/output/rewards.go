@@ -14,8 +14,9 @@ import (
 
 // AppendRewardJSON appends trajectory i's record, whose ID is id:
 // {"id","batch","group","score","reward","pareto_rank","crowding","valid","objectives":{name: raw value}},
-// with "logged_advantage" after "valid" when the evaluation has the
-// trainer's logged advantages (engine.Evaluation.Logged).
+// with "feasible" and "violation" after "valid" when the evaluation has
+// constraints, then "logged_advantage" when it has the trainer's logged
+// advantages (engine.Evaluation.Logged).
 func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
 	buf = appendRecordHead(buf, id, res.Evaluation, i)
 	buf = appendRecordRewards(buf, res, i)
@@ -51,6 +52,12 @@ func appendRecordRewards(buf []byte, res *engine.Result, i int) []byte {
 	}
 	buf = append(buf, `,"valid":`...)
 	buf = strconv.AppendBool(buf, res.Valid[i])
+	if res.HasConstraints() {
+		buf = append(buf, `,"feasible":`...)
+		buf = strconv.AppendBool(buf, res.Feasible(i))
+		buf = append(buf, `,"violation":`...)
+		buf = AppendJSONNumber(buf, res.ViolationOf(i))
+	}
 	if res.Logged != nil {
 		buf = append(buf, `,"logged_advantage":`...)
 		buf = AppendJSONNumber(buf, res.Logged[i])
