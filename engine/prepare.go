@@ -286,9 +286,9 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		ConstraintHolds: ev.ConstraintHolds,
 		GateShut:        ev.GateShut,
 		feasible:        ev.feasible,
-		stepCounts: ev.stepCounts,
-		groupOf:    ev.groupOf,
-		groupNames: ev.groupNames,
+		stepCounts:      ev.stepCounts,
+		groupOf:         ev.groupOf,
+		groupNames:      ev.groupNames,
 	}
 	for _, i := range bad {
 		out.Valid[i] = false
