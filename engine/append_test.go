@@ -67,7 +67,7 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {
 					normalize := rng.IntN(2) == 0
-					c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize})
+					c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -36,7 +36,7 @@ func TestComputeInvariants(t *testing.T) {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {
 					for _, normalize := range []bool{true, false} {
-						c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize})
+						c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 						if err != nil {
 							t.Fatal(err)
 						}

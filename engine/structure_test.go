@@ -495,3 +495,16 @@ func TestStructureBadInput(t *testing.T) {
 		t.Fatalf("valid %v, cause %q", res.Valid[0], res.Causes[0])
 	}
 }
+
+// lexicographicPriority is the priority the tests that run every method
+// give lexicographic: the objectives in their order; nil for the others.
+func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
+	if method != Lexicographic {
+		return nil
+	}
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.Name)
+	}
+	return names
+}
