@@ -13,7 +13,7 @@ import (
 	"github.com/expr-lang/expr/parser"
 )
 
-// Constraints and gates (docs/CONTRACT.md, Constraints and gates) are
+// Constraints and gates (docs/CONTRACT.md, Objectives with structure) are
 // expressions over a trajectory's raw objective values, by name, and its
 // fields, as objectives' expressions see them; they are evaluated with the
 // objectives, and the Evaluation keeps what they give.
@@ -363,7 +363,7 @@ func (s *clonableStructured) cloneScorer() Scorer {
 }
 
 // WithStructure returns s with the constraints and gates compiled over
-// its objectives (docs/CONTRACT.md, Constraints and gates), or s itself
+// its objectives (docs/CONTRACT.md, Objectives with structure), or s itself
 // when there are none.
 func WithStructure(s Scorer, constraints, gates []string) (Scorer, error) {
 	st, err := newStructure(s.Objectives(), constraints, gates)

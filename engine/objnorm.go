@@ -9,7 +9,7 @@ import (
 
 // ObjectiveNorm says how each objective is normalised, over its
 // comparison group's valid trajectories (Options.Scope), before it is
-// weighted (docs/CONTRACT.md, Objective normalisation).
+// weighted (docs/CONTRACT.md, Objectives with structure).
 type ObjectiveNorm string
 
 // The objective normalisations.

@@ -317,7 +317,7 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 		{NormNone, []float64{1, 2, 2, 5}},
 		{NormMinMax, []float64{0, 0.25, 0.25, 1}},
 		{NormZScore, []float64{-1, -1.0 / 3, -1.0 / 3, 5.0 / 3}}, // mean 2.5, population std 1.5
-		{NormRank, []float64{0, 0.5, 0.5, 1}},                   // average ranks 1, 2.5, 2.5, 4
+		{NormRank, []float64{0, 0.5, 0.5, 1}},                    // average ranks 1, 2.5, 2.5, 4
 	} {
 		c := structureComputer(t, Config{NormalizeObjectives: string(tc.norm)})
 		opts := withMethod(c.Options, Absolute)
