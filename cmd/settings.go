@@ -52,7 +52,7 @@ type settings struct {
 
 func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.computer, "computer", "", "scorer: pareto or svrl (default pareto)")
-	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.Methods)+" (default pareto; the layout's for verl and TRL data: grpo)")
+	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.AllMethods())+" (default pareto; the layout's for verl and TRL data: grpo)")
 	f.StringArrayVar(&s.objectives, "objective", nil, "pareto objective `NAME=EXPR` (repeatable, order kept)")
 	f.StringArrayVar(&s.minimize, "minimize", nil, "minimise the objective `NAME` (repeatable)")
 	f.StringArrayVar(&s.weights, "weight", nil, "weight of an objective, `NAME=W` (repeatable)")
@@ -91,7 +91,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 	}
 	for flag, values := range map[string][]string{
 		"computer":             strs(engine.Computers),
-		"method":               strs(engine.Methods),
+		"method":               strs(engine.AllMethods()),
 		"scope":                strs(engine.Scopes),
 		"scale":                strs(engine.Scales),
 		"input-format":         loaders.FormatNames(),

@@ -37,8 +37,9 @@ type BatchStats struct {
 	// valid trajectory) whose scores all equal: TRL's frac_reward_zero_std.
 	FracZeroStdGroups float64
 	// Feasible is the share of the valid trajectories that meet every
-	// constraint, ConstraintFeasible the share that meets each (NaN and
-	// nil without constraints).
+	// constraint (1 without constraints, NaN without valid trajectories),
+	// ConstraintFeasible the share that meets each (nil without
+	// constraints).
 	Feasible           float64
 	ConstraintFeasible []float64
 	// Collapse is the share of the CollapseGroups comparison groups

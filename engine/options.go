@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/stats"
@@ -21,8 +22,17 @@ const (
 	GDPO           Method = "gdpo"
 )
 
-// Methods lists every method.
-var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO, Lexicographic}
+// Methods lists the methods that need no settings of their own: the
+// dashboard cycles through them.
+var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO}
+
+// MethodsWithSettings lists the methods that need settings of their own
+// (lexicographic's priorities): the CLI and the config take them, the
+// dashboard does not cycle to them until it can edit those settings.
+var MethodsWithSettings = []Method{Lexicographic}
+
+// AllMethods returns Methods then MethodsWithSettings: every method.
+func AllMethods() []Method { return slices.Concat(Methods, MethodsWithSettings) }
 
 // Scope says what a comparison group is: trajectories sharing a group within
 // a batch (ScopeGroup), or the whole batch (ScopeBatch).
@@ -101,7 +111,7 @@ var GroupOfOnes = []GroupOfOne{GroupOfOneZero, GroupOfOneScore}
 const DefaultEpsilon = 1e-4
 
 // ParseMethod returns the method named s, or an error listing the valid names.
-func ParseMethod(s string) (Method, error) { return parseEnum("method", s, Methods) }
+func ParseMethod(s string) (Method, error) { return parseEnum("method", s, AllMethods()) }
 
 // ParseScope returns the scope named s, or an error listing the valid names.
 func ParseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) }

@@ -32,7 +32,7 @@ func TestComputeInvariants(t *testing.T) {
 	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := 0; trial < 60; trial++ {
 		ts := randomTrajectories(rng, rng.IntN(60))
-		for _, method := range Methods {
+		for _, method := range AllMethods() {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {
 					for _, normalize := range []bool{true, false} {

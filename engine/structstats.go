@@ -9,7 +9,11 @@ import (
 // structureStats sets st's feasible shares and collapse diagnostic for
 // batch b, whose valid members are valid (docs/CONTRACT.md, Statistics).
 func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
-	st.Feasible = math.NaN()
+	// Without constraints every valid trajectory meets them all.
+	st.Feasible = 1
+	if len(valid) == 0 {
+		st.Feasible = math.NaN()
+	}
 	if c := len(res.Constraints); c > 0 {
 		st.ConstraintFeasible = make([]float64, c)
 		feasible := 0

@@ -361,7 +361,7 @@ func TestGates(t *testing.T) {
 	ts := structureData(5, 60)
 	plain := structureComputer(t, Config{}).NewEvaluatorFor(ts)
 	always := structureComputer(t, Config{Gates: []string{"a: a >= 0", "b: true"}}).NewEvaluatorFor(ts)
-	for _, m := range Methods {
+	for _, m := range AllMethods() {
 		opts := DefaultOptions()
 		opts.Method = m
 		if m == Lexicographic {
@@ -406,8 +406,8 @@ func TestCollapseByHand(t *testing.T) {
 	if st.Collapse != 0.5 || st.CollapseGroups != 2 {
 		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", st.Collapse, st.CollapseGroups)
 	}
-	if !math.IsNaN(st.Feasible) || st.ConstraintFeasible != nil {
-		t.Fatalf("feasible share %v %v without constraints, want NaN and nil", st.Feasible, st.ConstraintFeasible)
+	if st.Feasible != 1 || st.ConstraintFeasible != nil {
+		t.Fatalf("feasible share %v %v without constraints, want 1 and nil", st.Feasible, st.ConstraintFeasible)
 	}
 }
 
