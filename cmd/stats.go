@@ -218,9 +218,9 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			FracZeroStdGroups: number(st.FracZeroStdGroups),
 			Score:             newSummaryJSON(st.Score),
 			Reward:            newSummaryJSON(st.Reward),
-			Collapse:          number(st.Collapse),
-			CollapseGroups:    st.CollapseGroups,
 		}
+		collapse, groups := res.Collapse(&res.Batches[len(r.Batches)])
+		b.Collapse, b.CollapseGroups = number(collapse), groups
 		if res.HasConstraints() {
 			feasible := number(st.Feasible)
 			b.Feasible = &feasible

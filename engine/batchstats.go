@@ -42,11 +42,6 @@ type BatchStats struct {
 	// constraints).
 	Feasible           float64
 	ConstraintFeasible []float64
-	// Collapse is the share of the CollapseGroups comparison groups
-	// holding two distinct objective vectors or more where distinct
-	// vectors get identical rewards (structstats.go); NaN when none does.
-	Collapse       float64
-	CollapseGroups int
 }
 
 // Stats returns the statistics of every batch, in ascending step order.

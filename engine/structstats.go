@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// structureStats sets st's feasible shares and collapse diagnostic for
-// batch b, whose valid members are valid (docs/CONTRACT.md, Statistics).
+// structureStats sets st's feasible shares for batch b, whose valid
+// members are valid (docs/CONTRACT.md, Statistics).
 func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
 	// Without constraints every valid trajectory meets them all.
 	st.Feasible = 1
@@ -33,15 +33,17 @@ func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
 			st.ConstraintFeasible[j] /= n
 		}
 	}
-	st.Collapse, st.CollapseGroups = res.collapse(b)
 }
 
-// collapse returns the share of b's comparison groups, among those whose
+// Collapse returns the share of b's comparison groups, among those whose
 // valid members hold two distinct objective vectors or more, where two
 // members of distinct objective vectors get identical rewards (exactly
 // equal): the advantage collapse of TRL#4785. It is NaN when no group
-// holds two distinct vectors; groups counts those that do.
-func (res *Result) collapse(b *Batch) (share float64, groups int) {
+// holds two distinct vectors; groups counts those that do. It is not part
+// of BatchStats, which a method switch recomputes for every batch: it
+// sorts every group's rewards.
+func (res *Result) Collapse(b *Batch) (share float64, groups int) {
+	res.computeBatchOf(b)
 	collapsed := 0
 	var idx []int
 	m := res.M

@@ -402,9 +402,10 @@ func TestCollapseByHand(t *testing.T) {
 		traj(0, "g1", "a", 1.0, "c", 1.0), traj(0, "g1", "a", 1.0, "c", 1.0),
 		traj(0, "g2", "a", 1.0, "c", 1.0), traj(0, "g2", "a", 2.0, "c", 2.0),
 	}
-	st := c.Compute(ts, Absolute).Stats()[0]
-	if st.Collapse != 0.5 || st.CollapseGroups != 2 {
-		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", st.Collapse, st.CollapseGroups)
+	res := c.Compute(ts, Absolute)
+	st := res.Stats()[0]
+	if share, groups := res.Collapse(&res.Batches[0]); share != 0.5 || groups != 2 {
+		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", share, groups)
 	}
 	if st.Feasible != 1 || st.ConstraintFeasible != nil {
 		t.Fatalf("feasible share %v %v without constraints, want 1 and nil", st.Feasible, st.ConstraintFeasible)
