@@ -509,3 +509,40 @@ func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
 	}
 	return names
 }
+
+func TestStructureAppendRecompute(t *testing.T) {
+	// Following a run: the evaluation appended to, recomputed, equals the
+	// one computed from scratch, constraints, gates and normalisation
+	// included.
+	ts := structureData(13, 90)
+	c := structureComputer(t, Config{Constraints: structureConstraints, Gates: []string{"b: flag"}, NormalizeObjectives: string(NormZScore)})
+	for _, m := range []Method{Absolute, GDPO, Pareto} {
+		opts := withMethod(c.Options, m)
+		ev := Evaluate(c.Scorer, ts[:50])
+		res := ev.Compute(opts)
+		next := ev.Append(c.Scorer, ts[50:]).Recompute(res)
+		want := Evaluate(c.Scorer, ts).Compute(opts)
+		assertFloats(t, string(m)+" rewards", next.Rewards, want.Rewards)
+		assertFloats(t, string(m)+" scores", next.Scores, want.Scores)
+		assertFloats(t, string(m)+" violations", next.Violation, want.Violation)
+		if !slices.Equal(next.Ranks, want.Ranks) || !slices.Equal(next.GateShut, want.GateShut) {
+			t.Fatalf("%s: ranks or gates differ after Append", m)
+		}
+		kept := ev.Append(c.Scorer, ts[50:]).Filter(func(i int) bool { return i%2 == 0 })
+		var even []Trajectory
+		for i := 0; i < len(ts); i += 2 {
+			even = append(even, ts[i])
+		}
+		assertFloats(t, string(m)+" filtered rewards", kept.Compute(opts).Rewards, Evaluate(c.Scorer, even).Compute(opts).Rewards)
+	}
+}
+
+func TestConstraintBudget(t *testing.T) {
+	// A constraint goes through the expression sandbox: one that would
+	// build a gigabyte is over budget, the trajectory invalid saying so.
+	c := structureComputer(t, Config{Constraints: []string{`len(repeat(repeat("x", 100000), 100000)) > 0`}})
+	res := c.Compute([]Trajectory{traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
+	if res.Valid[0] || !strings.Contains(res.Causes[0], "over the expression's budget") {
+		t.Fatalf("valid %v, cause %q", res.Valid[0], res.Causes[0])
+	}
+}
