@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -180,6 +181,9 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
+	if res.HasSources() {
+		header = slices.Insert(header, 3, "source")
+	}
 	if res.HasConstraints() {
 		header = append(header, "feasible", "violation")
 	}
@@ -197,13 +201,19 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
 			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
+		if res.HasSources() {
+			row = slices.Insert(row, 3, res.SourceOf(i))
+		}
 		if res.HasConstraints() {
 			row = append(row, strconv.FormatBool(res.Feasible(i)), csvNumber(res.ViolationOf(i)))
 		}
 		if res.Logged != nil {
 			row = append(row, csvNumber(res.Logged[i]))
 		}
-		for _, v := range res.Row(i) {
+		for k, v := range res.Row(i) {
+			if !res.HasObjective(i, k) {
+				v = math.NaN() // another source's objective: an empty cell
+			}
 			row = append(row, csvNumber(v))
 		}
 		if err := cw.Write(row); err != nil {

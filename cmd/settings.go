@@ -48,6 +48,7 @@ type settings struct {
 	penalty                     float64
 	normalizeObjectives         string
 	priority, priorityTolerance string
+	sourceBy                    string
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -80,6 +81,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.Float64Var(&s.penalty, "penalty", engine.DefaultPenalty, "lambda of score - lambda * violation, with --constraint")
 	f.StringArrayVar(&s.gates, "gate", nil, "`'NAME: EXPR'`: objective NAME's term counts in the score only where EXPR holds, else 0 (repeatable); pareto ranks see the objectives as they are")
 	f.StringVar(&s.normalizeObjectives, "normalize-objectives", "", "normalise each objective within its comparison group (--scope) before weighting: "+names(engine.ObjectiveNorms)+" (default none)")
+	f.StringVar(&s.sourceBy, "source-by", "", "set each record's source to `EXPR` (e.g. data_source): scored by its [sources.NAME] objectives of the config, compared within its source")
 	f.StringVar(&s.priority, "priority", "", "lexicographic's objectives in order of priority, `a,b,c`")
 	f.StringVar(&s.priorityTolerance, "priority-tolerance", "", "lexicographic's tolerances, `a=0.01,b=1`: values tie in the same bucket floor(x / t)")
 	f.BoolVar(&s.matchLogged, "match-logged", false, "compute with the trainer settings (method, scale, epsilon, group of one, weights) that reproduce the logged advantage; a loud warning when none does")
@@ -142,6 +144,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
 	set("match-logged", func() { cfg.MatchLogged = &s.matchLogged })
 	set("penalty", func() { cfg.Penalty = &s.penalty })
+	set("source-by", func() { cfg.SourceBy = s.sourceBy })
 	set("normalize-objectives", func() { cfg.NormalizeObjectives = s.normalizeObjectives })
 	cfg.Constraints = append(slices.Clone(cfg.Constraints), s.constraints...)
 	cfg.Gates = append(slices.Clone(cfg.Gates), s.gates...)
@@ -324,7 +327,7 @@ func newComputer(cfg engine.Config, first *engine.Trajectory) (*engine.RewardCom
 // data is read. A pareto config without objectives is checked once they are
 // inferred.
 func checkConfig(cfg engine.Config) error {
-	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 {
+	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 && len(cfg.Sources) == 0 {
 		probe := cfg
 		// Names of objectives not yet inferred are checked once they are.
 		probe.Weights, probe.Minimize, probe.Gates, probe.Priority, probe.PriorityTolerance = nil, nil, nil, nil, nil

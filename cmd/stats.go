@@ -154,6 +154,8 @@ type batchJSON struct {
 	// constraint, Constraints each one's share (with --constraint).
 	Feasible    *number          `json:"feasible,omitempty"`
 	Constraints []constraintJSON `json:"constraints,omitempty"`
+	// Sources splits the batch by source (with source_by).
+	Sources []sourceJSON `json:"sources,omitempty"`
 	// Logged compares the rewards with the trainer's logged advantages,
 	// when the input has them; Agreement the trainer-style rewards.
 	Logged    *loggedJSON    `json:"logged_advantage,omitempty"`
@@ -172,6 +174,16 @@ type agreementJSON struct {
 	MaxAbsDiff   number  `json:"max_abs_diff"`
 	ReproducedBy *string `json:"reproduced_by"`
 	Warning      string  `json:"warning,omitempty"`
+}
+
+// sourceJSON is engine.SourceStats.
+type sourceJSON struct {
+	Source       string          `json:"source"`
+	Trajectories int             `json:"trajectories"`
+	Invalid      int             `json:"invalid"`
+	Objectives   []objectiveJSON `json:"objectives"`
+	Score        summaryJSON     `json:"score"`
+	Reward       summaryJSON     `json:"reward"`
 }
 
 // constraintJSON is a constraint and the share of a batch's valid
@@ -218,6 +230,13 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			FracZeroStdGroups: number(st.FracZeroStdGroups),
 			Score:             newSummaryJSON(st.Score),
 			Reward:            newSummaryJSON(st.Reward),
+		}
+		for _, ss := range res.SourceStats(&res.Batches[len(r.Batches)]) {
+			sj := sourceJSON{Source: ss.Source, Trajectories: ss.Trajectories, Invalid: ss.Invalid, Score: newSummaryJSON(ss.Score), Reward: newSummaryJSON(ss.Reward)}
+			for _, o := range ss.Objectives {
+				sj.Objectives = append(sj.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
+			}
+			b.Sources = append(b.Sources, sj)
 		}
 		collapse, groups := res.Collapse(&res.Batches[len(r.Batches)])
 		b.Collapse, b.CollapseGroups = number(collapse), groups
@@ -276,6 +295,9 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 			return err
 		}
 		writeStructure(w, b)
+		if err := writeSources(w, b.Sources); err != nil {
+			return err
+		}
 		if l := b.Logged; l != nil {
 			fmt.Fprintf(w, "reward vs logged advantage: %d rows, max |diff| %s, mean |diff| %s, %d differ by more than %g\n",
 				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, engine.LoggedTolerance)
@@ -349,4 +371,22 @@ func writeStructure(w io.Writer, b batchJSON) {
 		parts[c] = textsafe.Line(x.Expr) + " " + tableNumber(float64(x.Feasible))
 	}
 	fmt.Fprintf(w, "feasible %s (%s)\n", tableNumber(float64(*b.Feasible)), strings.Join(parts, ", "))
+}
+
+// writeSources prints a batch's statistics by source.
+func writeSources(w io.Writer, sources []sourceJSON) error {
+	for _, src := range sources {
+		fmt.Fprintf(w, "source %s: %d trajectories (%d invalid)\n", textsafe.Line(src.Source), src.Trajectories, src.Invalid)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
+		for _, o := range src.Objectives {
+			writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
+		}
+		writeSummaryRow(tw, "score", "", src.Score)
+		writeSummaryRow(tw, "reward", "", src.Reward)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -77,6 +77,12 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		ConstraintHolds: ev.ConstraintHolds,
 		GateShut:        ev.GateShut,
 		feasible:        ev.feasible,
+
+		SourceNames:   ev.SourceNames,
+		sourceOf:      ev.sourceOf,
+		sourceScorer:  ev.sourceScorer,
+		sourceWeights: ev.sourceWeights,
+		sourceColumns: ev.sourceColumns,
 	}
 	ev.mu.Lock()
 	if ev.appended.Swap(true) {
@@ -109,8 +115,18 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 	}
 	l := &appendLine{}
 	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
-	if _, st := unstructured(s); st != nil {
+	inner, st := unstructured(s)
+	if st != nil {
 		l.evaluator.constraints, l.evaluator.gates = len(st.constraints), len(st.gates)
+	}
+	if ss, ok := inner.(*sourceScorer); ok {
+		l.evaluator.sources = newSourceEvaluator(ss, ev)
+		// The groups' index by source and value (Evaluator.sourceGroup).
+		index = make(map[string]int32, len(ev.groupNames))
+		for i, g := range ev.groupOf {
+			index[sourceKey(ev.sourceOf[i], ev.groupNames[g])] = g
+		}
+		l.evaluator.groupIndex = index
 	}
 	return l
 }
@@ -142,13 +158,22 @@ func (ev *Evaluation) clip() {
 	ev.stepCounts = slices.Clip(ev.stepCounts)
 	ev.groupOf = slices.Clip(ev.groupOf)
 	ev.groupNames = slices.Clip(ev.groupNames)
+	ev.SourceNames = slices.Clip(ev.SourceNames)
+	ev.sourceOf = slices.Clip(ev.sourceOf)
+	ev.sourceScorer = slices.Clip(ev.sourceScorer)
+	ev.sourceWeights = slices.Clip(ev.sourceWeights)
+	ev.sourceColumns = slices.Clip(ev.sourceColumns)
 }
 
 // Filter returns the evaluation of the trajectories i of ev for which
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates}
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates,
+		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
+	if ev.sourceOf != nil {
+		out.sourceOf = []int32{}
+	}
 	c := len(ev.Constraints)
 	for i := range ev.N() {
 		if !keep(i) {
@@ -171,6 +196,9 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		out.batches = append(out.batches, ev.batches[i])
 		out.stepCounts = append(out.stepCounts, ev.stepCounts[i])
 		out.groupOf = append(out.groupOf, ev.groupOf[i])
+		if ev.sourceOf != nil {
+			out.sourceOf = append(out.sourceOf, ev.sourceOf[i])
+		}
 	}
 	return out
 }

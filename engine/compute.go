@@ -316,7 +316,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 		if len(idx) < 2 {
 			return
 		}
-		for k, o := range res.Objectives {
+		for k := range res.Objectives {
 			present := idx
 			if res.Absent != nil {
 				present = w.presentOf(res, idx, k)
@@ -331,7 +331,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 			mean, std1 := stats.Mean(x), res.Options.std(x)
 			for j, i := range present {
-				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
+				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}
 		}
 	})

@@ -90,6 +90,10 @@ type Config struct {
 	// (lexicographic.go).
 	Priority          []string           `toml:"priority,omitempty"`
 	PriorityTolerance map[string]float64 `toml:"priority_tolerance,omitempty"`
+	// SourceBy gives each trajectory's source (verl's data_source), and
+	// Sources each source's objectives and weights (sources.go).
+	SourceBy string                  `toml:"source_by,omitempty"`
+	Sources  map[string]SourceConfig `toml:"sources,omitempty"`
 	// EqualGroups says that the groups of a batch should all be of one
 	// size, as a trainer's are: a trainer's layout sets it, and
 	// RewardComputer.CheckTrainer warns of the batches where they are
@@ -114,7 +118,7 @@ type Config struct {
 // Other configs are
 // returned unchanged.
 func (cfg Config) InferObjectives(first *Trajectory) Config {
-	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || first == nil {
+	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || len(cfg.Sources) > 0 || first == nil {
 		return cfg
 	}
 	keys := make([]string, 0, len(first.Metadata))
@@ -174,8 +178,13 @@ func New(cfg Config) (*RewardComputer, error) {
 		}
 	}
 	var scorer Scorer
-	switch computer {
-	case ComputerSVRL:
+	switch {
+	case cfg.SourceBy != "" || len(cfg.Sources) > 0:
+		if computer != ComputerPareto || cfg.SourceBy == "" {
+			return nil, fmt.Errorf("sources need the pareto computer and %s, their expression", SourceBySetting)
+		}
+		scorer, err = cfg.newSourceScorer()
+	case computer == ComputerSVRL:
 		scorer, err = cfg.svrlScorer()
 	default:
 		scorer, err = cfg.paretoScorer()

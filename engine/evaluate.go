@@ -54,6 +54,17 @@ type Evaluation struct {
 	// feasible is, per trajectory, whether every constraint holds.
 	feasible []bool
 
+	// SourceNames are the sources met (sources.go), in order of first
+	// appearance, and sourceOf each trajectory's index in it (-1 when
+	// source_by could not be evaluated); both nil without sources. Per
+	// source: the index of its scorer (sourceScorer.scorerIndex), its
+	// weight per column and which columns are its objectives.
+	SourceNames   []string
+	sourceOf      []int32
+	sourceScorer  []int
+	sourceWeights [][]float64
+	sourceColumns [][]bool
+
 	batches []int64
 	// stepCounts holds each trajectory's step_count (for the trends).
 	stepCounts []int64
@@ -105,6 +116,8 @@ type Evaluator struct {
 	absent bool
 	// constraints and gates count the scorer's (constraints.go).
 	constraints, gates int
+	// sources is the source scorer's, nil without (sources.go).
+	sources *sourceEvaluator
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
@@ -121,9 +134,16 @@ func NewEvaluator(s Scorer) *Evaluator {
 
 // setStructure notes s's constraints and gates in e and its evaluation.
 func (e *Evaluator) setStructure(s Scorer) {
-	if _, st := unstructured(s); st != nil {
+	inner, st := unstructured(s)
+	if st != nil {
 		e.constraints, e.gates = len(st.constraints), len(st.gates)
 		e.ev.Constraints, e.ev.Gates = st.defs()
+	}
+	if ss, ok := inner.(*sourceScorer); ok {
+		e.sources = newSourceEvaluator(ss, e.ev)
+		if e.ev.sourceOf == nil {
+			e.ev.sourceOf = []int32{}
+		}
 	}
 }
 
@@ -181,9 +201,18 @@ func (e *Evaluator) Add(ts []Trajectory) {
 	ev.batches = extend(ev.batches, len(ts))
 	ev.stepCounts = extend(ev.stepCounts, len(ts))
 	ev.groupOf = extend(ev.groupOf, len(ts))
+	if e.sources != nil {
+		ev.sourceOf = extend(ev.sourceOf, len(ts))
+	}
 	for i := range ts {
 		ev.batches[lo+i] = ts[i].Batch
 		ev.stepCounts[lo+i] = ts[i].StepCount
+		if e.sources != nil {
+			src := e.sources.sourceIndex(ev, &ts[i])
+			ev.sourceOf[lo+i] = src
+			ev.groupOf[lo+i] = e.sourceGroup(src, ts[i].Group)
+			continue
+		}
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
 	if c, ok := e.scorers[0].(scorerCloner); ok {
@@ -238,6 +267,23 @@ func (e *Evaluator) group(i int, g string) int32 {
 	return k
 }
 
+// sourceGroup returns the index of group g of source src in groupNames,
+// adding it when new: one group value in two sources is two groups.
+func (e *Evaluator) sourceGroup(src int32, g string) int32 {
+	ev := e.ev
+	key := sourceKey(src, g)
+	k, ok := e.groupIndex[key]
+	if !ok {
+		if e.groupIndex == nil {
+			e.groupIndex = map[string]int32{}
+		}
+		k = int32(len(ev.groupNames))
+		e.groupIndex[key] = k
+		ev.groupNames = append(ev.groupNames, g)
+	}
+	return k
+}
+
 // extend returns s with n more elements, zero.
 func extend[T any](s []T, n int) []T {
 	s = slices.Grow(s, n)[:len(s)+n]
@@ -268,7 +314,13 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 		t, i := &ts[j], lo+j
 		var err error
 		row := ev.Values[i*m : (i+1)*m]
-		if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
+		if ss, ok := s.(*sourceScorer); ok {
+			if src := ev.sourceOf[i]; src >= 0 {
+				err = ss.evaluateSource(t, ev.sourceScorer[src], row)
+			} else {
+				_, err = ss.source(t)
+			}
+		} else if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
 			err = p.evaluate(t, row, ev.Absent[i*m:(i+1)*m])
 		} else {
 			err = s.Evaluate(t, row)
@@ -524,6 +576,16 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 		fronts = gr.ranker.ConstrainedRanks(ranks, points, ev.M, gr.feasible, gr.violation)
 	}
 	gr.ranker.Crowding(crowding, points, ev.M, ranks)
+	if ev.sourceOf != nil && len(valid) > 0 {
+		// The crowding distance divides by the source's number of
+		// objectives, not the columns': the others are 0 here.
+		src := ev.sourceOf[valid[0]]
+		if own := ev.sourceObjectiveCount(src); own > 0 {
+			for j := range crowding {
+				crowding[j] *= float64(ev.M) / float64(own)
+			}
+		}
+	}
 	for j, i := range valid {
 		r.Ranks[i], r.Crowding[i], r.Fronts[i] = ranks[j], crowding[j], fronts
 	}
@@ -575,11 +637,14 @@ func (ev *Evaluation) partition(scope Scope) []Batch {
 		all[pos[b]] = i
 		pos[b]++
 	}
-	if scope == ScopeBatch {
+	if scope == ScopeBatch && ev.sourceOf == nil {
 		for bi := range batches {
 			batches[bi].Groups = []Group{{Members: batches[bi].Members}}
 		}
 		return batches
+	}
+	if scope == ScopeBatch {
+		return ev.partitionBySource(batches)
 	}
 	// Within each batch, the group of each member by order of first
 	// appearance, then the members of every group in one array. local maps

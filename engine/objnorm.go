@@ -65,17 +65,18 @@ func normalizeColumn(dst, x []float64, norm ObjectiveNorm, order []int) []int {
 }
 
 // structured reports whether the scores of opts on ev are more than
-// sum_k w_k o'_k: ev has gates or constraints, or opts normalises the
-// objectives.
+// sum_k w_k o'_k: ev has gates, constraints or sources, or opts
+// normalises the objectives.
 func (ev *Evaluation) structured(opts Options) bool {
-	return ev.GateShut != nil || ev.Violation != nil || (opts.NormalizeObjectives != "" && opts.NormalizeObjectives != NormNone)
+	return ev.GateShut != nil || ev.Violation != nil || ev.sourceOf != nil || (opts.NormalizeObjectives != "" && opts.NormalizeObjectives != NormNone)
 }
 
 // structuredScores returns the terms t_ik = g_ik * o'(N_k(x_ik)) of every
 // valid trajectory (row-major as Values; g_ik is 0 where a gate shuts
 // objective k, else 1; N_k the normalisation over the valid members of
 // the comparison group of batches), and writes the scores
-// s_i = sum_k w_k t_ik - lambda v_i, v_i the violation, into scores.
+// s_i = sum_k w_k t_ik - lambda v_i, v_i the violation, into scores; with
+// sources, w_k is the trajectory's source's weight (sources.go).
 func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective, opts Options, batches []Batch) []float64 {
 	m := ev.M
 	terms := make([]float64, len(ev.Values))
@@ -124,14 +125,18 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 			}
 		}
 	}
+	base := make([]float64, len(objectives))
+	for k, o := range objectives {
+		base[k] = o.Weight
+	}
 	for i := range ev.N() {
 		scores[i] = math.NaN()
 		if !ev.Valid[i] {
 			continue
 		}
 		s := 0.0
-		for k, o := range objectives {
-			s += o.Weight * terms[i*m+k]
+		for k, w := range ev.weightsOf(i, base) {
+			s += w * terms[i*m+k]
 		}
 		if ev.Violation != nil {
 			s -= opts.Penalty * ev.Violation[i]

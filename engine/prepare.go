@@ -286,6 +286,12 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		ConstraintHolds: ev.ConstraintHolds,
 		GateShut:        ev.GateShut,
 		feasible:        ev.feasible,
+
+		SourceNames:   ev.SourceNames,
+		sourceOf:      ev.sourceOf,
+		sourceScorer:  ev.sourceScorer,
+		sourceWeights: ev.sourceWeights,
+		sourceColumns: ev.sourceColumns,
 		stepCounts:      ev.stepCounts,
 		groupOf:         ev.groupOf,
 		groupNames:      ev.groupNames,

@@ -14,7 +14,8 @@ import (
 
 // AppendRewardJSON appends trajectory i's record, whose ID is id:
 // {"id","batch","group","score","reward","pareto_rank","crowding","valid","objectives":{name: raw value}},
-// with "feasible" and "violation" after "valid" when the evaluation has
+// with "source" after "group" when the trajectories are scored by source,
+// "feasible" and "violation" after "valid" when the evaluation has
 // constraints, then "logged_advantage" when it has the trainer's logged
 // advantages (engine.Evaluation.Logged).
 func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
@@ -32,6 +33,10 @@ func appendRecordHead(buf []byte, id []byte, ev *engine.Evaluation, i int) []byt
 	buf = strconv.AppendInt(buf, ev.StepOf(i), 10)
 	buf = append(buf, `,"group":`...)
 	buf = AppendJSONString(buf, ev.GroupOf(i))
+	if ev.HasSources() {
+		buf = append(buf, `,"source":`...)
+		buf = AppendJSONString(buf, ev.SourceOf(i))
+	}
 	return append(buf, ',')
 }
 
@@ -75,6 +80,10 @@ func appendRecordObjectives(buf []byte, ev *engine.Evaluation, i int) []byte {
 		}
 		buf = AppendJSONString(buf, o.Name)
 		buf = append(buf, ':')
+		if !ev.HasObjective(i, k) {
+			buf = append(buf, "null"...) // another source's objective
+			continue
+		}
 		buf = AppendJSONNumber(buf, ev.Row(i)[k])
 	}
 	return append(buf, "}}"...)
