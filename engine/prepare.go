@@ -292,9 +292,9 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		sourceScorer:  ev.sourceScorer,
 		sourceWeights: ev.sourceWeights,
 		sourceColumns: ev.sourceColumns,
-		stepCounts:      ev.stepCounts,
-		groupOf:         ev.groupOf,
-		groupNames:      ev.groupNames,
+		stepCounts:    ev.stepCounts,
+		groupOf:       ev.groupOf,
+		groupNames:    ev.groupNames,
 	}
 	for _, i := range bad {
 		out.Valid[i] = false
