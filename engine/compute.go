@@ -98,11 +98,19 @@ func validMembers(buf []int, members []int, valid []bool) []int {
 func (rw *rewarder) batch(res *Result, b *Batch) {
 	opts := res.Options
 	batchStd1 := math.NaN()
+	var sourceStd1 []float64 // with sources, the batch std of each source's scores
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
-		buf := getScratch(len(b.Members))
-		*buf = gather(*buf, res.Scores, res.validOf(b))
-		batchStd1 = opts.std(*buf)
-		putScratch(buf)
+		if res.sourceOf != nil {
+			sourceStd1 = make([]float64, len(res.SourceNames))
+			for src, idx := range res.bySource(res.validOf(b)) {
+				sourceStd1[src] = opts.std(gather(nil, res.Scores, idx))
+			}
+		} else {
+			buf := getScratch(len(b.Members))
+			*buf = gather(*buf, res.Scores, res.validOf(b))
+			batchStd1 = opts.std(*buf)
+			putScratch(buf)
+		}
 	}
 	if opts.Method == GDPO {
 		rw.gdpo(res, b)
@@ -111,7 +119,11 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		w.idx = validMembers(w.idx, g.Members, res.Valid)
-		w.group(res, w.idx, batchStd1)
+		std1 := batchStd1
+		if sourceStd1 != nil && len(w.idx) > 0 {
+			std1 = sourceStd1[res.sourceOf[w.idx[0]]] // a group is of one source
+		}
+		w.group(res, w.idx, std1)
 		fillInvalid(res, g.Members)
 	})
 }
@@ -337,8 +349,20 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	})
 	// The batch's valid members and a scratch array, not the rewarder's,
 	// which would keep a batch-sized array for every group after.
+	if res.sourceOf != nil {
+		for _, idx := range res.bySource(res.validOf(b)) {
+			gdpoNormalize(res, idx, eps)
+		}
+		return
+	}
+	gdpoNormalize(res, res.validOf(b), eps)
+}
+
+// gdpoNormalize normalises the per-objective sums of idx, the valid
+// members of a batch (of one source, with sources), minus the penalty:
+// gdpo's last step.
+func gdpoNormalize(res *Result, idx []int, eps float64) {
 	// Gathered and written back on every core, a range of members each.
-	idx := res.validOf(b)
 	buf := getScratch(len(idx))
 	defer putScratch(buf)
 	r := (*buf)[:len(idx)]

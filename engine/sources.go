@@ -414,3 +414,15 @@ func (ev *Evaluation) HasObjective(i, k int) bool {
 	src := ev.sourceOf[i]
 	return src >= 0 && ev.sourceColumns[src][k]
 }
+
+// bySource splits idx, trajectories of res, by source index (a
+// trajectory of unknown source, invalid, in none).
+func (res *Result) bySource(idx []int) [][]int {
+	out := make([][]int, len(res.SourceNames))
+	for _, i := range idx {
+		if src := res.sourceOf[i]; src >= 0 {
+			out[src] = append(out[src], i)
+		}
+	}
+	return out
+}

@@ -181,3 +181,76 @@ func TestSourcesBadInput(t *testing.T) {
 		t.Fatalf("a source of no section, with top-level objectives: valid %v, score %v, want true, 3", res.Valid[0], res.Scores[0])
 	}
 }
+
+func TestSourcesBatchNormalisation(t *testing.T) {
+	// gdpo and grpo --scale batch normalise over the batch's trajectories
+	// of one source: by hand, over the random data.
+	ts := sourceData(8, 80)
+	eps := DefaultEpsilon
+	for _, method := range []Method{GDPO, GRPO} {
+		cfg := sourceConfig(method, ScopeGroup)
+		cfg.Scale = string(ScaleBatch)
+		c, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := c.Compute(ts, method)
+		r := make([]float64, len(ts))
+		if method == GDPO {
+			for _, idx := range sourceGroups(ts, ScopeGroup) {
+				if len(idx) < 2 {
+					continue
+				}
+				for k := range 2 {
+					x := make([]float64, len(idx))
+					var w float64
+					for j, i := range idx {
+						o, ws := sourceVector(&ts[i])
+						x[j], w = o[k], ws[k]
+					}
+					mean, std := stats.Mean(x), stats.SampleStd(x)
+					for j, i := range idx {
+						r[i] += w * (x[j] - mean) / (std + eps)
+					}
+				}
+			}
+		} else {
+			for i := range ts {
+				o, w := sourceVector(&ts[i])
+				r[i] = w[0]*o[0] + w[1]*o[1]
+			}
+		}
+		for _, batch := range sourceGroups(ts, ScopeBatch) {
+			x := make([]float64, len(batch))
+			for j, i := range batch {
+				x[j] = r[i]
+			}
+			std := stats.SampleStd(x)
+			if method == GDPO {
+				mean := stats.Mean(x)
+				for j, i := range batch {
+					if want := (x[j] - mean) / (std + eps); !near(res.Rewards[i], want) {
+						t.Fatalf("gdpo: trajectory %d reward %v, want %v", i, res.Rewards[i], want)
+					}
+				}
+				continue
+			}
+			// grpo, scale batch: (s - the group's mean) / (the source's batch std + eps).
+			for _, idx := range sourceGroups(ts, ScopeGroup) {
+				if ts[idx[0]].Batch != ts[batch[0]].Batch || ts[idx[0]].Metadata["src"] != ts[batch[0]].Metadata["src"] {
+					continue
+				}
+				s := make([]float64, len(idx))
+				for j, i := range idx {
+					s[j] = r[i]
+				}
+				mean := stats.Mean(s)
+				for j, i := range idx {
+					if want := (s[j] - mean) / (std + eps); !near(res.Rewards[i], want) {
+						t.Fatalf("grpo: trajectory %d reward %v, want %v", i, res.Rewards[i], want)
+					}
+				}
+			}
+		}
+	}
+}
