@@ -452,7 +452,8 @@ type Ranking struct {
 	// Batches in ascending order of Step.
 	Batches []Batch
 	// Ranks holds each trajectory's 0-based Pareto rank within its
-	// comparison group, -1 for an invalid trajectory.
+	// comparison group (by constrained domination with constraints:
+	// pareto.ConstrainedRanks), -1 for an invalid trajectory.
 	Ranks []int
 	// Crowding holds each trajectory's crowding distance within its front
 	// (+Inf at the boundaries), NaN for an invalid trajectory.
