@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -93,5 +94,53 @@ func TestConstraintCLI(t *testing.T) {
 	_, errOut, code = run(t, "", "compute", "--constraint", "safety > 1", data)
 	if code != 0 || !strings.Contains(errOut, "warning: every one of the 2 valid trajectories breaks a constraint (safety > 1)") {
 		t.Fatalf("status %d, stderr %s", code, errOut)
+	}
+}
+
+// TestStructureConfigKeys: every flag of issue 25 has a config key that
+// gives the same output.
+func TestStructureConfigKeys(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"a","group":"p","metadata":{"acc":1,"safety":0.5,"fmt":1}}
+{"id":"b","group":"p","metadata":{"acc":0,"safety":0.95,"fmt":0}}
+{"id":"c","group":"p","metadata":{"acc":1,"safety":0.97,"fmt":1}}
+`,
+		"cfg.toml": `method = "lexicographic"
+constraint = ["safety >= 0.9"]
+penalty = 0.5
+gate = ["fmt: acc == 1"]
+normalize_objectives = "minmax"
+priority = ["acc", "safety"]
+priority_tolerance = { safety = 0.1 }
+`,
+	})
+	data := filepath.Join(dir, "data.jsonl")
+	fromConfig, errOut, code := run(t, "", "compute", "--config", filepath.Join(dir, "cfg.toml"), data)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	fromFlags, errOut, code := run(t, "", "compute", "--method", "lexicographic", "--constraint", "safety >= 0.9", "--penalty", "0.5",
+		"--gate", "fmt: acc == 1", "--normalize-objectives", "minmax", "--priority", "acc,safety", "--priority-tolerance", "safety=0.1", data)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if fromConfig != fromFlags {
+		t.Fatalf("config:\n%s\nflags:\n%s", fromConfig, fromFlags)
+	}
+	// a breaks the constraint by 0.4: last; then b (acc 0), then c
+	// (acc 1): u = 0, 0.5, 1, z-scored.
+	want := map[string]float64{"a": -1.224744871391589, "b": 0, "c": 1.224744871391589}
+	for _, line := range strings.Split(strings.TrimSpace(fromFlags), "\n") {
+		var r struct {
+			ID        string  `json:"id"`
+			Reward    float64 `json:"reward"`
+			Violation float64 `json:"violation"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Reward-want[r.ID]) > 1e-9 || (r.ID == "a") != (r.Violation > 0.39) {
+			t.Errorf("%s: reward %v violation %v, want reward %v", r.ID, r.Reward, r.Violation, want[r.ID])
+		}
 	}
 }
