@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -181,13 +182,19 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 }
 
 // writeRewardsCSV writes the columns id,batch,group,score,reward,
-// pareto_rank,crowding,valid, logged_advantage when the trainer's advantages
-// are known, kept with --filter-groups (kept not nil), then one per
-// objective; a non-finite value is an empty cell and an infinite crowding
-// distance "inf".
+// pareto_rank,crowding,valid, feasible and violation with constraints,
+// logged_advantage when the trainer's advantages are known, kept with
+// --filter-groups (kept not nil), then one per objective; a non-finite
+// value is an empty cell and an infinite crowding distance "inf".
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
+	if res.HasSources() {
+		header = slices.Insert(header, 3, "source")
+	}
+	if res.HasConstraints() {
+		header = append(header, "feasible", "violation")
+	}
 	if res.Logged != nil {
 		header = append(header, "logged_advantage")
 	}
@@ -205,13 +212,22 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
 			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
+		if res.HasSources() {
+			row = slices.Insert(row, 3, res.SourceOf(i))
+		}
+		if res.HasConstraints() {
+			row = append(row, strconv.FormatBool(res.Feasible(i)), csvNumber(res.ViolationOf(i)))
+		}
 		if res.Logged != nil {
 			row = append(row, csvNumber(res.Logged[i]))
 		}
 		if kept != nil {
 			row = append(row, strconv.FormatBool(kept[i]))
 		}
-		for _, v := range res.Row(i) {
+		for k, v := range res.Row(i) {
+			if !res.HasObjective(i, k) {
+				v = math.NaN() // another source's objective: an empty cell
+			}
 			row = append(row, csvNumber(v))
 		}
 		if err := cw.Write(row); err != nil {

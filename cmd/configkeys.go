@@ -9,7 +9,7 @@ import (
 
 // validConfigKeys lists what a config file may set, for the error about a
 // key that is none of them.
-const validConfigKeys = "computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, epsilon, std, group_of_one, nansum, from, group_by, batch_by, id_by, logged_advantage, match_logged, prompt_by, task_metric, pass_threshold, filter_groups, [[objective]] name/expr/goal/weight"
+const validConfigKeys = "computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, epsilon, std, group_of_one, nansum, from, group_by, batch_by, id_by, logged_advantage, match_logged, prompt_by, task_metric, pass_threshold, filter_groups, constraint, penalty, gate, normalize_objectives, priority, priority_tolerance, source_by, [sources.NAME] objective/weights, [[objective]] name/expr/goal/weight"
 
 // unknownKeysError is the error for the keys of the config file at path,
 // whose text is text, that no setting reads: "PATH:LINE: unknown key K",

@@ -109,6 +109,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, err
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	if w := res.InfeasibleWarning(); w != "" {
+		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
 	for _, note := range p.check.Notes {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}

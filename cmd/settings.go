@@ -46,11 +46,18 @@ type settings struct {
 	promptBy, taskMetric           string
 	passThreshold                  float64
 	filterGroups                   string
+	// constraints, gates, penalty, normalizeObjectives, priority and
+	// priorityTolerance are the objectives' structure (issue 25).
+	constraints, gates          []string
+	penalty                     float64
+	normalizeObjectives         string
+	priority, priorityTolerance string
+	sourceBy                    string
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.computer, "computer", "", "scorer: pareto or svrl (default pareto)")
-	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.Methods)+" (default pareto; the layout's for verl and TRL data: grpo)")
+	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.AllMethods())+" (default pareto; the layout's for verl and TRL data: grpo)")
 	f.StringArrayVar(&s.objectives, "objective", nil, "pareto objective `NAME=EXPR` (repeatable, order kept)")
 	f.StringArrayVar(&s.minimize, "minimize", nil, "minimise the objective `NAME` (repeatable)")
 	f.StringArrayVar(&s.weights, "weight", nil, "weight of an objective, `NAME=W` (repeatable)")
@@ -78,6 +85,13 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.taskMetric, "task-metric", "", "the task metric: an objective `NAME` or a field EXPR (default the first objective; verl's acc when the dump has it)")
 	f.Float64Var(&s.passThreshold, "pass-threshold", prompts.DefaultPassThreshold, "a completion passes when its task metric is >= `X`")
 	f.StringVar(&s.filterGroups, "filter-groups", "", "DAPO's filter as a what-if: drop the groups whose objective `NAME` has zero spread before the rewards are computed (verl's algorithm.filter_groups.metric)")
+	f.StringArrayVar(&s.constraints, "constraint", nil, "constraint `EXPR` over objectives and fields, e.g. 'safety >= 0.9' (repeatable): pareto ranks feasible fronts first, then by violation; scalar methods reward score - penalty * violation")
+	f.Float64Var(&s.penalty, "penalty", engine.DefaultPenalty, "lambda of score - lambda * violation, with --constraint")
+	f.StringArrayVar(&s.gates, "gate", nil, "`'NAME: EXPR'`: objective NAME's term counts in the score only where EXPR holds, else 0 (repeatable); pareto ranks see the objectives as they are")
+	f.StringVar(&s.normalizeObjectives, "normalize-objectives", "", "normalise each objective within its comparison group (--scope) before weighting: "+names(engine.ObjectiveNorms)+" (default none)")
+	f.StringVar(&s.sourceBy, "source-by", "", "set each record's source to `EXPR` (e.g. data_source): scored by its [sources.NAME] objectives of the config, compared within its source")
+	f.StringVar(&s.priority, "priority", "", "lexicographic's objectives in order of priority, `a,b,c`")
+	f.StringVar(&s.priorityTolerance, "priority-tolerance", "", "lexicographic's tolerances, `a=0.01,b=1`: values tie in the same bucket floor(x / t)")
 	f.BoolVar(&s.matchLogged, "match-logged", false, "compute with the trainer settings (method, scale, epsilon, group of one, weights) that reproduce the logged advantage; a loud warning when none does")
 }
 
@@ -86,14 +100,15 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		return cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)
 	}
 	for flag, values := range map[string][]string{
-		"computer":     strs(engine.Computers),
-		"method":       strs(engine.Methods),
-		"scope":        strs(engine.Scopes),
-		"scale":        strs(engine.Scales),
-		"input-format": loaders.FormatNames(),
-		"from":         layoutNames(),
-		"group-of-one": strs(engine.GroupOfOnes),
-		"std":          strs(engine.Stds),
+		"computer":             strs(engine.Computers),
+		"method":               strs(engine.AllMethods()),
+		"scope":                strs(engine.Scopes),
+		"scale":                strs(engine.Scales),
+		"input-format":         loaders.FormatNames(),
+		"from":                 layoutNames(),
+		"group-of-one":         strs(engine.GroupOfOnes),
+		"std":                  strs(engine.Stds),
+		"normalize-objectives": strs(engine.ObjectiveNorms),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
 	}
@@ -146,6 +161,21 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 			return cfg, usagef("--task-metric %q and --%s %q: give one (--%s is its older name)", s.taskMetric, healthTaskFlag, f.Value.String(), healthTaskFlag)
 		}
 		cfg.TaskMetric = f.Value.String()
+	}
+	set("penalty", func() { cfg.Penalty = &s.penalty })
+	set("source-by", func() { cfg.SourceBy = s.sourceBy })
+	set("normalize-objectives", func() { cfg.NormalizeObjectives = s.normalizeObjectives })
+	cfg.Constraints = append(slices.Clone(cfg.Constraints), s.constraints...)
+	cfg.Gates = append(slices.Clone(cfg.Gates), s.gates...)
+	if flags.Changed("priority") {
+		cfg.Priority = splitList(s.priority)
+	}
+	if flags.Changed("priority-tolerance") {
+		tol, err := parseTolerances(s.priorityTolerance)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.PriorityTolerance = tol
 	}
 	if len(s.objectives) > 0 {
 		objs, err := parseObjectives(s.objectives)
@@ -232,6 +262,31 @@ func parseObjectives(specs []string) ([]engine.ObjectiveConfig, error) {
 	return objs, nil
 }
 
+// splitList splits "a, b,c" into its names.
+func splitList(text string) []string {
+	var out []string
+	for _, name := range strings.Split(text, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// parseTolerances reads --priority-tolerance's "a=0.01,b=1".
+func parseTolerances(text string) (map[string]float64, error) {
+	tol := map[string]float64{}
+	for _, spec := range splitList(text) {
+		name, value, ok := strings.Cut(spec, "=")
+		t, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if !ok || strings.TrimSpace(name) == "" || err != nil {
+			return nil, usagef("--priority-tolerance %q: want NAME=T with T a number", spec)
+		}
+		tol[strings.TrimSpace(name)] = t
+	}
+	return tol, nil
+}
+
 func parseWeights(specs []string) (map[string]float64, error) {
 	weights := map[string]float64{}
 	for _, spec := range specs {
@@ -291,9 +346,13 @@ func newComputer(cfg engine.Config, first *engine.Trajectory) (*engine.RewardCom
 // data is read. A pareto config without objectives is checked once they are
 // inferred.
 func checkConfig(cfg engine.Config) error {
-	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 {
+	if (cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)) && len(cfg.Objectives) == 0 && len(cfg.Sources) == 0 {
 		probe := cfg
-		probe.Weights, probe.Minimize = nil, nil
+		// Names of objectives not yet inferred are checked once they are.
+		probe.Weights, probe.Minimize, probe.Gates, probe.Priority, probe.PriorityTolerance = nil, nil, nil, nil, nil
+		if probe.Method == string(engine.Lexicographic) && len(cfg.Priority) > 0 {
+			probe.Method = ""
+		}
 		probe.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 		_, err := engine.New(probe)
 		if err != nil {

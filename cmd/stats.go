@@ -152,6 +152,16 @@ type batchJSON struct {
 	Score             summaryJSON     `json:"score"`
 	Reward            summaryJSON     `json:"reward"`
 	Correlation       [][]number      `json:"correlation"`
+	// Collapse is the share of the CollapseGroups groups of distinct
+	// objective vectors where distinct vectors get identical rewards.
+	Collapse       number `json:"collapse"`
+	CollapseGroups int    `json:"collapse_groups"`
+	// Feasible is the share of valid trajectories meeting every
+	// constraint, Constraints each one's share (with --constraint).
+	Feasible    *number          `json:"feasible,omitempty"`
+	Constraints []constraintJSON `json:"constraints,omitempty"`
+	// Sources splits the batch by source (with source_by).
+	Sources []sourceJSON `json:"sources,omitempty"`
 	// Logged compares the rewards with the trainer's logged advantages,
 	// when the input has them; Agreement the trainer-style rewards.
 	Logged    *loggedJSON    `json:"logged_advantage,omitempty"`
@@ -174,6 +184,23 @@ type agreementJSON struct {
 	MaxAbsDiff   number  `json:"max_abs_diff"`
 	ReproducedBy *string `json:"reproduced_by"`
 	Warning      string  `json:"warning,omitempty"`
+}
+
+// sourceJSON is engine.SourceStats.
+type sourceJSON struct {
+	Source       string          `json:"source"`
+	Trajectories int             `json:"trajectories"`
+	Invalid      int             `json:"invalid"`
+	Objectives   []objectiveJSON `json:"objectives"`
+	Score        summaryJSON     `json:"score"`
+	Reward       summaryJSON     `json:"reward"`
+}
+
+// constraintJSON is a constraint and the share of a batch's valid
+// trajectories that meet it.
+type constraintJSON struct {
+	Expr     string `json:"expr"`
+	Feasible number `json:"feasible"`
 }
 
 // loggedJSON is engine.LoggedComparison.
@@ -214,6 +241,22 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			FracZeroStdGroups: number(st.FracZeroStdGroups),
 			Score:             newSummaryJSON(st.Score),
 			Reward:            newSummaryJSON(st.Reward),
+		}
+		for _, ss := range res.SourceStats(&res.Batches[len(r.Batches)]) {
+			sj := sourceJSON{Source: ss.Source, Trajectories: ss.Trajectories, Invalid: ss.Invalid, Score: newSummaryJSON(ss.Score), Reward: newSummaryJSON(ss.Reward)}
+			for _, o := range ss.Objectives {
+				sj.Objectives = append(sj.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
+			}
+			b.Sources = append(b.Sources, sj)
+		}
+		collapse, groups := res.Collapse(&res.Batches[len(r.Batches)])
+		b.Collapse, b.CollapseGroups = number(collapse), groups
+		if res.HasConstraints() {
+			feasible := number(st.Feasible)
+			b.Feasible = &feasible
+			for c, def := range res.Constraints {
+				b.Constraints = append(b.Constraints, constraintJSON{def.Expr, number(st.ConstraintFeasible[c])})
+			}
 		}
 		for _, o := range st.Objectives {
 			b.Objectives = append(b.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
@@ -261,6 +304,10 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 			return err
 		}
 		if err := writeCorrelation(w, r.Objectives, b.Correlation); err != nil {
+			return err
+		}
+		writeStructure(w, b)
+		if err := writeSources(w, b.Sources); err != nil {
 			return err
 		}
 		if l := b.Logged; l != nil {
@@ -322,4 +369,37 @@ func tableNumber(x float64) string {
 		return strconv.FormatFloat(x, 'e', 3, 64)
 	}
 	return strconv.FormatFloat(x, 'f', 4, 64)
+}
+
+// writeStructure prints a batch's collapse diagnostic and, with
+// constraints, its feasible shares.
+func writeStructure(w io.Writer, b batchJSON) {
+	fmt.Fprintf(w, "collapse %s: of %d groups of distinct objective vectors, the share where distinct vectors get identical rewards\n",
+		tableNumber(float64(b.Collapse)), b.CollapseGroups)
+	if b.Feasible == nil {
+		return
+	}
+	parts := make([]string, len(b.Constraints))
+	for c, x := range b.Constraints {
+		parts[c] = textsafe.Line(x.Expr) + " " + tableNumber(float64(x.Feasible))
+	}
+	fmt.Fprintf(w, "feasible %s (%s)\n", tableNumber(float64(*b.Feasible)), strings.Join(parts, ", "))
+}
+
+// writeSources prints a batch's statistics by source.
+func writeSources(w io.Writer, sources []sourceJSON) error {
+	for _, src := range sources {
+		fmt.Fprintf(w, "source %s: %d trajectories (%d invalid)\n", textsafe.Line(src.Source), src.Trajectories, src.Invalid)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
+		for _, o := range src.Objectives {
+			writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
+		}
+		writeSummaryRow(tw, "score", "", src.Score)
+		writeSummaryRow(tw, "reward", "", src.Reward)
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -70,6 +70,19 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		stepCounts: ev.stepCounts,
 		groupOf:    ev.groupOf,
 		groupNames: ev.groupNames,
+
+		Constraints:     ev.Constraints,
+		Gates:           ev.Gates,
+		Violation:       ev.Violation,
+		ConstraintHolds: ev.ConstraintHolds,
+		GateShut:        ev.GateShut,
+		feasible:        ev.feasible,
+
+		SourceNames:   ev.SourceNames,
+		sourceOf:      ev.sourceOf,
+		sourceScorer:  ev.sourceScorer,
+		sourceWeights: ev.sourceWeights,
+		sourceColumns: ev.sourceColumns,
 	}
 	ev.mu.Lock()
 	if ev.appended.Swap(true) {
@@ -102,6 +115,19 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 	}
 	l := &appendLine{}
 	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
+	inner, st := unstructured(s)
+	if st != nil {
+		l.evaluator.constraints, l.evaluator.gates = len(st.constraints), len(st.gates)
+	}
+	if ss, ok := inner.(*sourceScorer); ok {
+		l.evaluator.sources = newSourceEvaluator(ss, ev)
+		// The groups' index by source and value (Evaluator.sourceGroup).
+		index = make(map[string]int32, len(ev.groupNames))
+		for i, g := range ev.groupOf {
+			index[sourceKey(ev.sourceOf[i], ev.groupNames[g])] = g
+		}
+		l.evaluator.groupIndex = index
+	}
 	return l
 }
 
@@ -124,17 +150,31 @@ func (ev *Evaluation) clip() {
 	ev.Absent = slices.Clip(ev.Absent)
 	ev.Valid = slices.Clip(ev.Valid)
 	ev.Causes = slices.Clip(ev.Causes)
+	ev.Violation = slices.Clip(ev.Violation)
+	ev.feasible = slices.Clip(ev.feasible)
+	ev.ConstraintHolds = slices.Clip(ev.ConstraintHolds)
+	ev.GateShut = slices.Clip(ev.GateShut)
 	ev.batches = slices.Clip(ev.batches)
 	ev.stepCounts = slices.Clip(ev.stepCounts)
 	ev.groupOf = slices.Clip(ev.groupOf)
 	ev.groupNames = slices.Clip(ev.groupNames)
+	ev.SourceNames = slices.Clip(ev.SourceNames)
+	ev.sourceOf = slices.Clip(ev.sourceOf)
+	ev.sourceScorer = slices.Clip(ev.sourceScorer)
+	ev.sourceWeights = slices.Clip(ev.sourceWeights)
+	ev.sourceColumns = slices.Clip(ev.sourceColumns)
 }
 
 // Filter returns the evaluation of the trajectories i of ev for which
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames)}
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates,
+		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
+	if ev.sourceOf != nil {
+		out.sourceOf = []int32{}
+	}
+	c := len(ev.Constraints)
 	for i := range ev.N() {
 		if !keep(i) {
 			continue
@@ -145,9 +185,20 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])
+		if ev.Violation != nil {
+			out.Violation = append(out.Violation, ev.Violation[i])
+			out.feasible = append(out.feasible, ev.feasible[i])
+			out.ConstraintHolds = append(out.ConstraintHolds, ev.ConstraintHolds[i*c:(i+1)*c]...)
+		}
+		if ev.GateShut != nil {
+			out.GateShut = append(out.GateShut, ev.GateShut[i*ev.M:(i+1)*ev.M]...)
+		}
 		out.batches = append(out.batches, ev.batches[i])
 		out.stepCounts = append(out.stepCounts, ev.stepCounts[i])
 		out.groupOf = append(out.groupOf, ev.groupOf[i])
+		if ev.sourceOf != nil {
+			out.sourceOf = append(out.sourceOf, ev.sourceOf[i])
+		}
 	}
 	return out
 }
@@ -172,7 +223,9 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		return nil, err
 	}
 	from, n := prev.Evaluation.N(), ev.N()
-	if !ev.extends(prev.Evaluation) {
+	if !ev.extends(prev.Evaluation) || ev.structured(prev.Options) {
+		// Normalised objectives depend on the whole group, and
+		// structured scores are computed whole (objnorm.go).
 		return ev.ComputeContext(ctx, prev.Options)
 	}
 	added := ev.rowsByStep(from)

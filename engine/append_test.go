@@ -63,11 +63,11 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 			steps := [][]int64{{5}, {3, 5}, {7}, {1}, {5, 9}}[rng.IntN(5)]
 			chunks = append(chunks, appendTrajectories(rng, rng.IntN(30), steps...))
 		}
-		for _, method := range Methods {
+		for _, method := range AllMethods() {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {
 					normalize := rng.IntN(2) == 0
-					c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize})
+					c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 					if err != nil {
 						t.Fatal(err)
 					}

@@ -36,6 +36,12 @@ type BatchStats struct {
 	// FracZeroStdGroups is the fraction of comparison groups (holding a
 	// valid trajectory) whose scores all equal: TRL's frac_reward_zero_std.
 	FracZeroStdGroups float64
+	// Feasible is the share of the valid trajectories that meet every
+	// constraint (1 without constraints, NaN without valid trajectories),
+	// ConstraintFeasible the share that meets each (nil without
+	// constraints).
+	Feasible           float64
+	ConstraintFeasible []float64
 }
 
 // Stats returns the statistics of every batch, in ascending step order.
@@ -59,6 +65,7 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 		})
 	out := *st
 	out.Objectives = slices.Clone(st.Objectives)
+	out.ConstraintFeasible = slices.Clone(st.ConstraintFeasible)
 	if st.Correlation != nil {
 		out.Correlation = make([][]float64, len(st.Correlation))
 	}
@@ -104,6 +111,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
+	res.structureStats(&st, b, valid)
 	return st
 }
 

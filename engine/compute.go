@@ -80,6 +80,8 @@ func (ev *Evaluation) ComputeContext(ctx context.Context, opts Options) (*Result
 type rewarder struct {
 	idx, idx2, ord, present []int
 	x, u                    []float64
+	// priorities are lexicographic's, resolved on first use.
+	priorities []priorityKey
 }
 
 // valid returns the valid members of members (reusing buf).
@@ -96,11 +98,19 @@ func validMembers(buf []int, members []int, valid []bool) []int {
 func (rw *rewarder) batch(res *Result, b *Batch) {
 	opts := res.Options
 	batchStd1 := math.NaN()
+	var sourceStd1 []float64 // with sources, the batch std of each source's scores
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
-		buf := getScratch(len(b.Members))
-		*buf = gather(*buf, res.Scores, res.validOf(b))
-		batchStd1 = opts.std(*buf)
-		putScratch(buf)
+		if res.sourceOf != nil {
+			sourceStd1 = make([]float64, len(res.SourceNames))
+			for src, idx := range res.bySource(res.validOf(b)) {
+				sourceStd1[src] = opts.std(gather(nil, res.Scores, idx))
+			}
+		} else {
+			buf := getScratch(len(b.Members))
+			*buf = gather(*buf, res.Scores, res.validOf(b))
+			batchStd1 = opts.std(*buf)
+			putScratch(buf)
+		}
 	}
 	if opts.Method == GDPO {
 		rw.gdpo(res, b)
@@ -109,7 +119,11 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		w.idx = validMembers(w.idx, g.Members, res.Valid)
-		w.group(res, w.idx, batchStd1)
+		std1 := batchStd1
+		if sourceStd1 != nil && len(w.idx) > 0 {
+			std1 = sourceStd1[res.sourceOf[w.idx[0]]] // a group is of one source
+		}
+		w.group(res, w.idx, std1)
 		fillInvalid(res, g.Members)
 	})
 }
@@ -166,6 +180,11 @@ func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
 		}
 	case ParetoCrowding:
 		rw.paretoCrowding(u, res, idx)
+	case Lexicographic:
+		if rw.priorities == nil {
+			rw.priorities = priorityKeys(res.Objectives, opts)
+		}
+		rw.idx2 = lexicographicRewards(u, res, rw.priorities, idx, rw.idx2)
 	}
 	if normalize {
 		stats.ZScores(u, u)
@@ -288,7 +307,9 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 
 // gdpo writes GDPO's rewards for a batch: each objective normalised within
 // its comparison group, g_k = (o'_k - mean) / (std1 + eps) (0 in a group of
-// one), summed with the weights, R = sum_k w_k g_k, then R normalised over
+// one), summed with the weights, R = sum_k w_k g_k - lambda v (v the
+// violation, with constraints; o'_k the term t_k of a gated or normalised
+// objective, objnorm.go), then R normalised over
 // the batch's valid trajectories, A = (R - mean) / (std1 + eps) (0 for a
 // batch of one), or only centred, A = R - mean, with normalize off; eps is
 // Options.Epsilon, std1 the std Options.Std names (sample or population).
@@ -297,7 +318,7 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 // does (nanmean, nanstd, then nansum); an objective present in fewer than
 // two members adds 0 (TRL's nanstd is NaN then).
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
-	m, eps := res.M, res.Options.epsilon()
+	eps := res.Options.epsilon()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		idx := validMembers(w.idx, g.Members, res.Valid)
 		w.idx = idx
@@ -307,7 +328,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 		if len(idx) < 2 {
 			return
 		}
-		for k, o := range res.Objectives {
+		for k := range res.Objectives {
 			present := idx
 			if res.Absent != nil {
 				present = w.presentOf(res, idx, k)
@@ -318,18 +339,30 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			x := grow(w.x, len(present))
 			w.x = x
 			for j, i := range present {
-				x[j] = o.Orient(res.Values[i*m+k])
+				x[j] = res.term(i, k)
 			}
 			mean, std1 := stats.Mean(x), res.Options.std(x)
 			for j, i := range present {
-				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(o.Weight, x[j], mean, std1+eps))
+				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}
 		}
 	})
 	// The batch's valid members and a scratch array, not the rewarder's,
 	// which would keep a batch-sized array for every group after.
+	if res.sourceOf != nil {
+		for _, idx := range res.bySource(res.validOf(b)) {
+			gdpoNormalize(res, idx, eps)
+		}
+		return
+	}
+	gdpoNormalize(res, res.validOf(b), eps)
+}
+
+// gdpoNormalize normalises the per-objective sums of idx, the valid
+// members of a batch (of one source, with sources), minus the penalty:
+// gdpo's last step.
+func gdpoNormalize(res *Result, idx []int, eps float64) {
 	// Gathered and written back on every core, a range of members each.
-	idx := res.validOf(b)
 	buf := getScratch(len(idx))
 	defer putScratch(buf)
 	r := (*buf)[:len(idx)]
@@ -337,6 +370,9 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			r[lo+j] = res.Rewards[i]
+			if res.Violation != nil {
+				r[lo+j] = saturate(r[lo+j] - res.Options.Penalty*res.Violation[i])
+			}
 		}
 	})
 	mean, std1 := stats.Mean(r), res.Options.std(r)

@@ -77,6 +77,23 @@ type Config struct {
 	// MatchLogged computes with the trainer settings that reproduce the
 	// logged advantage, when one does (RewardComputer.CheckTrainer).
 	MatchLogged *bool `toml:"match_logged,omitempty"`
+	// Constraints are the constraint expressions (--constraint), Gates
+	// the gates "NAME: EXPR" (--gate): constraints.go. Penalty is lambda
+	// in score - lambda * violation (default 1).
+	Constraints []string `toml:"constraint,omitempty"`
+	Gates       []string `toml:"gate,omitempty"`
+	Penalty     *float64 `toml:"penalty,omitempty"`
+	// NormalizeObjectives is none (default), minmax, zscore or rank
+	// (objnorm.go).
+	NormalizeObjectives string `toml:"normalize_objectives,omitempty"`
+	// Priority and PriorityTolerance are lexicographic's
+	// (lexicographic.go).
+	Priority          []string           `toml:"priority,omitempty"`
+	PriorityTolerance map[string]float64 `toml:"priority_tolerance,omitempty"`
+	// SourceBy gives each trajectory's source (verl's data_source), and
+	// Sources each source's objectives and weights (sources.go).
+	SourceBy string                  `toml:"source_by,omitempty"`
+	Sources  map[string]SourceConfig `toml:"sources,omitempty"`
 	// EqualGroups says that the groups of a batch should all be of one
 	// size, as a trainer's are: a trainer's layout sets it, and
 	// RewardComputer.CheckTrainer warns of the batches where they are
@@ -114,7 +131,7 @@ type Config struct {
 // Other configs are
 // returned unchanged.
 func (cfg Config) InferObjectives(first *Trajectory) Config {
-	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || first == nil {
+	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || len(cfg.Sources) > 0 || first == nil {
 		return cfg
 	}
 	keys := make([]string, 0, len(first.Metadata))
@@ -174,8 +191,13 @@ func New(cfg Config) (*RewardComputer, error) {
 		}
 	}
 	var scorer Scorer
-	switch computer {
-	case ComputerSVRL:
+	switch {
+	case cfg.SourceBy != "" || len(cfg.Sources) > 0:
+		if computer != ComputerPareto || cfg.SourceBy == "" {
+			return nil, fmt.Errorf("sources need the pareto computer and %s, their expression", SourceBySetting)
+		}
+		scorer, err = cfg.newSourceScorer()
+	case computer == ComputerSVRL:
 		scorer, err = cfg.svrlScorer()
 	default:
 		scorer, err = cfg.paretoScorer()
@@ -184,6 +206,12 @@ func New(cfg Config) (*RewardComputer, error) {
 		return nil, err
 	}
 	if err := cfg.checkNames(scorer.Objectives()); err != nil {
+		return nil, err
+	}
+	if err := CheckPriority(scorer.Objectives(), opts); err != nil {
+		return nil, err
+	}
+	if scorer, err = WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
 		return nil, err
 	}
 	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups}
@@ -235,6 +263,21 @@ func (cfg Config) Options() (Options, error) {
 		if opts.GroupOfOne, err = ParseGroupOfOne(cfg.GroupOfOne); err != nil {
 			return opts, err
 		}
+	}
+	if cfg.Penalty != nil {
+		if p := *cfg.Penalty; !(p >= 0) || math.IsInf(p, 0) {
+			return opts, fmt.Errorf("penalty %v: must be a finite number >= 0", p)
+		}
+		opts.Penalty = *cfg.Penalty
+	}
+	if cfg.NormalizeObjectives != "" {
+		if opts.NormalizeObjectives, err = ParseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
+			return opts, err
+		}
+	}
+	opts.Priority, opts.PriorityTolerance = cfg.Priority, cfg.PriorityTolerance
+	if opts.Method == Lexicographic && len(opts.Priority) == 0 {
+		return opts, errNoPriority
 	}
 	return opts, nil
 }

@@ -39,6 +39,32 @@ type Evaluation struct {
 	// Filter (following a run) do not carry it.
 	Logged []float64
 
+	// Constraints and Gates are the scorer's (constraints.go), nil
+	// without. With constraints, Violation holds each trajectory's
+	// violation and ConstraintHolds, row-major n x len(Constraints),
+	// whether it meets each; with gates, GateShut, row-major as Values,
+	// marks the objectives whose term a gate sets to 0. All are nil
+	// without constraints, or gates; they are meaningful for valid
+	// trajectories only.
+	Constraints     []ConstraintDef
+	Gates           []GateDef
+	Violation       []float64
+	ConstraintHolds []bool
+	GateShut        []bool
+	// feasible is, per trajectory, whether every constraint holds.
+	feasible []bool
+
+	// SourceNames are the sources met (sources.go), in order of first
+	// appearance, and sourceOf each trajectory's index in it (-1 when
+	// source_by could not be evaluated); both nil without sources. Per
+	// source: the index of its scorer (sourceScorer.scorerIndex), its
+	// weight per column and which columns are its objectives.
+	SourceNames   []string
+	sourceOf      []int32
+	sourceScorer  []int
+	sourceWeights [][]float64
+	sourceColumns [][]bool
+
 	batches []int64
 	// stepCounts holds each trajectory's step_count (for the trends).
 	stepCounts []int64
@@ -88,21 +114,43 @@ type Evaluator struct {
 	logged []*Expression
 	// absent: the scorer marks absent objectives (Evaluation.Absent).
 	absent bool
+	// constraints and gates count the scorer's (constraints.go).
+	constraints, gates int
+	// sources is the source scorer's, nil without (sources.go).
+	sources *sourceEvaluator
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
 func NewEvaluator(s Scorer) *Evaluator {
 	objs := s.Objectives()
-	return &Evaluator{
+	e := &Evaluator{
 		ev:      &Evaluation{Objectives: slices.Clone(objs), M: len(objs)},
 		scorers: []Scorer{s},
 		absent:  marksAbsent(s),
+	}
+	e.setStructure(s)
+	return e
+}
+
+// setStructure notes s's constraints and gates in e and its evaluation.
+func (e *Evaluator) setStructure(s Scorer) {
+	inner, st := unstructured(s)
+	if st != nil {
+		e.constraints, e.gates = len(st.constraints), len(st.gates)
+		e.ev.Constraints, e.ev.Gates = st.defs()
+	}
+	if ss, ok := inner.(*sourceScorer); ok {
+		e.sources = newSourceEvaluator(ss, e.ev)
+		if e.ev.sourceOf == nil {
+			e.ev.sourceOf = []int32{}
+		}
 	}
 }
 
 // marksAbsent reports whether s counts missing objectives 0 and says
 // which (ParetoScorer with nansum).
 func marksAbsent(s Scorer) bool {
+	s, _ = unstructured(s)
 	p, ok := s.(*ParetoScorer)
 	return ok && p.nanSum
 }
@@ -118,6 +166,14 @@ func (e *Evaluator) Reserve(n int) {
 	}
 	ev.Valid = slices.Grow(ev.Valid, n)
 	ev.Causes = slices.Grow(ev.Causes, n)
+	if e.constraints > 0 {
+		ev.Violation = slices.Grow(ev.Violation, n)
+		ev.feasible = slices.Grow(ev.feasible, n)
+		ev.ConstraintHolds = slices.Grow(ev.ConstraintHolds, n*e.constraints)
+	}
+	if e.gates > 0 {
+		ev.GateShut = slices.Grow(ev.GateShut, n*ev.M)
+	}
 	ev.batches = slices.Grow(ev.batches, n)
 	ev.stepCounts = slices.Grow(ev.stepCounts, n)
 	ev.groupOf = slices.Grow(ev.groupOf, n)
@@ -134,12 +190,29 @@ func (e *Evaluator) Add(ts []Trajectory) {
 	}
 	ev.Valid = extend(ev.Valid, len(ts))
 	ev.Causes = extend(ev.Causes, len(ts))
+	if e.constraints > 0 {
+		ev.Violation = extend(ev.Violation, len(ts))
+		ev.feasible = extend(ev.feasible, len(ts))
+		ev.ConstraintHolds = extend(ev.ConstraintHolds, len(ts)*e.constraints)
+	}
+	if e.gates > 0 {
+		ev.GateShut = extend(ev.GateShut, len(ts)*ev.M)
+	}
 	ev.batches = extend(ev.batches, len(ts))
 	ev.stepCounts = extend(ev.stepCounts, len(ts))
 	ev.groupOf = extend(ev.groupOf, len(ts))
+	if e.sources != nil {
+		ev.sourceOf = extend(ev.sourceOf, len(ts))
+	}
 	for i := range ts {
 		ev.batches[lo+i] = ts[i].Batch
 		ev.stepCounts[lo+i] = ts[i].StepCount
+		if e.sources != nil {
+			src := e.sources.sourceIndex(ev, &ts[i])
+			ev.sourceOf[lo+i] = src
+			ev.groupOf[lo+i] = e.sourceGroup(src, ts[i].Group)
+			continue
+		}
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
 	if c, ok := e.scorers[0].(scorerCloner); ok {
@@ -194,6 +267,23 @@ func (e *Evaluator) group(i int, g string) int32 {
 	return k
 }
 
+// sourceGroup returns the index of group g of source src in groupNames,
+// adding it when new: one group value in two sources is two groups.
+func (e *Evaluator) sourceGroup(src int32, g string) int32 {
+	ev := e.ev
+	key := sourceKey(src, g)
+	k, ok := e.groupIndex[key]
+	if !ok {
+		if e.groupIndex == nil {
+			e.groupIndex = map[string]int32{}
+		}
+		k = int32(len(ev.groupNames))
+		e.groupIndex[key] = k
+		ev.groupNames = append(ev.groupNames, g)
+	}
+	return k
+}
+
 // extend returns s with n more elements, zero.
 func extend[T any](s []T, n int) []T {
 	s = slices.Grow(s, n)[:len(s)+n]
@@ -218,13 +308,37 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 		err       error
 	}
 	var causes map[cause]string
+	s, st := unstructured(s)
+	c := len(ev.Constraints)
 	for j := range ts {
 		t, i := &ts[j], lo+j
 		var err error
-		if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
-			err = p.evaluate(t, ev.Values[i*m:(i+1)*m], ev.Absent[i*m:(i+1)*m])
+		row := ev.Values[i*m : (i+1)*m]
+		if ss, ok := s.(*sourceScorer); ok {
+			if src := ev.sourceOf[i]; src >= 0 {
+				err = ss.evaluateSource(t, ev.sourceScorer[src], row)
+			} else {
+				_, err = ss.source(t)
+			}
+		} else if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
+			err = p.evaluate(t, row, ev.Absent[i*m:(i+1)*m])
 		} else {
-			err = s.Evaluate(t, ev.Values[i*m:(i+1)*m])
+			err = s.Evaluate(t, row)
+		}
+		if err == nil && st != nil {
+			var holds, shut []bool
+			var violation float64
+			if c > 0 {
+				holds = ev.ConstraintHolds[i*c : (i+1)*c]
+			}
+			if ev.GateShut != nil {
+				shut = ev.GateShut[i*m : (i+1)*m]
+			}
+			err = st.evaluate(t, row, holds, &violation, shut)
+			if err == nil && c > 0 {
+				ev.Violation[i] = violation
+				ev.feasible[i] = !slices.Contains(holds, false)
+			}
 		}
 		if err == nil {
 			ev.Valid[i] = true
@@ -338,7 +452,8 @@ type Ranking struct {
 	// Batches in ascending order of Step.
 	Batches []Batch
 	// Ranks holds each trajectory's 0-based Pareto rank within its
-	// comparison group, -1 for an invalid trajectory.
+	// comparison group (by constrained domination with constraints:
+	// pareto.ConstrainedRanks), -1 for an invalid trajectory.
 	Ranks []int
 	// Crowding holds each trajectory's crowding distance within its front
 	// (+Inf at the boundaries), NaN for an invalid trajectory.
@@ -419,6 +534,9 @@ type groupRanker struct {
 	valid    []int
 	ranks    []int
 	crowding []float64
+	// feasible and violation are the valid members', with constraints.
+	feasible  []bool
+	violation []float64
 }
 
 // rank writes the ranks, crowding distances and front counts of the group
@@ -447,8 +565,28 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	ranks := slices.Grow(gr.ranks[:0], len(valid))[:len(valid)]
 	crowding := slices.Grow(gr.crowding[:0], len(valid))[:len(valid)]
 	gr.ranks, gr.crowding = ranks, crowding
-	fronts := gr.ranker.Ranks(ranks, points, ev.M)
+	var fronts int
+	if ev.Violation == nil {
+		fronts = gr.ranker.Ranks(ranks, points, ev.M)
+	} else {
+		gr.feasible, gr.violation = gr.feasible[:0], gr.violation[:0]
+		for _, i := range valid {
+			gr.feasible = append(gr.feasible, ev.feasible[i])
+			gr.violation = append(gr.violation, ev.Violation[i])
+		}
+		fronts = gr.ranker.ConstrainedRanks(ranks, points, ev.M, gr.feasible, gr.violation)
+	}
 	gr.ranker.Crowding(crowding, points, ev.M, ranks)
+	if ev.sourceOf != nil && len(valid) > 0 {
+		// The crowding distance divides by the source's number of
+		// objectives, not the columns': the others are 0 here.
+		src := ev.sourceOf[valid[0]]
+		if own := ev.sourceObjectiveCount(src); own > 0 {
+			for j := range crowding {
+				crowding[j] *= float64(ev.M) / float64(own)
+			}
+		}
+	}
 	for j, i := range valid {
 		r.Ranks[i], r.Crowding[i], r.Fronts[i] = ranks[j], crowding[j], fronts
 	}
@@ -500,11 +638,14 @@ func (ev *Evaluation) partition(scope Scope) []Batch {
 		all[pos[b]] = i
 		pos[b]++
 	}
-	if scope == ScopeBatch {
+	if scope == ScopeBatch && ev.sourceOf == nil {
 		for bi := range batches {
 			batches[bi].Groups = []Group{{Members: batches[bi].Members}}
 		}
 		return batches
+	}
+	if scope == ScopeBatch {
+		return ev.partitionBySource(batches)
 	}
 	// Within each batch, the group of each member by order of first
 	// appearance, then the members of every group in one array. local maps

@@ -378,6 +378,13 @@ func (e *CompileError) Error() string {
 // CompileExpression compiles src, the expression of the objective or
 // setting name. It fails with a *CompileError on a syntax or type error.
 func CompileExpression(name, src string) (*Expression, error) {
+	return compileExpression(name, src, exprEnvTypes)
+}
+
+// compileExpression is CompileExpression with the type checker's
+// environment envTypes: exprEnvTypes, and for a constraint or a gate the
+// objectives' names too (constraints.go).
+func compileExpression(name, src string, envTypes map[string]any) (*Expression, error) {
 	if key, ok := inferredKey(src); ok {
 		// What InferObjectives writes reads one metadata value, which
 		// Eval and Value look up without a program: a record of a million
@@ -386,7 +393,7 @@ func CompileExpression(name, src string) (*Expression, error) {
 		return &Expression{Source: src, key: key, direct: true, names: []string{"metadata"}}, nil
 	}
 	program, err := expr.Compile(src,
-		expr.Env(exprEnvTypes),
+		expr.Env(envTypes),
 		expr.AllowUndefinedVariables(),
 		expr.MaxNodes(maxExprNodes),
 		// The clock is the one thing outside the trajectory that an
@@ -601,6 +608,13 @@ func (e *Expression) Value(t *Trajectory) (any, error) {
 // runFull runs the program with the whole trajectory in env, for a program
 // that reads $env.
 func (e *Expression) runFull(env map[string]any, t *Trajectory) (any, error) {
+	e.fillFull(env, t)
+	return e.run(env)
+}
+
+// fillFull sets in env the whole trajectory t, for a program that reads
+// $env.
+func (e *Expression) fillFull(env map[string]any, t *Trajectory) {
 	for k, v := range t.Metadata {
 		env[k] = v
 	}
@@ -616,7 +630,6 @@ func (e *Expression) runFull(env map[string]any, t *Trajectory) (any, error) {
 	} else {
 		env["response"] = ""
 	}
-	return e.run(env)
 }
 
 // setName sets in env what the identifier name stands for on t: the

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/stats"
@@ -21,8 +22,17 @@ const (
 	GDPO           Method = "gdpo"
 )
 
-// Methods lists every method.
+// Methods lists the methods that need no settings of their own: the
+// dashboard cycles through them.
 var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO}
+
+// MethodsWithSettings lists the methods that need settings of their own
+// (lexicographic's priorities): the CLI and the config take them, the
+// dashboard does not cycle to them until it can edit those settings.
+var MethodsWithSettings = []Method{Lexicographic}
+
+// AllMethods returns Methods then MethodsWithSettings: every method.
+func AllMethods() []Method { return slices.Concat(Methods, MethodsWithSettings) }
 
 // Scope says what a comparison group is: trajectories sharing a group within
 // a batch (ScopeGroup), or the whole batch (ScopeBatch).
@@ -101,7 +111,7 @@ var GroupOfOnes = []GroupOfOne{GroupOfOneZero, GroupOfOneScore}
 const DefaultEpsilon = 1e-4
 
 // ParseMethod returns the method named s, or an error listing the valid names.
-func ParseMethod(s string) (Method, error) { return parseEnum("method", s, Methods) }
+func ParseMethod(s string) (Method, error) { return parseEnum("method", s, AllMethods()) }
 
 // ParseScope returns the scope named s, or an error listing the valid names.
 func ParseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) }
@@ -156,6 +166,16 @@ type Options struct {
 	// GroupOfOne is what grpo and rloo give a group of one valid
 	// trajectory; "" stands for GroupOfOneZero.
 	GroupOfOne GroupOfOne
+	// Penalty is lambda in score - lambda * violation, with constraints
+	// (DefaultOptions: DefaultPenalty).
+	Penalty float64
+	// NormalizeObjectives normalises each objective within its comparison
+	// group before weighting; "" stands for NormNone.
+	NormalizeObjectives ObjectiveNorm
+	// Priority names lexicographic's objectives, in order, and
+	// PriorityTolerance the tolerance of some of them (lexicographic.go).
+	Priority          []string
+	PriorityTolerance map[string]float64
 }
 
 // epsilon returns o.Epsilon, or DefaultEpsilon when it is 0.
@@ -179,7 +199,7 @@ func (o Options) std(x []float64) float64 {
 
 // DefaultOptions returns the defaults (docs/CONTRACT.md, Settings): method
 // pareto, scope group, scale group, normalize on, epsilon 1e-4, the sample
-// std, a group of one rewarded 0.
+// std, a group of one rewarded 0, penalty 1, no objective normalisation.
 func DefaultOptions() Options {
-	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero}
+	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero, Penalty: DefaultPenalty, NormalizeObjectives: NormNone}
 }

@@ -56,7 +56,17 @@ func (ev *Evaluation) prepare(ctx context.Context, opts Options, reuse *Result) 
 			objectives[k].Weight = opts.Weights[k]
 		}
 	}
-	set := ev.scoreSetOf(objectives)
+	var batches []Batch
+	if ev.structured(opts) {
+		// The normalisation's comparison groups: the partition, which
+		// does not depend on validity, is the ranking's.
+		base, err := ev.rankingContext(ctx, opts.Scope)
+		if err != nil {
+			return nil, err
+		}
+		batches = base.Batches
+	}
+	set := ev.scoreSetOf(objectives, opts, batches)
 	ranking, err := set.ev.rankingContext(ctx, opts.Scope)
 	if err != nil {
 		return nil, err
@@ -156,7 +166,12 @@ func (res *Result) computeBatchOf(b *Batch) {
 // alone, shared by the results computed with those weights.
 type scoreSet struct {
 	weights []float64
-	scores  []float64
+	// key is what else the scores depend on (structuredKey).
+	key    structuredKey
+	scores []float64
+	// terms are the objectives' terms (structuredScores), nil when the
+	// scores are sum_k w_k o'_k.
+	terms []float64
 	// ev is the evaluation, or a copy of it that marks invalid the
 	// trajectories whose score overflows (markNonFinite).
 	ev *Evaluation
@@ -166,6 +181,27 @@ type scoreSet struct {
 	// groups, the batches' GroupSummaries.
 	batches map[scoreBatchKey]*scoreBatch
 	groups  map[scoreBatchKey]groupCache[GroupSummary]
+}
+
+// structuredKey is what scores depend on besides the weights: the
+// penalty with constraints, the normalisation and its scope.
+type structuredKey struct {
+	penalty float64
+	norm    ObjectiveNorm
+	scope   Scope
+}
+
+// structuredKeyOf returns opts' structuredKey on ev, zero where it does
+// not change the scores.
+func (ev *Evaluation) structuredKeyOf(opts Options) structuredKey {
+	var k structuredKey
+	if ev.Violation != nil {
+		k.penalty = opts.Penalty
+	}
+	if opts.NormalizeObjectives != "" && opts.NormalizeObjectives != NormNone {
+		k.norm, k.scope = opts.NormalizeObjectives, opts.Scope
+	}
+	return k
 }
 
 type scoreBatchKey struct {
@@ -190,27 +226,32 @@ type scoreBatch struct {
 
 // scoreSetOf returns the scores of objectives' weights, computing them
 // unless they are the last ones computed.
-func (ev *Evaluation) scoreSetOf(objectives []Objective) *scoreSet {
+func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches []Batch) *scoreSet {
 	weights := make([]float64, len(objectives))
 	for k, o := range objectives {
 		weights[k] = o.Weight
 	}
+	key := ev.structuredKeyOf(opts)
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
-	if s := ev.scores; s != nil && slices.EqualFunc(s.weights, weights, sameFloat) {
+	if s := ev.scores; s != nil && slices.EqualFunc(s.weights, weights, sameFloat) && s.key == key {
 		return s
 	}
-	s := &scoreSet{weights: weights, scores: make([]float64, ev.N()), ev: ev}
-	w := newScoreWeights(objectives)
+	s := &scoreSet{weights: weights, key: key, scores: make([]float64, ev.N()), ev: ev}
 	n := ev.N()
-	parallelChunks(n, rewardChunk, workers(n, rewardChunk), func(_, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			s.scores[i] = math.NaN()
-			if ev.Valid[i] {
-				s.scores[i] = w.score(ev.Row(i))
+	if ev.structured(opts) {
+		s.terms = ev.structuredScores(s.scores, objectives, opts, batches)
+	} else {
+		w := newScoreWeights(objectives)
+		parallelChunks(n, rewardChunk, workers(n, rewardChunk), func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				s.scores[i] = math.NaN()
+				if ev.Valid[i] {
+					s.scores[i] = w.score(ev.Row(i))
+				}
 			}
-		}
-	})
+		})
+	}
 	s.ev = ev.markNonFinite(s.scores)
 	ev.scores = s
 	return s
@@ -238,9 +279,22 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		Causes:     slices.Clone(ev.Causes),
 		Logged:     ev.Logged,
 		batches:    ev.batches,
-		stepCounts: ev.stepCounts,
-		groupOf:    ev.groupOf,
-		groupNames: ev.groupNames,
+
+		Constraints:     ev.Constraints,
+		Gates:           ev.Gates,
+		Violation:       ev.Violation,
+		ConstraintHolds: ev.ConstraintHolds,
+		GateShut:        ev.GateShut,
+		feasible:        ev.feasible,
+
+		SourceNames:   ev.SourceNames,
+		sourceOf:      ev.sourceOf,
+		sourceScorer:  ev.sourceScorer,
+		sourceWeights: ev.sourceWeights,
+		sourceColumns: ev.sourceColumns,
+		stepCounts:    ev.stepCounts,
+		groupOf:       ev.groupOf,
+		groupNames:    ev.groupNames,
 	}
 	for _, i := range bad {
 		out.Valid[i] = false

@@ -32,11 +32,11 @@ func TestComputeInvariants(t *testing.T) {
 	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := 0; trial < 60; trial++ {
 		ts := randomTrajectories(rng, rng.IntN(60))
-		for _, method := range Methods {
+		for _, method := range AllMethods() {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {
 					for _, normalize := range []bool{true, false} {
-						c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize})
+						c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 						if err != nil {
 							t.Fatal(err)
 						}

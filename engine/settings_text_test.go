@@ -26,6 +26,10 @@ func TestMethodSettings(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.method, got, c.want)
 		}
 	}
+	lex := Options{Method: Lexicographic, Priority: []string{"a", "b"}, PriorityTolerance: map[string]float64{"b": 0.01}, NormalizeObjectives: NormRank}
+	if got, want := lex.MethodSettings(), []string{"priority a, b (b to 0.01)", "objectives normalised by rank"}; !slices.Equal(got, want) {
+		t.Errorf("lexicographic: %q, want %q", got, want)
+	}
 	d := DefaultOptions()
 	d.Method = GRPO
 	if got := d.MethodSettings(); got != nil {

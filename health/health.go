@@ -79,6 +79,7 @@ const (
 	CheckLengthDrift      Check = "length_drift"
 	CheckCorrelationFlip  Check = "correlation_flip"
 	CheckInvalidFraction  Check = "invalid_fraction"
+	CheckConstraint       Check = "constraint_violation"
 )
 
 // The thresholds of the checks (see Findings). A value beyond the first of a
@@ -143,6 +144,8 @@ type Finding struct {
 //   - phantom_signal: the fraction of the groups whose task metric all
 //     pass or all fail while their scores vary (PhantomShare) above
 //     cfg.PhantomSignal (0.1, 0.25 by default).
+//   - constraint_violation: per constraint, the share of the batch's valid
+//     trajectories that break it (1 - its feasible share) above 0.2, 0.5.
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (engine.MostlyInvalid), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
@@ -256,6 +259,9 @@ func (h *healthRun) batch(b int) []Finding {
 		}
 	}
 	add(h.invalidFraction(t))
+	for c := range t.ConstraintFeasible {
+		add(h.constraintViolation(t, c))
+	}
 	add(zeroSpread(t))
 	add(h.dominance(t))
 	add(ceiling(t))
@@ -310,6 +316,17 @@ func (h *healthRun) invalidFraction(t *engine.Trend) (Finding, bool) {
 		}
 	}
 	return f, ok
+}
+
+// The thresholds of constraint_violation: the share of a batch's valid
+// trajectories that break a constraint, above.
+const violationWarn, violationAlert = 0.2, 0.5
+
+func (h *healthRun) constraintViolation(t *engine.Trend, c int) (Finding, bool) {
+	v := 1 - t.ConstraintFeasible[c]
+	expr := h.res.Constraints[c].Expr
+	msg := fmt.Sprintf("%.0f%% of valid trajectories break %s", 100*v, expr)
+	return finding(CheckConstraint, expr, v, violationWarn, violationAlert, false, msg)
 }
 
 func zeroSpread(t *engine.Trend) (Finding, bool) {

@@ -14,8 +14,10 @@ import (
 
 // AppendRewardJSON appends trajectory i's record, whose ID is id:
 // {"id","batch","group","score","reward","pareto_rank","crowding","valid","objectives":{name: raw value}},
-// with "logged_advantage" after "valid" when the evaluation has the
-// trainer's logged advantages (engine.Evaluation.Logged).
+// with "source" after "group" when the trajectories are scored by source,
+// "feasible" and "violation" after "valid" when the evaluation has
+// constraints, then "logged_advantage" when it has the trainer's logged
+// advantages (engine.Evaluation.Logged).
 func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
 	buf = appendRecordHead(buf, id, res.Evaluation, i)
 	buf = appendRecordRewards(buf, res, i, nil)
@@ -31,6 +33,10 @@ func appendRecordHead(buf []byte, id []byte, ev *engine.Evaluation, i int) []byt
 	buf = strconv.AppendInt(buf, ev.StepOf(i), 10)
 	buf = append(buf, `,"group":`...)
 	buf = AppendJSONString(buf, ev.GroupOf(i))
+	if ev.HasSources() {
+		buf = append(buf, `,"source":`...)
+		buf = AppendJSONString(buf, ev.SourceOf(i))
+	}
 	return append(buf, ',')
 }
 
@@ -52,6 +58,12 @@ func appendRecordRewards(buf []byte, res *engine.Result, i int, kept []bool) []b
 	}
 	buf = append(buf, `,"valid":`...)
 	buf = strconv.AppendBool(buf, res.Valid[i])
+	if res.HasConstraints() {
+		buf = append(buf, `,"feasible":`...)
+		buf = strconv.AppendBool(buf, res.Feasible(i))
+		buf = append(buf, `,"violation":`...)
+		buf = AppendJSONNumber(buf, res.ViolationOf(i))
+	}
 	if res.Logged != nil {
 		buf = append(buf, `,"logged_advantage":`...)
 		buf = AppendJSONNumber(buf, res.Logged[i])
@@ -73,6 +85,10 @@ func appendRecordObjectives(buf []byte, ev *engine.Evaluation, i int) []byte {
 		}
 		buf = AppendJSONString(buf, o.Name)
 		buf = append(buf, ':')
+		if !ev.HasObjective(i, k) {
+			buf = append(buf, "null"...) // another source's objective
+			continue
+		}
 		buf = AppendJSONNumber(buf, ev.Row(i)[k])
 	}
 	return append(buf, "}}"...)

@@ -1,0 +1,146 @@
+package cmd
+
+import (
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSourcesConfig: a config's [sources.NAME] sections and source_by
+// score each record by its source's objectives and weights, compute
+// writes its source, stats splits the batch by source.
+func TestSourcesConfig(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"m1","group":"p","metadata":{"data_source":"math","acc":1,"len":100}}
+{"id":"m2","group":"p","metadata":{"data_source":"math","acc":0,"len":50}}
+{"id":"c1","group":"p","metadata":{"data_source":"code","pass":0.5}}
+{"id":"c2","group":"p","metadata":{"data_source":"code","pass":1}}
+`,
+		"cfg.toml": `method = "absolute"
+normalize = false
+[sources.math]
+[[sources.math.objective]]
+name = "acc"
+expr = "acc"
+weight = 1
+[[sources.math.objective]]
+name = "len"
+expr = "metadata.len / 100"
+goal = "min"
+weight = 0.5
+[sources.code]
+weights = { pass = 2 }
+[[sources.code.objective]]
+name = "pass"
+expr = "pass"
+`,
+	})
+	data, cfg := filepath.Join(dir, "data.jsonl"), filepath.Join(dir, "cfg.toml")
+	out, errOut, code := run(t, "", "compute", "--config", cfg, "--source-by", "data_source", data)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	// math: 1 acc - 0.5 len; code: 2 pass.
+	// Ranks within one source: m1 (acc 1, len 1) and m2 (0, 0.5) are
+	// both on the front; c2 dominates c1.
+	want := map[string]struct {
+		source string
+		score  float64
+		rank   int
+	}{"m1": {"math", 0.5, 0}, "m2": {"math", -0.25, 0}, "c1": {"code", 1, 1}, "c2": {"code", 2, 0}}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			ID         string              `json:"id"`
+			Source     string              `json:"source"`
+			Score      float64             `json:"score"`
+			ParetoRank int                 `json:"pareto_rank"`
+			Objectives map[string]*float64 `json:"objectives"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		w := want[r.ID]
+		if r.Source != w.source || r.Score != w.score || r.ParetoRank != w.rank {
+			t.Errorf("%s: source %s score %v rank %d, want %s %v %d", r.ID, r.Source, r.Score, r.ParetoRank, w.source, w.score, w.rank)
+		}
+		if other := map[string]string{"math": "pass", "code": "acc"}[r.Source]; r.Objectives[other] != nil {
+			t.Errorf("%s: another source's objective %s is %v, want null", r.ID, other, *r.Objectives[other])
+		}
+	}
+	out, errOut, code = run(t, "", "stats", "--config", cfg, "--source-by", "data_source", data)
+	if code != 0 || !strings.Contains(out, "source math: 2 trajectories (0 invalid)") || !strings.Contains(out, "source code: 2 trajectories (0 invalid)") {
+		t.Fatalf("status %d, stats:\n%s%s", code, out, errOut)
+	}
+}
+
+// TestConstraintCLI: --constraint adds feasible and violation to
+// compute's records, its feasible share to stats, and warns when every
+// trajectory is infeasible.
+func TestConstraintCLI(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"data.jsonl": `{"id":"a","group":"p","metadata":{"acc":1,"safety":0.5}}
+{"id":"b","group":"p","metadata":{"acc":0,"safety":0.95}}
+`})
+	data := filepath.Join(dir, "data.jsonl")
+	out, errOut, code := run(t, "", "compute", "--constraint", "safety >= 0.9", data)
+	if code != 0 || !strings.Contains(out, `"id":"a"`) || !strings.Contains(out, `"valid":true,"feasible":false,"violation":0.4`) || !strings.Contains(out, `"valid":true,"feasible":true,"violation":0`) {
+		t.Fatalf("status %d:\n%s%s", code, out, errOut)
+	}
+	out, _, _ = run(t, "", "stats", "--constraint", "safety >= 0.9", data)
+	if !strings.Contains(out, "feasible 0.5000 (safety >= 0.9 0.5000)") {
+		t.Fatalf("stats:\n%s", out)
+	}
+	_, errOut, code = run(t, "", "compute", "--constraint", "safety > 1", data)
+	if code != 0 || !strings.Contains(errOut, "warning: every one of the 2 valid trajectories breaks a constraint (safety > 1)") {
+		t.Fatalf("status %d, stderr %s", code, errOut)
+	}
+}
+
+// TestStructureConfigKeys: every flag of issue 25 has a config key that
+// gives the same output.
+func TestStructureConfigKeys(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"a","group":"p","metadata":{"acc":1,"safety":0.5,"fmt":1}}
+{"id":"b","group":"p","metadata":{"acc":0,"safety":0.95,"fmt":0}}
+{"id":"c","group":"p","metadata":{"acc":1,"safety":0.97,"fmt":1}}
+`,
+		"cfg.toml": `method = "lexicographic"
+constraint = ["safety >= 0.9"]
+penalty = 0.5
+gate = ["fmt: acc == 1"]
+normalize_objectives = "minmax"
+priority = ["acc", "safety"]
+priority_tolerance = { safety = 0.1 }
+`,
+	})
+	data := filepath.Join(dir, "data.jsonl")
+	fromConfig, errOut, code := run(t, "", "compute", "--config", filepath.Join(dir, "cfg.toml"), data)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	fromFlags, errOut, code := run(t, "", "compute", "--method", "lexicographic", "--constraint", "safety >= 0.9", "--penalty", "0.5",
+		"--gate", "fmt: acc == 1", "--normalize-objectives", "minmax", "--priority", "acc,safety", "--priority-tolerance", "safety=0.1", data)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if fromConfig != fromFlags {
+		t.Fatalf("config:\n%s\nflags:\n%s", fromConfig, fromFlags)
+	}
+	// a breaks the constraint by 0.4: last; then b (acc 0), then c
+	// (acc 1): u = 0, 0.5, 1, z-scored.
+	want := map[string]float64{"a": -1.224744871391589, "b": 0, "c": 1.224744871391589}
+	for _, line := range strings.Split(strings.TrimSpace(fromFlags), "\n") {
+		var r struct {
+			ID        string  `json:"id"`
+			Reward    float64 `json:"reward"`
+			Violation float64 `json:"violation"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(r.Reward-want[r.ID]) > 1e-9 || (r.ID == "a") != (r.Violation > 0.39) {
+			t.Errorf("%s: reward %v violation %v, want reward %v", r.ID, r.Reward, r.Violation, want[r.ID])
+		}
+	}
+}

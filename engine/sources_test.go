@@ -1,0 +1,256 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/pareto"
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// sourceData returns n random trajectories of sources a and b over 2
+// batches and 3 groups, with integer x, y, z in 0..3 (ties).
+func sourceData(seed uint64, n int) []Trajectory {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	ts := make([]Trajectory, n)
+	for i := range ts {
+		ts[i] = traj(int64(rng.IntN(2)), fmt.Sprintf("g%d", rng.IntN(3)),
+			"src", []string{"a", "b"}[rng.IntN(2)], "x", float64(rng.IntN(4)), "y", float64(rng.IntN(4)), "z", float64(rng.IntN(4)))
+	}
+	return ts
+}
+
+// sourceConfig: source a scores x (max, 1) and y (min, 0.5); source b
+// scores x (max, weight 2 by its weights table) and z (max, 1).
+func sourceConfig(method Method, scope Scope) Config {
+	one, half := 1.0, 0.5
+	return Config{
+		Method: string(method), Scope: string(scope), SourceBy: "src",
+		Sources: map[string]SourceConfig{
+			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Goal: "min", Weight: &half}}},
+			"b": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "z", Expr: "z", Weight: &one}}, Weights: map[string]float64{"x": 2}},
+		},
+	}
+}
+
+// sourceVector returns trajectory t's oriented objectives and weights
+// by its source's definition.
+func sourceVector(t *Trajectory) ([]float64, []float64) {
+	x, y, z := t.Metadata["x"].(float64), t.Metadata["y"].(float64), t.Metadata["z"].(float64)
+	if t.Metadata["src"] == "a" {
+		return []float64{x, -y}, []float64{1, 0.5}
+	}
+	return []float64{x, z}, []float64{2, 1}
+}
+
+// sourceGroups returns the indices of ts by (batch, source, group), or by
+// (batch, source) for scope batch.
+func sourceGroups(ts []Trajectory, scope Scope) [][]int {
+	index := map[string]int{}
+	var out [][]int
+	for i, tr := range ts {
+		key := fmt.Sprint(tr.Batch, "/", tr.Metadata["src"])
+		if scope == ScopeGroup {
+			key += "/" + tr.Group
+		}
+		g, ok := index[key]
+		if !ok {
+			g = len(out)
+			index[key] = g
+			out = append(out, nil)
+		}
+		out[g] = append(out[g], i)
+	}
+	return out
+}
+
+func TestSourcesAgainstBruteForce(t *testing.T) {
+	for seed := range uint64(10) {
+		ts := sourceData(seed, 70)
+		for _, scope := range Scopes {
+			c, err := New(sourceConfig(Relative, scope))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := c.Options
+			res := c.NewEvaluatorFor(ts).Compute(opts)
+			for _, idx := range sourceGroups(ts, scope) {
+				// Within each group of one source: its own objectives'
+				// Pareto ranks and crowding distances, its weighted score,
+				// and relative's reward on those scores.
+				var points, scores []float64
+				for _, i := range idx {
+					o, w := sourceVector(&ts[i])
+					points = append(points, o...)
+					scores = append(scores, w[0]*o[0]+w[1]*o[1])
+				}
+				ranks := make([]int, len(idx))
+				pareto.Ranks(ranks, points, 2)
+				crowding := make([]float64, len(idx))
+				pareto.Crowding(crowding, points, 2, ranks)
+				u := make([]float64, len(idx))
+				relative(u, scores, nil)
+				stats.ZScores(u, u)
+				for j, i := range idx {
+					if res.Ranks[i] != ranks[j] || !near(res.Scores[i], scores[j]) || !near(res.Rewards[i], u[j]) || !(res.Crowding[i] == crowding[j] || near(res.Crowding[i], crowding[j])) {
+						t.Fatalf("seed %d scope %s trajectory %d (source %s): rank %d score %v reward %v crowding %v, want %d %v %v %v",
+							seed, scope, i, res.SourceOf(i), res.Ranks[i], res.Scores[i], res.Rewards[i], res.Crowding[i], ranks[j], scores[j], u[j], crowding[j])
+					}
+				}
+			}
+			// Following a run gives what a computation from scratch gives.
+			ev := Evaluate(c.Scorer, ts[:40])
+			next := ev.Append(c.Scorer, ts[40:]).Recompute(ev.Compute(opts))
+			assertFloats(t, "rewards after Append", next.Rewards, res.Rewards)
+			if !slices.Equal(next.Ranks, res.Ranks) {
+				t.Fatal("ranks after Append differ")
+			}
+		}
+	}
+}
+
+func TestSourceStatsSplit(t *testing.T) {
+	ts := sourceData(4, 60)
+	c, err := New(sourceConfig(Absolute, ScopeGroup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Compute(ts, Absolute)
+	for bi := range res.Batches {
+		b := &res.Batches[bi]
+		for _, ss := range res.SourceStats(b) {
+			var xs []float64
+			for _, tr := range ts {
+				if tr.Batch == b.Step && tr.Metadata["src"] == ss.Source {
+					xs = append(xs, tr.Metadata["x"].(float64))
+				}
+			}
+			names := []string{}
+			for _, o := range ss.Objectives {
+				names = append(names, o.Name)
+			}
+			want := map[string][]string{"a": {"x", "y"}, "b": {"x", "z"}}[ss.Source]
+			if !slices.Equal(names, want) || ss.Trajectories != len(xs) || !near(ss.Objectives[0].Mean, stats.Mean(xs)) {
+				t.Fatalf("batch %d source %s: objectives %v, %d trajectories, x mean %v; want %v, %d, %v", b.Step, ss.Source, names, ss.Trajectories, ss.Objectives[0].Mean, want, len(xs), stats.Mean(xs))
+			}
+			if ss.Source == "b" && ss.Objectives[0].Weight != 2 {
+				t.Fatalf("source b's weight of x %v, want 2", ss.Objectives[0].Weight)
+			}
+		}
+	}
+}
+
+func TestSourcesBadInput(t *testing.T) {
+	one := 1.0
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{SourceBy: "src"}, "no [sources.NAME] section"},
+		{Config{Sources: map[string]SourceConfig{"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}}}}, "sources need the pareto computer and source_by"},
+		{Config{SourceBy: "src", Sources: map[string]SourceConfig{
+			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
+			"b": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Goal: "min"}}},
+		}}, "objective x: goal"},
+	} {
+		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want one containing %q", tc.cfg, err, tc.want)
+		}
+	}
+	// A source without a section and no top-level objectives: invalid,
+	// saying why; with top-level objectives, scored by them.
+	c, err := New(sourceConfig(Absolute, ScopeGroup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Compute([]Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 1.0), traj(0, "g", "x", 1.0)}, Absolute)
+	if res.Valid[0] || !strings.Contains(res.Causes[0], "no [sources.NAME] section") || res.Valid[1] || !strings.Contains(res.Causes[1], "source_by src: missing") {
+		t.Fatalf("valid %v, causes %q", res.Valid, res.Causes)
+	}
+	cfg := sourceConfig(Absolute, ScopeGroup)
+	cfg.Objectives = []ObjectiveConfig{{Name: "z", Expr: "z", Weight: &one}}
+	c, err = New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = c.Compute([]Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 3.0)}, Absolute)
+	if !res.Valid[0] || res.Scores[0] != 3 {
+		t.Fatalf("a source of no section, with top-level objectives: valid %v, score %v, want true, 3", res.Valid[0], res.Scores[0])
+	}
+}
+
+func TestSourcesBatchNormalisation(t *testing.T) {
+	// gdpo and grpo --scale batch normalise over the batch's trajectories
+	// of one source: by hand, over the random data.
+	ts := sourceData(8, 80)
+	eps := DefaultEpsilon
+	for _, method := range []Method{GDPO, GRPO} {
+		cfg := sourceConfig(method, ScopeGroup)
+		cfg.Scale = string(ScaleBatch)
+		c, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := c.Compute(ts, method)
+		r := make([]float64, len(ts))
+		if method == GDPO {
+			for _, idx := range sourceGroups(ts, ScopeGroup) {
+				if len(idx) < 2 {
+					continue
+				}
+				for k := range 2 {
+					x := make([]float64, len(idx))
+					var w float64
+					for j, i := range idx {
+						o, ws := sourceVector(&ts[i])
+						x[j], w = o[k], ws[k]
+					}
+					mean, std := stats.Mean(x), stats.SampleStd(x)
+					for j, i := range idx {
+						r[i] += w * (x[j] - mean) / (std + eps)
+					}
+				}
+			}
+		} else {
+			for i := range ts {
+				o, w := sourceVector(&ts[i])
+				r[i] = w[0]*o[0] + w[1]*o[1]
+			}
+		}
+		for _, batch := range sourceGroups(ts, ScopeBatch) {
+			x := make([]float64, len(batch))
+			for j, i := range batch {
+				x[j] = r[i]
+			}
+			std := stats.SampleStd(x)
+			if method == GDPO {
+				mean := stats.Mean(x)
+				for j, i := range batch {
+					if want := (x[j] - mean) / (std + eps); !near(res.Rewards[i], want) {
+						t.Fatalf("gdpo: trajectory %d reward %v, want %v", i, res.Rewards[i], want)
+					}
+				}
+				continue
+			}
+			// grpo, scale batch: (s - the group's mean) / (the source's batch std + eps).
+			for _, idx := range sourceGroups(ts, ScopeGroup) {
+				if ts[idx[0]].Batch != ts[batch[0]].Batch || ts[idx[0]].Metadata["src"] != ts[batch[0]].Metadata["src"] {
+					continue
+				}
+				s := make([]float64, len(idx))
+				for j, i := range idx {
+					s[j] = r[i]
+				}
+				mean := stats.Mean(s)
+				for j, i := range idx {
+					if want := (s[j] - mean) / (std + eps); !near(res.Rewards[i], want) {
+						t.Fatalf("grpo: trajectory %d reward %v, want %v", i, res.Rewards[i], want)
+					}
+				}
+			}
+		}
+	}
+}
