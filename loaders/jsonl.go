@@ -3,6 +3,7 @@ package loaders
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,12 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		}
 		l.res.Trajectories = make([]engine.Trajectory, 0, n)
 	}
-	nw := runtime.GOMAXPROCS(0)
+	// Peek's reading (a row limit of 1) stops at the first line that is
+	// not blank, parsed here: no block read ahead, no goroutines.
+	nw, target := runtime.GOMAXPROCS(0), blockBytes
+	if l.rowLimit == 1 {
+		nw, target = 0, 1
+	}
 	work := make(chan *jsonlBlock, nw)
 	var wg sync.WaitGroup
 	for range nw {
@@ -80,9 +86,15 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			// block seldom outgrows it.
 			b = &jsonlBlock{data: make([]byte, 0, blockBytes+blockBytes/8)}
 		}
-		readErr := b.fill(br, &long, &at, l.maxRecord, l.skipInvalid)
+		readErr := b.fill(br, &long, &at, target, l.maxRecord, l.skipInvalid)
 		b.done = make(chan struct{})
-		work <- b
+		if nw == 0 {
+			here := lineParser{l: l}
+			here.parseBlock(b)
+			close(b.done)
+		} else {
+			work <- b
+		}
 		pending = append(pending, b)
 		var tooLong *recordTooLong
 		if errors.As(readErr, &tooLong) {
@@ -97,12 +109,12 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			}
 			readErr = tooLong.next
 		}
-		for len(pending) > nw+1 || (readErr != nil && len(pending) > 0) {
+		for len(pending) > nw+1 || ((readErr != nil || nw == 0) && len(pending) > 0) {
 			if err := take(); err != nil {
 				return err
 			}
 		}
-		if readErr == io.EOF {
+		if readErr == io.EOF || l.full() {
 			return nil
 		}
 		if readErr != nil {
@@ -146,13 +158,17 @@ type blockError struct {
 	err *LineError
 }
 
-// fill reads lines from br into b until it holds about blockBytes of text or
-// the input ends. *at is the place of the next line to read; long is a
-// buffer for readLine. It returns io.EOF at the end of the input and any
-// other read error as it comes, *at then being the line it stopped.
-func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, max int64, skip bool) error {
+// fill reads lines from br into b until it holds about target bytes of
+// text or the input ends. *at is the place of the next line to read; long
+// is a buffer for readLine. It returns io.EOF at the end of the input and
+// any other read error as it comes, *at then being the line it stopped.
+func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, target int, max int64, skip bool) error {
 	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
-	for len(b.data) < blockBytes {
+	for len(b.data) < target {
+		blank, blankBytes := skipBlankLines(br)
+		b.raw += int(blankBytes)
+		at.line += blank
+		at.off += blankBytes
 		line, n, err := readLine(br, long, max)
 		if errors.Is(err, errRecordTooLong) {
 			tooLong := &recordTooLong{line: at.line, max: max}
@@ -394,6 +410,55 @@ func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, er
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, n, err
+}
+
+// skipBlankLines reads past the blank lines at br, as many as follow,
+// and returns how many lines and bytes that was: runs of "\n" are passed
+// eight bytes at a time, other blank lines (spaces, tabs, "\r\n") a line
+// at a time, found with bytes.IndexByte. Only whole lines are passed: a
+// blank last line without "\n", or one longer than br's buffer, is left
+// to readLine.
+func skipBlankLines(br *bufio.Reader) (lines int, n int64) {
+	for {
+		if br.Buffered() == 0 {
+			if _, err := br.Peek(1); err != nil {
+				return lines, n
+			}
+		}
+		buf, _ := br.Peek(br.Buffered())
+		i := 0
+		for i < len(buf) {
+			if k := newlineRun(buf[i:]); k > 0 {
+				lines += k
+				i += k
+				continue
+			}
+			end := bytes.IndexByte(buf[i:], '\n')
+			if end < 0 || jsonscan.SkipSpace(buf[i:i+end]) < end {
+				break // not blank, or cut by the end of the buffer
+			}
+			lines++
+			i += end + 1
+		}
+		br.Discard(i)
+		n += int64(i)
+		if i < len(buf) {
+			return lines, n
+		}
+	}
+}
+
+// newlineRun returns how many "\n" b starts with.
+func newlineRun(b []byte) int {
+	const eightNewlines = 0x0a0a0a0a0a0a0a0a
+	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == eightNewlines {
+		i += 8
+	}
+	for i < len(b) && b[i] == '\n' {
+		i++
+	}
+	return i
 }
 
 // recordBound passes on what r reads until more than max bytes have been

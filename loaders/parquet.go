@@ -54,21 +54,56 @@ func (l *loader) readParquet(r io.Reader) error {
 	if l.sizeHint <= 0 && data.size > maxParquetStream {
 		return fmt.Errorf("%s: a Parquet stream longer than %d MiB: Parquet is read whole (its footer is at the end); save it to a file and read that", l.name, maxParquetStream>>20)
 	}
-	f, err := parquet.OpenFile(data, data.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	return l.readParquetAt(data, data.size)
+}
+
+// readParquetAt reads the Parquet file of size bytes that r holds: its
+// footer, then its row groups' rows, up to Options.rowLimit. Bytes that
+// are not what they claim (a corrupt file) can make parquet-go panic: its
+// panics are the file's error, "PATH: corrupt Parquet file ...", never the
+// process's end; the trajectories' own handling is outside that guard.
+func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
+	var (
+		f    *parquet.File
+		plan *parquetPlan
+	)
+	err := guardParquet(l.name, func() (err error) {
+		f, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		if err != nil {
+			return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
+		}
+		if plan, err = newParquetPlan(f.Schema()); err != nil {
+			return fmt.Errorf("%s: %w", l.name, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
-	}
-	plan, err := newParquetPlan(f.Schema())
-	if err != nil {
-		return fmt.Errorf("%s: %w", l.name, err)
+		return err
 	}
 	pr := &parquetReader{l: l, plan: plan}
 	for _, rg := range f.RowGroups() {
+		if l.full() {
+			return nil
+		}
 		if err := pr.rowGroup(rg); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// errCorruptParquet is the error of a file that parquet-go panics on.
+var errCorruptParquet = errors.New("corrupt Parquet file")
+
+// guardParquet runs read, which calls parquet-go on the file called name,
+// and returns its error, or the file's error when parquet-go panics.
+func guardParquet(name string, read func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", name, errCorruptParquet, p)
+		}
+	}()
+	return read()
 }
 
 // pieces is an input read whole, in pieces that are never copied into one
@@ -156,28 +191,43 @@ type parquetMember struct {
 // parquetBatch is how many rows are read at a time.
 const parquetBatch = 256
 
-// rowGroup reads the rows of rg.
+// rowGroup reads the rows of rg, up to Options.rowLimit in all.
 func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
-	rows := rg.Rows()
-	defer rows.Close()
+	var rows parquet.Rows
+	if err := guardParquet(pr.l.name, func() error { rows = rg.Rows(); return nil }); err != nil {
+		return err
+	}
+	defer guardParquet(pr.l.name, rows.Close)
 	if pr.rows == nil {
 		pr.rows = make([]parquet.Row, parquetBatch)
 	}
-	for {
-		n, err := rows.ReadRows(pr.rows)
-		for _, row := range pr.rows[:n] {
+	for !pr.l.full() {
+		batch := pr.rows
+		if pr.l.rowLimit > 0 {
+			batch = batch[:min(len(batch), pr.l.rowLimit-pr.l.n)]
+		}
+		var n int
+		err := guardParquet(pr.l.name, func() (err error) {
+			n, err = rows.ReadRows(batch)
+			return err
+		})
+		if err != nil && !errors.Is(err, io.EOF) {
+			if errors.Is(err, errCorruptParquet) {
+				return err
+			}
+			return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+n+1, err)
+		}
+		for _, row := range batch[:n] {
 			pr.rowNo++
 			if err := pr.row(row); err != nil {
 				return err
 			}
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+1, err)
+			return nil // io.EOF
 		}
 	}
+	return nil
 }
 
 // row reads the trajectory of row; a bad row is rejected.
@@ -185,7 +235,9 @@ func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
 	t := &l.scratch // not a local: its address would make it escape
 	*t = l.newTrajectory(pr.rowNo, 0)
-	pr.collect(row, t.Metadata)
+	if err := pr.collect(row, t.Metadata); err != nil {
+		return err
+	}
 	if err := pr.apply(t); err != nil {
 		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))
 	}
@@ -193,8 +245,14 @@ func (pr *parquetReader) row(row parquet.Row) error {
 }
 
 // collect reads the values of row: the flat metadata columns into meta,
-// the rest into pr for apply.
-func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) {
+// the rest into pr for apply. A value parquet-go cannot read (it panics
+// on some corrupt pages) is the file's error, as in guardParquet.
+func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", pr.l.name, errCorruptParquet, p)
+		}
+	}()
 	clear(pr.fields[:])
 	pr.members, pr.keys, pr.vals = pr.members[:0], nil, nil
 	row.Range(func(col int, vs []parquet.Value) bool {
@@ -222,6 +280,7 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) {
 			pr.members = append(pr.members, parquetMember{string(k.ByteArray()), metadataValue(pr.plan.columns[pr.vals[i].Column()].read(pr.vals[i]))})
 		}
 	}
+	return nil
 }
 
 // read returns the value v of the column, nil when null.
