@@ -300,6 +300,9 @@ type lineParser struct {
 	// extra holds the unknown top-level members of the line parsePlain
 	// reads (plainExtras).
 	extra []member
+	// index finds a key of the Pick indexOf (pickIndex).
+	indexOf *engine.Pick
+	index   map[string]int
 }
 
 // parseBlock parses the lines of b into b.ts and b.errs.
