@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -51,6 +52,7 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 	for range nw {
 		wg.Add(1)
 		go func() {
+			defer crash.Recover()
 			defer wg.Done()
 			p := lineParser{l: l}
 			for b := range work {
