@@ -3,6 +3,7 @@ package loaders
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,7 +69,7 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 		plan *parquetPlan
 	)
 	err := guardParquet(l.name, func() (err error) {
-		f, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		f, err = openParquet(r, size)
 		if err != nil {
 			return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
 		}
@@ -90,6 +91,44 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 		}
 	}
 	return nil
+}
+
+// openParquet opens the Parquet file of size bytes that r holds, once
+// its footer's length and its column chunks' places are checked against
+// the size: parquet-go makes a buffer of the length the footer claims (4
+// GiB for a corrupt length) before it reads, and reads a column chunk
+// where its metadata says.
+func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
+	var tail [8]byte
+	if size < int64(len(parquetMagic)+len(tail)) {
+		return nil, fmt.Errorf("%d bytes, too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
+		return nil, err
+	}
+	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if !bytes.Equal(tail[4:], parquetMagic) {
+		return nil, fmt.Errorf("it does not end with %q", parquetMagic)
+	}
+	if footer > size-int64(len(parquetMagic)+len(tail)) {
+		return nil, fmt.Errorf("its footer claims %d bytes, more than the file holds (%d)", footer, size)
+	}
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, err
+	}
+	for i, rg := range f.Metadata().RowGroups {
+		for j, c := range rg.Columns {
+			start, n := c.MetaData.DataPageOffset, c.MetaData.TotalCompressedSize
+			if c.MetaData.DictionaryPageOffset > 0 {
+				start = min(start, c.MetaData.DictionaryPageOffset)
+			}
+			if start < 0 || n < 0 || start > size || n > size-start {
+				return nil, fmt.Errorf("row group %d, column %d: %d bytes at %d, past the file's end (%d)", i+1, j+1, n, start, size)
+			}
+		}
+	}
+	return f, nil
 }
 
 // errCorruptParquet is the error of a file that parquet-go panics on.

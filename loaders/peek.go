@@ -150,7 +150,7 @@ func parquetFloats(path string) ([]string, error) {
 	}
 	var floats []string
 	err = guardParquet(path, func() error {
-		pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		pf, err := openParquet(f, st.Size())
 		if err != nil {
 			return errors.New(path + ": not a Parquet file: " + err.Error())
 		}

@@ -1,17 +1,18 @@
 // Command faultfiles writes the Parquet inputs of scripts/faults.sh
 // (issue 27): a row bomb, many rows of one repeated value in a file of
-// kilobytes, and mutations of a real file, as a careless writer or an
-// attacker would leave them.
+// kilobytes, and the corrupt files of the Parquet fuzz target's corpus.
 //
 //	faultfiles bomb ROWS OUT        ROWS rows of TRL completions' columns
-//	faultfiles mutate SEED IN OUT   IN with a few bytes changed, by SEED
+//	faultfiles corpus DIR FILE...   the inputs of Go fuzz corpus files, as
+//	                                DIR/NAME.parquet
 package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -41,14 +42,35 @@ func run(args []string) error {
 			return err
 		}
 		return bomb(rows, args[2])
-	case len(args) == 4 && args[0] == "mutate":
-		seed, err := strconv.ParseUint(args[1], 10, 64)
+	case len(args) >= 2 && args[0] == "corpus":
+		return corpus(args[1], args[2:])
+	}
+	return fmt.Errorf("usage: faultfiles bomb ROWS OUT | faultfiles corpus DIR FILE...")
+}
+
+// corpus writes the []byte input of each Go fuzz corpus file (the format
+// of go test's testdata/fuzz: "go test fuzz v1", then []byte("...")) to
+// dir, named after it.
+func corpus(dir string, files []string) error {
+	for _, file := range files {
+		text, err := os.ReadFile(file)
 		if err != nil {
 			return err
 		}
-		return mutate(seed, args[2], args[3])
+		header, value, ok := strings.Cut(strings.TrimSpace(string(text)), "\n")
+		quoted, isBytes := strings.CutPrefix(value, "[]byte(")
+		if !ok || header != "go test fuzz v1" || !isBytes || !strings.HasSuffix(quoted, ")") {
+			return fmt.Errorf("%s: not a corpus file of one []byte", file)
+		}
+		data, err := strconv.Unquote(strings.TrimSuffix(quoted, ")"))
+		if err != nil {
+			return fmt.Errorf("%s: %w", file, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(file)+".parquet"), []byte(data), 0o644); err != nil {
+			return err
+		}
 	}
-	return fmt.Errorf("usage: faultfiles bomb ROWS OUT | faultfiles mutate SEED IN OUT")
+	return nil
 }
 
 // bomb writes rows identical rows in one row group, written a million at
@@ -73,17 +95,4 @@ func bomb(rows int, out string) error {
 		return err
 	}
 	return f.Close()
-}
-
-// mutate writes in with 1 to 8 of its bytes set at random, chosen by seed.
-func mutate(seed uint64, in, out string) error {
-	data, err := os.ReadFile(in)
-	if err != nil {
-		return err
-	}
-	rng := rand.New(rand.NewPCG(seed, 27))
-	for range 1 + rng.IntN(8) {
-		data[rng.IntN(len(data))] = byte(rng.IntN(256))
-	}
-	return os.WriteFile(out, data, 0o644)
 }
