@@ -76,6 +76,9 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		b := pending[0]
 		pending = pending[1:]
 		err := l.takeBlock(b)
+		if b.owned {
+			b.data, b.owned = nil, false
+		}
 		free = append(free, b)
 		return err
 	}
@@ -142,6 +145,11 @@ type jsonlBlock struct {
 	errs []blockError
 	// picked holds the values picked from the lines (loader.pick), if any.
 	picked []engine.PickedValue
+	// owned reports that data is the block's one line, longer than the
+	// read buffer: its trajectory's response is a slice of it, not a
+	// copy (a record near the 256 MiB bound held three times over), and
+	// the block drops it once taken.
+	owned bool
 }
 
 type blockLine struct {
@@ -171,6 +179,9 @@ func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, target in
 		b.raw += int(blankBytes)
 		at.line += blank
 		at.off += blankBytes
+		if len(b.data) > 0 && longLineAhead(br) {
+			return nil // the long line gets a block of its own
+		}
 		line, n, err := readLine(br, long, max)
 		if errors.Is(err, errRecordTooLong) {
 			tooLong := &recordTooLong{line: at.line, max: max}
@@ -196,7 +207,16 @@ func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, target in
 			return err
 		}
 		b.raw += len(line) + 1
-		if jsonscan.SkipSpace(line) < len(line) {
+		own := len(b.data) == 0 && len(line) > 0 && len(*long) > 0 && &line[0] == &(*long)[0]
+		switch {
+		case own:
+			// A line longer than br's buffer, built in long: the block
+			// takes long's array rather than a copy, and the trajectory
+			// its response (jsonlBlock.owned).
+			b.data, *long = line, b.data[:0]
+			b.owned = true
+			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
+		case jsonscan.SkipSpace(line) < len(line):
 			b.data = append(b.data, line...)
 			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
 		}
@@ -205,8 +225,23 @@ func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, target in
 		}
 		at.line++
 		at.off += int64(n)
+		if own {
+			return nil
+		}
 	}
 	return nil
+}
+
+// longLineAhead reports whether the next line is longer than br's buffer,
+// which then holds no line end: what br holds is looked at first, and the
+// buffer filled only when that holds no line end (once per buffer).
+func longLineAhead(br *bufio.Reader) bool {
+	buf, _ := br.Peek(br.Buffered())
+	if bytes.IndexByte(buf, '\n') >= 0 {
+		return false
+	}
+	buf, _ = br.Peek(br.Size())
+	return len(buf) == br.Size() && bytes.IndexByte(buf, '\n') < 0
 }
 
 // takeBlock waits for b to be parsed and adds its trajectories and its
@@ -284,13 +319,22 @@ func (l *loader) reserve(b *jsonlBlock) {
 	case l.each != nil:
 		want = streamChunk + 2*len(b.ts)
 	case l.sizeHint > 0:
+		// One long line among the first skews the estimate: it is at most
+		// maxReserveGrowth times what was read (the slice grows past it).
 		perLine := float64(b.raw) / float64(len(b.ts)+len(b.errs))
-		want = int(float64(l.sizeHint)/perLine*1.05) + 64
+		want = min(int(float64(l.sizeHint)/perLine*1.05)+64, len(ts)*maxReserveGrowth)
+	}
+	if l.rowLimit > 0 {
+		want = min(want, l.rowLimit)
 	}
 	if want > cap(ts) {
 		l.res.Trajectories = slices.Grow(ts, want-len(ts))
 	}
 }
+
+// maxReserveGrowth bounds reserve's estimate, as a multiple of the
+// trajectories read.
+const maxReserveGrowth = 256
 
 // lineParser parses lines on one goroutine.
 type lineParser struct {
@@ -302,6 +346,8 @@ type lineParser struct {
 	// extra holds the unknown top-level members of the line parsePlain
 	// reads (plainExtras).
 	extra []member
+	// owned is the block's owned: its lines' text is theirs.
+	owned bool
 	// index finds a key of the Pick indexOf (pickIndex).
 	indexOf *engine.Pick
 	index   map[string]int
@@ -313,6 +359,7 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 		b.ts = slices.Grow(b.ts[:0], len(b.lines))
 	}
 	b.ts, b.errs = b.ts[:0], b.errs[:0]
+	p.owned = b.owned
 	// The values picked from line j are b.picked[j*k:(j+1)*k]. The array
 	// is the trajectories', not the block's: the block is parsed again
 	// while they wait to be handed over.
@@ -395,16 +442,41 @@ func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Traject
 // bytes it took from br, and io.EOF with the last one. The line is valid
 // until the next call; long is a buffer kept between calls for lines that
 // do not fit br's buffer.
+//
+// Past chunkedLine bytes, the rest of a long line is kept in pieces,
+// joined once its length is known: growing one array held the old and the
+// new at each step, and the collector let the heap reach twice that, about
+// four times the line at its end; the pieces and the joined line are twice.
 func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, err error) {
 	line, err = br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		*long = append((*long)[:0], line...)
+		inPlace := cap(*long)
+		if inPlace < chunkedLine {
+			inPlace = chunkedLine
+		}
+		var pieces [][]byte
+		total := len(*long)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = br.ReadSlice('\n')
-			if int64(len(*long)+len(line))-1 > max { // the "\n" aside
-				return nil, len(*long) + len(line), tooLongError(err)
+			total += len(line)
+			if int64(total)-1 > max { // the "\n" aside
+				return nil, total, tooLongError(err)
 			}
-			*long = append(*long, line...)
+			if pieces == nil && len(*long)+len(line) <= inPlace {
+				*long = append(*long, line...)
+				continue
+			}
+			if k := len(pieces) - 1; k < 0 || len(pieces[k])+len(line) > cap(pieces[k]) {
+				pieces = append(pieces, make([]byte, 0, chunkedLine))
+			}
+			pieces[len(pieces)-1] = append(pieces[len(pieces)-1], line...)
+		}
+		if pieces != nil {
+			*long = slices.Grow(*long, total-len(*long))
+			for _, p := range pieces {
+				*long = append(*long, p...)
+			}
 		}
 		line = *long
 	}
@@ -465,6 +537,10 @@ func newlineRun(b []byte) int {
 	}
 	return i
 }
+
+// chunkedLine is how much of a long line readLine grows in one array;
+// the rest comes in pieces of this size.
+const chunkedLine = 16 << 20
 
 // recordBound passes on what r reads until more than max bytes have been
 // read since the last mark, then fails with errRecordTooLong: a JSON array

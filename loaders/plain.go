@@ -51,7 +51,7 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 			// plainObject read it
 		case f == responseField && t.Pick != nil && !t.Pick.Response:
 			// not asked for; setting a response fails on nothing
-		case trajectoryFields[f].set(t, jsonValue{raw: raw, in: &p.in}) != nil:
+		case trajectoryFields[f].set(t, jsonValue{raw: raw, in: &p.in, owned: p.owned}) != nil:
 			return false
 		}
 	}
