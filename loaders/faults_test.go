@@ -91,3 +91,56 @@ func TestLongLinesOwnBlocks(t *testing.T) {
 	}
 	check("Stream", kept)
 }
+
+// TestParquetMaxRowsStops: with MaxRows, a Parquet file is read no
+// further than the row past the cap (issue 27, item 4): a bad row 50 of
+// 10,000 is never reached with MaxRows 5, where the reading went on to a
+// chunk of 8,192 rows and failed on it; without the cap, it fails.
+func TestParquetMaxRowsStops(t *testing.T) {
+	rows := make([]flatRow, 10000)
+	for i := range rows {
+		rows[i] = flatRow{ID: "r" + strconv.Itoa(i), Group: "g", Accuracy: 1}
+	}
+	rows[49].StepCount = -1
+	path := writeParquet(t, "many.parquet", rows)
+	if _, err := Load([]string{path}, Options{}); err == nil || !strings.Contains(err.Error(), path+":50:") {
+		t.Fatalf("without a cap: %v, want the error of row 50", err)
+	}
+	res, err := Load([]string{path}, Options{MaxRows: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trajectories) != 5 || !res.Capped {
+		t.Errorf("%d trajectories, capped %v; want 5, capped", len(res.Trajectories), res.Capped)
+	}
+	files, err := Peek([]string{path}, Options{})
+	if err != nil || len(files) != 1 {
+		t.Errorf("Peek: %v, %v", files, err)
+	}
+}
+
+// TestParquetPageBound: a page of more values than parquet-go should
+// decode at once (a row bomb: millions of run-length encoded values in a
+// few bytes) is an error naming the file, the row group and the column,
+// found from the page headers before any page is decoded, by Load and by
+// Peek.
+func TestParquetPageBound(t *testing.T) {
+	rows := make([]flatRow, 1000)
+	for i := range rows {
+		rows[i] = flatRow{ID: "r", Group: "g"}
+	}
+	path := writeParquet(t, "bomb.parquet", rows)
+	defer func(old int64) { maxPageValues = old }(maxPageValues)
+	maxPageValues = 999
+	want := path + ": row group 1, column id: a page of 1000 values, more than rewardlens decodes at once (999)"
+	if _, err := Load([]string{path}, Options{MaxRows: 1}); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Load: %v, want %q", err, want)
+	}
+	if _, err := Peek([]string{path}, Options{}); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Peek: %v, want %q", err, want)
+	}
+	maxPageValues = 1000
+	if _, err := Load([]string{path}, Options{}); err != nil {
+		t.Errorf("at the bound: %v", err)
+	}
+}

@@ -10,8 +10,11 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
@@ -71,7 +74,7 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 	err := guardParquet(l.name, func() (err error) {
 		f, err = openParquet(r, size)
 		if err != nil {
-			return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
+			return fmt.Errorf("%s: %w", l.name, err)
 		}
 		if plan, err = newParquetPlan(f.Schema()); err != nil {
 			return fmt.Errorf("%s: %w", l.name, err)
@@ -98,37 +101,105 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 // the size: parquet-go makes a buffer of the length the footer claims (4
 // GiB for a corrupt length) before it reads, and reads a column chunk
 // where its metadata says.
+// The errors are "not a Parquet file: ..." but for a page past the page
+// bounds (checkPages).
 func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
 	var tail [8]byte
 	if size < int64(len(parquetMagic)+len(tail)) {
-		return nil, fmt.Errorf("%d bytes, too short", size)
+		return nil, fmt.Errorf("not a Parquet file: %d bytes, too short", size)
 	}
 	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
 		return nil, err
 	}
 	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if !bytes.Equal(tail[4:], parquetMagic) {
-		return nil, fmt.Errorf("it does not end with %q", parquetMagic)
+		return nil, fmt.Errorf("not a Parquet file: it does not end with %q", parquetMagic)
 	}
 	if footer > size-int64(len(parquetMagic)+len(tail)) {
-		return nil, fmt.Errorf("its footer claims %d bytes, more than the file holds (%d)", footer, size)
+		return nil, fmt.Errorf("not a Parquet file: its footer claims %d bytes, more than the file holds (%d)", footer, size)
 	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("not a Parquet file: %w", err)
 	}
 	for i, rg := range f.Metadata().RowGroups {
-		for j, c := range rg.Columns {
+		for _, c := range rg.Columns {
 			start, n := c.MetaData.DataPageOffset, c.MetaData.TotalCompressedSize
 			if c.MetaData.DictionaryPageOffset > 0 {
 				start = min(start, c.MetaData.DictionaryPageOffset)
 			}
+			where := fmt.Sprintf("row group %d, column %s", i+1, strings.Join(c.MetaData.PathInSchema, "."))
 			if start < 0 || n < 0 || start > size || n > size-start {
-				return nil, fmt.Errorf("row group %d, column %d: %d bytes at %d, past the file's end (%d)", i+1, j+1, n, start, size)
+				return nil, fmt.Errorf("not a Parquet file: %s: %d bytes at %d, past the file's end (%d)", where, n, start, size)
+			}
+			if err := checkPages(r, start, start+n); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 		}
 	}
 	return f, nil
+}
+
+// Bounds of a Parquet page, which parquet-go decodes whole as soon as one
+// of its values is read: run-length encoding holds millions of values in a
+// few bytes (a row bomb of 50M rows in 1.5 KB took 1.4 GB to read its
+// first row), and a corrupt header may claim any size.
+// (Variables for the tests.)
+var (
+	maxPageValues int64 = 1 << 24
+	maxPageBytes  int32 = 1 << 30
+)
+
+// checkPages reads the headers of the pages of the column chunk at
+// [start, end) of r, and checks each against the page bounds and the
+// chunk's end. A header is read from the first KiB after it, or 64 KiB
+// when its statistics are longer.
+func checkPages(r io.ReaderAt, start, end int64) error {
+	var protocol thrift.CompactProtocol
+	for off := start; off < end; {
+		var (
+			h        format.PageHeader
+			consumed int64
+			err      error
+		)
+		for _, look := range []int64{1 << 10, 64 << 10} {
+			buf := make([]byte, min(look, end-off))
+			if _, err = r.ReadAt(buf, off); err != nil && err != io.EOF {
+				return err
+			}
+			br := bytes.NewReader(buf)
+			h = format.PageHeader{}
+			if err = thrift.NewDecoder(protocol.NewReader(br)).Decode(&h); err == nil {
+				consumed = int64(len(buf) - br.Len())
+				break
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("not a Parquet file: page at %d: %w", off, err)
+		}
+		var values int64
+		switch {
+		case h.DataPageHeader.Valid:
+			values = int64(h.DataPageHeader.V.NumValues)
+		case h.DataPageHeaderV2.Valid:
+			values = int64(h.DataPageHeaderV2.V.NumValues)
+		case h.DictionaryPageHeader.Valid:
+			values = int64(h.DictionaryPageHeader.V.NumValues)
+		}
+		switch {
+		case values < 0 || h.CompressedPageSize < 0 || h.UncompressedPageSize < 0:
+			return fmt.Errorf("not a Parquet file: page at %d: negative sizes", off)
+		case values > maxPageValues:
+			return fmt.Errorf("a page of %d values, more than rewardlens decodes at once (%d): a row bomb?", values, maxPageValues)
+		case h.UncompressedPageSize > maxPageBytes:
+			return fmt.Errorf("a page of %d bytes, more than rewardlens decodes at once (%d MiB)", h.UncompressedPageSize, maxPageBytes>>20)
+		}
+		off += consumed + int64(h.CompressedPageSize)
+		if off > end {
+			return fmt.Errorf("not a Parquet file: page at %d ends past its column chunk", off)
+		}
+	}
+	return nil
 }
 
 // errCorruptParquet is the error of a file that parquet-go panics on.

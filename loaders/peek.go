@@ -152,7 +152,7 @@ func parquetFloats(path string) ([]string, error) {
 	err = guardParquet(path, func() error {
 		pf, err := openParquet(f, st.Size())
 		if err != nil {
-			return errors.New(path + ": not a Parquet file: " + err.Error())
+			return errors.New(path + ": " + err.Error())
 		}
 		for _, field := range pf.Schema().Fields() {
 			if !field.Leaf() {
