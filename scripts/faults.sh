@@ -137,7 +137,7 @@ if has corrupt; then
 		rm -f "$dir/followed"/*
 		cp sample_data/trl/completions/completions_00001.parquet "$dir/followed/"
 		(sleep 2 && cp "$(ls "$dir"/corrupt/*.parquet | head -1)" "$dir/followed/completions_00002.parquet") &
-		measure "$b: stats --follow, a corrupt file appears (INT at 5 s)" timeout -s INT 5 "$dir/$b" stats --follow "$dir/followed"
+		measure "$b: stats --follow, a corrupt file appears (INT at 5 s)" timeout --preserve-status -s INT 5 "$dir/$b" stats --follow "$dir/followed"
 		wait
 		grep -o 'corrupt Parquet file[^(]*' "$dir/stderr" | head -1 | sed 's/^/    /' || true
 	done

@@ -45,7 +45,7 @@ func run(args []string) error {
 	case len(args) >= 2 && args[0] == "corpus":
 		return corpus(args[1], args[2:])
 	}
-	return fmt.Errorf("usage: faultfiles bomb ROWS OUT | faultfiles corpus DIR FILE...")
+	return fmt.Errorf("usage: faultfiles bomb ROWS OUT | faultfiles corpus DIR FILE [FILE...]")
 }
 
 // corpus writes the []byte input of each Go fuzz corpus file (the format
