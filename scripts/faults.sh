@@ -44,7 +44,7 @@ measure() {
 	shift
 	local out="$dir/time.out" status
 	set +e
-	(ulimit -v $((cap * 2048)) && /usr/bin/time -v -o "$out" timeout "$limit" "$@" >"$dir/stdout" 2>"$dir/stderr")
+	(ulimit -v $((cap * 2048)) && /usr/bin/time -v -o "$out" timeout -k 5 "$limit" "$@" >"$dir/stdout" 2>"$dir/stderr")
 	status=$?
 	set -e
 	rss=$(awk -F': ' '/Maximum resident set size/ {printf "%d", $2 / 1024}' "$out" 2>/dev/null || echo 0)
