@@ -71,8 +71,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
 		}
-		parquet := err == nil && isParquet(path, opts.Format) && startsParquet(path)
-		if parquet {
+		parquetFile := err == nil && isParquet(path, opts.Format) && startsParquet(path)
+		if parquetFile {
 			l := newLoader(path, i, o, st.Size(), nil)
 			_, err = l.finish(l.peekParquet())
 		} else {
@@ -82,7 +82,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		if ff == nil { // no trajectory: err says why
 			return nil, err
 		}
-		if parquet {
+		if parquetFile {
 			if ff.Floats, err = parquetFloats(path); err != nil {
 				return nil, err
 			}
