@@ -387,7 +387,7 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err erro
 	// value) when empty or null.
 	for i, k := range pr.keys {
 		if !k.IsNull() && i < len(pr.vals) {
-			pr.members = append(pr.members, parquetMember{string(k.ByteArray()), metadataValue(pr.plan.columns[pr.vals[i].Column()].read(pr.vals[i]))})
+			pr.members = append(pr.members, parquetMember{string(byteArray(k)), metadataValue(pr.plan.columns[pr.vals[i].Column()].read(pr.vals[i]))})
 		}
 	}
 	return nil
