@@ -144,3 +144,39 @@ func TestParquetPageBound(t *testing.T) {
 		t.Errorf("at the bound: %v", err)
 	}
 }
+
+// TestJSONAfterBlankLines: the blank lines before a JSON array are passed
+// before the decoder sees them (issue 27, item 8's sibling): more of them
+// than the record bound is no "record too long", and the elements keep
+// their lines, offsets (read again by them) and error places.
+func TestJSONAfterBlankLines(t *testing.T) {
+	text := strings.Repeat("\n", 3000) + " \r\n" + `[{"id":"a","metadata":{"x":1}},` + "\n\n" + `{"id":"b","metadata":{"x":2}}]` + "\n"
+	path := filepath.Join(t.TempDir(), "blank.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load([]string{path}, Options{MaxRecordBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trajectories) != 2 {
+		t.Fatalf("%d trajectories", len(res.Trajectories))
+	}
+	for i, want := range []struct {
+		line int
+		off  int64
+	}{{3002, 3003 + 1}, {3004, int64(strings.Index(text, `{"id":"b"`))}} {
+		tr := res.Trajectories[i]
+		if tr.Line != want.line || tr.Offset != want.off {
+			t.Errorf("trajectory %d at line %d, offset %d; want %d, %d", i, tr.Line, tr.Offset, want.line, want.off)
+		}
+		again, err := Reread(&tr)
+		if err != nil || again.ID != tr.ID {
+			t.Errorf("trajectory %d read again: %v, %v", i, again.ID, err)
+		}
+	}
+	bad := strings.Repeat("\n", 5) + "[{\"id\":\"a\"} x]"
+	if _, err := Read(strings.NewReader(bad), "bad.json", 0, Options{}); err == nil || !strings.HasPrefix(err.Error(), "bad.json:6:13: ") {
+		t.Errorf("got %v, want the error at 6:13", err)
+	}
+}

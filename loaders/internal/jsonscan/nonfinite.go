@@ -79,6 +79,10 @@ func NewRewriter(src *bufio.Reader, lead int) *Rewriter {
 	return &Rewriter{src: src, loc: locator{line: 1, shift: -int64(lead)}}
 }
 
+// StartLine says that src starts at line n of the input (1 unless set):
+// the caller passed the lines before it.
+func (r *Rewriter) StartLine(n int) { r.loc.line = n }
+
 // Read implements io.Reader.
 func (r *Rewriter) Read(p []byte) (int, error) {
 	n := 0
