@@ -200,7 +200,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		}
 		if evaluator == nil {
 			evaluator = p.computer.NewEvaluator()
-			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts)
+			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts, inputBytes)
 		}
 		evaluator.Add(ts)
 		for i := range ts {
@@ -235,10 +235,17 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 }
 
 // reserve makes room in the evaluator and the ID list for the n
-// trajectories expected, ts being the first: arrays grown as they fill
-// would be copied over and over, into fresh memory each time, which costs
-// a tenth of the whole run on 100k trajectories.
-func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory) {
+// trajectories expected in inputBytes of input, ts being the first: arrays
+// grown as they fill would be copied over and over, into fresh memory each
+// time, which costs a tenth of the whole run on 100k trajectories.
+//
+// The estimate comes from the first records, which one long record skews
+// (a 4 MB ID on the second line of two): so n is at most maxReserveGrowth
+// times len(ts), and the IDs' room, their mean length so far times n, at
+// most inputBytes, which holds every ID read from the input. Past the
+// room, the arrays grow as they fill.
+func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory, inputBytes int64) {
+	n = min(n, len(ts)*maxReserveGrowth)
 	if n <= len(ts) {
 		return
 	}
@@ -247,9 +254,14 @@ func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory) {
 		idBytes += len(ts[i].ID)
 	}
 	e.Reserve(n)
-	p.ids.text = slices.Grow(p.ids.text, idBytes/len(ts)*n*21/20)
+	text := int64(idBytes) / int64(len(ts)) * int64(n) * 21 / 20
+	p.ids.text = slices.Grow(p.ids.text, int(min(text, inputBytes)))
 	p.ids.ends = slices.Grow(p.ids.ends, n)
 }
+
+// maxReserveGrowth bounds reserve's estimate: a first chunk of 8,192
+// trajectories reserves for up to two million.
+const maxReserveGrowth = 256
 
 // sayLayout says on stderr how the inputs are read, when they are in a
 // trainer's layout (applyLayout), and the method cfg computes with.

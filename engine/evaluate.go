@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
@@ -393,6 +394,7 @@ func parallelChunks(n, chunk, nw int, fn func(w, lo, hi int)) {
 	for w := 1; w < nw; w++ {
 		wg.Add(1)
 		go func() {
+			defer crash.Recover()
 			defer wg.Done()
 			run(w)
 		}()

@@ -12,6 +12,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/crash"
 )
 
 // FollowOptions control Follow.
@@ -117,7 +118,10 @@ func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <
 		f.watch()
 	}
 	ch := make(chan Update)
-	go f.run(ctx, ch)
+	go func() {
+		defer crash.Recover()
+		f.run(ctx, ch)
+	}()
 	return res, ch, nil
 }
 

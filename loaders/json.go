@@ -18,8 +18,18 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 	if err := l.checkText(br); err != nil {
 		return err
 	}
+	// Blank lines before the array are passed here, eight bytes at a
+	// time: the decoder would buffer them whole, and count them against
+	// the first element's bound.
+	blank, skipped := skipBlankLines(br)
+	l.origin += skipped
+	lead := l.lead
+	if blank > 0 {
+		lead = 0 // the text starts past line 1
+	}
 	bound := &recordBound{r: br, max: l.maxRecord}
-	rw := jsonscan.NewRewriter(bufio.NewReaderSize(bound, bufferSize), l.lead)
+	rw := jsonscan.NewRewriter(bufio.NewReaderSize(bound, bufferSize), lead)
+	rw.StartLine(1 + blank)
 	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw), bound: bound}
 	if empty, err := j.start(); empty || err != nil {
 		return err

@@ -3,6 +3,7 @@ package loaders
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -39,12 +41,18 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		}
 		l.res.Trajectories = make([]engine.Trajectory, 0, n)
 	}
-	nw := runtime.GOMAXPROCS(0)
+	// Peek's reading (a row limit of 1) stops at the first line that is
+	// not blank, parsed here: no block read ahead, no goroutines.
+	nw, target := runtime.GOMAXPROCS(0), blockBytes
+	if l.rowLimit == 1 {
+		nw, target = 0, 1
+	}
 	work := make(chan *jsonlBlock, nw)
 	var wg sync.WaitGroup
 	for range nw {
 		wg.Add(1)
 		go func() {
+			defer crash.Recover()
 			defer wg.Done()
 			p := lineParser{l: l}
 			for b := range work {
@@ -68,6 +76,9 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 		b := pending[0]
 		pending = pending[1:]
 		err := l.takeBlock(b)
+		if b.owned {
+			b.data, b.owned = nil, false
+		}
 		free = append(free, b)
 		return err
 	}
@@ -80,9 +91,15 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			// block seldom outgrows it.
 			b = &jsonlBlock{data: make([]byte, 0, blockBytes+blockBytes/8)}
 		}
-		readErr := b.fill(br, &long, &at, l.maxRecord, l.skipInvalid)
+		readErr := b.fill(br, &long, &at, target, l.maxRecord, l.skipInvalid)
 		b.done = make(chan struct{})
-		work <- b
+		if nw == 0 {
+			here := lineParser{l: l}
+			here.parseBlock(b)
+			close(b.done)
+		} else {
+			work <- b
+		}
 		pending = append(pending, b)
 		var tooLong *recordTooLong
 		if errors.As(readErr, &tooLong) {
@@ -97,12 +114,12 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			}
 			readErr = tooLong.next
 		}
-		for len(pending) > nw+1 || (readErr != nil && len(pending) > 0) {
+		for len(pending) > nw+1 || ((readErr != nil || nw == 0) && len(pending) > 0) {
 			if err := take(); err != nil {
 				return err
 			}
 		}
-		if readErr == io.EOF {
+		if readErr == io.EOF || l.full() {
 			return nil
 		}
 		if readErr != nil {
@@ -128,6 +145,11 @@ type jsonlBlock struct {
 	errs []blockError
 	// picked holds the values picked from the lines (loader.pick), if any.
 	picked []engine.PickedValue
+	// owned reports that data is the block's one line, longer than the
+	// read buffer: its trajectory's response is a slice of it, not a
+	// copy (a record near the 256 MiB bound held three times over), and
+	// the block drops it once taken.
+	owned bool
 }
 
 type blockLine struct {
@@ -146,13 +168,20 @@ type blockError struct {
 	err *LineError
 }
 
-// fill reads lines from br into b until it holds about blockBytes of text or
-// the input ends. *at is the place of the next line to read; long is a
-// buffer for readLine. It returns io.EOF at the end of the input and any
-// other read error as it comes, *at then being the line it stopped.
-func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, max int64, skip bool) error {
+// fill reads lines from br into b until it holds about target bytes of
+// text or the input ends. *at is the place of the next line to read; long
+// is a buffer for readLine. It returns io.EOF at the end of the input and
+// any other read error as it comes, *at then being the line it stopped.
+func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, target int, max int64, skip bool) error {
 	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
-	for len(b.data) < blockBytes {
+	for len(b.data) < target {
+		blank, blankBytes := skipBlankLines(br)
+		b.raw += int(blankBytes)
+		at.line += blank
+		at.off += blankBytes
+		if len(b.data) > 0 && longLineAhead(br) {
+			return nil // the long line gets a block of its own
+		}
 		line, n, err := readLine(br, long, max)
 		if errors.Is(err, errRecordTooLong) {
 			tooLong := &recordTooLong{line: at.line, max: max}
@@ -178,7 +207,16 @@ func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, max int64
 			return err
 		}
 		b.raw += len(line) + 1
-		if jsonscan.SkipSpace(line) < len(line) {
+		own := len(b.data) == 0 && len(line) > 0 && len(*long) > 0 && &line[0] == &(*long)[0]
+		switch {
+		case own:
+			// A line longer than br's buffer, built in long: the block
+			// takes long's array rather than a copy, and the trajectory
+			// its response (jsonlBlock.owned).
+			b.data, *long = line, b.data[:0]
+			b.owned = true
+			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
+		case jsonscan.SkipSpace(line) < len(line):
 			b.data = append(b.data, line...)
 			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
 		}
@@ -187,8 +225,23 @@ func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, max int64
 		}
 		at.line++
 		at.off += int64(n)
+		if own {
+			return nil
+		}
 	}
 	return nil
+}
+
+// longLineAhead reports whether the next line is longer than br's buffer,
+// which then holds no line end: what br holds is looked at first, and the
+// buffer filled only when that holds no line end (once per buffer).
+func longLineAhead(br *bufio.Reader) bool {
+	buf, _ := br.Peek(br.Buffered())
+	if bytes.IndexByte(buf, '\n') >= 0 {
+		return false
+	}
+	buf, _ = br.Peek(br.Size())
+	return len(buf) == br.Size() && bytes.IndexByte(buf, '\n') < 0
 }
 
 // takeBlock waits for b to be parsed and adds its trajectories and its
@@ -266,13 +319,22 @@ func (l *loader) reserve(b *jsonlBlock) {
 	case l.each != nil:
 		want = streamChunk + 2*len(b.ts)
 	case l.sizeHint > 0:
+		// One long line among the first skews the estimate: it is at most
+		// maxReserveGrowth times what was read (the slice grows past it).
 		perLine := float64(b.raw) / float64(len(b.ts)+len(b.errs))
-		want = int(float64(l.sizeHint)/perLine*1.05) + 64
+		want = min(int(float64(l.sizeHint)/perLine*1.05)+64, len(ts)*maxReserveGrowth)
+	}
+	if l.rowLimit > 0 {
+		want = min(want, l.rowLimit)
 	}
 	if want > cap(ts) {
 		l.res.Trajectories = slices.Grow(ts, want-len(ts))
 	}
 }
+
+// maxReserveGrowth bounds reserve's estimate, as a multiple of the
+// trajectories read.
+const maxReserveGrowth = 256
 
 // lineParser parses lines on one goroutine.
 type lineParser struct {
@@ -284,6 +346,11 @@ type lineParser struct {
 	// extra holds the unknown top-level members of the line parsePlain
 	// reads (plainExtras).
 	extra []member
+	// owned is the block's owned: its lines' text is theirs.
+	owned bool
+	// index finds a key of the Pick indexOf (pickIndex).
+	indexOf *engine.Pick
+	index   map[string]int
 }
 
 // parseBlock parses the lines of b into b.ts and b.errs.
@@ -292,6 +359,7 @@ func (p *lineParser) parseBlock(b *jsonlBlock) {
 		b.ts = slices.Grow(b.ts[:0], len(b.lines))
 	}
 	b.ts, b.errs = b.ts[:0], b.errs[:0]
+	p.owned = b.owned
 	// The values picked from line j are b.picked[j*k:(j+1)*k]. The array
 	// is the trajectories', not the block's: the block is parsed again
 	// while they wait to be handed over.
@@ -374,16 +442,41 @@ func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Traject
 // bytes it took from br, and io.EOF with the last one. The line is valid
 // until the next call; long is a buffer kept between calls for lines that
 // do not fit br's buffer.
+//
+// Past chunkedLine bytes, the rest of a long line is kept in pieces,
+// joined once its length is known: growing one array held the old and the
+// new at each step, and the collector let the heap reach twice that, about
+// four times the line at its end; the pieces and the joined line are twice.
 func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, err error) {
 	line, err = br.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		*long = append((*long)[:0], line...)
+		inPlace := cap(*long)
+		if inPlace < chunkedLine {
+			inPlace = chunkedLine
+		}
+		var pieces [][]byte
+		total := len(*long)
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = br.ReadSlice('\n')
-			if int64(len(*long)+len(line))-1 > max { // the "\n" aside
-				return nil, len(*long) + len(line), tooLongError(err)
+			total += len(line)
+			if int64(total)-1 > max { // the "\n" aside
+				return nil, total, tooLongError(err)
 			}
-			*long = append(*long, line...)
+			if pieces == nil && len(*long)+len(line) <= inPlace {
+				*long = append(*long, line...)
+				continue
+			}
+			if k := len(pieces) - 1; k < 0 || len(pieces[k])+len(line) > cap(pieces[k]) {
+				pieces = append(pieces, make([]byte, 0, chunkedLine))
+			}
+			pieces[len(pieces)-1] = append(pieces[len(pieces)-1], line...)
+		}
+		if pieces != nil {
+			*long = slices.Grow(*long, total-len(*long))
+			for _, p := range pieces {
+				*long = append(*long, p...)
+			}
 		}
 		line = *long
 	}
@@ -395,6 +488,59 @@ func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, er
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, n, err
 }
+
+// skipBlankLines reads past the blank lines at br, as many as follow,
+// and returns how many lines and bytes that was: runs of "\n" are passed
+// eight bytes at a time, other blank lines (spaces, tabs, "\r\n") a line
+// at a time, found with bytes.IndexByte. Only whole lines are passed: a
+// blank last line without "\n", or one longer than br's buffer, is left
+// to readLine.
+func skipBlankLines(br *bufio.Reader) (lines int, n int64) {
+	for {
+		if br.Buffered() == 0 {
+			if _, err := br.Peek(1); err != nil {
+				return lines, n
+			}
+		}
+		buf, _ := br.Peek(br.Buffered())
+		i := 0
+		for i < len(buf) {
+			if k := newlineRun(buf[i:]); k > 0 {
+				lines += k
+				i += k
+				continue
+			}
+			end := bytes.IndexByte(buf[i:], '\n')
+			if end < 0 || jsonscan.SkipSpace(buf[i:i+end]) < end {
+				break // not blank, or cut by the end of the buffer
+			}
+			lines++
+			i += end + 1
+		}
+		br.Discard(i)
+		n += int64(i)
+		if i < len(buf) {
+			return lines, n
+		}
+	}
+}
+
+// newlineRun returns how many "\n" b starts with.
+func newlineRun(b []byte) int {
+	const eightNewlines = 0x0a0a0a0a0a0a0a0a
+	i := 0
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == eightNewlines {
+		i += 8
+	}
+	for i < len(b) && b[i] == '\n' {
+		i++
+	}
+	return i
+}
+
+// chunkedLine is how much of a long line readLine grows in one array;
+// the rest comes in pieces of this size.
+const chunkedLine = 16 << 20
 
 // recordBound passes on what r reads until more than max bytes have been
 // read since the last mark, then fails with errRecordTooLong: a JSON array

@@ -80,6 +80,11 @@ type Options struct {
 	// at most, in input order over all inputs: past them the reading stops
 	// and the Result is Capped (Follow does not take it).
 	MaxRows int
+	// rowLimit, when above 0, is how many trajectories of one input are
+	// read at most: MaxRows+1 when capping (one past the cap tells that
+	// there is more), 1 for Peek. The readers that read ahead (Parquet's
+	// row batches, JSONL's blocks) read no further.
+	rowLimit int
 }
 
 // DefaultMaxRecordBytes is Options.MaxRecordBytes when it is 0: 256 MiB.
@@ -200,6 +205,7 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 	var kept []engine.Trajectory // Load's, when capped
 	if opts.MaxRows > 0 {
 		each = capRows(opts.MaxRows, each, &kept)
+		opts.rowLimit = opts.MaxRows + 1
 	}
 	progress := newProgress(paths, opts.Progress)
 	anyRead := false // whether a file was read, not only left out
@@ -411,18 +417,31 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if format == "" {
 		format = detectFormat(name, in.r)
 	}
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, lead: in.lead, origin: int64(in.lead), res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord()}
 	spec := format.spec()
-	if size > 0 && !in.gzipped && spec.reread != nil {
+	if in.gzipped {
+		size = 0
+	}
+	l := newLoader(name, fileIndex, opts, size, each)
+	l.lead, l.origin = in.lead, int64(in.lead)
+	if size > 0 && spec.reread != nil {
 		l.format = string(format)
 	}
+	return l.finish(spec.read(l, in.r))
+}
+
+// newLoader returns the loader of the input called name, of size bytes
+// when known (else 0), for read.
+func newLoader(name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) *loader {
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord(), rowLimit: opts.rowLimit, sizeHint: size}
 	if each != nil {
 		l.maps, l.picks = &mapStore{}, &pickedStore{}
 	}
-	if !in.gzipped {
-		l.sizeHint = size
-	}
-	err = spec.read(l, in.r)
+	return l
+}
+
+// finish hands over the last trajectories once the reader returned err,
+// and returns read's result.
+func (l *loader) finish(err error) (*Result, error) {
 	if err == nil {
 		err = l.flush(true)
 	}
@@ -441,6 +460,9 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	return l.res, nil
 }
 
+// full reports whether the loader has read Options.rowLimit trajectories.
+func (l *loader) full() bool { return l.rowLimit > 0 && l.n >= l.rowLimit }
+
 // loader reads the trajectories of one input.
 type loader struct {
 	name        string
@@ -448,6 +470,8 @@ type loader struct {
 	skipInvalid bool
 	// maxRecord is Options.MaxRecordBytes, its default applied.
 	maxRecord int64
+	// rowLimit is Options.rowLimit.
+	rowLimit int
 	// lead is the number of bytes before the text of line 1 that the reader
 	// does not see (a byte order mark), added to columns on line 1.
 	lead int

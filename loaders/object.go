@@ -240,6 +240,9 @@ type jsonValue struct {
 	rewritten bool
 	in        *interner     // see jsonText
 	rec       *objectRecord // the record of the object holding the value
+	// owned reports that raw's array is the trajectory's own, never
+	// reused (jsonlBlock.owned): response keeps raw rather than a copy.
+	owned bool
 }
 
 // marker returns the index in nonFinite of the marker v is, or -1.
@@ -320,7 +323,10 @@ func (v jsonValue) bool() (bool, error) {
 // response is not strict JSON then), and only a 0xFF byte inside a string
 // of rewritten text reads as the escape \ufffd, which has the same value.
 func (v jsonValue) response() json.RawMessage {
-	raw := bytes.Clone(v.raw)
+	raw := v.raw
+	if !v.owned {
+		raw = bytes.Clone(raw)
+	}
 	if v.rewritten {
 		raw = jsonscan.RestoreTokens(raw)
 	}

@@ -3,14 +3,18 @@ package loaders
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
@@ -54,21 +58,162 @@ func (l *loader) readParquet(r io.Reader) error {
 	if l.sizeHint <= 0 && data.size > maxParquetStream {
 		return fmt.Errorf("%s: a Parquet stream longer than %d MiB: Parquet is read whole (its footer is at the end); save it to a file and read that", l.name, maxParquetStream>>20)
 	}
-	f, err := parquet.OpenFile(data, data.size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	return l.readParquetAt(data, data.size)
+}
+
+// readParquetAt reads the Parquet file of size bytes that r holds: its
+// footer, then its row groups' rows, up to Options.rowLimit. Bytes that
+// are not what they claim (a corrupt file) can make parquet-go panic: its
+// panics are the file's error, "PATH: corrupt Parquet file ...", never the
+// process's end; the trajectories' own handling is outside that guard.
+func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
+	var (
+		f    *parquet.File
+		plan *parquetPlan
+	)
+	err := guardParquet(l.name, func() (err error) {
+		f, err = openParquet(r, size)
+		if err != nil {
+			return fmt.Errorf("%s: %w", l.name, err)
+		}
+		if plan, err = newParquetPlan(f.Schema()); err != nil {
+			return fmt.Errorf("%s: %w", l.name, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("%s: not a Parquet file: %w", l.name, err)
-	}
-	plan, err := newParquetPlan(f.Schema())
-	if err != nil {
-		return fmt.Errorf("%s: %w", l.name, err)
+		return err
 	}
 	pr := &parquetReader{l: l, plan: plan}
 	for _, rg := range f.RowGroups() {
+		if l.full() {
+			return nil
+		}
 		if err := pr.rowGroup(rg); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// openParquet opens the Parquet file of size bytes that r holds, once
+// its footer's length and its column chunks' places are checked against
+// the size: parquet-go makes a buffer of the length the footer claims (4
+// GiB for a corrupt length) before it reads, and reads a column chunk
+// where its metadata says.
+// The errors are "not a Parquet file: ..." but for a page past the page
+// bounds (checkPages).
+func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
+	var tail [8]byte
+	if size < int64(len(parquetMagic)+len(tail)) {
+		return nil, fmt.Errorf("not a Parquet file: %d bytes, too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
+		return nil, err
+	}
+	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if !bytes.Equal(tail[4:], parquetMagic) {
+		return nil, fmt.Errorf("not a Parquet file: it does not end with %q", parquetMagic)
+	}
+	if footer > size-int64(len(parquetMagic)+len(tail)) {
+		return nil, fmt.Errorf("not a Parquet file: its footer claims %d bytes, more than the file holds (%d)", footer, size)
+	}
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("not a Parquet file: %w", err)
+	}
+	for i, rg := range f.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			start, n := c.MetaData.DataPageOffset, c.MetaData.TotalCompressedSize
+			if c.MetaData.DictionaryPageOffset > 0 {
+				start = min(start, c.MetaData.DictionaryPageOffset)
+			}
+			where := fmt.Sprintf("row group %d, column %s", i+1, strings.Join(c.MetaData.PathInSchema, "."))
+			if start < 0 || n < 0 || start > size || n > size-start {
+				return nil, fmt.Errorf("not a Parquet file: %s: %d bytes at %d, past the file's end (%d)", where, n, start, size)
+			}
+			if err := checkPages(r, start, start+n); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		}
+	}
+	return f, nil
+}
+
+// Bounds of a Parquet page, which parquet-go decodes whole as soon as one
+// of its values is read: run-length encoding holds millions of values in a
+// few bytes (a row bomb of 50M rows in 1.5 KB took 1.4 GB to read its
+// first row), and a corrupt header may claim any size.
+// (Variables for the tests.)
+var (
+	maxPageValues int64 = 1 << 24
+	maxPageBytes  int32 = 1 << 30
+)
+
+// checkPages reads the headers of the pages of the column chunk at
+// [start, end) of r, and checks each against the page bounds and the
+// chunk's end. A header is read from the first KiB after it, or 64 KiB
+// when its statistics are longer.
+func checkPages(r io.ReaderAt, start, end int64) error {
+	var protocol thrift.CompactProtocol
+	for off := start; off < end; {
+		var (
+			h        format.PageHeader
+			consumed int64
+			err      error
+		)
+		for _, look := range []int64{1 << 10, 64 << 10} {
+			buf := make([]byte, min(look, end-off))
+			if _, err = r.ReadAt(buf, off); err != nil && err != io.EOF {
+				return err
+			}
+			br := bytes.NewReader(buf)
+			h = format.PageHeader{}
+			if err = thrift.NewDecoder(protocol.NewReader(br)).Decode(&h); err == nil {
+				consumed = int64(len(buf) - br.Len())
+				break
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("not a Parquet file: page at %d: %w", off, err)
+		}
+		var values int64
+		switch {
+		case h.DataPageHeader.Valid:
+			values = int64(h.DataPageHeader.V.NumValues)
+		case h.DataPageHeaderV2.Valid:
+			values = int64(h.DataPageHeaderV2.V.NumValues)
+		case h.DictionaryPageHeader.Valid:
+			values = int64(h.DictionaryPageHeader.V.NumValues)
+		}
+		switch {
+		case values < 0 || h.CompressedPageSize < 0 || h.UncompressedPageSize < 0:
+			return fmt.Errorf("not a Parquet file: page at %d: negative sizes", off)
+		case values > maxPageValues:
+			return fmt.Errorf("a page of %d values, more than rewardlens decodes at once (%d): a row bomb?", values, maxPageValues)
+		case h.UncompressedPageSize > maxPageBytes:
+			return fmt.Errorf("a page of %d bytes, more than rewardlens decodes at once (%d MiB)", h.UncompressedPageSize, maxPageBytes>>20)
+		}
+		off += consumed + int64(h.CompressedPageSize)
+		if off > end {
+			return fmt.Errorf("not a Parquet file: page at %d ends past its column chunk", off)
+		}
+	}
+	return nil
+}
+
+// errCorruptParquet is the error of a file that parquet-go panics on.
+var errCorruptParquet = errors.New("corrupt Parquet file")
+
+// guardParquet runs read, which calls parquet-go on the file called name,
+// and returns its error, or the file's error when parquet-go panics.
+func guardParquet(name string, read func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", name, errCorruptParquet, p)
+		}
+	}()
+	return read()
 }
 
 // pieces is an input read whole, in pieces that are never copied into one
@@ -156,28 +301,43 @@ type parquetMember struct {
 // parquetBatch is how many rows are read at a time.
 const parquetBatch = 256
 
-// rowGroup reads the rows of rg.
+// rowGroup reads the rows of rg, up to Options.rowLimit in all.
 func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
-	rows := rg.Rows()
-	defer rows.Close()
+	var rows parquet.Rows
+	if err := guardParquet(pr.l.name, func() error { rows = rg.Rows(); return nil }); err != nil {
+		return err
+	}
+	defer guardParquet(pr.l.name, rows.Close)
 	if pr.rows == nil {
 		pr.rows = make([]parquet.Row, parquetBatch)
 	}
-	for {
-		n, err := rows.ReadRows(pr.rows)
-		for _, row := range pr.rows[:n] {
+	for !pr.l.full() {
+		batch := pr.rows
+		if pr.l.rowLimit > 0 {
+			batch = batch[:min(len(batch), pr.l.rowLimit-pr.l.n)]
+		}
+		var n int
+		err := guardParquet(pr.l.name, func() (err error) {
+			n, err = rows.ReadRows(batch)
+			return err
+		})
+		if err != nil && !errors.Is(err, io.EOF) {
+			if errors.Is(err, errCorruptParquet) {
+				return err
+			}
+			return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+n+1, err)
+		}
+		for _, row := range batch[:n] {
 			pr.rowNo++
 			if err := pr.row(row); err != nil {
 				return err
 			}
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
 		if err != nil {
-			return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+1, err)
+			return nil // io.EOF
 		}
 	}
+	return nil
 }
 
 // row reads the trajectory of row; a bad row is rejected.
@@ -185,7 +345,9 @@ func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
 	t := &l.scratch // not a local: its address would make it escape
 	*t = l.newTrajectory(pr.rowNo, 0)
-	pr.collect(row, t.Metadata)
+	if err := pr.collect(row, t.Metadata); err != nil {
+		return err
+	}
 	if err := pr.apply(t); err != nil {
 		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))
 	}
@@ -193,8 +355,14 @@ func (pr *parquetReader) row(row parquet.Row) error {
 }
 
 // collect reads the values of row: the flat metadata columns into meta,
-// the rest into pr for apply.
-func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) {
+// the rest into pr for apply. A value parquet-go cannot read (it panics
+// on some corrupt pages) is the file's error, as in guardParquet.
+func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", pr.l.name, errCorruptParquet, p)
+		}
+	}()
 	clear(pr.fields[:])
 	pr.members, pr.keys, pr.vals = pr.members[:0], nil, nil
 	row.Range(func(col int, vs []parquet.Value) bool {
@@ -219,9 +387,10 @@ func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) {
 	// value) when empty or null.
 	for i, k := range pr.keys {
 		if !k.IsNull() && i < len(pr.vals) {
-			pr.members = append(pr.members, parquetMember{string(k.ByteArray()), metadataValue(pr.plan.columns[pr.vals[i].Column()].read(pr.vals[i]))})
+			pr.members = append(pr.members, parquetMember{string(byteArray(k)), metadataValue(pr.plan.columns[pr.vals[i].Column()].read(pr.vals[i]))})
 		}
 	}
+	return nil
 }
 
 // read returns the value v of the column, nil when null.

@@ -176,7 +176,20 @@ func scalarReader(typ parquet.Type) (func(parquet.Value) any, error) {
 	return nil, fmt.Errorf("type %s is not supported", strings.ToUpper(typ.String()))
 }
 
-func parquetString(v parquet.Value) any { return string(v.ByteArray()) }
+// parquetString reads a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value as text.
+func parquetString(v parquet.Value) any { return string(byteArray(v)) }
+
+// byteArray returns the bytes of v, which must be of a byte array kind: a
+// corrupt page can make parquet-go give a value of another kind in a byte
+// array column, whose ByteArray builds a slice from no pointer (a fatal
+// error under the race detector's pointer checks, not a panic). That is
+// a panic here, which the reading turns into the file's error (collect).
+func byteArray(v parquet.Value) []byte {
+	if k := v.Kind(); k != parquet.ByteArray && k != parquet.FixedLenByteArray {
+		panic(fmt.Sprintf("a %s value in a column of byte arrays", k))
+	}
+	return v.ByteArray()
+}
 
 // int32Reader reads INT32 values: signed, unsigned or decimal.
 func int32Reader(logical any) func(parquet.Value) any {

@@ -1,10 +1,10 @@
 package loaders
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -40,11 +40,15 @@ type FileFields struct {
 // Peek reads the first trajectory of each input file that paths stand for
 // (directories expanded as Load does; standard input is left out, as it
 // can be read once only) and returns what it tells of each file's fields,
-// in input order. A file's reading stops at its first trajectory; an
-// empty file, or a directory without input files, is left out, as it
-// tells nothing (Load's error for it stays), and so is the newest file of
-// a directory when Load leaves it out (Unfinished).
-// Options.Pick and Fields are not used. The errors are Load's.
+// in input order. A file's reading stops at its first trajectory, and
+// reads no more than that: a JSONL file up to its first line that is not
+// blank (runs of blank lines skipped unread, the line bounded by
+// Options.MaxRecordBytes); a Parquet file, its footer and the first row
+// (its first pages); the other formats, their first record and the
+// blocks read ahead. An empty file, or a directory without input files,
+// is left out, as it tells nothing (Load's error for it stays), and so is
+// the newest file of a directory when Load leaves it out (Unfinished).
+// Options.Pick, Fields and MaxRows are not used. The errors are Load's.
 func Peek(paths []string, opts Options) ([]FileFields, error) {
 	// A directory without input files tells nothing, as an empty file:
 	// Load's error for it stays (following waits for it).
@@ -58,7 +62,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 	}
 	var out []FileFields
 	for i, path := range files {
-		if st, err := os.Stat(path); path == "-" || err == nil && !st.Mode().IsRegular() {
+		st, err := os.Stat(path)
+		if path == "-" || err == nil && !st.Mode().IsRegular() {
 			continue // a stream, a FIFO: looking would take what the load must read
 		} else if err == nil && st.Size() == 0 {
 			continue // nothing to tell yet: a followed file its run has not written to
@@ -66,24 +71,24 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		ctx, stop := context.WithCancel(parent)
 		var ff *FileFields
 		o := opts
-		o.Context, o.Progress, o.Fields = ctx, nil, nil
+		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
 		o.Pick = func(first *engine.Trajectory) *engine.Pick {
 			ff = peeked(path, first)
-			stop() // the reading ends at its next read
+			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
 		}
-		var err error
-		if head, ok := jsonlHead(path, opts.Format); ok {
-			_, err = read(bytes.NewReader(head), path, i, o, 0, nil)
-		}
-		if ff == nil { // not JSONL, or its first line is not a trajectory
-			_, err = loadPath(path, i, o, nil, nil) // the error Load gives
+		parquetFile := err == nil && isParquet(path, opts.Format) && startsParquet(path)
+		if parquetFile {
+			l := newLoader(path, i, o, st.Size(), nil)
+			_, err = l.finish(l.peekParquet())
+		} else {
+			_, err = loadPath(path, i, o, nil, nil)
 		}
 		stop()
 		if ff == nil { // no trajectory: err says why
 			return nil, err
 		}
-		if isParquet(path, opts.Format) {
+		if parquetFile {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
@@ -91,6 +96,31 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		out = append(out, *ff)
 	}
 	return out, nil
+}
+
+// peekParquet reads the Parquet file l.name, of l.sizeHint bytes, as far
+// as l.rowLimit says, reading the file where the footer and the pages
+// are, rather than whole as Load reads it.
+func (l *loader) peekParquet() error {
+	f, err := os.Open(l.name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return l.readParquetAt(f, l.sizeHint)
+}
+
+// startsParquet reports whether the file path starts with Parquet's magic
+// bytes; else Load's reading gives the error.
+func startsParquet(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(parquetMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && bytes.Equal(head, parquetMagic)
 }
 
 // peeked returns what the first trajectory of path tells.
@@ -105,34 +135,6 @@ func peeked(path string, t *engine.Trajectory) *FileFields {
 	slices.Sort(ff.Names)
 	slices.Sort(ff.Floats)
 	return ff
-}
-
-// jsonlHead returns the text of the JSONL file path up to its first line
-// that is not blank, included, when path is a JSONL file that is not
-// gzipped: all Peek need read of it (a file of another format is read
-// until its first trajectory, some blocks of text for JSONL).
-func jsonlHead(path string, format Format) ([]byte, bool) {
-	lower := strings.ToLower(path)
-	if format != JSONL && (format != "" || !(strings.HasSuffix(lower, ".jsonl") || strings.HasSuffix(lower, ".ndjson"))) {
-		return nil, false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, false // loadPath reports it
-	}
-	defer f.Close()
-	br := bufio.NewReader(f)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		return nil, false // gzipped whatever its name
-	}
-	var head []byte
-	for {
-		line, err := br.ReadBytes('\n')
-		head = append(head, line...)
-		if len(bytes.TrimSpace(line)) > 0 || err != nil {
-			return head, true
-		}
-	}
 }
 
 // isParquet reports whether the file path is read as Parquet.
@@ -152,19 +154,22 @@ func parquetColumns(path string) (columns, floats []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return nil, nil, errors.New(path + ": not a Parquet file: " + err.Error())
-	}
-	for _, field := range pf.Schema().Fields() {
-		columns = append(columns, field.Name())
-		if !field.Leaf() {
-			continue
+	err = guardParquet(path, func() error {
+		pf, err := openParquet(f, st.Size())
+		if err != nil {
+			return errors.New(path + ": " + err.Error())
 		}
-		if k := field.Type().Kind(); k == parquet.Float || k == parquet.Double {
-			floats = append(floats, field.Name())
+		for _, field := range pf.Schema().Fields() {
+			columns = append(columns, field.Name())
+			if !field.Leaf() {
+				continue
+			}
+			if k := field.Type().Kind(); k == parquet.Float || k == parquet.Double {
+				floats = append(floats, field.Name())
+			}
 		}
-	}
+		return nil
+	})
 	slices.Sort(floats)
-	return columns, floats, nil
+	return columns, floats, err
 }

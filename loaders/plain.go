@@ -51,7 +51,7 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 			// plainObject read it
 		case f == responseField && t.Pick != nil && !t.Pick.Response:
 			// not asked for; setting a response fails on nothing
-		case trajectoryFields[f].set(t, jsonValue{raw: raw, in: &p.in}) != nil:
+		case trajectoryFields[f].set(t, jsonValue{raw: raw, in: &p.in, owned: p.owned}) != nil:
 			return false
 		}
 	}
@@ -186,7 +186,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 		}
 		switch {
 		case t.Pick != nil:
-			if !setPicked(t, key, v) {
+			if !p.setPicked(t, key, v) {
 				return i, false
 			}
 		case x == nil && v.Kind == engine.PickedNumber:
@@ -213,15 +213,40 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 // setPicked sets the value of the metadata key whose JSON string is key
 // to v in t.Picked, if t.Pick names it, and reports whether it could tell:
 // not for a key with escapes, which the general path unescapes.
-func setPicked(t *engine.Trajectory, key []byte, v engine.PickedValue) bool {
+func (p *lineParser) setPicked(t *engine.Trajectory, key []byte, v engine.PickedValue) bool {
 	name := key[1 : len(key)-1]
 	if bytes.IndexByte(name, '\\') >= 0 {
 		return false
 	}
-	for k, picked := range t.Pick.Keys {
-		if string(name) == picked {
-			t.Picked[k] = v
-		}
+	if k, ok := p.pickIndex(t.Pick, name); ok {
+		t.Picked[k] = v
 	}
 	return true
+}
+
+// maxPickScan is how many picked keys are looked through one by one; past
+// it a map finds a key, so that a line of many keys with as many picked
+// (objectives inferred from every field) costs the keys, not their square.
+const maxPickScan = 8
+
+// pickIndex returns the index of name in pick.Keys, which are unique
+// (engine.Pick): by a scan of a few keys, else by a map made once per
+// Pick.
+func (p *lineParser) pickIndex(pick *engine.Pick, name []byte) (int, bool) {
+	if len(pick.Keys) <= maxPickScan {
+		for k, picked := range pick.Keys {
+			if string(name) == picked {
+				return k, true
+			}
+		}
+		return 0, false
+	}
+	if p.indexOf != pick {
+		p.indexOf, p.index = pick, make(map[string]int, len(pick.Keys))
+		for k, key := range pick.Keys {
+			p.index[key] = k
+		}
+	}
+	k, ok := p.index[string(name)]
+	return k, ok
 }

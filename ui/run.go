@@ -8,6 +8,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -76,7 +77,15 @@ func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 	// with it, so that the run ends as interrupted (130, 143); Bubble
 	// Tea's own handler made SIGTERM a quit (status 0) and SIGINT an
 	// error of its own (status 1).
-	final, err := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(maxFPS), tea.WithoutSignalHandler()}, opts...)...).Run()
+	p := tea.NewProgram(m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(maxFPS), tea.WithoutSignalHandler()}, opts...)...)
+	// A panic in a goroutine of ours (loading, following) ends the
+	// process: Kill gives the terminal back first (main screen, cursor,
+	// no mouse reporting, cooked mode). Bubble Tea does so for its own.
+	defer crash.OnPanic(p.Kill)()
+	final, err := p.Run()
+	if crash.Panicking() {
+		select {} // the panicking goroutine ends the process
+	}
 	if err != nil {
 		return err
 	}

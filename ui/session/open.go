@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -50,6 +51,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	var duplicates string
 	checked := make(chan struct{})
 	go func() {
+		defer crash.Recover()
 		defer close(checked)
 		duplicates = duplicateWarning(&ts)
 	}()

@@ -68,6 +68,9 @@ type Rewriter struct {
 	rewrote bool
 	lex     lexer
 	loc     locator
+	// spaceSince reports that only white space was written since the
+	// last newline mark, which the next newline then joins.
+	spaceSince bool
 }
 
 // NewRewriter returns a Rewriter of src; lead is the number of bytes of line
@@ -75,6 +78,10 @@ type Rewriter struct {
 func NewRewriter(src *bufio.Reader, lead int) *Rewriter {
 	return &Rewriter{src: src, loc: locator{line: 1, shift: -int64(lead)}}
 }
+
+// StartLine says that src starts at line n of the input (1 unless set):
+// the caller passed the lines before it.
+func (r *Rewriter) StartLine(n int) { r.loc.line = n }
 
 // Read implements io.Reader.
 func (r *Rewriter) Read(p []byte) (int, error) {
@@ -101,10 +108,15 @@ func (r *Rewriter) Read(p []byte) (int, error) {
 		}
 		if out := r.replace(b); out != "" {
 			r.pending = append(r.pending[:0], out...)
+			r.spaceSince = false
 			continue
 		}
-		if b == '\n' {
-			r.loc.marks = append(r.loc.marks, mark{end: r.written + 1, newline: true})
+		switch b {
+		case '\n':
+			r.newline()
+		case ' ', '\t', '\r':
+		default:
+			r.spaceSince = false
 		}
 		p[n] = b
 		n++
@@ -252,6 +264,22 @@ func (l *lexer) next(b byte) byteClass {
 	return otherByte
 }
 
+// newline marks the newline at the end of the output. Newlines with only
+// white space between them make one mark, of as many lines: a decoder
+// buffers a run of white space whole before the value after it, and a
+// mark per newline held 24 bytes per byte of a run of blank lines. No
+// offset inside such a run is ever located (values and errors are not
+// white space).
+func (r *Rewriter) newline() {
+	if k := len(r.loc.marks) - 1; k >= 0 && r.spaceSince && r.loc.marks[k].newline {
+		r.loc.marks[k].end = r.written + 1
+		r.loc.marks[k].lines++
+		return
+	}
+	r.loc.marks = append(r.loc.marks, mark{end: r.written + 1, newline: true, lines: 1})
+	r.spaceSince = true
+}
+
 // locator maps offsets in rewritten text back to lines and columns of the
 // input, from the newlines and replacements the rewriter recorded.
 type locator struct {
@@ -268,9 +296,10 @@ type locator struct {
 
 // mark is a newline or a replacement in the output.
 type mark struct {
-	end     int64 // offset just past it
+	end     int64 // offset just past it (the last newline of a run)
 	delta   int64 // for a replacement: output length minus input length
 	newline bool
+	lines   int // for newlines: how many, with only white space between
 }
 
 // locate returns the line and 1-based column of the output offset off, not
@@ -280,7 +309,7 @@ func (l *locator) locate(off int64) (line, col int) {
 		m := l.marks[0]
 		l.marks = l.marks[1:]
 		if m.newline {
-			l.line++
+			l.line += m.lines
 			l.lineStart = m.end
 			l.shift = 0
 		} else {

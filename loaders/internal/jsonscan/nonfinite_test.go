@@ -68,3 +68,30 @@ func TestLocate(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateBlankRuns: a run of blank lines (newlines with only white
+// space between them) is one mark, whatever its length (a mark per
+// newline held 24 bytes per byte of a file of blank lines, issue 27), and
+// the lines and columns after it are counted as before.
+func TestLocateBlankRuns(t *testing.T) {
+	input := "\n\n \r\n\t\n" + strings.Repeat("\n", 1000) + "[NaN,\n\n  \n  x]\n\n"
+	rw := NewRewriter(bufio.NewReader(strings.NewReader(input)), 0)
+	out, _ := io.ReadAll(rw)
+	if len(rw.loc.marks) != 4 { // the run, the replacement, a run, a run
+		t.Errorf("%d marks: %+v", len(rw.loc.marks), rw.loc.marks[:min(len(rw.loc.marks), 8)])
+	}
+	for _, tt := range []struct {
+		find      string
+		line, col int
+	}{
+		{`[`, 1005, 1},
+		{`,`, 1005, 5}, // in the input, after NaN
+		{`x`, 1008, 3},
+		{`]`, 1008, 4},
+	} {
+		off := strings.Index(string(out), tt.find)
+		if line, col := rw.Locate(int64(off)); line != tt.line || col != tt.col {
+			t.Errorf("locate(%d) for %q = %d:%d, want %d:%d", off, tt.find, line, col, tt.line, tt.col)
+		}
+	}
+}
