@@ -240,6 +240,7 @@ func (f *follower) run(ctx context.Context, ch chan<- Update) {
 	// What changed between the first reading and the watch.
 	f.checkAll()
 	for {
+		f.catchUp()
 		var (
 			out  chan<- Update
 			next Update
@@ -300,7 +301,7 @@ func (f *follower) noteEvent(ev fsnotify.Event) {
 // at both until a file comes back at the old path.)
 func (f *follower) checkDirty() {
 	for name := range f.dirty {
-		if ff, ok := f.byPath[name]; ok {
+		if ff, ok := f.byPath[name]; ok && f.due(ff) {
 			f.note(ff, ff.check(f.opts.Options))
 		}
 	}
@@ -315,11 +316,39 @@ func (f *follower) checkDirty() {
 // directories, in that order (see checkDirty).
 func (f *follower) checkAll() {
 	for _, ff := range f.files {
-		f.note(ff, ff.check(f.opts.Options))
+		if f.due(ff) {
+			f.note(ff, ff.check(f.opts.Options))
+		}
 	}
 	f.scanDirs()
 	clear(f.dirty)
 	f.limitOpen()
+}
+
+// idle reports whether no update waits for the consumer.
+func (f *follower) idle() bool {
+	return len(f.pending) == 0 || len(f.pending) == 1 && f.pending[0].empty()
+}
+
+// due reports whether ff is to be checked now: a file whose growth is
+// being read in parts (followedFile.behind) waits until the consumer has
+// taken the last part, so that the parts are not merged again into one.
+func (f *follower) due(ff *followedFile) bool {
+	return !ff.behind || f.idle()
+}
+
+// catchUp reads the next part of the files whose growth is being read in
+// parts, once the consumer has taken the last: it reads while the
+// consumer digests.
+func (f *follower) catchUp() {
+	if !f.idle() {
+		return
+	}
+	for _, ff := range f.files {
+		if ff.behind {
+			f.note(ff, ff.check(f.opts.Options))
+		}
+	}
 }
 
 // note queues what a check of ff found for the consumer (pending).
