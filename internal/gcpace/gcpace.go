@@ -30,9 +30,11 @@ const GrowingPercent = 100
 // was allocated since the last one stayed live.
 const growthRatio = 0.1
 
-// growthFloor is the live heap below which Following stays steady: a small
-// heap grows by a tenth for little, and collecting it costs little.
-const growthFloor = 16 << 20
+// headroom is the least growth of the heap past the live heap that
+// Following allows before a collection, when not growing: a fifth of a
+// small heap is a collection every few megabytes allocated, for a memory
+// saving too small to matter. (A variable for the tests.)
+var headroom uint64 = 32 << 20
 
 // Steady sets the collector to SteadyPercent, unless the user set GOGC,
 // and returns what puts the previous setting back.
@@ -48,18 +50,21 @@ func Steady() (restore func()) {
 // phase: after each collection it looks at the live heap, and while that
 // grows by more than growthRatio from one collection to the next (a burst
 // of new lines being read and evaluated: data, not garbage) it sets
-// GrowingPercent, then SteadyPercent again once the live heap stops
-// growing (the burst digested, its lines let go). At SteadyPercent the
-// collector would mark the growing heap again at every fifth of growth,
-// which took a quarter of the time of a burst's digest. Unless the user
-// set GOGC; restore puts the previous setting back and stops looking.
+// GrowingPercent; once the live heap stops growing (the burst digested,
+// its lines let go), SteadyPercent, or the percent of the live heap that
+// headroom is if that is more (at most GrowingPercent). At SteadyPercent
+// the collector would mark the growing heap again at every fifth of
+// growth, which took a quarter of the time of a burst's digest. Unless the
+// user set GOGC; restore puts the previous setting back and stops
+// looking.
 func Following() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	p := &pacer{prev: debug.SetGCPercent(SteadyPercent), percent: SteadyPercent,
-		live: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	p := &pacer{live: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
 	p.lastLive = p.liveBytes()
+	p.percent = steadyPercent(p.lastLive)
+	p.prev = debug.SetGCPercent(p.percent)
 	p.arm()
 	return p.stop
 }
@@ -94,8 +99,8 @@ func (p *pacer) cycle() {
 		return
 	}
 	live := p.liveBytes()
-	want := SteadyPercent
-	if live >= growthFloor && float64(live) > float64(p.lastLive)*(1+growthRatio) {
+	want := steadyPercent(live)
+	if float64(live) > float64(p.lastLive)*(1+growthRatio) {
 		want = GrowingPercent
 	}
 	if want != p.percent {
@@ -104,6 +109,16 @@ func (p *pacer) cycle() {
 	}
 	p.lastLive = live
 	p.arm()
+}
+
+// steadyPercent is the GOGC of a live heap of live bytes that does not
+// grow: SteadyPercent, or headroom's percent of it if that is more, at
+// most GrowingPercent.
+func steadyPercent(live uint64) int {
+	if live == 0 {
+		return GrowingPercent
+	}
+	return int(min(max(headroom*100/live, SteadyPercent), GrowingPercent))
 }
 
 // liveBytes returns the heap the last collection found live.

@@ -50,30 +50,59 @@ func awaitGOGC(t *testing.T, want int64, what string) {
 	}
 }
 
+// TestSteadyPercent checks the pace of a live heap that does not grow
+// against hand-computed values: headroom's percent of the live heap,
+// between SteadyPercent and GrowingPercent.
+func TestSteadyPercent(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 100},
+		{headroom / 2, 100},
+		{headroom, 100},
+		{headroom * 2, 50},
+		{headroom * 4, 25},
+		{headroom * 5, 20},
+		{headroom * 100, 20},
+	} {
+		if got := steadyPercent(c.live); got != c.want {
+			t.Errorf("steadyPercent(%d) = %d, want %d", c.live, got, c.want)
+		}
+	}
+}
+
 // TestFollowingByPhase checks Following's pace: steady at first, relaxed
 // while the live heap grows from one collection to the next, steady again
 // once it stops, the previous setting back at the end; and the user's
-// GOGC left alone.
+// GOGC left alone. The headroom is made small, so that a heap of a few
+// megabytes is paced as a large one.
 func TestFollowingByPhase(t *testing.T) {
 	t.Setenv("GOGC", "")
 	before := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(before)
+	kept := headroom
+	headroom = 64 << 10
+	defer func() { headroom = kept }()
+	data := make([]byte, 8<<20) // the data followed so far
+	runtime.GC()
 	restore := Following()
 	if got := gogc(); got != SteadyPercent {
 		t.Fatalf("GOGC %d once Following, want %d", got, SteadyPercent)
 	}
-	var kept [][]byte
-	for range 8 { // a burst: each collection finds more live
-		kept = append(kept, make([]byte, growthFloor))
+	var burst [][]byte
+	for range 8 { // each collection finds more live
+		burst = append(burst, make([]byte, 4<<20))
 		runtime.GC()
 		if gogc() == GrowingPercent {
 			break
 		}
 	}
 	awaitGOGC(t, GrowingPercent, "live heap growing")
-	kept = nil
+	burst = nil
 	awaitGOGC(t, SteadyPercent, "live heap no longer growing")
-	runtime.KeepAlive(kept)
+	runtime.KeepAlive(burst)
+	runtime.KeepAlive(data)
 	restore()
 	if got := gogc(); got != 100 {
 		t.Errorf("GOGC %d after restore, want 100", got)
