@@ -451,7 +451,12 @@ func (u *Update) add(path string, c fileChange) {
 		u.Gone = append(u.Gone, path)
 	}
 	if c.res != nil {
-		u.Trajectories = append(u.Trajectories, c.res.Trajectories...)
+		if len(u.Trajectories) == 0 {
+			// The check's array is the update's own: not copied.
+			u.Trajectories = c.res.Trajectories
+		} else {
+			u.Trajectories = append(u.Trajectories, c.res.Trajectories...)
+		}
 		u.Skipped += c.res.Skipped
 		room := maxSkipReasons - len(u.SkipReasons)
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)

@@ -334,6 +334,8 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	}
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
 	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
+	// The lines' array is made their size once, not grown by doubling.
+	f.tailer.sizeHint = end - f.offset
 	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
 	f.release()
 	if berr := f.recordBefore(file); err == nil {

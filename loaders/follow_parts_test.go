@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // TestLastLineEndLimit checks where the complete lines end before a
@@ -90,5 +93,29 @@ func TestFollowBurstInParts(t *testing.T) {
 	if perPart := int(growChunk) / 25; updates < len(burst)/int(growChunk) || most > perPart {
 		t.Errorf("the burst came in %d updates of at most %d lines, want at least %d parts of at most %d lines",
 			updates, most, len(burst)/int(growChunk), perPart)
+	}
+}
+
+// TestUpdateTakesTheReadArray checks that an update takes the array of
+// the first check's trajectories as its own, not a copy, and appends a
+// later check's after them.
+func TestUpdateTakesTheReadArray(t *testing.T) {
+	first := &Result{Trajectories: make([]engine.Trajectory, 3, 8)}
+	for i := range first.Trajectories {
+		first.Trajectories[i].ID = fmt.Sprint("a", i)
+	}
+	var u Update
+	u.add("f", fileChange{res: first})
+	if &u.Trajectories[0] != &first.Trajectories[0] {
+		t.Error("the update copied the trajectories of its first check")
+	}
+	second := &Result{Trajectories: []engine.Trajectory{{ID: "b0"}}}
+	u.add("f", fileChange{res: second})
+	var got []string
+	for _, tr := range u.Trajectories {
+		got = append(got, tr.ID)
+	}
+	if want := []string{"a0", "a1", "a2", "b0"}; !slices.Equal(got, want) {
+		t.Errorf("update holds %v, want %v", got, want)
 	}
 }
