@@ -72,6 +72,9 @@ func TestSteadyPercent(t *testing.T) {
 	}
 }
 
+// burst holds the test's growing live data.
+var burst [][]byte
+
 // TestFollowingByPhase checks Following's pace: steady at first, relaxed
 // while the live heap grows from one collection to the next, steady again
 // once it stops, the previous setting back at the end; and the user's
@@ -90,7 +93,6 @@ func TestFollowingByPhase(t *testing.T) {
 	if got := gogc(); got != SteadyPercent {
 		t.Fatalf("GOGC %d once Following, want %d", got, SteadyPercent)
 	}
-	var burst [][]byte
 	for range 8 { // each collection finds more live
 		burst = append(burst, make([]byte, 4<<20))
 		runtime.GC()
@@ -101,7 +103,6 @@ func TestFollowingByPhase(t *testing.T) {
 	awaitGOGC(t, GrowingPercent, "live heap growing")
 	burst = nil
 	awaitGOGC(t, SteadyPercent, "live heap no longer growing")
-	runtime.KeepAlive(burst)
 	runtime.KeepAlive(data)
 	restore()
 	if got := gogc(); got != 100 {
