@@ -82,7 +82,9 @@ type Update struct {
 // follower nor receives a backlog.
 //
 // A JSONL file (not gzipped) is read as it grows: each complete line is
-// read once, and a partial last line waits for its newline. A file of
+// read once, and a partial last line waits for its newline; a growth of
+// more than 8 MiB is read and sent in parts of about that size, the next
+// read once the consumer has taken the last. A file of
 // another format is read whole again when it changes. A file that shrinks,
 // is replaced by another (a new inode) or no longer starts with what was
 // read is read again from the start (Update.Reloaded). A directory is
