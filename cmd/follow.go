@@ -48,8 +48,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
 	// rest of that reading, the lines the file grows by and the files read
-	// later come picked (no metadata map per line, which made a burst of
-	// lines several times slower to digest than stats reads them).
+	// later come picked (no metadata map per line).
 	opts.Pick = f.pickFor
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
 	if err != nil {

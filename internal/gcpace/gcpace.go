@@ -54,9 +54,8 @@ func Steady() (restore func()) {
 // its lines let go), SteadyPercent, or the percent of the live heap that
 // headroom is if that is more (at most GrowingPercent). At SteadyPercent
 // the collector would mark the growing heap again at every fifth of
-// growth, which took a quarter of the time of a burst's digest. Unless the
-// user set GOGC; restore puts the previous setting back and stops
-// looking.
+// growth. Unless the user set GOGC; restore puts the previous setting
+// back and stops looking.
 func Following() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
