@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,10 +48,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
-	// is kept, never every trajectory.
-	// The files read later (new ones, rotated ones) come picked once the
-	// computer is built: as lean as the first reading.
-	opts.Pick = func(*engine.Trajectory) *engine.Pick { return f.pick.Load() }
+	// is kept, never every trajectory. The computer is built on the first
+	// trajectory, when the loader asks what to pick, as compute does: the
+	// rest of that reading, the lines the file grows by and the files read
+	// later come picked (no metadata map per line).
+	opts.Pick = f.pickFor
 	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
 	if err != nil {
 		return inputError{err}
@@ -64,7 +66,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := f.compute(ctx); err != nil {
 		return err
 	}
-	defer gcpace.Steady()()
+	defer gcpace.Following()()
 	quiet := time.NewTimer(followQuiet)
 	defer quiet.Stop()
 	for {
@@ -108,11 +110,14 @@ type statsFollower struct {
 	out    io.Writer
 	errOut io.Writer // the warnings' (stderr)
 
-	// pick is computer.Pick() once it is built, nil before: the
-	// follower's goroutine reads it (loaders.Options.Pick).
-	pick atomic.Pointer[engine.Pick]
-	// Set once the first trajectory has come.
+	// mu guards computer and buildErr until the computer is built, and
+	// fields: the loader's Pick, which builds the computer and notes the
+	// fields of a reading's first trajectory, runs on the follower's
+	// goroutine for the files read later.
+	mu sync.Mutex
+	// Set once the first trajectory has come (build).
 	computer  *engine.RewardComputer
+	buildErr  error
 	healthCfg health.Config
 	ref       []float64
 	live      *engine.Live
@@ -126,8 +131,9 @@ type statsFollower struct {
 	// warnedNoValid is set once the warning that no trajectory read so
 	// far is valid, by their values, was given.
 	warnedNoValid bool
-	// fields are the field names of the first trajectory of each reading,
-	// for the suggestions of an objective that reads none of them.
+	// fields are the field names of the first trajectory of each reading
+	// and of each update (seen), for the suggestions of an objective that
+	// reads none of them.
 	fields fieldNames
 	// warned holds the layout's warnings given (layoutWarnings), each
 	// printed once.
@@ -155,7 +161,7 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	}
 	if !f.fit && len(u.Trajectories) > 0 {
 		// The fields read so far decide whether an objective is misnamed.
-		f.fields.add(&u.Trajectories[0])
+		f.seen(&u.Trajectories[0])
 	}
 	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)
 	if err != nil {
@@ -169,7 +175,7 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 // first trajectory; it keeps none of ts (FollowOptions.Each).
 func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 	if len(ts) > 0 {
-		f.fields.add(&ts[0])
+		f.seen(&ts[0])
 	}
 	switch {
 	case len(ts) == 0:
@@ -178,17 +184,55 @@ func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 		f.live.Update(nil, ts)
 		return nil
 	}
-	c, err := newComputer(f.cfg, &ts[0])
+	c, err := f.build(&ts[0])
 	if err != nil {
 		return err
 	}
-	f.computer = c
-	f.pick.Store(c.Pick())
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
 		return err
 	}
 	f.live = engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, ts), ts)
 	return nil
+}
+
+// pickFor is the loader's Pick: it notes the fields of a reading's first
+// trajectory, builds the computer on the first of all, and returns what
+// the computer picks (nil when it cannot be built: evaluate reports why).
+func (f *statsFollower) pickFor(first *engine.Trajectory) *engine.Pick {
+	f.seen(first)
+	c, err := f.build(first)
+	if err != nil {
+		return nil
+	}
+	return c.Pick()
+}
+
+// build builds the computer on first, the first trajectory read, unless
+// it is built (or failed) already, and returns it.
+func (f *statsFollower) build(first *engine.Trajectory) (*engine.RewardComputer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.computer == nil && f.buildErr == nil {
+		f.computer, f.buildErr = newComputer(f.cfg, first)
+	}
+	return f.computer, f.buildErr
+}
+
+// seen adds t's field names to fields. A picked trajectory has no
+// metadata map: its metadata keys are the picked ones it has a value for.
+func (f *statsFollower) seen(t *engine.Trajectory) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fields.add(t)
+	if t.Pick == nil {
+		return
+	}
+	for k, key := range t.Pick.Keys {
+		if k < len(t.Picked) && t.Picked[k].Kind != engine.PickedAbsent && !slices.Contains(f.fields, key) {
+			f.fields = append(f.fields, key)
+		}
+	}
+	slices.Sort(f.fields)
 }
 
 // compute computes the result and the trends of what was evaluated, once
@@ -230,7 +274,10 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		n--
 	}
 	if n > 0 && !f.fit {
-		err := engine.NoValid(f.res, f.computer.Scorer, f.fields)
+		f.mu.Lock()
+		fields := slices.Clone(f.fields)
+		f.mu.Unlock()
+		err := engine.NoValid(f.res, f.computer.Scorer, fields)
 		var nv *engine.NoValidError
 		if errors.As(err, &nv) {
 			err = nv.WithHidden(f.computer.Scorer)

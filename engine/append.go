@@ -256,14 +256,26 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 			}
 		}
 	}
-	var rw rewarder
+	// The batches added to, shared out over the cores: each writes its
+	// own trajectories' rewards.
+	var changed []int
 	for bi := range res.Batches {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
 		if _, ok := added[res.Batches[bi].Step]; ok {
-			rw.batch(res, &res.Batches[bi])
+			changed = append(changed, bi)
 		}
+	}
+	nw := workers(len(changed), 1)
+	rws := make([]rewarder, nw)
+	parallelChunks(len(changed), 1, nw, func(w, lo, hi int) {
+		for _, bi := range changed[lo:hi] {
+			if ctx.Err() != nil {
+				return
+			}
+			rws[w].batch(res, &res.Batches[bi])
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	res.keepStats(prev, added)
 	return res, nil
@@ -450,15 +462,25 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 		kept[prevTrends[i].Step] = &prevTrends[i]
 	}
 	out := make([]Trend, len(res.Batches))
+	var changed []int // the batches whose points are computed, on the cores
 	for bi := range res.Batches {
 		b := &res.Batches[bi]
 		if t, ok := kept[b.Step]; ok && added[b.Step] == nil {
 			out[bi] = *t
-		} else if err := ctx.Err(); err != nil {
-			return nil, err
 		} else {
-			out[bi] = res.trend(b, oriented)
+			changed = append(changed, bi)
 		}
+	}
+	parallelChunks(len(changed), 1, workers(len(changed), 1), func(_, lo, hi int) {
+		for _, bi := range changed[lo:hi] {
+			if ctx.Err() != nil {
+				return
+			}
+			out[bi] = res.trend(&res.Batches[bi], oriented)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -83,7 +83,9 @@ type Update struct {
 // follower nor receives a backlog.
 //
 // A JSONL file (not gzipped) is read as it grows: each complete line is
-// read once, and a partial last line waits for its newline. A file of
+// read once, and a partial last line waits for its newline; a growth of
+// more than 8 MiB is read and sent in parts of about that size, the next
+// read once the consumer has taken the last. A file of
 // another format is read whole again when it changes. A file that shrinks,
 // is replaced by another (a new inode) or no longer starts with what was
 // read is read again from the start (Update.Reloaded). A directory is
@@ -244,6 +246,7 @@ func (f *follower) run(ctx context.Context, ch chan<- Update) {
 	// What changed between the first reading and the watch.
 	f.checkAll()
 	for {
+		f.catchUp()
 		var (
 			out  chan<- Update
 			next Update
@@ -304,7 +307,7 @@ func (f *follower) noteEvent(ev fsnotify.Event) {
 // at both until a file comes back at the old path.)
 func (f *follower) checkDirty() {
 	for name := range f.dirty {
-		if ff, ok := f.byPath[name]; ok {
+		if ff, ok := f.byPath[name]; ok && f.due(ff) {
 			f.note(ff, ff.check(f.opts.Options))
 		}
 	}
@@ -319,11 +322,39 @@ func (f *follower) checkDirty() {
 // directories, in that order (see checkDirty).
 func (f *follower) checkAll() {
 	for _, ff := range f.files {
-		f.note(ff, ff.check(f.opts.Options))
+		if f.due(ff) {
+			f.note(ff, ff.check(f.opts.Options))
+		}
 	}
 	f.scanDirs()
 	clear(f.dirty)
 	f.limitOpen()
+}
+
+// idle reports whether no update waits for the consumer.
+func (f *follower) idle() bool {
+	return len(f.pending) == 0 || len(f.pending) == 1 && f.pending[0].empty()
+}
+
+// due reports whether ff is to be checked now: a file whose growth is
+// being read in parts (followedFile.behind) waits until the consumer has
+// taken the last part, so that the parts are not merged again into one.
+func (f *follower) due(ff *followedFile) bool {
+	return !ff.behind || f.idle()
+}
+
+// catchUp reads the next part of the files whose growth is being read in
+// parts, once the consumer has taken the last: it reads while the
+// consumer digests.
+func (f *follower) catchUp() {
+	if !f.idle() {
+		return
+	}
+	for _, ff := range f.files {
+		if ff.behind {
+			f.note(ff, ff.check(f.opts.Options))
+		}
+	}
 }
 
 // note queues what a check of ff found for the consumer (pending).
@@ -426,7 +457,12 @@ func (u *Update) add(path string, c fileChange) {
 		u.Gone = append(u.Gone, path)
 	}
 	if c.res != nil {
-		u.Trajectories = append(u.Trajectories, c.res.Trajectories...)
+		if len(u.Trajectories) == 0 {
+			// The check's array is the update's own: not copied.
+			u.Trajectories = c.res.Trajectories
+		} else {
+			u.Trajectories = append(u.Trajectories, c.res.Trajectories...)
+		}
 		u.Skipped += c.res.Skipped
 		room := maxSkipReasons - len(u.SkipReasons)
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -51,7 +52,16 @@ type followedFile struct {
 	// grown counts the checks that found the file grown (the follower's
 	// clock): those not grown for longest give their descriptors back.
 	grown int64
+	// behind is set when the last read of the file's growth stopped at
+	// growChunk, with more of the file after it (follower.catchUp).
+	behind bool
 }
+
+// growChunk is the most of a followed file's growth read at a time, in
+// bytes: a burst of lines appended at once is handed over in parts, the
+// follower reading the next while the consumer digests the last, and
+// neither holds the whole burst. (A variable for the tests.)
+var growChunk int64 = 8 << 20
 
 // headSize is how many of the first bytes of a file tell whether it is
 // still the file that was read.
@@ -259,7 +269,7 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 		f.tailer.maps, f.tailer.picks = &mapStore{}, &pickedStore{}
 	}
 	f.offset, f.lines = 0, 0
-	end, err := lastLineEnd(file, 0)
+	end, err := lastLineEnd(file, 0, math.MaxInt64)
 	if err != nil {
 		return nil, err
 	}
@@ -294,9 +304,10 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 // grow reads the lines completed since the last read of a JSONL file, as
 // it is in st, or reads it again when it was not merely appended to.
 func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
-	if st.Size() == f.info.Size() && st.ModTime().Equal(f.info.ModTime()) {
+	if !f.behind && st.Size() == f.info.Size() && st.ModTime().Equal(f.info.ModTime()) {
 		return fileChange{}
 	}
+	f.behind = false
 	if f.file == nil {
 		file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 		if err != nil {
@@ -312,16 +323,19 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	if !os.SameFile(now, f.info) || now.Size() < f.offset || f.rewritten(file) {
 		return f.reload(opts)
 	}
-	end, err := lastLineEnd(file, f.offset)
+	end, err := lastLineEnd(file, f.offset, f.offset+growChunk)
 	if err != nil {
 		return f.fail(now, err)
 	}
 	f.info = now
+	f.behind = now.Size() > f.offset+growChunk
 	if end == f.offset {
 		return fileChange{} // a partial line so far
 	}
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
 	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
+	// The lines' array is made their size once, not grown by doubling.
+	f.tailer.sizeHint = end - f.offset
 	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
 	f.release()
 	if berr := f.recordBefore(file); err == nil {
@@ -393,14 +407,39 @@ func (f *followedFile) rewritten(file *os.File) bool {
 }
 
 // lastLineEnd returns the offset just past the last "\n" of the file at
-// or after from, from when there is none: where its complete lines end.
-func lastLineEnd(file *os.File, from int64) (int64, error) {
+// or after from and before limit, from when there is none: where its
+// complete lines end. When no line ends between from and limit, it is the
+// end of the line that starts at from, if complete: one line is never
+// cut.
+func lastLineEnd(file *os.File, from, limit int64) (int64, error) {
 	st, err := file.Stat()
 	if err != nil {
 		return 0, err
 	}
+	if limit >= st.Size() {
+		return lastLineEndIn(file, from, st.Size())
+	}
+	if end, err := lastLineEndIn(file, from, limit); end > from || err != nil {
+		return end, err
+	}
 	buf := make([]byte, 64<<10)
-	for hi := st.Size(); hi > from; {
+	for lo := limit; lo < st.Size(); lo += int64(len(buf)) {
+		n, err := file.ReadAt(buf[:min(int64(len(buf)), st.Size()-lo)], lo)
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return lo + int64(i) + 1, nil
+		}
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+	}
+	return from, nil
+}
+
+// lastLineEndIn returns the offset just past the last "\n" of the file's
+// bytes [from, hi), from when there is none.
+func lastLineEndIn(file *os.File, from, hi int64) (int64, error) {
+	buf := make([]byte, 64<<10)
+	for hi > from {
 		lo := max(from, hi-int64(len(buf)))
 		n, err := file.ReadAt(buf[:hi-lo], lo)
 		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {

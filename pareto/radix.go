@@ -125,3 +125,61 @@ func sortKeysY(a, tmp []keyYIdx) []keyYIdx {
 	}
 	return src
 }
+
+const (
+	// runRadixMin is the length from which sortRunByY sorts by radix: below
+	// it the histograms cost more than the comparisons they save.
+	runRadixMin = 128
+	runDigits   = 8 // of 8 bits: a run's histograms stay in L1
+)
+
+// sortRunByY sorts a, points of equal key k, by y descending (-0 and +0 as
+// equal), in place; tmp is scratch space of len(a). Long runs are sorted by
+// an LSD radix sort on descKey(y) in 8-bit digits, skipping the digits on
+// which all keys agree: a run on a coarse grid holds about a thousand
+// points, too few for sortKeys' 11-bit digits. The keys are held in k
+// during the sort, and k is put back after.
+func sortRunByY(a, tmp []keyYIdx) {
+	n := len(a)
+	k := a[0].k
+	for j := range a {
+		a[j].k = descKey(a[j].y)
+	}
+	if n < runRadixMin {
+		slices.SortFunc(a, func(x, y keyYIdx) int { return cmp.Compare(x.k, y.k) })
+	} else {
+		var hist [runDigits][256]uint32
+		for j := range a {
+			key := a[j].k
+			for d := range runDigits {
+				hist[d][byte(key>>(8*d))]++
+			}
+		}
+		src, dst := a, tmp[:n]
+		for d := range runDigits {
+			h := &hist[d]
+			shift := uint(8 * d)
+			if h[byte(src[0].k>>shift)] == uint32(n) {
+				continue
+			}
+			var sum uint32
+			for b := range h {
+				c := h[b]
+				h[b] = sum
+				sum += c
+			}
+			for j := range src {
+				b := byte(src[j].k >> shift)
+				dst[h[b]] = src[j]
+				h[b]++
+			}
+			src, dst = dst, src
+		}
+		if &src[0] != &a[0] {
+			copy(a, src)
+		}
+	}
+	for j := range a {
+		a[j].k = k
+	}
+}

@@ -1,8 +1,9 @@
 package pareto
 
 import (
-	"cmp"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // point1 is a value tagged with the index of the point it came from.
@@ -54,11 +55,17 @@ func (r *Ranker) rank1(dst []int, points []float64) int {
 // dominate it, p.y <= frontMaxY[f-1] when it is appended to front f: the
 // maxima stay non-increasing in f and a binary search finds p's front.
 //
-// The sort is a radix sort on x (see sortKeys) followed by a comparison sort
-// of each run of equal x by y, which is rarely needed.
+// The sort is a radix sort on x (see sortKeys) followed by a sort of each
+// run of equal x by y (sortRunByY), which data on a coarse grid need often.
 //
 // Requires len(points) >= 2.
 func (r *Ranker) rank2(dst []int, points []float64) int {
+	return r.rank2With(dst, points, min(runtime.GOMAXPROCS(0), maxWorkers))
+}
+
+// rank2With is rank2 sorting the runs of equal x on up to workers
+// goroutines.
+func (r *Ranker) rank2With(dst []int, points []float64, workers int) int {
 	n := len(points) / 2
 	ka := grow(r.kya, n)
 	kb := grow(r.kyb, n)
@@ -67,18 +74,11 @@ func (r *Ranker) rank2(dst []int, points []float64) int {
 		ka[i] = keyYIdx{descKey(points[2*i]), points[2*i+1], int32(i)}
 	}
 	s := sortKeysY(ka, kb)
-	for p := 0; p < n; {
-		q := p + 1
-		for q < n && s[q].k == s[p].k {
-			q++
-		}
-		if q-p > 1 {
-			slices.SortFunc(s[p:q], func(a, b keyYIdx) int {
-				return cmp.Compare(descKey(a.y), descKey(b.y))
-			})
-		}
-		p = q
+	spare := kb
+	if &s[0] == &kb[0] {
+		spare = ka
 	}
+	sortRunsByY(s, spare[:n], workers)
 	maxY := r.frontMaxY[:0]
 	prevX, prevY, prevRank := uint64(0), 0.0, 0
 	for j, e := range s {
@@ -112,6 +112,57 @@ func (r *Ranker) rank2(dst []int, points []float64) int {
 	}
 	r.frontMaxY = maxY
 	return len(maxY)
+}
+
+// parallelRunsMin is the number of points from which sortRunsByY shares
+// the runs out over goroutines.
+const parallelRunsMin = 1 << 16
+
+// sortRunsByY sorts every run of equal k in s by y (sortRunByY), the runs
+// shared out over up to workers goroutines in slices cut between runs.
+// spare is scratch space of len(s).
+func sortRunsByY(s, spare []keyYIdx, workers int) {
+	n := len(s)
+	if workers < 2 || n < parallelRunsMin {
+		sortRunsIn(s, spare, 0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	lo := 0
+	for w := 1; w <= workers && lo < n; w++ {
+		hi := n
+		if w < workers {
+			// The slice ends at the end of the run holding its share's
+			// last point.
+			hi = max(lo, n*w/workers)
+			for hi < n && hi > 0 && s[hi].k == s[hi-1].k {
+				hi++
+			}
+		}
+		if hi == n {
+			sortRunsIn(s, spare, lo, hi) // the last slice on the calling goroutine
+			break
+		}
+		start := lo
+		wg.Go(func() { sortRunsIn(s, spare, start, hi) })
+		lo = hi
+	}
+	wg.Wait()
+}
+
+// sortRunsIn sorts by y the runs of equal k in s[lo:hi], which holds whole
+// runs.
+func sortRunsIn(s, spare []keyYIdx, lo, hi int) {
+	for p := lo; p < hi; {
+		q := p + 1
+		for q < hi && s[q].k == s[p].k {
+			q++
+		}
+		if q-p > 1 {
+			sortRunByY(s[p:q], spare[p:q])
+		}
+		p = q
+	}
 }
 
 // rankGeneral ranks points with any number of objectives using Efficient

@@ -6,7 +6,10 @@ package gcpace
 
 import (
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
+	"sync"
 )
 
 // SteadyPercent is the collector's GOGC that Steady sets: it collects once
@@ -16,6 +19,23 @@ import (
 // the bulk loading before keeps the default, which is faster.
 const SteadyPercent = 20
 
+// GrowingPercent is the GOGC that Following sets while the live heap
+// grows: the default, as for the first loading.
+const GrowingPercent = 100
+
+// growthRatio is how much the live heap must have grown between two
+// collections, as a fraction of the earlier one, for Following to count
+// the heap as growing: at SteadyPercent a collection comes once the heap
+// has grown by a fifth, so a growth of a tenth means that most of what
+// was allocated since the last one stayed live.
+const growthRatio = 0.1
+
+// headroom is the least growth of the heap past the live heap that
+// Following allows before a collection, when not growing: a fifth of a
+// small heap is a collection every few megabytes allocated, for a memory
+// saving too small to matter. (A variable for the tests.)
+var headroom uint64 = 32 << 20
+
 // Steady sets the collector to SteadyPercent, unless the user set GOGC,
 // and returns what puts the previous setting back.
 func Steady() (restore func()) {
@@ -24,4 +44,97 @@ func Steady() (restore func()) {
 	}
 	prev := debug.SetGCPercent(SteadyPercent)
 	return func() { debug.SetGCPercent(prev) }
+}
+
+// Following is Steady for a process that follows growing inputs, paced by
+// phase: after each collection it looks at the live heap, and while that
+// grows by more than growthRatio from one collection to the next (a burst
+// of new lines being read and evaluated: data, not garbage) it sets
+// GrowingPercent; once the live heap stops growing (the burst digested,
+// its lines let go), SteadyPercent, or the percent of the live heap that
+// headroom is if that is more (at most GrowingPercent). At SteadyPercent
+// the collector would mark the growing heap again at every fifth of
+// growth. Unless the user set GOGC; restore puts the previous setting
+// back and stops looking.
+func Following() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	p := &pacer{live: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	p.lastLive = p.liveBytes()
+	p.percent = steadyPercent(p.lastLive)
+	p.prev = debug.SetGCPercent(p.percent)
+	p.arm()
+	return p.stop
+}
+
+// pacer is Following's state. Its cycle runs as a cleanup after each
+// collection, on the runtime's cleanup goroutine.
+type pacer struct {
+	mu       sync.Mutex
+	stopped  bool
+	prev     int // the GOGC before Following
+	percent  int // the GOGC set
+	lastLive uint64
+	live     []metrics.Sample
+}
+
+// sentinel is allocated for a collection to find unreachable: large enough
+// not to share a tiny allocator's block with other objects, whose life
+// would delay its cleanup.
+type sentinel struct{ _ [32]byte }
+
+// arm has cycle called after the next collection.
+func (p *pacer) arm() {
+	runtime.AddCleanup(new(sentinel), (*pacer).cycle, p)
+}
+
+// cycle sets the pace from the live heap the last collection left, and
+// arms the next look.
+func (p *pacer) cycle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return
+	}
+	live := p.liveBytes()
+	want := steadyPercent(live)
+	if float64(live) > float64(p.lastLive)*(1+growthRatio) {
+		want = GrowingPercent
+	}
+	if want != p.percent {
+		debug.SetGCPercent(want)
+		p.percent = want
+	}
+	p.lastLive = live
+	p.arm()
+}
+
+// steadyPercent is the GOGC of a live heap of live bytes that does not
+// grow: SteadyPercent, or headroom's percent of it if that is more, at
+// most GrowingPercent.
+func steadyPercent(live uint64) int {
+	if live == 0 {
+		return GrowingPercent
+	}
+	return int(min(max(headroom*100/live, SteadyPercent), GrowingPercent))
+}
+
+// liveBytes returns the heap the last collection found live.
+func (p *pacer) liveBytes() uint64 {
+	metrics.Read(p.live)
+	if p.live[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return p.live[0].Value.Uint64()
+}
+
+// stop puts the GOGC before Following back and stops the looks.
+func (p *pacer) stop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.stopped {
+		p.stopped = true
+		debug.SetGCPercent(p.prev)
+	}
 }

@@ -1,8 +1,11 @@
 package gcpace
 
 import (
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
+	"time"
 )
 
 // TestSteady sets the steady pace and restores the previous one, and
@@ -23,6 +26,98 @@ func TestSteady(t *testing.T) {
 	debug.SetGCPercent(300)
 	Steady()()
 	if got := debug.SetGCPercent(100); got != 300 {
+		t.Errorf("GOGC %d with GOGC=300 set by the user, want it left at 300", got)
+	}
+}
+
+// gogc reads the collector's GOGC without changing it.
+func gogc() int64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// awaitGOGC collects until Following's look after a collection has set
+// want, or fails after a few seconds.
+func awaitGOGC(t *testing.T, want int64, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); gogc() != want; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: GOGC %d, want %d", what, gogc(), want)
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestSteadyPercent checks the pace of a live heap that does not grow
+// against hand-computed values: headroom's percent of the live heap,
+// between SteadyPercent and GrowingPercent.
+func TestSteadyPercent(t *testing.T) {
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 100},
+		{headroom / 2, 100},
+		{headroom, 100},
+		{headroom * 2, 50},
+		{headroom * 4, 25},
+		{headroom * 5, 20},
+		{headroom * 100, 20},
+	} {
+		if got := steadyPercent(c.live); got != c.want {
+			t.Errorf("steadyPercent(%d) = %d, want %d", c.live, got, c.want)
+		}
+	}
+}
+
+// burst holds the test's growing live data.
+var burst [][]byte
+
+// TestFollowingByPhase checks Following's pace: steady at first, relaxed
+// while the live heap grows from one collection to the next, steady again
+// once it stops, the previous setting back at the end; and the user's
+// GOGC left alone. The headroom is made small, so that a heap of a few
+// megabytes is paced as a large one.
+func TestFollowingByPhase(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	kept := headroom
+	headroom = 64 << 10
+	defer func() { headroom = kept }()
+	data := make([]byte, 8<<20) // the data followed so far
+	runtime.GC()
+	restore := Following()
+	if got := gogc(); got != SteadyPercent {
+		t.Fatalf("GOGC %d once Following, want %d", got, SteadyPercent)
+	}
+	for range 8 { // each collection finds more live
+		burst = append(burst, make([]byte, 4<<20))
+		runtime.GC()
+		if gogc() == GrowingPercent {
+			break
+		}
+	}
+	awaitGOGC(t, GrowingPercent, "live heap growing")
+	burst = nil
+	awaitGOGC(t, SteadyPercent, "live heap no longer growing")
+	runtime.KeepAlive(data)
+	restore()
+	if got := gogc(); got != 100 {
+		t.Errorf("GOGC %d after restore, want 100", got)
+	}
+	runtime.GC() // a look after restore changes nothing
+	time.Sleep(10 * time.Millisecond)
+	if got := gogc(); got != 100 {
+		t.Errorf("GOGC %d after a collection past restore, want 100", got)
+	}
+
+	t.Setenv("GOGC", "300")
+	debug.SetGCPercent(300)
+	Following()()
+	if got := gogc(); got != 300 {
 		t.Errorf("GOGC %d with GOGC=300 set by the user, want it left at 300", got)
 	}
 }
