@@ -13,6 +13,13 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/pages/compare"
+	"github.com/rewardlens/rewardlens/ui/pages/groups"
+	"github.com/rewardlens/rewardlens/ui/pages/objectives"
+	"github.com/rewardlens/rewardlens/ui/pages/pareto"
+	"github.com/rewardlens/rewardlens/ui/pages/rewards"
+	"github.com/rewardlens/rewardlens/ui/pages/steps"
+	"github.com/rewardlens/rewardlens/ui/pages/trajectories"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -68,13 +75,6 @@ type Model struct {
 // tabSize is the cells given to a tab's body.
 type tabSize struct{ width, height int }
 
-// keyCapturer is a tab that is reading text (a filter being typed): while
-// CapturesKeys is true every key but ctrl+c goes to the tab, so that typing
-// "q" or "1" does not quit or switch tabs.
-type keyCapturer interface {
-	CapturesKeys() bool
-}
-
 // NewModel returns the dashboard on a ready session, in colour unless
 // noColor, with dark-background styles until the terminal says otherwise.
 func NewModel(session *session.Session, noColor bool) *Model {
@@ -85,13 +85,13 @@ func NewModel(session *session.Session, noColor bool) *Model {
 		help:    help.New(),
 		overlay: newHelpOverlay(),
 		tabs: []common.Tab{
-			newRewardsTab(c),
-			newGroupsTab(c),
-			newObjectivesTab(c),
-			newParetoTab(c),
-			newTrajectoriesTab(c),
-			newStepsTab(c),
-			newCompareTab(c),
+			rewards.New(c),
+			groups.New(c),
+			objectives.New(c),
+			pareto.New(c),
+			trajectories.New(c),
+			steps.New(c),
+			compare.New(c),
 		},
 	}
 	m.keys = newKeyMap(len(m.tabs))
@@ -116,10 +116,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resize(msg)
 	case tea.BackgroundColorMsg:
 		return m, m.restyle(msg.IsDark())
-	case compareMethodMsg:
-		return m, m.setCompareMethod(msg.method)
-	case showBatchMsg:
-		return m, m.moveBatch(msg.batch - m.common.Session.Batch)
+	case common.CompareMethodMsg:
+		return m, m.setCompareMethod(msg.Method)
+	case common.ShowBatchMsg:
+		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
 	case healthDoneMsg:
@@ -375,7 +375,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		m.overlay.update(msg)
 		return nil, true
 	}
-	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
+	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
 		}

@@ -78,10 +78,10 @@ func (h header) view(c *common.Common, width int, compact bool) (line string, go
 		settings      = field("scope:", scope) + headerSeparator + field("normalize:", normalize)
 		shortSettings = field("scope:", scope) + " " + field("norm:", normalize)
 		goals         = goalsText(st, s.Result.Objectives)
-		health        = headerSeparator + healthBadge(st, h.findings)
+		health        = headerSeparator + common.HealthBadge(st, h.findings)
 	)
 	if h.updating {
-		health = headerSeparator + updatingBadge(st)
+		health = headerSeparator + common.UpdatingBadge(st)
 	}
 	if h.live != "" {
 		batch = liveBadge(st, h.live) + " " + batch
@@ -111,7 +111,7 @@ func (h header) view(c *common.Common, width int, compact bool) (line string, go
 				}
 			}
 		}
-		health = headerSeparator + compactHealthBadge(st, h.findings)
+		health = headerSeparator + common.CompactHealthBadge(st, h.findings)
 		if h.updating {
 			health = headerSeparator + st.Muted.Render("◌")
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestHeaderAtThreeWidths checks the header (and the tab bar, where the
@@ -89,7 +91,7 @@ func TestShortenMiddle(t *testing.T) {
 func TestFindFromAnyTab(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "/")
-	if m.active != 4 || !m.tabs[4].(keyCapturer).CapturesKeys() {
+	if m.active != 4 || !m.tabs[4].(common.KeyCapturer).CapturesKeys() {
 		t.Fatalf("/ on Rewards did not bring the Trajectories filter up: tab %d", m.active+1)
 	}
 	press(m, strings.Split("s00-p07-c3", "")...)
@@ -100,11 +102,11 @@ func TestFindFromAnyTab(t *testing.T) {
 	// An id of another batch: enter shows the batch that has it.
 	press(m, "esc", "1", "/")
 	press(m, strings.Split("s03-p04-c2", "")...)
-	_, cmd := m.Update(keyPress("enter"))
+	_, cmd := m.Update(uitest.KeyPress("enter"))
 	if cmd == nil {
 		t.Fatal("enter on an id of another batch asks for nothing")
 	}
-	if msg, ok := cmd().(showBatchMsg); !ok || msg.batch != 3 {
+	if msg, ok := cmd().(common.ShowBatchMsg); !ok || msg.Batch != 3 {
 		t.Fatalf("enter on an id of batch 4 asks for %#v", msg)
 	} else {
 		m.Update(msg)
@@ -115,7 +117,7 @@ func TestFindFromAnyTab(t *testing.T) {
 	}
 	// On Groups, / is the groups' own filter.
 	press(m, "esc", "2", "/")
-	if m.active != 1 || !m.tabs[1].(keyCapturer).CapturesKeys() {
+	if m.active != 1 || !m.tabs[1].(common.KeyCapturer).CapturesKeys() {
 		t.Errorf("/ on Groups did not start its own filter: tab %d", m.active+1)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -164,7 +165,7 @@ func TestLiveEmptiedFile(t *testing.T) {
 // the evaluation it replaced, is made again on the new one.
 func TestLiveAfterOptionChange(t *testing.T) {
 	m, _ := newLiveModel(t)
-	_, recompute := m.Update(keyPress("m")) // next method: a recompute in flight
+	_, recompute := m.Update(uitest.KeyPress("m")) // next method: a recompute in flight
 	// It runs on its own goroutine, as in a program, while the update is
 	// applied (the race detector watches).
 	landed := make(chan tea.Msg, 1)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // Recomputing runs off the event loop and coalesces. A key that changes the
@@ -85,12 +86,12 @@ func (m *Model) startRecompute() tea.Cmd {
 		spare, m.rc.spare = m.rc.spare, nil
 	}
 	var compareOpts *engine.Options
-	if _, ok := m.tabs[m.active].(*compareTab); ok && s.CompareMethod != opts.Method && s.CompareMethod != loggedMethod {
-		cmp := opts
-		cmp.Method = s.CompareMethod
-		compareOpts = &cmp
+	if c, ok := m.tabs[m.active].(common.Comparer); ok {
+		if b, ok := c.CompareOptions(opts); ok {
+			compareOpts = &b
+		}
 	}
-	_, groups := m.tabs[m.active].(*groupsTab)
+	preparer, _ := m.tabs[m.active].(common.Preparer)
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
@@ -99,11 +100,11 @@ func (m *Model) startRecompute() tea.Cmd {
 			msg.result = ev.Prepare(opts, spare)
 		}
 		// What the tabs will ask of the batch shown, computed for them to
-		// find: its statistics, and the Groups tab's reward ranges beside
-		// them, where the statistics leave a core idle.
+		// find: its statistics, and the shown tab's work beside them, where
+		// the statistics leave a core idle.
 		var wg sync.WaitGroup
-		if groups {
-			wg.Go(func() { prepareGroups(msg.result, batch) })
+		if preparer != nil {
+			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
 		res := msg.result
 		res.BatchStats(&res.Batches[min(batch, len(res.Batches)-1)])
@@ -171,7 +172,7 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	if !ok {
 		return false
 	}
-	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
+	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return false // the key is text for the tab
 	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)

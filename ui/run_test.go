@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // newTestLoading returns the loading screen on load, at 120x40, without
@@ -56,7 +57,7 @@ func TestLoadingShowsProgress(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "read 512 B of 2.0 KiB") || !strings.Contains(v, "25%") {
 		t.Errorf("the loading screen does not show 512 B of 2 KiB read:\n%s", v)
 	}
-	if _, cmd := m.Update(keyPress("q")); cmd == nil || cmd() != tea.Quit() {
+	if _, cmd := m.Update(uitest.KeyPress("q")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("q does not quit during the load")
 	}
 	close(release)
@@ -77,7 +78,7 @@ func TestLoadingError(t *testing.T) {
 	if strings.Contains(v, "\x1b]52") || !strings.Contains(v, `\x1b]52;c;cHduZWQ=\x07`) {
 		t.Errorf("the error is not shown escaped:\n%q", v)
 	}
-	if _, cmd := m.Update(keyPress("x")); cmd == nil || cmd() != tea.Quit() {
+	if _, cmd := m.Update(uitest.KeyPress("x")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("a key does not quit after an error")
 	}
 }

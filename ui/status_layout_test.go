@@ -8,12 +8,13 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestStatusLineSaysLayout checks that the status line starts with how the
 // inputs were read, escaped, before the warnings.
 func TestStatusLineSaysLayout(t *testing.T) {
-	s := newSampleSession(t)
+	s := uitest.SampleSession(t)
 	s.Layout = "read as verl rollout dumps: group = input, batch = step, objective score\x1b[2J"
 	var l statusLine
 	l.refresh(s)
@@ -27,7 +28,7 @@ func TestStatusLineSaysLayout(t *testing.T) {
 	s.Layout = ""
 	l.refresh(s)
 	if got := l.view(common.NewStyles(true, true), 300); strings.Contains(got, "read as") {
-		t.Errorf("plain records: %q", got)
+		t.Errorf("uitest.Plain records: %q", got)
 	}
 }
 
@@ -35,7 +36,7 @@ func TestStatusLineSaysLayout(t *testing.T) {
 // (a TRL step whose groups TRL normalised otherwise) come into the status
 // line, the first one and how many more, escaped.
 func TestStatusLineSaysLayoutWarnings(t *testing.T) {
-	s := newSampleSession(t)
+	s := uitest.SampleSession(t)
 	var asked []int
 	s.LayoutWarnings = func(res *engine.Result, batches []int) []string {
 		asked = batches
@@ -56,7 +57,7 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 // the line takes at most half of it when there are warnings, which then
 // show; without warnings it takes the line.
 func TestStatusLineLayoutLeavesRoomForWarnings(t *testing.T) {
-	s := newSampleSession(t)
+	s := uitest.SampleSession(t)
 	s.Layout = "read as verl rollout dumps: " + strings.Repeat("group = input, ", 10)
 	var l statusLine
 	l.refresh(s)

@@ -15,6 +15,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -129,7 +130,7 @@ func TestTRLDashboard(t *testing.T) {
 		[]string{"(no response)", "completion  "})
 }
 
-// TestBatchByWithoutIDRereads: plain records batched by an expression
+// TestBatchByWithoutIDRereads: uitest.Plain records batched by an expression
 // (over a batch field of their own), without an id, are named
 // BATCH:POSITION; their group and detail read them again without taking
 // them for changed.
@@ -211,10 +212,10 @@ func TestVerlDashboardProgram(t *testing.T) {
 			teatest.WithDuration(10*time.Second))
 	}
 	waitFor("method: grpo")
-	tm.Send(keyPress("2"))
+	tm.Send(uitest.KeyPress("2"))
 	waitFor("…81 / 9? Let's think")
-	tm.Send(keyPress("enter"))
+	tm.Send(uitest.KeyPress("enter"))
 	waitFor("attempt 1. ↵ Answer: 56")
-	tm.Send(keyPress("q"))
+	tm.Send(uitest.KeyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

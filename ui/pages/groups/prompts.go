@@ -1,8 +1,9 @@
-package ui
+package groups
 
 import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -45,7 +46,7 @@ func groupPrompts(s *session.Session, summaries []engine.GroupSummary) []string 
 // (sharedGroupPrefix, as the Trajectories tab's group column), marked "…".
 func groupLabels(prompts []string) []string {
 	labels := prompts
-	if cut := sharedGroupPrefix(len(prompts), func(j int) string { return prompts[j] }); cut > 0 {
+	if cut := common.SharedGroupPrefix(len(prompts), func(j int) string { return prompts[j] }); cut > 0 {
 		labels = make([]string, len(prompts))
 		for g, p := range prompts {
 			labels[g] = "…" + p[cut:]

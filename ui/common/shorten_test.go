@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ import (
 // those.
 func TestShortenGroups(t *testing.T) {
 	shorten := func(groups []string) []string {
-		cut := sharedGroupPrefix(len(groups), func(j int) string { return groups[j] })
+		cut := SharedGroupPrefix(len(groups), func(j int) string { return groups[j] })
 		out := slices.Clone(groups)
 		if cut > 0 {
 			for i := range out {

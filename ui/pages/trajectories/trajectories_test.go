@@ -1,6 +1,7 @@
-package ui
+package trajectories
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,18 +10,19 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenTrajectories(t *testing.T) {
-	tab, _ := newSampleTab(t, newTrajectoriesTab)
-	golden.RequireEqual(t, plain(tab))
+	tab, _ := uitest.SampleTab(t, New)
+	golden.RequireEqual(t, uitest.Plain(tab))
 }
 
 func TestGoldenTrajectoryOpened(t *testing.T) {
-	tab, _ := newSampleTab(t, newTrajectoriesTab)
-	pressKeys(tab, "down", "enter")
-	golden.RequireEqual(t, plain(tab))
+	tab, _ := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "down", "enter")
+	golden.RequireEqual(t, uitest.Plain(tab))
 }
 
 // rowRewards returns the listed rows' rewards, in table order.
@@ -33,20 +35,20 @@ func rowRewards(tab common.Tab, s *session.Session) []float64 {
 }
 
 func TestTrajectoriesSortByReward(t *testing.T) {
-	tab, s := newSampleTab(t, newTrajectoriesTab)
-	if view := plain(tab); !strings.Contains(view, "sorted by reward ▼") {
+	tab, s := uitest.SampleTab(t, New)
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by reward ▼") {
 		t.Fatalf("not sorted by reward at first:\n%s", view)
 	}
 	desc := rowRewards(tab, s)
 	if len(desc) != 128 || !slices.IsSortedFunc(desc, func(a, b float64) int { return -compareFloats(a, b) }) {
 		t.Errorf("rewards not in descending order: %v", desc)
 	}
-	pressKeys(tab, "S")
-	if asc := rowRewards(tab, s); !slices.IsSorted(asc) || !strings.Contains(plain(tab), "reward ▲") {
+	uitest.PressKeys(tab, "S")
+	if asc := rowRewards(tab, s); !slices.IsSorted(asc) || !strings.Contains(uitest.Plain(tab), "reward ▲") {
 		t.Errorf("S does not sort by ascending reward: %v", asc)
 	}
-	pressKeys(tab, "s")
-	if view := plain(tab); !strings.Contains(view, "sorted by rank ▲") {
+	uitest.PressKeys(tab, "s")
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by rank ▲") {
 		t.Errorf("s does not move the sort to the next column:\n%s", view)
 	}
 }
@@ -62,12 +64,12 @@ func compareFloats(a, b float64) int {
 }
 
 func TestTrajectoriesFilterByGroup(t *testing.T) {
-	tab, s := newSampleTab(t, newTrajectoriesTab)
-	pressKeys(tab, "/", "p", "0", "3")
-	if !tab.(keyCapturer).CapturesKeys() {
+	tab, s := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "/", "p", "0", "3")
+	if !tab.(common.KeyCapturer).CapturesKeys() {
 		t.Error("the tab does not capture keys while the filter is typed")
 	}
-	pressKeys(tab, "enter")
+	uitest.PressKeys(tab, "enter")
 	rows := tab.(*trajectoriesTab).list.rows
 	if len(rows) != 8 {
 		t.Errorf("filter p03 keeps %d rows, want the group's 8", len(rows))
@@ -77,59 +79,50 @@ func TestTrajectoriesFilterByGroup(t *testing.T) {
 			t.Errorf("filter p03 keeps %s of group %s", s.Trajectories.At(i).ID, s.Trajectories.At(i).Group)
 		}
 	}
-	if view := plain(tab); !strings.Contains(view, "8 trajectories") || !strings.Contains(view, "filter p03") || strings.Contains(view, "p04") {
+	if view := uitest.Plain(tab); !strings.Contains(view, "8 trajectories") || !strings.Contains(view, "filter p03") || strings.Contains(view, "p04") {
 		t.Errorf("the view does not show the filter:\n%s", view)
 	}
-	pressKeys(tab, "esc")
+	uitest.PressKeys(tab, "esc")
 	if n := len(tab.(*trajectoriesTab).list.rows); n != 128 {
 		t.Errorf("esc leaves %d rows, want all 128", n)
 	}
 }
 
-func TestTrajectoriesFilterKeysDoNotReachTheRoot(t *testing.T) {
-	m := newTestModel(t, 120, 40)
-	// q would quit and 2 switch tabs, were they not typed into the filter.
-	press(m, "5", "/", "q", "2")
-	if view := screen(m); !strings.Contains(view, "/q2") || !strings.Contains(view, "[5 Trajectories]") {
-		t.Errorf("the filter did not get q and 2:\n%s", view)
-	}
-}
-
 func TestTrajectoriesOpenAndReturn(t *testing.T) {
-	tab, s := newSampleTab(t, newTrajectoriesTab)
+	tab, s := uitest.SampleTab(t, New)
 	first := *s.Trajectories.At(tab.(*trajectoriesTab).list.rows[0])
-	pressKeys(tab, "enter")
-	view := plain(tab)
+	uitest.PressKeys(tab, "enter")
+	view := uitest.Plain(tab)
 	words := strings.Fields(first.ResponseText())
 	for _, want := range []string{"response", "metadata", words[0], words[len(words)-1], "read from"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the opened trajectory does not show %q:\n%s", want, view)
 		}
 	}
-	pressKeys(tab, "esc")
-	if view := plain(tab); !strings.Contains(view, "sorted by reward") {
+	uitest.PressKeys(tab, "esc")
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by reward") {
 		t.Errorf("esc does not return to the table:\n%s", view)
 	}
 }
 
 func TestTrajectoriesShowInvalidCause(t *testing.T) {
-	tab, s := newSampleTab(t, newTrajectoriesTab)
+	tab, s := uitest.SampleTab(t, New)
 	// Batch 5 holds one of the sample's invalid trajectories.
-	showBatch(tab, s, 5)
-	if view := plain(tab); !strings.Contains(view, "1 invalid") {
+	uitest.ShowBatch(tab, s, 5)
+	if view := uitest.Plain(tab); !strings.Contains(view, "1 invalid") {
 		t.Errorf("batch 5's invalid trajectory is not counted:\n%s", view)
 	}
 	invalid := slices.IndexFunc(s.CurrentBatch().Members, func(i int) bool { return !s.Result.Valid[i] })
-	pressKeys(tab, "/")
-	pressKeys(tab, strings.Split(s.Trajectories.At(s.CurrentBatch().Members[invalid]).ID, "")...)
-	pressKeys(tab, "enter")
-	if view := plain(tab); !strings.Contains(view, "invalid because") || !strings.Contains(view, "accuracy: missing") {
+	uitest.PressKeys(tab, "/")
+	uitest.PressKeys(tab, strings.Split(s.Trajectories.At(s.CurrentBatch().Members[invalid]).ID, "")...)
+	uitest.PressKeys(tab, "enter")
+	if view := uitest.Plain(tab); !strings.Contains(view, "invalid because") || !strings.Contains(view, "accuracy: missing") {
 		t.Errorf("batch 5's invalid trajectory is not shown with its cause:\n%s", view)
 	}
 }
 
 func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
-	tab, s := newSampleTab(t, newTrajectoriesTab)
+	tab, s := uitest.SampleTab(t, New)
 	top := tab.(*trajectoriesTab).list.rows[0]
 	// Wide characters, an OSC 52 clipboard write and a bidi override.
 	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
@@ -139,7 +132,7 @@ func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\u202e") {
 		t.Errorf("the table prints the id's control sequences: %q", raw)
 	}
-	lines := strings.Split(plain(tab), "\n")
+	lines := strings.Split(uitest.Plain(tab), "\n")
 	header := lines[1]
 	for _, line := range lines[2:] {
 		if strings.TrimSpace(line) == "" {
@@ -149,8 +142,31 @@ func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 			t.Errorf("row out of line with the header:\n%s\n%s", header, line)
 		}
 	}
-	pressKeys(tab, "enter")
-	if raw := tab.View(); strings.Contains(raw, "\x1b[2J") || !strings.Contains(plain(tab), `\x1b[2Jline two`) {
-		t.Errorf("the response is not shown escaped: %q", plain(tab))
+	uitest.PressKeys(tab, "enter")
+	if raw := tab.View(); strings.Contains(raw, "\x1b[2J") || !strings.Contains(uitest.Plain(tab), `\x1b[2Jline two`) {
+		t.Errorf("the response is not shown escaped: %q", uitest.Plain(tab))
+	}
+}
+
+// TestTrajectoriesInNaturalOrder: ids numbered without leading zeros are
+// sorted by id as a person counts (g2-c1 before g10-c1).
+func TestTrajectoriesInNaturalOrder(t *testing.T) {
+	var b strings.Builder
+	for _, g := range []int{10, 2, 1, 100, 0} {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"g%d-c%d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", g, c*9+1, g, c, g)
+		}
+	}
+	s := uitest.TextSession(t, b.String())
+	list := uitest.TabOn(s, New).(*trajectoriesTab).list
+	list.sortColumn = slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" })
+	list.descending = false
+	list.build(s, "")
+	var ids []string
+	for j := range list.rows {
+		ids = append(ids, s.Trajectories.At(list.at(j)).ID)
+	}
+	if want := []string{"g0-c1", "g0-c10", "g1-c1", "g1-c10", "g2-c1", "g2-c10", "g10-c1", "g10-c10", "g100-c1", "g100-c10"}; !slices.Equal(ids, want) {
+		t.Errorf("ids sorted %v, want %v", ids, want)
 	}
 }

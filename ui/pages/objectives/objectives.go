@@ -1,4 +1,4 @@
-package ui
+package objectives
 
 import (
 	"fmt"
@@ -31,7 +31,8 @@ type objectivesTab struct {
 	view   string
 }
 
-func newObjectivesTab(c *common.Common) common.Tab {
+// New returns the Objectives tab.
+func New(c *common.Common) common.Tab {
 	t := &objectivesTab{common: c, table: table.New(c.Styles)}
 	t.table.NoSelection = true // a summary: no row to open
 	return t
@@ -83,7 +84,7 @@ func (t *objectivesTab) refresh() {
 	t.stats = s.BatchStats()
 	t.values = make([][]float64, s.Result.M)
 	for k := range t.values {
-		t.values[k] = validObjective(s.Result, b, k)
+		t.values[k] = common.ValidObjective(s.Result, b, k)
 	}
 	t.render()
 }

@@ -1,4 +1,4 @@
-package ui
+package compare
 
 import (
 	"fmt"
@@ -19,11 +19,6 @@ import (
 
 // comparePanelWidth is the width of the numbers beside the scatter.
 const comparePanelWidth = 36
-
-// compareMethodMsg asks the root to make method the Compare tab's method B
-// (Session.CompareMethod) and recompute: the tab never changes the session
-// itself.
-type compareMethodMsg struct{ method engine.Method }
 
 // The markers of the scatter: the methods push a trajectory the same way,
 // or in opposite directions.
@@ -58,7 +53,8 @@ type compareTab struct {
 	chart *plot.Frame
 }
 
-func newCompareTab(c *common.Common) common.Tab {
+// New returns the Compare tab.
+func New(c *common.Common) common.Tab {
 	return &compareTab{common: c, keys: newCompareKeyMap()}
 }
 
@@ -89,10 +85,21 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// loggedMethod is method B when it is the advantage the trainer logged
+// CompareOptions implements common.Comparer: method B's options, unless B
+// is A or the logged advantage, which need no second compute.
+func (t *compareTab) CompareOptions(opts engine.Options) (engine.Options, bool) {
+	b := t.common.Session.CompareMethod
+	if b == opts.Method || b == LoggedMethod {
+		return opts, false
+	}
+	opts.Method = b
+	return opts, true
+}
+
+// LoggedMethod is method B when it is the advantage the trainer logged
 // (engine.Evaluation.Logged), which the inputs may carry: no method of
 // rewardlens, but what to check the current method against.
-const loggedMethod engine.Method = "logged"
+const LoggedMethod engine.Method = "logged"
 
 // methodsB returns the methods B can be: every method, and the logged
 // advantage when the inputs have it.
@@ -100,7 +107,7 @@ func methodsB(s *session.Session) []engine.Method {
 	if s.Result.Logged == nil {
 		return engine.Methods
 	}
-	return append(slices.Clone(engine.Methods), loggedMethod)
+	return append(slices.Clone(engine.Methods), LoggedMethod)
 }
 
 // cycleB asks for the method step places from B in methodsB, skipping A.
@@ -112,7 +119,7 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	for {
 		i = ((i+step)%n + n) % n
 		if m := methods[i]; m != s.Result.Options.Method {
-			return func() tea.Msg { return compareMethodMsg{m} }
+			return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
 		}
 	}
 }
@@ -122,10 +129,10 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 // against itself says nothing.
 func (t *compareTab) refresh() tea.Cmd {
 	s := t.common.Session
-	if s.CompareMethod == s.Result.Options.Method || (s.CompareMethod == loggedMethod && s.Result.Logged == nil) {
+	if s.CompareMethod == s.Result.Options.Method || (s.CompareMethod == LoggedMethod && s.Result.Logged == nil) {
 		return t.cycleB(1)
 	}
-	if s.CompareMethod == loggedMethod {
+	if s.CompareMethod == LoggedMethod {
 		t.cmp = engine.CompareWithLogged(s.Result, s.Batch)
 	} else {
 		t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)

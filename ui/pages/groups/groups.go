@@ -1,4 +1,4 @@
-package ui
+package groups
 
 import (
 	"cmp"
@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -106,10 +107,11 @@ type groupsTab struct {
 
 	group  groupView
 	detail viewport.Model
-	opened openedTrajectory
+	opened trajectory.Opened
 }
 
-func newGroupsTab(c *common.Common) common.Tab {
+// New returns the Groups tab.
+func New(c *common.Common) common.Tab {
 	t := &groupsTab{common: c, keys: newGroupsKeyMap(), table: table.New(c.Styles), detail: viewport.New()}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
@@ -136,7 +138,7 @@ func (t *groupsTab) SetSize(width, height int) {
 	t.layoutColumns()
 	t.group.setSize(t.common, width, height)
 	if t.mode == groupCompletion {
-		t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 	}
 }
 
@@ -269,22 +271,22 @@ func (t *groupsTab) refresh() {
 		}
 		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 		if t.mode == groupCompletion {
-			if !slices.Contains(t.summaries[g].Members, t.opened.i) {
+			if !slices.Contains(t.summaries[g].Members, t.opened.I) {
 				t.setMode(groupMembers)
 				return
 			}
-			if t.opened.stale(s) {
-				t.opened = openTrajectory(s, t.opened.i)
+			if t.opened.Stale(s) {
+				t.opened = trajectory.Open(s, t.opened.I)
 			}
-			t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+			t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 		}
 	}
 }
 
-// prepareGroups computes the group summaries and reward ranges of batch
-// bi of res, which the Groups tab shows, off the event loop: a recompute
-// calls it with the result, so that the tab's refresh finds them computed.
-func prepareGroups(res *engine.Result, bi int) {
+// Prepare implements common.Preparer: it computes the group summaries and
+// reward ranges of batch bi of res, which the tab shows, off the event
+// loop, so that the tab's refresh finds them computed.
+func (t *groupsTab) Prepare(res *engine.Result, bi int) {
 	if len(res.Batches) > 0 {
 		res.GroupRewardRanges(&res.Batches[min(max(bi, 0), len(res.Batches)-1)])
 	}
@@ -521,15 +523,7 @@ func (t *groupsTab) title(c int) string {
 	if c != t.sortColumn {
 		return groupColumns[c].title
 	}
-	return groupColumns[c].title + sortArrow(t.descending)
-}
-
-// sortArrow shows a sort direction.
-func sortArrow(descending bool) string {
-	if descending {
-		return " ▼"
-	}
-	return " ▲"
+	return groupColumns[c].title + common.SortArrow(t.descending)
 }
 
 // openGroup shows the group under the cursor.
@@ -550,8 +544,8 @@ func (t *groupsTab) openCompletion() {
 	if i < 0 {
 		return
 	}
-	t.opened = openTrajectory(t.common.Session, i)
-	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+	t.opened = trajectory.Open(t.common.Session, i)
+	t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 	t.detail.GotoTop()
 	t.setMode(groupCompletion)
 }
@@ -566,7 +560,7 @@ func (t *groupsTab) View() string {
 		v = t.group.view(t.common)
 	case groupCompletion:
 		st := t.common.Styles
-		status := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
+		status := st.Title.Render(common.FitLine(t.opened.Full.ID, t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", common.FitLine(t.groupLabel(), t.width/4), t.detail.ScrollPercent()*100))
 		v = lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View())
 	default:
@@ -583,7 +577,7 @@ func (t *groupsTab) listStatus() string {
 	}
 	parts := []string{
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
-		st.Muted.Render("sorted by ") + groupColumns[t.sortColumn].title + sortArrow(t.descending),
+		st.Muted.Render("sorted by ") + groupColumns[t.sortColumn].title + common.SortArrow(t.descending),
 	}
 	if t.zero > 0 {
 		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero)))
@@ -599,10 +593,10 @@ func (t *groupsTab) listStatus() string {
 
 func (t *groupsTab) ShortHelp() []key.Binding {
 	k := t.keys
-	return []key.Binding{pairHelp(k.Open, "enter", "open"), pairHelp(k.OpenCompletion, "enter", "open"),
-		pairHelp(k.Back, "esc", "back"), pairHelp(k.BackToGroup, "esc", "back"), k.Scroll,
-		pairHelp(k.Sort, "s/S", "sort"), pairHelp(k.Filter, "/", "filter"), pairHelp(k.ApplyFilter, "enter", "keep"),
-		pairHelp(k.ClearFilter, "esc", "clear"), k.Columns}
+	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), common.PairHelp(k.OpenCompletion, "enter", "open"),
+		common.PairHelp(k.Back, "esc", "back"), common.PairHelp(k.BackToGroup, "esc", "back"), k.Scroll,
+		common.PairHelp(k.Sort, "s/S", "sort"), common.PairHelp(k.Filter, "/", "filter"), common.PairHelp(k.ApplyFilter, "enter", "keep"),
+		common.PairHelp(k.ClearFilter, "esc", "clear"), k.Columns}
 }
 
 func (t *groupsTab) FullHelp() [][]key.Binding {

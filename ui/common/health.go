@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // healthCounts counts the checks (per objective) by the worst level they
@@ -27,25 +26,25 @@ func healthCounts(findings []health.Finding) (warn, alert int) {
 	return warn, alert
 }
 
-// updatingBadge is the header's badge while the health of the result
+// UpdatingBadge is the header's badge while the health of the result
 // shown is computed in the background.
-func updatingBadge(st *common.Styles) string { return st.Muted.Render("◌ health updating…") }
+func UpdatingBadge(st *Styles) string { return st.Muted.Render("◌ health updating…") }
 
-// healthBadge sums the findings up for the header: "✓ healthy", or the
+// HealthBadge sums the findings up for the header: "✓ healthy", or the
 // checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.
-func healthBadge(st *common.Styles, findings []health.Finding) string {
+func HealthBadge(st *Styles, findings []health.Finding) string {
 	return badge(st, findings, "✖ %d ALERT", "⚠ %d WARN", "✓ healthy")
 }
 
-// compactHealthBadge is healthBadge's counts alone, "✖2 ⚠1", for a narrow
+// CompactHealthBadge is HealthBadge's counts alone, "✖2 ⚠1", for a narrow
 // header.
-func compactHealthBadge(st *common.Styles, findings []health.Finding) string {
+func CompactHealthBadge(st *Styles, findings []health.Finding) string {
 	return badge(st, findings, "✖%d", "⚠%d", "✓")
 }
 
 // badge is the checks counted by their worst level in the formats given,
 // or healthy when there are none.
-func badge(st *common.Styles, findings []health.Finding, alertFormat, warnFormat, healthy string) string {
+func badge(st *Styles, findings []health.Finding, alertFormat, warnFormat, healthy string) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
@@ -60,9 +59,9 @@ func badge(st *common.Styles, findings []health.Finding, alertFormat, warnFormat
 	return strings.Join(parts, " ")
 }
 
-// findingLine is one finding for the Steps tab: level, step, check and
+// FindingLine is one finding for the Steps tab: level, step, check and
 // what it saw.
-func findingLine(st *common.Styles, f health.Finding) string {
+func FindingLine(st *Styles, f health.Finding) string {
 	level := st.Warning.Render("⚠ WARN ")
 	if f.Level == health.Alert {
 		level = st.Alert.Render("✖ ALERT")

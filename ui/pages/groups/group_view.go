@@ -1,4 +1,4 @@
-package ui
+package groups
 
 import (
 	"cmp"
@@ -131,7 +131,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	}
 	cols := []table.Column{
 		table.IntColumn("#", n, func(j int) int { return j + 1 }),
-		table.TextColumn("id", n, maxIDWidth, func(j int) string {
+		table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
 			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
 			if !res.Valid[at(j)] {
 				return "✗ " + id
@@ -141,7 +141,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.NumberColumn("reward", n, reward),
 		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
-		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return rankText(res.Ranks[at(j)]) }},
+		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranks[at(j)]) }},
 	}
 	for k, o := range res.Objectives {
 		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))

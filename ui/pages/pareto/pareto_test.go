@@ -1,4 +1,4 @@
-package ui
+package pareto
 
 import (
 	"fmt"
@@ -13,16 +13,17 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenPareto(t *testing.T) {
-	tab, _ := newSampleTab(t, newParetoTab)
-	golden.RequireEqual(t, plain(tab))
+	tab, _ := uitest.SampleTab(t, New)
+	golden.RequireEqual(t, uitest.Plain(tab))
 }
 
 func TestParetoCyclesAxes(t *testing.T) {
-	tab, _ := newSampleTab(t, newParetoTab)
+	tab, _ := uitest.SampleTab(t, New)
 	steps := []struct{ key, title string }{
 		{"", "safety (max) against accuracy (max)"},
 		// x skips safety, which is on y.
@@ -32,9 +33,9 @@ func TestParetoCyclesAxes(t *testing.T) {
 	}
 	for _, s := range steps {
 		if s.key != "" {
-			pressKeys(tab, s.key)
+			uitest.PressKeys(tab, s.key)
 		}
-		view := plain(tab)
+		view := uitest.Plain(tab)
 		y, x, _ := strings.Cut(s.title, " against ")
 		if !strings.Contains(view, "Pareto ranks: "+s.title) || !strings.Contains(view, "↑ "+y) || !strings.Contains(view, x+" →") {
 			t.Errorf("after %q, want the axes %q:\n%s", s.key, s.title, view)
@@ -56,14 +57,14 @@ func cellRune(t *testing.T, p *paretoTab, j int) rune {
 // group and visit its points in ascending x; up and down go to the
 // neighbouring groups in the batch's order.
 func TestParetoLeftRightWalkTheGroupByX(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
+	tab, s := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
 	group := p.selectedGroup()
 	members := s.CurrentBatch().Groups[group].Members
 	var visited []int
 	for range len(members) + 2 {
 		visited = append(visited, p.selected)
-		pressKeys(tab, "right")
+		uitest.PressKeys(tab, "right")
 	}
 	visited = slices.Compact(visited)
 	if len(visited) != len(members) {
@@ -80,20 +81,20 @@ func TestParetoLeftRightWalkTheGroupByX(t *testing.T) {
 	if visited[0] == p.selected {
 		t.Fatal("right did not move")
 	}
-	pressKeys(tab, "left")
+	uitest.PressKeys(tab, "left")
 	if p.selected != visited[len(visited)-2] {
 		t.Errorf("left from the last point went to %d, want %d", p.selected, visited[len(visited)-2])
 	}
-	pressKeys(tab, "down")
+	uitest.PressKeys(tab, "down")
 	if got := p.selectedGroup(); got != group+1 {
 		t.Errorf("down went to group %d, want %d", got, group+1)
 	}
-	pressKeys(tab, "up", "up")
+	uitest.PressKeys(tab, "up", "up")
 	if got := p.selectedGroup(); got != group-1 {
 		t.Errorf("up up went to group %d, want %d", got, group-1)
 	}
-	if !strings.Contains(plain(tab), "id         "+s.Trajectories.At(p.selectedTrajectory()).ID) {
-		t.Errorf("the panel does not show the selected point:\n%s", plain(tab))
+	if !strings.Contains(uitest.Plain(tab), "id         "+s.Trajectories.At(p.selectedTrajectory()).ID) {
+		t.Errorf("the panel does not show the selected point:\n%s", uitest.Plain(tab))
 	}
 }
 
@@ -101,7 +102,7 @@ func TestParetoLeftRightWalkTheGroupByX(t *testing.T) {
 // where the selected group's points are, the other groups dimmed; a
 // hides them and shows them again.
 func TestParetoDimsTheOtherGroups(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
+	tab, s := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
 	st := p.common.Styles
 	ranked := func(r rune) bool { return slices.Contains(st.RankMarkers[:], r) }
@@ -134,15 +135,15 @@ func TestParetoDimsTheOtherGroups(t *testing.T) {
 		t.Fatalf("the sample's scope is %s, want group", s.Result.Options.Scope)
 	}
 	check(true)
-	if v := plain(tab); !strings.Contains(v, "other groups, by density") {
+	if v := uitest.Plain(tab); !strings.Contains(v, "other groups, by density") {
 		t.Errorf("the legend does not explain the dimmed groups:\n%s", v)
 	}
-	pressKeys(tab, "a")
+	uitest.PressKeys(tab, "a")
 	check(false)
-	if v := plain(tab); !strings.Contains(v, "other groups hidden") {
+	if v := uitest.Plain(tab); !strings.Contains(v, "other groups hidden") {
 		t.Errorf("a does not say the other groups are hidden:\n%s", v)
 	}
-	pressKeys(tab, "a")
+	uitest.PressKeys(tab, "a")
 	check(true)
 }
 
@@ -156,7 +157,7 @@ func sameCell(p *paretoTab, a, b int32) bool {
 // the batch's: rank 0 exactly for the points no other point of the batch
 // dominates (brute force), and every point drawn ranked.
 func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
+	tab, s := uitest.SampleTab(t, New)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
 	tab.Update(common.SessionChangedMsg{})
@@ -189,7 +190,7 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 			t.Errorf("trajectory %d: rank %d, dominated by another of the batch: %v", i, p.rank[j], dominated)
 		}
 	}
-	if v := plain(tab); !strings.Contains(v, "ranks within the batch") || strings.Contains(v, "other groups") {
+	if v := uitest.Plain(tab); !strings.Contains(v, "ranks within the batch") || strings.Contains(v, "other groups") {
 		t.Errorf("the legend does not say ranks are the batch's:\n%s", v)
 	}
 }
@@ -198,11 +199,11 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 // cell several points share shows a shade, a lone point its rank's
 // marker, and a darker shade means more points.
 func TestParetoDrawsDensity(t *testing.T) {
-	s := newSyntheticSession(t, 20_000)
+	s := uitest.SyntheticSession(t, 20_000)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
 	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
-	tab := newParetoTab(c)
+	tab := New(c)
 	tab.SetSize(120, 40)
 	tab.Update(common.SessionChangedMsg{})
 	p := tab.(*paretoTab)
@@ -241,23 +242,23 @@ func TestParetoDrawsDensity(t *testing.T) {
 // stays on screen at every level, and says the zoom; - zooms out; h, l,
 // j, k and shift+arrows pan; 0 resets.
 func TestParetoZoomKeepsTheSelection(t *testing.T) {
-	tab, _ := newSampleTab(t, newParetoTab)
+	tab, _ := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
 	// The rightmost point of the last group: far from the centre.
 	for range 20 {
-		pressKeys(tab, "down")
+		uitest.PressKeys(tab, "down")
 	}
 	for range 10 {
-		pressKeys(tab, "right")
+		uitest.PressKeys(tab, "right")
 	}
 	full := p.frame.Grid
 	for level := 1; level <= 5; level++ {
-		pressKeys(tab, "+")
+		uitest.PressKeys(tab, "+")
 		if cellRune(t, p, p.selected) != selectedRune {
 			t.Fatalf("zoom %d: the selection is not drawn", level)
 		}
-		if want := "zoom ×" + []string{"", "2", "4", "8", "16", "32"}[level]; !strings.Contains(plain(tab), want) {
-			t.Errorf("zoom %d: the title does not say %q:\n%s", level, want, plain(tab))
+		if want := "zoom ×" + []string{"", "2", "4", "8", "16", "32"}[level]; !strings.Contains(uitest.Plain(tab), want) {
+			t.Errorf("zoom %d: the title does not say %q:\n%s", level, want, uitest.Plain(tab))
 		}
 	}
 	zoomed := p.frame.Grid
@@ -266,29 +267,29 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 	}
 	for _, k := range []string{"l", "shift+right"} {
 		before := p.frame.Grid.X.Min
-		tab.Update(keyPress(k))
+		tab.Update(uitest.KeyPress(k))
 		if p.frame.Grid.X.Min <= before {
 			t.Errorf("%s does not pan right: the view starts at %v, was %v", k, p.frame.Grid.X.Min, before)
 		}
 	}
 	for _, k := range []string{"k", "shift+up"} {
 		before := p.frame.Grid.Y.Min
-		tab.Update(keyPress(k))
+		tab.Update(uitest.KeyPress(k))
 		if p.frame.Grid.Y.Min <= before {
 			t.Errorf("%s does not pan up: the view starts at %v, was %v", k, p.frame.Grid.Y.Min, before)
 		}
 	}
 	before := p.frame.Grid.X.Min
-	pressKeys(tab, "h", "h")
+	uitest.PressKeys(tab, "h", "h")
 	if p.frame.Grid.X.Min >= before {
 		t.Error("h does not pan left")
 	}
-	pressKeys(tab, "-")
+	uitest.PressKeys(tab, "-")
 	if got := p.frame.Grid.X.Max() - p.frame.Grid.X.Min; got <= zoomed.X.Max()-zoomed.X.Min {
 		t.Errorf("- does not zoom out: x range %v", got)
 	}
-	pressKeys(tab, "0")
-	if p.zoomed() || p.keys.ResetView.Enabled() || p.frame.Grid != full || strings.Contains(plain(tab), "zoom ×") {
+	uitest.PressKeys(tab, "0")
+	if p.zoomed() || p.keys.ResetView.Enabled() || p.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
 		t.Errorf("0 does not reset the view: %+v, want %+v", p.frame.Grid, full)
 	}
 	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
@@ -302,7 +303,7 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 // view (at any size) nor a zoom level nor a pan shows a negative tick, nor
 // leaves the points' range by more than the view's margin.
 func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
-	tab, _ := newSampleTab(t, newParetoTab)
+	tab, _ := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
 	if p.data[0] < 0 || p.data[2] < 0 {
 		t.Fatalf("the sample's objectives have negative values: %v", p.data)
@@ -333,20 +334,20 @@ func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 		check(fmt.Sprintf("the full view at %dx%d", size[0], size[1]))
 	}
 	for level := 1; level <= maxParetoZoom; level++ {
-		pressKeys(tab, "+")
+		uitest.PressKeys(tab, "+")
 		if cellRune(t, p, p.selected) != selectedRune {
 			t.Fatalf("zoom %d: the selection is not drawn", level)
 		}
 		check(fmt.Sprintf("zoom %d", level))
 	}
-	pressKeys(tab, "h", "h", "j", "j")
+	uitest.PressKeys(tab, "h", "h", "j", "j")
 	check("panned left and down")
 }
 
 // TestParetoClickSelectsTheNearestPoint clicks on the cell of points and
 // next to them.
 func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
-	tab, _ := newSampleTab(t, newParetoTab)
+	tab, _ := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
 	for _, j := range []int{5, 40, len(p.proj.Index) - 1} {
 		pt, _ := p.frame.Point(p.proj.X[j], p.proj.Y[j])
@@ -382,32 +383,32 @@ func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
 // TestParetoEnterOpensTheTrajectory: enter shows the selected
 // trajectory's detail, with its response; esc goes back to the plot.
 func TestParetoEnterOpensTheTrajectory(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
+	tab, s := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
-	pressKeys(tab, "down", "right")
+	uitest.PressKeys(tab, "down", "right")
 	tr := s.Trajectories.At(p.selectedTrajectory())
-	pressKeys(tab, "enter")
-	view := plain(tab)
+	uitest.PressKeys(tab, "enter")
+	view := uitest.Plain(tab)
 	if !strings.Contains(view, tr.ID) || !strings.Contains(view, "response") || !strings.Contains(view, "computed (pareto)") {
 		t.Fatalf("enter does not open %s:\n%s", tr.ID, view)
 	}
 	if strings.Contains(view, "Pareto ranks:") {
 		t.Errorf("the plot is still shown under the detail:\n%s", view)
 	}
-	pressKeys(tab, "esc")
-	if view := plain(tab); !strings.Contains(view, "Pareto ranks:") || !strings.Contains(view, "id         "+tr.ID) {
+	uitest.PressKeys(tab, "esc")
+	if view := uitest.Plain(tab); !strings.Contains(view, "Pareto ranks:") || !strings.Contains(view, "id         "+tr.ID) {
 		t.Errorf("esc does not go back to the plot with the same selection:\n%s", view)
 	}
 }
 
 func TestParetoSaysWhatItHides(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
-	if view := plain(tab); !strings.Contains(view, "ranks are over 3 objectives") || strings.Contains(view, "hidden") {
+	tab, s := uitest.SampleTab(t, New)
+	if view := uitest.Plain(tab); !strings.Contains(view, "ranks are over 3 objectives") || strings.Contains(view, "hidden") {
 		t.Errorf("batch 0 (3 objectives, all valid):\n%s", view)
 	}
 	// Batch 5 holds one of the sample's invalid trajectories.
-	showBatch(tab, s, 5)
-	if view := plain(tab); !strings.Contains(view, "1 invalid trajectory hidden") {
+	uitest.ShowBatch(tab, s, 5)
+	if view := uitest.Plain(tab); !strings.Contains(view, "1 invalid trajectory hidden") {
 		t.Errorf("batch 5 does not say that a trajectory is hidden:\n%s", view)
 	}
 }
@@ -415,16 +416,16 @@ func TestParetoSaysWhatItHides(t *testing.T) {
 // TestParetoReadingFollowsTheSession: a recompute shows the opened
 // trajectory's new reward; another batch closes it.
 func TestParetoReadingFollowsTheSession(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
-	pressKeys(tab, "enter")
+	tab, s := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "enter")
 	s.Options.Method = engine.GRPO
 	s.Recompute()
 	tab.Update(common.SessionChangedMsg{})
-	if v := plain(tab); !strings.Contains(v, "computed (grpo)") {
+	if v := uitest.Plain(tab); !strings.Contains(v, "computed (grpo)") {
 		t.Errorf("the opened trajectory does not show the new method's values:\n%s", v)
 	}
-	showBatch(tab, s, 3)
-	if v := plain(tab); !strings.Contains(v, "Pareto ranks:") {
+	uitest.ShowBatch(tab, s, 3)
+	if v := uitest.Plain(tab); !strings.Contains(v, "Pareto ranks:") {
 		t.Errorf("another batch does not close the trajectory of the previous one:\n%s", v)
 	}
 }
@@ -447,13 +448,13 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
-	tab := newParetoTab(c)
+	tab := New(c)
 	tab.SetSize(120, 40)
 	tab.Update(common.SessionChangedMsg{})
-	showBatch(tab, s, 1)
-	pressKeys(tab, "right", "left", "down", "up", "+", "l", "0", "a", "enter", "x")
+	uitest.ShowBatch(tab, s, 1)
+	uitest.PressKeys(tab, "right", "left", "down", "up", "+", "l", "0", "a", "enter", "x")
 	tab.Update(tea.MouseClickMsg{X: 20, Y: 10, Button: tea.MouseLeft})
-	if v := plain(tab); !strings.Contains(v, "no valid trajectory in this batch") || !strings.Contains(v, "16 invalid trajectories hidden") {
+	if v := uitest.Plain(tab); !strings.Contains(v, "no valid trajectory in this batch") || !strings.Contains(v, "16 invalid trajectories hidden") {
 		t.Errorf("an all-invalid batch:\n%s", v)
 	}
 }
@@ -462,13 +463,13 @@ func TestParetoBatchWithoutValidPoints(t *testing.T) {
 // weights or scope leaves on screen (kept as drawn for the first two,
 // drawn again for the scope) against a tab opened on those options.
 func TestParetoPlotAfterSwitches(t *testing.T) {
-	tab, s := newSampleTab(t, newParetoTab)
-	changes := append([]optionChange{scopeChange(engine.ScopeBatch)}, everyMethod()...)
-	changes = append(changes, weightChange, scopeChange(engine.ScopeGroup))
+	tab, s := uitest.SampleTab(t, New)
+	changes := append([]uitest.OptionChange{uitest.ScopeChange(engine.ScopeBatch)}, uitest.EveryMethod()...)
+	changes = append(changes, uitest.WeightChange, uitest.ScopeChange(engine.ScopeGroup))
 	for _, c := range changes {
-		fresh := switchOptions(t, tab, s, c, newSampleSession, newParetoTab)
-		if got, want := plain(tab), plain(fresh); got != want {
-			t.Fatalf("after %s the plot is not that of a tab opened on it:\n%s\nwant:\n%s", c.name, got, want)
+		fresh := uitest.SwitchOptions(t, tab, s, c, uitest.SampleSession, New)
+		if got, want := uitest.Plain(tab), uitest.Plain(fresh); got != want {
+			t.Fatalf("after %s the plot is not that of a tab opened on it:\n%s\nwant:\n%s", c.Name, got, want)
 		}
 	}
 }

@@ -6,18 +6,14 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/pages/compare"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
-
-func TestGoldenCompare(t *testing.T) {
-	tab, _ := newSampleTab(t, newCompareTab)
-	golden.RequireEqual(t, plain(tab))
-}
 
 // runCmds runs the commands the way Bubble Tea would and sends m what
 // they return, until none is left.
@@ -47,7 +43,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 	if s.Options.Method != engine.Pareto || s.CompareMethod != engine.GRPO {
 		t.Fatalf("the sample compares %s with %s, want pareto with grpo", s.Options.Method, s.CompareMethod)
 	}
-	_, cmd := m.Update(keyPress("b"))
+	_, cmd := m.Update(uitest.KeyPress("b"))
 	runCmds(m, cmd)
 	// After grpo come rloo, then pareto, which is A and skipped.
 	if s.CompareMethod != engine.RLOO {
@@ -64,7 +60,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 		}
 	}
 	for range 2 {
-		_, cmd = m.Update(keyPress("b"))
+		_, cmd = m.Update(uitest.KeyPress("b"))
 		runCmds(m, cmd)
 	}
 	if s.CompareMethod != engine.GDPO {
@@ -78,7 +74,7 @@ func TestCompareNeverComparesAMethodWithItself(t *testing.T) {
 	s := m.Session()
 	// M goes from pareto back to rloo; then B, grpo, becomes A with M again.
 	for range 2 {
-		_, cmd := m.Update(keyPress("M"))
+		_, cmd := m.Update(uitest.KeyPress("M"))
 		runCmds(m, cmd)
 	}
 	if s.Options.Method != engine.GRPO || s.CompareMethod == engine.GRPO {
@@ -110,13 +106,13 @@ func TestCompareWithLogged(t *testing.T) {
 	selectTabTitled(t, m, "Compare")
 	s := m.Session()
 	for range len(engine.Methods) {
-		if s.CompareMethod == loggedMethod {
+		if s.CompareMethod == compare.LoggedMethod {
 			break
 		}
-		_, cmd := m.Update(keyPress("b"))
+		_, cmd := m.Update(uitest.KeyPress("b"))
 		runCmds(m, cmd)
 	}
-	if s.CompareMethod != loggedMethod {
+	if s.CompareMethod != compare.LoggedMethod {
 		t.Fatalf("b never offered the logged advantage: B is %s", s.CompareMethod)
 	}
 	want := engine.CompareWithLogged(s.Result, s.Batch)
@@ -133,9 +129,9 @@ func TestCompareWithLogged(t *testing.T) {
 	m = newTestModel(t, 120, 40)
 	selectTabTitled(t, m, "Compare")
 	for range 2 * len(engine.Methods) {
-		_, cmd := m.Update(keyPress("b"))
+		_, cmd := m.Update(uitest.KeyPress("b"))
 		runCmds(m, cmd)
-		if m.Session().CompareMethod == loggedMethod {
+		if m.Session().CompareMethod == compare.LoggedMethod {
 			t.Fatal("B is logged on the sample, which has no logged advantage")
 		}
 	}

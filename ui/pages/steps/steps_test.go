@@ -1,4 +1,4 @@
-package ui
+package steps
 
 import (
 	"fmt"
@@ -18,33 +18,34 @@ import (
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenSteps(t *testing.T) {
-	tab, s := newSampleTab(t, newStepsTab)
-	showBatch(tab, s, 24)
-	golden.RequireEqual(t, plain(tab))
+	tab, s := uitest.SampleTab(t, New)
+	uitest.ShowBatch(tab, s, 24)
+	golden.RequireEqual(t, uitest.Plain(tab))
 }
 
 // markerColumn returns the column of the current batch's marker on the
 // first chart's top line, under the legend and the chart's title.
 func markerColumn(t *testing.T, tab common.Tab) int {
 	t.Helper()
-	lines := strings.Split(plain(tab), "\n")
+	lines := strings.Split(uitest.Plain(tab), "\n")
 	i := strings.IndexRune(lines[2], '┊')
 	if i < 0 {
-		t.Fatalf("no marker on the first chart:\n%s", plain(tab))
+		t.Fatalf("no marker on the first chart:\n%s", uitest.Plain(tab))
 	}
 	return ansi.StringWidth(lines[2][:i])
 }
 
 func TestStepsMarksTheCurrentBatch(t *testing.T) {
-	tab, s := newSampleTab(t, newStepsTab)
+	tab, s := uitest.SampleTab(t, New)
 	first := markerColumn(t, tab)
 	trends := &tab.(*stepsTab).trends[0]
-	showBatch(tab, s, 30)
-	view := plain(tab)
+	uitest.ShowBatch(tab, s, 30)
+	view := uitest.Plain(tab)
 	if n := strings.Count(view, "◆ step 30:"); n != 9 {
 		t.Errorf("%d chart titles say the current step is 30, want all 9:\n%s", n, view)
 	}
@@ -57,12 +58,12 @@ func TestStepsMarksTheCurrentBatch(t *testing.T) {
 }
 
 func TestStepsFollowTheResult(t *testing.T) {
-	tab, s := newSampleTab(t, newStepsTab)
-	before := plain(tab)
+	tab, s := uitest.SampleTab(t, New)
+	before := uitest.Plain(tab)
 	s.Options.Normalize = false
 	s.Recompute()
 	tab.Update(common.SessionChangedMsg{})
-	if plain(tab) == before {
+	if uitest.Plain(tab) == before {
 		t.Error("the charts did not change with the result")
 	}
 }
@@ -70,7 +71,7 @@ func TestStepsFollowTheResult(t *testing.T) {
 // stepsTabOn returns the Steps tab on s at width x height, without colour.
 func stepsTabOn(s *session.Session, width, height int) *stepsTab {
 	c := &common.Common{Width: width, Height: height, Styles: common.NewStyles(true, true), Session: s}
-	tab := newStepsTab(c)
+	tab := New(c)
 	tab.SetSize(width, height)
 	tab.Update(common.SessionChangedMsg{})
 	return tab.(*stepsTab)
@@ -156,7 +157,7 @@ func checkPointsDrawn(t *testing.T, tab *stepsTab) {
 // after step 33, length mean after 31, step_count from 32) reach the
 // bottom of their charts; each point is drawn, none on the axis row.
 func TestStepsDrawEveryPointAboveTheAxis(t *testing.T) {
-	s := newSampleSession(t)
+	s := uitest.SampleSession(t)
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 		tab := stepsTabOn(s, size[0], size[1])
 		for j := range tab.series {
@@ -172,7 +173,7 @@ func TestStepsDrawEveryPointAboveTheAxis(t *testing.T) {
 func TestStepsNoisyBatchesAreBrailleLines(t *testing.T) {
 	tab := stepsTabOn(noisySession(t, 50), 120, 40)
 	checkPointsDrawn(t, tab)
-	for _, line := range strings.Split(plain(tab), "\n") {
+	for _, line := range strings.Split(uitest.Plain(tab), "\n") {
 		if strings.Contains(line, "└") {
 			continue // the x axis' ┬ ticks
 		}
@@ -235,7 +236,7 @@ func TestStepsOneBatch(t *testing.T) {
 			t.Errorf("%s: the x axis reads %q, want the one step %d", s.title, labels, tab.trends[0].Step)
 		}
 	}
-	if v := plain(tab); strings.Count(v, string(currentRune)) < 2*len(tab.series) { // title and point
+	if v := uitest.Plain(tab); strings.Count(v, string(currentRune)) < 2*len(tab.series) { // title and point
 		t.Errorf("not every chart marks its point:\n%s", v)
 	}
 }
@@ -243,7 +244,7 @@ func TestStepsOneBatch(t *testing.T) {
 // TestStepsTicksAreNice checks every chart's axes on the sample and on
 // noise at three sizes.
 func TestStepsTicksAreNice(t *testing.T) {
-	for _, s := range []*session.Session{newSampleSession(t), noisySession(t, 50)} {
+	for _, s := range []*session.Session{uitest.SampleSession(t), noisySession(t, 50)} {
 		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 			tab := stepsTabOn(s, size[0], size[1])
 			for j, f := range tab.frames {
@@ -260,7 +261,7 @@ func TestStepsTicksAreNice(t *testing.T) {
 // the minimum, filling the height; at 80x24 they scroll to the selected
 // chart, and enter shows it alone until esc.
 func TestStepsShareTheScreen(t *testing.T) {
-	s := newSampleSession(t)
+	s := uitest.SampleSession(t)
 	big := stepsTabOn(s, 200, 60)
 	l := big.layout()
 	if len(big.charts) != len(big.series) || l.shown != l.rows || l.cellHeight <= minStepsChartHeight ||
@@ -273,25 +274,25 @@ func TestStepsShareTheScreen(t *testing.T) {
 	if l.shown >= l.rows {
 		t.Fatalf("at 80x24 every chart fits (%+v): nothing to scroll", l)
 	}
-	if v := plain(small); !strings.Contains(v, fmt.Sprintf("charts 1–%d of 9", l.shown*l.cols)) {
+	if v := uitest.Plain(small); !strings.Contains(v, fmt.Sprintf("charts 1–%d of 9", l.shown*l.cols)) {
 		t.Errorf("the legend does not say which charts are shown:\n%s", v)
 	}
 	for j := 1; j < len(small.series); j++ {
-		pressKeys(small, "down")
-		v := plain(small)
+		uitest.PressKeys(small, "down")
+		v := uitest.Plain(small)
 		// A title too long is cut in its name, never in its value.
 		name, value := small.series[j].title, common.FormatValue(small.series[j].values[s.Batch])
 		if small.selected != j || !strings.Contains(v, "▸ "+name[:min(len(name), 12)]) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
 			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
 		}
 	}
-	pressKeys(small, "down")
+	uitest.PressKeys(small, "down")
 	if small.selected != len(small.series)-1 {
 		t.Error("down went past the last chart")
 	}
 	last := small.series[len(small.series)-1].title
-	pressKeys(small, "enter")
-	v := plain(small)
+	uitest.PressKeys(small, "enter")
+	v := uitest.Plain(small)
 	if strings.Count(v, "◆ step") != 1 || !strings.Contains(v, last) || !strings.Contains(v, "esc: all charts") {
 		t.Errorf("enter does not show %q alone:\n%s", last, v)
 	}
@@ -299,14 +300,14 @@ func TestStepsShareTheScreen(t *testing.T) {
 	if f.Canvas.Width() != 80 || f.Grid.Y.Cells < 8 {
 		t.Errorf("the full-screen chart is %dx%d", f.Canvas.Width(), f.Grid.Y.Cells)
 	}
-	pressKeys(small, "esc")
-	if v := plain(small); strings.Count(v, "◆ step") != l.shown*l.cols-1 && strings.Count(v, "◆ step") != l.shown*l.cols {
+	uitest.PressKeys(small, "esc")
+	if v := uitest.Plain(small); strings.Count(v, "◆ step") != l.shown*l.cols-1 && strings.Count(v, "◆ step") != l.shown*l.cols {
 		t.Errorf("esc does not go back to the grid:\n%s", v)
 	}
-	pressKeys(small, "up", "up", "up", "up", "up", "up", "up")
+	uitest.PressKeys(small, "up", "up", "up", "up", "up", "up", "up")
 	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if v := plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ reward mean") {
+	if v := uitest.Plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ reward mean") {
 		t.Errorf("up and the wheel do not scroll back to the first chart:\n%s", v)
 	}
 }

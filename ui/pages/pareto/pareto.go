@@ -1,4 +1,4 @@
-package ui
+package pareto
 
 import (
 	"cmp"
@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 )
 
 // paretoPanelWidth is the width of the details beside the plot.
@@ -129,7 +130,7 @@ type paretoTab struct {
 
 	// reading is whether the selected trajectory is open.
 	reading bool
-	opened  openedTrajectory
+	opened  trajectory.Opened
 	detail  viewport.Model
 }
 
@@ -149,7 +150,8 @@ type densityKey struct {
 	grid    chart.Grid
 }
 
-func newParetoTab(c *common.Common) common.Tab {
+// New returns the Pareto tab.
+func New(c *common.Common) common.Tab {
 	return &paretoTab{common: c, keys: newParetoKeyMap(), yObj: 1, detail: viewport.New()}
 }
 
@@ -248,8 +250,8 @@ func (t *paretoTab) setReading(on bool) {
 		b.SetEnabled(!on)
 	}
 	if on {
-		t.opened = openTrajectory(t.common.Session, t.selectedTrajectory())
-		t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+		t.opened = trajectory.Open(t.common.Session, t.selectedTrajectory())
+		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 		t.detail.GotoTop()
 		return
 	}
@@ -263,14 +265,14 @@ func (t *paretoTab) refreshReading() {
 		return
 	}
 	s := t.common.Session
-	if !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
+	if !slices.Contains(s.CurrentBatch().Members, t.opened.I) {
 		t.setReading(false)
 		return
 	}
-	if t.opened.stale(s) {
-		t.opened = openTrajectory(s, t.opened.i)
+	if t.opened.Stale(s) {
+		t.opened = trajectory.Open(s, t.opened.I)
 	}
-	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+	t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -357,7 +359,7 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 	chart.Buckets(t.order, t.start, t.groupOf, len(batch.Groups))
 	if len(batch.Groups) > 0 && (t.cutOf.first != &batch.Groups[0] || t.cutOf.groups != len(batch.Groups)) {
 		t.cutOf.first, t.cutOf.groups = &batch.Groups[0], len(batch.Groups)
-		t.groupCut = sharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
+		t.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
 	}
 }
 
@@ -633,7 +635,7 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.Full.ID), t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}

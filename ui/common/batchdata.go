@@ -1,4 +1,4 @@
-package ui
+package common
 
 import "github.com/rewardlens/rewardlens/engine"
 
@@ -6,9 +6,9 @@ import "github.com/rewardlens/rewardlens/engine"
 // trajectories, the set engine.BatchStats summarises, so that a chart and
 // the statistics beside it always count the same trajectories.
 
-// appendValidValues appends to dst the values of the valid trajectories
+// AppendValidValues appends to dst the values of the valid trajectories
 // of batch b: a tab refreshed on every method switch reuses its array.
-func appendValidValues(dst []float64, res *engine.Result, b *engine.Batch, values []float64) []float64 {
+func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, values []float64) []float64 {
 	out := dst
 	for _, i := range b.Members {
 		if res.Valid[i] {
@@ -18,9 +18,9 @@ func appendValidValues(dst []float64, res *engine.Result, b *engine.Batch, value
 	return out
 }
 
-// validObjective returns objective k's raw values for the valid
+// ValidObjective returns objective k's raw values for the valid
 // trajectories of batch b.
-func validObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
+func ValidObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
 	out := make([]float64, 0, len(b.Members))
 	for _, i := range b.Members {
 		if res.Valid[i] {

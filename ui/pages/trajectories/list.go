@@ -1,9 +1,8 @@
-package ui
+package trajectories
 
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -27,7 +26,6 @@ const (
 // Column widths of the Trajectories table, in cells.
 const (
 	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
-	maxIDWidth    = 28
 	maxKeyWidth   = 16 // a group
 	maxCauseWidth = 60
 )
@@ -113,21 +111,13 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return loaders.NaturalCompare(group(a), group(b)) }},
 		number("score", func(i int) float64 { return s.Result.Scores[i] }),
 		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
-		{"rank", func(i int) string { return rankText(s.Result.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
 		number("crowding", func(i int) float64 { return s.Result.Crowding[i] }),
 	}
 	for k, o := range s.Result.Objectives {
 		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Values[i*s.Result.M+k] }))
 	}
 	return cols
-}
-
-// rankText shows a Pareto rank, "-" for an invalid trajectory's -1.
-func rankText(rank int) string {
-	if rank < 0 {
-		return "-"
-	}
-	return strconv.Itoa(rank)
 }
 
 // dataColumns returns the table's columns over the listed rows, each as
@@ -140,14 +130,14 @@ func (l *trajectoryList) dataColumns() []table.Column {
 	for c, col := range l.columns {
 		title := col.title
 		if c == l.sortColumn {
-			title += l.arrow()
+			title += common.SortArrow(l.descending)
 		}
 		text := func(j int) string { return col.text(l.rows[j]) }
 		switch {
 		case c == sortByID:
-			cols = append(cols, table.TextColumn(title, n, maxIDWidth, text))
+			cols = append(cols, table.TextColumn(title, n, common.MaxIDWidth, text))
 		case c == sortByGroup:
-			if cut := sharedGroupPrefix(n, text); cut > 0 {
+			if cut := common.SharedGroupPrefix(n, text); cut > 0 {
 				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
 			} else {
 				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
@@ -166,50 +156,9 @@ func (l *trajectoryList) dataColumns() []table.Column {
 	return cols
 }
 
-// minSharedPrefix is how long the start that every listed group shares
-// must be for the group column to leave it out.
-const minSharedPrefix = 12
-
-// sharedGroupPrefix returns how many bytes of the group cells cell(0) ..
-// cell(n-1) to leave out: the words and lines they all start with, when
-// there are some and two groups at least, else 0. Prompts used as groups
-// (verl's input, TRL's prompt) share a chat template and a system prompt,
-// and a column cut to its first characters would show the same text for
-// every group. The cell then starts with "…"; the detail view shows the
-// group whole.
-func sharedGroupPrefix(n int, cell func(j int) string) int {
-	if n < 2 {
-		return 0
-	}
-	first := cell(0)
-	prefix, distinct := first, false
-	for j := 1; j < n; j++ {
-		g := cell(j)
-		distinct = distinct || g != first
-		k := 0
-		for k < len(prefix) && k < len(g) && prefix[k] == g[k] {
-			k++
-		}
-		prefix = prefix[:k]
-	}
-	cut := strings.LastIndexAny(prefix, " \n") + 1 // whole words and lines only
-	if !distinct || cut < minSharedPrefix {
-		return 0
-	}
-	return cut
-}
-
-// arrow shows the sort direction.
-func (l *trajectoryList) arrow() string {
-	if l.descending {
-		return " ▼"
-	}
-	return " ▲"
-}
-
 // sortTitle names the sort column and direction.
 func (l *trajectoryList) sortTitle() string {
-	return l.columns[l.sortColumn].title + l.arrow()
+	return l.columns[l.sortColumn].title + common.SortArrow(l.descending)
 }
 
 // at returns the trajectory of row j, -1 if there is none.

@@ -1,4 +1,4 @@
-package ui
+package rewards
 
 import (
 	"fmt"
@@ -54,7 +54,8 @@ type scoresDrawing struct {
 	width, height int
 }
 
-func newRewardsTab(c *common.Common) common.Tab { return &rewardsTab{common: c} }
+// New returns the Rewards tab.
+func New(c *common.Common) common.Tab { return &rewardsTab{common: c} }
 
 func (t *rewardsTab) Title() string { return "Rewards" }
 
@@ -89,13 +90,13 @@ func (t *rewardsTab) refresh() {
 	if t.rewards == nil {
 		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
 	}
-	t.rewards = appendValidValues(t.rewards[:0], s.Result, b, s.Result.Rewards)
+	t.rewards = common.AppendValidValues(t.rewards[:0], s.Result, b, s.Result.Rewards)
 	key := scoresKey{ev: s.Result.Evaluation, step: b.Step, members: len(b.Members)}
 	if len(s.Result.Scores) > 0 {
 		key.scores = &s.Result.Scores[0]
 	}
 	if key != t.scoresOf {
-		t.scores = appendValidValues(t.scores[:0], s.Result, b, s.Result.Scores)
+		t.scores = common.AppendValidValues(t.scores[:0], s.Result, b, s.Result.Scores)
 		t.scoresOf, t.scoresView = key, ""
 	}
 	t.render()

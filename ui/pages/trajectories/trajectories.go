@@ -1,4 +1,4 @@
-package ui
+package trajectories
 
 import (
 	"fmt"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 )
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
@@ -76,10 +77,11 @@ type trajectoriesTab struct {
 	detail viewport.Model
 	list   trajectoryList
 	// opened is the trajectory shown in reading mode.
-	opened openedTrajectory
+	opened trajectory.Opened
 }
 
-func newTrajectoriesTab(c *common.Common) common.Tab {
+// New returns the Trajectories tab.
+func New(c *common.Common) common.Tab {
 	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: table.New(c.Styles)}
 	t.filter = textinput.New()
 	t.filter.Prompt = "/"
@@ -99,8 +101,9 @@ func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
 // OwnsFind tells the root that / is this tab's own search.
 func (t *trajectoriesTab) OwnsFind() bool { return true }
 
-// find starts the filter, for / pressed on another tab.
-func (t *trajectoriesTab) find() tea.Cmd {
+// Find implements common.TrajectoryFinder: it starts the filter, for /
+// pressed on another tab.
+func (t *trajectoriesTab) Find() tea.Cmd {
 	t.setMode(filtering)
 	t.filter.Reset()
 	t.refresh()
@@ -205,7 +208,7 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 		b := (s.Batch + k) % n
 		for _, i := range s.Result.Batches[b].Members {
 			if matchesFilter(s.Trajectories.At(i), filter) {
-				return func() tea.Msg { return showBatchMsg{b} }
+				return func() tea.Msg { return common.ShowBatchMsg{Batch: b} }
 			}
 		}
 	}
@@ -234,15 +237,15 @@ func (t *trajectoriesTab) refresh() {
 	t.table.SetRows(len(t.list.rows))
 	t.table.SetColumns(t.list.dataColumns(), 1)
 	t.table.SetCursor(max(t.list.position(current), 0))
-	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.i) {
+	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.I) {
 		t.mode = browsing // the opened trajectory left with its batch
 	}
 	t.keys.setMode(t.mode, t.filter.Value() != "")
 	if t.mode == reading {
-		if t.opened.stale(s) {
-			t.opened = openTrajectory(s, t.opened.i)
+		if t.opened.Stale(s) {
+			t.opened = trajectory.Open(s, t.opened.I)
 		}
-		t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 	}
 }
 
@@ -253,8 +256,8 @@ func (t *trajectoriesTab) open() {
 	if i < 0 {
 		return
 	}
-	t.opened = openTrajectory(t.common.Session, i)
-	t.detail.SetContent(trajectoryDetail(t.common, &t.opened, t.width))
+	t.opened = trajectory.Open(t.common.Session, i)
+	t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 	t.detail.GotoTop()
 	t.setMode(reading)
 }
@@ -293,7 +296,7 @@ func (t *trajectoriesTab) tableStatus() string {
 
 func (t *trajectoriesTab) readingStatus() string {
 	st := t.common.Styles
-	line := st.Title.Render(common.FitLine(t.opened.full.ID, t.width/2)) +
+	line := st.Title.Render(common.FitLine(t.opened.Full.ID, t.width/2)) +
 		st.Muted.Render(fmt.Sprintf(" · %3.0f%%", t.detail.ScrollPercent()*100))
 	return ansi.Truncate(line, t.width, "")
 }

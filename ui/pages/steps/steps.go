@@ -1,4 +1,4 @@
-package ui
+package steps
 
 import (
 	"cmp"
@@ -80,7 +80,8 @@ type stepsTab struct {
 	frames map[int]*plot.Frame
 }
 
-func newStepsTab(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
+// New returns the Steps tab.
+func New(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
 
 func (t *stepsTab) Title() string { return "Steps" }
 
@@ -329,7 +330,7 @@ func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := s.Findings()
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	lines := []string{st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + healthBadge(st, findings)}
+	lines := []string{st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + common.HealthBadge(st, findings)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	for j, f := range findings {
@@ -337,7 +338,7 @@ func (t *stepsTab) healthLines() []string {
 			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (rewardlens stats --health lists them)", len(findings)-j)))
 			break
 		}
-		lines = append(lines, findingLine(st, f))
+		lines = append(lines, common.FindingLine(st, f))
 	}
 	return lines
 }

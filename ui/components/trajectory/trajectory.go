@@ -1,4 +1,7 @@
-package ui
+// Package trajectory is the view of one trajectory whole, which the
+// Groups, Pareto and Trajectories tabs open: its fields, what the engine
+// computed for it, its metadata, prompt and response.
+package trajectory
 
 import (
 	"fmt"
@@ -19,40 +22,39 @@ import (
 // print.
 type field struct{ name, value string }
 
-// openedTrajectory is the trajectory the Trajectories tab shows whole.
-type openedTrajectory struct {
-	i    int               // its index in the session
-	full engine.Trajectory // with its metadata and response, unless err
+// Opened is a trajectory shown whole.
+type Opened struct {
+	I    int               // its index in the session
+	Full engine.Trajectory // with its metadata and response, unless err
 	err  error             // why they could not be read again
 }
 
-// openTrajectory returns trajectory i of s whole: as s keeps it, or, when
+// Open returns trajectory i of s whole: as s keeps it, or, when
 // s keeps it lean, read again from its file (one seek and one record).
-func openTrajectory(s *session.Session, i int) openedTrajectory {
-	o := openedTrajectory{i: i, full: *s.Trajectories.At(i)}
-	if o.full.Lean {
-		if full, err := s.Reread(&o.full); err != nil {
+func Open(s *session.Session, i int) Opened {
+	o := Opened{I: i, Full: *s.Trajectories.At(i)}
+	if o.Full.Lean {
+		if full, err := s.Reread(&o.Full); err != nil {
 			o.err = err
 		} else {
-			o.full = full
+			o.Full = full
 		}
 	}
 	return o
 }
 
-// stale reports whether o is no longer trajectory o.i of s: follow mode
+// Stale reports whether o is no longer trajectory o.I of s: follow mode
 // dropped trajectories before it.
-func (o *openedTrajectory) stale(s *session.Session) bool {
-	tr := s.Trajectories.At(o.i)
-	return tr.ID != o.full.ID || tr.Source != o.full.Source || tr.Offset != o.full.Offset
+func (o *Opened) Stale(s *session.Session) bool {
+	tr := s.Trajectories.At(o.I)
+	return tr.ID != o.Full.ID || tr.Source != o.Full.Source || tr.Offset != o.Full.Offset
 }
 
-// trajectoryDetail returns what the Trajectories tab shows of the opened
-// trajectory: its fields, what the engine computed for it, its metadata
+// Detail returns what is shown of the opened trajectory: its fields, what the engine computed for it, its metadata
 // by sorted key and its whole response, wrapped to width.
-func trajectoryDetail(c *common.Common, o *openedTrajectory, width int) string {
+func Detail(c *common.Common, o *Opened, width int) string {
 	st := c.Styles
-	i, tr := o.i, &o.full
+	i, tr := o.I, &o.Full
 	res := c.Session.Result
 	input := []field{
 		{"id", textsafe.Line(tr.ID)},
@@ -69,7 +71,7 @@ func trajectoryDetail(c *common.Common, o *openedTrajectory, width int) string {
 	computed = append(computed,
 		field{"score", common.FormatValue(res.Scores[i])},
 		field{"reward", common.FormatValue(res.Rewards[i])},
-		field{"pareto_rank", rankText(res.Ranks[i])},
+		field{"pareto_rank", common.RankText(res.Ranks[i])},
 		field{"crowding", common.FormatValue(res.Crowding[i])})
 	for k, o := range res.Objectives {
 		computed = append(computed, field{textsafe.Line(o.Name), common.FormatValue(res.Values[i*res.M+k])})
@@ -85,7 +87,7 @@ func trajectoryDetail(c *common.Common, o *openedTrajectory, width int) string {
 // layout) and response, or, when they could not be read again, the error
 // in their place. The layout's prompt and response fields have their own
 // sections, whole, not a line among the metadata.
-func bodyView(st *common.Styles, s *session.Session, o *openedTrajectory, width int) []string {
+func bodyView(st *common.Styles, s *session.Session, o *Opened, width int) []string {
 	if o.err != nil {
 		msg := lipgloss.Wrap(textsafe.Line(o.err.Error()), width, "")
 		return []string{st.Title.Render("metadata and response") + "\n" + st.Invalid.Render(msg)}
@@ -96,11 +98,11 @@ func bodyView(st *common.Styles, s *session.Session, o *openedTrajectory, width 
 			own = append(own, f)
 		}
 	}
-	sections := []string{st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(o.full.Metadata, own), width)}
+	sections := []string{st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(o.Full.Metadata, own), width)}
 	if s.Config.PromptField != "" {
-		sections = append(sections, st.Title.Render("prompt")+"\n"+textView(st, s.PromptText(&o.full), "(no prompt)", width))
+		sections = append(sections, st.Title.Render("prompt")+"\n"+textView(st, s.PromptText(&o.Full), "(no prompt)", width))
 	}
-	return append(sections, st.Title.Render("response")+"\n"+textView(st, s.ResponseText(&o.full), "(no response)", width))
+	return append(sections, st.Title.Render("response")+"\n"+textView(st, s.ResponseText(&o.Full), "(no response)", width))
 }
 
 // metadataFields lists metadata by sorted key, but the keys left out.
