@@ -13,6 +13,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/header"
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
 	"github.com/rewardlens/rewardlens/ui/pages/compare"
 	"github.com/rewardlens/rewardlens/ui/pages/groups"
 	"github.com/rewardlens/rewardlens/ui/pages/objectives"
@@ -49,8 +51,8 @@ type Model struct {
 	stale   []bool
 	tabBar  tabBar
 	active  int
-	header  header
-	status  statusLine
+	header  header.Header
+	status  statusline.Line
 	weights weightEditor
 	// overlay is the full help (?), drawn over the tab's body.
 	overlay helpOverlay
@@ -171,11 +173,11 @@ func (m *Model) render() string {
 	if c.Width < minWidth || c.Height < minHeight {
 		return tooSmallView(c.Styles, c.Width, c.Height)
 	}
-	head, goalsShown := m.header.view(c, c.Width, false)
+	head, goalsShown := m.header.View(c, c.Width, false)
 	bar := m.tabBar.view(c.Styles, m.active, c.Width)
 	if !goalsShown {
-		if bar, goalsShown = withGoals(c, bar, c.Width); !goalsShown {
-			if compact, ok := m.header.view(c, c.Width, true); ok {
+		if bar, goalsShown = header.WithGoals(c, bar, c.Width); !goalsShown {
+			if compact, ok := m.header.View(c, c.Width, true); ok {
 				head = compact
 			}
 		}
@@ -189,7 +191,7 @@ func (m *Model) render() string {
 	if m.overlay.open {
 		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
 	}
-	rows = append(rows, common.FitBox(body, w, h), m.status.view(c.Styles, c.Width), m.helpView())
+	rows = append(rows, common.FitBox(body, w, h), m.status.View(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
 }
 

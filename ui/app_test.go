@@ -21,7 +21,7 @@ import (
 )
 
 // newTestModel returns the dashboard on the sample at width x height,
-// without colour so that views are uitest.Plain text.
+// without colour so that views are plain text.
 func newTestModel(tb testing.TB, width, height int) *Model {
 	tb.Helper()
 	m := NewModel(uitest.SampleSession(tb), true)
@@ -41,7 +41,7 @@ func press(m tea.Model, keys ...string) {
 	}
 }
 
-// screen returns what m shows, as uitest.Plain text: the no-colour styles still
+// screen returns what m shows, as plain text: the no-colour styles still
 // use bold and reverse video, which golden files need not hold.
 func screen(m tea.Model) string {
 	return ansi.Strip(m.View().Content)

@@ -1,16 +1,13 @@
 package ui
 
 import (
-	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -68,23 +65,6 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 	}
 }
 
-func TestShortenMiddle(t *testing.T) {
-	for _, tc := range []struct {
-		s     string
-		width int
-		want  string
-	}{
-		{"sample", 10, "sample"},
-		{"abcdefghij", 5, "ab…ij"},
-		{"abcdefghij", 6, "ab…hij"},
-		{"軌跡軌跡軌跡", 5, "軌…跡"},
-	} {
-		if got := shortenMiddle(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
-			t.Errorf("shortenMiddle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
-		}
-	}
-}
-
 // TestFindFromAnyTab presses / on the Rewards tab: the Trajectories tab
 // comes up with its filter ready; the id typed and enter twice open it. An
 // id of another batch brings that batch on screen.
@@ -134,22 +114,5 @@ func TestTabBarCompactAt80(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
 	if m.active != 3 {
 		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
-	}
-}
-
-// TestNameWidthsSkipWhatCannotFit: the goals' widths are tried from the
-// longest name down to "a…", and not at all when not even "a… ↑" a goal
-// fits: a thousand objectives cost no sweep on every frame.
-func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
-	objs := []engine.Objective{{Name: "accuracy"}, {Name: "len"}}
-	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
-		t.Errorf("nameWidths = %v, want 8 down to 2", got)
-	}
-	many := make([]engine.Objective, 1000)
-	for k := range many {
-		many[k].Name = fmt.Sprintf("objective_%d", k)
-	}
-	if got := nameWidths(many, 200); got != nil {
-		t.Errorf("nameWidths of 1000 objectives in 200 cells = %v, want none", got)
 	}
 }

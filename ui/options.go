@@ -80,8 +80,8 @@ func (m *Model) moveBatch(step int) tea.Cmd {
 // tells the tabs (see sessionChangedTabs).
 func (m *Model) sessionChanged() tea.Cmd {
 	s := m.common.Session
-	m.header.refresh(s)
-	m.status.refresh(s)
+	m.header.Refresh(s)
+	m.status.Refresh(s)
 	m.keys.setBatches(len(s.Result.Batches))
 	return tea.Batch(m.sessionChangedTabs(), m.background())
 }

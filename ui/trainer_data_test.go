@@ -77,7 +77,7 @@ func TestVerlDashboard(t *testing.T) {
 	checkScreen(t, "the dashboard", view, []string{"method: grpo"}, nil)
 	// The sample's step 3 has groups of unequal size, whose warning takes
 	// half of a 120-column status line: the settings show on a wider one.
-	if line := app.status.view(app.common.Styles, 400); !strings.Contains(line, "; grpo: epsilon 1e-06, a group of one: score") {
+	if line := app.status.View(app.common.Styles, 400); !strings.Contains(line, "; grpo: epsilon 1e-06, a group of one: score") {
 		t.Errorf("the status line does not give verl's settings: %q", line)
 	}
 
@@ -130,7 +130,7 @@ func TestTRLDashboard(t *testing.T) {
 		[]string{"(no response)", "completion  "})
 }
 
-// TestBatchByWithoutIDRereads: uitest.Plain records batched by an expression
+// TestBatchByWithoutIDRereads: plain records batched by an expression
 // (over a batch field of their own), without an id, are named
 // BATCH:POSITION; their group and detail read them again without taking
 // them for changed.

@@ -1,4 +1,6 @@
-package ui
+// Package statusline is the dashboard's line of warnings above the
+// footer, and the notice of what a command did.
+package statusline
 
 import (
 	"cmp"
@@ -16,12 +18,12 @@ import (
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
-// statusLine is the line of warnings above the footer: the session's
+// Line is the line of warnings above the footer: the session's
 // (skipped lines, what the caller reported) and the current result's
 // invalid trajectories per cause. They go here, not to stderr, which the
 // full-screen dashboard hides. A notice (the file an export wrote, or why
 // it failed) goes before them until the next one.
-type statusLine struct {
+type Line struct {
 	layout   string // layoutText, sanitised
 	warnings []string
 	notice   string
@@ -36,24 +38,24 @@ type statusLine struct {
 	loud, groups, invalid string
 }
 
-// setNotice shows what a command did: done, or err when it failed.
-func (l *statusLine) setNotice(done string, err error) {
+// SetNotice shows what a command did: done, or err when it failed.
+func (l *Line) SetNotice(done string, err error) {
 	l.notice, l.failed = textsafe.Line(done), err != nil
 	if err != nil {
 		l.notice = textsafe.Line(err.Error())
 	}
 }
 
-// clearNotice clears the notice if it is still done.
-func (l *statusLine) clearNotice(done string) {
+// ClearNotice clears the notice if it is still done.
+func (l *Line) ClearNotice(done string) {
 	if !l.failed && l.notice == textsafe.Line(done) {
 		l.notice = ""
 	}
 }
 
-// refresh collects the warnings of s, sanitised: they quote file names and
+// Refresh collects the warnings of s, sanitised: they quote file names and
 // data.
-func (l *statusLine) refresh(s *session.Session) {
+func (l *Line) Refresh(s *session.Session) {
 	if l.of != s.Result.Evaluation {
 		l.of, l.loud = s.Result.Evaluation, ""
 		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
@@ -98,8 +100,8 @@ func layoutText(s *session.Session) string {
 	return s.Layout + "; " + said
 }
 
-// view renders the notice and the warnings on one line, cut to width.
-func (l statusLine) view(st *common.Styles, width int) string {
+// View renders the notice and the warnings on one line, cut to width.
+func (l Line) View(st *common.Styles, width int) string {
 	line := st.Status.Render("no warnings")
 	if len(l.warnings) > 0 {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))

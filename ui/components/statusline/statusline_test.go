@@ -1,4 +1,4 @@
-package ui
+package statusline
 
 import (
 	"strings"
@@ -16,9 +16,9 @@ import (
 func TestStatusLineSaysLayout(t *testing.T) {
 	s := uitest.SampleSession(t)
 	s.Layout = "read as verl rollout dumps: group = input, batch = step, objective score\x1b[2J"
-	var l statusLine
-	l.refresh(s)
-	got := l.view(common.NewStyles(true, true), 300)
+	var l Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 300)
 	if !strings.HasPrefix(got, "read as verl rollout dumps: group = input, batch = step, objective score") || strings.Contains(got, "\x1b") {
 		t.Errorf("status line %q", got)
 	}
@@ -26,9 +26,9 @@ func TestStatusLineSaysLayout(t *testing.T) {
 		t.Errorf("the warnings do not follow the layout: %q", got)
 	}
 	s.Layout = ""
-	l.refresh(s)
-	if got := l.view(common.NewStyles(true, true), 300); strings.Contains(got, "read as") {
-		t.Errorf("uitest.Plain records: %q", got)
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 300); strings.Contains(got, "read as") {
+		t.Errorf("plain records: %q", got)
 	}
 }
 
@@ -42,9 +42,9 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 		asked = batches
 		return []string{"step 3: prompt groups of unequal size\x1b[2J", "step 7: every prompt group has 2 rows"}
 	}
-	var l statusLine
-	l.refresh(s)
-	got := l.view(common.NewStyles(true, true), 500)
+	var l Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 500)
 	if !strings.Contains(got, "⚠ step 3: prompt groups of unequal size") || !strings.Contains(got, "(and 1 more step)") || strings.Contains(got, "\x1b") {
 		t.Errorf("status line %q", got)
 	}
@@ -59,14 +59,14 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 func TestStatusLineLayoutLeavesRoomForWarnings(t *testing.T) {
 	s := uitest.SampleSession(t)
 	s.Layout = "read as verl rollout dumps: " + strings.Repeat("group = input, ", 10)
-	var l statusLine
-	l.refresh(s)
-	got := l.view(common.NewStyles(true, true), 120)
+	var l Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 120)
 	if !strings.Contains(got, "… · ⚠ ") || ansi.StringWidth(got) > 120 {
 		t.Errorf("the warnings do not show after the layout: %q", got)
 	}
 	l.warnings = nil
-	if got := l.view(common.NewStyles(true, true), 120); strings.Contains(got, "⚠") || ansi.StringWidth(got) != 120 {
+	if got := l.View(common.NewStyles(true, true), 120); strings.Contains(got, "⚠") || ansi.StringWidth(got) != 120 {
 		t.Errorf("without warnings: %q", got)
 	}
 }

@@ -1,4 +1,7 @@
-package ui
+// Package header is the dashboard's header line: the source, the batch,
+// the method and the other settings, the batch's valid and invalid counts,
+// the objectives' goals and the health badge, fitted to the screen's width.
+package header
 
 import (
 	"fmt"
@@ -15,10 +18,10 @@ import (
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
-// header is the header line: the source, the batch, the method and the
+// Header is the header line: the source, the batch, the method and the
 // other settings, the batch's valid/invalid counts, the objectives' goals
 // and the health badge.
-type header struct {
+type Header struct {
 	// valid and invalid count the trajectories of the batch on screen,
 	// kept from one session change to the next rather than counted on
 	// every frame.
@@ -27,13 +30,14 @@ type header struct {
 	// they are being computed (background.go).
 	findings []health.Finding
 	updating bool
-	// live is follow mode's tag (live.go), "" without --follow.
-	live string
+	// Live is follow mode's tag ("LIVE", or why it is paused), "" without
+	// --follow.
+	Live string
 }
 
-// refresh takes the shown batch's valid and invalid counts and the health
+// Refresh takes the shown batch's valid and invalid counts and the health
 // findings.
-func (h *header) refresh(s *session.Session) {
+func (h *Header) Refresh(s *session.Session) {
 	if h.updating = !s.HealthReady(); !h.updating {
 		h.findings = s.Findings()
 	}
@@ -44,10 +48,10 @@ func (h *header) refresh(s *session.Session) {
 // minSourceWidth is the fewest cells the source is shortened to.
 const minSourceWidth = 9
 
-// view renders the line and says whether it shows the goals. It never
+// View renders the line and says whether it shows the goals. It never
 // wraps: when it is too long the computer goes first (it is fixed for the
 // session), then the settings' labels shorten, then the goals go (to the
-// tab bar's end, if it has room: see withGoals), then the settings, the
+// tab bar's end, if it has room: see WithGoals), then the settings, the
 // method's label; the source is
 // always shown, shortened in the middle when what is left is too narrow,
 // and the health badge always ends the line.
@@ -55,7 +59,7 @@ const minSourceWidth = 9
 // compact is the last resort when neither the header nor the tab bar had
 // room for the goals: the health badge counts alone ("✖2 ⚠1"), the
 // goals' names cut, the settings gone; "" when even that does not fit.
-func (h header) view(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
+func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := "off"
@@ -74,7 +78,7 @@ func (h header) view(c *common.Common, width int, compact bool) (line string, go
 		method = field("method:", string(s.Result.Options.Method))
 		// methodName is the method without its label, for narrow lines.
 		methodName    = st.HeaderValue.Render(string(s.Result.Options.Method))
-		computer      = field("computer:", string(computerOf(s.Computer)))
+		computer      = field("computer:", string(session.ComputerOf(s.Computer)))
 		settings      = field("scope:", scope) + headerSeparator + field("normalize:", normalize)
 		shortSettings = field("scope:", scope) + " " + field("norm:", normalize)
 		goals         = goalsText(st, s.Result.Objectives)
@@ -83,8 +87,8 @@ func (h header) view(c *common.Common, width int, compact bool) (line string, go
 	if h.updating {
 		health = headerSeparator + common.UpdatingBadge(st)
 	}
-	if h.live != "" {
-		batch = liveBadge(st, h.live) + " " + batch
+	if h.Live != "" {
+		batch = liveBadge(st, h.Live) + " " + batch
 	}
 	candidates := [][]string{
 		{batch, method, computer, settings, counts, goals},
@@ -156,12 +160,12 @@ func nameWidths(objs []engine.Objective, room int) []int {
 	return widths
 }
 
-// withGoals ends the tab bar bar with the objectives' goals, right-aligned,
+// WithGoals ends the tab bar bar with the objectives' goals, right-aligned,
 // when the header had no room for them: with the names cut shorter and
 // shorter ("think_f… ↑") until they fit, so that a maximised length never
 // goes unnoticed; false when not even one letter a name fits (the header's
 // compact form is tried next).
-func withGoals(c *common.Common, bar string, width int) (string, bool) {
+func WithGoals(c *common.Common, bar string, width int) (string, bool) {
 	room := width - ansi.StringWidth(bar) - 2
 	for _, nameWidth := range nameWidths(c.Session.Result.Objectives, room) {
 		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
@@ -212,10 +216,10 @@ func shortenMiddle(s string, width int) string {
 // columns.
 const headerSeparator = "  "
 
-// computerOf names the scorer of c.
-func computerOf(c *engine.RewardComputer) engine.Computer {
-	if _, ok := c.Scorer.(*engine.SVRLScorer); ok {
-		return engine.ComputerSVRL
+// liveBadge renders follow mode's tag: LIVE stands out.
+func liveBadge(st *common.Styles, tag string) string {
+	if tag == "LIVE" {
+		return st.Positive.Render("● LIVE")
 	}
-	return engine.ComputerPareto
+	return st.HeaderKey.Render(tag)
 }
