@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 	"github.com/rewardlens/rewardlens/ui"
@@ -70,6 +71,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 			return loaders.Follow(ctx, args, fo)
 		}
 	}
+	// Once loaded, the dashboard holds its data for long: the collector
+	// is paced for that until it quits.
+	restoreGC := func() {}
+	in.Opened = func() { restoreGC = gcpace.Steady() }
+	defer func() { restoreGC() }()
 	return ui.Run(ctx, in)
 }
 

@@ -1,7 +1,10 @@
-// Package ui is rewardlens' terminal dashboard: a root model that routes
-// global keys and owns the Session, and one Component per tab. ui does no
-// maths of its own: every number comes from engine/, stats/ and health/,
-// and the charts' axes, densities and nearest points from internal/chart.
+// Package ui is rewardlens' terminal dashboard: the loading screen, then
+// the root model, which owns the Session, routes the global keys, lays the
+// screen out (header, tab bar, status line, help), draws the overlays and
+// runs the recomputes off the event loop. Each tab is a package of its own
+// under ui/pages, built from a common.Common; the root knows them only as
+// common.Tab and the optional interfaces of ui/common. The numbers shown
+// come from engine, stats and health.
 package ui
 
 import (

@@ -41,6 +41,22 @@ func TestLoadingOpensTheDashboard(t *testing.T) {
 	}
 }
 
+// TestLoadingCallsOpened: Input.Opened (where cmd paces the collector) is
+// called once the session is built, not before.
+func TestLoadingCallsOpened(t *testing.T) {
+	_, res := sampletest.Read(t)
+	m := newTestLoading(t, func(progress func(done, total int64)) (*loaders.Result, error) { return res, nil })
+	opened := 0
+	m.in.Opened = func() { opened++ }
+	msg := m.load()
+	if opened != 0 {
+		t.Fatalf("Opened called %d times while loading", opened)
+	}
+	if next, _ := m.Update(msg); opened != 1 {
+		t.Errorf("Opened called %d times once the dashboard (%T) opened, want 1", opened, next)
+	}
+}
+
 // TestLoadingShowsProgress holds the load midway: the screen shows the
 // bytes read, and q still quits.
 func TestLoadingShowsProgress(t *testing.T) {

@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -373,7 +373,7 @@ func (t *groupsTab) keyOrder() []int {
 			order[g] = g
 		}
 		slices.SortFunc(order, func(a, b int) int {
-			return cmp.Or(loaders.NaturalCompare(t.labels[a], t.labels[b]), cmp.Compare(a, b))
+			return cmp.Or(natural.Compare(t.labels[a], t.labels[b]), cmp.Compare(a, b))
 		})
 		t.byKey.order = order
 	}

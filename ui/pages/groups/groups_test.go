@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -30,7 +31,7 @@ func listedGroups(tab common.Tab) []*engine.GroupSummary {
 func TestGroupsSort(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	gs := listedGroups(tab)
-	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return loaders.NaturalCompare(a.Key, b.Key) }) {
+	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return natural.Compare(a.Key, b.Key) }) {
 		t.Fatalf("not every group listed by key at first: %d of %d", len(gs), len(s.CurrentBatch().Groups))
 	}
 	uitest.PressKeys(tab, "s", "s", "s", "s") // group, signal, n, valid, score mean

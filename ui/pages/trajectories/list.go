@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -107,8 +107,8 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return loaders.NaturalCompare(id(a), id(b)) }},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return loaders.NaturalCompare(group(a), group(b)) }},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
 		number("score", func(i int) float64 { return s.Result.Scores[i] }),
 		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
 		{"rank", func(i int) string { return common.RankText(s.Result.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
