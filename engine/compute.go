@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -95,6 +96,15 @@ func validMembers(buf []int, members []int, valid []bool) []int {
 
 func (rw *rewarder) batch(res *Result, b *Batch) {
 	opts := res.Options
+	spec := Spec(opts.Method)
+	if spec == nil {
+		panic(fmt.Sprintf("engine: unknown method %q", opts.Method))
+	}
+	if spec.batch != nil {
+		spec.batch(rw, res, b)
+		rw.eachGroup(b, func(_ *rewarder, g *Group) { fillInvalid(res, g.Members) })
+		return
+	}
 	batchStd1 := math.NaN()
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
 		buf := getScratch(len(b.Members))
@@ -102,14 +112,9 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 		batchStd1 = opts.std(*buf)
 		putScratch(buf)
 	}
-	if opts.Method == GDPO {
-		rw.gdpo(res, b)
-		rw.eachGroup(b, func(_ *rewarder, g *Group) { fillInvalid(res, g.Members) })
-		return
-	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
 		w.idx = validMembers(w.idx, g.Members, res.Valid)
-		w.group(res, w.idx, batchStd1)
+		w.group(spec, res, w.idx, batchStd1)
 		fillInvalid(res, g.Members)
 	})
 }
@@ -137,37 +142,18 @@ func (rw *rewarder) eachGroup(b *Batch, fn func(w *rewarder, g *Group)) {
 }
 
 // group writes the rewards of the valid trajectories idx of one comparison
-// group, for every method but gdpo.
-func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
+// group under a method computed group by group (spec.group): its u,
+// z-scored with Options.Normalize unless the method scaled it.
+func (rw *rewarder) group(spec *MethodSpec, res *Result, idx []int, batchStd1 float64) {
 	n := len(idx)
 	if n == 0 {
 		return
 	}
-	opts := res.Options
 	s := gather(rw.x, res.Scores, idx)
 	rw.x = s
 	u := grow(rw.u, n)
 	rw.u = u
-	normalize := opts.Normalize
-	switch opts.Method {
-	case Absolute:
-		copy(u, s)
-	case Relative:
-		rw.ord = relative(u, s, rw.ord)
-	case GRPO:
-		grpo(u, s, opts, batchStd1)
-		normalize = false
-	case RLOO:
-		rloo(u, s, opts.GroupOfOne)
-		normalize = false
-	case Pareto:
-		for j, i := range idx {
-			u[j] = paretoUtility(res.Ranks[i], res.Fronts[i])
-		}
-	case ParetoCrowding:
-		rw.paretoCrowding(u, res, idx)
-	}
-	if normalize {
+	if final := spec.group(rw, u, s, res, idx, batchStd1); !final && res.Options.Normalize {
 		stats.ZScores(u, u)
 	}
 	for j, i := range idx {

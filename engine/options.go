@@ -10,7 +10,7 @@ import (
 // Method names a reward method (docs/CONTRACT.md, Methods).
 type Method string
 
-// The reward methods, in the order the dashboard cycles through them.
+// The reward methods; methodSpecs (methods.go) says what each is.
 const (
 	Absolute       Method = "absolute"
 	Relative       Method = "relative"
@@ -20,9 +20,6 @@ const (
 	ParetoCrowding Method = "pareto-crowding"
 	GDPO           Method = "gdpo"
 )
-
-// Methods lists every method.
-var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO}
 
 // Scope says what a comparison group is: trajectories sharing a group within
 // a batch (ScopeGroup), or the whole batch (ScopeBatch).

@@ -313,11 +313,8 @@ func (h *healthRun) varianceCollapse(t *engine.Trend) (Finding, bool) {
 	return finding(CheckVarianceCollapse, "", v, collapseWarn, collapseAlert, true, msg)
 }
 
-// scoreMethods are the methods whose rewards follow the weighted score.
-var scoreMethods = []engine.Method{engine.Absolute, engine.Relative, engine.GRPO, engine.RLOO}
-
 func (h *healthRun) dominance(t *engine.Trend) (Finding, bool) {
-	if len(t.Objectives) < 2 || !slices.Contains(scoreMethods, h.res.Options.Method) {
+	if len(t.Objectives) < 2 || !h.res.Options.Method.RewardsScore() {
 		return Finding{}, false
 	}
 	total, top, k := 0.0, -1.0, 0

@@ -265,7 +265,7 @@ func (m *Model) layout() {
 		m.tabs[m.active].SetSize(w, h)
 	}
 	if m.overlay.open {
-		m.overlay.resize(m.common.Styles, m.tabs[m.active], m.keys, w, h)
+		m.overlay.resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	}
 }
 
@@ -423,7 +423,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		m.saveSettings()
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
-		m.overlay.show(m.common.Styles, m.tabs[m.active], m.keys, w, h)
+		m.overlay.show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	case key.Matches(msg, k.Find):
 		return m.find()
 	default:

@@ -112,7 +112,7 @@ func (t *rewardsTab) render() {
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
 	rewards := histogram.Histogram{
-		Title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, methodNote(opts)),
+		Title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts)),
 		Quantity: "reward",
 		Values:   t.rewards,
 		Summary:  &t.stats.Reward,
@@ -137,32 +137,6 @@ func (t *rewardsTab) render() {
 		common.FitBox(scoresView, chartWidth, t.height-top),
 	)
 	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats))
-}
-
-// methodNote says what the rewards compare and how they are scaled, in
-// the terms of the methods table of docs/CONTRACT.md, Methods.
-func methodNote(opts engine.Options) string {
-	var how string
-	switch opts.Method {
-	case engine.RLOO:
-		how = "leave-one-out baseline"
-	case engine.GRPO:
-		how = "centred, unscaled"
-		if opts.Normalize && opts.Scale != engine.ScaleNone {
-			how = "centred, scaled by the " + string(opts.Scale) + " std"
-		}
-	case engine.GDPO:
-		how = "objectives z-scored per group, then centred over the batch"
-		if opts.Normalize {
-			how = "objectives z-scored per group, then over the batch"
-		}
-	default:
-		how = "not normalised"
-		if opts.Normalize {
-			how = "z-scored"
-		}
-	}
-	return fmt.Sprintf("per %s, %s", opts.Scope, how)
 }
 
 // summaryView renders the batch's reward and score statistics side by side
