@@ -233,6 +233,42 @@ func meanOver(trends []engine.Trend, f func(*engine.Trend) float64) float64 {
 	return stats.Mean(x)
 }
 
+// checkSpec is a health check: its name, whether it compares with the
+// baseline (and so runs only on the batches after it), and its function,
+// which hands add each finding it makes on trend point t (one per
+// objective for a check per objective).
+type checkSpec struct {
+	check         Check
+	afterBaseline bool
+	run           func(h *healthRun, t *engine.Trend, add func(Finding, bool))
+}
+
+// checks are the health checks, in the order a batch's findings are
+// listed. A new check is a Check constant, its entry here with its
+// function, and its row in docs/CONTRACT.md's Health checks table.
+var checks = []checkSpec{
+	{CheckInvalidFraction, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.invalidFraction(t)) }},
+	{CheckZeroSpread, false, func(_ *healthRun, t *engine.Trend, add func(Finding, bool)) { add(zeroSpread(t)) }},
+	{CheckDominance, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
+	{CheckCeiling, false, func(_ *healthRun, t *engine.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
+	{CheckVarianceCollapse, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
+	{CheckLengthDrift, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.lengthDrift(t)) }},
+	{CheckCorrelationFlip, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+		for k := range h.baseCorr {
+			add(h.correlationFlip(t, k))
+		}
+	}},
+}
+
+// Checks lists every health check, in the order of the checks table.
+var Checks = func() []Check {
+	cs := make([]Check, len(checks))
+	for i := range checks {
+		cs[i] = checks[i].check
+	}
+	return cs
+}()
+
 // batch returns the findings of batch b, at the level each reached.
 func (h *healthRun) batch(b int) []Finding {
 	t := &h.trends[b]
@@ -243,15 +279,9 @@ func (h *healthRun) batch(b int) []Finding {
 			out = append(out, f)
 		}
 	}
-	add(h.invalidFraction(t))
-	add(zeroSpread(t))
-	add(h.dominance(t))
-	add(ceiling(t))
-	if b >= h.base {
-		add(h.varianceCollapse(t))
-		add(h.lengthDrift(t))
-		for k := range h.baseCorr {
-			add(h.correlationFlip(t, k))
+	for i := range checks {
+		if b >= h.base || !checks[i].afterBaseline {
+			checks[i].run(h, t, add)
 		}
 	}
 	return out
