@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -80,7 +79,7 @@ func (m *Model) startRecompute() tea.Cmd {
 	gen, ev, opts, batch := m.rc.gen, s.Evaluation, s.Options, s.Batch
 	// Only method B changed: the result shown stays.
 	var reuse, spare *engine.Result
-	if sameOptions(s.Result.Options, opts) {
+	if s.Result.Options.Equal(opts) {
 		reuse = s.Result
 	} else {
 		spare, m.rc.spare = m.rc.spare, nil
@@ -176,10 +175,4 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 		return false // the key is text for the tab
 	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)
-}
-
-// sameOptions reports whether a and b compute the same result.
-func sameOptions(a, b engine.Options) bool {
-	return a.Method == b.Method && a.Scope == b.Scope && a.Scale == b.Scale &&
-		a.Normalize == b.Normalize && slices.Equal(a.Weights, b.Weights)
 }
