@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr/ast"
 	"github.com/hbollon/go-edlib"
 )
 
@@ -483,48 +482,13 @@ func (s *SVRLScorer) expression(k int) *Expression {
 	return nil
 }
 
-// fieldsRead returns the fields e reads by name, sorted: the metadata keys
-// of metadata.KEY and metadata["KEY"], and the bare names (a field of the
-// trajectory or a metadata key). Names reached through $env or computed
-// keys are not known, and not listed.
+// fieldsRead returns the fields e reads by name, sorted
+// (sandbox.Program.FieldsRead).
 func (e *Expression) fieldsRead() []string {
 	if e.program == nil {
 		return []string{e.key} // metadata["KEY"] (inferredKey)
 	}
-	v := &fieldVisitor{names: map[string]bool{}, bound: map[string]bool{}}
-	node := e.program.Node()
-	ast.Walk(&node, v)
-	for name := range v.bound {
-		delete(v.names, name)
-	}
-	return slices.Sorted(maps.Keys(v.names))
-}
-
-// fieldVisitor collects the field names an expression reads, and the
-// names its let declarations bind (which are no fields).
-type fieldVisitor struct {
-	names, bound map[string]bool
-}
-
-func (v *fieldVisitor) Visit(node *ast.Node) {
-	switch n := (*node).(type) {
-	case *ast.MemberNode:
-		if id, ok := n.Node.(*ast.IdentifierNode); ok && id.Value == "metadata" && !n.Method {
-			if key, ok := n.Property.(*ast.StringNode); ok {
-				v.names[key.Value] = true
-			}
-		}
-	case *ast.IdentifierNode:
-		if n.Value != "metadata" && !strings.HasPrefix(n.Value, "$") {
-			v.names[n.Value] = true
-		}
-	case *ast.VariableDeclaratorNode:
-		v.bound[n.Name] = true
-	case *ast.CallNode: // a function called (repeat) is no field
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
-			v.bound[id.Value] = true
-		}
-	}
+	return e.program.FieldsRead()
 }
 
 // FieldNames returns the names an objective can read on t: its top-level
