@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -18,8 +16,8 @@ import (
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/list"
 	"github.com/rewardlens/rewardlens/ui/components/table"
-	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -33,20 +31,25 @@ const (
 	groupCompletion                   // one completion whole
 )
 
+// groupsKeyMap are the tab's keys beside the list's own.
 type groupsKeyMap struct {
-	Sort, Reverse, Filter, ApplyFilter, ClearFilter key.Binding
 	Open, OpenCompletion, Back, BackToGroup, Scroll key.Binding
 	// Columns describes the tables' left and right.
 	Columns key.Binding
 }
 
+func newListKeyMap() list.KeyMap {
+	return list.KeyMap{
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or id")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter (typing it)")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+	}
+}
+
 func newGroupsKeyMap() groupsKeyMap {
 	return groupsKeyMap{
-		Sort:           key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
-		Reverse:        key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
-		Filter:         key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or id")),
-		ApplyFilter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter (typing it)")),
-		ClearFilter:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 		Open:           key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the group")),
 		OpenCompletion: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a completion (in a group)")),
 		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the groups (in a group)")),
@@ -56,13 +59,14 @@ func newGroupsKeyMap() groupsKeyMap {
 	}
 }
 
-// setMode enables the keys that work in mode.
-func (k *groupsKeyMap) setMode(mode groupsMode, filtered bool) {
-	for _, b := range []*key.Binding{&k.Sort, &k.Reverse, &k.Filter, &k.Open} {
+// setKeys enables the keys that work in mode.
+func (t *groupsTab) setKeys(mode groupsMode) {
+	k, lk := &t.keys, &t.list.Keys
+	for _, b := range []*key.Binding{&lk.Sort, &lk.Reverse, &lk.Filter, &k.Open} {
 		b.SetEnabled(mode == groupList)
 	}
-	k.ApplyFilter.SetEnabled(mode == groupFiltering)
-	k.ClearFilter.SetEnabled(mode == groupFiltering || (mode == groupList && filtered))
+	lk.ApplyFilter.SetEnabled(mode == groupFiltering)
+	lk.ClearFilter.SetEnabled(mode == groupFiltering || (mode == groupList && t.list.Filtered()))
 	k.OpenCompletion.SetEnabled(mode == groupMembers)
 	k.Back.SetEnabled(mode == groupMembers)
 	k.BackToGroup.SetEnabled(mode == groupCompletion)
@@ -87,8 +91,6 @@ type groupsTab struct {
 	// group column shows of them: what tells them apart (groupLabels).
 	prompts, labels []string
 	rows            []int
-	sortColumn      int
-	descending      bool
 	zero            int // listed groups of zero spread
 	// byKey caches the groups' key order (see keyOrder).
 	byKey struct {
@@ -102,22 +104,18 @@ type groupsTab struct {
 		of   measuredOf
 		cols []table.Column
 	}
-	filter textinput.Model
-	table  table.Table
+	// list is the groups' table, its filter and sort, and the reader of
+	// the opened completion.
+	list list.List
 
-	group  groupView
-	detail viewport.Model
-	opened trajectory.Opened
+	group groupView
 }
 
 // New returns the Groups tab.
 func New(c *common.Common) common.Tab {
-	t := &groupsTab{common: c, keys: newGroupsKeyMap(), table: table.New(c.Styles), detail: viewport.New()}
-	t.filter = textinput.New()
-	t.filter.Prompt = "/"
-	t.filter.Placeholder = "prompt or trajectory id"
+	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}
 	t.group.table = table.New(c.Styles)
-	t.keys.setMode(groupList, false)
+	t.setKeys(groupList)
 	return t
 }
 
@@ -131,14 +129,12 @@ func (t *groupsTab) OwnsFind() bool { return true }
 
 func (t *groupsTab) SetSize(width, height int) {
 	t.width, t.height = width, height
-	t.filter.SetWidth(max(width-2, 1))
-	t.detail.SetWidth(width)
-	t.detail.SetHeight(max(height-1, 1))
-	t.table.SetSize(width, max(height-1, 1))
+	t.list.SetSize(width, height)
+	t.list.Table.SetSize(width, max(height-1, 1))
 	t.layoutColumns()
 	t.group.setSize(t.common, width, height)
 	if t.mode == groupCompletion {
-		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+		t.list.Reread(t.common)
 	}
 }
 
@@ -155,11 +151,11 @@ func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case tea.MouseWheelMsg:
 		switch t.mode {
 		case groupCompletion:
-			t.detail, _ = t.detail.Update(msg)
+			t.list.Reader, _ = t.list.Reader.Update(msg)
 		case groupMembers:
 			t.group.table.Update(msg)
 		default:
-			t.table.Update(msg)
+			t.list.Table.Update(msg)
 		}
 	}
 	return t, nil
@@ -169,7 +165,7 @@ func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (t *groupsTab) click(y int) {
 	switch t.mode {
 	case groupList:
-		t.table.Click(y - 1) // under the status line
+		t.list.Table.Click(y - 1) // under the status line
 	case groupMembers:
 		t.group.table.Click(y - t.group.tableTop())
 	}
@@ -179,15 +175,9 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.keys
 	switch t.mode {
 	case groupFiltering:
-		var cmd tea.Cmd
-		switch {
-		case key.Matches(msg, k.ApplyFilter):
+		cmd, done, _ := t.list.TypeFilter(msg)
+		if done {
 			t.setMode(groupList)
-		case key.Matches(msg, k.ClearFilter):
-			t.filter.Reset()
-			t.setMode(groupList)
-		default:
-			t.filter, cmd = t.filter.Update(msg)
 		}
 		t.rebuild()
 		return cmd
@@ -197,7 +187,7 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		var cmd tea.Cmd
-		t.detail, cmd = t.detail.Update(msg)
+		t.list.Reader, cmd = t.list.Reader.Update(msg)
 		return cmd
 	case groupMembers:
 		switch {
@@ -211,22 +201,18 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, k.Sort):
-		t.sortColumn = (t.sortColumn + 1) % len(groupColumns)
+	case t.list.Sorting(msg, len(groupColumns)):
 		t.rebuild()
-	case key.Matches(msg, k.Reverse):
-		t.descending = !t.descending
-		t.rebuild()
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, t.list.Keys.Filter):
 		t.setMode(groupFiltering)
-		return t.filter.Focus()
-	case key.Matches(msg, k.ClearFilter):
-		t.filter.Reset()
+		return t.list.StartFilter()
+	case key.Matches(msg, t.list.Keys.ClearFilter):
+		t.list.Filter.Reset()
 		t.rebuild()
 	case key.Matches(msg, k.Open):
 		t.openGroup()
 	default:
-		t.table.Update(msg)
+		t.list.Table.Update(msg)
 	}
 	return nil
 }
@@ -234,9 +220,9 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (t *groupsTab) setMode(mode groupsMode) {
 	t.mode = mode
 	if mode != groupFiltering {
-		t.filter.Blur()
+		t.list.StopFilter()
 	}
-	t.keys.setMode(mode, t.filter.Value() != "")
+	t.setKeys(mode)
 }
 
 // refresh takes the batch's groups from the session, keeping the open
@@ -247,7 +233,7 @@ func (t *groupsTab) refresh() {
 		return
 	}
 	var key string
-	if j := t.table.Cursor(); j < len(t.rows) {
+	if j := t.list.Table.Cursor(); j < len(t.rows) {
 		key = t.summaries[t.rows[j]].Key
 	}
 	summaries := s.Result.GroupSummaries(s.CurrentBatch())
@@ -260,7 +246,7 @@ func (t *groupsTab) refresh() {
 	t.rebuild()
 	if g := t.indexOf(key); g >= 0 {
 		if j := slices.Index(t.rows, g); j >= 0 {
-			t.table.SetCursor(j)
+			t.list.Table.SetCursor(j)
 		}
 	}
 	if t.mode == groupMembers || t.mode == groupCompletion {
@@ -271,14 +257,11 @@ func (t *groupsTab) refresh() {
 		}
 		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 		if t.mode == groupCompletion {
-			if !slices.Contains(t.summaries[g].Members, t.opened.I) {
+			if !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
 				t.setMode(groupMembers)
 				return
 			}
-			if t.opened.Stale(s) {
-				t.opened = trajectory.Open(s, t.opened.I)
-			}
-			t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+			t.list.Reread(t.common)
 		}
 	}
 }
@@ -303,7 +286,7 @@ func (t *groupsTab) rebuild() {
 	if of := (keyOrderOf{s.Evaluation, s.CurrentBatch().Step, len(t.summaries)}); of != t.byKey.of {
 		t.byKey.of, t.byKey.order = of, nil // other groups
 	}
-	filter := strings.ToLower(t.filter.Value())
+	filter := t.list.FilterText()
 	t.rows, t.zero = t.rows[:0], 0
 	for g := range t.summaries {
 		if filter == "" || t.matches(s, g, filter) {
@@ -316,9 +299,9 @@ func (t *groupsTab) rebuild() {
 			t.zero++
 		}
 	}
-	t.table.SetRows(len(t.rows))
+	t.list.Table.SetRows(len(t.rows))
 	t.layoutColumns()
-	t.keys.setMode(t.mode, t.filter.Value() != "")
+	t.setKeys(t.mode)
 }
 
 // sortRows sorts the listed groups by the sort column, ties in batch
@@ -327,7 +310,7 @@ func (t *groupsTab) rebuild() {
 // indices are sorted together, which on 125,000 groups is several times
 // faster than comparing through the summaries.
 func (t *groupsTab) sortRows() {
-	value := groupColumns[t.sortColumn].value
+	value := groupColumns[t.list.SortColumn].value
 	if value == nil {
 		order := t.keyOrder()
 		listed := make([]bool, len(t.summaries))
@@ -340,7 +323,7 @@ func (t *groupsTab) sortRows() {
 				t.rows = append(t.rows, g)
 			}
 		}
-		if t.descending {
+		if t.list.Descending {
 			slices.Reverse(t.rows)
 		}
 		return
@@ -354,7 +337,7 @@ func (t *groupsTab) sortRows() {
 		entries[j] = entry{value(&t.summaries[g], &t.ranges[g]), g}
 	}
 	slices.SortFunc(entries, func(a, b entry) int {
-		if t.descending {
+		if t.list.Descending {
 			return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.g, b.g))
 		}
 		return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.g, b.g))
@@ -452,7 +435,7 @@ const maxGroupKeyWidth = 40
 // stay (see measured).
 func (t *groupsTab) layoutColumns() {
 	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
-	of := measuredOf{groups: len(t.summaries), filter: t.filter.Value(), keyWidth: keyWidth}
+	of := measuredOf{groups: len(t.summaries), filter: t.list.Filter.Value(), keyWidth: keyWidth}
 	if len(t.summaries) > 0 {
 		of.summaries = &t.summaries[0]
 	}
@@ -470,7 +453,7 @@ func (t *groupsTab) layoutColumns() {
 		col.Width = max(col.Width, ansi.StringWidth(col.Title))
 		cols[c] = col
 	}
-	t.table.SetColumns(cols, 1)
+	t.list.Table.SetColumns(cols, 1)
 }
 
 // measuredOf says which groups the measured columns are of: the
@@ -520,20 +503,20 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 
 // title is column c's title, with the sort arrow on the sort column.
 func (t *groupsTab) title(c int) string {
-	if c != t.sortColumn {
+	if c != t.list.SortColumn {
 		return groupColumns[c].title
 	}
-	return groupColumns[c].title + common.SortArrow(t.descending)
+	return groupColumns[c].title + common.SortArrow(t.list.Descending)
 }
 
 // openGroup shows the group under the cursor.
 func (t *groupsTab) openGroup() {
-	if t.table.Cursor() >= len(t.rows) {
+	if t.list.Table.Cursor() >= len(t.rows) {
 		return
 	}
 	t.group.table.SetCursor(0)
 	t.group.table.ShowFirstColumns()
-	g := t.rows[t.table.Cursor()]
+	g := t.rows[t.list.Table.Cursor()]
 	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
 	t.setMode(groupMembers)
 }
@@ -544,9 +527,7 @@ func (t *groupsTab) openCompletion() {
 	if i < 0 {
 		return
 	}
-	t.opened = trajectory.Open(t.common.Session, i)
-	t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
-	t.detail.GotoTop()
+	t.list.Open(t.common, i)
 	t.setMode(groupCompletion)
 }
 
@@ -559,12 +540,10 @@ func (t *groupsTab) View() string {
 	case groupMembers:
 		v = t.group.view(t.common)
 	case groupCompletion:
-		st := t.common.Styles
-		status := st.Title.Render(common.FitLine(t.opened.Full.ID, t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · in group %s · %3.0f%%", common.FitLine(t.groupLabel(), t.width/4), t.detail.ScrollPercent()*100))
-		v = lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View())
+		status := t.list.ReaderStatus(t.common.Styles, " · in group "+common.FitLine(t.groupLabel(), t.width/4))
+		v = lipgloss.JoinVertical(lipgloss.Left, status, t.list.Reader.View())
 	default:
-		v = t.listStatus() + "\n" + t.table.View()
+		v = t.listStatus() + "\n" + t.list.Table.View()
 	}
 	return common.FitBox(v, t.width, t.height)
 }
@@ -572,38 +551,30 @@ func (t *groupsTab) View() string {
 // listStatus is the line over the groups' table.
 func (t *groupsTab) listStatus() string {
 	st := t.common.Styles
-	if t.mode == groupFiltering {
-		return t.filter.View()
-	}
-	parts := []string{
-		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
-		st.Muted.Render("sorted by ") + groupColumns[t.sortColumn].title + common.SortArrow(t.descending),
-	}
+	zero := ""
 	if t.zero > 0 {
-		parts = append(parts, st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero)))
+		zero = st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero))
 	}
-	if f := t.filter.Value(); f != "" {
-		parts = append(parts, st.Muted.Render("filter ")+common.FitLine(f, t.width/4))
-	}
-	if h := t.table.ScrollHint(); h != "" {
-		parts = append(parts, st.Muted.Render(h))
-	}
-	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")
+	return t.list.Status(st, t.mode == groupFiltering,
+		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
+		st.Muted.Render("sorted by ")+t.list.SortTitle(groupColumns[t.list.SortColumn].title),
+		zero,
+		t.list.FilterPart(st, t.width/4))
 }
 
 func (t *groupsTab) ShortHelp() []key.Binding {
-	k := t.keys
+	k, lk := t.keys, t.list.Keys
 	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), common.PairHelp(k.OpenCompletion, "enter", "open"),
 		common.PairHelp(k.Back, "esc", "back"), common.PairHelp(k.BackToGroup, "esc", "back"), k.Scroll,
-		common.PairHelp(k.Sort, "s/S", "sort"), common.PairHelp(k.Filter, "/", "filter"), common.PairHelp(k.ApplyFilter, "enter", "keep"),
-		common.PairHelp(k.ClearFilter, "esc", "clear"), k.Columns}
+		common.PairHelp(lk.Sort, "s/S", "sort"), common.PairHelp(lk.Filter, "/", "filter"), common.PairHelp(lk.ApplyFilter, "enter", "keep"),
+		common.PairHelp(lk.ClearFilter, "esc", "clear"), k.Columns}
 }
 
 func (t *groupsTab) FullHelp() [][]key.Binding {
-	k, tk := t.keys, t.table.Keys
+	k, lk, tk := t.keys, t.list.Keys, t.list.Table.Keys
 	return [][]key.Binding{
 		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns},
-		{k.Open, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter},
+		{k.Open, lk.Sort, lk.Reverse, lk.Filter, lk.ApplyFilter, lk.ClearFilter},
 		{k.OpenCompletion, k.Back, k.Scroll, k.BackToGroup},
 	}
 }

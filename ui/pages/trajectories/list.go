@@ -57,10 +57,11 @@ type trajectoryList struct {
 }
 
 // build lists the current batch's trajectories whose id or group contains
-// filter (ignoring case), sorted by the sort column.
-func (l *trajectoryList) build(s *session.Session, filter string) {
+// filter (ignoring case), sorted by column sortColumn (the last when there
+// are fewer columns), descending or not.
+func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int, descending bool) {
 	l.columns = trajectoryColumns(s)
-	l.sortColumn = min(l.sortColumn, len(l.columns)-1)
+	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
 	l.rows, l.invalid = nil, 0
 	for _, i := range s.CurrentBatch().Members {
@@ -154,11 +155,6 @@ func (l *trajectoryList) dataColumns() []table.Column {
 		cols = append(cols, table.TextColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
 	}
 	return cols
-}
-
-// sortTitle names the sort column and direction.
-func (l *trajectoryList) sortTitle() string {
-	return l.columns[l.sortColumn].title + common.SortArrow(l.descending)
 }
 
 // at returns the trajectory of row j, -1 if there is none.

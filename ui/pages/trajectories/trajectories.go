@@ -3,18 +3,13 @@ package trajectories
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/ui/common"
-	"github.com/rewardlens/rewardlens/ui/components/table"
-	"github.com/rewardlens/rewardlens/ui/components/trajectory"
+	"github.com/rewardlens/rewardlens/ui/components/list"
 )
 
 // trajectoriesMode is what the Trajectories tab is doing with the keys.
@@ -26,25 +21,27 @@ const (
 	reading                           // scrolling one trajectory
 )
 
+// trajectoriesKeyMap are the tab's keys beside the list's own.
 type trajectoriesKeyMap struct {
-	Sort, Reverse key.Binding
-	Filter, Open  key.Binding
-	ClearFilter   key.Binding
-	ApplyFilter   key.Binding
-	Back          key.Binding
-	Move, Scroll  key.Binding
-	Columns       key.Binding
+	Open, Back   key.Binding
+	Move, Scroll key.Binding
+	Columns      key.Binding
+}
+
+func newListKeyMap() list.KeyMap {
+	return list.KeyMap{
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort column")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter id/group")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+	}
 }
 
 func newTrajectoriesKeyMap() trajectoriesKeyMap {
 	return trajectoriesKeyMap{
-		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort column")),
-		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter id/group")),
-		Open:        key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
-		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to table")),
+		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to table")),
 		// Move and Scroll only describe the table's and viewport's own keys.
 		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
 		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
@@ -53,13 +50,14 @@ func newTrajectoriesKeyMap() trajectoriesKeyMap {
 	}
 }
 
-// setMode enables the keys that work in mode.
-func (k *trajectoriesKeyMap) setMode(mode trajectoriesMode, filtered bool) {
-	for _, b := range []*key.Binding{&k.Sort, &k.Reverse, &k.Filter, &k.Open, &k.Move, &k.Columns} {
+// setKeys enables the keys that work in mode.
+func (t *trajectoriesTab) setKeys(mode trajectoriesMode) {
+	k, lk := &t.keys, &t.list.Keys
+	for _, b := range []*key.Binding{&lk.Sort, &lk.Reverse, &lk.Filter, &k.Open, &k.Move, &k.Columns} {
 		b.SetEnabled(mode == browsing)
 	}
-	k.ClearFilter.SetEnabled(mode == filtering || (mode == browsing && filtered))
-	k.ApplyFilter.SetEnabled(mode == filtering)
+	lk.ClearFilter.SetEnabled(mode == filtering || (mode == browsing && t.list.Filtered()))
+	lk.ApplyFilter.SetEnabled(mode == filtering)
 	k.Back.SetEnabled(mode == reading)
 	k.Scroll.SetEnabled(mode == reading)
 }
@@ -72,24 +70,18 @@ type trajectoriesTab struct {
 	width, height int
 	mode          trajectoriesMode
 
-	table  table.Table
-	filter textinput.Model
-	detail viewport.Model
-	list   trajectoryList
-	// opened is the trajectory shown in reading mode.
-	opened trajectory.Opened
+	// list is the table, its filter and sort, and the reader of the
+	// opened trajectory; rows what it lists.
+	list list.List
+	rows trajectoryList
 }
 
 // New returns the Trajectories tab.
 func New(c *common.Common) common.Tab {
-	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), table: table.New(c.Styles)}
-	t.filter = textinput.New()
-	t.filter.Prompt = "/"
-	t.filter.Placeholder = "id or group"
-	t.detail = viewport.New()
-	t.list.sortColumn = sortByReward
-	t.list.descending = true
-	t.keys.setMode(browsing, false)
+	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), list: list.New(c.Styles, newListKeyMap(), "id or group")}
+	t.list.SortColumn = sortByReward
+	t.list.Descending = true
+	t.setKeys(browsing)
 	return t
 }
 
@@ -105,16 +97,14 @@ func (t *trajectoriesTab) OwnsFind() bool { return true }
 // pressed on another tab.
 func (t *trajectoriesTab) Find() tea.Cmd {
 	t.setMode(filtering)
-	t.filter.Reset()
+	t.list.Filter.Reset()
 	t.refresh()
-	return t.filter.Focus()
+	return t.list.StartFilter()
 }
 
 func (t *trajectoriesTab) SetSize(width, height int) {
 	t.width, t.height = width, height
-	t.filter.SetWidth(max(width-2, 1))
-	t.detail.SetWidth(width)
-	t.detail.SetHeight(max(height-1, 1))
+	t.list.SetSize(width, height)
 	t.refresh()
 }
 
@@ -126,13 +116,13 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		return t, t.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if t.mode == reading {
-			t.detail, _ = t.detail.Update(msg)
+			t.list.Reader, _ = t.list.Reader.Update(msg)
 		} else {
-			t.table.Update(msg)
+			t.list.Table.Update(msg)
 		}
 	case tea.MouseClickMsg:
 		if t.mode == browsing && msg.Button == tea.MouseLeft {
-			t.table.Click(msg.Mouse().Y - 1) // under the status line
+			t.list.Table.Click(msg.Mouse().Y - 1) // under the status line
 		}
 	}
 	return t, nil
@@ -148,7 +138,7 @@ func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		var cmd tea.Cmd
-		t.detail, cmd = t.detail.Update(msg)
+		t.list.Reader, cmd = t.list.Reader.Update(msg)
 		return cmd
 	}
 	return t.handleTableKey(msg)
@@ -156,41 +146,32 @@ func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(msg, t.keys.Sort):
-		t.list.sortColumn = (t.list.sortColumn + 1) % len(t.list.columns)
+	case t.list.Sorting(msg, len(t.rows.columns)):
 		t.refresh()
-	case key.Matches(msg, t.keys.Reverse):
-		t.list.descending = !t.list.descending
-		t.refresh()
-	case key.Matches(msg, t.keys.Filter):
+	case key.Matches(msg, t.list.Keys.Filter):
 		t.setMode(filtering)
-		return t.filter.Focus()
-	case key.Matches(msg, t.keys.ClearFilter):
-		t.filter.Reset()
+		return t.list.StartFilter()
+	case key.Matches(msg, t.list.Keys.ClearFilter):
+		t.list.Filter.Reset()
 		t.refresh()
 	case key.Matches(msg, t.keys.Open):
 		t.open()
 	default:
-		t.table.Update(msg)
+		t.list.Table.Update(msg)
 	}
 	return nil
 }
 
 // handleFilterKey types into the filter, narrowing the table as it goes.
 func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	var cmd tea.Cmd
-	switch {
-	case key.Matches(msg, t.keys.ApplyFilter):
+	cmd, done, kept := t.list.TypeFilter(msg)
+	if done {
 		t.setMode(browsing)
-		t.refresh()
-		return t.findElsewhere()
-	case key.Matches(msg, t.keys.ClearFilter):
-		t.filter.Reset()
-		t.setMode(browsing)
-	default:
-		t.filter, cmd = t.filter.Update(msg)
 	}
 	t.refresh()
+	if kept {
+		return t.findElsewhere()
+	}
 	return cmd
 }
 
@@ -199,8 +180,8 @@ func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 // wherever it is, not only in the batch on screen.
 func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	s := t.common.Session
-	filter := strings.ToLower(t.filter.Value())
-	if len(t.list.rows) > 0 || filter == "" {
+	filter := t.list.FilterText()
+	if len(t.rows.rows) > 0 || filter == "" {
 		return nil
 	}
 	n := len(s.Result.Batches)
@@ -218,9 +199,9 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 func (t *trajectoriesTab) setMode(mode trajectoriesMode) {
 	t.mode = mode
 	if mode != filtering {
-		t.filter.Blur()
+		t.list.StopFilter()
 	}
-	t.keys.setMode(mode, t.filter.Value() != "")
+	t.setKeys(mode)
 }
 
 // refresh rebuilds the rows from the session, keeping the cursor on the
@@ -231,34 +212,31 @@ func (t *trajectoriesTab) refresh() {
 	if s.Result == nil {
 		return
 	}
-	current := t.list.at(t.table.Cursor())
-	t.list.build(s, t.filter.Value())
-	t.table.SetSize(t.width, max(t.height-1, 2)) // under the status line
-	t.table.SetRows(len(t.list.rows))
-	t.table.SetColumns(t.list.dataColumns(), 1)
-	t.table.SetCursor(max(t.list.position(current), 0))
-	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.opened.I) {
+	table := &t.list.Table
+	current := t.rows.at(table.Cursor())
+	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending)
+	t.list.SortColumn = t.rows.sortColumn
+	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
+	table.SetRows(len(t.rows.rows))
+	table.SetColumns(t.rows.dataColumns(), 1)
+	table.SetCursor(max(t.rows.position(current), 0))
+	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
 		t.mode = browsing // the opened trajectory left with its batch
 	}
-	t.keys.setMode(t.mode, t.filter.Value() != "")
+	t.setKeys(t.mode)
 	if t.mode == reading {
-		if t.opened.Stale(s) {
-			t.opened = trajectory.Open(s, t.opened.I)
-		}
-		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+		t.list.Reread(t.common)
 	}
 }
 
 // open shows the trajectory under the cursor, reading its body again
 // when the session keeps it lean.
 func (t *trajectoriesTab) open() {
-	i := t.list.at(t.table.Cursor())
+	i := t.rows.at(t.list.Table.Cursor())
 	if i < 0 {
 		return
 	}
-	t.opened = trajectory.Open(t.common.Session, i)
-	t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
-	t.detail.GotoTop()
+	t.list.Open(t.common, i)
 	t.setMode(reading)
 }
 
@@ -267,50 +245,35 @@ func (t *trajectoriesTab) View() string {
 		return ""
 	}
 	if t.mode == reading {
-		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.readingStatus(), t.detail.View()), t.width, t.height)
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.list.ReaderStatus(t.common.Styles, ""), t.list.Reader.View()), t.width, t.height)
 	}
-	return common.FitBox(t.tableStatus()+"\n"+t.table.View(), t.width, t.height)
+	return common.FitBox(t.tableStatus()+"\n"+t.list.Table.View(), t.width, t.height)
 }
 
 // tableStatus is the line over the table: what it lists and how.
 func (t *trajectoriesTab) tableStatus() string {
 	st := t.common.Styles
-	if t.mode == filtering {
-		return t.filter.View()
+	invalid := ""
+	if n := t.rows.invalid; n > 0 {
+		invalid = st.Invalid.Render(fmt.Sprintf("%d invalid", n))
 	}
-	parts := []string{
-		st.Title.Render(common.Count(len(t.list.rows), "trajectory", "trajectories")),
-		st.Muted.Render("sorted by ") + t.list.sortTitle(),
-	}
-	if f := t.filter.Value(); f != "" {
-		parts = append(parts, st.Muted.Render("filter ")+common.FitLine(f, t.width/3))
-	}
-	if n := t.list.invalid; n > 0 {
-		parts = append(parts, st.Invalid.Render(fmt.Sprintf("%d invalid", n)))
-	}
-	if h := t.table.ScrollHint(); h != "" {
-		parts = append(parts, st.Muted.Render(h))
-	}
-	return ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), t.width, "…")
-}
-
-func (t *trajectoriesTab) readingStatus() string {
-	st := t.common.Styles
-	line := st.Title.Render(common.FitLine(t.opened.Full.ID, t.width/2)) +
-		st.Muted.Render(fmt.Sprintf(" · %3.0f%%", t.detail.ScrollPercent()*100))
-	return ansi.Truncate(line, t.width, "")
+	return t.list.Status(st, t.mode == filtering,
+		st.Title.Render(common.Count(len(t.rows.rows), "trajectory", "trajectories")),
+		st.Muted.Render("sorted by ")+t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title),
+		t.list.FilterPart(st, t.width/3),
+		invalid)
 }
 
 func (t *trajectoriesTab) ShortHelp() []key.Binding {
-	k := t.keys
-	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, k.Sort, k.Reverse, k.Filter, k.ApplyFilter, k.ClearFilter, k.Columns}
+	k, lk := t.keys, t.list.Keys
+	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, lk.Sort, lk.Reverse, lk.Filter, lk.ApplyFilter, lk.ClearFilter, k.Columns}
 }
 
 func (t *trajectoriesTab) FullHelp() [][]key.Binding {
-	k := t.keys
+	k, lk := t.keys, t.list.Keys
 	return [][]key.Binding{
-		{k.Move, k.Columns, k.Open, k.Sort, k.Reverse},
-		{k.Filter, k.ApplyFilter, k.ClearFilter},
+		{k.Move, k.Columns, k.Open, lk.Sort, lk.Reverse},
+		{lk.Filter, lk.ApplyFilter, lk.ClearFilter},
 		{k.Scroll, k.Back},
 	}
 }

@@ -28,7 +28,7 @@ func TestGoldenTrajectoryOpened(t *testing.T) {
 // rowRewards returns the listed rows' rewards, in table order.
 func rowRewards(tab common.Tab, s *session.Session) []float64 {
 	var rewards []float64
-	for _, i := range tab.(*trajectoriesTab).list.rows {
+	for _, i := range tab.(*trajectoriesTab).rows.rows {
 		rewards = append(rewards, s.Result.Rewards[i])
 	}
 	return rewards
@@ -70,7 +70,7 @@ func TestTrajectoriesFilterByGroup(t *testing.T) {
 		t.Error("the tab does not capture keys while the filter is typed")
 	}
 	uitest.PressKeys(tab, "enter")
-	rows := tab.(*trajectoriesTab).list.rows
+	rows := tab.(*trajectoriesTab).rows.rows
 	if len(rows) != 8 {
 		t.Errorf("filter p03 keeps %d rows, want the group's 8", len(rows))
 	}
@@ -83,14 +83,14 @@ func TestTrajectoriesFilterByGroup(t *testing.T) {
 		t.Errorf("the view does not show the filter:\n%s", view)
 	}
 	uitest.PressKeys(tab, "esc")
-	if n := len(tab.(*trajectoriesTab).list.rows); n != 128 {
+	if n := len(tab.(*trajectoriesTab).rows.rows); n != 128 {
 		t.Errorf("esc leaves %d rows, want all 128", n)
 	}
 }
 
 func TestTrajectoriesOpenAndReturn(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
-	first := *s.Trajectories.At(tab.(*trajectoriesTab).list.rows[0])
+	first := *s.Trajectories.At(tab.(*trajectoriesTab).rows.rows[0])
 	uitest.PressKeys(tab, "enter")
 	view := uitest.Plain(tab)
 	words := strings.Fields(first.ResponseText())
@@ -123,7 +123,7 @@ func TestTrajectoriesShowInvalidCause(t *testing.T) {
 
 func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
-	top := tab.(*trajectoriesTab).list.rows[0]
+	top := tab.(*trajectoriesTab).rows.rows[0]
 	// Wide characters, an OSC 52 clipboard write and a bidi override.
 	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
 	s.Trajectories.At(top).Response = []byte(`"line one\n\u001b[2Jline two"`)
@@ -158,10 +158,8 @@ func TestTrajectoriesInNaturalOrder(t *testing.T) {
 		}
 	}
 	s := uitest.TextSession(t, b.String())
-	list := uitest.TabOn(s, New).(*trajectoriesTab).list
-	list.sortColumn = slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" })
-	list.descending = false
-	list.build(s, "")
+	list := uitest.TabOn(s, New).(*trajectoriesTab).rows
+	list.build(s, "", slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" }), false)
 	var ids []string
 	for j := range list.rows {
 		ids = append(ids, s.Trajectories.At(list.at(j)).ID)
