@@ -304,7 +304,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			x := grow(w.x, len(present))
 			w.x = x
 			for j, i := range present {
-				x[j] = o.Orient(res.Values[i*m+k])
+				x[j] = o.orient(res.Values[i*m+k])
 			}
 			mean, std1 := stats.Mean(x), res.Options.std(x)
 			for j, i := range present {

@@ -16,10 +16,10 @@ import (
 // which a row differs.
 const LoggedReproduces = 1e-5
 
-// TrainerOptions returns opts as a trainer computes its advantages: a
+// trainerOptions returns opts as a trainer computes its advantages: a
 // method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
 // grpo, with opts' other settings.
-func TrainerOptions(opts Options) Options {
+func trainerOptions(opts Options) Options {
 	switch opts.Method {
 	case GRPO, GDPO, RLOO:
 	default:
@@ -117,11 +117,11 @@ func reproduces(c LoggedComparison) bool {
 	return c.Rows > 0 && c.MaxScaledDiff <= LoggedReproduces
 }
 
-// LoggedMatch compares the trainer-style rewards (TrainerOptions) with the
+// LoggedMatch compares the trainer-style rewards (trainerOptions) with the
 // advantages the trainer logged and, when they do not reproduce them,
 // finds the settings that do among the trainers' (trainerSettings).
 type LoggedMatch struct {
-	// Base is the settings checked: TrainerOptions of the options given.
+	// Base is the settings checked: trainerOptions of the options given.
 	Base LoggedFit
 	// Steps are the batches compared, ascending.
 	Steps []int64
@@ -136,7 +136,7 @@ type LoggedMatch struct {
 	fits  []*LoggedFit
 }
 
-// MatchLogged compares the rewards of TrainerOptions(opts) with the logged
+// MatchLogged compares the rewards of trainerOptions(opts) with the logged
 // advantages, over every batch and batch by batch; when they are not
 // within LoggedReproduces, it computes every combination of
 // trainerSettings on the evaluation (each distinct one once, over all the
@@ -147,7 +147,7 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 		return nil
 	}
 	m := &LoggedMatch{}
-	base := TrainerOptions(opts)
+	base := trainerOptions(opts)
 	var reuse *Result
 	fit := func(o Options, changes []string) *LoggedFit {
 		res := ev.Prepare(o, reuse)

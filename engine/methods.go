@@ -62,7 +62,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GRPO,
 		Formula: func(o Options) string {
-			return "A = (s - mean(s)) / (std1(s) + " + EpsilonText(o.epsilon()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
+			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.epsilon()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
 		},
 		Note: func(o Options) string {
 			if o.Normalize && o.Scale != ScaleNone {
@@ -113,7 +113,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GDPO,
 		Formula: func(o Options) string {
-			eps := EpsilonText(o.epsilon())
+			eps := epsilonText(o.epsilon())
 			return "g_k = (o'_k - mean) / (std1 + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + " + eps + ") over the batch"
 		},
 		Note: func(o Options) string {
@@ -164,8 +164,8 @@ func zScoredNote(o Options) string {
 // perScope is a note for the comparison scope of o: "per group, how".
 func perScope(o Options, how string) string { return fmt.Sprintf("per %s, %s", o.Scope, how) }
 
-// EpsilonText writes an epsilon as a formula does: 1e-4, 1e-6, 2.5e-5.
-func EpsilonText(eps float64) string {
+// epsilonText writes an epsilon as a formula does: 1e-4, 1e-6, 2.5e-5.
+func epsilonText(eps float64) string {
 	mant, exp, _ := strings.Cut(strconv.FormatFloat(eps, 'e', -1, 64), "e")
 	sign := exp[:1]
 	if sign == "+" {

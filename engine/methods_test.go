@@ -7,8 +7,8 @@ import (
 
 func TestEpsilonText(t *testing.T) {
 	for eps, want := range map[float64]string{1e-4: "1e-4", 1e-6: "1e-6", 1e-9: "1e-9", 2.5e-5: "2.5e-5", 0.5: "5e-1", 10: "1e1"} {
-		if got := EpsilonText(eps); got != want {
-			t.Errorf("EpsilonText(%g) = %q, want %q", eps, got, want)
+		if got := epsilonText(eps); got != want {
+			t.Errorf("epsilonText(%g) = %q, want %q", eps, got, want)
 		}
 	}
 }

@@ -182,7 +182,7 @@ func TestRecordFields(t *testing.T) {
 	}
 	_, err = NewRecordFields("input +", "", "")
 	var ce *CompileError
-	if !errors.As(err, &ce) || ce.Name != GroupBySetting || ce.Source != "input +" {
+	if !errors.As(err, &ce) || ce.Name != groupBySetting || ce.Source != "input +" {
 		t.Errorf("a bad expression: %v", err)
 	}
 }

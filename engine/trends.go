@@ -74,7 +74,7 @@ func (res *Result) orientRef(ref []float64) []float64 {
 	}
 	oriented := make([]float64, res.M)
 	for k, o := range res.Objectives {
-		oriented[k] = o.Orient(ref[k])
+		oriented[k] = o.orient(ref[k])
 	}
 	return oriented
 }
@@ -128,9 +128,9 @@ func (res *Result) DefaultHVRef() []float64 {
 		for k, o := range res.Objectives {
 			worst := math.Inf(1)
 			for _, i := range valid {
-				worst = min(worst, o.Orient(res.Values[i*res.M+k]))
+				worst = min(worst, o.orient(res.Values[i*res.M+k]))
 			}
-			ref[k] = o.Orient(worst) // orienting twice gives the raw value back
+			ref[k] = o.orient(worst) // orienting twice gives the raw value back
 		}
 		break
 	}
@@ -159,7 +159,7 @@ func (res *Result) hypervolume(b *Batch, ref []float64) float64 {
 	for _, i := range b.Members {
 		if res.Valid[i] && res.Ranks[i] == 0 {
 			for k, o := range res.Objectives {
-				points = append(points, o.Orient(res.Values[i*res.M+k]))
+				points = append(points, o.orient(res.Values[i*res.M+k]))
 			}
 		}
 	}
