@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"testing"
 )
 
@@ -33,14 +32,15 @@ func TestMethodSpecs(t *testing.T) {
 			t.Errorf("%s must be computed group by group or by batch, one of the two", m)
 		}
 	}
-	var score []Method
-	for _, s := range methodSpecs {
-		if s.RewardsScore {
-			score = append(score, s.Method)
+	for _, m := range []Method{Absolute, Relative, GRPO, RLOO} {
+		if !m.RewardsScore() {
+			t.Errorf("%s does not reward the score", m)
 		}
 	}
-	if want := []Method{Absolute, Relative, GRPO, RLOO}; !slices.Equal(score, want) {
-		t.Errorf("methods rewarding the score %v, want %v", score, want)
+	for _, m := range []Method{Pareto, ParetoCrowding, GDPO} {
+		if m.RewardsScore() {
+			t.Errorf("%s rewards the score", m)
+		}
 	}
 	if Spec("nope") != nil || Method("").RewardsScore() {
 		t.Error("an unknown method has a spec")

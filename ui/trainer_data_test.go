@@ -104,7 +104,7 @@ func TestVerlDashboard(t *testing.T) {
 	press(app, "esc", "esc", "4")
 	checkScreen(t, "the Pareto tab", screen(app), []string{"group      …", "ranks within group …"}, []string{"system\\nYou are"})
 
-	press(app, "M", "M", "M", "M") // grpo back to pareto
+	press(app, "m", "m") // grpo, rloo, then pareto
 	checkScreen(t, "the dashboard on pareto", screen(app), []string{"method: pareto"}, []string{"epsilon"})
 }
 
