@@ -175,14 +175,16 @@ func TestToggles(t *testing.T) {
 
 func TestTabSelection(t *testing.T) {
 	m := newTestModel(t, 120, 40)
+	last := len(m.tabs) - 1
 	for _, tc := range []struct {
 		keys []string
 		want int
 	}{
 		{[]string{"5"}, 4},
 		{[]string{"tab"}, 5},
-		{[]string{"tab", "tab"}, 0},
-		{[]string{"shift+tab"}, 6},
+		{[]string{"shift+tab"}, 4},
+		{[]string{"1", "shift+tab"}, last}, // round to the last
+		{[]string{"tab"}, 0},               // and back to the first
 	} {
 		press(m, tc.keys...)
 		if m.active != tc.want {
