@@ -83,6 +83,22 @@ type paretoTab struct {
 	keys          paretoKeyMap
 	width, height int
 
+	// points are the batch's points on the axes, ranked and grouped.
+	points paretoPoints
+	// selected is a position in points.proj; onlyGroup hides the other
+	// groups.
+	selected  int
+	onlyGroup bool
+	// view is the part of the plane shown; drawn, the frame drawn of it
+	// and its caches; reader, the selected trajectory opened.
+	view   paretoView
+	drawn  paretoFrame
+	reader paretoReader
+}
+
+// paretoPoints are the points the plot shows: the valid trajectories of
+// the batch on two objectives, with their ranks and groups.
+type paretoPoints struct {
 	// xObj and yObj are the objectives on the axes.
 	xObj, yObj int
 	proj       engine.Projection
@@ -108,16 +124,20 @@ type paretoTab struct {
 		first  *engine.Group
 		groups int
 	}
-	// selected is a position in proj; onlyGroup hides the other groups.
-	selected  int
-	onlyGroup bool
+}
 
-	// The view: the centre and the zoom level (2^zoom times); panned
-	// says the centre was moved from the full view's.
+// paretoView is the part of the plane shown: the centre and the zoom
+// level (2^zoom times); panned says the centre was moved from the full
+// view's.
+type paretoView struct {
 	zoom   int
 	cx, cy float64
 	panned bool
-	frame  *plot.Frame
+}
+
+// paretoFrame is the plot drawn and what drawing it again would redo.
+type paretoFrame struct {
+	frame *plot.Frame
 	// frameView is frame rendered, "" until View renders it again;
 	// frameDark, the background of the styles frame was drawn with.
 	frameView string
@@ -127,8 +147,10 @@ type paretoTab struct {
 	// points change (densityOf).
 	counts, best []int32
 	densityOf    densityKey
+}
 
-	// reading is whether the selected trajectory is open.
+// paretoReader is the selected trajectory, open when reading.
+type paretoReader struct {
 	reading bool
 	opened  trajectory.Opened
 	detail  viewport.Model
@@ -152,15 +174,15 @@ type densityKey struct {
 
 // New returns the Pareto tab.
 func New(c *common.Common) common.Tab {
-	return &paretoTab{common: c, keys: newParetoKeyMap(), yObj: 1, detail: viewport.New()}
+	return &paretoTab{common: c, keys: newParetoKeyMap(), points: paretoPoints{yObj: 1}, reader: paretoReader{detail: viewport.New()}}
 }
 
 func (t *paretoTab) Title() string { return "Pareto" }
 
 func (t *paretoTab) SetSize(width, height int) {
 	t.width, t.height = width, height
-	t.detail.SetWidth(width)
-	t.detail.SetHeight(max(height-1, 1))
+	t.reader.detail.SetWidth(width)
+	t.reader.detail.SetHeight(max(height-1, 1))
 	t.draw()
 }
 
@@ -170,21 +192,21 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		t.project()
 		t.refreshReading()
 	case tea.KeyPressMsg:
-		if t.reading {
+		if t.reader.reading {
 			t.handleReadingKey(msg)
 		} else {
 			t.handleKey(msg)
 		}
 	case tea.MouseWheelMsg:
-		if t.reading {
-			t.detail, _ = t.detail.Update(msg)
+		if t.reader.reading {
+			t.reader.detail, _ = t.reader.detail.Update(msg)
 		} else if msg.Button == tea.MouseWheelUp {
 			t.zoomBy(1)
 		} else if msg.Button == tea.MouseWheelDown {
 			t.zoomBy(-1)
 		}
 	case tea.MouseClickMsg:
-		if !t.reading && msg.Button == tea.MouseLeft {
+		if !t.reader.reading && msg.Button == tea.MouseLeft {
 			t.click(msg.X, msg.Y)
 		}
 	}
@@ -196,17 +218,17 @@ func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
 		t.setReading(false)
 		return
 	}
-	t.detail, _ = t.detail.Update(msg)
+	t.reader.detail, _ = t.reader.detail.Update(msg)
 }
 
 func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 	k := &t.keys
 	switch {
 	case key.Matches(msg, k.NextX):
-		t.xObj = t.nextObjective(t.xObj, t.yObj)
+		t.points.xObj = t.nextObjective(t.points.xObj, t.points.yObj)
 		t.project()
 	case key.Matches(msg, k.NextY):
-		t.yObj = t.nextObjective(t.yObj, t.xObj)
+		t.points.yObj = t.nextObjective(t.points.yObj, t.points.xObj)
 		t.project()
 	case key.Matches(msg, k.Prev):
 		t.stepInGroup(-1)
@@ -243,16 +265,16 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 // setReading opens the selected trajectory, read again from its file if
 // the session keeps it lean, or goes back to the plot.
 func (t *paretoTab) setReading(on bool) {
-	t.reading = on
+	t.reader.reading = on
 	t.keys.Close.SetEnabled(on)
 	for _, b := range []*key.Binding{&t.keys.NextX, &t.keys.NextY, &t.keys.Prev, &t.keys.Next, &t.keys.PrevGroup,
 		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.Open} {
 		b.SetEnabled(!on)
 	}
 	if on {
-		t.opened = trajectory.Open(t.common.Session, t.selectedTrajectory())
-		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
-		t.detail.GotoTop()
+		t.reader.opened = trajectory.Open(t.common.Session, t.selectedTrajectory())
+		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.opened, t.width))
+		t.reader.detail.GotoTop()
 		return
 	}
 	t.project()
@@ -261,18 +283,18 @@ func (t *paretoTab) setReading(on bool) {
 // refreshReading shows the opened trajectory's new rewards after a
 // recompute, or goes back to the plot when it left with its batch.
 func (t *paretoTab) refreshReading() {
-	if !t.reading {
+	if !t.reader.reading {
 		return
 	}
 	s := t.common.Session
-	if !slices.Contains(s.CurrentBatch().Members, t.opened.I) {
+	if !slices.Contains(s.CurrentBatch().Members, t.reader.opened.I) {
 		t.setReading(false)
 		return
 	}
-	if t.opened.Stale(s) {
-		t.opened = trajectory.Open(s, t.opened.I)
+	if t.reader.opened.Stale(s) {
+		t.reader.opened = trajectory.Open(s, t.reader.opened.I)
 	}
-	t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.opened, t.width))
 }
 
 // nextObjective returns the objective after k, skipping the other axis'
@@ -297,32 +319,32 @@ func (t *paretoTab) project() {
 		return
 	}
 	m := len(res.Objectives)
-	t.xObj, t.yObj = min(t.xObj, m-1), min(t.yObj, m-1)
+	t.points.xObj, t.points.yObj = min(t.points.xObj, m-1), min(t.points.yObj, m-1)
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
-	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.xObj, y: t.yObj}
+	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj}
 	// The plot shows objectives and ranks, which neither the method nor
 	// the weights change: a switch of those keeps it as it is drawn, in
 	// the styles of the same background.
-	if key == t.projOf && t.ranking == res.Ranking && t.frame != nil && t.frameDark == t.common.Styles.IsDark {
+	if key == t.points.projOf && t.points.ranking == res.Ranking && t.drawn.frame != nil && t.drawn.frameDark == t.common.Styles.IsDark {
 		return
 	}
 	previous := t.selectedTrajectory()
-	if key != t.projOf {
-		t.proj, t.projOf = res.Project(s.Batch, t.xObj, t.yObj), key
-		t.full, t.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
-		if len(t.proj.X) > 0 {
-			t.data = [4]float64{floats.Min(t.proj.X), floats.Max(t.proj.X), floats.Min(t.proj.Y), floats.Max(t.proj.Y)}
-			t.full[0], t.full[1] = chart.Span(t.data[0], t.data[1], false)
-			t.full[2], t.full[3] = chart.Span(t.data[2], t.data[3], false)
+	if key != t.points.projOf {
+		t.points.proj, t.points.projOf = res.Project(s.Batch, t.points.xObj, t.points.yObj), key
+		t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
+		if len(t.points.proj.X) > 0 {
+			t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
+			t.points.full[0], t.points.full[1] = chart.Span(t.points.data[0], t.points.data[1], false)
+			t.points.full[2], t.points.full[3] = chart.Span(t.points.data[2], t.points.data[3], false)
 		}
 		t.resetView()
 	}
 	t.indexGroups(res, batch)
 	t.selected = 0
 	if previous >= 0 {
-		t.selected = max(slices.Index(t.proj.Index, previous), 0)
+		t.selected = max(slices.Index(t.points.proj.Index, previous), 0)
 	}
 	t.keys.OnlyGroup.SetEnabled(res.Options.Scope == engine.ScopeGroup)
 	if !t.keys.OnlyGroup.Enabled() {
@@ -333,68 +355,68 @@ func (t *paretoTab) project() {
 
 // indexGroups fills rank, groupOf, order and start for proj.
 func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
-	n := len(t.proj.Index)
-	t.ranking = res.Ranking
-	t.rank = slices.Grow(t.rank[:0], n)[:n]
-	t.groupOf = slices.Grow(t.groupOf[:0], n)[:n]
-	t.order = slices.Grow(t.order[:0], n)[:n]
-	t.start = slices.Grow(t.start[:0], len(batch.Groups)+1)[:len(batch.Groups)+1]
+	n := len(t.points.proj.Index)
+	t.points.ranking = res.Ranking
+	t.points.rank = slices.Grow(t.points.rank[:0], n)[:n]
+	t.points.groupOf = slices.Grow(t.points.groupOf[:0], n)[:n]
+	t.points.order = slices.Grow(t.points.order[:0], n)[:n]
+	t.points.start = slices.Grow(t.points.start[:0], len(batch.Groups)+1)[:len(batch.Groups)+1]
 	// The group of each trajectory of the batch, by its index less the
 	// batch's smallest.
 	base, top := math.MaxInt, 0
 	for _, i := range batch.Members {
 		base, top = min(base, i), max(top, i)
 	}
-	t.groupOfTrajectory = slices.Grow(t.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
-	groupOfTrajectory := t.groupOfTrajectory
+	t.points.groupOfTrajectory = slices.Grow(t.points.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
+	groupOfTrajectory := t.points.groupOfTrajectory
 	for g, grp := range batch.Groups {
 		for _, i := range grp.Members {
 			groupOfTrajectory[i-base] = int32(g)
 		}
 	}
-	for j, i := range t.proj.Index {
-		t.rank[j] = int32(res.Ranks[i])
-		t.groupOf[j] = groupOfTrajectory[i-base]
+	for j, i := range t.points.proj.Index {
+		t.points.rank[j] = int32(res.Ranks[i])
+		t.points.groupOf[j] = groupOfTrajectory[i-base]
 	}
-	chart.Buckets(t.order, t.start, t.groupOf, len(batch.Groups))
-	if len(batch.Groups) > 0 && (t.cutOf.first != &batch.Groups[0] || t.cutOf.groups != len(batch.Groups)) {
-		t.cutOf.first, t.cutOf.groups = &batch.Groups[0], len(batch.Groups)
-		t.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
+	chart.Buckets(t.points.order, t.points.start, t.points.groupOf, len(batch.Groups))
+	if len(batch.Groups) > 0 && (t.points.cutOf.first != &batch.Groups[0] || t.points.cutOf.groups != len(batch.Groups)) {
+		t.points.cutOf.first, t.points.cutOf.groups = &batch.Groups[0], len(batch.Groups)
+		t.points.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
 	}
 }
 
 // shortGroup is a group key of the batch as the panel names it: without
 // what every key of the batch starts with (groupCut), marked "…".
 func (t *paretoTab) shortGroup(key string) string {
-	if t.groupCut > 0 && len(key) >= t.groupCut {
-		return textsafe.Line("…" + key[t.groupCut:])
+	if t.points.groupCut > 0 && len(key) >= t.points.groupCut {
+		return textsafe.Line("…" + key[t.points.groupCut:])
 	}
 	return textsafe.Line(key)
 }
 
 // selectedTrajectory returns the selected trajectory's index, -1 if none.
 func (t *paretoTab) selectedTrajectory() int {
-	if t.selected >= len(t.proj.Index) {
+	if t.selected >= len(t.points.proj.Index) {
 		return -1
 	}
-	return t.proj.Index[t.selected]
+	return t.points.proj.Index[t.selected]
 }
 
 // groupPoints returns the positions in proj of group g's points, in
 // ascending x.
 func (t *paretoTab) groupPoints(g int32) []int32 {
-	if g < 0 || int(g)+1 >= len(t.start) {
+	if g < 0 || int(g)+1 >= len(t.points.start) {
 		return nil
 	}
-	return t.order[t.start[g]:t.start[g+1]]
+	return t.points.order[t.points.start[g]:t.points.start[g+1]]
 }
 
 // selectedGroup returns the selected point's group index, -1 if none.
 func (t *paretoTab) selectedGroup() int32 {
-	if t.selected >= len(t.groupOf) {
+	if t.selected >= len(t.points.groupOf) {
 		return -1
 	}
-	return t.groupOf[t.selected]
+	return t.points.groupOf[t.selected]
 }
 
 // stepInGroup selects the point step places along the selected group in
@@ -413,7 +435,7 @@ func (t *paretoTab) stepInGroup(step int) {
 // selected one in the batch's order of groups, skipping groups without a
 // valid point.
 func (t *paretoTab) stepGroup(step int) {
-	groups := len(t.start) - 1
+	groups := len(t.points.start) - 1
 	for g := int(t.selectedGroup()) + step; g >= 0 && g < groups; g += step {
 		if points := t.groupPoints(int32(g)); len(points) > 0 {
 			t.selected = int(points[0])
@@ -425,9 +447,9 @@ func (t *paretoTab) stepGroup(step int) {
 
 // follow moves the view to the selection when it left it, and redraws.
 func (t *paretoTab) follow() {
-	if t.frame != nil && len(t.proj.X) > 0 {
-		if _, ok := t.frame.Point(t.proj.X[t.selected], t.proj.Y[t.selected]); !ok {
-			t.cx, t.cy, t.panned = t.proj.X[t.selected], t.proj.Y[t.selected], true
+	if t.drawn.frame != nil && len(t.points.proj.X) > 0 {
+		if _, ok := t.drawn.frame.Point(t.points.proj.X[t.selected], t.points.proj.Y[t.selected]); !ok {
+			t.view.cx, t.view.cy, t.view.panned = t.points.proj.X[t.selected], t.points.proj.Y[t.selected], true
 		}
 	}
 	t.draw()
@@ -435,19 +457,19 @@ func (t *paretoTab) follow() {
 
 // fullView returns the ranges the unzoomed view shows.
 func (t *paretoTab) fullView() (x0, x1, y0, y1 float64) {
-	return t.full[0], t.full[1], t.full[2], t.full[3]
+	return t.points.full[0], t.points.full[1], t.points.full[2], t.points.full[3]
 }
 
 // zoomBy zooms in (step > 0) or out by a factor 2 per step, centred on
 // the selected point; zooming out to the full view resets it.
 func (t *paretoTab) zoomBy(step int) {
-	t.zoom = min(max(t.zoom+step, 0), maxParetoZoom)
-	if t.zoom == 0 {
+	t.view.zoom = min(max(t.view.zoom+step, 0), maxParetoZoom)
+	if t.view.zoom == 0 {
 		t.resetView()
 		return
 	}
-	if t.selected < len(t.proj.X) {
-		t.cx, t.cy, t.panned = t.proj.X[t.selected], t.proj.Y[t.selected], true
+	if t.selected < len(t.points.proj.X) {
+		t.view.cx, t.view.cy, t.view.panned = t.points.proj.X[t.selected], t.points.proj.Y[t.selected], true
 	}
 	t.draw()
 }
@@ -456,17 +478,17 @@ func (t *paretoTab) zoomBy(step int) {
 // far as the full view's edge.
 func (t *paretoTab) pan(dx, dy int) {
 	x0, x1, y0, y1 := t.viewRange()
-	t.cx = (x0+x1)/2 + float64(dx)*(x1-x0)/4
-	t.cy = (y0+y1)/2 + float64(dy)*(y1-y0)/4
+	t.view.cx = (x0+x1)/2 + float64(dx)*(x1-x0)/4
+	t.view.cy = (y0+y1)/2 + float64(dy)*(y1-y0)/4
 	x0, x1, y0, y1 = t.viewRange()
-	t.cx, t.cy, t.panned = (x0+x1)/2, (y0+y1)/2, true
+	t.view.cx, t.view.cy, t.view.panned = (x0+x1)/2, (y0+y1)/2, true
 	t.draw()
 }
 
 // resetView shows every point again.
 func (t *paretoTab) resetView() {
 	x0, x1, y0, y1 := t.fullView()
-	t.zoom, t.cx, t.cy, t.panned = 0, (x0+x1)/2, (y0+y1)/2, false
+	t.view.zoom, t.view.cx, t.view.cy, t.view.panned = 0, (x0+x1)/2, (y0+y1)/2, false
 	t.draw()
 }
 
@@ -475,26 +497,26 @@ func (t *paretoTab) resetView() {
 // points than a margin of its own (chart.Window).
 func (t *paretoTab) viewRange() (x0, x1, y0, y1 float64) {
 	fx0, fx1, fy0, fy1 := t.fullView()
-	f := math.Ldexp(0.5, -t.zoom)
-	x0, x1 = chart.Window(t.cx, (fx1-fx0)*f, t.data[0], t.data[1], fx0, fx1)
-	y0, y1 = chart.Window(t.cy, (fy1-fy0)*f, t.data[2], t.data[3], fy0, fy1)
+	f := math.Ldexp(0.5, -t.view.zoom)
+	x0, x1 = chart.Window(t.view.cx, (fx1-fx0)*f, t.points.data[0], t.points.data[1], fx0, fx1)
+	y0, y1 = chart.Window(t.view.cy, (fy1-fy0)*f, t.points.data[2], t.points.data[3], fy0, fy1)
 	return x0, x1, y0, y1
 }
 
 // zoomed reports whether the view shows other than all of the points.
-func (t *paretoTab) zoomed() bool { return t.zoom > 0 || t.panned }
+func (t *paretoTab) zoomed() bool { return t.view.zoom > 0 || t.view.panned }
 
 // click selects the point nearest the body's cell (x, y): the plot's
 // canvas starts under the title and the y axis' name.
 func (t *paretoTab) click(x, y int) {
-	if t.frame == nil || len(t.proj.X) == 0 {
+	if t.drawn.frame == nil || len(t.points.proj.X) == 0 {
 		return
 	}
-	col, row, ok := t.frame.GridCell(canvas.Point{X: x, Y: y - 2})
+	col, row, ok := t.drawn.frame.GridCell(canvas.Point{X: x, Y: y - 2})
 	if !ok {
 		return
 	}
-	g := t.frame.Grid
+	g := t.drawn.frame.Grid
 	px, py := g.X.Value(float64(col)), g.Y.Value(float64(row))
 	// A row is about two columns tall.
 	sx, sy := 1/g.X.Unit, 2/g.Y.Unit
@@ -502,12 +524,12 @@ func (t *paretoTab) click(x, y int) {
 		points := t.groupPoints(t.selectedGroup())
 		xs, ys := make([]float64, len(points)), make([]float64, len(points))
 		for k, j := range points {
-			xs[k], ys[k] = t.proj.X[j], t.proj.Y[j]
+			xs[k], ys[k] = t.points.proj.X[j], t.points.proj.Y[j]
 		}
 		if k := chart.Nearest(xs, ys, nil, px, py, sx, sy); k >= 0 {
 			t.selected = int(points[k])
 		}
-	} else if j := chart.Nearest(t.proj.X, t.proj.Y, nil, px, py, sx, sy); j >= 0 {
+	} else if j := chart.Nearest(t.points.proj.X, t.points.proj.Y, nil, px, py, sx, sy); j >= 0 {
 		t.selected = j
 	}
 	t.draw()
@@ -528,17 +550,17 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	t.frameView, t.frameDark = "", st.IsDark
-	t.frame = plot.NewFrame(w, h,
+	t.drawn.frameView, t.drawn.frameDark = "", st.IsDark
+	t.drawn.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
-			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.data[2] >= 0})
+			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.points.data[2] >= 0})
 		},
 		func(cols int) chart.Axis {
-			return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true, NonNegative: t.data[0] >= 0})
+			return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true, NonNegative: t.points.data[0] >= 0})
 		})
-	f := t.frame
+	f := t.drawn.frame
 	t.keys.ResetView.SetEnabled(t.zoomed())
-	if len(t.proj.Index) == 0 {
+	if len(t.points.proj.Index) == 0 {
 		f.DrawAxes(st.Axis, st.AxisLabel)
 		return
 	}
@@ -555,28 +577,28 @@ func (t *paretoTab) draw() {
 		f.BrailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
 		// Worst rank first, so that a cell shows the best it holds.
 		sorted := slices.Clone(group)
-		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.rank[b], t.rank[a]) })
+		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.points.rank[b], t.points.rank[a]) })
 		for _, j := range sorted {
-			b := rankBucket(int(t.rank[j]))
-			f.Mark(t.proj.X[j], t.proj.Y[j], st.RankMarkers[b], st.Rank[b])
+			b := rankBucket(int(t.points.rank[j]))
+			f.Mark(t.points.proj.X[j], t.points.proj.Y[j], st.RankMarkers[b], st.Rank[b])
 		}
 	}
-	f.Mark(t.proj.X[t.selected], t.proj.Y[t.selected], selectedRune, st.Selected)
+	f.Mark(t.points.proj.X[t.selected], t.points.proj.Y[t.selected], selectedRune, st.Selected)
 	f.DrawAxes(st.Axis, st.AxisLabel)
 }
 
 // countDensity counts every point in the frame's cells, unless the counts
 // are those of the same points in the same grid.
 func (t *paretoTab) countDensity() {
-	key := densityKey{proj: t.projOf, ranking: t.ranking, grid: t.frame.Grid}
-	if key == t.densityOf {
+	key := densityKey{proj: t.points.projOf, ranking: t.points.ranking, grid: t.drawn.frame.Grid}
+	if key == t.drawn.densityOf {
 		return
 	}
-	n := t.frame.Grid.X.Cells * t.frame.Grid.Y.Cells
-	t.counts = slices.Grow(t.counts[:0], n)[:n]
-	t.best = slices.Grow(t.best[:0], n)[:n]
-	chart.Density(t.counts, t.best, t.frame.Grid, t.proj.X, t.proj.Y, t.rank, nil)
-	t.densityOf = key
+	n := t.drawn.frame.Grid.X.Cells * t.drawn.frame.Grid.Y.Cells
+	t.drawn.counts = slices.Grow(t.drawn.counts[:0], n)[:n]
+	t.drawn.best = slices.Grow(t.drawn.best[:0], n)[:n]
+	chart.Density(t.drawn.counts, t.drawn.best, t.drawn.frame.Grid, t.points.proj.X, t.points.proj.Y, t.points.rank, nil)
+	t.drawn.densityOf = key
 }
 
 // drawDensity draws each cell the counted points fill, less the points
@@ -584,12 +606,12 @@ func (t *paretoTab) countDensity() {
 // a shade of how many share the cell, styled by style of the cell's best
 // rank.
 func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.Style, ranked bool) {
-	f, g := t.frame, t.frame.Grid
-	counts := t.counts
+	f, g := t.drawn.frame, t.drawn.frame.Grid
+	counts := t.drawn.counts
 	if len(except) > 0 {
-		counts = slices.Clone(t.counts)
+		counts = slices.Clone(t.drawn.counts)
 		for _, j := range except {
-			if col, row, ok := g.Cell(t.proj.X[j], t.proj.Y[j]); ok {
+			if col, row, ok := g.Cell(t.points.proj.X[j], t.points.proj.Y[j]); ok {
 				counts[row*g.X.Cells+col]--
 			}
 		}
@@ -605,10 +627,10 @@ func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.
 		if n == 1 {
 			r = dimmedRune
 			if ranked {
-				r = st.RankMarkers[rankBucket(int(t.best[c]))]
+				r = st.RankMarkers[rankBucket(int(t.drawn.best[c]))]
 			}
 		}
-		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style(t.best[c])))
+		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style(t.drawn.best[c])))
 	}
 }
 
@@ -621,8 +643,8 @@ func rankBucket(rank int) int { return min(rank, 3) }
 func (t *paretoTab) frontier(group []int32) []canvas.Float64Point {
 	var points []canvas.Float64Point
 	for _, j := range group {
-		if t.rank[j] == 0 {
-			points = append(points, canvas.Float64Point{X: t.proj.X[j], Y: t.proj.Y[j]})
+		if t.points.rank[j] == 0 {
+			points = append(points, canvas.Float64Point{X: t.points.proj.X[j], Y: t.points.proj.Y[j]})
 		}
 	}
 	return points
@@ -630,24 +652,24 @@ func (t *paretoTab) frontier(group []int32) []canvas.Float64Point {
 
 func (t *paretoTab) View() string {
 	res := t.common.Session.Result
-	if res == nil || t.width <= 0 || t.frame == nil {
+	if res == nil || t.width <= 0 || t.drawn.frame == nil {
 		return ""
 	}
 	st := t.common.Styles
-	if t.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.Full.ID), t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
-		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
+	if t.reader.reading {
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
 	}
-	xName, yName := t.axisName(t.xObj), t.axisName(t.yObj)
+	xName, yName := t.axisName(t.points.xObj), t.axisName(t.points.yObj)
 	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
 	if t.zoomed() {
-		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.zoom))
+		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.view.zoom))
 	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ "+yName),
 		t.renderedFrame(),
-		lipgloss.PlaceHorizontal(t.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
+		lipgloss.PlaceHorizontal(t.drawn.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
@@ -655,10 +677,10 @@ func (t *paretoTab) View() string {
 // renderedFrame returns the frame rendered, rendering it only once it
 // was drawn again.
 func (t *paretoTab) renderedFrame() string {
-	if t.frameView == "" {
-		t.frameView = t.frame.View()
+	if t.drawn.frameView == "" {
+		t.drawn.frameView = t.drawn.frame.View()
 	}
-	return t.frameView
+	return t.drawn.frameView
 }
 
 // axisName names objective k with its goal, sanitised.
@@ -697,7 +719,7 @@ func (t *paretoTab) detailsView() string {
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))
-	groups := len(t.start) - 1
+	groups := len(t.points.start) - 1
 	lines := []string{
 		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
 		row("id", textsafe.Line(tr.ID)),
@@ -747,7 +769,7 @@ func (t *paretoTab) notesView() string {
 	if m := len(t.common.Session.Result.Objectives); m > 2 {
 		notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this\nplot projects them on two", m))
 	}
-	if n := t.proj.Hidden; n > 0 {
+	if n := t.points.proj.Hidden; n > 0 {
 		notes = append(notes, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
 	}
 	return strings.Join(notes, "\n")
@@ -755,7 +777,7 @@ func (t *paretoTab) notesView() string {
 
 func (t *paretoTab) ShortHelp() []key.Binding {
 	k := &t.keys
-	if t.reading {
+	if t.reader.reading {
 		return []key.Binding{k.Close}
 	}
 	// ResetView shows only when zoomed in, OnlyGroup with scope group.

@@ -46,11 +46,11 @@ func TestParetoCyclesAxes(t *testing.T) {
 // cellRune returns the rune the plot shows at point j of the projection.
 func cellRune(t *testing.T, p *paretoTab, j int) rune {
 	t.Helper()
-	pt, ok := p.frame.Point(p.proj.X[j], p.proj.Y[j])
+	pt, ok := p.drawn.frame.Point(p.points.proj.X[j], p.points.proj.Y[j])
 	if !ok {
-		t.Fatalf("point %d (%v, %v) is not in view", j, p.proj.X[j], p.proj.Y[j])
+		t.Fatalf("point %d (%v, %v) is not in view", j, p.points.proj.X[j], p.points.proj.Y[j])
 	}
-	return p.frame.Canvas.Cell(pt).Rune
+	return p.drawn.frame.Canvas.Cell(pt).Rune
 }
 
 // TestParetoLeftRightWalkTheGroupByX: left and right stay in the selected
@@ -71,11 +71,11 @@ func TestParetoLeftRightWalkTheGroupByX(t *testing.T) {
 		t.Fatalf("right visited %d points, the group has %d valid", len(visited), len(members))
 	}
 	for k, j := range visited {
-		if !slices.Contains(members, p.proj.Index[j]) {
+		if !slices.Contains(members, p.points.proj.Index[j]) {
 			t.Errorf("right left the group: point %d", j)
 		}
-		if k > 0 && p.proj.X[j] < p.proj.X[visited[k-1]] {
-			t.Errorf("right went from x = %v back to x = %v", p.proj.X[visited[k-1]], p.proj.X[j])
+		if k > 0 && p.points.proj.X[j] < p.points.proj.X[visited[k-1]] {
+			t.Errorf("right went from x = %v back to x = %v", p.points.proj.X[visited[k-1]], p.points.proj.X[j])
 		}
 	}
 	if visited[0] == p.selected {
@@ -110,7 +110,7 @@ func TestParetoDimsTheOtherGroups(t *testing.T) {
 	check := func(wantDimmed bool) {
 		t.Helper()
 		group := p.groupPoints(p.selectedGroup())
-		for j := range p.proj.Index {
+		for j := range p.points.proj.Index {
 			r := cellRune(t, p, j)
 			inGroup := slices.Contains(group, int32(j))
 			switch {
@@ -148,8 +148,8 @@ func TestParetoDimsTheOtherGroups(t *testing.T) {
 }
 
 func sameCell(p *paretoTab, a, b int32) bool {
-	ca, ra, _ := p.frame.Grid.Cell(p.proj.X[a], p.proj.Y[a])
-	cb, rb, _ := p.frame.Grid.Cell(p.proj.X[b], p.proj.Y[b])
+	ca, ra, _ := p.drawn.frame.Grid.Cell(p.points.proj.X[a], p.points.proj.Y[a])
+	cb, rb, _ := p.drawn.frame.Grid.Cell(p.points.proj.X[b], p.points.proj.Y[b])
 	return ca == cb && ra == rb
 }
 
@@ -179,15 +179,15 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 		}
 		return weakly, strictly
 	}
-	for j, i := range p.proj.Index {
+	for j, i := range p.points.proj.Index {
 		dominated := false
-		for _, o := range p.proj.Index {
+		for _, o := range p.points.proj.Index {
 			if w, st := better(o, i); w && st {
 				dominated = true
 			}
 		}
-		if (p.rank[j] == 0) == dominated {
-			t.Errorf("trajectory %d: rank %d, dominated by another of the batch: %v", i, p.rank[j], dominated)
+		if (p.points.rank[j] == 0) == dominated {
+			t.Errorf("trajectory %d: rank %d, dominated by another of the batch: %v", i, p.points.rank[j], dominated)
 		}
 	}
 	if v := uitest.Plain(tab); !strings.Contains(v, "ranks within the batch") || strings.Contains(v, "other groups") {
@@ -207,9 +207,9 @@ func TestParetoDrawsDensity(t *testing.T) {
 	tab.SetSize(120, 40)
 	tab.Update(common.SessionChangedMsg{})
 	p := tab.(*paretoTab)
-	g := p.frame.Grid
+	g := p.drawn.frame.Grid
 	counts, best := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
-	chart.Density(counts, best, g, p.proj.X, p.proj.Y, p.rank, nil)
+	chart.Density(counts, best, g, p.points.proj.X, p.points.proj.Y, p.points.rank, nil)
 	most := slices.Max(counts)
 	if most < 10 {
 		t.Fatalf("the fullest cell holds %d points: not a dense plot", most)
@@ -217,8 +217,8 @@ func TestParetoDrawsDensity(t *testing.T) {
 	shades := 0
 	for cell, n := range counts {
 		col, row := cell%g.X.Cells, cell/g.X.Cells
-		pt := p.frame.CellPoint(col, row)
-		r := p.frame.Canvas.Cell(pt).Rune
+		pt := p.drawn.frame.CellPoint(col, row)
+		r := p.drawn.frame.Canvas.Cell(pt).Rune
 		if r == selectedRune {
 			continue
 		}
@@ -251,7 +251,7 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 	for range 10 {
 		uitest.PressKeys(tab, "right")
 	}
-	full := p.frame.Grid
+	full := p.drawn.frame.Grid
 	for level := 1; level <= 5; level++ {
 		uitest.PressKeys(tab, "+")
 		if cellRune(t, p, p.selected) != selectedRune {
@@ -261,36 +261,36 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 			t.Errorf("zoom %d: the title does not say %q:\n%s", level, want, uitest.Plain(tab))
 		}
 	}
-	zoomed := p.frame.Grid
+	zoomed := p.drawn.frame.Grid
 	if span := zoomed.X.Max() - zoomed.X.Min; span >= (full.X.Max()-full.X.Min)/8 {
 		t.Errorf("after 5 zooms the x range is %v, the full one %v", span, full.X.Max()-full.X.Min)
 	}
 	for _, k := range []string{"l", "shift+right"} {
-		before := p.frame.Grid.X.Min
+		before := p.drawn.frame.Grid.X.Min
 		tab.Update(uitest.KeyPress(k))
-		if p.frame.Grid.X.Min <= before {
-			t.Errorf("%s does not pan right: the view starts at %v, was %v", k, p.frame.Grid.X.Min, before)
+		if p.drawn.frame.Grid.X.Min <= before {
+			t.Errorf("%s does not pan right: the view starts at %v, was %v", k, p.drawn.frame.Grid.X.Min, before)
 		}
 	}
 	for _, k := range []string{"k", "shift+up"} {
-		before := p.frame.Grid.Y.Min
+		before := p.drawn.frame.Grid.Y.Min
 		tab.Update(uitest.KeyPress(k))
-		if p.frame.Grid.Y.Min <= before {
-			t.Errorf("%s does not pan up: the view starts at %v, was %v", k, p.frame.Grid.Y.Min, before)
+		if p.drawn.frame.Grid.Y.Min <= before {
+			t.Errorf("%s does not pan up: the view starts at %v, was %v", k, p.drawn.frame.Grid.Y.Min, before)
 		}
 	}
-	before := p.frame.Grid.X.Min
+	before := p.drawn.frame.Grid.X.Min
 	uitest.PressKeys(tab, "h", "h")
-	if p.frame.Grid.X.Min >= before {
+	if p.drawn.frame.Grid.X.Min >= before {
 		t.Error("h does not pan left")
 	}
 	uitest.PressKeys(tab, "-")
-	if got := p.frame.Grid.X.Max() - p.frame.Grid.X.Min; got <= zoomed.X.Max()-zoomed.X.Min {
+	if got := p.drawn.frame.Grid.X.Max() - p.drawn.frame.Grid.X.Min; got <= zoomed.X.Max()-zoomed.X.Min {
 		t.Errorf("- does not zoom out: x range %v", got)
 	}
 	uitest.PressKeys(tab, "0")
-	if p.zoomed() || p.keys.ResetView.Enabled() || p.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
-		t.Errorf("0 does not reset the view: %+v, want %+v", p.frame.Grid, full)
+	if p.zoomed() || p.keys.ResetView.Enabled() || p.drawn.frame.Grid != full || strings.Contains(uitest.Plain(tab), "zoom ×") {
+		t.Errorf("0 does not reset the view: %+v, want %+v", p.drawn.frame.Grid, full)
 	}
 	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	if !p.zoomed() || cellRune(t, p, p.selected) != selectedRune {
@@ -305,12 +305,12 @@ func TestParetoZoomKeepsTheSelection(t *testing.T) {
 func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
-	if p.data[0] < 0 || p.data[2] < 0 {
-		t.Fatalf("the sample's objectives have negative values: %v", p.data)
+	if p.points.data[0] < 0 || p.points.data[2] < 0 {
+		t.Fatalf("the sample's objectives have negative values: %v", p.points.data)
 	}
 	least := 0
-	for i := range p.proj.X {
-		if p.proj.X[i]+p.proj.Y[i] < p.proj.X[least]+p.proj.Y[least] {
+	for i := range p.points.proj.X {
+		if p.points.proj.X[i]+p.points.proj.Y[i] < p.points.proj.X[least]+p.points.proj.Y[least] {
 			least = i
 		}
 	}
@@ -318,10 +318,10 @@ func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		x0, x1, y0, y1 := p.viewRange()
-		if x0 < p.data[0]-chart.WindowMargin*(x1-x0)*1.0001 || y0 < p.data[2]-chart.WindowMargin*(y1-y0)*1.0001 {
-			t.Errorf("%s: the view %v..%v × %v..%v goes beyond the points' %v by more than its margin", when, x0, x1, y0, y1, p.data)
+		if x0 < p.points.data[0]-chart.WindowMargin*(x1-x0)*1.0001 || y0 < p.points.data[2]-chart.WindowMargin*(y1-y0)*1.0001 {
+			t.Errorf("%s: the view %v..%v × %v..%v goes beyond the points' %v by more than its margin", when, x0, x1, y0, y1, p.points.data)
 		}
-		for _, a := range []chart.Axis{p.frame.Grid.X, p.frame.Grid.Y} {
+		for _, a := range []chart.Axis{p.drawn.frame.Grid.X, p.drawn.frame.Grid.Y} {
 			for _, tk := range a.Ticks() {
 				if tk.Value < 0 {
 					t.Errorf("%s: a tick at %s", when, tk.Label)
@@ -349,8 +349,8 @@ func TestParetoZoomShowsNoValueTheDataCannotHave(t *testing.T) {
 func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
 	p := tab.(*paretoTab)
-	for _, j := range []int{5, 40, len(p.proj.Index) - 1} {
-		pt, _ := p.frame.Point(p.proj.X[j], p.proj.Y[j])
+	for _, j := range []int{5, 40, len(p.points.proj.Index) - 1} {
+		pt, _ := p.drawn.frame.Point(p.points.proj.X[j], p.points.proj.Y[j])
 		// The canvas starts under the title and the y axis name.
 		tab.Update(tea.MouseClickMsg{X: pt.X, Y: pt.Y + 2, Button: tea.MouseLeft})
 		if !sameCell(p, int32(p.selected), int32(j)) {
@@ -358,16 +358,16 @@ func TestParetoClickSelectsTheNearestPoint(t *testing.T) {
 		}
 	}
 	// A click on an empty cell: the nearest point on screen, by brute force.
-	col, row := 0, p.frame.Grid.Y.Cells-1
-	pt := p.frame.CellPoint(col, row)
+	col, row := 0, p.drawn.frame.Grid.Y.Cells-1
+	pt := p.drawn.frame.CellPoint(col, row)
 	tab.Update(tea.MouseClickMsg{X: pt.X, Y: pt.Y + 2, Button: tea.MouseLeft})
-	g := p.frame.Grid
+	g := p.drawn.frame.Grid
 	x, y := g.X.Value(float64(col)), g.Y.Value(float64(row))
 	dist := func(j int) float64 {
-		dx, dy := (p.proj.X[j]-x)/g.X.Unit, 2*(p.proj.Y[j]-y)/g.Y.Unit
+		dx, dy := (p.points.proj.X[j]-x)/g.X.Unit, 2*(p.points.proj.Y[j]-y)/g.Y.Unit
 		return dx*dx + dy*dy
 	}
-	for j := range p.proj.Index {
+	for j := range p.points.proj.Index {
 		if dist(j) < dist(p.selected) {
 			t.Fatalf("a click at the top left selected point %d, but %d is nearer", p.selected, j)
 		}
