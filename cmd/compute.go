@@ -56,7 +56,7 @@ error names the objective, the cause and the nearest field names.`,
 			if err != nil {
 				return err
 			}
-			reportInvalid(stdio.Stderr, res.InvalidCounts())
+			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts())
 			return nil
 		},
 	}
@@ -179,7 +179,7 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
-	if res.Logged != nil {
+	if res.Evaluation.Logged != nil {
 		header = append(header, "logged_advantage")
 	}
 	for _, o := range res.Objectives {
@@ -190,13 +190,13 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result) error {
 	}
 	row := make([]string, len(header))
 	for i := range ids.len() {
-		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
-			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
-			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
-		if res.Logged != nil {
-			row = append(row, csvNumber(res.Logged[i]))
+		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.Evaluation.StepOf(i), 10), res.Evaluation.GroupOf(i),
+			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranking.Ranks[i]),
+			csvCrowding(res.Ranking.Crowding[i]), strconv.FormatBool(res.Evaluation.Valid[i]))
+		if res.Evaluation.Logged != nil {
+			row = append(row, csvNumber(res.Evaluation.Logged[i]))
 		}
-		for _, v := range res.Row(i) {
+		for _, v := range res.Evaluation.Row(i) {
 			row = append(row, csvNumber(v))
 		}
 		if err := cw.Write(row); err != nil {

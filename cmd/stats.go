@@ -191,7 +191,7 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 		Method:    res.Options.Method,
 		Scope:     res.Options.Scope,
 		Normalize: res.Options.Normalize,
-		Invalid:   res.InvalidCounts(),
+		Invalid:   res.Evaluation.InvalidCounts(),
 	}
 	for _, o := range res.Objectives {
 		r.Objectives = append(r.Objectives, o.Name)
@@ -214,7 +214,7 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			}
 			b.Correlation = append(b.Correlation, out)
 		}
-		if c, ok := res.CompareLogged(&res.Batches[len(r.Batches)]); ok {
+		if c, ok := res.CompareLogged(&res.Ranking.Batches[len(r.Batches)]); ok {
 			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, engine.LoggedTolerance}
 		}
 		if c, found, ok := match.BatchFit(st.Step); ok {

@@ -204,12 +204,12 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		}
 	}
 	var rw rewarder
-	for bi := range res.Batches {
+	for bi := range res.Ranking.Batches {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if _, ok := added[res.Batches[bi].Step]; ok {
-			rw.batch(res, &res.Batches[bi])
+		if _, ok := added[res.Ranking.Batches[bi].Step]; ok {
+			rw.batch(res, &res.Ranking.Batches[bi])
 		}
 	}
 	res.keepStats(prev, added)
@@ -381,7 +381,7 @@ func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) 
 // interrupt), looked at before each batch: it then returns ctx's error
 // and no trends.
 func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
-	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Batches) {
+	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Ranking.Batches) {
 		return res.TrendsContext(ctx, ref)
 	}
 	if ref == nil {
@@ -391,14 +391,14 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 		}
 	}
 	oriented := res.orientRef(ref)
-	added := res.rowsByStep(prev.N())
+	added := res.Evaluation.rowsByStep(prev.Evaluation.N())
 	kept := make(map[int64]*Trend, len(prevTrends))
 	for i := range prevTrends {
 		kept[prevTrends[i].Step] = &prevTrends[i]
 	}
-	out := make([]Trend, len(res.Batches))
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	out := make([]Trend, len(res.Ranking.Batches))
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		if t, ok := kept[b.Step]; ok && added[b.Step] == nil {
 			out[bi] = *t
 		} else if err := ctx.Err(); err != nil {

@@ -12,10 +12,15 @@ import (
 )
 
 // Result is a reward computation: the evaluation and ranking it used, the
-// options, and per trajectory (input order) its score and reward.
+// options, and per trajectory (input order) its score and reward. The
+// evaluation's data (each trajectory's values, validity, cause) is
+// res.Evaluation's and the ranking's (batches, groups, ranks, crowding)
+// res.Ranking's, named where they are read.
 type Result struct {
-	*Evaluation
-	*Ranking
+	// Evaluation is what was computed from: the objectives' values.
+	Evaluation *Evaluation
+	// Ranking is the batches, groups and Pareto ranks for Options.Scope.
+	Ranking *Ranking
 	Options Options
 	// Objectives carries the weights the scores were computed with.
 	Objectives []Objective
@@ -113,7 +118,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 		putScratch(buf)
 	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
-		w.idx = validMembers(w.idx, g.Members, res.Valid)
+		w.idx = validMembers(w.idx, g.Members, res.Evaluation.Valid)
 		w.group(spec, res, w.idx, batchStd1)
 		fillInvalid(res, g.Members)
 	})
@@ -248,10 +253,10 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 	// worse(p, q) < 0 when idx[p] comes after idx[q] in the (rank, -crowding) order.
 	worse := func(p, q int) int {
 		a, b := idx[p], idx[q]
-		if ra, rb := res.Ranks[a], res.Ranks[b]; ra != rb {
+		if ra, rb := res.Ranking.Ranks[a], res.Ranking.Ranks[b]; ra != rb {
 			return rb - ra
 		}
-		return cmp.Compare(res.Crowding[a], res.Crowding[b])
+		return cmp.Compare(res.Ranking.Crowding[a], res.Ranking.Crowding[b])
 	}
 	order := rw.idx2[:0]
 	for p := range n {
@@ -283,9 +288,9 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 // does (nanmean, nanstd, then nansum); an objective present in fewer than
 // two members adds 0 (TRL's nanstd is NaN then).
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
-	m, eps := res.M, res.Options.epsilon()
+	m, eps := res.Evaluation.M, res.Options.epsilon()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
-		idx := validMembers(w.idx, g.Members, res.Valid)
+		idx := validMembers(w.idx, g.Members, res.Evaluation.Valid)
 		w.idx = idx
 		for _, i := range idx {
 			res.Rewards[i] = 0
@@ -295,7 +300,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 		}
 		for k, o := range res.Objectives {
 			present := idx
-			if res.Absent != nil {
+			if res.Evaluation.Absent != nil {
 				present = w.presentOf(res, idx, k)
 				if len(present) < 2 {
 					continue
@@ -304,7 +309,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			x := grow(w.x, len(present))
 			w.x = x
 			for j, i := range present {
-				x[j] = o.orient(res.Values[i*m+k])
+				x[j] = o.orient(res.Evaluation.Values[i*m+k])
 			}
 			mean, std1 := stats.Mean(x), res.Options.std(x)
 			for j, i := range present {
@@ -345,7 +350,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
 	present := w.present[:0]
 	for _, i := range idx {
-		if !res.Absent[i*res.M+k] {
+		if !res.Evaluation.Absent[i*res.Evaluation.M+k] {
 			present = append(present, i)
 		}
 	}
@@ -358,7 +363,7 @@ func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
 func fillInvalid(res *Result, members []int) {
 	sum, n := 0.0, 0
 	for _, i := range members {
-		if res.Valid[i] {
+		if res.Evaluation.Valid[i] {
 			sum += res.Rewards[i]
 			n++
 		}
@@ -368,10 +373,10 @@ func fillInvalid(res *Result, members []int) {
 		fill = sum / float64(n)
 	}
 	if math.IsInf(fill, 0) { // the sum overflowed (saturate.go)
-		fill = membersMean(res.Rewards, validMembers(nil, members, res.Valid))
+		fill = membersMean(res.Rewards, validMembers(nil, members, res.Evaluation.Valid))
 	}
 	for _, i := range members {
-		if !res.Valid[i] {
+		if !res.Evaluation.Valid[i] {
 			res.Rewards[i] = fill
 		}
 	}

@@ -43,9 +43,9 @@ func (res *Result) InvalidBatch(b *Batch) InvalidBatch {
 	out := InvalidBatch{Step: b.Step, Trajectories: len(b.Members)}
 	var counts causeCounter
 	for _, i := range b.Members {
-		if !res.Valid[i] {
+		if !res.Evaluation.Valid[i] {
 			out.Invalid++
-			counts.add(res.Causes[i])
+			counts.add(res.Evaluation.Causes[i])
 		}
 	}
 	out.MainCause, out.MainCount = mainCause(counts.done())
@@ -57,11 +57,11 @@ func (res *Result) InvalidBatch(b *Batch) InvalidBatch {
 // input or a wrong objective rather than a few bad rollouts.
 func (res *Result) MostlyInvalidBatches() []InvalidBatch {
 	var out []InvalidBatch
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		invalid := 0
 		for _, i := range b.Members {
-			if !res.Valid[i] {
+			if !res.Evaluation.Valid[i] {
 				invalid++
 			}
 		}
@@ -79,11 +79,11 @@ func (res *Result) StepInvalid(step int64) (b InvalidBatch, ok bool) {
 	if res.Ranking == nil {
 		return b, false
 	}
-	k, ok := slices.BinarySearchFunc(res.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	k, ok := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
 	if !ok {
 		return b, false
 	}
-	return res.InvalidBatch(&res.Batches[k]), true
+	return res.InvalidBatch(&res.Ranking.Batches[k]), true
 }
 
 // causeCounter counts causes. Invalid trajectories come in runs of one
@@ -303,17 +303,17 @@ func orList(names []string) string {
 // trajectory and reads a field the records were not seen to have: a
 // misspelt name would otherwise be a silent 0 everywhere.
 func NoValid(res *Result, s Scorer, fields []string) error {
-	n := res.N()
+	n := res.Evaluation.N()
 	if n == 0 {
 		return nil
 	}
 	if err := absentFields(s, n, fields); err != nil {
 		return err
 	}
-	if slices.Contains(res.Valid, true) {
+	if slices.Contains(res.Evaluation.Valid, true) {
 		return nil
 	}
-	counts := res.InvalidCounts()
+	counts := res.Evaluation.InvalidCounts()
 	texts := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
 	})

@@ -155,7 +155,7 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 		f := &LoggedFit{Options: o, Changes: changes}
 		f.Overall, f.Batches = res.compareLoggedBatches()
 		if m.Steps == nil {
-			for _, b := range res.Batches {
+			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
 			}
 		}
@@ -228,10 +228,10 @@ func best(fits []*LoggedFit, of func(*LoggedFit) LoggedComparison) *LoggedFit {
 // setting changes.
 func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison) {
 	all := LoggedComparison{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
-	per := make([]LoggedComparison, len(res.Batches))
+	per := make([]LoggedComparison, len(res.Ranking.Batches))
 	sum := 0.0
-	for bi := range res.Batches {
-		c := res.compareLogged(&res.Batches[bi], true)
+	for bi := range res.Ranking.Batches {
+		c := res.compareLogged(&res.Ranking.Batches[bi], true)
 		per[bi] = c
 		if c.Rows == 0 {
 			continue

@@ -94,7 +94,7 @@ var methodSpecs = []MethodSpec{
 		Note: zScoredNote,
 		group: func(_ *rewarder, u, _ []float64, res *Result, idx []int, _ float64) bool {
 			for j, i := range idx {
-				u[j] = paretoUtility(res.Ranks[i], res.Fronts[i])
+				u[j] = paretoUtility(res.Ranking.Ranks[i], res.Ranking.Fronts[i])
 			}
 			return false
 		},

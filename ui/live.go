@@ -67,7 +67,7 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.keys.Follow.SetEnabled(true)
-	s.Batch = len(s.Result.Batches) - 1
+	s.Batch = len(s.Result.Ranking.Batches) - 1
 	m.header.Live = m.live.tag()
 	return tea.Batch(m.sessionChanged(), m.live.wait())
 }
@@ -110,7 +110,7 @@ func (m *Model) resumeFollow() tea.Cmd {
 	}
 	m.live.following = true
 	m.header.Live = m.live.tag()
-	m.common.Session.Batch = len(m.common.Session.Result.Batches) - 1
+	m.common.Session.Batch = len(m.common.Session.Result.Ranking.Batches) - 1
 	return m.sessionChanged()
 }
 
@@ -171,11 +171,11 @@ func union(a, b []string) []string {
 // batchToShow returns the index of the batch to show in res: the newest
 // while following, else the batch of the step shown before.
 func (l *liveState) batchToShow(res *engine.Result, step int64) int {
-	last := len(res.Batches) - 1
+	last := len(res.Ranking.Batches) - 1
 	if l.following {
 		return last
 	}
-	i, _ := slices.BinarySearchFunc(res.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	i, _ := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
 	return min(i, last)
 }
 

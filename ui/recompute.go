@@ -106,7 +106,7 @@ func (m *Model) startRecompute() tea.Cmd {
 			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
 		res := msg.result
-		res.BatchStats(&res.Batches[min(batch, len(res.Batches)-1)])
+		res.BatchStats(&res.Ranking.Batches[min(batch, len(res.Ranking.Batches)-1)])
 		wg.Wait()
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)

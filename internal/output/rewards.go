@@ -42,18 +42,18 @@ func appendRecordRewards(buf []byte, res *engine.Result, i int) []byte {
 	buf = append(buf, `,"reward":`...)
 	buf = AppendJSONNumber(buf, res.Rewards[i])
 	buf = append(buf, `,"pareto_rank":`...)
-	buf = strconv.AppendInt(buf, int64(res.Ranks[i]), 10)
+	buf = strconv.AppendInt(buf, int64(res.Ranking.Ranks[i]), 10)
 	buf = append(buf, `,"crowding":`...)
-	if math.IsInf(res.Crowding[i], 1) {
+	if math.IsInf(res.Ranking.Crowding[i], 1) {
 		buf = append(buf, `"inf"`...)
 	} else {
-		buf = AppendJSONNumber(buf, res.Crowding[i])
+		buf = AppendJSONNumber(buf, res.Ranking.Crowding[i])
 	}
 	buf = append(buf, `,"valid":`...)
-	buf = strconv.AppendBool(buf, res.Valid[i])
-	if res.Logged != nil {
+	buf = strconv.AppendBool(buf, res.Evaluation.Valid[i])
+	if res.Evaluation.Logged != nil {
 		buf = append(buf, `,"logged_advantage":`...)
-		buf = AppendJSONNumber(buf, res.Logged[i])
+		buf = AppendJSONNumber(buf, res.Evaluation.Logged[i])
 	}
 	return append(buf, ',')
 }

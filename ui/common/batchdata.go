@@ -11,7 +11,7 @@ import "github.com/rewardlens/rewardlens/engine"
 func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, values []float64) []float64 {
 	out := dst
 	for _, i := range b.Members {
-		if res.Valid[i] {
+		if res.Evaluation.Valid[i] {
 			out = append(out, values[i])
 		}
 	}
@@ -23,8 +23,8 @@ func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, value
 func ValidObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
 	out := make([]float64, 0, len(b.Members))
 	for _, i := range b.Members {
-		if res.Valid[i] {
-			out = append(out, res.Values[i*res.M+k])
+		if res.Evaluation.Valid[i] {
+			out = append(out, res.Evaluation.Values[i*res.Evaluation.M+k])
 		}
 	}
 	return out

@@ -73,7 +73,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	scope := string(s.Result.Options.Scope)
 	var (
 		source = textsafe.Line(s.Source)
-		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Batches))) + " " +
+		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " +
 			st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
 		method = field("method:", string(s.Result.Options.Method))
 		// methodName is the method without its label, for narrow lines.

@@ -130,7 +130,7 @@ func layoutWarning(s *session.Session) string {
 	if s.LayoutWarnings == nil {
 		return ""
 	}
-	all := make([]int, len(s.Result.Batches))
+	all := make([]int, len(s.Result.Ranking.Batches))
 	for b := range all {
 		all[b] = b
 	}

@@ -48,8 +48,8 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 	if !strings.Contains(got, "⚠ step 3: prompt groups of unequal size") || !strings.Contains(got, "(and 1 more step)") || strings.Contains(got, "\x1b") {
 		t.Errorf("status line %q", got)
 	}
-	if len(asked) != len(s.Result.Batches) {
-		t.Errorf("asked of %d batches, want all %d", len(asked), len(s.Result.Batches))
+	if len(asked) != len(s.Result.Ranking.Batches) {
+		t.Errorf("asked of %d batches, want all %d", len(asked), len(s.Result.Ranking.Batches))
 	}
 }
 

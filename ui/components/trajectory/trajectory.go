@@ -65,16 +65,16 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		{"read from", textsafe.Line(tr.Where())},
 	}
 	computed := []field{{"valid", "yes"}}
-	if !res.Valid[i] {
-		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Causes[i]))
+	if !res.Evaluation.Valid[i] {
+		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Evaluation.Causes[i]))
 	}
 	computed = append(computed,
 		field{"score", common.FormatValue(res.Scores[i])},
 		field{"reward", common.FormatValue(res.Rewards[i])},
-		field{"pareto_rank", common.RankText(res.Ranks[i])},
-		field{"crowding", common.FormatValue(res.Crowding[i])})
+		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
+		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
 	for k, o := range res.Objectives {
-		computed = append(computed, field{textsafe.Line(o.Name), common.FormatValue(res.Values[i*res.M+k])})
+		computed = append(computed, field{textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[i*res.Evaluation.M+k])})
 	}
 	sections := []string{
 		fieldsView(st, input, width),

@@ -104,7 +104,7 @@ const LoggedMethod engine.Method = "logged"
 // methodsB returns the methods B can be: every method, and the logged
 // advantage when the inputs have it.
 func methodsB(s *session.Session) []engine.Method {
-	if s.Result.Logged == nil {
+	if s.Result.Evaluation.Logged == nil {
 		return engine.Methods
 	}
 	return append(slices.Clone(engine.Methods), LoggedMethod)
@@ -129,7 +129,7 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 // against itself says nothing.
 func (t *compareTab) refresh() tea.Cmd {
 	s := t.common.Session
-	if s.CompareMethod == s.Result.Options.Method || (s.CompareMethod == LoggedMethod && s.Result.Logged == nil) {
+	if s.CompareMethod == s.Result.Options.Method || (s.CompareMethod == LoggedMethod && s.Result.Evaluation.Logged == nil) {
 		return t.cycleB(1)
 	}
 	if s.CompareMethod == LoggedMethod {

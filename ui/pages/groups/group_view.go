@@ -59,7 +59,7 @@ func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, disti
 	// Reward descending; an invalid completion (its reward is the group's
 	// mean) after the valid ones of the same reward; then input order.
 	slices.SortStableFunc(v.members, func(a, b int) int {
-		return cmp.Or(cmp.Compare(res.Rewards[b], res.Rewards[a]), cmp.Compare(boolInt(res.Valid[b]), boolInt(res.Valid[a])))
+		return cmp.Or(cmp.Compare(res.Rewards[b], res.Rewards[a]), cmp.Compare(boolInt(res.Evaluation.Valid[b]), boolInt(res.Evaluation.Valid[a])))
 	})
 	v.table.SetRows(len(v.members))
 	v.layout(c)
@@ -133,7 +133,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.IntColumn("#", n, func(j int) int { return j + 1 }),
 		table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
 			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
-			if !res.Valid[at(j)] {
+			if !res.Evaluation.Valid[at(j)] {
 				return "✗ " + id
 			}
 			return id
@@ -141,10 +141,10 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.NumberColumn("reward", n, reward),
 		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
-		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranks[at(j)]) }},
+		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
 	}
 	for k, o := range res.Objectives {
-		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Values[at(j)*res.M+k] }))
+		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] }))
 	}
 	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols

@@ -270,8 +270,8 @@ func (t *groupsTab) refresh() {
 // reward ranges of batch bi of res, which the tab shows, off the event
 // loop, so that the tab's refresh finds them computed.
 func (t *groupsTab) Prepare(res *engine.Result, bi int) {
-	if len(res.Batches) > 0 {
-		res.GroupRewardRanges(&res.Batches[min(max(bi, 0), len(res.Batches)-1)])
+	if len(res.Ranking.Batches) > 0 {
+		res.GroupRewardRanges(&res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)])
 	}
 }
 

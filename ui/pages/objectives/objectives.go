@@ -82,7 +82,7 @@ func (t *objectivesTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
 	t.stats = s.BatchStats()
-	t.values = make([][]float64, s.Result.M)
+	t.values = make([][]float64, s.Result.Evaluation.M)
 	for k := range t.values {
 		t.values[k] = common.ValidObjective(s.Result, b, k)
 	}

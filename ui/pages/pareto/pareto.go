@@ -375,7 +375,7 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 		}
 	}
 	for j, i := range t.points.proj.Index {
-		t.points.rank[j] = int32(res.Ranks[i])
+		t.points.rank[j] = int32(res.Ranking.Ranks[i])
 		t.points.groupOf[j] = groupOfTrajectory[i-base]
 	}
 	chart.Buckets(t.points.order, t.points.start, t.points.groupOf, len(batch.Groups))
@@ -726,11 +726,11 @@ func (t *paretoTab) detailsView() string {
 		row("group", t.shortGroup(tr.Group)),
 	}
 	for k, o := range res.Objectives {
-		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Values[sel*res.M+k])))
+		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[sel*res.Evaluation.M+k])))
 	}
 	lines = append(lines,
-		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranks[sel], res.Fronts[sel])),
-		row("crowding", common.FormatValue(res.Crowding[sel])),
+		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])),
+		row("crowding", common.FormatValue(res.Ranking.Crowding[sel])),
 		row("score", common.FormatValue(res.Scores[sel])),
 		row("reward", common.FormatValue(res.Rewards[sel])))
 	return strings.Join(lines, "\n")

@@ -166,7 +166,7 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 	better := func(a, b int) (weakly, strictly bool) { // a is at least as good as b everywhere, better somewhere
 		weakly = true
 		for k, o := range res.Objectives {
-			va, vb := res.Values[a*res.M+k], res.Values[b*res.M+k]
+			va, vb := res.Evaluation.Values[a*res.Evaluation.M+k], res.Evaluation.Values[b*res.Evaluation.M+k]
 			if o.Goal == engine.Minimize {
 				va, vb = -va, -vb
 			}

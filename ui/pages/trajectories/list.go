@@ -79,9 +79,9 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	})
 	l.causes = make([]string, len(l.rows))
 	for j, i := range l.rows {
-		if !s.Result.Valid[i] {
+		if !s.Result.Evaluation.Valid[i] {
 			l.invalid++
-			l.causes[j] = textsafe.Line(s.Result.Causes[i])
+			l.causes[j] = textsafe.Line(s.Result.Evaluation.Causes[i])
 		}
 	}
 }
@@ -112,11 +112,11 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
 		number("score", func(i int) float64 { return s.Result.Scores[i] }),
 		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranks[a], s.Result.Ranks[b]) }},
-		number("crowding", func(i int) float64 { return s.Result.Crowding[i] }),
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
+		number("crowding", func(i int) float64 { return s.Result.Ranking.Crowding[i] }),
 	}
 	for k, o := range s.Result.Objectives {
-		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Values[i*s.Result.M+k] }))
+		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Evaluation.Values[i*s.Result.Evaluation.M+k] }))
 	}
 	return cols
 }

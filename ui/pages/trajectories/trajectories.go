@@ -184,10 +184,10 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	if len(t.rows.rows) > 0 || filter == "" {
 		return nil
 	}
-	n := len(s.Result.Batches)
+	n := len(s.Result.Ranking.Batches)
 	for k := 1; k < n; k++ {
 		b := (s.Batch + k) % n
-		for _, i := range s.Result.Batches[b].Members {
+		for _, i := range s.Result.Ranking.Batches[b].Members {
 			if matchesFilter(s.Trajectories.At(i), filter) {
 				return func() tea.Msg { return common.ShowBatchMsg{Batch: b} }
 			}

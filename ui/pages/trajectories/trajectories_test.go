@@ -112,7 +112,7 @@ func TestTrajectoriesShowInvalidCause(t *testing.T) {
 	if view := uitest.Plain(tab); !strings.Contains(view, "1 invalid") {
 		t.Errorf("batch 5's invalid trajectory is not counted:\n%s", view)
 	}
-	invalid := slices.IndexFunc(s.CurrentBatch().Members, func(i int) bool { return !s.Result.Valid[i] })
+	invalid := slices.IndexFunc(s.CurrentBatch().Members, func(i int) bool { return !s.Result.Evaluation.Valid[i] })
 	uitest.PressKeys(tab, "/")
 	uitest.PressKeys(tab, strings.Split(s.Trajectories.At(s.CurrentBatch().Members[invalid]).ID, "")...)
 	uitest.PressKeys(tab, "enter")
