@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // writeFiles writes each name's text into a new temporary directory and
@@ -85,7 +87,7 @@ func TestEveryBadInput(t *testing.T) {
 		{"wrong type, JSON", []string{p("type.json")}, p("type.json") + `:2:28: step_count: must be an integer, found "ten"`},
 		{"wrong type, CSV", []string{p("type.csv")}, p("type.csv") + `:2:3: step_count: must be an integer, found "ten"`},
 		{"wrong metadata type", []string{p("metatype.jsonl")}, p("metatype.jsonl") + ":1:25: metadata.accuracy: must be a number, string, bool or null, found an array"},
-		{"unknown method", []string{"--method", "best", p("good.jsonl")}, `unknown method "best" (valid: absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo, lexicographic)`},
+		{"unknown method", []string{"--method", "best", p("good.jsonl")}, `unknown method "best" (valid: ` + names(engine.AllMethods()) + `)`},
 		{"unknown computer", []string{"--computer", "magic", p("good.jsonl")}, `unknown computer "magic" (valid: pareto, svrl)`},
 		{"constraint not boolean", []string{"--constraint", "accuracy + 1", p("good.jsonl")}, `constraint "accuracy + 1" is not a boolean`},
 		{"gate of no objective", []string{"--gate", "acuracy: true", p("good.jsonl")}, `gate "acuracy: true": no objective "acuracy"; did you mean accuracy?`},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/output"
 )
 
@@ -219,7 +220,7 @@ func TestBadInputAndUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown method", []string{"compute", "--method", "best", good}, "absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo"},
+		{"unknown method", []string{"compute", "--method", "best", good}, "valid: " + names(engine.Methods)},
 		{"unknown computer", []string{"compute", "--computer", "magic", good}, "valid: pareto, svrl"},
 		{"unknown scope", []string{"compute", "--scope", "world", good}, "valid: group, batch"},
 		{"unknown scale", []string{"compute", "--scale", "huge", good}, "valid: group, batch, none"},

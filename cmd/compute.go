@@ -65,7 +65,7 @@ error names the objective, the cause and the nearest field names.`,
 			if err != nil {
 				return err
 			}
-			reportInvalid(stdio.Stderr, res.InvalidCounts())
+			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts())
 			return nil
 		},
 	}
@@ -189,13 +189,13 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
-	if res.HasSources() {
+	if res.Evaluation.HasSources() {
 		header = slices.Insert(header, 3, "source")
 	}
-	if res.HasConstraints() {
+	if res.Evaluation.HasConstraints() {
 		header = append(header, "feasible", "violation")
 	}
-	if res.Logged != nil {
+	if res.Evaluation.Logged != nil {
 		header = append(header, "logged_advantage")
 	}
 	if kept != nil {
@@ -209,23 +209,23 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 	}
 	row := make([]string, len(header))
 	for i := range ids.len() {
-		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.StepOf(i), 10), res.GroupOf(i),
-			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranks[i]),
-			csvCrowding(res.Crowding[i]), strconv.FormatBool(res.Valid[i]))
-		if res.HasSources() {
-			row = slices.Insert(row, 3, res.SourceOf(i))
+		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.Evaluation.StepOf(i), 10), res.Evaluation.GroupOf(i),
+			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranking.Ranks[i]),
+			csvCrowding(res.Ranking.Crowding[i]), strconv.FormatBool(res.Evaluation.Valid[i]))
+		if res.Evaluation.HasSources() {
+			row = slices.Insert(row, 3, res.Evaluation.SourceOf(i))
 		}
-		if res.HasConstraints() {
-			row = append(row, strconv.FormatBool(res.Feasible(i)), csvNumber(res.ViolationOf(i)))
+		if res.Evaluation.HasConstraints() {
+			row = append(row, strconv.FormatBool(res.Evaluation.Feasible(i)), csvNumber(res.Evaluation.ViolationOf(i)))
 		}
-		if res.Logged != nil {
-			row = append(row, csvNumber(res.Logged[i]))
+		if res.Evaluation.Logged != nil {
+			row = append(row, csvNumber(res.Evaluation.Logged[i]))
 		}
 		if kept != nil {
 			row = append(row, strconv.FormatBool(kept[i]))
 		}
-		for k, v := range res.Row(i) {
-			if !res.HasObjective(i, k) {
+		for k, v := range res.Evaluation.Row(i) {
+			if !res.Evaluation.HasObjective(i, k) {
 				v = math.NaN() // another source's objective: an empty cell
 			}
 			row = append(row, csvNumber(v))

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 	"github.com/rewardlens/rewardlens/ui"
@@ -73,6 +74,16 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 			return loaders.Follow(ctx, args, fo)
 		}
 	}
+	// Once loaded, the dashboard holds its data for long: the collector
+	// is paced for that until it quits; when following, by phase, as
+	// stats --follow is (less CPU per line followed).
+	restoreGC := func() {}
+	pace := gcpace.Steady
+	if in.Follow != nil {
+		pace = gcpace.Following
+	}
+	in.Opened = func() { restoreGC = pace() }
+	defer func() { restoreGC() }()
 	return ui.Run(ctx, in)
 }
 

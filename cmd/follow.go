@@ -269,7 +269,7 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 	if f.res == nil {
 		return nil
 	}
-	n := len(f.res.Batches)
+	n := len(f.res.Ranking.Batches)
 	if !withNewest {
 		n--
 	}
@@ -321,7 +321,7 @@ func (f *statsFollower) printFinal() error {
 	if f.res == nil {
 		return nil
 	}
-	return f.printLines(len(f.res.Batches))
+	return f.printLines(len(f.res.Ranking.Batches))
 }
 
 // printedLine is what a batch's line said: it is printed again, updated,
@@ -348,7 +348,7 @@ func (f *statsFollower) printLines(n int) error {
 		}
 		f.printed[t.Step] = line
 		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
-			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Batches[b])})
+			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Ranking.Batches[b])})
 		}
 		if warn := layoutWarnings(f.cfg); warn != nil {
 			for _, w := range warn(f.res, []int{b}) {

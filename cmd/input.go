@@ -109,7 +109,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		return nil, err
 	}
 	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
-	if w := res.InfeasibleWarning(); w != "" {
+	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
 	for _, note := range p.check.Notes {

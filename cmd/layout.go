@@ -266,7 +266,7 @@ func layoutWarnings(cfg engine.Config) func(*engine.Result, []int) []string {
 
 // allBatches returns the index of every batch of res.
 func allBatches(res *engine.Result) []int {
-	all := make([]int, len(res.Batches))
+	all := make([]int, len(res.Ranking.Batches))
 	for b := range all {
 		all[b] = b
 	}

@@ -36,16 +36,16 @@ import (
 func trlGroupWarnings(res *engine.Result, batches []int) []string {
 	sizes := map[int64]int{} // the steps whose groups are all of one size
 	count := map[int]int{}   // how many such steps have each size
-	for bi := range res.Batches {
-		if n := uniformGroupSize(res.GroupSummaries(&res.Batches[bi])); n > 0 {
-			sizes[res.Batches[bi].Step] = n
+	for bi := range res.Ranking.Batches {
+		if n := uniformGroupSize(res.GroupSummaries(&res.Ranking.Batches[bi])); n > 0 {
+			sizes[res.Ranking.Batches[bi].Step] = n
 			count[n]++
 		}
 	}
 	runSize := commonest(count)
 	var out []string
 	for _, bi := range batches {
-		b := &res.Batches[bi]
+		b := &res.Ranking.Batches[bi]
 		groups := res.GroupSummaries(b)
 		if len(groups) == 0 {
 			continue

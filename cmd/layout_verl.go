@@ -189,11 +189,11 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 	var named []string
 	groups := 0
 	for _, bi := range batches {
-		b := &res.Batches[bi]
+		b := &res.Ranking.Batches[bi]
 		for _, g := range b.Groups {
 			bad := 0
 			for _, i := range g.Members {
-				if !res.Valid[i] && isNaNCause(res.Causes[i]) {
+				if !res.Evaluation.Valid[i] && isNaNCause(res.Evaluation.Causes[i]) {
 					bad++
 				}
 			}

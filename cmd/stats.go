@@ -229,7 +229,7 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 		Method:    res.Options.Method,
 		Scope:     res.Options.Scope,
 		Normalize: res.Options.Normalize,
-		Invalid:   res.InvalidCounts(),
+		Invalid:   res.Evaluation.InvalidCounts(),
 	}
 	for _, o := range res.Objectives {
 		r.Objectives = append(r.Objectives, o.Name)
@@ -242,19 +242,19 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			Score:             newSummaryJSON(st.Score),
 			Reward:            newSummaryJSON(st.Reward),
 		}
-		for _, ss := range res.SourceStats(&res.Batches[len(r.Batches)]) {
+		for _, ss := range res.SourceStats(&res.Ranking.Batches[len(r.Batches)]) {
 			sj := sourceJSON{Source: ss.Source, Trajectories: ss.Trajectories, Invalid: ss.Invalid, Score: newSummaryJSON(ss.Score), Reward: newSummaryJSON(ss.Reward)}
 			for _, o := range ss.Objectives {
 				sj.Objectives = append(sj.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
 			}
 			b.Sources = append(b.Sources, sj)
 		}
-		collapse, groups := res.Collapse(&res.Batches[len(r.Batches)])
+		collapse, groups := res.Collapse(&res.Ranking.Batches[len(r.Batches)])
 		b.Collapse, b.CollapseGroups = number(collapse), groups
-		if res.HasConstraints() {
+		if res.Evaluation.HasConstraints() {
 			feasible := number(st.Feasible)
 			b.Feasible = &feasible
-			for c, def := range res.Constraints {
+			for c, def := range res.Evaluation.Constraints {
 				b.Constraints = append(b.Constraints, constraintJSON{def.Expr, number(st.ConstraintFeasible[c])})
 			}
 		}
@@ -268,7 +268,7 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			}
 			b.Correlation = append(b.Correlation, out)
 		}
-		if c, ok := res.CompareLogged(&res.Batches[len(r.Batches)]); ok {
+		if c, ok := res.CompareLogged(&res.Ranking.Batches[len(r.Batches)]); ok {
 			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, engine.LoggedTolerance}
 		}
 		if c, found, ok := match.BatchFit(st.Step); ok {

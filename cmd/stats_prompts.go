@@ -54,7 +54,7 @@ func (r *statsReport) addPrompts(res *engine.Result, p *prepared) {
 		a := c.Analyze(res)
 		r.Prompts = &promptsJSON{TaskMetric: c.TaskName, PassThreshold: number(c.Threshold), Prompts: len(a.Prompts), Statuses: a.Counts(), WithoutMetric: a.WithoutMetric}
 		for bi := range r.Batches {
-			r.Batches[bi].DeadSignal = newDeadSignalJSON(res.DeadSignal(&res.Batches[bi], c.Task, c.Threshold))
+			r.Batches[bi].DeadSignal = newDeadSignalJSON(res.DeadSignal(&res.Ranking.Batches[bi], c.Task, c.Threshold))
 		}
 	}
 	if f := p.filter; f != nil {

@@ -259,8 +259,8 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 	// The batches added to, shared out over the cores: each writes its
 	// own trajectories' rewards.
 	var changed []int
-	for bi := range res.Batches {
-		if _, ok := added[res.Batches[bi].Step]; ok {
+	for bi := range res.Ranking.Batches {
+		if _, ok := added[res.Ranking.Batches[bi].Step]; ok {
 			changed = append(changed, bi)
 		}
 	}
@@ -271,7 +271,7 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 			if ctx.Err() != nil {
 				return
 			}
-			rws[w].batch(res, &res.Batches[bi])
+			rws[w].batch(res, &res.Ranking.Batches[bi])
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -446,7 +446,7 @@ func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) 
 // interrupt), looked at before each batch: it then returns ctx's error
 // and no trends.
 func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
-	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Batches) {
+	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Ranking.Batches) {
 		return res.TrendsContext(ctx, ref)
 	}
 	if ref == nil {
@@ -456,15 +456,15 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 		}
 	}
 	oriented := res.orientRef(ref)
-	added := res.rowsByStep(prev.N())
+	added := res.Evaluation.rowsByStep(prev.Evaluation.N())
 	kept := make(map[int64]*Trend, len(prevTrends))
 	for i := range prevTrends {
 		kept[prevTrends[i].Step] = &prevTrends[i]
 	}
-	out := make([]Trend, len(res.Batches))
+	out := make([]Trend, len(res.Ranking.Batches))
 	var changed []int // the batches whose points are computed, on the cores
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		if t, ok := kept[b.Step]; ok && added[b.Step] == nil {
 			out[bi] = *t
 		} else {
@@ -476,7 +476,7 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 			if ctx.Err() != nil {
 				return
 			}
-			out[bi] = res.trend(&res.Batches[bi], oriented)
+			out[bi] = res.trend(&res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {

@@ -29,17 +29,17 @@ func sameResult(t *testing.T, what string, got, want *Result) {
 		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
 	}
 	switch {
-	case got.N() != want.N():
-		t.Fatalf("%s: %d trajectories, want %d", what, got.N(), want.N())
-	case !reflect.DeepEqual(got.Batches, want.Batches):
-		t.Fatalf("%s: batches differ:\n got %v\nwant %v", what, got.Batches, want.Batches)
-	case !slices.Equal(got.Ranks, want.Ranks) || !slices.Equal(got.Fronts, want.Fronts) || !same(got.Crowding, want.Crowding):
+	case got.Evaluation.N() != want.Evaluation.N():
+		t.Fatalf("%s: %d trajectories, want %d", what, got.Evaluation.N(), want.Evaluation.N())
+	case !reflect.DeepEqual(got.Ranking.Batches, want.Ranking.Batches):
+		t.Fatalf("%s: batches differ:\n got %v\nwant %v", what, got.Ranking.Batches, want.Ranking.Batches)
+	case !slices.Equal(got.Ranking.Ranks, want.Ranking.Ranks) || !slices.Equal(got.Ranking.Fronts, want.Ranking.Fronts) || !same(got.Ranking.Crowding, want.Ranking.Crowding):
 		t.Fatalf("%s: rankings differ", what)
 	case !same(got.Scores, want.Scores):
 		t.Fatalf("%s: scores differ", what)
 	case !same(got.Rewards, want.Rewards):
 		t.Fatalf("%s: rewards differ:\n got %v\nwant %v", what, got.Rewards, want.Rewards)
-	case !slices.Equal(got.Valid, want.Valid) || !slices.Equal(got.Causes, want.Causes) || !same(got.Values, want.Values):
+	case !slices.Equal(got.Evaluation.Valid, want.Evaluation.Valid) || !slices.Equal(got.Evaluation.Causes, want.Evaluation.Causes) || !same(got.Evaluation.Values, want.Evaluation.Values):
 		t.Fatalf("%s: evaluations differ", what)
 	}
 	if g, w := fmt.Sprint(got.Trends(nil)), fmt.Sprint(want.Trends(nil)); g != w {
@@ -100,7 +100,7 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 
 // snapshot copies what a result holds, to check that it does not change.
 func snapshot(res *Result) string {
-	return fmt.Sprint(res.N(), res.Batches, res.Ranks, res.Crowding, res.Fronts, res.Scores, res.Rewards, res.Values, res.Valid, res.Stats())
+	return fmt.Sprint(res.Evaluation.N(), res.Ranking.Batches, res.Ranking.Ranks, res.Ranking.Crowding, res.Ranking.Fronts, res.Scores, res.Rewards, res.Evaluation.Values, res.Evaluation.Valid, res.Stats())
 }
 
 // TestAppendTwiceToOneEvaluation: appending twice to one evaluation (two

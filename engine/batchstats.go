@@ -46,9 +46,9 @@ type BatchStats struct {
 
 // Stats returns the statistics of every batch, in ascending step order.
 func (res *Result) Stats() []BatchStats {
-	out := make([]BatchStats, len(res.Batches))
-	for i := range res.Batches {
-		out[i] = res.BatchStats(&res.Batches[i])
+	out := make([]BatchStats, len(res.Ranking.Batches))
+	for i := range res.Ranking.Batches {
+		out[i] = res.BatchStats(&res.Ranking.Batches[i])
 	}
 	return out
 }
@@ -98,7 +98,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
 	}
 	if corr != nil {
-		st.Correlation = make([][]float64, res.M)
+		st.Correlation = make([][]float64, res.Evaluation.M)
 	}
 	for a := range corr {
 		st.Correlation[a] = slices.Clone(corr[a])
@@ -141,25 +141,25 @@ func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]f
 
 // objectiveColumns computes objectiveStats.
 func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
-	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.M)}
-	columns := make([][]float64, res.M)
-	correlate := res.M <= MaxCorrelationObjectives
+	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.Evaluation.M)}
+	columns := make([][]float64, res.Evaluation.M)
+	correlate := res.Evaluation.M <= MaxCorrelationObjectives
 	if correlate {
 		// The columns on every core; Pearson is symmetric, bit for bit (its
 		// sums are), so each pair is computed once.
-		c.corr = make([][]float64, res.M)
+		c.corr = make([][]float64, res.Evaluation.M)
 		for a := range columns {
-			c.corr[a] = make([]float64, res.M)
+			c.corr[a] = make([]float64, res.Evaluation.M)
 		}
 	}
 	// The columns are scratch arrays, given back once summarised and
 	// correlated: a run's batches would otherwise leave m arrays each.
-	bufs := make([]*[]float64, res.M)
-	parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, k, _ int) {
+	bufs := make([]*[]float64, res.Evaluation.M)
+	parallelChunks(res.Evaluation.M, 1, workers(res.Evaluation.M*len(valid), rewardChunk), func(_, k, _ int) {
 		bufs[k] = getScratch(len(valid))
 		columns[k] = (*bufs[k])[:len(valid)]
 		for j, i := range valid {
-			columns[k][j] = res.Values[i*res.M+k]
+			columns[k][j] = res.Evaluation.Values[i*res.Evaluation.M+k]
 		}
 		c.summaries[k] = summarizeScratch(columns[k])
 	})
@@ -169,8 +169,8 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 		}
 	}()
 	if correlate {
-		parallelChunks(res.M, 1, workers(res.M*len(valid), rewardChunk), func(_, a, _ int) {
-			for b := a; b < res.M; b++ {
+		parallelChunks(res.Evaluation.M, 1, workers(res.Evaluation.M*len(valid), rewardChunk), func(_, a, _ int) {
+			for b := a; b < res.Evaluation.M; b++ {
 				c.corr[a][b] = stats.Pearson(columns[a], columns[b])
 				c.corr[b][a] = c.corr[a][b]
 			}
@@ -184,7 +184,7 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 func (res *Result) validOf(b *Batch) []int {
 	ev := res.Evaluation
 	return cached(&ev.mu, &ev.valid, b.Step, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
-		return validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Valid)}
+		return validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
 	}).idx
 }
 

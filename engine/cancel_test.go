@@ -59,7 +59,7 @@ func TestComputeStopsOnInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Evaluate(s, ts).Compute(opts)
-	if !slices.Equal(got.Ranks, want.Ranks) || !slices.Equal(got.Rewards, want.Rewards) {
+	if !slices.Equal(got.Ranking.Ranks, want.Ranking.Ranks) || !slices.Equal(got.Rewards, want.Rewards) {
 		t.Error("computed again after an interrupt, the ranks or rewards differ from a fresh computation's")
 	}
 	// The trends: stopped before their first batch's.
@@ -104,7 +104,7 @@ func TestRecomputeStopsOnInterrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Evaluate(s, ts).Compute(opts)
-	if !slices.Equal(res.Ranks, want.Ranks) || !slices.Equal(res.Rewards, want.Rewards) {
+	if !slices.Equal(res.Ranking.Ranks, want.Ranking.Ranks) || !slices.Equal(res.Rewards, want.Rewards) {
 		t.Error("recomputed after an interrupt, the ranks or rewards differ from a fresh computation's")
 	}
 	if trends, err := res.TrendsSinceContext(&cancelledAfter{Context: context.Background()}, prev, prevTrends, nil); trends != nil || !errors.Is(err, context.Canceled) {

@@ -28,8 +28,8 @@ const TopFraction = 0.1
 // are the same.
 func CompareRewards(a, b *Result, bi int) Comparison {
 	var c Comparison
-	for _, i := range a.Batches[bi].Members {
-		if a.Valid[i] && b.Valid[i] {
+	for _, i := range a.Ranking.Batches[bi].Members {
+		if a.Evaluation.Valid[i] && b.Evaluation.Valid[i] {
 			c.A = append(c.A, a.Rewards[i])
 			c.B = append(c.B, b.Rewards[i])
 		}
@@ -43,9 +43,9 @@ func CompareRewards(a, b *Result, bi int) Comparison {
 // that have one. Without logged advantages, nothing is compared.
 func CompareWithLogged(a *Result, bi int) Comparison {
 	var c Comparison
-	if a.Logged != nil {
-		for _, i := range a.Batches[bi].Members {
-			if logged := a.Logged[i]; a.Valid[i] && finite(logged) == nil {
+	if a.Evaluation.Logged != nil {
+		for _, i := range a.Ranking.Batches[bi].Members {
+			if logged := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && finite(logged) == nil {
 				c.A = append(c.A, a.Rewards[i])
 				c.B = append(c.B, logged)
 			}

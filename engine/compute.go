@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -11,10 +12,15 @@ import (
 )
 
 // Result is a reward computation: the evaluation and ranking it used, the
-// options, and per trajectory (input order) its score and reward.
+// options, and per trajectory (input order) its score and reward. The
+// evaluation's data (each trajectory's values, validity, cause) is
+// res.Evaluation's and the ranking's (batches, groups, ranks, crowding)
+// res.Ranking's, named where they are read.
 type Result struct {
-	*Evaluation
-	*Ranking
+	// Evaluation is what was computed from: the objectives' values.
+	Evaluation *Evaluation
+	// Ranking is the batches, groups and Pareto ranks for Options.Scope.
+	Ranking *Ranking
 	Options Options
 	// Objectives carries the weights the scores were computed with.
 	Objectives []Objective
@@ -97,11 +103,20 @@ func validMembers(buf []int, members []int, valid []bool) []int {
 
 func (rw *rewarder) batch(res *Result, b *Batch) {
 	opts := res.Options
+	spec := Spec(opts.Method)
+	if spec == nil {
+		panic(fmt.Sprintf("engine: unknown method %q", opts.Method))
+	}
+	if spec.batch != nil {
+		spec.batch(rw, res, b)
+		rw.eachGroup(b, func(_ *rewarder, g *Group) { fillInvalid(res, g.Members) })
+		return
+	}
 	batchStd1 := math.NaN()
 	var sourceStd1 []float64 // with sources, the batch std of each source's scores
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
-		if res.sourceOf != nil {
-			sourceStd1 = make([]float64, len(res.SourceNames))
+		if res.Evaluation.sourceOf != nil {
+			sourceStd1 = make([]float64, len(res.Evaluation.SourceNames))
 			for src, idx := range res.bySource(res.validOf(b)) {
 				sourceStd1[src] = opts.std(gather(nil, res.Scores, idx))
 			}
@@ -112,18 +127,13 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 			putScratch(buf)
 		}
 	}
-	if opts.Method == GDPO {
-		rw.gdpo(res, b)
-		rw.eachGroup(b, func(_ *rewarder, g *Group) { fillInvalid(res, g.Members) })
-		return
-	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
-		w.idx = validMembers(w.idx, g.Members, res.Valid)
+		w.idx = validMembers(w.idx, g.Members, res.Evaluation.Valid)
 		std1 := batchStd1
 		if sourceStd1 != nil && len(w.idx) > 0 {
-			std1 = sourceStd1[res.sourceOf[w.idx[0]]] // a group is of one source
+			std1 = sourceStd1[res.Evaluation.sourceOf[w.idx[0]]] // a group is of one source
 		}
-		w.group(res, w.idx, std1)
+		w.group(spec, res, w.idx, std1)
 		fillInvalid(res, g.Members)
 	})
 }
@@ -151,42 +161,18 @@ func (rw *rewarder) eachGroup(b *Batch, fn func(w *rewarder, g *Group)) {
 }
 
 // group writes the rewards of the valid trajectories idx of one comparison
-// group, for every method but gdpo.
-func (rw *rewarder) group(res *Result, idx []int, batchStd1 float64) {
+// group under a method computed group by group (spec.group): its u,
+// z-scored with Options.Normalize unless the method scaled it.
+func (rw *rewarder) group(spec *MethodSpec, res *Result, idx []int, batchStd1 float64) {
 	n := len(idx)
 	if n == 0 {
 		return
 	}
-	opts := res.Options
 	s := gather(rw.x, res.Scores, idx)
 	rw.x = s
 	u := grow(rw.u, n)
 	rw.u = u
-	normalize := opts.Normalize
-	switch opts.Method {
-	case Absolute:
-		copy(u, s)
-	case Relative:
-		rw.ord = relative(u, s, rw.ord)
-	case GRPO:
-		grpo(u, s, opts, batchStd1)
-		normalize = false
-	case RLOO:
-		rloo(u, s, opts.GroupOfOne)
-		normalize = false
-	case Pareto:
-		for j, i := range idx {
-			u[j] = paretoUtility(res.Ranks[i], res.Fronts[i])
-		}
-	case ParetoCrowding:
-		rw.paretoCrowding(u, res, idx)
-	case Lexicographic:
-		if rw.priorities == nil {
-			rw.priorities = priorityKeys(res.Objectives, opts)
-		}
-		rw.idx2 = lexicographicRewards(u, res, rw.priorities, idx, rw.idx2)
-	}
-	if normalize {
+	if final := spec.group(rw, u, s, res, idx, batchStd1); !final && res.Options.Normalize {
 		stats.ZScores(u, u)
 	}
 	for j, i := range idx {
@@ -281,10 +267,10 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 	// worse(p, q) < 0 when idx[p] comes after idx[q] in the (rank, -crowding) order.
 	worse := func(p, q int) int {
 		a, b := idx[p], idx[q]
-		if ra, rb := res.Ranks[a], res.Ranks[b]; ra != rb {
+		if ra, rb := res.Ranking.Ranks[a], res.Ranking.Ranks[b]; ra != rb {
 			return rb - ra
 		}
-		return cmp.Compare(res.Crowding[a], res.Crowding[b])
+		return cmp.Compare(res.Ranking.Crowding[a], res.Ranking.Crowding[b])
 	}
 	order := rw.idx2[:0]
 	for p := range n {
@@ -320,7 +306,7 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	eps := res.Options.epsilon()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
-		idx := validMembers(w.idx, g.Members, res.Valid)
+		idx := validMembers(w.idx, g.Members, res.Evaluation.Valid)
 		w.idx = idx
 		for _, i := range idx {
 			res.Rewards[i] = 0
@@ -330,7 +316,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 		}
 		for k := range res.Objectives {
 			present := idx
-			if res.Absent != nil {
+			if res.Evaluation.Absent != nil {
 				present = w.presentOf(res, idx, k)
 				if len(present) < 2 {
 					continue
@@ -349,7 +335,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 	})
 	// The batch's valid members and a scratch array, not the rewarder's,
 	// which would keep a batch-sized array for every group after.
-	if res.sourceOf != nil {
+	if res.Evaluation.sourceOf != nil {
 		for _, idx := range res.bySource(res.validOf(b)) {
 			gdpoNormalize(res, idx, eps)
 		}
@@ -370,8 +356,8 @@ func gdpoNormalize(res *Result, idx []int, eps float64) {
 	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			r[lo+j] = res.Rewards[i]
-			if res.Violation != nil {
-				r[lo+j] = saturate(r[lo+j] - res.Options.Penalty*res.Violation[i])
+			if res.Evaluation.Violation != nil {
+				r[lo+j] = saturate(r[lo+j] - res.Options.Penalty*res.Evaluation.Violation[i])
 			}
 		}
 	})
@@ -395,7 +381,7 @@ func gdpoNormalize(res *Result, idx []int, eps float64) {
 func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
 	present := w.present[:0]
 	for _, i := range idx {
-		if !res.Absent[i*res.M+k] {
+		if !res.Evaluation.Absent[i*res.Evaluation.M+k] {
 			present = append(present, i)
 		}
 	}
@@ -408,7 +394,7 @@ func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
 func fillInvalid(res *Result, members []int) {
 	sum, n := 0.0, 0
 	for _, i := range members {
-		if res.Valid[i] {
+		if res.Evaluation.Valid[i] {
 			sum += res.Rewards[i]
 			n++
 		}
@@ -418,10 +404,10 @@ func fillInvalid(res *Result, members []int) {
 		fill = sum / float64(n)
 	}
 	if math.IsInf(fill, 0) { // the sum overflowed (saturate.go)
-		fill = membersMean(res.Rewards, validMembers(nil, members, res.Valid))
+		fill = membersMean(res.Rewards, validMembers(nil, members, res.Evaluation.Valid))
 	}
 	for _, i := range members {
-		if !res.Valid[i] {
+		if !res.Evaluation.Valid[i] {
 			res.Rewards[i] = fill
 		}
 	}

@@ -26,7 +26,7 @@ func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s,
 
 // Defaults of the svrl scorer (docs/CONTRACT.md, Scorers).
 const (
-	DefaultTask               = "metadata.accuracy"
+	defaultTask               = "metadata.accuracy"
 	DefaultVerificationWeight = 0.1
 	DefaultEfficiencyWeight   = 0.05
 )
@@ -291,11 +291,11 @@ func (cfg Config) svrlScorer() (Scorer, error) {
 	}
 	if len(cfg.Objectives) > 0 {
 		return nil, fmt.Errorf("the svrl computer has fixed objectives (%s, %s, %s): use --task, not --objective",
-			SVRLTask, SVRLVerificationCost, SVRLEfficiency)
+			SVRLTask, svrlVerificationCost, svrlEfficiency)
 	}
 	task := cfg.Task
 	if task == "" {
-		task = DefaultTask
+		task = defaultTask
 	}
 	vw, ew := DefaultVerificationWeight, DefaultEfficiencyWeight
 	if cfg.VerificationWeight != nil {
@@ -304,7 +304,7 @@ func (cfg Config) svrlScorer() (Scorer, error) {
 	if cfg.EfficiencyWeight != nil {
 		ew = *cfg.EfficiencyWeight
 	}
-	s, err := NewSVRLScorer(task, vw, ew)
+	s, err := newSVRLScorer(task, vw, ew)
 	if err != nil {
 		return nil, err
 	}

@@ -9,8 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/expr-lang/expr/ast"
-	"github.com/expr-lang/expr/parser"
+	"github.com/rewardlens/rewardlens/engine/sandbox"
 )
 
 // Constraints and gates (docs/CONTRACT.md, Objectives with structure) are
@@ -138,7 +137,7 @@ func compileBoolean(name, src string, env map[string]any) (*Expression, error) {
 	if e.program == nil {
 		return e, nil // metadata["KEY"]: a field's value, checked as it runs
 	}
-	if t := e.program.Node().Type(); t != nil && t.Kind() != reflect.Bool && t.Kind() != reflect.Interface {
+	if t := e.program.Type(); t != nil && t.Kind() != reflect.Bool && t.Kind() != reflect.Interface {
 		return nil, fmt.Errorf("%s %q is not a boolean (its value is a %s): write a comparison such as %s >= 0.5", name, src, t, src)
 	}
 	e.direct = false // a bare name may be an objective: the VM reads it
@@ -156,29 +155,25 @@ func compileConstraint(src string, env map[string]any) (constraint, error) {
 		return constraint{}, err
 	}
 	c := constraint{def: ConstraintDef{Expr: src}, whole: whole}
-	tree, err := parser.Parse(src)
-	if err != nil {
-		return c, nil // compiled above: not reached
-	}
-	bin, ok := tree.Node.(*ast.BinaryNode)
-	if !ok || !slices.Contains(comparisons, bin.Operator) {
+	op, left, right, ok := sandbox.Comparison(src, comparisons)
+	if !ok {
 		return c, nil
 	}
 	sides := [2]*Expression{}
-	for s, node := range []ast.Node{bin.Left, bin.Right} {
-		e, err := compileExpression(ConstraintSetting, node.String(), env)
+	for s, side := range []string{left, right} {
+		e, err := compileExpression(ConstraintSetting, side, env)
 		if err != nil {
 			return constraint{}, err
 		}
 		if e.program != nil {
-			if t := e.program.Node().Type(); t != nil && !numericKind(t.Kind()) && t.Kind() != reflect.Interface {
+			if t := e.program.Type(); t != nil && !numericKind(t.Kind()) && t.Kind() != reflect.Interface {
 				return c, nil // compares strings, say: a boolean
 			}
 			e.direct = false
 		}
 		sides[s] = e
 	}
-	c.def.Op, c.whole, c.left, c.right = bin.Operator, nil, sides[0], sides[1]
+	c.def.Op, c.whole, c.left, c.right = op, nil, sides[0], sides[1]
 	return c, nil
 }
 

@@ -48,7 +48,7 @@ func (res *Result) DeadSignal(b *Batch, task []float64, threshold float64) DeadS
 		lo, hi := math.Inf(1), math.Inf(-1)
 		size, pass, fail := 0, 0, 0
 		for _, i := range g.Members {
-			if !res.Valid[i] {
+			if !res.Evaluation.Valid[i] {
 				continue
 			}
 			size++
@@ -107,7 +107,7 @@ func (res *Result) DeadSignal(b *Batch, task []float64, threshold float64) DeadS
 // res.Trends returns them), task and threshold as DeadSignal takes them.
 func (res *Result) AddDeadSignal(trends []Trend, task []float64, threshold float64) {
 	for bi := range trends {
-		d := res.DeadSignal(&res.Batches[bi], task, threshold)
+		d := res.DeadSignal(&res.Ranking.Batches[bi], task, threshold)
 		trends[bi].DeadSignal = &d
 	}
 }

@@ -6,14 +6,14 @@ import (
 	"slices"
 )
 
-// maxDuplicatesShown is how many duplicated IDs DuplicateIDs names.
+// maxDuplicatesShown is how many duplicated IDs duplicateIDs names.
 const maxDuplicatesShown = 5
 
-// DuplicateIDs counts the trajectories whose ID an earlier trajectory
+// duplicateIDs counts the trajectories whose ID an earlier trajectory
 // already has, and names the first few such IDs in input order. Duplicates
 // are computed like any other trajectory, but they make compute's records
 // ambiguous for whoever joins them back by ID, so callers warn about them.
-func DuplicateIDs(ts []Trajectory) (n int, first []string) {
+func duplicateIDs(ts []Trajectory) (n int, first []string) {
 	return CountDuplicates(len(ts), func(i int) string { return ts[i].ID })
 }
 
@@ -23,7 +23,7 @@ type idHash struct {
 	i    int
 }
 
-// CountDuplicates is DuplicateIDs over the count IDs that id returns, for a
+// CountDuplicates is duplicateIDs over the count IDs that id returns, for a
 // caller that keeps its IDs otherwise than in trajectories (as bytes, say).
 // It sorts 64-bit hashes rather than building a set of the IDs: a million
 // IDs cost 16 MB and a sort, not a million map entries and strings; equal

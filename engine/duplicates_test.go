@@ -30,9 +30,9 @@ func TestDuplicateIDs(t *testing.T) {
 		{ids("x", "x", "x", "x"), 3, []string{"x"}},
 		{ids("1", "2", "3", "4", "5", "6", "1", "2", "3", "4", "5", "6"), 6, []string{"1", "2", "3", "4", "5"}},
 	} {
-		n, first := DuplicateIDs(c.ids)
+		n, first := duplicateIDs(c.ids)
 		if n != c.n || !slices.Equal(first, c.first) {
-			t.Errorf("DuplicateIDs(%v) = %d %q, want %d %q", c.ids, n, first, c.n, c.first)
+			t.Errorf("duplicateIDs(%v) = %d %q, want %d %q", c.ids, n, first, c.n, c.first)
 		}
 	}
 }

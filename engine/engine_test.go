@@ -119,14 +119,14 @@ func TestInvalidTrajectoriesGetTheGroupMean(t *testing.T) {
 	ts := scored(map[string][]float64{"a": {1, nan, 3}, "b": {nan}}, "a", "b")
 	res := oneObjective(t, Options{}).Compute(ts, Absolute)
 	assertFloats(t, "raw rewards", res.Rewards, []float64{1, 2, 3, 0})
-	if res.Valid[1] || res.Valid[3] || !res.Valid[0] {
-		t.Errorf("valid = %v", res.Valid)
+	if res.Evaluation.Valid[1] || res.Evaluation.Valid[3] || !res.Evaluation.Valid[0] {
+		t.Errorf("valid = %v", res.Evaluation.Valid)
 	}
-	if got := res.InvalidCounts(); got["x: missing"] != 2 || len(got) != 1 {
+	if got := res.Evaluation.InvalidCounts(); got["x: missing"] != 2 || len(got) != 1 {
 		t.Errorf("invalid counts = %v, want x: missing 2", got)
 	}
-	if res.Ranks[1] != -1 || !math.IsNaN(res.Crowding[1]) || !math.IsNaN(res.Scores[1]) {
-		t.Errorf("invalid row: rank %d crowding %v score %v", res.Ranks[1], res.Crowding[1], res.Scores[1])
+	if res.Ranking.Ranks[1] != -1 || !math.IsNaN(res.Ranking.Crowding[1]) || !math.IsNaN(res.Scores[1]) {
+		t.Errorf("invalid row: rank %d crowding %v score %v", res.Ranking.Ranks[1], res.Ranking.Crowding[1], res.Scores[1])
 	}
 	z := rewards(t, ts, Options{Method: Absolute, Normalize: true})
 	assertFloats(t, "normalised", z, []float64{-1, 0, 1, 0})
@@ -154,10 +154,10 @@ func TestBatchesAreIndependent(t *testing.T) {
 	res2 := oneObjective(t, Options{Normalize: true}).Compute(ts, Absolute)
 	assertFloats(t, "raw", res.Rewards, []float64{10, 1, 20, 3})
 	assertFloats(t, "z", res2.Rewards, []float64{-1, -1, 1, 1})
-	if len(res.Batches) != 2 || res.Batches[0].Step != 0 || res.Batches[1].Step != 1 {
-		t.Fatalf("batches = %+v", res.Batches)
+	if len(res.Ranking.Batches) != 2 || res.Ranking.Batches[0].Step != 0 || res.Ranking.Batches[1].Step != 1 {
+		t.Fatalf("batches = %+v", res.Ranking.Batches)
 	}
-	if got := res.Batches[1].Members; len(got) != 2 || got[0] != 0 || got[1] != 2 {
+	if got := res.Ranking.Batches[1].Members; len(got) != 2 || got[0] != 0 || got[1] != 2 {
 		t.Errorf("batch 1 members = %v, want [0 2]", got)
 	}
 }
@@ -187,8 +187,8 @@ func TestParetoRewards(t *testing.T) {
 	res := c.Compute(ts, Pareto)
 	wantRanks := []int{0, 0, 1, 0, 2}
 	for i, r := range wantRanks {
-		if res.Ranks[i] != r {
-			t.Errorf("rank[%d] = %d, want %d", i, res.Ranks[i], r)
+		if res.Ranking.Ranks[i] != r {
+			t.Errorf("rank[%d] = %d, want %d", i, res.Ranking.Ranks[i], r)
 		}
 	}
 	assertFloats(t, "u", res.Rewards, []float64{1, 1, 0.5, 1, 0})
@@ -205,7 +205,7 @@ func TestParetoCrowdingRewards(t *testing.T) {
 	c, ts := twoObjectives(t, [][2]float64{{0, 10}, {1, 7}, {3, 4}, {6, 2}, {10, 0}, {0, 0}})
 	res := c.Compute(ts, ParetoCrowding)
 	inf := math.Inf(1)
-	assertFloats(t, "crowding", res.Crowding, []float64{inf, 0.45, 0.5, 0.55, inf, inf})
+	assertFloats(t, "crowding", res.Ranking.Crowding, []float64{inf, 0.45, 0.5, 0.55, inf, inf})
 	// Worst to best: (0,0) rank 1; then 0.45, 0.5, 0.55; the two ends tie at 5.5.
 	assertFloats(t, "u", res.Rewards, []float64{0.9, 0.2, 0.4, 0.6, 0.9, 0})
 }
@@ -255,11 +255,11 @@ func TestSVRLScorer(t *testing.T) {
 		{Metadata: map[string]any{"accuracy": 1.0, "initial_budget": -5.0, "max_steps": 0.0}, StepCount: 3},
 	}
 	res := c.Compute(ts, Absolute)
-	assertFloats(t, "values[0]", res.Row(0), []float64{1, 0.2, 0.6})
-	assertFloats(t, "values[1]", res.Row(1), []float64{0.5, 0, 0})
+	assertFloats(t, "values[0]", res.Evaluation.Row(0), []float64{1, 0.2, 0.6})
+	assertFloats(t, "values[1]", res.Evaluation.Row(1), []float64{0.5, 0, 0})
 	assertFloats(t, "scores", res.Scores, []float64{1.01, 0.5, 0.25, math.NaN(), math.NaN(), 1})
 	want := map[string]int{"task: missing": 1, "task: not a number": 1}
-	got := res.InvalidCounts()
+	got := res.Evaluation.InvalidCounts()
 	if len(got) != len(want) || got["task: missing"] != 1 || got["task: not a number"] != 1 {
 		t.Errorf("invalid counts = %v, want %v", got, want)
 	}
@@ -375,10 +375,10 @@ func TestMinimizedObjectiveIsOriented(t *testing.T) {
 	ts := []Trajectory{traj(0, "", "len", 10.0), traj(0, "", "len", 5.0)}
 	res := c.Compute(ts, Absolute)
 	assertFloats(t, "scores", res.Scores, []float64{-10, -5})
-	if res.Ranks[0] != 1 || res.Ranks[1] != 0 {
-		t.Errorf("ranks = %v: the shorter one must be the frontier", res.Ranks)
+	if res.Ranking.Ranks[0] != 1 || res.Ranking.Ranks[1] != 0 {
+		t.Errorf("ranks = %v: the shorter one must be the frontier", res.Ranking.Ranks)
 	}
-	assertFloats(t, "raw objective kept", res.Row(0), []float64{10})
+	assertFloats(t, "raw objective kept", res.Evaluation.Row(0), []float64{10})
 }
 
 func ptr[T any](v T) *T { return &v }

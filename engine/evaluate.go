@@ -546,11 +546,11 @@ type groupRanker struct {
 func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	valid := slices.Grow(gr.valid[:0], len(members))
 	points := slices.Grow(gr.points[:0], len(members)*ev.M)
-	// Orient by a sign per objective: asking each objective its goal for
+	// Oriented by a sign per objective: asking each objective its goal for
 	// every value made the gathering of 100k points take twice as long.
 	signs := gr.signs[:0]
 	for _, o := range ev.Objectives {
-		signs = append(signs, o.Orient(1))
+		signs = append(signs, o.orient(1))
 	}
 	gr.signs = signs
 	for _, i := range members {

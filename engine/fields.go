@@ -18,9 +18,9 @@ type RecordFields struct {
 // The names of the record fields' settings, as the flags and config keys
 // call them (errors name them).
 const (
-	GroupBySetting = "group_by"
-	BatchBySetting = "batch_by"
-	IDBySetting    = "id_by"
+	groupBySetting = "group_by"
+	batchBySetting = "batch_by"
+	idBySetting    = "id_by"
 )
 
 // NewRecordFields compiles the expressions that are not "": the error is a
@@ -33,7 +33,7 @@ func NewRecordFields(groupBy, batchBy, idBy string) (*RecordFields, error) {
 	for _, c := range []struct {
 		name, src string
 		dst       **Expression
-	}{{GroupBySetting, groupBy, &f.group}, {BatchBySetting, batchBy, &f.batch}, {IDBySetting, idBy, &f.id}} {
+	}{{groupBySetting, groupBy, &f.group}, {batchBySetting, batchBy, &f.batch}, {idBySetting, idBy, &f.id}} {
 		if c.src == "" {
 			continue
 		}
@@ -57,7 +57,7 @@ func (f *RecordFields) Apply(t *Trajectory) error {
 	if f.group != nil {
 		s, err := textValue(f.group, t)
 		if err != nil {
-			return fieldError(GroupBySetting, f.group, err)
+			return fieldError(groupBySetting, f.group, err)
 		}
 		t.Group = s
 	}
@@ -67,13 +67,13 @@ func (f *RecordFields) Apply(t *Trajectory) error {
 			t.Batch, err = integerValue(v)
 		}
 		if err != nil {
-			return fieldError(BatchBySetting, f.batch, err)
+			return fieldError(batchBySetting, f.batch, err)
 		}
 	}
 	if f.id != nil {
 		s, err := textValue(f.id, t)
 		if err != nil {
-			return fieldError(IDBySetting, f.id, err)
+			return fieldError(idBySetting, f.id, err)
 		}
 		t.ID = s
 	}

@@ -143,38 +143,38 @@ func (in *fuzzInput) trajectories(m int) []Trajectory {
 // the promises of docs/CONTRACT.md.
 func checkComputeInvariants(t *testing.T, res *Result, n int) {
 	t.Helper()
-	if len(res.Rewards) != n || len(res.Scores) != n || len(res.Ranks) != n || len(res.Crowding) != n || len(res.Valid) != n {
+	if len(res.Rewards) != n || len(res.Scores) != n || len(res.Ranking.Ranks) != n || len(res.Ranking.Crowding) != n || len(res.Evaluation.Valid) != n {
 		t.Fatalf("%d trajectories, %d rewards, %d scores, %d ranks, %d crowding, %d valid",
-			n, len(res.Rewards), len(res.Scores), len(res.Ranks), len(res.Crowding), len(res.Valid))
+			n, len(res.Rewards), len(res.Scores), len(res.Ranking.Ranks), len(res.Ranking.Crowding), len(res.Evaluation.Valid))
 	}
 	for i := range n {
-		r, s, c := res.Rewards[i], res.Scores[i], res.Crowding[i]
+		r, s, c := res.Rewards[i], res.Scores[i], res.Ranking.Crowding[i]
 		if math.IsNaN(r) || math.IsInf(r, 0) {
-			t.Fatalf("trajectory %d (objectives %v, score %v): reward %v", i, res.Row(i), s, r)
+			t.Fatalf("trajectory %d (objectives %v, score %v): reward %v", i, res.Evaluation.Row(i), s, r)
 		}
 		rowFinite := true
-		for _, v := range res.Row(i) {
+		for _, v := range res.Evaluation.Row(i) {
 			rowFinite = rowFinite && !math.IsNaN(v) && !math.IsInf(v, 0)
 		}
-		if res.Valid[i] {
-			if !rowFinite || math.IsNaN(s) || math.IsInf(s, 0) || res.Ranks[i] < 0 || !(c >= 0) || res.Causes[i] != "" {
-				t.Fatalf("valid trajectory %d: objectives %v, score %v, rank %d, crowding %v, cause %q", i, res.Row(i), s, res.Ranks[i], c, res.Causes[i])
+		if res.Evaluation.Valid[i] {
+			if !rowFinite || math.IsNaN(s) || math.IsInf(s, 0) || res.Ranking.Ranks[i] < 0 || !(c >= 0) || res.Evaluation.Causes[i] != "" {
+				t.Fatalf("valid trajectory %d: objectives %v, score %v, rank %d, crowding %v, cause %q", i, res.Evaluation.Row(i), s, res.Ranking.Ranks[i], c, res.Evaluation.Causes[i])
 			}
-		} else if !math.IsNaN(s) || res.Ranks[i] != -1 || !math.IsNaN(c) || res.Causes[i] == "" {
-			t.Fatalf("invalid trajectory %d: score %v, rank %d, crowding %v, cause %q", i, s, res.Ranks[i], c, res.Causes[i])
+		} else if !math.IsNaN(s) || res.Ranking.Ranks[i] != -1 || !math.IsNaN(c) || res.Evaluation.Causes[i] == "" {
+			t.Fatalf("invalid trajectory %d: score %v, rank %d, crowding %v, cause %q", i, s, res.Ranking.Ranks[i], c, res.Evaluation.Causes[i])
 		}
 	}
 	seen := make([]int, n)
-	for bi, b := range res.Batches {
-		if bi > 0 && res.Batches[bi-1].Step >= b.Step {
-			t.Fatalf("batches out of order: %d then %d", res.Batches[bi-1].Step, b.Step)
+	for bi, b := range res.Ranking.Batches {
+		if bi > 0 && res.Ranking.Batches[bi-1].Step >= b.Step {
+			t.Fatalf("batches out of order: %d then %d", res.Ranking.Batches[bi-1].Step, b.Step)
 		}
 		for _, g := range b.Groups {
 			checkGroup(t, res, b.Step, g)
 			for _, i := range g.Members {
 				seen[i]++
-				if res.StepOf(i) != b.Step {
-					t.Fatalf("trajectory %d of step %d in batch %d", i, res.StepOf(i), b.Step)
+				if res.Evaluation.StepOf(i) != b.Step {
+					t.Fatalf("trajectory %d of step %d in batch %d", i, res.Evaluation.StepOf(i), b.Step)
 				}
 			}
 		}
@@ -192,21 +192,21 @@ func checkGroup(t *testing.T, res *Result, step int64, g Group) {
 	t.Helper()
 	var valid []int
 	for _, i := range g.Members {
-		if res.Valid[i] {
+		if res.Evaluation.Valid[i] {
 			valid = append(valid, i)
 		}
 	}
 	for _, i := range valid {
 		for _, j := range valid {
-			if pareto.Dominates(oriented(res, i), oriented(res, j)) && res.Ranks[i] >= res.Ranks[j] {
-				t.Fatalf("step %d group %q: %d dominates %d but ranks %d >= %d", step, g.Key, i, j, res.Ranks[i], res.Ranks[j])
+			if pareto.Dominates(oriented(res, i), oriented(res, j)) && res.Ranking.Ranks[i] >= res.Ranking.Ranks[j] {
+				t.Fatalf("step %d group %q: %d dominates %d but ranks %d >= %d", step, g.Key, i, j, res.Ranking.Ranks[i], res.Ranking.Ranks[j])
 			}
 		}
 		// Rank r > 0: dominated once ranks < r are removed, so by one of rank r - 1.
-		if r := res.Ranks[i]; r > 0 {
+		if r := res.Ranking.Ranks[i]; r > 0 {
 			found := false
 			for _, j := range valid {
-				found = found || (res.Ranks[j] == r-1 && pareto.Dominates(oriented(res, j), oriented(res, i)))
+				found = found || (res.Ranking.Ranks[j] == r-1 && pareto.Dominates(oriented(res, j), oriented(res, i)))
 			}
 			if !found {
 				t.Fatalf("step %d group %q: %d has rank %d, but no trajectory of rank %d dominates it", step, g.Key, i, r, r-1)
@@ -223,7 +223,7 @@ func checkGroup(t *testing.T, res *Result, step int64, g Group) {
 		scale = max(scale, math.Abs(res.Rewards[i]))
 	}
 	for _, i := range g.Members {
-		if !res.Valid[i] && math.Abs(res.Rewards[i]-want) > 1e-9*scale {
+		if !res.Evaluation.Valid[i] && math.Abs(res.Rewards[i]-want) > 1e-9*scale {
 			t.Fatalf("step %d group %q: invalid %d has reward %v, want the valid mean %v", step, g.Key, i, res.Rewards[i], want)
 		}
 	}

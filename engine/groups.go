@@ -51,7 +51,7 @@ func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
 	if set := res.scoreSet; set != nil {
 		mu, cache = &set.mu, &set.groups
 	}
-	return cached(mu, cache, scoreBatchKey{b.Step, res.Scope}, holds[GroupSummary](b), func() groupCache[GroupSummary] {
+	return cached(mu, cache, scoreBatchKey{b.Step, res.Ranking.Scope}, holds[GroupSummary](b), func() groupCache[GroupSummary] {
 		return groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
 	}).of
 }
@@ -78,7 +78,7 @@ func (res *Result) groupRewardRanges(b *Batch) []RewardRange {
 		for gi := lo; gi < hi; gi++ {
 			r := RewardRange{math.Inf(1), math.Inf(-1)}
 			for _, i := range groups[gi].Members {
-				if res.Valid[i] {
+				if res.Evaluation.Valid[i] {
 					r.Min, r.Max = min(r.Min, res.Rewards[i]), max(r.Max, res.Rewards[i])
 				}
 			}
@@ -120,7 +120,7 @@ func (res *Result) summarizeGroup(s *GroupSummary, g Group, scores []float64) []
 	}
 	scores = scores[:0]
 	for _, i := range g.Members {
-		if !res.Valid[i] {
+		if !res.Evaluation.Valid[i] {
 			continue
 		}
 		score := res.Scores[i]
@@ -129,7 +129,7 @@ func (res *Result) summarizeGroup(s *GroupSummary, g Group, scores []float64) []
 		}
 		scores = append(scores, score)
 		s.Score.Min, s.Score.Max = min(s.Score.Min, score), max(s.Score.Max, score)
-		if res.Ranks[i] == 0 {
+		if res.Ranking.Ranks[i] == 0 {
 			s.Frontier++
 		}
 	}

@@ -14,7 +14,7 @@ func TestGroupSummariesByHand(t *testing.T) {
 	// invalid; group b: 3, 3 (zero spread); group c: one valid.
 	ts := scored(map[string][]float64{"a": {1, 2, math.NaN(), 2, 5}, "b": {3, 3}, "c": {7}}, "a", "b", "c")
 	res := oneObjective(t, Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup}).Compute(ts, GRPO)
-	gs := res.GroupSummaries(&res.Batches[0])
+	gs := res.GroupSummaries(&res.Ranking.Batches[0])
 	if len(gs) != 3 {
 		t.Fatalf("%d groups, want 3", len(gs))
 	}
@@ -24,7 +24,7 @@ func TestGroupSummariesByHand(t *testing.T) {
 	}
 	assertFloats(t, "a's score mean, std, min, max", []float64{a.Score.Mean, a.Score.Std, a.Score.Min, a.Score.Max}, []float64{2.5, 1.5, 1, 5})
 	// GRPO unnormalised: s - mean, from 1 - 2.5 to 5 - 2.5.
-	ranges := res.GroupRewardRanges(&res.Batches[0])
+	ranges := res.GroupRewardRanges(&res.Ranking.Batches[0])
 	assertFloats(t, "a's reward spread", []float64{ranges[0].Min, ranges[0].Max}, []float64{-1.5, 2.5})
 	if b := gs[1]; !b.ZeroSpread || b.Score.Std != 0 || b.Frontier != 2 {
 		t.Errorf("group b (3, 3) is not zero-spread with two on the frontier: %+v", b)
@@ -50,8 +50,8 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 	}
 	for _, scope := range []Scope{ScopeGroup, ScopeBatch} {
 		res := oneObjective(t, Options{Method: Relative, Scope: scope}).Compute(ts, Relative)
-		for bi := range res.Batches {
-			b := &res.Batches[bi]
+		for bi := range res.Ranking.Batches {
+			b := &res.Ranking.Batches[bi]
 			gs, ranges := res.GroupSummaries(b), res.GroupRewardRanges(b)
 			if len(ranges) != len(gs) {
 				t.Fatalf("scope %s: %d reward ranges for %d groups", scope, len(ranges), len(gs))
@@ -64,10 +64,10 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 					if ts[i].Group != g.Key || ts[i].Batch != b.Step {
 						t.Fatalf("scope %s: %d is not of group %s of batch %d", scope, i, g.Key, b.Step)
 					}
-					if res.Valid[i] {
+					if res.Evaluation.Valid[i] {
 						scores = append(scores, res.Scores[i])
 						lo, hi = min(lo, res.Rewards[i]), max(hi, res.Rewards[i])
-						if res.Ranks[i] == 0 {
+						if res.Ranking.Ranks[i] == 0 {
 							frontier++
 						}
 					}
@@ -111,7 +111,7 @@ func BenchmarkGroupSummaries1M(b *testing.B) {
 		opts.Weights = []float64{1, 1, 1 + rand.Float64()}
 		res := ev.Compute(opts)
 		b.StartTimer()
-		res.GroupSummaries(&res.Batches[0])
+		res.GroupSummaries(&res.Ranking.Batches[0])
 	}
 }
 
@@ -120,14 +120,14 @@ func BenchmarkGroupRewardRanges1M(b *testing.B) {
 	ev := Evaluate(benchComputer(b, ts, GRPO).Scorer, ts)
 	opts := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
 	first := ev.Compute(opts)
-	first.GroupSummaries(&first.Batches[0])
+	first.GroupSummaries(&first.Ranking.Batches[0])
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
 		res := ev.Compute(opts)
 		b.StartTimer()
-		res.GroupRewardRanges(&res.Batches[0])
+		res.GroupRewardRanges(&res.Ranking.Batches[0])
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/expr-lang/expr/ast"
 	"github.com/hbollon/go-edlib"
 )
 
@@ -44,9 +43,9 @@ func (res *Result) InvalidBatch(b *Batch) InvalidBatch {
 	out := InvalidBatch{Step: b.Step, Trajectories: len(b.Members)}
 	var counts causeCounter
 	for _, i := range b.Members {
-		if !res.Valid[i] {
+		if !res.Evaluation.Valid[i] {
 			out.Invalid++
-			counts.add(res.Causes[i])
+			counts.add(res.Evaluation.Causes[i])
 		}
 	}
 	out.MainCause, out.MainCount = mainCause(counts.done())
@@ -58,11 +57,11 @@ func (res *Result) InvalidBatch(b *Batch) InvalidBatch {
 // input or a wrong objective rather than a few bad rollouts.
 func (res *Result) MostlyInvalidBatches() []InvalidBatch {
 	var out []InvalidBatch
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		invalid := 0
 		for _, i := range b.Members {
-			if !res.Valid[i] {
+			if !res.Evaluation.Valid[i] {
 				invalid++
 			}
 		}
@@ -80,11 +79,11 @@ func (res *Result) StepInvalid(step int64) (b InvalidBatch, ok bool) {
 	if res.Ranking == nil {
 		return b, false
 	}
-	k, ok := slices.BinarySearchFunc(res.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	k, ok := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
 	if !ok {
 		return b, false
 	}
-	return res.InvalidBatch(&res.Batches[k]), true
+	return res.InvalidBatch(&res.Ranking.Batches[k]), true
 }
 
 // causeCounter counts causes. Invalid trajectories come in runs of one
@@ -304,17 +303,17 @@ func orList(names []string) string {
 // trajectory and reads a field the records were not seen to have: a
 // misspelt name would otherwise be a silent 0 everywhere.
 func NoValid(res *Result, s Scorer, fields []string) error {
-	n := res.N()
+	n := res.Evaluation.N()
 	if n == 0 {
 		return nil
 	}
 	if err := absentFields(s, n, fields); err != nil {
 		return err
 	}
-	if slices.Contains(res.Valid, true) {
+	if slices.Contains(res.Evaluation.Valid, true) {
 		return nil
 	}
-	counts := res.InvalidCounts()
+	counts := res.Evaluation.InvalidCounts()
 	texts := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
 	})
@@ -483,48 +482,13 @@ func (s *SVRLScorer) expression(k int) *Expression {
 	return nil
 }
 
-// fieldsRead returns the fields e reads by name, sorted: the metadata keys
-// of metadata.KEY and metadata["KEY"], and the bare names (a field of the
-// trajectory or a metadata key). Names reached through $env or computed
-// keys are not known, and not listed.
+// fieldsRead returns the fields e reads by name, sorted
+// (sandbox.Program.FieldsRead).
 func (e *Expression) fieldsRead() []string {
 	if e.program == nil {
 		return []string{e.key} // metadata["KEY"] (inferredKey)
 	}
-	v := &fieldVisitor{names: map[string]bool{}, bound: map[string]bool{}}
-	node := e.program.Node()
-	ast.Walk(&node, v)
-	for name := range v.bound {
-		delete(v.names, name)
-	}
-	return slices.Sorted(maps.Keys(v.names))
-}
-
-// fieldVisitor collects the field names an expression reads, and the
-// names its let declarations bind (which are no fields).
-type fieldVisitor struct {
-	names, bound map[string]bool
-}
-
-func (v *fieldVisitor) Visit(node *ast.Node) {
-	switch n := (*node).(type) {
-	case *ast.MemberNode:
-		if id, ok := n.Node.(*ast.IdentifierNode); ok && id.Value == "metadata" && !n.Method {
-			if key, ok := n.Property.(*ast.StringNode); ok {
-				v.names[key.Value] = true
-			}
-		}
-	case *ast.IdentifierNode:
-		if n.Value != "metadata" && !strings.HasPrefix(n.Value, "$") {
-			v.names[n.Value] = true
-		}
-	case *ast.VariableDeclaratorNode:
-		v.bound[n.Name] = true
-	case *ast.CallNode: // a function called (repeat) is no field
-		if id, ok := n.Callee.(*ast.IdentifierNode); ok {
-			v.bound[id.Value] = true
-		}
-	}
+	return e.program.FieldsRead()
 }
 
 // FieldNames returns the names an objective can read on t: its top-level

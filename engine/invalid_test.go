@@ -132,7 +132,7 @@ func TestNoValid(t *testing.T) {
 		t.Errorf("no trajectories: %v", err)
 	}
 	// SVRL's task is an expression too.
-	svrl, err := NewSVRLScorer("metadata.acuracy", 0.1, 0.05)
+	svrl, err := newSVRLScorer("metadata.acuracy", 0.1, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func priorityKeys(objectives []Objective, opts Options) []priorityKey {
 		if k < 0 {
 			panic("engine: lexicographic priority " + name + " names no objective (CheckPriority)")
 		}
-		keys[j] = priorityKey{k: k, tol: opts.PriorityTolerance[name], sign: objectives[k].Orient(1)}
+		keys[j] = priorityKey{k: k, tol: opts.PriorityTolerance[name], sign: objectives[k].orient(1)}
 	}
 	return keys
 }
@@ -100,8 +100,8 @@ func (p priorityKey) value(x float64) float64 {
 // then each priority in turn, ties (equal values, or values in the same
 // bucket floor(x / t)) going to the next.
 func lexicographicCompare(res *Result, keys []priorityKey, a, b int) int {
-	if res.Violation != nil {
-		fa, fb := res.feasible[a], res.feasible[b]
+	if res.Evaluation.Violation != nil {
+		fa, fb := res.Evaluation.feasible[a], res.Evaluation.feasible[b]
 		switch {
 		case fa != fb:
 			if fa {
@@ -109,14 +109,14 @@ func lexicographicCompare(res *Result, keys []priorityKey, a, b int) int {
 			}
 			return -1
 		case !fa:
-			if c := cmp.Compare(res.Violation[b], res.Violation[a]); c != 0 {
+			if c := cmp.Compare(res.Evaluation.Violation[b], res.Evaluation.Violation[a]); c != 0 {
 				return c
 			}
 		}
 	}
-	m := res.M
+	m := res.Evaluation.M
 	for _, p := range keys {
-		if c := cmp.Compare(p.value(res.Values[a*m+p.k]), p.value(res.Values[b*m+p.k])); c != 0 {
+		if c := cmp.Compare(p.value(res.Evaluation.Values[a*m+p.k]), p.value(res.Evaluation.Values[b*m+p.k])); c != 0 {
 			return c
 		}
 	}

@@ -30,7 +30,7 @@ type LoggedComparison struct {
 // advantages. ok is false when the evaluation has none (no logged
 // advantage expression).
 func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
-	if res.Logged == nil {
+	if res.Evaluation.Logged == nil {
 		return c, false
 	}
 	return res.compareLogged(b, false), true
@@ -42,8 +42,8 @@ func (res *Result) compareLogged(b *Batch, validOnly bool) (c LoggedComparison) 
 	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
 	sum := 0.0
 	for _, i := range b.Members {
-		logged := res.Logged[i]
-		if math.IsNaN(logged) || math.IsInf(logged, 0) || (validOnly && !res.Valid[i]) {
+		logged := res.Evaluation.Logged[i]
+		if math.IsNaN(logged) || math.IsInf(logged, 0) || (validOnly && !res.Evaluation.Valid[i]) {
 			continue
 		}
 		d := math.Abs(res.Rewards[i] - logged)

@@ -16,10 +16,10 @@ import (
 // which a row differs.
 const LoggedReproduces = 1e-5
 
-// TrainerOptions returns opts as a trainer computes its advantages: a
+// trainerOptions returns opts as a trainer computes its advantages: a
 // method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
 // grpo, with opts' other settings.
-func TrainerOptions(opts Options) Options {
+func trainerOptions(opts Options) Options {
 	switch opts.Method {
 	case GRPO, GDPO, RLOO:
 	default:
@@ -117,11 +117,11 @@ func reproduces(c LoggedComparison) bool {
 	return c.Rows > 0 && c.MaxScaledDiff <= LoggedReproduces
 }
 
-// LoggedMatch compares the trainer-style rewards (TrainerOptions) with the
+// LoggedMatch compares the trainer-style rewards (trainerOptions) with the
 // advantages the trainer logged and, when they do not reproduce them,
 // finds the settings that do among the trainers' (trainerSettings).
 type LoggedMatch struct {
-	// Base is the settings checked: TrainerOptions of the options given.
+	// Base is the settings checked: trainerOptions of the options given.
 	Base LoggedFit
 	// Steps are the batches compared, ascending.
 	Steps []int64
@@ -136,7 +136,7 @@ type LoggedMatch struct {
 	fits  []*LoggedFit
 }
 
-// MatchLogged compares the rewards of TrainerOptions(opts) with the logged
+// MatchLogged compares the rewards of trainerOptions(opts) with the logged
 // advantages, over every batch and batch by batch; when they are not
 // within LoggedReproduces, it computes every combination of
 // trainerSettings on the evaluation (each distinct one once, over all the
@@ -147,7 +147,7 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 		return nil
 	}
 	m := &LoggedMatch{}
-	base := TrainerOptions(opts)
+	base := trainerOptions(opts)
 	var reuse *Result
 	fit := func(o Options, changes []string) *LoggedFit {
 		res := ev.Prepare(o, reuse)
@@ -155,7 +155,7 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 		f := &LoggedFit{Options: o, Changes: changes}
 		f.Overall, f.Batches = res.compareLoggedBatches()
 		if m.Steps == nil {
-			for _, b := range res.Batches {
+			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
 			}
 		}
@@ -248,10 +248,10 @@ func best(fits []*LoggedFit, of func(*LoggedFit) LoggedComparison) *LoggedFit {
 // setting changes.
 func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison) {
 	all := LoggedComparison{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
-	per := make([]LoggedComparison, len(res.Batches))
+	per := make([]LoggedComparison, len(res.Ranking.Batches))
 	sum := 0.0
-	for bi := range res.Batches {
-		c := res.compareLogged(&res.Batches[bi], true)
+	for bi := range res.Ranking.Batches {
+		c := res.compareLogged(&res.Ranking.Batches[bi], true)
 		per[bi] = c
 		if c.Rows == 0 {
 			continue

@@ -245,8 +245,8 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 			// --match-logged computes with it.
 			check := c.CheckTrainer(ev)
 			res := ev.Compute(check.Options)
-			for bi := range res.Batches {
-				if got, _ := res.CompareLogged(&res.Batches[bi]); got.Rows != len(ts)/2 || got.MaxAbsDiff > LoggedReproduces {
+			for bi := range res.Ranking.Batches {
+				if got, _ := res.CompareLogged(&res.Ranking.Batches[bi]); got.Rows != len(ts)/2 || got.MaxAbsDiff > LoggedReproduces {
 					t.Errorf("with the options applied (%+v), batch %d: %+v", check.Options, bi, got)
 				}
 			}

@@ -26,15 +26,15 @@ import (
 // with the factor that epsilon tells as a second candidate; a fit whose
 // std is under ten times epsilon (nearly unscaled) is none.
 func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
-	ev, m := res.Evaluation, res.M
+	ev, m := res.Evaluation, res.Evaluation.M
 	unscaled := !o.Normalize || o.Scale == ScaleNone
 	type unit struct{ members []int } // the rows one std divides
 	var rows []int                    // the valid rows with a logged advantage
 	var units []unit
 	unitOf := map[int]int{}
 	c := make([]float64, len(ev.Valid)*m) // centred oriented values
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		var batchUnit []int
 		for _, g := range b.Groups {
 			valid := validMembers(nil, g.Members, ev.Valid)
@@ -44,11 +44,11 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 			for k, obj := range ev.Objectives {
 				mean := 0.0
 				for _, i := range valid {
-					mean += obj.Orient(ev.Values[i*m+k])
+					mean += obj.orient(ev.Values[i*m+k])
 				}
 				mean /= float64(len(valid))
 				for _, i := range valid {
-					c[i*m+k] = obj.Orient(ev.Values[i*m+k]) - mean
+					c[i*m+k] = obj.orient(ev.Values[i*m+k]) - mean
 				}
 			}
 			if o.Scale != ScaleBatch || unscaled {
@@ -93,7 +93,7 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 			s := make([]float64, len(un.members))
 			for j, i := range un.members {
 				for k := range m {
-					s[j] += w[k] * ev.Objectives[k].Orient(ev.Values[i*m+k])
+					s[j] += w[k] * ev.Objectives[k].orient(ev.Values[i*m+k])
 				}
 			}
 			d[u] = o.std(s) + eps

@@ -85,7 +85,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 		for i := range ev.N() {
 			if ev.Valid[i] {
 				for k, o := range objectives {
-					terms[i*m+k] = o.Orient(ev.Values[i*m+k])
+					terms[i*m+k] = o.orient(ev.Values[i*m+k])
 				}
 			}
 		}
@@ -113,7 +113,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 				}
 				order = normalizeColumn(y, x, norm, order)
 				for j, i := range idx {
-					terms[i*m+k] = o.Orient(y[j])
+					terms[i*m+k] = o.orient(y[j])
 				}
 			}
 		}
@@ -150,7 +150,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 // which is o'_k without gates and normalisation.
 func (res *Result) term(i, k int) float64 {
 	if res.scoreSet != nil && res.scoreSet.terms != nil {
-		return res.scoreSet.terms[i*res.M+k]
+		return res.scoreSet.terms[i*res.Evaluation.M+k]
 	}
-	return res.Objectives[k].Orient(res.Values[i*res.M+k])
+	return res.Objectives[k].orient(res.Evaluation.Values[i*res.Evaluation.M+k])
 }

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/stats"
@@ -11,7 +10,7 @@ import (
 // Method names a reward method (docs/CONTRACT.md, Methods).
 type Method string
 
-// The reward methods, in the order the dashboard cycles through them.
+// The reward methods; methodSpecs (methods.go) says what each is.
 const (
 	Absolute       Method = "absolute"
 	Relative       Method = "relative"
@@ -21,18 +20,6 @@ const (
 	ParetoCrowding Method = "pareto-crowding"
 	GDPO           Method = "gdpo"
 )
-
-// Methods lists the methods that need no settings of their own: the
-// dashboard cycles through them.
-var Methods = []Method{Absolute, Relative, GRPO, RLOO, Pareto, ParetoCrowding, GDPO}
-
-// MethodsWithSettings lists the methods that need settings of their own
-// (lexicographic's priorities): the CLI and the config take them, the
-// dashboard does not cycle to them until it can edit those settings.
-var MethodsWithSettings = []Method{Lexicographic}
-
-// AllMethods returns Methods then MethodsWithSettings: every method.
-func AllMethods() []Method { return slices.Concat(Methods, MethodsWithSettings) }
 
 // Scope says what a comparison group is: trajectories sharing a group within
 // a batch (ScopeGroup), or the whole batch (ScopeBatch).

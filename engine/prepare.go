@@ -85,8 +85,8 @@ func (ev *Evaluation) prepare(ctx context.Context, opts Options, reuse *Result) 
 	} else {
 		res.Rewards = make([]float64, ev.N())
 	}
-	res.pending = &pending{once: make([]sync.Once, len(res.Batches))}
-	res.pending.left.Store(int64(len(res.Batches)))
+	res.pending = &pending{once: make([]sync.Once, len(res.Ranking.Batches))}
+	res.pending.left.Store(int64(len(res.Ranking.Batches)))
 	return res, nil
 }
 
@@ -100,7 +100,7 @@ func (res *Result) ComputeBatch(bi int) {
 	}
 	p.once[bi].Do(func() {
 		var rw rewarder
-		rw.batch(res, &res.Batches[bi])
+		rw.batch(res, &res.Ranking.Batches[bi])
 		p.left.Add(-1)
 	})
 }
@@ -123,11 +123,11 @@ func (res *Result) finishContext(ctx context.Context) error {
 	if res.Finished() {
 		return nil
 	}
-	nw := workers(len(res.Batches), 1)
-	if len(res.Batches) < 2 {
+	nw := workers(len(res.Ranking.Batches), 1)
+	if len(res.Ranking.Batches) < 2 {
 		nw = 1
 	}
-	parallelChunks(len(res.Batches), 1, nw, func(_, lo, hi int) {
+	parallelChunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
 			res.ComputeBatch(bi)
 		}
@@ -138,7 +138,7 @@ func (res *Result) finishContext(ctx context.Context) error {
 // batchIndex returns the index of b in res.Batches: b is an element of it,
 // or a batch of the same step.
 func (res *Result) batchIndex(b *Batch) int {
-	if bi, ok := slices.BinarySearchFunc(res.Batches, b.Step, func(x Batch, step int64) int {
+	if bi, ok := slices.BinarySearchFunc(res.Ranking.Batches, b.Step, func(x Batch, step int64) int {
 		switch {
 		case x.Step < step:
 			return -1
@@ -312,7 +312,7 @@ func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
 	if set == nil {
 		return res.scoreBatch(b, valid)
 	}
-	return cached(&set.mu, &set.batches, scoreBatchKey{b.Step, res.Scope}, func(c *scoreBatch) bool { return c.members == len(b.Members) },
+	return cached(&set.mu, &set.batches, scoreBatchKey{b.Step, res.Ranking.Scope}, func(c *scoreBatch) bool { return c.members == len(b.Members) },
 		func() *scoreBatch { return res.scoreBatch(b, valid) })
 }
 
@@ -321,15 +321,15 @@ func (res *Result) scoreBatch(b *Batch, valid []int) *scoreBatch {
 	c := &scoreBatch{members: len(b.Members)}
 	c.score = res.summarizeOf(res.Scores, valid)
 	for _, i := range valid {
-		c.fronts = max(c.fronts, res.Fronts[i])
-		if res.Ranks[i] == 0 {
+		c.fronts = max(c.fronts, res.Ranking.Fronts[i])
+		if res.Ranking.Ranks[i] == 0 {
 			c.frontierSize++
 		}
 	}
 	for _, g := range b.Groups {
 		lo, hi, seen := math.Inf(1), math.Inf(-1), false
 		for _, i := range g.Members {
-			if res.Valid[i] {
+			if res.Evaluation.Valid[i] {
 				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
 			}
 		}
@@ -394,10 +394,10 @@ type hvKey struct {
 // evaluation, scope, batch and reference point: it depends on neither the
 // method nor the weights.
 func (res *Result) cachedHypervolume(b *Batch, ref []float64) float64 {
-	if res.M < 2 || res.M > 3 {
+	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
 		return math.NaN()
 	}
-	key := hvKey{step: b.Step, members: len(b.Members), scope: res.Scope}
+	key := hvKey{step: b.Step, members: len(b.Members), scope: res.Ranking.Scope}
 	for k, v := range ref {
 		key.ref[k] = math.Float64bits(v)
 	}

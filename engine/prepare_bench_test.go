@@ -13,14 +13,14 @@ func BenchmarkSwitch1M(b *testing.B) {
 	ev := Evaluate(c.Scorer, ts)
 	opts := c.Options
 	shown, spare := ev.Compute(opts), (*Result)(nil)
-	shown.BatchStats(&shown.Batches[0])
+	shown.BatchStats(&shown.Ranking.Batches[0])
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
 		opts.Method = Methods[i%len(Methods)]
 		res := ev.Prepare(opts, spare)
-		res.BatchStats(&res.Batches[0])
+		res.BatchStats(&res.Ranking.Batches[0])
 		shown, spare = res, shown
 	}
 }

@@ -50,15 +50,15 @@ func TestPrepareBatchByBatch(t *testing.T) {
 					want := evA.Compute(opts)
 					got := evB.Prepare(opts, nil)
 					if got.Finished() {
-						t.Fatalf("trial %d %s: a prepared result of %d batches is finished", trial, method, len(got.Batches))
+						t.Fatalf("trial %d %s: a prepared result of %d batches is finished", trial, method, len(got.Ranking.Batches))
 					}
 					// One batch's statistics first, alone.
-					bi := rng.IntN(len(got.Batches))
-					if st, wantSt := got.BatchStats(&got.Batches[bi]), want.BatchStats(&want.Batches[bi]); st.Reward != wantSt.Reward && !(math.IsNaN(st.Reward.Mean) && math.IsNaN(wantSt.Reward.Mean)) {
+					bi := rng.IntN(len(got.Ranking.Batches))
+					if st, wantSt := got.BatchStats(&got.Ranking.Batches[bi]), want.BatchStats(&want.Ranking.Batches[bi]); st.Reward != wantSt.Reward && !(math.IsNaN(st.Reward.Mean) && math.IsNaN(wantSt.Reward.Mean)) {
 						t.Fatalf("trial %d %s: batch %d's reward summary %+v, want %+v", trial, method, bi, st.Reward, wantSt.Reward)
 					}
 					var wg sync.WaitGroup
-					for _, bi := range rng.Perm(len(got.Batches)) {
+					for _, bi := range rng.Perm(len(got.Ranking.Batches)) {
 						wg.Go(func() { got.ComputeBatch(bi) })
 						got.ComputeBatch(bi)
 					}
@@ -108,8 +108,8 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	first := ev.Compute(opts)
 	trends := first.Trends(nil)
 	hvs := len(ev.hypervolumes)
-	if hvs != len(first.Batches) {
-		t.Fatalf("%d hypervolumes kept for %d batches", hvs, len(first.Batches))
+	if hvs != len(first.Ranking.Batches) {
+		t.Fatalf("%d hypervolumes kept for %d batches", hvs, len(first.Ranking.Batches))
 	}
 	for _, method := range Methods {
 		opts.Method = method
@@ -191,7 +191,7 @@ func TestGroupSummariesShared(t *testing.T) {
 	ts := manyBatches(rng, 500, 5)
 	ev := Evaluate(c.Scorer, ts)
 	opts := c.Options
-	summaries := func(res *Result) []GroupSummary { return res.GroupSummaries(&res.Batches[2]) }
+	summaries := func(res *Result) []GroupSummary { return res.GroupSummaries(&res.Ranking.Batches[2]) }
 	first := summaries(ev.Compute(opts))
 	opts.Method = GRPO
 	if got := summaries(ev.Prepare(opts, nil)); unsafe.SliceData(got) != unsafe.SliceData(first) {

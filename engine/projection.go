@@ -19,12 +19,12 @@ type Projection struct {
 
 // Project returns batch bi's valid trajectories on objectives kx and ky.
 func (res *Result) Project(bi, kx, ky int) Projection {
-	members := res.Batches[bi].Members
-	idx := validMembers(nil, members, res.Valid)
+	members := res.Ranking.Batches[bi].Members
+	idx := validMembers(nil, members, res.Evaluation.Valid)
 	slices.SortFunc(idx, func(a, b int) int {
 		return cmp.Or(
-			cmp.Compare(res.Values[a*res.M+kx], res.Values[b*res.M+kx]),
-			cmp.Compare(res.Values[a*res.M+ky], res.Values[b*res.M+ky]),
+			cmp.Compare(res.Evaluation.Values[a*res.Evaluation.M+kx], res.Evaluation.Values[b*res.Evaluation.M+kx]),
+			cmp.Compare(res.Evaluation.Values[a*res.Evaluation.M+ky], res.Evaluation.Values[b*res.Evaluation.M+ky]),
 			cmp.Compare(a, b))
 	})
 	p := Projection{
@@ -34,7 +34,7 @@ func (res *Result) Project(bi, kx, ky int) Projection {
 		Hidden: len(members) - len(idx),
 	}
 	for j, i := range idx {
-		p.X[j], p.Y[j] = res.Values[i*res.M+kx], res.Values[i*res.M+ky]
+		p.X[j], p.Y[j] = res.Evaluation.Values[i*res.Evaluation.M+kx], res.Evaluation.Values[i*res.Evaluation.M+ky]
 	}
 	return p
 }

@@ -51,39 +51,39 @@ func TestComputeInvariants(t *testing.T) {
 func checkInvariants(t *testing.T, res *Result) {
 	t.Helper()
 	where := fmt.Sprintf("%s scope %s scale %s normalize %v", res.Options.Method, res.Options.Scope, res.Options.Scale, res.Options.Normalize)
-	if len(res.Rewards) != res.N() {
-		t.Fatalf("%s: %d rewards for %d trajectories", where, len(res.Rewards), res.N())
+	if len(res.Rewards) != res.Evaluation.N() {
+		t.Fatalf("%s: %d rewards for %d trajectories", where, len(res.Rewards), res.Evaluation.N())
 	}
 	for i, r := range res.Rewards {
 		if math.IsNaN(r) || math.IsInf(r, 0) {
 			t.Fatalf("%s: reward[%d] = %v", where, i, r)
 		}
 	}
-	for _, b := range res.Batches {
+	for _, b := range res.Ranking.Batches {
 		for _, g := range b.Groups {
 			var validSum float64
 			var nValid int
 			for _, i := range g.Members {
-				if res.Valid[i] {
+				if res.Evaluation.Valid[i] {
 					validSum += res.Rewards[i]
 					nValid++
 				}
 				for _, j := range g.Members {
-					if res.Valid[i] && res.Valid[j] && pareto.Dominates(oriented(res, i), oriented(res, j)) && res.Ranks[i] >= res.Ranks[j] {
-						t.Fatalf("%s: %d dominates %d but ranks %d >= %d", where, i, j, res.Ranks[i], res.Ranks[j])
+					if res.Evaluation.Valid[i] && res.Evaluation.Valid[j] && pareto.Dominates(oriented(res, i), oriented(res, j)) && res.Ranking.Ranks[i] >= res.Ranking.Ranks[j] {
+						t.Fatalf("%s: %d dominates %d but ranks %d >= %d", where, i, j, res.Ranking.Ranks[i], res.Ranking.Ranks[j])
 					}
 				}
 			}
 			for _, i := range g.Members {
-				if res.Valid[i] {
+				if res.Evaluation.Valid[i] {
 					continue
 				}
 				want := 0.0
 				if nValid > 0 {
 					want = validSum / float64(nValid)
 				}
-				if !near(res.Rewards[i], want) || res.Ranks[i] != -1 {
-					t.Fatalf("%s: invalid %d has reward %v rank %d, want %v and -1", where, i, res.Rewards[i], res.Ranks[i], want)
+				if !near(res.Rewards[i], want) || res.Ranking.Ranks[i] != -1 {
+					t.Fatalf("%s: invalid %d has reward %v rank %d, want %v and -1", where, i, res.Rewards[i], res.Ranking.Ranks[i], want)
 				}
 			}
 		}
@@ -91,9 +91,9 @@ func checkInvariants(t *testing.T, res *Result) {
 }
 
 func oriented(res *Result, i int) []float64 {
-	out := make([]float64, res.M)
+	out := make([]float64, res.Evaluation.M)
 	for k, o := range res.Objectives {
-		out[k] = o.Orient(res.Row(i)[k])
+		out[k] = o.orient(res.Evaluation.Row(i)[k])
 	}
 	return out
 }

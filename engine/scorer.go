@@ -14,9 +14,9 @@ type Objective struct {
 	Weight float64
 }
 
-// Orient returns x as a larger-is-better value: x for a maximised objective,
+// orient returns x as a larger-is-better value: x for a maximised objective,
 // -x for a minimised one.
-func (o Objective) Orient(x float64) float64 {
+func (o Objective) orient(x float64) float64 {
 	if o.Goal == Minimize {
 		return -x
 	}
@@ -61,7 +61,7 @@ func Score(objectives []Objective, weights, values []float64) float64 {
 		if weights != nil {
 			w = weights[k]
 		}
-		s += w * o.Orient(values[k])
+		s += w * o.orient(values[k])
 	}
 	return s
 }
@@ -76,7 +76,7 @@ type scoreWeights []float64
 func newScoreWeights(objectives []Objective) scoreWeights {
 	c := make(scoreWeights, len(objectives))
 	for k, o := range objectives {
-		c[k] = o.Orient(o.Weight)
+		c[k] = o.orient(o.Weight)
 	}
 	return c
 }
@@ -261,8 +261,8 @@ func (s *ParetoScorer) evaluate(t *Trajectory, dst []float64, absent []bool) err
 // SVRL's objective names.
 const (
 	SVRLTask             = "task"
-	SVRLVerificationCost = "verification_cost"
-	SVRLEfficiency       = "efficiency"
+	svrlVerificationCost = "verification_cost"
+	svrlEfficiency       = "efficiency"
 )
 
 // SVRLScorer scores self-verification under a budget: the task objective, the
@@ -274,8 +274,8 @@ type SVRLScorer struct {
 	task       *Expression
 }
 
-// NewSVRLScorer compiles the task expression.
-func NewSVRLScorer(task string, verificationWeight, efficiencyWeight float64) (*SVRLScorer, error) {
+// newSVRLScorer compiles the task expression.
+func newSVRLScorer(task string, verificationWeight, efficiencyWeight float64) (*SVRLScorer, error) {
 	e, err := CompileExpression(SVRLTask, task)
 	if err != nil {
 		return nil, err
@@ -284,8 +284,8 @@ func NewSVRLScorer(task string, verificationWeight, efficiencyWeight float64) (*
 		task: e,
 		objectives: []Objective{
 			{Name: SVRLTask, Goal: Maximize, Weight: 1},
-			{Name: SVRLVerificationCost, Goal: Minimize, Weight: verificationWeight},
-			{Name: SVRLEfficiency, Goal: Maximize, Weight: efficiencyWeight},
+			{Name: svrlVerificationCost, Goal: Minimize, Weight: verificationWeight},
+			{Name: svrlEfficiency, Goal: Maximize, Weight: efficiencyWeight},
 		},
 	}, nil
 }

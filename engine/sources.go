@@ -297,9 +297,9 @@ func sourceKey(src int32, g string) string {
 // weightOf returns the weight of objective k for trajectory i: its
 // source's, or the objective's.
 func (res *Result) weightOf(i, k int) float64 {
-	if res.sourceOf != nil {
-		if src := res.sourceOf[i]; src >= 0 {
-			return res.sourceWeights[src][k]
+	if res.Evaluation.sourceOf != nil {
+		if src := res.Evaluation.sourceOf[i]; src >= 0 {
+			return res.Evaluation.sourceWeights[src][k]
 		}
 		return 0
 	}
@@ -372,13 +372,13 @@ type SourceStats struct {
 // order of SourceNames (nil without sources). A trajectory whose source
 // could not be evaluated counts in none.
 func (res *Result) SourceStats(b *Batch) []SourceStats {
-	if res.sourceOf == nil {
+	if res.Evaluation.sourceOf == nil {
 		return nil
 	}
 	res.computeBatchOf(b)
-	members := make([][]int, len(res.SourceNames))
+	members := make([][]int, len(res.Evaluation.SourceNames))
 	for _, i := range b.Members {
-		if src := res.sourceOf[i]; src >= 0 {
+		if src := res.Evaluation.sourceOf[i]; src >= 0 {
 			members[src] = append(members[src], i)
 		}
 	}
@@ -387,15 +387,15 @@ func (res *Result) SourceStats(b *Batch) []SourceStats {
 		if len(idx) == 0 {
 			continue
 		}
-		valid := validMembers(nil, idx, res.Valid)
-		st := SourceStats{Source: res.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
-		for _, k := range res.SourceObjectives(src) {
+		valid := validMembers(nil, idx, res.Evaluation.Valid)
+		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
+		for _, k := range res.Evaluation.SourceObjectives(src) {
 			column := make([]float64, len(valid))
 			for j, i := range valid {
-				column[j] = res.Values[i*res.M+k]
+				column[j] = res.Evaluation.Values[i*res.Evaluation.M+k]
 			}
 			o := res.Objectives[k]
-			o.Weight = res.sourceWeights[src][k]
+			o.Weight = res.Evaluation.sourceWeights[src][k]
 			st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: stats.Summarize(column)})
 		}
 		st.Score = res.summarizeOf(res.Scores, valid)
@@ -418,9 +418,9 @@ func (ev *Evaluation) HasObjective(i, k int) bool {
 // bySource splits idx, trajectories of res, by source index (a
 // trajectory of unknown source, invalid, in none).
 func (res *Result) bySource(idx []int) [][]int {
-	out := make([][]int, len(res.SourceNames))
+	out := make([][]int, len(res.Evaluation.SourceNames))
 	for _, i := range idx {
-		if src := res.sourceOf[i]; src >= 0 {
+		if src := res.Evaluation.sourceOf[i]; src >= 0 {
 			out[src] = append(out[src], i)
 		}
 	}

@@ -95,9 +95,9 @@ func TestSourcesAgainstBruteForce(t *testing.T) {
 				relative(u, scores, nil)
 				stats.ZScores(u, u)
 				for j, i := range idx {
-					if res.Ranks[i] != ranks[j] || !near(res.Scores[i], scores[j]) || !near(res.Rewards[i], u[j]) || !(res.Crowding[i] == crowding[j] || near(res.Crowding[i], crowding[j])) {
+					if res.Ranking.Ranks[i] != ranks[j] || !near(res.Scores[i], scores[j]) || !near(res.Rewards[i], u[j]) || !(res.Ranking.Crowding[i] == crowding[j] || near(res.Ranking.Crowding[i], crowding[j])) {
 						t.Fatalf("seed %d scope %s trajectory %d (source %s): rank %d score %v reward %v crowding %v, want %d %v %v %v",
-							seed, scope, i, res.SourceOf(i), res.Ranks[i], res.Scores[i], res.Rewards[i], res.Crowding[i], ranks[j], scores[j], u[j], crowding[j])
+							seed, scope, i, res.Evaluation.SourceOf(i), res.Ranking.Ranks[i], res.Scores[i], res.Rewards[i], res.Ranking.Crowding[i], ranks[j], scores[j], u[j], crowding[j])
 					}
 				}
 			}
@@ -105,7 +105,7 @@ func TestSourcesAgainstBruteForce(t *testing.T) {
 			ev := Evaluate(c.Scorer, ts[:40])
 			next := ev.Append(c.Scorer, ts[40:]).Recompute(ev.Compute(opts))
 			assertFloats(t, "rewards after Append", next.Rewards, res.Rewards)
-			if !slices.Equal(next.Ranks, res.Ranks) {
+			if !slices.Equal(next.Ranking.Ranks, res.Ranking.Ranks) {
 				t.Fatal("ranks after Append differ")
 			}
 		}
@@ -119,8 +119,8 @@ func TestSourceStatsSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := c.Compute(ts, Absolute)
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		for _, ss := range res.SourceStats(b) {
 			var xs []float64
 			for _, tr := range ts {
@@ -167,8 +167,8 @@ func TestSourcesBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := c.Compute([]Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 1.0), traj(0, "g", "x", 1.0)}, Absolute)
-	if res.Valid[0] || !strings.Contains(res.Causes[0], "no [sources.NAME] section") || res.Valid[1] || !strings.Contains(res.Causes[1], "source_by src: missing") {
-		t.Fatalf("valid %v, causes %q", res.Valid, res.Causes)
+	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "no [sources.NAME] section") || res.Evaluation.Valid[1] || !strings.Contains(res.Evaluation.Causes[1], "source_by src: missing") {
+		t.Fatalf("valid %v, causes %q", res.Evaluation.Valid, res.Evaluation.Causes)
 	}
 	cfg := sourceConfig(Absolute, ScopeGroup)
 	cfg.Objectives = []ObjectiveConfig{{Name: "z", Expr: "z", Weight: &one}}
@@ -177,8 +177,8 @@ func TestSourcesBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = c.Compute([]Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 3.0)}, Absolute)
-	if !res.Valid[0] || res.Scores[0] != 3 {
-		t.Fatalf("a source of no section, with top-level objectives: valid %v, score %v, want true, 3", res.Valid[0], res.Scores[0])
+	if !res.Evaluation.Valid[0] || res.Scores[0] != 3 {
+		t.Fatalf("a source of no section, with top-level objectives: valid %v, score %v, want true, 3", res.Evaluation.Valid[0], res.Scores[0])
 	}
 }
 

@@ -14,15 +14,15 @@ func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
 	if len(valid) == 0 {
 		st.Feasible = math.NaN()
 	}
-	if c := len(res.Constraints); c > 0 {
+	if c := len(res.Evaluation.Constraints); c > 0 {
 		st.ConstraintFeasible = make([]float64, c)
 		feasible := 0
 		for _, i := range valid {
-			if res.feasible[i] {
+			if res.Evaluation.feasible[i] {
 				feasible++
 			}
 			for j := range c {
-				if res.ConstraintHolds[i*c+j] {
+				if res.Evaluation.ConstraintHolds[i*c+j] {
 					st.ConstraintFeasible[j]++
 				}
 			}
@@ -46,10 +46,10 @@ func (res *Result) Collapse(b *Batch) (share float64, groups int) {
 	res.computeBatchOf(b)
 	collapsed := 0
 	var idx []int
-	m := res.M
-	row := func(i int) []float64 { return res.Values[i*m : (i+1)*m] }
+	m := res.Evaluation.M
+	row := func(i int) []float64 { return res.Evaluation.Values[i*m : (i+1)*m] }
 	for _, g := range b.Groups {
-		idx = validMembers(idx, g.Members, res.Valid)
+		idx = validMembers(idx, g.Members, res.Evaluation.Valid)
 		distinct := false
 		for _, i := range idx[min(1, len(idx)):] {
 			if !slices.Equal(row(i), row(idx[0])) {

@@ -133,8 +133,8 @@ func TestConstrainedAgainstBruteForce(t *testing.T) {
 			for _, idx := range groupsOf(ts, scope) {
 				want := refConstrainedRanks(ts, idx)
 				for j, i := range idx {
-					if res.Ranks[i] != want[j] {
-						t.Fatalf("seed %d scope %s: trajectory %d rank %d, want %d", seed, scope, i, res.Ranks[i], want[j])
+					if res.Ranking.Ranks[i] != want[j] {
+						t.Fatalf("seed %d scope %s: trajectory %d rank %d, want %d", seed, scope, i, res.Ranking.Ranks[i], want[j])
 					}
 				}
 			}
@@ -142,8 +142,8 @@ func TestConstrainedAgainstBruteForce(t *testing.T) {
 				v, f := refViolation(&ts[i])
 				a, b := ts[i].Metadata["a"].(float64), ts[i].Metadata["b"].(float64)
 				score := 0.7*a - 0.3*b - 0.5*v
-				if res.Feasible(i) != f || res.ViolationOf(i) != v || !near(res.Scores[i], score) || !near(res.Rewards[i], score) {
-					t.Fatalf("seed %d: trajectory %d feasible %v violation %v score %v reward %v, want %v %v %v", seed, i, res.Feasible(i), res.ViolationOf(i), res.Scores[i], res.Rewards[i], f, v, score)
+				if res.Evaluation.Feasible(i) != f || res.Evaluation.ViolationOf(i) != v || !near(res.Scores[i], score) || !near(res.Rewards[i], score) {
+					t.Fatalf("seed %d: trajectory %d feasible %v violation %v score %v reward %v, want %v %v %v", seed, i, res.Evaluation.Feasible(i), res.Evaluation.ViolationOf(i), res.Scores[i], res.Rewards[i], f, v, score)
 				}
 			}
 		}
@@ -167,7 +167,7 @@ func TestConstrainedEqualsParetoWhenAllFeasible(t *testing.T) {
 	ts := structureData(7, 80)
 	plain := structureComputer(t, Config{}).NewEvaluatorFor(ts).Compute(DefaultOptions())
 	always := structureComputer(t, Config{Constraints: []string{"a >= 0", "b <= 3"}}).NewEvaluatorFor(ts).Compute(DefaultOptions())
-	if !slices.Equal(plain.Ranks, always.Ranks) || !slices.Equal(plain.Rewards, always.Rewards) {
+	if !slices.Equal(plain.Ranking.Ranks, always.Ranking.Ranks) || !slices.Equal(plain.Rewards, always.Rewards) {
 		t.Fatal("constraints every trajectory meets changed the pareto ranks or rewards")
 	}
 }
@@ -383,7 +383,7 @@ func TestGates(t *testing.T) {
 			t.Fatalf("trajectory %d: gated score %v, want %v", i, res.Scores[i], want)
 		}
 	}
-	if !slices.Equal(res.Ranks, plain.Compute(DefaultOptions()).Ranks) {
+	if !slices.Equal(res.Ranking.Ranks, plain.Compute(DefaultOptions()).Ranking.Ranks) {
 		t.Fatal("a gate changed the pareto ranks: they see the objectives as they are")
 	}
 }
@@ -404,7 +404,7 @@ func TestCollapseByHand(t *testing.T) {
 	}
 	res := c.Compute(ts, Absolute)
 	st := res.Stats()[0]
-	if share, groups := res.Collapse(&res.Batches[0]); share != 0.5 || groups != 2 {
+	if share, groups := res.Collapse(&res.Ranking.Batches[0]); share != 0.5 || groups != 2 {
 		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", share, groups)
 	}
 	if st.Feasible != 1 || st.ConstraintFeasible != nil {
@@ -455,8 +455,8 @@ func TestAllInfeasibleWarns(t *testing.T) {
 	for i, tr := range ts {
 		for j, other := range ts {
 			if tr.Batch == other.Batch && tr.Group == other.Group {
-				if (tr.Metadata["a"].(float64) > other.Metadata["a"].(float64)) != (res.Ranks[i] < res.Ranks[j]) {
-					t.Fatalf("trajectories %d and %d: ranks %d and %d do not follow the violation", i, j, res.Ranks[i], res.Ranks[j])
+				if (tr.Metadata["a"].(float64) > other.Metadata["a"].(float64)) != (res.Ranking.Ranks[i] < res.Ranking.Ranks[j]) {
+					t.Fatalf("trajectories %d and %d: ranks %d and %d do not follow the violation", i, j, res.Ranking.Ranks[i], res.Ranking.Ranks[j])
 				}
 			}
 		}
@@ -492,8 +492,8 @@ func TestStructureBadInput(t *testing.T) {
 	// trajectory invalid, saying why.
 	c := structureComputer(t, Config{Constraints: []string{"metadata.a"}})
 	res := c.Compute([]Trajectory{traj(0, "g", "a", 1.0, "b", 1.0)}, Pareto)
-	if res.Valid[0] || !strings.Contains(res.Causes[0], "constraint metadata.a: not a boolean") {
-		t.Fatalf("valid %v, cause %q", res.Valid[0], res.Causes[0])
+	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "constraint metadata.a: not a boolean") {
+		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
 	}
 }
 
@@ -524,8 +524,8 @@ func TestStructureAppendRecompute(t *testing.T) {
 		want := Evaluate(c.Scorer, ts).Compute(opts)
 		assertFloats(t, string(m)+" rewards", next.Rewards, want.Rewards)
 		assertFloats(t, string(m)+" scores", next.Scores, want.Scores)
-		assertFloats(t, string(m)+" violations", next.Violation, want.Violation)
-		if !slices.Equal(next.Ranks, want.Ranks) || !slices.Equal(next.GateShut, want.GateShut) {
+		assertFloats(t, string(m)+" violations", next.Evaluation.Violation, want.Evaluation.Violation)
+		if !slices.Equal(next.Ranking.Ranks, want.Ranking.Ranks) || !slices.Equal(next.Evaluation.GateShut, want.Evaluation.GateShut) {
 			t.Fatalf("%s: ranks or gates differ after Append", m)
 		}
 		kept := ev.Append(c.Scorer, ts[50:]).Filter(func(i int) bool { return i%2 == 0 })
@@ -542,7 +542,7 @@ func TestConstraintBudget(t *testing.T) {
 	// build a gigabyte is over budget, the trajectory invalid saying so.
 	c := structureComputer(t, Config{Constraints: []string{`len(repeat(repeat("x", 100000), 100000)) > 0`}})
 	res := c.Compute([]Trajectory{traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
-	if res.Valid[0] || !strings.Contains(res.Causes[0], "over the expression's budget") {
-		t.Fatalf("valid %v, cause %q", res.Valid[0], res.Causes[0])
+	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "over the expression's budget") {
+		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
 	}
 }

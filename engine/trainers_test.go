@@ -94,16 +94,16 @@ func TestNanSum(t *testing.T) {
 	// Valid scores 2, 1, 0: mean 1, sample std 1.
 	assertFloats(t, "scores", res.Scores[:3], []float64{2, 1, 0})
 	assertFloats(t, "rewards", res.Rewards, []float64{1 / (1 + 1e-4), 0, -1 / (1 + 1e-4), 0, 0})
-	if res.Valid[3] || res.Causes[3] != "all objectives: missing" {
-		t.Errorf("a row without any reward: valid %v, cause %q", res.Valid[3], res.Causes[3])
+	if res.Evaluation.Valid[3] || res.Evaluation.Causes[3] != "all objectives: missing" {
+		t.Errorf("a row without any reward: valid %v, cause %q", res.Evaluation.Valid[3], res.Evaluation.Causes[3])
 	}
-	if res.Valid[4] || !strings.Contains(res.Causes[4], "not a number") {
-		t.Errorf("a string reward: valid %v, cause %q", res.Valid[4], res.Causes[4])
+	if res.Evaluation.Valid[4] || !strings.Contains(res.Evaluation.Causes[4], "not a number") {
+		t.Errorf("a string reward: valid %v, cause %q", res.Evaluation.Valid[4], res.Evaluation.Causes[4])
 	}
 	// Without nansum, a missing reward makes the row invalid.
 	res = two(false).Compute(ts, GRPO)
-	if res.Valid[1] || res.Valid[2] {
-		t.Errorf("without nansum, missing rewards are valid: %v", res.Valid)
+	if res.Evaluation.Valid[1] || res.Evaluation.Valid[2] {
+		t.Errorf("without nansum, missing rewards are valid: %v", res.Evaluation.Valid)
 	}
 	if _, err := New(Config{Computer: "svrl", NanSum: ptr(true)}); err == nil {
 		t.Error("nansum with the svrl computer: no error")
@@ -182,7 +182,7 @@ func TestRecordFields(t *testing.T) {
 	}
 	_, err = NewRecordFields("input +", "", "")
 	var ce *CompileError
-	if !errors.As(err, &ce) || ce.Name != GroupBySetting || ce.Source != "input +" {
+	if !errors.As(err, &ce) || ce.Name != groupBySetting || ce.Source != "input +" {
 		t.Errorf("a bad expression: %v", err)
 	}
 }
@@ -202,21 +202,21 @@ func TestLoggedAdvantage(t *testing.T) {
 		traj(1, "g", "x", 1.0, "adv", 2e-4+1e-9), // reward 0, 2e-4 off
 	}
 	res := c.Compute(ts, GRPO)
-	if len(res.Logged) != 4 || res.Logged[0] != -a || !math.IsNaN(res.Logged[2]) {
-		t.Fatalf("Logged = %v", res.Logged)
+	if len(res.Evaluation.Logged) != 4 || res.Evaluation.Logged[0] != -a || !math.IsNaN(res.Evaluation.Logged[2]) {
+		t.Fatalf("Logged = %v", res.Evaluation.Logged)
 	}
-	got, ok := res.CompareLogged(&res.Batches[0])
+	got, ok := res.CompareLogged(&res.Ranking.Batches[0])
 	if !ok || got.Rows != 2 || got.Differing != 1 || !near(got.MaxAbsDiff, 0.5) || !near(got.MeanAbsDiff, 0.25) {
 		t.Errorf("batch 0: %+v, %v", got, ok)
 	}
-	got, _ = res.CompareLogged(&res.Batches[1])
+	got, _ = res.CompareLogged(&res.Ranking.Batches[1])
 	if got.Rows != 1 || got.Differing != 1 || !near(got.MaxAbsDiff, 2e-4+1e-9) {
 		t.Errorf("batch 1: %+v", got)
 	}
 	plain, _ := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}})
-	if res := plain.Compute(ts, GRPO); res.Logged != nil {
-		t.Errorf("without an expression, Logged = %v", res.Logged)
-	} else if _, ok := res.CompareLogged(&res.Batches[0]); ok {
+	if res := plain.Compute(ts, GRPO); res.Evaluation.Logged != nil {
+		t.Errorf("without an expression, Logged = %v", res.Evaluation.Logged)
+	} else if _, ok := res.CompareLogged(&res.Ranking.Batches[0]); ok {
 		t.Error("CompareLogged without logged advantages: ok")
 	}
 }

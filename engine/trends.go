@@ -56,11 +56,11 @@ func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, e
 	if err := res.finishContext(ctx); err != nil {
 		return nil, err
 	}
-	out := make([]Trend, len(res.Batches))
-	nw := workers(len(res.Batches), 1)
-	parallelChunks(len(res.Batches), 1, nw, func(_, lo, hi int) {
+	out := make([]Trend, len(res.Ranking.Batches))
+	nw := workers(len(res.Ranking.Batches), 1)
+	parallelChunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
-			out[bi] = res.trend(&res.Batches[bi], oriented)
+			out[bi] = res.trend(&res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -72,12 +72,12 @@ func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, e
 // orientRef returns the hypervolume reference ref oriented; it panics if
 // ref is not of one value per objective.
 func (res *Result) orientRef(ref []float64) []float64 {
-	if len(ref) != res.M {
+	if len(ref) != res.Evaluation.M {
 		panic("engine: the hypervolume reference needs one value per objective")
 	}
-	oriented := make([]float64, res.M)
+	oriented := make([]float64, res.Evaluation.M)
 	for k, o := range res.Objectives {
-		oriented[k] = o.Orient(ref[k])
+		oriented[k] = o.orient(ref[k])
 	}
 	return oriented
 }
@@ -119,21 +119,21 @@ func ValidateHVRef(objectives []Objective, ref []float64) error {
 // trajectories of the first batch that has any. It is NaN everywhere when
 // no trajectory is valid.
 func (res *Result) DefaultHVRef() []float64 {
-	ref := make([]float64, res.M)
+	ref := make([]float64, res.Evaluation.M)
 	for k := range ref {
 		ref[k] = math.NaN()
 	}
-	for bi := range res.Batches {
-		valid := res.validOf(&res.Batches[bi])
+	for bi := range res.Ranking.Batches {
+		valid := res.validOf(&res.Ranking.Batches[bi])
 		if len(valid) == 0 {
 			continue
 		}
 		for k, o := range res.Objectives {
 			worst := math.Inf(1)
 			for _, i := range valid {
-				worst = min(worst, o.Orient(res.Values[i*res.M+k]))
+				worst = min(worst, o.orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
 			}
-			ref[k] = o.Orient(worst) // orienting twice gives the raw value back
+			ref[k] = o.orient(worst) // orienting twice gives the raw value back
 		}
 		break
 	}
@@ -143,14 +143,14 @@ func (res *Result) DefaultHVRef() []float64 {
 // hypervolume returns the hypervolume of b's rank-0 points against the
 // oriented reference point ref.
 func (res *Result) hypervolume(b *Batch, ref []float64) float64 {
-	if res.M < 2 || res.M > 3 {
+	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
 		return math.NaN()
 	}
 	valid, frontier := 0, 0
 	for _, i := range b.Members {
-		if res.Valid[i] {
+		if res.Evaluation.Valid[i] {
 			valid++
-			if res.Ranks[i] == 0 {
+			if res.Ranking.Ranks[i] == 0 {
 				frontier++
 			}
 		}
@@ -158,15 +158,15 @@ func (res *Result) hypervolume(b *Batch, ref []float64) float64 {
 	if valid == 0 || !allFinite(ref) {
 		return math.NaN()
 	}
-	points := make([]float64, 0, frontier*res.M)
+	points := make([]float64, 0, frontier*res.Evaluation.M)
 	for _, i := range b.Members {
-		if res.Valid[i] && res.Ranks[i] == 0 {
+		if res.Evaluation.Valid[i] && res.Ranking.Ranks[i] == 0 {
 			for k, o := range res.Objectives {
-				points = append(points, o.Orient(res.Values[i*res.M+k]))
+				points = append(points, o.orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
 			}
 		}
 	}
-	if res.M == 2 {
+	if res.Evaluation.M == 2 {
 		return pareto.Hypervolume2D(points, [2]float64{ref[0], ref[1]})
 	}
 	return pareto.Hypervolume3D(points, [3]float64{ref[0], ref[1], ref[2]})
@@ -187,8 +187,8 @@ func allFinite(x []float64) bool {
 func (res *Result) meanStepCount(b *Batch) float64 {
 	sum, n := 0.0, 0
 	for _, i := range b.Members {
-		if res.Valid[i] {
-			sum += float64(res.stepCounts[i])
+		if res.Evaluation.Valid[i] {
+			sum += float64(res.Evaluation.stepCounts[i])
 			n++
 		}
 	}
@@ -205,7 +205,7 @@ func (res *Result) scoreGroupStd(b *Batch) float64 {
 	var idx []int
 	var x []float64
 	for _, g := range b.Groups {
-		idx = validMembers(idx, g.Members, res.Valid)
+		idx = validMembers(idx, g.Members, res.Evaluation.Valid)
 		if len(idx) == 0 {
 			continue
 		}
@@ -226,7 +226,7 @@ func (res *Result) scoreGroupStd(b *Batch) float64 {
 func (res *Result) fracAtMax(b *Batch) float64 {
 	hi, n := math.Inf(-1), 0
 	for _, i := range b.Members {
-		if res.Valid[i] {
+		if res.Evaluation.Valid[i] {
 			hi = max(hi, res.Scores[i])
 			n++
 		}
@@ -237,7 +237,7 @@ func (res *Result) fracAtMax(b *Batch) float64 {
 	tol := 1e-9 * max(1, math.Abs(hi))
 	at := 0
 	for _, i := range b.Members {
-		if res.Valid[i] && res.Scores[i] >= hi-tol {
+		if res.Evaluation.Valid[i] && res.Scores[i] >= hi-tol {
 			at++
 		}
 	}

@@ -50,7 +50,7 @@ func TestStep(t *testing.T) {
 		prevRewards, prevTrends := slices.Clone(res.Rewards), slices.Clone(trends)
 		next, nextTrends := Step(live, u, res, trends, nil)
 		want := engine.Evaluate(c.Scorer, held).Compute(c.Options)
-		if !reflect.DeepEqual(next.Rewards, want.Rewards) || !reflect.DeepEqual(next.Batches, want.Batches) {
+		if !reflect.DeepEqual(next.Rewards, want.Rewards) || !reflect.DeepEqual(next.Ranking.Batches, want.Ranking.Batches) {
 			t.Fatalf("update %d: the result differs from one computed from scratch", k)
 		}
 		if !reflect.DeepEqual(nextTrends, want.Trends(nil)) {

@@ -248,6 +248,51 @@ func meanOver(trends []engine.Trend, f func(*engine.Trend) float64) float64 {
 	return stats.Mean(x)
 }
 
+// checkSpec is a health check: its name, whether it compares with the
+// baseline (and so runs only on the batches after it), and its function,
+// which hands add each finding it makes on trend point t (one per
+// objective for a check per objective).
+type checkSpec struct {
+	check         Check
+	afterBaseline bool
+	run           func(h *healthRun, t *engine.Trend, add func(Finding, bool))
+}
+
+// checks are the health checks, in the order a batch's findings are
+// listed. A new check is a Check constant, its entry here with its
+// function, and its row in docs/CONTRACT.md's Health checks table.
+var checks = []checkSpec{
+	{CheckInvalidFraction, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.invalidFraction(t)) }},
+	{CheckConstraint, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+		for c := range t.ConstraintFeasible {
+			add(h.constraintViolation(t, c))
+		}
+	}},
+	{CheckZeroSpread, false, func(_ *healthRun, t *engine.Trend, add func(Finding, bool)) { add(zeroSpread(t)) }},
+	{CheckDominance, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
+	{CheckCeiling, false, func(_ *healthRun, t *engine.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
+	{CheckDeadSignal, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(deadSignal(t, h.cfg.DeadSignal)) }},
+	{CheckPhantomSignal, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+		add(phantomSignal(t, h.cfg.PhantomSignal))
+	}},
+	{CheckVarianceCollapse, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
+	{CheckLengthDrift, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.lengthDrift(t)) }},
+	{CheckCorrelationFlip, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+		for k := range h.baseCorr {
+			add(h.correlationFlip(t, k))
+		}
+	}},
+}
+
+// Checks lists every health check, in the order of the checks table.
+var Checks = func() []Check {
+	cs := make([]Check, len(checks))
+	for i := range checks {
+		cs[i] = checks[i].check
+	}
+	return cs
+}()
+
 // batch returns the findings of batch b, at the level each reached.
 func (h *healthRun) batch(b int) []Finding {
 	t := &h.trends[b]
@@ -258,20 +303,9 @@ func (h *healthRun) batch(b int) []Finding {
 			out = append(out, f)
 		}
 	}
-	add(h.invalidFraction(t))
-	for c := range t.ConstraintFeasible {
-		add(h.constraintViolation(t, c))
-	}
-	add(zeroSpread(t))
-	add(h.dominance(t))
-	add(ceiling(t))
-	add(deadSignal(t, h.cfg.DeadSignal))
-	add(phantomSignal(t, h.cfg.PhantomSignal))
-	if b >= h.base {
-		add(h.varianceCollapse(t))
-		add(h.lengthDrift(t))
-		for k := range h.baseCorr {
-			add(h.correlationFlip(t, k))
+	for i := range checks {
+		if b >= h.base || !checks[i].afterBaseline {
+			checks[i].run(h, t, add)
 		}
 	}
 	return out
@@ -324,7 +358,7 @@ const violationWarn, violationAlert = 0.2, 0.5
 
 func (h *healthRun) constraintViolation(t *engine.Trend, c int) (Finding, bool) {
 	v := 1 - t.ConstraintFeasible[c]
-	expr := h.res.Constraints[c].Expr
+	expr := h.res.Evaluation.Constraints[c].Expr
 	msg := fmt.Sprintf("%.0f%% of valid trajectories break %s", 100*v, expr)
 	return finding(CheckConstraint, expr, v, violationWarn, violationAlert, false, msg)
 }
@@ -344,11 +378,8 @@ func (h *healthRun) varianceCollapse(t *engine.Trend) (Finding, bool) {
 	return finding(CheckVarianceCollapse, "", v, collapseWarn, collapseAlert, true, msg)
 }
 
-// scoreMethods are the methods whose rewards follow the weighted score.
-var scoreMethods = []engine.Method{engine.Absolute, engine.Relative, engine.GRPO, engine.RLOO}
-
 func (h *healthRun) dominance(t *engine.Trend) (Finding, bool) {
-	if len(t.Objectives) < 2 || !slices.Contains(scoreMethods, h.res.Options.Method) {
+	if len(t.Objectives) < 2 || !h.res.Options.Method.RewardsScore() {
 		return Finding{}, false
 	}
 	total, top, k := 0.0, -1.0, 0

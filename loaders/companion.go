@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/internal/natural"
 )
 
 // A run's directory may hold, beside its rollouts, a file that is not a
@@ -77,7 +79,7 @@ func Companions(paths []string) []string {
 				names = append(names, e.Name())
 			}
 		}
-		slices.SortFunc(names, NaturalCompare)
+		slices.SortFunc(names, natural.Compare)
 		for _, name := range names {
 			out = append(out, filepath.Join(p, name))
 		}

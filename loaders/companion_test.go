@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/natural"
 )
 
 // TestCompanions checks that a directory's expansion leaves out
@@ -42,7 +44,7 @@ func TestCompanions(t *testing.T) {
 		names = append(names, filepath.Base(f))
 	}
 	want := []string{"eval_metadata.jsonl", "extra_metadata.jsonl", "notjson_metadata.jsonl", "r_rollouts_000000.jsonl", "r_rollouts_000001.jsonl", "Upper_METADATA.JSONL"}
-	slices.SortFunc(want, NaturalCompare)
+	slices.SortFunc(want, natural.Compare)
 	if !slices.Equal(names, want) {
 		t.Errorf("Expand: %q, want %q", names, want)
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/internal/natural"
 )
 
 // IsInputName reports whether a file called name is one a directory
@@ -22,8 +24,7 @@ func IsInputName(name string) bool {
 
 // Expand returns paths with each directory replaced by the input files it
 // holds (IsInputName, companions left out: Companions; not recursive) in
-// natural name order (NaturalCompare:
-// step_9 before step_10). Other paths, "-" and paths that do not exist
+// natural name order (natural.Compare: step_9 before step_10). Other paths, "-" and paths that do not exist
 // included, are kept as they are: opening them reports what is wrong. A
 // directory without an input file is an error naming it. Load expands its
 // paths, so that the i-th file of the result is file index i, the default
@@ -86,7 +87,7 @@ func listInputs(dir string) ([]string, error) {
 			names = append(names, e.Name())
 		}
 	}
-	slices.SortFunc(names, NaturalCompare)
+	slices.SortFunc(names, natural.Compare)
 	files := make([]string, len(names))
 	for i, name := range names {
 		files[i] = filepath.Join(dir, name)
@@ -94,51 +95,4 @@ func listInputs(dir string) ([]string, error) {
 	return files, nil
 }
 
-// NaturalCompare orders names as a person would: runs of digits compare as
-// numbers (step_9 before step_10), everything else byte by byte. Names
-// whose runs all compare equal ("step_01" and "step_1") are ordered by the
-// fewer leading zeros first, then byte by byte, so that the order is total.
-func NaturalCompare(a, b string) int {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if isDigit(a[i]) && isDigit(b[j]) {
-			ra, rb := digitRun(a[i:]), digitRun(b[j:])
-			if c := compareNumbers(ra, rb); c != 0 {
-				return c
-			}
-			i, j = i+len(ra), j+len(rb)
-			continue
-		}
-		if a[i] != b[j] {
-			return int(a[i]) - int(b[j])
-		}
-		i, j = i+1, j+1
-	}
-	if c := (len(a) - i) - (len(b) - j); c != 0 {
-		return c // the one that ended first, a prefix of the other
-	}
-	if c := len(a) - len(b); c != 0 {
-		return c // equal but for leading zeros: the shorter first
-	}
-	return strings.Compare(a, b)
-}
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// digitRun returns the run of ASCII digits s starts with.
-func digitRun(s string) string {
-	n := 0
-	for n < len(s) && isDigit(s[n]) {
-		n++
-	}
-	return s[:n]
-}
-
-// compareNumbers compares two runs of digits as numbers, of any length.
-func compareNumbers(a, b string) int {
-	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
-	if len(a) != len(b) {
-		return len(a) - len(b)
-	}
-	return strings.Compare(a, b)
-}

@@ -160,8 +160,8 @@ type Analysis struct {
 // and step.
 func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) Analysis {
 	hist := make([][]Point, len(keys.Names))
-	for bi := range res.Batches {
-		b := &res.Batches[bi]
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
 		for _, i := range b.Members {
 			x := task[i]
 			if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -178,7 +178,7 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 			if x >= threshold {
 				p.Passed++
 			}
-			if res.Valid[i] {
+			if res.Evaluation.Valid[i] {
 				p.Scored++
 				p.ScoreSum += res.Scores[i]
 			}

@@ -1,7 +1,10 @@
-// Package ui is rewardlens' terminal dashboard: a root model that routes
-// global keys and owns the Session, and one Component per tab. ui does no
-// maths of its own: every number comes from engine/, stats/ and health/,
-// and the charts' axes, densities and nearest points from internal/chart.
+// Package ui is rewardlens' terminal dashboard: the loading screen, then
+// the root model, which owns the Session, routes the global keys, lays the
+// screen out (header, tab bar, status line, help), draws the overlays and
+// runs the recomputes off the event loop. Each tab is a package of its own
+// under ui/pages, built from a common.Common; the root knows them only as
+// common.Tab and the optional interfaces of ui/common. The numbers shown
+// come from engine, stats and health.
 package ui
 
 import (
@@ -13,6 +16,15 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/header"
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
+	"github.com/rewardlens/rewardlens/ui/pages/compare"
+	"github.com/rewardlens/rewardlens/ui/pages/groups"
+	"github.com/rewardlens/rewardlens/ui/pages/objectives"
+	"github.com/rewardlens/rewardlens/ui/pages/pareto"
+	"github.com/rewardlens/rewardlens/ui/pages/rewards"
+	"github.com/rewardlens/rewardlens/ui/pages/steps"
+	"github.com/rewardlens/rewardlens/ui/pages/trajectories"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -42,8 +54,8 @@ type Model struct {
 	stale   []bool
 	tabBar  tabBar
 	active  int
-	header  header
-	status  statusLine
+	header  header.Header
+	status  statusline.Line
 	weights weightEditor
 	// overlay is the full help (?), drawn over the tab's body.
 	overlay helpOverlay
@@ -68,13 +80,6 @@ type Model struct {
 // tabSize is the cells given to a tab's body.
 type tabSize struct{ width, height int }
 
-// keyCapturer is a tab that is reading text (a filter being typed): while
-// CapturesKeys is true every key but ctrl+c goes to the tab, so that typing
-// "q" or "1" does not quit or switch tabs.
-type keyCapturer interface {
-	CapturesKeys() bool
-}
-
 // NewModel returns the dashboard on a ready session, in colour unless
 // noColor, with dark-background styles until the terminal says otherwise.
 func NewModel(session *session.Session, noColor bool) *Model {
@@ -85,13 +90,13 @@ func NewModel(session *session.Session, noColor bool) *Model {
 		help:    help.New(),
 		overlay: newHelpOverlay(),
 		tabs: []common.Tab{
-			newRewardsTab(c),
-			newGroupsTab(c),
-			newObjectivesTab(c),
-			newParetoTab(c),
-			newTrajectoriesTab(c),
-			newStepsTab(c),
-			newCompareTab(c),
+			rewards.New(c),
+			groups.New(c),
+			objectives.New(c),
+			pareto.New(c),
+			trajectories.New(c),
+			steps.New(c),
+			compare.New(c),
 		},
 	}
 	m.keys = newKeyMap(len(m.tabs))
@@ -116,10 +121,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resize(msg)
 	case tea.BackgroundColorMsg:
 		return m, m.restyle(msg.IsDark())
-	case compareMethodMsg:
-		return m, m.setCompareMethod(msg.method)
-	case showBatchMsg:
-		return m, m.moveBatch(msg.batch - m.common.Session.Batch)
+	case common.CompareMethodMsg:
+		return m, m.setCompareMethod(msg.Method)
+	case common.ShowBatchMsg:
+		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
 	case healthDoneMsg:
@@ -171,11 +176,11 @@ func (m *Model) render() string {
 	if c.Width < minWidth || c.Height < minHeight {
 		return tooSmallView(c.Styles, c.Width, c.Height)
 	}
-	head, goalsShown := m.header.view(c, c.Width, false)
+	head, goalsShown := m.header.View(c, c.Width, false)
 	bar := m.tabBar.view(c.Styles, m.active, c.Width)
 	if !goalsShown {
-		if bar, goalsShown = withGoals(c, bar, c.Width); !goalsShown {
-			if compact, ok := m.header.view(c, c.Width, true); ok {
+		if bar, goalsShown = header.WithGoals(c, bar, c.Width); !goalsShown {
+			if compact, ok := m.header.View(c, c.Width, true); ok {
 				head = compact
 			}
 		}
@@ -189,7 +194,7 @@ func (m *Model) render() string {
 	if m.overlay.open {
 		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
 	}
-	rows = append(rows, common.FitBox(body, w, h), m.status.view(c.Styles, c.Width), m.helpView())
+	rows = append(rows, common.FitBox(body, w, h), m.status.View(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
 }
 
@@ -260,7 +265,7 @@ func (m *Model) layout() {
 		m.tabs[m.active].SetSize(w, h)
 	}
 	if m.overlay.open {
-		m.overlay.resize(m.common.Styles, m.tabs[m.active], m.keys, w, h)
+		m.overlay.resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	}
 }
 
@@ -375,7 +380,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		m.overlay.update(msg)
 		return nil, true
 	}
-	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
+	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
 		}
@@ -418,7 +423,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		m.saveSettings()
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
-		m.overlay.show(m.common.Styles, m.tabs[m.active], m.keys, w, h)
+		m.overlay.show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	case key.Matches(msg, k.Find):
 		return m.find()
 	default:

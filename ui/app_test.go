@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -23,7 +24,7 @@ import (
 // without colour so that views are plain text.
 func newTestModel(tb testing.TB, width, height int) *Model {
 	tb.Helper()
-	m := NewModel(newSampleSession(tb), true)
+	m := NewModel(uitest.SampleSession(tb), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	m.Settle()
@@ -35,34 +36,9 @@ func newTestModel(tb testing.TB, width, height int) *Model {
 // recomputes each key starts (see settle).
 func press(m tea.Model, keys ...string) {
 	for _, k := range keys {
-		m.Update(keyPress(k))
+		m.Update(uitest.KeyPress(k))
 		settle(m)
 	}
-}
-
-// keyPress returns the message of a key named as tea.KeyPressMsg.String
-// names it.
-func keyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+s":
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	}
-	r := []rune(k)[0]
-	return tea.KeyPressMsg{Code: r, Text: k}
 }
 
 // screen returns what m shows, as plain text: the no-colour styles still
@@ -199,14 +175,16 @@ func TestToggles(t *testing.T) {
 
 func TestTabSelection(t *testing.T) {
 	m := newTestModel(t, 120, 40)
+	last := len(m.tabs) - 1
 	for _, tc := range []struct {
 		keys []string
 		want int
 	}{
 		{[]string{"5"}, 4},
 		{[]string{"tab"}, 5},
-		{[]string{"tab", "tab"}, 0},
-		{[]string{"shift+tab"}, 6},
+		{[]string{"shift+tab"}, 4},
+		{[]string{"1", "shift+tab"}, last}, // round to the last
+		{[]string{"tab"}, 0},               // and back to the first
 	} {
 		press(m, tc.keys...)
 		if m.active != tc.want {
@@ -224,7 +202,7 @@ func TestTabSelection(t *testing.T) {
 func TestQuit(t *testing.T) {
 	for _, k := range []string{"q", "ctrl+c"} {
 		m := newTestModel(t, 120, 40)
-		if _, cmd := m.Update(keyPress(k)); cmd == nil || cmd() != tea.Quit() {
+		if _, cmd := m.Update(uitest.KeyPress(k)); cmd == nil || cmd() != tea.Quit() {
 			t.Errorf("%s does not quit", k)
 		}
 	}
@@ -281,20 +259,20 @@ func TestTypingGoesToTheTab(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "5", "/")
 	for _, k := range []string{"q", "m", "1"} {
-		if _, cmd := m.Update(keyPress(k)); cmd != nil && cmd() == tea.Quit() {
+		if _, cmd := m.Update(uitest.KeyPress(k)); cmd != nil && cmd() == tea.Quit() {
 			t.Fatalf("%q quit while typing a filter", k)
 		}
 	}
 	if m.active != 4 || m.Session().Options.Method != engine.Pareto {
 		t.Errorf("typing q m 1 in the filter changed the tab (%d) or the method (%s)", m.active+1, m.Session().Options.Method)
 	}
-	if _, cmd := m.Update(keyPress("ctrl+c")); cmd == nil || cmd() != tea.Quit() {
+	if _, cmd := m.Update(uitest.KeyPress("ctrl+c")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("ctrl+c does not quit while typing a filter")
 	}
 }
 
 func TestLightBackground(t *testing.T) {
-	m := NewModel(newSampleSession(t), false)
+	m := NewModel(uitest.SampleSession(t), false)
 	styles := m.common.Styles
 	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
 	if m.common.Styles != styles {
@@ -312,7 +290,7 @@ func TestLightBackground(t *testing.T) {
 // neither objectives nor ranks).
 func TestLightBackgroundEveryTab(t *testing.T) {
 	open := func(light bool, tab string) *Model {
-		m := NewModel(newSampleSession(t), false)
+		m := NewModel(uitest.SampleSession(t), false)
 		m.Init()
 		if light {
 			m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})

@@ -62,7 +62,7 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 	if !s.HealthDone(msg.job) {
 		return nil
 	}
-	m.header.refresh(s)
+	m.header.Refresh(s)
 	return nil
 }
 

@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // headerLine returns the screen's first line.
@@ -23,7 +25,7 @@ func TestSwitchShowsTheBatchFirst(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "]", "]")
 	s := m.Session()
-	m.Update(keyPress("m"))
+	m.Update(uitest.KeyPress("m"))
 	m.Update(m.rc.next())
 	if h := headerLine(m); !strings.Contains(h, "method: pareto-crowding") || !strings.Contains(h, "health updating") {
 		t.Fatalf("after the recompute landed, the header is %q; want the new method and the health updating", h)
@@ -65,10 +67,10 @@ func TestSwitchShowsTheBatchFirst(t *testing.T) {
 // switch replaced: the badge keeps saying it is updating.
 func TestStaleHealthIsDropped(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	m.Update(keyPress("m"))
+	m.Update(uitest.KeyPress("m"))
 	m.Update(m.rc.next())
 	old := m.Session().HealthJob()
-	m.Update(keyPress("m"))
+	m.Update(uitest.KeyPress("m"))
 	m.Update(m.rc.next())
 	old.Run()
 	m.Update(healthDoneMsg{old})
@@ -84,7 +86,7 @@ func TestStaleHealthIsDropped(t *testing.T) {
 // being computed: it takes the job's trends rather than computing its own.
 func TestStepsTabWaitsForTheJob(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	m.Update(keyPress("m"))
+	m.Update(uitest.KeyPress("m"))
 	m.Update(m.rc.next())
 	j := m.Session().HealthJob()
 	press(m, "6") // Steps
@@ -96,17 +98,40 @@ func TestStepsTabWaitsForTheJob(t *testing.T) {
 	}
 }
 
+// spyTab counts what the root asks of the tab it wraps.
+type spyTab struct {
+	common.Tab
+	sized, changed int
+}
+
+func (t *spyTab) SetSize(width, height int) {
+	t.sized++
+	t.Tab.SetSize(width, height)
+}
+
+func (t *spyTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if _, ok := msg.(common.SessionChangedMsg); ok {
+		t.changed++
+	}
+	_, cmd := t.Tab.Update(msg)
+	return t, cmd
+}
+
 // TestHiddenTabsAreBuiltWhenShown checks that the Trajectories tab, whose
 // rows are sorted when built, is not built at start but when shown.
 func TestHiddenTabsAreBuiltWhenShown(t *testing.T) {
-	m := newTestModel(t, 120, 40)
-	tab := m.tabs[4].(*trajectoriesTab)
-	if tab.list.rows != nil || tab.width != 0 {
-		t.Fatalf("the Trajectories tab was built at start: %d rows, width %d", len(tab.list.rows), tab.width)
+	m := NewModel(uitest.SampleSession(t), true)
+	spy := &spyTab{Tab: m.tabs[4]}
+	m.tabs[4] = spy
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Settle()
+	if spy.sized != 0 || spy.changed != 0 {
+		t.Fatalf("the Trajectories tab was built at start: sized %d times, told of the session %d times", spy.sized, spy.changed)
 	}
 	press(m, "5")
-	if len(tab.list.rows) == 0 || tab.width != 120 {
-		t.Fatalf("the Trajectories tab shown has %d rows, width %d", len(tab.list.rows), tab.width)
+	if spy.sized != 1 || spy.changed != 1 {
+		t.Fatalf("the Trajectories tab shown was sized %d times, told of the session %d times", spy.sized, spy.changed)
 	}
 	if v := screen(m); !strings.Contains(v, "[5 Trajectories]") || !strings.Contains(v, "reward") {
 		t.Errorf("the Trajectories tab is not drawn:\n%s", v)
@@ -141,7 +166,7 @@ func TestSwitchesReuseArrays(t *testing.T) {
 // switches to warm up, and returns the bytes allocated per switch and the
 // number of rewards arrays the results used.
 func switchAllocs(t *testing.T, n int) (perSwitch uint64, arrays int) {
-	m := NewModel(newSyntheticSession(t, n), true)
+	m := NewModel(uitest.SyntheticSession(t, n), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
 	m.Settle()

@@ -9,12 +9,13 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestEndToEnd drives the dashboard as a program, through its input: it
 // walks the six tabs, switches the method, edits a weight and quits.
 func TestEndToEnd(t *testing.T) {
-	tm := teatest.NewTestModel(t, NewModel(newSampleSession(t), true), teatest.WithInitialTermSize(120, 40))
+	tm := teatest.NewTestModel(t, NewModel(uitest.SampleSession(t), true), teatest.WithInitialTermSize(120, 40))
 	waitFor := func(what string) {
 		t.Helper()
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(what)) },
@@ -22,18 +23,18 @@ func TestEndToEnd(t *testing.T) {
 	}
 	waitFor("frac_zero_std_groups")
 	for _, k := range []string{"1", "2", "3", "4", "5", "6", "7"} {
-		tm.Send(keyPress(k))
+		tm.Send(uitest.KeyPress(k))
 	}
 	// From pareto, M goes back through rloo and grpo to relative.
 	for range 3 {
-		tm.Send(keyPress("M"))
+		tm.Send(uitest.KeyPress("M"))
 	}
 	// The renderer redraws only the cells that changed: "relative"
 	// replaces "grpo" whole, while "0.30" becomes "0.35" by one digit, so
 	// only the method can be waited for on the screen.
 	waitFor("relative")
 	for _, k := range []string{"w", "down", "+", "esc", "q"} {
-		tm.Send(keyPress(k))
+		tm.Send(uitest.KeyPress(k))
 	}
 
 	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)

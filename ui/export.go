@@ -91,7 +91,7 @@ func settingsConfig(s *session.Session) engine.Config {
 	opts := s.Options
 	normalize := opts.Normalize
 	cfg.Method, cfg.Scope, cfg.Scale, cfg.Normalize = string(opts.Method), string(opts.Scope), string(opts.Scale), &normalize
-	cfg.Computer = string(computerOf(s.Computer))
+	cfg.Computer = string(session.ComputerOf(s.Computer))
 	cfg.Minimize, cfg.Weights = nil, nil
 	w := slices.Clone(s.Weights())
 	if cfg.Computer == string(engine.ComputerSVRL) {
@@ -111,7 +111,7 @@ func settingsConfig(s *session.Session) engine.Config {
 // The root's export commands: each says in the status line what it wrote.
 
 // exportRewards writes the current batch's rewards (e).
-func (m *Model) exportRewards() { m.status.setNotice(writeBatchRewards(m.common.Session)) }
+func (m *Model) exportRewards() { m.status.SetNotice(writeBatchRewards(m.common.Session)) }
 
 // saveSettings saves the current settings (ctrl+s).
-func (m *Model) saveSettings() { m.status.setNotice(m.settings.save(m.common.Session)) }
+func (m *Model) saveSettings() { m.status.SetNotice(m.settings.save(m.common.Session)) }

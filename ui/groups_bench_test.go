@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // median returns the median of times in ms.
@@ -32,7 +33,7 @@ func reportMedian(b *testing.B, times []time.Duration) {
 // on the event loop the tab's rebuild and the next frame ("ms-loop"), and
 // both ("ms/median").
 func BenchmarkGroupsRecomputeView1M(b *testing.B) {
-	m := NewModel(newSyntheticSession(b, 1_000_000), true)
+	m := NewModel(uitest.SyntheticSession(b, 1_000_000), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	press(m, "2")
@@ -50,7 +51,7 @@ func benchmarkSwitchToScreen(b *testing.B, m *Model) {
 	b.ResetTimer()
 	for b.Loop() {
 		start := time.Now()
-		m.Update(keyPress("m"))
+		m.Update(uitest.KeyPress("m"))
 		msg := m.rc.next()
 		computed := time.Now()
 		m.Update(msg)
@@ -69,7 +70,7 @@ func benchmarkSwitchToScreen(b *testing.B, m *Model) {
 // summaries, which the recompute computes off the event loop, are not
 // timed.
 func BenchmarkGroupsRefreshView1M(b *testing.B) {
-	s := newSyntheticSession(b, 1_000_000)
+	s := uitest.SyntheticSession(b, 1_000_000)
 	m := NewModel(s, true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
@@ -80,7 +81,7 @@ func BenchmarkGroupsRefreshView1M(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		s.Recompute()
-		prepareGroups(s.Result, s.Batch) // as a recompute does, off the event loop
+		m.tabs[m.active].(common.Preparer).Prepare(s.Result, s.Batch) // as a recompute does, off the event loop
 		m.frameValid = false
 		b.StartTimer()
 		start := time.Now()

@@ -1,16 +1,15 @@
 package ui
 
 import (
-	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestHeaderAtThreeWidths checks the header (and the tab bar, where the
@@ -66,30 +65,13 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 	}
 }
 
-func TestShortenMiddle(t *testing.T) {
-	for _, tc := range []struct {
-		s     string
-		width int
-		want  string
-	}{
-		{"sample", 10, "sample"},
-		{"abcdefghij", 5, "ab…ij"},
-		{"abcdefghij", 6, "ab…hij"},
-		{"軌跡軌跡軌跡", 5, "軌…跡"},
-	} {
-		if got := shortenMiddle(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
-			t.Errorf("shortenMiddle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
-		}
-	}
-}
-
 // TestFindFromAnyTab presses / on the Rewards tab: the Trajectories tab
 // comes up with its filter ready; the id typed and enter twice open it. An
 // id of another batch brings that batch on screen.
 func TestFindFromAnyTab(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "/")
-	if m.active != 4 || !m.tabs[4].(keyCapturer).CapturesKeys() {
+	if m.active != 4 || !m.tabs[4].(common.KeyCapturer).CapturesKeys() {
 		t.Fatalf("/ on Rewards did not bring the Trajectories filter up: tab %d", m.active+1)
 	}
 	press(m, strings.Split("s00-p07-c3", "")...)
@@ -100,11 +82,11 @@ func TestFindFromAnyTab(t *testing.T) {
 	// An id of another batch: enter shows the batch that has it.
 	press(m, "esc", "1", "/")
 	press(m, strings.Split("s03-p04-c2", "")...)
-	_, cmd := m.Update(keyPress("enter"))
+	_, cmd := m.Update(uitest.KeyPress("enter"))
 	if cmd == nil {
 		t.Fatal("enter on an id of another batch asks for nothing")
 	}
-	if msg, ok := cmd().(showBatchMsg); !ok || msg.batch != 3 {
+	if msg, ok := cmd().(common.ShowBatchMsg); !ok || msg.Batch != 3 {
 		t.Fatalf("enter on an id of batch 4 asks for %#v", msg)
 	} else {
 		m.Update(msg)
@@ -115,7 +97,7 @@ func TestFindFromAnyTab(t *testing.T) {
 	}
 	// On Groups, / is the groups' own filter.
 	press(m, "esc", "2", "/")
-	if m.active != 1 || !m.tabs[1].(keyCapturer).CapturesKeys() {
+	if m.active != 1 || !m.tabs[1].(common.KeyCapturer).CapturesKeys() {
 		t.Errorf("/ on Groups did not start its own filter: tab %d", m.active+1)
 	}
 }
@@ -132,22 +114,5 @@ func TestTabBarCompactAt80(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
 	if m.active != 3 {
 		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
-	}
-}
-
-// TestNameWidthsSkipWhatCannotFit: the goals' widths are tried from the
-// longest name down to "a…", and not at all when not even "a… ↑" a goal
-// fits: a thousand objectives cost no sweep on every frame.
-func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
-	objs := []engine.Objective{{Name: "accuracy"}, {Name: "len"}}
-	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
-		t.Errorf("nameWidths = %v, want 8 down to 2", got)
-	}
-	many := make([]engine.Objective, 1000)
-	for k := range many {
-		many[k].Name = fmt.Sprintf("objective_%d", k)
-	}
-	if got := nameWidths(many, 200); got != nil {
-		t.Errorf("nameWidths of 1000 objectives in 200 cells = %v, want none", got)
 	}
 }

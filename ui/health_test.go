@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 func TestHealthBadge(t *testing.T) {
@@ -28,7 +29,7 @@ func TestHealthBadge(t *testing.T) {
 			{Check: health.CheckCorrelationFlip, Objective: "b", Level: health.Warn},
 		}, "✖ 1 ALERT ⚠ 2 WARN"},
 	} {
-		if got := ansi.Strip(healthBadge(st, c.findings)); got != c.want {
+		if got := ansi.Strip(common.HealthBadge(st, c.findings)); got != c.want {
 			t.Errorf("badge %q, want %q", got, c.want)
 		}
 	}
@@ -46,7 +47,7 @@ func TestHeaderShowsHealth(t *testing.T) {
 }
 
 func TestHealthFollowsTheSettings(t *testing.T) {
-	s := newSampleSession(t)
+	s := uitest.SampleSession(t)
 	before := s.Findings()
 	if err := s.SetHealth(health.Config{Baseline: 30}, nil); err != nil {
 		t.Fatal(err)

@@ -14,19 +14,6 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// methodFormulas are the methods' rewards on one line each, as README.md's
-// Methods table states them; s is the weighted score of a trajectory and
-// the mean and std are its comparison group's.
-var methodFormulas = map[engine.Method]string{
-	engine.Absolute:       "s; normalised z(s)",
-	engine.Relative:       "u = (rank(s) - 1) / (n - 1), 0.5 when n = 1; normalised z(u)",
-	engine.GRPO:           "A = (s - mean(s)) / (std1(s) + 1e-4), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)",
-	engine.RLOO:           "n / (n - 1) (s - mean(s)): s minus the mean of the others; 0 when n = 1",
-	engine.Pareto:         "u = 1 - rank / (R - 1), R fronts in the group (1 when R = 1); normalised z(u)",
-	engine.ParetoCrowding: "relative's u on the order (rank ascending, crowding descending); normalised z(u)",
-	engine.GDPO:           "g_k = (o'_k - mean) / (std1 + 1e-4) per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + 1e-4) over the batch",
-}
-
 // helpOverlay is the full help that ? opens over the tab: the active tab's
 // keys, the global ones and each method's formula, scrollable; ? or esc
 // closes it.
@@ -52,12 +39,12 @@ func newHelpOverlay() helpOverlay {
 	}
 }
 
-// show opens the overlay on the keys of tab and global, in width x height
-// cells.
-func (h *helpOverlay) show(st *common.Styles, tab common.Tab, global fullHelper, width, height int) {
+// show opens the overlay on the keys of tab and global and the methods'
+// formulas under opts (their epsilon), in width x height cells.
+func (h *helpOverlay) show(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width, height int) {
 	h.open = true
 	h.setSize(width, height)
-	h.viewport.SetContent(helpText(st, tab, global, max(width-4, 1)))
+	h.viewport.SetContent(helpText(st, opts, tab, global, max(width-4, 1)))
 	h.viewport.GotoTop()
 }
 
@@ -118,8 +105,9 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
-// helpText lists the tab's keys, the global keys and the methods.
-func helpText(st *common.Styles, tab common.Tab, global fullHelper, width int) string {
+// helpText lists the tab's keys, the global keys and the methods, each
+// with its formula under opts (engine.MethodSpec.Formula).
+func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {
 		if sb.Len() > 0 {
@@ -157,15 +145,15 @@ func helpText(st *common.Styles, tab common.Tab, global fullHelper, width int) s
 		nameWidth = max(nameWidth, len(m))
 	}
 	for _, m := range engine.Methods {
-		sb.WriteString(hangingLine(st, string(m), nameWidth, methodFormulas[m], width))
+		sb.WriteString(hangingLine(st, string(m), nameWidth, engine.Spec(m).Formula(opts), width))
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }
 
 // resize lays the open overlay out again for width x height, keeping its
 // scroll position.
-func (h *helpOverlay) resize(st *common.Styles, tab common.Tab, global fullHelper, width, height int) {
+func (h *helpOverlay) resize(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width, height int) {
 	offset := h.viewport.YOffset()
-	h.show(st, tab, global, width, height)
+	h.show(st, opts, tab, global, width, height)
 	h.viewport.SetYOffset(offset)
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestHelpOverlayScrollsAndCloses opens the help at 80x24, where it does
@@ -69,7 +70,7 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 		}
 	}
 	for _, method := range engine.Methods {
-		formula := methodFormulas[method]
+		formula := engine.Spec(method).Formula(m.Session().Result.Options)
 		if formula == "" {
 			t.Errorf("method %s has no formula", method)
 			continue
@@ -82,5 +83,27 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 3, Y: 1, Button: tea.MouseLeft})
 	if m.overlay.open || m.active != 0 {
 		t.Errorf("a click on 1 Rewards left the help open (%v) or selected tab %d", m.overlay.open, m.active+1)
+	}
+}
+
+// TestHelpOverlayUsesTheEpsilon: the grpo and gdpo formulas add the
+// session's epsilon (--epsilon), not the default.
+func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
+	s := uitest.SampleSession(t)
+	s.Options.Epsilon = 1e-6
+	s.Recompute()
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m.Settle()
+	press(m, "?")
+	v := screen(m)
+	for _, want := range []string{"(std1(s) + 1e-6)", "(std1 + 1e-6) per objective", "(std1(R) + 1e-6)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the help does not give %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "1e-4") {
+		t.Errorf("the help gives the default epsilon 1e-4 under --epsilon 1e-6:\n%s", v)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -103,7 +104,7 @@ func TestHostileDataNeverReachesTheTerminal(t *testing.T) {
 		for tab := range m.tabs {
 			press(m, fmt.Sprint(tab+1))
 			checkNoControls(t, fmt.Sprintf("%s, tab %d", where, tab+1), m.View().Content)
-			for _, k := range []tea.KeyPressMsg{{Code: tea.KeyRight}, keyPress("down"), keyPress("]"), keyPress("x"), keyPress("y")} {
+			for _, k := range []tea.KeyPressMsg{{Code: tea.KeyRight}, uitest.KeyPress("down"), uitest.KeyPress("]"), uitest.KeyPress("x"), uitest.KeyPress("y")} {
 				m.Update(k)
 				checkNoControls(t, fmt.Sprintf("%s, tab %d after %s", where, tab+1, k), m.View().Content)
 			}

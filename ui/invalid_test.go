@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -30,26 +30,10 @@ func invalidRun(invalid ...int) string {
 	return b.String()
 }
 
-// textSession opens a session on text, JSONL records, with objectives a
-// and b (metadata.a, metadata.b) and method grpo.
-func textSession(t testing.TB, text string) *session.Session {
-	t.Helper()
-	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
-	s, err := session.Open("run.jsonl", cfg, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // invalidModel opens the dashboard on text with objectives a and b.
 func invalidModel(t *testing.T, text string, width, height int) *Model {
 	t.Helper()
-	m := NewModel(textSession(t, text), true)
+	m := NewModel(uitest.TextSession(t, text), true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	m.Settle() // the health, computed in the background

@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"charm.land/bubbles/v2/key"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // keyMap is the global keymap: the keys the root model handles before any
@@ -90,18 +92,18 @@ func (km *keyMap) setBatches(n int) {
 // enabled only while editing weights, when they matter most.
 func (km keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
-		pairHelp(km.PrevObjective, "↑/↓", "objective"),
-		pairHelp(km.IncreaseWeight, "+/-", "±0.05"),
+		common.PairHelp(km.PrevObjective, "↑/↓", "objective"),
+		common.PairHelp(km.IncreaseWeight, "+/-", "±0.05"),
 		km.DoneWeights,
 		km.Tab,
-		pairHelp(km.NextMethod, "m/M", "method"),
+		common.PairHelp(km.NextMethod, "m/M", "method"),
 		km.Scope,
 		km.Normalize,
-		pairHelp(km.NextBatch, "[/]", "batch"),
-		pairHelp(km.Follow, "F", "follow"),
+		common.PairHelp(km.NextBatch, "[/]", "batch"),
+		common.PairHelp(km.Follow, "F", "follow"),
 		km.EditWeights,
-		pairHelp(km.Export, "e", "export"),
-		pairHelp(km.Save, "ctrl+s", "save"),
+		common.PairHelp(km.Export, "e", "export"),
+		common.PairHelp(km.Save, "ctrl+s", "save"),
 		km.Help,
 		km.Quit,
 	}
@@ -112,7 +114,7 @@ func (km keyMap) ShortHelp() []key.Binding {
 // objective" alone would read as what ↑ does everywhere.
 func (km keyMap) FullHelp() [][]key.Binding {
 	when := func(b key.Binding, mode string) key.Binding {
-		return pairHelp(b, b.Help().Key, b.Help().Desc+" ("+mode+")")
+		return common.PairHelp(b, b.Help().Key, b.Help().Desc+" ("+mode+")")
 	}
 	weights := func(b key.Binding) key.Binding { return when(b, "editing weights") }
 	return [][]key.Binding{
@@ -122,11 +124,4 @@ func (km keyMap) FullHelp() [][]key.Binding {
 		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.DoneWeights)},
 		{km.Help, km.Quit},
 	}
-}
-
-// pairHelp returns b (enabled as it is) under the help of a pair of keys,
-// or under a shorter help.
-func pairHelp(b key.Binding, keys, desc string) key.Binding {
-	b.SetHelp(keys, desc)
-	return b
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -68,8 +67,8 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.keys.Follow.SetEnabled(true)
-	s.Batch = len(s.Result.Batches) - 1
-	m.header.live = m.live.tag()
+	s.Batch = len(s.Result.Ranking.Batches) - 1
+	m.header.Live = m.live.tag()
 	return tea.Batch(m.sessionChanged(), m.live.wait())
 }
 
@@ -100,7 +99,7 @@ func (l *liveState) tag() string {
 func (m *Model) pause() {
 	if m.live != nil && m.live.following {
 		m.live.following = false
-		m.header.live = m.live.tag()
+		m.header.Live = m.live.tag()
 	}
 }
 
@@ -110,8 +109,8 @@ func (m *Model) resumeFollow() tea.Cmd {
 		return nil
 	}
 	m.live.following = true
-	m.header.live = m.live.tag()
-	m.common.Session.Batch = len(m.common.Session.Result.Batches) - 1
+	m.header.Live = m.live.tag()
+	m.common.Session.Batch = len(m.common.Session.Result.Ranking.Batches) - 1
 	return m.sessionChanged()
 }
 
@@ -121,7 +120,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	l, s := m.live, m.common.Session
 	if !msg.ok {
 		l.stopped = true
-		m.header.live = l.tag()
+		m.header.Live = l.tag()
 		return nil
 	}
 	l.note(msg.u)
@@ -151,9 +150,9 @@ func (m *Model) noticeReloads(u loaders.Update) {
 	switch {
 	case len(u.Reloaded) > 0:
 		l.notice = "read again from the start: " + strings.Join(u.Reloaded, ", ")
-		m.status.setNotice(l.notice, nil)
+		m.status.SetNotice(l.notice, nil)
 	case l.notice != "" && len(u.Trajectories) > 0:
-		m.status.clearNotice(l.notice)
+		m.status.ClearNotice(l.notice)
 		l.notice = ""
 	}
 }
@@ -172,11 +171,11 @@ func union(a, b []string) []string {
 // batchToShow returns the index of the batch to show in res: the newest
 // while following, else the batch of the step shown before.
 func (l *liveState) batchToShow(res *engine.Result, step int64) int {
-	last := len(res.Batches) - 1
+	last := len(res.Ranking.Batches) - 1
 	if l.following {
 		return last
 	}
-	i, _ := slices.BinarySearchFunc(res.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	i, _ := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
 	return min(i, last)
 }
 
@@ -260,12 +259,4 @@ func (in Input) followedSession(progress func(done, total int64), waiting func()
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 	}
 	return b.Session(in.Source, res, in.Warnings), updates, nil
-}
-
-// liveBadge renders follow mode's tag for the header: LIVE stands out.
-func liveBadge(st *common.Styles, tag string) string {
-	if tag == "LIVE" {
-		return st.Positive.Render("● LIVE")
-	}
-	return st.HeaderKey.Render(tag)
 }

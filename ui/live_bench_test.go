@@ -93,7 +93,7 @@ func BenchmarkFollow1M(b *testing.B) {
 			handling += time.Since(t0)
 		}
 		times = append(times, handling)
-		if got := len(m.Session().Result.Batches); got != batch {
+		if got := len(m.Session().Result.Ranking.Batches); got != batch {
 			b.Fatalf("%d batches shown, want %d", got, batch)
 		}
 	}
@@ -112,7 +112,7 @@ func BenchmarkFollow1M(b *testing.B) {
 // checkLiveResult fails b unless the live result's last batch is what
 // computing it from scratch gives.
 func checkLiveResult(b *testing.B, s *session.Session) {
-	last := s.Result.Batches[len(s.Result.Batches)-1]
+	last := s.Result.Ranking.Batches[len(s.Result.Ranking.Batches)-1]
 	var ts []engine.Trajectory
 	for _, i := range last.Members {
 		t := *s.Trajectories.At(i)

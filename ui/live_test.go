@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -60,8 +61,8 @@ func headerOf(m *Model) string {
 func checkComputedAsWhole(t *testing.T, s *session.Session) {
 	t.Helper()
 	want := engine.Evaluate(s.Computer.Scorer, wholeTrajectories(t, s)).Compute(s.Result.Options)
-	if !slices.Equal(s.Result.Rewards, want.Rewards) || len(s.Result.Batches) != len(want.Batches) {
-		t.Fatalf("the live result differs from computing everything (%d batches, want %d)", len(s.Result.Batches), len(want.Batches))
+	if !slices.Equal(s.Result.Rewards, want.Rewards) || len(s.Result.Ranking.Batches) != len(want.Ranking.Batches) {
+		t.Fatalf("the live result differs from computing everything (%d batches, want %d)", len(s.Result.Ranking.Batches), len(want.Ranking.Batches))
 	}
 }
 
@@ -106,8 +107,8 @@ func TestLiveReloadAndGone(t *testing.T) {
 	source := s.Trajectories.At(0).Source
 	_, again := sampleSteps(t, 0, 5)
 	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
-	if s.Trajectories.Len() != len(again) || len(s.Result.Batches) != 5 {
-		t.Fatalf("after the reload: %d trajectories in %d batches, want the %d read again", s.Trajectories.Len(), len(s.Result.Batches), len(again))
+	if s.Trajectories.Len() != len(again) || len(s.Result.Ranking.Batches) != 5 {
+		t.Fatalf("after the reload: %d trajectories in %d batches, want the %d read again", s.Trajectories.Len(), len(s.Result.Ranking.Batches), len(again))
 	}
 	checkComputedAsWhole(t, s)
 	if v := screen(m); !strings.Contains(v, "read again from the start: "+source) {
@@ -164,7 +165,7 @@ func TestLiveEmptiedFile(t *testing.T) {
 // the evaluation it replaced, is made again on the new one.
 func TestLiveAfterOptionChange(t *testing.T) {
 	m, _ := newLiveModel(t)
-	_, recompute := m.Update(keyPress("m")) // next method: a recompute in flight
+	_, recompute := m.Update(uitest.KeyPress("m")) // next method: a recompute in flight
 	// It runs on its own goroutine, as in a program, while the update is
 	// applied (the race detector watches).
 	landed := make(chan tea.Msg, 1)
@@ -173,12 +174,12 @@ func TestLiveAfterOptionChange(t *testing.T) {
 	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
 	recompute = func() tea.Msg { return <-landed }
 	s := m.Session()
-	if len(s.Result.Batches) != 22 {
-		t.Fatalf("the update is not shown at once: %d batches", len(s.Result.Batches))
+	if len(s.Result.Ranking.Batches) != 22 {
+		t.Fatalf("the update is not shown at once: %d batches", len(s.Result.Ranking.Batches))
 	}
 	runCommands(m, recompute, func() bool { return s.Result.Options.Method == s.Options.Method })
-	if s.Result.Options.Method != s.Options.Method || len(s.Result.Batches) != 22 {
-		t.Fatalf("shown: %s over %d batches, want %s over 22", s.Result.Options.Method, len(s.Result.Batches), s.Options.Method)
+	if s.Result.Options.Method != s.Options.Method || len(s.Result.Ranking.Batches) != 22 {
+		t.Fatalf("shown: %s over %d batches, want %s over 22", s.Result.Options.Method, len(s.Result.Ranking.Batches), s.Options.Method)
 	}
 	checkComputedAsWhole(t, s)
 }
@@ -235,7 +236,7 @@ func TestLiveEndToEnd(t *testing.T) {
 	}
 	f.Write(jsonLines(t, later))
 	f.Close()
-	for len(app.Session().Result.Batches) < 5 {
+	for len(app.Session().Result.Ranking.Batches) < 5 {
 		app.Update(app.live.wait()())
 	}
 	if h := headerOf(app); !strings.Contains(h, "LIVE batch 5/5 step 4") {

@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -32,9 +31,6 @@ type loadingModel struct {
 	read          *bytesRead
 	width, height int
 	err           error
-	// restoreGC puts back the collector's setting that open changed
-	// (gcpace.Steady), nil until then.
-	restoreGC func()
 }
 
 // bytesRead is what Load's progress callback last reported. It is written
@@ -145,7 +141,9 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // open hands over to the dashboard on s, in the colours and at the size
 // the loading screen learnt; in follow mode (updates not nil), following.
 func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
-	m.restoreGC = gcpace.Steady()
+	if m.in.Opened != nil {
+		m.in.Opened()
+	}
 	app := NewModel(s, m.noColor)
 	app.setBackground(m.isDark)
 	start := app.Init()

@@ -67,7 +67,7 @@ func (m *Model) changeWeight(delta float64) tea.Cmd {
 // batch (F returns to it).
 func (m *Model) moveBatch(step int) tea.Cmd {
 	s := m.common.Session
-	b := min(max(s.Batch+step, 0), len(s.Result.Batches)-1)
+	b := min(max(s.Batch+step, 0), len(s.Result.Ranking.Batches)-1)
 	if b == s.Batch {
 		return nil
 	}
@@ -80,8 +80,8 @@ func (m *Model) moveBatch(step int) tea.Cmd {
 // tells the tabs (see sessionChangedTabs).
 func (m *Model) sessionChanged() tea.Cmd {
 	s := m.common.Session
-	m.header.refresh(s)
-	m.status.refresh(s)
-	m.keys.setBatches(len(s.Result.Batches))
+	m.header.Refresh(s)
+	m.status.Refresh(s)
+	m.keys.setBatches(len(s.Result.Ranking.Batches))
 	return tea.Batch(m.sessionChangedTabs(), m.background())
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // Recomputing runs off the event loop and coalesces. A key that changes the
@@ -79,18 +79,18 @@ func (m *Model) startRecompute() tea.Cmd {
 	gen, ev, opts, batch := m.rc.gen, s.Evaluation, s.Options, s.Batch
 	// Only method B changed: the result shown stays.
 	var reuse, spare *engine.Result
-	if sameOptions(s.Result.Options, opts) {
+	if s.Result.Options.Equal(opts) {
 		reuse = s.Result
 	} else {
 		spare, m.rc.spare = m.rc.spare, nil
 	}
 	var compareOpts *engine.Options
-	if _, ok := m.tabs[m.active].(*compareTab); ok && s.CompareMethod != opts.Method && s.CompareMethod != loggedMethod {
-		cmp := opts
-		cmp.Method = s.CompareMethod
-		compareOpts = &cmp
+	if c, ok := m.tabs[m.active].(common.Comparer); ok {
+		if b, ok := c.CompareOptions(opts); ok {
+			compareOpts = &b
+		}
 	}
-	_, groups := m.tabs[m.active].(*groupsTab)
+	preparer, _ := m.tabs[m.active].(common.Preparer)
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
@@ -99,14 +99,14 @@ func (m *Model) startRecompute() tea.Cmd {
 			msg.result = ev.Prepare(opts, spare)
 		}
 		// What the tabs will ask of the batch shown, computed for them to
-		// find: its statistics, and the Groups tab's reward ranges beside
-		// them, where the statistics leave a core idle.
+		// find: its statistics, and the shown tab's work beside them, where
+		// the statistics leave a core idle.
 		var wg sync.WaitGroup
-		if groups {
-			wg.Go(func() { prepareGroups(msg.result, batch) })
+		if preparer != nil {
+			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
 		res := msg.result
-		res.BatchStats(&res.Batches[min(batch, len(res.Batches)-1)])
+		res.BatchStats(&res.Ranking.Batches[min(batch, len(res.Ranking.Batches)-1)])
 		wg.Wait()
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)
@@ -171,14 +171,8 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	if !ok {
 		return false
 	}
-	if t, ok := m.tabs[m.active].(keyCapturer); ok && t.CapturesKeys() {
+	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return false // the key is text for the tab
 	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)
-}
-
-// sameOptions reports whether a and b compute the same result.
-func sameOptions(a, b engine.Options) bool {
-	return a.Method == b.Method && a.Scope == b.Scope && a.Scale == b.Scale &&
-		a.Normalize == b.Normalize && slices.Equal(a.Weights, b.Weights)
 }

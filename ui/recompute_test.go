@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // settle waits for the recomputes the keys pressed started (Settle), when
@@ -27,7 +28,7 @@ func settle(m tea.Model) {
 func TestRecomputeIsAsynchronous(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	before := m.Session().Result
-	m.Update(keyPress("m"))
+	m.Update(uitest.KeyPress("m"))
 	s := m.Session()
 	if s.Options.Method != engine.ParetoCrowding || s.Result != before || m.rc.next == nil {
 		t.Fatalf("after m: options %s, result changed %v, job %v", s.Options.Method, s.Result != before, m.rc.next != nil)
@@ -36,8 +37,8 @@ func TestRecomputeIsAsynchronous(t *testing.T) {
 		t.Errorf("the header does not show the result's method, pareto, while the recompute runs:\n%s", v)
 	}
 	// More keys while it runs start nothing.
-	m.Update(keyPress("m"))
-	m.Update(keyPress("g"))
+	m.Update(uitest.KeyPress("m"))
+	m.Update(uitest.KeyPress("g"))
 	if m.rc.started != 1 {
 		t.Errorf("%d recomputes started, want 1 in flight", m.rc.started)
 	}
@@ -54,7 +55,7 @@ func TestRecomputeIsAsynchronous(t *testing.T) {
 // session no longer has: it is not shown.
 func TestStaleResultIsDropped(t *testing.T) {
 	m := newTestModel(t, 120, 40)
-	m.Update(keyPress("m"))
+	m.Update(uitest.KeyPress("m"))
 	msg := m.rc.next().(recomputedMsg)
 	msg.ev = nil // as if new data had replaced the evaluation meanwhile
 	before := m.Session().Result
@@ -73,7 +74,7 @@ func TestStaleResultIsDropped(t *testing.T) {
 // as commands on other goroutines while keys keep coming: only a handful
 // start, never two at a time, and the screen ends on the 500th method.
 func TestKeyRepeatCoalesces(t *testing.T) {
-	m := NewModel(newSampleSession(t), true)
+	m := NewModel(uitest.SampleSession(t), true)
 	start := m.Session().Options.Method
 	const presses = 500
 	var (
@@ -109,7 +110,7 @@ func TestKeyRepeatCoalesces(t *testing.T) {
 		tea.WithFilter(filter), tea.WithoutSignals())
 	go func() {
 		for range presses {
-			p.Send(keyPress("m"))
+			p.Send(uitest.KeyPress("m"))
 		}
 		for range 3000 {
 			p.Send(probeMsg{})
@@ -153,30 +154,10 @@ func TestResizeStormDoesNotRecompute(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	result := m.Session().Result
 	for i := range 120 {
-		m.Update(keyPress(strconv.Itoa(i%len(m.tabs) + 1)))
+		m.Update(uitest.KeyPress(strconv.Itoa(i%len(m.tabs) + 1)))
 		m.Update(tea.WindowSizeMsg{Width: 40 + i%200, Height: 10 + i%60})
 	}
 	if m.rc.started != 0 || m.rc.next != nil || m.Session().Result != result {
 		t.Errorf("a resize storm started %d recomputes", m.rc.started)
-	}
-}
-
-// TestRewardsTabKeepsTheScoresHistogram switches the method, which keeps
-// the scores, then a weight, which changes them: the scores' histogram is
-// drawn once for the first and again for the second.
-func TestRewardsTabKeepsTheScoresHistogram(t *testing.T) {
-	m := newTestModel(t, 120, 40)
-	tab := m.tabs[0].(*rewardsTab)
-	before, key := tab.scoresView, tab.scoresOf
-	press(m, "m")
-	if tab.scoresOf != key || tab.scoresView != before {
-		t.Error("a method switch binned the unchanged scores again")
-	}
-	press(m, "w", "down", "+", "esc")
-	if tab.scoresOf == key || tab.scoresView == before {
-		t.Error("a weight change left the scores' histogram as it was")
-	}
-	if !strings.Contains(screen(m), "Scores: s = Σ weight") {
-		t.Errorf("no scores' histogram on screen:\n%s", screen(m))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
 )
 
 // TestLayoutWarnings: what Input.LayoutWarnings says of the result is in
@@ -35,9 +36,9 @@ func TestLayoutWarnings(t *testing.T) {
 		}},
 	} {
 		s := loadModel(t, in, 120).Session()
-		var l statusLine
-		l.refresh(s)
-		if got := l.view(common.NewStyles(true, true), 300); !strings.Contains(got, want) {
+		var l statusline.Line
+		l.Refresh(s)
+		if got := l.View(common.NewStyles(true, true), 300); !strings.Contains(got, want) {
 			t.Errorf("%s: status line %q, want %q in it", name, got, want)
 		}
 	}

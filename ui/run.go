@@ -41,6 +41,10 @@ type Input struct {
 	// (engine.Trajectory.DropBody), so that the responses and metadata of
 	// a large input are never all in memory at once.
 	Stream func(hooks StreamHooks) (*loaders.Result, error)
+	// Opened, when not nil, is called once the session is built, as the
+	// tabs are about to show: from then on the process holds its data for
+	// long (the caller sets the collector's pace there, internal/gcpace).
+	Opened func()
 }
 
 // StreamHooks are what the dashboard gives Input.Stream to call: Progress
@@ -65,11 +69,6 @@ func Run(ctx context.Context, in Input) error {
 // and an output that are no terminal.
 func run(ctx context.Context, in Input, opts ...tea.ProgramOption) error {
 	m := newLoadingModel(in, os.Getenv("NO_COLOR") != "")
-	defer func() {
-		if m.restoreGC != nil {
-			m.restoreGC()
-		}
-	}()
 	// At Bubble Tea's highest frame rate a new screen waits at most 8 ms
 	// for its frame, not 17: a method switch is seen that much sooner.
 	// Frames are drawn only when the screen changed.

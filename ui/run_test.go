@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // newTestLoading returns the loading screen on load, at 120x40, without
@@ -40,6 +41,22 @@ func TestLoadingOpensTheDashboard(t *testing.T) {
 	}
 }
 
+// TestLoadingCallsOpened: Input.Opened (where cmd paces the collector) is
+// called once the session is built, not before.
+func TestLoadingCallsOpened(t *testing.T) {
+	_, res := sampletest.Read(t)
+	m := newTestLoading(t, func(progress func(done, total int64)) (*loaders.Result, error) { return res, nil })
+	opened := 0
+	m.in.Opened = func() { opened++ }
+	msg := m.load()
+	if opened != 0 {
+		t.Fatalf("Opened called %d times while loading", opened)
+	}
+	if next, _ := m.Update(msg); opened != 1 {
+		t.Errorf("Opened called %d times once the dashboard (%T) opened, want 1", opened, next)
+	}
+}
+
 // TestLoadingShowsProgress holds the load midway: the screen shows the
 // bytes read, and q still quits.
 func TestLoadingShowsProgress(t *testing.T) {
@@ -56,7 +73,7 @@ func TestLoadingShowsProgress(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, "read 512 B of 2.0 KiB") || !strings.Contains(v, "25%") {
 		t.Errorf("the loading screen does not show 512 B of 2 KiB read:\n%s", v)
 	}
-	if _, cmd := m.Update(keyPress("q")); cmd == nil || cmd() != tea.Quit() {
+	if _, cmd := m.Update(uitest.KeyPress("q")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("q does not quit during the load")
 	}
 	close(release)
@@ -77,7 +94,7 @@ func TestLoadingError(t *testing.T) {
 	if strings.Contains(v, "\x1b]52") || !strings.Contains(v, `\x1b]52;c;cHduZWQ=\x07`) {
 		t.Errorf("the error is not shown escaped:\n%q", v)
 	}
-	if _, cmd := m.Update(keyPress("x")); cmd == nil || cmd() != tea.Quit() {
+	if _, cmd := m.Update(uitest.KeyPress("x")); cmd == nil || cmd() != tea.Quit() {
 		t.Error("a key does not quit after an error")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -56,9 +57,9 @@ func TestStatusLineTrainerChecks(t *testing.T) {
 	if s.Options.Method != engine.Pareto {
 		t.Fatalf("method %s", s.Options.Method)
 	}
-	var l statusLine
-	l.refresh(s)
-	got := l.view(common.NewStyles(true, true), 2000)
+	var l statusline.Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 2000)
 	for _, want := range []string{
 		"warning: 2 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--method grpo --scale batch` reproduces it to ",
 		`warning: step 0: groups of unequal size: 2 of 3 groups have 2 trajectories, "odd\x1b[2J" 1`,
@@ -75,9 +76,9 @@ func TestStatusLineTrainerChecks(t *testing.T) {
 	if s.Options.Method != engine.GRPO || s.Options.Scale != engine.ScaleBatch || s.Result.Options.Scale != engine.ScaleBatch {
 		t.Errorf("--match-logged: options %+v, result's %+v", s.Options, s.Result.Options)
 	}
-	l = statusLine{}
-	l.refresh(s)
-	if got := l.view(common.NewStyles(true, true), 2000); !strings.Contains(got, "--match-logged: `--method grpo --scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage to ") {
+	l = statusline.Line{}
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 2000); !strings.Contains(got, "--match-logged: `--method grpo --scale batch` (grpo, scale batch, epsilon 0.0001) reproduces the logged advantage to ") {
 		t.Errorf("status line %q", got)
 	}
 }

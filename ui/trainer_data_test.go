@@ -15,6 +15,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -76,7 +77,7 @@ func TestVerlDashboard(t *testing.T) {
 	checkScreen(t, "the dashboard", view, []string{"method: grpo"}, nil)
 	// The sample's step 3 has groups of unequal size, whose warning takes
 	// half of a 120-column status line: the settings show on a wider one.
-	if line := app.status.view(app.common.Styles, 400); !strings.Contains(line, "; grpo: epsilon 1e-06, a group of one: score") {
+	if line := app.status.View(app.common.Styles, 400); !strings.Contains(line, "; grpo: epsilon 1e-06, a group of one: score") {
 		t.Errorf("the status line does not give verl's settings: %q", line)
 	}
 
@@ -103,7 +104,7 @@ func TestVerlDashboard(t *testing.T) {
 	press(app, "esc", "esc", "4")
 	checkScreen(t, "the Pareto tab", screen(app), []string{"group      …", "ranks within group …"}, []string{"system\\nYou are"})
 
-	press(app, "M", "M", "M", "M") // grpo back to pareto
+	press(app, "m", "m") // grpo, rloo, then pareto
 	checkScreen(t, "the dashboard on pareto", screen(app), []string{"method: pareto"}, []string{"epsilon"})
 }
 
@@ -211,10 +212,10 @@ func TestVerlDashboardProgram(t *testing.T) {
 			teatest.WithDuration(10*time.Second))
 	}
 	waitFor("method: grpo")
-	tm.Send(keyPress("2"))
+	tm.Send(uitest.KeyPress("2"))
 	waitFor("…81 / 9? Let's think")
-	tm.Send(keyPress("enter"))
+	tm.Send(uitest.KeyPress("enter"))
 	waitFor("attempt 1. ↵ Answer: 56")
-	tm.Send(keyPress("q"))
+	tm.Send(uitest.KeyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }

@@ -49,24 +49,24 @@ func appendRecordRewards(buf []byte, res *engine.Result, i int, kept []bool) []b
 	buf = append(buf, `,"reward":`...)
 	buf = AppendJSONNumber(buf, res.Rewards[i])
 	buf = append(buf, `,"pareto_rank":`...)
-	buf = strconv.AppendInt(buf, int64(res.Ranks[i]), 10)
+	buf = strconv.AppendInt(buf, int64(res.Ranking.Ranks[i]), 10)
 	buf = append(buf, `,"crowding":`...)
-	if math.IsInf(res.Crowding[i], 1) {
+	if math.IsInf(res.Ranking.Crowding[i], 1) {
 		buf = append(buf, `"inf"`...)
 	} else {
-		buf = AppendJSONNumber(buf, res.Crowding[i])
+		buf = AppendJSONNumber(buf, res.Ranking.Crowding[i])
 	}
 	buf = append(buf, `,"valid":`...)
-	buf = strconv.AppendBool(buf, res.Valid[i])
-	if res.HasConstraints() {
+	buf = strconv.AppendBool(buf, res.Evaluation.Valid[i])
+	if res.Evaluation.HasConstraints() {
 		buf = append(buf, `,"feasible":`...)
-		buf = strconv.AppendBool(buf, res.Feasible(i))
+		buf = strconv.AppendBool(buf, res.Evaluation.Feasible(i))
 		buf = append(buf, `,"violation":`...)
-		buf = AppendJSONNumber(buf, res.ViolationOf(i))
+		buf = AppendJSONNumber(buf, res.Evaluation.ViolationOf(i))
 	}
-	if res.Logged != nil {
+	if res.Evaluation.Logged != nil {
 		buf = append(buf, `,"logged_advantage":`...)
-		buf = AppendJSONNumber(buf, res.Logged[i])
+		buf = AppendJSONNumber(buf, res.Evaluation.Logged[i])
 	}
 	if kept != nil {
 		buf = append(buf, `,"kept":`...)

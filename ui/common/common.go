@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -39,3 +40,52 @@ type Tab interface {
 // SessionChangedMsg tells every tab that the session's result changed (a
 // recompute, another batch, new data): rebuild what is derived from it.
 type SessionChangedMsg struct{}
+
+// ShowBatchMsg asks the root to show batch Batch (Session.Batch): a tab
+// never changes the session itself. The Trajectories filter sends it when
+// it found nothing in the batch on screen and a trajectory in that one.
+type ShowBatchMsg struct{ Batch int }
+
+// CompareMethodMsg asks the root to make Method the method B of a
+// comparison (Session.CompareMethod) and recompute.
+type CompareMethodMsg struct{ Method engine.Method }
+
+// The optional interfaces a tab may implement; the root asks for them and
+// never names a concrete tab.
+
+// KeyCapturer is a tab that is reading text (a filter being typed): while
+// CapturesKeys is true every key but ctrl+c goes to the tab, so that typing
+// "q" or "1" does not quit or switch tabs.
+type KeyCapturer interface {
+	CapturesKeys() bool
+}
+
+// FindOwner is a tab whose own search / starts (a filter of its list); on
+// the other tabs / finds a trajectory by id on the TrajectoryFinder.
+type FindOwner interface {
+	OwnsFind() bool
+}
+
+// TrajectoryFinder is the tab that finds a trajectory by id: Find brings
+// its filter up, ready to type in.
+type TrajectoryFinder interface {
+	Find() tea.Cmd
+}
+
+// Preparer is a tab that wants work done on a recompute's result before it
+// is shown, off the event loop, so that its refresh finds it done (the
+// Groups tab's reward ranges). While the tab is shown, a recompute calls
+// Prepare on its own goroutine: Prepare may read res only, and no field of
+// the tab.
+type Preparer interface {
+	Prepare(res *engine.Result, batch int)
+}
+
+// Comparer is a tab that shows a second method's result beside the
+// session's (the Compare tab): while it is shown, a recompute with options
+// opts also computes the result of the options CompareOptions returns,
+// unless ok is false (no second result to compute). It runs on the event
+// loop and may read the session.
+type Comparer interface {
+	CompareOptions(opts engine.Options) (b engine.Options, ok bool)
+}

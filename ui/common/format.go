@@ -54,3 +54,19 @@ func FitBox(s string, width, height int) string {
 func PadLeft(s string, width int) string {
 	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
 }
+
+// RankText shows a Pareto rank, "-" for an invalid trajectory's -1.
+func RankText(rank int) string {
+	if rank < 0 {
+		return "-"
+	}
+	return strconv.Itoa(rank)
+}
+
+// SortArrow shows a sort direction.
+func SortArrow(descending bool) string {
+	if descending {
+		return " ▼"
+	}
+	return " ▲"
+}

@@ -60,3 +60,39 @@ func TextWidth(s string) int {
 	}
 	return len(s)
 }
+
+// MaxIDWidth is the widest a column of trajectory ids is drawn, in cells.
+const MaxIDWidth = 28
+
+// minSharedPrefix is how long the start that every listed group shares
+// must be for the group column to leave it out.
+const minSharedPrefix = 12
+
+// SharedGroupPrefix returns how many bytes of the group cells cell(0) ..
+// cell(n-1) to leave out: the words and lines they all start with, when
+// there are some and two groups at least, else 0. Prompts used as groups
+// (verl's input, TRL's prompt) share a chat template and a system prompt,
+// and a column cut to its first characters would show the same text for
+// every group. The cell then starts with "…"; the detail view shows the
+// group whole.
+func SharedGroupPrefix(n int, cell func(j int) string) int {
+	if n < 2 {
+		return 0
+	}
+	first := cell(0)
+	prefix, distinct := first, false
+	for j := 1; j < n; j++ {
+		g := cell(j)
+		distinct = distinct || g != first
+		k := 0
+		for k < len(prefix) && k < len(g) && prefix[k] == g[k] {
+			k++
+		}
+		prefix = prefix[:k]
+	}
+	cut := strings.LastIndexAny(prefix, " \n") + 1 // whole words and lines only
+	if !distinct || cut < minSharedPrefix {
+		return 0
+	}
+	return cut
+}

@@ -152,7 +152,7 @@ func (s *Session) CompareResult() *engine.Result {
 // are not yet (healthjob.go).
 func (s *Session) CurrentBatch() *engine.Batch {
 	s.Result.ComputeBatch(s.Batch)
-	return &s.Result.Batches[s.Batch]
+	return &s.Result.Ranking.Batches[s.Batch]
 }
 
 // BatchStats returns the statistics of the shown batch. Several tabs show
@@ -182,7 +182,7 @@ func (s *Session) Weights() []float64 {
 // not nil, clamping the shown batch.
 func (s *Session) SetResult(result, compare *engine.Result) {
 	s.Result, s.compare = result, compare
-	s.Batch = min(max(s.Batch, 0), len(result.Batches)-1)
+	s.Batch = min(max(s.Batch, 0), len(result.Ranking.Batches)-1)
 	result.ComputeBatch(s.Batch)
 }
 

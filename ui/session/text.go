@@ -46,3 +46,11 @@ func metadataText(t *engine.Trajectory, field string) (string, bool) {
 	}
 	return "", true
 }
+
+// ComputerOf names the scorer of c.
+func ComputerOf(c *engine.RewardComputer) engine.Computer {
+	if _, ok := c.Scorer.(*engine.SVRLScorer); ok {
+		return engine.ComputerSVRL
+	}
+	return engine.ComputerPareto
+}

@@ -1,0 +1,209 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MethodSpec is a reward method, all that the program knows of it in one
+// place: its name, its formula and note as the dashboard and
+// docs/CONTRACT.md state them, whether its rewards follow the weighted
+// score (health's dominance check), and the function that computes it.
+// A new method is a Method constant and an entry in methodSpecs.
+type MethodSpec struct {
+	Method Method
+	// Formula is the method's reward on one line, under options o (the
+	// epsilon they give), as docs/CONTRACT.md's Methods table states it:
+	// s is a trajectory's weighted score, mean and std its comparison
+	// group's.
+	Formula func(o Options) string
+	// Note says what the rewards compare and how they are scaled under o:
+	// "per group, z-scored".
+	Note func(o Options) string
+	// RewardsScore says whether the rewards follow the weighted score s.
+	RewardsScore bool
+	// NeedsSettings says that the method needs settings of its own
+	// (lexicographic's priorities): the CLI and the config take it, the
+	// dashboard does not cycle to it until it can edit them.
+	NeedsSettings bool
+
+	// group writes u, the rewards of the valid trajectories idx of one
+	// comparison group whose scores are s, with scratch space in rw; it
+	// reports whether u is final (the method scaled it) rather than to be
+	// z-scored when Options.Normalize is set. batchStd1 is the batch's
+	// std of the scores for grpo's scale batch, else NaN. Nil when batch
+	// is set.
+	group func(rw *rewarder, u, s []float64, res *Result, idx []int, batchStd1 float64) (final bool)
+	// batch writes the rewards of the valid trajectories of batch b at
+	// once, for a method that is not computed group by group (gdpo).
+	batch func(rw *rewarder, res *Result, b *Batch)
+}
+
+// methodSpecs are the methods, in the order the dashboard cycles through
+// them (Methods).
+var methodSpecs = []MethodSpec{
+	{
+		Method:       Absolute,
+		Formula:      func(Options) string { return "s; normalised z(s)" },
+		Note:         zScoredNote,
+		RewardsScore: true,
+		group: func(_ *rewarder, u, s []float64, _ *Result, _ []int, _ float64) bool {
+			copy(u, s)
+			return false
+		},
+	},
+	{
+		Method:       Relative,
+		Formula:      func(Options) string { return "u = (rank(s) - 1) / (n - 1), 0.5 when n = 1; normalised z(u)" },
+		Note:         zScoredNote,
+		RewardsScore: true,
+		group: func(rw *rewarder, u, s []float64, _ *Result, _ []int, _ float64) bool {
+			rw.ord = relative(u, s, rw.ord)
+			return false
+		},
+	},
+	{
+		Method: GRPO,
+		Formula: func(o Options) string {
+			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.epsilon()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
+		},
+		Note: func(o Options) string {
+			if o.Normalize && o.Scale != ScaleNone {
+				return perScope(o, "centred, scaled by the "+string(o.Scale)+" std")
+			}
+			return perScope(o, "centred, unscaled")
+		},
+		RewardsScore: true,
+		group: func(_ *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
+			grpo(u, s, res.Options, batchStd1)
+			return true
+		},
+	},
+	{
+		Method:       RLOO,
+		Formula:      func(Options) string { return "n / (n - 1) (s - mean(s)): s minus the mean of the others; 0 when n = 1" },
+		Note:         func(o Options) string { return perScope(o, "leave-one-out baseline") },
+		RewardsScore: true,
+		group: func(_ *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
+			rloo(u, s, res.Options.GroupOfOne)
+			return true
+		},
+	},
+	{
+		Method: Pareto,
+		Formula: func(Options) string {
+			return "u = 1 - rank / (R - 1), R fronts in the group (1 when R = 1); normalised z(u)"
+		},
+		Note: zScoredNote,
+		group: func(_ *rewarder, u, _ []float64, res *Result, idx []int, _ float64) bool {
+			for j, i := range idx {
+				u[j] = paretoUtility(res.Ranking.Ranks[i], res.Ranking.Fronts[i])
+			}
+			return false
+		},
+	},
+	{
+		Method: ParetoCrowding,
+		Formula: func(Options) string {
+			return "relative's u on the order (rank ascending, crowding descending); normalised z(u)"
+		},
+		Note: zScoredNote,
+		group: func(rw *rewarder, u, _ []float64, res *Result, idx []int, _ float64) bool {
+			rw.paretoCrowding(u, res, idx)
+			return false
+		},
+	},
+	{
+		Method: GDPO,
+		Formula: func(o Options) string {
+			eps := epsilonText(o.epsilon())
+			return "g_k = (o'_k - mean) / (std1 + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + " + eps + ") over the batch"
+		},
+		Note: func(o Options) string {
+			if o.Normalize {
+				return perScope(o, "objectives z-scored per group, then over the batch")
+			}
+			return perScope(o, "objectives z-scored per group, then centred over the batch")
+		},
+		batch: (*rewarder).gdpo,
+	},
+	{
+		Method: Lexicographic,
+		Formula: func(Options) string {
+			return "relative's u on the order of the --priority objectives (ties by the next; with a tolerance t, values tie within one bucket floor(x / t)); normalised z(u)"
+		},
+		Note:          zScoredNote,
+		NeedsSettings: true,
+		group: func(rw *rewarder, u, _ []float64, res *Result, idx []int, _ float64) bool {
+			if rw.priorities == nil {
+				rw.priorities = priorityKeys(res.Evaluation.Objectives, res.Options)
+			}
+			rw.idx2 = lexicographicRewards(u, res, rw.priorities, idx, rw.idx2)
+			return false
+		},
+	},
+}
+
+// Methods lists the methods that need no settings of their own, in the
+// order of methodSpecs: the dashboard cycles through them.
+var Methods = methodsWhere(false)
+
+// MethodsWithSettings lists the methods that need settings of their own
+// (MethodSpec.NeedsSettings).
+var MethodsWithSettings = methodsWhere(true)
+
+// AllMethods returns Methods then MethodsWithSettings: every method.
+func AllMethods() []Method { return slices.Concat(Methods, MethodsWithSettings) }
+
+// methodsWhere lists the methods of methodSpecs whose NeedsSettings is
+// needs.
+func methodsWhere(needs bool) []Method {
+	var ms []Method
+	for i := range methodSpecs {
+		if methodSpecs[i].NeedsSettings == needs {
+			ms = append(ms, methodSpecs[i].Method)
+		}
+	}
+	return ms
+}
+
+// Spec returns the spec of method m, nil for a method not in AllMethods
+// (which ParseMethod never returns).
+func Spec(m Method) *MethodSpec {
+	for i := range methodSpecs {
+		if methodSpecs[i].Method == m {
+			return &methodSpecs[i]
+		}
+	}
+	return nil
+}
+
+// RewardsScore says whether the rewards of method m follow the weighted
+// score (MethodSpec.RewardsScore); false for an unknown method.
+func (m Method) RewardsScore() bool {
+	spec := Spec(m)
+	return spec != nil && spec.RewardsScore
+}
+
+// zScoredNote is the note of a method normalised by z-scores.
+func zScoredNote(o Options) string {
+	if o.Normalize {
+		return perScope(o, "z-scored")
+	}
+	return perScope(o, "not normalised")
+}
+
+// perScope is a note for the comparison scope of o: "per group, how".
+func perScope(o Options, how string) string { return fmt.Sprintf("per %s, %s", o.Scope, how) }
+
+// epsilonText writes an epsilon as a formula does: 1e-4, 1e-6, 2.5e-5.
+func epsilonText(eps float64) string {
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(eps, 'e', -1, 64), "e")
+	sign := exp[:1]
+	if sign == "+" {
+		sign = ""
+	}
+	return mant + "e" + sign + strings.TrimLeft(exp[1:], "0")
+}

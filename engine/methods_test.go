@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"testing"
+)
+
+func TestEpsilonText(t *testing.T) {
+	for eps, want := range map[float64]string{1e-4: "1e-4", 1e-6: "1e-6", 1e-9: "1e-9", 2.5e-5: "2.5e-5", 0.5: "5e-1", 10: "1e1"} {
+		if got := epsilonText(eps); got != want {
+			t.Errorf("epsilonText(%g) = %q, want %q", eps, got, want)
+		}
+	}
+}
+
+// TestMethodSpecs checks the table: every method has a formula and a
+// note, is computed group by group or by batch (not both), and Methods
+// and Spec read the table.
+func TestMethodSpecs(t *testing.T) {
+	if len(AllMethods()) != len(methodSpecs) {
+		t.Fatalf("AllMethods has %d methods, the table %d", len(AllMethods()), len(methodSpecs))
+	}
+	opts := DefaultOptions()
+	for i, m := range AllMethods() {
+		spec := Spec(m)
+		if spec != &methodSpecs[i] || spec.Method != m {
+			t.Errorf("Spec(%s) is not the table's entry %d", m, i)
+		}
+		if spec.Formula == nil || spec.Formula(opts) == "" || spec.Note == nil || spec.Note(opts) == "" {
+			t.Errorf("%s has no formula or no note", m)
+		}
+		if (spec.group == nil) == (spec.batch == nil) {
+			t.Errorf("%s must be computed group by group or by batch, one of the two", m)
+		}
+	}
+	for _, m := range []Method{Absolute, Relative, GRPO, RLOO} {
+		if !m.RewardsScore() {
+			t.Errorf("%s does not reward the score", m)
+		}
+	}
+	for _, m := range []Method{Pareto, ParetoCrowding, GDPO} {
+		if m.RewardsScore() {
+			t.Errorf("%s rewards the score", m)
+		}
+	}
+	if Spec("nope") != nil || Method("").RewardsScore() {
+		t.Error("an unknown method has a spec")
+	}
+}
+
+// TestMethodNotesAndFormulas checks the texts the dashboard shows against
+// the options they depend on.
+func TestMethodNotesAndFormulas(t *testing.T) {
+	o := DefaultOptions()
+	o.Scope = ScopeGroup
+	for _, tc := range []struct {
+		m         Method
+		normalize bool
+		scale     Scale
+		want      string
+	}{
+		{Absolute, true, ScaleGroup, "per group, z-scored"},
+		{Pareto, false, ScaleGroup, "per group, not normalised"},
+		{GRPO, true, ScaleBatch, "per group, centred, scaled by the batch std"},
+		{GRPO, true, ScaleNone, "per group, centred, unscaled"},
+		{GRPO, false, ScaleGroup, "per group, centred, unscaled"},
+		{RLOO, true, ScaleGroup, "per group, leave-one-out baseline"},
+		{GDPO, true, ScaleGroup, "per group, objectives z-scored per group, then over the batch"},
+		{GDPO, false, ScaleGroup, "per group, objectives z-scored per group, then centred over the batch"},
+	} {
+		o.Normalize, o.Scale = tc.normalize, tc.scale
+		if got := Spec(tc.m).Note(o); got != tc.want {
+			t.Errorf("%s, normalize %v, scale %s: note %q, want %q", tc.m, tc.normalize, tc.scale, got, tc.want)
+		}
+	}
+	o.Epsilon = 1e-6
+	if got, want := Spec(GRPO).Formula(o), "A = (s - mean(s)) / (std1(s) + 1e-6)"; got[:len(want)] != want {
+		t.Errorf("grpo's formula %q, want it to start %q", got, want)
+	}
+	o.Epsilon = 0 // DefaultEpsilon
+	if got, want := Spec(GDPO).Formula(o), "g_k = (o'_k - mean) / (std1 + 1e-4) per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + 1e-4) over the batch"; got != want {
+		t.Errorf("gdpo's formula %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,56 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRepeatBudget: repeat fails past maxRepeatBytes, before building
+// anything, and builds up to it.
+func TestRepeatBudget(t *testing.T) {
+	if _, err := boundedRepeat(&builtBudget{left: maxBuiltBytes}, strings.Repeat("x", 100000), 100000); err != errRepeatBudget {
+		t.Errorf("boundedRepeat past the budget: %v", err)
+	}
+	if got, err := boundedRepeat(&builtBudget{left: maxBuiltBytes}, "x", maxRepeatBytes); err != nil || len(got.(string)) != maxRepeatBytes {
+		t.Errorf("boundedRepeat at the budget: %v", err)
+	}
+}
+
+// TestPatternInstructions: ^b compiles to 4 instructions, which
+// engine's TestMatchesAreChargedTogether counts on.
+func TestPatternInstructions(t *testing.T) {
+	if p, err := new(builtBudget).pattern("^b"); err != nil || p.insts != 4 {
+		t.Fatalf("^b: %d instructions, %v; want 4", p.insts, err)
+	}
+}
+
+// TestSlowLoopsAreTimed: a loop whose rounds are each slow (a scan of a
+// long string), within the counted budgets, stops at its time budget
+// (maxRunTime, shortened here).
+func TestSlowLoopsAreTimed(t *testing.T) {
+	p, err := Compile(`count(1..100000, indexOf(s, "y") < 0)`, map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.runTime != maxRunTime {
+		t.Fatalf("the time budget is %v, want maxRunTime", p.runTime)
+	}
+	p.runTime = 200 * time.Millisecond
+	start := time.Now()
+	if v, err := p.Run(map[string]any{"s": strings.Repeat("x", 1<<20)}); err != ErrBudget {
+		t.Errorf("= %v, %v; want ErrBudget", v, err)
+	}
+	if took := time.Since(start); took < p.runTime || took > 10*p.runTime {
+		t.Errorf("the slow loop ran %v, its budget is %v", took, p.runTime)
+	}
+}
+
+// TestCompileError: a syntax error gives its line and 1-based column.
+func TestCompileError(t *testing.T) {
+	_, err := Compile("1 +\n* 2", map[string]any{})
+	e, ok := err.(*Error)
+	if !ok || e.Line != 2 || e.Column != 1 {
+		t.Fatalf("Compile of a syntax error on line 2: %#v", err)
+	}
+}

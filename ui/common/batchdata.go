@@ -1,0 +1,31 @@
+package common
+
+import "github.com/rewardlens/rewardlens/engine"
+
+// The values of a batch that the charts draw: those of its valid
+// trajectories, the set engine.BatchStats summarises, so that a chart and
+// the statistics beside it always count the same trajectories.
+
+// AppendValidValues appends to dst the values of the valid trajectories
+// of batch b: a tab refreshed on every method switch reuses its array.
+func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, values []float64) []float64 {
+	out := dst
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] {
+			out = append(out, values[i])
+		}
+	}
+	return out
+}
+
+// ValidObjective returns objective k's raw values for the valid
+// trajectories of batch b.
+func ValidObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
+	out := make([]float64, 0, len(b.Members))
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] {
+			out = append(out, res.Evaluation.Values[i*res.Evaluation.M+k])
+		}
+	}
+	return out
+}

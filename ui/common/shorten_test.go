@@ -1,0 +1,40 @@
+package common
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestShortenGroups checks that the group column leaves out the words and
+// lines all groups start with (a chat template's system prompt), and only
+// those.
+func TestShortenGroups(t *testing.T) {
+	shorten := func(groups []string) []string {
+		cut := SharedGroupPrefix(len(groups), func(j int) string { return groups[j] })
+		out := slices.Clone(groups)
+		if cut > 0 {
+			for i := range out {
+				out[i] = "…" + out[i][cut:]
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		groups, want []string
+	}{
+		{[]string{`system\nYou are a helper.\nuser\nWhat is 7 * 8?`, `system\nYou are a helper.\nuser\nWhat is 12 + 30?`, `system\nYou are a helper.\nuser\nWhat is 7 * 8?`},
+			[]string{"…7 * 8?", "…12 + 30?", "…7 * 8?"}},
+		{[]string{"p01", "p02"}, []string{"p01", "p02"}}, // nothing long shared
+		{[]string{"a long shared prompt x", "a long shared prompt x"}, []string{"a long shared prompt x", "a long shared prompt x"}}, // one group
+		{[]string{"a long shared prompt", "a long shared prompt and more"}, []string{"…prompt", "…prompt and more"}},
+		{[]string{"only one row with spaces in it"}, []string{"only one row with spaces in it"}},
+		{[]string{"é é é é é é é é a", "é é é é é é é é b"}, []string{"…a", "…b"}},
+		// Lines as well as words: a chat template without a space.
+		{[]string{"<|im_start|>user\nSolve x.<|im_end|>", "<|im_start|>user\nFactor y.<|im_end|>"}, []string{"…Solve x.<|im_end|>", "…Factor y.<|im_end|>"}},
+		{[]string{"system\nYou are a helper.\nuser\nWhat is 7 * 8?", "system\nYou are a helper.\nuser\nWhy?"}, []string{"…What is 7 * 8?", "…Why?"}},
+	} {
+		if got := shorten(c.groups); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.groups, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,225 @@
+// Package header is the dashboard's header line: the source, the batch,
+// the method and the other settings, the batch's valid and invalid counts,
+// the objectives' goals and the health badge, fitted to the screen's width.
+package header
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// Header is the header line: the source, the batch, the method and the
+// other settings, the batch's valid/invalid counts, the objectives' goals
+// and the health badge.
+type Header struct {
+	// valid and invalid count the trajectories of the batch on screen,
+	// kept from one session change to the next rather than counted on
+	// every frame.
+	valid, invalid int
+	// findings are the current result's health findings, unless updating:
+	// they are being computed (background.go).
+	findings []health.Finding
+	updating bool
+	// Live is follow mode's tag ("LIVE", or why it is paused), "" without
+	// --follow.
+	Live string
+}
+
+// Refresh takes the shown batch's valid and invalid counts and the health
+// findings.
+func (h *Header) Refresh(s *session.Session) {
+	if h.updating = !s.HealthReady(); !h.updating {
+		h.findings = s.Findings()
+	}
+	st := s.BatchStats()
+	h.valid, h.invalid = st.Trajectories-st.Invalid, st.Invalid
+}
+
+// minSourceWidth is the fewest cells the source is shortened to.
+const minSourceWidth = 9
+
+// View renders the line and says whether it shows the goals. It never
+// wraps: when it is too long the computer goes first (it is fixed for the
+// session), then the settings' labels shorten, then the goals go (to the
+// tab bar's end, if it has room: see WithGoals), then the settings, the
+// method's label; the source is
+// always shown, shortened in the middle when what is left is too narrow,
+// and the health badge always ends the line.
+//
+// compact is the last resort when neither the header nor the tab bar had
+// room for the goals: the health badge counts alone ("✖2 ⚠1"), the
+// goals' names cut, the settings gone; "" when even that does not fit.
+func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
+	s, st := c.Session, c.Styles
+	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
+	normalize := "off"
+	if s.Result.Options.Normalize {
+		normalize = "on"
+	}
+	counts := st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid))
+	if h.invalid > 0 {
+		counts += " " + st.Invalid.Render(fmt.Sprintf("! %d invalid", h.invalid))
+	}
+	scope := string(s.Result.Options.Scope)
+	var (
+		source = textsafe.Line(s.Source)
+		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " +
+			st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
+		method = field("method:", string(s.Result.Options.Method))
+		// methodName is the method without its label, for narrow lines.
+		methodName    = st.HeaderValue.Render(string(s.Result.Options.Method))
+		computer      = field("computer:", string(session.ComputerOf(s.Computer)))
+		settings      = field("scope:", scope) + headerSeparator + field("normalize:", normalize)
+		shortSettings = field("scope:", scope) + " " + field("norm:", normalize)
+		goals         = goalsText(st, s.Result.Objectives)
+		health        = headerSeparator + common.HealthBadge(st, h.findings)
+	)
+	if h.updating {
+		health = headerSeparator + common.UpdatingBadge(st)
+	}
+	if h.Live != "" {
+		batch = liveBadge(st, h.Live) + " " + batch
+	}
+	candidates := [][]string{
+		{batch, method, computer, settings, counts, goals},
+		{batch, method, settings, counts, goals},
+		{batch, method, shortSettings, counts, goals},
+		{batch, method, settings, counts},
+		{batch, method, shortSettings, counts},
+		{batch, methodName, shortSettings, counts},
+		{batch, methodName, counts},
+		{batch, counts},
+		{batch},
+	}
+	if compact {
+		// The goals cut shorter and shorter ("acc… ↑"), with the fields
+		// that matter most, before they go.
+		candidates = nil
+		for _, withMethod := range []bool{true, false} {
+			for _, nameWidth := range nameWidths(s.Result.Objectives, width) {
+				goals = goalsTextWithin(st, s.Result.Objectives, nameWidth)
+				if withMethod {
+					candidates = append(candidates, []string{batch, methodName, counts, goals})
+				} else {
+					candidates = append(candidates, []string{batch, counts, goals})
+				}
+			}
+		}
+		health = headerSeparator + common.CompactHealthBadge(st, h.findings)
+		if h.updating {
+			health = headerSeparator + st.Muted.Render("◌")
+		}
+	}
+	room := max(width-ansi.StringWidth(health), 0)
+	var rest string
+	var fields []string
+	fitted := false
+	for _, fields = range candidates {
+		rest = headerSeparator + strings.Join(fields, headerSeparator)
+		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || room-ansi.StringWidth(rest) >= minSourceWidth {
+			fitted = true
+			break
+		}
+	}
+	if compact && !fitted {
+		return "", false
+	}
+	sourceRoom := max(room-ansi.StringWidth(rest), min(minSourceWidth, room))
+	line = st.Header.Render(shortenMiddle(source, sourceRoom)) + rest
+	// Every compact candidate holds goals, each cut to its own width.
+	goalsShown = compact || slices.Contains(fields, goals)
+	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), goalsShown
+}
+
+// nameWidths are the widths the goals' names are cut to, widest first:
+// from the longest name's down to a letter and the ellipsis ("a…"); none
+// when even those would not fit in room cells ("a… ↑" and a space a
+// goal), so that a run of a thousand objectives costs no sweep.
+func nameWidths(objs []engine.Objective, room int) []int {
+	if 5*len(objs)-1 > room {
+		return nil
+	}
+	longest := 0
+	for _, o := range objs {
+		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
+	}
+	var widths []int
+	for w := longest; w >= min(2, longest); w-- {
+		widths = append(widths, w)
+	}
+	return widths
+}
+
+// WithGoals ends the tab bar bar with the objectives' goals, right-aligned,
+// when the header had no room for them: with the names cut shorter and
+// shorter ("think_f… ↑") until they fit, so that a maximised length never
+// goes unnoticed; false when not even one letter a name fits (the header's
+// compact form is tried next).
+func WithGoals(c *common.Common, bar string, width int) (string, bool) {
+	room := width - ansi.StringWidth(bar) - 2
+	for _, nameWidth := range nameWidths(c.Session.Result.Objectives, room) {
+		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
+		if w := ansi.StringWidth(goals); w <= room {
+			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals, true
+		}
+	}
+	return bar, false
+}
+
+// goalsText shows each objective's goal: "accuracy ↑ length ↓".
+func goalsText(st *common.Styles, objs []engine.Objective) string {
+	return goalsTextWithin(st, objs, math.MaxInt)
+}
+
+// goalsTextWithin is goalsText with each name cut to nameWidth cells, an
+// ellipsis marking the cut.
+func goalsTextWithin(st *common.Styles, objs []engine.Objective, nameWidth int) string {
+	parts := make([]string, len(objs))
+	for k, o := range objs {
+		arrow := "↑"
+		if o.Goal == engine.Minimize {
+			arrow = "↓"
+		}
+		name := ansi.Truncate(textsafe.Line(o.Name), nameWidth, "…")
+		parts[k] = st.HeaderKey.Render(name) + " " + st.HeaderValue.Render(arrow)
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortenMiddle returns s cut to width cells by an ellipsis in its middle,
+// which keeps both a path's start and its file name.
+func shortenMiddle(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w <= width {
+		return s
+	}
+	if width <= 1 {
+		return ansi.Truncate(s, width, "")
+	}
+	head := (width - 1) / 2
+	tail := width - 1 - head
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+}
+
+// headerSeparator separates the header's fields: two spaces, as a visible
+// separator would push the longest method name and the counts past 120
+// columns.
+const headerSeparator = "  "
+
+// liveBadge renders follow mode's tag: LIVE stands out.
+func liveBadge(st *common.Styles, tag string) string {
+	if tag == "LIVE" {
+		return st.Positive.Render("● LIVE")
+	}
+	return st.HeaderKey.Render(tag)
+}

@@ -1,0 +1,45 @@
+package header
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+func TestShortenMiddle(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"sample", 10, "sample"},
+		{"abcdefghij", 5, "ab…ij"},
+		{"abcdefghij", 6, "ab…hij"},
+		{"軌跡軌跡軌跡", 5, "軌…跡"},
+	} {
+		if got := shortenMiddle(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
+			t.Errorf("shortenMiddle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+}
+
+// TestNameWidthsSkipWhatCannotFit: the goals' widths are tried from the
+// longest name down to "a…", and not at all when not even "a… ↑" a goal
+// fits: a thousand objectives cost no sweep on every frame.
+func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
+	objs := []engine.Objective{{Name: "accuracy"}, {Name: "len"}}
+	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
+		t.Errorf("nameWidths = %v, want 8 down to 2", got)
+	}
+	many := make([]engine.Objective, 1000)
+	for k := range many {
+		many[k].Name = fmt.Sprintf("objective_%d", k)
+	}
+	if got := nameWidths(many, 200); got != nil {
+		t.Errorf("nameWidths of 1000 objectives in 200 cells = %v, want none", got)
+	}
+}

@@ -1,0 +1,161 @@
+// Package list is the dashboard's list of rows: a table that a typed
+// filter narrows, sorted by a column, whose rows open into a reader that
+// shows one trajectory whole. The Groups and Trajectories tabs are each a
+// List and the rows they list; a tab owns what its rows are, how they
+// match the filter, sort and show, and the list owns the mechanics.
+package list
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
+)
+
+// KeyMap are the keys a list handles itself; the tab enables them for
+// what it shows and gives their help.
+type KeyMap struct {
+	Sort, Reverse            key.Binding // the next sort column, the other direction
+	Filter                   key.Binding // start typing the filter
+	ApplyFilter, ClearFilter key.Binding // keep the typed filter, clear it
+}
+
+// List is a table, its filter and sort, and the reader of an opened
+// trajectory.
+type List struct {
+	Keys   KeyMap
+	Table  table.Table
+	Filter textinput.Model
+	// SortColumn is the column the rows are sorted by, Descending its
+	// direction: the tab sorts by them.
+	SortColumn int
+	Descending bool
+	// Reader shows Opened whole.
+	Reader viewport.Model
+	Opened trajectory.Opened
+
+	width int
+}
+
+// New returns a list drawn with st whose filter says placeholder while
+// empty.
+func New(st *common.Styles, keys KeyMap, placeholder string) List {
+	l := List{Keys: keys, Table: table.New(st), Reader: viewport.New()}
+	l.Filter = textinput.New()
+	l.Filter.Prompt = "/"
+	l.Filter.Placeholder = placeholder
+	return l
+}
+
+// SetSize gives the filter and the reader width x height cells, the
+// reader under its status line.
+func (l *List) SetSize(width, height int) {
+	l.width = width
+	l.Filter.SetWidth(max(width-2, 1))
+	l.Reader.SetWidth(width)
+	l.Reader.SetHeight(max(height-1, 1))
+}
+
+// Filtered reports whether a filter is kept or being typed.
+func (l *List) Filtered() bool { return l.Filter.Value() != "" }
+
+// FilterText is the filter in lower case, as rows are matched against it.
+func (l *List) FilterText() string { return strings.ToLower(l.Filter.Value()) }
+
+// StartFilter focuses the filter, for the keys to type into it.
+func (l *List) StartFilter() tea.Cmd { return l.Filter.Focus() }
+
+// StopFilter leaves the filter as it is, no longer typed into.
+func (l *List) StopFilter() { l.Filter.Blur() }
+
+// TypeFilter types msg into the filter. done says the typing ended: the
+// filter kept (ApplyFilter: kept is true) or cleared (ClearFilter). The
+// tab then leaves its typing mode; either way it matches its rows again.
+func (l *List) TypeFilter(msg tea.KeyPressMsg) (cmd tea.Cmd, done, kept bool) {
+	switch {
+	case key.Matches(msg, l.Keys.ApplyFilter):
+		return nil, true, true
+	case key.Matches(msg, l.Keys.ClearFilter):
+		l.Filter.Reset()
+		return nil, true, false
+	}
+	l.Filter, cmd = l.Filter.Update(msg)
+	return cmd, false, false
+}
+
+// Sorting handles the sort keys while browsing, over columns columns: it
+// reports whether msg changed the sort (the tab sorts its rows again).
+func (l *List) Sorting(msg tea.KeyPressMsg, columns int) bool {
+	switch {
+	case key.Matches(msg, l.Keys.Sort):
+		l.SortColumn = (l.SortColumn + 1) % columns
+	case key.Matches(msg, l.Keys.Reverse):
+		l.Descending = !l.Descending
+	default:
+		return false
+	}
+	return true
+}
+
+// SortTitle names the sort: the column's title and the direction's arrow.
+func (l *List) SortTitle(title string) string { return title + common.SortArrow(l.Descending) }
+
+// FilterPart is the kept filter for the status line, cut to width cells;
+// "" when there is none.
+func (l *List) FilterPart(st *common.Styles, width int) string {
+	if f := l.Filter.Value(); f != "" {
+		return st.Muted.Render("filter ") + common.FitLine(f, width)
+	}
+	return ""
+}
+
+// Status is the line over the table: the filter while it is typed, else
+// the parts ("" ones left out) and the table's scroll hint, joined by dots
+// and cut to the width.
+func (l *List) Status(st *common.Styles, typing bool, parts ...string) string {
+	if typing {
+		return l.Filter.View()
+	}
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	if h := l.Table.ScrollHint(); h != "" {
+		kept = append(kept, st.Muted.Render(h))
+	}
+	return ansi.Truncate(strings.Join(kept, st.Muted.Render(" · ")), l.width, "…")
+}
+
+// Open reads trajectory i of the session whole (again, when the session
+// keeps it lean) into the reader, at its top.
+func (l *List) Open(c *common.Common, i int) {
+	l.Opened = trajectory.Open(c.Session, i)
+	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+	l.Reader.GotoTop()
+}
+
+// Reread draws the opened trajectory again (a new result, a new width),
+// reading it again first when the session no longer holds it where it was.
+func (l *List) Reread(c *common.Common) {
+	if l.Opened.Stale(c.Session) {
+		l.Opened = trajectory.Open(c.Session, l.Opened.I)
+	}
+	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+}
+
+// ReaderStatus is the line over the reader: the opened trajectory's id,
+// note, and how far it is scrolled.
+func (l *List) ReaderStatus(st *common.Styles, note string) string {
+	return st.Title.Render(common.FitLine(l.Opened.Full.ID, l.width/2)) +
+		st.Muted.Render(note+fmt.Sprintf(" · %3.0f%%", l.Reader.ScrollPercent()*100))
+}

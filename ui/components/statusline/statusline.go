@@ -1,0 +1,197 @@
+// Package statusline is the dashboard's line of warnings above the
+// footer, and the notice of what a command did.
+package statusline
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// Line is the line of warnings above the footer: the session's
+// (skipped lines, what the caller reported) and the current result's
+// invalid trajectories per cause. They go here, not to stderr, which the
+// full-screen dashboard hides. A notice (the file an export wrote, or why
+// it failed) goes before them until the next one.
+type Line struct {
+	layout   string // layoutText, sanitised
+	warnings []string
+	notice   string
+	failed   bool // the notice is an error
+	// loud and invalid are the warnings of the evaluation of: why none
+	// of its trajectories is valid or which batches are mostly invalid,
+	// and the invalid ones per cause (each "" when there is nothing to
+	// say). They depend on which trajectories are valid, which a method
+	// switch, a new batch shown or a notice leaves as they are: those do
+	// not count them again.
+	of                    *engine.Evaluation
+	loud, groups, invalid string
+}
+
+// SetNotice shows what a command did: done, or err when it failed.
+func (l *Line) SetNotice(done string, err error) {
+	l.notice, l.failed = textsafe.Line(done), err != nil
+	if err != nil {
+		l.notice = textsafe.Line(err.Error())
+	}
+}
+
+// ClearNotice clears the notice if it is still done.
+func (l *Line) ClearNotice(done string) {
+	if !l.failed && l.notice == textsafe.Line(done) {
+		l.notice = ""
+	}
+}
+
+// Refresh collects the warnings of s, sanitised: they quote file names and
+// data.
+func (l *Line) Refresh(s *session.Session) {
+	if l.of != s.Result.Evaluation {
+		l.of, l.loud = s.Result.Evaluation, ""
+		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
+			l.loud = textsafe.Line(err.Error())
+		} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
+			l.loud = textsafe.Line(w)
+		}
+		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+		l.groups = textsafe.Line(layoutWarning(s))
+	}
+	l.layout = textsafe.Line(layoutText(s))
+	l.warnings = l.warnings[:0]
+	// The loudest first: the line is cut to the terminal's width.
+	if l.loud != "" {
+		l.warnings = append(l.warnings, l.loud)
+	}
+	if l.groups != "" {
+		l.warnings = append(l.warnings, l.groups)
+	}
+	for _, w := range s.Warnings {
+		l.warnings = append(l.warnings, textsafe.Line(w))
+	}
+	if l.invalid != "" {
+		l.warnings = append(l.warnings, l.invalid)
+	}
+}
+
+// layoutText is how the inputs were read (Session.Layout) and, when the
+// method on screen has settings other than the defaults, those: "read as
+// verl rollout dumps: …; grpo: epsilon 1e-06, a group of one: score".
+// They are the shown result's, so that they stay true when the method is
+// switched (pareto has no epsilon).
+func layoutText(s *session.Session) string {
+	settings := s.Result.Options.MethodSettings()
+	if len(settings) == 0 {
+		return s.Layout
+	}
+	said := string(s.Result.Options.Method) + ": " + strings.Join(settings, ", ")
+	if s.Layout == "" {
+		return said
+	}
+	return s.Layout + "; " + said
+}
+
+// View renders the notice and the warnings on one line, cut to width.
+func (l Line) View(st *common.Styles, width int) string {
+	line := st.Status.Render("no warnings")
+	if len(l.warnings) > 0 {
+		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
+	}
+	if l.layout != "" {
+		// The layout takes at most half the line when there are
+		// warnings, which must not be cut away.
+		layout := l.layout
+		if len(l.warnings) > 0 {
+			layout = ansi.Truncate(layout, width/2, "…")
+		}
+		line = st.Status.Render(layout) + " · " + line
+	}
+	switch {
+	case l.failed:
+		line = st.Invalid.Render("✖ "+l.notice) + " · " + line
+	case l.notice != "":
+		line = st.Positive.Render("✓ "+l.notice) + " · " + line
+	}
+	return ansi.Truncate(line, width, "…")
+}
+
+// layoutWarning is the first of the session's layout warnings over every
+// batch, and how many more there are; "" when there are none.
+func layoutWarning(s *session.Session) string {
+	if s.LayoutWarnings == nil {
+		return ""
+	}
+	all := make([]int, len(s.Result.Ranking.Batches))
+	for b := range all {
+		all[b] = b
+	}
+	ws := s.LayoutWarnings(s.Result, all)
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return ws[0]
+	}
+	more := "steps"
+	if len(ws) == 2 {
+		more = "step"
+	}
+	return fmt.Sprintf("%s (and %d more %s)", ws[0], len(ws)-1, more)
+}
+
+// maxStepsListed is how many steps mostlyInvalidWarning lists.
+const maxStepsListed = 5
+
+// mostlyInvalidWarning names the batches more than half of whose
+// trajectories are invalid and details the first: "more than half invalid
+// in 2 steps (7, 9): step 7: 60 of 96 trajectories invalid (62%), mostly
+// acc: missing (58)". It is "" when there are none.
+func mostlyInvalidWarning(batches []engine.InvalidBatch) string {
+	switch len(batches) {
+	case 0:
+		return ""
+	case 1:
+		return batches[0].String()
+	}
+	steps := make([]string, 0, maxStepsListed+1)
+	for _, b := range batches[:min(len(batches), maxStepsListed)] {
+		steps = append(steps, strconv.FormatInt(b.Step, 10))
+	}
+	if len(batches) > maxStepsListed {
+		steps = append(steps, "…")
+	}
+	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(batches), strings.Join(steps, ", "), batches[0])
+}
+
+// invalidWarning summarises the run's invalid trajectories by cause, the
+// most frequent first: "3 invalid trajectories in the run (reward = their
+// group's mean): accuracy: missing ×3" (the header counts the batch on
+// screen). It is "" when every trajectory is valid.
+func invalidWarning(counts map[string]int) string {
+	if len(counts) == 0 {
+		return ""
+	}
+	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), cmp.Compare(a, b))
+	})
+	total := 0
+	parts := make([]string, len(causes))
+	for i, c := range causes {
+		total += counts[c]
+		parts[i] = fmt.Sprintf("%s ×%d", c, counts[c])
+	}
+	noun := "trajectories"
+	if total == 1 {
+		noun = "trajectory"
+	}
+	return fmt.Sprintf("%d invalid %s in the run (reward = their group's mean): %s", total, noun, strings.Join(parts, ", "))
+}

@@ -1,0 +1,72 @@
+package statusline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// TestStatusLineSaysLayout checks that the status line starts with how the
+// inputs were read, escaped, before the warnings.
+func TestStatusLineSaysLayout(t *testing.T) {
+	s := uitest.SampleSession(t)
+	s.Layout = "read as verl rollout dumps: group = input, batch = step, objective score\x1b[2J"
+	var l Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 300)
+	if !strings.HasPrefix(got, "read as verl rollout dumps: group = input, batch = step, objective score") || strings.Contains(got, "\x1b") {
+		t.Errorf("status line %q", got)
+	}
+	if !strings.Contains(got, " · ⚠ ") {
+		t.Errorf("the warnings do not follow the layout: %q", got)
+	}
+	s.Layout = ""
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 300); strings.Contains(got, "read as") {
+		t.Errorf("plain records: %q", got)
+	}
+}
+
+// TestStatusLineSaysLayoutWarnings checks that the layout's warnings
+// (a TRL step whose groups TRL normalised otherwise) come into the status
+// line, the first one and how many more, escaped.
+func TestStatusLineSaysLayoutWarnings(t *testing.T) {
+	s := uitest.SampleSession(t)
+	var asked []int
+	s.LayoutWarnings = func(res *engine.Result, batches []int) []string {
+		asked = batches
+		return []string{"step 3: prompt groups of unequal size\x1b[2J", "step 7: every prompt group has 2 rows"}
+	}
+	var l Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 500)
+	if !strings.Contains(got, "⚠ step 3: prompt groups of unequal size") || !strings.Contains(got, "(and 1 more step)") || strings.Contains(got, "\x1b") {
+		t.Errorf("status line %q", got)
+	}
+	if len(asked) != len(s.Result.Ranking.Batches) {
+		t.Errorf("asked of %d batches, want all %d", len(asked), len(s.Result.Ranking.Batches))
+	}
+}
+
+// TestStatusLineLayoutLeavesRoomForWarnings: a layout sentence longer than
+// the line takes at most half of it when there are warnings, which then
+// show; without warnings it takes the line.
+func TestStatusLineLayoutLeavesRoomForWarnings(t *testing.T) {
+	s := uitest.SampleSession(t)
+	s.Layout = "read as verl rollout dumps: " + strings.Repeat("group = input, ", 10)
+	var l Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 120)
+	if !strings.Contains(got, "… · ⚠ ") || ansi.StringWidth(got) > 120 {
+		t.Errorf("the warnings do not show after the layout: %q", got)
+	}
+	l.warnings = nil
+	if got := l.View(common.NewStyles(true, true), 120); strings.Contains(got, "⚠") || ansi.StringWidth(got) != 120 {
+		t.Errorf("without warnings: %q", got)
+	}
+}

@@ -1,0 +1,165 @@
+// Package trajectory is the view of one trajectory whole, which the
+// Groups, Pareto and Trajectories tabs open: its fields, what the engine
+// computed for it, its metadata, prompt and response.
+package trajectory
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// field is one name/value line of the trajectory view; both are safe to
+// print.
+type field struct{ name, value string }
+
+// Opened is a trajectory shown whole.
+type Opened struct {
+	I    int               // its index in the session
+	Full engine.Trajectory // with its metadata and response, unless err
+	err  error             // why they could not be read again
+}
+
+// Open returns trajectory i of s whole: as s keeps it, or, when
+// s keeps it lean, read again from its file (one seek and one record).
+func Open(s *session.Session, i int) Opened {
+	o := Opened{I: i, Full: *s.Trajectories.At(i)}
+	if o.Full.Lean {
+		if full, err := s.Reread(&o.Full); err != nil {
+			o.err = err
+		} else {
+			o.Full = full
+		}
+	}
+	return o
+}
+
+// Stale reports whether o is no longer trajectory o.I of s: follow mode
+// dropped trajectories before it.
+func (o *Opened) Stale(s *session.Session) bool {
+	tr := s.Trajectories.At(o.I)
+	return tr.ID != o.Full.ID || tr.Source != o.Full.Source || tr.Offset != o.Full.Offset
+}
+
+// Detail returns what is shown of the opened trajectory: its fields, what the engine computed for it, its metadata
+// by sorted key and its whole response, wrapped to width.
+func Detail(c *common.Common, o *Opened, width int) string {
+	st := c.Styles
+	i, tr := o.I, &o.Full
+	res := c.Session.Result
+	input := []field{
+		{"id", textsafe.Line(tr.ID)},
+		{"batch", strconv.FormatInt(tr.Batch, 10)},
+		{"group", textsafe.Line(tr.Group)},
+		{"step_count", strconv.FormatInt(tr.StepCount, 10)},
+		{"done", strconv.FormatBool(tr.Done)},
+		{"read from", textsafe.Line(tr.Where())},
+	}
+	computed := []field{{"valid", "yes"}}
+	if !res.Evaluation.Valid[i] {
+		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Evaluation.Causes[i]))
+	}
+	computed = append(computed,
+		field{"score", common.FormatValue(res.Scores[i])},
+		field{"reward", common.FormatValue(res.Rewards[i])},
+		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
+		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
+	for k, o := range res.Objectives {
+		computed = append(computed, field{textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[i*res.Evaluation.M+k])})
+	}
+	sections := []string{
+		fieldsView(st, input, width),
+		st.Title.Render("computed ("+string(res.Options.Method)+")") + "\n" + fieldsView(st, computed, width),
+	}
+	return strings.Join(append(sections, bodyView(st, c.Session, o, width)...), "\n\n")
+}
+
+// bodyView returns the sections of o's metadata, prompt (in a trainer's
+// layout) and response, or, when they could not be read again, the error
+// in their place. The layout's prompt and response fields have their own
+// sections, whole, not a line among the metadata.
+func bodyView(st *common.Styles, s *session.Session, o *Opened, width int) []string {
+	if o.err != nil {
+		msg := lipgloss.Wrap(textsafe.Line(o.err.Error()), width, "")
+		return []string{st.Title.Render("metadata and response") + "\n" + st.Invalid.Render(msg)}
+	}
+	var own []string
+	for _, f := range []string{s.Config.PromptField, s.Config.ResponseField} {
+		if f != "" {
+			own = append(own, f)
+		}
+	}
+	sections := []string{st.Title.Render("metadata") + "\n" + fieldsView(st, metadataFields(o.Full.Metadata, own), width)}
+	if s.Config.PromptField != "" {
+		sections = append(sections, st.Title.Render("prompt")+"\n"+textView(st, s.PromptText(&o.Full), "(no prompt)", width))
+	}
+	return append(sections, st.Title.Render("response")+"\n"+textView(st, s.ResponseText(&o.Full), "(no response)", width))
+}
+
+// metadataFields lists metadata by sorted key, but the keys left out.
+func metadataFields(md map[string]any, leftOut []string) []field {
+	keys := make([]string, 0, len(md))
+	for k := range md {
+		if !slices.Contains(leftOut, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	fields := make([]field, len(keys))
+	for j, k := range keys {
+		fields[j] = field{textsafe.Line(k), textsafe.Line(metadataText(md[k]))}
+	}
+	return fields
+}
+
+// metadataText shows a metadata value: a number, a string, a bool or null.
+func metadataText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case string:
+		return strconv.Quote(v)
+	}
+	return fmt.Sprint(v)
+}
+
+// fieldsView aligns fields in two columns, each value wrapped to what is
+// left of width.
+func fieldsView(st *common.Styles, fields []field, width int) string {
+	if len(fields) == 0 {
+		return st.Muted.Render("none")
+	}
+	nameWidth := 0
+	for _, f := range fields {
+		nameWidth = max(nameWidth, ansi.StringWidth(f.name))
+	}
+	nameWidth = min(nameWidth, width/3)
+	valueWidth := max(width-nameWidth-2, 1)
+	lines := make([]string, len(fields))
+	for j, f := range fields {
+		name := st.Label.Render(lipgloss.NewStyle().Width(nameWidth).Render(ansi.Truncate(f.name, nameWidth, "…")))
+		value := lipgloss.NewStyle().Width(valueWidth).Render(f.value)
+		lines[j] = lipgloss.JoinHorizontal(lipgloss.Top, name, "  ", value)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// textView returns text from the data, sanitised and wrapped to width, or
+// none, muted, when it is empty.
+func textView(st *common.Styles, text, none string, width int) string {
+	if text == "" {
+		return st.Muted.Render(none)
+	}
+	return lipgloss.Wrap(textsafe.Text(text), width, "")
+}

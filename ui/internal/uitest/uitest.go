@@ -1,0 +1,187 @@
+// Package uitest is what the tests of the dashboard's packages share: the
+// sessions they open (the sample, a synthetic run, JSONL text), a tab set
+// up as the root model sets it up, keys pressed on it, and the switches of
+// the options they check a tab against. Only tests import it.
+package uitest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// SampleSession returns a session on the embedded sample experiment,
+// opened with its config (sample_data/experiment.toml) the way Run opens
+// it: objectives inferred, skipped lines and invalid rows as warnings.
+func SampleSession(tb testing.TB) *session.Session {
+	tb.Helper()
+	cfg, res := sampletest.Read(tb)
+	s, err := session.Open("sample", cfg, res, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// SyntheticSession returns a session on n trajectories of one batch, in
+// groups of 8, with three objectives drawn uniformly (the pareto computer
+// infers them from the metadata).
+func SyntheticSession(tb testing.TB, n int) *session.Session {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(7, 11))
+	ts := make([]engine.Trajectory, n)
+	for i := range ts {
+		ts[i] = engine.Trajectory{
+			ID:    fmt.Sprint(i),
+			Group: fmt.Sprintf("p%d", i/8),
+			Done:  true,
+			Metadata: map[string]any{
+				"accuracy": float64(rng.IntN(2)),
+				"safety":   rng.Float64(),
+				"length":   float64(100 + rng.IntN(900)),
+			},
+		}
+	}
+	s, err := session.Open("synthetic", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// TextSession opens a session on text, JSONL records, with objectives a
+// and b (metadata.a, metadata.b) and method grpo.
+func TextSession(t testing.TB, text string) *session.Session {
+	t.Helper()
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// SampleTab returns the tab newTab builds on the sample session, set up
+// as the root model sets it up at 120x40, without colour.
+func SampleTab(tb testing.TB, newTab func(*common.Common) common.Tab) (common.Tab, *session.Session) {
+	tb.Helper()
+	s := SampleSession(tb)
+	return TabOn(s, newTab), s
+}
+
+// TabOn returns the tab newTab builds on s, set up as the root model sets
+// it up at 120x40, without colour.
+func TabOn(s *session.Session, newTab func(*common.Common) common.Tab) common.Tab {
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
+	tab := newTab(c)
+	tab.SetSize(120, 40)
+	tab.Update(common.SessionChangedMsg{})
+	return tab
+}
+
+// KeyPress returns the message of a key named as tea.KeyPressMsg.String
+// names it.
+func KeyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+s":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// PressKeys sends the keys to tab and returns the commands it asked for.
+func PressKeys(tab common.Tab, keys ...string) []tea.Cmd {
+	var cmds []tea.Cmd
+	for _, k := range keys {
+		if _, cmd := tab.Update(KeyPress(k)); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	return cmds
+}
+
+// ShowBatch makes batch bi the session's current one, as [ and ] do.
+func ShowBatch(tab common.Tab, s *session.Session, bi int) {
+	s.Batch = bi
+	tab.Update(common.SessionChangedMsg{})
+}
+
+// Plain returns what tab shows, without the bold and reverse video of
+// the no-colour styles.
+func Plain(tab common.Tab) string { return ansi.Strip(tab.View()) }
+
+// OptionChange is a switch of the session's options, named for a failure
+// message.
+type OptionChange struct {
+	Name string
+	Set  func(o *engine.Options)
+}
+
+// Switches the tests make: to a method, to the other scope, and of the
+// first objective's weight, times 40.
+func MethodChange(m engine.Method) OptionChange {
+	return OptionChange{"method " + string(m), func(o *engine.Options) { o.Method = m }}
+}
+
+func ScopeChange(scope engine.Scope) OptionChange {
+	return OptionChange{"scope " + string(scope), func(o *engine.Options) { o.Scope = scope }}
+}
+
+var WeightChange = OptionChange{"weights", func(o *engine.Options) {
+	o.Weights = append([]float64{o.Weights[0] * 40}, o.Weights[1:]...)
+}}
+
+// EveryMethod is a switch to each method in turn.
+func EveryMethod() []OptionChange {
+	var changes []OptionChange
+	for _, m := range engine.Methods {
+		changes = append(changes, MethodChange(m))
+	}
+	return changes
+}
+
+// SwitchOptions makes change on s (its weights made explicit first) and
+// shows the recomputed result on tab, as the root model does; it returns
+// the tab newTab builds on a session that open returns, opened on the
+// options s now has: what tab must show.
+func SwitchOptions(t *testing.T, tab common.Tab, s *session.Session, change OptionChange,
+	open func(testing.TB) *session.Session, newTab func(*common.Common) common.Tab) common.Tab {
+	t.Helper()
+	s.Options.Weights = s.Weights()
+	change.Set(&s.Options)
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	opened := open(t)
+	opened.Options = s.Options
+	opened.Recompute()
+	return TabOn(opened, newTab)
+}

@@ -1,0 +1,242 @@
+package groups
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// groupView is one group's completions, ranked by reward, under the
+// group's prompt (groupPrompts).
+type groupView struct {
+	summary engine.GroupSummary
+	// promptText is the group's prompt, distinct what the group column
+	// shows of it (groupLabels): what tells it apart from the batch's
+	// other prompts, shown instead when the prompt does not fit.
+	promptText, distinct string
+	// members are the completions in table order: reward descending.
+	members []int
+	table   table.Table
+	// prompt is promptText (or distinct) wrapped to the width, at most
+	// maxPromptLines.
+	prompt        []string
+	width, height int
+	// completionLines caches each completion's text on one line (oneLine),
+	// read when its row is first drawn: a lean trajectory's is read again
+	// from its file, which only the rows on screen may cost.
+	completionLines map[int]string
+}
+
+// barWidth is the width of the signed reward bar: half for negative
+// rewards, left of the axis, half for positive ones.
+const barWidth = 17
+
+// maxResponseWidth caps the response column, the last one: it takes what
+// the others leave.
+const maxResponseWidth = 120
+
+// open shows group g, whose prompt is prompt and distinct what tells it
+// apart, ranking its members by reward.
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string) {
+	res := c.Session.Result
+	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
+		v.completionLines = map[int]string{}
+	}
+	v.summary, v.promptText, v.distinct = *g, prompt, distinct
+	v.members = slices.Clone(g.Members)
+	// Reward descending; an invalid completion (its reward is the group's
+	// mean) after the valid ones of the same reward; then input order.
+	slices.SortStableFunc(v.members, func(a, b int) int {
+		return cmp.Or(cmp.Compare(res.Rewards[b], res.Rewards[a]), cmp.Compare(boolInt(res.Evaluation.Valid[b]), boolInt(res.Evaluation.Valid[a])))
+	})
+	v.table.SetRows(len(v.members))
+	v.layout(c)
+}
+
+func (v *groupView) setSize(c *common.Common, width, height int) {
+	v.width, v.height = width, height
+	if v.members != nil && c.Session.Result != nil {
+		v.layout(c)
+	}
+}
+
+// promptLabel starts the prompt's first line.
+const promptLabel = "prompt  "
+
+// maxPromptLines is how many lines of the body the prompt may take.
+func (v *groupView) maxPromptLines() int { return max(v.height/3, 2) }
+
+// tableTop is the body line where the table starts.
+func (v *groupView) tableTop() int { return len(v.prompt) + 1 }
+
+// layout wraps the prompt (or, when it does not fit, what tells it apart)
+// and sizes the table's columns.
+func (v *groupView) layout(c *common.Common) {
+	label := c.Styles.Muted.Render(promptLabel)
+	indent := strings.Repeat(" ", len(promptLabel))
+	wrap := func(text string) []string {
+		// A chat template ends the prompt with a line break (after
+		// "assistant"), which would take a line of its own.
+		text = strings.TrimRight(text, " \t\r\n")
+		return strings.Split(lipgloss.Wrap(textsafe.Text(text), max(v.width-len(promptLabel), 1), ""), "\n")
+	}
+	lines := wrap(v.promptText)
+	limit := v.maxPromptLines()
+	if len(lines) > limit && v.distinct != v.promptText {
+		// A long prompt's start is what every prompt of the batch starts
+		// with (a system prompt): its end tells the group apart. The
+		// completion's view shows it whole.
+		lines = wrap(v.distinct)
+	}
+	if len(lines) > limit {
+		lines = lines[:limit]
+		lines[limit-1] = ansi.Truncate(strings.TrimRight(lines[limit-1], " ")+" …", v.width-len(promptLabel), "…")
+	}
+	for j := range lines {
+		if j == 0 {
+			lines[j] = label + lines[j]
+		} else {
+			lines[j] = indent + lines[j]
+		}
+	}
+	v.prompt = lines
+	v.table.SetSize(v.width, max(v.height-v.tableTop(), 2))
+	v.table.SetColumns(v.columns(c), 2)
+}
+
+// columns returns the completions' table columns.
+func (v *groupView) columns(c *common.Common) []table.Column {
+	s := c.Session
+	res := s.Result
+	n := len(v.members)
+	at := func(j int) int { return v.members[j] }
+	reward := func(j int) float64 { return res.Rewards[at(j)] }
+	scale := 0.0 // the bar's full length
+	for _, i := range v.members {
+		if r := math.Abs(res.Rewards[i]); !math.IsInf(r, 0) {
+			scale = max(scale, r)
+		}
+	}
+	cols := []table.Column{
+		table.IntColumn("#", n, func(j int) int { return j + 1 }),
+		table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
+			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
+			if !res.Evaluation.Valid[at(j)] {
+				return "✗ " + id
+			}
+			return id
+		}),
+		table.NumberColumn("reward", n, reward),
+		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
+		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
+	}
+	for k, o := range res.Objectives {
+		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] }))
+	}
+	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
+	return cols
+}
+
+// signedBar draws x on a bar of width cells centred on 0, whose halves
+// stand for scale: "    ████│" for a negative x, "│████" for a positive.
+func signedBar(x, scale float64, width int) string {
+	half := (width - 1) / 2
+	cells := 0
+	if scale > 0 && !math.IsNaN(x) {
+		cells = int(math.Round(min(math.Abs(x)/scale, 1) * float64(half)))
+	}
+	left, right := strings.Repeat(" ", half), strings.Repeat(" ", half)
+	if x < 0 {
+		left = strings.Repeat(" ", half-cells) + strings.Repeat("█", cells)
+	} else {
+		right = strings.Repeat("█", cells) + strings.Repeat(" ", half-cells)
+	}
+	return left + "│" + right
+}
+
+// completionLine returns trajectory i's completion (session.ResponseText) on
+// one line, reading it again when the session keeps it lean.
+func (v *groupView) completionLine(s *session.Session, i int) string {
+	if line, ok := v.completionLines[i]; ok {
+		return line
+	}
+	tr := s.Trajectories.At(i)
+	var text string
+	if tr.Lean {
+		full, err := s.Reread(tr)
+		if err != nil {
+			text = "(cannot read it again: " + err.Error() + ")"
+		} else {
+			text = s.ResponseText(&full)
+		}
+	} else {
+		text = s.ResponseText(tr)
+	}
+	line := oneLine(text, maxResponseWidth)
+	v.completionLines[i] = line
+	return line
+}
+
+// lineBreak stands for the line breaks of a completion shown on one line.
+const lineBreak = " ↵ "
+
+// oneLine returns text on one line, sanitised: its non-blank lines, each
+// trimmed, joined by lineBreak, at least width cells of it when it is
+// longer (a completion's first line is often a template's, the same in
+// every completion of the group, and its answer comes after).
+func oneLine(text string, width int) string {
+	var b strings.Builder
+	for l := range strings.Lines(text) {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(lineBreak)
+		}
+		b.WriteString(l)
+		if b.Len() > 4*width { // enough for width cells, even escaped
+			break
+		}
+	}
+	return textsafe.Line(b.String())
+}
+
+// selected returns the trajectory under the cursor, -1 if none.
+func (v *groupView) selected() int {
+	if v.table.Cursor() >= len(v.members) {
+		return -1
+	}
+	return v.members[v.table.Cursor()]
+}
+
+// view draws the prompt, the group's summary and its completions.
+func (v *groupView) view(c *common.Common) string {
+	st := c.Styles
+	g := &v.summary
+	parts := []string{
+		st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
+		st.Muted.Render("score ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" ± ") + common.FormatValue(g.Score.Std),
+		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
+	}
+	if g.ZeroSpread {
+		parts = append(parts, st.Warning.Render("zero spread: no GRPO signal"))
+	}
+	if h := v.table.ScrollHint(); h != "" {
+		parts = append(parts, st.Muted.Render(h))
+	}
+	summary := ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), v.width, "…")
+	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
+}

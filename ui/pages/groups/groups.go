@@ -1,0 +1,588 @@
+package groups
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/natural"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/list"
+	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// groupsMode is what the Groups tab shows.
+type groupsMode int
+
+const (
+	groupList       groupsMode = iota // the batch's groups
+	groupFiltering                    // typing the groups' filter
+	groupMembers                      // one group's completions
+	groupCompletion                   // one completion whole
+)
+
+// groupsKeyMap are the tab's keys beside the list's own.
+type groupsKeyMap struct {
+	Open, OpenCompletion, Back, BackToGroup, Scroll key.Binding
+	// Columns describes the tables' left and right.
+	Columns key.Binding
+}
+
+func newListKeyMap() list.KeyMap {
+	return list.KeyMap{
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by the next column")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse the sort")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or id")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter (typing it)")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+	}
+}
+
+func newGroupsKeyMap() groupsKeyMap {
+	return groupsKeyMap{
+		Open:           key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the group")),
+		OpenCompletion: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open a completion (in a group)")),
+		Back:           key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the groups (in a group)")),
+		BackToGroup:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the group (reading one)")),
+		Scroll:         key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		Columns:        key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
+	}
+}
+
+// setKeys enables the keys that work in mode.
+func (t *groupsTab) setKeys(mode groupsMode) {
+	k, lk := &t.keys, &t.list.Keys
+	for _, b := range []*key.Binding{&lk.Sort, &lk.Reverse, &lk.Filter, &k.Open} {
+		b.SetEnabled(mode == groupList)
+	}
+	lk.ApplyFilter.SetEnabled(mode == groupFiltering)
+	lk.ClearFilter.SetEnabled(mode == groupFiltering || (mode == groupList && t.list.Filtered()))
+	k.OpenCompletion.SetEnabled(mode == groupMembers)
+	k.Back.SetEnabled(mode == groupMembers)
+	k.BackToGroup.SetEnabled(mode == groupCompletion)
+	k.Scroll.SetEnabled(mode == groupCompletion)
+	k.Columns.SetEnabled(mode == groupList || mode == groupMembers)
+}
+
+// groupsTab lists the current batch's prompt groups with the engine's
+// summary of each (engine.GroupSummaries), opens one to show its
+// completions ranked by reward, and one of those whole.
+type groupsTab struct {
+	common        *common.Common
+	keys          groupsKeyMap
+	width, height int
+	mode          groupsMode
+
+	// summaries are the batch's groups and ranges their rewards' ranges;
+	// rows the listed ones (indices in summaries), filtered and sorted.
+	summaries []engine.GroupSummary
+	ranges    []engine.RewardRange
+	// prompts are the groups' prompts (groupPrompts), labels what the
+	// group column shows of them: what tells them apart (groupLabels).
+	prompts, labels []string
+	rows            []int
+	zero            int // listed groups of zero spread
+	// byKey caches the groups' key order (see keyOrder).
+	byKey struct {
+		of    keyOrderOf
+		order []int
+	}
+	// measured caches the columns that do not depend on the method,
+	// measured over the listed groups, untitled: the summaries outlive a
+	// method switch, which measures the reward columns alone.
+	measured struct {
+		of   measuredOf
+		cols []table.Column
+	}
+	// list is the groups' table, its filter and sort, and the reader of
+	// the opened completion.
+	list list.List
+
+	group groupView
+}
+
+// New returns the Groups tab.
+func New(c *common.Common) common.Tab {
+	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}
+	t.group.table = table.New(c.Styles)
+	t.setKeys(groupList)
+	return t
+}
+
+func (t *groupsTab) Title() string { return "Groups" }
+
+// CapturesKeys tells the root to leave every key to the filter being typed.
+func (t *groupsTab) CapturesKeys() bool { return t.mode == groupFiltering }
+
+// OwnsFind tells the root that / is this tab's own search.
+func (t *groupsTab) OwnsFind() bool { return true }
+
+func (t *groupsTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.list.SetSize(width, height)
+	t.list.Table.SetSize(width, max(height-1, 1))
+	t.layoutColumns()
+	t.group.setSize(t.common, width, height)
+	if t.mode == groupCompletion {
+		t.list.Reread(t.common)
+	}
+}
+
+func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.SessionChangedMsg:
+		t.refresh()
+	case tea.KeyPressMsg:
+		return t, t.handleKey(msg)
+	case tea.MouseClickMsg:
+		if msg.Button == tea.MouseLeft {
+			t.click(msg.Mouse().Y)
+		}
+	case tea.MouseWheelMsg:
+		switch t.mode {
+		case groupCompletion:
+			t.list.Reader, _ = t.list.Reader.Update(msg)
+		case groupMembers:
+			t.group.table.Update(msg)
+		default:
+			t.list.Table.Update(msg)
+		}
+	}
+	return t, nil
+}
+
+// click selects the row drawn at line y of the body.
+func (t *groupsTab) click(y int) {
+	switch t.mode {
+	case groupList:
+		t.list.Table.Click(y - 1) // under the status line
+	case groupMembers:
+		t.group.table.Click(y - t.group.tableTop())
+	}
+}
+
+func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := t.keys
+	switch t.mode {
+	case groupFiltering:
+		cmd, done, _ := t.list.TypeFilter(msg)
+		if done {
+			t.setMode(groupList)
+		}
+		t.rebuild()
+		return cmd
+	case groupCompletion:
+		if key.Matches(msg, k.BackToGroup) {
+			t.setMode(groupMembers)
+			return nil
+		}
+		var cmd tea.Cmd
+		t.list.Reader, cmd = t.list.Reader.Update(msg)
+		return cmd
+	case groupMembers:
+		switch {
+		case key.Matches(msg, k.Back):
+			t.setMode(groupList)
+		case key.Matches(msg, k.OpenCompletion):
+			t.openCompletion()
+		default:
+			t.group.table.Update(msg)
+		}
+		return nil
+	}
+	switch {
+	case t.list.Sorting(msg, len(groupColumns)):
+		t.rebuild()
+	case key.Matches(msg, t.list.Keys.Filter):
+		t.setMode(groupFiltering)
+		return t.list.StartFilter()
+	case key.Matches(msg, t.list.Keys.ClearFilter):
+		t.list.Filter.Reset()
+		t.rebuild()
+	case key.Matches(msg, k.Open):
+		t.openGroup()
+	default:
+		t.list.Table.Update(msg)
+	}
+	return nil
+}
+
+func (t *groupsTab) setMode(mode groupsMode) {
+	t.mode = mode
+	if mode != groupFiltering {
+		t.list.StopFilter()
+	}
+	t.setKeys(mode)
+}
+
+// refresh takes the batch's groups from the session, keeping the open
+// group and completion when they are still in it.
+func (t *groupsTab) refresh() {
+	s := t.common.Session
+	if s.Result == nil {
+		return
+	}
+	var key string
+	if j := t.list.Table.Cursor(); j < len(t.rows) {
+		key = t.summaries[t.rows[j]].Key
+	}
+	summaries := s.Result.GroupSummaries(s.CurrentBatch())
+	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
+		t.prompts = groupPrompts(s, summaries)
+		t.labels = groupLabels(t.prompts)
+	}
+	t.summaries = summaries
+	t.ranges = s.Result.GroupRewardRanges(s.CurrentBatch())
+	t.rebuild()
+	if g := t.indexOf(key); g >= 0 {
+		if j := slices.Index(t.rows, g); j >= 0 {
+			t.list.Table.SetCursor(j)
+		}
+	}
+	if t.mode == groupMembers || t.mode == groupCompletion {
+		g := t.indexOf(t.group.summary.Key)
+		if g < 0 {
+			t.setMode(groupList) // the group left with its batch
+			return
+		}
+		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
+		if t.mode == groupCompletion {
+			if !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
+				t.setMode(groupMembers)
+				return
+			}
+			t.list.Reread(t.common)
+		}
+	}
+}
+
+// Prepare implements common.Preparer: it computes the group summaries and
+// reward ranges of batch bi of res, which the tab shows, off the event
+// loop, so that the tab's refresh finds them computed.
+func (t *groupsTab) Prepare(res *engine.Result, bi int) {
+	if len(res.Ranking.Batches) > 0 {
+		res.GroupRewardRanges(&res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)])
+	}
+}
+
+// indexOf returns the index of the group of key in summaries, -1 if none.
+func (t *groupsTab) indexOf(key string) int {
+	return slices.IndexFunc(t.summaries, func(g engine.GroupSummary) bool { return g.Key == key })
+}
+
+// rebuild lists the groups that match the filter, sorted.
+func (t *groupsTab) rebuild() {
+	s := t.common.Session
+	if of := (keyOrderOf{s.Evaluation, s.CurrentBatch().Step, len(t.summaries)}); of != t.byKey.of {
+		t.byKey.of, t.byKey.order = of, nil // other groups
+	}
+	filter := t.list.FilterText()
+	t.rows, t.zero = t.rows[:0], 0
+	for g := range t.summaries {
+		if filter == "" || t.matches(s, g, filter) {
+			t.rows = append(t.rows, g)
+		}
+	}
+	t.sortRows()
+	for _, g := range t.rows {
+		if t.summaries[g].ZeroSpread {
+			t.zero++
+		}
+	}
+	t.list.Table.SetRows(len(t.rows))
+	t.layoutColumns()
+	t.setKeys(t.mode)
+}
+
+// sortRows sorts the listed groups by the sort column, ties in batch
+// order. By key, they are taken in the order of keyOrder, which a new
+// result of the same batch does not change; by a number, values and
+// indices are sorted together, which on 125,000 groups is several times
+// faster than comparing through the summaries.
+func (t *groupsTab) sortRows() {
+	value := groupColumns[t.list.SortColumn].value
+	if value == nil {
+		order := t.keyOrder()
+		listed := make([]bool, len(t.summaries))
+		for _, g := range t.rows {
+			listed[g] = true
+		}
+		t.rows = t.rows[:0]
+		for _, g := range order {
+			if listed[g] {
+				t.rows = append(t.rows, g)
+			}
+		}
+		if t.list.Descending {
+			slices.Reverse(t.rows)
+		}
+		return
+	}
+	type entry struct {
+		v float64
+		g int
+	}
+	entries := make([]entry, len(t.rows))
+	for j, g := range t.rows {
+		entries[j] = entry{value(&t.summaries[g], &t.ranges[g]), g}
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		if t.list.Descending {
+			return cmp.Or(cmp.Compare(b.v, a.v), cmp.Compare(a.g, b.g))
+		}
+		return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.g, b.g))
+	})
+	for j, e := range entries {
+		t.rows[j] = e.g
+	}
+}
+
+// keyOrder returns the indices of the summaries in key order, sorting
+// them only when the evaluation or the batch changed (see rebuild).
+func (t *groupsTab) keyOrder() []int {
+	if len(t.byKey.order) != len(t.summaries) {
+		order := make([]int, len(t.summaries))
+		for g := range order {
+			order[g] = g
+		}
+		slices.SortFunc(order, func(a, b int) int {
+			return cmp.Or(natural.Compare(t.labels[a], t.labels[b]), cmp.Compare(a, b))
+		})
+		t.byKey.order = order
+	}
+	return t.byKey.order
+}
+
+// keyOrderOf says which groups a key order is of.
+type keyOrderOf struct {
+	ev     *engine.Evaluation
+	step   int64
+	groups int
+}
+
+// matches reports whether group g's key, its prompt or one of its
+// trajectories' ids contains filter (lower case).
+func (t *groupsTab) matches(s *session.Session, g int, filter string) bool {
+	if strings.Contains(strings.ToLower(t.summaries[g].Key), filter) || strings.Contains(strings.ToLower(t.prompts[g]), filter) {
+		return true
+	}
+	for _, i := range t.summaries[g].Members {
+		if strings.Contains(strings.ToLower(s.Trajectories.At(i).ID), filter) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupColumn is a column of the groups' table: its title, the value it
+// shows and sorts by (nil for the key, sorted as text), and how it shows
+// it.
+type groupColumn struct {
+	title string
+	value func(g *engine.GroupSummary, r *engine.RewardRange) float64
+	kind  groupColumnKind
+}
+
+// groupColumnKind is how a column shows its value, and whether a method
+// switch measures it again.
+type groupColumnKind int
+
+const (
+	keyColumn     groupColumnKind = iota // the group's key, cut to fit
+	signalColumn                         // "none" for a group of zero spread
+	integerColumn                        // an integer
+	numberColumn                         // a number, in one format for all rows
+	rewardColumn                         // a number that depends on the method
+)
+
+// groupColumns are the groups' table's columns, in order.
+var groupColumns = []groupColumn{
+	{"group", nil, keyColumn},
+	{"signal", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(boolInt(!g.ZeroSpread)) }, signalColumn},
+	{"n", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.N) }, integerColumn},
+	{"valid", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
+	{"score mean", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Mean }, numberColumn},
+	{"std", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Std }, numberColumn},
+	{"min", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Min }, numberColumn},
+	{"max", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Max }, numberColumn},
+	{"frontier", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},
+	{"reward min", func(_ *engine.GroupSummary, r *engine.RewardRange) float64 { return r.Min }, rewardColumn},
+	{"reward max", func(_ *engine.GroupSummary, r *engine.RewardRange) float64 { return r.Max }, rewardColumn},
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// maxGroupKeyWidth caps the group column: a key is often a whole prompt.
+const maxGroupKeyWidth = 40
+
+// layoutColumns sizes the table's columns to the listed groups, measuring
+// again only the reward columns while the summaries and the listed groups
+// stay (see measured).
+func (t *groupsTab) layoutColumns() {
+	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
+	of := measuredOf{groups: len(t.summaries), filter: t.list.Filter.Value(), keyWidth: keyWidth}
+	if len(t.summaries) > 0 {
+		of.summaries = &t.summaries[0]
+	}
+	if of != t.measured.of {
+		t.measured.of, t.measured.cols = of, make([]table.Column, len(groupColumns))
+	}
+	cols := make([]table.Column, len(groupColumns))
+	for c := range groupColumns {
+		col := t.measured.cols[c]
+		if col.Cell == nil || groupColumns[c].kind == rewardColumn {
+			col = t.measureColumn(c, keyWidth)
+			t.measured.cols[c] = col
+		}
+		col.Title = t.title(c)
+		col.Width = max(col.Width, ansi.StringWidth(col.Title))
+		cols[c] = col
+	}
+	t.list.Table.SetColumns(cols, 1)
+}
+
+// measuredOf says which groups the measured columns are of: the
+// summaries (their array and length) and the filter that lists some.
+type measuredOf struct {
+	summaries *engine.GroupSummary // the first
+	groups    int
+	filter    string
+	keyWidth  int
+}
+
+// measureColumn returns column c of the listed groups, untitled, as wide
+// as its widest cell; the key column at most keyWidth. The widths depend
+// on which groups are listed, not on their order: when all are, they are
+// measured in batch order, which reads memory in sequence: faster than in
+// table order on a large batch.
+func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
+	n := len(t.rows)
+	listed := func(j int) int { return t.rows[j] }
+	measured := listed
+	if n == len(t.summaries) {
+		measured = func(j int) int { return j }
+	}
+	value := groupColumns[c].value
+	at := func(g int) float64 { return value(&t.summaries[g], &t.ranges[g]) }
+	switch groupColumns[c].kind {
+	case keyColumn:
+		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.labels[measured(j)]) })
+		col.Cell = func(j int) string { return textsafe.Line(t.labels[listed(j)]) }
+		return col
+	case signalColumn:
+		return table.Column{Width: len("none"), Cell: func(j int) string {
+			if t.summaries[listed(j)].ZeroSpread {
+				return "none"
+			}
+			return ""
+		}}
+	case integerColumn:
+		col := table.IntColumn("", n, func(j int) int { return int(at(measured(j))) })
+		col.Cell = func(j int) string { return strconv.Itoa(int(at(listed(j)))) }
+		return col
+	default:
+		f := table.NewNumberFormat(n, func(j int) float64 { return at(measured(j)) })
+		return table.NumberColumnOf("", f, func(j int) float64 { return at(listed(j)) })
+	}
+}
+
+// title is column c's title, with the sort arrow on the sort column.
+func (t *groupsTab) title(c int) string {
+	if c != t.list.SortColumn {
+		return groupColumns[c].title
+	}
+	return groupColumns[c].title + common.SortArrow(t.list.Descending)
+}
+
+// openGroup shows the group under the cursor.
+func (t *groupsTab) openGroup() {
+	if t.list.Table.Cursor() >= len(t.rows) {
+		return
+	}
+	t.group.table.SetCursor(0)
+	t.group.table.ShowFirstColumns()
+	g := t.rows[t.list.Table.Cursor()]
+	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
+	t.setMode(groupMembers)
+}
+
+// openCompletion shows the completion under the cursor whole.
+func (t *groupsTab) openCompletion() {
+	i := t.group.selected()
+	if i < 0 {
+		return
+	}
+	t.list.Open(t.common, i)
+	t.setMode(groupCompletion)
+}
+
+func (t *groupsTab) View() string {
+	if t.common.Session.Result == nil || t.width <= 0 {
+		return ""
+	}
+	var v string
+	switch t.mode {
+	case groupMembers:
+		v = t.group.view(t.common)
+	case groupCompletion:
+		status := t.list.ReaderStatus(t.common.Styles, " · in group "+common.FitLine(t.groupLabel(), t.width/4))
+		v = lipgloss.JoinVertical(lipgloss.Left, status, t.list.Reader.View())
+	default:
+		v = t.listStatus() + "\n" + t.list.Table.View()
+	}
+	return common.FitBox(v, t.width, t.height)
+}
+
+// listStatus is the line over the groups' table.
+func (t *groupsTab) listStatus() string {
+	st := t.common.Styles
+	zero := ""
+	if t.zero > 0 {
+		zero = st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero))
+	}
+	return t.list.Status(st, t.mode == groupFiltering,
+		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
+		st.Muted.Render("sorted by ")+t.list.SortTitle(groupColumns[t.list.SortColumn].title),
+		zero,
+		t.list.FilterPart(st, t.width/4))
+}
+
+func (t *groupsTab) ShortHelp() []key.Binding {
+	k, lk := t.keys, t.list.Keys
+	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), common.PairHelp(k.OpenCompletion, "enter", "open"),
+		common.PairHelp(k.Back, "esc", "back"), common.PairHelp(k.BackToGroup, "esc", "back"), k.Scroll,
+		common.PairHelp(lk.Sort, "s/S", "sort"), common.PairHelp(lk.Filter, "/", "filter"), common.PairHelp(lk.ApplyFilter, "enter", "keep"),
+		common.PairHelp(lk.ClearFilter, "esc", "clear"), k.Columns}
+}
+
+func (t *groupsTab) FullHelp() [][]key.Binding {
+	k, lk, tk := t.keys, t.list.Keys, t.list.Table.Keys
+	return [][]key.Binding{
+		{tk.Up, tk.Down, tk.PageUp, tk.PageDown, tk.Home, tk.End, k.Columns},
+		{k.Open, lk.Sort, lk.Reverse, lk.Filter, lk.ApplyFilter, lk.ClearFilter},
+		{k.OpenCompletion, k.Back, k.Scroll, k.BackToGroup},
+	}
+}
+
+// groupLabel is what the group column shows of the open group.
+func (t *groupsTab) groupLabel() string {
+	if g := t.indexOf(t.group.summary.Key); g >= 0 {
+		return t.labels[g]
+	}
+	return t.group.summary.Key
+}

@@ -1,0 +1,271 @@
+package groups
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/natural"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// listedGroups returns the groups tab's listed summaries, in table order.
+func listedGroups(tab common.Tab) []*engine.GroupSummary {
+	g := tab.(*groupsTab)
+	out := make([]*engine.GroupSummary, len(g.rows))
+	for j, r := range g.rows {
+		out[j] = &g.summaries[r]
+	}
+	return out
+}
+
+func TestGroupsSort(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	gs := listedGroups(tab)
+	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return natural.Compare(a.Key, b.Key) }) {
+		t.Fatalf("not every group listed by key at first: %d of %d", len(gs), len(s.CurrentBatch().Groups))
+	}
+	uitest.PressKeys(tab, "s", "s", "s", "s") // group, signal, n, valid, score mean
+	if v := uitest.Plain(tab); !strings.Contains(v, "sorted by score mean ▲") || !strings.Contains(v, "score mean ▲") {
+		t.Fatalf("four s do not sort by the score mean:\n%s", v)
+	}
+	means := func() []float64 {
+		var m []float64
+		for _, g := range listedGroups(tab) {
+			m = append(m, g.Score.Mean)
+		}
+		return m
+	}
+	if !slices.IsSorted(means()) {
+		t.Errorf("score means not ascending: %v", means())
+	}
+	uitest.PressKeys(tab, "S")
+	if m := means(); !slices.IsSortedFunc(m, func(a, b float64) int { return cmp.Compare(b, a) }) || !strings.Contains(uitest.Plain(tab), "score mean ▼") {
+		t.Errorf("S does not reverse the sort: %v", m)
+	}
+}
+
+func TestGroupsFilterByKeyAndTrajectoryID(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "/", "p", "1", "0")
+	if !tab.(common.KeyCapturer).CapturesKeys() {
+		t.Error("the tab does not capture keys while the filter is typed")
+	}
+	uitest.PressKeys(tab, "enter")
+	if gs := listedGroups(tab); len(gs) != 1 || gs[0].Key != "p10" {
+		t.Errorf("filter p10 lists %d groups", len(gs))
+	}
+	uitest.PressKeys(tab, "esc", "/")
+	uitest.PressKeys(tab, strings.Split("S00-P03-C2", "")...) // any case
+	uitest.PressKeys(tab, "enter")
+	if gs := listedGroups(tab); len(gs) != 1 || gs[0].Key != "p03" {
+		t.Errorf("filter by the id s00-p03-c2 does not list its group p03 alone: %d groups", len(gs))
+	}
+	if v := uitest.Plain(tab); !strings.Contains(v, "1 group ·") || !strings.Contains(v, "filter S00-P03-C2") {
+		t.Errorf("the status line does not show the filter:\n%s", v)
+	}
+	uitest.PressKeys(tab, "esc")
+	if n := len(listedGroups(tab)); n != 16 {
+		t.Errorf("esc leaves %d groups, want the batch's 16", n)
+	}
+}
+
+// TestGroupsZeroSpreadMarked checks that exactly the groups the engine
+// finds of zero spread are marked, and counted in the status line.
+func TestGroupsZeroSpreadMarked(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	zero := 0
+	lines := strings.Split(uitest.Plain(tab), "\n")
+	for _, g := range s.Result.GroupSummaries(s.CurrentBatch()) {
+		var row string
+		for _, l := range lines {
+			if strings.HasPrefix(l, g.Key+" ") {
+				row = l
+			}
+		}
+		if row == "" {
+			t.Fatalf("group %s not shown:\n%s", g.Key, strings.Join(lines, "\n"))
+		}
+		if marked := strings.Contains(row, " none "); marked != g.ZeroSpread {
+			t.Errorf("group %s: marked %v, zero spread %v: %q", g.Key, marked, g.ZeroSpread, row)
+		}
+		if g.ZeroSpread {
+			zero++
+		}
+	}
+	if zero == 0 {
+		t.Fatal("the sample's first batch has no zero-spread group to mark")
+	}
+	if !strings.Contains(lines[0], "2 of zero spread (no GRPO signal)") || zero != 2 {
+		t.Errorf("the status line does not count %d zero-spread groups: %q", zero, lines[0])
+	}
+	uitest.PressKeys(tab, "s", "S") // signal, descending: the groups with one first
+	if gs := listedGroups(tab); gs[len(gs)-1].ZeroSpread != true || gs[0].ZeroSpread {
+		t.Error("sorting by signal does not put the zero-spread groups at one end")
+	}
+}
+
+// TestGroupsOpenGroupAndCompletion walks enter, enter, esc, esc.
+func TestGroupsOpenGroupAndCompletion(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "down", "enter") // p01
+	g := tab.(*groupsTab)
+	v := uitest.Plain(tab)
+	if !strings.Contains(v, "prompt  p01") || !strings.Contains(v, "8 completions") {
+		t.Fatalf("enter does not open group p01:\n%s", v)
+	}
+	var rewards []float64
+	for _, i := range g.group.members {
+		rewards = append(rewards, s.Result.Rewards[i])
+		if s.Trajectories.At(i).Group != "p01" {
+			t.Errorf("%s is not of group p01", s.Trajectories.At(i).ID)
+		}
+	}
+	if len(rewards) != 8 || !slices.IsSortedFunc(rewards, func(a, b float64) int { return cmp.Compare(b, a) }) {
+		t.Errorf("completions not ranked by reward: %v", rewards)
+	}
+	top := s.Trajectories.At(g.group.members[0])
+	firstLine, _, _ := strings.Cut(strings.TrimSpace(top.ResponseText()), "\n")
+	if !strings.Contains(v, firstLine[:20]) || !strings.Contains(v, "│████") {
+		t.Errorf("the best completion's response or its reward bar is not shown:\n%s", v)
+	}
+	uitest.PressKeys(tab, "down", "enter")
+	second := s.Trajectories.At(g.group.members[1])
+	if v := uitest.Plain(tab); !strings.Contains(v, second.ID+" · in group p01") || !strings.Contains(v, "read from") {
+		t.Errorf("enter does not open the second completion, %s:\n%s", second.ID, v)
+	}
+	uitest.PressKeys(tab, "esc")
+	if v := uitest.Plain(tab); !strings.Contains(v, "prompt  p01") {
+		t.Errorf("esc does not go back to the group:\n%s", v)
+	}
+	uitest.PressKeys(tab, "esc")
+	if v := uitest.Plain(tab); !strings.Contains(v, "16 groups") {
+		t.Errorf("esc does not go back to the groups:\n%s", v)
+	}
+}
+
+func TestZeroSpreadGroupSaysSo(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "/", "p", "1", "0", "enter", "enter")
+	if v := uitest.Plain(tab); !strings.Contains(v, "zero spread: no GRPO signal") {
+		t.Errorf("the opened zero-spread group does not say so:\n%s", v)
+	}
+}
+
+// TestGroupsAfterSwitches checks the table that switches of method,
+// weights and scope leave, with and without a filter, against a tab opened
+// on those options (the columns that do not depend on the method are
+// measured once per summaries and filter, the reward columns every time):
+// on the sample, and on groups whose scores differ by orders of magnitude,
+// which a filter takes apart (filters "big" and "tiny" list as many
+// groups).
+func TestGroupsAfterSwitches(t *testing.T) {
+	changes := append(uitest.EveryMethod(), uitest.WeightChange, uitest.MethodChange(engine.Relative),
+		uitest.ScopeChange(engine.ScopeBatch), uitest.MethodChange(engine.GRPO), uitest.ScopeChange(engine.ScopeGroup))
+	var b strings.Builder
+	for g, scale := range []float64{1e5, 3e4, 1e-2, 3e-2} {
+		key := []string{"big1", "big2", "tiny1", "tiny2"}[g]
+		for c := range 4 {
+			fmt.Fprintf(&b, `{"id":"%s-c%d","group":"%s","metadata":{"a":%g,"b":%g}}`+"\n", key, c, key, scale*float64(c+1), float64(c%2))
+		}
+	}
+	for _, data := range []struct {
+		name    string
+		open    func(testing.TB) *session.Session
+		filters []string
+	}{
+		{"sample", uitest.SampleSession, []string{"", "p1"}},
+		{"spread", func(t testing.TB) *session.Session { return uitest.TextSession(t, b.String()) }, []string{"big", "tiny", ""}},
+	} {
+		s := data.open(t)
+		tab := uitest.TabOn(s, New)
+		for _, filter := range data.filters {
+			keys := []string{"esc"} // clears the filter before
+			if filter != "" {
+				keys = append(append(append(keys, "/"), strings.Split(filter, "")...), "enter")
+			}
+			uitest.PressKeys(tab, keys...)
+			for _, c := range changes {
+				fresh := uitest.SwitchOptions(t, tab, s, c, data.open, New)
+				uitest.PressKeys(fresh, keys...)
+				if got, want := uitest.Plain(tab), uitest.Plain(fresh); got != want {
+					t.Fatalf("%s, filter %q, after %s the table is not that of a tab opened on it:\n%s\nwant:\n%s", data.name, filter, c.Name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// naturalRun is two trajectories in each of the groups g10, g2, g1, g100
+// and g0, numbered without leading zeros, with objectives a and b.
+func naturalRun() string {
+	var b strings.Builder
+	for _, g := range []int{10, 2, 1, 100, 0} {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"g%d-c%d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", g, c*9+1, g, c, g)
+		}
+	}
+	return b.String()
+}
+
+// TestGroupsInNaturalOrder: prompts numbered without leading zeros are
+// listed as a person counts (g2 before g10).
+func TestGroupsInNaturalOrder(t *testing.T) {
+	tab := uitest.TabOn(uitest.TextSession(t, naturalRun()), New)
+	var keys []string
+	for _, g := range listedGroups(tab) {
+		keys = append(keys, g.Key)
+	}
+	if want := []string{"g0", "g1", "g2", "g10", "g100"}; !slices.Equal(keys, want) {
+		t.Errorf("groups listed %v, want %v", keys, want)
+	}
+}
+
+// TestGroupsReadsOnlyVisibleResponses opens a group of a lean session:
+// only the completions on screen have their response read again.
+func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
+	// One group of 64 completions, lean as the dashboard loads files.
+	var lines strings.Builder
+	for i := range 64 {
+		lines.WriteString(`{"id":"t` + strconv.Itoa(i) + `","batch":0,"group":"g","response":"answer ` + strconv.Itoa(i) + `\nmore","metadata":{"accuracy":` + strconv.Itoa(i%5) + `}}` + "\n")
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Open(path, engine.Config{}, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range s.Trajectories.All() {
+		if !tr.Lean || tr.Metadata != nil || tr.Response != nil {
+			t.Fatalf("%s is kept whole", tr.Where())
+		}
+	}
+	tab := uitest.TabOn(s, New)
+	uitest.PressKeys(tab, "enter")
+	g := tab.(*groupsTab)
+	v := uitest.Plain(tab)
+	top := s.Trajectories.At(g.group.members[0])
+	if !strings.Contains(v, "answer "+strings.TrimPrefix(top.ID, "t")) {
+		t.Fatalf("the best completion's first line is not shown:\n%s", v)
+	}
+	// The rows on screen: the group's height under its summary, less the
+	// table's header.
+	if page := max(g.group.height-g.group.tableTop()-1, 1); len(g.group.completionLines) == 0 || len(g.group.completionLines) > page {
+		t.Errorf("%d responses read again for %d rows on screen", len(g.group.completionLines), page)
+	}
+}

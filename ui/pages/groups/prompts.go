@@ -1,0 +1,56 @@
+package groups
+
+import (
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// groupPrompts returns the prompt of each group: its key, unless the
+// session's layout names a prompt field (Config.PromptField) other than
+// what it groups by (verl's uid, say): then the prompt of its first
+// member, read again when lean (one record per group, when the batch is
+// shown, with one loaders.Rereader: a file opened per file, not per
+// group). A member whose prompt cannot be read shows the key.
+func groupPrompts(s *session.Session, summaries []engine.GroupSummary) []string {
+	prompts := make([]string, len(summaries))
+	byKey := s.Config.PromptField == "" || s.Config.GroupBy == s.Config.PromptField
+	var reader *loaders.Rereader
+	if !byKey {
+		reader = s.Rereader()
+		defer reader.Close()
+	}
+	for g := range summaries {
+		prompts[g] = summaries[g].Key
+		if byKey || len(summaries[g].Members) == 0 {
+			continue
+		}
+		first := s.Trajectories.At(summaries[g].Members[0])
+		if first.Lean {
+			full, err := reader.Reread(first)
+			if err != nil {
+				continue
+			}
+			first = &full
+		}
+		if p := s.PromptText(first); p != "" {
+			prompts[g] = p
+		}
+	}
+	return prompts
+}
+
+// groupLabels returns what the group column shows of each prompt: the
+// prompt without what every prompt of the batch starts with
+// (sharedGroupPrefix, as the Trajectories tab's group column), marked "…".
+func groupLabels(prompts []string) []string {
+	labels := prompts
+	if cut := common.SharedGroupPrefix(len(prompts), func(j int) string { return prompts[j] }); cut > 0 {
+		labels = make([]string, len(prompts))
+		for g, p := range prompts {
+			labels[g] = "…" + p[cut:]
+		}
+	}
+	return labels
+}

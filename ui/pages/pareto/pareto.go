@@ -1,0 +1,795 @@
+package pareto
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"gonum.org/v1/gonum/floats"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
+)
+
+// paretoPanelWidth is the width of the details beside the plot.
+const paretoPanelWidth = 34
+
+// selectedRune marks the selected trajectory.
+const selectedRune = '◎'
+
+// densityRunes shade a cell by how many points share it (chart.Level):
+// from a few to the most any cell holds.
+var densityRunes = [...]rune{'░', '▒', '▓', '█'}
+
+// dimmedRune is a lone point of a dimmed group: fainter than any rank's
+// marker.
+const dimmedRune = '⠄'
+
+// maxParetoZoom is the deepest zoom: 2^maxParetoZoom times.
+const maxParetoZoom = 16
+
+type paretoKeyMap struct {
+	NextX, NextY         key.Binding
+	Prev, Next           key.Binding
+	PrevGroup, NextGroup key.Binding
+	ZoomIn, ZoomOut      key.Binding
+	PanLeft, PanRight    key.Binding
+	PanUp, PanDown       key.Binding
+	ResetView            key.Binding
+	OnlyGroup            key.Binding
+	Open, Close          key.Binding
+}
+
+func newParetoKeyMap() paretoKeyMap {
+	return paretoKeyMap{
+		NextX:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "next x objective")),
+		NextY:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "next y objective")),
+		Prev:      key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point by x")),
+		Next:      key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point by x")),
+		PrevGroup: key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous group")),
+		NextGroup: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next group")),
+		ZoomIn:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+/wheel", "zoom in on the selection")),
+		ZoomOut:   key.NewBinding(key.WithKeys("-"), key.WithHelp("-/wheel", "zoom out")),
+		PanLeft:   key.NewBinding(key.WithKeys("shift+left", "h"), key.WithHelp("h/⇧←", "pan left")),
+		PanRight:  key.NewBinding(key.WithKeys("shift+right", "l"), key.WithHelp("l/⇧→", "pan right")),
+		PanUp:     key.NewBinding(key.WithKeys("shift+up", "k"), key.WithHelp("k/⇧↑", "pan up")),
+		PanDown:   key.NewBinding(key.WithKeys("shift+down", "j"), key.WithHelp("j/⇧↓", "pan down")),
+		ResetView: key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "reset the view")),
+		OnlyGroup: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "only this group / all")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the trajectory")),
+		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+	}
+}
+
+// paretoTab plots the current batch on two objectives. Ranks are those of
+// the scope's comparison groups: with scope group, the selected point's
+// group is drawn in rank colours and the others dimmed (or hidden); with
+// scope batch, every point in its batch rank's colour. A cell several
+// points share is shaded by their number. The view zooms on the selection
+// and pans; enter opens the selected trajectory.
+type paretoTab struct {
+	common        *common.Common
+	keys          paretoKeyMap
+	width, height int
+
+	// points are the batch's points on the axes, ranked and grouped.
+	points paretoPoints
+	// selected is a position in points.proj; onlyGroup hides the other
+	// groups.
+	selected  int
+	onlyGroup bool
+	// view is the part of the plane shown; drawn, the frame drawn of it
+	// and its caches; reader, the selected trajectory opened.
+	view   paretoView
+	drawn  paretoFrame
+	reader paretoReader
+}
+
+// paretoPoints are the points the plot shows: the valid trajectories of
+// the batch on two objectives, with their ranks and groups.
+type paretoPoints struct {
+	// xObj and yObj are the objectives on the axes.
+	xObj, yObj int
+	proj       engine.Projection
+	// projOf says what proj was built from: another key rebuilds it.
+	projOf projectionKey
+	// full is the unzoomed view's x and y ranges (chart.Span of proj's);
+	// data, the points' own (x min, x max, y min, y max).
+	full, data [4]float64
+	// rank holds each point's Pareto rank, parallel to proj.Index;
+	// groupOf its group's index in the batch's Groups; the points of group
+	// g are order[start[g]:start[g+1]], ascending in x.
+	rank, groupOf, order, start []int32
+	// ranking is the engine's ranking those come from: a recompute with
+	// another method keeps it (engine.Evaluation.Ranking).
+	ranking *engine.Ranking
+	// groupOfTrajectory is indexGroups' buffer.
+	groupOfTrajectory []int32
+	// groupCut is how much of the batch's group keys to leave out when
+	// naming a group (sharedGroupPrefix, as the Groups tab does), cutOf
+	// the groups it was measured on (the first and how many).
+	groupCut int
+	cutOf    struct {
+		first  *engine.Group
+		groups int
+	}
+}
+
+// paretoView is the part of the plane shown: the centre and the zoom
+// level (2^zoom times); panned says the centre was moved from the full
+// view's.
+type paretoView struct {
+	zoom   int
+	cx, cy float64
+	panned bool
+}
+
+// paretoFrame is the plot drawn and what drawing it again would redo.
+type paretoFrame struct {
+	frame *plot.Frame
+	// frameView is frame rendered, "" until View renders it again;
+	// frameDark, the background of the styles frame was drawn with.
+	frameView string
+	frameDark bool
+	// counts and best are every point's density in frame's cells and
+	// the best rank in each, recounted only when frame's grid or the
+	// points change (densityOf).
+	counts, best []int32
+	densityOf    densityKey
+}
+
+// paretoReader is the selected trajectory, open when reading.
+type paretoReader struct {
+	reading bool
+	opened  trajectory.Opened
+	detail  viewport.Model
+}
+
+// projectionKey identifies the data a projection was built from: the
+// evaluation (values and validity; a recompute with other options keeps
+// it), the batch and its size (follow mode appends to it), the axes.
+type projectionKey struct {
+	eval           *engine.Evaluation
+	batch, n, x, y int
+}
+
+// densityKey identifies the counts of one projection, ranked by one
+// ranking, in one grid.
+type densityKey struct {
+	proj    projectionKey
+	ranking *engine.Ranking
+	grid    chart.Grid
+}
+
+// New returns the Pareto tab.
+func New(c *common.Common) common.Tab {
+	return &paretoTab{common: c, keys: newParetoKeyMap(), points: paretoPoints{yObj: 1}, reader: paretoReader{detail: viewport.New()}}
+}
+
+func (t *paretoTab) Title() string { return "Pareto" }
+
+func (t *paretoTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.reader.detail.SetWidth(width)
+	t.reader.detail.SetHeight(max(height-1, 1))
+	t.draw()
+}
+
+func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.SessionChangedMsg:
+		t.project()
+		t.refreshReading()
+	case tea.KeyPressMsg:
+		if t.reader.reading {
+			t.handleReadingKey(msg)
+		} else {
+			t.handleKey(msg)
+		}
+	case tea.MouseWheelMsg:
+		if t.reader.reading {
+			t.reader.detail, _ = t.reader.detail.Update(msg)
+		} else if msg.Button == tea.MouseWheelUp {
+			t.zoomBy(1)
+		} else if msg.Button == tea.MouseWheelDown {
+			t.zoomBy(-1)
+		}
+	case tea.MouseClickMsg:
+		if !t.reader.reading && msg.Button == tea.MouseLeft {
+			t.click(msg.X, msg.Y)
+		}
+	}
+	return t, nil
+}
+
+func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
+	if key.Matches(msg, t.keys.Close) {
+		t.setReading(false)
+		return
+	}
+	t.reader.detail, _ = t.reader.detail.Update(msg)
+}
+
+func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
+	k := &t.keys
+	switch {
+	case key.Matches(msg, k.NextX):
+		t.points.xObj = t.nextObjective(t.points.xObj, t.points.yObj)
+		t.project()
+	case key.Matches(msg, k.NextY):
+		t.points.yObj = t.nextObjective(t.points.yObj, t.points.xObj)
+		t.project()
+	case key.Matches(msg, k.Prev):
+		t.stepInGroup(-1)
+	case key.Matches(msg, k.Next):
+		t.stepInGroup(1)
+	case key.Matches(msg, k.PrevGroup):
+		t.stepGroup(-1)
+	case key.Matches(msg, k.NextGroup):
+		t.stepGroup(1)
+	case key.Matches(msg, k.ZoomIn):
+		t.zoomBy(1)
+	case key.Matches(msg, k.ZoomOut):
+		t.zoomBy(-1)
+	case key.Matches(msg, k.PanLeft):
+		t.pan(-1, 0)
+	case key.Matches(msg, k.PanRight):
+		t.pan(1, 0)
+	case key.Matches(msg, k.PanUp):
+		t.pan(0, 1)
+	case key.Matches(msg, k.PanDown):
+		t.pan(0, -1)
+	case key.Matches(msg, k.ResetView):
+		t.resetView()
+	case key.Matches(msg, k.OnlyGroup):
+		t.onlyGroup = !t.onlyGroup
+		t.draw()
+	case key.Matches(msg, k.Open):
+		if t.selectedTrajectory() >= 0 {
+			t.setReading(true)
+		}
+	}
+}
+
+// setReading opens the selected trajectory, read again from its file if
+// the session keeps it lean, or goes back to the plot.
+func (t *paretoTab) setReading(on bool) {
+	t.reader.reading = on
+	t.keys.Close.SetEnabled(on)
+	for _, b := range []*key.Binding{&t.keys.NextX, &t.keys.NextY, &t.keys.Prev, &t.keys.Next, &t.keys.PrevGroup,
+		&t.keys.NextGroup, &t.keys.ZoomIn, &t.keys.ZoomOut, &t.keys.Open} {
+		b.SetEnabled(!on)
+	}
+	if on {
+		t.reader.opened = trajectory.Open(t.common.Session, t.selectedTrajectory())
+		t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.opened, t.width))
+		t.reader.detail.GotoTop()
+		return
+	}
+	t.project()
+}
+
+// refreshReading shows the opened trajectory's new rewards after a
+// recompute, or goes back to the plot when it left with its batch.
+func (t *paretoTab) refreshReading() {
+	if !t.reader.reading {
+		return
+	}
+	s := t.common.Session
+	if !slices.Contains(s.CurrentBatch().Members, t.reader.opened.I) {
+		t.setReading(false)
+		return
+	}
+	if t.reader.opened.Stale(s) {
+		t.reader.opened = trajectory.Open(s, t.reader.opened.I)
+	}
+	t.reader.detail.SetContent(trajectory.Detail(t.common, &t.reader.opened, t.width))
+}
+
+// nextObjective returns the objective after k, skipping the other axis'
+// unless it is the only other one.
+func (t *paretoTab) nextObjective(k, other int) int {
+	m := len(t.common.Session.Result.Objectives)
+	next := (k + 1) % m
+	if next == other && m > 2 {
+		next = (next + 1) % m
+	}
+	return next
+}
+
+// project rebuilds what the plot derives from the session when it
+// changed: the points (engine.Projection, sorted by x), their ranks, and
+// each group's points in x order; it keeps the selected trajectory when
+// it is still shown.
+func (t *paretoTab) project() {
+	s := t.common.Session
+	res := s.Result
+	if res == nil {
+		return
+	}
+	m := len(res.Objectives)
+	t.points.xObj, t.points.yObj = min(t.points.xObj, m-1), min(t.points.yObj, m-1)
+	t.keys.NextX.SetEnabled(m > 1)
+	t.keys.NextY.SetEnabled(m > 1)
+	batch := s.CurrentBatch()
+	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj}
+	// The plot shows objectives and ranks, which neither the method nor
+	// the weights change: a switch of those keeps it as it is drawn, in
+	// the styles of the same background.
+	if key == t.points.projOf && t.points.ranking == res.Ranking && t.drawn.frame != nil && t.drawn.frameDark == t.common.Styles.IsDark {
+		return
+	}
+	previous := t.selectedTrajectory()
+	if key != t.points.projOf {
+		t.points.proj, t.points.projOf = res.Project(s.Batch, t.points.xObj, t.points.yObj), key
+		t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
+		if len(t.points.proj.X) > 0 {
+			t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
+			t.points.full[0], t.points.full[1] = chart.Span(t.points.data[0], t.points.data[1], false)
+			t.points.full[2], t.points.full[3] = chart.Span(t.points.data[2], t.points.data[3], false)
+		}
+		t.resetView()
+	}
+	t.indexGroups(res, batch)
+	t.selected = 0
+	if previous >= 0 {
+		t.selected = max(slices.Index(t.points.proj.Index, previous), 0)
+	}
+	t.keys.OnlyGroup.SetEnabled(res.Options.Scope == engine.ScopeGroup)
+	if !t.keys.OnlyGroup.Enabled() {
+		t.onlyGroup = false
+	}
+	t.draw()
+}
+
+// indexGroups fills rank, groupOf, order and start for proj.
+func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
+	n := len(t.points.proj.Index)
+	t.points.ranking = res.Ranking
+	t.points.rank = slices.Grow(t.points.rank[:0], n)[:n]
+	t.points.groupOf = slices.Grow(t.points.groupOf[:0], n)[:n]
+	t.points.order = slices.Grow(t.points.order[:0], n)[:n]
+	t.points.start = slices.Grow(t.points.start[:0], len(batch.Groups)+1)[:len(batch.Groups)+1]
+	// The group of each trajectory of the batch, by its index less the
+	// batch's smallest.
+	base, top := math.MaxInt, 0
+	for _, i := range batch.Members {
+		base, top = min(base, i), max(top, i)
+	}
+	t.points.groupOfTrajectory = slices.Grow(t.points.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
+	groupOfTrajectory := t.points.groupOfTrajectory
+	for g, grp := range batch.Groups {
+		for _, i := range grp.Members {
+			groupOfTrajectory[i-base] = int32(g)
+		}
+	}
+	for j, i := range t.points.proj.Index {
+		t.points.rank[j] = int32(res.Ranking.Ranks[i])
+		t.points.groupOf[j] = groupOfTrajectory[i-base]
+	}
+	chart.Buckets(t.points.order, t.points.start, t.points.groupOf, len(batch.Groups))
+	if len(batch.Groups) > 0 && (t.points.cutOf.first != &batch.Groups[0] || t.points.cutOf.groups != len(batch.Groups)) {
+		t.points.cutOf.first, t.points.cutOf.groups = &batch.Groups[0], len(batch.Groups)
+		t.points.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
+	}
+}
+
+// shortGroup is a group key of the batch as the panel names it: without
+// what every key of the batch starts with (groupCut), marked "…".
+func (t *paretoTab) shortGroup(key string) string {
+	if t.points.groupCut > 0 && len(key) >= t.points.groupCut {
+		return textsafe.Line("…" + key[t.points.groupCut:])
+	}
+	return textsafe.Line(key)
+}
+
+// selectedTrajectory returns the selected trajectory's index, -1 if none.
+func (t *paretoTab) selectedTrajectory() int {
+	if t.selected >= len(t.points.proj.Index) {
+		return -1
+	}
+	return t.points.proj.Index[t.selected]
+}
+
+// groupPoints returns the positions in proj of group g's points, in
+// ascending x.
+func (t *paretoTab) groupPoints(g int32) []int32 {
+	if g < 0 || int(g)+1 >= len(t.points.start) {
+		return nil
+	}
+	return t.points.order[t.points.start[g]:t.points.start[g+1]]
+}
+
+// selectedGroup returns the selected point's group index, -1 if none.
+func (t *paretoTab) selectedGroup() int32 {
+	if t.selected >= len(t.points.groupOf) {
+		return -1
+	}
+	return t.points.groupOf[t.selected]
+}
+
+// stepInGroup selects the point step places along the selected group in
+// x order, stopping at its ends.
+func (t *paretoTab) stepInGroup(step int) {
+	points := t.groupPoints(t.selectedGroup())
+	k := slices.Index(points, int32(t.selected))
+	if k < 0 {
+		return
+	}
+	t.selected = int(points[min(max(k+step, 0), len(points)-1)])
+	t.follow()
+}
+
+// stepGroup selects the leftmost point of the group step places from the
+// selected one in the batch's order of groups, skipping groups without a
+// valid point.
+func (t *paretoTab) stepGroup(step int) {
+	groups := len(t.points.start) - 1
+	for g := int(t.selectedGroup()) + step; g >= 0 && g < groups; g += step {
+		if points := t.groupPoints(int32(g)); len(points) > 0 {
+			t.selected = int(points[0])
+			t.follow()
+			return
+		}
+	}
+}
+
+// follow moves the view to the selection when it left it, and redraws.
+func (t *paretoTab) follow() {
+	if t.drawn.frame != nil && len(t.points.proj.X) > 0 {
+		if _, ok := t.drawn.frame.Point(t.points.proj.X[t.selected], t.points.proj.Y[t.selected]); !ok {
+			t.view.cx, t.view.cy, t.view.panned = t.points.proj.X[t.selected], t.points.proj.Y[t.selected], true
+		}
+	}
+	t.draw()
+}
+
+// fullView returns the ranges the unzoomed view shows.
+func (t *paretoTab) fullView() (x0, x1, y0, y1 float64) {
+	return t.points.full[0], t.points.full[1], t.points.full[2], t.points.full[3]
+}
+
+// zoomBy zooms in (step > 0) or out by a factor 2 per step, centred on
+// the selected point; zooming out to the full view resets it.
+func (t *paretoTab) zoomBy(step int) {
+	t.view.zoom = min(max(t.view.zoom+step, 0), maxParetoZoom)
+	if t.view.zoom == 0 {
+		t.resetView()
+		return
+	}
+	if t.selected < len(t.points.proj.X) {
+		t.view.cx, t.view.cy, t.view.panned = t.points.proj.X[t.selected], t.points.proj.Y[t.selected], true
+	}
+	t.draw()
+}
+
+// pan moves the view by a quarter of its width (dx) or height (dy), as
+// far as the full view's edge.
+func (t *paretoTab) pan(dx, dy int) {
+	x0, x1, y0, y1 := t.viewRange()
+	t.view.cx = (x0+x1)/2 + float64(dx)*(x1-x0)/4
+	t.view.cy = (y0+y1)/2 + float64(dy)*(y1-y0)/4
+	x0, x1, y0, y1 = t.viewRange()
+	t.view.cx, t.view.cy, t.view.panned = (x0+x1)/2, (y0+y1)/2, true
+	t.draw()
+}
+
+// resetView shows every point again.
+func (t *paretoTab) resetView() {
+	x0, x1, y0, y1 := t.fullView()
+	t.view.zoom, t.view.cx, t.view.cy, t.view.panned = 0, (x0+x1)/2, (y0+y1)/2, false
+	t.draw()
+}
+
+// viewRange returns the ranges the view asks for: the full view's,
+// halved zoom times around the centre, moved to show no more beyond the
+// points than a margin of its own (chart.Window).
+func (t *paretoTab) viewRange() (x0, x1, y0, y1 float64) {
+	fx0, fx1, fy0, fy1 := t.fullView()
+	f := math.Ldexp(0.5, -t.view.zoom)
+	x0, x1 = chart.Window(t.view.cx, (fx1-fx0)*f, t.points.data[0], t.points.data[1], fx0, fx1)
+	y0, y1 = chart.Window(t.view.cy, (fy1-fy0)*f, t.points.data[2], t.points.data[3], fy0, fy1)
+	return x0, x1, y0, y1
+}
+
+// zoomed reports whether the view shows other than all of the points.
+func (t *paretoTab) zoomed() bool { return t.view.zoom > 0 || t.view.panned }
+
+// click selects the point nearest the body's cell (x, y): the plot's
+// canvas starts under the title and the y axis' name.
+func (t *paretoTab) click(x, y int) {
+	if t.drawn.frame == nil || len(t.points.proj.X) == 0 {
+		return
+	}
+	col, row, ok := t.drawn.frame.GridCell(canvas.Point{X: x, Y: y - 2})
+	if !ok {
+		return
+	}
+	g := t.drawn.frame.Grid
+	px, py := g.X.Value(float64(col)), g.Y.Value(float64(row))
+	// A row is about two columns tall.
+	sx, sy := 1/g.X.Unit, 2/g.Y.Unit
+	if t.onlyGroup {
+		points := t.groupPoints(t.selectedGroup())
+		xs, ys := make([]float64, len(points)), make([]float64, len(points))
+		for k, j := range points {
+			xs[k], ys[k] = t.points.proj.X[j], t.points.proj.Y[j]
+		}
+		if k := chart.Nearest(xs, ys, nil, px, py, sx, sy); k >= 0 {
+			t.selected = int(points[k])
+		}
+	} else if j := chart.Nearest(t.points.proj.X, t.points.proj.Y, nil, px, py, sx, sy); j >= 0 {
+		t.selected = j
+	}
+	t.draw()
+}
+
+// draw redraws the plot: the other groups dimmed, by density, unless
+// only the selected group is shown; the highlighted points (the selected
+// group's, or the whole batch's with scope batch) by rank, a shade where
+// several share a cell; the selected group's frontier; the selection; the
+// axes.
+func (t *paretoTab) draw() {
+	if t.common.Session.Result == nil || t.width <= 0 {
+		return
+	}
+	st := t.common.Styles
+	x0, x1, y0, y1 := t.viewRange()
+	// An objective that is never negative (a rate, a length) keeps the
+	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
+	w := max(t.width-paretoPanelWidth-1, 10)
+	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
+	t.drawn.frameView, t.drawn.frameDark = "", st.IsDark
+	t.drawn.frame = plot.NewFrame(w, h,
+		func(rows int) chart.Axis {
+			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.points.data[2] >= 0})
+		},
+		func(cols int) chart.Axis {
+			return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true, NonNegative: t.points.data[0] >= 0})
+		})
+	f := t.drawn.frame
+	t.keys.ResetView.SetEnabled(t.zoomed())
+	if len(t.points.proj.Index) == 0 {
+		f.DrawAxes(st.Axis, st.AxisLabel)
+		return
+	}
+	t.countDensity()
+	group := t.groupPoints(t.selectedGroup())
+	batchScope := t.common.Session.Result.Options.Scope != engine.ScopeGroup
+	switch {
+	case batchScope:
+		t.drawDensity(nil, func(best int32) lipgloss.Style { return st.Rank[rankBucket(int(best))] }, true)
+	case !t.onlyGroup:
+		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
+	}
+	if !batchScope {
+		f.BrailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
+		// Worst rank first, so that a cell shows the best it holds.
+		sorted := slices.Clone(group)
+		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.points.rank[b], t.points.rank[a]) })
+		for _, j := range sorted {
+			b := rankBucket(int(t.points.rank[j]))
+			f.Mark(t.points.proj.X[j], t.points.proj.Y[j], st.RankMarkers[b], st.Rank[b])
+		}
+	}
+	f.Mark(t.points.proj.X[t.selected], t.points.proj.Y[t.selected], selectedRune, st.Selected)
+	f.DrawAxes(st.Axis, st.AxisLabel)
+}
+
+// countDensity counts every point in the frame's cells, unless the counts
+// are those of the same points in the same grid.
+func (t *paretoTab) countDensity() {
+	key := densityKey{proj: t.points.projOf, ranking: t.points.ranking, grid: t.drawn.frame.Grid}
+	if key == t.drawn.densityOf {
+		return
+	}
+	n := t.drawn.frame.Grid.X.Cells * t.drawn.frame.Grid.Y.Cells
+	t.drawn.counts = slices.Grow(t.drawn.counts[:0], n)[:n]
+	t.drawn.best = slices.Grow(t.drawn.best[:0], n)[:n]
+	chart.Density(t.drawn.counts, t.drawn.best, t.drawn.frame.Grid, t.points.proj.X, t.points.proj.Y, t.points.rank, nil)
+	t.drawn.densityOf = key
+}
+
+// drawDensity draws each cell the counted points fill, less the points
+// of except: a lone point as its rank's marker (ranked) or a dot, more as
+// a shade of how many share the cell, styled by style of the cell's best
+// rank.
+func (t *paretoTab) drawDensity(except []int32, style func(best int32) lipgloss.Style, ranked bool) {
+	f, g := t.drawn.frame, t.drawn.frame.Grid
+	counts := t.drawn.counts
+	if len(except) > 0 {
+		counts = slices.Clone(t.drawn.counts)
+		for _, j := range except {
+			if col, row, ok := g.Cell(t.points.proj.X[j], t.points.proj.Y[j]); ok {
+				counts[row*g.X.Cells+col]--
+			}
+		}
+	}
+	most := slices.Max(counts)
+	st := t.common.Styles
+	for c, n := range counts {
+		if n == 0 {
+			continue
+		}
+		col, row := c%g.X.Cells, c/g.X.Cells
+		r := densityRunes[max(chart.Level(n, most, len(densityRunes)+1)-1, 0)]
+		if n == 1 {
+			r = dimmedRune
+			if ranked {
+				r = st.RankMarkers[rankBucket(int(t.drawn.best[c]))]
+			}
+		}
+		f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(r, style(t.drawn.best[c])))
+	}
+}
+
+// rankBucket maps a Pareto rank to its index in Styles.Rank and
+// Styles.RankMarkers: 0, 1, 2, >= 3.
+func rankBucket(rank int) int { return min(rank, 3) }
+
+// frontier returns, in ascending x, the rank-0 points of group's points
+// (given in ascending x).
+func (t *paretoTab) frontier(group []int32) []canvas.Float64Point {
+	var points []canvas.Float64Point
+	for _, j := range group {
+		if t.points.rank[j] == 0 {
+			points = append(points, canvas.Float64Point{X: t.points.proj.X[j], Y: t.points.proj.Y[j]})
+		}
+	}
+	return points
+}
+
+func (t *paretoTab) View() string {
+	res := t.common.Session.Result
+	if res == nil || t.width <= 0 || t.drawn.frame == nil {
+		return ""
+	}
+	st := t.common.Styles
+	if t.reader.reading {
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
+	}
+	xName, yName := t.axisName(t.points.xObj), t.axisName(t.points.yObj)
+	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
+	if t.zoomed() {
+		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.view.zoom))
+	}
+	plot := lipgloss.JoinVertical(lipgloss.Left,
+		st.AxisLabel.Render("↑ "+yName),
+		t.renderedFrame(),
+		lipgloss.PlaceHorizontal(t.drawn.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
+	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
+	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
+}
+
+// renderedFrame returns the frame rendered, rendering it only once it
+// was drawn again.
+func (t *paretoTab) renderedFrame() string {
+	if t.drawn.frameView == "" {
+		t.drawn.frameView = t.drawn.frame.View()
+	}
+	return t.drawn.frameView
+}
+
+// axisName names objective k with its goal, sanitised.
+func (t *paretoTab) axisName(k int) string {
+	o := t.common.Session.Result.Objectives[k]
+	return common.FitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
+}
+
+// panelView shows the selected trajectory, the legend and what the plot
+// leaves out.
+func (t *paretoTab) panelView() string {
+	return strings.Join([]string{t.detailsView(), t.legendView(), t.notesView()}, "\n\n")
+}
+
+// groupName is the selected group's name: its key (shortGroup), or
+// "batch" for scope batch.
+func (t *paretoTab) groupName() string {
+	g := t.selectedGroup()
+	groups := t.common.Session.CurrentBatch().Groups
+	if g < 0 || int(g) >= len(groups) || groups[g].Key == "" {
+		return "batch"
+	}
+	return t.shortGroup(groups[g].Key)
+}
+
+func (t *paretoTab) detailsView() string {
+	st := t.common.Styles
+	sel := t.selectedTrajectory()
+	if sel < 0 {
+		return st.Muted.Render("no valid trajectory in this batch")
+	}
+	res := t.common.Session.Result
+	tr := t.common.Session.Trajectories.At(sel)
+	row := func(label, value string) string {
+		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + common.FitLine(value, paretoPanelWidth-11)
+	}
+	points := t.groupPoints(t.selectedGroup())
+	k := slices.Index(points, int32(t.selected))
+	groups := len(t.points.start) - 1
+	lines := []string{
+		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
+		row("id", textsafe.Line(tr.ID)),
+		row("group", t.shortGroup(tr.Group)),
+	}
+	for k, o := range res.Objectives {
+		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[sel*res.Evaluation.M+k])))
+	}
+	lines = append(lines,
+		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])),
+		row("crowding", common.FormatValue(res.Ranking.Crowding[sel])),
+		row("score", common.FormatValue(res.Scores[sel])),
+		row("reward", common.FormatValue(res.Rewards[sel])))
+	return strings.Join(lines, "\n")
+}
+
+func (t *paretoTab) legendView() string {
+	st := t.common.Styles
+	scope := "group " + t.groupName()
+	if t.common.Session.Result.Options.Scope != engine.ScopeGroup {
+		scope = "the batch"
+	}
+	names := [4]string{"rank 0 (frontier)", "rank 1", "rank 2", "rank ≥ 3"}
+	lines := []string{st.Title.Render("legend") + st.Muted.Render(common.FitLine(" ranks within "+scope, paretoPanelWidth-6))}
+	for b, name := range names {
+		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
+	}
+	lines = append(lines, st.Selected.Render(string(selectedRune))+" selected")
+	shades := string(densityRunes[:])
+	if scope == "the batch" {
+		lines = append(lines, shades+" 2 … most points in a cell")
+	} else {
+		lines = append(lines, st.Rank[0].Render("⠤⠒")+" frontier of this group")
+		if t.onlyGroup {
+			lines = append(lines, st.Muted.Render("other groups hidden (a shows them)"))
+		} else {
+			lines = append(lines, st.Muted.Render(string(dimmedRune)+shades)+" other groups, by density", st.Muted.Render("  (a hides them)"))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// notesView says what the plot cannot show.
+func (t *paretoTab) notesView() string {
+	st := t.common.Styles
+	var notes []string
+	if m := len(t.common.Session.Result.Objectives); m > 2 {
+		notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this\nplot projects them on two", m))
+	}
+	if n := t.points.proj.Hidden; n > 0 {
+		notes = append(notes, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
+	}
+	return strings.Join(notes, "\n")
+}
+
+func (t *paretoTab) ShortHelp() []key.Binding {
+	k := &t.keys
+	if t.reader.reading {
+		return []key.Binding{k.Close}
+	}
+	// ResetView shows only when zoomed in, OnlyGroup with scope group.
+	return []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+}
+
+func (t *paretoTab) FullHelp() [][]key.Binding {
+	k := &t.keys
+	return [][]key.Binding{
+		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, k.Close},
+		{k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup},
+		{k.PanLeft, k.PanRight, k.PanUp, k.PanDown},
+		{k.NextX, k.NextY},
+	}
+}

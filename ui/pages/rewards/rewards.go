@@ -1,0 +1,183 @@
+package rewards
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/stats"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/histogram"
+)
+
+// summaryWidth is the width of the Rewards tab's summary panel: a name and
+// two columns as wide as common.FormatNumber's widest output ("-99999.9999").
+const summaryWidth = 32
+
+// rewardsTab shows the current method's rewards for the shown batch: their
+// histogram and the scores' beside the batch's summary statistics.
+type rewardsTab struct {
+	common        *common.Common
+	width, height int
+	// What SessionChangedMsg derives from the session; SetSize only draws
+	// it again.
+	stats           engine.BatchStats
+	rewards, scores []float64
+	view            string
+	// scoresOf says which scores t.scores holds, and scoresView, drawn at
+	// scoresAt, shows: a method switch keeps the scores (the same array),
+	// so their histogram is not binned again.
+	scoresOf   scoresKey
+	scoresView string
+	scoresAt   scoresDrawing
+}
+
+// scoresKey names the scores of a batch: the evaluation, its scores
+// array and the batch's step and size.
+type scoresKey struct {
+	ev      *engine.Evaluation
+	scores  *float64
+	step    int64
+	members int
+}
+
+// scoresDrawing is what the scores' histogram was drawn for: the
+// background of the styles (rebuilt in place for another one) and the
+// size.
+type scoresDrawing struct {
+	dark          bool
+	width, height int
+}
+
+// New returns the Rewards tab.
+func New(c *common.Common) common.Tab { return &rewardsTab{common: c} }
+
+func (t *rewardsTab) Title() string { return "Rewards" }
+
+// SetSize implements Component.
+func (t *rewardsTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.render()
+}
+
+// Update implements Component.
+func (t *rewardsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	if _, ok := msg.(common.SessionChangedMsg); ok {
+		t.refresh()
+	}
+	return t, nil
+}
+
+// View implements Component.
+func (t *rewardsTab) View() string { return t.view }
+
+// ShortHelp implements help.KeyMap: the tab has no keys of its own.
+func (t *rewardsTab) ShortHelp() []key.Binding { return nil }
+
+// FullHelp implements help.KeyMap.
+func (t *rewardsTab) FullHelp() [][]key.Binding { return nil }
+
+// refresh takes the shown batch's values and statistics from the session.
+func (t *rewardsTab) refresh() {
+	s := t.common.Session
+	b := s.CurrentBatch()
+	t.stats = s.BatchStats()
+	if t.rewards == nil {
+		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
+	}
+	t.rewards = common.AppendValidValues(t.rewards[:0], s.Result, b, s.Result.Rewards)
+	key := scoresKey{ev: s.Result.Evaluation, step: b.Step, members: len(b.Members)}
+	if len(s.Result.Scores) > 0 {
+		key.scores = &s.Result.Scores[0]
+	}
+	if key != t.scoresOf {
+		t.scores = common.AppendValidValues(t.scores[:0], s.Result, b, s.Result.Scores)
+		t.scoresOf, t.scoresView = key, ""
+	}
+	t.render()
+}
+
+// render draws the two histograms, one above the other, left of the
+// summary.
+func (t *rewardsTab) render() {
+	if t.rewards == nil || t.width <= 0 || t.height <= 0 {
+		return // no session or no size yet: binning a large batch for nothing
+	}
+	st, opts := t.common.Styles, t.common.Session.Result.Options
+	chartWidth := max(t.width-summaryWidth-2, 0)
+	top := t.height / 2
+	rewards := histogram.Histogram{
+		Title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts)),
+		Quantity: "reward",
+		Values:   t.rewards,
+		Summary:  &t.stats.Reward,
+	}
+	scores := histogram.Histogram{
+		Title:    "Scores: s = Σ weight × objective (min goals negated)",
+		Quantity: "score",
+		Values:   t.scores,
+		Summary:  &t.stats.Score,
+	}
+	// The two charts are drawn on both cores: each bins a batch's values,
+	// which at a million takes longer than the rest of a frame.
+	var wg sync.WaitGroup
+	if at := (scoresDrawing{st.IsDark, chartWidth, t.height - top}); t.scoresView == "" || at != t.scoresAt {
+		wg.Go(func() { t.scoresView, t.scoresAt = scores.View(st, chartWidth, t.height-top), at })
+	}
+	rewardsView := rewards.View(st, chartWidth, top-1)
+	wg.Wait()
+	scoresView := t.scoresView
+	charts := lipgloss.JoinVertical(lipgloss.Left,
+		common.FitBox(rewardsView, chartWidth, top),
+		common.FitBox(scoresView, chartWidth, t.height-top),
+	)
+	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats))
+}
+
+// summaryView renders the batch's reward and score statistics side by side
+// and the group counts.
+func summaryView(st *common.Styles, bs *engine.BatchStats) string {
+	row := func(name, reward, score string) string {
+		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
+	}
+	stat := func(name string, pick func(stats.Summary) float64) string {
+		return row(name, common.FormatNumber(pick(bs.Reward)), common.FormatNumber(pick(bs.Score)))
+	}
+	lines := []string{
+		st.Title.Render(fmt.Sprintf("Summary: batch step %d", bs.Step)),
+		st.Label.Render(fmt.Sprintf("%-8s%11s %11s", "", "reward", "score")),
+		row("count", fmt.Sprint(bs.Reward.Count), fmt.Sprint(bs.Score.Count)),
+		stat("mean", func(s stats.Summary) float64 { return s.Mean }),
+		stat("std", func(s stats.Summary) float64 { return s.Std }),
+		stat("min", func(s stats.Summary) float64 { return s.Min }),
+		stat("p25", func(s stats.Summary) float64 { return s.P25 }),
+		stat("median", func(s stats.Summary) float64 { return s.Median }),
+		stat("p75", func(s stats.Summary) float64 { return s.P75 }),
+		stat("max", func(s stats.Summary) float64 { return s.Max }),
+		"",
+		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(common.FormatNumber(bs.FracZeroStdGroups)),
+		st.Muted.Render("(groups whose scores all equal:"),
+		st.Muted.Render(" no signal for grpo, rloo)"),
+		"",
+		st.Label.Render("trajectories ") + st.Value.Render(fmt.Sprint(bs.Trajectories)) +
+			st.Label.Render("  invalid ") + invalidCount(st, bs.Invalid),
+		st.Label.Render("groups       ") + st.Value.Render(fmt.Sprint(bs.Groups)) +
+			st.Label.Render("  fronts ≤ ") + st.Value.Render(fmt.Sprint(bs.Fronts)),
+		st.Label.Render("frontier     ") + st.Value.Render(fmt.Sprint(bs.FrontierSize)) +
+			st.Muted.Render(" of rank 0"),
+	}
+	return strings.Join(lines, "\n")
+}
+
+// invalidCount renders n, highlighted when some trajectories are invalid.
+func invalidCount(st *common.Styles, n int) string {
+	if n > 0 {
+		return st.Invalid.Render(fmt.Sprintf("! %d", n))
+	}
+	return st.Value.Render("0")
+}

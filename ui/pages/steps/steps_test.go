@@ -1,0 +1,313 @@
+package steps
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+func TestGoldenSteps(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	uitest.ShowBatch(tab, s, 24)
+	golden.RequireEqual(t, uitest.Plain(tab))
+}
+
+// markerColumn returns the column of the current batch's marker on the
+// first chart's top line, under the legend and the chart's title.
+func markerColumn(t *testing.T, tab common.Tab) int {
+	t.Helper()
+	lines := strings.Split(uitest.Plain(tab), "\n")
+	i := strings.IndexRune(lines[2], '┊')
+	if i < 0 {
+		t.Fatalf("no marker on the first chart:\n%s", uitest.Plain(tab))
+	}
+	return ansi.StringWidth(lines[2][:i])
+}
+
+func TestStepsMarksTheCurrentBatch(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	first := markerColumn(t, tab)
+	trends := &tab.(*stepsTab).trends[0]
+	uitest.ShowBatch(tab, s, 30)
+	view := uitest.Plain(tab)
+	if n := strings.Count(view, "◆ step 30:"); n != 9 {
+		t.Errorf("%d chart titles say the current step is 30, want all 9:\n%s", n, view)
+	}
+	if markerColumn(t, tab) <= first {
+		t.Errorf("the marker did not move right from batch 0 to batch 30:\n%s", view)
+	}
+	if &tab.(*stepsTab).trends[0] != trends {
+		t.Error("a batch change recomputed the trends of an unchanged result")
+	}
+}
+
+func TestStepsFollowTheResult(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	before := uitest.Plain(tab)
+	s.Options.Normalize = false
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	if uitest.Plain(tab) == before {
+		t.Error("the charts did not change with the result")
+	}
+}
+
+// stepsTabOn returns the Steps tab on s at width x height, without colour.
+func stepsTabOn(s *session.Session, width, height int) *stepsTab {
+	c := &common.Common{Width: width, Height: height, Styles: common.NewStyles(true, true), Session: s}
+	tab := New(c)
+	tab.SetSize(width, height)
+	tab.Update(common.SessionChangedMsg{})
+	return tab.(*stepsTab)
+}
+
+// sampleBatches returns a session on the sample's first n batches.
+func sampleBatches(t *testing.T, n int) *session.Session {
+	t.Helper()
+	cfg, res := sampletest.Read(t)
+	var ts []engine.Trajectory
+	for _, tr := range res.Trajectories {
+		if tr.Batch < int64(n) {
+			ts = append(ts, tr)
+		}
+	}
+	res.Trajectories = ts
+	s, err := session.Open("sample", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// noisySession returns a session of batches batches of 64 trajectories
+// in groups of 8 whose objectives are noise.
+func noisySession(t *testing.T, batches int) *session.Session {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, 9))
+	var ts []engine.Trajectory
+	for b := range batches {
+		for i := range 64 {
+			ts = append(ts, engine.Trajectory{
+				ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true,
+				Metadata: map[string]any{"accuracy": float64(rng.IntN(2)), "safety": rng.Float64(), "length": float64(100 + rng.IntN(900))},
+			})
+		}
+	}
+	s, err := session.Open("noisy", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// isBraille reports whether r is a braille pattern.
+func isBraille(r rune) bool { return r >= 0x2800 && r <= 0x28FF }
+
+// checkPointsDrawn checks that every finite point of every drawn chart
+// falls in its plotting area, above the x axis' row, on a braille dot or
+// the current batch's marker, and that the plotting area holds nothing
+// but those, the current batch's dotted line and blanks.
+func checkPointsDrawn(t *testing.T, tab *stepsTab) {
+	t.Helper()
+	if len(tab.frames) == 0 {
+		t.Fatal("no chart drawn")
+	}
+	for j, f := range tab.frames {
+		s := tab.series[j]
+		for b, v := range s.values {
+			if math.IsNaN(v) {
+				continue
+			}
+			p, ok := f.Point(float64(tab.trends[b].Step), v)
+			if !ok || p.Y >= f.Grid.Y.Cells {
+				t.Fatalf("%s: step %d's %v is outside the plotting area (cell %v):\n%s", s.title, tab.trends[b].Step, v, p, f.View())
+			}
+			if r := f.Canvas.Cell(p).Rune; !isBraille(r) && r != currentRune {
+				t.Errorf("%s: step %d's %v shows %q, not a dot:\n%s", s.title, tab.trends[b].Step, v, r, f.View())
+			}
+		}
+		for col := range f.Grid.X.Cells {
+			for row := range f.Grid.Y.Cells {
+				r := f.Canvas.Cell(f.CellPoint(col, row)).Rune
+				if r != 0 && r != ' ' && r != '┊' && r != currentRune && !isBraille(r) {
+					t.Errorf("%s: the plot holds %q at column %d, row %d:\n%s", s.title, r, col, row, f.View())
+				}
+			}
+		}
+	}
+}
+
+// TestStepsDrawEveryPointAboveTheAxis: the sample's collapses (reward std
+// after step 33, length mean after 31, step_count from 32) reach the
+// bottom of their charts; each point is drawn, none on the axis row.
+func TestStepsDrawEveryPointAboveTheAxis(t *testing.T) {
+	s := uitest.SampleSession(t)
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		tab := stepsTabOn(s, size[0], size[1])
+		for j := range tab.series {
+			tab.selected, tab.full = j, true
+			tab.draw()
+			checkPointsDrawn(t, tab)
+		}
+	}
+}
+
+// TestStepsNoisyBatchesAreBrailleLines: 50 batches of noise make braille
+// lines, no box-drawing connectors.
+func TestStepsNoisyBatchesAreBrailleLines(t *testing.T) {
+	tab := stepsTabOn(noisySession(t, 50), 120, 40)
+	checkPointsDrawn(t, tab)
+	for _, line := range strings.Split(uitest.Plain(tab), "\n") {
+		if strings.Contains(line, "└") {
+			continue // the x axis' ┬ ticks
+		}
+		if strings.ContainsAny(line, "┬┴┼╵╷╭╮╯╰") {
+			t.Errorf("a connector glyph in %q", line)
+		}
+	}
+}
+
+// checkYTicks checks that a chart's y ticks are nice, regular and
+// distinct, and that a non-negative series shows no negative value.
+func checkYTicks(t *testing.T, s stepSeries, f *plot.Frame) {
+	t.Helper()
+	y := f.Grid.Y
+	ticks := y.Ticks()
+	if !chart.IsNice(y.Step) || len(ticks) == 0 {
+		t.Errorf("%s: y step %v, %d ticks", s.title, y.Step, len(ticks))
+	}
+	var labels []string
+	for _, tk := range ticks {
+		labels = append(labels, tk.Label)
+	}
+	if len(slices.Compact(slices.Clone(labels))) != len(labels) {
+		t.Errorf("%s: repeated labels %q", s.title, labels)
+	}
+	if s.nonNegative && y.Min < 0 {
+		t.Errorf("%s: a non-negative series on an axis from %v", s.title, y.Min)
+	}
+}
+
+// TestStepsOneBatch: a single batch makes one point per chart in the
+// middle of a sensible axis: nice ticks, no negative range for a
+// non-negative quantity, a constant in the middle (0 of a non-negative
+// quantity at the bottom).
+func TestStepsOneBatch(t *testing.T) {
+	tab := stepsTabOn(sampleBatches(t, 1), 120, 40)
+	if len(tab.frames) != len(tab.series) {
+		t.Fatalf("%d charts drawn of %d", len(tab.frames), len(tab.series))
+	}
+	checkPointsDrawn(t, tab)
+	for j, f := range tab.frames {
+		s := tab.series[j]
+		checkYTicks(t, s, f)
+		v := s.values[0]
+		row := f.Grid.Y.Cell(v)
+		middle := (f.Grid.Y.Cells - 1) / 2
+		if s.nonNegative && !s.integer && v == 0 {
+			middle = 0
+		}
+		if row < middle-1 || row > middle+1 {
+			t.Errorf("%s: the constant %v on row %d of %d, want the middle (%d):\n%s", s.title, v, row, f.Grid.Y.Cells, middle, f.View())
+		}
+		col := f.Grid.X.Cell(float64(tab.trends[0].Step))
+		if col < f.Grid.X.Cells/2-1 || col > f.Grid.X.Cells/2+1 {
+			t.Errorf("%s: the one step in column %d of %d, not the middle", s.title, col, f.Grid.X.Cells)
+		}
+		// The step alone is labelled: no step that does not exist.
+		lines := strings.Split(ansi.Strip(f.View()), "\n")
+		if labels := strings.Fields(lines[len(lines)-1]); len(labels) != 1 || labels[0] != fmt.Sprint(tab.trends[0].Step) {
+			t.Errorf("%s: the x axis reads %q, want the one step %d", s.title, labels, tab.trends[0].Step)
+		}
+	}
+	if v := uitest.Plain(tab); strings.Count(v, string(currentRune)) < 2*len(tab.series) { // title and point
+		t.Errorf("not every chart marks its point:\n%s", v)
+	}
+}
+
+// TestStepsTicksAreNice checks every chart's axes on the sample and on
+// noise at three sizes.
+func TestStepsTicksAreNice(t *testing.T) {
+	for _, s := range []*session.Session{uitest.SampleSession(t), noisySession(t, 50)} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			tab := stepsTabOn(s, size[0], size[1])
+			for j, f := range tab.frames {
+				checkYTicks(t, tab.series[j], f)
+				if x := f.Grid.X; !chart.IsNice(x.Step) || x.Step < 1 {
+					t.Errorf("%s: x step %v", tab.series[j].title, x.Step)
+				}
+			}
+		}
+	}
+}
+
+// TestStepsShareTheScreen: at 200x60 every chart is drawn, taller than
+// the minimum, filling the height; at 80x24 they scroll to the selected
+// chart, and enter shows it alone until esc.
+func TestStepsShareTheScreen(t *testing.T) {
+	s := uitest.SampleSession(t)
+	big := stepsTabOn(s, 200, 60)
+	l := big.layout()
+	if len(big.charts) != len(big.series) || l.shown != l.rows || l.cellHeight <= minStepsChartHeight ||
+		l.cellHeight*l.rows < big.chartsHeight()-l.rows {
+		t.Errorf("at 200x60: %d of %d charts, layout %+v for %d rows", len(big.charts), len(big.series), l, big.chartsHeight())
+	}
+
+	small := stepsTabOn(s, 80, 24)
+	l = small.layout()
+	if l.shown >= l.rows {
+		t.Fatalf("at 80x24 every chart fits (%+v): nothing to scroll", l)
+	}
+	if v := uitest.Plain(small); !strings.Contains(v, fmt.Sprintf("charts 1–%d of 9", l.shown*l.cols)) {
+		t.Errorf("the legend does not say which charts are shown:\n%s", v)
+	}
+	for j := 1; j < len(small.series); j++ {
+		uitest.PressKeys(small, "down")
+		v := uitest.Plain(small)
+		// A title too long is cut in its name, never in its value.
+		name, value := small.series[j].title, common.FormatValue(small.series[j].values[s.Batch])
+		if small.selected != j || !strings.Contains(v, "▸ "+name[:min(len(name), 12)]) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
+			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
+		}
+	}
+	uitest.PressKeys(small, "down")
+	if small.selected != len(small.series)-1 {
+		t.Error("down went past the last chart")
+	}
+	last := small.series[len(small.series)-1].title
+	uitest.PressKeys(small, "enter")
+	v := uitest.Plain(small)
+	if strings.Count(v, "◆ step") != 1 || !strings.Contains(v, last) || !strings.Contains(v, "esc: all charts") {
+		t.Errorf("enter does not show %q alone:\n%s", last, v)
+	}
+	f := small.frames[small.selected]
+	if f.Canvas.Width() != 80 || f.Grid.Y.Cells < 8 {
+		t.Errorf("the full-screen chart is %dx%d", f.Canvas.Width(), f.Grid.Y.Cells)
+	}
+	uitest.PressKeys(small, "esc")
+	if v := uitest.Plain(small); strings.Count(v, "◆ step") != l.shown*l.cols-1 && strings.Count(v, "◆ step") != l.shown*l.cols {
+		t.Errorf("esc does not go back to the grid:\n%s", v)
+	}
+	uitest.PressKeys(small, "up", "up", "up", "up", "up", "up", "up")
+	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if v := uitest.Plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ reward mean") {
+		t.Errorf("up and the wheel do not scroll back to the first chart:\n%s", v)
+	}
+}

@@ -1,0 +1,171 @@
+package trajectories
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/natural"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/table"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// The Trajectories table's first columns; one per objective follows them.
+const (
+	sortByID = iota
+	sortByGroup
+	sortByScore
+	sortByReward
+	sortByRank
+	sortByCrowding
+)
+
+// Column widths of the Trajectories table, in cells.
+const (
+	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
+	maxKeyWidth   = 16 // a group
+	maxCauseWidth = 60
+)
+
+// trajectoryColumn is one column of the Trajectories table.
+type trajectoryColumn struct {
+	title string
+	// text returns trajectory i's cell, safe to print.
+	text func(i int) string
+	// value returns trajectory i's number in a number column, nil in
+	// the others.
+	value func(i int) float64
+	// compare orders two trajectories by this column.
+	compare func(a, b int) int
+}
+
+// trajectoryList is the rows of the Trajectories table: the batch's
+// trajectories that match the filter, sorted.
+type trajectoryList struct {
+	columns    []trajectoryColumn
+	sortColumn int
+	descending bool
+	// rows holds trajectory indices in table order; invalid counts those
+	// that are invalid.
+	rows    []int
+	invalid int
+	// causes holds why each row is invalid ("" when valid).
+	causes []string
+}
+
+// build lists the current batch's trajectories whose id or group contains
+// filter (ignoring case), sorted by column sortColumn (the last when there
+// are fewer columns), descending or not.
+func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int, descending bool) {
+	l.columns = trajectoryColumns(s)
+	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
+	filter = strings.ToLower(filter)
+	l.rows, l.invalid = nil, 0
+	for _, i := range s.CurrentBatch().Members {
+		if matchesFilter(s.Trajectories.At(i), filter) {
+			l.rows = append(l.rows, i)
+		}
+	}
+	byColumn := l.columns[l.sortColumn].compare
+	// Ties keep the input order, in both directions.
+	slices.SortFunc(l.rows, func(a, b int) int {
+		if l.descending {
+			return cmp.Or(byColumn(b, a), cmp.Compare(a, b))
+		}
+		return cmp.Or(byColumn(a, b), cmp.Compare(a, b))
+	})
+	l.causes = make([]string, len(l.rows))
+	for j, i := range l.rows {
+		if !s.Result.Evaluation.Valid[i] {
+			l.invalid++
+			l.causes[j] = textsafe.Line(s.Result.Evaluation.Causes[i])
+		}
+	}
+}
+
+// matchesFilter reports whether the filter, lower case, is in tr's id or
+// group.
+func matchesFilter(tr *engine.Trajectory, filter string) bool {
+	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
+}
+
+// trajectoryColumns returns the table's columns for the session's result.
+// They read the session when called, not the trajectories and result of
+// now: a tab not shown keeps its columns, which must not keep the arrays
+// of an old result alive in follow mode.
+func trajectoryColumns(s *session.Session) []trajectoryColumn {
+	number := func(title string, v func(i int) float64) trajectoryColumn {
+		return trajectoryColumn{
+			title:   title,
+			text:    func(i int) string { return common.FormatValue(v(i)) },
+			value:   v,
+			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
+		}
+	}
+	id := func(i int) string { return s.Trajectories.At(i).ID }
+	group := func(i int) string { return s.Trajectories.At(i).Group }
+	cols := []trajectoryColumn{
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
+		number("score", func(i int) float64 { return s.Result.Scores[i] }),
+		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
+		number("crowding", func(i int) float64 { return s.Result.Ranking.Crowding[i] }),
+	}
+	for k, o := range s.Result.Objectives {
+		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Evaluation.Values[i*s.Result.Evaluation.M+k] }))
+	}
+	return cols
+}
+
+// dataColumns returns the table's columns over the listed rows, each as
+// wide as its content: numbers with one precision per column, ids and
+// groups within limits, then why a row is invalid when one is. The id
+// stays on screen when the others scroll sideways.
+func (l *trajectoryList) dataColumns() []table.Column {
+	n := len(l.rows)
+	cols := make([]table.Column, 0, len(l.columns)+1)
+	for c, col := range l.columns {
+		title := col.title
+		if c == l.sortColumn {
+			title += common.SortArrow(l.descending)
+		}
+		text := func(j int) string { return col.text(l.rows[j]) }
+		switch {
+		case c == sortByID:
+			cols = append(cols, table.TextColumn(title, n, common.MaxIDWidth, text))
+		case c == sortByGroup:
+			if cut := common.SharedGroupPrefix(n, text); cut > 0 {
+				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
+			} else {
+				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
+			}
+		case col.value != nil:
+			cols = append(cols, table.NumberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+		default: // the rank: digits or "-"
+			dc := table.TextColumn(title, n, rankWidth, text)
+			dc.Number = true
+			cols = append(cols, dc)
+		}
+	}
+	if l.invalid > 0 {
+		cols = append(cols, table.TextColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
+	}
+	return cols
+}
+
+// at returns the trajectory of row j, -1 if there is none.
+func (l *trajectoryList) at(j int) int {
+	if j < 0 || j >= len(l.rows) {
+		return -1
+	}
+	return l.rows[j]
+}
+
+// position returns the row of trajectory i, -1 if it is not listed.
+func (l *trajectoryList) position(i int) int {
+	return slices.Index(l.rows, i)
+}

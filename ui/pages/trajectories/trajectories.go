@@ -1,0 +1,279 @@
+package trajectories
+
+import (
+	"fmt"
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/list"
+)
+
+// trajectoriesMode is what the Trajectories tab is doing with the keys.
+type trajectoriesMode int
+
+const (
+	browsing  trajectoriesMode = iota // moving in the table
+	filtering                         // typing the filter
+	reading                           // scrolling one trajectory
+)
+
+// trajectoriesKeyMap are the tab's keys beside the list's own.
+type trajectoriesKeyMap struct {
+	Open, Back   key.Binding
+	Move, Scroll key.Binding
+	Columns      key.Binding
+}
+
+func newListKeyMap() list.KeyMap {
+	return list.KeyMap{
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort column")),
+		Reverse:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter id/group")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+	}
+}
+
+func newTrajectoriesKeyMap() trajectoriesKeyMap {
+	return trajectoriesKeyMap{
+		Open: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to table")),
+		// Move and Scroll only describe the table's and viewport's own keys.
+		Move:   key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move")),
+		Scroll: key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓/pgup/pgdn", "scroll")),
+		// Columns describes the table's left and right.
+		Columns: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "scroll columns")),
+	}
+}
+
+// setKeys enables the keys that work in mode.
+func (t *trajectoriesTab) setKeys(mode trajectoriesMode) {
+	k, lk := &t.keys, &t.list.Keys
+	for _, b := range []*key.Binding{&lk.Sort, &lk.Reverse, &lk.Filter, &k.Open, &k.Move, &k.Columns} {
+		b.SetEnabled(mode == browsing)
+	}
+	lk.ClearFilter.SetEnabled(mode == filtering || (mode == browsing && t.list.Filtered()))
+	lk.ApplyFilter.SetEnabled(mode == filtering)
+	k.Back.SetEnabled(mode == reading)
+	k.Scroll.SetEnabled(mode == reading)
+}
+
+// trajectoriesTab lists the current batch's trajectories with what the
+// engine computed for them, and opens one to read it whole.
+type trajectoriesTab struct {
+	common        *common.Common
+	keys          trajectoriesKeyMap
+	width, height int
+	mode          trajectoriesMode
+
+	// list is the table, its filter and sort, and the reader of the
+	// opened trajectory; rows what it lists.
+	list list.List
+	rows trajectoryList
+}
+
+// New returns the Trajectories tab.
+func New(c *common.Common) common.Tab {
+	t := &trajectoriesTab{common: c, keys: newTrajectoriesKeyMap(), list: list.New(c.Styles, newListKeyMap(), "id or group")}
+	t.list.SortColumn = sortByReward
+	t.list.Descending = true
+	t.setKeys(browsing)
+	return t
+}
+
+func (t *trajectoriesTab) Title() string { return "Trajectories" }
+
+// CapturesKeys tells the root to leave every key to the filter being typed.
+func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
+
+// OwnsFind tells the root that / is this tab's own search.
+func (t *trajectoriesTab) OwnsFind() bool { return true }
+
+// Find implements common.TrajectoryFinder: it starts the filter, for /
+// pressed on another tab.
+func (t *trajectoriesTab) Find() tea.Cmd {
+	t.setMode(filtering)
+	t.list.Filter.Reset()
+	t.refresh()
+	return t.list.StartFilter()
+}
+
+func (t *trajectoriesTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.list.SetSize(width, height)
+	t.refresh()
+}
+
+func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.SessionChangedMsg:
+		t.refresh()
+	case tea.KeyPressMsg:
+		return t, t.handleKey(msg)
+	case tea.MouseWheelMsg:
+		if t.mode == reading {
+			t.list.Reader, _ = t.list.Reader.Update(msg)
+		} else {
+			t.list.Table.Update(msg)
+		}
+	case tea.MouseClickMsg:
+		if t.mode == browsing && msg.Button == tea.MouseLeft {
+			t.list.Table.Click(msg.Mouse().Y - 1) // under the status line
+		}
+	}
+	return t, nil
+}
+
+func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch t.mode {
+	case filtering:
+		return t.handleFilterKey(msg)
+	case reading:
+		if key.Matches(msg, t.keys.Back) {
+			t.setMode(browsing)
+			return nil
+		}
+		var cmd tea.Cmd
+		t.list.Reader, cmd = t.list.Reader.Update(msg)
+		return cmd
+	}
+	return t.handleTableKey(msg)
+}
+
+func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case t.list.Sorting(msg, len(t.rows.columns)):
+		t.refresh()
+	case key.Matches(msg, t.list.Keys.Filter):
+		t.setMode(filtering)
+		return t.list.StartFilter()
+	case key.Matches(msg, t.list.Keys.ClearFilter):
+		t.list.Filter.Reset()
+		t.refresh()
+	case key.Matches(msg, t.keys.Open):
+		t.open()
+	default:
+		t.list.Table.Update(msg)
+	}
+	return nil
+}
+
+// handleFilterKey types into the filter, narrowing the table as it goes.
+func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	cmd, done, kept := t.list.TypeFilter(msg)
+	if done {
+		t.setMode(browsing)
+	}
+	t.refresh()
+	if kept {
+		return t.findElsewhere()
+	}
+	return cmd
+}
+
+// findElsewhere asks the root for the next batch that has a trajectory
+// the kept filter matches when the batch on screen has none: / finds an id
+// wherever it is, not only in the batch on screen.
+func (t *trajectoriesTab) findElsewhere() tea.Cmd {
+	s := t.common.Session
+	filter := t.list.FilterText()
+	if len(t.rows.rows) > 0 || filter == "" {
+		return nil
+	}
+	n := len(s.Result.Ranking.Batches)
+	for k := 1; k < n; k++ {
+		b := (s.Batch + k) % n
+		for _, i := range s.Result.Ranking.Batches[b].Members {
+			if matchesFilter(s.Trajectories.At(i), filter) {
+				return func() tea.Msg { return common.ShowBatchMsg{Batch: b} }
+			}
+		}
+	}
+	return nil
+}
+
+func (t *trajectoriesTab) setMode(mode trajectoriesMode) {
+	t.mode = mode
+	if mode != filtering {
+		t.list.StopFilter()
+	}
+	t.setKeys(mode)
+}
+
+// refresh rebuilds the rows from the session, keeping the cursor on the
+// same trajectory when it is still listed, and the opened trajectory's
+// text.
+func (t *trajectoriesTab) refresh() {
+	s := t.common.Session
+	if s.Result == nil {
+		return
+	}
+	table := &t.list.Table
+	current := t.rows.at(table.Cursor())
+	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending)
+	t.list.SortColumn = t.rows.sortColumn
+	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
+	table.SetRows(len(t.rows.rows))
+	table.SetColumns(t.rows.dataColumns(), 1)
+	table.SetCursor(max(t.rows.position(current), 0))
+	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
+		t.mode = browsing // the opened trajectory left with its batch
+	}
+	t.setKeys(t.mode)
+	if t.mode == reading {
+		t.list.Reread(t.common)
+	}
+}
+
+// open shows the trajectory under the cursor, reading its body again
+// when the session keeps it lean.
+func (t *trajectoriesTab) open() {
+	i := t.rows.at(t.list.Table.Cursor())
+	if i < 0 {
+		return
+	}
+	t.list.Open(t.common, i)
+	t.setMode(reading)
+}
+
+func (t *trajectoriesTab) View() string {
+	if t.common.Session.Result == nil || t.width <= 0 {
+		return ""
+	}
+	if t.mode == reading {
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.list.ReaderStatus(t.common.Styles, ""), t.list.Reader.View()), t.width, t.height)
+	}
+	return common.FitBox(t.tableStatus()+"\n"+t.list.Table.View(), t.width, t.height)
+}
+
+// tableStatus is the line over the table: what it lists and how.
+func (t *trajectoriesTab) tableStatus() string {
+	st := t.common.Styles
+	invalid := ""
+	if n := t.rows.invalid; n > 0 {
+		invalid = st.Invalid.Render(fmt.Sprintf("%d invalid", n))
+	}
+	return t.list.Status(st, t.mode == filtering,
+		st.Title.Render(common.Count(len(t.rows.rows), "trajectory", "trajectories")),
+		st.Muted.Render("sorted by ")+t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title),
+		t.list.FilterPart(st, t.width/3),
+		invalid)
+}
+
+func (t *trajectoriesTab) ShortHelp() []key.Binding {
+	k, lk := t.keys, t.list.Keys
+	return []key.Binding{k.Move, k.Scroll, k.Open, k.Back, lk.Sort, lk.Reverse, lk.Filter, lk.ApplyFilter, lk.ClearFilter, k.Columns}
+}
+
+func (t *trajectoriesTab) FullHelp() [][]key.Binding {
+	k, lk := t.keys, t.list.Keys
+	return [][]key.Binding{
+		{k.Move, k.Columns, k.Open, lk.Sort, lk.Reverse},
+		{lk.Filter, lk.ApplyFilter, lk.ClearFilter},
+		{k.Scroll, k.Back},
+	}
+}

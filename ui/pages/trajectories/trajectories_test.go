@@ -1,0 +1,170 @@
+package trajectories
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+func TestGoldenTrajectories(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	golden.RequireEqual(t, uitest.Plain(tab))
+}
+
+func TestGoldenTrajectoryOpened(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "down", "enter")
+	golden.RequireEqual(t, uitest.Plain(tab))
+}
+
+// rowRewards returns the listed rows' rewards, in table order.
+func rowRewards(tab common.Tab, s *session.Session) []float64 {
+	var rewards []float64
+	for _, i := range tab.(*trajectoriesTab).rows.rows {
+		rewards = append(rewards, s.Result.Rewards[i])
+	}
+	return rewards
+}
+
+func TestTrajectoriesSortByReward(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by reward ▼") {
+		t.Fatalf("not sorted by reward at first:\n%s", view)
+	}
+	desc := rowRewards(tab, s)
+	if len(desc) != 128 || !slices.IsSortedFunc(desc, func(a, b float64) int { return -compareFloats(a, b) }) {
+		t.Errorf("rewards not in descending order: %v", desc)
+	}
+	uitest.PressKeys(tab, "S")
+	if asc := rowRewards(tab, s); !slices.IsSorted(asc) || !strings.Contains(uitest.Plain(tab), "reward ▲") {
+		t.Errorf("S does not sort by ascending reward: %v", asc)
+	}
+	uitest.PressKeys(tab, "s")
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by rank ▲") {
+		t.Errorf("s does not move the sort to the next column:\n%s", view)
+	}
+}
+
+func compareFloats(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func TestTrajectoriesFilterByGroup(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "/", "p", "0", "3")
+	if !tab.(common.KeyCapturer).CapturesKeys() {
+		t.Error("the tab does not capture keys while the filter is typed")
+	}
+	uitest.PressKeys(tab, "enter")
+	rows := tab.(*trajectoriesTab).rows.rows
+	if len(rows) != 8 {
+		t.Errorf("filter p03 keeps %d rows, want the group's 8", len(rows))
+	}
+	for _, i := range rows {
+		if s.Trajectories.At(i).Group != "p03" {
+			t.Errorf("filter p03 keeps %s of group %s", s.Trajectories.At(i).ID, s.Trajectories.At(i).Group)
+		}
+	}
+	if view := uitest.Plain(tab); !strings.Contains(view, "8 trajectories") || !strings.Contains(view, "filter p03") || strings.Contains(view, "p04") {
+		t.Errorf("the view does not show the filter:\n%s", view)
+	}
+	uitest.PressKeys(tab, "esc")
+	if n := len(tab.(*trajectoriesTab).rows.rows); n != 128 {
+		t.Errorf("esc leaves %d rows, want all 128", n)
+	}
+}
+
+func TestTrajectoriesOpenAndReturn(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	first := *s.Trajectories.At(tab.(*trajectoriesTab).rows.rows[0])
+	uitest.PressKeys(tab, "enter")
+	view := uitest.Plain(tab)
+	words := strings.Fields(first.ResponseText())
+	for _, want := range []string{"response", "metadata", words[0], words[len(words)-1], "read from"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the opened trajectory does not show %q:\n%s", want, view)
+		}
+	}
+	uitest.PressKeys(tab, "esc")
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by reward") {
+		t.Errorf("esc does not return to the table:\n%s", view)
+	}
+}
+
+func TestTrajectoriesShowInvalidCause(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	// Batch 5 holds one of the sample's invalid trajectories.
+	uitest.ShowBatch(tab, s, 5)
+	if view := uitest.Plain(tab); !strings.Contains(view, "1 invalid") {
+		t.Errorf("batch 5's invalid trajectory is not counted:\n%s", view)
+	}
+	invalid := slices.IndexFunc(s.CurrentBatch().Members, func(i int) bool { return !s.Result.Evaluation.Valid[i] })
+	uitest.PressKeys(tab, "/")
+	uitest.PressKeys(tab, strings.Split(s.Trajectories.At(s.CurrentBatch().Members[invalid]).ID, "")...)
+	uitest.PressKeys(tab, "enter")
+	if view := uitest.Plain(tab); !strings.Contains(view, "invalid because") || !strings.Contains(view, "accuracy: missing") {
+		t.Errorf("batch 5's invalid trajectory is not shown with its cause:\n%s", view)
+	}
+}
+
+func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	top := tab.(*trajectoriesTab).rows.rows[0]
+	// Wide characters, an OSC 52 clipboard write and a bidi override.
+	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
+	s.Trajectories.At(top).Response = []byte(`"line one\n\u001b[2Jline two"`)
+	tab.Update(common.SessionChangedMsg{})
+	raw := tab.View()
+	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\u202e") {
+		t.Errorf("the table prints the id's control sequences: %q", raw)
+	}
+	lines := strings.Split(uitest.Plain(tab), "\n")
+	header := lines[1]
+	for _, line := range lines[2:] {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if ansi.StringWidth(line) != ansi.StringWidth(header) || strings.Index(line, "p") > strings.Index(header, "group")+2 {
+			t.Errorf("row out of line with the header:\n%s\n%s", header, line)
+		}
+	}
+	uitest.PressKeys(tab, "enter")
+	if raw := tab.View(); strings.Contains(raw, "\x1b[2J") || !strings.Contains(uitest.Plain(tab), `\x1b[2Jline two`) {
+		t.Errorf("the response is not shown escaped: %q", uitest.Plain(tab))
+	}
+}
+
+// TestTrajectoriesInNaturalOrder: ids numbered without leading zeros are
+// sorted by id as a person counts (g2-c1 before g10-c1).
+func TestTrajectoriesInNaturalOrder(t *testing.T) {
+	var b strings.Builder
+	for _, g := range []int{10, 2, 1, 100, 0} {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"g%d-c%d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", g, c*9+1, g, c, g)
+		}
+	}
+	s := uitest.TextSession(t, b.String())
+	list := uitest.TabOn(s, New).(*trajectoriesTab).rows
+	list.build(s, "", slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" }), false)
+	var ids []string
+	for j := range list.rows {
+		ids = append(ids, s.Trajectories.At(list.at(j)).ID)
+	}
+	if want := []string{"g0-c1", "g0-c10", "g1-c1", "g1-c10", "g2-c1", "g2-c10", "g10-c1", "g10-c10", "g100-c1", "g100-c10"}; !slices.Equal(ids, want) {
+		t.Errorf("ids sorted %v, want %v", ids, want)
+	}
+}
