@@ -3,6 +3,7 @@ package cmd
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,11 +101,53 @@ var verlDumpFields = []string{verlPrompt, "output", "gts", verlScore, stepField,
 // reward_extra_info has a score of its own, which _write_generations
 // writes over it: a reward function that returns a dict returns its
 // score (before the penalty) and keys of its own, one that returns a
-// number adds acc alone. So the score holds the penalty when, besides
-// the fields every dump has, the record has only acc, a number.
+// number adds acc alone (DAPORewardManager.__call__). So the score may
+// hold the penalty only when, besides the fields every dump has, the
+// record has only acc, a number; a dict of score and acc alone has these
+// fields too, so then the values tell (verlScoreSumsPenalty).
 func verlScoreHasOverlong(first loaders.FileFields) bool {
 	extra := slices.DeleteFunc(slices.Clone(first.Names), func(n string) bool { return slices.Contains(verlDumpFields, n) })
-	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc)
+	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(first.Path)
+}
+
+const (
+	// verlPeekRows bounds what verlScoreSumsPenalty reads of the first
+	// file.
+	verlPeekRows = 1024
+	// verlPenaltyTolerance is how far score may be from acc +
+	// overlong_reward and still be their sum: the dump's score is a
+	// float32, and torch prints the penalty's tensor with four decimals
+	// (5e-5). A penalty that is not 0 is at least penalty_factor /
+	// overlong_buffer.len, and when the score leaves it out the score is
+	// that far from the sum.
+	verlPenaltyTolerance = 1e-4
+)
+
+// verlScoreSumsPenalty reports whether, in the first file's records (up to
+// verlPeekRows), score is acc + overlong_reward wherever the three are
+// numbers: so it is where the reward function returns a number (acc is
+// that number, score the trained reward). A record where score is not the
+// sum says that score is the function's own, before the penalty. True
+// when nothing can be read or no record tells (every penalty 0: both
+// readings are the same there).
+func verlScoreSumsPenalty(path string) bool {
+	if path == "" {
+		return true
+	}
+	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: verlPeekRows})
+	if err != nil {
+		return true // the load itself says why
+	}
+	for i := range data.Trajectories {
+		m := data.Trajectories[i].Metadata
+		score, ok1 := m[verlScore].(float64)
+		acc, ok2 := m[verlAcc].(float64)
+		penalty, err := engine.TorchNumber(m[verlOverlong])
+		if ok1 && ok2 && err == nil && math.Abs(score-(acc+penalty)) > verlPenaltyTolerance*math.Max(1, math.Abs(score)) {
+			return false
+		}
+	}
+	return true
 }
 
 // verlObjective returns the expression of the objective verl trains on,

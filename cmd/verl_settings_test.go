@@ -187,6 +187,22 @@ func TestVerlDAPOOverlongNumber(t *testing.T) {
 	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_number"), nil)
 }
 
+// TestVerlDAPOOverlongDictAcc: a reward function returning {"score", "acc"}
+// with a float acc leaves the fields of dapo_overlong_number, but its
+// dump's score is the function's, before the penalty: the values (score
+// is not acc + overlong_reward) tell, and the penalty is added.
+func TestVerlDAPOOverlongDictAcc(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong_dict_acc"))
+	if !strings.Contains(errOut, "score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on)") {
+		t.Errorf("stderr does not say that the penalty is added: %q", errOut)
+	}
+	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_dict_acc"), nil)
+	// Row 1: score 1, penalty "tensor(-1.)": verl trains on 0.
+	if v := recs[1].Objectives["score"]; v == nil || *v != 0 {
+		t.Errorf("row 1's objective: %v, want score + overlong_reward = 0", v)
+	}
+}
+
 // TestVerlNaNScore: a NaN score makes verl's advantages NaN for its whole
 // group; rewardlens scores the group's other rows and says so, naming the
 // step and the group.
