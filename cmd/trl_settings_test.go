@@ -309,3 +309,21 @@ func TestTRLFollowWarnsOfGroups(t *testing.T) {
 		t.Errorf("step 3 warned %d times: %s", n, f.errOut.String())
 	}
 }
+
+// TestTRLNormalizeThenSumWeights: TRL's normalize_then_sum with
+// reward_weights=[1.0, 0.5] and a None reward: no setting tried one by one
+// reproduces it, so compute warns with the weights fitted under gdpo, and
+// --match-logged reproduces every row.
+func TestTRLNormalizeThenSumWeights(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", trlFixture("normalize_then_sum_weights"))
+	if n, _ := trlReproduced(t, recs); n == 16 {
+		t.Fatal("TRL's advantage reproduced without flags: the fixture tests nothing")
+	}
+	if want := "`--method gdpo --weight accuracy_reward=1 --weight format_reward=0.5` reproduces it to "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	recs, _ = computeList(t, "", "--match-logged", trlFixture("normalize_then_sum_weights"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}

@@ -54,8 +54,8 @@ var trainerSettings = [][]trainerSetting{
 		grpoScale(ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
 		grpoScale(ScaleBatch), // TRL scale_rewards="batch"
 		grpoScale(ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		func(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }, // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *Options, _ []Objective) { o.Method = RLOO },                    // verl's and OpenRLHF's rloo
+		useGDPO,               // TRL multi_objective_aggregation="normalize_then_sum"
+		func(o *Options, _ []Objective) { o.Method = RLOO }, // verl's and OpenRLHF's rloo
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -80,6 +80,8 @@ func equalWeights(w func(m int) float64) trainerSetting {
 func grpoScale(scale Scale) trainerSetting {
 	return func(o *Options, _ []Objective) { o.Method, o.Scale, o.Normalize = GRPO, scale, true }
 }
+
+func useGDPO(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *Options, _ []Objective) { o.Epsilon = eps }
@@ -178,8 +180,9 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 	}
 	m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
 	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
-		// Unequal weights, fitted under each of grpo's scales.
-		for _, set := range []trainerSetting{grpoScale(ScaleGroup), grpoScale(ScaleBatch), grpoScale(ScaleNone)} {
+		// Unequal weights, fitted under each of grpo's scales and gdpo
+		// (TRL's normalize_then_sum with reward_weights).
+		for _, set := range []trainerSetting{grpoScale(ScaleGroup), grpoScale(ScaleBatch), grpoScale(ScaleNone), useGDPO} {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
@@ -191,7 +194,9 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 				o.Weights = w
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
-					fit(o, settingsChanges(opts, o, ev.Objectives))
+					if reproduces(fit(o, settingsChanges(opts, o, ev.Objectives)).Overall) {
+						break // the roundest weights that reproduce
+					}
 				}
 			}
 		}
