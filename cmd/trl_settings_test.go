@@ -327,3 +327,18 @@ func TestTRLNormalizeThenSumWeights(t *testing.T) {
 		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
 	}
 }
+
+// TestTRLScaleBatchWeightsExtra: scale_rewards="batch" with
+// reward_weights=[1.0, 0.5] and a float log_extra column right after the
+// rewards (length), which weight 1 cannot tell apart: the warning's fitted
+// weights give length 0, and --match-logged reproduces every row.
+func TestTRLScaleBatchWeightsExtra(t *testing.T) {
+	_, errOut := computeList(t, "", "--method", "grpo", trlFixture("scale_batch_weights_extra"))
+	if want := "`--scale batch --weight accuracy_reward=1 --weight format_reward=0.5 --weight length=0` reproduces it to "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	recs, _ := computeList(t, "", "--match-logged", trlFixture("scale_batch_weights_extra"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}
