@@ -191,8 +191,48 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	if cfg.TaskMetric == "" && slices.Contains(first.Names, verlAcc) {
 		cfg.TaskMetric = verlAcc
 	}
-	return cfg, strings.Join(verlNotes(cfg), ", "), nil
+	notes := verlNotes(cfg)
+	if len(cfg.Objectives) == 1 && strings.HasSuffix(cfg.Objectives[0].Expr, verlPenalty) {
+		if text := verlRoundedPenalty(first.Path); text != "" {
+			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
+		}
+	}
+	return cfg, strings.Join(notes, ", "), nil
 }
+
+// verlRoundedPenalty returns the first overlong_reward text, in the first
+// file's first verlPeekRows records, that torch probably rounded: a 0-d
+// float tensor prints four decimals (torch/_tensor_str.py, precision 4),
+// and a penalty -k * penalty_factor / overlong_buffer.len with more digits
+// (DAPO's len 4096: k/4096) prints rounded. A text whose fourth decimal is
+// not 0 and whose value is not a multiple of 1/16 (the four-decimal
+// numbers that are exact binary fractions) was rounded unless the penalty
+// had exactly four decimals; "" when none is.
+func verlRoundedPenalty(path string) string {
+	if path == "" {
+		return ""
+	}
+	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: verlPeekRows})
+	if err != nil {
+		return ""
+	}
+	for i := range data.Trajectories {
+		text, ok := data.Trajectories[i].Metadata[verlOverlong].(string)
+		if !ok {
+			continue
+		}
+		x, err := engine.TorchNumber(text)
+		dot := strings.IndexByte(text, '.')
+		if err != nil || dot < 0 || dot+5 >= len(text) || text[dot+4] < '1' || text[dot+4] > '9' {
+			continue
+		}
+		if x*16 != math.Trunc(x*16) {
+			return text
+		}
+	}
+	return ""
+}
+
 
 // verlNotes says, in the "read as" line, what the id is when set, and
 // where the objective is not the dump's score as written, and why.
