@@ -233,7 +233,6 @@ func verlRoundedPenalty(path string) string {
 	return ""
 }
 
-
 // verlNotes says, in the "read as" line, what the id is when set, and
 // where the objective is not the dump's score as written, and why.
 func verlNotes(cfg engine.Config) []string {
