@@ -3,11 +3,13 @@ package cmd
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -100,11 +102,53 @@ var verlDumpFields = []string{verlPrompt, "output", "gts", verlScore, stepField,
 // reward_extra_info has a score of its own, which _write_generations
 // writes over it: a reward function that returns a dict returns its
 // score (before the penalty) and keys of its own, one that returns a
-// number adds acc alone. So the score holds the penalty when, besides
-// the fields every dump has, the record has only acc, a number.
+// number adds acc alone (DAPORewardManager.__call__). So the score may
+// hold the penalty only when, besides the fields every dump has, the
+// record has only acc, a number; a dict of score and acc alone has these
+// fields too, so then the values tell (verlScoreSumsPenalty).
 func verlScoreHasOverlong(first loaders.FileFields) bool {
 	extra := slices.DeleteFunc(slices.Clone(first.Names), func(n string) bool { return slices.Contains(verlDumpFields, n) })
-	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc)
+	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(first.Path)
+}
+
+const (
+	// verlPeekRows bounds what verlScoreSumsPenalty reads of the first
+	// file.
+	verlPeekRows = 1024
+	// verlPenaltyTolerance is how far score may be from acc +
+	// overlong_reward and still be their sum: the dump's score is a
+	// float32, and torch prints the penalty's tensor with four decimals
+	// (5e-5). A penalty that is not 0 is at least penalty_factor /
+	// overlong_buffer.len, and when the score leaves it out the score is
+	// that far from the sum.
+	verlPenaltyTolerance = 1e-4
+)
+
+// verlScoreSumsPenalty reports whether, in the first file's records (up to
+// verlPeekRows), score is acc + overlong_reward wherever the three are
+// numbers: so it is where the reward function returns a number (acc is
+// that number, score the trained reward). A record where score is not the
+// sum says that score is the function's own, before the penalty. True
+// when nothing can be read or no record tells (every penalty 0: both
+// readings are the same there).
+func verlScoreSumsPenalty(path string) bool {
+	if path == "" {
+		return true
+	}
+	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: verlPeekRows})
+	if err != nil {
+		return true // the load itself says why
+	}
+	for i := range data.Trajectories {
+		m := data.Trajectories[i].Metadata
+		score, ok1 := m[verlScore].(float64)
+		acc, ok2 := m[verlAcc].(float64)
+		penalty, err := sandbox.TorchNumber(m[verlOverlong])
+		if ok1 && ok2 && err == nil && math.Abs(score-(acc+penalty)) > verlPenaltyTolerance*math.Max(1, math.Abs(score)) {
+			return false
+		}
+	}
+	return true
 }
 
 // verlObjective returns the expression of the objective verl trains on,
@@ -148,7 +192,46 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	if cfg.TaskMetric == "" && slices.Contains(first.Names, verlAcc) {
 		cfg.TaskMetric = verlAcc
 	}
-	return cfg, strings.Join(verlNotes(cfg), ", "), nil
+	notes := verlNotes(cfg)
+	if len(cfg.Objectives) == 1 && strings.HasSuffix(cfg.Objectives[0].Expr, verlPenalty) {
+		if text := verlRoundedPenalty(first.Path); text != "" {
+			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
+		}
+	}
+	return cfg, strings.Join(notes, ", "), nil
+}
+
+// verlRoundedPenalty returns the first overlong_reward text, in the first
+// file's first verlPeekRows records, that torch probably rounded: a 0-d
+// float tensor prints four decimals (torch/_tensor_str.py, precision 4),
+// and a penalty -k * penalty_factor / overlong_buffer.len with more digits
+// (DAPO's len 4096: k/4096) prints rounded. A text whose fourth decimal is
+// not 0 and whose value is not a multiple of 1/16 (the four-decimal
+// numbers that are exact binary fractions) was rounded unless the penalty
+// had exactly four decimals; "" when none is.
+func verlRoundedPenalty(path string) string {
+	if path == "" {
+		return ""
+	}
+	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: verlPeekRows})
+	if err != nil {
+		return ""
+	}
+	for i := range data.Trajectories {
+		text, ok := data.Trajectories[i].Metadata[verlOverlong].(string)
+		if !ok {
+			continue
+		}
+		x, err := sandbox.TorchNumber(text)
+		dot := strings.IndexByte(text, '.')
+		if err != nil || dot < 0 || dot+5 >= len(text) || text[dot+4] < '1' || text[dot+4] > '9' {
+			continue
+		}
+		if x*16 != math.Trunc(x*16) {
+			return text
+		}
+	}
+	return ""
 }
 
 // verlNotes says, in the "read as" line, what the id is when set, and

@@ -162,3 +162,25 @@ func TestOpenInstructLayoutChoice(t *testing.T) {
 		t.Errorf("--scale none: %v, %q", recs[4].Reward, errOut)
 	}
 }
+
+// TestOpenInstructEqualFirstShard: traces of the standard advantage whose
+// first shard's groups all score the same cannot tell the normalisation,
+// so the layout reads them as centered; the comparison with the log finds
+// open-instruct's standard settings (population std, epsilon 1e-8) among
+// those it tries, and --match-logged reproduces every row.
+func TestOpenInstructEqualFirstShard(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard_equal_first")
+	_, errOut := computeList(t, "", "--method", "grpo", dir)
+	if want := "`--scale group --epsilon 1e-08 --std population` reproduces it to 0"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	recs, _ := computeList(t, "", "--match-logged", dir)
+	for i, r := range recs {
+		if r.Logged == nil || math.Abs(r.Reward-*r.Logged) > 1e-12 {
+			t.Errorf("record %d: reward %.17g, logged %v", i, r.Reward, r.Logged)
+		}
+	}
+	if len(recs) != 24 {
+		t.Errorf("%d records, want 24", len(recs))
+	}
+}

@@ -237,15 +237,48 @@ func TestTRLEvaluationOverwrite(t *testing.T) {
 	}
 }
 
-// TestTRLOutputDir checks that TRL's OUTPUT_DIR, given for its
-// completions/ subdirectory, is an error that names the subdirectory.
+// TestTRLOutputDir checks that TRL's OUTPUT_DIR stands for its
+// completions/ tables, alone or beside the saved model's .json files, and
+// reproduces the logged advantage as the tables do; a directory whose
+// completions/ holds other files, or that has a JSONL file of its own, is
+// read as it is.
 func TestTRLOutputDir(t *testing.T) {
-	dir := filepath.Join("testdata", "trl", "group")
+	tables, err := os.ReadFile(filepath.Join(trlFixture("group"), "completions_00001.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputDir := func(files map[string]string) string {
+		dir := t.TempDir()
+		for _, sub := range []string{"completions", "checkpoint-1"} {
+			if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		files["completions/completions_00001.parquet"] = string(tables)
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	for _, files := range []map[string]string{{}, {"config.json": `{"hidden_size": 896}`, "tokenizer.json": `{"version": "1.0"}`}} {
+		dir := outputDir(files)
+		recs, errOut := computeList(t, "", "--method", "grpo", dir)
+		if n, worst := trlReproduced(t, recs); n != 16 || !strings.Contains(errOut, "read as TRL completions") {
+			t.Errorf("%v: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g); stderr %q", files, n, worst, errOut)
+		}
+	}
+	// Not TRL's tables alone: the directory's own files.
+	dir := outputDir(map[string]string{"completions/notes.jsonl": `{"a": 1}` + "\n"})
 	_, errOut, code := run(t, "", "compute", "--method", "grpo", dir)
-	want := dir + ": no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones); " +
-		trlFixture("group") + " holds 1 (TRL writes its completions there): give " + trlFixture("group")
-	if code != 2 || !strings.Contains(errOut, want) {
-		t.Errorf("status %d, stderr %q", code, errOut)
+	if want := dir + ": no input files in the directory"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stderr %q, want %q", code, errOut, want)
+	}
+	dir = outputDir(map[string]string{"rollouts.jsonl": `{"prompt": "p", "completion": "c", "r": 1}` + "\n"})
+	_, errOut, _ = run(t, "", "compute", "--method", "grpo", "--objective", "r=r", dir)
+	if strings.Contains(errOut, "read as TRL completions") {
+		t.Errorf("a directory with a JSONL file of its own is read as TRL's: %q", errOut)
 	}
 }
 
@@ -274,5 +307,38 @@ func TestTRLFollowWarnsOfGroups(t *testing.T) {
 	f.stop()
 	if n := strings.Count(f.errOut.String(), "warning: step 3:"); n != 1 {
 		t.Errorf("step 3 warned %d times: %s", n, f.errOut.String())
+	}
+}
+
+// TestTRLNormalizeThenSumWeights: TRL's normalize_then_sum with
+// reward_weights=[1.0, 0.5] and a None reward: no setting tried one by one
+// reproduces it, so compute warns with the weights fitted under gdpo, and
+// --match-logged reproduces every row.
+func TestTRLNormalizeThenSumWeights(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", trlFixture("normalize_then_sum_weights"))
+	if n, _ := trlReproduced(t, recs); n == 16 {
+		t.Fatal("TRL's advantage reproduced without flags: the fixture tests nothing")
+	}
+	if want := "`--method gdpo --weight accuracy_reward=1 --weight format_reward=0.5` reproduces it to "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	recs, _ = computeList(t, "", "--match-logged", trlFixture("normalize_then_sum_weights"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}
+
+// TestTRLScaleBatchWeightsExtra: scale_rewards="batch" with
+// reward_weights=[1.0, 0.5] and a float log_extra column right after the
+// rewards (length), which weight 1 cannot tell apart: the warning's fitted
+// weights give length 0, and --match-logged reproduces every row.
+func TestTRLScaleBatchWeightsExtra(t *testing.T) {
+	_, errOut := computeList(t, "", "--method", "grpo", trlFixture("scale_batch_weights_extra"))
+	if want := "`--scale batch --weight accuracy_reward=1 --weight format_reward=0.5 --weight length=0` reproduces it to "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	recs, _ := computeList(t, "", "--match-logged", trlFixture("scale_batch_weights_extra"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
 	}
 }

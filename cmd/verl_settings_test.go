@@ -187,6 +187,44 @@ func TestVerlDAPOOverlongNumber(t *testing.T) {
 	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_number"), nil)
 }
 
+// TestVerlDAPOOverlongDictAcc: a reward function returning {"score", "acc"}
+// with a float acc leaves the fields of dapo_overlong_number, but its
+// dump's score is the function's, before the penalty: the values (score
+// is not acc + overlong_reward) tell, and the penalty is added.
+func TestVerlDAPOOverlongDictAcc(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong_dict_acc"))
+	if !strings.Contains(errOut, "score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on)") {
+		t.Errorf("stderr does not say that the penalty is added: %q", errOut)
+	}
+	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_dict_acc"), nil)
+	// Row 1: score 1, penalty "tensor(-1.)": verl trains on 0.
+	if v := recs[1].Objectives["score"]; v == nil || *v != 0 {
+		t.Errorf("row 1's objective: %v, want score + overlong_reward = 0", v)
+	}
+}
+
+// TestVerlDAPOOverlongRounded: with overlong_buffer.len 7 the dump's
+// penalties are torch's four-decimal text of k/7: the read-as line says
+// they read rounded, and the rewards are verl's to that rounding only
+// (within 1e-4 here, not to 1e-9), while len 16's (dapo_overlong) say
+// nothing.
+func TestVerlDAPOOverlongRounded(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong_rounded"))
+	if want := "overlong_reward is torch's four-decimal text (tensor(-0.2857)): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	worst := 0.0
+	for i, w := range verlAdvantages(t, "dapo_overlong_rounded") {
+		worst = math.Max(worst, math.Abs(recs[i].Reward-w))
+	}
+	if worst < 1e-6 || worst > 1e-4 {
+		t.Errorf("max |reward - verl's advantage| %.3g: want the rounding's, between 1e-6 and 1e-4", worst)
+	}
+	if _, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong")); strings.Contains(errOut, "four-decimal") {
+		t.Errorf("multiples of 1/16 said rounded: %s", errOut)
+	}
+}
+
 // TestVerlNaNScore: a NaN score makes verl's advantages NaN for its whole
 // group; rewardlens scores the group's other rows and says so, naming the
 // step and the group.

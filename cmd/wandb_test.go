@@ -56,3 +56,19 @@ func TestWandbTables(t *testing.T) {
 		}
 	}
 }
+
+// TestWandbTableLogExtra: a W&B table keeps TRL's column order, so a float
+// log_extra column right after the rewards (length) is told apart as in
+// TRL's Parquet file: left out, and the logged advantage reproduced.
+func TestWandbTableLogExtra(t *testing.T) {
+	recs, errOut := computeList(t, "", "--method", "grpo", filepath.Join(wandbDir, "log_extra"))
+	if want := "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns length left out"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	if n, worst := trlReproduced(t, recs); n != len(recs) || n != 8 {
+		t.Errorf("%d of %d rows reproduce TRL's advantage (max |diff| %.3g)", n, len(recs), worst)
+	}
+	if strings.Contains(errOut, "warning") {
+		t.Errorf("a warning: %s", errOut)
+	}
+}

@@ -54,8 +54,9 @@ var trainerSettings = [][]trainerSetting{
 		grpoScale(ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
 		grpoScale(ScaleBatch), // TRL scale_rewards="batch"
 		grpoScale(ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		func(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }, // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *Options, _ []Objective) { o.Method = RLOO },                    // verl's and OpenRLHF's rloo
+		grpoPopulation,        // open-instruct advantage_normalization_type="standard" (numpy's std: n)
+		useGDPO,               // TRL multi_objective_aggregation="normalize_then_sum"
+		func(o *Options, _ []Objective) { o.Method = RLOO }, // verl's and OpenRLHF's rloo
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -77,9 +78,21 @@ func equalWeights(w func(m int) float64) trainerSetting {
 	}
 }
 
+// grpoScale is grpo with scale and the sample std (n - 1: TRL's nanstd,
+// verl's torch.std, OpenRLHF's).
 func grpoScale(scale Scale) trainerSetting {
-	return func(o *Options, _ []Objective) { o.Method, o.Scale, o.Normalize = GRPO, scale, true }
+	return func(o *Options, _ []Objective) { o.Method, o.Scale, o.Normalize, o.Std = GRPO, scale, true, StdSample }
 }
+
+// grpoPopulation is open-instruct's standard advantage
+// (_data_preparation_loop in open_instruct/data_loader.py): grpo with
+// scale group, the population std (numpy's, n) and epsilon 1e-8, which
+// the epsilon row may change.
+func grpoPopulation(o *Options, _ []Objective) {
+	o.Method, o.Scale, o.Normalize, o.Std, o.Epsilon = GRPO, ScaleGroup, true, StdPopulation, 1e-8
+}
+
+func useGDPO(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *Options, _ []Objective) { o.Epsilon = eps }
@@ -178,8 +191,9 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 	}
 	m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
 	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
-		// Unequal weights, fitted under each of grpo's scales.
-		for _, set := range []trainerSetting{grpoScale(ScaleGroup), grpoScale(ScaleBatch), grpoScale(ScaleNone)} {
+		// Unequal weights, fitted under each of grpo's scales and gdpo
+		// (TRL's normalize_then_sum with reward_weights).
+		for _, set := range []trainerSetting{grpoScale(ScaleGroup), grpoScale(ScaleBatch), grpoScale(ScaleNone), useGDPO} {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
@@ -191,7 +205,9 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 				o.Weights = w
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
-					fit(o, settingsChanges(opts, o, ev.Objectives))
+					if reproduces(fit(o, settingsChanges(opts, o, ev.Objectives)).Overall) {
+						break // the roundest weights that reproduce
+					}
 				}
 			}
 		}
@@ -284,15 +300,16 @@ func effectiveSettings(o Options, objectives []Objective) Options {
 	o.Epsilon = o.epsilon()
 	o.GroupOfOne = cmp.Or(o.GroupOfOne, GroupOfOneZero)
 	o.Scale = cmp.Or(o.Scale, ScaleGroup)
+	o.Std = cmp.Or(o.Std, StdSample)
 	switch o.Method {
 	case GRPO:
 		if !o.Normalize || o.Scale == ScaleNone {
-			o.Scale, o.Normalize, o.Epsilon = ScaleNone, true, 0
+			o.Scale, o.Normalize, o.Epsilon, o.Std = ScaleNone, true, 0, ""
 		}
 	case GDPO:
 		o.Scale, o.GroupOfOne = "", ""
 	case RLOO:
-		o.Scale, o.Normalize, o.Epsilon = "", true, 0
+		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
 	}
 	return o
 }
@@ -326,6 +343,9 @@ func settingsChanges(base, o Options, objectives []Objective) []string {
 	}
 	if e.Epsilon != 0 && e.Epsilon != base.epsilon() {
 		changes = append(changes, "--epsilon "+strconv.FormatFloat(e.Epsilon, 'g', -1, 64))
+	}
+	if e.Std != "" && e.Std != cmp.Or(base.Std, StdSample) {
+		changes = append(changes, "--std "+string(e.Std))
 	}
 	if e.GroupOfOne != "" && e.GroupOfOne != cmp.Or(base.GroupOfOne, GroupOfOneZero) {
 		changes = append(changes, "--group-of-one "+string(e.GroupOfOne))
@@ -433,9 +453,15 @@ func describeSettings(o Options) string {
 		parts = append(parts, "scale "+string(scale))
 		if scale != ScaleNone {
 			parts = append(parts, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
+			if o.Std == StdPopulation {
+				parts = append(parts, "population std")
+			}
 		}
 	case GDPO:
 		parts = append(parts, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
+		if o.Std == StdPopulation {
+			parts = append(parts, "population std")
+		}
 	}
 	if o.GroupOfOne == GroupOfOneScore && o.Method != GDPO {
 		parts = append(parts, "group of one score")

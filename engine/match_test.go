@@ -341,12 +341,13 @@ func TestLoggedNothingFits(t *testing.T) {
 	if m.Found != nil {
 		t.Fatalf("found %q", m.Found.Changes)
 	}
-	// Weights 1 (as given) and 1/2; per weights grpo of scale group and
-	// batch with 3 epsilons and 2 groups of one, unscaled with 2, gdpo
-	// with 3 epsilons, rloo with 2: 2 * 19; then the weights fitted under
-	// each scale (one or two candidates each, none where the fit is
-	// nearly unscaled).
-	if m.Tried <= 38 || m.Tried > 38+6 {
+	// Weights 1 (as given) and 1/2; per weights grpo of scale group,
+	// batch and group with the population std, with 3 epsilons and 2
+	// groups of one, unscaled with 2, gdpo with 3 epsilons, rloo with 2:
+	// 2 * 25; then the weights fitted under each scale and gdpo (one or
+	// two candidates each, each rounded to 2, 3 and 4 digits; none where
+	// the fit is nearly unscaled).
+	if m.Tried <= 50 || m.Tried > 50+4*2*3 {
 		t.Errorf("tried %d settings", m.Tried)
 	}
 	w := m.Warning()

@@ -5,11 +5,12 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rewardlens/rewardlens/stats"
 	"gonum.org/v1/gonum/mat"
 )
 
-// fitWeights returns the weights of res's objectives under which grpo, with
-// o's scale, std and epsilon, comes closest to the logged advantages of
+// fitWeights returns the weights of res's objectives under which grpo (or
+// gdpo, as o.Method says), with o's scale, std and epsilon, comes closest to the logged advantages of
 // res's valid rows, found by least squares; ok is false when there are
 // fewer logged rows than objectives or the system is singular. Reward
 // weights that are not all equal (TRL's reward_weights=[1.0, 0.5]) are
@@ -18,58 +19,27 @@ import (
 // With c_ik the oriented objective k of row i centred on its group's valid
 // members and d_i the std that divides row i's advantage (its group's or
 // its batch's, of the weighted scores, plus epsilon; 1 for scale none),
-// grpo gives A_i = sum_k w_k c_ik / d_i. The weights solve
+// grpo gives A_i = sum_k w_k c_ik / d_i; gdpo the same with c_ik its
+// group-normalised objective centred on the batch and d_i the batch's std
+// (fitSystem). The weights solve
 // min_w sum_i (sum_k w_k c_ik - A_i d_i)^2 with d_i taken from the weights
 // of the round before, until they settle. Scaling every weight by one
 // factor changes the advantages only through epsilon, so the weights are
 // returned with the largest set to 1 (the commonest reward_weights), and
-// with the factor that epsilon tells as a second candidate; a fit whose
+// with the factor that epsilon tells as a second candidate, each rounded
+// to 2, 3 and 4 significant digits; a fit whose
 // std is under ten times epsilon (nearly unscaled) is none.
 func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 	ev, m := res.Evaluation, res.Evaluation.M
-	unscaled := !o.Normalize || o.Scale == ScaleNone
-	type unit struct{ members []int } // the rows one std divides
-	var rows []int                    // the valid rows with a logged advantage
-	var units []unit
-	unitOf := map[int]int{}
-	c := make([]float64, len(ev.Valid)*m) // centred oriented values
-	for bi := range res.Ranking.Batches {
-		b := &res.Ranking.Batches[bi]
-		var batchUnit []int
-		for _, g := range b.Groups {
-			valid := validMembers(nil, g.Members, ev.Valid)
-			if len(valid) == 0 {
-				continue
-			}
-			for k, obj := range ev.Objectives {
-				mean := 0.0
-				for _, i := range valid {
-					mean += obj.orient(ev.Values[i*m+k])
-				}
-				mean /= float64(len(valid))
-				for _, i := range valid {
-					c[i*m+k] = obj.orient(ev.Values[i*m+k]) - mean
-				}
-			}
-			if o.Scale != ScaleBatch || unscaled {
-				units = append(units, unit{valid})
-			} else {
-				batchUnit = append(batchUnit, valid...)
-			}
-			for _, i := range valid {
-				// A lone member's advantage follows the group-of-one
-				// convention, not the weights.
-				if l := ev.Logged[i]; len(valid) > 1 && !math.IsNaN(l) && !math.IsInf(l, 0) {
-					rows = append(rows, i)
-				}
-			}
-		}
-		if len(batchUnit) > 0 {
-			units = append(units, unit{batchUnit})
-		}
+	var sys fitSystem
+	if o.Method == GDPO {
+		sys = res.gdpoFitSystem(o)
+	} else {
+		sys = res.grpoFitSystem(o)
 	}
+	unscaled, rows, units, unitOf, c, raw := sys.unscaled, sys.rows, sys.units, map[int]int{}, sys.centred, sys.raw
 	for u, un := range units {
-		for _, i := range un.members {
+		for _, i := range un {
 			unitOf[i] = u
 		}
 	}
@@ -90,10 +60,10 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 				d[u] = 1
 				continue
 			}
-			s := make([]float64, len(un.members))
-			for j, i := range un.members {
+			s := make([]float64, len(un))
+			for j, i := range un {
 				for k := range m {
-					s[j] += w[k] * ev.Objectives[k].orient(ev.Values[i*m+k])
+					s[j] += w[k] * raw[i*m+k]
 				}
 			}
 			d[u] = o.std(s) + eps
@@ -175,9 +145,22 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 	if !normalise(w) {
 		return nil, false
 	}
-	candidates = append(candidates, roundWeights(w, 4))
-	if r := roundWeights(scaled, 4); !slices.Equal(r, candidates[0]) {
-		candidates = append(candidates, r)
+	// A column the trainer did not reward (TRL's log_extra, taken for a
+	// reward) is fitted a weight of float noise: 0.
+	for k := range w {
+		if math.Abs(w[k]) < 1e-6 {
+			w[k], scaled[k] = 0, 0
+		}
+	}
+	// Rounded to 2 significant digits, then 3 and 4, the roundest first
+	// (MatchLogged takes the first that reproduces): float32's noise in
+	// the log can leave TRL's 0.5 fitted as 0.50006.
+	for _, digits := range []int{2, 3, 4} {
+		for _, v := range [][]float64{w, scaled} {
+			if r := roundWeights(v, digits); !slices.ContainsFunc(candidates, func(c []float64) bool { return slices.Equal(c, r) }) {
+				candidates = append(candidates, r)
+			}
+		}
 	}
 	return candidates, true
 }
@@ -215,4 +198,123 @@ func roundSignificant(x float64, digits int) float64 {
 		return x
 	}
 	return r
+}
+
+// A fitSystem is what fitWeights solves for a method: with weights w, the
+// rewarded sum of row i is s_i = sum_k w_k raw_ik, and its advantage
+// A_i = sum_k w_k centred_ik / d_i, d_i being the std of s over row i's
+// unit plus epsilon (1 when unscaled). rows are the valid rows with a
+// logged advantage that the weights decide.
+type fitSystem struct {
+	unscaled bool
+	rows     []int
+	units    [][]int
+	centred  []float64
+	raw      []float64
+}
+
+// grpoFitSystem is grpo's: raw the oriented objectives, centred on their
+// group's valid members; a unit is a group, or the batch with scale
+// batch.
+func (res *Result) grpoFitSystem(o Options) fitSystem {
+	ev, m := res.Evaluation, res.Evaluation.M
+	sys := fitSystem{unscaled: !o.Normalize || o.Scale == ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		var batchUnit []int
+		for _, g := range b.Groups {
+			valid := validMembers(nil, g.Members, ev.Valid)
+			if len(valid) == 0 {
+				continue
+			}
+			for k, obj := range ev.Objectives {
+				mean := 0.0
+				for _, i := range valid {
+					sys.raw[i*m+k] = obj.orient(ev.Values[i*m+k])
+					mean += sys.raw[i*m+k]
+				}
+				mean /= float64(len(valid))
+				for _, i := range valid {
+					sys.centred[i*m+k] = sys.raw[i*m+k] - mean
+				}
+			}
+			if o.Scale != ScaleBatch || sys.unscaled {
+				sys.units = append(sys.units, valid)
+			} else {
+				batchUnit = append(batchUnit, valid...)
+			}
+			for _, i := range valid {
+				// A lone member's advantage follows the group-of-one
+				// convention, not the weights.
+				if l := ev.Logged[i]; len(valid) > 1 && !math.IsNaN(l) && !math.IsInf(l, 0) {
+					sys.rows = append(sys.rows, i)
+				}
+			}
+		}
+		if len(batchUnit) > 0 {
+			sys.units = append(sys.units, batchUnit)
+		}
+	}
+	return sys
+}
+
+// gdpoFitSystem is gdpo's (TRL's normalize_then_sum with reward_weights):
+// raw is g_ik, objective k normalised within its group as gdpo does (an
+// absent value, or a group with fewer than two, adds 0), centred on the
+// batch's valid rows; the unit is the batch, whose std normalises the
+// weighted sum.
+func (res *Result) gdpoFitSystem(o Options) fitSystem {
+	ev, m := res.Evaluation, res.Evaluation.M
+	eps := o.epsilon()
+	sys := fitSystem{unscaled: !o.Normalize, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		var batch []int
+		for _, g := range b.Groups {
+			valid := validMembers(nil, g.Members, ev.Valid)
+			batch = append(batch, valid...)
+			if len(valid) < 2 {
+				continue
+			}
+			for k := range m {
+				var present []int
+				for _, i := range valid {
+					if res.Evaluation.Absent == nil || !res.Evaluation.Absent[i*m+k] {
+						present = append(present, i)
+					}
+				}
+				if len(present) < 2 {
+					continue
+				}
+				x := make([]float64, len(present))
+				for j, i := range present {
+					x[j] = res.term(i, k)
+				}
+				mean, std1 := stats.Mean(x), o.std(x)
+				for j, i := range present {
+					sys.raw[i*m+k] = (x[j] - mean) / (std1 + eps)
+				}
+			}
+		}
+		if len(batch) < 2 {
+			continue
+		}
+		for k := range m {
+			mean := 0.0
+			for _, i := range batch {
+				mean += sys.raw[i*m+k]
+			}
+			mean /= float64(len(batch))
+			for _, i := range batch {
+				sys.centred[i*m+k] = sys.raw[i*m+k] - mean
+			}
+		}
+		sys.units = append(sys.units, batch)
+		for _, i := range batch {
+			if l := ev.Logged[i]; !math.IsNaN(l) && !math.IsInf(l, 0) {
+				sys.rows = append(sys.rows, i)
+			}
+		}
+	}
+	return sys
 }

@@ -50,30 +50,57 @@ func isDir(path string) bool {
 	return err == nil && st.IsDir()
 }
 
-// dirInputs returns the input files of the directory dir, in natural name
-// order; none is an error naming dir, which points to dir/completions when
-// that holds input files: TRL's GRPOTrainer writes its tables in
-// OUTPUT_DIR/completions/, and OUTPUT_DIR is what a user has in mind.
+// dirInputs returns the input files of the directory dir (listInputs);
+// none is an error naming dir.
 func dirInputs(dir string) ([]string, error) {
 	files, err := listInputs(dir)
 	if err == nil && len(files) == 0 {
 		err = fmt.Errorf("%s: no input files in the directory (*.jsonl, *.ndjson, *.json, *.csv, *.parquet, or .gz of the text ones)", dir)
-		if sub := filepath.Join(dir, trlCompletionsDir); isDir(sub) {
-			if inner, _ := listInputs(sub); len(inner) > 0 {
-				err = fmt.Errorf("%w; %s holds %d (TRL writes its completions there): give %s", err, sub, len(inner), sub)
-			}
-		}
 	}
 	return files, err
+}
+
+// listInputs returns the input files of the directory dir, in natural name
+// order, maybe none. TRL's GRPOTrainer writes its tables in
+// OUTPUT_DIR/completions/, and OUTPUT_DIR is what a user has in mind: when
+// dir/completions holds TRL's tables (completions_*.parquet) and dir has
+// no input file but .json ones (the saved model's config.json,
+// tokenizer.json: no trajectories), dir stands for dir/completions' files.
+func listInputs(dir string) ([]string, error) {
+	files, err := listDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	if tables := trlTables(dir); len(tables) > 0 && !slices.ContainsFunc(files, func(f string) bool { return !strings.EqualFold(filepath.Ext(f), ".json") }) {
+		return tables, nil
+	}
+	return files, nil
+}
+
+// trlTables returns the input files of dir/completions when they are all
+// TRL's tables, completions_*.parquet (log()), else none.
+func trlTables(dir string) []string {
+	sub := filepath.Join(dir, trlCompletionsDir)
+	if !isDir(sub) {
+		return nil
+	}
+	inner, err := listDir(sub)
+	if err != nil || slices.ContainsFunc(inner, func(f string) bool {
+		ok, _ := filepath.Match("completions_*.parquet", filepath.Base(f))
+		return !ok
+	}) {
+		return nil
+	}
+	return inner
 }
 
 // trlCompletionsDir is the subdirectory of OUTPUT_DIR where TRL's
 // GRPOTrainer writes completions_{step:05d}.parquet (log()).
 const trlCompletionsDir = "completions"
 
-// listInputs returns the input files of the directory dir, in natural name
-// order, maybe none.
-func listInputs(dir string) ([]string, error) {
+// listDir returns the input files directly in the directory dir, in
+// natural name order, maybe none.
+func listDir(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err // *fs.PathError: "open DIR: reason"

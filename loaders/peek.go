@@ -27,8 +27,9 @@ type FileFields struct {
 	// holds, a null included); in the other formats, the names whose
 	// value is a number in the first record.
 	Floats []string
-	// Columns are, in Parquet, the top-level columns in the file's order
-	// (nil in the other formats): a trainer's table puts its columns in
+	// Columns are, in Parquet, the top-level columns in the file's order,
+	// in a W&B table its columns (nil in the other formats): a trainer's
+	// table puts its columns in
 	// an order that tells what they are (TRL's rewards, then its
 	// log_extra columns).
 	Columns []string
@@ -92,6 +93,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
+		} else {
+			ff.Columns = wandbTableColumns(path, opts.Format)
 		}
 		out = append(out, *ff)
 	}

@@ -356,3 +356,52 @@ func isWandbTable(head []byte) bool {
 	}
 	return false
 }
+
+// wandbTableColumns returns the column names of the W&B table file path in
+// the table's order, nil when path is not a W&B table with "columns"
+// before "data" (both of wandb's forms write them so) or cannot be read
+// (the load says why): TRL's table puts its reward columns before its
+// log_extra ones, as its Parquet file does.
+func wandbTableColumns(path string, format Format) []string {
+	if format != "" && format != WandBTable {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, maxTableSniff)
+	if head, _ := br.Peek(maxTableSniff); !isWandbTable(head) {
+		return nil
+	}
+	dec := json.NewDecoder(br)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil || key == wandbData {
+			return nil
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil
+		}
+		if key != wandbColumns {
+			continue
+		}
+		names, err := wandbColumnNames(raw)
+		if err != nil {
+			return nil
+		}
+		out := make([]string, len(names))
+		for i, n := range names {
+			if json.Unmarshal(n, &out[i]) != nil {
+				return nil
+			}
+		}
+		return out
+	}
+	return nil
+}

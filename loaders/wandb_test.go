@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -186,4 +187,26 @@ func FuzzWandbTable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkBothModes(t, "fuzz.table.json", data, WandBTable)
 	})
+}
+
+// TestPeekWandbColumns: Peek gives a W&B table's columns in the table's
+// order, in both of wandb's forms, and none for JSONL.
+func TestPeekWandbColumns(t *testing.T) {
+	want := []string{"step", "prompt", "completion", "accuracy_reward", "think_format_reward", "length", "parsed_answer", "advantage"}
+	dir := filepath.Join("testdata", "wandb")
+	got, err := Peek([]string{filepath.Join(dir, "log_extra")}, Options{})
+	if err != nil || len(got) != 1 || !slices.Equal(got[0].Columns, want) {
+		t.Fatalf("got %+v, %v; want columns %q", got, err, want)
+	}
+	got, err = Peek([]string{filepath.Join(dir, "artifact", "completions.table.json")}, Options{})
+	if want := slices.Delete(slices.Clone(want), 5, 7); err != nil || len(got) != 1 || !slices.Equal(got[0].Columns, want) {
+		t.Errorf("artifact: got %+v, %v; want columns %q", got, err, want)
+	}
+	jsonl := filepath.Join(t.TempDir(), "r.jsonl")
+	if err := os.WriteFile(jsonl, []byte(`{"columns": ["a"], "data": [[1]]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Peek([]string{jsonl}, Options{Format: JSONL}); err != nil || len(got) != 1 || got[0].Columns != nil {
+		t.Errorf("JSONL told: got %+v, %v; want no columns", got, err)
+	}
 }

@@ -31,6 +31,11 @@ What runs, per setting (dir under cmd/testdata/verl/):
   penalty), overlong_reward a 0-d tensor written "tensor(-0.1875)" or 0.
 - dapo_overlong_number: the same with a reward function returning a number:
   the dump's score is the trained reward, acc the function's.
+- dapo_overlong_dict_acc: the same with a reward function returning a
+  dict of score and a float acc only: the dump's fields are those of
+  dapo_overlong_number, its score the function's (before the penalty).
+- dapo_overlong_rounded: dapo_overlong's with overlong_buffer.len 7, whose
+  penalties (k/7) the dump's text rounds to four decimals.
 - nan_score: the legacy trainer with one score NaN.
 
 The advantage is compute_grpo_outcome_advantage (core_algos.py) with
@@ -309,14 +314,16 @@ def gen_v1(verl, root, setting, steps):
     return lines
 
 
-def gen_dapo(verl, root, setting, steps, returns_dict):
+def gen_dapo(verl, root, setting, steps, returns, buffer_len=16):
     """DAPORewardManager(overlong_buffer enable, log) on each step; the
-    reward function returns {"score", "acc", "pred"} as math_dapo's does,
-    or the score alone."""
+    reward function returns (returns) {"score", "acc", "pred"} as
+    math_dapo's does ("dict"), {"score", "acc"} with a float acc
+    ("score_acc") or the score alone ("number"); overlong_buffer.len is
+    buffer_len, max_resp_len 20."""
     rng = random.Random(setting)
     dump = os.path.join(root, setting, "dump")
     lines = header(setting, "the prompt's uid (uuid4 per prompt, repeat interleave=True)")
-    overlong = types.SimpleNamespace(enable=True, len=16, penalty_factor=1.0, log=True)
+    overlong = types.SimpleNamespace(enable=True, len=buffer_len, penalty_factor=1.0, log=True)
     for step, (prompts, n, lengths, scores) in enumerate(steps, start=1):
         batch, r_mask = legacy_batch(rng, prompts, n, responses_of(rng, lengths))
         by_response = {}
@@ -325,8 +332,10 @@ def gen_dapo(verl, root, setting, steps, returns_dict):
 
         def compute_score(data_source, solution_str, ground_truth, extra_info):
             score = by_response[solution_str]
-            if returns_dict:
+            if returns == "dict":
                 return {"score": score, "acc": score > 0, "pred": "42" if score > 0 else "7"}
+            if returns == "score_acc":
+                return {"score": score, "acc": float(score > 0)}
             return score
 
         manager = verl.dapo(Tokenizer(), 0, compute_score, "data_source", max_resp_len=20, overlong_buffer_cfg=overlong)
@@ -373,14 +382,33 @@ def main():
                 (["What is 6 * 7?", "Name a prime."], 4, [2, 20, 7, 4, 12, 3, 20, 9], [1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0]),
                 (["What is 2 ** 10?", "Name a prime."], 4, [5, 6, 20, 1, 16, 2, 11, 8], [1.0, -1.0, 1.0, 1.0, 1.0, 1.0, -1.0, -1.0]),
             ],
-            returns_dict=True,
+            returns="dict",
         ),
         "dapo_overlong_number": gen_dapo(
             verl,
             root,
             "dapo_overlong_number",
             [(["What is 6 * 7?", "Name a prime."], 4, [2, 20, 7, 4, 12, 3, 20, 9], [1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0])],
-            returns_dict=False,
+            returns="number",
+        ),
+        # The fields of dapo_overlong_number, the score of dapo_overlong:
+        # only the values tell whether the score holds the penalty.
+        "dapo_overlong_dict_acc": gen_dapo(
+            verl,
+            root,
+            "dapo_overlong_dict_acc",
+            [(["What is 6 * 7?", "Name a prime."], 4, [2, 20, 7, 4, 12, 3, 20, 9], [1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0])],
+            returns="score_acc",
+        ),
+        # overlong_buffer.len 7: penalties k/7, which torch prints rounded
+        # to four decimals ("tensor(-0.2857)").
+        "dapo_overlong_rounded": gen_dapo(
+            verl,
+            root,
+            "dapo_overlong_rounded",
+            [(["What is 6 * 7?", "Name a prime."], 4, [2, 20, 15, 14, 12, 3, 17, 9], [1.0, 1.0, -1.0, 1.0, -1.0, 1.0, 1.0, -1.0])],
+            returns="dict",
+            buffer_len=7,
         ),
         "nan_score": gen_plain_legacy(
             verl,

@@ -48,6 +48,14 @@ STEPS = {
     2: [[0.0, 0.0, 10.0, 0.0], [7.0, 7.0, 7.0, 7.0], [2.0, 9.5, 4.25, 0.125]],
 }
 
+# standard_equal_first: under "standard", a first step whose groups all
+# score the same (early training, filter_zero_std_samples=False): the
+# first shard cannot tell the normalisation, the second can.
+STEPS_EQUAL_FIRST = {
+    1: [[0.0, 0.0, 0.0, 0.0], [10.0, 10.0, 10.0, 10.0], [0.0, 0.0, 0.0, 0.0]],
+    2: [[0.0, 10.0, 10.0, 0.0], [1.0, 2.0, 3.0, 10.0], [7.0, 7.0, 7.0, 7.0]],
+}
+
 
 def git_show(repo, path):
     return subprocess.run(["git", "-C", repo, "show", f"{COMMIT}:{path}"], check=True, capture_output=True, text=True).stdout
@@ -89,13 +97,13 @@ def main():
     rl_utils = import_rl_utils(repo)
     rl_utils.ROLLOUT_SHARD_SIZE = 3 * NUM_SAMPLES
     block = advantage_block(repo)
-    for mode in ("standard", "centered"):
-        out = os.path.join(OUT, mode)
+    for name, mode, steps in (("standard", "standard", STEPS), ("centered", "centered", STEPS), ("standard_equal_first", "standard", STEPS_EQUAL_FIRST)):
+        out = os.path.join(OUT, name)
         shutil.rmtree(out, ignore_errors=True)
         rl_utils.save_rollout_metadata(out, RUN_NAME, "allenai/Olmo-3-7B-Instruct-SFT")
         config = types.SimpleNamespace(num_samples_per_prompt_rollout=NUM_SAMPLES, advantage_normalization_type=mode)
         total = 0
-        for step, groups in STEPS.items():
+        for step, groups in steps.items():
             scores = [s for g in groups for s in g]
             n = len(scores)
             batch = types.SimpleNamespace(

@@ -261,7 +261,11 @@ FIXTURES = [
     fixture("reward_weights", "reward_weights=[1.0, 0.5]", Trainer(2, reward_weights=[1.0, 0.5])),
     fixture("normalize_then_sum", "multi_objective_aggregation='normalize_then_sum', accuracy_reward None twice",
             Trainer(2, multi_objective_aggregation="normalize_then_sum")),
+    fixture("normalize_then_sum_weights", "normalize_then_sum with reward_weights=[1.0, 0.5], accuracy_reward None twice",
+            Trainer(2, reward_weights=[1.0, 0.5], multi_objective_aggregation="normalize_then_sum")),
     fixture("log_extra", "reward functions logging extra columns with log_extra", Trainer(2), build=with_extra),
+    fixture("scale_batch_weights_extra", "scale_rewards='batch', reward_weights=[1.0, 0.5], log_extra columns",
+            Trainer(2, reward_weights=[1.0, 0.5], scale_rewards="batch"), build=with_extra),
     fixture("eval_same_step", "evaluation logged at the step of a training log (num_generations_eval=2)", Trainer(2),
             build=eval_same_step),
     # A run of three steps whose third table evaluation logging wrote over.

@@ -26,6 +26,9 @@ WANDB_COMMIT) in two forms, both written here:
   "column_types"}; the column types are wandb's typedDict of optional
   numbers and strings.
 
+and, in log_extra/, the run's file of the same step with a float and a
+text log_extra column after the rewards.
+
 Run with Debian's python3 (python3-torch, python3-pandas):
     /usr/bin/python3 scripts/wandb_table.py /work/.mirror/huggingface+trl/repo
 """
@@ -137,6 +140,25 @@ def main():
     }
     with open(os.path.join(OUT, "artifact", "completions.table.json"), "w", encoding="utf-8") as f:
         json.dump(artifact, f, default=item)
+
+    # The same step with a reward function's log_extra calls (grpo_trainer.py,
+    # log(): **rewards, then **extra, keys sorted): a float column right
+    # after the rewards (length) and a text one (parsed_answer).
+    extra = dict(table)
+    advantage = extra.pop("advantage")
+    extra["length"] = [float(len(c)) for c in COMPLETIONS]
+    extra["parsed_answer"] = [c.split("</think>")[-1] for c in COMPLETIONS]
+    extra["advantage"] = advantage
+    df = pd.DataFrame(extra)
+    columns = list(df.columns)
+    data = [list(tuple(df[col].values[row] for col in columns)) for row in range(len(df))]
+    text = json.dumps({"columns": columns, "data": data}, default=item)
+    sha = hashlib.sha256(text.encode()).hexdigest()
+    os.makedirs(os.path.join(OUT, "log_extra"), exist_ok=True)
+    for name in os.listdir(os.path.join(OUT, "log_extra")):
+        os.remove(os.path.join(OUT, "log_extra", name))
+    with open(os.path.join(OUT, "log_extra", f"completions_{WANDB_STEP}_{sha[:20]}.table.json"), "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 if __name__ == "__main__":

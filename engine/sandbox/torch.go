@@ -41,3 +41,13 @@ func torchNumber(params ...any) (any, error) {
 	}
 	return nil, fmt.Errorf("%s: want a number or the text of a 0-d tensor, got %T", torchNumberName, params[0])
 }
+
+// TorchNumber is the builtin torchNumber for Go callers: v as a number,
+// or an error.
+func TorchNumber(v any) (float64, error) {
+	x, err := torchNumber(v)
+	if err != nil {
+		return 0, err
+	}
+	return x.(float64), nil
+}

@@ -100,7 +100,7 @@ func TestCommittedTRLFixturesMatchGenerator(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n != 11 {
-		t.Errorf("%d tables written, want 11", n)
+	if n != 13 {
+		t.Errorf("%d tables written, want 13", n)
 	}
 }
