@@ -2,8 +2,8 @@ package header
 
 import (
 	"fmt"
-	"slices"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
