@@ -2,11 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -68,5 +70,54 @@ func TestHeaderFeasibleShare(t *testing.T) {
 	}
 	if head := strings.Split(screen(newTestModel(t, 200, 40)), "\n")[0]; strings.Contains(head, "feasible") {
 		t.Errorf("without constraints the header shows a feasible share: %q", head)
+	}
+}
+
+// TestWeightsCycleObjectiveNorm: o, while editing weights, moves through
+// the objective normalisations, each recomputing the rewards as
+// engine.Compute does with it, shown on the weights line and saved by
+// ctrl+s's config; four presses come back to none.
+func TestWeightsCycleObjectiveNorm(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "w")
+	for _, want := range []engine.ObjectiveNorm{engine.NormMinMax, engine.NormZScore, engine.NormRank, engine.NormNone} {
+		press(m, "o")
+		s := m.Session()
+		if s.Result.Options.NormalizeObjectives != want {
+			t.Fatalf("o gave %q, want %q", s.Result.Options.NormalizeObjectives, want)
+		}
+		opts := s.Result.Options
+		ref := s.Evaluation.Compute(opts)
+		ref.ComputeBatch(s.Batch)
+		for _, i := range s.CurrentBatch().Members {
+			if got, want := s.Result.Rewards[i], ref.Rewards[i]; got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("%s: reward of %d is %v, engine's %v", opts.NormalizeObjectives, i, got, want)
+			}
+		}
+		if v := screen(m); !strings.Contains(v, "norm (o) "+string(want)) {
+			t.Errorf("the weights line does not show %q:\n%s", want, v)
+		}
+		saved := settingsConfig(s).NormalizeObjectives
+		if (want == engine.NormNone && saved != "") || (want != engine.NormNone && saved != string(want)) {
+			t.Errorf("the saved config has normalize_objectives %q under %q", saved, want)
+		}
+	}
+	// Under absolute (pareto's ranks ignore a monotone normalisation),
+	// minmax changes some reward of the batch: the recompute is seen.
+	s := m.Session()
+	s.Options.Method = engine.Absolute
+	press(m, "o", "o", "o", "o")
+	members := s.CurrentBatch().Members
+	none := make([]float64, len(members))
+	for j, i := range members {
+		none[j] = s.Result.Rewards[i]
+	}
+	press(m, "o")
+	changed := false
+	for j, i := range members {
+		changed = changed || m.Session().Result.Rewards[i] != none[j]
+	}
+	if !changed {
+		t.Error("minmax left every reward of the batch as it was")
 	}
 }
