@@ -107,3 +107,34 @@ func TestParetoDrawsConstraintLines(t *testing.T) {
 		t.Errorf("the column of length 600 shows the line in %d of its %d cells", line, cells)
 	}
 }
+
+// TestParetoBatchScopeHollowsLoneInfeasible: with scope batch, an
+// infeasible point alone in its cell is drawn hollow, a feasible one
+// alone by its rank's marker.
+func TestParetoBatchScopeHollowsLoneInfeasible(t *testing.T) {
+	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+		cfg.Constraints, cfg.Scope = []string{"safety >= 0.95"}, string(engine.ScopeBatch)
+	})
+	p := uitest.TabOn(s, New).(*paretoTab)
+	uitest.PressKeys(p, "x") // safety against length: accuracy's 0 and 1 share every cell
+	ev := s.Result.Evaluation
+	hollow := 0
+	for j, i := range p.points.proj.Index {
+		if j == p.selected || slices.ContainsFunc(p.points.proj.Index, func(k int) bool { return k != i && sameCell(p, int32(j), int32(slices.Index(p.points.proj.Index, k))) }) {
+			continue // shaded or selected
+		}
+		r := cellRune(t, p, j)
+		switch feasible := ev.Values[i*ev.M+1] >= 0.95; {
+		case !feasible && r != infeasibleRune:
+			t.Errorf("lone infeasible point %d shows %q, not hollow", j, r)
+		case feasible && !slices.Contains(p.common.Styles.RankMarkers[:], r):
+			t.Errorf("lone feasible point %d shows %q, not a rank marker", j, r)
+		}
+		if r == infeasibleRune {
+			hollow++
+		}
+	}
+	if hollow == 0 {
+		t.Error("no lone infeasible point: the test shows nothing")
+	}
+}
