@@ -444,6 +444,8 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 		return m.changeWeight(weightStep), true
 	case key.Matches(msg, k.DecreaseWeight):
 		return m.changeWeight(-weightStep), true
+	case key.Matches(msg, k.ObjectiveNorm):
+		return m.cycleObjectiveNorm(), true
 	case key.Matches(msg, k.DoneWeights):
 		m.setWeightMode(false)
 	default:

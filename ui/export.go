@@ -92,6 +92,10 @@ func settingsConfig(s *session.Session) engine.Config {
 	normalize := opts.Normalize
 	cfg.Method, cfg.Scope, cfg.Scale, cfg.Normalize = string(opts.Method), string(opts.Scope), string(opts.Scale), &normalize
 	cfg.Computer = string(session.ComputerOf(s.Computer))
+	cfg.NormalizeObjectives = ""
+	if opts.NormalizeObjectives != engine.NormNone {
+		cfg.NormalizeObjectives = string(opts.NormalizeObjectives)
+	}
 	cfg.Minimize, cfg.Weights = nil, nil
 	w := slices.Clone(s.Weights())
 	if cfg.Computer == string(engine.ComputerSVRL) {

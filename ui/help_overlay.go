@@ -106,7 +106,9 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 }
 
 // helpText lists the tab's keys, the global keys and the methods, each
-// with its formula under opts (engine.MethodSpec.Formula).
+// with its formula under opts (engine.MethodSpec.Formula), then the
+// formulas of constraints, gates and objective normalisation
+// (engine.StructureFormulas).
 func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {
@@ -141,11 +143,20 @@ func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global ful
 	section("Methods")
 	sb.WriteString(st.Muted.Render(wrapText("s = sum_k w_k o'_k is the weighted score (min goals negated); z(x) = (x - mean) / std over the comparison group", width)) + "\n")
 	nameWidth := 0
-	for _, m := range engine.Methods {
+	for _, m := range engine.AllMethods() {
 		nameWidth = max(nameWidth, len(m))
 	}
-	for _, m := range engine.Methods {
+	for _, m := range engine.AllMethods() {
 		sb.WriteString(hangingLine(st, string(m), nameWidth, engine.Spec(m).Formula(opts), width))
+	}
+	section("Constraints, gates, normalisation")
+	sb.WriteString(st.Muted.Render(wrapText("--constraint, --gate and --normalize-objectives; constraints and gates see the raw values", width)) + "\n")
+	nameWidth = 0
+	for _, f := range engine.StructureFormulas {
+		nameWidth = max(nameWidth, len(f.Name))
+	}
+	for _, f := range engine.StructureFormulas {
+		sb.WriteString(hangingLine(st, f.Name, nameWidth, f.Formula, width))
 	}
 	return strings.TrimRight(sb.String(), "\n")
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -32,13 +33,13 @@ func TestHelpOverlayScrollsAndCloses(t *testing.T) {
 		if screen(m) != v {
 			t.Errorf("home did not go back to the help's top:\n%s", screen(m))
 		}
-		for range 60 {
+		for range 200 {
 			press(m, "down")
 		}
 		if v = screen(m); v != atEnd {
 			t.Errorf("end did not show the help's end:\n%s", atEnd)
 		}
-		for _, want := range []string{"gdpo", "g_k = (o'_k - mean)", "100%"} {
+		for _, want := range []string{"rank", "(avgrank(x) - 1)", "100%"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("scrolled to the end, the help does not show %q:\n%s", want, v)
 			}
@@ -105,5 +106,37 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 	}
 	if strings.Contains(v, "1e-4") {
 		t.Errorf("the help gives the default epsilon 1e-4 under --epsilon 1e-6:\n%s", v)
+	}
+}
+
+// TestHelpGivesEveryFormula: the help's text gives, each on its line
+// after its name, every method's formula (lexicographic's too, though m
+// does not cycle to it) and every formula of constraints, gates and
+// objective normalisation.
+func TestHelpGivesEveryFormula(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	opts := m.Session().Result.Options
+	text := ansi.Strip(helpText(m.common.Styles, opts, m.tabs[0], m.keys, 2000))
+	lines := strings.Split(text, "\n")
+	has := func(name, formula string) bool {
+		for _, l := range lines {
+			if strings.HasPrefix(l, name+" ") && strings.HasSuffix(strings.TrimRight(l, " "), formula) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, method := range engine.AllMethods() {
+		if f := engine.Spec(method).Formula(opts); !has(string(method), f) {
+			t.Errorf("the help does not give %s's formula %q", method, f)
+		}
+	}
+	for _, f := range engine.StructureFormulas {
+		if !has(f.Name, f.Formula) {
+			t.Errorf("the help does not give %s's formula %q", f.Name, f.Formula)
+		}
+	}
+	if !strings.Contains(text, "Constraints, gates, normalisation") {
+		t.Errorf("the help has no section for the structure's formulas:\n%s", text)
 	}
 }

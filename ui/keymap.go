@@ -32,6 +32,9 @@ type keyMap struct {
 	IncreaseWeight key.Binding
 	DecreaseWeight key.Binding
 	DoneWeights    key.Binding
+	// ObjectiveNorm cycles the objective normalisation
+	// (--normalize-objectives) while editing weights.
+	ObjectiveNorm key.Binding
 
 	Help key.Binding
 	Quit key.Binding
@@ -65,6 +68,7 @@ func newKeyMap(tabs int) keyMap {
 		IncreaseWeight: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "weight +0.05")),
 		DecreaseWeight: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "weight -0.05")),
 		DoneWeights:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
+		ObjectiveNorm:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "objective normalisation: none, minmax, zscore, rank")),
 
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
@@ -76,7 +80,7 @@ func newKeyMap(tabs int) keyMap {
 // setWeightMode enables the weight-editing keys, or w.
 func (km *keyMap) setWeightMode(on bool) {
 	km.EditWeights.SetEnabled(!on)
-	for _, b := range []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights} {
+	for _, b := range []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights, &km.ObjectiveNorm} {
 		b.SetEnabled(on)
 	}
 }
@@ -94,6 +98,7 @@ func (km keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		common.PairHelp(km.PrevObjective, "↑/↓", "objective"),
 		common.PairHelp(km.IncreaseWeight, "+/-", "±0.05"),
+		common.PairHelp(km.ObjectiveNorm, "o", "objective norm"),
 		km.DoneWeights,
 		km.Tab,
 		common.PairHelp(km.NextMethod, "m/M", "method"),
@@ -121,7 +126,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
 		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find},
-		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.DoneWeights)},
+		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.ObjectiveNorm), weights(km.DoneWeights)},
 		{km.Help, km.Quit},
 	}
 }

@@ -62,6 +62,15 @@ func (m *Model) changeWeight(delta float64) tea.Cmd {
 	return m.recompute()
 }
 
+// cycleObjectiveNorm moves to the next objective normalisation of
+// engine.ObjectiveNorms, wrapping around.
+func (m *Model) cycleObjectiveNorm() tea.Cmd {
+	s := m.common.Session
+	norms := engine.ObjectiveNorms
+	s.Options.NormalizeObjectives = norms[(slices.Index(norms, s.Options.NormalizeObjectives)+1)%len(norms)]
+	return m.recompute()
+}
+
 // moveBatch shows the batch step places away; the result stays, only the
 // shown batch moves. In follow mode, the view no longer follows the newest
 // batch (F returns to it).

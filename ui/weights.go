@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
@@ -37,7 +38,18 @@ func (e weightEditor) view(c *common.Common, width int) string {
 			parts[k] = st.Value.Render(" " + text + " ")
 		}
 	}
-	line := st.Title.Render("weights") + " " + strings.Join(parts, " ") + " " +
-		st.Muted.Render("score s = Σ weight × objective (min goals negated)")
+	norm := c.Session.Result.Options.NormalizeObjectives
+	line := st.Title.Render("weights") + " " + strings.Join(parts, " ") + "  " +
+		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  " +
+		st.Muted.Render("s = Σ weight × "+normalisedText(norm)+" (min goals negated)")
 	return ansi.Truncate(line, width, "…")
+}
+
+// normalisedText names what the weights multiply under norm: the
+// objective, or its normalisation (engine.StructureFormulas).
+func normalisedText(norm engine.ObjectiveNorm) string {
+	if norm == engine.NormNone || norm == "" {
+		return "objective"
+	}
+	return string(norm) + "(objective)"
 }

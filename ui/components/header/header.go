@@ -26,6 +26,11 @@ type Header struct {
 	// kept from one session change to the next rather than counted on
 	// every frame.
 	valid, invalid int
+	// feasible is the batch's share of valid trajectories meeting every
+	// constraint (BatchStats.Feasible); constrained says there are
+	// constraints, without which the share is not shown.
+	feasible    float64
+	constrained bool
 	// findings are the current result's health findings, unless updating:
 	// they are being computed (background.go).
 	findings []health.Finding
@@ -43,6 +48,7 @@ func (h *Header) Refresh(s *session.Session) {
 	}
 	st := s.BatchStats()
 	h.valid, h.invalid = st.Trajectories-st.Invalid, st.Invalid
+	h.feasible, h.constrained = st.Feasible, s.Result.Evaluation.HasConstraints()
 }
 
 // minSourceWidth is the fewest cells the source is shortened to.
@@ -69,6 +75,9 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	counts := st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid))
 	if h.invalid > 0 {
 		counts += " " + st.Invalid.Render(fmt.Sprintf("! %d invalid", h.invalid))
+	}
+	if h.constrained {
+		counts += " " + feasibleText(st, h.feasible)
 	}
 	scope := string(s.Result.Options.Scope)
 	var (
@@ -209,6 +218,24 @@ func shortenMiddle(s string, width int) string {
 	head := (width - 1) / 2
 	tail := width - 1 - head
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+}
+
+// feasibleText shows the batch's feasible share ("87% feasible"), marked
+// as invalid counts are when some valid trajectory breaks a constraint;
+// "– feasible" when the batch has no valid trajectory (NaN).
+func feasibleText(st *common.Styles, share float64) string {
+	if math.IsNaN(share) {
+		return st.HeaderKey.Render("– feasible")
+	}
+	text := fmt.Sprintf("%.0f%% feasible", 100*share)
+	if share < 1 {
+		// A share just under 1 would round to "100%": say it is not.
+		if text == "100% feasible" {
+			text = ">99% feasible"
+		}
+		return st.Invalid.Render(text)
+	}
+	return st.HeaderValue.Render(text)
 }
 
 // headerSeparator separates the header's fields: two spaces, as a visible

@@ -2,12 +2,14 @@ package header
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 func TestShortenMiddle(t *testing.T) {
@@ -41,5 +43,16 @@ func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
 	}
 	if got := nameWidths(many, 200); got != nil {
 		t.Errorf("nameWidths of 1000 objectives in 200 cells = %v, want none", got)
+	}
+}
+
+// TestFeasibleText: a share just under 1 does not read as 100%, and a
+// batch without valid trajectories has no share.
+func TestFeasibleText(t *testing.T) {
+	st := common.NewStyles(true, true)
+	for share, want := range map[float64]string{0.874: "87% feasible", 0.999: ">99% feasible", 1: "100% feasible", 0: "0% feasible", math.NaN(): "– feasible"} {
+		if got := ansi.Strip(feasibleText(st, share)); got != want {
+			t.Errorf("feasibleText(%v) = %q, want %q", share, got, want)
+		}
 	}
 }

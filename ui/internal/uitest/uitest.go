@@ -25,7 +25,15 @@ import (
 // it: objectives inferred, skipped lines and invalid rows as warnings.
 func SampleSession(tb testing.TB) *session.Session {
 	tb.Helper()
+	return SampleSessionWith(tb, func(*engine.Config) {})
+}
+
+// SampleSessionWith is SampleSession with the sample's config changed by
+// change first (constraints, gates, a normalisation).
+func SampleSessionWith(tb testing.TB, change func(*engine.Config)) *session.Session {
+	tb.Helper()
 	cfg, res := sampletest.Read(tb)
+	change(&cfg)
 	s, err := session.Open("sample", cfg, res, nil)
 	if err != nil {
 		tb.Fatal(err)

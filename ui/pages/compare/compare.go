@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -51,6 +52,12 @@ type compareTab struct {
 	// result still being computed.
 	b     engine.Method
 	chart *plot.Frame
+	// collapse is the share of the batch's groups, of those holding
+	// distinct objective vectors (groups), where distinct vectors get
+	// identical rewards under A and under B (engine.Result.Collapse); B's
+	// is NaN for the logged advantage.
+	collapse [2]float64
+	groups   int
 }
 
 // New returns the Compare tab.
@@ -137,6 +144,11 @@ func (t *compareTab) refresh() tea.Cmd {
 	} else {
 		t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	}
+	t.collapse[1] = math.NaN()
+	t.collapse[0], t.groups = s.Result.Collapse(s.CurrentBatch())
+	if s.CompareMethod != LoggedMethod {
+		t.collapse[1], _ = s.CompareResult().Collapse(&s.CompareResult().Ranking.Batches[s.Batch])
+	}
 	t.b = s.CompareMethod
 	t.chart = t.newChart()
 	return nil
@@ -215,12 +227,36 @@ func (t *compareTab) panelView() string {
 			row("A +, B −", st.Negative.Render(fmt.Sprint(c.PosNeg))),
 			row("A −, B +", st.Negative.Render(fmt.Sprint(c.NegPos))),
 		}, "\n"),
+		t.collapseView(row),
 		t.legendView(),
 	}
 	if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
 		sections = append(sections, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out"))
 	}
 	return strings.Join(sections, "\n\n")
+}
+
+// collapseView shows, for A and B, how many of the batch's groups give
+// distinct objective vectors identical rewards (TRL#4785's advantage
+// collapse).
+func (t *compareTab) collapseView(row func(label, value string) string) string {
+	st := t.common.Styles
+	lines := []string{st.Title.Render("collapsed groups")}
+	if t.groups == 0 {
+		return strings.Join(append(lines, st.Muted.Render("no group of distinct objectives")), "\n")
+	}
+	for k, name := range []string{"A", "B"} {
+		if math.IsNaN(t.collapse[k]) {
+			continue
+		}
+		n := int(math.Round(t.collapse[k] * float64(t.groups)))
+		value := fmt.Sprintf("%d of %d groups", n, t.groups)
+		if n > 0 {
+			value = st.Negative.Render(value)
+		}
+		lines = append(lines, row(name+": tied rewards", value))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (t *compareTab) legendView() string {

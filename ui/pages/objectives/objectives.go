@@ -107,6 +107,9 @@ func (t *objectivesTab) render() {
 		"",
 	)
 	grid := correlationView(st, t.stats.Objectives, t.stats.Correlation)
+	if cs := t.common.Session.Result.Evaluation.Constraints; len(cs) > 0 {
+		grid += "\n\n" + constraintsView(st, cs, t.stats)
+	}
 	gridWidth := lipgloss.Width(grid)
 	distWidth := max(t.width-gridWidth-4, 0)
 	dist := distributionsView(st, t.stats.Objectives, t.values, distWidth, t.height-lipgloss.Height(top))
@@ -212,5 +215,25 @@ func distributionsView(st *common.Styles, objs []engine.ObjectiveStats, values [
 		caption := textsafe.Line(o.Name) + "  " + histogram.BinsCaption(edges)
 		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), histogram.Sparkline(st, values[k], edges, width, sparkHeight))
 	}
+	return strings.Join(lines, "\n")
+}
+
+// constraintsView gives the batch's share of valid trajectories meeting
+// each constraint (BatchStats.ConstraintFeasible) and every one
+// (BatchStats.Feasible), as percentages.
+func constraintsView(st *common.Styles, cs []engine.ConstraintDef, stats engine.BatchStats) string {
+	const exprWidth = 24
+	line := func(name string, share float64) string {
+		value := fmt.Sprintf("%6.1f%%", 100*share)
+		if math.IsNaN(share) {
+			value = "      –" // no valid trajectory
+		}
+		return st.Label.Render(common.PadRight(common.FitLine(name, exprWidth), exprWidth)) + " " + st.Value.Render(value)
+	}
+	lines := []string{st.Title.Render("Constraints: share meeting")}
+	for c, d := range cs {
+		lines = append(lines, line(textsafe.Line(d.Expr), stats.ConstraintFeasible[c]))
+	}
+	lines = append(lines, line("all (feasible)", stats.Feasible))
 	return strings.Join(lines, "\n")
 }

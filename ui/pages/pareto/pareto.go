@@ -36,6 +36,9 @@ var densityRunes = [...]rune{'░', '▒', '▓', '█'}
 // marker.
 const dimmedRune = '⠄'
 
+// infeasibleRune is a point that breaks a constraint: hollow, and dimmed.
+const infeasibleRune = '○'
+
 // maxParetoZoom is the deepest zoom: 2^maxParetoZoom times.
 const maxParetoZoom = 16
 
@@ -565,11 +568,13 @@ func (t *paretoTab) draw() {
 		return
 	}
 	t.countDensity()
+	t.drawBounds()
 	group := t.groupPoints(t.selectedGroup())
 	batchScope := t.common.Session.Result.Options.Scope != engine.ScopeGroup
 	switch {
 	case batchScope:
 		t.drawDensity(nil, func(best int32) lipgloss.Style { return st.Rank[rankBucket(int(best))] }, true)
+		t.hollowLoneInfeasible()
 	case !t.onlyGroup:
 		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
 	}
@@ -578,13 +583,74 @@ func (t *paretoTab) draw() {
 		// Worst rank first, so that a cell shows the best it holds.
 		sorted := slices.Clone(group)
 		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.points.rank[b], t.points.rank[a]) })
+		ev := t.common.Session.Result.Evaluation
 		for _, j := range sorted {
+			if !ev.Feasible(t.points.proj.Index[j]) {
+				f.Mark(t.points.proj.X[j], t.points.proj.Y[j], infeasibleRune, st.Muted)
+				continue
+			}
 			b := rankBucket(int(t.points.rank[j]))
 			f.Mark(t.points.proj.X[j], t.points.proj.Y[j], st.RankMarkers[b], st.Rank[b])
 		}
 	}
 	f.Mark(t.points.proj.X[t.selected], t.points.proj.Y[t.selected], selectedRune, st.Selected)
 	f.DrawAxes(st.Axis, st.AxisLabel)
+}
+
+// drawBounds draws a line across the plot for each constraint of a
+// plotted objective against a number (engine.ConstraintDef.Bound): its
+// limit, under the points.
+func (t *paretoTab) drawBounds() {
+	for _, b := range t.bounds() {
+		if b.Objective == t.points.xObj {
+			t.drawn.frame.VLine(b.Limit, '┊', t.common.Styles.Warning)
+		}
+		if b.Objective == t.points.yObj {
+			t.drawn.frame.HLine(b.Limit, '┈', t.common.Styles.Warning)
+		}
+	}
+}
+
+// bounds returns the constraints that are an objective against a number.
+func (t *paretoTab) bounds() []engine.ConstraintBound {
+	res := t.common.Session.Result
+	var bounds []engine.ConstraintBound
+	for _, d := range res.Evaluation.Constraints {
+		if b, ok := d.Bound(res.Objectives); ok {
+			bounds = append(bounds, b)
+		}
+	}
+	return bounds
+}
+
+// hollowLoneInfeasible draws, with scope batch, each infeasible point
+// alone in its cell hollow: a shared cell keeps its shade. Infeasible
+// points rank after every feasible one, so their rank's marker alone
+// would not tell them from a feasible point of a late front.
+func (t *paretoTab) hollowLoneInfeasible() {
+	ev := t.common.Session.Result.Evaluation
+	if !ev.HasConstraints() {
+		return
+	}
+	f, g := t.drawn.frame, t.drawn.frame.Grid
+	for j, i := range t.points.proj.Index {
+		if ev.Feasible(i) {
+			continue
+		}
+		if col, row, ok := g.Cell(t.points.proj.X[j], t.points.proj.Y[j]); ok && t.drawn.counts[row*g.X.Cells+col] == 1 {
+			f.Canvas.SetCell(f.CellPoint(col, row), canvas.NewCellWithStyle(infeasibleRune, t.common.Styles.Muted))
+		}
+	}
+}
+
+// plotsBound reports whether a constraint's line is on the plotted axes.
+func (t *paretoTab) plotsBound() bool {
+	for _, b := range t.bounds() {
+		if b.Objective == t.points.xObj || b.Objective == t.points.yObj {
+			return true
+		}
+	}
+	return false
 }
 
 // countDensity counts every point in the frame's cells, unless the counts
@@ -729,7 +795,15 @@ func (t *paretoTab) detailsView() string {
 		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[sel*res.Evaluation.M+k])))
 	}
 	lines = append(lines,
-		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])),
+		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])))
+	if res.Evaluation.HasConstraints() {
+		feasible := "feasible"
+		if !res.Evaluation.Feasible(sel) {
+			feasible = "violation " + common.FormatValue(res.Evaluation.ViolationOf(sel))
+		}
+		lines = append(lines, row("feasible", feasible))
+	}
+	lines = append(lines,
 		row("crowding", common.FormatValue(res.Ranking.Crowding[sel])),
 		row("score", common.FormatValue(res.Scores[sel])),
 		row("reward", common.FormatValue(res.Rewards[sel])))
@@ -748,6 +822,12 @@ func (t *paretoTab) legendView() string {
 		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
 	}
 	lines = append(lines, st.Selected.Render(string(selectedRune))+" selected")
+	if t.common.Session.Result.Evaluation.HasConstraints() {
+		lines = append(lines, st.Muted.Render(string(infeasibleRune))+" breaks a constraint")
+		if t.plotsBound() {
+			lines = append(lines, st.Warning.Render("┈┊")+" a constraint's limit")
+		}
+	}
 	shades := string(densityRunes[:])
 	if scope == "the batch" {
 		lines = append(lines, shades+" 2 … most points in a cell")

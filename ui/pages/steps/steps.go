@@ -133,13 +133,15 @@ func (t *stepsTab) refreshTrends() {
 		return
 	}
 	t.result, t.trends = res, t.common.Session.Trends()
-	t.series = stepsSeries(res.Objectives, t.trends)
+	t.series = stepsSeries(res.Objectives, res.Evaluation.Constraints, t.trends)
 	t.selected = min(t.selected, len(t.series)-1)
 }
 
 // stepsSeries returns the charted statistics; the hypervolume only for 2
-// or 3 objectives, the others have none.
-func stepsSeries(objectives []engine.Objective, trends []engine.Trend) []stepSeries {
+// or 3 objectives, the others have none; with constraints, the feasible
+// share (BatchStats.Feasible), and each constraint's when there are
+// several (BatchStats.ConstraintFeasible).
+func stepsSeries(objectives []engine.Objective, constraints []engine.ConstraintDef, trends []engine.Trend) []stepSeries {
 	series := []stepSeries{
 		{title: "reward mean"},
 		{title: "reward std", nonNegative: true},
@@ -155,6 +157,15 @@ func stepsSeries(objectives []engine.Objective, trends []engine.Trend) []stepSer
 	series = append(series,
 		stepSeries{title: "frac_zero_std_groups", nonNegative: true},
 		stepSeries{title: "mean step_count", nonNegative: true})
+	perConstraint := len(constraints) > 1
+	if len(constraints) > 0 {
+		series = append(series, stepSeries{title: "feasible share", nonNegative: true})
+	}
+	if perConstraint {
+		for _, d := range constraints {
+			series = append(series, stepSeries{title: textsafe.Line("share meeting " + d.Expr), nonNegative: true})
+		}
+	}
 	for _, tr := range trends {
 		values := []float64{tr.Reward.Mean, tr.Reward.Std}
 		for _, o := range tr.Objectives {
@@ -165,6 +176,12 @@ func stepsSeries(objectives []engine.Objective, trends []engine.Trend) []stepSer
 			values = append(values, tr.Hypervolume)
 		}
 		values = append(values, tr.FracZeroStdGroups, tr.MeanStepCount)
+		if len(constraints) > 0 {
+			values = append(values, tr.Feasible)
+		}
+		if perConstraint {
+			values = append(values, tr.ConstraintFeasible...)
+		}
 		for k, v := range values {
 			series[k].values = append(series[k].values, v)
 		}
