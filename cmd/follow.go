@@ -136,9 +136,11 @@ type statsFollower struct {
 	res       *engine.Result
 	trends    []engine.Trend
 	// stale is set when trajectories were evaluated since res was
-	// computed: updates with more parts to come (loaders.Update.Behind)
-	// are computed with the part that ends their run, once.
-	stale bool
+	// computed, at staleSince: updates with more parts to come
+	// (loaders.Update.Behind) are computed with the part that ends their
+	// run, once, or once followQuiet has passed in a long run.
+	stale      bool
+	staleSince time.Time
 	// printed holds, per step, the numbers its last line printed.
 	printed map[int64]printedLine
 	// fit is set once a complete batch was printed with a valid
@@ -188,11 +190,13 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		// The fields read so far decide whether an objective is misnamed.
 		f.seen(&u.Trajectories[0])
 	}
-	if u.Behind && len(u.Reloaded) == 0 {
+	if u.Behind && len(u.Reloaded) == 0 && (!f.stale || time.Since(f.staleSince) < followQuiet) {
 		// The batch the part ends in grows with the next: computing it
 		// now would compute it again, and copy the result's arrays.
 		f.live.Update(nil, u.Trajectories)
-		f.stale = true
+		if !f.stale {
+			f.stale, f.staleSince = true, time.Now()
+		}
 		return nil
 	}
 	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)

@@ -15,8 +15,10 @@ import (
 // the sample experiment's steps 10 to 39 in parts of 300 trajectories
 // (cut inside batches) that say more follows (loaders.Update.Behind): it
 // prints nothing until the part that ends the run, then the very lines
-// of a follower that computes every part; and parts left behind (the rest
-// never came) are computed when the input goes quiet (catchUp).
+// of a follower that computes every part; parts left behind (the rest
+// never came) are computed when the input goes quiet (catchUp); and a run
+// of parts longer than the quiet delay is computed then, not only at its
+// end.
 func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
 	res, err := loaders.Load([]string{samplePath}, loaders.Options{})
 	if err != nil {
@@ -71,5 +73,14 @@ func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
 	feed(eachCut, parts[:3], false)
 	if cutOut.String() != eachCutOut.String() || cut.stale {
 		t.Errorf("caught up:\n%s\nwant:\n%s", cutOut.String(), eachCutOut.String())
+	}
+	long, longOut := start()
+	feed(long, parts[:1], true)
+	long.staleSince = long.staleSince.Add(-followQuiet) // as if read that long ago
+	feed(long, parts[1:2], true)
+	each2, each2Out := start()
+	feed(each2, parts[:2], false)
+	if longOut.String() != each2Out.String() || long.stale {
+		t.Errorf("a run of parts stale for the quiet delay:\n%s\nwant:\n%s", longOut.String(), each2Out.String())
 	}
 }

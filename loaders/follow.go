@@ -93,7 +93,7 @@ type Update struct {
 //
 // A JSONL file (not gzipped) is read as it grows: each complete line is
 // read once, and a partial last line waits for its newline; a growth of
-// more than 8 MiB is read and sent in parts of about that size, the next
+// more than 2 MiB is read and sent in parts of about that size, the next
 // read once the consumer has taken the last. A file of
 // another format is read whole again when it changes. A file that shrinks,
 // is replaced by another (a new inode) or no longer starts with what was

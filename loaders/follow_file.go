@@ -64,7 +64,7 @@ type followedFile struct {
 // bytes: a burst of lines appended at once is handed over in parts, the
 // follower reading the next while the consumer digests the last, and
 // neither holds the whole burst. (A variable for the tests.)
-var growChunk int64 = 8 << 20
+var growChunk int64 = 2 << 20
 
 // headSize is how many of the first bytes of a file tell whether it is
 // still the file that was read.
