@@ -83,21 +83,33 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if f.res == nil || !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				// Interrupted as it computed the update, after its
-				// first lines: the end it would have had at the
-				// interrupt, with the lines of what was computed.
-				if err := f.printBatches(true); err != nil {
-					return err
-				}
-				return f.status()
+				return f.interrupted()
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
+			// The parts said to follow did not come: what came is
+			// computed.
+			if err := f.catchUp(ctx); err != nil {
+				if !errors.Is(err, ctx.Err()) {
+					return err
+				}
+				return f.interrupted()
+			}
 			if err := f.printBatches(true); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// interrupted ends following at an interrupt that came as an update was
+// computed, after the first lines: the end it would have had at the
+// interrupt, with the lines of what was computed.
+func (f *statsFollower) interrupted() error {
+	if err := f.printBatches(true); err != nil {
+		return err
+	}
+	return f.status()
 }
 
 // statsFollower keeps the live computation of stats --follow: the
@@ -123,6 +135,12 @@ type statsFollower struct {
 	live      *engine.Live
 	res       *engine.Result
 	trends    []engine.Trend
+	// stale is set when trajectories were evaluated since res was
+	// computed, at staleSince: updates with more parts to come
+	// (loaders.Update.Behind) are computed with the part that ends their
+	// run, once, or once followQuiet has passed in a long run.
+	stale      bool
+	staleSince time.Time
 	// printed holds, per step, the numbers its last line printed.
 	printed map[int64]printedLine
 	// fit is set once a complete batch was printed with a valid
@@ -146,15 +164,24 @@ type statsFollower struct {
 // those files' trajectories, the last lines of a rotated one included,
 // are about to leave the computation.
 func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
+	// Only the evaluation is kept, as of the first reading (evaluate):
+	// the lines read next reuse u's arrays.
+	defer u.Recycle()
 	if f.res == nil {
 		if err := f.evaluate(u.Trajectories); err != nil {
 			return err
+		}
+		if u.Behind {
+			return nil
 		}
 		return f.compute(ctx)
 	}
 	if len(u.Reloaded) > 0 {
 		// The trajectories of the files read again leave: whether the
 		// objectives fit is asked of what replaces them.
+		if err := f.catchUp(ctx); err != nil {
+			return err
+		}
 		if err := f.printFinal(); err != nil {
 			return err
 		}
@@ -163,11 +190,37 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		// The fields read so far decide whether an objective is misnamed.
 		f.seen(&u.Trajectories[0])
 	}
+	if u.Behind && len(u.Reloaded) == 0 && (!f.stale || time.Since(f.staleSince) < followQuiet) {
+		// The batch the part ends in grows with the next: computing it
+		// now would compute it again, and copy the result's arrays.
+		f.live.Update(nil, u.Trajectories)
+		if !f.stale {
+			f.stale, f.staleSince = true, time.Now()
+		}
+		return nil
+	}
 	res, trends, err := follow.StepContext(ctx, f.live, u, f.res, f.trends, f.ref)
 	if err != nil {
 		return err
 	}
-	f.res, f.trends = res, trends
+	f.res, f.trends, f.stale = res, trends, false
+	return f.printBatches(false)
+}
+
+// catchUp computes the trajectories evaluated since the result (stale),
+// if any, and prints the batches that are complete.
+func (f *statsFollower) catchUp(ctx context.Context) error {
+	if f.res == nil {
+		return f.compute(ctx)
+	}
+	if !f.stale {
+		return nil
+	}
+	res, trends, err := follow.StepContext(ctx, f.live, loaders.Update{}, f.res, f.trends, f.ref)
+	if err != nil {
+		return err
+	}
+	f.res, f.trends, f.stale = res, trends, false
 	return f.printBatches(false)
 }
 

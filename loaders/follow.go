@@ -73,6 +73,15 @@ type Update struct {
 	// all the same: following cannot stop at one). The follower carries
 	// on.
 	Err error
+	// Behind reports that a file's growth is being read in parts and its
+	// next part is already there: it comes in a next Update, read as this
+	// one is digested. A consumer may leave its computation until the
+	// Update that ends the run of parts.
+	Behind bool
+	// store takes the arrays back (Recycle); picked are the arrays the
+	// picked values of Trajectories are in, when recycled.
+	store  *partStore
+	picked [][]engine.PickedValue
 }
 
 // Follow loads paths as Load does, then follows them until ctx ends: it
@@ -84,7 +93,7 @@ type Update struct {
 //
 // A JSONL file (not gzipped) is read as it grows: each complete line is
 // read once, and a partial last line waits for its newline; a growth of
-// more than 8 MiB is read and sent in parts of about that size, the next
+// more than 2 MiB is read and sent in parts of about that size, the next
 // read once the consumer has taken the last. A file of
 // another format is read whole again when it changes. A file that shrinks,
 // is replaced by another (a new inode) or no longer starts with what was
@@ -110,7 +119,7 @@ func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <
 	if opts.Poll <= 0 {
 		opts.Poll = DefaultPoll
 	}
-	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}}
+	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, store: &partStore{}}
 	res, err := f.start(paths)
 	if err != nil {
 		f.close()
@@ -149,6 +158,8 @@ type follower struct {
 	// rescan is set when an entry appeared in a followed directory.
 	dirty  map[string]bool
 	rescan bool
+	// store recycles the arrays of the growth's parts (Update.Recycle).
+	store *partStore
 }
 
 // start expands the paths, directories being followed, and reads every
@@ -187,7 +198,7 @@ func (f *follower) start(paths []string) (*Result, error) {
 
 // add starts following the file path, with the next file index.
 func (f *follower) add(path string) *followedFile {
-	ff := &followedFile{path: path, index: len(f.files)}
+	ff := &followedFile{path: path, index: len(f.files), store: f.store}
 	f.files = append(f.files, ff)
 	f.byPath[filepath.Clean(path)] = ff
 	return ff
@@ -253,6 +264,7 @@ func (f *follower) run(ctx context.Context, ch chan<- Update) {
 		)
 		if len(f.pending) > 0 && !f.pending[0].empty() {
 			out, next = ch, f.pending[0]
+			next.Behind = f.behind()
 		}
 		select {
 		case <-ctx.Done():
@@ -343,6 +355,12 @@ func (f *follower) due(ff *followedFile) bool {
 	return !ff.behind || f.idle()
 }
 
+// behind reports whether a file's growth is being read in parts, with
+// more after the last part read (followedFile.behind).
+func (f *follower) behind() bool {
+	return slices.ContainsFunc(f.files, func(ff *followedFile) bool { return ff.behind })
+}
+
 // catchUp reads the next part of the files whose growth is being read in
 // parts, once the consumer has taken the last: it reads while the
 // consumer digests.
@@ -364,7 +382,7 @@ func (f *follower) note(ff *followedFile, c fileChange) {
 		ff.grown = f.clock // a rotated log keeps its new descriptor
 	}
 	if len(f.pending) == 0 {
-		f.pending = append(f.pending, Update{})
+		f.pending = append(f.pending, Update{store: f.store})
 	}
 	last := &f.pending[len(f.pending)-1]
 	if c.drained != nil {
@@ -377,7 +395,7 @@ func (f *follower) note(ff *followedFile, c fileChange) {
 	// reload replaces it, so that a file rewritten again and again is
 	// queued once.
 	if c.reloaded && last.holds(ff.path) && (c.drained != nil || !slices.Contains(last.Reloaded, ff.path)) {
-		f.pending = append(f.pending, Update{})
+		f.pending = append(f.pending, Update{store: f.store})
 		last = &f.pending[len(f.pending)-1]
 	}
 	last.add(ff.path, c)
@@ -462,7 +480,11 @@ func (u *Update) add(path string, c fileChange) {
 			u.Trajectories = c.res.Trajectories
 		} else {
 			u.Trajectories = append(u.Trajectories, c.res.Trajectories...)
+			if u.store != nil && cap(c.res.Trajectories) > 0 {
+				u.store.give(c.res.Trajectories, nil) // copied: free
+			}
 		}
+		u.picked = append(u.picked, c.res.picked...)
 		u.Skipped += c.res.Skipped
 		room := maxSkipReasons - len(u.SkipReasons)
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)

@@ -55,13 +55,16 @@ type followedFile struct {
 	// behind is set when the last read of the file's growth stopped at
 	// growChunk, with more of the file after it (follower.catchUp).
 	behind bool
+	// store recycles the arrays of the lines read as the file grows (nil
+	// for none).
+	store *partStore
 }
 
 // growChunk is the most of a followed file's growth read at a time, in
 // bytes: a burst of lines appended at once is handed over in parts, the
 // follower reading the next while the consumer digests the last, and
 // neither holds the whole burst. (A variable for the tests.)
-var growChunk int64 = 8 << 20
+var growChunk int64 = 2 << 20
 
 // headSize is how many of the first bytes of a file tell whether it is
 // still the file that was read.
@@ -289,8 +292,12 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	}
 	f.release()
 	// The lines read as the file grows are kept in the Updates, in maps
-	// and picked arrays of their own.
+	// of their own, and in arrays that the consumer may give back
+	// (Update.Recycle).
 	f.tailer.each, f.tailer.maps, f.tailer.picks = nil, nil, nil
+	if f.store != nil {
+		f.tailer.picks = &f.store.picks
+	}
 	f.head = make([]byte, min(end, headSize))
 	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
 		err = herr
@@ -355,7 +362,14 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounter) (*Result, error) {
 	l := f.tailer
 	l.res = &Result{}
+	if l.each == nil {
+		l.res.Trajectories = f.store.take()
+	}
 	err := l.readJSONL(r)
+	if l.each == nil {
+		// The picked values' arrays go with the trajectories.
+		l.res.picked, l.taken = l.taken, nil
+	}
 	// readJSONL numbers the lines of r from 1.
 	for i := range l.res.Trajectories {
 		l.res.Trajectories[i].Line += f.lines

@@ -128,6 +128,9 @@ type Result struct {
 	// (see Load), or, following, the Parquet files without their footer
 	// yet (see Follow): a warning each.
 	Unfinished []Unfinished
+	// picked are the arrays the picked values of Trajectories are in, when
+	// recycled (a followed file's growth, Update.Recycle).
+	picked [][]engine.PickedValue
 }
 
 // skip records one skipped line, row or element.

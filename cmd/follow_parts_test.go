@@ -1,0 +1,86 @@
+package cmd
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// TestStatsFollowComputesARunOfPartsOnce feeds stats --follow's follower
+// the sample experiment's steps 10 to 39 in parts of 300 trajectories
+// (cut inside batches) that say more follows (loaders.Update.Behind): it
+// prints nothing until the part that ends the run, then the very lines
+// of a follower that computes every part; parts left behind (the rest
+// never came) are computed when the input goes quiet (catchUp); and a run
+// of parts longer than the quiet delay is computed then, not only at its
+// end.
+func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
+	res, err := loaders.Load([]string{samplePath}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const perStep = 128
+	first, rest := res.Trajectories[:10*perStep], res.Trajectories[10*perStep:40*perStep]
+	parts := slices.Collect(slices.Chunk(rest, 300))
+	ctx := context.Background()
+	start := func() (*statsFollower, *strings.Builder) {
+		out := &strings.Builder{}
+		f := &statsFollower{health: &healthFlags{health: true, baseline: health.DefaultBaseline}, out: out, errOut: &strings.Builder{}, printed: map[int64]printedLine{}, warned: map[string]bool{}}
+		if err := f.evaluate(slices.Clone(first)); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.compute(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return f, out
+	}
+	feed := func(f *statsFollower, parts [][]engine.Trajectory, behind bool) {
+		for _, p := range parts {
+			u := loaders.Update{Trajectories: slices.Clone(p), Behind: behind}
+			if err := f.update(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	each, eachOut := start()
+	feed(each, parts, false)
+	run, runOut := start()
+	before := runOut.String()
+	feed(run, parts[:len(parts)-1], true)
+	if runOut.String() != before || !run.stale {
+		t.Fatalf("parts said to be followed by more were computed:\n%s", strings.TrimPrefix(runOut.String(), before))
+	}
+	feed(run, parts[len(parts)-1:], false)
+	if runOut.String() != eachOut.String() || run.stale {
+		t.Errorf("computed at the run's end:\n%s\nwant, part by part:\n%s", runOut.String(), eachOut.String())
+	}
+	if !strings.Contains(runOut.String(), "step 38 ") {
+		t.Errorf("no line of step 38:\n%s", runOut.String())
+	}
+
+	// The rest never comes: the quiet delay computes what came.
+	cut, cutOut := start()
+	feed(cut, parts[:3], true)
+	if err := cut.catchUp(ctx); err != nil {
+		t.Fatal(err)
+	}
+	eachCut, eachCutOut := start()
+	feed(eachCut, parts[:3], false)
+	if cutOut.String() != eachCutOut.String() || cut.stale {
+		t.Errorf("caught up:\n%s\nwant:\n%s", cutOut.String(), eachCutOut.String())
+	}
+	long, longOut := start()
+	feed(long, parts[:1], true)
+	long.staleSince = long.staleSince.Add(-followQuiet) // as if read that long ago
+	feed(long, parts[1:2], true)
+	each2, each2Out := start()
+	feed(each2, parts[:2], false)
+	if longOut.String() != each2Out.String() || long.stale {
+		t.Errorf("a run of parts stale for the quiet delay:\n%s\nwant:\n%s", longOut.String(), each2Out.String())
+	}
+}
