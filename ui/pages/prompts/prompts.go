@@ -50,9 +50,9 @@ type keyMap struct {
 
 func newListKeyMap() list.KeyMap {
 	return list.KeyMap{
-		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort: status, first solved, mean, name")),
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
 		Reverse:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse the sort")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter prompts (name or status)")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or status")),
 		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter")),
 		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
 	}
@@ -62,9 +62,9 @@ func newKeyMap() keyMap {
 	return keyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous prompt")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next prompt")),
-		PrevStep: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "previous step of the prompt")),
+		PrevStep: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "step")),
 		NextStep: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step of the prompt")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open its group at the chosen step")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its group at the step")),
 	}
 }
 
@@ -79,6 +79,9 @@ type promptsTab struct {
 	analysis analysis.Analysis
 	mean     []float64
 	steps    []int64
+	// cut is how much of every prompt's start the rows leave out: what
+	// all the prompts share (a system prompt), shown as "…".
+	cut int
 	// rows are the listed prompts (indices in analysis.Prompts), filtered
 	// and sorted; cursor the selected row, top the first drawn; point the
 	// chosen step of the selected prompt, an index in its history.
@@ -211,6 +214,8 @@ func (t *promptsTab) refresh() {
 	for i := range t.analysis.Prompts {
 		t.mean[i] = meanPassRate(t.analysis.Prompts[i].History)
 	}
+	ps := t.analysis.Prompts
+	t.cut = common.SharedGroupPrefix(len(ps), func(j int) string { return ps[j].Key })
 	t.steps = t.steps[:0]
 	for _, b := range s.Result.Ranking.Batches {
 		t.steps = append(t.steps, b.Step)
@@ -378,12 +383,21 @@ func (t *promptsTab) row(j int) string {
 	if p.HasSolved {
 		solved = fmt.Sprint(p.FirstSolved)
 	}
-	name := pad(common.FitLine(p.Key, t.nameWidth()), t.nameWidth())
+	name := pad(common.FitLine(t.label(p), t.nameWidth()), t.nameWidth())
 	if j == t.cursor {
 		name = st.Selected.Render(name)
 	}
 	return name + " " + pad(string(p.Status), statusWidth) + " " + padLeft(solved, solvedWidth) + " " +
 		padLeft(fmt.Sprintf("%.2f", t.mean[t.rows[j]]), meanWidth) + " " + t.heat(p, j == t.cursor)
+}
+
+// label is what the rows show of p's prompt: without the start all the
+// prompts share.
+func (t *promptsTab) label(p *analysis.Prompt) string {
+	if t.cut == 0 {
+		return p.Key
+	}
+	return "…" + p.Key[t.cut:]
 }
 
 // shades are the heatmap's cells by pass rate, readable without colour:
@@ -463,8 +477,9 @@ func (t *promptsTab) chart() string {
 		return st.Muted.Render("no prompt matches the filter")
 	}
 	pt := p.History[t.point]
-	title := fmt.Sprintf("%s · step %d: pass rate %.2f (%d/%d) · enter opens its group", common.FitLine(p.Key, t.width/2), pt.Step, pt.PassRate(), pt.Passed, pt.N)
-	first, last := float64(p.FirstStep()), float64(p.LastStep())
+	title := fmt.Sprintf("%s · step %d: pass rate %.2f (%d/%d) · enter opens its group", common.FitLine(t.label(p), t.width/2), pt.Step, pt.PassRate(), pt.Passed, pt.N)
+	// The run's steps, as the heatmap: prompts' charts side by side.
+	first, last := float64(t.steps[0]), float64(t.steps[len(t.steps)-1])
 	f := plot.NewFrame(t.width, t.chartHeight()-1,
 		func(rows int) chart.Axis { return chart.Fit(0, 1, rows, chart.Options{NonNegative: true}) },
 		func(cols int) chart.Axis {
@@ -490,12 +505,12 @@ func (t *promptsTab) ShortHelp() []key.Binding {
 	if t.typing {
 		return []key.Binding{t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter}
 	}
-	return []key.Binding{t.keys.Open, t.keys.PrevStep, t.keys.NextStep, t.list.Keys.Sort, t.list.Keys.Filter}
+	return []key.Binding{t.keys.Open, t.keys.PrevStep, t.list.Keys.Sort, t.list.Keys.Filter}
 }
 
 func (t *promptsTab) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{t.keys.Up, t.keys.Down, t.keys.PrevStep, t.keys.NextStep, t.keys.Open},
+		{t.keys.Up, t.keys.Down, t.keys.PrevStep, t.keys.Open},
 		{t.list.Keys.Sort, t.list.Keys.Reverse, t.list.Keys.Filter, t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter},
 	}
 }
