@@ -89,8 +89,14 @@ type promptsTab struct {
 	cursor, top int
 	point       int
 	list        list.List
-	// of is the result the analysis was made of.
-	of *engine.Result
+	// of is what the analysis was made of: it reads the evaluation and
+	// its steps, not the method's rewards, so a recompute keeps it.
+	of analysisOf
+}
+
+type analysisOf struct {
+	ev             *engine.Evaluation
+	n, steps, keys int
 }
 
 // New returns the Prompts tab.
@@ -197,18 +203,22 @@ func (t *promptsTab) open() tea.Cmd {
 	return nil
 }
 
-// refresh analyses the session's result again when it changed: a live
-// run's new steps, a recompute (the scores of the means).
+// refresh analyses the session again when its trajectories changed (a
+// live run's new steps).
 func (t *promptsTab) refresh() {
 	s := t.common.Session
-	if s.Result == nil || s.Prompts == nil || s.Result == t.of {
+	if s.Result == nil || s.Prompts == nil {
+		return
+	}
+	of := analysisOf{s.Evaluation, s.Evaluation.N(), len(s.Result.Ranking.Batches), len(s.Prompts.Keys.Names)}
+	if of == t.of {
 		return
 	}
 	var key string
 	if p := t.selected(); p != nil {
 		key = p.Key
 	}
-	t.of = s.Result
+	t.of = of
 	t.analysis = s.Prompts.Analyze(s.Result)
 	t.mean = make([]float64, len(t.analysis.Prompts))
 	for i := range t.analysis.Prompts {
