@@ -411,7 +411,7 @@ func (t *promptsTab) label(p *analysis.Prompt) string {
 }
 
 // shades are the heatmap's cells by pass rate, readable without colour:
-// 0, up to 1/4, 1/2, 3/4, and 1.
+// 0, under 1/3, under 2/3, under 1, and 1.
 var shades = []rune{'·', '░', '▒', '▓', '█'}
 
 // heat draws p's pass rates over the steps, each cell the steps that fall
