@@ -9,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -117,5 +119,25 @@ func TestGoldenPrompts(t *testing.T) {
 			tab.SetSize(size[0], size[1])
 			golden.RequireEqual(t, uitest.Plain(tab))
 		})
+	}
+}
+
+// TestPromptsSayWhyThereAreNone: a prompt expression that a record cannot
+// answer leaves the tab with its PATH:LINE error, and the session works on.
+func TestPromptsSayWhyThereAreNone(t *testing.T) {
+	res, err := loaders.Read(strings.NewReader(`{"group":"g","metadata":{"a":1,"b":0}}`+"\n"+`{"group":"g","metadata":{"a":0,"b":1}}`+"\n"), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", PromptBy: "metadata.question", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Prompts != nil || s.PromptsErr == nil {
+		t.Fatalf("prompts %v, error %v: want none, and why", s.Prompts, s.PromptsErr)
+	}
+	if v := uitest.Plain(uitest.TabOn(s, New)); !strings.Contains(v, "run.jsonl:1: prompt_by") {
+		t.Errorf("the tab does not say why there are no prompts:\n%s", v)
 	}
 }
