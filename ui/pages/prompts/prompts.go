@@ -347,7 +347,8 @@ func (t *promptsTab) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// statusLine is the count per status, the sort and the filter.
+// statusLine is how many prompts are listed, the count per status (of
+// the run), the sort and the filter.
 func (t *promptsTab) statusLine() string {
 	st := t.common.Styles
 	var counts []string
@@ -356,8 +357,12 @@ func (t *promptsTab) statusLine() string {
 			counts = append(counts, fmt.Sprintf("%s %d", c.Status, c.Count))
 		}
 	}
+	listed := fmt.Sprintf("%d prompts", len(t.analysis.Prompts))
+	if len(t.rows) < len(t.analysis.Prompts) {
+		listed = fmt.Sprintf("%d of %d prompts", len(t.rows), len(t.analysis.Prompts))
+	}
 	return t.list.Status(st, t.typing,
-		st.Title.Render(fmt.Sprintf("%d prompts", len(t.analysis.Prompts)))+" "+strings.Join(counts, " "),
+		st.Title.Render(listed)+" "+strings.Join(counts, " "),
 		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]),
 		t.list.FilterPart(st, t.width/3))
 }

@@ -81,6 +81,9 @@ func TestPromptsFilter(t *testing.T) {
 	if got := tab.listed(); !slices.Equal(got, []string{"learned"}) {
 		t.Errorf("filter 'lear' lists %v, want [learned]", got)
 	}
+	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 of 4 prompts never 1 always 1 learned 1 forgotten 1") {
+		t.Errorf("the filtered tab does not say how many it lists:\n%s", v)
+	}
 	if tab.CapturesKeys() {
 		t.Error("the tab still captures keys after enter")
 	}
