@@ -22,6 +22,7 @@ import (
 	"github.com/rewardlens/rewardlens/ui/pages/groups"
 	"github.com/rewardlens/rewardlens/ui/pages/objectives"
 	"github.com/rewardlens/rewardlens/ui/pages/pareto"
+	"github.com/rewardlens/rewardlens/ui/pages/prompts"
 	"github.com/rewardlens/rewardlens/ui/pages/rewards"
 	"github.com/rewardlens/rewardlens/ui/pages/steps"
 	"github.com/rewardlens/rewardlens/ui/pages/trajectories"
@@ -97,6 +98,7 @@ func NewModel(session *session.Session, noColor bool) *Model {
 			trajectories.New(c),
 			steps.New(c),
 			compare.New(c),
+			prompts.New(c),
 		},
 	}
 	m.keys = newKeyMap(len(m.tabs))
@@ -125,6 +127,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setCompareMethod(msg.Method)
 	case common.ShowBatchMsg:
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
+	case common.OpenGroupMsg:
+		return m, m.openGroup(msg)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
 	case healthDoneMsg:

@@ -34,7 +34,7 @@ func TestGoalsShortenedToFit(t *testing.T) {
 		width int
 		want  string
 	}{
-		{120, "accuracy… ↑ think_fo… ↑ response… ↓"},
+		{120, "accur… ↑ think… ↑ respo… ↓"},
 		{200, "accuracy_reward ↑ think_format_reward ↑ response_length_in_tokens ↓"},
 	} {
 		m := NewModel(session.NewSession("run.jsonl", res.Trajectories, computer), true)

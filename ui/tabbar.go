@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -27,11 +28,12 @@ func newTabBar(tabs []common.Tab) tabBar {
 
 // view renders the bar with tab active selected, cut to width. When the
 // bar does not fit, it is compact: one space after each title and the
-// active one marked by its style alone (reverse video without colour).
+// active one marked by its style alone (reverse video without colour);
+// when that does not fit either, the longest titles are shortened.
 func (b tabBar) view(st *common.Styles, active, width int) string {
 	var sb strings.Builder
 	compact := b.compact(width)
-	for i, l := range b.labels {
+	for i, l := range b.fitted(width) {
 		switch {
 		case compact && i == active:
 			sb.WriteString(st.TabActive.Render(l) + " ")
@@ -55,6 +57,46 @@ func (b tabBar) compact(width int) bool {
 	return total > width
 }
 
+// minTitle is the fewest cells a shortened title keeps, its "…" included.
+const minTitle = 4
+
+// fitted returns the labels as drawn at width: whole when the compact bar
+// fits, else with the longest titles cut one cell at a time (ending in
+// "…", each keeping its number and minTitle cells) until it fits or none
+// can be cut.
+func (b tabBar) fitted(width int) []string {
+	labels := slices.Clone(b.labels)
+	if !b.compact(width) {
+		return labels
+	}
+	cells := make([]int, len(labels))
+	total := 0
+	for i, l := range labels {
+		cells[i] = ansi.StringWidth(l)
+		total += cells[i] + 1
+	}
+	for total > width {
+		longest := 0
+		for i := range cells {
+			if cells[i] > cells[longest] {
+				longest = i
+			}
+		}
+		number := len(fmt.Sprint(longest+1)) + 1
+		if cells[longest]-number <= minTitle {
+			break
+		}
+		cells[longest]--
+		total--
+	}
+	for i, l := range labels {
+		if ansi.StringWidth(l) > cells[i] {
+			labels[i] = ansi.Truncate(l, cells[i], "…")
+		}
+	}
+	return labels
+}
+
 // tabAt returns the tab drawn at column x of a bar of width cells, or -1.
 func (b tabBar) tabAt(x, width int) int {
 	pad := 2
@@ -62,7 +104,7 @@ func (b tabBar) tabAt(x, width int) int {
 		pad = 1
 	}
 	start := 0
-	for i, l := range b.labels {
+	for i, l := range b.fitted(width) {
 		end := start + ansi.StringWidth(l) + pad
 		if x >= start && x < end {
 			return i

@@ -89,3 +89,14 @@ type Preparer interface {
 type Comparer interface {
 	CompareOptions(opts engine.Options) (b engine.Options, ok bool)
 }
+
+// OpenGroupMsg asks the root to show batch Batch and, in the tab that
+// opens groups (GroupOpener), the group of trajectory Trajectory: the
+// Prompts tab's enter.
+type OpenGroupMsg struct{ Batch, Trajectory int }
+
+// GroupOpener is the tab that shows a group's completions: OpenGroupOf
+// opens the group of trajectory i of the batch shown.
+type GroupOpener interface {
+	OpenGroupOf(i int)
+}

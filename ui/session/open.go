@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 )
 
 // ErrNoTrajectories is the load's error for inputs without trajectories.
@@ -34,9 +35,17 @@ func Open(source string, cfg engine.Config, res *loaders.Result, warnings []stri
 	e.Add(ts)
 	ev := e.Evaluation()
 	fields := addFirstFields(nil, ts)
+	columns, columnsErr := promptColumns(cfg, c.Scorer.Objectives())
+	if columns != nil {
+		if err := columns.Add(ts); err != nil {
+			columns, columnsErr = nil, err
+		}
+	}
 	dropBodies(ts)
 	return openedSession(source, trajectoriesOf(ts), c, ev, func(s *Session) {
 		s.Fields = fields
+		s.Prompts, s.PromptsErr = columns, columnsErr
+		s.finishPrompts()
 		s.loaded(cfg, res, warnings)
 	}), nil
 }
@@ -114,6 +123,10 @@ type Builder struct {
 	reserved bool              // the evaluator's arrays are sized for the inputs
 	ts       Trajectories
 	fields   []string // Session.Fields
+	// columns are the prompts' columns (Session.Prompts), nil with
+	// columnsErr when they cannot be read.
+	columns    *prompts.Columns
+	columnsErr error
 	// size is the inputs' total size in bytes, when known (Sizing).
 	size int64
 	// pickKeys is the scorer's Pick once the computer is built (nil before,
@@ -142,7 +155,10 @@ func (b *Builder) start(first *engine.Trajectory) error {
 		return err
 	}
 	b.cfg, b.computer, b.ev = cfg, c, c.NewEvaluator()
-	b.pickKeys.Store(c.Pick())
+	b.columns, b.columnsErr = promptColumns(cfg, c.Scorer.Objectives())
+	if b.columns == nil || !b.columns.ReadsRecords() {
+		b.pickKeys.Store(c.Pick())
+	} // else the prompts' expressions read the whole records
 	return nil
 }
 
@@ -185,6 +201,11 @@ func (b *Builder) Add(ts []engine.Trajectory) error {
 	}
 	b.ev.Add(ts)
 	b.fields = addFirstFields(b.fields, ts)
+	if b.columns != nil {
+		if err := b.columns.Add(ts); err != nil {
+			b.columns, b.columnsErr = nil, err
+		}
+	}
 	// Copied all at once, then made lean where they lie: a copy per
 	// trajectory costs a call and a write barrier each.
 	from := b.ts.Len()
@@ -202,6 +223,8 @@ func (b *Builder) Add(ts []engine.Trajectory) error {
 func (b *Builder) Session(source string, res *loaders.Result, warnings []string) *Session {
 	return openedSession(source, b.ts, b.computer, b.ev.Evaluation(), func(s *Session) {
 		s.Fields = b.fields
+		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
+		s.finishPrompts()
 		s.loaded(b.cfg, res, warnings)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 )
 
 // Session is the data the dashboard shows and the settings it was computed
@@ -63,6 +64,11 @@ type Session struct {
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config
 	HVRef        []float64
+	// Prompts are each trajectory's prompt and task metric, by the
+	// config's prompt_by, task_metric and pass_threshold, for the Prompts
+	// tab; nil when they cannot be read, with PromptsErr saying why.
+	Prompts    *prompts.Columns
+	PromptsErr error
 
 	// compare caches CompareResult: only the Compare tab needs it, so a
 	// recompute does not pay for it.
@@ -89,6 +95,9 @@ func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer)
 	e.Add(ts)
 	s := newSession(source, trajectoriesOf(ts), c, e.Evaluation())
 	s.Fields = addFirstFields(nil, ts)
+	s.Prompts, s.PromptsErr = promptColumns(engine.Config{}, c.Scorer.Objectives())
+	s.addPrompts(ts)
+	s.finishPrompts()
 	return s
 }
 

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -31,12 +32,18 @@ func (s *Session) LeftAfter(u loaders.Update) int {
 // it is dropped when it lands, and started again on this one (see
 // ui/recompute.go).
 func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
+	if len(u.Reloaded) > 0 && s.Prompts != nil && s.Prompts.ReadsRecords() {
+		// The columns read of the records are in input order, and the
+		// records of the files read again are gone with their bodies.
+		s.Prompts, s.PromptsErr = nil, errors.New("prompts: files were written over while followed; open the dashboard again to see the prompts")
+	}
 	if len(u.Reloaded) > 0 {
 		s.Trajectories.DeleteFunc(func(t *engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
 	s.Fields = addFirstFields(s.Fields, u.Trajectories)
+	s.addPrompts(u.Trajectories)
 	for i := from; i < s.Trajectories.Len(); i++ {
 		s.Trajectories.At(i).DropBody()
 	}
@@ -47,6 +54,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	}
 	s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
 	s.Evaluation = s.Result.Evaluation
+	s.finishPrompts()
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}

@@ -586,3 +586,18 @@ func (t *groupsTab) groupLabel() string {
 	}
 	return t.group.summary.Key
 }
+
+// OpenGroupOf implements common.GroupOpener: it clears the filter and
+// opens the group of trajectory i of the batch shown.
+func (t *groupsTab) OpenGroupOf(i int) {
+	t.list.Filter.Reset()
+	t.setMode(groupList)
+	t.rebuild()
+	for j, g := range t.rows {
+		if slices.Contains(t.summaries[g].Members, i) {
+			t.list.Table.SetCursor(j)
+			t.openGroup()
+			return
+		}
+	}
+}

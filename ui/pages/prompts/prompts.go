@@ -1,0 +1,531 @@
+// Package prompts is the dashboard's Prompts tab: every prompt across the
+// run (package prompts' analysis), as a heatmap of prompts x steps
+// coloured by pass rate, sortable and filtered by the list component, with
+// the selected prompt's history charted under it; enter opens the prompt's
+// group at the chosen step in the Groups tab.
+package prompts
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
+	analysis "github.com/rewardlens/rewardlens/prompts"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/list"
+	"github.com/rewardlens/rewardlens/ui/components/plot"
+)
+
+// The sort columns, in the order the sort key cycles through them.
+const (
+	byStatus = iota
+	byFirstSolved
+	byMean
+	byName
+	sortColumns
+)
+
+var sortTitles = [sortColumns]string{"status", "first solved", "mean", "name"}
+
+// The widths of the text columns left of the heatmap.
+const (
+	statusWidth = 9
+	solvedWidth = 7
+	meanWidth   = 5
+)
+
+type keyMap struct {
+	Up, Down, PrevStep, NextStep, Open key.Binding
+}
+
+func newListKeyMap() list.KeyMap {
+	return list.KeyMap{
+		Sort:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Reverse:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reverse the sort")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter by prompt or status")),
+		ApplyFilter: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep the filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear the filter")),
+	}
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous prompt")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next prompt")),
+		PrevStep: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "step")),
+		NextStep: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step of the prompt")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its group at the step")),
+	}
+}
+
+type promptsTab struct {
+	common        *common.Common
+	keys          keyMap
+	width, height int
+	typing        bool
+
+	// analysis is every prompt of the session's result; mean their mean
+	// pass rates; steps the result's steps, ascending.
+	analysis analysis.Analysis
+	mean     []float64
+	steps    []int64
+	// cut is how much of every prompt's start the rows leave out: what
+	// all the prompts share (a system prompt), shown as "…".
+	cut int
+	// rows are the listed prompts (indices in analysis.Prompts), filtered
+	// and sorted; cursor the selected row, top the first drawn; point the
+	// chosen step of the selected prompt, an index in its history.
+	rows        []int
+	cursor, top int
+	point       int
+	list        list.List
+	// of is what the analysis was made of: it reads the evaluation and
+	// its steps, not the method's rewards, so a recompute keeps it.
+	of analysisOf
+}
+
+type analysisOf struct {
+	ev             *engine.Evaluation
+	n, steps, keys int
+}
+
+// New returns the Prompts tab.
+func New(c *common.Common) common.Tab {
+	return &promptsTab{common: c, keys: newKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or status")}
+}
+
+func (t *promptsTab) Title() string { return "Prompts" }
+
+// CapturesKeys tells the root to leave every key to the filter being typed.
+func (t *promptsTab) CapturesKeys() bool { return t.typing }
+
+// OwnsFind tells the root that / is this tab's own filter.
+func (t *promptsTab) OwnsFind() bool { return true }
+
+func (t *promptsTab) SetSize(width, height int) {
+	t.width, t.height = width, height
+	t.list.SetSize(width, height)
+	t.scroll()
+}
+
+func (t *promptsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	switch msg := msg.(type) {
+	case common.SessionChangedMsg:
+		t.refresh()
+	case tea.KeyPressMsg:
+		return t, t.handleKey(msg)
+	}
+	return t, nil
+}
+
+func (t *promptsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if t.typing {
+		cmd, done, _ := t.list.TypeFilter(msg)
+		if done {
+			t.typing = false
+			t.list.StopFilter()
+		}
+		t.rebuild()
+		return cmd
+	}
+	switch {
+	case key.Matches(msg, t.list.Keys.Filter):
+		t.typing = true
+		return t.list.StartFilter()
+	case t.list.Sorting(msg, sortColumns):
+		t.rebuild()
+	case key.Matches(msg, t.keys.Up):
+		t.select_(t.cursor - 1)
+	case key.Matches(msg, t.keys.Down):
+		t.select_(t.cursor + 1)
+	case key.Matches(msg, t.keys.PrevStep):
+		t.point = max(t.point-1, 0)
+	case key.Matches(msg, t.keys.NextStep):
+		if p := t.selected(); p != nil {
+			t.point = min(t.point+1, len(p.History)-1)
+		}
+	case key.Matches(msg, t.keys.Open):
+		return t.open()
+	}
+	return nil
+}
+
+// select_ moves the cursor to row j, the chosen step to the prompt's last.
+func (t *promptsTab) select_(j int) {
+	j = min(max(j, 0), len(t.rows)-1)
+	if j == t.cursor || j < 0 {
+		return
+	}
+	t.cursor = j
+	t.point = len(t.selected().History) - 1
+	t.scroll()
+}
+
+// selected is the prompt under the cursor, nil when none is listed.
+func (t *promptsTab) selected() *analysis.Prompt {
+	if t.cursor >= len(t.rows) {
+		return nil
+	}
+	return &t.analysis.Prompts[t.rows[t.cursor]]
+}
+
+// open asks the root to show the selected prompt's group at the chosen
+// step: the group of a trajectory of the prompt in that step's batch.
+func (t *promptsTab) open() tea.Cmd {
+	p := t.selected()
+	s := t.common.Session
+	if p == nil || s.Prompts == nil {
+		return nil
+	}
+	step := p.History[t.point].Step
+	k := slices.Index(s.Prompts.Keys.Names, p.Key)
+	for bi := range s.Result.Ranking.Batches {
+		b := &s.Result.Ranking.Batches[bi]
+		if b.Step != step {
+			continue
+		}
+		for _, i := range b.Members {
+			if int(s.Prompts.Keys.Of[i]) == k {
+				return func() tea.Msg { return common.OpenGroupMsg{Batch: bi, Trajectory: i} }
+			}
+		}
+	}
+	return nil
+}
+
+// refresh analyses the session again when its trajectories changed (a
+// live run's new steps).
+func (t *promptsTab) refresh() {
+	s := t.common.Session
+	if s.Result == nil || s.Prompts == nil {
+		return
+	}
+	of := analysisOf{s.Evaluation, s.Evaluation.N(), len(s.Result.Ranking.Batches), len(s.Prompts.Keys.Names)}
+	if of == t.of {
+		return
+	}
+	var key string
+	if p := t.selected(); p != nil {
+		key = p.Key
+	}
+	t.of = of
+	t.analysis = s.Prompts.Analyze(s.Result)
+	t.mean = make([]float64, len(t.analysis.Prompts))
+	for i := range t.analysis.Prompts {
+		t.mean[i] = meanPassRate(t.analysis.Prompts[i].History)
+	}
+	ps := t.analysis.Prompts
+	t.cut = common.SharedGroupPrefix(len(ps), func(j int) string { return ps[j].Key })
+	t.steps = t.steps[:0]
+	for _, b := range s.Result.Ranking.Batches {
+		t.steps = append(t.steps, b.Step)
+	}
+	slices.Sort(t.steps)
+	t.steps = slices.Compact(t.steps)
+	t.rebuild()
+	if j := slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }); j >= 0 {
+		t.cursor = j
+	}
+	if p := t.selected(); p != nil {
+		t.point = len(p.History) - 1
+	}
+	t.scroll()
+}
+
+// meanPassRate is the prompt's pass rate over all its completions:
+// sum(Passed) / sum(N).
+func meanPassRate(h []analysis.Point) float64 {
+	passed, n := 0, 0
+	for _, p := range h {
+		passed += p.Passed
+		n += p.N
+	}
+	return float64(passed) / float64(n)
+}
+
+// rebuild lists the prompts that match the filter (a part of the name or
+// the status), sorted, keeping the selected one.
+func (t *promptsTab) rebuild() {
+	var key string
+	if p := t.selected(); p != nil {
+		key = p.Key
+	}
+	filter := t.list.FilterText()
+	t.rows = t.rows[:0]
+	for i := range t.analysis.Prompts {
+		p := &t.analysis.Prompts[i]
+		if filter == "" || strings.Contains(strings.ToLower(p.Key), filter) || string(p.Status) == filter {
+			t.rows = append(t.rows, i)
+		}
+	}
+	t.sortRows()
+	t.cursor = max(slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }), 0)
+	if p := t.selected(); p != nil {
+		t.point = min(t.point, len(p.History)-1)
+	}
+	t.scroll()
+}
+
+// sortRows sorts the rows by the sort column, ties by name: status in
+// Statuses' order, never-solved prompts after the solved ones by first
+// solved.
+func (t *promptsTab) sortRows() {
+	ps := t.analysis.Prompts
+	status := func(i int) int { return slices.Index(analysis.Statuses, ps[i].Status) }
+	solved := func(i int) int64 {
+		if ps[i].HasSolved {
+			return ps[i].FirstSolved
+		}
+		return 1<<63 - 1
+	}
+	slices.SortStableFunc(t.rows, func(a, b int) int {
+		var c int
+		switch t.list.SortColumn {
+		case byStatus:
+			c = cmp.Compare(status(a), status(b))
+		case byFirstSolved:
+			c = cmp.Compare(solved(a), solved(b))
+		case byMean:
+			c = cmp.Compare(t.mean[a], t.mean[b])
+		case byName:
+			c = strings.Compare(ps[a].Key, ps[b].Key)
+		}
+		if t.list.Descending {
+			c = -c
+		}
+		return cmp.Or(c, strings.Compare(ps[a].Key, ps[b].Key))
+	})
+}
+
+// heatRows is how many prompts the heatmap shows: the body less the
+// status line, the column titles and the chart (a third, at least 5).
+func (t *promptsTab) heatRows() int { return max(t.height-2-t.chartHeight(), 1) }
+
+func (t *promptsTab) chartHeight() int { return max(t.height/3, 5) }
+
+// scroll keeps the cursor's row drawn.
+func (t *promptsTab) scroll() {
+	n := t.heatRows()
+	t.top = min(t.top, t.cursor)
+	if t.cursor >= t.top+n {
+		t.top = t.cursor - n + 1
+	}
+	t.top = max(min(t.top, len(t.rows)-n), 0)
+}
+
+func (t *promptsTab) View() string {
+	st := t.common.Styles
+	s := t.common.Session
+	if s.Prompts == nil {
+		why := "no prompts"
+		if s.PromptsErr != nil {
+			why = s.PromptsErr.Error()
+		}
+		return st.Invalid.Render(common.FitLine(why, t.width))
+	}
+	if len(t.analysis.Prompts) == 0 {
+		return st.Muted.Render(common.FitLine(fmt.Sprintf("no prompt has the task metric %s", s.Prompts.TaskName), t.width))
+	}
+	lines := []string{t.statusLine(), t.titleLine()}
+	for j := t.top; j < min(t.top+t.heatRows(), len(t.rows)); j++ {
+		lines = append(lines, t.row(j))
+	}
+	for len(lines) < 2+t.heatRows() {
+		lines = append(lines, "")
+	}
+	lines = append(lines, t.chart())
+	return strings.Join(lines, "\n")
+}
+
+// statusLine is how many prompts are listed, the count per status (of
+// the run), the sort and the filter.
+func (t *promptsTab) statusLine() string {
+	st := t.common.Styles
+	var counts []string
+	for _, c := range t.analysis.Counts() {
+		if c.Count > 0 {
+			counts = append(counts, fmt.Sprintf("%s %d", c.Status, c.Count))
+		}
+	}
+	listed := fmt.Sprintf("%d prompts", len(t.analysis.Prompts))
+	if len(t.rows) < len(t.analysis.Prompts) {
+		listed = fmt.Sprintf("%d of %d prompts", len(t.rows), len(t.analysis.Prompts))
+	}
+	return t.list.Status(st, t.typing,
+		st.Title.Render(listed)+" "+strings.Join(counts, " "),
+		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]),
+		t.list.FilterPart(st, t.width/3))
+}
+
+// nameWidth is the prompt column's width: what the heatmap leaves, at
+// most a third of the width.
+func (t *promptsTab) nameWidth() int { return max(min(t.width/4, 30), 6) }
+
+// heatWidth is the heatmap's width in cells.
+func (t *promptsTab) heatWidth() int {
+	return max(t.width-t.nameWidth()-statusWidth-solvedWidth-meanWidth-4, 1)
+}
+
+func (t *promptsTab) titleLine() string {
+	st := t.common.Styles
+	first, last := t.steps[0], t.steps[len(t.steps)-1]
+	hw := t.heatWidth()
+	steps := fmt.Sprintf("steps %d", first)
+	if last != first {
+		end := fmt.Sprint(last)
+		steps += strings.Repeat(" ", max(hw-len(steps)-len(end), 1)) + end
+	}
+	return st.Muted.Render(pad("prompt", t.nameWidth()) + " " + pad("status", statusWidth) + " " +
+		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + ansi.Truncate(steps, hw, ""))
+}
+
+// row draws listed prompt j: its name, status, first solved step, mean
+// pass rate and heatmap.
+func (t *promptsTab) row(j int) string {
+	st := t.common.Styles
+	p := &t.analysis.Prompts[t.rows[j]]
+	solved := "-"
+	if p.HasSolved {
+		solved = fmt.Sprint(p.FirstSolved)
+	}
+	name := pad(common.FitLine(t.label(p), t.nameWidth()), t.nameWidth())
+	if j == t.cursor {
+		name = st.Selected.Render(name)
+	}
+	return name + " " + pad(string(p.Status), statusWidth) + " " + padLeft(solved, solvedWidth) + " " +
+		padLeft(fmt.Sprintf("%.2f", t.mean[t.rows[j]]), meanWidth) + " " + t.heat(p, j == t.cursor)
+}
+
+// label is what the rows show of p's prompt: without the start all the
+// prompts share.
+func (t *promptsTab) label(p *analysis.Prompt) string {
+	if t.cut == 0 {
+		return p.Key
+	}
+	return "…" + p.Key[t.cut:]
+}
+
+// shades are the heatmap's cells by pass rate, readable without colour:
+// 0, under 1/3, under 2/3, under 1, and 1.
+var shades = []rune{'·', '░', '▒', '▓', '█'}
+
+// heat draws p's pass rates over the steps, each cell the steps that fall
+// in it: the pass rate of all their completions, blank where p was not
+// seen; on the selected row the chosen step's cell is marked.
+func (t *promptsTab) heat(p *analysis.Prompt, selected bool) string {
+	w := min(t.heatWidth(), len(t.steps))
+	passed, n := make([]int, w), make([]int, w)
+	chosen := -1
+	for k, pt := range p.History {
+		c := t.cell(pt.Step, w)
+		passed[c] += pt.Passed
+		n[c] += pt.N
+		if selected && k == t.point {
+			chosen = c
+		}
+	}
+	var b strings.Builder
+	for c := range w {
+		if n[c] == 0 {
+			b.WriteByte(' ')
+			continue
+		}
+		rate := float64(passed[c]) / float64(n[c])
+		r := shades[shade(rate)]
+		style := lipgloss.NewStyle()
+		if !t.common.Styles.NoColor {
+			style = style.Foreground(heatColor(rate))
+		}
+		if c == chosen {
+			style = style.Reverse(true)
+		}
+		b.WriteString(style.Render(string(r)))
+	}
+	return b.String()
+}
+
+// shade is the index in shades of a pass rate: 0 for none, 4 for all,
+// else 1 + floor(rate*3) capped at 3.
+func shade(rate float64) int {
+	switch {
+	case rate <= 0:
+		return 0
+	case rate >= 1:
+		return 4
+	}
+	return min(1+int(rate*3), 3)
+}
+
+// heatColor runs from red (no pass) through yellow to green (all pass).
+func heatColor(rate float64) color.Color {
+	r, g := 255, 255
+	if rate < 0.5 {
+		g = int(rate * 2 * 255)
+	} else {
+		r = int((1 - rate) * 2 * 255)
+	}
+	return lipgloss.Color(fmt.Sprintf("#%02x%02x40", r, g))
+}
+
+// cell is the heatmap column of step among w: the steps spread evenly.
+func (t *promptsTab) cell(step int64, w int) int {
+	k, _ := slices.BinarySearch(t.steps, step)
+	return k * w / len(t.steps)
+}
+
+// chart draws the selected prompt's pass rate over its steps, the chosen
+// step marked.
+func (t *promptsTab) chart() string {
+	st := t.common.Styles
+	p := t.selected()
+	if p == nil {
+		return st.Muted.Render("no prompt matches the filter")
+	}
+	pt := p.History[t.point]
+	title := fmt.Sprintf("%s · step %d: pass rate %.2f (%d/%d) · enter opens its group", common.FitLine(t.label(p), t.width/2), pt.Step, pt.PassRate(), pt.Passed, pt.N)
+	// The run's steps, as the heatmap: prompts' charts side by side.
+	first, last := float64(t.steps[0]), float64(t.steps[len(t.steps)-1])
+	f := plot.NewFrame(t.width, t.chartHeight()-1,
+		func(rows int) chart.Axis { return chart.Fit(0, 1, rows, chart.Options{NonNegative: true}) },
+		func(cols int) chart.Axis {
+			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
+		})
+	line := make([]canvas.Float64Point, len(p.History))
+	for k, h := range p.History {
+		line[k] = canvas.Float64Point{X: float64(h.Step), Y: h.PassRate()}
+	}
+	f.BrailleLines([][]canvas.Float64Point{line}, st.Bar)
+	f.Mark(float64(pt.Step), pt.PassRate(), '◆', st.Selected)
+	f.DrawAxes(st.Axis, st.AxisLabel)
+	return st.Title.Render(common.FitLine(title, t.width)) + "\n" + f.View()
+}
+
+func pad(s string, w int) string { return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) }
+
+func padLeft(s string, w int) string {
+	return strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) + s
+}
+
+func (t *promptsTab) ShortHelp() []key.Binding {
+	if t.typing {
+		return []key.Binding{t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter}
+	}
+	return []key.Binding{t.keys.Open, t.keys.PrevStep, t.list.Keys.Sort, t.list.Keys.Filter}
+}
+
+func (t *promptsTab) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{t.keys.Up, t.keys.Down, t.keys.PrevStep, t.keys.Open},
+		{t.list.Keys.Sort, t.list.Keys.Reverse, t.list.Keys.Filter, t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter},
+	}
+}

@@ -1,0 +1,146 @@
+package prompts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// passes are the task metrics (a) of each prompt's two completions at
+// steps 0, 1 and 2: hand-built histories of four statuses.
+var passes = map[string][3][2]int{
+	"never":     {{0, 0}, {0, 0}, {0, 0}},
+	"always":    {{1, 1}, {1, 1}, {1, 1}},
+	"learned":   {{0, 0}, {1, 0}, {1, 1}}, // solved first at step 1
+	"forgotten": {{1, 1}, {0, 1}, {0, 0}}, // solved at 0 and 1
+}
+
+// handBuilt returns the session of passes, in the order written there by
+// step, and the tab on it.
+func handBuilt(t *testing.T) (*promptsTab, *session.Session) {
+	t.Helper()
+	var b strings.Builder
+	for step := range 3 {
+		for _, p := range []string{"never", "always", "learned", "forgotten"} {
+			for c, a := range passes[p][step] {
+				fmt.Fprintf(&b, `{"id":"%s-%d-%d","group":"%s","batch":%d,"metadata":{"a":%d,"b":%d}}`+"\n", p, step, c, p, step, a, c)
+			}
+		}
+	}
+	s := uitest.TextSession(t, b.String())
+	return uitest.TabOn(s, New).(*promptsTab), s
+}
+
+func (t *promptsTab) listed() []string {
+	var keys []string
+	for _, r := range t.rows {
+		keys = append(keys, t.analysis.Prompts[r].Key)
+	}
+	return keys
+}
+
+func TestPromptsStatusesAndSort(t *testing.T) {
+	tab, _ := handBuilt(t)
+	if got, want := tab.listed(), []string{"never", "always", "learned", "forgotten"}; !slices.Equal(got, want) {
+		t.Errorf("by status: %v, want %v", got, want)
+	}
+	view := uitest.Plain(tab)
+	if !strings.Contains(view, "4 prompts never 1 always 1 learned 1 forgotten 1") {
+		t.Errorf("no count per status:\n%s", view)
+	}
+	uitest.PressKeys(tab, "s") // first solved: never solved last
+	if got, want := tab.listed(), []string{"always", "forgotten", "learned", "never"}; !slices.Equal(got, want) {
+		t.Errorf("by first solved: %v, want %v", got, want)
+	}
+	uitest.PressKeys(tab, "s") // mean pass rate: 0, 3/6, 3/6, 1
+	if got, want := tab.listed(), []string{"never", "forgotten", "learned", "always"}; !slices.Equal(got, want) {
+		t.Errorf("by mean: %v, want %v", got, want)
+	}
+	uitest.PressKeys(tab, "s", "r")
+	if got, want := tab.listed(), []string{"never", "learned", "forgotten", "always"}; !slices.Equal(got, want) {
+		t.Errorf("by name, descending: %v, want %v", got, want)
+	}
+	if row := tab.row(slices.Index(tab.listed(), "learned")); !strings.Contains(ansi.Strip(row), "learned         1  0.50 ·▒█") {
+		t.Errorf("learned's row %q: want status, first solved 1, mean 0.50 and cells 0, 1/2, 1", ansi.Strip(row))
+	}
+}
+
+func TestPromptsFilter(t *testing.T) {
+	tab, _ := handBuilt(t)
+	uitest.PressKeys(tab, "/", "l", "e", "a", "r", "enter")
+	if got := tab.listed(); !slices.Equal(got, []string{"learned"}) {
+		t.Errorf("filter 'lear' lists %v, want [learned]", got)
+	}
+	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 of 4 prompts never 1 always 1 learned 1 forgotten 1") {
+		t.Errorf("the filtered tab does not say how many it lists:\n%s", v)
+	}
+	if tab.CapturesKeys() {
+		t.Error("the tab still captures keys after enter")
+	}
+	uitest.PressKeys(tab, "/", "esc")
+	if got := tab.listed(); len(got) != 4 {
+		t.Errorf("esc left %v listed, want all 4", got)
+	}
+	uitest.PressKeys(tab, "/", "n", "e", "v", "e", "r", "enter")
+	if got := tab.listed(); !slices.Equal(got, []string{"never"}) {
+		t.Errorf("filter by status 'never' lists %v", got)
+	}
+}
+
+func TestPromptsEnterOpensTheGroupAtTheChosenStep(t *testing.T) {
+	tab, s := handBuilt(t)
+	uitest.PressKeys(tab, "down", "down", "left") // learned, step 1
+	cmds := uitest.PressKeys(tab, "enter")
+	if len(cmds) != 1 {
+		t.Fatalf("enter gave %d commands, want 1", len(cmds))
+	}
+	msg, ok := cmds[0]().(common.OpenGroupMsg)
+	if !ok {
+		t.Fatalf("enter sent %T, want common.OpenGroupMsg", cmds[0]())
+	}
+	b := &s.Result.Ranking.Batches[msg.Batch]
+	if tr := s.Trajectories.At(msg.Trajectory); b.Step != 1 || tr.Group != "learned" || !slices.Contains(b.Members, msg.Trajectory) {
+		t.Errorf("enter opens trajectory %s of step %d, want one of learned at step 1", tr.ID, b.Step)
+	}
+}
+
+func TestGoldenPrompts(t *testing.T) {
+	for _, size := range [][2]int{{60, 16}, {100, 30}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			s := uitest.SampleSession(t)
+			tab := uitest.TabOn(s, New)
+			tab.SetSize(size[0], size[1])
+			golden.RequireEqual(t, uitest.Plain(tab))
+		})
+	}
+}
+
+// TestPromptsSayWhyThereAreNone: a prompt expression that a record cannot
+// answer leaves the tab with its PATH:LINE error, and the session works on.
+func TestPromptsSayWhyThereAreNone(t *testing.T) {
+	res, err := loaders.Read(strings.NewReader(`{"group":"g","metadata":{"a":1,"b":0}}`+"\n"+`{"group":"g","metadata":{"a":0,"b":1}}`+"\n"), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", PromptBy: "metadata.question", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Prompts != nil || s.PromptsErr == nil {
+		t.Fatalf("prompts %v, error %v: want none, and why", s.Prompts, s.PromptsErr)
+	}
+	if v := uitest.Plain(uitest.TabOn(s, New)); !strings.Contains(v, "run.jsonl:1: prompt_by") {
+		t.Errorf("the tab does not say why there are no prompts:\n%s", v)
+	}
+}

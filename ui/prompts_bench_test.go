@@ -1,0 +1,44 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// BenchmarkPromptsFirstFrame1M measures the Prompts tab's first frame on a
+// loaded session of 2^20 trajectories over 500 steps, 2,000 prompts in
+// groups of 8 (the run of prompts.BenchmarkAnalyze1M): from the key that
+// shows the tab to its frame drawn at 140x45, the analysis included.
+func BenchmarkPromptsFirstFrame1M(b *testing.B) {
+	const n, steps, prompts = 1 << 20, 500, 2000
+	ts := make([]engine.Trajectory, n)
+	per := n / steps
+	for i := range ts {
+		g := i / 8
+		acc := float64((i*2654435761)>>7%10) / 10
+		ts[i] = engine.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / per), Group: fmt.Sprintf("prompt %05d", g*7919%prompts), Done: true,
+			Metadata: map[string]any{"accuracy": float64(int(acc + 0.5)), "x": acc}}
+	}
+	computer, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "accuracy", Expr: "accuracy"}, {Name: "x", Expr: "x"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := session.NewSession("bench", ts, computer)
+	ts = nil
+	for b.Loop() {
+		b.StopTimer()
+		m := NewModel(s, true)
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+		m.Settle()
+		b.StartTimer()
+		m.Update(uitest.KeyPress("8"))
+		_ = m.View()
+	}
+}

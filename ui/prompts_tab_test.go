@@ -1,0 +1,68 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// TestPromptsEnterOpensTheGroup: on the Prompts tab, enter on a prompt at
+// its step before the last opens the Groups tab on that batch with the
+// prompt's group open.
+func TestPromptsEnterOpensTheGroup(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "8")
+	if got := m.tabs[m.active].Title(); got != "Prompts" {
+		t.Fatalf("8 shows %s", got)
+	}
+	press(m, "down", "left") // p02 (learned), step 38
+	_, cmd := m.Update(uitest.KeyPress("enter"))
+	if cmd == nil {
+		t.Fatal("enter on the Prompts tab asked for nothing")
+	}
+	msg, ok := cmd().(common.OpenGroupMsg)
+	if !ok {
+		t.Fatalf("enter asked for %T", cmd())
+	}
+	m.Update(msg)
+	settle(m)
+	v := screen(m)
+	if m.tabs[m.active].Title() != "Groups" || !strings.Contains(v, "batch 39/40 step 38") || !strings.Contains(v, "esc back") || !strings.Contains(v, "p02") {
+		t.Errorf("enter did not open p02's group at step 38:\n%s", v)
+	}
+}
+
+// TestPromptsTabFollowsTheRun: while following, the Prompts tab shows the
+// steps as they arrive, as the tab opened on all of them shows them.
+func TestPromptsTabFollowsTheRun(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "8")
+	before := screen(m)
+	if !strings.Contains(before, "steps 0") || !strings.Contains(before, "19\n") {
+		t.Fatalf("the Prompts tab on steps 0 to 19:\n%s", before)
+	}
+	_, more := sampleSteps(t, 20, 30)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	cfg, all := sampleSteps(t, 0, 30)
+	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: all}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := NewModel(s, true)
+	whole.Init()
+	whole.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	whole.Settle()
+	press(whole, "8")
+	body := func(m *Model) string { return strings.Join(strings.Split(screen(m), "\n")[2:38], "\n") }
+	if got, want := body(m), body(whole); got != want {
+		t.Errorf("followed to step 29, the tab shows\n%s\nopened on steps 0 to 29, it shows\n%s", got, want)
+	}
+	if body(m) == strings.Join(strings.Split(before, "\n")[2:38], "\n") {
+		t.Error("the tab did not change as steps came")
+	}
+}
