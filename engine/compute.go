@@ -259,11 +259,6 @@ func paretoUtility(rank, fronts int) float64 {
 // equal pairs tied, and applies relative's formula to that order read from
 // worst to best, so that the best trajectory gets 1.
 func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
-	n := len(idx)
-	if n == 1 {
-		u[0] = 0.5
-		return
-	}
 	// worse(p, q) < 0 when idx[p] comes after idx[q] in the (rank, -crowding) order.
 	worse := func(p, q int) int {
 		a, b := idx[p], idx[q]
@@ -272,11 +267,24 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 		}
 		return cmp.Compare(res.Ranking.Crowding[a], res.Ranking.Crowding[b])
 	}
-	order := rw.idx2[:0]
+	rw.idx2 = orderedUtilities(u, worse, rw.idx2)
+}
+
+// orderedUtilities writes into u relative's formula on the order worse
+// gives the positions 0..len(u)-1, worst first: u = (r - 1) / (n - 1)
+// with r the average 1-based rank of the position, positions that worse
+// finds equal sharing it; 0.5 for one. order is scratch space, returned
+// for the next call.
+func orderedUtilities(u []float64, worse func(p, q int) int, order []int) []int {
+	n := len(u)
+	if n == 1 {
+		u[0] = 0.5
+		return order
+	}
+	order = order[:0]
 	for p := range n {
 		order = append(order, p)
 	}
-	rw.idx2 = order
 	slices.SortFunc(order, worse)
 	for lo := 0; lo < n; {
 		hi := lo + 1
@@ -289,6 +297,7 @@ func (rw *rewarder) paretoCrowding(u []float64, res *Result, idx []int) {
 		}
 		lo = hi
 	}
+	return order
 }
 
 // gdpo writes GDPO's rewards for a batch: each objective normalised within

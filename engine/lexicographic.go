@@ -129,27 +129,5 @@ func lexicographicCompare(res *Result, keys []priorityKey, a, b int) int {
 // worst to best (equal tuples share it), 0.5 for a group of one. order is
 // scratch space, returned for the next call.
 func lexicographicRewards(u []float64, res *Result, keys []priorityKey, idx, order []int) []int {
-	n := len(idx)
-	if n == 1 {
-		u[0] = 0.5
-		return order
-	}
-	order = order[:0]
-	for p := range n {
-		order = append(order, p)
-	}
-	worse := func(p, q int) int { return lexicographicCompare(res, keys, idx[p], idx[q]) }
-	slices.SortFunc(order, worse)
-	for lo := 0; lo < n; {
-		hi := lo + 1
-		for hi < n && worse(order[lo], order[hi]) == 0 {
-			hi++
-		}
-		avg := float64(lo+hi+1) / 2 // the mean of the 1-based ranks lo+1..hi
-		for _, p := range order[lo:hi] {
-			u[p] = (avg - 1) / float64(n-1)
-		}
-		lo = hi
-	}
-	return order
+	return orderedUtilities(u[:len(idx)], func(p, q int) int { return lexicographicCompare(res, keys, idx[p], idx[q]) }, order)
 }
