@@ -31,9 +31,9 @@ var maxParquetStream int64 = 1 << 30
 // A null is an absent field, or a null metadata value. A row's "line" in
 // messages and Trajectory.Line is its 1-based number in the file.
 //
-// The whole file is read into memory first: Parquet's footer, at its end,
-// says where the columns are, and the input may be a stream (standard
-// input). Compressed columns keep that copy smaller than the text formats.
+// A regular file is read in place (readParquetFile). Any other input
+// is read whole into memory first: Parquet's footer, at its end, says
+// where the columns are, and a stream (standard input) cannot seek.
 //
 // A stream (no size known: standard input, a pipe, a gzip file) is read up
 // to maxParquetStream bytes, and must start as Parquet does ("PAR1"), so
@@ -85,12 +85,17 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 		return err
 	}
 	pr := &parquetReader{l: l, plan: plan}
-	for _, rg := range f.RowGroups() {
+	for i, rg := range f.RowGroups() {
 		if l.full() {
 			return nil
 		}
 		if err := pr.rowGroup(rg); err != nil {
 			return err
+		}
+		if l.advance != nil {
+			n := rowGroupBytes(f, i)
+			l.advanced += n
+			l.advance(n)
 		}
 	}
 	return nil
@@ -312,6 +317,9 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 		pr.rows = make([]parquet.Row, parquetBatch)
 	}
 	for !pr.l.full() {
+		if err := pr.cancelled(); err != nil {
+			return err
+		}
 		batch := pr.rows
 		if pr.l.rowLimit > 0 {
 			batch = batch[:min(len(batch), pr.l.rowLimit-pr.l.n)]

@@ -1,0 +1,89 @@
+package loaders
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// parquetInPlace reports whether the regular file f, called path, is read
+// as Parquet (by format, else by its name, else by its magic bytes, as
+// detectFormat chooses) and starts as Parquet does: then it is read where
+// its footer and pages are (readParquetFile), not whole. A gzip file never
+// starts with "PAR1".
+func parquetInPlace(f *os.File, path string, format Format) bool {
+	if format == "" {
+		format = formatByName(strings.TrimSuffix(strings.ToLower(path), ".gz"), false)
+	}
+	if format != "" && format != Parquet {
+		return false
+	}
+	head := make([]byte, len(parquetMagic))
+	n, _ := f.ReadAt(head, 0)
+	return n == len(head) && bytes.Equal(head, parquetMagic)
+}
+
+// readParquetFile reads the first size bytes of the Parquet file f, called
+// path, in place: its footer, then its row groups' pages as their rows are
+// read, so that memory holds the pages being decoded rather than the file.
+// Every read of the file fails once opts.Context is done, and the rows
+// stop at the next batch; progress counts a row group's bytes once its
+// rows are read.
+func readParquetFile(f *os.File, path string, fileIndex int, opts Options, size int64, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+	if _, err := ParseFormat(string(opts.Format)); err != nil {
+		return nil, err
+	}
+	l := newLoader(path, fileIndex, opts, size, each)
+	var r io.ReaderAt = io.NewSectionReader(f, 0, size)
+	if opts.Context != nil {
+		r = contextReaderAt{opts.Context, r}
+	}
+	l.advance = progress.add
+	res, err := l.finish(l.readParquetAt(r, size))
+	if err == nil {
+		progress.add(size - l.advanced) // the footer and what no row group spans
+	}
+	return res, err
+}
+
+// contextReaderAt is r failing with ctx's error once ctx is done, as
+// contextReader.
+type contextReaderAt struct {
+	ctx context.Context
+	r   io.ReaderAt
+}
+
+func (c contextReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(p, off)
+}
+
+// rowGroupBytes returns the bytes of the column chunks of the i-th row
+// group of f.
+func rowGroupBytes(f *parquet.File, i int) int64 {
+	var n int64
+	if rgs := f.Metadata().RowGroups; i < len(rgs) {
+		for _, c := range rgs[i].Columns {
+			n += c.MetaData.TotalCompressedSize
+		}
+	}
+	return n
+}
+
+// cancelled returns the error of a load whose context is done, at the row
+// after the rows read, or nil.
+func (pr *parquetReader) cancelled() error {
+	if pr.l.ctx == nil || pr.l.ctx.Err() == nil {
+		return nil
+	}
+	return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+1, pr.l.ctx.Err())
+}
