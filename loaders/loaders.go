@@ -562,10 +562,15 @@ func (l *loader) reject(e *LineError) error {
 // offset in what the reader gives, with every field at its default but the
 // ID, which add sets.
 func (l *loader) newTrajectory(line int, offset int64) engine.Trajectory {
+	return l.trajectory(line, offset, l.newMetadata())
+}
+
+// trajectory is newTrajectory with metadata as its Metadata.
+func (l *loader) trajectory(line int, offset int64, metadata map[string]any) engine.Trajectory {
 	return engine.Trajectory{
 		Batch:    int64(l.fileIndex),
 		Done:     true,
-		Metadata: l.newMetadata(),
+		Metadata: metadata,
 		LoaderState: engine.LoaderState{
 			Source: l.name,
 			Line:   line,

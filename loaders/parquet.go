@@ -84,6 +84,9 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 	if err != nil {
 		return err
 	}
+	if l.rowLimit == 0 {
+		return l.readParquetRows(f, plan)
+	}
 	pr := &parquetReader{l: l, plan: plan}
 	for i, rg := range f.RowGroups() {
 		if l.full() {
@@ -295,6 +298,17 @@ type parquetReader struct {
 	members    []parquetMember
 	keys, vals []parquet.Value
 	rows       []parquet.Row
+	// block, when not nil, is where the rows go instead of the loader
+	// (readParquetRows), sent to blocks until stop is closed; groupBytes
+	// and groupRows are the row group's.
+	block                 *jsonlBlock
+	blocks                chan<- *jsonlBlock
+	stop                  <-chan struct{}
+	groupBytes, groupRows int64
+	// scratch is where the row's trajectory is built, and spare the
+	// reader's share of the loader's metadata maps (see mapStore).
+	scratch engine.Trajectory
+	spare   []map[string]any
 }
 
 // parquetMember is a member of a metadata struct or map.
@@ -351,13 +365,23 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 // row reads the trajectory of row; a bad row is rejected.
 func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
-	t := &l.scratch // not a local: its address would make it escape
-	*t = l.newTrajectory(pr.rowNo, 0)
+	t := &pr.scratch // not a local: its address would make it escape
+	if pr.block != nil {
+		*t = l.trajectory(pr.rowNo, 0, l.maps.next(&pr.spare))
+	} else {
+		*t = l.newTrajectory(pr.rowNo, 0)
+	}
 	if err := pr.collect(row, t.Metadata); err != nil {
 		return err
 	}
 	if err := pr.apply(t); err != nil {
+		if pr.block != nil {
+			return pr.keep(nil, l.errorAt(pr.rowNo, 0, err.Error()))
+		}
 		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))
+	}
+	if pr.block != nil {
+		return pr.keep(t, nil)
 	}
 	return l.add(*t)
 }

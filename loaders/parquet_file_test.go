@@ -106,3 +106,51 @@ func TestParquetFileCancelled(t *testing.T) {
 		t.Errorf("%d of %d rows handed over before the cancel stopped the reader", seen, len(rows))
 	}
 }
+
+// TestParquetRowsInBlocks: rows decoded on their own goroutine and taken
+// in blocks give what reading row by row gives: the first bad row's error,
+// or, skipping, every bad row in order and the trajectories around them
+// with their default IDs and row numbers, across blocks and row groups;
+// a reading stopped by its consumer ends the decoding.
+func TestParquetRowsInBlocks(t *testing.T) {
+	rows := make([]badBatchRow, 3*parquetBlockRows+7)
+	var bad []int
+	for i := range rows {
+		rows[i].Batch = float64(i % 5)
+		if i%1000 == 999 || i == parquetBlockRows || i == parquetBlockRows-1 {
+			rows[i].Batch = 0.5
+			bad = append(bad, i+1)
+		}
+	}
+	path := writeParquet(t, "bad.parquet", rows, parquet.MaxRowsPerRowGroup(5000))
+	_, err := Load([]string{path}, Options{})
+	checkLineError(t, err, path+`:1000: batch: must be an integer, found "0.5"`)
+
+	res, err := Load([]string{path}, Options{SkipInvalid: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Trajectories) != len(rows)-len(bad) || res.Skipped != len(bad) {
+		t.Fatalf("%d trajectories, %d skipped; want %d, %d", len(res.Trajectories), res.Skipped, len(rows)-len(bad), len(bad))
+	}
+	for k, e := range res.SkipReasons {
+		if e.Line != bad[k] {
+			t.Errorf("skipped %d: row %d, want %d", k, e.Line, bad[k])
+		}
+	}
+	next := 0
+	for i, tr := range res.Trajectories {
+		for next < len(bad) && bad[next] == i+next+1 {
+			next++
+		}
+		if row := i + next + 1; tr.Line != row || tr.ID != strconv.Itoa(i) || tr.Batch != int64((row-1)%5) {
+			t.Fatalf("trajectory %d: row %d, ID %s, batch %d; want row %d, ID %d", i, tr.Line, tr.ID, tr.Batch, row, i)
+		}
+	}
+
+	stopped := errors.New("enough")
+	_, err = Stream([]string{path}, Options{SkipInvalid: true}, func([]engine.Trajectory) error { return stopped })
+	if !errors.Is(err, stopped) {
+		t.Errorf("stopped by the consumer: %v", err)
+	}
+}
