@@ -76,12 +76,9 @@ func (l *loader) readJSONElements(br *bufio.Reader, line, lead int) error {
 		go func() {
 			defer crash.Recover()
 			defer wg.Done()
-			var (
-				t     engine.Trajectory
-				spare []map[string]any
-			)
+			p := lineParser{l: l}
 			for b := range work {
-				l.convertJSONBlock(b, &t, &spare)
+				p.parseElements(b)
 				close(b.out.done)
 			}
 		}()
@@ -246,29 +243,51 @@ func (s *arrayScan) fill() bool {
 	return n > 0 || err == nil
 }
 
-// convertJSONBlock makes the trajectories of b's elements, and rejects
-// the bad ones, into b.out, as jsonReader.element does; t is the
-// goroutine's scratch trajectory, spare its share of the metadata maps.
-func (l *loader) convertJSONBlock(b *jsonBlock, t *engine.Trajectory, spare *[]map[string]any) {
-	out := &b.out
+// parseElements makes the trajectories of b's elements into b.out as
+// JSONL's lines are made (parse: the scorer's keys picked when it picks
+// them); an element it rejects is rejected with the error
+// jsonReader.element gives it.
+func (p *lineParser) parseElements(b *jsonBlock) {
+	l, out := p.l, &b.out
 	out.ts, out.errs = out.ts[:0], out.errs[:0]
+	pick := l.pick.Load()
+	out.picked = nil
+	if pick != nil {
+		out.picked = l.picks.take(len(b.elems) * len(pick.Keys))
+	}
 	start := 0
-	for _, e := range b.elems {
+	for k, e := range b.elems {
 		raw := b.data[start:e.end]
 		start = e.end
-		obj, lerr := objectOrError(raw, true)
+		var picked []engine.PickedValue
+		if pick != nil {
+			n := len(pick.Keys)
+			picked = out.picked[k*n : (k+1)*n : (k+1)*n]
+		}
+		t, lerr := p.parse(raw, blockLine{no: e.line, off: l.origin + e.off}, pick, picked)
 		if lerr != nil {
-			out.errs = append(out.errs, blockError{at: len(out.ts), err: l.elementError(e, raw, 0, lerr.Msg)})
+			out.errs = append(out.errs, blockError{at: len(out.ts), err: l.rejectElement(e, raw, lerr, &p.t)})
 			continue
 		}
-		*t = l.trajectory(e.line, e.off, l.maps.next(spare))
-		if err := obj.trajectory(t); err != nil {
-			off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
-			out.errs = append(out.errs, blockError{at: len(out.ts), err: l.elementError(e, raw, off, err.Error())})
-			continue
-		}
-		out.ts = append(out.ts, *t)
+		out.ts = append(out.ts, t)
 	}
+}
+
+// rejectElement returns the error jsonReader.element gives the element e,
+// of text raw, which parse rejected with parsed; t is scratch space.
+func (l *loader) rejectElement(e jsonElement, raw []byte, parsed *LineError, t *engine.Trajectory) *LineError {
+	obj, lerr := objectOrError(raw, true)
+	if lerr != nil {
+		return l.elementError(e, raw, 0, lerr.Msg)
+	}
+	*t = l.trajectory(e.line, e.off, map[string]any{})
+	if err := obj.trajectory(t); err != nil {
+		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
+		return l.elementError(e, raw, off, err.Error())
+	}
+	// parse and the decoder's reading disagree: the element is still
+	// rejected, with parse's reason, rather than read one way or the other.
+	return l.elementError(e, raw, 0, parsed.Msg)
 }
 
 // elementError is the error msg about the byte off of the element e, of

@@ -2,9 +2,13 @@ package loaders
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // TestJSONElementsAsDecoder: the elements read as JSONL's lines are, and
@@ -77,6 +81,84 @@ func TestJSONElementsAsDecoder(t *testing.T) {
 			}
 			if got.Skipped != want.Skipped || fmt.Sprint(got.SkipReasons) != fmt.Sprint(want.SkipReasons) {
 				t.Errorf("%s, skip %t: skipped %d %v, want %d %v", name, skip, got.Skipped, got.SkipReasons, want.Skipped, want.SkipReasons)
+			}
+		}
+	}
+}
+
+// TestJSONElementsPicked: when the scorer picks its keys, the elements
+// read as JSONL's lines are carry the values the decoder's reading puts
+// in their metadata, before and after the decoder takes over (at a NaN).
+func TestJSONElementsPicked(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 30000 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		o2 := fmt.Sprint(-i)
+		switch i {
+		case 29500:
+			o2 = "NaN"
+		case 7, 27007:
+			o2 = `"text"`
+		case 8, 27008:
+			o2 = "null"
+		}
+		fmt.Fprintf(&b, `{"id": "t%d", "metadata": {"o1": %d.25, "o2": %s}, "response": "r%d"}`, i, i, o2, i)
+	}
+	b.WriteString("]")
+	pick := &engine.Pick{Keys: []string{"o1", "o2"}, Response: true}
+	var picked []engine.Trajectory
+	_, err := read(strings.NewReader(b.String()), "t.json", 0, Options{Pick: func(*engine.Trajectory) *engine.Pick { return pick }}, 0, func(ts []engine.Trajectory) error {
+		for _, tr := range ts {
+			// Both are recycled once handed over.
+			tr.Picked = slices.Clone(tr.Picked)
+			tr.Metadata = maps.Clone(tr.Metadata)
+			picked = append(picked, tr)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := readString("t.json", b.String(), Options{rowLimit: 1 << 30})
+	if err != nil || len(want.Trajectories) != len(picked) {
+		t.Fatalf("%v: %d trajectories, want %d", err, len(picked), len(want.Trajectories))
+	}
+	nPicked := 0
+	for _, tr := range picked {
+		if tr.Picked != nil {
+			nPicked++
+		}
+	}
+	if nPicked == 0 {
+		t.Error("no element read with its keys picked")
+	}
+	for i, tr := range picked {
+		w := want.Trajectories[i]
+		if tr.ID != w.ID || tr.Line != w.Line || tr.Offset != w.Offset || string(tr.Response) != string(w.Response) {
+			t.Fatalf("trajectory %d: %s at %d:%d, want %s at %d:%d", i, tr.ID, tr.Line, tr.Offset, w.ID, w.Line, w.Offset)
+		}
+		for k, key := range pick.Keys {
+			got := fmt.Sprint(w.Metadata[key])
+			if tr.Picked != nil {
+				switch v := tr.Picked[k]; v.Kind {
+				case engine.PickedNumber:
+					got = fmt.Sprint(v.Number)
+				case engine.PickedAbsent:
+					got = "<nil>"
+				default:
+					got = "other"
+				}
+				if _, isString := w.Metadata[key].(string); isString {
+					got = map[string]string{"other": "text"}[got]
+				}
+			} else {
+				got = fmt.Sprint(tr.Metadata[key])
+			}
+			if want := fmt.Sprint(w.Metadata[key]); got != want {
+				t.Errorf("trajectory %d, %s: %s, want %s", i, key, got, want)
 			}
 		}
 	}
