@@ -141,7 +141,7 @@ func TestJSONElementsPicked(t *testing.T) {
 			t.Fatalf("trajectory %d: %s at %d:%d, want %s at %d:%d", i, tr.ID, tr.Line, tr.Offset, w.ID, w.Line, w.Offset)
 		}
 		for k, key := range pick.Keys {
-			got := fmt.Sprint(w.Metadata[key])
+			var got string
 			if tr.Picked != nil {
 				switch v := tr.Picked[k]; v.Kind {
 				case engine.PickedNumber:
