@@ -145,12 +145,18 @@ func (l *loader) readParquetRows(f *parquet.File, plan *parquetPlan) error {
 		close(stop)
 		wg.Wait()
 	}()
+	taken := 0 // rows
 	for i := range groups {
 		for b := range chans[i] {
 			if len(b.ts)+len(b.errs) > 0 { // the last holds the progress only
 				if err := l.takeBlock(b); err != nil {
 					return err
 				}
+				taken += len(b.ts) + len(b.errs)
+			}
+			// The decoding may be ahead of an interrupt.
+			if l.ctx != nil && l.ctx.Err() != nil {
+				return fmt.Errorf("%s:%d: read: %w", l.name, taken+1, l.ctx.Err())
 			}
 			if l.advance != nil && b.advance > 0 {
 				l.advanced += b.advance
