@@ -49,6 +49,9 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 	if err != nil {
 		return err
 	}
+	if l.rowLimit == 0 {
+		return l.readCSVRows(cr, bound, layout, next)
+	}
 	for {
 		start := cr.InputOffset() // blank lines before the record included
 		bound.mark()
@@ -177,19 +180,20 @@ func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) 
 // csvRow reads the trajectory of row, which starts at the offset start of
 // the text; a bad row is rejected.
 func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader, start int64) error {
-	t, err := l.csvTrajectory(layout, row, cr, start)
-	if err != nil {
+	t := &l.scratch // not a local: its address would make it escape
+	if err := l.csvTrajectory(t, layout, row, cr.FieldPos, start, l.newMetadata()); err != nil {
 		return l.reject(err)
 	}
 	return l.add(*t)
 }
 
-// csvTrajectory returns the trajectory of row, which starts at the offset
-// start of the text, without its default ID, or what is wrong with it.
-func (l *loader) csvTrajectory(layout *csvLayout, row []string, cr *csv.Reader, start int64) (*engine.Trajectory, *LineError) {
-	line, _ := cr.FieldPos(0)
-	t := &l.scratch // not a local: its address would make it escape
-	*t = l.newTrajectory(line, start)
+// csvTrajectory sets *t to the trajectory of row, which starts at the
+// offset start of the text, without its default ID, metadata its
+// Metadata, or returns what is wrong with it; fieldPos places row's
+// fields (csv.Reader's FieldPos).
+func (l *loader) csvTrajectory(t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, metadata map[string]any) *LineError {
+	line, _ := fieldPos(0)
+	*t = l.trajectory(line, start, metadata)
 	for _, c := range layout.metadata {
 		t.Metadata[c.name] = cellValue(row[c.index])
 	}
@@ -202,11 +206,11 @@ func (l *loader) csvTrajectory(layout *csvLayout, row []string, cr *csv.Reader, 
 			if !errors.As(err, &member) {
 				err = fmt.Errorf("%s: %w", cellFields[f].name, err)
 			}
-			cellLine, col := cr.FieldPos(i)
-			return nil, l.errorAt(cellLine, col, err.Error())
+			cellLine, col := fieldPos(i)
+			return l.errorAt(cellLine, col, err.Error())
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // cellValue returns the metadata value of a cell: a number when it parses as

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
@@ -27,11 +28,31 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 	if blank > 0 {
 		lead = 0 // the text starts past line 1
 	}
-	bound := &recordBound{r: br, max: l.maxRecord}
-	rw := jsonscan.NewRewriter(bufio.NewReaderSize(bound, bufferSize), lead)
-	rw.StartLine(1 + blank)
+	if l.rowLimit == 0 {
+		return l.readJSONElements(br, 1+blank, lead)
+	}
+	return l.readJSONText(br, 1+blank, lead, "")
+}
+
+// readJSONText reads the JSON text of r with encoding/json's decoder. The
+// text starts at line line, lead bytes into it. When prefix is not "",
+// r is the rest of an array whose start the fast path read: "[" when no
+// element was read, "[0" when r starts after one, the text that puts
+// the decoder where it was.
+func (l *loader) readJSONText(r io.Reader, line, lead int, prefix string) error {
+	bound := &recordBound{r: r, max: l.maxRecord}
+	var text io.Reader = bound
+	if prefix != "" {
+		text = io.MultiReader(strings.NewReader(prefix), bound)
+	}
+	rw := jsonscan.NewRewriter(bufio.NewReaderSize(text, bufferSize), lead)
+	rw.StartLine(line)
 	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw), bound: bound}
-	if empty, err := j.start(); empty || err != nil {
+	if prefix == "" {
+		if empty, err := j.start(); empty || err != nil {
+			return err
+		}
+	} else if err := j.resume(prefix); err != nil {
 		return err
 	}
 	for j.dec.More() {
@@ -105,6 +126,20 @@ func (j jsonReader) start() (empty bool, err error) {
 	default:
 		return false, j.fail(err)
 	}
+}
+
+// resume reads the prefix of readJSONText.
+func (j jsonReader) resume(prefix string) error {
+	if _, err := j.dec.Token(); err != nil {
+		return j.fail(err)
+	}
+	if prefix == "[0" {
+		var first json.RawMessage
+		if err := j.dec.Decode(&first); err != nil {
+			return j.fail(err)
+		}
+	}
+	return nil
 }
 
 // separation returns how many bytes of white space and comma the decoder

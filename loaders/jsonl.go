@@ -138,6 +138,9 @@ type jsonlBlock struct {
 	// raw counts the bytes of input the block covers, line ends and blank
 	// lines included.
 	raw int
+	// advance is how many bytes of a Parquet file the block ends, for the
+	// progress (readParquetRows).
+	advance int64
 	// done is closed once the lines are parsed into ts and errs.
 	done chan struct{}
 	ts   []engine.Trajectory

@@ -342,6 +342,14 @@ func (p *progress) reader(r io.Reader) io.Reader {
 	})
 }
 
+// add reports n more bytes read (nothing for a nil progress).
+func (p *progress) add(n int64) {
+	if p != nil {
+		p.done += n
+		p.report(p.done, p.total)
+	}
+}
+
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(b []byte) (int, error) { return f(b) }
@@ -387,9 +395,15 @@ func loadPrefix(path string, fileIndex int, opts Options, progress *progress, ea
 			size = st.Size()
 		}
 	}
+	if limit >= 0 {
+		size = min(size, limit)
+	}
+	if size > 0 && parquetInPlace(f, path, opts.Format) {
+		return readParquetFile(f, path, fileIndex, opts, size, progress, each)
+	}
 	var r io.Reader = f
 	if limit >= 0 {
-		r, size = io.LimitReader(f, limit), min(size, limit)
+		r = io.LimitReader(f, limit)
 	}
 	return read(progress.reader(r), path, fileIndex, opts, size, each)
 }
@@ -435,7 +449,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 // newLoader returns the loader of the input called name, of size bytes
 // when known (else 0), for read.
 func newLoader(name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) *loader {
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord(), rowLimit: opts.rowLimit, sizeHint: size}
+	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, res: &Result{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord(), rowLimit: opts.rowLimit, sizeHint: size, ctx: opts.Context}
 	if each != nil {
 		l.maps, l.picks = &mapStore{}, &pickedStore{}
 	}
@@ -507,6 +521,13 @@ type loader struct {
 	taken [][]engine.PickedValue
 	// fields is Options.Fields, this loader's copy.
 	fields *engine.RecordFields
+	// advance, when not nil, is told the bytes of each Parquet row group
+	// once its rows are read, advanced their sum (readParquetFile).
+	advance  func(n int64)
+	advanced int64
+	// ctx is Options.Context (may be nil): the readers that do not read
+	// through a contextReader (Parquet's rows) check it themselves.
+	ctx context.Context
 }
 
 // first is called with the input's first trajectory, before it is handed
@@ -544,10 +565,15 @@ func (l *loader) reject(e *LineError) error {
 // offset in what the reader gives, with every field at its default but the
 // ID, which add sets.
 func (l *loader) newTrajectory(line int, offset int64) engine.Trajectory {
+	return l.trajectory(line, offset, l.newMetadata())
+}
+
+// trajectory is newTrajectory with metadata as its Metadata.
+func (l *loader) trajectory(line int, offset int64, metadata map[string]any) engine.Trajectory {
 	return engine.Trajectory{
 		Batch:    int64(l.fileIndex),
 		Done:     true,
-		Metadata: l.newMetadata(),
+		Metadata: metadata,
 		LoaderState: engine.LoaderState{
 			Source: l.name,
 			Line:   line,

@@ -31,9 +31,9 @@ var maxParquetStream int64 = 1 << 30
 // A null is an absent field, or a null metadata value. A row's "line" in
 // messages and Trajectory.Line is its 1-based number in the file.
 //
-// The whole file is read into memory first: Parquet's footer, at its end,
-// says where the columns are, and the input may be a stream (standard
-// input). Compressed columns keep that copy smaller than the text formats.
+// A regular file is read in place (readParquetFile). Any other input
+// is read whole into memory first: Parquet's footer, at its end, says
+// where the columns are, and a stream (standard input) cannot seek.
 //
 // A stream (no size known: standard input, a pipe, a gzip file) is read up
 // to maxParquetStream bytes, and must start as Parquet does ("PAR1"), so
@@ -84,13 +84,21 @@ func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
 	if err != nil {
 		return err
 	}
+	if l.rowLimit == 0 {
+		return l.readParquetRows(f, plan)
+	}
 	pr := &parquetReader{l: l, plan: plan}
-	for _, rg := range f.RowGroups() {
+	for i, rg := range f.RowGroups() {
 		if l.full() {
 			return nil
 		}
 		if err := pr.rowGroup(rg); err != nil {
 			return err
+		}
+		if l.advance != nil {
+			n := rowGroupBytes(f, i)
+			l.advanced += n
+			l.advance(n)
 		}
 	}
 	return nil
@@ -290,6 +298,17 @@ type parquetReader struct {
 	members    []parquetMember
 	keys, vals []parquet.Value
 	rows       []parquet.Row
+	// block, when not nil, is where the rows go instead of the loader
+	// (readParquetRows), sent to blocks until stop is closed; groupBytes
+	// and groupRows are the row group's.
+	block                 *jsonlBlock
+	blocks                chan<- *jsonlBlock
+	stop                  <-chan struct{}
+	groupBytes, groupRows int64
+	// scratch is where the row's trajectory is built, and spare the
+	// reader's share of the loader's metadata maps (see mapStore).
+	scratch engine.Trajectory
+	spare   []map[string]any
 }
 
 // parquetMember is a member of a metadata struct or map.
@@ -312,6 +331,9 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 		pr.rows = make([]parquet.Row, parquetBatch)
 	}
 	for !pr.l.full() {
+		if err := pr.cancelled(); err != nil {
+			return err
+		}
 		batch := pr.rows
 		if pr.l.rowLimit > 0 {
 			batch = batch[:min(len(batch), pr.l.rowLimit-pr.l.n)]
@@ -343,13 +365,23 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 // row reads the trajectory of row; a bad row is rejected.
 func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
-	t := &l.scratch // not a local: its address would make it escape
-	*t = l.newTrajectory(pr.rowNo, 0)
+	t := &pr.scratch // not a local: its address would make it escape
+	if pr.block != nil {
+		*t = l.trajectory(pr.rowNo, 0, l.maps.next(&pr.spare))
+	} else {
+		*t = l.newTrajectory(pr.rowNo, 0)
+	}
 	if err := pr.collect(row, t.Metadata); err != nil {
 		return err
 	}
 	if err := pr.apply(t); err != nil {
+		if pr.block != nil {
+			return pr.keep(nil, l.errorAt(pr.rowNo, 0, err.Error()))
+		}
 		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))
+	}
+	if pr.block != nil {
+		return pr.keep(t, nil)
 	}
 	return l.add(*t)
 }

@@ -185,9 +185,9 @@ func (l *loader) rereadRow(f *os.File, br *bufio.Reader) (engine.Trajectory, err
 	if err != nil {
 		return engine.Trajectory{}, err
 	}
-	t, lerr := l.csvTrajectory(layout, row, cr, 0)
-	if lerr != nil {
+	var t engine.Trajectory
+	if lerr := l.csvTrajectory(&t, layout, row, cr.FieldPos, 0, l.newMetadata()); lerr != nil {
 		return engine.Trajectory{}, errors.New(lerr.Msg)
 	}
-	return *t, nil
+	return t, nil
 }
