@@ -255,7 +255,7 @@ func (t *groupsTab) refresh() {
 			t.setMode(groupList) // the group left with its batch
 			return
 		}
-		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
+		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], true)
 		if t.mode == groupCompletion {
 			if !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
 				t.setMode(groupMembers)
@@ -517,7 +517,7 @@ func (t *groupsTab) openGroup() {
 	t.group.table.SetCursor(0)
 	t.group.table.ShowFirstColumns()
 	g := t.rows[t.list.Table.Cursor()]
-	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
+	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], false)
 	t.setMode(groupMembers)
 }
 
