@@ -61,13 +61,13 @@ func newCompareKeyMap() compareKeyMap {
 	return compareKeyMap{
 		NextB:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "next method B")),
 		PrevB:   key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "previous method B")),
-		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←/→", "previous/next point by reward A")),
+		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point by reward A")),
 		Right:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point by reward A")),
-		Down:    key.NewBinding(key.WithKeys("down"), key.WithHelp("↓/↑", "previous/next point by reward B")),
+		Down:    key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "previous point by reward B")),
 		Up:      key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "next point by reward B")),
-		NextOdd: key.NewBinding(key.WithKeys("d"), key.WithHelp("d/D", "next/previous disagreement")),
+		NextOdd: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "next disagreement (A+ B−, then A− B+)")),
 		PrevOdd: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "previous disagreement")),
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the trajectory")),
+		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the selected trajectory")),
 		Close:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
 	}
 }
@@ -492,10 +492,11 @@ func (t *compareTab) legendView() string {
 
 func (t *compareTab) ShortHelp() []key.Binding {
 	k := t.keys
-	return []key.Binding{k.Open, k.Close, k.NextOdd, k.Left, k.NextB}
+	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), k.Close, common.PairHelp(k.Left, "←→↑↓", "select"),
+		common.PairHelp(k.NextOdd, "d/D", "disagreements"), common.PairHelp(k.NextB, "b/B", "method B")}
 }
 
 func (t *compareTab) FullHelp() [][]key.Binding {
 	k := t.keys
-	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Down}, {k.NextOdd, k.Open, k.Close}}
+	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.Close}}
 }
