@@ -123,6 +123,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.restyle(msg.IsDark())
 	case common.CompareMethodMsg:
 		return m, m.setCompareMethod(msg.Method)
+	case common.ShowGroupMsg:
+		return m, m.showGroup(msg.Trajectory)
 	case common.ShowBatchMsg:
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case recomputedMsg:

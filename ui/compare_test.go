@@ -182,3 +182,33 @@ func TestCompareWithLogged(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareOpensGroup: o on Compare opens the selected disagreement's
+// group on the Groups tab, with that trajectory selected.
+func TestCompareOpensGroup(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	s := m.Session()
+	c := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	press(m, "d") // the second disagreement: A+ B−
+	var odd []int
+	for j := range c.A {
+		if c.A[j] > 0 && c.B[j] < 0 {
+			odd = append(odd, j)
+		}
+	}
+	tr := s.Trajectories.At(c.Index[odd[1]])
+	_, cmd := m.Update(uitest.KeyPress("o"))
+	runCmds(m, cmd)
+	view := screen(m)
+	if !strings.Contains(view, "[2 Groups]") {
+		t.Fatalf("o did not show the Groups tab:\n%s", view)
+	}
+	row := rowOf(view, tr.ID)
+	if row == "" || !strings.Contains(view, "completions ·") {
+		t.Fatalf("o did not open %s's group %s:\n%s", tr.ID, tr.Group, view)
+	}
+	if !strings.Contains(row, common.FormatValue(c.A[odd[1]])) {
+		t.Errorf("the row of %s does not show its reward A %s: %q", tr.ID, common.FormatValue(c.A[odd[1]]), row)
+	}
+}

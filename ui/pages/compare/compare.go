@@ -55,20 +55,22 @@ type compareKeyMap struct {
 	Left, Right, Up, Down key.Binding
 	NextOdd, PrevOdd      key.Binding
 	Open, Close           key.Binding
+	OpenGroup             key.Binding
 }
 
 func newCompareKeyMap() compareKeyMap {
 	return compareKeyMap{
-		NextB:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "next method B")),
-		PrevB:   key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "previous method B")),
-		Left:    key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point by reward A")),
-		Right:   key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point by reward A")),
-		Down:    key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "previous point by reward B")),
-		Up:      key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "next point by reward B")),
-		NextOdd: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "next disagreement (A+ B−, then A− B+)")),
-		PrevOdd: key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "previous disagreement")),
-		Open:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the selected trajectory")),
-		Close:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+		NextB:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "next method B")),
+		PrevB:     key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "previous method B")),
+		Left:      key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point by reward A")),
+		Right:     key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point by reward A")),
+		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "previous point by reward B")),
+		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "next point by reward B")),
+		NextOdd:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "next disagreement (A+ B−, then A− B+)")),
+		PrevOdd:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "previous disagreement")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the selected trajectory")),
+		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+		OpenGroup: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the selected trajectory's group (Groups tab)")),
 	}
 }
 
@@ -163,6 +165,11 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if t.selected < t.cmp.N {
 			t.setReading(true)
 		}
+	case key.Matches(msg, k.OpenGroup):
+		if t.selected < t.cmp.N {
+			i := t.cmp.Index[t.selected]
+			return func() tea.Msg { return common.ShowGroupMsg{Trajectory: i} }
+		}
 	}
 	return nil
 }
@@ -211,7 +218,7 @@ func (t *compareTab) setReading(on bool) {
 	t.reading = on
 	t.keys.Close.SetEnabled(on)
 	for _, b := range []*key.Binding{&t.keys.NextB, &t.keys.PrevB, &t.keys.Left, &t.keys.Right, &t.keys.Up,
-		&t.keys.Down, &t.keys.NextOdd, &t.keys.PrevOdd, &t.keys.Open} {
+		&t.keys.Down, &t.keys.NextOdd, &t.keys.PrevOdd, &t.keys.Open, &t.keys.OpenGroup} {
 		b.SetEnabled(!on)
 	}
 	if on {
@@ -458,7 +465,7 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 	st := t.common.Styles
 	j := t.selected
 	lines := []string{
-		st.Title.Render("selected (enter opens)"),
+		st.Title.Render("selected (enter, o: group)"),
 		row("id", textsafe.Line(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID)),
 		row("reward A", common.FormatValue(t.cmp.A[j])),
 		row("reward B", common.FormatValue(t.cmp.B[j])),
@@ -492,11 +499,11 @@ func (t *compareTab) legendView() string {
 
 func (t *compareTab) ShortHelp() []key.Binding {
 	k := t.keys
-	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), k.Close, common.PairHelp(k.Left, "←→↑↓", "select"),
+	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), k.Close, common.PairHelp(k.OpenGroup, "o", "group"), common.PairHelp(k.Left, "←→↑↓", "select"),
 		common.PairHelp(k.NextOdd, "d/D", "disagreements"), common.PairHelp(k.NextB, "b/B", "method B")}
 }
 
 func (t *compareTab) FullHelp() [][]key.Binding {
 	k := t.keys
-	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.Close}}
+	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}}
 }

@@ -586,3 +586,24 @@ func (t *groupsTab) groupLabel() string {
 	}
 	return t.group.summary.Key
 }
+
+// ShowGroup implements common.GroupShower: trajectory i's group open,
+// with i selected; the filter is cleared when it hides that group.
+func (t *groupsTab) ShowGroup(i int) {
+	g := slices.IndexFunc(t.summaries, func(s engine.GroupSummary) bool { return slices.Contains(s.Members, i) })
+	if g < 0 {
+		return
+	}
+	if slices.Index(t.rows, g) < 0 {
+		t.list.Filter.Reset()
+		t.rebuild()
+	}
+	j := slices.Index(t.rows, g)
+	if j < 0 {
+		return
+	}
+	t.setMode(groupList)
+	t.list.Table.SetCursor(j)
+	t.openGroup()
+	t.group.table.SetCursor(max(slices.Index(t.group.members, i), 0))
+}
