@@ -54,3 +54,22 @@ func TestGroupShowsBothMethods(t *testing.T) {
 		t.Errorf("the rows moved when the method changed: %v, then %v", before, after)
 	}
 }
+
+// TestWeightsSayScoreOnlyUnderPareto: the weight editor and the Rewards
+// tab say that under pareto the weights change the score only; under
+// grpo, whose rewards follow the score, they do not.
+func TestWeightsSayScoreOnlyUnderPareto(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "1", "w")
+	view := screen(m)
+	for _, want := range []string{"weights (score only under pareto)", "the weights (w) change the score only"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("on pareto the screen lacks %q:\n%s", want, view)
+		}
+	}
+	press(m, "esc", "M", "M") // rloo, then grpo
+	press(m, "w")
+	if view := screen(m); strings.Contains(view, "score only") {
+		t.Errorf("on %s the screen says the weights change the score only:\n%s", m.Session().Options.Method, view)
+	}
+}

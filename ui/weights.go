@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
@@ -37,7 +38,13 @@ func (e weightEditor) view(c *common.Common, width int) string {
 			parts[k] = st.Value.Render(" " + text + " ")
 		}
 	}
-	line := st.Title.Render("weights") + " " + strings.Join(parts, " ") + " " +
+	title := st.Title.Render("weights")
+	// Under a method that ranks (pareto), the weights move the score and
+	// not the rewards: said first, where it is never cut.
+	if m := c.Session.Options.Method; !engine.Spec(m).RewardsScore {
+		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
+	}
+	line := title + " " + strings.Join(parts, " ") + " " +
 		st.Muted.Render("score s = Σ weight × objective (min goals negated)")
 	return ansi.Truncate(line, width, "…")
 }
