@@ -2,6 +2,8 @@ package ui
 
 import (
 	"strings"
+
+	"github.com/charmbracelet/x/ansi"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -105,5 +107,24 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 	}
 	if strings.Contains(v, "1e-4") {
 		t.Errorf("the help gives the default epsilon 1e-4 under --epsilon 1e-6:\n%s", v)
+	}
+}
+
+// TestWrapTextKeepsTheMinus: the GRPO formula's "s - mean(s)" keeps its
+// minus sign wherever the line breaks, and no line is wider than asked.
+func TestWrapTextKeepsTheMinus(t *testing.T) {
+	desc := "(scale batch: the batch's); scale none or normalize off: s - mean(s)"
+	for width := 5; width <= 70; width++ {
+		got := wrapText(desc, width)
+		// Words wider than the line are cut in pieces: compare the text
+		// without its spaces and line breaks.
+		if strings.Join(strings.Fields(got), "") != strings.Join(strings.Fields(desc), "") {
+			t.Errorf("wrapText at %d lost text: %q", width, got)
+		}
+		for _, line := range strings.Split(got, "\n") {
+			if ansi.StringWidth(line) > width {
+				t.Errorf("wrapText at %d: line %q is %d wide", width, line, ansi.StringWidth(line))
+			}
+		}
 	}
 }
