@@ -7,8 +7,10 @@ import "github.com/rewardlens/rewardlens/stats"
 type Comparison struct {
 	// N counts the compared trajectories.
 	N int
-	// A and B are their rewards under each result, in batch order.
+	// A and B are their rewards under each result, in batch order, and
+	// Index[j] the trajectory whose rewards A[j] and B[j] are.
 	A, B              []float64
+	Index             []int
 	Spearman, Kendall float64
 	// PosNeg counts positive advantages under A that are negative under B,
 	// NegPos the reverse (see stats.SignDisagreements).
@@ -32,6 +34,7 @@ func CompareRewards(a, b *Result, bi int) Comparison {
 		if a.Evaluation.Valid[i] && b.Evaluation.Valid[i] {
 			c.A = append(c.A, a.Rewards[i])
 			c.B = append(c.B, b.Rewards[i])
+			c.Index = append(c.Index, i)
 		}
 	}
 	c.agreement()
@@ -48,6 +51,7 @@ func CompareWithLogged(a *Result, bi int) Comparison {
 			if logged := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && finite(logged) == nil {
 				c.A = append(c.A, a.Rewards[i])
 				c.B = append(c.B, logged)
+				c.Index = append(c.Index, i)
 			}
 		}
 	}

@@ -125,6 +125,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.restyle(msg.IsDark())
 	case common.CompareMethodMsg:
 		return m, m.setCompareMethod(msg.Method)
+	case common.ShowGroupMsg:
+		return m, m.showGroup(msg.Trajectory)
 	case common.ShowBatchMsg:
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case common.OpenGroupMsg:
@@ -224,10 +226,12 @@ func (m *Model) helpView() string {
 	return common.FitBox(v, m.common.Width, lipgloss.Height(v))
 }
 
-// helpKeys are the active tab's keys followed by the global ones: when the
-// short help does not fit, what is cut is the global keys that ? lists.
+// helpKeys are the active tab's keys followed by the global ones, fitted
+// to the width with ? help and q quit always kept (footerKeys): what is
+// cut is the global keys that ? lists.
 func (m *Model) helpKeys() help.KeyMap {
-	return joinedKeyMap{m.tabs[m.active], m.keys}
+	joined := joinedKeyMap{m.tabs[m.active], m.keys}
+	return fixedKeyMap{short: footerKeys(m.help, joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.common.Width), full: joined}
 }
 
 // joinedKeyMap shows several keymaps in one help view.

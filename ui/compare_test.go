@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,7 +46,6 @@ func TestCompareCyclesMethodB(t *testing.T) {
 	}
 	_, cmd := m.Update(uitest.KeyPress("b"))
 	runCmds(m, cmd)
-	// After grpo come rloo, then pareto, which is A and skipped.
 	if s.CompareMethod != engine.RLOO {
 		t.Fatalf("b made B %s, want rloo", s.CompareMethod)
 	}
@@ -54,36 +54,89 @@ func TestCompareCyclesMethodB(t *testing.T) {
 		t.Errorf("the correlations did not change: %v, %v", before, after)
 	}
 	view := screen(m)
-	for _, want := range []string{"against rloo (B)", "Spearman ρ        " + common.FormatValue(after.Spearman), "Kendall τ-b       " + common.FormatValue(after.Kendall)} {
+	for _, want := range []string{"against rloo (B)", "Spearman ρ    " + common.FormatValue(after.Spearman), "Kendall τ-b   " + common.FormatValue(after.Kendall)} {
 		if !strings.Contains(view, want) {
 			t.Errorf("the view does not show %q:\n%s", want, view)
 		}
 	}
-	for range 2 {
-		_, cmd = m.Update(uitest.KeyPress("b"))
-		runCmds(m, cmd)
+	// After rloo comes pareto, A's own method, which B may be.
+	_, cmd = m.Update(uitest.KeyPress("b"))
+	runCmds(m, cmd)
+	if s.CompareMethod != engine.Pareto {
+		t.Errorf("b from rloo made B %s, want pareto (A's method)", s.CompareMethod)
 	}
-	if s.CompareMethod != engine.GDPO {
-		t.Errorf("b twice from rloo made B %s, want gdpo (skipping pareto)", s.CompareMethod)
+	if view := screen(m); !strings.Contains(view, "Rewards of pareto (A) against pareto (B)") || !strings.Contains(view, "Spearman ρ    1") {
+		t.Errorf("pareto against itself does not agree fully:\n%s", view)
 	}
 }
 
-func TestCompareNeverComparesAMethodWithItself(t *testing.T) {
+// TestCompareKeepsMethodBWhenACycles: B changes only by b/B, never because
+// A moved, not even onto B.
+func TestCompareKeepsMethodBWhenACycles(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "7")
 	s := m.Session()
-	// M goes from pareto back to rloo; then B, grpo, becomes A with M again.
-	for range 2 {
+	for _, wantA := range []engine.Method{engine.RLOO, engine.GRPO, engine.Relative} {
 		_, cmd := m.Update(uitest.KeyPress("M"))
 		runCmds(m, cmd)
+		if s.Options.Method != wantA || s.CompareMethod != engine.GRPO {
+			t.Errorf("after M: A %s, B %s; want A %s, B grpo", s.Options.Method, s.CompareMethod, wantA)
+		}
 	}
-	if s.Options.Method != engine.GRPO || s.CompareMethod == engine.GRPO {
-		t.Errorf("A %s, B %s: B should have moved off A", s.Options.Method, s.CompareMethod)
+}
+
+// TestCompareSelectsAndOpens walks the disagreements of pareto against
+// grpo on the sample: the first A+ B− one is selected, d/D step through them, enter opens its
+// trajectory, esc goes back; a click selects the nearest point.
+func TestCompareSelectsAndOpens(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	s := m.Session()
+	c := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	first := -1
+	for j := range c.A {
+		if c.A[j] > 0 && c.B[j] < 0 {
+			first = j
+			break
+		}
+	}
+	if first < 0 {
+		t.Fatal("the sample has no A+ B- trajectory under pareto against grpo")
+	}
+	id := s.Trajectories.At(c.Index[first]).ID
+	odd := c.PosNeg + c.NegPos
+	nth := func(k int) string { return fmt.Sprintf("disagreement  %d of %d", k, odd) }
+	view := screen(m)
+	for _, want := range []string{"id            " + id, nth(1), "reward A      " + common.FormatValue(c.A[first])} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the first disagreement is not selected: no %q in\n%s", want, view)
+		}
+	}
+	press(m, "D") // the first stays the first
+	if !strings.Contains(screen(m), nth(1)) {
+		t.Errorf("D before the first disagreement left it:\n%s", screen(m))
+	}
+	press(m, "d")
+	if !strings.Contains(screen(m), nth(2)) {
+		t.Errorf("d did not step to the second disagreement:\n%s", screen(m))
+	}
+	press(m, "D", "enter")
+	view = screen(m)
+	if !strings.Contains(view, "esc: back to the plot") || !strings.Contains(view, id) {
+		t.Fatalf("enter did not open trajectory %s:\n%s", id, view)
+	}
+	press(m, "esc")
+	if !strings.Contains(screen(m), nth(1)) {
+		t.Errorf("esc did not go back to the plot with the selection:\n%s", screen(m))
+	}
+	press(m, "right")
+	if strings.Contains(screen(m), nth(1)) {
+		t.Errorf("→ did not move the selection:\n%s", screen(m))
 	}
 }
 
 // TestCompareWithLogged compares grpo with the advantages TRL logged, on
-// the TRL fixture: B offers "logged" after the methods, and they agree.
+// the TRL fixture: B is "logged" by default, and they agree.
 func TestCompareWithLogged(t *testing.T) {
 	fields, err := engine.NewRecordFields("prompt", "step", "")
 	if err != nil {
@@ -105,22 +158,15 @@ func TestCompareWithLogged(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	selectTabTitled(t, m, "Compare")
 	s := m.Session()
-	for range len(engine.Methods) {
-		if s.CompareMethod == compare.LoggedMethod {
-			break
-		}
-		_, cmd := m.Update(uitest.KeyPress("b"))
-		runCmds(m, cmd)
-	}
 	if s.CompareMethod != compare.LoggedMethod {
-		t.Fatalf("b never offered the logged advantage: B is %s", s.CompareMethod)
+		t.Fatalf("B is %s by default, want the logged advantage", s.CompareMethod)
 	}
 	want := engine.CompareWithLogged(s.Result, s.Batch)
 	if want.N != 12 || want.PosNeg+want.NegPos != 0 || want.Spearman < 0.999999 {
 		t.Errorf("grpo against TRL's logged advantages: %+v", want)
 	}
 	view := screen(m)
-	for _, w := range []string{"Rewards of grpo (A) against logged (B)", "Spearman ρ        " + common.FormatValue(want.Spearman), "compared          12 trajectories"} {
+	for _, w := range []string{"Rewards of grpo (A) against logged (B)", "Spearman ρ    " + common.FormatValue(want.Spearman), "compared      12 trajectories", "max |A − B|   "} {
 		if !strings.Contains(view, w) {
 			t.Errorf("the view does not show %q:\n%s", w, view)
 		}
@@ -134,5 +180,35 @@ func TestCompareWithLogged(t *testing.T) {
 		if m.Session().CompareMethod == compare.LoggedMethod {
 			t.Fatal("B is logged on the sample, which has no logged advantage")
 		}
+	}
+}
+
+// TestCompareOpensGroup: o on Compare opens the selected disagreement's
+// group on the Groups tab, with that trajectory selected.
+func TestCompareOpensGroup(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	s := m.Session()
+	c := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	press(m, "d") // the second disagreement: A+ B−
+	var odd []int
+	for j := range c.A {
+		if c.A[j] > 0 && c.B[j] < 0 {
+			odd = append(odd, j)
+		}
+	}
+	tr := s.Trajectories.At(c.Index[odd[1]])
+	_, cmd := m.Update(uitest.KeyPress("o"))
+	runCmds(m, cmd)
+	view := screen(m)
+	if !strings.Contains(view, "[2 Groups]") {
+		t.Fatalf("o did not show the Groups tab:\n%s", view)
+	}
+	row := rowOf(view, tr.ID)
+	if row == "" || !strings.Contains(view, "completions ·") {
+		t.Fatalf("o did not open %s's group %s:\n%s", tr.ID, tr.Group, view)
+	}
+	if !strings.Contains(row, common.FormatValue(c.A[odd[1]])) {
+		t.Errorf("the row of %s does not show its reward A %s: %q", tr.ID, common.FormatValue(c.A[odd[1]]), row)
 	}
 }

@@ -87,14 +87,42 @@ func (h *helpOverlay) view(st *common.Styles, title string, width, height int) s
 	return common.FitBox(box, width, height)
 }
 
-// wrapText wraps s to width.
-func wrapText(s string, width int) string { return lipgloss.Wrap(s, max(width, 1), " ") }
+// wrapText wraps s to width at its spaces, a word wider than width cut
+// in pieces. lipgloss.Wrap breaks at hyphens too and lets a lone " -"
+// overflow the line, where the box cut the minus sign of a formula
+// ("s - mean(s)").
+func wrapText(s string, width int) string {
+	width = max(width, 1)
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range strings.Fields(para) {
+			for ansi.StringWidth(word) > width {
+				if line != "" {
+					lines, line = append(lines, line), ""
+				}
+				lines = append(lines, ansi.Truncate(word, width, ""))
+				word = ansi.TruncateLeft(word, width, "")
+			}
+			switch {
+			case line == "":
+				line = word
+			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+				line += " " + word
+			default:
+				lines, line = append(lines, line), word
+			}
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
 
 // hangingLine returns name padded to nameWidth and desc after it, desc
 // wrapped to what is left of width with its lines under its first.
 func hangingLine(st *common.Styles, name string, nameWidth int, desc string, width int) string {
 	room := max(width-nameWidth-2, 8)
-	lines := strings.Split(lipgloss.Wrap(desc, room, " "), "\n")
+	lines := strings.Split(wrapText(desc, room), "\n")
 	indent := strings.Repeat(" ", nameWidth+2)
 	for j, l := range lines {
 		lines[j] = st.Muted.Render(strings.TrimRight(l, " "))

@@ -121,7 +121,7 @@ func TestTRLDashboard(t *testing.T) {
 	press(app, "enter")
 	view = screen(app)
 	t.Run("group", func(t *testing.T) { golden.RequireEqual(t, view) })
-	checkScreen(t, "the group", view, []string{"prompt  <|im_start|>user\n", "<think>Attempt 1.</think> The an"}, nil)
+	checkScreen(t, "the group", view, []string{"prompt  <|im_start|>user\n", "<think>Attempt 1.</think>", "grpo                     logged"}, nil)
 
 	press(app, "enter")
 	view = screen(app)

@@ -38,8 +38,14 @@ func (e weightEditor) view(c *common.Common, width int) string {
 			parts[k] = st.Value.Render(" " + text + " ")
 		}
 	}
+	title := st.Title.Render("weights")
+	// Under a method that ranks (pareto), the weights move the score and
+	// not the rewards: said first, where it is never cut.
+	if m := c.Session.Options.Method; !engine.Spec(m).RewardsScore {
+		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
+	}
 	norm := c.Session.Result.Options.NormalizeObjectives
-	line := st.Title.Render("weights") + " " + strings.Join(parts, " ") + "  " +
+	line := title + " " + strings.Join(parts, " ") + "  " +
 		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  " +
 		st.Muted.Render("s = Σ weight × "+normalisedText(norm)+" (min goals negated)")
 	return ansi.Truncate(line, width, "…")

@@ -50,6 +50,15 @@ type ShowBatchMsg struct{ Batch int }
 // comparison (Session.CompareMethod) and recompute.
 type CompareMethodMsg struct{ Method engine.Method }
 
+// ShowGroupMsg asks the root to show the group of trajectory Trajectory
+// open, on the tab that is a GroupShower, with that trajectory selected.
+type ShowGroupMsg struct{ Trajectory int }
+
+// GroupShower is the tab that shows a trajectory's group open (Groups).
+type GroupShower interface {
+	ShowGroup(trajectory int)
+}
+
 // The optional interfaces a tab may implement; the root asks for them and
 // never names a concrete tab.
 

@@ -133,7 +133,10 @@ func newSession(source string, ts Trajectories, c *engine.RewardComputer, ev *en
 		Options:       c.Options,
 		CompareMethod: engine.GRPO,
 	}
-	if s.Options.Method == engine.GRPO {
+	switch {
+	case ev.Logged != nil:
+		s.CompareMethod = LoggedMethod
+	case s.Options.Method != engine.Pareto:
 		s.CompareMethod = engine.Pareto
 	}
 	s.Recompute()
@@ -144,6 +147,12 @@ func newSession(source string, ts Trajectories, c *engine.RewardComputer, ev *en
 func (s *Session) Recompute() {
 	s.SetResult(s.Evaluation.Compute(s.Options), nil)
 }
+
+// LoggedMethod is the Compare tab's method B when it is the advantage the
+// trainer logged (engine.Evaluation.Logged): no method of rewardlens, but
+// what to check the current method against, and B's default when the
+// inputs carry it.
+const LoggedMethod engine.Method = "logged"
 
 // CompareResult returns the evaluation computed with the options of the
 // result shown but method CompareMethod, computing it on first use after a

@@ -59,7 +59,7 @@ const minSourceWidth = 9
 // session), then the settings' labels shorten, then the goals go (to the
 // tab bar's end, if it has room: see WithGoals), then the settings, the
 // method's label; the source is
-// always shown, shortened in the middle when what is left is too narrow,
+// always shown, cut from its start when what is left is too narrow,
 // and the health badge always ends the line.
 //
 // compact is the last resort when neither the header nor the tab bar had
@@ -144,7 +144,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		return "", false
 	}
 	sourceRoom := max(room-ansi.StringWidth(rest), min(minSourceWidth, room))
-	line = st.Header.Render(shortenMiddle(source, sourceRoom)) + rest
+	line = st.Header.Render(shortenStart(source, sourceRoom)) + rest
 	// Every compact candidate holds goals, each cut to its own width.
 	goalsShown = compact || slices.Contains(fields, goals)
 	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), goalsShown
@@ -205,19 +205,18 @@ func goalsTextWithin(st *common.Styles, objs []engine.Objective, nameWidth int) 
 	return strings.Join(parts, " ")
 }
 
-// shortenMiddle returns s cut to width cells by an ellipsis in its middle,
-// which keeps both a path's start and its file name.
-func shortenMiddle(s string, width int) string {
+// shortenStart returns s cut to width cells from its start, an ellipsis
+// in place of what is cut: a path keeps its end, the file or directory
+// the data is in ("…/trl/completions").
+func shortenStart(s string, width int) string {
 	w := ansi.StringWidth(s)
 	if w <= width {
 		return s
 	}
 	if width <= 1 {
-		return ansi.Truncate(s, width, "")
+		return ansi.TruncateLeft(s, w-width, "")
 	}
-	head := (width - 1) / 2
-	tail := width - 1 - head
-	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+	return "…" + ansi.TruncateLeft(s, w-(width-1), "")
 }
 
 // feasibleText shows the batch's feasible share ("87% feasible"), marked

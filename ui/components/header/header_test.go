@@ -12,19 +12,20 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-func TestShortenMiddle(t *testing.T) {
+func TestShortenStart(t *testing.T) {
 	for _, tc := range []struct {
 		s     string
 		width int
 		want  string
 	}{
 		{"sample", 10, "sample"},
-		{"abcdefghij", 5, "ab…ij"},
-		{"abcdefghij", 6, "ab…hij"},
-		{"軌跡軌跡軌跡", 5, "軌…跡"},
+		{"abcdefghij", 5, "…ghij"},
+		{"abcdefghij", 6, "…fghij"},
+		{"../sample_data/trl/completions", 17, "…/trl/completions"},
+		{"軌跡軌跡軌跡", 5, "…軌跡"},
 	} {
-		if got := shortenMiddle(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
-			t.Errorf("shortenMiddle(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		if got := shortenStart(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
+			t.Errorf("shortenStart(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
 		}
 	}
 }

@@ -1,20 +1,25 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -29,19 +34,50 @@ const (
 	negPosRune = '▼' // negative under A, positive under B
 )
 
+// selectedRune marks the selected trajectory.
+const selectedRune = '◎'
+
+// densityRunes shade a cell by how many points share it (chart.Level),
+// as on the Pareto tab: from a few to the most any cell holds.
+var densityRunes = [...]rune{'░', '▒', '▓', '█'}
+
+// The classes of a point, lowest first: a shaded cell takes the style of
+// the lowest class it holds, so that a disagreement never hides among
+// agreements.
+const (
+	classPosNeg int32 = iota
+	classNegPos
+	classAgree
+)
+
 type compareKeyMap struct {
-	NextB, PrevB key.Binding
+	NextB, PrevB          key.Binding
+	Left, Right, Up, Down key.Binding
+	NextOdd, PrevOdd      key.Binding
+	Open, Close           key.Binding
+	OpenGroup             key.Binding
 }
 
 func newCompareKeyMap() compareKeyMap {
 	return compareKeyMap{
-		NextB: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "next method B")),
-		PrevB: key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "previous method B")),
+		NextB:     key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "next method B")),
+		PrevB:     key.NewBinding(key.WithKeys("B"), key.WithHelp("B", "previous method B")),
+		Left:      key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "previous point by reward A")),
+		Right:     key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "next point by reward A")),
+		Down:      key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "previous point by reward B")),
+		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "next point by reward B")),
+		NextOdd:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "next disagreement (A+ B−, then A− B+)")),
+		PrevOdd:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "previous disagreement")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the selected trajectory")),
+		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+		OpenGroup: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the selected trajectory's group (Groups tab)")),
 	}
 }
 
 // compareTab sets the current method (A) against a second one (B) on the
-// current batch: their rewards side by side and how much they agree.
+// current batch: their rewards side by side and how much they agree. A
+// point is selected with the arrows, a click or the list of
+// disagreements (d/D), and enter opens its trajectory.
 type compareTab struct {
 	common        *common.Common
 	keys          compareKeyMap
@@ -58,38 +94,144 @@ type compareTab struct {
 	// is NaN for the logged advantage.
 	collapse [2]float64
 	groups   int
+	// class is each compared point's class; byA and byB the positions in
+	// cmp by ascending reward A and B; odd the disagreements, A+ B− then
+	// A− B+, each in batch order.
+	class    []int32
+	byA, byB []int
+	odd      []int
+	selected int
+	reading  bool
+	opened   trajectory.Opened
+	detail   viewport.Model
+	counts   []int32
+	worst    []int32
 }
 
 // New returns the Compare tab.
 func New(c *common.Common) common.Tab {
-	return &compareTab{common: c, keys: newCompareKeyMap()}
+	return &compareTab{common: c, keys: newCompareKeyMap(), detail: viewport.New()}
 }
 
 func (t *compareTab) Title() string { return "Compare" }
 
 func (t *compareTab) SetSize(width, height int) {
 	t.width, t.height = width, height
+	t.detail.SetWidth(width)
+	t.detail.SetHeight(max(height-1, 1))
 	t.chart = t.newChart()
 }
 
 func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
-		return t, t.refresh()
+		t.refresh()
 	case tea.KeyPressMsg:
+		if t.reading {
+			if key.Matches(msg, t.keys.Close) {
+				t.setReading(false)
+				return t, nil
+			}
+			t.detail, _ = t.detail.Update(msg)
+			return t, nil
+		}
 		return t, t.handleKey(msg)
+	case tea.MouseWheelMsg:
+		if t.reading {
+			t.detail, _ = t.detail.Update(msg)
+		}
+	case tea.MouseClickMsg:
+		if !t.reading && msg.Button == tea.MouseLeft {
+			t.click(msg.X, msg.Y)
+		}
 	}
 	return t, nil
 }
 
 func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := &t.keys
 	switch {
-	case key.Matches(msg, t.keys.NextB):
+	case key.Matches(msg, k.NextB):
 		return t.cycleB(1)
-	case key.Matches(msg, t.keys.PrevB):
+	case key.Matches(msg, k.PrevB):
 		return t.cycleB(-1)
+	case key.Matches(msg, k.Left):
+		t.step(t.byA, -1)
+	case key.Matches(msg, k.Right):
+		t.step(t.byA, 1)
+	case key.Matches(msg, k.Down):
+		t.step(t.byB, -1)
+	case key.Matches(msg, k.Up):
+		t.step(t.byB, 1)
+	case key.Matches(msg, k.NextOdd):
+		t.step(t.odd, 1)
+	case key.Matches(msg, k.PrevOdd):
+		t.step(t.odd, -1)
+	case key.Matches(msg, k.Open):
+		if t.selected < t.cmp.N {
+			t.setReading(true)
+		}
+	case key.Matches(msg, k.OpenGroup):
+		if t.selected < t.cmp.N {
+			i := t.cmp.Index[t.selected]
+			return func() tea.Msg { return common.ShowGroupMsg{Trajectory: i} }
+		}
 	}
 	return nil
+}
+
+// step selects the point after (or before) the selected one in order, a
+// list of positions in cmp: from a point not in order, the first (or
+// last) one.
+func (t *compareTab) step(order []int, step int) {
+	if len(order) == 0 {
+		return
+	}
+	i := slices.Index(order, t.selected)
+	switch {
+	case i < 0 && step > 0:
+		i = 0
+	case i < 0:
+		i = len(order) - 1
+	default:
+		i = min(max(i+step, 0), len(order)-1)
+	}
+	t.selected = order[i]
+	t.chart = t.newChart()
+}
+
+// click selects the point nearest the body's cell (x, y): the plot's
+// canvas starts under the title and the y axis' name.
+func (t *compareTab) click(x, y int) {
+	if t.chart == nil || t.cmp.N == 0 {
+		return
+	}
+	col, row, ok := t.chart.GridCell(canvas.Point{X: x, Y: y - 2})
+	if !ok {
+		return
+	}
+	g := t.chart.Grid
+	// A row is about two columns tall.
+	j := chart.Nearest(t.cmp.A, t.cmp.B, nil, g.X.Value(float64(col)), g.Y.Value(float64(row)), 1/g.X.Unit, 2/g.Y.Unit)
+	if j >= 0 {
+		t.selected = j
+		t.chart = t.newChart()
+	}
+}
+
+// setReading opens the selected trajectory, or goes back to the plot.
+func (t *compareTab) setReading(on bool) {
+	t.reading = on
+	t.keys.Close.SetEnabled(on)
+	for _, b := range []*key.Binding{&t.keys.NextB, &t.keys.PrevB, &t.keys.Left, &t.keys.Right, &t.keys.Up,
+		&t.keys.Down, &t.keys.NextOdd, &t.keys.PrevOdd, &t.keys.Open, &t.keys.OpenGroup} {
+		b.SetEnabled(!on)
+	}
+	if on {
+		t.opened = trajectory.Open(t.common.Session, t.cmp.Index[t.selected])
+		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+		t.detail.GotoTop()
+	}
 }
 
 // CompareOptions implements common.Comparer: method B's options, unless B
@@ -104,12 +246,11 @@ func (t *compareTab) CompareOptions(opts engine.Options) (engine.Options, bool) 
 }
 
 // LoggedMethod is method B when it is the advantage the trainer logged
-// (engine.Evaluation.Logged), which the inputs may carry: no method of
-// rewardlens, but what to check the current method against.
-const LoggedMethod engine.Method = "logged"
+// (session.LoggedMethod).
+const LoggedMethod = session.LoggedMethod
 
-// methodsB returns the methods B can be: every method, and the logged
-// advantage when the inputs have it.
+// methodsB returns the methods B can be: every method, A's too, and the
+// logged advantage when the inputs have it.
 func methodsB(s *session.Session) []engine.Method {
 	if s.Result.Evaluation.Logged == nil {
 		return engine.Methods
@@ -117,31 +258,34 @@ func methodsB(s *session.Session) []engine.Method {
 	return append(slices.Clone(engine.Methods), LoggedMethod)
 }
 
-// cycleB asks for the method step places from B in methodsB, skipping A.
+// cycleB asks for the method step places from B in methodsB. B changes
+// only here: a change of A leaves it, even when A becomes B.
 func (t *compareTab) cycleB(step int) tea.Cmd {
 	s := t.common.Session
 	methods := methodsB(s)
 	n := len(methods)
 	i := slices.Index(methods, s.CompareMethod)
-	for {
-		i = ((i+step)%n + n) % n
-		if m := methods[i]; m != s.Result.Options.Method {
-			return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
-		}
-	}
+	m := methods[((i+step)%n+n)%n]
+	return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
 }
 
-// refresh compares the session's two results on the current batch. When
-// A has just become B's method, it asks for another B instead: a method
-// against itself says nothing.
-func (t *compareTab) refresh() tea.Cmd {
+// refresh compares the session's two results on the current batch: B is
+// A's own result when the methods are the same.
+func (t *compareTab) refresh() {
 	s := t.common.Session
-	if s.CompareMethod == s.Result.Options.Method || (s.CompareMethod == LoggedMethod && s.Result.Evaluation.Logged == nil) {
-		return t.cycleB(1)
+	if s.Result == nil {
+		return
 	}
-	if s.CompareMethod == LoggedMethod {
+	prev := -1
+	if t.selected < len(t.cmp.Index) {
+		prev = t.cmp.Index[t.selected]
+	}
+	switch {
+	case s.CompareMethod == LoggedMethod:
 		t.cmp = engine.CompareWithLogged(s.Result, s.Batch)
-	} else {
+	case s.CompareMethod == s.Result.Options.Method:
+		t.cmp = engine.CompareRewards(s.Result, s.Result, s.Batch)
+	default:
 		t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	}
 	t.collapse[1] = math.NaN()
@@ -150,12 +294,59 @@ func (t *compareTab) refresh() tea.Cmd {
 		t.collapse[1], _ = s.CompareResult().Collapse(&s.CompareResult().Ranking.Batches[s.Batch])
 	}
 	t.b = s.CompareMethod
+	t.classify()
+	// The selection stays on its trajectory when it is still compared.
+	t.selected = max(slices.Index(t.cmp.Index, prev), 0)
+	if len(t.odd) > 0 && prev < 0 {
+		t.selected = t.odd[0]
+	}
+	if t.reading {
+		if i := slices.Index(t.cmp.Index, t.opened.I); i >= 0 && !t.opened.Stale(s) {
+			t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
+		} else {
+			t.setReading(false)
+		}
+	}
 	t.chart = t.newChart()
-	return nil
 }
 
-// newChart draws reward B against reward A, one marker per trajectory,
-// on nice axes with the zero advantages dotted.
+// classify sorts the compared points: their classes, their orders by
+// reward A and B, and the disagreements.
+func (t *compareTab) classify() {
+	c := &t.cmp
+	t.class = make([]int32, c.N)
+	t.byA, t.byB = make([]int, c.N), make([]int, c.N)
+	var posNeg, negPos []int
+	for j, a := range c.A {
+		t.byA[j], t.byB[j] = j, j
+		switch b := c.B[j]; {
+		case a > 0 && b < 0:
+			t.class[j] = classPosNeg
+			posNeg = append(posNeg, j)
+		case a < 0 && b > 0:
+			t.class[j] = classNegPos
+			negPos = append(negPos, j)
+		default:
+			t.class[j] = classAgree
+		}
+	}
+	slices.SortStableFunc(t.byA, func(i, j int) int { return cmpFloat(c.A[i], c.A[j], c.B[i], c.B[j]) })
+	slices.SortStableFunc(t.byB, func(i, j int) int { return cmpFloat(c.B[i], c.B[j], c.A[i], c.A[j]) })
+	t.odd = append(posNeg, negPos...)
+}
+
+// cmpFloat orders by x, then y.
+func cmpFloat(x0, x1, y0, y1 float64) int {
+	if c := cmp.Compare(x0, x1); c != 0 {
+		return c
+	}
+	return cmp.Compare(y0, y1)
+}
+
+// newChart draws reward B against reward A on nice axes with the zero
+// advantages dotted: a lone point as its class' marker, a cell several
+// points share shaded by their number (chart.Level) in the style of its
+// lowest class, and the selection.
 func (t *compareTab) newChart() *plot.Frame {
 	st := t.common.Styles
 	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
@@ -170,27 +361,57 @@ func (t *compareTab) newChart() *plot.Frame {
 		func(cols int) chart.Axis { return chart.Fit(x0, x1, cols, chart.Options{LabelGap: true}) })
 	f.VLine(0, '┊', st.Muted)
 	f.HLine(0, '┈', st.Muted)
-	for j, a := range t.cmp.A {
-		b := t.cmp.B[j]
-		marker, style := agreeRune, st.Positive
-		switch {
-		case a > 0 && b < 0:
-			marker, style = posNegRune, st.Negative
-		case a < 0 && b > 0:
-			marker, style = negPosRune, st.Negative
+	if t.cmp.N > 0 && len(t.class) == t.cmp.N {
+		g := f.Grid
+		n := g.X.Cells * g.Y.Cells
+		t.counts = slices.Grow(t.counts[:0], n)[:n]
+		t.worst = slices.Grow(t.worst[:0], n)[:n]
+		chart.Density(t.counts, t.worst, g, t.cmp.A, t.cmp.B, t.class, nil)
+		most := slices.Max(t.counts)
+		for c, count := range t.counts {
+			if count == 0 {
+				continue
+			}
+			class := t.worst[c]
+			r, style := classRune(class), st.Positive
+			if class != classAgree {
+				style = st.Negative
+			}
+			if count > 1 {
+				r = densityRunes[max(chart.Level(count, most, len(densityRunes)+1)-1, 0)]
+			}
+			f.Canvas.SetCell(f.CellPoint(c%g.X.Cells, c/g.X.Cells), canvas.NewCellWithStyle(r, style))
 		}
-		f.Mark(a, b, marker, style)
+		if t.selected < t.cmp.N {
+			f.Mark(t.cmp.A[t.selected], t.cmp.B[t.selected], selectedRune, st.Selected)
+		}
 	}
 	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
 }
 
+// classRune is the marker of a lone point of class c.
+func classRune(c int32) rune {
+	switch c {
+	case classPosNeg:
+		return posNegRune
+	case classNegPos:
+		return negPosRune
+	}
+	return agreeRune
+}
+
 func (t *compareTab) View() string {
 	s := t.common.Session
-	if s.Result == nil || t.width <= 0 || t.b == "" || t.b == s.Result.Options.Method {
+	if s.Result == nil || t.width <= 0 || t.b == "" || t.chart == nil {
 		return ""
 	}
 	st := t.common.Styles
+	if t.reading {
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.Full.ID), t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
+	}
 	a, b := string(s.Result.Options.Method), string(t.b)
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
 	plot := lipgloss.JoinVertical(lipgloss.Left,
@@ -201,13 +422,27 @@ func (t *compareTab) View() string {
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
 
-// panelView shows the methods, the agreement statistics and the legend.
+// panelView shows the methods, the agreement statistics, the selected
+// trajectory and the legend, each line at most comparePanelWidth cells.
 func (t *compareTab) panelView() string {
 	st := t.common.Styles
 	s := t.common.Session
 	c := t.cmp
 	row := func(label, value string) string {
-		return st.Label.Render(fmt.Sprintf("%-17s", label)) + " " + value
+		return st.Label.Render(fmt.Sprintf("%-13s", label)) + " " + common.FitLine(value, comparePanelWidth-14)
+	}
+	agreement := []string{
+		st.Title.Render("rank agreement"),
+		row("Spearman ρ", common.FormatValue(c.Spearman)),
+		row("Kendall τ-b", common.FormatValue(c.Kendall)),
+		row(fmt.Sprintf("top %.0f%% share", engine.TopFraction*100),
+			fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
+	}
+	if t.b == LoggedMethod && c.N > 0 {
+		mean, most := absDifference(c.A, c.B)
+		agreement = append(agreement,
+			row("mean |A − B|", common.FormatValue(mean)),
+			row("max |A − B|", common.FormatValue(most)))
 	}
 	sections := []string{
 		strings.Join([]string{
@@ -215,23 +450,20 @@ func (t *compareTab) panelView() string {
 			row("B (b/B)", string(t.b)),
 			row("compared", common.Count(c.N, "trajectory", "trajectories")),
 		}, "\n"),
+		strings.Join(agreement, "\n"),
 		strings.Join([]string{
-			st.Title.Render("rank agreement"),
-			row("Spearman ρ", common.FormatValue(c.Spearman)),
-			row("Kendall τ-b", common.FormatValue(c.Kendall)),
-			row(fmt.Sprintf("top %.0f%% overlap", engine.TopFraction*100),
-				fmt.Sprintf("%d of %d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
-		}, "\n"),
-		strings.Join([]string{
-			st.Title.Render("opposite advantages"),
+			st.Title.Render("opposite advantages (d/D)"),
 			row("A +, B −", st.Negative.Render(fmt.Sprint(c.PosNeg))),
 			row("A −, B +", st.Negative.Render(fmt.Sprint(c.NegPos))),
 		}, "\n"),
 		t.collapseView(row),
-		t.legendView(),
 	}
+	if sel := t.selectedView(row); sel != "" {
+		sections = append(sections, sel)
+	}
+	sections = append(sections, t.legendView())
 	if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
-		sections = append(sections, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out"))
+		sections = append(sections, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
 	}
 	return strings.Join(sections, "\n\n")
 }
@@ -259,17 +491,54 @@ func (t *compareTab) collapseView(row func(label, value string) string) string {
 	return strings.Join(lines, "\n")
 }
 
+// selectedView shows the selected trajectory: its id, its two rewards and
+// its place in the list of disagreements.
+func (t *compareTab) selectedView(row func(label, value string) string) string {
+	if t.selected >= t.cmp.N {
+		return ""
+	}
+	st := t.common.Styles
+	j := t.selected
+	lines := []string{
+		st.Title.Render("selected (enter, o: group)"),
+		row("id", textsafe.Line(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID)),
+		row("reward A", common.FormatValue(t.cmp.A[j])),
+		row("reward B", common.FormatValue(t.cmp.B[j])),
+	}
+	if k := slices.Index(t.odd, j); k >= 0 {
+		lines = append(lines, row("disagreement", fmt.Sprintf("%d of %d", k+1, len(t.odd))))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// absDifference returns the mean and the largest |a[j] − b[j]|.
+func absDifference(a, b []float64) (mean, most float64) {
+	for j, x := range a {
+		d := math.Abs(x - b[j])
+		mean += d
+		most = max(most, d)
+	}
+	return mean / float64(len(a)), most
+}
+
 func (t *compareTab) legendView() string {
 	st := t.common.Styles
 	return strings.Join([]string{
 		st.Title.Render("legend"),
 		st.Positive.Render(string(agreeRune)) + " same direction (or zero)",
-		st.Negative.Render(string(posNegRune)) + " A +, B −",
-		st.Negative.Render(string(negPosRune)) + " A −, B +",
-		st.Muted.Render("┈┊") + " zero advantage",
+		st.Negative.Render(string(posNegRune)) + " A +, B −   " + st.Negative.Render(string(negPosRune)) + " A −, B +",
+		st.Positive.Render(string(densityRunes[0])+string(densityRunes[3])) + " a few to most points",
+		st.Selected.Render(string(selectedRune)) + " selected  " + st.Muted.Render("┈┊") + " zero advantage",
 	}, "\n")
 }
 
-func (t *compareTab) ShortHelp() []key.Binding { return []key.Binding{t.keys.NextB, t.keys.PrevB} }
+func (t *compareTab) ShortHelp() []key.Binding {
+	k := t.keys
+	return []key.Binding{common.PairHelp(k.Open, "enter", "open"), k.Close, common.PairHelp(k.OpenGroup, "o", "group"), common.PairHelp(k.Left, "←→↑↓", "select"),
+		common.PairHelp(k.NextOdd, "d/D", "disagreements"), common.PairHelp(k.NextB, "b/B", "method B")}
+}
 
-func (t *compareTab) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
+func (t *compareTab) FullHelp() [][]key.Binding {
+	k := t.keys
+	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}}
+}

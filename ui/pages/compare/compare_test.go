@@ -1,14 +1,58 @@
 package compare
 
 import (
+	"math"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 func TestGoldenCompare(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
 	golden.RequireEqual(t, uitest.Plain(tab))
+}
+
+func TestAbsDifference(t *testing.T) {
+	// |1−0.5| = 0.5, |−1−1| = 2, |0.5−0.5| = 0: mean 2.5/3, max 2.
+	mean, most := absDifference([]float64{1, -1, 0.5}, []float64{0.5, 1, 0.5})
+	if math.Abs(mean-2.5/3) > 1e-12 || most != 2 {
+		t.Errorf("absDifference = %v, %v; want 0.8333, 2", mean, most)
+	}
+}
+
+// TestCompareFits50k draws 50,000 trajectories at 120x40: the panel keeps
+// its numbers whole beside the plot, and the plot shades where points
+// pile up instead of drawing a solid block of markers.
+func TestCompareFits50k(t *testing.T) {
+	s := uitest.SyntheticSession(t, 50_000)
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(120, 40)
+	tab.Update(common.SessionChangedMsg{})
+	view := uitest.Plain(tab)
+	for i, line := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(line); w > 120 {
+			t.Errorf("line %d is %d cells wide: %q", i, w, line)
+		}
+		if strings.Contains(line, "…") {
+			t.Errorf("line %d is cut: %q", i, line)
+		}
+	}
+	for _, want := range []string{"50000 trajectories", "top 10% share 1747/5000 (0.3494)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no %q in\n%s", want, view)
+		}
+	}
+	shades := 0
+	for _, r := range densityRunes {
+		shades += strings.Count(view, string(r))
+	}
+	if shades == 0 || strings.Count(view, string(densityRunes[3])) == shades {
+		t.Errorf("50,000 points are not shaded by density (%d shaded cells):\n%s", shades, view)
+	}
 }

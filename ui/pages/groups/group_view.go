@@ -48,13 +48,21 @@ const barWidth = 17
 const maxResponseWidth = 120
 
 // open shows group g, whose prompt is prompt and distinct what tells it
-// apart, ranking its members by reward.
-func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string) {
+// apart, ranking its members by reward; with keepOrder, a group already
+// open with the same members keeps its rows' order, so that a change of
+// method does not move the completion being looked at.
+func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string, keepOrder bool) {
 	res := c.Session.Result
-	if v.summary.Key != g.Key || !slices.Equal(v.summary.Members, g.Members) {
+	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
+	if !same {
 		v.completionLines = map[int]string{}
 	}
 	v.summary, v.promptText, v.distinct = *g, prompt, distinct
+	if keepOrder && same && len(v.members) == len(g.Members) {
+		v.table.SetRows(len(v.members))
+		v.layout(c)
+		return
+	}
 	v.members = slices.Clone(g.Members)
 	// Reward descending; an invalid completion (its reward is the group's
 	// mean) after the valid ones of the same reward; then input order.
@@ -138,11 +146,21 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 			}
 			return id
 		}),
-		table.NumberColumn("reward", n, reward),
+		// The rewards are named by their method: A's, the current one,
+		// and B's, the Compare tab's, when it is another.
+		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),
 		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+	}
+	if s.ShowsRewardB() {
+		cols = append(cols, table.NumberColumn(textsafe.Line(string(s.CompareMethod)), n, func(j int) float64 {
+			r, _ := s.RewardB(at(j))
+			return r
+		}))
+	}
+	cols = append(cols, []table.Column{
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
-	}
+	}...)
 	for k, o := range res.Objectives {
 		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] }))
 	}

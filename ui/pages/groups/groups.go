@@ -255,7 +255,7 @@ func (t *groupsTab) refresh() {
 			t.setMode(groupList) // the group left with its batch
 			return
 		}
-		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
+		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], true)
 		if t.mode == groupCompletion {
 			if !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
 				t.setMode(groupMembers)
@@ -517,7 +517,7 @@ func (t *groupsTab) openGroup() {
 	t.group.table.SetCursor(0)
 	t.group.table.ShowFirstColumns()
 	g := t.rows[t.list.Table.Cursor()]
-	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g])
+	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], false)
 	t.setMode(groupMembers)
 }
 
@@ -587,17 +587,27 @@ func (t *groupsTab) groupLabel() string {
 	return t.group.summary.Key
 }
 
-// OpenGroupOf implements common.GroupOpener: it clears the filter and
-// opens the group of trajectory i of the batch shown.
-func (t *groupsTab) OpenGroupOf(i int) {
-	t.list.Filter.Reset()
-	t.setMode(groupList)
-	t.rebuild()
-	for j, g := range t.rows {
-		if slices.Contains(t.summaries[g].Members, i) {
-			t.list.Table.SetCursor(j)
-			t.openGroup()
-			return
-		}
+// OpenGroupOf implements common.GroupOpener (the Prompts tab's enter): as
+// ShowGroup.
+func (t *groupsTab) OpenGroupOf(i int) { t.ShowGroup(i) }
+
+// ShowGroup implements common.GroupShower: trajectory i's group open,
+// with i selected; the filter is cleared when it hides that group.
+func (t *groupsTab) ShowGroup(i int) {
+	g := slices.IndexFunc(t.summaries, func(s engine.GroupSummary) bool { return slices.Contains(s.Members, i) })
+	if g < 0 {
+		return
 	}
+	if slices.Index(t.rows, g) < 0 {
+		t.list.Filter.Reset()
+		t.rebuild()
+	}
+	j := slices.Index(t.rows, g)
+	if j < 0 {
+		return
+	}
+	t.setMode(groupList)
+	t.list.Table.SetCursor(j)
+	t.openGroup()
+	t.group.table.SetCursor(max(slices.Index(t.group.members, i), 0))
 }

@@ -39,8 +39,10 @@ const dimmedRune = '⠄'
 // infeasibleRune is a point that breaks a constraint: hollow, and dimmed.
 const infeasibleRune = '○'
 
-// maxParetoZoom is the deepest zoom: 2^maxParetoZoom times.
-const maxParetoZoom = 16
+// maxParetoZoom is the deepest zoom: 2^maxParetoZoom times. At ×256 a
+// cell of a 100-column plot spans 1/25600 of the data's range, finer than
+// the four digits the panel shows; deeper zooms showed empty cells only.
+const maxParetoZoom = 8
 
 type paretoKeyMap struct {
 	NextX, NextY         key.Binding

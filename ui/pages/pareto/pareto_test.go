@@ -473,3 +473,15 @@ func TestParetoPlotAfterSwitches(t *testing.T) {
 		}
 	}
 }
+
+// TestParetoZoomStopsAtItsLimit: + pressed past the limit stays at ×256.
+func TestParetoZoomStopsAtItsLimit(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	for range 20 {
+		uitest.PressKeys(tab, "+")
+	}
+	view := uitest.Plain(tab)
+	if !strings.Contains(view, "zoom ×256 (0 resets)") || strings.Contains(view, "×512") {
+		t.Errorf("20 presses of + do not stop at zoom ×256:\n%s", view)
+	}
+}

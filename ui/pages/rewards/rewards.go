@@ -111,8 +111,12 @@ func (t *rewardsTab) render() {
 	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
+	title := fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts))
+	if !engine.Spec(opts.Method).RewardsScore {
+		title += "; the weights (w) change the score only"
+	}
 	rewards := histogram.Histogram{
-		Title:    fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts)),
+		Title:    title,
 		Quantity: "reward",
 		Values:   t.rewards,
 		Summary:  &t.stats.Reward,

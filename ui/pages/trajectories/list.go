@@ -19,6 +19,7 @@ const (
 	sortByGroup
 	sortByScore
 	sortByReward
+	sortByRewardB
 	sortByRank
 	sortByCrowding
 )
@@ -58,8 +59,11 @@ type trajectoryList struct {
 
 // build lists the current batch's trajectories whose id or group contains
 // filter (ignoring case), sorted by column sortColumn (the last when there
-// are fewer columns), descending or not.
-func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int, descending bool) {
+// are fewer columns), descending or not; with keepOrder, rows that are
+// the ones listed already keep their order (a change of method does not
+// move them until the user sorts again).
+func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int, descending, keepOrder bool) {
+	previous := l.rows
 	l.columns = trajectoryColumns(s)
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
@@ -69,14 +73,18 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 			l.rows = append(l.rows, i)
 		}
 	}
-	byColumn := l.columns[l.sortColumn].compare
-	// Ties keep the input order, in both directions.
-	slices.SortFunc(l.rows, func(a, b int) int {
-		if l.descending {
-			return cmp.Or(byColumn(b, a), cmp.Compare(a, b))
-		}
-		return cmp.Or(byColumn(a, b), cmp.Compare(a, b))
-	})
+	if keepOrder && sameRows(previous, l.rows) {
+		l.rows = previous
+	} else {
+		byColumn := l.columns[l.sortColumn].compare
+		// Ties keep the input order, in both directions.
+		slices.SortFunc(l.rows, func(a, b int) int {
+			if l.descending {
+				return cmp.Or(byColumn(b, a), cmp.Compare(a, b))
+			}
+			return cmp.Or(byColumn(a, b), cmp.Compare(a, b))
+		})
+	}
 	l.causes = make([]string, len(l.rows))
 	for j, i := range l.rows {
 		if !s.Result.Evaluation.Valid[i] {
@@ -84,6 +92,17 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 			l.causes[j] = textsafe.Line(s.Result.Evaluation.Causes[i])
 		}
 	}
+}
+
+// sameRows reports whether sorted, in any order, holds the trajectories
+// of inOrder, which is in ascending order.
+func sameRows(sorted, inOrder []int) bool {
+	if len(sorted) != len(inOrder) || len(sorted) == 0 {
+		return false
+	}
+	check := slices.Clone(sorted)
+	slices.Sort(check)
+	return slices.Equal(check, inOrder)
 }
 
 // matchesFilter reports whether the filter, lower case, is in tr's id or
@@ -111,7 +130,15 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
 		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
 		number("score", func(i int) float64 { return s.Result.Scores[i] }),
-		number("reward", func(i int) float64 { return s.Result.Rewards[i] }),
+		// The rewards are named by their method: A's, the current one, and
+		// B's, the Compare tab's (A's own when B is A).
+		number(textsafe.Line(string(s.Result.Options.Method)), func(i int) float64 { return s.Result.Rewards[i] }),
+		number(rewardBTitle(s), func(i int) float64 {
+			if r, ok := s.RewardB(i); ok {
+				return r
+			}
+			return s.Result.Rewards[i]
+		}),
 		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
 		number("crowding", func(i int) float64 { return s.Result.Ranking.Crowding[i] }),
 	}
@@ -119,6 +146,16 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Evaluation.Values[i*s.Result.Evaluation.M+k] }))
 	}
 	return cols
+}
+
+// rewardBTitle names method B's column: the method, marked as B when it
+// is A's.
+func rewardBTitle(s *session.Session) string {
+	title := textsafe.Line(string(s.CompareMethod))
+	if s.CompareMethod == s.Result.Options.Method {
+		title += " (B)"
+	}
+	return title
 }
 
 // dataColumns returns the table's columns over the listed rows, each as

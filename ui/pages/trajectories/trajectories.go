@@ -111,7 +111,7 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
-		t.refresh()
+		t.refreshKeepingOrder()
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -204,17 +204,23 @@ func (t *trajectoriesTab) setMode(mode trajectoriesMode) {
 	t.setKeys(mode)
 }
 
-// refresh rebuilds the rows from the session, keeping the cursor on the
-// same trajectory when it is still listed, and the opened trajectory's
-// text.
-func (t *trajectoriesTab) refresh() {
+// refresh rebuilds the rows from the session, sorted, keeping the cursor
+// on the same trajectory when it is still listed, and the opened
+// trajectory's text.
+func (t *trajectoriesTab) refresh() { t.rebuild(false) }
+
+// refreshKeepingOrder is refresh after the session changed: the same rows
+// keep their order until the user sorts again.
+func (t *trajectoriesTab) refreshKeepingOrder() { t.rebuild(true) }
+
+func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	s := t.common.Session
 	if s.Result == nil {
 		return
 	}
 	table := &t.list.Table
 	current := t.rows.at(table.Cursor())
-	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending)
+	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 	table.SetRows(len(t.rows.rows))

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -36,7 +37,7 @@ func rowRewards(tab common.Tab, s *session.Session) []float64 {
 
 func TestTrajectoriesSortByReward(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
-	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by reward ▼") {
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by pareto ▼") {
 		t.Fatalf("not sorted by reward at first:\n%s", view)
 	}
 	desc := rowRewards(tab, s)
@@ -44,8 +45,12 @@ func TestTrajectoriesSortByReward(t *testing.T) {
 		t.Errorf("rewards not in descending order: %v", desc)
 	}
 	uitest.PressKeys(tab, "S")
-	if asc := rowRewards(tab, s); !slices.IsSorted(asc) || !strings.Contains(uitest.Plain(tab), "reward ▲") {
+	if asc := rowRewards(tab, s); !slices.IsSorted(asc) || !strings.Contains(uitest.Plain(tab), "pareto ▲") {
 		t.Errorf("S does not sort by ascending reward: %v", asc)
+	}
+	uitest.PressKeys(tab, "s") // B's rewards, grpo, then the rank
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by grpo ▲") {
+		t.Errorf("s does not move the sort to B's column:\n%s", view)
 	}
 	uitest.PressKeys(tab, "s")
 	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by rank ▲") {
@@ -100,7 +105,7 @@ func TestTrajectoriesOpenAndReturn(t *testing.T) {
 		}
 	}
 	uitest.PressKeys(tab, "esc")
-	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by reward") {
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by pareto") {
 		t.Errorf("esc does not return to the table:\n%s", view)
 	}
 }
@@ -159,12 +164,38 @@ func TestTrajectoriesInNaturalOrder(t *testing.T) {
 	}
 	s := uitest.TextSession(t, b.String())
 	list := uitest.TabOn(s, New).(*trajectoriesTab).rows
-	list.build(s, "", slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" }), false)
+	list.build(s, "", slices.IndexFunc(list.columns, func(c trajectoryColumn) bool { return c.title == "id" }), false, false)
 	var ids []string
 	for j := range list.rows {
 		ids = append(ids, s.Trajectories.At(list.at(j)).ID)
 	}
 	if want := []string{"g0-c1", "g0-c10", "g1-c1", "g1-c10", "g2-c1", "g2-c10", "g10-c1", "g10-c10", "g100-c1", "g100-c10"}; !slices.Equal(ids, want) {
 		t.Errorf("ids sorted %v, want %v", ids, want)
+	}
+}
+
+// TestTrajectoriesBothMethodsKeepOrder: the table shows pareto's (A) and
+// grpo's (B) rewards in columns named by method; a change of method keeps
+// the rows where they were, and sorting again sorts by the new rewards.
+func TestTrajectoriesBothMethodsKeepOrder(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	view := uitest.Plain(tab)
+	if !strings.Contains(view, "pareto ▼") || !strings.Contains(view, " grpo ") {
+		t.Fatalf("no pareto and grpo columns:\n%s", view)
+	}
+	before := slices.Clone(tab.(*trajectoriesTab).rows.rows)
+	s.Options.Method = engine.RLOO
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	after := tab.(*trajectoriesTab).rows.rows
+	if !slices.Equal(before, after) {
+		t.Errorf("the rows moved when the method changed")
+	}
+	if view := uitest.Plain(tab); !strings.Contains(view, "rloo ▼") || !strings.Contains(view, " grpo ") {
+		t.Errorf("after the change the columns are not rloo and grpo:\n%s", view)
+	}
+	uitest.PressKeys(tab, "S", "S") // sort again: by rloo, descending
+	if desc := rowRewards(tab, s); !slices.IsSortedFunc(desc, func(a, b float64) int { return -compareFloats(a, b) }) {
+		t.Errorf("sorting again did not sort by the new rewards: %v", desc)
 	}
 }

@@ -1,0 +1,45 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+)
+
+// footerKeys returns the keys the footer shows in width cells: keep (the
+// help and quit keys) always, at the end, and before them each of keys,
+// in order, that still fits with those chosen so far, so that the lesser
+// hints, last in keys, are the ones dropped.
+func footerKeys(h help.Model, keys, keep []key.Binding, width int) []key.Binding {
+	h.SetWidth(0) // measure whole; the choice does the fitting
+	var chosen []key.Binding
+	for _, k := range keys {
+		if !k.Enabled() || isKept(k, keep) {
+			continue
+		}
+		candidate := append(append(append([]key.Binding(nil), chosen...), k), keep...)
+		if lipgloss.Width(h.ShortHelpView(candidate)) <= width {
+			chosen = append(chosen, k)
+		}
+	}
+	return append(chosen, keep...)
+}
+
+// isKept reports whether k is one of keep (the same keys).
+func isKept(k key.Binding, keep []key.Binding) bool {
+	for _, c := range keep {
+		if len(c.Keys()) > 0 && len(k.Keys()) > 0 && c.Keys()[0] == k.Keys()[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// fixedKeyMap is a help.KeyMap of keys already chosen.
+type fixedKeyMap struct {
+	short []key.Binding
+	full  help.KeyMap
+}
+
+func (f fixedKeyMap) ShortHelp() []key.Binding  { return f.short }
+func (f fixedKeyMap) FullHelp() [][]key.Binding { return f.full.FullHelp() }

@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// TestFooterKeepsHelpAndQuit: on every tab, and inside Groups, at 80 and
+// 120 columns, the footer ends with "? help • q quit", the lesser hints
+// dropped instead.
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		m := newTestModel(t, size[0], size[1])
+		for i, tab := range m.tabs {
+			for _, keys := range [][]string{{strconv.Itoa(i + 1)}, {strconv.Itoa(i + 1), "enter"}} {
+				t.Run(fmt.Sprintf("%dx%d/%s/%s", size[0], size[1], tab.Title(), strings.Join(keys, "+")), func(t *testing.T) {
+					press(m, keys...)
+					lines := strings.Split(screen(m), "\n")
+					footer := strings.TrimRight(lines[len(lines)-1], " ")
+					if !strings.HasSuffix(footer, "? help • q quit") {
+						t.Errorf("the footer lost ? help or q quit: %q", footer)
+					}
+					press(m, "esc")
+				})
+			}
+		}
+	}
+}
+
+// TestFooterKeys checks footerKeys' choice: the kept keys always, the
+// others in order while they fit, a long one skipped for a shorter after.
+func TestFooterKeys(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	keys := m.keys.ShortHelp()
+	// "1-7 tab • ? help • q quit" is 25 cells: at 25 only the tab key fits
+	// (the weight keys before it are disabled).
+	got := footerKeys(m.help, keys, []key.Binding{m.keys.Help, m.keys.Quit}, 25)
+	var names []string
+	for _, k := range got {
+		names = append(names, k.Help().Key)
+	}
+	if want := m.keys.Tab.Help().Key + " ? q"; strings.Join(names, " ") != want {
+		t.Errorf("footerKeys at 25 cells chose %v, want %s", names, want)
+	}
+	got = footerKeys(m.help, keys, []key.Binding{m.keys.Help, m.keys.Quit}, 5)
+	if len(got) != 2 {
+		t.Errorf("footerKeys at 5 cells chose %d keys, want help and quit only", len(got))
+	}
+}

@@ -1,0 +1,30 @@
+package session
+
+// RewardB returns trajectory i's reward under the Compare tab's method B,
+// which the Groups and Trajectories tabs show beside the current method's:
+// the logged advantage for LoggedMethod, else CompareResult's reward
+// (its batch computed on first use). ok is false when B is the current
+// method (no second column to show) or i has no logged advantage.
+func (s *Session) RewardB(i int) (reward float64, ok bool) {
+	switch {
+	case s.Result == nil || s.CompareMethod == s.Result.Options.Method:
+		return 0, false
+	case s.CompareMethod == LoggedMethod:
+		if s.Evaluation.Logged == nil {
+			return 0, false
+		}
+		return s.Evaluation.Logged[i], true
+	}
+	b := s.CompareResult()
+	b.ComputeBatch(s.Batch)
+	return b.Rewards[i], true
+}
+
+// ShowsRewardB reports whether the tabs show a column of method B's
+// rewards: B is not the current method, and is computable or logged.
+func (s *Session) ShowsRewardB() bool {
+	if s.Result == nil || s.CompareMethod == s.Result.Options.Method {
+		return false
+	}
+	return s.CompareMethod != LoggedMethod || s.Evaluation.Logged != nil
+}
