@@ -126,11 +126,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.CompareMethodMsg:
 		return m, m.setCompareMethod(msg.Method)
 	case common.ShowGroupMsg:
-		return m, m.showGroup(msg.Trajectory)
+		return m, m.showGroup(msg)
 	case common.ShowBatchMsg:
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
-	case common.OpenGroupMsg:
-		return m, m.openGroup(msg)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
 	case healthDoneMsg:

@@ -20,17 +20,3 @@ func (m *Model) find() (tea.Cmd, bool) {
 	}
 	return nil, false
 }
-
-// openGroup shows msg's batch and, on the tab that opens groups, the
-// group of its trajectory.
-func (m *Model) openGroup(msg common.OpenGroupMsg) tea.Cmd {
-	cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
-	for i, t := range m.tabs {
-		if g, ok := t.(common.GroupOpener); ok {
-			cmd = tea.Batch(cmd, m.selectTab(i))
-			g.OpenGroupOf(msg.Trajectory)
-			break
-		}
-	}
-	return cmd
-}

@@ -25,7 +25,7 @@ func TestPromptsEnterOpensTheGroup(t *testing.T) {
 	if cmd == nil {
 		t.Fatal("enter on the Prompts tab asked for nothing")
 	}
-	msg, ok := cmd().(common.OpenGroupMsg)
+	msg, ok := cmd().(common.ShowGroupMsg)
 	if !ok {
 		t.Fatalf("enter asked for %T", cmd())
 	}

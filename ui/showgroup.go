@@ -6,16 +6,17 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// showGroup makes the GroupShower tab active, with trajectory i's group
-// open and i selected.
-func (m *Model) showGroup(i int) tea.Cmd {
+// showGroup shows msg's batch and makes the GroupShower tab active, with
+// its trajectory's group open and the trajectory selected.
+func (m *Model) showGroup(msg common.ShowGroupMsg) tea.Cmd {
+	cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
 	for k, tab := range m.tabs {
 		if shower, ok := tab.(common.GroupShower); ok {
 			m.overlay.open = false
-			cmd := m.selectTab(k)
-			shower.ShowGroup(i)
+			cmd = tea.Batch(cmd, m.selectTab(k))
+			shower.ShowGroup(msg.Trajectory)
 			return cmd
 		}
 	}
-	return nil
+	return cmd
 }

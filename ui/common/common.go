@@ -50,9 +50,10 @@ type ShowBatchMsg struct{ Batch int }
 // comparison (Session.CompareMethod) and recompute.
 type CompareMethodMsg struct{ Method engine.Method }
 
-// ShowGroupMsg asks the root to show the group of trajectory Trajectory
-// open, on the tab that is a GroupShower, with that trajectory selected.
-type ShowGroupMsg struct{ Trajectory int }
+// ShowGroupMsg asks the root to show batch Batch and the group of its
+// trajectory Trajectory open, on the tab that is a GroupShower, with that
+// trajectory selected (Compare's o, Prompts' enter).
+type ShowGroupMsg struct{ Batch, Trajectory int }
 
 // GroupShower is the tab that shows a trajectory's group open (Groups).
 type GroupShower interface {
@@ -97,15 +98,4 @@ type Preparer interface {
 // loop and may read the session.
 type Comparer interface {
 	CompareOptions(opts engine.Options) (b engine.Options, ok bool)
-}
-
-// OpenGroupMsg asks the root to show batch Batch and, in the tab that
-// opens groups (GroupOpener), the group of trajectory Trajectory: the
-// Prompts tab's enter.
-type OpenGroupMsg struct{ Batch, Trajectory int }
-
-// GroupOpener is the tab that shows a group's completions: OpenGroupOf
-// opens the group of trajectory i of the batch shown.
-type GroupOpener interface {
-	OpenGroupOf(i int)
 }

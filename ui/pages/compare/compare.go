@@ -174,7 +174,8 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.OpenGroup):
 		if t.selected < t.cmp.N {
 			i := t.cmp.Index[t.selected]
-			return func() tea.Msg { return common.ShowGroupMsg{Trajectory: i} }
+			b := t.common.Session.Batch
+			return func() tea.Msg { return common.ShowGroupMsg{Batch: b, Trajectory: i} }
 		}
 	}
 	return nil

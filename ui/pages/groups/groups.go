@@ -587,10 +587,6 @@ func (t *groupsTab) groupLabel() string {
 	return t.group.summary.Key
 }
 
-// OpenGroupOf implements common.GroupOpener (the Prompts tab's enter): as
-// ShowGroup.
-func (t *groupsTab) OpenGroupOf(i int) { t.ShowGroup(i) }
-
 // ShowGroup implements common.GroupShower: trajectory i's group open,
 // with i selected; the filter is cleared when it hides that group.
 func (t *groupsTab) ShowGroup(i int) {

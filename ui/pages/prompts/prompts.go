@@ -196,7 +196,7 @@ func (t *promptsTab) open() tea.Cmd {
 		}
 		for _, i := range b.Members {
 			if int(s.Prompts.Keys.Of[i]) == k {
-				return func() tea.Msg { return common.OpenGroupMsg{Batch: bi, Trajectory: i} }
+				return func() tea.Msg { return common.ShowGroupMsg{Batch: bi, Trajectory: i} }
 			}
 		}
 	}

@@ -104,9 +104,9 @@ func TestPromptsEnterOpensTheGroupAtTheChosenStep(t *testing.T) {
 	if len(cmds) != 1 {
 		t.Fatalf("enter gave %d commands, want 1", len(cmds))
 	}
-	msg, ok := cmds[0]().(common.OpenGroupMsg)
+	msg, ok := cmds[0]().(common.ShowGroupMsg)
 	if !ok {
-		t.Fatalf("enter sent %T, want common.OpenGroupMsg", cmds[0]())
+		t.Fatalf("enter sent %T, want common.ShowGroupMsg", cmds[0]())
 	}
 	b := &s.Result.Ranking.Batches[msg.Batch]
 	if tr := s.Trajectories.At(msg.Trajectory); b.Step != 1 || tr.Group != "learned" || !slices.Contains(b.Members, msg.Trajectory) {
