@@ -342,3 +342,18 @@ func TestTRLScaleBatchWeightsExtra(t *testing.T) {
 		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
 	}
 }
+
+// TestTRLRewardWeightsFitted: reward_weights=[1.0, 0.5] under TRL's
+// default scale: the warning's fitted weights are TRL's, and
+// --match-logged reproduces every row. (Fitting the scale in each round
+// with the direction once pulled the direction to 0.423 here.)
+func TestTRLRewardWeightsFitted(t *testing.T) {
+	_, errOut := computeList(t, "", "--method", "grpo", trlFixture("reward_weights"))
+	if want := "`--weight accuracy_reward=1 --weight format_reward=0.5` reproduces it to "; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	recs, _ := computeList(t, "", "--match-logged", trlFixture("reward_weights"))
+	if n, worst := trlReproduced(t, recs); n != 16 {
+		t.Errorf("--match-logged: %d of 16 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+}

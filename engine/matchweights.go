@@ -24,11 +24,12 @@ import (
 // (fitSystem). The weights solve
 // min_w sum_i (sum_k w_k c_ik - A_i d_i)^2 with d_i taken from the weights
 // of the round before, until they settle. Scaling every weight by one
-// factor changes the advantages only through epsilon, so the weights are
-// returned with the largest set to 1 (the commonest reward_weights), and
-// with the factor that epsilon tells as a second candidate, each rounded
-// to 2, 3 and 4 significant digits; a fit whose
-// std is under ten times epsilon (nearly unscaled) is none.
+// factor changes the advantages only through epsilon: the scale is fitted
+// with the direction in each round, and apart, once the direction alone
+// has settled; each fit's weights are returned with the largest set to 1
+// (the commonest reward_weights) and with the factor that epsilon tells,
+// each rounded to 2, 3 and 4 significant digits; a fit whose std is under
+// ten times epsilon (nearly unscaled) is none.
 func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 	ev, m := res.Evaluation, res.Evaluation.M
 	var sys fitSystem
@@ -92,77 +93,102 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 		}
 		return 0
 	}
-	w := slices.Clone(o.Weights)
 	y := mat.NewVecDense(len(rows), nil)
 	var sol mat.VecDense
-	for round := 0; round < 100; round++ {
-		d := divisors(w)
-		for r, i := range rows {
-			y.SetVec(r, ev.Logged[i]*d[unitOf[i]])
-		}
-		if err := sol.SolveVec(x, y); err != nil {
-			return nil, false
-		}
-		next := slices.Clone(sol.RawVector().Data)
-		if unscaled {
-			w = next
-			break
-		}
-		// The direction comes from the solution, the scale, which only
-		// epsilon tells, from scale.
-		if !normalise(next) {
-			return nil, false
-		}
-		if f := scale(next); f > 0 {
+	// fit iterates from the weights given to the weights that settle:
+	// with joint, the scale is fitted in each round with the direction
+	// (weights of a small std, where epsilon weighs); without, only the
+	// direction, the scale once at the end (where the scale fitted each
+	// round, ill-conditioned by the log's float32 rounding, pulls the
+	// direction off).
+	fit := func(joint bool) ([]float64, bool) {
+		w := slices.Clone(o.Weights)
+		for round := 0; round < 100; round++ {
+			d := divisors(w)
+			for r, i := range rows {
+				y.SetVec(r, ev.Logged[i]*d[unitOf[i]])
+			}
+			if err := sol.SolveVec(x, y); err != nil {
+				return nil, false
+			}
+			next := slices.Clone(sol.RawVector().Data)
+			if unscaled {
+				return next, true
+			}
+			if !normalise(next) {
+				return nil, false
+			}
+			if f := scale(next); joint && f > 0 {
+				for k := range next {
+					next[k] *= f
+				}
+			}
+			settled := true
 			for k := range next {
-				next[k] *= f
+				settled = settled && math.Abs(next[k]-w[k]) <= 1e-10*math.Abs(next[k])
+			}
+			w = next
+			if settled {
+				break
 			}
 		}
-		settled := true
-		for k := range next {
-			settled = settled && math.Abs(next[k]-w[k]) <= 1e-10*math.Abs(next[k])
+		if !joint {
+			if f := scale(w); f > 0 {
+				for k := range w {
+					w[k] *= f
+				}
+			}
 		}
-		w = next
-		if settled {
-			break
+		for _, v := range w {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, false
+			}
 		}
-	}
-	for _, v := range w {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, false
+		if !unscaled {
+			// Weights so small that the std is about epsilon make grpo
+			// nearly unscaled: such a fit mimics scale none and tells
+			// nothing.
+			d := divisors(w)
+			slices.Sort(d)
+			if d[len(d)/2]-eps < 10*eps {
+				return nil, false
+			}
 		}
+		return w, true
 	}
-	if !unscaled {
-		// Weights so small that the std is about epsilon make grpo nearly
-		// unscaled: such a fit mimics scale none and tells nothing.
-		d := divisors(w)
-		slices.Sort(d)
-		if d[len(d)/2]-eps < 10*eps {
-			return nil, false
+	var fitted [][]float64 // each fit's weights: as scaled, then the largest 1
+	for _, joint := range []bool{false, true} {
+		w, ok := fit(joint)
+		if !ok {
+			continue
 		}
-	}
-	scaled := slices.Clone(w)
-	if !normalise(w) {
-		return nil, false
-	}
-	// A column the trainer did not reward (TRL's log_extra, taken for a
-	// reward) is fitted a weight of float noise: 0.
-	for k := range w {
-		if math.Abs(w[k]) < 1e-6 {
-			w[k], scaled[k] = 0, 0
+		scaled := slices.Clone(w)
+		if !normalise(w) {
+			continue
+		}
+		// A column the trainer did not reward (TRL's log_extra, taken for
+		// a reward) is fitted a weight of float noise: 0.
+		for k := range w {
+			if math.Abs(w[k]) < 1e-6 {
+				w[k], scaled[k] = 0, 0
+			}
+		}
+		fitted = append(fitted, w, scaled)
+		if unscaled {
+			break // one solve: the same both ways
 		}
 	}
 	// Rounded to 2 significant digits, then 3 and 4, the roundest first
 	// (MatchLogged takes the first that reproduces): float32's noise in
 	// the log can leave TRL's 0.5 fitted as 0.50006.
 	for _, digits := range []int{2, 3, 4} {
-		for _, v := range [][]float64{w, scaled} {
+		for _, v := range fitted {
 			if r := roundWeights(v, digits); !slices.ContainsFunc(candidates, func(c []float64) bool { return slices.Equal(c, r) }) {
 				candidates = append(candidates, r)
 			}
 		}
 	}
-	return candidates, true
+	return candidates, len(candidates) > 0
 }
 
 // normalise divides w by its largest magnitude, reporting false when that
