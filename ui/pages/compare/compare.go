@@ -291,7 +291,11 @@ func (t *compareTab) refresh() {
 	}
 	t.collapse[1] = math.NaN()
 	t.collapse[0], t.groups = s.Result.Collapse(s.CurrentBatch())
-	if s.CompareMethod != LoggedMethod {
+	switch s.CompareMethod {
+	case LoggedMethod:
+	case s.Result.Options.Method: // B is A: no second result
+		t.collapse[1] = t.collapse[0]
+	default:
 		t.collapse[1], _ = s.CompareResult().Collapse(&s.CompareResult().Ranking.Batches[s.Batch])
 	}
 	t.b = s.CompareMethod
@@ -469,27 +473,29 @@ func (t *compareTab) panelView() string {
 	return strings.Join(sections, "\n\n")
 }
 
-// collapseView shows, for A and B, how many of the batch's groups give
-// distinct objective vectors identical rewards (TRL#4785's advantage
-// collapse).
+// collapseView shows, on one line, for A and B, how many of the batch's
+// groups give distinct objective vectors identical rewards (TRL#4785's
+// advantage collapse): "A 14 · B 0 of 14".
 func (t *compareTab) collapseView(row func(label, value string) string) string {
 	st := t.common.Styles
-	lines := []string{st.Title.Render("collapsed groups")}
 	if t.groups == 0 {
-		return strings.Join(append(lines, st.Muted.Render("no group of distinct objectives")), "\n")
+		return row("collapsed", st.Muted.Render("no group of distinct objectives"))
 	}
+	var parts []string
+	tied := false
 	for k, name := range []string{"A", "B"} {
 		if math.IsNaN(t.collapse[k]) {
 			continue
 		}
 		n := int(math.Round(t.collapse[k] * float64(t.groups)))
-		value := fmt.Sprintf("%d of %d groups", n, t.groups)
-		if n > 0 {
-			value = st.Negative.Render(value)
-		}
-		lines = append(lines, row(name+": tied rewards", value))
+		tied = tied || n > 0
+		parts = append(parts, fmt.Sprintf("%s %d", name, n))
 	}
-	return strings.Join(lines, "\n")
+	value := fmt.Sprintf("%s of %d", strings.Join(parts, " · "), t.groups)
+	if tied {
+		value = st.Negative.Render(value)
+	}
+	return row("collapsed", value)
 }
 
 // selectedView shows the selected trajectory: its id, its two rewards and
