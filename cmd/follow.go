@@ -44,6 +44,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := notFiltered(cfg, "stats --follow"); err != nil {
 		return err
 	}
+	if cfg.MatchLogged != nil && *cfg.MatchLogged {
+		// The trainer check runs on a whole reading: refused rather than
+		// ignored.
+		return usagef("--match-logged is not applied by stats --follow: run compute or stats on the files to find the settings, then follow with them")
+	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warned: map[string]bool{}}
