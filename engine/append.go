@@ -70,20 +70,8 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		stepCounts: ev.stepCounts,
 		groupOf:    ev.groupOf,
 		groupNames: ev.groupNames,
-
-		Constraints:     ev.Constraints,
-		Gates:           ev.Gates,
-		Violation:       ev.Violation,
-		ConstraintHolds: ev.ConstraintHolds,
-		GateShut:        ev.GateShut,
-		feasible:        ev.feasible,
-
-		SourceNames:   ev.SourceNames,
-		sourceOf:      ev.sourceOf,
-		sourceScorer:  ev.sourceScorer,
-		sourceWeights: ev.sourceWeights,
-		sourceColumns: ev.sourceColumns,
 	}
+	next.shareStructure(ev)
 	ev.mu.Lock()
 	if ev.appended.Swap(true) {
 		// ev's arrays were extended already: copy them, on a line of

@@ -691,3 +691,13 @@ func (ev *Evaluation) partition(scope Scope) []Batch {
 	}
 	return batches
 }
+
+// shareStructure gives ev from's constraints, gates and sources, their
+// definitions and per-trajectory arrays shared, not copied: an evaluation
+// made from another (Append, markNonFinite) reads them as it does.
+func (ev *Evaluation) shareStructure(from *Evaluation) {
+	ev.Constraints, ev.Gates = from.Constraints, from.Gates
+	ev.Violation, ev.ConstraintHolds, ev.GateShut, ev.feasible = from.Violation, from.ConstraintHolds, from.GateShut, from.feasible
+	ev.SourceNames, ev.sourceOf = from.SourceNames, from.sourceOf
+	ev.sourceScorer, ev.sourceWeights, ev.sourceColumns = from.sourceScorer, from.sourceWeights, from.sourceColumns
+}

@@ -279,23 +279,11 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		Causes:     slices.Clone(ev.Causes),
 		Logged:     ev.Logged,
 		batches:    ev.batches,
-
-		Constraints:     ev.Constraints,
-		Gates:           ev.Gates,
-		Violation:       ev.Violation,
-		ConstraintHolds: ev.ConstraintHolds,
-		GateShut:        ev.GateShut,
-		feasible:        ev.feasible,
-
-		SourceNames:   ev.SourceNames,
-		sourceOf:      ev.sourceOf,
-		sourceScorer:  ev.sourceScorer,
-		sourceWeights: ev.sourceWeights,
-		sourceColumns: ev.sourceColumns,
-		stepCounts:    ev.stepCounts,
-		groupOf:       ev.groupOf,
-		groupNames:    ev.groupNames,
+		stepCounts: ev.stepCounts,
+		groupOf:    ev.groupOf,
+		groupNames: ev.groupNames,
 	}
+	out.shareStructure(ev)
 	for _, i := range bad {
 		out.Valid[i] = false
 		out.Causes[i] = (&InvalidError{Objective: "score", Err: finite(scores[i])}).Error()
