@@ -256,31 +256,26 @@ func (e *Evaluator) group(i int, g string) int32 {
 	if i > 0 && ev.groupNames[ev.groupOf[i-1]] == g {
 		return ev.groupOf[i-1]
 	}
-	k, ok := e.groupIndex[g]
-	if !ok {
-		if e.groupIndex == nil {
-			e.groupIndex = map[string]int32{}
-		}
-		k = int32(len(ev.groupNames))
-		e.groupIndex[g] = k
-		ev.groupNames = append(ev.groupNames, g)
-	}
-	return k
+	return e.groupID(g, g)
 }
 
 // sourceGroup returns the index of group g of source src in groupNames,
 // adding it when new: one group value in two sources is two groups.
 func (e *Evaluator) sourceGroup(src int32, g string) int32 {
-	ev := e.ev
-	key := sourceKey(src, g)
+	return e.groupID(sourceKey(src, g), g)
+}
+
+// groupID returns the index in groupNames of the group known by key,
+// adding it, named name, when new.
+func (e *Evaluator) groupID(key, name string) int32 {
 	k, ok := e.groupIndex[key]
 	if !ok {
 		if e.groupIndex == nil {
 			e.groupIndex = map[string]int32{}
 		}
-		k = int32(len(ev.groupNames))
+		k = int32(len(e.ev.groupNames))
 		e.groupIndex[key] = k
-		ev.groupNames = append(ev.groupNames, g)
+		e.ev.groupNames = append(e.ev.groupNames, name)
 	}
 	return k
 }
