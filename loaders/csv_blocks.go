@@ -5,10 +5,8 @@ import (
 	"errors"
 	"io"
 	"runtime"
-	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/crash"
 )
 
 // csvBlockRows is how many CSV rows a block holds.
@@ -41,27 +39,17 @@ type csvBlockRow struct {
 // reading row by row. next is the line after the header.
 func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayout, next int) error {
 	nw := runtime.GOMAXPROCS(0)
-	work := make(chan *csvBlock, nw)
-	var wg sync.WaitGroup
-	for range nw {
-		wg.Add(1)
-		go func() {
-			defer crash.Recover()
-			defer wg.Done()
-			var (
-				t     engine.Trajectory
-				spare []map[string]any
-			)
-			for b := range work {
-				l.convertCSVBlock(b, layout, &t, &spare)
-				close(b.out.done)
-			}
-		}()
-	}
-	defer func() {
-		close(work)
-		wg.Wait()
-	}()
+	work, stop := startWorkers(nw, func() func(*csvBlock) {
+		var (
+			t     engine.Trajectory
+			spare []map[string]any
+		)
+		return func(b *csvBlock) {
+			l.convertCSVBlock(b, layout, &t, &spare)
+			close(b.out.done)
+		}
+	})
+	defer stop()
 	var pending, free []*csvBlock
 	take := func() error {
 		b := pending[0]

@@ -6,10 +6,8 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -69,24 +67,14 @@ type arrayScan struct {
 func (l *loader) readJSONElements(br *bufio.Reader, line, lead int) error {
 	s := &arrayScan{br: br, buf: make([]byte, 0, bufferSize), line: line, lineStart: -lead, pLine: line, pCol: lead + 1}
 	nw := runtime.GOMAXPROCS(0)
-	work := make(chan *jsonBlock, nw)
-	var wg sync.WaitGroup
-	for range nw {
-		wg.Add(1)
-		go func() {
-			defer crash.Recover()
-			defer wg.Done()
-			p := lineParser{l: l}
-			for b := range work {
-				p.parseElements(b)
-				close(b.out.done)
-			}
-		}()
-	}
-	defer func() {
-		close(work)
-		wg.Wait()
-	}()
+	work, stop := startWorkers(nw, func() func(*jsonBlock) {
+		p := lineParser{l: l}
+		return func(b *jsonBlock) {
+			p.parseElements(b)
+			close(b.out.done)
+		}
+	})
+	defer stop()
 	var pending []*jsonBlock
 	b := &jsonBlock{}
 	send := func() {

@@ -10,10 +10,8 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -47,24 +45,14 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 	if l.rowLimit == 1 {
 		nw, target = 0, 1
 	}
-	work := make(chan *jsonlBlock, nw)
-	var wg sync.WaitGroup
-	for range nw {
-		wg.Add(1)
-		go func() {
-			defer crash.Recover()
-			defer wg.Done()
-			p := lineParser{l: l}
-			for b := range work {
-				p.parseBlock(b)
-				close(b.done)
-			}
-		}()
-	}
-	defer func() {
-		close(work)
-		wg.Wait()
-	}()
+	work, stop := startWorkers(nw, func() func(*jsonlBlock) {
+		p := lineParser{l: l}
+		return func(b *jsonlBlock) {
+			p.parseBlock(b)
+			close(b.done)
+		}
+	})
+	defer stop()
 
 	var (
 		pending []*jsonlBlock // sent to the workers, in input order
