@@ -293,14 +293,7 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 	for _, b := range r.Batches {
 		fmt.Fprintf(w, "\nbatch %d: %d trajectories (%d invalid), %d groups, %d fronts, frontier %d, frac_zero_std_groups %s\n",
 			b.Batch, b.Trajectories, b.Invalid, b.Groups, b.Fronts, b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
-		for _, o := range b.Objectives {
-			writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
-		}
-		writeSummaryRow(tw, "score", "", b.Score)
-		writeSummaryRow(tw, "reward", "", b.Reward)
-		if err := tw.Flush(); err != nil {
+		if err := writeSummaries(w, b.Objectives, b.Score, b.Reward); err != nil {
 			return err
 		}
 		if err := writeCorrelation(w, r.Objectives, b.Correlation); err != nil {
@@ -390,16 +383,22 @@ func writeStructure(w io.Writer, b batchJSON) {
 func writeSources(w io.Writer, sources []sourceJSON) error {
 	for _, src := range sources {
 		fmt.Fprintf(w, "source %s: %d trajectories (%d invalid)\n", textsafe.Line(src.Source), src.Trajectories, src.Invalid)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
-		for _, o := range src.Objectives {
-			writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
-		}
-		writeSummaryRow(tw, "score", "", src.Score)
-		writeSummaryRow(tw, "reward", "", src.Reward)
-		if err := tw.Flush(); err != nil {
+		if err := writeSummaries(w, src.Objectives, src.Score, src.Reward); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeSummaries prints the summary table of the objectives, the scores
+// and the rewards, aligned.
+func writeSummaries(w io.Writer, objectives []objectiveJSON, score, reward summaryJSON) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
+	for _, o := range objectives {
+		writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
+	}
+	writeSummaryRow(tw, "score", "", score)
+	writeSummaryRow(tw, "reward", "", reward)
+	return tw.Flush()
 }
