@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # screenshots.sh makes the README's pictures of the dashboard: it builds
 # the binary, runs it on the embedded sample in a detached tmux session of
-# 120x40 (truecolor), walks the tabs (and a group opened, and the help),
-# captures each screen with its colours (tmux capture-pane -e) and renders
-# it to docs/images/NAME.png with scripts/screenshot, a small Go renderer
-# (its own module, so that the program does not depend on golang.org/x/image).
+# 120x40 (truecolor), walks the screens docs/images/screens.tsv lists,
+# captures each with its colours (tmux capture-pane -e) and renders it to
+# docs/images/NAME.png with scripts/screenshot, a small Go renderer (its
+# own module, so that the program does not depend on golang.org/x/image).
+# It keeps each screen's text in docs/images/NAME.txt: ui's
+# TestScreenshotsCurrent fails when the dashboard no longer draws it, that
+# is when the pictures are stale.
 #
 #   scripts/screenshots.sh [OUTDIR]     (default docs/images; needs tmux and
 #                                        DejaVu Sans Mono: apt-get install -y
@@ -33,13 +36,11 @@ session="rewardlens-shots-$$"
 tmux new-session -d -s "$session" -x "$cols" -y "$rows" -e COLORTERM=truecolor "$work/rewardlens"
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-# shot NAME KEY TEXT: sends KEY (a tmux key name, none when empty), waits
-# up to 5 s for TEXT on the screen, and renders the screen to NAME.png.
+# shot NAME TEXT: waits up to 5 s for TEXT on the screen, and renders the
+# screen to NAME.png and its text to NAME.txt.
 shot() {
-	local name=$1 key=$2 text=$3 screen=$work/$1.txt
-	[[ -n $key ]] && tmux send-keys -t "$session" "$key"
+	local name=$1 text=$2 screen=$work/$1.txt
 	for _ in $(seq 50); do
-		tmux capture-pane -e -p -t "$session" >"$screen"
 		grep -qF -- "$text" <(tmux capture-pane -p -t "$session") && break
 		sleep 0.1
 	done
@@ -49,20 +50,30 @@ shot() {
 	fi
 	sleep 0.3 # the last frame after the text appears
 	tmux capture-pane -e -p -t "$session" >"$screen"
+	tmux capture-pane -p -t "$session" >"$outdir/$name.txt"
 	"$work/screenshot" -cols "$cols" -rows "$rows" -font "$font" <"$screen" >"$outdir/$name.png"
 	echo "$outdir/$name.png"
 }
 
-shot rewards "" "frac_zero_std_groups"
-shot groups 2 "of zero spread (no GRPO signal)"
-tmux send-keys -t "$session" Down
-shot group Enter "prompt  p01"
-tmux send-keys -t "$session" Escape && sleep 0.5 # not read as alt+ with the next key
-shot objectives 3 "Pearson correlation"
-shot pareto 4 "[4 Pareto]"
-shot trajectories 5 "[5 Trajectories]"
-shot steps 6 "[6 Steps]"
-shot compare 7 "[7 Compare]"
-tmux send-keys -t "$session" 2
-shot help ? "Help: Groups"
+# press KEY: sends a key named as screens.tsv names it (as the ui tests
+# do) by its tmux name; after esc it waits, so that esc is not read as
+# alt+ with the next key.
+press() {
+	case $1 in
+	down) tmux send-keys -t "$session" Down ;;
+	up) tmux send-keys -t "$session" Up ;;
+	enter) tmux send-keys -t "$session" Enter ;;
+	esc) tmux send-keys -t "$session" Escape && sleep 0.5 ;;
+	*) tmux send-keys -t "$session" -l "$1" ;;
+	esac
+	sleep 0.1
+}
+
+while IFS=$'\t' read -r name keys text; do
+	[[ -z $name || $name == \#* ]] && continue
+	for key in $keys; do
+		press "$key"
+	done
+	shot "$name" "$text"
+done <docs/images/screens.tsv
 tmux send-keys -t "$session" Escape q

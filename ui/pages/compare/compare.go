@@ -431,11 +431,14 @@ func (t *compareTab) View() string {
 // trajectory and the legend, each line at most comparePanelWidth cells.
 func (t *compareTab) panelView() string {
 	st := t.common.Styles
+	// The value is cut to the panel before it is styled: cut after, the
+	// cut would fall inside the colour codes and show them escaped.
+	styledRow := func(label, value string, style lipgloss.Style) string {
+		return st.Label.Render(fmt.Sprintf("%-13s", label)) + " " + style.Render(common.FitLine(value, comparePanelWidth-14))
+	}
 	s := t.common.Session
 	c := t.cmp
-	row := func(label, value string) string {
-		return st.Label.Render(fmt.Sprintf("%-13s", label)) + " " + common.FitLine(value, comparePanelWidth-14)
-	}
+	row := func(label, value string) string { return styledRow(label, value, lipgloss.NewStyle()) }
 	agreement := []string{
 		st.Title.Render("rank agreement"),
 		row("Spearman ρ", common.FormatValue(c.Spearman)),
@@ -458,10 +461,10 @@ func (t *compareTab) panelView() string {
 		strings.Join(agreement, "\n"),
 		strings.Join([]string{
 			st.Title.Render("opposite advantages (d/D)"),
-			row("A +, B −", st.Negative.Render(fmt.Sprint(c.PosNeg))),
-			row("A −, B +", st.Negative.Render(fmt.Sprint(c.NegPos))),
+			styledRow("A +, B −", fmt.Sprint(c.PosNeg), st.Negative),
+			styledRow("A −, B +", fmt.Sprint(c.NegPos), st.Negative),
 		}, "\n"),
-		t.collapseView(row),
+		t.collapseView(styledRow),
 	}
 	if sel := t.selectedView(row); sel != "" {
 		sections = append(sections, sel)
@@ -476,10 +479,10 @@ func (t *compareTab) panelView() string {
 // collapseView shows, on one line, for A and B, how many of the batch's
 // groups give distinct objective vectors identical rewards (TRL#4785's
 // advantage collapse): "A 14 · B 0 of 14".
-func (t *compareTab) collapseView(row func(label, value string) string) string {
+func (t *compareTab) collapseView(row func(label, value string, style lipgloss.Style) string) string {
 	st := t.common.Styles
 	if t.groups == 0 {
-		return row("collapsed", st.Muted.Render("no group of distinct objectives"))
+		return row("collapsed", "no group of distinct objectives", st.Muted)
 	}
 	var parts []string
 	tied := false
@@ -493,9 +496,9 @@ func (t *compareTab) collapseView(row func(label, value string) string) string {
 	}
 	value := fmt.Sprintf("%s of %d", strings.Join(parts, " · "), t.groups)
 	if tied {
-		value = st.Negative.Render(value)
+		return row("collapsed", value, st.Negative)
 	}
-	return row("collapsed", value)
+	return row("collapsed", value, lipgloss.NewStyle())
 }
 
 // selectedView shows the selected trajectory: its id, its two rewards and
