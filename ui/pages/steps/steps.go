@@ -307,9 +307,7 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
 	f := plot.NewFrame(width, height,
 		func(rows int) chart.Axis { return fitY(s, rows) },
-		func(cols int) chart.Axis {
-			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
-		})
+		func(cols int) chart.Axis { return fitSteps(first, last, cols) })
 	if first == last {
 		f.XTick = func(v float64) bool { return v == first }
 	}
@@ -333,6 +331,18 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	}
 	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
+}
+
+// fitSteps fits the x axis, the steps from first to last, to cols
+// columns. Whole steps are at least cols / (last − first + 1) columns
+// apart, so that a few steps spread over the width rather than crowd at
+// its left (steps 0 and 1 on an axis to 6).
+func fitSteps(first, last float64, cols int) chart.Axis {
+	gap := 2
+	if last > first {
+		gap = max(int(float64(cols)/(last-first+1)), gap)
+	}
+	return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true, MinGap: gap})
 }
 
 // fitY fits the y axis of s to rows rows.

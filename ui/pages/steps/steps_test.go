@@ -390,3 +390,21 @@ func TestStepsChartTheScoreWhenTheRewardMeanIsZero(t *testing.T) {
 		t.Errorf("the legend explains a score chart not drawn:\n%s", v)
 	}
 }
+
+// TestStepsFewStepsSpanTheWidth: two or five batches spread over the
+// x axis, the first step in its first quarter and the last in its last,
+// rather than crowd at its left (steps 0 and 1 drew on an axis to 6).
+func TestStepsFewStepsSpanTheWidth(t *testing.T) {
+	for _, n := range []int{2, 5} {
+		s := sampleBatches(t, n)
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			tab := stepsTabOn(s, size[0], size[1])
+			x := tab.frames[0].Grid.X
+			first, last := x.Cell(float64(tab.trends[0].Step)), x.Cell(float64(tab.trends[n-1].Step))
+			if first > x.Cells/4 || last < x.Cells*3/4 || last >= x.Cells {
+				t.Errorf("%d batches at %dx%d: steps %d..%d in columns %d..%d of %d:\n%s", n, size[0], size[1],
+					tab.trends[0].Step, tab.trends[n-1].Step, first, last, x.Cells, tab.frames[0].View())
+			}
+		}
+	}
+}
