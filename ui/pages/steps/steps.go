@@ -334,15 +334,24 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 }
 
 // fitSteps fits the x axis, the steps from first to last, to cols
-// columns. Whole steps are at least cols / (last − first + 1) columns
-// apart, so that a few steps spread over the width rather than crowd at
-// its left (steps 0 and 1 on an axis to 6).
+// columns: of the axes whose whole-step ticks are at least 2 to
+// max(12, cols / (last − first + 1)) columns apart (chart.Options.MinGap),
+// with min(4, last − first + 1) ticks at least, the finest, so that the
+// steps fill the width (steps 0 and 1 drew at the left of an axis to 6,
+// steps 0 to 39 on one to 53).
 func fitSteps(first, last float64, cols int) chart.Axis {
-	gap := 2
-	if last > first {
-		gap = max(int(float64(cols)/(last-first+1)), gap)
+	o := chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true}
+	best := chart.Fit(first, last, cols, o)
+	if last == first {
+		return best
 	}
-	return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true, MinGap: gap})
+	minTicks := int(min(4, last-first+1))
+	for o.MinGap = 3; o.MinGap <= max(12, int(float64(cols)/(last-first+1))) && o.MinGap < cols; o.MinGap++ {
+		if a := chart.Fit(first, last, cols, o); a.Unit < best.Unit && len(a.Ticks()) >= minTicks {
+			best = a
+		}
+	}
+	return best
 }
 
 // fitY fits the y axis of s to rows rows.

@@ -410,3 +410,21 @@ func TestStepsFewStepsSpanTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsFillTheWidth: the sample's 40 steps fill 4/5 of every x
+// axis at least, in the grid and alone: 0 to 39 drew on an axis to 50 at 80
+// columns.
+func TestStepsFillTheWidth(t *testing.T) {
+	s := uitest.SampleSession(t)
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		tab := stepsTabOn(s, size[0], size[1])
+		for _, full := range []bool{false, true} {
+			tab.full = full
+			tab.draw()
+			x := tab.frames[0].Grid.X
+			if last := x.Cell(float64(tab.trends[len(tab.trends)-1].Step)); last < x.Cells*4/5 || last >= x.Cells {
+				t.Errorf("at %dx%d (alone: %v): the last step in column %d of %d:\n%s", size[0], size[1], full, last, x.Cells, tab.frames[0].View())
+			}
+		}
+	}
+}
