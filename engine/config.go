@@ -134,10 +134,10 @@ func (cfg Config) InferObjectives(first *Trajectory) Config {
 	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || len(cfg.Sources) > 0 || first == nil {
 		return cfg
 	}
-	placing := cfg.recordFieldKeys()
+	recordKeys := cfg.recordFieldKeys()
 	keys := make([]string, 0, len(first.Metadata))
 	for k, v := range first.Metadata {
-		if _, ok := v.(float64); ok && !slices.Contains(placing, k) {
+		if _, ok := v.(float64); ok && !slices.Contains(recordKeys, k) {
 			keys = append(keys, k)
 		}
 	}
