@@ -34,13 +34,26 @@ type readmeCommand struct {
 	// status is the exit status its comment gives ("# exit status 3"),
 	// else 0.
 	status int
+	// goRun is set for `go run . ARGS`, unset for `rewardlens ARGS`.
+	goRun bool
+}
+
+// checkStatusForm returns an error when c shows a status other than 0
+// through `go run .`, which exits 1 whenever the program does not exit 0:
+// pasted, such a line would not give the status its comment says.
+func checkStatusForm(c readmeCommand) error {
+	if c.goRun && c.status != 0 {
+		return fmt.Errorf("%s: %s: go run exits 1, not %d: show it as `rewardlens ...`, the installed binary", c.where, c.text, c.status)
+	}
+	return nil
 }
 
 // TestREADMECommands runs every command the READMEs show, as a person
 // would paste it into a shell at the module root of a fresh clone: `go run
 // . ARGS` and, in sh blocks, `rewardlens ARGS` run through Main. Each file
 // it names must exist (also for the commands left out); each must exit 0,
-// or with the status its comment gives. The commands come from the
+// or with the status its comment gives, which only `rewardlens` can show
+// (checkStatusForm). The commands come from the
 // READMEs, not from a list here, so that a command added there is run.
 func TestREADMECommands(t *testing.T) {
 	t.Chdir(repoRoot)
@@ -50,6 +63,9 @@ func TestREADMECommands(t *testing.T) {
 	}
 	var ran, skipped []string
 	for _, c := range cmds {
+		if err := checkStatusForm(c); err != nil {
+			t.Error(err)
+		}
 		if reason := checkREADMECommand(t, c); reason != "" {
 			skipped = append(skipped, fmt.Sprintf("%s: %s (%s)", c.where, c.text, reason))
 		} else {
@@ -263,7 +279,7 @@ func parseCommand(t *testing.T, where, text string) (c readmeCommand, ok bool) {
 		var args []string
 		switch {
 		case len(seg) >= 3 && seg[0] == "go" && seg[1] == "run" && seg[2] == ".":
-			args = seg[3:]
+			args, c.goRun = seg[3:], true
 		case len(seg) >= 1 && seg[0] == "rewardlens":
 			args = seg[1:]
 		default:
@@ -362,6 +378,16 @@ func TestShellWords(t *testing.T) {
 	c, ok := parseCommand(t, "x", `cat a.jsonl | go run . compute -  # exit status 2`)
 	if !ok || c.stdin != "a.jsonl" || c.status != 2 || strings.Join(c.args, " ") != "compute -" {
 		t.Errorf("parseCommand: %+v", c)
+	}
+	if err := checkStatusForm(c); err == nil {
+		t.Error("`go run .` with exit status 2 was accepted")
+	}
+	c, ok = parseCommand(t, "x", `cat a.jsonl | rewardlens compute -  # exit status 2`)
+	if !ok || c.goRun || checkStatusForm(c) != nil {
+		t.Errorf("rewardlens with exit status 2: %+v, %v", c, checkStatusForm(c))
+	}
+	if c, _ = parseCommand(t, "x", `go run . compute a.jsonl`); !c.goRun || checkStatusForm(c) != nil {
+		t.Errorf("go run with exit status 0: %+v, %v", c, checkStatusForm(c))
 	}
 	if _, ok := parseCommand(t, "x", "go test ./..."); ok {
 		t.Error("go test was taken for a rewardlens command")

@@ -127,16 +127,17 @@ type Config struct {
 
 // InferObjectives returns cfg with, for the pareto scorer configured without
 // objectives, one objective per metadata key whose value is a number in
-// first (goal max, sorted key order), as docs/CONTRACT.md, Scorers, says.
-// Other configs are
-// returned unchanged.
+// first (goal max, sorted key order), but for the keys that the record
+// fields' expressions read (recordFieldKeys), as docs/CONTRACT.md, Scorers,
+// says. Other configs are returned unchanged.
 func (cfg Config) InferObjectives(first *Trajectory) Config {
 	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || len(cfg.Sources) > 0 || first == nil {
 		return cfg
 	}
+	recordKeys := cfg.recordFieldKeys()
 	keys := make([]string, 0, len(first.Metadata))
 	for k, v := range first.Metadata {
-		if _, ok := v.(float64); ok {
+		if _, ok := v.(float64); ok && !slices.Contains(recordKeys, k) {
 			keys = append(keys, k)
 		}
 	}
@@ -145,6 +146,27 @@ func (cfg Config) InferObjectives(first *Trajectory) Config {
 		cfg.Objectives = append(cfg.Objectives, ObjectiveConfig{Name: k, Expr: fmt.Sprintf("metadata[%q]", k)})
 	}
 	return cfg
+}
+
+// recordFieldKeys returns the names that the expressions of group_by,
+// batch_by, id_by and prompt_by read (sandbox.Program.FieldsRead), sorted,
+// without repeats. They say where a record belongs, not how good it is:
+// --batch-by iteration must not make iteration an objective. An
+// expression that does not compile reads none here; New reports it.
+func (cfg Config) recordFieldKeys() []string {
+	var keys []string
+	for _, c := range []struct{ setting, src string }{
+		{groupBySetting, cfg.GroupBy}, {batchBySetting, cfg.BatchBy}, {idBySetting, cfg.IDBy}, {promptBySetting, cfg.PromptBy},
+	} {
+		if c.src == "" {
+			continue
+		}
+		if e, err := CompileExpression(c.setting, c.src); err == nil {
+			keys = append(keys, e.fieldsRead()...)
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
 
 // RewardComputer turns trajectories into rewards: a scorer and the options
@@ -343,6 +365,9 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 	}
 	s, err := NewParetoScorer(objs)
 	if err != nil {
+		if keys := cfg.recordFieldKeys(); len(objs) == 0 && len(keys) > 0 {
+			return nil, fmt.Errorf("%w (none is configured, and the fields read by %s, %s, %s or %s are not inferred as objectives: %s)", err, groupBySetting, batchBySetting, idBySetting, promptBySetting, strings.Join(keys, ", "))
+		}
 		return nil, err
 	}
 	if cfg.NanSum != nil && *cfg.NanSum {

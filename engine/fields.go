@@ -21,6 +21,8 @@ const (
 	groupBySetting = "group_by"
 	batchBySetting = "batch_by"
 	idBySetting    = "id_by"
+	// promptBySetting is the prompts' analysis's (Config.PromptBy).
+	promptBySetting = "prompt_by"
 )
 
 // NewRecordFields compiles the expressions that are not "": the error is a

@@ -33,6 +33,13 @@ type Options struct {
 	// Integer says the quantity is whole (a step, a count): ticks are
 	// whole numbers.
 	Integer bool
+	// MinTicks is the fewest ticks wanted for a range of distinct values,
+	// where the cells have room for them at MinGap: a narrow range
+	// labelled by one tick reads as a cliff from one edge of the chart to
+	// the other. Fit then takes the finest unit among the fits with the
+	// most ticks up to MinTicks, the data off centre by a cell or a few
+	// if need be. A constant stays in the middle: MinTicks does not apply.
+	MinTicks int
 }
 
 // Axis maps values to the cells of a chart axis.
@@ -189,7 +196,8 @@ func Span(lo, hi float64, nonNegative bool) (float64, float64) {
 // Fit returns the axis of cells cells that shows the range Span gives for
 // lo and hi (−1..1 for an Integer constant 0) at the finest unit whose ticks are nice and regular: a nice
 // Step every Every cells, Every from MinGap to 2×MinGap + 1; among equal
-// units, the most ticks. The data is centred in the cells the range
+// units, the most ticks; with MinTicks, the finest unit of those with
+// min(ticks, MinTicks) the largest. The data is centred in the cells the range
 // leaves over (not below 0 when NonNegative). cells < 2 counts as 2.
 func Fit(lo, hi float64, cells int, o Options) Axis {
 	gap := o.MinGap
@@ -197,6 +205,9 @@ func Fit(lo, hi float64, cells int, o Options) Axis {
 		gap = 2
 	}
 	cells = max(cells, 2)
+	if lo == hi {
+		o.MinTicks = 0
+	}
 	if o.Integer && lo == 0 && hi == 0 {
 		// A whole quantity's constant 0 (a single step) stays in the
 		// middle, the negative side unlabelled.
@@ -240,6 +251,7 @@ func fit(lo, hi float64, cells, gap int, o Options) Axis {
 	span := hi - lo
 	maxGap := 2*gap + 1
 	var best Axis
+	bestTicks := 0 // min(best's ticks, MinTicks)
 	// The finest step: the whole span in every cell at the widest gap.
 	e0 := int(math.Floor(math.Log10(span/float64(cells)))) - 1
 	e1 := int(math.Ceil(math.Log10(span))) + 1
@@ -252,19 +264,26 @@ func fit(lo, hi float64, cells, gap int, o Options) Axis {
 			}
 			for every := gap; every <= maxGap && every < cells+gap; every++ {
 				unit := step / float64(every)
-				if best.Unit > 0 && unit >= best.Unit {
+				if best.Unit > 0 && unit >= best.Unit && bestTicks >= o.MinTicks {
 					continue
 				}
 				origin, ok := place(lo, hi, unit, cells, o.NonNegative)
-				// At least one tick: a multiple of every among the cells,
-				// not below 0 on a non-negative axis.
-				first := ceilDiv(max(origin, 0), int64(every))*int64(every) - origin
-				if !o.NonNegative {
-					first = ceilDiv(origin, int64(every))*int64(every) - origin
-				}
-				if !ok || first >= int64(cells) {
+				if !ok {
 					continue
 				}
+				ticks := tickCount(origin, every, cells, o.NonNegative)
+				if ticks < o.MinTicks {
+					origin, ticks = moreTicks(lo, hi, unit, origin, every, cells, o.NonNegative)
+				}
+				// At least one tick.
+				if ticks == 0 {
+					continue
+				}
+				ticks = min(ticks, max(o.MinTicks, 1))
+				if best.Unit > 0 && (ticks < bestTicks || ticks == bestTicks && unit >= best.Unit) {
+					continue
+				}
+				bestTicks = ticks
 				best = Axis{Cells: cells, Min: float64(origin) * unit, Unit: unit,
 					Step: step, Every: every, Decimals: StepDecimals(step), origin: origin, nonNegative: o.NonNegative}
 			}
@@ -300,6 +319,43 @@ func place(lo, hi, unit float64, cells int, nonNegative bool) (int64, bool) {
 	}
 	minV, maxV := float64(origin)*unit, (float64(origin)+width)*unit
 	return origin, minV <= lo+1e-9*unit && maxV >= hi-1e-9*unit
+}
+
+// tickCount returns how many ticks an axis of cells cells from origin
+// (in units) has: the multiples of every among its cells, not below 0
+// when nonNegative.
+func tickCount(origin int64, every, cells int, nonNegative bool) int {
+	first := ceilDiv(origin, int64(every))*int64(every) - origin
+	if nonNegative {
+		first = ceilDiv(max(origin, 0), int64(every))*int64(every) - origin
+	}
+	if first >= int64(cells) {
+		return 0
+	}
+	return int((int64(cells)-1-first)/int64(every)) + 1
+}
+
+// moreTicks returns the origin nearest origin, less than every cells
+// away, whose axis still covers [lo, hi] (not below 0 for non-negative
+// data when nonNegative) and has more ticks, with its ticks; origin and
+// its ticks when there is none. The data is then off centre by a cell or
+// a few.
+func moreTicks(lo, hi, unit float64, origin int64, every, cells int, nonNegative bool) (int64, int) {
+	ticks := tickCount(origin, every, cells, nonNegative)
+	covers := func(o int64) bool {
+		if nonNegative && lo >= 0 && o < 0 {
+			return false
+		}
+		return float64(o)*unit <= lo+1e-9*unit && (float64(o)+float64(cells-1))*unit >= hi-1e-9*unit
+	}
+	for d := int64(1); d < int64(every); d++ {
+		for _, o := range []int64{origin - d, origin + d} {
+			if n := tickCount(o, every, cells, nonNegative); n > ticks && covers(o) {
+				return o, n
+			}
+		}
+	}
+	return origin, ticks
 }
 
 // ceilDiv returns ⌈a / b⌉ for b > 0.

@@ -54,6 +54,25 @@ func TestFitTicks(t *testing.T) {
 		// not whole: 5 every 4 cells, the same unit. Starts at 0.
 		{"counts up to 30", 0, 30, 27, Options{NonNegative: true, Integer: true}, 0, 32.5,
 			[]string{"0", "5", "10", "15", "20", "25", "30"}},
+		// The sample's safety mean from step 0 to 1: Span 0.94151..0.94349
+		// (0.00198) in 6 units: unit ≥ 0.00033; 0.002/5 = 0.0004 is the
+		// finest that places (0.001/3 leaves 0.94349 out), and its one
+		// tick, at 0.942, makes a 0.0018 drop fill the chart.
+		{"a narrow range, 7 rows", 0.9416, 0.9434, 7, Options{}, 0.9412, 0.9436, []string{"0.942"}},
+		// With three ticks wanted: 0.001/2 = 0.0005 is the finest with
+		// three or more (0.002/5 has at most 2 in 7 cells). Centred:
+		// 0.9425/0.0005 − 3 = 1882, even: ticks on cells 0, 2, 4, 6.
+		{"a narrow range, 7 rows, 3 ticks", 0.9416, 0.9434, 7, Options{MinTicks: 3}, 0.941, 0.944,
+			[]string{"0.941", "0.942", "0.943", "0.944"}},
+		// 5 rows need every 2 from an even origin. 0.001/2 places at 1883
+		// only (0.9415..0.9435), odd: 2 ticks. 0.002/2 = 0.001 centres at
+		// 941, odd; 940 covers too (0.940..0.944) and has 3.
+		{"a narrow range, 5 rows, 3 ticks", 0.9416, 0.9434, 5, Options{MinTicks: 3}, 0.94, 0.944,
+			[]string{"0.940", "0.942", "0.944"}},
+		// Span 0.771..0.969 in 4 units: 0.1/2 = 0.05 places nowhere (0.75..0.95
+		// and 0.8..1.0 each leave an end out); 0.2/2 = 0.1 centres at 7
+		// (0.7..1.1, 2 ticks), 6 covers with 3.
+		{"the sample's safety, 5 rows, 3 ticks", 0.78, 0.96, 5, Options{MinTicks: 3}, 0.6, 1.0, []string{"0.6", "0.8", "1.0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := Fit(tc.lo, tc.hi, tc.cells, tc.o)
@@ -120,7 +139,7 @@ func TestFitProperties(t *testing.T) {
 		if i%10 == 0 {
 			hi = lo
 		}
-		o := Options{MinGap: 1 + rng.IntN(4), NonNegative: lo >= 0 && rng.IntN(2) == 0, LabelGap: rng.IntN(2) == 0}
+		o := Options{MinGap: 1 + rng.IntN(4), NonNegative: lo >= 0 && rng.IntN(2) == 0, LabelGap: rng.IntN(2) == 0, MinTicks: rng.IntN(4)}
 		cells := 4 + rng.IntN(150)
 		a := Fit(lo, hi, cells, o)
 		ticks := a.Ticks()
@@ -138,6 +157,10 @@ func TestFitProperties(t *testing.T) {
 		}
 		if len(ticks) == 0 {
 			fail("no tick")
+		}
+		// MinTicks ticks fit at MinGap from any origin in this many cells.
+		if hi > lo && !o.LabelGap && cells >= o.MinTicks*o.MinGap && len(ticks) < o.MinTicks {
+			fail("%d ticks, want %d", len(ticks), o.MinTicks)
 		}
 		for k, tk := range ticks {
 			if k > 0 && tk.Cell-ticks[k-1].Cell != a.Every {

@@ -114,7 +114,7 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 	}
 	pad := strings.Repeat(" ", countWidth+1)
 	axisWidth := len(counts)*(barWidth+barGap) - barGap // to the last bar's right side
-	baseline, ticks := valueAxis(edges, barWidth+barGap, axisWidth)
+	baseline, ticks := ValueAxis(edges, barWidth+barGap, axisWidth)
 	rows = append(rows,
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
@@ -139,13 +139,13 @@ func (h Histogram) note(edges []float64, width int) string {
 	return ""
 }
 
-// valueAxis returns the baseline under bars pitch columns apart, width
+// ValueAxis returns the baseline under bars pitch columns apart, width
 // columns from the first bar's left side to the last one's right side, and
 // the labels of their edges (nice multiples of the bin width): every
 // edge that is a multiple of the smallest nice multiple of the width
 // whose labels fit without touching, so that they are regularly spaced.
 // A labelled edge gets a ┬ on the baseline.
-func valueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
+func ValueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 	k := len(edges) - 1
 	bin := edges[1] - edges[0]
 	// position returns the column of edge i: the left side of bar i, and

@@ -3,6 +3,7 @@ package objectives
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,7 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/histogram"
 	"github.com/rewardlens/rewardlens/ui/components/table"
@@ -106,7 +109,9 @@ func (t *objectivesTab) render() {
 		t.table.View(),
 		"",
 	)
-	grid := correlationView(st, t.stats.Objectives, t.stats.Correlation)
+	// The grid widens its cells to the names while the distributions keep
+	// half the width, 40 columns at least.
+	grid := correlationView(st, t.stats.Objectives, t.stats.Correlation, t.width-4-max(40, t.width/2))
 	if cs := t.common.Session.Result.Evaluation.Constraints; len(cs) > 0 {
 		grid += "\n\n" + constraintsView(st, cs, t.stats)
 	}
@@ -153,18 +158,40 @@ func textNumberColumn(title string, n int, text func(j int) string) table.Column
 	return table.Column{Title: title, Number: true, Width: w, Cell: text}
 }
 
-// correlationCell is the width of a correlation cell: " +0.53 ".
-const correlationCell = 7
+// The widths of the correlation grid: a cell is " +0.53 " at least, and
+// as wide as the names up to maxCorrelationCell; a row's name is cut at
+// minRowName, or more when the grid has room, up to maxRowName.
+const (
+	correlationCell    = 7
+	maxCorrelationCell = 13
+	minRowName         = 12
+	maxRowName         = 20
+)
+
+// scaleLabel names the row of the colour scale.
+const scaleLabel = "scale"
 
 // correlationView renders the Pearson correlation matrix as a grid coloured
-// from -1 to +1, with a legend; NaN (a constant objective) is written so.
-func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]float64) string {
+// from -1 to +1, with the colour scale; NaN (a constant objective) is
+// written so, and explained when there is one. The names are cut to what
+// width leaves them.
+func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]float64, width int) string {
 	if corr == nil && len(objs) > engine.MaxCorrelationObjectives {
 		return st.Title.Render("Pearson correlation") + "\n" + st.Muted.Render(fmt.Sprintf("not computed for more than %d objectives", engine.MaxCorrelationObjectives))
 	}
-	nameWidth := 0
+	longest := 0
 	for _, o := range objs {
-		nameWidth = max(nameWidth, min(ansi.StringWidth(textsafe.Line(o.Name)), 12))
+		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
+	}
+	nameWidth, cell := min(longest, maxRowName), min(max(longest+1, correlationCell), maxCorrelationCell)
+	for nameWidth+1+len(objs)*cell > width && cell > correlationCell {
+		cell--
+	}
+	for nameWidth+1+len(objs)*cell > width && nameWidth > minRowName {
+		nameWidth--
+	}
+	if !st.NoColor {
+		nameWidth = max(nameWidth, len(scaleLabel))
 	}
 	name := func(o engine.ObjectiveStats, width int) string {
 		return ansi.Truncate(textsafe.Line(o.Name), width, "…")
@@ -173,21 +200,25 @@ func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]f
 	b.WriteString(st.Title.Render("Pearson correlation") + "\n")
 	b.WriteString(strings.Repeat(" ", nameWidth+1))
 	for _, o := range objs {
-		b.WriteString(st.Label.Render(common.PadLeft(name(o, correlationCell-1), correlationCell)))
+		b.WriteString(st.Label.Render(common.PadLeft(name(o, cell-1), cell)))
 	}
+	constant := false
 	for i, o := range objs {
 		b.WriteString("\n" + st.Label.Render(common.PadRight(name(o, nameWidth), nameWidth+1)))
 		for j := range objs {
-			b.WriteString(st.Correlation(corr[i][j]).Render(fmt.Sprintf("%*s ", correlationCell-1, formatCorrelation(corr[i][j]))))
+			constant = constant || math.IsNaN(corr[i][j])
+			b.WriteString(st.Correlation(corr[i][j]).Render(fmt.Sprintf("%*s ", cell-1, formatCorrelation(corr[i][j]))))
 		}
 	}
 	if !st.NoColor {
-		b.WriteString("\n" + strings.Repeat(" ", nameWidth+1))
+		b.WriteString("\n" + st.Label.Render(common.PadRight(scaleLabel, nameWidth+1)))
 		for _, r := range []float64{-1, -0.5, 0, 0.5, 1} {
 			b.WriteString(st.Correlation(r).Render(fmt.Sprintf("%*s ", correlationCell-1, formatCorrelation(r))))
 		}
 	}
-	b.WriteString("\n" + st.Muted.Render("NaN: a constant objective"))
+	if constant {
+		b.WriteString("\n" + st.Muted.Render("NaN: a constant objective"))
+	}
 	return b.String()
 }
 
@@ -199,23 +230,57 @@ func formatCorrelation(r float64) string {
 	return fmt.Sprintf("%+.2f", r)
 }
 
-// distributionsView renders, per objective, its bins' range and a
-// sparkline of its histogram (nice bins, as the Rewards tab's),
-// each bin stretched over the columns that width allows.
+// The heights of an objective's histogram: the most it takes, and the
+// least that draws it as the Rewards tab's (title, two rows of bars, the
+// value axis, its labels and caption) rather than compact.
+const (
+	maxHistogramHeight  = 10
+	fullHistogramHeight = 7
+)
+
+// distributionsView renders each objective's histogram (nice bins, as the
+// Rewards tab's) in an equal share of height: with axes of counts and of
+// values where the share allows a full one, else compact.
 func distributionsView(st *common.Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
 	if width < 10 || len(objs) == 0 {
 		return ""
 	}
-	// Each objective takes a caption line and a sparkline as tall as the
-	// height allows, from 1 to 6 rows.
-	sparkHeight := min(max((height-1)/len(objs)-1, 1), 6)
+	share := min((height-1)/len(objs), maxHistogramHeight)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
 	for k, o := range objs {
-		edges := histogram.NiceBins(values[k], &o.Summary, width)
-		caption := textsafe.Line(o.Name) + "  " + histogram.BinsCaption(edges)
-		lines = append(lines, st.Label.Render(ansi.Truncate(caption, width, "…")), histogram.Sparkline(st, values[k], edges, width, sparkHeight))
+		name := textsafe.Line(o.Name)
+		if share >= fullHistogramHeight {
+			h := histogram.Histogram{Title: name, Quantity: name, Values: values[k], Summary: &o.Summary}
+			lines = append(lines, h.View(st, width, share))
+			continue
+		}
+		lines = append(lines, compactHistogram(st, name, values[k], &o.Summary, width, share))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// compactHistogram draws values' histogram in width x height cells (3
+// rows at least): a caption (the name, the bin width and the peak, the
+// tallest bin's count, which is the sparkline's top), the sparkline, and
+// under it the bins' edges labelled, on the value axis when there is a
+// row for it.
+func compactHistogram(st *common.Styles, name string, values []float64, summary *stats.Summary, width, height int) string {
+	edges := histogram.NiceBins(values, summary, width)
+	if len(edges) < 2 {
+		return st.Label.Render(ansi.Truncate(name, width, "…")) + "\n" + st.Muted.Render("no valid values")
+	}
+	counts := stats.Histogram(values, edges)
+	bin := edges[1] - edges[0]
+	caption := fmt.Sprintf("%s  bins of %s, peak %d", name, chart.Format(bin, chart.StepDecimals(bin)), slices.Max(counts))
+	stretch := width / len(counts)
+	baseline, ticks := histogram.ValueAxis(edges, stretch, stretch*len(counts))
+	// The sparkline keeps two rows before the value axis takes one.
+	sparkHeight, axis := max(height-2, 1), []string{st.AxisLabel.Render(ticks)}
+	if height-3 >= 2 {
+		sparkHeight, axis = height-3, []string{st.Axis.Render(baseline), st.AxisLabel.Render(ticks)}
+	}
+	lines := []string{st.Label.Render(ansi.Truncate(caption, width, "…")), histogram.Sparkline(st, values, edges, width, sparkHeight)}
+	return strings.Join(append(lines, axis...), "\n")
 }
 
 // constraintsView gives the batch's share of valid trajectories meeting

@@ -1,6 +1,10 @@
 package objectives
 
 import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -51,12 +55,134 @@ func TestCorrelationGridAligned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	grid := correlationView(common.NewStyles(true, true), s.BatchStats().Objectives, s.BatchStats().Correlation)
+	grid := correlationView(common.NewStyles(true, true), s.BatchStats().Objectives, s.BatchStats().Correlation, 80)
 	rows := strings.Split(grid, "\n")[1:4] // the names, then one row per objective
 	for _, r := range rows {
 		if w := ansi.StringWidth(r); w != ansi.StringWidth(rows[0]) {
 			t.Errorf("correlation grid rows are not aligned:\n%s", grid)
 			break
+		}
+	}
+}
+
+// sessionOf returns a session on one batch of 16 trajectories whose
+// objectives, named names, read the metadata fields of the same names,
+// valued by value(i, k).
+func sessionOf(t *testing.T, names []string, value func(i, k int) float64) *session.Session {
+	t.Helper()
+	ts := make([]engine.Trajectory, 16)
+	var objs []engine.ObjectiveConfig
+	for k, n := range names {
+		objs = append(objs, engine.ObjectiveConfig{Name: n, Expr: fmt.Sprintf("metadata[%q]", n)})
+		for i := range ts {
+			if ts[i].Metadata == nil {
+				ts[i] = engine.Trajectory{ID: fmt.Sprint(i), Group: fmt.Sprint(i % 2), Metadata: map[string]any{}}
+			}
+			ts[i].Metadata[n] = value(i, k)
+		}
+	}
+	s, err := session.Open("runs.jsonl", engine.Config{Objectives: objs}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestCorrelationScaleAndNaN: the colour scale's row says what it is;
+// "NaN: a constant objective" comes with a NaN only.
+func TestCorrelationScaleAndNaN(t *testing.T) {
+	colour := common.NewStyles(true, false)
+	s := uitest.SampleSession(t)
+	grid := ansi.Strip(correlationView(colour, s.BatchStats().Objectives, s.BatchStats().Correlation, 80))
+	if !regexp.MustCompile(`(?m)^scale +-1\.00 +-0\.50 +\+0\.00 +\+0\.50 +\+1\.00 *$`).MatchString(grid) {
+		t.Errorf("the colour scale's row is not labelled:\n%s", grid)
+	}
+	if strings.Contains(grid, "NaN") {
+		t.Errorf("no objective of the sample is constant, yet:\n%s", grid)
+	}
+	constant := sessionOf(t, []string{"a", "b"}, func(i, k int) float64 { return float64(k * i) })
+	grid = ansi.Strip(correlationView(colour, constant.BatchStats().Objectives, constant.BatchStats().Correlation, 80))
+	if !strings.Contains(grid, "NaN: a constant objective") || !strings.Contains(grid, "NaN") {
+		t.Errorf("a is constant, and the grid does not say what its NaN means:\n%s", grid)
+	}
+}
+
+// TestCorrelationHeadersFitTheWidth: at 200 columns the names of 11
+// characters head the grid whole; at 80 they are cut, the distributions
+// keeping 40 columns.
+func TestCorrelationHeadersFitTheWidth(t *testing.T) {
+	names := []string{"correctness", "helpfulness", "conciseness"}
+	s := sessionOf(t, names, func(i, k int) float64 { return float64((i * (k + 1)) % 5) })
+	tab := uitest.TabOn(s, New)
+	for _, tc := range []struct {
+		width int
+		want  string
+	}{{200, "correctness helpfulness conciseness"}, {80, "correc… helpfu… concis…"}} {
+		tab.SetSize(tc.width, 40)
+		v := uitest.Plain(tab)
+		var header string
+		for _, line := range strings.Split(v, "\n") {
+			if strings.Contains(line, "Pearson correlation") {
+				header = "next"
+			} else if header == "next" {
+				header = line
+				break
+			}
+		}
+		if got := strings.Join(strings.Fields(header), " "); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("at %d columns the grid's header reads %q, want %q:\n%s", tc.width, got, tc.want, v)
+		}
+	}
+}
+
+// TestObjectivesHistogramsHaveAxes: at every size each objective's
+// histogram has its value axis labelled, ascending numbers around its
+// values.
+func TestObjectivesHistogramsHaveAxes(t *testing.T) {
+	s := uitest.SampleSession(t)
+	objs := s.BatchStats().Objectives
+	number := regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?$`)
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		tab := uitest.TabOn(s, New)
+		tab.SetSize(size[0], size[1]-4) // the header, the tab bar, the status and the footer
+		lines := strings.Split(uitest.Plain(tab), "\n")
+		var axes [][]float64
+		top, col := -1, 0
+		for i, line := range lines {
+			if j := strings.Index(line, "Distributions"); j >= 0 {
+				top, col = i, ansi.StringWidth(line[:j])
+			}
+		}
+		if top < 0 {
+			t.Fatalf("at %dx%d: no distributions:\n%s", size[0], size[1], strings.Join(lines, "\n"))
+		}
+		for _, line := range lines[top+1:] {
+			right := strings.Fields(ansi.Cut(line, col, size[0]))
+			if len(right) < 2 {
+				continue
+			}
+			var ticks []float64
+			for _, f := range right {
+				if !number.MatchString(f) {
+					ticks = nil
+					break
+				}
+				v, _ := strconv.ParseFloat(f, 64)
+				ticks = append(ticks, v)
+			}
+			if ticks != nil && slices.IsSorted(ticks) {
+				axes = append(axes, ticks)
+			}
+		}
+		if len(axes) != len(objs) {
+			t.Fatalf("at %dx%d: %d labelled value axes for %d objectives:\n%s", size[0], size[1], len(axes), len(objs), strings.Join(lines, "\n"))
+		}
+		// The labels are nice multiples among the bins' edges: they span
+		// the median and half the range at least, not every edge.
+		for k, o := range objs {
+			if ticks := axes[k]; ticks[0] > o.Median || ticks[len(ticks)-1] < o.Median || ticks[len(ticks)-1]-ticks[0] < (o.Max-o.Min)/2 {
+				t.Errorf("at %dx%d: %s's axis %v for values %v..%v, median %v", size[0], size[1], o.Name, ticks, o.Min, o.Max, o.Median)
+			}
 		}
 	}
 }

@@ -36,7 +36,13 @@ type stepSeries struct {
 	values []float64 // one per batch
 	// nonNegative and integer say what values can be, for its axis.
 	nonNegative, integer bool
+	// note, when not "", tells the legend why the chart is there.
+	note string
 }
+
+// minYTicks is the fewest ticks of a chart's y axis: a change of 0.002
+// labelled by one tick reads as a collapse.
+const minYTicks = 3
 
 // maxFindingLines is how many health findings the Steps tab lists.
 const maxFindingLines = 5
@@ -56,7 +62,8 @@ func newStepsKeyMap() stepsKeyMap {
 }
 
 // stepsTab draws, batch after batch, the statistics that show how training
-// went: reward mean and std, each objective's mean, the frontier size and
+// went: reward mean (the score's when the reward's is 0 in every batch)
+// and std, each objective's mean, the frontier size and
 // hypervolume, frac_zero_std_groups and the mean step_count; under them,
 // the health findings. The charts share the screen in a grid that grows
 // with it and scrolls to the selected chart when they do not fit; enter
@@ -140,7 +147,9 @@ func (t *stepsTab) refreshTrends() {
 // stepsSeries returns the charted statistics; the hypervolume only for 2
 // or 3 objectives, the others have none; with constraints, the feasible
 // share (BatchStats.Feasible), and each constraint's when there are
-// several (BatchStats.ConstraintFeasible).
+// several (BatchStats.ConstraintFeasible). When every batch's reward mean
+// is 0 (a normalised or mean-centred method), the score's mean takes its
+// chart: TRL's "reward", the mean of the raw reward.
 func stepsSeries(objectives []engine.Objective, constraints []engine.ConstraintDef, trends []engine.Trend) []stepSeries {
 	series := []stepSeries{
 		{title: "reward mean"},
@@ -186,7 +195,29 @@ func stepsSeries(objectives []engine.Objective, constraints []engine.ConstraintD
 			series[k].values = append(series[k].values, v)
 		}
 	}
+	if len(trends) > 0 && allZero(series[0].values, series[1].values) {
+		series[0] = stepSeries{title: "score mean", note: "score mean: the reward mean is 0 in every batch"}
+		for _, tr := range trends {
+			series[0].values = append(series[0].values, tr.Score.Mean)
+		}
+	}
 	return series
+}
+
+// allZero reports whether every mean that is not NaN is 0 but for
+// rounding, |mean| <= 1e-9 × max(1, std), and one is not NaN.
+func allZero(means, stds []float64) bool {
+	some := false
+	for b, m := range means {
+		if math.IsNaN(m) {
+			continue
+		}
+		if math.Abs(m) > 1e-9*max(1, stds[b]) {
+			return false
+		}
+		some = true
+	}
+	return some
 }
 
 // stepsLayout is how the charts share the tab.
@@ -224,20 +255,27 @@ func (t *stepsTab) draw() {
 		return
 	}
 	if t.full {
-		t.charts[t.selected] = t.chartView(t.selected, t.width, t.chartsHeight())
+		t.charts[t.selected] = t.chartView(t.selected, t.width, t.chartsHeight(), 0)
 		return
 	}
 	l := t.layout()
 	row := t.selected / l.cols
 	t.top = min(max(t.top, row-l.shown+1), row)
+	// Every chart of the grid leaves its y labels as wide a margin as the
+	// widest needs: their plots, and so their x axes, are one.
+	left := 0
+	for _, s := range t.series {
+		left = max(left, fitY(s, plotRows(l.cellHeight-1)).LabelWidth())
+	}
 	for j := t.top * l.cols; j < min((t.top+l.shown)*l.cols, len(t.series)); j++ {
-		t.charts[j] = t.chartView(j, l.cellWidth-1, l.cellHeight)
+		t.charts[j] = t.chartView(j, l.cellWidth-1, l.cellHeight, left)
 	}
 }
 
 // chartView draws series j in width x height cells: its title, which says
-// the current batch's value, over the chart.
-func (t *stepsTab) chartView(j, width, height int) string {
+// the current batch's value, over the chart, whose y labels take left
+// columns (at least their own).
+func (t *stepsTab) chartView(j, width, height, left int) string {
 	st := t.common.Styles
 	s := t.series[j]
 	b := t.common.Session.Batch
@@ -250,25 +288,26 @@ func (t *stepsTab) chartView(j, width, height int) string {
 	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + common.FormatValue(s.values[b])
 	name := ansi.Truncate(s.title, max(width-len(marker)-ansi.StringWidth(value), 1), "…")
 	title := marker + titleStyle.Render(name) + value
-	f := t.chart(s, width, height-1)
+	margin := max(left-fitY(s, plotRows(height-1)).LabelWidth(), 0)
+	f := t.chart(s, width-margin, height-1)
 	t.frames[j] = f
-	return ansi.Truncate(title, width, "…") + "\n" + f.View()
+	pad := strings.Repeat(" ", margin)
+	return ansi.Truncate(title, width, "…") + "\n" + pad + strings.ReplaceAll(f.View(), "\n", "\n"+pad)
 }
+
+// plotRows returns the rows that plot.NewFrame leaves the plot of a
+// chart height cells high: at least 4, less the x axis and its labels.
+func plotRows(height int) int { return max(height, 4) - 2 }
 
 // chart draws one series against the batches' steps as a braille line,
 // the current batch on a dotted vertical line and marked, a gap where a
 // batch has no value.
 func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	st := t.common.Styles
-	lo, hi := finiteRange(s.values)
 	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
 	f := plot.NewFrame(width, height,
-		func(rows int) chart.Axis {
-			return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer})
-		},
-		func(cols int) chart.Axis {
-			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
-		})
+		func(rows int) chart.Axis { return fitY(s, rows) },
+		func(cols int) chart.Axis { return fitSteps(first, last, cols) })
 	if first == last {
 		f.XTick = func(v float64) bool { return v == first }
 	}
@@ -294,6 +333,33 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	return f
 }
 
+// fitSteps fits the x axis, the steps from first to last, to cols
+// columns: of the axes whose whole-step ticks are at least 2 to
+// max(12, cols / (last − first + 1)) columns apart (chart.Options.MinGap),
+// with min(4, last − first + 1) ticks at least, the finest, so that the
+// steps fill the width (steps 0 and 1 drew at the left of an axis to 6,
+// steps 0 to 39 on one to 53).
+func fitSteps(first, last float64, cols int) chart.Axis {
+	o := chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true}
+	best := chart.Fit(first, last, cols, o)
+	if last == first {
+		return best
+	}
+	minTicks := int(min(4, last-first+1))
+	for o.MinGap = 3; o.MinGap <= max(12, int(float64(cols)/(last-first+1))) && o.MinGap < cols; o.MinGap++ {
+		if a := chart.Fit(first, last, cols, o); a.Unit < best.Unit && len(a.Ticks()) >= minTicks {
+			best = a
+		}
+	}
+	return best
+}
+
+// fitY fits the y axis of s to rows rows.
+func fitY(s stepSeries, rows int) chart.Axis {
+	lo, hi := finiteRange(s.values)
+	return chart.Fit(lo, hi, rows, chart.Options{NonNegative: s.nonNegative && lo >= 0, Integer: s.integer, MinTicks: minYTicks})
+}
+
 // finiteRange returns the smallest and largest non-NaN values, 0 and 1
 // when there is none.
 func finiteRange(values []float64) (lo, hi float64) {
@@ -314,15 +380,15 @@ func (t *stepsTab) View() string {
 		return ""
 	}
 	st := t.common.Styles
-	legend := fmt.Sprintf("%c┊ the current batch ([ and ] move it) · one point per batch, by training step", currentRune)
+	var legend []string // the legend's parts, the first the most needed
 	var body string
 	if t.full {
-		legend = "esc: all charts · " + legend
+		legend = append(legend, "esc: all charts")
 		body = t.charts[t.selected]
 	} else {
 		l := t.layout()
 		if l.shown < l.rows {
-			legend = fmt.Sprintf("charts %d–%d of %d (↑/↓) · ", t.top*l.cols+1, min((t.top+l.shown)*l.cols, len(t.series)), len(t.series)) + legend
+			legend = append(legend, fmt.Sprintf("charts %d–%d of %d (↑/↓)", t.top*l.cols+1, min((t.top+l.shown)*l.cols, len(t.series)), len(t.series)))
 		}
 		var gridRows []string
 		for r := t.top; r < t.top+l.shown; r++ {
@@ -336,8 +402,27 @@ func (t *stepsTab) View() string {
 		}
 		body = strings.Join(gridRows, "\n")
 	}
-	body = common.FitBox(st.Muted.Render(legend)+"\n"+body, t.width, t.height-len(t.healthLines()))
+	legend = append(legend, fmt.Sprintf("%c┊ the current batch ([ and ] move it)", currentRune))
+	for _, s := range t.series {
+		if s.note != "" {
+			legend = append(legend, s.note)
+		}
+	}
+	legend = append(legend, "one point per batch, by training step")
+	body = common.FitBox(st.Muted.Render(fitParts(legend, t.width))+"\n"+body, t.width, t.height-len(t.healthLines()))
 	return common.FitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
+}
+
+// fitParts joins parts with " · ", leaving out those that would pass
+// width; the first is always kept (cut if need be).
+func fitParts(parts []string, width int) string {
+	line := parts[0]
+	for _, p := range parts[1:] {
+		if ansi.StringWidth(line)+3+ansi.StringWidth(p) <= width {
+			line += " · " + p
+		}
+	}
+	return line
 }
 
 // healthLines lists the health findings under the charts: a title line

@@ -307,7 +307,124 @@ func TestStepsShareTheScreen(t *testing.T) {
 	uitest.PressKeys(small, "up", "up", "up", "up", "up", "up", "up")
 	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	small.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
-	if v := uitest.Plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ reward mean") {
+	if v := uitest.Plain(small); small.selected != 0 || small.top != 0 || !strings.Contains(v, "▸ score mean") {
 		t.Errorf("up and the wheel do not scroll back to the first chart:\n%s", v)
+	}
+}
+
+// TestStepsYAxesHaveThreeTicks: every chart of a range has at least three
+// y ticks at each size, on the sample and on its first two batches (where
+// the safety mean moves by 0.0013): one tick made such a move read as a
+// fall from the top of the chart to the bottom.
+func TestStepsYAxesHaveThreeTicks(t *testing.T) {
+	for _, s := range []*session.Session{uitest.SampleSession(t), sampleBatches(t, 2)} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			tab := stepsTabOn(s, size[0], size[1])
+			for j := range tab.series {
+				if tab.frames[j] == nil { // scroll to it
+					tab.selected = j
+					tab.draw()
+				}
+				lo, hi := finiteRange(tab.series[j].values)
+				if n := len(tab.frames[j].Grid.Y.Ticks()); lo < hi && n < minYTicks {
+					t.Errorf("%d batches at %dx%d: %s (%v..%v) has %d y ticks:\n%s", len(tab.trends), size[0], size[1], tab.series[j].title, lo, hi, n, tab.frames[j].View())
+				}
+			}
+		}
+	}
+}
+
+// TestStepsShareOneXAxis: the charts of the grid have one x axis, the
+// same cells and the same steps, which start at the same column of their
+// cells, whatever the width of their y labels.
+func TestStepsShareOneXAxis(t *testing.T) {
+	for _, s := range []*session.Session{uitest.SampleSession(t), sampleBatches(t, 2)} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			tab := stepsTabOn(s, size[0], size[1])
+			l := tab.layout()
+			var first chart.Axis
+			column := -1
+			for j := range tab.charts {
+				x := tab.frames[j].Grid.X
+				// The y axis' column in the chart's cell: its corner.
+				lines := strings.Split(ansi.Strip(tab.charts[j]), "\n")
+				corner := ansi.StringWidth(lines[len(lines)-2][:strings.Index(lines[len(lines)-2], "└")])
+				if column < 0 {
+					first, column = x, corner
+				}
+				if x.Cells != first.Cells || x.Min != first.Min || x.Unit != first.Unit || corner != column {
+					t.Errorf("%d batches at %dx%d: %s's x axis is %d cells from %v by %v at column %d, the first chart's %d from %v by %v at %d",
+						len(tab.trends), size[0], size[1], tab.series[j].title, x.Cells, x.Min, x.Unit, corner, first.Cells, first.Min, first.Unit, column)
+				}
+				if w := ansi.StringWidth(lines[len(lines)-2]); w > l.cellWidth-1 {
+					t.Errorf("%s: the chart is %d wide in a cell of %d", tab.series[j].title, w, l.cellWidth)
+				}
+			}
+		}
+	}
+}
+
+// TestStepsChartTheScoreWhenTheRewardMeanIsZero: normalised, every batch's
+// reward mean is 0, and the first chart is the score's mean, which the
+// legend says; without normalisation, pareto's rewards 1 - rank/(R - 1)
+// have a mean of their own, charted.
+func TestStepsChartTheScoreWhenTheRewardMeanIsZero(t *testing.T) {
+	s := uitest.SampleSession(t)
+	tab := stepsTabOn(s, 120, 40)
+	first := tab.series[0]
+	// The score is linear in the objectives: its batch mean is the
+	// weighted sum of their means, 0.6 × 0.234375 (accuracy) + 0.3 ×
+	// 0.9434296875 (safety) − 0.1 × 0.6101015625 (length, minimised) =
+	// 0.36264375 at step 0.
+	if first.title != "score mean" || math.Abs(first.values[0]-0.36264375) > 1e-12 {
+		t.Errorf("normalised: the first chart is %q, %v at step 0; want the score mean, 0.36264375", first.title, first.values[0])
+	}
+	if v := uitest.Plain(tab); !strings.Contains(strings.Split(v, "\n")[0], "score mean: the reward mean is 0 in every batch") {
+		t.Errorf("the legend does not say why the score is charted:\n%s", v)
+	}
+	s.Options.Normalize = false
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	if first = tab.series[0]; first.title != "reward mean" || first.values[0] == 0 {
+		t.Errorf("not normalised: the first chart is %q, %v at step 0; want the reward mean", first.title, first.values[0])
+	}
+	if v := uitest.Plain(tab); strings.Contains(v, "the reward mean is 0") {
+		t.Errorf("the legend explains a score chart not drawn:\n%s", v)
+	}
+}
+
+// TestStepsFewStepsSpanTheWidth: two or five batches spread over the
+// x axis, the first step in its first quarter and the last in its last,
+// rather than crowd at its left (steps 0 and 1 drew on an axis to 6).
+func TestStepsFewStepsSpanTheWidth(t *testing.T) {
+	for _, n := range []int{2, 5} {
+		s := sampleBatches(t, n)
+		for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			tab := stepsTabOn(s, size[0], size[1])
+			x := tab.frames[0].Grid.X
+			first, last := x.Cell(float64(tab.trends[0].Step)), x.Cell(float64(tab.trends[n-1].Step))
+			if first > x.Cells/4 || last < x.Cells*3/4 || last >= x.Cells {
+				t.Errorf("%d batches at %dx%d: steps %d..%d in columns %d..%d of %d:\n%s", n, size[0], size[1],
+					tab.trends[0].Step, tab.trends[n-1].Step, first, last, x.Cells, tab.frames[0].View())
+			}
+		}
+	}
+}
+
+// TestStepsFillTheWidth: the sample's 40 steps fill 4/5 of every x
+// axis at least, in the grid and alone: 0 to 39 drew on an axis to 50 at 80
+// columns.
+func TestStepsFillTheWidth(t *testing.T) {
+	s := uitest.SampleSession(t)
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+		tab := stepsTabOn(s, size[0], size[1])
+		for _, full := range []bool{false, true} {
+			tab.full = full
+			tab.draw()
+			x := tab.frames[0].Grid.X
+			if last := x.Cell(float64(tab.trends[len(tab.trends)-1].Step)); last < x.Cells*4/5 || last >= x.Cells {
+				t.Errorf("at %dx%d (alone: %v): the last step in column %d of %d:\n%s", size[0], size[1], full, last, x.Cells, tab.frames[0].View())
+			}
+		}
 	}
 }
