@@ -104,8 +104,11 @@ type paretoTab struct {
 // paretoPoints are the points the plot shows: the valid trajectories of
 // the batch on two objectives, with their ranks and groups.
 type paretoPoints struct {
-	// xObj and yObj are the objectives on the axes.
+	// xObj and yObj are the objectives on the axes: defaultAxes until
+	// axesChosen (by the keys, or by defaultAxes on a batch with a valid
+	// trajectory).
 	xObj, yObj int
+	axesChosen bool
 	proj       engine.Projection
 	// projOf says what proj was built from: another key rebuilds it.
 	projOf projectionKey
@@ -230,10 +233,10 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 	k := &t.keys
 	switch {
 	case key.Matches(msg, k.NextX):
-		t.points.xObj = t.nextObjective(t.points.xObj, t.points.yObj)
+		t.points.xObj, t.points.axesChosen = t.nextObjective(t.points.xObj, t.points.yObj), true
 		t.project()
 	case key.Matches(msg, k.NextY):
-		t.points.yObj = t.nextObjective(t.points.yObj, t.points.xObj)
+		t.points.yObj, t.points.axesChosen = t.nextObjective(t.points.yObj, t.points.xObj), true
 		t.project()
 	case key.Matches(msg, k.Prev):
 		t.stepInGroup(-1)
@@ -324,6 +327,9 @@ func (t *paretoTab) project() {
 		return
 	}
 	m := len(res.Objectives)
+	if !t.points.axesChosen {
+		t.points.xObj, t.points.yObj, t.points.axesChosen = defaultAxes(res.Evaluation, s.CurrentBatch().Members)
+	}
 	t.points.xObj, t.points.yObj = min(t.points.xObj, m-1), min(t.points.yObj, m-1)
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
