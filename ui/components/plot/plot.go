@@ -95,6 +95,35 @@ func (f *Frame) HLine(y float64, r rune, style lipgloss.Style) {
 // cell, clipped to the plotting area: a line of many noisy points stays a
 // line, not a stack of box-drawing corners.
 func (f *Frame) BrailleLines(lines [][]canvas.Float64Point, style lipgloss.Style) {
+	graph.DrawBraillePatterns(&f.Canvas, canvas.Point{X: f.left + 1, Y: 0}, f.braille(lines), style)
+}
+
+// BrailleLinesOver draws the polylines as BrailleLines does, over what
+// the plotting area already shows: a cell the lines cross that holds a
+// rune keeps it, in style (braille joins the lines' dots to its own), so
+// that a line through shaded cells colours them rather than cutting a
+// blank band through them.
+func (f *Frame) BrailleLinesOver(lines [][]canvas.Float64Point, style lipgloss.Style) {
+	for y, row := range f.braille(lines) {
+		for x, r := range row {
+			if r == runes.BrailleBlockOffset {
+				continue
+			}
+			p := canvas.Point{X: f.left + 1 + x, Y: y}
+			switch under := f.Canvas.Cell(p).Rune; {
+			case under >= runes.BrailleBlockOffset && under <= runes.BrailleBlockOffset+0xff:
+				r |= under
+			case under != 0 && under != ' ':
+				r = under
+			}
+			f.Canvas.SetCell(p, canvas.NewCellWithStyle(r, style))
+		}
+	}
+}
+
+// braille returns the lines' braille patterns over the plotting area,
+// its top row first.
+func (f *Frame) braille(lines [][]canvas.Float64Point) [][]rune {
 	w, h := f.Grid.X.Cells*2, f.Grid.Y.Cells*4
 	dots := runes.NewPatternDotsGrid(w, h)
 	dot := func(p canvas.Float64Point) canvas.Point {
@@ -116,7 +145,7 @@ func (f *Frame) BrailleLines(lines [][]canvas.Float64Point, style lipgloss.Style
 			}
 		}
 	}
-	graph.DrawBraillePatterns(&f.Canvas, canvas.Point{X: f.left + 1, Y: 0}, dots.BraillePatterns(), style)
+	return dots.BraillePatterns()
 }
 
 // DrawAxes draws both axes with a tick at each of their ticks, the y

@@ -1,7 +1,6 @@
 package pareto
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -155,6 +154,11 @@ type paretoFrame struct {
 	// points change (densityOf).
 	counts, best []int32
 	densityOf    densityKey
+	// groupCounts and groupBest are the same of the selected group's
+	// points alone (markGroup), with scope group; groupShared says a cell
+	// holds several of them.
+	groupCounts, groupBest []int32
+	groupShared            bool
 }
 
 // paretoReader is the selected trajectory, open when reading.
@@ -548,9 +552,10 @@ func (t *paretoTab) click(x, y int) {
 
 // draw redraws the plot: the other groups dimmed, by density, unless
 // only the selected group is shown; the highlighted points (the selected
-// group's, or the whole batch's with scope batch) by rank, a shade where
-// several share a cell; the selected group's frontier; the selection; the
-// axes.
+// group's, or the whole batch's with scope batch) by rank, where several
+// share a cell their number (the group's) or a shade (the batch's); the
+// selected group's frontier, over the density; the selection; what an
+// empty view means; the axes.
 func (t *paretoTab) draw() {
 	if t.common.Session.Result == nil || t.width <= 0 {
 		return
@@ -587,21 +592,11 @@ func (t *paretoTab) draw() {
 		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
 	}
 	if !batchScope {
-		f.BrailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
-		// Worst rank first, so that a cell shows the best it holds.
-		sorted := slices.Clone(group)
-		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.points.rank[b], t.points.rank[a]) })
-		ev := t.common.Session.Result.Evaluation
-		for _, j := range sorted {
-			if !ev.Feasible(t.points.proj.Index[j]) {
-				f.Mark(t.points.proj.X[j], t.points.proj.Y[j], infeasibleRune, st.Muted)
-				continue
-			}
-			b := rankBucket(int(t.points.rank[j]))
-			f.Mark(t.points.proj.X[j], t.points.proj.Y[j], st.RankMarkers[b], st.Rank[b])
-		}
+		f.BrailleLinesOver([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
+		t.markGroup(group)
 	}
 	f.Mark(t.points.proj.X[t.selected], t.points.proj.Y[t.selected], selectedRune, st.Selected)
+	t.sayWhenEmpty(group)
 	f.DrawAxes(st.Axis, st.AxisLabel)
 }
 
@@ -799,6 +794,9 @@ func (t *paretoTab) detailsView() string {
 		row("id", textsafe.Line(tr.ID)),
 		row("group", t.shortGroup(tr.Group)),
 	}
+	if n := t.cellShare(); n > 1 {
+		lines = append(lines, row("cell", fmt.Sprintf("shared by %d points", n)))
+	}
 	for k, o := range res.Objectives {
 		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[sel*res.Evaluation.M+k])))
 	}
@@ -830,6 +828,9 @@ func (t *paretoTab) legendView() string {
 		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
 	}
 	lines = append(lines, st.Selected.Render(string(selectedRune))+" selected")
+	if scope != "the batch" && t.drawn.groupShared {
+		lines = append(lines, st.Rank[0].Render("2")+"…9 points in one cell (+: more)")
+	}
 	if t.common.Session.Result.Evaluation.HasConstraints() {
 		lines = append(lines, st.Muted.Render(string(infeasibleRune))+" breaks a constraint")
 		if t.plotsBound() {
