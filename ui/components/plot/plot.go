@@ -99,10 +99,11 @@ func (f *Frame) BrailleLines(lines [][]canvas.Float64Point, style lipgloss.Style
 }
 
 // BrailleLinesOver draws the polylines as BrailleLines does, over what
-// the plotting area already shows: a cell the lines cross that holds a
-// rune keeps it, in style (braille joins the lines' dots to its own), so
-// that a line through shaded cells colours them rather than cutting a
-// blank band through them.
+// the plotting area already shows, so that a line through shaded cells
+// does not cut a blank band through them: in a cell the lines cross,
+// braille joins the lines' dots to its own; another rune in a colour
+// becomes the dots' background (the dots in style over it); a rune
+// without colour (NO_COLOR) stays, in style.
 func (f *Frame) BrailleLinesOver(lines [][]canvas.Float64Point, style lipgloss.Style) {
 	for y, row := range f.braille(lines) {
 		for x, r := range row {
@@ -110,13 +111,18 @@ func (f *Frame) BrailleLinesOver(lines [][]canvas.Float64Point, style lipgloss.S
 				continue
 			}
 			p := canvas.Point{X: f.left + 1 + x, Y: y}
-			switch under := f.Canvas.Cell(p).Rune; {
-			case under >= runes.BrailleBlockOffset && under <= runes.BrailleBlockOffset+0xff:
-				r |= under
-			case under != 0 && under != ' ':
-				r = under
+			cellStyle := style
+			under := f.Canvas.Cell(p)
+			switch fg := under.Style.GetForeground(); {
+			case under.Rune >= runes.BrailleBlockOffset && under.Rune <= runes.BrailleBlockOffset+0xff:
+				r |= under.Rune
+			case under.Rune == 0 || under.Rune == ' ':
+			case fg != nil && fg != (lipgloss.NoColor{}):
+				cellStyle = style.Background(fg)
+			default:
+				r = under.Rune
 			}
-			f.Canvas.SetCell(p, canvas.NewCellWithStyle(r, style))
+			f.Canvas.SetCell(p, canvas.NewCellWithStyle(r, cellStyle))
 		}
 	}
 }

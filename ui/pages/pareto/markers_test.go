@@ -6,6 +6,9 @@ import (
 	"testing"
 	"unicode"
 
+	"charm.land/lipgloss/v2"
+
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -91,33 +94,43 @@ func TestParetoEmptyViewSaysSo(t *testing.T) {
 }
 
 // TestParetoFrontierKeepsTheShading: on 5,000 points the selected group's
-// frontier crosses cells the other groups shade; those keep their shade
-// (in the frontier's colour) instead of showing the line's braille dots
-// alone, a blank band through the density.
+// frontier crosses cells the other groups shade. Those do not turn into
+// the line's dots on the terminal's background, a blank band through the
+// density: in colour the dots are drawn over the shade's colour, without
+// colour the shade stays.
 func TestParetoFrontierKeepsTheShading(t *testing.T) {
 	p := uitest.TabOn(uitest.SyntheticSession(t, 5000), New).(*paretoTab)
-	f, g := p.drawn.frame, p.drawn.frame.Grid
-	group := p.groupPoints(p.selectedGroup())
-	if len(p.frontier(group)) < 2 {
-		t.Fatal("the selected group's frontier is a point: the test shows nothing")
-	}
-	others := slices.Clone(p.drawn.counts)
-	for _, j := range group {
-		if col, row, ok := g.Cell(p.points.proj.X[j], p.points.proj.Y[j]); ok {
-			others[row*g.X.Cells+col]--
+	for _, noColor := range []bool{true, false} {
+		p.common.Styles = common.NewStyles(true, noColor)
+		p.draw()
+		f, g := p.drawn.frame, p.drawn.frame.Grid
+		group := p.groupPoints(p.selectedGroup())
+		if len(p.frontier(group)) < 2 {
+			t.Fatal("the selected group's frontier is a point: the test shows nothing")
 		}
-	}
-	shaded := 0
-	for c, n := range others {
-		if n < 2 {
-			continue
+		others := slices.Clone(p.drawn.counts)
+		for _, j := range group {
+			if col, row, ok := g.Cell(p.points.proj.X[j], p.points.proj.Y[j]); ok {
+				others[row*g.X.Cells+col]--
+			}
 		}
-		shaded++
-		if r := f.Canvas.Cell(f.CellPoint(c%g.X.Cells, c/g.X.Cells)).Rune; r >= 0x2800 && r <= 0x28ff {
-			t.Errorf("cell %d, shaded by %d points of other groups, shows the braille %q", c, n, r)
+		shaded, crossed := 0, 0
+		for c, n := range others {
+			if n < 2 {
+				continue
+			}
+			shaded++
+			cell := f.Canvas.Cell(f.CellPoint(c%g.X.Cells, c/g.X.Cells))
+			if cell.Rune < 0x2800 || cell.Rune > 0x28ff {
+				continue
+			}
+			crossed++
+			if bg := cell.Style.GetBackground(); noColor || bg == nil || bg == (lipgloss.NoColor{}) {
+				t.Errorf("no colour %v: cell %d, shaded by %d points of other groups, shows the braille %q on no background", noColor, c, n, cell.Rune)
+			}
 		}
-	}
-	if shaded < g.X.Cells*g.Y.Cells/2 {
-		t.Fatalf("%d shaded cells of %d: the test shows nothing", shaded, g.X.Cells*g.Y.Cells)
+		if shaded < g.X.Cells*g.Y.Cells/2 || (!noColor && crossed == 0) {
+			t.Fatalf("no colour %v: %d shaded cells of %d, %d crossed by the line: the test shows nothing", noColor, shaded, g.X.Cells*g.Y.Cells, crossed)
+		}
 	}
 }
