@@ -70,11 +70,17 @@ const maxDiscreteValues = 16
 func smallDiscreteSet(values []float64) []float64 {
 	var distinct []float64
 	finite := 0
+	last := math.NaN() // the value before, most often the same again
 	for _, v := range values {
+		if v == last {
+			finite++
+			continue
+		}
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
 		}
 		finite++
+		last = v
 		if !slices.Contains(distinct, v) {
 			if len(distinct) == maxDiscreteValues {
 				return nil
