@@ -120,3 +120,18 @@ func TestTabBarCompactAt80(t *testing.T) {
 		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
 	}
 }
+
+// TestHeaderAt100Columns: the tab bar has no room for the goals, so the
+// header keeps the objectives' names whole, and the method, rather than
+// the scope and normalisation; at 60 columns the method stays.
+func TestHeaderAt100Columns(t *testing.T) {
+	head := strings.Split(screen(newTestModel(t, 100, 30)), "\n")[0]
+	for _, want := range []string{"method: pareto", "accuracy ↑ safety ↑ length ↓", "✖2 ⚠1"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("100 columns: the header lacks %q: %q", want, head)
+		}
+	}
+	if head := strings.Split(screen(newTestModel(t, 60, 20)), "\n")[0]; !strings.Contains(head, "  pareto  ") {
+		t.Errorf("60 columns: the header lacks the method: %q", head)
+	}
+}

@@ -117,7 +117,7 @@ func (f *Frame) BrailleLinesOver(lines [][]canvas.Float64Point, style lipgloss.S
 			case under.Rune >= runes.BrailleBlockOffset && under.Rune <= runes.BrailleBlockOffset+0xff:
 				r |= under.Rune
 			case under.Rune == 0 || under.Rune == ' ':
-			case fg != nil && fg != (lipgloss.NoColor{}):
+			case fg != (lipgloss.NoColor{}):
 				cellStyle = style.Background(fg)
 			default:
 				r = under.Rune

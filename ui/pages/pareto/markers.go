@@ -44,7 +44,6 @@ func (t *paretoTab) markGroup(group []int32) {
 			best[c] = min(best[c], t.points.rank[j])
 		}
 	}
-	t.drawn.groupShared = false
 	ev := t.common.Session.Result.Evaluation
 	for _, j := range group {
 		col, row, ok := g.Cell(t.points.proj.X[j], t.points.proj.Y[j])

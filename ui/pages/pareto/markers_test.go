@@ -125,7 +125,7 @@ func TestParetoFrontierKeepsTheShading(t *testing.T) {
 				continue
 			}
 			crossed++
-			if bg := cell.Style.GetBackground(); noColor || bg == nil || bg == (lipgloss.NoColor{}) {
+			if bg := cell.Style.GetBackground(); noColor || bg == (lipgloss.NoColor{}) {
 				t.Errorf("no colour %v: cell %d, shaded by %d points of other groups, shows the braille %q on no background", noColor, c, n, cell.Rune)
 			}
 		}

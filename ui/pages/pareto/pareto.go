@@ -566,7 +566,7 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	t.drawn.frameView, t.drawn.frameDark = "", st.IsDark
+	t.drawn.frameView, t.drawn.frameDark, t.drawn.groupShared = "", st.IsDark, false
 	t.drawn.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
 			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.points.data[2] >= 0})
