@@ -139,6 +139,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.liveUpdate(msg)
 	case recomputeDueMsg:
 		return m, m.startRecompute()
+	case statusline.ExpiredMsg:
+		m.status.Expire(msg)
+		return m, nil
 	case tea.KeyPressMsg:
 		if cmd, handled := m.handleKey(msg); handled {
 			return m, cmd
@@ -424,9 +427,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.EditWeights):
 		m.setWeightMode(true)
 	case key.Matches(msg, k.Export):
-		m.exportRewards()
+		return m.exportRewards(), true
 	case key.Matches(msg, k.Save):
-		m.saveSettings()
+		return m.saveSettings(), true
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
 		m.overlay.show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)

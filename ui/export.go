@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/BurntSushi/toml"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -115,7 +116,9 @@ func settingsConfig(s *session.Session) engine.Config {
 // The root's export commands: each says in the status line what it wrote.
 
 // exportRewards writes the current batch's rewards (e).
-func (m *Model) exportRewards() { m.status.SetNotice(writeBatchRewards(m.common.Session)) }
+func (m *Model) exportRewards() tea.Cmd {
+	return m.status.SetNotice(writeBatchRewards(m.common.Session))
+}
 
 // saveSettings saves the current settings (ctrl+s).
-func (m *Model) saveSettings() { m.status.SetNotice(m.settings.save(m.common.Session)) }
+func (m *Model) saveSettings() tea.Cmd { return m.status.SetNotice(m.settings.save(m.common.Session)) }

@@ -4,6 +4,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rewardlens/rewardlens/ui/components/statusline"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestExportTwiceGivesTwoFiles presses e twice on the same batch: the
@@ -34,5 +38,28 @@ func TestExportTwiceGivesTwoFiles(t *testing.T) {
 	entries, _ := os.ReadDir(".")
 	if len(entries) != 2 {
 		t.Errorf("%d files after two exports, want 2", len(entries))
+	}
+}
+
+// TestExportNoticeExpires: the status line's "wrote ..." goes after
+// statusline.NoticeLifetime; a second export's notice outlives the
+// first's expiry.
+func TestExportNoticeExpires(t *testing.T) {
+	t.Chdir(t.TempDir())
+	defer func(d time.Duration) { statusline.NoticeLifetime = d }(statusline.NoticeLifetime)
+	statusline.NoticeLifetime = time.Millisecond
+	m := newTestModel(t, 120, 40)
+	_, first := m.Update(uitest.KeyPress("e"))
+	_, second := m.Update(uitest.KeyPress("e"))
+	if first == nil || second == nil {
+		t.Fatal("an export's notice has no expiry")
+	}
+	m.Update(first())
+	if v := screen(m); !strings.Contains(v, "wrote rewardlens-step0-pareto-2.jsonl") {
+		t.Errorf("the first export's expiry cleared the second's notice:\n%s", v)
+	}
+	m.Update(second())
+	if v := screen(m); strings.Contains(v, "wrote") {
+		t.Errorf("the notice did not expire:\n%s", v)
 	}
 }

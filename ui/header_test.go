@@ -24,7 +24,9 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		// header with the names cut and the badge's counts alone.
 		goals string
 	}{
-		{80, []string{"batch 6/40 step 5", "127 valid", "! 1 invalid"}, "compact"},
+		// The method and the counts before the goals: none fit beside
+		// them, even cut to a letter.
+		{80, []string{"batch 6/40 step 5", "pareto", "127 valid", "! 1 invalid"}, "none"},
 		{120, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "127 valid", "! 1 invalid"}, "tab bar"},
 		{200, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "normalize: on", "127 valid", "! 1 invalid"}, "header"},
 	} {
@@ -50,7 +52,8 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		}
 		goals := "accuracy ↑ safety ↑ length ↓"
 		switch where := map[bool]string{true: "header", false: ""}[strings.Contains(head, goals)]; {
-		case where == "header" && tc.goals != "header",
+		case tc.goals == "none" && (strings.Contains(head, "↑") || strings.Contains(bar, "↑")),
+			where == "header" && tc.goals != "header",
 			tc.goals == "tab bar" && !regexp.MustCompile(`ac[a-z]*…? ↑ sa[a-z]*…? ↑ le[a-z]*…? ↓$`).MatchString(bar),
 			tc.goals == "header" && where != "header",
 			tc.goals == "compact" && !regexp.MustCompile(`ac[a-z]*…? ↑ sa[a-z]*…? ↑ le[a-z]*…? ↓  ✖2 ⚠1`).MatchString(head):
@@ -115,5 +118,20 @@ func TestTabBarCompactAt80(t *testing.T) {
 	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
 	if m.active != 3 {
 		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
+	}
+}
+
+// TestHeaderAt100Columns: the tab bar has no room for the goals, so the
+// header keeps the objectives' names whole, and the method, rather than
+// the scope and normalisation; at 60 columns the method stays.
+func TestHeaderAt100Columns(t *testing.T) {
+	head := strings.Split(screen(newTestModel(t, 100, 30)), "\n")[0]
+	for _, want := range []string{"method: pareto", "accuracy ↑ safety ↑ length ↓", "✖2 ⚠1"} {
+		if !strings.Contains(head, want) {
+			t.Errorf("100 columns: the header lacks %q: %q", want, head)
+		}
+	}
+	if head := strings.Split(screen(newTestModel(t, 60, 20)), "\n")[0]; !strings.Contains(head, "  pareto  ") {
+		t.Errorf("60 columns: the header lacks the method: %q", head)
 	}
 }

@@ -128,6 +128,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	step := s.CurrentBatch().Step
 	u := msg.u
 	u.Reloaded = union(l.emptied, u.Reloaded)
+	var expire tea.Cmd
 	switch {
 	case len(u.Trajectories) == 0 && len(u.Reloaded) == 0:
 	case s.LeftAfter(u) == 0:
@@ -135,26 +136,27 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	default:
 		l.emptied = nil
 		s.ApplyUpdate(l.live, u)
-		m.noticeReloads(u)
+		expire = m.noticeReloads(u)
 	}
 	s.Batch = l.batchToShow(s.Result, step)
 	s.Warnings = l.allWarnings()
-	return tea.Batch(m.sessionChanged(), l.wait())
+	return tea.Batch(m.sessionChanged(), l.wait(), expire)
 }
 
 // noticeReloads tells in the status line which files the update applied,
 // u, read again from the start, and clears that notice once an update
-// only brings lines.
-func (m *Model) noticeReloads(u loaders.Update) {
+// only brings lines (or when it expires: the command returned).
+func (m *Model) noticeReloads(u loaders.Update) tea.Cmd {
 	l := m.live
 	switch {
 	case len(u.Reloaded) > 0:
 		l.notice = "read again from the start: " + strings.Join(u.Reloaded, ", ")
-		m.status.SetNotice(l.notice, nil)
+		return m.status.SetNotice(l.notice, nil)
 	case l.notice != "" && len(u.Trajectories) > 0:
 		m.status.ClearNotice(l.notice)
 		l.notice = ""
 	}
+	return nil
 }
 
 // union returns a followed by the elements of b not in a.

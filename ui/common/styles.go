@@ -48,7 +48,8 @@ type Styles struct {
 
 	// Rank colours the Pareto ranks 0, 1, 2 and >= 3 (index min(rank, 3)):
 	// the frontier brightest, deeper ranks fading. RankMarkers are the
-	// runes that tell the ranks apart without colour.
+	// runes that tell the ranks apart without colour (× for ≥ 3, unlike
+	// the dimmed groups' braille dots).
 	Rank        [4]lipgloss.Style
 	RankMarkers [4]rune
 
@@ -88,7 +89,7 @@ func NewStyles(isDark, noColor bool) *Styles {
 		Selected:    lipgloss.NewStyle().Bold(true).Reverse(noColor).Foreground(p.onAccent).Background(p.accent),
 		Positive:    lipgloss.NewStyle().Foreground(p.positive),
 		Negative:    lipgloss.NewStyle().Foreground(p.negative),
-		RankMarkers: [4]rune{'●', '◆', '▲', '·'},
+		RankMarkers: [4]rune{'●', '◆', '▲', '×'},
 	}
 	for r, c := range p.ranks {
 		s.Rank[r] = lipgloss.NewStyle().Foreground(c)

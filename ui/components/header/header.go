@@ -54,17 +54,35 @@ func (h *Header) Refresh(s *session.Session) {
 // minSourceWidth is the fewest cells the source is shortened to.
 const minSourceWidth = 9
 
+// readableNameWidth is the fewest cells the tab bar cuts a goal's name to
+// ("accur…"): shorter, the names go to the header's compact form, which
+// drops the scope and normalisation to keep more of them.
+const readableNameWidth = 6
+
+// layout is one arrangement of the header: its fields after the source,
+// and whether the health badge is the compact one.
+type layout struct {
+	fields  []string
+	compact bool
+}
+
 // View renders the line and says whether it shows the goals. It never
 // wraps: when it is too long the computer goes first (it is fixed for the
 // session), then the settings' labels shorten, then the goals go (to the
-// tab bar's end, if it has room: see WithGoals), then the settings, the
-// method's label; the source is
-// always shown, cut from its start when what is left is too narrow,
-// and the health badge always ends the line.
+// tab bar's end, if it has room for names of readableNameWidth: see
+// WithGoals), then the settings, the method's label, the health badge's
+// words ("✖2 ⚠1"), the counts; the source is always shown, cut from its
+// start when what is left is too narrow (to minSourceWidth, and below
+// only when the method would not fit otherwise), and so is the method's
+// name.
+// The health badge ends the line; its room is the widest of the badge and
+// the "health updating" one, so that nothing moves when either replaces
+// the other.
 //
 // compact is the last resort when neither the header nor the tab bar had
-// room for the goals: the health badge counts alone ("✖2 ⚠1"), the
-// goals' names cut, the settings gone; "" when even that does not fit.
+// room for the goals: the goals' names whole before the scope and
+// normalisation, then the names cut shorter and shorter ("acc… ↑"), the
+// health badge counts alone; "" when even that does not fit.
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
@@ -91,50 +109,46 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		settings      = field("scope:", scope) + headerSeparator + field("normalize:", normalize)
 		shortSettings = field("scope:", scope) + " " + field("norm:", normalize)
 		goals         = goalsText(st, s.Result.Objectives)
-		health        = headerSeparator + common.HealthBadge(st, h.findings)
 	)
-	if h.updating {
-		health = headerSeparator + common.UpdatingBadge(st)
-	}
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
 	}
-	candidates := [][]string{
-		{batch, method, computer, settings, counts, goals},
-		{batch, method, settings, counts, goals},
-		{batch, method, shortSettings, counts, goals},
-		{batch, method, settings, counts},
-		{batch, method, shortSettings, counts},
-		{batch, methodName, shortSettings, counts},
-		{batch, methodName, counts},
-		{batch, counts},
-		{batch},
+	layouts := []layout{
+		{[]string{batch, method, computer, settings, counts, goals}, false},
+		{[]string{batch, method, settings, counts, goals}, false},
+		{[]string{batch, method, shortSettings, counts, goals}, false},
+		{[]string{batch, method, settings, counts}, false},
+		{[]string{batch, method, shortSettings, counts}, false},
+		{[]string{batch, methodName, shortSettings, counts}, false},
+		{[]string{batch, methodName, counts}, false},
+		{[]string{batch, methodName, counts}, true},
+		{[]string{batch, methodName}, true},
 	}
 	if compact {
-		// The goals cut shorter and shorter ("acc… ↑"), with the fields
-		// that matter most, before they go.
-		candidates = nil
-		for _, withMethod := range []bool{true, false} {
-			for _, nameWidth := range nameWidths(s.Result.Objectives, width) {
-				goals = goalsTextWithin(st, s.Result.Objectives, nameWidth)
-				if withMethod {
-					candidates = append(candidates, []string{batch, methodName, counts, goals})
-				} else {
-					candidates = append(candidates, []string{batch, counts, goals})
-				}
-			}
+		layouts = []layout{
+			{[]string{batch, method, shortSettings, counts, goals}, true},
+			{[]string{batch, methodName, shortSettings, counts, goals}, true},
+			{[]string{batch, method, counts, goals}, true},
 		}
-		health = headerSeparator + common.CompactHealthBadge(st, h.findings)
-		if h.updating {
-			health = headerSeparator + st.Muted.Render("◌")
+		// The goals cut shorter and shorter ("acc… ↑") before they go;
+		// the first width is the longest name's: none cut.
+		for _, nameWidth := range nameWidths(s.Result.Objectives, width) {
+			layouts = append(layouts, layout{[]string{batch, methodName, counts, goalsTextWithin(st, s.Result.Objectives, nameWidth)}, true})
 		}
 	}
-	room := max(width-ansi.StringWidth(health), 0)
-	var rest string
-	var fields []string
+	full, fullRoom := h.badge(st, false)
+	short, shortRoom := h.badge(st, true)
+	var rest, health string
+	var room int
 	fitted := false
-	for _, fields = range candidates {
-		rest = headerSeparator + strings.Join(fields, headerSeparator)
+	var chosen layout
+	for _, chosen = range layouts {
+		health, room = full, fullRoom
+		if chosen.compact {
+			health, room = short, shortRoom
+		}
+		room = max(width-room, 0)
+		rest = headerSeparator + strings.Join(chosen.fields, headerSeparator)
 		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || room-ansi.StringWidth(rest) >= minSourceWidth {
 			fitted = true
 			break
@@ -144,10 +158,31 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		return "", false
 	}
 	sourceRoom := max(room-ansi.StringWidth(rest), min(minSourceWidth, room))
+	if !fitted {
+		// The last resort: the source shorter than minSourceWidth rather
+		// than the method cut.
+		sourceRoom = max(room-ansi.StringWidth(rest), 1)
+	}
 	line = st.Header.Render(shortenStart(source, sourceRoom)) + rest
-	// Every compact candidate holds goals, each cut to its own width.
-	goalsShown = compact || slices.Contains(fields, goals)
+	// Every compact layout holds goals, each cut to its own width.
+	goalsShown = compact || slices.Contains(chosen.fields, goals)
 	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), goalsShown
+}
+
+// badge returns the health badge as the header ends with it (compact:
+// its counts alone), and the cells to keep for it: those of the widest
+// of it and the "health updating" badge, which replaces it while the
+// health is computed.
+func (h Header) badge(st *common.Styles, compact bool) (string, int) {
+	shown, updating := common.HealthBadge(st, h.findings), common.UpdatingBadge(st)
+	if compact {
+		shown, updating = common.CompactHealthBadge(st, h.findings), st.Muted.Render("◌")
+	}
+	room := len(headerSeparator) + max(ansi.StringWidth(shown), ansi.StringWidth(updating))
+	if h.updating {
+		shown = updating
+	}
+	return headerSeparator + shown, room
 }
 
 // nameWidths are the widths the goals' names are cut to, widest first:
@@ -172,11 +207,15 @@ func nameWidths(objs []engine.Objective, room int) []int {
 // WithGoals ends the tab bar bar with the objectives' goals, right-aligned,
 // when the header had no room for them: with the names cut shorter and
 // shorter ("think_f… ↑") until they fit, so that a maximised length never
-// goes unnoticed; false when not even one letter a name fits (the header's
-// compact form is tried next).
+// goes unnoticed; false when they do not fit with the names cut to
+// readableNameWidth (the header's compact form is tried next, which drops
+// the scope and normalisation to keep the names).
 func WithGoals(c *common.Common, bar string, width int) (string, bool) {
 	room := width - ansi.StringWidth(bar) - 2
 	for _, nameWidth := range nameWidths(c.Session.Result.Objectives, room) {
+		if nameWidth < readableNameWidth {
+			break // nameWidths are widest first
+		}
 		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
 		if w := ansi.StringWidth(goals); w <= room {
 			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals, true

@@ -3,13 +3,17 @@ package header
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 func TestShortenStart(t *testing.T) {
@@ -55,5 +59,111 @@ func TestFeasibleText(t *testing.T) {
 		if got := ansi.Strip(feasibleText(st, share)); got != want {
 			t.Errorf("feasibleText(%v) = %q, want %q", share, got, want)
 		}
+	}
+}
+
+// render lays the header and the tab bar out as the root model does: the
+// header; when it has no goals, the tab bar with them; when neither, the
+// header's compact form.
+func render(h Header, c *common.Common, bar string, width int) (head, tabBar string) {
+	head, shown := h.View(c, width, false)
+	if !shown {
+		if bar, shown = WithGoals(c, bar, width); !shown {
+			if compact, ok := h.View(c, width, true); ok {
+				head = compact
+			}
+		}
+	}
+	return ansi.Strip(head), ansi.Strip(bar)
+}
+
+// tabBar stands for the root's tab bar, 91 cells wide with 8 tabs, or
+// the whole width when narrower.
+func tabBar(width int) string { return strings.Repeat("x", min(91, width)) }
+
+// sampleHeader returns the sample session and a header of its first
+// batch, with findings (two alerts and a warning).
+func sampleHeader(t *testing.T, findings []health.Finding) (*common.Common, Header) {
+	s := uitest.SampleSession(t)
+	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
+	h := Header{valid: 127, invalid: 1, findings: findings}
+	return c, h
+}
+
+var someFindings = []health.Finding{
+	{Check: health.CheckZeroSpread, Level: health.Alert},
+	{Check: health.CheckCeiling, Level: health.Alert},
+	{Check: health.CheckLengthDrift, Level: health.Warn},
+}
+
+// TestHeaderKeepsTheMethod: from 60 columns up, whatever the source, the
+// follow tag and the health, the header names the method, and never
+// runs past the width.
+func TestHeaderKeepsTheMethod(t *testing.T) {
+	method := regexp.MustCompile(`step 0  (method: )?pareto( |$)`)
+	c, h := sampleHeader(t, someFindings)
+	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		for _, live := range []string{"", "paused, F follows"} {
+			for _, updating := range []bool{false, true} {
+				c.Session.Source, h.Live, h.updating = source, live, updating
+				for width := 60; width <= 140; width++ { // wider, the method has room to spare
+					head, bar := render(h, c, tabBar(width), width)
+					if !method.MatchString(head) || ansi.StringWidth(head) > width || ansi.StringWidth(bar) > width {
+						t.Errorf("%d columns, source %q, live %q, updating %v: %q", width, source, live, updating, head)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHeaderStillWhileHealthUpdates: the "health updating" badge and the
+// one it replaces take the same room: the header before the badge and
+// the tab bar are the same with either, at every width.
+func TestHeaderStillWhileHealthUpdates(t *testing.T) {
+	badges := []string{"◌ health updating…", "✖ 2 ALERT ⚠ 1 WARN", "✓ healthy", "◌", "✖2 ⚠1", "✓"}
+	withoutBadge := func(head string) string {
+		for _, b := range badges {
+			if strings.HasSuffix(head, "  "+b) {
+				return strings.TrimSuffix(head, b)
+			}
+		}
+		t.Fatalf("no badge ends %q", head)
+		return ""
+	}
+	for _, findings := range [][]health.Finding{nil, someFindings} {
+		c, h := sampleHeader(t, findings)
+		for width := 60; width <= 200; width++ {
+			head, bar := render(h, c, tabBar(width), width)
+			h.updating = true
+			headUpdating, barUpdating := render(h, c, tabBar(width), width)
+			h.updating = false
+			if !strings.Contains(headUpdating, "◌") {
+				t.Fatalf("%d columns: the updating badge is not shown: %q", width, headUpdating)
+			}
+			if withoutBadge(head) != withoutBadge(headUpdating) || bar != barUpdating {
+				t.Errorf("%d columns, %d findings: the header moves while the health updates:\n%q\n%q\n%q\n%q",
+					width, len(findings), head, headUpdating, bar, barUpdating)
+			}
+		}
+	}
+}
+
+// TestGoalNamesBeforeSettings: where the tab bar has room for the goals
+// only with their names cut to a letter or two ("ac… ↑ sa… ↑ le… ↓"), the
+// header drops the scope and normalisation and keeps the names whole;
+// names cut to readableNameWidth may go to the tab bar.
+func TestGoalNamesBeforeSettings(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	head, bar := render(h, c, strings.Repeat("x", 80), 100)
+	if !strings.Contains(head, "accuracy ↑ safety ↑ length ↓") || strings.Contains(head, "scope") || strings.Contains(bar, "↑") {
+		t.Errorf("100 columns beside a tab bar of 80:\n%s\n%s", head, bar)
+	}
+	head, bar = render(h, c, strings.Repeat("x", 91), 120)
+	if !regexp.MustCompile(`  accur[a-z]*… ↑ safety ↑ length ↓$`).MatchString(bar) || !strings.Contains(head, "scope: group") {
+		t.Errorf("120 columns beside a tab bar of 91:\n%s\n%s", head, bar)
+	}
+	if _, ok := WithGoals(c, strings.Repeat("x", 80), 100); ok {
+		t.Error("the tab bar took names cut shorter than readableNameWidth")
 	}
 }

@@ -43,8 +43,107 @@ const barGap = 1
 // NiceBins returns the bins Histogram and Sparkline draw of values: the
 // Freedman-Diaconis width made nice, at most maxBins of them; nil when
 // no value is finite. summary, when not nil, is the values' (see
-// Histogram.Summary).
+// Histogram.Summary). When the values are a small discrete set (see
+// discreteBins) that those bins would merge, as a score of -1, 0.5 and 1
+// in bins of 1 puts 0.5 and 1 together, each value gets a bin of its own.
 func NiceBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
+	edges := freedmanDiaconisBins(values, summary, maxBins)
+	if edges == nil {
+		return nil
+	}
+	if distinct := smallDiscreteSet(values); distinct != nil && !separates(edges, distinct) {
+		if own := discreteBins(distinct, maxBins); own != nil {
+			return own
+		}
+	}
+	return edges
+}
+
+// maxDiscreteValues is the most distinct values a small discrete set has.
+const maxDiscreteValues = 16
+
+// smallDiscreteSet returns the distinct finite values, ascending, when
+// there are at least 2 and at most maxDiscreteValues of them and they
+// repeat (n ≥ 2 × distinct: a rule-based score, not a continuous reward
+// that happens to be short); nil otherwise. It stops at the first value
+// too many.
+func smallDiscreteSet(values []float64) []float64 {
+	var distinct []float64
+	finite := 0
+	last := math.NaN() // the value before, most often the same again
+	for _, v := range values {
+		if v == last {
+			finite++
+			continue
+		}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		finite++
+		last = v
+		if !slices.Contains(distinct, v) {
+			if len(distinct) == maxDiscreteValues {
+				return nil
+			}
+			distinct = append(distinct, v)
+		}
+	}
+	if len(distinct) < 2 || finite < 2*len(distinct) {
+		return nil
+	}
+	slices.Sort(distinct)
+	return distinct
+}
+
+// separates says whether edges' bins hold at most one of the distinct
+// values each.
+func separates(edges, distinct []float64) bool {
+	return slices.Max(stats.Histogram(distinct, edges)) <= 1
+}
+
+// discreteBins returns bins of a nice width w no wider than the smallest
+// gap between the ascending distinct values, from the multiple of w at or
+// below the least to the one above the greatest (so that the greatest
+// does not share the last bin, closed on the right, with its neighbour),
+// narrowed while rounding puts two values in one bin; nil when more than
+// maxBins would be needed.
+func discreteBins(distinct []float64, maxBins int) []float64 {
+	gap := math.Inf(1)
+	for i := 1; i < len(distinct); i++ {
+		gap = min(gap, distinct[i]-distinct[i-1])
+	}
+	lo, hi := distinct[0], distinct[len(distinct)-1]
+	for w := niceAtMost(gap * (1 + 1e-9)); w > 0; w = niceAtMost(w * (1 - 1e-9)) {
+		a, b := math.Floor(lo/w), math.Floor(hi/w)+1
+		if b-a > float64(maxBins) {
+			return nil
+		}
+		edges := make([]float64, int(b-a)+1)
+		for i := range edges {
+			edges[i] = (a + float64(i)) * w
+		}
+		if separates(edges, distinct) {
+			return edges
+		}
+	}
+	return nil
+}
+
+// niceAtMost returns the greatest nice number (1, 2, 2.5 or 5 times a
+// power of ten) at most x > 0.
+func niceAtMost(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{5, 2.5, 2, 1} {
+		if m*p <= x {
+			return m * p
+		}
+	}
+	return 5 * p / 10 // Log10 rounded x's exponent up
+}
+
+// freedmanDiaconisBins is the Freedman-Diaconis width made nice (see
+// NiceBins).
+func freedmanDiaconisBins(values []float64, summary *stats.Summary, maxBins int) []float64 {
 	var fd []float64
 	if summary != nil && summary.Count == len(values) && !math.IsInf(summary.Min, 0) && !math.IsInf(summary.Max, 0) {
 		fd = stats.FreedmanDiaconisBinsOf(*summary)

@@ -1,6 +1,9 @@
 package histogram
 
 import (
+	"github.com/rewardlens/rewardlens/stats"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +27,50 @@ func TestHistogramCutsNoNumber(t *testing.T) {
 		if ansi.StringWidth(lines[len(lines)-1]) > width || !strings.HasPrefix(caption, "score") ||
 			(strings.Contains(caption, "(") && !strings.HasSuffix(caption, ")")) {
 			t.Errorf("width %d: caption %q", width, caption)
+		}
+	}
+}
+
+// TestDiscreteValuesKeepTheirBins: verl's scores -1, 0.5 and 1 fall in
+// bins of 1 by Freedman-Diaconis, 0.5 and 1 together ([0, 1] is closed on
+// the right); the bins become 0.5 wide, the last one above 1, so that each
+// value has its own. Continuous values keep the Freedman-Diaconis bins.
+func TestDiscreteValuesKeepTheirBins(t *testing.T) {
+	scores := []float64{-1, -1, -1, -1, -1, -1, 0.5, 1, 1, 1, 1, 1}
+	edges := NiceBins(scores, nil, 40)
+	if want := []float64{-1, -0.5, 0, 0.5, 1, 1.5}; !slices.Equal(edges, want) {
+		t.Fatalf("edges of -1, 0.5, 1 = %v, want %v", edges, want)
+	}
+	if counts := stats.Histogram(scores, edges); !slices.Equal(counts, []int{6, 0, 0, 1, 5}) {
+		t.Errorf("counts = %v, want 6 0 0 1 5", counts)
+	}
+	// Tenths, whose multiples rounding puts on either side of an edge.
+	tenths := []float64{0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.7, 0.7}
+	if counts := stats.Histogram(tenths, NiceBins(tenths, nil, 40)); slices.Max(counts) != 2 {
+		t.Errorf("tenths share a bin: %v", counts)
+	}
+	// Too many bins for the room: the Freedman-Diaconis ones stay.
+	if edges := NiceBins(tenths, nil, 3); len(edges)-1 > 3 {
+		t.Errorf("%d bins for 3 at most", len(edges)-1)
+	}
+	continuous := []float64{0.11, 0.23, 0.35, 0.42, 0.58, 0.61, 0.77, 0.93}
+	if a, b := NiceBins(continuous, nil, 40), freedmanDiaconisBins(continuous, nil, 40); !slices.Equal(a, b) {
+		t.Errorf("continuous values: %v, want Freedman-Diaconis's %v", a, b)
+	}
+	// A 0/1 objective: Freedman-Diaconis's one bin [0, 1] holds both.
+	zeroOne := []float64{0, 0, 1, 1, 1}
+	if fd := freedmanDiaconisBins(zeroOne, nil, 40); !slices.Equal(fd, []float64{0, 1}) {
+		t.Fatalf("the Freedman-Diaconis bins of 0/1 are %v, the test expects them to merge 0 and 1", fd)
+	}
+	if got := NiceBins(zeroOne, nil, 40); !slices.Equal(got, []float64{0, 1, 2}) {
+		t.Errorf("0/1 values: bins %v, want 0 1 2", got)
+	}
+}
+
+func TestNiceAtMost(t *testing.T) {
+	for x, want := range map[float64]float64{1: 1, 0.5: 0.5, 0.49: 0.25, 0.3: 0.25, 3: 2.5, 9.99: 5, 100: 100, 0.066: 0.05} {
+		if got := niceAtMost(x); math.Abs(got-want) > 1e-12 {
+			t.Errorf("niceAtMost(%v) = %v, want %v", x, got, want)
 		}
 	}
 }

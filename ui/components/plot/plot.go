@@ -95,6 +95,41 @@ func (f *Frame) HLine(y float64, r rune, style lipgloss.Style) {
 // cell, clipped to the plotting area: a line of many noisy points stays a
 // line, not a stack of box-drawing corners.
 func (f *Frame) BrailleLines(lines [][]canvas.Float64Point, style lipgloss.Style) {
+	graph.DrawBraillePatterns(&f.Canvas, canvas.Point{X: f.left + 1, Y: 0}, f.braille(lines), style)
+}
+
+// BrailleLinesOver draws the polylines as BrailleLines does, over what
+// the plotting area already shows, so that a line through shaded cells
+// does not cut a blank band through them: in a cell the lines cross,
+// braille joins the lines' dots to its own; another rune in a colour
+// becomes the dots' background (the dots in style over it); a rune
+// without colour (NO_COLOR) stays, in style.
+func (f *Frame) BrailleLinesOver(lines [][]canvas.Float64Point, style lipgloss.Style) {
+	for y, row := range f.braille(lines) {
+		for x, r := range row {
+			if r == runes.BrailleBlockOffset {
+				continue
+			}
+			p := canvas.Point{X: f.left + 1 + x, Y: y}
+			cellStyle := style
+			under := f.Canvas.Cell(p)
+			switch fg := under.Style.GetForeground(); {
+			case under.Rune >= runes.BrailleBlockOffset && under.Rune <= runes.BrailleBlockOffset+0xff:
+				r |= under.Rune
+			case under.Rune == 0 || under.Rune == ' ':
+			case fg != (lipgloss.NoColor{}):
+				cellStyle = style.Background(fg)
+			default:
+				r = under.Rune
+			}
+			f.Canvas.SetCell(p, canvas.NewCellWithStyle(r, cellStyle))
+		}
+	}
+}
+
+// braille returns the lines' braille patterns over the plotting area,
+// its top row first.
+func (f *Frame) braille(lines [][]canvas.Float64Point) [][]rune {
 	w, h := f.Grid.X.Cells*2, f.Grid.Y.Cells*4
 	dots := runes.NewPatternDotsGrid(w, h)
 	dot := func(p canvas.Float64Point) canvas.Point {
@@ -116,7 +151,7 @@ func (f *Frame) BrailleLines(lines [][]canvas.Float64Point, style lipgloss.Style
 			}
 		}
 	}
-	graph.DrawBraillePatterns(&f.Canvas, canvas.Point{X: f.left + 1, Y: 0}, dots.BraillePatterns(), style)
+	return dots.BraillePatterns()
 }
 
 // DrawAxes draws both axes with a tick at each of their ticks, the y

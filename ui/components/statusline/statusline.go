@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -28,6 +30,9 @@ type Line struct {
 	warnings []string
 	notice   string
 	failed   bool // the notice is an error
+	// noticeID numbers the notices, so that an expiry clears only its
+	// own.
+	noticeID int
 	// loud and invalid are the warnings of the evaluation of: why none
 	// of its trajectories is valid or which batches are mostly invalid,
 	// and the invalid ones per cause (each "" when there is nothing to
@@ -38,11 +43,33 @@ type Line struct {
 	loud, groups, invalid string
 }
 
-// SetNotice shows what a command did: done, or err when it failed.
-func (l *Line) SetNotice(done string, err error) {
+// NoticeLifetime is how long a notice of what a command did stays on the
+// line; an error stays until the next notice. A variable that tests
+// shorten.
+var NoticeLifetime = 4 * time.Second
+
+// ExpiredMsg says that notice number id has lived NoticeLifetime (Expire).
+type ExpiredMsg struct{ id int }
+
+// SetNotice shows what a command did: done, or err when it failed. The
+// command returned clears done after NoticeLifetime (nil for an error,
+// which stays): give its ExpiredMsg to Expire.
+func (l *Line) SetNotice(done string, err error) tea.Cmd {
+	l.noticeID++
 	l.notice, l.failed = textsafe.Line(done), err != nil
 	if err != nil {
 		l.notice = textsafe.Line(err.Error())
+		return nil
+	}
+	id := l.noticeID
+	return tea.Tick(NoticeLifetime, func(time.Time) tea.Msg { return ExpiredMsg{id} })
+}
+
+// Expire clears the notice msg is about, unless a newer notice replaced
+// it.
+func (l *Line) Expire(msg ExpiredMsg) {
+	if msg.id == l.noticeID && !l.failed {
+		l.notice = ""
 	}
 }
 

@@ -1,6 +1,7 @@
 package statusline
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -68,5 +69,35 @@ func TestStatusLineLayoutLeavesRoomForWarnings(t *testing.T) {
 	l.warnings = nil
 	if got := l.View(common.NewStyles(true, true), 120); strings.Contains(got, "⚠") || ansi.StringWidth(got) != 120 {
 		t.Errorf("without warnings: %q", got)
+	}
+}
+
+// TestNoticeExpires: a notice of what a command did goes when its expiry
+// comes, unless a newer notice replaced it (whose own expiry clears it);
+// an error has no expiry and stays.
+func TestNoticeExpires(t *testing.T) {
+	st := common.NewStyles(true, true)
+	var l Line
+	if cmd := l.SetNotice("saved a", nil); cmd == nil {
+		t.Fatal("a notice has no expiry")
+	}
+	first := ExpiredMsg{l.noticeID}
+	l.SetNotice("saved b", nil)
+	second := ExpiredMsg{l.noticeID}
+	l.Expire(first)
+	if v := l.View(st, 200); !strings.Contains(v, "✓ saved b") {
+		t.Errorf("the first notice's expiry cleared the second: %q", v)
+	}
+	l.Expire(second)
+	if v := l.View(st, 200); strings.Contains(v, "saved") {
+		t.Errorf("the notice did not expire: %q", v)
+	}
+	if cmd := l.SetNotice("", errors.New("save settings: denied")); cmd != nil {
+		t.Error("an error expires")
+	}
+	l.Expire(second)
+	l.Expire(ExpiredMsg{l.noticeID})
+	if v := l.View(st, 200); !strings.Contains(v, "✖ save settings: denied") {
+		t.Errorf("the error went: %q", v)
 	}
 }

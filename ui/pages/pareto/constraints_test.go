@@ -68,8 +68,9 @@ func TestParetoHollowsInfeasiblePoints(t *testing.T) {
 	}
 }
 
-// TestParetoDrawsConstraintLines: safety >= 0.9 is a horizontal line at
-// y = 0.9 while safety is on y; length <= 600 a vertical line at x = 600
+// TestParetoDrawsConstraintLines: safety >= 0.9 is a vertical line at
+// x = 0.9 while safety is on x (the default axes), a horizontal line at
+// y = 0.9 while it is on y; length <= 600 a vertical line at x = 600
 // once length is on x; a constraint of two objectives draws none.
 func TestParetoDrawsConstraintLines(t *testing.T) {
 	p := constrainedTab(t, "safety >= 0.9", "600 >= length", "safety >= accuracy")
@@ -89,6 +90,17 @@ func TestParetoDrawsConstraintLines(t *testing.T) {
 		}
 		return line, free
 	}
+	if p.points.xObj != 1 {
+		t.Fatalf("x is objective %d, want safety", p.points.xObj)
+	}
+	if line, cells := lineCells(g.X.Cell(0.9), -1); line < cells/2 {
+		t.Errorf("the column of safety 0.9 shows the line in %d of its %d cells", line, cells)
+	}
+	uitest.PressKeys(p, "x", "y") // accuracy on x, safety on y
+	if p.points.xObj != 0 || p.points.yObj != 1 {
+		t.Fatalf("the axes are objectives %d and %d, want accuracy and safety", p.points.xObj, p.points.yObj)
+	}
+	g = p.drawn.frame.Grid
 	row := g.Y.Cell(0.9)
 	if line, cells := lineCells(-1, row); line < cells/2 {
 		t.Errorf("the row of safety 0.9 shows the line in %d of its %d cells", line, cells)

@@ -1,7 +1,6 @@
 package pareto
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -104,8 +103,11 @@ type paretoTab struct {
 // paretoPoints are the points the plot shows: the valid trajectories of
 // the batch on two objectives, with their ranks and groups.
 type paretoPoints struct {
-	// xObj and yObj are the objectives on the axes.
+	// xObj and yObj are the objectives on the axes: defaultAxes until
+	// axesChosen (by the keys, or by defaultAxes on a batch with a valid
+	// trajectory).
 	xObj, yObj int
+	axesChosen bool
 	proj       engine.Projection
 	// projOf says what proj was built from: another key rebuilds it.
 	projOf projectionKey
@@ -152,6 +154,11 @@ type paretoFrame struct {
 	// points change (densityOf).
 	counts, best []int32
 	densityOf    densityKey
+	// groupCounts and groupBest are the same of the selected group's
+	// points alone (markGroup), with scope group; groupShared says a cell
+	// holds several of them.
+	groupCounts, groupBest []int32
+	groupShared            bool
 }
 
 // paretoReader is the selected trajectory, open when reading.
@@ -230,10 +237,10 @@ func (t *paretoTab) handleKey(msg tea.KeyPressMsg) {
 	k := &t.keys
 	switch {
 	case key.Matches(msg, k.NextX):
-		t.points.xObj = t.nextObjective(t.points.xObj, t.points.yObj)
+		t.points.xObj, t.points.axesChosen = t.nextObjective(t.points.xObj, t.points.yObj), true
 		t.project()
 	case key.Matches(msg, k.NextY):
-		t.points.yObj = t.nextObjective(t.points.yObj, t.points.xObj)
+		t.points.yObj, t.points.axesChosen = t.nextObjective(t.points.yObj, t.points.xObj), true
 		t.project()
 	case key.Matches(msg, k.Prev):
 		t.stepInGroup(-1)
@@ -324,6 +331,9 @@ func (t *paretoTab) project() {
 		return
 	}
 	m := len(res.Objectives)
+	if !t.points.axesChosen {
+		t.points.xObj, t.points.yObj, t.points.axesChosen = defaultAxes(res.Evaluation, s.CurrentBatch().Members)
+	}
 	t.points.xObj, t.points.yObj = min(t.points.xObj, m-1), min(t.points.yObj, m-1)
 	t.keys.NextX.SetEnabled(m > 1)
 	t.keys.NextY.SetEnabled(m > 1)
@@ -542,9 +552,10 @@ func (t *paretoTab) click(x, y int) {
 
 // draw redraws the plot: the other groups dimmed, by density, unless
 // only the selected group is shown; the highlighted points (the selected
-// group's, or the whole batch's with scope batch) by rank, a shade where
-// several share a cell; the selected group's frontier; the selection; the
-// axes.
+// group's, or the whole batch's with scope batch) by rank, where several
+// share a cell their number (the group's) or a shade (the batch's); the
+// selected group's frontier, over the density; the selection; what an
+// empty view means; the axes.
 func (t *paretoTab) draw() {
 	if t.common.Session.Result == nil || t.width <= 0 {
 		return
@@ -555,7 +566,7 @@ func (t *paretoTab) draw() {
 	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
 	w := max(t.width-paretoPanelWidth-1, 10)
 	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	t.drawn.frameView, t.drawn.frameDark = "", st.IsDark
+	t.drawn.frameView, t.drawn.frameDark, t.drawn.groupShared = "", st.IsDark, false
 	t.drawn.frame = plot.NewFrame(w, h,
 		func(rows int) chart.Axis {
 			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.points.data[2] >= 0})
@@ -581,21 +592,11 @@ func (t *paretoTab) draw() {
 		t.drawDensity(group, func(int32) lipgloss.Style { return st.Muted }, false)
 	}
 	if !batchScope {
-		f.BrailleLines([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
-		// Worst rank first, so that a cell shows the best it holds.
-		sorted := slices.Clone(group)
-		slices.SortStableFunc(sorted, func(a, b int32) int { return cmp.Compare(t.points.rank[b], t.points.rank[a]) })
-		ev := t.common.Session.Result.Evaluation
-		for _, j := range sorted {
-			if !ev.Feasible(t.points.proj.Index[j]) {
-				f.Mark(t.points.proj.X[j], t.points.proj.Y[j], infeasibleRune, st.Muted)
-				continue
-			}
-			b := rankBucket(int(t.points.rank[j]))
-			f.Mark(t.points.proj.X[j], t.points.proj.Y[j], st.RankMarkers[b], st.Rank[b])
-		}
+		f.BrailleLinesOver([][]canvas.Float64Point{t.frontier(group)}, st.Rank[0])
+		t.markGroup(group)
 	}
 	f.Mark(t.points.proj.X[t.selected], t.points.proj.Y[t.selected], selectedRune, st.Selected)
+	t.sayWhenEmpty(group)
 	f.DrawAxes(st.Axis, st.AxisLabel)
 }
 
@@ -793,6 +794,9 @@ func (t *paretoTab) detailsView() string {
 		row("id", textsafe.Line(tr.ID)),
 		row("group", t.shortGroup(tr.Group)),
 	}
+	if n := t.cellShare(); n > 1 {
+		lines = append(lines, row("cell", fmt.Sprintf("shared by %d points", n)))
+	}
 	for k, o := range res.Objectives {
 		lines = append(lines, row(textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[sel*res.Evaluation.M+k])))
 	}
@@ -824,6 +828,9 @@ func (t *paretoTab) legendView() string {
 		lines = append(lines, st.Rank[b].Render(string(st.RankMarkers[b]))+" "+name)
 	}
 	lines = append(lines, st.Selected.Render(string(selectedRune))+" selected")
+	if scope != "the batch" && t.drawn.groupShared {
+		lines = append(lines, st.Rank[0].Render("2")+"…9 points in one cell (+: more)")
+	}
 	if t.common.Session.Result.Evaluation.HasConstraints() {
 		lines = append(lines, st.Muted.Render(string(infeasibleRune))+" breaks a constraint")
 		if t.plotsBound() {

@@ -25,11 +25,13 @@ func TestGoldenPareto(t *testing.T) {
 func TestParetoCyclesAxes(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
 	steps := []struct{ key, title string }{
-		{"", "safety (max) against accuracy (max)"},
-		// x skips safety, which is on y.
-		{"x", "safety (max) against length (min)"},
-		// y skips length, now on x.
-		{"y", "accuracy (max) against length (min)"},
+		// The default axes: the two objectives with a spread, not the
+		// 0/1 accuracy (defaultAxes).
+		{"", "length (min) against safety (max)"},
+		// x skips length, which is on y.
+		{"x", "length (min) against accuracy (max)"},
+		// y skips accuracy, now on x.
+		{"y", "safety (max) against accuracy (max)"},
 	}
 	for _, s := range steps {
 		if s.key != "" {
