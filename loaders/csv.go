@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -45,7 +46,7 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 	if err := l.checkHeader(header, cr); err != nil {
 		return err
 	}
-	layout, err := l.csvLayout(header, cr)
+	layout, err := l.layoutOf(header, cr)
 	if err != nil {
 		return err
 	}
@@ -150,9 +151,9 @@ type csvColumn struct {
 	name  string
 }
 
-// csvLayout reads the layout from the header row; a name given twice is an
+// layoutOf reads the layout from the header row; a name given twice is an
 // error.
-func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) {
+func (l *loader) layoutOf(header []string, cr *csv.Reader) (*csvLayout, error) {
 	layout := &csvLayout{}
 	for i := range layout.fields {
 		layout.fields[i] = -1
@@ -336,4 +337,32 @@ func quoteJSON(s string) json.RawMessage {
 	enc.SetEscapeHTML(false)
 	enc.Encode(s) // cannot fail for a string
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// rereadRow reads the CSV record br starts with, by the header of f.
+func (l *loader) rereadRow(f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+	in, err := openInput(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	hr := csv.NewReader(in.r)
+	header, err := hr.Read()
+	if err != nil {
+		return engine.Trajectory{}, fmt.Errorf("header: %v", err)
+	}
+	layout, err := l.layoutOf(header, hr)
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = len(header)
+	row, err := cr.Read()
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	var t engine.Trajectory
+	if lerr := l.csvTrajectory(&t, layout, row, cr.FieldPos, 0, l.newMetadata()); lerr != nil {
+		return engine.Trajectory{}, errors.New(lerr.Msg)
+	}
+	return t, nil
 }

@@ -121,5 +121,3 @@ func listDir(dir string) ([]string, error) {
 	}
 	return files, nil
 }
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

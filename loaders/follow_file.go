@@ -361,20 +361,21 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 // read. The tailer holds the Result until released.
 func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounter) (*Result, error) {
 	l := f.tailer
-	l.res = &Result{}
+	l.res = &loaded{}
 	if l.each == nil {
 		l.res.Trajectories = f.store.take()
 	}
 	err := l.readJSONL(r)
+	res := resultOf(l.res)
 	if l.each == nil {
 		// The picked values' arrays go with the trajectories.
-		l.res.picked, l.taken = l.taken, nil
+		res.picked, l.taken = l.taken, nil
 	}
 	// readJSONL numbers the lines of r from 1.
-	for i := range l.res.Trajectories {
-		l.res.Trajectories[i].Line += f.lines
+	for i := range res.Trajectories {
+		res.Trajectories[i].Line += f.lines
 	}
-	for _, e := range l.res.SkipReasons {
+	for _, e := range res.SkipReasons {
 		e.Line += f.lines
 	}
 	var le *LineError
@@ -383,7 +384,7 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	}
 	f.lines += counted.n
 	f.offset = end
-	return l.res, err
+	return res, err
 }
 
 // release lets go of the lines the tailer read last, which its caller

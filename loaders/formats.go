@@ -2,12 +2,14 @@ package loaders
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // Format is an input file format.
@@ -127,4 +129,43 @@ func formatByName(name string, gzipped bool) Format {
 		}
 	}
 	return found
+}
+
+// detectFormat chooses the format of the input called name: by the
+// extension (ignoring a final .gz), else by Parquet's magic bytes, else by
+// the first byte that is not white space.
+func detectFormat(name string, br *bufio.Reader) Format {
+	if f := formatByName(strings.TrimSuffix(strings.ToLower(name), ".gz"), false); f != "" {
+		return f
+	}
+	if magic, _ := br.Peek(len(parquetMagic)); bytes.Equal(magic, parquetMagic) {
+		return Parquet
+	}
+	return sniffFormat(br)
+}
+
+// sniffFormat looks at the first byte that is not JSON white space without
+// consuming it: '[' is JSON, '{' a W&B table when it opens one
+// (isWandbTable), else JSONL, anything else CSV. An input that
+// is all white space (or starts with more of it than the buffer holds) is
+// read as JSONL, which skips blank lines.
+func sniffFormat(br *bufio.Reader) Format {
+	for n := 64; ; n *= 2 {
+		buf, err := br.Peek(n)
+		if i := jsonscan.SkipSpace(buf); i < len(buf) {
+			switch buf[i] {
+			case '[':
+				return JSON
+			case '{':
+				if head, _ := br.Peek(maxTableSniff); isWandbTable(head) {
+					return WandBTable
+				}
+				return JSONL
+			}
+			return CSV
+		}
+		if err != nil {
+			return JSONL
+		}
+	}
 }

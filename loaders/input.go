@@ -5,9 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
-	"strings"
-
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
 // bufferSize is the read buffer size; longer JSONL lines grow their own.
@@ -48,47 +45,4 @@ func openInput(r io.Reader) (in input, err error) {
 		in.lead = len(utf8BOM)
 	}
 	return in, nil
-}
-
-// detectFormat chooses the format of the input called name: by the
-// extension (ignoring a final .gz), else by Parquet's magic bytes, else by
-// the first byte that is not white space.
-func detectFormat(name string, br *bufio.Reader) Format {
-	if f := formatByName(strings.TrimSuffix(strings.ToLower(name), ".gz"), false); f != "" {
-		return f
-	}
-	if magic, _ := br.Peek(len(parquetMagic)); bytes.Equal(magic, parquetMagic) {
-		return Parquet
-	}
-	return sniffFormat(br)
-}
-
-// maxTableSniff is how much of an input sniffFormat looks at to tell a W&B
-// table: the read buffer.
-const maxTableSniff = bufferSize
-
-// sniffFormat looks at the first byte that is not JSON white space without
-// consuming it: '[' is JSON, '{' a W&B table when it opens one
-// (isWandbTable), else JSONL, anything else CSV. An input that
-// is all white space (or starts with more of it than the buffer holds) is
-// read as JSONL, which skips blank lines.
-func sniffFormat(br *bufio.Reader) Format {
-	for n := 64; ; n *= 2 {
-		buf, err := br.Peek(n)
-		if i := jsonscan.SkipSpace(buf); i < len(buf) {
-			switch buf[i] {
-			case '[':
-				return JSON
-			case '{':
-				if head, _ := br.Peek(maxTableSniff); isWandbTable(head) {
-					return WandBTable
-				}
-				return JSONL
-			}
-			return CSV
-		}
-		if err != nil {
-			return JSONL
-		}
-	}
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -214,4 +215,21 @@ func (j jsonReader) syntaxErrorOffset() (int64, []byte) {
 func (j jsonReader) errorAt(off int64, msg string) *LineError {
 	line, col := j.rw.Locate(off)
 	return &LineError{Path: j.l.name, Line: line, Col: col, Msg: msg}
+}
+
+// rereadElement reads the JSON array element br starts with.
+func (l *loader) rereadElement(br *bufio.Reader) (engine.Trajectory, error) {
+	var raw json.RawMessage
+	if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&raw); err != nil {
+		return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
+	}
+	obj, lerr := objectOrError(raw, true)
+	if lerr != nil {
+		return engine.Trajectory{}, errors.New(lerr.Msg)
+	}
+	t := l.newTrajectory(1, 0)
+	if err := obj.trajectory(&t); err != nil {
+		return engine.Trajectory{}, err
+	}
+	return t, nil
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"runtime"
 	"slices"
-	"strconv"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
@@ -79,7 +78,7 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 			// block seldom outgrows it.
 			b = &jsonlBlock{data: make([]byte, 0, blockBytes+blockBytes/8)}
 		}
-		readErr := b.fill(br, &long, &at, target, l.maxRecord, l.skipInvalid)
+		readErr := fillBlock(b, br, &long, &at, target, l.maxRecord, l.skipInvalid)
 		b.done = make(chan struct{})
 		if nw == 0 {
 			here := lineParser{l: l}
@@ -116,54 +115,17 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 	}
 }
 
-// jsonlBlock is a run of lines of a JSONL input and, once parsed, what they
-// hold.
-type jsonlBlock struct {
-	// data holds the text of the block's lines that are not blank, without
-	// their line ends; lines[k] ends line k in data.
-	data  []byte
-	lines []blockLine
-	// raw counts the bytes of input the block covers, line ends and blank
-	// lines included.
-	raw int
-	// advance is how many bytes of a Parquet file the block ends, for the
-	// progress (readParquetRows).
-	advance int64
-	// done is closed once the lines are parsed into ts and errs.
-	done chan struct{}
-	ts   []engine.Trajectory
-	// errs are the rejected lines, in order; each comes before ts[at].
-	errs []blockError
-	// picked holds the values picked from the lines (loader.pick), if any.
-	picked []engine.PickedValue
-	// owned reports that data is the block's one line, longer than the
-	// read buffer: its trajectory's response is a slice of it, not a
-	// copy (a record near the 256 MiB bound held three times over), and
-	// the block drops it once taken.
-	owned bool
-}
-
-type blockLine struct {
-	end, no int   // end offset in data, 1-based line number
-	off     int64 // where the line starts in the input
-}
-
 // textPos is a place in the input: a 1-based line and where it starts.
 type textPos struct {
 	line int
 	off  int64
 }
 
-type blockError struct {
-	at  int
-	err *LineError
-}
-
-// fill reads lines from br into b until it holds about target bytes of
+// fillBlock reads lines from br into b until it holds about target bytes of
 // text or the input ends. *at is the place of the next line to read; long
 // is a buffer for readLine. It returns io.EOF at the end of the input and
 // any other read error as it comes, *at then being the line it stopped.
-func (b *jsonlBlock) fill(br *bufio.Reader, long *[]byte, at *textPos, target int, max int64, skip bool) error {
+func fillBlock(b *jsonlBlock, br *bufio.Reader, long *[]byte, at *textPos, target int, max int64, skip bool) error {
 	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
 	for len(b.data) < target {
 		blank, blankBytes := skipBlankLines(br)
@@ -234,98 +196,6 @@ func longLineAhead(br *bufio.Reader) bool {
 	buf, _ = br.Peek(br.Size())
 	return len(buf) == br.Size() && bytes.IndexByte(buf, '\n') < 0
 }
-
-// takeBlock waits for b to be parsed and adds its trajectories and its
-// rejected lines to the result, in input order; it stops at the first
-// error unless skipping.
-func (l *loader) takeBlock(b *jsonlBlock) error {
-	<-b.done
-	next := 0
-	for _, e := range b.errs {
-		if err := l.addParsed(b.ts[next:e.at]); err != nil {
-			return err
-		}
-		next = e.at
-		if err := l.reject(e.err); err != nil {
-			return err
-		}
-	}
-	if err := l.addParsed(b.ts[next:]); err != nil {
-		return err
-	}
-	if b.picked != nil && l.picks != nil {
-		l.taken = append(l.taken, b.picked)
-	}
-	l.reserve(b)
-	return l.flush(false)
-}
-
-// addParsed adds trajectories parsed without their default ID: an empty ID
-// becomes the position among the trajectories loaded. With record fields, a
-// trajectory they fail on is rejected.
-func (l *loader) addParsed(ts []engine.Trajectory) error {
-	if l.fields == nil {
-		for i := range ts {
-			if ts[i].ID == "" {
-				ts[i].ID = strconv.Itoa(l.n + i)
-			}
-		}
-	} else {
-		kept := ts[:0]
-		for i := range ts {
-			defaulted := ts[i].ID == ""
-			if defaulted {
-				ts[i].ID = strconv.Itoa(l.n + i)
-			}
-			if err := l.derive(&ts[i], defaulted); err != nil {
-				if err := l.reject(err); err != nil {
-					return err
-				}
-				continue
-			}
-			kept = append(kept, ts[i])
-		}
-		ts = kept
-	}
-	if l.n == 0 && len(ts) > 0 {
-		l.first(&ts[0])
-	}
-	l.n += len(ts)
-	l.res.Trajectories = append(l.res.Trajectories, ts...)
-	return nil
-}
-
-// reserve makes room for the trajectories to come after the block b, so
-// that the slice is not copied over and over as it grows: for as many as
-// an input whose size is known seems to hold, judging by its first block,
-// or, when streaming, for a chunk and two blocks like b (a chunk is handed
-// over once it holds streamChunk trajectories).
-func (l *loader) reserve(b *jsonlBlock) {
-	ts := l.res.Trajectories
-	if len(ts) == 0 || cap(ts) > len(ts)+len(b.ts) {
-		return
-	}
-	var want int
-	switch {
-	case l.each != nil:
-		want = streamChunk + 2*len(b.ts)
-	case l.sizeHint > 0:
-		// One long line among the first skews the estimate: it is at most
-		// maxReserveGrowth times what was read (the slice grows past it).
-		perLine := float64(b.raw) / float64(len(b.ts)+len(b.errs))
-		want = min(int(float64(l.sizeHint)/perLine*1.05)+64, len(ts)*maxReserveGrowth)
-	}
-	if l.rowLimit > 0 {
-		want = min(want, l.rowLimit)
-	}
-	if want > cap(ts) {
-		l.res.Trajectories = slices.Grow(ts, want-len(ts))
-	}
-}
-
-// maxReserveGrowth bounds reserve's estimate, as a multiple of the
-// trajectories read.
-const maxReserveGrowth = 256
 
 // lineParser parses lines on one goroutine.
 type lineParser struct {
@@ -533,33 +403,6 @@ func newlineRun(b []byte) int {
 // the rest comes in pieces of this size.
 const chunkedLine = 16 << 20
 
-// recordBound passes on what r reads until more than max bytes have been
-// read since the last mark, then fails with errRecordTooLong: a JSON array
-// element or a CSV row longer than Options.MaxRecordBytes ends as it is
-// read, never held whole. What the readers above had buffered before the
-// mark is not counted, so a record may pass max by their buffers, never
-// by more.
-type recordBound struct {
-	r               io.Reader
-	read, from, max int64
-}
-
-// mark starts a record.
-func (b *recordBound) mark() { b.from = b.read }
-
-func (b *recordBound) Read(p []byte) (int, error) {
-	if b.read-b.from > b.max {
-		return 0, errRecordTooLong
-	}
-	n, err := b.r.Read(p)
-	b.read += int64(n)
-	return n, err
-}
-
-// errRecordTooLong is readLine's error for a line past its bound; it wraps
-// the read's own error (io.EOF at the end of the input, or nil).
-var errRecordTooLong = errors.New("record too long")
-
 // errLineGoesOn is tooLongError's mark of a line whose end is not read yet.
 var errLineGoesOn = errors.New("the line goes on")
 
@@ -589,27 +432,17 @@ func skipLine(br *bufio.Reader) (int, error) {
 	}
 }
 
-// recordTooLong is a JSONL line past Options.MaxRecordBytes, at line;
-// next is the read's error after it (io.EOF at the end), or nil.
-type recordTooLong struct {
-	line int
-	max  int64
-	next error
-}
-
-func (e *recordTooLong) Error() string {
-	return "record longer than " + byteSize(e.max)
-}
-
-// byteSize writes n bytes for a message: "256 MiB", "64 KiB", "100 bytes".
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
+// rereadLine reads the JSONL line br starts with.
+func (l *loader) rereadLine(br *bufio.Reader) (engine.Trajectory, error) {
+	var long []byte
+	line, _, err := readLine(br, &long, l.maxRecord)
+	if err != nil && err != io.EOF {
+		return engine.Trajectory{}, err
 	}
-	return fmt.Sprintf("%d bytes", n)
+	p := lineParser{l: l}
+	t, lerr := p.parse(line, blockLine{no: 1}, nil, nil)
+	if lerr != nil {
+		return engine.Trajectory{}, errors.New(lerr.Msg)
+	}
+	return t, nil
 }

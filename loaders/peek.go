@@ -93,8 +93,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
-		} else {
-			ff.Columns = wandbTableColumns(path, opts.Format)
+		} else if opts.Format == "" || opts.Format == WandBTable {
+			ff.Columns = wandbTableColumns(path)
 		}
 		out = append(out, *ff)
 	}

@@ -362,10 +362,7 @@ func isWandbTable(head []byte) bool {
 // before "data" (both of wandb's forms write them so) or cannot be read
 // (the load says why): TRL's table puts its reward columns before its
 // log_extra ones, as its Parquet file does.
-func wandbTableColumns(path string, format Format) []string {
-	if format != "" && format != WandBTable {
-		return nil
-	}
+func wandbTableColumns(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -405,3 +402,7 @@ func wandbTableColumns(path string, format Format) []string {
 	}
 	return nil
 }
+
+// maxTableSniff is how much of an input sniffFormat looks at to tell a W&B
+// table: the read buffer.
+const maxTableSniff = bufferSize
