@@ -28,6 +28,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/openctx"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // Options control how inputs are read.
@@ -84,6 +85,11 @@ type Options struct {
 	rowLimit int
 }
 
+// LineError is a problem at a place in an input. Line is 1-based; Col is
+// the 1-based byte column, or 0 when only the line is known. Its Error
+// reads "PATH:LINE: MSG", or "PATH:LINE:COL: MSG" when Col > 0.
+type LineError = input.LineError
+
 // DefaultMaxRecordBytes is Options.MaxRecordBytes when it is 0: 256 MiB.
 const DefaultMaxRecordBytes = 256 << 20
 
@@ -112,7 +118,7 @@ type Result struct {
 }
 
 // resultOf returns what a loader read as a Result.
-func resultOf(r *loaded) *Result {
+func resultOf(r *input.Loaded) *Result {
 	return &Result{Trajectories: r.Trajectories, Skipped: r.Skipped, SkipReasons: r.SkipReasons}
 }
 
@@ -125,7 +131,7 @@ func (r *Result) append(o *Result) {
 	}
 	r.Skipped += o.Skipped
 	r.Unfinished = append(r.Unfinished, o.Unfinished...)
-	room := maxSkipReasons - len(r.SkipReasons)
+	room := input.MaxSkipReasons - len(r.SkipReasons)
 	r.SkipReasons = append(r.SkipReasons, o.SkipReasons[:min(room, len(o.SkipReasons))]...)
 }
 
@@ -399,52 +405,52 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if err != nil {
 		return nil, err
 	}
-	in, err := openInput(withContext(opts.Context, r))
+	in, err := input.Open(withContext(opts.Context, r))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if format == "" {
-		format = detectFormat(name, in.r)
+		format = detectFormat(name, in.R)
 	}
 	spec := format.spec()
-	if in.gzipped {
+	if in.Gzipped {
 		size = 0
 	}
 	l := newLoader(name, fileIndex, opts, size, each)
-	l.lead, l.origin = in.lead, int64(in.lead)
+	l.Lead, l.Origin = in.Lead, int64(in.Lead)
 	if size > 0 && spec.reread != nil {
-		l.format = string(format)
+		l.Format = string(format)
 	}
-	return l.finish(spec.read(l, in.r))
+	return finish(l, spec.read(l, in.R))
 }
 
 // newLoader returns the loader of the input called name, of size bytes
 // when known (else 0), for read.
-func newLoader(name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) *loader {
-	l := &loader{name: name, fileIndex: fileIndex, skipInvalid: opts.SkipInvalid, res: &loaded{}, each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord(), rowLimit: opts.rowLimit, sizeHint: size, ctx: opts.Context}
+func newLoader(name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) *input.Loader {
+	l := &input.Loader{Name: name, FileIndex: fileIndex, SkipInvalid: opts.SkipInvalid, Loaded: &input.Loaded{}, Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord(), RowLimit: opts.rowLimit, SizeHint: size, Context: opts.Context}
 	if each != nil {
-		l.maps, l.picks = &mapStore{}, &pickedStore{}
+		l.Maps, l.Picks = &input.MapStore{}, &input.PickedStore{}
 	}
 	return l
 }
 
 // finish hands over the last trajectories once the reader returned err,
 // and returns read's result.
-func (l *loader) finish(err error) (*Result, error) {
+func finish(l *input.Loader, err error) (*Result, error) {
 	if err == nil {
-		err = l.flush(true)
+		err = l.Flush(true)
 	}
 	if errors.Is(err, errRowsCapped) {
-		return resultOf(l.res), err // what was read before the cap stopped it
+		return resultOf(l.Loaded), err // what was read before the cap stopped it
 	}
 	if err != nil {
 		return nil, err
 	}
-	if l.n == 0 {
-		return nil, l.noTrajectories()
+	if l.Count == 0 {
+		return nil, l.NoTrajectories()
 	}
-	if ts := l.res.Trajectories; cap(ts) > len(ts)+len(ts)/2+4096 {
-		l.res.Trajectories = slices.Clone(ts) // reserved far too much
+	if ts := l.Loaded.Trajectories; cap(ts) > len(ts)+len(ts)/2+4096 {
+		l.Loaded.Trajectories = slices.Clone(ts) // reserved far too much
 	}
-	return resultOf(l.res), nil
+	return resultOf(l.Loaded), nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // parquetInPlace reports whether the regular file f, called path, is read
@@ -22,9 +24,9 @@ func parquetInPlace(f *os.File, path string, format Format) bool {
 	if format != "" && format != Parquet {
 		return false
 	}
-	head := make([]byte, len(parquetMagic))
+	head := make([]byte, len(input.ParquetMagic))
 	n, _ := f.ReadAt(head, 0)
-	return n == len(head) && bytes.Equal(head, parquetMagic)
+	return n == len(head) && bytes.Equal(head, input.ParquetMagic)
 }
 
 // readParquetFile reads the first size bytes of the Parquet file f, called
@@ -42,10 +44,10 @@ func readParquetFile(f *os.File, path string, fileIndex int, opts Options, size 
 	if opts.Context != nil {
 		r = contextReaderAt{opts.Context, r}
 	}
-	l.advance = progress.add
-	res, err := l.finish(l.readParquetAt(r, size))
+	l.Advance = progress.add
+	res, err := finish(l, parquetread.ReadAt(l, r, size))
 	if err == nil {
-		progress.add(size - l.advanced) // the footer and what no row group spans
+		progress.add(size - l.Advanced) // the footer and what no row group spans
 	}
 	return res, err
 }

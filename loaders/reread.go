@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // Reread reads t's record again from its file, at t.Offset, and returns the
@@ -67,7 +68,7 @@ func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	}
 	at := io.NewSectionReader(r.f, t.Offset, 1<<62)
 	if r.br == nil {
-		r.br = bufio.NewReaderSize(at, bufferSize)
+		r.br = bufio.NewReaderSize(at, input.BufferSize)
 	} else {
 		r.br.Reset(at)
 	}
@@ -121,7 +122,7 @@ func sameRecord(got, t *engine.Trajectory) string {
 // t.Offset, starts with, without its default ID. Its error says what is
 // wrong there.
 func rereadRecord(f *os.File, at *bufio.Reader, t *engine.Trajectory) (engine.Trajectory, error) {
-	l := &loader{name: t.Source, fileIndex: int(t.Batch), format: t.Format, res: &loaded{}, maxRecord: math.MaxInt64} // a line read once already
+	l := &input.Loader{Name: t.Source, FileIndex: int(t.Batch), Format: t.Format, Loaded: &input.Loaded{}, MaxRecord: math.MaxInt64} // a line read once already
 	if spec := Format(t.Format).spec(); spec != nil && spec.reread != nil {
 		return spec.reread(l, f, at)
 	}

@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // generalTrajectory reads line the general way only, and returns the
@@ -41,7 +42,7 @@ var checkPicks = []*engine.Pick{
 }
 
 func newPlainChecker() *plainChecker {
-	return &plainChecker{p: lineParser{l: &loader{maps: &mapStore{}}}}
+	return &plainChecker{p: lineParser{l: &input.Loader{Maps: &input.MapStore{}}}}
 }
 
 func (c *plainChecker) check(t *testing.T, line []byte) {
@@ -54,7 +55,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 			t.Fatalf("%s: read plain, the general path fails: %s", line, wantErr)
 		}
 	}
-	got, lerr := c.p.parse(line, blockLine{no: 1}, nil, nil)
+	got, lerr := c.p.parse(line, input.BlockLine{No: 1}, nil, nil)
 	switch {
 	case lerr != nil && lerr.Msg != wantErr:
 		t.Fatalf("%s: error %q, the general path says %q", line, lerr.Msg, wantErr)
@@ -75,7 +76,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 // it, its picked values being those of the general path's metadata.
 func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *engine.Pick, want engine.Trajectory, wantErr string) {
 	t.Helper()
-	got, lerr := c.p.parse(line, blockLine{no: 1}, pick, make([]engine.PickedValue, len(pick.Keys)))
+	got, lerr := c.p.parse(line, input.BlockLine{No: 1}, pick, make([]engine.PickedValue, len(pick.Keys)))
 	switch {
 	case lerr != nil || wantErr != "":
 		if lerr == nil || lerr.Msg != wantErr {

@@ -1,4 +1,8 @@
-package loaders
+// Package jsonread reads the JSON formats: JSONL (a trajectory object a
+// line, with its fast path in plain.go), a JSON array of objects, and a W&B
+// table (wandb.go); and decodes one JSON object into a trajectory
+// (object.go), which the CSV reader's metadata cells use too.
+package jsonread
 
 import (
 	"bufio"
@@ -7,17 +11,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
-// blockBytes is about how much text a JSONL block holds.
-const blockBytes = 256 << 10
+// BlockBytes is about how much text a JSONL block holds.
+const BlockBytes = 256 << 10
 
-// readJSONL reads one JSON object per line. Blank lines are skipped; a line
+// ReadJSONL reads one JSON object per line. Blank lines are skipped; a line
 // may be of any length and end in "\n" or "\r\n".
 //
 // The reading goroutine cuts the input into blocks of lines; up to
@@ -25,70 +31,70 @@ const blockBytes = 256 << 10
 // their trajectories and errors block by block in input order. So the
 // result, the first error and the skipped lines are those of a reading line
 // by line, whatever the schedule.
-func (l *loader) readJSONL(br *bufio.Reader) error {
-	if err := l.checkText(br); err != nil {
+func ReadJSONL(l *input.Loader, br *bufio.Reader) error {
+	if err := l.CheckText(br); err != nil {
 		return err
 	}
-	if l.each != nil && cap(l.res.Trajectories) == 0 {
+	if l.Each != nil && cap(l.Loaded.Trajectories) == 0 {
 		// A small file gets a small chunk (reserve grows it if the lines
 		// are shorter than 16 bytes).
-		n := streamChunk + streamChunk/2
-		if l.sizeHint > 0 {
-			n = int(min(int64(n), l.sizeHint/16+1))
+		n := input.StreamChunk + input.StreamChunk/2
+		if l.SizeHint > 0 {
+			n = int(min(int64(n), l.SizeHint/16+1))
 		}
-		l.res.Trajectories = make([]engine.Trajectory, 0, n)
+		l.Loaded.Trajectories = make([]engine.Trajectory, 0, n)
 	}
 	// Peek's reading (a row limit of 1) stops at the first line that is
 	// not blank, parsed here: no block read ahead, no goroutines.
-	nw, target := runtime.GOMAXPROCS(0), blockBytes
-	if l.rowLimit == 1 {
+	nw, target := runtime.GOMAXPROCS(0), BlockBytes
+	if l.RowLimit == 1 {
 		nw, target = 0, 1
 	}
-	work, stop := startWorkers(nw, func() func(*jsonlBlock) {
+	work, stop := input.StartWorkers(nw, func() func(*input.Block) {
 		p := lineParser{l: l}
-		return func(b *jsonlBlock) {
+		return func(b *input.Block) {
 			p.parseBlock(b)
-			close(b.done)
+			close(b.Done)
 		}
 	})
 	defer stop()
 
 	var (
-		pending []*jsonlBlock // sent to the workers, in input order
-		free    []*jsonlBlock
+		pending []*input.Block // sent to the workers, in input order
+		free    []*input.Block
 		long    []byte // reused for lines longer than the buffer
-		at      = textPos{line: 1, off: l.origin}
+		at      = textPos{line: 1, off: l.Origin}
 	)
 	take := func() error {
 		b := pending[0]
 		pending = pending[1:]
-		err := l.takeBlock(b)
-		if b.owned {
-			b.data, b.owned = nil, false
+		err := l.TakeBlock(b)
+		if b.Owned {
+			b.Data, b.Owned = nil, false
 		}
 		free = append(free, b)
 		return err
 	}
 	for {
-		var b *jsonlBlock
+		var b *input.Block
 		if n := len(free); n > 0 {
 			b, free = free[n-1], free[:n-1]
 		} else {
-			// Room for blockBytes and a last line, so that filling the
+			// Room for BlockBytes and a last line, so that filling the
 			// block seldom outgrows it.
-			b = &jsonlBlock{data: make([]byte, 0, blockBytes+blockBytes/8)}
+			b = &input.Block{Data: make([]byte, 0, BlockBytes+BlockBytes/8)}
 		}
-		readErr := fillBlock(b, br, &long, &at, target, l.maxRecord, l.skipInvalid)
-		b.done = make(chan struct{})
+		readErr := fillBlock(b, br, &long, &at, target, l.MaxRecord, l.SkipInvalid)
+		b.Done = make(chan struct{})
 		if nw == 0 {
 			here := lineParser{l: l}
 			here.parseBlock(b)
-			close(b.done)
+			close(b.Done)
 		} else {
 			work <- b
 		}
 		pending = append(pending, b)
-		var tooLong *recordTooLong
+		var tooLong *input.RecordTooLong
 		if errors.As(readErr, &tooLong) {
 			// Rejected in input order, once the lines before it are taken.
 			for len(pending) > 0 {
@@ -96,21 +102,21 @@ func (l *loader) readJSONL(br *bufio.Reader) error {
 					return err
 				}
 			}
-			if err := l.reject(&LineError{Path: l.name, Line: tooLong.line, Msg: tooLong.Error()}); err != nil {
+			if err := l.Reject(&input.LineError{Path: l.Name, Line: tooLong.Line, Msg: tooLong.Error()}); err != nil {
 				return err
 			}
-			readErr = tooLong.next
+			readErr = tooLong.Next
 		}
 		for len(pending) > nw+1 || ((readErr != nil || nw == 0) && len(pending) > 0) {
 			if err := take(); err != nil {
 				return err
 			}
 		}
-		if readErr == io.EOF || l.full() {
+		if readErr == io.EOF || l.Full() {
 			return nil
 		}
 		if readErr != nil {
-			return fmt.Errorf("%s:%d: read: %w", l.name, at.line, readErr)
+			return fmt.Errorf("%s:%d: read: %w", l.Name, at.line, readErr)
 		}
 	}
 }
@@ -125,19 +131,19 @@ type textPos struct {
 // text or the input ends. *at is the place of the next line to read; long
 // is a buffer for readLine. It returns io.EOF at the end of the input and
 // any other read error as it comes, *at then being the line it stopped.
-func fillBlock(b *jsonlBlock, br *bufio.Reader, long *[]byte, at *textPos, target int, max int64, skip bool) error {
-	b.data, b.lines, b.raw = b.data[:0], b.lines[:0], 0
-	for len(b.data) < target {
+func fillBlock(b *input.Block, br *bufio.Reader, long *[]byte, at *textPos, target int, max int64, skip bool) error {
+	b.Data, b.Lines, b.Raw = b.Data[:0], b.Lines[:0], 0
+	for len(b.Data) < target {
 		blank, blankBytes := skipBlankLines(br)
-		b.raw += int(blankBytes)
+		b.Raw += int(blankBytes)
 		at.line += blank
 		at.off += blankBytes
-		if len(b.data) > 0 && longLineAhead(br) {
+		if len(b.Data) > 0 && longLineAhead(br) {
 			return nil // the long line gets a block of its own
 		}
 		line, n, err := readLine(br, long, max)
-		if errors.Is(err, errRecordTooLong) {
-			tooLong := &recordTooLong{line: at.line, max: max}
+		if errors.Is(err, input.ErrRecordTooLong) {
+			tooLong := &input.RecordTooLong{Line: at.line, Max: max}
 			if errors.Is(err, errLineGoesOn) {
 				if !skip {
 					return tooLong // stop now: the rest is never read
@@ -150,28 +156,28 @@ func fillBlock(b *jsonlBlock, br *bufio.Reader, long *[]byte, at *textPos, targe
 			at.off += int64(n)
 			switch {
 			case errors.Is(err, io.EOF):
-				tooLong.next = io.EOF
-			case err != nil && !errors.Is(err, errRecordTooLong):
-				tooLong.next = err // a read error after it
+				tooLong.Next = io.EOF
+			case err != nil && !errors.Is(err, input.ErrRecordTooLong):
+				tooLong.Next = err // a read error after it
 			}
 			return tooLong
 		}
 		if err != nil && err != io.EOF {
 			return err
 		}
-		b.raw += len(line) + 1
-		own := len(b.data) == 0 && len(line) > 0 && len(*long) > 0 && &line[0] == &(*long)[0]
+		b.Raw += len(line) + 1
+		own := len(b.Data) == 0 && len(line) > 0 && len(*long) > 0 && &line[0] == &(*long)[0]
 		switch {
 		case own:
 			// A line longer than br's buffer, built in long: the block
 			// takes long's array rather than a copy, and the trajectory
-			// its response (jsonlBlock.owned).
-			b.data, *long = line, b.data[:0]
-			b.owned = true
-			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
+			// its response (input.Block.Owned).
+			b.Data, *long = line, b.Data[:0]
+			b.Owned = true
+			b.Lines = append(b.Lines, input.BlockLine{End: len(b.Data), No: at.line, Off: at.off})
 		case jsonscan.SkipSpace(line) < len(line):
-			b.data = append(b.data, line...)
-			b.lines = append(b.lines, blockLine{end: len(b.data), no: at.line, off: at.off})
+			b.Data = append(b.Data, line...)
+			b.Lines = append(b.Lines, input.BlockLine{End: len(b.Data), No: at.line, Off: at.off})
 		}
 		if err == io.EOF {
 			return io.EOF
@@ -199,9 +205,9 @@ func longLineAhead(br *bufio.Reader) bool {
 
 // lineParser parses lines on one goroutine.
 type lineParser struct {
-	l     *loader
+	l     *input.Loader
 	in    interner
-	spare []map[string]any // see mapStore
+	spare []map[string]any // see input.MapStore
 	t     engine.Trajectory
 	rec   objectRecord
 	// extra holds the unknown top-level members of the line parsePlain
@@ -214,48 +220,48 @@ type lineParser struct {
 	index   map[string]int
 }
 
-// parseBlock parses the lines of b into b.ts and b.errs.
-func (p *lineParser) parseBlock(b *jsonlBlock) {
-	if cap(b.ts) < len(b.lines) {
-		b.ts = slices.Grow(b.ts[:0], len(b.lines))
+// parseBlock parses the lines of b into b.Trajectories and b.Errs.
+func (p *lineParser) parseBlock(b *input.Block) {
+	if cap(b.Trajectories) < len(b.Lines) {
+		b.Trajectories = slices.Grow(b.Trajectories[:0], len(b.Lines))
 	}
-	b.ts, b.errs = b.ts[:0], b.errs[:0]
-	p.owned = b.owned
+	b.Trajectories, b.Errs = b.Trajectories[:0], b.Errs[:0]
+	p.owned = b.Owned
 	// The values picked from line j are b.picked[j*k:(j+1)*k]. The array
 	// is the trajectories', not the block's: the block is parsed again
 	// while they wait to be handed over.
-	pick := p.l.pick.Load()
-	b.picked = nil
+	pick := p.l.Pick.Load()
+	b.Picked = nil
 	if pick != nil {
-		b.picked = p.l.picks.take(len(b.lines) * len(pick.Keys))
+		b.Picked = p.l.Picks.Take(len(b.Lines) * len(pick.Keys))
 	}
 	start := 0
-	for j, ln := range b.lines {
+	for j, ln := range b.Lines {
 		var picked []engine.PickedValue
 		if pick != nil {
 			k := len(pick.Keys)
-			picked = b.picked[j*k : (j+1)*k : (j+1)*k]
+			picked = b.Picked[j*k : (j+1)*k : (j+1)*k]
 		}
-		t, err := p.parse(b.data[start:ln.end], ln, pick, picked)
-		start = ln.end
+		t, err := p.parse(b.Data[start:ln.End], ln, pick, picked)
+		start = ln.End
 		if err != nil {
-			b.errs = append(b.errs, blockError{at: len(b.ts), err: err})
+			b.Errs = append(b.Errs, input.BlockError{At: len(b.Trajectories), Err: err})
 			continue
 		}
-		b.ts = append(b.ts, t)
+		b.Trajectories = append(b.Trajectories, t)
 	}
 }
 
 // parse reads the trajectory on line ln, leaving its ID empty when it
 // takes the default. With a pick, a plain line's values of pick's keys go
 // to picked, one per key, and Metadata stays nil.
-func (p *lineParser) parse(line []byte, ln blockLine, pick *engine.Pick, picked []engine.PickedValue) (engine.Trajectory, *LineError) {
-	l, lineNo := p.l, ln.no
+func (p *lineParser) parse(line []byte, ln input.BlockLine, pick *engine.Pick, picked []engine.PickedValue) (engine.Trajectory, *input.LineError) {
+	l, lineNo := p.l, ln.No
 	// The fields are set through p.t: a local trajectory whose address is
 	// passed on would be allocated on the heap, one per line.
 	var metadata map[string]any
 	if pick == nil {
-		metadata = l.maps.next(&p.spare)
+		metadata = l.Maps.Next(&p.spare)
 	}
 	p.t = p.blank(ln, metadata)
 	if pick != nil {
@@ -267,34 +273,34 @@ func (p *lineParser) parse(line []byte, ln blockLine, pick *engine.Pick, picked 
 	// The general path reads into a map, which the plain one may have
 	// filled in part.
 	if metadata == nil {
-		metadata = l.maps.next(&p.spare)
+		metadata = l.Maps.Next(&p.spare)
 	}
 	clear(metadata)
 	p.t = p.blank(ln, metadata)
 	obj, lerr := decodeObjectRecord(line, &p.rec)
 	if lerr != nil {
-		return engine.Trajectory{}, l.errorAt(lineNo, lerr.Col, lerr.Msg)
+		return engine.Trajectory{}, l.ErrorAt(lineNo, lerr.Col, lerr.Msg)
 	}
 	obj.in = &p.in
 	if err := obj.trajectory(&p.t); err != nil {
-		return engine.Trajectory{}, l.errorAt(lineNo, lineValueColumn(line, obj), err.Error())
+		return engine.Trajectory{}, l.ErrorAt(lineNo, lineValueColumn(line, obj), err.Error())
 	}
 	return p.t, nil
 }
 
 // blank returns the trajectory of line ln with every field at its default
 // and metadata, empty, as its Metadata.
-func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Trajectory {
+func (p *lineParser) blank(ln input.BlockLine, metadata map[string]any) engine.Trajectory {
 	l := p.l
 	return engine.Trajectory{
-		Batch:    int64(l.fileIndex),
+		Batch:    int64(l.FileIndex),
 		Done:     true,
 		Metadata: metadata,
 		LoaderState: engine.LoaderState{
-			Source: l.name,
-			Line:   ln.no,
-			Offset: ln.off,
-			Format: l.format,
+			Source: l.Name,
+			Line:   ln.No,
+			Offset: ln.Off,
+			Format: l.Format,
 		},
 	}
 }
@@ -304,7 +310,7 @@ func (p *lineParser) blank(ln blockLine, metadata map[string]any) engine.Traject
 // until the next call; long is a buffer kept between calls for lines that
 // do not fit br's buffer.
 //
-// Past chunkedLine bytes, the rest of a long line is kept in pieces,
+// Past ChunkedLine bytes, the rest of a long line is kept in pieces,
 // joined once its length is known: growing one array held the old and the
 // new at each step, and the collector let the heap reach twice that, about
 // four times the line at its end; the pieces and the joined line are twice.
@@ -313,8 +319,8 @@ func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, er
 	if errors.Is(err, bufio.ErrBufferFull) {
 		*long = append((*long)[:0], line...)
 		inPlace := cap(*long)
-		if inPlace < chunkedLine {
-			inPlace = chunkedLine
+		if inPlace < ChunkedLine {
+			inPlace = ChunkedLine
 		}
 		var pieces [][]byte
 		total := len(*long)
@@ -329,7 +335,7 @@ func readLine(br *bufio.Reader, long *[]byte, max int64) (line []byte, n int, er
 				continue
 			}
 			if k := len(pieces) - 1; k < 0 || len(pieces[k])+len(line) > cap(pieces[k]) {
-				pieces = append(pieces, make([]byte, 0, chunkedLine))
+				pieces = append(pieces, make([]byte, 0, ChunkedLine))
 			}
 			pieces[len(pieces)-1] = append(pieces[len(pieces)-1], line...)
 		}
@@ -399,23 +405,23 @@ func newlineRun(b []byte) int {
 	return i
 }
 
-// chunkedLine is how much of a long line readLine grows in one array;
+// ChunkedLine is how much of a long line readLine grows in one array;
 // the rest comes in pieces of this size.
-const chunkedLine = 16 << 20
+const ChunkedLine = 16 << 20
 
 // errLineGoesOn is tooLongError's mark of a line whose end is not read yet.
 var errLineGoesOn = errors.New("the line goes on")
 
-// tooLongError returns errRecordTooLong, wrapping err unless it is nil;
+// tooLongError returns input.ErrRecordTooLong, wrapping err unless it is nil;
 // bufio.ErrBufferFull, the line not read to its end, as errLineGoesOn.
 func tooLongError(err error) error {
 	if err == nil {
-		return errRecordTooLong
+		return input.ErrRecordTooLong
 	}
 	if errors.Is(err, bufio.ErrBufferFull) {
 		err = errLineGoesOn
 	}
-	return fmt.Errorf("%w: %w", errRecordTooLong, err)
+	return fmt.Errorf("%w: %w", input.ErrRecordTooLong, err)
 }
 
 // skipLine reads past the rest of a line, holding none of it, and returns
@@ -432,15 +438,15 @@ func skipLine(br *bufio.Reader) (int, error) {
 	}
 }
 
-// rereadLine reads the JSONL line br starts with.
-func (l *loader) rereadLine(br *bufio.Reader) (engine.Trajectory, error) {
+// RereadLine reads the JSONL line br starts with.
+func RereadLine(l *input.Loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) {
 	var long []byte
-	line, _, err := readLine(br, &long, l.maxRecord)
+	line, _, err := readLine(br, &long, l.MaxRecord)
 	if err != nil && err != io.EOF {
 		return engine.Trajectory{}, err
 	}
 	p := lineParser{l: l}
-	t, lerr := p.parse(line, blockLine{no: 1}, nil, nil)
+	t, lerr := p.parse(line, input.BlockLine{No: 1}, nil, nil)
 	if lerr != nil {
 		return engine.Trajectory{}, errors.New(lerr.Msg)
 	}

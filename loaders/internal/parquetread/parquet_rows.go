@@ -1,4 +1,4 @@
-package loaders
+package parquetread
 
 import (
 	"errors"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/crash"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // rowGroupBytes returns the bytes of the column chunks of the i-th row
@@ -27,31 +28,31 @@ func rowGroupBytes(f *parquet.File, i int) int64 {
 // cancelled returns the error of a load whose context is done, at the row
 // after the rows read, or nil.
 func (pr *parquetReader) cancelled() error {
-	if pr.l.ctx == nil || pr.l.ctx.Err() == nil {
+	if pr.l.Context == nil || pr.l.Context.Err() == nil {
 		return nil
 	}
-	return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+1, pr.l.ctx.Err())
+	return fmt.Errorf("%s:%d: read: %w", pr.l.Name, pr.rowNo+1, pr.l.Context.Err())
 }
 
-// parquetBlockRows is how many rows the decoding goroutine of
+// BlockRows is how many rows the decoding goroutine of
 // readParquetRows hands over at a time.
-const parquetBlockRows = 4096
+const BlockRows = 4096
 
 // readParquetRows reads the rows of f's row groups as readParquetAt does
 // with no row limit, the row groups decoded on up to GOMAXPROCS
 // goroutines at once: each goroutine decodes a row group into blocks of
 // trajectories and rejected rows, and the calling goroutine takes the
-// blocks in input order (takeBlock, as JSONL's), handing the
+// blocks in input order (TakeBlock, as JSONL's), handing the
 // trajectories on. So the result, the first error and the rows skipped
 // are those of reading row by row. A row group's goroutine waits once two
 // of its blocks are not taken: what is held is a few blocks a goroutine.
-func (l *loader) readParquetRows(f *parquet.File, plan *parquetPlan) error {
+func readParquetRows(l *input.Loader, f *parquet.File, plan *parquetPlan) error {
 	groups := f.RowGroups()
-	chans := make([]chan *jsonlBlock, len(groups))
+	chans := make([]chan *input.Block, len(groups))
 	errs := make([]error, len(groups))
 	firstRow := make([]int64, len(groups)) // 0-based, of each row group
 	for i, rg := range groups {
-		chans[i] = make(chan *jsonlBlock, 2)
+		chans[i] = make(chan *input.Block, 2)
 		if i+1 < len(groups) {
 			firstRow[i+1] = firstRow[i] + rg.NumRows()
 		}
@@ -67,10 +68,10 @@ func (l *loader) readParquetRows(f *parquet.File, plan *parquetPlan) error {
 			pr := &parquetReader{l: l, plan: plan, stop: stop}
 			for i := k; i < len(groups); i += nw {
 				pr.rowNo, pr.groupBytes, pr.groupRows = int(firstRow[i]), rowGroupBytes(f, i), groups[i].NumRows()
-				pr.block, pr.blocks = &jsonlBlock{}, chans[i]
+				pr.block, pr.blocks = &input.Block{}, chans[i]
 				errs[i] = pr.rowGroup(groups[i])
 				if errs[i] == nil {
-					pr.block.advance = pr.groupBytes
+					pr.block.Advance = pr.groupBytes
 					if !pr.send() {
 						errs[i] = errParquetStopped
 					}
@@ -89,19 +90,19 @@ func (l *loader) readParquetRows(f *parquet.File, plan *parquetPlan) error {
 	taken := 0 // rows
 	for i := range groups {
 		for b := range chans[i] {
-			if len(b.ts)+len(b.errs) > 0 { // the last holds the progress only
-				if err := l.takeBlock(b); err != nil {
+			if len(b.Trajectories)+len(b.Errs) > 0 { // the last holds the progress only
+				if err := l.TakeBlock(b); err != nil {
 					return err
 				}
-				taken += len(b.ts) + len(b.errs)
+				taken += len(b.Trajectories) + len(b.Errs)
 			}
 			// The decoding may be ahead of an interrupt.
-			if l.ctx != nil && l.ctx.Err() != nil {
-				return fmt.Errorf("%s:%d: read: %w", l.name, taken+1, l.ctx.Err())
+			if l.Context != nil && l.Context.Err() != nil {
+				return fmt.Errorf("%s:%d: read: %w", l.Name, taken+1, l.Context.Err())
 			}
-			if l.advance != nil && b.advance > 0 {
-				l.advanced += b.advance
-				l.advance(b.advance)
+			if l.Advance != nil && b.Advance > 0 {
+				l.Advanced += b.Advance
+				l.Advance(b.Advance)
 			}
 		}
 		if errs[i] != nil {
@@ -115,15 +116,15 @@ func (l *loader) readParquetRows(f *parquet.File, plan *parquetPlan) error {
 // starts a new one; false when the reading has stopped.
 func (pr *parquetReader) send() bool {
 	b := pr.block
-	if len(b.ts)+len(b.errs) > 0 {
+	if len(b.Trajectories)+len(b.Errs) > 0 {
 		// reserve's estimate of the rows to come: b.raw bytes per row.
-		b.raw = max(1, int(pr.groupBytes*int64(len(b.ts)+len(b.errs))/max(1, pr.groupRows)))
+		b.Raw = max(1, int(pr.groupBytes*int64(len(b.Trajectories)+len(b.Errs))/max(1, pr.groupRows)))
 	}
-	b.done = make(chan struct{})
-	close(b.done)
+	b.Done = make(chan struct{})
+	close(b.Done)
 	select {
 	case pr.blocks <- b:
-		pr.block = &jsonlBlock{ts: make([]engine.Trajectory, 0, parquetBlockRows)}
+		pr.block = &input.Block{Trajectories: make([]engine.Trajectory, 0, BlockRows)}
 		return true
 	case <-pr.stop:
 		return false
@@ -132,14 +133,14 @@ func (pr *parquetReader) send() bool {
 
 // keep adds the trajectory t, or the error of its row, to the block being
 // filled, and sends it once full.
-func (pr *parquetReader) keep(t *engine.Trajectory, rejected *LineError) error {
+func (pr *parquetReader) keep(t *engine.Trajectory, rejected *input.LineError) error {
 	b := pr.block
 	if rejected != nil {
-		b.errs = append(b.errs, blockError{at: len(b.ts), err: rejected})
+		b.Errs = append(b.Errs, input.BlockError{At: len(b.Trajectories), Err: rejected})
 	} else {
-		b.ts = append(b.ts, *t)
+		b.Trajectories = append(b.Trajectories, *t)
 	}
-	if len(b.ts)+len(b.errs) >= parquetBlockRows && !pr.send() {
+	if len(b.Trajectories)+len(b.Errs) >= BlockRows && !pr.send() {
 		return errParquetStopped
 	}
 	return nil
