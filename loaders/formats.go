@@ -21,7 +21,7 @@ type Format string
 
 // The formats: a JSON array of objects, one JSON object per line (JSONL,
 // also called NDJSON), CSV with a header row, Parquet, and a W&B table
-// (wandb.go).
+// (jsonread's wandb.go).
 const (
 	JSON       Format = "json"
 	JSONL      Format = "jsonl"
