@@ -11,10 +11,11 @@ import (
 )
 
 // Block is a run of lines of a JSONL input and, once parsed, what they
-// hold.
+// hold; the other readers that parse on several goroutines (JSON arrays,
+// CSV, Parquet) hand their records over in its second half, from Done.
 type Block struct {
 	// Data holds the text of the block's lines that are not blank, without
-	// their line ends; lines[k] ends line k in data.
+	// their line ends; Lines[k] ends line k in Data.
 	Data  []byte
 	Lines []BlockLine
 	// Raw counts the bytes of input the block covers, line ends and blank
@@ -30,18 +31,21 @@ type Block struct {
 	Errs []BlockError
 	// Picked holds the values picked from the lines (Loader.Pick), if any.
 	Picked []engine.PickedValue
-	// Owned reports that data is the block's one line, longer than the
+	// Owned reports that Data is the block's one line, longer than the
 	// read buffer: its trajectory's response is a slice of it, not a
 	// copy (a record near the 256 MiB bound held three times over), and
 	// the block drops it once taken.
 	Owned bool
 }
 
+// BlockLine is a line of a Block.
 type BlockLine struct {
 	End, No int   // end offset in data, 1-based line number
 	Off     int64 // where the line starts in the input
 }
 
+// BlockError is a rejected record of a Block, which comes before its
+// Trajectories[At].
 type BlockError struct {
 	At  int
 	Err *LineError

@@ -63,7 +63,7 @@ type Loader struct {
 	Name        string
 	FileIndex   int
 	SkipInvalid bool
-	// MaxRecord is Options.MaxRecordBytes, its default applied.
+	// MaxRecord is loaders' Options.MaxRecordBytes, its default applied.
 	MaxRecord int64
 	// RowLimit is loaders' Options.rowLimit.
 	RowLimit int
@@ -76,10 +76,11 @@ type Loader struct {
 	// Format is what the trajectories' Format records: the input's format
 	// when Reread can read them again from it, else "".
 	Format string
+	// Loaded holds what was read and not handed over yet.
 	Loaded *Loaded
 	// SizeHint is the size of the text in bytes when known, else 0.
 	SizeHint int64
-	// Count counts the trajectories read so far.
+	// Count is the number of trajectories read so far.
 	Count int
 	// Each, when not nil, takes the trajectories as they are read (Stream).
 	Each func([]engine.Trajectory) error
@@ -89,22 +90,22 @@ type Loader struct {
 	spare []map[string]any
 	// Scratch is where the loader's goroutine builds a trajectory.
 	Scratch engine.Trajectory
-	// PickFor is Options.Pick until it is called; pick is what it
+	// PickFor is Options.Pick until it is called; Pick is what it
 	// returned, for the goroutines that parse JSONL.
 	PickFor func(first *engine.Trajectory) *engine.Pick
 	Pick    atomic.Pointer[engine.Pick]
 	// Picks recycles the arrays of picked values when streaming (else
-	// nil); taken holds those of the trajectories not handed over yet.
+	// nil); Taken holds those of the trajectories not handed over yet.
 	Picks *PickedStore
 	Taken [][]engine.PickedValue
 	// Fields is Options.Fields, this loader's copy.
 	Fields *engine.RecordFields
 	// Advance, when not nil, is told the bytes of each Parquet row group
-	// once its rows are read, advanced their sum (loaders' readParquetFile).
+	// once its rows are read, Advanced their sum (loaders' readParquetFile).
 	Advance  func(n int64)
 	Advanced int64
 	// Context is Options.Context (may be nil): the readers that do not read
-	// through a contextReader (Parquet's rows) check it themselves.
+	// through loaders' contextReader (Parquet's rows) check it themselves.
 	Context context.Context
 }
 
