@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 	"github.com/rewardlens/rewardlens/ui"
@@ -50,7 +51,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Layout:         layout,
 		Health:         healthCfg,
 		HVRef:          health.hvRef,
-		LayoutWarnings: layoutWarnings(cfg),
+		LayoutWarnings: layouts.Warnings(cfg),
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -158,7 +159,7 @@ type statsFollower struct {
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
 	fields fieldNames
-	// warned holds the layout's warnings given (layoutWarnings), each
+	// warned holds the layout's warnings given (layouts.Warnings), each
 	// printed once.
 	warned map[string]bool
 }
@@ -408,7 +409,7 @@ func (f *statsFollower) printLines(n int) error {
 		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Ranking.Batches[b])})
 		}
-		if warn := layoutWarnings(f.cfg); warn != nil {
+		if warn := layouts.Warnings(f.cfg); warn != nil {
 			for _, w := range warn(f.res, []int{b}) {
 				if !f.warned[w] {
 					f.warned[w] = true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
 )
@@ -86,7 +87,7 @@ func (l *idList) at(i int) []byte {
 // --match-logged, those that reproduce the logged advantage), then warns
 // on stderr about repeated IDs, the batches that are mostly invalid, the
 // rows that differ from the logged advantage, the groups of unequal size
-// in a trainer's layout and what the layout warns of (layoutWarnings).
+// in a trainer's layout and what the layout warns of (layouts.Warnings).
 // When no trajectory is valid it fails with engine.NoValid's error (exit
 // status 2): every reward would be a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
@@ -115,7 +116,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	for _, note := range p.check.Notes {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
-	if warn := layoutWarnings(p.cfg); warn != nil {
+	if warn := layouts.Warnings(p.cfg); warn != nil {
 		for _, w := range warn(res, allBatches(res)) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
@@ -264,11 +265,11 @@ func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory, i
 const maxReserveGrowth = 256
 
 // sayLayout says on stderr how the inputs are read, when they are in a
-// trainer's layout (applyLayout), and the method cfg computes with.
+// trainer's layout (layouts.Apply), and the method cfg computes with.
 func sayLayout(w io.Writer, layout string, cfg engine.Config) {
 	switch {
 	case layout == "":
-	case findLayout(cfg.From) == nil: // plain records, with a note
+	case !layouts.IsTrainer(cfg.From): // plain records, with a note
 		fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(layout))
 	default:
 		fmt.Fprintf(w, "rewardlens: %s; %s\n", textsafe.Line(layout), textsafe.Line(methodSentence(cfg)))

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
 )
@@ -72,7 +73,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.maxRecordBytes, "max-record-bytes", "256MiB", "the longest record read, a JSONL line, JSON element or CSV row (`SIZE`: bytes, or with KiB, MiB, GiB); a longer one is an error (a JSONL line is skipped with --skip-invalid-lines)")
 	f.IntVar(&s.maxRows, "max-rows", 0, "read at most `N` trajectories, the first in input order (0: all); a loud warning says the rest was not read")
 	f.StringVar(&s.inputFormat, "input-format", "", "input format: "+strings.Join(loaders.FormatNames(), ", ")+" (default: by extension)")
-	f.StringVar(&s.from, "from", "", "input layout: "+strings.Join(layoutNames(), ", ")+" (default auto: recognised by the fields)")
+	f.StringVar(&s.from, "from", "", "input layout: "+strings.Join(layouts.Names(), ", ")+" (default auto: recognised by the fields)")
 	f.StringVar(&s.groupBy, "group-by", "", "set each record's group to `EXPR` (e.g. input, prompt)")
 	f.StringVar(&s.batchBy, "batch-by", "", "set each record's batch to `EXPR`, an integer (e.g. step)")
 	f.StringVar(&s.idBy, "id-by", "", "set each record's id to `EXPR`")
@@ -105,7 +106,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"scope":                strs(engine.Scopes),
 		"scale":                strs(engine.Scales),
 		"input-format":         loaders.FormatNames(),
-		"from":                 layoutNames(),
+		"from":                 layouts.Names(),
 		"group-of-one":         strs(engine.GroupOfOnes),
 		"std":                  strs(engine.Stds),
 		"normalize-objectives": strs(engine.ObjectiveNorms),
@@ -220,7 +221,7 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	layout = withCompanions(layout, args)
+	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
 		return cfg, loaders.Options{}, "", err
 	}

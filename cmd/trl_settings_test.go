@@ -5,13 +5,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"go.uber.org/goleak"
-
-	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // trlFixture is the completions directory of a fixture of
@@ -99,52 +96,6 @@ func TestTRLLogExtraColumns(t *testing.T) {
 	for _, want := range []string{"objectives accuracy_reward, format_reward,", "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns length, similarity left out"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q: %s", want, errOut)
-		}
-	}
-}
-
-// TestTRLRewardColumnsByOrder checks the columns of a TRL table without a
-// logged advantage: the floats right after completion are rewards, those
-// after a column of another type log_extra's.
-func TestTRLRewardColumnsByOrder(t *testing.T) {
-	first := loaders.FileFields{
-		Path:    "completions_00001.parquet",
-		Columns: []string{"step", "prompt", "completion", "acc", "fmt", "parsed", "sim"},
-		Floats:  []string{"acc", "fmt", "sim"},
-	}
-	rewards, note, err := trlRewardColumns(first)
-	if err != nil || !slices.Equal(rewards, []string{"acc", "fmt"}) || note != "log_extra columns sim left out (they follow a column that is not a float)" {
-		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
-	}
-	// Another format has no column order: every float but step and advantage.
-	first.Columns, first.Floats = nil, []string{"acc", "advantage", "sim", "step"}
-	if rewards, note, err := trlRewardColumns(first); err != nil || !slices.Equal(rewards, []string{"acc", "sim"}) || note != "" {
-		t.Errorf("without column order: rewards %v, note %q, error %v", rewards, note, err)
-	}
-}
-
-// TestTRLVariants checks trlTable.advantages, which finds the reward
-// columns, against TRL's own advantages in each of its settings: the
-// table's two reward columns reproduce every row under the setting the
-// table was written with, and the sum of the first alone does not.
-func TestTRLVariants(t *testing.T) {
-	for fixture, v := range map[string]trlVariant{
-		"group":              {scale: "group"},
-		"scale_batch":        {scale: "batch"},
-		"scale_none":         {scale: "none"},
-		"normalize_then_sum": {normalizeThenSum: true},
-	} {
-		table, err := readTRLTable(filepath.Join(trlFixture(fixture), "completions_00001.parquet"), []string{"accuracy_reward", "format_reward"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, a := range table.advantages(2, v) {
-			if d := math.Abs(a - table.advantage[i]); d > 1e-6 {
-				t.Errorf("%s, row %d: %.9g, TRL %.9g", fixture, i, a, table.advantage[i])
-			}
-		}
-		if n := table.reproduced(1); n == 16 {
-			t.Errorf("%s: accuracy_reward alone reproduces every row", fixture)
 		}
 	}
 }

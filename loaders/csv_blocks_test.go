@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 )
 
 // TestCSVRowsInBlocks: rows converted on other goroutines and taken in
@@ -24,12 +25,12 @@ func TestCSVRowsInBlocks(t *testing.T) {
 	var good []row
 	var bad []string
 	line := 2
-	for i := range 3*csvBlockRows + 11 {
+	for i := range 3*csvread.BlockRows + 11 {
 		switch {
-		case i%997 == 5 || i == csvBlockRows-1:
+		case i%997 == 5 || i == csvread.BlockRows-1:
 			fmt.Fprintf(&text, "0.5,x,1\n")
 			bad = append(bad, fmt.Sprintf("%d:1: batch: must be an integer", line))
-		case i%1009 == 7 || i == csvBlockRows:
+		case i%1009 == 7 || i == csvread.BlockRows:
 			fmt.Fprintf(&text, "1,x\n")
 			bad = append(bad, fmt.Sprintf("%d:0: row has 2 fields, header has 3", line))
 		case i%500 == 3:

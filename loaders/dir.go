@@ -10,11 +10,11 @@ import (
 	"github.com/rewardlens/rewardlens/internal/natural"
 )
 
-// IsInputName reports whether a file called name is one a directory
+// isInputName reports whether a file called name is one a directory
 // expands to: one with the extension of a format (*.jsonl, *.ndjson,
 // *.json, *.csv, *.parquet), or of a text format followed by .gz, in any
 // case.
-func IsInputName(name string) bool {
+func isInputName(name string) bool {
 	lower := strings.ToLower(name)
 	if base, ok := strings.CutSuffix(lower, ".gz"); ok {
 		return formatByName(base, true) != ""
@@ -23,7 +23,7 @@ func IsInputName(name string) bool {
 }
 
 // Expand returns paths with each directory replaced by the input files it
-// holds (IsInputName, companions left out: Companions; not recursive) in
+// holds (isInputName, companions left out: Companions; not recursive) in
 // natural name order (natural.Compare: step_9 before step_10). Other paths, "-" and paths that do not exist
 // included, are kept as they are: opening them reports what is wrong. A
 // directory without an input file is an error naming it. Load expands its
@@ -110,7 +110,7 @@ func listDir(dir string) ([]string, error) {
 		// A directory, even one called x.jsonl, is not read: the expansion
 		// is not recursive. A companion of the rollouts is not one.
 		path := filepath.Join(dir, e.Name())
-		if IsInputName(e.Name()) && !isDir(path) && !isCompanion(path, e.Name()) {
+		if isInputName(e.Name()) && !isDir(path) && !isCompanion(path, e.Name()) {
 			names = append(names, e.Name())
 		}
 	}
@@ -121,5 +121,3 @@ func listDir(dir string) ([]string, error) {
 	}
 	return files, nil
 }
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }

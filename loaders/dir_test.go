@@ -14,8 +14,8 @@ func TestIsInputName(t *testing.T) {
 		"A.JSONL": true, "a.jsonl.gz": true, "a.csv.GZ": true, "a.json.gz": true, "a.ndjson.gz": true,
 		"a.parquet.gz": false, "a.gz": false, "a.txt": false, "jsonl": false, "a.jsonl.bak": false, "a.tsv": false,
 	} {
-		if got := IsInputName(name); got != want {
-			t.Errorf("IsInputName(%q) = %v, want %v", name, got, want)
+		if got := isInputName(name); got != want {
+			t.Errorf("isInputName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // TestBlankRunsLineNumbers: runs of blank lines ("\n", "\r\n", spaces and
@@ -21,7 +24,7 @@ func TestBlankRunsLineNumbers(t *testing.T) {
 	var wantLines []int
 	var wantOffsets []int64
 	for i, run := range []string{"\n", " \r\n", "\t\n", "\n\n\n\n\n\n\n\n\n", "  \t \r\n"} {
-		for range (bufferSize/len(run))*(i+1) + i*7 {
+		for range (input.BufferSize/len(run))*(i+1) + i*7 {
 			b.WriteString(run)
 			line += strings.Count(run, "\n")
 		}
@@ -56,7 +59,7 @@ func TestBlankRunsLineNumbers(t *testing.T) {
 // and by Stream, whose blocks are reused, are each their line's, whatever
 // the lines around them.
 func TestLongLinesOwnBlocks(t *testing.T) {
-	lengths := []int{3, 200 << 10, 5, bufferSize, 70 << 10, 1, chunkedLine + 3<<20, 2}
+	lengths := []int{3, 200 << 10, 5, input.BufferSize, 70 << 10, 1, jsonread.ChunkedLine + 3<<20, 2}
 	var b bytes.Buffer
 	for i, n := range lengths {
 		b.WriteString(`{"id":"` + strconv.Itoa(i) + `","response":"` + strings.Repeat(string(rune('a'+i)), n) + `"}` + "\n")
@@ -130,8 +133,8 @@ func TestParquetPageBound(t *testing.T) {
 		rows[i] = flatRow{ID: "r", Group: "g"}
 	}
 	path := writeParquet(t, "bomb.parquet", rows)
-	defer func(old int64) { maxPageValues = old }(maxPageValues)
-	maxPageValues = 999
+	defer func(old int64) { parquetread.MaxPageValues = old }(parquetread.MaxPageValues)
+	parquetread.MaxPageValues = 999
 	want := path + ": row group 1, column id: a page of 1000 values, more than rewardlens decodes at once (999)"
 	if _, err := Load([]string{path}, Options{MaxRows: 1}); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Load: %v, want %q", err, want)
@@ -139,7 +142,7 @@ func TestParquetPageBound(t *testing.T) {
 	if _, err := Peek([]string{path}, Options{}); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Peek: %v, want %q", err, want)
 	}
-	maxPageValues = 1000
+	parquetread.MaxPageValues = 1000
 	if _, err := Load([]string{path}, Options{}); err != nil {
 		t.Errorf("at the bound: %v", err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/crash"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // FollowOptions control Follow.
@@ -486,7 +487,7 @@ func (u *Update) add(path string, c fileChange) {
 		}
 		u.picked = append(u.picked, c.res.picked...)
 		u.Skipped += c.res.Skipped
-		room := maxSkipReasons - len(u.SkipReasons)
+		room := input.MaxSkipReasons - len(u.SkipReasons)
 		u.SkipReasons = append(u.SkipReasons, c.res.SkipReasons[:min(room, len(c.res.SkipReasons))]...)
 	}
 	if c.err != nil {

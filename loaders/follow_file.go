@@ -12,6 +12,8 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/openctx"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
 // followedFile is one followed file and how far it was read.
@@ -41,7 +43,7 @@ type followedFile struct {
 	before []byte
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
-	tailer *loader
+	tailer *input.Loader
 	// file is the tail file, kept open: read through it, the lines
 	// written before a rotation (a rename and a new file at the path) or
 	// a deletion are read to the end before the follower moves on (drain).
@@ -222,8 +224,8 @@ func (f *followedFile) drain(opts Options) fileChange {
 		return fileChange{} // truncated or rewritten: what was there is gone
 	}
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, st.Size()-f.offset)}
-	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
-	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), st.Size(), counted)
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
+	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
 		err = malformedError(res)
@@ -236,7 +238,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 // grows.
 func tailable(file *os.File, name string, format Format) bool {
 	br := bufio.NewReader(io.NewSectionReader(file, 0, 1<<62))
-	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
 		return false
 	}
 	if format == "" {
@@ -267,9 +269,9 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	// Options.Pick holds for every reading of the file, the first and
 	// those as it grows or is read again: a file that appears later, or a
 	// rotated one, comes as lean as the first reading, which streams.
-	f.tailer = &loader{name: f.path, fileIndex: f.index, skipInvalid: opts.SkipInvalid, format: string(JSONL), each: each, pickFor: opts.Pick, fields: opts.Fields.Clone(), maxRecord: opts.maxRecord()}
+	f.tailer = &input.Loader{Name: f.path, FileIndex: f.index, SkipInvalid: opts.SkipInvalid, Format: string(JSONL), Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord()}
 	if each != nil {
-		f.tailer.maps, f.tailer.picks = &mapStore{}, &pickedStore{}
+		f.tailer.Maps, f.tailer.Picks = &input.MapStore{}, &input.PickedStore{}
 	}
 	f.offset, f.lines = 0, 0
 	end, err := lastLineEnd(file, 0, math.MaxInt64)
@@ -279,24 +281,24 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	// The first reading stops at its next read once ctx is done (an
 	// interrupt), as a plain load does.
 	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end)))}
-	in, err := openInput(counted)
+	in, err := input.Open(counted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
 	}
-	f.tailer.lead, f.tailer.origin = in.lead, int64(in.lead)
+	f.tailer.Lead, f.tailer.Origin = in.Lead, int64(in.Lead)
 	// readLines numbers the lines after those read before, none here: the
 	// trajectories it hands to each as it reads are numbered right.
-	res, err := f.readLines(in.r, end, counted)
+	res, err := f.readLines(in.R, end, counted)
 	if err == nil {
-		err = f.tailer.flush(true)
+		err = f.tailer.Flush(true)
 	}
 	f.release()
 	// The lines read as the file grows are kept in the Updates, in maps
 	// of their own, and in arrays that the consumer may give back
 	// (Update.Recycle).
-	f.tailer.each, f.tailer.maps, f.tailer.picks = nil, nil, nil
+	f.tailer.Each, f.tailer.Maps, f.tailer.Picks = nil, nil, nil
 	if f.store != nil {
-		f.tailer.picks = &f.store.picks
+		f.tailer.Picks = &f.store.picks
 	}
 	f.head = make([]byte, min(end, headSize))
 	if _, herr := file.ReadAt(f.head, 0); err == nil && herr != nil {
@@ -340,10 +342,10 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		return fileChange{} // a partial line so far
 	}
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
-	f.tailer.lead, f.tailer.origin, f.tailer.skipInvalid = 0, f.offset, true
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
 	// The lines' array is made their size once, not grown by doubling.
-	f.tailer.sizeHint = end - f.offset
-	res, err := f.readLines(bufio.NewReaderSize(counted, bufferSize), end, counted)
+	f.tailer.SizeHint = end - f.offset
+	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
@@ -361,20 +363,21 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 // read. The tailer holds the Result until released.
 func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounter) (*Result, error) {
 	l := f.tailer
-	l.res = &Result{}
-	if l.each == nil {
-		l.res.Trajectories = f.store.take()
+	l.Loaded = &input.Loaded{}
+	if l.Each == nil {
+		l.Loaded.Trajectories = f.store.take()
 	}
-	err := l.readJSONL(r)
-	if l.each == nil {
+	err := jsonread.ReadJSONL(l, r)
+	res := resultOf(l.Loaded)
+	if l.Each == nil {
 		// The picked values' arrays go with the trajectories.
-		l.res.picked, l.taken = l.taken, nil
+		res.picked, l.Taken = l.Taken, nil
 	}
-	// readJSONL numbers the lines of r from 1.
-	for i := range l.res.Trajectories {
-		l.res.Trajectories[i].Line += f.lines
+	// ReadJSONL numbers the lines of r from 1.
+	for i := range res.Trajectories {
+		res.Trajectories[i].Line += f.lines
 	}
-	for _, e := range l.res.SkipReasons {
+	for _, e := range res.SkipReasons {
 		e.Line += f.lines
 	}
 	var le *LineError
@@ -383,12 +386,12 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	}
 	f.lines += counted.n
 	f.offset = end
-	return l.res, err
+	return res, err
 }
 
 // release lets go of the lines the tailer read last, which its caller
 // hands on: a followed file must not hold them until its next read.
-func (f *followedFile) release() { f.tailer.res = nil }
+func (f *followedFile) release() { f.tailer.Loaded = nil }
 
 // recordBefore keeps the last bytes read from file, up to the offset.
 func (f *followedFile) recordBefore(file *os.File) error {

@@ -1,6 +1,9 @@
 package loaders
 
-import "github.com/rewardlens/rewardlens/engine"
+import (
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+)
 
 // partStore recycles the arrays of the parts a followed file's growth is
 // read in, for a consumer that gives them back (Update.Recycle) once it
@@ -10,8 +13,8 @@ import "github.com/rewardlens/rewardlens/engine"
 // which gives back. Only arrays read from it are given back, so it holds
 // at most those of the parts in flight.
 type partStore struct {
-	arrays freeList[[]engine.Trajectory]
-	picks  pickedStore
+	arrays input.FreeList[[]engine.Trajectory]
+	picks  input.PickedStore
 }
 
 // take returns an empty array to read a part into: a recycled one, or nil
@@ -20,7 +23,7 @@ func (s *partStore) take() []engine.Trajectory {
 	if s == nil {
 		return nil
 	}
-	ts, _ := s.arrays.pop()
+	ts, _ := s.arrays.Pop()
 	return ts
 }
 
@@ -28,8 +31,8 @@ func (s *partStore) take() []engine.Trajectory {
 // trajectory still in use points into.
 func (s *partStore) give(ts []engine.Trajectory, picked [][]engine.PickedValue) {
 	clear(ts) // the trajectories' strings and arrays are not held
-	s.arrays.put(ts[:0])
-	s.picks.give(picked)
+	s.arrays.Put(ts[:0])
+	s.picks.Give(picked)
 }
 
 // Recycle gives the arrays of u's trajectories back to the follower, for

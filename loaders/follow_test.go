@@ -18,6 +18,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
 // followed is what a consumer of Follow holds: the IDs loaded from each
@@ -784,9 +785,9 @@ func TestFollowLaterFilesArePicked(t *testing.T) {
 		t.Fatalf("%d and %d trajectories, want %d and 5", len(state.ids[later]), len(state.ids[first]), n)
 	}
 	// The lines parsed before the first was looked at: the blocks the
-	// parsers hold and those queued for them (readJSONL), at most.
+	// parsers hold and those queued for them (jsonread.ReadJSONL), at most.
 	lineBytes := len(idLines("b", n)) / n
-	if most := (2*runtime.GOMAXPROCS(0) + 1) * blockBytes / lineBytes; whole > most || picked != n+2-whole || calls != 2 {
+	if most := (2*runtime.GOMAXPROCS(0) + 1) * jsonread.BlockBytes / lineBytes; whole > most || picked != n+2-whole || calls != 2 {
 		t.Errorf("%d trajectories picked, %d whole (at most %d), Pick called %d times (once a file): a later file must come picked", picked, whole, most, calls)
 	}
 }

@@ -2,12 +2,18 @@ package loaders
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // Format is an input file format.
@@ -15,7 +21,7 @@ type Format string
 
 // The formats: a JSON array of objects, one JSON object per line (JSONL,
 // also called NDJSON), CSV with a header row, Parquet, and a W&B table
-// (wandb.go).
+// (jsonread's wandb.go).
 const (
 	JSON       Format = "json"
 	JSONL      Format = "jsonl"
@@ -37,7 +43,7 @@ type formatSpec struct {
 	// binary formats are never gzipped on top.
 	binary bool
 	// read reads the trajectories of an opened input.
-	read func(l *loader, br *bufio.Reader) error
+	read func(l *input.Loader, br *bufio.Reader) error
 	// tails reports that a follower reads the records appended to a file
 	// of this format as it grows; files of the other formats are read
 	// again whole when they change.
@@ -45,35 +51,35 @@ type formatSpec struct {
 	// reread, when not nil, reads one record again at br, the offset of a
 	// trajectory's record in the file f (Reread); nil for a format whose
 	// records cannot be read again alone.
-	reread func(l *loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error)
+	reread func(l *input.Loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error)
 }
 
 // formats are the input formats, in the order messages list them.
 var formats = []formatSpec{
 	{
 		format: JSON, extensions: []string{".json"},
-		read:   (*loader).readJSON,
-		reread: func(l *loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) { return l.rereadElement(br) },
+		read:   jsonread.ReadJSON,
+		reread: jsonread.RereadElement,
 	},
 	{
 		format: JSONL, aliases: []string{"ndjson"}, extensions: []string{".jsonl", ".ndjson"},
-		read:   (*loader).readJSONL,
+		read:   jsonread.ReadJSONL,
 		tails:  true,
-		reread: func(l *loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) { return l.rereadLine(br) },
+		reread: jsonread.RereadLine,
 	},
 	{
 		format: CSV, extensions: []string{".csv"},
-		read:   (*loader).readCSV,
-		reread: (*loader).rereadRow,
+		read:   csvread.Read,
+		reread: csvread.RereadRow,
 	},
 	{
 		format: Parquet, extensions: []string{".parquet"}, binary: true,
-		read: func(l *loader, br *bufio.Reader) error { return l.readParquet(br) },
+		read: func(l *input.Loader, br *bufio.Reader) error { return parquetread.Read(l, br) },
 	},
 	{
 		format: WandBTable, extensions: []string{".table.json"},
-		read:   (*loader).readWandbTable,
-		reread: (*loader).rereadTableRow,
+		read:   jsonread.ReadWandbTable,
+		reread: jsonread.RereadTableRow,
 	},
 }
 
@@ -127,4 +133,43 @@ func formatByName(name string, gzipped bool) Format {
 		}
 	}
 	return found
+}
+
+// detectFormat chooses the format of the input called name: by the
+// extension (ignoring a final .gz), else by Parquet's magic bytes, else by
+// the first byte that is not white space.
+func detectFormat(name string, br *bufio.Reader) Format {
+	if f := formatByName(strings.TrimSuffix(strings.ToLower(name), ".gz"), false); f != "" {
+		return f
+	}
+	if magic, _ := br.Peek(len(input.ParquetMagic)); bytes.Equal(magic, input.ParquetMagic) {
+		return Parquet
+	}
+	return sniffFormat(br)
+}
+
+// sniffFormat looks at the first byte that is not JSON white space without
+// consuming it: '[' is JSON, '{' a W&B table when it opens one
+// (jsonread.IsWandbTable), else JSONL, anything else CSV. An input that
+// is all white space (or starts with more of it than the buffer holds) is
+// read as JSONL, which skips blank lines.
+func sniffFormat(br *bufio.Reader) Format {
+	for n := 64; ; n *= 2 {
+		buf, err := br.Peek(n)
+		if i := jsonscan.SkipSpace(buf); i < len(buf) {
+			switch buf[i] {
+			case '[':
+				return JSON
+			case '{':
+				if head, _ := br.Peek(jsonread.MaxTableSniff); jsonread.IsWandbTable(head) {
+					return WandBTable
+				}
+				return JSONL
+			}
+			return CSV
+		}
+		if err != nil {
+			return JSONL
+		}
+	}
 }

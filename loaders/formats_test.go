@@ -23,11 +23,11 @@ func TestFormatTable(t *testing.T) {
 			if f := detectFormat("run/step_1"+strings.ToUpper(ext), empty); f != spec.format {
 				t.Errorf("detectFormat of *%s = %q, want %q", ext, f, spec.format)
 			}
-			if !IsInputName("step_1" + ext) {
+			if !isInputName("step_1" + ext) {
 				t.Errorf("*%s is not an input name", ext)
 			}
-			if got := IsInputName("step_1" + ext + ".gz"); got == spec.binary {
-				t.Errorf("IsInputName(*%s.gz) = %v, want %v", ext, got, !spec.binary)
+			if got := isInputName("step_1" + ext + ".gz"); got == spec.binary {
+				t.Errorf("isInputName(*%s.gz) = %v, want %v", ext, got, !spec.binary)
 			}
 		}
 		if got := spec.format.spec(); got == nil || got.format != spec.format {
@@ -40,7 +40,7 @@ func TestFormatTable(t *testing.T) {
 			t.Errorf("the error of an unknown format, %v, does not list %q", err, name)
 		}
 	}
-	if IsInputName("notes.txt") || IsInputName("data.parquet.gz") {
+	if isInputName("notes.txt") || isInputName("data.parquet.gz") {
 		t.Error("a file of no format, or a gzipped Parquet file, is an input name")
 	}
 	for f, want := range map[Format][2]bool{JSON: {true, false}, JSONL: {true, true}, CSV: {true, false}, Parquet: {false, false}} {

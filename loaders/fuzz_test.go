@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -27,9 +28,9 @@ func FuzzJSONL(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res := checkBothModes(t, "fuzz.jsonl", data, JSONL)
-		if res != nil && !bytes.HasPrefix(data, gzipMagic) {
+		if res != nil && !bytes.HasPrefix(data, input.GzipMagic) {
 			// Every line that is not blank is a trajectory or a skip.
-			text := bytes.TrimPrefix(data, utf8BOM)
+			text := bytes.TrimPrefix(data, input.UTF8BOM)
 			lines := 0
 			for line := range bytes.SplitSeq(text, []byte("\n")) {
 				if jsonscan.SkipSpace(line) < len(line) {
@@ -122,7 +123,7 @@ func checkOutcome(t *testing.T, name string, res *Result, err error) {
 			}
 		}
 	}
-	if res.Skipped < len(res.SkipReasons) || len(res.SkipReasons) > maxSkipReasons {
+	if res.Skipped < len(res.SkipReasons) || len(res.SkipReasons) > input.MaxSkipReasons {
 		t.Fatalf("%d skipped with %d reasons", res.Skipped, len(res.SkipReasons))
 	}
 	for _, le := range res.SkipReasons {

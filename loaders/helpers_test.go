@@ -129,3 +129,19 @@ func runErrorCases(t *testing.T, name string, cases []errorCase) {
 		})
 	}
 }
+
+// pickedValue returns what a loader picks for the value of key in md.
+func pickedValue(md map[string]any, key string) engine.PickedValue {
+	switch x := md[key].(type) {
+	case nil:
+		return engine.PickedValue{}
+	case float64:
+		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}
+	case bool: // counts 1 or 0
+		if x {
+			return engine.PickedValue{Number: 1, Kind: engine.PickedNumber}
+		}
+		return engine.PickedValue{Kind: engine.PickedNumber}
+	}
+	return engine.PickedValue{Kind: engine.PickedOther}
+}

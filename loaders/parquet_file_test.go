@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // TestParquetFileInPlace: a Parquet file is read where its footer and
@@ -62,8 +63,8 @@ func TestParquetFileInPlace(t *testing.T) {
 	// Stopped in the first row group: the rest is never read.
 	counted := &countingReaderAt{f: f}
 	l := newLoader(path, 0, Options{rowLimit: 10}, st.Size(), nil)
-	if err := l.readParquetAt(counted, st.Size()); err != nil || l.n != 10 {
-		t.Fatalf("%d rows: %v", l.n, err)
+	if err := parquetread.ReadAt(l, counted, st.Size()); err != nil || l.Count != 10 {
+		t.Fatalf("%d rows: %v", l.Count, err)
 	}
 	// The footer, the page headers checked and the first row group's
 	// pages: a fraction of the file.
@@ -113,11 +114,11 @@ func TestParquetFileCancelled(t *testing.T) {
 // with their default IDs and row numbers, across blocks and row groups;
 // a reading stopped by its consumer ends the decoding.
 func TestParquetRowsInBlocks(t *testing.T) {
-	rows := make([]badBatchRow, 3*parquetBlockRows+7)
+	rows := make([]badBatchRow, 3*parquetread.BlockRows+7)
 	var bad []int
 	for i := range rows {
 		rows[i].Batch = float64(i % 5)
-		if i%1000 == 999 || i == parquetBlockRows || i == parquetBlockRows-1 {
+		if i%1000 == 999 || i == parquetread.BlockRows || i == parquetread.BlockRows-1 {
 			rows[i].Batch = 0.5
 			bad = append(bad, i+1)
 		}

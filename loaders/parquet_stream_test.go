@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // TestParquetStreamBounded: random bytes read as Parquet from a stream
@@ -29,12 +31,12 @@ func TestParquetStreamBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(old int64) { maxParquetStream = old }(maxParquetStream)
-	maxParquetStream = int64(len(data)) - 1
+	defer func(old int64) { parquetread.MaxStream = old }(parquetread.MaxStream)
+	parquetread.MaxStream = int64(len(data)) - 1
 	if _, err := Read(bytes.NewReader(data), "-", 0, Options{Format: Parquet}); err == nil || !strings.Contains(err.Error(), "a Parquet stream longer than") {
 		t.Errorf("past the bound: %v", err)
 	}
-	maxParquetStream = int64(len(data))
+	parquetread.MaxStream = int64(len(data))
 	if res, err := Read(bytes.NewReader(data), "-", 0, Options{Format: Parquet}); err != nil || len(res.Trajectories) == 0 {
 		t.Errorf("at the bound: %v", err)
 	}
@@ -55,8 +57,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // not copied as it grows (io.ReadAll peaked at 2.6 GB for a stream past
 // the 1 GiB bound), and read back at any offset as it was.
 func TestParquetStreamHeldOnce(t *testing.T) {
-	defer func(old int64) { maxParquetStream = old }(maxParquetStream)
-	maxParquetStream = 64 << 20
+	defer func(old int64) { parquetread.MaxStream = old }(parquetread.MaxStream)
+	parquetread.MaxStream = 64 << 20
 	stream := io.MultiReader(strings.NewReader("PAR1"), io.LimitReader(zeros{}, 128<<20))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -72,11 +74,11 @@ func TestParquetStreamHeldOnce(t *testing.T) {
 	data := make([]byte, 3<<20+12345)
 	rand.Read(data)
 	for _, hint := range []int64{0, int64(len(data)), 100} {
-		p, err := readPieces(bytes.NewReader(data), hint)
-		if err != nil || p.size != int64(len(data)) {
-			t.Fatalf("hint %d: %v, %d bytes", hint, err, p.size)
+		p, err := parquetread.ReadPieces(bytes.NewReader(data), hint)
+		if err != nil || p.Size != int64(len(data)) {
+			t.Fatalf("hint %d: %v, %d bytes", hint, err, p.Size)
 		}
-		for _, c := range [][2]int{{0, 10}, {firstPiece - 3, 7}, {0, len(data)}, {len(data) - 5, 5}, {1 << 20, 2 << 20}, {len(data) - 5, 10}, {len(data), 1}} {
+		for _, c := range [][2]int{{0, 10}, {parquetread.FirstPiece - 3, 7}, {0, len(data)}, {len(data) - 5, 5}, {1 << 20, 2 << 20}, {len(data) - 5, 10}, {len(data), 1}} {
 			b := make([]byte, c[1])
 			n, err := p.ReadAt(b, int64(c[0]))
 			want := data[c[0]:min(c[0]+c[1], len(data))]

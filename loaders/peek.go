@@ -12,6 +12,9 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // FileFields is what Peek tells of one input file: enough to recognise
@@ -81,7 +84,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		parquetFile := err == nil && isParquet(path, opts.Format) && startsParquet(path)
 		if parquetFile {
 			l := newLoader(path, i, o, st.Size(), nil)
-			_, err = l.finish(l.peekParquet())
+			_, err = finish(l, peekParquet(l))
 		} else {
 			_, err = loadPath(path, i, o, nil, nil)
 		}
@@ -93,24 +96,24 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
-		} else {
-			ff.Columns = wandbTableColumns(path, opts.Format)
+		} else if opts.Format == "" || opts.Format == WandBTable {
+			ff.Columns = jsonread.WandbTableColumns(path)
 		}
 		out = append(out, *ff)
 	}
 	return out, nil
 }
 
-// peekParquet reads the Parquet file l.name, of l.sizeHint bytes, as far
-// as l.rowLimit says, reading the file where the footer and the pages
+// peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
+// as l.RowLimit says, reading the file where the footer and the pages
 // are, rather than whole as Load reads it.
-func (l *loader) peekParquet() error {
-	f, err := os.Open(l.name)
+func peekParquet(l *input.Loader) error {
+	f, err := os.Open(l.Name)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return l.readParquetAt(f, l.sizeHint)
+	return parquetread.ReadAt(l, f, l.SizeHint)
 }
 
 // startsParquet reports whether the file path starts with Parquet's magic
@@ -121,9 +124,9 @@ func startsParquet(path string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, len(parquetMagic))
+	head := make([]byte, len(input.ParquetMagic))
 	_, err = io.ReadFull(f, head)
-	return err == nil && bytes.Equal(head, parquetMagic)
+	return err == nil && bytes.Equal(head, input.ParquetMagic)
 }
 
 // peeked returns what the first trajectory of path tells.
@@ -157,8 +160,8 @@ func parquetColumns(path string) (columns, floats []string, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	err = guardParquet(path, func() error {
-		pf, err := openParquet(f, st.Size())
+	err = parquetread.Guard(path, func() error {
+		pf, err := parquetread.Open(f, st.Size())
 		if err != nil {
 			return errors.New(path + ": " + err.Error())
 		}

@@ -2,16 +2,13 @@ package loaders
 
 import (
 	"bufio"
-	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // Reread reads t's record again from its file, at t.Offset, and returns the
@@ -71,7 +68,7 @@ func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	}
 	at := io.NewSectionReader(r.f, t.Offset, 1<<62)
 	if r.br == nil {
-		r.br = bufio.NewReaderSize(at, bufferSize)
+		r.br = bufio.NewReaderSize(at, input.BufferSize)
 	} else {
 		r.br.Reset(at)
 	}
@@ -125,69 +122,9 @@ func sameRecord(got, t *engine.Trajectory) string {
 // t.Offset, starts with, without its default ID. Its error says what is
 // wrong there.
 func rereadRecord(f *os.File, at *bufio.Reader, t *engine.Trajectory) (engine.Trajectory, error) {
-	l := &loader{name: t.Source, fileIndex: int(t.Batch), format: t.Format, res: &Result{}, maxRecord: math.MaxInt64} // a line read once already
+	l := &input.Loader{Name: t.Source, FileIndex: int(t.Batch), Format: t.Format, Loaded: &input.Loaded{}, MaxRecord: math.MaxInt64} // a line read once already
 	if spec := Format(t.Format).spec(); spec != nil && spec.reread != nil {
 		return spec.reread(l, f, at)
 	}
 	return engine.Trajectory{}, fmt.Errorf("unknown format %q", t.Format)
-}
-
-// rereadLine reads the JSONL line br starts with.
-func (l *loader) rereadLine(br *bufio.Reader) (engine.Trajectory, error) {
-	var long []byte
-	line, _, err := readLine(br, &long, l.maxRecord)
-	if err != nil && err != io.EOF {
-		return engine.Trajectory{}, err
-	}
-	p := lineParser{l: l}
-	t, lerr := p.parse(line, blockLine{no: 1}, nil, nil)
-	if lerr != nil {
-		return engine.Trajectory{}, errors.New(lerr.Msg)
-	}
-	return t, nil
-}
-
-// rereadElement reads the JSON array element br starts with.
-func (l *loader) rereadElement(br *bufio.Reader) (engine.Trajectory, error) {
-	var raw json.RawMessage
-	if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&raw); err != nil {
-		return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
-	}
-	obj, lerr := objectOrError(raw, true)
-	if lerr != nil {
-		return engine.Trajectory{}, errors.New(lerr.Msg)
-	}
-	t := l.newTrajectory(1, 0)
-	if err := obj.trajectory(&t); err != nil {
-		return engine.Trajectory{}, err
-	}
-	return t, nil
-}
-
-// rereadRow reads the CSV record br starts with, by the header of f.
-func (l *loader) rereadRow(f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
-	in, err := openInput(io.NewSectionReader(f, 0, 1<<62))
-	if err != nil {
-		return engine.Trajectory{}, err
-	}
-	hr := csv.NewReader(in.r)
-	header, err := hr.Read()
-	if err != nil {
-		return engine.Trajectory{}, fmt.Errorf("header: %v", err)
-	}
-	layout, err := l.csvLayout(header, hr)
-	if err != nil {
-		return engine.Trajectory{}, err
-	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = len(header)
-	row, err := cr.Read()
-	if err != nil {
-		return engine.Trajectory{}, err
-	}
-	var t engine.Trajectory
-	if lerr := l.csvTrajectory(&t, layout, row, cr.FieldPos, 0, l.newMetadata()); lerr != nil {
-		return engine.Trajectory{}, errors.New(lerr.Msg)
-	}
-	return t, nil
 }

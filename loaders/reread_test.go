@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // bigJSONL returns a JSONL text of n lines spanning several blocks of the
@@ -23,7 +24,7 @@ import (
 // with, in order.
 func bigJSONL(n int) (text string, want []string) {
 	var b strings.Builder
-	b.Write(utf8BOM)
+	b.Write(input.UTF8BOM)
 	pad := strings.Repeat("x", 300)
 	for i := range n {
 		end := "\n"
@@ -107,7 +108,7 @@ func TestOffsetsJSONL(t *testing.T) {
 		t.Fatal("no line skipped")
 	}
 	checkOffsets(t, res, text, "jsonl", want)
-	if got, want := res.Trajectories[0].Offset, int64(len(utf8BOM)+len("  \r\n")); got != want {
+	if got, want := res.Trajectories[0].Offset, int64(len(input.UTF8BOM)+len("  \r\n")); got != want {
 		t.Errorf("first offset %d, want %d (past the byte order mark and a blank line)", got, want)
 	}
 	checkRereads(t, res)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // streamInputs writes, into dir, inputs of every format large enough to
@@ -160,7 +161,7 @@ func TestStreamReusesMaps(t *testing.T) {
 		var jsonl, jsonArr, csv strings.Builder
 		jsonArr.WriteString("[\n")
 		csv.WriteString("id,metadata\n")
-		for i := range 3 * streamChunk {
+		for i := range 3 * input.StreamChunk {
 			v := variants[rng.IntN(len(variants))]
 			// A long response makes blocks of a few hundred lines, so that
 			// the maps go back and forth many times.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -115,7 +116,7 @@ func liveSpan(path string, opts Options) (limit int64, u *Unfinished, err error)
 	}
 	defer f.Close()
 	br := bufio.NewReader(io.NewSectionReader(f, 0, size))
-	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
+	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
 		return size, nil, nil
 	}
 	format, err := ParseFormat(string(opts.Format))
@@ -138,16 +139,16 @@ func liveSpan(path string, opts Options) (limit int64, u *Unfinished, err error)
 // does but does not end with the magic after its footer yet is left out.
 // Any other is read, to fail if it is broken.
 func parquetSpan(f *os.File, br *bufio.Reader, path string, size int64) (int64, *Unfinished, error) {
-	head, _ := br.Peek(len(parquetMagic))
-	if !bytes.HasPrefix(parquetMagic, head) {
+	head, _ := br.Peek(len(input.ParquetMagic))
+	if !bytes.HasPrefix(input.ParquetMagic, head) {
 		return size, nil, nil // not Parquet: the reader says so
 	}
-	tail := make([]byte, len(parquetMagic))
+	tail := make([]byte, len(input.ParquetMagic))
 	if size >= parquetMinSize {
 		if _, err := f.ReadAt(tail, size-int64(len(tail))); err != nil {
 			return 0, nil, err
 		}
-		if bytes.Equal(tail, parquetMagic) {
+		if bytes.Equal(tail, input.ParquetMagic) {
 			return size, nil, nil
 		}
 	}
@@ -165,7 +166,7 @@ func lineSpan(f *os.File, br *bufio.Reader, path string, size int64, format Form
 		return 0, nil, err
 	}
 	if start == 0 {
-		last = bytes.TrimPrefix(last, utf8BOM)
+		last = bytes.TrimPrefix(last, input.UTF8BOM)
 	}
 	if len(bytes.TrimSpace(last)) == 0 {
 		return size, nil, nil
@@ -186,7 +187,7 @@ func lineSpan(f *os.File, br *bufio.Reader, path string, size int64, format Form
 	if err != nil {
 		return size, nil, nil
 	}
-	if completeCSVRow(bytes.TrimPrefix(header, utf8BOM), last) {
+	if completeCSVRow(bytes.TrimPrefix(header, input.UTF8BOM), last) {
 		return size, nil, nil
 	}
 	return start, &Unfinished{Path: path, Reason: reasonCSVRow}, nil

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
 // The W&B tables of testdata/wandb hold TRL's completions of one logging
@@ -67,8 +69,8 @@ func TestWandbTableDetection(t *testing.T) {
 		if got := formatByName(strings.TrimSuffix(name, ".gz"), gz); got != want {
 			t.Errorf("formatByName(%q) = %q, want %q", name, got, want)
 		}
-		if !IsInputName(name) {
-			t.Errorf("IsInputName(%q) = false", name)
+		if !isInputName(name) {
+			t.Errorf("isInputName(%q) = false", name)
 		}
 	}
 	run, err := os.ReadFile(wandbRunTable)
@@ -91,7 +93,7 @@ func TestWandbTableDetection(t *testing.T) {
 		`{"columns": ["a"]`:                                           false,
 		`[{"columns": ["a"], "data": []}]`:                            false,
 	} {
-		if got := isWandbTable([]byte(text)); got != want {
+		if got := jsonread.IsWandbTable([]byte(text)); got != want {
 			t.Errorf("isWandbTable(%.60q) = %v, want %v", text, got, want)
 		}
 	}

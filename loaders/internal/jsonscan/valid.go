@@ -61,7 +61,7 @@ func validObject(b []byte, i, depth int) (int, bool) {
 // whether the value is valid. Object is the one loop over an object's
 // members: the checker and the loaders' record of an object's members walk
 // objects with it. (The loaders' fast path through a JSONL line keeps a
-// copy without the call per member: see loaders/plain.go.)
+// copy without the call per member: see loaders/internal/jsonread/plain.go.)
 func Object(b []byte, i int, value func(key []byte, i int) (int, bool)) (int, bool) {
 	i++
 	i += SkipSpace(b[i:])

@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -29,18 +30,18 @@ type jsonText struct {
 	rec      *objectRecord
 }
 
-// decodeObject checks that text is one JSON object. When text is not valid
+// DecodeObject checks that text is one JSON object. When text is not valid
 // JSON, it tries again with the non-finite tokens rewritten. The error is a
 // *LineError with the column (1-based, in text) of a syntax error and no
 // path or line.
-func decodeObject(text []byte) (jsonText, *LineError) {
+func DecodeObject(text []byte) (jsonText, *input.LineError) {
 	return decodeObjectRecord(text, nil)
 }
 
-// decodeObjectRecord is decodeObject recording, when rec is not nil, the
+// decodeObjectRecord is DecodeObject recording, when rec is not nil, the
 // members of the object as it checks it, so that reading them needs no
 // second walk over the text.
-func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *LineError) {
+func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *input.LineError) {
 	if rec != nil && rec.scan(text) {
 		o, err := objectOrError(text, false)
 		if err == nil && rec.members != nil {
@@ -64,24 +65,24 @@ func decodeObjectRecord(text []byte, rec *objectRecord) (jsonText, *LineError) {
 
 // syntaxError returns the syntax error of text, which is not valid JSON,
 // with its column, mapped back to the input by rw when not nil.
-func syntaxError(text []byte, rw *jsonscan.Rewriter) *LineError {
+func syntaxError(text []byte, rw *jsonscan.Rewriter) *input.LineError {
 	var syntax *json.SyntaxError
 	if !errors.As(json.Unmarshal(text, new(json.RawMessage)), &syntax) {
-		return &LineError{Msg: "invalid JSON"} // not reached: text is not valid
+		return &input.LineError{Msg: "invalid JSON"} // not reached: text is not valid
 	}
 	col := int(syntax.Offset) // the scanner has read the bad byte
 	if rw != nil {
 		_, col = rw.Locate(syntax.Offset - 1)
 	}
-	return &LineError{Col: col, Msg: "invalid JSON: " + jsonscan.ReadableSyntax(syntax.Error(), jsonscan.TextFrom(text, syntax.Offset-1))}
+	return &input.LineError{Col: col, Msg: "invalid JSON: " + jsonscan.ReadableSyntax(syntax.Error(), jsonscan.TextFrom(text, syntax.Offset-1))}
 }
 
 // objectOrError returns valid JSON text as an object, or the error that it
 // is not one.
-func objectOrError(text []byte, rewritten bool) (jsonText, *LineError) {
+func objectOrError(text []byte, rewritten bool) (jsonText, *input.LineError) {
 	v := trimSpaceRight(text[jsonscan.SkipSpace(text):])
 	if len(v) == 0 || v[0] != '{' {
-		return jsonText{}, &LineError{Msg: "expected a JSON object, found " + describe(v, rewritten)}
+		return jsonText{}, &input.LineError{Msg: "expected a JSON object, found " + describe(v, rewritten)}
 	}
 	return jsonText{obj: v, rewritten: rewritten}, nil
 }
@@ -115,7 +116,7 @@ func (o jsonText) trajectory(t *engine.Trajectory) error {
 			continue
 		}
 		if err := trajectoryFields[f].set(t, o.value(raw)); err != nil {
-			var member *memberError
+			var member *MemberError
 			if errors.As(err, &member) {
 				return err
 			}
@@ -241,7 +242,7 @@ type jsonValue struct {
 	in        *interner     // see jsonText
 	rec       *objectRecord // the record of the object holding the value
 	// owned reports that raw's array is the trajectory's own, never
-	// reused (jsonlBlock.owned): response keeps raw rather than a copy.
+	// reused (input.Block.Owned): response keeps raw rather than a copy.
 	owned bool
 }
 
@@ -343,24 +344,24 @@ func (v jsonValue) metadata(m map[string]any) error {
 	if r := v.rec; r != nil && len(r.metaValue) == len(v.raw) && &r.metaValue[0] == &v.raw[0] {
 		o.recorded = r.meta // the recorded metadata is this value
 	}
-	return o.addMetadata(m)
+	return o.AddMetadata(m)
 }
 
-// addMetadata adds the members of the metadata object o to m. Of duplicate
+// AddMetadata adds the members of the metadata object o to m. Of duplicate
 // keys the last wins, as in Python, and a bad value that a later one
 // replaces is no error; of several bad values, the error is about the first.
-func (o jsonText) addMetadata(m map[string]any) error {
-	var bad []*memberError
+func (o jsonText) AddMetadata(m map[string]any) error {
+	var bad []*MemberError
 	k := 0
 	o.eachMember(func(rawKey, raw []byte) {
 		key := o.in.key(rawKey, k)
 		k++
 		if len(bad) > 0 {
-			bad = slices.DeleteFunc(bad, func(e *memberError) bool { return e.key == key })
+			bad = slices.DeleteFunc(bad, func(e *MemberError) bool { return e.Key == key })
 		}
 		x, err := o.value(raw).scalar()
 		if err != nil {
-			bad = append(bad, &memberError{key: key, err: err})
+			bad = append(bad, &MemberError{Key: key, Err: err})
 			return
 		}
 		m[key] = x
@@ -371,14 +372,14 @@ func (o jsonText) addMetadata(m map[string]any) error {
 	return nil
 }
 
-// memberError is a problem with one member of the metadata object.
-type memberError struct {
-	key string
-	err error
+// MemberError is a problem with one member of the metadata object.
+type MemberError struct {
+	Key string
+	Err error
 }
 
-func (e *memberError) Error() string {
-	return "metadata." + e.key + ": " + e.err.Error()
+func (e *MemberError) Error() string {
+	return "metadata." + e.Key + ": " + e.Err.Error()
 }
 
 // scalar returns a metadata value: a number as float64, a string, a bool or
@@ -408,9 +409,9 @@ func (v jsonValue) String() string {
 	case v.raw[0] == '[':
 		return "an array"
 	case v.isNumber():
-		return shorten(v.numberText())
+		return Shorten(v.numberText())
 	}
-	return shorten(string(v.raw))
+	return Shorten(string(v.raw))
 }
 
 // describe describes raw JSON text, which may be empty, for messages.
@@ -421,8 +422,8 @@ func describe(raw []byte, rewritten bool) string {
 	return jsonValue{raw: raw, rewritten: rewritten}.String()
 }
 
-// shorten returns s cut to at most 40 bytes, at a rune boundary.
-func shorten(s string) string {
+// Shorten returns s cut to at most 40 bytes, at a rune boundary.
+func Shorten(s string) string {
 	const limit = 40
 	if len(s) <= limit {
 		return s

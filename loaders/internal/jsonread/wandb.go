@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -36,18 +37,18 @@ const (
 	wandbFileType  = "table-file"
 )
 
-// readWandbTable reads a W&B table, a trajectory per row. Rows are
+// ReadWandbTable reads a W&B table, a trajectory per row. Rows are
 // numbered from 1 in messages and trajectories (Line), as Parquet's are;
 // a syntax error is placed at its line and column of the text. A row that
 // is not a list of one cell per column, or whose record is bad, is
 // rejected (skipped with SkipInvalid); the table itself must have its
 // columns, once each, before its data.
-func (l *loader) readWandbTable(br *bufio.Reader) error {
-	if err := l.checkText(br); err != nil {
+func ReadWandbTable(l *input.Loader, br *bufio.Reader) error {
+	if err := l.CheckText(br); err != nil {
 		return err
 	}
-	bound := &recordBound{r: br, max: l.maxRecord}
-	t := wandbReader{l: l, bound: bound, rw: jsonscan.NewRewriter(bufio.NewReaderSize(bound, bufferSize), l.lead)}
+	bound := &input.RecordBound{R: br, Max: l.MaxRecord}
+	t := wandbReader{l: l, bound: bound, rw: jsonscan.NewRewriter(bufio.NewReaderSize(bound, input.BufferSize), l.Lead)}
 	t.dec = json.NewDecoder(t.rw)
 	if err := t.open(); err != nil {
 		return err
@@ -101,8 +102,8 @@ func (l *loader) readWandbTable(br *bufio.Reader) error {
 
 // wandbReader reads the members of a W&B table object.
 type wandbReader struct {
-	l     *loader
-	bound *recordBound
+	l     *input.Loader
+	bound *input.RecordBound
 	rw    *jsonscan.Rewriter
 	dec   *json.Decoder
 	row   int    // the rows read so far
@@ -136,7 +137,7 @@ func (t *wandbReader) key() (string, error) {
 // value reads the value of a member whole, bounded as a record is.
 func (t *wandbReader) value() (json.RawMessage, error) {
 	var raw json.RawMessage
-	t.bound.mark()
+	t.bound.Mark()
 	if err := t.dec.Decode(&raw); err != nil {
 		return nil, t.fail(err)
 	}
@@ -159,16 +160,16 @@ func (t *wandbReader) rows(columns [][]byte) error {
 			return err
 		}
 		start := t.dec.InputOffset() - int64(len(raw))
-		tr := &t.l.scratch
-		*tr = t.l.newTrajectory(t.row, t.rw.InputOffset(start))
+		tr := &t.l.Scratch
+		*tr = t.l.NewTrajectory(t.row, t.rw.InputOffset(start))
 		t.obj, err = wandbRecord(t.obj[:0], columns, raw, tr)
 		if err != nil {
-			if lerr := t.l.reject(&LineError{Path: t.l.name, Line: t.row, Msg: err.Error()}); lerr != nil {
+			if lerr := t.l.Reject(&input.LineError{Path: t.l.Name, Line: t.row, Msg: err.Error()}); lerr != nil {
 				return lerr
 			}
 			continue
 		}
-		if err := t.l.add(*tr); err != nil {
+		if err := t.l.Add(*tr); err != nil {
 			return err
 		}
 	}
@@ -198,17 +199,17 @@ func (t *wandbReader) fail(err error) error {
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, errRecordTooLong):
-		return &LineError{Path: t.l.name, Line: t.row, Msg: (&recordTooLong{max: t.l.maxRecord}).Error()}
+	case errors.Is(err, input.ErrRecordTooLong):
+		return &input.LineError{Path: t.l.Name, Line: t.row, Msg: (&input.RecordTooLong{Max: t.l.MaxRecord}).Error()}
 	}
 	return jsonReader{l: t.l, rw: t.rw, dec: t.dec, bound: t.bound}.fail(err)
 }
 
 // errorAt returns msg placed at the line and column of the text that the
 // offset off of the rewritten text stands for.
-func (t *wandbReader) errorAt(off int64, msg string) *LineError {
+func (t *wandbReader) errorAt(off int64, msg string) *input.LineError {
 	line, col := t.rw.Locate(off)
-	return &LineError{Path: t.l.name, Line: line, Col: col, Msg: msg}
+	return &input.LineError{Path: t.l.Name, Line: line, Col: col, Msg: msg}
 }
 
 // wandbColumnNames returns the column names of raw, each as a JSON string
@@ -280,15 +281,15 @@ func wandbRecord(buf []byte, columns [][]byte, raw []byte, t *engine.Trajectory)
 	return buf, obj.trajectory(t)
 }
 
-// rereadTableRow reads the W&B table row br starts with, by the columns
+// RereadTableRow reads the W&B table row br starts with, by the columns
 // of the table in f.
-func (l *loader) rereadTableRow(f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
-	in, err := openInput(io.NewSectionReader(f, 0, 1<<62))
+func RereadTableRow(l *input.Loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+	in, err := input.Open(io.NewSectionReader(f, 0, 1<<62))
 	if err != nil {
 		return engine.Trajectory{}, err
 	}
-	t := wandbReader{l: l, bound: &recordBound{r: in.r, max: l.maxRecord}}
-	t.rw = jsonscan.NewRewriter(bufio.NewReaderSize(t.bound, bufferSize), in.lead)
+	t := wandbReader{l: l, bound: &input.RecordBound{R: in.R, Max: l.MaxRecord}}
+	t.rw = jsonscan.NewRewriter(bufio.NewReaderSize(t.bound, input.BufferSize), in.Lead)
 	t.dec = json.NewDecoder(t.rw)
 	if err := t.open(); err != nil {
 		return engine.Trajectory{}, err
@@ -313,20 +314,20 @@ func (l *loader) rereadTableRow(f *os.File, br *bufio.Reader) (engine.Trajectory
 		if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&row); err != nil {
 			return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
 		}
-		tr := l.newTrajectory(1, 0)
+		tr := l.NewTrajectory(1, 0)
 		_, err = wandbRecord(nil, columns, row, &tr)
 		return tr, err
 	}
 	return engine.Trajectory{}, errors.New(`no "columns" in the W&B table`)
 }
 
-// isWandbTable reports whether head, the start of a text input, opens a
+// IsWandbTable reports whether head, the start of a text input, opens a
 // W&B table: an object whose first member is "_type": "table", or
 // "columns": a list of strings and integers followed by "data". The
 // first is an artifact's table, the second a run's table file; a JSONL
 // record whose first field is "columns" followed by "data" would be taken
 // for one, and --input-format jsonl reads it.
-func isWandbTable(head []byte) bool {
+func IsWandbTable(head []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(head))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return false
@@ -357,22 +358,19 @@ func isWandbTable(head []byte) bool {
 	return false
 }
 
-// wandbTableColumns returns the column names of the W&B table file path in
+// WandbTableColumns returns the column names of the W&B table file path in
 // the table's order, nil when path is not a W&B table with "columns"
 // before "data" (both of wandb's forms write them so) or cannot be read
 // (the load says why): TRL's table puts its reward columns before its
 // log_extra ones, as its Parquet file does.
-func wandbTableColumns(path string, format Format) []string {
-	if format != "" && format != WandBTable {
-		return nil
-	}
+func WandbTableColumns(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, maxTableSniff)
-	if head, _ := br.Peek(maxTableSniff); !isWandbTable(head) {
+	br := bufio.NewReaderSize(f, MaxTableSniff)
+	if head, _ := br.Peek(MaxTableSniff); !IsWandbTable(head) {
 		return nil
 	}
 	dec := json.NewDecoder(br)
@@ -405,3 +403,7 @@ func wandbTableColumns(path string, format Format) []string {
 	}
 	return nil
 }
+
+// MaxTableSniff is how much of an input sniffFormat looks at to tell a W&B
+// table: the read buffer.
+const MaxTableSniff = input.BufferSize

@@ -1,4 +1,4 @@
-package loaders
+package parquetread
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 )
 
 // parquetPlan says what each leaf column of a Parquet file holds, found
@@ -25,7 +27,7 @@ type columnRole int
 
 const (
 	roleIgnored  columnRole = iota // nested or repeated columns of no field
-	roleField                      // a trajectory field, cellFields[field]
+	roleField                      // a trajectory field, csvread.CellFields[field]
 	roleFlat                       // a top-level column: metadata[name]
 	roleMember                     // a member of a metadata struct: metadata[name]
 	roleMapKey                     // the keys of a metadata map
@@ -35,7 +37,7 @@ const (
 // parquetColumn is one leaf column of the plan.
 type parquetColumn struct {
 	role  columnRole
-	field int    // roleField: the index in cellFields
+	field int    // roleField: the index in csvread.CellFields
 	name  string // roleFlat, roleMember: the metadata key
 	// scalar reads a value that is not null.
 	scalar func(parquet.Value) any
@@ -54,7 +56,7 @@ func newParquetPlan(schema *parquet.Schema) (*parquetPlan, error) {
 		switch {
 		case f.Name() == "metadata":
 			err = p.metadata(schema, f)
-		case cellFieldIndex(f.Name()) >= 0:
+		case csvread.CellFieldIndex(f.Name()) >= 0:
 			err = p.field(schema, f)
 		default:
 			p.flat(schema, f)
@@ -83,7 +85,7 @@ func (p *parquetPlan) field(schema *parquet.Schema, f parquet.Field) error {
 	if err != nil {
 		return err
 	}
-	p.columns[col.ColumnIndex] = parquetColumn{role: roleField, field: cellFieldIndex(f.Name()), scalar: scalar}
+	p.columns[col.ColumnIndex] = parquetColumn{role: roleField, field: csvread.CellFieldIndex(f.Name()), scalar: scalar}
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package cmd
+package layouts
 
 import (
 	"cmp"
@@ -153,11 +153,11 @@ func fitsLogged(x, y float64) bool {
 	return math.Abs(x-y) <= 1e-10*math.Max(1, math.Abs(y))
 }
 
-// withCompanions returns the sentence that says how the inputs are read
+// WithCompanions returns the sentence that says how the inputs are read
 // with a note naming the files their directories hold that are not read
 // (loaders.Companions: open-instruct's run metadata), unchanged when
 // there is none.
-func withCompanions(sentence string, paths []string) string {
+func WithCompanions(sentence string, paths []string) string {
 	left := loaders.Companions(paths)
 	if len(left) == 0 {
 		return sentence

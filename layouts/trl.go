@@ -1,4 +1,4 @@
-package cmd
+package layouts
 
 import (
 	"cmp"
@@ -63,7 +63,7 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(engine.Maximize), Weight: &one})
 		}
 		if len(cfg.Objectives) == 0 && first.Path != "" {
-			return cfg, "", inputError{fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)}
+			return cfg, "", fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)
 		}
 	}
 	if pareto {

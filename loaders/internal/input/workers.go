@@ -1,4 +1,4 @@
-package loaders
+package input
 
 import (
 	"sync"
@@ -6,12 +6,12 @@ import (
 	"github.com/rewardlens/rewardlens/internal/crash"
 )
 
-// startWorkers starts nw goroutines that each take blocks from the
+// StartWorkers starts nw goroutines that each take blocks from the
 // channel it returns and hand them to the function newWorker made for
 // that goroutine (so that each keeps its own scratch state), and returns
 // stop, which closes the channel and waits for them. A panic in a worker
 // goes through crash.Recover.
-func startWorkers[B any](nw int, newWorker func() func(B)) (work chan B, stop func()) {
+func StartWorkers[B any](nw int, newWorker func() func(B)) (work chan B, stop func()) {
 	work = make(chan B, nw)
 	var wg sync.WaitGroup
 	for range nw {

@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"math"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // generalTrajectory reads line the general way only, and returns the
@@ -40,24 +41,8 @@ var checkPicks = []*engine.Pick{
 	{Keys: []string{"o2"}, Response: true},
 }
 
-// pickedValue returns what a loader picks for the value of key in md.
-func pickedValue(md map[string]any, key string) engine.PickedValue {
-	switch x := md[key].(type) {
-	case nil:
-		return engine.PickedValue{}
-	case float64:
-		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}
-	case bool: // counts 1 or 0
-		if x {
-			return engine.PickedValue{Number: 1, Kind: engine.PickedNumber}
-		}
-		return engine.PickedValue{Kind: engine.PickedNumber}
-	}
-	return engine.PickedValue{Kind: engine.PickedOther}
-}
-
 func newPlainChecker() *plainChecker {
-	return &plainChecker{p: lineParser{l: &loader{maps: &mapStore{}}}}
+	return &plainChecker{p: lineParser{l: &input.Loader{Maps: &input.MapStore{}}}}
 }
 
 func (c *plainChecker) check(t *testing.T, line []byte) {
@@ -70,7 +55,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 			t.Fatalf("%s: read plain, the general path fails: %s", line, wantErr)
 		}
 	}
-	got, lerr := c.p.parse(line, blockLine{no: 1}, nil, nil)
+	got, lerr := c.p.parse(line, input.BlockLine{No: 1}, nil, nil)
 	switch {
 	case lerr != nil && lerr.Msg != wantErr:
 		t.Fatalf("%s: error %q, the general path says %q", line, lerr.Msg, wantErr)
@@ -91,7 +76,7 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 // it, its picked values being those of the general path's metadata.
 func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *engine.Pick, want engine.Trajectory, wantErr string) {
 	t.Helper()
-	got, lerr := c.p.parse(line, blockLine{no: 1}, pick, make([]engine.PickedValue, len(pick.Keys)))
+	got, lerr := c.p.parse(line, input.BlockLine{No: 1}, pick, make([]engine.PickedValue, len(pick.Keys)))
 	switch {
 	case lerr != nil || wantErr != "":
 		if lerr == nil || lerr.Msg != wantErr {

@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import "github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 

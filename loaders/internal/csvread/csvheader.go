@@ -1,17 +1,20 @@
-package loaders
+package csvread
 
 import (
 	"encoding/csv"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
 // checkHeader fails when the first row of a CSV input is data rather than
 // column names: when every cell that is not empty is a number. Reading it as
 // a header would name the columns "1", "0.5"... and lose a row, with
 // nothing said; a header of numbers is no header anyone wrote on purpose.
-func (l *loader) checkHeader(header []string, cr *csv.Reader) error {
+func checkHeader(l *input.Loader, header []string, cr *csv.Reader) error {
 	var numbers []string
 	for _, cell := range header {
 		name := strings.TrimSpace(cell)
@@ -31,8 +34,8 @@ func (l *loader) checkHeader(header []string, cr *csv.Reader) error {
 	if len(numbers) > 4 {
 		shown += ", ..."
 	}
-	msg := fmt.Sprintf("no header row: the first row holds numbers (%s), not column names; CSV input starts with a header such as id,group,accuracy", shorten(shown))
-	return l.errorAt(line, col, msg)
+	msg := fmt.Sprintf("no header row: the first row holds numbers (%s), not column names; CSV input starts with a header such as id,group,accuracy", jsonread.Shorten(shown))
+	return l.ErrorAt(line, col, msg)
 }
 
 // isNumeral reports whether s is written as a number: it parses as one and

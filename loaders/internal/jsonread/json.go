@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"bufio"
@@ -7,31 +7,34 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
-// readJSON reads a JSON array of objects, one element at a time. An element
+// ReadJSON reads a JSON array of objects, one element at a time. An element
 // that is not an object or has a bad field is rejected; a syntax error is
 // fatal, since the decoder cannot resume after it.
-func (l *loader) readJSON(br *bufio.Reader) error {
-	if err := l.checkText(br); err != nil {
+func ReadJSON(l *input.Loader, br *bufio.Reader) error {
+	if err := l.CheckText(br); err != nil {
 		return err
 	}
 	// Blank lines before the array are passed here, eight bytes at a
 	// time: the decoder would buffer them whole, and count them against
 	// the first element's bound.
 	blank, skipped := skipBlankLines(br)
-	l.origin += skipped
-	lead := l.lead
+	l.Origin += skipped
+	lead := l.Lead
 	if blank > 0 {
 		lead = 0 // the text starts past line 1
 	}
-	if l.rowLimit == 0 {
-		return l.readJSONElements(br, 1+blank, lead)
+	if l.RowLimit == 0 {
+		return readJSONElements(l, br, 1+blank, lead)
 	}
-	return l.readJSONText(br, 1+blank, lead, "")
+	return readJSONText(l, br, 1+blank, lead, "")
 }
 
 // readJSONText reads the JSON text of r with encoding/json's decoder. The
@@ -39,13 +42,13 @@ func (l *loader) readJSON(br *bufio.Reader) error {
 // r is the rest of an array whose start the fast path read: "[" when no
 // element was read, "[0" when r starts after one, the text that puts
 // the decoder where it was.
-func (l *loader) readJSONText(r io.Reader, line, lead int, prefix string) error {
-	bound := &recordBound{r: r, max: l.maxRecord}
+func readJSONText(l *input.Loader, r io.Reader, line, lead int, prefix string) error {
+	bound := &input.RecordBound{R: r, Max: l.MaxRecord}
 	var text io.Reader = bound
 	if prefix != "" {
 		text = io.MultiReader(strings.NewReader(prefix), bound)
 	}
-	rw := jsonscan.NewRewriter(bufio.NewReaderSize(text, bufferSize), lead)
+	rw := jsonscan.NewRewriter(bufio.NewReaderSize(text, input.BufferSize), lead)
 	rw.StartLine(line)
 	j := jsonReader{l: l, rw: rw, dec: json.NewDecoder(rw), bound: bound}
 	if prefix == "" {
@@ -65,22 +68,22 @@ func (l *loader) readJSONText(r io.Reader, line, lead int, prefix string) error 
 
 // jsonReader reads the elements of a JSON array.
 type jsonReader struct {
-	l     *loader
+	l     *input.Loader
 	rw    *jsonscan.Rewriter
 	dec   *json.Decoder
-	bound *recordBound
+	bound *input.RecordBound
 }
 
 // element reads the next element. One longer than Options.MaxRecordBytes
 // ends the reading, even when skipping: the decoder cannot resume.
 func (j jsonReader) element() error {
 	var raw json.RawMessage
-	j.bound.mark()
+	j.bound.Mark()
 	from := j.dec.InputOffset() + j.separation()
 	if err := j.dec.Decode(&raw); err != nil {
-		if errors.Is(err, errRecordTooLong) {
+		if errors.Is(err, input.ErrRecordTooLong) {
 			line, _ := j.rw.Locate(from)
-			return &LineError{Path: j.l.name, Line: line, Msg: (&recordTooLong{max: j.l.maxRecord}).Error()}
+			return &input.LineError{Path: j.l.Name, Line: line, Msg: (&input.RecordTooLong{Max: j.l.MaxRecord}).Error()}
 		}
 		return j.fail(err)
 	}
@@ -90,15 +93,15 @@ func (j jsonReader) element() error {
 	line, _ := j.rw.Locate(start)
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return j.l.reject(j.errorAt(start, lerr.Msg))
+		return j.l.Reject(j.errorAt(start, lerr.Msg))
 	}
-	t := &j.l.scratch // not a local: its address would make it escape
-	*t = j.l.newTrajectory(line, j.rw.InputOffset(start))
+	t := &j.l.Scratch // not a local: its address would make it escape
+	*t = j.l.NewTrajectory(line, j.rw.InputOffset(start))
 	if err := obj.trajectory(t); err != nil {
 		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
-		return j.l.reject(j.errorAt(start+int64(off), err.Error()))
+		return j.l.Reject(j.errorAt(start+int64(off), err.Error()))
 	}
-	return j.l.add(*t)
+	return j.l.Add(*t)
 }
 
 // start reads the "[" opening the array, and reports whether the input is
@@ -113,7 +116,7 @@ func (j jsonReader) start() (empty bool, err error) {
 		}
 		start := j.dec.InputOffset() - int64(len(first))
 		msg := "expected a JSON array of trajectories, found " + describe(first, true)
-		if isWandbTable(first) {
+		if IsWandbTable(first) {
 			msg = "expected a JSON array of trajectories, found a W&B table: name it *.table.json or give --input-format wandb-table"
 		}
 		return false, j.errorAt(start, msg)
@@ -188,7 +191,7 @@ func (j jsonReader) fail(err error) error {
 		return j.errorAt(j.rw.Written(), "invalid JSON: unexpected end of input")
 	}
 	line, _ := j.rw.Locate(j.rw.Written())
-	return fmt.Errorf("%s:%d: read: %w", j.l.name, line, err)
+	return fmt.Errorf("%s:%d: read: %w", j.l.Name, line, err)
 }
 
 // syntaxErrorOffset returns the offset of the byte the decoder's last
@@ -211,7 +214,24 @@ func (j jsonReader) syntaxErrorOffset() (int64, []byte) {
 }
 
 // errorAt returns the error msg at the output offset off.
-func (j jsonReader) errorAt(off int64, msg string) *LineError {
+func (j jsonReader) errorAt(off int64, msg string) *input.LineError {
 	line, col := j.rw.Locate(off)
-	return &LineError{Path: j.l.name, Line: line, Col: col, Msg: msg}
+	return &input.LineError{Path: j.l.Name, Line: line, Col: col, Msg: msg}
+}
+
+// RereadElement reads the JSON array element br starts with.
+func RereadElement(l *input.Loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+	var raw json.RawMessage
+	if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&raw); err != nil {
+		return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
+	}
+	obj, lerr := objectOrError(raw, true)
+	if lerr != nil {
+		return engine.Trajectory{}, errors.New(lerr.Msg)
+	}
+	t := l.NewTrajectory(1, 0)
+	if err := obj.trajectory(&t); err != nil {
+		return engine.Trajectory{}, err
+	}
+	return t, nil
 }

@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"bytes"
@@ -250,3 +250,5 @@ func (p *lineParser) pickIndex(pick *engine.Pick, name []byte) (int, bool) {
 	k, ok := p.index[string(name)]
 	return k, ok
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

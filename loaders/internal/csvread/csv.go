@@ -1,4 +1,7 @@
-package loaders
+// Package csvread reads CSV with a header row: the columns of the
+// trajectory fields by name (CellFields, which the Parquet reader sets its
+// columns through too), the others metadata.
+package csvread
 
 import (
 	"bufio"
@@ -9,23 +12,26 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
-// readCSV reads a header row, then one trajectory per row. The columns of
+// Read reads a header row, then one trajectory per row. The columns of
 // the trajectory fields are found by name (around which spaces are
 // ignored); every other column is a metadata value, except columns without
 // a name, such as the index column pandas writes, which are ignored.
-func (l *loader) readCSV(br *bufio.Reader) error {
-	if err := l.checkText(br); err != nil {
+func Read(l *input.Loader, br *bufio.Reader) error {
+	if err := l.CheckText(br); err != nil {
 		return err
 	}
-	bound := &recordBound{r: br, max: l.maxRecord}
+	bound := &input.RecordBound{R: br, Max: l.MaxRecord}
 	cr := csv.NewReader(bound)
 	cr.ReuseRecord = true
 	// next is the line after the last row read: where a row too long,
@@ -36,42 +42,42 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 	switch {
 	case err == io.EOF:
 		return nil // empty input: no trajectories
-	case errors.Is(err, errRecordTooLong):
-		return l.csvTooLong(cr, header, next)
+	case errors.Is(err, input.ErrRecordTooLong):
+		return csvTooLong(l, cr, header, next)
 	case err != nil:
-		return l.csvError(err, nil, cr) // without a header, no row can be read
+		return csvError(l, err, nil, cr) // without a header, no row can be read
 	}
 	next = lineAfter(cr, header, nil)
-	if err := l.checkHeader(header, cr); err != nil {
+	if err := checkHeader(l, header, cr); err != nil {
 		return err
 	}
-	layout, err := l.csvLayout(header, cr)
+	layout, err := layoutOf(l, header, cr)
 	if err != nil {
 		return err
 	}
-	if l.rowLimit == 0 {
-		return l.readCSVRows(cr, bound, layout, next)
+	if l.RowLimit == 0 {
+		return readCSVRows(l, cr, bound, layout, next)
 	}
 	for {
 		start := cr.InputOffset() // blank lines before the record included
-		bound.mark()
+		bound.Mark()
 		row, err := cr.Read()
 		if err == io.EOF {
 			return nil
 		}
-		if errors.Is(err, errRecordTooLong) {
+		if errors.Is(err, input.ErrRecordTooLong) {
 			// The reader cannot resume within the row: the end, even when
 			// skipping.
-			return l.csvTooLong(cr, row, next)
+			return csvTooLong(l, cr, row, next)
 		}
 		next = lineAfter(cr, row, err)
 		if err != nil {
-			if err = l.csvRowError(err, row, cr); err != nil {
+			if err = csvRowError(l, err, row, cr); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := l.csvRow(layout, row, cr, start); err != nil {
+		if err := csvRow(l, layout, row, cr, start); err != nil {
 			return err
 		}
 	}
@@ -80,12 +86,12 @@ func (l *loader) readCSV(br *bufio.Reader) error {
 // csvTooLong is the error of a row longer than Options.MaxRecordBytes,
 // which the reader gave as row: at the line of its first field, or at next
 // when the reader placed none (a first field quoted and cut by the bound).
-func (l *loader) csvTooLong(cr *csv.Reader, row []string, next int) error {
+func csvTooLong(l *input.Loader, cr *csv.Reader, row []string, next int) error {
 	line := next
 	if len(row) > 0 {
 		line, _ = cr.FieldPos(0)
 	}
-	return &LineError{Path: l.name, Line: line, Msg: (&recordTooLong{max: l.maxRecord}).Error()}
+	return &input.LineError{Path: l.Name, Line: line, Msg: (&input.RecordTooLong{Max: l.MaxRecord}).Error()}
 }
 
 // lineAfter returns the line after the one on which the row cr just read
@@ -105,17 +111,17 @@ func lineAfter(cr *csv.Reader, row []string, err error) int {
 
 // csvRowError handles an error of cr, which came with row: a malformed row
 // is rejected, a read error is fatal.
-func (l *loader) csvRowError(err error, row []string, cr *csv.Reader) error {
-	err = l.csvError(err, row, cr)
-	if le, ok := err.(*LineError); ok {
-		return l.reject(le)
+func csvRowError(l *input.Loader, err error, row []string, cr *csv.Reader) error {
+	err = csvError(l, err, row, cr)
+	if le, ok := err.(*input.LineError); ok {
+		return l.Reject(le)
 	}
 	return err
 }
 
 // csvError turns an error of cr, which came with row, into a *LineError
 // when the input is malformed, or else the read error it is.
-func (l *loader) csvError(err error, row []string, cr *csv.Reader) error {
+func csvError(l *input.Loader, err error, row []string, cr *csv.Reader) error {
 	var parse *csv.ParseError
 	switch {
 	case errors.As(err, &parse) && errors.Is(parse.Err, csv.ErrFieldCount):
@@ -127,19 +133,19 @@ func (l *loader) csvError(err error, row []string, cr *csv.Reader) error {
 		msg := fmt.Sprintf("row has %d %s, header has %d", len(row), fields, cr.FieldsPerRecord)
 		if len(row) > cr.FieldsPerRecord {
 			line, col := cr.FieldPos(cr.FieldsPerRecord) // the first extra field
-			return l.errorAt(line, col, msg)
+			return l.ErrorAt(line, col, msg)
 		}
-		return l.errorAt(parse.StartLine, 0, msg)
+		return l.ErrorAt(parse.StartLine, 0, msg)
 	case errors.As(err, &parse):
-		return l.errorAt(parse.Line, parse.Column, parse.Err.Error())
+		return l.ErrorAt(parse.Line, parse.Column, parse.Err.Error())
 	}
-	return fmt.Errorf("%s: read: %w", l.name, err)
+	return fmt.Errorf("%s: read: %w", l.Name, err)
 }
 
 // csvLayout says where a CSV row holds what.
 type csvLayout struct {
-	// fields has, for each of cellFields, the index of its column or -1.
-	fields [len(cellFields)]int
+	// fields has, for each of CellFields, the index of its column or -1.
+	fields [len(CellFields)]int
 	// metadata are the other columns with a name.
 	metadata []csvColumn
 }
@@ -150,9 +156,9 @@ type csvColumn struct {
 	name  string
 }
 
-// csvLayout reads the layout from the header row; a name given twice is an
+// layoutOf reads the layout from the header row; a name given twice is an
 // error.
-func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) {
+func layoutOf(l *input.Loader, header []string, cr *csv.Reader) (*csvLayout, error) {
 	layout := &csvLayout{}
 	for i := range layout.fields {
 		layout.fields[i] = -1
@@ -165,10 +171,10 @@ func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) 
 		}
 		if seen[name] {
 			line, col := cr.FieldPos(i)
-			return nil, l.errorAt(line, col, fmt.Sprintf("duplicate column %q", name))
+			return nil, l.ErrorAt(line, col, fmt.Sprintf("duplicate column %q", name))
 		}
 		seen[name] = true
-		if f := cellFieldIndex(name); f >= 0 {
+		if f := CellFieldIndex(name); f >= 0 {
 			layout.fields[f] = i
 		} else {
 			layout.metadata = append(layout.metadata, csvColumn{index: i, name: name})
@@ -179,21 +185,21 @@ func (l *loader) csvLayout(header []string, cr *csv.Reader) (*csvLayout, error) 
 
 // csvRow reads the trajectory of row, which starts at the offset start of
 // the text; a bad row is rejected.
-func (l *loader) csvRow(layout *csvLayout, row []string, cr *csv.Reader, start int64) error {
-	t := &l.scratch // not a local: its address would make it escape
-	if err := l.csvTrajectory(t, layout, row, cr.FieldPos, start, l.newMetadata()); err != nil {
-		return l.reject(err)
+func csvRow(l *input.Loader, layout *csvLayout, row []string, cr *csv.Reader, start int64) error {
+	t := &l.Scratch // not a local: its address would make it escape
+	if err := csvTrajectory(l, t, layout, row, cr.FieldPos, start, l.NewMetadata()); err != nil {
+		return l.Reject(err)
 	}
-	return l.add(*t)
+	return l.Add(*t)
 }
 
 // csvTrajectory sets *t to the trajectory of row, which starts at the
 // offset start of the text, without its default ID, metadata its
 // Metadata, or returns what is wrong with it; fieldPos places row's
 // fields (csv.Reader's FieldPos).
-func (l *loader) csvTrajectory(t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, metadata map[string]any) *LineError {
+func csvTrajectory(l *input.Loader, t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, metadata map[string]any) *input.LineError {
 	line, _ := fieldPos(0)
-	*t = l.trajectory(line, start, metadata)
+	*t = l.Trajectory(line, start, metadata)
 	for _, c := range layout.metadata {
 		t.Metadata[c.name] = cellValue(row[c.index])
 	}
@@ -201,13 +207,13 @@ func (l *loader) csvTrajectory(t *engine.Trajectory, layout *csvLayout, row []st
 		if i < 0 {
 			continue
 		}
-		if err := cellFields[f].set(t, row[i]); err != nil {
-			var member *memberError
+		if err := CellFields[f].Set(t, row[i]); err != nil {
+			var member *jsonread.MemberError
 			if !errors.As(err, &member) {
-				err = fmt.Errorf("%s: %w", cellFields[f].name, err)
+				err = fmt.Errorf("%s: %w", CellFields[f].Name, err)
 			}
 			cellLine, col := fieldPos(i)
-			return l.errorAt(cellLine, col, err.Error())
+			return l.ErrorAt(cellLine, col, err.Error())
 		}
 	}
 	return nil
@@ -227,12 +233,12 @@ func cellValue(cell string) any {
 	return cell
 }
 
-// cellFields are the trajectory fields a CSV column can hold, and how to set
+// CellFields are the trajectory fields a CSV column can hold, and how to set
 // them from a cell; an empty cell leaves the default. Metadata comes last,
 // so that it meets the other metadata columns already set.
-var cellFields = [...]struct {
-	name string
-	set  func(t *engine.Trajectory, cell string) error
+var CellFields = [...]struct {
+	Name string
+	Set  func(t *engine.Trajectory, cell string) error
 }{
 	{"id", func(t *engine.Trajectory, cell string) error {
 		if cell != "" {
@@ -276,11 +282,11 @@ var cellFields = [...]struct {
 	{"metadata", cellMetadata},
 }
 
-// cellFieldIndex returns the index in cellFields of the field called name,
+// CellFieldIndex returns the index in CellFields of the field called name,
 // or -1.
-func cellFieldIndex(name string) int {
-	for i, f := range cellFields {
-		if f.name == name {
+func CellFieldIndex(name string) int {
+	for i, f := range CellFields {
+		if f.Name == name {
 			return i
 		}
 	}
@@ -307,17 +313,17 @@ func cellMetadata(t *engine.Trajectory, cell string) error {
 	if strings.TrimSpace(cell) == "" {
 		return nil
 	}
-	obj, lerr := decodeObject([]byte(cell))
+	obj, lerr := jsonread.DecodeObject([]byte(cell))
 	if lerr != nil {
 		return errors.New(lerr.Msg)
 	}
 	m := map[string]any{}
-	if err := obj.addMetadata(m); err != nil {
+	if err := obj.AddMetadata(m); err != nil {
 		return err
 	}
 	for _, key := range slices.Sorted(maps.Keys(m)) {
 		if _, dup := t.Metadata[key]; dup {
-			return &memberError{key: key, err: errors.New("given both as a column and in the metadata column")}
+			return &jsonread.MemberError{Key: key, Err: errors.New("given both as a column and in the metadata column")}
 		}
 		t.Metadata[key] = m[key]
 	}
@@ -326,7 +332,7 @@ func cellMetadata(t *engine.Trajectory, cell string) error {
 
 // quoteCell quotes a cell for messages.
 func quoteCell(cell string) string {
-	return strconv.Quote(shorten(cell))
+	return strconv.Quote(jsonread.Shorten(cell))
 }
 
 // quoteJSON returns s as a JSON string, with <, > and & as they are.
@@ -336,4 +342,32 @@ func quoteJSON(s string) json.RawMessage {
 	enc.SetEscapeHTML(false)
 	enc.Encode(s) // cannot fail for a string
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// RereadRow reads the CSV record br starts with, by the header of f.
+func RereadRow(l *input.Loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+	in, err := input.Open(io.NewSectionReader(f, 0, 1<<62))
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	hr := csv.NewReader(in.R)
+	header, err := hr.Read()
+	if err != nil {
+		return engine.Trajectory{}, fmt.Errorf("header: %v", err)
+	}
+	layout, err := layoutOf(l, header, hr)
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = len(header)
+	row, err := cr.Read()
+	if err != nil {
+		return engine.Trajectory{}, err
+	}
+	var t engine.Trajectory
+	if lerr := csvTrajectory(l, &t, layout, row, cr.FieldPos, 0, l.NewMetadata()); lerr != nil {
+		return engine.Trajectory{}, errors.New(lerr.Msg)
+	}
+	return t, nil
 }

@@ -1,4 +1,4 @@
-package loaders
+package input
 
 import (
 	"bufio"
@@ -6,18 +6,18 @@ import (
 	"unicode/utf8"
 )
 
-// sniffLen is how much of the start of an input checkText looks at, at
+// sniffLen is how much of the start of an input CheckText looks at, at
 // most.
 const sniffLen = 8 << 10
 
-// checkText fails when the input starts with binary data (an image, a
+// CheckText fails when the input starts with binary data (an image, a
 // Parquet file given as text, a model checkpoint) rather than text, so that
 // the error says so instead of quoting the first odd byte as a syntax
 // error. Binary is a NUL byte, which none of the text formats holds, or a
 // quarter of the bytes being neither UTF-8 nor printable. ESC is not counted:
 // hostile but textual data is read, and made safe when shown. Only what the
 // first read brought is looked at, so that a slow stream is not waited for.
-func (l *loader) checkText(br *bufio.Reader) error {
+func (l *Loader) CheckText(br *bufio.Reader) error {
 	if _, err := br.Peek(1); err != nil {
 		return nil // empty, or a read error that reading reports
 	}
@@ -55,7 +55,7 @@ func isBinaryRune(r rune, size int) bool {
 }
 
 // binaryError is the error for binary data at offset off of head.
-func (l *loader) binaryError(head []byte, off int) *LineError {
+func (l *Loader) binaryError(head []byte, off int) *LineError {
 	line, col := 1, 1
 	for _, c := range head[:off] {
 		col++
@@ -64,5 +64,5 @@ func (l *loader) binaryError(head []byte, off int) *LineError {
 		}
 	}
 	msg := fmt.Sprintf("binary data (byte 0x%02x), not JSON, JSONL or CSV text", head[off])
-	return l.errorAt(line, col, msg)
+	return l.ErrorAt(line, col, msg)
 }

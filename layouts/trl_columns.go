@@ -1,4 +1,4 @@
-package cmd
+package layouts
 
 import (
 	"fmt"
@@ -99,7 +99,7 @@ type trlTable struct {
 func readTRLTable(path string, columns []string) (*trlTable, error) {
 	data, err := loaders.Load([]string{path}, loaders.Options{})
 	if err != nil {
-		return nil, inputError{err}
+		return nil, err
 	}
 	t := &trlTable{columns: make([][]float64, len(columns))}
 	groupOf := map[string]int{}

@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -33,7 +34,7 @@ const (
 type jsonBlock struct {
 	data  []byte // the elements' text, one after the other
 	elems []jsonElement
-	out   jsonlBlock
+	out   input.Block
 }
 
 // jsonElement is an element of a jsonBlock: its text ends at end in data;
@@ -64,28 +65,28 @@ type arrayScan struct {
 
 // readJSONElements reads the JSON array in br, whose text starts at line
 // line, lead bytes into it.
-func (l *loader) readJSONElements(br *bufio.Reader, line, lead int) error {
-	s := &arrayScan{br: br, buf: make([]byte, 0, bufferSize), line: line, lineStart: -lead, pLine: line, pCol: lead + 1}
+func readJSONElements(l *input.Loader, br *bufio.Reader, line, lead int) error {
+	s := &arrayScan{br: br, buf: make([]byte, 0, input.BufferSize), line: line, lineStart: -lead, pLine: line, pCol: lead + 1}
 	nw := runtime.GOMAXPROCS(0)
-	work, stop := startWorkers(nw, func() func(*jsonBlock) {
+	work, stop := input.StartWorkers(nw, func() func(*jsonBlock) {
 		p := lineParser{l: l}
 		return func(b *jsonBlock) {
 			p.parseElements(b)
-			close(b.out.done)
+			close(b.out.Done)
 		}
 	})
 	defer stop()
 	var pending []*jsonBlock
 	b := &jsonBlock{}
 	send := func() {
-		b.out.raw = len(b.data)
-		b.out.done = make(chan struct{})
+		b.out.Raw = len(b.data)
+		b.out.Done = make(chan struct{})
 		work <- b
 		pending = append(pending, b)
 		b = &jsonBlock{}
 	}
 	for {
-		if !s.next(l.maxRecord) {
+		if !s.next(l.MaxRecord) {
 			break
 		}
 		b.data = append(b.data, s.buf[s.elemStart:s.p]...)
@@ -93,7 +94,7 @@ func (l *loader) readJSONElements(br *bufio.Reader, line, lead int) error {
 		if len(b.data) >= jsonBlockBytes {
 			send()
 			for len(pending) > nw+1 {
-				if err := l.takeJSONBlock(&pending); err != nil {
+				if err := takeJSONBlock(l, &pending); err != nil {
 					return err
 				}
 			}
@@ -103,7 +104,7 @@ func (l *loader) readJSONElements(br *bufio.Reader, line, lead int) error {
 		send()
 	}
 	for len(pending) > 0 {
-		if err := l.takeJSONBlock(&pending); err != nil {
+		if err := takeJSONBlock(l, &pending); err != nil {
 			return err
 		}
 	}
@@ -117,8 +118,8 @@ func (l *loader) readJSONElements(br *bufio.Reader, line, lead int) error {
 	default:
 		rest = io.MultiReader(rest, errorReader{s.err})
 	}
-	l.origin += s.base + int64(s.p) - int64(len(s.prefix))
-	return l.readJSONText(rest, s.pLine, s.pCol-1-len(s.prefix), s.prefix)
+	l.Origin += s.base + int64(s.p) - int64(len(s.prefix))
+	return readJSONText(l, rest, s.pLine, s.pCol-1-len(s.prefix), s.prefix)
 }
 
 type errorReader struct{ err error }
@@ -126,10 +127,10 @@ type errorReader struct{ err error }
 func (r errorReader) Read([]byte) (int, error) { return 0, r.err }
 
 // takeJSONBlock takes the first of pending.
-func (l *loader) takeJSONBlock(pending *[]*jsonBlock) error {
+func takeJSONBlock(l *input.Loader, pending *[]*jsonBlock) error {
 	b := (*pending)[0]
 	*pending = (*pending)[1:]
-	return l.takeBlock(&b.out)
+	return l.TakeBlock(&b.out)
 }
 
 // next finds the next element, which then spans buf[i:p] and starts at
@@ -237,11 +238,11 @@ func (s *arrayScan) fill() bool {
 // jsonReader.element gives it.
 func (p *lineParser) parseElements(b *jsonBlock) {
 	l, out := p.l, &b.out
-	out.ts, out.errs = out.ts[:0], out.errs[:0]
-	pick := l.pick.Load()
-	out.picked = nil
+	out.Trajectories, out.Errs = out.Trajectories[:0], out.Errs[:0]
+	pick := l.Pick.Load()
+	out.Picked = nil
 	if pick != nil {
-		out.picked = l.picks.take(len(b.elems) * len(pick.Keys))
+		out.Picked = l.Picks.Take(len(b.elems) * len(pick.Keys))
 	}
 	start := 0
 	for k, e := range b.elems {
@@ -250,41 +251,41 @@ func (p *lineParser) parseElements(b *jsonBlock) {
 		var picked []engine.PickedValue
 		if pick != nil {
 			n := len(pick.Keys)
-			picked = out.picked[k*n : (k+1)*n : (k+1)*n]
+			picked = out.Picked[k*n : (k+1)*n : (k+1)*n]
 		}
-		t, lerr := p.parse(raw, blockLine{no: e.line, off: l.origin + e.off}, pick, picked)
+		t, lerr := p.parse(raw, input.BlockLine{No: e.line, Off: l.Origin + e.off}, pick, picked)
 		if lerr != nil {
-			out.errs = append(out.errs, blockError{at: len(out.ts), err: l.rejectElement(e, raw, lerr, &p.t)})
+			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: rejectElement(l, e, raw, lerr, &p.t)})
 			continue
 		}
-		out.ts = append(out.ts, t)
+		out.Trajectories = append(out.Trajectories, t)
 	}
 }
 
 // rejectElement returns the error jsonReader.element gives the element e,
 // of text raw, which parse rejected with parsed; t is scratch space.
-func (l *loader) rejectElement(e jsonElement, raw []byte, parsed *LineError, t *engine.Trajectory) *LineError {
+func rejectElement(l *input.Loader, e jsonElement, raw []byte, parsed *input.LineError, t *engine.Trajectory) *input.LineError {
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return l.elementError(e, raw, 0, lerr.Msg)
+		return elementError(l, e, raw, 0, lerr.Msg)
 	}
-	*t = l.trajectory(e.line, e.off, map[string]any{})
+	*t = l.Trajectory(e.line, e.off, map[string]any{})
 	if err := obj.trajectory(t); err != nil {
 		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
-		return l.elementError(e, raw, off, err.Error())
+		return elementError(l, e, raw, off, err.Error())
 	}
 	// parse and the decoder's reading disagree: the element is still
 	// rejected, with parse's reason, rather than read one way or the other.
-	return l.elementError(e, raw, 0, parsed.Msg)
+	return elementError(l, e, raw, 0, parsed.Msg)
 }
 
 // elementError is the error msg about the byte off of the element e, of
 // text raw.
-func (l *loader) elementError(e jsonElement, raw []byte, off int, msg string) *LineError {
+func elementError(l *input.Loader, e jsonElement, raw []byte, off int, msg string) *input.LineError {
 	line, col := e.line, e.col+off
 	if nl := bytes.LastIndexByte(raw[:off], '\n'); nl >= 0 {
 		line += strings.Count(string(raw[:off]), "\n")
 		col = off - nl
 	}
-	return &LineError{Path: l.name, Line: line, Col: col, Msg: msg}
+	return &input.LineError{Path: l.Name, Line: line, Col: col, Msg: msg}
 }

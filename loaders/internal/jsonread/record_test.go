@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"encoding/json"
@@ -72,7 +72,7 @@ func TestRecordedMembersMatchWalk(t *testing.T) {
 		if got, want := rec.scan(line), json.Valid(line); got != want {
 			t.Fatalf("scan(%s) = %v, json.Valid says %v", line, got, want)
 		}
-		walked, werr := decodeObject(line)
+		walked, werr := DecodeObject(line)
 		recorded, rerr := decodeObjectRecord(line, &rec)
 		if (werr == nil) != (rerr == nil) || (werr != nil && *werr != *rerr) {
 			t.Fatalf("%s: errors %v and %v", line, werr, rerr)

@@ -1,4 +1,4 @@
-package loaders
+package csvread
 
 import (
 	"encoding/csv"
@@ -7,10 +7,11 @@ import (
 	"runtime"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
-// csvBlockRows is how many CSV rows a block holds.
-const csvBlockRows = 2048
+// BlockRows is how many CSV rows a block holds.
+const BlockRows = 2048
 
 // csvBlock is a run of CSV rows, read by the reading goroutine, and once
 // converted (done closed), their trajectories and errors in out.
@@ -20,7 +21,7 @@ type csvBlock struct {
 	// column), one row after the other.
 	cells  []string
 	places [][2]int
-	out    jsonlBlock
+	out    input.Block
 }
 
 // csvBlockRow is a row of a csvBlock: its cells from cells[first:], or the
@@ -28,25 +29,25 @@ type csvBlock struct {
 type csvBlockRow struct {
 	first, n int
 	start    int64
-	err      *LineError
+	err      *input.LineError
 }
 
-// readCSVRows reads the rows after the header as readCSV does row by row,
+// readCSVRows reads the rows after the header as Read does row by row,
 // in blocks: the reading goroutine reads the rows (encoding/csv) and up to
 // GOMAXPROCS goroutines make their trajectories, which the reading
-// goroutine takes block by block in input order (takeBlock, as JSONL's).
+// goroutine takes block by block in input order (input.Loader.TakeBlock, as JSONL's).
 // So the result, the first error and the rows skipped are those of a
 // reading row by row. next is the line after the header.
-func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayout, next int) error {
+func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layout *csvLayout, next int) error {
 	nw := runtime.GOMAXPROCS(0)
-	work, stop := startWorkers(nw, func() func(*csvBlock) {
+	work, stop := input.StartWorkers(nw, func() func(*csvBlock) {
 		var (
 			t     engine.Trajectory
 			spare []map[string]any
 		)
 		return func(b *csvBlock) {
-			l.convertCSVBlock(b, layout, &t, &spare)
-			close(b.out.done)
+			convertCSVBlock(l, b, layout, &t, &spare)
+			close(b.out.Done)
 		}
 	})
 	defer stop()
@@ -54,7 +55,7 @@ func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayo
 	take := func() error {
 		b := pending[0]
 		pending = pending[1:]
-		err := l.takeBlock(&b.out)
+		err := l.TakeBlock(&b.out)
 		free = append(free, b)
 		return err
 	}
@@ -68,24 +69,24 @@ func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayo
 		b.rows, b.cells, b.places = b.rows[:0], b.cells[:0], b.places[:0]
 		from := cr.InputOffset()
 		var end error // io.EOF, or the error that ends the reading
-		for len(b.rows) < csvBlockRows {
+		for len(b.rows) < BlockRows {
 			start := cr.InputOffset() // blank lines before the record included
-			bound.mark()
+			bound.Mark()
 			row, err := cr.Read()
 			if err == io.EOF {
 				end = err
 				break
 			}
-			if errors.Is(err, errRecordTooLong) {
+			if errors.Is(err, input.ErrRecordTooLong) {
 				// The reader cannot resume within the row: the end, even
 				// when skipping.
-				end = l.csvTooLong(cr, row, next)
+				end = csvTooLong(l, cr, row, next)
 				break
 			}
 			next = lineAfter(cr, row, err)
 			if err != nil {
-				err = l.csvError(err, row, cr)
-				le, malformed := err.(*LineError)
+				err = csvError(l, err, row, cr)
+				le, malformed := err.(*input.LineError)
 				if !malformed {
 					end = err
 					break
@@ -100,8 +101,8 @@ func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayo
 				b.places = append(b.places, [2]int{line, col})
 			}
 		}
-		b.out.raw = int(cr.InputOffset() - from)
-		b.out.done = make(chan struct{})
+		b.out.Raw = int(cr.InputOffset() - from)
+		b.out.Done = make(chan struct{})
 		work <- b
 		pending = append(pending, b)
 		for len(pending) > nw+1 || (end != nil && len(pending) > 0) {
@@ -121,20 +122,20 @@ func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayo
 // convertCSVBlock makes the trajectories of b's rows, and rejects its bad
 // rows, into b.out; t is the goroutine's scratch trajectory, spare its
 // share of the metadata maps.
-func (l *loader) convertCSVBlock(b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any) {
+func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any) {
 	out := &b.out
-	out.ts, out.errs = out.ts[:0], out.errs[:0]
+	out.Trajectories, out.Errs = out.Trajectories[:0], out.Errs[:0]
 	for _, r := range b.rows {
 		if r.err != nil {
-			out.errs = append(out.errs, blockError{at: len(out.ts), err: r.err})
+			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: r.err})
 			continue
 		}
 		places := b.places[r.first : r.first+r.n]
 		fieldPos := func(i int) (int, int) { return places[i][0], places[i][1] }
-		if err := l.csvTrajectory(t, layout, b.cells[r.first:r.first+r.n], fieldPos, r.start, l.maps.next(spare)); err != nil {
-			out.errs = append(out.errs, blockError{at: len(out.ts), err: err})
+		if err := csvTrajectory(l, t, layout, b.cells[r.first:r.first+r.n], fieldPos, r.start, l.Maps.Next(spare)); err != nil {
+			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: err})
 			continue
 		}
-		out.ts = append(out.ts, *t)
+		out.Trajectories = append(out.Trajectories, *t)
 	}
 }

@@ -1,4 +1,7 @@
-package loaders
+// Package parquetread reads Parquet files: a trajectory per row, the
+// trajectory fields' columns by name, set as CSV's cells are, and the
+// metadata from a metadata column or the other columns.
+package parquetread
 
 import (
 	"bufio"
@@ -17,13 +20,16 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
+	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
-// maxParquetStream is the most a Parquet input of unknown size (a stream)
+// MaxStream is the most a Parquet input of unknown size (a stream)
 // may hold: it is read whole into memory. (A variable for the tests.)
-var maxParquetStream int64 = 1 << 30
+var MaxStream int64 = 1 << 30
 
-// readParquet reads a Parquet file, one trajectory per row: the columns of
+// Read reads a Parquet file, one trajectory per row: the columns of
 // the fields of docs/CONTRACT.md, Trajectories, by name; metadata either
 // from a column called metadata
 // (a struct of scalars, a map of strings to scalars, or JSON text) or, as
@@ -31,99 +37,99 @@ var maxParquetStream int64 = 1 << 30
 // A null is an absent field, or a null metadata value. A row's "line" in
 // messages and Trajectory.Line is its 1-based number in the file.
 //
-// A regular file is read in place (readParquetFile). Any other input
+// A regular file is read in place (loaders' readParquetFile). Any other input
 // is read whole into memory first: Parquet's footer, at its end, says
 // where the columns are, and a stream (standard input) cannot seek.
 //
 // A stream (no size known: standard input, a pipe, a gzip file) is read up
-// to maxParquetStream bytes, and must start as Parquet does ("PAR1"), so
+// to MaxStream bytes, and must start as Parquet does ("PAR1"), so
 // that random bytes or an endless stream end at once, not in memory.
-func (l *loader) readParquet(r io.Reader) error {
+func Read(l *input.Loader, r io.Reader) error {
 	br := bufio.NewReader(r)
-	head, err := br.Peek(len(parquetMagic))
+	head, err := br.Peek(len(input.ParquetMagic))
 	if len(head) == 0 && err == io.EOF {
 		return nil // as for an empty text file: no trajectories
 	}
-	if !bytes.Equal(head, parquetMagic) {
-		return fmt.Errorf("%s: not a Parquet file: it does not start with %q", l.name, parquetMagic)
+	if !bytes.Equal(head, input.ParquetMagic) {
+		return fmt.Errorf("%s: not a Parquet file: it does not start with %q", l.Name, input.ParquetMagic)
 	}
 	var src io.Reader = br
-	if l.sizeHint <= 0 {
-		src = io.LimitReader(br, maxParquetStream+1)
+	if l.SizeHint <= 0 {
+		src = io.LimitReader(br, MaxStream+1)
 	}
-	data, err := readPieces(src, l.sizeHint)
+	data, err := ReadPieces(src, l.SizeHint)
 	if err != nil {
-		return fmt.Errorf("%s: read: %w", l.name, err)
+		return fmt.Errorf("%s: read: %w", l.Name, err)
 	}
-	if l.sizeHint <= 0 && data.size > maxParquetStream {
-		return fmt.Errorf("%s: a Parquet stream longer than %d MiB: Parquet is read whole (its footer is at the end); save it to a file and read that", l.name, maxParquetStream>>20)
+	if l.SizeHint <= 0 && data.Size > MaxStream {
+		return fmt.Errorf("%s: a Parquet stream longer than %d MiB: Parquet is read whole (its footer is at the end); save it to a file and read that", l.Name, MaxStream>>20)
 	}
-	return l.readParquetAt(data, data.size)
+	return ReadAt(l, data, data.Size)
 }
 
-// readParquetAt reads the Parquet file of size bytes that r holds: its
-// footer, then its row groups' rows, up to Options.rowLimit. Bytes that
+// ReadAt reads the Parquet file of size bytes that r holds: its
+// footer, then its row groups' rows, up to the loader's RowLimit. Bytes that
 // are not what they claim (a corrupt file) can make parquet-go panic: its
 // panics are the file's error, "PATH: corrupt Parquet file ...", never the
 // process's end; the trajectories' own handling is outside that guard.
-func (l *loader) readParquetAt(r io.ReaderAt, size int64) error {
+func ReadAt(l *input.Loader, r io.ReaderAt, size int64) error {
 	var (
 		f    *parquet.File
 		plan *parquetPlan
 	)
-	err := guardParquet(l.name, func() (err error) {
-		f, err = openParquet(r, size)
+	err := Guard(l.Name, func() (err error) {
+		f, err = Open(r, size)
 		if err != nil {
-			return fmt.Errorf("%s: %w", l.name, err)
+			return fmt.Errorf("%s: %w", l.Name, err)
 		}
 		if plan, err = newParquetPlan(f.Schema()); err != nil {
-			return fmt.Errorf("%s: %w", l.name, err)
+			return fmt.Errorf("%s: %w", l.Name, err)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if l.rowLimit == 0 {
-		return l.readParquetRows(f, plan)
+	if l.RowLimit == 0 {
+		return readParquetRows(l, f, plan)
 	}
 	pr := &parquetReader{l: l, plan: plan}
 	for i, rg := range f.RowGroups() {
-		if l.full() {
+		if l.Full() {
 			return nil
 		}
 		if err := pr.rowGroup(rg); err != nil {
 			return err
 		}
-		if l.advance != nil {
+		if l.Advance != nil {
 			n := rowGroupBytes(f, i)
-			l.advanced += n
-			l.advance(n)
+			l.Advanced += n
+			l.Advance(n)
 		}
 	}
 	return nil
 }
 
-// openParquet opens the Parquet file of size bytes that r holds, once
+// Open opens the Parquet file of size bytes that r holds, once
 // its footer's length and its column chunks' places are checked against
 // the size: parquet-go makes a buffer of the length the footer claims (4
 // GiB for a corrupt length) before it reads, and reads a column chunk
 // where its metadata says.
 // The errors are "not a Parquet file: ..." but for a page past the page
 // bounds (checkPages).
-func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
+func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
 	var tail [8]byte
-	if size < int64(len(parquetMagic)+len(tail)) {
+	if size < int64(len(input.ParquetMagic)+len(tail)) {
 		return nil, fmt.Errorf("not a Parquet file: %d bytes, too short", size)
 	}
 	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
 		return nil, err
 	}
 	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
-	if !bytes.Equal(tail[4:], parquetMagic) {
-		return nil, fmt.Errorf("not a Parquet file: it does not end with %q", parquetMagic)
+	if !bytes.Equal(tail[4:], input.ParquetMagic) {
+		return nil, fmt.Errorf("not a Parquet file: it does not end with %q", input.ParquetMagic)
 	}
-	if footer > size-int64(len(parquetMagic)+len(tail)) {
+	if footer > size-int64(len(input.ParquetMagic)+len(tail)) {
 		return nil, fmt.Errorf("not a Parquet file: its footer claims %d bytes, more than the file holds (%d)", footer, size)
 	}
 	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
@@ -154,7 +160,7 @@ func openParquet(r io.ReaderAt, size int64) (*parquet.File, error) {
 // first row), and a corrupt header may claim any size.
 // (Variables for the tests.)
 var (
-	maxPageValues int64 = 1 << 24
+	MaxPageValues int64 = 1 << 24
 	maxPageBytes  int32 = 1 << 30
 )
 
@@ -197,8 +203,8 @@ func checkPages(r io.ReaderAt, start, end int64) error {
 		switch {
 		case values < 0 || h.CompressedPageSize < 0 || h.UncompressedPageSize < 0:
 			return fmt.Errorf("not a Parquet file: page at %d: negative sizes", off)
-		case values > maxPageValues:
-			return fmt.Errorf("a page of %d values, more than rewardlens decodes at once (%d): a row bomb?", values, maxPageValues)
+		case values > MaxPageValues:
+			return fmt.Errorf("a page of %d values, more than rewardlens decodes at once (%d): a row bomb?", values, MaxPageValues)
 		case h.UncompressedPageSize > maxPageBytes:
 			return fmt.Errorf("a page of %d bytes, more than rewardlens decodes at once (%d MiB)", h.UncompressedPageSize, maxPageBytes>>20)
 		}
@@ -213,9 +219,9 @@ func checkPages(r io.ReaderAt, start, end int64) error {
 // errCorruptParquet is the error of a file that parquet-go panics on.
 var errCorruptParquet = errors.New("corrupt Parquet file")
 
-// guardParquet runs read, which calls parquet-go on the file called name,
+// Guard runs read, which calls parquet-go on the file called name,
 // and returns its error, or the file's error when parquet-go panics.
-func guardParquet(name string, read func() error) (err error) {
+func Guard(name string, read func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", name, errCorruptParquet, p)
@@ -230,22 +236,22 @@ func guardParquet(name string, read func() error) (err error) {
 type pieces struct {
 	parts [][]byte
 	ends  []int64 // the offset after each part
-	size  int64
+	Size  int64
 }
 
-// firstPiece and maxPiece are the sizes of the first piece of a stream,
+// FirstPiece and maxPiece are the sizes of the first piece of a stream,
 // doubled up to the second: a small file costs little, a large one few
 // pieces.
 const (
-	firstPiece = 64 << 10
+	FirstPiece = 64 << 10
 	maxPiece   = 16 << 20
 )
 
-// readPieces reads r to its end; sizeHint, the size when known, sizes the
+// ReadPieces reads r to its end; sizeHint, the size when known, sizes the
 // first piece to hold it all.
-func readPieces(r io.Reader, sizeHint int64) (*pieces, error) {
+func ReadPieces(r io.Reader, sizeHint int64) (*pieces, error) {
 	p := &pieces{}
-	size := int64(firstPiece)
+	size := int64(FirstPiece)
 	if sizeHint > 0 {
 		size = sizeHint + 1 // +1: the end is seen in the first piece
 	}
@@ -253,9 +259,9 @@ func readPieces(r io.Reader, sizeHint int64) (*pieces, error) {
 		buf := make([]byte, size)
 		n, err := io.ReadFull(r, buf)
 		if n > 0 {
-			p.size += int64(n)
+			p.Size += int64(n)
 			p.parts = append(p.parts, buf[:n])
-			p.ends = append(p.ends, p.size)
+			p.ends = append(p.ends, p.Size)
 		}
 		switch {
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
@@ -273,7 +279,7 @@ func (p *pieces) ReadAt(b []byte, off int64) (int, error) {
 		return 0, errors.New("negative offset")
 	}
 	n := 0
-	for n < len(b) && off < p.size {
+	for n < len(b) && off < p.Size {
 		i := sort.Search(len(p.ends), func(i int) bool { return p.ends[i] > off })
 		part := p.parts[i]
 		k := copy(b[n:], part[len(part)-int(p.ends[i]-off):])
@@ -288,25 +294,25 @@ func (p *pieces) ReadAt(b []byte, off int64) (int, error) {
 
 // parquetReader reads the rows of one file, keeping its scratch space.
 type parquetReader struct {
-	l    *loader
+	l    *input.Loader
 	plan *parquetPlan
 	// rowNo is the number of rows read.
 	rowNo int
 	// The row being read: its field values (nil when null or absent), its
 	// metadata members, and its metadata map's keys and values.
-	fields     [len(cellFields)]any
+	fields     [len(csvread.CellFields)]any
 	members    []parquetMember
 	keys, vals []parquet.Value
 	rows       []parquet.Row
 	// block, when not nil, is where the rows go instead of the loader
 	// (readParquetRows), sent to blocks until stop is closed; groupBytes
 	// and groupRows are the row group's.
-	block                 *jsonlBlock
-	blocks                chan<- *jsonlBlock
+	block                 *input.Block
+	blocks                chan<- *input.Block
 	stop                  <-chan struct{}
 	groupBytes, groupRows int64
 	// scratch is where the row's trajectory is built, and spare the
-	// reader's share of the loader's metadata maps (see mapStore).
+	// reader's share of the loader's metadata maps (see input.MapStore).
 	scratch engine.Trajectory
 	spare   []map[string]any
 }
@@ -320,26 +326,26 @@ type parquetMember struct {
 // parquetBatch is how many rows are read at a time.
 const parquetBatch = 256
 
-// rowGroup reads the rows of rg, up to Options.rowLimit in all.
+// rowGroup reads the rows of rg, up to the loader's RowLimit in all.
 func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 	var rows parquet.Rows
-	if err := guardParquet(pr.l.name, func() error { rows = rg.Rows(); return nil }); err != nil {
+	if err := Guard(pr.l.Name, func() error { rows = rg.Rows(); return nil }); err != nil {
 		return err
 	}
-	defer guardParquet(pr.l.name, rows.Close)
+	defer Guard(pr.l.Name, rows.Close)
 	if pr.rows == nil {
 		pr.rows = make([]parquet.Row, parquetBatch)
 	}
-	for !pr.l.full() {
+	for !pr.l.Full() {
 		if err := pr.cancelled(); err != nil {
 			return err
 		}
 		batch := pr.rows
-		if pr.l.rowLimit > 0 {
-			batch = batch[:min(len(batch), pr.l.rowLimit-pr.l.n)]
+		if pr.l.RowLimit > 0 {
+			batch = batch[:min(len(batch), pr.l.RowLimit-pr.l.Count)]
 		}
 		var n int
-		err := guardParquet(pr.l.name, func() (err error) {
+		err := Guard(pr.l.Name, func() (err error) {
 			n, err = rows.ReadRows(batch)
 			return err
 		})
@@ -347,7 +353,7 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 			if errors.Is(err, errCorruptParquet) {
 				return err
 			}
-			return fmt.Errorf("%s:%d: read: %w", pr.l.name, pr.rowNo+n+1, err)
+			return fmt.Errorf("%s:%d: read: %w", pr.l.Name, pr.rowNo+n+1, err)
 		}
 		for _, row := range batch[:n] {
 			pr.rowNo++
@@ -367,32 +373,32 @@ func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
 	t := &pr.scratch // not a local: its address would make it escape
 	if pr.block != nil {
-		*t = l.trajectory(pr.rowNo, 0, l.maps.next(&pr.spare))
+		*t = l.Trajectory(pr.rowNo, 0, l.Maps.Next(&pr.spare))
 	} else {
-		*t = l.newTrajectory(pr.rowNo, 0)
+		*t = l.NewTrajectory(pr.rowNo, 0)
 	}
 	if err := pr.collect(row, t.Metadata); err != nil {
 		return err
 	}
 	if err := pr.apply(t); err != nil {
 		if pr.block != nil {
-			return pr.keep(nil, l.errorAt(pr.rowNo, 0, err.Error()))
+			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, err.Error()))
 		}
-		return l.reject(l.errorAt(pr.rowNo, 0, err.Error()))
+		return l.Reject(l.ErrorAt(pr.rowNo, 0, err.Error()))
 	}
 	if pr.block != nil {
 		return pr.keep(t, nil)
 	}
-	return l.add(*t)
+	return l.Add(*t)
 }
 
 // collect reads the values of row: the flat metadata columns into meta,
 // the rest into pr for apply. A value parquet-go cannot read (it panics
-// on some corrupt pages) is the file's error, as in guardParquet.
+// on some corrupt pages) is the file's error, as in Guard.
 func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", pr.l.name, errCorruptParquet, p)
+			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", pr.l.Name, errCorruptParquet, p)
 		}
 	}()
 	clear(pr.fields[:])
@@ -439,30 +445,30 @@ func (c *parquetColumn) read(v parquet.Value) any {
 func (pr *parquetReader) apply(t *engine.Trajectory) error {
 	for f, x := range pr.fields {
 		if err := setParquetField(t, f, x); err != nil {
-			if _, ok := err.(*memberError); ok {
+			if _, ok := err.(*jsonread.MemberError); ok {
 				return err
 			}
-			return fmt.Errorf("%s: %w", cellFields[f].name, err)
+			return fmt.Errorf("%s: %w", csvread.CellFields[f].Name, err)
 		}
 	}
 	for _, m := range pr.members {
 		if _, dup := t.Metadata[m.key]; dup {
-			return &memberError{key: m.key, err: errors.New("given both as a column and in the metadata column")}
+			return &jsonread.MemberError{Key: m.key, Err: errors.New("given both as a column and in the metadata column")}
 		}
 		t.Metadata[m.key] = m.value
 	}
 	return nil
 }
 
-// setParquetField sets cellFields[f] of t from x, as CSV sets it from the
+// setParquetField sets csvread.CellFields[f] of t from x, as CSV sets it from the
 // text of a cell; a response that is not a string is kept as the JSON
 // number or bool it is.
 func setParquetField(t *engine.Trajectory, f int, x any) error {
-	if _, isString := x.(string); cellFields[f].name == "response" && x != nil && !isString {
+	if _, isString := x.(string); csvread.CellFields[f].Name == "response" && x != nil && !isString {
 		t.Response = json.RawMessage(scalarText(x))
 		return nil
 	}
-	return cellFields[f].set(t, scalarText(x))
+	return csvread.CellFields[f].Set(t, scalarText(x))
 }
 
 // scalarText returns a scalar as the text of a CSV cell; nil is empty.

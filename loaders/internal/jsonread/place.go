@@ -1,4 +1,4 @@
-package loaders
+package jsonread
 
 import (
 	"bufio"
@@ -35,9 +35,9 @@ func badValue(o jsonText) []byte {
 		if err == nil {
 			continue
 		}
-		var member *memberError
+		var member *MemberError
 		if errors.As(err, &member) && raw[0] == '{' {
-			if v := lastMember(raw, member.key); v != nil {
+			if v := lastMember(raw, member.Key); v != nil {
 				return v
 			}
 		}

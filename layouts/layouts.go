@@ -1,0 +1,279 @@
+// Package layouts recognises what the trainers (verl, TRL, open-instruct)
+// write, by the fields of each file's first record, and gives the
+// defaults that reproduce each trainer's numbers (--from; the table
+// trainerLayouts, one file per trainer).
+package layouts
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// A trainerLayout is how one trainer writes its rollouts, which --from
+// names (or auto recognises by the fields of each file's first record):
+// the defaults that reproduce that trainer's numbers, which every flag and
+// config key overrides. Adding a trainer is one file with its layout and
+// one entry in trainerLayouts.
+type trainerLayout struct {
+	// name is the value of --from.
+	name string
+	// description names a file of the layout in messages ("a verl
+	// rollout dump"); sentenceName names the inputs in the "read as"
+	// line ("verl rollout dumps").
+	description, sentenceName string
+	// fields are the fields a first record must have to be of the layout;
+	// messages also list grouping, the field check asks for besides.
+	fields   []string
+	grouping string
+	// method is the trainer's reward method, which the layout's defaults
+	// reproduce with its settings: used unless --method or the config
+	// names one.
+	method engine.Method
+	// prompt and response name the fields that hold the prompt's and the
+	// completion's text, which the dashboard shows.
+	prompt, response string
+	// promptBy is the expression of the prompt a record answers, which
+	// the prompts' analysis follows across steps (--prompt-by), when the
+	// first record has that field: the trainer's group may change every
+	// step (verl's uid). "" keeps the group.
+	promptBy string
+	// check, when set, refuses a file of the layout that cannot be read
+	// as the trainer meant (cfg is as the user gave it).
+	check func(cfg engine.Config, f loaders.FileFields) error
+	// defaults returns cfg with the layout's defaults where cfg sets
+	// nothing, first being the first input file's fields (empty for a
+	// followed file with nothing in it yet), and what the "read as" line
+	// says besides cfg's settings ("" for nothing).
+	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
+	// warnings, when set, returns what the result shows, in the batches
+	// of index batches, that the trainer did otherwise (stderr, the
+	// dashboard's status line).
+	warnings func(res *engine.Result, batches []int) []string
+}
+
+// trainerLayouts lists the trainers' layouts in the order auto tries them:
+// the first whose fields a file has is its layout.
+var trainerLayouts = []*trainerLayout{&trlLayout, &verlLayout, &openInstructLayout}
+
+const (
+	layoutAuto  = "auto"
+	layoutPlain = "plain"
+	stepField   = "step" // the step field, which every trainer here writes
+)
+
+// Names lists the values of --from.
+func Names() []string {
+	names := []string{layoutAuto}
+	for _, l := range trainerLayouts {
+		names = append(names, l.name)
+	}
+	return append(names, layoutPlain)
+}
+
+// findLayout returns the trainer layout called name (nil for auto, plain
+// or an unknown name).
+func findLayout(name string) *trainerLayout {
+	for _, l := range trainerLayouts {
+		if l.name == name {
+			return l
+		}
+	}
+	return nil
+}
+
+// IsTrainer reports whether from, a value of --from, names a trainer's
+// layout (not auto nor plain).
+func IsTrainer(from string) bool { return findLayout(from) != nil }
+
+// fieldList lists the fields a file of l has, for messages.
+func (l *trainerLayout) fieldList() string {
+	names := slices.Clone(l.fields)
+	if l.grouping != "" {
+		names = append(names, l.grouping)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// recognise returns the layout of a file by its first record's fields:
+// the first trainer layout whose fields it has, plain otherwise and
+// whenever the record has a group of its own (no trainer writes one).
+func recognise(f loaders.FileFields) string {
+	if f.Group != "" {
+		return layoutPlain
+	}
+	for _, l := range trainerLayouts {
+		if hasAll(f.Names, l.fields) {
+			return l.name
+		}
+	}
+	return layoutPlain
+}
+
+func hasAll(names, want []string) bool {
+	for _, w := range want {
+		if _, found := slices.BinarySearch(names, w); !found {
+			return false
+		}
+	}
+	return true
+}
+
+// describeLayout names a layout in messages.
+func describeLayout(layout string) string {
+	if l := findLayout(layout); l != nil {
+		return l.description
+	}
+	return "plain rewardlens records"
+}
+
+// Apply returns cfg with the defaults of the layout of the inputs
+// (cfg.From: auto, the default, recognises it from each file's first
+// record), and the sentence that says what was decided ("" for plain
+// records). Files of different layouts, a file that is not of the layout
+// --from names, and a file its layout's check refuses are errors.
+// Standard input is not looked at: with auto, it is plain records; so are
+// empty files (a followed log before its first line), and the description
+// then says so when following. cfg.From must be "" or one of Names. Every
+// error is about the inputs.
+func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (engine.Config, string, error) {
+	from := cfg.From
+	if from == "" {
+		from = layoutAuto
+	}
+	if from == layoutPlain || len(paths) == 0 {
+		return cfg, "", nil
+	}
+	opts.Context = ctx
+	files, err := loaders.Peek(paths, opts)
+	if err != nil {
+		return cfg, "", err
+	}
+	if len(files) == 0 { // standard input, or empty files only
+		if from == layoutAuto && follow {
+			return cfg, emptyLayoutNote(paths), nil
+		}
+		if from == layoutAuto {
+			return cfg, "", nil // an empty file is the load's error
+		}
+		return layoutDefaults(cfg, findLayout(from), loaders.FileFields{})
+	}
+	layout := from
+	for _, f := range files {
+		got := recognise(f)
+		switch {
+		case from == layoutAuto && got != recognise(files[0]):
+			return cfg, "", fmt.Errorf("mixed layouts: %s is %s, %s is %s: give the files of one run (or --from plain)",
+				files[0].Path, describeLayout(recognise(files[0])), f.Path, describeLayout(got))
+		case from != layoutAuto && got != from:
+			return cfg, "", fmt.Errorf("%s: not %s (--from %s): it has %s, %s has %s",
+				f.Path, describeLayout(from), from, fieldList(f.Names), describeLayout(from), findLayout(from).fieldList())
+		}
+		layout = got
+		if l := findLayout(got); l != nil && l.check != nil {
+			if err := l.check(cfg, f); err != nil {
+				return cfg, "", err
+			}
+		}
+	}
+	l := findLayout(layout)
+	if l == nil {
+		return cfg, "", nil
+	}
+	return layoutDefaults(cfg, l, files[0])
+}
+
+// fieldList lists names for messages, "no field" when there are none.
+func fieldList(names []string) string {
+	if len(names) == 0 {
+		return "no field"
+	}
+	return "fields " + strings.Join(names, ", ")
+}
+
+// layoutDefaults returns cfg with l's defaults, From naming l, and the
+// sentence that says how the inputs are read. Every trainer's layout
+// checks that a step's groups are of one size (Config.EqualGroups: a
+// trainer's groups are num_generations each), unless its defaults say
+// otherwise.
+func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
+	cfg.From = l.name
+	cfg.EqualGroups = true
+	cfg, note, err := l.defaults(cfg, first)
+	if err != nil {
+		return cfg, "", err
+	}
+	cfg.Method = cmp.Or(cfg.Method, string(l.method))
+	cfg.PromptField, cfg.ResponseField = l.prompt, l.response
+	if cfg.PromptBy == "" && l.promptBy != "" && (first.Path == "" || slices.Contains(first.Names, l.promptBy)) {
+		cfg.PromptBy = l.promptBy
+	}
+	sentence := layoutSentence(l.sentenceName, cfg)
+	if note != "" {
+		sentence += ", " + note
+	}
+	return cfg, sentence, nil
+}
+
+// usesPareto reports whether cfg scores with the pareto scorer (the
+// default), the one whose objectives a layout may set.
+func usesPareto(cfg engine.Config) bool {
+	return cfg.Computer == "" || cfg.Computer == string(engine.ComputerPareto)
+}
+
+// layoutSentence says how the inputs are read, for stderr and the
+// dashboard's status line: "read as verl rollout dumps: group = input,
+// batch = step, objective score". The method and its settings are not
+// said here but where they are true (methodSentence): the dashboard
+// switches methods.
+func layoutSentence(name string, cfg engine.Config) string {
+	parts := []string{"group = " + cfg.GroupBy, "batch = " + cfg.BatchBy}
+	if n := len(cfg.Objectives); n > 0 {
+		names := make([]string, n)
+		for i, o := range cfg.Objectives {
+			names[i] = o.Name
+		}
+		noun := "objective "
+		if n > 1 {
+			noun = "objectives "
+		}
+		parts = append(parts, noun+strings.Join(names, ", "))
+	}
+	if cfg.NanSum != nil && *cfg.NanSum {
+		parts = append(parts, "a null reward adds nothing")
+	}
+	if cfg.LoggedAdvantage != "" {
+		parts = append(parts, "logged advantage = "+cfg.LoggedAdvantage)
+	}
+	return "read as " + name + ": " + strings.Join(parts, ", ")
+}
+
+// emptyLayoutNote is the description of followed inputs that auto could
+// not recognise because nothing is in them yet (empty files, a directory
+// without input files, an empty .gz).
+func emptyLayoutNote(paths []string) string {
+	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct if a trainer writes it)", strings.Join(paths, ", "))
+}
+
+// Warnings returns the warnings of cfg's layout (Apply sets From), nil
+// for plain records or a layout that has none.
+func Warnings(cfg engine.Config) func(*engine.Result, []int) []string {
+	if l := findLayout(cfg.From); l != nil {
+		return l.warnings
+	}
+	return nil
+}
+
+// plural returns word, or its plural for n other than 1.
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
