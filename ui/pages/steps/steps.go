@@ -44,6 +44,7 @@ const maxFindingLines = 5
 type stepsKeyMap struct {
 	Prev, Next  key.Binding
 	Open, Close key.Binding
+	Source      key.Binding
 }
 
 func newStepsKeyMap() stepsKeyMap {
@@ -78,10 +79,18 @@ type stepsTab struct {
 	// frames their plots.
 	charts map[int]string
 	frames map[int]*plot.Frame
+	// source is the source charted, with --source-by (sources.go), and
+	// trendsSource the one trends are of.
+	source       common.SourcePick
+	trendsSource int
 }
 
 // New returns the Steps tab.
-func New(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
+func New(c *common.Common) common.Tab {
+	k := newStepsKeyMap()
+	k.Source = common.NewSourceKey()
+	return &stepsTab{common: c, keys: k}
+}
 
 func (t *stepsTab) Title() string { return "Steps" }
 
@@ -118,6 +127,8 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 		t.full = true
 	case key.Matches(msg, t.keys.Close):
 		t.full = false
+	case key.Matches(msg, t.keys.Source):
+		t.source.Next(t.common.Session.Result.Evaluation)
 	default:
 		return
 	}
@@ -129,12 +140,19 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 // refreshTrends takes the trends of a new result.
 func (t *stepsTab) refreshTrends() {
 	res := t.common.Session.Result
-	if res == t.result {
+	src := t.source.Source(res.Evaluation)
+	if res == t.result && src == t.trendsSource {
 		return
 	}
-	t.result, t.trends = res, t.common.Session.Trends()
-	t.series = stepsSeries(res.Objectives, res.Evaluation.Constraints, t.trends)
-	t.selected = min(t.selected, len(t.series)-1)
+	t.result, t.trendsSource = res, src
+	common.SetSourceKey(&t.keys.Source, res.Evaluation)
+	if src >= 0 {
+		t.trends, t.series = sourceSeries(res, src)
+	} else {
+		t.trends = t.common.Session.Trends()
+		t.series = stepsSeries(res.Objectives, res.Evaluation.Constraints, t.trends)
+	}
+	t.selected = max(min(t.selected, len(t.series)-1), 0)
 }
 
 // stepsSeries returns the charted statistics; the hypervolume only for 2
@@ -314,7 +332,7 @@ func (t *stepsTab) View() string {
 		return ""
 	}
 	st := t.common.Styles
-	legend := fmt.Sprintf("%c┊ the current batch ([ and ] move it) · one point per batch, by training step", currentRune)
+	legend := fmt.Sprintf("%c┊ the current batch ([ and ] move it) · one point per batch, by training step", currentRune) + t.sourceLegend()
 	var body string
 	if t.full {
 		legend = "esc: all charts · " + legend
@@ -361,7 +379,7 @@ func (t *stepsTab) healthLines() []string {
 }
 
 func (t *stepsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close}
+	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, t.keys.Source}
 }
 
 func (t *stepsTab) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
