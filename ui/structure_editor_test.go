@@ -235,3 +235,32 @@ func TestGoldenStructureEditor(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorEveryTrajectoryInfeasible: a constraint that no trajectory
+// meets is applied, with the warning that the ranks go by violation
+// alone in the status line, as the CLI warns.
+func TestEditorEveryTrajectoryInfeasible(t *testing.T) {
+	m := newTestModel(t, 200, 40)
+	press(m, "w", "c")
+	typeText(m, "safety > 2")
+	press(m, "enter")
+	if !m.Session().Result.Evaluation.HasConstraints() {
+		t.Fatal("the constraint was not applied")
+	}
+	if v := screen(m); !strings.Contains(v, "breaks a constraint (safety > 2): pareto ranks go by violation alone") {
+		t.Errorf("no warning that every trajectory is infeasible:\n%s", v)
+	}
+}
+
+// TestEditorRefusesWhileFollowing: following a run, the editor refuses
+// to change the constraints, saying why, rather than evaluate new
+// batches with other constraints than the old ones.
+func TestEditorRefusesWhileFollowing(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "w", "c")
+	typeText(m, "safety > 0.5")
+	press(m, "enter")
+	if v := screen(m); !strings.Contains(v, "cannot change while following a run") || m.Session().Evaluation.HasConstraints() {
+		t.Errorf("a constraint was applied while following, or no reason given:\n%s", v)
+	}
+}
