@@ -72,10 +72,11 @@ func (t *objectivesTab) View() string { return t.view }
 // ShortHelp implements help.KeyMap: ←/→ when the table has columns off
 // screen.
 func (t *objectivesTab) ShortHelp() []key.Binding {
+	source := common.PairHelp(t.sourceKey, "s", "source")
 	if t.table.ScrollHint() == "" {
-		return []key.Binding{t.sourceKey}
+		return []key.Binding{source}
 	}
-	return []key.Binding{t.table.Keys.Left, t.sourceKey}
+	return []key.Binding{t.table.Keys.Left, source}
 }
 
 // FullHelp implements help.KeyMap.

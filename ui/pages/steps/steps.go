@@ -379,7 +379,9 @@ func (t *stepsTab) healthLines() []string {
 }
 
 func (t *stepsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, t.keys.Source}
+	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, common.PairHelp(t.keys.Source, "s", "source")}
 }
 
-func (t *stepsTab) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
+func (t *stepsTab) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, t.keys.Source}}
+}
