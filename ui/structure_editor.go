@@ -114,7 +114,11 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bo
 	case key.Matches(msg, k.AddGate):
 		return e.startEdit(editGate, -1, ""), true
 	case key.Matches(msg, k.EditPenalty):
-		return e.startEdit(editPenalty, -1, strconv.FormatFloat(s.Options.Penalty, 'g', -1, 64)), true
+		// Empty, the current value as the placeholder: what is typed
+		// replaces it.
+		cmd := e.startEdit(editPenalty, -1, "")
+		e.input.Placeholder = strconv.FormatFloat(s.Options.Penalty, 'g', -1, 64)
+		return cmd, true
 	case key.Matches(msg, k.SelectStructure):
 		if items > 0 {
 			step := 1
@@ -155,6 +159,11 @@ func (m *Model) submitStructure() tea.Cmd {
 	e := &m.weights.structure
 	s := m.common.Session
 	text := strings.TrimSpace(e.input.Value())
+	if e.editing == editPenalty && text == "" {
+		e.editing, e.err = editNone, "" // nothing typed: lambda stays
+		m.layout()
+		return nil
+	}
 	if e.editing == editPenalty {
 		p, err := strconv.ParseFloat(text, 64)
 		if err != nil || !(p >= 0) || math.IsInf(p, 0) {
@@ -241,7 +250,11 @@ func (e *structureEditor) view(c *common.Common, width int) []string {
 	s := c.Session
 	var line string
 	if e.typing() {
-		line = e.input.View() + "  " + st.Muted.Render("enter apply · esc cancel · empty removes")
+		hint := "enter apply · esc cancel · empty removes"
+		if e.editing == editPenalty {
+			hint = "enter apply · esc cancel"
+		}
+		line = e.input.View() + "  " + st.Muted.Render(hint)
 	} else {
 		constraints, gates := e.lists(s)
 		item := func(i int, text string) string {

@@ -59,7 +59,7 @@ func TestEditorConstraintsAndGates(t *testing.T) {
 	typeText(m, "safety >= 0.9")
 	press(m, "enter", "a")
 	typeText(m, "length: accuracy > 0")
-	press(m, "enter", "p", "backspace")
+	press(m, "enter", "p")
 	typeText(m, "2.5")
 	press(m, "enter")
 	want := constrainedModel(t, 120, 40, []string{"safety >= 0.9"}, []string{"length: accuracy > 0"})
@@ -110,7 +110,7 @@ func TestEditorRefusesWithTheCLIErrors(t *testing.T) {
 	}{
 		{"c", "safety + 1", `constraint "safety + 1" is not a boolean`},
 		{"a", "safty: accuracy > 0", "did you mean safety?"},
-		{"p", "-1", `penalty "1-1": must be a finite number >= 0`},
+		{"p", "-1", `penalty "-1": must be a finite number >= 0`},
 		{"c", "quality >= (", "line 1, column 12: unexpected token EOF"},
 	} {
 		m := newTestModel(t, 200, 40)
