@@ -59,10 +59,15 @@ type structureEditor struct {
 	next tea.Cmd
 }
 
-// structureDoneMsg is a structure job that ran, the gen-th change.
+// structureDoneMsg is a structure job that ran, the gen-th change, and
+// the text input's edit that made it (editNone for x), reopened should
+// the change be refused.
 type structureDoneMsg struct {
-	job *session.StructureJob
-	gen int
+	job   *session.StructureJob
+	gen   int
+	edit  structureEdit
+	index int
+	text  string
 }
 
 // typing reports whether the editor's text input has the keys.
@@ -212,6 +217,7 @@ func (m *Model) changeStructure(constraints, gates []string) tea.Cmd {
 		e.err = err.Error()
 		return nil
 	}
+	done := structureDoneMsg{job: j, edit: e.editing, index: e.index, text: e.input.Value()}
 	e.editing, e.err = editNone, ""
 	if e.cancel != nil {
 		e.cancel()
@@ -219,16 +225,17 @@ func (m *Model) changeStructure(constraints, gates []string) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	e.job, e.cancel = j, cancel
 	e.gen++
-	gen := e.gen
+	done.gen = e.gen
 	e.next = func() tea.Msg {
 		j.Run(ctx)
-		return structureDoneMsg{job: j, gen: gen}
+		return done
 	}
 	return e.next
 }
 
 // structureDone shows a structure job's evaluation, unless another change
-// overtook it, and recomputes the result.
+// overtook it, and recomputes the result; refused, the change's text is
+// back in the input with the reason under it.
 func (m *Model) structureDone(msg structureDoneMsg) tea.Cmd {
 	e := &m.weights.structure
 	if msg.gen != e.gen {
@@ -237,8 +244,12 @@ func (m *Model) structureDone(msg structureDoneMsg) tea.Cmd {
 	e.job, e.cancel, e.next = nil, nil, nil
 	defer m.layout()
 	if err := m.common.Session.ApplyStructure(msg.job); err != nil {
+		var cmd tea.Cmd
+		if msg.edit != editNone && !e.typing() {
+			cmd = e.startEdit(msg.edit, msg.index, msg.text) // the text kept for fixing
+		}
 		e.err = err.Error()
-		return nil
+		return cmd
 	}
 	return m.recompute()
 }

@@ -264,3 +264,23 @@ func TestEditorRefusesWhileFollowing(t *testing.T) {
 		t.Errorf("a constraint was applied while following, or no reason given:\n%s", v)
 	}
 }
+
+// TestEditorRefusesNoValidTrajectory: a constraint on a field no record
+// has would leave no trajectory valid, where the CLI exits: it is refused
+// with the cause, the result kept.
+func TestEditorRefusesNoValidTrajectory(t *testing.T) {
+	m := newTestModel(t, 200, 40)
+	before := m.Session().Result
+	press(m, "w", "c")
+	typeText(m, "nosuchfield > 1")
+	press(m, "enter")
+	if v := screen(m); !strings.Contains(v, "refused: ") || !strings.Contains(v, "nosuchfield") {
+		t.Errorf("no refusal naming the cause:\n%s", v)
+	}
+	if m.Session().Result != before || m.Session().Evaluation.HasConstraints() || len(m.Session().Config.Constraints) != 0 {
+		t.Error("a change leaving no valid trajectory was applied")
+	}
+	if !m.weights.structure.typing() || m.weights.structure.input.Value() != "nosuchfield > 1" {
+		t.Error("the refused constraint's text is not back in the input")
+	}
+}

@@ -85,14 +85,22 @@ func (j *StructureJob) Run(ctx context.Context) {
 
 // ApplyStructure shows the evaluation of a job that ran: the session's
 // evaluation, scorer and config take its constraints and gates, and the
-// caller recomputes the result. A job that failed, or ran on an
-// evaluation the session no longer shows, changes nothing and returns why.
+// caller recomputes the result. A job that failed, ran on an evaluation
+// the session no longer shows, or would leave no trajectory valid (as
+// the CLI exits then), changes nothing and returns why.
 func (s *Session) ApplyStructure(j *StructureJob) error {
 	if j.err != nil {
 		return j.err
 	}
 	if j.from != s.Evaluation {
 		return ErrStructureStale
+	}
+	// As the CLI exits when no trajectory is valid, a change that would
+	// leave none is refused, with the causes.
+	if !slices.Contains(j.ev.Valid, true) && slices.Contains(j.from.Valid, true) {
+		if err := engine.NoValid(&engine.Result{Evaluation: j.ev}, j.r.Scorer(), s.Fields); err != nil {
+			return fmt.Errorf("refused: %w", err)
+		}
 	}
 	c := *s.Computer
 	c.Scorer = j.r.Scorer()
