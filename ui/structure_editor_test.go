@@ -284,3 +284,48 @@ func TestEditorRefusesNoValidTrajectory(t *testing.T) {
 		t.Error("the refused constraint's text is not back in the input")
 	}
 }
+
+// TestEditorJobBesideTheEventLoop runs a structure job (reading the
+// trajectories again) on its own goroutine while keys move through the
+// tabs and batches, as a program runs it: under -race, a data race between
+// them fails the test.
+func TestEditorJobBesideTheEventLoop(t *testing.T) {
+	data, err := sampledata.FS.ReadFile(sampledata.ExperimentPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := sampletest.Read(t)
+	res, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Open("run", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Settle()
+	press(m, "w", "c")
+	typeText(m, "step_count < max_steps - 4")
+	_, cmd := m.Update(uitest.KeyPress("enter"))
+	if cmd == nil {
+		t.Fatal("enter started no job")
+	}
+	done := make(chan tea.Msg)
+	go func() { done <- m.weights.structure.next() }()
+	for _, k := range []string{"2", "]", "5", "enter", "esc", "3", "6", "]", "1"} {
+		m.Update(uitest.KeyPress(k))
+		m.View()
+	}
+	m.Update(<-done)
+	m.Settle()
+	if !m.Session().Result.Evaluation.HasConstraints() {
+		t.Fatal("the job's constraint was not applied")
+	}
+}
