@@ -351,7 +351,7 @@ func (m *Model) refreshActive() tea.Cmd {
 }
 
 // bodyTop returns the screen row where the active tab's body starts: under
-// the weights line too while it is shown.
+// the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
 		return bodyTop + 1 + len(m.weights.structure.view(m.common, m.common.Width))

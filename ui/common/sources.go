@@ -14,9 +14,9 @@ type SourcePick struct {
 }
 
 // NewSourceKey returns the key that moves a tab's SourcePick to the next
-// source, enabled only with sources (SetSourceKey).
+// source, disabled until SetSourceKey finds sources.
 func NewSourceKey() key.Binding {
-	return key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next source (--source-by): all, then each"))
+	return key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next source (--source-by): all, then each"), key.WithDisabled())
 }
 
 // SetSourceKey enables k only when ev has sources.

@@ -13,8 +13,9 @@ import (
 // order the sources were met; the filter (/) matches a source's name too.
 // Groups never mix sources (engine's comparison groups).
 
-// setColumns sets the table's columns for ev: groupColumns, with the
-// source column without or with sources.
+// setColumns sets the table's columns for ev: groupColumns, and with
+// sources the source column after the group's, which sorts by the
+// source's index in SourceNames (read from the result shown).
 func (t *groupsTab) setColumns(ev *engine.Evaluation) {
 	want := len(groupColumns)
 	if ev.HasSources() {

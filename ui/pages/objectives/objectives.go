@@ -70,7 +70,7 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (t *objectivesTab) View() string { return t.view }
 
 // ShortHelp implements help.KeyMap: ←/→ when the table has columns off
-// screen.
+// screen, s with sources.
 func (t *objectivesTab) ShortHelp() []key.Binding {
 	source := common.PairHelp(t.sourceKey, "s", "source")
 	if t.table.ScrollHint() == "" {
