@@ -45,6 +45,25 @@ type Rereader struct {
 	fields *engine.RecordFields
 	f      *os.File
 	br     *bufio.Reader
+	// base is the file offset br was last reset at, and read counts the
+	// bytes br has read from the file since: the next byte br gives is
+	// at base + read - br.Buffered(). Records read in file order (a
+	// batch's lean trajectories) are then skipped to in the buffer, not
+	// read into it again.
+	base int64
+	read rereadCounter
+}
+
+// rereadCounter counts the bytes read from r.
+type rereadCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *rereadCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // NewRereader returns a Rereader with the record fields the trajectories
@@ -64,13 +83,17 @@ func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 		if err != nil {
 			return engine.Trajectory{}, fmt.Errorf("%s: cannot read it again: %w", t.Where(), err)
 		}
-		r.f = f
+		r.f, r.br = f, nil
 	}
-	at := io.NewSectionReader(r.f, t.Offset, 1<<62)
-	if r.br == nil {
-		r.br = bufio.NewReaderSize(at, input.BufferSize)
+	if r.br != nil && r.ahead(t.Offset) {
+		r.br.Discard(int(t.Offset - r.next())) // within the buffer: never fails
 	} else {
-		r.br.Reset(at)
+		r.base, r.read = t.Offset, rereadCounter{r: io.NewSectionReader(r.f, t.Offset, 1<<62)}
+		if r.br == nil {
+			r.br = bufio.NewReaderSize(&r.read, input.BufferSize)
+		} else {
+			r.br.Reset(&r.read)
+		}
 	}
 	got, err := rereadRecord(r.f, r.br, t)
 	if err != nil {
@@ -89,6 +112,16 @@ func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	}
 	got.Line, got.Offset = t.Line, t.Offset
 	return got, nil
+}
+
+// next returns the file offset of the next byte r.br gives.
+func (r *Rereader) next() int64 { return r.base + r.read.n - int64(r.br.Buffered()) }
+
+// ahead reports whether offset is at or after the next byte r.br gives
+// and within what it holds.
+func (r *Rereader) ahead(offset int64) bool {
+	pos := r.next()
+	return offset >= pos && offset-pos <= int64(r.br.Buffered())
 }
 
 // Close closes the file r keeps open, if any.

@@ -266,3 +266,48 @@ func TestNotRereadable(t *testing.T) {
 		}
 	}
 }
+
+// TestRereaderInOrder: one Rereader reading a file's trajectories in file
+// order (skipping ahead in its buffer), in reverse order and by every
+// third, gives each back whole, as Reread does one at a time.
+func TestRereaderInOrder(t *testing.T) {
+	text, _ := bigJSONL(1500)
+	var csvText strings.Builder
+	csvText.WriteString("id,batch,a,b\n")
+	for i := range 600 {
+		fmt.Fprintf(&csvText, "r%d,%d,%d,\"%s\"\n", i, i%7, i, strings.Repeat("y", i%90))
+	}
+	for _, c := range []struct{ name, text string }{{"big.jsonl", text}, {"big.csv", csvText.String()}} {
+		path := writeTemp(t, c.name, c.text)
+		res, err := Load([]string{path}, Options{SkipInvalid: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(res.Trajectories)
+		for _, order := range [][]int{seq(n, 0, 1), seq(n, n-1, -1), seq(n/3, 0, 3)} {
+			r := NewRereader(nil)
+			for _, i := range order {
+				full := res.Trajectories[i]
+				lean := full
+				lean.DropBody()
+				got, err := r.Reread(&lean)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if brief(got) != brief(full) {
+					t.Fatalf("%s: trajectory %d read again\n got %s\nwant %s", c.name, i, brief(got), brief(full))
+				}
+			}
+			r.Close()
+		}
+	}
+}
+
+// seq returns n indices from first by step.
+func seq(n, first, step int) []int {
+	out := make([]int, n)
+	for j := range out {
+		out[j] = first + j*step
+	}
+	return out
+}

@@ -3,7 +3,8 @@
 # the binary, runs it on the embedded sample in a detached tmux session of
 # 120x40, sends keys (the seven tabs, a group opened, the help, / to find a
 # trajectory, enter on the Pareto tab and back, a Steps chart full screen, a
-# method switch, the next batch, a weight edit, quit) and saves what the
+# method switch, the next batch, a weight edit, a constraint typed in the
+# weights editor, quit) and saves what the
 # screen shows after each one in a
 # directory it prints. It exits non-zero when a screen lacks what the key
 # should have brought (the new method in the header, the next batch...).
@@ -109,6 +110,15 @@ press ']' batch-next "batch 2/40 step 1"
 press w weights "[accuracy 0.60]"
 press Down weights-down "[safety 0.30]"
 press + weights-plus "[safety 0.35]"
+# A constraint typed in the weights editor: refused with the CLI's error,
+# fixed, applied (the header's feasible share), removed.
+press c constraint-typing "constraint>"
+tmux send-keys -t "$session" -l "safety + 1"
+press Enter constraint-refused "is not a boolean"
+tmux send-keys -t "$session" C-u
+tmux send-keys -t "$session" -l "safety >= 0.9"
+press Enter constraint-applied "feasible"
+press x constraint-removed "constraints (c) none"
 press Escape weights-done "w weights"
 tmux send-keys -t "$session" q
 for _ in $(seq 50); do

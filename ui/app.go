@@ -142,6 +142,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusline.ExpiredMsg:
 		m.status.Expire(msg)
 		return m, nil
+	case structureDoneMsg:
+		return m, m.structureDone(msg)
 	case tea.KeyPressMsg:
 		if cmd, handled := m.handleKey(msg); handled {
 			return m, cmd
@@ -195,6 +197,7 @@ func (m *Model) render() string {
 	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width))
+		rows = append(rows, m.weights.structure.view(c, c.Width)...)
 	}
 	w, h := m.bodySize()
 	body := m.tabs[m.active].View()
@@ -351,10 +354,10 @@ func (m *Model) refreshActive() tea.Cmd {
 }
 
 // bodyTop returns the screen row where the active tab's body starts: under
-// the weights line too while it is shown.
+// the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
-		return bodyTop + 1
+		return bodyTop + 1 + len(m.weights.structure.view(m.common, m.common.Width))
 	}
 	return bodyTop
 }
@@ -396,6 +399,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return nil, false
 	}
 	if m.weights.active {
+		if msg.String() == "ctrl+c" {
+			return tea.Quit, true
+		}
+		if cmd, handled := m.handleStructureKey(msg); handled {
+			return cmd, true
+		}
 		if cmd, handled := m.handleWeightKey(msg); handled {
 			return cmd, true
 		}

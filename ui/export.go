@@ -97,6 +97,10 @@ func settingsConfig(s *session.Session) engine.Config {
 	if opts.NormalizeObjectives != engine.NormNone {
 		cfg.NormalizeObjectives = string(opts.NormalizeObjectives)
 	}
+	if opts.Penalty != engine.DefaultPenalty || cfg.Penalty != nil {
+		penalty := opts.Penalty
+		cfg.Penalty = &penalty
+	}
 	cfg.Minimize, cfg.Weights = nil, nil
 	w := slices.Clone(s.Weights())
 	if cfg.Computer == string(engine.ComputerSVRL) {

@@ -35,6 +35,14 @@ type keyMap struct {
 	// ObjectiveNorm cycles the objective normalisation
 	// (--normalize-objectives) while editing weights.
 	ObjectiveNorm key.Binding
+	// The constraints', gates' and penalty's keys while editing weights
+	// (structure_editor.go).
+	AddConstraint   key.Binding
+	AddGate         key.Binding
+	SelectStructure key.Binding
+	EditStructure   key.Binding
+	RemoveStructure key.Binding
+	EditPenalty     key.Binding
 
 	Help key.Binding
 	Quit key.Binding
@@ -70,6 +78,13 @@ func newKeyMap(tabs int) keyMap {
 		DoneWeights:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 		ObjectiveNorm:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "objective normalisation: none, minmax, zscore, rank")),
 
+		AddConstraint:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "add a constraint (EXPR)")),
+		AddGate:         key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add a gate (NAME: EXPR)")),
+		SelectStructure: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "select a constraint or gate")),
+		EditStructure:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "edit the constraint or gate")),
+		RemoveStructure: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove the constraint or gate")),
+		EditPenalty:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "penalty λ of score - λ × violation")),
+
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -80,7 +95,8 @@ func newKeyMap(tabs int) keyMap {
 // setWeightMode enables the weight-editing keys, or w.
 func (km *keyMap) setWeightMode(on bool) {
 	km.EditWeights.SetEnabled(!on)
-	for _, b := range []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights, &km.ObjectiveNorm} {
+	for _, b := range []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights, &km.ObjectiveNorm,
+		&km.AddConstraint, &km.AddGate, &km.SelectStructure, &km.EditStructure, &km.RemoveStructure, &km.EditPenalty} {
 		b.SetEnabled(on)
 	}
 }
@@ -99,6 +115,7 @@ func (km keyMap) ShortHelp() []key.Binding {
 		common.PairHelp(km.PrevObjective, "↑/↓", "objective"),
 		common.PairHelp(km.IncreaseWeight, "+/-", "±0.05"),
 		common.PairHelp(km.ObjectiveNorm, "o", "objective norm"),
+		common.PairHelp(km.AddConstraint, "c/a/p", "constraint/gate/λ"),
 		km.DoneWeights,
 		km.Tab,
 		common.PairHelp(km.NextMethod, "m/M", "method"),
@@ -127,6 +144,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
 		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find},
 		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.ObjectiveNorm), weights(km.DoneWeights)},
+		{weights(km.AddConstraint), weights(km.AddGate), weights(km.SelectStructure), weights(km.EditStructure), weights(km.RemoveStructure), weights(km.EditPenalty)},
 		{km.Help, km.Quit},
 	}
 }

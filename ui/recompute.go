@@ -77,9 +77,10 @@ func (m *Model) recompute() tea.Cmd {
 func (m *Model) startRecompute() tea.Cmd {
 	s := m.common.Session
 	gen, ev, opts, batch := m.rc.gen, s.Evaluation, s.Options, s.Batch
-	// Only method B changed: the result shown stays.
+	// Only method B changed: the result shown stays (unless the
+	// evaluation did: new constraints or gates).
 	var reuse, spare *engine.Result
-	if s.Result.Options.Equal(opts) {
+	if s.Result.Options.Equal(opts) && s.Result.Evaluation == ev {
 		reuse = s.Result
 	} else {
 		spare, m.rc.spare = m.rc.spare, nil
@@ -145,11 +146,15 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// Settle runs the recompute under way, and the one it leads to, on the
+// Settle runs the weights editor's change of constraints and gates under
+// way, then the recompute under way, and the one it leads to, on the
 // calling goroutine, and shows the result, then computes its health (see
 // background.go): for a caller that drives the model without a program (a
 // test), where nothing runs the commands.
 func (m *Model) Settle() {
+	if next := m.weights.structure.next; next != nil {
+		m.Update(next())
+	}
 	for m.rc.next != nil {
 		m.Update(m.rc.next())
 	}
@@ -173,6 +178,9 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	}
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return false // the key is text for the tab
+	}
+	if m.weights.active && m.weights.structure.typing() {
+		return false // the key is text for the weights editor
 	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)
 }

@@ -18,6 +18,9 @@ import (
 type weightEditor struct {
 	active   bool
 	selected int
+	// structure is the line of constraints, gates and penalty under the
+	// weights (structure_editor.go).
+	structure structureEditor
 }
 
 // move selects the objective step places away, wrapping around.

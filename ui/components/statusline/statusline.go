@@ -89,6 +89,8 @@ func (l *Line) Refresh(s *session.Session) {
 			l.loud = textsafe.Line(err.Error())
 		} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
 			l.loud = textsafe.Line(w)
+		} else if w := s.Result.Evaluation.InfeasibleWarning(); w != "" {
+			l.loud = textsafe.Line(w)
 		}
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
 		l.groups = textsafe.Line(layoutWarning(s))

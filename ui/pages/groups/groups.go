@@ -107,13 +107,16 @@ type groupsTab struct {
 	// list is the groups' table, its filter and sort, and the reader of
 	// the opened completion.
 	list list.List
+	// columns are the table's: groupColumns, with a source column after
+	// the group's with --source-by (sources.go).
+	columns []groupColumn
 
 	group groupView
 }
 
 // New returns the Groups tab.
 func New(c *common.Common) common.Tab {
-	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}
+	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id"), columns: groupColumns}
 	t.group.table = table.New(c.Styles)
 	t.setKeys(groupList)
 	return t
@@ -201,7 +204,7 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case t.list.Sorting(msg, len(groupColumns)):
+	case t.list.Sorting(msg, len(t.columns)):
 		t.rebuild()
 	case key.Matches(msg, t.list.Keys.Filter):
 		t.setMode(groupFiltering)
@@ -236,6 +239,7 @@ func (t *groupsTab) refresh() {
 	if j := t.list.Table.Cursor(); j < len(t.rows) {
 		key = t.summaries[t.rows[j]].Key
 	}
+	t.setColumns(s.Result.Evaluation)
 	summaries := s.Result.GroupSummaries(s.CurrentBatch())
 	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
 		t.prompts = groupPrompts(s, summaries)
@@ -310,7 +314,7 @@ func (t *groupsTab) rebuild() {
 // indices are sorted together, which on 125,000 groups is several times
 // faster than comparing through the summaries.
 func (t *groupsTab) sortRows() {
-	value := groupColumns[t.list.SortColumn].value
+	value := t.columns[t.list.SortColumn].value
 	if value == nil {
 		order := t.keyOrder()
 		listed := make([]bool, len(t.summaries))
@@ -370,10 +374,11 @@ type keyOrderOf struct {
 	groups int
 }
 
-// matches reports whether group g's key, its prompt or one of its
-// trajectories' ids contains filter (lower case).
+// matches reports whether group g's key, its prompt, its source or one
+// of its trajectories' ids contains filter (lower case).
 func (t *groupsTab) matches(s *session.Session, g int, filter string) bool {
-	if strings.Contains(strings.ToLower(t.summaries[g].Key), filter) || strings.Contains(strings.ToLower(t.prompts[g]), filter) {
+	if strings.Contains(strings.ToLower(t.summaries[g].Key), filter) || strings.Contains(strings.ToLower(t.prompts[g]), filter) ||
+		strings.Contains(strings.ToLower(t.sourceOf(g)), filter) {
 		return true
 	}
 	for _, i := range t.summaries[g].Members {
@@ -399,6 +404,7 @@ type groupColumnKind int
 
 const (
 	keyColumn     groupColumnKind = iota // the group's key, cut to fit
+	sourceColumn                         // the group's source (sources.go)
 	signalColumn                         // "none" for a group of zero spread
 	integerColumn                        // an integer
 	numberColumn                         // a number, in one format for all rows
@@ -440,12 +446,12 @@ func (t *groupsTab) layoutColumns() {
 		of.summaries = &t.summaries[0]
 	}
 	if of != t.measured.of {
-		t.measured.of, t.measured.cols = of, make([]table.Column, len(groupColumns))
+		t.measured.of, t.measured.cols = of, make([]table.Column, len(t.columns))
 	}
-	cols := make([]table.Column, len(groupColumns))
-	for c := range groupColumns {
+	cols := make([]table.Column, len(t.columns))
+	for c := range t.columns {
 		col := t.measured.cols[c]
-		if col.Cell == nil || groupColumns[c].kind == rewardColumn {
+		if col.Cell == nil || t.columns[c].kind == rewardColumn {
 			col = t.measureColumn(c, keyWidth)
 			t.measured.cols[c] = col
 		}
@@ -477,13 +483,15 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 	if n == len(t.summaries) {
 		measured = func(j int) int { return j }
 	}
-	value := groupColumns[c].value
+	value := t.columns[c].value
 	at := func(g int) float64 { return value(&t.summaries[g], &t.ranges[g]) }
-	switch groupColumns[c].kind {
+	switch t.columns[c].kind {
 	case keyColumn:
 		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.labels[measured(j)]) })
 		col.Cell = func(j int) string { return textsafe.Line(t.labels[listed(j)]) }
 		return col
+	case sourceColumn:
+		return t.sourceTableColumn(n, listed, measured)
 	case signalColumn:
 		return table.Column{Width: len("none"), Cell: func(j int) string {
 			if t.summaries[listed(j)].ZeroSpread {
@@ -504,9 +512,9 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 // title is column c's title, with the sort arrow on the sort column.
 func (t *groupsTab) title(c int) string {
 	if c != t.list.SortColumn {
-		return groupColumns[c].title
+		return t.columns[c].title
 	}
-	return groupColumns[c].title + common.SortArrow(t.list.Descending)
+	return t.columns[c].title + common.SortArrow(t.list.Descending)
 }
 
 // openGroup shows the group under the cursor.
@@ -557,7 +565,7 @@ func (t *groupsTab) listStatus() string {
 	}
 	return t.list.Status(st, t.mode == groupFiltering,
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
-		st.Muted.Render("sorted by ")+t.list.SortTitle(groupColumns[t.list.SortColumn].title),
+		st.Muted.Render("sorted by ")+t.list.SortTitle(t.columns[t.list.SortColumn].title),
 		zero,
 		t.list.FilterPart(st, t.width/4))
 }

@@ -32,11 +32,14 @@ type objectivesTab struct {
 	values [][]float64 // per objective, the valid trajectories' raw values
 	table  table.Table
 	view   string
+	// source is the source shown, with --source-by (sources.go).
+	source    common.SourcePick
+	sourceKey key.Binding
 }
 
 // New returns the Objectives tab.
 func New(c *common.Common) common.Tab {
-	t := &objectivesTab{common: c, table: table.New(c.Styles)}
+	t := &objectivesTab{common: c, table: table.New(c.Styles), sourceKey: common.NewSourceKey()}
 	t.table.NoSelection = true // a summary: no row to open
 	return t
 }
@@ -56,7 +59,10 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case tea.KeyPressMsg:
-		if key.Matches(msg, t.table.Keys.Left, t.table.Keys.Right) && t.table.Update(msg) {
+		if key.Matches(msg, t.sourceKey) {
+			t.source.Next(t.common.Session.Result.Evaluation)
+			t.refresh()
+		} else if key.Matches(msg, t.table.Keys.Left, t.table.Keys.Right) && t.table.Update(msg) {
 			t.render()
 		}
 	}
@@ -67,23 +73,29 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 func (t *objectivesTab) View() string { return t.view }
 
 // ShortHelp implements help.KeyMap: ←/→ when the table has columns off
-// screen.
+// screen, s with sources.
 func (t *objectivesTab) ShortHelp() []key.Binding {
+	source := common.PairHelp(t.sourceKey, "s", "source")
 	if t.table.ScrollHint() == "" {
-		return nil
+		return []key.Binding{source}
 	}
-	return []key.Binding{t.table.Keys.Left}
+	return []key.Binding{t.table.Keys.Left, source}
 }
 
 // FullHelp implements help.KeyMap.
 func (t *objectivesTab) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{t.table.Keys.Left}}
+	return [][]key.Binding{{t.table.Keys.Left, t.sourceKey}}
 }
 
 // refresh takes the shown batch's statistics and values from the session.
 func (t *objectivesTab) refresh() {
 	s := t.common.Session
 	b := s.CurrentBatch()
+	common.SetSourceKey(&t.sourceKey, s.Result.Evaluation)
+	if t.refreshSource() {
+		t.render()
+		return
+	}
 	t.stats = s.BatchStats()
 	t.values = make([][]float64, s.Result.Evaluation.M)
 	for k := range t.values {
@@ -100,7 +112,7 @@ func (t *objectivesTab) render() {
 	}
 	st := t.common.Styles
 	t.fillTable()
-	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid))
+	title := st.Title.Render(fmt.Sprintf("Objectives: batch step %d, %d valid trajectories", t.stats.Step, t.stats.Trajectories-t.stats.Invalid)) + t.sourceTitle()
 	if h := t.table.ScrollHint(); h != "" {
 		title += st.Muted.Render(" · " + h)
 	}

@@ -50,6 +50,7 @@ const maxFindingLines = 5
 type stepsKeyMap struct {
 	Prev, Next  key.Binding
 	Open, Close key.Binding
+	Source      key.Binding
 }
 
 func newStepsKeyMap() stepsKeyMap {
@@ -85,10 +86,18 @@ type stepsTab struct {
 	// frames their plots.
 	charts map[int]string
 	frames map[int]*plot.Frame
+	// source is the source charted, with --source-by (sources.go), and
+	// trendsSource the one trends are of.
+	source       common.SourcePick
+	trendsSource int
 }
 
 // New returns the Steps tab.
-func New(c *common.Common) common.Tab { return &stepsTab{common: c, keys: newStepsKeyMap()} }
+func New(c *common.Common) common.Tab {
+	k := newStepsKeyMap()
+	k.Source = common.NewSourceKey()
+	return &stepsTab{common: c, keys: k}
+}
 
 func (t *stepsTab) Title() string { return "Steps" }
 
@@ -125,6 +134,8 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 		t.full = true
 	case key.Matches(msg, t.keys.Close):
 		t.full = false
+	case key.Matches(msg, t.keys.Source):
+		t.source.Next(t.common.Session.Result.Evaluation)
 	default:
 		return
 	}
@@ -136,12 +147,19 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 // refreshTrends takes the trends of a new result.
 func (t *stepsTab) refreshTrends() {
 	res := t.common.Session.Result
-	if res == t.result {
+	src := t.source.Source(res.Evaluation)
+	if res == t.result && src == t.trendsSource {
 		return
 	}
-	t.result, t.trends = res, t.common.Session.Trends()
-	t.series = stepsSeries(res.Objectives, res.Evaluation.Constraints, t.trends)
-	t.selected = min(t.selected, len(t.series)-1)
+	t.result, t.trendsSource = res, src
+	common.SetSourceKey(&t.keys.Source, res.Evaluation)
+	if src >= 0 {
+		t.trends, t.series = sourceSeries(res, src)
+	} else {
+		t.trends = t.common.Session.Trends()
+		t.series = stepsSeries(res.Objectives, res.Evaluation.Constraints, t.trends)
+	}
+	t.selected = max(min(t.selected, len(t.series)-1), 0)
 }
 
 // stepsSeries returns the charted statistics; the hypervolume only for 2
@@ -381,6 +399,9 @@ func (t *stepsTab) View() string {
 	}
 	st := t.common.Styles
 	var legend []string // the legend's parts, the first the most needed
+	if src := t.sourceLegend(); src != "" {
+		legend = append(legend, src)
+	}
 	var body string
 	if t.full {
 		legend = append(legend, "esc: all charts")
@@ -446,7 +467,9 @@ func (t *stepsTab) healthLines() []string {
 }
 
 func (t *stepsTab) ShortHelp() []key.Binding {
-	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close}
+	return []key.Binding{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, common.PairHelp(t.keys.Source, "s", "source")}
 }
 
-func (t *stepsTab) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
+func (t *stepsTab) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, t.keys.Source}}
+}

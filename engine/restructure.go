@@ -1,0 +1,198 @@
+package engine
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// Restructure changes an evaluation's constraints and gates without
+// evaluating its objectives again (the dashboard's weights editor): the
+// objectives' raw values are kept, and the constraints and gates, which
+// see those values and the trajectory's fields (constraints.go), are
+// evaluated anew. The evaluation it gives is the one the scorer with the
+// new constraints and gates gives on the same trajectories.
+type Restructure struct {
+	scorer Scorer
+	st     *structure
+	// readsBody says that an expression reads more of a trajectory than a
+	// lean one keeps (Trajectory.DropBody): its response, its metadata,
+	// or a name that is neither an objective nor id, batch, group,
+	// step_count or done.
+	readsBody bool
+}
+
+// NewRestructure compiles constraints and gates (gates as "NAME: EXPR")
+// over the objectives of s, the scorer an evaluation was made with (with
+// or without constraints and gates of its own, which the new ones
+// replace). Its errors are WithStructure's: a constraint or gate that is
+// not a boolean, a gate of no objective ("did you mean"), an expression
+// that does not compile.
+func NewRestructure(s Scorer, constraints, gates []string) (*Restructure, error) {
+	inner, _ := unstructured(s)
+	scorer, err := WithStructure(inner, constraints, gates)
+	if err != nil {
+		return nil, err
+	}
+	_, st := unstructured(scorer)
+	return &Restructure{scorer: scorer, st: st, readsBody: st.readsBody()}, nil
+}
+
+// Scorer returns the scorer with the new constraints and gates: what
+// evaluates trajectories added later.
+func (r *Restructure) Scorer() Scorer { return r.scorer }
+
+// ReadsBody reports whether the constraints and gates read more of a
+// trajectory than a lean one keeps: Apply must then be given whole ones.
+func (r *Restructure) ReadsBody() bool { return r.readsBody }
+
+// leanFields are the fields a lean trajectory keeps (Trajectory.DropBody).
+var leanFields = []string{"id", "batch", "group", "step_count", "done"}
+
+// readsBody reports whether an expression of st reads more than the
+// objectives and the fields a lean trajectory keeps.
+func (st *structure) readsBody() bool {
+	if st == nil {
+		return false
+	}
+	reads := func(e *Expression) bool {
+		if e == nil {
+			return false
+		}
+		if e.program == nil || e.fullEnv || e.useResponse {
+			return true
+		}
+		for _, name := range e.names {
+			if _, ok := st.objectives[name]; !ok && !slices.Contains(leanFields, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range st.constraints {
+		if reads(c.whole) || reads(c.left) || reads(c.right) {
+			return true
+		}
+	}
+	for _, g := range st.gates {
+		if reads(g.e) {
+			return true
+		}
+	}
+	return false
+}
+
+// Apply returns ev with r's constraints and gates, evaluated on the
+// trajectories that trajectory(i) returns for each index i of ev (whole
+// ones when ReadsBody; with ReadsBody it is called on one goroutine, in
+// order, else on several at once). A trajectory invalid by its objectives
+// stays so and is not asked for; one that was invalid by a constraint or
+// gate of ev is evaluated again. ev is not changed. An error of
+// trajectory, or ctx's once done, stops it.
+func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func(i int) (*Trajectory, error)) (*Evaluation, error) {
+	n := ev.N()
+	out := &Evaluation{
+		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged,
+		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
+		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
+		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
+		Valid: make([]bool, n), Causes: make([]string, n),
+	}
+	// The arrays shared with ev end where ev's do: appending to out copies
+	// them, and appending to ev writes where out never looks.
+	out.clip()
+	var c int
+	if r.st != nil {
+		out.Constraints, out.Gates = r.st.defs()
+		c = len(out.Constraints)
+		if c > 0 {
+			out.Violation, out.feasible, out.ConstraintHolds = make([]float64, n), make([]bool, n), make([]bool, n*c)
+		}
+		if len(out.Gates) > 0 {
+			out.GateShut = make([]bool, n*ev.M)
+		}
+	}
+	byStructure := structureCauses(ev)
+	evaluate := func(st *structure, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if !ev.Valid[i] && !byStructure(ev.Causes[i]) {
+				out.Causes[i] = ev.Causes[i]
+				continue
+			}
+			if st == nil {
+				out.Valid[i] = true
+				continue
+			}
+			if i%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			t, err := trajectory(i)
+			if err != nil {
+				return err
+			}
+			var holds, shut []bool
+			var violation float64
+			if c > 0 {
+				holds = out.ConstraintHolds[i*c : (i+1)*c]
+			}
+			if out.GateShut != nil {
+				shut = out.GateShut[i*ev.M : (i+1)*ev.M]
+			}
+			if err := st.evaluate(t, ev.Row(i), holds, &violation, shut); err != nil {
+				out.Causes[i] = err.Error()
+				continue
+			}
+			out.Valid[i] = true
+			if c > 0 {
+				out.Violation[i], out.feasible[i] = violation, !slices.Contains(holds, false)
+			}
+		}
+		return nil
+	}
+	if r.readsBody {
+		if err := evaluate(r.st, 0, n); err != nil {
+			return nil, err
+		}
+		return out, ctx.Err()
+	}
+	nw := workers(n, evalChunk)
+	sts := make([]*structure, nw)
+	errs := make([]error, nw)
+	for w := range sts {
+		if sts[w] = r.st; w > 0 && r.st != nil {
+			sts[w] = r.st.clone()
+		}
+	}
+	parallelChunks(n, evalChunk, nw, func(w, lo, hi int) {
+		if errs[w] == nil {
+			errs[w] = evaluate(sts[w], lo, hi)
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// structureCauses returns whether a cause of ev's is one of its
+// constraints' or gates' (evaluated once the objectives were: a
+// trajectory of that cause has all its objectives' values).
+func structureCauses(ev *Evaluation) func(cause string) bool {
+	var prefixes []string
+	for _, d := range ev.Constraints {
+		prefixes = append(prefixes, ConstraintSetting+" "+d.Expr+": ")
+	}
+	for _, d := range ev.Gates {
+		prefixes = append(prefixes, GateSetting+" "+d.Objective+": "+d.Expr+": ")
+	}
+	return func(cause string) bool {
+		for _, p := range prefixes {
+			if strings.HasPrefix(cause, p) {
+				return true
+			}
+		}
+		return false
+	}
+}

@@ -1,0 +1,189 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// restructureData returns n random trajectories over 3 batches, 4 groups
+// and 2 sources, with metadata a, b in 0..3 (ties), a flag, a field x
+// missing from some (a constraint on it makes them invalid), an objective
+// field c missing from a few (invalid by its objectives) and step_count
+// 0..3. Their Format lets DropBody make them lean.
+func restructureData(seed uint64, n int) []Trajectory {
+	rng := rand.New(rand.NewPCG(seed, 25))
+	ts := make([]Trajectory, n)
+	for i := range ts {
+		kv := []any{"a", float64(rng.IntN(4)), "b", float64(rng.IntN(4)), "flag", rng.IntN(3) > 0,
+			"src", []string{"math", "code"}[rng.IntN(2)]}
+		if rng.IntN(5) > 0 {
+			kv = append(kv, "x", float64(rng.IntN(3)))
+		}
+		if rng.IntN(10) > 0 {
+			kv = append(kv, "c", float64(rng.IntN(3)))
+		}
+		ts[i] = traj(int64(rng.IntN(3)), fmt.Sprintf("g%d", rng.IntN(4)), kv...)
+		ts[i].StepCount = int64(rng.IntN(4))
+		ts[i].ID, ts[i].Format = fmt.Sprint(i), "jsonl"
+	}
+	return ts
+}
+
+// restructureConfig is objectives a (max), b (min), c (max), or with
+// sources, math's a and c and code's b and c.
+func restructureConfig(sources bool) Config {
+	w7, w3, w5 := 0.7, 0.3, 0.5
+	a := ObjectiveConfig{Name: "a", Expr: "metadata.a", Weight: &w7}
+	b := ObjectiveConfig{Name: "b", Expr: "metadata.b", Goal: "min", Weight: &w3}
+	c := ObjectiveConfig{Name: "c", Expr: "metadata.c", Weight: &w5}
+	if !sources {
+		return Config{Objectives: []ObjectiveConfig{a, b, c}}
+	}
+	return Config{SourceBy: "src", Sources: map[string]SourceConfig{
+		"math": {Objectives: []ObjectiveConfig{a, c}},
+		"code": {Objectives: []ObjectiveConfig{b, c}},
+	}}
+}
+
+// The constraints and gates the test draws from: over objectives and
+// lean fields only (lean), or over metadata too.
+var (
+	leanConstraints = []string{"a >= 2", "b < 2", "a + b > 3", "step_count <= 2", "done", "c == 1"}
+	bodyConstraints = []string{"flag", "x >= 1", "metadata.b + a < 4"}
+	leanGates       = []string{"a: b < 2", "c: step_count > 0", "b: a >= 1"}
+	bodyGates       = []string{"c: flag", "a: x > 0"}
+)
+
+// pick returns a random subset of from, in random order.
+func pick(rng *rand.Rand, from []string) []string {
+	var out []string
+	for _, i := range rng.Perm(len(from)) {
+		if rng.IntN(3) == 0 {
+			out = append(out, from[i])
+		}
+	}
+	return out
+}
+
+// TestRestructureEqualsFromTheStart checks, on random data with ties,
+// that changing an evaluation's constraints and gates gives what
+// evaluating with the new ones from the start gives: validity and causes,
+// violations, gates, and every method's ranks, scores and rewards, at both
+// scopes, from lean trajectories when the expressions allow it.
+func TestRestructureEqualsFromTheStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 25))
+	for trial := range 40 {
+		sources := trial%4 == 3
+		ts := restructureData(uint64(trial), 50+rng.IntN(150))
+		cfg0 := restructureConfig(sources)
+		cfg0.Constraints = pick(rng, slices.Concat(leanConstraints, bodyConstraints))
+		cfg0.Gates = pick(rng, slices.Concat(leanGates, bodyGates))
+		cfg1 := restructureConfig(sources)
+		body := trial%2 == 0
+		if body {
+			cfg1.Constraints = pick(rng, slices.Concat(leanConstraints, bodyConstraints))
+			cfg1.Gates = pick(rng, slices.Concat(leanGates, bodyGates))
+		} else {
+			cfg1.Constraints, cfg1.Gates = pick(rng, leanConstraints), pick(rng, leanGates)
+		}
+		name := fmt.Sprintf("trial %d: %q %q -> %q %q", trial, cfg0.Constraints, cfg0.Gates, cfg1.Constraints, cfg1.Gates)
+		c0, err := New(cfg0)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		c1, err := New(cfg1)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		want := Evaluate(c1.Scorer, ts)
+		ev0 := Evaluate(c0.Scorer, ts)
+		r, err := NewRestructure(c0.Scorer, cfg1.Constraints, cfg1.Gates)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		lean := slices.Clone(ts)
+		if !r.ReadsBody() {
+			for i := range lean {
+				lean[i].DropBody()
+			}
+		} else if hasBody := slices.ContainsFunc(slices.Concat(cfg1.Constraints, cfg1.Gates), func(s string) bool {
+			return slices.Contains(bodyConstraints, s) || slices.Contains(bodyGates, s)
+		}); !hasBody {
+			t.Fatalf("%s: ReadsBody without a metadata field", name)
+		}
+		got, err := r.Apply(context.Background(), ev0, func(i int) (*Trajectory, error) { return &lean[i], nil })
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if !slices.Equal(got.Valid, want.Valid) || !slices.Equal(got.Causes, want.Causes) {
+			t.Fatalf("%s: validity differs:\n got %v %q\nwant %v %q", name, got.Valid, got.Causes, want.Valid, want.Causes)
+		}
+		if !sameFloats(got.Violation, want.Violation) || !slices.Equal(got.feasible, want.feasible) ||
+			!slices.Equal(got.ConstraintHolds, want.ConstraintHolds) || !slices.Equal(got.GateShut, want.GateShut) {
+			t.Fatalf("%s: constraints or gates differ", name)
+		}
+		// Only valid trajectories' violations and gates mean anything; the
+		// arrays match whole all the same, as both are 0 elsewhere.
+		for _, m := range []Method{Pareto, GRPO, Relative, GDPO, ParetoCrowding} {
+			for _, scope := range Scopes {
+				opts := DefaultOptions()
+				opts.Method, opts.Scope, opts.Penalty = m, scope, 0.5+float64(trial%3)
+				g, w := got.Compute(opts), want.Compute(opts)
+				g.Finish()
+				w.Finish()
+				if !slices.Equal(g.Ranking.Ranks, w.Ranking.Ranks) || !sameFloats(g.Scores, w.Scores) || !sameFloats(g.Rewards, w.Rewards) {
+					t.Fatalf("%s, %s %s: ranks, scores or rewards differ", name, m, scope)
+				}
+			}
+		}
+	}
+}
+
+// TestRestructureErrors checks that NewRestructure refuses what New
+// refuses, with the same errors: a constraint that is not a boolean, a
+// gate of no objective (with "did you mean").
+func TestRestructureErrors(t *testing.T) {
+	c, err := New(restructureConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		constraints, gates []string
+		want               string
+	}{
+		{[]string{"a + 1"}, nil, `constraint "a + 1" is not a boolean`},
+		{nil, []string{"aa: b < 2"}, `did you mean a?`},
+		{nil, []string{"a b < 2"}, `want 'NAME: EXPR'`},
+	} {
+		_, err := NewRestructure(c.Scorer, tc.constraints, tc.gates)
+		cfg := restructureConfig(false)
+		cfg.Constraints, cfg.Gates = tc.constraints, tc.gates
+		_, errNew := New(cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || errNew == nil || err.Error() != errNew.Error() {
+			t.Errorf("%q %q: got %v, New's %v, want %q", tc.constraints, tc.gates, err, errNew, tc.want)
+		}
+	}
+}
+
+// TestRestructureStops checks that an error of the trajectories stops
+// Apply with it.
+func TestRestructureStops(t *testing.T) {
+	ts := restructureData(1, 30)
+	c, err := New(restructureConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRestructure(c.Scorer, []string{"flag"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := errors.New("file changed")
+	if _, err := r.Apply(context.Background(), Evaluate(c.Scorer, ts), func(int) (*Trajectory, error) { return nil, gone }); !errors.Is(err, gone) {
+		t.Fatalf("got %v, want %v", err, gone)
+	}
+}

@@ -1,0 +1,110 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// StructureJob changes the session's constraints and gates (the weights
+// editor): the objectives' values are kept and the constraints and gates
+// evaluated again on the loaded trajectories (engine.Restructure). Lean
+// trajectories keep only their id, batch, group, step_count and done:
+// when an expression reads more, those are read again from their files,
+// one by one. Run does the work off the event loop; ApplyStructure shows
+// it.
+type StructureJob struct {
+	// Constraints and Gates are the new ones, as the config writes them.
+	Constraints, Gates []string
+	// Rereads is how many trajectories Run reads again from their files.
+	Rereads int
+
+	from *engine.Evaluation
+	r    *engine.Restructure
+	ts   Trajectories
+	// fields are the record fields the trajectories were loaded with, for
+	// reading them again.
+	fields *engine.RecordFields
+
+	ev  *engine.Evaluation
+	err error
+}
+
+// ErrStructureStale is ApplyStructure's error for a job run on an
+// evaluation the session no longer shows.
+var ErrStructureStale = errors.New("the trajectories changed while the constraints were evaluated")
+
+// NewStructureJob compiles constraints and gates over the session's
+// objectives; its errors are those of the CLI's --constraint and --gate
+// (a constraint that is not a boolean, a gate of no objective with "did
+// you mean"). A lean trajectory that must be read again and cannot be is
+// an error naming it.
+func (s *Session) NewStructureJob(constraints, gates []string) (*StructureJob, error) {
+	r, err := engine.NewRestructure(s.Computer.Scorer, constraints, gates)
+	if err != nil {
+		return nil, err
+	}
+	j := &StructureJob{Constraints: slices.Clone(constraints), Gates: slices.Clone(gates), from: s.Evaluation, r: r, ts: s.Trajectories}
+	if r.ReadsBody() {
+		j.fields = s.Computer.Fields.Clone()
+		for _, t := range s.Trajectories.All() {
+			if t.Lean {
+				j.Rereads++
+			}
+		}
+	}
+	return j, nil
+}
+
+// Run evaluates the constraints and gates, reading lean trajectories
+// again when they must be; once ctx is done it stops.
+func (j *StructureJob) Run(ctx context.Context) {
+	at := func(i int) (*engine.Trajectory, error) { return j.ts.At(i), nil }
+	if j.Rereads > 0 {
+		rr := loaders.NewRereader(j.fields)
+		defer rr.Close()
+		var whole engine.Trajectory
+		at = func(i int) (*engine.Trajectory, error) {
+			t := j.ts.At(i)
+			if !t.Lean {
+				return t, nil
+			}
+			var err error
+			if whole, err = rr.Reread(t); err != nil {
+				return nil, fmt.Errorf("reading the trajectories again for the new constraints and gates: %w", err)
+			}
+			return &whole, nil
+		}
+	}
+	j.ev, j.err = j.r.Apply(ctx, j.from, at)
+}
+
+// ApplyStructure shows the evaluation of a job that ran: the session's
+// evaluation, scorer and config take its constraints and gates, and the
+// caller recomputes the result. A job that failed, ran on an evaluation
+// the session no longer shows, or would leave no trajectory valid (as
+// the CLI exits then), changes nothing and returns why.
+func (s *Session) ApplyStructure(j *StructureJob) error {
+	if j.err != nil {
+		return j.err
+	}
+	if j.from != s.Evaluation {
+		return ErrStructureStale
+	}
+	// As the CLI exits when no trajectory is valid, a change that would
+	// leave none is refused, with the causes.
+	if !slices.Contains(j.ev.Valid, true) && slices.Contains(j.from.Valid, true) {
+		if err := engine.NoValid(&engine.Result{Evaluation: j.ev}, j.r.Scorer(), s.Fields); err != nil {
+			return fmt.Errorf("refused: %w", err)
+		}
+	}
+	c := *s.Computer
+	c.Scorer = j.r.Scorer()
+	s.Computer, s.Evaluation = &c, j.ev
+	s.Config.Constraints, s.Config.Gates = j.Constraints, j.Gates
+	return nil
+}

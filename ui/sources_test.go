@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// sourcesModel is the dashboard on the sample split into two sources by
+// its prompt groups, as --source-by and [sources.NAME] give them: the
+// agentic prompts p11..p15 scored by accuracy and safety, the others
+// (reasoning, met first) by accuracy and length.
+func sourcesModel(tb testing.TB, width, height int) *Model {
+	tb.Helper()
+	cfg, res := sampletest.Read(tb)
+	objectives := map[string]engine.ObjectiveConfig{}
+	for _, o := range cfg.Objectives {
+		objectives[o.Name] = o
+	}
+	cfg.Objectives = nil
+	cfg.SourceBy = `group in ["p11", "p12", "p13", "p14", "p15"] ? "agentic" : "reasoning"`
+	cfg.Sources = map[string]engine.SourceConfig{
+		"agentic":   {Objectives: []engine.ObjectiveConfig{objectives["accuracy"], objectives["safety"]}},
+		"reasoning": {Objectives: []engine.ObjectiveConfig{objectives["accuracy"], objectives["length"]}},
+	}
+	s, err := session.Open("sample", cfg, res, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	m.Settle()
+	return m
+}
+
+// body returns the screen under the header and the tab bar.
+func body(m *Model) string {
+	lines := strings.Split(screen(m), "\n")
+	return strings.Join(lines[2:], "\n")
+}
+
+// TestObjectivesBySource: s on the Objectives tab shows one source's
+// statistics over its own objectives (engine's SourceBatchStats), then
+// the other's, then all again.
+func TestObjectivesBySource(t *testing.T) {
+	m := sourcesModel(t, 200, 60)
+	press(m, "3")
+	if v := body(m); !strings.Contains(v, "source all sources (s)") || !strings.Contains(v, "safety") {
+		t.Fatalf("the tab does not start on all sources:\n%s", v)
+	}
+	s := m.Session()
+	for src, absent := range []string{"safety", "length"} {
+		press(m, "s")
+		want := s.Result.SourceBatchStats(s.CurrentBatch(), src)
+		v := body(m)
+		title := fmt.Sprintf("%d valid trajectories · source %s (s)", want.Trajectories-want.Invalid, s.Evaluation.SourceNames[src])
+		if !strings.Contains(v, title) {
+			t.Errorf("source %d: the title lacks %q:\n%s", src, title, v)
+		}
+		if strings.Contains(v, absent) {
+			t.Errorf("source %s shows %s, not one of its objectives:\n%s", s.Evaluation.SourceNames[src], absent, v)
+		}
+		if mean := common.FormatNumber(want.Objectives[1].Mean); !strings.Contains(v, mean) {
+			t.Errorf("source %d: the table lacks %s's mean %s", src, want.Objectives[1].Name, mean)
+		}
+	}
+	press(m, "s")
+	if v := body(m); !strings.Contains(v, "source all sources (s)") {
+		t.Errorf("s after the last source does not come back to all:\n%s", v)
+	}
+}
+
+// TestStepsBySource: s on the Steps tab charts one source's trends
+// (engine's SourceTrends), without the other source's objectives and the
+// hypervolume.
+func TestStepsBySource(t *testing.T) {
+	m := sourcesModel(t, 200, 60)
+	press(m, "6", "s")
+	s := m.Session()
+	trends := s.Result.SourceTrends(0)
+	v := body(m)
+	if !strings.Contains(v, "source reasoning (s)") {
+		t.Fatalf("the legend does not name the source:\n%s", v)
+	}
+	want := fmt.Sprintf("accuracy mean (max) · ◆ step 0: %s", common.FormatValue(trends[0].Objectives[0].Mean))
+	if !strings.Contains(v, want) {
+		t.Errorf("the accuracy chart lacks %q:\n%s", want, v)
+	}
+	for _, absent := range []string{"safety mean", "hypervolume"} {
+		if strings.Contains(v, absent) {
+			t.Errorf("the reasoning source's charts have %q", absent)
+		}
+	}
+	if all := s.Trends(); common.FormatValue(all[0].Objectives[0].Mean) == common.FormatValue(trends[0].Objectives[0].Mean) {
+		t.Fatal("the source's accuracy mean equals the run's: the test tells nothing")
+	}
+}
+
+// TestGroupsBySource: with sources the Groups tab has a source column,
+// sorts by it source by source, and its filter matches a source's name.
+func TestGroupsBySource(t *testing.T) {
+	m := sourcesModel(t, 200, 60)
+	press(m, "2")
+	v := body(m)
+	if !strings.Contains(v, "source") || !strings.Contains(v, "agentic") || !strings.Contains(v, "reasoning") {
+		t.Fatalf("no source column:\n%s", v)
+	}
+	press(m, "/")
+	typeText(m, "agentic")
+	press(m, "enter")
+	if v := body(m); !strings.Contains(v, "5 groups") || strings.Contains(v, "reasoning") {
+		t.Errorf("the filter agentic does not keep the 5 agentic groups:\n%s", v)
+	}
+	if v := body(newTestModel(t, 200, 60)); strings.Contains(strings.SplitN(v, "\n", 3)[1], "source") {
+		t.Error("without sources the Groups tab has a source column")
+	}
+}
+
+// TestGoldenSources keeps the Groups, Objectives and Steps tabs split by
+// source at every golden size.
+func TestGoldenSources(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		keys []string
+	}{
+		{"groups", []string{"2", "s"}},
+		{"objectives", []string{"3", "s", "s"}},
+		{"steps", []string{"6", "s"}},
+	} {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, size[0], size[1]), func(t *testing.T) {
+				m := sourcesModel(t, size[0], size[1])
+				press(m, v.keys...)
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
+}
