@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -35,8 +36,8 @@ type prepared struct {
 	// applied.
 	cfg engine.Config
 	// check is what result found checking the trainer's output
-	// (engine.RewardComputer.CheckTrainer).
-	check engine.TrainerCheck
+	// (agreement.CheckTrainer).
+	check agreement.TrainerCheck
 	// columns are each trajectory's prompt and task metric, when the
 	// command asked for them (prepareColumns); filter is DAPO's group
 	// filter, when --filter-groups names an objective.
@@ -90,7 +91,7 @@ func (l *idList) at(i int) []byte {
 // When no trajectory is valid it fails with engine.NoValid's error (exit
 // status 2): every reward would be a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
-	p.check = p.computer.CheckTrainer(p.ev)
+	p.check = agreement.CheckTrainer(p.computer, p.ev)
 	res := p.ev.Compute(p.check.Options)
 	if w := <-p.duplicates; w != "" {
 		fmt.Fprintln(stderr, w)

@@ -184,7 +184,7 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 func (res *Result) validOf(b *Batch) []int {
 	ev := res.Evaluation
 	return cached(&ev.mu, &ev.valid, b.Step, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
-		return validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
+		return validList{len(b.Members), ValidMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
 	}).idx
 }
 

@@ -75,7 +75,7 @@ type Config struct {
 	// logged, compared with the rewards (Evaluation.Logged).
 	LoggedAdvantage string `toml:"logged_advantage,omitempty"`
 	// MatchLogged computes with the trainer settings that reproduce the
-	// logged advantage, when one does (RewardComputer.CheckTrainer).
+	// logged advantage, when one does (agreement.CheckTrainer).
 	MatchLogged *bool `toml:"match_logged,omitempty"`
 	// Constraints are the constraint expressions (--constraint), Gates
 	// the gates "NAME: EXPR" (--gate): constraints.go. Penalty is lambda
@@ -96,7 +96,7 @@ type Config struct {
 	Sources  map[string]SourceConfig `toml:"sources,omitempty"`
 	// EqualGroups says that the groups of a batch should all be of one
 	// size, as a trainer's are: a trainer's layout sets it, and
-	// RewardComputer.CheckTrainer warns of the batches where they are
+	// agreement.CheckTrainer warns of the batches where they are
 	// not. It is no config key.
 	EqualGroups bool `toml:"-"`
 	// PromptBy is an expression for the prompt a record answers, which
@@ -158,7 +158,7 @@ type RewardComputer struct {
 	// Logged, when not nil, is the advantage the trainer logged, evaluated
 	// per trajectory by the computer's Evaluator.
 	Logged *Expression
-	// MatchLogged and EqualGroups are the config's (CheckTrainer).
+	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
 	MatchLogged, EqualGroups bool
 }
 

@@ -479,7 +479,7 @@ func (ev *Evaluation) rankingContext(ctx context.Context, scope Scope) (*Ranking
 	n := ev.N()
 	r := &Ranking{
 		Scope:    scope,
-		Batches:  ev.partition(scope),
+		Batches:  ev.Partition(scope),
 		Ranks:    make([]int, n),
 		Crowding: make([]float64, n),
 		Fronts:   make([]int, n),
@@ -545,7 +545,7 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	// every value made the gathering of 100k points take twice as long.
 	signs := gr.signs[:0]
 	for _, o := range ev.Objectives {
-		signs = append(signs, o.orient(1))
+		signs = append(signs, o.Orient(1))
 	}
 	gr.signs = signs
 	for _, i := range members {
@@ -589,10 +589,10 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	}
 }
 
-// partition splits the trajectories into batches (ascending step) and each
+// Partition splits the trajectories into batches (ascending step) and each
 // batch into comparison groups. The member lists of all batches share one
 // array, and so do those of all groups.
-func (ev *Evaluation) partition(scope Scope) []Batch {
+func (ev *Evaluation) Partition(scope Scope) []Batch {
 	n := len(ev.batches)
 	// The batch of each trajectory, by order of first appearance. Runs of
 	// one batch are the rule: the map is only asked when the batch changes.

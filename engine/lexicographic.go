@@ -80,7 +80,7 @@ func priorityKeys(objectives []Objective, opts Options) []priorityKey {
 		if k < 0 {
 			panic("engine: lexicographic priority " + name + " names no objective (CheckPriority)")
 		}
-		keys[j] = priorityKey{k: k, tol: opts.PriorityTolerance[name], sign: objectives[k].orient(1)}
+		keys[j] = priorityKey{k: k, tol: opts.PriorityTolerance[name], sign: objectives[k].Orient(1)}
 	}
 	return keys
 }

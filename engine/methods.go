@@ -67,7 +67,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GRPO,
 		Formula: func(o Options) string {
-			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.epsilon()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
+			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.EpsilonOrDefault()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
 		},
 		Note: func(o Options) string {
 			if o.Normalize && o.Scale != ScaleNone {
@@ -118,7 +118,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GDPO,
 		Formula: func(o Options) string {
-			eps := epsilonText(o.epsilon())
+			eps := epsilonText(o.EpsilonOrDefault())
 			return "g_k = (o'_k - mean) / (std1 + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + " + eps + ") over the batch"
 		},
 		Note: func(o Options) string {

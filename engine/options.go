@@ -165,18 +165,18 @@ type Options struct {
 	PriorityTolerance map[string]float64
 }
 
-// epsilon returns o.Epsilon, or DefaultEpsilon when it is 0.
-func (o Options) epsilon() float64 {
+// EpsilonOrDefault returns o.Epsilon, or DefaultEpsilon when it is 0.
+func (o Options) EpsilonOrDefault() float64 {
 	if o.Epsilon == 0 {
 		return DefaultEpsilon
 	}
 	return o.Epsilon
 }
 
-// std returns the std of x that grpo and gdpo divide by: the sample std
+// StdOf returns the std of x that grpo and gdpo divide by: the sample std
 // (NaN for fewer than two values) or, with StdPopulation, the population
 // std (0 for one value, as numpy's).
-func (o Options) std(x []float64) float64 {
+func (o Options) StdOf(x []float64) float64 {
 	if o.Std == StdPopulation {
 		_, std := stats.PopMeanStd(x)
 		return std
