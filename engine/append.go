@@ -420,7 +420,7 @@ func (res *Result) keepStats(prev *Result, added map[int64][]int) {
 
 // TrendsSince returns res.Trends(ref), reusing prevTrends, which must be
 // prev.Trends(ref), for the batches of res that are prev's: res computed
-// with prev's options on an evaluation that extends prev's (Recompute's
+// with options Equal to prev's on an evaluation that extends prev's (Recompute's
 // result, say), whose trajectories rows did not add to them. A batch's
 // trend point depends on that batch alone, but for the default reference
 // point (ref nil), which is taken from the first batch: when that changes,
@@ -434,7 +434,7 @@ func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) 
 // interrupt), looked at before each batch: it then returns ctx's error
 // and no trends.
 func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
-	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Ranking.Batches) {
+	if !res.Evaluation.extends(prev.Evaluation) || !res.Options.Equal(prev.Options) || len(prevTrends) != len(prev.Ranking.Batches) {
 		return res.TrendsContext(ctx, ref)
 	}
 	if ref == nil {
@@ -471,14 +471,6 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 		return nil, err
 	}
 	return out, nil
-}
-
-// sameOptions reports whether a and b were computed with the same method,
-// scope, scale, std, normalisation and weights.
-func sameOptions(a, b *Result) bool {
-	x, y := a.Options, b.Options
-	return x.Method == y.Method && x.Scope == y.Scope && x.Scale == y.Scale && x.Std == y.Std && x.Normalize == y.Normalize &&
-		slices.EqualFunc(a.Objectives, b.Objectives, func(p, q Objective) bool { return sameFloat(p.Weight, q.Weight) })
 }
 
 // sameFloat reports whether x and y are the same number, NaN being NaN.
