@@ -185,10 +185,10 @@ func (s *ParetoScorer) setNanSum() {
 	s.nanSum, s.valued = true, make([]atomic.Bool, len(s.exprs))
 }
 
-// neverValued returns the objectives that were missing (absent or null)
+// NeverValued returns the objectives that were missing (absent or null)
 // in every trajectory evaluated with nansum, by index; nil without
 // nansum.
-func (s *ParetoScorer) neverValued() []int {
+func (s *ParetoScorer) NeverValued() []int {
 	var out []int
 	for k := range s.valued {
 		if !s.valued[k].Load() {
