@@ -84,7 +84,7 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		}
 		next.line = ev.line
 	}
-	next.objStats = maps.Clone(ev.objStats)
+	next.cache.keep(&ev.cache, func(k CacheKey) bool { return k.Of == ofObjectiveStats })
 	ev.mu.Unlock()
 
 	// The evaluator's copies of the scorer are dropped: s may be another
@@ -406,16 +406,10 @@ func (ev *Evaluation) newBatch(step int64, members []int, scope Scope) Batch {
 // keepStats keeps prev's cached statistics of the batches that nothing
 // was added to: their trajectories, scores and rewards are the same.
 func (res *Result) keepStats(prev *Result, added map[int64][]int) {
-	prev.statsMu.Lock()
-	defer prev.statsMu.Unlock()
-	for step, st := range prev.stats {
-		if _, ok := added[step]; !ok {
-			if res.stats == nil {
-				res.stats = map[int64]*BatchStats{}
-			}
-			res.stats[step] = st
-		}
-	}
+	res.cache.keep(&prev.cache, func(k CacheKey) bool {
+		_, ok := added[k.Step]
+		return k.Of == ofBatchStats && !ok
+	})
 }
 
 // TrendsSince returns res.Trends(ref), reusing prevTrends, which must be

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -30,14 +29,10 @@ type Result struct {
 	// trajectory gets the mean reward of its group's valid ones.
 	Rewards []float64
 
-	// stats caches BatchStats per batch step.
-	statsMu sync.Mutex
-	stats   map[int64]*BatchStats
-	// groups caches GroupSummaries, for a result without a scoreSet;
-	// rewardRanges caches GroupRewardRanges by batch step. Both are under
-	// statsMu.
-	groups       map[scoreBatchKey]groupCache[GroupSummary]
-	rewardRanges map[int64]groupCache[RewardRange]
+	// cache keeps what depends on the method: BatchStats and
+	// GroupRewardRanges; and, for a result without a scoreSet, what the
+	// scoreSet's cache would.
+	cache Cache
 
 	// scoreSet holds the scores and their statistics, shared by the
 	// results of the same weights; pending, the batches whose rewards are

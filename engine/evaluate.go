@@ -76,14 +76,11 @@ type Evaluation struct {
 
 	mu       sync.Mutex
 	rankings map[Scope]*Ranking
-	// objStats caches the objectives' statistics per batch step.
-	objStats map[int64]*objectiveColumns
-	// scores holds the scores of the last weights asked for, and
-	// hypervolumes the batches' (prepare.go); valid lists the batches'
-	// valid members.
-	scores       *scoreSet
-	hypervolumes map[hvKey]float64
-	valid        map[int64]validList
+	// scores holds the scores of the last weights asked for (prepare.go).
+	scores *scoreSet
+	// cache keeps what depends on the evaluation alone: the objectives'
+	// statistics, the batches' valid members, the hypervolumes.
+	cache Cache
 
 	// line and appended are Append's (append.go).
 	line     *appendLine
