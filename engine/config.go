@@ -21,8 +21,8 @@ const (
 // Computers lists every scorer.
 var Computers = []Computer{ComputerPareto, ComputerSVRL}
 
-// ParseComputer returns the scorer named s, or an error listing the valid names.
-func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
+// parseComputer returns the scorer named s, or an error listing the valid names.
+func parseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
 
 // Defaults of the svrl scorer (docs/CONTRACT.md, Scorers).
 const (
@@ -186,7 +186,7 @@ func New(cfg Config) (*RewardComputer, error) {
 	}
 	computer := ComputerPareto
 	if cfg.Computer != "" {
-		if computer, err = ParseComputer(cfg.Computer); err != nil {
+		if computer, err = parseComputer(cfg.Computer); err != nil {
 			return nil, err
 		}
 	}
@@ -231,17 +231,17 @@ func (cfg Config) Options() (Options, error) {
 	opts := DefaultOptions()
 	var err error
 	if cfg.Method != "" {
-		if opts.Method, err = ParseMethod(cfg.Method); err != nil {
+		if opts.Method, err = parseMethod(cfg.Method); err != nil {
 			return opts, err
 		}
 	}
 	if cfg.Scope != "" {
-		if opts.Scope, err = ParseScope(cfg.Scope); err != nil {
+		if opts.Scope, err = parseScope(cfg.Scope); err != nil {
 			return opts, err
 		}
 	}
 	if cfg.Scale != "" {
-		if opts.Scale, err = ParseScale(cfg.Scale); err != nil {
+		if opts.Scale, err = parseScale(cfg.Scale); err != nil {
 			return opts, err
 		}
 	}
@@ -255,12 +255,12 @@ func (cfg Config) Options() (Options, error) {
 		opts.Epsilon = *cfg.Epsilon
 	}
 	if cfg.Std != "" {
-		if opts.Std, err = ParseStd(cfg.Std); err != nil {
+		if opts.Std, err = parseStd(cfg.Std); err != nil {
 			return opts, err
 		}
 	}
 	if cfg.GroupOfOne != "" {
-		if opts.GroupOfOne, err = ParseGroupOfOne(cfg.GroupOfOne); err != nil {
+		if opts.GroupOfOne, err = parseGroupOfOne(cfg.GroupOfOne); err != nil {
 			return opts, err
 		}
 	}
@@ -271,7 +271,7 @@ func (cfg Config) Options() (Options, error) {
 		opts.Penalty = *cfg.Penalty
 	}
 	if cfg.NormalizeObjectives != "" {
-		if opts.NormalizeObjectives, err = ParseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
+		if opts.NormalizeObjectives, err = parseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
 			return opts, err
 		}
 	}
@@ -324,7 +324,7 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 	for i, oc := range cfg.Objectives {
 		o := ObjectiveExpr{Name: oc.Name, Expr: oc.Expr, Goal: Maximize, Weight: math.NaN()}
 		if oc.Goal != "" {
-			g, err := ParseGoal(oc.Goal)
+			g, err := parseGoal(oc.Goal)
 			if err != nil {
 				return nil, fmt.Errorf("objective %s: %w", oc.Name, err)
 			}

@@ -150,12 +150,12 @@ var methodSpecs = []MethodSpec{
 // order of methodSpecs: the dashboard cycles through them.
 var Methods = methodsWhere(false)
 
-// MethodsWithSettings lists the methods that need settings of their own
+// methodsWithSettings lists the methods that need settings of their own
 // (MethodSpec.NeedsSettings).
-var MethodsWithSettings = methodsWhere(true)
+var methodsWithSettings = methodsWhere(true)
 
-// AllMethods returns Methods then MethodsWithSettings: every method.
-func AllMethods() []Method { return slices.Concat(Methods, MethodsWithSettings) }
+// AllMethods returns Methods then methodsWithSettings: every method.
+func AllMethods() []Method { return slices.Concat(Methods, methodsWithSettings) }
 
 // methodsWhere lists the methods of methodSpecs whose NeedsSettings is
 // needs.
@@ -170,7 +170,7 @@ func methodsWhere(needs bool) []Method {
 }
 
 // Spec returns the spec of method m, nil for a method not in AllMethods
-// (which ParseMethod never returns).
+// (which parseMethod never returns).
 func Spec(m Method) *MethodSpec {
 	for i := range methodSpecs {
 		if methodSpecs[i].Method == m {

@@ -27,9 +27,9 @@ const (
 // ObjectiveNorms lists every objective normalisation.
 var ObjectiveNorms = []ObjectiveNorm{NormNone, NormMinMax, NormZScore, NormRank}
 
-// ParseObjectiveNorm returns the normalisation named s, or an error
+// parseObjectiveNorm returns the normalisation named s, or an error
 // listing the valid names.
-func ParseObjectiveNorm(s string) (ObjectiveNorm, error) {
+func parseObjectiveNorm(s string) (ObjectiveNorm, error) {
 	return parseEnum("objective normalisation", s, ObjectiveNorms)
 }
 
