@@ -141,7 +141,7 @@ func TestUnequalGroupsWarning(t *testing.T) {
 // TestTRLAdvantageSettings/gen.py: _generate_and_score_completions'
 // advantage block and nanstd of TRL at commit f2cd57710ae3, under torch,
 // in float32): the warning names the flags that reproduce it, and
-// --match-logged reproduces every row to LoggedReproduces.
+// --match-logged reproduces every row to agreement.Reproduces.
 func TestTRLAdvantageSettings(t *testing.T) {
 	args := []string{"--method", "grpo", "--group-by", "prompt", "--batch-by", "step", "--objective", "accuracy=accuracy",
 		"--objective", "format=format", "--weight", "accuracy=1", "--weight", "format=1", "--nansum", "--logged-advantage", "advantage"}

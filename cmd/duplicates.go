@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/duplicates"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -18,7 +18,7 @@ import (
 func duplicateWarning(ids *idList) <-chan string {
 	warning := make(chan string, 1)
 	go func() {
-		n, first := engine.CountDuplicates(ids.len(), ids.at)
+		n, first := duplicates.Count(ids.len(), ids.at)
 		if n == 0 {
 			warning <- ""
 			return

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
@@ -318,7 +319,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 // more than half of whose trajectories are invalid gets a warning on
 // stderr too. When the first batch is complete and no trajectory read so
 // far is valid, it asks why: an objective that reads a field no record
-// read so far has is misnamed, and it fails with engine.NoValid's error
+// read so far has is misnamed, and it fails with invalid.NoValid's error
 // (exit status 2, "did you mean") rather than follow a run whose every
 // reward would be a neutral 0; values that are null, NaN or not numbers
 // are the run's own trouble, which later steps may not have: they are
@@ -336,8 +337,8 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		f.mu.Lock()
 		fields := slices.Clone(f.fields)
 		f.mu.Unlock()
-		err := engine.NoValid(f.res, f.computer.Scorer, fields)
-		var nv *engine.NoValidError
+		err := invalid.NoValid(f.res, f.computer.Scorer, fields)
+		var nv *invalid.NoValidError
 		if errors.As(err, &nv) {
 			err = nv.WithHidden(f.computer.Scorer)
 		}
@@ -354,12 +355,12 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 	return f.printLines(n)
 }
 
-// misnamed reports whether err, engine.NoValid's, blames a field that no
+// misnamed reports whether err, invalid.NoValid's, blames a field that no
 // record read so far has (NoValidCause.Unseen): an objective's name is
 // wrong, and no later record will mend it. Any other error counts as
 // misnamed too: following cannot tell it will pass.
 func misnamed(err error) bool {
-	var nv *engine.NoValidError
+	var nv *invalid.NoValidError
 	if !errors.As(err, &nv) {
 		return true
 	}
@@ -406,8 +407,8 @@ func (f *statsFollower) printLines(n int) error {
 			continue
 		}
 		f.printed[t.Step] = line
-		if float64(t.Invalid) > engine.MostlyInvalid*float64(t.Trajectories) {
-			reportMostlyInvalid(f.errOut, []engine.InvalidBatch{f.res.InvalidBatch(&f.res.Ranking.Batches[b])})
+		if float64(t.Invalid) > invalid.Mostly*float64(t.Trajectories) {
+			reportMostlyInvalid(f.errOut, []invalid.Batch{invalid.BatchOf(f.res, &f.res.Ranking.Batches[b])})
 		}
 		if warn := layouts.Warnings(f.cfg); warn != nil {
 			for _, w := range warn(f.res, []int{b}) {

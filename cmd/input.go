@@ -10,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -36,8 +38,8 @@ type prepared struct {
 	// applied.
 	cfg engine.Config
 	// check is what result found checking the trainer's output
-	// (engine.RewardComputer.CheckTrainer).
-	check engine.TrainerCheck
+	// (agreement.CheckTrainer).
+	check agreement.TrainerCheck
 	// columns are each trajectory's prompt and task metric, when the
 	// command asked for them (prepareColumns); filter is DAPO's group
 	// filter, when --filter-groups names an objective.
@@ -88,15 +90,15 @@ func (l *idList) at(i int) []byte {
 // on stderr about repeated IDs, the batches that are mostly invalid, the
 // rows that differ from the logged advantage, the groups of unequal size
 // in a trainer's layout and what the layout warns of (layouts.Warnings).
-// When no trajectory is valid it fails with engine.NoValid's error (exit
+// When no trajectory is valid it fails with invalid.NoValid's error (exit
 // status 2): every reward would be a neutral 0, nothing to write.
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
-	p.check = p.computer.CheckTrainer(p.ev)
+	p.check = agreement.CheckTrainer(p.computer, p.ev)
 	res := p.ev.Compute(p.check.Options)
 	if w := <-p.duplicates; w != "" {
 		fmt.Fprintln(stderr, w)
 	}
-	if err := engine.NoValid(res, p.computer.Scorer, p.fields); err != nil {
+	if err := invalid.NoValid(res, p.computer.Scorer, p.fields); err != nil {
 		return nil, inputError{err}
 	}
 	if err := p.columns.check(p.fields); err != nil {
@@ -109,7 +111,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if err := p.filterGroups(res); err != nil {
 		return nil, err
 	}
-	reportMostlyInvalid(stderr, res.MostlyInvalidBatches())
+	reportMostlyInvalid(stderr, invalid.MostlyBatches(res))
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
@@ -129,7 +131,7 @@ const maxBatchesShown = 5
 
 // reportMostlyInvalid warns, on stderr, of the batches more than half of
 // whose trajectories are invalid: probably not what training meant.
-func reportMostlyInvalid(w io.Writer, batches []engine.InvalidBatch) {
+func reportMostlyInvalid(w io.Writer, batches []invalid.Batch) {
 	for _, b := range batches[:min(len(batches), maxBatchesShown)] {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(b.String()))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/prompts"
 )
@@ -74,7 +75,7 @@ func didYouMean(expr string, fields []string) string {
 		if slices.Contains(fields, word) {
 			continue
 		}
-		for _, s := range engine.Suggest(word, fields) {
+		for _, s := range suggest.Near(word, fields) {
 			if !slices.Contains(near, s) {
 				near = append(near, s)
 			}

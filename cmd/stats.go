@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/stats"
@@ -173,9 +174,9 @@ type batchJSON struct {
 }
 
 // agreementJSON compares a batch's trainer-style rewards with the logged
-// advantages (engine.LoggedMatch.BatchFit): the settings, how many rows
-// differ by more than engine.LoggedTolerance, and the flags that reproduce
-// the batch's rows to engine.LoggedReproduces (null when none tried does;
+// advantages (agreement.Match.BatchFit): the settings, how many rows
+// differ by more than agreement.Tolerance, and the flags that reproduce
+// the batch's rows to agreement.Reproduces (null when none tried does;
 // "" when the settings as given do).
 type agreementJSON struct {
 	Settings     string  `json:"settings"`
@@ -203,7 +204,7 @@ type constraintJSON struct {
 	Feasible number `json:"feasible"`
 }
 
-// loggedJSON is engine.LoggedComparison.
+// loggedJSON is agreement.Comparison.
 type loggedJSON struct {
 	Rows        int    `json:"rows"`
 	MaxAbsDiff  number `json:"max_abs_diff"`
@@ -224,7 +225,7 @@ type statsReport struct {
 	Health     *healthReport  `json:"health,omitempty"`
 }
 
-func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
+func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 	r := statsReport{
 		Method:    res.Options.Method,
 		Scope:     res.Options.Scope,
@@ -268,8 +269,8 @@ func newStatsReport(res *engine.Result, match *engine.LoggedMatch) statsReport {
 			}
 			b.Correlation = append(b.Correlation, out)
 		}
-		if c, ok := res.CompareLogged(&res.Ranking.Batches[len(r.Batches)]); ok {
-			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, engine.LoggedTolerance}
+		if c, ok := agreement.CompareLogged(res, &res.Ranking.Batches[len(r.Batches)]); ok {
+			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance}
 		}
 		if c, found, ok := match.BatchFit(st.Step); ok {
 			b.Agreement = &agreementJSON{Settings: match.Settings(), Rows: c.Rows, Differing: c.Differing, MaxAbsDiff: number(c.MaxAbsDiff), Warning: match.BatchWarning(st.Step)}
@@ -305,7 +306,7 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		}
 		if l := b.Logged; l != nil {
 			fmt.Fprintf(w, "reward vs logged advantage: %d rows, max |diff| %s, mean |diff| %s, %d differ by more than %g\n",
-				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, engine.LoggedTolerance)
+				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, agreement.Tolerance)
 		}
 		if a := b.Agreement; a != nil && a.Warning != "" {
 			fmt.Fprintf(w, "warning: %s\n", textsafe.Line(a.Warning))

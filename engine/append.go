@@ -84,7 +84,7 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		}
 		next.line = ev.line
 	}
-	next.objStats = maps.Clone(ev.objStats)
+	next.cache.keep(&ev.cache, func(k CacheKey) bool { return k.Of == ofObjectiveStats })
 	ev.mu.Unlock()
 
 	// The evaluator's copies of the scorer are dropped: s may be another
@@ -406,21 +406,15 @@ func (ev *Evaluation) newBatch(step int64, members []int, scope Scope) Batch {
 // keepStats keeps prev's cached statistics of the batches that nothing
 // was added to: their trajectories, scores and rewards are the same.
 func (res *Result) keepStats(prev *Result, added map[int64][]int) {
-	prev.statsMu.Lock()
-	defer prev.statsMu.Unlock()
-	for step, st := range prev.stats {
-		if _, ok := added[step]; !ok {
-			if res.stats == nil {
-				res.stats = map[int64]*BatchStats{}
-			}
-			res.stats[step] = st
-		}
-	}
+	res.cache.keep(&prev.cache, func(k CacheKey) bool {
+		_, ok := added[k.Step]
+		return k.Of == ofBatchStats && !ok
+	})
 }
 
 // TrendsSince returns res.Trends(ref), reusing prevTrends, which must be
 // prev.Trends(ref), for the batches of res that are prev's: res computed
-// with prev's options on an evaluation that extends prev's (Recompute's
+// with options Equal to prev's on an evaluation that extends prev's (Recompute's
 // result, say), whose trajectories rows did not add to them. A batch's
 // trend point depends on that batch alone, but for the default reference
 // point (ref nil), which is taken from the first batch: when that changes,
@@ -434,7 +428,7 @@ func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) 
 // interrupt), looked at before each batch: it then returns ctx's error
 // and no trends.
 func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
-	if !res.Evaluation.extends(prev.Evaluation) || !sameOptions(res, prev) || len(prevTrends) != len(prev.Ranking.Batches) {
+	if !res.Evaluation.extends(prev.Evaluation) || !res.Options.Equal(prev.Options) || len(prevTrends) != len(prev.Ranking.Batches) {
 		return res.TrendsContext(ctx, ref)
 	}
 	if ref == nil {
@@ -471,14 +465,6 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 		return nil, err
 	}
 	return out, nil
-}
-
-// sameOptions reports whether a and b were computed with the same method,
-// scope, scale, std, normalisation and weights.
-func sameOptions(a, b *Result) bool {
-	x, y := a.Options, b.Options
-	return x.Method == y.Method && x.Scope == y.Scope && x.Scale == y.Scale && x.Std == y.Std && x.Normalize == y.Normalize &&
-		slices.EqualFunc(a.Objectives, b.Objectives, func(p, q Objective) bool { return sameFloat(p.Weight, q.Weight) })
 }
 
 // sameFloat reports whether x and y are the same number, NaN being NaN.

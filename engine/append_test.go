@@ -263,3 +263,28 @@ func TestLiveOptionsChange(t *testing.T) {
 		res = next
 	}
 }
+
+// TestTrendsSinceComparesEveryOption: a result computed with another
+// epsilon or group-of-one convention has other rewards, so TrendsSince
+// must not reuse the trend points of the previous result, whose options
+// differ in that alone.
+func TestTrendsSinceComparesEveryOption(t *testing.T) {
+	ts := scored(map[string][]float64{"a": {1, 2, 4}, "b": {3}}, "a", "b")
+	base := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	ev := Evaluate(oneObjective(t, base).Scorer, ts)
+	prev := ev.Compute(base)
+	prevTrends := prev.Trends(nil)
+	epsilon, groupOfOne := base, base
+	epsilon.Epsilon = 0.5
+	groupOfOne.GroupOfOne = GroupOfOneScore
+	for name, opts := range map[string]Options{"epsilon": epsilon, "group of one": groupOfOne} {
+		res := ev.Compute(opts)
+		got, want := res.TrendsSince(prev, prevTrends, nil), res.Trends(nil)
+		if g, w := fmt.Sprint(got), fmt.Sprint(want); g != w {
+			t.Errorf("another %s: TrendsSince\n got %s\nwant %s", name, g, w)
+		}
+		if fmt.Sprint(want) == fmt.Sprint(prevTrends) {
+			t.Errorf("another %s: the trends did not change", name)
+		}
+	}
+}

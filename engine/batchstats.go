@@ -58,7 +58,7 @@ func (res *Result) Stats() []BatchStats {
 // call returns its own copy.
 func (res *Result) BatchStats(b *Batch) BatchStats {
 	res.computeBatchOf(b)
-	st := cached(&res.statsMu, &res.stats, b.Step, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
+	st := cached(&res.cache, CacheKey{Of: ofBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
 		func() *BatchStats {
 			st := res.batchStats(b)
 			return &st
@@ -133,8 +133,7 @@ type objectiveColumns struct {
 // valid members of batch b, and their correlation matrix, computed once per
 // evaluation and batch. The caller must not modify them.
 func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]float64) {
-	ev := res.Evaluation
-	c := cached(&ev.mu, &ev.objStats, b.Step, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
+	c := cached(&res.Evaluation.cache, CacheKey{Of: ofObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
 		func() *objectiveColumns { return res.objectiveColumns(b, valid) })
 	return c.summaries, c.corr
 }
@@ -182,9 +181,8 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 // validOf returns the valid members of batch b, listed once per evaluation
 // and batch. The caller must not modify them.
 func (res *Result) validOf(b *Batch) []int {
-	ev := res.Evaluation
-	return cached(&ev.mu, &ev.valid, b.Step, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
-		return validList{len(b.Members), validMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
+	return cached(&res.Evaluation.cache, CacheKey{Of: ofValid, Step: b.Step}, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
+		return validList{len(b.Members), ValidMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
 	}).idx
 }
 

@@ -2,25 +2,94 @@ package engine
 
 import "sync"
 
-// cached returns the value of key in *m while fresh says it still holds,
-// else computes it (outside mu, which guards *m) and keeps it: the
-// evaluation's, the score sets' and the results' caches of what a batch
-// costs to compute. Two callers may compute one value at once; the last
-// one kept stays.
-func cached[K comparable, V any](mu *sync.Mutex, m *map[K]V, key K, fresh func(V) bool, compute func() V) V {
-	mu.Lock()
-	v, ok := (*m)[key]
-	mu.Unlock()
-	if ok && fresh(v) {
-		return v
+// Cache keeps what a pass over a batch costs to compute, under a key that
+// says which value it is. It is the one cache of the engine, at each of
+// the three layers a value can depend on: an Evaluation's holds what
+// depends on the evaluation alone (the objectives' statistics, the valid
+// members, the hypervolumes), a score set's what depends on the weights
+// too (the scores' statistics, the group summaries), a Result's what
+// depends on the method as well (BatchStats, the rewards' ranges). A
+// value lives as long as what it depends on, and no longer. The zero
+// Cache is empty and ready; it is safe for concurrent use.
+type Cache struct {
+	mu sync.Mutex
+	m  map[CacheKey]any
+}
+
+// CacheKey names a value within its Cache: what it is, and the scope and
+// batch it is of.
+type CacheKey struct {
+	// Of says what the value is ("batch stats", "hypervolume", ...).
+	Of    string
+	Scope Scope
+	// Step is the batch's.
+	Step int64
+	// Members is the batch's size where the value is kept per size (a
+	// batch that grew while following is a new key), else 0.
+	Members int
+	// Ref is a hypervolume's reference point, as float64 bits.
+	Ref [3]uint64
+}
+
+// Get returns the value of k and whether there is one.
+func (c *Cache) Get(k CacheKey) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+// Put keeps v as the value of k, replacing any other.
+func (c *Cache) Put(k CacheKey, v any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[CacheKey]any{}
 	}
-	v = compute()
-	mu.Lock()
-	if *m == nil {
-		*m = map[K]V{}
+	c.m[k] = v
+}
+
+// keep copies into c the values of from whose key keep accepts.
+func (c *Cache) keep(from *Cache, keep func(CacheKey) bool) {
+	from.mu.Lock()
+	kept := map[CacheKey]any{}
+	for k, v := range from.m {
+		if keep(k) {
+			kept[k] = v
+		}
 	}
-	(*m)[key] = v
-	mu.Unlock()
+	from.mu.Unlock()
+	for k, v := range kept {
+		c.Put(k, v)
+	}
+}
+
+// What the engine keeps, as CacheKey.Of.
+const (
+	// An Evaluation's, per batch step.
+	ofObjectiveStats = "objective stats"
+	ofValid          = "valid members"
+	// An Evaluation's, per scope, batch step and size, and reference.
+	ofHypervolume = "hypervolume"
+	// A score set's (or a Result's without one), per scope and batch step.
+	ofScoreBatch     = "score batch"
+	ofGroupSummaries = "group summaries"
+	// A Result's, per batch step.
+	ofBatchStats   = "batch stats"
+	ofRewardRanges = "reward ranges"
+)
+
+// cached returns the value of k in c while fresh says it still holds,
+// else computes it (outside c's lock) and keeps it. Two callers may
+// compute one value at once; the last one kept stays.
+func cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {
+	if v, ok := c.Get(k); ok {
+		if v := v.(V); fresh(v) {
+			return v
+		}
+	}
+	v := compute()
+	c.Put(k, v)
 	return v
 }
 

@@ -1,18 +1,27 @@
 package engine
 
-import (
-	"sync"
-	"testing"
-)
+import "testing"
+
+// count returns how many values of what of c keeps.
+func (c *Cache) count(of string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for k := range c.m {
+		if k.Of == of {
+			n++
+		}
+	}
+	return n
+}
 
 // TestCached: a value is computed on first use, kept while fresh says it
 // holds, computed again once it no longer does, per key.
 func TestCached(t *testing.T) {
-	var mu sync.Mutex
-	var m map[string]int
+	var c Cache
 	computed := 0
 	get := func(key string, members int) int {
-		return cached(&mu, &m, key, func(v int) bool { return v == members }, func() int { computed++; return members })
+		return cached(&c, CacheKey{Of: key}, func(v int) bool { return v == members }, func() int { computed++; return members })
 	}
 	for _, step := range []struct {
 		key            string
@@ -21,5 +30,31 @@ func TestCached(t *testing.T) {
 		if got := get(step.key, step.members); got != step.members || computed != step.calls {
 			t.Fatalf("%s with %d members: %d after %d computations, want %d after %d", step.key, step.members, got, computed, step.members, step.calls)
 		}
+	}
+}
+
+// TestCacheKeys: every field of the key tells values apart; keep copies
+// the values its filter accepts and no other.
+func TestCacheKeys(t *testing.T) {
+	var c Cache
+	keys := []CacheKey{{Of: "a"}, {Of: "b"}, {Of: "a", Scope: ScopeBatch}, {Of: "a", Step: 1}, {Of: "a", Members: 1}, {Of: "a", Ref: [3]uint64{0, 0, 1}}}
+	for i, k := range keys {
+		c.Put(k, i)
+	}
+	for i, k := range keys {
+		if v, ok := c.Get(k); !ok || v != i {
+			t.Errorf("%+v: %v, %v, want %d", k, v, ok, i)
+		}
+	}
+	if _, ok := c.Get(CacheKey{Of: "c"}); ok {
+		t.Error("a key never put has a value")
+	}
+	var kept Cache
+	kept.keep(&c, func(k CacheKey) bool { return k.Of == "a" && k.Step == 0 })
+	if kept.count("a") != 4 || kept.count("b") != 0 {
+		t.Errorf("kept %d of a, %d of b, want 4 and 0", kept.count("a"), kept.count("b"))
+	}
+	if _, ok := kept.Get(CacheKey{Of: "a", Step: 1}); ok {
+		t.Error("keep copied a value its filter refused")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -30,14 +29,10 @@ type Result struct {
 	// trajectory gets the mean reward of its group's valid ones.
 	Rewards []float64
 
-	// stats caches BatchStats per batch step.
-	statsMu sync.Mutex
-	stats   map[int64]*BatchStats
-	// groups caches GroupSummaries, for a result without a scoreSet;
-	// rewardRanges caches GroupRewardRanges by batch step. Both are under
-	// statsMu.
-	groups       map[scoreBatchKey]groupCache[GroupSummary]
-	rewardRanges map[int64]groupCache[RewardRange]
+	// cache keeps what depends on the method: BatchStats and
+	// GroupRewardRanges; and, for a result without a scoreSet, what the
+	// scoreSet's cache would.
+	cache Cache
 
 	// scoreSet holds the scores and their statistics, shared by the
 	// results of the same weights; pending, the batches whose rewards are
@@ -90,8 +85,9 @@ type rewarder struct {
 	priorities []priorityKey
 }
 
-// valid returns the valid members of members (reusing buf).
-func validMembers(buf []int, members []int, valid []bool) []int {
+// ValidMembers returns the members i of members with valid[i], in order
+// (reusing buf).
+func ValidMembers(buf []int, members []int, valid []bool) []int {
 	buf = buf[:0]
 	for _, i := range members {
 		if valid[i] {
@@ -118,17 +114,17 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 		if res.Evaluation.sourceOf != nil {
 			sourceStd1 = make([]float64, len(res.Evaluation.SourceNames))
 			for src, idx := range res.bySource(res.validOf(b)) {
-				sourceStd1[src] = opts.std(gather(nil, res.Scores, idx))
+				sourceStd1[src] = opts.StdOf(gather(nil, res.Scores, idx))
 			}
 		} else {
 			buf := getScratch(len(b.Members))
 			*buf = gather(*buf, res.Scores, res.validOf(b))
-			batchStd1 = opts.std(*buf)
+			batchStd1 = opts.StdOf(*buf)
 			putScratch(buf)
 		}
 	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
-		w.idx = validMembers(w.idx, g.Members, res.Evaluation.Valid)
+		w.idx = ValidMembers(w.idx, g.Members, res.Evaluation.Valid)
 		std1 := batchStd1
 		if sourceStd1 != nil && len(w.idx) > 0 {
 			std1 = sourceStd1[res.Evaluation.sourceOf[w.idx[0]]] // a group is of one source
@@ -214,7 +210,7 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 	if scaled {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
-			std1 = opts.std(s)
+			std1 = opts.StdOf(s)
 			if alone {
 				std1 = 1
 			}
@@ -223,7 +219,7 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 			clear(u)
 			return
 		}
-		d = std1 + opts.epsilon()
+		d = std1 + opts.EpsilonOrDefault()
 	}
 	for j := range u {
 		u[j] = stats.Centered(s[j], mean, d) // (s - mean) / d, never overflowing (stats/overflow.go)
@@ -313,9 +309,9 @@ func orderedUtilities(u []float64, worse func(p, q int) int, order []int) []int 
 // does (nanmean, nanstd, then nansum); an objective present in fewer than
 // two members adds 0 (TRL's nanstd is NaN then).
 func (rw *rewarder) gdpo(res *Result, b *Batch) {
-	eps := res.Options.epsilon()
+	eps := res.Options.EpsilonOrDefault()
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
-		idx := validMembers(w.idx, g.Members, res.Evaluation.Valid)
+		idx := ValidMembers(w.idx, g.Members, res.Evaluation.Valid)
 		w.idx = idx
 		for _, i := range idx {
 			res.Rewards[i] = 0
@@ -334,9 +330,9 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			x := grow(w.x, len(present))
 			w.x = x
 			for j, i := range present {
-				x[j] = res.term(i, k)
+				x[j] = res.Term(i, k)
 			}
-			mean, std1 := stats.Mean(x), res.Options.std(x)
+			mean, std1 := stats.Mean(x), res.Options.StdOf(x)
 			for j, i := range present {
 				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}
@@ -370,7 +366,7 @@ func gdpoNormalize(res *Result, idx []int, eps float64) {
 			}
 		}
 	})
-	mean, std1 := stats.Mean(r), res.Options.std(r)
+	mean, std1 := stats.Mean(r), res.Options.StdOf(r)
 	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			switch {
@@ -413,7 +409,7 @@ func fillInvalid(res *Result, members []int) {
 		fill = sum / float64(n)
 	}
 	if math.IsInf(fill, 0) { // the sum overflowed (saturate.go)
-		fill = membersMean(res.Rewards, validMembers(nil, members, res.Evaluation.Valid))
+		fill = membersMean(res.Rewards, ValidMembers(nil, members, res.Evaluation.Valid))
 	}
 	for _, i := range members {
 		if !res.Evaluation.Valid[i] {

@@ -21,8 +21,8 @@ const (
 // Computers lists every scorer.
 var Computers = []Computer{ComputerPareto, ComputerSVRL}
 
-// ParseComputer returns the scorer named s, or an error listing the valid names.
-func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
+// parseComputer returns the scorer named s, or an error listing the valid names.
+func parseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
 
 // Defaults of the svrl scorer (docs/CONTRACT.md, Scorers).
 const (
@@ -75,7 +75,7 @@ type Config struct {
 	// logged, compared with the rewards (Evaluation.Logged).
 	LoggedAdvantage string `toml:"logged_advantage,omitempty"`
 	// MatchLogged computes with the trainer settings that reproduce the
-	// logged advantage, when one does (RewardComputer.CheckTrainer).
+	// logged advantage, when one does (agreement.CheckTrainer).
 	MatchLogged *bool `toml:"match_logged,omitempty"`
 	// Constraints are the constraint expressions (--constraint), Gates
 	// the gates "NAME: EXPR" (--gate): constraints.go. Penalty is lambda
@@ -96,7 +96,7 @@ type Config struct {
 	Sources  map[string]SourceConfig `toml:"sources,omitempty"`
 	// EqualGroups says that the groups of a batch should all be of one
 	// size, as a trainer's are: a trainer's layout sets it, and
-	// RewardComputer.CheckTrainer warns of the batches where they are
+	// agreement.CheckTrainer warns of the batches where they are
 	// not. It is no config key.
 	EqualGroups bool `toml:"-"`
 	// PromptBy is an expression for the prompt a record answers, which
@@ -162,7 +162,7 @@ func (cfg Config) recordFieldKeys() []string {
 			continue
 		}
 		if e, err := CompileExpression(c.setting, c.src); err == nil {
-			keys = append(keys, e.fieldsRead()...)
+			keys = append(keys, e.FieldsRead()...)
 		}
 	}
 	slices.Sort(keys)
@@ -180,7 +180,7 @@ type RewardComputer struct {
 	// Logged, when not nil, is the advantage the trainer logged, evaluated
 	// per trajectory by the computer's Evaluator.
 	Logged *Expression
-	// MatchLogged and EqualGroups are the config's (CheckTrainer).
+	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
 	MatchLogged, EqualGroups bool
 }
 
@@ -208,7 +208,7 @@ func New(cfg Config) (*RewardComputer, error) {
 	}
 	computer := ComputerPareto
 	if cfg.Computer != "" {
-		if computer, err = ParseComputer(cfg.Computer); err != nil {
+		if computer, err = parseComputer(cfg.Computer); err != nil {
 			return nil, err
 		}
 	}
@@ -253,17 +253,17 @@ func (cfg Config) Options() (Options, error) {
 	opts := DefaultOptions()
 	var err error
 	if cfg.Method != "" {
-		if opts.Method, err = ParseMethod(cfg.Method); err != nil {
+		if opts.Method, err = parseMethod(cfg.Method); err != nil {
 			return opts, err
 		}
 	}
 	if cfg.Scope != "" {
-		if opts.Scope, err = ParseScope(cfg.Scope); err != nil {
+		if opts.Scope, err = parseScope(cfg.Scope); err != nil {
 			return opts, err
 		}
 	}
 	if cfg.Scale != "" {
-		if opts.Scale, err = ParseScale(cfg.Scale); err != nil {
+		if opts.Scale, err = parseScale(cfg.Scale); err != nil {
 			return opts, err
 		}
 	}
@@ -277,12 +277,12 @@ func (cfg Config) Options() (Options, error) {
 		opts.Epsilon = *cfg.Epsilon
 	}
 	if cfg.Std != "" {
-		if opts.Std, err = ParseStd(cfg.Std); err != nil {
+		if opts.Std, err = parseStd(cfg.Std); err != nil {
 			return opts, err
 		}
 	}
 	if cfg.GroupOfOne != "" {
-		if opts.GroupOfOne, err = ParseGroupOfOne(cfg.GroupOfOne); err != nil {
+		if opts.GroupOfOne, err = parseGroupOfOne(cfg.GroupOfOne); err != nil {
 			return opts, err
 		}
 	}
@@ -293,7 +293,7 @@ func (cfg Config) Options() (Options, error) {
 		opts.Penalty = *cfg.Penalty
 	}
 	if cfg.NormalizeObjectives != "" {
-		if opts.NormalizeObjectives, err = ParseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
+		if opts.NormalizeObjectives, err = parseObjectiveNorm(cfg.NormalizeObjectives); err != nil {
 			return opts, err
 		}
 	}
@@ -346,7 +346,7 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 	for i, oc := range cfg.Objectives {
 		o := ObjectiveExpr{Name: oc.Name, Expr: oc.Expr, Goal: Maximize, Weight: math.NaN()}
 		if oc.Goal != "" {
-			g, err := ParseGoal(oc.Goal)
+			g, err := parseGoal(oc.Goal)
 			if err != nil {
 				return nil, fmt.Errorf("objective %s: %w", oc.Name, err)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/sandbox"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
 // Constraints and gates (docs/CONTRACT.md, Objectives with structure) are
@@ -111,7 +112,7 @@ func newStructure(objectives []Objective, constraints, gates []string) (*structu
 		}
 		k, found := st.objectives[name]
 		if !found {
-			hint := suggestion(Suggest(name, names), nil)
+			hint := suggest.DidYouMean(suggest.Near(name, names))
 			if hint == "" {
 				hint = " (objectives: " + strings.Join(names, ", ") + ")"
 			}

@@ -76,14 +76,11 @@ type Evaluation struct {
 
 	mu       sync.Mutex
 	rankings map[Scope]*Ranking
-	// objStats caches the objectives' statistics per batch step.
-	objStats map[int64]*objectiveColumns
-	// scores holds the scores of the last weights asked for, and
-	// hypervolumes the batches' (prepare.go); valid lists the batches'
-	// valid members.
-	scores       *scoreSet
-	hypervolumes map[hvKey]float64
-	valid        map[int64]validList
+	// scores holds the scores of the last weights asked for (prepare.go).
+	scores *scoreSet
+	// cache keeps what depends on the evaluation alone: the objectives'
+	// statistics, the batches' valid members, the hypervolumes.
+	cache Cache
 
 	// line and appended are Append's (append.go).
 	line     *appendLine
@@ -479,7 +476,7 @@ func (ev *Evaluation) rankingContext(ctx context.Context, scope Scope) (*Ranking
 	n := ev.N()
 	r := &Ranking{
 		Scope:    scope,
-		Batches:  ev.partition(scope),
+		Batches:  ev.Partition(scope),
 		Ranks:    make([]int, n),
 		Crowding: make([]float64, n),
 		Fronts:   make([]int, n),
@@ -545,7 +542,7 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	// every value made the gathering of 100k points take twice as long.
 	signs := gr.signs[:0]
 	for _, o := range ev.Objectives {
-		signs = append(signs, o.orient(1))
+		signs = append(signs, o.Orient(1))
 	}
 	gr.signs = signs
 	for _, i := range members {
@@ -589,10 +586,10 @@ func (gr *groupRanker) rank(ev *Evaluation, r *Ranking, members []int) {
 	}
 }
 
-// partition splits the trajectories into batches (ascending step) and each
+// Partition splits the trajectories into batches (ascending step) and each
 // batch into comparison groups. The member lists of all batches share one
 // array, and so do those of all groups.
-func (ev *Evaluation) partition(scope Scope) []Batch {
+func (ev *Evaluation) Partition(scope Scope) []Batch {
 	n := len(ev.batches)
 	// The batch of each trajectory, by order of first appearance. Runs of
 	// one batch are the rule: the map is only asked when the batch changes.

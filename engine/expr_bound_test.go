@@ -299,7 +299,7 @@ func TestInferredObjectivesAreLean(t *testing.T) {
 		if v, err := e.clone().Value(&tr); v != tr.Metadata[key] || err != nil {
 			t.Errorf("%s: clone's value %v, %v", src, v, err)
 		}
-		if read := e.fieldsRead(); !slices.Equal(read, []string{key}) {
+		if read := e.FieldsRead(); !slices.Equal(read, []string{key}) {
 			t.Errorf("%s reads %q", src, read)
 		}
 	}

@@ -47,11 +47,12 @@ type groupCache[T any] struct {
 // the results of the same weights and scope (a method switch reuses them;
 // a result of Recompute has its own); callers must not modify them.
 func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
-	mu, cache := &res.statsMu, &res.groups
+	cache := &res.cache
 	if set := res.scoreSet; set != nil {
-		mu, cache = &set.mu, &set.groups
+		cache = &set.cache
 	}
-	return cached(mu, cache, scoreBatchKey{b.Step, res.Ranking.Scope}, holds[GroupSummary](b), func() groupCache[GroupSummary] {
+	key := CacheKey{Of: ofGroupSummaries, Scope: res.Ranking.Scope, Step: b.Step}
+	return cached(cache, key, holds[GroupSummary](b), func() groupCache[GroupSummary] {
 		return groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
 	}).of
 }
@@ -60,7 +61,7 @@ func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
 // GroupSummaries(b), in the same order, computed once per result and
 // batch; callers must not modify them.
 func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
-	return cached(&res.statsMu, &res.rewardRanges, b.Step, holds[RewardRange](b), func() groupCache[RewardRange] {
+	return cached(&res.cache, CacheKey{Of: ofRewardRanges, Step: b.Step}, holds[RewardRange](b), func() groupCache[RewardRange] {
 		return groupCache[RewardRange]{len(b.Members), res.groupRewardRanges(b)}
 	}).of
 }

@@ -1,90 +1,8 @@
 package engine
 
 import (
-	"cmp"
-	"errors"
-	"fmt"
-	"maps"
 	"slices"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/hbollon/go-edlib"
 )
-
-// MostlyInvalid is the fraction of a batch's trajectories above which the
-// batch is reported as mostly invalid (a warning, and the invalid_fraction
-// check's ALERT).
-const MostlyInvalid = 0.5
-
-// InvalidBatch tells how many of a batch's trajectories are invalid and
-// the most frequent cause.
-type InvalidBatch struct {
-	Step                  int64
-	Trajectories, Invalid int
-	// MainCause is the most frequent cause among the invalid trajectories
-	// (the first in byte order among equals), MainCount its count.
-	MainCause string
-	MainCount int
-}
-
-// Fraction returns Invalid / Trajectories.
-func (b InvalidBatch) Fraction() float64 { return float64(b.Invalid) / float64(b.Trajectories) }
-
-// String reads "step 7: 60 of 96 trajectories invalid (62%), mostly
-// acc: missing (58)".
-func (b InvalidBatch) String() string {
-	return fmt.Sprintf("step %d: %d of %d trajectories invalid (%.0f%%), mostly %s (%d)",
-		b.Step, b.Invalid, b.Trajectories, 100*b.Fraction(), b.MainCause, b.MainCount)
-}
-
-// InvalidBatch returns the invalid counts of batch b.
-func (res *Result) InvalidBatch(b *Batch) InvalidBatch {
-	out := InvalidBatch{Step: b.Step, Trajectories: len(b.Members)}
-	var counts causeCounter
-	for _, i := range b.Members {
-		if !res.Evaluation.Valid[i] {
-			out.Invalid++
-			counts.add(res.Evaluation.Causes[i])
-		}
-	}
-	out.MainCause, out.MainCount = mainCause(counts.done())
-	return out
-}
-
-// MostlyInvalidBatches returns, in step order, the batches more than
-// MostlyInvalid of whose trajectories are invalid: what is probably wrong
-// input or a wrong objective rather than a few bad rollouts.
-func (res *Result) MostlyInvalidBatches() []InvalidBatch {
-	var out []InvalidBatch
-	for bi := range res.Ranking.Batches {
-		b := &res.Ranking.Batches[bi]
-		invalid := 0
-		for _, i := range b.Members {
-			if !res.Evaluation.Valid[i] {
-				invalid++
-			}
-		}
-		// The causes are only counted where they are reported.
-		if float64(invalid) > MostlyInvalid*float64(len(b.Members)) {
-			out = append(out, res.InvalidBatch(b))
-		}
-	}
-	return out
-}
-
-// StepInvalid returns the invalid counts of the batch of step; ok is
-// false when there is none.
-func (res *Result) StepInvalid(step int64) (b InvalidBatch, ok bool) {
-	if res.Ranking == nil {
-		return b, false
-	}
-	k, ok := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) })
-	if !ok {
-		return b, false
-	}
-	return res.InvalidBatch(&res.Ranking.Batches[k]), true
-}
 
 // causeCounter counts causes. Invalid trajectories come in runs of one
 // cause, whose strings are one string (Evaluation.evaluate builds each
@@ -122,339 +40,16 @@ func (c *causeCounter) done() map[string]int {
 	return c.counts
 }
 
-// mainCause returns the most frequent cause of counts and its count (the
-// first in byte order among equals); "" and 0 when counts is empty.
-func mainCause(counts map[string]int) (string, int) {
-	best, n := "", 0
-	for c, k := range counts {
-		if k > n || k == n && c < best {
-			best, n = c, k
+// InvalidCauses returns the number of the invalid trajectories among
+// members per cause (nil when none is invalid).
+func (ev *Evaluation) InvalidCauses(members []int) map[string]int {
+	var counts causeCounter
+	for _, i := range members {
+		if !ev.Valid[i] {
+			counts.add(ev.Causes[i])
 		}
 	}
-	return best, n
-}
-
-// NoValidError is the error of an input none of whose trajectories is
-// valid: every reward would be a meaningless 0, so that nothing should be
-// written as if it were a result.
-type NoValidError struct {
-	// Trajectories is how many there are, all invalid.
-	Trajectories int
-	// Causes are the distinct causes, the most frequent first.
-	Causes []NoValidCause
-	// Fields are the field names the records were seen to have.
-	Fields []string
-}
-
-// NoValidCause is one cause of a NoValidError.
-type NoValidCause struct {
-	// Objective is the objective that is not a finite number; "" when
-	// the cause is not one objective's (the weighted score overflows, or
-	// a scorer's own error): Text then says it all.
-	Objective string
-	// Expr is the objective's expression, "" when it has none of its own.
-	Expr string
-	// Err is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval or
-	// ErrBudget,
-	// nil when the cause is not one of them.
-	Err error
-	// Text is the cause as counted (Evaluation.Causes).
-	Text  string
-	Count int
-	// Field is the field the expression reads when it reads one metadata
-	// value (or bare name) and nothing else, else "".
-	Field string
-	// Unseen are the fields the expression reads that the field names
-	// seen (the first records) lack, and Suggestions, per unseen field,
-	// the close names that were seen, nearest first. They are set on an
-	// objective's most frequent cause only, and only when none of its
-	// causes shows that the value was there (not a number, NaN,
-	// infinite).
-	Unseen      []string
-	Suggestions [][]string
-}
-
-// maxCausesShown is how many causes a NoValidError's message details.
-const maxCausesShown = 3
-
-func (e *NoValidError) Error() string {
-	var b strings.Builder
-	if e.Trajectories == 1 {
-		b.WriteString("the one trajectory is invalid")
-	} else {
-		fmt.Fprintf(&b, "all %d trajectories are invalid", e.Trajectories)
-	}
-	// The causes of one objective go together, after its name.
-	var subjects []string
-	whats := map[string][]string{}
-	for _, c := range e.Causes[:min(len(e.Causes), maxCausesShown)] {
-		subject, what := c.message(e.Trajectories, e.Fields)
-		if whats[subject] == nil {
-			subjects = append(subjects, subject)
-		}
-		whats[subject] = append(whats[subject], what)
-	}
-	for i, subject := range subjects {
-		if i == 0 {
-			b.WriteString(": ")
-		} else {
-			b.WriteString("; also ")
-		}
-		if subject != "" {
-			b.WriteString(subject + ": ")
-		}
-		b.WriteString(strings.Join(whats[subject], ", "))
-	}
-	if n := len(e.Causes) - maxCausesShown; n > 0 {
-		noun := "causes"
-		if n == 1 {
-			noun = "cause"
-		}
-		fmt.Fprintf(&b, "; and %d other %s", n, noun)
-	}
-	return b.String()
-}
-
-// message says what the cause is, for n trajectories in all, the records
-// having fields: the subject "objective acc = metadata.acuracy" ("" when
-// the cause is not an objective's), and what is wrong with it, "no
-// trajectory has field acuracy; did you mean accuracy?".
-func (c NoValidCause) message(n int, fields []string) (subject, what string) {
-	if c.Objective == "" {
-		return "", fmt.Sprintf("%s (%d)", c.Text, c.Count)
-	}
-	subject = "objective " + c.Objective
-	if c.Expr != "" {
-		subject += " = " + c.Expr
-	}
-	where := fmt.Sprintf("in %d trajectories", c.Count)
-	switch c.Count {
-	case 1:
-		where = "in 1 trajectory"
-	case n:
-		where = "in every trajectory"
-	}
-	unseen, suggestions := c.Unseen, c.Suggestions
-	everywhere := errors.Is(c.Err, ErrMissing) && c.Count == n && c.Field != ""
-	switch k := slices.Index(unseen, c.Field); {
-	case everywhere && k >= 0:
-		// Absent or null in every trajectory, and absent in the first
-		// records: the name is wrong.
-		what = "no trajectory has field " + c.Field + suggestion(suggestions[k], fields)
-		unseen = slices.Delete(slices.Clone(unseen), k, k+1)
-		suggestions = slices.Delete(slices.Clone(suggestions), k, k+1)
-	case everywhere:
-		what = c.Field + " is null or absent " + where
-	case errors.Is(c.Err, ErrMissing):
-		what = "absent or null " + where
-	case errors.Is(c.Err, ErrNotNumber):
-		what = "not a number (a string, a list or a map) " + where
-	default:
-		what = c.Err.Error() + " " + where
-	}
-	for k, field := range unseen {
-		what += "; the first record of each input has no field " + field + suggestion(suggestions[k], fields)
-	}
-	return subject, what
-}
-
-// maxFieldsListed is how many of the records' fields a message lists
-// when no name is close to the one asked for.
-const maxFieldsListed = 12
-
-// suggestion is "; did you mean NAME?" when names holds close names, else
-// "; the first records have A, B, C" listing the fields that are not the
-// trajectory's own (metadata keys, mostly).
-func suggestion(names, fields []string) string {
-	if len(names) > 0 {
-		return "; did you mean " + orList(names) + "?"
-	}
-	var own []string
-	for _, f := range fields {
-		if _, standard := exprEnvTypes[f]; !standard {
-			own = append(own, f)
-		}
-	}
-	switch {
-	case len(own) == 0:
-		return ""
-	case len(own) > maxFieldsListed:
-		return fmt.Sprintf("; the first records have %s and %d more", strings.Join(own[:maxFieldsListed], ", "), len(own)-maxFieldsListed)
-	}
-	return "; the first records have " + strings.Join(own, ", ")
-}
-
-// orList joins names as "a", "a or b", "a, b or c".
-func orList(names []string) string {
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// NoValid returns a *NoValidError when res holds trajectories and none is
-// valid, else nil. s is the scorer res was computed with; fields are the
-// field names the records were seen to have (FieldNames of some of them):
-// an objective that reads a field not among them gets the nearest ones as
-// suggestions. With fields nil, no field is said to be absent.
-//
-// With nansum, where a missing objective counts 0, it returns an
-// *AbsentFieldError first when an objective was missing in every
-// trajectory and reads a field the records were not seen to have: a
-// misspelt name would otherwise be a silent 0 everywhere.
-func NoValid(res *Result, s Scorer, fields []string) error {
-	n := res.Evaluation.N()
-	if n == 0 {
-		return nil
-	}
-	if err := absentFields(s, n, fields); err != nil {
-		return err
-	}
-	if slices.Contains(res.Evaluation.Valid, true) {
-		return nil
-	}
-	counts := res.Evaluation.InvalidCounts()
-	texts := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
-		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
-	})
-	e := &NoValidError{Trajectories: n, Fields: fields}
-	seen := map[string]bool{}
-	for _, f := range fields {
-		seen[f] = true
-	}
-	// valued holds the objectives some of whose values were there, but no
-	// finite number: their fields exist, whatever the first records say.
-	valued := map[string]bool{}
-	for _, text := range texts {
-		c := NoValidCause{Text: text, Count: counts[text]}
-		c.Objective, _, c.Err = splitCause(res.Evaluation.Objectives, text)
-		if c.Err != nil && !errors.Is(c.Err, ErrMissing) && !errors.Is(c.Err, ErrEval) {
-			valued[c.Objective] = true
-		}
-		e.Causes = append(e.Causes, c)
-	}
-	hinted := map[string]bool{}
-	for i := range e.Causes {
-		c := &e.Causes[i]
-		_, k, _ := splitCause(res.Evaluation.Objectives, c.Text)
-		if k < 0 {
-			if c.Objective == "score" {
-				// The objectives are finite, their weighted sum is not.
-				c.Objective, c.Text = "", "the weighted score (the objectives' weighted sum) is "+c.Err.Error()
-			}
-			continue
-		}
-		x := expressionOf(s, k)
-		if x == nil {
-			continue
-		}
-		c.Expr = x.Source
-		if x.direct {
-			c.Field = x.key
-		}
-		if fields == nil || valued[c.Objective] || hinted[c.Objective] {
-			continue
-		}
-		hinted[c.Objective] = true
-		for _, f := range x.fieldsRead() {
-			if !seen[f] {
-				c.Unseen = append(c.Unseen, f)
-				c.Suggestions = append(c.Suggestions, Suggest(f, fields))
-			}
-		}
-	}
-	return e
-}
-
-// AbsentFieldError is NoValid's error for the objectives that, with
-// nansum, were missing in every one of Trajectories and read a field
-// that the records (Fields, as NoValid was given them) were not seen to
-// have. A field there, null in every record (a TRL reward column never
-// logged), is not absent.
-type AbsentFieldError struct {
-	Trajectories int
-	Fields       []string
-	Causes       []NoValidCause
-}
-
-func (e *AbsentFieldError) Error() string {
-	parts := make([]string, len(e.Causes))
-	for i, c := range e.Causes {
-		subject, what := c.message(e.Trajectories, e.Fields)
-		parts[i] = subject + ": " + what
-	}
-	return strings.Join(parts, "; ") + " (nansum would count it 0 in every trajectory)"
-}
-
-// absentFields returns the *AbsentFieldError of the objectives of s, a
-// ParetoScorer with nansum that evaluated n trajectories, that were
-// missing in all of them and read a field not among fields; nil when
-// there are none, or fields is nil.
-func absentFields(s Scorer, n int, fields []string) error {
-	p, ok := s.(*ParetoScorer)
-	if !ok || fields == nil {
-		return nil
-	}
-	never := p.neverValued()
-	if len(never) == 0 {
-		return nil
-	}
-	seen := make(map[string]bool, len(fields))
-	for _, f := range fields {
-		seen[f] = true
-	}
-	var causes []NoValidCause
-	for _, k := range never {
-		x := p.exprs[k]
-		c := NoValidCause{Objective: p.objectives[k].Name, Expr: x.Source, Err: ErrMissing, Count: n}
-		if x.direct {
-			c.Field = x.key
-		}
-		for _, f := range x.fieldsRead() {
-			if !seen[f] {
-				c.Unseen = append(c.Unseen, f)
-				c.Suggestions = append(c.Suggestions, Suggest(f, fields))
-			}
-		}
-		if len(c.Unseen) > 0 {
-			if causes = append(causes, c); len(causes) == maxCausesShown {
-				break
-			}
-		}
-	}
-	if causes == nil {
-		return nil
-	}
-	return &AbsentFieldError{Trajectories: n, Fields: fields, Causes: causes}
-}
-
-// causeErrors are the errors a counted cause can end with.
-var causeErrors = []error{ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval, ErrBudget}
-
-// splitCause reads a cause as InvalidError.Error writes it, "OBJECTIVE:
-// ERR": the objective (the longest name that fits, or "score"), its index
-// in objectives (-1 for "score") and the error; "", -1 and nil when the
-// cause is not of that form.
-func splitCause(objectives []Objective, text string) (string, int, error) {
-	name, k := "", -1
-	for j, o := range objectives {
-		if strings.HasPrefix(text, o.Name+": ") && len(o.Name) >= len(name) {
-			name, k = o.Name, j
-		}
-	}
-	if name == "" && strings.HasPrefix(text, "score: ") {
-		name = "score"
-	}
-	if name == "" {
-		return "", -1, nil
-	}
-	rest := text[len(name)+2:]
-	for _, err := range causeErrors {
-		if rest == err.Error() {
-			return name, k, err
-		}
-	}
-	return "", -1, nil
+	return counts.done()
 }
 
 // objectiveExpressions is a Scorer whose objectives (some of them) are
@@ -464,9 +59,9 @@ type objectiveExpressions interface {
 	expression(k int) *Expression
 }
 
-// expressionOf returns objective k's expression in s, nil when it has
+// ExpressionOf returns objective k's expression in s, nil when it has
 // none (or s does not say).
-func expressionOf(s Scorer, k int) *Expression {
+func ExpressionOf(s Scorer, k int) *Expression {
 	if x, ok := s.(objectiveExpressions); ok {
 		return x.expression(k)
 	}
@@ -482,13 +77,30 @@ func (s *SVRLScorer) expression(k int) *Expression {
 	return nil
 }
 
-// fieldsRead returns the fields e reads by name, sorted
+// FieldsRead returns the fields e reads by name, sorted
 // (sandbox.Program.FieldsRead).
-func (e *Expression) fieldsRead() []string {
+func (e *Expression) FieldsRead() []string {
 	if e.program == nil {
 		return []string{e.key} // metadata["KEY"] (inferredKey)
 	}
 	return e.program.FieldsRead()
+}
+
+// Field returns the field e reads when it reads one metadata value (or
+// bare name) and nothing else, else "".
+func (e *Expression) Field() string {
+	if e.direct {
+		return e.key
+	}
+	return ""
+}
+
+// IsTrajectoryField reports whether name is one of the fields every
+// trajectory has (id, batch, group, step_count, done, response, metadata)
+// rather than a metadata key.
+func IsTrajectoryField(name string) bool {
+	_, ok := exprEnvTypes[name]
+	return ok
 }
 
 // FieldNames returns the names an objective can read on t: its top-level
@@ -505,38 +117,4 @@ func FieldNames(t *Trajectory) []string {
 	}
 	slices.Sort(names)
 	return slices.Compact(names)
-}
-
-// maxSuggestions is how many names Suggest returns at most.
-const maxSuggestions = 3
-
-// Suggest returns the names among candidates close to name, nearest first
-// (ties in byte order), at most three: those whose optimal string
-// alignment distance (Damerau-Levenshtein with adjacent transpositions, on
-// runes, case ignored) to name is at most (n+1)/3 for a name of n runes
-// (1 for 2 runes, 0 for 1: only another case), and the smallest among the
-// candidates. A candidate equal to name is not a suggestion.
-func Suggest(name string, candidates []string) []string {
-	n := utf8.RuneCountInString(name)
-	limit := (n + 1) / 3
-	if n == 2 {
-		limit = 1
-	}
-	lower := strings.ToLower(name)
-	best := limit + 1
-	var out []string
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		d := edlib.OSADamerauLevenshteinDistance(lower, strings.ToLower(c))
-		switch {
-		case d < best:
-			best, out = d, append(out[:0], c)
-		case d == best && d <= limit && !slices.Contains(out, c):
-			out = append(out, c)
-		}
-	}
-	slices.Sort(out)
-	return out[:min(len(out), maxSuggestions)]
 }

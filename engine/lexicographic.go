@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
 // Lexicographic is the method that orders a comparison group by
@@ -35,7 +37,7 @@ func CheckPriority(objectives []Objective, opts Options) error {
 	}
 	names := objectiveNameList(objectives)
 	unknown := func(what, name string) error {
-		hint := suggestion(Suggest(name, names), nil)
+		hint := suggest.DidYouMean(suggest.Near(name, names))
 		if hint == "" {
 			hint = " (objectives: " + strings.Join(names, ", ") + ")"
 		}
@@ -80,7 +82,7 @@ func priorityKeys(objectives []Objective, opts Options) []priorityKey {
 		if k < 0 {
 			panic("engine: lexicographic priority " + name + " names no objective (CheckPriority)")
 		}
-		keys[j] = priorityKey{k: k, tol: opts.PriorityTolerance[name], sign: objectives[k].orient(1)}
+		keys[j] = priorityKey{k: k, tol: opts.PriorityTolerance[name], sign: objectives[k].Orient(1)}
 	}
 	return keys
 }

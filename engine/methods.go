@@ -67,7 +67,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GRPO,
 		Formula: func(o Options) string {
-			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.epsilon()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
+			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.EpsilonOrDefault()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
 		},
 		Note: func(o Options) string {
 			if o.Normalize && o.Scale != ScaleNone {
@@ -118,7 +118,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GDPO,
 		Formula: func(o Options) string {
-			eps := epsilonText(o.epsilon())
+			eps := epsilonText(o.EpsilonOrDefault())
 			return "g_k = (o'_k - mean) / (std1 + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + " + eps + ") over the batch"
 		},
 		Note: func(o Options) string {
@@ -150,12 +150,12 @@ var methodSpecs = []MethodSpec{
 // order of methodSpecs: the dashboard cycles through them.
 var Methods = methodsWhere(false)
 
-// MethodsWithSettings lists the methods that need settings of their own
+// methodsWithSettings lists the methods that need settings of their own
 // (MethodSpec.NeedsSettings).
-var MethodsWithSettings = methodsWhere(true)
+var methodsWithSettings = methodsWhere(true)
 
-// AllMethods returns Methods then MethodsWithSettings: every method.
-func AllMethods() []Method { return slices.Concat(Methods, MethodsWithSettings) }
+// AllMethods returns Methods then methodsWithSettings: every method.
+func AllMethods() []Method { return slices.Concat(Methods, methodsWithSettings) }
 
 // methodsWhere lists the methods of methodSpecs whose NeedsSettings is
 // needs.
@@ -170,7 +170,7 @@ func methodsWhere(needs bool) []Method {
 }
 
 // Spec returns the spec of method m, nil for a method not in AllMethods
-// (which ParseMethod never returns).
+// (which parseMethod never returns).
 func Spec(m Method) *MethodSpec {
 	for i := range methodSpecs {
 		if methodSpecs[i].Method == m {

@@ -27,9 +27,9 @@ const (
 // ObjectiveNorms lists every objective normalisation.
 var ObjectiveNorms = []ObjectiveNorm{NormNone, NormMinMax, NormZScore, NormRank}
 
-// ParseObjectiveNorm returns the normalisation named s, or an error
+// parseObjectiveNorm returns the normalisation named s, or an error
 // listing the valid names.
-func ParseObjectiveNorm(s string) (ObjectiveNorm, error) {
+func parseObjectiveNorm(s string) (ObjectiveNorm, error) {
 	return parseEnum("objective normalisation", s, ObjectiveNorms)
 }
 
@@ -85,7 +85,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 		for i := range ev.N() {
 			if ev.Valid[i] {
 				for k, o := range objectives {
-					terms[i*m+k] = o.orient(ev.Values[i*m+k])
+					terms[i*m+k] = o.Orient(ev.Values[i*m+k])
 				}
 			}
 		}
@@ -102,7 +102,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 			}
 		}
 		for _, g := range groups {
-			idx = validMembers(idx, g.Members, ev.Valid)
+			idx = ValidMembers(idx, g.Members, ev.Valid)
 			if len(idx) == 0 {
 				continue
 			}
@@ -113,7 +113,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 				}
 				order = normalizeColumn(y, x, norm, order)
 				for j, i := range idx {
-					terms[i*m+k] = o.orient(y[j])
+					terms[i*m+k] = o.Orient(y[j])
 				}
 			}
 		}
@@ -146,11 +146,11 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 	return terms
 }
 
-// term returns trajectory i's term of objective k, t_ik (structuredScores),
+// Term returns trajectory i's term of objective k, t_ik (structuredScores),
 // which is o'_k without gates and normalisation.
-func (res *Result) term(i, k int) float64 {
+func (res *Result) Term(i, k int) float64 {
 	if res.scoreSet != nil && res.scoreSet.terms != nil {
 		return res.scoreSet.terms[i*res.Evaluation.M+k]
 	}
-	return res.Objectives[k].orient(res.Evaluation.Values[i*res.Evaluation.M+k])
+	return res.Objectives[k].Orient(res.Evaluation.Values[i*res.Evaluation.M+k])
 }

@@ -97,25 +97,25 @@ var GroupOfOnes = []GroupOfOne{GroupOfOneZero, GroupOfOneScore}
 // TRL does (verl uses 1e-6, OpenRLHF 1e-9: Options.Epsilon).
 const DefaultEpsilon = 1e-4
 
-// ParseMethod returns the method named s, or an error listing the valid names.
-func ParseMethod(s string) (Method, error) { return parseEnum("method", s, AllMethods()) }
+// parseMethod returns the method named s, or an error listing the valid names.
+func parseMethod(s string) (Method, error) { return parseEnum("method", s, AllMethods()) }
 
-// ParseScope returns the scope named s, or an error listing the valid names.
-func ParseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) }
+// parseScope returns the scope named s, or an error listing the valid names.
+func parseScope(s string) (Scope, error) { return parseEnum("scope", s, Scopes) }
 
-// ParseScale returns the scale named s, or an error listing the valid names.
-func ParseScale(s string) (Scale, error) { return parseEnum("scale", s, Scales) }
+// parseScale returns the scale named s, or an error listing the valid names.
+func parseScale(s string) (Scale, error) { return parseEnum("scale", s, Scales) }
 
-// ParseStd returns the standard deviation named s, or an error listing the
+// parseStd returns the standard deviation named s, or an error listing the
 // valid names.
-func ParseStd(s string) (Std, error) { return parseEnum("std", s, Stds) }
+func parseStd(s string) (Std, error) { return parseEnum("std", s, Stds) }
 
-// ParseGroupOfOne returns the convention named s, or an error listing the
+// parseGroupOfOne returns the convention named s, or an error listing the
 // valid names.
-func ParseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
+func parseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
 
-// ParseGoal returns the goal named s, or an error listing the valid names.
-func ParseGoal(s string) (Goal, error) { return parseEnum("goal", s, Goals) }
+// parseGoal returns the goal named s, or an error listing the valid names.
+func parseGoal(s string) (Goal, error) { return parseEnum("goal", s, Goals) }
 
 func parseEnum[T ~string](what, s string, valid []T) (T, error) {
 	for _, v := range valid {
@@ -165,18 +165,18 @@ type Options struct {
 	PriorityTolerance map[string]float64
 }
 
-// epsilon returns o.Epsilon, or DefaultEpsilon when it is 0.
-func (o Options) epsilon() float64 {
+// EpsilonOrDefault returns o.Epsilon, or DefaultEpsilon when it is 0.
+func (o Options) EpsilonOrDefault() float64 {
 	if o.Epsilon == 0 {
 		return DefaultEpsilon
 	}
 	return o.Epsilon
 }
 
-// std returns the std of x that grpo and gdpo divide by: the sample std
+// StdOf returns the std of x that grpo and gdpo divide by: the sample std
 // (NaN for fewer than two values) or, with StdPopulation, the population
 // std (0 for one value, as numpy's).
-func (o Options) std(x []float64) float64 {
+func (o Options) StdOf(x []float64) float64 {
 	if o.Std == StdPopulation {
 		_, std := stats.PopMeanStd(x)
 		return std

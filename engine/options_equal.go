@@ -13,7 +13,7 @@ import (
 // when a field is added to Options and not compared here.
 func (o Options) Equal(p Options) bool {
 	return o.Method == p.Method && o.Scope == p.Scope && o.Scale == p.Scale && o.Normalize == p.Normalize &&
-		slices.Equal(o.Weights, p.Weights) && o.epsilon() == p.epsilon() &&
+		slices.Equal(o.Weights, p.Weights) && o.EpsilonOrDefault() == p.EpsilonOrDefault() &&
 		o.stdOrDefault() == p.stdOrDefault() && o.groupOfOneOrDefault() == p.groupOfOneOrDefault() &&
 		o.Penalty == p.Penalty && o.NormalizeObjectives == p.NormalizeObjectives &&
 		slices.Equal(o.Priority, p.Priority) && maps.Equal(o.PriorityTolerance, p.PriorityTolerance)

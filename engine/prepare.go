@@ -176,11 +176,9 @@ type scoreSet struct {
 	// trajectories whose score overflows (markNonFinite).
 	ev *Evaluation
 
-	mu sync.Mutex
-	// batches caches the per-batch score statistics by step and scope;
-	// groups, the batches' GroupSummaries.
-	batches map[scoreBatchKey]*scoreBatch
-	groups  map[scoreBatchKey]groupCache[GroupSummary]
+	// cache keeps what depends on the weights: the per-batch score
+	// statistics and the batches' GroupSummaries.
+	cache Cache
 }
 
 // structuredKey is what scores depend on besides the weights: the
@@ -202,11 +200,6 @@ func (ev *Evaluation) structuredKeyOf(opts Options) structuredKey {
 		k.norm, k.scope = opts.NormalizeObjectives, opts.Scope
 	}
 	return k
-}
-
-type scoreBatchKey struct {
-	step  int64
-	scope Scope
 }
 
 // scoreBatch holds a batch's statistics that depend on the scores and the
@@ -300,7 +293,8 @@ func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
 	if set == nil {
 		return res.scoreBatch(b, valid)
 	}
-	return cached(&set.mu, &set.batches, scoreBatchKey{b.Step, res.Ranking.Scope}, func(c *scoreBatch) bool { return c.members == len(b.Members) },
+	key := CacheKey{Of: ofScoreBatch, Scope: res.Ranking.Scope, Step: b.Step}
+	return cached(&set.cache, key, func(c *scoreBatch) bool { return c.members == len(b.Members) },
 		func() *scoreBatch { return res.scoreBatch(b, valid) })
 }
 
@@ -369,15 +363,6 @@ func (res *Result) summarizeOf(x []float64, valid []int) stats.Summary {
 	return s
 }
 
-// hvKey identifies a hypervolume: a batch (by step and size) of one
-// scope, against an oriented reference point.
-type hvKey struct {
-	step    int64
-	members int
-	scope   Scope
-	ref     [3]uint64
-}
-
 // cachedHypervolume returns res.hypervolume(b, ref), computed once per
 // evaluation, scope, batch and reference point: it depends on neither the
 // method nor the weights.
@@ -385,10 +370,9 @@ func (res *Result) cachedHypervolume(b *Batch, ref []float64) float64 {
 	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
 		return math.NaN()
 	}
-	key := hvKey{step: b.Step, members: len(b.Members), scope: res.Ranking.Scope}
+	key := CacheKey{Of: ofHypervolume, Scope: res.Ranking.Scope, Step: b.Step, Members: len(b.Members)}
 	for k, v := range ref {
-		key.ref[k] = math.Float64bits(v)
+		key.Ref[k] = math.Float64bits(v)
 	}
-	ev := res.Evaluation
-	return cached(&ev.mu, &ev.hypervolumes, key, always[float64], func() float64 { return res.hypervolume(b, ref) })
+	return cached(&res.Evaluation.cache, key, always[float64], func() float64 { return res.hypervolume(b, ref) })
 }

@@ -107,7 +107,7 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	opts := c.Options
 	first := ev.Compute(opts)
 	trends := first.Trends(nil)
-	hvs := len(ev.hypervolumes)
+	hvs := ev.cache.count(ofHypervolume)
 	if hvs != len(first.Ranking.Batches) {
 		t.Fatalf("%d hypervolumes kept for %d batches", hvs, len(first.Ranking.Batches))
 	}
@@ -118,8 +118,8 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 			t.Fatalf("%s: the scores of the same weights were computed again", method)
 		}
 		got := res.Trends(nil)
-		if len(ev.hypervolumes) != hvs {
-			t.Fatalf("%s: %d hypervolumes, was %d: computed again", method, len(ev.hypervolumes), hvs)
+		if ev.cache.count(ofHypervolume) != hvs {
+			t.Fatalf("%s: %d hypervolumes, was %d: computed again", method, ev.cache.count(ofHypervolume), hvs)
 		}
 		fresh := Evaluate(c.Scorer, ts).Compute(opts).Trends(nil)
 		for bi := range got {
@@ -143,7 +143,7 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	// trends are those of the whole data evaluated afresh.
 	more := manyBatches(rng, 200, 6)
 	next := ev.Append(c.Scorer, more)
-	if next.scores != nil || next.hypervolumes != nil || next.valid != nil {
+	if next.scores != nil || next.cache.count(ofHypervolume) != 0 || next.cache.count(ofValid) != 0 {
 		t.Fatal("an appended evaluation inherited the method-independent caches")
 	}
 	grown := next.Recompute(weighted).Trends(nil)

@@ -93,7 +93,7 @@ func checkInvariants(t *testing.T, res *Result) {
 func oriented(res *Result, i int) []float64 {
 	out := make([]float64, res.Evaluation.M)
 	for k, o := range res.Objectives {
-		out[k] = o.orient(res.Evaluation.Row(i)[k])
+		out[k] = o.Orient(res.Evaluation.Row(i)[k])
 	}
 	return out
 }

@@ -14,9 +14,9 @@ type Objective struct {
 	Weight float64
 }
 
-// orient returns x as a larger-is-better value: x for a maximised objective,
+// Orient returns x as a larger-is-better value: x for a maximised objective,
 // -x for a minimised one.
-func (o Objective) orient(x float64) float64 {
+func (o Objective) Orient(x float64) float64 {
 	if o.Goal == Minimize {
 		return -x
 	}
@@ -61,7 +61,7 @@ func Score(objectives []Objective, weights, values []float64) float64 {
 		if weights != nil {
 			w = weights[k]
 		}
-		s += w * o.orient(values[k])
+		s += w * o.Orient(values[k])
 	}
 	return s
 }
@@ -76,7 +76,7 @@ type scoreWeights []float64
 func newScoreWeights(objectives []Objective) scoreWeights {
 	c := make(scoreWeights, len(objectives))
 	for k, o := range objectives {
-		c[k] = o.orient(o.Weight)
+		c[k] = o.Orient(o.Weight)
 	}
 	return c
 }
@@ -185,10 +185,10 @@ func (s *ParetoScorer) setNanSum() {
 	s.nanSum, s.valued = true, make([]atomic.Bool, len(s.exprs))
 }
 
-// neverValued returns the objectives that were missing (absent or null)
+// NeverValued returns the objectives that were missing (absent or null)
 // in every trajectory evaluated with nansum, by index; nil without
 // nansum.
-func (s *ParetoScorer) neverValued() []int {
+func (s *ParetoScorer) NeverValued() []int {
 	var out []int
 	for k := range s.valued {
 		if !s.valued[k].Load() {

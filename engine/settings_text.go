@@ -18,8 +18,8 @@ func (o Options) MethodSettings() []string {
 	if o.Method == GRPO && o.Scale != "" && o.Scale != def.Scale {
 		out = append(out, "scale "+string(o.Scale))
 	}
-	if (o.Method == GRPO || o.Method == GDPO) && o.epsilon() != def.Epsilon {
-		out = append(out, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
+	if (o.Method == GRPO || o.Method == GDPO) && o.EpsilonOrDefault() != def.Epsilon {
+		out = append(out, "epsilon "+strconv.FormatFloat(o.EpsilonOrDefault(), 'g', -1, 64))
 	}
 	if (o.Method == GRPO || o.Method == GDPO) && o.Std != "" && o.Std != def.Std {
 		out = append(out, string(o.Std)+" std")

@@ -47,7 +47,7 @@ func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch)
 	res.computeBatchOf(b)
 	ev := res.Evaluation
 	part := res.SourceBatch(b, src)
-	valid := validMembers(nil, part.Members, ev.Valid)
+	valid := ValidMembers(nil, part.Members, ev.Valid)
 	st := BatchStats{Step: b.Step, Trajectories: len(part.Members), Invalid: len(part.Members) - len(valid)}
 	cols := ev.SourceObjectives(src)
 	columns := make([][]float64, len(cols))

@@ -387,7 +387,7 @@ func (res *Result) SourceStats(b *Batch) []SourceStats {
 		if len(idx) == 0 {
 			continue
 		}
-		valid := validMembers(nil, idx, res.Evaluation.Valid)
+		valid := ValidMembers(nil, idx, res.Evaluation.Valid)
 		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
 		for _, k := range res.Evaluation.SourceObjectives(src) {
 			column := make([]float64, len(valid))

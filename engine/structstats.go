@@ -49,7 +49,7 @@ func (res *Result) Collapse(b *Batch) (share float64, groups int) {
 	m := res.Evaluation.M
 	row := func(i int) []float64 { return res.Evaluation.Values[i*m : (i+1)*m] }
 	for _, g := range b.Groups {
-		idx = validMembers(idx, g.Members, res.Evaluation.Valid)
+		idx = ValidMembers(idx, g.Members, res.Evaluation.Valid)
 		distinct := false
 		for _, i := range idx[min(1, len(idx)):] {
 			if !slices.Equal(row(i), row(idx[0])) {

@@ -187,40 +187,6 @@ func TestRecordFields(t *testing.T) {
 	}
 }
 
-// TestLoggedAdvantage checks Evaluation.Logged and CompareLogged.
-func TestLoggedAdvantage(t *testing.T) {
-	c, err := New(Config{Method: "grpo", Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Scores 1, 3: mean 2, sample std sqrt(2); rewards -+1/(sqrt2 + 1e-4).
-	a := 1 / (math.Sqrt2 + 1e-4)
-	ts := []Trajectory{
-		traj(0, "g", "x", 1.0, "adv", -a),        // equal
-		traj(0, "g", "x", 3.0, "adv", a+0.5),     // 0.5 off
-		traj(1, "g", "x", 1.0),                   // no logged advantage
-		traj(1, "g", "x", 1.0, "adv", 2e-4+1e-9), // reward 0, 2e-4 off
-	}
-	res := c.Compute(ts, GRPO)
-	if len(res.Evaluation.Logged) != 4 || res.Evaluation.Logged[0] != -a || !math.IsNaN(res.Evaluation.Logged[2]) {
-		t.Fatalf("Logged = %v", res.Evaluation.Logged)
-	}
-	got, ok := res.CompareLogged(&res.Ranking.Batches[0])
-	if !ok || got.Rows != 2 || got.Differing != 1 || !near(got.MaxAbsDiff, 0.5) || !near(got.MeanAbsDiff, 0.25) {
-		t.Errorf("batch 0: %+v, %v", got, ok)
-	}
-	got, _ = res.CompareLogged(&res.Ranking.Batches[1])
-	if got.Rows != 1 || got.Differing != 1 || !near(got.MaxAbsDiff, 2e-4+1e-9) {
-		t.Errorf("batch 1: %+v", got)
-	}
-	plain, _ := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}})
-	if res := plain.Compute(ts, GRPO); res.Evaluation.Logged != nil {
-		t.Errorf("without an expression, Logged = %v", res.Evaluation.Logged)
-	} else if _, ok := res.CompareLogged(&res.Ranking.Batches[0]); ok {
-		t.Error("CompareLogged without logged advantages: ok")
-	}
-}
-
 // TestGDPONanSum checks gdpo with nansum against TRL's normalize_then_sum
 // (trl/trainer/grpo_trainer.py, _generate_and_score_completions, at
 // huggingface/trl f2cd577): a missing reward is left out of its

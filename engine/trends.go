@@ -77,7 +77,7 @@ func (res *Result) orientRef(ref []float64) []float64 {
 	}
 	oriented := make([]float64, res.Evaluation.M)
 	for k, o := range res.Objectives {
-		oriented[k] = o.orient(ref[k])
+		oriented[k] = o.Orient(ref[k])
 	}
 	return oriented
 }
@@ -131,9 +131,9 @@ func (res *Result) DefaultHVRef() []float64 {
 		for k, o := range res.Objectives {
 			worst := math.Inf(1)
 			for _, i := range valid {
-				worst = min(worst, o.orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
+				worst = min(worst, o.Orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
 			}
-			ref[k] = o.orient(worst) // orienting twice gives the raw value back
+			ref[k] = o.Orient(worst) // orienting twice gives the raw value back
 		}
 		break
 	}
@@ -162,7 +162,7 @@ func (res *Result) hypervolume(b *Batch, ref []float64) float64 {
 	for _, i := range b.Members {
 		if res.Evaluation.Valid[i] && res.Ranking.Ranks[i] == 0 {
 			for k, o := range res.Objectives {
-				points = append(points, o.orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
+				points = append(points, o.Orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
 			}
 		}
 	}
@@ -205,7 +205,7 @@ func (res *Result) scoreGroupStd(b *Batch) float64 {
 	var idx []int
 	var x []float64
 	for _, g := range b.Groups {
-		idx = validMembers(idx, g.Members, res.Evaluation.Valid)
+		idx = ValidMembers(idx, g.Members, res.Evaluation.Valid)
 		if len(idx) == 0 {
 			continue
 		}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -147,7 +148,7 @@ type Finding struct {
 //   - constraint_violation: per constraint, the share of the batch's valid
 //     trajectories that break it (1 - its feasible share) above 0.2, 0.5.
 //   - invalid_fraction: the fraction of the batch's trajectories that are
-//     invalid above 0.1, 0.5 (engine.MostlyInvalid), so that a batch whose
+//     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
 func Findings(res *engine.Result, trends []engine.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
@@ -335,7 +336,7 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 
 // The thresholds of invalid_fraction: the fraction of a batch's
 // trajectories that are invalid, above.
-const invalidWarn, invalidAlert = 0.1, engine.MostlyInvalid
+const invalidWarn, invalidAlert = 0.1, invalid.Mostly
 
 func (h *healthRun) invalidFraction(t *engine.Trend) (Finding, bool) {
 	if t.Trajectories == 0 {
@@ -345,7 +346,7 @@ func (h *healthRun) invalidFraction(t *engine.Trend) (Finding, bool) {
 	msg := fmt.Sprintf("%d of %d trajectories invalid (%.0f%%)", t.Invalid, t.Trajectories, 100*v)
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
 	if ok {
-		if ib, found := h.res.StepInvalid(t.Step); found && ib.MainCount > 0 {
+		if ib, found := invalid.Step(h.res, t.Step); found && ib.MainCount > 0 {
 			f.Message += fmt.Sprintf(", mostly %s (%d)", ib.MainCause, ib.MainCount)
 		}
 	}

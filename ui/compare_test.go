@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -40,7 +41,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "7")
 	s := m.Session()
-	before := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	before := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if s.Options.Method != engine.Pareto || s.CompareMethod != engine.GRPO {
 		t.Fatalf("the sample compares %s with %s, want pareto with grpo", s.Options.Method, s.CompareMethod)
 	}
@@ -49,7 +50,7 @@ func TestCompareCyclesMethodB(t *testing.T) {
 	if s.CompareMethod != engine.RLOO {
 		t.Fatalf("b made B %s, want rloo", s.CompareMethod)
 	}
-	after := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	after := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if after.Spearman == before.Spearman || after.Kendall == before.Kendall {
 		t.Errorf("the correlations did not change: %v, %v", before, after)
 	}
@@ -92,7 +93,7 @@ func TestCompareSelectsAndOpens(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "7")
 	s := m.Session()
-	c := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	c := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	first := -1
 	for j := range c.A {
 		if c.A[j] > 0 && c.B[j] < 0 {
@@ -161,7 +162,7 @@ func TestCompareWithLogged(t *testing.T) {
 	if s.CompareMethod != compare.LoggedMethod {
 		t.Fatalf("B is %s by default, want the logged advantage", s.CompareMethod)
 	}
-	want := engine.CompareWithLogged(s.Result, s.Batch)
+	want := agreement.CompareWithLogged(s.Result, s.Batch)
 	if want.N != 12 || want.PosNeg+want.NegPos != 0 || want.Spearman < 0.999999 {
 		t.Errorf("grpo against TRL's logged advantages: %+v", want)
 	}
@@ -189,7 +190,7 @@ func TestCompareOpensGroup(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "7")
 	s := m.Session()
-	c := engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	c := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	press(m, "d") // the second disagreement: A+ B−
 	var odd []int
 	for j := range c.A {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -53,7 +54,7 @@ func Open(source string, cfg engine.Config, res *loaders.Result, warnings []stri
 // openedSession returns newSession(source, ts, c, ev) after loaded (which
 // checks the IDs), with the first frame's statistics computed: the IDs are
 // checked on a core of their own meanwhile, as compute does. The trainer's
-// output is checked first (engine.RewardComputer.CheckTrainer), as compute
+// output is checked first (agreement.CheckTrainer), as compute
 // and stats do: its notes go to the status line, and with --match-logged
 // the options found become the computer's.
 func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev *engine.Evaluation, loaded func(*Session)) *Session {
@@ -64,7 +65,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 		defer close(checked)
 		duplicates = duplicateWarning(&ts)
 	}()
-	check := c.CheckTrainer(ev)
+	check := agreement.CheckTrainer(c, ev)
 	c.Options = check.Options
 	s := newSession(source, ts, c, ev)
 	s.Result.BatchStats(s.CurrentBatch())

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -98,7 +99,7 @@ func (s *Session) ApplyStructure(j *StructureJob) error {
 	// As the CLI exits when no trajectory is valid, a change that would
 	// leave none is refused, with the causes.
 	if !slices.Contains(j.ev.Valid, true) && slices.Contains(j.from.Valid, true) {
-		if err := engine.NoValid(&engine.Result{Evaluation: j.ev}, j.r.Scorer(), s.Fields); err != nil {
+		if err := invalid.NoValid(&engine.Result{Evaluation: j.ev}, j.r.Scorer(), s.Fields); err != nil {
 			return fmt.Errorf("refused: %w", err)
 		}
 	}

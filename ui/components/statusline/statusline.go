@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -85,9 +86,9 @@ func (l *Line) ClearNotice(done string) {
 func (l *Line) Refresh(s *session.Session) {
 	if l.of != s.Result.Evaluation {
 		l.of, l.loud = s.Result.Evaluation, ""
-		if err := engine.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
+		if err := invalid.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
 			l.loud = textsafe.Line(err.Error())
-		} else if w := mostlyInvalidWarning(s.Result.MostlyInvalidBatches()); w != "" {
+		} else if w := mostlyInvalidWarning(invalid.MostlyBatches(s.Result)); w != "" {
 			l.loud = textsafe.Line(w)
 		} else if w := s.Result.Evaluation.InfeasibleWarning(); w != "" {
 			l.loud = textsafe.Line(w)
@@ -184,7 +185,7 @@ const maxStepsListed = 5
 // trajectories are invalid and details the first: "more than half invalid
 // in 2 steps (7, 9): step 7: 60 of 96 trajectories invalid (62%), mostly
 // acc: missing (58)". It is "" when there are none.
-func mostlyInvalidWarning(batches []engine.InvalidBatch) string {
+func mostlyInvalidWarning(batches []invalid.Batch) string {
 	switch len(batches) {
 	case 0:
 		return ""

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -83,7 +84,7 @@ type compareTab struct {
 	keys          compareKeyMap
 	width, height int
 
-	cmp engine.Comparison
+	cmp agreement.Comparison
 	// b is the method B of cmp: the session's may have changed since, its
 	// result still being computed.
 	b     engine.Method
@@ -283,11 +284,11 @@ func (t *compareTab) refresh() {
 	}
 	switch {
 	case s.CompareMethod == LoggedMethod:
-		t.cmp = engine.CompareWithLogged(s.Result, s.Batch)
+		t.cmp = agreement.CompareWithLogged(s.Result, s.Batch)
 	case s.CompareMethod == s.Result.Options.Method:
-		t.cmp = engine.CompareRewards(s.Result, s.Result, s.Batch)
+		t.cmp = agreement.CompareRewards(s.Result, s.Result, s.Batch)
 	default:
-		t.cmp = engine.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+		t.cmp = agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	}
 	t.collapse[1] = math.NaN()
 	t.collapse[0], t.groups = s.Result.Collapse(s.CurrentBatch())
@@ -443,7 +444,7 @@ func (t *compareTab) panelView() string {
 		st.Title.Render("rank agreement"),
 		row("Spearman ρ", common.FormatValue(c.Spearman)),
 		row("Kendall τ-b", common.FormatValue(c.Kendall)),
-		row(fmt.Sprintf("top %.0f%% share", engine.TopFraction*100),
+		row(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100),
 			fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
 	}
 	if t.b == LoggedMethod && c.N > 0 {

@@ -1,4 +1,9 @@
-package engine
+package invalid
+
+import (
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
+)
 
 // WithHidden returns e with a cause first for each objective of s that no
 // cause of e names and whose expression reads a field that e.Fields lack:
@@ -7,7 +12,7 @@ package engine
 // Such a cause counts every trajectory as missing the objective (its
 // value was never asked), so that the message says "no trajectory has
 // field grop; did you mean group?". With e.Fields nil, e is returned.
-func (e *NoValidError) WithHidden(s Scorer) *NoValidError {
+func (e *NoValidError) WithHidden(s engine.Scorer) *NoValidError {
 	if e.Fields == nil {
 		return e
 	}
@@ -19,20 +24,18 @@ func (e *NoValidError) WithHidden(s Scorer) *NoValidError {
 	for _, f := range e.Fields {
 		seen[f] = true
 	}
-	var hidden []NoValidCause
+	var hidden []Cause
 	for k, o := range s.Objectives() {
-		x := expressionOf(s, k)
+		x := engine.ExpressionOf(s, k)
 		if named[o.Name] || x == nil {
 			continue
 		}
-		c := NoValidCause{Objective: o.Name, Expr: x.Source, Err: ErrMissing, Text: o.Name + ": " + ErrMissing.Error(), Count: e.Trajectories}
-		if x.direct {
-			c.Field = x.key
-		}
-		for _, f := range x.fieldsRead() {
+		c := Cause{Objective: o.Name, Expr: x.Source, Err: engine.ErrMissing, Text: o.Name + ": " + engine.ErrMissing.Error(), Count: e.Trajectories}
+		c.Field = x.Field()
+		for _, f := range x.FieldsRead() {
 			if !seen[f] {
 				c.Unseen = append(c.Unseen, f)
-				c.Suggestions = append(c.Suggestions, Suggest(f, e.Fields))
+				c.Suggestions = append(c.Suggestions, suggest.Near(f, e.Fields))
 			}
 		}
 		if len(c.Unseen) > 0 {

@@ -1,4 +1,4 @@
-package engine
+package agreement
 
 import (
 	"fmt"
@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // refSettings are the settings of refAdvantages, the trainers' advantage
 // formulas written out loop by loop, apart from the engine's code.
 type refSettings struct {
-	method          Method // GRPO, GDPO or RLOO
-	scale           Scale  // GRPO's
+	method          engine.Method // GRPO, GDPO or RLOO
+	scale           engine.Scale  // GRPO's
 	eps             float64
 	groupOfOneScore bool // verl's mean 0, std 1
 	weights         []float64
@@ -53,7 +55,7 @@ func refAdvantages(groups [][][]float64, s refSettings) [][]float64 {
 		return r
 	}
 	out := make([][]float64, len(groups))
-	if s.method == GDPO {
+	if s.method == engine.GDPO {
 		var all []float64
 		for gi, g := range groups {
 			out[gi] = make([]float64, len(g))
@@ -96,11 +98,11 @@ func refAdvantages(groups [][][]float64, s refSettings) [][]float64 {
 		n := len(r)
 		for j := range r {
 			switch {
-			case s.method == RLOO && n == 1:
+			case s.method == engine.RLOO && n == 1:
 				if s.groupOfOneScore {
 					out[gi][j] = r[j]
 				}
-			case s.method == RLOO:
+			case s.method == engine.RLOO:
 				out[gi][j] = float64(n) / float64(n-1) * (r[j] - refMean(r))
 			case n == 1 && !s.groupOfOneScore:
 				out[gi][j] = 0
@@ -110,11 +112,11 @@ func refAdvantages(groups [][][]float64, s refSettings) [][]float64 {
 					mean, std = refMean(r), refSampleStd(r)
 				}
 				switch s.scale {
-				case ScaleGroup:
+				case engine.ScaleGroup:
 					out[gi][j] = (r[j] - mean) / (std + s.eps)
-				case ScaleBatch:
+				case engine.ScaleBatch:
 					out[gi][j] = (r[j] - mean) / (batchStd + s.eps)
-				case ScaleNone:
+				case engine.ScaleNone:
 					out[gi][j] = r[j] - mean
 				}
 			}
@@ -144,8 +146,8 @@ func matchBatch(step int64) [][][]float64 {
 // matchTrajectories returns the trajectories of the batches, group gi
 // named "p<gi>", with the logged advantage (rounded to float32, as TRL
 // logs it) of settings per batch.
-func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSettings) []Trajectory {
-	var ts []Trajectory
+func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSettings) []engine.Trajectory {
+	var ts []engine.Trajectory
 	for _, step := range slices.Sorted(func(yield func(int64) bool) {
 		for s := range batches {
 			if !yield(s) {
@@ -165,11 +167,11 @@ func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSe
 
 // trlComputer is the TRL layout's computer: grpo, scale group, epsilon
 // 1e-4, reward weights 1, the logged advantage adv.
-func trlComputer(t *testing.T, match bool) *RewardComputer {
+func trlComputer(t *testing.T, match bool) *engine.RewardComputer {
 	t.Helper()
-	c, err := New(Config{
+	c, err := engine.New(engine.Config{
 		Method:          "grpo",
-		Objectives:      []ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
+		Objectives:      []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
 		LoggedAdvantage: "adv",
 		MatchLogged:     &match,
 	})
@@ -183,7 +185,7 @@ func trlComputer(t *testing.T, match bool) *RewardComputer {
 // setting and checks that MatchLogged names the flags that reproduce
 // them, and that computing with the options found does.
 func TestMatchLoggedFindsEachVariant(t *testing.T) {
-	trl := refSettings{method: GRPO, scale: ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
 	with := func(change func(*refSettings)) refSettings {
 		s := trl
 		change(&s)
@@ -195,26 +197,26 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 		changes  []string
 	}{
 		{"TRL scale_rewards=group", trl, nil},
-		{"TRL scale_rewards=batch", with(func(s *refSettings) { s.scale = ScaleBatch }), []string{"--scale batch"}},
-		{"TRL scale_rewards=none", with(func(s *refSettings) { s.scale = ScaleNone }), []string{"--scale none"}},
-		{"TRL normalize_then_sum", with(func(s *refSettings) { s.method = GDPO }), []string{"--method gdpo"}},
+		{"TRL scale_rewards=batch", with(func(s *refSettings) { s.scale = engine.ScaleBatch }), []string{"--scale batch"}},
+		{"TRL scale_rewards=none", with(func(s *refSettings) { s.scale = engine.ScaleNone }), []string{"--scale none"}},
+		{"TRL normalize_then_sum", with(func(s *refSettings) { s.method = engine.GDPO }), []string{"--method gdpo"}},
 		{"epsilon 1e-6", with(func(s *refSettings) { s.eps = 1e-6 }), []string{"--epsilon 1e-06"}},
 		{"OpenRLHF epsilon 1e-9", with(func(s *refSettings) { s.eps = 1e-9 }), []string{"--epsilon 1e-09"}},
 		{"group of one score", with(func(s *refSettings) { s.groupOfOneScore = true }), []string{"--group-of-one score"}},
 		{"verl grpo", with(func(s *refSettings) { s.eps, s.groupOfOneScore = 1e-6, true }), []string{"--epsilon 1e-06", "--group-of-one score"}},
 		{"weights 1/m", with(func(s *refSettings) { s.weights = []float64{0.5, 0.5} }), []string{"--weight a=0.5 --weight b=0.5"}},
-		{"scale none, weights 1/m", with(func(s *refSettings) { s.scale, s.weights = ScaleNone, []float64{0.5, 0.5} }),
+		{"scale none, weights 1/m", with(func(s *refSettings) { s.scale, s.weights = engine.ScaleNone, []float64{0.5, 0.5} }),
 			[]string{"--scale none", "--weight a=0.5 --weight b=0.5"}},
-		{"gdpo, epsilon 1e-9", with(func(s *refSettings) { s.method, s.eps = GDPO, 1e-9 }), []string{"--method gdpo", "--epsilon 1e-09"}},
-		{"rloo", with(func(s *refSettings) { s.method = RLOO }), []string{"--method rloo"}},
-		{"verl rloo", with(func(s *refSettings) { s.method, s.groupOfOneScore = RLOO, true }), []string{"--method rloo", "--group-of-one score"}},
-		{"scale batch, epsilon 1e-6", with(func(s *refSettings) { s.scale, s.eps = ScaleBatch, 1e-6 }), []string{"--scale batch", "--epsilon 1e-06"}},
+		{"gdpo, epsilon 1e-9", with(func(s *refSettings) { s.method, s.eps = engine.GDPO, 1e-9 }), []string{"--method gdpo", "--epsilon 1e-09"}},
+		{"rloo", with(func(s *refSettings) { s.method = engine.RLOO }), []string{"--method rloo"}},
+		{"verl rloo", with(func(s *refSettings) { s.method, s.groupOfOneScore = engine.RLOO, true }), []string{"--method rloo", "--group-of-one score"}},
+		{"scale batch, epsilon 1e-6", with(func(s *refSettings) { s.scale, s.eps = engine.ScaleBatch, 1e-6 }), []string{"--scale batch", "--epsilon 1e-06"}},
 		// Weights that are not all equal, fitted to the log.
 		{"TRL reward_weights=[1, 0.5]", with(func(s *refSettings) { s.weights = []float64{1, 0.5} }), []string{"--weight a=1 --weight b=0.5"}},
 		{"reward_weights=[2, 1]", with(func(s *refSettings) { s.weights = []float64{2, 1} }), []string{"--weight a=2 --weight b=1"}},
-		{"scale batch, reward_weights=[0.25, 1]", with(func(s *refSettings) { s.scale, s.weights = ScaleBatch, []float64{0.25, 1} }),
+		{"scale batch, reward_weights=[0.25, 1]", with(func(s *refSettings) { s.scale, s.weights = engine.ScaleBatch, []float64{0.25, 1} }),
 			[]string{"--scale batch", "--weight a=0.25 --weight b=1"}},
-		{"scale none, reward_weights=[3, 0.7]", with(func(s *refSettings) { s.scale, s.weights = ScaleNone, []float64{3, 0.7} }),
+		{"scale none, reward_weights=[3, 0.7]", with(func(s *refSettings) { s.scale, s.weights = engine.ScaleNone, []float64{3, 0.7} }),
 			[]string{"--scale none", "--weight a=3 --weight b=0.7"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -222,7 +224,7 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 			ts := matchTrajectories(batches, map[int64]refSettings{1: tc.settings, 2: tc.settings})
 			c := trlComputer(t, true)
 			ev := evaluateWith(c, ts)
-			m := ev.MatchLogged(c.Options)
+			m := MatchLogged(ev, c.Options)
 			if m.Found == nil {
 				t.Fatalf("nothing found; closest %v off by %g (tried %d); base off by %g", m.Closest.Changes, m.Closest.Overall.MaxAbsDiff, m.Tried, m.Base.Overall.MaxAbsDiff)
 			}
@@ -243,10 +245,10 @@ func TestMatchLoggedFindsEachVariant(t *testing.T) {
 				}
 			}
 			// --match-logged computes with it.
-			check := c.CheckTrainer(ev)
+			check := CheckTrainer(c, ev)
 			res := ev.Compute(check.Options)
 			for bi := range res.Ranking.Batches {
-				if got, _ := res.CompareLogged(&res.Ranking.Batches[bi]); got.Rows != len(ts)/2 || got.MaxAbsDiff > LoggedReproduces {
+				if got, _ := CompareLogged(res, &res.Ranking.Batches[bi]); got.Rows != len(ts)/2 || got.MaxAbsDiff > Reproduces {
 					t.Errorf("with the options applied (%+v), batch %d: %+v", check.Options, bi, got)
 				}
 			}
@@ -269,14 +271,14 @@ func TestLoggedReproducesLarge(t *testing.T) {
 		}
 		groups = append(groups, rows)
 	}
-	unscaled := refSettings{method: GRPO, scale: ScaleNone, eps: 1e-4, weights: []float64{1, 1}}
+	unscaled := refSettings{method: engine.GRPO, scale: engine.ScaleNone, eps: 1e-4, weights: []float64{1, 1}}
 	ts := matchTrajectories(map[int64][][][]float64{1: groups}, map[int64]refSettings{1: unscaled})
 	c := trlComputer(t, false)
-	m := evaluateWith(c, ts).MatchLogged(c.Options)
+	m := MatchLogged(evaluateWith(c, ts), c.Options)
 	if m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--scale none"}) {
 		t.Fatalf("found %+v", m.Found)
 	}
-	if d := m.Found.Overall.MaxAbsDiff; d <= LoggedReproduces {
+	if d := m.Found.Overall.MaxAbsDiff; d <= Reproduces {
 		t.Errorf("float32 rounding of values in the hundreds is only %g off: the test tests nothing", d)
 	}
 }
@@ -285,21 +287,21 @@ func TestLoggedReproducesLarge(t *testing.T) {
 // scores 1, 3 in one group and 5, 5 in another, logged with TRL's
 // scale_rewards="batch".
 func TestLoggedWarningText(t *testing.T) {
-	c, err := New(Config{Method: "grpo", Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
+	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// scale batch: the batch's sample std is sqrt(11/3) (mean 3.5,
 	// squares 6.25 + 0.25 + 2.25 + 2.25 = 11), the group means 2 and 5.
 	batch := 1 / (math.Sqrt(11.0/3) + 1e-4)
-	ts := []Trajectory{
+	ts := []engine.Trajectory{
 		traj(0, "g", "x", 1.0, "adv", -batch),
 		traj(0, "g", "x", 3.0, "adv", batch),
 		traj(0, "h", "x", 5.0, "adv", 0.0),
 		traj(0, "h", "x", 5.0, "adv", 0.0),
 	}
 	ev := evaluateWith(c, ts)
-	m := ev.MatchLogged(c.Options)
+	m := MatchLogged(ev, c.Options)
 	// scale group gives -+1 / (sqrt 2 + 1e-4): 0.707056 against 0.522206.
 	want := "2 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--scale batch` reproduces it to "
 	if w := m.Warning(); !strings.HasPrefix(w, want) || !strings.HasSuffix(w, " (--match-logged applies it)") {
@@ -315,13 +317,13 @@ func TestLoggedWarningText(t *testing.T) {
 	// by a flag of its own.
 	unscaled := c.Options
 	unscaled.Normalize = false
-	if m := ev.MatchLogged(unscaled); m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--no-normalize=false", "--scale batch"}) {
+	if m := MatchLogged(ev, unscaled); m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--no-normalize=false", "--scale batch"}) {
 		t.Errorf("from --no-normalize, found %+v", m.Found)
 	}
 	// The method on screen is not the trainer's: the flags say grpo too.
 	pareto := c.Options
-	pareto.Method = Pareto
-	if m := ev.MatchLogged(pareto); !slices.Equal(m.Found.Changes, []string{"--method grpo", "--scale batch"}) {
+	pareto.Method = engine.Pareto
+	if m := MatchLogged(ev, pareto); !slices.Equal(m.Found.Changes, []string{"--method grpo", "--scale batch"}) {
 		t.Errorf("from pareto, found %q", m.Found.Changes)
 	}
 }
@@ -330,14 +332,14 @@ func TestLoggedWarningText(t *testing.T) {
 // warning and --match-logged say so, and the options stay as given.
 func TestLoggedNothingFits(t *testing.T) {
 	batches := map[int64][][][]float64{1: matchBatch(1)}
-	trl := refSettings{method: GRPO, scale: ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
 	ts := matchTrajectories(batches, map[int64]refSettings{1: trl})
 	for i := range ts {
 		ts[i].Metadata["adv"] = ts[i].Metadata["adv"].(float64) * 1.5 // a scale no setting has
 	}
 	c := trlComputer(t, true)
 	ev := evaluateWith(c, ts)
-	m := ev.MatchLogged(c.Options)
+	m := MatchLogged(ev, c.Options)
 	if m.Found != nil {
 		t.Fatalf("found %q", m.Found.Changes)
 	}
@@ -355,19 +357,19 @@ func TestLoggedNothingFits(t *testing.T) {
 		!strings.Contains(w, fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))) {
 		t.Errorf("warning %q", w)
 	}
-	check := c.CheckTrainer(ev)
+	check := CheckTrainer(c, ev)
 	if !reflectEqualOptions(check.Options, c.Options) || len(check.Notes) != 1 ||
 		!strings.HasPrefix(check.Notes[0], "warning: --match-logged: none of the") || !strings.HasSuffix(check.Notes[0], "; computing with the settings as given") {
 		t.Errorf("options %+v, notes %q", check.Options, check.Notes)
 	}
 	// Without --match-logged, the note is the warning.
-	check = trlComputer(t, false).CheckTrainer(ev)
+	check = CheckTrainer(trlComputer(t, false), ev)
 	if len(check.Notes) != 1 || check.Notes[0] != "warning: "+w {
 		t.Errorf("notes %q", check.Notes)
 	}
 }
 
-func reflectEqualOptions(a, b Options) bool {
+func reflectEqualOptions(a, b engine.Options) bool {
 	return fmt.Sprintf("%+v", a) == fmt.Sprintf("%+v", b)
 }
 
@@ -375,13 +377,13 @@ func reflectEqualOptions(a, b Options) bool {
 // settings as given: the batch warnings differ, and no one setting
 // reproduces every row.
 func TestLoggedPerBatch(t *testing.T) {
-	trl := refSettings{method: GRPO, scale: ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
 	batch := trl
-	batch.scale = ScaleBatch
+	batch.scale = engine.ScaleBatch
 	batches := map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}
 	ts := matchTrajectories(batches, map[int64]refSettings{1: batch, 2: trl})
 	c := trlComputer(t, false)
-	m := evaluateWith(c, ts).MatchLogged(c.Options)
+	m := MatchLogged(evaluateWith(c, ts), c.Options)
 	if m.Found != nil {
 		t.Errorf("found %q for the whole input", m.Found.Changes)
 	}
@@ -397,16 +399,16 @@ func TestLoggedPerBatch(t *testing.T) {
 // match, a warning.
 func TestMatchLoggedWithoutLog(t *testing.T) {
 	yes := true
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, MatchLogged: &yes})
+	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}, MatchLogged: &yes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := evaluateWith(c, []Trajectory{traj(0, "g", "x", 1.0), traj(0, "g", "x", 2.0)})
-	if m := ev.MatchLogged(c.Options); m != nil {
+	ev := evaluateWith(c, []engine.Trajectory{traj(0, "g", "x", 1.0), traj(0, "g", "x", 2.0)})
+	if m := MatchLogged(ev, c.Options); m != nil {
 		t.Errorf("a match without a log: %+v", m)
 	}
-	check := c.CheckTrainer(ev)
-	if check.Options.Method != Pareto || len(check.Notes) != 1 || !strings.Contains(check.Notes[0], "no logged advantage to match") {
+	check := CheckTrainer(c, ev)
+	if check.Options.Method != engine.Pareto || len(check.Notes) != 1 || !strings.Contains(check.Notes[0], "no logged advantage to match") {
 		t.Errorf("%+v", check)
 	}
 }
@@ -414,8 +416,8 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 // TestLoggedNoRow: a logged advantage that no row has is warned of.
 func TestLoggedNoRow(t *testing.T) {
 	c := trlComputer(t, false)
-	ev := evaluateWith(c, []Trajectory{traj(0, "g", "a", 1.0, "b", 0.0), traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
-	check := c.CheckTrainer(ev)
+	ev := evaluateWith(c, []engine.Trajectory{traj(0, "g", "a", 1.0, "b", 0.0), traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
+	check := CheckTrainer(c, ev)
 	if len(check.Notes) != 1 || check.Notes[0] != "warning: no row has a logged advantage (a finite number): the rewards are compared with nothing" {
 		t.Errorf("notes %q", check.Notes)
 	}
@@ -424,7 +426,7 @@ func TestLoggedNoRow(t *testing.T) {
 // TestUnequalGroups checks the group sizes' warning: a batch of groups of
 // 4 with a merged group of 8 and a partial one of 2, another batch even.
 func TestUnequalGroups(t *testing.T) {
-	var ts []Trajectory
+	var ts []engine.Trajectory
 	add := func(step int64, group string, n int) {
 		for range n {
 			ts = append(ts, traj(step, group, "x", 1.0))
@@ -442,10 +444,10 @@ func TestUnequalGroups(t *testing.T) {
 	// they part.
 	add(3, "system\nT\nuser\nWhat is 1?", 4)
 	add(3, "system\nT\nuser\nWhat is \x1b[2J?", 2)
-	c := oneObjective(t, DefaultOptions())
+	c := oneObjective(t, engine.DefaultOptions())
 	c.EqualGroups = true
 	ev := evaluateWith(c, ts)
-	got := ev.UnequalGroups()
+	got := unequalGroupsOf(ev)
 	if len(got) != 2 || got[0].Step != 1 || got[0].Size != 4 || got[0].Usual != 3 || got[0].Groups != 5 ||
 		!slices.Equal(got[0].Odd, []GroupSize{{long, 8}, {"p3", 2}}) {
 		t.Fatalf("%+v", got)
@@ -458,17 +460,17 @@ func TestUnequalGroups(t *testing.T) {
 	if s := got[1].String(); s != want3 {
 		t.Errorf("\n got %s\nwant %s", s, want3)
 	}
-	if check := c.CheckTrainer(ev); len(check.Notes) != 2 || check.Notes[0] != "warning: "+want || check.Notes[1] != "warning: "+want3 {
+	if check := CheckTrainer(c, ev); len(check.Notes) != 2 || check.Notes[0] != "warning: "+want || check.Notes[1] != "warning: "+want3 {
 		t.Errorf("notes %q", check.Notes)
 	}
 	c.EqualGroups = false
-	if check := c.CheckTrainer(ev); len(check.Notes) != 0 {
+	if check := CheckTrainer(c, ev); len(check.Notes) != 0 {
 		t.Errorf("unchecked, notes %q", check.Notes)
 	}
 }
 
 // evaluateWith evaluates ts with c's scorer and logged advantage.
-func evaluateWith(c *RewardComputer, ts []Trajectory) *Evaluation {
+func evaluateWith(c *engine.RewardComputer, ts []engine.Trajectory) *engine.Evaluation {
 	e := c.NewEvaluator()
 	e.Add(ts)
 	return e.Evaluation()
@@ -479,16 +481,16 @@ func evaluateWith(c *RewardComputer, ts []Trajectory) *Evaluation {
 // setting changes: the settings are matched on the valid rows. Here the
 // row is in verl's group of one, whose mean is its one reward.
 func TestLoggedInvalidRowsLeftOut(t *testing.T) {
-	verl := refSettings{method: GRPO, scale: ScaleGroup, eps: 1e-6, groupOfOneScore: true, weights: []float64{1, 1}}
+	verl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-6, groupOfOneScore: true, weights: []float64{1, 1}}
 	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1)}, map[int64]refSettings{1: verl})
 	ts = append(ts, traj(1, "p3", "adv", 0.0)) // no a nor b
 	c := trlComputer(t, true)
 	ev := evaluateWith(c, ts)
-	m := ev.MatchLogged(c.Options)
+	m := MatchLogged(ev, c.Options)
 	if m.Found == nil || !slices.Equal(m.Found.Changes, []string{"--epsilon 1e-06", "--group-of-one score"}) {
 		t.Fatalf("found %+v", m.Found)
 	}
-	if fill := ev.Compute(c.CheckTrainer(ev).Options).Rewards[len(ts)-1]; math.Abs(fill-0.7/(1+1e-6)) > 1e-12 {
+	if fill := ev.Compute(CheckTrainer(c, ev).Options).Rewards[len(ts)-1]; math.Abs(fill-0.7/(1+1e-6)) > 1e-12 {
 		t.Errorf("the invalid row's fill is %g, not its group's mean", fill)
 	}
 }

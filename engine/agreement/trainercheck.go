@@ -1,6 +1,17 @@
-package engine
+// Package agreement checks a trainer's output against rewardlens's: the
+// trainer-style rewards against the advantages the trainer logged
+// (CompareLogged), the table of the trainers' settings tried to reproduce
+// them (MatchLogged), and the groups' sizes; CheckTrainer runs what a
+// computer's config asks for. It also compares two methods' rewards, or a
+// method's with the logged advantages, by rank (CompareRewards,
+// CompareWithLogged): the dashboard's Compare tab.
+package agreement
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
 
 // maxUnequalStepsNamed is how many batches of unequal groups CheckTrainer
 // describes.
@@ -10,13 +21,13 @@ const maxUnequalStepsNamed = 5
 type TrainerCheck struct {
 	// Logged compares the trainer-style rewards with the logged
 	// advantages (nil without them).
-	Logged *LoggedMatch
+	Logged *Match
 	// Unequal are the batches whose groups are not all of one size
-	// (checked with RewardComputer.EqualGroups only).
+	// (checked with engine.RewardComputer.EqualGroups only).
 	Unequal []UnequalGroups
 	// Options are the options to compute with: the computer's, or with
-	// RewardComputer.MatchLogged those that reproduce the logged advantage.
-	Options Options
+	// engine.RewardComputer.MatchLogged those that reproduce the logged advantage.
+	Options engine.Options
 	// Notes say what was found, each a line; a warning starts with
 	// "warning: ".
 	Notes []string
@@ -27,14 +38,14 @@ type TrainerCheck struct {
 // them (MatchLogged of the computer's options), and, with c.EqualGroups,
 // the groups' sizes. With c.MatchLogged, the options found are those to
 // compute with.
-func (c *RewardComputer) CheckTrainer(ev *Evaluation) TrainerCheck {
+func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck {
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {
-		check.Logged = ev.MatchLogged(c.Options)
+		check.Logged = MatchLogged(ev, c.Options)
 	}
 	if c.MatchLogged {
 		var note string
-		check.Options, note = check.Logged.Applied(c.Options)
+		check.Options, note = check.Logged.applied(c.Options)
 		check.Notes = append(check.Notes, note)
 	} else if check.Logged != nil {
 		if w := check.Logged.Warning(); w != "" {
@@ -42,7 +53,7 @@ func (c *RewardComputer) CheckTrainer(ev *Evaluation) TrainerCheck {
 		}
 	}
 	if c.EqualGroups {
-		check.Unequal = ev.UnequalGroups()
+		check.Unequal = unequalGroupsOf(ev)
 		for _, u := range check.Unequal[:min(len(check.Unequal), maxUnequalStepsNamed)] {
 			check.Notes = append(check.Notes, "warning: "+u.String())
 		}

@@ -1,9 +1,11 @@
-package engine
+package agreement
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // UnequalGroups describes a batch whose prompt groups are not all of one
@@ -28,12 +30,12 @@ type GroupSize struct {
 	Size int
 }
 
-// UnequalGroups returns the batches whose groups (scope group; valid and
+// unequalGroupsOf returns the batches of ev whose groups (scope group; valid and
 // invalid trajectories alike) are not all of one size, in ascending step
 // order.
-func (ev *Evaluation) UnequalGroups() []UnequalGroups {
+func unequalGroupsOf(ev *engine.Evaluation) []UnequalGroups {
 	var out []UnequalGroups
-	for _, b := range ev.partition(ScopeGroup) {
+	for _, b := range ev.Partition(engine.ScopeGroup) {
 		count := map[int]int{}
 		for _, g := range b.Groups {
 			count[len(g.Members)]++
@@ -80,7 +82,7 @@ func (u UnequalGroups) String() string {
 // sharedOpening returns the number of runes that open every key of groups,
 // cut back to the start of the line where the keys part: a trainer's
 // prompts often share a long chat template's opening.
-func sharedOpening(groups []Group) int {
+func sharedOpening(groups []engine.Group) int {
 	first := []rune(groups[0].Key)
 	n := len(first)
 	for _, g := range groups[1:] {

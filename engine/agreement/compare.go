@@ -1,6 +1,11 @@
-package engine
+package agreement
 
-import "github.com/rewardlens/rewardlens/stats"
+import (
+	"math"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/stats"
+)
 
 // Comparison compares the rewards of two results on the trajectories of one
 // batch that both count as valid.
@@ -28,7 +33,7 @@ const TopFraction = 0.1
 // CompareRewards compares a's and b's rewards on batch bi. a and b must be
 // computed from one evaluation with the same scope, so that their batches
 // are the same.
-func CompareRewards(a, b *Result, bi int) Comparison {
+func CompareRewards(a, b *engine.Result, bi int) Comparison {
 	var c Comparison
 	for _, i := range a.Ranking.Batches[bi].Members {
 		if a.Evaluation.Valid[i] && b.Evaluation.Valid[i] {
@@ -44,11 +49,11 @@ func CompareRewards(a, b *Result, bi int) Comparison {
 // CompareWithLogged compares a's rewards on batch bi with the advantages
 // the trainer logged (Evaluation.Logged, as B), on the valid trajectories
 // that have one. Without logged advantages, nothing is compared.
-func CompareWithLogged(a *Result, bi int) Comparison {
+func CompareWithLogged(a *engine.Result, bi int) Comparison {
 	var c Comparison
 	if a.Evaluation.Logged != nil {
 		for _, i := range a.Ranking.Batches[bi].Members {
-			if logged := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && finite(logged) == nil {
+			if logged := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) {
 				c.A = append(c.A, a.Rewards[i])
 				c.B = append(c.B, logged)
 				c.Index = append(c.Index, i)

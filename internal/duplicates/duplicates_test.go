@@ -1,4 +1,4 @@
-package engine
+package duplicates
 
 import (
 	"cmp"
@@ -8,16 +8,10 @@ import (
 	"testing"
 )
 
-func TestDuplicateIDs(t *testing.T) {
-	ids := func(s ...string) []Trajectory {
-		ts := make([]Trajectory, len(s))
-		for i, id := range s {
-			ts[i].ID = id
-		}
-		return ts
-	}
+func TestCount(t *testing.T) {
+	ids := func(s ...string) []string { return s }
 	for _, c := range []struct {
-		ids   []Trajectory
+		ids   []string
 		n     int
 		first []string
 	}{
@@ -30,17 +24,17 @@ func TestDuplicateIDs(t *testing.T) {
 		{ids("x", "x", "x", "x"), 3, []string{"x"}},
 		{ids("1", "2", "3", "4", "5", "6", "1", "2", "3", "4", "5", "6"), 6, []string{"1", "2", "3", "4", "5"}},
 	} {
-		n, first := duplicateIDs(c.ids)
+		n, first := Count(len(c.ids), func(i int) string { return c.ids[i] })
 		if n != c.n || !slices.Equal(first, c.first) {
-			t.Errorf("duplicateIDs(%v) = %d %q, want %d %q", c.ids, n, first, c.n, c.first)
+			t.Errorf("Count(%q) = %d %q, want %d %q", c.ids, n, first, c.n, c.first)
 		}
 	}
 }
 
-// TestCountDuplicatesBytes checks the byte form against the string one on
+// TestCountBytes checks the byte form against the string one on
 // many IDs, and a run of one ID repeated 100,000 times, which must not cost
 // a comparison per pair.
-func TestCountDuplicatesBytes(t *testing.T) {
+func TestCountBytes(t *testing.T) {
 	var ids [][]byte
 	for i := range 50000 {
 		ids = append(ids, fmt.Appendf(nil, "id-%d", i%40000))
@@ -48,7 +42,7 @@ func TestCountDuplicatesBytes(t *testing.T) {
 	for range 100000 {
 		ids = append(ids, []byte("same"))
 	}
-	n, first := CountDuplicates(len(ids), func(i int) []byte { return ids[i] })
+	n, first := Count(len(ids), func(i int) []byte { return ids[i] })
 	if n != 10000+99999 || len(first) != 5 || first[0] != "id-0" {
 		t.Errorf("%d duplicates, first %q", n, first)
 	}

@@ -1,44 +1,48 @@
-package engine
+package agreement
 
-import "math"
+import (
+	"math"
 
-// LoggedTolerance is how far a reward may be from the advantage the
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// Tolerance is how far a reward may be from the advantage the
 // trainer logged before the row counts as differing
-// (LoggedComparison.Differing): float32 training code (TRL's) rounds at
+// (Diff.Differing): float32 training code (TRL's) rounds at
 // about 1e-7 relative.
-const LoggedTolerance = 1e-4
+const Tolerance = 1e-4
 
-// LoggedComparison compares a batch's rewards with the advantages its
+// Diff compares a batch's rewards with the advantages its
 // trainer logged (Evaluation.Logged): does the trainer compute what the
 // settings say?
-type LoggedComparison struct {
+type Diff struct {
 	// Rows counts the batch's trajectories whose record has a logged
 	// advantage (a finite number); the others are left out.
 	Rows int
 	// MaxAbsDiff and MeanAbsDiff are the max and the mean over those rows
 	// of |reward - logged| (NaN when Rows is 0).
 	MaxAbsDiff, MeanAbsDiff float64
-	// Differing counts the rows where |reward - logged| > LoggedTolerance.
+	// Differing counts the rows where |reward - logged| > Tolerance.
 	Differing int
 	// MaxScaledDiff is the max of |reward - logged| / max(1, |logged|):
 	// the difference relative to the logged value beyond 1, where float32
-	// rounding grows with it (LoggedReproduces).
+	// rounding grows with it (Reproduces).
 	MaxScaledDiff float64
 }
 
 // CompareLogged compares the rewards of batch b with the logged
 // advantages. ok is false when the evaluation has none (no logged
 // advantage expression).
-func (res *Result) CompareLogged(b *Batch) (c LoggedComparison, ok bool) {
+func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
 	}
-	return res.compareLogged(b, false), true
+	return compareLogged(res, b, false), true
 }
 
 // compareLogged is CompareLogged of a result with logged advantages, over
 // the valid rows only when validOnly.
-func (res *Result) compareLogged(b *Batch, validOnly bool) (c LoggedComparison) {
+func compareLogged(res *engine.Result, b *engine.Batch, validOnly bool) (c Diff) {
 	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
 	sum := 0.0
 	for _, i := range b.Members {
@@ -53,7 +57,7 @@ func (res *Result) compareLogged(b *Batch, validOnly bool) (c LoggedComparison) 
 		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
 		sum += d
 		c.Rows++
-		if d > LoggedTolerance {
+		if d > Tolerance {
 			c.Differing++
 		}
 	}

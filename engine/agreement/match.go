@@ -1,4 +1,4 @@
-package engine
+package agreement
 
 import (
 	"cmp"
@@ -7,23 +7,25 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
-// LoggedReproduces is how close rewards must come to every logged
+// Reproduces is how close rewards must come to every logged
 // advantage for their settings to reproduce the log, relative to the
-// logged value beyond 1 (LoggedComparison.MaxScaledDiff): above TRL's
-// float32 rounding (about 1e-7 relative), below LoggedTolerance, beyond
+// logged value beyond 1 (Diff.MaxScaledDiff): above TRL's
+// float32 rounding (about 1e-7 relative), below Tolerance, beyond
 // which a row differs.
-const LoggedReproduces = 1e-5
+const Reproduces = 1e-5
 
 // trainerOptions returns opts as a trainer computes its advantages: a
 // method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
 // grpo, with opts' other settings.
-func trainerOptions(opts Options) Options {
+func trainerOptions(opts engine.Options) engine.Options {
 	switch opts.Method {
-	case GRPO, GDPO, RLOO:
+	case engine.GRPO, engine.GDPO, engine.RLOO:
 	default:
-		opts.Method = GRPO
+		opts.Method = engine.GRPO
 	}
 	return opts
 }
@@ -31,7 +33,7 @@ func trainerOptions(opts Options) Options {
 // trainerSetting is one value of a setting in which the trainers'
 // advantages differ: set writes it into the options (objectives are the
 // evaluation's, for the weights).
-type trainerSetting func(o *Options, objectives []Objective)
+type trainerSetting func(o *engine.Options, objectives []engine.Objective)
 
 // trainerSettings are the settings in which the trainers differ (README,
 // Methods, "Where the trainers differ"), each with the values the trainers
@@ -51,12 +53,12 @@ var trainerSettings = [][]trainerSetting{
 		equalWeights(func(m int) float64 { return 1 / float64(m) }), // rewardlens's default for several objectives
 	},
 	{ // the advantage's formula
-		grpoScale(ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
-		grpoScale(ScaleBatch), // TRL scale_rewards="batch"
-		grpoScale(ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
-		grpoPopulation,        // open-instruct advantage_normalization_type="standard" (numpy's std: n)
-		useGDPO,               // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *Options, _ []Objective) { o.Method = RLOO }, // verl's and OpenRLHF's rloo
+		grpoScale(engine.ScaleGroup), // TRL scale_rewards="group"; verl's GRPO; OpenRLHF group_norm
+		grpoScale(engine.ScaleBatch), // TRL scale_rewards="batch"
+		grpoScale(engine.ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
+		grpoPopulation,               // open-instruct advantage_normalization_type="standard" (numpy's std: n)
+		useGDPO,                      // TRL multi_objective_aggregation="normalize_then_sum"
+		func(o *engine.Options, _ []engine.Objective) { o.Method = engine.RLOO }, // verl's and OpenRLHF's rloo
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -64,13 +66,13 @@ var trainerSettings = [][]trainerSetting{
 		epsilon(1e-9), // OpenRLHF group_norm
 	},
 	{ // a group of one
-		groupOfOne(GroupOfOneZero),  // TRL (only its evaluation has one)
-		groupOfOne(GroupOfOneScore), // verl: mean 0, std 1
+		groupOfOne(engine.GroupOfOneZero),  // TRL (only its evaluation has one)
+		groupOfOne(engine.GroupOfOneScore), // verl: mean 0, std 1
 	},
 }
 
 func equalWeights(w func(m int) float64) trainerSetting {
-	return func(o *Options, objectives []Objective) {
+	return func(o *engine.Options, objectives []engine.Objective) {
 		o.Weights = make([]float64, len(objectives))
 		for k := range o.Weights {
 			o.Weights[k] = w(len(objectives))
@@ -80,93 +82,95 @@ func equalWeights(w func(m int) float64) trainerSetting {
 
 // grpoScale is grpo with scale and the sample std (n - 1: TRL's nanstd,
 // verl's torch.std, OpenRLHF's).
-func grpoScale(scale Scale) trainerSetting {
-	return func(o *Options, _ []Objective) { o.Method, o.Scale, o.Normalize, o.Std = GRPO, scale, true, StdSample }
+func grpoScale(scale engine.Scale) trainerSetting {
+	return func(o *engine.Options, _ []engine.Objective) {
+		o.Method, o.Scale, o.Normalize, o.Std = engine.GRPO, scale, true, engine.StdSample
+	}
 }
 
 // grpoPopulation is open-instruct's standard advantage
 // (_data_preparation_loop in open_instruct/data_loader.py): grpo with
 // scale group, the population std (numpy's, n) and epsilon 1e-8, which
 // the epsilon row may change.
-func grpoPopulation(o *Options, _ []Objective) {
-	o.Method, o.Scale, o.Normalize, o.Std, o.Epsilon = GRPO, ScaleGroup, true, StdPopulation, 1e-8
+func grpoPopulation(o *engine.Options, _ []engine.Objective) {
+	o.Method, o.Scale, o.Normalize, o.Std, o.Epsilon = engine.GRPO, engine.ScaleGroup, true, engine.StdPopulation, 1e-8
 }
 
-func useGDPO(o *Options, _ []Objective) { o.Method, o.Normalize = GDPO, true }
+func useGDPO(o *engine.Options, _ []engine.Objective) { o.Method, o.Normalize = engine.GDPO, true }
 
 func epsilon(eps float64) trainerSetting {
-	return func(o *Options, _ []Objective) { o.Epsilon = eps }
+	return func(o *engine.Options, _ []engine.Objective) { o.Epsilon = eps }
 }
 
-func groupOfOne(g GroupOfOne) trainerSetting {
-	return func(o *Options, _ []Objective) { o.GroupOfOne = g }
+func groupOfOne(g engine.GroupOfOne) trainerSetting {
+	return func(o *engine.Options, _ []engine.Objective) { o.GroupOfOne = g }
 }
 
-// LoggedFit is how the rewards of one set of settings compare with the
+// Fit is how the rewards of one set of settings compare with the
 // logged advantages.
-type LoggedFit struct {
+type Fit struct {
 	// Options are the settings.
-	Options Options
+	Options engine.Options
 	// Changes are the flags that turn the options given to MatchLogged
 	// into these, e.g. ["--scale batch"].
 	Changes []string
 	// Overall compares every row; Batches each batch's, in the order of
-	// LoggedMatch.Steps.
-	Overall LoggedComparison
-	Batches []LoggedComparison
+	// Match.Steps.
+	Overall Diff
+	Batches []Diff
 }
 
 // Flags returns the changes as one command-line text, "the settings as
 // given" when there are none.
-func (f *LoggedFit) Flags() string {
+func (f *Fit) Flags() string {
 	if len(f.Changes) == 0 {
 		return "the settings as given"
 	}
 	return "`" + strings.Join(f.Changes, " ") + "`"
 }
 
-// reproduces reports whether c has rows and all are within LoggedReproduces.
-func reproduces(c LoggedComparison) bool {
-	return c.Rows > 0 && c.MaxScaledDiff <= LoggedReproduces
+// reproduces reports whether c has rows and all are within Reproduces.
+func reproduces(c Diff) bool {
+	return c.Rows > 0 && c.MaxScaledDiff <= Reproduces
 }
 
-// LoggedMatch compares the trainer-style rewards (trainerOptions) with the
+// Match compares the trainer-style rewards (trainerOptions) with the
 // advantages the trainer logged and, when they do not reproduce them,
 // finds the settings that do among the trainers' (trainerSettings).
-type LoggedMatch struct {
+type Match struct {
 	// Base is the settings checked: trainerOptions of the options given.
-	Base LoggedFit
+	Base Fit
 	// Steps are the batches compared, ascending.
 	Steps []int64
-	// Found reproduces every row (LoggedReproduces) with the fewest
+	// Found reproduces every row (Reproduces) with the fewest
 	// changes (then the smallest max |diff|): Base when it does, nil when
 	// no setting tried does.
-	Found *LoggedFit
+	Found *Fit
 	// Closest is the setting tried of the smallest max |diff|.
-	Closest *LoggedFit
+	Closest *Fit
 	// Tried counts the distinct settings compared, Base included.
 	Tried int
-	fits  []*LoggedFit
+	fits  []*Fit
 }
 
 // MatchLogged compares the rewards of trainerOptions(opts) with the logged
 // advantages, over every batch and batch by batch; when they are not
-// within LoggedReproduces, it computes every combination of
+// within Reproduces, it computes every combination of
 // trainerSettings on the evaluation (each distinct one once, over all the
 // batches) and compares them too. It returns nil when the evaluation has
 // no logged advantages.
-func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
+func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	if ev.Logged == nil {
 		return nil
 	}
-	m := &LoggedMatch{}
+	m := &Match{}
 	base := trainerOptions(opts)
-	var reuse *Result
-	fit := func(o Options, changes []string) *LoggedFit {
+	var reuse *engine.Result
+	fit := func(o engine.Options, changes []string) *Fit {
 		res := ev.Prepare(o, reuse)
 		res.Finish()
-		f := &LoggedFit{Options: o, Changes: changes}
-		f.Overall, f.Batches = res.compareLoggedBatches()
+		f := &Fit{Options: o, Changes: changes}
+		f.Overall, f.Batches = compareLoggedBatches(res)
 		if m.Steps == nil {
 			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
@@ -180,7 +184,7 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 	m.fits[0] = &m.Base
 	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
-		forEachCombination(base, ev.Objectives, func(o Options) {
+		forEachCombination(base, ev.Objectives, func(o engine.Options) {
 			key := settingsKey(o, ev.Objectives)
 			if seen[key] {
 				return
@@ -189,15 +193,15 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 			fit(o, settingsChanges(opts, o, ev.Objectives))
 		})
 	}
-	m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
+	m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
 	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
 		// Unequal weights, fitted under each of grpo's scales and gdpo
 		// (TRL's normalize_then_sum with reward_weights).
-		for _, set := range []trainerSetting{grpoScale(ScaleGroup), grpoScale(ScaleBatch), grpoScale(ScaleNone), useGDPO} {
+		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO} {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
-			candidates, ok := reuse.fitWeights(o)
+			candidates, ok := fitWeights(reuse, o)
 			if !ok {
 				continue
 			}
@@ -211,7 +215,7 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 				}
 			}
 		}
-		m.Found = best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Overall })
+		m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
 	}
 	m.Tried = len(m.fits)
 	for _, f := range m.fits {
@@ -224,9 +228,9 @@ func (ev *Evaluation) MatchLogged(opts Options) *LoggedMatch {
 
 // forEachCombination calls fn with base changed by every combination of
 // one value of each of trainerSettings, or none (the value as given).
-func forEachCombination(base Options, objectives []Objective, fn func(Options)) {
-	var walk func(o Options, setting int)
-	walk = func(o Options, setting int) {
+func forEachCombination(base engine.Options, objectives []engine.Objective, fn func(engine.Options)) {
+	var walk func(o engine.Options, setting int)
+	walk = func(o engine.Options, setting int) {
 		if setting == len(trainerSettings) {
 			fn(o)
 			return
@@ -243,8 +247,8 @@ func forEachCombination(base Options, objectives []Objective, fn func(Options)) 
 
 // best returns the fit of fits that reproduces the rows of of with the
 // fewest changes, then the smallest max |diff|; nil when none does.
-func best(fits []*LoggedFit, of func(*LoggedFit) LoggedComparison) *LoggedFit {
-	var found *LoggedFit
+func best(fits []*Fit, of func(*Fit) Diff) *Fit {
+	var found *Fit
 	for _, f := range fits {
 		c := of(f)
 		if !reproduces(c) {
@@ -262,12 +266,12 @@ func best(fits []*LoggedFit, of func(*LoggedFit) LoggedComparison) *LoggedFit {
 // logged advantages over every batch and per batch: an invalid row's
 // reward is rewardlens's convention (its group's mean), which no trainer
 // setting changes.
-func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison) {
-	all := LoggedComparison{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
-	per := make([]LoggedComparison, len(res.Ranking.Batches))
+func compareLoggedBatches(res *engine.Result) (Diff, []Diff) {
+	all := Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
+	per := make([]Diff, len(res.Ranking.Batches))
 	sum := 0.0
 	for bi := range res.Ranking.Batches {
-		c := res.compareLogged(&res.Ranking.Batches[bi], true)
+		c := compareLogged(res, &res.Ranking.Batches[bi], true)
 		per[bi] = c
 		if c.Rows == 0 {
 			continue
@@ -290,64 +294,64 @@ func (res *Result) compareLoggedBatches() (LoggedComparison, []LoggedComparison)
 // and its weights written out, so that two settings that give the same
 // rewards compare equal: grpo unscaled (scale none or normalize off) reads
 // no epsilon, gdpo no scale nor group of one, rloo none of them.
-func effectiveSettings(o Options, objectives []Objective) Options {
+func effectiveSettings(o engine.Options, objectives []engine.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
 		for k, obj := range objectives {
 			o.Weights[k] = obj.Weight
 		}
 	}
-	o.Epsilon = o.epsilon()
-	o.GroupOfOne = cmp.Or(o.GroupOfOne, GroupOfOneZero)
-	o.Scale = cmp.Or(o.Scale, ScaleGroup)
-	o.Std = cmp.Or(o.Std, StdSample)
+	o.Epsilon = o.EpsilonOrDefault()
+	o.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
+	o.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
+	o.Std = cmp.Or(o.Std, engine.StdSample)
 	switch o.Method {
-	case GRPO:
-		if !o.Normalize || o.Scale == ScaleNone {
-			o.Scale, o.Normalize, o.Epsilon, o.Std = ScaleNone, true, 0, ""
+	case engine.GRPO:
+		if !o.Normalize || o.Scale == engine.ScaleNone {
+			o.Scale, o.Normalize, o.Epsilon, o.Std = engine.ScaleNone, true, 0, ""
 		}
-	case GDPO:
+	case engine.GDPO:
 		o.Scale, o.GroupOfOne = "", ""
-	case RLOO:
+	case engine.RLOO:
 		o.Scale, o.Normalize, o.Epsilon, o.Std = "", true, 0, ""
 	}
 	return o
 }
 
 // settingsKey identifies the rewards settings o give.
-func settingsKey(o Options, objectives []Objective) string {
+func settingsKey(o engine.Options, objectives []engine.Objective) string {
 	return fmt.Sprintf("%+v", effectiveSettings(o, objectives))
 }
 
 // settingsChanges returns the flags that turn the options base into o:
 // only those of the settings o's method reads.
-func settingsChanges(base, o Options, objectives []Objective) []string {
+func settingsChanges(base, o engine.Options, objectives []engine.Objective) []string {
 	e := effectiveSettings(o, objectives)
 	var changes []string
 	if e.Method != base.Method {
 		changes = append(changes, "--method "+string(e.Method))
 	}
 	switch e.Method {
-	case GRPO:
-		scale := cmp.Or(base.Scale, ScaleGroup)
-		if e.Scale != ScaleNone && !base.Normalize {
+	case engine.GRPO:
+		scale := cmp.Or(base.Scale, engine.ScaleGroup)
+		if e.Scale != engine.ScaleNone && !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
 		}
-		if e.Scale != scale && (e.Scale != ScaleNone || base.Normalize) {
+		if e.Scale != scale && (e.Scale != engine.ScaleNone || base.Normalize) {
 			changes = append(changes, "--scale "+string(e.Scale))
 		}
-	case GDPO:
+	case engine.GDPO:
 		if !base.Normalize {
 			changes = append(changes, "--no-normalize=false")
 		}
 	}
-	if e.Epsilon != 0 && e.Epsilon != base.epsilon() {
+	if e.Epsilon != 0 && e.Epsilon != base.EpsilonOrDefault() {
 		changes = append(changes, "--epsilon "+strconv.FormatFloat(e.Epsilon, 'g', -1, 64))
 	}
-	if e.Std != "" && e.Std != cmp.Or(base.Std, StdSample) {
+	if e.Std != "" && e.Std != cmp.Or(base.Std, engine.StdSample) {
 		changes = append(changes, "--std "+string(e.Std))
 	}
-	if e.GroupOfOne != "" && e.GroupOfOne != cmp.Or(base.GroupOfOne, GroupOfOneZero) {
+	if e.GroupOfOne != "" && e.GroupOfOne != cmp.Or(base.GroupOfOne, engine.GroupOfOneZero) {
 		changes = append(changes, "--group-of-one "+string(e.GroupOfOne))
 	}
 	if !slices.Equal(e.Weights, effectiveSettings(base, objectives).Weights) {
@@ -361,11 +365,11 @@ func settingsChanges(base, o Options, objectives []Objective) []string {
 }
 
 // Warning says, when the trainer-style rewards differ from the logged
-// advantages beyond LoggedTolerance, how many rows, by how much, and which
+// advantages beyond Tolerance, how many rows, by how much, and which
 // settings reproduce them (Found) or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
 // they agree.
-func (m *LoggedMatch) Warning() string {
+func (m *Match) Warning() string {
 	c := m.Base.Overall
 	if c.Rows == 0 {
 		return "no row has a logged advantage (a finite number): the rewards are compared with nothing"
@@ -374,7 +378,7 @@ func (m *LoggedMatch) Warning() string {
 		return ""
 	}
 	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
-		c.Differing, c.Rows, LoggedTolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
+		c.Differing, c.Rows, Tolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
 	if m.Found != nil {
 		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
@@ -382,7 +386,7 @@ func (m *LoggedMatch) Warning() string {
 }
 
 // nothingFits says that no setting tried reproduces the logged advantage.
-func (m *LoggedMatch) nothingFits() string {
+func (m *Match) nothingFits() string {
 	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, the closest being %s (max |diff| %s): the logged advantage is not computed from these objectives as any of them does",
 		m.Tried, m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
 }
@@ -391,7 +395,7 @@ func (m *LoggedMatch) nothingFits() string {
 // checked (Base) and the settings that reproduce its rows with the fewest
 // changes (nil when none tried does); ok is false when step is not one of
 // Steps, or m is nil.
-func (m *LoggedMatch) BatchFit(step int64) (base LoggedComparison, found *LoggedFit, ok bool) {
+func (m *Match) BatchFit(step int64) (base Diff, found *Fit, ok bool) {
 	if m == nil {
 		return base, nil, false
 	}
@@ -399,18 +403,18 @@ func (m *LoggedMatch) BatchFit(step int64) (base LoggedComparison, found *Logged
 	if !ok {
 		return base, nil, false
 	}
-	return m.Base.Batches[bi], best(m.fits, func(f *LoggedFit) LoggedComparison { return f.Batches[bi] }), true
+	return m.Base.Batches[bi], best(m.fits, func(f *Fit) Diff { return f.Batches[bi] }), true
 }
 
 // BatchWarning is Warning for the batch of step: "" when its rows agree
 // (or the step is not one of Steps).
-func (m *LoggedMatch) BatchWarning(step int64) string {
+func (m *Match) BatchWarning(step int64) string {
 	c, f, ok := m.BatchFit(step)
 	if !ok || c.Differing == 0 {
 		return ""
 	}
 	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
-		c.Differing, c.Rows, LoggedTolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
+		c.Differing, c.Rows, Tolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
 	if f != nil {
 		bi, _ := slices.BinarySearch(m.Steps, step)
 		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))
@@ -419,12 +423,12 @@ func (m *LoggedMatch) BatchWarning(step int64) string {
 }
 
 // Settings names the settings checked: "grpo, scale group, epsilon 0.0001".
-func (m *LoggedMatch) Settings() string { return describeSettings(m.Base.Options) }
+func (m *Match) Settings() string { return describeSettings(m.Base.Options) }
 
-// Applied returns the options --match-logged computes with and the note
+// applied returns the options --match-logged computes with and the note
 // that says so: Found's options when a setting reproduces the logged
 // advantage, else opts, with a loud warning.
-func (m *LoggedMatch) Applied(opts Options) (Options, string) {
+func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 	switch {
 	case m == nil:
 		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
@@ -442,28 +446,28 @@ func (m *LoggedMatch) Applied(opts Options) (Options, string) {
 
 // describeSettings names the settings of a trainer-style method: "grpo,
 // scale group, epsilon 0.0001".
-func describeSettings(o Options) string {
+func describeSettings(o engine.Options) string {
 	parts := []string{string(o.Method)}
 	switch o.Method {
-	case GRPO:
-		scale := cmp.Or(o.Scale, ScaleGroup)
+	case engine.GRPO:
+		scale := cmp.Or(o.Scale, engine.ScaleGroup)
 		if !o.Normalize {
-			scale = ScaleNone
+			scale = engine.ScaleNone
 		}
 		parts = append(parts, "scale "+string(scale))
-		if scale != ScaleNone {
-			parts = append(parts, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
-			if o.Std == StdPopulation {
+		if scale != engine.ScaleNone {
+			parts = append(parts, "epsilon "+strconv.FormatFloat(o.EpsilonOrDefault(), 'g', -1, 64))
+			if o.Std == engine.StdPopulation {
 				parts = append(parts, "population std")
 			}
 		}
-	case GDPO:
-		parts = append(parts, "epsilon "+strconv.FormatFloat(o.epsilon(), 'g', -1, 64))
-		if o.Std == StdPopulation {
+	case engine.GDPO:
+		parts = append(parts, "epsilon "+strconv.FormatFloat(o.EpsilonOrDefault(), 'g', -1, 64))
+		if o.Std == engine.StdPopulation {
 			parts = append(parts, "population std")
 		}
 	}
-	if o.GroupOfOne == GroupOfOneScore && o.Method != GDPO {
+	if o.GroupOfOne == engine.GroupOfOneScore && o.Method != engine.GDPO {
 		parts = append(parts, "group of one score")
 	}
 	return strings.Join(parts, ", ")

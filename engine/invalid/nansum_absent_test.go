@@ -1,9 +1,11 @@
-package engine
+package invalid
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // TestNanSumKeepsAbsentFieldsAnError: with nansum, an objective that
@@ -13,24 +15,24 @@ import (
 // TRL reward column never logged), or there only in later records, is
 // not absent: no error.
 func TestNanSumKeepsAbsentFieldsAnError(t *testing.T) {
-	ts := []Trajectory{
+	ts := []engine.Trajectory{
 		traj(0, "p", "accuracy", 1.0, "fmt", 1.0, "never", nil),
 		traj(0, "p", "accuracy", 0.0, "fmt", 0.0, "never", nil),
 		traj(0, "p", "accuracy", 1.0, "fmt", 0.5, "never", nil, "late", 1.0),
 	}
-	fields := FieldNames(&ts[0])
-	compute := func(nanSum bool, objectives ...string) (*Result, Scorer) {
+	fields := engine.FieldNames(&ts[0])
+	compute := func(nanSum bool, objectives ...string) (*engine.Result, engine.Scorer) {
 		t.Helper()
-		var objs []ObjectiveConfig
+		var objs []engine.ObjectiveConfig
 		for _, o := range objectives {
 			name, expr, _ := strings.Cut(o, "=")
-			objs = append(objs, ObjectiveConfig{Name: name, Expr: expr, Weight: ptr(1.0)})
+			objs = append(objs, engine.ObjectiveConfig{Name: name, Expr: expr, Weight: ptr(1.0)})
 		}
-		c, err := New(Config{Method: "grpo", NanSum: &nanSum, Objectives: objs})
+		c, err := engine.New(engine.Config{Method: "grpo", NanSum: &nanSum, Objectives: objs})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return c.Compute(ts, GRPO), c.Scorer
+		return c.Compute(ts, engine.GRPO), c.Scorer
 	}
 	for _, c := range []struct {
 		nanSum     bool

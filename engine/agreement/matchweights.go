@@ -1,10 +1,11 @@
-package engine
+package agreement
 
 import (
 	"math"
 	"slices"
 	"strconv"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/stats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -30,13 +31,13 @@ import (
 // (the commonest reward_weights) and with the factor that epsilon tells,
 // each rounded to 2, 3 and 4 significant digits; a fit whose std is under
 // ten times epsilon (nearly unscaled) is none.
-func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
+func fitWeights(res *engine.Result, o engine.Options) (candidates [][]float64, ok bool) {
 	ev, m := res.Evaluation, res.Evaluation.M
 	var sys fitSystem
-	if o.Method == GDPO {
-		sys = res.gdpoFitSystem(o)
+	if o.Method == engine.GDPO {
+		sys = gdpoFitSystem(res, o)
 	} else {
-		sys = res.grpoFitSystem(o)
+		sys = grpoFitSystem(res, o)
 	}
 	unscaled, rows, units, unitOf, c, raw := sys.unscaled, sys.rows, sys.units, map[int]int{}, sys.centred, sys.raw
 	for u, un := range units {
@@ -51,7 +52,7 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 	for r, i := range rows {
 		x.SetRow(r, c[i*m:(i+1)*m])
 	}
-	eps := o.epsilon()
+	eps := o.EpsilonOrDefault()
 	// divisors returns each unit's std of the weighted scores plus
 	// epsilon (1 for scale none).
 	divisors := func(w []float64) []float64 {
@@ -67,7 +68,7 @@ func (res *Result) fitWeights(o Options) (candidates [][]float64, ok bool) {
 					s[j] += w[k] * raw[i*m+k]
 				}
 			}
-			d[u] = o.std(s) + eps
+			d[u] = o.StdOf(s) + eps
 		}
 		return d
 	}
@@ -242,21 +243,21 @@ type fitSystem struct {
 // grpoFitSystem is grpo's: raw the oriented objectives, centred on their
 // group's valid members; a unit is a group, or the batch with scale
 // batch.
-func (res *Result) grpoFitSystem(o Options) fitSystem {
+func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 	ev, m := res.Evaluation, res.Evaluation.M
-	sys := fitSystem{unscaled: !o.Normalize || o.Scale == ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
+	sys := fitSystem{unscaled: !o.Normalize || o.Scale == engine.ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		var batchUnit []int
 		for _, g := range b.Groups {
-			valid := validMembers(nil, g.Members, ev.Valid)
+			valid := engine.ValidMembers(nil, g.Members, ev.Valid)
 			if len(valid) == 0 {
 				continue
 			}
 			for k, obj := range ev.Objectives {
 				mean := 0.0
 				for _, i := range valid {
-					sys.raw[i*m+k] = obj.orient(ev.Values[i*m+k])
+					sys.raw[i*m+k] = obj.Orient(ev.Values[i*m+k])
 					mean += sys.raw[i*m+k]
 				}
 				mean /= float64(len(valid))
@@ -264,7 +265,7 @@ func (res *Result) grpoFitSystem(o Options) fitSystem {
 					sys.centred[i*m+k] = sys.raw[i*m+k] - mean
 				}
 			}
-			if o.Scale != ScaleBatch || sys.unscaled {
+			if o.Scale != engine.ScaleBatch || sys.unscaled {
 				sys.units = append(sys.units, valid)
 			} else {
 				batchUnit = append(batchUnit, valid...)
@@ -289,15 +290,15 @@ func (res *Result) grpoFitSystem(o Options) fitSystem {
 // absent value, or a group with fewer than two, adds 0), centred on the
 // batch's valid rows; the unit is the batch, whose std normalises the
 // weighted sum.
-func (res *Result) gdpoFitSystem(o Options) fitSystem {
+func gdpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 	ev, m := res.Evaluation, res.Evaluation.M
-	eps := o.epsilon()
+	eps := o.EpsilonOrDefault()
 	sys := fitSystem{unscaled: !o.Normalize, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		var batch []int
 		for _, g := range b.Groups {
-			valid := validMembers(nil, g.Members, ev.Valid)
+			valid := engine.ValidMembers(nil, g.Members, ev.Valid)
 			batch = append(batch, valid...)
 			if len(valid) < 2 {
 				continue
@@ -314,9 +315,9 @@ func (res *Result) gdpoFitSystem(o Options) fitSystem {
 				}
 				x := make([]float64, len(present))
 				for j, i := range present {
-					x[j] = res.term(i, k)
+					x[j] = res.Term(i, k)
 				}
-				mean, std1 := stats.Mean(x), o.std(x)
+				mean, std1 := stats.Mean(x), o.StdOf(x)
 				for j, i := range present {
 					sys.raw[i*m+k] = (x[j] - mean) / (std1 + eps)
 				}

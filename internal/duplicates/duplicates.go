@@ -1,4 +1,8 @@
-package engine
+// Package duplicates counts the IDs that repeat an earlier one. Repeated
+// IDs are computed like any other trajectory, but they make compute's
+// records ambiguous for whoever joins them back by ID, so the CLI and the
+// dashboard warn about them.
+package duplicates
 
 import (
 	"hash/maphash"
@@ -6,16 +10,8 @@ import (
 	"slices"
 )
 
-// maxDuplicatesShown is how many duplicated IDs duplicateIDs names.
+// maxDuplicatesShown is how many duplicated IDs Count names.
 const maxDuplicatesShown = 5
-
-// duplicateIDs counts the trajectories whose ID an earlier trajectory
-// already has, and names the first few such IDs in input order. Duplicates
-// are computed like any other trajectory, but they make compute's records
-// ambiguous for whoever joins them back by ID, so callers warn about them.
-func duplicateIDs(ts []Trajectory) (n int, first []string) {
-	return CountDuplicates(len(ts), func(i int) string { return ts[i].ID })
-}
 
 // idHash is the hash of the ID of the trajectory at position i.
 type idHash struct {
@@ -23,12 +19,12 @@ type idHash struct {
 	i    int
 }
 
-// CountDuplicates is duplicateIDs over the count IDs that id returns, for a
-// caller that keeps its IDs otherwise than in trajectories (as bytes, say).
-// It sorts 64-bit hashes rather than building a set of the IDs: a million
+// Count counts the positions i < count whose ID, id(i), an earlier
+// position already has, and names the first few such IDs in order of
+// position. It sorts 64-bit hashes rather than building a set of the IDs: a million
 // IDs cost 16 MB and a sort, not a million map entries and strings; equal
 // hashes are then told apart by comparing the IDs, so the count is exact.
-func CountDuplicates[S string | []byte](count int, id func(i int) S) (n int, first []string) {
+func Count[S string | []byte](count int, id func(i int) S) (n int, first []string) {
 	seed := maphash.MakeSeed()
 	hashes := make([]idHash, count)
 	for i := range hashes {

@@ -1,75 +1,37 @@
-package engine
+package invalid
 
 import (
 	"errors"
-	"maps"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
-func TestSuggest(t *testing.T) {
-	fields := []string{"accuracy", "batch", "done", "group", "id", "length", "response", "response_length", "safety", "step_count"}
-	cases := []struct {
-		name string
-		want []string
-	}{
-		{"acuracy", []string{"accuracy"}},      // a deletion
-		{"accurracy", []string{"accuracy"}},    // an insertion
-		{"lenght", []string{"length"}},         // a transposition counts 1
-		{"Accuracy", []string{"accuracy"}},     // case is ignored
-		{"saftey", []string{"safety"}},         // a transposition
-		{"step_cuont", []string{"step_count"}}, // ...
-		{"respons_lenght", []string{"response_length"}},
-		{"acc", nil},      // 5 edits from accuracy: not close
-		{"reward", nil},   // nothing close
-		{"accuracy", nil}, // the name itself is no suggestion
-		{"grop", []string{"group"}},
-		{"di", []string{"id"}}, // a transposition of a 2-letter name
-		{"d", nil},             // one letter: any other is as close
-		{"ID", []string{"id"}}, // ... but another case is closer
-	}
-	for _, c := range cases {
-		if got := Suggest(c.name, fields); !slices.Equal(got, c.want) {
-			t.Errorf("Suggest(%q) = %q, want %q", c.name, got, c.want)
-		}
-	}
-	if got := Suggest("I", []string{"I", "id", "x"}); got != nil {
-		t.Errorf("one letter: %q", got)
-	}
-	// Only the nearest, ties in byte order, at most three.
-	if got := Suggest("ab", []string{"abc", "ab", "xb", "a", "abcd", "zb", "yb"}); !slices.Equal(got, []string{"a", "abc", "xb"}) {
-		t.Errorf("ties: %q", got)
-	}
-	if got := Suggest("score", []string{"scores", "scored", "sc0re", "core"}); !slices.Equal(got, []string{"core", "sc0re", "scored"}) {
-		t.Errorf("at most three: %q", got)
-	}
-}
-
 // evaluate computes ts with the objectives name=expr under GRPO.
-func evaluateExprs(t *testing.T, ts []Trajectory, exprs ...string) (*Result, Scorer) {
+func evaluateExprs(t *testing.T, ts []engine.Trajectory, exprs ...string) (*engine.Result, engine.Scorer) {
 	t.Helper()
-	var objs []ObjectiveExpr
+	var objs []engine.ObjectiveExpr
 	for _, e := range exprs {
 		name, src, _ := strings.Cut(e, "=")
-		objs = append(objs, ObjectiveExpr{Name: name, Expr: src, Weight: math.NaN()})
+		objs = append(objs, engine.ObjectiveExpr{Name: name, Expr: src, Weight: math.NaN()})
 	}
-	s, err := NewParetoScorer(objs)
+	s, err := engine.NewParetoScorer(objs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Evaluate(s, ts).Compute(Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}), s
+	return engine.Evaluate(s, ts).Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}), s
 }
 
 func TestNoValid(t *testing.T) {
-	ts := []Trajectory{
+	ts := []engine.Trajectory{
 		traj(0, "g", "accuracy", 1.0, "safety", 0.5),
 		traj(0, "g", "accuracy", 0.0, "safety", 0.7),
 		traj(1, "h", "accuracy", 1.0, "safety", "high"),
 	}
-	fields := FieldNames(&ts[0])
+	fields := engine.FieldNames(&ts[0])
 	if want := []string{"accuracy", "batch", "done", "group", "id", "response", "safety", "step_count"}; !slices.Equal(fields, want) {
 		t.Fatalf("FieldNames = %q, want %q", fields, want)
 	}
@@ -121,9 +83,9 @@ func TestNoValid(t *testing.T) {
 		t.Errorf("no fields: %v", err)
 	}
 	// A field the first records have, but null everywhere.
-	nulls := []Trajectory{traj(0, "g", "accuracy", nil), traj(0, "g", "accuracy", nil)}
+	nulls := []engine.Trajectory{traj(0, "g", "accuracy", nil), traj(0, "g", "accuracy", nil)}
 	res, s = evaluateExprs(t, nulls, "acc=accuracy")
-	if err := NoValid(res, s, FieldNames(&nulls[0])); err == nil || err.Error() != "all 2 trajectories are invalid: objective acc = accuracy: accuracy is null or absent in every trajectory" {
+	if err := NoValid(res, s, engine.FieldNames(&nulls[0])); err == nil || err.Error() != "all 2 trajectories are invalid: objective acc = accuracy: accuracy is null or absent in every trajectory" {
 		t.Errorf("nulls: %v", err)
 	}
 	// No trajectory at all is not this error.
@@ -132,11 +94,12 @@ func TestNoValid(t *testing.T) {
 		t.Errorf("no trajectories: %v", err)
 	}
 	// SVRL's task is an expression too.
-	svrl, err := newSVRLScorer("metadata.acuracy", 0.1, 0.05)
+	c, err := engine.New(engine.Config{Computer: string(engine.ComputerSVRL), Task: "metadata.acuracy"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res = Evaluate(svrl, ts).Compute(DefaultOptions())
+	svrl := c.Scorer
+	res = engine.Evaluate(svrl, ts).Compute(engine.DefaultOptions())
 	if err := NoValid(res, svrl, fields); err == nil || !strings.Contains(err.Error(), "objective task = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?") {
 		t.Errorf("svrl: %v", err)
 	}
@@ -145,13 +108,13 @@ func TestNoValid(t *testing.T) {
 // TestNoValidScoreOverflow: every objective is finite, their weighted sum
 // is not.
 func TestNoValidScoreOverflow(t *testing.T) {
-	ts := []Trajectory{traj(0, "g", "a", 1e308, "b", 1e308), traj(0, "g", "a", 1e308, "b", 1e308)}
-	s, err := NewParetoScorer([]ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
+	ts := []engine.Trajectory{traj(0, "g", "a", 1e308, "b", 1e308), traj(0, "g", "a", 1e308, "b", 1e308)}
+	s, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := Evaluate(s, ts).Compute(DefaultOptions())
-	err = NoValid(res, s, FieldNames(&ts[0]))
+	res := engine.Evaluate(s, ts).Compute(engine.DefaultOptions())
+	err = NoValid(res, s, engine.FieldNames(&ts[0]))
 	if err == nil || err.Error() != "all 2 trajectories are invalid: the weighted score (the objectives' weighted sum) is infinite (2)" {
 		t.Errorf("%v", err)
 	}
@@ -159,8 +122,8 @@ func TestNoValidScoreOverflow(t *testing.T) {
 
 // batchOfValidity returns trajectories of batch step whose metadata x is
 // 1 for each true of valid, missing for each false.
-func batchOfValidity(step int64, valid ...bool) []Trajectory {
-	var ts []Trajectory
+func batchOfValidity(step int64, valid ...bool) []engine.Trajectory {
+	var ts []engine.Trajectory
 	for i, v := range valid {
 		g := string(rune('a' + i%3))
 		if v {
@@ -182,15 +145,15 @@ func validity(n, invalid int) []bool {
 }
 
 func TestMostlyInvalidBatches(t *testing.T) {
-	var ts []Trajectory
+	var ts []engine.Trajectory
 	ts = append(ts, batchOfValidity(3, validity(10, 6)...)...) // 60%
 	ts = append(ts, batchOfValidity(4, validity(10, 5)...)...) // 50%: not more than half
 	ts = append(ts, batchOfValidity(5, validity(10, 0)...)...)
 	ts = append(ts, batchOfValidity(6, validity(4, 4)...)...) // all
 	ts = append(ts, traj(6, "a", "x", "text"))                // 4 missing, 1 not a number
 	res, _ := evaluateExprs(t, ts, "x=x")
-	got := res.MostlyInvalidBatches()
-	want := []InvalidBatch{
+	got := MostlyBatches(res)
+	want := []Batch{
 		{Step: 3, Trajectories: 10, Invalid: 6, MainCause: "x: missing", MainCount: 6},
 		{Step: 6, Trajectories: 5, Invalid: 5, MainCause: "x: missing", MainCount: 4},
 	}
@@ -202,44 +165,5 @@ func TestMostlyInvalidBatches(t *testing.T) {
 	}
 	if f := got[1].Fraction(); f != 1 {
 		t.Errorf("Fraction %v", f)
-	}
-}
-
-// TestCauseCounter counts causes in runs and interleaved as a map would.
-func TestCauseCounter(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	causes := []string{"a: missing", "b: NaN", "a: not a number", strings.Clone("a: missing")}
-	for range 100 {
-		var c causeCounter
-		want := map[string]int{}
-		for range rng.IntN(50) {
-			k := causes[rng.IntN(len(causes))]
-			for range 1 + rng.IntN(5) {
-				c.add(k)
-				want[k]++
-			}
-		}
-		got := c.done()
-		if len(want) == 0 && got != nil || len(want) > 0 && !maps.Equal(got, want) {
-			t.Fatalf("counted %v, want %v", got, want)
-		}
-	}
-}
-
-// BenchmarkInvalidReports1M is what reporting the invalid trajectories
-// adds to a computation of 1M trajectories (one batch, groups of 8) in
-// the worst case, every one invalid (an objective's field misspelt):
-// NoValid's error and MostlyInvalidBatches' warning, which the CLI and the
-// dashboard's status line ask for on every result.
-func BenchmarkInvalidReports1M(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 2)
-	c := benchComputer(b, ts, Pareto, "metadata.o9")
-	res := c.Compute(ts, Pareto)
-	fields := FieldNames(&ts[0])
-	b.ReportAllocs()
-	for b.Loop() {
-		if NoValid(res, c.Scorer, fields) == nil || len(res.MostlyInvalidBatches()) != 1 {
-			b.Fatal("not all invalid")
-		}
 	}
 }

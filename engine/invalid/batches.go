@@ -1,0 +1,99 @@
+// Package invalid says what is wrong when trajectories are invalid: the
+// batches mostly invalid and their main cause (MostlyBatches, BatchOf,
+// Step), and, when none is valid, an error that names the objective, its
+// expression and the fields it reads that the records lack, with the close
+// names they have (NoValid, NoValidError.WithHidden). The engine counts
+// the causes (Evaluation.Causes); this package reads them.
+package invalid
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// Mostly is the fraction of a batch's trajectories above which the
+// batch is reported as mostly invalid (a warning, and the invalid_fraction
+// check's ALERT).
+const Mostly = 0.5
+
+// Batch tells how many of a batch's trajectories are invalid and
+// the most frequent cause.
+type Batch struct {
+	Step                  int64
+	Trajectories, Invalid int
+	// MainCause is the most frequent cause among the invalid trajectories
+	// (the first in byte order among equals), MainCount its count.
+	MainCause string
+	MainCount int
+}
+
+// Fraction returns Invalid / Trajectories.
+func (b Batch) Fraction() float64 { return float64(b.Invalid) / float64(b.Trajectories) }
+
+// String reads "step 7: 60 of 96 trajectories invalid (62%), mostly
+// acc: missing (58)".
+func (b Batch) String() string {
+	return fmt.Sprintf("step %d: %d of %d trajectories invalid (%.0f%%), mostly %s (%d)",
+		b.Step, b.Invalid, b.Trajectories, 100*b.Fraction(), b.MainCause, b.MainCount)
+}
+
+// BatchOf returns the invalid counts of batch b.
+func BatchOf(res *engine.Result, b *engine.Batch) Batch {
+	out := Batch{Step: b.Step, Trajectories: len(b.Members)}
+	for _, i := range b.Members {
+		if !res.Evaluation.Valid[i] {
+			out.Invalid++
+		}
+	}
+	out.MainCause, out.MainCount = mainCause(res.Evaluation.InvalidCauses(b.Members))
+	return out
+}
+
+// MostlyBatches returns, in step order, the batches more than
+// Mostly of whose trajectories are invalid: what is probably wrong
+// input or a wrong objective rather than a few bad rollouts.
+func MostlyBatches(res *engine.Result) []Batch {
+	var out []Batch
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		invalid := 0
+		for _, i := range b.Members {
+			if !res.Evaluation.Valid[i] {
+				invalid++
+			}
+		}
+		// The causes are only counted where they are reported.
+		if float64(invalid) > Mostly*float64(len(b.Members)) {
+			out = append(out, BatchOf(res, b))
+		}
+	}
+	return out
+}
+
+// Step returns the invalid counts of the batch of step; ok is
+// false when there is none.
+func Step(res *engine.Result, step int64) (b Batch, ok bool) {
+	if res.Ranking == nil {
+		return b, false
+	}
+	k, ok := slices.BinarySearchFunc(res.Ranking.Batches, step, func(b engine.Batch, s int64) int { return cmp.Compare(b.Step, s) })
+	if !ok {
+		return b, false
+	}
+	return BatchOf(res, &res.Ranking.Batches[k]), true
+}
+
+// mainCause returns the most frequent cause of counts and its count (the
+// first in byte order among equals); "" and 0 when counts is empty.
+func mainCause(counts map[string]int) (string, int) {
+	best, n := "", 0
+	for c, k := range counts {
+		if k > n || k == n && c < best {
+			best, n = c, k
+		}
+	}
+	return best, n
+}

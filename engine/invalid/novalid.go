@@ -1,0 +1,324 @@
+package invalid
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
+)
+
+// NoValidError is the error of an input none of whose trajectories is
+// valid: every reward would be a meaningless 0, so that nothing should be
+// written as if it were a result.
+type NoValidError struct {
+	// Trajectories is how many there are, all invalid.
+	Trajectories int
+	// Causes are the distinct causes, the most frequent first.
+	Causes []Cause
+	// Fields are the field names the records were seen to have.
+	Fields []string
+}
+
+// Cause is one cause of a NoValidError.
+type Cause struct {
+	// Objective is the objective that is not a finite number; "" when
+	// the cause is not one objective's (the weighted score overflows, or
+	// a scorer's own error): Text then says it all.
+	Objective string
+	// Expr is the objective's expression, "" when it has none of its own.
+	Expr string
+	// Err is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval or
+	// ErrBudget,
+	// nil when the cause is not one of them.
+	Err error
+	// Text is the cause as counted (Evaluation.Causes).
+	Text  string
+	Count int
+	// Field is the field the expression reads when it reads one metadata
+	// value (or bare name) and nothing else, else "".
+	Field string
+	// Unseen are the fields the expression reads that the field names
+	// seen (the first records) lack, and Suggestions, per unseen field,
+	// the close names that were seen, nearest first. They are set on an
+	// objective's most frequent cause only, and only when none of its
+	// causes shows that the value was there (not a number, NaN,
+	// infinite).
+	Unseen      []string
+	Suggestions [][]string
+}
+
+// maxCausesShown is how many causes a NoValidError's message details.
+const maxCausesShown = 3
+
+func (e *NoValidError) Error() string {
+	var b strings.Builder
+	if e.Trajectories == 1 {
+		b.WriteString("the one trajectory is invalid")
+	} else {
+		fmt.Fprintf(&b, "all %d trajectories are invalid", e.Trajectories)
+	}
+	// The causes of one objective go together, after its name.
+	var subjects []string
+	whats := map[string][]string{}
+	for _, c := range e.Causes[:min(len(e.Causes), maxCausesShown)] {
+		subject, what := c.message(e.Trajectories, e.Fields)
+		if whats[subject] == nil {
+			subjects = append(subjects, subject)
+		}
+		whats[subject] = append(whats[subject], what)
+	}
+	for i, subject := range subjects {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; also ")
+		}
+		if subject != "" {
+			b.WriteString(subject + ": ")
+		}
+		b.WriteString(strings.Join(whats[subject], ", "))
+	}
+	if n := len(e.Causes) - maxCausesShown; n > 0 {
+		noun := "causes"
+		if n == 1 {
+			noun = "cause"
+		}
+		fmt.Fprintf(&b, "; and %d other %s", n, noun)
+	}
+	return b.String()
+}
+
+// message says what the cause is, for n trajectories in all, the records
+// having fields: the subject "objective acc = metadata.acuracy" ("" when
+// the cause is not an objective's), and what is wrong with it, "no
+// trajectory has field acuracy; did you mean accuracy?".
+func (c Cause) message(n int, fields []string) (subject, what string) {
+	if c.Objective == "" {
+		return "", fmt.Sprintf("%s (%d)", c.Text, c.Count)
+	}
+	subject = "objective " + c.Objective
+	if c.Expr != "" {
+		subject += " = " + c.Expr
+	}
+	where := fmt.Sprintf("in %d trajectories", c.Count)
+	switch c.Count {
+	case 1:
+		where = "in 1 trajectory"
+	case n:
+		where = "in every trajectory"
+	}
+	unseen, suggestions := c.Unseen, c.Suggestions
+	everywhere := errors.Is(c.Err, engine.ErrMissing) && c.Count == n && c.Field != ""
+	switch k := slices.Index(unseen, c.Field); {
+	case everywhere && k >= 0:
+		// Absent or null in every trajectory, and absent in the first
+		// records: the name is wrong.
+		what = "no trajectory has field " + c.Field + suggestion(suggestions[k], fields)
+		unseen = slices.Delete(slices.Clone(unseen), k, k+1)
+		suggestions = slices.Delete(slices.Clone(suggestions), k, k+1)
+	case everywhere:
+		what = c.Field + " is null or absent " + where
+	case errors.Is(c.Err, engine.ErrMissing):
+		what = "absent or null " + where
+	case errors.Is(c.Err, engine.ErrNotNumber):
+		what = "not a number (a string, a list or a map) " + where
+	default:
+		what = c.Err.Error() + " " + where
+	}
+	for k, field := range unseen {
+		what += "; the first record of each input has no field " + field + suggestion(suggestions[k], fields)
+	}
+	return subject, what
+}
+
+// maxFieldsListed is how many of the records' fields a message lists
+// when no name is close to the one asked for.
+const maxFieldsListed = 12
+
+// suggestion is "; did you mean NAME?" when names holds close names, else
+// "; the first records have A, B, C" listing the fields that are not the
+// trajectory's own (metadata keys, mostly).
+func suggestion(names, fields []string) string {
+	if len(names) > 0 {
+		return suggest.DidYouMean(names)
+	}
+	var own []string
+	for _, f := range fields {
+		if !engine.IsTrajectoryField(f) {
+			own = append(own, f)
+		}
+	}
+	switch {
+	case len(own) == 0:
+		return ""
+	case len(own) > maxFieldsListed:
+		return fmt.Sprintf("; the first records have %s and %d more", strings.Join(own[:maxFieldsListed], ", "), len(own)-maxFieldsListed)
+	}
+	return "; the first records have " + strings.Join(own, ", ")
+}
+
+// NoValid returns a *NoValidError when res holds trajectories and none is
+// valid, else nil. s is the scorer res was computed with; fields are the
+// field names the records were seen to have (FieldNames of some of them):
+// an objective that reads a field not among them gets the nearest ones as
+// suggestions. With fields nil, no field is said to be absent.
+//
+// With nansum, where a missing objective counts 0, it returns an
+// *AbsentFieldError first when an objective was missing in every
+// trajectory and reads a field the records were not seen to have: a
+// misspelt name would otherwise be a silent 0 everywhere.
+func NoValid(res *engine.Result, s engine.Scorer, fields []string) error {
+	n := res.Evaluation.N()
+	if n == 0 {
+		return nil
+	}
+	if err := absentFields(s, n, fields); err != nil {
+		return err
+	}
+	if slices.Contains(res.Evaluation.Valid, true) {
+		return nil
+	}
+	counts := res.Evaluation.InvalidCounts()
+	texts := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		return cmp.Or(cmp.Compare(counts[b], counts[a]), strings.Compare(a, b))
+	})
+	e := &NoValidError{Trajectories: n, Fields: fields}
+	seen := map[string]bool{}
+	for _, f := range fields {
+		seen[f] = true
+	}
+	// valued holds the objectives some of whose values were there, but no
+	// finite number: their fields exist, whatever the first records say.
+	valued := map[string]bool{}
+	for _, text := range texts {
+		c := Cause{Text: text, Count: counts[text]}
+		c.Objective, _, c.Err = splitCause(res.Evaluation.Objectives, text)
+		if c.Err != nil && !errors.Is(c.Err, engine.ErrMissing) && !errors.Is(c.Err, engine.ErrEval) {
+			valued[c.Objective] = true
+		}
+		e.Causes = append(e.Causes, c)
+	}
+	hinted := map[string]bool{}
+	for i := range e.Causes {
+		c := &e.Causes[i]
+		_, k, _ := splitCause(res.Evaluation.Objectives, c.Text)
+		if k < 0 {
+			if c.Objective == "score" {
+				// The objectives are finite, their weighted sum is not.
+				c.Objective, c.Text = "", "the weighted score (the objectives' weighted sum) is "+c.Err.Error()
+			}
+			continue
+		}
+		x := engine.ExpressionOf(s, k)
+		if x == nil {
+			continue
+		}
+		c.Expr = x.Source
+		c.Field = x.Field()
+		if fields == nil || valued[c.Objective] || hinted[c.Objective] {
+			continue
+		}
+		hinted[c.Objective] = true
+		for _, f := range x.FieldsRead() {
+			if !seen[f] {
+				c.Unseen = append(c.Unseen, f)
+				c.Suggestions = append(c.Suggestions, suggest.Near(f, fields))
+			}
+		}
+	}
+	return e
+}
+
+// AbsentFieldError is NoValid's error for the objectives that, with
+// nansum, were missing in every one of Trajectories and read a field
+// that the records (Fields, as NoValid was given them) were not seen to
+// have. A field there, null in every record (a TRL reward column never
+// logged), is not absent.
+type AbsentFieldError struct {
+	Trajectories int
+	Fields       []string
+	Causes       []Cause
+}
+
+func (e *AbsentFieldError) Error() string {
+	parts := make([]string, len(e.Causes))
+	for i, c := range e.Causes {
+		subject, what := c.message(e.Trajectories, e.Fields)
+		parts[i] = subject + ": " + what
+	}
+	return strings.Join(parts, "; ") + " (nansum would count it 0 in every trajectory)"
+}
+
+// absentFields returns the *AbsentFieldError of the objectives of s, a
+// ParetoScorer with nansum that evaluated n trajectories, that were
+// missing in all of them and read a field not among fields; nil when
+// there are none, or fields is nil.
+func absentFields(s engine.Scorer, n int, fields []string) error {
+	p, ok := s.(*engine.ParetoScorer)
+	if !ok || fields == nil {
+		return nil
+	}
+	never := p.NeverValued()
+	if len(never) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		seen[f] = true
+	}
+	var causes []Cause
+	for _, k := range never {
+		x := engine.ExpressionOf(p, k)
+		c := Cause{Objective: p.Objectives()[k].Name, Expr: x.Source, Err: engine.ErrMissing, Count: n}
+		c.Field = x.Field()
+		for _, f := range x.FieldsRead() {
+			if !seen[f] {
+				c.Unseen = append(c.Unseen, f)
+				c.Suggestions = append(c.Suggestions, suggest.Near(f, fields))
+			}
+		}
+		if len(c.Unseen) > 0 {
+			if causes = append(causes, c); len(causes) == maxCausesShown {
+				break
+			}
+		}
+	}
+	if causes == nil {
+		return nil
+	}
+	return &AbsentFieldError{Trajectories: n, Fields: fields, Causes: causes}
+}
+
+// causeErrors are the errors a counted cause can end with.
+var causeErrors = []error{engine.ErrMissing, engine.ErrNotNumber, engine.ErrNaN, engine.ErrInf, engine.ErrEval, engine.ErrBudget}
+
+// splitCause reads a cause as InvalidError.Error writes it, "OBJECTIVE:
+// ERR": the objective (the longest name that fits, or "score"), its index
+// in objectives (-1 for "score") and the error; "", -1 and nil when the
+// cause is not of that form.
+func splitCause(objectives []engine.Objective, text string) (string, int, error) {
+	name, k := "", -1
+	for j, o := range objectives {
+		if strings.HasPrefix(text, o.Name+": ") && len(o.Name) >= len(name) {
+			name, k = o.Name, j
+		}
+	}
+	if name == "" && strings.HasPrefix(text, "score: ") {
+		name = "score"
+	}
+	if name == "" {
+		return "", -1, nil
+	}
+	rest := text[len(name)+2:]
+	for _, err := range causeErrors {
+		if rest == err.Error() {
+			return name, k, err
+		}
+	}
+	return "", -1, nil
+}

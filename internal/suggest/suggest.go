@@ -1,0 +1,62 @@
+// Package suggest finds the names close to a misspelt one, for the
+// messages that say "did you mean ...?".
+package suggest
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hbollon/go-edlib"
+)
+
+// DidYouMean is "; did you mean NAME?" (names joined by OrList), "" when
+// names is empty.
+func DidYouMean(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return "; did you mean " + OrList(names) + "?"
+}
+
+// OrList joins names as "a", "a or b", "a, b or c".
+func OrList(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// maxSuggestions is how many names Near returns at most.
+const maxSuggestions = 3
+
+// Near returns the names among candidates close to name, nearest first
+// (ties in byte order), at most three: those whose optimal string
+// alignment distance (Damerau-Levenshtein with adjacent transpositions, on
+// runes, case ignored) to name is at most (n+1)/3 for a name of n runes
+// (1 for 2 runes, 0 for 1: only another case), and the smallest among the
+// candidates. A candidate equal to name is not a suggestion.
+func Near(name string, candidates []string) []string {
+	n := utf8.RuneCountInString(name)
+	limit := (n + 1) / 3
+	if n == 2 {
+		limit = 1
+	}
+	lower := strings.ToLower(name)
+	best := limit + 1
+	var out []string
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		d := edlib.OSADamerauLevenshteinDistance(lower, strings.ToLower(c))
+		switch {
+		case d < best:
+			best, out = d, append(out[:0], c)
+		case d == best && d <= limit && !slices.Contains(out, c):
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return out[:min(len(out), maxSuggestions)]
+}
