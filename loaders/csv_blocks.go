@@ -3,8 +3,10 @@ package loaders
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
 )
@@ -41,11 +43,12 @@ func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayo
 	nw := runtime.GOMAXPROCS(0)
 	work, stop := startWorkers(nw, func() func(*csvBlock) {
 		var (
-			t     engine.Trajectory
-			spare []map[string]any
+			t      engine.Trajectory
+			spare  []map[string]any
+			picker csvPicker
 		)
 		return func(b *csvBlock) {
-			l.convertCSVBlock(b, layout, &t, &spare)
+			l.convertCSVBlock(b, layout, &t, &spare, &picker)
 			close(b.out.done)
 		}
 	})
@@ -120,10 +123,19 @@ func (l *loader) readCSVRows(cr *csv.Reader, bound *recordBound, layout *csvLayo
 
 // convertCSVBlock makes the trajectories of b's rows, and rejects its bad
 // rows, into b.out; t is the goroutine's scratch trajectory, spare its
-// share of the metadata maps.
-func (l *loader) convertCSVBlock(b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any) {
+// share of the metadata maps, picker where its columns are in the Pick.
+// Once the scorer picks its keys (and no column of JSON metadata may add
+// to them), the rows' values of those keys go to picked arrays, as JSONL's
+// lines do, and Metadata stays nil.
+func (l *loader) convertCSVBlock(b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any, picker *csvPicker) {
 	out := &b.out
 	out.ts, out.errs = out.ts[:0], out.errs[:0]
+	out.picked = nil
+	pick := l.pick.Load()
+	if pick != nil && layout.fields[cellFieldIndex("metadata")] < 0 {
+		picker.use(pick, layout)
+		out.picked = l.picks.take(len(b.rows) * len(pick.Keys))
+	}
 	for _, r := range b.rows {
 		if r.err != nil {
 			out.errs = append(out.errs, blockError{at: len(out.ts), err: r.err})
@@ -131,10 +143,62 @@ func (l *loader) convertCSVBlock(b *csvBlock, layout *csvLayout, t *engine.Traje
 		}
 		places := b.places[r.first : r.first+r.n]
 		fieldPos := func(i int) (int, int) { return places[i][0], places[i][1] }
-		if err := l.csvTrajectory(t, layout, b.cells[r.first:r.first+r.n], fieldPos, r.start, l.maps.next(spare)); err != nil {
+		row := b.cells[r.first : r.first+r.n]
+		var err *LineError
+		if out.picked != nil {
+			k := len(pick.Keys)
+			err = l.csvPickedTrajectory(t, layout, row, fieldPos, r.start, picker, out.picked[len(out.ts)*k:(len(out.ts)+1)*k:(len(out.ts)+1)*k])
+		} else {
+			err = l.csvTrajectory(t, layout, row, fieldPos, r.start, l.maps.next(spare))
+		}
+		if err != nil {
 			out.errs = append(out.errs, blockError{at: len(out.ts), err: err})
 			continue
 		}
 		out.ts = append(out.ts, *t)
 	}
+}
+
+// csvPicker says where the metadata columns of a CSV layout go in a Pick.
+type csvPicker struct {
+	pick *engine.Pick
+	// at[j] is the index in pick.Keys of layout.metadata[j], or -1.
+	at []int
+}
+
+// use makes p the picker of pick on layout, unless it is already.
+func (p *csvPicker) use(pick *engine.Pick, layout *csvLayout) {
+	if p.pick == pick {
+		return
+	}
+	p.pick, p.at = pick, make([]int, len(layout.metadata))
+	for j, c := range layout.metadata {
+		p.at[j] = slices.Index(pick.Keys, c.name)
+	}
+}
+
+// csvPickedTrajectory is csvTrajectory with the metadata columns of
+// picker's keys read into picked (as cellValue reads them: a number, text
+// or nothing) and no Metadata; the response is read only when the Pick
+// asks for it.
+func (l *loader) csvPickedTrajectory(t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, picker *csvPicker, picked []engine.PickedValue) *LineError {
+	line, _ := fieldPos(0)
+	*t = l.trajectory(line, start, nil)
+	t.Pick, t.Picked = picker.pick, picked
+	for j, c := range layout.metadata {
+		if k := picker.at[j]; k >= 0 {
+			picked[k] = cellPicked(row[c.index])
+		}
+	}
+	response := cellFieldIndex("response")
+	for f, i := range layout.fields {
+		if i < 0 || (f == response && !picker.pick.Response) {
+			continue
+		}
+		if err := cellFields[f].set(t, row[i]); err != nil {
+			cellLine, col := fieldPos(i)
+			return l.errorAt(cellLine, col, fmt.Errorf("%s: %w", cellFields[f].name, err).Error())
+		}
+	}
+	return nil
 }

@@ -123,10 +123,11 @@ func (l *loader) readParquetRows(f *parquet.File, plan *parquetPlan) error {
 		go func() {
 			defer crash.Recover()
 			defer wg.Done()
-			pr := &parquetReader{l: l, plan: plan, stop: stop}
+			pr := &parquetReader{l: l, plan: plan, stop: stop, pickable: plan.pickable()}
 			for i := k; i < len(groups); i += nw {
 				pr.rowNo, pr.groupBytes, pr.groupRows = int(firstRow[i]), rowGroupBytes(f, i), groups[i].NumRows()
-				pr.block, pr.blocks = &jsonlBlock{}, chans[i]
+				pr.blocks = chans[i]
+				pr.startBlock()
 				errs[i] = pr.rowGroup(groups[i])
 				if errs[i] == nil {
 					pr.block.advance = pr.groupBytes
@@ -182,7 +183,7 @@ func (pr *parquetReader) send() bool {
 	close(b.done)
 	select {
 	case pr.blocks <- b:
-		pr.block = &jsonlBlock{ts: make([]engine.Trajectory, 0, parquetBlockRows)}
+		pr.startBlock()
 		return true
 	case <-pr.stop:
 		return false
