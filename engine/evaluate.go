@@ -277,9 +277,15 @@ func (e *Evaluator) groupID(key, name string) int32 {
 	return k
 }
 
-// extend returns s with n more elements, zero.
+// extend returns s with n more elements, zero. An array too short is
+// made twice as long (or as long as needed): appends that fill it part by
+// part (a followed file's growth) copy each element about once, where
+// the runtime's growth of large slices by a quarter copied it four times.
 func extend[T any](s []T, n int) []T {
-	s = slices.Grow(s, n)[:len(s)+n]
+	if len(s)+n > cap(s) {
+		s = slices.Grow(s, max(n, len(s)))
+	}
+	s = s[:len(s)+n]
 	clear(s[len(s)-n:])
 	return s
 }

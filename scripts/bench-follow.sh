@@ -62,6 +62,7 @@ for i, line in enumerate(open(f"{d}/raw.jsonl")):
     out.write(line.replace('"batch": 0,', f'"batch": {step},', 1))
 EOF
 last=$(((N + BATCH - 1) / BATCH))
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "burst: $N lines ($(du -h "$dir/burst.jsonl" | cut -f1)), steps 1 to $last of $BATCH lines; $ROUNDS rounds"
 
 now() { date +%s%N; }
@@ -78,7 +79,12 @@ await() {
 	done
 }
 
-# burst BIN: prints the burst's time in ms and the follower's peak RSS in kB.
+# cpu PID: prints the CPU time of process PID so far in ms (user and
+# system, in clock ticks).
+cpu() { awk -v hz="$(getconf CLK_TCK)" '{print int(($14 + $15) * 1000 / hz)}' "/proc/$1/stat"; }
+
+# burst BIN: prints the burst's time in ms, the follower's peak RSS in kB
+# and its CPU time over the burst in ms.
 burst() {
 	cp "$dir/first.jsonl" "$dir/run.jsonl"
 	: >"$dir/out/out.txt"
@@ -86,42 +92,48 @@ burst() {
 	local pid=$!
 	pids+=("$pid")
 	await "$dir/out/out.txt" '^step 0 '
-	local t0 t1
+	local t0 t1 c0 c1
+	c0=$(cpu "$pid")
 	t0=$(now)
 	cat "$dir/burst.jsonl" "$dir/closing.jsonl" >>"$dir/run.jsonl"
 	await "$dir/out/out.txt" "^step $last "
 	t1=$(now)
+	c1=$(cpu "$pid")
 	local rss
 	rss=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
 	kill "$pid"
 	wait "$pid" || true
-	echo "$(((t1 - t0) / 1000000)) $rss"
+	echo "$(((t1 - t0) / 1000000)) $rss $((c1 - c0))"
 }
 
-# stats BIN: prints stats' time in ms and its peak RSS in kB.
+# stats BIN: prints stats' time in ms, its peak RSS in kB and its CPU
+# time in ms.
 stats() {
-	/usr/bin/time -f '%e %M' -o "$dir/time.txt" "$1" stats "$dir/burst.jsonl" >/dev/null
-	awk '{printf "%d %d\n", $1 * 1000, $2}' "$dir/time.txt"
+	/usr/bin/time -f '%e %M %U %S' -o "$dir/time.txt" "$1" stats "$dir/burst.jsonl" >/dev/null
+	awk '{printf "%d %d %d\n", $1 * 1000, $2, ($3 + $4) * 1000}' "$dir/time.txt"
 }
 
 median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 for r in $(seq "$ROUNDS"); do
 	for i in "${!bins[@]}"; do
-		read -r ms rss < <(burst "${bins[$i]}")
-		echo "$ms $rss" >>"$dir/burst.$i"
-		read -r ms rss < <(stats "${bins[$i]}")
-		echo "$ms $rss" >>"$dir/stats.$i"
+		read -r ms rss cpums < <(burst "${bins[$i]}")
+		echo "$ms $rss $cpums" >>"$dir/burst.$i"
+		read -r ms rss cpums < <(stats "${bins[$i]}")
+		echo "$ms $rss $cpums" >>"$dir/stats.$i"
 		echo "round $r ${bins[$i]}: burst $(tail -1 "$dir/burst.$i" | cut -d' ' -f1) ms, stats $ms ms" >&2
 	done
 done
 
-printf '%-40s %10s %10s %8s %14s %14s\n' binary "burst ms" "stats ms" ratio "burst RSS MiB" "stats RSS MiB"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-40s %10s %10s %8s %12s %12s %9s %14s %14s\n' binary "burst ms" "stats ms" ratio "burst CPU ms" "stats CPU ms" "CPU ratio" "burst RSS MiB" "stats RSS MiB"
 for i in "${!bins[@]}"; do
 	b=$(cut -d' ' -f1 "$dir/burst.$i" | median)
 	s=$(cut -d' ' -f1 "$dir/stats.$i" | median)
 	br=$(cut -d' ' -f2 "$dir/burst.$i" | median)
 	sr=$(cut -d' ' -f2 "$dir/stats.$i" | median)
-	awk -v n="${bins[$i]}" -v b="$b" -v s="$s" -v br="$br" -v sr="$sr" \
-		'BEGIN {printf "%-40s %10d %10d %8.2f %14d %14d\n", n, b, s, s / b, br / 1024, sr / 1024}'
+	bc=$(cut -d' ' -f3 "$dir/burst.$i" | median)
+	sc=$(cut -d' ' -f3 "$dir/stats.$i" | median)
+	awk -v n="${bins[$i]}" -v b="$b" -v s="$s" -v br="$br" -v sr="$sr" -v bc="$bc" -v sc="$sc" \
+		'BEGIN {printf "%-40s %10d %10d %8.2f %12d %12d %9.2f %14d %14d\n", n, b, s, s / b, bc, sc, sc / bc, br / 1024, sr / 1024}'
 done

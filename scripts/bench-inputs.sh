@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench-inputs.sh: `rewardlens compute --out FILE` on the same trajectories
 # in each input format (issue 26's input bounds), against JSONL in the same
-# run: the median wall time and peak RSS of RUNS runs of each, and their
-# ratios to JSONL's. The outputs must be the same file for every format.
+# run: the median wall time, CPU time (user and system) and peak RSS of
+# RUNS runs of each, and their ratios to JSONL's. On a machine others
+# share, CPU time moves less than wall time from run to run. The outputs must be the same file for every format.
 #
 #   scripts/bench-inputs.sh              1M x 2 in groups of 8, 5 runs
 #   N=100000 RUNS=3 scripts/bench-inputs.sh
@@ -27,13 +28,15 @@ ls -l "$tmp"/in.*
 # median of the numbers on standard input
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 formats="jsonl csv json parquet jsonl.gz"
-for f in $formats; do rm -f "$tmp/wall.$f" "$tmp/rss.$f"; done
+for f in $formats; do rm -f "$tmp/wall.$f" "$tmp/cpu.$f" "$tmp/rss.$f"; done
 for i in $(seq "$RUNS"); do
 	for f in $formats; do # interleaved: a slower minute weighs on every format
 		/usr/bin/time -v "$tmp/rewardlens" compute --out "$tmp/out.$f" "$tmp/in.$f" 2>"$tmp/time.$f" >/dev/null ||
 			{ cat "$tmp/time.$f" >&2; exit 1; }
 		awk -F': ' '/Elapsed/ { n = split($2, p, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + p[k]; print s }' "$tmp/time.$f" >>"$tmp/wall.$f"
+		awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$tmp/time.$f" >>"$tmp/cpu.$f"
 		awk -F': ' '/Maximum resident/ { print $2 / 1024 }' "$tmp/time.$f" >>"$tmp/rss.$f"
 	done
 done
@@ -41,12 +44,16 @@ for f in $formats; do
 	cmp -s "$tmp/out.jsonl" "$tmp/out.$f" || { echo "in.$f: its output differs from JSONL's" >&2; exit 1; }
 done
 
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 base_wall=$(median <"$tmp/wall.jsonl")
+base_cpu=$(median <"$tmp/cpu.jsonl")
 base_rss=$(median <"$tmp/rss.jsonl")
-printf '%-9s %9s %7s %9s %7s   (%s rows x %s, median of %s)\n' format wall ratio 'peak MB' ratio "$N" "$M" "$RUNS"
+printf '%-9s %9s %7s %9s %7s %9s %7s   (%s rows x %s, median of %s)\n' format wall ratio cpu ratio 'peak MB' ratio "$N" "$M" "$RUNS"
 for f in $formats; do
 	wall=$(median <"$tmp/wall.$f")
+	cpu=$(median <"$tmp/cpu.$f")
 	rss=$(median <"$tmp/rss.$f")
-	printf '%-9s %8.2fs %6.2fx %9.0f %6.2fx\n' "$f" "$wall" "$(echo "$wall $base_wall" | awk '{ print $1 / $2 }')" \
+	printf '%-9s %8.2fs %6.2fx %8.2fs %6.2fx %9.0f %6.2fx\n' "$f" "$wall" "$(echo "$wall $base_wall" | awk '{ print $1 / $2 }')" \
+		"$cpu" "$(echo "$cpu $base_cpu" | awk '{ print $1 / $2 }')" \
 		"$rss" "$(echo "$rss $base_rss" | awk '{ print $1 / $2 }')"
 done

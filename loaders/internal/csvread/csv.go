@@ -227,10 +227,34 @@ func cellValue(cell string) any {
 	if s == "" {
 		return nil
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
+	if f, ok := cellNumber(s); ok {
 		return f
 	}
 	return cell
+}
+
+// cellPicked returns the metadata value of a cell as cellValue reads it,
+// as a picked value.
+func cellPicked(cell string) engine.PickedValue {
+	s := strings.TrimSpace(cell)
+	if s == "" {
+		return engine.PickedValue{}
+	}
+	if f, ok := cellNumber(s); ok {
+		return engine.PickedValue{Number: f, Kind: engine.PickedNumber}
+	}
+	return engine.PickedValue{Kind: engine.PickedOther}
+}
+
+// cellNumber returns the number s holds, as strconv.ParseFloat reads it
+// (numbers too large for a float64 are infinities), and whether it is one.
+// A JSON number is read by jsonscan.Number, which gives strconv's value.
+func cellNumber(s string) (float64, bool) {
+	if end, f, ok := jsonscan.Number([]byte(s), 0); ok && end == len(s) {
+		return f, true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil || errors.Is(err, strconv.ErrRange)
 }
 
 // CellFields are the trajectory fields a CSV column can hold, and how to set
@@ -337,11 +361,26 @@ func quoteCell(cell string) string {
 
 // quoteJSON returns s as a JSON string, with <, > and & as they are.
 func quoteJSON(s string) json.RawMessage {
+	if plainJSON(s) {
+		q := make([]byte, 0, len(s)+2)
+		return append(append(append(q, '"'), s...), '"')
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.Encode(s) // cannot fail for a string
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// plainJSON reports whether s is its own JSON string text: printable
+// ASCII but '"' and '\\'.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // RereadRow reads the CSV record br starts with, by the header of f.

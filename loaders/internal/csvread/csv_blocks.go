@@ -3,8 +3,10 @@ package csvread
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
@@ -42,11 +44,12 @@ func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layo
 	nw := runtime.GOMAXPROCS(0)
 	work, stop := input.StartWorkers(nw, func() func(*csvBlock) {
 		var (
-			t     engine.Trajectory
-			spare []map[string]any
+			t      engine.Trajectory
+			spare  []map[string]any
+			picker csvPicker
 		)
 		return func(b *csvBlock) {
-			convertCSVBlock(l, b, layout, &t, &spare)
+			convertCSVBlock(l, b, layout, &t, &spare, &picker)
 			close(b.out.Done)
 		}
 	})
@@ -121,10 +124,19 @@ func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layo
 
 // convertCSVBlock makes the trajectories of b's rows, and rejects its bad
 // rows, into b.out; t is the goroutine's scratch trajectory, spare its
-// share of the metadata maps.
-func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any) {
+// share of the metadata maps, picker where its columns are in the Pick.
+// Once the scorer picks its keys (and no column of JSON metadata may add
+// to them), the rows' values of those keys go to picked arrays, as JSONL's
+// lines do, and Metadata stays nil.
+func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any, picker *csvPicker) {
 	out := &b.out
 	out.Trajectories, out.Errs = out.Trajectories[:0], out.Errs[:0]
+	out.Picked = nil
+	pick := l.Pick.Load()
+	if pick != nil && layout.fields[CellFieldIndex("metadata")] < 0 {
+		picker.use(pick, layout)
+		out.Picked = l.Picks.Take(len(b.rows) * len(pick.Keys))
+	}
 	for _, r := range b.rows {
 		if r.err != nil {
 			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: r.err})
@@ -132,10 +144,63 @@ func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.
 		}
 		places := b.places[r.first : r.first+r.n]
 		fieldPos := func(i int) (int, int) { return places[i][0], places[i][1] }
-		if err := csvTrajectory(l, t, layout, b.cells[r.first:r.first+r.n], fieldPos, r.start, l.Maps.Next(spare)); err != nil {
+		row := b.cells[r.first : r.first+r.n]
+		var err *input.LineError
+		if out.Picked != nil {
+			k := len(pick.Keys)
+			n := len(out.Trajectories)
+			err = csvPickedTrajectory(l, t, layout, row, fieldPos, r.start, picker, out.Picked[n*k:(n+1)*k:(n+1)*k])
+		} else {
+			err = csvTrajectory(l, t, layout, row, fieldPos, r.start, l.Maps.Next(spare))
+		}
+		if err != nil {
 			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: err})
 			continue
 		}
 		out.Trajectories = append(out.Trajectories, *t)
 	}
+}
+
+// csvPicker says where the metadata columns of a CSV layout go in a Pick.
+type csvPicker struct {
+	pick *engine.Pick
+	// at[j] is the index in pick.Keys of layout.metadata[j], or -1.
+	at []int
+}
+
+// use makes p the picker of pick on layout, unless it is already.
+func (p *csvPicker) use(pick *engine.Pick, layout *csvLayout) {
+	if p.pick == pick {
+		return
+	}
+	p.pick, p.at = pick, make([]int, len(layout.metadata))
+	for j, c := range layout.metadata {
+		p.at[j] = slices.Index(pick.Keys, c.name)
+	}
+}
+
+// csvPickedTrajectory is csvTrajectory with the metadata columns of
+// picker's keys read into picked (as cellValue reads them: a number, text
+// or nothing) and no Metadata; the response is read only when the Pick
+// asks for it.
+func csvPickedTrajectory(l *input.Loader, t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, picker *csvPicker, picked []engine.PickedValue) *input.LineError {
+	line, _ := fieldPos(0)
+	*t = l.Trajectory(line, start, nil)
+	t.Pick, t.Picked = picker.pick, picked
+	for j, c := range layout.metadata {
+		if k := picker.at[j]; k >= 0 {
+			picked[k] = cellPicked(row[c.index])
+		}
+	}
+	response := CellFieldIndex("response")
+	for f, i := range layout.fields {
+		if i < 0 || (f == response && !picker.pick.Response) {
+			continue
+		}
+		if err := CellFields[f].Set(t, row[i]); err != nil {
+			cellLine, col := fieldPos(i)
+			return l.ErrorAt(cellLine, col, fmt.Errorf("%s: %w", CellFields[f].Name, err).Error())
+		}
+	}
+	return nil
 }

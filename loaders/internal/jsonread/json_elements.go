@@ -76,14 +76,31 @@ func readJSONElements(l *input.Loader, br *bufio.Reader, line, lead int) error {
 		}
 	})
 	defer stop()
-	var pending []*jsonBlock
-	b := &jsonBlock{}
+	// A block taken is filled again: its arrays, made once, are not
+	// grown again block after block (their trajectories are copied out).
+	var pending, free []*jsonBlock
+	next := func() *jsonBlock {
+		if n := len(free); n > 0 {
+			b := free[n-1]
+			free = free[:n-1]
+			b.data, b.elems = b.data[:0], b.elems[:0]
+			return b
+		}
+		return &jsonBlock{data: make([]byte, 0, jsonBlockBytes+jsonBlockBytes/8)}
+	}
+	take := func() error {
+		b := pending[0]
+		err := takeJSONBlock(l, &pending)
+		free = append(free, b)
+		return err
+	}
+	b := next()
 	send := func() {
 		b.out.Raw = len(b.data)
 		b.out.Done = make(chan struct{})
 		work <- b
 		pending = append(pending, b)
-		b = &jsonBlock{}
+		b = next()
 	}
 	for {
 		if !s.next(l.MaxRecord) {
@@ -94,7 +111,7 @@ func readJSONElements(l *input.Loader, br *bufio.Reader, line, lead int) error {
 		if len(b.data) >= jsonBlockBytes {
 			send()
 			for len(pending) > nw+1 {
-				if err := takeJSONBlock(l, &pending); err != nil {
+				if err := take(); err != nil {
 					return err
 				}
 			}
@@ -104,7 +121,7 @@ func readJSONElements(l *input.Loader, br *bufio.Reader, line, lead int) error {
 		send()
 	}
 	for len(pending) > 0 {
-		if err := takeJSONBlock(l, &pending); err != nil {
+		if err := take(); err != nil {
 			return err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -315,6 +316,12 @@ type parquetReader struct {
 	// reader's share of the loader's metadata maps (see input.MapStore).
 	scratch engine.Trajectory
 	spare   []map[string]any
+	// pickable is plan.pickable(); blockPick is the Pick the block's
+	// metadata is picked by (nil: read into maps), and pickAt the index
+	// in pickAtFor.Keys of each column's metadata key, or -1.
+	pickable             bool
+	blockPick, pickAtFor *engine.Pick
+	pickAt               []int
 }
 
 // parquetMember is a member of a metadata struct or map.
@@ -372,6 +379,9 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 func (pr *parquetReader) row(row parquet.Row) error {
 	l := pr.l
 	t := &pr.scratch // not a local: its address would make it escape
+	if pr.block != nil && pr.blockPick != nil {
+		return pr.pickedRow(row, t)
+	}
 	if pr.block != nil {
 		*t = l.Trajectory(pr.rowNo, 0, l.Maps.Next(&pr.spare))
 	} else {
@@ -390,6 +400,74 @@ func (pr *parquetReader) row(row parquet.Row) error {
 		return pr.keep(t, nil)
 	}
 	return l.Add(*t)
+}
+
+// pickedRow reads the trajectory of row as row does, its metadata values
+// of the block's Pick into the block's picked array, not a map, and its
+// response only when the Pick asks for it.
+func (pr *parquetReader) pickedRow(row parquet.Row, t *engine.Trajectory) (err error) {
+	l, b, pick := pr.l, pr.block, pr.blockPick
+	k := len(pick.Keys)
+	n := len(b.Trajectories)
+	picked := b.Picked[n*k : (n+1)*k : (n+1)*k]
+	clear(picked) // a rejected row's values are left for the next
+	*t = l.Trajectory(pr.rowNo, 0, nil)
+	t.Pick, t.Picked = pick, picked
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", l.Name, errCorruptParquet, p)
+		}
+	}()
+	clear(pr.fields[:])
+	row.Range(func(col int, vs []parquet.Value) bool {
+		c := &pr.plan.columns[col]
+		switch c.role {
+		case roleField:
+			if csvread.CellFields[c.field].Name != "response" || pick.Response {
+				pr.fields[c.field] = c.read(vs[0])
+			}
+		case roleFlat, roleMember:
+			at := pr.pickAt[col]
+			if at < 0 || vs[0].IsNull() || (c.role == roleMember && vs[0].DefinitionLevel() < pr.plan.metaDef) {
+				break
+			}
+			if c.number != nil {
+				picked[at] = engine.PickedValue{Number: c.number(vs[0]), Kind: engine.PickedNumber}
+			} else {
+				c.scalar(vs[0]) // a corrupt value's panic is the file's error
+				picked[at] = engine.PickedValue{Kind: engine.PickedOther}
+			}
+		}
+		return true
+	})
+	for f, x := range pr.fields {
+		if err := setParquetField(t, f, x); err != nil {
+			return pr.keep(nil, l.ErrorAt(pr.rowNo, 0, fmt.Sprintf("%s: %v", csvread.CellFields[f].Name, err)))
+		}
+	}
+	return pr.keep(t, nil)
+}
+
+// startBlock starts the block to fill, its metadata picked when the
+// loader picks it by now and the plan allows (pickable).
+func (pr *parquetReader) startBlock() {
+	pr.block = &input.Block{Trajectories: make([]engine.Trajectory, 0, BlockRows)}
+	pr.blockPick = nil
+	pick := pr.l.Pick.Load()
+	if pick == nil || !pr.pickable {
+		return
+	}
+	if pick != pr.pickAtFor {
+		pr.pickAtFor, pr.pickAt = pick, make([]int, len(pr.plan.columns))
+		for col, c := range pr.plan.columns {
+			pr.pickAt[col] = -1
+			if c.role == roleFlat || c.role == roleMember {
+				pr.pickAt[col] = slices.Index(pick.Keys, c.name)
+			}
+		}
+	}
+	pr.blockPick = pick
+	pr.block.Picked = pr.l.Picks.Take(BlockRows * len(pick.Keys))
 }
 
 // collect reads the values of row: the flat metadata columns into meta,

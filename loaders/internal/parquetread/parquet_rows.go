@@ -65,10 +65,11 @@ func readParquetRows(l *input.Loader, f *parquet.File, plan *parquetPlan) error 
 		go func() {
 			defer crash.Recover()
 			defer wg.Done()
-			pr := &parquetReader{l: l, plan: plan, stop: stop}
+			pr := &parquetReader{l: l, plan: plan, stop: stop, pickable: plan.pickable()}
 			for i := k; i < len(groups); i += nw {
 				pr.rowNo, pr.groupBytes, pr.groupRows = int(firstRow[i]), rowGroupBytes(f, i), groups[i].NumRows()
-				pr.block, pr.blocks = &input.Block{}, chans[i]
+				pr.blocks = chans[i]
+				pr.startBlock()
 				errs[i] = pr.rowGroup(groups[i])
 				if errs[i] == nil {
 					pr.block.Advance = pr.groupBytes
@@ -124,7 +125,7 @@ func (pr *parquetReader) send() bool {
 	close(b.Done)
 	select {
 	case pr.blocks <- b:
-		pr.block = &input.Block{Trajectories: make([]engine.Trajectory, 0, BlockRows)}
+		pr.startBlock()
 		return true
 	case <-pr.stop:
 		return false

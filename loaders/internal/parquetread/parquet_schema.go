@@ -39,8 +39,11 @@ type parquetColumn struct {
 	role  columnRole
 	field int    // roleField: the index in csvread.CellFields
 	name  string // roleFlat, roleMember: the metadata key
-	// scalar reads a value that is not null.
+	// scalar reads a value that is not null; number, for roleFlat and
+	// roleMember columns of numbers, reads it as metadataValue converts
+	// scalar's value (nil for other types).
 	scalar func(parquet.Value) any
+	number func(parquet.Value) float64
 }
 
 // newParquetPlan reads the plan from the schema. A trajectory field that is
@@ -92,7 +95,7 @@ func (p *parquetPlan) field(schema *parquet.Schema, f parquet.Field) error {
 // flat plans a top-level column of no field: a metadata value.
 func (p *parquetPlan) flat(schema *parquet.Schema, f parquet.Field) {
 	if col, scalar, err := leaf(schema, f.Name()); err == nil {
-		p.columns[col.ColumnIndex] = parquetColumn{role: roleFlat, name: f.Name(), scalar: scalar}
+		p.columns[col.ColumnIndex] = parquetColumn{role: roleFlat, name: f.Name(), scalar: scalar, number: numberReader(col.Node.Type())}
 	}
 }
 
@@ -118,7 +121,7 @@ func (p *parquetPlan) metadata(schema *parquet.Schema, f parquet.Field) error {
 		if err != nil {
 			return fmt.Errorf("member %s: %w", m.Name(), err)
 		}
-		p.columns[col.ColumnIndex] = parquetColumn{role: roleMember, name: m.Name(), scalar: scalar}
+		p.columns[col.ColumnIndex] = parquetColumn{role: roleMember, name: m.Name(), scalar: scalar, number: numberReader(col.Node.Type())}
 	}
 	return nil
 }
@@ -176,6 +179,63 @@ func scalarReader(typ parquet.Type) (func(parquet.Value) any, error) {
 		return parquetString, nil
 	}
 	return nil, fmt.Errorf("type %s is not supported", strings.ToUpper(typ.String()))
+}
+
+// numberReader returns how to read a value of typ, a number, as float64:
+// the value metadataValue makes of scalarReader's; nil when typ is not a
+// number. (No value is boxed: picked metadata reads a million of them.)
+func numberReader(typ parquet.Type) func(parquet.Value) float64 {
+	var logical any
+	if lt := typ.LogicalType(); lt != nil {
+		logical = lt.Value
+	}
+	decimal, _ := logical.(*format.DecimalType)
+	integer, _ := logical.(*format.IntType)
+	unsigned := integer != nil && !integer.IsSigned
+	switch kind := typ.Kind(); {
+	case (kind == parquet.Int32 || kind == parquet.Int64) && decimal != nil:
+		scale := math.Pow10(int(decimal.Scale))
+		if kind == parquet.Int32 {
+			return func(v parquet.Value) float64 { return float64(v.Int32()) / scale }
+		}
+		return func(v parquet.Value) float64 { return float64(v.Int64()) / scale }
+	case kind == parquet.Int32 && unsigned:
+		return func(v parquet.Value) float64 { return float64(uint32(v.Int32())) }
+	case kind == parquet.Int32:
+		return func(v parquet.Value) float64 { return float64(v.Int32()) }
+	case kind == parquet.Int64 && unsigned:
+		return func(v parquet.Value) float64 { return float64(v.Uint64()) }
+	case kind == parquet.Int64:
+		return func(v parquet.Value) float64 { return float64(v.Int64()) }
+	case kind == parquet.Float:
+		return func(v parquet.Value) float64 { return float64(v.Float()) }
+	case kind == parquet.Double:
+		return func(v parquet.Value) float64 { return v.Double() }
+	}
+	return nil
+}
+
+// pickable reports whether the plan's rows can be read with their metadata
+// picked (parquetReader.pickedRow): its metadata is flat columns and a
+// struct's members, no name given by both; a map or JSON text may hold
+// any key, and a name given twice is the row's error, which the metadata
+// map finds.
+func (p *parquetPlan) pickable() bool {
+	names := map[string]bool{}
+	for _, c := range p.columns {
+		switch {
+		case c.role == roleMapKey || c.role == roleMapValue:
+			return false
+		case c.role == roleField && csvread.CellFields[c.field].Name == "metadata":
+			return false
+		case c.role == roleFlat || c.role == roleMember:
+			if names[c.name] {
+				return false
+			}
+			names[c.name] = true
+		}
+	}
+	return true
 }
 
 // parquetString reads a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value as text.
