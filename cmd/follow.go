@@ -16,6 +16,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
@@ -233,7 +234,7 @@ func (f *statsFollower) catchUp(ctx context.Context) error {
 
 // evaluate adds ts to the live evaluation, building the computer on the
 // first trajectory; it keeps none of ts (FollowOptions.Each).
-func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
+func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 	if len(ts) > 0 {
 		f.seen(&ts[0])
 	}
@@ -258,7 +259,7 @@ func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 // pickFor is the loader's Pick: it notes the fields of a reading's first
 // trajectory, builds the computer on the first of all, and returns what
 // the computer picks (nil when it cannot be built: evaluate reports why).
-func (f *statsFollower) pickFor(first *engine.Trajectory) *engine.Pick {
+func (f *statsFollower) pickFor(first *scoring.Trajectory) *scoring.Pick {
 	f.seen(first)
 	c, err := f.build(first)
 	if err != nil {
@@ -269,7 +270,7 @@ func (f *statsFollower) pickFor(first *engine.Trajectory) *engine.Pick {
 
 // build builds the computer on first, the first trajectory read, unless
 // it is built (or failed) already, and returns it.
-func (f *statsFollower) build(first *engine.Trajectory) (*engine.RewardComputer, error) {
+func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
@@ -280,7 +281,7 @@ func (f *statsFollower) build(first *engine.Trajectory) (*engine.RewardComputer,
 
 // seen adds t's field names to fields. A picked trajectory has no
 // metadata map: its metadata keys are the picked ones it has a value for.
-func (f *statsFollower) seen(t *engine.Trajectory) {
+func (f *statsFollower) seen(t *scoring.Trajectory) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fields.add(t)
@@ -288,7 +289,7 @@ func (f *statsFollower) seen(t *engine.Trajectory) {
 		return
 	}
 	for k, key := range t.Pick.Keys {
-		if k < len(t.Picked) && t.Picked[k].Kind != engine.PickedAbsent && !slices.Contains(f.fields, key) {
+		if k < len(t.Picked) && t.Picked[k].Kind != scoring.PickedAbsent && !slices.Contains(f.fields, key) {
 			f.fields = append(f.fields, key)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
@@ -56,12 +57,12 @@ func (h *healthFlags) healthConfig() (health.Config, error) {
 
 // config returns the health checks' config and the hypervolume reference
 // (nil for the default), checked against the objectives.
-func (h *healthFlags) config(objectives []engine.Objective) (health.Config, []float64, error) {
+func (h *healthFlags) config(objectives []scoring.Objective) (health.Config, []float64, error) {
 	cfg, err := h.healthConfig()
 	if err != nil {
 		return cfg, nil, err
 	}
-	if !slices.ContainsFunc(objectives, func(o engine.Objective) bool { return o.Name == cfg.TaskObjective }) {
+	if !slices.ContainsFunc(objectives, func(o scoring.Objective) bool { return o.Name == cfg.TaskObjective }) {
 		// A task metric that is an expression: the correlations are
 		// with the first objective.
 		cfg.TaskObjective = ""

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"maps"
 	"math"
 	"slices"
@@ -58,7 +59,7 @@ func (l *appendLine) claim(scores []float64) bool {
 // Append to the same ev copies them. The new evaluation keeps ev's cached
 // per-batch statistics; its Pareto rankings are computed on demand, or
 // from a result of ev by Recompute.
-func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
+func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluation {
 	next := &Evaluation{
 		Objectives: ev.Objectives,
 		M:          ev.M,
@@ -90,22 +91,23 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 	// The evaluator's copies of the scorer are dropped: s may be another
 	// scorer (of the same objectives), and Add copies it as it needs.
 	e := next.line.evaluator
-	e.ev, e.scorers = next, []Scorer{s}
+	e.ev, e.scorers = next, []scoring.Scorer{s}
 	e.Add(ts)
 	return next
 }
 
 // newAppendLine returns the line that starts with ev.
-func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
+func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 	index := make(map[string]int32, len(ev.groupNames))
 	for k, g := range ev.groupNames {
 		index[g] = int32(k)
 	}
 	l := &appendLine{}
-	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
-	inner, st := unstructured(s)
+	l.evaluator = &Evaluator{ev: ev, scorers: []scoring.Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
+	inner, st := scoring.Unstructured(s)
 	if st != nil {
-		l.evaluator.constraints, l.evaluator.gates = len(st.constraints), len(st.gates)
+		constraints, gates := st.Defs()
+		l.evaluator.constraints, l.evaluator.gates = len(constraints), len(gates)
 	}
 	if ss, ok := inner.(*sourceScorer); ok {
 		l.evaluator.sources = newSourceEvaluator(ss, ev)
@@ -121,7 +123,7 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 
 // startLine starts ev's append line (s being its scorer), unless ev was
 // appended to.
-func (ev *Evaluation) startLine(s Scorer) {
+func (ev *Evaluation) startLine(s scoring.Scorer) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if ev.appended.Load() {
@@ -235,11 +237,11 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		Scores:     extendArray(prev.Scores, n, inPlace),
 		Rewards:    extendArray(prev.Rewards, n, inPlace && !grew),
 	}
-	weights := newScoreWeights(res.Objectives)
+	weights := scoring.NewScoreWeights(res.Objectives)
 	for i := from; i < n; i++ {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
-			if res.Scores[i] = weights.score(ev.Row(i)); finite(res.Scores[i]) != nil {
+			if res.Scores[i] = weights.Score(ev.Row(i)); scoring.Finite(res.Scores[i]) != nil {
 				return ev.ComputeContext(ctx, prev.Options) // Compute marks it invalid
 			}
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -11,7 +12,7 @@ import (
 
 // appendTrajectories draws n trajectories of the given steps in groups
 // (about one in ten invalid: z missing), in random order of steps.
-func appendTrajectories(rng *rand.Rand, n int, steps ...int64) []Trajectory {
+func appendTrajectories(rng *rand.Rand, n int, steps ...int64) []scoring.Trajectory {
 	ts := randomTrajectories(rng, n)
 	for i := range ts {
 		ts[i].Batch = steps[rng.IntN(len(steps))]
@@ -57,8 +58,8 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
 	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := range 12 {
-		var all []Trajectory
-		chunks := [][]Trajectory{appendTrajectories(rng, 1+rng.IntN(40), 3, 5)}
+		var all []scoring.Trajectory
+		chunks := [][]scoring.Trajectory{appendTrajectories(rng, 1+rng.IntN(40), 3, 5)}
 		for range 6 {
 			steps := [][]int64{{5}, {3, 5}, {7}, {1}, {5, 9}}[rng.IntN(5)]
 			chunks = append(chunks, appendTrajectories(rng, rng.IntN(30), steps...))
@@ -154,7 +155,7 @@ func TestFilter(t *testing.T) {
 	c := oneObjectiveComputer(t)
 	ts := appendTrajectories(rng, 120, 0, 1, 2)
 	keep := func(i int) bool { return i%3 != 1 }
-	var kept []Trajectory
+	var kept []scoring.Trajectory
 	for i := range ts {
 		if keep(i) {
 			kept = append(kept, ts[i])
@@ -176,7 +177,7 @@ func TestFilter(t *testing.T) {
 func TestLive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 7))
 	c := oneObjectiveComputer(t)
-	from := func(src string, ts []Trajectory) []Trajectory {
+	from := func(src string, ts []scoring.Trajectory) []scoring.Trajectory {
 		for i := range ts {
 			ts[i].Source = src
 		}

@@ -5,12 +5,13 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
 // ObjectiveStats is the summary of one objective's raw values.
 type ObjectiveStats struct {
-	Objective
+	scoring.Objective
 	stats.Summary
 }
 

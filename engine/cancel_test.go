@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
@@ -33,12 +34,12 @@ func (c *cancelledAfter) Err() error {
 // a fresh one gives.
 func TestComputeStopsOnInterrupt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 9))
-	ts := make([]Trajectory, 4000)
+	ts := make([]scoring.Trajectory, 4000)
 	for i := range ts {
-		ts[i] = Trajectory{ID: fmt.Sprint(i), Batch: int64(i / 500), Group: fmt.Sprint("g", i/4), Done: true,
+		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / 500), Group: fmt.Sprint("g", i/4), Done: true,
 			Metadata: map[string]any{"a": rng.Float64(), "b": rng.Float64()}}
 	}
-	s, err := NewParetoScorer([]ObjectiveExpr{{Name: "a", Expr: "a", Goal: Maximize, Weight: 1}, {Name: "b", Expr: "b", Goal: Minimize, Weight: 1}})
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Goal: scoring.Maximize, Weight: 1}, {Name: "b", Expr: "b", Goal: scoring.Minimize, Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,12 +80,12 @@ func TestComputeStopsOnInterrupt(t *testing.T) {
 // afterwards is what computing it from scratch gives.
 func TestRecomputeStopsOnInterrupt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
-	ts := make([]Trajectory, 3000)
+	ts := make([]scoring.Trajectory, 3000)
 	for i := range ts {
-		ts[i] = Trajectory{ID: fmt.Sprint(i), Batch: int64(i / 500), Group: fmt.Sprint("g", i/4), Done: true,
+		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / 500), Group: fmt.Sprint("g", i/4), Done: true,
 			Metadata: map[string]any{"a": rng.Float64(), "b": rng.Float64()}}
 	}
-	s, err := NewParetoScorer([]ObjectiveExpr{{Name: "a", Expr: "a", Goal: Maximize, Weight: 1}, {Name: "b", Expr: "b", Goal: Minimize, Weight: 1}})
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Goal: scoring.Maximize, Weight: 1}, {Name: "b", Expr: "b", Goal: scoring.Minimize, Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

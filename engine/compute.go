@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -22,7 +23,7 @@ type Result struct {
 	Ranking *Ranking
 	Options Options
 	// Objectives carries the weights the scores were computed with.
-	Objectives []Objective
+	Objectives []scoring.Objective
 	// Scores holds s = sum_k w_k o'_k per trajectory (NaN when invalid).
 	Scores []float64
 	// Rewards holds the method's reward per trajectory; an invalid
@@ -43,7 +44,7 @@ type Result struct {
 
 // Compute evaluates ts with the computer's scorer and returns the rewards of
 // method under the computer's other options: the main entry of the engine.
-func (c *RewardComputer) Compute(ts []Trajectory, method Method) *Result {
+func (c *RewardComputer) Compute(ts []scoring.Trajectory, method Method) *Result {
 	opts := c.Options
 	opts.Method = method
 	e := c.NewEvaluator()
@@ -239,7 +240,7 @@ func rloo(u, s []float64, groupOfOne GroupOfOne) {
 	}
 	mean := stats.Mean(s)
 	for j := range u {
-		u[j] = saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
+		u[j] = stats.Saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
 	}
 }
 
@@ -334,7 +335,7 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			}
 			mean, std1 := stats.Mean(x), res.Options.StdOf(x)
 			for j, i := range present {
-				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
+				res.Rewards[i] = stats.Saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}
 		}
 	})
@@ -362,7 +363,7 @@ func gdpoNormalize(res *Result, idx []int, eps float64) {
 		for j, i := range idx[lo:hi] {
 			r[lo+j] = res.Rewards[i]
 			if res.Evaluation.Violation != nil {
-				r[lo+j] = saturate(r[lo+j] - res.Options.Penalty*res.Evaluation.Violation[i])
+				r[lo+j] = stats.Saturate(r[lo+j] - res.Options.Penalty*res.Evaluation.Violation[i])
 			}
 		}
 	})

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"testing"
 )
@@ -20,7 +21,7 @@ func TestDeadSignalByHand(t *testing.T) {
 		{"phantom", -0.2, 0}, {"phantom", 0, 0}, // all fail, scores vary (a length penalty)
 		{"live", 1, 1}, {"live", 0, 0}, // signal
 	}
-	var ts []Trajectory
+	var ts []scoring.Trajectory
 	task := make([]float64, 0, len(rows))
 	for _, r := range rows {
 		ts = append(ts, traj(0, r.g, "x", r.x))

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/pareto"
 )
@@ -20,7 +21,7 @@ import (
 // expression again.
 type Evaluation struct {
 	// Objectives describes the columns of Values.
-	Objectives []Objective
+	Objectives []scoring.Objective
 	// Values holds the raw objective values, row-major: trajectory i's
 	// objective k is Values[i*M+k].
 	Values []float64
@@ -47,8 +48,8 @@ type Evaluation struct {
 	// marks the objectives whose term a gate sets to 0. All are nil
 	// without constraints, or gates; they are meaningful for valid
 	// trajectories only.
-	Constraints     []ConstraintDef
-	Gates           []GateDef
+	Constraints     []scoring.ConstraintDef
+	Gates           []scoring.GateDef
 	Violation       []float64
 	ConstraintHolds []bool
 	GateShut        []bool
@@ -92,7 +93,7 @@ type Evaluation struct {
 // run on up to GOMAXPROCS goroutines, each on its own copy of the scorer
 // and on its own range of trajectories: the result does not depend on the
 // schedule.
-func Evaluate(s Scorer, ts []Trajectory) *Evaluation {
+func Evaluate(s scoring.Scorer, ts []scoring.Trajectory) *Evaluation {
 	e := NewEvaluator(s)
 	e.Reserve(len(ts))
 	e.Add(ts)
@@ -104,12 +105,12 @@ func Evaluate(s Scorer, ts []Trajectory) *Evaluation {
 // all, in order, gives the Evaluation that Evaluate gives on all of them.
 type Evaluator struct {
 	ev      *Evaluation
-	scorers []Scorer // the scorer and its copies for other goroutines
+	scorers []scoring.Scorer // the scorer and its copies for other goroutines
 	// groupIndex maps group values to their index in ev.groupNames.
 	groupIndex map[string]int32
 	// logged is the logged-advantage expression and its copies for other
 	// goroutines, empty when there is none.
-	logged []*Expression
+	logged []*scoring.Expression
 	// absent: the scorer marks absent objectives (Evaluation.Absent).
 	absent bool
 	// constraints and gates count the scorer's (constraints.go).
@@ -119,11 +120,11 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
-func NewEvaluator(s Scorer) *Evaluator {
+func NewEvaluator(s scoring.Scorer) *Evaluator {
 	objs := s.Objectives()
 	e := &Evaluator{
 		ev:      &Evaluation{Objectives: slices.Clone(objs), M: len(objs)},
-		scorers: []Scorer{s},
+		scorers: []scoring.Scorer{s},
 		absent:  marksAbsent(s),
 	}
 	e.setStructure(s)
@@ -131,11 +132,11 @@ func NewEvaluator(s Scorer) *Evaluator {
 }
 
 // setStructure notes s's constraints and gates in e and its evaluation.
-func (e *Evaluator) setStructure(s Scorer) {
-	inner, st := unstructured(s)
+func (e *Evaluator) setStructure(s scoring.Scorer) {
+	inner, st := scoring.Unstructured(s)
 	if st != nil {
-		e.constraints, e.gates = len(st.constraints), len(st.gates)
-		e.ev.Constraints, e.ev.Gates = st.defs()
+		e.ev.Constraints, e.ev.Gates = st.Defs()
+		e.constraints, e.gates = len(e.ev.Constraints), len(e.ev.Gates)
 	}
 	if ss, ok := inner.(*sourceScorer); ok {
 		e.sources = newSourceEvaluator(ss, e.ev)
@@ -147,10 +148,10 @@ func (e *Evaluator) setStructure(s Scorer) {
 
 // marksAbsent reports whether s counts missing objectives 0 and says
 // which (ParetoScorer with nansum).
-func marksAbsent(s Scorer) bool {
-	s, _ = unstructured(s)
-	p, ok := s.(*ParetoScorer)
-	return ok && p.nanSum
+func marksAbsent(s scoring.Scorer) bool {
+	s, _ = scoring.Unstructured(s)
+	p, ok := s.(*scoring.ParetoScorer)
+	return ok && p.NanSum()
 }
 
 // Reserve makes room for n more trajectories, so that adding them copies
@@ -179,7 +180,7 @@ func (e *Evaluator) Reserve(n int) {
 
 // Add evaluates ts, which follow the trajectories added before, and does
 // not keep them.
-func (e *Evaluator) Add(ts []Trajectory) {
+func (e *Evaluator) Add(ts []scoring.Trajectory) {
 	ev := e.ev
 	lo := len(ev.Valid)
 	ev.Values = extend(ev.Values, len(ts)*ev.M)
@@ -213,16 +214,16 @@ func (e *Evaluator) Add(ts []Trajectory) {
 		}
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
-	if c, ok := e.scorers[0].(scorerCloner); ok {
+	if c, ok := e.scorers[0].(scoring.Cloner); ok {
 		for len(e.scorers) < workers(len(ts), evalChunk) {
-			e.scorers = append(e.scorers, c.cloneScorer())
+			e.scorers = append(e.scorers, c.CloneScorer())
 		}
 	}
 	nw := min(len(e.scorers), workers(len(ts), evalChunk))
 	if len(e.logged) > 0 {
 		ev.Logged = extend(ev.Logged, len(ts))
 		for len(e.logged) < nw {
-			e.logged = append(e.logged, e.logged[0].clone())
+			e.logged = append(e.logged, e.logged[0].Clone())
 		}
 	}
 	parallelChunks(len(ts), evalChunk, nw, func(w, from, to int) {
@@ -240,7 +241,7 @@ func (e *Evaluator) Add(ts []Trajectory) {
 func (c *RewardComputer) NewEvaluator() *Evaluator {
 	e := NewEvaluator(c.Scorer)
 	if c.Logged != nil {
-		e.logged = []*Expression{c.Logged.clone()}
+		e.logged = []*scoring.Expression{c.Logged.Clone()}
 	}
 	return e
 }
@@ -293,7 +294,7 @@ const evalChunk = 4096
 
 // evaluate fills the rows of ts, which start at row lo of ev, with scorer
 // s.
-func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
+func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int) {
 	m := ev.M
 	// A cause is one of a few strings: build each once, not per trajectory.
 	type cause struct {
@@ -301,7 +302,7 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 		err       error
 	}
 	var causes map[cause]string
-	s, st := unstructured(s)
+	s, st := scoring.Unstructured(s)
 	c := len(ev.Constraints)
 	for j := range ts {
 		t, i := &ts[j], lo+j
@@ -313,8 +314,8 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 			} else {
 				_, err = ss.source(t)
 			}
-		} else if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
-			err = p.evaluate(t, row, ev.Absent[i*m:(i+1)*m])
+		} else if p, ok := s.(*scoring.ParetoScorer); ok && ev.Absent != nil {
+			err = p.EvaluateAbsent(t, row, ev.Absent[i*m:(i+1)*m])
 		} else {
 			err = s.Evaluate(t, row)
 		}
@@ -327,7 +328,7 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 			if ev.GateShut != nil {
 				shut = ev.GateShut[i*m : (i+1)*m]
 			}
-			err = st.evaluate(t, row, holds, &violation, shut)
+			err = st.Evaluate(t, row, holds, &violation, shut)
 			if err == nil && c > 0 {
 				ev.Violation[i] = violation
 				ev.feasible[i] = !slices.Contains(holds, false)
@@ -337,7 +338,7 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 			ev.Valid[i] = true
 			continue
 		}
-		ie, ok := err.(*InvalidError)
+		ie, ok := err.(*scoring.InvalidError)
 		if !ok {
 			ev.Causes[i] = err.Error()
 			continue

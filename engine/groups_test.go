@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -38,7 +39,7 @@ func TestGroupSummariesByHand(t *testing.T) {
 // in both scopes, against Summarize over the group's valid scores.
 func TestGroupSummariesAgainstSummarize(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	var ts []Trajectory
+	var ts []scoring.Trajectory
 	for i := range 600 {
 		x := float64(rng.IntN(4)) // ties and zero-spread groups
 		if rng.IntN(10) == 0 {

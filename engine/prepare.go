@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -219,7 +220,7 @@ type scoreBatch struct {
 
 // scoreSetOf returns the scores of objectives' weights, computing them
 // unless they are the last ones computed.
-func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches []Batch) *scoreSet {
+func (ev *Evaluation) scoreSetOf(objectives []scoring.Objective, opts Options, batches []Batch) *scoreSet {
 	weights := make([]float64, len(objectives))
 	for k, o := range objectives {
 		weights[k] = o.Weight
@@ -235,12 +236,12 @@ func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches [
 	if ev.structured(opts) {
 		s.terms = ev.structuredScores(s.scores, objectives, opts, batches)
 	} else {
-		w := newScoreWeights(objectives)
+		w := scoring.NewScoreWeights(objectives)
 		parallelChunks(n, rewardChunk, workers(n, rewardChunk), func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				s.scores[i] = math.NaN()
 				if ev.Valid[i] {
-					s.scores[i] = w.score(ev.Row(i))
+					s.scores[i] = w.Score(ev.Row(i))
 				}
 			}
 		})
@@ -256,7 +257,7 @@ func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches [
 func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 	var bad []int
 	for i, s := range scores {
-		if ev.Valid[i] && finite(s) != nil {
+		if ev.Valid[i] && scoring.Finite(s) != nil {
 			bad = append(bad, i)
 		}
 	}
@@ -279,7 +280,7 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 	out.shareStructure(ev)
 	for _, i := range bad {
 		out.Valid[i] = false
-		out.Causes[i] = (&InvalidError{Objective: "score", Err: finite(scores[i])}).Error()
+		out.Causes[i] = (&scoring.InvalidError{Objective: "score", Err: scoring.Finite(scores[i])}).Error()
 		scores[i] = math.NaN()
 	}
 	return out

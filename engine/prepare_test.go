@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -23,7 +24,7 @@ func newTestComputer(t testing.TB) *RewardComputer {
 
 // manyBatches draws n trajectories over batches steps of groups of about
 // 8, with ties and some invalid ones (randomTrajectories' values).
-func manyBatches(rng *rand.Rand, n, batches int) []Trajectory {
+func manyBatches(rng *rand.Rand, n, batches int) []scoring.Trajectory {
 	ts := randomTrajectories(rng, n)
 	for i := range ts {
 		ts[i].Batch = int64(rng.IntN(batches))

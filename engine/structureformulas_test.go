@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"os"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func TestStructureFormulasFollowTheContract(t *testing.T) {
 	}
 	contract := string(data)
 	formulas := map[string]string{}
-	for _, f := range StructureFormulas {
+	for _, f := range scoring.StructureFormulas {
 		formulas[f.Name] = f.Formula
 	}
 	for _, row := range []struct{ name, contractRow, formula string }{

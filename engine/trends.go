@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -98,7 +99,7 @@ func (res *Result) trend(b *Batch, oriented []float64) Trend {
 
 // ValidateHVRef reports a hypervolume reference point that is not one
 // finite value per objective; nil (the default) is valid.
-func ValidateHVRef(objectives []Objective, ref []float64) error {
+func ValidateHVRef(objectives []scoring.Objective, ref []float64) error {
 	if ref == nil {
 		return nil
 	}
@@ -245,7 +246,7 @@ func (res *Result) fracAtMax(b *Batch) float64 {
 }
 
 // objectiveNames lists the objectives' names, comma-separated.
-func objectiveNames(objectives []Objective) string {
+func objectiveNames(objectives []scoring.Objective) string {
 	names := make([]string, len(objectives))
 	for k, o := range objectives {
 		names[k] = o.Name

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"testing"
 )
@@ -21,14 +22,14 @@ func xyBatches(t *testing.T, scope Scope) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	point := func(b int64, g string, x, y float64, steps int64) Trajectory {
+	point := func(b int64, g string, x, y float64, steps int64) scoring.Trajectory {
 		tr := traj(b, g, "x", x, "y", y)
 		tr.StepCount = steps
 		return tr
 	}
 	invalid := traj(1, "a", "y", 1.0)
 	invalid.StepCount = 100
-	ts := []Trajectory{
+	ts := []scoring.Trajectory{
 		point(0, "a", 1, 1, 2), point(0, "a", 2, 3, 4), point(0, "a", 3, 4, 6), point(0, "b", 4, 2, 8),
 		point(1, "a", 2, 2, 1), point(1, "a", 5, 5, 3), invalid,
 	}
@@ -93,7 +94,7 @@ func TestTrendsHypervolume3D(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []Trajectory{traj(0, "", "a", 2.0, "b", 2.0, "c", 2.0), traj(0, "", "a", 1.0, "b", 3.0, "c", 1.0)}
+	ts := []scoring.Trajectory{traj(0, "", "a", 2.0, "b", 2.0, "c", 2.0), traj(0, "", "a", 1.0, "b", 3.0, "c", 1.0)}
 	// Against (0, 0, 0): the 2x2x2 cube and the 1x3x1 bar share 1x2x1.
 	tr := c.Compute(ts, Pareto).Trends([]float64{0, 0, 0})
 	if !near(tr[0].Hypervolume, 9) {
@@ -103,7 +104,7 @@ func TestTrendsHypervolume3D(t *testing.T) {
 
 func TestTrendsHypervolumeNeedsTwoOrThreeObjectives(t *testing.T) {
 	c := oneObjective(t, DefaultOptions())
-	tr := c.Compute([]Trajectory{traj(0, "", "x", 1.0)}, Pareto).Trends(nil)
+	tr := c.Compute([]scoring.Trajectory{traj(0, "", "x", 1.0)}, Pareto).Trends(nil)
 	if !math.IsNaN(tr[0].Hypervolume) {
 		t.Errorf("hypervolume %v of one objective, want NaN", tr[0].Hypervolume)
 	}

@@ -8,19 +8,20 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // trajectories returns n random trajectories of source src in the given
 // steps, with two objectives a and b.
-func trajectories(rng *rand.Rand, src string, n int, steps ...int64) []engine.Trajectory {
-	ts := make([]engine.Trajectory, n)
+func trajectories(rng *rand.Rand, src string, n int, steps ...int64) []scoring.Trajectory {
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID: fmt.Sprint(src, i), Batch: steps[rng.IntN(len(steps))], Group: fmt.Sprint("g", rng.IntN(3)),
 			StepCount: int64(rng.IntN(9)), Done: true,
 			Metadata:    map[string]any{"a": float64(rng.IntN(5)), "b": rng.Float64()},
-			LoaderState: engine.LoaderState{Source: src},
+			LoaderState: scoring.LoaderState{Source: src},
 		}
 	}
 	return ts
@@ -45,7 +46,7 @@ func TestStep(t *testing.T) {
 		{Reloaded: []string{"x"}, Trajectories: trajectories(rng, "x", 25, 0, 3, 4)},
 		{Reloaded: []string{"y"}},
 	} {
-		held = slices.DeleteFunc(held, func(t engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		held = slices.DeleteFunc(held, func(t scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 		held = append(held, u.Trajectories...)
 		prevRewards, prevTrends := slices.Clone(res.Rewards), slices.Clone(trends)
 		next, nextTrends := Step(live, u, res, trends, nil)

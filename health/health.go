@@ -15,6 +15,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -40,7 +41,7 @@ type Config struct {
 
 // Validate reports a name that is not one of the objectives. Findings skips
 // the check of a name that Validate rejects.
-func (c Config) Validate(objectives []engine.Objective) error {
+func (c Config) Validate(objectives []scoring.Objective) error {
 	for _, name := range []string{c.LengthObjective, c.TaskObjective} {
 		if name != "" && objectiveIndex(objectives, name) < 0 {
 			return fmt.Errorf("unknown objective %q (objectives: %s)", name, strings.Join(objectiveNameList(objectives), ", "))
@@ -438,12 +439,12 @@ func (h *healthRun) correlationFlip(t *engine.Trend, k int) (Finding, bool) {
 
 // objectiveIndex returns the index of the objective named name, -1 when
 // there is none.
-func objectiveIndex(objectives []engine.Objective, name string) int {
-	return slices.IndexFunc(objectives, func(o engine.Objective) bool { return o.Name == name })
+func objectiveIndex(objectives []scoring.Objective, name string) int {
+	return slices.IndexFunc(objectives, func(o scoring.Objective) bool { return o.Name == name })
 }
 
 // objectiveNameList returns the objectives' names.
-func objectiveNameList(objectives []engine.Objective) []string {
+func objectiveNameList(objectives []scoring.Objective) []string {
 	var names []string
 	for _, o := range objectives {
 		names = append(names, o.Name)

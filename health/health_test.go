@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -14,7 +15,7 @@ import (
 // maximum, 10 steps on average.
 func healthyTrend(step int64) engine.Trend {
 	objective := func(name string) engine.ObjectiveStats {
-		return engine.ObjectiveStats{Objective: engine.Objective{Name: name, Goal: engine.Maximize, Weight: 0.5}, Summary: stats.Summary{Count: 10, Mean: 1, Std: 1}}
+		return engine.ObjectiveStats{Objective: scoring.Objective{Name: name, Goal: scoring.Maximize, Weight: 0.5}, Summary: stats.Summary{Count: 10, Mean: 1, Std: 1}}
 	}
 	return engine.Trend{
 		BatchStats: engine.BatchStats{
@@ -35,7 +36,7 @@ func healthyTrend(step int64) engine.Trend {
 func runHealth(method engine.Method, cfg Config, change func(*engine.Trend)) []Finding {
 	trends := []engine.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3)}
 	change(&trends[3])
-	res := &engine.Result{Options: engine.Options{Method: method}, Objectives: []engine.Objective{trends[0].Objectives[0].Objective, trends[0].Objectives[1].Objective}}
+	res := &engine.Result{Options: engine.Options{Method: method}, Objectives: []scoring.Objective{trends[0].Objectives[0].Objective, trends[0].Objectives[1].Objective}}
 	return Findings(res, trends, cfg)
 }
 
@@ -143,7 +144,7 @@ func TestHealthBaselineBatchesAreNotCompared(t *testing.T) {
 }
 
 func TestHealthConfigValidate(t *testing.T) {
-	objs := []engine.Objective{{Name: "a"}, {Name: "b"}}
+	objs := []scoring.Objective{{Name: "a"}, {Name: "b"}}
 	for _, c := range []Config{{LengthObjective: "z"}, {TaskObjective: "z"}} {
 		if c.Validate(objs) == nil {
 			t.Errorf("%+v: no error", c)

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // evaluateX computes ts with the one objective x = metadata x under GRPO.
-func evaluateX(t *testing.T, ts []engine.Trajectory) (*engine.Result, engine.Scorer) {
+func evaluateX(t *testing.T, ts []scoring.Trajectory) (*engine.Result, scoring.Scorer) {
 	t.Helper()
-	s, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "x", Expr: "x", Weight: math.NaN()}})
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "x", Weight: math.NaN()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,10 +21,10 @@ func evaluateX(t *testing.T, ts []engine.Trajectory) (*engine.Result, engine.Sco
 
 // batchOfValidity returns trajectories of batch step whose metadata x is
 // 1 for each true of valid, missing for each false, in three groups.
-func batchOfValidity(step int64, valid ...bool) []engine.Trajectory {
-	var ts []engine.Trajectory
+func batchOfValidity(step int64, valid ...bool) []scoring.Trajectory {
+	var ts []scoring.Trajectory
 	for i, v := range valid {
-		tr := engine.Trajectory{Batch: step, Group: string(rune('a' + i%3)), Done: true, Metadata: map[string]any{}}
+		tr := scoring.Trajectory{Batch: step, Group: string(rune('a' + i%3)), Done: true, Metadata: map[string]any{}}
 		if v {
 			tr.Metadata["x"] = float64(i)
 		}
@@ -45,7 +46,7 @@ func validity(n, invalid int) []bool {
 // invalid is a WARN, 60% an ALERT, all invalid an ALERT (never healthy),
 // 10% nothing; each reported at its first step, like the other checks.
 func TestInvalidFractionCheck(t *testing.T) {
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for step, invalid := range []int{0, 1, 2, 2, 6, 10, 0} { // of 10
 		ts = append(ts, batchOfValidity(int64(step), validity(10, invalid)...)...)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestJSONElementsAsDecoder: the elements read as JSONL's lines are, and
@@ -108,9 +108,9 @@ func TestJSONElementsPicked(t *testing.T) {
 		fmt.Fprintf(&b, `{"id": "t%d", "metadata": {"o1": %d.25, "o2": %s}, "response": "r%d"}`, i, i, o2, i)
 	}
 	b.WriteString("]")
-	pick := &engine.Pick{Keys: []string{"o1", "o2"}, Response: true}
-	var picked []engine.Trajectory
-	_, err := read(strings.NewReader(b.String()), "t.json", 0, Options{Pick: func(*engine.Trajectory) *engine.Pick { return pick }}, 0, func(ts []engine.Trajectory) error {
+	pick := &scoring.Pick{Keys: []string{"o1", "o2"}, Response: true}
+	var picked []scoring.Trajectory
+	_, err := read(strings.NewReader(b.String()), "t.json", 0, Options{Pick: func(*scoring.Trajectory) *scoring.Pick { return pick }}, 0, func(ts []scoring.Trajectory) error {
 		for _, tr := range ts {
 			// Both are recycled once handed over.
 			tr.Picked = slices.Clone(tr.Picked)
@@ -144,9 +144,9 @@ func TestJSONElementsPicked(t *testing.T) {
 			var got string
 			if tr.Picked != nil {
 				switch v := tr.Picked[k]; v.Kind {
-				case engine.PickedNumber:
+				case scoring.PickedNumber:
 					got = fmt.Sprint(v.Number)
-				case engine.PickedAbsent:
+				case scoring.PickedAbsent:
 					got = "<nil>"
 				default:
 					got = "other"

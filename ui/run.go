@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -52,8 +53,8 @@ type Input struct {
 // loaders.Stream's each.
 type StreamHooks struct {
 	Progress func(done, total int64)
-	Pick     func(first *engine.Trajectory) *engine.Pick
-	Each     func(ts []engine.Trajectory) error
+	Pick     func(first *scoring.Trajectory) *scoring.Pick
+	Each     func(ts []scoring.Trajectory) error
 }
 
 // Run opens the dashboard on in, full screen: a loading screen with a

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -90,7 +91,7 @@ type Session struct {
 // NewSession evaluates ts with c and computes the first result. It keeps
 // ts as they are (the dashboard's own loading keeps them lean: see
 // Open).
-func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
+func NewSession(source string, ts []scoring.Trajectory, c *engine.RewardComputer) *Session {
 	e := c.NewEvaluator()
 	e.Add(ts)
 	s := newSession(source, trajectoriesOf(ts), c, e.Evaluation())
@@ -105,10 +106,10 @@ func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer)
 // every one read from another input than the one before it (whole, where
 // the loader picks what the scorer reads of the others), sorted, without
 // repeats.
-func addFirstFields(fields []string, ts []engine.Trajectory) []string {
+func addFirstFields(fields []string, ts []scoring.Trajectory) []string {
 	for i := range ts {
 		if i == 0 || ts[i].Source != ts[i-1].Source {
-			fields = append(fields, engine.FieldNames(&ts[i])...)
+			fields = append(fields, scoring.FieldNames(&ts[i])...)
 		}
 	}
 	slices.Sort(fields)
@@ -116,7 +117,7 @@ func addFirstFields(fields []string, ts []engine.Trajectory) []string {
 }
 
 // dropBodies drops the bodies of ts that can be read again.
-func dropBodies(ts []engine.Trajectory) {
+func dropBodies(ts []scoring.Trajectory) {
 	for i := range ts {
 		ts[i].DropBody()
 	}
@@ -206,7 +207,7 @@ func (s *Session) SetResult(result, compare *engine.Result) {
 
 // Reread reads a lean trajectory of s whole again from its file, with the
 // record fields it was loaded with (loaders.Reread).
-func (s *Session) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
+func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	return loaders.Reread(t, s.Computer.Fields.Clone())
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -38,7 +39,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.Prompts, s.PromptsErr = nil, errors.New("prompts: files were written over while followed; open the dashboard again to see the prompts")
 	}
 	if len(u.Reloaded) > 0 {
-		s.Trajectories.DeleteFunc(func(t *engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		s.Trajectories.DeleteFunc(func(t *scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)

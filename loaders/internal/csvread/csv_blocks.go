@@ -6,7 +6,7 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
@@ -42,7 +42,7 @@ func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layo
 	nw := runtime.GOMAXPROCS(0)
 	work, stop := input.StartWorkers(nw, func() func(*csvBlock) {
 		var (
-			t     engine.Trajectory
+			t     scoring.Trajectory
 			spare []map[string]any
 		)
 		return func(b *csvBlock) {
@@ -122,7 +122,7 @@ func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layo
 // convertCSVBlock makes the trajectories of b's rows, and rejects its bad
 // rows, into b.out; t is the goroutine's scratch trajectory, spare its
 // share of the metadata maps.
-func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any) {
+func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *scoring.Trajectory, spare *[]map[string]any) {
 	out := &b.out
 	out.Trajectories, out.Errs = out.Trajectories[:0], out.Errs[:0]
 	for _, r := range b.rows {

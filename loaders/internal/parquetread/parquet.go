@@ -19,7 +19,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
@@ -313,7 +313,7 @@ type parquetReader struct {
 	groupBytes, groupRows int64
 	// scratch is where the row's trajectory is built, and spare the
 	// reader's share of the loader's metadata maps (see input.MapStore).
-	scratch engine.Trajectory
+	scratch scoring.Trajectory
 	spare   []map[string]any
 }
 
@@ -442,7 +442,7 @@ func (c *parquetColumn) read(v parquet.Value) any {
 // apply sets the fields of t from what collect read, then the metadata
 // members; a member that a flat column gives too is an error, as in CSV.
 // The error names the field, or the metadata member.
-func (pr *parquetReader) apply(t *engine.Trajectory) error {
+func (pr *parquetReader) apply(t *scoring.Trajectory) error {
 	for f, x := range pr.fields {
 		if err := setParquetField(t, f, x); err != nil {
 			if _, ok := err.(*jsonread.MemberError); ok {
@@ -463,7 +463,7 @@ func (pr *parquetReader) apply(t *engine.Trajectory) error {
 // setParquetField sets csvread.CellFields[f] of t from x, as CSV sets it from the
 // text of a cell; a response that is not a string is kept as the JSON
 // number or bool it is.
-func setParquetField(t *engine.Trajectory, f int, x any) error {
+func setParquetField(t *scoring.Trajectory, f int, x any) error {
 	if _, isString := x.(string); csvread.CellFields[f].Name == "response" && x != nil && !isString {
 		t.Response = json.RawMessage(scalarText(x))
 		return nil

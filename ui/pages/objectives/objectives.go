@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/stats"
@@ -298,7 +299,7 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 // constraintsView gives the batch's share of valid trajectories meeting
 // each constraint (BatchStats.ConstraintFeasible) and every one
 // (BatchStats.Feasible), as percentages.
-func constraintsView(st *common.Styles, cs []engine.ConstraintDef, stats engine.BatchStats) string {
+func constraintsView(st *common.Styles, cs []scoring.ConstraintDef, stats engine.BatchStats) string {
 	const exprWidth = 24
 	line := func(name string, share float64) string {
 		value := fmt.Sprintf("%6.1f%%", 100*share)

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -615,9 +616,9 @@ func (t *paretoTab) drawBounds() {
 }
 
 // bounds returns the constraints that are an objective against a number.
-func (t *paretoTab) bounds() []engine.ConstraintBound {
+func (t *paretoTab) bounds() []scoring.ConstraintBound {
 	res := t.common.Session.Result
-	var bounds []engine.ConstraintBound
+	var bounds []scoring.ConstraintBound
 	for _, d := range res.Evaluation.Constraints {
 		if b, ok := d.Bound(res.Objectives); ok {
 			bounds = append(bounds, b)

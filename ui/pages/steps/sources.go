@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -16,7 +17,7 @@ import (
 // statistics.
 func sourceSeries(res *engine.Result, src int) ([]engine.Trend, []stepSeries) {
 	trends := res.SourceTrends(src)
-	var objectives []engine.Objective
+	var objectives []scoring.Objective
 	for _, k := range res.Evaluation.SourceObjectives(src) {
 		objectives = append(objectives, res.Objectives[k])
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -168,7 +169,7 @@ func (t *stepsTab) refreshTrends() {
 // several (BatchStats.ConstraintFeasible). When every batch's reward mean
 // is 0 (a normalised or mean-centred method), the score's mean takes its
 // chart: TRL's "reward", the mean of the raw reward.
-func stepsSeries(objectives []engine.Objective, constraints []engine.ConstraintDef, trends []engine.Trend) []stepSeries {
+func stepsSeries(objectives []scoring.Objective, constraints []scoring.ConstraintDef, trends []engine.Trend) []stepSeries {
 	series := []stepSeries{
 		{title: "reward mean"},
 		{title: "reward std", nonNegative: true},

@@ -1,11 +1,11 @@
-// Package engine turns batches of trajectories into rewards: it evaluates a
-// scorer's objectives on every trajectory, ranks them by Pareto dominance and
-// applies one of the reward methods of docs/CONTRACT.md (absolute, relative, grpo,
-// rloo, pareto, pareto-crowding, gdpo), batch by batch.
-//
-// The package imports no UI code; the dashboard and the CLI only show what it
-// computes.
-package engine
+// Package scoring is what a trajectory is and how it is scored, below the
+// engine: the Trajectory and where it was read (LoaderState, Pick), the
+// objectives' expressions (Expression, run by engine/sandbox), the record
+// fields set by expression (RecordFields), the Scorer with its pareto and
+// svrl implementations, and the constraints and gates that wrap one
+// (WithStructure). The loaders build trajectories with it; the engine
+// evaluates a scorer on them, ranks them and computes their rewards.
+package scoring
 
 import (
 	"encoding/json"

@@ -1,11 +1,9 @@
-package engine
+package scoring
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -272,53 +270,6 @@ func TestStringSumsAreBounded(t *testing.T) {
 		`metadata.a + metadata.a`:    2,
 		`len(response + b) - len(b)`: 1 << 20,
 	})
-}
-
-// TestInferredObjectivesAreLean: the objectives InferObjectives writes
-// (metadata["KEY"], KEY quoted as Go does) need no program: a record of
-// a million numeric fields is a million of them, which compiled took 7 GB
-// and a minute. They read what the compiled expression reads, the fields
-// they read named in the no-valid error; anything else still compiles.
-func TestInferredObjectivesAreLean(t *testing.T) {
-	tr := Trajectory{Done: true, Metadata: map[string]any{"a b": 2.0, "x\n\"y": 3.0, "id": 4.0}}
-	for _, key := range []string{"a b", "x\n\"y", "id", "absent"} {
-		src := fmt.Sprintf("metadata[%q]", key)
-		e, err := CompileExpression("o", src)
-		if err != nil || e.program != nil || !e.direct || e.key != key {
-			t.Fatalf("%s: %v, program %v, key %q", src, err, e.program != nil, e.key)
-		}
-		compiled, err := CompileExpression("o", "("+src+")")
-		if err != nil || compiled.program == nil {
-			t.Fatalf("(%s): %v", src, err)
-		}
-		got, gerr := e.Eval(&tr)
-		want, werr := compiled.Eval(&tr)
-		if gerr != werr || got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Errorf("%s = %v, %v; compiled %v, %v", src, got, gerr, want, werr)
-		}
-		if v, err := e.clone().Value(&tr); v != tr.Metadata[key] || err != nil {
-			t.Errorf("%s: clone's value %v, %v", src, v, err)
-		}
-		if read := e.FieldsRead(); !slices.Equal(read, []string{key}) {
-			t.Errorf("%s reads %q", src, read)
-		}
-	}
-	for _, src := range []string{`metadata['a']`, `metadata["a"] `, `metadata["\x61"]`, `metadata["a"]["b"]`, `metadata[1]`} {
-		if e, err := CompileExpression("o", src); err == nil && e.program == nil {
-			t.Errorf("%s was not compiled", src)
-		}
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for i := range 10000 {
-		if _, err := CompileExpression("o", fmt.Sprintf("metadata[%q]", fmt.Sprint("k", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runtime.ReadMemStats(&after)
-	if per := (after.TotalAlloc - before.TotalAlloc) / 10000; per > 1024 {
-		t.Errorf("an inferred objective allocates %d bytes", per)
-	}
 }
 
 // TestSumsInLoopsAndLets: a + that may join strings goes through the

@@ -1,4 +1,4 @@
-package engine
+package scoring
 
 import (
 	"math"
@@ -41,7 +41,7 @@ type PickedValue struct {
 func (v PickedValue) number() (float64, error) {
 	switch v.Kind {
 	case PickedNumber:
-		return v.Number, finite(v.Number)
+		return v.Number, Finite(v.Number)
 	case PickedOther:
 		return math.NaN(), ErrNotNumber
 	}

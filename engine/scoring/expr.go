@@ -1,4 +1,4 @@
-package engine
+package scoring
 
 import (
 	"errors"
@@ -125,7 +125,7 @@ func inferredKey(src string) (string, bool) {
 
 // clone returns a copy of e with its own VM and environment, for use on
 // another goroutine: the compiled program is immutable and shared.
-func (e *Expression) clone() *Expression {
+func (e *Expression) Clone() *Expression {
 	c := *e
 	if e.program == nil {
 		return &c // no program to run (inferredKey)
@@ -264,10 +264,11 @@ func toNumber(v any) (float64, error) {
 	default:
 		return math.NaN(), ErrNotNumber
 	}
-	return x, finite(x)
+	return x, Finite(x)
 }
 
-func finite(x float64) error {
+// Finite returns ErrNaN or ErrInf when x is not a finite number, else nil.
+func Finite(x float64) error {
 	switch {
 	case math.IsNaN(x):
 		return ErrNaN

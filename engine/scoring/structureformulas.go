@@ -1,4 +1,4 @@
-package engine
+package scoring
 
 // StructureFormula is one formula of the objectives' structure
 // (constraints, gates, objective normalisation), as docs/CONTRACT.md's

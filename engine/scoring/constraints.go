@@ -1,4 +1,4 @@
-package engine
+package scoring
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/internal/suggest"
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // Constraints and gates (docs/CONTRACT.md, Objectives with structure) are
@@ -59,7 +60,7 @@ type gate struct {
 
 // structure is the constraints and gates of a scorer: read-only but for
 // their expressions' VMs, which every copy (clone) has its own of.
-type structure struct {
+type Structure struct {
 	constraints []constraint
 	gates       []gate
 	// objectives maps an objective's name to its index in the rows.
@@ -86,11 +87,11 @@ func objectiveEnv(objectives []Objective) map[string]any {
 // over objectives. A constraint or gate that is not a boolean, a gate of
 // no objective, and an expression that does not compile are errors naming
 // them. It returns nil when there are neither.
-func newStructure(objectives []Objective, constraints, gates []string) (*structure, error) {
+func newStructure(objectives []Objective, constraints, gates []string) (*Structure, error) {
 	if len(constraints) == 0 && len(gates) == 0 {
 		return nil, nil
 	}
-	st := &structure{objectives: map[string]int{}}
+	st := &Structure{objectives: map[string]int{}}
 	names := make([]string, len(objectives))
 	for k, o := range objectives {
 		st.objectives[o.Name] = k
@@ -189,26 +190,26 @@ func numericKind(k reflect.Kind) bool {
 }
 
 // clone returns a copy of st with its own VMs.
-func (st *structure) clone() *structure {
-	c := &structure{objectives: st.objectives, constraints: slices.Clone(st.constraints), gates: slices.Clone(st.gates)}
+func (st *Structure) Clone() *Structure {
+	c := &Structure{objectives: st.objectives, constraints: slices.Clone(st.constraints), gates: slices.Clone(st.gates)}
 	cl := func(e *Expression) *Expression {
 		if e == nil {
 			return nil
 		}
-		return e.clone()
+		return e.Clone()
 	}
 	for i := range c.constraints {
 		x := &c.constraints[i]
 		x.whole, x.left, x.right = cl(x.whole), cl(x.left), cl(x.right)
 	}
 	for i := range c.gates {
-		c.gates[i].e = c.gates[i].e.clone()
+		c.gates[i].e = c.gates[i].e.Clone()
 	}
 	return c
 }
 
-// defs returns the constraints' and the gates' definitions.
-func (st *structure) defs() ([]ConstraintDef, []GateDef) {
+// Defs returns the constraints' and the gates' definitions.
+func (st *Structure) Defs() ([]ConstraintDef, []GateDef) {
 	cs := make([]ConstraintDef, len(st.constraints))
 	for i, c := range st.constraints {
 		cs[i] = c.def
@@ -222,7 +223,7 @@ func (st *structure) defs() ([]ConstraintDef, []GateDef) {
 
 // valueOn evaluates e on t with the objectives' raw values row bound to
 // their names (they win over fields and metadata keys of the same name).
-func (st *structure) valueOn(e *Expression, t *Trajectory, row []float64) (any, error) {
+func (st *Structure) valueOn(e *Expression, t *Trajectory, row []float64) (any, error) {
 	if e.program == nil {
 		return t.Metadata[e.key], nil // metadata["KEY"]: a field, by its form
 	}
@@ -251,7 +252,7 @@ func (st *structure) valueOn(e *Expression, t *Trajectory, row []float64) (any, 
 var errNotBoolean = errors.New("not a boolean")
 
 // booleanOn evaluates e on t as a boolean.
-func (st *structure) booleanOn(e *Expression, t *Trajectory, row []float64) (bool, error) {
+func (st *Structure) booleanOn(e *Expression, t *Trajectory, row []float64) (bool, error) {
 	v, err := st.valueOn(e, t, row)
 	if err != nil {
 		return false, err
@@ -266,7 +267,7 @@ func (st *structure) booleanOn(e *Expression, t *Trajectory, row []float64) (boo
 }
 
 // numberOn evaluates e on t as a finite number.
-func (st *structure) numberOn(e *Expression, t *Trajectory, row []float64) (float64, error) {
+func (st *Structure) numberOn(e *Expression, t *Trajectory, row []float64) (float64, error) {
 	v, err := st.valueOn(e, t, row)
 	if err != nil {
 		return math.NaN(), err
@@ -278,7 +279,7 @@ func (st *structure) numberOn(e *Expression, t *Trajectory, row []float64) (floa
 // constraint holds (holds), its violation and which gates shut their
 // objective's term (shut, per objective). An error names the constraint
 // or gate that could not be evaluated.
-func (st *structure) evaluate(t *Trajectory, row []float64, holds []bool, violation *float64, shut []bool) error {
+func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violation *float64, shut []bool) error {
 	v := 0.0
 	for c := range st.constraints {
 		x := &st.constraints[c]
@@ -289,7 +290,7 @@ func (st *structure) evaluate(t *Trajectory, row []float64, holds []bool, violat
 		holds[c] = ok
 		v += amount
 	}
-	*violation = saturate(v)
+	*violation = stats.Saturate(v)
 	for g := range st.gates {
 		x := &st.gates[g]
 		open, err := st.booleanOn(x.e, t, row)
@@ -305,7 +306,7 @@ func (st *structure) evaluate(t *Trajectory, row []float64, holds []bool, violat
 
 // measure returns whether constraint c holds on t and by how much it is
 // broken.
-func (st *structure) measure(c *constraint, t *Trajectory, row []float64) (bool, float64, error) {
+func (st *Structure) measure(c *constraint, t *Trajectory, row []float64) (bool, float64, error) {
 	if c.whole != nil {
 		ok, err := st.booleanOn(c.whole, t, row)
 		if err != nil || ok {
@@ -337,7 +338,7 @@ func (st *structure) measure(c *constraint, t *Trajectory, row []float64) (bool,
 // are the inner scorer's, and the Evaluator asks it for the rest.
 type structuredScorer struct {
 	inner Scorer
-	st    *structure
+	st    *Structure
 }
 
 // Objectives implements Scorer.
@@ -352,10 +353,10 @@ func (s *structuredScorer) Evaluate(t *Trajectory, dst []float64) error {
 // itself: so can it.
 type clonableStructured struct{ structuredScorer }
 
-// cloneScorer implements scorerCloner.
-func (s *clonableStructured) cloneScorer() Scorer {
-	inner := s.inner.(scorerCloner).cloneScorer()
-	return &clonableStructured{structuredScorer{inner: inner, st: s.st.clone()}}
+// CloneScorer implements Cloner.
+func (s *clonableStructured) CloneScorer() Scorer {
+	inner := s.inner.(Cloner).CloneScorer()
+	return &clonableStructured{structuredScorer{inner: inner, st: s.st.Clone()}}
 }
 
 // WithStructure returns s with the constraints and gates compiled over
@@ -366,15 +367,15 @@ func WithStructure(s Scorer, constraints, gates []string) (Scorer, error) {
 	if err != nil || st == nil {
 		return s, err
 	}
-	if _, ok := s.(scorerCloner); ok {
+	if _, ok := s.(Cloner); ok {
 		return &clonableStructured{structuredScorer{inner: s, st: st}}, nil
 	}
 	return &structuredScorer{inner: s, st: st}, nil
 }
 
-// unstructured returns the scorer below s's constraints and gates, and
+// Unstructured returns the scorer below s's constraints and gates, and
 // them (nil when none).
-func unstructured(s Scorer) (Scorer, *structure) {
+func Unstructured(s Scorer) (Scorer, *Structure) {
 	switch w := s.(type) {
 	case *structuredScorer:
 		return w.inner, w.st
@@ -384,49 +385,38 @@ func unstructured(s Scorer) (Scorer, *structure) {
 	return s, nil
 }
 
-// Feasible reports whether trajectory i meets every constraint (true
-// without constraints).
-func (ev *Evaluation) Feasible(i int) bool {
-	return ev.feasible == nil || ev.feasible[i]
-}
+// leanFields are the fields a lean trajectory keeps (Trajectory.DropBody).
+var leanFields = []string{"id", "batch", "group", "step_count", "done"}
 
-// ViolationOf returns trajectory i's violation: the sum of the amounts by
-// which it breaks the constraints, 0 without constraints.
-func (ev *Evaluation) ViolationOf(i int) float64 {
-	if ev.Violation == nil {
-		return 0
+// readsBody reports whether an expression of st reads more than the
+// objectives and the fields a lean trajectory keeps.
+func (st *Structure) ReadsBody() bool {
+	if st == nil {
+		return false
 	}
-	return ev.Violation[i]
-}
-
-// HasConstraints reports whether the evaluation has constraints.
-func (ev *Evaluation) HasConstraints() bool { return len(ev.Constraints) > 0 }
-
-// Holds reports whether trajectory i meets constraint c.
-func (ev *Evaluation) Holds(i, c int) bool { return ev.ConstraintHolds[i*len(ev.Constraints)+c] }
-
-// InfeasibleWarning says, when there are constraints and no valid
-// trajectory meets them all, that every one is infeasible and the ranks
-// go by violation alone; "" otherwise.
-func (ev *Evaluation) InfeasibleWarning() string {
-	if !ev.HasConstraints() {
-		return ""
-	}
-	valid := 0
-	for i, ok := range ev.Valid {
-		if ok {
-			if ev.feasible[i] {
-				return ""
+	reads := func(e *Expression) bool {
+		if e == nil {
+			return false
+		}
+		if e.program == nil || e.fullEnv || e.useResponse {
+			return true
+		}
+		for _, name := range e.names {
+			if _, ok := st.objectives[name]; !ok && !slices.Contains(leanFields, name) {
+				return true
 			}
-			valid++
+		}
+		return false
+	}
+	for _, c := range st.constraints {
+		if reads(c.whole) || reads(c.left) || reads(c.right) {
+			return true
 		}
 	}
-	if valid == 0 {
-		return ""
+	for _, g := range st.gates {
+		if reads(g.e) {
+			return true
+		}
 	}
-	exprs := make([]string, len(ev.Constraints))
-	for c, d := range ev.Constraints {
-		exprs[c] = d.Expr
-	}
-	return fmt.Sprintf("every one of the %d valid trajectories breaks a constraint (%s): pareto ranks go by violation alone, and every score carries its penalty", valid, strings.Join(exprs, "; "))
+	return false
 }

@@ -1,4 +1,4 @@
-package engine
+package scoring
 
 import (
 	"errors"
@@ -18,11 +18,11 @@ type RecordFields struct {
 // The names of the record fields' settings, as the flags and config keys
 // call them (errors name them).
 const (
-	groupBySetting = "group_by"
-	batchBySetting = "batch_by"
-	idBySetting    = "id_by"
-	// promptBySetting is the prompts' analysis's (Config.PromptBy).
-	promptBySetting = "prompt_by"
+	GroupBySetting = "group_by"
+	BatchBySetting = "batch_by"
+	IDBySetting    = "id_by"
+	// PromptBySetting is the prompts' analysis's (Config.PromptBy).
+	PromptBySetting = "prompt_by"
 )
 
 // NewRecordFields compiles the expressions that are not "": the error is a
@@ -35,7 +35,7 @@ func NewRecordFields(groupBy, batchBy, idBy string) (*RecordFields, error) {
 	for _, c := range []struct {
 		name, src string
 		dst       **Expression
-	}{{groupBySetting, groupBy, &f.group}, {batchBySetting, batchBy, &f.batch}, {idBySetting, idBy, &f.id}} {
+	}{{GroupBySetting, groupBy, &f.group}, {BatchBySetting, batchBy, &f.batch}, {IDBySetting, idBy, &f.id}} {
 		if c.src == "" {
 			continue
 		}
@@ -59,7 +59,7 @@ func (f *RecordFields) Apply(t *Trajectory) error {
 	if f.group != nil {
 		s, err := textValue(f.group, t)
 		if err != nil {
-			return fieldError(groupBySetting, f.group, err)
+			return fieldError(GroupBySetting, f.group, err)
 		}
 		t.Group = s
 	}
@@ -69,13 +69,13 @@ func (f *RecordFields) Apply(t *Trajectory) error {
 			t.Batch, err = integerValue(v)
 		}
 		if err != nil {
-			return fieldError(batchBySetting, f.batch, err)
+			return fieldError(BatchBySetting, f.batch, err)
 		}
 	}
 	if f.id != nil {
 		s, err := textValue(f.id, t)
 		if err != nil {
-			return fieldError(idBySetting, f.id, err)
+			return fieldError(IDBySetting, f.id, err)
 		}
 		t.ID = s
 	}
@@ -160,7 +160,7 @@ func (f *RecordFields) Clone() *RecordFields {
 	c := &RecordFields{}
 	for _, p := range []struct{ src, dst **Expression }{{&f.group, &c.group}, {&f.batch, &c.batch}, {&f.id, &c.id}} {
 		if *p.src != nil {
-			*p.dst = (*p.src).clone()
+			*p.dst = (*p.src).Clone()
 		}
 	}
 	return c

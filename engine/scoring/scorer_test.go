@@ -1,4 +1,4 @@
-package engine
+package scoring
 
 import (
 	"math"
@@ -12,7 +12,7 @@ import (
 // magnitude.
 func TestScoreWeights(t *testing.T) {
 	objs := []Objective{{Name: "acc", Goal: Maximize, Weight: 0.5}, {Name: "len", Goal: Minimize, Weight: 0.25}}
-	if got, want := newScoreWeights(objs).score([]float64{0.8, 120}), 0.5*0.8-0.25*120; got != want {
+	if got, want := NewScoreWeights(objs).Score([]float64{0.8, 120}), 0.5*0.8-0.25*120; got != want {
 		t.Fatalf("score = %v, want 0.5*0.8 - 0.25*120 = %v", got, want)
 	}
 	rng := rand.New(rand.NewPCG(8, 8))
@@ -27,7 +27,7 @@ func TestScoreWeights(t *testing.T) {
 			}
 			values[k] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
 		}
-		got, want := newScoreWeights(objs).score(values), Score(objs, nil, values)
+		got, want := NewScoreWeights(objs).Score(values), Score(objs, nil, values)
 		if math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("%+v %v: score = %v, Score = %v", objs, values, got, want)
 		}

@@ -1,0 +1,8 @@
+// Package engine turns batches of trajectories into rewards: it evaluates a
+// scorer's objectives on every trajectory, ranks them by Pareto dominance and
+// applies one of the reward methods of docs/CONTRACT.md (absolute, relative, grpo,
+// rloo, pareto, pareto-crowding, gdpo), batch by batch.
+//
+// The package imports no UI code; the dashboard and the CLI only show what it
+// computes.
+package engine
