@@ -2,12 +2,13 @@ package engine
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // appendTrajectories draws n trajectories of the given steps in groups

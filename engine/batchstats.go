@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -58,8 +59,8 @@ func (res *Result) Stats() []BatchStats {
 // result and batch (the dashboard's tabs and trends all ask for them); each
 // call returns its own copy.
 func (res *Result) BatchStats(b *Batch) BatchStats {
-	res.computeBatchOf(b)
-	st := cached(&res.cache, CacheKey{Of: ofBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
+	res.ComputeBatchOf(b)
+	st := Cached(res.Cache(), CacheKey{Of: OfBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
 		func() *BatchStats {
 			st := res.batchStats(b)
 			return &st
@@ -78,7 +79,7 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 
 // batchStats computes the statistics of batch b.
 func (res *Result) batchStats(b *Batch) BatchStats {
-	valid := res.validOf(b)
+	valid := res.ValidOf(b)
 	st := BatchStats{
 		Step:         b.Step,
 		Trajectories: len(b.Members),
@@ -134,7 +135,7 @@ type objectiveColumns struct {
 // valid members of batch b, and their correlation matrix, computed once per
 // evaluation and batch. The caller must not modify them.
 func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]float64) {
-	c := cached(&res.Evaluation.cache, CacheKey{Of: ofObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
+	c := Cached(res.Evaluation.Cache(), CacheKey{Of: OfObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
 		func() *objectiveColumns { return res.objectiveColumns(b, valid) })
 	return c.summaries, c.corr
 }
@@ -155,8 +156,8 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 	// The columns are scratch arrays, given back once summarised and
 	// correlated: a run's batches would otherwise leave m arrays each.
 	bufs := make([]*[]float64, res.Evaluation.M)
-	parallelChunks(res.Evaluation.M, 1, workers(res.Evaluation.M*len(valid), rewardChunk), func(_, k, _ int) {
-		bufs[k] = getScratch(len(valid))
+	parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), RewardChunk), func(_, k, _ int) {
+		bufs[k] = parallel.GetFloats(len(valid))
 		columns[k] = (*bufs[k])[:len(valid)]
 		for j, i := range valid {
 			columns[k][j] = res.Evaluation.Values[i*res.Evaluation.M+k]
@@ -165,11 +166,11 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 	})
 	defer func() {
 		for _, b := range bufs {
-			putScratch(b)
+			parallel.PutFloats(b)
 		}
 	}()
 	if correlate {
-		parallelChunks(res.Evaluation.M, 1, workers(res.Evaluation.M*len(valid), rewardChunk), func(_, a, _ int) {
+		parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), RewardChunk), func(_, a, _ int) {
 			for b := a; b < res.Evaluation.M; b++ {
 				c.corr[a][b] = stats.Pearson(columns[a], columns[b])
 				c.corr[b][a] = c.corr[a][b]
@@ -177,18 +178,4 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 		})
 	}
 	return c
-}
-
-// validOf returns the valid members of batch b, listed once per evaluation
-// and batch. The caller must not modify them.
-func (res *Result) validOf(b *Batch) []int {
-	return cached(&res.Evaluation.cache, CacheKey{Of: ofValid, Step: b.Step}, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
-		return validList{len(b.Members), ValidMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
-	}).idx
-}
-
-// validList is the valid members of a batch of members trajectories.
-type validList struct {
-	members int
-	idx     []int
 }

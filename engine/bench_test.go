@@ -2,9 +2,10 @@ package engine
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // benchTrajectories returns n trajectories of one batch in groups of 8,

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math/rand/v2"
 	"slices"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // cancelledAfter is a context that reports itself done from its

@@ -2,12 +2,13 @@ package engine
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Computer names a scorer.

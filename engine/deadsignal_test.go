@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestDeadSignalByHand builds one batch of five groups, the objective x

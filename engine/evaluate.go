@@ -4,13 +4,12 @@ import (
 	"cmp"
 	"context"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/internal/crash"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
@@ -215,18 +214,18 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
 	if c, ok := e.scorers[0].(scoring.Cloner); ok {
-		for len(e.scorers) < workers(len(ts), evalChunk) {
+		for len(e.scorers) < parallel.Workers(len(ts), evalChunk) {
 			e.scorers = append(e.scorers, c.CloneScorer())
 		}
 	}
-	nw := min(len(e.scorers), workers(len(ts), evalChunk))
+	nw := min(len(e.scorers), parallel.Workers(len(ts), evalChunk))
 	if len(e.logged) > 0 {
 		ev.Logged = extend(ev.Logged, len(ts))
 		for len(e.logged) < nw {
 			e.logged = append(e.logged, e.logged[0].Clone())
 		}
 	}
-	parallelChunks(len(ts), evalChunk, nw, func(w, from, to int) {
+	parallel.Chunks(len(ts), evalChunk, nw, func(w, from, to int) {
 		ev.evaluate(e.scorers[w], ts[from:to], lo+from)
 		if len(e.logged) > 0 {
 			for j := from; j < to; j++ {
@@ -356,46 +355,6 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 	}
 }
 
-// workers returns how many goroutines share n items taken chunk at a time:
-// at most GOMAXPROCS, and one per chunk.
-func workers(n, chunk int) int {
-	return max(min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk), 1)
-}
-
-// parallelChunks calls fn(w, lo, hi) over [0, n) cut into ranges of chunk
-// items, on nw goroutines (w is the goroutine's number, 0..nw-1); the
-// calling goroutine is number 0. Each range is handed out once, in no
-// particular order.
-func parallelChunks(n, chunk, nw int, fn func(w, lo, hi int)) {
-	if nw <= 1 || n <= chunk {
-		for lo := 0; lo < n; lo += chunk {
-			fn(0, lo, min(lo+chunk, n))
-		}
-		return
-	}
-	var next atomic.Int64
-	run := func(w int) {
-		for {
-			lo := int(next.Add(int64(chunk))) - chunk
-			if lo >= n {
-				return
-			}
-			fn(w, lo, min(lo+chunk, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < nw; w++ {
-		wg.Add(1)
-		go func() {
-			defer crash.Recover()
-			defer wg.Done()
-			run(w)
-		}()
-	}
-	run(0)
-	wg.Wait()
-}
-
 // StepOf returns the batch of trajectory i.
 func (ev *Evaluation) StepOf(i int) int64 { return ev.batches[i] }
 
@@ -504,10 +463,10 @@ func (ev *Evaluation) rankBatches(ctx context.Context, r *Ranking, batches []Bat
 	}
 	// The groups are independent: each goroutine ranks a range of them
 	// with its own scratch space, and writes only their members' entries.
-	nw := workers(n, rankChunk)
+	nw := parallel.Workers(n, rankChunk)
 	rankers := make([]groupRanker, nw)
 	chunk := max(len(groups)/(nw*64), 1)
-	parallelChunks(len(groups), chunk, nw, func(w, lo, hi int) {
+	parallel.Chunks(len(groups), chunk, nw, func(w, lo, hi int) {
 		for _, g := range groups[lo:hi] {
 			if ctx.Err() != nil {
 				return

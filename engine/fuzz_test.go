@@ -2,9 +2,10 @@ package engine
 
 import (
 	"errors"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // FuzzExpression compiles arbitrary source and, when it compiles, runs it on

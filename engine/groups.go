@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -47,12 +48,12 @@ type groupCache[T any] struct {
 // the results of the same weights and scope (a method switch reuses them;
 // a result of Recompute has its own); callers must not modify them.
 func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
-	cache := &res.cache
-	if set := res.scoreSet; set != nil {
-		cache = &set.cache
+	cache := res.ScoreCache()
+	if cache == nil {
+		cache = res.Cache()
 	}
-	key := CacheKey{Of: ofGroupSummaries, Scope: res.Ranking.Scope, Step: b.Step}
-	return cached(cache, key, holds[GroupSummary](b), func() groupCache[GroupSummary] {
+	key := CacheKey{Of: OfGroupSummaries, Scope: res.Ranking.Scope, Step: b.Step}
+	return Cached(cache, key, holds[GroupSummary](b), func() groupCache[GroupSummary] {
 		return groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
 	}).of
 }
@@ -61,7 +62,7 @@ func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
 // GroupSummaries(b), in the same order, computed once per result and
 // batch; callers must not modify them.
 func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
-	return cached(&res.cache, CacheKey{Of: ofRewardRanges, Step: b.Step}, holds[RewardRange](b), func() groupCache[RewardRange] {
+	return Cached(res.Cache(), CacheKey{Of: OfRewardRanges, Step: b.Step}, holds[RewardRange](b), func() groupCache[RewardRange] {
 		return groupCache[RewardRange]{len(b.Members), res.groupRewardRanges(b)}
 	}).of
 }
@@ -73,9 +74,9 @@ func holds[T any](b *Batch) func(groupCache[T]) bool {
 
 func (res *Result) groupRewardRanges(b *Batch) []RewardRange {
 	groups := res.GroupSummaries(b)
-	res.computeBatchOf(b)
+	res.ComputeBatchOf(b)
 	out := make([]RewardRange, len(groups))
-	parallelChunks(len(groups), groupChunk, workers(len(b.Members), rewardChunk), func(_, lo, hi int) {
+	parallel.Chunks(len(groups), groupChunk, parallel.Workers(len(b.Members), RewardChunk), func(_, lo, hi int) {
 		for gi := lo; gi < hi; gi++ {
 			r := RewardRange{math.Inf(1), math.Inf(-1)}
 			for _, i := range groups[gi].Members {
@@ -102,7 +103,7 @@ func (res *Result) groupSummaries(b *Batch) []GroupSummary {
 		groups = res.Evaluation.groupsOf(b.Members)
 	}
 	out := make([]GroupSummary, len(groups))
-	parallelChunks(len(groups), groupChunk, workers(len(b.Members), rewardChunk), func(_, lo, hi int) {
+	parallel.Chunks(len(groups), groupChunk, parallel.Workers(len(b.Members), RewardChunk), func(_, lo, hi int) {
 		var scores []float64
 		for gi := lo; gi < hi; gi++ {
 			scores = res.summarizeGroup(&out[gi], groups[gi], scores)
@@ -176,12 +177,12 @@ func (ev *Evaluation) groupsOf(members []int) []Group {
 	index := make(map[int32]int)
 	var groups []Group
 	for _, i := range members {
-		name := ev.groupOf[i]
+		name := ev.GroupIndex(i)
 		g, ok := index[name]
 		if !ok {
 			g = len(groups)
 			index[name] = g
-			groups = append(groups, Group{Key: ev.groupNames[name]})
+			groups = append(groups, Group{Key: ev.GroupName(name)})
 		}
 		groups[g].Members = append(groups[g].Members, i)
 	}

@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"slices"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Live is the evaluation of trajectories that arrive over time from

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -107,7 +108,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []scoring.Ob
 			if len(idx) == 0 {
 				continue
 			}
-			x, y = grow(x, len(idx)), grow(y, len(idx))
+			x, y = parallel.Grow(x, len(idx)), parallel.Grow(y, len(idx))
 			for k, o := range objectives {
 				for j, i := range idx {
 					x[j] = ev.Values[i*m+k]

@@ -3,11 +3,12 @@ package engine
 import (
 	"cmp"
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // mixedTrajectories returns n trajectories whose metadata values are of

@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 func TestParetoScorerPick(t *testing.T) {

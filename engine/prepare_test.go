@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -11,27 +10,6 @@ import (
 	"testing"
 	"unsafe"
 )
-
-// newTestComputer returns a pareto computer on x (max), y (min) and z.
-func newTestComputer(t testing.TB) *RewardComputer {
-	t.Helper()
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// manyBatches draws n trajectories over batches steps of groups of about
-// 8, with ties and some invalid ones (randomTrajectories' values).
-func manyBatches(rng *rand.Rand, n, batches int) []scoring.Trajectory {
-	ts := randomTrajectories(rng, n)
-	for i := range ts {
-		ts[i].Batch = int64(rng.IntN(batches))
-		ts[i].Group = fmt.Sprint("g", rng.IntN(max(n/8, 1)))
-	}
-	return ts
-}
 
 // TestPrepareBatchByBatch computes every batch of a prepared result in a
 // random order, some at once from several goroutines, and checks the
@@ -81,7 +59,7 @@ func TestPrepareBatchByBatch(t *testing.T) {
 func TestComputeSharesGroupsOverCores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	c := newTestComputer(t)
-	ts := manyBatches(rng, 3*rewardChunk, 1)
+	ts := manyBatches(rng, 3*RewardChunk, 1)
 	for _, method := range Methods {
 		opts := c.Options
 		opts.Method = method
@@ -108,23 +86,28 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	opts := c.Options
 	first := ev.Compute(opts)
 	trends := first.Trends(nil)
-	hvs := ev.cache.count(ofHypervolume)
-	if hvs != len(first.Ranking.Batches) {
-		t.Fatalf("%d hypervolumes kept for %d batches", hvs, len(first.Ranking.Batches))
+	// A hypervolume kept is used again: one changed in the cache shows.
+	const kept = 12345.0
+	for bi := range first.Ranking.Batches {
+		key := first.hypervolumeKey(&first.Ranking.Batches[bi], first.orientRef(first.DefaultHVRef()))
+		if _, ok := ev.Cache().Get(key); !ok {
+			t.Fatalf("batch %d: no hypervolume kept", bi)
+		}
+		ev.Cache().Put(key, kept)
 	}
 	for _, method := range Methods {
 		opts.Method = method
 		res := ev.Compute(opts)
-		if unsafe.SliceData(res.Scores) != unsafe.SliceData(first.Scores) || res.scoreSet != first.scoreSet {
+		if unsafe.SliceData(res.Scores) != unsafe.SliceData(first.Scores) || res.ScoreCache() != first.ScoreCache() {
 			t.Fatalf("%s: the scores of the same weights were computed again", method)
 		}
 		got := res.Trends(nil)
-		if ev.cache.count(ofHypervolume) != hvs {
-			t.Fatalf("%s: %d hypervolumes, was %d: computed again", method, ev.cache.count(ofHypervolume), hvs)
-		}
 		fresh := Evaluate(c.Scorer, ts).Compute(opts).Trends(nil)
 		for bi := range got {
-			if got[bi].Hypervolume != trends[bi].Hypervolume || got[bi].Hypervolume != fresh[bi].Hypervolume ||
+			if got[bi].Hypervolume != kept {
+				t.Fatalf("%s batch %d: hypervolume %v computed again", method, bi, got[bi].Hypervolume)
+			}
+			if trends[bi].Hypervolume != fresh[bi].Hypervolume ||
 				got[bi].Score != fresh[bi].Score || got[bi].ScoreGroupStd != fresh[bi].ScoreGroupStd || got[bi].Reward != fresh[bi].Reward {
 				t.Fatalf("%s batch %d: trend point %+v, a fresh evaluation's %+v", method, bi, got[bi], fresh[bi])
 			}
@@ -140,13 +123,11 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 		t.Fatal("the scores of new weights differ from a fresh evaluation's")
 	}
 
-	// Following: the appended evaluation keeps none of this, and its
-	// trends are those of the whole data evaluated afresh.
+	// Following: the appended evaluation keeps none of this
+	// (TestAppendKeepsNoCaches), and its trends are those of the whole
+	// data evaluated afresh.
 	more := manyBatches(rng, 200, 6)
 	next := ev.Append(c.Scorer, more)
-	if next.scores != nil || next.cache.count(ofHypervolume) != 0 || next.cache.count(ofValid) != 0 {
-		t.Fatal("an appended evaluation inherited the method-independent caches")
-	}
 	grown := next.Recompute(weighted).Trends(nil)
 	all := Evaluate(c.Scorer, append(slices.Clone(ts), more...)).Compute(opts).Trends(nil)
 	for bi := range all {

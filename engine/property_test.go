@@ -98,3 +98,16 @@ func oriented(res *Result, i int) []float64 {
 	}
 	return out
 }
+
+// lexicographicPriority is the priority the tests that run every method
+// give lexicographic: the objectives in their order; nil for the others.
+func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
+	if method != Lexicographic {
+		return nil
+	}
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.Name)
+	}
+	return names
+}

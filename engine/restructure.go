@@ -2,9 +2,11 @@ package engine
 
 import (
 	"context"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"slices"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
 // Restructure changes an evaluation's constraints and gates without
@@ -120,7 +122,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		}
 		return out, ctx.Err()
 	}
-	nw := workers(n, evalChunk)
+	nw := parallel.Workers(n, evalChunk)
 	sts := make([]*scoring.Structure, nw)
 	errs := make([]error, nw)
 	for w := range sts {
@@ -128,7 +130,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 			sts[w] = r.st.Clone()
 		}
 	}
-	parallelChunks(n, evalChunk, nw, func(w, lo, hi int) {
+	parallel.Chunks(n, evalChunk, nw, func(w, lo, hi int) {
 		if errs[w] == nil {
 			errs[w] = evaluate(sts[w], lo, hi)
 		}

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // restructureData returns n random trajectories over 3 batches, 4 groups

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -20,12 +21,12 @@ func (res *Result) SourceBatch(b *Batch, src int) Batch {
 	ev := res.Evaluation
 	out := Batch{Step: b.Step}
 	for _, i := range b.Members {
-		if int(ev.sourceOf[i]) == src {
+		if int(ev.SourceIndex(i)) == src {
 			out.Members = append(out.Members, i)
 		}
 	}
 	for _, g := range b.Groups {
-		if len(g.Members) > 0 && int(ev.sourceOf[g.Members[0]]) == src {
+		if len(g.Members) > 0 && int(ev.SourceIndex(g.Members[0])) == src {
 			out.Groups = append(out.Groups, g)
 		}
 	}
@@ -44,7 +45,7 @@ func (res *Result) SourceBatchStats(b *Batch, src int) BatchStats {
 // sourceBatchStats is SourceBatchStats, with the part of b and its score
 // statistics.
 func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch) {
-	res.computeBatchOf(b)
+	res.ComputeBatchOf(b)
 	ev := res.Evaluation
 	part := res.SourceBatch(b, src)
 	valid := ValidMembers(nil, part.Members, ev.Valid)
@@ -57,7 +58,7 @@ func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch)
 			columns[c][j] = ev.Values[i*ev.M+k]
 		}
 		o := res.Objectives[k]
-		o.Weight = ev.sourceWeights[src][k]
+		o.Weight = ev.SourceWeight(src, k)
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: stats.Summarize(columns[c])})
 	}
 	if len(cols) <= MaxCorrelationObjectives {
@@ -88,7 +89,7 @@ func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch)
 func (res *Result) SourceTrends(src int) []Trend {
 	res.Finish()
 	out := make([]Trend, len(res.Ranking.Batches))
-	parallelChunks(len(out), 1, workers(len(out), 1), func(_, lo, hi int) {
+	parallel.Chunks(len(out), 1, parallel.Workers(len(out), 1), func(_, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			b := &res.Ranking.Batches[bi]
 			st, scores := res.sourceBatchStats(b, src)

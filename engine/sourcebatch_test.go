@@ -87,7 +87,7 @@ func TestSourceBatchStats(t *testing.T) {
 					if ev.Feasible(i) {
 						feasible++
 					}
-					steps += float64(ev.stepCounts[i])
+					steps += float64(ev.StepCount(i))
 				}
 				for _, g := range b.Groups {
 					for _, i := range g.Members {

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/stats"
 )
 
 // Sources (docs/CONTRACT.md, Objectives with structure): with source_by,
@@ -357,53 +356,6 @@ func (ev *Evaluation) weightsOf(i int, base []float64) []float64 {
 		return ev.sourceWeights[src]
 	}
 	return nil
-}
-
-// SourceStats are the statistics of one source's trajectories in a batch:
-// its objectives' raw values, the scores and the rewards, over its valid
-// trajectories.
-type SourceStats struct {
-	Source                string
-	Trajectories, Invalid int
-	Objectives            []ObjectiveStats
-	Score, Reward         stats.Summary
-}
-
-// SourceStats returns the statistics of batch b split by source, in the
-// order of SourceNames (nil without sources). A trajectory whose source
-// could not be evaluated counts in none.
-func (res *Result) SourceStats(b *Batch) []SourceStats {
-	if res.Evaluation.sourceOf == nil {
-		return nil
-	}
-	res.computeBatchOf(b)
-	members := make([][]int, len(res.Evaluation.SourceNames))
-	for _, i := range b.Members {
-		if src := res.Evaluation.sourceOf[i]; src >= 0 {
-			members[src] = append(members[src], i)
-		}
-	}
-	var out []SourceStats
-	for src, idx := range members {
-		if len(idx) == 0 {
-			continue
-		}
-		valid := ValidMembers(nil, idx, res.Evaluation.Valid)
-		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
-		for _, k := range res.Evaluation.SourceObjectives(src) {
-			column := make([]float64, len(valid))
-			for j, i := range valid {
-				column[j] = res.Evaluation.Values[i*res.Evaluation.M+k]
-			}
-			o := res.Objectives[k]
-			o.Weight = res.Evaluation.sourceWeights[src][k]
-			st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: stats.Summarize(column)})
-		}
-		st.Score = res.summarizeOf(res.Scores, valid)
-		st.Reward = res.summarizeOf(res.Rewards, valid)
-		out = append(out, st)
-	}
-	return out
 }
 
 // HasObjective reports whether objective k is one of trajectory i's

@@ -18,7 +18,7 @@ func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
 		st.ConstraintFeasible = make([]float64, c)
 		feasible := 0
 		for _, i := range valid {
-			if res.Evaluation.feasible[i] {
+			if res.Evaluation.Feasible(i) {
 				feasible++
 			}
 			for j := range c {
@@ -43,7 +43,7 @@ func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
 // of BatchStats, which a method switch recomputes for every batch: it
 // sorts every group's rewards.
 func (res *Result) Collapse(b *Batch) (share float64, groups int) {
-	res.computeBatchOf(b)
+	res.ComputeBatchOf(b)
 	collapsed := 0
 	var idx []int
 	m := res.Evaluation.M

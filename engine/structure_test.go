@@ -498,19 +498,6 @@ func TestStructureBadInput(t *testing.T) {
 	}
 }
 
-// lexicographicPriority is the priority the tests that run every method
-// give lexicographic: the objectives in their order; nil for the others.
-func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
-	if method != Lexicographic {
-		return nil
-	}
-	var names []string
-	for _, o := range objs {
-		names = append(names, o.Name)
-	}
-	return names
-}
-
 func TestStructureAppendRecompute(t *testing.T) {
 	// Following a run: the evaluation appended to, recomputed, equals the
 	// one computed from scratch, constraints, gates and normalisation

@@ -1,10 +1,11 @@
 package engine
 
 import (
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestStructureFormulasFollowTheContract: each objective normalisation's

@@ -2,11 +2,12 @@ package engine
 
 import (
 	"errors"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestEpsilonAndGroupOfOne checks grpo, rloo and gdpo against hand-computed

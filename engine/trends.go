@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -54,12 +55,12 @@ func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, e
 		ref = res.DefaultHVRef()
 	}
 	oriented := res.orientRef(ref)
-	if err := res.finishContext(ctx); err != nil {
+	if err := res.FinishContext(ctx); err != nil {
 		return nil, err
 	}
 	out := make([]Trend, len(res.Ranking.Batches))
-	nw := workers(len(res.Ranking.Batches), 1)
-	parallelChunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
+	nw := parallel.Workers(len(res.Ranking.Batches), 1)
+	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
 			out[bi] = res.trend(&res.Ranking.Batches[bi], oriented)
 		}
@@ -87,7 +88,7 @@ func (res *Result) orientRef(ref []float64) []float64 {
 // reference.
 func (res *Result) trend(b *Batch, oriented []float64) Trend {
 	stats := res.BatchStats(b)
-	scores := res.scoreBatchOf(b, res.validOf(b))
+	scores := res.scoreBatchOf(b, res.ValidOf(b))
 	return Trend{
 		BatchStats:    stats,
 		Hypervolume:   res.cachedHypervolume(b, oriented),
@@ -125,7 +126,7 @@ func (res *Result) DefaultHVRef() []float64 {
 		ref[k] = math.NaN()
 	}
 	for bi := range res.Ranking.Batches {
-		valid := res.validOf(&res.Ranking.Batches[bi])
+		valid := res.ValidOf(&res.Ranking.Batches[bi])
 		if len(valid) == 0 {
 			continue
 		}
@@ -189,7 +190,7 @@ func (res *Result) meanStepCount(b *Batch) float64 {
 	sum, n := 0.0, 0
 	for _, i := range b.Members {
 		if res.Evaluation.Valid[i] {
-			sum += float64(res.Evaluation.stepCounts[i])
+			sum += float64(res.Evaluation.StepCount(i))
 			n++
 		}
 	}
@@ -210,7 +211,7 @@ func (res *Result) scoreGroupStd(b *Batch) float64 {
 		if len(idx) == 0 {
 			continue
 		}
-		x = gather(x, res.Scores, idx)
+		x = parallel.Gather(x, res.Scores, idx)
 		_, std := stats.PopMeanStd(x)
 		sum += std
 		n++

@@ -1,9 +1,10 @@
 package engine
 
 import (
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"math"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // xyBatches returns two batches over objectives x (max) and y (min),
