@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
@@ -142,7 +143,7 @@ type statsFollower struct {
 	ref       []float64
 	live      *engine.Live
 	res       *engine.Result
-	trends    []engine.Trend
+	trends    []diagnose.Trend
 	// stale is set when trajectories were evaluated since res was
 	// computed, at staleSince: updates with more parts to come
 	// (loaders.Update.Behind) are computed with the part that ends their
@@ -307,7 +308,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	trends, err := res.TrendsContext(ctx, f.ref)
+	trends, err := diagnose.TrendsContext(ctx, res, f.ref)
 	if err != nil {
 		return err
 	}
@@ -393,7 +394,7 @@ type printedLine struct {
 	mean, std                       uint64 // math.Float64bits: NaN equals NaN
 }
 
-func lineOf(t *engine.Trend) printedLine {
+func lineOf(t *diagnose.Trend) printedLine {
 	return printedLine{t.Trajectories, t.Invalid, t.FrontierSize, math.Float64bits(t.Reward.Mean), math.Float64bits(t.Reward.Std)}
 }
 
@@ -442,7 +443,7 @@ type followLine struct {
 // printLine prints a batch's line: step, count, reward mean and std,
 // frontier size and findings; updated marks a batch printed before, to
 // which trajectories came since, or whose file was read again.
-func (f *statsFollower) printLine(t *engine.Trend, findings []health.Finding, updated bool) error {
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, updated bool) error {
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
 			t.FrontierSize, append([]health.Finding{}, findings...), updated})

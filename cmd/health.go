@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -70,7 +71,7 @@ func (h *healthFlags) config(objectives []scoring.Objective) (health.Config, []f
 	if err := cfg.Validate(objectives); err != nil {
 		return cfg, nil, usagef("--health-length, --health-task: %v", err)
 	}
-	if err := engine.ValidateHVRef(objectives, h.hvRef); err != nil {
+	if err := diagnose.ValidateHVRef(objectives, h.hvRef); err != nil {
 		return cfg, nil, usagef("--hv-ref: %v", err)
 	}
 	return cfg, h.hvRef, nil
@@ -99,7 +100,7 @@ type trendJSON struct {
 
 // report runs the health checks on res, or returns nil without --health;
 // addDead, when not nil, adds the dead signal to the trends first.
-func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []engine.Trend)) (*healthReport, error) {
+func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
 	if !h.health {
 		return nil, nil
 	}
@@ -108,9 +109,9 @@ func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []
 		return nil, err
 	}
 	if ref == nil {
-		ref = res.DefaultHVRef()
+		ref = diagnose.DefaultHVRef(res)
 	}
-	trends := res.Trends(ref)
+	trends := diagnose.Trends(res, ref)
 	if addDead != nil {
 		addDead(res, trends)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 )
@@ -62,7 +63,7 @@ func followedRun(b *testing.B) (*rand.Rand, *engine.Live, *engine.Result) {
 // -benchtime=200x, say, for the 99th percentile to mean something.
 func BenchmarkAppendBatch(b *testing.B) {
 	rng, l, res := followedRun(b)
-	points := res.Trends(nil)
+	points := diagnose.Trends(res, nil)
 	health.Findings(res, points, health.Config{})
 	next := batches
 	var trends time.Duration
@@ -78,7 +79,7 @@ func BenchmarkAppendBatch(b *testing.B) {
 		times = append(times, time.Since(t0))
 		b.StopTimer()
 		start := time.Now()
-		points = res.TrendsSince(prev, points, nil)
+		points = diagnose.TrendsSince(res, prev, points, nil)
 		health.Findings(res, points, health.Config{})
 		trends += time.Since(start)
 		b.StartTimer()

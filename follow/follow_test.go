@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -39,7 +40,7 @@ func TestStep(t *testing.T) {
 	held := slices.Concat(trajectories(rng, "x", 40, 0, 1), trajectories(rng, "y", 30, 1, 2))
 	live := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, held), held)
 	res := live.Evaluation().Compute(c.Options)
-	trends := res.Trends(nil)
+	trends := diagnose.Trends(res, nil)
 	for k, u := range []loaders.Update{
 		{Trajectories: trajectories(rng, "x", 20, 2, 3)},
 		{Trajectories: trajectories(rng, "y", 5, 3)},
@@ -54,7 +55,7 @@ func TestStep(t *testing.T) {
 		if !reflect.DeepEqual(next.Rewards, want.Rewards) || !reflect.DeepEqual(next.Ranking.Batches, want.Ranking.Batches) {
 			t.Fatalf("update %d: the result differs from one computed from scratch", k)
 		}
-		if !reflect.DeepEqual(nextTrends, want.Trends(nil)) {
+		if !reflect.DeepEqual(nextTrends, diagnose.Trends(want, nil)) {
 			t.Fatalf("update %d: the trends differ from those computed from scratch", k)
 		}
 		if !slices.Equal(res.Rewards, prevRewards) || !reflect.DeepEqual(trends, prevTrends) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -51,7 +52,7 @@ func TestInvalidFractionCheck(t *testing.T) {
 		ts = append(ts, batchOfValidity(int64(step), validity(10, invalid)...)...)
 	}
 	res, _ := evaluateX(t, ts)
-	trends := res.Trends(nil)
+	trends := diagnose.Trends(res, nil)
 	var got []Finding
 	for _, f := range Findings(res, trends, Config{}) {
 		if f.Check == CheckInvalidFraction {
@@ -87,7 +88,7 @@ func TestInvalidFractionCheck(t *testing.T) {
 		ts = append(ts, batchOfValidity(int64(step), validity(8, 8)...)...)
 	}
 	res, _ = evaluateX(t, ts)
-	trends = res.Trends(nil)
+	trends = diagnose.Trends(res, nil)
 	findings := Findings(res, trends, Config{})
 	if !slices.ContainsFunc(findings, func(f Finding) bool {
 		return f.Check == CheckInvalidFraction && f.Level == Alert && f.Step == 0 && f.Value == 1

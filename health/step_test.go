@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -38,7 +39,7 @@ func TestStepFindings(t *testing.T) {
 	}
 	slices.SortStableFunc(ts, func(a, b scoring.Trajectory) int { return int(a.Batch - b.Batch) })
 	res := c.Compute(ts, c.Options.Method)
-	trends := res.Trends(nil)
+	trends := diagnose.Trends(res, nil)
 	cfg := Config{Baseline: 2}
 	var all []Finding
 	for b := range trends {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -69,7 +70,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	check := agreement.CheckTrainer(c, ev)
 	c.Options = check.Options
 	s := newSession(source, ts, c, ev)
-	s.Result.BatchStats(s.CurrentBatch())
+	diagnose.StatsOf(s.Result, s.CurrentBatch())
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -76,7 +77,7 @@ type Session struct {
 	compare *engine.Result
 
 	// stats caches BatchStats for the result and batch in statsOf.
-	stats   engine.BatchStats
+	stats   diagnose.BatchStats
 	statsOf struct {
 		result *engine.Result
 		batch  int
@@ -177,9 +178,9 @@ func (s *Session) CurrentBatch() *engine.Batch {
 // BatchStats returns the statistics of the shown batch. Several tabs show
 // them, so they are computed once per result and batch; callers must not
 // modify them.
-func (s *Session) BatchStats() engine.BatchStats {
+func (s *Session) BatchStats() diagnose.BatchStats {
 	if s.statsOf.result != s.Result || s.statsOf.batch != s.Batch {
-		s.stats = s.Result.BatchStats(s.CurrentBatch())
+		s.stats = diagnose.StatsOf(s.Result, s.CurrentBatch())
 		s.statsOf.result, s.statsOf.batch = s.Result, s.Batch
 	}
 	return s.stats

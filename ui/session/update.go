@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
@@ -49,7 +50,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.Trajectories.At(i).DropBody()
 	}
 	prev := s.Result
-	var trends []engine.Trend // kept only when the health checks are of prev
+	var trends []diagnose.Trend // kept only when the health checks are of prev
 	if s.health.result == prev {
 		trends = s.health.trends
 	}

@@ -1,6 +1,7 @@
 package objectives
 
 import (
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
@@ -18,8 +19,8 @@ func (t *objectivesTab) refreshSource() bool {
 		return false
 	}
 	b := s.CurrentBatch()
-	t.stats = s.Result.SourceBatchStats(b, src)
-	part := s.Result.SourceBatch(b, src)
+	t.stats = diagnose.SourceBatchStats(s.Result, b, src)
+	part := diagnose.SourceBatch(s.Result, b, src)
 	ks := s.Result.Evaluation.SourceObjectives(src)
 	t.values = make([][]float64, len(ks))
 	for j, k := range ks {

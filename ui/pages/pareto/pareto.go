@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -109,7 +110,7 @@ type paretoPoints struct {
 	// trajectory).
 	xObj, yObj int
 	axesChosen bool
-	proj       engine.Projection
+	proj       diagnose.Projection
 	// projOf says what proj was built from: another key rebuilds it.
 	projOf projectionKey
 	// full is the unzoomed view's x and y ranges (chart.Span of proj's);
@@ -348,7 +349,7 @@ func (t *paretoTab) project() {
 	}
 	previous := t.selectedTrajectory()
 	if key != t.points.projOf {
-		t.points.proj, t.points.projOf = res.Project(s.Batch, t.points.xObj, t.points.yObj), key
+		t.points.proj, t.points.projOf = diagnose.Project(res, s.Batch, t.points.xObj, t.points.yObj), key
 		t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
 		if len(t.points.proj.X) > 0 {
 			t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
@@ -15,8 +16,8 @@ import (
 
 // sourceSeries returns the trends of source src and their charted
 // statistics.
-func sourceSeries(res *engine.Result, src int) ([]engine.Trend, []stepSeries) {
-	trends := res.SourceTrends(src)
+func sourceSeries(res *engine.Result, src int) ([]diagnose.Trend, []stepSeries) {
+	trends := diagnose.SourceTrends(res, src)
 	var objectives []scoring.Objective
 	for _, k := range res.Evaluation.SourceObjectives(src) {
 		objectives = append(objectives, res.Objectives[k])

@@ -1,4 +1,4 @@
-package engine
+package diagnose
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -14,8 +15,8 @@ func TestGroupSummariesByHand(t *testing.T) {
 	// Group a: scores 1, 2, 2, 5 (mean 2.5, population std 1.5) and one
 	// invalid; group b: 3, 3 (zero spread); group c: one valid.
 	ts := scored(map[string][]float64{"a": {1, 2, math.NaN(), 2, 5}, "b": {3, 3}, "c": {7}}, "a", "b", "c")
-	res := oneObjective(t, Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup}).Compute(ts, GRPO)
-	gs := res.GroupSummaries(&res.Ranking.Batches[0])
+	res := oneObjective(t, engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup}).Compute(ts, engine.GRPO)
+	gs := GroupSummaries(res, &res.Ranking.Batches[0])
 	if len(gs) != 3 {
 		t.Fatalf("%d groups, want 3", len(gs))
 	}
@@ -25,7 +26,7 @@ func TestGroupSummariesByHand(t *testing.T) {
 	}
 	assertFloats(t, "a's score mean, std, min, max", []float64{a.Score.Mean, a.Score.Std, a.Score.Min, a.Score.Max}, []float64{2.5, 1.5, 1, 5})
 	// GRPO unnormalised: s - mean, from 1 - 2.5 to 5 - 2.5.
-	ranges := res.GroupRewardRanges(&res.Ranking.Batches[0])
+	ranges := GroupRewardRanges(res, &res.Ranking.Batches[0])
 	assertFloats(t, "a's reward spread", []float64{ranges[0].Min, ranges[0].Max}, []float64{-1.5, 2.5})
 	if b := gs[1]; !b.ZeroSpread || b.Score.Std != 0 || b.Frontier != 2 {
 		t.Errorf("group b (3, 3) is not zero-spread with two on the frontier: %+v", b)
@@ -49,11 +50,11 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 		tr.Batch, tr.Group = int64(i%3), fmt.Sprintf("g%d", rng.IntN(40))
 		ts = append(ts, tr)
 	}
-	for _, scope := range []Scope{ScopeGroup, ScopeBatch} {
-		res := oneObjective(t, Options{Method: Relative, Scope: scope}).Compute(ts, Relative)
+	for _, scope := range []engine.Scope{engine.ScopeGroup, engine.ScopeBatch} {
+		res := oneObjective(t, engine.Options{Method: engine.Relative, Scope: scope}).Compute(ts, engine.Relative)
 		for bi := range res.Ranking.Batches {
 			b := &res.Ranking.Batches[bi]
-			gs, ranges := res.GroupSummaries(b), res.GroupRewardRanges(b)
+			gs, ranges := GroupSummaries(res, b), GroupRewardRanges(res, b)
 			if len(ranges) != len(gs) {
 				t.Fatalf("scope %s: %d reward ranges for %d groups", scope, len(ranges), len(gs))
 			}
@@ -88,10 +89,10 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 			if seen != len(b.Members) {
 				t.Errorf("scope %s, batch %d: the groups hold %d of %d members", scope, b.Step, seen, len(b.Members))
 			}
-			if again := res.GroupSummaries(b); &again[0] != &gs[0] {
+			if again := GroupSummaries(res, b); &again[0] != &gs[0] {
 				t.Error("the summaries were computed again for the same result and batch")
 			}
-			if again := res.GroupRewardRanges(b); &again[0] != &ranges[0] {
+			if again := GroupRewardRanges(res, b); &again[0] != &ranges[0] {
 				t.Error("the reward ranges were computed again for the same result and batch")
 			}
 		}
@@ -103,8 +104,8 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 // bounds their rewards, which a method switch computes again.
 func BenchmarkGroupSummaries1M(b *testing.B) {
 	ts := benchTrajectories(1_000_000, 3)
-	ev := Evaluate(benchComputer(b, ts, GRPO).Scorer, ts)
-	opts := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	ev := engine.Evaluate(benchComputer(b, ts, engine.GRPO).Scorer, ts)
+	opts := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -112,23 +113,23 @@ func BenchmarkGroupSummaries1M(b *testing.B) {
 		opts.Weights = []float64{1, 1, 1 + rand.Float64()}
 		res := ev.Compute(opts)
 		b.StartTimer()
-		res.GroupSummaries(&res.Ranking.Batches[0])
+		GroupSummaries(res, &res.Ranking.Batches[0])
 	}
 }
 
 func BenchmarkGroupRewardRanges1M(b *testing.B) {
 	ts := benchTrajectories(1_000_000, 3)
-	ev := Evaluate(benchComputer(b, ts, GRPO).Scorer, ts)
-	opts := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
+	ev := engine.Evaluate(benchComputer(b, ts, engine.GRPO).Scorer, ts)
+	opts := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}
 	first := ev.Compute(opts)
-	first.GroupSummaries(&first.Ranking.Batches[0])
+	GroupSummaries(first, &first.Ranking.Batches[0])
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
 		res := ev.Compute(opts)
 		b.StartTimer()
-		res.GroupRewardRanges(&res.Ranking.Batches[0])
+		GroupRewardRanges(res, &res.Ranking.Batches[0])
 	}
 }
 

@@ -1,9 +1,10 @@
-package engine
+package diagnose
 
 import (
 	"math"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -28,8 +29,8 @@ func TestDeadSignalByHand(t *testing.T) {
 		ts = append(ts, traj(0, r.g, "x", r.x))
 		task = append(task, r.acc)
 	}
-	res := oneObjective(t, Options{Method: GRPO}).Compute(ts, GRPO)
-	d := res.DeadSignal(&res.Ranking.Batches[0], task, 1)
+	res := oneObjective(t, engine.Options{Method: engine.GRPO}).Compute(ts, engine.GRPO)
+	d := DeadSignalOf(res, &res.Ranking.Batches[0], task, 1)
 	if d.Groups != 5 || d.ZeroSpread != 3 || d.ZeroAllPass != 1 || d.ZeroAllFail != 1 || d.ZeroOther != 1 || d.Phantom != 1 {
 		t.Fatalf("counts %+v, want 5 groups, 3 zero-spread (1 all-pass, 1 all-fail, 1 other), 1 phantom", d)
 	}
@@ -49,18 +50,18 @@ func TestDeadSignalByHand(t *testing.T) {
 	// A missing metric: that group is neither all-pass nor all-fail, and
 	// the pass rate leaves it out.
 	task[0] = math.NaN()
-	d = res.DeadSignal(&res.Ranking.Batches[0], task, 1)
+	d = DeadSignalOf(res, &res.Ranking.Batches[0], task, 1)
 	if d.ZeroAllPass != 0 || d.ZeroOther != 2 || !near(d.PassRate, 3.0/10) {
 		t.Errorf("with a missing metric: %+v, want the all-pass group other-constant and p = 3/10", d)
 	}
 	// The threshold: at 0, every completion passes.
 	task[0] = 1
-	d = res.DeadSignal(&res.Ranking.Batches[0], task, 0)
+	d = DeadSignalOf(res, &res.Ranking.Batches[0], task, 0)
 	if d.ZeroAllPass != 3 || d.Phantom != 2 || d.PassRate != 1 || d.ExpectedDeadShare != 1 {
 		t.Errorf("threshold 0: %+v, want every group all-pass (the two whose scores vary phantom), expectation 1", d)
 	}
-	trends := res.Trends(nil)
-	res.AddDeadSignal(trends, task, 1)
+	trends := Trends(res, nil)
+	AddDeadSignal(res, trends, task, 1)
 	if trends[0].DeadSignal == nil || trends[0].DeadSignal.Phantom != 1 {
 		t.Errorf("AddDeadSignal: %+v, want the batch's dead signal in its trend", trends[0].DeadSignal)
 	}

@@ -1,22 +1,23 @@
-package engine
+package diagnose
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
 func TestSourceStatsSplit(t *testing.T) {
 	ts := sourceData(4, 60)
-	c, err := New(sourceConfig(Absolute, ScopeGroup))
+	c, err := engine.New(sourceConfig(engine.Absolute, engine.ScopeGroup))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := c.Compute(ts, Absolute)
+	res := c.Compute(ts, engine.Absolute)
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
-		for _, ss := range res.SourceStats(b) {
+		for _, ss := range SourceStatsOf(res, b) {
 			var xs []float64
 			for _, tr := range ts {
 				if tr.Batch == b.Step && tr.Metadata["src"] == ss.Source {

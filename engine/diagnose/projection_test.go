@@ -1,12 +1,16 @@
-package engine
+package diagnose
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
 
 func TestProject(t *testing.T) {
 	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0, 0}, {1, 0}})
 	ts = append(ts, traj(0, "g"))
-	res := c.Compute(ts, Pareto)
-	p := res.Project(0, 0, 1)
+	res := c.Compute(ts, engine.Pareto)
+	p := Project(res, 0, 0, 1)
 	// Sorted by x, then y, then index; the invalid row is hidden.
 	wantIdx := []int{2, 1, 0, 3}
 	for j, i := range wantIdx {

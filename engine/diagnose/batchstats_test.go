@@ -1,12 +1,16 @@
-package engine
+package diagnose
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
 
 func TestBatchStats(t *testing.T) {
 	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0, 0}, {1, 0}})
 	ts = append(ts, traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h"))
-	res := c.Compute(ts, Pareto)
-	st := res.BatchStats(&res.Ranking.Batches[0])
+	res := c.Compute(ts, engine.Pareto)
+	st := StatsOf(res, &res.Ranking.Batches[0])
 	if st.Trajectories != 7 || st.Invalid != 1 || st.Groups != 2 {
 		t.Errorf("counts: %+v", st)
 	}

@@ -1,8 +1,9 @@
-package engine
+package diagnose
 
 import (
 	"math"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -25,20 +26,20 @@ type scoreBatch struct {
 // scoreBatchOf returns the score statistics of b, a batch of res, whose
 // valid members are valid, computed once per set of weights, scope and
 // batch. The caller must not modify them.
-func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
+func scoreBatchOf(res *engine.Result, b *engine.Batch, valid []int) *scoreBatch {
 	cache := res.ScoreCache()
 	if cache == nil {
-		return res.scoreBatch(b, valid)
+		return computeScoreBatch(res, b, valid)
 	}
-	key := CacheKey{Of: OfScoreBatch, Scope: res.Ranking.Scope, Step: b.Step}
-	return Cached(cache, key, func(c *scoreBatch) bool { return c.members == len(b.Members) },
-		func() *scoreBatch { return res.scoreBatch(b, valid) })
+	key := engine.CacheKey{Of: engine.OfScoreBatch, Scope: res.Ranking.Scope, Step: b.Step}
+	return engine.Cached(cache, key, func(c *scoreBatch) bool { return c.members == len(b.Members) },
+		func() *scoreBatch { return computeScoreBatch(res, b, valid) })
 }
 
 // scoreBatch computes scoreBatchOf.
-func (res *Result) scoreBatch(b *Batch, valid []int) *scoreBatch {
+func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreBatch {
 	c := &scoreBatch{members: len(b.Members)}
-	c.score = res.summarizeOf(res.Scores, valid)
+	c.score = summarizeOf(res, res.Scores, valid)
 	for _, i := range valid {
 		c.fronts = max(c.fronts, res.Ranking.Fronts[i])
 		if res.Ranking.Ranks[i] == 0 {
@@ -59,8 +60,8 @@ func (res *Result) scoreBatch(b *Batch, valid []int) *scoreBatch {
 			}
 		}
 	}
-	c.scoreGroupStd = res.scoreGroupStd(b)
-	c.fracAtMax = res.fracAtMax(b)
+	c.scoreGroupStd = scoreGroupStd(res, b)
+	c.fracAtMax = fracAtMax(res, b)
 	return c
 }
 
@@ -76,7 +77,7 @@ func summarizeScratch(x []float64) stats.Summary {
 
 // summarizeOf returns Summarize of x's values at valid, gathered and
 // sorted in a scratch buffer.
-func (res *Result) summarizeOf(x []float64, valid []int) stats.Summary {
+func summarizeOf(res *engine.Result, x []float64, valid []int) stats.Summary {
 	buf := parallel.GetFloats(len(valid))
 	*buf = parallel.Gather(*buf, x, valid)
 	s := stats.SummarizeInPlace(*buf)
@@ -87,17 +88,17 @@ func (res *Result) summarizeOf(x []float64, valid []int) stats.Summary {
 // cachedHypervolume returns res.hypervolume(b, ref), computed once per
 // evaluation, scope, batch and reference point: it depends on neither the
 // method nor the weights.
-func (res *Result) cachedHypervolume(b *Batch, ref []float64) float64 {
+func cachedHypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
 		return math.NaN()
 	}
-	return Cached(res.Evaluation.Cache(), res.hypervolumeKey(b, ref), func(float64) bool { return true }, func() float64 { return res.hypervolume(b, ref) })
+	return engine.Cached(res.Evaluation.Cache(), hypervolumeKey(res, b, ref), func(float64) bool { return true }, func() float64 { return hypervolume(res, b, ref) })
 }
 
 // hypervolumeKey is the key of b's hypervolume against the oriented
 // reference point ref, in the evaluation's cache.
-func (res *Result) hypervolumeKey(b *Batch, ref []float64) CacheKey {
-	key := CacheKey{Of: OfHypervolume, Scope: res.Ranking.Scope, Step: b.Step, Members: len(b.Members)}
+func hypervolumeKey(res *engine.Result, b *engine.Batch, ref []float64) engine.CacheKey {
+	key := engine.CacheKey{Of: engine.OfHypervolume, Scope: res.Ranking.Scope, Step: b.Step, Members: len(b.Members)}
 	for k, v := range ref {
 		key.Ref[k] = math.Float64bits(v)
 	}

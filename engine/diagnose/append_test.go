@@ -1,4 +1,4 @@
-package engine
+package diagnose
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -25,7 +26,7 @@ func appendTrajectories(rng *rand.Rand, n int, steps ...int64) []scoring.Traject
 // sameResult fails t unless got equals want in everything a caller reads:
 // batches and groups, ranks, crowding distances, fronts, scores, rewards
 // (bit for bit, NaN equal to NaN), statistics and trends.
-func sameResult(t *testing.T, what string, got, want *Result) {
+func sameResult(t *testing.T, what string, got, want *engine.Result) {
 	t.Helper()
 	same := func(a, b []float64) bool {
 		return slices.EqualFunc(a, b, func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) })
@@ -44,7 +45,7 @@ func sameResult(t *testing.T, what string, got, want *Result) {
 	case !slices.Equal(got.Evaluation.Valid, want.Evaluation.Valid) || !slices.Equal(got.Evaluation.Causes, want.Evaluation.Causes) || !same(got.Evaluation.Values, want.Evaluation.Values):
 		t.Fatalf("%s: evaluations differ", what)
 	}
-	if g, w := fmt.Sprint(got.Trends(nil)), fmt.Sprint(want.Trends(nil)); g != w {
+	if g, w := fmt.Sprint(Trends(got, nil)), fmt.Sprint(Trends(want, nil)); g != w {
 		t.Fatalf("%s: trends differ:\n got %s\nwant %s", what, g, w)
 	}
 }
@@ -57,7 +58,7 @@ func sameResult(t *testing.T, what string, got, want *Result) {
 // as they were.
 func TestAppendRecomputeMatchesCompute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 9))
-	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
+	objs := []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := range 12 {
 		var all []scoring.Trajectory
 		chunks := [][]scoring.Trajectory{appendTrajectories(rng, 1+rng.IntN(40), 3, 5)}
@@ -65,31 +66,31 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 			steps := [][]int64{{5}, {3, 5}, {7}, {1}, {5, 9}}[rng.IntN(5)]
 			chunks = append(chunks, appendTrajectories(rng, rng.IntN(30), steps...))
 		}
-		for _, method := range AllMethods() {
-			for _, scope := range Scopes {
-				for _, scale := range Scales {
+		for _, method := range engine.AllMethods() {
+			for _, scope := range engine.Scopes {
+				for _, scale := range engine.Scales {
 					normalize := rng.IntN(2) == 0
-					c, err := New(Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
+					c, err := engine.New(engine.Config{Objectives: objs, Method: string(method), Scope: string(scope), Scale: string(scale), Normalize: &normalize, Priority: lexicographicPriority(method, objs)})
 					if err != nil {
 						t.Fatal(err)
 					}
 					all = slices.Clone(chunks[0])
-					ev := Evaluate(c.Scorer, all)
+					ev := engine.Evaluate(c.Scorer, all)
 					res := ev.Compute(c.Options)
-					trends := res.Trends(nil)
+					trends := Trends(res, nil)
 					for k, chunk := range chunks[1:] {
 						before := snapshot(res)
 						all = append(all, chunk...)
 						next := ev.Append(c.Scorer, chunk)
 						nextRes := next.Recompute(res)
 						what := fmt.Sprintf("trial %d, %s/%s/%s/%v, chunk %d", trial, method, scope, scale, normalize, k+1)
-						want := Evaluate(c.Scorer, all).Compute(c.Options)
+						want := engine.Evaluate(c.Scorer, all).Compute(c.Options)
 						sameResult(t, what, nextRes, want)
 						if after := snapshot(res); !reflect.DeepEqual(before, after) {
 							t.Fatalf("%s: the previous result changed", what)
 						}
-						trends = nextRes.TrendsSince(res, trends, nil)
-						if g, w := fmt.Sprint(trends), fmt.Sprint(want.Trends(nil)); g != w {
+						trends = TrendsSince(nextRes, res, trends, nil)
+						if g, w := fmt.Sprint(trends), fmt.Sprint(Trends(want, nil)); g != w {
 							t.Fatalf("%s: TrendsSince:\n got %s\nwant %s", what, g, w)
 						}
 						ev, res = next, nextRes
@@ -101,8 +102,8 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 }
 
 // snapshot copies what a result holds, to check that it does not change.
-func snapshot(res *Result) string {
-	return fmt.Sprint(res.Evaluation.N(), res.Ranking.Batches, res.Ranking.Ranks, res.Ranking.Crowding, res.Ranking.Fronts, res.Scores, res.Rewards, res.Evaluation.Values, res.Evaluation.Valid, res.Stats())
+func snapshot(res *engine.Result) string {
+	return fmt.Sprint(res.Evaluation.N(), res.Ranking.Batches, res.Ranking.Ranks, res.Ranking.Crowding, res.Ranking.Fronts, res.Scores, res.Rewards, res.Evaluation.Values, res.Evaluation.Valid, Stats(res))
 }
 
 // TestAppendTwiceToOneEvaluation: appending twice to one evaluation (two
@@ -113,23 +114,23 @@ func TestAppendTwiceToOneEvaluation(t *testing.T) {
 	c := oneObjectiveComputer(t)
 	base := appendTrajectories(rng, 50, 0, 1)
 	a, b := appendTrajectories(rng, 20, 1, 2), appendTrajectories(rng, 30, 2, 3)
-	ev := Evaluate(c.Scorer, base)
+	ev := engine.Evaluate(c.Scorer, base)
 	res := ev.Compute(c.Options)
 	evA := ev.Append(c.Scorer, a)
 	resA := evA.Recompute(res)
 	evB := ev.Append(c.Scorer, b)
 	resB := evB.Recompute(res)
-	sameResult(t, "branch a", resA, Evaluate(c.Scorer, append(slices.Clone(base), a...)).Compute(c.Options))
-	sameResult(t, "branch b", resB, Evaluate(c.Scorer, append(slices.Clone(base), b...)).Compute(c.Options))
+	sameResult(t, "branch a", resA, engine.Evaluate(c.Scorer, append(slices.Clone(base), a...)).Compute(c.Options))
+	sameResult(t, "branch b", resB, engine.Evaluate(c.Scorer, append(slices.Clone(base), b...)).Compute(c.Options))
 	// Appending to the tip of each branch stays correct.
 	c2 := appendTrajectories(rng, 10, 3)
 	sameResult(t, "branch a, then more", evA.Append(c.Scorer, c2).Recompute(resA),
-		Evaluate(c.Scorer, slices.Concat(base, a, c2)).Compute(c.Options))
+		engine.Evaluate(c.Scorer, slices.Concat(base, a, c2)).Compute(c.Options))
 }
 
-func oneObjectiveComputer(t *testing.T) *RewardComputer {
+func oneObjectiveComputer(t *testing.T) *engine.RewardComputer {
 	t.Helper()
-	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(GRPO)})
+	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "z", Expr: "metadata.z"}}, Method: string(engine.GRPO)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,11 +143,11 @@ func TestRecomputeFallsBack(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 4))
 	c := oneObjectiveComputer(t)
 	x, y := appendTrajectories(rng, 40, 0, 1), appendTrajectories(rng, 40, 0, 2)
-	other := Evaluate(c.Scorer, y).Compute(c.Options)
-	sameResult(t, "unrelated", Evaluate(c.Scorer, x).Recompute(other), Evaluate(c.Scorer, x).Compute(c.Options))
-	ev := Evaluate(c.Scorer, x)
+	other := engine.Evaluate(c.Scorer, y).Compute(c.Options)
+	sameResult(t, "unrelated", engine.Evaluate(c.Scorer, x).Recompute(other), engine.Evaluate(c.Scorer, x).Compute(c.Options))
+	ev := engine.Evaluate(c.Scorer, x)
 	longer := ev.Append(c.Scorer, y)
-	sameResult(t, "shorter", ev.Recompute(longer.Compute(c.Options)), Evaluate(c.Scorer, x).Compute(c.Options))
+	sameResult(t, "shorter", ev.Recompute(longer.Compute(c.Options)), engine.Evaluate(c.Scorer, x).Compute(c.Options))
 }
 
 // TestFilter: dropping trajectories from an evaluation gives the
@@ -162,14 +163,14 @@ func TestFilter(t *testing.T) {
 			kept = append(kept, ts[i])
 		}
 	}
-	ev := Evaluate(c.Scorer, ts)
+	ev := engine.Evaluate(c.Scorer, ts)
 	ev.Compute(c.Options) // caches that Filter must not keep
-	sameResult(t, "filtered", ev.Filter(keep).Compute(c.Options), Evaluate(c.Scorer, kept).Compute(c.Options))
+	sameResult(t, "filtered", ev.Filter(keep).Compute(c.Options), engine.Evaluate(c.Scorer, kept).Compute(c.Options))
 	// And appending to a filtered evaluation works.
 	more := appendTrajectories(rng, 30, 2, 3)
 	f := ev.Filter(keep)
 	sameResult(t, "filtered, appended", f.Append(c.Scorer, more).Recompute(f.Compute(c.Options)),
-		Evaluate(c.Scorer, append(kept, more...)).Compute(c.Options))
+		engine.Evaluate(c.Scorer, append(kept, more...)).Compute(c.Options))
 }
 
 // TestLive follows sources: appended trajectories extend the evaluation,
@@ -185,17 +186,17 @@ func TestLive(t *testing.T) {
 		return ts
 	}
 	a, b := from("a", appendTrajectories(rng, 30, 0, 1)), from("b", appendTrajectories(rng, 20, 1, 2))
-	l := NewLive(c.Scorer, Evaluate(c.Scorer, slices.Concat(a, b)), slices.Concat(a, b))
+	l := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, slices.Concat(a, b)), slices.Concat(a, b))
 	res := l.Evaluation().Compute(c.Options)
 	more := from("a", appendTrajectories(rng, 10, 2, 3))
 	ev := l.Update(nil, more)
 	res = ev.Recompute(res)
-	sameResult(t, "appended", res, Evaluate(c.Scorer, slices.Concat(a, b, more)).Compute(c.Options))
+	sameResult(t, "appended", res, engine.Evaluate(c.Scorer, slices.Concat(a, b, more)).Compute(c.Options))
 	newA := from("a", appendTrajectories(rng, 15, 0, 4))
 	res = l.Update([]string{"a", "unknown"}, newA).Recompute(res)
-	sameResult(t, "a replaced", res, Evaluate(c.Scorer, slices.Concat(b, newA)).Compute(c.Options))
+	sameResult(t, "a replaced", res, engine.Evaluate(c.Scorer, slices.Concat(b, newA)).Compute(c.Options))
 	res = l.Update([]string{"b"}, nil).Recompute(res)
-	sameResult(t, "b emptied", res, Evaluate(c.Scorer, newA).Compute(c.Options))
+	sameResult(t, "b emptied", res, engine.Evaluate(c.Scorer, newA).Compute(c.Options))
 }
 
 // TestRecomputeTwiceFromOneResult: two results recomputed from one (for
@@ -205,7 +206,7 @@ func TestRecomputeTwiceFromOneResult(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 6))
 	c := oneObjectiveComputer(t)
 	base, a, b, d := appendTrajectories(rng, 60, 0, 1), appendTrajectories(rng, 20, 2), appendTrajectories(rng, 20, 3), appendTrajectories(rng, 20, 4)
-	res := Evaluate(c.Scorer, base).Compute(c.Options)
+	res := engine.Evaluate(c.Scorer, base).Compute(c.Options)
 	evA := res.Evaluation.Append(c.Scorer, a)
 	resA := evA.Recompute(res) // copied: res has no room; resA has
 	evB := evA.Append(c.Scorer, b)
@@ -215,8 +216,8 @@ func TestRecomputeTwiceFromOneResult(t *testing.T) {
 	if snapshot(resB) != before {
 		t.Fatal("the second recompute from one result changed the first's")
 	}
-	sameResult(t, "a, b", resB, Evaluate(c.Scorer, slices.Concat(base, a, b)).Compute(c.Options))
-	sameResult(t, "a, b, d", resD, Evaluate(c.Scorer, slices.Concat(base, a, b, d)).Compute(c.Options))
+	sameResult(t, "a, b", resB, engine.Evaluate(c.Scorer, slices.Concat(base, a, b)).Compute(c.Options))
+	sameResult(t, "a, b, d", resD, engine.Evaluate(c.Scorer, slices.Concat(base, a, b, d)).Compute(c.Options))
 }
 
 // TestConcurrentRecompute recomputes from one result on two goroutines:
@@ -226,15 +227,15 @@ func TestConcurrentRecompute(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 7))
 	c := oneObjectiveComputer(t)
 	base, a, b := appendTrajectories(rng, 60, 0, 1), appendTrajectories(rng, 20, 2), appendTrajectories(rng, 20, 3)
-	res := Evaluate(c.Scorer, base).Compute(c.Options)
+	res := engine.Evaluate(c.Scorer, base).Compute(c.Options)
 	evA := res.Evaluation.Append(c.Scorer, a)
 	resA := evA.Recompute(res)
 	evB := evA.Append(c.Scorer, b)
-	results := make(chan *Result, 2)
+	results := make(chan *engine.Result, 2)
 	for range 2 {
 		go func() { results <- evB.Recompute(resA) }()
 	}
-	want := Evaluate(c.Scorer, slices.Concat(base, a, b)).Compute(c.Options)
+	want := engine.Evaluate(c.Scorer, slices.Concat(base, a, b)).Compute(c.Options)
 	sameResult(t, "first", <-results, want)
 	sameResult(t, "second", <-results, want)
 }
@@ -246,19 +247,19 @@ func TestLiveOptionsChange(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 8))
 	c := oneObjectiveComputer(t)
 	all := appendTrajectories(rng, 300, 0, 1)
-	l := NewLive(c.Scorer, Evaluate(c.Scorer, all), all)
+	l := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, all), all)
 	res := l.Evaluation().Compute(c.Options)
 	for k := range 40 {
 		if k == 20 {
 			opts := c.Options
-			opts.Scope = ScopeBatch
+			opts.Scope = engine.ScopeBatch
 			res = l.Evaluation().Compute(opts)
 		}
 		more := appendTrajectories(rng, 1+rng.IntN(60), int64(k+2))
 		all = append(all, more...)
 		before := snapshot(res)
 		next := l.Update(nil, more).Recompute(res)
-		sameResult(t, fmt.Sprintf("update %d", k), next, Evaluate(c.Scorer, all).Compute(res.Options))
+		sameResult(t, fmt.Sprintf("update %d", k), next, engine.Evaluate(c.Scorer, all).Compute(res.Options))
 		if snapshot(res) != before {
 			t.Fatalf("update %d: the previous result changed", k)
 		}
@@ -272,16 +273,16 @@ func TestLiveOptionsChange(t *testing.T) {
 // differ in that alone.
 func TestTrendsSinceComparesEveryOption(t *testing.T) {
 	ts := scored(map[string][]float64{"a": {1, 2, 4}, "b": {3}}, "a", "b")
-	base := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true}
-	ev := Evaluate(oneObjective(t, base).Scorer, ts)
+	base := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}
+	ev := engine.Evaluate(oneObjective(t, base).Scorer, ts)
 	prev := ev.Compute(base)
-	prevTrends := prev.Trends(nil)
+	prevTrends := Trends(prev, nil)
 	epsilon, groupOfOne := base, base
 	epsilon.Epsilon = 0.5
-	groupOfOne.GroupOfOne = GroupOfOneScore
-	for name, opts := range map[string]Options{"epsilon": epsilon, "group of one": groupOfOne} {
+	groupOfOne.GroupOfOne = engine.GroupOfOneScore
+	for name, opts := range map[string]engine.Options{"epsilon": epsilon, "group of one": groupOfOne} {
 		res := ev.Compute(opts)
-		got, want := res.TrendsSince(prev, prevTrends, nil), res.Trends(nil)
+		got, want := TrendsSince(res, prev, prevTrends, nil), Trends(res, nil)
 		if g, w := fmt.Sprint(got), fmt.Sprint(want); g != w {
 			t.Errorf("another %s: TrendsSince\n got %s\nwant %s", name, g, w)
 		}

@@ -1,7 +1,8 @@
-package engine
+package diagnose
 
 import (
 	"cmp"
+	"github.com/rewardlens/rewardlens/engine"
 	"slices"
 )
 
@@ -18,9 +19,9 @@ type Projection struct {
 }
 
 // Project returns batch bi's valid trajectories on objectives kx and ky.
-func (res *Result) Project(bi, kx, ky int) Projection {
+func Project(res *engine.Result, bi, kx, ky int) Projection {
 	members := res.Ranking.Batches[bi].Members
-	idx := ValidMembers(nil, members, res.Evaluation.Valid)
+	idx := engine.ValidMembers(nil, members, res.Evaluation.Valid)
 	slices.SortFunc(idx, func(a, b int) int {
 		return cmp.Or(
 			cmp.Compare(res.Evaluation.Values[a*res.Evaluation.M+kx], res.Evaluation.Values[b*res.Evaluation.M+kx]),

@@ -1,8 +1,9 @@
-package engine
+package diagnose
 
 import (
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -11,7 +12,7 @@ func TestCollapseByHand(t *testing.T) {
 	// (2,1) both score 3 (collapsed); g1 holds one vector twice (not
 	// counted); g2's (1,1) and (2,2) score 2 and 4.
 	one := 1.0
-	c, err := New(Config{Method: string(Absolute), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
+	c, err := engine.New(engine.Config{Method: string(engine.Absolute), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,9 +21,9 @@ func TestCollapseByHand(t *testing.T) {
 		traj(0, "g1", "a", 1.0, "c", 1.0), traj(0, "g1", "a", 1.0, "c", 1.0),
 		traj(0, "g2", "a", 1.0, "c", 1.0), traj(0, "g2", "a", 2.0, "c", 2.0),
 	}
-	res := c.Compute(ts, Absolute)
-	st := res.Stats()[0]
-	if share, groups := res.Collapse(&res.Ranking.Batches[0]); share != 0.5 || groups != 2 {
+	res := c.Compute(ts, engine.Absolute)
+	st := Stats(res)[0]
+	if share, groups := Collapse(res, &res.Ranking.Batches[0]); share != 0.5 || groups != 2 {
 		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", share, groups)
 	}
 	if st.Feasible != 1 || st.ConstraintFeasible != nil {
@@ -32,8 +33,8 @@ func TestCollapseByHand(t *testing.T) {
 
 func TestFeasibleShares(t *testing.T) {
 	ts := structureData(9, 80)
-	res := structureComputer(t, Config{Constraints: structureConstraints}).NewEvaluatorFor(ts).Compute(DefaultOptions())
-	for _, st := range res.Stats() {
+	res := evaluateWith(structureComputer(t, engine.Config{Constraints: structureConstraints}), ts).Compute(engine.DefaultOptions())
+	for _, st := range Stats(res) {
 		var n, feasible float64
 		held := make([]float64, 3)
 		for _, tr := range ts {

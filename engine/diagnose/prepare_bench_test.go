@@ -1,6 +1,10 @@
-package engine
+package diagnose
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
 
 // BenchmarkSwitch1M is the engine's part of a method switch on the
 // dashboard at a million trajectories (one batch, groups of 8, three
@@ -9,18 +13,18 @@ import "testing"
 // tab shows).
 func BenchmarkSwitch1M(b *testing.B) {
 	ts := benchTrajectories(1_000_000, 3)
-	c := benchComputer(b, ts, Pareto)
-	ev := Evaluate(c.Scorer, ts)
+	c := benchComputer(b, ts, engine.Pareto)
+	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
-	shown, spare := ev.Compute(opts), (*Result)(nil)
-	shown.BatchStats(&shown.Ranking.Batches[0])
+	shown, spare := ev.Compute(opts), (*engine.Result)(nil)
+	StatsOf(shown, &shown.Ranking.Batches[0])
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		opts.Method = Methods[i%len(Methods)]
+		opts.Method = engine.Methods[i%len(engine.Methods)]
 		res := ev.Prepare(opts, spare)
-		res.BatchStats(&res.Ranking.Batches[0])
+		StatsOf(res, &res.Ranking.Batches[0])
 		shown, spare = res, shown
 	}
 }
@@ -31,18 +35,18 @@ func BenchmarkSwitch1M(b *testing.B) {
 // being kept from the results before.
 func BenchmarkTrendsAfterSwitch1M(b *testing.B) {
 	ts := benchTrajectories(1_000_000, 3)
-	c := benchComputer(b, ts, Pareto)
-	ev := Evaluate(c.Scorer, ts)
+	c := benchComputer(b, ts, engine.Pareto)
+	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
-	ev.Compute(opts).Trends(nil)
+	Trends(ev.Compute(opts), nil)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		opts.Method = Methods[i%len(Methods)]
+		opts.Method = engine.Methods[i%len(engine.Methods)]
 		b.StopTimer()
 		res := ev.Compute(opts)
 		b.StartTimer()
-		res.Trends(nil)
+		Trends(res, nil)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package diagnose
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/pareto"
@@ -43,18 +44,18 @@ type Trend struct {
 // the scope; points not strictly better than the (oriented) reference on
 // every objective contribute nothing. It panics if ref is neither nil nor
 // of one value per objective.
-func (res *Result) Trends(ref []float64) []Trend {
-	out, _ := res.TrendsContext(context.Background(), ref) // never ends
+func Trends(res *engine.Result, ref []float64) []Trend {
+	out, _ := TrendsContext(context.Background(), res, ref) // never ends
 	return out
 }
 
 // TrendsContext is Trends stopped once ctx is done (an interrupt),
 // looked at before each batch: it then returns ctx's error and no trends.
-func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, error) {
+func TrendsContext(ctx context.Context, res *engine.Result, ref []float64) ([]Trend, error) {
 	if ref == nil {
-		ref = res.DefaultHVRef()
+		ref = DefaultHVRef(res)
 	}
-	oriented := res.orientRef(ref)
+	oriented := orientRef(res, ref)
 	if err := res.FinishContext(ctx); err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, e
 	nw := parallel.Workers(len(res.Ranking.Batches), 1)
 	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
-			out[bi] = res.trend(&res.Ranking.Batches[bi], oriented)
+			out[bi] = trend(res, &res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -73,7 +74,7 @@ func (res *Result) TrendsContext(ctx context.Context, ref []float64) ([]Trend, e
 
 // orientRef returns the hypervolume reference ref oriented; it panics if
 // ref is not of one value per objective.
-func (res *Result) orientRef(ref []float64) []float64 {
+func orientRef(res *engine.Result, ref []float64) []float64 {
 	if len(ref) != res.Evaluation.M {
 		panic("engine: the hypervolume reference needs one value per objective")
 	}
@@ -86,13 +87,13 @@ func (res *Result) orientRef(ref []float64) []float64 {
 
 // trend returns the trend point of batch b, with the oriented hypervolume
 // reference.
-func (res *Result) trend(b *Batch, oriented []float64) Trend {
-	stats := res.BatchStats(b)
-	scores := res.scoreBatchOf(b, res.ValidOf(b))
+func trend(res *engine.Result, b *engine.Batch, oriented []float64) Trend {
+	stats := StatsOf(res, b)
+	scores := scoreBatchOf(res, b, res.ValidOf(b))
 	return Trend{
 		BatchStats:    stats,
-		Hypervolume:   res.cachedHypervolume(b, oriented),
-		MeanStepCount: res.meanStepCount(b),
+		Hypervolume:   cachedHypervolume(res, b, oriented),
+		MeanStepCount: meanStepCount(res, b),
 		ScoreGroupStd: scores.scoreGroupStd,
 		FracAtMax:     scores.fracAtMax,
 	}
@@ -120,7 +121,7 @@ func ValidateHVRef(objectives []scoring.Objective, ref []float64) error {
 // maximised one, the largest of a minimised one) over the valid
 // trajectories of the first batch that has any. It is NaN everywhere when
 // no trajectory is valid.
-func (res *Result) DefaultHVRef() []float64 {
+func DefaultHVRef(res *engine.Result) []float64 {
 	ref := make([]float64, res.Evaluation.M)
 	for k := range ref {
 		ref[k] = math.NaN()
@@ -144,7 +145,7 @@ func (res *Result) DefaultHVRef() []float64 {
 
 // hypervolume returns the hypervolume of b's rank-0 points against the
 // oriented reference point ref.
-func (res *Result) hypervolume(b *Batch, ref []float64) float64 {
+func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
 	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
 		return math.NaN()
 	}
@@ -186,7 +187,7 @@ func allFinite(x []float64) bool {
 
 // meanStepCount returns the mean step_count of b's valid trajectories, NaN
 // when there is none.
-func (res *Result) meanStepCount(b *Batch) float64 {
+func meanStepCount(res *engine.Result, b *engine.Batch) float64 {
 	sum, n := 0.0, 0
 	for _, i := range b.Members {
 		if res.Evaluation.Valid[i] {
@@ -202,12 +203,12 @@ func (res *Result) meanStepCount(b *Batch) float64 {
 
 // scoreGroupStd returns the mean of the population std of the valid scores
 // of each of b's comparison groups that has any, NaN when none has.
-func (res *Result) scoreGroupStd(b *Batch) float64 {
+func scoreGroupStd(res *engine.Result, b *engine.Batch) float64 {
 	sum, n := 0.0, 0
 	var idx []int
 	var x []float64
 	for _, g := range b.Groups {
-		idx = ValidMembers(idx, g.Members, res.Evaluation.Valid)
+		idx = engine.ValidMembers(idx, g.Members, res.Evaluation.Valid)
 		if len(idx) == 0 {
 			continue
 		}
@@ -225,7 +226,7 @@ func (res *Result) scoreGroupStd(b *Batch) float64 {
 // fracAtMax returns the fraction of b's valid scores within 1e-9 (relative
 // to max(1, |max|)) of their maximum, NaN when there is none: two weighted
 // sums equal in exact arithmetic can differ in their last bits.
-func (res *Result) fracAtMax(b *Batch) float64 {
+func fracAtMax(res *engine.Result, b *engine.Batch) float64 {
 	hi, n := math.Inf(-1), 0
 	for _, i := range b.Members {
 		if res.Evaluation.Valid[i] {

@@ -1,10 +1,11 @@
-package engine
+package diagnose
 
 import (
 	"context"
 	"math"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
@@ -15,26 +16,26 @@ import (
 // trend point depends on that batch alone, but for the default reference
 // point (ref nil), which is taken from the first batch: when that changes,
 // every point is computed again.
-func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) []Trend {
-	out, _ := res.TrendsSinceContext(context.Background(), prev, prevTrends, ref) // never ends
+func TrendsSince(res *engine.Result, prev *engine.Result, prevTrends []Trend, ref []float64) []Trend {
+	out, _ := TrendsSinceContext(context.Background(), res, prev, prevTrends, ref) // never ends
 	return out
 }
 
 // TrendsSinceContext is TrendsSince stopped once ctx is done (an
 // interrupt), looked at before each batch: it then returns ctx's error
 // and no trends.
-func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
+func TrendsSinceContext(ctx context.Context, res *engine.Result, prev *engine.Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
 	added, ok := res.AddedSince(prev)
 	if !ok || len(prevTrends) != len(prev.Ranking.Batches) {
-		return res.TrendsContext(ctx, ref)
+		return TrendsContext(ctx, res, ref)
 	}
 	if ref == nil {
-		ref = res.DefaultHVRef()
-		if !slices.EqualFunc(ref, prev.DefaultHVRef(), func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) {
-			return res.TrendsContext(ctx, ref)
+		ref = DefaultHVRef(res)
+		if !slices.EqualFunc(ref, DefaultHVRef(prev), func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }) {
+			return TrendsContext(ctx, res, ref)
 		}
 	}
-	oriented := res.orientRef(ref)
+	oriented := orientRef(res, ref)
 	kept := make(map[int64]*Trend, len(prevTrends))
 	for i := range prevTrends {
 		kept[prevTrends[i].Step] = &prevTrends[i]
@@ -54,7 +55,7 @@ func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTre
 			if ctx.Err() != nil {
 				return
 			}
-			out[bi] = res.trend(&res.Ranking.Batches[bi], oriented)
+			out[bi] = trend(res, &res.Ranking.Batches[bi], oriented)
 		}
 	})
 	if err := ctx.Err(); err != nil {

@@ -1,9 +1,10 @@
-package engine
+package diagnose
 
 import (
 	"math"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -47,36 +48,36 @@ type groupCache[T any] struct {
 // scope. They are computed once per batch, in O(len(b.Members)), for all
 // the results of the same weights and scope (a method switch reuses them;
 // a result of Recompute has its own); callers must not modify them.
-func (res *Result) GroupSummaries(b *Batch) []GroupSummary {
+func GroupSummaries(res *engine.Result, b *engine.Batch) []GroupSummary {
 	cache := res.ScoreCache()
 	if cache == nil {
 		cache = res.Cache()
 	}
-	key := CacheKey{Of: OfGroupSummaries, Scope: res.Ranking.Scope, Step: b.Step}
-	return Cached(cache, key, holds[GroupSummary](b), func() groupCache[GroupSummary] {
-		return groupCache[GroupSummary]{len(b.Members), res.groupSummaries(b)}
+	key := engine.CacheKey{Of: engine.OfGroupSummaries, Scope: res.Ranking.Scope, Step: b.Step}
+	return engine.Cached(cache, key, holds[GroupSummary](b), func() groupCache[GroupSummary] {
+		return groupCache[GroupSummary]{len(b.Members), groupSummaries(res, b)}
 	}).of
 }
 
 // GroupRewardRanges returns the range of the rewards of each group of
 // GroupSummaries(b), in the same order, computed once per result and
 // batch; callers must not modify them.
-func (res *Result) GroupRewardRanges(b *Batch) []RewardRange {
-	return Cached(res.Cache(), CacheKey{Of: OfRewardRanges, Step: b.Step}, holds[RewardRange](b), func() groupCache[RewardRange] {
-		return groupCache[RewardRange]{len(b.Members), res.groupRewardRanges(b)}
+func GroupRewardRanges(res *engine.Result, b *engine.Batch) []RewardRange {
+	return engine.Cached(res.Cache(), engine.CacheKey{Of: engine.OfRewardRanges, Step: b.Step}, holds[RewardRange](b), func() groupCache[RewardRange] {
+		return groupCache[RewardRange]{len(b.Members), groupRewardRanges(res, b)}
 	}).of
 }
 
 // holds is the freshness of what was computed of the groups of b.
-func holds[T any](b *Batch) func(groupCache[T]) bool {
+func holds[T any](b *engine.Batch) func(groupCache[T]) bool {
 	return func(c groupCache[T]) bool { return c.members == len(b.Members) }
 }
 
-func (res *Result) groupRewardRanges(b *Batch) []RewardRange {
-	groups := res.GroupSummaries(b)
+func groupRewardRanges(res *engine.Result, b *engine.Batch) []RewardRange {
+	groups := GroupSummaries(res, b)
 	res.ComputeBatchOf(b)
 	out := make([]RewardRange, len(groups))
-	parallel.Chunks(len(groups), groupChunk, parallel.Workers(len(b.Members), RewardChunk), func(_, lo, hi int) {
+	parallel.Chunks(len(groups), groupChunk, parallel.Workers(len(b.Members), engine.RewardChunk), func(_, lo, hi int) {
 		for gi := lo; gi < hi; gi++ {
 			r := RewardRange{math.Inf(1), math.Inf(-1)}
 			for _, i := range groups[gi].Members {
@@ -97,16 +98,16 @@ func (res *Result) groupRewardRanges(b *Batch) []RewardRange {
 // groups by the hundred thousand.
 const groupChunk = 1 << 12
 
-func (res *Result) groupSummaries(b *Batch) []GroupSummary {
+func groupSummaries(res *engine.Result, b *engine.Batch) []GroupSummary {
 	groups := b.Groups
-	if res.Options.Scope != ScopeGroup {
-		groups = res.Evaluation.groupsOf(b.Members)
+	if res.Options.Scope != engine.ScopeGroup {
+		groups = groupsOf(res.Evaluation, b.Members)
 	}
 	out := make([]GroupSummary, len(groups))
-	parallel.Chunks(len(groups), groupChunk, parallel.Workers(len(b.Members), RewardChunk), func(_, lo, hi int) {
+	parallel.Chunks(len(groups), groupChunk, parallel.Workers(len(b.Members), engine.RewardChunk), func(_, lo, hi int) {
 		var scores []float64
 		for gi := lo; gi < hi; gi++ {
-			scores = res.summarizeGroup(&out[gi], groups[gi], scores)
+			scores = summarizeGroup(res, &out[gi], groups[gi], scores)
 		}
 	})
 	return out
@@ -114,7 +115,7 @@ func (res *Result) groupSummaries(b *Batch) []GroupSummary {
 
 // summarizeGroup writes the summary of group g into s, with scratch space
 // for its valid scores, which it returns for the next call.
-func (res *Result) summarizeGroup(s *GroupSummary, g Group, scores []float64) []float64 {
+func summarizeGroup(res *engine.Result, s *GroupSummary, g engine.Group, scores []float64) []float64 {
 	nan := math.NaN()
 	*s = GroupSummary{
 		Key: g.Key, Members: g.Members, N: len(g.Members),
@@ -173,16 +174,16 @@ func popMeanStdSmall(x []float64) (mean, std float64) {
 
 // groupsOf splits members into groups by group value, in order of first
 // appearance, each listing its members in input order.
-func (ev *Evaluation) groupsOf(members []int) []Group {
+func groupsOf(ev *engine.Evaluation, members []int) []engine.Group {
 	index := make(map[int32]int)
-	var groups []Group
+	var groups []engine.Group
 	for _, i := range members {
 		name := ev.GroupIndex(i)
 		g, ok := index[name]
 		if !ok {
 			g = len(groups)
 			index[name] = g
-			groups = append(groups, Group{Key: ev.GroupName(name)})
+			groups = append(groups, engine.Group{Key: ev.GroupName(name)})
 		}
 		groups[g].Members = append(groups[g].Members, i)
 	}

@@ -1,6 +1,9 @@
-package engine
+package diagnose
 
-import "github.com/rewardlens/rewardlens/stats"
+import (
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/stats"
+)
 
 // SourceStats are the statistics of one source's trajectories in a batch:
 // its objectives' raw values, the scores and the rewards, over its valid
@@ -15,7 +18,7 @@ type SourceStats struct {
 // SourceStats returns the statistics of batch b split by source, in the
 // order of SourceNames (nil without sources). A trajectory whose source
 // could not be evaluated counts in none.
-func (res *Result) SourceStats(b *Batch) []SourceStats {
+func SourceStatsOf(res *engine.Result, b *engine.Batch) []SourceStats {
 	if !res.Evaluation.HasSources() {
 		return nil
 	}
@@ -31,7 +34,7 @@ func (res *Result) SourceStats(b *Batch) []SourceStats {
 		if len(idx) == 0 {
 			continue
 		}
-		valid := ValidMembers(nil, idx, res.Evaluation.Valid)
+		valid := engine.ValidMembers(nil, idx, res.Evaluation.Valid)
 		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
 		for _, k := range res.Evaluation.SourceObjectives(src) {
 			column := make([]float64, len(valid))
@@ -42,8 +45,8 @@ func (res *Result) SourceStats(b *Batch) []SourceStats {
 			o.Weight = res.Evaluation.SourceWeight(src, k)
 			st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: stats.Summarize(column)})
 		}
-		st.Score = res.summarizeOf(res.Scores, valid)
-		st.Reward = res.summarizeOf(res.Rewards, valid)
+		st.Score = summarizeOf(res, res.Scores, valid)
+		st.Reward = summarizeOf(res, res.Rewards, valid)
 		out = append(out, st)
 	}
 	return out

@@ -1,14 +1,15 @@
-package engine
+package diagnose
 
 import (
 	"cmp"
+	"github.com/rewardlens/rewardlens/engine"
 	"math"
 	"slices"
 )
 
 // structureStats sets st's feasible shares for batch b, whose valid
 // members are valid (docs/CONTRACT.md, Statistics).
-func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
+func structureStats(res *engine.Result, st *BatchStats, b *engine.Batch, valid []int) {
 	// Without constraints every valid trajectory meets them all.
 	st.Feasible = 1
 	if len(valid) == 0 {
@@ -42,14 +43,14 @@ func (res *Result) structureStats(st *BatchStats, b *Batch, valid []int) {
 // holds two distinct vectors; groups counts those that do. It is not part
 // of BatchStats, which a method switch recomputes for every batch: it
 // sorts every group's rewards.
-func (res *Result) Collapse(b *Batch) (share float64, groups int) {
+func Collapse(res *engine.Result, b *engine.Batch) (share float64, groups int) {
 	res.ComputeBatchOf(b)
 	collapsed := 0
 	var idx []int
 	m := res.Evaluation.M
 	row := func(i int) []float64 { return res.Evaluation.Values[i*m : (i+1)*m] }
 	for _, g := range b.Groups {
-		idx = ValidMembers(idx, g.Members, res.Evaluation.Valid)
+		idx = engine.ValidMembers(idx, g.Members, res.Evaluation.Valid)
 		distinct := false
 		for _, i := range idx[min(1, len(idx)):] {
 			if !slices.Equal(row(i), row(idx[0])) {

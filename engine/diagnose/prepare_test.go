@@ -1,4 +1,4 @@
-package engine
+package diagnose
 
 import (
 	"fmt"
@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"unsafe"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // TestPrepareBatchByBatch computes every batch of a prepared result in a
@@ -20,12 +22,12 @@ func TestPrepareBatchByBatch(t *testing.T) {
 	c := newTestComputer(t)
 	for trial := range 8 {
 		ts := manyBatches(rng, 200+rng.IntN(400), 2+rng.IntN(12))
-		evA, evB := Evaluate(c.Scorer, ts), Evaluate(c.Scorer, ts)
-		for _, method := range Methods {
-			for _, scope := range Scopes {
+		evA, evB := engine.Evaluate(c.Scorer, ts), engine.Evaluate(c.Scorer, ts)
+		for _, method := range engine.Methods {
+			for _, scope := range engine.Scopes {
 				for _, normalize := range []bool{true, false} {
 					opts := c.Options
-					opts.Method, opts.Scope, opts.Normalize, opts.Scale = method, scope, normalize, Scales[rng.IntN(len(Scales))]
+					opts.Method, opts.Scope, opts.Normalize, opts.Scale = method, scope, normalize, engine.Scales[rng.IntN(len(engine.Scales))]
 					want := evA.Compute(opts)
 					got := evB.Prepare(opts, nil)
 					if got.Finished() {
@@ -33,7 +35,7 @@ func TestPrepareBatchByBatch(t *testing.T) {
 					}
 					// One batch's statistics first, alone.
 					bi := rng.IntN(len(got.Ranking.Batches))
-					if st, wantSt := got.BatchStats(&got.Ranking.Batches[bi]), want.BatchStats(&want.Ranking.Batches[bi]); st.Reward != wantSt.Reward && !(math.IsNaN(st.Reward.Mean) && math.IsNaN(wantSt.Reward.Mean)) {
+					if st, wantSt := StatsOf(got, &got.Ranking.Batches[bi]), StatsOf(want, &want.Ranking.Batches[bi]); st.Reward != wantSt.Reward && !(math.IsNaN(st.Reward.Mean) && math.IsNaN(wantSt.Reward.Mean)) {
 						t.Fatalf("trial %d %s: batch %d's reward summary %+v, want %+v", trial, method, bi, st.Reward, wantSt.Reward)
 					}
 					var wg sync.WaitGroup
@@ -59,14 +61,14 @@ func TestPrepareBatchByBatch(t *testing.T) {
 func TestComputeSharesGroupsOverCores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	c := newTestComputer(t)
-	ts := manyBatches(rng, 3*RewardChunk, 1)
-	for _, method := range Methods {
+	ts := manyBatches(rng, 3*engine.RewardChunk, 1)
+	for _, method := range engine.Methods {
 		opts := c.Options
 		opts.Method = method
 		prev := runtime.GOMAXPROCS(1)
-		one := Evaluate(c.Scorer, ts).Compute(opts)
+		one := engine.Evaluate(c.Scorer, ts).Compute(opts)
 		runtime.GOMAXPROCS(2)
-		two := Evaluate(c.Scorer, ts).Compute(opts)
+		two := engine.Evaluate(c.Scorer, ts).Compute(opts)
 		runtime.GOMAXPROCS(prev)
 		if !sameBits(one.Rewards, two.Rewards) {
 			t.Errorf("%s: the rewards on two cores differ from one core's", method)
@@ -82,27 +84,27 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 9))
 	c := newTestComputer(t)
 	ts := manyBatches(rng, 600, 4)
-	ev := Evaluate(c.Scorer, ts)
+	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
 	first := ev.Compute(opts)
-	trends := first.Trends(nil)
+	trends := Trends(first, nil)
 	// A hypervolume kept is used again: one changed in the cache shows.
 	const kept = 12345.0
 	for bi := range first.Ranking.Batches {
-		key := first.hypervolumeKey(&first.Ranking.Batches[bi], first.orientRef(first.DefaultHVRef()))
+		key := hypervolumeKey(first, &first.Ranking.Batches[bi], orientRef(first, DefaultHVRef(first)))
 		if _, ok := ev.Cache().Get(key); !ok {
 			t.Fatalf("batch %d: no hypervolume kept", bi)
 		}
 		ev.Cache().Put(key, kept)
 	}
-	for _, method := range Methods {
+	for _, method := range engine.Methods {
 		opts.Method = method
 		res := ev.Compute(opts)
 		if unsafe.SliceData(res.Scores) != unsafe.SliceData(first.Scores) || res.ScoreCache() != first.ScoreCache() {
 			t.Fatalf("%s: the scores of the same weights were computed again", method)
 		}
-		got := res.Trends(nil)
-		fresh := Evaluate(c.Scorer, ts).Compute(opts).Trends(nil)
+		got := Trends(res, nil)
+		fresh := Trends(engine.Evaluate(c.Scorer, ts).Compute(opts), nil)
 		for bi := range got {
 			if got[bi].Hypervolume != kept {
 				t.Fatalf("%s batch %d: hypervolume %v computed again", method, bi, got[bi].Hypervolume)
@@ -119,7 +121,7 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	if unsafe.SliceData(weighted.Scores) == unsafe.SliceData(first.Scores) {
 		t.Fatal("new weights kept the old scores")
 	}
-	if !sameBits(weighted.Scores, Evaluate(c.Scorer, ts).Compute(opts).Scores) {
+	if !sameBits(weighted.Scores, engine.Evaluate(c.Scorer, ts).Compute(opts).Scores) {
 		t.Fatal("the scores of new weights differ from a fresh evaluation's")
 	}
 
@@ -128,8 +130,8 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	// data evaluated afresh.
 	more := manyBatches(rng, 200, 6)
 	next := ev.Append(c.Scorer, more)
-	grown := next.Recompute(weighted).Trends(nil)
-	all := Evaluate(c.Scorer, append(slices.Clone(ts), more...)).Compute(opts).Trends(nil)
+	grown := Trends(next.Recompute(weighted), nil)
+	all := Trends(engine.Evaluate(c.Scorer, append(slices.Clone(ts), more...)).Compute(opts), nil)
 	for bi := range all {
 		if grown[bi].Hypervolume != all[bi].Hypervolume || grown[bi].Reward != all[bi].Reward || grown[bi].Score != all[bi].Score {
 			t.Fatalf("batch %d after appending: %+v, evaluated afresh %+v", bi, grown[bi], all[bi])
@@ -144,17 +146,17 @@ func TestPrepareReusesRewards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	c := newTestComputer(t)
 	ts := manyBatches(rng, 500, 5)
-	ev := Evaluate(c.Scorer, ts)
+	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
 	old := ev.Compute(opts)
 	array := unsafe.SliceData(old.Rewards)
-	opts.Method = GRPO
+	opts.Method = engine.GRPO
 	res := ev.Prepare(opts, old)
 	if unsafe.SliceData(res.Rewards) != array || old.Rewards != nil {
 		t.Fatal("the finished result's rewards were not reused")
 	}
 	res.Finish()
-	if !sameBits(res.Rewards, Evaluate(c.Scorer, ts).Compute(opts).Rewards) {
+	if !sameBits(res.Rewards, engine.Evaluate(c.Scorer, ts).Compute(opts).Rewards) {
 		t.Fatal("rewards computed in a reused array differ from a fresh result's")
 	}
 	unfinished := ev.Prepare(opts, nil)
@@ -171,20 +173,20 @@ func TestGroupSummariesShared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c := newTestComputer(t)
 	ts := manyBatches(rng, 500, 5)
-	ev := Evaluate(c.Scorer, ts)
+	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
-	summaries := func(res *Result) []GroupSummary { return res.GroupSummaries(&res.Ranking.Batches[2]) }
+	summaries := func(res *engine.Result) []GroupSummary { return GroupSummaries(res, &res.Ranking.Batches[2]) }
 	first := summaries(ev.Compute(opts))
-	opts.Method = GRPO
+	opts.Method = engine.GRPO
 	if got := summaries(ev.Prepare(opts, nil)); unsafe.SliceData(got) != unsafe.SliceData(first) {
 		t.Error("a method switch computed the group summaries again")
 	}
 	for _, change := range []struct {
 		name string
-		set  func(o *Options)
+		set  func(o *engine.Options)
 	}{
-		{"scope batch", func(o *Options) { o.Scope = ScopeBatch }},
-		{"other weights", func(o *Options) { o.Weights = []float64{2, 1, 1} }},
+		{"scope batch", func(o *engine.Options) { o.Scope = engine.ScopeBatch }},
+		{"other weights", func(o *engine.Options) { o.Weights = []float64{2, 1, 1} }},
 	} {
 		o := opts
 		change.set(&o)
@@ -192,7 +194,7 @@ func TestGroupSummariesShared(t *testing.T) {
 		if unsafe.SliceData(got) == unsafe.SliceData(first) {
 			t.Errorf("%s: the group summaries of other options were reused", change.name)
 		}
-		want := summaries(Evaluate(c.Scorer, ts).Compute(o))
+		want := summaries(engine.Evaluate(c.Scorer, ts).Compute(o))
 		// Printed, so that NaN equals NaN; %v writes every float exactly.
 		if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
 			t.Fatalf("%s: group summaries differ from a fresh result's:\n%+v\n%+v", change.name, got[:2], want[:2])

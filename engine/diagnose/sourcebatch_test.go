@@ -1,10 +1,11 @@
-package engine
+package diagnose
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -30,16 +31,16 @@ func TestSourceBatchStats(t *testing.T) {
 	for trial := range 6 {
 		cfg := restructureConfig(true)
 		cfg.Constraints = []string{"c >= 1"}
-		c, err := New(cfg)
+		c, err := engine.New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev := Evaluate(c.Scorer, restructureData(uint64(trial), 100+rng.IntN(200)))
-		opts := DefaultOptions()
-		opts.Method, opts.Scope = []Method{Pareto, GRPO, Relative}[trial%3], Scopes[trial%2]
+		ev := engine.Evaluate(c.Scorer, restructureData(uint64(trial), 100+rng.IntN(200)))
+		opts := engine.DefaultOptions()
+		opts.Method, opts.Scope = []engine.Method{engine.Pareto, engine.GRPO, engine.Relative}[trial%3], engine.Scopes[trial%2]
 		res := ev.Compute(opts)
 		for src, name := range ev.SourceNames {
-			trends := res.SourceTrends(src)
+			trends := SourceTrends(res, src)
 			for bi := range res.Ranking.Batches {
 				b := &res.Ranking.Batches[bi]
 				var members, valid []int
@@ -51,7 +52,7 @@ func TestSourceBatchStats(t *testing.T) {
 						}
 					}
 				}
-				got := res.SourceBatchStats(b, src)
+				got := SourceBatchStats(res, b, src)
 				if got.Trajectories != len(members) || got.Invalid != len(members)-len(valid) {
 					t.Fatalf("%s batch %d: %d trajectories %d invalid, want %d %d", name, b.Step, got.Trajectories, got.Invalid, len(members), len(members)-len(valid))
 				}

@@ -1,8 +1,9 @@
-package engine
+package diagnose
 
 import (
 	"math"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -17,9 +18,9 @@ import (
 // source src (an index in SourceNames): its members and comparison
 // groups of that source, in b's order. Groups never mix sources, so each
 // of b's groups is in one part.
-func (res *Result) SourceBatch(b *Batch, src int) Batch {
+func SourceBatch(res *engine.Result, b *engine.Batch, src int) engine.Batch {
 	ev := res.Evaluation
-	out := Batch{Step: b.Step}
+	out := engine.Batch{Step: b.Step}
 	for _, i := range b.Members {
 		if int(ev.SourceIndex(i)) == src {
 			out.Members = append(out.Members, i)
@@ -37,18 +38,18 @@ func (res *Result) SourceBatch(b *Batch, src int) Batch {
 // src in batch b, as BatchStats gives a batch's, but with the source's
 // objectives only (SourceObjectives, with its weights) and their
 // correlation. It panics without sources.
-func (res *Result) SourceBatchStats(b *Batch, src int) BatchStats {
-	st, _ := res.sourceBatchStats(b, src)
+func SourceBatchStats(res *engine.Result, b *engine.Batch, src int) BatchStats {
+	st, _ := sourceBatchStats(res, b, src)
 	return st
 }
 
 // sourceBatchStats is SourceBatchStats, with the part of b and its score
 // statistics.
-func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch) {
+func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats, *scoreBatch) {
 	res.ComputeBatchOf(b)
 	ev := res.Evaluation
-	part := res.SourceBatch(b, src)
-	valid := ValidMembers(nil, part.Members, ev.Valid)
+	part := SourceBatch(res, b, src)
+	valid := engine.ValidMembers(nil, part.Members, ev.Valid)
 	st := BatchStats{Step: b.Step, Trajectories: len(part.Members), Invalid: len(part.Members) - len(valid)}
 	cols := ev.SourceObjectives(src)
 	columns := make([][]float64, len(cols))
@@ -70,14 +71,14 @@ func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch)
 			}
 		}
 	}
-	scores := res.scoreBatch(&part, valid)
-	st.Score, st.Reward = scores.score, res.summarizeOf(res.Rewards, valid)
+	scores := computeScoreBatch(res, &part, valid)
+	st.Score, st.Reward = scores.score, summarizeOf(res, res.Rewards, valid)
 	st.Fronts, st.FrontierSize, st.Groups = scores.fronts, scores.frontierSize, scores.groups
 	st.FracZeroStdGroups = math.NaN()
 	if st.Groups > 0 {
 		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
 	}
-	res.structureStats(&st, &part, valid)
+	structureStats(res, &st, &part, valid)
 	return st, scores
 }
 
@@ -86,15 +87,15 @@ func (res *Result) sourceBatchStats(b *Batch, src int) (BatchStats, *scoreBatch)
 // hypervolume (NaN: the sources' objectives differ, and so would their
 // reference points). A batch without the source has the statistics of
 // no trajectory (NaN means).
-func (res *Result) SourceTrends(src int) []Trend {
+func SourceTrends(res *engine.Result, src int) []Trend {
 	res.Finish()
 	out := make([]Trend, len(res.Ranking.Batches))
 	parallel.Chunks(len(out), 1, parallel.Workers(len(out), 1), func(_, lo, hi int) {
 		for bi := lo; bi < hi; bi++ {
 			b := &res.Ranking.Batches[bi]
-			st, scores := res.sourceBatchStats(b, src)
-			part := res.SourceBatch(b, src)
-			out[bi] = Trend{BatchStats: st, Hypervolume: math.NaN(), MeanStepCount: res.meanStepCount(&part),
+			st, scores := sourceBatchStats(res, b, src)
+			part := SourceBatch(res, b, src)
+			out[bi] = Trend{BatchStats: st, Hypervolume: math.NaN(), MeanStepCount: meanStepCount(res, &part),
 				ScoreGroupStd: scores.scoreGroupStd, FracAtMax: scores.fracAtMax}
 		}
 	})

@@ -1,10 +1,11 @@
-package engine
+package diagnose
 
 import (
 	"math"
 	"slices"
 	"sync"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
@@ -47,10 +48,10 @@ type BatchStats struct {
 }
 
 // Stats returns the statistics of every batch, in ascending step order.
-func (res *Result) Stats() []BatchStats {
+func Stats(res *engine.Result) []BatchStats {
 	out := make([]BatchStats, len(res.Ranking.Batches))
 	for i := range res.Ranking.Batches {
-		out[i] = res.BatchStats(&res.Ranking.Batches[i])
+		out[i] = StatsOf(res, &res.Ranking.Batches[i])
 	}
 	return out
 }
@@ -58,11 +59,11 @@ func (res *Result) Stats() []BatchStats {
 // BatchStats returns the statistics of batch b. They are computed once per
 // result and batch (the dashboard's tabs and trends all ask for them); each
 // call returns its own copy.
-func (res *Result) BatchStats(b *Batch) BatchStats {
+func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
 	res.ComputeBatchOf(b)
-	st := Cached(res.Cache(), CacheKey{Of: OfBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
+	st := engine.Cached(res.Cache(), engine.CacheKey{Of: engine.OfBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
 		func() *BatchStats {
-			st := res.batchStats(b)
+			st := batchStats(res, b)
 			return &st
 		})
 	out := *st
@@ -78,7 +79,7 @@ func (res *Result) BatchStats(b *Batch) BatchStats {
 }
 
 // batchStats computes the statistics of batch b.
-func (res *Result) batchStats(b *Batch) BatchStats {
+func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	valid := res.ValidOf(b)
 	st := BatchStats{
 		Step:         b.Step,
@@ -92,9 +93,9 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 		corr      [][]float64
 		wg        sync.WaitGroup
 	)
-	wg.Go(func() { summaries, corr = res.objectiveStats(b, valid) })
-	scores := res.scoreBatchOf(b, valid)
-	st.Reward = res.summarizeOf(res.Rewards, valid)
+	wg.Go(func() { summaries, corr = objectiveStats(res, b, valid) })
+	scores := scoreBatchOf(res, b, valid)
+	st.Reward = summarizeOf(res, res.Rewards, valid)
 	wg.Wait()
 	for k, o := range res.Objectives {
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
@@ -113,7 +114,7 @@ func (res *Result) batchStats(b *Batch) BatchStats {
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
-	res.structureStats(&st, b, valid)
+	structureStats(res, &st, b, valid)
 	return st
 }
 
@@ -134,14 +135,14 @@ type objectiveColumns struct {
 // objectiveStats returns the summary of each objective over valid, the
 // valid members of batch b, and their correlation matrix, computed once per
 // evaluation and batch. The caller must not modify them.
-func (res *Result) objectiveStats(b *Batch, valid []int) ([]stats.Summary, [][]float64) {
-	c := Cached(res.Evaluation.Cache(), CacheKey{Of: OfObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
-		func() *objectiveColumns { return res.objectiveColumns(b, valid) })
+func objectiveStats(res *engine.Result, b *engine.Batch, valid []int) ([]stats.Summary, [][]float64) {
+	c := engine.Cached(res.Evaluation.Cache(), engine.CacheKey{Of: engine.OfObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
+		func() *objectiveColumns { return computeObjectiveColumns(res, b, valid) })
 	return c.summaries, c.corr
 }
 
 // objectiveColumns computes objectiveStats.
-func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
+func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *objectiveColumns {
 	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.Evaluation.M)}
 	columns := make([][]float64, res.Evaluation.M)
 	correlate := res.Evaluation.M <= MaxCorrelationObjectives
@@ -156,7 +157,7 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 	// The columns are scratch arrays, given back once summarised and
 	// correlated: a run's batches would otherwise leave m arrays each.
 	bufs := make([]*[]float64, res.Evaluation.M)
-	parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), RewardChunk), func(_, k, _ int) {
+	parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, k, _ int) {
 		bufs[k] = parallel.GetFloats(len(valid))
 		columns[k] = (*bufs[k])[:len(valid)]
 		for j, i := range valid {
@@ -170,7 +171,7 @@ func (res *Result) objectiveColumns(b *Batch, valid []int) *objectiveColumns {
 		}
 	}()
 	if correlate {
-		parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), RewardChunk), func(_, a, _ int) {
+		parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, a, _ int) {
 			for b := a; b < res.Evaluation.M; b++ {
 				c.corr[a][b] = stats.Pearson(columns[a], columns[b])
 				c.corr[b][a] = c.corr[a][b]

@@ -1,9 +1,10 @@
-package engine
+package diagnose
 
 import (
 	"math"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -11,11 +12,11 @@ import (
 // weights 1/2: batch 0 has group a with (x, y) = (1, 1), (2, 3), (3, 4)
 // and group b with (4, 2); batch 1 has (2, 2), (5, 5) and a trajectory
 // without x.
-func xyBatches(t *testing.T, scope Scope) *Result {
+func xyBatches(t *testing.T, scope engine.Scope) *engine.Result {
 	t.Helper()
-	c, err := New(Config{
+	c, err := engine.New(engine.Config{
 		Scope: string(scope),
-		Objectives: []ObjectiveConfig{
+		Objectives: []engine.ObjectiveConfig{
 			{Name: "x", Expr: "metadata.x"},
 			{Name: "y", Expr: "metadata.y", Goal: "min"},
 		},
@@ -34,15 +35,15 @@ func xyBatches(t *testing.T, scope Scope) *Result {
 		point(0, "a", 1, 1, 2), point(0, "a", 2, 3, 4), point(0, "a", 3, 4, 6), point(0, "b", 4, 2, 8),
 		point(1, "a", 2, 2, 1), point(1, "a", 5, 5, 3), invalid,
 	}
-	return c.Compute(ts, Absolute)
+	return c.Compute(ts, engine.Absolute)
 }
 
 func TestTrendsByHand(t *testing.T) {
-	res := xyBatches(t, ScopeGroup)
-	if ref := res.DefaultHVRef(); ref[0] != 1 || ref[1] != 4 {
+	res := xyBatches(t, engine.ScopeGroup)
+	if ref := DefaultHVRef(res); ref[0] != 1 || ref[1] != 4 {
 		t.Fatalf("default reference %v, want the worst of batch 0: x 1, y 4", ref)
 	}
-	tr := res.Trends(nil)
+	tr := Trends(res, nil)
 	// Oriented points (x, -y) against (1, -4): in batch 0 only (4, -2)
 	// adds to the box of (2, -3), and covers it: 3 x 2. In batch 1,
 	// (5, -5) is not above -4: (2, -2) alone, 1 x 2.
@@ -70,14 +71,14 @@ func TestTrendsByHand(t *testing.T) {
 
 func TestTrendsGivenReference(t *testing.T) {
 	// Against (0, -5): (4, -2) covers 4 x 3, (1, -1) adds 1 x 1 above it.
-	tr := xyBatches(t, ScopeGroup).Trends([]float64{0, 5})
+	tr := Trends(xyBatches(t, engine.ScopeGroup), []float64{0, 5})
 	if !near(tr[0].Hypervolume, 13) {
 		t.Errorf("hypervolume %v, want 13", tr[0].Hypervolume)
 	}
 }
 
 func TestTrendsScopeBatch(t *testing.T) {
-	tr := xyBatches(t, ScopeBatch).Trends(nil)
+	tr := Trends(xyBatches(t, engine.ScopeBatch), nil)
 	// The frontier differs ((1, -1) and (4, -2)), its hypervolume not.
 	if !near(tr[0].Hypervolume, 6) || tr[0].FrontierSize != 2 {
 		t.Errorf("hypervolume %v, frontier %d; want 6 and 2", tr[0].Hypervolume, tr[0].FrontierSize)
@@ -89,7 +90,7 @@ func TestTrendsScopeBatch(t *testing.T) {
 }
 
 func TestTrendsHypervolume3D(t *testing.T) {
-	c, err := New(Config{Objectives: []ObjectiveConfig{
+	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{
 		{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}, {Name: "c", Expr: "metadata.c"},
 	}})
 	if err != nil {
@@ -97,15 +98,15 @@ func TestTrendsHypervolume3D(t *testing.T) {
 	}
 	ts := []scoring.Trajectory{traj(0, "", "a", 2.0, "b", 2.0, "c", 2.0), traj(0, "", "a", 1.0, "b", 3.0, "c", 1.0)}
 	// Against (0, 0, 0): the 2x2x2 cube and the 1x3x1 bar share 1x2x1.
-	tr := c.Compute(ts, Pareto).Trends([]float64{0, 0, 0})
+	tr := Trends(c.Compute(ts, engine.Pareto), []float64{0, 0, 0})
 	if !near(tr[0].Hypervolume, 9) {
 		t.Errorf("hypervolume %v, want 8 + 3 - 2 = 9", tr[0].Hypervolume)
 	}
 }
 
 func TestTrendsHypervolumeNeedsTwoOrThreeObjectives(t *testing.T) {
-	c := oneObjective(t, DefaultOptions())
-	tr := c.Compute([]scoring.Trajectory{traj(0, "", "x", 1.0)}, Pareto).Trends(nil)
+	c := oneObjective(t, engine.DefaultOptions())
+	tr := Trends(c.Compute([]scoring.Trajectory{traj(0, "", "x", 1.0)}, engine.Pareto), nil)
 	if !math.IsNaN(tr[0].Hypervolume) {
 		t.Errorf("hypervolume %v of one objective, want NaN", tr[0].Hypervolume)
 	}

@@ -1,6 +1,7 @@
-package engine
+package diagnose
 
 import (
+	"github.com/rewardlens/rewardlens/engine"
 	"math"
 )
 
@@ -40,7 +41,7 @@ type DeadSignal struct {
 // when it is >= threshold. A group with a valid member whose metric is
 // missing is neither all-pass nor all-fail. The shares are NaN when no
 // group holds a valid trajectory.
-func (res *Result) DeadSignal(b *Batch, task []float64, threshold float64) DeadSignal {
+func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold float64) DeadSignal {
 	d := DeadSignal{}
 	passed, known := 0, 0
 	var sizes []int
@@ -105,9 +106,9 @@ func (res *Result) DeadSignal(b *Batch, task []float64, threshold float64) DeadS
 
 // AddDeadSignal sets the DeadSignal of every trend point (trends as
 // res.Trends returns them), task and threshold as DeadSignal takes them.
-func (res *Result) AddDeadSignal(trends []Trend, task []float64, threshold float64) {
+func AddDeadSignal(res *engine.Result, trends []Trend, task []float64, threshold float64) {
 	for bi := range trends {
-		d := res.DeadSignal(&res.Ranking.Batches[bi], task, threshold)
+		d := DeadSignalOf(res, &res.Ranking.Batches[bi], task, threshold)
 		trends[bi].DeadSignal = &d
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package diagnose
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -44,8 +45,8 @@ func TestComputeStopsOnInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Method: GRPO, Scope: ScopeGroup, Normalize: true, Epsilon: 1e-4}
-	ev := Evaluate(s, ts)
+	opts := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Normalize: true, Epsilon: 1e-4}
+	ev := engine.Evaluate(s, ts)
 	// 1000 groups in 8 batches, stopped after 10: each range of groups
 	// the ranking's workers take asks once more, not each group, and no
 	// batch's rewards are computed.
@@ -60,17 +61,17 @@ func TestComputeStopsOnInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Evaluate(s, ts).Compute(opts)
+	want := engine.Evaluate(s, ts).Compute(opts)
 	if !slices.Equal(got.Ranking.Ranks, want.Ranking.Ranks) || !slices.Equal(got.Rewards, want.Rewards) {
 		t.Error("computed again after an interrupt, the ranks or rewards differ from a fresh computation's")
 	}
 	// The trends: stopped before their first batch's.
-	fresh := Evaluate(s, ts).Compute(opts)
-	if trends, err := fresh.TrendsContext(&cancelledAfter{Context: context.Background()}, nil); trends != nil || !errors.Is(err, context.Canceled) {
+	fresh := engine.Evaluate(s, ts).Compute(opts)
+	if trends, err := TrendsContext(&cancelledAfter{Context: context.Background()}, fresh, nil); trends != nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("TrendsContext after the interrupt: %d trends, %v", len(trends), err)
 	}
-	trends, err := fresh.TrendsContext(context.Background(), nil)
-	if err != nil || !slices.EqualFunc(trends, want.Trends(nil), func(a, b Trend) bool { return a.Hypervolume == b.Hypervolume && a.Reward == b.Reward }) {
+	trends, err := TrendsContext(context.Background(), fresh, nil)
+	if err != nil || !slices.EqualFunc(trends, Trends(want, nil), func(a, b Trend) bool { return a.Hypervolume == b.Hypervolume && a.Reward == b.Reward }) {
 		t.Errorf("TrendsContext: %v, or trends unlike Trends'", err)
 	}
 }
@@ -90,9 +91,9 @@ func TestRecomputeStopsOnInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Method: GRPO, Scope: ScopeGroup, Normalize: true, Epsilon: 1e-4}
-	prev := Evaluate(s, ts[:1000]).Compute(opts)
-	prevTrends := prev.Trends(nil)
+	opts := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Normalize: true, Epsilon: 1e-4}
+	prev := engine.Evaluate(s, ts[:1000]).Compute(opts)
+	prevTrends := Trends(prev, nil)
 	next := prev.Evaluation.Append(s, ts[1000:])
 	ctx := &cancelledAfter{Context: context.Background(), after: 5}
 	if res, err := next.RecomputeContext(ctx, prev); res != nil || !errors.Is(err, context.Canceled) {
@@ -105,15 +106,15 @@ func TestRecomputeStopsOnInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Evaluate(s, ts).Compute(opts)
+	want := engine.Evaluate(s, ts).Compute(opts)
 	if !slices.Equal(res.Ranking.Ranks, want.Ranking.Ranks) || !slices.Equal(res.Rewards, want.Rewards) {
 		t.Error("recomputed after an interrupt, the ranks or rewards differ from a fresh computation's")
 	}
-	if trends, err := res.TrendsSinceContext(&cancelledAfter{Context: context.Background()}, prev, prevTrends, nil); trends != nil || !errors.Is(err, context.Canceled) {
+	if trends, err := TrendsSinceContext(&cancelledAfter{Context: context.Background()}, res, prev, prevTrends, nil); trends != nil || !errors.Is(err, context.Canceled) {
 		t.Errorf("TrendsSinceContext after the interrupt: %d trends, %v", len(trends), err)
 	}
-	trends, err := res.TrendsSinceContext(context.Background(), prev, prevTrends, nil)
-	if err != nil || !slices.EqualFunc(trends, want.Trends(nil), func(a, b Trend) bool { return a.Hypervolume == b.Hypervolume && a.Reward == b.Reward }) {
+	trends, err := TrendsSinceContext(context.Background(), res, prev, prevTrends, nil)
+	if err != nil || !slices.EqualFunc(trends, Trends(want, nil), func(a, b Trend) bool { return a.Hypervolume == b.Hypervolume && a.Reward == b.Reward }) {
 		t.Errorf("TrendsSinceContext: %v, or trends unlike Trends'", err)
 	}
 }
