@@ -40,7 +40,7 @@ func manyObjectivesCSV(t *testing.T, m, rows int) string {
 }
 
 // TestCorrelationOnlyUpToMaxObjectives: stats holds the correlation matrix
-// up to engine.MaxCorrelationObjectives objectives and says, beyond, that
+// up to diagnose.MaxCorrelationObjectives objectives and says, beyond, that
 // it is not computed (its m² numbers would be most of the output and of the
 // memory: issue 16).
 func TestCorrelationOnlyUpToMaxObjectives(t *testing.T) {

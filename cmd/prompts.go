@@ -16,7 +16,7 @@ import (
 
 // newPromptColumns is prompts.NewColumns with the CLI's errors: a
 // threshold that is no number is the user's (exit status 2), and so is an
-// expression that does not compile (a *engine.CompileError).
+// expression that does not compile (a *scoring.CompileError).
 func newPromptColumns(cfg engine.Config, objectives []scoring.Objective) (*promptColumns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
 	if errors.Is(err, prompts.ErrThreshold) {

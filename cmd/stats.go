@@ -188,7 +188,7 @@ type agreementJSON struct {
 	Warning      string  `json:"warning,omitempty"`
 }
 
-// sourceJSON is engine.SourceStats.
+// sourceJSON is diagnose.SourceStats.
 type sourceJSON struct {
 	Source       string          `json:"source"`
 	Trajectories int             `json:"trajectories"`

@@ -20,7 +20,7 @@ type promptsJSON struct {
 	WithoutMetric int                   `json:"without_metric"`
 }
 
-// deadSignalJSON is engine.DeadSignal.
+// deadSignalJSON is diagnose.DeadSignal.
 type deadSignalJSON struct {
 	Groups            int    `json:"groups"`
 	ZeroSpread        int    `json:"zero_spread"`

@@ -2,7 +2,7 @@
 // share: each update of the followed inputs (loaders.Follow) is applied to
 // the live evaluation (engine.Live), only the batches it touches are
 // computed again (engine.Evaluation.Recompute), and the trends are
-// brought up to date from the previous ones (engine.Result.TrendsSince).
+// brought up to date from the previous ones (diagnose.TrendsSince).
 package follow
 
 import (

@@ -7,7 +7,7 @@ import (
 )
 
 // The checks on the groups without signal by the task metric, which run
-// on the trend points that carry a DeadSignal (engine.Result.AddDeadSignal).
+// on the trend points that carry a DeadSignal (diagnose.AddDeadSignal).
 const (
 	CheckDeadSignal    Check = "dead_signal"
 	CheckPhantomSignal Check = "phantom_signal"

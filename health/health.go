@@ -1,5 +1,5 @@
 // Package health runs the health checks of a training run on the trends of
-// its batches (engine.Result.Trends): zero spread, variance collapse,
+// its batches (diagnose.Trends): zero spread, variance collapse,
 // dominance of one objective, a ceiling, length drift, a correlation
 // flip, and groups without signal by the task metric (dead and phantom
 // signal), each at WARN or ALERT, some against a baseline of the first
@@ -115,7 +115,7 @@ type Finding struct {
 }
 
 // Findings runs the health checks on every batch's trend point (trends as
-// res.Trends returns them) and returns, per check and objective, the first
+// diagnose.Trends returns them) and returns, per check and objective, the first
 // step where it reached WARN and the first where it reached ALERT (the ALERT
 // alone when both come at once), in step order. The baseline is the first
 // cfg.Baseline batches; the checks that compare with it run on the batches
@@ -142,7 +142,7 @@ type Finding struct {
 //     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
 //     signature of reward hacking.
 //   - dead_signal: the fraction of the groups whose task metric all pass
-//     or all fail (engine.DeadSignal.DeadShare) above cfg.DeadSignal
+//     or all fail (diagnose.DeadSignal.DeadShare) above cfg.DeadSignal
 //     (0.5, 0.75 by default), when the trends carry a DeadSignal.
 //   - phantom_signal: the fraction of the groups whose task metric all
 //     pass or all fail while their scores vary (PhantomShare) above

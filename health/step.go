@@ -6,7 +6,7 @@ import (
 )
 
 // StepFindings returns the findings of batch b (an index in trends, as
-// res.Trends returns them): every check that fires on that batch, at the
+// diagnose.Trends returns them): every check that fires on that batch, at the
 // level it reaches there, against the same baseline as Findings. Findings
 // keeps the first step of each check; a follower reports each batch as it
 // comes.

@@ -301,7 +301,7 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 }
 
 // isNaNCause reports whether an invalid cause is the score's being NaN or
-// infinite (engine.InvalidError's text).
+// infinite (scoring.InvalidError's text).
 func isNaNCause(cause string) bool {
 	return cause == verlScore+": "+scoring.ErrNaN.Error() || cause == verlScore+": "+scoring.ErrInf.Error()
 }

@@ -1,5 +1,5 @@
 // Package loaders reads trajectory files (JSON arrays, JSONL/NDJSON, CSV,
-// each optionally gzipped) into engine.Trajectory values, following the
+// each optionally gzipped) into scoring.Trajectory values, following the
 // "Trajectories" section of docs/CONTRACT.md.
 //
 // Every problem with the input is reported with its place, "PATH:LINE: what
@@ -8,10 +8,10 @@
 // Inputs are only ever opened for reading.
 //
 // Each trajectory records where its record starts in its file
-// (engine.Trajectory.Offset) and, when the file can be read there again,
+// (scoring.Trajectory.Offset) and, when the file can be read there again,
 // its Format: Reread then reads the record back whole, so that a caller
 // that keeps many trajectories may drop their responses and metadata once
-// evaluated (engine.Trajectory.DropBody). Standard input, gzip files
+// evaluated (scoring.Trajectory.DropBody). Standard input, gzip files
 // (which cannot seek) and Parquet files are read once: their trajectories
 // keep their bodies.
 package loaders
@@ -56,12 +56,12 @@ type Options struct {
 	// Pick, when not nil, is called with the first trajectory of each
 	// input, on the goroutine that calls Stream's each and before that
 	// trajectory is handed over, and may return the metadata keys that are
-	// all the caller reads of the metadata (engine.Pick). Trajectories read
+	// all the caller reads of the metadata (scoring.Pick). Trajectories read
 	// after it may then come with Pick set, those keys' values in Picked,
 	// and no Metadata: for now, the JSONL lines that take the fast path.
 	Pick func(first *scoring.Trajectory) *scoring.Pick
 	// Fields, when not nil, sets each trajectory's group, batch and ID by
-	// expression (engine.RecordFields), once it is read whole and before
+	// expression (scoring.RecordFields), once it is read whole and before
 	// it is handed over (or to Pick); a record it fails on is rejected
 	// like a malformed one, "PATH:LINE: group_by "input": missing...".
 	// Trajectories then never come with a Pick: the expressions read the
@@ -397,7 +397,7 @@ func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error
 
 // read is Read with the size of the input in bytes when it is the regular
 // file called name (else 0): a hint for the memory to reserve, and what
-// makes its records readable again by offset (engine.Trajectory.Format),
+// makes its records readable again by offset (scoring.Trajectory.Format),
 // unless gzipped; and, when each is not nil, streaming the trajectories to
 // each (see Stream).
 func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) (*Result, error) {

@@ -13,7 +13,7 @@ import (
 
 // Reread reads t's record again from its file, at t.Offset, and returns the
 // trajectory it holds, Response and Metadata included: what a caller that
-// dropped them (engine.Trajectory.DropBody) shows on demand. It costs a
+// dropped them (scoring.Trajectory.DropBody) shows on demand. It costs a
 // seek and the reading of one record (and of the header, for CSV).
 //
 // fields must be the record fields t was loaded with (Options.Fields, nil
@@ -23,7 +23,7 @@ import (
 // option, so that no caller can compare a record read without them with
 // one loaded with them: its group and batch would differ, and the record
 // would be taken for changed. fields is used on the calling goroutine
-// only (engine.RecordFields.Clone).
+// only (scoring.RecordFields.Clone).
 //
 // The record must still be t's: the same id, batch, group, step_count and
 // done, else the error is "PATH:LINE: trajectory "ID" changed since it was

@@ -49,7 +49,7 @@ var ErrThreshold = errors.New("the pass threshold must be a finite number")
 // for a scorer of the objectives given: a task metric that names an
 // objective is that objective's raw value, otherwise an expression; ""
 // is the first objective. A prompt expression that is cfg's group
-// expression, or "", is the group. The error is an *engine.CompileError,
+// expression, or "", is the group. The error is a *scoring.CompileError,
 // or ErrThreshold.
 func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, error) {
 	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}

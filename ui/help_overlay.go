@@ -137,7 +137,7 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 // helpText lists the tab's keys, the global keys and the methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
-// (engine.StructureFormulas).
+// (scoring.StructureFormulas).
 func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {

@@ -39,7 +39,7 @@ type Input struct {
 	// Stream, when not nil, reads the inputs instead of Load, handing
 	// their trajectories to hooks.Each as it reads them, as loaders.Stream
 	// does: the dashboard evaluates them as they come and keeps them lean
-	// (engine.Trajectory.DropBody), so that the responses and metadata of
+	// (scoring.Trajectory.DropBody), so that the responses and metadata of
 	// a large input are never all in memory at once.
 	Stream func(hooks StreamHooks) (*loaders.Result, error)
 	// Opened, when not nil, is called once the session is built, as the

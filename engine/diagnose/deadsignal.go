@@ -105,7 +105,7 @@ func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold
 }
 
 // AddDeadSignal sets the DeadSignal of every trend point (trends as
-// res.Trends returns them), task and threshold as DeadSignal takes them.
+// Trends returns them), task and threshold as DeadSignal takes them.
 func AddDeadSignal(res *engine.Result, trends []Trend, task []float64, threshold float64) {
 	for bi := range trends {
 		d := DeadSignalOf(res, &res.Ranking.Batches[bi], task, threshold)

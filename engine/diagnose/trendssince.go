@@ -9,8 +9,8 @@ import (
 	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
-// TrendsSince returns res.Trends(ref), reusing prevTrends, which must be
-// prev.Trends(ref), for the batches of res that are prev's: res computed
+// TrendsSince returns Trends(res, ref), reusing prevTrends, which must be
+// Trends(prev, ref), for the batches of res that are prev's: res computed
 // with options Equal to prev's on an evaluation that extends prev's (Recompute's
 // result, say), whose trajectories rows did not add to them. A batch's
 // trend point depends on that batch alone, but for the default reference

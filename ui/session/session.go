@@ -22,7 +22,7 @@ type Session struct {
 	// Source names the input: "sample" or the file names.
 	Source string
 	// Trajectories are the loaded trajectories, in input order, lean when
-	// their bodies can be read again (engine.Trajectory.DropBody): the
+	// their bodies can be read again (scoring.Trajectory.DropBody): the
 	// detail view reads them with Reread.
 	Trajectories Trajectories
 	// Config is the config Computer was built from, its objectives

@@ -9,7 +9,7 @@ import (
 
 // ResponseText returns t's completion as text: its metadata field that
 // the layout names (Config.ResponseField: verl's output, TRL's
-// completion), else its response (engine.Trajectory.ResponseText). t must
+// completion), else its response (scoring.Trajectory.ResponseText). t must
 // be whole (a lean trajectory read again: Reread). The text is the
 // data's: escape it before the terminal.
 func (s *Session) ResponseText(t *scoring.Trajectory) string {

@@ -230,7 +230,7 @@ func (p *lineParser) setPicked(t *scoring.Trajectory, key []byte, v scoring.Pick
 const maxPickScan = 8
 
 // pickIndex returns the index of name in pick.Keys, which are unique
-// (engine.Pick): by a scan of a few keys, else by a map made once per
+// (scoring.Pick): by a scan of a few keys, else by a map made once per
 // Pick.
 func (p *lineParser) pickIndex(pick *scoring.Pick, name []byte) (int, bool) {
 	if len(pick.Keys) <= maxPickScan {

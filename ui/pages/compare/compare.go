@@ -92,7 +92,7 @@ type compareTab struct {
 	chart *plot.Frame
 	// collapse is the share of the batch's groups, of those holding
 	// distinct objective vectors (groups), where distinct vectors get
-	// identical rewards under A and under B (engine.Result.Collapse); B's
+	// identical rewards under A and under B (diagnose.Collapse); B's
 	// is NaN for the logged advantage.
 	collapse [2]float64
 	groups   int

@@ -8,7 +8,7 @@ import (
 
 // With --source-by, s moves the tab from all the sources to each one in
 // turn: the statistics, correlation and distributions are then the
-// source's, over its own objectives (engine.Result.SourceBatchStats).
+// source's, over its own objectives (diagnose.SourceBatchStats).
 
 // refreshSource takes the statistics and values of the chosen source,
 // when one is, and reports whether it did.

@@ -323,7 +323,7 @@ func (t *paretoTab) nextObjective(k, other int) int {
 }
 
 // project rebuilds what the plot derives from the session when it
-// changed: the points (engine.Projection, sorted by x), their ranks, and
+// changed: the points (diagnose.Projection, sorted by x), their ranks, and
 // each group's points in x order; it keeps the selected trajectory when
 // it is still shown.
 func (t *paretoTab) project() {
@@ -603,7 +603,7 @@ func (t *paretoTab) draw() {
 }
 
 // drawBounds draws a line across the plot for each constraint of a
-// plotted objective against a number (engine.ConstraintDef.Bound): its
+// plotted objective against a number (scoring.ConstraintDef.Bound): its
 // limit, under the points.
 func (t *paretoTab) drawBounds() {
 	for _, b := range t.bounds() {

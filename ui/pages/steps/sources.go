@@ -11,7 +11,7 @@ import (
 
 // With --source-by, s moves the tab from all the sources to each one in
 // turn: the charts are then the source's trends over its own objectives
-// (engine.Result.SourceTrends), without the hypervolume, whose reference
+// (diagnose.SourceTrends), without the hypervolume, whose reference
 // point is the whole run's; the health findings stay the run's.
 
 // sourceSeries returns the trends of source src and their charted
