@@ -64,7 +64,9 @@ func (c *Cache) keep(from *Cache, keep func(CacheKey) bool) {
 	}
 }
 
-// What the engine keeps, as CacheKey.Of.
+// What the engine and engine/diagnose keep, as CacheKey.Of: the one list,
+// so that no two values share a name. The engine itself reads
+// OfObjectiveStats and OfBatchStats (Append and Recompute keep them).
 const (
 	// An Evaluation's, per batch step.
 	OfObjectiveStats = "objective stats"
@@ -79,7 +81,7 @@ const (
 	OfRewardRanges = "reward ranges"
 )
 
-// cached returns the value of k in c while fresh says it still holds,
+// Cached returns the value of k in c while fresh says it still holds,
 // else computes it (outside c's lock) and keeps it. Two callers may
 // compute one value at once; the last one kept stays.
 func Cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {

@@ -56,7 +56,7 @@ func Stats(res *engine.Result) []BatchStats {
 	return out
 }
 
-// BatchStats returns the statistics of batch b. They are computed once per
+// StatsOf returns the statistics of batch b of res. They are computed once per
 // result and batch (the dashboard's tabs and trends all ask for them); each
 // call returns its own copy.
 func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
@@ -141,7 +141,7 @@ func objectiveStats(res *engine.Result, b *engine.Batch, valid []int) ([]stats.S
 	return c.summaries, c.corr
 }
 
-// objectiveColumns computes objectiveStats.
+// computeObjectiveColumns computes objectiveStats.
 func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *objectiveColumns {
 	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.Evaluation.M)}
 	columns := make([][]float64, res.Evaluation.M)

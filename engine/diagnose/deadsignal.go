@@ -36,7 +36,7 @@ type DeadSignal struct {
 	PhantomShare float64
 }
 
-// DeadSignal returns the dead signal of batch b, task holding each
+// DeadSignalOf returns the dead signal of batch b, task holding each
 // trajectory's task metric (NaN where it is missing), a completion passing
 // when it is >= threshold. A group with a valid member whose metric is
 // missing is neither all-pass nor all-fail. The shares are NaN when no
@@ -105,7 +105,7 @@ func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold
 }
 
 // AddDeadSignal sets the DeadSignal of every trend point (trends as
-// Trends returns them), task and threshold as DeadSignal takes them.
+// Trends returns them), task and threshold as DeadSignalOf takes them.
 func AddDeadSignal(res *engine.Result, trends []Trend, task []float64, threshold float64) {
 	for bi := range trends {
 		d := DeadSignalOf(res, &res.Ranking.Batches[bi], task, threshold)

@@ -36,7 +36,7 @@ func scoreBatchOf(res *engine.Result, b *engine.Batch, valid []int) *scoreBatch 
 		func() *scoreBatch { return computeScoreBatch(res, b, valid) })
 }
 
-// scoreBatch computes scoreBatchOf.
+// computeScoreBatch computes scoreBatchOf.
 func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreBatch {
 	c := &scoreBatch{members: len(b.Members)}
 	c.score = summarizeOf(res, res.Scores, valid)
@@ -85,7 +85,7 @@ func summarizeOf(res *engine.Result, x []float64, valid []int) stats.Summary {
 	return s
 }
 
-// cachedHypervolume returns res.hypervolume(b, ref), computed once per
+// cachedHypervolume returns hypervolume(res, b, ref), computed once per
 // evaluation, scope, batch and reference point: it depends on neither the
 // method nor the weights.
 func cachedHypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {

@@ -15,7 +15,7 @@ type SourceStats struct {
 	Score, Reward         stats.Summary
 }
 
-// SourceStats returns the statistics of batch b split by source, in the
+// SourceStatsOf returns the statistics of batch b split by source, in the
 // order of SourceNames (nil without sources). A trajectory whose source
 // could not be evaluated counts in none.
 func SourceStatsOf(res *engine.Result, b *engine.Batch) []SourceStats {

@@ -58,7 +58,7 @@ type gate struct {
 	e   *Expression
 }
 
-// structure is the constraints and gates of a scorer: read-only but for
+// Structure is the constraints and gates of a scorer: read-only but for
 // their expressions' VMs, which every copy (clone) has its own of.
 type Structure struct {
 	constraints []constraint
@@ -189,7 +189,7 @@ func numericKind(k reflect.Kind) bool {
 	return false
 }
 
-// clone returns a copy of st with its own VMs.
+// Clone returns a copy of st with its own VMs.
 func (st *Structure) Clone() *Structure {
 	c := &Structure{objectives: st.objectives, constraints: slices.Clone(st.constraints), gates: slices.Clone(st.gates)}
 	cl := func(e *Expression) *Expression {
@@ -275,7 +275,7 @@ func (st *Structure) numberOn(e *Expression, t *Trajectory, row []float64) (floa
 	return toNumber(v)
 }
 
-// evaluate writes, for t of raw objective values row, whether each
+// Evaluate writes, for t of raw objective values row, whether each
 // constraint holds (holds), its violation and which gates shut their
 // objective's term (shut, per objective). An error names the constraint
 // or gate that could not be evaluated.
@@ -388,7 +388,7 @@ func Unstructured(s Scorer) (Scorer, *Structure) {
 // leanFields are the fields a lean trajectory keeps (Trajectory.DropBody).
 var leanFields = []string{"id", "batch", "group", "step_count", "done"}
 
-// readsBody reports whether an expression of st reads more than the
+// ReadsBody reports whether an expression of st reads more than the
 // objectives and the fields a lean trajectory keeps.
 func (st *Structure) ReadsBody() bool {
 	if st == nil {

@@ -123,7 +123,7 @@ func inferredKey(src string) (string, bool) {
 	return key, true
 }
 
-// clone returns a copy of e with its own VM and environment, for use on
+// Clone returns a copy of e with its own VM and environment, for use on
 // another goroutine: the compiled program is immutable and shared.
 func (e *Expression) Clone() *Expression {
 	c := *e

@@ -81,7 +81,7 @@ func NewScoreWeights(objectives []Objective) ScoreWeights {
 	return c
 }
 
-// score returns Score(objectives, nil, values) for the objectives c was
+// Score returns Score(objectives, nil, values) for the objectives c was
 // made of.
 func (c ScoreWeights) Score(values []float64) float64 {
 	s := 0.0
@@ -226,7 +226,7 @@ func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 	return s.EvaluateAbsent(t, dst, nil)
 }
 
-// evaluate is Evaluate that also marks, in absent when not nil, the
+// EvaluateAbsent is Evaluate that also marks, in absent when not nil, the
 // objectives nansum counted 0 (Evaluation.Absent).
 func (s *ParetoScorer) EvaluateAbsent(t *Trajectory, dst []float64, absent []bool) error {
 	var first error
