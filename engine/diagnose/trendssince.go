@@ -16,7 +16,7 @@ import (
 // trend point depends on that batch alone, but for the default reference
 // point (ref nil), which is taken from the first batch: when that changes,
 // every point is computed again.
-func TrendsSince(res *engine.Result, prev *engine.Result, prevTrends []Trend, ref []float64) []Trend {
+func TrendsSince(res, prev *engine.Result, prevTrends []Trend, ref []float64) []Trend {
 	out, _ := TrendsSinceContext(context.Background(), res, prev, prevTrends, ref) // never ends
 	return out
 }
@@ -24,7 +24,7 @@ func TrendsSince(res *engine.Result, prev *engine.Result, prevTrends []Trend, re
 // TrendsSinceContext is TrendsSince stopped once ctx is done (an
 // interrupt), looked at before each batch: it then returns ctx's error
 // and no trends.
-func TrendsSinceContext(ctx context.Context, res *engine.Result, prev *engine.Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
+func TrendsSinceContext(ctx context.Context, res, prev *engine.Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
 	added, ok := res.AddedSince(prev)
 	if !ok || len(prevTrends) != len(prev.Ranking.Batches) {
 		return TrendsContext(ctx, res, ref)
