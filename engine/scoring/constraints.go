@@ -17,7 +17,7 @@ import (
 // Constraints and gates (docs/CONTRACT.md, Objectives with structure) are
 // expressions over a trajectory's raw objective values, by name, and its
 // fields, as objectives' expressions see them; they are evaluated with the
-// objectives, and the Evaluation keeps what they give.
+// objectives, and the engine's Evaluation keeps what they give.
 //
 // A constraint holds or is broken by an amount:
 //

@@ -21,7 +21,7 @@ const (
 	GroupBySetting = "group_by"
 	BatchBySetting = "batch_by"
 	IDBySetting    = "id_by"
-	// PromptBySetting is the prompts' analysis's (Config.PromptBy).
+	// PromptBySetting is the prompts' analysis's (engine.Config.PromptBy).
 	PromptBySetting = "prompt_by"
 )
 

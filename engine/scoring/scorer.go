@@ -217,7 +217,7 @@ func (s *ParetoScorer) CloneScorer() Scorer {
 	return c
 }
 
-// Evaluate implements Scorer. With nansum (Config.NanSum), an objective
+// Evaluate implements Scorer. With nansum (engine.Config.NanSum), an objective
 // that is missing (absent, null) or NaN counts 0, adding nothing to the
 // score, as TRL's nansum over its reward functions does; the trajectory is
 // invalid only when every objective is so ("all objectives: missing"), as
@@ -227,7 +227,7 @@ func (s *ParetoScorer) Evaluate(t *Trajectory, dst []float64) error {
 }
 
 // EvaluateAbsent is Evaluate that also marks, in absent when not nil, the
-// objectives nansum counted 0 (Evaluation.Absent).
+// objectives nansum counted 0 (engine.Evaluation.Absent).
 func (s *ParetoScorer) EvaluateAbsent(t *Trajectory, dst []float64, absent []bool) error {
 	var first error
 	missing := 0
