@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -62,7 +62,7 @@ func exitStatus(err error) int {
 	var (
 		usage   usageError
 		line    *loaders.LineError
-		compile *engine.CompileError
+		compile *scoring.CompileError
 		input   inputError
 		alert   healthAlert
 	)

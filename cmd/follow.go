@@ -15,7 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
@@ -141,7 +143,7 @@ type statsFollower struct {
 	ref       []float64
 	live      *engine.Live
 	res       *engine.Result
-	trends    []engine.Trend
+	trends    []diagnose.Trend
 	// stale is set when trajectories were evaluated since res was
 	// computed, at staleSince: updates with more parts to come
 	// (loaders.Update.Behind) are computed with the part that ends their
@@ -233,7 +235,7 @@ func (f *statsFollower) catchUp(ctx context.Context) error {
 
 // evaluate adds ts to the live evaluation, building the computer on the
 // first trajectory; it keeps none of ts (FollowOptions.Each).
-func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
+func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 	if len(ts) > 0 {
 		f.seen(&ts[0])
 	}
@@ -258,7 +260,7 @@ func (f *statsFollower) evaluate(ts []engine.Trajectory) error {
 // pickFor is the loader's Pick: it notes the fields of a reading's first
 // trajectory, builds the computer on the first of all, and returns what
 // the computer picks (nil when it cannot be built: evaluate reports why).
-func (f *statsFollower) pickFor(first *engine.Trajectory) *engine.Pick {
+func (f *statsFollower) pickFor(first *scoring.Trajectory) *scoring.Pick {
 	f.seen(first)
 	c, err := f.build(first)
 	if err != nil {
@@ -269,7 +271,7 @@ func (f *statsFollower) pickFor(first *engine.Trajectory) *engine.Pick {
 
 // build builds the computer on first, the first trajectory read, unless
 // it is built (or failed) already, and returns it.
-func (f *statsFollower) build(first *engine.Trajectory) (*engine.RewardComputer, error) {
+func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
@@ -280,7 +282,7 @@ func (f *statsFollower) build(first *engine.Trajectory) (*engine.RewardComputer,
 
 // seen adds t's field names to fields. A picked trajectory has no
 // metadata map: its metadata keys are the picked ones it has a value for.
-func (f *statsFollower) seen(t *engine.Trajectory) {
+func (f *statsFollower) seen(t *scoring.Trajectory) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fields.add(t)
@@ -288,7 +290,7 @@ func (f *statsFollower) seen(t *engine.Trajectory) {
 		return
 	}
 	for k, key := range t.Pick.Keys {
-		if k < len(t.Picked) && t.Picked[k].Kind != engine.PickedAbsent && !slices.Contains(f.fields, key) {
+		if k < len(t.Picked) && t.Picked[k].Kind != scoring.PickedAbsent && !slices.Contains(f.fields, key) {
 			f.fields = append(f.fields, key)
 		}
 	}
@@ -306,7 +308,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	trends, err := res.TrendsContext(ctx, f.ref)
+	trends, err := diagnose.TrendsContext(ctx, res, f.ref)
 	if err != nil {
 		return err
 	}
@@ -392,7 +394,7 @@ type printedLine struct {
 	mean, std                       uint64 // math.Float64bits: NaN equals NaN
 }
 
-func lineOf(t *engine.Trend) printedLine {
+func lineOf(t *diagnose.Trend) printedLine {
 	return printedLine{t.Trajectories, t.Invalid, t.FrontierSize, math.Float64bits(t.Reward.Mean), math.Float64bits(t.Reward.Std)}
 }
 
@@ -441,7 +443,7 @@ type followLine struct {
 // printLine prints a batch's line: step, count, reward mean and std,
 // frontier size and findings; updated marks a batch printed before, to
 // which trajectories came since, or whose file was read again.
-func (f *statsFollower) printLine(t *engine.Trend, findings []health.Finding, updated bool) error {
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, updated bool) error {
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
 			t.FrontierSize, append([]health.Finding{}, findings...), updated})

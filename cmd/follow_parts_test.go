@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -39,7 +39,7 @@ func TestStatsFollowComputesARunOfPartsOnce(t *testing.T) {
 		}
 		return f, out
 	}
-	feed := func(f *statsFollower, parts [][]engine.Trajectory, behind bool) {
+	feed := func(f *statsFollower, parts [][]scoring.Trajectory, behind bool) {
 		for _, p := range parts {
 			u := loaders.Update{Trajectories: slices.Clone(p), Behind: behind}
 			if err := f.update(ctx, u); err != nil {

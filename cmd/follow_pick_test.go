@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestStatsFollowPicksFromTheFirstTrajectory checks that stats --follow
@@ -14,13 +14,13 @@ import (
 // the computer is built once.
 func TestStatsFollowPicksFromTheFirstTrajectory(t *testing.T) {
 	f := &statsFollower{}
-	first := &engine.Trajectory{ID: "a", Metadata: map[string]any{"o1": 0.5, "o2": 1.0}}
+	first := &scoring.Trajectory{ID: "a", Metadata: map[string]any{"o1": 0.5, "o2": 1.0}}
 	pick := f.pickFor(first)
 	if pick == nil || !slices.Equal(pick.Keys, []string{"o1", "o2"}) {
 		t.Fatalf("Pick on the first trajectory = %+v, want the keys o1, o2", pick)
 	}
 	c := f.computer
-	other := &engine.Trajectory{ID: "b", Metadata: map[string]any{"x": 1.0}}
+	other := &scoring.Trajectory{ID: "b", Metadata: map[string]any{"x": 1.0}}
 	if f.pickFor(other); f.computer != c {
 		t.Error("a later reading's first trajectory built the computer again")
 	}
@@ -34,9 +34,9 @@ func TestStatsFollowPicksFromTheFirstTrajectory(t *testing.T) {
 // and not those it lacks.
 func TestStatsFollowSeesPickedFields(t *testing.T) {
 	f := &statsFollower{}
-	picked := &engine.Trajectory{ID: "a"}
-	picked.Pick = &engine.Pick{Keys: []string{"o1", "o2"}}
-	picked.Picked = []engine.PickedValue{{Number: 1, Kind: engine.PickedNumber}, {Kind: engine.PickedAbsent}}
+	picked := &scoring.Trajectory{ID: "a"}
+	picked.Pick = &scoring.Pick{Keys: []string{"o1", "o2"}}
+	picked.Picked = []scoring.PickedValue{{Number: 1, Kind: scoring.PickedNumber}, {Kind: scoring.PickedAbsent}}
 	f.seen(picked)
 	if !slices.Contains(f.fields, "o1") || slices.Contains(f.fields, "o2") {
 		t.Errorf("fields %v, want o1 (picked, a number) and not o2 (absent)", f.fields)

@@ -11,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
@@ -56,12 +58,12 @@ func (h *healthFlags) healthConfig() (health.Config, error) {
 
 // config returns the health checks' config and the hypervolume reference
 // (nil for the default), checked against the objectives.
-func (h *healthFlags) config(objectives []engine.Objective) (health.Config, []float64, error) {
+func (h *healthFlags) config(objectives []scoring.Objective) (health.Config, []float64, error) {
 	cfg, err := h.healthConfig()
 	if err != nil {
 		return cfg, nil, err
 	}
-	if !slices.ContainsFunc(objectives, func(o engine.Objective) bool { return o.Name == cfg.TaskObjective }) {
+	if !slices.ContainsFunc(objectives, func(o scoring.Objective) bool { return o.Name == cfg.TaskObjective }) {
 		// A task metric that is an expression: the correlations are
 		// with the first objective.
 		cfg.TaskObjective = ""
@@ -69,7 +71,7 @@ func (h *healthFlags) config(objectives []engine.Objective) (health.Config, []fl
 	if err := cfg.Validate(objectives); err != nil {
 		return cfg, nil, usagef("--health-length, --health-task: %v", err)
 	}
-	if err := engine.ValidateHVRef(objectives, h.hvRef); err != nil {
+	if err := diagnose.ValidateHVRef(objectives, h.hvRef); err != nil {
 		return cfg, nil, usagef("--hv-ref: %v", err)
 	}
 	return cfg, h.hvRef, nil
@@ -98,7 +100,7 @@ type trendJSON struct {
 
 // report runs the health checks on res, or returns nil without --health;
 // addDead, when not nil, adds the dead signal to the trends first.
-func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []engine.Trend)) (*healthReport, error) {
+func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
 	if !h.health {
 		return nil, nil
 	}
@@ -107,9 +109,9 @@ func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []
 		return nil, err
 	}
 	if ref == nil {
-		ref = res.DefaultHVRef()
+		ref = diagnose.DefaultHVRef(res)
 	}
-	trends := res.Trends(ref)
+	trends := diagnose.Trends(res, ref)
 	if addDead != nil {
 		addDead(res, trends)
 	}

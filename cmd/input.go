@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -55,8 +56,8 @@ type prepared struct {
 // without repeats.
 type fieldNames []string
 
-func (f *fieldNames) add(t *engine.Trajectory) {
-	*f = append(*f, engine.FieldNames(t)...)
+func (f *fieldNames) add(t *scoring.Trajectory) {
+	*f = append(*f, scoring.FieldNames(t)...)
 	slices.Sort(*f)
 	*f = slices.Compact(*f)
 }
@@ -178,7 +179,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	// objectives, when the loader asks what to pick: when the scorer reads
 	// a few metadata keys and nothing else, the loader picks those keys
 	// instead of building a metadata map per trajectory.
-	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+	opts.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 		p.fields.add(first)
 		if p.computer == nil && cerr == nil {
 			p.computer, cerr = newComputer(cfg, first)
@@ -197,7 +198,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		}
 		return p.computer.Pick()
 	}
-	data, err := loaders.Stream(args, opts, func(ts []engine.Trajectory) error {
+	data, err := loaders.Stream(args, opts, func(ts []scoring.Trajectory) error {
 		if cerr != nil {
 			return nil // read on: an input error comes first
 		}
@@ -247,7 +248,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 // times len(ts), and the IDs' room, their mean length so far times n, at
 // most inputBytes, which holds every ID read from the input. Past the
 // room, the arrays grow as they fill.
-func (p *prepared) reserve(e *engine.Evaluator, n int, ts []engine.Trajectory, inputBytes int64) {
+func (p *prepared) reserve(e *engine.Evaluator, n int, ts []scoring.Trajectory, inputBytes int64) {
 	n = min(n, len(ts)*maxReserveGrowth)
 	if n <= len(ts) {
 		return

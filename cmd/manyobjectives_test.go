@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 )
 
 // manyObjectivesCSV writes a CSV of rows rows and m numeric columns, each
@@ -40,11 +40,11 @@ func manyObjectivesCSV(t *testing.T, m, rows int) string {
 }
 
 // TestCorrelationOnlyUpToMaxObjectives: stats holds the correlation matrix
-// up to engine.MaxCorrelationObjectives objectives and says, beyond, that
+// up to diagnose.MaxCorrelationObjectives objectives and says, beyond, that
 // it is not computed (its m² numbers would be most of the output and of the
 // memory: issue 16).
 func TestCorrelationOnlyUpToMaxObjectives(t *testing.T) {
-	max := engine.MaxCorrelationObjectives
+	max := diagnose.MaxCorrelationObjectives
 	for _, c := range []struct {
 		m      int
 		matrix bool

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/output"
 )
 
@@ -62,9 +63,9 @@ func TestWriteChunksStopsOnError(t *testing.T) {
 func benchResult(b *testing.B, n int) (*idList, *engine.Result) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
-	ts := make([]engine.Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:       fmt.Sprintf("t%d", i),
 			Group:    fmt.Sprintf("g%d", i/8),
 			Done:     true,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -15,8 +16,8 @@ import (
 
 // newPromptColumns is prompts.NewColumns with the CLI's errors: a
 // threshold that is no number is the user's (exit status 2), and so is an
-// expression that does not compile (a *engine.CompileError).
-func newPromptColumns(cfg engine.Config, objectives []engine.Objective) (*promptColumns, error) {
+// expression that does not compile (a *scoring.CompileError).
+func newPromptColumns(cfg engine.Config, objectives []scoring.Objective) (*promptColumns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
 	if errors.Is(err, prompts.ErrThreshold) {
 		return nil, usagef("--pass-threshold %v: want a finite number", *cfg.PassThreshold)
@@ -33,7 +34,7 @@ type promptColumns struct{ *prompts.Columns }
 
 func (c *promptColumns) readsRecords() bool { return c != nil && c.ReadsRecords() }
 
-func (c *promptColumns) add(ts []engine.Trajectory) error {
+func (c *promptColumns) add(ts []scoring.Trajectory) error {
 	if c == nil {
 		return nil
 	}
@@ -95,7 +96,7 @@ func (p *prepared) filterGroups(res *engine.Result) error {
 	if name == "" {
 		return nil
 	}
-	k := slices.IndexFunc(res.Objectives, func(o engine.Objective) bool { return o.Name == name })
+	k := slices.IndexFunc(res.Objectives, func(o scoring.Objective) bool { return o.Name == name })
 	if k < 0 {
 		names := make([]string, len(res.Objectives))
 		for j, o := range res.Objectives {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -236,7 +237,7 @@ func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engin
 	if err != nil {
 		return loaders.Options{}, usageError{fmt.Errorf("--input-format: %w", err)}
 	}
-	fields, err := engine.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
 	if err != nil {
 		return loaders.Options{}, inputError{err}
 	}
@@ -334,7 +335,7 @@ func parseConfig(path, text string) (engine.Config, error) {
 // newComputer builds the reward computer for cfg, inferring the pareto
 // objectives from the first trajectory when none are configured. Settings
 // errors are the user's (exit status 2).
-func newComputer(cfg engine.Config, first *engine.Trajectory) (*engine.RewardComputer, error) {
+func newComputer(cfg engine.Config, first *scoring.Trajectory) (*engine.RewardComputer, error) {
 	cfg = cfg.InferObjectives(first)
 	c, err := engine.New(cfg)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/stats"
@@ -187,7 +188,7 @@ type agreementJSON struct {
 	Warning      string  `json:"warning,omitempty"`
 }
 
-// sourceJSON is engine.SourceStats.
+// sourceJSON is diagnose.SourceStats.
 type sourceJSON struct {
 	Source       string          `json:"source"`
 	Trajectories int             `json:"trajectories"`
@@ -235,7 +236,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 	for _, o := range res.Objectives {
 		r.Objectives = append(r.Objectives, o.Name)
 	}
-	for _, st := range res.Stats() {
+	for _, st := range diagnose.Stats(res) {
 		b := batchJSON{
 			Batch: st.Step, Trajectories: st.Trajectories, Valid: st.Trajectories - st.Invalid, Invalid: st.Invalid,
 			Groups: st.Groups, Fronts: st.Fronts, FrontierSize: st.FrontierSize,
@@ -243,14 +244,14 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 			Score:             newSummaryJSON(st.Score),
 			Reward:            newSummaryJSON(st.Reward),
 		}
-		for _, ss := range res.SourceStats(&res.Ranking.Batches[len(r.Batches)]) {
+		for _, ss := range diagnose.SourceStatsOf(res, &res.Ranking.Batches[len(r.Batches)]) {
 			sj := sourceJSON{Source: ss.Source, Trajectories: ss.Trajectories, Invalid: ss.Invalid, Score: newSummaryJSON(ss.Score), Reward: newSummaryJSON(ss.Reward)}
 			for _, o := range ss.Objectives {
 				sj.Objectives = append(sj.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
 			}
 			b.Sources = append(b.Sources, sj)
 		}
-		collapse, groups := res.Collapse(&res.Ranking.Batches[len(r.Batches)])
+		collapse, groups := diagnose.Collapse(res, &res.Ranking.Batches[len(r.Batches)])
 		b.Collapse, b.CollapseGroups = number(collapse), groups
 		if res.Evaluation.HasConstraints() {
 			feasible := number(st.Feasible)
@@ -329,7 +330,7 @@ func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
 		return nil
 	}
 	if corr == nil {
-		_, err := fmt.Fprintf(w, "correlation (Pearson): not computed for more than %d objectives (%d)\n", engine.MaxCorrelationObjectives, len(names))
+		_, err := fmt.Fprintf(w, "correlation (Pearson): not computed for more than %d objectives (%d)\n", diagnose.MaxCorrelationObjectives, len(names))
 		return err
 	}
 	fmt.Fprintln(w, "correlation (Pearson)")

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/prompts"
 )
@@ -19,7 +20,7 @@ type promptsJSON struct {
 	WithoutMetric int                   `json:"without_metric"`
 }
 
-// deadSignalJSON is engine.DeadSignal.
+// deadSignalJSON is diagnose.DeadSignal.
 type deadSignalJSON struct {
 	Groups            int    `json:"groups"`
 	ZeroSpread        int    `json:"zero_spread"`
@@ -33,7 +34,7 @@ type deadSignalJSON struct {
 	PhantomShare      number `json:"phantom_share"`
 }
 
-func newDeadSignalJSON(d engine.DeadSignal) *deadSignalJSON {
+func newDeadSignalJSON(d diagnose.DeadSignal) *deadSignalJSON {
 	return &deadSignalJSON{d.Groups, d.ZeroSpread, d.ZeroAllPass, d.ZeroAllFail, d.ZeroOther, d.Phantom,
 		number(d.PassRate), number(d.DeadShare), number(d.ExpectedDeadShare), number(d.PhantomShare)}
 }
@@ -54,7 +55,7 @@ func (r *statsReport) addPrompts(res *engine.Result, p *prepared) {
 		a := c.Analyze(res)
 		r.Prompts = &promptsJSON{TaskMetric: c.TaskName, PassThreshold: number(c.Threshold), Prompts: len(a.Prompts), Statuses: a.Counts(), WithoutMetric: a.WithoutMetric}
 		for bi := range r.Batches {
-			r.Batches[bi].DeadSignal = newDeadSignalJSON(res.DeadSignal(&res.Ranking.Batches[bi], c.Task, c.Threshold))
+			r.Batches[bi].DeadSignal = newDeadSignalJSON(diagnose.DeadSignalOf(res, &res.Ranking.Batches[bi], c.Task, c.Threshold))
 		}
 	}
 	if f := p.filter; f != nil {
@@ -95,10 +96,12 @@ func writeBatchSignal(w io.Writer, b *batchJSON) {
 // the prompts' columns, nor when the task metric is the first objective
 // by default: with several objectives the others vary the score by
 // design, which is no shaping.
-func healthDeadSignal(p *prepared) func(*engine.Result, []engine.Trend) {
+func healthDeadSignal(p *prepared) func(*engine.Result, []diagnose.Trend) {
 	c := p.columns
 	if c == nil || p.cfg.TaskMetric == "" {
 		return nil
 	}
-	return func(res *engine.Result, trends []engine.Trend) { res.AddDeadSignal(trends, c.Task, c.Threshold) }
+	return func(res *engine.Result, trends []diagnose.Trend) {
+		diagnose.AddDeadSignal(res, trends, c.Task, c.Threshold)
+	}
 }

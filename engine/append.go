@@ -8,6 +8,9 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
 // Following a training run, trajectories arrive batch after batch: Append
@@ -58,7 +61,7 @@ func (l *appendLine) claim(scores []float64) bool {
 // Append to the same ev copies them. The new evaluation keeps ev's cached
 // per-batch statistics; its Pareto rankings are computed on demand, or
 // from a result of ev by Recompute.
-func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
+func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluation {
 	next := &Evaluation{
 		Objectives: ev.Objectives,
 		M:          ev.M,
@@ -84,28 +87,29 @@ func (ev *Evaluation) Append(s Scorer, ts []Trajectory) *Evaluation {
 		}
 		next.line = ev.line
 	}
-	next.cache.keep(&ev.cache, func(k CacheKey) bool { return k.Of == ofObjectiveStats })
+	next.cache.keep(&ev.cache, func(k CacheKey) bool { return k.Of == OfObjectiveStats })
 	ev.mu.Unlock()
 
 	// The evaluator's copies of the scorer are dropped: s may be another
 	// scorer (of the same objectives), and Add copies it as it needs.
 	e := next.line.evaluator
-	e.ev, e.scorers = next, []Scorer{s}
+	e.ev, e.scorers = next, []scoring.Scorer{s}
 	e.Add(ts)
 	return next
 }
 
 // newAppendLine returns the line that starts with ev.
-func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
+func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 	index := make(map[string]int32, len(ev.groupNames))
 	for k, g := range ev.groupNames {
 		index[g] = int32(k)
 	}
 	l := &appendLine{}
-	l.evaluator = &Evaluator{ev: ev, scorers: []Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
-	inner, st := unstructured(s)
+	l.evaluator = &Evaluator{ev: ev, scorers: []scoring.Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
+	inner, st := scoring.Unstructured(s)
 	if st != nil {
-		l.evaluator.constraints, l.evaluator.gates = len(st.constraints), len(st.gates)
+		constraints, gates := st.Defs()
+		l.evaluator.constraints, l.evaluator.gates = len(constraints), len(gates)
 	}
 	if ss, ok := inner.(*sourceScorer); ok {
 		l.evaluator.sources = newSourceEvaluator(ss, ev)
@@ -121,7 +125,7 @@ func newAppendLine(ev *Evaluation, s Scorer) *appendLine {
 
 // startLine starts ev's append line (s being its scorer), unless ev was
 // appended to.
-func (ev *Evaluation) startLine(s Scorer) {
+func (ev *Evaluation) startLine(s scoring.Scorer) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	if ev.appended.Load() {
@@ -207,7 +211,7 @@ func (ev *Evaluation) Recompute(prev *Result) *Result {
 // returns ctx's error and no result. prev stays valid.
 func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Result, error) {
 	// prev's rewards are kept for the batches left as they are.
-	if err := prev.finishContext(ctx); err != nil {
+	if err := prev.FinishContext(ctx); err != nil {
 		return nil, err
 	}
 	from, n := prev.Evaluation.N(), ev.N()
@@ -235,11 +239,11 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		Scores:     extendArray(prev.Scores, n, inPlace),
 		Rewards:    extendArray(prev.Rewards, n, inPlace && !grew),
 	}
-	weights := newScoreWeights(res.Objectives)
+	weights := scoring.NewScoreWeights(res.Objectives)
 	for i := from; i < n; i++ {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
-			if res.Scores[i] = weights.score(ev.Row(i)); finite(res.Scores[i]) != nil {
+			if res.Scores[i] = weights.Score(ev.Row(i)); scoring.Finite(res.Scores[i]) != nil {
 				return ev.ComputeContext(ctx, prev.Options) // Compute marks it invalid
 			}
 		}
@@ -252,9 +256,9 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 			changed = append(changed, bi)
 		}
 	}
-	nw := workers(len(changed), 1)
+	nw := parallel.Workers(len(changed), 1)
 	rws := make([]rewarder, nw)
-	parallelChunks(len(changed), 1, nw, func(w, lo, hi int) {
+	parallel.Chunks(len(changed), 1, nw, func(w, lo, hi int) {
 		for _, bi := range changed[lo:hi] {
 			if ctx.Err() != nil {
 				return
@@ -408,64 +412,19 @@ func (ev *Evaluation) newBatch(step int64, members []int, scope Scope) Batch {
 func (res *Result) keepStats(prev *Result, added map[int64][]int) {
 	res.cache.keep(&prev.cache, func(k CacheKey) bool {
 		_, ok := added[k.Step]
-		return k.Of == ofBatchStats && !ok
+		return k.Of == OfBatchStats && !ok
 	})
-}
-
-// TrendsSince returns res.Trends(ref), reusing prevTrends, which must be
-// prev.Trends(ref), for the batches of res that are prev's: res computed
-// with options Equal to prev's on an evaluation that extends prev's (Recompute's
-// result, say), whose trajectories rows did not add to them. A batch's
-// trend point depends on that batch alone, but for the default reference
-// point (ref nil), which is taken from the first batch: when that changes,
-// every point is computed again.
-func (res *Result) TrendsSince(prev *Result, prevTrends []Trend, ref []float64) []Trend {
-	out, _ := res.TrendsSinceContext(context.Background(), prev, prevTrends, ref) // never ends
-	return out
-}
-
-// TrendsSinceContext is TrendsSince stopped once ctx is done (an
-// interrupt), looked at before each batch: it then returns ctx's error
-// and no trends.
-func (res *Result) TrendsSinceContext(ctx context.Context, prev *Result, prevTrends []Trend, ref []float64) ([]Trend, error) {
-	if !res.Evaluation.extends(prev.Evaluation) || !res.Options.Equal(prev.Options) || len(prevTrends) != len(prev.Ranking.Batches) {
-		return res.TrendsContext(ctx, ref)
-	}
-	if ref == nil {
-		ref = res.DefaultHVRef()
-		if !slices.EqualFunc(ref, prev.DefaultHVRef(), sameFloat) {
-			return res.TrendsContext(ctx, ref)
-		}
-	}
-	oriented := res.orientRef(ref)
-	added := res.Evaluation.rowsByStep(prev.Evaluation.N())
-	kept := make(map[int64]*Trend, len(prevTrends))
-	for i := range prevTrends {
-		kept[prevTrends[i].Step] = &prevTrends[i]
-	}
-	out := make([]Trend, len(res.Ranking.Batches))
-	var changed []int // the batches whose points are computed, on the cores
-	for bi := range res.Ranking.Batches {
-		b := &res.Ranking.Batches[bi]
-		if t, ok := kept[b.Step]; ok && added[b.Step] == nil {
-			out[bi] = *t
-		} else {
-			changed = append(changed, bi)
-		}
-	}
-	parallelChunks(len(changed), 1, workers(len(changed), 1), func(_, lo, hi int) {
-		for _, bi := range changed[lo:hi] {
-			if ctx.Err() != nil {
-				return
-			}
-			out[bi] = res.trend(&res.Ranking.Batches[bi], oriented)
-		}
-	})
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // sameFloat reports whether x and y are the same number, NaN being NaN.
 func sameFloat(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
+
+// AddedSince returns, when res was computed with options Equal to prev's
+// on an evaluation that extends prev's (Recompute's result, say), the
+// rows added since prev by batch step, and true; else nil and false.
+func (res *Result) AddedSince(prev *Result) (map[int64][]int, bool) {
+	if !res.Evaluation.extends(prev.Evaluation) || !res.Options.Equal(prev.Options) {
+		return nil, false
+	}
+	return res.Evaluation.rowsByStep(prev.Evaluation.N()), true
+}

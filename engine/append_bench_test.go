@@ -9,17 +9,19 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 )
 
 // runTrajectories returns batches x perBatch trajectories of steps first..,
 // 8 completions per prompt (the same 128 prompts every step), with three
 // objectives a, b, c in their metadata.
-func runTrajectories(rng *rand.Rand, first, batches, perBatch int) []engine.Trajectory {
-	ts := make([]engine.Trajectory, 0, batches*perBatch)
+func runTrajectories(rng *rand.Rand, first, batches, perBatch int) []scoring.Trajectory {
+	ts := make([]scoring.Trajectory, 0, batches*perBatch)
 	for b := first; b < first+batches; b++ {
 		for i := range perBatch {
-			ts = append(ts, engine.Trajectory{
+			ts = append(ts, scoring.Trajectory{
 				ID:        fmt.Sprintf("s%d-%d", b, i),
 				Batch:     int64(b),
 				Group:     fmt.Sprintf("p%03d", i/8),
@@ -61,7 +63,7 @@ func followedRun(b *testing.B) (*rand.Rand, *engine.Live, *engine.Result) {
 // -benchtime=200x, say, for the 99th percentile to mean something.
 func BenchmarkAppendBatch(b *testing.B) {
 	rng, l, res := followedRun(b)
-	points := res.Trends(nil)
+	points := diagnose.Trends(res, nil)
 	health.Findings(res, points, health.Config{})
 	next := batches
 	var trends time.Duration
@@ -77,7 +79,7 @@ func BenchmarkAppendBatch(b *testing.B) {
 		times = append(times, time.Since(t0))
 		b.StopTimer()
 		start := time.Now()
-		points = res.TrendsSince(prev, points, nil)
+		points = diagnose.TrendsSince(res, prev, points, nil)
 		health.Findings(res, points, health.Config{})
 		trends += time.Since(start)
 		b.StartTimer()
@@ -108,7 +110,7 @@ func reportLatencies(b *testing.B, times []time.Duration) {
 func BenchmarkAppendQuarterBatch(b *testing.B) {
 	rng, l, res := followedRun(b)
 	next, part := batches, 0
-	var batch []engine.Trajectory
+	var batch []scoring.Trajectory
 	var times []time.Duration
 	for b.Loop() {
 		b.StopTimer()

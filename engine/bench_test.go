@@ -4,20 +4,22 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // benchTrajectories returns n trajectories of one batch in groups of 8,
 // with m uniform objectives o1..om in their metadata and a short response,
 // shaped like the whole-process benchmark's input.
-func benchTrajectories(n, m int) []Trajectory {
+func benchTrajectories(n, m int) []scoring.Trajectory {
 	rng := rand.New(rand.NewPCG(1, 2))
-	ts := make([]Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
 		md := make(map[string]any, m)
 		for k := range m {
 			md[fmt.Sprintf("o%d", k+1)] = rng.Float64()
 		}
-		ts[i] = Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:        fmt.Sprintf("t%d", i),
 			Group:     fmt.Sprintf("g%d", i/8),
 			StepCount: int64(rng.IntN(16)),
@@ -31,7 +33,7 @@ func benchTrajectories(n, m int) []Trajectory {
 
 // benchComputer is the pareto computer rewardlens infers for the bench
 // data (objectives metadata["o1"]..), or with exprs when given.
-func benchComputer(b *testing.B, ts []Trajectory, method Method, exprs ...string) *RewardComputer {
+func benchComputer(b *testing.B, ts []scoring.Trajectory, method Method, exprs ...string) *RewardComputer {
 	b.Helper()
 	cfg := Config{Method: string(method)}
 	for k, e := range exprs {

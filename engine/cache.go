@@ -64,25 +64,27 @@ func (c *Cache) keep(from *Cache, keep func(CacheKey) bool) {
 	}
 }
 
-// What the engine keeps, as CacheKey.Of.
+// What the engine and engine/diagnose keep, as CacheKey.Of: the one list,
+// so that no two values share a name. The engine itself reads
+// OfObjectiveStats and OfBatchStats (Append and Recompute keep them).
 const (
 	// An Evaluation's, per batch step.
-	ofObjectiveStats = "objective stats"
+	OfObjectiveStats = "objective stats"
 	ofValid          = "valid members"
 	// An Evaluation's, per scope, batch step and size, and reference.
-	ofHypervolume = "hypervolume"
+	OfHypervolume = "hypervolume"
 	// A score set's (or a Result's without one), per scope and batch step.
-	ofScoreBatch     = "score batch"
-	ofGroupSummaries = "group summaries"
+	OfScoreBatch     = "score batch"
+	OfGroupSummaries = "group summaries"
 	// A Result's, per batch step.
-	ofBatchStats   = "batch stats"
-	ofRewardRanges = "reward ranges"
+	OfBatchStats   = "batch stats"
+	OfRewardRanges = "reward ranges"
 )
 
-// cached returns the value of k in c while fresh says it still holds,
+// Cached returns the value of k in c while fresh says it still holds,
 // else computes it (outside c's lock) and keeps it. Two callers may
 // compute one value at once; the last one kept stays.
-func cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {
+func Cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V {
 	if v, ok := c.Get(k); ok {
 		if v := v.(V); fresh(v) {
 			return v
@@ -93,5 +95,21 @@ func cached[V any](c *Cache, k CacheKey, fresh func(V) bool, compute func() V) V
 	return v
 }
 
-// always is the freshness of a value whose key says all it depends on.
-func always[V any](V) bool { return true }
+// Cache returns the result's cache: what depends on the method as well
+// (BatchStats, the rewards' ranges).
+func (res *Result) Cache() *Cache { return &res.cache }
+
+// ScoreCache returns the cache of the result's score set, shared by the
+// results of the same weights: what depends on the weights and the scope
+// but not on the method. It is nil for a result of Recompute, which has
+// no score set.
+func (res *Result) ScoreCache() *Cache {
+	if res.scoreSet == nil {
+		return nil
+	}
+	return &res.scoreSet.cache
+}
+
+// Cache returns the evaluation's cache: what depends on the evaluation
+// alone.
+func (ev *Evaluation) Cache() *Cache { return &ev.cache }

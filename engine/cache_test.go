@@ -21,7 +21,7 @@ func TestCached(t *testing.T) {
 	var c Cache
 	computed := 0
 	get := func(key string, members int) int {
-		return cached(&c, CacheKey{Of: key}, func(v int) bool { return v == members }, func() int { computed++; return members })
+		return Cached(&c, CacheKey{Of: key}, func(v int) bool { return v == members }, func() int { computed++; return members })
 	}
 	for _, step := range []struct {
 		key            string

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -22,7 +24,7 @@ type Result struct {
 	Ranking *Ranking
 	Options Options
 	// Objectives carries the weights the scores were computed with.
-	Objectives []Objective
+	Objectives []scoring.Objective
 	// Scores holds s = sum_k w_k o'_k per trajectory (NaN when invalid).
 	Scores []float64
 	// Rewards holds the method's reward per trajectory; an invalid
@@ -43,7 +45,7 @@ type Result struct {
 
 // Compute evaluates ts with the computer's scorer and returns the rewards of
 // method under the computer's other options: the main entry of the engine.
-func (c *RewardComputer) Compute(ts []Trajectory, method Method) *Result {
+func (c *RewardComputer) Compute(ts []scoring.Trajectory, method Method) *Result {
 	opts := c.Options
 	opts.Method = method
 	e := c.NewEvaluator()
@@ -71,7 +73,7 @@ func (ev *Evaluation) ComputeContext(ctx context.Context, opts Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	if err := res.finishContext(ctx); err != nil {
+	if err := res.FinishContext(ctx); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -113,14 +115,14 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	if opts.Method == GRPO && opts.Scale == ScaleBatch {
 		if res.Evaluation.sourceOf != nil {
 			sourceStd1 = make([]float64, len(res.Evaluation.SourceNames))
-			for src, idx := range res.bySource(res.validOf(b)) {
-				sourceStd1[src] = opts.StdOf(gather(nil, res.Scores, idx))
+			for src, idx := range res.bySource(res.ValidOf(b)) {
+				sourceStd1[src] = opts.StdOf(parallel.Gather(nil, res.Scores, idx))
 			}
 		} else {
-			buf := getScratch(len(b.Members))
-			*buf = gather(*buf, res.Scores, res.validOf(b))
+			buf := parallel.GetFloats(len(b.Members))
+			*buf = parallel.Gather(*buf, res.Scores, res.ValidOf(b))
 			batchStd1 = opts.StdOf(*buf)
-			putScratch(buf)
+			parallel.PutFloats(buf)
 		}
 	}
 	rw.eachGroup(b, func(w *rewarder, g *Group) {
@@ -138,7 +140,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 // for scratch space: the groups of a large batch are shared out over the
 // cores (they write disjoint entries), a small one's are done by rw.
 func (rw *rewarder) eachGroup(b *Batch, fn func(w *rewarder, g *Group)) {
-	nw := workers(len(b.Members), rewardChunk)
+	nw := parallel.Workers(len(b.Members), RewardChunk)
 	if nw == 1 || len(b.Groups) < 2 {
 		for gi := range b.Groups {
 			fn(rw, &b.Groups[gi])
@@ -148,7 +150,7 @@ func (rw *rewarder) eachGroup(b *Batch, fn func(w *rewarder, g *Group)) {
 	rws := make([]rewarder, nw)
 	rws[0] = *rw
 	chunk := max(len(b.Groups)/(nw*16), 1)
-	parallelChunks(len(b.Groups), chunk, nw, func(w, lo, hi int) {
+	parallel.Chunks(len(b.Groups), chunk, nw, func(w, lo, hi int) {
 		for gi := lo; gi < hi; gi++ {
 			fn(&rws[w], &b.Groups[gi])
 		}
@@ -164,9 +166,9 @@ func (rw *rewarder) group(spec *MethodSpec, res *Result, idx []int, batchStd1 fl
 	if n == 0 {
 		return
 	}
-	s := gather(rw.x, res.Scores, idx)
+	s := parallel.Gather(rw.x, res.Scores, idx)
 	rw.x = s
-	u := grow(rw.u, n)
+	u := parallel.Grow(rw.u, n)
 	rw.u = u
 	if final := spec.group(rw, u, s, res, idx, batchStd1); !final && res.Options.Normalize {
 		stats.ZScores(u, u)
@@ -239,7 +241,7 @@ func rloo(u, s []float64, groupOfOne GroupOfOne) {
 	}
 	mean := stats.Mean(s)
 	for j := range u {
-		u[j] = saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
+		u[j] = stats.Saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
 	}
 }
 
@@ -327,26 +329,26 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 					continue
 				}
 			}
-			x := grow(w.x, len(present))
+			x := parallel.Grow(w.x, len(present))
 			w.x = x
 			for j, i := range present {
 				x[j] = res.Term(i, k)
 			}
 			mean, std1 := stats.Mean(x), res.Options.StdOf(x)
 			for j, i := range present {
-				res.Rewards[i] = saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
+				res.Rewards[i] = stats.Saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}
 		}
 	})
 	// The batch's valid members and a scratch array, not the rewarder's,
 	// which would keep a batch-sized array for every group after.
 	if res.Evaluation.sourceOf != nil {
-		for _, idx := range res.bySource(res.validOf(b)) {
+		for _, idx := range res.bySource(res.ValidOf(b)) {
 			gdpoNormalize(res, idx, eps)
 		}
 		return
 	}
-	gdpoNormalize(res, res.validOf(b), eps)
+	gdpoNormalize(res, res.ValidOf(b), eps)
 }
 
 // gdpoNormalize normalises the per-objective sums of idx, the valid
@@ -354,20 +356,20 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 // gdpo's last step.
 func gdpoNormalize(res *Result, idx []int, eps float64) {
 	// Gathered and written back on every core, a range of members each.
-	buf := getScratch(len(idx))
-	defer putScratch(buf)
+	buf := parallel.GetFloats(len(idx))
+	defer parallel.PutFloats(buf)
 	r := (*buf)[:len(idx)]
-	nw := workers(len(idx), rewardChunk)
-	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
+	nw := parallel.Workers(len(idx), RewardChunk)
+	parallel.Chunks(len(idx), RewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			r[lo+j] = res.Rewards[i]
 			if res.Evaluation.Violation != nil {
-				r[lo+j] = saturate(r[lo+j] - res.Options.Penalty*res.Evaluation.Violation[i])
+				r[lo+j] = stats.Saturate(r[lo+j] - res.Options.Penalty*res.Evaluation.Violation[i])
 			}
 		}
 	})
 	mean, std1 := stats.Mean(r), res.Options.StdOf(r)
-	parallelChunks(len(idx), rewardChunk, nw, func(_, lo, hi int) {
+	parallel.Chunks(len(idx), RewardChunk, nw, func(_, lo, hi int) {
 		for j, i := range idx[lo:hi] {
 			switch {
 			case !res.Options.Normalize:
@@ -416,21 +418,4 @@ func fillInvalid(res *Result, members []int) {
 			res.Rewards[i] = fill
 		}
 	}
-}
-
-// gather returns dst filled with src[i] for each i of idx.
-func gather(dst, src []float64, idx []int) []float64 {
-	dst = grow(dst, len(idx))
-	for j, i := range idx {
-		dst[j] = src[i]
-	}
-	return dst
-}
-
-// grow returns buf resized to n, reallocating only when too small.
-func grow(buf []float64, n int) []float64 {
-	if cap(buf) < n {
-		return make([]float64, n)
-	}
-	return buf[:n]
 }

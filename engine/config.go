@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Computer names a scorer.
@@ -130,7 +132,7 @@ type Config struct {
 // first (goal max, sorted key order), but for the keys that the record
 // fields' expressions read (recordFieldKeys), as docs/CONTRACT.md, Scorers,
 // says. Other configs are returned unchanged.
-func (cfg Config) InferObjectives(first *Trajectory) Config {
+func (cfg Config) InferObjectives(first *scoring.Trajectory) Config {
 	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || len(cfg.Sources) > 0 || first == nil {
 		return cfg
 	}
@@ -156,12 +158,12 @@ func (cfg Config) InferObjectives(first *Trajectory) Config {
 func (cfg Config) recordFieldKeys() []string {
 	var keys []string
 	for _, c := range []struct{ setting, src string }{
-		{groupBySetting, cfg.GroupBy}, {batchBySetting, cfg.BatchBy}, {idBySetting, cfg.IDBy}, {promptBySetting, cfg.PromptBy},
+		{scoring.GroupBySetting, cfg.GroupBy}, {scoring.BatchBySetting, cfg.BatchBy}, {scoring.IDBySetting, cfg.IDBy}, {scoring.PromptBySetting, cfg.PromptBy},
 	} {
 		if c.src == "" {
 			continue
 		}
-		if e, err := CompileExpression(c.setting, c.src); err == nil {
+		if e, err := scoring.CompileExpression(c.setting, c.src); err == nil {
 			keys = append(keys, e.FieldsRead()...)
 		}
 	}
@@ -172,14 +174,14 @@ func (cfg Config) recordFieldKeys() []string {
 // RewardComputer turns trajectories into rewards: a scorer and the options
 // of the computation. Build one with New.
 type RewardComputer struct {
-	Scorer  Scorer
+	Scorer  scoring.Scorer
 	Options Options
 	// Fields, when not nil, derives each record's group, batch and ID; a
 	// loader applies it as it reads (loaders.Options.Fields).
-	Fields *RecordFields
+	Fields *scoring.RecordFields
 	// Logged, when not nil, is the advantage the trainer logged, evaluated
 	// per trajectory by the computer's Evaluator.
-	Logged *Expression
+	Logged *scoring.Expression
 	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
 	MatchLogged, EqualGroups bool
 }
@@ -188,11 +190,11 @@ type RewardComputer struct {
 // (a loader may pick them rather than build a metadata map), nil when it
 // reads more: a scorer without a Pick, or the logged advantage's
 // expression.
-func (c *RewardComputer) Pick() *Pick {
+func (c *RewardComputer) Pick() *scoring.Pick {
 	if c.Logged != nil {
 		return nil
 	}
-	if picker, ok := c.Scorer.(interface{ Pick() *Pick }); ok {
+	if picker, ok := c.Scorer.(interface{ Pick() *scoring.Pick }); ok {
 		return picker.Pick()
 	}
 	return nil
@@ -212,7 +214,7 @@ func New(cfg Config) (*RewardComputer, error) {
 			return nil, err
 		}
 	}
-	var scorer Scorer
+	var scorer scoring.Scorer
 	switch {
 	case cfg.SourceBy != "" || len(cfg.Sources) > 0:
 		if computer != ComputerPareto || cfg.SourceBy == "" {
@@ -233,15 +235,15 @@ func New(cfg Config) (*RewardComputer, error) {
 	if err := CheckPriority(scorer.Objectives(), opts); err != nil {
 		return nil, err
 	}
-	if scorer, err = WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
+	if scorer, err = scoring.WithStructure(scorer, cfg.Constraints, cfg.Gates); err != nil {
 		return nil, err
 	}
 	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups}
-	if c.Fields, err = NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy); err != nil {
+	if c.Fields, err = scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy); err != nil {
 		return nil, err
 	}
 	if cfg.LoggedAdvantage != "" {
-		if c.Logged, err = CompileExpression("logged_advantage", cfg.LoggedAdvantage); err != nil {
+		if c.Logged, err = scoring.CompileExpression("logged_advantage", cfg.LoggedAdvantage); err != nil {
 			return nil, err
 		}
 	}
@@ -304,7 +306,7 @@ func (cfg Config) Options() (Options, error) {
 	return opts, nil
 }
 
-func (cfg Config) svrlScorer() (Scorer, error) {
+func (cfg Config) svrlScorer() (scoring.Scorer, error) {
 	if len(cfg.Minimize) > 0 {
 		return nil, fmt.Errorf("the svrl computer's goals are fixed: --minimize applies to pareto objectives")
 	}
@@ -313,7 +315,7 @@ func (cfg Config) svrlScorer() (Scorer, error) {
 	}
 	if len(cfg.Objectives) > 0 {
 		return nil, fmt.Errorf("the svrl computer has fixed objectives (%s, %s, %s): use --task, not --objective",
-			SVRLTask, svrlVerificationCost, svrlEfficiency)
+			scoring.SVRLTask, scoring.SVRLVerificationCost, scoring.SVRLEfficiency)
 	}
 	task := cfg.Task
 	if task == "" {
@@ -326,25 +328,21 @@ func (cfg Config) svrlScorer() (Scorer, error) {
 	if cfg.EfficiencyWeight != nil {
 		ew = *cfg.EfficiencyWeight
 	}
-	s, err := newSVRLScorer(task, vw, ew)
+	s, err := scoring.NewSVRLScorer(task, vw, ew)
 	if err != nil {
 		return nil, err
 	}
-	for k := range s.objectives {
-		if w, ok := cfg.Weights[s.objectives[k].Name]; ok {
-			s.objectives[k].Weight = w
-		}
-	}
+	s.SetWeights(cfg.Weights)
 	return s, nil
 }
 
-func (cfg Config) paretoScorer() (Scorer, error) {
+func (cfg Config) paretoScorer() (scoring.Scorer, error) {
 	if cfg.Task != "" || cfg.VerificationWeight != nil || cfg.EfficiencyWeight != nil {
 		return nil, fmt.Errorf("task, verification_weight and efficiency_weight belong to the svrl computer")
 	}
-	objs := make([]ObjectiveExpr, len(cfg.Objectives))
+	objs := make([]scoring.ObjectiveExpr, len(cfg.Objectives))
 	for i, oc := range cfg.Objectives {
-		o := ObjectiveExpr{Name: oc.Name, Expr: oc.Expr, Goal: Maximize, Weight: math.NaN()}
+		o := scoring.ObjectiveExpr{Name: oc.Name, Expr: oc.Expr, Goal: scoring.Maximize, Weight: math.NaN()}
 		if oc.Goal != "" {
 			g, err := parseGoal(oc.Goal)
 			if err != nil {
@@ -353,7 +351,7 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 			o.Goal = g
 		}
 		if slices.Contains(cfg.Minimize, oc.Name) {
-			o.Goal = Minimize
+			o.Goal = scoring.Minimize
 		}
 		if oc.Weight != nil {
 			o.Weight = *oc.Weight
@@ -363,21 +361,21 @@ func (cfg Config) paretoScorer() (Scorer, error) {
 		}
 		objs[i] = o
 	}
-	s, err := NewParetoScorer(objs)
+	s, err := scoring.NewParetoScorer(objs)
 	if err != nil {
 		if keys := cfg.recordFieldKeys(); len(objs) == 0 && len(keys) > 0 {
-			return nil, fmt.Errorf("%w (none is configured, and the fields read by %s, %s, %s or %s are not inferred as objectives: %s)", err, groupBySetting, batchBySetting, idBySetting, promptBySetting, strings.Join(keys, ", "))
+			return nil, fmt.Errorf("%w (none is configured, and the fields read by %s, %s, %s or %s are not inferred as objectives: %s)", err, scoring.GroupBySetting, scoring.BatchBySetting, scoring.IDBySetting, scoring.PromptBySetting, strings.Join(keys, ", "))
 		}
 		return nil, err
 	}
 	if cfg.NanSum != nil && *cfg.NanSum {
-		s.setNanSum()
+		s.SetNanSum()
 	}
 	return s, nil
 }
 
 // checkNames rejects --minimize and --weight names that name no objective.
-func (cfg Config) checkNames(objs []Objective) error {
+func (cfg Config) checkNames(objs []scoring.Objective) error {
 	names := make([]string, len(objs))
 	for i, o := range objs {
 		names[i] = o.Name

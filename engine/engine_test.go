@@ -7,21 +7,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // traj builds a trajectory of batch b and group g with metadata kv pairs.
-func traj(b int64, g string, kv ...any) Trajectory {
+func traj(b int64, g string, kv ...any) scoring.Trajectory {
 	md := map[string]any{}
 	for i := 0; i < len(kv); i += 2 {
 		md[kv[i].(string)] = kv[i+1]
 	}
-	return Trajectory{Batch: b, Group: g, Done: true, Metadata: md}
+	return scoring.Trajectory{Batch: b, Group: g, Done: true, Metadata: md}
 }
 
 // scored builds trajectories of one objective x in the given groups of batch 0.
-func scored(groups map[string][]float64, order ...string) []Trajectory {
-	var ts []Trajectory
+func scored(groups map[string][]float64, order ...string) []scoring.Trajectory {
+	var ts []scoring.Trajectory
 	for _, g := range order {
 		for _, x := range groups[g] {
 			if math.IsNaN(x) {
@@ -36,7 +37,7 @@ func scored(groups map[string][]float64, order ...string) []Trajectory {
 
 func oneObjective(t *testing.T, opts Options) *RewardComputer {
 	t.Helper()
-	s, err := NewParetoScorer([]ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: Maximize, Weight: 1}})
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: scoring.Maximize, Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func assertFloats(t *testing.T, what string, got, want []float64) {
 	testkit.AssertFloats(t, what, got, want)
 }
 
-func rewards(t *testing.T, ts []Trajectory, opts Options) []float64 {
+func rewards(t *testing.T, ts []scoring.Trajectory, opts Options) []float64 {
 	t.Helper()
 	return oneObjective(t, opts).Compute(ts, opts.Method).Rewards
 }
@@ -149,7 +150,7 @@ func TestBatchScope(t *testing.T) {
 }
 
 func TestBatchesAreIndependent(t *testing.T) {
-	ts := []Trajectory{traj(1, "g", "x", 10.0), traj(0, "g", "x", 1.0), traj(1, "g", "x", 20.0), traj(0, "g", "x", 3.0)}
+	ts := []scoring.Trajectory{traj(1, "g", "x", 10.0), traj(0, "g", "x", 1.0), traj(1, "g", "x", 20.0), traj(0, "g", "x", 3.0)}
 	res := oneObjective(t, Options{}).Compute(ts, Absolute)
 	res2 := oneObjective(t, Options{Normalize: true}).Compute(ts, Absolute)
 	assertFloats(t, "raw", res.Rewards, []float64{10, 1, 20, 3})
@@ -164,16 +165,16 @@ func TestBatchesAreIndependent(t *testing.T) {
 
 // twoObjectives builds a pareto computer over metadata x and y (both max,
 // weight 0.5) and trajectories of one group with the given points.
-func twoObjectives(t *testing.T, points [][2]float64) (*RewardComputer, []Trajectory) {
+func twoObjectives(t *testing.T, points [][2]float64) (*RewardComputer, []scoring.Trajectory) {
 	t.Helper()
-	s, err := NewParetoScorer([]ObjectiveExpr{
-		{Name: "x", Expr: "x", Goal: Maximize, Weight: 0.5},
-		{Name: "y", Expr: "y", Goal: Maximize, Weight: 0.5},
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{
+		{Name: "x", Expr: "x", Goal: scoring.Maximize, Weight: 0.5},
+		{Name: "y", Expr: "y", Goal: scoring.Maximize, Weight: 0.5},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ts []Trajectory
+	var ts []scoring.Trajectory
 	for _, p := range points {
 		ts = append(ts, traj(0, "g", "x", p[0], "y", p[1]))
 	}
@@ -211,14 +212,14 @@ func TestParetoCrowdingRewards(t *testing.T) {
 }
 
 func TestGDPO(t *testing.T) {
-	s, err := NewParetoScorer([]ObjectiveExpr{
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{
 		{Name: "x", Expr: "x", Weight: 0.5},
 		{Name: "y", Expr: "y", Weight: 0.5},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "g1", "x", 1.0, "y", 0.0), traj(0, "g1", "x", 0.0, "y", 0.0),
 		traj(0, "g2", "x", 1.0, "y", 2.0), traj(0, "g2", "x", 1.0, "y", 4.0),
 	}
@@ -243,7 +244,7 @@ func TestSVRLScorer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []Trajectory{
+	ts := []scoring.Trajectory{
 		// task 1, cost 200/1000, efficiency 1 - 4/10: s = 1 - 0.02 + 0.03.
 		{Metadata: map[string]any{"accuracy": 1.0, "verification_spent": 200.0, "initial_budget": 1000.0, "max_steps": 10.0}, StepCount: 4},
 		// No budget: cost 0; 12 steps of 10: efficiency clamps to 0.
@@ -266,7 +267,7 @@ func TestSVRLScorer(t *testing.T) {
 }
 
 func TestExpressions(t *testing.T) {
-	tr := &Trajectory{ID: "t1", Batch: 3, Group: "g", StepCount: 4, Done: true,
+	tr := &scoring.Trajectory{ID: "t1", Batch: 3, Group: "g", StepCount: 4, Done: true,
 		Response: json.RawMessage(`"hello world"`),
 		Metadata: map[string]any{"acc": 0.5, "id": 99.0, "name": "x", "zero": 0.0, "flag": true}}
 	cases := []struct {
@@ -279,20 +280,20 @@ func TestExpressions(t *testing.T) {
 		{"batch / 2", 1.5, nil}, // float division
 		{"len(response)", 11, nil},
 		{"done ? 1 : 0", 1, nil},
-		{"metadata.id", 99, nil},            // the clashing key stays reachable via metadata
-		{"id == 't1' ? 1 : 0", 1, nil},      // bare id is the trajectory's
-		{"metadata.missing", 0, ErrMissing}, // absent key
-		{"missing_key", 0, ErrMissing},
-		{"name", 0, ErrNotNumber},
+		{"metadata.id", 99, nil},                    // the clashing key stays reachable via metadata
+		{"id == 't1' ? 1 : 0", 1, nil},              // bare id is the trajectory's
+		{"metadata.missing", 0, scoring.ErrMissing}, // absent key
+		{"missing_key", 0, scoring.ErrMissing},
+		{"name", 0, scoring.ErrNotNumber},
 		{"flag", 1, nil},      // a bool counts 1 or 0 (verl's acc)
 		{"acc > 0.9", 0, nil}, // and so does a comparison
 		{"!done", 0, nil},
-		{"1 / zero", 0, ErrInf},
-		{"zero / zero", 0, ErrNaN},
-		{"missing_key + 1", 0, ErrEval},
+		{"1 / zero", 0, scoring.ErrInf},
+		{"zero / zero", 0, scoring.ErrNaN},
+		{"missing_key + 1", 0, scoring.ErrEval},
 	}
 	for _, c := range cases {
-		e, err := CompileExpression("o", c.src)
+		e, err := scoring.CompileExpression("o", c.src)
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
@@ -308,8 +309,8 @@ func TestExpressions(t *testing.T) {
 }
 
 func TestCompileErrorsNameTheExpressionAndPosition(t *testing.T) {
-	_, err := CompileExpression("acc", "metadata.accuracy +* 2")
-	var ce *CompileError
+	_, err := scoring.CompileExpression("acc", "metadata.accuracy +* 2")
+	var ce *scoring.CompileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("err = %v, want *CompileError", err)
 	}
@@ -319,7 +320,7 @@ func TestCompileErrorsNameTheExpressionAndPosition(t *testing.T) {
 	if msg := err.Error(); !strings.Contains(msg, `acc = "metadata.accuracy +* 2"`) || !strings.Contains(msg, "column 20") {
 		t.Errorf("message %q lacks the expression or position", msg)
 	}
-	if _, err := CompileExpression("t", `id + 1`); err == nil {
+	if _, err := scoring.CompileExpression("t", `id + 1`); err == nil {
 		t.Error("a type error (string + int) compiled")
 	}
 }
@@ -340,7 +341,7 @@ func TestFactory(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := c.Scorer.Objectives()
-	if got[0] != (Objective{"acc", Maximize, 0.9}) || got[1] != (Objective{"len", Minimize, 0.5}) {
+	if got[0] != (scoring.Objective{Name: "acc", Goal: scoring.Maximize, Weight: 0.9}) || got[1] != (scoring.Objective{Name: "len", Goal: scoring.Minimize, Weight: 0.5}) {
 		t.Errorf("objectives = %+v", got)
 	}
 	if c.Options.Scope != ScopeBatch || c.Options.Method != Pareto || !c.Options.Normalize {
@@ -372,7 +373,7 @@ func TestMinimizedObjectiveIsOriented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []Trajectory{traj(0, "", "len", 10.0), traj(0, "", "len", 5.0)}
+	ts := []scoring.Trajectory{traj(0, "", "len", 10.0), traj(0, "", "len", 5.0)}
 	res := c.Compute(ts, Absolute)
 	assertFloats(t, "scores", res.Scores, []float64{-10, -5})
 	if res.Ranking.Ranks[0] != 1 || res.Ranking.Ranks[1] != 0 {

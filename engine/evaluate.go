@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"context"
 	"math"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
 
-	"github.com/rewardlens/rewardlens/internal/crash"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
@@ -20,7 +20,7 @@ import (
 // expression again.
 type Evaluation struct {
 	// Objectives describes the columns of Values.
-	Objectives []Objective
+	Objectives []scoring.Objective
 	// Values holds the raw objective values, row-major: trajectory i's
 	// objective k is Values[i*M+k].
 	Values []float64
@@ -47,8 +47,8 @@ type Evaluation struct {
 	// marks the objectives whose term a gate sets to 0. All are nil
 	// without constraints, or gates; they are meaningful for valid
 	// trajectories only.
-	Constraints     []ConstraintDef
-	Gates           []GateDef
+	Constraints     []scoring.ConstraintDef
+	Gates           []scoring.GateDef
 	Violation       []float64
 	ConstraintHolds []bool
 	GateShut        []bool
@@ -92,7 +92,7 @@ type Evaluation struct {
 // run on up to GOMAXPROCS goroutines, each on its own copy of the scorer
 // and on its own range of trajectories: the result does not depend on the
 // schedule.
-func Evaluate(s Scorer, ts []Trajectory) *Evaluation {
+func Evaluate(s scoring.Scorer, ts []scoring.Trajectory) *Evaluation {
 	e := NewEvaluator(s)
 	e.Reserve(len(ts))
 	e.Add(ts)
@@ -104,12 +104,12 @@ func Evaluate(s Scorer, ts []Trajectory) *Evaluation {
 // all, in order, gives the Evaluation that Evaluate gives on all of them.
 type Evaluator struct {
 	ev      *Evaluation
-	scorers []Scorer // the scorer and its copies for other goroutines
+	scorers []scoring.Scorer // the scorer and its copies for other goroutines
 	// groupIndex maps group values to their index in ev.groupNames.
 	groupIndex map[string]int32
 	// logged is the logged-advantage expression and its copies for other
 	// goroutines, empty when there is none.
-	logged []*Expression
+	logged []*scoring.Expression
 	// absent: the scorer marks absent objectives (Evaluation.Absent).
 	absent bool
 	// constraints and gates count the scorer's (constraints.go).
@@ -119,11 +119,11 @@ type Evaluator struct {
 }
 
 // NewEvaluator returns an Evaluator of the scorer s without trajectories.
-func NewEvaluator(s Scorer) *Evaluator {
+func NewEvaluator(s scoring.Scorer) *Evaluator {
 	objs := s.Objectives()
 	e := &Evaluator{
 		ev:      &Evaluation{Objectives: slices.Clone(objs), M: len(objs)},
-		scorers: []Scorer{s},
+		scorers: []scoring.Scorer{s},
 		absent:  marksAbsent(s),
 	}
 	e.setStructure(s)
@@ -131,11 +131,11 @@ func NewEvaluator(s Scorer) *Evaluator {
 }
 
 // setStructure notes s's constraints and gates in e and its evaluation.
-func (e *Evaluator) setStructure(s Scorer) {
-	inner, st := unstructured(s)
+func (e *Evaluator) setStructure(s scoring.Scorer) {
+	inner, st := scoring.Unstructured(s)
 	if st != nil {
-		e.constraints, e.gates = len(st.constraints), len(st.gates)
-		e.ev.Constraints, e.ev.Gates = st.defs()
+		e.ev.Constraints, e.ev.Gates = st.Defs()
+		e.constraints, e.gates = len(e.ev.Constraints), len(e.ev.Gates)
 	}
 	if ss, ok := inner.(*sourceScorer); ok {
 		e.sources = newSourceEvaluator(ss, e.ev)
@@ -147,10 +147,10 @@ func (e *Evaluator) setStructure(s Scorer) {
 
 // marksAbsent reports whether s counts missing objectives 0 and says
 // which (ParetoScorer with nansum).
-func marksAbsent(s Scorer) bool {
-	s, _ = unstructured(s)
-	p, ok := s.(*ParetoScorer)
-	return ok && p.nanSum
+func marksAbsent(s scoring.Scorer) bool {
+	s, _ = scoring.Unstructured(s)
+	p, ok := s.(*scoring.ParetoScorer)
+	return ok && p.NanSum()
 }
 
 // Reserve makes room for n more trajectories, so that adding them copies
@@ -179,7 +179,7 @@ func (e *Evaluator) Reserve(n int) {
 
 // Add evaluates ts, which follow the trajectories added before, and does
 // not keep them.
-func (e *Evaluator) Add(ts []Trajectory) {
+func (e *Evaluator) Add(ts []scoring.Trajectory) {
 	ev := e.ev
 	lo := len(ev.Valid)
 	ev.Values = extend(ev.Values, len(ts)*ev.M)
@@ -213,19 +213,19 @@ func (e *Evaluator) Add(ts []Trajectory) {
 		}
 		ev.groupOf[lo+i] = e.group(lo+i, ts[i].Group)
 	}
-	if c, ok := e.scorers[0].(scorerCloner); ok {
-		for len(e.scorers) < workers(len(ts), evalChunk) {
-			e.scorers = append(e.scorers, c.cloneScorer())
+	if c, ok := e.scorers[0].(scoring.Cloner); ok {
+		for len(e.scorers) < parallel.Workers(len(ts), evalChunk) {
+			e.scorers = append(e.scorers, c.CloneScorer())
 		}
 	}
-	nw := min(len(e.scorers), workers(len(ts), evalChunk))
+	nw := min(len(e.scorers), parallel.Workers(len(ts), evalChunk))
 	if len(e.logged) > 0 {
 		ev.Logged = extend(ev.Logged, len(ts))
 		for len(e.logged) < nw {
-			e.logged = append(e.logged, e.logged[0].clone())
+			e.logged = append(e.logged, e.logged[0].Clone())
 		}
 	}
-	parallelChunks(len(ts), evalChunk, nw, func(w, from, to int) {
+	parallel.Chunks(len(ts), evalChunk, nw, func(w, from, to int) {
 		ev.evaluate(e.scorers[w], ts[from:to], lo+from)
 		if len(e.logged) > 0 {
 			for j := from; j < to; j++ {
@@ -240,7 +240,7 @@ func (e *Evaluator) Add(ts []Trajectory) {
 func (c *RewardComputer) NewEvaluator() *Evaluator {
 	e := NewEvaluator(c.Scorer)
 	if c.Logged != nil {
-		e.logged = []*Expression{c.Logged.clone()}
+		e.logged = []*scoring.Expression{c.Logged.Clone()}
 	}
 	return e
 }
@@ -299,7 +299,7 @@ const evalChunk = 4096
 
 // evaluate fills the rows of ts, which start at row lo of ev, with scorer
 // s.
-func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
+func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int) {
 	m := ev.M
 	// A cause is one of a few strings: build each once, not per trajectory.
 	type cause struct {
@@ -307,7 +307,7 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 		err       error
 	}
 	var causes map[cause]string
-	s, st := unstructured(s)
+	s, st := scoring.Unstructured(s)
 	c := len(ev.Constraints)
 	for j := range ts {
 		t, i := &ts[j], lo+j
@@ -319,8 +319,8 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 			} else {
 				_, err = ss.source(t)
 			}
-		} else if p, ok := s.(*ParetoScorer); ok && ev.Absent != nil {
-			err = p.evaluate(t, row, ev.Absent[i*m:(i+1)*m])
+		} else if p, ok := s.(*scoring.ParetoScorer); ok && ev.Absent != nil {
+			err = p.EvaluateAbsent(t, row, ev.Absent[i*m:(i+1)*m])
 		} else {
 			err = s.Evaluate(t, row)
 		}
@@ -333,7 +333,7 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 			if ev.GateShut != nil {
 				shut = ev.GateShut[i*m : (i+1)*m]
 			}
-			err = st.evaluate(t, row, holds, &violation, shut)
+			err = st.Evaluate(t, row, holds, &violation, shut)
 			if err == nil && c > 0 {
 				ev.Violation[i] = violation
 				ev.feasible[i] = !slices.Contains(holds, false)
@@ -343,7 +343,7 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 			ev.Valid[i] = true
 			continue
 		}
-		ie, ok := err.(*InvalidError)
+		ie, ok := err.(*scoring.InvalidError)
 		if !ok {
 			ev.Causes[i] = err.Error()
 			continue
@@ -359,46 +359,6 @@ func (ev *Evaluation) evaluate(s Scorer, ts []Trajectory, lo int) {
 		}
 		ev.Causes[i] = text
 	}
-}
-
-// workers returns how many goroutines share n items taken chunk at a time:
-// at most GOMAXPROCS, and one per chunk.
-func workers(n, chunk int) int {
-	return max(min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk), 1)
-}
-
-// parallelChunks calls fn(w, lo, hi) over [0, n) cut into ranges of chunk
-// items, on nw goroutines (w is the goroutine's number, 0..nw-1); the
-// calling goroutine is number 0. Each range is handed out once, in no
-// particular order.
-func parallelChunks(n, chunk, nw int, fn func(w, lo, hi int)) {
-	if nw <= 1 || n <= chunk {
-		for lo := 0; lo < n; lo += chunk {
-			fn(0, lo, min(lo+chunk, n))
-		}
-		return
-	}
-	var next atomic.Int64
-	run := func(w int) {
-		for {
-			lo := int(next.Add(int64(chunk))) - chunk
-			if lo >= n {
-				return
-			}
-			fn(w, lo, min(lo+chunk, n))
-		}
-	}
-	var wg sync.WaitGroup
-	for w := 1; w < nw; w++ {
-		wg.Add(1)
-		go func() {
-			defer crash.Recover()
-			defer wg.Done()
-			run(w)
-		}()
-	}
-	run(0)
-	wg.Wait()
 }
 
 // StepOf returns the batch of trajectory i.
@@ -509,10 +469,10 @@ func (ev *Evaluation) rankBatches(ctx context.Context, r *Ranking, batches []Bat
 	}
 	// The groups are independent: each goroutine ranks a range of them
 	// with its own scratch space, and writes only their members' entries.
-	nw := workers(n, rankChunk)
+	nw := parallel.Workers(n, rankChunk)
 	rankers := make([]groupRanker, nw)
 	chunk := max(len(groups)/(nw*64), 1)
-	parallelChunks(len(groups), chunk, nw, func(w, lo, hi int) {
+	parallel.Chunks(len(groups), chunk, nw, func(w, lo, hi int) {
 		for _, g := range groups[lo:hi] {
 			if ctx.Err() != nil {
 				return

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
@@ -88,7 +89,7 @@ func (in *fuzzInput) settings() (Config, Options) {
 		o := ObjectiveConfig{Name: fmt.Sprint("o", k), Expr: fmt.Sprintf("metadata.o%d", k)}
 		flags := in.byte()
 		if flags&1 != 0 {
-			o.Goal = string(Minimize)
+			o.Goal = string(scoring.Minimize)
 		}
 		if flags&2 != 0 {
 			o.Expr = fmt.Sprintf("o%d * 1", k) // through the VM
@@ -112,12 +113,12 @@ func (in *fuzzInput) settings() (Config, Options) {
 // steps too) and groups, with repeated ids, and objective values that are
 // ordinary, repeated, huge, subnormal, NaN, infinite, missing, not numbers,
 // or any float64 at all.
-func (in *fuzzInput) trajectories(m int) []Trajectory {
+func (in *fuzzInput) trajectories(m int) []scoring.Trajectory {
 	groups := []string{"", "a", "b", "é🚀"}
-	ts := make([]Trajectory, int(in.byte())%64)
+	ts := make([]scoring.Trajectory, int(in.byte())%64)
 	for i := range ts {
 		b := in.byte()
-		ts[i] = Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:       fmt.Sprint(i % 5),
 			Batch:    int64(b%3) - 1,
 			Group:    groups[int(b>>2)%len(groups)],

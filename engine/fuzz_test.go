@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // FuzzExpression compiles arbitrary source and, when it compiles, runs it on
@@ -18,13 +20,13 @@ func FuzzExpression(f *testing.F) {
 	} {
 		f.Add(src)
 	}
-	tr := &Trajectory{ID: "t", Batch: 2, Group: "g", StepCount: 3, Done: true,
+	tr := &scoring.Trajectory{ID: "t", Batch: 2, Group: "g", StepCount: 3, Done: true,
 		Response: []byte(`"some text"`),
 		Metadata: map[string]any{"accuracy": 0.75, "safety": 1.0, "odd key": 2.0, "name": "x", "n": nil}}
 	f.Fuzz(func(t *testing.T, src string) {
-		e, err := CompileExpression("o", src)
+		e, err := scoring.CompileExpression("o", src)
 		if err != nil {
-			var ce *CompileError
+			var ce *scoring.CompileError
 			if !errors.As(err, &ce) {
 				t.Fatalf("compile error %v is not a *CompileError", err)
 			}
@@ -37,8 +39,8 @@ func FuzzExpression(f *testing.F) {
 		switch {
 		case err == nil && (math.IsNaN(v) || math.IsInf(v, 0)):
 			t.Fatalf("%q = %v without an error", src, v)
-		case err != nil && !errors.Is(err, ErrMissing) && !errors.Is(err, ErrNotNumber) &&
-			!errors.Is(err, ErrNaN) && !errors.Is(err, ErrInf) && !errors.Is(err, ErrEval):
+		case err != nil && !errors.Is(err, scoring.ErrMissing) && !errors.Is(err, scoring.ErrNotNumber) &&
+			!errors.Is(err, scoring.ErrNaN) && !errors.Is(err, scoring.ErrInf) && !errors.Is(err, scoring.ErrEval):
 			t.Fatalf("%q: unexpected error %v", src, err)
 		}
 	})

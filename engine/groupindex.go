@@ -11,8 +11,13 @@ func (ev *Evaluation) GroupName(k int32) string { return ev.groupNames[k] }
 // GroupCount returns how many group values the evaluation has.
 func (ev *Evaluation) GroupCount() int { return len(ev.groupNames) }
 
-// Text evaluates e on t as text, as a record field set by expression is
-// (RecordFields.Apply: a string as it is, a number as its shortest decimal
-// text, a bool as true or false); a missing value or another type is an
-// error. t must not have been read with a Pick.
-func (e *Expression) Text(t *Trajectory) (string, error) { return textValue(e, t) }
+// StepCount returns trajectory i's step_count.
+func (ev *Evaluation) StepCount(i int) int64 { return ev.stepCounts[i] }
+
+// SourceIndex returns trajectory i's source as an index in SourceNames,
+// -1 when its source could not be evaluated; only with sources.
+func (ev *Evaluation) SourceIndex(i int) int32 { return ev.sourceOf[i] }
+
+// SourceWeight returns objective k's weight in source src (an index in
+// SourceNames).
+func (ev *Evaluation) SourceWeight(src, k int) float64 { return ev.sourceWeights[src][k] }

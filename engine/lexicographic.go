@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
@@ -31,7 +32,7 @@ var errNoPriority = errors.New("method lexicographic needs --priority a,b,... (t
 // CheckPriority reports priorities or tolerances that name no objective,
 // a tolerance that is not a positive finite number, a name given twice,
 // and lexicographic without priorities.
-func CheckPriority(objectives []Objective, opts Options) error {
+func CheckPriority(objectives []scoring.Objective, opts Options) error {
 	if opts.Method == Lexicographic && len(opts.Priority) == 0 {
 		return errNoPriority
 	}
@@ -65,7 +66,7 @@ func CheckPriority(objectives []Objective, opts Options) error {
 	return nil
 }
 
-func objectiveNameList(objectives []Objective) []string {
+func objectiveNameList(objectives []scoring.Objective) []string {
 	names := make([]string, len(objectives))
 	for k, o := range objectives {
 		names[k] = o.Name
@@ -75,10 +76,10 @@ func objectiveNameList(objectives []Objective) []string {
 
 // priorityKeys resolves opts' priorities over objectives; it panics on a
 // name CheckPriority rejects.
-func priorityKeys(objectives []Objective, opts Options) []priorityKey {
+func priorityKeys(objectives []scoring.Objective, opts Options) []priorityKey {
 	keys := make([]priorityKey, len(opts.Priority))
 	for j, name := range opts.Priority {
-		k := slices.IndexFunc(objectives, func(o Objective) bool { return o.Name == name })
+		k := slices.IndexFunc(objectives, func(o scoring.Objective) bool { return o.Name == name })
 		if k < 0 {
 			panic("engine: lexicographic priority " + name + " names no objective (CheckPriority)")
 		}

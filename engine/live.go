@@ -1,6 +1,10 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
 
 // Live is the evaluation of trajectories that arrive over time from
 // sources (files, named by Trajectory.Source), as a follower delivers
@@ -10,7 +14,7 @@ import "slices"
 // and TrendsSince compute only the batches that changed. A Live is used by
 // one goroutine at a time.
 type Live struct {
-	scorer Scorer
+	scorer scoring.Scorer
 	ev     *Evaluation
 	// sourceOf holds each trajectory's source, an index in sources.
 	sourceOf []int32
@@ -20,14 +24,14 @@ type Live struct {
 
 // NewLive returns the live evaluation of ts with the scorer s, ev being
 // Evaluate(s, ts).
-func NewLive(s Scorer, ev *Evaluation, ts []Trajectory) *Live {
+func NewLive(s scoring.Scorer, ev *Evaluation, ts []scoring.Trajectory) *Live {
 	return NewLiveOf(s, ev, func(i int) string { return ts[i].Source })
 }
 
 // NewLiveOf is NewLive for a caller that keeps its trajectories otherwise
 // than in a slice: source(i) is the Source of trajectory i, for i in
 // [0, ev.N()).
-func NewLiveOf(s Scorer, ev *Evaluation, source func(i int) string) *Live {
+func NewLiveOf(s scoring.Scorer, ev *Evaluation, source func(i int) string) *Live {
 	l := &Live{scorer: s, ev: ev, sources: map[string]int32{}}
 	l.note(ev.N(), source)
 	ev.startLine(s)
@@ -41,7 +45,7 @@ func (l *Live) Evaluation() *Evaluation { return l.ev }
 // order of the others, then appends ts, and returns the new evaluation.
 // Without a replaced source that had trajectories, it extends the
 // previous evaluation (see Append).
-func (l *Live) Update(replaced []string, ts []Trajectory) *Evaluation {
+func (l *Live) Update(replaced []string, ts []scoring.Trajectory) *Evaluation {
 	if drop := l.dropped(replaced); drop != nil {
 		l.ev = l.ev.Filter(func(i int) bool { return !drop[l.sourceOf[i]] })
 		l.sourceOf = slices.DeleteFunc(slices.Clone(l.sourceOf), func(s int32) bool { return drop[s] })

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -77,7 +79,7 @@ func (ev *Evaluation) structured(opts Options) bool {
 // the comparison group of batches), and writes the scores
 // s_i = sum_k w_k t_ik - lambda v_i, v_i the violation, into scores; with
 // sources, w_k is the trajectory's source's weight (sources.go).
-func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective, opts Options, batches []Batch) []float64 {
+func (ev *Evaluation) structuredScores(scores []float64, objectives []scoring.Objective, opts Options, batches []Batch) []float64 {
 	m := ev.M
 	terms := make([]float64, len(ev.Values))
 	norm := opts.NormalizeObjectives
@@ -106,7 +108,7 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []Objective,
 			if len(idx) == 0 {
 				continue
 			}
-			x, y = grow(x, len(idx)), grow(y, len(idx))
+			x, y = parallel.Grow(x, len(idx)), parallel.Grow(y, len(idx))
 			for k, o := range objectives {
 				for j, i := range idx {
 					x[j] = ev.Values[i*m+k]

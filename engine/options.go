@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -62,18 +63,6 @@ const (
 // Stds lists every standard deviation.
 var Stds = []Std{StdSample, StdPopulation}
 
-// Goal says whether an objective is maximised or minimised.
-type Goal string
-
-// The objective goals.
-const (
-	Maximize Goal = "max"
-	Minimize Goal = "min"
-)
-
-// Goals lists every goal.
-var Goals = []Goal{Maximize, Minimize}
-
 // GroupOfOne says what grpo and rloo give the one valid trajectory of a
 // comparison group of one.
 type GroupOfOne string
@@ -115,7 +104,7 @@ func parseStd(s string) (Std, error) { return parseEnum("std", s, Stds) }
 func parseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
 
 // parseGoal returns the goal named s, or an error listing the valid names.
-func parseGoal(s string) (Goal, error) { return parseEnum("goal", s, Goals) }
+func parseGoal(s string) (scoring.Goal, error) { return parseEnum("goal", s, scoring.Goals) }
 
 func parseEnum[T ~string](what, s string, valid []T) (T, error) {
 	for _, v := range valid {

@@ -7,15 +7,17 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // mixedTrajectories returns n trajectories whose metadata values are of
 // every kind an expression can meet: numbers, NaN, infinities, strings,
 // bools, null and absent keys; the batches and groups come in runs and out
 // of order.
-func mixedTrajectories(rng *rand.Rand, n int) []Trajectory {
+func mixedTrajectories(rng *rand.Rand, n int) []scoring.Trajectory {
 	values := []any{0.5, -2.0, 3.0, math.NaN(), math.Inf(1), math.Inf(-1), "x", true, nil, 7, int64(8)}
-	ts := make([]Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
 		md := map[string]any{}
 		for _, k := range []string{"a", "b", "len", "id"} {
@@ -29,7 +31,7 @@ func mixedTrajectories(rng *rand.Rand, n int) []Trajectory {
 		if rng.IntN(50) == 0 {
 			md = nil
 		}
-		ts[i] = Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:        fmt.Sprint(i),
 			Batch:     int64((i / 300) % 7),
 			Group:     fmt.Sprintf("g%d", (i/8+rng.IntN(2))%40),
@@ -42,49 +44,9 @@ func mixedTrajectories(rng *rand.Rand, n int) []Trajectory {
 	return ts
 }
 
-// TestDirectExpressionsMatchVM checks that the expressions Eval reads
-// without the VM give what the VM gives, value and cause.
-func TestDirectExpressionsMatchVM(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 5))
-	ts := mixedTrajectories(rng, 3000)
-	for _, src := range []string{`metadata.a`, `metadata["b"]`, `a`, `b`, `len`, `missing`, `metadata.missing`, `metadata["len"]`, `metadata.id`} {
-		e, err := CompileExpression("x", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !e.direct {
-			t.Fatalf("%s: not read directly", src)
-		}
-		// The program of the same expression in parentheses, run by the
-		// VM (metadata["b"] as InferObjectives writes it has none).
-		compiled, err := CompileExpression("x", "("+src+")")
-		if err != nil || compiled.program == nil {
-			t.Fatalf("(%s): %v", src, err)
-		}
-		vm := *compiled
-		vm.direct = false
-		for i := range ts {
-			got, gerr := e.Eval(&ts[i])
-			want, werr := vm.Eval(&ts[i])
-			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-				t.Fatalf("%s on %v: direct %v %v, VM %v %v", src, ts[i].Metadata, got, gerr, want, werr)
-			}
-		}
-	}
-	for _, src := range []string{`id`, `step_count`, `metadata?.a`, `$env`, `a + 0`, `metadata.a.b`, `-a`} {
-		e, err := CompileExpression("x", src)
-		if err != nil {
-			continue
-		}
-		if e.direct {
-			t.Errorf("%s: read directly, but it is not a plain metadata read", src)
-		}
-	}
-}
-
 // sequentialEvaluation is Evaluate as it was before it ran in parallel: one
 // scorer, one trajectory after the other.
-func sequentialEvaluation(s Scorer, ts []Trajectory) (values []float64, valid []bool, causes []string) {
+func sequentialEvaluation(s scoring.Scorer, ts []scoring.Trajectory) (values []float64, valid []bool, causes []string) {
 	m := len(s.Objectives())
 	values, valid, causes = make([]float64, len(ts)*m), make([]bool, len(ts)), make([]string, len(ts))
 	for i := range ts {
@@ -225,33 +187,6 @@ func TestRankingMatchesNaive(t *testing.T) {
 						t.Fatalf("%s: trajectory %d ranked %d/%v, alone %d/%v", scope, i, r.Ranks[i], r.Crowding[i], alone.Ranks[i], alone.Crowding[i])
 					}
 				}
-			}
-		}
-	}
-}
-
-// TestReducedEnvMatchesFullEnv checks that evaluating with an environment
-// of the expression's identifiers only gives what the full environment
-// (every metadata key and field) gives.
-func TestReducedEnvMatchesFullEnv(t *testing.T) {
-	rng := rand.New(rand.NewPCG(4, 8))
-	ts := mixedTrajectories(rng, 2000)
-	for _, src := range []string{
-		`a + b`, `a * 2 - step_count / 4`, `done ? a : b`, `len(response)`, `id == "3" ? 1 : 0`, `group == "g1" ? a : 0`,
-		`metadata.a + b`, `batch + step_count`, `len ?? 0`, `let x = a; x * 2`, `[a, b][0]`, `a > 0 and b > 0 ? 1 : 0`,
-		`missing ?? 5`, `$env.a`, `$env["id"] == "1" ? 1 : 0`, `filter([a, b], # > 0.5) | len()`, `metadata?.a ?? 0`,
-	} {
-		e, err := CompileExpression("x", src)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		full := e.clone()
-		full.fullEnv, full.direct = true, false
-		for i := range ts {
-			got, gerr := e.Eval(&ts[i])
-			want, werr := full.Eval(&ts[i])
-			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-				t.Fatalf("%s on %v: reduced %v %v, full %v %v", src, ts[i].Metadata, got, gerr, want, werr)
 			}
 		}
 	}

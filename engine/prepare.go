@@ -7,7 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rewardlens/rewardlens/stats"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
 // A result can be computed batch by batch. Prepare computes the scores,
@@ -27,9 +28,9 @@ type pending struct {
 	left atomic.Int64
 }
 
-// rewardChunk is about how many trajectories justify a goroutine of their
+// RewardChunk is about how many trajectories justify a goroutine of their
 // own when computing rewards or scores.
-const rewardChunk = 1 << 15
+const RewardChunk = 1 << 15
 
 // Prepare returns the result of opts with every trajectory's score and the
 // rewards of no batch yet: ComputeBatch computes a batch's rewards, Finish
@@ -113,21 +114,21 @@ func (res *Result) Finished() bool {
 // Finish computes the rewards of every batch not yet computed, the
 // batches shared out over the cores.
 func (res *Result) Finish() {
-	_ = res.finishContext(context.Background()) // never ends
+	_ = res.FinishContext(context.Background()) // never ends
 }
 
-// finishContext is Finish stopped, with ctx's error, once ctx is done,
+// FinishContext is Finish stopped, with ctx's error, once ctx is done,
 // looked at before each batch: the batches computed keep their rewards,
 // the others are computed when asked.
-func (res *Result) finishContext(ctx context.Context) error {
+func (res *Result) FinishContext(ctx context.Context) error {
 	if res.Finished() {
 		return nil
 	}
-	nw := workers(len(res.Ranking.Batches), 1)
+	nw := parallel.Workers(len(res.Ranking.Batches), 1)
 	if len(res.Ranking.Batches) < 2 {
 		nw = 1
 	}
-	parallelChunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
+	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
 		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
 			res.ComputeBatch(bi)
 		}
@@ -152,8 +153,8 @@ func (res *Result) batchIndex(b *Batch) int {
 	return -1
 }
 
-// computeBatchOf computes the rewards of b, a batch of res.
-func (res *Result) computeBatchOf(b *Batch) {
+// ComputeBatchOf computes the rewards of b, a batch of res.
+func (res *Result) ComputeBatchOf(b *Batch) {
 	if res.Finished() {
 		return
 	}
@@ -202,24 +203,9 @@ func (ev *Evaluation) structuredKeyOf(opts Options) structuredKey {
 	return k
 }
 
-// scoreBatch holds a batch's statistics that depend on the scores and the
-// scope, not on the method.
-type scoreBatch struct {
-	members int
-	// score summarises the valid scores.
-	score stats.Summary
-	// fronts and frontierSize are BatchStats' Fronts and FrontierSize.
-	fronts, frontierSize int
-	// groups counts the comparison groups holding a valid trajectory, of
-	// which zeroStd have all their scores equal.
-	groups, zeroStd int
-	scoreGroupStd   float64
-	fracAtMax       float64
-}
-
 // scoreSetOf returns the scores of objectives' weights, computing them
 // unless they are the last ones computed.
-func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches []Batch) *scoreSet {
+func (ev *Evaluation) scoreSetOf(objectives []scoring.Objective, opts Options, batches []Batch) *scoreSet {
 	weights := make([]float64, len(objectives))
 	for k, o := range objectives {
 		weights[k] = o.Weight
@@ -235,12 +221,12 @@ func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches [
 	if ev.structured(opts) {
 		s.terms = ev.structuredScores(s.scores, objectives, opts, batches)
 	} else {
-		w := newScoreWeights(objectives)
-		parallelChunks(n, rewardChunk, workers(n, rewardChunk), func(_, lo, hi int) {
+		w := scoring.NewScoreWeights(objectives)
+		parallel.Chunks(n, RewardChunk, parallel.Workers(n, RewardChunk), func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				s.scores[i] = math.NaN()
 				if ev.Valid[i] {
-					s.scores[i] = w.score(ev.Row(i))
+					s.scores[i] = w.Score(ev.Row(i))
 				}
 			}
 		})
@@ -256,7 +242,7 @@ func (ev *Evaluation) scoreSetOf(objectives []Objective, opts Options, batches [
 func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 	var bad []int
 	for i, s := range scores {
-		if ev.Valid[i] && finite(s) != nil {
+		if ev.Valid[i] && scoring.Finite(s) != nil {
 			bad = append(bad, i)
 		}
 	}
@@ -279,100 +265,22 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 	out.shareStructure(ev)
 	for _, i := range bad {
 		out.Valid[i] = false
-		out.Causes[i] = (&InvalidError{Objective: "score", Err: finite(scores[i])}).Error()
+		out.Causes[i] = (&scoring.InvalidError{Objective: "score", Err: scoring.Finite(scores[i])}).Error()
 		scores[i] = math.NaN()
 	}
 	return out
 }
 
-// scoreBatchOf returns the score statistics of b, a batch of res, whose
-// valid members are valid, computed once per set of weights, scope and
-// batch. The caller must not modify them.
-func (res *Result) scoreBatchOf(b *Batch, valid []int) *scoreBatch {
-	set := res.scoreSet
-	if set == nil {
-		return res.scoreBatch(b, valid)
-	}
-	key := CacheKey{Of: ofScoreBatch, Scope: res.Ranking.Scope, Step: b.Step}
-	return cached(&set.cache, key, func(c *scoreBatch) bool { return c.members == len(b.Members) },
-		func() *scoreBatch { return res.scoreBatch(b, valid) })
+// ValidOf returns the valid members of batch b, listed once per evaluation
+// and batch. The caller must not modify them.
+func (res *Result) ValidOf(b *Batch) []int {
+	return Cached(&res.Evaluation.cache, CacheKey{Of: ofValid, Step: b.Step}, func(c validList) bool { return c.members == len(b.Members) }, func() validList {
+		return validList{len(b.Members), ValidMembers(make([]int, 0, len(b.Members)), b.Members, res.Evaluation.Valid)}
+	}).idx
 }
 
-// scoreBatch computes scoreBatchOf.
-func (res *Result) scoreBatch(b *Batch, valid []int) *scoreBatch {
-	c := &scoreBatch{members: len(b.Members)}
-	c.score = res.summarizeOf(res.Scores, valid)
-	for _, i := range valid {
-		c.fronts = max(c.fronts, res.Ranking.Fronts[i])
-		if res.Ranking.Ranks[i] == 0 {
-			c.frontierSize++
-		}
-	}
-	for _, g := range b.Groups {
-		lo, hi, seen := math.Inf(1), math.Inf(-1), false
-		for _, i := range g.Members {
-			if res.Evaluation.Valid[i] {
-				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
-			}
-		}
-		if seen {
-			c.groups++
-			if lo == hi {
-				c.zeroStd++
-			}
-		}
-	}
-	c.scoreGroupStd = res.scoreGroupStd(b)
-	c.fracAtMax = res.fracAtMax(b)
-	return c
-}
-
-// scratch holds float64 buffers for the statistics' gathering and
-// sorting, so that the statistics of a new result allocate none.
-var scratch sync.Pool
-
-// getScratch returns a buffer of capacity n or more, of any length.
-func getScratch(n int) *[]float64 {
-	if b, ok := scratch.Get().(*[]float64); ok && cap(*b) >= n {
-		return b
-	}
-	b := make([]float64, 0, n)
-	return &b
-}
-
-// putScratch gives a buffer back for the next getScratch.
-func putScratch(b *[]float64) { scratch.Put(b) }
-
-// summarizeScratch returns Summarize(x), sorting a copy of x in a scratch
-// buffer.
-func summarizeScratch(x []float64) stats.Summary {
-	buf := getScratch(len(x))
-	*buf = append((*buf)[:0], x...)
-	s := stats.SummarizeInPlace(*buf)
-	putScratch(buf)
-	return s
-}
-
-// summarizeOf returns Summarize of x's values at valid, gathered and
-// sorted in a scratch buffer.
-func (res *Result) summarizeOf(x []float64, valid []int) stats.Summary {
-	buf := getScratch(len(valid))
-	*buf = gather(*buf, x, valid)
-	s := stats.SummarizeInPlace(*buf)
-	putScratch(buf)
-	return s
-}
-
-// cachedHypervolume returns res.hypervolume(b, ref), computed once per
-// evaluation, scope, batch and reference point: it depends on neither the
-// method nor the weights.
-func (res *Result) cachedHypervolume(b *Batch, ref []float64) float64 {
-	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
-		return math.NaN()
-	}
-	key := CacheKey{Of: ofHypervolume, Scope: res.Ranking.Scope, Step: b.Step, Members: len(b.Members)}
-	for k, v := range ref {
-		key.Ref[k] = math.Float64bits(v)
-	}
-	return cached(&res.Evaluation.cache, key, always[float64], func() float64 { return res.hypervolume(b, ref) })
+// validList is the valid members of a batch of members trajectories.
+type validList struct {
+	members int
+	idx     []int
 }

@@ -6,19 +6,20 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 )
 
 // randomTrajectories draws batches of groups with objectives x, y, z from
 // small integer sets (many ties and duplicates); about one in ten lacks z.
-func randomTrajectories(rng *rand.Rand, n int) []Trajectory {
-	ts := make([]Trajectory, n)
+func randomTrajectories(rng *rand.Rand, n int) []scoring.Trajectory {
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
 		md := map[string]any{"x": float64(rng.IntN(4)), "y": float64(rng.IntN(3) - 1)}
 		if rng.IntN(10) > 0 {
 			md["z"] = float64(rng.IntN(5)) / 2
 		}
-		ts[i] = Trajectory{ID: fmt.Sprint(i), Batch: int64(rng.IntN(3)), Group: fmt.Sprint("g", rng.IntN(4)), Metadata: md}
+		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(rng.IntN(3)), Group: fmt.Sprint("g", rng.IntN(4)), Metadata: md}
 	}
 	return ts
 }
@@ -96,4 +97,17 @@ func oriented(res *Result, i int) []float64 {
 		out[k] = o.Orient(res.Evaluation.Row(i)[k])
 	}
 	return out
+}
+
+// lexicographicPriority is the priority the tests that run every method
+// give lexicographic: the objectives in their order; nil for the others.
+func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
+	if method != Lexicographic {
+		return nil
+	}
+	var names []string
+	for _, o := range objs {
+		names = append(names, o.Name)
+	}
+	return names
 }

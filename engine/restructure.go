@@ -4,6 +4,9 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 )
 
 // Restructure changes an evaluation's constraints and gates without
@@ -13,8 +16,8 @@ import (
 // evaluated anew. The evaluation it gives is the one the scorer with the
 // new constraints and gates gives on the same trajectories.
 type Restructure struct {
-	scorer Scorer
-	st     *structure
+	scorer scoring.Scorer
+	st     *scoring.Structure
 	// readsBody says that an expression reads more of a trajectory than a
 	// lean one keeps (Trajectory.DropBody): its response, its metadata,
 	// or a name that is neither an objective nor id, batch, group,
@@ -28,59 +31,23 @@ type Restructure struct {
 // replace). Its errors are WithStructure's: a constraint or gate that is
 // not a boolean, a gate of no objective ("did you mean"), an expression
 // that does not compile.
-func NewRestructure(s Scorer, constraints, gates []string) (*Restructure, error) {
-	inner, _ := unstructured(s)
-	scorer, err := WithStructure(inner, constraints, gates)
+func NewRestructure(s scoring.Scorer, constraints, gates []string) (*Restructure, error) {
+	inner, _ := scoring.Unstructured(s)
+	scorer, err := scoring.WithStructure(inner, constraints, gates)
 	if err != nil {
 		return nil, err
 	}
-	_, st := unstructured(scorer)
-	return &Restructure{scorer: scorer, st: st, readsBody: st.readsBody()}, nil
+	_, st := scoring.Unstructured(scorer)
+	return &Restructure{scorer: scorer, st: st, readsBody: st.ReadsBody()}, nil
 }
 
 // Scorer returns the scorer with the new constraints and gates: what
 // evaluates trajectories added later.
-func (r *Restructure) Scorer() Scorer { return r.scorer }
+func (r *Restructure) Scorer() scoring.Scorer { return r.scorer }
 
 // ReadsBody reports whether the constraints and gates read more of a
 // trajectory than a lean one keeps: Apply must then be given whole ones.
 func (r *Restructure) ReadsBody() bool { return r.readsBody }
-
-// leanFields are the fields a lean trajectory keeps (Trajectory.DropBody).
-var leanFields = []string{"id", "batch", "group", "step_count", "done"}
-
-// readsBody reports whether an expression of st reads more than the
-// objectives and the fields a lean trajectory keeps.
-func (st *structure) readsBody() bool {
-	if st == nil {
-		return false
-	}
-	reads := func(e *Expression) bool {
-		if e == nil {
-			return false
-		}
-		if e.program == nil || e.fullEnv || e.useResponse {
-			return true
-		}
-		for _, name := range e.names {
-			if _, ok := st.objectives[name]; !ok && !slices.Contains(leanFields, name) {
-				return true
-			}
-		}
-		return false
-	}
-	for _, c := range st.constraints {
-		if reads(c.whole) || reads(c.left) || reads(c.right) {
-			return true
-		}
-	}
-	for _, g := range st.gates {
-		if reads(g.e) {
-			return true
-		}
-	}
-	return false
-}
 
 // Apply returns ev with r's constraints and gates, evaluated on the
 // trajectories that trajectory(i) returns for each index i of ev (whole
@@ -89,7 +56,7 @@ func (st *structure) readsBody() bool {
 // stays so and is not asked for; one that was invalid by a constraint or
 // gate of ev is evaluated again. ev is not changed. An error of
 // trajectory, or ctx's once done, stops it.
-func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func(i int) (*Trajectory, error)) (*Evaluation, error) {
+func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func(i int) (*scoring.Trajectory, error)) (*Evaluation, error) {
 	n := ev.N()
 	out := &Evaluation{
 		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged,
@@ -103,7 +70,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 	out.clip()
 	var c int
 	if r.st != nil {
-		out.Constraints, out.Gates = r.st.defs()
+		out.Constraints, out.Gates = r.st.Defs()
 		c = len(out.Constraints)
 		if c > 0 {
 			out.Violation, out.feasible, out.ConstraintHolds = make([]float64, n), make([]bool, n), make([]bool, n*c)
@@ -113,7 +80,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		}
 	}
 	byStructure := structureCauses(ev)
-	evaluate := func(st *structure, lo, hi int) error {
+	evaluate := func(st *scoring.Structure, lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			if !ev.Valid[i] && !byStructure(ev.Causes[i]) {
 				out.Causes[i] = ev.Causes[i]
@@ -138,7 +105,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 			if out.GateShut != nil {
 				shut = out.GateShut[i*ev.M : (i+1)*ev.M]
 			}
-			if err := st.evaluate(t, ev.Row(i), holds, &violation, shut); err != nil {
+			if err := st.Evaluate(t, ev.Row(i), holds, &violation, shut); err != nil {
 				out.Causes[i] = err.Error()
 				continue
 			}
@@ -155,15 +122,15 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		}
 		return out, ctx.Err()
 	}
-	nw := workers(n, evalChunk)
-	sts := make([]*structure, nw)
+	nw := parallel.Workers(n, evalChunk)
+	sts := make([]*scoring.Structure, nw)
 	errs := make([]error, nw)
 	for w := range sts {
 		if sts[w] = r.st; w > 0 && r.st != nil {
-			sts[w] = r.st.clone()
+			sts[w] = r.st.Clone()
 		}
 	}
-	parallelChunks(n, evalChunk, nw, func(w, lo, hi int) {
+	parallel.Chunks(n, evalChunk, nw, func(w, lo, hi int) {
 		if errs[w] == nil {
 			errs[w] = evaluate(sts[w], lo, hi)
 		}
@@ -182,10 +149,10 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 func structureCauses(ev *Evaluation) func(cause string) bool {
 	var prefixes []string
 	for _, d := range ev.Constraints {
-		prefixes = append(prefixes, ConstraintSetting+" "+d.Expr+": ")
+		prefixes = append(prefixes, scoring.ConstraintSetting+" "+d.Expr+": ")
 	}
 	for _, d := range ev.Gates {
-		prefixes = append(prefixes, GateSetting+" "+d.Objective+": "+d.Expr+": ")
+		prefixes = append(prefixes, scoring.GateSetting+" "+d.Objective+": "+d.Expr+": ")
 	}
 	return func(cause string) bool {
 		for _, p := range prefixes {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // restructureData returns n random trajectories over 3 batches, 4 groups
@@ -15,9 +17,9 @@ import (
 // missing from some (a constraint on it makes them invalid), an objective
 // field c missing from a few (invalid by its objectives) and step_count
 // 0..3. Their Format lets DropBody make them lean.
-func restructureData(seed uint64, n int) []Trajectory {
+func restructureData(seed uint64, n int) []scoring.Trajectory {
 	rng := rand.New(rand.NewPCG(seed, 25))
-	ts := make([]Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
 		kv := []any{"a", float64(rng.IntN(4)), "b", float64(rng.IntN(4)), "flag", rng.IntN(3) > 0,
 			"src", []string{"math", "code"}[rng.IntN(2)]}
@@ -116,7 +118,7 @@ func TestRestructureEqualsFromTheStart(t *testing.T) {
 		}); !hasBody {
 			t.Fatalf("%s: ReadsBody without a metadata field", name)
 		}
-		got, err := r.Apply(context.Background(), ev0, func(i int) (*Trajectory, error) { return &lean[i], nil })
+		got, err := r.Apply(context.Background(), ev0, func(i int) (*scoring.Trajectory, error) { return &lean[i], nil })
 		if err != nil {
 			t.Fatal(name, err)
 		}
@@ -183,7 +185,7 @@ func TestRestructureStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	gone := errors.New("file changed")
-	if _, err := r.Apply(context.Background(), Evaluate(c.Scorer, ts), func(int) (*Trajectory, error) { return nil, gone }); !errors.Is(err, gone) {
+	if _, err := r.Apply(context.Background(), Evaluate(c.Scorer, ts), func(int) (*scoring.Trajectory, error) { return nil, gone }); !errors.Is(err, gone) {
 		t.Fatalf("got %v, want %v", err, gone)
 	}
 }

@@ -9,15 +9,6 @@ import (
 // Rewards near the float64 limit saturate at ±math.MaxFloat64 rather than
 // overflow to an infinity (see stats/overflow.go).
 
-// saturate returns v, or ±math.MaxFloat64 for an infinite v: a sum of
-// rewards near the limit that overflows.
-func saturate(v float64) float64 {
-	if math.IsInf(v, 0) {
-		return math.Copysign(math.MaxFloat64, v)
-	}
-	return v
-}
-
 // weightedCentered returns w (x - c) / d, as gdpo writes it, for finite
 // w, x and c: where that overflows, w times centered (x - c) / d,
 // saturated.
@@ -25,7 +16,7 @@ func weightedCentered(w, x, c, d float64) float64 {
 	if v := w * (x - c) / d; !math.IsNaN(v) && !math.IsInf(v, 0) {
 		return v
 	}
-	return saturate(w * stats.Centered(x, c, d))
+	return stats.Saturate(w * stats.Centered(x, c, d))
 }
 
 // membersMean returns the mean of values over members, without overflow

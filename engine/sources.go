@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/rewardlens/rewardlens/stats"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Sources (docs/CONTRACT.md, Objectives with structure): with source_by,
@@ -31,15 +31,15 @@ const SourceBySetting = "source_by"
 
 // sourceScorer scores each trajectory with its source's scorer.
 type sourceScorer struct {
-	by *Expression
+	by *scoring.Expression
 	// names are the configured sources, sorted; scorers[j] is names[j]'s,
 	// def the top-level objectives' (nil when there are none).
 	names   []string
-	scorers []*ParetoScorer
-	def     *ParetoScorer
+	scorers []*scoring.ParetoScorer
+	def     *scoring.ParetoScorer
 	// objectives are the columns; columns[j] maps scorer j's objectives
 	// (def's at len(names)) to columns.
-	objectives []Objective
+	objectives []scoring.Objective
 	columns    [][]int
 }
 
@@ -48,20 +48,20 @@ func (cfg Config) newSourceScorer() (*sourceScorer, error) {
 	if len(cfg.Sources) == 0 {
 		return nil, fmt.Errorf("%s %q: no [sources.NAME] section gives a source's objectives", SourceBySetting, cfg.SourceBy)
 	}
-	by, err := CompileExpression(SourceBySetting, cfg.SourceBy)
+	by, err := scoring.CompileExpression(SourceBySetting, cfg.SourceBy)
 	if err != nil {
 		return nil, err
 	}
 	s := &sourceScorer{by: by, names: slices.Sorted(maps.Keys(cfg.Sources))}
 	index := map[string]int{}
-	add := func(source string, p *ParetoScorer) error {
+	add := func(source string, p *scoring.ParetoScorer) error {
 		var cols []int
 		for _, o := range p.Objectives() {
 			k, ok := index[o.Name]
 			if !ok {
 				k = len(s.objectives)
 				index[o.Name] = k
-				s.objectives = append(s.objectives, Objective{Name: o.Name, Goal: o.Goal, Weight: o.Weight})
+				s.objectives = append(s.objectives, scoring.Objective{Name: o.Name, Goal: o.Goal, Weight: o.Weight})
 			} else if s.objectives[k].Goal != o.Goal {
 				return fmt.Errorf("objective %s: goal %s in source %s, %s in another: an objective has one goal", o.Name, o.Goal, source, s.objectives[k].Goal)
 			}
@@ -85,7 +85,7 @@ func (cfg Config) newSourceScorer() (*sourceScorer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("source %s: %w", name, err)
 		}
-		s.scorers = append(s.scorers, p.(*ParetoScorer))
+		s.scorers = append(s.scorers, p.(*scoring.ParetoScorer))
 		if err := add(name, s.scorers[len(s.scorers)-1]); err != nil {
 			return nil, err
 		}
@@ -99,7 +99,7 @@ func (cfg Config) newSourceScorer() (*sourceScorer, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.def = p.(*ParetoScorer)
+		s.def = p.(*scoring.ParetoScorer)
 		if err := add("(top level)", s.def); err != nil {
 			return nil, err
 		}
@@ -130,10 +130,10 @@ func onlyMinimized(minimize []string, objs []ObjectiveConfig) []string {
 }
 
 // Objectives implements Scorer: the union of the sources' objectives.
-func (s *sourceScorer) Objectives() []Objective { return s.objectives }
+func (s *sourceScorer) Objectives() []scoring.Objective { return s.objectives }
 
 // Evaluate implements Scorer, evaluating t's source first.
-func (s *sourceScorer) Evaluate(t *Trajectory, dst []float64) error {
+func (s *sourceScorer) Evaluate(t *scoring.Trajectory, dst []float64) error {
 	name, err := s.source(t)
 	if err != nil {
 		return err
@@ -142,13 +142,13 @@ func (s *sourceScorer) Evaluate(t *Trajectory, dst []float64) error {
 }
 
 // source returns t's source.
-func (s *sourceScorer) source(t *Trajectory) (string, error) {
-	name, err := textValue(s.by, t)
+func (s *sourceScorer) source(t *scoring.Trajectory) (string, error) {
+	name, err := s.by.Text(t)
 	if err != nil {
-		if !errors.Is(err, ErrEval) && !errors.Is(err, ErrBudget) {
-			err = ErrMissing // null, absent, or not text
+		if !errors.Is(err, scoring.ErrEval) && !errors.Is(err, scoring.ErrBudget) {
+			err = scoring.ErrMissing // null, absent, or not text
 		}
-		return "", &InvalidError{Objective: SourceBySetting + " " + s.by.Source, Err: err}
+		return "", &scoring.InvalidError{Objective: SourceBySetting + " " + s.by.Source, Err: err}
 	}
 	return name, nil
 }
@@ -171,10 +171,10 @@ var errNoSource = errors.New("no [sources.NAME] section for this source, and no 
 
 // evaluateSource writes t's values with scorer j (scorerIndex) into its
 // columns of dst, 0 into the others.
-func (s *sourceScorer) evaluateSource(t *Trajectory, j int, dst []float64) error {
+func (s *sourceScorer) evaluateSource(t *scoring.Trajectory, j int, dst []float64) error {
 	clear(dst)
 	if j < 0 {
-		return &InvalidError{Objective: "source", Err: errNoSource}
+		return &scoring.InvalidError{Objective: "source", Err: errNoSource}
 	}
 	p := s.def
 	if j < len(s.names) {
@@ -189,16 +189,16 @@ func (s *sourceScorer) evaluateSource(t *Trajectory, j int, dst []float64) error
 	return err
 }
 
-// cloneScorer implements scorerCloner.
-func (s *sourceScorer) cloneScorer() Scorer {
+// CloneScorer implements Cloner.
+func (s *sourceScorer) CloneScorer() scoring.Scorer {
 	c := *s
-	c.by = s.by.clone()
-	c.scorers = make([]*ParetoScorer, len(s.scorers))
+	c.by = s.by.Clone()
+	c.scorers = make([]*scoring.ParetoScorer, len(s.scorers))
 	for j, p := range s.scorers {
-		c.scorers[j] = p.cloneScorer().(*ParetoScorer)
+		c.scorers[j] = p.CloneScorer().(*scoring.ParetoScorer)
 	}
 	if s.def != nil {
-		c.def = s.def.cloneScorer().(*ParetoScorer)
+		c.def = s.def.CloneScorer().(*scoring.ParetoScorer)
 	}
 	return &c
 }
@@ -247,14 +247,14 @@ func (ev *Evaluation) SourceObjectives(src int) []int {
 // copy of the source expression, and the sources' indexes by name.
 type sourceEvaluator struct {
 	s     *sourceScorer
-	by    *Expression
+	by    *scoring.Expression
 	index map[string]int32
 }
 
 // newSourceEvaluator returns the sourceEvaluator of s for ev, whose
 // sources it knows.
 func newSourceEvaluator(s *sourceScorer, ev *Evaluation) *sourceEvaluator {
-	se := &sourceEvaluator{s: s, by: s.by.clone(), index: map[string]int32{}}
+	se := &sourceEvaluator{s: s, by: s.by.Clone(), index: map[string]int32{}}
 	for k, name := range ev.SourceNames {
 		se.index[name] = int32(k)
 	}
@@ -264,8 +264,8 @@ func newSourceEvaluator(s *sourceScorer, ev *Evaluation) *sourceEvaluator {
 // sourceIndex returns the index in ev.SourceNames of t's source, adding
 // it when new; -1 when source_by cannot be evaluated on t (the scorer
 // then says why).
-func (se *sourceEvaluator) sourceIndex(ev *Evaluation, t *Trajectory) int32 {
-	name, err := textValue(se.by, t)
+func (se *sourceEvaluator) sourceIndex(ev *Evaluation, t *scoring.Trajectory) int32 {
+	name, err := se.by.Text(t)
 	if err != nil {
 		return -1
 	}
@@ -356,53 +356,6 @@ func (ev *Evaluation) weightsOf(i int, base []float64) []float64 {
 		return ev.sourceWeights[src]
 	}
 	return nil
-}
-
-// SourceStats are the statistics of one source's trajectories in a batch:
-// its objectives' raw values, the scores and the rewards, over its valid
-// trajectories.
-type SourceStats struct {
-	Source                string
-	Trajectories, Invalid int
-	Objectives            []ObjectiveStats
-	Score, Reward         stats.Summary
-}
-
-// SourceStats returns the statistics of batch b split by source, in the
-// order of SourceNames (nil without sources). A trajectory whose source
-// could not be evaluated counts in none.
-func (res *Result) SourceStats(b *Batch) []SourceStats {
-	if res.Evaluation.sourceOf == nil {
-		return nil
-	}
-	res.computeBatchOf(b)
-	members := make([][]int, len(res.Evaluation.SourceNames))
-	for _, i := range b.Members {
-		if src := res.Evaluation.sourceOf[i]; src >= 0 {
-			members[src] = append(members[src], i)
-		}
-	}
-	var out []SourceStats
-	for src, idx := range members {
-		if len(idx) == 0 {
-			continue
-		}
-		valid := ValidMembers(nil, idx, res.Evaluation.Valid)
-		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
-		for _, k := range res.Evaluation.SourceObjectives(src) {
-			column := make([]float64, len(valid))
-			for j, i := range valid {
-				column[j] = res.Evaluation.Values[i*res.Evaluation.M+k]
-			}
-			o := res.Objectives[k]
-			o.Weight = res.Evaluation.sourceWeights[src][k]
-			st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: stats.Summarize(column)})
-		}
-		st.Score = res.summarizeOf(res.Scores, valid)
-		st.Reward = res.summarizeOf(res.Rewards, valid)
-		out = append(out, st)
-	}
-	return out
 }
 
 // HasObjective reports whether objective k is one of trajectory i's

@@ -7,15 +7,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
 // sourceData returns n random trajectories of sources a and b over 2
 // batches and 3 groups, with integer x, y, z in 0..3 (ties).
-func sourceData(seed uint64, n int) []Trajectory {
+func sourceData(seed uint64, n int) []scoring.Trajectory {
 	rng := rand.New(rand.NewPCG(seed, 5))
-	ts := make([]Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
 		ts[i] = traj(int64(rng.IntN(2)), fmt.Sprintf("g%d", rng.IntN(3)),
 			"src", []string{"a", "b"}[rng.IntN(2)], "x", float64(rng.IntN(4)), "y", float64(rng.IntN(4)), "z", float64(rng.IntN(4)))
@@ -38,7 +39,7 @@ func sourceConfig(method Method, scope Scope) Config {
 
 // sourceVector returns trajectory t's oriented objectives and weights
 // by its source's definition.
-func sourceVector(t *Trajectory) ([]float64, []float64) {
+func sourceVector(t *scoring.Trajectory) ([]float64, []float64) {
 	x, y, z := t.Metadata["x"].(float64), t.Metadata["y"].(float64), t.Metadata["z"].(float64)
 	if t.Metadata["src"] == "a" {
 		return []float64{x, -y}, []float64{1, 0.5}
@@ -48,7 +49,7 @@ func sourceVector(t *Trajectory) ([]float64, []float64) {
 
 // sourceGroups returns the indices of ts by (batch, source, group), or by
 // (batch, source) for scope batch.
-func sourceGroups(ts []Trajectory, scope Scope) [][]int {
+func sourceGroups(ts []scoring.Trajectory, scope Scope) [][]int {
 	index := map[string]int{}
 	var out [][]int
 	for i, tr := range ts {
@@ -112,37 +113,6 @@ func TestSourcesAgainstBruteForce(t *testing.T) {
 	}
 }
 
-func TestSourceStatsSplit(t *testing.T) {
-	ts := sourceData(4, 60)
-	c, err := New(sourceConfig(Absolute, ScopeGroup))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := c.Compute(ts, Absolute)
-	for bi := range res.Ranking.Batches {
-		b := &res.Ranking.Batches[bi]
-		for _, ss := range res.SourceStats(b) {
-			var xs []float64
-			for _, tr := range ts {
-				if tr.Batch == b.Step && tr.Metadata["src"] == ss.Source {
-					xs = append(xs, tr.Metadata["x"].(float64))
-				}
-			}
-			names := []string{}
-			for _, o := range ss.Objectives {
-				names = append(names, o.Name)
-			}
-			want := map[string][]string{"a": {"x", "y"}, "b": {"x", "z"}}[ss.Source]
-			if !slices.Equal(names, want) || ss.Trajectories != len(xs) || !near(ss.Objectives[0].Mean, stats.Mean(xs)) {
-				t.Fatalf("batch %d source %s: objectives %v, %d trajectories, x mean %v; want %v, %d, %v", b.Step, ss.Source, names, ss.Trajectories, ss.Objectives[0].Mean, want, len(xs), stats.Mean(xs))
-			}
-			if ss.Source == "b" && ss.Objectives[0].Weight != 2 {
-				t.Fatalf("source b's weight of x %v, want 2", ss.Objectives[0].Weight)
-			}
-		}
-	}
-}
-
 func TestSourcesBadInput(t *testing.T) {
 	one := 1.0
 	for _, tc := range []struct {
@@ -166,7 +136,7 @@ func TestSourcesBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := c.Compute([]Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 1.0), traj(0, "g", "x", 1.0)}, Absolute)
+	res := c.Compute([]scoring.Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 1.0), traj(0, "g", "x", 1.0)}, Absolute)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "no [sources.NAME] section") || res.Evaluation.Valid[1] || !strings.Contains(res.Evaluation.Causes[1], "source_by src: missing") {
 		t.Fatalf("valid %v, causes %q", res.Evaluation.Valid, res.Evaluation.Causes)
 	}
@@ -176,7 +146,7 @@ func TestSourcesBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res = c.Compute([]Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 3.0)}, Absolute)
+	res = c.Compute([]scoring.Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 3.0)}, Absolute)
 	if !res.Evaluation.Valid[0] || res.Scores[0] != 3 {
 		t.Fatalf("a source of no section, with top-level objectives: valid %v, score %v, want true, 3", res.Evaluation.Valid[0], res.Scores[0])
 	}

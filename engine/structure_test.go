@@ -8,15 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
 // structureData returns n random trajectories over 2 batches and 3 groups
 // with integer metadata a and b in 0..3 (ties) and a boolean flag.
-func structureData(seed uint64, n int) []Trajectory {
+func structureData(seed uint64, n int) []scoring.Trajectory {
 	rng := rand.New(rand.NewPCG(seed, 25))
-	ts := make([]Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
 		ts[i] = traj(int64(rng.IntN(2)), fmt.Sprintf("g%d", rng.IntN(3)),
 			"a", float64(rng.IntN(4)), "b", float64(rng.IntN(4)), "flag", rng.IntN(3) > 0)
@@ -40,7 +41,7 @@ func structureComputer(t *testing.T, cfg Config) *RewardComputer {
 // refViolation is the violation of a >= 2, b < 2 and flag, by the
 // definition: max(0, 2 - a) + max(0, b - 2) + (flag false: 1), feasible
 // when a >= 2 and b < 2 and flag.
-func refViolation(tr *Trajectory) (float64, bool) {
+func refViolation(tr *scoring.Trajectory) (float64, bool) {
 	a, b, flag := tr.Metadata["a"].(float64), tr.Metadata["b"].(float64), tr.Metadata["flag"].(bool)
 	v := max(0, 2-a) + max(0, b-2)
 	if !flag {
@@ -53,7 +54,7 @@ var structureConstraints = []string{"a >= 2", "b < 2", "flag"}
 
 // groupsOf returns the indices of ts by (batch, group), or by batch for
 // scope batch.
-func groupsOf(ts []Trajectory, scope Scope) [][]int {
+func groupsOf(ts []scoring.Trajectory, scope Scope) [][]int {
 	index := map[string]int{}
 	var out [][]int
 	for i, tr := range ts {
@@ -74,7 +75,7 @@ func groupsOf(ts []Trajectory, scope Scope) [][]int {
 
 // refConstrainedRanks ranks a group by peeling under constrained
 // domination, O(n^2) per front.
-func refConstrainedRanks(ts []Trajectory, idx []int) []int {
+func refConstrainedRanks(ts []scoring.Trajectory, idx []int) []int {
 	type pt struct {
 		o    []float64
 		feas bool
@@ -157,7 +158,7 @@ func withMethod(opts Options, m Method) Options {
 }
 
 // NewEvaluatorFor evaluates ts with c (a test helper).
-func (c *RewardComputer) NewEvaluatorFor(ts []Trajectory) *Evaluation {
+func (c *RewardComputer) NewEvaluatorFor(ts []scoring.Trajectory) *Evaluation {
 	e := c.NewEvaluator()
 	e.Add(ts)
 	return e.Evaluation()
@@ -218,7 +219,7 @@ func TestGDPOPenalty(t *testing.T) {
 
 // refLexicographic ranks a group by its tuples, by counting: r = 1 +
 // (worse) + (equal - 1) / 2, u = (r - 1) / (n - 1).
-func refLexicographic(ts []Trajectory, idx []int, tolA float64, constrained bool) []float64 {
+func refLexicographic(ts []scoring.Trajectory, idx []int, tolA float64, constrained bool) []float64 {
 	key := func(i int) []float64 {
 		var k []float64
 		if constrained {
@@ -306,7 +307,7 @@ func TestLexicographicOnePriorityIsRelative(t *testing.T) {
 
 func TestObjectiveNormalizationByHand(t *testing.T) {
 	// One group: a = 1, 2, 2, 5 (max), b = 3, 3, 3, 3 (min, constant: 0).
-	var ts []Trajectory
+	var ts []scoring.Trajectory
 	for _, a := range []float64{1, 2, 2, 5} {
 		ts = append(ts, traj(0, "g", "a", a, "b", 3.0, "flag", true))
 	}
@@ -345,7 +346,7 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 
 func TestObjectiveNormalizationScope(t *testing.T) {
 	// minmax within each group vs over the batch, by hand.
-	ts := []Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "g1", "a", 0.0, "b", 0.0, "flag", true), traj(0, "g1", "a", 2.0, "b", 0.0, "flag", true),
 		traj(0, "g2", "a", 2.0, "b", 0.0, "flag", true), traj(0, "g2", "a", 4.0, "b", 0.0, "flag", true),
 	}
@@ -385,62 +386,6 @@ func TestGates(t *testing.T) {
 	}
 	if !slices.Equal(res.Ranking.Ranks, plain.Compute(DefaultOptions()).Ranking.Ranks) {
 		t.Fatal("a gate changed the pareto ranks: they see the objectives as they are")
-	}
-}
-
-func TestCollapseByHand(t *testing.T) {
-	// Absolute, weights 1 and 1 on a (max) and c (max): g0's (1,2) and
-	// (2,1) both score 3 (collapsed); g1 holds one vector twice (not
-	// counted); g2's (1,1) and (2,2) score 2 and 4.
-	one := 1.0
-	c, err := New(Config{Method: string(Absolute), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := []Trajectory{
-		traj(0, "g0", "a", 1.0, "c", 2.0), traj(0, "g0", "a", 2.0, "c", 1.0),
-		traj(0, "g1", "a", 1.0, "c", 1.0), traj(0, "g1", "a", 1.0, "c", 1.0),
-		traj(0, "g2", "a", 1.0, "c", 1.0), traj(0, "g2", "a", 2.0, "c", 2.0),
-	}
-	res := c.Compute(ts, Absolute)
-	st := res.Stats()[0]
-	if share, groups := res.Collapse(&res.Ranking.Batches[0]); share != 0.5 || groups != 2 {
-		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", share, groups)
-	}
-	if st.Feasible != 1 || st.ConstraintFeasible != nil {
-		t.Fatalf("feasible share %v %v without constraints, want 1 and nil", st.Feasible, st.ConstraintFeasible)
-	}
-}
-
-func TestFeasibleShares(t *testing.T) {
-	ts := structureData(9, 80)
-	res := structureComputer(t, Config{Constraints: structureConstraints}).NewEvaluatorFor(ts).Compute(DefaultOptions())
-	for _, st := range res.Stats() {
-		var n, feasible float64
-		held := make([]float64, 3)
-		for _, tr := range ts {
-			if tr.Batch != st.Step {
-				continue
-			}
-			n++
-			a, b, flag := tr.Metadata["a"].(float64), tr.Metadata["b"].(float64), tr.Metadata["flag"].(bool)
-			for c, ok := range []bool{a >= 2, b < 2, flag} {
-				if ok {
-					held[c]++
-				}
-			}
-			if _, f := refViolation(&tr); f {
-				feasible++
-			}
-		}
-		if !near(st.Feasible, feasible/n) {
-			t.Fatalf("batch %d: feasible %v, want %v", st.Step, st.Feasible, feasible/n)
-		}
-		for c := range held {
-			if !near(st.ConstraintFeasible[c], held[c]/n) {
-				t.Fatalf("batch %d constraint %d: feasible %v, want %v", st.Step, c, st.ConstraintFeasible[c], held[c]/n)
-			}
-		}
 	}
 }
 
@@ -491,23 +436,10 @@ func TestStructureBadInput(t *testing.T) {
 	// A constraint of a field that is no boolean when it runs makes the
 	// trajectory invalid, saying why.
 	c := structureComputer(t, Config{Constraints: []string{"metadata.a"}})
-	res := c.Compute([]Trajectory{traj(0, "g", "a", 1.0, "b", 1.0)}, Pareto)
+	res := c.Compute([]scoring.Trajectory{traj(0, "g", "a", 1.0, "b", 1.0)}, Pareto)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "constraint metadata.a: not a boolean") {
 		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
 	}
-}
-
-// lexicographicPriority is the priority the tests that run every method
-// give lexicographic: the objectives in their order; nil for the others.
-func lexicographicPriority(method Method, objs []ObjectiveConfig) []string {
-	if method != Lexicographic {
-		return nil
-	}
-	var names []string
-	for _, o := range objs {
-		names = append(names, o.Name)
-	}
-	return names
 }
 
 func TestStructureAppendRecompute(t *testing.T) {
@@ -529,7 +461,7 @@ func TestStructureAppendRecompute(t *testing.T) {
 			t.Fatalf("%s: ranks or gates differ after Append", m)
 		}
 		kept := ev.Append(c.Scorer, ts[50:]).Filter(func(i int) bool { return i%2 == 0 })
-		var even []Trajectory
+		var even []scoring.Trajectory
 		for i := 0; i < len(ts); i += 2 {
 			even = append(even, ts[i])
 		}
@@ -541,7 +473,7 @@ func TestConstraintBudget(t *testing.T) {
 	// A constraint goes through the expression sandbox: one that would
 	// build a gigabyte is over budget, the trajectory invalid saying so.
 	c := structureComputer(t, Config{Constraints: []string{`len(repeat(repeat("x", 100000), 100000)) > 0`}})
-	res := c.Compute([]Trajectory{traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
+	res := c.Compute([]scoring.Trajectory{traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "over the expression's budget") {
 		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
 	}

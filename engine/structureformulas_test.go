@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestStructureFormulasFollowTheContract: each objective normalisation's
@@ -16,7 +18,7 @@ func TestStructureFormulasFollowTheContract(t *testing.T) {
 	}
 	contract := string(data)
 	formulas := map[string]string{}
-	for _, f := range StructureFormulas {
+	for _, f := range scoring.StructureFormulas {
 		formulas[f.Name] = f.Formula
 	}
 	for _, row := range []struct{ name, contractRow, formula string }{

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestEpsilonAndGroupOfOne checks grpo, rloo and gdpo against hand-computed
@@ -83,7 +85,7 @@ func TestNanSum(t *testing.T) {
 		}
 		return c
 	}
-	ts := []Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "p", "acc", 1.0, "fmt", 1.0), // 2
 		traj(0, "p", "fmt", 1.0),             // acc missing: 1
 		traj(0, "p", "acc", nil, "fmt", 0.0), // acc null: 0
@@ -137,7 +139,7 @@ func TestConfigEpsilonAndGroupOfOne(t *testing.T) {
 
 // TestRecordFields checks the group, batch and ID set by expression.
 func TestRecordFields(t *testing.T) {
-	f, err := NewRecordFields("input", "step", `"s" + string(step) + "-" + pred`)
+	f, err := scoring.NewRecordFields("input", "step", `"s" + string(step) + "-" + pred`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestRecordFields(t *testing.T) {
 		t.Errorf("got group %q batch %d id %q", tr.Group, tr.Batch, tr.ID)
 	}
 	// Numbers and bools as text; a batch of integral value.
-	num, _ := NewRecordFields("p", "b", "i")
+	num, _ := scoring.NewRecordFields("p", "b", "i")
 	tr = traj(0, "", "p", 0.5, "b", -2.0, "i", true)
 	if err := num.Apply(&tr); err != nil || tr.Group != "0.5" || tr.Batch != -2 || tr.ID != "true" {
 		t.Errorf("got group %q batch %d id %q, %v", tr.Group, tr.Batch, tr.ID, err)
@@ -160,8 +162,8 @@ func TestRecordFields(t *testing.T) {
 		t.Errorf("step as text: batch %d, %v", tr.Batch, err)
 	}
 	for _, c := range []struct {
-		fields *RecordFields
-		tr     Trajectory
+		fields *scoring.RecordFields
+		tr     scoring.Trajectory
 		want   string
 	}{
 		{f, traj(0, "", "step", 1.0, "pred", "x"), `group_by "input": missing`},
@@ -177,12 +179,12 @@ func TestRecordFields(t *testing.T) {
 			t.Errorf("Apply(%v) = %v, want an error with %q", c.tr.Metadata, err, c.want)
 		}
 	}
-	if g, err := NewRecordFields("", "", ""); g != nil || err != nil {
+	if g, err := scoring.NewRecordFields("", "", ""); g != nil || err != nil {
 		t.Errorf("no expression: %v, %v", g, err)
 	}
-	_, err = NewRecordFields("input +", "", "")
-	var ce *CompileError
-	if !errors.As(err, &ce) || ce.Name != groupBySetting || ce.Source != "input +" {
+	_, err = scoring.NewRecordFields("input +", "", "")
+	var ce *scoring.CompileError
+	if !errors.As(err, &ce) || ce.Name != scoring.GroupBySetting || ce.Source != "input +" {
 		t.Errorf("a bad expression: %v", err)
 	}
 }
@@ -199,7 +201,7 @@ func TestGDPONanSum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "p", "acc", 1.0, "fmt", 1.0),
 		traj(0, "p", "acc", nil, "fmt", 0.5), // TRL's None
 		traj(0, "p", "acc", 0.0, "fmt", 0.0),

@@ -2,13 +2,14 @@
 // share: each update of the followed inputs (loaders.Follow) is applied to
 // the live evaluation (engine.Live), only the batches it touches are
 // computed again (engine.Evaluation.Recompute), and the trends are
-// brought up to date from the previous ones (engine.Result.TrendsSince).
+// brought up to date from the previous ones (diagnose.TrendsSince).
 package follow
 
 import (
 	"context"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -18,7 +19,7 @@ import (
 // with trends, prev's trends (ref being their hypervolume reference),
 // brought up to date. A caller that keeps no trends passes nil and gets
 // nil. prev and trends are not changed.
-func Step(live *engine.Live, u loaders.Update, prev *engine.Result, trends []engine.Trend, ref []float64) (*engine.Result, []engine.Trend) {
+func Step(live *engine.Live, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend) {
 	res, trends, _ := StepContext(context.Background(), live, u, prev, trends, ref) // never ends
 	return res, trends
 }
@@ -27,13 +28,13 @@ func Step(live *engine.Live, u loaders.Update, prev *engine.Result, trends []eng
 // before each comparison group and batch computed: it then returns ctx's
 // error, and live holds u's trajectories without a result computed for
 // them (a caller that stops following).
-func StepContext(ctx context.Context, live *engine.Live, u loaders.Update, prev *engine.Result, trends []engine.Trend, ref []float64) (*engine.Result, []engine.Trend, error) {
+func StepContext(ctx context.Context, live *engine.Live, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend, error) {
 	res, err := live.Update(u.Reloaded, u.Trajectories).RecomputeContext(ctx, prev)
 	if err != nil {
 		return nil, nil, err
 	}
 	if trends != nil {
-		if trends, err = res.TrendsSinceContext(ctx, prev, trends, ref); err != nil {
+		if trends, err = diagnose.TrendsSinceContext(ctx, res, prev, trends, ref); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -8,19 +8,21 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // trajectories returns n random trajectories of source src in the given
 // steps, with two objectives a and b.
-func trajectories(rng *rand.Rand, src string, n int, steps ...int64) []engine.Trajectory {
-	ts := make([]engine.Trajectory, n)
+func trajectories(rng *rand.Rand, src string, n int, steps ...int64) []scoring.Trajectory {
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID: fmt.Sprint(src, i), Batch: steps[rng.IntN(len(steps))], Group: fmt.Sprint("g", rng.IntN(3)),
 			StepCount: int64(rng.IntN(9)), Done: true,
 			Metadata:    map[string]any{"a": float64(rng.IntN(5)), "b": rng.Float64()},
-			LoaderState: engine.LoaderState{Source: src},
+			LoaderState: scoring.LoaderState{Source: src},
 		}
 	}
 	return ts
@@ -38,14 +40,14 @@ func TestStep(t *testing.T) {
 	held := slices.Concat(trajectories(rng, "x", 40, 0, 1), trajectories(rng, "y", 30, 1, 2))
 	live := engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, held), held)
 	res := live.Evaluation().Compute(c.Options)
-	trends := res.Trends(nil)
+	trends := diagnose.Trends(res, nil)
 	for k, u := range []loaders.Update{
 		{Trajectories: trajectories(rng, "x", 20, 2, 3)},
 		{Trajectories: trajectories(rng, "y", 5, 3)},
 		{Reloaded: []string{"x"}, Trajectories: trajectories(rng, "x", 25, 0, 3, 4)},
 		{Reloaded: []string{"y"}},
 	} {
-		held = slices.DeleteFunc(held, func(t engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		held = slices.DeleteFunc(held, func(t scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 		held = append(held, u.Trajectories...)
 		prevRewards, prevTrends := slices.Clone(res.Rewards), slices.Clone(trends)
 		next, nextTrends := Step(live, u, res, trends, nil)
@@ -53,7 +55,7 @@ func TestStep(t *testing.T) {
 		if !reflect.DeepEqual(next.Rewards, want.Rewards) || !reflect.DeepEqual(next.Ranking.Batches, want.Ranking.Batches) {
 			t.Fatalf("update %d: the result differs from one computed from scratch", k)
 		}
-		if !reflect.DeepEqual(nextTrends, want.Trends(nil)) {
+		if !reflect.DeepEqual(nextTrends, diagnose.Trends(want, nil)) {
 			t.Fatalf("update %d: the trends differ from those computed from scratch", k)
 		}
 		if !slices.Equal(res.Rewards, prevRewards) || !reflect.DeepEqual(trends, prevTrends) {

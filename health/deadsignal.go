@@ -3,11 +3,11 @@ package health
 import (
 	"fmt"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 )
 
 // The checks on the groups without signal by the task metric, which run
-// on the trend points that carry a DeadSignal (engine.Result.AddDeadSignal).
+// on the trend points that carry a DeadSignal (diagnose.AddDeadSignal).
 const (
 	CheckDeadSignal    Check = "dead_signal"
 	CheckPhantomSignal Check = "phantom_signal"
@@ -42,7 +42,7 @@ func (t Thresholds) or(def Thresholds) Thresholds {
 // shaping adds), saying what independent sampling at the batch's pass
 // rate would give: far above it, the prompts are too easy or too hard
 // for the group size.
-func deadSignal(t *engine.Trend, th Thresholds) (Finding, bool) {
+func deadSignal(t *diagnose.Trend, th Thresholds) (Finding, bool) {
 	d := t.DeadSignal
 	if d == nil || d.Groups == 0 {
 		return Finding{}, false
@@ -57,7 +57,7 @@ func deadSignal(t *engine.Trend, th Thresholds) (Finding, bool) {
 // task metric all pass or all fail while their scores vary: GRPO then
 // ranks their completions by the shaping terms alone (an overlong
 // penalty giving short wrong answers a positive advantage).
-func phantomSignal(t *engine.Trend, th Thresholds) (Finding, bool) {
+func phantomSignal(t *diagnose.Trend, th Thresholds) (Finding, bool) {
 	d := t.DeadSignal
 	if d == nil || d.Groups == 0 {
 		return Finding{}, false

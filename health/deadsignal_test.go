@@ -5,32 +5,33 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 )
 
 // TestDeadSignalChecks grades the dead and phantom shares at the default
 // thresholds and at thresholds of the settings; a trend without a
 // DeadSignal (no task metric) is not checked.
 func TestDeadSignalChecks(t *testing.T) {
-	with := func(d engine.DeadSignal) func(*engine.Trend) {
-		return func(t *engine.Trend) { t.DeadSignal = &d }
+	with := func(d diagnose.DeadSignal) func(*diagnose.Trend) {
+		return func(t *diagnose.Trend) { t.DeadSignal = &d }
 	}
 	cases := []struct {
 		name   string
 		cfg    Config
-		change func(*engine.Trend)
+		change func(*diagnose.Trend)
 		check  Check
 		level  Level
 		value  float64
 	}{
-		{"no task metric", Config{}, func(*engine.Trend) {}, CheckDeadSignal, 0, 0},
-		{"half dead", Config{}, with(engine.DeadSignal{Groups: 4, ZeroAllFail: 2, DeadShare: 0.5}), CheckDeadSignal, 0, 0},
-		{"three of four dead", Config{}, with(engine.DeadSignal{Groups: 4, ZeroAllFail: 2, ZeroAllPass: 1, DeadShare: 0.75, PassRate: 0.3, ExpectedDeadShare: 0.2}), CheckDeadSignal, Warn, 0.75},
-		{"all dead", Config{}, with(engine.DeadSignal{Groups: 4, ZeroAllFail: 4, DeadShare: 1}), CheckDeadSignal, Alert, 1},
-		{"three of four dead, warn at 0.8", Config{DeadSignal: Thresholds{Warn: 0.8, Alert: 0.9}}, with(engine.DeadSignal{Groups: 4, DeadShare: 0.75}), CheckDeadSignal, 0, 0},
-		{"a tenth phantom", Config{}, with(engine.DeadSignal{Groups: 10, Phantom: 1, PhantomShare: 0.1}), CheckPhantomSignal, 0, 0},
-		{"a fifth phantom", Config{}, with(engine.DeadSignal{Groups: 10, Phantom: 2, PhantomShare: 0.2}), CheckPhantomSignal, Warn, 0.2},
-		{"half phantom", Config{}, with(engine.DeadSignal{Groups: 10, Phantom: 5, PhantomShare: 0.5}), CheckPhantomSignal, Alert, 0.5},
-		{"a tenth phantom, alert at 0.05", Config{PhantomSignal: Thresholds{Warn: 0.01, Alert: 0.05}}, with(engine.DeadSignal{Groups: 10, Phantom: 1, PhantomShare: 0.1}), CheckPhantomSignal, Alert, 0.1},
+		{"no task metric", Config{}, func(*diagnose.Trend) {}, CheckDeadSignal, 0, 0},
+		{"half dead", Config{}, with(diagnose.DeadSignal{Groups: 4, ZeroAllFail: 2, DeadShare: 0.5}), CheckDeadSignal, 0, 0},
+		{"three of four dead", Config{}, with(diagnose.DeadSignal{Groups: 4, ZeroAllFail: 2, ZeroAllPass: 1, DeadShare: 0.75, PassRate: 0.3, ExpectedDeadShare: 0.2}), CheckDeadSignal, Warn, 0.75},
+		{"all dead", Config{}, with(diagnose.DeadSignal{Groups: 4, ZeroAllFail: 4, DeadShare: 1}), CheckDeadSignal, Alert, 1},
+		{"three of four dead, warn at 0.8", Config{DeadSignal: Thresholds{Warn: 0.8, Alert: 0.9}}, with(diagnose.DeadSignal{Groups: 4, DeadShare: 0.75}), CheckDeadSignal, 0, 0},
+		{"a tenth phantom", Config{}, with(diagnose.DeadSignal{Groups: 10, Phantom: 1, PhantomShare: 0.1}), CheckPhantomSignal, 0, 0},
+		{"a fifth phantom", Config{}, with(diagnose.DeadSignal{Groups: 10, Phantom: 2, PhantomShare: 0.2}), CheckPhantomSignal, Warn, 0.2},
+		{"half phantom", Config{}, with(diagnose.DeadSignal{Groups: 10, Phantom: 5, PhantomShare: 0.5}), CheckPhantomSignal, Alert, 0.5},
+		{"a tenth phantom, alert at 0.05", Config{PhantomSignal: Thresholds{Warn: 0.01, Alert: 0.05}}, with(diagnose.DeadSignal{Groups: 10, Phantom: 1, PhantomShare: 0.1}), CheckPhantomSignal, Alert, 0.1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -51,7 +52,7 @@ func TestDeadSignalChecks(t *testing.T) {
 			}
 		})
 	}
-	got := runHealth(engine.GRPO, Config{}, with(engine.DeadSignal{Groups: 4, ZeroAllFail: 2, ZeroAllPass: 1, DeadShare: 0.75, PassRate: 0.3, ExpectedDeadShare: 0.2}))
+	got := runHealth(engine.GRPO, Config{}, with(diagnose.DeadSignal{Groups: 4, ZeroAllFail: 2, ZeroAllPass: 1, DeadShare: 0.75, PassRate: 0.3, ExpectedDeadShare: 0.2}))
 	if len(got) != 1 || !strings.Contains(got[0].Message, "3 of 4 groups") || !strings.Contains(got[0].Message, "gives 20%") {
 		t.Errorf("message %+v, want the count and the expectation", got)
 	}

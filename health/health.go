@@ -1,5 +1,5 @@
 // Package health runs the health checks of a training run on the trends of
-// its batches (engine.Result.Trends): zero spread, variance collapse,
+// its batches (diagnose.Trends): zero spread, variance collapse,
 // dominance of one objective, a ceiling, length drift, a correlation
 // flip, and groups without signal by the task metric (dead and phantom
 // signal), each at WARN or ALERT, some against a baseline of the first
@@ -14,7 +14,9 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -40,7 +42,7 @@ type Config struct {
 
 // Validate reports a name that is not one of the objectives. Findings skips
 // the check of a name that Validate rejects.
-func (c Config) Validate(objectives []engine.Objective) error {
+func (c Config) Validate(objectives []scoring.Objective) error {
 	for _, name := range []string{c.LengthObjective, c.TaskObjective} {
 		if name != "" && objectiveIndex(objectives, name) < 0 {
 			return fmt.Errorf("unknown objective %q (objectives: %s)", name, strings.Join(objectiveNameList(objectives), ", "))
@@ -113,7 +115,7 @@ type Finding struct {
 }
 
 // Findings runs the health checks on every batch's trend point (trends as
-// res.Trends returns them) and returns, per check and objective, the first
+// diagnose.Trends returns them) and returns, per check and objective, the first
 // step where it reached WARN and the first where it reached ALERT (the ALERT
 // alone when both come at once), in step order. The baseline is the first
 // cfg.Baseline batches; the checks that compare with it run on the batches
@@ -140,7 +142,7 @@ type Finding struct {
 //     with |r0| and |r| above 0.1 (WARN) and |r| above 0.3 (ALERT): the
 //     signature of reward hacking.
 //   - dead_signal: the fraction of the groups whose task metric all pass
-//     or all fail (engine.DeadSignal.DeadShare) above cfg.DeadSignal
+//     or all fail (diagnose.DeadSignal.DeadShare) above cfg.DeadSignal
 //     (0.5, 0.75 by default), when the trends carry a DeadSignal.
 //   - phantom_signal: the fraction of the groups whose task metric all
 //     pass or all fail while their scores vary (PhantomShare) above
@@ -150,7 +152,7 @@ type Finding struct {
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
-func Findings(res *engine.Result, trends []engine.Trend, cfg Config) []Finding {
+func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
 		check     Check
@@ -172,14 +174,14 @@ func Findings(res *engine.Result, trends []engine.Trend, cfg Config) []Finding {
 // healthRun holds what the checks compare the batches with.
 type healthRun struct {
 	res    *engine.Result
-	trends []engine.Trend
+	trends []diagnose.Trend
 	cfg    Config
 	base   int // the baseline is trends[:base]
 	// baseGroupStd is the baseline's mean ScoreGroupStd.
 	baseGroupStd float64
 	// length returns the drift check's series, nil when it is unknown;
 	// lengthObjective names its objective, "" for step_count.
-	length               func(*engine.Trend) float64
+	length               func(*diagnose.Trend) float64
 	lengthObjective      string
 	lengthMean, lengthSD float64
 	// task is the task objective's index (-1: unknown); baseCorr holds the
@@ -188,14 +190,14 @@ type healthRun struct {
 	baseCorr []float64
 }
 
-func newHealthRun(res *engine.Result, trends []engine.Trend, cfg Config) *healthRun {
+func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
 	n := cfg.Baseline
 	if n < 1 {
 		n = DefaultBaseline
 	}
 	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
 	baseline := trends[:h.base]
-	h.baseGroupStd = meanOver(baseline, func(t *engine.Trend) float64 { return t.ScoreGroupStd })
+	h.baseGroupStd = meanOver(baseline, func(t *diagnose.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
 	h.task = 0
 	if cfg.TaskObjective != "" {
@@ -203,7 +205,7 @@ func newHealthRun(res *engine.Result, trends []engine.Trend, cfg Config) *health
 	}
 	if h.task >= 0 && h.task < len(res.Objectives) {
 		for k := range res.Objectives {
-			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *engine.Trend) float64 {
+			h.baseCorr = append(h.baseCorr, meanOver(baseline, func(t *diagnose.Trend) float64 {
 				if t.Correlation == nil { // more objectives than are correlated
 					return math.NaN()
 				}
@@ -218,9 +220,9 @@ func newHealthRun(res *engine.Result, trends []engine.Trend, cfg Config) *health
 func (h *healthRun) setLength(name string) {
 	switch k := objectiveIndex(h.res.Objectives, name); {
 	case name == "":
-		h.length = func(t *engine.Trend) float64 { return t.MeanStepCount }
+		h.length = func(t *diagnose.Trend) float64 { return t.MeanStepCount }
 	case k >= 0:
-		h.length, h.lengthObjective = func(t *engine.Trend) float64 { return t.Objectives[k].Mean }, name
+		h.length, h.lengthObjective = func(t *diagnose.Trend) float64 { return t.Objectives[k].Mean }, name
 	default:
 		return
 	}
@@ -239,7 +241,7 @@ func (h *healthRun) setLength(name string) {
 
 // meanOver returns the mean of f over the trends where it is not NaN (NaN
 // when it is NaN everywhere).
-func meanOver(trends []engine.Trend, f func(*engine.Trend) float64) float64 {
+func meanOver(trends []diagnose.Trend, f func(*diagnose.Trend) float64) float64 {
 	var x []float64
 	for i := range trends {
 		if v := f(&trends[i]); !math.IsNaN(v) {
@@ -256,29 +258,29 @@ func meanOver(trends []engine.Trend, f func(*engine.Trend) float64) float64 {
 type checkSpec struct {
 	check         Check
 	afterBaseline bool
-	run           func(h *healthRun, t *engine.Trend, add func(Finding, bool))
+	run           func(h *healthRun, t *diagnose.Trend, add func(Finding, bool))
 }
 
 // checks are the health checks, in the order a batch's findings are
 // listed. A new check is a Check constant, its entry here with its
 // function, and its row in docs/CONTRACT.md's Health checks table.
 var checks = []checkSpec{
-	{CheckInvalidFraction, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.invalidFraction(t)) }},
-	{CheckConstraint, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+	{CheckInvalidFraction, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.invalidFraction(t)) }},
+	{CheckConstraint, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
 		for c := range t.ConstraintFeasible {
 			add(h.constraintViolation(t, c))
 		}
 	}},
-	{CheckZeroSpread, false, func(_ *healthRun, t *engine.Trend, add func(Finding, bool)) { add(zeroSpread(t)) }},
-	{CheckDominance, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
-	{CheckCeiling, false, func(_ *healthRun, t *engine.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
-	{CheckDeadSignal, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(deadSignal(t, h.cfg.DeadSignal)) }},
-	{CheckPhantomSignal, false, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+	{CheckZeroSpread, false, func(_ *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(zeroSpread(t)) }},
+	{CheckDominance, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
+	{CheckCeiling, false, func(_ *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
+	{CheckDeadSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(deadSignal(t, h.cfg.DeadSignal)) }},
+	{CheckPhantomSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
 		add(phantomSignal(t, h.cfg.PhantomSignal))
 	}},
-	{CheckVarianceCollapse, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
-	{CheckLengthDrift, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) { add(h.lengthDrift(t)) }},
-	{CheckCorrelationFlip, true, func(h *healthRun, t *engine.Trend, add func(Finding, bool)) {
+	{CheckVarianceCollapse, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
+	{CheckLengthDrift, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.lengthDrift(t)) }},
+	{CheckCorrelationFlip, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
 		for k := range h.baseCorr {
 			add(h.correlationFlip(t, k))
 		}
@@ -338,7 +340,7 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 // trajectories that are invalid, above.
 const invalidWarn, invalidAlert = 0.1, invalid.Mostly
 
-func (h *healthRun) invalidFraction(t *engine.Trend) (Finding, bool) {
+func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 	if t.Trajectories == 0 {
 		return Finding{}, false
 	}
@@ -357,20 +359,20 @@ func (h *healthRun) invalidFraction(t *engine.Trend) (Finding, bool) {
 // trajectories that break a constraint, above.
 const violationWarn, violationAlert = 0.2, 0.5
 
-func (h *healthRun) constraintViolation(t *engine.Trend, c int) (Finding, bool) {
+func (h *healthRun) constraintViolation(t *diagnose.Trend, c int) (Finding, bool) {
 	v := 1 - t.ConstraintFeasible[c]
 	expr := h.res.Evaluation.Constraints[c].Expr
 	msg := fmt.Sprintf("%.0f%% of valid trajectories break %s", 100*v, expr)
 	return finding(CheckConstraint, expr, v, violationWarn, violationAlert, false, msg)
 }
 
-func zeroSpread(t *engine.Trend) (Finding, bool) {
+func zeroSpread(t *diagnose.Trend) (Finding, bool) {
 	v := t.FracZeroStdGroups
 	msg := fmt.Sprintf("%.0f of %d groups have all-equal scores (no GRPO signal)", v*float64(t.Groups), t.Groups)
 	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
 }
 
-func (h *healthRun) varianceCollapse(t *engine.Trend) (Finding, bool) {
+func (h *healthRun) varianceCollapse(t *diagnose.Trend) (Finding, bool) {
 	if !(h.baseGroupStd > stats.ZeroStd) {
 		return Finding{}, false // no spread to lose
 	}
@@ -379,7 +381,7 @@ func (h *healthRun) varianceCollapse(t *engine.Trend) (Finding, bool) {
 	return finding(CheckVarianceCollapse, "", v, collapseWarn, collapseAlert, true, msg)
 }
 
-func (h *healthRun) dominance(t *engine.Trend) (Finding, bool) {
+func (h *healthRun) dominance(t *diagnose.Trend) (Finding, bool) {
 	if len(t.Objectives) < 2 || !h.res.Options.Method.RewardsScore() {
 		return Finding{}, false
 	}
@@ -399,7 +401,7 @@ func (h *healthRun) dominance(t *engine.Trend) (Finding, bool) {
 	return finding(CheckDominance, name, v, dominanceWarn, dominanceAlert, false, msg)
 }
 
-func ceiling(t *engine.Trend) (Finding, bool) {
+func ceiling(t *diagnose.Trend) (Finding, bool) {
 	if t.Score.Count < 2 {
 		return Finding{}, false
 	}
@@ -408,7 +410,7 @@ func ceiling(t *engine.Trend) (Finding, bool) {
 	return finding(CheckCeiling, "", v, ceilingWarn, ceilingAlert, false, msg)
 }
 
-func (h *healthRun) lengthDrift(t *engine.Trend) (Finding, bool) {
+func (h *healthRun) lengthDrift(t *diagnose.Trend) (Finding, bool) {
 	if h.length == nil || math.IsNaN(h.lengthMean) {
 		return Finding{}, false
 	}
@@ -421,7 +423,7 @@ func (h *healthRun) lengthDrift(t *engine.Trend) (Finding, bool) {
 	return f, ok
 }
 
-func (h *healthRun) correlationFlip(t *engine.Trend, k int) (Finding, bool) {
+func (h *healthRun) correlationFlip(t *diagnose.Trend, k int) (Finding, bool) {
 	if t.Correlation == nil {
 		return Finding{}, false
 	}
@@ -438,12 +440,12 @@ func (h *healthRun) correlationFlip(t *engine.Trend, k int) (Finding, bool) {
 
 // objectiveIndex returns the index of the objective named name, -1 when
 // there is none.
-func objectiveIndex(objectives []engine.Objective, name string) int {
-	return slices.IndexFunc(objectives, func(o engine.Objective) bool { return o.Name == name })
+func objectiveIndex(objectives []scoring.Objective, name string) int {
+	return slices.IndexFunc(objectives, func(o scoring.Objective) bool { return o.Name == name })
 }
 
 // objectiveNameList returns the objectives' names.
-func objectiveNameList(objectives []engine.Objective) []string {
+func objectiveNameList(objectives []scoring.Objective) []string {
 	var names []string
 	for _, o := range objectives {
 		names = append(names, o.Name)

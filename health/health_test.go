@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -12,15 +14,15 @@ import (
 // objectives a and b of weight 1/2, std 1 and correlation 0.5, 4 groups
 // none of them flat, scores of within-group std 1, a tenth of them at the
 // maximum, 10 steps on average.
-func healthyTrend(step int64) engine.Trend {
-	objective := func(name string) engine.ObjectiveStats {
-		return engine.ObjectiveStats{Objective: engine.Objective{Name: name, Goal: engine.Maximize, Weight: 0.5}, Summary: stats.Summary{Count: 10, Mean: 1, Std: 1}}
+func healthyTrend(step int64) diagnose.Trend {
+	objective := func(name string) diagnose.ObjectiveStats {
+		return diagnose.ObjectiveStats{Objective: scoring.Objective{Name: name, Goal: scoring.Maximize, Weight: 0.5}, Summary: stats.Summary{Count: 10, Mean: 1, Std: 1}}
 	}
-	return engine.Trend{
-		BatchStats: engine.BatchStats{
+	return diagnose.Trend{
+		BatchStats: diagnose.BatchStats{
 			Step:        step,
 			Groups:      4,
-			Objectives:  []engine.ObjectiveStats{objective("a"), objective("b")},
+			Objectives:  []diagnose.ObjectiveStats{objective("a"), objective("b")},
 			Score:       stats.Summary{Count: 10, Max: 1},
 			Correlation: [][]float64{{1, 0.5}, {0.5, 1}},
 		},
@@ -32,10 +34,10 @@ func healthyTrend(step int64) engine.Trend {
 
 // runHealth runs the checks on a baseline of three healthy batches (steps
 // 0-2) followed by one (step 3) that change modifies, under method.
-func runHealth(method engine.Method, cfg Config, change func(*engine.Trend)) []Finding {
-	trends := []engine.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3)}
+func runHealth(method engine.Method, cfg Config, change func(*diagnose.Trend)) []Finding {
+	trends := []diagnose.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3)}
 	change(&trends[3])
-	res := &engine.Result{Options: engine.Options{Method: method}, Objectives: []engine.Objective{trends[0].Objectives[0].Objective, trends[0].Objectives[1].Objective}}
+	res := &engine.Result{Options: engine.Options{Method: method}, Objectives: []scoring.Objective{trends[0].Objectives[0].Objective, trends[0].Objectives[1].Objective}}
 	return Findings(res, trends, cfg)
 }
 
@@ -44,38 +46,38 @@ func TestHealthChecks(t *testing.T) {
 		name   string
 		method engine.Method
 		cfg    Config
-		change func(*engine.Trend)
+		change func(*diagnose.Trend)
 		check  Check
 		level  Level // 0: the check must not fire
 		value  float64
 	}
 	cases := []tc{
-		{"zero spread at half", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracZeroStdGroups = 0.5 }, CheckZeroSpread, 0, 0},
-		{"zero spread over half", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracZeroStdGroups = 0.625 }, CheckZeroSpread, Warn, 0.625},
-		{"zero spread over three quarters", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracZeroStdGroups = 0.8 }, CheckZeroSpread, Alert, 0.8},
+		{"zero spread at half", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracZeroStdGroups = 0.5 }, CheckZeroSpread, 0, 0},
+		{"zero spread over half", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracZeroStdGroups = 0.625 }, CheckZeroSpread, Warn, 0.625},
+		{"zero spread over three quarters", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracZeroStdGroups = 0.8 }, CheckZeroSpread, Alert, 0.8},
 
-		{"score std at a quarter", engine.Absolute, Config{}, func(t *engine.Trend) { t.ScoreGroupStd = 0.25 }, CheckVarianceCollapse, 0, 0},
-		{"score std under a fifth", engine.Absolute, Config{}, func(t *engine.Trend) { t.ScoreGroupStd = 0.15 }, CheckVarianceCollapse, Warn, 0.15},
-		{"score std under 5%", engine.Absolute, Config{}, func(t *engine.Trend) { t.ScoreGroupStd = 0.04 }, CheckVarianceCollapse, Alert, 0.04},
+		{"score std at a quarter", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.ScoreGroupStd = 0.25 }, CheckVarianceCollapse, 0, 0},
+		{"score std under a fifth", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.ScoreGroupStd = 0.15 }, CheckVarianceCollapse, Warn, 0.15},
+		{"score std under 5%", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.ScoreGroupStd = 0.04 }, CheckVarianceCollapse, Alert, 0.04},
 
 		// a's share of the variance is 1 / (1 + std_b^2).
-		{"a share 0.735", engine.GRPO, Config{}, func(t *engine.Trend) { t.Objectives[1].Std = 0.6 }, CheckDominance, 0, 0},
-		{"a share 0.8", engine.GRPO, Config{}, func(t *engine.Trend) { t.Objectives[1].Std = 0.5 }, CheckDominance, Warn, 0.8},
-		{"a share 0.96", engine.RLOO, Config{}, func(t *engine.Trend) { t.Objectives[1].Std = 0.2 }, CheckDominance, Alert, 1 / 1.04},
-		{"a share 1 but ranks", engine.Pareto, Config{}, func(t *engine.Trend) { t.Objectives[1].Std = 0 }, CheckDominance, 0, 0},
-		{"a share 1 but gdpo", engine.GDPO, Config{}, func(t *engine.Trend) { t.Objectives[1].Std = 0 }, CheckDominance, 0, 0},
+		{"a share 0.735", engine.GRPO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0.6 }, CheckDominance, 0, 0},
+		{"a share 0.8", engine.GRPO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0.5 }, CheckDominance, Warn, 0.8},
+		{"a share 0.96", engine.RLOO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0.2 }, CheckDominance, Alert, 1 / 1.04},
+		{"a share 1 but ranks", engine.Pareto, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0 }, CheckDominance, 0, 0},
+		{"a share 1 but gdpo", engine.GDPO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0 }, CheckDominance, 0, 0},
 
-		{"80% at the maximum", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracAtMax = 0.8 }, CheckCeiling, 0, 0},
-		{"85% at the maximum", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracAtMax = 0.85 }, CheckCeiling, Warn, 0.85},
-		{"all at the maximum", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracAtMax = 1 }, CheckCeiling, Alert, 1},
-		{"a batch of one", engine.Absolute, Config{}, func(t *engine.Trend) { t.FracAtMax, t.Score.Count = 1, 1 }, CheckCeiling, 0, 0},
+		{"80% at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 0.8 }, CheckCeiling, 0, 0},
+		{"85% at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 0.85 }, CheckCeiling, Warn, 0.85},
+		{"all at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 1 }, CheckCeiling, Alert, 1},
+		{"a batch of one", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax, t.Score.Count = 1, 1 }, CheckCeiling, 0, 0},
 
 		// A steady baseline of 10 steps: the sd is its floor, 5% of 10.
-		{"step_count +2.5 sd", engine.Absolute, Config{}, func(t *engine.Trend) { t.MeanStepCount = 11.25 }, CheckLengthDrift, 0, 0},
-		{"step_count -4 sd", engine.Absolute, Config{}, func(t *engine.Trend) { t.MeanStepCount = 8 }, CheckLengthDrift, Warn, -4},
-		{"step_count +6 sd", engine.Absolute, Config{}, func(t *engine.Trend) { t.MeanStepCount = 13 }, CheckLengthDrift, Alert, 6},
-		{"b's mean -6 sd", engine.Absolute, Config{LengthObjective: "b"}, func(t *engine.Trend) { t.Objectives[1].Mean = 0.7 }, CheckLengthDrift, Alert, -6},
-		{"b's mean steady", engine.Absolute, Config{LengthObjective: "b"}, func(t *engine.Trend) { t.MeanStepCount = 20 }, CheckLengthDrift, 0, 0},
+		{"step_count +2.5 sd", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.MeanStepCount = 11.25 }, CheckLengthDrift, 0, 0},
+		{"step_count -4 sd", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.MeanStepCount = 8 }, CheckLengthDrift, Warn, -4},
+		{"step_count +6 sd", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.MeanStepCount = 13 }, CheckLengthDrift, Alert, 6},
+		{"b's mean -6 sd", engine.Absolute, Config{LengthObjective: "b"}, func(t *diagnose.Trend) { t.Objectives[1].Mean = 0.7 }, CheckLengthDrift, Alert, -6},
+		{"b's mean steady", engine.Absolute, Config{LengthObjective: "b"}, func(t *diagnose.Trend) { t.MeanStepCount = 20 }, CheckLengthDrift, 0, 0},
 
 		{"r flips weakly", engine.Absolute, Config{}, flipTo(-0.05), CheckCorrelationFlip, 0, 0},
 		{"r weakens", engine.Absolute, Config{}, flipTo(0.05), CheckCorrelationFlip, 0, 0},
@@ -105,12 +107,12 @@ func TestHealthChecks(t *testing.T) {
 }
 
 // flipTo sets the correlation of a and b.
-func flipTo(r float64) func(*engine.Trend) {
-	return func(t *engine.Trend) { t.Correlation = [][]float64{{1, r}, {r, 1}} }
+func flipTo(r float64) func(*diagnose.Trend) {
+	return func(t *diagnose.Trend) { t.Correlation = [][]float64{{1, r}, {r, 1}} }
 }
 
 func TestHealthOnlyTheFirstStepOfEachLevel(t *testing.T) {
-	var trends []engine.Trend
+	var trends []diagnose.Trend
 	for step, frac := range []float64{0, 0.6, 0.6, 0.8, 0.6, 0.9} {
 		tr := healthyTrend(int64(step))
 		tr.FracZeroStdGroups = frac
@@ -131,19 +133,19 @@ func TestHealthOnlyTheFirstStepOfEachLevel(t *testing.T) {
 
 func TestHealthBaselineBatchesAreNotCompared(t *testing.T) {
 	// With a baseline of 4, the drifted batch 3 is part of it.
-	got := runHealth(engine.Absolute, Config{Baseline: 4}, func(t *engine.Trend) { t.MeanStepCount, t.ScoreGroupStd = 30, 0 })
+	got := runHealth(engine.Absolute, Config{Baseline: 4}, func(t *diagnose.Trend) { t.MeanStepCount, t.ScoreGroupStd = 30, 0 })
 	if len(got) > 0 {
 		t.Fatalf("a baseline batch fired: %+v", got)
 	}
 	// A baseline of 1 has no sd: the floor stands in for it.
-	got = runHealth(engine.Absolute, Config{Baseline: 1}, func(t *engine.Trend) { t.MeanStepCount = 13 })
+	got = runHealth(engine.Absolute, Config{Baseline: 1}, func(t *diagnose.Trend) { t.MeanStepCount = 13 })
 	if len(got) != 1 || got[0].Check != CheckLengthDrift || got[0].Level != Alert {
 		t.Fatalf("findings %+v, want the drift's ALERT", got)
 	}
 }
 
 func TestHealthConfigValidate(t *testing.T) {
-	objs := []engine.Objective{{Name: "a"}, {Name: "b"}}
+	objs := []scoring.Objective{{Name: "a"}, {Name: "b"}}
 	for _, c := range []Config{{LengthObjective: "z"}, {TaskObjective: "z"}} {
 		if c.Validate(objs) == nil {
 			t.Errorf("%+v: no error", c)

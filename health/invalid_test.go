@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // evaluateX computes ts with the one objective x = metadata x under GRPO.
-func evaluateX(t *testing.T, ts []engine.Trajectory) (*engine.Result, engine.Scorer) {
+func evaluateX(t *testing.T, ts []scoring.Trajectory) (*engine.Result, scoring.Scorer) {
 	t.Helper()
-	s, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "x", Expr: "x", Weight: math.NaN()}})
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "x", Weight: math.NaN()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,10 +22,10 @@ func evaluateX(t *testing.T, ts []engine.Trajectory) (*engine.Result, engine.Sco
 
 // batchOfValidity returns trajectories of batch step whose metadata x is
 // 1 for each true of valid, missing for each false, in three groups.
-func batchOfValidity(step int64, valid ...bool) []engine.Trajectory {
-	var ts []engine.Trajectory
+func batchOfValidity(step int64, valid ...bool) []scoring.Trajectory {
+	var ts []scoring.Trajectory
 	for i, v := range valid {
-		tr := engine.Trajectory{Batch: step, Group: string(rune('a' + i%3)), Done: true, Metadata: map[string]any{}}
+		tr := scoring.Trajectory{Batch: step, Group: string(rune('a' + i%3)), Done: true, Metadata: map[string]any{}}
 		if v {
 			tr.Metadata["x"] = float64(i)
 		}
@@ -45,12 +47,12 @@ func validity(n, invalid int) []bool {
 // invalid is a WARN, 60% an ALERT, all invalid an ALERT (never healthy),
 // 10% nothing; each reported at its first step, like the other checks.
 func TestInvalidFractionCheck(t *testing.T) {
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for step, invalid := range []int{0, 1, 2, 2, 6, 10, 0} { // of 10
 		ts = append(ts, batchOfValidity(int64(step), validity(10, invalid)...)...)
 	}
 	res, _ := evaluateX(t, ts)
-	trends := res.Trends(nil)
+	trends := diagnose.Trends(res, nil)
 	var got []Finding
 	for _, f := range Findings(res, trends, Config{}) {
 		if f.Check == CheckInvalidFraction {
@@ -86,7 +88,7 @@ func TestInvalidFractionCheck(t *testing.T) {
 		ts = append(ts, batchOfValidity(int64(step), validity(8, 8)...)...)
 	}
 	res, _ = evaluateX(t, ts)
-	trends = res.Trends(nil)
+	trends = diagnose.Trends(res, nil)
 	findings := Findings(res, trends, Config{})
 	if !slices.ContainsFunc(findings, func(f Finding) bool {
 		return f.Check == CheckInvalidFraction && f.Level == Alert && f.Step == 0 && f.Value == 1

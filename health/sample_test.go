@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
@@ -27,7 +28,7 @@ func sampleResult(t *testing.T) *engine.Result {
 // half of the 16 late (9 of them from step 30).
 func TestHealthTellsTheSampleStory(t *testing.T) {
 	res := sampleResult(t)
-	findings := health.Findings(res, res.Trends(nil), health.Config{})
+	findings := health.Findings(res, diagnose.Trends(res, nil), health.Config{})
 	first := map[health.Check]int64{}
 	for _, f := range findings {
 		t.Logf("%s %s at step %d: %s", f.Check, f.Level, f.Step, f.Message)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // near reports whether a is b within a relative 1e-12.
@@ -23,21 +25,21 @@ func TestStepFindings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := make([]engine.Trajectory, 200)
+	ts := make([]scoring.Trajectory, 200)
 	for i := range ts {
 		step := int64(rng.IntN(6))
 		x := float64(rng.IntN(4))
 		if step >= 4 {
 			x = 1 // zero spread from step 4 on
 		}
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID: fmt.Sprint(i), Batch: step, Group: fmt.Sprint("g", rng.IntN(4)), StepCount: int64(rng.IntN(9)),
 			Metadata: map[string]any{"x": x, "z": float64(rng.IntN(5)) / 2},
 		}
 	}
-	slices.SortStableFunc(ts, func(a, b engine.Trajectory) int { return int(a.Batch - b.Batch) })
+	slices.SortStableFunc(ts, func(a, b scoring.Trajectory) int { return int(a.Batch - b.Batch) })
 	res := c.Compute(ts, c.Options.Method)
-	trends := res.Trends(nil)
+	trends := diagnose.Trends(res, nil)
 	cfg := Config{Baseline: 2}
 	var all []Finding
 	for b := range trends {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -71,7 +72,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(engine.Maximize), Weight: &one}}
+		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
 	switch openInstructNormalisation(first.Path) {

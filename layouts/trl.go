@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -60,7 +61,7 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 		}
 		note = n
 		for _, col := range rewards {
-			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(engine.Maximize), Weight: &one})
+			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(scoring.Maximize), Weight: &one})
 		}
 		if len(cfg.Objectives) == 0 && first.Path != "" {
 			return cfg, "", fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", first.Path, trlAdvantage)

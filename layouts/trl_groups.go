@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 )
 
 // trlGroupWarnings returns a warning for each step of res, among the
@@ -37,7 +38,7 @@ func trlGroupWarnings(res *engine.Result, batches []int) []string {
 	sizes := map[int64]int{} // the steps whose groups are all of one size
 	count := map[int]int{}   // how many such steps have each size
 	for bi := range res.Ranking.Batches {
-		if n := uniformGroupSize(res.GroupSummaries(&res.Ranking.Batches[bi])); n > 0 {
+		if n := uniformGroupSize(diagnose.GroupSummaries(res, &res.Ranking.Batches[bi])); n > 0 {
 			sizes[res.Ranking.Batches[bi].Step] = n
 			count[n]++
 		}
@@ -46,7 +47,7 @@ func trlGroupWarnings(res *engine.Result, batches []int) []string {
 	var out []string
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
-		groups := res.GroupSummaries(b)
+		groups := diagnose.GroupSummaries(res, b)
 		if len(groups) == 0 {
 			continue
 		}
@@ -64,8 +65,8 @@ func trlGroupWarnings(res *engine.Result, batches []int) []string {
 
 // uniformGroupSize returns the size of every group of groups, 0 when they
 // are not all of one size or there are none.
-func uniformGroupSize(groups []engine.GroupSummary) int {
-	if len(groups) == 0 || slices.ContainsFunc(groups, func(g engine.GroupSummary) bool { return g.N != groups[0].N }) {
+func uniformGroupSize(groups []diagnose.GroupSummary) int {
+	if len(groups) == 0 || slices.ContainsFunc(groups, func(g diagnose.GroupSummary) bool { return g.N != groups[0].N }) {
 		return 0
 	}
 	return groups[0].N
@@ -91,7 +92,7 @@ func commonest(count map[int]int) int {
 
 // unequalGroups is the warning for step b, whose groups are of unequal
 // size.
-func unequalGroups(b *engine.Batch, groups []engine.GroupSummary) string {
+func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary) string {
 	usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
 	prefix := commonPrefix(groups)
 	var repeated, other []string
@@ -118,7 +119,7 @@ func unequalGroups(b *engine.Batch, groups []engine.GroupSummary) string {
 
 // usualGroupSize returns the commonest size, the smaller on a tie, of the
 // groups whose first member comes before row half.
-func usualGroupSize(groups []engine.GroupSummary, half int) int {
+func usualGroupSize(groups []diagnose.GroupSummary, half int) int {
 	count := map[int]int{}
 	for _, g := range groups {
 		if g.Members[0] < half {
@@ -149,7 +150,7 @@ func listSome(names []string) string {
 
 // commonPrefix returns the length in bytes of the prefix the groups' keys
 // share (a chat template's), cut at a rune's start.
-func commonPrefix(groups []engine.GroupSummary) int {
+func commonPrefix(groups []diagnose.GroupSummary) int {
 	if len(groups) < 2 {
 		return 0
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/sandbox"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -179,7 +180,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first), Goal: string(engine.Maximize), Weight: &one}}
+		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first), Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	if cfg.Epsilon == nil {
 		eps := verlEpsilon
@@ -300,9 +301,9 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 }
 
 // isNaNCause reports whether an invalid cause is the score's being NaN or
-// infinite (engine.InvalidError's text).
+// infinite (scoring.InvalidError's text).
 func isNaNCause(cause string) bool {
-	return cause == verlScore+": "+engine.ErrNaN.Error() || cause == verlScore+": "+engine.ErrInf.Error()
+	return cause == verlScore+": "+scoring.ErrNaN.Error() || cause == verlScore+": "+scoring.ErrInf.Error()
 }
 
 // maxKeyShown is how many characters of a group key a warning shows.

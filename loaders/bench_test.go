@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // benchJSONL returns about size bytes of JSONL shaped like the training
@@ -86,11 +86,11 @@ func BenchmarkStreamJSONLMetadata(b *testing.B) {
 			b.Fatal(err)
 		}
 		// The metadata in maps, then the m keys picked, as compute does.
-		pick := &engine.Pick{}
+		pick := &scoring.Pick{}
 		for k := range m {
 			pick.Keys = append(pick.Keys, fmt.Sprintf("o%d", k+1))
 		}
-		for _, opts := range []Options{{}, {Pick: func(*engine.Trajectory) *engine.Pick { return pick }}} {
+		for _, opts := range []Options{{}, {Pick: func(*scoring.Trajectory) *scoring.Pick { return pick }}} {
 			name := fmt.Sprintf("m=%d", m)
 			if opts.Pick != nil {
 				name += "/picked"
@@ -99,7 +99,7 @@ func BenchmarkStreamJSONLMetadata(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := Stream([]string{path}, opts, func([]engine.Trajectory) error { return nil }); err != nil {
+					if _, err := Stream([]string{path}, opts, func([]scoring.Trajectory) error { return nil }); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 )
 
@@ -70,7 +70,7 @@ func TestCSVRowsInBlocks(t *testing.T) {
 	}
 
 	stopped := errors.New("enough")
-	if _, err := read(strings.NewReader(input), "in.csv", 0, Options{SkipInvalid: true}, 0, func([]engine.Trajectory) error { return stopped }); !errors.Is(err, stopped) {
+	if _, err := read(strings.NewReader(input), "in.csv", 0, Options{SkipInvalid: true}, 0, func([]scoring.Trajectory) error { return stopped }); !errors.Is(err, stopped) {
 		t.Errorf("stopped by the consumer: %v", err)
 	}
 }

@@ -3,15 +3,15 @@ package loaders
 import (
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 func TestExpectedCount(t *testing.T) {
 	// Records 100 bytes apart: 10,000 bytes hold 100, plus 5%.
-	at := func(offsets ...int64) []engine.Trajectory {
-		ts := make([]engine.Trajectory, len(offsets))
+	at := func(offsets ...int64) []scoring.Trajectory {
+		ts := make([]scoring.Trajectory, len(offsets))
 		for i, off := range offsets {
-			ts[i] = engine.Trajectory{LoaderState: engine.LoaderState{Source: "a.jsonl", Offset: off}}
+			ts[i] = scoring.Trajectory{LoaderState: scoring.LoaderState{Source: "a.jsonl", Offset: off}}
 		}
 		return ts
 	}
@@ -20,7 +20,7 @@ func TestExpectedCount(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		size int64
-		ts   []engine.Trajectory
+		ts   []scoring.Trajectory
 		want int
 	}{
 		{"records 100 bytes apart", 10_000, at(0, 100, 200, 300), 106},

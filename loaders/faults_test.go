@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
@@ -68,7 +68,7 @@ func TestLongLinesOwnBlocks(t *testing.T) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	check := func(how string, ts []engine.Trajectory) {
+	check := func(how string, ts []scoring.Trajectory) {
 		t.Helper()
 		if len(ts) != len(lengths) {
 			t.Fatalf("%s: %d trajectories", how, len(ts))
@@ -85,8 +85,8 @@ func TestLongLinesOwnBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Load", res.Trajectories)
-	var kept []engine.Trajectory
-	if _, err := Stream([]string{path}, Options{}, func(ts []engine.Trajectory) error {
+	var kept []scoring.Trajectory
+	if _, err := Stream([]string{path}, Options{}, func(ts []scoring.Trajectory) error {
 		kept = append(kept, ts...)
 		return nil
 	}); err != nil {

@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // TestFieldsEveryFormat sets group, batch and ID by expression in each
 // format, and names the place of a record they fail on.
 func TestFieldsEveryFormat(t *testing.T) {
-	fields, err := engine.NewRecordFields("prompt", "step", "")
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestPeek(t *testing.T) {
 
 // TestRereadFields reads a trajectory loaded with record fields again.
 func TestRereadFields(t *testing.T) {
-	fields, err := engine.NewRecordFields("input", "step", "")
+	fields, err := scoring.NewRecordFields("input", "step", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestRereadFields(t *testing.T) {
 // file appears: the record fields apply to every line, the first reading's
 // and those appended, and a line they fail on is reported, not kept.
 func TestFollowFields(t *testing.T) {
-	fields, err := engine.NewRecordFields("input", "step", "")
+	fields, err := scoring.NewRecordFields("input", "step", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestFollowFields(t *testing.T) {
 	}
 	testfile.Append(t, path, `{"input":"q","step":1,"score":0}`+"\n"+`{"step":1,"score":0}`+"\n")
 	writeFile(t, dir, "2.jsonl", []byte(`{"input":"p","step":2,"score":1}`+"\n"))
-	var got []engine.Trajectory
+	var got []scoring.Trajectory
 	var errs []string
 	deadline := time.After(10 * time.Second)
 	for len(got) < 2 || len(errs) < 1 {
@@ -166,7 +166,7 @@ func TestFollowFields(t *testing.T) {
 			t.Fatalf("updates: %+v, errors %q", got, errs)
 		}
 	}
-	slices.SortFunc(got, func(a, b engine.Trajectory) int { return strings.Compare(a.ID, b.ID) })
+	slices.SortFunc(got, func(a, b scoring.Trajectory) int { return strings.Compare(a.ID, b.ID) })
 	if len(got) != 2 || got[0].ID != "1:1" || got[0].Group != "q" || got[1].ID != "2:0" || got[1].Batch != 2 {
 		t.Errorf("updates: %+v", got)
 	}
@@ -186,7 +186,7 @@ func TestRereadBatchByEveryFormat(t *testing.T) {
 		"run.json":  `[{"batch":7,"group":"g","response":"a","metadata":{"step":3}}, {"batch":7,"group":"g","response":"b","metadata":{"step":3}}]`,
 		"run.csv":   "batch,group,response,step\n7,g,a,3\n7,g,b,3\n",
 	}
-	fields, err := engine.NewRecordFields("", "metadata.step", "")
+	fields, err := scoring.NewRecordFields("", "metadata.step", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestRereadBatchByEveryFormat(t *testing.T) {
 // back and forth between the files, as Reread reads each; a record that
 // changed is still an error, and the next one is read.
 func TestRereader(t *testing.T) {
-	fields, err := engine.NewRecordFields("input", "step", "")
+	fields, err := scoring.NewRecordFields("input", "step", "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
@@ -39,7 +39,7 @@ type FollowOptions struct {
 	// holds every body of a large input. Each leaves the Updates as they
 	// are. An error from Each stops the first reading, and Follow returns
 	// it as is.
-	Each func(ts []engine.Trajectory) error
+	Each func(ts []scoring.Trajectory) error
 }
 
 // DefaultPoll is the default FollowOptions.Poll.
@@ -57,7 +57,7 @@ type Update struct {
 	// to a JSONL file, in order, each delivered once; and every
 	// trajectory of a file that appeared in a followed directory or of a
 	// Reloaded file. Their Source is the file's path as Follow named it.
-	Trajectories []engine.Trajectory
+	Trajectories []scoring.Trajectory
 	// Reloaded are the files that were truncated, replaced (log rotation)
 	// or, for the formats read whole, changed, and were read again from
 	// the start: their trajectories in Trajectories replace all those
@@ -82,7 +82,7 @@ type Update struct {
 	// store takes the arrays back (Recycle); picked are the arrays the
 	// picked values of Trajectories are in, when recycled.
 	store  *partStore
-	picked [][]engine.PickedValue
+	picked [][]scoring.PickedValue
 }
 
 // Follow loads paths as Load does, then follows them until ctx ends: it
@@ -454,7 +454,7 @@ func (f *follower) scanDirs() {
 
 // holds reports whether u holds trajectories of the file path.
 func (u *Update) holds(path string) bool {
-	return slices.ContainsFunc(u.Trajectories, func(t engine.Trajectory) bool { return t.Source == path })
+	return slices.ContainsFunc(u.Trajectories, func(t scoring.Trajectory) bool { return t.Source == path })
 }
 
 // empty reports whether u holds nothing to tell.
@@ -466,7 +466,7 @@ func (u *Update) empty() bool {
 // the file's trajectories that u still holds: they are replaced.
 func (u *Update) add(path string, c fileChange) {
 	if c.reloaded {
-		u.Trajectories = slices.DeleteFunc(u.Trajectories, func(t engine.Trajectory) bool { return t.Source == path })
+		u.Trajectories = slices.DeleteFunc(u.Trajectories, func(t scoring.Trajectory) bool { return t.Source == path })
 		u.Gone = slices.DeleteFunc(u.Gone, func(p string) bool { return p == path })
 		if !slices.Contains(u.Reloaded, path) {
 			u.Reloaded = append(u.Reloaded, path)

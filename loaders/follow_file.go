@@ -10,7 +10,7 @@ import (
 	"math"
 	"os"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/openctx"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
@@ -158,7 +158,7 @@ func (f *followedFile) reload(opts Options) fileChange {
 // records how far it read. A file without trajectories (yet) is no error.
 // When each is not nil, it takes the trajectories (FollowOptions.Each),
 // and the Result has none.
-func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
 	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err // *fs.PathError: "open PATH: reason"
@@ -251,7 +251,7 @@ func tailable(file *os.File, name string, format Format) bool {
 // loadWhole reads a file of a format that is read whole; an empty file,
 // or a Parquet file without its footer yet (Result.Unfinished), has no
 // trajectories (yet): it is read when it changes.
-func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
 	if size == 0 {
 		return &Result{}, nil
 	}
@@ -265,7 +265,7 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // handing them to each when not nil, as Stream does. They can be read
 // again by offset (Reread): a followed file is a regular file, not
 // gzipped.
-func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
 	// Options.Pick holds for every reading of the file, the first and
 	// those as it grows or is read again: a file that appears later, or a
 	// rotated one, comes as lean as the first reading, which streams.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestFollowFirstReadingStopsOnInterrupt: once the context ends (ctrl+c,
@@ -30,7 +30,7 @@ func TestFollowFirstReadingStopsOnInterrupt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	handed := 0
-	each := func(ts []engine.Trajectory) error {
+	each := func(ts []scoring.Trajectory) error {
 		handed += len(ts)
 		cancel() // the interrupt comes as the first chunk is evaluated
 		return nil

@@ -12,7 +12,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestLastLineEndLimit checks where the complete lines end before a
@@ -100,7 +100,7 @@ func TestFollowBurstInParts(t *testing.T) {
 // the first check's trajectories as its own, not a copy, and appends a
 // later check's after them.
 func TestUpdateTakesTheReadArray(t *testing.T) {
-	first := &Result{Trajectories: make([]engine.Trajectory, 3, 8)}
+	first := &Result{Trajectories: make([]scoring.Trajectory, 3, 8)}
 	for i := range first.Trajectories {
 		first.Trajectories[i].ID = fmt.Sprint("a", i)
 	}
@@ -109,7 +109,7 @@ func TestUpdateTakesTheReadArray(t *testing.T) {
 	if &u.Trajectories[0] != &first.Trajectories[0] {
 		t.Error("the update copied the trajectories of its first check")
 	}
-	second := &Result{Trajectories: []engine.Trajectory{{ID: "b0"}}}
+	second := &Result{Trajectories: []scoring.Trajectory{{ID: "b0"}}}
 	u.add("f", fileChange{res: second})
 	var got []string
 	for _, tr := range u.Trajectories {

@@ -1,7 +1,7 @@
 package loaders
 
 import (
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
@@ -13,13 +13,13 @@ import (
 // which gives back. Only arrays read from it are given back, so it holds
 // at most those of the parts in flight.
 type partStore struct {
-	arrays input.FreeList[[]engine.Trajectory]
+	arrays input.FreeList[[]scoring.Trajectory]
 	picks  input.PickedStore
 }
 
 // take returns an empty array to read a part into: a recycled one, or nil
 // (also from the nil *partStore).
-func (s *partStore) take() []engine.Trajectory {
+func (s *partStore) take() []scoring.Trajectory {
 	if s == nil {
 		return nil
 	}
@@ -29,7 +29,7 @@ func (s *partStore) take() []engine.Trajectory {
 
 // give stores the array ts and the picked values' arrays picked, which no
 // trajectory still in use points into.
-func (s *partStore) give(ts []engine.Trajectory, picked [][]engine.PickedValue) {
+func (s *partStore) give(ts []scoring.Trajectory, picked [][]scoring.PickedValue) {
 	clear(ts) // the trajectories' strings and arrays are not held
 	s.arrays.Put(ts[:0])
 	s.picks.Give(picked)

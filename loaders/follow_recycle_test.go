@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestFollowRecyclesParts appends a burst of many parts to a followed
@@ -35,8 +35,8 @@ func TestFollowRecyclesParts(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			opts := followOptions(true)
-			pick := &engine.Pick{Keys: []string{"a"}}
-			opts.Pick = func(*engine.Trajectory) *engine.Pick { return pick }
+			pick := &scoring.Pick{Keys: []string{"a"}}
+			opts.Pick = func(*scoring.Trajectory) *scoring.Pick { return pick }
 			_, ch, err := Follow(ctx, []string{path}, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -52,8 +52,8 @@ func TestFollowRecyclesParts(t *testing.T) {
 			file.Close()
 			var (
 				got             []string
-				arrays          = map[*engine.Trajectory]bool{}
-				pickedArrays    = map[*engine.PickedValue]bool{}
+				arrays          = map[*scoring.Trajectory]bool{}
+				pickedArrays    = map[*scoring.PickedValue]bool{}
 				reused, reusedP int
 				behind          []bool
 			)

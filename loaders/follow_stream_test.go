@@ -14,13 +14,13 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // placed is brief with where the record starts and its format: what
 // Reread needs.
-func placed(t engine.Trajectory) string {
+func placed(t scoring.Trajectory) string {
 	return fmt.Sprintf("%s offset=%d format=%q", brief(t), t.Offset, t.Format)
 }
 
@@ -130,7 +130,7 @@ func TestFollowEach(t *testing.T) {
 
 			got, chunks := followState{}, 0
 			var returned atomic.Bool
-			opts.Each = func(ts []engine.Trajectory) error {
+			opts.Each = func(ts []scoring.Trajectory) error {
 				if returned.Load() {
 					t.Error("Each called after Follow returned")
 				}
@@ -227,7 +227,7 @@ func TestFollowEachError(t *testing.T) {
 	enough := errors.New("enough")
 	for _, paths := range [][]string{{filepath.Join(dir, "a.jsonl")}, {filepath.Join(dir, "b.csv")}, {dir}} {
 		calls := 0
-		res, ch, err := Follow(context.Background(), paths, FollowOptions{Each: func([]engine.Trajectory) error {
+		res, ch, err := Follow(context.Background(), paths, FollowOptions{Each: func([]scoring.Trajectory) error {
 			calls++
 			return enough
 		}})

@@ -16,7 +16,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
@@ -486,7 +486,7 @@ func TestFollowRewrittenInPlaceSameStart(t *testing.T) {
 	f.WriteString(fresh)
 	f.Close()
 	var reloaded bool
-	var got []engine.Trajectory
+	var got []scoring.Trajectory
 	awaitUpdates(t, ch, "rewritten in place", func(u Update) {
 		if slices.Contains(u.Reloaded, path) {
 			reloaded, got = true, nil
@@ -756,10 +756,10 @@ func TestFollowLaterFilesArePicked(t *testing.T) {
 	dir := t.TempDir()
 	first := filepath.Join(dir, "log-1.jsonl")
 	writeText(t, first, idLines("a", 3))
-	pick := &engine.Pick{Keys: []string{"a"}}
+	pick := &scoring.Pick{Keys: []string{"a"}}
 	calls := 0
 	opts := FollowOptions{Poll: time.Hour, NoWatch: true}
-	opts.Pick = func(*engine.Trajectory) *engine.Pick { calls++; return pick }
+	opts.Pick = func(*scoring.Trajectory) *scoring.Pick { calls++; return pick }
 	f, state := newTestFollowerWith(t, opts, dir)
 	later := filepath.Join(dir, "log-2.jsonl")
 	const n = 100000 // many blocks

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
@@ -51,7 +51,7 @@ type formatSpec struct {
 	// reread, when not nil, reads one record again at br, the offset of a
 	// trajectory's record in the file f (Reread); nil for a format whose
 	// records cannot be read again alone.
-	reread func(l *input.Loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error)
+	reread func(l *input.Loader, f *os.File, br *bufio.Reader) (scoring.Trajectory, error)
 }
 
 // formats are the input formats, in the order messages list them.

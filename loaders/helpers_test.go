@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // brief describes t in one line, for comparisons: fmt prints maps sorted by
 // key, NaN as NaN, and %#v tells a number from a string.
-func brief(t engine.Trajectory) string {
+func brief(t scoring.Trajectory) string {
 	resp := "nil"
 	if t.Response != nil {
 		resp = string(t.Response)
@@ -50,8 +50,8 @@ type want struct {
 
 // String returns the brief of the trajectory w describes.
 func (w want) String() string {
-	t := engine.Trajectory{ID: w.id, Batch: w.batch, Group: w.group, StepCount: w.steps, Done: !w.notDone,
-		Metadata: w.meta, LoaderState: engine.LoaderState{Source: w.src, Line: w.line}}
+	t := scoring.Trajectory{ID: w.id, Batch: w.batch, Group: w.group, StepCount: w.steps, Done: !w.notDone,
+		Metadata: w.meta, LoaderState: scoring.LoaderState{Source: w.src, Line: w.line}}
 	if w.meta == nil {
 		t.Metadata = map[string]any{}
 	}
@@ -131,17 +131,17 @@ func runErrorCases(t *testing.T, name string, cases []errorCase) {
 }
 
 // pickedValue returns what a loader picks for the value of key in md.
-func pickedValue(md map[string]any, key string) engine.PickedValue {
+func pickedValue(md map[string]any, key string) scoring.PickedValue {
 	switch x := md[key].(type) {
 	case nil:
-		return engine.PickedValue{}
+		return scoring.PickedValue{}
 	case float64:
-		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}
+		return scoring.PickedValue{Number: x, Kind: scoring.PickedNumber}
 	case bool: // counts 1 or 0
 		if x {
-			return engine.PickedValue{Number: 1, Kind: engine.PickedNumber}
+			return scoring.PickedValue{Number: 1, Kind: scoring.PickedNumber}
 		}
-		return engine.PickedValue{Kind: engine.PickedNumber}
+		return scoring.PickedValue{Kind: scoring.PickedNumber}
 	}
-	return engine.PickedValue{Kind: engine.PickedOther}
+	return scoring.PickedValue{Kind: scoring.PickedOther}
 }

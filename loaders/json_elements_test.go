@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestJSONElementsAsDecoder: the elements read as JSONL's lines are, and
@@ -109,9 +109,9 @@ func TestJSONElementsPicked(t *testing.T) {
 		fmt.Fprintf(&b, `{"id": "t%d", "metadata": {"o1": %d.25, "o2": %s}, "response": "r%d"}`, i, i, o2, i)
 	}
 	b.WriteString("]")
-	pick := &engine.Pick{Keys: []string{"o1", "o2"}, Response: true}
-	var picked []engine.Trajectory
-	_, err := read(strings.NewReader(b.String()), "t.json", 0, Options{Pick: func(*engine.Trajectory) *engine.Pick { return pick }}, 0, func(ts []engine.Trajectory) error {
+	pick := &scoring.Pick{Keys: []string{"o1", "o2"}, Response: true}
+	var picked []scoring.Trajectory
+	_, err := read(strings.NewReader(b.String()), "t.json", 0, Options{Pick: func(*scoring.Trajectory) *scoring.Pick { return pick }}, 0, func(ts []scoring.Trajectory) error {
 		for _, tr := range ts {
 			// Both are recycled once handed over.
 			tr.Picked = slices.Clone(tr.Picked)
@@ -145,9 +145,9 @@ func TestJSONElementsPicked(t *testing.T) {
 			var got string
 			if tr.Picked != nil {
 				switch v := tr.Picked[k]; v.Kind {
-				case engine.PickedNumber:
+				case scoring.PickedNumber:
 					got = fmt.Sprint(v.Number)
-				case engine.PickedAbsent:
+				case scoring.PickedAbsent:
 					got = "<nil>"
 				default:
 					got = "other"
@@ -181,14 +181,14 @@ func TestJSONElementsReuseBlocks(t *testing.T) {
 	}
 	b.WriteString("]")
 	text := b.String()
-	pick := &engine.Pick{Keys: []string{"o1", "o2"}}
-	opts := Options{Pick: func(*engine.Trajectory) *engine.Pick { return pick }}
+	pick := &scoring.Pick{Keys: []string{"o1", "o2"}}
+	opts := Options{Pick: func(*scoring.Trajectory) *scoring.Pick { return pick }}
 	read := func() uint64 {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		n := 0
-		if _, err := read(strings.NewReader(text), "t.json", 0, opts, 0, func(ts []engine.Trajectory) error { n += len(ts); return nil }); err != nil || n != 40000 {
+		if _, err := read(strings.NewReader(text), "t.json", 0, opts, 0, func(ts []scoring.Trajectory) error { n += len(ts); return nil }); err != nil || n != 40000 {
 			t.Fatalf("%v: %d trajectories", err, n)
 		}
 		runtime.ReadMemStats(&after)

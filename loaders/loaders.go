@@ -1,5 +1,5 @@
 // Package loaders reads trajectory files (JSON arrays, JSONL/NDJSON, CSV,
-// each optionally gzipped) into engine.Trajectory values, following the
+// each optionally gzipped) into scoring.Trajectory values, following the
 // "Trajectories" section of docs/CONTRACT.md.
 //
 // Every problem with the input is reported with its place, "PATH:LINE: what
@@ -8,10 +8,10 @@
 // Inputs are only ever opened for reading.
 //
 // Each trajectory records where its record starts in its file
-// (engine.Trajectory.Offset) and, when the file can be read there again,
+// (scoring.Trajectory.Offset) and, when the file can be read there again,
 // its Format: Reread then reads the record back whole, so that a caller
 // that keeps many trajectories may drop their responses and metadata once
-// evaluated (engine.Trajectory.DropBody). Standard input, gzip files
+// evaluated (scoring.Trajectory.DropBody). Standard input, gzip files
 // (which cannot seek) and Parquet files are read once: their trajectories
 // keep their bodies.
 package loaders
@@ -26,7 +26,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/openctx"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
@@ -56,17 +56,17 @@ type Options struct {
 	// Pick, when not nil, is called with the first trajectory of each
 	// input, on the goroutine that calls Stream's each and before that
 	// trajectory is handed over, and may return the metadata keys that are
-	// all the caller reads of the metadata (engine.Pick). Trajectories read
+	// all the caller reads of the metadata (scoring.Pick). Trajectories read
 	// after it may then come with Pick set, those keys' values in Picked,
 	// and no Metadata: for now, the JSONL lines that take the fast path.
-	Pick func(first *engine.Trajectory) *engine.Pick
+	Pick func(first *scoring.Trajectory) *scoring.Pick
 	// Fields, when not nil, sets each trajectory's group, batch and ID by
-	// expression (engine.RecordFields), once it is read whole and before
+	// expression (scoring.RecordFields), once it is read whole and before
 	// it is handed over (or to Pick); a record it fails on is rejected
 	// like a malformed one, "PATH:LINE: group_by "input": missing...".
 	// Trajectories then never come with a Pick: the expressions read the
 	// whole record.
-	Fields *engine.RecordFields
+	Fields *scoring.RecordFields
 	// MaxRecordBytes bounds one JSONL line, JSON array element or CSV row
 	// (DefaultMaxRecordBytes when 0): a longer one is a LineError "record
 	// longer than ..." found as it is read, and not held (a JSONL line is
@@ -99,7 +99,7 @@ func (o Options) maxRecord() int64 { return cmp.Or(o.MaxRecordBytes, DefaultMaxR
 // Result is what Load and Read return.
 type Result struct {
 	// Trajectories are in input order, all files concatenated.
-	Trajectories []engine.Trajectory
+	Trajectories []scoring.Trajectory
 	// Skipped counts the lines, rows and elements skipped (SkipInvalid).
 	Skipped int
 	// SkipReasons are the first 100 reasons for skipping, in input order.
@@ -114,7 +114,7 @@ type Result struct {
 	Unfinished []Unfinished
 	// picked are the arrays the picked values of Trajectories are in, when
 	// recycled (a followed file's growth, Update.Recycle).
-	picked [][]engine.PickedValue
+	picked [][]scoring.PickedValue
 }
 
 // resultOf returns what a loader read as a Result.
@@ -163,11 +163,11 @@ func Load(paths []string, opts Options) (*Result, error) {
 // the trajectories' Metadata maps: each may keep the trajectories' other
 // fields, not those. An error from each stops the reading and is returned
 // as is.
-func Stream(paths []string, opts Options, each func(ts []engine.Trajectory) error) (*Result, error) {
+func Stream(paths []string, opts Options, each func(ts []scoring.Trajectory) error) (*Result, error) {
 	return load(paths, opts, each)
 }
 
-func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*Result, error) {
+func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (*Result, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no input files")
 	}
@@ -183,7 +183,7 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 		paths[i] = f.path
 	}
 	total := &Result{}
-	var kept []engine.Trajectory // Load's, when capped
+	var kept []scoring.Trajectory // Load's, when capped
 	if opts.MaxRows > 0 {
 		each = capRows(opts.MaxRows, each, &kept)
 		opts.rowLimit = opts.MaxRows + 1
@@ -232,7 +232,7 @@ func load(paths []string, opts Options, each func([]engine.Trajectory) error) (*
 // plus 5%, so that a caller reserves its arrays once. It is 0 when it
 // cannot tell: the size is unknown (standard input) or the records have no
 // offsets (Parquet).
-func ExpectedCount(size int64, ts []engine.Trajectory) int {
+func ExpectedCount(size int64, ts []scoring.Trajectory) int {
 	n := len(ts)
 	if size <= 0 || n < 2 || ts[n-1].Source != ts[0].Source || ts[n-1].Offset <= ts[0].Offset {
 		return 0
@@ -258,10 +258,10 @@ var errRowsCapped = errors.New("rows capped")
 // stopping the reading with errRowsCapped once one more comes. A nil each
 // (Load) keeps copies of them in *kept, their maps their own: the reading
 // streams, to stop as soon as the cap is reached.
-func capRows(max int, each func([]engine.Trajectory) error, kept *[]engine.Trajectory) func([]engine.Trajectory) error {
+func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory) func([]scoring.Trajectory) error {
 	if each == nil {
-		*kept = []engine.Trajectory{}
-		each = func(ts []engine.Trajectory) error {
+		*kept = []scoring.Trajectory{}
+		each = func(ts []scoring.Trajectory) error {
 			for _, t := range ts {
 				t.Metadata, t.Picked = maps.Clone(t.Metadata), slices.Clone(t.Picked)
 				*kept = append(*kept, t)
@@ -270,7 +270,7 @@ func capRows(max int, each func([]engine.Trajectory) error, kept *[]engine.Traje
 		}
 	}
 	left := max
-	return func(ts []engine.Trajectory) error {
+	return func(ts []scoring.Trajectory) error {
 		if len(ts) <= left {
 			left -= len(ts)
 			return each(ts)
@@ -344,13 +344,13 @@ func stdinCount(paths []string) int {
 }
 
 // loadPath reads one path given to Load.
-func loadPath(path string, fileIndex int, opts Options, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+func loadPath(path string, fileIndex int, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
 	return loadPrefix(path, fileIndex, opts, progress, each, -1)
 }
 
 // loadPrefix is loadPath reading only the first limit bytes of the file
 // (liveSpan), or all of it when limit < 0.
-func loadPrefix(path string, fileIndex int, opts Options, progress *progress, each func([]engine.Trajectory) error, limit int64) (*Result, error) {
+func loadPrefix(path string, fileIndex int, opts Options, progress *progress, each func([]scoring.Trajectory) error, limit int64) (*Result, error) {
 	if path == "-" {
 		stdin := opts.Stdin
 		if stdin == nil {
@@ -397,10 +397,10 @@ func Read(r io.Reader, name string, fileIndex int, opts Options) (*Result, error
 
 // read is Read with the size of the input in bytes when it is the regular
 // file called name (else 0): a hint for the memory to reserve, and what
-// makes its records readable again by offset (engine.Trajectory.Format),
+// makes its records readable again by offset (scoring.Trajectory.Format),
 // unless gzipped; and, when each is not nil, streaming the trajectories to
 // each (see Stream).
-func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) (*Result, error) {
+func read(r io.Reader, name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) (*Result, error) {
 	format, err := ParseFormat(string(opts.Format))
 	if err != nil {
 		return nil, err
@@ -426,7 +426,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 
 // newLoader returns the loader of the input called name, of size bytes
 // when known (else 0), for read.
-func newLoader(name string, fileIndex int, opts Options, size int64, each func([]engine.Trajectory) error) *input.Loader {
+func newLoader(name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) *input.Loader {
 	l := &input.Loader{Name: name, FileIndex: fileIndex, SkipInvalid: opts.SkipInvalid, Loaded: &input.Loaded{}, Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord(), RowLimit: opts.rowLimit, SizeHint: size, Context: opts.Context}
 	if each != nil {
 		l.Maps, l.Picks = &input.MapStore{}, &input.PickedStore{}

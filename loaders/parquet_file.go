@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
@@ -35,7 +35,7 @@ func parquetInPlace(f *os.File, path string, format Format) bool {
 // Every read of the file fails once opts.Context is done, and the rows
 // stop at the next batch; progress counts a row group's bytes once its
 // rows are read.
-func readParquetFile(f *os.File, path string, fileIndex int, opts Options, size int64, progress *progress, each func([]engine.Trajectory) error) (*Result, error) {
+func readParquetFile(f *os.File, path string, fileIndex int, opts Options, size int64, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
 	if _, err := ParseFormat(string(opts.Format)); err != nil {
 		return nil, err
 	}

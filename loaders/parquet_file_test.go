@@ -10,7 +10,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
@@ -95,7 +95,7 @@ func TestParquetFileCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	seen := 0
-	_, err := Stream([]string{path}, Options{Context: ctx}, func(ts []engine.Trajectory) error {
+	_, err := Stream([]string{path}, Options{Context: ctx}, func(ts []scoring.Trajectory) error {
 		seen += len(ts)
 		cancel()
 		return nil
@@ -150,7 +150,7 @@ func TestParquetRowsInBlocks(t *testing.T) {
 	}
 
 	stopped := errors.New("enough")
-	_, err = Stream([]string{path}, Options{SkipInvalid: true}, func([]engine.Trajectory) error { return stopped })
+	_, err = Stream([]string{path}, Options{SkipInvalid: true}, func([]scoring.Trajectory) error { return stopped })
 	if !errors.Is(err, stopped) {
 		t.Errorf("stopped by the consumer: %v", err)
 	}

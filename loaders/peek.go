@@ -11,7 +11,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
@@ -76,7 +76,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		var ff *FileFields
 		o := opts
 		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
-		o.Pick = func(first *engine.Trajectory) *engine.Pick {
+		o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 			ff = peeked(path, first)
 			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
@@ -130,7 +130,7 @@ func startsParquet(path string) bool {
 }
 
 // peeked returns what the first trajectory of path tells.
-func peeked(path string, t *engine.Trajectory) *FileFields {
+func peeked(path string, t *scoring.Trajectory) *FileFields {
 	ff := &FileFields{Path: path, Group: t.Group}
 	for k, v := range t.Metadata {
 		ff.Names = append(ff.Names, k)

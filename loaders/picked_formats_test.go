@@ -12,7 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
@@ -20,10 +20,10 @@ import (
 // pickedReadings streams path with opts and a Pick of keys, and reads it
 // again whole without one: the trajectories of both, those of the
 // stream with their (recycled) Picked and Metadata copied.
-func pickedReadings(t *testing.T, path string, opts Options, pick *engine.Pick) (picked, whole []engine.Trajectory) {
+func pickedReadings(t *testing.T, path string, opts Options, pick *scoring.Pick) (picked, whole []scoring.Trajectory) {
 	t.Helper()
-	opts.Pick = func(*engine.Trajectory) *engine.Pick { return pick }
-	res, err := Stream([]string{path}, opts, func(ts []engine.Trajectory) error {
+	opts.Pick = func(*scoring.Trajectory) *scoring.Pick { return pick }
+	res, err := Stream([]string{path}, opts, func(ts []scoring.Trajectory) error {
 		for _, tr := range ts {
 			tr.Picked, tr.Metadata = slices.Clone(tr.Picked), maps.Clone(tr.Metadata)
 			picked = append(picked, tr)
@@ -46,21 +46,21 @@ func pickedReadings(t *testing.T, path string, opts Options, pick *engine.Pick) 
 
 // asPicked returns the metadata value x as a picked value: what the
 // scorer makes of either is the same.
-func asPicked(x any) engine.PickedValue {
+func asPicked(x any) scoring.PickedValue {
 	switch v := x.(type) {
 	case nil:
-		return engine.PickedValue{}
+		return scoring.PickedValue{}
 	case float64:
-		return engine.PickedValue{Number: v, Kind: engine.PickedNumber}
+		return scoring.PickedValue{Number: v, Kind: scoring.PickedNumber}
 	}
-	return engine.PickedValue{Kind: engine.PickedOther}
+	return scoring.PickedValue{Kind: scoring.PickedOther}
 }
 
 // checkPicked checks that the trajectories read with pick are those read
 // whole, their picked values those of the whole metadata, and that some
 // came picked (the first blocks, read before the Pick is known, do not);
 // picked trajectories have a response only when pick asks for it.
-func checkPicked(t *testing.T, picked, whole []engine.Trajectory, pick *engine.Pick) {
+func checkPicked(t *testing.T, picked, whole []scoring.Trajectory, pick *scoring.Pick) {
 	t.Helper()
 	n := 0
 	for i, tr := range picked {
@@ -117,7 +117,7 @@ func TestCSVPicked(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, response := range []bool{false, true} {
-		pick := &engine.Pick{Keys: []string{"o2", "zz", "o1", "tag"}, Response: response}
+		pick := &scoring.Pick{Keys: []string{"o2", "zz", "o1", "tag"}, Response: response}
 		picked, whole := pickedReadings(t, path, Options{SkipInvalid: true}, pick)
 		checkPicked(t, picked, whole, pick)
 	}
@@ -168,7 +168,7 @@ func TestParquetPicked(t *testing.T) {
 	}
 	path := writeParquet(t, "picked.parquet", rows, parquet.MaxRowsPerRowGroup(5000))
 	for _, response := range []bool{false, true} {
-		pick := &engine.Pick{Keys: []string{"o3", "m1", "zz", "o1", "o2", "flag", "tag", "m2", "m3"}, Response: response}
+		pick := &scoring.Pick{Keys: []string{"o3", "m1", "zz", "o1", "o2", "flag", "tag", "m2", "m3"}, Response: response}
 		picked, whole := pickedReadings(t, path, Options{SkipInvalid: true}, pick)
 		checkPicked(t, picked, whole, pick)
 	}
@@ -183,7 +183,7 @@ func TestParquetNotPickable(t *testing.T) {
 		maps[i] = mapRow{ID: fmt.Sprint("t", i), Metadata: map[string]float64{"accuracy": float64(i)}}
 	}
 	path := writeParquet(t, "map.parquet", maps)
-	pick := &engine.Pick{Keys: []string{"accuracy"}}
+	pick := &scoring.Pick{Keys: []string{"accuracy"}}
 	picked, whole := pickedReadings(t, path, Options{}, pick)
 	for i := range picked {
 		if picked[i].Picked != nil || brief(picked[i]) != brief(whole[i]) {
@@ -193,8 +193,8 @@ func TestParquetNotPickable(t *testing.T) {
 
 	dups := make([]dupRow, parquetread.BlockRows+3)
 	path = writeParquet(t, "dup.parquet", dups)
-	for _, opts := range []Options{{}, {Pick: func(*engine.Trajectory) *engine.Pick { return pick }}} {
-		_, err := Stream([]string{path}, opts, func([]engine.Trajectory) error { return nil })
+	for _, opts := range []Options{{}, {Pick: func(*scoring.Trajectory) *scoring.Pick { return pick }}} {
+		_, err := Stream([]string{path}, opts, func([]scoring.Trajectory) error { return nil })
 		checkLineError(t, err, path+`:1: metadata.accuracy: given both as a column and in the metadata column`)
 	}
 }

@@ -1,7 +1,7 @@
 package loaders
 
 import (
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 
 	"io"
 	"slices"
@@ -147,7 +147,7 @@ func TestMaxRows(t *testing.T) {
 			t.Errorf("Load, max %d: %v, capped %v; want %v, %v", c.max, got, res.Capped, c.want, c.capped)
 		}
 		got = nil
-		res, err = Stream([]string{a, b}, Options{MaxRows: c.max}, func(ts []engine.Trajectory) error {
+		res, err = Stream([]string{a, b}, Options{MaxRows: c.max}, func(ts []scoring.Trajectory) error {
 			for _, tr := range ts {
 				got = append(got, tr.ID)
 			}

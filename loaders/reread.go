@@ -7,13 +7,13 @@ import (
 	"math"
 	"os"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // Reread reads t's record again from its file, at t.Offset, and returns the
 // trajectory it holds, Response and Metadata included: what a caller that
-// dropped them (engine.Trajectory.DropBody) shows on demand. It costs a
+// dropped them (scoring.Trajectory.DropBody) shows on demand. It costs a
 // seek and the reading of one record (and of the header, for CSV).
 //
 // fields must be the record fields t was loaded with (Options.Fields, nil
@@ -23,14 +23,14 @@ import (
 // option, so that no caller can compare a record read without them with
 // one loaded with them: its group and batch would differ, and the record
 // would be taken for changed. fields is used on the calling goroutine
-// only (engine.RecordFields.Clone).
+// only (scoring.RecordFields.Clone).
 //
 // The record must still be t's: the same id, batch, group, step_count and
 // done, else the error is "PATH:LINE: trajectory "ID" changed since it was
 // loaded: why". A trajectory without Format (read from standard input, a
 // gzip or Parquet file, or made in code) cannot be read again. The file is
 // only opened for reading.
-func Reread(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajectory, error) {
+func Reread(t *scoring.Trajectory, fields *scoring.RecordFields) (scoring.Trajectory, error) {
 	r := NewRereader(fields)
 	defer r.Close()
 	return r.Reread(t)
@@ -42,7 +42,7 @@ func Reread(t *engine.Trajectory, fields *engine.RecordFields) (engine.Trajector
 // trajectory's file changes, not for each, and allocates one buffer. It
 // is for one goroutine; Close releases the file.
 type Rereader struct {
-	fields *engine.RecordFields
+	fields *scoring.RecordFields
 	f      *os.File
 	br     *bufio.Reader
 	// base is the file offset br was last reset at, and read counts the
@@ -68,20 +68,20 @@ func (c *rereadCounter) Read(p []byte) (int, error) {
 
 // NewRereader returns a Rereader with the record fields the trajectories
 // were loaded with (Reread), used on the calling goroutine only.
-func NewRereader(fields *engine.RecordFields) *Rereader {
+func NewRereader(fields *scoring.RecordFields) *Rereader {
 	return &Rereader{fields: fields}
 }
 
 // Reread is Reread with r's record fields, file and buffer.
-func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
+func (r *Rereader) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	if t.Format == "" {
-		return engine.Trajectory{}, fmt.Errorf("%s: cannot be read again (standard input, gzip and Parquet files are read once)", t.Where())
+		return scoring.Trajectory{}, fmt.Errorf("%s: cannot be read again (standard input, gzip and Parquet files are read once)", t.Where())
 	}
 	if r.f == nil || r.f.Name() != t.Source {
 		r.Close()
 		f, err := os.Open(t.Source)
 		if err != nil {
-			return engine.Trajectory{}, fmt.Errorf("%s: cannot read it again: %w", t.Where(), err)
+			return scoring.Trajectory{}, fmt.Errorf("%s: cannot read it again: %w", t.Where(), err)
 		}
 		r.f, r.br = f, nil
 	}
@@ -97,18 +97,18 @@ func (r *Rereader) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
 	}
 	got, err := rereadRecord(r.f, r.br, t)
 	if err != nil {
-		return engine.Trajectory{}, changed(t, err.Error())
+		return scoring.Trajectory{}, changed(t, err.Error())
 	}
 	if got.ID == "" {
 		got.ID = t.ID // the default: the position it was loaded at
 	}
 	if r.fields != nil {
 		if err := r.fields.Apply(&got); err != nil {
-			return engine.Trajectory{}, changed(t, err.Error())
+			return scoring.Trajectory{}, changed(t, err.Error())
 		}
 	}
 	if why := sameRecord(&got, t); why != "" {
-		return engine.Trajectory{}, changed(t, why)
+		return scoring.Trajectory{}, changed(t, why)
 	}
 	got.Line, got.Offset = t.Line, t.Offset
 	return got, nil
@@ -135,13 +135,13 @@ func (r *Rereader) Close() error {
 }
 
 // changed is the error of a record that is no longer t's.
-func changed(t *engine.Trajectory, why string) error {
+func changed(t *scoring.Trajectory, why string) error {
 	return &LineError{Path: t.Source, Line: t.Line, Msg: fmt.Sprintf("trajectory %q changed since it was loaded: %s", t.ID, why)}
 }
 
 // sameRecord returns "" when got, read again, has the fields t kept, else
 // what differs.
-func sameRecord(got, t *engine.Trajectory) string {
+func sameRecord(got, t *scoring.Trajectory) string {
 	switch {
 	case got.ID != t.ID:
 		return fmt.Sprintf("the record there now has id %q", got.ID)
@@ -154,10 +154,10 @@ func sameRecord(got, t *engine.Trajectory) string {
 // rereadRecord reads the record of t's format that at, a reader of f at
 // t.Offset, starts with, without its default ID. Its error says what is
 // wrong there.
-func rereadRecord(f *os.File, at *bufio.Reader, t *engine.Trajectory) (engine.Trajectory, error) {
+func rereadRecord(f *os.File, at *bufio.Reader, t *scoring.Trajectory) (scoring.Trajectory, error) {
 	l := &input.Loader{Name: t.Source, FileIndex: int(t.Batch), Format: t.Format, Loaded: &input.Loaded{}, MaxRecord: math.MaxInt64} // a line read once already
 	if spec := Format(t.Format).spec(); spec != nil && spec.reread != nil {
 		return spec.reread(l, f, at)
 	}
-	return engine.Trajectory{}, fmt.Errorf("unknown format %q", t.Format)
+	return scoring.Trajectory{}, fmt.Errorf("unknown format %q", t.Format)
 }

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
@@ -119,7 +119,7 @@ func TestOffsetsStream(t *testing.T) {
 	text, want := bigJSONL(3000)
 	path := writeTemp(t, "big.jsonl", text)
 	all := &Result{}
-	_, err := Stream([]string{path}, Options{SkipInvalid: true}, func(ts []engine.Trajectory) error {
+	_, err := Stream([]string{path}, Options{SkipInvalid: true}, func(ts []scoring.Trajectory) error {
 		for _, tr := range ts {
 			tr.Metadata = nil // recycled by Stream
 			all.Trajectories = append(all.Trajectories, tr)
@@ -257,7 +257,7 @@ func TestNotRereadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range []engine.Trajectory{fromGzip.Trajectories[0], fromStdin.Trajectories[0]} {
+	for _, tr := range []scoring.Trajectory{fromGzip.Trajectories[0], fromStdin.Trajectories[0]} {
 		if tr.Format != "" || tr.DropBody() || tr.Lean || tr.Metadata == nil {
 			t.Errorf("%s: Format %q, body dropped", tr.Where(), tr.Format)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
@@ -78,7 +78,7 @@ func TestStreamMatchesLoad(t *testing.T) {
 				loaded, lerr := Load(ps, opts)
 				var got []string
 				chunks := 0
-				res, serr := Stream(ps, opts, func(ts []engine.Trajectory) error {
+				res, serr := Stream(ps, opts, func(ts []scoring.Trajectory) error {
 					// The metadata maps are only valid during the call.
 					got = append(got, briefs(&Result{Trajectories: ts})...)
 					chunks++
@@ -112,7 +112,7 @@ func TestStreamStopsOnError(t *testing.T) {
 	paths := streamInputs(t, t.TempDir(), false)
 	for _, p := range paths {
 		calls := 0
-		_, err := Stream([]string{p}, Options{}, func([]engine.Trajectory) error {
+		_, err := Stream([]string{p}, Options{}, func([]scoring.Trajectory) error {
 			calls++
 			return fmt.Errorf("enough")
 		})
@@ -196,7 +196,7 @@ func TestStreamReusesMaps(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			var got []string
-			res, err := Stream([]string{path}, opts, func(ts []engine.Trajectory) error {
+			res, err := Stream([]string{path}, opts, func(ts []scoring.Trajectory) error {
 				got = append(got, briefs(&Result{Trajectories: ts})...)
 				return nil
 			})
@@ -225,14 +225,14 @@ func TestStreamReusesMaps(t *testing.T) {
 // first trajectory.
 func checkStreamPicked(t *testing.T, path string, opts Options, loaded *Result) {
 	t.Helper()
-	pick := &engine.Pick{Keys: []string{"a", "c", "o9", "b"}}
+	pick := &scoring.Pick{Keys: []string{"a", "c", "o9", "b"}}
 	var firsts []string
-	opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+	opts.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 		firsts = append(firsts, brief(*first))
 		return pick
 	}
 	i, picked := 0, 0
-	_, err := Stream([]string{path}, opts, func(ts []engine.Trajectory) error {
+	_, err := Stream([]string{path}, opts, func(ts []scoring.Trajectory) error {
 		for _, got := range ts {
 			want := loaded.Trajectories[i]
 			i++

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
@@ -91,8 +91,8 @@ func TestLoadUnfinishedNewestFile(t *testing.T) {
 // newest file only, and they can be read again by offset.
 func TestLoadUnfinishedStreams(t *testing.T) {
 	var got []string
-	var kept []engine.Trajectory
-	res, err := Stream([]string{liveDir("jsonl")}, Options{}, func(ts []engine.Trajectory) error {
+	var kept []scoring.Trajectory
+	res, err := Stream([]string{liveDir("jsonl")}, Options{}, func(ts []scoring.Trajectory) error {
 		for _, t := range ts {
 			got = append(got, t.ID)
 			t.Metadata = nil

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // BenchmarkAnalyze1M follows 2,000 prompts over 500 steps of 2,000
@@ -13,7 +14,7 @@ import (
 // analysis alone, on a computed result.
 func BenchmarkAnalyze1M(b *testing.B) {
 	const n, steps, prompts = 1 << 20, 500, 2000
-	ts := make([]engine.Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	task := make([]float64, n)
 	per := n / steps
 	for i := range ts {
@@ -21,9 +22,9 @@ func BenchmarkAnalyze1M(b *testing.B) {
 		p := g * 7919 % prompts
 		acc := float64((i*2654435761)>>7%10) / 10
 		task[i] = math.Round(acc)
-		ts[i] = engine.Trajectory{Batch: int64(s), Group: fmt.Sprintf("prompt %05d", p), Done: true, Metadata: map[string]any{"x": acc}}
+		ts[i] = scoring.Trajectory{Batch: int64(s), Group: fmt.Sprintf("prompt %05d", p), Done: true, Metadata: map[string]any{"x": acc}}
 	}
-	scorer, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: engine.Maximize, Weight: 1}})
+	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: scoring.Maximize, Weight: 1}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // The settings of the prompts' analysis, as errors name them.
@@ -35,8 +36,8 @@ type Columns struct {
 
 	// promptExpr is nil when the prompt is the group; taskExpr when the
 	// task metric is objective taskObjective.
-	promptExpr    *engine.Expression
-	taskExpr      *engine.Expression
+	promptExpr    *scoring.Expression
+	taskExpr      *scoring.Expression
 	taskObjective int
 }
 
@@ -48,9 +49,9 @@ var ErrThreshold = errors.New("the pass threshold must be a finite number")
 // for a scorer of the objectives given: a task metric that names an
 // objective is that objective's raw value, otherwise an expression; ""
 // is the first objective. A prompt expression that is cfg's group
-// expression, or "", is the group. The error is an *engine.CompileError,
+// expression, or "", is the group. The error is a *scoring.CompileError,
 // or ErrThreshold.
-func NewColumns(cfg engine.Config, objectives []engine.Objective) (*Columns, error) {
+func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, error) {
 	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
 	if cfg.PassThreshold != nil {
 		c.Threshold = *cfg.PassThreshold
@@ -59,15 +60,15 @@ func NewColumns(cfg engine.Config, objectives []engine.Objective) (*Columns, err
 		return nil, ErrThreshold
 	}
 	if cfg.PromptBy != "" && cfg.PromptBy != cfg.GroupBy {
-		e, err := engine.CompileExpression(PromptBySetting, cfg.PromptBy)
+		e, err := scoring.CompileExpression(PromptBySetting, cfg.PromptBy)
 		if err != nil {
 			return nil, err
 		}
 		c.promptExpr, c.Keys = e, &Keys{}
 	}
-	c.taskObjective = slices.IndexFunc(objectives, func(o engine.Objective) bool { return o.Name == c.TaskName })
+	c.taskObjective = slices.IndexFunc(objectives, func(o scoring.Objective) bool { return o.Name == c.TaskName })
 	if c.taskObjective < 0 {
-		e, err := engine.CompileExpression(TaskMetricSetting, c.TaskName)
+		e, err := scoring.CompileExpression(TaskMetricSetting, c.TaskName)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +88,7 @@ func (c *Columns) ReadsRecords() bool {
 // "PATH:LINE: prompt_by EXPR: why"; a task metric that cannot is NaN (that
 // completion is left out of the pass rates). Add is not safe for
 // concurrent use.
-func (c *Columns) Add(ts []engine.Trajectory) error {
+func (c *Columns) Add(ts []scoring.Trajectory) error {
 	for i := range ts {
 		t := &ts[i]
 		if c.promptExpr != nil {

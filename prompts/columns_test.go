@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestColumns: the prompt and the task metric by expression, read as the
@@ -14,11 +15,11 @@ import (
 // (a value nansum counted 0 is missing); a prompt that cannot be read is
 // an error at its line.
 func TestColumns(t *testing.T) {
-	ts := []engine.Trajectory{
-		{Group: "g1", Metadata: map[string]any{"q": "what", "acc": true, "x": 1.0}, LoaderState: engine.LoaderState{Source: "f.jsonl", Line: 1}},
-		{Group: "g2", Metadata: map[string]any{"q": "what", "acc": false}, LoaderState: engine.LoaderState{Source: "f.jsonl", Line: 2}},
+	ts := []scoring.Trajectory{
+		{Group: "g1", Metadata: map[string]any{"q": "what", "acc": true, "x": 1.0}, LoaderState: scoring.LoaderState{Source: "f.jsonl", Line: 1}},
+		{Group: "g2", Metadata: map[string]any{"q": "what", "acc": false}, LoaderState: scoring.LoaderState{Source: "f.jsonl", Line: 2}},
 	}
-	objectives := []engine.Objective{{Name: "x"}}
+	objectives := []scoring.Objective{{Name: "x"}}
 	c, err := NewColumns(engine.Config{PromptBy: "q", TaskMetric: "acc"}, objectives)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestColumns(t *testing.T) {
 	if _, err := NewColumns(engine.Config{PassThreshold: &nan}, objectives); !errors.Is(err, ErrThreshold) {
 		t.Errorf("a NaN threshold: %v", err)
 	}
-	var compile *engine.CompileError
+	var compile *scoring.CompileError
 	if _, err := NewColumns(engine.Config{TaskMetric: "acc +"}, objectives); !errors.As(err, &compile) {
 		t.Errorf("a task metric that does not compile: %v", err)
 	}

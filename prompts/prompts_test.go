@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // run builds a result whose batch s holds, for each prompt, the task
@@ -12,17 +13,17 @@ import (
 // task column and the keys by group.
 func run(t *testing.T, steps []map[string][]float64) (*engine.Result, []float64, *Keys) {
 	t.Helper()
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	var task []float64
 	for s, step := range steps {
 		for _, p := range []string{"a", "b", "c", "d", "e", "f", "g", "h"} {
 			for _, x := range step[p] {
-				ts = append(ts, engine.Trajectory{Batch: int64(s), Group: p, Done: true, Metadata: map[string]any{"x": x}})
+				ts = append(ts, scoring.Trajectory{Batch: int64(s), Group: p, Done: true, Metadata: map[string]any{"x": x}})
 				task = append(task, x)
 			}
 		}
 	}
-	scorer, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: engine.Maximize, Weight: 1}})
+	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: scoring.Maximize, Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,3 +70,12 @@ func interpolate(a, b, frac float64) float64 {
 	}
 	return a + frac*d
 }
+
+// Saturate returns v, or ±math.MaxFloat64 for an infinite v: a sum of
+// rewards near the limit that overflows.
+func Saturate(v float64) float64 {
+	if math.IsInf(v, 0) {
+		return math.Copysign(math.MaxFloat64, v)
+	}
+	return v
+}

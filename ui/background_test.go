@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -55,7 +56,7 @@ func TestSwitchShowsTheBatchFirst(t *testing.T) {
 	if !s.Result.Finished() || !s.HealthReady() {
 		t.Fatal("the background job did not finish the result and its health")
 	}
-	trends := want.Trends(s.HVRef)
+	trends := diagnose.Trends(want, s.HVRef)
 	for bi, tr := range s.Trends() {
 		if tr.Reward != trends[bi].Reward || tr.Score != trends[bi].Score {
 			t.Fatalf("batch %d's trend point %+v, want %+v", bi, tr, trends[bi])

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -42,9 +43,9 @@ func TestLoadingShowsBadInput(t *testing.T) {
 
 // TestDuplicateIDsInStatusLine warns about repeated ids in the status line.
 func TestDuplicateIDsInStatusLine(t *testing.T) {
-	ts := make([]engine.Trajectory, 6)
+	ts := make([]scoring.Trajectory, 6)
 	for i := range ts {
-		ts[i] = engine.Trajectory{ID: []string{"a", "b", "a", "c", "a", "b"}[i], Metadata: map[string]any{"x": float64(i)}}
+		ts[i] = scoring.Trajectory{ID: []string{"a", "b", "a", "c", "a", "b"}[i], Metadata: map[string]any{"x": float64(i)}}
 	}
 	s, err := session.Open("dups.jsonl", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)
 	if err != nil {

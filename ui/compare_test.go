@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -139,7 +140,7 @@ func TestCompareSelectsAndOpens(t *testing.T) {
 // TestCompareWithLogged compares grpo with the advantages TRL logged, on
 // the TRL fixture: B is "logged" by default, and they agree.
 func TestCompareWithLogged(t *testing.T) {
-	fields, err := engine.NewRecordFields("prompt", "step", "")
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
 	if err != nil {
 		t.Fatal(err)
 	}

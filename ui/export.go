@@ -11,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -106,7 +107,7 @@ func settingsConfig(s *session.Session) engine.Config {
 	if cfg.Computer == string(engine.ComputerSVRL) {
 		cfg.VerificationWeight, cfg.EfficiencyWeight = &w[1], &w[2]
 		if w[0] != 1 {
-			cfg.Weights = map[string]float64{engine.SVRLTask: w[0]}
+			cfg.Weights = map[string]float64{scoring.SVRLTask: w[0]}
 		}
 		return cfg
 	}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -15,9 +16,9 @@ import (
 // (wrapped) in the group, and each completion on one line.
 func TestGroupsLongPrompt(t *testing.T) {
 	prompt := "Solve: a train leaves at noon at 60 km/h and another at one o'clock at 80 km/h; when does the second catch up?"
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for i := range 4 {
-		ts = append(ts, engine.Trajectory{ID: string(rune('a' + i)), Group: prompt, Done: true,
+		ts = append(ts, scoring.Trajectory{ID: string(rune('a' + i)), Group: prompt, Done: true,
 			Response: []byte(`"first line ` + string(rune('a'+i)) + `\nhidden"`), Metadata: map[string]any{"x": float64(i)}})
 	}
 	s, err := session.Open("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)

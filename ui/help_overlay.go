@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
@@ -136,7 +137,7 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 // helpText lists the tab's keys, the global keys and the methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
-// (engine.StructureFormulas).
+// (scoring.StructureFormulas).
 func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {
@@ -180,10 +181,10 @@ func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global ful
 	section("Constraints, gates, normalisation")
 	sb.WriteString(st.Muted.Render(wrapText("--constraint, --gate and --normalize-objectives; constraints and gates see the raw values", width)) + "\n")
 	nameWidth = 0
-	for _, f := range engine.StructureFormulas {
+	for _, f := range scoring.StructureFormulas {
 		nameWidth = max(nameWidth, len(f.Name))
 	}
-	for _, f := range engine.StructureFormulas {
+	for _, f := range scoring.StructureFormulas {
 		sb.WriteString(hangingLine(st, f.Name, nameWidth, f.Formula, width))
 	}
 	return strings.TrimRight(sb.String(), "\n")

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -131,7 +132,7 @@ func TestHelpGivesEveryFormula(t *testing.T) {
 			t.Errorf("the help does not give %s's formula %q", method, f)
 		}
 	}
-	for _, f := range engine.StructureFormulas {
+	for _, f := range scoring.StructureFormulas {
 		if !has(f.Name, f.Formula) {
 			t.Errorf("the help does not give %s's formula %q", f.Name, f.Formula)
 		}

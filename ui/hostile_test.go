@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -33,22 +34,22 @@ var hostile = []string{
 
 // hostileTrajectories puts the hostile strings in every field of text:
 // ids, groups, responses, metadata keys and values.
-func hostileTrajectories() []engine.Trajectory {
-	var ts []engine.Trajectory
+func hostileTrajectories() []scoring.Trajectory {
+	var ts []scoring.Trajectory
 	for i := range 24 {
 		h := hostile[i%len(hostile)]
 		md := map[string]any{"accuracy": float64(i%5) / 4, "safety": float64(i%3) / 2, "key" + h: "value" + h, "note": h}
 		if i%4 > 0 {
 			md["len"] = float64(i)
 		}
-		ts = append(ts, engine.Trajectory{
+		ts = append(ts, scoring.Trajectory{
 			ID:       fmt.Sprintf("id%d%s", i, h),
 			Batch:    int64(i % 2),
 			Group:    "g" + hostile[i%3],
 			Response: []byte(fmt.Sprintf("%q", "response "+h+"\nsecond line\t"+h)),
 			Done:     true,
 			Metadata: md,
-			LoaderState: engine.LoaderState{
+			LoaderState: scoring.LoaderState{
 				Source: "runs" + h + ".jsonl",
 				Line:   i + 1,
 			},

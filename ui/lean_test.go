@@ -15,14 +15,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // wholeTrajectories returns the session's trajectories, those it keeps
 // lean read again from their files.
-func wholeTrajectories(tb testing.TB, s *session.Session) []engine.Trajectory {
+func wholeTrajectories(tb testing.TB, s *session.Session) []scoring.Trajectory {
 	tb.Helper()
 	out := s.Trajectories.Slice()
 	for i := range out {
@@ -134,10 +134,10 @@ func TestStreamSession(t *testing.T) {
 	}}, 120).Session()
 	// The dashboard picks the objectives' keys as compute does, rather
 	// than reading every trajectory's metadata into a map.
-	var picked *engine.Pick
+	var picked *scoring.Pick
 	streamed := loadModel(t, Input{Source: path, Stream: func(hooks StreamHooks) (*loaders.Result, error) {
 		opts := opts
-		opts.Pick = func(first *engine.Trajectory) *engine.Pick {
+		opts.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 			picked = hooks.Pick(first)
 			return picked
 		}

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -199,7 +200,7 @@ func (l *liveState) note(u loaders.Update) {
 // trajectories of: its writer completed it.
 func (l *liveState) readUnfinished(u loaders.Update) {
 	l.unfinished = slices.DeleteFunc(l.unfinished, func(uf loaders.Unfinished) bool {
-		read := slices.ContainsFunc(u.Trajectories, func(t engine.Trajectory) bool { return t.Source == uf.Path })
+		read := slices.ContainsFunc(u.Trajectories, func(t scoring.Trajectory) bool { return t.Source == uf.Path })
 		if read {
 			w := uf.String()
 			l.warnings = slices.DeleteFunc(l.warnings, func(x string) bool { return x == w })

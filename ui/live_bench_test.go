@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -113,7 +114,7 @@ func BenchmarkFollow1M(b *testing.B) {
 // computing it from scratch gives.
 func checkLiveResult(b *testing.B, s *session.Session) {
 	last := s.Result.Ranking.Batches[len(s.Result.Ranking.Batches)-1]
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for _, i := range last.Members {
 		t := *s.Trajectories.At(i)
 		if t.Lean {

@@ -14,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -22,10 +23,10 @@ import (
 
 // sampleSteps returns the sample's config and its trajectories of steps
 // [from, to).
-func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []engine.Trajectory) {
+func sampleSteps(tb testing.TB, from, to int64) (engine.Config, []scoring.Trajectory) {
 	tb.Helper()
 	cfg, res := sampletest.Read(tb)
-	var out []engine.Trajectory
+	var out []scoring.Trajectory
 	for _, t := range res.Trajectories {
 		if t.Batch >= from && t.Batch < to {
 			out = append(out, t)
@@ -250,7 +251,7 @@ func TestLiveEndToEnd(t *testing.T) {
 
 // jsonLines writes trajectories back as JSONL (the fields the sample
 // uses).
-func jsonLines(t *testing.T, ts []engine.Trajectory) []byte {
+func jsonLines(t *testing.T, ts []scoring.Trajectory) []byte {
 	t.Helper()
 	var b []byte
 	for _, tr := range ts {

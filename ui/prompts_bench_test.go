@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -17,12 +18,12 @@ import (
 // shows the tab to its frame drawn at 140x45, the analysis included.
 func BenchmarkPromptsFirstFrame1M(b *testing.B) {
 	const n, steps, prompts = 1 << 20, 500, 2000
-	ts := make([]engine.Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	per := n / steps
 	for i := range ts {
 		g := i / 8
 		acc := float64((i*2654435761)>>7%10) / 10
-		ts[i] = engine.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / per), Group: fmt.Sprintf("prompt %05d", g*7919%prompts), Done: true,
+		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / per), Group: fmt.Sprintf("prompt %05d", g*7919%prompts), Done: true,
 			Metadata: map[string]any{"accuracy": float64(int(acc + 0.5)), "x": acc}}
 	}
 	computer, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "accuracy", Expr: "accuracy"}, {Name: "x", Expr: "x"}}})

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
@@ -107,7 +108,7 @@ func (m *Model) startRecompute() tea.Cmd {
 			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
 		res := msg.result
-		res.BatchStats(&res.Ranking.Batches[min(batch, len(res.Ranking.Batches)-1)])
+		diagnose.StatsOf(res, &res.Ranking.Batches[min(batch, len(res.Ranking.Batches)-1)])
 		wg.Wait()
 		if compareOpts != nil {
 			msg.compare = ev.Compute(*compareOpts)

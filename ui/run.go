@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -38,7 +39,7 @@ type Input struct {
 	// Stream, when not nil, reads the inputs instead of Load, handing
 	// their trajectories to hooks.Each as it reads them, as loaders.Stream
 	// does: the dashboard evaluates them as they come and keeps them lean
-	// (engine.Trajectory.DropBody), so that the responses and metadata of
+	// (scoring.Trajectory.DropBody), so that the responses and metadata of
 	// a large input are never all in memory at once.
 	Stream func(hooks StreamHooks) (*loaders.Result, error)
 	// Opened, when not nil, is called once the session is built, as the
@@ -52,8 +53,8 @@ type Input struct {
 // loaders.Stream's each.
 type StreamHooks struct {
 	Progress func(done, total int64)
-	Pick     func(first *engine.Trajectory) *engine.Pick
-	Each     func(ts []engine.Trajectory) error
+	Pick     func(first *scoring.Trajectory) *scoring.Pick
+	Each     func(ts []scoring.Trajectory) error
 }
 
 // Run opens the dashboard on in, full screen: a loading screen with a

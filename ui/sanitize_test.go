@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -16,9 +17,9 @@ import (
 // screen (the correlation grid's alignment: TestCorrelationGridAligned in
 // ui/pages/objectives).
 func TestDataIsSanitised(t *testing.T) {
-	ts := make([]engine.Trajectory, 16)
+	ts := make([]scoring.Trajectory, 16)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:       strings.Repeat("x", i),
 			Group:    "g\x1b[2J",
 			Metadata: map[string]any{"a": float64(i % 4), "b": float64(i % 3)},

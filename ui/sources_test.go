@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -60,7 +61,7 @@ func TestObjectivesBySource(t *testing.T) {
 	s := m.Session()
 	for src, absent := range []string{"safety", "length"} {
 		press(m, "s")
-		want := s.Result.SourceBatchStats(s.CurrentBatch(), src)
+		want := diagnose.SourceBatchStats(s.Result, s.CurrentBatch(), src)
 		v := body(m)
 		title := fmt.Sprintf("%d valid trajectories · source %s (s)", want.Trajectories-want.Invalid, s.Evaluation.SourceNames[src])
 		if !strings.Contains(v, title) {
@@ -86,7 +87,7 @@ func TestStepsBySource(t *testing.T) {
 	m := sourcesModel(t, 200, 60)
 	press(m, "6", "s")
 	s := m.Session()
-	trends := s.Result.SourceTrends(0)
+	trends := diagnose.SourceTrends(s.Result, 0)
 	v := body(m)
 	if !strings.Contains(v, "source reasoning (s)") {
 		t.Fatalf("the legend does not name the source:\n%s", v)

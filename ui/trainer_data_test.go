@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -31,7 +32,7 @@ var (
 // trajectories kept lean where they can be read again.
 func streamedInput(t *testing.T, cfg engine.Config, layout string, paths ...string) Input {
 	t.Helper()
-	fields, err := engine.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,10 +155,10 @@ func TestBatchByWithoutIDRereads(t *testing.T) {
 // shows what tells it apart; the completion's view shows it whole.
 func TestGroupLongSharedPrompt(t *testing.T) {
 	system := "system\n" + strings.Repeat("Follow the rules of the house, line after line.\n", 20) + "user\n"
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for i := range 4 {
 		question := []string{"What is 7 * 8?", "What is 12 + 30?"}[i%2]
-		ts = append(ts, engine.Trajectory{ID: string(rune('a' + i)), Group: system + question + "\nassistant\n", Done: true,
+		ts = append(ts, scoring.Trajectory{ID: string(rune('a' + i)), Group: system + question + "\nassistant\n", Done: true,
 			Response: []byte(`"answer"`), Metadata: map[string]any{"x": float64(i)}})
 	}
 	s, err := session.Open("long", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)

@@ -55,7 +55,7 @@ func (e weightEditor) view(c *common.Common, width int) string {
 }
 
 // normalisedText names what the weights multiply under norm: the
-// objective, or its normalisation (engine.StructureFormulas).
+// objective, or its normalisation (scoring.StructureFormulas).
 func normalisedText(norm engine.ObjectiveNorm) string {
 	if norm == engine.NormNone || norm == "" {
 		return "objective"

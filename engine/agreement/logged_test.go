@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestLoggedAdvantage checks Evaluation.Logged and CompareLogged.
@@ -15,7 +16,7 @@ func TestLoggedAdvantage(t *testing.T) {
 	}
 	// Scores 1, 3: mean 2, sample std sqrt(2); rewards -+1/(sqrt2 + 1e-4).
 	a := 1 / (math.Sqrt2 + 1e-4)
-	ts := []engine.Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "g", "x", 1.0, "adv", -a),        // equal
 		traj(0, "g", "x", 3.0, "adv", a+0.5),     // 0.5 off
 		traj(1, "g", "x", 1.0),                   // no logged advantage

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Reproduces is how close rewards must come to every logged
@@ -33,7 +34,7 @@ func trainerOptions(opts engine.Options) engine.Options {
 // trainerSetting is one value of a setting in which the trainers'
 // advantages differ: set writes it into the options (objectives are the
 // evaluation's, for the weights).
-type trainerSetting func(o *engine.Options, objectives []engine.Objective)
+type trainerSetting func(o *engine.Options, objectives []scoring.Objective)
 
 // trainerSettings are the settings in which the trainers differ (README,
 // Methods, "Where the trainers differ"), each with the values the trainers
@@ -58,7 +59,7 @@ var trainerSettings = [][]trainerSetting{
 		grpoScale(engine.ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
 		grpoPopulation,               // open-instruct advantage_normalization_type="standard" (numpy's std: n)
 		useGDPO,                      // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *engine.Options, _ []engine.Objective) { o.Method = engine.RLOO }, // verl's and OpenRLHF's rloo
+		func(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }, // verl's and OpenRLHF's rloo
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -72,7 +73,7 @@ var trainerSettings = [][]trainerSetting{
 }
 
 func equalWeights(w func(m int) float64) trainerSetting {
-	return func(o *engine.Options, objectives []engine.Objective) {
+	return func(o *engine.Options, objectives []scoring.Objective) {
 		o.Weights = make([]float64, len(objectives))
 		for k := range o.Weights {
 			o.Weights[k] = w(len(objectives))
@@ -83,7 +84,7 @@ func equalWeights(w func(m int) float64) trainerSetting {
 // grpoScale is grpo with scale and the sample std (n - 1: TRL's nanstd,
 // verl's torch.std, OpenRLHF's).
 func grpoScale(scale engine.Scale) trainerSetting {
-	return func(o *engine.Options, _ []engine.Objective) {
+	return func(o *engine.Options, _ []scoring.Objective) {
 		o.Method, o.Scale, o.Normalize, o.Std = engine.GRPO, scale, true, engine.StdSample
 	}
 }
@@ -92,18 +93,18 @@ func grpoScale(scale engine.Scale) trainerSetting {
 // (_data_preparation_loop in open_instruct/data_loader.py): grpo with
 // scale group, the population std (numpy's, n) and epsilon 1e-8, which
 // the epsilon row may change.
-func grpoPopulation(o *engine.Options, _ []engine.Objective) {
+func grpoPopulation(o *engine.Options, _ []scoring.Objective) {
 	o.Method, o.Scale, o.Normalize, o.Std, o.Epsilon = engine.GRPO, engine.ScaleGroup, true, engine.StdPopulation, 1e-8
 }
 
-func useGDPO(o *engine.Options, _ []engine.Objective) { o.Method, o.Normalize = engine.GDPO, true }
+func useGDPO(o *engine.Options, _ []scoring.Objective) { o.Method, o.Normalize = engine.GDPO, true }
 
 func epsilon(eps float64) trainerSetting {
-	return func(o *engine.Options, _ []engine.Objective) { o.Epsilon = eps }
+	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
 }
 
 func groupOfOne(g engine.GroupOfOne) trainerSetting {
-	return func(o *engine.Options, _ []engine.Objective) { o.GroupOfOne = g }
+	return func(o *engine.Options, _ []scoring.Objective) { o.GroupOfOne = g }
 }
 
 // Fit is how the rewards of one set of settings compare with the
@@ -228,7 +229,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 
 // forEachCombination calls fn with base changed by every combination of
 // one value of each of trainerSettings, or none (the value as given).
-func forEachCombination(base engine.Options, objectives []engine.Objective, fn func(engine.Options)) {
+func forEachCombination(base engine.Options, objectives []scoring.Objective, fn func(engine.Options)) {
 	var walk func(o engine.Options, setting int)
 	walk = func(o engine.Options, setting int) {
 		if setting == len(trainerSettings) {
@@ -294,7 +295,7 @@ func compareLoggedBatches(res *engine.Result) (Diff, []Diff) {
 // and its weights written out, so that two settings that give the same
 // rewards compare equal: grpo unscaled (scale none or normalize off) reads
 // no epsilon, gdpo no scale nor group of one, rloo none of them.
-func effectiveSettings(o engine.Options, objectives []engine.Objective) engine.Options {
+func effectiveSettings(o engine.Options, objectives []scoring.Objective) engine.Options {
 	if o.Weights == nil {
 		o.Weights = make([]float64, len(objectives))
 		for k, obj := range objectives {
@@ -319,13 +320,13 @@ func effectiveSettings(o engine.Options, objectives []engine.Objective) engine.O
 }
 
 // settingsKey identifies the rewards settings o give.
-func settingsKey(o engine.Options, objectives []engine.Objective) string {
+func settingsKey(o engine.Options, objectives []scoring.Objective) string {
 	return fmt.Sprintf("%+v", effectiveSettings(o, objectives))
 }
 
 // settingsChanges returns the flags that turn the options base into o:
 // only those of the settings o's method reads.
-func settingsChanges(base, o engine.Options, objectives []engine.Objective) []string {
+func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []string {
 	e := effectiveSettings(o, objectives)
 	var changes []string
 	if e.Method != base.Method {

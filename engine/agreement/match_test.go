@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // refSettings are the settings of refAdvantages, the trainers' advantage
@@ -146,8 +147,8 @@ func matchBatch(step int64) [][][]float64 {
 // matchTrajectories returns the trajectories of the batches, group gi
 // named "p<gi>", with the logged advantage (rounded to float32, as TRL
 // logs it) of settings per batch.
-func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSettings) []engine.Trajectory {
-	var ts []engine.Trajectory
+func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSettings) []scoring.Trajectory {
+	var ts []scoring.Trajectory
 	for _, step := range slices.Sorted(func(yield func(int64) bool) {
 		for s := range batches {
 			if !yield(s) {
@@ -294,7 +295,7 @@ func TestLoggedWarningText(t *testing.T) {
 	// scale batch: the batch's sample std is sqrt(11/3) (mean 3.5,
 	// squares 6.25 + 0.25 + 2.25 + 2.25 = 11), the group means 2 and 5.
 	batch := 1 / (math.Sqrt(11.0/3) + 1e-4)
-	ts := []engine.Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "g", "x", 1.0, "adv", -batch),
 		traj(0, "g", "x", 3.0, "adv", batch),
 		traj(0, "h", "x", 5.0, "adv", 0.0),
@@ -403,7 +404,7 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := evaluateWith(c, []engine.Trajectory{traj(0, "g", "x", 1.0), traj(0, "g", "x", 2.0)})
+	ev := evaluateWith(c, []scoring.Trajectory{traj(0, "g", "x", 1.0), traj(0, "g", "x", 2.0)})
 	if m := MatchLogged(ev, c.Options); m != nil {
 		t.Errorf("a match without a log: %+v", m)
 	}
@@ -416,7 +417,7 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 // TestLoggedNoRow: a logged advantage that no row has is warned of.
 func TestLoggedNoRow(t *testing.T) {
 	c := trlComputer(t, false)
-	ev := evaluateWith(c, []engine.Trajectory{traj(0, "g", "a", 1.0, "b", 0.0), traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
+	ev := evaluateWith(c, []scoring.Trajectory{traj(0, "g", "a", 1.0, "b", 0.0), traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
 	check := CheckTrainer(c, ev)
 	if len(check.Notes) != 1 || check.Notes[0] != "warning: no row has a logged advantage (a finite number): the rewards are compared with nothing" {
 		t.Errorf("notes %q", check.Notes)
@@ -426,7 +427,7 @@ func TestLoggedNoRow(t *testing.T) {
 // TestUnequalGroups checks the group sizes' warning: a batch of groups of
 // 4 with a merged group of 8 and a partial one of 2, another batch even.
 func TestUnequalGroups(t *testing.T) {
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	add := func(step int64, group string, n int) {
 		for range n {
 			ts = append(ts, traj(step, group, "x", 1.0))
@@ -470,7 +471,7 @@ func TestUnequalGroups(t *testing.T) {
 }
 
 // evaluateWith evaluates ts with c's scorer and logged advantage.
-func evaluateWith(c *engine.RewardComputer, ts []engine.Trajectory) *engine.Evaluation {
+func evaluateWith(c *engine.RewardComputer, ts []scoring.Trajectory) *engine.Evaluation {
 	e := c.NewEvaluator()
 	e.Add(ts)
 	return e.Evaluation()

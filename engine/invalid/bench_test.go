@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // BenchmarkInvalidReports1M is what reporting the invalid trajectories
@@ -15,9 +16,9 @@ import (
 // dashboard's status line ask for on every result.
 func BenchmarkInvalidReports1M(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	ts := make([]engine.Trajectory, 1_000_000)
+	ts := make([]scoring.Trajectory, 1_000_000)
 	for i := range ts {
-		ts[i] = engine.Trajectory{ID: fmt.Sprint("t", i), Group: fmt.Sprint("g", i/8), Done: true,
+		ts[i] = scoring.Trajectory{ID: fmt.Sprint("t", i), Group: fmt.Sprint("g", i/8), Done: true,
 			Metadata: map[string]any{"o1": rng.Float64(), "o2": rng.Float64()}}
 	}
 	c, err := engine.New(engine.Config{Method: string(engine.Pareto), Objectives: []engine.ObjectiveConfig{{Name: "e1", Expr: "metadata.o9"}}})
@@ -25,7 +26,7 @@ func BenchmarkInvalidReports1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	res := c.Compute(ts, engine.Pareto)
-	fields := engine.FieldNames(&ts[0])
+	fields := scoring.FieldNames(&ts[0])
 	b.ReportAllocs()
 	for b.Loop() {
 		if NoValid(res, c.Scorer, fields) == nil || len(MostlyBatches(res)) != 1 {

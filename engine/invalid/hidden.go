@@ -1,7 +1,7 @@
 package invalid
 
 import (
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
@@ -12,7 +12,7 @@ import (
 // Such a cause counts every trajectory as missing the objective (its
 // value was never asked), so that the message says "no trajectory has
 // field grop; did you mean group?". With e.Fields nil, e is returned.
-func (e *NoValidError) WithHidden(s engine.Scorer) *NoValidError {
+func (e *NoValidError) WithHidden(s scoring.Scorer) *NoValidError {
 	if e.Fields == nil {
 		return e
 	}
@@ -26,11 +26,11 @@ func (e *NoValidError) WithHidden(s engine.Scorer) *NoValidError {
 	}
 	var hidden []Cause
 	for k, o := range s.Objectives() {
-		x := engine.ExpressionOf(s, k)
+		x := scoring.ExpressionOf(s, k)
 		if named[o.Name] || x == nil {
 			continue
 		}
-		c := Cause{Objective: o.Name, Expr: x.Source, Err: engine.ErrMissing, Text: o.Name + ": " + engine.ErrMissing.Error(), Count: e.Trajectories}
+		c := Cause{Objective: o.Name, Expr: x.Source, Err: scoring.ErrMissing, Text: o.Name + ": " + scoring.ErrMissing.Error(), Count: e.Trajectories}
 		c.Field = x.Field()
 		for _, f := range x.FieldsRead() {
 			if !seen[f] {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestNoValidWithHidden: an objective whose field no record has, hidden
@@ -11,25 +12,25 @@ import (
 // its first invalid objective only), is named first with its suggestion;
 // an objective whose fields are there adds nothing.
 func TestNoValidWithHidden(t *testing.T) {
-	ts := []engine.Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "g", "accuracy", nil, "safety", 0.5),
 		traj(0, "g", "accuracy", nil, "safety", 0.7),
 	}
 	for _, c := range []struct {
-		exprs []engine.ObjectiveExpr
+		exprs []scoring.ObjectiveExpr
 		want  string
 	}{
-		{[]engine.ObjectiveExpr{{Name: "acc", Expr: "metadata.accuracy", Weight: 1}, {Name: "safe", Expr: "metadata.safty", Weight: 1}},
+		{[]scoring.ObjectiveExpr{{Name: "acc", Expr: "metadata.accuracy", Weight: 1}, {Name: "safe", Expr: "metadata.safty", Weight: 1}},
 			"all 2 trajectories are invalid: objective safe = metadata.safty: no trajectory has field safty; did you mean safety?; also objective acc = metadata.accuracy: accuracy is null or absent in every trajectory"},
-		{[]engine.ObjectiveExpr{{Name: "acc", Expr: "metadata.accuracy", Weight: 1}, {Name: "safe", Expr: "metadata.safety", Weight: 1}},
+		{[]scoring.ObjectiveExpr{{Name: "acc", Expr: "metadata.accuracy", Weight: 1}, {Name: "safe", Expr: "metadata.safety", Weight: 1}},
 			"all 2 trajectories are invalid: objective acc = metadata.accuracy: accuracy is null or absent in every trajectory"},
 	} {
-		s, err := engine.NewParetoScorer(c.exprs)
+		s, err := scoring.NewParetoScorer(c.exprs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		res := engine.Evaluate(s, ts).Compute(engine.DefaultOptions())
-		nv := NoValid(res, s, engine.FieldNames(&ts[0])).(*NoValidError)
+		nv := NoValid(res, s, scoring.FieldNames(&ts[0])).(*NoValidError)
 		if got := nv.WithHidden(s).Error(); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.exprs[1].Expr, got, c.want)
 		}

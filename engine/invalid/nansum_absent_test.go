@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestNanSumKeepsAbsentFieldsAnError: with nansum, an objective that
@@ -15,13 +16,13 @@ import (
 // TRL reward column never logged), or there only in later records, is
 // not absent: no error.
 func TestNanSumKeepsAbsentFieldsAnError(t *testing.T) {
-	ts := []engine.Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "p", "accuracy", 1.0, "fmt", 1.0, "never", nil),
 		traj(0, "p", "accuracy", 0.0, "fmt", 0.0, "never", nil),
 		traj(0, "p", "accuracy", 1.0, "fmt", 0.5, "never", nil, "late", 1.0),
 	}
-	fields := engine.FieldNames(&ts[0])
-	compute := func(nanSum bool, objectives ...string) (*engine.Result, engine.Scorer) {
+	fields := scoring.FieldNames(&ts[0])
+	compute := func(nanSum bool, objectives ...string) (*engine.Result, scoring.Scorer) {
 		t.Helper()
 		var objs []engine.ObjectiveConfig
 		for _, o := range objectives {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
@@ -113,7 +114,7 @@ func (c Cause) message(n int, fields []string) (subject, what string) {
 		where = "in every trajectory"
 	}
 	unseen, suggestions := c.Unseen, c.Suggestions
-	everywhere := errors.Is(c.Err, engine.ErrMissing) && c.Count == n && c.Field != ""
+	everywhere := errors.Is(c.Err, scoring.ErrMissing) && c.Count == n && c.Field != ""
 	switch k := slices.Index(unseen, c.Field); {
 	case everywhere && k >= 0:
 		// Absent or null in every trajectory, and absent in the first
@@ -123,9 +124,9 @@ func (c Cause) message(n int, fields []string) (subject, what string) {
 		suggestions = slices.Delete(slices.Clone(suggestions), k, k+1)
 	case everywhere:
 		what = c.Field + " is null or absent " + where
-	case errors.Is(c.Err, engine.ErrMissing):
+	case errors.Is(c.Err, scoring.ErrMissing):
 		what = "absent or null " + where
-	case errors.Is(c.Err, engine.ErrNotNumber):
+	case errors.Is(c.Err, scoring.ErrNotNumber):
 		what = "not a number (a string, a list or a map) " + where
 	default:
 		what = c.Err.Error() + " " + where
@@ -149,7 +150,7 @@ func suggestion(names, fields []string) string {
 	}
 	var own []string
 	for _, f := range fields {
-		if !engine.IsTrajectoryField(f) {
+		if !scoring.IsTrajectoryField(f) {
 			own = append(own, f)
 		}
 	}
@@ -172,7 +173,7 @@ func suggestion(names, fields []string) string {
 // *AbsentFieldError first when an objective was missing in every
 // trajectory and reads a field the records were not seen to have: a
 // misspelt name would otherwise be a silent 0 everywhere.
-func NoValid(res *engine.Result, s engine.Scorer, fields []string) error {
+func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	n := res.Evaluation.N()
 	if n == 0 {
 		return nil
@@ -198,7 +199,7 @@ func NoValid(res *engine.Result, s engine.Scorer, fields []string) error {
 	for _, text := range texts {
 		c := Cause{Text: text, Count: counts[text]}
 		c.Objective, _, c.Err = splitCause(res.Evaluation.Objectives, text)
-		if c.Err != nil && !errors.Is(c.Err, engine.ErrMissing) && !errors.Is(c.Err, engine.ErrEval) {
+		if c.Err != nil && !errors.Is(c.Err, scoring.ErrMissing) && !errors.Is(c.Err, scoring.ErrEval) {
 			valued[c.Objective] = true
 		}
 		e.Causes = append(e.Causes, c)
@@ -214,7 +215,7 @@ func NoValid(res *engine.Result, s engine.Scorer, fields []string) error {
 			}
 			continue
 		}
-		x := engine.ExpressionOf(s, k)
+		x := scoring.ExpressionOf(s, k)
 		if x == nil {
 			continue
 		}
@@ -258,8 +259,8 @@ func (e *AbsentFieldError) Error() string {
 // ParetoScorer with nansum that evaluated n trajectories, that were
 // missing in all of them and read a field not among fields; nil when
 // there are none, or fields is nil.
-func absentFields(s engine.Scorer, n int, fields []string) error {
-	p, ok := s.(*engine.ParetoScorer)
+func absentFields(s scoring.Scorer, n int, fields []string) error {
+	p, ok := s.(*scoring.ParetoScorer)
 	if !ok || fields == nil {
 		return nil
 	}
@@ -273,8 +274,8 @@ func absentFields(s engine.Scorer, n int, fields []string) error {
 	}
 	var causes []Cause
 	for _, k := range never {
-		x := engine.ExpressionOf(p, k)
-		c := Cause{Objective: p.Objectives()[k].Name, Expr: x.Source, Err: engine.ErrMissing, Count: n}
+		x := scoring.ExpressionOf(p, k)
+		c := Cause{Objective: p.Objectives()[k].Name, Expr: x.Source, Err: scoring.ErrMissing, Count: n}
 		c.Field = x.Field()
 		for _, f := range x.FieldsRead() {
 			if !seen[f] {
@@ -295,13 +296,13 @@ func absentFields(s engine.Scorer, n int, fields []string) error {
 }
 
 // causeErrors are the errors a counted cause can end with.
-var causeErrors = []error{engine.ErrMissing, engine.ErrNotNumber, engine.ErrNaN, engine.ErrInf, engine.ErrEval, engine.ErrBudget}
+var causeErrors = []error{scoring.ErrMissing, scoring.ErrNotNumber, scoring.ErrNaN, scoring.ErrInf, scoring.ErrEval, scoring.ErrBudget}
 
 // splitCause reads a cause as InvalidError.Error writes it, "OBJECTIVE:
 // ERR": the objective (the longest name that fits, or "score"), its index
 // in objectives (-1 for "score") and the error; "", -1 and nil when the
 // cause is not of that form.
-func splitCause(objectives []engine.Objective, text string) (string, int, error) {
+func splitCause(objectives []scoring.Objective, text string) (string, int, error) {
 	name, k := "", -1
 	for j, o := range objectives {
 		if strings.HasPrefix(text, o.Name+": ") && len(o.Name) >= len(name) {

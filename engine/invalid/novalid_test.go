@@ -8,17 +8,18 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // evaluate computes ts with the objectives name=expr under GRPO.
-func evaluateExprs(t *testing.T, ts []engine.Trajectory, exprs ...string) (*engine.Result, engine.Scorer) {
+func evaluateExprs(t *testing.T, ts []scoring.Trajectory, exprs ...string) (*engine.Result, scoring.Scorer) {
 	t.Helper()
-	var objs []engine.ObjectiveExpr
+	var objs []scoring.ObjectiveExpr
 	for _, e := range exprs {
 		name, src, _ := strings.Cut(e, "=")
-		objs = append(objs, engine.ObjectiveExpr{Name: name, Expr: src, Weight: math.NaN()})
+		objs = append(objs, scoring.ObjectiveExpr{Name: name, Expr: src, Weight: math.NaN()})
 	}
-	s, err := engine.NewParetoScorer(objs)
+	s, err := scoring.NewParetoScorer(objs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,12 +27,12 @@ func evaluateExprs(t *testing.T, ts []engine.Trajectory, exprs ...string) (*engi
 }
 
 func TestNoValid(t *testing.T) {
-	ts := []engine.Trajectory{
+	ts := []scoring.Trajectory{
 		traj(0, "g", "accuracy", 1.0, "safety", 0.5),
 		traj(0, "g", "accuracy", 0.0, "safety", 0.7),
 		traj(1, "h", "accuracy", 1.0, "safety", "high"),
 	}
-	fields := engine.FieldNames(&ts[0])
+	fields := scoring.FieldNames(&ts[0])
 	if want := []string{"accuracy", "batch", "done", "group", "id", "response", "safety", "step_count"}; !slices.Equal(fields, want) {
 		t.Fatalf("FieldNames = %q, want %q", fields, want)
 	}
@@ -83,9 +84,9 @@ func TestNoValid(t *testing.T) {
 		t.Errorf("no fields: %v", err)
 	}
 	// A field the first records have, but null everywhere.
-	nulls := []engine.Trajectory{traj(0, "g", "accuracy", nil), traj(0, "g", "accuracy", nil)}
+	nulls := []scoring.Trajectory{traj(0, "g", "accuracy", nil), traj(0, "g", "accuracy", nil)}
 	res, s = evaluateExprs(t, nulls, "acc=accuracy")
-	if err := NoValid(res, s, engine.FieldNames(&nulls[0])); err == nil || err.Error() != "all 2 trajectories are invalid: objective acc = accuracy: accuracy is null or absent in every trajectory" {
+	if err := NoValid(res, s, scoring.FieldNames(&nulls[0])); err == nil || err.Error() != "all 2 trajectories are invalid: objective acc = accuracy: accuracy is null or absent in every trajectory" {
 		t.Errorf("nulls: %v", err)
 	}
 	// No trajectory at all is not this error.
@@ -108,13 +109,13 @@ func TestNoValid(t *testing.T) {
 // TestNoValidScoreOverflow: every objective is finite, their weighted sum
 // is not.
 func TestNoValidScoreOverflow(t *testing.T) {
-	ts := []engine.Trajectory{traj(0, "g", "a", 1e308, "b", 1e308), traj(0, "g", "a", 1e308, "b", 1e308)}
-	s, err := engine.NewParetoScorer([]engine.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
+	ts := []scoring.Trajectory{traj(0, "g", "a", 1e308, "b", 1e308), traj(0, "g", "a", 1e308, "b", 1e308)}
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := engine.Evaluate(s, ts).Compute(engine.DefaultOptions())
-	err = NoValid(res, s, engine.FieldNames(&ts[0]))
+	err = NoValid(res, s, scoring.FieldNames(&ts[0]))
 	if err == nil || err.Error() != "all 2 trajectories are invalid: the weighted score (the objectives' weighted sum) is infinite (2)" {
 		t.Errorf("%v", err)
 	}
@@ -122,8 +123,8 @@ func TestNoValidScoreOverflow(t *testing.T) {
 
 // batchOfValidity returns trajectories of batch step whose metadata x is
 // 1 for each true of valid, missing for each false.
-func batchOfValidity(step int64, valid ...bool) []engine.Trajectory {
-	var ts []engine.Trajectory
+func batchOfValidity(step int64, valid ...bool) []scoring.Trajectory {
+	var ts []scoring.Trajectory
 	for i, v := range valid {
 		g := string(rune('a' + i%3))
 		if v {
@@ -145,7 +146,7 @@ func validity(n, invalid int) []bool {
 }
 
 func TestMostlyInvalidBatches(t *testing.T) {
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	ts = append(ts, batchOfValidity(3, validity(10, 6)...)...) // 60%
 	ts = append(ts, batchOfValidity(4, validity(10, 5)...)...) // 50%: not more than half
 	ts = append(ts, batchOfValidity(5, validity(10, 0)...)...)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // partsResult returns the rewards of n trajectories in groups of 7, some
@@ -20,10 +21,10 @@ func partsResult(t *testing.T, n int) ([][]byte, *engine.Result) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(4, 2))
-	ts := make([]engine.Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	ids := make([][]byte, n)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID: fmt.Sprintf("t<%d>", i), Batch: int64(i / 50), Group: fmt.Sprintf("g\t%d", i/7),
 			Metadata: map[string]any{"acc": rng.Float64(), "len": float64(rng.IntN(100))},
 		}

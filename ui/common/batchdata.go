@@ -3,7 +3,7 @@ package common
 import "github.com/rewardlens/rewardlens/engine"
 
 // The values of a batch that the charts draw: those of its valid
-// trajectories, the set engine.BatchStats summarises, so that a chart and
+// trajectories, the set diagnose.BatchStats summarises, so that a chart and
 // the statistics beside it always count the same trajectories.
 
 // AppendValidValues appends to dst the values of the valid trajectories

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/health"
 )
 
@@ -13,7 +14,7 @@ import (
 // header needs them after every recompute, the Steps tab on every batch.
 type healthCache struct {
 	result   *engine.Result
-	trends   []engine.Trend
+	trends   []diagnose.Trend
 	findings []health.Finding
 }
 
@@ -24,7 +25,7 @@ func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	if err := cfg.Validate(objectives); err != nil {
 		return fmt.Errorf("health checks: %w", err)
 	}
-	if err := engine.ValidateHVRef(objectives, ref); err != nil {
+	if err := diagnose.ValidateHVRef(objectives, ref); err != nil {
 		return err
 	}
 	s.HealthConfig, s.HVRef = cfg, ref
@@ -34,7 +35,7 @@ func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 
 // Trends returns the trend point of every batch of the current result.
 // Callers must not modify them.
-func (s *Session) Trends() []engine.Trend {
+func (s *Session) Trends() []diagnose.Trend {
 	s.refreshHealth()
 	return s.health.trends
 }
@@ -66,7 +67,7 @@ type HealthJob struct {
 	once sync.Once
 	// running is set when a command starts the job, done when it is over.
 	running, done atomic.Bool
-	trends        []engine.Trend
+	trends        []diagnose.Trend
 	findings      []health.Finding
 	// started is set once a background command is due to run the job
 	// (event loop only).
@@ -77,7 +78,7 @@ type HealthJob struct {
 func (j *HealthJob) Run() {
 	j.once.Do(func() {
 		j.result.Finish()
-		j.trends = j.result.Trends(j.ref)
+		j.trends = diagnose.Trends(j.result, j.ref)
 		j.findings = health.Findings(j.result, j.trends, j.cfg)
 		j.done.Store(true)
 	})

@@ -9,6 +9,8 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -68,7 +70,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	check := agreement.CheckTrainer(c, ev)
 	c.Options = check.Options
 	s := newSession(source, ts, c, ev)
-	s.Result.BatchStats(s.CurrentBatch())
+	diagnose.StatsOf(s.Result, s.CurrentBatch())
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)
@@ -78,7 +80,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 
 // computerFor returns cfg with its objectives inferred from the first
 // trajectory, and its computer.
-func computerFor(cfg engine.Config, first *engine.Trajectory) (engine.Config, *engine.RewardComputer, error) {
+func computerFor(cfg engine.Config, first *scoring.Trajectory) (engine.Config, *engine.RewardComputer, error) {
 	cfg = cfg.InferObjectives(first)
 	c, err := engine.New(cfg)
 	return cfg, c, err
@@ -133,7 +135,7 @@ type Builder struct {
 	// pickKeys is the scorer's Pick once the computer is built (nil before,
 	// or when it reads more than its objectives' keys): an atomic, since
 	// a follower calls Pick on its own goroutine.
-	pickKeys atomic.Pointer[engine.Pick]
+	pickKeys atomic.Pointer[scoring.Pick]
 	// pickBuilds lets pick build the computer on the first trajectory, as
 	// a stream calls Pick on the goroutine that calls add; a follower's
 	// Pick only reads pickKeys.
@@ -150,7 +152,7 @@ func NewBuilder(cfg engine.Config, pickBuilds bool) *Builder {
 func (b *Builder) Empty() bool { return b.ev == nil }
 
 // start builds the computer and the evaluator on the first trajectory.
-func (b *Builder) start(first *engine.Trajectory) error {
+func (b *Builder) start(first *scoring.Trajectory) error {
 	cfg, c, err := computerFor(b.cfg, first)
 	if err != nil {
 		return err
@@ -170,7 +172,7 @@ func (b *Builder) start(first *engine.Trajectory) error {
 // lean anyway, so nothing else of the metadata is lost; but an input whose
 // records cannot be read again (gzip, standard input) keeps its maps for
 // the detail view.
-func (b *Builder) Pick(first *engine.Trajectory) *engine.Pick {
+func (b *Builder) Pick(first *scoring.Trajectory) *scoring.Pick {
 	if b.pickBuilds && b.ev == nil && b.err == nil {
 		b.err = b.start(first)
 	}
@@ -183,7 +185,7 @@ func (b *Builder) Pick(first *engine.Trajectory) *engine.Pick {
 // Add evaluates ts and keeps them without their bodies, or, when those
 // cannot be read again, with a copy of their metadata: the stream reuses
 // the maps.
-func (b *Builder) Add(ts []engine.Trajectory) error {
+func (b *Builder) Add(ts []scoring.Trajectory) error {
 	if b.err != nil {
 		return b.err
 	}

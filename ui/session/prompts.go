@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
@@ -11,7 +12,7 @@ import (
 // task_metric, pass_threshold) for a scorer of objectives, or nil and
 // why not: the Prompts tab then says why, and the rest of the dashboard
 // works on.
-func promptColumns(cfg engine.Config, objectives []engine.Objective) (*prompts.Columns, error) {
+func promptColumns(cfg engine.Config, objectives []scoring.Objective) (*prompts.Columns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
 	if err != nil {
 		return nil, fmt.Errorf("prompts: %w", err)
@@ -22,7 +23,7 @@ func promptColumns(cfg engine.Config, objectives []engine.Objective) (*prompts.C
 // addPrompts reads the prompts and task metrics of ts (before their
 // bodies are dropped) into s's columns; a prompt that cannot be read
 // leaves the columns out, with the error, for the Prompts tab to show.
-func (s *Session) addPrompts(ts []engine.Trajectory) {
+func (s *Session) addPrompts(ts []scoring.Trajectory) {
 	if s.Prompts == nil {
 		return
 	}

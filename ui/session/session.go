@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -20,7 +22,7 @@ type Session struct {
 	// Source names the input: "sample" or the file names.
 	Source string
 	// Trajectories are the loaded trajectories, in input order, lean when
-	// their bodies can be read again (engine.Trajectory.DropBody): the
+	// their bodies can be read again (scoring.Trajectory.DropBody): the
 	// detail view reads them with Reread.
 	Trajectories Trajectories
 	// Config is the config Computer was built from, its objectives
@@ -75,7 +77,7 @@ type Session struct {
 	compare *engine.Result
 
 	// stats caches BatchStats for the result and batch in statsOf.
-	stats   engine.BatchStats
+	stats   diagnose.BatchStats
 	statsOf struct {
 		result *engine.Result
 		batch  int
@@ -90,7 +92,7 @@ type Session struct {
 // NewSession evaluates ts with c and computes the first result. It keeps
 // ts as they are (the dashboard's own loading keeps them lean: see
 // Open).
-func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer) *Session {
+func NewSession(source string, ts []scoring.Trajectory, c *engine.RewardComputer) *Session {
 	e := c.NewEvaluator()
 	e.Add(ts)
 	s := newSession(source, trajectoriesOf(ts), c, e.Evaluation())
@@ -105,10 +107,10 @@ func NewSession(source string, ts []engine.Trajectory, c *engine.RewardComputer)
 // every one read from another input than the one before it (whole, where
 // the loader picks what the scorer reads of the others), sorted, without
 // repeats.
-func addFirstFields(fields []string, ts []engine.Trajectory) []string {
+func addFirstFields(fields []string, ts []scoring.Trajectory) []string {
 	for i := range ts {
 		if i == 0 || ts[i].Source != ts[i-1].Source {
-			fields = append(fields, engine.FieldNames(&ts[i])...)
+			fields = append(fields, scoring.FieldNames(&ts[i])...)
 		}
 	}
 	slices.Sort(fields)
@@ -116,7 +118,7 @@ func addFirstFields(fields []string, ts []engine.Trajectory) []string {
 }
 
 // dropBodies drops the bodies of ts that can be read again.
-func dropBodies(ts []engine.Trajectory) {
+func dropBodies(ts []scoring.Trajectory) {
 	for i := range ts {
 		ts[i].DropBody()
 	}
@@ -176,9 +178,9 @@ func (s *Session) CurrentBatch() *engine.Batch {
 // BatchStats returns the statistics of the shown batch. Several tabs show
 // them, so they are computed once per result and batch; callers must not
 // modify them.
-func (s *Session) BatchStats() engine.BatchStats {
+func (s *Session) BatchStats() diagnose.BatchStats {
 	if s.statsOf.result != s.Result || s.statsOf.batch != s.Batch {
-		s.stats = s.Result.BatchStats(s.CurrentBatch())
+		s.stats = diagnose.StatsOf(s.Result, s.CurrentBatch())
 		s.statsOf.result, s.statsOf.batch = s.Result, s.Batch
 	}
 	return s.stats
@@ -206,7 +208,7 @@ func (s *Session) SetResult(result, compare *engine.Result) {
 
 // Reread reads a lean trajectory of s whole again from its file, with the
 // record fields it was loaded with (loaders.Reread).
-func (s *Session) Reread(t *engine.Trajectory) (engine.Trajectory, error) {
+func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	return loaders.Reread(t, s.Computer.Fields.Clone())
 }
 

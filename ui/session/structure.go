@@ -8,6 +8,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -29,7 +30,7 @@ type StructureJob struct {
 	ts   Trajectories
 	// fields are the record fields the trajectories were loaded with, for
 	// reading them again.
-	fields *engine.RecordFields
+	fields *scoring.RecordFields
 
 	ev  *engine.Evaluation
 	err error
@@ -64,12 +65,12 @@ func (s *Session) NewStructureJob(constraints, gates []string) (*StructureJob, e
 // Run evaluates the constraints and gates, reading lean trajectories
 // again when they must be; once ctx is done it stops.
 func (j *StructureJob) Run(ctx context.Context) {
-	at := func(i int) (*engine.Trajectory, error) { return j.ts.At(i), nil }
+	at := func(i int) (*scoring.Trajectory, error) { return j.ts.At(i), nil }
 	if j.Rereads > 0 {
 		rr := loaders.NewRereader(j.fields)
 		defer rr.Close()
-		var whole engine.Trajectory
-		at = func(i int) (*engine.Trajectory, error) {
+		var whole scoring.Trajectory
+		at = func(i int) (*scoring.Trajectory, error) {
 			t := j.ts.At(i)
 			if !t.Lean {
 				return t, nil

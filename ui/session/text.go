@@ -4,14 +4,15 @@ import (
 	"strconv"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // ResponseText returns t's completion as text: its metadata field that
 // the layout names (Config.ResponseField: verl's output, TRL's
-// completion), else its response (engine.Trajectory.ResponseText). t must
+// completion), else its response (scoring.Trajectory.ResponseText). t must
 // be whole (a lean trajectory read again: Reread). The text is the
 // data's: escape it before the terminal.
-func (s *Session) ResponseText(t *engine.Trajectory) string {
+func (s *Session) ResponseText(t *scoring.Trajectory) string {
 	if text, ok := metadataText(t, s.Config.ResponseField); ok {
 		return text
 	}
@@ -21,14 +22,14 @@ func (s *Session) ResponseText(t *engine.Trajectory) string {
 // PromptText returns t's prompt as text: its metadata field that the
 // layout names (Config.PromptField: verl's input, TRL's prompt), else ""
 // (a plain record's prompt is its group). t must be whole.
-func (s *Session) PromptText(t *engine.Trajectory) string {
+func (s *Session) PromptText(t *scoring.Trajectory) string {
 	text, _ := metadataText(t, s.Config.PromptField)
 	return text
 }
 
 // metadataText returns t's metadata field as text, and whether t has it:
 // a string as it is, a number or a bool as written, null as "".
-func metadataText(t *engine.Trajectory, field string) (string, bool) {
+func metadataText(t *scoring.Trajectory, field string) (string, bool) {
 	if field == "" {
 		return "", false
 	}
@@ -49,7 +50,7 @@ func metadataText(t *engine.Trajectory, field string) (string, bool) {
 
 // ComputerOf names the scorer of c.
 func ComputerOf(c *engine.RewardComputer) engine.Computer {
-	if _, ok := c.Scorer.(*engine.SVRLScorer); ok {
+	if _, ok := c.Scorer.(*scoring.SVRLScorer); ok {
 		return engine.ComputerSVRL
 	}
 	return engine.ComputerPareto

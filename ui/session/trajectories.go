@@ -3,7 +3,7 @@ package session
 import (
 	"iter"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Trajectories holds a session's trajectories, in input order, in chunks
@@ -12,7 +12,7 @@ import (
 // its new pages fault on first touch) each time it grows. The zero value
 // is empty and ready to use.
 type Trajectories struct {
-	chunks [][]engine.Trajectory // all full but the last
+	chunks [][]scoring.Trajectory // all full but the last
 	n      int
 }
 
@@ -24,15 +24,15 @@ func (t *Trajectories) Len() int { return t.n }
 
 // At returns trajectory i, 0 <= i < Len(); it stays at that address until
 // DeleteFunc.
-func (t *Trajectories) At(i int) *engine.Trajectory {
+func (t *Trajectories) At(i int) *scoring.Trajectory {
 	return &t.chunks[i/trajectoryChunk][i%trajectoryChunk]
 }
 
 // Append adds copies of ts after the others.
-func (t *Trajectories) Append(ts ...engine.Trajectory) {
+func (t *Trajectories) Append(ts ...scoring.Trajectory) {
 	for len(ts) > 0 {
 		if t.n%trajectoryChunk == 0 {
-			t.chunks = append(t.chunks, make([]engine.Trajectory, 0, trajectoryChunk))
+			t.chunks = append(t.chunks, make([]scoring.Trajectory, 0, trajectoryChunk))
 		}
 		last := &t.chunks[len(t.chunks)-1]
 		k := min(len(ts), trajectoryChunk-len(*last))
@@ -43,8 +43,8 @@ func (t *Trajectories) Append(ts ...engine.Trajectory) {
 }
 
 // All returns the trajectories with their indices, in order.
-func (t *Trajectories) All() iter.Seq2[int, *engine.Trajectory] {
-	return func(yield func(int, *engine.Trajectory) bool) {
+func (t *Trajectories) All() iter.Seq2[int, *scoring.Trajectory] {
+	return func(yield func(int, *scoring.Trajectory) bool) {
 		for c, chunk := range t.chunks {
 			for j := range chunk {
 				if !yield(c*trajectoryChunk+j, &chunk[j]) {
@@ -56,8 +56,8 @@ func (t *Trajectories) All() iter.Seq2[int, *engine.Trajectory] {
 }
 
 // Slice returns the trajectories in a new slice.
-func (t *Trajectories) Slice() []engine.Trajectory {
-	out := make([]engine.Trajectory, 0, t.n)
+func (t *Trajectories) Slice() []scoring.Trajectory {
+	out := make([]scoring.Trajectory, 0, t.n)
 	for _, chunk := range t.chunks {
 		out = append(out, chunk...)
 	}
@@ -66,7 +66,7 @@ func (t *Trajectories) Slice() []engine.Trajectory {
 
 // DeleteFunc removes the trajectories for which del returns true, keeping
 // the order of the others.
-func (t *Trajectories) DeleteFunc(del func(*engine.Trajectory) bool) {
+func (t *Trajectories) DeleteFunc(del func(*scoring.Trajectory) bool) {
 	var kept Trajectories
 	for _, tr := range t.All() {
 		if !del(tr) {
@@ -77,7 +77,7 @@ func (t *Trajectories) DeleteFunc(del func(*engine.Trajectory) bool) {
 }
 
 // trajectoriesOf returns ts held as Trajectories.
-func trajectoriesOf(ts []engine.Trajectory) Trajectories {
+func trajectoriesOf(ts []scoring.Trajectory) Trajectories {
 	var t Trajectories
 	t.Append(ts...)
 	return t

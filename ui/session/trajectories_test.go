@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestTrajectoriesStore checks Trajectories against a plain slice through
@@ -15,22 +15,22 @@ import (
 func TestTrajectoriesStore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var store Trajectories
-	var want []engine.Trajectory
+	var want []scoring.Trajectory
 	next := 0
 	for step := range 60 {
 		if step%10 == 9 {
 			mod := 2 + rng.IntN(5)
-			del := func(tr *engine.Trajectory) bool { return tr.Line%mod == 0 }
+			del := func(tr *scoring.Trajectory) bool { return tr.Line%mod == 0 }
 			store.DeleteFunc(del)
-			want = slices.DeleteFunc(want, func(tr engine.Trajectory) bool { return del(&tr) })
+			want = slices.DeleteFunc(want, func(tr scoring.Trajectory) bool { return del(&tr) })
 		} else {
 			sizes := []int{0, 1, trajectoryChunk - 1, trajectoryChunk, trajectoryChunk + 1, rng.IntN(3 * trajectoryChunk)}
-			batch := make([]engine.Trajectory, sizes[rng.IntN(len(sizes))])
+			batch := make([]scoring.Trajectory, sizes[rng.IntN(len(sizes))])
 			for i := range batch {
-				batch[i] = engine.Trajectory{ID: fmt.Sprint(next), LoaderState: engine.LoaderState{Line: next}}
+				batch[i] = scoring.Trajectory{ID: fmt.Sprint(next), LoaderState: scoring.LoaderState{Line: next}}
 				next++
 			}
-			var first *engine.Trajectory
+			var first *scoring.Trajectory
 			if store.Len() > 0 {
 				first = store.At(0)
 			}
@@ -48,7 +48,7 @@ func TestTrajectoriesStore(t *testing.T) {
 				t.Fatalf("step %d: trajectory %d is %q, want %q", step, i, tr.ID, want[i].ID)
 			}
 		}
-		if got := store.Slice(); !slices.EqualFunc(got, want, func(a, b engine.Trajectory) bool { return a.ID == b.ID }) {
+		if got := store.Slice(); !slices.EqualFunc(got, want, func(a, b scoring.Trajectory) bool { return a.ID == b.ID }) {
 			t.Fatalf("step %d: Slice differs", step)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -38,7 +40,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.Prompts, s.PromptsErr = nil, errors.New("prompts: files were written over while followed; open the dashboard again to see the prompts")
 	}
 	if len(u.Reloaded) > 0 {
-		s.Trajectories.DeleteFunc(func(t *engine.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		s.Trajectories.DeleteFunc(func(t *scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)
@@ -48,7 +50,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.Trajectories.At(i).DropBody()
 	}
 	prev := s.Result
-	var trends []engine.Trend // kept only when the health checks are of prev
+	var trends []diagnose.Trend // kept only when the health checks are of prev
 	if s.health.result == prev {
 		trends = s.health.trends
 	}

@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
@@ -197,7 +197,7 @@ func csvRow(l *input.Loader, layout *csvLayout, row []string, cr *csv.Reader, st
 // offset start of the text, without its default ID, metadata its
 // Metadata, or returns what is wrong with it; fieldPos places row's
 // fields (csv.Reader's FieldPos).
-func csvTrajectory(l *input.Loader, t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, metadata map[string]any) *input.LineError {
+func csvTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, metadata map[string]any) *input.LineError {
 	line, _ := fieldPos(0)
 	*t = l.Trajectory(line, start, metadata)
 	for _, c := range layout.metadata {
@@ -235,15 +235,15 @@ func cellValue(cell string) any {
 
 // cellPicked returns the metadata value of a cell as cellValue reads it,
 // as a picked value.
-func cellPicked(cell string) engine.PickedValue {
+func cellPicked(cell string) scoring.PickedValue {
 	s := strings.TrimSpace(cell)
 	if s == "" {
-		return engine.PickedValue{}
+		return scoring.PickedValue{}
 	}
 	if f, ok := cellNumber(s); ok {
-		return engine.PickedValue{Number: f, Kind: engine.PickedNumber}
+		return scoring.PickedValue{Number: f, Kind: scoring.PickedNumber}
 	}
-	return engine.PickedValue{Kind: engine.PickedOther}
+	return scoring.PickedValue{Kind: scoring.PickedOther}
 }
 
 // cellNumber returns the number s holds, as strconv.ParseFloat reads it
@@ -262,22 +262,22 @@ func cellNumber(s string) (float64, bool) {
 // so that it meets the other metadata columns already set.
 var CellFields = [...]struct {
 	Name string
-	Set  func(t *engine.Trajectory, cell string) error
+	Set  func(t *scoring.Trajectory, cell string) error
 }{
-	{"id", func(t *engine.Trajectory, cell string) error {
+	{"id", func(t *scoring.Trajectory, cell string) error {
 		if cell != "" {
 			t.ID = cell
 		}
 		return nil
 	}},
-	{"batch", func(t *engine.Trajectory, cell string) error {
+	{"batch", func(t *scoring.Trajectory, cell string) error {
 		return cellInteger(cell, &t.Batch)
 	}},
-	{"group", func(t *engine.Trajectory, cell string) error {
+	{"group", func(t *scoring.Trajectory, cell string) error {
 		t.Group = cell
 		return nil
 	}},
-	{"step_count", func(t *engine.Trajectory, cell string) error {
+	{"step_count", func(t *scoring.Trajectory, cell string) error {
 		if err := cellInteger(cell, &t.StepCount); err != nil {
 			return err
 		}
@@ -286,13 +286,13 @@ var CellFields = [...]struct {
 		}
 		return nil
 	}},
-	{"response", func(t *engine.Trajectory, cell string) error {
+	{"response", func(t *scoring.Trajectory, cell string) error {
 		if cell != "" {
 			t.Response = quoteJSON(cell)
 		}
 		return nil
 	}},
-	{"done", func(t *engine.Trajectory, cell string) error {
+	{"done", func(t *scoring.Trajectory, cell string) error {
 		switch strings.ToLower(strings.TrimSpace(cell)) {
 		case "", "true", "1":
 			t.Done = true
@@ -333,7 +333,7 @@ func cellInteger(cell string, n *int64) error {
 
 // cellMetadata merges the JSON object in cell, if it is not empty, into
 // t.Metadata; a key that a column gives too is an error.
-func cellMetadata(t *engine.Trajectory, cell string) error {
+func cellMetadata(t *scoring.Trajectory, cell string) error {
 	if strings.TrimSpace(cell) == "" {
 		return nil
 	}
@@ -384,29 +384,29 @@ func plainJSON(s string) bool {
 }
 
 // RereadRow reads the CSV record br starts with, by the header of f.
-func RereadRow(l *input.Loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+func RereadRow(l *input.Loader, f *os.File, br *bufio.Reader) (scoring.Trajectory, error) {
 	in, err := input.Open(io.NewSectionReader(f, 0, 1<<62))
 	if err != nil {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
 	hr := csv.NewReader(in.R)
 	header, err := hr.Read()
 	if err != nil {
-		return engine.Trajectory{}, fmt.Errorf("header: %v", err)
+		return scoring.Trajectory{}, fmt.Errorf("header: %v", err)
 	}
 	layout, err := layoutOf(l, header, hr)
 	if err != nil {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
 	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = len(header)
 	row, err := cr.Read()
 	if err != nil {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
-	var t engine.Trajectory
+	var t scoring.Trajectory
 	if lerr := csvTrajectory(l, &t, layout, row, cr.FieldPos, 0, l.NewMetadata()); lerr != nil {
-		return engine.Trajectory{}, errors.New(lerr.Msg)
+		return scoring.Trajectory{}, errors.New(lerr.Msg)
 	}
 	return t, nil
 }

@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
@@ -44,7 +44,7 @@ func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layo
 	nw := runtime.GOMAXPROCS(0)
 	work, stop := input.StartWorkers(nw, func() func(*csvBlock) {
 		var (
-			t      engine.Trajectory
+			t      scoring.Trajectory
 			spare  []map[string]any
 			picker csvPicker
 		)
@@ -128,7 +128,7 @@ func readCSVRows(l *input.Loader, cr *csv.Reader, bound *input.RecordBound, layo
 // Once the scorer picks its keys (and no column of JSON metadata may add
 // to them), the rows' values of those keys go to picked arrays, as JSONL's
 // lines do, and Metadata stays nil.
-func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.Trajectory, spare *[]map[string]any, picker *csvPicker) {
+func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *scoring.Trajectory, spare *[]map[string]any, picker *csvPicker) {
 	out := &b.out
 	out.Trajectories, out.Errs = out.Trajectories[:0], out.Errs[:0]
 	out.Picked = nil
@@ -163,13 +163,13 @@ func convertCSVBlock(l *input.Loader, b *csvBlock, layout *csvLayout, t *engine.
 
 // csvPicker says where the metadata columns of a CSV layout go in a Pick.
 type csvPicker struct {
-	pick *engine.Pick
+	pick *scoring.Pick
 	// at[j] is the index in pick.Keys of layout.metadata[j], or -1.
 	at []int
 }
 
 // use makes p the picker of pick on layout, unless it is already.
-func (p *csvPicker) use(pick *engine.Pick, layout *csvLayout) {
+func (p *csvPicker) use(pick *scoring.Pick, layout *csvLayout) {
 	if p.pick == pick {
 		return
 	}
@@ -183,7 +183,7 @@ func (p *csvPicker) use(pick *engine.Pick, layout *csvLayout) {
 // picker's keys read into picked (as cellValue reads them: a number, text
 // or nothing) and no Metadata; the response is read only when the Pick
 // asks for it.
-func csvPickedTrajectory(l *input.Loader, t *engine.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, picker *csvPicker, picked []engine.PickedValue) *input.LineError {
+func csvPickedTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayout, row []string, fieldPos func(i int) (line, col int), start int64, picker *csvPicker, picked []scoring.PickedValue) *input.LineError {
 	line, _ := fieldPos(0)
 	*t = l.Trajectory(line, start, nil)
 	t.Pick, t.Picked = picker.pick, picked

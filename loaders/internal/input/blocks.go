@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // Block is a run of lines of a JSONL input and, once parsed, what they
@@ -26,11 +26,11 @@ type Block struct {
 	Advance int64
 	// Done is closed once the lines are parsed into Trajectories and Errs.
 	Done         chan struct{}
-	Trajectories []engine.Trajectory
+	Trajectories []scoring.Trajectory
 	// Errs are the rejected lines, in order; each comes before Trajectories[At].
 	Errs []BlockError
 	// Picked holds the values picked from the lines (Loader.Pick), if any.
-	Picked []engine.PickedValue
+	Picked []scoring.PickedValue
 	// Owned reports that Data is the block's one line, longer than the
 	// read buffer: its trajectory's response is a slice of it, not a
 	// copy (a record near the 256 MiB bound held three times over), and
@@ -79,7 +79,7 @@ func (l *Loader) TakeBlock(b *Block) error {
 // addParsed adds trajectories parsed without their default ID: an empty ID
 // becomes the position among the trajectories loaded. With record fields, a
 // trajectory they fail on is rejected.
-func (l *Loader) addParsed(ts []engine.Trajectory) error {
+func (l *Loader) addParsed(ts []scoring.Trajectory) error {
 	if l.Fields == nil {
 		for i := range ts {
 			if ts[i].ID == "" {

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is the
@@ -39,7 +39,7 @@ const MaxSkipReasons = 100
 // Loaded is what a loader read and holds: the trajectories not handed
 // over yet, and the lines, rows and elements skipped (SkipInvalid).
 type Loaded struct {
-	Trajectories []engine.Trajectory
+	Trajectories []scoring.Trajectory
 	Skipped      int
 	SkipReasons  []*LineError
 }
@@ -83,23 +83,23 @@ type Loader struct {
 	// Count is the number of trajectories read so far.
 	Count int
 	// Each, when not nil, takes the trajectories as they are read (Stream).
-	Each func([]engine.Trajectory) error
+	Each func([]scoring.Trajectory) error
 	// Maps recycles the metadata maps when streaming (else nil), and spare
 	// holds the loader's share of them.
 	Maps  *MapStore
 	spare []map[string]any
 	// Scratch is where the loader's goroutine builds a trajectory.
-	Scratch engine.Trajectory
+	Scratch scoring.Trajectory
 	// PickFor is Options.Pick until it is called; Pick is what it
 	// returned, for the goroutines that parse JSONL.
-	PickFor func(first *engine.Trajectory) *engine.Pick
-	Pick    atomic.Pointer[engine.Pick]
+	PickFor func(first *scoring.Trajectory) *scoring.Pick
+	Pick    atomic.Pointer[scoring.Pick]
 	// Picks recycles the arrays of picked values when streaming (else
 	// nil); Taken holds those of the trajectories not handed over yet.
 	Picks *PickedStore
-	Taken [][]engine.PickedValue
+	Taken [][]scoring.PickedValue
 	// Fields is Options.Fields, this loader's copy.
-	Fields *engine.RecordFields
+	Fields *scoring.RecordFields
 	// Advance, when not nil, is told the bytes of each Parquet row group
 	// once its rows are read, Advanced their sum (loaders' readParquetFile).
 	Advance  func(n int64)
@@ -111,7 +111,7 @@ type Loader struct {
 
 // first is called with the input's first trajectory, before it is handed
 // over: it asks Options.Pick for the keys to pick.
-func (l *Loader) first(t *engine.Trajectory) {
+func (l *Loader) first(t *scoring.Trajectory) {
 	if l.PickFor == nil {
 		return
 	}
@@ -143,17 +143,17 @@ func (l *Loader) Reject(e *LineError) error {
 // NewTrajectory returns a trajectory read at line, its record starting at
 // offset in what the reader gives, with every field at its default but the
 // ID, which add sets.
-func (l *Loader) NewTrajectory(line int, offset int64) engine.Trajectory {
+func (l *Loader) NewTrajectory(line int, offset int64) scoring.Trajectory {
 	return l.Trajectory(line, offset, l.NewMetadata())
 }
 
 // Trajectory is NewTrajectory with metadata as its Metadata.
-func (l *Loader) Trajectory(line int, offset int64, metadata map[string]any) engine.Trajectory {
-	return engine.Trajectory{
+func (l *Loader) Trajectory(line int, offset int64, metadata map[string]any) scoring.Trajectory {
+	return scoring.Trajectory{
 		Batch:    int64(l.FileIndex),
 		Done:     true,
 		Metadata: metadata,
-		LoaderState: engine.LoaderState{
+		LoaderState: scoring.LoaderState{
 			Source: l.Name,
 			Line:   line,
 			Offset: l.Origin + offset,
@@ -165,7 +165,7 @@ func (l *Loader) Trajectory(line int, offset int64, metadata map[string]any) eng
 // Add keeps t, or hands it over with the next ones when streaming. A
 // trajectory without an ID takes its position, which counts only the
 // trajectories loaded so far.
-func (l *Loader) Add(t engine.Trajectory) error {
+func (l *Loader) Add(t scoring.Trajectory) error {
 	defaulted := t.ID == ""
 	if defaulted {
 		t.ID = strconv.Itoa(l.Count)
@@ -185,7 +185,7 @@ func (l *Loader) Add(t engine.Trajectory) error {
 // When they set the batch but not the ID, a trajectory whose ID is its
 // position (defaulted) is named "BATCH:POSITION": a trainer writes a file
 // per step, whose positions repeat from file to file.
-func (l *Loader) derive(t *engine.Trajectory, defaulted bool) *LineError {
+func (l *Loader) derive(t *scoring.Trajectory, defaulted bool) *LineError {
 	if l.Fields == nil {
 		return nil
 	}
@@ -292,18 +292,18 @@ func (s *MapStore) Next(spare *[]map[string]any) map[string]any {
 // handed over. A new array per block took as many new pages as the
 // metadata maps it replaces. The nil *PickedStore recycles nothing.
 type PickedStore struct {
-	arrays FreeList[[]engine.PickedValue]
+	arrays FreeList[[]scoring.PickedValue]
 }
 
 // Give stores arrays no trajectory points into any more.
-func (s *PickedStore) Give(arrays [][]engine.PickedValue) {
+func (s *PickedStore) Give(arrays [][]scoring.PickedValue) {
 	if s != nil {
 		s.arrays.Put(arrays...)
 	}
 }
 
 // Take returns n zero values: a stored array when one is large enough.
-func (s *PickedStore) Take(n int) []engine.PickedValue {
+func (s *PickedStore) Take(n int) []scoring.PickedValue {
 	if s != nil {
 		if a, _ := s.arrays.Pop(); cap(a) >= n {
 			a = a[:n]
@@ -311,7 +311,7 @@ func (s *PickedStore) Take(n int) []engine.PickedValue {
 			return a
 		}
 	}
-	return make([]engine.PickedValue, n)
+	return make([]scoring.PickedValue, n)
 }
 
 // NoTrajectories is the error for an input that yields no trajectory; when

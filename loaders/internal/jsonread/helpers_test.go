@@ -3,11 +3,11 @@ package jsonread
 import (
 	"fmt"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // brief describes a trajectory for test messages, as loaders' tests do.
-func brief(t engine.Trajectory) string {
+func brief(t scoring.Trajectory) string {
 	resp := "nil"
 	if t.Response != nil {
 		resp = string(t.Response)
@@ -17,17 +17,17 @@ func brief(t engine.Trajectory) string {
 }
 
 // pickedValue returns what a loader picks for the value of key in md.
-func pickedValue(md map[string]any, key string) engine.PickedValue {
+func pickedValue(md map[string]any, key string) scoring.PickedValue {
 	switch x := md[key].(type) {
 	case nil:
-		return engine.PickedValue{}
+		return scoring.PickedValue{}
 	case float64:
-		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}
+		return scoring.PickedValue{Number: x, Kind: scoring.PickedNumber}
 	case bool: // counts 1 or 0
 		if x {
-			return engine.PickedValue{Number: 1, Kind: engine.PickedNumber}
+			return scoring.PickedValue{Number: 1, Kind: scoring.PickedNumber}
 		}
-		return engine.PickedValue{Kind: engine.PickedNumber}
+		return scoring.PickedValue{Kind: scoring.PickedNumber}
 	}
-	return engine.PickedValue{Kind: engine.PickedOther}
+	return scoring.PickedValue{Kind: scoring.PickedOther}
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
@@ -220,18 +220,18 @@ func (j jsonReader) errorAt(off int64, msg string) *input.LineError {
 }
 
 // RereadElement reads the JSON array element br starts with.
-func RereadElement(l *input.Loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+func RereadElement(l *input.Loader, _ *os.File, br *bufio.Reader) (scoring.Trajectory, error) {
 	var raw json.RawMessage
 	if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&raw); err != nil {
-		return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
+		return scoring.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
 	}
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return engine.Trajectory{}, errors.New(lerr.Msg)
+		return scoring.Trajectory{}, errors.New(lerr.Msg)
 	}
 	t := l.NewTrajectory(1, 0)
 	if err := obj.trajectory(&t); err != nil {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
 	return t, nil
 }

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
@@ -265,7 +265,7 @@ func (p *lineParser) parseElements(b *jsonBlock) {
 	for k, e := range b.elems {
 		raw := b.data[start:e.end]
 		start = e.end
-		var picked []engine.PickedValue
+		var picked []scoring.PickedValue
 		if pick != nil {
 			n := len(pick.Keys)
 			picked = out.Picked[k*n : (k+1)*n : (k+1)*n]
@@ -281,7 +281,7 @@ func (p *lineParser) parseElements(b *jsonBlock) {
 
 // rejectElement returns the error jsonReader.element gives the element e,
 // of text raw, which parse rejected with parsed; t is scratch space.
-func rejectElement(l *input.Loader, e jsonElement, raw []byte, parsed *input.LineError, t *engine.Trajectory) *input.LineError {
+func rejectElement(l *input.Loader, e jsonElement, raw []byte, parsed *input.LineError, t *scoring.Trajectory) *input.LineError {
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
 		return elementError(l, e, raw, 0, lerr.Msg)

@@ -15,7 +15,7 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
@@ -42,7 +42,7 @@ func ReadJSONL(l *input.Loader, br *bufio.Reader) error {
 		if l.SizeHint > 0 {
 			n = int(min(int64(n), l.SizeHint/16+1))
 		}
-		l.Loaded.Trajectories = make([]engine.Trajectory, 0, n)
+		l.Loaded.Trajectories = make([]scoring.Trajectory, 0, n)
 	}
 	// Peek's reading (a row limit of 1) stops at the first line that is
 	// not blank, parsed here: no block read ahead, no goroutines.
@@ -208,7 +208,7 @@ type lineParser struct {
 	l     *input.Loader
 	in    interner
 	spare []map[string]any // see input.MapStore
-	t     engine.Trajectory
+	t     scoring.Trajectory
 	rec   objectRecord
 	// extra holds the unknown top-level members of the line parsePlain
 	// reads (plainExtras).
@@ -216,7 +216,7 @@ type lineParser struct {
 	// owned is the block's owned: its lines' text is theirs.
 	owned bool
 	// index finds a key of the Pick indexOf (pickIndex).
-	indexOf *engine.Pick
+	indexOf *scoring.Pick
 	index   map[string]int
 }
 
@@ -237,7 +237,7 @@ func (p *lineParser) parseBlock(b *input.Block) {
 	}
 	start := 0
 	for j, ln := range b.Lines {
-		var picked []engine.PickedValue
+		var picked []scoring.PickedValue
 		if pick != nil {
 			k := len(pick.Keys)
 			picked = b.Picked[j*k : (j+1)*k : (j+1)*k]
@@ -255,7 +255,7 @@ func (p *lineParser) parseBlock(b *input.Block) {
 // parse reads the trajectory on line ln, leaving its ID empty when it
 // takes the default. With a pick, a plain line's values of pick's keys go
 // to picked, one per key, and Metadata stays nil.
-func (p *lineParser) parse(line []byte, ln input.BlockLine, pick *engine.Pick, picked []engine.PickedValue) (engine.Trajectory, *input.LineError) {
+func (p *lineParser) parse(line []byte, ln input.BlockLine, pick *scoring.Pick, picked []scoring.PickedValue) (scoring.Trajectory, *input.LineError) {
 	l, lineNo := p.l, ln.No
 	// The fields are set through p.t: a local trajectory whose address is
 	// passed on would be allocated on the heap, one per line.
@@ -279,24 +279,24 @@ func (p *lineParser) parse(line []byte, ln input.BlockLine, pick *engine.Pick, p
 	p.t = p.blank(ln, metadata)
 	obj, lerr := decodeObjectRecord(line, &p.rec)
 	if lerr != nil {
-		return engine.Trajectory{}, l.ErrorAt(lineNo, lerr.Col, lerr.Msg)
+		return scoring.Trajectory{}, l.ErrorAt(lineNo, lerr.Col, lerr.Msg)
 	}
 	obj.in = &p.in
 	if err := obj.trajectory(&p.t); err != nil {
-		return engine.Trajectory{}, l.ErrorAt(lineNo, lineValueColumn(line, obj), err.Error())
+		return scoring.Trajectory{}, l.ErrorAt(lineNo, lineValueColumn(line, obj), err.Error())
 	}
 	return p.t, nil
 }
 
 // blank returns the trajectory of line ln with every field at its default
 // and metadata, empty, as its Metadata.
-func (p *lineParser) blank(ln input.BlockLine, metadata map[string]any) engine.Trajectory {
+func (p *lineParser) blank(ln input.BlockLine, metadata map[string]any) scoring.Trajectory {
 	l := p.l
-	return engine.Trajectory{
+	return scoring.Trajectory{
 		Batch:    int64(l.FileIndex),
 		Done:     true,
 		Metadata: metadata,
-		LoaderState: engine.LoaderState{
+		LoaderState: scoring.LoaderState{
 			Source: l.Name,
 			Line:   ln.No,
 			Offset: ln.Off,
@@ -439,16 +439,16 @@ func skipLine(br *bufio.Reader) (int, error) {
 }
 
 // RereadLine reads the JSONL line br starts with.
-func RereadLine(l *input.Loader, _ *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+func RereadLine(l *input.Loader, _ *os.File, br *bufio.Reader) (scoring.Trajectory, error) {
 	var long []byte
 	line, _, err := readLine(br, &long, l.MaxRecord)
 	if err != nil && err != io.EOF {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
 	p := lineParser{l: l}
 	t, lerr := p.parse(line, input.BlockLine{No: 1}, nil, nil)
 	if lerr != nil {
-		return engine.Trajectory{}, errors.New(lerr.Msg)
+		return scoring.Trajectory{}, errors.New(lerr.Msg)
 	}
 	return t, nil
 }

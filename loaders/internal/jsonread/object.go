@@ -10,7 +10,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
@@ -101,7 +101,7 @@ func trimSpaceRight(b []byte) []byte {
 // (topLevelMetadata). The error
 // names the field; of several bad fields, it is about the first in
 // trajectoryFields.
-func (o jsonText) trajectory(t *engine.Trajectory) error {
+func (o jsonText) trajectory(t *scoring.Trajectory) error {
 	var raws [len(trajectoryFields)][]byte
 	var extra []member // the other fields, for the metadata (toplevel.go)
 	o.eachMember(func(key, raw []byte) {
@@ -177,20 +177,20 @@ var fieldSlots = func() (slots [fieldSlotCount]int8) {
 // trajectoryFields are the fields of a trajectory object and how to set them.
 var trajectoryFields = [...]struct {
 	name string
-	set  func(t *engine.Trajectory, v jsonValue) error
+	set  func(t *scoring.Trajectory, v jsonValue) error
 }{
-	{"id", func(t *engine.Trajectory, v jsonValue) error {
+	{"id", func(t *scoring.Trajectory, v jsonValue) error {
 		s, err := v.text()
 		if s != "" { // an empty id is as good as none, as in CSV
 			t.ID = s
 		}
 		return err
 	}},
-	{"batch", func(t *engine.Trajectory, v jsonValue) (err error) {
+	{"batch", func(t *scoring.Trajectory, v jsonValue) (err error) {
 		t.Batch, err = v.integer()
 		return err
 	}},
-	{"group", func(t *engine.Trajectory, v jsonValue) (err error) {
+	{"group", func(t *scoring.Trajectory, v jsonValue) (err error) {
 		if v.in != nil && v.isString() {
 			t.Group = v.in.group(v.raw)
 			return nil
@@ -198,19 +198,19 @@ var trajectoryFields = [...]struct {
 		t.Group, err = v.text()
 		return err
 	}},
-	{"step_count", func(t *engine.Trajectory, v jsonValue) (err error) {
+	{"step_count", func(t *scoring.Trajectory, v jsonValue) (err error) {
 		t.StepCount, err = v.count()
 		return err
 	}},
-	{"response", func(t *engine.Trajectory, v jsonValue) error {
+	{"response", func(t *scoring.Trajectory, v jsonValue) error {
 		t.Response = v.response()
 		return nil
 	}},
-	{"done", func(t *engine.Trajectory, v jsonValue) (err error) {
+	{"done", func(t *scoring.Trajectory, v jsonValue) (err error) {
 		t.Done, err = v.bool()
 		return err
 	}},
-	{"metadata", func(t *engine.Trajectory, v jsonValue) error {
+	{"metadata", func(t *scoring.Trajectory, v jsonValue) error {
 		return v.metadata(t.Metadata)
 	}},
 }

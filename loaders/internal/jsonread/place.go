@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -30,7 +30,7 @@ func badValue(o jsonText) []byte {
 		if raw == nil || string(raw) == "null" {
 			continue
 		}
-		t := engine.Trajectory{Metadata: map[string]any{}}
+		t := scoring.Trajectory{Metadata: map[string]any{}}
 		err := trajectoryFields[f].set(&t, plain.value(raw))
 		if err == nil {
 			continue

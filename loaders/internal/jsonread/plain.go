@@ -3,7 +3,7 @@ package jsonread
 import (
 	"bytes"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -27,7 +27,7 @@ var (
 // parsePlain sets the fields of t, whose Metadata is empty, from line when
 // the line is plain, and reports whether it was. When it was not, t and its
 // metadata may be partly set.
-func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
+func (p *lineParser) parsePlain(line []byte, t *scoring.Trajectory) bool {
 	var raws [len(trajectoryFields)][]byte // as in jsonText.trajectory
 	i := jsonscan.SkipSpace(line)
 	if i >= len(line) || line[i] != '{' {
@@ -70,7 +70,7 @@ func (p *lineParser) parsePlain(line []byte, t *engine.Trajectory) bool {
 // a near-copy, for the hot path of reading JSONL: sharing Object, with
 // a call of a function per member, made reading measurably slower
 // (BENCHMARKS.md, "Issue 14").
-func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, t *engine.Trajectory) (int, bool) {
+func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][]byte, t *scoring.Trajectory) (int, bool) {
 	i++
 	i += jsonscan.SkipSpace(b[i:])
 	if i < len(b) && b[i] == '}' {
@@ -132,7 +132,7 @@ func (p *lineParser) plainObject(b []byte, i int, raws *[len(trajectoryFields)][
 // values into t.Picked. It reports false as soon as a value is not a
 // number, string, bool or null, or a picked key would need unescaping.
 // (Another near-copy of jsonscan.Object, for the same reason.)
-func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, bool) {
+func (p *lineParser) plainMetadata(b []byte, i int, t *scoring.Trajectory) (int, bool) {
 	i++
 	i += jsonscan.SkipSpace(b[i:])
 	if i < len(b) && b[i] == '}' {
@@ -159,11 +159,11 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 		}
 		// x is the value for Metadata: a picked one is not boxed.
 		var x any
-		v := engine.PickedValue{Kind: engine.PickedOther}
+		v := scoring.PickedValue{Kind: scoring.PickedOther}
 		switch c := b[i]; {
 		case c == '-' || isDigit(c):
 			i, v.Number, ok = jsonscan.Number(b, i)
-			v.Kind = engine.PickedNumber
+			v.Kind = scoring.PickedNumber
 		case c == '"':
 			start = i
 			if i, ok = jsonscan.ValidString(b, i); ok && t.Pick == nil {
@@ -171,13 +171,13 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 			}
 		case c == 't': // a bool counts 1 or 0 when picked
 			i, ok = jsonscan.ValidLiteral(b, i, "true")
-			x, v.Number, v.Kind = true, 1, engine.PickedNumber
+			x, v.Number, v.Kind = true, 1, scoring.PickedNumber
 		case c == 'f':
 			i, ok = jsonscan.ValidLiteral(b, i, "false")
-			x, v.Kind = false, engine.PickedNumber
+			x, v.Kind = false, scoring.PickedNumber
 		case c == 'n':
 			i, ok = jsonscan.ValidLiteral(b, i, "null")
-			v.Kind = engine.PickedAbsent
+			v.Kind = scoring.PickedAbsent
 		default:
 			return i, false
 		}
@@ -189,7 +189,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 			if !p.setPicked(t, key, v) {
 				return i, false
 			}
-		case x == nil && v.Kind == engine.PickedNumber:
+		case x == nil && v.Kind == scoring.PickedNumber:
 			t.Metadata[p.in.key(key, k)] = v.Number
 		default:
 			t.Metadata[p.in.key(key, k)] = x
@@ -213,7 +213,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *engine.Trajectory) (int, 
 // setPicked sets the value of the metadata key whose JSON string is key
 // to v in t.Picked, if t.Pick names it, and reports whether it could tell:
 // not for a key with escapes, which the general path unescapes.
-func (p *lineParser) setPicked(t *engine.Trajectory, key []byte, v engine.PickedValue) bool {
+func (p *lineParser) setPicked(t *scoring.Trajectory, key []byte, v scoring.PickedValue) bool {
 	name := key[1 : len(key)-1]
 	if bytes.IndexByte(name, '\\') >= 0 {
 		return false
@@ -230,9 +230,9 @@ func (p *lineParser) setPicked(t *engine.Trajectory, key []byte, v engine.Picked
 const maxPickScan = 8
 
 // pickIndex returns the index of name in pick.Keys, which are unique
-// (engine.Pick): by a scan of a few keys, else by a map made once per
+// (scoring.Pick): by a scan of a few keys, else by a map made once per
 // Pick.
-func (p *lineParser) pickIndex(pick *engine.Pick, name []byte) (int, bool) {
+func (p *lineParser) pickIndex(pick *scoring.Pick, name []byte) (int, bool) {
 	if len(pick.Keys) <= maxPickScan {
 		for k, picked := range pick.Keys {
 			if string(name) == picked {

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // generalTrajectory reads line the general way only, and returns the
 // trajectory or the message of its error.
-func generalTrajectory(line []byte) (engine.Trajectory, string) {
-	t := engine.Trajectory{Done: true, Metadata: map[string]any{}, LoaderState: engine.LoaderState{Line: 1}}
+func generalTrajectory(line []byte) (scoring.Trajectory, string) {
+	t := scoring.Trajectory{Done: true, Metadata: map[string]any{}, LoaderState: scoring.LoaderState{Line: 1}}
 	obj, lerr := decodeObjectRecord(line, &objectRecord{})
 	if lerr != nil {
 		return t, lerr.Msg
@@ -36,7 +36,7 @@ type plainChecker struct {
 
 // checkPicks are the picks that plainChecker reads each line with too:
 // without the response and with it.
-var checkPicks = []*engine.Pick{
+var checkPicks = []*scoring.Pick{
 	{Keys: []string{"o1", "accuracy", "o2", "é", "", "absent"}},
 	{Keys: []string{"o2"}, Response: true},
 }
@@ -48,7 +48,7 @@ func newPlainChecker() *plainChecker {
 func (c *plainChecker) check(t *testing.T, line []byte) {
 	t.Helper()
 	want, wantErr := generalTrajectory(line)
-	probe := engine.Trajectory{Metadata: map[string]any{}}
+	probe := scoring.Trajectory{Metadata: map[string]any{}}
 	if c.p.parsePlain(line, &probe) {
 		c.plain++
 		if wantErr != "" {
@@ -74,9 +74,9 @@ func (c *plainChecker) check(t *testing.T, line []byte) {
 
 // checkPicked checks that line reads with pick as the general path reads
 // it, its picked values being those of the general path's metadata.
-func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *engine.Pick, want engine.Trajectory, wantErr string) {
+func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *scoring.Pick, want scoring.Trajectory, wantErr string) {
 	t.Helper()
-	got, lerr := c.p.parse(line, input.BlockLine{No: 1}, pick, make([]engine.PickedValue, len(pick.Keys)))
+	got, lerr := c.p.parse(line, input.BlockLine{No: 1}, pick, make([]scoring.PickedValue, len(pick.Keys)))
 	switch {
 	case lerr != nil || wantErr != "":
 		if lerr == nil || lerr.Msg != wantErr {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsontest"
 )
@@ -89,8 +89,8 @@ func TestRecordedMembersMatchWalk(t *testing.T) {
 				t.Fatalf("%s: recorded %q, walked %q", line, recorded.recorded, want)
 			}
 		}
-		tw := engine.Trajectory{Metadata: map[string]any{}}
-		tr := engine.Trajectory{Metadata: map[string]any{}}
+		tw := scoring.Trajectory{Metadata: map[string]any{}}
+		tr := scoring.Trajectory{Metadata: map[string]any{}}
 		recorded.in = &in
 		errw, errr := walked.trajectory(&tw), recorded.trajectory(&tr)
 		if fmt.Sprint(errw) != fmt.Sprint(errr) || brief(tw) != brief(tr) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
 
@@ -50,7 +50,7 @@ func (v jsonValue) topLevel() any {
 // general path, for what that path alone handles: a key with escapes, a
 // duplicate or a clash with a metadata key (with a Pick, any record that
 // also has metadata).
-func (p *lineParser) plainExtras(t *engine.Trajectory, metadata []byte) bool {
+func (p *lineParser) plainExtras(t *scoring.Trajectory, metadata []byte) bool {
 	if t.Pick != nil && metadata != nil && string(metadata) != "null" {
 		return false // a clash with a metadata key not picked cannot be seen
 	}
@@ -82,17 +82,17 @@ func (p *lineParser) plainExtras(t *engine.Trajectory, metadata []byte) bool {
 
 // pickedOf returns raw, a valid JSON value, as a picked value: a number,
 // a bool as 1 or 0, null as absent, anything else as a string would be.
-func pickedOf(raw []byte) (engine.PickedValue, bool) {
+func pickedOf(raw []byte) (scoring.PickedValue, bool) {
 	switch c := raw[0]; {
 	case c == '-' || isDigit(c):
 		end, x, ok := jsonscan.Number(raw, 0)
-		return engine.PickedValue{Number: x, Kind: engine.PickedNumber}, ok && end == len(raw)
+		return scoring.PickedValue{Number: x, Kind: scoring.PickedNumber}, ok && end == len(raw)
 	case c == 't':
-		return engine.PickedValue{Number: 1, Kind: engine.PickedNumber}, true
+		return scoring.PickedValue{Number: 1, Kind: scoring.PickedNumber}, true
 	case c == 'f':
-		return engine.PickedValue{Kind: engine.PickedNumber}, true
+		return scoring.PickedValue{Kind: scoring.PickedNumber}, true
 	case c == 'n':
-		return engine.PickedValue{Kind: engine.PickedAbsent}, true
+		return scoring.PickedValue{Kind: scoring.PickedAbsent}, true
 	}
-	return engine.PickedValue{Kind: engine.PickedOther}, true
+	return scoring.PickedValue{Kind: scoring.PickedOther}, true
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
 )
@@ -258,7 +258,7 @@ func wandbTypeError(raw []byte) error {
 // wandbRecord sets t's fields from the row raw, read as the object
 // {column: cell, ...} (built in buf, returned for reuse), or returns why
 // it cannot.
-func wandbRecord(buf []byte, columns [][]byte, raw []byte, t *engine.Trajectory) ([]byte, error) {
+func wandbRecord(buf []byte, columns [][]byte, raw []byte, t *scoring.Trajectory) ([]byte, error) {
 	var cells []json.RawMessage
 	if raw = bytes.TrimSpace(raw); len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &cells) != nil {
 		return buf, fmt.Errorf("a W&B table row must be a list of cells, found %s", describe(raw, true))
@@ -283,42 +283,42 @@ func wandbRecord(buf []byte, columns [][]byte, raw []byte, t *engine.Trajectory)
 
 // RereadTableRow reads the W&B table row br starts with, by the columns
 // of the table in f.
-func RereadTableRow(l *input.Loader, f *os.File, br *bufio.Reader) (engine.Trajectory, error) {
+func RereadTableRow(l *input.Loader, f *os.File, br *bufio.Reader) (scoring.Trajectory, error) {
 	in, err := input.Open(io.NewSectionReader(f, 0, 1<<62))
 	if err != nil {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
 	t := wandbReader{l: l, bound: &input.RecordBound{R: in.R, Max: l.MaxRecord}}
 	t.rw = jsonscan.NewRewriter(bufio.NewReaderSize(t.bound, input.BufferSize), in.Lead)
 	t.dec = json.NewDecoder(t.rw)
 	if err := t.open(); err != nil {
-		return engine.Trajectory{}, err
+		return scoring.Trajectory{}, err
 	}
 	for t.dec.More() {
 		key, err := t.key()
 		if err != nil {
-			return engine.Trajectory{}, err
+			return scoring.Trajectory{}, err
 		}
 		raw, err := t.value()
 		if err != nil {
-			return engine.Trajectory{}, err
+			return scoring.Trajectory{}, err
 		}
 		if key != wandbColumns {
 			continue
 		}
 		columns, err := wandbColumnNames(raw)
 		if err != nil {
-			return engine.Trajectory{}, err
+			return scoring.Trajectory{}, err
 		}
 		var row json.RawMessage
 		if err := json.NewDecoder(jsonscan.NewRewriter(br, 0)).Decode(&row); err != nil {
-			return engine.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
+			return scoring.Trajectory{}, fmt.Errorf("no JSON value there: %v", err)
 		}
 		tr := l.NewTrajectory(1, 0)
 		_, err = wandbRecord(nil, columns, row, &tr)
 		return tr, err
 	}
-	return engine.Trajectory{}, errors.New(`no "columns" in the W&B table`)
+	return scoring.Trajectory{}, errors.New(`no "columns" in the W&B table`)
 }
 
 // IsWandbTable reports whether head, the start of a text input, opens a

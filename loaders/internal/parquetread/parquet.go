@@ -20,7 +20,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
@@ -314,13 +314,13 @@ type parquetReader struct {
 	groupBytes, groupRows int64
 	// scratch is where the row's trajectory is built, and spare the
 	// reader's share of the loader's metadata maps (see input.MapStore).
-	scratch engine.Trajectory
+	scratch scoring.Trajectory
 	spare   []map[string]any
 	// pickable is plan.pickable(); blockPick is the Pick the block's
 	// metadata is picked by (nil: read into maps), and pickAt the index
 	// in pickAtFor.Keys of each column's metadata key, or -1.
 	pickable             bool
-	blockPick, pickAtFor *engine.Pick
+	blockPick, pickAtFor *scoring.Pick
 	pickAt               []int
 }
 
@@ -405,7 +405,7 @@ func (pr *parquetReader) row(row parquet.Row) error {
 // pickedRow reads the trajectory of row as row does, its metadata values
 // of the block's Pick into the block's picked array, not a map, and its
 // response only when the Pick asks for it.
-func (pr *parquetReader) pickedRow(row parquet.Row, t *engine.Trajectory) (err error) {
+func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err error) {
 	l, b, pick := pr.l, pr.block, pr.blockPick
 	k := len(pick.Keys)
 	n := len(b.Trajectories)
@@ -432,10 +432,10 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *engine.Trajectory) (err e
 				break
 			}
 			if c.number != nil {
-				picked[at] = engine.PickedValue{Number: c.number(vs[0]), Kind: engine.PickedNumber}
+				picked[at] = scoring.PickedValue{Number: c.number(vs[0]), Kind: scoring.PickedNumber}
 			} else {
 				c.scalar(vs[0]) // a corrupt value's panic is the file's error
-				picked[at] = engine.PickedValue{Kind: engine.PickedOther}
+				picked[at] = scoring.PickedValue{Kind: scoring.PickedOther}
 			}
 		}
 		return true
@@ -451,7 +451,7 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *engine.Trajectory) (err e
 // startBlock starts the block to fill, its metadata picked when the
 // loader picks it by now and the plan allows (pickable).
 func (pr *parquetReader) startBlock() {
-	pr.block = &input.Block{Trajectories: make([]engine.Trajectory, 0, BlockRows)}
+	pr.block = &input.Block{Trajectories: make([]scoring.Trajectory, 0, BlockRows)}
 	pr.blockPick = nil
 	pick := pr.l.Pick.Load()
 	if pick == nil || !pr.pickable {
@@ -520,7 +520,7 @@ func (c *parquetColumn) read(v parquet.Value) any {
 // apply sets the fields of t from what collect read, then the metadata
 // members; a member that a flat column gives too is an error, as in CSV.
 // The error names the field, or the metadata member.
-func (pr *parquetReader) apply(t *engine.Trajectory) error {
+func (pr *parquetReader) apply(t *scoring.Trajectory) error {
 	for f, x := range pr.fields {
 		if err := setParquetField(t, f, x); err != nil {
 			if _, ok := err.(*jsonread.MemberError); ok {
@@ -541,7 +541,7 @@ func (pr *parquetReader) apply(t *engine.Trajectory) error {
 // setParquetField sets csvread.CellFields[f] of t from x, as CSV sets it from the
 // text of a cell; a response that is not a string is kept as the JSON
 // number or bool it is.
-func setParquetField(t *engine.Trajectory, f int, x any) error {
+func setParquetField(t *scoring.Trajectory, f int, x any) error {
 	if _, isString := x.(string); csvread.CellFields[f].Name == "response" && x != nil && !isString {
 		t.Response = json.RawMessage(scalarText(x))
 		return nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/crash"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
@@ -134,7 +134,7 @@ func (pr *parquetReader) send() bool {
 
 // keep adds the trajectory t, or the error of its row, to the block being
 // filled, and sends it once full.
-func (pr *parquetReader) keep(t *engine.Trajectory, rejected *input.LineError) error {
+func (pr *parquetReader) keep(t *scoring.Trajectory, rejected *input.LineError) error {
 	b := pr.block
 	if rejected != nil {
 		b.Errs = append(b.Errs, input.BlockError{At: len(b.Trajectories), Err: rejected})

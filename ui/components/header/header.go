@@ -11,7 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -189,7 +189,7 @@ func (h Header) badge(st *common.Styles, compact bool) (string, int) {
 // from the longest name's down to a letter and the ellipsis ("a…"); none
 // when even those would not fit in room cells ("a… ↑" and a space a
 // goal), so that a run of a thousand objectives costs no sweep.
-func nameWidths(objs []engine.Objective, room int) []int {
+func nameWidths(objs []scoring.Objective, room int) []int {
 	if 5*len(objs)-1 > room {
 		return nil
 	}
@@ -225,17 +225,17 @@ func WithGoals(c *common.Common, bar string, width int) (string, bool) {
 }
 
 // goalsText shows each objective's goal: "accuracy ↑ length ↓".
-func goalsText(st *common.Styles, objs []engine.Objective) string {
+func goalsText(st *common.Styles, objs []scoring.Objective) string {
 	return goalsTextWithin(st, objs, math.MaxInt)
 }
 
 // goalsTextWithin is goalsText with each name cut to nameWidth cells, an
 // ellipsis marking the cut.
-func goalsTextWithin(st *common.Styles, objs []engine.Objective, nameWidth int) string {
+func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int) string {
 	parts := make([]string, len(objs))
 	for k, o := range objs {
 		arrow := "↑"
-		if o.Goal == engine.Minimize {
+		if o.Goal == scoring.Minimize {
 			arrow = "↓"
 		}
 		name := ansi.Truncate(textsafe.Line(o.Name), nameWidth, "…")

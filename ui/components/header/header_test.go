@@ -10,7 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -38,11 +38,11 @@ func TestShortenStart(t *testing.T) {
 // longest name down to "a…", and not at all when not even "a… ↑" a goal
 // fits: a thousand objectives cost no sweep on every frame.
 func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
-	objs := []engine.Objective{{Name: "accuracy"}, {Name: "len"}}
+	objs := []scoring.Objective{{Name: "accuracy"}, {Name: "len"}}
 	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
 		t.Errorf("nameWidths = %v, want 8 down to 2", got)
 	}
-	many := make([]engine.Objective, 1000)
+	many := make([]scoring.Objective, 1000)
 	for k := range many {
 		many[k].Name = fmt.Sprintf("objective_%d", k)
 	}

@@ -12,7 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -24,9 +24,9 @@ type field struct{ name, value string }
 
 // Opened is a trajectory shown whole.
 type Opened struct {
-	I    int               // its index in the session
-	Full engine.Trajectory // with its metadata and response, unless err
-	err  error             // why they could not be read again
+	I    int                // its index in the session
+	Full scoring.Trajectory // with its metadata and response, unless err
+	err  error              // why they could not be read again
 }
 
 // Open returns trajectory i of s whole: as s keeps it, or, when

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -47,9 +48,9 @@ func SampleSessionWith(tb testing.TB, change func(*engine.Config)) *session.Sess
 func SyntheticSession(tb testing.TB, n int) *session.Session {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
-	ts := make([]engine.Trajectory, n)
+	ts := make([]scoring.Trajectory, n)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:    fmt.Sprint(i),
 			Group: fmt.Sprintf("p%d", i/8),
 			Done:  true,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -91,7 +92,7 @@ type compareTab struct {
 	chart *plot.Frame
 	// collapse is the share of the batch's groups, of those holding
 	// distinct objective vectors (groups), where distinct vectors get
-	// identical rewards under A and under B (engine.Result.Collapse); B's
+	// identical rewards under A and under B (diagnose.Collapse); B's
 	// is NaN for the logged advantage.
 	collapse [2]float64
 	groups   int
@@ -291,13 +292,13 @@ func (t *compareTab) refresh() {
 		t.cmp = agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	}
 	t.collapse[1] = math.NaN()
-	t.collapse[0], t.groups = s.Result.Collapse(s.CurrentBatch())
+	t.collapse[0], t.groups = diagnose.Collapse(s.Result, s.CurrentBatch())
 	switch s.CompareMethod {
 	case LoggedMethod:
 	case s.Result.Options.Method: // B is A: no second result
 		t.collapse[1] = t.collapse[0]
 	default:
-		t.collapse[1], _ = s.CompareResult().Collapse(&s.CompareResult().Ranking.Batches[s.Batch])
+		t.collapse[1], _ = diagnose.Collapse(s.CompareResult(), &s.CompareResult().Ranking.Batches[s.Batch])
 	}
 	t.b = s.CompareMethod
 	t.classify()

@@ -11,7 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
@@ -21,7 +21,7 @@ import (
 // groupView is one group's completions, ranked by reward, under the
 // group's prompt (groupPrompts).
 type groupView struct {
-	summary engine.GroupSummary
+	summary diagnose.GroupSummary
 	// promptText is the group's prompt, distinct what the group column
 	// shows of it (groupLabels): what tells it apart from the batch's
 	// other prompts, shown instead when the prompt does not fit.
@@ -51,7 +51,7 @@ const maxResponseWidth = 120
 // apart, ranking its members by reward; with keepOrder, a group already
 // open with the same members keeps its rows' order, so that a change of
 // method does not move the completion being looked at.
-func (v *groupView) open(c *common.Common, g *engine.GroupSummary, prompt, distinct string, keepOrder bool) {
+func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct string, keepOrder bool) {
 	res := c.Session.Result
 	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
 	if !same {

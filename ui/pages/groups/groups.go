@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -85,8 +86,8 @@ type groupsTab struct {
 
 	// summaries are the batch's groups and ranges their rewards' ranges;
 	// rows the listed ones (indices in summaries), filtered and sorted.
-	summaries []engine.GroupSummary
-	ranges    []engine.RewardRange
+	summaries []diagnose.GroupSummary
+	ranges    []diagnose.RewardRange
 	// prompts are the groups' prompts (groupPrompts), labels what the
 	// group column shows of them: what tells them apart (groupLabels).
 	prompts, labels []string
@@ -240,13 +241,13 @@ func (t *groupsTab) refresh() {
 		key = t.summaries[t.rows[j]].Key
 	}
 	t.setColumns(s.Result.Evaluation)
-	summaries := s.Result.GroupSummaries(s.CurrentBatch())
+	summaries := diagnose.GroupSummaries(s.Result, s.CurrentBatch())
 	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
 		t.prompts = groupPrompts(s, summaries)
 		t.labels = groupLabels(t.prompts)
 	}
 	t.summaries = summaries
-	t.ranges = s.Result.GroupRewardRanges(s.CurrentBatch())
+	t.ranges = diagnose.GroupRewardRanges(s.Result, s.CurrentBatch())
 	t.rebuild()
 	if g := t.indexOf(key); g >= 0 {
 		if j := slices.Index(t.rows, g); j >= 0 {
@@ -275,13 +276,13 @@ func (t *groupsTab) refresh() {
 // loop, so that the tab's refresh finds them computed.
 func (t *groupsTab) Prepare(res *engine.Result, bi int) {
 	if len(res.Ranking.Batches) > 0 {
-		res.GroupRewardRanges(&res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)])
+		diagnose.GroupRewardRanges(res, &res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)])
 	}
 }
 
 // indexOf returns the index of the group of key in summaries, -1 if none.
 func (t *groupsTab) indexOf(key string) int {
-	return slices.IndexFunc(t.summaries, func(g engine.GroupSummary) bool { return g.Key == key })
+	return slices.IndexFunc(t.summaries, func(g diagnose.GroupSummary) bool { return g.Key == key })
 }
 
 // rebuild lists the groups that match the filter, sorted.
@@ -394,7 +395,7 @@ func (t *groupsTab) matches(s *session.Session, g int, filter string) bool {
 // it.
 type groupColumn struct {
 	title string
-	value func(g *engine.GroupSummary, r *engine.RewardRange) float64
+	value func(g *diagnose.GroupSummary, r *diagnose.RewardRange) float64
 	kind  groupColumnKind
 }
 
@@ -414,16 +415,18 @@ const (
 // groupColumns are the groups' table's columns, in order.
 var groupColumns = []groupColumn{
 	{"group", nil, keyColumn},
-	{"signal", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(boolInt(!g.ZeroSpread)) }, signalColumn},
-	{"n", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.N) }, integerColumn},
-	{"valid", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
-	{"score mean", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Mean }, numberColumn},
-	{"std", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Std }, numberColumn},
-	{"min", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Min }, numberColumn},
-	{"max", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return g.Score.Max }, numberColumn},
-	{"frontier", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},
-	{"reward min", func(_ *engine.GroupSummary, r *engine.RewardRange) float64 { return r.Min }, rewardColumn},
-	{"reward max", func(_ *engine.GroupSummary, r *engine.RewardRange) float64 { return r.Max }, rewardColumn},
+	{"signal", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
+		return float64(boolInt(!g.ZeroSpread))
+	}, signalColumn},
+	{"n", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.N) }, integerColumn},
+	{"valid", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
+	{"score mean", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Mean }, numberColumn},
+	{"std", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Std }, numberColumn},
+	{"min", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Min }, numberColumn},
+	{"max", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Max }, numberColumn},
+	{"frontier", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},
+	{"reward min", func(_ *diagnose.GroupSummary, r *diagnose.RewardRange) float64 { return r.Min }, rewardColumn},
+	{"reward max", func(_ *diagnose.GroupSummary, r *diagnose.RewardRange) float64 { return r.Max }, rewardColumn},
 }
 
 func boolInt(b bool) int {
@@ -465,7 +468,7 @@ func (t *groupsTab) layoutColumns() {
 // measuredOf says which groups the measured columns are of: the
 // summaries (their array and length) and the filter that lists some.
 type measuredOf struct {
-	summaries *engine.GroupSummary // the first
+	summaries *diagnose.GroupSummary // the first
 	groups    int
 	filter    string
 	keyWidth  int
@@ -598,7 +601,7 @@ func (t *groupsTab) groupLabel() string {
 // ShowGroup implements common.GroupShower: trajectory i's group open,
 // with i selected; the filter is cleared when it hides that group.
 func (t *groupsTab) ShowGroup(i int) {
-	g := slices.IndexFunc(t.summaries, func(s engine.GroupSummary) bool { return slices.Contains(s.Members, i) })
+	g := slices.IndexFunc(t.summaries, func(s diagnose.GroupSummary) bool { return slices.Contains(s.Members, i) })
 	if g < 0 {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -19,9 +20,9 @@ import (
 )
 
 // listedGroups returns the groups tab's listed summaries, in table order.
-func listedGroups(tab common.Tab) []*engine.GroupSummary {
+func listedGroups(tab common.Tab) []*diagnose.GroupSummary {
 	g := tab.(*groupsTab)
-	out := make([]*engine.GroupSummary, len(g.rows))
+	out := make([]*diagnose.GroupSummary, len(g.rows))
 	for j, r := range g.rows {
 		out[j] = &g.summaries[r]
 	}
@@ -31,7 +32,7 @@ func listedGroups(tab common.Tab) []*engine.GroupSummary {
 func TestGroupsSort(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	gs := listedGroups(tab)
-	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *engine.GroupSummary) int { return natural.Compare(a.Key, b.Key) }) {
+	if len(gs) != len(s.CurrentBatch().Groups) || !slices.IsSortedFunc(gs, func(a, b *diagnose.GroupSummary) int { return natural.Compare(a.Key, b.Key) }) {
 		t.Fatalf("not every group listed by key at first: %d of %d", len(gs), len(s.CurrentBatch().Groups))
 	}
 	uitest.PressKeys(tab, "s", "s", "s", "s") // group, signal, n, valid, score mean
@@ -85,7 +86,7 @@ func TestGroupsZeroSpreadMarked(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	zero := 0
 	lines := strings.Split(uitest.Plain(tab), "\n")
-	for _, g := range s.Result.GroupSummaries(s.CurrentBatch()) {
+	for _, g := range diagnose.GroupSummaries(s.Result, s.CurrentBatch()) {
 		var row string
 		for _, l := range lines {
 			if strings.HasPrefix(l, g.Key+" ") {

@@ -1,7 +1,7 @@
 package groups
 
 import (
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -13,7 +13,7 @@ import (
 // member, read again when lean (one record per group, when the batch is
 // shown, with one loaders.Rereader: a file opened per file, not per
 // group). A member whose prompt cannot be read shows the key.
-func groupPrompts(s *session.Session, summaries []engine.GroupSummary) []string {
+func groupPrompts(s *session.Session, summaries []diagnose.GroupSummary) []string {
 	prompts := make([]string, len(summaries))
 	byKey := s.Config.PromptField == "" || s.Config.GroupBy == s.Config.PromptField
 	var reader *loaders.Rereader

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 )
@@ -26,7 +27,7 @@ func (t *groupsTab) setColumns(ev *engine.Evaluation) {
 	}
 	t.columns = groupColumns
 	if ev.HasSources() {
-		source := groupColumn{"source", func(g *engine.GroupSummary, _ *engine.RewardRange) float64 {
+		source := groupColumn{"source", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
 			if len(g.Members) == 0 {
 				return -1
 			}

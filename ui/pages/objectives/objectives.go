@@ -11,7 +11,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/stats"
@@ -28,7 +29,7 @@ type objectivesTab struct {
 	width, height int
 	// What SessionChangedMsg derives from the session; SetSize only draws
 	// it again.
-	stats  engine.BatchStats
+	stats  diagnose.BatchStats
 	values [][]float64 // per objective, the valid trajectories' raw values
 	table  table.Table
 	view   string
@@ -139,7 +140,7 @@ func (t *objectivesTab) render() {
 func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
-	stat := func(title string, pick func(o *engine.ObjectiveStats) float64) table.Column {
+	stat := func(title string, pick func(o *diagnose.ObjectiveStats) float64) table.Column {
 		return textNumberColumn(title, n, func(j int) string { return common.FormatNumber(pick(&objs[j])) })
 	}
 	columns := []table.Column{
@@ -147,13 +148,13 @@ func (t *objectivesTab) fillTable() {
 		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
 		textNumberColumn("weight", n, func(j int) string { return fmt.Sprintf("%.2f", objs[j].Weight) }),
 		table.IntColumn("count", n, func(j int) int { return objs[j].Count }),
-		stat("mean", func(o *engine.ObjectiveStats) float64 { return o.Mean }),
-		stat("std", func(o *engine.ObjectiveStats) float64 { return o.Std }),
-		stat("min", func(o *engine.ObjectiveStats) float64 { return o.Min }),
-		stat("p25", func(o *engine.ObjectiveStats) float64 { return o.P25 }),
-		stat("median", func(o *engine.ObjectiveStats) float64 { return o.Median }),
-		stat("p75", func(o *engine.ObjectiveStats) float64 { return o.P75 }),
-		stat("max", func(o *engine.ObjectiveStats) float64 { return o.Max }),
+		stat("mean", func(o *diagnose.ObjectiveStats) float64 { return o.Mean }),
+		stat("std", func(o *diagnose.ObjectiveStats) float64 { return o.Std }),
+		stat("min", func(o *diagnose.ObjectiveStats) float64 { return o.Min }),
+		stat("p25", func(o *diagnose.ObjectiveStats) float64 { return o.P25 }),
+		stat("median", func(o *diagnose.ObjectiveStats) float64 { return o.Median }),
+		stat("p75", func(o *diagnose.ObjectiveStats) float64 { return o.P75 }),
+		stat("max", func(o *diagnose.ObjectiveStats) float64 { return o.Max }),
 	}
 	t.table.SetSize(t.width, n+1)
 	t.table.SetRows(n)
@@ -187,9 +188,9 @@ const scaleLabel = "scale"
 // from -1 to +1, with the colour scale; NaN (a constant objective) is
 // written so, and explained when there is one. The names are cut to what
 // width leaves them.
-func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]float64, width int) string {
-	if corr == nil && len(objs) > engine.MaxCorrelationObjectives {
-		return st.Title.Render("Pearson correlation") + "\n" + st.Muted.Render(fmt.Sprintf("not computed for more than %d objectives", engine.MaxCorrelationObjectives))
+func correlationView(st *common.Styles, objs []diagnose.ObjectiveStats, corr [][]float64, width int) string {
+	if corr == nil && len(objs) > diagnose.MaxCorrelationObjectives {
+		return st.Title.Render("Pearson correlation") + "\n" + st.Muted.Render(fmt.Sprintf("not computed for more than %d objectives", diagnose.MaxCorrelationObjectives))
 	}
 	longest := 0
 	for _, o := range objs {
@@ -205,7 +206,7 @@ func correlationView(st *common.Styles, objs []engine.ObjectiveStats, corr [][]f
 	if !st.NoColor {
 		nameWidth = max(nameWidth, len(scaleLabel))
 	}
-	name := func(o engine.ObjectiveStats, width int) string {
+	name := func(o diagnose.ObjectiveStats, width int) string {
 		return ansi.Truncate(textsafe.Line(o.Name), width, "…")
 	}
 	var b strings.Builder
@@ -253,7 +254,7 @@ const (
 // distributionsView renders each objective's histogram (nice bins, as the
 // Rewards tab's) in an equal share of height: with axes of counts and of
 // values where the share allows a full one, else compact.
-func distributionsView(st *common.Styles, objs []engine.ObjectiveStats, values [][]float64, width, height int) string {
+func distributionsView(st *common.Styles, objs []diagnose.ObjectiveStats, values [][]float64, width, height int) string {
 	if width < 10 || len(objs) == 0 {
 		return ""
 	}
@@ -298,7 +299,7 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 // constraintsView gives the batch's share of valid trajectories meeting
 // each constraint (BatchStats.ConstraintFeasible) and every one
 // (BatchStats.Feasible), as percentages.
-func constraintsView(st *common.Styles, cs []engine.ConstraintDef, stats engine.BatchStats) string {
+func constraintsView(st *common.Styles, cs []scoring.ConstraintDef, stats diagnose.BatchStats) string {
 	const exprWidth = 24
 	line := func(name string, share float64) string {
 		value := fmt.Sprintf("%6.1f%%", 100*share)

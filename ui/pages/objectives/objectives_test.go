@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -40,9 +41,9 @@ func TestObjectivesTableScrollsSideways(t *testing.T) {
 // TestCorrelationGridAligned names the objectives with wide characters and
 // an escape sequence: the correlation grid's rows stay aligned.
 func TestCorrelationGridAligned(t *testing.T) {
-	ts := make([]engine.Trajectory, 16)
+	ts := make([]scoring.Trajectory, 16)
 	for i := range ts {
-		ts[i] = engine.Trajectory{
+		ts[i] = scoring.Trajectory{
 			ID:       strings.Repeat("x", i),
 			Metadata: map[string]any{"a": float64(i % 4), "b": float64(i % 3)},
 		}
@@ -70,13 +71,13 @@ func TestCorrelationGridAligned(t *testing.T) {
 // valued by value(i, k).
 func sessionOf(t *testing.T, names []string, value func(i, k int) float64) *session.Session {
 	t.Helper()
-	ts := make([]engine.Trajectory, 16)
+	ts := make([]scoring.Trajectory, 16)
 	var objs []engine.ObjectiveConfig
 	for k, n := range names {
 		objs = append(objs, engine.ObjectiveConfig{Name: n, Expr: fmt.Sprintf("metadata[%q]", n)})
 		for i := range ts {
 			if ts[i].Metadata == nil {
-				ts[i] = engine.Trajectory{ID: fmt.Sprint(i), Group: fmt.Sprint(i % 2), Metadata: map[string]any{}}
+				ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Group: fmt.Sprint(i % 2), Metadata: map[string]any{}}
 			}
 			ts[i].Metadata[n] = value(i, k)
 		}

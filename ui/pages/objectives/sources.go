@@ -1,13 +1,14 @@
 package objectives
 
 import (
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // With --source-by, s moves the tab from all the sources to each one in
 // turn: the statistics, correlation and distributions are then the
-// source's, over its own objectives (engine.Result.SourceBatchStats).
+// source's, over its own objectives (diagnose.SourceBatchStats).
 
 // refreshSource takes the statistics and values of the chosen source,
 // when one is, and reports whether it did.
@@ -18,8 +19,8 @@ func (t *objectivesTab) refreshSource() bool {
 		return false
 	}
 	b := s.CurrentBatch()
-	t.stats = s.Result.SourceBatchStats(b, src)
-	part := s.Result.SourceBatch(b, src)
+	t.stats = diagnose.SourceBatchStats(s.Result, b, src)
+	part := diagnose.SourceBatch(s.Result, b, src)
 	ks := s.Result.Evaluation.SourceObjectives(src)
 	t.values = make([][]float64, len(ks))
 	for j, k := range ks {

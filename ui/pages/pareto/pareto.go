@@ -14,6 +14,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -108,7 +110,7 @@ type paretoPoints struct {
 	// trajectory).
 	xObj, yObj int
 	axesChosen bool
-	proj       engine.Projection
+	proj       diagnose.Projection
 	// projOf says what proj was built from: another key rebuilds it.
 	projOf projectionKey
 	// full is the unzoomed view's x and y ranges (chart.Span of proj's);
@@ -321,7 +323,7 @@ func (t *paretoTab) nextObjective(k, other int) int {
 }
 
 // project rebuilds what the plot derives from the session when it
-// changed: the points (engine.Projection, sorted by x), their ranks, and
+// changed: the points (diagnose.Projection, sorted by x), their ranks, and
 // each group's points in x order; it keeps the selected trajectory when
 // it is still shown.
 func (t *paretoTab) project() {
@@ -347,7 +349,7 @@ func (t *paretoTab) project() {
 	}
 	previous := t.selectedTrajectory()
 	if key != t.points.projOf {
-		t.points.proj, t.points.projOf = res.Project(s.Batch, t.points.xObj, t.points.yObj), key
+		t.points.proj, t.points.projOf = diagnose.Project(res, s.Batch, t.points.xObj, t.points.yObj), key
 		t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
 		if len(t.points.proj.X) > 0 {
 			t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
@@ -601,7 +603,7 @@ func (t *paretoTab) draw() {
 }
 
 // drawBounds draws a line across the plot for each constraint of a
-// plotted objective against a number (engine.ConstraintDef.Bound): its
+// plotted objective against a number (scoring.ConstraintDef.Bound): its
 // limit, under the points.
 func (t *paretoTab) drawBounds() {
 	for _, b := range t.bounds() {
@@ -615,9 +617,9 @@ func (t *paretoTab) drawBounds() {
 }
 
 // bounds returns the constraints that are an objective against a number.
-func (t *paretoTab) bounds() []engine.ConstraintBound {
+func (t *paretoTab) bounds() []scoring.ConstraintBound {
 	res := t.common.Session.Result
-	var bounds []engine.ConstraintBound
+	var bounds []scoring.ConstraintBound
 	for _, d := range res.Evaluation.Constraints {
 		if b, ok := d.Bound(res.Objectives); ok {
 			bounds = append(bounds, b)

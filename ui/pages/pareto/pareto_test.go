@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -169,7 +170,7 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 		weakly = true
 		for k, o := range res.Objectives {
 			va, vb := res.Evaluation.Values[a*res.Evaluation.M+k], res.Evaluation.Values[b*res.Evaluation.M+k]
-			if o.Goal == engine.Minimize {
+			if o.Goal == scoring.Minimize {
 				va, vb = -va, -vb
 			}
 			if va < vb {
@@ -435,14 +436,14 @@ func TestParetoReadingFollowsTheSession(t *testing.T) {
 // TestParetoBatchWithoutValidPoints: a batch whose every trajectory is
 // invalid draws empty axes, says so, and takes every key and click.
 func TestParetoBatchWithoutValidPoints(t *testing.T) {
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for b := range 2 {
 		for i := range 16 {
 			md := map[string]any{"accuracy": float64(i % 2), "safety": float64(i) / 16}
 			if b == 1 {
 				delete(md, "accuracy")
 			}
-			ts = append(ts, engine.Trajectory{ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true, Metadata: md})
+			ts = append(ts, scoring.Trajectory{ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true, Metadata: md})
 		}
 	}
 	s, err := session.Open("partly invalid", engine.Config{}, &loaders.Result{Trajectories: ts}, nil)

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/histogram"
@@ -26,7 +27,7 @@ type rewardsTab struct {
 	width, height int
 	// What SessionChangedMsg derives from the session; SetSize only draws
 	// it again.
-	stats           engine.BatchStats
+	stats           diagnose.BatchStats
 	rewards, scores []float64
 	view            string
 	// scoresOf says which scores t.scores holds, and scoresView, drawn at
@@ -145,7 +146,7 @@ func (t *rewardsTab) render() {
 
 // summaryView renders the batch's reward and score statistics side by side
 // and the group counts.
-func summaryView(st *common.Styles, bs *engine.BatchStats) string {
+func summaryView(st *common.Styles, bs *diagnose.BatchStats) string {
 	row := func(name, reward, score string) string {
 		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
 	}

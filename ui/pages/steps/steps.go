@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -76,7 +78,7 @@ type stepsTab struct {
 
 	// trends caches result's trends: a batch change keeps the result.
 	result *engine.Result
-	trends []engine.Trend
+	trends []diagnose.Trend
 	series []stepSeries
 	// selected is the selected chart, top the first grid row shown, and
 	// full whether the selected chart fills the tab.
@@ -168,7 +170,7 @@ func (t *stepsTab) refreshTrends() {
 // several (BatchStats.ConstraintFeasible). When every batch's reward mean
 // is 0 (a normalised or mean-centred method), the score's mean takes its
 // chart: TRL's "reward", the mean of the raw reward.
-func stepsSeries(objectives []engine.Objective, constraints []engine.ConstraintDef, trends []engine.Trend) []stepSeries {
+func stepsSeries(objectives []scoring.Objective, constraints []scoring.ConstraintDef, trends []diagnose.Trend) []stepSeries {
 	series := []stepSeries{
 		{title: "reward mean"},
 		{title: "reward std", nonNegative: true},

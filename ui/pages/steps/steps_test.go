@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -81,7 +82,7 @@ func stepsTabOn(s *session.Session, width, height int) *stepsTab {
 func sampleBatches(t *testing.T, n int) *session.Session {
 	t.Helper()
 	cfg, res := sampletest.Read(t)
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for _, tr := range res.Trajectories {
 		if tr.Batch < int64(n) {
 			ts = append(ts, tr)
@@ -100,10 +101,10 @@ func sampleBatches(t *testing.T, n int) *session.Session {
 func noisySession(t *testing.T, batches int) *session.Session {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(5, 9))
-	var ts []engine.Trajectory
+	var ts []scoring.Trajectory
 	for b := range batches {
 		for i := range 64 {
-			ts = append(ts, engine.Trajectory{
+			ts = append(ts, scoring.Trajectory{
 				ID: fmt.Sprintf("b%d-%d", b, i), Group: fmt.Sprintf("p%d", i/8), Batch: int64(b), Done: true,
 				Metadata: map[string]any{"accuracy": float64(rng.IntN(2)), "safety": rng.Float64(), "length": float64(100 + rng.IntN(900))},
 			})

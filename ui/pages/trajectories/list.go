@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -107,7 +107,7 @@ func sameRows(sorted, inOrder []int) bool {
 
 // matchesFilter reports whether the filter, lower case, is in tr's id or
 // group.
-func matchesFilter(tr *engine.Trajectory, filter string) bool {
+func matchesFilter(tr *scoring.Trajectory, filter string) bool {
 	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
 }
 

@@ -1,0 +1,182 @@
+package diagnose
+
+import (
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// ObjectiveStats is the summary of one objective's raw values.
+type ObjectiveStats struct {
+	scoring.Objective
+	stats.Summary
+}
+
+// BatchStats are the statistics of one batch (docs/CONTRACT.md,
+// Statistics), over its valid
+// trajectories.
+type BatchStats struct {
+	Step                  int64
+	Trajectories, Invalid int
+	// Groups counts the comparison groups that hold a valid trajectory.
+	Groups     int
+	Objectives []ObjectiveStats
+	Score      stats.Summary
+	Reward     stats.Summary
+	// Correlation is the Pearson correlation matrix of the objectives, NaN
+	// where an objective is constant.
+	Correlation [][]float64
+	// Fronts is the largest number of fronts of a comparison group; with
+	// scope batch, the batch's number of fronts.
+	Fronts int
+	// FrontierSize counts the trajectories of rank 0 over all groups.
+	FrontierSize int
+	// FracZeroStdGroups is the fraction of comparison groups (holding a
+	// valid trajectory) whose scores all equal: TRL's frac_reward_zero_std.
+	FracZeroStdGroups float64
+	// Feasible is the share of the valid trajectories that meet every
+	// constraint (1 without constraints, NaN without valid trajectories),
+	// ConstraintFeasible the share that meets each (nil without
+	// constraints).
+	Feasible           float64
+	ConstraintFeasible []float64
+}
+
+// Stats returns the statistics of every batch, in ascending step order.
+func Stats(res *engine.Result) []BatchStats {
+	out := make([]BatchStats, len(res.Ranking.Batches))
+	for i := range res.Ranking.Batches {
+		out[i] = StatsOf(res, &res.Ranking.Batches[i])
+	}
+	return out
+}
+
+// StatsOf returns the statistics of batch b of res. They are computed once per
+// result and batch (the dashboard's tabs and trends all ask for them); each
+// call returns its own copy.
+func StatsOf(res *engine.Result, b *engine.Batch) BatchStats {
+	res.ComputeBatchOf(b)
+	st := engine.Cached(res.Cache(), engine.CacheKey{Of: engine.OfBatchStats, Step: b.Step}, func(st *BatchStats) bool { return st.Trajectories == len(b.Members) },
+		func() *BatchStats {
+			st := batchStats(res, b)
+			return &st
+		})
+	out := *st
+	out.Objectives = slices.Clone(st.Objectives)
+	out.ConstraintFeasible = slices.Clone(st.ConstraintFeasible)
+	if st.Correlation != nil {
+		out.Correlation = make([][]float64, len(st.Correlation))
+	}
+	for a, row := range st.Correlation {
+		out.Correlation[a] = slices.Clone(row)
+	}
+	return out
+}
+
+// batchStats computes the statistics of batch b.
+func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
+	valid := res.ValidOf(b)
+	st := BatchStats{
+		Step:         b.Step,
+		Trajectories: len(b.Members),
+		Invalid:      len(b.Members) - len(valid),
+	}
+	// The objectives' statistics, the scores' and the rewards' on both
+	// cores: a dashboard waits for them before its first frame.
+	var (
+		summaries []stats.Summary
+		corr      [][]float64
+		wg        sync.WaitGroup
+	)
+	wg.Go(func() { summaries, corr = objectiveStats(res, b, valid) })
+	scores := scoreBatchOf(res, b, valid)
+	st.Reward = summarizeOf(res, res.Rewards, valid)
+	wg.Wait()
+	for k, o := range res.Objectives {
+		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
+	}
+	if corr != nil {
+		st.Correlation = make([][]float64, res.Evaluation.M)
+	}
+	for a := range corr {
+		st.Correlation[a] = slices.Clone(corr[a])
+	}
+	st.Score = scores.score
+	st.Fronts, st.FrontierSize = scores.fronts, scores.frontierSize
+	st.Groups = scores.groups
+	if st.Groups > 0 {
+		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
+	} else {
+		st.FracZeroStdGroups = math.NaN()
+	}
+	structureStats(res, &st, b, valid)
+	return st
+}
+
+// MaxCorrelationObjectives is the most objectives whose correlation
+// matrix a batch's statistics hold: beyond it the matrix (m² numbers, and
+// as many Pearson passes over the batch) is left out, Correlation is nil
+// and the statistics stay linear in m.
+const MaxCorrelationObjectives = 64
+
+// objectiveColumns are the per-objective statistics of a batch, which depend
+// on the evaluation alone: a method, weight or scope change reuses them.
+type objectiveColumns struct {
+	members   int
+	summaries []stats.Summary
+	corr      [][]float64
+}
+
+// objectiveStats returns the summary of each objective over valid, the
+// valid members of batch b, and their correlation matrix, computed once per
+// evaluation and batch. The caller must not modify them.
+func objectiveStats(res *engine.Result, b *engine.Batch, valid []int) ([]stats.Summary, [][]float64) {
+	c := engine.Cached(res.Evaluation.Cache(), engine.CacheKey{Of: engine.OfObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
+		func() *objectiveColumns { return computeObjectiveColumns(res, b, valid) })
+	return c.summaries, c.corr
+}
+
+// computeObjectiveColumns computes objectiveStats.
+func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *objectiveColumns {
+	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.Evaluation.M)}
+	columns := make([][]float64, res.Evaluation.M)
+	correlate := res.Evaluation.M <= MaxCorrelationObjectives
+	if correlate {
+		// The columns on every core; Pearson is symmetric, bit for bit (its
+		// sums are), so each pair is computed once.
+		c.corr = make([][]float64, res.Evaluation.M)
+		for a := range columns {
+			c.corr[a] = make([]float64, res.Evaluation.M)
+		}
+	}
+	// The columns are scratch arrays, given back once summarised and
+	// correlated: a run's batches would otherwise leave m arrays each.
+	bufs := make([]*[]float64, res.Evaluation.M)
+	parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, k, _ int) {
+		bufs[k] = parallel.GetFloats(len(valid))
+		columns[k] = (*bufs[k])[:len(valid)]
+		for j, i := range valid {
+			columns[k][j] = res.Evaluation.Values[i*res.Evaluation.M+k]
+		}
+		c.summaries[k] = summarizeScratch(columns[k])
+	})
+	defer func() {
+		for _, b := range bufs {
+			parallel.PutFloats(b)
+		}
+	}()
+	if correlate {
+		parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, a, _ int) {
+			for b := a; b < res.Evaluation.M; b++ {
+				c.corr[a][b] = stats.Pearson(columns[a], columns[b])
+				c.corr[b][a] = c.corr[a][b]
+			}
+		})
+	}
+	return c
+}

@@ -1,0 +1,106 @@
+package diagnose
+
+import (
+	"math"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// scoreBatch holds a batch's statistics that depend on the scores and the
+// scope, not on the method.
+type scoreBatch struct {
+	members int
+	// score summarises the valid scores.
+	score stats.Summary
+	// fronts and frontierSize are BatchStats' Fronts and FrontierSize.
+	fronts, frontierSize int
+	// groups counts the comparison groups holding a valid trajectory, of
+	// which zeroStd have all their scores equal.
+	groups, zeroStd int
+	scoreGroupStd   float64
+	fracAtMax       float64
+}
+
+// scoreBatchOf returns the score statistics of b, a batch of res, whose
+// valid members are valid, computed once per set of weights, scope and
+// batch. The caller must not modify them.
+func scoreBatchOf(res *engine.Result, b *engine.Batch, valid []int) *scoreBatch {
+	cache := res.ScoreCache()
+	if cache == nil {
+		return computeScoreBatch(res, b, valid)
+	}
+	key := engine.CacheKey{Of: engine.OfScoreBatch, Scope: res.Ranking.Scope, Step: b.Step}
+	return engine.Cached(cache, key, func(c *scoreBatch) bool { return c.members == len(b.Members) },
+		func() *scoreBatch { return computeScoreBatch(res, b, valid) })
+}
+
+// computeScoreBatch computes scoreBatchOf.
+func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreBatch {
+	c := &scoreBatch{members: len(b.Members)}
+	c.score = summarizeOf(res, res.Scores, valid)
+	for _, i := range valid {
+		c.fronts = max(c.fronts, res.Ranking.Fronts[i])
+		if res.Ranking.Ranks[i] == 0 {
+			c.frontierSize++
+		}
+	}
+	for _, g := range b.Groups {
+		lo, hi, seen := math.Inf(1), math.Inf(-1), false
+		for _, i := range g.Members {
+			if res.Evaluation.Valid[i] {
+				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
+			}
+		}
+		if seen {
+			c.groups++
+			if lo == hi {
+				c.zeroStd++
+			}
+		}
+	}
+	c.scoreGroupStd = scoreGroupStd(res, b)
+	c.fracAtMax = fracAtMax(res, b)
+	return c
+}
+
+// summarizeScratch returns Summarize(x), sorting a copy of x in a scratch
+// buffer.
+func summarizeScratch(x []float64) stats.Summary {
+	buf := parallel.GetFloats(len(x))
+	*buf = append((*buf)[:0], x...)
+	s := stats.SummarizeInPlace(*buf)
+	parallel.PutFloats(buf)
+	return s
+}
+
+// summarizeOf returns Summarize of x's values at valid, gathered and
+// sorted in a scratch buffer.
+func summarizeOf(res *engine.Result, x []float64, valid []int) stats.Summary {
+	buf := parallel.GetFloats(len(valid))
+	*buf = parallel.Gather(*buf, x, valid)
+	s := stats.SummarizeInPlace(*buf)
+	parallel.PutFloats(buf)
+	return s
+}
+
+// cachedHypervolume returns hypervolume(res, b, ref), computed once per
+// evaluation, scope, batch and reference point: it depends on neither the
+// method nor the weights.
+func cachedHypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
+	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
+		return math.NaN()
+	}
+	return engine.Cached(res.Evaluation.Cache(), hypervolumeKey(res, b, ref), func(float64) bool { return true }, func() float64 { return hypervolume(res, b, ref) })
+}
+
+// hypervolumeKey is the key of b's hypervolume against the oriented
+// reference point ref, in the evaluation's cache.
+func hypervolumeKey(res *engine.Result, b *engine.Batch, ref []float64) engine.CacheKey {
+	key := engine.CacheKey{Of: engine.OfHypervolume, Scope: res.Ranking.Scope, Step: b.Step, Members: len(b.Members)}
+	for k, v := range ref {
+		key.Ref[k] = math.Float64bits(v)
+	}
+	return key
+}

@@ -1,0 +1,82 @@
+package diagnose
+
+import (
+	"cmp"
+	"github.com/rewardlens/rewardlens/engine"
+	"math"
+	"slices"
+)
+
+// structureStats sets st's feasible shares for batch b, whose valid
+// members are valid (docs/CONTRACT.md, Statistics).
+func structureStats(res *engine.Result, st *BatchStats, b *engine.Batch, valid []int) {
+	// Without constraints every valid trajectory meets them all.
+	st.Feasible = 1
+	if len(valid) == 0 {
+		st.Feasible = math.NaN()
+	}
+	if c := len(res.Evaluation.Constraints); c > 0 {
+		st.ConstraintFeasible = make([]float64, c)
+		feasible := 0
+		for _, i := range valid {
+			if res.Evaluation.Feasible(i) {
+				feasible++
+			}
+			for j := range c {
+				if res.Evaluation.ConstraintHolds[i*c+j] {
+					st.ConstraintFeasible[j]++
+				}
+			}
+		}
+		n := float64(len(valid))
+		st.Feasible = float64(feasible) / n
+		for j := range st.ConstraintFeasible {
+			st.ConstraintFeasible[j] /= n
+		}
+	}
+}
+
+// Collapse returns the share of b's comparison groups, among those whose
+// valid members hold two distinct objective vectors or more, where two
+// members of distinct objective vectors get identical rewards (exactly
+// equal): the advantage collapse of TRL#4785. It is NaN when no group
+// holds two distinct vectors; groups counts those that do. It is not part
+// of BatchStats, which a method switch recomputes for every batch: it
+// sorts every group's rewards.
+func Collapse(res *engine.Result, b *engine.Batch) (share float64, groups int) {
+	res.ComputeBatchOf(b)
+	collapsed := 0
+	var idx []int
+	m := res.Evaluation.M
+	row := func(i int) []float64 { return res.Evaluation.Values[i*m : (i+1)*m] }
+	for _, g := range b.Groups {
+		idx = engine.ValidMembers(idx, g.Members, res.Evaluation.Valid)
+		distinct := false
+		for _, i := range idx[min(1, len(idx)):] {
+			if !slices.Equal(row(i), row(idx[0])) {
+				distinct = true
+				break
+			}
+		}
+		if !distinct {
+			continue
+		}
+		groups++
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(res.Rewards[a], res.Rewards[b]) })
+		for lo := 0; lo < len(idx); {
+			hi := lo + 1
+			for hi < len(idx) && res.Rewards[idx[hi]] == res.Rewards[idx[lo]] {
+				hi++
+			}
+			if slices.ContainsFunc(idx[lo+1:hi], func(i int) bool { return !slices.Equal(row(i), row(idx[lo])) }) {
+				collapsed++
+				break
+			}
+			lo = hi
+		}
+	}
+	if groups == 0 {
+		return math.NaN(), 0
+	}
+	return float64(collapsed) / float64(groups), groups
+}

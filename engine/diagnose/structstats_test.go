@@ -1,0 +1,64 @@
+package diagnose
+
+import (
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+func TestCollapseByHand(t *testing.T) {
+	// Absolute, weights 1 and 1 on a (max) and c (max): g0's (1,2) and
+	// (2,1) both score 3 (collapsed); g1 holds one vector twice (not
+	// counted); g2's (1,1) and (2,2) score 2 and 4.
+	one := 1.0
+	c, err := engine.New(engine.Config{Method: string(engine.Absolute), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		traj(0, "g0", "a", 1.0, "c", 2.0), traj(0, "g0", "a", 2.0, "c", 1.0),
+		traj(0, "g1", "a", 1.0, "c", 1.0), traj(0, "g1", "a", 1.0, "c", 1.0),
+		traj(0, "g2", "a", 1.0, "c", 1.0), traj(0, "g2", "a", 2.0, "c", 2.0),
+	}
+	res := c.Compute(ts, engine.Absolute)
+	st := Stats(res)[0]
+	if share, groups := Collapse(res, &res.Ranking.Batches[0]); share != 0.5 || groups != 2 {
+		t.Fatalf("collapse %v of %d groups, want 0.5 of 2", share, groups)
+	}
+	if st.Feasible != 1 || st.ConstraintFeasible != nil {
+		t.Fatalf("feasible share %v %v without constraints, want 1 and nil", st.Feasible, st.ConstraintFeasible)
+	}
+}
+
+func TestFeasibleShares(t *testing.T) {
+	ts := structureData(9, 80)
+	res := evaluateWith(structureComputer(t, engine.Config{Constraints: structureConstraints}), ts).Compute(engine.DefaultOptions())
+	for _, st := range Stats(res) {
+		var n, feasible float64
+		held := make([]float64, 3)
+		for _, tr := range ts {
+			if tr.Batch != st.Step {
+				continue
+			}
+			n++
+			a, b, flag := tr.Metadata["a"].(float64), tr.Metadata["b"].(float64), tr.Metadata["flag"].(bool)
+			for c, ok := range []bool{a >= 2, b < 2, flag} {
+				if ok {
+					held[c]++
+				}
+			}
+			if _, f := refViolation(&tr); f {
+				feasible++
+			}
+		}
+		if !near(st.Feasible, feasible/n) {
+			t.Fatalf("batch %d: feasible %v, want %v", st.Step, st.Feasible, feasible/n)
+		}
+		for c := range held {
+			if !near(st.ConstraintFeasible[c], held[c]/n) {
+				t.Fatalf("batch %d constraint %d: feasible %v, want %v", st.Step, c, st.ConstraintFeasible[c], held[c]/n)
+			}
+		}
+	}
+}

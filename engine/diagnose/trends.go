@@ -1,0 +1,257 @@
+package diagnose
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/pareto"
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// Trend is one batch's point of the trend series that the Steps tab draws
+// and the health checks read: the batch's statistics and what follows them
+// across training besides.
+type Trend struct {
+	BatchStats
+	// Hypervolume is the hypervolume of the batch's frontier on the
+	// oriented objectives (see Trends); NaN when there are not 2 or 3
+	// objectives or the batch has no valid trajectory.
+	Hypervolume float64
+	// MeanStepCount is the mean step_count of the valid trajectories.
+	MeanStepCount float64
+	// ScoreGroupStd is the mean, over the comparison groups holding a valid
+	// trajectory, of the population std of their scores: TRL's reward_std,
+	// on scores, so that a method's normalisation does not hide it.
+	ScoreGroupStd float64
+	// FracAtMax is the fraction of valid scores at the batch's maximum
+	// score (within 1e-9, relative): how many already get the best score.
+	FracAtMax float64
+	// DeadSignal is the batch's groups without signal by the task metric,
+	// nil until AddDeadSignal sets it: the engine has no task metric.
+	DeadSignal *DeadSignal
+}
+
+// Trends returns the trend point of every batch, in ascending step order.
+// ref is the hypervolume's reference point in raw objective values, one per
+// objective, or nil for DefaultHVRef, which keeps the batches comparable.
+// The hypervolume of a batch is that of the union of its comparison groups'
+// rank-0 points, which is the hypervolume of all its valid points whatever
+// the scope; points not strictly better than the (oriented) reference on
+// every objective contribute nothing. It panics if ref is neither nil nor
+// of one value per objective.
+func Trends(res *engine.Result, ref []float64) []Trend {
+	out, _ := TrendsContext(context.Background(), res, ref) // never ends
+	return out
+}
+
+// TrendsContext is Trends stopped once ctx is done (an interrupt),
+// looked at before each batch: it then returns ctx's error and no trends.
+func TrendsContext(ctx context.Context, res *engine.Result, ref []float64) ([]Trend, error) {
+	if ref == nil {
+		ref = DefaultHVRef(res)
+	}
+	oriented := orientRef(res, ref)
+	if err := res.FinishContext(ctx); err != nil {
+		return nil, err
+	}
+	out := make([]Trend, len(res.Ranking.Batches))
+	nw := parallel.Workers(len(res.Ranking.Batches), 1)
+	parallel.Chunks(len(res.Ranking.Batches), 1, nw, func(_, lo, hi int) {
+		for bi := lo; bi < hi && ctx.Err() == nil; bi++ {
+			out[bi] = trend(res, &res.Ranking.Batches[bi], oriented)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// orientRef returns the hypervolume reference ref oriented; it panics if
+// ref is not of one value per objective.
+func orientRef(res *engine.Result, ref []float64) []float64 {
+	if len(ref) != res.Evaluation.M {
+		panic("engine: the hypervolume reference needs one value per objective")
+	}
+	oriented := make([]float64, res.Evaluation.M)
+	for k, o := range res.Objectives {
+		oriented[k] = o.Orient(ref[k])
+	}
+	return oriented
+}
+
+// trend returns the trend point of batch b, with the oriented hypervolume
+// reference.
+func trend(res *engine.Result, b *engine.Batch, oriented []float64) Trend {
+	stats := StatsOf(res, b)
+	scores := scoreBatchOf(res, b, res.ValidOf(b))
+	return Trend{
+		BatchStats:    stats,
+		Hypervolume:   cachedHypervolume(res, b, oriented),
+		MeanStepCount: meanStepCount(res, b),
+		ScoreGroupStd: scores.scoreGroupStd,
+		FracAtMax:     scores.fracAtMax,
+	}
+}
+
+// ValidateHVRef reports a hypervolume reference point that is not one
+// finite value per objective; nil (the default) is valid.
+func ValidateHVRef(objectives []scoring.Objective, ref []float64) error {
+	if ref == nil {
+		return nil
+	}
+	if len(ref) != len(objectives) {
+		return fmt.Errorf("hypervolume reference: %d values for %d objectives (%s)", len(ref), len(objectives), objectiveNames(objectives))
+	}
+	for k, v := range ref {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("hypervolume reference: %s's value %v is not a finite number", objectives[k].Name, v)
+		}
+	}
+	return nil
+}
+
+// DefaultHVRef returns the default hypervolume reference point, in raw
+// objective values: the worst value of each objective (the smallest of a
+// maximised one, the largest of a minimised one) over the valid
+// trajectories of the first batch that has any. It is NaN everywhere when
+// no trajectory is valid.
+func DefaultHVRef(res *engine.Result) []float64 {
+	ref := make([]float64, res.Evaluation.M)
+	for k := range ref {
+		ref[k] = math.NaN()
+	}
+	for bi := range res.Ranking.Batches {
+		valid := res.ValidOf(&res.Ranking.Batches[bi])
+		if len(valid) == 0 {
+			continue
+		}
+		for k, o := range res.Objectives {
+			worst := math.Inf(1)
+			for _, i := range valid {
+				worst = min(worst, o.Orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
+			}
+			ref[k] = o.Orient(worst) // orienting twice gives the raw value back
+		}
+		break
+	}
+	return ref
+}
+
+// hypervolume returns the hypervolume of b's rank-0 points against the
+// oriented reference point ref.
+func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
+	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
+		return math.NaN()
+	}
+	valid, frontier := 0, 0
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] {
+			valid++
+			if res.Ranking.Ranks[i] == 0 {
+				frontier++
+			}
+		}
+	}
+	if valid == 0 || !allFinite(ref) {
+		return math.NaN()
+	}
+	points := make([]float64, 0, frontier*res.Evaluation.M)
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] && res.Ranking.Ranks[i] == 0 {
+			for k, o := range res.Objectives {
+				points = append(points, o.Orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
+			}
+		}
+	}
+	if res.Evaluation.M == 2 {
+		return pareto.Hypervolume2D(points, [2]float64{ref[0], ref[1]})
+	}
+	return pareto.Hypervolume3D(points, [3]float64{ref[0], ref[1], ref[2]})
+}
+
+// allFinite reports whether every value of x is a finite number.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// meanStepCount returns the mean step_count of b's valid trajectories, NaN
+// when there is none.
+func meanStepCount(res *engine.Result, b *engine.Batch) float64 {
+	sum, n := 0.0, 0
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] {
+			sum += float64(res.Evaluation.StepCount(i))
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+// scoreGroupStd returns the mean of the population std of the valid scores
+// of each of b's comparison groups that has any, NaN when none has.
+func scoreGroupStd(res *engine.Result, b *engine.Batch) float64 {
+	sum, n := 0.0, 0
+	var idx []int
+	var x []float64
+	for _, g := range b.Groups {
+		idx = engine.ValidMembers(idx, g.Members, res.Evaluation.Valid)
+		if len(idx) == 0 {
+			continue
+		}
+		x = parallel.Gather(x, res.Scores, idx)
+		_, std := stats.PopMeanStd(x)
+		sum += std
+		n++
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+// fracAtMax returns the fraction of b's valid scores within 1e-9 (relative
+// to max(1, |max|)) of their maximum, NaN when there is none: two weighted
+// sums equal in exact arithmetic can differ in their last bits.
+func fracAtMax(res *engine.Result, b *engine.Batch) float64 {
+	hi, n := math.Inf(-1), 0
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] {
+			hi = max(hi, res.Scores[i])
+			n++
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	tol := 1e-9 * max(1, math.Abs(hi))
+	at := 0
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] && res.Scores[i] >= hi-tol {
+			at++
+		}
+	}
+	return float64(at) / float64(n)
+}
+
+// objectiveNames lists the objectives' names, comma-separated.
+func objectiveNames(objectives []scoring.Objective) string {
+	names := make([]string, len(objectives))
+	for k, o := range objectives {
+		names[k] = o.Name
+	}
+	return strings.Join(names, ", ")
+}

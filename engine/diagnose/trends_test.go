@@ -1,0 +1,113 @@
+package diagnose
+
+import (
+	"math"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// xyBatches returns two batches over objectives x (max) and y (min),
+// weights 1/2: batch 0 has group a with (x, y) = (1, 1), (2, 3), (3, 4)
+// and group b with (4, 2); batch 1 has (2, 2), (5, 5) and a trajectory
+// without x.
+func xyBatches(t *testing.T, scope engine.Scope) *engine.Result {
+	t.Helper()
+	c, err := engine.New(engine.Config{
+		Scope: string(scope),
+		Objectives: []engine.ObjectiveConfig{
+			{Name: "x", Expr: "metadata.x"},
+			{Name: "y", Expr: "metadata.y", Goal: "min"},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	point := func(b int64, g string, x, y float64, steps int64) scoring.Trajectory {
+		tr := traj(b, g, "x", x, "y", y)
+		tr.StepCount = steps
+		return tr
+	}
+	invalid := traj(1, "a", "y", 1.0)
+	invalid.StepCount = 100
+	ts := []scoring.Trajectory{
+		point(0, "a", 1, 1, 2), point(0, "a", 2, 3, 4), point(0, "a", 3, 4, 6), point(0, "b", 4, 2, 8),
+		point(1, "a", 2, 2, 1), point(1, "a", 5, 5, 3), invalid,
+	}
+	return c.Compute(ts, engine.Absolute)
+}
+
+func TestTrendsByHand(t *testing.T) {
+	res := xyBatches(t, engine.ScopeGroup)
+	if ref := DefaultHVRef(res); ref[0] != 1 || ref[1] != 4 {
+		t.Fatalf("default reference %v, want the worst of batch 0: x 1, y 4", ref)
+	}
+	tr := Trends(res, nil)
+	// Oriented points (x, -y) against (1, -4): in batch 0 only (4, -2)
+	// adds to the box of (2, -3), and covers it: 3 x 2. In batch 1,
+	// (5, -5) is not above -4: (2, -2) alone, 1 x 2.
+	check := func(what string, got, want float64) {
+		t.Helper()
+		if !near(got, want) {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	check("hypervolume 0", tr[0].Hypervolume, 6)
+	check("hypervolume 1", tr[1].Hypervolume, 2)
+	// step_count of the valid trajectories only (not the invalid 100).
+	check("mean step_count 0", tr[0].MeanStepCount, 5)
+	check("mean step_count 1", tr[1].MeanStepCount, 2)
+	// Scores 0.5 x - 0.5 y: group a 0, -0.5, -0.5 (std sqrt(1/18)), group b
+	// 1 (std 0).
+	check("score group std 0", tr[0].ScoreGroupStd, math.Sqrt(1.0/18)/2)
+	check("frac at max 0", tr[0].FracAtMax, 0.25)
+	check("frac at max 1", tr[1].FracAtMax, 1)
+	check("reward std 1", tr[1].Reward.Std, 0)
+	if tr[0].FrontierSize != 4 {
+		t.Errorf("frontier size %d, want 4 (a's three and b's one)", tr[0].FrontierSize)
+	}
+}
+
+func TestTrendsGivenReference(t *testing.T) {
+	// Against (0, -5): (4, -2) covers 4 x 3, (1, -1) adds 1 x 1 above it.
+	tr := Trends(xyBatches(t, engine.ScopeGroup), []float64{0, 5})
+	if !near(tr[0].Hypervolume, 13) {
+		t.Errorf("hypervolume %v, want 13", tr[0].Hypervolume)
+	}
+}
+
+func TestTrendsScopeBatch(t *testing.T) {
+	tr := Trends(xyBatches(t, engine.ScopeBatch), nil)
+	// The frontier differs ((1, -1) and (4, -2)), its hypervolume not.
+	if !near(tr[0].Hypervolume, 6) || tr[0].FrontierSize != 2 {
+		t.Errorf("hypervolume %v, frontier %d; want 6 and 2", tr[0].Hypervolume, tr[0].FrontierSize)
+	}
+	// One group: the std of 0, -0.5, -0.5, 1, sqrt(0.375).
+	if !near(tr[0].ScoreGroupStd, math.Sqrt(0.375)) {
+		t.Errorf("score group std %v, want sqrt(0.375)", tr[0].ScoreGroupStd)
+	}
+}
+
+func TestTrendsHypervolume3D(t *testing.T) {
+	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{
+		{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}, {Name: "c", Expr: "metadata.c"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{traj(0, "", "a", 2.0, "b", 2.0, "c", 2.0), traj(0, "", "a", 1.0, "b", 3.0, "c", 1.0)}
+	// Against (0, 0, 0): the 2x2x2 cube and the 1x3x1 bar share 1x2x1.
+	tr := Trends(c.Compute(ts, engine.Pareto), []float64{0, 0, 0})
+	if !near(tr[0].Hypervolume, 9) {
+		t.Errorf("hypervolume %v, want 8 + 3 - 2 = 9", tr[0].Hypervolume)
+	}
+}
+
+func TestTrendsHypervolumeNeedsTwoOrThreeObjectives(t *testing.T) {
+	c := oneObjective(t, engine.DefaultOptions())
+	tr := Trends(c.Compute([]scoring.Trajectory{traj(0, "", "x", 1.0)}, engine.Pareto), nil)
+	if !math.IsNaN(tr[0].Hypervolume) {
+		t.Errorf("hypervolume %v of one objective, want NaN", tr[0].Hypervolume)
+	}
+}

@@ -1,0 +1,279 @@
+package scoring
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine/sandbox"
+)
+
+// The reasons an expression's value makes a trajectory invalid. They are
+// categories, not messages, so that invalid trajectories can be counted per
+// cause.
+var (
+	ErrMissing   = errors.New("missing")
+	ErrNotNumber = errors.New("not a number")
+	ErrNaN       = errors.New("NaN")
+	ErrInf       = errors.New("infinite")
+	ErrEval      = errors.New("evaluation error")
+	// ErrBudget is an evaluation that went over one of its budgets.
+	ErrBudget = sandbox.ErrBudget
+)
+
+// exprEnvTypes gives the type checker the trajectory's fields. Metadata keys
+// are not known before data is read, so bare names are compiled as undefined
+// variables and resolved per trajectory.
+var exprEnvTypes = map[string]any{
+	"id":         "",
+	"batch":      0,
+	"group":      "",
+	"step_count": 0,
+	"done":       true,
+	"response":   "",
+	"metadata":   map[string]any{},
+}
+
+// Expression is a compiled objective or task expression over one
+// trajectory (docs/CONTRACT.md, Expressions).
+type Expression struct {
+	Source      string
+	program     *sandbox.Program
+	env         map[string]any
+	useResponse bool
+	// names are the identifiers the expression reads, sorted; fullEnv is
+	// set when it reads $env, which can reach any name.
+	names   []string
+	fullEnv bool
+	// key is set when the expression only reads one metadata value, as
+	// metadata.KEY, metadata["KEY"] or a bare KEY that names no field: Eval
+	// then looks it up without the VM, with the same result.
+	key    string
+	direct bool
+}
+
+// CompileError is an expression that does not compile: its text and the
+// position of the problem.
+type CompileError struct {
+	Name   string // the objective or setting the expression belongs to
+	Source string
+	Line   int
+	Column int // 1-based
+	Msg    string
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("expression %s = %q: line %d, column %d: %s", e.Name, e.Source, e.Line, e.Column, e.Msg)
+}
+
+// CompileExpression compiles src, the expression of the objective or
+// setting name. It fails with a *CompileError on a syntax or type error.
+func CompileExpression(name, src string) (*Expression, error) {
+	return compileExpression(name, src, exprEnvTypes)
+}
+
+// compileExpression is CompileExpression with the type checker's
+// environment envTypes: exprEnvTypes, and for a constraint or a gate the
+// objectives' names too (constraints.go).
+func compileExpression(name, src string, envTypes map[string]any) (*Expression, error) {
+	if key, ok := inferredKey(src); ok {
+		// What InferObjectives writes reads one metadata value, which
+		// Eval and Value look up without a program: a record of a million
+		// numeric fields is a million objectives, which compiled took 7
+		// GB and a minute.
+		return &Expression{Source: src, key: key, direct: true, names: []string{"metadata"}}, nil
+	}
+	program, err := sandbox.Compile(src, envTypes)
+	if err != nil {
+		ce := &CompileError{Name: name, Source: src, Line: 1, Column: 1, Msg: err.Error()}
+		var se *sandbox.Error
+		if errors.As(err, &se) {
+			ce.Line, ce.Column, ce.Msg = se.Line, se.Column, se.Msg
+		}
+		return nil, ce
+	}
+	e := &Expression{
+		Source:      src,
+		program:     program,
+		env:         make(map[string]any, len(exprEnvTypes)+8),
+		useResponse: program.Reads("response"),
+		names:       program.Names(),
+		fullEnv:     program.Reads("$env"),
+	}
+	e.key, e.direct = program.MetadataKey()
+	return e, nil
+}
+
+// inferredKey returns KEY when src is metadata["KEY"] exactly as
+// InferObjectives writes it (KEY quoted as Go quotes it).
+func inferredKey(src string) (string, bool) {
+	quoted, ok := strings.CutPrefix(src, "metadata[")
+	if !ok {
+		return "", false
+	}
+	if quoted, ok = strings.CutSuffix(quoted, "]"); !ok {
+		return "", false
+	}
+	key, err := strconv.Unquote(quoted)
+	if err != nil || strconv.Quote(key) != quoted {
+		return "", false
+	}
+	return key, true
+}
+
+// Clone returns a copy of e with its own VM and environment, for use on
+// another goroutine: the compiled program is immutable and shared.
+func (e *Expression) Clone() *Expression {
+	c := *e
+	if e.program == nil {
+		return &c // no program to run (inferredKey)
+	}
+	c.program = e.program.Clone()
+	c.env = make(map[string]any, len(exprEnvTypes)+8)
+	return &c
+}
+
+// Eval evaluates the expression on t and returns its value as a float64.
+// The error is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval or
+// ErrBudget.
+// Eval reuses one VM and one environment: an Expression is not safe for
+// concurrent use.
+func (e *Expression) Eval(t *Trajectory) (float64, error) {
+	if e.direct && t.Pick != nil {
+		return t.pickedNumber(e.key)
+	}
+	v, err := e.Value(t)
+	if err != nil {
+		return math.NaN(), err
+	}
+	return toNumber(v)
+}
+
+// Value evaluates the expression on t and returns its value as it is: a
+// metadata value (float64, string, bool or nil), or whatever the program
+// computes. The error is ErrEval when the program fails, ErrBudget when it
+// goes over its budget. t must not have
+// been read with a Pick (the picked values are numbers only). Like Eval,
+// Value is not safe for concurrent use.
+func (e *Expression) Value(t *Trajectory) (any, error) {
+	if e.direct {
+		return t.Metadata[e.key], nil
+	}
+	env := e.env
+	clear(env)
+	if !e.fullEnv {
+		// Without $env the VM only looks up the identifiers of the
+		// expression: the environment need hold nothing else.
+		for _, name := range e.names {
+			e.setName(env, name, t)
+		}
+		return e.run(env)
+	}
+	return e.runFull(env, t)
+}
+
+// runFull runs the program with the whole trajectory in env, for a program
+// that reads $env.
+func (e *Expression) runFull(env map[string]any, t *Trajectory) (any, error) {
+	e.fillFull(env, t)
+	return e.run(env)
+}
+
+// fillFull sets in env the whole trajectory t, for a program that reads
+// $env.
+func (e *Expression) fillFull(env map[string]any, t *Trajectory) {
+	for k, v := range t.Metadata {
+		env[k] = v
+	}
+	// The trajectory's own fields win over metadata keys of the same name.
+	env["id"] = t.ID
+	env["batch"] = int(t.Batch)
+	env["group"] = t.Group
+	env["step_count"] = int(t.StepCount)
+	env["done"] = t.Done
+	env["metadata"] = t.Metadata
+	if e.useResponse {
+		env["response"] = t.ResponseText()
+	} else {
+		env["response"] = ""
+	}
+}
+
+// setName sets in env what the identifier name stands for on t: the
+// trajectory's field of that name, else its metadata value, if any.
+func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
+	switch name {
+	case "id":
+		env[name] = t.ID
+	case "batch":
+		env[name] = int(t.Batch)
+	case "group":
+		env[name] = t.Group
+	case "step_count":
+		env[name] = int(t.StepCount)
+	case "done":
+		env[name] = t.Done
+	case "metadata":
+		env[name] = t.Metadata
+	case "response":
+		env[name] = t.ResponseText()
+	default:
+		if v, ok := t.Metadata[name]; ok {
+			env[name] = v
+		}
+	}
+}
+
+// run runs the program on env; its error is ErrBudget or ErrEval.
+func (e *Expression) run(env map[string]any) (any, error) {
+	out, err := e.program.Run(env)
+	if errors.Is(err, sandbox.ErrRun) {
+		return nil, ErrEval
+	}
+	return out, err
+}
+
+// toNumber converts an expression's value to a finite float64, or says why
+// it cannot. A bool counts as 1 or 0 (verl's acc, a check's outcome).
+func toNumber(v any) (float64, error) {
+	var x float64
+	switch n := v.(type) {
+	case nil:
+		return math.NaN(), ErrMissing
+	case bool:
+		if n {
+			return 1, nil
+		}
+		return 0, nil
+	case float64:
+		x = n
+	case float32:
+		x = float64(n)
+	case int:
+		x = float64(n)
+	case int64:
+		x = float64(n)
+	case int32:
+		x = float64(n)
+	case uint:
+		x = float64(n)
+	case uint64:
+		x = float64(n)
+	default:
+		return math.NaN(), ErrNotNumber
+	}
+	return x, Finite(x)
+}
+
+// Finite returns ErrNaN or ErrInf when x is not a finite number, else nil.
+func Finite(x float64) error {
+	switch {
+	case math.IsNaN(x):
+		return ErrNaN
+	case math.IsInf(x, 0):
+		return ErrInf
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+package scoring
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// mixedTrajectories returns n trajectories whose metadata values are of
+// every kind an expression can meet: numbers, NaN, infinities, strings,
+// bools, null and absent keys; the batches and groups come in runs and out
+// of order.
+func mixedTrajectories(rng *rand.Rand, n int) []Trajectory {
+	values := []any{0.5, -2.0, 3.0, math.NaN(), math.Inf(1), math.Inf(-1), "x", true, nil, 7, int64(8)}
+	ts := make([]Trajectory, n)
+	for i := range ts {
+		md := map[string]any{}
+		for _, k := range []string{"a", "b", "len", "id"} {
+			if rng.IntN(8) > 0 {
+				md[k] = values[rng.IntN(len(values))]
+				if rng.IntN(2) == 0 {
+					md[k] = rng.Float64()
+				}
+			}
+		}
+		if rng.IntN(50) == 0 {
+			md = nil
+		}
+		ts[i] = Trajectory{
+			ID:        fmt.Sprint(i),
+			Batch:     int64((i / 300) % 7),
+			Group:     fmt.Sprintf("g%d", (i/8+rng.IntN(2))%40),
+			StepCount: int64(rng.IntN(9)),
+			Done:      rng.IntN(2) == 0,
+			Response:  []byte(`"r"`),
+			Metadata:  md,
+		}
+	}
+	return ts
+}
+
+// TestInferredObjectivesAreLean: the objectives InferObjectives writes
+// (metadata["KEY"], KEY quoted as Go does) need no program: a record of
+// a million numeric fields is a million of them, which compiled took 7 GB
+// and a minute. They read what the compiled expression reads, the fields
+// they read named in the no-valid error; anything else still compiles.
+func TestInferredObjectivesAreLean(t *testing.T) {
+	tr := Trajectory{Done: true, Metadata: map[string]any{"a b": 2.0, "x\n\"y": 3.0, "id": 4.0}}
+	for _, key := range []string{"a b", "x\n\"y", "id", "absent"} {
+		src := fmt.Sprintf("metadata[%q]", key)
+		e, err := CompileExpression("o", src)
+		if err != nil || e.program != nil || !e.direct || e.key != key {
+			t.Fatalf("%s: %v, program %v, key %q", src, err, e.program != nil, e.key)
+		}
+		compiled, err := CompileExpression("o", "("+src+")")
+		if err != nil || compiled.program == nil {
+			t.Fatalf("(%s): %v", src, err)
+		}
+		got, gerr := e.Eval(&tr)
+		want, werr := compiled.Eval(&tr)
+		if gerr != werr || got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Errorf("%s = %v, %v; compiled %v, %v", src, got, gerr, want, werr)
+		}
+		if v, err := e.Clone().Value(&tr); v != tr.Metadata[key] || err != nil {
+			t.Errorf("%s: clone's value %v, %v", src, v, err)
+		}
+		if read := e.FieldsRead(); !slices.Equal(read, []string{key}) {
+			t.Errorf("%s reads %q", src, read)
+		}
+	}
+	for _, src := range []string{`metadata['a']`, `metadata["a"] `, `metadata["\x61"]`, `metadata["a"]["b"]`, `metadata[1]`} {
+		if e, err := CompileExpression("o", src); err == nil && e.program == nil {
+			t.Errorf("%s was not compiled", src)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := range 10000 {
+		if _, err := CompileExpression("o", fmt.Sprintf("metadata[%q]", fmt.Sprint("k", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 10000; per > 1024 {
+		t.Errorf("an inferred objective allocates %d bytes", per)
+	}
+}
+
+// TestDirectExpressionsMatchVM checks that the expressions Eval reads
+// without the VM give what the VM gives, value and cause.
+func TestDirectExpressionsMatchVM(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 5))
+	ts := mixedTrajectories(rng, 3000)
+	for _, src := range []string{`metadata.a`, `metadata["b"]`, `a`, `b`, `len`, `missing`, `metadata.missing`, `metadata["len"]`, `metadata.id`} {
+		e, err := CompileExpression("x", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !e.direct {
+			t.Fatalf("%s: not read directly", src)
+		}
+		// The program of the same expression in parentheses, run by the
+		// VM (metadata["b"] as InferObjectives writes it has none).
+		compiled, err := CompileExpression("x", "("+src+")")
+		if err != nil || compiled.program == nil {
+			t.Fatalf("(%s): %v", src, err)
+		}
+		vm := *compiled
+		vm.direct = false
+		for i := range ts {
+			got, gerr := e.Eval(&ts[i])
+			want, werr := vm.Eval(&ts[i])
+			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("%s on %v: direct %v %v, VM %v %v", src, ts[i].Metadata, got, gerr, want, werr)
+			}
+		}
+	}
+	for _, src := range []string{`id`, `step_count`, `metadata?.a`, `$env`, `a + 0`, `metadata.a.b`, `-a`} {
+		e, err := CompileExpression("x", src)
+		if err != nil {
+			continue
+		}
+		if e.direct {
+			t.Errorf("%s: read directly, but it is not a plain metadata read", src)
+		}
+	}
+}
+
+// TestReducedEnvMatchesFullEnv checks that evaluating with an environment
+// of the expression's identifiers only gives what the full environment
+// (every metadata key and field) gives.
+func TestReducedEnvMatchesFullEnv(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 8))
+	ts := mixedTrajectories(rng, 2000)
+	for _, src := range []string{
+		`a + b`, `a * 2 - step_count / 4`, `done ? a : b`, `len(response)`, `id == "3" ? 1 : 0`, `group == "g1" ? a : 0`,
+		`metadata.a + b`, `batch + step_count`, `len ?? 0`, `let x = a; x * 2`, `[a, b][0]`, `a > 0 and b > 0 ? 1 : 0`,
+		`missing ?? 5`, `$env.a`, `$env["id"] == "1" ? 1 : 0`, `filter([a, b], # > 0.5) | len()`, `metadata?.a ?? 0`,
+	} {
+		e, err := CompileExpression("x", src)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		full := e.Clone()
+		full.fullEnv, full.direct = true, false
+		for i := range ts {
+			got, gerr := e.Eval(&ts[i])
+			want, werr := full.Eval(&ts[i])
+			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("%s on %v: reduced %v %v, full %v %v", src, ts[i].Metadata, got, gerr, want, werr)
+			}
+		}
+	}
+}
+
+// TestUnpickedKeyIsAbsent: a key the pick does not name is absent.
+func TestUnpickedKeyIsAbsent(t *testing.T) {
+	p := Trajectory{LoaderState: LoaderState{Pick: &Pick{Keys: []string{"b"}}, Picked: []PickedValue{{Number: 1, Kind: PickedNumber}}}}
+	if x, err := p.pickedNumber("a"); err != ErrMissing || !math.IsNaN(x) {
+		t.Errorf("an unpicked key reads as %v, %v; want NaN, %v", x, err, ErrMissing)
+	}
+}
