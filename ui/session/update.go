@@ -6,7 +6,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/follow"
-	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -59,6 +58,8 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}
 	if trends != nil {
-		s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
+		dead := s.deadSignal()
+		dead.add(s.Result, trends)
+		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.HealthConfig)}
 	}
 }

@@ -186,7 +186,7 @@ func stepsSeries(objectives []engine.Objective, constraints []engine.ConstraintD
 			series[k].values = append(series[k].values, v)
 		}
 	}
-	return series
+	return append(series, deadSignalSeries(trends)...)
 }
 
 // stepsLayout is how the charts share the tab.
