@@ -147,8 +147,9 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 
 // Settle runs the recompute under way, and the one it leads to, on the
 // calling goroutine, and shows the result, then computes its health (see
-// background.go): for a caller that drives the model without a program (a
-// test), where nothing runs the commands.
+// background.go) and the tabs' own work (a tab's Settle): for a caller
+// that drives the model without a program (a test), where nothing runs
+// the commands.
 func (m *Model) Settle() {
 	for m.rc.next != nil {
 		m.Update(m.rc.next())
@@ -157,6 +158,11 @@ func (m *Model) Settle() {
 		j := s.HealthJob()
 		j.Run()
 		m.Update(healthDoneMsg{j})
+	}
+	for _, t := range m.tabs {
+		if t, ok := t.(interface{ Settle() }); ok {
+			t.Settle() // a tab's own work off the event loop
+		}
 	}
 }
 
