@@ -37,9 +37,6 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if err != nil {
 		return err
 	}
-	if err := notFiltered(cfg, "the dashboard"); err != nil {
-		return err
-	}
 	healthCfg, err := health.healthConfig()
 	if err != nil {
 		return err

@@ -25,6 +25,8 @@ type keyMap struct {
 	Export     key.Binding // the current batch's rewards to a file
 	Save       key.Binding // the settings to a config file
 	Find       key.Binding // a trajectory by id, on the Trajectories tab
+	// FilterGroups toggles DAPO's group filter, with --filter-groups.
+	FilterGroups key.Binding
 
 	EditWeights    key.Binding
 	PrevObjective  key.Binding
@@ -48,19 +50,20 @@ func newKeyMap(tabs int) keyMap {
 		digits[i] = strconv.Itoa(i + 1)
 	}
 	km := keyMap{
-		Tab:        key.NewBinding(key.WithKeys(digits...), key.WithHelp("1-"+strconv.Itoa(tabs), "tab")),
-		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		NextMethod: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),
-		PrevMethod: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "previous method")),
-		Scope:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "scope")),
-		Normalize:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
-		PrevBatch:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
-		NextBatch:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
-		Follow:     key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
-		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
-		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
-		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
+		Tab:          key.NewBinding(key.WithKeys(digits...), key.WithHelp("1-"+strconv.Itoa(tabs), "tab")),
+		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		NextMethod:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),
+		PrevMethod:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "previous method")),
+		Scope:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "scope")),
+		Normalize:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
+		PrevBatch:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
+		NextBatch:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
+		Follow:       key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
+		Export:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
+		Save:         key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
+		FilterGroups: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "group filter on/off: the batch without the zero-spread groups"), key.WithDisabled()),
+		Find:         key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
 
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
@@ -109,6 +112,7 @@ func (km keyMap) ShortHelp() []key.Binding {
 		km.EditWeights,
 		common.PairHelp(km.Export, "e", "export"),
 		common.PairHelp(km.Save, "ctrl+s", "save"),
+		common.PairHelp(km.FilterGroups, "f", "filter"),
 		km.Help,
 		km.Quit,
 	}
@@ -125,7 +129,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find},
+		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find, when(km.FilterGroups, "with --filter-groups")},
 		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.ObjectiveNorm), weights(km.DoneWeights)},
 		{km.Help, km.Quit},
 	}

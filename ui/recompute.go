@@ -151,6 +151,9 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 // that drives the model without a program (a test), where nothing runs
 // the commands.
 func (m *Model) Settle() {
+	for m.filter.next != nil { // the group filter's toggle (filter.go)
+		m.Update(m.filter.next())
+	}
 	for m.rc.next != nil {
 		m.Update(m.rc.next())
 	}

@@ -46,6 +46,12 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	for i := from; i < s.Trajectories.Len(); i++ {
 		s.Trajectories.At(i).DropBody()
 	}
+	if s.Filter.On {
+		// The filter is applied to the evaluation without it, whole.
+		s.refilter(live.Update(u.Reloaded, u.Trajectories))
+		s.finishPrompts()
+		return
+	}
 	prev := s.Result
 	var trends []engine.Trend // kept only when the health checks are of prev
 	if s.health.result == prev {
