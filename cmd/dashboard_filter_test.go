@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -70,5 +71,22 @@ func TestDashboardFilterMatchesCompute(t *testing.T) {
 		if got := s.Result.Rewards[i]; math.Abs(got-r.Reward) > 1e-9 {
 			t.Fatalf("record %d: reward %v, compute's %v", i, got, r.Reward)
 		}
+	}
+	// e writes the batch's lines of compute --filter-groups, byte for
+	// byte, kept marks included.
+	var batch5 strings.Builder
+	for line := range strings.Lines(out) {
+		if strings.Contains(line, `,"batch":5,`) {
+			batch5.WriteString(line)
+		}
+	}
+	t.Chdir(t.TempDir())
+	press(m, "]", "]", "]", "]", "]", "e")
+	got, err := os.ReadFile("rewardlens-step5-grpo.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != batch5.String() || !strings.Contains(batch5.String(), `"kept":false`) {
+		t.Errorf("export differs from compute's lines of batch 5:\n%s\nwant:\n%s", got, batch5.String())
 	}
 }

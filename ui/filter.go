@@ -29,7 +29,7 @@ type filterToggle struct {
 type filteredMsg struct {
 	on       bool
 	base, ev *engine.Evaluation
-	steps    []prompts.FilterStep
+	f        *prompts.Filtered
 	result   *engine.Result
 }
 
@@ -51,10 +51,10 @@ func (m *Model) startFilter() tea.Cmd {
 	objective, k := s.FilterObjective()
 	on, base, opts, batch := m.filter.on, s.Unfiltered(), s.Options, s.Batch
 	m.filter.next = func() tea.Msg {
-		ev, steps := session.FilterOf(base, objective, k, on)
+		ev, f := session.FilterOf(base, objective, k, on)
 		res := ev.Prepare(opts, nil)
 		res.ComputeBatch(min(batch, len(res.Ranking.Batches)-1))
-		return filteredMsg{on, base, ev, steps, res}
+		return filteredMsg{on, base, ev, f, res}
 	}
 	return m.filter.next
 }
@@ -72,7 +72,7 @@ func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 		return m.startFilter()
 	}
 	m.filter.next = nil
-	s.SetFiltered(msg.on, msg.base, msg.ev, msg.steps, msg.result)
+	s.SetFiltered(msg.on, msg.base, msg.ev, msg.f, msg.result)
 	cmds := []tea.Cmd{m.sessionChanged()}
 	if !msg.result.Options.Equal(s.Options) {
 		cmds = append(cmds, m.recompute())

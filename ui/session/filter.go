@@ -22,9 +22,11 @@ type GroupFilter struct {
 	Objective string
 	k         int
 	// On says the filter is applied; Steps then says what it kept and
-	// dropped per step, in the result's batch order.
+	// dropped per step, in the result's batch order, and Kept marks the
+	// trajectories of the groups kept.
 	On    bool
 	Steps []prompts.FilterStep
+	Kept  []bool
 	// unfiltered is the evaluation without the filter, when On.
 	unfiltered *engine.Evaluation
 }
@@ -49,9 +51,9 @@ func (s *Session) SetFilterGroups(objective string) error {
 		return fmt.Errorf("--filter-groups %q: not an objective%s (objectives: %s)", objective, hint, strings.Join(names, ", "))
 	}
 	s.Filter = GroupFilter{Objective: objective, k: k}
-	ev, steps := s.Filtered(true)
+	ev, f := s.Filtered(true)
 	res := ev.Prepare(s.Options, nil)
-	s.SetFiltered(true, s.Evaluation, ev, steps, res)
+	s.SetFiltered(true, s.Evaluation, ev, f, res)
 	return nil
 }
 
@@ -67,30 +69,30 @@ func (s *Session) Unfiltered() *engine.Evaluation {
 // or off, and, on, what it kept per step. It only reads the evaluation
 // without the filter: a command may call it off the event loop on the
 // evaluation the session had (FilterOf).
-func (s *Session) Filtered(on bool) (*engine.Evaluation, []prompts.FilterStep) {
+func (s *Session) Filtered(on bool) (*engine.Evaluation, *prompts.Filtered) {
 	return FilterOf(s.Unfiltered(), s.Filter.Objective, s.Filter.k, on)
 }
 
 // FilterOf returns base, or with on base without the groups the filter
-// on objective k (named objective) drops, and what it kept per step.
-func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engine.Evaluation, []prompts.FilterStep) {
+// on objective k (named objective) drops, and what it kept (nil off).
+func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engine.Evaluation, *prompts.Filtered) {
 	if !on {
 		return base, nil
 	}
 	f := prompts.FilterGroups(base, k)
 	cause := fmt.Sprintf("dropped by the group filter (zero spread of %s)", objective)
-	return base.Without(func(i int) bool { return !f.Kept[i] }, cause), f.Steps
+	return base.Without(func(i int) bool { return !f.Kept[i] }, cause), f
 }
 
 // FilterObjective returns the filter's objective and its index.
 func (s *Session) FilterObjective() (string, int) { return s.Filter.Objective, s.Filter.k }
 
 // SetFiltered shows ev, the evaluation base with the filter on or off
-// (FilterOf), and res, a result of it.
-func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, steps []prompts.FilterStep, res *engine.Result) {
-	s.Filter.On, s.Filter.Steps, s.Filter.unfiltered = on, steps, nil
+// and what it kept, f (FilterOf), and res, a result of it.
+func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, f *prompts.Filtered, res *engine.Result) {
+	s.Filter.On, s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = on, nil, nil, nil
 	if on {
-		s.Filter.unfiltered = base
+		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = f.Steps, f.Kept, base
 	}
 	s.Evaluation = ev
 	s.SetResult(res, nil)
@@ -99,8 +101,8 @@ func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, steps []prom
 // refilter applies the filter to base, the evaluation a live update made
 // without it: every batch is computed again, the one shown at once.
 func (s *Session) refilter(base *engine.Evaluation) {
-	ev, steps := FilterOf(base, s.Filter.Objective, s.Filter.k, true)
-	s.SetFiltered(true, base, ev, steps, ev.Prepare(s.Options, nil))
+	ev, f := FilterOf(base, s.Filter.Objective, s.Filter.k, true)
+	s.SetFiltered(true, base, ev, f, ev.Prepare(s.Options, nil))
 }
 
 // FilterSummary says what the filter does, for the status line: "" when
