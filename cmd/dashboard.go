@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 	"github.com/rewardlens/rewardlens/ui"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // runDashboard opens the dashboard on the files, or on the embedded sample
@@ -81,7 +83,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
-	return ui.Run(ctx, in)
+	err = ui.Run(ctx, in)
+	if errors.Is(err, session.ErrNotAnObjective) {
+		return inputError{err} // --filter-groups, known once the objectives are
+	}
+	return err
 }
 
 // sampleConfig reads the sample experiment's embedded config.

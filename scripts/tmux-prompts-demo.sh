@@ -8,7 +8,8 @@
 # the Prompts tab and appends steps 30-39 under it; then runs stats
 # --follow and checks each step's dead signal line against stats'. Each
 # screen is saved in a directory it prints; it exits non-zero on the first
-# screen that lacks what it should show. Every wait is a poll with a
+# screen that lacks what it should show. Last, --filter-groups naming no
+# objective must stop the load with exit status 2. Every wait is a poll with a
 # timeout.
 #
 #   scripts/tmux-prompts-demo.sh [BIN]   BIN: a built rewardlens (default: go build)
@@ -29,7 +30,7 @@ bin=$(realpath "$bin")
 sample=$PWD/sample_data/experiment.jsonl
 config=$PWD/sample_data/experiment.toml
 session="rewardlens-prompts-$$"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; tmux kill-session -t "$session-stats" 2>/dev/null || true' EXIT
+trap 'for s in "$session" "$session-stats" "$session-bad"; do tmux kill-session -t "$s" 2>/dev/null || true; done' EXIT
 
 # steps FROM TO: the sample's lines of steps FROM to TO.
 steps() {
@@ -89,4 +90,11 @@ if ! diff "$out/stats-dead.txt" "$out/follow-dead.txt"; then
 	exit 1
 fi
 echo "ok  stats --follow's dead signal lines are stats' (steps 0-6)"
+
+# An objective that is none: the load says so, and the status is 2.
+tmux new-session -d -s "$session-bad" -x 120 -y 30 -c "$out" \
+	"bash -c '$bin --config $config --filter-groups acuracy run.jsonl; echo [exited \$?]; sleep 600'"
+await "$session-bad" 10-bad-objective 'did you mean accuracy'
+tmux send-keys -t "$session-bad" q
+await "$session-bad" 11-bad-objective-status '^\[exited 2\]'
 echo "screens in $out"

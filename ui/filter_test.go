@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/exp/golden"
+
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -162,5 +164,39 @@ func TestFilterFollows(t *testing.T) {
 	}
 	if got := s.Result.Ranking.Batches; len(got) != 2 || s.Result.Evaluation != s.Evaluation {
 		t.Errorf("the result shown is not of the filtered evaluation")
+	}
+}
+
+// TestGoldenFilter keeps the screens of the sample with --filter-groups
+// accuracy at each of goldenSizes: the Rewards and Groups tabs of the kept
+// batch (step 0: 11 groups kept, 5 dropped, their trajectories invalid),
+// the status line's counts first, f in the footer; and the Rewards tab
+// after f, without the filter. Regenerate with go test ./ui -run
+// TestGoldenFilter -update.
+func TestGoldenFilter(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		keys []string
+	}{
+		{"on-Rewards", []string{"1"}},
+		{"on-Groups", []string{"2"}},
+		{"off-Rewards", []string{"1", "f"}},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			for _, size := range goldenSizes {
+				t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+					s := uitest.SampleSession(t)
+					if err := s.SetFilterGroups("accuracy"); err != nil {
+						t.Fatal(err)
+					}
+					m := NewModel(s, true)
+					m.Init()
+					m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+					m.Settle()
+					press(m, v.keys...)
+					golden.RequireEqual(t, screen(m))
+				})
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,6 +32,11 @@ type GroupFilter struct {
 	unfiltered *engine.Evaluation
 }
 
+// ErrNotAnObjective is in the error of a --filter-groups that names no
+// objective: bad settings, which the command line reports with exit
+// status 2.
+var ErrNotAnObjective = errors.New("not an objective")
+
 // SetFilterGroups names the group filter's objective (--filter-groups;
 // "" for none) and turns the filter on: a name that is no objective is
 // an error, with the nearest ones.
@@ -48,7 +54,7 @@ func (s *Session) SetFilterGroups(objective string) error {
 		if near := engine.Suggest(objective, names); len(near) > 0 {
 			hint = "; did you mean " + strings.Join(near, " or ") + "?"
 		}
-		return fmt.Errorf("--filter-groups %q: not an objective%s (objectives: %s)", objective, hint, strings.Join(names, ", "))
+		return fmt.Errorf("--filter-groups %q: %w%s (objectives: %s)", objective, ErrNotAnObjective, hint, strings.Join(names, ", "))
 	}
 	s.Filter = GroupFilter{Objective: objective, k: k}
 	ev, f := s.Filtered(true)
