@@ -25,6 +25,7 @@ type keyMap struct {
 	Export     key.Binding // the current batch's rewards to a file
 	Save       key.Binding // the settings to a config file
 	Find       key.Binding // a trajectory by id, on the Trajectories tab
+
 	// FilterGroups toggles DAPO's group filter, with --filter-groups.
 	FilterGroups key.Binding
 
@@ -50,20 +51,19 @@ func newKeyMap(tabs int) keyMap {
 		digits[i] = strconv.Itoa(i + 1)
 	}
 	km := keyMap{
-		Tab:          key.NewBinding(key.WithKeys(digits...), key.WithHelp("1-"+strconv.Itoa(tabs), "tab")),
-		NextTab:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		PrevTab:      key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
-		NextMethod:   key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),
-		PrevMethod:   key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "previous method")),
-		Scope:        key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "scope")),
-		Normalize:    key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
-		PrevBatch:    key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
-		NextBatch:    key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
-		Follow:       key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
-		Export:       key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
-		Save:         key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
-		FilterGroups: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "group filter on/off: the batch without the zero-spread groups"), key.WithDisabled()),
-		Find:         key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
+		Tab:        key.NewBinding(key.WithKeys(digits...), key.WithHelp("1-"+strconv.Itoa(tabs), "tab")),
+		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous tab")),
+		NextMethod: key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "next method")),
+		PrevMethod: key.NewBinding(key.WithKeys("M"), key.WithHelp("M", "previous method")),
+		Scope:      key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "scope")),
+		Normalize:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "normalize")),
+		PrevBatch:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous batch")),
+		NextBatch:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next batch")),
+		Follow:     key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
+		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
+		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
+		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
 
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
@@ -72,6 +72,8 @@ func newKeyMap(tabs int) keyMap {
 		DecreaseWeight: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "weight -0.05")),
 		DoneWeights:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 		ObjectiveNorm:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "objective normalisation: none, minmax, zscore, rank")),
+
+		FilterGroups: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "group filter on/off: the batch without the zero-spread groups"), key.WithDisabled()),
 
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
