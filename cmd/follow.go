@@ -420,9 +420,7 @@ func lineOf(t *engine.Trend) printedLine {
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers.
 func (f *statsFollower) printLines(n int) error {
-	if f.columns != nil && n > 0 {
-		f.columns.FinishTask(f.res.Evaluation)
-	}
+	taskDone := false // the task metric completed for this result
 	for b := range max(n, 0) {
 		t := &f.trends[b]
 		line := lineOf(t)
@@ -433,6 +431,11 @@ func (f *statsFollower) printLines(n int) error {
 		f.printed[t.Step] = line
 		var dead *engine.DeadSignal
 		if f.columns != nil {
+			if !taskDone {
+				// Once per result, and only when a line is printed.
+				f.columns.FinishTask(f.res.Evaluation)
+				taskDone = true
+			}
 			d := f.res.DeadSignal(&f.res.Ranking.Batches[b], f.columns.Task, f.columns.Threshold)
 			dead = &d
 			if f.cfg.TaskMetric != "" {
