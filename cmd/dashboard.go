@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 	"github.com/rewardlens/rewardlens/ui"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // runDashboard opens the dashboard on the files, or on the embedded sample
@@ -36,9 +38,6 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), follow)
 	if err != nil {
-		return err
-	}
-	if err := notFiltered(cfg, "the dashboard"); err != nil {
 		return err
 	}
 	healthCfg, err := health.healthConfig()
@@ -85,7 +84,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
-	return ui.Run(ctx, in)
+	err = ui.Run(ctx, in)
+	if errors.Is(err, session.ErrNotAnObjective) {
+		return inputError{err} // --filter-groups, known once the objectives are
+	}
+	return err
 }
 
 // sampleConfig reads the sample experiment's embedded config.

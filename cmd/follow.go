@@ -165,6 +165,11 @@ type statsFollower struct {
 	// warned holds the layout's warnings given (layouts.Warnings), each
 	// printed once.
 	warned map[string]bool
+	// columns are the trajectories' task metric, for each batch's dead
+	// signal (the prompts are not read: the dead signal is per group);
+	// nil once files were read again when the metric is read of the
+	// records, whose values left with them.
+	columns *promptColumns
 }
 
 // update applies u and prints the batches that are complete: all but the
@@ -194,6 +199,15 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		if err := f.printFinal(); err != nil {
 			return err
 		}
+		if f.columns.readsRecords() {
+			// The metrics read of the records are in input order, and
+			// those of the files read again are gone with their lines.
+			f.columns = nil
+			fmt.Fprintln(f.errOut, "rewardlens: warning: files were read again from the start: the dead signal, read of the records, is left out from here on")
+		}
+	}
+	if err := f.columns.add(u.Trajectories); err != nil {
+		return err
 	}
 	if !f.fit && len(u.Trajectories) > 0 {
 		// The fields read so far decide whether an objective is misnamed.
@@ -244,10 +258,13 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 		return nil
 	case f.live != nil:
 		f.live.Update(nil, ts)
-		return nil
+		return f.columns.add(ts)
 	}
 	c, err := f.build(&ts[0])
 	if err != nil {
+		return err
+	}
+	if err := f.columns.add(ts); err != nil {
 		return err
 	}
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
@@ -263,8 +280,8 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 func (f *statsFollower) pickFor(first *scoring.Trajectory) *scoring.Pick {
 	f.seen(first)
 	c, err := f.build(first)
-	if err != nil {
-		return nil
+	if err != nil || f.columns.readsRecords() {
+		return nil // the task metric's expression reads the whole record
 	}
 	return c.Pick()
 }
@@ -276,6 +293,12 @@ func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
 		f.computer, f.buildErr = newComputer(f.cfg, first)
+		if f.buildErr == nil {
+			// The dead signal is per group: the prompts are not read.
+			cfg := f.cfg
+			cfg.PromptBy = ""
+			f.columns, f.buildErr = newPromptColumns(cfg, f.computer.Scorer.Objectives())
+		}
 	}
 	return f.computer, f.buildErr
 }
@@ -401,6 +424,7 @@ func lineOf(t *diagnose.Trend) printedLine {
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers.
 func (f *statsFollower) printLines(n int) error {
+	taskDone := false // the task metric completed for this result
 	for b := range max(n, 0) {
 		t := &f.trends[b]
 		line := lineOf(t)
@@ -409,6 +433,21 @@ func (f *statsFollower) printLines(n int) error {
 			continue
 		}
 		f.printed[t.Step] = line
+		var dead *diagnose.DeadSignal
+		if f.columns != nil {
+			if !taskDone {
+				// Once per result, and only when a line is printed.
+				f.columns.FinishTask(f.res.Evaluation)
+				taskDone = true
+			}
+			d := diagnose.DeadSignalOf(f.res, &f.res.Ranking.Batches[b], f.columns.Task, f.columns.Threshold)
+			dead = &d
+			if f.cfg.TaskMetric != "" {
+				// dead_signal and phantom_signal grade a named task
+				// metric only, as stats --health does (healthDeadSignal).
+				t.DeadSignal = dead
+			}
+		}
 		if float64(t.Invalid) > invalid.Mostly*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []invalid.Batch{invalid.BatchOf(f.res, &f.res.Ranking.Batches[b])})
 		}
@@ -421,7 +460,7 @@ func (f *statsFollower) printLines(n int) error {
 			}
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		if err := f.printLine(t, findings, seen); err != nil {
+		if err := f.printLine(t, findings, dead, seen); err != nil {
 			return err
 		}
 	}
@@ -437,16 +476,22 @@ type followLine struct {
 	RewardStd    number           `json:"reward_std"`
 	FrontierSize int              `json:"frontier_size"`
 	Findings     []health.Finding `json:"findings"`
+	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
 	Updated      bool             `json:"updated,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
-// frontier size and findings; updated marks a batch printed before, to
-// which trajectories came since, or whose file was read again.
-func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, updated bool) error {
+// frontier size and findings, then its dead signal (nil for none) on a
+// line of its own, as stats prints it; updated marks a batch printed
+// before, to which trajectories came since, or whose file was read again.
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, updated bool) error {
+	var deadJSON *deadSignalJSON
+	if dead != nil {
+		deadJSON = newDeadSignalJSON(*dead)
+	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), updated})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, updated})
 		if err != nil {
 			return err
 		}
@@ -465,8 +510,14 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	if updated {
 		note = " (updated)"
 	}
-	_, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
-		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health)
+	if _, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
+		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
+		return err
+	}
+	if deadJSON == nil {
+		return nil
+	}
+	_, err := fmt.Fprintf(f.out, "  %s\n", deadSignalLine(deadJSON))
 	return err
 }
 

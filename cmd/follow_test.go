@@ -105,7 +105,7 @@ func TestStatsFollow(t *testing.T) {
 	if code := f.stop(); code != exitHealthAlert {
 		t.Errorf("status %d, want %d (stderr %q)", code, exitHealthAlert, f.errOut.String())
 	}
-	lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+	lines := stepLines(f.out.String())
 	if len(lines) != 40 {
 		t.Fatalf("%d lines, want one per step:\n%s", len(lines), f.out.String())
 	}
@@ -206,7 +206,7 @@ func TestStatsFollowRotation(t *testing.T) {
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
 	}
-	lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+	lines := stepLines(f.out.String())
 	if len(lines) != 9 {
 		t.Fatalf("%d lines, want one per step, 0 to 8:\n%s", len(lines), f.out.String())
 	}
@@ -317,7 +317,7 @@ func TestStatsFollowRewrittenInPlace(t *testing.T) {
 		if code := f.stop(); code != 0 {
 			t.Errorf("status %d, want 0 (stderr %q)", code, f.errOut.String())
 		}
-		got := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+		got := stepLines(f.out.String())
 		if len(got) != 2 || !strings.HasPrefix(got[0], c.want[0]) || !strings.HasPrefix(got[1], c.want[1]) {
 			t.Errorf("lines:\n%s\nwant them to start with\n%s\n%s", f.out.String(), c.want[0], c.want[1])
 		}
@@ -370,7 +370,7 @@ func TestStatsFollowInvalidFirstSteps(t *testing.T) {
 		if want := map[bool]int{true: exitHealthAlert, false: 0}[health]; code != want {
 			t.Errorf("health %t: status %d, want %d (stderr %q)", health, code, want, f.errOut.String())
 		}
-		lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+		lines := stepLines(f.out.String())
 		if len(lines) != 5 {
 			t.Fatalf("health %t: %d lines, want one per step:\n%s", health, len(lines), f.out.String())
 		}
@@ -413,4 +413,16 @@ func TestStatsFollowMisnamedBesideBadValues(t *testing.T) {
 	if errOut := f.errOut.String(); code != exitBadInput || f.out.String() != "" || !strings.Contains(errOut, "no trajectory has field grop; did you mean group?") {
 		t.Errorf("status %d, stdout %q, stderr %q; want 2, nothing, did you mean group", code, f.out.String(), errOut)
 	}
+}
+
+// stepLines returns the text lines of stats --follow that are the
+// batches' own, leaving out the dead signal's under each.
+func stepLines(out string) []string {
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if !strings.HasPrefix(line, "  dead signal: ") {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }

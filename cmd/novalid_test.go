@@ -166,7 +166,7 @@ func TestStatsFollowMostlyInvalid(t *testing.T) {
 	if code := f.stop(); code != exitHealthAlert {
 		t.Errorf("status %d, want %d (stderr %q)", code, exitHealthAlert, f.errOut.String())
 	}
-	lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+	lines := stepLines(f.out.String())
 	if len(lines) != 5 || !strings.Contains(lines[3], "trajectories 10 (7 invalid)") || !strings.Contains(lines[3], "ALERT invalid_fraction=0.7000") {
 		t.Errorf("lines:\n%s", f.out.String())
 	}

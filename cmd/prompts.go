@@ -124,10 +124,10 @@ func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
 
 // notFiltered refuses --filter-groups (or the config's filter_groups)
 // where it is not applied yet, rather than showing rewards it did not
-// filter: the dashboard and stats --follow.
+// filter: stats --follow.
 func notFiltered(cfg engine.Config, where string) error {
 	if cfg.FilterGroups == "" {
 		return nil
 	}
-	return usagef("--filter-groups %q: %s does not apply the group filter yet (compute and stats do)", cfg.FilterGroups, where)
+	return usagef("--filter-groups %q: %s does not apply the group filter yet (compute, stats and the dashboard do)", cfg.FilterGroups, where)
 }

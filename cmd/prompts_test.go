@@ -372,8 +372,6 @@ func TestPromptsBadInput(t *testing.T) {
 	// Where the filter is not applied yet, it is refused, not ignored.
 	out, errOut, code = run(t, "", "stats", "--follow", "--filter-groups", "acc", in)
 	checkBadInput(t, out, errOut, code, `--filter-groups "acc": stats --follow does not apply the group filter yet`)
-	out, errOut, code = run(t, "", "--filter-groups", "acc", in)
-	checkBadInput(t, out, errOut, code, `--filter-groups "acc": the dashboard does not apply the group filter yet`)
 }
 
 // TestPromptsFormats: CSV and --out (atomic, as compute's).

@@ -81,14 +81,20 @@ func writePromptsSummary(w io.Writer, p *promptsJSON) {
 // writeBatchSignal prints a batch's dead signal and what the filter kept.
 func writeBatchSignal(w io.Writer, b *batchJSON) {
 	if d := b.DeadSignal; d != nil {
-		fmt.Fprintf(w, "dead signal: %d zero-spread %s (%d all-pass, %d all-fail, %d other), %d phantom; all pass or all fail %s, independent sampling at pass rate %s: %s\n",
-			d.ZeroSpread, plural(d.ZeroSpread, "group"), d.ZeroAllPass, d.ZeroAllFail, d.ZeroOther, d.Phantom,
-			tableNumber(float64(d.DeadShare)), tableNumber(float64(d.PassRate)), tableNumber(float64(d.ExpectedDeadShare)))
+		fmt.Fprintln(w, deadSignalLine(d))
 	}
 	if f := b.Filter; f != nil {
 		fmt.Fprintf(w, "filter-groups %s: kept %d %s, dropped %d, effective batch %d of %d\n",
 			textsafe.Line(f.Objective), f.KeptGroups, plural(f.KeptGroups, "group"), f.DroppedGroups, f.EffectiveBatch, b.Trajectories)
 	}
+}
+
+// deadSignalLine is a batch's dead signal as stats and stats --follow
+// print it.
+func deadSignalLine(d *deadSignalJSON) string {
+	return fmt.Sprintf("dead signal: %d zero-spread %s (%d all-pass, %d all-fail, %d other), %d phantom; all pass or all fail %s, independent sampling at pass rate %s: %s",
+		d.ZeroSpread, plural(d.ZeroSpread, "group"), d.ZeroAllPass, d.ZeroAllFail, d.ZeroOther, d.Phantom,
+		tableNumber(float64(d.DeadShare)), tableNumber(float64(d.PassRate)), tableNumber(float64(d.ExpectedDeadShare)))
 }
 
 // healthDeadSignal returns what adds the dead signal to the health

@@ -116,6 +116,12 @@ func (c *Columns) Finish(ev *engine.Evaluation) {
 	if c.promptExpr == nil {
 		c.Keys = GroupKeys(ev)
 	}
+	c.FinishTask(ev)
+}
+
+// FinishTask is Finish without the prompts: for what reads only the task
+// metric (the dead signal).
+func (c *Columns) FinishTask(ev *engine.Evaluation) {
 	if c.taskExpr == nil {
 		c.Task = make([]float64, ev.N())
 		for i := range c.Task {

@@ -64,6 +64,8 @@ type Model struct {
 	settings settingsSaver
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
+	// filter is the group filter's toggle (filter.go).
+	filter filterToggle
 	// live is follow mode (live.go), nil without --follow.
 	live *liveState
 	// frame is the screen last rendered, which View returns again while
@@ -102,6 +104,9 @@ func NewModel(session *session.Session, noColor bool) *Model {
 		},
 	}
 	m.keys = newKeyMap(len(m.tabs))
+	objective, _ := session.FilterObjective()
+	m.keys.FilterGroups.SetEnabled(objective != "")
+	m.filter.on = session.Filter.On
 	m.stale = make([]bool, len(m.tabs))
 	m.sizes = make([]tabSize, len(m.tabs))
 	m.tabBar = newTabBar(m.tabs)
@@ -131,6 +136,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case recomputedMsg:
 		return m, m.recomputed(msg)
+	case filteredMsg:
+		return m, m.filtered(msg)
 	case healthDoneMsg:
 		return m, m.healthDone(msg)
 	case backgroundDueMsg:
@@ -427,6 +434,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.toggleScope(), true
 	case key.Matches(msg, k.Normalize):
 		return m.toggleNormalize(), true
+	case key.Matches(msg, k.FilterGroups):
+		return m.toggleFilter(), true
 	case key.Matches(msg, k.PrevBatch):
 		return m.moveBatch(-1), true
 	case key.Matches(msg, k.NextBatch):

@@ -28,10 +28,22 @@ const settingsFile = "rewardlens-settings.toml"
 func writeBatchRewards(s *session.Session) (string, error) {
 	b := s.CurrentBatch()
 	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
+	res := s.Result
+	if s.Filter.On {
+		// As compute --filter-groups writes it: the score, ranks and
+		// validity of the run without the filter, the rewards with it,
+		// and the kept marks.
+		res = s.Unfiltered().Prepare(s.Result.Options, nil)
+		res.Rewards = s.Result.Rewards
+	}
 	written, err := output.WriteNewFile(name, func(w io.Writer) error {
 		var buf []byte
 		for _, i := range b.Members {
-			buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories.At(i).ID), s.Result, i)
+			if s.Filter.On {
+				buf = output.AppendRewardJSONKept(buf[:0], []byte(s.Trajectories.At(i).ID), res, s.Filter.Kept, i)
+			} else {
+				buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories.At(i).ID), res, i)
+			}
 			if _, err := w.Write(append(buf, '\n')); err != nil {
 				return err
 			}

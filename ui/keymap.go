@@ -26,6 +26,9 @@ type keyMap struct {
 	Save       key.Binding // the settings to a config file
 	Find       key.Binding // a trajectory by id, on the Trajectories tab
 
+	// FilterGroups toggles DAPO's group filter, with --filter-groups.
+	FilterGroups key.Binding
+
 	EditWeights    key.Binding
 	PrevObjective  key.Binding
 	NextObjective  key.Binding
@@ -85,6 +88,8 @@ func newKeyMap(tabs int) keyMap {
 		RemoveStructure: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "remove the constraint or gate")),
 		EditPenalty:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "penalty λ of score - λ × violation")),
 
+		FilterGroups: key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "group filter on/off: the batch without the zero-spread groups"), key.WithDisabled()),
+
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -126,6 +131,7 @@ func (km keyMap) ShortHelp() []key.Binding {
 		km.EditWeights,
 		common.PairHelp(km.Export, "e", "export"),
 		common.PairHelp(km.Save, "ctrl+s", "save"),
+		common.PairHelp(km.FilterGroups, "f", "filter"),
 		km.Help,
 		km.Quit,
 	}
@@ -142,7 +148,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find},
+		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find, when(km.FilterGroups, "with --filter-groups")},
 		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.ObjectiveNorm), weights(km.DoneWeights)},
 		{weights(km.AddConstraint), weights(km.AddGate), weights(km.SelectStructure), weights(km.EditStructure), weights(km.RemoveStructure), weights(km.EditPenalty)},
 		{km.Help, km.Quit},

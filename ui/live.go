@@ -62,7 +62,7 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 	s := m.common.Session
 	m.live = &liveState{
 		updates:   updates,
-		live:      engine.NewLiveOf(s.Computer.Scorer, s.Evaluation, func(i int) string { return s.Trajectories.At(i).Source }),
+		live:      engine.NewLiveOf(s.Computer.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source }),
 		following: true,
 		warnings:  slices.Clone(s.Warnings),
 	}

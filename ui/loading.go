@@ -102,6 +102,9 @@ func (m *loadingModel) load() tea.Msg {
 		s.LayoutWarnings = m.in.LayoutWarnings
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
+	if err == nil {
+		err = s.SetFilterGroups(m.in.Config.FilterGroups)
+	}
 	return loadedMsg{session: s, updates: updates, err: err}
 }
 

@@ -48,6 +48,7 @@ func TestPromptsTabFollowsTheRun(t *testing.T) {
 	}
 	_, more := sampleSteps(t, 20, 30)
 	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	settle(m) // the tab's analysis, off the event loop
 	cfg, all := sampleSteps(t, 0, 30)
 	s, err := session.Open("run.jsonl", cfg, &loaders.Result{Trajectories: all}, nil)
 	if err != nil {

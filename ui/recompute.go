@@ -148,13 +148,17 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 }
 
 // Settle runs the weights editor's change of constraints and gates under
-// way, then the recompute under way, and the one it leads to, on the
-// calling goroutine, and shows the result, then computes its health (see
-// background.go): for a caller that drives the model without a program (a
-// test), where nothing runs the commands.
+// way, then the group filter's toggle under way, then the recompute under
+// way, and the one it leads to, on the calling goroutine, and shows the
+// result, then computes its health (see background.go) and the tabs' own
+// work (a tab's Settle): for a caller that drives the model without a
+// program (a test), where nothing runs the commands.
 func (m *Model) Settle() {
 	if next := m.weights.structure.next; next != nil {
 		m.Update(next())
+	}
+	for m.filter.next != nil { // the group filter's toggle (filter.go)
+		m.Update(m.filter.next())
 	}
 	for m.rc.next != nil {
 		m.Update(m.rc.next())
@@ -163,6 +167,11 @@ func (m *Model) Settle() {
 		j := s.HealthJob()
 		j.Run()
 		m.Update(healthDoneMsg{j})
+	}
+	for _, t := range m.tabs {
+		if t, ok := t.(interface{ Settle() }); ok {
+			t.Settle() // a tab's own work off the event loop
+		}
 	}
 }
 

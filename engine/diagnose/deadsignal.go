@@ -44,7 +44,9 @@ type DeadSignal struct {
 func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold float64) DeadSignal {
 	d := DeadSignal{}
 	passed, known := 0, 0
-	var sizes []int
+	// groupsOfSize[G] counts the groups of G valid trajectories: a few
+	// sizes, where a list of every group's would grow with the batch.
+	var groupsOfSize []int
 	for _, g := range b.Groups {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		size, pass, fail := 0, 0, 0
@@ -68,7 +70,10 @@ func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold
 		d.Groups++
 		passed += pass
 		known += pass + fail
-		sizes = append(sizes, size)
+		if size >= len(groupsOfSize) {
+			groupsOfSize = append(groupsOfSize, make([]int, size+1-len(groupsOfSize))...)
+		}
+		groupsOfSize[size]++
 		allPass, allFail := pass == size, fail == size
 		switch {
 		case lo == hi && allPass:
@@ -96,8 +101,8 @@ func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold
 	d.PhantomShare = float64(d.Phantom) / n
 	if known > 0 {
 		p, sum := d.PassRate, 0.0
-		for _, g := range sizes {
-			sum += math.Pow(p, float64(g)) + math.Pow(1-p, float64(g))
+		for g, count := range groupsOfSize {
+			sum += float64(count) * (math.Pow(p, float64(g)) + math.Pow(1-p, float64(g)))
 		}
 		d.ExpectedDeadShare = sum / n
 	}

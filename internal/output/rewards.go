@@ -24,6 +24,15 @@ func AppendRewardJSON(buf []byte, id []byte, res *engine.Result, i int) []byte {
 	return appendRecordObjectives(buf, res.Evaluation, i)
 }
 
+// AppendRewardJSONKept is AppendRewardJSON with "kept": kept[i] after the
+// validity (and logged advantage): compute's record with --filter-groups,
+// res being the result without the filter but its rewards.
+func AppendRewardJSONKept(buf []byte, id []byte, res *engine.Result, kept []bool, i int) []byte {
+	buf = appendRecordHead(buf, id, res.Evaluation, i)
+	buf = appendRecordRewards(buf, res, i, kept)
+	return appendRecordObjectives(buf, res.Evaluation, i)
+}
+
 // appendRecordHead appends the start of trajectory i's record, up to its
 // group: what the evaluation alone sets.
 func appendRecordHead(buf []byte, id []byte, ev *engine.Evaluation, i int) []byte {

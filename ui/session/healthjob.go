@@ -63,6 +63,7 @@ type HealthJob struct {
 	result *engine.Result
 	cfg    health.Config
 	ref    []float64
+	dead   *deadSignal // nil without the prompts' columns
 
 	once sync.Once
 	// running is set when a command starts the job, done when it is over.
@@ -79,7 +80,8 @@ func (j *HealthJob) Run() {
 	j.once.Do(func() {
 		j.result.Finish()
 		j.trends = diagnose.Trends(j.result, j.ref)
-		j.findings = health.Findings(j.result, j.trends, j.cfg)
+		j.dead.add(j.result, j.trends)
+		j.findings = j.dead.findings(j.result, j.trends, j.cfg)
 		j.done.Store(true)
 	})
 }
@@ -128,7 +130,7 @@ func (s *Session) Unused(old *engine.Result) bool {
 // HealthJob returns the job of the current result, making it if needed.
 func (s *Session) HealthJob() *HealthJob {
 	if s.job == nil || s.job.result != s.Result {
-		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef}
+		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef, dead: s.deadSignal()}
 	}
 	return s.job
 }

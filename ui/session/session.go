@@ -71,6 +71,8 @@ type Session struct {
 	// tab; nil when they cannot be read, with PromptsErr saying why.
 	Prompts    *prompts.Columns
 	PromptsErr error
+	// Filter is DAPO's group filter, toggled (filter.go).
+	Filter GroupFilter
 
 	// compare caches CompareResult: only the Compare tab needs it, so a
 	// recompute does not pay for it.

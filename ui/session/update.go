@@ -8,7 +8,6 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
-	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -49,6 +48,12 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	for i := from; i < s.Trajectories.Len(); i++ {
 		s.Trajectories.At(i).DropBody()
 	}
+	if s.Filter.On {
+		// The filter is applied to the evaluation without it, whole.
+		s.refilter(live.Update(u.Reloaded, u.Trajectories))
+		s.finishPrompts()
+		return
+	}
 	prev := s.Result
 	var trends []diagnose.Trend // kept only when the health checks are of prev
 	if s.health.result == prev {
@@ -61,6 +66,8 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}
 	if trends != nil {
-		s.health = healthCache{s.Result, trends, health.Findings(s.Result, trends, s.HealthConfig)}
+		dead := s.deadSignal()
+		dead.add(s.Result, trends)
+		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.HealthConfig)}
 	}
 }

@@ -42,6 +42,8 @@ type Line struct {
 	// not count them again.
 	of                    *engine.Evaluation
 	loud, groups, invalid string
+	// filter is the group filter's state and counts, first on the line.
+	filter string
 }
 
 // NoticeLifetime is how long a notice of what a command did stays on the
@@ -97,6 +99,7 @@ func (l *Line) Refresh(s *session.Session) {
 		l.groups = textsafe.Line(layoutWarning(s))
 	}
 	l.layout = textsafe.Line(layoutText(s))
+	l.filter = textsafe.Line(s.FilterSummary())
 	l.warnings = l.warnings[:0]
 	// The loudest first: the line is cut to the terminal's width.
 	if l.loud != "" {
@@ -144,6 +147,9 @@ func (l Line) View(st *common.Styles, width int) string {
 			layout = ansi.Truncate(layout, width/2, "…")
 		}
 		line = st.Status.Render(layout) + " · " + line
+	}
+	if l.filter != "" {
+		line = st.Title.Render(l.filter) + " · " + line
 	}
 	switch {
 	case l.failed:

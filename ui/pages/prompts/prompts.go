@@ -89,9 +89,12 @@ type promptsTab struct {
 	cursor, top int
 	point       int
 	list        list.List
-	// of is what the analysis was made of: it reads the evaluation and
-	// its steps, not the method's rewards, so a recompute keeps it.
-	of analysisOf
+	// of is what the analysis shown was made of: it reads the evaluation
+	// and its steps, not the method's rewards, so a recompute keeps it.
+	// job is the analysis under way off the event loop, nil when the one
+	// shown is up to date.
+	of  analysisOf
+	job *analysisJob
 }
 
 type analysisOf struct {
@@ -121,7 +124,9 @@ func (t *promptsTab) SetSize(width, height int) {
 func (t *promptsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
-		t.refresh()
+		return t, t.refresh()
+	case analyzedMsg:
+		t.take(msg.job)
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	}
@@ -203,43 +208,56 @@ func (t *promptsTab) open() tea.Cmd {
 	return nil
 }
 
-// refresh analyses the session again when its trajectories changed (a
-// live run's new steps).
-func (t *promptsTab) refresh() {
+// refresh starts analysing the session again, off the event loop, when
+// its trajectories changed (a live run's new steps) and no analysis of
+// them is under way; the analysis shown stays until the new one lands.
+func (t *promptsTab) refresh() tea.Cmd {
 	s := t.common.Session
 	if s.Result == nil || s.Prompts == nil {
-		return
+		return nil
 	}
 	of := analysisOf{s.Evaluation, s.Evaluation.N(), len(s.Result.Ranking.Batches), len(s.Prompts.Keys.Names)}
-	if of == t.of {
+	if of == t.of || t.job != nil && t.job.of == of {
+		return nil
+	}
+	j := newAnalysisJob(of, s.Result, s.Prompts)
+	t.job = j
+	return func() tea.Msg {
+		j.run()
+		return analyzedMsg{j}
+	}
+}
+
+// take shows the analysis of j once it is done, unless a newer one was
+// started since (j is stale): the selected prompt stays selected.
+func (t *promptsTab) take(j *analysisJob) {
+	if j == nil || j != t.job || !j.done.Load() {
 		return
 	}
 	var key string
 	if p := t.selected(); p != nil {
 		key = p.Key
 	}
-	t.of = of
-	t.analysis = s.Prompts.Analyze(s.Result)
-	t.mean = make([]float64, len(t.analysis.Prompts))
-	for i := range t.analysis.Prompts {
-		t.mean[i] = meanPassRate(t.analysis.Prompts[i].History)
-	}
-	ps := t.analysis.Prompts
-	t.cut = common.SharedGroupPrefix(len(ps), func(j int) string { return ps[j].Key })
-	t.steps = t.steps[:0]
-	for _, b := range s.Result.Ranking.Batches {
-		t.steps = append(t.steps, b.Step)
-	}
-	slices.Sort(t.steps)
-	t.steps = slices.Compact(t.steps)
+	t.job, t.of = nil, j.of
+	t.analysis, t.mean, t.steps, t.cut = j.analysis, j.mean, j.steps, j.cut
 	t.rebuild()
-	if j := slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }); j >= 0 {
-		t.cursor = j
+	if row := slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }); row >= 0 {
+		t.cursor = row
 	}
 	if p := t.selected(); p != nil {
 		t.point = len(p.History) - 1
 	}
 	t.scroll()
+}
+
+// Settle runs the analysis under way, if any, on the calling goroutine
+// and shows it: for a caller that drives the tab without a program (a
+// test), where nothing runs the commands.
+func (t *promptsTab) Settle() {
+	if t.job != nil {
+		t.job.run()
+		t.take(t.job)
+	}
 }
 
 // meanPassRate is the prompt's pass rate over all its completions:
@@ -332,6 +350,11 @@ func (t *promptsTab) View() string {
 			why = s.PromptsErr.Error()
 		}
 		return st.Invalid.Render(common.FitLine(why, t.width))
+	}
+	// An analysis that landed while another tab was shown is taken here.
+	t.take(t.job)
+	if t.of.ev == nil {
+		return st.Muted.Render(common.FitLine("analysing the prompts across the steps…", t.width))
 	}
 	if len(t.analysis.Prompts) == 0 {
 		return st.Muted.Render(common.FitLine(fmt.Sprintf("no prompt has the task metric %s", s.Prompts.TaskName), t.width))

@@ -38,7 +38,15 @@ func handBuilt(t *testing.T) (*promptsTab, *session.Session) {
 		}
 	}
 	s := uitest.TextSession(t, b.String())
-	return uitest.TabOn(s, New).(*promptsTab), s
+	return settledTab(s), s
+}
+
+// settledTab is the tab on s with its analysis made, as it is once its
+// command has run.
+func settledTab(s *session.Session) *promptsTab {
+	tab := uitest.TabOn(s, New).(*promptsTab)
+	tab.Settle()
+	return tab
 }
 
 func (t *promptsTab) listed() []string {
@@ -118,7 +126,7 @@ func TestGoldenPrompts(t *testing.T) {
 	for _, size := range [][2]int{{60, 16}, {100, 30}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			s := uitest.SampleSession(t)
-			tab := uitest.TabOn(s, New)
+			tab := settledTab(s)
 			tab.SetSize(size[0], size[1])
 			golden.RequireEqual(t, uitest.Plain(tab))
 		})
@@ -140,7 +148,7 @@ func TestPromptsSayWhyThereAreNone(t *testing.T) {
 	if s.Prompts != nil || s.PromptsErr == nil {
 		t.Fatalf("prompts %v, error %v: want none, and why", s.Prompts, s.PromptsErr)
 	}
-	if v := uitest.Plain(uitest.TabOn(s, New)); !strings.Contains(v, "run.jsonl:1: prompt_by") {
+	if v := uitest.Plain(settledTab(s)); !strings.Contains(v, "run.jsonl:1: prompt_by") {
 		t.Errorf("the tab does not say why there are no prompts:\n%s", v)
 	}
 }

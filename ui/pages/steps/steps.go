@@ -221,7 +221,7 @@ func stepsSeries(objectives []scoring.Objective, constraints []scoring.Constrain
 			series[0].values = append(series[0].values, tr.Score.Mean)
 		}
 	}
-	return series
+	return append(series, deadSignalSeries(trends)...)
 }
 
 // allZero reports whether every mean that is not NaN is 0 but for

@@ -1,0 +1,43 @@
+package engine
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// TestWithout checks that the trajectories left out are invalid with the
+// cause, in their places, and that the result computed on it is that of
+// the evaluation filtered of them: grpo in groups of 2 and 3, the group
+// {0, 1} left out; the kept group {2, 3, 4} of scores 1, 2, 6 has mean 3
+// and sample std sqrt(7), rewards (x-3)/(sqrt(7)+eps). ev is unchanged.
+func TestWithout(t *testing.T) {
+	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		{ID: "0", Group: "x", Done: true, Metadata: map[string]any{"a": 1.0}},
+		{ID: "1", Group: "x", Done: true, Metadata: map[string]any{"a": 1.0}},
+		{ID: "2", Group: "y", Done: true, Metadata: map[string]any{"a": 1.0}},
+		{ID: "3", Group: "y", Done: true, Metadata: map[string]any{"a": 2.0}},
+		{ID: "4", Group: "y", Done: true, Metadata: map[string]any{"a": 6.0}},
+	}
+	ev := Evaluate(c.Scorer, ts)
+	w := ev.Without(func(i int) bool { return i < 2 }, "dropped")
+	if !slices.Equal(w.Valid, []bool{false, false, true, true, true}) || w.Causes[0] != "dropped" || w.Causes[2] != "" {
+		t.Fatalf("valid %v, causes %q", w.Valid, w.Causes)
+	}
+	if !slices.Equal(ev.Valid, []bool{true, true, true, true, true}) || ev.Causes[0] != "" {
+		t.Errorf("ev changed: valid %v, causes %q", ev.Valid, ev.Causes)
+	}
+	got := w.Compute(c.Options)
+	want := ev.Filter(func(i int) bool { return i >= 2 }).Compute(c.Options)
+	if got.Rewards[0] != 0 || got.Rewards[1] != 0 || !slices.Equal(got.Rewards[2:], want.Rewards) {
+		t.Errorf("rewards %v, want 0, 0 then %v", got.Rewards, want.Rewards)
+	}
+	if r := want.Rewards[0]; r > -0.755 || r < -0.757 { // (1-3)/sqrt(7) = -0.7559
+		t.Errorf("reward of 1 in {1, 2, 6}: %v, want -0.756", r)
+	}
+}

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/prompts"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// The group filter's toggle (f, with --filter-groups): the evaluation
+// with or without DAPO's filter (session.GroupFilter) and its first
+// result are made by a command, off the event loop, then shown together
+// as a recompute's result is; the tabs keep showing the batch as it was
+// until then.
+
+// filterToggle is the root's bookkeeping of the toggle: on is the state
+// the last f asked for, which the session reaches when its command lands;
+// next is that command until then (Settle runs it where no program runs
+// commands).
+type filterToggle struct {
+	on   bool
+	next tea.Cmd
+}
+
+// filteredMsg is the evaluation made from base, the evaluation without
+// the filter, with the filter on or off, what it kept per step and a
+// result of it.
+type filteredMsg struct {
+	on       bool
+	base, ev *engine.Evaluation
+	f        *prompts.Filtered
+	result   *engine.Result
+}
+
+// toggleFilter asks for the batch with the filter when it is off, and
+// without it when it is on.
+func (m *Model) toggleFilter() tea.Cmd {
+	if objective, _ := m.common.Session.FilterObjective(); objective == "" {
+		return nil
+	}
+	m.filter.on = !m.filter.on
+	return m.startFilter()
+}
+
+// startFilter starts the command that makes the evaluation of the state
+// asked for, from the session's evaluation without the filter: it only
+// reads it (an evaluation is safe for concurrent reads).
+func (m *Model) startFilter() tea.Cmd {
+	s := m.common.Session
+	objective, k := s.FilterObjective()
+	on, base, opts, batch := m.filter.on, s.Unfiltered(), s.Options, s.Batch
+	m.filter.next = func() tea.Msg {
+		ev, f := session.FilterOf(base, objective, k, on)
+		res := ev.Prepare(opts, nil)
+		res.ComputeBatch(min(batch, len(res.Ranking.Batches)-1))
+		return filteredMsg{on, base, ev, f, res}
+	}
+	return m.filter.next
+}
+
+// filtered shows what a toggle's command made, unless it is stale: a later
+// f asked for the other state (its own command is under way), or a live
+// update changed the evaluation meanwhile (it is made again from the new
+// one). Options changed meanwhile are then computed as any change.
+func (m *Model) filtered(msg filteredMsg) tea.Cmd {
+	s := m.common.Session
+	if msg.on != m.filter.on {
+		return nil
+	}
+	if msg.base != s.Unfiltered() {
+		return m.startFilter()
+	}
+	m.filter.next = nil
+	s.SetFiltered(msg.on, msg.base, msg.ev, msg.f, msg.result)
+	cmds := []tea.Cmd{m.sessionChanged()}
+	if !msg.result.Options.Equal(s.Options) {
+		cmds = append(cmds, m.recompute())
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,202 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// filterRecords is one step of three groups of two, objective a: group x
+// (a 1, 1) and z (0, 0) have zero spread of a and are dropped, y (1, 0)
+// is kept; b varies everywhere.
+const filterRecords = `{"id":"x0","group":"x","batch":0,"metadata":{"a":1,"b":1}}
+{"id":"x1","group":"x","batch":0,"metadata":{"a":1,"b":2}}
+{"id":"y0","group":"y","batch":0,"metadata":{"a":1,"b":3}}
+{"id":"y1","group":"y","batch":0,"metadata":{"a":0,"b":5}}
+{"id":"z0","group":"z","batch":0,"metadata":{"a":0,"b":1}}
+{"id":"z1","group":"z","batch":0,"metadata":{"a":0,"b":4}}
+`
+
+// filterModel is the dashboard on filterRecords with --filter-groups a,
+// at 160x40.
+func filterModel(t *testing.T) *Model {
+	t.Helper()
+	s := uitest.TextSession(t, filterRecords)
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Settle()
+	return m
+}
+
+// TestFilterToggle: with --filter-groups the dashboard opens on the kept
+// batch, the dropped groups' trajectories left out (invalid, the cause
+// naming the filter) and their rewards 0, the kept group's those of the
+// batch without them; the status line says what was kept and dropped; f
+// shows the batch without the filter, and f again with it.
+func TestFilterToggle(t *testing.T) {
+	m := filterModel(t)
+	s := m.Session()
+	want := []prompts.FilterStep{{Step: 0, Kept: 1, Dropped: 2, EffectiveBatch: 2, Trajectories: 6}}
+	if !s.Filter.On || !slices.Equal(s.Filter.Steps, want) {
+		t.Fatalf("filter on %v, steps %+v, want %+v", s.Filter.On, s.Filter.Steps, want)
+	}
+	if !slices.Equal(s.Evaluation.Valid, []bool{false, false, true, true, false, false}) ||
+		s.Evaluation.Causes[0] != "dropped by the group filter (zero spread of a)" {
+		t.Errorf("valid %v, causes %q", s.Evaluation.Valid, s.Evaluation.Causes)
+	}
+	s.Result.Finish()
+	// The kept group y alone: grpo on the score (a + b) / 2 (weights 1/2
+	// each): scores 2 and 2.5, mean 2.25, sample std sqrt(0.125).
+	r := 0.25 / (math.Sqrt(0.125) + s.Options.Epsilon)
+	if got := s.Result.Rewards; got[0] != 0 || got[1] != 0 || math.Abs(got[2]+r) > 1e-12 || math.Abs(got[3]-r) > 1e-12 || got[4] != 0 || got[5] != 0 {
+		t.Errorf("rewards %v, want 0 0 %v %v 0 0", got, -r, r)
+	}
+	if v := screen(m); !strings.Contains(v, "filter-groups a on: 1 kept, 2 dropped groups; this step 1 kept, 2 dropped, 2 of 6 trajectories") {
+		t.Errorf("the status line does not say what the filter kept:\n%s", v)
+	}
+	if v := screen(m); !strings.Contains(v, "f filter") {
+		t.Errorf("the footer does not offer f:\n%s", v)
+	}
+	press(m, "f")
+	if s.Filter.On || !slices.Equal(s.Evaluation.Valid, []bool{true, true, true, true, true, true}) || s.Evaluation != s.Unfiltered() {
+		t.Errorf("f did not turn the filter off: on %v, valid %v", s.Filter.On, s.Evaluation.Valid)
+	}
+	if v := screen(m); !strings.Contains(v, "filter-groups a off") {
+		t.Errorf("the status line does not say the filter is off:\n%s", v)
+	}
+	press(m, "f")
+	if !s.Filter.On || s.Evaluation.Valid[0] {
+		t.Errorf("f again did not turn the filter on")
+	}
+}
+
+// TestFilterToggleIsAsynchronous: f's evaluation is made by a command;
+// until it lands the batch shown stays, and a command made stale by a
+// second f is not shown when it lands after it.
+func TestFilterToggleIsAsynchronous(t *testing.T) {
+	m := filterModel(t)
+	s := m.Session()
+	_, off := m.Update(uitest.KeyPress("f"))
+	if off == nil || !s.Filter.On {
+		t.Fatalf("f: command %v, filter on %v: want a command, the filter still on", off != nil, s.Filter.On)
+	}
+	_, on := m.Update(uitest.KeyPress("f"))
+	m.Update(off())
+	if !s.Filter.On || !slices.Equal(s.Filter.Steps, []prompts.FilterStep{{Step: 0, Kept: 1, Dropped: 2, EffectiveBatch: 2, Trajectories: 6}}) {
+		t.Errorf("the stale toggle (off) was shown: on %v", s.Filter.On)
+	}
+	before := s.Evaluation
+	m.Update(on())
+	if !s.Filter.On || s.Evaluation == before {
+		t.Errorf("the toggle asked last (on) was not shown")
+	}
+}
+
+// TestFilterNeedsItsObjective: without --filter-groups, f does nothing and
+// is not offered; an objective that is none is an error with the nearest.
+func TestFilterNeedsItsObjective(t *testing.T) {
+	s := uitest.TextSession(t, filterRecords)
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Settle()
+	if _, cmd := m.Update(uitest.KeyPress("f")); cmd != nil || s.Filter.On || strings.Contains(screen(m), "f filter") {
+		t.Errorf("f without --filter-groups: command %v, on %v", cmd != nil, s.Filter.On)
+	}
+	err := uitest.TextSession(t, filterRecords).SetFilterGroups("aa")
+	if err == nil || err.Error() != `--filter-groups "aa": not an objective; did you mean a? (objectives: a, b)` {
+		t.Errorf("error %v", err)
+	}
+}
+
+// TestFilterFollows: following with the filter on, each update's batches
+// are filtered as they come: the kept marks of the run so far.
+func TestFilterFollows(t *testing.T) {
+	text := func(step, from int) string {
+		var b strings.Builder
+		for i := from; i < from+6; i++ {
+			// Groups of two: g0 varies (kept), g1 and g2 constant (dropped).
+			g := (i - from) / 2
+			a := 0
+			if g == 0 && i%2 == 0 {
+				a = 1
+			}
+			fmt.Fprintf(&b, `{"id":"t%d","group":"g%d","batch":%d,"metadata":{"a":%d,"b":%d}}`+"\n", i, g, step, a, i)
+		}
+		return b.String()
+	}
+	s := uitest.TextSession(t, text(0, 0))
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	m.Settle()
+	more, err := loaders.Read(strings.NewReader(text(1, 6)), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: more.Trajectories}, true})
+	m.Settle()
+	want := []prompts.FilterStep{{Step: 0, Kept: 1, Dropped: 2, EffectiveBatch: 2, Trajectories: 6}, {Step: 1, Kept: 1, Dropped: 2, EffectiveBatch: 2, Trajectories: 6}}
+	if !s.Filter.On || !slices.Equal(s.Filter.Steps, want) || s.Evaluation.N() != 12 || s.Unfiltered().N() != 12 {
+		t.Fatalf("followed with the filter: on %v, steps %+v, %d trajectories", s.Filter.On, s.Filter.Steps, s.Evaluation.N())
+	}
+	valid := []bool{true, true, false, false, false, false}
+	if !slices.Equal(s.Evaluation.Valid, append(slices.Clone(valid), valid...)) {
+		t.Errorf("valid %v", s.Evaluation.Valid)
+	}
+	if got := s.Result.Ranking.Batches; len(got) != 2 || s.Result.Evaluation != s.Evaluation {
+		t.Errorf("the result shown is not of the filtered evaluation")
+	}
+}
+
+// TestGoldenFilter keeps the screens of the sample with --filter-groups
+// accuracy at each of goldenSizes: the Rewards and Groups tabs of the kept
+// batch (step 0: 11 groups kept, 5 dropped, their trajectories invalid),
+// the status line's counts first, f in the footer; and the Rewards tab
+// after f, without the filter. Regenerate with go test ./ui -run
+// TestGoldenFilter -update.
+func TestGoldenFilter(t *testing.T) {
+	for _, v := range []struct {
+		name string
+		keys []string
+	}{
+		{"on-Rewards", []string{"1"}},
+		{"on-Groups", []string{"2"}},
+		{"off-Rewards", []string{"1", "f"}},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			for _, size := range goldenSizes {
+				t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+					s := uitest.SampleSession(t)
+					if err := s.SetFilterGroups("accuracy"); err != nil {
+						t.Fatal(err)
+					}
+					m := NewModel(s, true)
+					m.Init()
+					m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+					m.Settle()
+					press(m, v.keys...)
+					golden.RequireEqual(t, screen(m))
+				})
+			}
+		})
+	}
+}

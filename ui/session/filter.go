@@ -1,0 +1,137 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
+	"github.com/rewardlens/rewardlens/prompts"
+)
+
+// GroupFilter is DAPO's group filter (--filter-groups, prompts.FilterGroups)
+// as the dashboard toggles it. On, the session's evaluation is the one
+// without the filter with the dropped groups' trajectories left out
+// (engine.Evaluation.Without: invalid, their cause naming the filter), so
+// that every tab shows the batch the trainer keeps, compute's kept marks,
+// with the indices unchanged; off, it is the evaluation without the
+// filter.
+type GroupFilter struct {
+	// Objective is the objective whose zero spread drops a group, ""
+	// when none was given; k is its index.
+	Objective string
+	k         int
+	// On says the filter is applied; Steps then says what it kept and
+	// dropped per step, in the result's batch order, and Kept marks the
+	// trajectories of the groups kept.
+	On    bool
+	Steps []prompts.FilterStep
+	Kept  []bool
+	// unfiltered is the evaluation without the filter, when On.
+	unfiltered *engine.Evaluation
+}
+
+// ErrNotAnObjective is in the error of a --filter-groups that names no
+// objective: bad settings, which the command line reports with exit
+// status 2.
+var ErrNotAnObjective = errors.New("not an objective")
+
+// SetFilterGroups names the group filter's objective (--filter-groups;
+// "" for none) and turns the filter on: a name that is no objective is
+// an error, with the nearest ones.
+func (s *Session) SetFilterGroups(objective string) error {
+	if objective == "" {
+		return nil
+	}
+	names := make([]string, len(s.Evaluation.Objectives))
+	for k, o := range s.Evaluation.Objectives {
+		names[k] = o.Name
+	}
+	k := slices.Index(names, objective)
+	if k < 0 {
+		hint := ""
+		if near := suggest.Near(objective, names); len(near) > 0 {
+			hint = "; did you mean " + strings.Join(near, " or ") + "?"
+		}
+		return fmt.Errorf("--filter-groups %q: %w%s (objectives: %s)", objective, ErrNotAnObjective, hint, strings.Join(names, ", "))
+	}
+	s.Filter = GroupFilter{Objective: objective, k: k}
+	ev, f := s.Filtered(true)
+	res := ev.Prepare(s.Options, nil)
+	s.SetFiltered(true, s.Evaluation, ev, f, res)
+	return nil
+}
+
+// Unfiltered returns the evaluation without the group filter.
+func (s *Session) Unfiltered() *engine.Evaluation {
+	if s.Filter.On {
+		return s.Filter.unfiltered
+	}
+	return s.Evaluation
+}
+
+// Filtered returns the evaluation the session shows with the filter on
+// or off, and, on, what it kept per step. It only reads the evaluation
+// without the filter: a command may call it off the event loop on the
+// evaluation the session had (FilterOf).
+func (s *Session) Filtered(on bool) (*engine.Evaluation, *prompts.Filtered) {
+	return FilterOf(s.Unfiltered(), s.Filter.Objective, s.Filter.k, on)
+}
+
+// FilterOf returns base, or with on base without the groups the filter
+// on objective k (named objective) drops, and what it kept (nil off).
+func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engine.Evaluation, *prompts.Filtered) {
+	if !on {
+		return base, nil
+	}
+	f := prompts.FilterGroups(base, k)
+	cause := fmt.Sprintf("dropped by the group filter (zero spread of %s)", objective)
+	return base.Without(func(i int) bool { return !f.Kept[i] }, cause), f
+}
+
+// FilterObjective returns the filter's objective and its index.
+func (s *Session) FilterObjective() (string, int) { return s.Filter.Objective, s.Filter.k }
+
+// SetFiltered shows ev, the evaluation base with the filter on or off
+// and what it kept, f (FilterOf), and res, a result of it.
+func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, f *prompts.Filtered, res *engine.Result) {
+	s.Filter.On, s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = on, nil, nil, nil
+	if on {
+		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = f.Steps, f.Kept, base
+	}
+	s.Evaluation = ev
+	s.SetResult(res, nil)
+}
+
+// refilter applies the filter to base, the evaluation a live update made
+// without it: every batch is computed again, the one shown at once.
+func (s *Session) refilter(base *engine.Evaluation) {
+	ev, f := FilterOf(base, s.Filter.Objective, s.Filter.k, true)
+	s.SetFiltered(true, base, ev, f, ev.Prepare(s.Options, nil))
+}
+
+// FilterSummary says what the filter does, for the status line: "" when
+// there is none, else its objective and state and, on, the groups kept
+// and dropped over the run and in the batch shown.
+func (s *Session) FilterSummary() string {
+	f := &s.Filter
+	switch {
+	case f.Objective == "":
+		return ""
+	case !f.On:
+		return fmt.Sprintf("filter-groups %s off", f.Objective)
+	}
+	kept, dropped := 0, 0
+	for _, st := range f.Steps {
+		kept += st.Kept
+		dropped += st.Dropped
+	}
+	text := fmt.Sprintf("filter-groups %s on: %d kept, %d dropped groups", f.Objective, kept, dropped)
+	if s.Batch < len(f.Steps) {
+		st := f.Steps[s.Batch]
+		text += fmt.Sprintf("; this step %d kept, %d dropped, %d of %d trajectories", st.Kept, st.Dropped, st.EffectiveBatch, st.Trajectories)
+	}
+	return text
+}
