@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -164,6 +165,56 @@ func TestFilterFollows(t *testing.T) {
 	}
 	if got := s.Result.Ranking.Batches; len(got) != 2 || s.Result.Evaluation != s.Evaluation {
 		t.Errorf("the result shown is not of the filtered evaluation")
+	}
+}
+
+// TestFilterWithEditedConstraints: a constraint typed in the weights
+// editor with the filter on is evaluated on the batch without the filter,
+// then filtered again: the dropped groups stay out, both evaluations hold
+// the constraint (b >= 2 holds for b = 2, 3, 5, 4, not for the two 1s),
+// and f keeps it. A change that started with the filter off and lands
+// after f turned it on is filtered too.
+func TestFilterWithEditedConstraints(t *testing.T) {
+	feasible := func(ev interface{ Feasible(int) bool }) []bool {
+		var out []bool
+		for i := range 6 {
+			out = append(out, ev.Feasible(i))
+		}
+		return out
+	}
+	wantFeasible := []bool{false, true, true, true, false, true}
+	m := filterModel(t)
+	s := m.Session()
+	press(m, "w", "c")
+	typeText(m, "b >= 2")
+	press(m, "enter", "esc")
+	if !slices.Equal(s.Config.Constraints, []string{"b >= 2"}) {
+		t.Fatalf("constraints %q", s.Config.Constraints)
+	}
+	if !s.Filter.On || !slices.Equal(s.Evaluation.Valid, []bool{false, false, true, true, false, false}) || !s.Evaluation.HasConstraints() {
+		t.Errorf("filter on %v, valid %v, constraints %v", s.Filter.On, s.Evaluation.Valid, s.Evaluation.HasConstraints())
+	}
+	if u := s.Unfiltered(); slices.Contains(u.Valid, false) || !u.HasConstraints() || !slices.Equal(feasible(u), wantFeasible) {
+		t.Errorf("the evaluation without the filter: valid %v, feasible %v", u.Valid, feasible(u))
+	}
+	if s.Result.Evaluation != s.Evaluation {
+		t.Errorf("the result shown is not of the filtered evaluation")
+	}
+	press(m, "f")
+	if s.Filter.On || !s.Evaluation.HasConstraints() || !slices.Equal(feasible(s.Evaluation), wantFeasible) {
+		t.Errorf("f: filter on %v, constraints %v, feasible %v", s.Filter.On, s.Evaluation.HasConstraints(), feasible(s.Evaluation))
+	}
+	j, err := s.NewStructureJob([]string{"b >= 3"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	press(m, "f")
+	j.Run(context.Background())
+	if err := s.ApplyStructure(j); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Evaluation.Valid, []bool{false, false, true, true, false, false}) || s.Unfiltered().Constraints[0].Expr != "b >= 3" || s.Evaluation.Constraints[0].Expr != "b >= 3" {
+		t.Errorf("a change landing after f: valid %v", s.Evaluation.Valid)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 )
 
 // StructureJob changes the session's constraints and gates (the weights
@@ -17,8 +18,9 @@ import (
 // evaluated again on the loaded trajectories (engine.Restructure). Lean
 // trajectories keep only their id, batch, group, step_count and done:
 // when an expression reads more, those are read again from their files,
-// one by one. Run does the work off the event loop; ApplyStructure shows
-// it.
+// one by one. With the group filter on, they are evaluated on the
+// evaluation without it, which is then filtered again. Run does the work
+// off the event loop; ApplyStructure shows it.
 type StructureJob struct {
 	// Constraints and Gates are the new ones, as the config writes them.
 	Constraints, Gates []string
@@ -32,8 +34,13 @@ type StructureJob struct {
 	// reading them again.
 	fields *scoring.RecordFields
 
-	ev  *engine.Evaluation
-	err error
+	// filter is the group filter as the job started: on, Run filters ev
+	// into filtered, what it kept in kept.
+	filter   GroupFilter
+	ev       *engine.Evaluation
+	filtered *engine.Evaluation
+	kept     *prompts.Filtered
+	err      error
 }
 
 // ErrStructureStale is ApplyStructure's error for a job run on an
@@ -50,7 +57,7 @@ func (s *Session) NewStructureJob(constraints, gates []string) (*StructureJob, e
 	if err != nil {
 		return nil, err
 	}
-	j := &StructureJob{Constraints: slices.Clone(constraints), Gates: slices.Clone(gates), from: s.Evaluation, r: r, ts: s.Trajectories}
+	j := &StructureJob{Constraints: slices.Clone(constraints), Gates: slices.Clone(gates), from: s.Unfiltered(), r: r, ts: s.Trajectories, filter: s.Filter}
 	if r.ReadsBody() {
 		j.fields = s.Computer.Fields.Clone()
 		for _, t := range s.Trajectories.All() {
@@ -83,6 +90,9 @@ func (j *StructureJob) Run(ctx context.Context) {
 		}
 	}
 	j.ev, j.err = j.r.Apply(ctx, j.from, at)
+	if j.err == nil && j.filter.On {
+		j.filtered, j.kept = FilterOf(j.ev, j.filter.Objective, j.filter.k, true)
+	}
 }
 
 // ApplyStructure shows the evaluation of a job that ran: the session's
@@ -94,7 +104,7 @@ func (s *Session) ApplyStructure(j *StructureJob) error {
 	if j.err != nil {
 		return j.err
 	}
-	if j.from != s.Evaluation {
+	if j.from != s.Unfiltered() {
 		return ErrStructureStale
 	}
 	// As the CLI exits when no trajectory is valid, a change that would
@@ -107,6 +117,13 @@ func (s *Session) ApplyStructure(j *StructureJob) error {
 	c := *s.Computer
 	c.Scorer = j.r.Scorer()
 	s.Computer, s.Evaluation = &c, j.ev
+	if s.Filter.On {
+		if !j.filter.On { // f turned the filter on meanwhile
+			j.filtered, j.kept = FilterOf(j.ev, s.Filter.Objective, s.Filter.k, true)
+		}
+		s.Evaluation = j.filtered
+		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = j.kept.Steps, j.kept.Kept, j.ev
+	}
 	s.Config.Constraints, s.Config.Gates = j.Constraints, j.Gates
 	return nil
 }
