@@ -1,7 +1,7 @@
 // Package engine turns batches of trajectories into rewards: it evaluates a
 // scorer's objectives on every trajectory, ranks them by Pareto dominance and
-// applies one of the reward methods of docs/CONTRACT.md (absolute, relative, grpo,
-// rloo, pareto, pareto-crowding, gdpo), batch by batch.
+// applies one of the reward methods of docs/CONTRACT.md (the table
+// methodSpecs, methods.go), batch by batch.
 //
 // What a trajectory is and how it is scored (its expressions, the scorers,
 // constraints and gates) is engine/scoring, below it; what describes a

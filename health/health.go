@@ -129,7 +129,7 @@ type Finding struct {
 //   - dominance: an objective's share of the weighted score's variance,
 //     w_k^2 var(o'_k) / sum_j w_j^2 var(o'_j) (the terms' own variances,
 //     in [0, 1], summing to 1), above 0.75, 0.90. Only for the methods that
-//     reward the score (absolute, relative, grpo, rloo): pareto ranks do
+//     reward the score (engine.MethodSpec.RewardsScore): pareto ranks do
 //     not weigh objectives, gdpo normalises each before weighing it.
 //   - ceiling: the fraction of scores at the batch maximum (FracAtMax) above
 //     0.80, 0.95, in a batch of 2 or more.
