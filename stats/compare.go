@@ -1,9 +1,9 @@
 package stats
 
 import (
-	"cmp"
 	"math"
-	"slices"
+
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
 
 // Spearman returns Spearman's rank correlation of x and y: the Pearson
@@ -40,8 +40,11 @@ func KendallTauB(x, y []float64) float64 {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(x[a], x[b]), cmp.Compare(y[a], y[b]))
+	floatorder.Sort(order, 2, func(k, i int) uint64 {
+		if k == 0 {
+			return floatorder.Key(x[i])
+		}
+		return floatorder.Key(y[i])
 	})
 	tiedX := tiedPairs(order, func(a, b int) bool { return x[a] == x[b] })
 	tiedXY := tiedPairs(order, func(a, b int) bool { return x[a] == x[b] && y[a] == y[b] })
@@ -161,6 +164,6 @@ func topIndices(x []float64, k int) []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(x[b], x[a]), cmp.Compare(a, b)) })
+	floatorder.Sort(order, 1, func(_, i int) uint64 { return floatorder.Descending(x[i]) })
 	return order[:k]
 }
