@@ -64,6 +64,9 @@ type Model struct {
 	settings settingsSaver
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
+	// jobs are the tabs' jobs under way (jobs.go), lastJob the last id.
+	jobs    []tabJob
+	lastJob int
 	// live is follow mode (live.go), nil without --follow.
 	live *liveState
 	// frame is the screen last rendered, which View returns again while
@@ -139,6 +142,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.liveUpdate(msg)
 	case recomputeDueMsg:
 		return m, m.startRecompute()
+	case jobDoneMsg:
+		return m, m.jobDone(msg)
 	case tea.KeyPressMsg:
 		if cmd, handled := m.handleKey(msg); handled {
 			return m, cmd
@@ -254,25 +259,28 @@ func (j joinedKeyMap) FullHelp() [][]key.Binding {
 // resize lays the screen out again and tells every tab.
 func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.common.Width, m.common.Height = max(msg.Width, 0), max(msg.Height, 0)
-	m.layout()
-	return m.broadcast(msg)
+	return tea.Batch(m.layout(), m.broadcast(msg))
 }
 
 // layout gives the active tab the body's size, which changes with the
 // window and with the help's height (the active tab's keys, the weight
 // mode, ?). Tabs redraw on SetSize, so it is called only when the size
-// changed; the other tabs get theirs when shown (selectTab).
-func (m *Model) layout() {
+// changed; the other tabs get theirs when shown (selectTab). It returns
+// the job the new size needs, if any.
+func (m *Model) layout() tea.Cmd {
 	m.help.SetWidth(m.common.Width)
 	w, h := m.bodySize()
 	m.body = tabSize{w, h}
+	var cmd tea.Cmd
 	if m.sizes[m.active] != m.body {
 		m.sizes[m.active] = m.body
 		m.tabs[m.active].SetSize(w, h)
+		cmd = m.takeJob(m.active)
 	}
 	if m.overlay.open {
 		m.overlay.resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	}
+	return cmd
 }
 
 // restyle rebuilds the styles for the terminal's background; the tabs
@@ -299,24 +307,22 @@ func (m *Model) setBackground(isDark bool) bool {
 // broadcast sends msg to every tab.
 func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	cmds := make([]tea.Cmd, len(m.tabs))
-	for i, t := range m.tabs {
-		m.tabs[i], cmds[i] = updateTab(t, msg)
+	for i := range m.tabs {
+		cmds[i] = m.updateTab(i, msg)
 	}
 	return tea.Batch(cmds...)
 }
 
 // updateActive sends msg to the active tab.
-func (m *Model) updateActive(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	m.tabs[m.active], cmd = updateTab(m.tabs[m.active], msg)
-	return cmd
-}
+func (m *Model) updateActive(msg tea.Msg) tea.Cmd { return m.updateTab(m.active, msg) }
 
-// updateTab updates t, which stays a Tab: Component.Update returns a
-// Component, and a tab that returned anything else would be a bug.
-func updateTab(t common.Tab, msg tea.Msg) (common.Tab, tea.Cmd) {
-	c, cmd := t.Update(msg)
-	return c.(common.Tab), cmd
+// updateTab updates tab i, which stays a Tab (Component.Update returns a
+// Component, and a tab that returned anything else would be a bug), and
+// takes the job the message left it.
+func (m *Model) updateTab(i int, msg tea.Msg) tea.Cmd {
+	c, cmd := m.tabs[i].Update(msg)
+	m.tabs[i] = c.(common.Tab)
+	return tea.Batch(cmd, m.takeJob(i))
 }
 
 // selectTab makes tab i active, bringing it up to date with the session.
@@ -325,8 +331,7 @@ func updateTab(t common.Tab, msg tea.Msg) (common.Tab, tea.Cmd) {
 func (m *Model) selectTab(i int) tea.Cmd {
 	m.active = (i + len(m.tabs)) % len(m.tabs)
 	cmd := m.refreshActive()
-	m.layout()
-	return cmd
+	return tea.Batch(cmd, m.layout(), m.computeCompare())
 }
 
 // sessionChangedTabs tells the active tab that the session changed and
@@ -422,7 +427,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case key.Matches(msg, k.EditWeights):
-		m.setWeightMode(true)
+		return m.setWeightMode(true), true
 	case key.Matches(msg, k.Export):
 		m.exportRewards()
 	case key.Matches(msg, k.Save):
@@ -453,7 +458,7 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 	case key.Matches(msg, k.ObjectiveNorm):
 		return m.cycleObjectiveNorm(), true
 	case key.Matches(msg, k.DoneWeights):
-		m.setWeightMode(false)
+		return m.setWeightMode(false), true
 	default:
 		return nil, false
 	}
@@ -461,10 +466,10 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 }
 
 // setWeightMode enters or leaves the weight-editing mode.
-func (m *Model) setWeightMode(on bool) {
+func (m *Model) setWeightMode(on bool) tea.Cmd {
 	m.weights.active = on
 	m.keys.setWeightMode(on)
-	m.layout()
+	return m.layout()
 }
 
 // Session returns the session the dashboard shows.

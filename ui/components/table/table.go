@@ -379,12 +379,25 @@ func IntColumn(title string, n int, v func(j int) int) Column {
 	return Column{Title: title, Number: true, Width: w, Cell: func(j int) string { return strconv.Itoa(v(j)) }}
 }
 
+// measuredRows is the most cells of a text column measured for its width:
+// a table of a million rows is rebuilt at each method switch.
+const measuredRows = 1 << 14
+
 // TextColumn returns a left-aligned column of n texts text(j), as wide as
-// its widest cell or its title, at most maxWidth.
+// its widest cell or its title, at most maxWidth. Beyond measuredRows
+// cells, the width is that of measuredRows of them spread evenly, the
+// first and last included: a rare wider cell is cut to it.
 func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 	w := ansi.StringWidth(title)
-	for j := 0; j < n && w < maxWidth; j++ {
+	stride := 1
+	if n > measuredRows {
+		stride = (n + measuredRows - 1) / measuredRows
+	}
+	for j := 0; j < n && w < maxWidth; j += stride {
 		w = max(w, common.TextWidth(text(j)))
+	}
+	if n > 0 && w < maxWidth {
+		w = max(w, common.TextWidth(text(n-1)))
 	}
 	return Column{Title: title, Width: min(w, max(maxWidth, ansi.StringWidth(title))), Cell: text}
 }

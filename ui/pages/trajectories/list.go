@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -68,41 +69,83 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
 	l.rows, l.invalid = nil, 0
-	for _, i := range s.CurrentBatch().Members {
-		if matchesFilter(s.Trajectories.At(i), filter) {
-			l.rows = append(l.rows, i)
+	members := s.CurrentBatch().Members
+	if filter == "" {
+		l.rows = slices.Clone(members)
+	} else {
+		for _, i := range members {
+			if matchesFilter(s.Trajectories.At(i), filter) {
+				l.rows = append(l.rows, i)
+			}
 		}
 	}
 	if keepOrder && sameRows(previous, l.rows) {
 		l.rows = previous
 	} else {
-		byColumn := l.columns[l.sortColumn].compare
-		// Ties keep the input order, in both directions.
-		slices.SortFunc(l.rows, func(a, b int) int {
-			if l.descending {
-				return cmp.Or(byColumn(b, a), cmp.Compare(a, b))
-			}
-			return cmp.Or(byColumn(a, b), cmp.Compare(a, b))
-		})
+		l.sort(s)
 	}
-	l.causes = make([]string, len(l.rows))
+	l.causes = nil
+	valid := s.Result.Evaluation.Valid
 	for j, i := range l.rows {
-		if !s.Result.Evaluation.Valid[i] {
+		if !valid[i] {
+			if l.causes == nil {
+				l.causes = make([]string, len(l.rows))
+			}
 			l.invalid++
 			l.causes[j] = textsafe.Line(s.Result.Evaluation.Causes[i])
 		}
 	}
 }
 
+// sort sorts the rows, which are in input order, by the sort column; ties
+// keep the input order, in both directions. The numbers and ranks are
+// sorted by radix (a million rows at each method switch), the ids and
+// groups by natural comparison.
+func (l *trajectoryList) sort(s *session.Session) {
+	col := l.columns[l.sortColumn]
+	value := col.value
+	if l.sortColumn == sortByRank {
+		ranks := s.Result.Ranking.Ranks
+		value = func(i int) float64 { return float64(ranks[i]) }
+	}
+	if value != nil {
+		key := floatorder.Key
+		if l.descending {
+			key = floatorder.Descending
+		}
+		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(value(i)) })
+		return
+	}
+	slices.SortStableFunc(l.rows, func(a, b int) int {
+		if l.descending {
+			return col.compare(b, a)
+		}
+		return col.compare(a, b)
+	})
+}
+
 // sameRows reports whether sorted, in any order, holds the trajectories
-// of inOrder, which is in ascending order.
+// of inOrder, which is in ascending order without repeats.
 func sameRows(sorted, inOrder []int) bool {
 	if len(sorted) != len(inOrder) || len(sorted) == 0 {
 		return false
 	}
-	check := slices.Clone(sorted)
-	slices.Sort(check)
-	return slices.Equal(check, inOrder)
+	lo, hi := inOrder[0], inOrder[len(inOrder)-1]
+	seen := make([]bool, hi-lo+1)
+	for _, i := range sorted {
+		if i < lo || i > hi || seen[i-lo] {
+			return false
+		}
+		seen[i-lo] = true
+	}
+	// As many distinct trajectories within inOrder's range: the same
+	// ones, if inOrder's are all marked.
+	for _, i := range inOrder {
+		if !seen[i-lo] {
+			return false
+		}
+	}
+	return true
 }
 
 // matchesFilter reports whether the filter, lower case, is in tr's id or

@@ -132,7 +132,7 @@ func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 	// Wide characters, an OSC 52 clipboard write and a bidi override.
 	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
 	s.Trajectories.At(top).Response = []byte(`"line one\n\u001b[2Jline two"`)
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	raw := tab.View()
 	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\u202e") {
 		t.Errorf("the table prints the id's control sequences: %q", raw)
@@ -186,7 +186,7 @@ func TestTrajectoriesBothMethodsKeepOrder(t *testing.T) {
 	before := slices.Clone(tab.(*trajectoriesTab).rows.rows)
 	s.Options.Method = engine.RLOO
 	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	after := tab.(*trajectoriesTab).rows.rows
 	if !slices.Equal(before, after) {
 		t.Errorf("the rows moved when the method changed")
