@@ -92,11 +92,11 @@ type compareTab struct {
 	job       func() tea.Msg
 	gen       int
 	selected  int
-	reading  bool
-	opened   trajectory.Opened
-	detail   viewport.Model
-	counts   []int32
-	worst    []int32
+	reading   bool
+	opened    trajectory.Opened
+	detail    viewport.Model
+	counts    []int32
+	worst     []int32
 }
 
 // compared is the comparison of A's and B's rewards on a batch.
