@@ -17,15 +17,9 @@ import (
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/header"
+	"github.com/rewardlens/rewardlens/ui/components/helpoverlay"
 	"github.com/rewardlens/rewardlens/ui/components/statusline"
-	"github.com/rewardlens/rewardlens/ui/pages/compare"
-	"github.com/rewardlens/rewardlens/ui/pages/groups"
-	"github.com/rewardlens/rewardlens/ui/pages/objectives"
-	"github.com/rewardlens/rewardlens/ui/pages/pareto"
-	"github.com/rewardlens/rewardlens/ui/pages/prompts"
-	"github.com/rewardlens/rewardlens/ui/pages/rewards"
-	"github.com/rewardlens/rewardlens/ui/pages/steps"
-	"github.com/rewardlens/rewardlens/ui/pages/trajectories"
+	"github.com/rewardlens/rewardlens/ui/pages"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -59,7 +53,7 @@ type Model struct {
 	status  statusline.Line
 	weights weightEditor
 	// overlay is the full help (?), drawn over the tab's body.
-	overlay helpOverlay
+	overlay helpoverlay.Overlay
 	// settings saves the settings (ctrl+s).
 	settings settingsSaver
 	// rc runs the recomputes (recompute.go).
@@ -92,17 +86,8 @@ func NewModel(session *session.Session, noColor bool) *Model {
 		common:  c,
 		isDark:  true,
 		help:    help.New(),
-		overlay: newHelpOverlay(),
-		tabs: []common.Tab{
-			rewards.New(c),
-			groups.New(c),
-			objectives.New(c),
-			pareto.New(c),
-			trajectories.New(c),
-			steps.New(c),
-			compare.New(c),
-			prompts.New(c),
-		},
+		overlay: helpoverlay.New(),
+		tabs:    pages.New(c),
 	}
 	m.keys = newKeyMap(len(m.tabs))
 	m.stale = make([]bool, len(m.tabs))
@@ -150,15 +135,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case tea.MouseClickMsg:
 		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X, m.common.Width) >= 0 {
-			m.overlay.open = false
+			m.overlay.Open = false
 			return m, m.selectTab(m.tabBar.tabAt(mouse.X, m.common.Width))
 		}
-		if m.overlay.open {
+		if m.overlay.Open {
 			return m, nil // the tab is under the help
 		}
 	case tea.MouseWheelMsg:
-		if m.overlay.open {
-			m.overlay.update(msg)
+		if m.overlay.Open {
+			m.overlay.Update(msg)
 			return m, nil
 		}
 	}
@@ -200,8 +185,8 @@ func (m *Model) render() string {
 	}
 	w, h := m.bodySize()
 	body := m.tabs[m.active].View()
-	if m.overlay.open {
-		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
+	if m.overlay.Open {
+		body = m.overlay.View(c.Styles, m.tabs[m.active].Title(), w, h)
 	}
 	rows = append(rows, common.FitBox(body, w, h), m.status.View(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
@@ -277,8 +262,8 @@ func (m *Model) layout() tea.Cmd {
 		m.tabs[m.active].SetSize(w, h)
 		cmd = m.takeJob(m.active)
 	}
-	if m.overlay.open {
-		m.overlay.resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
+	if m.overlay.Open {
+		m.overlay.Resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	}
 	return cmd
 }
@@ -384,11 +369,11 @@ func toBody(msg tea.Msg, top int) tea.Msg {
 // handleKey handles the global keys; handled is false for the keys that
 // belong to the active tab.
 func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
-	if m.overlay.open {
+	if m.overlay.Open {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
 		}
-		m.overlay.update(msg)
+		m.overlay.Update(msg)
 		return nil, true
 	}
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
@@ -434,7 +419,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		m.saveSettings()
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
-		m.overlay.show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
+		m.overlay.Show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	case key.Matches(msg, k.Find):
 		return m.find()
 	default:
