@@ -93,10 +93,10 @@ wait_for() {
 
 # settle waits until the header's health badge is no longer updating.
 settle() {
-	local deadline=$(($(now_ms) + 60000))
+	local deadline=$(($(now_ms) + 180000))
 	while screen | head -1 | grep -q "updating"; do
 		if [ "$(now_ms)" -gt "$deadline" ]; then
-			echo "the badge kept updating for 60 s" >&2
+			echo "the badge kept updating for 180 s" >&2
 			exit 1
 		fi
 		sleep 0.02
