@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
@@ -158,12 +159,30 @@ func TopShared(a, b []float64, k int) int {
 }
 
 // topIndices returns the positions of the k largest values of x, ties
-// broken by position.
+// broken by position (NaN the smallest, as cmp.Compare orders it): those
+// above the k-th largest value, then the first of those equal to it.
 func topIndices(x []float64, k int) []int {
-	order := make([]int, len(x))
-	for i := range order {
-		order[i] = i
+	if k == 0 {
+		return nil
 	}
-	floatorder.Sort(order, 1, func(_, i int) uint64 { return floatorder.Descending(x[i]) })
-	return order[:k]
+	keys := make([]uint64, len(x))
+	for i, v := range x {
+		keys[i] = floatorder.Descending(v)
+	}
+	kth := floatorder.Select(slices.Clone(keys), k-1)
+	top := make([]int, 0, k)
+	for i, key := range keys {
+		if key < kth {
+			top = append(top, i)
+		}
+	}
+	for i, key := range keys {
+		if len(top) == k {
+			break
+		}
+		if key == kth {
+			top = append(top, i)
+		}
+	}
+	return top
 }

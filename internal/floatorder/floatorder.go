@@ -101,3 +101,38 @@ func sortEntries(a, b []entry) (sorted, buf []entry) {
 	}
 	return a, b
 }
+
+// Select returns the k-th smallest of keys (0-based), reordering keys:
+// Hoare's quickselect, in expected linear time.
+func Select(keys []uint64, k int) uint64 {
+	lo, hi := 0, len(keys)-1
+	for lo < hi {
+		// The median of three as pivot, against sorted runs.
+		mid := lo + (hi-lo)/2
+		a, b, c := keys[lo], keys[mid], keys[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for keys[i] < pivot {
+				i++
+			}
+			for keys[j] > pivot {
+				j--
+			}
+			if i <= j {
+				keys[i], keys[j] = keys[j], keys[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return keys[k]
+		}
+	}
+	return keys[k]
+}

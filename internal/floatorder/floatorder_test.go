@@ -50,3 +50,20 @@ func TestKeyOrder(t *testing.T) {
 		t.Error("-0 and +0 have different keys")
 	}
 }
+
+// Select returns what sorting would put at k, for every k, on keys with
+// many repeats.
+func TestSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := make([]uint64, 500)
+	for i := range keys {
+		keys[i] = uint64(rng.IntN(40))
+	}
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	for k := range keys {
+		if got := Select(slices.Clone(keys), k); got != sorted[k] {
+			t.Fatalf("Select(k=%d) = %d, want %d", k, got, sorted[k])
+		}
+	}
+}
