@@ -69,22 +69,30 @@ func Sort(order []int, keys int, key func(k, i int) uint64) {
 // arrays cost more than comparisons.
 const radixMin = 1 << 12
 
-// digits are the radix passes of 16 bits, least significant first.
-const digits = 4
+// The radix passes: digits of digitBits bits, least significant first;
+// 2^11 buckets keep a pass's writes within the caches.
+const (
+	digitBits = 11
+	digits    = (64 + digitBits - 1) / digitBits
+	buckets   = 1 << digitBits
+)
 
 // sortEntries sorts a stably by key, using b as a buffer, and returns the
 // sorted slice and the other one. A pass whose digit is the same in every
 // entry is skipped.
 func sortEntries(a, b []entry) (sorted, buf []entry) {
-	var counts [digits][1 << 16]int
+	var counts [digits][buckets]int
 	for _, e := range a {
+		k := e.key
 		for d := range digits {
-			counts[d][uint16(e.key>>(16*d))]++
+			counts[d][k&(buckets-1)]++
+			k >>= digitBits
 		}
 	}
 	for d := range digits {
 		c := &counts[d]
-		if c[uint16(a[0].key>>(16*d))] == len(a) {
+		shift := uint(d * digitBits)
+		if c[(a[0].key>>shift)&(buckets-1)] == len(a) {
 			continue
 		}
 		sum := 0
@@ -93,7 +101,7 @@ func sortEntries(a, b []entry) (sorted, buf []entry) {
 			sum += count
 		}
 		for _, e := range a {
-			v := uint16(e.key >> (16 * d))
+			v := (e.key >> shift) & (buckets - 1)
 			b[c[v]] = e
 			c[v]++
 		}
