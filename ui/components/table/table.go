@@ -306,6 +306,9 @@ type NumberFormat struct {
 func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	maxAbs, integral := 0.0, true
 	lo, hi := math.Inf(1), math.Inf(-1)
+	// The nonzero values nearest zero, of each sign: in exponent format
+	// the widest cells are of the extremes of each sign.
+	closeNeg, closePos := math.Inf(-1), math.Inf(1)
 	special := 0
 	for j := range n {
 		x := v(j)
@@ -315,6 +318,12 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 		}
 		lo, hi = min(lo, x), max(hi, x)
 		maxAbs = max(maxAbs, math.Abs(x))
+		switch {
+		case x < 0:
+			closeNeg = max(closeNeg, x)
+		case x > 0:
+			closePos = min(closePos, x)
+		}
 		if integral && x != math.Trunc(x) {
 			integral = false
 		}
@@ -330,9 +339,11 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	if lo <= hi {
 		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
 	}
-	if f.exponent { // exponents of three digits may be anywhere
-		for j := range n {
-			f.width = max(f.width, len(f.format(v(j))))
+	if f.exponent { // a longer exponent is of the extremes of a sign
+		for _, x := range []float64{closeNeg, closePos} {
+			if !math.IsInf(x, 0) {
+				f.width = max(f.width, len(f.format(x)))
+			}
 		}
 	}
 	return f

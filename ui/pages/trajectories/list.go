@@ -38,8 +38,11 @@ type trajectoryColumn struct {
 	// text returns trajectory i's cell, safe to print.
 	text func(i int) string
 	// value returns trajectory i's number in a number column, nil in
-	// the others.
-	value func(i int) float64
+	// the others; values returns the array value reads, in which
+	// trajectory i's number is at i*stride+offset, for the loops over a
+	// million rows.
+	value  func(i int) float64
+	values func() (vals []float64, stride, offset int)
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
 }
@@ -103,17 +106,18 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 // groups by natural comparison.
 func (l *trajectoryList) sort(s *session.Session) {
 	col := l.columns[l.sortColumn]
-	value := col.value
-	if l.sortColumn == sortByRank {
-		ranks := s.Result.Ranking.Ranks
-		value = func(i int) float64 { return float64(ranks[i]) }
+	key := floatorder.Key
+	if l.descending {
+		key = floatorder.Descending
 	}
-	if value != nil {
-		key := floatorder.Key
-		if l.descending {
-			key = floatorder.Descending
-		}
-		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(value(i)) })
+	switch {
+	case l.sortColumn == sortByRank:
+		ranks := s.Result.Ranking.Ranks
+		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(float64(ranks[i])) })
+		return
+	case col.values != nil:
+		vals, stride, offset := col.values()
+		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(vals[i*stride+offset]) })
 		return
 	}
 	slices.SortStableFunc(l.rows, func(a, b int) int {
@@ -159,36 +163,55 @@ func matchesFilter(tr *engine.Trajectory, filter string) bool {
 // now: a tab not shown keeps its columns, which must not keep the arrays
 // of an old result alive in follow mode.
 func trajectoryColumns(s *session.Session) []trajectoryColumn {
-	number := func(title string, v func(i int) float64) trajectoryColumn {
+	number := func(title string, values func() ([]float64, int, int)) trajectoryColumn {
+		v := func(i int) float64 {
+			vals, stride, offset := values()
+			return vals[i*stride+offset]
+		}
 		return trajectoryColumn{
 			title:   title,
 			text:    func(i int) string { return common.FormatValue(v(i)) },
 			value:   v,
+			values:  values,
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
+	}
+	dense := func(vals func() []float64) func() ([]float64, int, int) {
+		return func() ([]float64, int, int) { return vals(), 1, 0 }
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
-		number("score", func(i int) float64 { return s.Result.Scores[i] }),
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
+		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
-		number(textsafe.Line(string(s.Result.Options.Method)), func(i int) float64 { return s.Result.Rewards[i] }),
-		number(rewardBTitle(s), func(i int) float64 {
-			if r, ok := s.RewardB(i); ok {
-				return r
-			}
-			return s.Result.Rewards[i]
-		}),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
-		number("crowding", func(i int) float64 { return s.Result.Ranking.Crowding[i] }),
+		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
+		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
+		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	for k, o := range s.Result.Objectives {
-		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Evaluation.Values[i*s.Result.Evaluation.M+k] }))
+		cols = append(cols, number(textsafe.Line(o.Name), func() ([]float64, int, int) {
+			return s.Result.Evaluation.Values, s.Result.Evaluation.M, k
+		}))
 	}
 	return cols
+}
+
+// rewardsB returns method B's rewards (Session.RewardB), by trajectory:
+// the logged advantages, B's result's, or A's own when B is A.
+func rewardsB(s *session.Session) []float64 {
+	switch {
+	case !s.ShowsRewardB():
+		return s.Result.Rewards
+	case s.CompareMethod == session.LoggedMethod:
+		return s.Evaluation.Logged
+	case s.CompareResult() != nil:
+		return s.CompareResult().Rewards
+	}
+	return s.Result.Rewards // not computed yet: the tab shows it is computing
 }
 
 // rewardBTitle names method B's column: the method, marked as B when it
@@ -223,8 +246,13 @@ func (l *trajectoryList) dataColumns() []table.Column {
 			} else {
 				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
 			}
-		case col.value != nil:
-			cols = append(cols, table.NumberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+		case col.values != nil:
+			// The format from the array, read once; the cells read the
+			// session when drawn.
+			vals, stride, offset := col.values()
+			rows := l.rows
+			f := table.NewNumberFormat(n, func(j int) float64 { return vals[rows[j]*stride+offset] })
+			cols = append(cols, table.NumberColumnOf(title, f, func(j int) float64 { return col.value(l.rows[j]) }))
 		default: // the rank: digits or "-"
 			dc := table.TextColumn(title, n, rankWidth, text)
 			dc.Number = true
