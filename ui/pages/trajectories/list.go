@@ -53,9 +53,10 @@ type trajectoryList struct {
 	columns    []trajectoryColumn
 	sortColumn int
 	descending bool
-	// rows holds trajectory indices in table order; invalid counts those
-	// that are invalid.
+	// rows holds trajectory indices in table order, inOrder the same in
+	// input order; invalid counts those that are invalid.
 	rows    []int
+	inOrder []int
 	invalid int
 	// causes holds why each row is invalid ("" when valid).
 	causes []string
@@ -82,9 +83,11 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 			}
 		}
 	}
+	l.inOrder = l.rows
 	if keepOrder && sameRows(previous, l.rows) {
 		l.rows = previous
 	} else {
+		l.rows = slices.Clone(l.rows)
 		l.sort(s)
 	}
 	l.causes = nil
@@ -249,8 +252,10 @@ func (l *trajectoryList) dataColumns() []table.Column {
 		case col.values != nil:
 			// The format from the array, read once; the cells read the
 			// session when drawn.
+			// Read in input order, the array's: a million rows in table
+			// order would miss the caches at each one.
 			vals, stride, offset := col.values()
-			rows := l.rows
+			rows := l.inOrder
 			f := table.NewNumberFormat(n, func(j int) float64 { return vals[rows[j]*stride+offset] })
 			cols = append(cols, table.NumberColumnOf(title, f, func(j int) float64 { return col.value(l.rows[j]) }))
 		default: // the rank: digits or "-"

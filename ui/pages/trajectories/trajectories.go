@@ -107,10 +107,16 @@ func (t *trajectoriesTab) Find() tea.Cmd {
 	return t.list.StartFilter()
 }
 
+// SetSize lays the table out again; the rows, once listed, stay as they
+// are (sorting a million of them again would be for nothing).
 func (t *trajectoriesTab) SetSize(width, height int) {
 	t.width, t.height = width, height
 	t.list.SetSize(width, height)
-	t.refresh()
+	if t.rows.columns == nil {
+		t.refresh()
+		return
+	}
+	t.list.Table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 }
 
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
