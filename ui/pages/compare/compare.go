@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -390,8 +391,10 @@ func (t *compared) classify() {
 			return floatorder.Key(y[i])
 		}
 	}
-	floatorder.Sort(t.byA, 2, byKeys(c.A, c.B))
+	var wg sync.WaitGroup
+	wg.Go(func() { floatorder.Sort(t.byA, 2, byKeys(c.A, c.B)) })
 	floatorder.Sort(t.byB, 2, byKeys(c.B, c.A))
+	wg.Wait()
 	t.odd = append(posNeg, negPos...)
 }
 
