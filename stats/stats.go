@@ -101,6 +101,13 @@ func AverageRanks(dst, x []float64, order []int) []int {
 	} else {
 		floatorder.Sort(order, 1, func(_, i int) uint64 { return floatorder.Key(x[i]) })
 	}
+	averageRanksSorted(dst, x, order)
+	return order
+}
+
+// averageRanksSorted sets dst[i] to the average rank of x[i], order being
+// the positions sorted by x ascending.
+func averageRanksSorted(dst, x []float64, order []int) {
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
 		for hi < len(order) && x[order[hi]] == x[order[lo]] {
@@ -112,7 +119,6 @@ func AverageRanks(dst, x []float64, order []int) []int {
 		}
 		lo = hi
 	}
-	return order
 }
 
 // Quantile returns the q-quantile (0 <= q <= 1) of the ascending sorted

@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
-	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
@@ -368,10 +366,8 @@ func (t *compareTab) show(v compared) {
 func (t *compared) classify() {
 	c := &t.cmp
 	t.class = make([]int32, c.N)
-	t.byA, t.byB = make([]int, c.N), make([]int, c.N)
 	var posNeg, negPos []int
 	for j, a := range c.A {
-		t.byA[j], t.byB[j] = j, j
 		switch b := c.B[j]; {
 		case a > 0 && b < 0:
 			t.class[j] = classPosNeg
@@ -383,18 +379,7 @@ func (t *compared) classify() {
 			t.class[j] = classAgree
 		}
 	}
-	byKeys := func(x, y []float64) func(k, i int) uint64 {
-		return func(k, i int) uint64 {
-			if k == 0 {
-				return floatorder.Key(x[i])
-			}
-			return floatorder.Key(y[i])
-		}
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() { floatorder.Sort(t.byA, 2, byKeys(c.A, c.B)) })
-	floatorder.Sort(t.byB, 2, byKeys(c.B, c.A))
-	wg.Wait()
+	t.byA, t.byB = c.ByA, c.ByB
 	t.odd = append(posNeg, negPos...)
 }
 
