@@ -96,7 +96,8 @@ settle() {
 	local deadline=$(($(now_ms) + 180000))
 	while screen | head -1 | grep -q "updating"; do
 		if [ "$(now_ms)" -gt "$deadline" ]; then
-			echo "the badge kept updating for 180 s" >&2
+			echo "the badge kept updating for 180 s; the screen:" >&2
+			screen >&2
 			exit 1
 		fi
 		sleep 0.02
