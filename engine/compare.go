@@ -100,6 +100,9 @@ func (c *Comparison) agreement() {
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
 	c.TopK = stats.TopCount(c.N, TopFraction)
 	c.TopShared = stats.TopShared(c.A, c.B, c.TopK)
-	c.TopOverlap = stats.TopOverlap(c.A, c.B, TopFraction)
+	c.TopOverlap = math.NaN() // stats.TopOverlap, from the count above
+	if c.TopK > 0 {
+		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
+	}
 	wg.Wait()
 }

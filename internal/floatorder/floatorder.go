@@ -39,7 +39,9 @@ type entry struct {
 
 // Sort sorts order stably by keys: by the first key, ties by the second,
 // and so on; positions equal in every key keep their order. key(k, i) is
-// key k of position i (from Key or Descending).
+// key k of position i (from Key or Descending). The first key is sorted by
+// radix; only the runs it leaves tied are sorted by the next keys, which
+// for values that seldom tie costs little more than one key.
 func Sort(order []int, keys int, key func(k, i int) uint64) {
 	n := len(order)
 	if n < radixMin {
@@ -54,14 +56,26 @@ func Sort(order []int, keys int, key func(k, i int) uint64) {
 		return
 	}
 	a, b := make([]entry, n), make([]entry, n)
-	for k := keys - 1; k >= 0; k-- { // least significant key first
-		for j, i := range order {
-			a[j] = entry{key(k, i), i}
+	for j, i := range order {
+		a[j] = entry{key(0, i), i}
+	}
+	a, _ = sortEntries(a, b)
+	for j := range a {
+		order[j] = a[j].at
+	}
+	if keys == 1 {
+		return
+	}
+	next := func(k, i int) uint64 { return key(k+1, i) }
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && a[hi].key == a[lo].key {
+			hi++
 		}
-		a, b = sortEntries(a, b)
-		for j := range a {
-			order[j] = a[j].at
+		if hi-lo > 1 {
+			Sort(order[lo:hi], keys-1, next)
 		}
+		lo = hi
 	}
 }
 

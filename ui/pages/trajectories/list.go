@@ -60,6 +60,9 @@ type trajectoryList struct {
 	invalid int
 	// causes holds why each row is invalid ("" when valid).
 	causes []string
+	// formats are the number formats of the columns a method does not
+	// change, by the array and the rows they were read from.
+	formats map[formatKey]table.NumberFormat
 }
 
 // build lists the current batch's trajectories whose id or group contains
@@ -75,7 +78,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	l.rows, l.invalid = nil, 0
 	members := s.CurrentBatch().Members
 	if filter == "" {
-		l.rows = slices.Clone(members)
+		l.rows = members // not changed: cloned below to be sorted
 	} else {
 		for _, i := range members {
 			if matchesFilter(s.Trajectories.At(i), filter) {
@@ -159,6 +162,40 @@ func sameRows(sorted, inOrder []int) bool {
 // group.
 func matchesFilter(tr *engine.Trajectory, filter string) bool {
 	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
+}
+
+// formatKey names a number column's values: its array (where trajectory
+// i's is at i*stride+offset) over the rows listed, in input order.
+type formatKey struct {
+	vals              *float64
+	n, stride, offset int
+	rows              *int
+	listed            int
+}
+
+// numberFormat returns the format of column c's values over the rows,
+// kept for the columns whose arrays a recompute never writes into (not
+// the rewards, whose arrays a later result may reuse).
+func (l *trajectoryList) numberFormat(c int, vals []float64, stride, offset int) table.NumberFormat {
+	rows := l.inOrder
+	read := func() table.NumberFormat {
+		// In input order, the array's: a million rows in table order
+		// would miss the caches at each one.
+		return table.NewNumberFormat(len(rows), func(j int) float64 { return vals[rows[j]*stride+offset] })
+	}
+	if c == sortByReward || c == sortByRewardB || len(vals) == 0 || len(rows) == 0 {
+		return read()
+	}
+	key := formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}
+	if f, ok := l.formats[key]; ok {
+		return f
+	}
+	if l.formats == nil || len(l.formats) > 4*len(l.columns) {
+		l.formats = map[formatKey]table.NumberFormat{}
+	}
+	f := read()
+	l.formats[key] = f
+	return f
 }
 
 // trajectoryColumns returns the table's columns for the session's result.
@@ -250,13 +287,10 @@ func (l *trajectoryList) dataColumns() []table.Column {
 				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
 			}
 		case col.values != nil:
-			// The format from the array, read once; the cells read the
-			// session when drawn.
-			// Read in input order, the array's: a million rows in table
-			// order would miss the caches at each one.
+			// The format from the array; the cells read the session when
+			// drawn.
 			vals, stride, offset := col.values()
-			rows := l.inOrder
-			f := table.NewNumberFormat(n, func(j int) float64 { return vals[rows[j]*stride+offset] })
+			f := l.numberFormat(c, vals, stride, offset)
 			cols = append(cols, table.NumberColumnOf(title, f, func(j int) float64 { return col.value(l.rows[j]) }))
 		default: // the rank: digits or "-"
 			dc := table.TextColumn(title, n, rankWidth, text)

@@ -199,3 +199,25 @@ func TestTrajectoriesBothMethodsKeepOrder(t *testing.T) {
 		t.Errorf("sorting again did not sort by the new rewards: %v", desc)
 	}
 }
+
+// TestTrajectoriesFollowEveryOptionChange: after each switch of method,
+// scope or weights, the table holds the rows a tab opened on the new
+// options shows, in columns as wide (the number formats the tab keeps of
+// the columns a method does not change are those of the new values); the
+// order may differ, since a switch keeps it.
+func TestTrajectoriesFollowEveryOptionChange(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	sortedLines := func(tab common.Tab) []string {
+		tab.SetSize(200, 1000) // every row on screen, whatever the order
+		lines := strings.Split(strings.TrimRight(uitest.Plain(tab), " \n"), "\n")[1:]
+		slices.Sort(lines)
+		return lines
+	}
+	changes := append(uitest.EveryMethod(), uitest.WeightChange, uitest.ScopeChange(engine.ScopeBatch), uitest.WeightChange)
+	for _, c := range changes {
+		fresh := uitest.SwitchOptions(t, tab, s, c, uitest.SampleSession, New)
+		if got, want := sortedLines(tab), sortedLines(fresh); !slices.Equal(got, want) {
+			t.Fatalf("after %s the rows differ from a fresh tab's:\n%s\nwant\n%s", c.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
