@@ -160,9 +160,8 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 
 // Settle runs the recompute under way, the one it leads to and the tabs'
 // jobs, on the calling goroutine, and shows the result, then computes its
-// health (see
-// background.go): for a caller that drives the model without a program (a
-// test), where nothing runs the commands.
+// health (see background.go): for a caller that drives the model without
+// a program (a test), where nothing runs the commands.
 func (m *Model) Settle() {
 	for m.rc.next != nil || len(m.jobs) > 0 {
 		if m.rc.next != nil {
