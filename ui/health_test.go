@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestHealthBadge(t *testing.T) {
@@ -48,10 +49,15 @@ func TestHeaderShowsHealth(t *testing.T) {
 
 func TestHealthFollowsTheSettings(t *testing.T) {
 	s := uitest.SampleSession(t)
+	runHealth(s)
 	before := s.Findings()
 	if err := s.SetHealth(health.Config{Baseline: 30}, nil); err != nil {
 		t.Fatal(err)
 	}
+	if s.Findings() != nil {
+		t.Error("the findings of the settings before are still read")
+	}
+	runHealth(s)
 	if after := s.Findings(); len(after) >= len(before) {
 		t.Errorf("a baseline of 30 batches left %d findings of %d", len(after), len(before))
 	}
@@ -98,4 +104,12 @@ func TestExportFailureIsShown(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("the failed save left %d entries, want only the directory", len(entries))
 	}
+}
+
+// runHealth runs the session's health job, as the root's background
+// command does, and takes its findings.
+func runHealth(s *session.Session) {
+	j := s.HealthJob()
+	j.Run()
+	s.HealthDone(j)
 }

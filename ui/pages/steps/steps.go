@@ -110,7 +110,7 @@ func (t *stepsTab) SetSize(width, height int) {
 
 func (t *stepsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case common.SessionChangedMsg:
+	case common.SessionChangedMsg, common.HealthReadyMsg:
 		t.draw()
 	case tea.KeyPressMsg:
 		t.handleKey(msg)
@@ -146,11 +146,14 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 	t.draw()
 }
 
-// refreshTrends takes the trends of a new result.
+// refreshTrends takes the trends of a new result, once its health job
+// computed them off the event loop.
 func (t *stepsTab) refreshTrends() {
 	res := t.common.Session.Result
 	src := t.source.Source(res.Evaluation)
-	if res == t.result && src == t.trendsSource {
+	// A source's trends too wait for the health job: it finishes the
+	// result (every batch's rewards), which they read.
+	if !t.common.Session.HealthReady() || (res == t.result && src == t.trendsSource) {
 		return
 	}
 	t.result, t.trendsSource = res, src
@@ -396,6 +399,9 @@ func finiteRange(values []float64) (lo, hi float64) {
 }
 
 func (t *stepsTab) View() string {
+	if t.common.Session.Result != nil && !t.common.Session.HealthReady() && t.width > 0 {
+		return common.FitBox(common.Computing(t.common.Styles, "the trends", t.width), t.width, t.height)
+	}
 	if len(t.charts) == 0 {
 		return ""
 	}

@@ -1,0 +1,33 @@
+package session
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rewardlens/rewardlens/internal/output"
+)
+
+// ExportBatch writes the current batch's rewards, as compute writes them
+// (one JSON record per trajectory, in input order), to a new file in the
+// current directory, rewardlens-step<K>-<method>.jsonl or, when that
+// exists, the first free of -2, -3... (never replacing a file), and says
+// what it wrote and where.
+func (s *Session) ExportBatch() (string, error) {
+	b := s.CurrentBatch()
+	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
+	written, err := output.WriteNewFile(name, func(w io.Writer) error {
+		var buf []byte
+		for _, i := range b.Members {
+			buf = output.AppendRewardJSON(buf[:0], []byte(s.Trajectories.At(i).ID), s.Result, i)
+			if _, err := w.Write(append(buf, '\n')); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	// The path first: on a narrow screen the status line cuts the end.
+	return fmt.Sprintf("wrote %s: the rewards of step %d (%d trajectories)", written, b.Step, len(b.Members)), nil
+}
