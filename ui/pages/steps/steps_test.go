@@ -385,7 +385,7 @@ func TestStepsChartTheScoreWhenTheRewardMeanIsZero(t *testing.T) {
 	}
 	s.Options.Normalize = false
 	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	if first = tab.series[0]; first.title != "reward mean" || first.values[0] == 0 {
 		t.Errorf("not normalised: the first chart is %q, %v at step 0; want the reward mean", first.title, first.values[0])
 	}
