@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/ui/components/header"
 	"github.com/rewardlens/rewardlens/ui/components/helpoverlay"
 	"github.com/rewardlens/rewardlens/ui/components/statusline"
+	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
 	"github.com/rewardlens/rewardlens/ui/pages"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -55,7 +56,7 @@ type Model struct {
 	// overlay is the full help (?), drawn over the tab's body.
 	overlay helpoverlay.Overlay
 	// settings saves the settings (ctrl+s).
-	settings settingsSaver
+	settings session.SettingsSaver
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
 	// jobs are the tabs' jobs under way (jobs.go), lastJob the last id.
@@ -130,8 +131,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusline.ExpiredMsg:
 		m.status.Expire(msg)
 		return m, nil
-	case structureDoneMsg:
-		return m, m.structureDone(msg)
+	case structureeditor.DoneMsg:
+		return m, m.structureThen(m.weights.structure.Done(m.common.Session, msg))
 	case jobDoneMsg:
 		return m, m.jobDone(msg)
 	case tea.KeyPressMsg:
@@ -187,7 +188,7 @@ func (m *Model) render() string {
 	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width))
-		rows = append(rows, m.weights.structure.view(c, c.Width)...)
+		rows = append(rows, m.weights.structure.View(c, c.Width)...)
 	}
 	w, h := m.bodySize()
 	body := m.tabs[m.active].View()
@@ -347,7 +348,7 @@ func (m *Model) refreshActive() tea.Cmd {
 // the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
-		return bodyTop + 1 + len(m.weights.structure.view(m.common, m.common.Width))
+		return bodyTop + 1 + len(m.weights.structure.View(m.common, m.common.Width))
 	}
 	return bodyTop
 }

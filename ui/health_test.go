@@ -80,10 +80,10 @@ func TestExportKeys(t *testing.T) {
 		t.Errorf("the status line does not name the export:\n%s", v)
 	}
 	press(m, "ctrl+s")
-	if _, err := os.Stat(settingsFile); err != nil {
+	if _, err := os.Stat(session.SettingsFile); err != nil {
 		t.Fatal(err)
 	}
-	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+session.SettingsFile) {
 		t.Errorf("the status line does not name the settings file:\n%s", v)
 	}
 }
@@ -92,7 +92,7 @@ func TestExportFailureIsShown(t *testing.T) {
 	t.Chdir(t.TempDir())
 	// A non-empty directory where the file goes: the rename fails, even as
 	// root.
-	if err := os.MkdirAll(settingsFile+"/x", 0o755); err != nil {
+	if err := os.MkdirAll(session.SettingsFile+"/x", 0o755); err != nil {
 		t.Fatal(err)
 	}
 	m := newTestModel(t, 120, 40)

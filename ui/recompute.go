@@ -165,7 +165,7 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 // health (see background.go): for a caller that drives the model without
 // a program (a test), where nothing runs the commands.
 func (m *Model) Settle() {
-	if next := m.weights.structure.next; next != nil {
+	if next := m.weights.structure.Next(); next != nil {
 		m.Update(next())
 	}
 	for m.rc.next != nil || len(m.jobs) > 0 {
@@ -197,7 +197,7 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return false // the key is text for the tab
 	}
-	if m.weights.active && m.weights.structure.typing() {
+	if m.weights.active && m.weights.structure.Typing() {
 		return false // the key is text for the weights editor
 	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)
