@@ -62,3 +62,22 @@ func TestStepsWaitForTheHealthJob(t *testing.T) {
 		t.Errorf("the trends are not shown once computed:\n%s", v)
 	}
 }
+
+// TestStepsSourceTrendsOffTheEventLoop: s on the Steps tab returns a
+// command that computes the source's trends, the tab saying it is
+// computing meanwhile; once it ran, the source's charts are shown.
+func TestStepsSourceTrendsOffTheEventLoop(t *testing.T) {
+	m := sourcesModel(t, 200, 60)
+	press(m, "6")
+	_, cmd := m.Update(uitest.KeyPress("s"))
+	if cmd == nil {
+		t.Fatal("choosing a source returned no command")
+	}
+	if v := body(m); !strings.Contains(v, "computing the trends") || strings.Contains(v, "source reasoning (s)") {
+		t.Errorf("the tab does not say it is computing:\n%s", v)
+	}
+	m.Settle()
+	if v := body(m); strings.Contains(v, "computing") || !strings.Contains(v, "source reasoning (s)") {
+		t.Errorf("the source's trends are not shown once computed:\n%s", v)
+	}
+}
