@@ -125,7 +125,7 @@ declare -A shows=(
 	[3]='Pearson correlation'
 	[4]='Pareto ranks'
 	[5]='trajectories · sorted by'
-	[6]='reward mean ·'
+	[6]='(reward|score) mean ·' # the score's when the reward mean is 0 (pareto)
 	[7]='rank agreement'
 	[8]='prompts .* · by'
 )
