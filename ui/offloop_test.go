@@ -81,3 +81,22 @@ func TestStepsSourceTrendsOffTheEventLoop(t *testing.T) {
 		t.Errorf("the source's trends are not shown once computed:\n%s", v)
 	}
 }
+
+// TestObjectivesSourceStatsOffTheEventLoop: s on the Objectives tab
+// returns a command that computes the source's statistics, the tab saying
+// it is computing meanwhile; once it ran, the source's table is shown.
+func TestObjectivesSourceStatsOffTheEventLoop(t *testing.T) {
+	m := sourcesModel(t, 200, 60)
+	press(m, "3")
+	_, cmd := m.Update(uitest.KeyPress("s"))
+	if cmd == nil {
+		t.Fatal("choosing a source returned no command")
+	}
+	if v := body(m); !strings.Contains(v, "computing the source's statistics") || strings.Contains(v, "source reasoning (s)") {
+		t.Errorf("the tab does not say it is computing:\n%s", v)
+	}
+	m.Settle()
+	if v := body(m); strings.Contains(v, "computing") || !strings.Contains(v, "source reasoning (s)") {
+		t.Errorf("the source's statistics are not shown once computed:\n%s", v)
+	}
+}
