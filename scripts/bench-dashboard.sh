@@ -24,6 +24,17 @@
 # shows SHOWS (an extended regular expression): the Groups tab above, or
 # TAB=4 SHOWS='Pareto ranks' (issue 13's bounds are on those two tabs).
 #
+# With VISITS (a list of tab keys, or "all" for 2..8), each round instead
+# opens a fresh dashboard for every tab listed, and times, once the first
+# frame's badge settled, the first visit of that tab (its key pressed, to
+# its content shown: the tab's pattern below, with no "computing" left on
+# screen), then SWITCHES (3 by default) presses of m on it, each to the
+# header naming the next method and the tab's content shown again. It
+# prints the medians per tab and their ratios to compute's median:
+#
+#   VISITS=all ROUNDS=3 scripts/bench-dashboard.sh FILE
+#   VISITS='5 7' SWITCHES=5 scripts/bench-dashboard.sh FILE
+#
 # Make FILE with: python3 scripts/seed_pareto.py gen --n 1000000 --m 3 \
 #   --group-size 8 /tmp/big1m3.jsonl
 # The machine should be otherwise idle (check top): these are wall times.
@@ -57,14 +68,20 @@ now_ms() { echo $(($(date +%s%N) / 1000000)); }
 screen() { tmux capture-pane -p -t "$session"; }
 rss_mib() { awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/$1/status"; }
 
-# wait_for PATTERN [TIMEOUT_S]: polls the screen every 5 ms until a line
-# matches the extended regular expression PATTERN; fails after TIMEOUT_S
-# (60). The pause matters: polling without one keeps tmux and the shell
-# busy on a core of their own, which a 2-core machine takes from the
-# dashboard, not from compute.
+# wait_for PATTERN [TIMEOUT_S [ABSENT]]: polls the screen every 5 ms until
+# a line matches the extended regular expression PATTERN (and, with
+# ABSENT, no line matches that one); fails after TIMEOUT_S (60). The
+# pause matters: polling without one keeps tmux and the shell busy on a
+# core of their own, which a 2-core machine takes from the dashboard, not
+# from compute.
 wait_for() {
 	local deadline=$(($(now_ms) + ${2:-60} * 1000))
-	until screen | grep -qE -- "$1"; do
+	local shown
+	while :; do
+		shown=$(screen)
+		if grep -qE -- "$1" <<<"$shown" && { [ -z "${3:-}" ] || ! grep -qE -- "$3" <<<"$shown"; }; then
+			break
+		fi
 		if [ "$(now_ms)" -gt "$deadline" ]; then
 			echo "timed out waiting for /$1/; the screen:" >&2
 			screen >&2
@@ -76,10 +93,11 @@ wait_for() {
 
 # settle waits until the header's health badge is no longer updating.
 settle() {
-	local deadline=$(($(now_ms) + 60000))
+	local deadline=$(($(now_ms) + 180000))
 	while screen | head -1 | grep -q "updating"; do
 		if [ "$(now_ms)" -gt "$deadline" ]; then
-			echo "the badge kept updating for 60 s" >&2
+			echo "the badge kept updating for 180 s; the screen:" >&2
+			screen >&2
 			exit 1
 		fi
 		sleep 0.02
@@ -100,6 +118,83 @@ next_method() {
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# What each tab shows once its content is drawn, by its key (VISITS).
+declare -A shows=(
+	[2]='groups · sorted by'
+	[3]='Pearson correlation'
+	[4]='Pareto ranks'
+	[5]='trajectories · sorted by'
+	[6]='(reward|score) mean ·' # the score's when the reward mean is 0 (pareto)
+	[7]='rank agreement'
+	[8]='prompts .* · by'
+)
+computing='computing…'
+
+# start_dashboard starts the dashboard and waits for its first frame and
+# its badge to settle.
+start_dashboard() {
+	tmux new-session -d -s "$session" -x 140 -y 45 "$bin $input"
+	wait_for "method: pareto .*" 120
+	wait_for "frac_zero_std_groups" 120
+	settle
+}
+
+stop_dashboard() {
+	tmux send-keys -t "$session" q
+	sleep 0.3
+	tmux kill-session -t "$session" 2>/dev/null || true
+}
+
+if [ -n "${VISITS:-}" ]; then
+	tabs=$VISITS
+	[ "$tabs" = all ] && tabs="2 3 4 5 6 7 8"
+	switches=${SWITCHES:-3}
+	declare -a compute_ms
+	declare -A visit_ms switch_ms
+	echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds; tabs $tabs, $switches switches on each"
+	for r in $(seq "$rounds"); do
+		start=$(now_ms)
+		"$bin" compute --out "$work/rewards.jsonl" "$input" 2>/dev/null
+		compute_ms+=($(($(now_ms) - start)))
+		line="round $r: compute ${compute_ms[-1]} ms, load $(cut -d' ' -f1 /proc/loadavg);"
+		for t in $tabs; do
+			start_dashboard
+			sleep 0.2
+			start=$(now_ms)
+			tmux send-keys -t "$session" "$t"
+			wait_for "${shows[$t]}" 120 "$computing"
+			v=$(($(now_ms) - start))
+			visit_ms[$t]+="$v "
+			settle
+			method=pareto
+			round_switches=()
+			for _ in $(seq "$switches"); do
+				method=$(next_method "$method")
+				sleep 0.2
+				start=$(now_ms)
+				tmux send-keys -t "$session" m
+				wait_for "method: $method " 60
+				wait_for "${shows[$t]}" 60 "$computing"
+				round_switches+=($(($(now_ms) - start)))
+				settle
+			done
+			switch_ms[$t]+="${round_switches[*]} "
+			stop_dashboard
+			line+=" tab $t: visit $v, switches ${round_switches[*]};"
+		done
+		echo "$line ms"
+	done
+	c=$(printf '%s\n' "${compute_ms[@]}" | median)
+	echo "median compute $c ms"
+	echo "tab  first visit ms  /compute  switch ms  /compute  (bound 0.15)"
+	for t in $tabs; do
+		v=$(printf '%s\n' ${visit_ms[$t]} | median)
+		s=$(printf '%s\n' ${switch_ms[$t]} | median)
+		awk -v t="$t" -v c="$c" -v v="$v" -v s="$s" 'BEGIN { printf "%-4s %14d  %8.3f  %9d  %8.3f\n", t, v, v / c, s, s / c }'
+	done
+	exit 0
+fi
 
 declare -a compute_ms frame_ms frame_rss settled_rss switch_ms end_rss
 echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds of $switches switches${TAB:+ on tab $TAB}"

@@ -1,9 +1,10 @@
 package stats
 
 import (
-	"cmp"
 	"math"
 	"slices"
+
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
 
 // Spearman returns Spearman's rank correlation of x and y: the Pearson
@@ -14,6 +15,15 @@ func Spearman(x, y []float64) float64 {
 	rx, ry := make([]float64, len(x)), make([]float64, len(y))
 	order := AverageRanks(rx, x, nil)
 	AverageRanks(ry, y, order)
+	return Pearson(rx, ry)
+}
+
+// SpearmanSorted is Spearman with the positions sorted by x (byX) and by y
+// (byY) given, ascending, as floatorder sorts them: no NaN.
+func SpearmanSorted(x, y []float64, byX, byY []int) float64 {
+	rx, ry := make([]float64, len(x)), make([]float64, len(y))
+	averageRanksSorted(rx, x, byX)
+	averageRanksSorted(ry, y, byY)
 	return Pearson(rx, ry)
 }
 
@@ -32,21 +42,34 @@ func Spearman(x, y []float64) float64 {
 // which are the discordant pairs; C - D = n0 - n1 - n2 + n3 - 2 D with n3 the
 // pairs tied in both.
 func KendallTauB(x, y []float64) float64 {
+	order := make([]int, len(x))
+	for i := range order {
+		order[i] = i
+	}
+	floatorder.Sort(order, 2, func(k, i int) uint64 {
+		if k == 0 {
+			return floatorder.Key(x[i])
+		}
+		return floatorder.Key(y[i])
+	})
+	return KendallTauBSorted(x, y, order)
+}
+
+// KendallTauBSorted is KendallTauB with the positions sorted by (x, y)
+// ascending given (byXY, which it does not change).
+func KendallTauBSorted(x, y []float64, byXY []int) float64 {
 	n := len(x)
 	if n < 2 {
 		return math.NaN()
 	}
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
+	tiedX := tiedPairs(byXY, func(a, b int) bool { return x[a] == x[b] })
+	tiedXY := tiedPairs(byXY, func(a, b int) bool { return x[a] == x[b] && y[a] == y[b] })
+	ys := make([]float64, n)
+	for j, i := range byXY {
+		ys[j] = y[i]
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(x[a], x[b]), cmp.Compare(y[a], y[b]))
-	})
-	tiedX := tiedPairs(order, func(a, b int) bool { return x[a] == x[b] })
-	tiedXY := tiedPairs(order, func(a, b int) bool { return x[a] == x[b] && y[a] == y[b] })
-	discordant := mergeCountInversions(order, make([]int, n), y)
-	tiedY := tiedPairs(order, func(a, b int) bool { return y[a] == y[b] })
+	discordant := countInversions(ys, make([]float64, n))
+	tiedY := tiedRuns(ys) // ys is sorted now
 
 	pairs := int64(n) * int64(n-1) / 2
 	denom := math.Sqrt(float64(pairs-tiedX) * float64(pairs-tiedY))
@@ -54,6 +77,72 @@ func KendallTauB(x, y []float64) float64 {
 		return math.NaN()
 	}
 	return float64(pairs-tiedX-tiedY+tiedXY-2*discordant) / denom
+}
+
+// tiedRuns returns sum t(t-1)/2 over the runs of t equal values of sorted.
+func tiedRuns(sorted []float64) int64 {
+	var pairs int64
+	for lo := 0; lo < len(sorted); {
+		hi := lo + 1
+		for hi < len(sorted) && sorted[hi] == sorted[lo] {
+			hi++
+		}
+		t := int64(hi - lo)
+		pairs += t * (t - 1) / 2
+		lo = hi
+	}
+	return pairs
+}
+
+// insertionRun is the length of the runs countInversions sorts by
+// insertion before merging them.
+const insertionRun = 16
+
+// countInversions sorts v ascending (using buf, as long) and returns the
+// pairs it exchanged: those with a larger value before a strictly smaller
+// one. A bottom-up merge sort on the values themselves: in order in
+// memory, where sorting positions would miss the caches at each read.
+func countInversions(v, buf []float64) int64 {
+	n := len(v)
+	var inv int64
+	for lo := 0; lo < n; lo += insertionRun {
+		hi := min(lo+insertionRun, n)
+		for i := lo + 1; i < hi; i++ {
+			x := v[i]
+			j := i
+			for j > lo && v[j-1] > x {
+				v[j] = v[j-1]
+				j--
+			}
+			v[j] = x
+			inv += int64(i - j)
+		}
+	}
+	src, dst := v, buf
+	for width := insertionRun; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if src[j] < src[i] {
+					inv += int64(mid - i)
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+				k++
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	if n > 0 && &src[0] != &v[0] {
+		copy(v, src)
+	}
+	return inv
 }
 
 // tiedPairs returns sum t(t-1)/2 over the runs of t consecutive elements of
@@ -70,35 +159,6 @@ func tiedPairs(order []int, eq func(a, b int) bool) int64 {
 		lo = hi
 	}
 	return pairs
-}
-
-// mergeCountInversions stably sorts order by key ascending (using buf,
-// len(buf) >= len(order)) and returns the number of pairs it exchanged:
-// those with a larger key before a strictly smaller one.
-func mergeCountInversions(order, buf []int, key []float64) int64 {
-	n := len(order)
-	if n < 2 {
-		return 0
-	}
-	mid := n / 2
-	inv := mergeCountInversions(order[:mid], buf, key) + mergeCountInversions(order[mid:], buf, key)
-	merged := buf[:0]
-	i, j := 0, mid
-	for i < mid && j < n {
-		if key[order[j]] < key[order[i]] {
-			// order[j] jumps over every element left in the first half.
-			inv += int64(mid - i)
-			merged = append(merged, order[j])
-			j++
-		} else {
-			merged = append(merged, order[i])
-			i++
-		}
-	}
-	merged = append(merged, order[i:mid]...)
-	merged = append(merged, order[j:]...)
-	copy(order, merged)
-	return inv
 }
 
 // SignDisagreements counts the trajectories whose advantage is positive
@@ -155,12 +215,30 @@ func TopShared(a, b []float64, k int) int {
 }
 
 // topIndices returns the positions of the k largest values of x, ties
-// broken by position.
+// broken by position (NaN the smallest, as cmp.Compare orders it): those
+// above the k-th largest value, then the first of those equal to it.
 func topIndices(x []float64, k int) []int {
-	order := make([]int, len(x))
-	for i := range order {
-		order[i] = i
+	if k == 0 {
+		return nil
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(x[b], x[a]), cmp.Compare(a, b)) })
-	return order[:k]
+	keys := make([]uint64, len(x))
+	for i, v := range x {
+		keys[i] = floatorder.Descending(v)
+	}
+	kth := floatorder.Select(slices.Clone(keys), k-1)
+	top := make([]int, 0, k)
+	for i, key := range keys {
+		if key < kth {
+			top = append(top, i)
+		}
+	}
+	for i, key := range keys {
+		if len(top) == k {
+			break
+		}
+		if key == kth {
+			top = append(top, i)
+		}
+	}
+	return top
 }

@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -64,6 +65,9 @@ func TestKendallTauBAgainstDefinition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for trial := range 200 {
 		n := 2 + rng.IntN(40)
+		if trial%10 == 0 { // several levels of countInversions' merges
+			n = 2 + rng.IntN(300)
+		}
 		// Few distinct values, so that ties of every kind are common.
 		levels := 1 + rng.IntN(6)
 		x, y := make([]float64, n), make([]float64, n)
@@ -152,5 +156,38 @@ func BenchmarkKendallTauB100k(b *testing.B) {
 	}
 	for b.Loop() {
 		KendallTauB(x, y)
+	}
+}
+
+// TestCountInversions: the merge sort counts the pairs out of order, as a
+// double loop does, and sorts.
+func TestCountInversions(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 2, 15, 16, 17, 33, 100, 257} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.IntN(7))
+		}
+		var want int64
+		for i := range v {
+			for j := i + 1; j < n; j++ {
+				if v[i] > v[j] {
+					want++
+				}
+			}
+		}
+		if got := countInversions(v, make([]float64, n)); got != want || !slices.IsSorted(v) {
+			t.Errorf("n=%d: %d inversions (want %d), sorted %v", n, got, want, slices.IsSorted(v))
+		}
+	}
+}
+
+// TestSpearmanSorted: given the orders, Spearman's rho is the same.
+func TestSpearmanSorted(t *testing.T) {
+	x := []float64{3, 1, 2, 2, 5, 4, 1}
+	y := []float64{1, 1, 3, 2, 5, 5, 0}
+	byX, byY := []int{1, 6, 2, 3, 0, 5, 4}, []int{6, 0, 1, 3, 2, 4, 5}
+	if got, want := SpearmanSorted(x, y, byX, byY), Spearman(x, y); got != want {
+		t.Errorf("SpearmanSorted = %v, Spearman = %v", got, want)
 	}
 }

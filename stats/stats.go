@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
 
 // ZeroStd is the standard deviation below which a set counts as constant:
@@ -86,14 +88,26 @@ func AverageRanks(dst, x []float64, order []int) []int {
 	for i := range x {
 		order = append(order, i)
 	}
-	// The same stable sort as sort.SliceStable with less x[a] < x[b]: both
-	// only ask whether cmp < 0, so even NaNs end up in the same places.
-	slices.SortStableFunc(order, func(a, b int) int {
-		if x[a] < x[b] {
-			return -1
-		}
-		return 0
-	})
+	if slices.ContainsFunc(x, math.IsNaN) {
+		// The same stable sort as sort.SliceStable with less x[a] < x[b]:
+		// both only ask whether cmp < 0, so even NaNs end up in the same
+		// places.
+		slices.SortStableFunc(order, func(a, b int) int {
+			if x[a] < x[b] {
+				return -1
+			}
+			return 0
+		})
+	} else {
+		floatorder.Sort(order, 1, func(_, i int) uint64 { return floatorder.Key(x[i]) })
+	}
+	averageRanksSorted(dst, x, order)
+	return order
+}
+
+// averageRanksSorted sets dst[i] to the average rank of x[i], order being
+// the positions sorted by x ascending.
+func averageRanksSorted(dst, x []float64, order []int) {
 	for lo := 0; lo < len(order); {
 		hi := lo + 1
 		for hi < len(order) && x[order[hi]] == x[order[lo]] {
@@ -105,7 +119,6 @@ func AverageRanks(dst, x []float64, order []int) []int {
 		}
 		lo = hi
 	}
-	return order
 }
 
 // Quantile returns the q-quantile (0 <= q <= 1) of the ascending sorted

@@ -17,15 +17,11 @@ import (
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/header"
+	"github.com/rewardlens/rewardlens/ui/components/helpoverlay"
 	"github.com/rewardlens/rewardlens/ui/components/statusline"
-	"github.com/rewardlens/rewardlens/ui/pages/compare"
-	"github.com/rewardlens/rewardlens/ui/pages/groups"
-	"github.com/rewardlens/rewardlens/ui/pages/objectives"
-	"github.com/rewardlens/rewardlens/ui/pages/pareto"
-	"github.com/rewardlens/rewardlens/ui/pages/prompts"
-	"github.com/rewardlens/rewardlens/ui/pages/rewards"
-	"github.com/rewardlens/rewardlens/ui/pages/steps"
-	"github.com/rewardlens/rewardlens/ui/pages/trajectories"
+	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
+	"github.com/rewardlens/rewardlens/ui/components/tabbar"
+	"github.com/rewardlens/rewardlens/ui/pages"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -53,19 +49,22 @@ type Model struct {
 	tabs   []common.Tab
 	// stale marks the tabs that have not yet heard the last SessionChangedMsg.
 	stale   []bool
-	tabBar  tabBar
+	tabBar  tabbar.Bar
 	active  int
 	header  header.Header
 	status  statusline.Line
 	weights weightEditor
 	// overlay is the full help (?), drawn over the tab's body.
-	overlay helpOverlay
+	overlay helpoverlay.Overlay
 	// settings saves the settings (ctrl+s).
-	settings settingsSaver
+	settings session.SettingsSaver
 	// rc runs the recomputes (recompute.go).
 	rc recomputer
 	// filter is the group filter's toggle (filter.go).
 	filter filterToggle
+	// jobs are the tabs' jobs under way (jobs.go), lastJob the last id.
+	jobs    []tabJob
+	lastJob int
 	// live is follow mode (live.go), nil without --follow.
 	live *liveState
 	// frame is the screen last rendered, which View returns again while
@@ -91,17 +90,8 @@ func NewModel(session *session.Session, noColor bool) *Model {
 		common:  c,
 		isDark:  true,
 		help:    help.New(),
-		overlay: newHelpOverlay(),
-		tabs: []common.Tab{
-			rewards.New(c),
-			groups.New(c),
-			objectives.New(c),
-			pareto.New(c),
-			trajectories.New(c),
-			steps.New(c),
-			compare.New(c),
-			prompts.New(c),
-		},
+		overlay: helpoverlay.New(),
+		tabs:    pages.New(c),
 	}
 	m.keys = newKeyMap(len(m.tabs))
 	objective, _ := session.FilterObjective()
@@ -109,7 +99,7 @@ func NewModel(session *session.Session, noColor bool) *Model {
 	m.filter.on = session.Filter.On
 	m.stale = make([]bool, len(m.tabs))
 	m.sizes = make([]tabSize, len(m.tabs))
-	m.tabBar = newTabBar(m.tabs)
+	m.tabBar = tabbar.New(m.tabs)
 	m.help.Styles = c.Styles.Help
 	return m
 }
@@ -149,23 +139,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusline.ExpiredMsg:
 		m.status.Expire(msg)
 		return m, nil
-	case structureDoneMsg:
-		return m, m.structureDone(msg)
+	case structureeditor.DoneMsg:
+		return m, m.structureThen(m.weights.structure.Done(m.common.Session, msg))
+	case jobDoneMsg:
+		return m, m.jobDone(msg)
 	case tea.KeyPressMsg:
 		if cmd, handled := m.handleKey(msg); handled {
 			return m, cmd
 		}
 	case tea.MouseClickMsg:
-		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.tabAt(mouse.X, m.common.Width) >= 0 {
-			m.overlay.open = false
-			return m, m.selectTab(m.tabBar.tabAt(mouse.X, m.common.Width))
+		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.TabAt(mouse.X, m.common.Width) >= 0 {
+			m.overlay.Open = false
+			return m, m.selectTab(m.tabBar.TabAt(mouse.X, m.common.Width))
 		}
-		if m.overlay.open {
+		if m.overlay.Open {
 			return m, nil // the tab is under the help
 		}
 	case tea.MouseWheelMsg:
-		if m.overlay.open {
-			m.overlay.update(msg)
+		if m.overlay.Open {
+			m.overlay.Update(msg)
 			return m, nil
 		}
 	}
@@ -193,7 +185,7 @@ func (m *Model) render() string {
 		return tooSmallView(c.Styles, c.Width, c.Height)
 	}
 	head, goalsShown := m.header.View(c, c.Width, false)
-	bar := m.tabBar.view(c.Styles, m.active, c.Width)
+	bar := m.tabBar.View(c.Styles, m.active, c.Width)
 	if !goalsShown {
 		if bar, goalsShown = header.WithGoals(c, bar, c.Width); !goalsShown {
 			if compact, ok := m.header.View(c, c.Width, true); ok {
@@ -204,12 +196,12 @@ func (m *Model) render() string {
 	rows := []string{head, bar}
 	if m.weights.active {
 		rows = append(rows, m.weights.view(c, c.Width))
-		rows = append(rows, m.weights.structure.view(c, c.Width)...)
+		rows = append(rows, m.weights.structure.View(c, c.Width)...)
 	}
 	w, h := m.bodySize()
 	body := m.tabs[m.active].View()
-	if m.overlay.open {
-		body = m.overlay.view(c.Styles, m.tabs[m.active].Title(), w, h)
+	if m.overlay.Open {
+		body = m.overlay.View(c.Styles, m.tabs[m.active].Title(), w, h)
 	}
 	rows = append(rows, common.FitBox(body, w, h), m.status.View(c.Styles, c.Width), m.helpView())
 	return lipgloss.JoinVertical(lipgloss.Left, rows...)
@@ -267,25 +259,28 @@ func (j joinedKeyMap) FullHelp() [][]key.Binding {
 // resize lays the screen out again and tells every tab.
 func (m *Model) resize(msg tea.WindowSizeMsg) tea.Cmd {
 	m.common.Width, m.common.Height = max(msg.Width, 0), max(msg.Height, 0)
-	m.layout()
-	return m.broadcast(msg)
+	return tea.Batch(m.layout(), m.broadcast(msg))
 }
 
 // layout gives the active tab the body's size, which changes with the
 // window and with the help's height (the active tab's keys, the weight
 // mode, ?). Tabs redraw on SetSize, so it is called only when the size
-// changed; the other tabs get theirs when shown (selectTab).
-func (m *Model) layout() {
+// changed; the other tabs get theirs when shown (selectTab). It returns
+// the job the new size needs, if any.
+func (m *Model) layout() tea.Cmd {
 	m.help.SetWidth(m.common.Width)
 	w, h := m.bodySize()
 	m.body = tabSize{w, h}
+	var cmd tea.Cmd
 	if m.sizes[m.active] != m.body {
 		m.sizes[m.active] = m.body
 		m.tabs[m.active].SetSize(w, h)
+		cmd = m.takeJob(m.active)
 	}
-	if m.overlay.open {
-		m.overlay.resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
+	if m.overlay.Open {
+		m.overlay.Resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	}
+	return cmd
 }
 
 // restyle rebuilds the styles for the terminal's background; the tabs
@@ -312,24 +307,22 @@ func (m *Model) setBackground(isDark bool) bool {
 // broadcast sends msg to every tab.
 func (m *Model) broadcast(msg tea.Msg) tea.Cmd {
 	cmds := make([]tea.Cmd, len(m.tabs))
-	for i, t := range m.tabs {
-		m.tabs[i], cmds[i] = updateTab(t, msg)
+	for i := range m.tabs {
+		cmds[i] = m.updateTab(i, msg)
 	}
 	return tea.Batch(cmds...)
 }
 
 // updateActive sends msg to the active tab.
-func (m *Model) updateActive(msg tea.Msg) tea.Cmd {
-	var cmd tea.Cmd
-	m.tabs[m.active], cmd = updateTab(m.tabs[m.active], msg)
-	return cmd
-}
+func (m *Model) updateActive(msg tea.Msg) tea.Cmd { return m.updateTab(m.active, msg) }
 
-// updateTab updates t, which stays a Tab: Component.Update returns a
-// Component, and a tab that returned anything else would be a bug.
-func updateTab(t common.Tab, msg tea.Msg) (common.Tab, tea.Cmd) {
-	c, cmd := t.Update(msg)
-	return c.(common.Tab), cmd
+// updateTab updates tab i, which stays a Tab (Component.Update returns a
+// Component, and a tab that returned anything else would be a bug), and
+// takes the job the message left it.
+func (m *Model) updateTab(i int, msg tea.Msg) tea.Cmd {
+	c, cmd := m.tabs[i].Update(msg)
+	m.tabs[i] = c.(common.Tab)
+	return tea.Batch(cmd, m.takeJob(i))
 }
 
 // selectTab makes tab i active, bringing it up to date with the session.
@@ -338,8 +331,7 @@ func updateTab(t common.Tab, msg tea.Msg) (common.Tab, tea.Cmd) {
 func (m *Model) selectTab(i int) tea.Cmd {
 	m.active = (i + len(m.tabs)) % len(m.tabs)
 	cmd := m.refreshActive()
-	m.layout()
-	return cmd
+	return tea.Batch(cmd, m.layout(), m.computeCompare())
 }
 
 // sessionChangedTabs tells the active tab that the session changed and
@@ -364,7 +356,7 @@ func (m *Model) refreshActive() tea.Cmd {
 // the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
-		return bodyTop + 1 + len(m.weights.structure.view(m.common, m.common.Width))
+		return bodyTop + 1 + len(m.weights.structure.View(m.common, m.common.Width))
 	}
 	return bodyTop
 }
@@ -392,11 +384,11 @@ func toBody(msg tea.Msg, top int) tea.Msg {
 // handleKey handles the global keys; handled is false for the keys that
 // belong to the active tab.
 func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
-	if m.overlay.open {
+	if m.overlay.Open {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
 		}
-		m.overlay.update(msg)
+		m.overlay.Update(msg)
 		return nil, true
 	}
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
@@ -443,14 +435,14 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case key.Matches(msg, k.EditWeights):
-		m.setWeightMode(true)
+		return m.setWeightMode(true), true
 	case key.Matches(msg, k.Export):
 		return m.exportRewards(), true
 	case key.Matches(msg, k.Save):
 		return m.saveSettings(), true
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
-		m.overlay.show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
+		m.overlay.Show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
 	case key.Matches(msg, k.Find):
 		return m.find()
 	default:
@@ -474,7 +466,7 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 	case key.Matches(msg, k.ObjectiveNorm):
 		return m.cycleObjectiveNorm(), true
 	case key.Matches(msg, k.DoneWeights):
-		m.setWeightMode(false)
+		return m.setWeightMode(false), true
 	default:
 		return nil, false
 	}
@@ -482,10 +474,10 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 }
 
 // setWeightMode enters or leaves the weight-editing mode.
-func (m *Model) setWeightMode(on bool) {
+func (m *Model) setWeightMode(on bool) tea.Cmd {
 	m.weights.active = on
 	m.keys.setWeightMode(on)
-	m.layout()
+	return m.layout()
 }
 
 // Session returns the session the dashboard shows.

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -63,7 +64,7 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 		return nil
 	}
 	m.header.Refresh(s)
-	return nil
+	return m.broadcast(common.HealthReadyMsg{})
 }
 
 // retire offers a result no longer shown for its arrays to be reused by

@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestHealthBadge(t *testing.T) {
@@ -48,10 +49,15 @@ func TestHeaderShowsHealth(t *testing.T) {
 
 func TestHealthFollowsTheSettings(t *testing.T) {
 	s := uitest.SampleSession(t)
+	runHealth(s)
 	before := s.Findings()
 	if err := s.SetHealth(health.Config{Baseline: 30}, nil); err != nil {
 		t.Fatal(err)
 	}
+	if s.Findings() != nil {
+		t.Error("the findings of the settings before are still read")
+	}
+	runHealth(s)
 	if after := s.Findings(); len(after) >= len(before) {
 		t.Errorf("a baseline of 30 batches left %d findings of %d", len(after), len(before))
 	}
@@ -74,10 +80,10 @@ func TestExportKeys(t *testing.T) {
 		t.Errorf("the status line does not name the export:\n%s", v)
 	}
 	press(m, "ctrl+s")
-	if _, err := os.Stat(settingsFile); err != nil {
+	if _, err := os.Stat(session.SettingsFile); err != nil {
 		t.Fatal(err)
 	}
-	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+session.SettingsFile) {
 		t.Errorf("the status line does not name the settings file:\n%s", v)
 	}
 }
@@ -86,7 +92,7 @@ func TestExportFailureIsShown(t *testing.T) {
 	t.Chdir(t.TempDir())
 	// A non-empty directory where the file goes: the rename fails, even as
 	// root.
-	if err := os.MkdirAll(settingsFile+"/x", 0o755); err != nil {
+	if err := os.MkdirAll(session.SettingsFile+"/x", 0o755); err != nil {
 		t.Fatal(err)
 	}
 	m := newTestModel(t, 120, 40)
@@ -98,4 +104,12 @@ func TestExportFailureIsShown(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("the failed save left %d entries, want only the directory", len(entries))
 	}
+}
+
+// runHealth runs the session's health job, as the root's background
+// command does, and takes its findings.
+func runHealth(s *session.Session) {
+	j := s.HealthJob()
+	j.Run()
+	s.HealthDone(j)
 }

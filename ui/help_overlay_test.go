@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/ui/components/helpoverlay"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -83,8 +84,8 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 	}
 	// A click on the tab bar closes it and selects the tab.
 	m.Update(tea.MouseClickMsg{X: 3, Y: 1, Button: tea.MouseLeft})
-	if m.overlay.open || m.active != 0 {
-		t.Errorf("a click on 1 Rewards left the help open (%v) or selected tab %d", m.overlay.open, m.active+1)
+	if m.overlay.Open || m.active != 0 {
+		t.Errorf("a click on 1 Rewards left the help open (%v) or selected tab %d", m.overlay.Open, m.active+1)
 	}
 }
 
@@ -117,7 +118,7 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 func TestHelpGivesEveryFormula(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	opts := m.Session().Result.Options
-	text := ansi.Strip(helpText(m.common.Styles, opts, m.tabs[0], m.keys, 2000))
+	text := ansi.Strip(helpoverlay.Text(m.common.Styles, opts, m.tabs[0], m.keys, 2000))
 	lines := strings.Split(text, "\n")
 	has := func(name, formula string) bool {
 		for _, l := range lines {
@@ -139,24 +140,5 @@ func TestHelpGivesEveryFormula(t *testing.T) {
 	}
 	if !strings.Contains(text, "Constraints, gates, normalisation") {
 		t.Errorf("the help has no section for the structure's formulas:\n%s", text)
-	}
-}
-
-// TestWrapTextKeepsTheMinus: the GRPO formula's "s - mean(s)" keeps its
-// minus sign wherever the line breaks, and no line is wider than asked.
-func TestWrapTextKeepsTheMinus(t *testing.T) {
-	desc := "(scale batch: the batch's); scale none or normalize off: s - mean(s)"
-	for width := 5; width <= 70; width++ {
-		got := wrapText(desc, width)
-		// Words wider than the line are cut in pieces: compare the text
-		// without its spaces and line breaks.
-		if strings.Join(strings.Fields(got), "") != strings.Join(strings.Fields(desc), "") {
-			t.Errorf("wrapText at %d lost text: %q", width, got)
-		}
-		for _, line := range strings.Split(got, "\n") {
-			if ansi.StringWidth(line) > width {
-				t.Errorf("wrapText at %d: line %q is %d wide", width, line, ansi.StringWidth(line))
-			}
-		}
 	}
 }

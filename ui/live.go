@@ -68,7 +68,7 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.keys.Follow.SetEnabled(true)
-	s.Batch = len(s.Result.Ranking.Batches) - 1
+	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
 	m.header.Live = m.live.tag()
 	return tea.Batch(m.sessionChanged(), m.live.wait())
 }
@@ -111,7 +111,7 @@ func (m *Model) resumeFollow() tea.Cmd {
 	}
 	m.live.following = true
 	m.header.Live = m.live.tag()
-	m.common.Session.Batch = len(m.common.Session.Result.Ranking.Batches) - 1
+	m.common.Session.SetBatch(len(m.common.Session.Result.Ranking.Batches) - 1)
 	return m.sessionChanged()
 }
 
@@ -139,7 +139,7 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		s.ApplyUpdate(l.live, u)
 		expire = m.noticeReloads(u)
 	}
-	s.Batch = l.batchToShow(s.Result, step)
+	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
 	return tea.Batch(m.sessionChanged(), l.wait(), expire)
 }

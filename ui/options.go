@@ -80,7 +80,7 @@ func (m *Model) moveBatch(step int) tea.Cmd {
 	if b == s.Batch {
 		return nil
 	}
-	s.Batch = b
+	s.SetBatch(b)
 	m.pause()
 	return m.sessionChanged()
 }

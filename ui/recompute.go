@@ -8,8 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // Recomputing runs off the event loop and coalesces. A key that changes the
@@ -47,8 +47,8 @@ type recomputer struct {
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,
-// on evaluation ev, the result and, when the Compare tab was shown, the
-// result of method B (else nil).
+// on evaluation ev, the result and, when a Comparer was shown and B's
+// result had to be computed, the result of method B (else nil).
 type recomputedMsg struct {
 	gen     uint64
 	ev      *engine.Evaluation
@@ -58,6 +58,19 @@ type recomputedMsg struct {
 
 // recomputeDueMsg says that the wait before the next recompute is over.
 type recomputeDueMsg struct{}
+
+// computeCompare starts a recompute, which keeps the result shown, when
+// the tab shown wants method B's result and the session does not have it.
+func (m *Model) computeCompare() tea.Cmd {
+	c, ok := m.tabs[m.active].(common.Comparer)
+	if !ok || !c.ShowsCompare() {
+		return nil
+	}
+	if _, ok := m.common.Session.CompareNeeded(m.common.Session.Result.Options); !ok {
+		return nil
+	}
+	return m.recompute()
+}
 
 // recompute marks the session's options changed and starts a recompute
 // unless one is under way (which is followed by another when it lands).
@@ -87,8 +100,8 @@ func (m *Model) startRecompute() tea.Cmd {
 		spare, m.rc.spare = m.rc.spare, nil
 	}
 	var compareOpts *engine.Options
-	if c, ok := m.tabs[m.active].(common.Comparer); ok {
-		if b, ok := c.CompareOptions(opts); ok {
+	if c, ok := m.tabs[m.active].(common.Comparer); ok && c.ShowsCompare() {
+		if b, ok := s.CompareNeeded(opts); ok {
 			compareOpts = &b
 		}
 	}
@@ -101,18 +114,17 @@ func (m *Model) startRecompute() tea.Cmd {
 			msg.result = ev.Prepare(opts, spare)
 		}
 		// What the tabs will ask of the batch shown, computed for them to
-		// find: its statistics, and the shown tab's work beside them, where
-		// the statistics leave a core idle.
+		// find: its statistics, and beside them, where the statistics leave
+		// a core idle, the shown tab's work and method B's result.
 		var wg sync.WaitGroup
 		if preparer != nil {
 			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
-		res := msg.result
-		diagnose.StatsOf(res, &res.Ranking.Batches[min(batch, len(res.Ranking.Batches)-1)])
-		wg.Wait()
 		if compareOpts != nil {
-			msg.compare = ev.Compute(*compareOpts)
+			wg.Go(func() { msg.compare = ev.Compute(*compareOpts) })
 		}
+		session.ShownStats(msg.result, batch)
+		wg.Wait()
 		return msg
 	}
 	return m.rc.next
@@ -149,19 +161,24 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 
 // Settle runs the weights editor's change of constraints and gates under
 // way, then the group filter's toggle under way, then the recompute under
-// way, and the one it leads to, on the calling goroutine, and shows the
-// result, then computes its health (see background.go) and the tabs' own
-// work (a tab's Settle): for a caller that drives the model without a
-// program (a test), where nothing runs the commands.
+// way, the one it leads to and the tabs' jobs, on the calling goroutine,
+// and shows the result, then computes its health (see background.go) and
+// the tabs' own work (a tab's Settle): for a caller that drives the model
+// without a program (a test), where nothing runs the commands.
 func (m *Model) Settle() {
-	if next := m.weights.structure.next; next != nil {
+	if next := m.weights.structure.Next(); next != nil {
 		m.Update(next())
 	}
 	for m.filter.next != nil { // the group filter's toggle (filter.go)
 		m.Update(m.filter.next())
 	}
-	for m.rc.next != nil {
-		m.Update(m.rc.next())
+	for m.rc.next != nil || len(m.jobs) > 0 {
+		if m.rc.next != nil {
+			m.Update(m.rc.next())
+			continue
+		}
+		j := m.jobs[0]
+		m.Update(jobDoneMsg{j.id, j.tab, j.run()})
 	}
 	if s := m.common.Session; !s.HealthReady() {
 		j := s.HealthJob()
@@ -189,7 +206,7 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return false // the key is text for the tab
 	}
-	if m.weights.active && m.weights.structure.typing() {
+	if m.weights.active && m.weights.structure.Typing() {
 		return false // the key is text for the weights editor
 	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)

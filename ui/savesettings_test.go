@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // TestSaveSettingsPolicy: ctrl+s writes a name of its own in the current
@@ -24,77 +26,77 @@ func TestSaveSettingsPolicy(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(victim, settingsFile); err != nil {
+	if err := os.Symlink(victim, session.SettingsFile); err != nil {
 		t.Fatal(err)
 	}
 	m := newTestModel(t, 160, 40)
 	press(m, "ctrl+s")
-	if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" is a symbolic link") {
+	if v := screen(m); !strings.Contains(v, "✖ save settings: "+session.SettingsFile+" is a symbolic link") {
 		t.Errorf("a planted link: the status line does not say it was refused:\n%s", v)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
 		t.Errorf("ctrl+s wrote through the planted link: %q", b)
 	}
 
-	if err := os.Remove(settingsFile); err != nil {
+	if err := os.Remove(session.SettingsFile); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(settingsFile, []byte("ro\n"), 0o444); err != nil {
+	if err := os.WriteFile(session.SettingsFile, []byte("ro\n"), 0o444); err != nil {
 		t.Fatal(err)
 	}
 	press(m, "ctrl+s", "ctrl+s")
-	if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" is read-only: rewardlens does not replace it") {
+	if v := screen(m); !strings.Contains(v, "✖ save settings: "+session.SettingsFile+" is read-only: rewardlens does not replace it") {
 		t.Errorf("a read-only file: the status line does not say it was refused:\n%s", v)
 	}
-	if b, _ := os.ReadFile(settingsFile); string(b) != "ro\n" {
+	if b, _ := os.ReadFile(session.SettingsFile); string(b) != "ro\n" {
 		t.Errorf("the read-only file was replaced: %q", b)
 	}
 
 	if os.Geteuid() == 0 { // only root can give a file away
-		if err := os.Chmod(settingsFile, 0o644); err != nil {
+		if err := os.Chmod(session.SettingsFile, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chown(settingsFile, 12345, 12345); err != nil {
+		if err := os.Chown(session.SettingsFile, 12345, 12345); err != nil {
 			t.Fatal(err)
 		}
 		press(m, "ctrl+s", "ctrl+s")
-		if v := screen(m); !strings.Contains(v, "✖ save settings: "+settingsFile+" belongs to another user (uid 12345)") {
+		if v := screen(m); !strings.Contains(v, "✖ save settings: "+session.SettingsFile+" belongs to another user (uid 12345)") {
 			t.Errorf("another user's file: the status line does not say it was refused:\n%s", v)
 		}
-		if b, _ := os.ReadFile(settingsFile); string(b) != "ro\n" {
+		if b, _ := os.ReadFile(session.SettingsFile); string(b) != "ro\n" {
 			t.Errorf("another user's file was replaced: %q", b)
 		}
 	}
 
-	if err := os.Remove(settingsFile); err != nil {
+	if err := os.Remove(session.SettingsFile); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(settingsFile, []byte("theirs\n"), 0o600); err != nil {
+	if err := os.WriteFile(session.SettingsFile, []byte("theirs\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(settingsFile, 0o640); err != nil {
+	if err := os.Chmod(session.SettingsFile, 0o640); err != nil {
 		t.Fatal(err)
 	}
 	press(m, "ctrl+s")
-	if v := screen(m); !strings.Contains(v, settingsFile+" exists: ctrl+s again to replace it") {
+	if v := screen(m); !strings.Contains(v, session.SettingsFile+" exists: ctrl+s again to replace it") {
 		t.Errorf("an existing file: the status line does not ask:\n%s", v)
 	}
-	if b, _ := os.ReadFile(settingsFile); string(b) != "theirs\n" {
+	if b, _ := os.ReadFile(session.SettingsFile); string(b) != "theirs\n" {
 		t.Errorf("the existing file was replaced unasked: %q", b)
 	}
 	press(m, "ctrl+s")
-	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+session.SettingsFile) {
 		t.Errorf("the second ctrl+s did not save:\n%s", v)
 	}
-	fi, err := os.Lstat(settingsFile)
-	if b, _ := os.ReadFile(settingsFile); err != nil || !strings.HasPrefix(string(b), "# rewardlens settings") || fi.Mode() != 0o640 {
+	fi, err := os.Lstat(session.SettingsFile)
+	if b, _ := os.ReadFile(session.SettingsFile); err != nil || !strings.HasPrefix(string(b), "# rewardlens settings") || fi.Mode() != 0o640 {
 		t.Errorf("replaced: mode %v, %v, %.30q; want the settings, mode 0640", fi.Mode(), err, b)
 	}
 	press(m, "n", "ctrl+s")
-	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+settingsFile) {
+	if v := screen(m); !strings.Contains(v, "✓ saved the settings to "+session.SettingsFile) {
 		t.Errorf("its own file was not replaced at once:\n%s", v)
 	}
-	if b, _ := os.ReadFile(settingsFile); !strings.Contains(string(b), "normalize = false") {
+	if b, _ := os.ReadFile(session.SettingsFile); !strings.Contains(string(b), "normalize = false") {
 		t.Errorf("the second save did not write the change:\n%s", b)
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 1 {

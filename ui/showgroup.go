@@ -12,7 +12,7 @@ func (m *Model) showGroup(msg common.ShowGroupMsg) tea.Cmd {
 	cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
 	for k, tab := range m.tabs {
 		if shower, ok := tab.(common.GroupShower); ok {
-			m.overlay.open = false
+			m.overlay.Open = false
 			cmd = tea.Batch(cmd, m.selectTab(k))
 			shower.ShowGroup(msg.Trajectory)
 			return cmd

@@ -79,7 +79,7 @@ func TestEditorConstraintsAndGates(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", text, v)
 		}
 	}
-	cfg := settingsConfig(m.Session())
+	cfg := m.Session().SettingsConfig()
 	if !slices.Equal(cfg.Constraints, []string{"safety >= 0.9"}) || !slices.Equal(cfg.Gates, []string{"length: accuracy > 0"}) || cfg.Penalty == nil || *cfg.Penalty != 2.5 {
 		t.Errorf("the saved config has %q %q %v", cfg.Constraints, cfg.Gates, cfg.Penalty)
 	}
@@ -121,14 +121,14 @@ func TestEditorRefusesWithTheCLIErrors(t *testing.T) {
 		if v := screen(m); !strings.Contains(v, tc.want) {
 			t.Errorf("%s %q: the editor lacks %q:\n%s", tc.key, tc.text, tc.want, v)
 		}
-		if !m.weights.structure.typing() || !strings.HasSuffix(m.weights.structure.input.Value(), tc.text) {
+		if !m.weights.structure.Typing() || !strings.HasSuffix(m.weights.structure.Input(), tc.text) {
 			t.Errorf("%s %q: the text was not kept for fixing", tc.key, tc.text)
 		}
 		if m.Session().Result != before || m.Session().Evaluation.HasConstraints() {
 			t.Errorf("%s %q: a refused change changed the result", tc.key, tc.text)
 		}
 		press(m, "esc")
-		if m.weights.structure.typing() || strings.Contains(screen(m), tc.want) {
+		if m.weights.structure.Typing() || strings.Contains(screen(m), tc.want) {
 			t.Errorf("%s %q: esc left the input or the error", tc.key, tc.text)
 		}
 	}
@@ -172,7 +172,7 @@ func TestEditorRereadsLeanTrajectories(t *testing.T) {
 	press(m, "w", "c")
 	typeText(m, "step_count < max_steps - 4")
 	m.Update(keyMsg("enter"))
-	job := m.weights.structure.job
+	job := m.weights.structure.Job()
 	if job == nil || job.Rereads != m.Session().Trajectories.Len() {
 		t.Fatalf("the job does not read all %d trajectories again", m.Session().Trajectories.Len())
 	}
@@ -185,7 +185,7 @@ func TestEditorRereadsLeanTrajectories(t *testing.T) {
 	press(lean, "w", "c")
 	typeText(lean, "safety > 0.5 && step_count > 2")
 	lean.Update(keyMsg("enter"))
-	if job := lean.weights.structure.job; job == nil || job.Rereads != 0 {
+	if job := lean.weights.structure.Job(); job == nil || job.Rereads != 0 {
 		t.Fatal("a constraint over objectives and step_count reads the trajectories again")
 	}
 	settle(lean)
@@ -280,7 +280,7 @@ func TestEditorRefusesNoValidTrajectory(t *testing.T) {
 	if m.Session().Result != before || m.Session().Evaluation.HasConstraints() || len(m.Session().Config.Constraints) != 0 {
 		t.Error("a change leaving no valid trajectory was applied")
 	}
-	if !m.weights.structure.typing() || m.weights.structure.input.Value() != "nosuchfield > 1" {
+	if !m.weights.structure.Typing() || m.weights.structure.Input() != "nosuchfield > 1" {
 		t.Error("the refused constraint's text is not back in the input")
 	}
 }
@@ -318,7 +318,7 @@ func TestEditorJobBesideTheEventLoop(t *testing.T) {
 		t.Fatal("enter started no job")
 	}
 	done := make(chan tea.Msg)
-	go func() { done <- m.weights.structure.next() }()
+	go func() { done <- m.weights.structure.Next()() }()
 	for _, k := range []string{"2", "]", "5", "enter", "esc", "3", "6", "]", "1"} {
 		m.Update(uitest.KeyPress(k))
 		m.View()

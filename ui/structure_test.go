@@ -97,7 +97,7 @@ func TestWeightsCycleObjectiveNorm(t *testing.T) {
 		if v := screen(m); !strings.Contains(v, "norm (o) "+string(want)) {
 			t.Errorf("the weights line does not show %q:\n%s", want, v)
 		}
-		saved := settingsConfig(s).NormalizeObjectives
+		saved := s.SettingsConfig().NormalizeObjectives
 		if (want == engine.NormNone && saved != "") || (want != engine.NormNone && saved != string(want)) {
 			t.Errorf("the saved config has normalize_objectives %q under %q", saved, want)
 		}

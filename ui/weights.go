@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
 )
 
 // weightEditor is the weight-editing mode (w): a line of every objective's
@@ -19,8 +21,8 @@ type weightEditor struct {
 	active   bool
 	selected int
 	// structure is the line of constraints, gates and penalty under the
-	// weights (structure_editor.go).
-	structure structureEditor
+	// weights.
+	structure structureeditor.Editor
 }
 
 // move selects the objective step places away, wrapping around.
@@ -61,4 +63,27 @@ func normalisedText(norm engine.ObjectiveNorm) string {
 		return "objective"
 	}
 	return string(norm) + "(objective)"
+}
+
+// handleStructureKey hands the weights editor's keys to its structure
+// line; handled is false for the keys it leaves to the others.
+func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	k := &m.keys
+	c := structureeditor.Context{Session: m.common.Session, Following: m.live != nil, Keys: &structureeditor.Keys{
+		AddConstraint: k.AddConstraint, AddGate: k.AddGate, Select: k.SelectStructure,
+		Edit: k.EditStructure, Remove: k.RemoveStructure, EditPenalty: k.EditPenalty}}
+	cmd, then, handled := m.weights.structure.HandleKey(c, msg)
+	return m.structureThen(cmd, then), handled
+}
+
+// structureThen lays the screen out again and recomputes when the
+// structure line says to, after cmd.
+func (m *Model) structureThen(cmd tea.Cmd, then structureeditor.Then) tea.Cmd {
+	if then.Layout {
+		m.layout()
+	}
+	if then.Recompute {
+		return tea.Batch(cmd, m.recompute())
+	}
+	return cmd
 }

@@ -2,8 +2,11 @@ package agreement
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -25,6 +28,9 @@ type Comparison struct {
 	// stats.TopOverlap).
 	TopK, TopShared int
 	TopOverlap      float64
+	// ByA and ByB are the positions in A and B sorted by (A, B) and by
+	// (B, A), ascending, ties in position order.
+	ByA, ByB []int
 }
 
 // TopFraction is the share of a batch that Comparison's TopOverlap compares.
@@ -64,13 +70,39 @@ func CompareWithLogged(a *engine.Result, bi int) Comparison {
 	return c
 }
 
-// agreement computes c's statistics of c.A against c.B.
+// agreement computes c's statistics of c.A against c.B. The positions
+// sorted by (A, B) and by (B, A), which Kendall's tau and Spearman's rho
+// need, are sorted once, on both cores, and kept (ByA, ByB).
 func (c *Comparison) agreement() {
 	c.N = len(c.A)
-	c.Spearman = stats.Spearman(c.A, c.B)
-	c.Kendall = stats.KendallTauB(c.A, c.B)
+	c.ByA, c.ByB = make([]int, c.N), make([]int, c.N)
+	for j := range c.ByA {
+		c.ByA[j], c.ByB[j] = j, j
+	}
+	byKeys := func(x, y []float64) func(k, i int) uint64 {
+		return func(k, i int) uint64 {
+			if k == 0 {
+				return floatorder.Key(x[i])
+			}
+			return floatorder.Key(y[i])
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { floatorder.Sort(c.ByA, 2, byKeys(c.A, c.B)) })
+	floatorder.Sort(c.ByB, 2, byKeys(c.B, c.A))
+	wg.Wait()
+	if slices.ContainsFunc(c.A, math.IsNaN) || slices.ContainsFunc(c.B, math.IsNaN) {
+		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
+	} else {
+		wg.Go(func() { c.Kendall = stats.KendallTauBSorted(c.A, c.B, c.ByA) })
+		c.Spearman = stats.SpearmanSorted(c.A, c.B, c.ByA, c.ByB)
+	}
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
 	c.TopK = stats.TopCount(c.N, TopFraction)
 	c.TopShared = stats.TopShared(c.A, c.B, c.TopK)
-	c.TopOverlap = stats.TopOverlap(c.A, c.B, TopFraction)
+	c.TopOverlap = math.NaN() // stats.TopOverlap, from the count above
+	if c.TopK > 0 {
+		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
+	}
+	wg.Wait()
 }

@@ -1,9 +1,10 @@
 package diagnose
 
 import (
-	"cmp"
-	"github.com/rewardlens/rewardlens/engine"
 	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
 
 // Projection is the valid trajectories of one batch seen on two of their
@@ -22,11 +23,17 @@ type Projection struct {
 func Project(res *engine.Result, bi, kx, ky int) Projection {
 	members := res.Ranking.Batches[bi].Members
 	idx := engine.ValidMembers(nil, members, res.Evaluation.Valid)
-	slices.SortFunc(idx, func(a, b int) int {
-		return cmp.Or(
-			cmp.Compare(res.Evaluation.Values[a*res.Evaluation.M+kx], res.Evaluation.Values[b*res.Evaluation.M+kx]),
-			cmp.Compare(res.Evaluation.Values[a*res.Evaluation.M+ky], res.Evaluation.Values[b*res.Evaluation.M+ky]),
-			cmp.Compare(a, b))
+	// A stable radix sort by (X, Y): ties keep idx's order, which is the
+	// index's once sorted (a batch's members are, but checking is cheap).
+	if !slices.IsSorted(idx) {
+		slices.Sort(idx)
+	}
+	values, m := res.Evaluation.Values, res.Evaluation.M
+	floatorder.Sort(idx, 2, func(k, i int) uint64 {
+		if k == 0 {
+			return floatorder.Key(values[i*m+kx])
+		}
+		return floatorder.Key(values[i*m+ky])
 	})
 	p := Projection{
 		Index:  idx,

@@ -91,11 +91,34 @@ type Preparer interface {
 	Prepare(res *engine.Result, batch int)
 }
 
-// Comparer is a tab that shows a second method's result beside the
-// session's (the Compare tab): while it is shown, a recompute with options
-// opts also computes the result of the options CompareOptions returns,
-// unless ok is false (no second result to compute). It runs on the event
-// loop and may read the session.
+// Comparer is a tab that shows method B's result beside the session's
+// (Session.CompareResult), while ShowsCompare: showing it, or a recompute
+// while it is shown, computes B's result off the event loop when it must
+// (Session.CompareNeeded), and the tab shows it is computing meanwhile.
 type Comparer interface {
-	CompareOptions(opts engine.Options) (b engine.Options, ok bool)
+	ShowsCompare() bool
+}
+
+// HealthReadyMsg tells every tab that the current result's trends and
+// health findings were computed off the event loop (Session.Trends and
+// Findings read them from then on).
+type HealthReadyMsg struct{}
+
+// Computing is what a tab shows while the work it waits for runs off the
+// event loop: what it computes, muted, on the tab's first line.
+func Computing(st *Styles, what string, width int) string {
+	return st.Muted.Render(FitLine("computing "+what+"…", width))
+}
+
+// Worker is a tab whose view of the session takes work too long for the
+// event loop. After each message the tab handles and each new size, the
+// root asks it for Job: the work its view still needs, nil when there is
+// none or it was handed out already. The root runs the job as a command
+// and sends the message it returns to the tab, shown or not. Meanwhile
+// the tab shows that it is computing (Computing); it numbers its jobs and
+// drops the message of one it no longer needs (the session changed
+// since). A job may read the session's results and trajectories only: no
+// field of the tab, nothing the event loop writes.
+type Worker interface {
+	Job() func() tea.Msg
 }

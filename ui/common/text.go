@@ -89,6 +89,9 @@ func SharedGroupPrefix(n int, cell func(j int) string) int {
 			k++
 		}
 		prefix = prefix[:k]
+		if len(prefix) < minSharedPrefix || !strings.ContainsAny(prefix, " \n") {
+			return 0 // only shrinks: no whole word or line left to cut
+		}
 	}
 	cut := strings.LastIndexAny(prefix, " \n") + 1 // whole words and lines only
 	if !distinct || cut < minSharedPrefix {

@@ -2,9 +2,10 @@ package session
 
 // RewardB returns trajectory i's reward under the Compare tab's method B,
 // which the Groups and Trajectories tabs show beside the current method's:
-// the logged advantage for LoggedMethod, else CompareResult's reward
-// (its batch computed on first use). ok is false when B is the current
-// method (no second column to show) or i has no logged advantage.
+// the logged advantage for LoggedMethod, else CompareResult's reward. ok
+// is false when B is the current method (no second column to show), i has
+// no logged advantage, or B's result is not computed yet (a tab showing
+// the column says it is computing: ShowsRewardB and CompareResult).
 func (s *Session) RewardB(i int) (reward float64, ok bool) {
 	switch {
 	case s.Result == nil || s.CompareMethod == s.Result.Options.Method:
@@ -16,7 +17,9 @@ func (s *Session) RewardB(i int) (reward float64, ok bool) {
 		return s.Evaluation.Logged[i], true
 	}
 	b := s.CompareResult()
-	b.ComputeBatch(s.Batch)
+	if b == nil {
+		return 0, false
+	}
 	return b.Rewards[i], true
 }
 
@@ -27,4 +30,10 @@ func (s *Session) ShowsRewardB() bool {
 		return false
 	}
 	return s.CompareMethod != LoggedMethod || s.Evaluation.Logged != nil
+}
+
+// RewardBPending reports whether the tabs show a column of method B's
+// rewards that is still being computed off the event loop.
+func (s *Session) RewardBPending() bool {
+	return s.ShowsRewardB() && s.CompareMethod != LoggedMethod && s.CompareResult() == nil
 }

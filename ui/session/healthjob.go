@@ -33,28 +33,23 @@ func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	return nil
 }
 
-// Trends returns the trend point of every batch of the current result.
-// Callers must not modify them.
+// Trends returns the trend point of every batch of the current result,
+// nil until its health job is done (HealthReady). Callers must not modify
+// them.
 func (s *Session) Trends() []diagnose.Trend {
-	s.refreshHealth()
+	if !s.HealthReady() {
+		return nil
+	}
 	return s.health.trends
 }
 
-// Findings returns the health findings of the current result.
+// Findings returns the health findings of the current result, nil until
+// its health job is done (HealthReady).
 func (s *Session) Findings() []health.Finding {
-	s.refreshHealth()
-	return s.health.findings
-}
-
-// refreshHealth computes the trends and findings of a new result, or
-// waits for the background command computing them.
-func (s *Session) refreshHealth() {
-	if s.HealthReady() {
-		return
+	if !s.HealthReady() {
+		return nil
 	}
-	j := s.HealthJob()
-	j.Run()
-	s.health = healthCache{j.result, j.trends, j.findings}
+	return s.health.findings
 }
 
 // HealthJob computes a result's other batches, trends and health

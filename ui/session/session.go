@@ -38,8 +38,7 @@ type Session struct {
 	// Result is Evaluation computed with Options, or, while a recompute
 	// runs, with the options before: what is shown reads its options from
 	// Result.Options. Until its background job is done (healthjob.go),
-	// only the batch shown is sure to be computed: CurrentBatch, the
-	// statistics and Trends compute what they read.
+	// only the batch shown is sure to be computed.
 	Result *engine.Result
 	// Batch is the index of the shown batch in Result.Batches.
 	Batch int
@@ -74,16 +73,13 @@ type Session struct {
 	// Filter is DAPO's group filter, toggled (filter.go).
 	Filter GroupFilter
 
-	// compare caches CompareResult: only the Compare tab needs it, so a
-	// recompute does not pay for it.
+	// compare is method B's result (CompareResult): only the tabs that
+	// show it have it computed, so a recompute elsewhere does not pay for
+	// it.
 	compare *engine.Result
 
-	// stats caches BatchStats for the result and batch in statsOf.
-	stats   diagnose.BatchStats
-	statsOf struct {
-		result *engine.Result
-		batch  int
-	}
+	// stats are BatchStats, of Result and Batch.
+	stats diagnose.BatchStats
 
 	// health caches the trends and health findings of a result; job
 	// computes the current result's (healthjob.go).
@@ -158,35 +154,66 @@ func (s *Session) Recompute() {
 // inputs carry it.
 const LoggedMethod engine.Method = "logged"
 
+// The getters below only read: what they return was computed off the
+// event loop, by the root's commands (ui/recompute.go), and set with
+// SetResult, SetBatch and SetCompare.
+
 // CompareResult returns the evaluation computed with the options of the
-// result shown but method CompareMethod, computing it on first use after a
-// change.
+// result shown but method CompareMethod, or nil until a command computed
+// it (CompareOptions, SetCompare).
 func (s *Session) CompareResult() *engine.Result {
-	if s.compare == nil || s.compare.Options.Method != s.CompareMethod {
-		cmp := s.Result.Options
-		cmp.Method = s.CompareMethod
-		s.compare = s.Evaluation.Compute(cmp)
+	if b, ok := s.CompareOptions(); !ok || s.compare == nil || !s.compare.Options.Equal(b) {
+		return nil
 	}
 	return s.compare
 }
 
-// CurrentBatch returns the shown batch, computing its rewards if they
-// are not yet (healthjob.go).
+// CompareOptions returns the options of method B's result: the result
+// shown's with method CompareMethod; ok is false when there is no result
+// of B to compute (B is the logged advantage).
+func (s *Session) CompareOptions() (b engine.Options, ok bool) {
+	if s.Result == nil || s.CompareMethod == LoggedMethod {
+		return engine.Options{}, false
+	}
+	b = s.Result.Options
+	b.Method = s.CompareMethod
+	return b, true
+}
+
+// CompareNeeded returns the options of method B's result beside a
+// result of opts, and whether it must be computed: not when B is opts'
+// own method or the logged advantage (nothing to compute), nor when the
+// result held is B's already.
+func (s *Session) CompareNeeded(opts engine.Options) (b engine.Options, ok bool) {
+	if s.CompareMethod == LoggedMethod || s.CompareMethod == opts.Method {
+		return engine.Options{}, false
+	}
+	b = opts
+	b.Method = s.CompareMethod
+	return b, s.compare == nil || !s.compare.Options.Equal(b)
+}
+
+// SetCompare takes b, method B's result computed off the event loop,
+// unless the options changed since it started (a stale result is
+// dropped); it reports whether it took it.
+func (s *Session) SetCompare(b *engine.Result) bool {
+	want, ok := s.CompareOptions()
+	if !ok || b == nil || !b.Options.Equal(want) {
+		return false
+	}
+	s.compare = b
+	return true
+}
+
+// CurrentBatch returns the shown batch, its rewards computed (SetResult,
+// SetBatch).
 func (s *Session) CurrentBatch() *engine.Batch {
-	s.Result.ComputeBatch(s.Batch)
 	return &s.Result.Ranking.Batches[s.Batch]
 }
 
-// BatchStats returns the statistics of the shown batch. Several tabs show
-// them, so they are computed once per result and batch; callers must not
-// modify them.
-func (s *Session) BatchStats() diagnose.BatchStats {
-	if s.statsOf.result != s.Result || s.statsOf.batch != s.Batch {
-		s.stats = diagnose.StatsOf(s.Result, s.CurrentBatch())
-		s.statsOf.result, s.statsOf.batch = s.Result, s.Batch
-	}
-	return s.stats
-}
+// BatchStats returns the statistics of the shown batch, computed when it
+// was set (SetResult, SetBatch). Callers must not modify them.
+func (s *Session) BatchStats() diagnose.BatchStats { return s.stats }
 
 // Weights returns the weights in use, one per objective.
 func (s *Session) Weights() []float64 {
@@ -201,11 +228,29 @@ func (s *Session) Weights() []float64 {
 }
 
 // SetResult shows result, and the Compare tab's result of method B when
-// not nil, clamping the shown batch.
+// not nil (else the one held stays if it is still B's), clamping the shown
+// batch and computing its rewards and statistics unless they are (a
+// recompute computed them off the event loop: ShownStats).
 func (s *Session) SetResult(result, compare *engine.Result) {
-	s.Result, s.compare = result, compare
-	s.Batch = min(max(s.Batch, 0), len(result.Ranking.Batches)-1)
-	result.ComputeBatch(s.Batch)
+	s.Result = result
+	if compare != nil {
+		s.compare = compare
+	}
+	s.SetBatch(s.Batch)
+}
+
+// SetBatch shows batch bi of the result, clamped, computing its rewards
+// and statistics unless they are.
+func (s *Session) SetBatch(bi int) {
+	s.Batch = min(max(bi, 0), len(s.Result.Ranking.Batches)-1)
+	s.stats = ShownStats(s.Result, s.Batch)
+}
+
+// ShownStats computes batch bi's rewards (clamped) and statistics, for a
+// command to compute before SetResult or SetBatch show them.
+func ShownStats(res *engine.Result, bi int) diagnose.BatchStats {
+	bi = min(max(bi, 0), len(res.Ranking.Batches)-1)
+	return diagnose.StatsOf(res, &res.Ranking.Batches[bi])
 }
 
 // Reread reads a lean trajectory of s whole again from its file, with the

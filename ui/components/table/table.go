@@ -306,6 +306,9 @@ type NumberFormat struct {
 func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	maxAbs, integral := 0.0, true
 	lo, hi := math.Inf(1), math.Inf(-1)
+	// The nonzero values nearest zero, of each sign: in exponent format
+	// the widest cells are of the extremes of each sign.
+	closeNeg, closePos := math.Inf(-1), math.Inf(1)
 	special := 0
 	for j := range n {
 		x := v(j)
@@ -315,6 +318,12 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 		}
 		lo, hi = min(lo, x), max(hi, x)
 		maxAbs = max(maxAbs, math.Abs(x))
+		switch {
+		case x < 0:
+			closeNeg = max(closeNeg, x)
+		case x > 0:
+			closePos = min(closePos, x)
+		}
 		if integral && x != math.Trunc(x) {
 			integral = false
 		}
@@ -330,9 +339,11 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	if lo <= hi {
 		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
 	}
-	if f.exponent { // exponents of three digits may be anywhere
-		for j := range n {
-			f.width = max(f.width, len(f.format(v(j))))
+	if f.exponent { // a longer exponent is of the extremes of a sign
+		for _, x := range []float64{closeNeg, closePos} {
+			if !math.IsInf(x, 0) {
+				f.width = max(f.width, len(f.format(x)))
+			}
 		}
 	}
 	return f
@@ -379,12 +390,25 @@ func IntColumn(title string, n int, v func(j int) int) Column {
 	return Column{Title: title, Number: true, Width: w, Cell: func(j int) string { return strconv.Itoa(v(j)) }}
 }
 
+// measuredRows is the most cells of a text column measured for its width:
+// a table of a million rows is rebuilt at each method switch.
+const measuredRows = 1 << 14
+
 // TextColumn returns a left-aligned column of n texts text(j), as wide as
-// its widest cell or its title, at most maxWidth.
+// its widest cell or its title, at most maxWidth. Beyond measuredRows
+// cells, the width is that of measuredRows of them spread evenly, the
+// first and last included: a rare wider cell is cut to it.
 func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 	w := ansi.StringWidth(title)
-	for j := 0; j < n && w < maxWidth; j++ {
+	stride := 1
+	if n > measuredRows {
+		stride = (n + measuredRows - 1) / measuredRows
+	}
+	for j := 0; j < n && w < maxWidth; j += stride {
 		w = max(w, common.TextWidth(text(j)))
+	}
+	if n > 0 && w < maxWidth {
+		w = max(w, common.TextWidth(text(n-1)))
 	}
 	return Column{Title: title, Width: min(w, max(maxWidth, ansi.StringWidth(title))), Cell: text}
 }

@@ -153,3 +153,49 @@ func TestDataTableClickAndKeys(t *testing.T) {
 func tableKey(k string) tea.KeyPressMsg {
 	return tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
 }
+
+// TestNumberFormatExponentWidth: in exponent format the column is as wide
+// as its widest cell, measured on every value, whichever sign and
+// exponent length it has.
+func TestNumberFormatExponentWidth(t *testing.T) {
+	for _, values := range [][]float64{
+		{1e-120, 2e-5, 3e7},
+		{-4e-150, 5e-5, 6e8},
+		{-7e250, -8e-4, 9e-9},
+		{0, 1e-7, -2e-7, math.Inf(1)},
+	} {
+		f := NewNumberFormat(len(values), func(j int) float64 { return values[j] })
+		widest := 0
+		for _, x := range values {
+			widest = max(widest, len(f.format(x)))
+		}
+		if f.width != widest {
+			t.Errorf("%v: width %d, widest cell %d", values, f.width, widest)
+		}
+	}
+}
+
+// TestTextColumnMeasuresASample: a column of up to measuredRows cells is
+// as wide as its widest; a longer one as the widest of the cells it
+// measures (every stride-th, and the last), so that a million rows cost
+// measuredRows measures.
+func TestTextColumnMeasuresASample(t *testing.T) {
+	cell := func(wide int) func(j int) string {
+		return func(j int) string {
+			if j == wide {
+				return "a-much-wider-cell"
+			}
+			return "id"
+		}
+	}
+	if c := TextColumn("id", measuredRows, 40, cell(measuredRows-2)); c.Width != len("a-much-wider-cell") {
+		t.Errorf("%d rows: width %d, want the widest cell's", measuredRows, c.Width)
+	}
+	n := 3 * measuredRows // stride 3: row 1 is not measured, row 3 is
+	if c := TextColumn("id", n, 40, cell(1)); c.Width != len("id") {
+		t.Errorf("%d rows: width %d, want the measured cells'", n, c.Width)
+	}
+	if c := TextColumn("id", n, 40, cell(3)); c.Width != len("a-much-wider-cell") {
+		t.Errorf("%d rows: width %d, want the measured wide cell's", n, c.Width)
+	}
+}

@@ -98,8 +98,39 @@ func TabOn(s *session.Session, newTab func(*common.Common) common.Tab) common.Ta
 	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := newTab(c)
 	tab.SetSize(120, 40)
-	tab.Update(common.SessionChangedMsg{})
+	Refresh(tab, s)
 	return tab
+}
+
+// Refresh tells tab that s changed, as the root does: the health and
+// method B's result (when the tab shows it) computed first, then the
+// tab's jobs run and their messages handed back (see Jobs).
+func Refresh(tab common.Tab, s *session.Session) {
+	if !s.HealthReady() {
+		j := s.HealthJob()
+		j.Run()
+		s.HealthDone(j)
+	}
+	if c, ok := tab.(common.Comparer); ok && c.ShowsCompare() {
+		if b, ok := s.CompareNeeded(s.Result.Options); ok {
+			s.SetCompare(s.Evaluation.Compute(b))
+		}
+	}
+	tab.Update(common.SessionChangedMsg{})
+	Jobs(tab)
+}
+
+// Jobs runs the jobs tab asks for (common.Worker), on the calling
+// goroutine, and hands it their messages, as the root does off the event
+// loop.
+func Jobs(tab common.Tab) {
+	w, ok := tab.(common.Worker)
+	if !ok {
+		return
+	}
+	for job := w.Job(); job != nil; job = w.Job() {
+		tab.Update(job())
+	}
 }
 
 // KeyPress returns the message of a key named as tea.KeyPressMsg.String
@@ -142,14 +173,15 @@ func PressKeys(tab common.Tab, keys ...string) []tea.Cmd {
 		if _, cmd := tab.Update(KeyPress(k)); cmd != nil {
 			cmds = append(cmds, cmd)
 		}
+		Jobs(tab)
 	}
 	return cmds
 }
 
 // ShowBatch makes batch bi the session's current one, as [ and ] do.
 func ShowBatch(tab common.Tab, s *session.Session, bi int) {
-	s.Batch = bi
-	tab.Update(common.SessionChangedMsg{})
+	s.SetBatch(bi)
+	Refresh(tab, s)
 }
 
 // Plain returns what tab shows, without the bold and reverse video of
@@ -196,7 +228,7 @@ func SwitchOptions(t *testing.T, tab common.Tab, s *session.Session, change Opti
 	s.Options.Weights = s.Weights()
 	change.Set(&s.Options)
 	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	Refresh(tab, s)
 	opened := open(t)
 	opened.Options = s.Options
 	opened.Recompute()

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -44,7 +43,7 @@ func TestCompareShowsCollapse(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	for _, b := range engine.Methods {
 		s.CompareMethod = b
-		tab.Update(common.SessionChangedMsg{})
+		uitest.Refresh(tab, s)
 		// Rows align their values in columns: compare with single spaces.
 		v := strings.Join(strings.Fields(uitest.Plain(tab)), " ")
 		a, groups := bruteCollapse(s.Result, s.Batch)

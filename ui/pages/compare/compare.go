@@ -1,7 +1,6 @@
 package compare
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -85,11 +84,28 @@ type compareTab struct {
 	keys          compareKeyMap
 	width, height int
 
+	compared
+	chart *plot.Frame
+	// computing is set from a change of the session until its comparison,
+	// computed off the event loop, is shown; job is that computation until
+	// the root takes it (common.Worker), gen numbers it.
+	computing bool
+	job       func() tea.Msg
+	gen       int
+	selected  int
+	reading   bool
+	opened    trajectory.Opened
+	detail    viewport.Model
+	counts    []int32
+	worst     []int32
+}
+
+// compared is the comparison of A's and B's rewards on a batch.
+type compared struct {
 	cmp agreement.Comparison
 	// b is the method B of cmp: the session's may have changed since, its
 	// result still being computed.
-	b     engine.Method
-	chart *plot.Frame
+	b engine.Method
 	// collapse is the share of the batch's groups, of those holding
 	// distinct objective vectors (groups), where distinct vectors get
 	// identical rewards under A and under B (diagnose.Collapse); B's
@@ -102,12 +118,12 @@ type compareTab struct {
 	class    []int32
 	byA, byB []int
 	odd      []int
-	selected int
-	reading  bool
-	opened   trajectory.Opened
-	detail   viewport.Model
-	counts   []int32
-	worst    []int32
+}
+
+// comparedMsg is job gen's comparison.
+type comparedMsg struct {
+	gen int
+	v   compared
 }
 
 // New returns the Compare tab.
@@ -128,7 +144,14 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refresh()
+	case comparedMsg:
+		if msg.gen == t.gen {
+			t.show(msg.v)
+		}
 	case tea.KeyPressMsg:
+		if t.computing {
+			return t, nil
+		}
 		if t.reading {
 			if key.Matches(msg, t.keys.Close) {
 				t.setReading(false)
@@ -237,15 +260,14 @@ func (t *compareTab) setReading(on bool) {
 	}
 }
 
-// CompareOptions implements common.Comparer: method B's options, unless B
-// is A or the logged advantage, which need no second compute.
-func (t *compareTab) CompareOptions(opts engine.Options) (engine.Options, bool) {
-	b := t.common.Session.CompareMethod
-	if b == opts.Method || b == LoggedMethod {
-		return opts, false
-	}
-	opts.Method = b
-	return opts, true
+// ShowsCompare implements common.Comparer: the tab always shows B.
+func (t *compareTab) ShowsCompare() bool { return true }
+
+// Job implements common.Worker: the comparison of a new result.
+func (t *compareTab) Job() func() tea.Msg {
+	job := t.job
+	t.job = nil
+	return job
 }
 
 // LoggedMethod is method B when it is the advantage the trainer logged
@@ -272,36 +294,60 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
 }
 
-// refresh compares the session's two results on the current batch: B is
-// A's own result when the methods are the same.
+// refresh starts comparing the session's two results on the current
+// batch, off the event loop: B is A's own result when the methods are the
+// same. Until B's result is computed (the root computes it for a
+// Comparer), there is nothing to compare yet.
 func (t *compareTab) refresh() {
 	s := t.common.Session
 	if s.Result == nil {
 		return
 	}
+	t.gen++
+	t.computing, t.job = true, nil
+	a, bi, method := s.Result, s.Batch, s.CompareMethod
+	b := a
+	switch {
+	case method == LoggedMethod:
+		b = nil
+	case method != a.Options.Method:
+		if b = s.CompareResult(); b == nil {
+			return // the recompute that computes it changes the session
+		}
+	}
+	gen := t.gen
+	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method)} }
+}
+
+// compare compares a's rewards with b's on batch bi, or with the logged
+// advantages when b is nil, B being method.
+func compare(a, b *engine.Result, bi int, method engine.Method) compared {
+	v := compared{b: method}
+	if b == nil {
+		v.cmp = agreement.CompareWithLogged(a, bi)
+	} else {
+		v.cmp = agreement.CompareRewards(a, b, bi)
+	}
+	v.collapse[1] = math.NaN()
+	v.collapse[0], v.groups = diagnose.Collapse(a, &a.Ranking.Batches[bi])
+	switch {
+	case b == a: // B is A: no second result
+		v.collapse[1] = v.collapse[0]
+	case b != nil:
+		v.collapse[1], _ = diagnose.Collapse(b, &b.Ranking.Batches[bi])
+	}
+	v.classify()
+	return v
+}
+
+// show shows a comparison computed off the event loop.
+func (t *compareTab) show(v compared) {
+	s := t.common.Session
 	prev := -1
 	if t.selected < len(t.cmp.Index) {
 		prev = t.cmp.Index[t.selected]
 	}
-	switch {
-	case s.CompareMethod == LoggedMethod:
-		t.cmp = agreement.CompareWithLogged(s.Result, s.Batch)
-	case s.CompareMethod == s.Result.Options.Method:
-		t.cmp = agreement.CompareRewards(s.Result, s.Result, s.Batch)
-	default:
-		t.cmp = agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
-	}
-	t.collapse[1] = math.NaN()
-	t.collapse[0], t.groups = diagnose.Collapse(s.Result, s.CurrentBatch())
-	switch s.CompareMethod {
-	case LoggedMethod:
-	case s.Result.Options.Method: // B is A: no second result
-		t.collapse[1] = t.collapse[0]
-	default:
-		t.collapse[1], _ = diagnose.Collapse(s.CompareResult(), &s.CompareResult().Ranking.Batches[s.Batch])
-	}
-	t.b = s.CompareMethod
-	t.classify()
+	t.compared, t.computing = v, false
 	// The selection stays on its trajectory when it is still compared.
 	t.selected = max(slices.Index(t.cmp.Index, prev), 0)
 	if len(t.odd) > 0 && prev < 0 {
@@ -319,13 +365,11 @@ func (t *compareTab) refresh() {
 
 // classify sorts the compared points: their classes, their orders by
 // reward A and B, and the disagreements.
-func (t *compareTab) classify() {
+func (t *compared) classify() {
 	c := &t.cmp
 	t.class = make([]int32, c.N)
-	t.byA, t.byB = make([]int, c.N), make([]int, c.N)
 	var posNeg, negPos []int
 	for j, a := range c.A {
-		t.byA[j], t.byB[j] = j, j
 		switch b := c.B[j]; {
 		case a > 0 && b < 0:
 			t.class[j] = classPosNeg
@@ -337,17 +381,8 @@ func (t *compareTab) classify() {
 			t.class[j] = classAgree
 		}
 	}
-	slices.SortStableFunc(t.byA, func(i, j int) int { return cmpFloat(c.A[i], c.A[j], c.B[i], c.B[j]) })
-	slices.SortStableFunc(t.byB, func(i, j int) int { return cmpFloat(c.B[i], c.B[j], c.A[i], c.A[j]) })
+	t.byA, t.byB = c.ByA, c.ByB
 	t.odd = append(posNeg, negPos...)
-}
-
-// cmpFloat orders by x, then y.
-func cmpFloat(x0, x1, y0, y1 float64) int {
-	if c := cmp.Compare(x0, x1); c != 0 {
-		return c
-	}
-	return cmp.Compare(y0, y1)
 }
 
 // newChart draws reward B against reward A on nice axes with the zero
@@ -410,10 +445,14 @@ func classRune(c int32) rune {
 
 func (t *compareTab) View() string {
 	s := t.common.Session
-	if s.Result == nil || t.width <= 0 || t.b == "" || t.chart == nil {
+	if s.Result == nil || t.width <= 0 || (t.b == "" || t.chart == nil) && !t.computing {
 		return ""
 	}
 	st := t.common.Styles
+	if t.computing {
+		title := fmt.Sprintf("the rewards of %s (A) against %s (B)", s.Result.Options.Method, s.CompareMethod)
+		return common.FitBox(common.Computing(st, textsafe.Line(title), t.width), t.width, t.height)
+	}
 	if t.reading {
 		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.Full.ID), t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))

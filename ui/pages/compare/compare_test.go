@@ -9,7 +9,6 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -33,7 +32,7 @@ func TestCompareFits50k(t *testing.T) {
 	s := uitest.SyntheticSession(t, 50_000)
 	tab := uitest.TabOn(s, New)
 	tab.SetSize(120, 40)
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	view := uitest.Plain(tab)
 	for i, line := range strings.Split(view, "\n") {
 		if w := ansi.StringWidth(line); w > 120 {

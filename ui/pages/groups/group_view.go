@@ -151,7 +151,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),
 		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
 	}
-	if s.ShowsRewardB() {
+	if s.ShowsRewardB() && !s.RewardBPending() { // until B's result is computed, no column
 		cols = append(cols, table.NumberColumn(textsafe.Line(string(s.CompareMethod)), n, func(j int) float64 {
 			r, _ := s.RewardB(at(j))
 			return r

@@ -128,6 +128,10 @@ func (t *groupsTab) Title() string { return "Groups" }
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *groupsTab) CapturesKeys() bool { return t.mode == groupFiltering }
 
+// ShowsCompare implements common.Comparer: an opened group shows method
+// B's rewards beside A's.
+func (t *groupsTab) ShowsCompare() bool { return true }
+
 // OwnsFind tells the root that / is this tab's own search.
 func (t *groupsTab) OwnsFind() bool { return true }
 

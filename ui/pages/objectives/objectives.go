@@ -36,6 +36,12 @@ type objectivesTab struct {
 	// source is the source shown, with --source-by (sources.go).
 	source    common.SourcePick
 	sourceKey key.Binding
+	// pending is set while a source's statistics are computed off the
+	// event loop (common.Worker); job is that computation until the root
+	// takes it, gen numbers it.
+	pending bool
+	job     func() tea.Msg
+	gen     int
 }
 
 // New returns the Objectives tab.
@@ -59,6 +65,11 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refresh()
+	case sourceStatsMsg:
+		if msg.gen == t.gen && t.pending {
+			t.pending, t.stats, t.values = false, msg.stats, msg.values
+			t.render()
+		}
 	case tea.KeyPressMsg:
 		if key.Matches(msg, t.sourceKey) {
 			t.source.Next(t.common.Session.Result.Evaluation)
@@ -71,7 +82,12 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 }
 
 // View implements Component.
-func (t *objectivesTab) View() string { return t.view }
+func (t *objectivesTab) View() string {
+	if t.pending && t.width > 0 {
+		return common.FitBox(common.Computing(t.common.Styles, "the source's statistics", t.width), t.width, t.height)
+	}
+	return t.view
+}
 
 // ShortHelp implements help.KeyMap: ←/→ when the table has columns off
 // screen, s with sources.

@@ -1,6 +1,8 @@
 package objectives
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -10,23 +12,44 @@ import (
 // turn: the statistics, correlation and distributions are then the
 // source's, over its own objectives (diagnose.SourceBatchStats).
 
-// refreshSource takes the statistics and values of the chosen source,
-// when one is, and reports whether it did.
+// refreshSource has the statistics and values of the chosen source, when
+// one is, computed off the event loop (Job), and reports whether it is.
 func (t *objectivesTab) refreshSource() bool {
 	s := t.common.Session
 	src := t.source.Source(s.Result.Evaluation)
+	t.gen++ // a source's statistics still computed are not wanted
+	t.pending, t.job = false, nil
 	if src < 0 {
 		return false
 	}
-	b := s.CurrentBatch()
-	t.stats = diagnose.SourceBatchStats(s.Result, b, src)
-	part := diagnose.SourceBatch(s.Result, b, src)
-	ks := s.Result.Evaluation.SourceObjectives(src)
-	t.values = make([][]float64, len(ks))
-	for j, k := range ks {
-		t.values[j] = common.ValidObjective(s.Result, &part, k)
+	res, b, gen := s.Result, s.CurrentBatch(), t.gen
+	t.pending = true
+	t.job = func() tea.Msg {
+		msg := sourceStatsMsg{gen: gen, stats: diagnose.SourceBatchStats(res, b, src)}
+		part := diagnose.SourceBatch(res, b, src)
+		ks := res.Evaluation.SourceObjectives(src)
+		msg.values = make([][]float64, len(ks))
+		for j, k := range ks {
+			msg.values[j] = common.ValidObjective(res, &part, k)
+		}
+		return msg
 	}
 	return true
+}
+
+// sourceStatsMsg is job gen's statistics and values of a source.
+type sourceStatsMsg struct {
+	gen    int
+	stats  diagnose.BatchStats
+	values [][]float64
+}
+
+// Job returns the computation of a source's statistics still to run,
+// once.
+func (t *objectivesTab) Job() func() tea.Msg {
+	job := t.job
+	t.job = nil
+	return job
 }
 
 // sourceTitle is what the title says of the source shown, "" without

@@ -92,6 +92,22 @@ type stepsTab struct {
 	// trendsSource the one trends are of.
 	source       common.SourcePick
 	trendsSource int
+	// pending is set while a source's trends are computed off the event
+	// loop (common.Worker); job is that computation until the root takes
+	// it, gen numbers it.
+	pending    bool
+	pendingFor trendsOf
+	job        func() tea.Msg
+	gen        int
+}
+
+// sourceTrendsMsg is job gen's trends of source src of res.
+type sourceTrendsMsg struct {
+	gen    int
+	res    *engine.Result
+	src    int
+	trends []diagnose.Trend
+	series []stepSeries
 }
 
 // New returns the Steps tab.
@@ -110,8 +126,14 @@ func (t *stepsTab) SetSize(width, height int) {
 
 func (t *stepsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
-	case common.SessionChangedMsg:
+	case common.SessionChangedMsg, common.HealthReadyMsg:
 		t.draw()
+	case sourceTrendsMsg:
+		if msg.gen == t.gen && t.pending {
+			t.pending = false
+			t.take(msg.res, msg.src, msg.trends, msg.series)
+			t.draw()
+		}
 	case tea.KeyPressMsg:
 		t.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -146,22 +168,56 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 	t.draw()
 }
 
-// refreshTrends takes the trends of a new result.
+// refreshTrends takes the trends of a new result, once its health job
+// computed them off the event loop; a source's, it has computed off the
+// event loop too (Job).
 func (t *stepsTab) refreshTrends() {
 	res := t.common.Session.Result
 	src := t.source.Source(res.Evaluation)
-	if res == t.result && src == t.trendsSource {
+	// A source's trends too wait for the health job: it finishes the
+	// result (every batch's rewards), which they read.
+	if !t.common.Session.HealthReady() || (res == t.result && src == t.trendsSource && !t.pending) {
 		return
 	}
-	t.result, t.trendsSource = res, src
 	common.SetSourceKey(&t.keys.Source, res.Evaluation)
-	if src >= 0 {
-		t.trends, t.series = sourceSeries(res, src)
-	} else {
-		t.trends = t.common.Session.Trends()
-		t.series = stepsSeries(res.Objectives, res.Evaluation.Constraints, t.trends)
+	if src < 0 {
+		t.gen++ // a source's trends still computed are not wanted
+		t.pending, t.job = false, nil
+		trends := t.common.Session.Trends()
+		t.take(res, src, trends, stepsSeries(res.Objectives, res.Evaluation.Constraints, trends))
+		return
 	}
+	if t.pending && t.pendingFor == (trendsOf{res, src}) {
+		return // asked for already
+	}
+	t.gen++
+	gen := t.gen
+	t.pending, t.pendingFor = true, trendsOf{res, src}
+	t.job = func() tea.Msg {
+		trends, series := sourceSeries(res, src)
+		return sourceTrendsMsg{gen, res, src, trends, series}
+	}
+}
+
+// trendsOf names the trends of source src of result res.
+type trendsOf struct {
+	res *engine.Result
+	src int
+}
+
+// take shows trends, those of source src (-1: every source) of res, and
+// their series.
+func (t *stepsTab) take(res *engine.Result, src int, trends []diagnose.Trend, series []stepSeries) {
+	t.result, t.trendsSource = res, src
+	t.trends, t.series = trends, series
 	t.selected = max(min(t.selected, len(t.series)-1), 0)
+}
+
+// Job returns the computation of a source's trends still to run, once.
+func (t *stepsTab) Job() func() tea.Msg {
+	job := t.job
+	t.job = nil
+	return job
 }
 
 // stepsSeries returns the charted statistics; the hypervolume only for 2
@@ -396,6 +452,9 @@ func finiteRange(values []float64) (lo, hi float64) {
 }
 
 func (t *stepsTab) View() string {
+	if t.common.Session.Result != nil && (!t.common.Session.HealthReady() || t.pending) && t.width > 0 {
+		return common.FitBox(common.Computing(t.common.Styles, "the trends", t.width), t.width, t.height)
+	}
 	if len(t.charts) == 0 {
 		return ""
 	}

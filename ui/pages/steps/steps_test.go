@@ -63,7 +63,7 @@ func TestStepsFollowTheResult(t *testing.T) {
 	before := uitest.Plain(tab)
 	s.Options.Normalize = false
 	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	if uitest.Plain(tab) == before {
 		t.Error("the charts did not change with the result")
 	}
@@ -74,7 +74,7 @@ func stepsTabOn(s *session.Session, width, height int) *stepsTab {
 	c := &common.Common{Width: width, Height: height, Styles: common.NewStyles(true, true), Session: s}
 	tab := New(c)
 	tab.SetSize(width, height)
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	return tab.(*stepsTab)
 }
 
@@ -387,7 +387,7 @@ func TestStepsChartTheScoreWhenTheRewardMeanIsZero(t *testing.T) {
 	}
 	s.Options.Normalize = false
 	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	if first = tab.series[0]; first.title != "reward mean" || first.values[0] == 0 {
 		t.Errorf("not normalised: the first chart is %q, %v at step 0; want the reward mean", first.title, first.values[0])
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -37,8 +38,11 @@ type trajectoryColumn struct {
 	// text returns trajectory i's cell, safe to print.
 	text func(i int) string
 	// value returns trajectory i's number in a number column, nil in
-	// the others.
-	value func(i int) float64
+	// the others; values returns the array value reads, in which
+	// trajectory i's number is at i*stride+offset, for the loops over a
+	// million rows.
+	value  func(i int) float64
+	values func() (vals []float64, stride, offset int)
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
 }
@@ -49,12 +53,16 @@ type trajectoryList struct {
 	columns    []trajectoryColumn
 	sortColumn int
 	descending bool
-	// rows holds trajectory indices in table order; invalid counts those
-	// that are invalid.
+	// rows holds trajectory indices in table order, inOrder the same in
+	// input order; invalid counts those that are invalid.
 	rows    []int
+	inOrder []int
 	invalid int
 	// causes holds why each row is invalid ("" when valid).
 	causes []string
+	// formats are the number formats of the columns a method does not
+	// change, by the array and the rows they were read from.
+	formats map[formatKey]table.NumberFormat
 }
 
 // build lists the current batch's trajectories whose id or group contains
@@ -68,41 +76,86 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
 	l.rows, l.invalid = nil, 0
-	for _, i := range s.CurrentBatch().Members {
-		if matchesFilter(s.Trajectories.At(i), filter) {
-			l.rows = append(l.rows, i)
+	members := s.CurrentBatch().Members
+	if filter == "" {
+		l.rows = members // not changed: cloned below to be sorted
+	} else {
+		for _, i := range members {
+			if matchesFilter(s.Trajectories.At(i), filter) {
+				l.rows = append(l.rows, i)
+			}
 		}
 	}
+	l.inOrder = l.rows
 	if keepOrder && sameRows(previous, l.rows) {
 		l.rows = previous
 	} else {
-		byColumn := l.columns[l.sortColumn].compare
-		// Ties keep the input order, in both directions.
-		slices.SortFunc(l.rows, func(a, b int) int {
-			if l.descending {
-				return cmp.Or(byColumn(b, a), cmp.Compare(a, b))
-			}
-			return cmp.Or(byColumn(a, b), cmp.Compare(a, b))
-		})
+		l.rows = slices.Clone(l.rows)
+		l.sort(s)
 	}
-	l.causes = make([]string, len(l.rows))
+	l.causes = nil
+	valid := s.Result.Evaluation.Valid
 	for j, i := range l.rows {
-		if !s.Result.Evaluation.Valid[i] {
+		if !valid[i] {
+			if l.causes == nil {
+				l.causes = make([]string, len(l.rows))
+			}
 			l.invalid++
 			l.causes[j] = textsafe.Line(s.Result.Evaluation.Causes[i])
 		}
 	}
 }
 
+// sort sorts the rows, which are in input order, by the sort column; ties
+// keep the input order, in both directions. The numbers and ranks are
+// sorted by radix (a million rows at each method switch), the ids and
+// groups by natural comparison.
+func (l *trajectoryList) sort(s *session.Session) {
+	col := l.columns[l.sortColumn]
+	key := floatorder.Key
+	if l.descending {
+		key = floatorder.Descending
+	}
+	switch {
+	case l.sortColumn == sortByRank:
+		ranks := s.Result.Ranking.Ranks
+		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(float64(ranks[i])) })
+		return
+	case col.values != nil:
+		vals, stride, offset := col.values()
+		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(vals[i*stride+offset]) })
+		return
+	}
+	slices.SortStableFunc(l.rows, func(a, b int) int {
+		if l.descending {
+			return col.compare(b, a)
+		}
+		return col.compare(a, b)
+	})
+}
+
 // sameRows reports whether sorted, in any order, holds the trajectories
-// of inOrder, which is in ascending order.
+// of inOrder, which is in ascending order without repeats.
 func sameRows(sorted, inOrder []int) bool {
 	if len(sorted) != len(inOrder) || len(sorted) == 0 {
 		return false
 	}
-	check := slices.Clone(sorted)
-	slices.Sort(check)
-	return slices.Equal(check, inOrder)
+	lo, hi := inOrder[0], inOrder[len(inOrder)-1]
+	seen := make([]bool, hi-lo+1)
+	for _, i := range sorted {
+		if i < lo || i > hi || seen[i-lo] {
+			return false
+		}
+		seen[i-lo] = true
+	}
+	// As many distinct trajectories within inOrder's range: the same
+	// ones, if inOrder's are all marked.
+	for _, i := range inOrder {
+		if !seen[i-lo] {
+			return false
+		}
+	}
+	return true
 }
 
 // matchesFilter reports whether the filter, lower case, is in tr's id or
@@ -111,41 +164,94 @@ func matchesFilter(tr *scoring.Trajectory, filter string) bool {
 	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
 }
 
+// formatKey names a number column's values: its array (where trajectory
+// i's is at i*stride+offset) over the rows listed, in input order.
+type formatKey struct {
+	vals              *float64
+	n, stride, offset int
+	rows              *int
+	listed            int
+}
+
+// numberFormat returns the format of column c's values over the rows,
+// kept for the columns whose arrays a recompute never writes into (not
+// the rewards, whose arrays a later result may reuse).
+func (l *trajectoryList) numberFormat(c int, vals []float64, stride, offset int) table.NumberFormat {
+	rows := l.inOrder
+	read := func() table.NumberFormat {
+		// In input order, the array's: a million rows in table order
+		// would miss the caches at each one.
+		return table.NewNumberFormat(len(rows), func(j int) float64 { return vals[rows[j]*stride+offset] })
+	}
+	if c == sortByReward || c == sortByRewardB || len(vals) == 0 || len(rows) == 0 {
+		return read()
+	}
+	key := formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}
+	if f, ok := l.formats[key]; ok {
+		return f
+	}
+	if l.formats == nil || len(l.formats) > 4*len(l.columns) {
+		l.formats = map[formatKey]table.NumberFormat{}
+	}
+	f := read()
+	l.formats[key] = f
+	return f
+}
+
 // trajectoryColumns returns the table's columns for the session's result.
 // They read the session when called, not the trajectories and result of
 // now: a tab not shown keeps its columns, which must not keep the arrays
 // of an old result alive in follow mode.
 func trajectoryColumns(s *session.Session) []trajectoryColumn {
-	number := func(title string, v func(i int) float64) trajectoryColumn {
+	number := func(title string, values func() ([]float64, int, int)) trajectoryColumn {
+		v := func(i int) float64 {
+			vals, stride, offset := values()
+			return vals[i*stride+offset]
+		}
 		return trajectoryColumn{
 			title:   title,
 			text:    func(i int) string { return common.FormatValue(v(i)) },
 			value:   v,
+			values:  values,
 			compare: func(a, b int) int { return cmp.Compare(v(a), v(b)) },
 		}
+	}
+	dense := func(vals func() []float64) func() ([]float64, int, int) {
+		return func() ([]float64, int, int) { return vals(), 1, 0 }
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
-		number("score", func(i int) float64 { return s.Result.Scores[i] }),
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
+		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
-		number(textsafe.Line(string(s.Result.Options.Method)), func(i int) float64 { return s.Result.Rewards[i] }),
-		number(rewardBTitle(s), func(i int) float64 {
-			if r, ok := s.RewardB(i); ok {
-				return r
-			}
-			return s.Result.Rewards[i]
-		}),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
-		number("crowding", func(i int) float64 { return s.Result.Ranking.Crowding[i] }),
+		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
+		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
+		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	for k, o := range s.Result.Objectives {
-		cols = append(cols, number(textsafe.Line(o.Name), func(i int) float64 { return s.Result.Evaluation.Values[i*s.Result.Evaluation.M+k] }))
+		cols = append(cols, number(textsafe.Line(o.Name), func() ([]float64, int, int) {
+			return s.Result.Evaluation.Values, s.Result.Evaluation.M, k
+		}))
 	}
 	return cols
+}
+
+// rewardsB returns method B's rewards (Session.RewardB), by trajectory:
+// the logged advantages, B's result's, or A's own when B is A.
+func rewardsB(s *session.Session) []float64 {
+	switch {
+	case !s.ShowsRewardB():
+		return s.Result.Rewards
+	case s.CompareMethod == session.LoggedMethod:
+		return s.Evaluation.Logged
+	case s.CompareResult() != nil:
+		return s.CompareResult().Rewards
+	}
+	return s.Result.Rewards // not computed yet: the tab shows it is computing
 }
 
 // rewardBTitle names method B's column: the method, marked as B when it
@@ -180,8 +286,12 @@ func (l *trajectoryList) dataColumns() []table.Column {
 			} else {
 				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
 			}
-		case col.value != nil:
-			cols = append(cols, table.NumberColumn(title, n, func(j int) float64 { return col.value(l.rows[j]) }))
+		case col.values != nil:
+			// The format from the array; the cells read the session when
+			// drawn.
+			vals, stride, offset := col.values()
+			f := l.numberFormat(c, vals, stride, offset)
+			cols = append(cols, table.NumberColumnOf(title, f, func(j int) float64 { return col.value(l.rows[j]) }))
 		default: // the rank: digits or "-"
 			dc := table.TextColumn(title, n, rankWidth, text)
 			dc.Number = true

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
 )
@@ -90,6 +91,10 @@ func (t *trajectoriesTab) Title() string { return "Trajectories" }
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
 
+// ShowsCompare implements common.Comparer: a column shows method B's
+// rewards.
+func (t *trajectoriesTab) ShowsCompare() bool { return true }
+
 // OwnsFind tells the root that / is this tab's own search.
 func (t *trajectoriesTab) OwnsFind() bool { return true }
 
@@ -102,10 +107,16 @@ func (t *trajectoriesTab) Find() tea.Cmd {
 	return t.list.StartFilter()
 }
 
+// SetSize lays the table out again; the rows, once listed, stay as they
+// are (sorting a million of them again would be for nothing).
 func (t *trajectoriesTab) SetSize(width, height int) {
 	t.width, t.height = width, height
 	t.list.SetSize(width, height)
-	t.refresh()
+	if t.rows.columns == nil {
+		t.refresh()
+		return
+	}
+	t.list.Table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 }
 
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
@@ -215,8 +226,8 @@ func (t *trajectoriesTab) refreshKeepingOrder() { t.rebuild(true) }
 
 func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	s := t.common.Session
-	if s.Result == nil {
-		return
+	if s.Result == nil || s.RewardBPending() {
+		return // the recompute computing B's rewards changes the session
 	}
 	table := &t.list.Table
 	current := t.rows.at(table.Cursor())
@@ -249,6 +260,9 @@ func (t *trajectoriesTab) open() {
 func (t *trajectoriesTab) View() string {
 	if t.common.Session.Result == nil || t.width <= 0 {
 		return ""
+	}
+	if s := t.common.Session; s.RewardBPending() {
+		return common.FitBox(common.Computing(t.common.Styles, textsafe.Line(string(s.CompareMethod))+"'s rewards", t.width), t.width, t.height)
 	}
 	if t.mode == reading {
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.list.ReaderStatus(t.common.Styles, ""), t.list.Reader.View()), t.width, t.height)

@@ -132,7 +132,7 @@ func TestTrajectoriesSanitiseAndAlign(t *testing.T) {
 	// Wide characters, an OSC 52 clipboard write and a bidi override.
 	s.Trajectories.At(top).ID = "軌跡-\x1b]52;c;ZXZpbA==\x07-\u202eabc"
 	s.Trajectories.At(top).Response = []byte(`"line one\n\u001b[2Jline two"`)
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	raw := tab.View()
 	if strings.Contains(raw, "\x1b]52") || strings.Contains(raw, "\u202e") {
 		t.Errorf("the table prints the id's control sequences: %q", raw)
@@ -186,7 +186,7 @@ func TestTrajectoriesBothMethodsKeepOrder(t *testing.T) {
 	before := slices.Clone(tab.(*trajectoriesTab).rows.rows)
 	s.Options.Method = engine.RLOO
 	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	uitest.Refresh(tab, s)
 	after := tab.(*trajectoriesTab).rows.rows
 	if !slices.Equal(before, after) {
 		t.Errorf("the rows moved when the method changed")
@@ -197,5 +197,27 @@ func TestTrajectoriesBothMethodsKeepOrder(t *testing.T) {
 	uitest.PressKeys(tab, "S", "S") // sort again: by rloo, descending
 	if desc := rowRewards(tab, s); !slices.IsSortedFunc(desc, func(a, b float64) int { return -compareFloats(a, b) }) {
 		t.Errorf("sorting again did not sort by the new rewards: %v", desc)
+	}
+}
+
+// TestTrajectoriesFollowEveryOptionChange: after each switch of method,
+// scope or weights, the table holds the rows a tab opened on the new
+// options shows, in columns as wide (the number formats the tab keeps of
+// the columns a method does not change are those of the new values); the
+// order may differ, since a switch keeps it.
+func TestTrajectoriesFollowEveryOptionChange(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	sortedLines := func(tab common.Tab) []string {
+		tab.SetSize(200, 1000) // every row on screen, whatever the order
+		lines := strings.Split(strings.TrimRight(uitest.Plain(tab), " \n"), "\n")[1:]
+		slices.Sort(lines)
+		return lines
+	}
+	changes := append(uitest.EveryMethod(), uitest.WeightChange, uitest.ScopeChange(engine.ScopeBatch), uitest.WeightChange)
+	for _, c := range changes {
+		fresh := uitest.SwitchOptions(t, tab, s, c, uitest.SampleSession, New)
+		if got, want := sortedLines(tab), sortedLines(fresh); !slices.Equal(got, want) {
+			t.Fatalf("after %s the rows differ from a fresh tab's:\n%s\nwant\n%s", c.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

@@ -1,4 +1,7 @@
-package ui
+// Package structureeditor is the weights editor's second line: it edits
+// the constraints, the gates and the penalty lambda (docs/CONTRACT.md,
+// Objectives with structure).
+package structureeditor
 
 import (
 	"context"
@@ -27,23 +30,23 @@ import (
 // trajectories off the event loop (session.StructureJob), reading them
 // again from their files when it reads a field a lean trajectory lacks.
 
-// structureEdit is what the editor's text input is editing.
-type structureEdit int
+// edit is what the editor's text input is editing.
+type edit int
 
 const (
-	editNone structureEdit = iota
+	editNone edit = iota
 	editConstraint
 	editGate
 	editPenalty
 )
 
-// structureEditor is the state of the editor's structure line.
-type structureEditor struct {
+// Editor is the state of the structure line.
+type Editor struct {
 	// selected is the selected item: a constraint, then the gates after
 	// them; -1 for none.
 	selected int
 	// editing is what input edits, and index which item (-1: a new one).
-	editing structureEdit
+	editing edit
 	index   int
 	input   textinput.Model
 	// err is why the last change was refused, "" when it was not.
@@ -55,27 +58,27 @@ type structureEditor struct {
 	gen    int
 	cancel context.CancelFunc
 	// next is the command that runs job, until its message lands, for
-	// Settle (as recomputer.next).
+	// the root's Settle (Next).
 	next tea.Cmd
 }
 
-// structureDoneMsg is a structure job that ran, the gen-th change, and
+// DoneMsg is a structure job that ran, the gen-th change, and
 // the text input's edit that made it (editNone for x), reopened should
 // the change be refused.
-type structureDoneMsg struct {
+type DoneMsg struct {
 	job   *session.StructureJob
 	gen   int
-	edit  structureEdit
+	edit  edit
 	index int
 	text  string
 }
 
 // typing reports whether the editor's text input has the keys.
-func (e *structureEditor) typing() bool { return e.editing != editNone }
+func (e *Editor) Typing() bool { return e.editing != editNone }
 
 // lists returns the constraints and gates shown: those of the change being
 // evaluated, else the session's.
-func (e *structureEditor) lists(s *session.Session) (constraints, gates []string) {
+func (e *Editor) lists(s *session.Session) (constraints, gates []string) {
 	if e.job != nil {
 		return e.job.Constraints, e.job.Gates
 	}
@@ -84,47 +87,65 @@ func (e *structureEditor) lists(s *session.Session) (constraints, gates []string
 
 // startEdit opens the text input on what, item index (-1: a new one),
 // holding text.
-func (e *structureEditor) startEdit(what structureEdit, index int, text string) tea.Cmd {
+func (e *Editor) startEdit(what edit, index int, text string) tea.Cmd {
 	e.editing, e.index, e.err = what, index, ""
 	e.input = textinput.New()
-	e.input.Prompt = map[structureEdit]string{editConstraint: "constraint> ", editGate: "gate (NAME: EXPR)> ", editPenalty: "penalty λ> "}[what]
+	e.input.Prompt = map[edit]string{editConstraint: "constraint> ", editGate: "gate (NAME: EXPR)> ", editPenalty: "penalty λ> "}[what]
 	e.input.SetValue(text)
 	e.input.CursorEnd()
 	return e.input.Focus()
 }
 
-// handleStructureKey handles the structure line's keys of the weights
-// editor; handled is false for the keys it leaves to the others.
-func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
-	e := &m.weights.structure
-	s := m.common.Session
-	if e.typing() {
+// Keys are the structure line's keys.
+type Keys struct {
+	AddConstraint, AddGate, Select, Edit, Remove, EditPenalty key.Binding
+}
+
+// Then is what the root does after the editor handled a message: lay the
+// screen out again (the editor's lines changed), recompute the result (the
+// penalty or the constraints and gates changed).
+type Then struct{ Layout, Recompute bool }
+
+// Context is what the editor's changes need of the root: the session, its
+// keys, and whether the dashboard follows a run (constraints and gates
+// then cannot change).
+type Context struct {
+	Session   *session.Session
+	Keys      *Keys
+	Following bool
+}
+
+// HandleKey handles the structure line's keys; handled is false for the
+// keys it leaves to the others.
+func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Then, handled bool) {
+	s := c.Session
+	if e.Typing() {
 		switch msg.String() {
 		case "enter":
-			return m.submitStructure(), true
+			cmd, then = e.submit(c)
+			return cmd, then, true
 		case "esc":
 			e.editing, e.err = editNone, ""
-			m.layout()
-			return nil, true
+			return nil, Then{Layout: true}, true
 		}
 		e.input, cmd = e.input.Update(msg)
-		return cmd, true
+		return cmd, then, true
 	}
 	constraints, gates := e.lists(s)
 	items := len(constraints) + len(gates)
-	k := &m.keys
+	k := c.Keys
 	switch {
 	case key.Matches(msg, k.AddConstraint):
-		return e.startEdit(editConstraint, -1, ""), true
+		return e.startEdit(editConstraint, -1, ""), then, true
 	case key.Matches(msg, k.AddGate):
-		return e.startEdit(editGate, -1, ""), true
+		return e.startEdit(editGate, -1, ""), then, true
 	case key.Matches(msg, k.EditPenalty):
 		// Empty, the current value as the placeholder: what is typed
 		// replaces it.
 		cmd := e.startEdit(editPenalty, -1, "")
 		e.input.Placeholder = strconv.FormatFloat(s.Options.Penalty, 'g', -1, 64)
-		return cmd, true
-	case key.Matches(msg, k.SelectStructure):
+		return cmd, then, true
+	case key.Matches(msg, k.Select):
 		if items > 0 {
 			step := 1
 			if msg.String() == "left" {
@@ -132,18 +153,18 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bo
 			}
 			e.selected = ((e.selected+step)%items + items) % items
 		}
-	case key.Matches(msg, k.EditStructure):
+	case key.Matches(msg, k.Edit):
 		switch {
 		case e.selected < 0 || e.selected >= items:
-			return nil, false
+			return nil, then, false
 		case e.selected < len(constraints):
-			return e.startEdit(editConstraint, e.selected, constraints[e.selected]), true
+			return e.startEdit(editConstraint, e.selected, constraints[e.selected]), then, true
 		default:
-			return e.startEdit(editGate, e.selected-len(constraints), gates[e.selected-len(constraints)]), true
+			return e.startEdit(editGate, e.selected-len(constraints), gates[e.selected-len(constraints)]), then, true
 		}
-	case key.Matches(msg, k.RemoveStructure):
+	case key.Matches(msg, k.Remove):
 		if e.selected < 0 || e.selected >= items {
-			return nil, true
+			return nil, then, true
 		}
 		if e.selected < len(constraints) {
 			constraints = slices.Delete(slices.Clone(constraints), e.selected, e.selected+1)
@@ -152,34 +173,30 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bo
 			gates = slices.Delete(slices.Clone(gates), j, j+1)
 		}
 		e.selected = min(e.selected, items-2)
-		return m.changeStructure(constraints, gates), true
+		return e.change(c, constraints, gates), Then{Layout: true}, true
 	default:
-		return nil, false
+		return nil, then, false
 	}
-	return nil, true
+	return nil, then, true
 }
 
-// submitStructure applies the text input's value (enter).
-func (m *Model) submitStructure() tea.Cmd {
-	e := &m.weights.structure
-	s := m.common.Session
+// submit applies the text input's value (enter).
+func (e *Editor) submit(c Context) (tea.Cmd, Then) {
+	s := c.Session
 	text := strings.TrimSpace(e.input.Value())
 	if e.editing == editPenalty && text == "" {
 		e.editing, e.err = editNone, "" // nothing typed: lambda stays
-		m.layout()
-		return nil
+		return nil, Then{Layout: true}
 	}
 	if e.editing == editPenalty {
 		p, err := strconv.ParseFloat(text, 64)
 		if err != nil || !(p >= 0) || math.IsInf(p, 0) {
 			e.err = fmt.Sprintf("penalty %q: must be a finite number >= 0", text)
-			m.layout()
-			return nil
+			return nil, Then{Layout: true}
 		}
 		e.editing, e.err = editNone, ""
-		m.layout()
 		s.Options.Penalty = p
-		return m.recompute()
+		return nil, Then{Layout: true, Recompute: true}
 	}
 	constraints, gates := e.lists(s)
 	constraints, gates = slices.Clone(constraints), slices.Clone(gates)
@@ -192,32 +209,29 @@ func (m *Model) submitStructure() tea.Cmd {
 		*list = slices.Delete(*list, e.index, e.index+1)
 	case text == "":
 		e.editing = editNone
-		m.layout()
-		return nil
+		return nil, Then{Layout: true}
 	case e.index >= 0:
 		(*list)[e.index] = text
 	default:
 		*list = append(*list, text)
 	}
-	return m.changeStructure(constraints, gates)
+	return e.change(c, constraints, gates), Then{Layout: true}
 }
 
-// changeStructure starts evaluating the constraints and gates given,
-// unless they do not compile or the dashboard follows a run: then the
-// editor says why, its text kept.
-func (m *Model) changeStructure(constraints, gates []string) tea.Cmd {
-	e := &m.weights.structure
-	defer m.layout()
-	if m.live != nil {
+// change starts evaluating the constraints and gates given, unless they do
+// not compile or the dashboard follows a run: then the editor says why,
+// its text kept.
+func (e *Editor) change(c Context, constraints, gates []string) tea.Cmd {
+	if c.Following {
 		e.err = "constraints and gates cannot change while following a run: restart with --constraint and --gate"
 		return nil
 	}
-	j, err := m.common.Session.NewStructureJob(constraints, gates)
+	j, err := c.Session.NewStructureJob(constraints, gates)
 	if err != nil {
 		e.err = err.Error()
 		return nil
 	}
-	done := structureDoneMsg{job: j, edit: e.editing, index: e.index, text: e.input.Value()}
+	done := DoneMsg{job: j, edit: e.editing, index: e.index, text: e.input.Value()}
 	e.editing, e.err = editNone, ""
 	if e.cancel != nil {
 		e.cancel()
@@ -233,34 +247,42 @@ func (m *Model) changeStructure(constraints, gates []string) tea.Cmd {
 	return e.next
 }
 
-// structureDone shows a structure job's evaluation, unless another change
-// overtook it, and recomputes the result; refused, the change's text is
-// back in the input with the reason under it.
-func (m *Model) structureDone(msg structureDoneMsg) tea.Cmd {
-	e := &m.weights.structure
+// Done shows a structure job's evaluation, unless another change overtook
+// it, and has the result recomputed; refused, the change's text is back in
+// the input with the reason under it.
+func (e *Editor) Done(s *session.Session, msg DoneMsg) (tea.Cmd, Then) {
 	if msg.gen != e.gen {
-		return nil
+		return nil, Then{}
 	}
 	e.job, e.cancel, e.next = nil, nil, nil
-	defer m.layout()
-	if err := m.common.Session.ApplyStructure(msg.job); err != nil {
+	if err := s.ApplyStructure(msg.job); err != nil {
 		var cmd tea.Cmd
-		if msg.edit != editNone && !e.typing() {
+		if msg.edit != editNone && !e.Typing() {
 			cmd = e.startEdit(msg.edit, msg.index, msg.text) // the text kept for fixing
 		}
 		e.err = err.Error()
-		return cmd
+		return cmd, Then{Layout: true}
 	}
-	return m.recompute()
+	return nil, Then{Layout: true, Recompute: true}
 }
 
-// structureView renders the structure line, or the text input, and the
+// Next returns the command that runs the change being evaluated, nil when
+// none, for a caller that runs commands itself (the root's Settle).
+func (e *Editor) Next() tea.Cmd { return e.next }
+
+// Job returns the change being evaluated, nil when none.
+func (e *Editor) Job() *session.StructureJob { return e.job }
+
+// Input returns the text being typed.
+func (e *Editor) Input() string { return e.input.Value() }
+
+// View renders the structure line, or the text input, and the
 // error under it, each cut to width.
-func (e *structureEditor) view(c *common.Common, width int) []string {
+func (e *Editor) View(c *common.Common, width int) []string {
 	st := c.Styles
 	s := c.Session
 	var line string
-	if e.typing() {
+	if e.Typing() {
 		hint := "enter apply · esc cancel · empty removes"
 		if e.editing == editPenalty {
 			hint = "enter apply · esc cancel"

@@ -1,4 +1,5 @@
-package ui
+// Package tabbar is the dashboard's line of tab titles, under the header.
+package tabbar
 
 import (
 	"fmt"
@@ -10,27 +11,28 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// tabBar lays out the tab titles on one line, "[1 Rewards]" for the active
+// Bar lays out the tab titles on one line, "[1 Rewards]" for the active
 // tab and " 2 Objectives " for the others: the brackets say which is active
 // without colour, and take the place of the spaces so that no title moves
 // when another is selected (which keeps mouse hit-testing simple).
-type tabBar struct {
+type Bar struct {
 	labels []string
 }
 
-func newTabBar(tabs []common.Tab) tabBar {
+// New returns the bar of tabs, numbered from 1 in their order.
+func New(tabs []common.Tab) Bar {
 	labels := make([]string, len(tabs))
 	for i, t := range tabs {
 		labels[i] = fmt.Sprintf("%d %s", i+1, t.Title())
 	}
-	return tabBar{labels: labels}
+	return Bar{labels: labels}
 }
 
-// view renders the bar with tab active selected, cut to width. When the
+// View renders the bar with tab active selected, cut to width. When the
 // bar does not fit, it is compact: one space after each title and the
 // active one marked by its style alone (reverse video without colour);
 // when that does not fit either, the longest titles are shortened.
-func (b tabBar) view(st *common.Styles, active, width int) string {
+func (b Bar) View(st *common.Styles, active, width int) string {
 	var sb strings.Builder
 	compact := b.compact(width)
 	for i, l := range b.fitted(width) {
@@ -49,7 +51,7 @@ func (b tabBar) view(st *common.Styles, active, width int) string {
 }
 
 // compact reports whether the bar is drawn compact at width.
-func (b tabBar) compact(width int) bool {
+func (b Bar) compact(width int) bool {
 	total := 0
 	for _, l := range b.labels {
 		total += ansi.StringWidth(l) + 2
@@ -64,7 +66,7 @@ const minTitle = 4
 // fits, else with the longest titles cut one cell at a time (ending in
 // "…", each keeping its number and minTitle cells) until it fits or none
 // can be cut.
-func (b tabBar) fitted(width int) []string {
+func (b Bar) fitted(width int) []string {
 	labels := slices.Clone(b.labels)
 	if !b.compact(width) {
 		return labels
@@ -97,8 +99,8 @@ func (b tabBar) fitted(width int) []string {
 	return labels
 }
 
-// tabAt returns the tab drawn at column x of a bar of width cells, or -1.
-func (b tabBar) tabAt(x, width int) int {
+// TabAt returns the tab drawn at column x of a bar of width cells, or -1.
+func (b Bar) TabAt(x, width int) int {
 	pad := 2
 	if b.compact(width) {
 		pad = 1

@@ -1,4 +1,7 @@
-package ui
+// Package helpoverlay is the dashboard's full help, which ? opens over
+// the tab: the active tab's keys, the global ones and each method's
+// formula, scrollable.
+package helpoverlay
 
 import (
 	"fmt"
@@ -15,11 +18,12 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// helpOverlay is the full help that ? opens over the tab: the active tab's
+// Overlay is the full help that ? opens over the tab: the active tab's
 // keys, the global ones and each method's formula, scrollable; ? or esc
 // closes it.
-type helpOverlay struct {
-	open     bool
+type Overlay struct {
+	// Open is whether it is shown.
+	Open     bool
 	viewport viewport.Model
 	keys     helpOverlayKeys
 }
@@ -28,8 +32,9 @@ type helpOverlayKeys struct {
 	Close, Scroll, Top, Bottom key.Binding
 }
 
-func newHelpOverlay() helpOverlay {
-	return helpOverlay{
+// New returns the overlay, closed.
+func New() Overlay {
+	return Overlay{
 		viewport: viewport.New(),
 		keys: helpOverlayKeys{
 			Close:  key.NewBinding(key.WithKeys("?", "esc"), key.WithHelp("?/esc", "close the help")),
@@ -40,30 +45,30 @@ func newHelpOverlay() helpOverlay {
 	}
 }
 
-// show opens the overlay on the keys of tab and global and the methods'
+// Show opens the overlay on the keys of tab and global and the methods'
 // formulas under opts (their epsilon), in width x height cells.
-func (h *helpOverlay) show(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width, height int) {
-	h.open = true
+func (h *Overlay) Show(st *common.Styles, opts engine.Options, tab common.Tab, global FullHelper, width, height int) {
+	h.Open = true
 	h.setSize(width, height)
-	h.viewport.SetContent(helpText(st, opts, tab, global, max(width-4, 1)))
+	h.viewport.SetContent(Text(st, opts, tab, global, max(width-4, 1)))
 	h.viewport.GotoTop()
 }
 
-// fullHelper is what the overlay lists the keys of.
-type fullHelper interface{ FullHelp() [][]key.Binding }
+// FullHelper is what the overlay lists the keys of.
+type FullHelper interface{ FullHelp() [][]key.Binding }
 
-func (h *helpOverlay) setSize(width, height int) {
+func (h *Overlay) setSize(width, height int) {
 	h.viewport.SetWidth(max(width-4, 1))   // the border and a space each side
 	h.viewport.SetHeight(max(height-3, 1)) // the border and the title
 }
 
-// update scrolls the overlay or closes it; every key goes to it while it
+// Update scrolls the overlay or closes it; every key goes to it while it
 // is open.
-func (h *helpOverlay) update(msg tea.Msg) {
+func (h *Overlay) Update(msg tea.Msg) {
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(k, h.keys.Close):
-			h.open = false
+			h.Open = false
 			return
 		case key.Matches(k, h.keys.Top):
 			h.viewport.GotoTop()
@@ -76,8 +81,8 @@ func (h *helpOverlay) update(msg tea.Msg) {
 	h.viewport, _ = h.viewport.Update(msg)
 }
 
-// view draws the overlay in a box of width x height cells.
-func (h *helpOverlay) view(st *common.Styles, title string, width, height int) string {
+// View draws the overlay in a box of width x height cells.
+func (h *Overlay) View(st *common.Styles, title string, width, height int) string {
 	head := st.Title.Render("Help: "+title) + st.Muted.Render(" · ?/esc close · ↑/↓/pgup/pgdn/home/end scroll")
 	if !h.viewport.AtBottom() || h.viewport.YOffset() > 0 {
 		head += st.Muted.Render(fmt.Sprintf(" · %.0f%%", h.viewport.ScrollPercent()*100))
@@ -134,11 +139,11 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
-// helpText lists the tab's keys, the global keys and the methods, each
+// Text lists the tab's keys, the global keys and the methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
 // (scoring.StructureFormulas).
-func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width int) string {
+func Text(st *common.Styles, opts engine.Options, tab common.Tab, global FullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {
 		if sb.Len() > 0 {
@@ -190,10 +195,10 @@ func helpText(st *common.Styles, opts engine.Options, tab common.Tab, global ful
 	return strings.TrimRight(sb.String(), "\n")
 }
 
-// resize lays the open overlay out again for width x height, keeping its
+// Resize lays the open overlay out again for width x height, keeping its
 // scroll position.
-func (h *helpOverlay) resize(st *common.Styles, opts engine.Options, tab common.Tab, global fullHelper, width, height int) {
+func (h *Overlay) Resize(st *common.Styles, opts engine.Options, tab common.Tab, global FullHelper, width, height int) {
 	offset := h.viewport.YOffset()
-	h.show(st, opts, tab, global, width, height)
+	h.Show(st, opts, tab, global, width, height)
 	h.viewport.SetYOffset(offset)
 }

@@ -1,0 +1,40 @@
+package floatorder
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// BenchmarkSort1M sorts a million positions by a normal value.
+func BenchmarkSort1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	order := make([]int, len(x))
+	for b.Loop() {
+		for i := range order {
+			order[i] = i
+		}
+		Sort(order, 1, func(_, i int) uint64 { return Key(x[i]) })
+	}
+}
+
+// BenchmarkCompareSort1M is the same sort by comparison, for the ratio.
+func BenchmarkCompareSort1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	order := make([]int, len(x))
+	for b.Loop() {
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, c int) int { return cmp.Compare(x[a], x[c]) })
+	}
+}

@@ -1,0 +1,160 @@
+// Package floatorder sorts positions by float64 keys in linear time: a
+// least-significant-digit radix sort on the keys' bits, which the
+// dashboard and the rank statistics use on a million values, where a
+// comparison sort calling a function per comparison costs tens of times
+// more.
+package floatorder
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Key returns the uint64 whose unsigned order is cmp.Compare's order of
+// float64 values: NaN first, then -Inf up to +Inf, -0 equal to +0.
+func Key(x float64) uint64 {
+	switch {
+	case x != x: // NaN
+		return 0
+	case x == 0:
+		x = 0 // -0 as +0
+	}
+	b := math.Float64bits(x)
+	if b>>63 == 1 {
+		return ^b
+	}
+	return b | 1<<63
+}
+
+// Descending returns the key ordering x before the smaller values: NaN
+// last, as cmp.Compare(b, a) orders them.
+func Descending(x float64) uint64 { return ^Key(x) }
+
+// entry is a position with its key.
+type entry struct {
+	key uint64
+	at  int
+}
+
+// Sort sorts order stably by keys: by the first key, ties by the second,
+// and so on; positions equal in every key keep their order. key(k, i) is
+// key k of position i (from Key or Descending). The first key is sorted by
+// radix; only the runs it leaves tied are sorted by the next keys, which
+// for values that seldom tie costs little more than one key.
+func Sort(order []int, keys int, key func(k, i int) uint64) {
+	n := len(order)
+	if n < radixMin {
+		slices.SortStableFunc(order, func(i, j int) int {
+			for k := range keys {
+				if c := cmp.Compare(key(k, i), key(k, j)); c != 0 {
+					return c
+				}
+			}
+			return 0
+		})
+		return
+	}
+	a, b := make([]entry, n), make([]entry, n)
+	for j, i := range order {
+		a[j] = entry{key(0, i), i}
+	}
+	a, _ = sortEntries(a, b)
+	for j := range a {
+		order[j] = a[j].at
+	}
+	if keys == 1 {
+		return
+	}
+	next := func(k, i int) uint64 { return key(k+1, i) }
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && a[hi].key == a[lo].key {
+			hi++
+		}
+		if hi-lo > 1 {
+			Sort(order[lo:hi], keys-1, next)
+		}
+		lo = hi
+	}
+}
+
+// radixMin is the fewest positions sorted by radix: below, the counts'
+// arrays cost more than comparisons.
+const radixMin = 1 << 12
+
+// The radix passes: digits of digitBits bits, least significant first;
+// 2^11 buckets keep a pass's writes within the caches.
+const (
+	digitBits = 11
+	digits    = (64 + digitBits - 1) / digitBits
+	buckets   = 1 << digitBits
+)
+
+// sortEntries sorts a stably by key, using b as a buffer, and returns the
+// sorted slice and the other one. A pass whose digit is the same in every
+// entry is skipped.
+func sortEntries(a, b []entry) (sorted, buf []entry) {
+	var counts [digits][buckets]int
+	for _, e := range a {
+		k := e.key
+		for d := range digits {
+			counts[d][k&(buckets-1)]++
+			k >>= digitBits
+		}
+	}
+	for d := range digits {
+		c := &counts[d]
+		shift := uint(d * digitBits)
+		if c[(a[0].key>>shift)&(buckets-1)] == len(a) {
+			continue
+		}
+		sum := 0
+		for v, count := range c {
+			c[v] = sum
+			sum += count
+		}
+		for _, e := range a {
+			v := (e.key >> shift) & (buckets - 1)
+			b[c[v]] = e
+			c[v]++
+		}
+		a, b = b, a
+	}
+	return a, b
+}
+
+// Select returns the k-th smallest of keys (0-based), reordering keys:
+// Hoare's quickselect, in expected linear time.
+func Select(keys []uint64, k int) uint64 {
+	lo, hi := 0, len(keys)-1
+	for lo < hi {
+		// The median of three as pivot, against sorted runs.
+		mid := lo + (hi-lo)/2
+		a, b, c := keys[lo], keys[mid], keys[hi]
+		pivot := max(min(a, b), min(max(a, b), c))
+		i, j := lo, hi
+		for i <= j {
+			for keys[i] < pivot {
+				i++
+			}
+			for keys[j] > pivot {
+				j--
+			}
+			if i <= j {
+				keys[i], keys[j] = keys[j], keys[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return keys[k]
+		}
+	}
+	return keys[k]
+}

@@ -1,0 +1,69 @@
+package floatorder
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The radix order is the one of a stable comparison sort by cmp.Compare,
+// key after key, on values with ties, NaNs, infinities and both zeros.
+func TestSortMatchesStableCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 1e-300, -1e300, 3}
+	for _, n := range []int{0, 1, 2, 7, 1000, 3 * radixMin, 20 * radixMin} {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i] = pool[rng.IntN(len(pool))], rng.NormFloat64()
+			if rng.IntN(3) == 0 {
+				y[i] = pool[rng.IntN(len(pool))]
+			}
+		}
+		want := make([]int, n)
+		for i := range want {
+			want[i] = i
+		}
+		got := slices.Clone(want)
+		slices.SortStableFunc(want, func(a, b int) int { return cmp.Or(cmp.Compare(x[b], x[a]), cmp.Compare(y[a], y[b])) })
+		Sort(got, 2, func(k, i int) uint64 {
+			if k == 0 {
+				return Descending(x[i])
+			}
+			return Key(y[i])
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: radix order %v, stable comparison sort %v", n, got, want)
+		}
+	}
+}
+
+func TestKeyOrder(t *testing.T) {
+	ordered := []float64{math.NaN(), math.Inf(-1), -1e300, -1, -1e-300, 0, 1e-300, 1, 1e300, math.Inf(1)}
+	for j := 1; j < len(ordered); j++ {
+		if Key(ordered[j-1]) >= Key(ordered[j]) {
+			t.Errorf("Key(%v) = %x is not below Key(%v) = %x", ordered[j-1], Key(ordered[j-1]), ordered[j], Key(ordered[j]))
+		}
+	}
+	if Key(math.Copysign(0, -1)) != Key(0) {
+		t.Error("-0 and +0 have different keys")
+	}
+}
+
+// Select returns what sorting would put at k, for every k, on keys with
+// many repeats.
+func TestSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := make([]uint64, 500)
+	for i := range keys {
+		keys[i] = uint64(rng.IntN(40))
+	}
+	sorted := slices.Clone(keys)
+	slices.Sort(sorted)
+	for k := range keys {
+		if got := Select(slices.Clone(keys), k); got != sorted[k] {
+			t.Fatalf("Select(k=%d) = %d, want %d", k, got, sorted[k])
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package session
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/output"
+)
+
+// SettingsFile is where ctrl+s saves the settings, in the current
+// directory.
+const SettingsFile = "rewardlens-settings.toml"
+
+// SettingsSaver saves the settings (ctrl+s) to SettingsFile, a name of
+// rewardlens's own in the current directory, under output's policy for
+// such a name (output.CheckReplace): never through a symbolic link, never
+// over a read-only file or another user's, and over another file only
+// once asked: the first ctrl+s says the file is there, a second replaces
+// it, keeping its mode. A file this dashboard saved is replaced unasked.
+type SettingsSaver struct {
+	// saved is the file as the last save left it; asked, the file a
+	// ctrl+s asked about replacing. Each is nil when there is none.
+	saved, asked fs.FileInfo
+}
+
+// Save writes s's settings as a config file that --config loads,
+// atomically, and says where, or what to do.
+func (sv *SettingsSaver) Save(s *Session) (string, error) {
+	old, err := output.CheckReplace(SettingsFile)
+	if err != nil {
+		return "", fmt.Errorf("save settings: %w", err)
+	}
+	known := func(fi fs.FileInfo) bool { return fi != nil && output.SameFile(old, fi) }
+	if old != nil && !known(sv.saved) && !known(sv.asked) {
+		sv.asked = old
+		return "", fmt.Errorf("save settings: %s exists: ctrl+s again to replace it", SettingsFile)
+	}
+	sv.asked = nil
+	cfg := s.SettingsConfig()
+	err = output.ReplaceFile(SettingsFile, old, func(w io.Writer) error {
+		fmt.Fprintf(w, "# rewardlens settings, saved from the dashboard; load with --config %s\n\n", SettingsFile)
+		enc := toml.NewEncoder(w)
+		enc.Indent = "" // as the README writes configs
+		return enc.Encode(cfg)
+	})
+	if err != nil {
+		return "", fmt.Errorf("save settings: %w", err)
+	}
+	sv.saved, _ = os.Lstat(SettingsFile)
+	return fmt.Sprintf("saved the settings to %s (load with --config %s)", SettingsFile, SettingsFile), nil
+}
+
+// SettingsConfig returns the session's config with the current method,
+// scope, scale, normalisation and weights. Goals and weights go into the
+// objectives themselves (pareto) or the svrl weights, so that nothing
+// depends on --minimize or --weight.
+func (s *Session) SettingsConfig() engine.Config {
+	cfg := s.Config
+	opts := s.Options
+	normalize := opts.Normalize
+	cfg.Method, cfg.Scope, cfg.Scale, cfg.Normalize = string(opts.Method), string(opts.Scope), string(opts.Scale), &normalize
+	cfg.Computer = string(ComputerOf(s.Computer))
+	cfg.NormalizeObjectives = ""
+	if opts.NormalizeObjectives != engine.NormNone {
+		cfg.NormalizeObjectives = string(opts.NormalizeObjectives)
+	}
+	if opts.Penalty != engine.DefaultPenalty || cfg.Penalty != nil {
+		penalty := opts.Penalty
+		cfg.Penalty = &penalty
+	}
+	cfg.Minimize, cfg.Weights = nil, nil
+	w := slices.Clone(s.Weights())
+	if cfg.Computer == string(engine.ComputerSVRL) {
+		cfg.VerificationWeight, cfg.EfficiencyWeight = &w[1], &w[2]
+		if w[0] != 1 {
+			cfg.Weights = map[string]float64{scoring.SVRLTask: w[0]}
+		}
+		return cfg
+	}
+	cfg.Objectives = slices.Clone(cfg.Objectives)
+	for k, o := range s.Evaluation.Objectives {
+		cfg.Objectives[k].Goal, cfg.Objectives[k].Weight = string(o.Goal), &w[k]
+	}
+	return cfg
+}
