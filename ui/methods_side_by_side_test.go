@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,52 @@ func TestWeightsSayScoreOnlyUnderPareto(t *testing.T) {
 	press(m, "w")
 	if view := screen(m); strings.Contains(view, "score only") {
 		t.Errorf("on %s the screen says the weights change the score only:\n%s", m.Session().Options.Method, view)
+	}
+}
+
+// TestGroupViewSorts: in the sample's group p01, s sorts the rows by the
+// next column (B's grpo reward) and S reverses it, the footer saying so;
+// after M the rows keep grpo's order, which the line over them names as
+// an order, not as a sort by the new method.
+func TestGroupViewSorts(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "2", "down", "enter")
+	view := screen(m)
+	if !strings.Contains(view, "sorted by pareto ▼") || !strings.Contains(view, "s/S sort") {
+		t.Fatalf("the group view does not say it is sorted by pareto, or lacks the s/S hint:\n%s", view)
+	}
+	ids := []string{"s00-p01-c0", "s00-p01-c1", "s00-p01-c2", "s00-p01-c3", "s00-p01-c4", "s00-p01-c5", "s00-p01-c6", "s00-p01-c7"}
+	// grpo descending, by hand from the rows' grpo rewards: c1 0.986,
+	// c4 0.933, c2 0.914, c3 0.903, c0 -0.874, c7 -0.906, c5 -0.919, c6 -1.037.
+	byGRPO := "s00-p01-c1 s00-p01-c4 s00-p01-c2 s00-p01-c3 s00-p01-c0 s00-p01-c7 s00-p01-c5 s00-p01-c6"
+	press(m, "s")
+	view = screen(m)
+	if got := strings.Join(idsInOrder(view, ids), " "); got != byGRPO || !strings.Contains(view, "sorted by grpo ▼") {
+		t.Errorf("s does not sort by grpo descending: %s\n%s", got, view)
+	}
+	press(m, "S")
+	view = screen(m)
+	reversed := strings.Fields(byGRPO)
+	slices.Reverse(reversed)
+	if got := strings.Join(idsInOrder(view, ids), " "); got != strings.Join(reversed, " ") || !strings.Contains(view, "sorted by grpo ▲") {
+		t.Errorf("S does not reverse the sort: %s\n%s", got, view)
+	}
+	press(m, "S", "s", "s") // score ▼, then rank ▼
+	press(m, "S")           // rank ▲
+	before := idsInOrder(screen(m), ids)
+	press(m, "m") // pareto-crowding: the ranks stay, the order too
+	view = screen(m)
+	if after := idsInOrder(view, ids); strings.Join(after, " ") != strings.Join(before, " ") {
+		t.Errorf("the rows moved when the method changed: %v, then %v", before, after)
+	}
+	if !strings.Contains(view, "sorted by rank ▲") {
+		t.Errorf("sorted by rank, which the method does not change, the line does not say so:\n%s", view)
+	}
+	press(m, "s", "s", "s", "s", "s", "s", "s") // accuracy, safety, length, then pareto-crowding, grpo, score, rank
+	press(m, "s", "s", "s", "s")                // accuracy, safety, length, pareto-crowding
+	press(m, "m")                               // gdpo: pareto-crowding's order kept
+	view = screen(m)
+	if !strings.Contains(view, "order of pareto-crowding ▲ (s sorts)") || strings.Contains(view, "sorted by") {
+		t.Errorf("after m the line claims a sort its rows do not have:\n%s", view)
 	}
 }

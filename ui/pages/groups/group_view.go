@@ -26,9 +26,15 @@ type groupView struct {
 	// shows of it (groupLabels): what tells it apart from the batch's
 	// other prompts, shown instead when the prompt does not fit.
 	promptText, distinct string
-	// members are the completions in table order: reward descending.
-	members []int
-	table   table.Table
+	// members are the completions in table order: sorted by the sort
+	// key sortKey (sortKeys; A's reward at first), descending or not.
+	members    []int
+	sortKey    int
+	descending bool
+	// sortedBy names the key the rows were last sorted by: a change of
+	// method keeps the rows' order, which then may be only its.
+	sortedBy string
+	table    table.Table
 	// prompt is promptText (or distinct) wrapped to the width, at most
 	// maxPromptLines.
 	prompt        []string
@@ -48,11 +54,10 @@ const barWidth = 17
 const maxResponseWidth = 120
 
 // open shows group g, whose prompt is prompt and distinct what tells it
-// apart, ranking its members by reward; with keepOrder, a group already
-// open with the same members keeps its rows' order, so that a change of
-// method does not move the completion being looked at.
+// apart, ranking its members by A's reward descending; with keepOrder, a
+// group already open with the same members keeps its rows' order, so that
+// a change of method does not move the completion being looked at.
 func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct string, keepOrder bool) {
-	res := c.Session.Result
 	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
 	if !same {
 		v.completionLines = map[int]string{}
@@ -63,14 +68,94 @@ func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, dis
 		v.layout(c)
 		return
 	}
+	if !keepOrder {
+		v.sortKey, v.descending = 0, true
+	}
 	v.members = slices.Clone(g.Members)
-	// Reward descending; an invalid completion (its reward is the group's
-	// mean) after the valid ones of the same reward; then input order.
-	slices.SortStableFunc(v.members, func(a, b int) int {
-		return cmp.Or(cmp.Compare(res.Rewards[b], res.Rewards[a]), cmp.Compare(boolInt(res.Evaluation.Valid[b]), boolInt(res.Evaluation.Valid[a])))
-	})
+	v.sort(c)
 	v.table.SetRows(len(v.members))
 	v.layout(c)
+}
+
+// groupSortKey is a number of the group view's rows to sort them by.
+type groupSortKey struct {
+	title string
+	value func(i int) float64
+}
+
+// sortKeys are the numbers s cycles through: A's reward, B's (when
+// shown), the score, the rank and the objectives.
+func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
+	s := c.Session
+	res := s.Result
+	keys := []groupSortKey{{textsafe.Line(string(res.Options.Method)), func(i int) float64 { return res.Rewards[i] }}}
+	if s.ShowsRewardB() && !s.RewardBPending() {
+		keys = append(keys, groupSortKey{textsafe.Line(string(s.CompareMethod)), func(i int) float64 {
+			r, _ := s.RewardB(i)
+			return r
+		}})
+	}
+	keys = append(keys,
+		groupSortKey{"score", func(i int) float64 { return res.Scores[i] }},
+		groupSortKey{"rank", func(i int) float64 { return float64(res.Ranking.Ranks[i]) }})
+	for k, o := range res.Objectives {
+		keys = append(keys, groupSortKey{textsafe.Line(o.Name), func(i int) float64 { return res.Evaluation.Values[i*res.Evaluation.M+k] }})
+	}
+	return keys
+}
+
+// sort sorts the members by the sort key; an invalid completion (its
+// reward is the group's mean) after the valid ones of the same value;
+// then input order. NaN sorts last either way.
+func (v *groupView) sort(c *common.Common) {
+	keys := v.sortKeys(c)
+	v.sortKey = min(v.sortKey, len(keys)-1)
+	slices.SortStableFunc(v.members, v.order(c, keys[v.sortKey]))
+	v.sortedBy = keys[v.sortKey].title
+}
+
+// order compares two members by key, as sort orders them.
+func (v *groupView) order(c *common.Common, key groupSortKey) func(a, b int) int {
+	valid := c.Session.Result.Evaluation.Valid
+	return func(a, b int) int {
+		x, y := key.value(a), key.value(b)
+		if nx, ny := math.IsNaN(x), math.IsNaN(y); nx || ny {
+			return cmp.Compare(boolInt(nx), boolInt(ny))
+		}
+		order := cmp.Compare(x, y)
+		if v.descending {
+			order = -order
+		}
+		return cmp.Or(order, cmp.Compare(boolInt(valid[b]), boolInt(valid[a])))
+	}
+}
+
+// resort handles s (next) and S (reverse): it sorts the rows again, the
+// cursor staying on its completion.
+func (v *groupView) resort(c *common.Common, next bool) {
+	if next {
+		v.sortKey = (v.sortKey + 1) % len(v.sortKeys(c))
+	} else {
+		v.descending = !v.descending
+	}
+	at := v.selected()
+	v.sort(c)
+	v.table.SetCursor(max(slices.Index(v.members, at), 0))
+	v.layout(c)
+}
+
+// sortPart says how the rows are ordered: "sorted by pareto ▼", or, when
+// a change of method kept an order its key no longer gives,
+// "order of grpo ▼ (s sorts)".
+func (v *groupView) sortPart(c *common.Common) string {
+	st := c.Styles
+	by := v.sortedBy + common.SortArrow(v.descending)
+	keys := v.sortKeys(c)
+	if v.sortKey < len(keys) && keys[v.sortKey].title == v.sortedBy &&
+		slices.IsSortedFunc(v.members, v.order(c, keys[v.sortKey])) {
+		return st.Muted.Render("sorted by ") + by
+	}
+	return st.Muted.Render("order of ") + by + st.Muted.Render(" (s sorts)")
 }
 
 func (v *groupView) setSize(c *common.Common, width, height int) {
@@ -255,6 +340,7 @@ func (v *groupView) view(c *common.Common) string {
 	if h := v.table.ScrollHint(); h != "" {
 		parts = append(parts, st.Muted.Render(h))
 	}
+	parts = append(parts, v.sortPart(c))
 	summary := ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), v.width, "…")
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
 }

@@ -63,9 +63,12 @@ func newGroupsKeyMap() groupsKeyMap {
 // setKeys enables the keys that work in mode.
 func (t *groupsTab) setKeys(mode groupsMode) {
 	k, lk := &t.keys, &t.list.Keys
-	for _, b := range []*key.Binding{&lk.Sort, &lk.Reverse, &lk.Filter, &k.Open} {
+	for _, b := range []*key.Binding{&lk.Filter, &k.Open} {
 		b.SetEnabled(mode == groupList)
 	}
+	// The group view's rows sort as the groups do.
+	lk.Sort.SetEnabled(mode == groupList || mode == groupMembers)
+	lk.Reverse.SetEnabled(mode == groupList || mode == groupMembers)
 	lk.ApplyFilter.SetEnabled(mode == groupFiltering)
 	lk.ClearFilter.SetEnabled(mode == groupFiltering || (mode == groupList && t.list.Filtered()))
 	k.OpenCompletion.SetEnabled(mode == groupMembers)
@@ -203,6 +206,8 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 			t.setMode(groupList)
 		case key.Matches(msg, k.OpenCompletion):
 			t.openCompletion()
+		case key.Matches(msg, t.list.Keys.Sort), key.Matches(msg, t.list.Keys.Reverse):
+			t.group.resort(t.common, key.Matches(msg, t.list.Keys.Sort))
 		default:
 			t.group.table.Update(msg)
 		}
