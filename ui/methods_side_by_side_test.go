@@ -121,3 +121,29 @@ func TestGroupViewSorts(t *testing.T) {
 		t.Errorf("after m the line claims a sort its rows do not have:\n%s", view)
 	}
 }
+
+// TestTrajectoriesOrderLabel: after m the Trajectories keep pareto's
+// order, and the line over them says so instead of claiming a sort by
+// pareto-crowding; s sorts them again; a column the method does not
+// change (an objective) stays "sorted by" across m.
+func TestTrajectoriesOrderLabel(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "5")
+	if view := screen(m); !strings.Contains(view, "sorted by pareto ▼") {
+		t.Fatalf("the Trajectories are not sorted by pareto at first:\n%s", view)
+	}
+	press(m, "m")
+	view := screen(m)
+	if !strings.Contains(view, "order of pareto ▼ (s sorts)") || strings.Contains(view, "sorted by") {
+		t.Errorf("after m the line claims a sort by the new method:\n%s", view)
+	}
+	press(m, "s", "s", "s", "s") // grpo, rank, crowding, accuracy
+	press(m, "s")                // safety
+	if view := screen(m); !strings.Contains(view, "sorted by safety ▼") {
+		t.Fatalf("s does not sort by safety:\n%s", view)
+	}
+	press(m, "m")
+	if view := screen(m); !strings.Contains(view, "sorted by safety ▼") {
+		t.Errorf("an objective's sort is not kept across m:\n%s", view)
+	}
+}

@@ -2,6 +2,7 @@ package trajectories
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -53,6 +54,10 @@ type trajectoryList struct {
 	columns    []trajectoryColumn
 	sortColumn int
 	descending bool
+	// sortedBy is the title of the column the rows were last sorted by,
+	// sortedUnder the options of the result then (optionsKey): a change
+	// of method keeps the rows' order, which then may be only theirs.
+	sortedBy, sortedUnder string
 	// rows holds trajectory indices in table order, inOrder the same in
 	// input order; invalid counts those that are invalid.
 	rows    []int
@@ -92,6 +97,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	} else {
 		l.rows = slices.Clone(l.rows)
 		l.sort(s)
+		l.sortedBy, l.sortedUnder = l.columns[l.sortColumn].title, optionsKey(s)
 	}
 	l.causes = nil
 	valid := s.Result.Evaluation.Valid
@@ -132,6 +138,24 @@ func (l *trajectoryList) sort(s *session.Session) {
 		}
 		return col.compare(a, b)
 	})
+}
+
+// optionsKey names the options of the session's result.
+func optionsKey(s *session.Session) string { return fmt.Sprintf("%+v", s.Result.Options) }
+
+// sorted reports whether the rows are in the order of the sort column:
+// its title is the one they were sorted by and, for the columns the
+// options compute (the score, A's reward, the rank, the crowding), the
+// options are the same.
+func (l *trajectoryList) sorted(s *session.Session) bool {
+	if l.columns[l.sortColumn].title != l.sortedBy {
+		return false
+	}
+	switch l.sortColumn {
+	case sortByScore, sortByReward, sortByRank, sortByCrowding:
+		return optionsKey(s) == l.sortedUnder
+	}
+	return true
 }
 
 // sameRows reports whether sorted, in any order, holds the trajectories

@@ -279,9 +279,20 @@ func (t *trajectoriesTab) tableStatus() string {
 	}
 	return t.list.Status(st, t.mode == filtering,
 		st.Title.Render(common.Count(len(t.rows.rows), "trajectory", "trajectories")),
-		st.Muted.Render("sorted by ")+t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title),
+		t.sortPart(),
 		t.list.FilterPart(st, t.width/3),
 		invalid)
+}
+
+// sortPart says how the rows are ordered: "sorted by pareto ▼", or, when
+// a change of method kept an order the column no longer gives,
+// "order of pareto ▼ (s sorts)".
+func (t *trajectoriesTab) sortPart() string {
+	st := t.common.Styles
+	if t.rows.sorted(t.common.Session) {
+		return st.Muted.Render("sorted by ") + t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title)
+	}
+	return st.Muted.Render("order of ") + t.list.SortTitle(t.rows.sortedBy) + st.Muted.Render(" (s sorts)")
 }
 
 func (t *trajectoriesTab) ShortHelp() []key.Binding {
