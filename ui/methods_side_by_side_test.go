@@ -147,3 +147,18 @@ func TestTrajectoriesOrderLabel(t *testing.T) {
 		t.Errorf("an objective's sort is not kept across m:\n%s", view)
 	}
 }
+
+// TestCompareOpenShowsBothRewards: enter on Compare's first disagreement
+// (c0 of p01) shows its reward under pareto (A), 1, and under grpo (B),
+// -0.8737, named by method.
+func TestCompareOpenShowsBothRewards(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7", "d", "enter")
+	view := screen(m)
+	if !strings.Contains(view, "s00-p01-c0") || !strings.Contains(view, "computed (pareto)") {
+		t.Fatalf("enter does not open c0 under pareto:\n%s", view)
+	}
+	if !strings.Contains(view, "reward of grpo (B)  -0.8737") {
+		t.Errorf("the opened trajectory lacks B's reward:\n%s", view)
+	}
+}
