@@ -96,13 +96,15 @@ func (h *Overlay) View(st *common.Styles, title string, width, height int) strin
 // wrapText wraps s to width at its spaces, a word wider than width cut
 // in pieces. lipgloss.Wrap breaks at hyphens too and lets a lone " -"
 // overflow the line, where the box cut the minus sign of a formula
-// ("s - mean(s)").
+// ("s - mean(s)"). A lone operator stays with the word before it, so
+// that a line breaks after it, never before: a line starting "- mean(s)"
+// reads like a bullet.
 func wrapText(s string, width int) string {
 	width = max(width, 1)
 	var lines []string
 	for _, para := range strings.Split(s, "\n") {
 		line := ""
-		for _, word := range strings.Fields(para) {
+		for _, word := range operatorsKept(strings.Fields(para)) {
 			for ansi.StringWidth(word) > width {
 				if line != "" {
 					lines, line = append(lines, line), ""
@@ -122,6 +124,20 @@ func wrapText(s string, width int) string {
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// operatorsKept returns words with each lone operator ("-", "×", ...)
+// joined to the word before it by a space.
+func operatorsKept(words []string) []string {
+	var kept []string
+	for _, w := range words {
+		if len(kept) > 0 && strings.Contains("-+=×*/·−", w) && w != "" {
+			kept[len(kept)-1] += " " + w
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return kept
 }
 
 // hangingLine returns name padded to nameWidth and desc after it, desc

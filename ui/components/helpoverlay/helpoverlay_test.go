@@ -25,3 +25,19 @@ func TestWrapTextKeepsTheMinus(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapTextBreaksAfterOperators: no line starts with a lone operator,
+// as "- mean(s)" would, read as a bullet: the line breaks after it.
+func TestWrapTextBreaksAfterOperators(t *testing.T) {
+	desc := "(scale batch: the batch's); scale none or normalize off: s - mean(s); penalty λ of score - λ × violation"
+	for width := 8; width <= 70; width++ {
+		for _, line := range strings.Split(wrapText(desc, width), "\n") {
+			if f := strings.Fields(line); len(f) > 0 && strings.Contains("-×", f[0]) {
+				t.Errorf("wrapText at %d: line %q starts with an operator", width, line)
+			}
+		}
+	}
+	if got := wrapText("normalize off: s - mean(s)", 18); got != "normalize off: s -\nmean(s)" {
+		t.Errorf("wrapText at 18 = %q, want the break after the minus", got)
+	}
+}
