@@ -122,6 +122,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.setCompareMethod(msg.Method)
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)
+	case common.NoticeMsg:
+		return m, m.status.SetNotice(msg.Text, nil)
 	case common.ShowBatchMsg:
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case recomputedMsg:

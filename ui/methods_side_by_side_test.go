@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // rowOf returns the table row of the screen that shows id, "" if none.
@@ -160,5 +163,47 @@ func TestCompareOpenShowsBothRewards(t *testing.T) {
 	}
 	if !strings.Contains(view, "reward of grpo (B)  -0.8737") {
 		t.Errorf("the opened trajectory lacks B's reward:\n%s", view)
+	}
+}
+
+// TestComparePanelFitsSmall: at 80x24 Compare's panel keeps the selected
+// trajectory's place among the disagreements and a legend, the rank
+// agreement shortened to Spearman's ρ; at 120x40 it has them all.
+func TestComparePanelFitsSmall(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	press(m, "7", "d")
+	view := screen(m)
+	for _, want := range []string{"disagreement  ", " of 27", "● same", "◎ selected", "Spearman ρ"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("at 80x24 Compare lacks %q:\n%s", want, view)
+		}
+	}
+	m = newTestModel(t, 120, 40)
+	press(m, "7", "d")
+	view = screen(m)
+	for _, want := range []string{"disagreement  ", "Kendall τ-b", "legend", "a few to most points"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("at 120x40 Compare lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// TestCompareSaysNoDisagreement: on TRL completions, where no trajectory
+// is rewarded by one method and penalised by the other, d says so on the
+// status line; the help explains "collapsed".
+func TestCompareSaysNoDisagreement(t *testing.T) {
+	m := loadModel(t, streamedInput(t, sampletest.TRLConfig(), sampletest.TRLLayout, trlFixture), 120)
+	press(m, "7")
+	_, cmd := m.Update(uitest.KeyPress("d"))
+	if cmd == nil {
+		t.Fatal("d with no disagreement gives no notice")
+	}
+	m.Update(cmd()) // the notice; not its expiry, a tick
+	if view := screen(m); !strings.Contains(view, "no trajectory is rewarded by one method and penalised by the other") {
+		t.Errorf("d with no disagreement says nothing:\n%s", view)
+	}
+	press(m, "?")
+	if view := screen(m); !strings.Contains(view, "collapsed groups: groups where distinct objective vectors get") {
+		t.Errorf("the help does not explain collapsed:\n%s", view)
 	}
 }

@@ -50,6 +50,10 @@ type ShowBatchMsg struct{ Batch int }
 // comparison (Session.CompareMethod) and recompute.
 type CompareMethodMsg struct{ Method engine.Method }
 
+// NoticeMsg asks the root to show Text on the status line for a while
+// (statusline.NoticeLifetime): what a key did, or why it did nothing.
+type NoticeMsg struct{ Text string }
+
 // ShowGroupMsg asks the root to show batch Batch and the group of its
 // trajectory Trajectory open, on the tab that is a GroupShower, with that
 // trajectory selected (Compare's o, Prompts' enter).

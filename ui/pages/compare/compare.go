@@ -57,6 +57,8 @@ type compareKeyMap struct {
 	NextOdd, PrevOdd      key.Binding
 	Open, Close           key.Binding
 	OpenGroup             key.Binding
+	// Collapsed has no key: the help explains the panel's "collapsed".
+	Collapsed key.Binding
 }
 
 func newCompareKeyMap() compareKeyMap {
@@ -72,6 +74,7 @@ func newCompareKeyMap() compareKeyMap {
 		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the selected trajectory")),
 		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
 		OpenGroup: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the selected trajectory's group (Groups tab)")),
+		Collapsed: key.NewBinding(key.WithHelp("collapsed", "collapsed groups: groups where distinct objective vectors get identical rewards, under A and under B, of the batch's groups with distinct objective vectors")),
 	}
 }
 
@@ -188,10 +191,15 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		t.step(t.byB, -1)
 	case key.Matches(msg, k.Up):
 		t.step(t.byB, 1)
-	case key.Matches(msg, k.NextOdd):
-		t.step(t.odd, 1)
-	case key.Matches(msg, k.PrevOdd):
-		t.step(t.odd, -1)
+	case key.Matches(msg, k.NextOdd), key.Matches(msg, k.PrevOdd):
+		if len(t.odd) == 0 {
+			return func() tea.Msg { return common.NoticeMsg{Text: noDisagreement} }
+		}
+		step := 1
+		if key.Matches(msg, k.PrevOdd) {
+			step = -1
+		}
+		t.step(t.odd, step)
 	case key.Matches(msg, k.Open):
 		if t.selected < t.cmp.N {
 			t.setReading(true)
@@ -205,6 +213,9 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// noDisagreement is what d and D say when there is nothing to step to.
+const noDisagreement = "no trajectory is rewarded by one method and penalised by the other"
 
 // step selects the point after (or before) the selected one in order, a
 // list of positions in cmp: from a point not in order, the first (or
@@ -480,41 +491,64 @@ func (t *compareTab) panelView() string {
 	s := t.common.Session
 	c := t.cmp
 	row := func(label, value string) string { return styledRow(label, value, lipgloss.NewStyle()) }
-	agreement := []string{
-		st.Title.Render("rank agreement"),
-		row("Spearman ρ", common.FormatValue(c.Spearman)),
-		row("Kendall τ-b", common.FormatValue(c.Kendall)),
-		row(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100),
-			fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
-	}
-	if t.b == LoggedMethod && c.N > 0 {
-		mean, most := absDifference(c.A, c.B)
-		agreement = append(agreement,
-			row("mean |A − B|", common.FormatValue(mean)),
-			row("max |A − B|", common.FormatValue(most)))
-	}
-	sections := []string{
-		strings.Join([]string{
+	// At small heights the panel is fitted by priority: the legend on
+	// one line, then the rank agreement as Spearman's ρ alone, then the
+	// sections without blank lines between them, then without the count
+	// compared; the selection and a legend stay.
+	height := t.height - 1 // under the title
+	var panel string
+	for compact := range 5 {
+		rankRows := []string{row("Spearman ρ", common.FormatValue(c.Spearman))}
+		if compact < 2 {
+			rankRows = []string{
+				st.Title.Render("rank agreement"),
+				rankRows[0],
+				row("Kendall τ-b", common.FormatValue(c.Kendall)),
+				row(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100),
+					fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
+			}
+		}
+		if t.b == LoggedMethod && c.N > 0 {
+			mean, most := absDifference(c.A, c.B)
+			rankRows = append(rankRows, row("mean |A − B|", common.FormatValue(mean)))
+			if compact < 2 {
+				rankRows = append(rankRows, row("max |A − B|", common.FormatValue(most)))
+			}
+		}
+		methods := []string{
 			row("A (m/M)", string(s.Result.Options.Method)),
 			row("B (b/B)", string(t.b)),
-			row("compared", common.Count(c.N, "trajectory", "trajectories")),
-		}, "\n"),
-		strings.Join(agreement, "\n"),
-		strings.Join([]string{
-			st.Title.Render("opposite advantages (d/D)"),
-			styledRow("A +, B −", fmt.Sprint(c.PosNeg), st.Negative),
-			styledRow("A −, B +", fmt.Sprint(c.NegPos), st.Negative),
-		}, "\n"),
-		t.collapseView(styledRow),
+		}
+		if compact < 4 {
+			methods = append(methods, row("compared", common.Count(c.N, "trajectory", "trajectories")))
+		}
+		sections := []string{
+			strings.Join(methods, "\n"),
+			strings.Join(rankRows, "\n"),
+			strings.Join([]string{
+				st.Title.Render("opposite advantages (d/D)"),
+				styledRow("A +, B −", fmt.Sprint(c.PosNeg), st.Negative),
+				styledRow("A −, B +", fmt.Sprint(c.NegPos), st.Negative),
+			}, "\n"),
+			t.collapseView(styledRow),
+		}
+		if sel := t.selectedView(row); sel != "" {
+			sections = append(sections, sel)
+		}
+		sections = append(sections, t.legendView(compact >= 1))
+		if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
+			sections = append(sections, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
+		}
+		separator := "\n\n"
+		if compact >= 3 {
+			separator = "\n"
+		}
+		panel = strings.Join(sections, separator)
+		if strings.Count(panel, "\n") < height {
+			break
+		}
 	}
-	if sel := t.selectedView(row); sel != "" {
-		sections = append(sections, sel)
-	}
-	sections = append(sections, t.legendView())
-	if n := len(s.CurrentBatch().Members) - c.N; n > 0 {
-		sections = append(sections, st.Warning.Render(common.FitLine(common.Count(n, "invalid trajectory", "invalid trajectories")+" left out", comparePanelWidth)))
-	}
-	return strings.Join(sections, "\n\n")
+	return panel
 }
 
 // collapseView shows, on one line, for A and B, how many of the batch's
@@ -572,8 +606,13 @@ func absDifference(a, b []float64) (mean, most float64) {
 	return mean / float64(len(a)), most
 }
 
-func (t *compareTab) legendView() string {
+// legendView explains the markers; oneLine, only those of the points.
+func (t *compareTab) legendView(oneLine bool) string {
 	st := t.common.Styles
+	if oneLine {
+		return st.Positive.Render(string(agreeRune)) + " same  " + st.Negative.Render(string(posNegRune)) + " A+B−  " +
+			st.Negative.Render(string(negPosRune)) + " A−B+  " + st.Selected.Render(string(selectedRune)) + " selected"
+	}
 	return strings.Join([]string{
 		st.Title.Render("legend"),
 		st.Positive.Render(string(agreeRune)) + " same direction (or zero)",
@@ -591,5 +630,5 @@ func (t *compareTab) ShortHelp() []key.Binding {
 
 func (t *compareTab) FullHelp() [][]key.Binding {
 	k := t.keys
-	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}}
+	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}, {k.Collapsed}}
 }
