@@ -51,3 +51,15 @@ func TestFooterKeys(t *testing.T) {
 		t.Errorf("footerKeys at 5 cells chose %d keys, want help and quit only", len(got))
 	}
 }
+
+// TestParetoFooterZoomAsOne: at 120 columns the Pareto footer shows the
+// zoom as one hint, "+/- zoom", never zoom out without zoom in.
+func TestParetoFooterZoomAsOne(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "4")
+	lines := strings.Split(screen(m), "\n")
+	footer := lines[len(lines)-1]
+	if !strings.Contains(footer, "+/- zoom") || strings.Contains(footer, "zoom out") {
+		t.Errorf("the Pareto footer does not show +/- zoom as one hint: %q", footer)
+	}
+}

@@ -871,8 +871,9 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 	if t.reader.reading {
 		return []key.Binding{k.Close}
 	}
-	// ResetView shows only when zoomed in, OnlyGroup with scope group.
-	return []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	// ResetView shows only when zoomed in, OnlyGroup with scope group;
+	// the zoom's two keys are one hint, which a narrow footer drops whole.
+	return []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
 }
 
 func (t *paretoTab) FullHelp() [][]key.Binding {
