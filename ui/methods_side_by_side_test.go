@@ -161,7 +161,7 @@ func TestCompareOpenShowsBothRewards(t *testing.T) {
 	if !strings.Contains(view, "s00-p01-c0") || !strings.Contains(view, "computed (pareto)") {
 		t.Fatalf("enter does not open c0 under pareto:\n%s", view)
 	}
-	if !strings.Contains(view, "reward of grpo (B)  -0.8737") {
+	if !strings.Contains(view, "reward       1 · grpo (B) -0.8737") {
 		t.Errorf("the opened trajectory lacks B's reward:\n%s", view)
 	}
 }

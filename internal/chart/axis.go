@@ -38,7 +38,8 @@ type Options struct {
 	// labelled by one tick reads as a cliff from one edge of the chart to
 	// the other. Fit then takes the finest unit among the fits with the
 	// most ticks up to MinTicks, the data off centre by a cell or a few
-	// if need be. A constant stays in the middle: MinTicks does not apply.
+	// if need be. A constant stays in the middle: MinTicks applies only to
+	// a whole one (Integer), not 0.
 	MinTicks int
 }
 
@@ -194,7 +195,7 @@ func Span(lo, hi float64, nonNegative bool) (float64, float64) {
 }
 
 // Fit returns the axis of cells cells that shows the range Span gives for
-// lo and hi (−1..1 for an Integer constant 0) at the finest unit whose ticks are nice and regular: a nice
+// lo and hi (c − 1..c + 1 for an Integer constant c) at the finest unit whose ticks are nice and regular: a nice
 // Step every Every cells, Every from MinGap to 2×MinGap + 1; among equal
 // units, the most ticks; with MinTicks, the finest unit of those with
 // min(ticks, MinTicks) the largest. The data is centred in the cells the range
@@ -205,14 +206,20 @@ func Fit(lo, hi float64, cells int, o Options) Axis {
 		gap = 2
 	}
 	cells = max(cells, 2)
-	if lo == hi {
-		o.MinTicks = 0
-	}
-	if o.Integer && lo == 0 && hi == 0 {
+	switch {
+	case o.Integer && lo == 0 && hi == 0:
 		// A whole quantity's constant 0 (a single step) stays in the
 		// middle, the negative side unlabelled.
+		o.MinTicks = 0
 		lo, hi = -1, 1
-	} else {
+	case o.Integer && lo == hi && math.Trunc(lo) == lo:
+		// A whole constant c is shown from c − 1 to c + 1, in the middle,
+		// with the ticks of the other axes: one tick reads as no axis.
+		lo, hi = lo-1, hi+1
+	default:
+		if lo == hi {
+			o.MinTicks = 0
+		}
 		lo, hi = Span(lo, hi, o.NonNegative)
 	}
 	return fitLabelled(lo, hi, cells, gap, o)

@@ -49,6 +49,10 @@ func TestFitTicks(t *testing.T) {
 		// covers 2 in 4 units; centred on 0: −2..2, the negative ticks
 		// dropped.
 		{"one step", 0, 0, 5, Options{NonNegative: true, Integer: true, LabelGap: true}, -1, 1, []string{"0", "1"}},
+		// A whole constant, 4 (a frontier size in every batch), with three
+		// ticks wanted: shown as 3..5, 2 in 4 units: step 1 every 2 cells
+		// (0.5) is the finest that covers; ticks on cells 0, 2, 4.
+		{"a whole constant, 3 ticks", 4, 4, 5, Options{NonNegative: true, Integer: true, MinTicks: 3}, 3, 5, []string{"3", "4", "5"}},
 		// Counts 0..30 in 27 cells: Span 0..31.5, unit ≥ 1.2115: 2.5 every
 		// 2 cells (1.25) is the finest unit, but its ticks 2.5, 7.5... are
 		// not whole: 5 every 4 cells, the same unit. Starts at 0.

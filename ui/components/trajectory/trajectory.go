@@ -71,10 +71,10 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	computed = append(computed,
 		field{"score", common.FormatValue(res.Scores[i])},
 		field{"reward", common.FormatValue(res.Rewards[i])})
-	// B's reward beside A's, what the Compare tab compares (and the
-	// Groups and Trajectories tabs show in a column).
+	// B's reward beside A's, on its line, what the Compare tab compares
+	// (and the Groups and Trajectories tabs show in a column).
 	if r, ok := c.Session.RewardB(i); ok {
-		computed = append(computed, field{"reward of " + textsafe.Line(string(c.Session.CompareMethod)) + " (B)", common.FormatValue(r)})
+		computed[len(computed)-1].value += st.Muted.Render(" · "+textsafe.Line(string(c.Session.CompareMethod))+" (B) ") + common.FormatValue(r)
 	}
 	computed = append(computed,
 		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},

@@ -524,6 +524,9 @@ func (t *stepsTab) healthLines() []string {
 		}
 		lines = append(lines, common.FindingLine(st, f))
 	}
+	for j, l := range lines {
+		lines[j] = ansi.Truncate(l, t.width, "…") // cut visibly, "-5.9 sd" not "-5.9"
+	}
 	return lines
 }
 
