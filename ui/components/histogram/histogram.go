@@ -176,6 +176,9 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 	if plotHeight < 1 || plotWidth < 1 {
 		return title
 	}
+	if c, ok := Constant(h.Values); ok {
+		return title + "\n" + h.constantView(st, c, width, plotHeight)
+	}
 	counts := stats.Histogram(h.Values, edges)
 	// Cell 0 of the count axis is the baseline; cell r, row r of the bars
 	// from the bottom, where a bar of r units of counts ends.
@@ -218,6 +221,50 @@ func (h Histogram) View(st *common.Styles, width, height int) string {
 		st.AxisLabel.Render(fmt.Sprintf("%*s ", countWidth, labels[0]))+st.Axis.Render("└"+baseline),
 		pad+" "+st.AxisLabel.Render(ticks),
 		pad+" "+lipgloss.PlaceHorizontal(axisWidth, lipgloss.Center, st.AxisLabel.Render(h.Quantity)+st.Muted.Render(h.note(edges, plotWidth))),
+	)
+	return strings.Join(rows, "\n")
+}
+
+// Constant returns the value of values when every finite one is that
+// value (and there is one), which a histogram draws as one bar labelled
+// with it: bins around a constant would label it by a range it fills
+// one bin of.
+func Constant(values []float64) (float64, bool) {
+	c, seen := 0.0, false
+	for _, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		if seen && v != c {
+			return 0, false
+		}
+		c, seen = v, true
+	}
+	return c, seen
+}
+
+// ConstantLabel labels a constant's bar: "all 0.9434".
+func ConstantLabel(c float64) string { return "all " + common.FormatValue(c) }
+
+// constantView draws the constant c as one bar of every value, plotHeight
+// rows tall, on a count axis from 0 to n, labelled with c under it.
+func (h Histogram) constantView(st *common.Styles, c float64, width, plotHeight int) string {
+	n := strconv.Itoa(len(h.Values))
+	label := ConstantLabel(c)
+	barWidth := min(max(len(label), 4), max(width-len(n)-2, 1))
+	rows := make([]string, 0, plotHeight+3)
+	for r := range plotHeight {
+		count, tick := "", "│"
+		if r == 0 {
+			count, tick = n, "┤"
+		}
+		rows = append(rows, st.AxisLabel.Render(fmt.Sprintf("%*s ", len(n), count))+st.Axis.Render(tick)+st.Bar.Render(strings.Repeat("█", barWidth)))
+	}
+	pad := strings.Repeat(" ", len(n)+1)
+	rows = append(rows,
+		st.AxisLabel.Render(fmt.Sprintf("%*s ", len(n), "0"))+st.Axis.Render("└"+strings.Repeat("─", barWidth)),
+		pad+" "+st.AxisLabel.Render(ansi.Truncate(label, max(width-len(pad)-1, 1), "…")),
+		pad+" "+ansi.Truncate(st.AxisLabel.Render(h.Quantity)+st.Muted.Render(fmt.Sprintf("  (n = %d, one value)", len(h.Values))), max(width-len(pad)-1, 1), "…"),
 	)
 	return strings.Join(rows, "\n")
 }

@@ -74,3 +74,27 @@ func TestNiceAtMost(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantIsOneBar: a constant objective (all 0.9434) is one bar of
+// all 128 values labelled with its value, not a bin of 0..1.
+func TestConstantIsOneBar(t *testing.T) {
+	values := make([]float64, 128)
+	for j := range values {
+		values[j] = 0.9434
+	}
+	h := Histogram{Title: "safety", Quantity: "safety", Values: values}
+	view := ansi.Strip(h.View(common.NewStyles(true, true), 60, 10))
+	for _, want := range []string{"all 0.9434", "128 ┤", "(n = 128, one value)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the constant's histogram lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "count per bin") || strings.Contains(view, "1.0") {
+		t.Errorf("the constant is drawn in bins:\n%s", view)
+	}
+	for _, line := range strings.Split(view, "\n") {
+		if ansi.StringWidth(line) > 60 {
+			t.Errorf("line %q wider than 60", line)
+		}
+	}
+}

@@ -298,6 +298,9 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 	if len(edges) < 2 {
 		return st.Label.Render(ansi.Truncate(name, width, "…")) + "\n" + st.Muted.Render("no valid values")
 	}
+	if c, ok := histogram.Constant(values); ok { // one value, no bins
+		return st.Label.Render(ansi.Truncate(name, width, "…")) + "\n" + st.AxisLabel.Render(ansi.Truncate(histogram.ConstantLabel(c), width, "…"))
+	}
 	counts := stats.Histogram(values, edges)
 	bin := edges[1] - edges[0]
 	caption := fmt.Sprintf("%s  bins of %s, peak %d", name, chart.Format(bin, chart.StepDecimals(bin)), slices.Max(counts))
