@@ -302,6 +302,7 @@ func ValueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 		}
 		return i * pitch
 	}
+	var crowded [2]string // the first fit whose labels crowd, baseline and labels
 	for stride := 1; ; stride++ {
 		step := float64(stride) * bin
 		if !chart.IsNice(step) && stride < k {
@@ -310,6 +311,7 @@ func ValueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 		line := []rune(strings.Repeat("─", width))
 		labels := []rune(strings.Repeat(" ", width))
 		end, fits := -1, true // end: the column after the last label placed
+		var gaps []int        // the spaces between neighbouring labels
 		for i := 0; i <= k; i++ {
 			if q := edges[i] / step; math.Abs(q-math.Round(q)) > 1e-6 && stride < k {
 				continue
@@ -320,9 +322,26 @@ func ValueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 				fits = false
 				break
 			}
+			if end >= 0 {
+				gaps = append(gaps, start-end)
+			}
 			copy(labels[start:], []rune(text))
 			line[position(i)] = '┬'
 			end = start + len(text)
+		}
+		// An end label pushed inside the axis must not crowd its
+		// neighbour ("1.9  2.0" under labels 8 apart): at least 2 spaces,
+		// and half the widest gap; a crowded fit is kept should no
+		// wider stride fit.
+		if fits && len(gaps) > 0 && slices.Min(gaps) < max(2, (slices.Max(gaps)+1)/2) {
+			if crowded[0] == "" {
+				crowded = [2]string{string(line), string(labels)}
+			}
+			fits = false
+		}
+		if stride >= k && crowded[0] != "" { // the last resort labels every edge
+
+			return crowded[0], crowded[1]
 		}
 		if fits || stride >= k {
 			return string(line), string(labels)

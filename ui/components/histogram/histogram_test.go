@@ -98,3 +98,27 @@ func TestConstantIsOneBar(t *testing.T) {
 		}
 	}
 }
+
+// TestValueAxisEndsNotCrowded: 10 bins of 0.1 drawn 8 columns apart
+// (bars 7 wide and a gap) labelled every 0.1 put the last label, pushed
+// inside the axis, 2 spaces from "0.9" where the others are 5 apart; the
+// labels go every 0.2 instead, 0.0 and 1.0 labelled, no gap under half
+// the widest.
+func TestValueAxisEndsNotCrowded(t *testing.T) {
+	var edges []float64
+	for i := range 11 {
+		edges = append(edges, float64(i)/10)
+	}
+	_, ticks := ValueAxis(edges, 8, 10*8-1)
+	labels := strings.Fields(ticks)
+	if len(labels) == 0 || labels[0] != "0.0" || labels[len(labels)-1] != "1.0" || slices.Contains(labels, "0.9") {
+		t.Fatalf("ValueAxis labels %q, want 0.0 to 1.0 by 0.2", ticks)
+	}
+	var gaps []int
+	for _, gap := range strings.FieldsFunc(strings.TrimSpace(ticks), func(r rune) bool { return r != ' ' }) {
+		gaps = append(gaps, len(gap))
+	}
+	if slices.Min(gaps) < (slices.Max(gaps)+1)/2 {
+		t.Errorf("ValueAxis gaps %v crowd an end: %q", gaps, ticks)
+	}
+}
