@@ -40,8 +40,9 @@ const TopFraction = 0.1
 // computed from one evaluation with the same scope, so that their batches
 // are the same.
 func CompareRewards(a, b *engine.Result, bi int) Comparison {
-	var c Comparison
-	for _, i := range a.Ranking.Batches[bi].Members {
+	members := a.Ranking.Batches[bi].Members
+	c := Comparison{A: make([]float64, 0, len(members)), B: make([]float64, 0, len(members)), Index: make([]int, 0, len(members))}
+	for _, i := range members {
 		if a.Evaluation.Valid[i] && b.Evaluation.Valid[i] {
 			c.A = append(c.A, a.Rewards[i])
 			c.B = append(c.B, b.Rewards[i])

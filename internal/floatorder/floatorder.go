@@ -40,28 +40,32 @@ type entry struct {
 // Sort sorts order stably by keys: by the first key, ties by the second,
 // and so on; positions equal in every key keep their order. key(k, i) is
 // key k of position i (from Key or Descending). The first key is sorted by
-// radix; only the runs it leaves tied are sorted by the next keys, which
-// for values that seldom tie costs little more than one key.
+// radix (by comparison below radixMin positions, each key computed once);
+// only the runs it leaves tied are sorted by the next keys, which for
+// values that seldom tie costs little more than one key.
 func Sort(order []int, keys int, key func(k, i int) uint64) {
 	n := len(order)
+	a := make([]entry, n)
 	if n < radixMin {
-		slices.SortStableFunc(order, func(i, j int) int {
-			for k := range keys {
-				if c := cmp.Compare(key(k, i), key(k, j)); c != 0 {
-					return c
-				}
-			}
-			return 0
-		})
-		return
-	}
-	a, b := make([]entry, n), make([]entry, n)
-	for j, i := range order {
-		a[j] = entry{key(0, i), i}
-	}
-	a, _ = sortEntries(a, b)
-	for j := range a {
-		order[j] = a[j].at
+		// A comparison sort of the keys computed once, ties by place
+		// (at is the place in order, not the position), which keeps
+		// them in order without a stable sort's merges.
+		for j, i := range order {
+			a[j] = entry{key(0, i), j}
+		}
+		slices.SortFunc(a, func(x, y entry) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.at, y.at)) })
+		placed := slices.Clone(order)
+		for j := range a {
+			order[j] = placed[a[j].at]
+		}
+	} else {
+		for j, i := range order {
+			a[j] = entry{key(0, i), i}
+		}
+		a, _ = sortEntries(a, make([]entry, n))
+		for j := range a {
+			order[j] = a[j].at
+		}
 	}
 	if keys == 1 {
 		return

@@ -67,3 +67,33 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// Sort keeps positions equal in every key in the order given, which need
+// not be the positions' order: a shuffled order, three keys of few
+// values (runs tied in the first key both above and below radixMin).
+func TestSortStableOnShuffledOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{3, 500, 5 * radixMin} {
+		x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i], z[i] = float64(rng.IntN(3)), float64(rng.IntN(5)), float64(rng.IntN(2))
+		}
+		want := rng.Perm(n)
+		got := slices.Clone(want)
+		slices.SortStableFunc(want, func(a, b int) int {
+			return cmp.Or(cmp.Compare(x[a], x[b]), cmp.Compare(y[b], y[a]), cmp.Compare(z[a], z[b]))
+		})
+		Sort(got, 3, func(k, i int) uint64 {
+			switch k {
+			case 0:
+				return Key(x[i])
+			case 1:
+				return Descending(y[i])
+			}
+			return Key(z[i])
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: radix order differs from the stable comparison sort", n)
+		}
+	}
+}
