@@ -100,7 +100,7 @@ func (c *Comparison) agreement() {
 	}
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
 	c.TopK = stats.TopCount(c.N, TopFraction)
-	c.TopShared = stats.TopShared(c.A, c.B, c.TopK)
+	c.TopShared = stats.TopSharedSorted(c.A, c.B, c.ByA, c.ByB, c.TopK)
 	c.TopOverlap = math.NaN() // stats.TopOverlap, from the count above
 	if c.TopK > 0 {
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)

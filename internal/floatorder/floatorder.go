@@ -45,24 +45,31 @@ type entry struct {
 // values that seldom tie costs little more than one key.
 func Sort(order []int, keys int, key func(k, i int) uint64) {
 	n := len(order)
-	a := make([]entry, n)
+	sortWith(order, keys, key, make([]entry, n), make([]entry, n))
+}
+
+// sortWith is Sort using a and b, each as long as order, as its buffers.
+// A run tied in the first key is sorted by the next keys in the part of
+// the buffers where its entries were, which the runs after it no longer
+// need.
+func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
+	n := len(order)
 	if n < radixMin {
 		// A comparison sort of the keys computed once, ties by place
 		// (at is the place in order, not the position), which keeps
 		// them in order without a stable sort's merges.
 		for j, i := range order {
-			a[j] = entry{key(0, i), j}
+			a[j], b[j].at = entry{key(0, i), j}, i
 		}
 		slices.SortFunc(a, func(x, y entry) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.at, y.at)) })
-		placed := slices.Clone(order)
 		for j := range a {
-			order[j] = placed[a[j].at]
+			order[j] = b[a[j].at].at
 		}
 	} else {
 		for j, i := range order {
 			a[j] = entry{key(0, i), i}
 		}
-		a, _ = sortEntries(a, make([]entry, n))
+		a, b = sortEntries(a, b)
 		for j := range a {
 			order[j] = a[j].at
 		}
@@ -77,7 +84,7 @@ func Sort(order []int, keys int, key func(k, i int) uint64) {
 			hi++
 		}
 		if hi-lo > 1 {
-			Sort(order[lo:hi], keys-1, next)
+			sortWith(order[lo:hi], keys-1, next, a[lo:hi], b[lo:hi])
 		}
 		lo = hi
 	}
