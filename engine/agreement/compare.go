@@ -73,25 +73,27 @@ func CompareWithLogged(a *engine.Result, bi int) Comparison {
 
 // agreement computes c's statistics of c.A against c.B. The positions
 // sorted by (A, B) and by (B, A), which Kendall's tau and Spearman's rho
-// need, are sorted once, on both cores, and kept (ByA, ByB).
+// need, are sorted once and kept (ByA, ByB): ByB by radix on both keys,
+// then ByA from ByB by a stable radix sort on A alone, which keeps B's
+// order within A's ties. Where A has few distinct values (ranks, 0/1
+// scores) that second sort skips most of its passes, where sorting by
+// (A, B) from scratch would sort each of A's tied runs by B again.
 func (c *Comparison) agreement() {
 	c.N = len(c.A)
-	c.ByA, c.ByB = make([]int, c.N), make([]int, c.N)
-	for j := range c.ByA {
-		c.ByA[j], c.ByB[j] = j, j
+	c.ByB = make([]int, c.N)
+	for j := range c.ByB {
+		c.ByB[j] = j
 	}
-	byKeys := func(x, y []float64) func(k, i int) uint64 {
-		return func(k, i int) uint64 {
-			if k == 0 {
-				return floatorder.Key(x[i])
-			}
-			return floatorder.Key(y[i])
+	var sorter floatorder.Sorter
+	sorter.Sort(c.ByB, 2, func(k, i int) uint64 {
+		if k == 0 {
+			return floatorder.Key(c.B[i])
 		}
-	}
+		return floatorder.Key(c.A[i])
+	})
+	c.ByA = slices.Clone(c.ByB)
+	sorter.Sort(c.ByA, 1, func(_, i int) uint64 { return floatorder.Key(c.A[i]) })
 	var wg sync.WaitGroup
-	wg.Go(func() { floatorder.Sort(c.ByA, 2, byKeys(c.A, c.B)) })
-	floatorder.Sort(c.ByB, 2, byKeys(c.B, c.A))
-	wg.Wait()
 	if slices.ContainsFunc(c.A, math.IsNaN) || slices.ContainsFunc(c.B, math.IsNaN) {
 		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
 	} else {

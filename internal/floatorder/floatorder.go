@@ -44,8 +44,22 @@ type entry struct {
 // only the runs it leaves tied are sorted by the next keys, which for
 // values that seldom tie costs little more than one key.
 func Sort(order []int, keys int, key func(k, i int) uint64) {
+	var s Sorter
+	s.Sort(order, keys, key)
+}
+
+// A Sorter sorts as Sort does, keeping its buffers from one sort to the
+// next: sorts made one after the other allocate once. Its zero value is
+// ready; it is not safe for concurrent use.
+type Sorter struct{ a, b []entry }
+
+// Sort sorts order as Sort does.
+func (s *Sorter) Sort(order []int, keys int, key func(k, i int) uint64) {
 	n := len(order)
-	sortWith(order, keys, key, make([]entry, n), make([]entry, n))
+	if cap(s.a) < n {
+		s.a, s.b = make([]entry, n), make([]entry, n)
+	}
+	sortWith(order, keys, key, s.a[:n], s.b[:n])
 }
 
 // sortWith is Sort using a and b, each as long as order, as its buffers.
