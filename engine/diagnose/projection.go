@@ -23,18 +23,19 @@ type Projection struct {
 func Project(res *engine.Result, bi, kx, ky int) Projection {
 	members := res.Ranking.Batches[bi].Members
 	idx := engine.ValidMembers(nil, members, res.Evaluation.Valid)
-	// Stable radix sorts, by Y and then by X: ties keep idx's order, which
-	// is the index's once sorted (a batch's members are, but checking is
-	// cheap). Sorting by X first and each of its tied runs by Y would,
-	// on an objective of a few hundred values (lengths, counts), sort
-	// thousands of short runs one by one.
+	// A stable radix sort by (X, Y): ties keep idx's order, which is the
+	// index's once sorted (a batch's members are, but checking is cheap).
+	// On an X of a few hundred values, floatorder sorts by Y then by X.
 	if !slices.IsSorted(idx) {
 		slices.Sort(idx)
 	}
 	values, m := res.Evaluation.Values, res.Evaluation.M
-	var sorter floatorder.Sorter
-	sorter.Sort(idx, 1, func(_, i int) uint64 { return floatorder.Key(values[i*m+ky]) })
-	sorter.Sort(idx, 1, func(_, i int) uint64 { return floatorder.Key(values[i*m+kx]) })
+	floatorder.Sort(idx, 2, func(k, i int) uint64 {
+		if k == 0 {
+			return floatorder.Key(values[i*m+kx])
+		}
+		return floatorder.Key(values[i*m+ky])
+	})
 	p := Projection{
 		Index:  idx,
 		X:      make([]float64, len(idx)),

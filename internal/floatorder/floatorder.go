@@ -84,6 +84,21 @@ func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
 			a[j] = entry{key(0, i), i}
 		}
 		a, b = sortEntries(a, b)
+		if keys > 1 && tiedInShortRuns(a) > n/4 {
+			// Many short runs tied in the first key (a few hundred
+			// values): sorting them one by one costs more than sorting
+			// everything by the next keys, then stably by the first.
+			// order is still as given.
+			sortWith(order, keys-1, func(k, i int) uint64 { return key(k+1, i) }, a, b)
+			for j, i := range order {
+				a[j] = entry{key(0, i), i}
+			}
+			a, _ = sortEntries(a, b)
+			for j := range a {
+				order[j] = a[j].at
+			}
+			return
+		}
 		for j := range a {
 			order[j] = a[j].at
 		}
@@ -102,6 +117,23 @@ func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
 		}
 		lo = hi
 	}
+}
+
+// tiedInShortRuns counts the entries of sorted, sorted by key, in runs of
+// equal keys longer than one and shorter than radixMin.
+func tiedInShortRuns(sorted []entry) int {
+	tied := 0
+	for lo := 0; lo < len(sorted); {
+		hi := lo + 1
+		for hi < len(sorted) && sorted[hi].key == sorted[lo].key {
+			hi++
+		}
+		if t := hi - lo; t > 1 && t < radixMin {
+			tied += t
+		}
+		lo = hi
+	}
+	return tied
 }
 
 // radixMin is the fewest positions sorted by radix: below, the counts'
