@@ -73,27 +73,37 @@ func CompareWithLogged(a *engine.Result, bi int) Comparison {
 
 // agreement computes c's statistics of c.A against c.B. The positions
 // sorted by (A, B) and by (B, A), which Kendall's tau and Spearman's rho
-// need, are sorted once and kept (ByA, ByB): ByB by radix on both keys,
-// then ByA from ByB by a stable radix sort on A alone, which keeps B's
-// order within A's ties. Where A has few distinct values (ranks, 0/1
-// scores) that second sort skips most of its passes, where sorting by
-// (A, B) from scratch would sort each of A's tied runs by B again.
+// need, are sorted once and kept (ByA, ByB). When A has few distinct
+// values (ranks, 0/1 scores), ByA comes from ByB by a stable radix sort
+// on A alone, which keeps B's order within A's ties and skips most of its
+// passes, where sorting by (A, B) from scratch would sort each of A's
+// tied runs by B again; else the two are sorted from scratch, one on
+// each core.
 func (c *Comparison) agreement() {
 	c.N = len(c.A)
-	c.ByB = make([]int, c.N)
+	c.ByA, c.ByB = make([]int, c.N), make([]int, c.N)
 	for j := range c.ByB {
-		c.ByB[j] = j
+		c.ByA[j], c.ByB[j] = j, j
 	}
-	var sorter floatorder.Sorter
-	sorter.Sort(c.ByB, 2, func(k, i int) uint64 {
-		if k == 0 {
-			return floatorder.Key(c.B[i])
+	byKeys := func(x, y []float64) func(k, i int) uint64 {
+		return func(k, i int) uint64 {
+			if k == 0 {
+				return floatorder.Key(x[i])
+			}
+			return floatorder.Key(y[i])
 		}
-		return floatorder.Key(c.A[i])
-	})
-	c.ByA = slices.Clone(c.ByB)
-	sorter.Sort(c.ByA, 1, func(_, i int) uint64 { return floatorder.Key(c.A[i]) })
+	}
 	var wg sync.WaitGroup
+	if fewDistinct(c.A) {
+		var sorter floatorder.Sorter
+		sorter.Sort(c.ByB, 2, byKeys(c.B, c.A))
+		copy(c.ByA, c.ByB)
+		sorter.Sort(c.ByA, 1, byKeys(c.A, nil))
+	} else {
+		wg.Go(func() { floatorder.Sort(c.ByA, 2, byKeys(c.A, c.B)) })
+		floatorder.Sort(c.ByB, 2, byKeys(c.B, c.A))
+		wg.Wait()
+	}
 	if slices.ContainsFunc(c.A, math.IsNaN) || slices.ContainsFunc(c.B, math.IsNaN) {
 		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
 	} else {
@@ -108,4 +118,16 @@ func (c *Comparison) agreement() {
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
 	}
 	wg.Wait()
+}
+
+// fewDistinct reports whether x has few distinct values: fewer than half
+// of as many as 1,024 of them, taken evenly spaced.
+func fewDistinct(x []float64) bool {
+	step := max(len(x)/1024, 1)
+	var sample []uint64
+	for j := 0; j < len(x); j += step {
+		sample = append(sample, floatorder.Key(x[j]))
+	}
+	slices.Sort(sample)
+	return len(slices.Compact(sample))*2 < len(sample)
 }

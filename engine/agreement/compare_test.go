@@ -35,7 +35,8 @@ func TestCompareRewards(t *testing.T) {
 // scratch: the stable comparison sorts by (A, B) and by (B, A), Kendall's
 // tau and Spearman's rho on the values, and TopShared; on A with few
 // distinct values (tied runs above and below floatorder's radix
-// threshold) against B with ties, both ways round.
+// threshold) against B with ties, both ways round, and against distinct
+// values (the two sorts from scratch) both ways round.
 func TestAgreementMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
 	for _, n := range []int{2, 300, 50_000} {
@@ -43,7 +44,11 @@ func TestAgreementMatchesFromScratch(t *testing.T) {
 		for i := range x {
 			x[i], y[i] = float64(rng.IntN(7)), math.Round(rng.NormFloat64()*50)/50
 		}
-		for _, ab := range [][2][]float64{{x, y}, {y, x}} {
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = rng.Float64()
+		}
+		for _, ab := range [][2][]float64{{x, y}, {y, x}, {z, x}, {x, z}} {
 			c := Comparison{A: ab[0], B: ab[1]}
 			c.agreement()
 			byA, byB := make([]int, n), make([]int, n)
@@ -62,5 +67,15 @@ func TestAgreementMatchesFromScratch(t *testing.T) {
 				t.Errorf("n=%d: TopShared %d, from scratch %d", n, c.TopShared, want)
 			}
 		}
+	}
+}
+
+func TestFewDistinct(t *testing.T) {
+	ranks, scores := make([]float64, 5000), make([]float64, 5000)
+	for i := range ranks {
+		ranks[i], scores[i] = float64(i%40), float64(i)/7
+	}
+	if !fewDistinct(ranks) || fewDistinct(scores) {
+		t.Errorf("fewDistinct: 40 values %v (want true), 5,000 values %v (want false)", fewDistinct(ranks), fewDistinct(scores))
 	}
 }
