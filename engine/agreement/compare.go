@@ -40,8 +40,9 @@ const TopFraction = 0.1
 // computed from one evaluation with the same scope, so that their batches
 // are the same.
 func CompareRewards(a, b *engine.Result, bi int) Comparison {
-	var c Comparison
-	for _, i := range a.Ranking.Batches[bi].Members {
+	members := a.Ranking.Batches[bi].Members
+	c := Comparison{A: make([]float64, 0, len(members)), B: make([]float64, 0, len(members)), Index: make([]int, 0, len(members))}
+	for _, i := range members {
 		if a.Evaluation.Valid[i] && b.Evaluation.Valid[i] {
 			c.A = append(c.A, a.Rewards[i])
 			c.B = append(c.B, b.Rewards[i])
@@ -72,11 +73,16 @@ func CompareWithLogged(a *engine.Result, bi int) Comparison {
 
 // agreement computes c's statistics of c.A against c.B. The positions
 // sorted by (A, B) and by (B, A), which Kendall's tau and Spearman's rho
-// need, are sorted once, on both cores, and kept (ByA, ByB).
+// need, are sorted once and kept (ByA, ByB). When A has few distinct
+// values (ranks, 0/1 scores), ByA comes from ByB by a stable radix sort
+// on A alone, which keeps B's order within A's ties and skips most of its
+// passes, where sorting by (A, B) from scratch would sort each of A's
+// tied runs by B again; else the two are sorted from scratch, one on
+// each core.
 func (c *Comparison) agreement() {
 	c.N = len(c.A)
 	c.ByA, c.ByB = make([]int, c.N), make([]int, c.N)
-	for j := range c.ByA {
+	for j := range c.ByB {
 		c.ByA[j], c.ByB[j] = j, j
 	}
 	byKeys := func(x, y []float64) func(k, i int) uint64 {
@@ -88,9 +94,16 @@ func (c *Comparison) agreement() {
 		}
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { floatorder.Sort(c.ByA, 2, byKeys(c.A, c.B)) })
-	floatorder.Sort(c.ByB, 2, byKeys(c.B, c.A))
-	wg.Wait()
+	if fewDistinct(c.A) {
+		var sorter floatorder.Sorter
+		sorter.Sort(c.ByB, 2, byKeys(c.B, c.A))
+		copy(c.ByA, c.ByB)
+		sorter.Sort(c.ByA, 1, byKeys(c.A, nil))
+	} else {
+		wg.Go(func() { floatorder.Sort(c.ByA, 2, byKeys(c.A, c.B)) })
+		floatorder.Sort(c.ByB, 2, byKeys(c.B, c.A))
+		wg.Wait()
+	}
 	if slices.ContainsFunc(c.A, math.IsNaN) || slices.ContainsFunc(c.B, math.IsNaN) {
 		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
 	} else {
@@ -99,10 +112,22 @@ func (c *Comparison) agreement() {
 	}
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
 	c.TopK = stats.TopCount(c.N, TopFraction)
-	c.TopShared = stats.TopShared(c.A, c.B, c.TopK)
+	c.TopShared = stats.TopSharedSorted(c.A, c.B, c.ByA, c.ByB, c.TopK)
 	c.TopOverlap = math.NaN() // stats.TopOverlap, from the count above
 	if c.TopK > 0 {
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
 	}
 	wg.Wait()
+}
+
+// fewDistinct reports whether x has few distinct values: fewer than half
+// of as many as 1,024 of them, taken evenly spaced.
+func fewDistinct(x []float64) bool {
+	step := max(len(x)/1024, 1)
+	var sample []uint64
+	for j := 0; j < len(x); j += step {
+		sample = append(sample, floatorder.Key(x[j]))
+	}
+	slices.Sort(sample)
+	return len(slices.Compact(sample))*2 < len(sample)
 }

@@ -25,6 +25,7 @@ func Project(res *engine.Result, bi, kx, ky int) Projection {
 	idx := engine.ValidMembers(nil, members, res.Evaluation.Valid)
 	// A stable radix sort by (X, Y): ties keep idx's order, which is the
 	// index's once sorted (a batch's members are, but checking is cheap).
+	// On an X of a few hundred values, floatorder sorts by Y then by X.
 	if !slices.IsSorted(idx) {
 		slices.Sort(idx)
 	}

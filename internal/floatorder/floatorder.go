@@ -40,28 +40,68 @@ type entry struct {
 // Sort sorts order stably by keys: by the first key, ties by the second,
 // and so on; positions equal in every key keep their order. key(k, i) is
 // key k of position i (from Key or Descending). The first key is sorted by
-// radix; only the runs it leaves tied are sorted by the next keys, which
-// for values that seldom tie costs little more than one key.
+// radix (by comparison below radixMin positions, each key computed once);
+// only the runs it leaves tied are sorted by the next keys, which for
+// values that seldom tie costs little more than one key.
 func Sort(order []int, keys int, key func(k, i int) uint64) {
+	var s Sorter
+	s.Sort(order, keys, key)
+}
+
+// A Sorter sorts as Sort does, keeping its buffers from one sort to the
+// next: sorts made one after the other allocate once. Its zero value is
+// ready; it is not safe for concurrent use.
+type Sorter struct{ a, b []entry }
+
+// Sort sorts order as Sort does.
+func (s *Sorter) Sort(order []int, keys int, key func(k, i int) uint64) {
+	n := len(order)
+	if cap(s.a) < n {
+		s.a, s.b = make([]entry, n), make([]entry, n)
+	}
+	sortWith(order, keys, key, s.a[:n], s.b[:n])
+}
+
+// sortWith is Sort using a and b, each as long as order, as its buffers.
+// A run tied in the first key is sorted by the next keys in the part of
+// the buffers where its entries were, which the runs after it no longer
+// need.
+func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
 	n := len(order)
 	if n < radixMin {
-		slices.SortStableFunc(order, func(i, j int) int {
-			for k := range keys {
-				if c := cmp.Compare(key(k, i), key(k, j)); c != 0 {
-					return c
-				}
+		// A comparison sort of the keys computed once, ties by place
+		// (at is the place in order, not the position), which keeps
+		// them in order without a stable sort's merges.
+		for j, i := range order {
+			a[j], b[j].at = entry{key(0, i), j}, i
+		}
+		slices.SortFunc(a, func(x, y entry) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.at, y.at)) })
+		for j := range a {
+			order[j] = b[a[j].at].at
+		}
+	} else {
+		for j, i := range order {
+			a[j] = entry{key(0, i), i}
+		}
+		a, b = sortEntries(a, b)
+		if keys > 1 && tiedInShortRuns(a) > n/4 {
+			// Many short runs tied in the first key (a few hundred
+			// values): sorting them one by one costs more than sorting
+			// everything by the next keys, then stably by the first.
+			// order is still as given.
+			sortWith(order, keys-1, func(k, i int) uint64 { return key(k+1, i) }, a, b)
+			for j, i := range order {
+				a[j] = entry{key(0, i), i}
 			}
-			return 0
-		})
-		return
-	}
-	a, b := make([]entry, n), make([]entry, n)
-	for j, i := range order {
-		a[j] = entry{key(0, i), i}
-	}
-	a, _ = sortEntries(a, b)
-	for j := range a {
-		order[j] = a[j].at
+			a, _ = sortEntries(a, b)
+			for j := range a {
+				order[j] = a[j].at
+			}
+			return
+		}
+		for j := range a {
+			order[j] = a[j].at
+		}
 	}
 	if keys == 1 {
 		return
@@ -73,10 +113,27 @@ func Sort(order []int, keys int, key func(k, i int) uint64) {
 			hi++
 		}
 		if hi-lo > 1 {
-			Sort(order[lo:hi], keys-1, next)
+			sortWith(order[lo:hi], keys-1, next, a[lo:hi], b[lo:hi])
 		}
 		lo = hi
 	}
+}
+
+// tiedInShortRuns counts the entries of sorted, sorted by key, in runs of
+// equal keys longer than one and shorter than radixMin.
+func tiedInShortRuns(sorted []entry) int {
+	tied := 0
+	for lo := 0; lo < len(sorted); {
+		hi := lo + 1
+		for hi < len(sorted) && sorted[hi].key == sorted[lo].key {
+			hi++
+		}
+		if t := hi - lo; t > 1 && t < radixMin {
+			tied += t
+		}
+		lo = hi
+	}
+	return tied
 }
 
 // radixMin is the fewest positions sorted by radix: below, the counts'

@@ -67,3 +67,62 @@ func TestSelect(t *testing.T) {
 		}
 	}
 }
+
+// Sort keeps positions equal in every key in the order given, which need
+// not be the positions' order: a shuffled order, three keys of few
+// values (runs tied in the first key both above and below radixMin).
+func TestSortStableOnShuffledOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{3, 500, 5 * radixMin} {
+		x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range x {
+			x[i], y[i], z[i] = float64(rng.IntN(3)), float64(rng.IntN(5)), float64(rng.IntN(2))
+		}
+		want := rng.Perm(n)
+		got := slices.Clone(want)
+		slices.SortStableFunc(want, func(a, b int) int {
+			return cmp.Or(cmp.Compare(x[a], x[b]), cmp.Compare(y[b], y[a]), cmp.Compare(z[a], z[b]))
+		})
+		Sort(got, 3, func(k, i int) uint64 {
+			switch k {
+			case 0:
+				return Key(x[i])
+			case 1:
+				return Descending(y[i])
+			}
+			return Key(z[i])
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: radix order differs from the stable comparison sort", n)
+		}
+	}
+}
+
+// On a first key of a few hundred values, whose tied runs are short and
+// many (the path that sorts by the next keys first), the order is still
+// the stable comparison sort's, from a shuffled order, on three keys.
+func TestSortManyShortTiedRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 17))
+	n := 4 * radixMin
+	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i], z[i] = float64(rng.IntN(500)), float64(rng.IntN(4)), float64(rng.IntN(3))
+	}
+	want := rng.Perm(n)
+	got := slices.Clone(want)
+	slices.SortStableFunc(want, func(a, b int) int {
+		return cmp.Or(cmp.Compare(x[b], x[a]), cmp.Compare(y[a], y[b]), cmp.Compare(z[a], z[b]))
+	})
+	Sort(got, 3, func(k, i int) uint64 {
+		switch k {
+		case 0:
+			return Descending(x[i])
+		case 1:
+			return Key(y[i])
+		}
+		return Key(z[i])
+	})
+	if !slices.Equal(got, want) {
+		t.Fatal("radix order differs from the stable comparison sort")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -334,19 +335,25 @@ func (t *compareTab) refresh() {
 // advantages when b is nil, B being method.
 func compare(a, b *engine.Result, bi int, method engine.Method) compared {
 	v := compared{b: method}
+	// The collapse counts on the other core while the comparison sorts,
+	// which uses one at a time.
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		v.collapse[1] = math.NaN()
+		v.collapse[0], v.groups = diagnose.Collapse(a, &a.Ranking.Batches[bi])
+		switch {
+		case b == a: // B is A: no second result
+			v.collapse[1] = v.collapse[0]
+		case b != nil:
+			v.collapse[1], _ = diagnose.Collapse(b, &b.Ranking.Batches[bi])
+		}
+	})
 	if b == nil {
 		v.cmp = agreement.CompareWithLogged(a, bi)
 	} else {
 		v.cmp = agreement.CompareRewards(a, b, bi)
 	}
-	v.collapse[1] = math.NaN()
-	v.collapse[0], v.groups = diagnose.Collapse(a, &a.Ranking.Batches[bi])
-	switch {
-	case b == a: // B is A: no second result
-		v.collapse[1] = v.collapse[0]
-	case b != nil:
-		v.collapse[1], _ = diagnose.Collapse(b, &b.Ranking.Batches[bi])
-	}
+	wg.Wait()
 	v.classify()
 	return v
 }
