@@ -1,11 +1,10 @@
 package engine
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 )
 
 // TestAppendKeepsNoCaches checks that an appended evaluation inherits
@@ -15,14 +14,14 @@ import (
 func TestAppendKeepsNoCaches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 9))
 	c := newTestComputer(t)
-	ev := Evaluate(c.Scorer, manyBatches(rng, 600, 4))
+	ev := Evaluate(c.Scorer, enginetest.ManyBatches(rng, 600, 4))
 	res := ev.Compute(c.Options)
 	res.ValidOf(&res.Ranking.Batches[0])
 	ev.cache.Put(CacheKey{Of: OfHypervolume}, 1.0)
 	if ev.scores == nil || ev.cache.count(ofValid) == 0 {
 		t.Fatal("the evaluation kept no scores or valid members to inherit")
 	}
-	next := ev.Append(c.Scorer, manyBatches(rng, 200, 6))
+	next := ev.Append(c.Scorer, enginetest.ManyBatches(rng, 200, 6))
 	if next.scores != nil || next.cache.count(OfHypervolume) != 0 || next.cache.count(ofValid) != 0 {
 		t.Fatal("an appended evaluation inherited the method-independent caches")
 	}
@@ -36,15 +35,4 @@ func newTestComputer(t testing.TB) *RewardComputer {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// manyBatches draws n trajectories over batches steps of groups of about
-// 8, with ties and some invalid ones (randomTrajectories' values).
-func manyBatches(rng *rand.Rand, n, batches int) []scoring.Trajectory {
-	ts := randomTrajectories(rng, n)
-	for i := range ts {
-		ts[i].Batch = int64(rng.IntN(batches))
-		ts[i].Group = fmt.Sprint("g", rng.IntN(max(n/8, 1)))
-	}
-	return ts
 }

@@ -2,34 +2,11 @@ package engine
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
-
-// benchTrajectories returns n trajectories of one batch in groups of 8,
-// with m uniform objectives o1..om in their metadata and a short response,
-// shaped like the whole-process benchmark's input.
-func benchTrajectories(n, m int) []scoring.Trajectory {
-	rng := rand.New(rand.NewPCG(1, 2))
-	ts := make([]scoring.Trajectory, n)
-	for i := range ts {
-		md := make(map[string]any, m)
-		for k := range m {
-			md[fmt.Sprintf("o%d", k+1)] = rng.Float64()
-		}
-		ts[i] = scoring.Trajectory{
-			ID:        fmt.Sprintf("t%d", i),
-			Group:     fmt.Sprintf("g%d", i/8),
-			StepCount: int64(rng.IntN(16)),
-			Response:  []byte(fmt.Sprintf("%q", fmt.Sprintf("The answer is %d.", i%97))),
-			Done:      true,
-			Metadata:  md,
-		}
-	}
-	return ts
-}
 
 // benchComputer is the pareto computer rewardlens infers for the bench
 // data (objectives metadata["o1"]..), or with exprs when given.
@@ -49,7 +26,7 @@ func benchComputer(b *testing.B, ts []scoring.Trajectory, method Method, exprs .
 // BenchmarkEvaluate1M evaluates 1M trajectories on two objectives read
 // from metadata (the inferred metadata["KEY"] form).
 func BenchmarkEvaluate1M(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 2)
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
 	c := benchComputer(b, ts, Pareto)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -60,7 +37,7 @@ func BenchmarkEvaluate1M(b *testing.B) {
 // BenchmarkEvaluate1MExpr is BenchmarkEvaluate1M with expressions that
 // need expr's VM.
 func BenchmarkEvaluate1MExpr(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 2)
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
 	c := benchComputer(b, ts, Pareto, "o1 * 2 - step_count / 16", "metadata.o2 + (done ? 0 : 1)")
 	b.ReportAllocs()
 	for b.Loop() {
@@ -72,7 +49,7 @@ func BenchmarkEvaluate1MExpr(b *testing.B) {
 // trajectories in 125k groups of 8 with two objectives: evaluation,
 // partition, Pareto ranking and crowding, and the pareto method's rewards.
 func BenchmarkCompute1M2D(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 2)
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
 	c := benchComputer(b, ts, Pareto)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -83,7 +60,7 @@ func BenchmarkCompute1M2D(b *testing.B) {
 // BenchmarkRankCompute1M2D is BenchmarkCompute1M2D without the evaluation:
 // partition, ranking and rewards.
 func BenchmarkRankCompute1M2D(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 2)
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
 	c := benchComputer(b, ts, Pareto)
 	ev := Evaluate(c.Scorer, ts)
 	b.ReportAllocs()
@@ -97,7 +74,7 @@ func BenchmarkRankCompute1M2D(b *testing.B) {
 // dashboard: 100k trajectories of one batch, groups of 8, three
 // objectives, the ranking cached; each iteration computes the next method.
 func BenchmarkRecompute100k(b *testing.B) {
-	ts := benchTrajectories(100_000, 3)
+	ts := enginetest.BenchTrajectories(100_000, 3)
 	c := benchComputer(b, ts, Pareto)
 	ev := Evaluate(c.Scorer, ts)
 	ev.Ranking(ScopeGroup)

@@ -7,33 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testkit"
 )
-
-// traj builds a trajectory of batch b and group g with metadata kv pairs.
-func traj(b int64, g string, kv ...any) scoring.Trajectory {
-	md := map[string]any{}
-	for i := 0; i < len(kv); i += 2 {
-		md[kv[i].(string)] = kv[i+1]
-	}
-	return scoring.Trajectory{Batch: b, Group: g, Done: true, Metadata: md}
-}
-
-// scored builds trajectories of one objective x in the given groups of batch 0.
-func scored(groups map[string][]float64, order ...string) []scoring.Trajectory {
-	var ts []scoring.Trajectory
-	for _, g := range order {
-		for _, x := range groups[g] {
-			if math.IsNaN(x) {
-				ts = append(ts, traj(0, g))
-			} else {
-				ts = append(ts, traj(0, g, "x", x))
-			}
-		}
-	}
-	return ts
-}
 
 func oneObjective(t *testing.T, opts Options) *RewardComputer {
 	t.Helper()
@@ -60,7 +37,7 @@ func rewards(t *testing.T, ts []scoring.Trajectory, opts Options) []float64 {
 func TestMethodsOnOneGroup(t *testing.T) {
 	// Scores 1, 2, 2, 5: mean 2.5, population std 1.5, sample std sqrt(3),
 	// average ranks 1, 2.5, 2.5, 4.
-	ts := scored(map[string][]float64{"a": {1, 2, 2, 5}}, "a")
+	ts := enginetest.Scored(map[string][]float64{"a": {1, 2, 2, 5}}, "a")
 	sqrt3 := math.Sqrt(3)
 	cases := []struct {
 		name string
@@ -92,7 +69,7 @@ func TestMethodsOnOneGroup(t *testing.T) {
 }
 
 func TestGroupOfOneAndAllEqual(t *testing.T) {
-	ts := scored(map[string][]float64{"one": {3}, "eq": {2, 2, 2}}, "one", "eq")
+	ts := enginetest.Scored(map[string][]float64{"one": {3}, "eq": {2, 2, 2}}, "one", "eq")
 	cases := []struct {
 		opts Options
 		want []float64
@@ -116,8 +93,8 @@ func TestGroupOfOneAndAllEqual(t *testing.T) {
 }
 
 func TestInvalidTrajectoriesGetTheGroupMean(t *testing.T) {
-	nan := math.NaN() // scored() turns NaN into a trajectory without x
-	ts := scored(map[string][]float64{"a": {1, nan, 3}, "b": {nan}}, "a", "b")
+	nan := math.NaN() // enginetest.Scored() turns NaN into a trajectory without x
+	ts := enginetest.Scored(map[string][]float64{"a": {1, nan, 3}, "b": {nan}}, "a", "b")
 	res := oneObjective(t, Options{}).Compute(ts, Absolute)
 	assertFloats(t, "raw rewards", res.Rewards, []float64{1, 2, 3, 0})
 	if res.Evaluation.Valid[1] || res.Evaluation.Valid[3] || !res.Evaluation.Valid[0] {
@@ -134,7 +111,7 @@ func TestInvalidTrajectoriesGetTheGroupMean(t *testing.T) {
 }
 
 func TestBatchScope(t *testing.T) {
-	ts := scored(map[string][]float64{"g1": {1, 2}, "g2": {3, 5}}, "g1", "g2")
+	ts := enginetest.Scored(map[string][]float64{"g1": {1, 2}, "g2": {3, 5}}, "g1", "g2")
 	group := rewards(t, ts, Options{Method: Absolute, Normalize: true, Scope: ScopeGroup})
 	assertFloats(t, "group scope", group, []float64{-1, 1, -1, 1})
 	// Over the batch: mean 2.75, population variance 8.75 / 4.
@@ -150,7 +127,7 @@ func TestBatchScope(t *testing.T) {
 }
 
 func TestBatchesAreIndependent(t *testing.T) {
-	ts := []scoring.Trajectory{traj(1, "g", "x", 10.0), traj(0, "g", "x", 1.0), traj(1, "g", "x", 20.0), traj(0, "g", "x", 3.0)}
+	ts := []scoring.Trajectory{enginetest.Traj(1, "g", "x", 10.0), enginetest.Traj(0, "g", "x", 1.0), enginetest.Traj(1, "g", "x", 20.0), enginetest.Traj(0, "g", "x", 3.0)}
 	res := oneObjective(t, Options{}).Compute(ts, Absolute)
 	res2 := oneObjective(t, Options{Normalize: true}).Compute(ts, Absolute)
 	assertFloats(t, "raw", res.Rewards, []float64{10, 1, 20, 3})
@@ -176,7 +153,7 @@ func twoObjectives(t *testing.T, points [][2]float64) (*RewardComputer, []scorin
 	}
 	var ts []scoring.Trajectory
 	for _, p := range points {
-		ts = append(ts, traj(0, "g", "x", p[0], "y", p[1]))
+		ts = append(ts, enginetest.Traj(0, "g", "x", p[0], "y", p[1]))
 	}
 	return &RewardComputer{Scorer: s}, ts
 }
@@ -220,8 +197,8 @@ func TestGDPO(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := []scoring.Trajectory{
-		traj(0, "g1", "x", 1.0, "y", 0.0), traj(0, "g1", "x", 0.0, "y", 0.0),
-		traj(0, "g2", "x", 1.0, "y", 2.0), traj(0, "g2", "x", 1.0, "y", 4.0),
+		enginetest.Traj(0, "g1", "x", 1.0, "y", 0.0), enginetest.Traj(0, "g1", "x", 0.0, "y", 0.0),
+		enginetest.Traj(0, "g2", "x", 1.0, "y", 2.0), enginetest.Traj(0, "g2", "x", 1.0, "y", 4.0),
 	}
 	c := &RewardComputer{Scorer: s, Options: Options{Normalize: true}}
 	// g1: x = 1, 0 (mean 0.5, std1 sqrt(0.5)); y constant -> 0.
@@ -350,7 +327,7 @@ func TestFactory(t *testing.T) {
 }
 
 func TestInferObjectives(t *testing.T) {
-	first := traj(0, "", "b", 1.0, "a", 2.0, "name", "x", "nan", math.NaN(), "flag", true)
+	first := enginetest.Traj(0, "", "b", 1.0, "a", 2.0, "name", "x", "nan", math.NaN(), "flag", true)
 	cfg := Config{}.InferObjectives(&first)
 	var names []string
 	for _, o := range cfg.Objectives {
@@ -373,7 +350,7 @@ func TestMinimizedObjectiveIsOriented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []scoring.Trajectory{traj(0, "", "len", 10.0), traj(0, "", "len", 5.0)}
+	ts := []scoring.Trajectory{enginetest.Traj(0, "", "len", 10.0), enginetest.Traj(0, "", "len", 5.0)}
 	res := c.Compute(ts, Absolute)
 	assertFloats(t, "scores", res.Scores, []float64{-10, -5})
 	if res.Ranking.Ranks[0] != 1 || res.Ranking.Ranks[1] != 0 {

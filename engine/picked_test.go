@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -91,18 +92,12 @@ func TestPickedEvaluate(t *testing.T) {
 			for _, pk := range []*scoring.Pick{pick, {Keys: []string{"x", "b", "a"}}} {
 				p := picked(full, pk)
 				gotErr := s.Evaluate(&p, got)
-				if !sameBits(got, want) || errText(gotErr) != errText(wantErr) {
+				if !enginetest.SameBits(got, want) || errText(gotErr) != errText(wantErr) {
 					t.Errorf("a=%v b=%v, keys %q: picked %v (%v), whole metadata %v (%v)", a, b, pk.Keys, got, gotErr, want, wantErr)
 				}
 			}
 		}
 	}
-}
-
-func sameBits(a, b []float64) bool {
-	return slices.EqualFunc(a, b, func(x, y float64) bool {
-		return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
-	})
 }
 
 func errText(err error) string {

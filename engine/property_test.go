@@ -6,23 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/pareto"
 )
-
-// randomTrajectories draws batches of groups with objectives x, y, z from
-// small integer sets (many ties and duplicates); about one in ten lacks z.
-func randomTrajectories(rng *rand.Rand, n int) []scoring.Trajectory {
-	ts := make([]scoring.Trajectory, n)
-	for i := range ts {
-		md := map[string]any{"x": float64(rng.IntN(4)), "y": float64(rng.IntN(3) - 1)}
-		if rng.IntN(10) > 0 {
-			md["z"] = float64(rng.IntN(5)) / 2
-		}
-		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(rng.IntN(3)), Group: fmt.Sprint("g", rng.IntN(4)), Metadata: md}
-	}
-	return ts
-}
 
 // TestComputeInvariants checks, for every method and option on random
 // data, what the spec promises whatever the numbers: a finite reward for
@@ -32,7 +18,7 @@ func TestComputeInvariants(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	objs := []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y", Goal: "min"}, {Name: "z", Expr: "metadata.z"}}
 	for trial := 0; trial < 60; trial++ {
-		ts := randomTrajectories(rng, rng.IntN(60))
+		ts := enginetest.RandomTrajectories(rng, rng.IntN(60))
 		for _, method := range AllMethods() {
 			for _, scope := range Scopes {
 				for _, scale := range Scales {

@@ -9,32 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
-
-// restructureData returns n random trajectories over 3 batches, 4 groups
-// and 2 sources, with metadata a, b in 0..3 (ties), a flag, a field x
-// missing from some (a constraint on it makes them invalid), an objective
-// field c missing from a few (invalid by its objectives) and step_count
-// 0..3. Their Format lets DropBody make them lean.
-func restructureData(seed uint64, n int) []scoring.Trajectory {
-	rng := rand.New(rand.NewPCG(seed, 25))
-	ts := make([]scoring.Trajectory, n)
-	for i := range ts {
-		kv := []any{"a", float64(rng.IntN(4)), "b", float64(rng.IntN(4)), "flag", rng.IntN(3) > 0,
-			"src", []string{"math", "code"}[rng.IntN(2)]}
-		if rng.IntN(5) > 0 {
-			kv = append(kv, "x", float64(rng.IntN(3)))
-		}
-		if rng.IntN(10) > 0 {
-			kv = append(kv, "c", float64(rng.IntN(3)))
-		}
-		ts[i] = traj(int64(rng.IntN(3)), fmt.Sprintf("g%d", rng.IntN(4)), kv...)
-		ts[i].StepCount = int64(rng.IntN(4))
-		ts[i].ID, ts[i].Format = fmt.Sprint(i), "jsonl"
-	}
-	return ts
-}
 
 // restructureConfig is objectives a (max), b (min), c (max), or with
 // sources, math's a and c and code's b and c.
@@ -81,7 +58,7 @@ func TestRestructureEqualsFromTheStart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 25))
 	for trial := range 40 {
 		sources := trial%4 == 3
-		ts := restructureData(uint64(trial), 50+rng.IntN(150))
+		ts := enginetest.RestructureData(uint64(trial), 50+rng.IntN(150))
 		cfg0 := restructureConfig(sources)
 		cfg0.Constraints = pick(rng, slices.Concat(leanConstraints, bodyConstraints))
 		cfg0.Gates = pick(rng, slices.Concat(leanGates, bodyGates))
@@ -175,7 +152,7 @@ func TestRestructureErrors(t *testing.T) {
 // TestRestructureStops checks that an error of the trajectories stops
 // Apply with it.
 func TestRestructureStops(t *testing.T) {
-	ts := restructureData(1, 30)
+	ts := enginetest.RestructureData(1, 30)
 	c, err := New(restructureConfig(false))
 	if err != nil {
 		t.Fatal(err)

@@ -2,27 +2,15 @@ package engine
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
-
-// sourceData returns n random trajectories of sources a and b over 2
-// batches and 3 groups, with integer x, y, z in 0..3 (ties).
-func sourceData(seed uint64, n int) []scoring.Trajectory {
-	rng := rand.New(rand.NewPCG(seed, 5))
-	ts := make([]scoring.Trajectory, n)
-	for i := range ts {
-		ts[i] = traj(int64(rng.IntN(2)), fmt.Sprintf("g%d", rng.IntN(3)),
-			"src", []string{"a", "b"}[rng.IntN(2)], "x", float64(rng.IntN(4)), "y", float64(rng.IntN(4)), "z", float64(rng.IntN(4)))
-	}
-	return ts
-}
 
 // sourceConfig: source a scores x (max, 1) and y (min, 0.5); source b
 // scores x (max, weight 2 by its weights table) and z (max, 1).
@@ -70,7 +58,7 @@ func sourceGroups(ts []scoring.Trajectory, scope Scope) [][]int {
 
 func TestSourcesAgainstBruteForce(t *testing.T) {
 	for seed := range uint64(10) {
-		ts := sourceData(seed, 70)
+		ts := enginetest.SourceData(seed, 70)
 		for _, scope := range Scopes {
 			c, err := New(sourceConfig(Relative, scope))
 			if err != nil {
@@ -136,7 +124,7 @@ func TestSourcesBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := c.Compute([]scoring.Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 1.0), traj(0, "g", "x", 1.0)}, Absolute)
+	res := c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 1.0), enginetest.Traj(0, "g", "x", 1.0)}, Absolute)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "no [sources.NAME] section") || res.Evaluation.Valid[1] || !strings.Contains(res.Evaluation.Causes[1], "source_by src: missing") {
 		t.Fatalf("valid %v, causes %q", res.Evaluation.Valid, res.Evaluation.Causes)
 	}
@@ -146,7 +134,7 @@ func TestSourcesBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res = c.Compute([]scoring.Trajectory{traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 3.0)}, Absolute)
+	res = c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "src", "c", "x", 1.0, "y", 1.0, "z", 3.0)}, Absolute)
 	if !res.Evaluation.Valid[0] || res.Scores[0] != 3 {
 		t.Fatalf("a source of no section, with top-level objectives: valid %v, score %v, want true, 3", res.Evaluation.Valid[0], res.Scores[0])
 	}
@@ -155,7 +143,7 @@ func TestSourcesBadInput(t *testing.T) {
 func TestSourcesBatchNormalisation(t *testing.T) {
 	// gdpo and grpo --scale batch normalise over the batch's trajectories
 	// of one source: by hand, over the random data.
-	ts := sourceData(8, 80)
+	ts := enginetest.SourceData(8, 80)
 	eps := DefaultEpsilon
 	for _, method := range []Method{GDPO, GRPO} {
 		cfg := sourceConfig(method, ScopeGroup)

@@ -3,6 +3,8 @@ package engine
 import (
 	"math"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 )
 
 // TestPopulationStd checks grpo and gdpo with the population std against
@@ -12,7 +14,7 @@ func TestPopulationStd(t *testing.T) {
 	// Group a: 1, -1, 1, 1: mean 0.5, squares of deviations 0.25, 2.25,
 	// 0.25, 0.25 (sum 3): population std sqrt(3/4), sample std 1. Group b:
 	// one score, 3: population std 0, so (3 - 3) / eps = 0.
-	ts := scored(map[string][]float64{"a": {1, -1, 1, 1}, "b": {3}}, "a", "b")
+	ts := enginetest.Scored(map[string][]float64{"a": {1, -1, 1, 1}, "b": {3}}, "a", "b")
 	const eps = 1e-8
 	pop := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: eps, Std: StdPopulation}
 	d := math.Sqrt(0.75) + eps

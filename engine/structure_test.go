@@ -3,27 +3,15 @@ package engine
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/pareto"
 	"github.com/rewardlens/rewardlens/stats"
 )
-
-// structureData returns n random trajectories over 2 batches and 3 groups
-// with integer metadata a and b in 0..3 (ties) and a boolean flag.
-func structureData(seed uint64, n int) []scoring.Trajectory {
-	rng := rand.New(rand.NewPCG(seed, 25))
-	ts := make([]scoring.Trajectory, n)
-	for i := range ts {
-		ts[i] = traj(int64(rng.IntN(2)), fmt.Sprintf("g%d", rng.IntN(3)),
-			"a", float64(rng.IntN(4)), "b", float64(rng.IntN(4)), "flag", rng.IntN(3) > 0)
-	}
-	return ts
-}
 
 // structureComputer builds the computer of objectives a (max, weight 0.7)
 // and b (min, 0.3) with cfg's other settings.
@@ -37,20 +25,6 @@ func structureComputer(t *testing.T, cfg Config) *RewardComputer {
 	}
 	return c
 }
-
-// refViolation is the violation of a >= 2, b < 2 and flag, by the
-// definition: max(0, 2 - a) + max(0, b - 2) + (flag false: 1), feasible
-// when a >= 2 and b < 2 and flag.
-func refViolation(tr *scoring.Trajectory) (float64, bool) {
-	a, b, flag := tr.Metadata["a"].(float64), tr.Metadata["b"].(float64), tr.Metadata["flag"].(bool)
-	v := max(0, 2-a) + max(0, b-2)
-	if !flag {
-		v++
-	}
-	return v, a >= 2 && b < 2 && flag
-}
-
-var structureConstraints = []string{"a >= 2", "b < 2", "flag"}
 
 // groupsOf returns the indices of ts by (batch, group), or by batch for
 // scope batch.
@@ -83,7 +57,7 @@ func refConstrainedRanks(ts []scoring.Trajectory, idx []int) []int {
 	}
 	pts := make([]pt, len(idx))
 	for j, i := range idx {
-		v, f := refViolation(&ts[i])
+		v, f := enginetest.RefViolation(&ts[i])
 		pts[j] = pt{[]float64{ts[i].Metadata["a"].(float64), -ts[i].Metadata["b"].(float64)}, f, v}
 	}
 	dominates := func(p, q pt) bool {
@@ -125,9 +99,9 @@ func refConstrainedRanks(ts []scoring.Trajectory, idx []int) []int {
 
 func TestConstrainedAgainstBruteForce(t *testing.T) {
 	for seed := range uint64(20) {
-		ts := structureData(seed, 60)
+		ts := enginetest.StructureData(seed, 60)
 		for _, scope := range Scopes {
-			c := structureComputer(t, Config{Constraints: structureConstraints, Scope: string(scope)})
+			c := structureComputer(t, Config{Constraints: enginetest.StructureConstraints, Scope: string(scope)})
 			opts := c.Options
 			opts.Penalty, opts.Normalize = 0.5, false
 			res := c.NewEvaluatorFor(ts).Compute(withMethod(opts, Absolute))
@@ -140,7 +114,7 @@ func TestConstrainedAgainstBruteForce(t *testing.T) {
 				}
 			}
 			for i := range ts {
-				v, f := refViolation(&ts[i])
+				v, f := enginetest.RefViolation(&ts[i])
 				a, b := ts[i].Metadata["a"].(float64), ts[i].Metadata["b"].(float64)
 				score := 0.7*a - 0.3*b - 0.5*v
 				if res.Evaluation.Feasible(i) != f || res.Evaluation.ViolationOf(i) != v || !near(res.Scores[i], score) || !near(res.Rewards[i], score) {
@@ -165,7 +139,7 @@ func (c *RewardComputer) NewEvaluatorFor(ts []scoring.Trajectory) *Evaluation {
 }
 
 func TestConstrainedEqualsParetoWhenAllFeasible(t *testing.T) {
-	ts := structureData(7, 80)
+	ts := enginetest.StructureData(7, 80)
 	plain := structureComputer(t, Config{}).NewEvaluatorFor(ts).Compute(DefaultOptions())
 	always := structureComputer(t, Config{Constraints: []string{"a >= 0", "b <= 3"}}).NewEvaluatorFor(ts).Compute(DefaultOptions())
 	if !slices.Equal(plain.Ranking.Ranks, always.Ranking.Ranks) || !slices.Equal(plain.Rewards, always.Rewards) {
@@ -177,8 +151,8 @@ func TestGDPOPenalty(t *testing.T) {
 	// gdpo: per group g_k = (o'_k - mean) / (sample std + eps), R = sum_k
 	// w_k g_k - lambda v, then (R - mean) / (sample std + eps) over the
 	// batch, by hand over the random data.
-	ts := structureData(3, 50)
-	c := structureComputer(t, Config{Constraints: structureConstraints})
+	ts := enginetest.StructureData(3, 50)
+	c := structureComputer(t, Config{Constraints: enginetest.StructureConstraints})
 	opts := withMethod(c.Options, GDPO)
 	opts.Penalty = 2
 	res := c.NewEvaluatorFor(ts).Compute(opts)
@@ -205,7 +179,7 @@ func TestGDPOPenalty(t *testing.T) {
 	for _, batch := range groupsOf(ts, ScopeBatch) {
 		x := make([]float64, len(batch))
 		for j, i := range batch {
-			v, _ := refViolation(&ts[i])
+			v, _ := enginetest.RefViolation(&ts[i])
 			x[j] = r[i] - 2*v
 		}
 		mean, std := stats.Mean(x), stats.SampleStd(x)
@@ -223,7 +197,7 @@ func refLexicographic(ts []scoring.Trajectory, idx []int, tolA float64, constrai
 	key := func(i int) []float64 {
 		var k []float64
 		if constrained {
-			v, f := refViolation(&ts[i])
+			v, f := enginetest.RefViolation(&ts[i])
 			if f {
 				k = append(k, 1, 0)
 			} else {
@@ -260,11 +234,11 @@ func refLexicographic(ts []scoring.Trajectory, idx []int, tolA float64, constrai
 
 func TestLexicographicAgainstSorting(t *testing.T) {
 	for seed := range uint64(10) {
-		ts := structureData(seed, 60)
+		ts := enginetest.StructureData(seed, 60)
 		for _, tc := range []struct {
 			tol         float64
 			constraints []string
-		}{{0, nil}, {2, nil}, {0, structureConstraints}} {
+		}{{0, nil}, {2, nil}, {0, enginetest.StructureConstraints}} {
 			cfg := Config{Method: string(Lexicographic), Priority: []string{"a", "b"}, Constraints: tc.constraints}
 			if tc.tol > 0 {
 				cfg.PriorityTolerance = map[string]float64{"a": tc.tol}
@@ -286,7 +260,7 @@ func TestLexicographicAgainstSorting(t *testing.T) {
 }
 
 func TestLexicographicOnePriorityIsRelative(t *testing.T) {
-	ts := structureData(11, 70)
+	ts := enginetest.StructureData(11, 70)
 	w := 1.0
 	for _, normalize := range []bool{true, false} {
 		cfg := Config{Objectives: []ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &w}}, Normalize: &normalize}
@@ -309,7 +283,7 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 	// One group: a = 1, 2, 2, 5 (max), b = 3, 3, 3, 3 (min, constant: 0).
 	var ts []scoring.Trajectory
 	for _, a := range []float64{1, 2, 2, 5} {
-		ts = append(ts, traj(0, "g", "a", a, "b", 3.0, "flag", true))
+		ts = append(ts, enginetest.Traj(0, "g", "a", a, "b", 3.0, "flag", true))
 	}
 	for _, tc := range []struct {
 		norm ObjectiveNorm
@@ -337,7 +311,7 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 	// A minimised objective's term is -N(x): b = 1, 2, 2, 5 with minmax.
 	ts = ts[:0]
 	for _, b := range []float64{1, 2, 2, 5} {
-		ts = append(ts, traj(0, "g", "a", 0.0, "b", b, "flag", true))
+		ts = append(ts, enginetest.Traj(0, "g", "a", 0.0, "b", b, "flag", true))
 	}
 	c := structureComputer(t, Config{NormalizeObjectives: string(NormMinMax)})
 	res := c.NewEvaluatorFor(ts).Compute(withMethod(c.Options, Absolute))
@@ -347,8 +321,8 @@ func TestObjectiveNormalizationByHand(t *testing.T) {
 func TestObjectiveNormalizationScope(t *testing.T) {
 	// minmax within each group vs over the batch, by hand.
 	ts := []scoring.Trajectory{
-		traj(0, "g1", "a", 0.0, "b", 0.0, "flag", true), traj(0, "g1", "a", 2.0, "b", 0.0, "flag", true),
-		traj(0, "g2", "a", 2.0, "b", 0.0, "flag", true), traj(0, "g2", "a", 4.0, "b", 0.0, "flag", true),
+		enginetest.Traj(0, "g1", "a", 0.0, "b", 0.0, "flag", true), enginetest.Traj(0, "g1", "a", 2.0, "b", 0.0, "flag", true),
+		enginetest.Traj(0, "g2", "a", 2.0, "b", 0.0, "flag", true), enginetest.Traj(0, "g2", "a", 4.0, "b", 0.0, "flag", true),
 	}
 	c := structureComputer(t, Config{NormalizeObjectives: string(NormMinMax)})
 	ev := c.NewEvaluatorFor(ts)
@@ -359,7 +333,7 @@ func TestObjectiveNormalizationScope(t *testing.T) {
 }
 
 func TestGates(t *testing.T) {
-	ts := structureData(5, 60)
+	ts := enginetest.StructureData(5, 60)
 	plain := structureComputer(t, Config{}).NewEvaluatorFor(ts)
 	always := structureComputer(t, Config{Gates: []string{"a: a >= 0", "b: true"}}).NewEvaluatorFor(ts)
 	for _, m := range AllMethods() {
@@ -390,7 +364,7 @@ func TestGates(t *testing.T) {
 }
 
 func TestAllInfeasibleWarns(t *testing.T) {
-	ts := structureData(2, 30)
+	ts := enginetest.StructureData(2, 30)
 	ev := structureComputer(t, Config{Constraints: []string{"a > 3"}}).NewEvaluatorFor(ts)
 	if w := ev.InfeasibleWarning(); !strings.Contains(w, "every one of the 30 valid trajectories breaks a constraint") {
 		t.Fatalf("warning %q", w)
@@ -436,7 +410,7 @@ func TestStructureBadInput(t *testing.T) {
 	// A constraint of a field that is no boolean when it runs makes the
 	// trajectory invalid, saying why.
 	c := structureComputer(t, Config{Constraints: []string{"metadata.a"}})
-	res := c.Compute([]scoring.Trajectory{traj(0, "g", "a", 1.0, "b", 1.0)}, Pareto)
+	res := c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "a", 1.0, "b", 1.0)}, Pareto)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "constraint metadata.a: not a boolean") {
 		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
 	}
@@ -446,8 +420,8 @@ func TestStructureAppendRecompute(t *testing.T) {
 	// Following a run: the evaluation appended to, recomputed, equals the
 	// one computed from scratch, constraints, gates and normalisation
 	// included.
-	ts := structureData(13, 90)
-	c := structureComputer(t, Config{Constraints: structureConstraints, Gates: []string{"b: flag"}, NormalizeObjectives: string(NormZScore)})
+	ts := enginetest.StructureData(13, 90)
+	c := structureComputer(t, Config{Constraints: enginetest.StructureConstraints, Gates: []string{"b: flag"}, NormalizeObjectives: string(NormZScore)})
 	for _, m := range []Method{Absolute, GDPO, Pareto} {
 		opts := withMethod(c.Options, m)
 		ev := Evaluate(c.Scorer, ts[:50])
@@ -473,7 +447,7 @@ func TestConstraintBudget(t *testing.T) {
 	// A constraint goes through the expression sandbox: one that would
 	// build a gigabyte is over budget, the trajectory invalid saying so.
 	c := structureComputer(t, Config{Constraints: []string{`len(repeat(repeat("x", 100000), 100000)) > 0`}})
-	res := c.Compute([]scoring.Trajectory{traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
+	res := c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "a", 1.0, "b", 1.0, "flag", true)}, Pareto)
 	if res.Evaluation.Valid[0] || !strings.Contains(res.Evaluation.Causes[0], "over the expression's budget") {
 		t.Fatalf("valid %v, cause %q", res.Evaluation.Valid[0], res.Evaluation.Causes[0])
 	}

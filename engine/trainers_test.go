@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestEpsilonAndGroupOfOne(t *testing.T) {
 	// Group a: scores 1, -1, 1, 1: mean 0.5, sample std 1. Group b: one
 	// score, 3.
-	ts := scored(map[string][]float64{"a": {1, -1, 1, 1}, "b": {3}}, "a", "b")
+	ts := enginetest.Scored(map[string][]float64{"a": {1, -1, 1, 1}, "b": {3}}, "a", "b")
 	const eps = 1e-6
 	verl := Options{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: eps, GroupOfOne: GroupOfOneScore}
 	assertFloats(t, "verl grpo", rewards(t, ts, verl),
@@ -86,11 +87,11 @@ func TestNanSum(t *testing.T) {
 		return c
 	}
 	ts := []scoring.Trajectory{
-		traj(0, "p", "acc", 1.0, "fmt", 1.0), // 2
-		traj(0, "p", "fmt", 1.0),             // acc missing: 1
-		traj(0, "p", "acc", nil, "fmt", 0.0), // acc null: 0
-		traj(0, "p"),                         // nothing: invalid
-		traj(0, "p", "acc", 1.0, "fmt", "x"), // a string is still invalid
+		enginetest.Traj(0, "p", "acc", 1.0, "fmt", 1.0), // 2
+		enginetest.Traj(0, "p", "fmt", 1.0),             // acc missing: 1
+		enginetest.Traj(0, "p", "acc", nil, "fmt", 0.0), // acc null: 0
+		enginetest.Traj(0, "p"),                         // nothing: invalid
+		enginetest.Traj(0, "p", "acc", 1.0, "fmt", "x"), // a string is still invalid
 	}
 	res := two(true).Compute(ts, GRPO)
 	// Valid scores 2, 1, 0: mean 1, sample std 1.
@@ -143,7 +144,7 @@ func TestRecordFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := traj(0, "", "input", "What is 2+2?", "step", 3.0, "pred", "4")
+	tr := enginetest.Traj(0, "", "input", "What is 2+2?", "step", 3.0, "pred", "4")
 	if err := f.Apply(&tr); err != nil {
 		t.Fatal(err)
 	}
@@ -152,12 +153,12 @@ func TestRecordFields(t *testing.T) {
 	}
 	// Numbers and bools as text; a batch of integral value.
 	num, _ := scoring.NewRecordFields("p", "b", "i")
-	tr = traj(0, "", "p", 0.5, "b", -2.0, "i", true)
+	tr = enginetest.Traj(0, "", "p", 0.5, "b", -2.0, "i", true)
 	if err := num.Apply(&tr); err != nil || tr.Group != "0.5" || tr.Batch != -2 || tr.ID != "true" {
 		t.Errorf("got group %q batch %d id %q, %v", tr.Group, tr.Batch, tr.ID, err)
 	}
 	// A step written as text, as TRL's completion tables have done.
-	tr = traj(0, "", "p", "q", "b", "12", "i", "x")
+	tr = enginetest.Traj(0, "", "p", "q", "b", "12", "i", "x")
 	if err := num.Apply(&tr); err != nil || tr.Batch != 12 {
 		t.Errorf("step as text: batch %d, %v", tr.Batch, err)
 	}
@@ -166,13 +167,13 @@ func TestRecordFields(t *testing.T) {
 		tr     scoring.Trajectory
 		want   string
 	}{
-		{f, traj(0, "", "step", 1.0, "pred", "x"), `group_by "input": missing`},
-		{f, traj(0, "", "input", nil, "step", 1.0, "pred", "x"), `group_by "input": missing`},
-		{f, traj(0, "", "input", "q", "step", 1.5, "pred", "x"), `batch_by "step": must be an integer, found 1.5`},
-		{f, traj(0, "", "input", "q", "step", "1.0", "pred", "x"), `batch_by "step": must be an integer, found the string "1.0"`},
-		{f, traj(0, "", "input", "q", "step", "one", "pred", "x"), `batch_by "step": must be an integer, found the string "one"`},
-		{f, traj(0, "", "input", "q", "step", 1.0), `id_by`},
-		{num, traj(0, "", "p", math.NaN(), "b", 1.0, "i", "x"), `group_by "p": must be a string or a finite number`},
+		{f, enginetest.Traj(0, "", "step", 1.0, "pred", "x"), `group_by "input": missing`},
+		{f, enginetest.Traj(0, "", "input", nil, "step", 1.0, "pred", "x"), `group_by "input": missing`},
+		{f, enginetest.Traj(0, "", "input", "q", "step", 1.5, "pred", "x"), `batch_by "step": must be an integer, found 1.5`},
+		{f, enginetest.Traj(0, "", "input", "q", "step", "1.0", "pred", "x"), `batch_by "step": must be an integer, found the string "1.0"`},
+		{f, enginetest.Traj(0, "", "input", "q", "step", "one", "pred", "x"), `batch_by "step": must be an integer, found the string "one"`},
+		{f, enginetest.Traj(0, "", "input", "q", "step", 1.0), `id_by`},
+		{num, enginetest.Traj(0, "", "p", math.NaN(), "b", 1.0, "i", "x"), `group_by "p": must be a string or a finite number`},
 	} {
 		err := c.fields.Apply(&c.tr)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -202,10 +203,10 @@ func TestGDPONanSum(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := []scoring.Trajectory{
-		traj(0, "p", "acc", 1.0, "fmt", 1.0),
-		traj(0, "p", "acc", nil, "fmt", 0.5), // TRL's None
-		traj(0, "p", "acc", 0.0, "fmt", 0.0),
-		traj(0, "p", "acc", 1.0, "fmt", 0.5),
+		enginetest.Traj(0, "p", "acc", 1.0, "fmt", 1.0),
+		enginetest.Traj(0, "p", "acc", nil, "fmt", 0.5), // TRL's None
+		enginetest.Traj(0, "p", "acc", 0.0, "fmt", 0.0),
+		enginetest.Traj(0, "p", "acc", 1.0, "fmt", 0.5),
 	}
 	const eps = 1e-4
 	// acc over rows 0, 2, 3 only: mean 2/3, std1 sqrt(1/3); row 1 adds 0.
@@ -232,6 +233,6 @@ func TestGDPONanSum(t *testing.T) {
 
 	ev := Evaluate(c.Scorer, ts[:2]).Append(c.Scorer, ts[2:])
 	assertFloats(t, "gdpo appended", ev.Compute(Options{Method: GDPO, Normalize: true}).Rewards, want)
-	filtered := Evaluate(c.Scorer, append(slices.Clone(ts), traj(1, "q", "acc", nil, "fmt", 1.0))).Filter(func(i int) bool { return i < 4 })
+	filtered := Evaluate(c.Scorer, append(slices.Clone(ts), enginetest.Traj(1, "q", "acc", nil, "fmt", 1.0))).Filter(func(i int) bool { return i < 4 })
 	assertFloats(t, "gdpo filtered", filtered.Compute(Options{Method: GDPO, Normalize: true}).Rewards, want)
 }

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
 func TestCompareRewards(t *testing.T) {
 	// One group x = 1, 2, 3 plus an invalid row. absolute (normalize off)
 	// gives 1, 2, 3; rloo gives 3/2 (s - 2) = -1.5, 0, 1.5.
-	ts := scored(map[string][]float64{"g": {1, 2, 3, math.NaN()}}, "g")
+	ts := enginetest.Scored(map[string][]float64{"g": {1, 2, 3, math.NaN()}}, "g")
 	ev := engine.Evaluate(oneObjective(t, engine.Options{}).Scorer, ts)
 	a := ev.Compute(engine.Options{Method: engine.Absolute, Scope: engine.ScopeGroup})
 	b := ev.Compute(engine.Options{Method: engine.RLOO, Scope: engine.ScopeGroup})

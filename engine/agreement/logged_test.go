@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -17,10 +18,10 @@ func TestLoggedAdvantage(t *testing.T) {
 	// Scores 1, 3: mean 2, sample std sqrt(2); rewards -+1/(sqrt2 + 1e-4).
 	a := 1 / (math.Sqrt2 + 1e-4)
 	ts := []scoring.Trajectory{
-		traj(0, "g", "x", 1.0, "adv", -a),        // equal
-		traj(0, "g", "x", 3.0, "adv", a+0.5),     // 0.5 off
-		traj(1, "g", "x", 1.0),                   // no logged advantage
-		traj(1, "g", "x", 1.0, "adv", 2e-4+1e-9), // reward 0, 2e-4 off
+		enginetest.Traj(0, "g", "x", 1.0, "adv", -a),        // equal
+		enginetest.Traj(0, "g", "x", 3.0, "adv", a+0.5),     // 0.5 off
+		enginetest.Traj(1, "g", "x", 1.0),                   // no logged advantage
+		enginetest.Traj(1, "g", "x", 1.0, "adv", 2e-4+1e-9), // reward 0, 2e-4 off
 	}
 	res := c.Compute(ts, engine.GRPO)
 	if len(res.Evaluation.Logged) != 4 || res.Evaluation.Logged[0] != -a || !math.IsNaN(res.Evaluation.Logged[2]) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -159,7 +160,7 @@ func matchTrajectories(batches map[int64][][][]float64, settings map[int64]refSe
 		adv := refAdvantages(batches[step], settings[step])
 		for gi, g := range batches[step] {
 			for j, row := range g {
-				ts = append(ts, traj(step, fmt.Sprintf("p%d", gi), "a", row[0], "b", row[1], "adv", float64(float32(adv[gi][j]))))
+				ts = append(ts, enginetest.Traj(step, fmt.Sprintf("p%d", gi), "a", row[0], "b", row[1], "adv", float64(float32(adv[gi][j]))))
 			}
 		}
 	}
@@ -296,10 +297,10 @@ func TestLoggedWarningText(t *testing.T) {
 	// squares 6.25 + 0.25 + 2.25 + 2.25 = 11), the group means 2 and 5.
 	batch := 1 / (math.Sqrt(11.0/3) + 1e-4)
 	ts := []scoring.Trajectory{
-		traj(0, "g", "x", 1.0, "adv", -batch),
-		traj(0, "g", "x", 3.0, "adv", batch),
-		traj(0, "h", "x", 5.0, "adv", 0.0),
-		traj(0, "h", "x", 5.0, "adv", 0.0),
+		enginetest.Traj(0, "g", "x", 1.0, "adv", -batch),
+		enginetest.Traj(0, "g", "x", 3.0, "adv", batch),
+		enginetest.Traj(0, "h", "x", 5.0, "adv", 0.0),
+		enginetest.Traj(0, "h", "x", 5.0, "adv", 0.0),
 	}
 	ev := evaluateWith(c, ts)
 	m := MatchLogged(ev, c.Options)
@@ -404,7 +405,7 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := evaluateWith(c, []scoring.Trajectory{traj(0, "g", "x", 1.0), traj(0, "g", "x", 2.0)})
+	ev := evaluateWith(c, []scoring.Trajectory{enginetest.Traj(0, "g", "x", 1.0), enginetest.Traj(0, "g", "x", 2.0)})
 	if m := MatchLogged(ev, c.Options); m != nil {
 		t.Errorf("a match without a log: %+v", m)
 	}
@@ -417,7 +418,7 @@ func TestMatchLoggedWithoutLog(t *testing.T) {
 // TestLoggedNoRow: a logged advantage that no row has is warned of.
 func TestLoggedNoRow(t *testing.T) {
 	c := trlComputer(t, false)
-	ev := evaluateWith(c, []scoring.Trajectory{traj(0, "g", "a", 1.0, "b", 0.0), traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
+	ev := evaluateWith(c, []scoring.Trajectory{enginetest.Traj(0, "g", "a", 1.0, "b", 0.0), enginetest.Traj(0, "g", "a", 2.0, "b", 0.0, "adv", math.NaN())})
 	check := CheckTrainer(c, ev)
 	if len(check.Notes) != 1 || check.Notes[0] != "warning: no row has a logged advantage (a finite number): the rewards are compared with nothing" {
 		t.Errorf("notes %q", check.Notes)
@@ -430,7 +431,7 @@ func TestUnequalGroups(t *testing.T) {
 	var ts []scoring.Trajectory
 	add := func(step int64, group string, n int) {
 		for range n {
-			ts = append(ts, traj(step, group, "x", 1.0))
+			ts = append(ts, enginetest.Traj(step, group, "x", 1.0))
 		}
 	}
 	long := "system\nYou are a helpful assistant.\nuser\nWhat is 2+2?\x1b[31m\nassistant\n"
@@ -484,7 +485,7 @@ func evaluateWith(c *engine.RewardComputer, ts []scoring.Trajectory) *engine.Eva
 func TestLoggedInvalidRowsLeftOut(t *testing.T) {
 	verl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-6, groupOfOneScore: true, weights: []float64{1, 1}}
 	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1)}, map[int64]refSettings{1: verl})
-	ts = append(ts, traj(1, "p3", "adv", 0.0)) // no a nor b
+	ts = append(ts, enginetest.Traj(1, "p3", "adv", 0.0)) // no a nor b
 	c := trlComputer(t, true)
 	ev := evaluateWith(c, ts)
 	m := MatchLogged(ev, c.Options)

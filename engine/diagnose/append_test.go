@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // appendTrajectories draws n trajectories of the given steps in groups
 // (about one in ten invalid: z missing), in random order of steps.
 func appendTrajectories(rng *rand.Rand, n int, steps ...int64) []scoring.Trajectory {
-	ts := randomTrajectories(rng, n)
+	ts := enginetest.RandomTrajectories(rng, n)
 	for i := range ts {
 		ts[i].Batch = steps[rng.IntN(len(steps))]
 		ts[i].StepCount = int64(rng.IntN(9))
@@ -272,7 +273,7 @@ func TestLiveOptionsChange(t *testing.T) {
 // must not reuse the trend points of the previous result, whose options
 // differ in that alone.
 func TestTrendsSinceComparesEveryOption(t *testing.T) {
-	ts := scored(map[string][]float64{"a": {1, 2, 4}, "b": {3}}, "a", "b")
+	ts := enginetest.Scored(map[string][]float64{"a": {1, 2, 4}, "b": {3}}, "a", "b")
 	base := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}
 	ev := engine.Evaluate(oneObjective(t, base).Scorer, ts)
 	prev := ev.Compute(base)

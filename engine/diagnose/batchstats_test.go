@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 )
 
 func TestBatchStats(t *testing.T) {
 	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0, 0}, {1, 0}})
-	ts = append(ts, traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h", "x", 2.0, "y", 2.0), traj(0, "h"))
+	ts = append(ts, enginetest.Traj(0, "h", "x", 2.0, "y", 2.0), enginetest.Traj(0, "h", "x", 2.0, "y", 2.0), enginetest.Traj(0, "h"))
 	res := c.Compute(ts, engine.Pareto)
 	st := StatsOf(res, &res.Ranking.Batches[0])
 	if st.Trajectories != 7 || st.Invalid != 1 || st.Groups != 2 {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -26,7 +27,7 @@ func TestDeadSignalByHand(t *testing.T) {
 	var ts []scoring.Trajectory
 	task := make([]float64, 0, len(rows))
 	for _, r := range rows {
-		ts = append(ts, traj(0, r.g, "x", r.x))
+		ts = append(ts, enginetest.Traj(0, r.g, "x", r.x))
 		task = append(task, r.acc)
 	}
 	res := oneObjective(t, engine.Options{Method: engine.GRPO}).Compute(ts, engine.GRPO)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/stats"
 )
@@ -14,7 +15,7 @@ import (
 func TestGroupSummariesByHand(t *testing.T) {
 	// Group a: scores 1, 2, 2, 5 (mean 2.5, population std 1.5) and one
 	// invalid; group b: 3, 3 (zero spread); group c: one valid.
-	ts := scored(map[string][]float64{"a": {1, 2, math.NaN(), 2, 5}, "b": {3, 3}, "c": {7}}, "a", "b", "c")
+	ts := enginetest.Scored(map[string][]float64{"a": {1, 2, math.NaN(), 2, 5}, "b": {3, 3}, "c": {7}}, "a", "b", "c")
 	res := oneObjective(t, engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup}).Compute(ts, engine.GRPO)
 	gs := GroupSummaries(res, &res.Ranking.Batches[0])
 	if len(gs) != 3 {
@@ -46,7 +47,7 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 		if rng.IntN(10) == 0 {
 			x = math.NaN()
 		}
-		tr := scored(map[string][]float64{"": {x}}, "")[0]
+		tr := enginetest.Scored(map[string][]float64{"": {x}}, "")[0]
 		tr.Batch, tr.Group = int64(i%3), fmt.Sprintf("g%d", rng.IntN(40))
 		ts = append(ts, tr)
 	}
@@ -103,7 +104,7 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 // of 1M trajectories, for new weights each time; BenchmarkGroupRewardRanges1M
 // bounds their rewards, which a method switch computes again.
 func BenchmarkGroupSummaries1M(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 3)
+	ts := enginetest.BenchTrajectories(1_000_000, 3)
 	ev := engine.Evaluate(benchComputer(b, ts, engine.GRPO).Scorer, ts)
 	opts := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}
 	b.ReportAllocs()
@@ -118,7 +119,7 @@ func BenchmarkGroupSummaries1M(b *testing.B) {
 }
 
 func BenchmarkGroupRewardRanges1M(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 3)
+	ts := enginetest.BenchTrajectories(1_000_000, 3)
 	ev := engine.Evaluate(benchComputer(b, ts, engine.GRPO).Scorer, ts)
 	opts := engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true}
 	first := ev.Compute(opts)

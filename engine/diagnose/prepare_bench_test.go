@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 )
 
 // BenchmarkSwitch1M is the engine's part of a method switch on the
@@ -12,7 +13,7 @@ import (
 // before last, the batch computed, and its statistics (what the Rewards
 // tab shows).
 func BenchmarkSwitch1M(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 3)
+	ts := enginetest.BenchTrajectories(1_000_000, 3)
 	c := benchComputer(b, ts, engine.Pareto)
 	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
@@ -34,7 +35,7 @@ func BenchmarkSwitch1M(b *testing.B) {
 // does not depend on the method (the hypervolume, the scores' statistics)
 // being kept from the results before.
 func BenchmarkTrendsAfterSwitch1M(b *testing.B) {
-	ts := benchTrajectories(1_000_000, 3)
+	ts := enginetest.BenchTrajectories(1_000_000, 3)
 	c := benchComputer(b, ts, engine.Pareto)
 	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 )
 
 // TestPrepareBatchByBatch computes every batch of a prepared result in a
@@ -21,7 +22,7 @@ func TestPrepareBatchByBatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 2))
 	c := newTestComputer(t)
 	for trial := range 8 {
-		ts := manyBatches(rng, 200+rng.IntN(400), 2+rng.IntN(12))
+		ts := enginetest.ManyBatches(rng, 200+rng.IntN(400), 2+rng.IntN(12))
 		evA, evB := engine.Evaluate(c.Scorer, ts), engine.Evaluate(c.Scorer, ts)
 		for _, method := range engine.Methods {
 			for _, scope := range engine.Scopes {
@@ -47,7 +48,7 @@ func TestPrepareBatchByBatch(t *testing.T) {
 					if !got.Finished() {
 						t.Fatalf("trial %d %s: not finished after every batch", trial, method)
 					}
-					if !sameBits(got.Rewards, want.Rewards) || !sameBits(got.Scores, want.Scores) {
+					if !enginetest.SameBits(got.Rewards, want.Rewards) || !enginetest.SameBits(got.Scores, want.Scores) {
 						t.Fatalf("trial %d %s scope %s normalize %v: batch by batch differs from Compute", trial, method, scope, normalize)
 					}
 				}
@@ -61,7 +62,7 @@ func TestPrepareBatchByBatch(t *testing.T) {
 func TestComputeSharesGroupsOverCores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	c := newTestComputer(t)
-	ts := manyBatches(rng, 3*engine.RewardChunk, 1)
+	ts := enginetest.ManyBatches(rng, 3*engine.RewardChunk, 1)
 	for _, method := range engine.Methods {
 		opts := c.Options
 		opts.Method = method
@@ -70,7 +71,7 @@ func TestComputeSharesGroupsOverCores(t *testing.T) {
 		runtime.GOMAXPROCS(2)
 		two := engine.Evaluate(c.Scorer, ts).Compute(opts)
 		runtime.GOMAXPROCS(prev)
-		if !sameBits(one.Rewards, two.Rewards) {
+		if !enginetest.SameBits(one.Rewards, two.Rewards) {
 			t.Errorf("%s: the rewards on two cores differ from one core's", method)
 		}
 	}
@@ -83,7 +84,7 @@ func TestComputeSharesGroupsOverCores(t *testing.T) {
 func TestMethodIndependentWorkIsKept(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 9))
 	c := newTestComputer(t)
-	ts := manyBatches(rng, 600, 4)
+	ts := enginetest.ManyBatches(rng, 600, 4)
 	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
 	first := ev.Compute(opts)
@@ -121,14 +122,14 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 	if unsafe.SliceData(weighted.Scores) == unsafe.SliceData(first.Scores) {
 		t.Fatal("new weights kept the old scores")
 	}
-	if !sameBits(weighted.Scores, engine.Evaluate(c.Scorer, ts).Compute(opts).Scores) {
+	if !enginetest.SameBits(weighted.Scores, engine.Evaluate(c.Scorer, ts).Compute(opts).Scores) {
 		t.Fatal("the scores of new weights differ from a fresh evaluation's")
 	}
 
 	// Following: the appended evaluation keeps none of this
 	// (TestAppendKeepsNoCaches), and its trends are those of the whole
 	// data evaluated afresh.
-	more := manyBatches(rng, 200, 6)
+	more := enginetest.ManyBatches(rng, 200, 6)
 	next := ev.Append(c.Scorer, more)
 	grown := Trends(next.Recompute(weighted), nil)
 	all := Trends(engine.Evaluate(c.Scorer, append(slices.Clone(ts), more...)).Compute(opts), nil)
@@ -145,7 +146,7 @@ func TestMethodIndependentWorkIsKept(t *testing.T) {
 func TestPrepareReusesRewards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	c := newTestComputer(t)
-	ts := manyBatches(rng, 500, 5)
+	ts := enginetest.ManyBatches(rng, 500, 5)
 	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
 	old := ev.Compute(opts)
@@ -156,7 +157,7 @@ func TestPrepareReusesRewards(t *testing.T) {
 		t.Fatal("the finished result's rewards were not reused")
 	}
 	res.Finish()
-	if !sameBits(res.Rewards, engine.Evaluate(c.Scorer, ts).Compute(opts).Rewards) {
+	if !enginetest.SameBits(res.Rewards, engine.Evaluate(c.Scorer, ts).Compute(opts).Rewards) {
 		t.Fatal("rewards computed in a reused array differ from a fresh result's")
 	}
 	unfinished := ev.Prepare(opts, nil)
@@ -172,7 +173,7 @@ func TestPrepareReusesRewards(t *testing.T) {
 func TestGroupSummariesShared(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	c := newTestComputer(t)
-	ts := manyBatches(rng, 500, 5)
+	ts := enginetest.ManyBatches(rng, 500, 5)
 	ev := engine.Evaluate(c.Scorer, ts)
 	opts := c.Options
 	summaries := func(res *engine.Result) []GroupSummary { return GroupSummaries(res, &res.Ranking.Batches[2]) }

@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 )
 
 func TestProject(t *testing.T) {
 	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0, 0}, {1, 0}})
-	ts = append(ts, traj(0, "g"))
+	ts = append(ts, enginetest.Traj(0, "g"))
 	res := c.Compute(ts, engine.Pareto)
 	p := Project(res, 0, 0, 1)
 	// Sorted by x, then y, then index; the invalid row is hidden.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -35,7 +36,7 @@ func TestSourceBatchStats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev := engine.Evaluate(c.Scorer, restructureData(uint64(trial), 100+rng.IntN(200)))
+		ev := engine.Evaluate(c.Scorer, enginetest.RestructureData(uint64(trial), 100+rng.IntN(200)))
 		opts := engine.DefaultOptions()
 		opts.Method, opts.Scope = []engine.Method{engine.Pareto, engine.GRPO, engine.Relative}[trial%3], engine.Scopes[trial%2]
 		res := ev.Compute(opts)

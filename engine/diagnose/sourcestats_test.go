@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
 func TestSourceStatsSplit(t *testing.T) {
-	ts := sourceData(4, 60)
+	ts := enginetest.SourceData(4, 60)
 	c, err := engine.New(sourceConfig(engine.Absolute, engine.ScopeGroup))
 	if err != nil {
 		t.Fatal(err)

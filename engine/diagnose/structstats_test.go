@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -17,9 +18,9 @@ func TestCollapseByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := []scoring.Trajectory{
-		traj(0, "g0", "a", 1.0, "c", 2.0), traj(0, "g0", "a", 2.0, "c", 1.0),
-		traj(0, "g1", "a", 1.0, "c", 1.0), traj(0, "g1", "a", 1.0, "c", 1.0),
-		traj(0, "g2", "a", 1.0, "c", 1.0), traj(0, "g2", "a", 2.0, "c", 2.0),
+		enginetest.Traj(0, "g0", "a", 1.0, "c", 2.0), enginetest.Traj(0, "g0", "a", 2.0, "c", 1.0),
+		enginetest.Traj(0, "g1", "a", 1.0, "c", 1.0), enginetest.Traj(0, "g1", "a", 1.0, "c", 1.0),
+		enginetest.Traj(0, "g2", "a", 1.0, "c", 1.0), enginetest.Traj(0, "g2", "a", 2.0, "c", 2.0),
 	}
 	res := c.Compute(ts, engine.Absolute)
 	st := Stats(res)[0]
@@ -32,8 +33,8 @@ func TestCollapseByHand(t *testing.T) {
 }
 
 func TestFeasibleShares(t *testing.T) {
-	ts := structureData(9, 80)
-	res := evaluateWith(structureComputer(t, engine.Config{Constraints: structureConstraints}), ts).Compute(engine.DefaultOptions())
+	ts := enginetest.StructureData(9, 80)
+	res := evaluateWith(structureComputer(t, engine.Config{Constraints: enginetest.StructureConstraints}), ts).Compute(engine.DefaultOptions())
 	for _, st := range Stats(res) {
 		var n, feasible float64
 		held := make([]float64, 3)
@@ -48,7 +49,7 @@ func TestFeasibleShares(t *testing.T) {
 					held[c]++
 				}
 			}
-			if _, f := refViolation(&tr); f {
+			if _, f := enginetest.RefViolation(&tr); f {
 				feasible++
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -25,11 +26,11 @@ func xyBatches(t *testing.T, scope engine.Scope) *engine.Result {
 		t.Fatal(err)
 	}
 	point := func(b int64, g string, x, y float64, steps int64) scoring.Trajectory {
-		tr := traj(b, g, "x", x, "y", y)
+		tr := enginetest.Traj(b, g, "x", x, "y", y)
 		tr.StepCount = steps
 		return tr
 	}
-	invalid := traj(1, "a", "y", 1.0)
+	invalid := enginetest.Traj(1, "a", "y", 1.0)
 	invalid.StepCount = 100
 	ts := []scoring.Trajectory{
 		point(0, "a", 1, 1, 2), point(0, "a", 2, 3, 4), point(0, "a", 3, 4, 6), point(0, "b", 4, 2, 8),
@@ -96,7 +97,7 @@ func TestTrendsHypervolume3D(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := []scoring.Trajectory{traj(0, "", "a", 2.0, "b", 2.0, "c", 2.0), traj(0, "", "a", 1.0, "b", 3.0, "c", 1.0)}
+	ts := []scoring.Trajectory{enginetest.Traj(0, "", "a", 2.0, "b", 2.0, "c", 2.0), enginetest.Traj(0, "", "a", 1.0, "b", 3.0, "c", 1.0)}
 	// Against (0, 0, 0): the 2x2x2 cube and the 1x3x1 bar share 1x2x1.
 	tr := Trends(c.Compute(ts, engine.Pareto), []float64{0, 0, 0})
 	if !near(tr[0].Hypervolume, 9) {
@@ -106,7 +107,7 @@ func TestTrendsHypervolume3D(t *testing.T) {
 
 func TestTrendsHypervolumeNeedsTwoOrThreeObjectives(t *testing.T) {
 	c := oneObjective(t, engine.DefaultOptions())
-	tr := Trends(c.Compute([]scoring.Trajectory{traj(0, "", "x", 1.0)}, engine.Pareto), nil)
+	tr := Trends(c.Compute([]scoring.Trajectory{enginetest.Traj(0, "", "x", 1.0)}, engine.Pareto), nil)
 	if !math.IsNaN(tr[0].Hypervolume) {
 		t.Errorf("hypervolume %v of one objective, want NaN", tr[0].Hypervolume)
 	}

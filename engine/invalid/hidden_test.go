@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -13,8 +14,8 @@ import (
 // an objective whose fields are there adds nothing.
 func TestNoValidWithHidden(t *testing.T) {
 	ts := []scoring.Trajectory{
-		traj(0, "g", "accuracy", nil, "safety", 0.5),
-		traj(0, "g", "accuracy", nil, "safety", 0.7),
+		enginetest.Traj(0, "g", "accuracy", nil, "safety", 0.5),
+		enginetest.Traj(0, "g", "accuracy", nil, "safety", 0.7),
 	}
 	for _, c := range []struct {
 		exprs []scoring.ObjectiveExpr

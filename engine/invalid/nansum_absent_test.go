@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -17,9 +18,9 @@ import (
 // not absent: no error.
 func TestNanSumKeepsAbsentFieldsAnError(t *testing.T) {
 	ts := []scoring.Trajectory{
-		traj(0, "p", "accuracy", 1.0, "fmt", 1.0, "never", nil),
-		traj(0, "p", "accuracy", 0.0, "fmt", 0.0, "never", nil),
-		traj(0, "p", "accuracy", 1.0, "fmt", 0.5, "never", nil, "late", 1.0),
+		enginetest.Traj(0, "p", "accuracy", 1.0, "fmt", 1.0, "never", nil),
+		enginetest.Traj(0, "p", "accuracy", 0.0, "fmt", 0.0, "never", nil),
+		enginetest.Traj(0, "p", "accuracy", 1.0, "fmt", 0.5, "never", nil, "late", 1.0),
 	}
 	fields := scoring.FieldNames(&ts[0])
 	compute := func(nanSum bool, objectives ...string) (*engine.Result, scoring.Scorer) {

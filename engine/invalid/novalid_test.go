@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -28,9 +29,9 @@ func evaluateExprs(t *testing.T, ts []scoring.Trajectory, exprs ...string) (*eng
 
 func TestNoValid(t *testing.T) {
 	ts := []scoring.Trajectory{
-		traj(0, "g", "accuracy", 1.0, "safety", 0.5),
-		traj(0, "g", "accuracy", 0.0, "safety", 0.7),
-		traj(1, "h", "accuracy", 1.0, "safety", "high"),
+		enginetest.Traj(0, "g", "accuracy", 1.0, "safety", 0.5),
+		enginetest.Traj(0, "g", "accuracy", 0.0, "safety", 0.7),
+		enginetest.Traj(1, "h", "accuracy", 1.0, "safety", "high"),
 	}
 	fields := scoring.FieldNames(&ts[0])
 	if want := []string{"accuracy", "batch", "done", "group", "id", "response", "safety", "step_count"}; !slices.Equal(fields, want) {
@@ -84,7 +85,7 @@ func TestNoValid(t *testing.T) {
 		t.Errorf("no fields: %v", err)
 	}
 	// A field the first records have, but null everywhere.
-	nulls := []scoring.Trajectory{traj(0, "g", "accuracy", nil), traj(0, "g", "accuracy", nil)}
+	nulls := []scoring.Trajectory{enginetest.Traj(0, "g", "accuracy", nil), enginetest.Traj(0, "g", "accuracy", nil)}
 	res, s = evaluateExprs(t, nulls, "acc=accuracy")
 	if err := NoValid(res, s, scoring.FieldNames(&nulls[0])); err == nil || err.Error() != "all 2 trajectories are invalid: objective acc = accuracy: accuracy is null or absent in every trajectory" {
 		t.Errorf("nulls: %v", err)
@@ -109,7 +110,7 @@ func TestNoValid(t *testing.T) {
 // TestNoValidScoreOverflow: every objective is finite, their weighted sum
 // is not.
 func TestNoValidScoreOverflow(t *testing.T) {
-	ts := []scoring.Trajectory{traj(0, "g", "a", 1e308, "b", 1e308), traj(0, "g", "a", 1e308, "b", 1e308)}
+	ts := []scoring.Trajectory{enginetest.Traj(0, "g", "a", 1e308, "b", 1e308), enginetest.Traj(0, "g", "a", 1e308, "b", 1e308)}
 	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -128,9 +129,9 @@ func batchOfValidity(step int64, valid ...bool) []scoring.Trajectory {
 	for i, v := range valid {
 		g := string(rune('a' + i%3))
 		if v {
-			ts = append(ts, traj(step, g, "x", float64(i)))
+			ts = append(ts, enginetest.Traj(step, g, "x", float64(i)))
 		} else {
-			ts = append(ts, traj(step, g))
+			ts = append(ts, enginetest.Traj(step, g))
 		}
 	}
 	return ts
@@ -151,7 +152,7 @@ func TestMostlyInvalidBatches(t *testing.T) {
 	ts = append(ts, batchOfValidity(4, validity(10, 5)...)...) // 50%: not more than half
 	ts = append(ts, batchOfValidity(5, validity(10, 0)...)...)
 	ts = append(ts, batchOfValidity(6, validity(4, 4)...)...) // all
-	ts = append(ts, traj(6, "a", "x", "text"))                // 4 missing, 1 not a number
+	ts = append(ts, enginetest.Traj(6, "a", "x", "text"))     // 4 missing, 1 not a number
 	res, _ := evaluateExprs(t, ts, "x=x")
 	got := MostlyBatches(res)
 	want := []Batch{
