@@ -12,13 +12,11 @@ import (
 	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
+// oneObjective returns a computer of enginetest.OneObjectiveScorer (x,
+// maximised) with opts.
 func oneObjective(t *testing.T, opts Options) *RewardComputer {
 	t.Helper()
-	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: scoring.Maximize, Weight: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &RewardComputer{Scorer: s, Options: opts}
+	return &RewardComputer{Scorer: enginetest.OneObjectiveScorer(t), Options: opts}
 }
 
 // near and assertFloats compare floats within testkit.Tol.
@@ -140,21 +138,11 @@ func TestBatchesAreIndependent(t *testing.T) {
 	}
 }
 
-// twoObjectives builds a pareto computer over metadata x and y (both max,
-// weight 0.5) and trajectories of one group with the given points.
+// twoObjectives returns a computer of enginetest.TwoObjectives' scorer (x
+// and y, both max) and its trajectories of the given points.
 func twoObjectives(t *testing.T, points [][2]float64) (*RewardComputer, []scoring.Trajectory) {
 	t.Helper()
-	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{
-		{Name: "x", Expr: "x", Goal: scoring.Maximize, Weight: 0.5},
-		{Name: "y", Expr: "y", Goal: scoring.Maximize, Weight: 0.5},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ts []scoring.Trajectory
-	for _, p := range points {
-		ts = append(ts, enginetest.Traj(0, "g", "x", p[0], "y", p[1]))
-	}
+	s, ts := enginetest.TwoObjectives(t, points)
 	return &RewardComputer{Scorer: s}, ts
 }
 

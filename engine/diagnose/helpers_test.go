@@ -12,8 +12,8 @@ import (
 
 // Copies of the engine's test helpers that build configs and computers:
 // they need engine's types, and package engine's internal tests cannot
-// import a package that imports engine. The trajectories come from
-// enginetest.
+// import a package that imports engine. The trajectories and scorers come
+// from enginetest.
 
 func assertFloats(t *testing.T, what string, got, want []float64) {
 	t.Helper()
@@ -61,13 +61,11 @@ func newTestComputer(t testing.TB) *engine.RewardComputer {
 	return c
 }
 
+// oneObjective returns a computer of enginetest.OneObjectiveScorer (x,
+// maximised) with opts.
 func oneObjective(t *testing.T, opts engine.Options) *engine.RewardComputer {
 	t.Helper()
-	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: scoring.Maximize, Weight: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &engine.RewardComputer{Scorer: s, Options: opts}
+	return &engine.RewardComputer{Scorer: enginetest.OneObjectiveScorer(t), Options: opts}
 }
 
 // restructureConfig is objectives a (max), b (min), c (max), or with
@@ -112,21 +110,11 @@ func structureComputer(t *testing.T, cfg engine.Config) *engine.RewardComputer {
 	return c
 }
 
-// twoObjectives builds a pareto computer over metadata x and y (both max,
-// weight 0.5) and trajectories of one group with the given points.
+// twoObjectives returns a computer of enginetest.TwoObjectives' scorer (x
+// and y, both max) and its trajectories of the given points.
 func twoObjectives(t *testing.T, points [][2]float64) (*engine.RewardComputer, []scoring.Trajectory) {
 	t.Helper()
-	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{
-		{Name: "x", Expr: "x", Goal: scoring.Maximize, Weight: 0.5},
-		{Name: "y", Expr: "y", Goal: scoring.Maximize, Weight: 0.5},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ts []scoring.Trajectory
-	for _, p := range points {
-		ts = append(ts, enginetest.Traj(0, "g", "x", p[0], "y", p[1]))
-	}
+	s, ts := enginetest.TwoObjectives(t, points)
 	return &engine.RewardComputer{Scorer: s}, ts
 }
 

@@ -1,8 +1,9 @@
-// Package enginetest builds the trajectories that the tests of engine and
-// of the packages above it (engine/diagnose, engine/agreement,
-// engine/invalid) share. It imports only engine/scoring, so that package
-// engine's internal tests can import it without a cycle; helpers that need
-// engine's types (configs, computers) stay beside the tests that use them.
+// Package enginetest builds the trajectories and scorers that the tests
+// of engine and of the packages above it (engine/diagnose,
+// engine/agreement, engine/invalid) share. It imports only engine/scoring,
+// so that package engine's internal tests can import it without a cycle;
+// helpers that need engine's types (configs, computers) stay beside the
+// tests that use them.
 package enginetest
 
 import (
@@ -10,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -158,4 +160,33 @@ func SameBits(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool {
 		return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
 	})
+}
+
+// OneObjectiveScorer is the pareto scorer of one objective, metadata x,
+// maximised, weight 1.
+func OneObjectiveScorer(t testing.TB) *scoring.ParetoScorer {
+	t.Helper()
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: scoring.Maximize, Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TwoObjectives returns the pareto scorer over metadata x and y (both max,
+// weight 0.5) and trajectories of one group with the given points (x, y).
+func TwoObjectives(t testing.TB, points [][2]float64) (*scoring.ParetoScorer, []scoring.Trajectory) {
+	t.Helper()
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{
+		{Name: "x", Expr: "x", Goal: scoring.Maximize, Weight: 0.5},
+		{Name: "y", Expr: "y", Goal: scoring.Maximize, Weight: 0.5},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []scoring.Trajectory
+	for _, p := range points {
+		ts = append(ts, Traj(0, "g", "x", p[0], "y", p[1]))
+	}
+	return s, ts
 }
