@@ -7,12 +7,14 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// Once the health is computed, the dashboard is idle: the Compare tab's
-// comparison (method B's result, then the comparison itself, the tab's
-// job) is computed then, for the tab not shown yet, so that its first
+// Once the health of the first result is computed, the dashboard is
+// idle: the Compare tab's comparison (method B's result, then the
+// comparison itself, the tab's job) is computed then, for the tab not shown yet, so that its first
 // visit finds it ready. It holds what a visit would hold: one result of B
 // and one comparison. A change of the session before the visit marks the
-// tab stale, and the visit computes its comparison again.
+// tab stale, and the visit computes its comparison again. It is done once
+// a session: after every switch it would take the cores from the next
+// switch, and hold B's result for a tab perhaps never shown.
 
 // prefetchDueMsg says that the health was computed: the prefetch may
 // start. It comes from a command, which Settle drops with the others:
@@ -21,6 +23,16 @@ import (
 type prefetchDueMsg struct{}
 
 func prefetchDue() tea.Msg { return prefetchDueMsg{} }
+
+// prefetchOnce starts the prefetch the first time the health of the
+// result shown is computed with no recompute under way.
+func (m *Model) prefetchOnce() tea.Cmd {
+	if m.rc.prefetchAsked || !m.common.Session.HealthReady() || m.rc.next != nil || m.live != nil {
+		return nil
+	}
+	m.rc.prefetchAsked = true
+	return m.prefetchCompare()
+}
 
 // prefetchedMsg is method B's result, computed on evaluation ev.
 type prefetchedMsg struct {

@@ -45,8 +45,9 @@ type recomputer struct {
 	// reuses (retire).
 	spare *engine.Result
 	// prefetching says method B's result is computed for the Compare tab
-	// before its visit (prefetch.go).
-	prefetching bool
+	// before its visit; prefetchAsked, that the prefetch was started
+	// (prefetch.go).
+	prefetching, prefetchAsked bool
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,
