@@ -131,7 +131,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case filteredMsg:
 		return m, m.filtered(msg)
 	case healthDoneMsg:
-		return m, m.healthDone(msg)
+		return m, tea.Batch(m.healthDone(msg), prefetchDue)
+	case prefetchDueMsg:
+		return m, m.prefetchOnce()
+	case prefetchedMsg:
+		return m, m.prefetched(msg)
 	case backgroundDueMsg:
 		return m, m.startBackground(msg.job)
 	case liveMsg:

@@ -214,3 +214,45 @@ func TestCompareOpensGroup(t *testing.T) {
 		t.Errorf("the row of %s does not show its reward A %s: %q", tr.ID, common.FormatValue(c.A[odd[1]]), row)
 	}
 }
+
+// TestComparePrefetchedWhenIdle: once the health of the first result
+// is computed, method B's result and the Compare tab's comparison are
+// computed before the tab is shown, and its first visit shows them with
+// nothing left to compute; a change of the session after it makes the
+// next visit compare again, and is not prefetched (once a session).
+func TestComparePrefetchedWhenIdle(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	s := m.Session()
+	const compareTab = 6 // key 7
+	_, cmd := m.Update(uitest.KeyPress("m"))
+	runCmds(m, cmd)
+	if !s.HealthReady() {
+		t.Fatal("the health was not computed")
+	}
+	if s.CompareResult() == nil {
+		t.Fatalf("method B's result (%s against %s) was not computed before the visit", s.CompareMethod, s.Options.Method)
+	}
+	if m.stale[compareTab] || len(m.jobs) > 0 || m.rc.prefetching {
+		t.Fatalf("the Compare tab's comparison was not computed: stale %v, jobs %d, prefetching %v", m.stale[compareTab], len(m.jobs), m.rc.prefetching)
+	}
+	b := s.CompareResult()
+	_, cmd = m.Update(uitest.KeyPress("7"))
+	if len(m.jobs) > 0 || m.rc.next != nil {
+		t.Errorf("the visit computes again: %d jobs, recompute %v", len(m.jobs), m.rc.next != nil)
+	}
+	runCmds(m, cmd)
+	want := agreement.CompareRewards(s.Result, b, s.Batch)
+	if v := screen(m); strings.Contains(v, "computing") || !strings.Contains(v, "Kendall τ-b   "+common.FormatValue(want.Kendall)) {
+		t.Errorf("the first visit does not show the prefetched comparison (Kendall %v):\n%s", want.Kendall, v)
+	}
+	press(m, "1")
+	m.Update(uitest.KeyPress("m"))
+	if m.rc.next == nil {
+		t.Fatal("m started no recompute")
+	}
+	_, cmd = m.Update(m.rc.next())
+	runCmds(m, cmd) // its health, and no prefetch: that is done once
+	if !m.stale[compareTab] || m.rc.prefetching {
+		t.Errorf("a new result leaves the comparison prefetched for the last one as current (stale %v), or prefetches again (%v)", m.stale[compareTab], m.rc.prefetching)
+	}
+}

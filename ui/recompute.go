@@ -44,6 +44,10 @@ type recomputer struct {
 	// spare is a result no longer shown whose arrays the next recompute
 	// reuses (retire).
 	spare *engine.Result
+	// prefetching says method B's result is computed for the Compare tab
+	// before its visit; prefetchAsked, that the prefetch was started
+	// (prefetch.go).
+	prefetching, prefetchAsked bool
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,
@@ -60,10 +64,11 @@ type recomputedMsg struct {
 type recomputeDueMsg struct{}
 
 // computeCompare starts a recompute, which keeps the result shown, when
-// the tab shown wants method B's result and the session does not have it.
+// the tab shown wants method B's result and the session does not have it
+// nor is computing it (prefetchCompare).
 func (m *Model) computeCompare() tea.Cmd {
 	c, ok := m.tabs[m.active].(common.Comparer)
-	if !ok || !c.ShowsCompare() {
+	if !ok || !c.ShowsCompare() || m.rc.prefetching {
 		return nil
 	}
 	if _, ok := m.common.Session.CompareNeeded(m.common.Session.Result.Options); !ok {

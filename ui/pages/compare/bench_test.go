@@ -24,7 +24,7 @@ func BenchmarkCompare1M(b *testing.B) {
 		start := time.Now()
 		r := s.Evaluation.Compute(opts)
 		computed := time.Now()
-		compare(a, r, 0, engine.GRPO)
+		compare(a, r, 0, engine.GRPO, [2]collapseOf{})
 		resultB, comparison = resultB+computed.Sub(start), comparison+time.Since(computed)
 	}
 	b.ReportMetric(float64(resultB.Milliseconds())/float64(b.N), "ms-resultB")

@@ -58,3 +58,35 @@ func TestCompareShowsCollapse(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareCountsTheCollapseOfANewResultOnly: a switch of B keeps A's
+// result, whose collapse the last comparison counted (the known share
+// below is not one Collapse gives, so reading it proves it was not
+// counted again); B's new result is counted, and a known count of the
+// batch at another size is counted again.
+func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
+	_, s := uitest.SampleTab(t, New)
+	s.CompareMethod = engine.RLOO
+	if b, ok := s.CompareNeeded(s.Result.Options); ok {
+		s.SetCompare(s.Evaluation.Compute(b))
+	}
+	a, b, bi := s.Result, s.CompareResult(), s.Batch
+	n := len(a.Ranking.Batches[bi].Members)
+	known := [2]collapseOf{{}, {res: a, bi: bi, n: n, share: 0.125, groups: 99}}
+	v := compare(a, b, bi, engine.RLOO, known)
+	wantB, groups := bruteCollapse(b, bi)
+	if v.collapse[0] != 0.125 || v.groups != 99 {
+		t.Errorf("A's collapse was counted again: %v of %d, want the known 0.125 of 99", v.collapse[0], v.groups)
+	}
+	if got := int(v.collapse[1]*float64(groups) + 0.5); got != wantB {
+		t.Errorf("B's collapse: %d groups, want %d", got, wantB)
+	}
+	if v.collapsed[0] != known[1] || v.collapsed[1].res != b {
+		t.Errorf("the counts kept for the next comparison: %+v", v.collapsed)
+	}
+	known[1].n = n - 1
+	v = compare(a, b, bi, engine.RLOO, known)
+	if wantA, _ := bruteCollapse(a, bi); int(v.collapse[0]*float64(v.groups)+0.5) != wantA || v.groups != groups {
+		t.Errorf("A's collapse on a batch of another size was not counted again: %v of %d", v.collapse[0], v.groups)
+	}
+}

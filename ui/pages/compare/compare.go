@@ -116,12 +116,38 @@ type compared struct {
 	// is NaN for the logged advantage.
 	collapse [2]float64
 	groups   int
+	// collapsed holds A's and B's diagnose.Collapse, for the next
+	// comparison to reuse when A or B is the same result.
+	collapsed [2]collapseOf
 	// class is each compared point's class; byA and byB the positions in
 	// cmp by ascending reward A and B; odd the disagreements, A+ B− then
 	// A− B+, each in batch order.
 	class    []int32
 	byA, byB []int
 	odd      []int
+}
+
+// collapseOf is diagnose.Collapse of result res on batch bi of n
+// members (follow mode appends to a batch).
+type collapseOf struct {
+	res    *engine.Result
+	bi, n  int
+	share  float64
+	groups int
+}
+
+// collapseCounted returns diagnose.Collapse of res on batch bi, from
+// known when one of them counted it.
+func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf {
+	n := len(res.Ranking.Batches[bi].Members)
+	for _, c := range known {
+		if c.res == res && c.bi == bi && c.n == n {
+			return c
+		}
+	}
+	c := collapseOf{res: res, bi: bi, n: n}
+	c.share, c.groups = diagnose.Collapse(res, &res.Ranking.Batches[bi])
+	return c
 }
 
 // comparedMsg is job gen's comparison.
@@ -327,25 +353,28 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen := t.gen
-	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method)} }
+	gen, known := t.gen, t.collapsed
+	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method, known)} }
 }
 
 // compare compares a's rewards with b's on batch bi, or with the logged
-// advantages when b is nil, B being method.
-func compare(a, b *engine.Result, bi int, method engine.Method) compared {
+// advantages when b is nil, B being method; the collapse counts of a
+// result in known are not counted again.
+func compare(a, b *engine.Result, bi int, method engine.Method, known [2]collapseOf) compared {
 	v := compared{b: method}
 	// The collapse counts on the other core while the comparison sorts,
 	// which uses one at a time.
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		v.collapse[1] = math.NaN()
-		v.collapse[0], v.groups = diagnose.Collapse(a, &a.Ranking.Batches[bi])
+		v.collapsed[0] = collapseCounted(known, a, bi)
+		v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
 		switch {
 		case b == a: // B is A: no second result
 			v.collapse[1] = v.collapse[0]
 		case b != nil:
-			v.collapse[1], _ = diagnose.Collapse(b, &b.Ranking.Batches[bi])
+			v.collapsed[1] = collapseCounted(known, b, bi)
+			v.collapse[1] = v.collapsed[1].share
 		}
 	})
 	if b == nil {

@@ -91,6 +91,11 @@ type paretoTab struct {
 
 	// points are the batch's points on the axes, ranked and grouped.
 	points paretoPoints
+	// pending is the projection a job computes, gen numbering the asks
+	// (a message of an older one is dropped); computing says one runs.
+	pending   projecting
+	gen       int
+	computing bool
 	// selected is a position in points.proj; onlyGroup hides the other
 	// groups.
 	selected  int
@@ -186,6 +191,26 @@ type densityKey struct {
 	grid    chart.Grid
 }
 
+// projectOnLoopBelow is the batch size from which the projection runs
+// off the event loop as the tab's job (common.Worker): below it, it takes
+// less than a frame, and the plot is drawn without a "computing…" between.
+var projectOnLoopBelow = 1 << 16
+
+// projecting is the projection asked of a job and not yet landed.
+type projecting struct {
+	gen int
+	key projectionKey
+	// job is the work not yet handed out (Job), nil once it was.
+	job func() tea.Msg
+}
+
+// projectedMsg is a job's projection, of key, asked as gen.
+type projectedMsg struct {
+	gen  int
+	key  projectionKey
+	proj diagnose.Projection
+}
+
 // New returns the Pareto tab.
 func New(c *common.Common) common.Tab {
 	return &paretoTab{common: c, keys: newParetoKeyMap(), points: paretoPoints{yObj: 1}, reader: paretoReader{detail: viewport.New()}}
@@ -205,7 +230,15 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.project()
 		t.refreshReading()
+	case projectedMsg:
+		if msg.gen == t.gen && t.computing {
+			t.computing = false
+			t.install(msg.key, msg.proj)
+		}
 	case tea.KeyPressMsg:
+		if t.computing {
+			return t, nil
+		}
 		if t.reader.reading {
 			t.handleReadingKey(msg)
 		} else {
@@ -220,11 +253,18 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.zoomBy(-1)
 		}
 	case tea.MouseClickMsg:
-		if !t.reader.reading && msg.Button == tea.MouseLeft {
+		if !t.reader.reading && !t.computing && msg.Button == tea.MouseLeft {
 			t.click(msg.X, msg.Y)
 		}
 	}
 	return t, nil
+}
+
+// Job implements common.Worker: the projection of a large batch.
+func (t *paretoTab) Job() func() tea.Msg {
+	job := t.pending.job
+	t.pending.job = nil
+	return job
 }
 
 func (t *paretoTab) handleReadingKey(msg tea.KeyPressMsg) {
@@ -347,17 +387,51 @@ func (t *paretoTab) project() {
 	if key == t.points.projOf && t.points.ranking == res.Ranking && t.drawn.frame != nil && t.drawn.frameDark == t.common.Styles.IsDark {
 		return
 	}
-	previous := t.selectedTrajectory()
-	if key != t.points.projOf {
-		t.points.proj, t.points.projOf = diagnose.Project(res, s.Batch, t.points.xObj, t.points.yObj), key
-		t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
-		if len(t.points.proj.X) > 0 {
-			t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
-			t.points.full[0], t.points.full[1] = chart.Span(t.points.data[0], t.points.data[1], false)
-			t.points.full[2], t.points.full[3] = chart.Span(t.points.data[2], t.points.data[3], false)
-		}
-		t.resetView()
+	if key == t.points.projOf {
+		t.computing, t.pending.job = false, nil // a projection asked before is no longer needed
+		t.reindex()
+		return
 	}
+	if len(batch.Members) < projectOnLoopBelow {
+		t.computing, t.pending.job = false, nil
+		t.install(key, diagnose.Project(res, s.Batch, key.x, key.y))
+		return
+	}
+	if t.computing && t.pending.key == key {
+		return // its job runs, or waits to be handed out
+	}
+	t.gen++
+	t.computing = true
+	gen, bi := t.gen, s.Batch
+	t.pending = projecting{gen: gen, key: key, job: func() tea.Msg {
+		return projectedMsg{gen, key, diagnose.Project(res, bi, key.x, key.y)}
+	}}
+}
+
+// install makes proj, built from key, the points the plot shows, and
+// draws them.
+func (t *paretoTab) install(key projectionKey, proj diagnose.Projection) {
+	previous := t.selectedTrajectory()
+	t.points.proj, t.points.projOf = proj, key
+	t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
+	if len(t.points.proj.X) > 0 {
+		t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
+		t.points.full[0], t.points.full[1] = chart.Span(t.points.data[0], t.points.data[1], false)
+		t.points.full[2], t.points.full[3] = chart.Span(t.points.data[2], t.points.data[3], false)
+	}
+	t.resetView()
+	t.reindexFrom(previous)
+}
+
+// reindex ranks and groups the points again for the session's result,
+// keeping the selected trajectory when it is still shown.
+func (t *paretoTab) reindex() { t.reindexFrom(t.selectedTrajectory()) }
+
+// reindexFrom ranks and groups the points for the session's result and
+// draws them, selecting trajectory previous when it is shown.
+func (t *paretoTab) reindexFrom(previous int) {
+	s := t.common.Session
+	res, batch := s.Result, s.CurrentBatch()
 	t.indexGroups(res, batch)
 	t.selected = 0
 	if previous >= 0 {
@@ -723,10 +797,16 @@ func (t *paretoTab) frontier(group []int32) []canvas.Float64Point {
 
 func (t *paretoTab) View() string {
 	res := t.common.Session.Result
-	if res == nil || t.width <= 0 || t.drawn.frame == nil {
+	if res == nil || t.width <= 0 {
 		return ""
 	}
 	st := t.common.Styles
+	if t.computing {
+		return common.FitBox(common.Computing(st, "the projection", t.width), t.width, t.height)
+	}
+	if t.drawn.frame == nil {
+		return ""
+	}
 	if t.reader.reading {
 		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))

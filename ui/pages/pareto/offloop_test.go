@@ -1,0 +1,64 @@
+package pareto
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// A batch at or above projectOnLoopBelow is projected by the tab's job:
+// meanwhile the tab says it is computing and ignores keys; the job's
+// plot is the one drawn on the loop, and the message of a projection no
+// longer wanted (the axes changed since it was asked) is dropped.
+func TestParetoProjectsALargeBatchOffTheLoop(t *testing.T) {
+	onLoop, _ := uitest.SampleTab(t, New)
+	o := onLoop.(*paretoTab)
+	third := 3 - o.points.xObj - o.points.yObj // the sample's objectives are 0, 1, 2
+	o.points.yObj = third
+	onLoop.Update(common.SessionChangedMsg{})
+	want := uitest.Plain(onLoop)
+
+	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
+	projectOnLoopBelow = 0
+	tab, _ := uitest.SampleTab(t, New) // projected by its job (uitest.Jobs)
+	p := tab.(*paretoTab)
+	x, y := p.points.xObj, p.points.yObj
+	// Other axes, set as the keys set them, ask another projection.
+	p.points.xObj, p.points.yObj = y, x
+	tab.Update(common.SessionChangedMsg{})
+	if v := uitest.Plain(tab); !strings.Contains(v, "computing the projection…") {
+		t.Fatalf("while the job runs, the tab does not say so:\n%s", v)
+	}
+	tab.Update(uitest.KeyPress("x"))
+	if p.points.xObj != y || p.points.yObj != x {
+		t.Errorf("a key moved the axes while computing: x %d, y %d", p.points.xObj, p.points.yObj)
+	}
+	first := p.Job()
+	if first == nil {
+		t.Fatal("no job for the projection")
+	}
+	if p.Job() != nil {
+		t.Error("the job was handed out twice")
+	}
+	tab.Update(common.SessionChangedMsg{})
+	if p.Job() != nil {
+		t.Error("the same projection was asked again while its job runs")
+	}
+	// Other axes again: the first job's message is stale.
+	p.points.xObj, p.points.yObj = x, third
+	tab.Update(common.SessionChangedMsg{})
+	second := p.Job()
+	if second == nil {
+		t.Fatal("no job for the new axes")
+	}
+	tab.Update(first())
+	if !p.computing {
+		t.Fatal("the stale projection was shown")
+	}
+	tab.Update(second())
+	if got := uitest.Plain(tab); got != want {
+		t.Errorf("the job's plot differs from the loop's:\n%s\nwant:\n%s", got, want)
+	}
+}

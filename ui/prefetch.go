@@ -1,0 +1,83 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
+)
+
+// Once the health of the first result is computed, the dashboard is
+// idle: the Compare tab's comparison (method B's result, then the
+// comparison itself, the tab's job) is computed then, for the tab not shown yet, so that its first
+// visit finds it ready. It holds what a visit would hold: one result of B
+// and one comparison. A change of the session before the visit marks the
+// tab stale, and the visit computes its comparison again. It is done once
+// a session: after every switch it would take the cores from the next
+// switch, and hold B's result for a tab perhaps never shown.
+
+// prefetchDueMsg says that the health was computed: the prefetch may
+// start. It comes from a command, which Settle drops with the others:
+// a model driven without a program computes B's result when Compare is
+// shown, as before.
+type prefetchDueMsg struct{}
+
+func prefetchDue() tea.Msg { return prefetchDueMsg{} }
+
+// prefetchOnce starts the prefetch the first time the health of the
+// result shown is computed with no recompute under way.
+func (m *Model) prefetchOnce() tea.Cmd {
+	if m.rc.prefetchAsked || !m.common.Session.HealthReady() || m.rc.next != nil || m.live != nil {
+		return nil
+	}
+	m.rc.prefetchAsked = true
+	return m.prefetchCompare()
+}
+
+// prefetchedMsg is method B's result, computed on evaluation ev.
+type prefetchedMsg struct {
+	ev     *engine.Evaluation
+	result *engine.Result
+}
+
+// prefetchCompare returns the command that computes, for the first tab
+// that shows B and compares off the event loop (a Comparer and a Worker:
+// the Compare tab) while stale and not shown, method B's result if the
+// session lacks it, or else that tab's comparison.
+func (m *Model) prefetchCompare() tea.Cmd {
+	s := m.common.Session
+	if s.Result == nil || m.live != nil || m.rc.next != nil {
+		return nil
+	}
+	for i, tab := range m.tabs {
+		c, ok := tab.(common.Comparer)
+		if _, worker := tab.(common.Worker); !ok || !worker || !c.ShowsCompare() || i == m.active || !m.stale[i] {
+			continue
+		}
+		if b, ok := s.CompareNeeded(s.Result.Options); ok {
+			ev := s.Evaluation
+			m.rc.prefetching = true
+			return func() tea.Msg { return prefetchedMsg{ev, ev.Compute(b)} }
+		}
+		m.stale[i] = false
+		return m.updateTab(i, common.SessionChangedMsg{})
+	}
+	return nil
+}
+
+// prefetched takes method B's result unless the session changed since it
+// was asked, then asks for the comparison; a Compare tab shown meanwhile
+// (which waited for it, computeCompare) compares it, or computes B's
+// result itself when it was dropped.
+func (m *Model) prefetched(msg prefetchedMsg) tea.Cmd {
+	m.rc.prefetching = false
+	s := m.common.Session
+	if msg.ev != s.Evaluation || !s.SetCompare(msg.result) {
+		return m.computeCompare()
+	}
+	if c, ok := m.tabs[m.active].(common.Comparer); ok && c.ShowsCompare() {
+		m.stale[m.active] = false
+		return m.updateActive(common.SessionChangedMsg{})
+	}
+	return m.prefetchCompare()
+}
