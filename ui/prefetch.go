@@ -9,8 +9,8 @@ import (
 
 // Once the health of the first result is computed, the dashboard is
 // idle: the Compare tab's comparison (method B's result, then the
-// comparison itself, the tab's job) is computed then, for the tab not shown yet, so that its first
-// visit finds it ready. It holds what a visit would hold: one result of B
+// comparison itself, the tab's job) is computed then, for the tab not
+// shown yet, so that its first visit finds it ready. It holds what a visit would hold: one result of B
 // and one comparison. A change of the session before the visit marks the
 // tab stale, and the visit computes its comparison again. It is done once
 // a session: after every switch it would take the cores from the next

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -18,16 +16,8 @@ import (
 // shows the tab to its frame drawn at 140x45, the analysis (a command
 // off the event loop, run here in line) included.
 func BenchmarkPromptsFirstFrame1M(b *testing.B) {
-	const n, steps, prompts = 1 << 20, 500, 2000
-	ts := make([]scoring.Trajectory, n)
-	per := n / steps
-	for i := range ts {
-		g := i / 8
-		acc := float64((i*2654435761)>>7%10) / 10
-		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / per), Group: fmt.Sprintf("prompt %05d", g*7919%prompts), Done: true,
-			Metadata: map[string]any{"accuracy": float64(int(acc + 0.5)), "x": acc}}
-	}
-	computer, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "accuracy", Expr: "accuracy"}, {Name: "x", Expr: "x"}}})
+	ts, cfg := uitest.PromptRun()
+	computer, err := engine.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
