@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/internal/duplicates"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -32,7 +33,7 @@ func duplicateWarning(ids *idList) <-chan string {
 			verb = "repeat"
 		}
 		warning <- fmt.Sprintf("rewardlens: warning: %d %s %s an earlier one's ID (%s); each is computed and written, in input order",
-			n, plural(n, "trajectory"), verb, textsafe.Line(strings.Join(quoted, ", ")))
+			n, english.Plural(n, "trajectory"), verb, textsafe.Line(strings.Join(quoted, ", ")))
 	}()
 	return warning
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -139,7 +140,7 @@ func (e healthAlert) Error() string {
 	for i, f := range e.alerts {
 		parts[i] = fmt.Sprintf("%s at step %d", checkName(f), f.Step)
 	}
-	return fmt.Sprintf("health: %d %s: %s", len(e.alerts), plural(len(e.alerts), "ALERT"), strings.Join(parts, ", "))
+	return fmt.Sprintf("health: %d %s: %s", len(e.alerts), english.Plural(len(e.alerts), "ALERT"), strings.Join(parts, ", "))
 }
 
 // status returns a healthAlert when r holds an ALERT.

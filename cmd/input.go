@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -137,7 +138,7 @@ func reportMostlyInvalid(w io.Writer, batches []invalid.Batch) {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(b.String()))
 	}
 	if n := len(batches) - maxBatchesShown; n > 0 {
-		fmt.Fprintf(w, "rewardlens: warning: and %d more %s with more than half of the trajectories invalid\n", n, plural(n, "step"))
+		fmt.Fprintf(w, "rewardlens: warning: and %d more %s with more than half of the trajectories invalid\n", n, english.Plural(n, "step"))
 	}
 }
 
@@ -285,7 +286,7 @@ func reportSkipped(w io.Writer, data *loaders.Result) {
 	if data.Skipped == 0 {
 		return
 	}
-	fmt.Fprintf(w, "rewardlens: skipped %d invalid %s\n", data.Skipped, plural(data.Skipped, "line"))
+	fmt.Fprintf(w, "rewardlens: skipped %d invalid %s\n", data.Skipped, english.Plural(data.Skipped, "line"))
 	for _, e := range data.SkipReasons[:min(len(data.SkipReasons), maxReasonsShown)] {
 		fmt.Fprintf(w, "  %s\n", textsafe.Line(e.Error()))
 	}
@@ -313,7 +314,7 @@ func reportInvalid(w io.Writer, counts map[string]int) {
 		return
 	}
 	fmt.Fprintf(w, "rewardlens: %d invalid %s (neutral reward, rank -1): %s\n",
-		total, plural(total, "trajectory"), describeCounts(counts))
+		total, english.Plural(total, "trajectory"), describeCounts(counts))
 }
 
 // describeCounts lists counts per cause, most frequent first.
@@ -329,14 +330,4 @@ func describeCounts(counts map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", textsafe.Line(c), counts[c])
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	if strings.HasSuffix(word, "y") {
-		return strings.TrimSuffix(word, "y") + "ies"
-	}
-	return word + "s"
 }

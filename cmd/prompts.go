@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -119,7 +120,7 @@ func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
 		total += st.Trajectories
 	}
 	fmt.Fprintf(w, "rewardlens: --filter-groups %s: %d of %d %s dropped (zero spread of %s), %d of %d trajectories kept; a dropped one's reward is 0\n",
-		textsafe.Line(objective), dropped, kept+dropped, plural(kept+dropped, "group"), textsafe.Line(objective), effective, total)
+		textsafe.Line(objective), dropped, kept+dropped, english.Plural(kept+dropped, "group"), textsafe.Line(objective), effective, total)
 }
 
 // notFiltered refuses --filter-groups (or the config's filter_groups)

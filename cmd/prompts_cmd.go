@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -71,9 +72,9 @@ counts per status go to stderr.`,
 // prompts have each status.
 func reportPrompts(w io.Writer, c *promptColumns, a *prompts.Analysis) {
 	fmt.Fprintf(w, "rewardlens: task metric %s, a completion passes at >= %s; %d %s: %s\n",
-		textsafe.Line(c.TaskName), strconv.FormatFloat(c.Threshold, 'g', -1, 64), len(a.Prompts), plural(len(a.Prompts), "prompt"), describeStatuses(a.Counts()))
+		textsafe.Line(c.TaskName), strconv.FormatFloat(c.Threshold, 'g', -1, 64), len(a.Prompts), english.Plural(len(a.Prompts), "prompt"), describeStatuses(a.Counts()))
 	if a.WithoutMetric > 0 {
-		fmt.Fprintf(w, "rewardlens: warning: %d %s without the task metric at any step left out\n", a.WithoutMetric, plural(a.WithoutMetric, "prompt"))
+		fmt.Fprintf(w, "rewardlens: warning: %d %s without the task metric at any step left out\n", a.WithoutMetric, english.Plural(a.WithoutMetric, "prompt"))
 	}
 }
 

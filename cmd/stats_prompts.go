@@ -7,6 +7,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/prompts"
 )
@@ -72,9 +73,9 @@ func writePromptsSummary(w io.Writer, p *promptsJSON) {
 		return
 	}
 	fmt.Fprintf(w, "task metric %s, a completion passes at >= %s; %d %s: %s\n", textsafe.Line(p.TaskMetric),
-		strconv.FormatFloat(float64(p.PassThreshold), 'g', -1, 64), p.Prompts, plural(p.Prompts, "prompt"), describeStatuses(p.Statuses))
+		strconv.FormatFloat(float64(p.PassThreshold), 'g', -1, 64), p.Prompts, english.Plural(p.Prompts, "prompt"), describeStatuses(p.Statuses))
 	if p.WithoutMetric > 0 {
-		fmt.Fprintf(w, "%d %s without the task metric at any step\n", p.WithoutMetric, plural(p.WithoutMetric, "prompt"))
+		fmt.Fprintf(w, "%d %s without the task metric at any step\n", p.WithoutMetric, english.Plural(p.WithoutMetric, "prompt"))
 	}
 }
 
@@ -85,7 +86,7 @@ func writeBatchSignal(w io.Writer, b *batchJSON) {
 	}
 	if f := b.Filter; f != nil {
 		fmt.Fprintf(w, "filter-groups %s: kept %d %s, dropped %d, effective batch %d of %d\n",
-			textsafe.Line(f.Objective), f.KeptGroups, plural(f.KeptGroups, "group"), f.DroppedGroups, f.EffectiveBatch, b.Trajectories)
+			textsafe.Line(f.Objective), f.KeptGroups, english.Plural(f.KeptGroups, "group"), f.DroppedGroups, f.EffectiveBatch, b.Trajectories)
 	}
 }
 
@@ -93,7 +94,7 @@ func writeBatchSignal(w io.Writer, b *batchJSON) {
 // print it.
 func deadSignalLine(d *deadSignalJSON) string {
 	return fmt.Sprintf("dead signal: %d zero-spread %s (%d all-pass, %d all-fail, %d other), %d phantom; all pass or all fail %s, independent sampling at pass rate %s: %s",
-		d.ZeroSpread, plural(d.ZeroSpread, "group"), d.ZeroAllPass, d.ZeroAllFail, d.ZeroOther, d.Phantom,
+		d.ZeroSpread, english.Plural(d.ZeroSpread, "group"), d.ZeroAllPass, d.ZeroAllFail, d.ZeroOther, d.Phantom,
 		tableNumber(float64(d.DeadShare)), tableNumber(float64(d.PassRate)), tableNumber(float64(d.ExpectedDeadShare)))
 }
 

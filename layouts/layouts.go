@@ -269,11 +269,3 @@ func Warnings(cfg engine.Config) func(*engine.Result, []int) []string {
 	}
 	return nil
 }
-
-// plural returns word, or its plural for n other than 1.
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
-}

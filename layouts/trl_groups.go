@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // trlGroupWarnings returns a warning for each step of res, among the
@@ -111,7 +112,7 @@ func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary) string {
 	}
 	if len(other) > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s of another size, probably evaluation rows that TRL's log() wrote to this step's file with the last training rows (and a training group cut short), each part normalised apart: %s",
-			len(other), plural(len(other), "group"), listSome(other)))
+			len(other), english.Plural(len(other), "group"), listSome(other)))
 	}
 	return fmt.Sprintf("step %d: prompt groups of unequal size where TRL writes num_generations (here %d) rows per prompt: %s; their rewards may differ from the logged advantage",
 		b.Step, usual, strings.Join(parts, "; "))

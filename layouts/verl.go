@@ -11,6 +11,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -294,10 +295,10 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 		return nil
 	}
 	if more := groups - len(named); more > 0 {
-		named = append(named, fmt.Sprintf("and %d more %s", more, plural(more, "group")))
+		named = append(named, fmt.Sprintf("and %d more %s", more, english.Plural(more, "group")))
 	}
 	return []string{fmt.Sprintf("a NaN or infinite score in %d %s: %s. verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them",
-		groups, plural(groups, "group"), strings.Join(named, "; "))}
+		groups, english.Plural(groups, "group"), strings.Join(named, "; "))}
 }
 
 // isNaNCause reports whether an invalid cause is the score's being NaN or
