@@ -63,40 +63,29 @@ func TestStepsWaitForTheHealthJob(t *testing.T) {
 	}
 }
 
-// TestStepsSourceTrendsOffTheEventLoop: s on the Steps tab returns a
-// command that computes the source's trends, the tab saying it is
-// computing meanwhile; once it ran, the source's charts are shown.
-func TestStepsSourceTrendsOffTheEventLoop(t *testing.T) {
-	m := sourcesModel(t, 200, 60)
-	press(m, "6")
-	_, cmd := m.Update(uitest.KeyPress("s"))
-	if cmd == nil {
-		t.Fatal("choosing a source returned no command")
-	}
-	if v := body(m); !strings.Contains(v, "computing the trends") || strings.Contains(v, "source reasoning (s)") {
-		t.Errorf("the tab does not say it is computing:\n%s", v)
-	}
-	m.Settle()
-	if v := body(m); strings.Contains(v, "computing") || !strings.Contains(v, "source reasoning (s)") {
-		t.Errorf("the source's trends are not shown once computed:\n%s", v)
-	}
-}
-
-// TestObjectivesSourceStatsOffTheEventLoop: s on the Objectives tab
-// returns a command that computes the source's statistics, the tab saying
-// it is computing meanwhile; once it ran, the source's table is shown.
-func TestObjectivesSourceStatsOffTheEventLoop(t *testing.T) {
-	m := sourcesModel(t, 200, 60)
-	press(m, "3")
-	_, cmd := m.Update(uitest.KeyPress("s"))
-	if cmd == nil {
-		t.Fatal("choosing a source returned no command")
-	}
-	if v := body(m); !strings.Contains(v, "computing the source's statistics") || strings.Contains(v, "source reasoning (s)") {
-		t.Errorf("the tab does not say it is computing:\n%s", v)
-	}
-	m.Settle()
-	if v := body(m); strings.Contains(v, "computing") || !strings.Contains(v, "source reasoning (s)") {
-		t.Errorf("the source's statistics are not shown once computed:\n%s", v)
+// TestSourceWorkOffTheEventLoop: s on the Steps tab (the source's trends)
+// or the Objectives tab (its statistics) returns a command that computes
+// them, the tab saying it is computing meanwhile; once it ran, the
+// source's view is shown.
+func TestSourceWorkOffTheEventLoop(t *testing.T) {
+	for _, c := range []struct {
+		tab, computing, what string
+	}{
+		{"6", "computing the trends", "trends"},
+		{"3", "computing the source's statistics", "statistics"},
+	} {
+		m := sourcesModel(t, 200, 60)
+		press(m, c.tab)
+		_, cmd := m.Update(uitest.KeyPress("s"))
+		if cmd == nil {
+			t.Fatalf("tab %s: choosing a source returned no command", c.tab)
+		}
+		if v := body(m); !strings.Contains(v, c.computing) || strings.Contains(v, "source reasoning (s)") {
+			t.Errorf("tab %s does not say it is computing:\n%s", c.tab, v)
+		}
+		m.Settle()
+		if v := body(m); strings.Contains(v, "computing") || !strings.Contains(v, "source reasoning (s)") {
+			t.Errorf("the source's %s are not shown once computed:\n%s", c.what, v)
+		}
 	}
 }
