@@ -9,14 +9,15 @@ import (
 )
 
 // TestRecordFieldsAreNotInferredObjectives: a field that --group-by,
-// --batch-by, --id-by or --prompt-by reads says where a record belongs, so
-// that with no objective configured it is not inferred as one (CONTRACT,
-// Scorers), whether the expression reads it bare, as metadata.KEY or as
+// --batch-by, --id-by or --prompt-by reads says where a record belongs,
+// and one --logged-advantage reads is the trainer's output, so that with
+// no objective configured it is not inferred as one (CONTRACT, Scorers),
+// whether the expression reads it bare, as metadata.KEY or as
 // metadata["KEY"].
 func TestRecordFieldsAreNotInferredObjectives(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in.jsonl")
-	data := `{"uid":1,"prompt_id":7,"iteration":3,"question":11,"score":0.5,"len":10}
-{"uid":2,"prompt_id":7,"iteration":3,"question":11,"score":1,"len":20}
+	data := `{"uid":1,"prompt_id":7,"iteration":3,"question":11,"score":0.5,"len":10,"adv":0.7}
+{"uid":2,"prompt_id":7,"iteration":3,"question":11,"score":1,"len":20,"adv":-0.7}
 `
 	if err := os.WriteFile(in, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
@@ -33,10 +34,10 @@ func TestRecordFieldsAreNotInferredObjectives(t *testing.T) {
 		slices.Sort(names)
 		return names
 	}
-	if got, want := objectives(), "iteration,len,prompt_id,question,score,uid"; strings.Join(got, ",") != want {
+	if got, want := objectives(), "adv,iteration,len,prompt_id,question,score,uid"; strings.Join(got, ",") != want {
 		t.Fatalf("without record fields: objectives %v, want %s", got, want)
 	}
-	got := objectives("--group-by", `"p" + string(metadata["prompt_id"])`, "--batch-by", "iteration", "--id-by", "string(metadata.uid)", "--prompt-by", "question")
+	got := objectives("--group-by", `"p" + string(metadata["prompt_id"])`, "--batch-by", "iteration", "--id-by", "string(metadata.uid)", "--prompt-by", "question", "--logged-advantage", "metadata.adv")
 	if want := "len,score"; strings.Join(got, ",") != want {
 		t.Errorf("with record fields: objectives %v, want %s", got, want)
 	}
@@ -49,5 +50,12 @@ func TestRecordFieldsAreNotInferredObjectives(t *testing.T) {
 	_, errOut, code := run(t, "", "stats", "--batch-by", "iteration", only)
 	if code != 2 || !strings.Contains(errOut, "needs at least one objective") || !strings.Contains(errOut, "batch_by") || !strings.Contains(errOut, ": iteration)") {
 		t.Errorf("status %d, stderr %q: want 2 and an error naming batch_by and iteration", code, errOut)
+	}
+	if err := os.WriteFile(only, []byte(`{"id":"a","group":"g","adv":0.5}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = run(t, "", "stats", "--logged-advantage", "adv", only)
+	if code != 2 || !strings.Contains(errOut, "logged_advantage") || !strings.Contains(errOut, ": adv)") {
+		t.Errorf("status %d, stderr %q: want 2 and an error naming logged_advantage and adv", code, errOut)
 	}
 }

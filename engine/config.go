@@ -33,6 +33,10 @@ const (
 	DefaultEfficiencyWeight   = 0.05
 )
 
+// loggedAdvantageSetting is the config key of the logged advantage's
+// expression, named in its errors.
+const loggedAdvantageSetting = "logged_advantage"
+
 // ObjectiveConfig is one objective of a config file or of the flags.
 type ObjectiveConfig struct {
 	Name   string   `toml:"name" json:"name"`
@@ -151,14 +155,17 @@ func (cfg Config) InferObjectives(first *scoring.Trajectory) Config {
 }
 
 // recordFieldKeys returns the names that the expressions of group_by,
-// batch_by, id_by and prompt_by read (sandbox.Program.FieldsRead), sorted,
-// without repeats. They say where a record belongs, not how good it is:
-// --batch-by iteration must not make iteration an objective. An
+// batch_by, id_by, prompt_by and logged_advantage read
+// (sandbox.Program.FieldsRead), sorted, without repeats. They say where a
+// record belongs, or what the trainer computed from it, not how good it
+// is: --batch-by iteration must not make iteration an objective, nor
+// --logged-advantage advantages make the trainer's own output one. An
 // expression that does not compile reads none here; New reports it.
 func (cfg Config) recordFieldKeys() []string {
 	var keys []string
 	for _, c := range []struct{ setting, src string }{
 		{scoring.GroupBySetting, cfg.GroupBy}, {scoring.BatchBySetting, cfg.BatchBy}, {scoring.IDBySetting, cfg.IDBy}, {scoring.PromptBySetting, cfg.PromptBy},
+		{loggedAdvantageSetting, cfg.LoggedAdvantage},
 	} {
 		if c.src == "" {
 			continue
@@ -243,7 +250,7 @@ func New(cfg Config) (*RewardComputer, error) {
 		return nil, err
 	}
 	if cfg.LoggedAdvantage != "" {
-		if c.Logged, err = scoring.CompileExpression("logged_advantage", cfg.LoggedAdvantage); err != nil {
+		if c.Logged, err = scoring.CompileExpression(loggedAdvantageSetting, cfg.LoggedAdvantage); err != nil {
 			return nil, err
 		}
 	}
@@ -364,7 +371,7 @@ func (cfg Config) paretoScorer() (scoring.Scorer, error) {
 	s, err := scoring.NewParetoScorer(objs)
 	if err != nil {
 		if keys := cfg.recordFieldKeys(); len(objs) == 0 && len(keys) > 0 {
-			return nil, fmt.Errorf("%w (none is configured, and the fields read by %s, %s, %s or %s are not inferred as objectives: %s)", err, scoring.GroupBySetting, scoring.BatchBySetting, scoring.IDBySetting, scoring.PromptBySetting, strings.Join(keys, ", "))
+			return nil, fmt.Errorf("%w (none is configured, and the fields read by %s, %s, %s, %s or %s are not inferred as objectives: %s)", err, scoring.GroupBySetting, scoring.BatchBySetting, scoring.IDBySetting, scoring.PromptBySetting, loggedAdvantageSetting, strings.Join(keys, ", "))
 		}
 		return nil, err
 	}
