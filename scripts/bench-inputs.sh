@@ -7,6 +7,11 @@
 #
 #   scripts/bench-inputs.sh              1M x 2 in groups of 8, 5 runs
 #   N=100000 RUNS=3 scripts/bench-inputs.sh
+#   GENFLAGS='-parquet-flat -parquet-row-group 1048576' scripts/bench-inputs.sh
+#
+# GENFLAGS go to scripts/geninputs: the second line writes the Parquet
+# file as pandas' to_parquet does through pyarrow (flat columns, one row
+# group of up to 1Mi rows).
 #
 # Bounds: Parquet <= 1.5x JSONL's time and peak RSS, CSV <= 1.5x, a JSON
 # array <= 2x. The data and binaries go to $DIR (default a temporary
@@ -21,7 +26,8 @@ tmp=${DIR:-$(mktemp -d)}
 mkdir -p "$tmp"
 go build -o "$tmp/rewardlens" .
 go build -o "$tmp/geninputs" ./scripts/geninputs
-"$tmp/geninputs" -n "$N" -m "$M" "$tmp"
+# shellcheck disable=SC2086 # GENFLAGS is a list of flags
+"$tmp/geninputs" -n "$N" -m "$M" ${GENFLAGS:-} "$tmp"
 gzip -c "$tmp/in.jsonl" >"$tmp/in.jsonl.gz"
 ls -l "$tmp"/in.*
 

@@ -4,11 +4,14 @@
 // GROUP rows, a step count, a short response and M objectives o1..oM in
 // [0, 1)), from a fixed seed.
 //
-//	geninputs [-n N] [-m M] [-group-size G] DIR
+//	geninputs [-n N] [-m M] [-group-size G] [-parquet-flat] [-parquet-row-group R] DIR
 //
 // writes DIR/in.jsonl, DIR/in.csv, DIR/in.json and DIR/in.parquet. In
 // CSV the objectives are columns of their own (the other columns go to
-// the metadata); in Parquet they are a metadata struct.
+// the metadata); in Parquet they are a metadata struct, or with
+// -parquet-flat top-level columns as pandas' to_parquet writes a flat
+// table. Parquet's row groups hold R rows (128k by default; pyarrow's
+// writer puts up to 1Mi rows in one).
 package main
 
 import (
@@ -27,9 +30,11 @@ func main() {
 	n := flag.Int("n", 1_000_000, "rows")
 	m := flag.Int("m", 2, "objectives")
 	groupSize := flag.Int("group-size", 8, "rows per group")
+	flag.BoolVar(&parquetFlat, "parquet-flat", false, "Parquet objectives as top-level columns, not a metadata struct")
+	flag.IntVar(&parquetRowGroup, "parquet-row-group", 128<<10, "rows per Parquet row group")
 	flag.Parse()
-	if flag.NArg() != 1 || *n < 1 || *m < 1 || *groupSize < 1 {
-		fmt.Fprintln(os.Stderr, "usage: geninputs [-n N] [-m M] [-group-size G] DIR")
+	if flag.NArg() != 1 || *n < 1 || *m < 1 || *groupSize < 1 || parquetRowGroup < 1 {
+		fmt.Fprintln(os.Stderr, "usage: geninputs [-n N] [-m M] [-group-size G] [-parquet-flat] [-parquet-row-group R] DIR")
 		os.Exit(2)
 	}
 	if err := generate(flag.Arg(0), *n, *m, *groupSize); err != nil {
@@ -37,6 +42,12 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// The Parquet file's shape (flags).
+var (
+	parquetFlat     bool
+	parquetRowGroup int
+)
 
 // row is one trajectory, its objectives in o.
 type row struct {
@@ -169,26 +180,32 @@ func writeCSV(w *bufio.Writer, rows []row) error {
 }
 
 // writeParquet writes rows with parquet-go's defaults but for row groups
-// of 128k rows: several groups, as a trainer's writer makes for a large
-// table.
+// of parquetRowGroup rows: by default several groups, as a trainer's
+// writer makes for a large table.
 func writeParquet(w *bufio.Writer, rows []row) error {
-	meta := parquet.Group{}
-	for k := range rows[0].o {
-		meta["o"+strconv.Itoa(k+1)] = parquet.Leaf(parquet.DoubleType)
-	}
-	schema := parquet.NewSchema("trajectory", parquet.Group{
+	fields := parquet.Group{
 		"id":         parquet.String(),
 		"batch":      parquet.Int(64),
 		"group":      parquet.String(),
 		"step_count": parquet.Int(64),
 		"response":   parquet.String(),
-		"metadata":   meta,
-	})
-	pw := parquet.NewGenericWriter[any](w, schema, parquet.MaxRowsPerRowGroup(128<<10), parquet.Compression(&parquet.Snappy))
+	}
+	meta := fields
+	if !parquetFlat {
+		meta = parquet.Group{}
+		fields["metadata"] = meta
+	}
+	for k := range rows[0].o {
+		meta["o"+strconv.Itoa(k+1)] = parquet.Leaf(parquet.DoubleType)
+	}
+	schema := parquet.NewSchema("trajectory", fields)
+	pw := parquet.NewGenericWriter[any](w, schema, parquet.MaxRowsPerRowGroup(int64(parquetRowGroup)), parquet.Compression(&parquet.Snappy))
+	m := len(rows[0].o)
 	buf := make([]parquet.Row, 0, 1024)
 	for i, t := range rows {
 		// Columns in the schema's order: its names sorted (batch, group,
-		// id, metadata.o1.., response, step_count).
+		// id, metadata.o1.. or o1.., response, step_count); o1..o9 sort
+		// between id and response either way.
 		r := parquet.Row{
 			parquet.Int64Value(0).Level(0, 0, 0),
 			parquet.ByteArrayValue([]byte(t.group)).Level(0, 0, 1),
@@ -197,7 +214,6 @@ func writeParquet(w *bufio.Writer, rows []row) error {
 		for k, v := range t.o {
 			r = append(r, parquet.DoubleValue(v).Level(0, 0, 3+k))
 		}
-		m := len(t.o)
 		r = append(r,
 			parquet.ByteArrayValue([]byte(t.response)).Level(0, 0, 3+m),
 			parquet.Int64Value(int64(t.steps)).Level(0, 0, 4+m))
