@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -259,24 +260,35 @@ func formatCorrelation(r float64) string {
 	return fmt.Sprintf("%+.2f", r)
 }
 
-// The heights of an objective's histogram: the most it takes, and the
-// least that draws it as the Rewards tab's (title, two rows of bars, the
-// value axis, its labels and caption) rather than compact.
+// The heights of an objective's histogram: the most it takes, the least
+// that draws it as the Rewards tab's (title, two rows of bars, the value
+// axis, its labels and caption) rather than compact, and the least that
+// draws it at all (a caption and a sparkline).
 const (
 	maxHistogramHeight  = 10
 	fullHistogramHeight = 7
+	minHistogramHeight  = 2
 )
 
 // distributionsView renders each objective's histogram (nice bins, as the
 // Rewards tab's) in an equal share of height: with axes of counts and of
-// values where the share allows a full one, else compact.
+// values where the share allows a full one, else compact, down to two
+// rows each (a caption naming the range, and the sparkline). When not
+// even two rows each fit, it draws those that do and says how many are
+// left out, rather than running past the bottom.
 func distributionsView(st *common.Styles, objs []diagnose.ObjectiveStats, values [][]float64, width, height int) string {
 	if width < 10 || len(objs) == 0 {
 		return ""
 	}
-	share := min((height-1)/len(objs), maxHistogramHeight)
+	shown, more := len(objs), ""
+	if (height-1)/len(objs) < minHistogramHeight {
+		// The title, the shown histograms and the line saying what is left.
+		shown = max((height-2)/minHistogramHeight, 0)
+		more = st.Muted.Render(ansi.Truncate(fmt.Sprintf("… %d more %s (a taller terminal shows all %d)", len(objs)-shown, english.Plural(len(objs)-shown, "objective"), len(objs)), width, "…"))
+	}
+	share := max(min((height-1)/max(shown, 1), maxHistogramHeight), minHistogramHeight)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
-	for k, o := range objs {
+	for k, o := range objs[:shown] {
 		name := textsafe.Line(o.Name)
 		if share >= fullHistogramHeight {
 			h := histogram.Histogram{Title: name, Quantity: name, Values: values[k], Summary: &o.Summary}
@@ -285,14 +297,18 @@ func distributionsView(st *common.Styles, objs []diagnose.ObjectiveStats, values
 		}
 		lines = append(lines, compactHistogram(st, name, values[k], &o.Summary, width, share))
 	}
+	if more != "" {
+		lines = append(lines, more)
+	}
 	return strings.Join(lines, "\n")
 }
 
-// compactHistogram draws values' histogram in width x height cells (3
+// compactHistogram draws values' histogram in width x height cells (2
 // rows at least): a caption (the name, the bin width and the peak, the
 // tallest bin's count, which is the sparkline's top), the sparkline, and
 // under it the bins' edges labelled, on the value axis when there is a
-// row for it.
+// row for it. With two rows the caption names the first and last edges
+// in place of the labels.
 func compactHistogram(st *common.Styles, name string, values []float64, summary *stats.Summary, width, height int) string {
 	edges := histogram.NiceBins(values, summary, width)
 	if len(edges) < 2 {
@@ -303,7 +319,12 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 	}
 	counts := stats.Histogram(values, edges)
 	bin := edges[1] - edges[0]
-	caption := fmt.Sprintf("%s  bins of %s, peak %d", name, chart.Format(bin, chart.StepDecimals(bin)), slices.Max(counts))
+	decimals := chart.StepDecimals(bin)
+	caption := fmt.Sprintf("%s  bins of %s, peak %d", name, chart.Format(bin, decimals), slices.Max(counts))
+	if height < 3 {
+		caption = fmt.Sprintf("%s  %s to %s, bins of %s, peak %d", name, chart.Format(edges[0], decimals), chart.Format(edges[len(edges)-1], decimals), chart.Format(bin, decimals), slices.Max(counts))
+		return st.Label.Render(ansi.Truncate(caption, width, "…")) + "\n" + histogram.Sparkline(st, values, edges, width, 1)
+	}
 	stretch := width / len(counts)
 	baseline, ticks := histogram.ValueAxis(edges, stretch, stretch*len(counts))
 	// The sparkline keeps two rows before the value axis takes one.

@@ -187,3 +187,59 @@ func TestObjectivesHistogramsHaveAxes(t *testing.T) {
 		}
 	}
 }
+
+// TestDistributionsFitTheirHeight: with more objectives than the height
+// gives three rows each, the histograms shrink to two rows (a caption with
+// the range, a sparkline) and, below that, those that fit are drawn and
+// the rest counted; the panel never runs past its height, and every
+// objective is drawn or counted.
+func TestDistributionsFitTheirHeight(t *testing.T) {
+	const m = 11
+	ts := make([]scoring.Trajectory, 64)
+	var objs []engine.ObjectiveConfig
+	for k := range m {
+		objs = append(objs, engine.ObjectiveConfig{Name: fmt.Sprintf("obj_%02d", k), Expr: fmt.Sprintf("metadata.o%d", k)})
+	}
+	for i := range ts {
+		md := map[string]any{}
+		for k := range m {
+			md[fmt.Sprintf("o%d", k)] = float64((i*(k+3))%17) / 16
+		}
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: strconv.Itoa(i / 8), Metadata: md}
+	}
+	s, err := session.Open("runs.jsonl", engine.Config{Objectives: objs}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := s.BatchStats()
+	values := make([][]float64, m)
+	for k := range values {
+		for i := range ts {
+			values[k] = append(values[k], s.Evaluation.Values[i*m+k])
+		}
+	}
+	more := regexp.MustCompile(`… (\d+) more objectives? \(a taller terminal shows all 11\)`)
+	for _, height := range []int{8, 12, 22, 23, 33, 40, 80} {
+		view := ansi.Strip(distributionsView(common.NewStyles(true, false), st.Objectives, values, 60, height))
+		lines := strings.Split(view, "\n")
+		if len(lines) > height {
+			t.Errorf("height %d: %d lines:\n%s", height, len(lines), view)
+		}
+		drawn := 0
+		for k := range m {
+			if strings.Contains(view, fmt.Sprintf("obj_%02d ", k)) {
+				drawn++
+			}
+		}
+		left := 0
+		if g := more.FindStringSubmatch(view); g != nil {
+			left, _ = strconv.Atoi(g[1])
+		}
+		if drawn+left != m || (height >= 2*m+1) != (left == 0) {
+			t.Errorf("height %d: %d drawn and %d said to be left, of %d:\n%s", height, drawn, left, m, view)
+		}
+		if height < 3*m+1 && height >= 2*m+1 && !strings.Contains(view, "obj_00  0.000 to 1.000") && !strings.Contains(view, "obj_00  0.00 to 1.00") && !strings.Contains(view, "obj_00  0.0 to 1.0") {
+			t.Errorf("height %d: the two-row caption does not name the range:\n%s", height, view)
+		}
+	}
+}
