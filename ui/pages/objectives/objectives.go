@@ -145,9 +145,11 @@ func (t *objectivesTab) render() {
 	if cs := t.common.Session.Result.Evaluation.Constraints; len(cs) > 0 {
 		grid += "\n\n" + constraintsView(st, cs, t.stats)
 	}
+	below := t.height - lipgloss.Height(top)
+	grid = cutToHeight(st, grid, below)
 	gridWidth := lipgloss.Width(grid)
 	distWidth := max(t.width-gridWidth-4, 0)
-	dist := distributionsView(st, t.stats.Objectives, t.values, distWidth, t.height-lipgloss.Height(top))
+	dist := distributionsView(st, t.stats.Objectives, t.values, distWidth, below)
 	t.view = top + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, grid, "    ", dist)
 }
 
@@ -250,6 +252,17 @@ func correlationView(st *common.Styles, objs []diagnose.ObjectiveStats, corr [][
 		b.WriteString("\n" + st.Muted.Render("NaN: a constant objective"))
 	}
 	return b.String()
+}
+
+// cutToHeight returns view's first lines that fit in height rows, the
+// last of them saying how many are left out, or view whole when it fits.
+func cutToHeight(st *common.Styles, view string, height int) string {
+	lines := strings.Split(view, "\n")
+	if len(lines) <= height || height < 1 {
+		return view
+	}
+	left := len(lines) - height + 1
+	return strings.Join(append(lines[:height-1], st.Muted.Render(fmt.Sprintf("… %d more %s (a taller terminal shows them)", left, english.Plural(left, "line")))), "\n")
 }
 
 // formatCorrelation writes r with its sign and two decimals.

@@ -211,6 +211,15 @@ func TestDistributionsFitTheirHeight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The whole tab fits its height too: the correlation grid is cut
+	// with a line saying so.
+	tab := uitest.TabOn(s, New)
+	for _, height := range []int{20, 26, 40} {
+		tab.SetSize(120, height)
+		if view := uitest.Plain(tab); strings.Count(view, "\n")+1 > height || height < 30 && !regexp.MustCompile(`… \d+ more lines? \(a taller terminal shows them\)`).MatchString(view) {
+			t.Errorf("at 120x%d the tab does not fit, or does not say what it cut:\n%s", height, view)
+		}
+	}
 	st := s.BatchStats()
 	values := make([][]float64, m)
 	for k := range values {
