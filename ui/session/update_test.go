@@ -58,9 +58,9 @@ func TestFollowFiltered(t *testing.T) {
 	s.HealthDone(j)
 	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	for k, u := range []loaders.Update{
-		{Trajectories: followRecords(rng, "x", 30, 3, 4)},          // to the newest batch, and a new one
-		{Trajectories: followRecords(rng, "y", 25, 5, 6)},          // new batches
-		{Trajectories: followRecords(rng, "x", 12, 1)},             // to an old batch
+		{Trajectories: followRecords(rng, "x", 30, 3, 4)}, // to the newest batch, and a new one
+		{Trajectories: followRecords(rng, "y", 25, 5, 6)}, // new batches
+		{Trajectories: followRecords(rng, "x", 12, 1)},    // to an old batch
 		{Reloaded: []string{"x"}, Trajectories: followRecords(rng, "x", 50, 0, 6, 7)},
 		{Trajectories: followRecords(rng, "y", 20, 2, 7, 8)},
 		{Trajectories: followRecords(rng, "x", 3, 8)}, // a few, to the newest batch
