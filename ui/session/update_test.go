@@ -40,8 +40,9 @@ func followRecords(rng *rand.Rand, src string, n int, steps ...int64) []scoring.
 // result, statistics and trends must be those of the filter turned on
 // from scratch over the trajectories held; an update that reads no file
 // again must extend the evaluation before it (only the batches it adds to
-// filtered and computed again) and carry the trends forward; and what the
-// session showed before must stay as it was.
+// filtered and computed again) and carry the trends forward; method B's
+// result held must follow; and what the session showed before must stay
+// as it was.
 func TestFollowFiltered(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 1))
 	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b", Goal: "min"}}})
@@ -56,6 +57,11 @@ func TestFollowFiltered(t *testing.T) {
 	j := s.HealthJob()
 	j.Run()
 	s.HealthDone(j)
+	s.CompareMethod = engine.RLOO // method B's result, held, follows too
+	compareOpts, _ := s.CompareNeeded(s.Result.Options)
+	if !s.SetCompare(s.Evaluation.Compute(compareOpts)) {
+		t.Fatal("B's result was not taken")
+	}
 	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
 	for k, u := range []loaders.Update{
 		{Trajectories: followRecords(rng, "x", 30, 3, 4)}, // to the newest batch, and a new one
@@ -111,6 +117,9 @@ func TestFollowFiltered(t *testing.T) {
 			if !sameValue(diagnose.StatsOf(r, &r.Ranking.Batches[bi]), diagnose.StatsOf(w, &w.Ranking.Batches[bi])) {
 				t.Fatalf("update %d: the statistics of step %d differ", k, r.Ranking.Batches[bi].Step)
 			}
+		}
+		if b := s.CompareResult(); b == nil || !sameValue(b.Rewards, want.Evaluation.Compute(compareOpts).Rewards) {
+			t.Fatalf("update %d: method B's result is not that of the evaluation shown", k)
 		}
 		if !sameValue(s.Trends(), want.Trends()) || !sameValue(s.Findings(), want.Findings()) {
 			t.Fatalf("update %d: the trends or findings differ from those computed from scratch", k)
