@@ -44,11 +44,25 @@ func followRecords(rng *rand.Rand, src string, n int, steps ...int64) []scoring.
 // result held must follow; and what the session showed before must stay
 // as it was.
 func TestFollowFiltered(t *testing.T) {
-	rng := rand.New(rand.NewPCG(26, 1))
-	c, err := engine.New(engine.Config{Method: string(engine.GRPO), Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b", Goal: "min"}}})
-	if err != nil {
-		t.Fatal(err)
+	for _, cfg := range []engine.Config{
+		{Method: string(engine.GRPO)},
+		{Method: string(engine.Pareto), Scope: string(engine.ScopeBatch)},
+		{Method: string(engine.RLOO), Scale: string(engine.ScaleBatch)},
+	} {
+		t.Run(cfg.Method, func(t *testing.T) {
+			cfg.Objectives = []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b", Goal: "min"}}
+			c, err := engine.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			followFiltered(t, c)
+		})
 	}
+}
+
+// followFiltered is TestFollowFiltered with the computer c.
+func followFiltered(t *testing.T, c *engine.RewardComputer) {
+	rng := rand.New(rand.NewPCG(26, 1))
 	held := slices.Concat(followRecords(rng, "x", 60, 0, 1, 2), followRecords(rng, "y", 40, 1, 2, 3))
 	s := NewSession("test", slices.Clone(held), c)
 	if err := s.SetFilterGroups("a"); err != nil {
@@ -57,7 +71,7 @@ func TestFollowFiltered(t *testing.T) {
 	j := s.HealthJob()
 	j.Run()
 	s.HealthDone(j)
-	s.CompareMethod = engine.RLOO // method B's result, held, follows too
+	s.CompareMethod = engine.GDPO // method B's result, held, follows too
 	compareOpts, _ := s.CompareNeeded(s.Result.Options)
 	if !s.SetCompare(s.Evaluation.Compute(compareOpts)) {
 		t.Fatal("B's result was not taken")
