@@ -29,9 +29,9 @@ type appendLine struct {
 	mu sync.Mutex
 	// extended records the arrays (address and length) that Recompute
 	// and WithoutSince extended in place, as Ranking.grown records a
-	// ranking's: a second extension of one copies it. An address only serves as a
-	// key, so that no old array is kept alive; should a freed array's
-	// address come again, the result is a needless copy.
+	// ranking's: a second extension of one copies it. An address only
+	// serves as a key, so that no old array is kept alive; should a
+	// freed array's address come again, the result is a needless copy.
 	extended map[[2]uintptr]bool
 }
 
@@ -389,13 +389,12 @@ func extendArray[T any](s []T, n int, inPlace bool) []T {
 	return extend(slices.Clip(s), n-len(s))
 }
 
-// ExtendBatches returns old, batches of an evaluation ev extends split
-// into the comparison groups of scope (Partition), with the trajectories
-// added (by step: RowsSince) joining theirs or starting new ones, in
-// ascending step order, as ev.Partition(scope) gives them but for a
-// ScopeBatch with sources (one group per batch here); changed holds the
-// batches added to or new. Only those are split again: the others are
-// old's.
+// ExtendBatches returns old, the batches of an evaluation that ev extends
+// split into the comparison groups of scope (Partition), with the rows ev
+// adds (by step: RowsSince) joining their batches or starting new ones,
+// in ascending step order: ev.Partition(scope), but for ScopeBatch with
+// sources (one group per batch here). changed holds the batches added to
+// or new; only they are split again, the others are old's.
 func (ev *Evaluation) ExtendBatches(old []Batch, scope Scope, added map[int64][]int) (batches, changed []Batch) {
 	batches = make([]Batch, 0, len(old)+len(added))
 	for _, b := range old {

@@ -48,12 +48,12 @@ func FilterGroups(ev *engine.Evaluation, k int) *Filtered {
 }
 
 // Since returns FilterGroups(next, k), f being FilterGroups(ev, k) (or
-// Since's) and next an evaluation that extends ev (engine.Evaluation.
-// RowsSince: Append), and changed, the batches next adds rows to, split
-// into groups: only they are filtered, the others keep f's steps and
-// marks, as a group lies within a batch. When next extends no evaluation
-// f filtered on k, it is FilterGroups(next, k) and changed is every batch.
-// f is not changed.
+// what Since returned) and next an evaluation that extends ev (Append;
+// see engine.Evaluation.RowsSince), and changed, the batches next adds
+// rows to, split into groups: only they are filtered, the others keep f's
+// steps and marks, as a group lies within a batch. When next extends no
+// evaluation f filtered on k, it is FilterGroups(next, k) and changed is
+// every batch. f is not changed.
 func (f *Filtered) Since(next *engine.Evaluation, k int) (out *Filtered, changed []engine.Batch) {
 	added, ok := next.RowsSince(f.of)
 	if !ok || k != f.k || f.batches == nil {
