@@ -21,27 +21,29 @@ import (
 // one, shares: the evaluator that appends, which knows the groups seen so
 // far and holds the scorer's copies. Each evaluation of the line extends
 // the arrays of the previous one in place, past its length, where the
-// previous one never looks.
+// previous one never looks. The evaluations WithoutSince makes, each from
+// the previous one, are a line without an evaluator.
 type appendLine struct {
 	evaluator *Evaluator
 
 	mu sync.Mutex
-	// extended records the score arrays (address and length) that
-	// Recompute extended in place, as Ranking.grown records a ranking's:
-	// a second extension of one copies it. An address only serves as a
-	// key, so that no old array is kept alive; should a freed array's
-	// address come again, the result is a needless copy.
+	// extended records the arrays (address and length) that Recompute
+	// and WithoutSince extended in place, as Ranking.grown records a
+	// ranking's: a second extension of one copies it. An address only
+	// serves as a key, so that no old array is kept alive; should a
+	// freed array's address come again, the result is a needless copy.
 	extended map[[2]uintptr]bool
 }
 
-// claim reports whether the scores of a result, and its rewards with them
-// unless old ones change, may be extended in place: it is their first
-// extension.
-func (l *appendLine) claim(scores []float64) bool {
+// claim reports whether s, an array of the line (a result's scores, and
+// its rewards with them unless old ones change; an evaluation's validity,
+// and its causes with it, by WithoutSince), may be extended in place: it
+// is its first extension.
+func claim[T any](l *appendLine, s []T) bool {
 	if l == nil {
 		return false
 	}
-	key := [2]uintptr{uintptr(unsafe.Pointer(unsafe.SliceData(scores))), uintptr(len(scores))}
+	key := [2]uintptr{uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.extended[key] {
@@ -76,9 +78,9 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 	}
 	next.shareStructure(ev)
 	ev.mu.Lock()
-	if ev.appended.Swap(true) {
-		// ev's arrays were extended already: copy them, on a line of
-		// their own.
+	if ev.appended.Swap(true) || ev.without != nil {
+		// ev's arrays were extended already, or are another
+		// evaluation's (Without): copy them, on a line of their own.
 		next.clip()
 		next.line = newAppendLine(next, s)
 	} else {
@@ -224,13 +226,27 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 	// The new entries lie past prev's, where prev never looks: old
 	// trajectories keep their scores, which are extended in place. When
 	// trajectories join an old batch, the rewards of its old ones change:
-	// they are copied, prev's staying as they are.
+	// they are copied, prev's staying as they are; so are the scores when
+	// some old ones change validity (WithoutSince).
 	grew := addsToOld(prev.Ranking, added)
 	ranking, err := ev.extendedRanking(ctx, prev.Ranking, added, grew)
 	if err != nil {
 		return nil, err
 	}
-	inPlace := ev.line.claim(prev.Scores)
+	var changed, revalidated []int // batches added to; old rows whose validity changed
+	for bi := range ranking.Batches {
+		b := &ranking.Batches[bi]
+		if _, ok := added[b.Step]; !ok {
+			continue
+		}
+		changed = append(changed, bi)
+		for _, i := range b.Members {
+			if i < from && ev.Valid[i] != prev.Evaluation.Valid[i] {
+				revalidated = append(revalidated, i)
+			}
+		}
+	}
+	inPlace := len(revalidated) == 0 && claim(ev.line, prev.Scores)
 	res := &Result{
 		Evaluation: ev,
 		Ranking:    ranking,
@@ -240,22 +256,27 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		Rewards:    extendArray(prev.Rewards, n, inPlace && !grew),
 	}
 	weights := scoring.NewScoreWeights(res.Objectives)
-	for i := from; i < n; i++ {
+	// score sets row i's score, and reports whether it is finite.
+	score := func(i int) bool {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
-			if res.Scores[i] = weights.Score(ev.Row(i)); scoring.Finite(res.Scores[i]) != nil {
-				return ev.ComputeContext(ctx, prev.Options) // Compute marks it invalid
-			}
+			res.Scores[i] = weights.Score(ev.Row(i))
+			return scoring.Finite(res.Scores[i]) == nil
+		}
+		return true
+	}
+	for _, i := range revalidated {
+		if !score(i) {
+			return ev.ComputeContext(ctx, prev.Options) // Compute marks it invalid
+		}
+	}
+	for i := from; i < n; i++ {
+		if !score(i) {
+			return ev.ComputeContext(ctx, prev.Options)
 		}
 	}
 	// The batches added to, shared out over the cores: each writes its
 	// own trajectories' rewards.
-	var changed []int
-	for bi := range res.Ranking.Batches {
-		if _, ok := added[res.Ranking.Batches[bi].Step]; ok {
-			changed = append(changed, bi)
-		}
-	}
 	nw := parallel.Workers(len(changed), 1)
 	rws := make([]rewarder, nw)
 	parallel.Chunks(len(changed), 1, nw, func(w, lo, hi int) {
@@ -273,7 +294,8 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 	return res, nil
 }
 
-// extends reports whether ev was appended to old (or is old).
+// extends reports whether ev was appended to old (or is old), or made from
+// it by WithoutSince.
 func (ev *Evaluation) extends(old *Evaluation) bool {
 	if ev == old {
 		return true
@@ -282,6 +304,15 @@ func (ev *Evaluation) extends(old *Evaluation) bool {
 	line := old.line
 	old.mu.Unlock()
 	return line != nil && line == ev.line && old.N() <= ev.N()
+}
+
+// RowsSince returns, when ev extends old (Append, WithoutSince), the rows
+// ev adds to it by batch step, and true; else nil and false.
+func (ev *Evaluation) RowsSince(old *Evaluation) (map[int64][]int, bool) {
+	if !ev.extends(old) {
+		return nil, false
+	}
+	return ev.rowsByStep(old.N()), true
 }
 
 // rowsByStep returns the trajectories from row from on, by batch step, in
@@ -319,7 +350,7 @@ func (ev *Evaluation) extendedRanking(ctx context.Context, r *Ranking, added map
 		return cached, nil
 	}
 	n := ev.N()
-	batches, changed := ev.extendBatches(r, added)
+	batches, changed := ev.ExtendBatches(r.Batches, r.Scope, added)
 	// In place when no old trajectory is ranked again and r was never
 	// extended: the new entries lie past r's.
 	inPlace := !grew && r.grown.CompareAndSwap(false, true)
@@ -358,22 +389,25 @@ func extendArray[T any](s []T, n int, inPlace bool) []T {
 	return extend(slices.Clip(s), n-len(s))
 }
 
-// extendBatches returns r's batches with the trajectories added (by step)
-// joining theirs or starting new ones, in ascending step order; changed
-// holds the batches added to or new.
-func (ev *Evaluation) extendBatches(r *Ranking, added map[int64][]int) (batches, changed []Batch) {
-	batches = make([]Batch, 0, len(r.Batches)+len(added))
-	for _, b := range r.Batches {
+// ExtendBatches returns old, the batches of an evaluation that ev extends
+// split into the comparison groups of scope (Partition), with the rows ev
+// adds (by step: RowsSince) joining their batches or starting new ones,
+// in ascending step order: ev.Partition(scope), but for ScopeBatch with
+// sources (one group per batch here). changed holds the batches added to
+// or new; only they are split again, the others are old's.
+func (ev *Evaluation) ExtendBatches(old []Batch, scope Scope, added map[int64][]int) (batches, changed []Batch) {
+	batches = make([]Batch, 0, len(old)+len(added))
+	for _, b := range old {
 		if rows, ok := added[b.Step]; ok {
 			// Clipped: the old members share an array with other batches.
-			b = ev.newBatch(b.Step, append(slices.Clip(b.Members), rows...), r.Scope)
+			b = ev.newBatch(b.Step, append(slices.Clip(b.Members), rows...), scope)
 			changed = append(changed, b)
 		}
 		batches = append(batches, b)
 	}
 	for _, step := range slices.Sorted(maps.Keys(added)) {
-		if _, found := slices.BinarySearchFunc(r.Batches, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) }); !found {
-			b := ev.newBatch(step, added[step], r.Scope)
+		if _, found := slices.BinarySearchFunc(old, step, func(b Batch, s int64) int { return cmp.Compare(b.Step, s) }); !found {
+			b := ev.newBatch(step, added[step], scope)
 			batches, changed = append(batches, b), append(changed, b)
 		}
 	}
@@ -423,8 +457,8 @@ func sameFloat(x, y float64) bool { return math.Float64bits(x) == math.Float64bi
 // on an evaluation that extends prev's (Recompute's result, say), the
 // rows added since prev by batch step, and true; else nil and false.
 func (res *Result) AddedSince(prev *Result) (map[int64][]int, bool) {
-	if !res.Evaluation.extends(prev.Evaluation) || !res.Options.Equal(prev.Options) {
+	if !res.Options.Equal(prev.Options) {
 		return nil, false
 	}
-	return res.Evaluation.rowsByStep(prev.Evaluation.N()), true
+	return res.Evaluation.RowsSince(prev.Evaluation)
 }

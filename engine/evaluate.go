@@ -85,6 +85,9 @@ type Evaluation struct {
 	// line and appended are Append's (append.go).
 	line     *appendLine
 	appended atomic.Bool
+	// without is the evaluation Without or WithoutSince made this one
+	// from, nil for others.
+	without *Evaluation
 }
 
 // Evaluate runs the scorer on every trajectory. The trajectories are not

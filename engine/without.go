@@ -9,19 +9,84 @@ import "slices"
 // group filter keeps, the dropped groups out (prompts.FilterGroups). It
 // shares ev's arrays but validity and causes, and none of its caches.
 func (ev *Evaluation) Without(leave func(i int) bool, cause string) *Evaluation {
-	out := &Evaluation{
-		Objectives: ev.Objectives, Values: ev.Values, M: ev.M, Absent: ev.Absent, Logged: ev.Logged,
-		Constraints: ev.Constraints, Gates: ev.Gates, Violation: ev.Violation, ConstraintHolds: ev.ConstraintHolds,
-		GateShut: ev.GateShut, feasible: ev.feasible,
-		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
-		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
-		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
-		Valid: slices.Clone(ev.Valid), Causes: slices.Clone(ev.Causes),
-	}
+	out := ev.withoutShell()
+	out.Valid, out.Causes = slices.Clone(ev.Valid), slices.Clone(ev.Causes)
 	for i, valid := range out.Valid {
 		if valid && leave(i) {
 			out.Valid[i], out.Causes[i] = false, cause
 		}
 	}
 	return out
+}
+
+// WithoutSince returns ev.Without(leave, cause), given prev, a Without
+// (or WithoutSince) of an evaluation that ev extends (Append), with the
+// same cause, and changed, the batches of ev that ev adds rows to
+// (ExtendBatches' changed): only the rows of changed are asked, the
+// others keep prev's validity. leave must then hold for the rows outside
+// changed exactly where prev's leave held (DAPO's group filter, whose
+// groups lie within a batch). The result extends prev, so that Recompute
+// and TrendsSince compute only the batches of changed. Its validity and
+// causes extend prev's arrays in place, past their length, unless some
+// old row's validity changes or prev was extended already: then they are
+// copied, prev staying as it is. When prev is no such evaluation, it is
+// ev.Without(leave, cause).
+func (ev *Evaluation) WithoutSince(prev *Evaluation, changed []Batch, leave func(i int) bool, cause string) *Evaluation {
+	if prev.without == nil || !ev.extends(prev.without) {
+		return ev.Without(leave, cause)
+	}
+	from, n := prev.N(), ev.N()
+	validAt := func(i int) bool { return ev.Valid[i] && !leave(i) }
+	copied := false // some old row's validity changes
+	for _, b := range changed {
+		for _, i := range b.Members {
+			if i < from && validAt(i) != prev.Valid[i] {
+				copied = true
+			}
+		}
+	}
+	prev.mu.Lock()
+	if prev.line == nil {
+		prev.line = &appendLine{}
+	}
+	line := prev.line
+	prev.mu.Unlock()
+	inPlace := !copied && claim(line, prev.Valid)
+	out := ev.withoutShell()
+	out.line = line
+	out.Valid, out.Causes = extendArray(prev.Valid, n, inPlace), extendArray(prev.Causes, n, inPlace)
+	set := func(i int) {
+		out.Valid[i], out.Causes[i] = ev.Valid[i], ev.Causes[i]
+		if ev.Valid[i] && leave(i) {
+			out.Valid[i], out.Causes[i] = false, cause
+		}
+	}
+	for _, b := range changed {
+		for _, i := range b.Members {
+			if i < from {
+				set(i)
+			}
+		}
+	}
+	for i := from; i < n; i++ {
+		set(i)
+	}
+	// The objectives' statistics of a batch depend on its valid members
+	// alone: those of the batches not in changed stand.
+	out.cache.keep(&prev.cache, func(k CacheKey) bool { return k.Of == OfObjectiveStats })
+	return out
+}
+
+// withoutShell returns an evaluation made from ev (Without), sharing its
+// arrays but validity and causes, which it leaves nil.
+func (ev *Evaluation) withoutShell() *Evaluation {
+	return &Evaluation{
+		Objectives: ev.Objectives, Values: ev.Values, M: ev.M, Absent: ev.Absent, Logged: ev.Logged,
+		Constraints: ev.Constraints, Gates: ev.Gates, Violation: ev.Violation, ConstraintHolds: ev.ConstraintHolds,
+		GateShut: ev.GateShut, feasible: ev.feasible,
+		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
+		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
+		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
+		without: ev,
+	}
 }

@@ -41,3 +41,26 @@ func TestWithout(t *testing.T) {
 		t.Errorf("reward of 1 in {1, 2, 6}: %v, want -0.756", r)
 	}
 }
+
+// TestAppendToWithout: appending to an evaluation made by Without copies
+// its arrays, which are the evaluation's it was made from: appending to
+// that one afterwards, in place, leaves the first append's rows as they
+// were.
+func TestAppendToWithout(t *testing.T) {
+	c, err := New(Config{Method: string(GRPO), Objectives: []ObjectiveConfig{{Name: "a", Expr: "a"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(id string, a float64) scoring.Trajectory {
+		return scoring.Trajectory{ID: id, Group: "x", Done: true, Metadata: map[string]any{"a": a}}
+	}
+	e := NewEvaluator(c.Scorer)
+	e.Reserve(8) // room to append in place
+	e.Add([]scoring.Trajectory{row("0", 1), row("1", 2)})
+	ev := e.Evaluation()
+	w := ev.Without(func(i int) bool { return i == 0 }, "dropped").Append(c.Scorer, []scoring.Trajectory{row("2", 5)})
+	ev.Append(c.Scorer, []scoring.Trajectory{row("3", 7)})
+	if !slices.Equal(w.Values, []float64{1, 2, 5}) || !slices.Equal(w.Valid, []bool{false, true, true}) {
+		t.Errorf("the Without's append: values %v, valid %v; want 1, 2, 5 and false, true, true", w.Values, w.Valid)
+	}
+}

@@ -19,6 +19,12 @@ type Filtered struct {
 	// Kept marks the trajectories of the groups kept.
 	Kept  []bool
 	Steps []FilterStep
+	// of is the evaluation filtered, k its objective filtered on, and
+	// batches its batches split into groups (engine.ScopeGroup), as Since
+	// extends them.
+	of      *engine.Evaluation
+	k       int
+	batches []engine.Batch
 }
 
 // FilterGroups is DAPO's dynamic-sampling filter (verl's
@@ -33,36 +39,76 @@ type Filtered struct {
 // more (a value that nansum counted 0 is none). A group without a valid trajectory is kept: there is nothing to
 // filter it by.
 func FilterGroups(ev *engine.Evaluation, k int) *Filtered {
-	f := &Filtered{Kept: make([]bool, ev.N())}
-	for _, b := range ev.Ranking(engine.ScopeGroup).Batches {
-		st := FilterStep{Step: b.Step, Trajectories: len(b.Members)}
-		for _, g := range b.Groups {
-			n, first, spread := 0, 0.0, false
-			for _, i := range g.Members {
-				if !ev.Valid[i] || ev.Absent != nil && ev.Absent[i*ev.M+k] {
-					continue // no value (under nansum, a missing one counts 0)
-				}
-				x := ev.Values[i*ev.M+k]
-				if n == 0 {
-					first = x
-				} else if x != first {
-					spread = true
-				}
-				n++
-			}
-			if n >= 2 && !spread {
-				st.Dropped++
-				continue
-			}
-			st.Kept++
-			st.EffectiveBatch += len(g.Members)
-			for _, i := range g.Members {
-				f.Kept[i] = true
-			}
-		}
-		f.Steps = append(f.Steps, st)
+	f := &Filtered{Kept: make([]bool, ev.N()), of: ev, k: k, batches: ev.Ranking(engine.ScopeGroup).Batches}
+	f.Steps = make([]FilterStep, len(f.batches))
+	for bi := range f.batches {
+		f.Steps[bi] = filterBatch(ev, &f.batches[bi], k, f.Kept)
 	}
 	return f
+}
+
+// Since returns FilterGroups(next, k), f being FilterGroups(ev, k) (or
+// what Since returned) and next an evaluation that extends ev (Append;
+// see engine.Evaluation.RowsSince), and changed, the batches next adds
+// rows to, split into groups: only they are filtered, the others keep f's
+// steps and marks, as a group lies within a batch. When next extends no
+// evaluation f filtered on k, it is FilterGroups(next, k) and changed is
+// every batch. f is not changed.
+func (f *Filtered) Since(next *engine.Evaluation, k int) (out *Filtered, changed []engine.Batch) {
+	added, ok := next.RowsSince(f.of)
+	if !ok || k != f.k || f.batches == nil {
+		out = FilterGroups(next, k)
+		return out, out.batches
+	}
+	out = &Filtered{Kept: make([]bool, next.N()), of: next, k: k}
+	copy(out.Kept, f.Kept)
+	out.batches, changed = next.ExtendBatches(f.batches, engine.ScopeGroup, added)
+	out.Steps = make([]FilterStep, len(out.batches))
+	old := 0 // f.Steps[old] is of the first step not before the batch's
+	for bi := range out.batches {
+		b := &out.batches[bi]
+		for old < len(f.Steps) && f.Steps[old].Step < b.Step {
+			old++
+		}
+		if _, ok := added[b.Step]; ok {
+			out.Steps[bi] = filterBatch(next, b, k, out.Kept)
+		} else {
+			out.Steps[bi] = f.Steps[old]
+		}
+	}
+	return out, changed
+}
+
+// filterBatch filters the groups of batch b of ev on objective k, marks
+// its members in kept, and returns what it kept and dropped.
+func filterBatch(ev *engine.Evaluation, b *engine.Batch, k int, kept []bool) FilterStep {
+	st := FilterStep{Step: b.Step, Trajectories: len(b.Members)}
+	for _, g := range b.Groups {
+		n, first, spread := 0, 0.0, false
+		for _, i := range g.Members {
+			if !ev.Valid[i] || ev.Absent != nil && ev.Absent[i*ev.M+k] {
+				continue // no value (under nansum, a missing one counts 0)
+			}
+			x := ev.Values[i*ev.M+k]
+			if n == 0 {
+				first = x
+			} else if x != first {
+				spread = true
+			}
+			n++
+		}
+		keep := n < 2 || spread
+		if keep {
+			st.Kept++
+			st.EffectiveBatch += len(g.Members)
+		} else {
+			st.Dropped++
+		}
+		for _, i := range g.Members {
+			kept[i] = keep
+		}
+	}
+	return st
 }
 
 // Rewards returns the rewards of ev under opts with the dropped groups

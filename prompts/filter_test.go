@@ -1,9 +1,11 @@
 package prompts
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestFilterGroups drops the groups whose objective has zero spread (a
@@ -51,5 +53,46 @@ func TestFilterGroups(t *testing.T) {
 	unfiltered := res.Evaluation.Compute(opts).Rewards
 	if near(unfiltered[2], got[2]) {
 		t.Errorf("batch-scaled reward %v unchanged by the filter: the dropped groups must leave the batch's std", got[2])
+	}
+}
+
+// TestFilterSince filters only the batches an append adds to: step 0's
+// group a, {1, 1} (dropped), gets a 2 and is kept; its group b, {0}
+// (kept, one completion), gets a 0 and is dropped; a new step 1 holds c,
+// {3, 3} (dropped); step 2's d, {0, 1}, gets nothing and keeps its step.
+// The filter before stays as it was.
+func TestFilterSince(t *testing.T) {
+	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: "metadata.x", Goal: scoring.Maximize, Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := func(step int64, group string, x float64) scoring.Trajectory {
+		return scoring.Trajectory{Batch: step, Group: group, Done: true, Metadata: map[string]any{"x": x}}
+	}
+	ev := engine.Evaluate(scorer, []scoring.Trajectory{row(0, "a", 1), row(0, "a", 1), row(0, "b", 0), row(2, "d", 0), row(2, "d", 1)})
+	f := FilterGroups(ev, 0)
+	before := []bool{false, false, true, true, true}
+	if !slices.Equal(f.Kept, before) {
+		t.Fatalf("kept %v, want %v", f.Kept, before)
+	}
+	next := ev.Append(scorer, []scoring.Trajectory{row(0, "a", 2), row(0, "b", 0), row(1, "c", 3), row(1, "c", 3)})
+	got, changed := f.Since(next, 0)
+	wantKept := []bool{true, true, false, true, true, true, false, false, false}
+	wantSteps := []FilterStep{
+		{Step: 0, Kept: 1, Dropped: 1, EffectiveBatch: 3, Trajectories: 5},
+		{Step: 1, Kept: 0, Dropped: 1, EffectiveBatch: 0, Trajectories: 2},
+		{Step: 2, Kept: 1, Dropped: 0, EffectiveBatch: 2, Trajectories: 2},
+	}
+	if !slices.Equal(got.Kept, wantKept) || !slices.Equal(got.Steps, wantSteps) {
+		t.Errorf("kept %v, steps %+v; want %v, %+v", got.Kept, got.Steps, wantKept, wantSteps)
+	}
+	if whole := FilterGroups(next, 0); !slices.Equal(whole.Kept, got.Kept) || !slices.Equal(whole.Steps, got.Steps) {
+		t.Errorf("Since differs from FilterGroups: %v, %+v", whole.Kept, whole.Steps)
+	}
+	if len(changed) != 2 || changed[0].Step != 0 || changed[1].Step != 1 || !slices.Equal(changed[0].Members, []int{0, 1, 2, 5, 6}) {
+		t.Errorf("changed %+v, want steps 0 (5 members) and 1", changed)
+	}
+	if !slices.Equal(f.Kept, before) || len(f.Steps) != 2 {
+		t.Errorf("the filter before changed: kept %v, steps %+v", f.Kept, f.Steps)
 	}
 }

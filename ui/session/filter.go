@@ -29,8 +29,10 @@ type GroupFilter struct {
 	On    bool
 	Steps []prompts.FilterStep
 	Kept  []bool
-	// unfiltered is the evaluation without the filter, when On.
+	// unfiltered is the evaluation without the filter, when On, and
+	// filtered what the filter kept of it.
 	unfiltered *engine.Evaluation
+	filtered   *prompts.Filtered
 }
 
 // ErrNotAnObjective is in the error of a --filter-groups that names no
@@ -87,8 +89,13 @@ func FilterOf(base *engine.Evaluation, objective string, k int, on bool) (*engin
 		return base, nil
 	}
 	f := prompts.FilterGroups(base, k)
-	cause := fmt.Sprintf("dropped by the group filter (zero spread of %s)", objective)
-	return base.Without(func(i int) bool { return !f.Kept[i] }, cause), f
+	return base.Without(func(i int) bool { return !f.Kept[i] }, filterCause(objective)), f
+}
+
+// filterCause is the cause of the trajectories the filter on objective
+// drops.
+func filterCause(objective string) string {
+	return fmt.Sprintf("dropped by the group filter (zero spread of %s)", objective)
 }
 
 // FilterObjective returns the filter's objective and its index.
@@ -97,9 +104,9 @@ func (s *Session) FilterObjective() (string, int) { return s.Filter.Objective, s
 // SetFiltered shows ev, the evaluation base with the filter on or off
 // and what it kept, f (FilterOf), and res, a result of it.
 func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, f *prompts.Filtered, res *engine.Result) {
-	s.Filter.On, s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = on, nil, nil, nil
+	s.Filter.On, s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered, s.Filter.filtered = on, nil, nil, nil, nil
 	if on {
-		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered = f.Steps, f.Kept, base
+		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered, s.Filter.filtered = f.Steps, f.Kept, base, f
 	}
 	s.Evaluation = ev
 	s.SetResult(res, nil)
@@ -110,6 +117,27 @@ func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, f *prompts.F
 func (s *Session) refilter(base *engine.Evaluation) {
 	ev, f := FilterOf(base, s.Filter.Objective, s.Filter.k, true)
 	s.SetFiltered(true, base, ev, f, ev.Prepare(s.Options, nil))
+}
+
+// filterSince filters base, the evaluation a live update made without the
+// filter, from what the filter kept before it: when base extends the
+// evaluation filtered (no file was read again), only the batches the
+// update adds to are filtered again (prompts.Filtered.Since), the
+// evaluation shown extends the one before (engine.Evaluation.
+// WithoutSince), and it reports true; else it changes nothing and
+// reports false.
+func (s *Session) filterSince(base *engine.Evaluation) bool {
+	f := &s.Filter
+	if f.filtered == nil {
+		return false
+	}
+	if _, ok := base.RowsSince(f.unfiltered); !ok {
+		return false
+	}
+	kept, changed := f.filtered.Since(base, f.k)
+	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, filterCause(f.Objective))
+	f.Steps, f.Kept, f.unfiltered, f.filtered = kept.Steps, kept.Kept, base, kept
+	return true
 }
 
 // FilterSummary says what the filter does, for the status line: "" when

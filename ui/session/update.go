@@ -28,7 +28,8 @@ func (s *Session) LeftAfter(u loaders.Update) int {
 
 // ApplyUpdate forgets the trajectories of the files read again, appends
 // the new ones (lean once evaluated), and computes the batches they touch,
-// keeping the rest of the result, its statistics and its trends. A
+// keeping the rest of the result, its statistics and its trends; with the
+// group filter on, only those batches are filtered again (filterSince). A
 // recompute in flight (new options) is for the evaluation replaced here:
 // it is dropped when it lands, and started again on this one (see
 // ui/recompute.go).
@@ -48,19 +49,28 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	for i := from; i < s.Trajectories.Len(); i++ {
 		s.Trajectories.At(i).DropBody()
 	}
-	if s.Filter.On {
-		// The filter is applied to the evaluation without it, whole.
-		s.refilter(live.Update(u.Reloaded, u.Trajectories))
-		s.finishPrompts()
-		return
-	}
 	prev := s.Result
 	var trends []diagnose.Trend // kept only when the health checks are of prev
 	if s.health.result == prev {
 		trends = s.health.trends
 	}
-	s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
-	s.Evaluation = s.Result.Evaluation
+	if s.Filter.On {
+		base := live.Update(u.Reloaded, u.Trajectories)
+		if !s.filterSince(base) {
+			// Files read again: the filter is applied to the
+			// evaluation without it, whole.
+			s.refilter(base)
+			s.finishPrompts()
+			if s.compare != nil {
+				s.compare = s.Evaluation.Recompute(s.compare)
+			}
+			return
+		}
+		s.Result, trends = follow.Recompute(s.Evaluation, prev, trends, s.HVRef)
+	} else {
+		s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
+		s.Evaluation = s.Result.Evaluation
+	}
 	s.finishPrompts()
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)
