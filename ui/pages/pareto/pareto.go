@@ -134,8 +134,6 @@ type paretoPoints struct {
 	// ranking is the engine's ranking those come from: a recompute with
 	// another method keeps it (engine.Evaluation.Ranking).
 	ranking *engine.Ranking
-	// groupOfTrajectory is indexGroups' buffer.
-	groupOfTrajectory []int32
 	// groupCut is how much of the batch's group keys to leave out when
 	// naming a group (sharedGroupPrefix, as the Groups tab does), cutOf
 	// the groups it was measured on (the first and how many).
@@ -471,8 +469,8 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 	for _, i := range batch.Members {
 		base, top = min(base, i), max(top, i)
 	}
-	t.points.groupOfTrajectory = slices.Grow(t.points.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
-	groupOfTrajectory := t.points.groupOfTrajectory
+	// Not kept: a prefetched tab holds its points until its visit.
+	groupOfTrajectory := make([]int32, max(top-base+1, 0))
 	for g, grp := range batch.Groups {
 		for _, i := range grp.Members {
 			groupOfTrajectory[i-base] = int32(g)
