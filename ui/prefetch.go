@@ -25,14 +25,13 @@ type prefetchDueMsg struct{}
 func prefetchDue() tea.Msg { return prefetchDueMsg{} }
 
 // prefetchOnce starts the prefetch the first time the health of the
-// result shown is computed with no recompute under way, with the hidden
-// tabs' that ask for one (prefetchTabs).
+// result shown is computed with no recompute under way.
 func (m *Model) prefetchOnce() tea.Cmd {
 	if m.rc.prefetchAsked || !m.common.Session.HealthReady() || m.rc.next != nil || m.live != nil {
 		return nil
 	}
 	m.rc.prefetchAsked = true
-	return tea.Batch(m.prefetchTabs(), m.prefetchCompare())
+	return m.prefetchCompare()
 }
 
 // prefetchedMsg is method B's result, computed on evaluation ev.

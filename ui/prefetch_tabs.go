@@ -6,11 +6,26 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// prefetchTabs brings every hidden, stale tab that asks for it
-// (common.Prefetcher) up to date with the session, at the body's size,
-// as its visit would: once, with the Compare tab's prefetch
-// (prefetchOnce). A tab so refreshed is no longer stale, and its visit
-// only shows it.
+// The hidden tabs that ask for it (common.Prefetcher: the Pareto tab's
+// projection) are brought up to date once a session, when the first
+// background job starts: beside the health rather than after it, where
+// the Compare tab's prefetch (prefetch.go) takes both cores for a second
+// or more, and a visit soon after the health found the tab's work not
+// done yet, its allocations slowed by that prefetch's collections.
+
+// prefetchTabsOnce prefetches the tabs the first time it is called, unless
+// following a run.
+func (m *Model) prefetchTabsOnce() tea.Cmd {
+	if m.rc.tabsPrefetched || m.live != nil {
+		return nil
+	}
+	m.rc.tabsPrefetched = true
+	return m.prefetchTabs()
+}
+
+// prefetchTabs brings every hidden, stale tab that asks for it up to date
+// with the session, at the body's size, as its visit would: a tab so
+// refreshed is no longer stale, and its visit only shows it.
 func (m *Model) prefetchTabs() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, tab := range m.tabs {
