@@ -2,7 +2,6 @@ package diagnose
 
 import (
 	"slices"
-
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
