@@ -50,10 +50,10 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 		return nil
 	}
 	j.Start()
-	return func() tea.Msg {
+	return tea.Batch(m.prefetchTabsOnce(), func() tea.Msg {
 		j.Run()
 		return healthDoneMsg{j}
-	}
+	})
 }
 
 // healthDone takes a finished job's trends and findings when its result is

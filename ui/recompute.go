@@ -48,6 +48,8 @@ type recomputer struct {
 	// before its visit; prefetchAsked, that the prefetch was started
 	// (prefetch.go).
 	prefetching, prefetchAsked bool
+	// tabsPrefetched says the hidden tabs were prefetched (prefetch_tabs.go).
+	tabsPrefetched bool
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,

@@ -20,7 +20,11 @@ const manyDistinct = 10
 func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 	m := ev.M
 	distinct := make([][]float64, m)
+	many := 0 // objectives counted up to manyDistinct: once all are, the rest changes nothing
 	for _, i := range members {
+		if many == m {
+			break
+		}
 		if !ev.Valid[i] {
 			continue
 		}
@@ -28,6 +32,9 @@ func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 		for k := range m {
 			if v := ev.Values[i*m+k]; len(distinct[k]) < manyDistinct && !slices.Contains(distinct[k], v) {
 				distinct[k] = append(distinct[k], v)
+				if len(distinct[k]) == manyDistinct {
+					many++
+				}
 			}
 		}
 	}

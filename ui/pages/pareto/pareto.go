@@ -123,13 +123,17 @@ type paretoPoints struct {
 	full, data [4]float64
 	// rank holds each point's Pareto rank, parallel to proj.Index;
 	// groupOf its group's index in the batch's Groups; the points of group
-	// g are order[start[g]:start[g+1]], ascending in x.
+	// g are order[start[g]:start[g+1]], in the order of (x, y, index).
 	rank, groupOf, order, start []int32
+	// byXY is every point's position in the order of (x, y, index), of
+	// the projection byXYOf, which groups larger than sortAlone take
+	// their order from; classes is indexGroups' buffer for them.
+	byXY    []int
+	byXYOf  projectionKey
+	classes []int32
 	// ranking is the engine's ranking those come from: a recompute with
 	// another method keeps it (engine.Evaluation.Ranking).
 	ranking *engine.Ranking
-	// groupOfTrajectory is indexGroups' buffer.
-	groupOfTrajectory []int32
 	// groupCut is how much of the batch's group keys to leave out when
 	// naming a group (sharedGroupPrefix, as the Groups tab does), cutOf
 	// the groups it was measured on (the first and how many).
@@ -260,6 +264,10 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return t, nil
 }
 
+// PrefetchWhenIdle implements common.Prefetcher: the projection of a
+// large batch, its ranks and groups and the plot drawn before the visit.
+func (t *paretoTab) PrefetchWhenIdle() bool { return t.common.Session.Result != nil }
+
 // Job implements common.Worker: the projection of a large batch.
 func (t *paretoTab) Job() func() tea.Msg {
 	job := t.pending.job
@@ -363,9 +371,9 @@ func (t *paretoTab) nextObjective(k, other int) int {
 }
 
 // project rebuilds what the plot derives from the session when it
-// changed: the points (diagnose.Projection, sorted by x), their ranks, and
-// each group's points in x order; it keeps the selected trajectory when
-// it is still shown.
+// changed: the points (diagnose.Projection), their ranks, and each
+// group's points in x order; it keeps the selected trajectory when it is
+// still shown.
 func (t *paretoTab) project() {
 	s := t.common.Session
 	res := s.Result
@@ -419,7 +427,7 @@ func (t *paretoTab) install(key projectionKey, proj diagnose.Projection) {
 		t.points.full[0], t.points.full[1] = chart.Span(t.points.data[0], t.points.data[1], false)
 		t.points.full[2], t.points.full[3] = chart.Span(t.points.data[2], t.points.data[3], false)
 	}
-	t.resetView()
+	t.setFullView()
 	t.reindexFrom(previous)
 }
 
@@ -433,9 +441,12 @@ func (t *paretoTab) reindexFrom(previous int) {
 	s := t.common.Session
 	res, batch := s.Result, s.CurrentBatch()
 	t.indexGroups(res, batch)
-	t.selected = 0
-	if previous >= 0 {
-		t.selected = max(slices.Index(t.points.proj.Index, previous), 0)
+	// The previous selection if it is still shown, else the leftmost
+	// point.
+	if j, found := slices.BinarySearch(t.points.proj.Index, previous); found {
+		t.selected = j
+	} else {
+		t.selected = max(leftmost(t.points.proj.X, t.points.proj.Y), 0)
 	}
 	t.keys.OnlyGroup.SetEnabled(res.Options.Scope == engine.ScopeGroup)
 	if !t.keys.OnlyGroup.Enabled() {
@@ -458,8 +469,8 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 	for _, i := range batch.Members {
 		base, top = min(base, i), max(top, i)
 	}
-	t.points.groupOfTrajectory = slices.Grow(t.points.groupOfTrajectory[:0], max(top-base+1, 0))[:max(top-base+1, 0)]
-	groupOfTrajectory := t.points.groupOfTrajectory
+	// Not kept: a prefetched tab holds its points until its visit.
+	groupOfTrajectory := make([]int32, max(top-base+1, 0))
 	for g, grp := range batch.Groups {
 		for _, i := range grp.Members {
 			groupOfTrajectory[i-base] = int32(g)
@@ -469,7 +480,27 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 		t.points.rank[j] = int32(res.Ranking.Ranks[i])
 		t.points.groupOf[j] = groupOfTrajectory[i-base]
 	}
-	chart.Buckets(t.points.order, t.points.start, t.points.groupOf, len(batch.Groups))
+	largest := 0
+	for _, g := range batch.Groups {
+		largest = max(largest, len(g.Members))
+	}
+	if largest <= sortAlone {
+		chart.Buckets(t.points.order, t.points.start, t.points.groupOf, len(batch.Groups))
+		sortGroups(t.points.order, t.points.start, t.points.proj.X, t.points.proj.Y)
+	} else {
+		// Each group's points in the batch's order of (x, y, index).
+		if t.points.byXY == nil || t.points.byXYOf != t.points.projOf {
+			t.points.byXY, t.points.byXYOf = sortedXY(t.points.proj.X, t.points.proj.Y), t.points.projOf
+		}
+		t.points.classes = slices.Grow(t.points.classes[:0], n)[:n]
+		for k, j := range t.points.byXY {
+			t.points.classes[k] = t.points.groupOf[j]
+		}
+		chart.Buckets(t.points.order, t.points.start, t.points.classes, len(batch.Groups))
+		for k, at := range t.points.order {
+			t.points.order[k] = int32(t.points.byXY[at])
+		}
+	}
 	if len(batch.Groups) > 0 && (t.points.cutOf.first != &batch.Groups[0] || t.points.cutOf.groups != len(batch.Groups)) {
 		t.points.cutOf.first, t.points.cutOf.groups = &batch.Groups[0], len(batch.Groups)
 		t.points.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
@@ -578,9 +609,14 @@ func (t *paretoTab) pan(dx, dy int) {
 
 // resetView shows every point again.
 func (t *paretoTab) resetView() {
+	t.setFullView()
+	t.draw()
+}
+
+// setFullView sets the view to show every point, without drawing.
+func (t *paretoTab) setFullView() {
 	x0, x1, y0, y1 := t.fullView()
 	t.view.zoom, t.view.cx, t.view.cy, t.view.panned = 0, (x0+x1)/2, (y0+y1)/2, false
-	t.draw()
 }
 
 // viewRange returns the ranges the view asks for: the full view's,
@@ -611,19 +647,41 @@ func (t *paretoTab) click(x, y int) {
 	px, py := g.X.Value(float64(col)), g.Y.Value(float64(row))
 	// A row is about two columns tall.
 	sx, sy := 1/g.X.Unit, 2/g.Y.Unit
+	var among []int32 // every point
 	if t.onlyGroup {
-		points := t.groupPoints(t.selectedGroup())
-		xs, ys := make([]float64, len(points)), make([]float64, len(points))
-		for k, j := range points {
-			xs[k], ys[k] = t.points.proj.X[j], t.points.proj.Y[j]
+		among = t.groupPoints(t.selectedGroup())
+		if among == nil {
+			among = []int32{} // none
 		}
-		if k := chart.Nearest(xs, ys, nil, px, py, sx, sy); k >= 0 {
-			t.selected = int(points[k])
-		}
-	} else if j := chart.Nearest(t.points.proj.X, t.points.proj.Y, nil, px, py, sx, sy); j >= 0 {
+	}
+	if j := t.nearest(among, px, py, sx, sy); j >= 0 {
 		t.selected = j
 	}
 	t.draw()
+}
+
+// nearest returns the position of the point among (all of them when nil)
+// nearest (x, y) in the distance chart.Nearest measures, ties to the first
+// in the order of (x, y, index); -1 when there are none.
+func (t *paretoTab) nearest(among []int32, x, y, sx, sy float64) int {
+	xs, ys := t.points.proj.X, t.points.proj.Y
+	best, bestD := int32(-1), math.Inf(1)
+	consider := func(j int32) {
+		dx, dy := (xs[j]-x)*sx, (ys[j]-y)*sy
+		if d := dx*dx + dy*dy; d < bestD || d == bestD && best >= 0 && lessXY(xs, ys, j, best) {
+			best, bestD = j, d
+		}
+	}
+	if among == nil {
+		for j := range xs {
+			consider(int32(j))
+		}
+	} else {
+		for _, j := range among {
+			consider(j)
+		}
+	}
+	return int(best)
 }
 
 // draw redraws the plot: the other groups dimmed, by density, unless
