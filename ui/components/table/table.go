@@ -304,43 +304,112 @@ type NumberFormat struct {
 // precision for all, chosen from the largest magnitude, and the width of
 // the widest (with fixed decimals it is the smallest or the largest one).
 func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
-	maxAbs, integral := 0.0, true
-	lo, hi := math.Inf(1), math.Inf(-1)
+	r := NewNumberRange()
+	for j := range n {
+		r.Add(v(j))
+	}
+	return r.Format()
+}
+
+// NumberRange is what a NumberFormat is chosen from, gathered one value
+// at a time (Add) or in parts merged (Merge): a million values read in a
+// loop of their own, on every core, instead of through a function each.
+type NumberRange struct {
+	lo, hi   float64
+	integral bool
 	// The nonzero values nearest zero, of each sign: in exponent format
 	// the widest cells are of the extremes of each sign.
-	closeNeg, closePos := math.Inf(-1), math.Inf(1)
-	special := 0
-	for j := range n {
-		x := v(j)
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			special = max(special, len(common.FormatValue(x)))
+	closeNeg, closePos float64
+	// special is the widest NaN or infinity.
+	special int
+}
+
+// NewNumberRange returns the range of no values.
+func NewNumberRange() NumberRange {
+	return NumberRange{lo: math.Inf(1), hi: math.Inf(-1), integral: true, closeNeg: math.Inf(-1), closePos: math.Inf(1)}
+}
+
+// Add adds x to the range.
+func (r *NumberRange) Add(x float64) {
+	if x-x != 0 { // NaN or an infinity
+		r.addSpecial(x)
+		return
+	}
+	r.lo, r.hi = min(r.lo, x), max(r.hi, x)
+	switch {
+	case x < 0:
+		r.closeNeg = max(r.closeNeg, x)
+	case x > 0:
+		r.closePos = min(r.closePos, x)
+	}
+	if r.integral && x != math.Trunc(x) {
+		r.integral = false
+	}
+}
+
+// AddAt adds vals[i*stride+offset] for each i of at: a column of a
+// table of values (stride per row), at the rows listed.
+func (r *NumberRange) AddAt(vals []float64, stride, offset int, at []int) {
+	for _, i := range at {
+		r.AddRows(vals, stride, offset, i, i+1)
+	}
+}
+
+// AddRows adds vals[i*stride+offset] for the rows i from first to
+// end-1 (offset below stride).
+func (r *NumberRange) AddRows(vals []float64, stride, offset, first, end int) {
+	// The fields in locals for the loop, a million values long.
+	lo, hi, closeNeg, closePos, integral := r.lo, r.hi, r.closeNeg, r.closePos, r.integral
+	for k := first*stride + offset; k < end*stride; k += stride {
+		x := vals[k]
+		if x-x != 0 { // NaN or an infinity
+			r.addSpecial(x)
 			continue
 		}
 		lo, hi = min(lo, x), max(hi, x)
-		maxAbs = max(maxAbs, math.Abs(x))
-		switch {
-		case x < 0:
+		if x < 0 {
 			closeNeg = max(closeNeg, x)
-		case x > 0:
+		} else if x > 0 {
 			closePos = min(closePos, x)
 		}
-		if integral && x != math.Trunc(x) {
-			integral = false
-		}
+		integral = integral && x == math.Trunc(x)
+	}
+	r.lo, r.hi, r.closeNeg, r.closePos, r.integral = lo, hi, closeNeg, closePos, integral
+}
+
+func (r *NumberRange) addSpecial(x float64) {
+	r.special = max(r.special, len(common.FormatValue(x)))
+}
+
+// Merge adds the values of o to the range.
+func (r *NumberRange) Merge(o NumberRange) {
+	r.lo, r.hi = min(r.lo, o.lo), max(r.hi, o.hi)
+	r.closeNeg, r.closePos = max(r.closeNeg, o.closeNeg), min(r.closePos, o.closePos)
+	r.integral = r.integral && o.integral
+	r.special = max(r.special, o.special)
+}
+
+// Format returns the format of the range's values: one precision for all,
+// chosen from the largest magnitude, and the width of the widest (with
+// fixed decimals it is the smallest or the largest one).
+func (r NumberRange) Format() NumberFormat {
+	maxAbs := 0.0
+	if r.lo <= r.hi {
+		maxAbs = max(math.Abs(r.lo), math.Abs(r.hi))
 	}
 	f := NumberFormat{}
 	switch {
-	case maxAbs >= 1e6 || (!integral && maxAbs < 1e-3):
+	case maxAbs >= 1e6 || (!r.integral && maxAbs < 1e-3):
 		f.exponent, f.decimals = true, 3
-	case !integral:
+	case !r.integral:
 		f.decimals = min(max(3-int(math.Floor(math.Log10(maxAbs))), 1), 4)
 	}
-	f.width = special
-	if lo <= hi {
-		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
+	f.width = r.special
+	if r.lo <= r.hi {
+		f.width = max(f.width, len(f.format(r.lo)), len(f.format(r.hi)))
 	}
 	if f.exponent { // a longer exponent is of the extremes of a sign
-		for _, x := range []float64{closeNeg, closePos} {
+		for _, x := range []float64{r.closeNeg, r.closePos} {
 			if !math.IsInf(x, 0) {
 				f.width = max(f.width, len(f.format(x)))
 			}
@@ -395,10 +464,17 @@ func IntColumn(title string, n int, v func(j int) int) Column {
 const measuredRows = 1 << 14
 
 // TextColumn returns a left-aligned column of n texts text(j), as wide as
-// its widest cell or its title, at most maxWidth. Beyond measuredRows
-// cells, the width is that of measuredRows of them spread evenly, the
-// first and last included: a rare wider cell is cut to it.
+// its widest cell or its title, at most maxWidth (TextWidth).
 func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
+	return Column{Title: title, Width: TextWidth(title, n, maxWidth, text), Cell: text}
+}
+
+// TextWidth returns the width of a text column titled title of the n
+// texts text(j): its widest cell's or its title's, at most maxWidth.
+// Beyond measuredRows cells, the width is that of measuredRows of them
+// spread evenly, the first and last included: a rare wider cell is cut
+// to it.
+func TextWidth(title string, n, maxWidth int, text func(j int) string) int {
 	w := ansi.StringWidth(title)
 	stride := 1
 	if n > measuredRows {
@@ -410,5 +486,5 @@ func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 	if n > 0 && w < maxWidth {
 		w = max(w, common.TextWidth(text(n-1)))
 	}
-	return Column{Title: title, Width: min(w, max(maxWidth, ansi.StringWidth(title))), Cell: text}
+	return min(w, max(maxWidth, ansi.StringWidth(title)))
 }

@@ -88,6 +88,11 @@ func New(c *common.Common) common.Tab {
 
 func (t *trajectoriesTab) Title() string { return "Trajectories" }
 
+// Job implements common.Worker: the whole order of rows of which only the
+// first were sorted. The table shows them meanwhile, and a row past them
+// needed before the job is done waits for it.
+func (t *trajectoriesTab) Job() func() tea.Msg { return t.rows.sortJob() }
+
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
 
@@ -123,6 +128,8 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refreshKeepingOrder()
+	case orderedMsg:
+		t.rows.ordered(msg)
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -235,7 +242,7 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	t.list.SortColumn = t.rows.sortColumn
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 	table.SetRows(len(t.rows.rows))
-	table.SetColumns(t.rows.dataColumns(), 1)
+	table.SetColumns(t.rows.dataColumns(s), 1)
 	table.SetCursor(max(t.rows.position(current), 0))
 	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
 		t.mode = browsing // the opened trajectory left with its batch
