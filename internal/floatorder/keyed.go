@@ -15,22 +15,19 @@ type Keyed struct {
 	keys  []uint64
 }
 
-// NewKeyed returns the positions of order with their keys key(i),
-// reading the keys now: what they are read from may change after.
-// keys is a buffer to reuse, of any length.
-func NewKeyed(order []int, key func(i int) uint64, keys []uint64) Keyed {
-	keys = slices.Grow(keys[:0], len(order))[:len(order)]
-	for j, i := range order {
-		keys[j] = key(i)
-	}
-	return Keyed{order: order, keys: keys}
+// KeyedOf returns the positions of order with their keys (at least as
+// many), keys[j] the key of order[j] (from Key or Descending), read by
+// the caller's own loop when made: what they were read from may change
+// after. Keyed holds both slices, which must not change while it is used.
+func KeyedOf(order []int, keys []uint64) Keyed {
+	return Keyed{order: order, keys: keys[:len(order)]}
 }
 
 // Len is the number of positions.
 func (k Keyed) Len() int { return len(k.order) }
 
-// Keys returns the keys' buffer, for a later NewKeyed to reuse once the
-// Keyed is no longer used.
+// Keys returns the keys' slice, for the caller to reuse once the Keyed
+// is no longer used.
 func (k Keyed) Keys() []uint64 { return k.keys }
 
 // Top returns the first m positions of the order (all of them when

@@ -49,3 +49,27 @@ func TestNumberRangeMergedIsAdded(t *testing.T) {
 		}
 	}
 }
+
+// The zeros' signs count as min and max order them: a column of -0 alone
+// shows "-0", and its width is that of "-0" where it is an extreme.
+func TestNumberRangeSignedZeros(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, c := range []struct {
+		vals  []float64
+		width int
+	}{
+		{[]float64{negZero}, 2},
+		{[]float64{0, negZero}, 2},
+		{[]float64{negZero, 0}, 2},
+		{[]float64{0, 0}, 1},
+		{[]float64{3, 0}, 1},
+		{[]float64{negZero, 3}, 2},
+		{[]float64{-5, negZero}, 2},
+	} {
+		r := NewNumberRange()
+		r.AddRows(c.vals, 1, 0, 0, len(c.vals))
+		if f := r.Format(); f.width != c.width {
+			t.Errorf("%v: width %d, want %d", c.vals, f.width, c.width)
+		}
+	}
+}

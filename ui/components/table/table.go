@@ -315,8 +315,12 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 // at a time (Add) or in parts merged (Merge): a million values read in a
 // loop of their own, on every core, instead of through a function each.
 type NumberRange struct {
-	lo, hi   float64
-	integral bool
+	// lo and hi are the least and greatest finite values, either zero
+	// where the extreme is zero: negZero and posZero say which zeros were
+	// seen (min and max order -0 before +0).
+	lo, hi           float64
+	negZero, posZero bool
+	integral         bool
 	// The nonzero values nearest zero, of each sign: in exponent format
 	// the widest cells are of the extremes of each sign.
 	closeNeg, closePos float64
@@ -331,20 +335,7 @@ func NewNumberRange() NumberRange {
 
 // Add adds x to the range.
 func (r *NumberRange) Add(x float64) {
-	if x-x != 0 { // NaN or an infinity
-		r.addSpecial(x)
-		return
-	}
-	r.lo, r.hi = min(r.lo, x), max(r.hi, x)
-	switch {
-	case x < 0:
-		r.closeNeg = max(r.closeNeg, x)
-	case x > 0:
-		r.closePos = min(r.closePos, x)
-	}
-	if r.integral && x != math.Trunc(x) {
-		r.integral = false
-	}
+	r.AddRows([]float64{x}, 1, 0, 0, 1)
 }
 
 // AddAt adds vals[i*stride+offset] for each i of at: a column of a
@@ -366,13 +357,29 @@ func (r *NumberRange) AddRows(vals []float64, stride, offset, first, end int) {
 			r.addSpecial(x)
 			continue
 		}
-		lo, hi = min(lo, x), max(hi, x)
-		if x < 0 {
-			closeNeg = max(closeNeg, x)
-		} else if x > 0 {
-			closePos = min(closePos, x)
+		if x < lo {
+			lo = x
 		}
-		integral = integral && x == math.Trunc(x)
+		if x > hi {
+			hi = x
+		}
+		switch {
+		case x < 0:
+			if x > closeNeg {
+				closeNeg = x
+			}
+		case x > 0:
+			if x < closePos {
+				closePos = x
+			}
+		case math.Signbit(x):
+			r.negZero = true
+		default:
+			r.posZero = true
+		}
+		if integral && x != math.Trunc(x) {
+			integral = false
+		}
 	}
 	r.lo, r.hi, r.closeNeg, r.closePos, r.integral = lo, hi, closeNeg, closePos, integral
 }
@@ -384,18 +391,36 @@ func (r *NumberRange) addSpecial(x float64) {
 // Merge adds the values of o to the range.
 func (r *NumberRange) Merge(o NumberRange) {
 	r.lo, r.hi = min(r.lo, o.lo), max(r.hi, o.hi)
+	r.negZero, r.posZero = r.negZero || o.negZero, r.posZero || o.posZero
 	r.closeNeg, r.closePos = max(r.closeNeg, o.closeNeg), min(r.closePos, o.closePos)
 	r.integral = r.integral && o.integral
 	r.special = max(r.special, o.special)
+}
+
+// extremes returns the least and greatest values as min and max order
+// them, -0 before +0.
+func (r NumberRange) extremes() (lo, hi float64) {
+	lo, hi = r.lo, r.hi
+	if lo == 0 && r.negZero {
+		lo = math.Copysign(0, -1)
+	}
+	if hi == 0 {
+		hi = 0
+		if !r.posZero {
+			hi = math.Copysign(0, -1)
+		}
+	}
+	return lo, hi
 }
 
 // Format returns the format of the range's values: one precision for all,
 // chosen from the largest magnitude, and the width of the widest (with
 // fixed decimals it is the smallest or the largest one).
 func (r NumberRange) Format() NumberFormat {
+	lo, hi := r.extremes()
 	maxAbs := 0.0
-	if r.lo <= r.hi {
-		maxAbs = max(math.Abs(r.lo), math.Abs(r.hi))
+	if lo <= hi {
+		maxAbs = max(math.Abs(lo), math.Abs(hi))
 	}
 	f := NumberFormat{}
 	switch {
@@ -405,8 +430,8 @@ func (r NumberRange) Format() NumberFormat {
 		f.decimals = min(max(3-int(math.Floor(math.Log10(maxAbs))), 1), 4)
 	}
 	f.width = r.special
-	if r.lo <= r.hi {
-		f.width = max(f.width, len(f.format(r.lo)), len(f.format(r.hi)))
+	if lo <= hi {
+		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
 	}
 	if f.exponent { // a longer exponent is of the extremes of a sign
 		for _, x := range []float64{r.closeNeg, r.closePos} {

@@ -80,14 +80,14 @@ type trajectoryList struct {
 }
 
 // pendingOrder is the whole order of a sort of which only the first rows
-// were selected: sorted by the tab's job, or by the event loop if a row
+// were selected: sorted by the tab's command, or by the event loop if a row
 // past them is needed first (whichever comes first sorts, the other
 // waits for it).
 type pendingOrder struct {
 	keyed     floatorder.Keyed
 	once      sync.Once
 	rows      []int
-	handedOut bool // to a job
+	handedOut bool // to a command
 }
 
 // wait returns the whole order, sorting it unless that is done.
@@ -151,22 +151,24 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 // input order, in both directions. The numbers and ranks are sorted by
 // radix, the ids and groups by natural comparison. Past pendingMin rows,
 // a number's sort selects the first rows and leaves the whole order to
-// the tab's job (pending).
+// the tab's command (pending).
 func (l *trajectoryList) sort(s *session.Session) {
 	col := l.columns[l.sortColumn]
-	key := floatorder.Key
-	if l.descending {
-		key = floatorder.Descending
-	}
-	var rowKey func(i int) uint64
+	keys := slices.Grow(l.spareKeys[:0], len(l.inOrder))[:len(l.inOrder)]
+	l.spareKeys = nil // keys' now
 	switch {
 	case l.sortColumn == sortByRank:
 		ranks := s.Result.Ranking.Ranks
-		rowKey = func(i int) uint64 { return key(float64(ranks[i])) }
+		for j, i := range l.inOrder {
+			keys[j] = floatorder.Key(float64(ranks[i]))
+		}
 	case col.values != nil:
 		vals, stride, offset := col.values()
-		rowKey = func(i int) uint64 { return key(vals[i*stride+offset]) }
+		for j, i := range l.inOrder {
+			keys[j] = floatorder.Key(vals[i*stride+offset])
+		}
 	default:
+		l.spareKeys = keys
 		l.rows = slices.Clone(l.inOrder)
 		l.known = len(l.rows)
 		slices.SortStableFunc(l.rows, func(a, b int) int {
@@ -177,8 +179,12 @@ func (l *trajectoryList) sort(s *session.Session) {
 		})
 		return
 	}
-	keyed := floatorder.NewKeyed(l.inOrder, rowKey, l.spareKeys)
-	l.spareKeys = nil // the keyed's now
+	if l.descending {
+		for j := range keys {
+			keys[j] = ^keys[j] // floatorder.Descending
+		}
+	}
+	keyed := floatorder.KeyedOf(l.inOrder, keys)
 	if keyed.Len() < pendingMin {
 		l.rows, l.known = keyed.Sorted(), keyed.Len()
 		l.spareKeys = keyed.Keys()
@@ -201,8 +207,8 @@ func (l *trajectoryList) complete() {
 	l.pending = nil
 }
 
-// sortJob returns the work that sorts the pending order, once.
-func (l *trajectoryList) sortJob() func() tea.Msg {
+// sortCmd returns the command that sorts the pending order, once.
+func (l *trajectoryList) sortCmd() tea.Cmd {
 	p := l.pending
 	if p == nil || p.handedOut {
 		return nil
@@ -217,7 +223,8 @@ func (l *trajectoryList) sortJob() func() tea.Msg {
 // orderedMsg says that the whole order p was sorted.
 type orderedMsg struct{ p *pendingOrder }
 
-// ordered puts the order sorted by a job in place, if it is the rows'.
+// ordered puts the order sorted by a command in place, if it is the
+// rows'.
 func (l *trajectoryList) ordered(msg orderedMsg) {
 	if msg.p == l.pending {
 		l.complete()

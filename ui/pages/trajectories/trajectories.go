@@ -88,11 +88,6 @@ func New(c *common.Common) common.Tab {
 
 func (t *trajectoriesTab) Title() string { return "Trajectories" }
 
-// Job implements common.Worker: the whole order of rows of which only the
-// first were sorted. The table shows them meanwhile, and a row past them
-// needed before the job is done waits for it.
-func (t *trajectoriesTab) Job() func() tea.Msg { return t.rows.sortJob() }
-
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
 
@@ -124,14 +119,25 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 	t.list.Table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 }
 
+// Update handles msg, and hands out the command that sorts the whole
+// order of rows of which only the first were sorted: the table shows them
+// meanwhile, and a row past them needed before it is done waits for it.
+// (Not a common.Worker's job: the table is never "computing", and a
+// Worker that shows method B would be taken for the Compare tab by the
+// idle prefetch.)
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := t.update(msg)
+	return t, tea.Batch(cmd, t.rows.sortCmd())
+}
+
+func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refreshKeepingOrder()
 	case orderedMsg:
 		t.rows.ordered(msg)
 	case tea.KeyPressMsg:
-		return t, t.handleKey(msg)
+		return t.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if t.mode == reading {
 			t.list.Reader, _ = t.list.Reader.Update(msg)
@@ -143,7 +149,7 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.list.Table.Click(msg.Mouse().Y - 1) // under the status line
 		}
 	}
-	return t, nil
+	return nil
 }
 
 func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
