@@ -79,6 +79,17 @@ func TestTrajectoriesFirstRowsBeforeTheWholeOrder(t *testing.T) {
 	if !slices.Equal(tab.rows.rows, want) {
 		t.Error("the order sorted on the spot is not the whole order")
 	}
+
+	// The command on its own goroutine, as the program runs it, while the
+	// loop needs the order (go test -race).
+	tab, cmd = pendingTab(t, s)
+	done := make(chan tea.Msg)
+	go func() { done <- cmd() }()
+	uitest.PressKeys(tab, "end")
+	tab.Update(<-done)
+	if got, want := uitest.Plain(tab), uitest.Plain(sorted); got != want || !slices.Equal(tab.rows.rows, sorted.rows.rows) {
+		t.Errorf("end while the command sorts shows\n%s\nwant\n%s", got, want)
+	}
 }
 
 // A method switch keeps the rows' order, waiting for the whole order
