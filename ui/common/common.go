@@ -119,11 +119,9 @@ func Computing(st *Styles, what string, width int) string {
 // root asks it for Job: the work its view still needs, nil when there is
 // none or it was handed out already. The root runs the job as a command
 // and sends the message it returns to the tab, shown or not. Meanwhile
-// the tab shows that it is computing (Computing), or what it can without
-// the job (the Trajectories tab's first rows before the whole order); it
-// numbers its jobs and drops the message of one it no longer needs (the
-// session changed since). A job may read the session's results and
-// trajectories, and what the tab handed it and no longer writes: no
+// the tab shows that it is computing (Computing); it numbers its jobs and
+// drops the message of one it no longer needs (the session changed
+// since). A job may read the session's results and trajectories only: no
 // field of the tab, nothing the event loop writes.
 type Worker interface {
 	Job() func() tea.Msg
