@@ -110,18 +110,17 @@ const (
 // the ones listed already keep their order (a change of method does not
 // move them until the user sorts again).
 func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int, descending, keepOrder bool) {
-	previous, previousInOrder := l.rows, l.inOrder
 	if keepOrder {
 		l.complete() // the rows kept are all of them
-		previous = l.rows
 	}
+	previous, previousInOrder := l.rows, l.inOrder
 	l.pending = nil
 	l.columns = trajectoryColumns(s)
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
 	members := s.CurrentBatch().Members
 	if filter == "" {
-		l.inOrder = members // not changed: cloned to be sorted
+		l.inOrder = members // not changed: the rows are sorted in a slice of their own
 	} else {
 		l.inOrder = nil
 		for _, i := range members {
