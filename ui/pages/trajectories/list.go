@@ -62,15 +62,13 @@ type trajectoryList struct {
 	// sortedUnder the options of the result then (optionsKey): a change
 	// of method keeps the rows' order, which then may be only theirs.
 	sortedBy, sortedUnder string
-	// rows holds trajectory indices in table order, inOrder the same in
-	// input order; invalid counts those that are invalid.
-	rows    []int
+	// inOrder holds the listed trajectories' indices in input order, rows
+	// the same in table order: all of them, or, while pending sorts the
+	// whole order off the event loop, the first ones (row reads past them
+	// wait for it). invalid counts those that are invalid.
 	inOrder []int
+	rows    []int
 	invalid int
-	// known is how many of rows are in place: all of them, or, while
-	// pending sorts the whole order off the event loop, the first ones
-	// (row reads past them wait for it).
-	known   int
 	pending *pendingOrder
 	// spareKeys is the keys' buffer of the last sort, for the next.
 	spareKeys []uint64
@@ -169,7 +167,6 @@ func (l *trajectoryList) sort(s *session.Session) {
 	default:
 		l.spareKeys = keys
 		l.rows = slices.Clone(l.inOrder)
-		l.known = len(l.rows)
 		slices.SortStableFunc(l.rows, func(a, b int) int {
 			if l.descending {
 				return col.compare(b, a)
@@ -185,12 +182,11 @@ func (l *trajectoryList) sort(s *session.Session) {
 	}
 	keyed := floatorder.KeyedOf(l.inOrder, keys)
 	if keyed.Len() < pendingMin {
-		l.rows, l.known = keyed.Sorted(), keyed.Len()
+		l.rows = keyed.Sorted()
 		l.spareKeys = keyed.Keys()
 		return
 	}
-	l.rows = make([]int, keyed.Len())
-	l.known = copy(l.rows, keyed.Top(firstRows))
+	l.rows = keyed.Top(firstRows)
 	l.pending = &pendingOrder{keyed: keyed}
 }
 
@@ -201,7 +197,6 @@ func (l *trajectoryList) complete() {
 		return
 	}
 	l.rows = l.pending.wait()
-	l.known = len(l.rows)
 	l.spareKeys = l.pending.keyed.Keys()
 	l.pending = nil
 }
@@ -230,9 +225,9 @@ func (l *trajectoryList) ordered(msg orderedMsg) {
 	}
 }
 
-// row returns the trajectory of row j, which must be listed.
+// row returns the trajectory of row j, which must be listed (below len).
 func (l *trajectoryList) row(j int) int {
-	if j >= l.known {
+	if j >= len(l.rows) {
 		l.complete()
 	}
 	return l.rows[j]
@@ -440,7 +435,7 @@ func rewardBTitle(s *session.Session) string {
 // groups within limits, then why a row is invalid when one is. The id
 // stays on screen when the others scroll sideways.
 func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
-	n := len(l.rows)
+	n := l.len()
 	formats := l.numberFormats()
 	cols := make([]table.Column, 0, len(l.columns)+1)
 	// The text columns are measured in input order: their widths do not
@@ -496,9 +491,12 @@ func textColumn(title string, n, maxWidth int, cell, measured func(j int) string
 	return table.Column{Title: title, Width: table.TextWidth(title, n, maxWidth, measured), Cell: cell}
 }
 
+// len is the number of rows listed.
+func (l *trajectoryList) len() int { return len(l.inOrder) }
+
 // at returns the trajectory of row j, -1 if there is none.
 func (l *trajectoryList) at(j int) int {
-	if j < 0 || j >= len(l.rows) {
+	if j < 0 || j >= l.len() {
 		return -1
 	}
 	return l.row(j)
@@ -506,7 +504,7 @@ func (l *trajectoryList) at(j int) int {
 
 // position returns the row of trajectory i, -1 if it is not listed.
 func (l *trajectoryList) position(i int) int {
-	if j := slices.Index(l.rows[:l.known], i); j >= 0 || l.pending == nil {
+	if j := slices.Index(l.rows, i); j >= 0 || l.pending == nil {
 		return j
 	}
 	if _, listed := slices.BinarySearch(l.inOrder, i); !listed {

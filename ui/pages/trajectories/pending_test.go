@@ -20,8 +20,8 @@ func pendingTab(t *testing.T, s *session.Session) (*trajectoriesTab, tea.Cmd) {
 	tab := New(c).(*trajectoriesTab)
 	_, cmd := tab.Update(common.SessionChangedMsg{})
 	tab.SetSize(120, 40)
-	if tab.rows.pending == nil || tab.rows.known != firstRows || cmd == nil {
-		t.Fatalf("%d rows: %d sorted at once, want the first %d and the rest pending, sorted by a command", len(tab.rows.rows), tab.rows.known, firstRows)
+	if tab.rows.pending == nil || len(tab.rows.rows) != firstRows || cmd == nil {
+		t.Fatalf("%d rows: %d sorted at once, want the first %d and the rest pending, sorted by a command", tab.rows.len(), len(tab.rows.rows), firstRows)
 	}
 	return tab, cmd
 }

@@ -205,7 +205,7 @@ func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	s := t.common.Session
 	filter := t.list.FilterText()
-	if len(t.rows.rows) > 0 || filter == "" {
+	if t.rows.len() > 0 || filter == "" {
 		return nil
 	}
 	n := len(s.Result.Ranking.Batches)
@@ -247,7 +247,7 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
-	table.SetRows(len(t.rows.rows))
+	table.SetRows(t.rows.len())
 	table.SetColumns(t.rows.dataColumns(s), 1)
 	table.SetCursor(max(t.rows.position(current), 0))
 	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
@@ -291,7 +291,7 @@ func (t *trajectoriesTab) tableStatus() string {
 		invalid = st.Invalid.Render(fmt.Sprintf("%d invalid", n))
 	}
 	return t.list.Status(st, t.mode == filtering,
-		st.Title.Render(common.Count(len(t.rows.rows), "trajectory", "trajectories")),
+		st.Title.Render(common.Count(t.rows.len(), "trajectory", "trajectories")),
 		t.sortPart(),
 		t.list.FilterPart(st, t.width/3),
 		invalid)
