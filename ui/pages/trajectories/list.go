@@ -129,7 +129,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	}
 	// rows is a permutation of the inOrder it was built with, which
 	// nothing writes into: the same inOrder, the same rows.
-	if keepOrder && len(previous) > 0 && (slices.Equal(previousInOrder, l.inOrder) || sameRows(previous, l.inOrder)) {
+	if keepOrder && len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder) || sameRows(previous, l.inOrder)) {
 		l.rows = previous
 	} else {
 		l.sort(s)
@@ -249,6 +249,11 @@ func (l *trajectoryList) sorted(s *session.Session) bool {
 		return optionsKey(s) == l.sortedUnder
 	}
 	return true
+}
+
+// sameSlice reports whether a and b are the same slice of the same array.
+func sameSlice(a, b []int) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // sameRows reports whether sorted, in any order, holds the trajectories
