@@ -304,43 +304,137 @@ type NumberFormat struct {
 // precision for all, chosen from the largest magnitude, and the width of
 // the widest (with fixed decimals it is the smallest or the largest one).
 func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
-	maxAbs, integral := 0.0, true
-	lo, hi := math.Inf(1), math.Inf(-1)
+	r := NewNumberRange()
+	for j := range n {
+		r.Add(v(j))
+	}
+	return r.Format()
+}
+
+// NumberRange is what a NumberFormat is chosen from, gathered one value
+// at a time (Add) or in parts merged (Merge): a million values read in a
+// loop of their own, on every core, instead of through a function each.
+type NumberRange struct {
+	// lo and hi are the least and greatest finite values, either zero
+	// where the extreme is zero: negZero and posZero say which zeros were
+	// seen (min and max order -0 before +0).
+	lo, hi           float64
+	negZero, posZero bool
+	integral         bool
 	// The nonzero values nearest zero, of each sign: in exponent format
 	// the widest cells are of the extremes of each sign.
-	closeNeg, closePos := math.Inf(-1), math.Inf(1)
-	special := 0
-	for j := range n {
-		x := v(j)
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			special = max(special, len(common.FormatValue(x)))
+	closeNeg, closePos float64
+	// special is the widest NaN or infinity.
+	special int
+}
+
+// NewNumberRange returns the range of no values.
+func NewNumberRange() NumberRange {
+	return NumberRange{lo: math.Inf(1), hi: math.Inf(-1), integral: true, closeNeg: math.Inf(-1), closePos: math.Inf(1)}
+}
+
+// Add adds x to the range.
+func (r *NumberRange) Add(x float64) {
+	r.AddRows([]float64{x}, 1, 0, 0, 1)
+}
+
+// AddAt adds vals[i*stride+offset] for each i of at: a column of a
+// table of values (stride per row), at the rows listed.
+func (r *NumberRange) AddAt(vals []float64, stride, offset int, at []int) {
+	for _, i := range at {
+		r.AddRows(vals, stride, offset, i, i+1)
+	}
+}
+
+// AddRows adds vals[i*stride+offset] for the rows i from first to
+// end-1 (offset below stride).
+func (r *NumberRange) AddRows(vals []float64, stride, offset, first, end int) {
+	// The fields in locals for the loop, a million values long.
+	lo, hi, closeNeg, closePos, integral := r.lo, r.hi, r.closeNeg, r.closePos, r.integral
+	for k := first*stride + offset; k < end*stride; k += stride {
+		x := vals[k]
+		if x-x != 0 { // NaN or an infinity
+			r.addSpecial(x)
 			continue
 		}
-		lo, hi = min(lo, x), max(hi, x)
-		maxAbs = max(maxAbs, math.Abs(x))
+		if x < lo {
+			lo = x
+		}
+		if x > hi {
+			hi = x
+		}
 		switch {
 		case x < 0:
-			closeNeg = max(closeNeg, x)
+			if x > closeNeg {
+				closeNeg = x
+			}
 		case x > 0:
-			closePos = min(closePos, x)
+			if x < closePos {
+				closePos = x
+			}
+		case math.Signbit(x):
+			r.negZero = true
+		default:
+			r.posZero = true
 		}
 		if integral && x != math.Trunc(x) {
 			integral = false
 		}
 	}
+	r.lo, r.hi, r.closeNeg, r.closePos, r.integral = lo, hi, closeNeg, closePos, integral
+}
+
+func (r *NumberRange) addSpecial(x float64) {
+	r.special = max(r.special, len(common.FormatValue(x)))
+}
+
+// Merge adds the values of o to the range.
+func (r *NumberRange) Merge(o NumberRange) {
+	r.lo, r.hi = min(r.lo, o.lo), max(r.hi, o.hi)
+	r.negZero, r.posZero = r.negZero || o.negZero, r.posZero || o.posZero
+	r.closeNeg, r.closePos = max(r.closeNeg, o.closeNeg), min(r.closePos, o.closePos)
+	r.integral = r.integral && o.integral
+	r.special = max(r.special, o.special)
+}
+
+// extremes returns the least and greatest values as min and max order
+// them, -0 before +0.
+func (r NumberRange) extremes() (lo, hi float64) {
+	lo, hi = r.lo, r.hi
+	if lo == 0 && r.negZero {
+		lo = math.Copysign(0, -1)
+	}
+	if hi == 0 {
+		hi = 0
+		if !r.posZero {
+			hi = math.Copysign(0, -1)
+		}
+	}
+	return lo, hi
+}
+
+// Format returns the format of the range's values: one precision for all,
+// chosen from the largest magnitude, and the width of the widest (with
+// fixed decimals it is the smallest or the largest one).
+func (r NumberRange) Format() NumberFormat {
+	lo, hi := r.extremes()
+	maxAbs := 0.0
+	if lo <= hi {
+		maxAbs = max(math.Abs(lo), math.Abs(hi))
+	}
 	f := NumberFormat{}
 	switch {
-	case maxAbs >= 1e6 || (!integral && maxAbs < 1e-3):
+	case maxAbs >= 1e6 || (!r.integral && maxAbs < 1e-3):
 		f.exponent, f.decimals = true, 3
-	case !integral:
+	case !r.integral:
 		f.decimals = min(max(3-int(math.Floor(math.Log10(maxAbs))), 1), 4)
 	}
-	f.width = special
+	f.width = r.special
 	if lo <= hi {
 		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
 	}
 	if f.exponent { // a longer exponent is of the extremes of a sign
-		for _, x := range []float64{closeNeg, closePos} {
+		for _, x := range []float64{r.closeNeg, r.closePos} {
 			if !math.IsInf(x, 0) {
 				f.width = max(f.width, len(f.format(x)))
 			}
@@ -395,10 +489,17 @@ func IntColumn(title string, n int, v func(j int) int) Column {
 const measuredRows = 1 << 14
 
 // TextColumn returns a left-aligned column of n texts text(j), as wide as
-// its widest cell or its title, at most maxWidth. Beyond measuredRows
-// cells, the width is that of measuredRows of them spread evenly, the
-// first and last included: a rare wider cell is cut to it.
+// its widest cell or its title, at most maxWidth (TextWidth).
 func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
+	return Column{Title: title, Width: TextWidth(title, n, maxWidth, text), Cell: text}
+}
+
+// TextWidth returns the width of a text column titled title of the n
+// texts text(j): its widest cell's or its title's, at most maxWidth.
+// Beyond measuredRows cells, the width is that of measuredRows of them
+// spread evenly, the first and last included: a rare wider cell is cut
+// to it.
+func TextWidth(title string, n, maxWidth int, text func(j int) string) int {
 	w := ansi.StringWidth(title)
 	stride := 1
 	if n > measuredRows {
@@ -410,5 +511,5 @@ func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 	if n > 0 && w < maxWidth {
 		w = max(w, common.TextWidth(text(n-1)))
 	}
-	return Column{Title: title, Width: min(w, max(maxWidth, ansi.StringWidth(title))), Cell: text}
+	return min(w, max(maxWidth, ansi.StringWidth(title)))
 }

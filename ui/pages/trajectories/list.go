@@ -5,10 +5,14 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
@@ -58,17 +62,45 @@ type trajectoryList struct {
 	// sortedUnder the options of the result then (optionsKey): a change
 	// of method keeps the rows' order, which then may be only theirs.
 	sortedBy, sortedUnder string
-	// rows holds trajectory indices in table order, inOrder the same in
-	// input order; invalid counts those that are invalid.
-	rows    []int
+	// inOrder holds the listed trajectories' indices in input order, rows
+	// the same in table order: all of them, or, while pending sorts the
+	// whole order off the event loop, the first ones (row reads past them
+	// wait for it). invalid counts those that are invalid.
 	inOrder []int
+	rows    []int
 	invalid int
-	// causes holds why each row is invalid ("" when valid).
-	causes []string
+	pending *pendingOrder
+	// spareKeys is the keys' buffer of the last sort, for the next.
+	spareKeys []uint64
 	// formats are the number formats of the columns a method does not
 	// change, by the array and the rows they were read from.
 	formats map[formatKey]table.NumberFormat
 }
+
+// pendingOrder is the whole order of a sort of which only the first rows
+// were selected: sorted by the tab's command, or by the event loop if a row
+// past them is needed first (whichever comes first sorts, the other
+// waits for it).
+type pendingOrder struct {
+	keyed     floatorder.Keyed
+	once      sync.Once
+	rows      []int
+	handedOut bool // to a command
+}
+
+// wait returns the whole order, sorting it unless that is done.
+func (p *pendingOrder) wait() []int {
+	p.once.Do(func() { p.rows = p.keyed.Sorted() })
+	return p.rows
+}
+
+// Rows from which a sort by a number selects the first rows at once and
+// sorts the whole order off the event loop; firstRows is how many it
+// selects, more than a screen holds.
+const (
+	pendingMin = 1 << 16
+	firstRows  = 256
+)
 
 // build lists the current batch's trajectories whose id or group contains
 // filter (ignoring case), sorted by column sortColumn (the last when there
@@ -76,68 +108,129 @@ type trajectoryList struct {
 // the ones listed already keep their order (a change of method does not
 // move them until the user sorts again).
 func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int, descending, keepOrder bool) {
-	previous := l.rows
+	if keepOrder {
+		l.complete() // the rows kept are all of them
+	}
+	previous, previousInOrder := l.rows, l.inOrder
+	l.pending = nil
 	l.columns = trajectoryColumns(s)
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
-	l.rows, l.invalid = nil, 0
 	members := s.CurrentBatch().Members
 	if filter == "" {
-		l.rows = members // not changed: cloned below to be sorted
+		l.inOrder = members // not changed: the rows are sorted in a slice of their own
 	} else {
+		l.inOrder = nil
 		for _, i := range members {
 			if matchesFilter(s.Trajectories.At(i), filter) {
-				l.rows = append(l.rows, i)
+				l.inOrder = append(l.inOrder, i)
 			}
 		}
 	}
-	l.inOrder = l.rows
-	if keepOrder && sameRows(previous, l.rows) {
+	// rows is a permutation of the inOrder it was built with, which
+	// nothing writes into: the same inOrder, the same rows.
+	if keepOrder && len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder) || sameRows(previous, l.inOrder)) {
 		l.rows = previous
 	} else {
-		l.rows = slices.Clone(l.rows)
 		l.sort(s)
 		l.sortedBy, l.sortedUnder = l.columns[l.sortColumn].title, optionsKey(s)
 	}
-	l.causes = nil
+	l.invalid = 0
 	valid := s.Result.Evaluation.Valid
-	for j, i := range l.rows {
+	for _, i := range l.inOrder {
 		if !valid[i] {
-			if l.causes == nil {
-				l.causes = make([]string, len(l.rows))
-			}
 			l.invalid++
-			l.causes[j] = textsafe.Line(s.Result.Evaluation.Causes[i])
 		}
 	}
 }
 
-// sort sorts the rows, which are in input order, by the sort column; ties
-// keep the input order, in both directions. The numbers and ranks are
-// sorted by radix (a million rows at each method switch), the ids and
-// groups by natural comparison.
+// sort orders the rows, from inOrder, by the sort column; ties keep the
+// input order, in both directions. The numbers and ranks are sorted by
+// radix, the ids and groups by natural comparison. Past pendingMin rows,
+// a number's sort selects the first rows and leaves the whole order to
+// the tab's command (pending).
 func (l *trajectoryList) sort(s *session.Session) {
 	col := l.columns[l.sortColumn]
-	key := floatorder.Key
-	if l.descending {
-		key = floatorder.Descending
-	}
+	keys := slices.Grow(l.spareKeys[:0], len(l.inOrder))[:len(l.inOrder)]
+	l.spareKeys = nil // keys' now
 	switch {
 	case l.sortColumn == sortByRank:
 		ranks := s.Result.Ranking.Ranks
-		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(float64(ranks[i])) })
-		return
+		for j, i := range l.inOrder {
+			keys[j] = floatorder.Key(float64(ranks[i]))
+		}
 	case col.values != nil:
 		vals, stride, offset := col.values()
-		floatorder.Sort(l.rows, 1, func(_, i int) uint64 { return key(vals[i*stride+offset]) })
+		for j, i := range l.inOrder {
+			keys[j] = floatorder.Key(vals[i*stride+offset])
+		}
+	default:
+		l.spareKeys = keys
+		l.rows = slices.Clone(l.inOrder)
+		slices.SortStableFunc(l.rows, func(a, b int) int {
+			if l.descending {
+				return col.compare(b, a)
+			}
+			return col.compare(a, b)
+		})
 		return
 	}
-	slices.SortStableFunc(l.rows, func(a, b int) int {
-		if l.descending {
-			return col.compare(b, a)
+	if l.descending {
+		for j := range keys {
+			keys[j] = ^keys[j] // floatorder.Descending
 		}
-		return col.compare(a, b)
-	})
+	}
+	keyed := floatorder.KeyedOf(l.inOrder, keys)
+	if keyed.Len() < pendingMin {
+		l.rows = keyed.Sorted()
+		l.spareKeys = keyed.Keys()
+		return
+	}
+	l.rows = keyed.Top(firstRows)
+	l.pending = &pendingOrder{keyed: keyed}
+}
+
+// complete puts the whole order in place, waiting for its sort if it is
+// pending.
+func (l *trajectoryList) complete() {
+	if l.pending == nil {
+		return
+	}
+	l.rows = l.pending.wait()
+	l.spareKeys = l.pending.keyed.Keys()
+	l.pending = nil
+}
+
+// sortCmd returns the command that sorts the pending order, once.
+func (l *trajectoryList) sortCmd() tea.Cmd {
+	p := l.pending
+	if p == nil || p.handedOut {
+		return nil
+	}
+	p.handedOut = true
+	return func() tea.Msg {
+		p.wait()
+		return orderedMsg{p}
+	}
+}
+
+// orderedMsg says that the whole order p was sorted.
+type orderedMsg struct{ p *pendingOrder }
+
+// ordered puts the order sorted by a command in place, if it is the
+// rows'.
+func (l *trajectoryList) ordered(msg orderedMsg) {
+	if msg.p == l.pending {
+		l.complete()
+	}
+}
+
+// row returns the trajectory of row j, which must be listed (below len).
+func (l *trajectoryList) row(j int) int {
+	if j >= len(l.rows) {
+		l.complete()
+	}
+	return l.rows[j]
 }
 
 // optionsKey names the options of the session's result.
@@ -156,6 +249,11 @@ func (l *trajectoryList) sorted(s *session.Session) bool {
 		return optionsKey(s) == l.sortedUnder
 	}
 	return true
+}
+
+// sameSlice reports whether a and b are the same slice of the same array.
+func sameSlice(a, b []int) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 // sameRows reports whether sorted, in any order, holds the trajectories
@@ -197,30 +295,79 @@ type formatKey struct {
 	listed            int
 }
 
-// numberFormat returns the format of column c's values over the rows,
-// kept for the columns whose arrays a recompute never writes into (not
-// the rewards, whose arrays a later result may reuse).
-func (l *trajectoryList) numberFormat(c int, vals []float64, stride, offset int) table.NumberFormat {
+// numberFormats returns the formats of the number columns over the rows
+// (the others' are zero), kept for the columns whose arrays a recompute
+// never writes into (not the rewards, whose arrays a later result may
+// reuse). The values are read in input order, the arrays' (a million
+// rows in table order would miss the caches at each one), in a loop of
+// their own per column, on every core.
+func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	rows := l.inOrder
-	read := func() table.NumberFormat {
-		// In input order, the array's: a million rows in table order
-		// would miss the caches at each one.
-		return table.NewNumberFormat(len(rows), func(j int) float64 { return vals[rows[j]*stride+offset] })
+	formats := make([]table.NumberFormat, len(l.columns))
+	type array struct {
+		c              int
+		vals           []float64
+		stride, offset int
+		key            formatKey
+		kept           bool
 	}
-	if c == sortByReward || c == sortByRewardB || len(vals) == 0 || len(rows) == 0 {
-		return read()
+	var read []array
+	for c, col := range l.columns {
+		if col.values == nil {
+			continue
+		}
+		vals, stride, offset := col.values()
+		a := array{c: c, vals: vals, stride: stride, offset: offset}
+		if c != sortByReward && c != sortByRewardB && len(vals) > 0 && len(rows) > 0 {
+			a.key, a.kept = formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}, true
+			if f, ok := l.formats[a.key]; ok {
+				formats[c] = f
+				continue
+			}
+		}
+		read = append(read, a)
 	}
-	key := formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}
-	if f, ok := l.formats[key]; ok {
-		return f
+	if len(read) == 0 || len(rows) == 0 {
+		return formats
 	}
+	nw := parallel.Workers(len(rows), formatChunk)
+	ranges := make([][]table.NumberRange, nw)
+	for w := range ranges {
+		ranges[w] = make([]table.NumberRange, len(read))
+		for k := range read {
+			ranges[w][k] = table.NewNumberRange()
+		}
+	}
+	// inOrder is ascending: from its first to its last, it is every row
+	// between when there are as many.
+	contiguous := rows[len(rows)-1]-rows[0] == len(rows)-1
+	parallel.Chunks(len(rows), formatChunk, nw, func(w, lo, hi int) {
+		for k, a := range read {
+			if contiguous {
+				ranges[w][k].AddRows(a.vals, a.stride, a.offset, rows[lo], rows[hi-1]+1)
+			} else {
+				ranges[w][k].AddAt(a.vals, a.stride, a.offset, rows[lo:hi])
+			}
+		}
+	})
 	if l.formats == nil || len(l.formats) > 4*len(l.columns) {
 		l.formats = map[formatKey]table.NumberFormat{}
 	}
-	f := read()
-	l.formats[key] = f
-	return f
+	for k, a := range read {
+		r := ranges[0][k]
+		for w := 1; w < nw; w++ {
+			r.Merge(ranges[w][k])
+		}
+		formats[a.c] = r.Format()
+		if a.kept {
+			l.formats[a.key] = formats[a.c]
+		}
+	}
+	return formats
 }
+
+// formatChunk is how many rows a core reads at a time for the formats.
+const formatChunk = 1 << 15
 
 // trajectoryColumns returns the table's columns for the session's result.
 // They read the session when called, not the trajectories and result of
@@ -292,51 +439,82 @@ func rewardBTitle(s *session.Session) string {
 // wide as its content: numbers with one precision per column, ids and
 // groups within limits, then why a row is invalid when one is. The id
 // stays on screen when the others scroll sideways.
-func (l *trajectoryList) dataColumns() []table.Column {
-	n := len(l.rows)
+func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
+	n := l.len()
+	formats := l.numberFormats()
 	cols := make([]table.Column, 0, len(l.columns)+1)
+	// The text columns are measured in input order: their widths do not
+	// depend on the sort, which may not be done yet.
+	text := func(col trajectoryColumn) (inTable, inOrder func(j int) string) {
+		return func(j int) string { return col.text(l.row(j)) }, func(j int) string { return col.text(l.inOrder[j]) }
+	}
 	for c, col := range l.columns {
 		title := col.title
 		if c == l.sortColumn {
 			title += common.SortArrow(l.descending)
 		}
-		text := func(j int) string { return col.text(l.rows[j]) }
+		cell, measured := text(col)
 		switch {
 		case c == sortByID:
-			cols = append(cols, table.TextColumn(title, n, common.MaxIDWidth, text))
+			cols = append(cols, textColumn(title, n, common.MaxIDWidth, cell, measured))
 		case c == sortByGroup:
-			if cut := common.SharedGroupPrefix(n, text); cut > 0 {
-				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, func(j int) string { return "…" + text(j)[cut:] }))
-			} else {
-				cols = append(cols, table.TextColumn(title, n, maxKeyWidth, text))
+			if cut := common.SharedGroupPrefix(n, measured); cut > 0 {
+				cell, measured = cutPrefix(cell, cut), cutPrefix(measured, cut)
 			}
+			cols = append(cols, textColumn(title, n, maxKeyWidth, cell, measured))
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
-			vals, stride, offset := col.values()
-			f := l.numberFormat(c, vals, stride, offset)
-			cols = append(cols, table.NumberColumnOf(title, f, func(j int) float64 { return col.value(l.rows[j]) }))
+			cols = append(cols, table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) }))
 		default: // the rank: digits or "-"
-			dc := table.TextColumn(title, n, rankWidth, text)
+			dc := textColumn(title, n, rankWidth, cell, measured)
 			dc.Number = true
 			cols = append(cols, dc)
 		}
 	}
 	if l.invalid > 0 {
-		cols = append(cols, table.TextColumn("invalid because", n, maxCauseWidth, func(j int) string { return l.causes[j] }))
+		cause := func(i int) string {
+			if s.Result.Evaluation.Valid[i] {
+				return ""
+			}
+			return textsafe.Line(s.Result.Evaluation.Causes[i])
+		}
+		cols = append(cols, textColumn("invalid because", n, maxCauseWidth,
+			func(j int) string { return cause(l.row(j)) }, func(j int) string { return cause(l.inOrder[j]) }))
 	}
 	return cols
 }
 
+// cutPrefix returns text(j) with its first cut bytes shown as "…".
+func cutPrefix(text func(j int) string, cut int) func(j int) string {
+	return func(j int) string { return "…" + text(j)[cut:] }
+}
+
+// textColumn returns a text column of the cells cell(j), as wide as the
+// same n cells in another order, measured(j), need (table.TextWidth).
+func textColumn(title string, n, maxWidth int, cell, measured func(j int) string) table.Column {
+	return table.Column{Title: title, Width: table.TextWidth(title, n, maxWidth, measured), Cell: cell}
+}
+
+// len is the number of rows listed.
+func (l *trajectoryList) len() int { return len(l.inOrder) }
+
 // at returns the trajectory of row j, -1 if there is none.
 func (l *trajectoryList) at(j int) int {
-	if j < 0 || j >= len(l.rows) {
+	if j < 0 || j >= l.len() {
 		return -1
 	}
-	return l.rows[j]
+	return l.row(j)
 }
 
 // position returns the row of trajectory i, -1 if it is not listed.
 func (l *trajectoryList) position(i int) int {
+	if j := slices.Index(l.rows, i); j >= 0 || l.pending == nil {
+		return j
+	}
+	if _, listed := slices.BinarySearch(l.inOrder, i); !listed {
+		return -1
+	}
+	l.complete()
 	return slices.Index(l.rows, i)
 }

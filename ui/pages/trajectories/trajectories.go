@@ -119,12 +119,25 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 	t.list.Table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 }
 
+// Update handles msg, and hands out the command that sorts the whole
+// order of rows of which only the first were sorted: the table shows them
+// meanwhile, and a row past them needed before it is done waits for it.
+// (Not a common.Worker's job: the table is never "computing", and a
+// Worker that shows method B would be taken for the Compare tab by the
+// idle prefetch.)
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
+	cmd := t.update(msg)
+	return t, tea.Batch(cmd, t.rows.sortCmd())
+}
+
+func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refreshKeepingOrder()
+	case orderedMsg:
+		t.rows.ordered(msg)
 	case tea.KeyPressMsg:
-		return t, t.handleKey(msg)
+		return t.handleKey(msg)
 	case tea.MouseWheelMsg:
 		if t.mode == reading {
 			t.list.Reader, _ = t.list.Reader.Update(msg)
@@ -136,7 +149,7 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.list.Table.Click(msg.Mouse().Y - 1) // under the status line
 		}
 	}
-	return t, nil
+	return nil
 }
 
 func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
@@ -192,7 +205,7 @@ func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	s := t.common.Session
 	filter := t.list.FilterText()
-	if len(t.rows.rows) > 0 || filter == "" {
+	if t.rows.len() > 0 || filter == "" {
 		return nil
 	}
 	n := len(s.Result.Ranking.Batches)
@@ -234,8 +247,8 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
-	table.SetRows(len(t.rows.rows))
-	table.SetColumns(t.rows.dataColumns(), 1)
+	table.SetRows(t.rows.len())
+	table.SetColumns(t.rows.dataColumns(s), 1)
 	table.SetCursor(max(t.rows.position(current), 0))
 	if t.mode == reading && !slices.Contains(s.CurrentBatch().Members, t.list.Opened.I) {
 		t.mode = browsing // the opened trajectory left with its batch
@@ -278,7 +291,7 @@ func (t *trajectoriesTab) tableStatus() string {
 		invalid = st.Invalid.Render(fmt.Sprintf("%d invalid", n))
 	}
 	return t.list.Status(st, t.mode == filtering,
-		st.Title.Render(common.Count(len(t.rows.rows), "trajectory", "trajectories")),
+		st.Title.Render(common.Count(t.rows.len(), "trajectory", "trajectories")),
 		t.sortPart(),
 		t.list.FilterPart(st, t.width/3),
 		invalid)
