@@ -156,10 +156,43 @@ type Analysis struct {
 // trajectory's task metric (NaN where it is missing: that completion is
 // left out of the pass rates), a completion passes when it is >=
 // threshold, and keys says which prompt each trajectory answers. It takes
-// one pass over the trajectories; the histories hold one point per prompt
-// and step.
+// two passes over the trajectories, the first counting each prompt's
+// points, the second filling them in one array: the histories hold one
+// point per prompt and step, and a million trajectories of as many
+// prompts cost a few allocations, not one per prompt.
 func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) Analysis {
+	// A new point starts where the prompt's last one is of another step:
+	// points[k] counts them, last[k] is the step of the last.
+	points := make([]int32, len(keys.Names))
+	last := make([]int64, len(keys.Names))
+	total := 0
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		for _, i := range b.Members {
+			if x := task[i]; math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			if k := keys.Of[i]; points[k] == 0 || last[k] != b.Step {
+				points[k]++
+				last[k] = b.Step
+				total++
+			}
+		}
+	}
+	var a Analysis
+	// hist[k] is prompt k's history, a part of all; its capacity ends
+	// where the next one starts.
+	all := make([]Point, total)
 	hist := make([][]Point, len(keys.Names))
+	at := 0
+	for k, c := range points {
+		if c == 0 {
+			a.WithoutMetric++
+			continue
+		}
+		hist[k] = all[at : at : at+int(c)]
+		at += int(c)
+	}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		for _, i := range b.Members {
@@ -184,10 +217,9 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 			}
 		}
 	}
-	var a Analysis
+	a.Prompts = make([]Prompt, 0, len(keys.Names)-a.WithoutMetric)
 	for k, h := range hist {
 		if len(h) == 0 {
-			a.WithoutMetric++
 			continue
 		}
 		p := Prompt{Key: keys.Names[k], History: h, Status: Classify(h)}

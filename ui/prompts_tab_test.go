@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"slices"
+	"strings"
+	"testing"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
-	"strings"
-	"testing"
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -65,5 +67,31 @@ func TestPromptsTabFollowsTheRun(t *testing.T) {
 	}
 	if body(m) == strings.Join(strings.Split(before, "\n")[2:38], "\n") {
 		t.Error("the tab did not change as steps came")
+	}
+}
+
+// TestPromptsAnalysedWhenIdle: once the health of a result is computed,
+// the Prompts tab, not shown, analyses the prompts; its first visit then
+// starts nothing and draws the heatmap at once. While following it does
+// not: each update would analyse again for a tab perhaps never shown.
+func TestPromptsAnalysedWhenIdle(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	_, cmd := m.Update(uitest.KeyPress("m"))
+	runCmds(m, cmd) // the recompute, its health, then the idle work
+	_, cmd = m.Update(uitest.KeyPress("8"))
+	if cmd != nil {
+		if msg := cmd(); msg != nil {
+			t.Errorf("the first visit of the Prompts tab still asks for %T", msg)
+		}
+	}
+	if v := screen(m); strings.Contains(v, "analysing") || !strings.Contains(v, "prompts never") {
+		t.Errorf("the first visit does not show the analysis made when idle:\n%s", v)
+	}
+
+	live, _ := newLiveModel(t)
+	live.Settle() // the health
+	prompts := slices.IndexFunc(live.tabs, func(t common.Tab) bool { return t.Title() == "Prompts" })
+	if cmd := live.refreshIdleTabs(); cmd != nil || !live.stale[prompts] {
+		t.Errorf("following, the Prompts tab not shown heard of the session's change (stale %v)", live.stale[prompts])
 	}
 }

@@ -27,11 +27,16 @@ type analysisJob struct {
 	once sync.Once
 	done atomic.Bool
 	// What the tab shows, set by run: the analysis, each prompt's mean
-	// pass rate, the steps ascending and the prompts' shared start.
+	// pass rate, the steps ascending and the prompts' shared start; the
+	// prompts by name, each one's status as its place in
+	// analysis.Statuses, and the count of each status.
 	analysis analysis.Analysis
 	mean     []float64
 	steps    []int64
 	cut      int
+	byName   []int
+	status   []uint8
+	counts   []analysis.StatusCount
 }
 
 // analyzedMsg says that a job is done.
@@ -50,9 +55,15 @@ func (j *analysisJob) run() {
 		j.analysis = analysis.Analyze(j.res, j.task, j.keys, j.threshold)
 		ps := j.analysis.Prompts
 		j.mean = make([]float64, len(ps))
+		j.status = make([]uint8, len(ps))
+		names := make([]string, len(ps))
 		for i := range ps {
 			j.mean[i] = meanPassRate(ps[i].History)
+			j.status[i] = uint8(slices.Index(analysis.Statuses, ps[i].Status))
+			names[i] = ps[i].Key
 		}
+		j.counts = j.analysis.Counts()
+		j.byName = nameOrder(names)
 		j.cut = common.SharedGroupPrefix(len(ps), func(k int) string { return ps[k].Key })
 		for _, b := range j.res.Ranking.Batches {
 			j.steps = append(j.steps, b.Step)

@@ -6,9 +6,9 @@
 package prompts
 
 import (
-	"cmp"
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strings"
 
@@ -20,6 +20,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	analysis "github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
@@ -75,10 +76,15 @@ type promptsTab struct {
 	typing        bool
 
 	// analysis is every prompt of the session's result; mean their mean
-	// pass rates; steps the result's steps, ascending.
+	// pass rates; steps the result's steps, ascending; byName the prompts
+	// by name, status their statuses' places in analysis.Statuses and
+	// counts the prompts of each status (analysisJob).
 	analysis analysis.Analysis
 	mean     []float64
 	steps    []int64
+	byName   []int
+	status   []uint8
+	counts   []analysis.StatusCount
 	// cut is how much of every prompt's start the rows leave out: what
 	// all the prompts share (a system prompt), shown as "…".
 	cut int
@@ -89,6 +95,8 @@ type promptsTab struct {
 	cursor, top int
 	point       int
 	list        list.List
+	// sorted is sortRows' buffer.
+	sorted []int
 	// of is what the analysis shown was made of: it reads the evaluation
 	// and its steps, not the method's rewards, so a recompute keeps it.
 	// job is the analysis under way off the event loop, nil when the one
@@ -114,6 +122,11 @@ func (t *promptsTab) CapturesKeys() bool { return t.typing }
 
 // OwnsFind tells the root that / is this tab's own filter.
 func (t *promptsTab) OwnsFind() bool { return true }
+
+// RefreshesWhenIdle tells the root to start the analysis before the tab
+// is shown: refresh only starts it, off the event loop, and a recompute
+// keeps it.
+func (t *promptsTab) RefreshesWhenIdle() bool { return true }
 
 func (t *promptsTab) SetSize(width, height int) {
 	t.width, t.height = width, height
@@ -240,6 +253,8 @@ func (t *promptsTab) take(j *analysisJob) {
 	}
 	t.job, t.of = nil, j.of
 	t.analysis, t.mean, t.steps, t.cut = j.analysis, j.mean, j.steps, j.cut
+	t.byName, t.status, t.counts = j.byName, j.status, j.counts
+	t.rows = t.rows[:0] // of the analysis replaced
 	t.rebuild()
 	if row := slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }); row >= 0 {
 		t.cursor = row
@@ -274,55 +289,99 @@ func meanPassRate(h []analysis.Point) float64 {
 // rebuild lists the prompts that match the filter (a part of the name or
 // the status), sorted, keeping the selected one.
 func (t *promptsTab) rebuild() {
-	var key string
-	if p := t.selected(); p != nil {
-		key = p.Key
+	selected := -1
+	if t.cursor < len(t.rows) {
+		selected = t.rows[t.cursor]
 	}
 	filter := t.list.FilterText()
 	t.rows = t.rows[:0]
-	for i := range t.analysis.Prompts {
+	for _, i := range t.byName {
 		p := &t.analysis.Prompts[i]
 		if filter == "" || strings.Contains(strings.ToLower(p.Key), filter) || string(p.Status) == filter {
 			t.rows = append(t.rows, i)
 		}
 	}
 	t.sortRows()
-	t.cursor = max(slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }), 0)
+	t.cursor = max(slices.Index(t.rows, selected), 0)
 	if p := t.selected(); p != nil {
 		t.point = min(t.point, len(p.History)-1)
 	}
 	t.scroll()
 }
 
-// sortRows sorts the rows by the sort column, ties by name: status in
-// Statuses' order, never-solved prompts after the solved ones by first
-// solved.
+// sortRows sorts the rows, listed by name, by the sort column, ties by
+// name: status in Statuses' order, never-solved prompts after the solved
+// ones by first solved. Each is a stable sort of the rows by the column
+// alone: by counting the statuses, by radix on the other columns
+// (floatorder), and for the name by reversing the rows when descending.
 func (t *promptsTab) sortRows() {
 	ps := t.analysis.Prompts
-	status := func(i int) int { return slices.Index(analysis.Statuses, ps[i].Status) }
-	solved := func(i int) int64 {
-		if ps[i].HasSolved {
-			return ps[i].FirstSolved
+	desc := t.list.Descending
+	switch t.list.SortColumn {
+	case byStatus:
+		t.sortByStatus(desc)
+	case byFirstSolved:
+		floatorder.Sort(t.rows, 1, func(_, i int) uint64 {
+			step := int64(math.MaxInt64) // never solved: last
+			if ps[i].HasSolved {
+				step = ps[i].FirstSolved
+			}
+			solved := uint64(step) ^ 1<<63 // in int64's order
+			if desc {
+				return ^solved
+			}
+			return solved
+		})
+	case byMean:
+		key := floatorder.Key
+		if desc {
+			key = floatorder.Descending
 		}
-		return 1<<63 - 1
+		floatorder.Sort(t.rows, 1, func(_, i int) uint64 { return key(t.mean[i]) })
+	case byName:
+		if desc {
+			reverseRuns(t.rows, func(a, b int) bool { return ps[a].Key == ps[b].Key })
+		}
 	}
-	slices.SortStableFunc(t.rows, func(a, b int) int {
-		var c int
-		switch t.list.SortColumn {
-		case byStatus:
-			c = cmp.Compare(status(a), status(b))
-		case byFirstSolved:
-			c = cmp.Compare(solved(a), solved(b))
-		case byMean:
-			c = cmp.Compare(t.mean[a], t.mean[b])
-		case byName:
-			c = strings.Compare(ps[a].Key, ps[b].Key)
+}
+
+// sortByStatus sorts the rows stably by status, in Statuses' order or
+// reversed, counting the rows of each.
+func (t *promptsTab) sortByStatus(desc bool) {
+	place := func(i int) int {
+		if desc {
+			return len(analysis.Statuses) - 1 - int(t.status[i])
 		}
-		if t.list.Descending {
-			c = -c
+		return int(t.status[i])
+	}
+	starts := make([]int, len(analysis.Statuses)+1)
+	for _, i := range t.rows {
+		starts[place(i)+1]++
+	}
+	for s := 1; s < len(starts); s++ {
+		starts[s] += starts[s-1]
+	}
+	t.sorted = slices.Grow(t.sorted[:0], len(t.rows))[:len(t.rows)]
+	for _, i := range t.rows {
+		t.sorted[starts[place(i)]] = i
+		starts[place(i)]++
+	}
+	t.rows, t.sorted = t.sorted, t.rows
+}
+
+// reverseRuns reverses the order of rows' runs of equal rows (same),
+// keeping each run's own order: a stable sort descending of rows sorted
+// ascending.
+func reverseRuns(rows []int, same func(a, b int) bool) {
+	slices.Reverse(rows)
+	for lo := 0; lo < len(rows); {
+		hi := lo + 1
+		for hi < len(rows) && same(rows[hi], rows[lo]) {
+			hi++
 		}
-		return cmp.Or(c, strings.Compare(ps[a].Key, ps[b].Key))
-	})
+		slices.Reverse(rows[lo:hi])
+		lo = hi
+	}
 }
 
 // heatRows is how many prompts the heatmap shows: the body less the
@@ -375,7 +434,7 @@ func (t *promptsTab) View() string {
 func (t *promptsTab) statusLine() string {
 	st := t.common.Styles
 	var counts []string
-	for _, c := range t.analysis.Counts() {
+	for _, c := range t.counts {
 		if c.Count > 0 {
 			counts = append(counts, fmt.Sprintf("%s %d", c.Status, c.Count))
 		}
