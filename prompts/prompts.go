@@ -179,19 +179,13 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 			}
 		}
 	}
-	var a Analysis
-	// hist[k] is prompt k's history, a part of all; its capacity ends
-	// where the next one starts.
+	// Prompt k's points are all[start[k]:][:points[k]], in step order;
+	// points counts them again as they are filled.
 	all := make([]Point, total)
-	hist := make([][]Point, len(keys.Names))
-	at := 0
+	start := make([]int32, len(keys.Names))
+	at := int32(0)
 	for k, c := range points {
-		if c == 0 {
-			a.WithoutMetric++
-			continue
-		}
-		hist[k] = all[at : at : at+int(c)]
-		at += int(c)
+		start[k], at, points[k] = at, at+c, 0
 	}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
@@ -201,12 +195,11 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 				continue
 			}
 			k := keys.Of[i]
-			h := hist[k]
-			if len(h) == 0 || h[len(h)-1].Step != b.Step {
-				h = append(h, Point{Step: b.Step})
-				hist[k] = h
+			if points[k] == 0 || all[start[k]+points[k]-1].Step != b.Step {
+				all[start[k]+points[k]].Step = b.Step
+				points[k]++
 			}
-			p := &h[len(h)-1]
+			p := &all[start[k]+points[k]-1]
 			p.N++
 			if x >= threshold {
 				p.Passed++
@@ -217,11 +210,19 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 			}
 		}
 	}
+	var a Analysis
+	for _, c := range points {
+		if c == 0 {
+			a.WithoutMetric++
+		}
+	}
 	a.Prompts = make([]Prompt, 0, len(keys.Names)-a.WithoutMetric)
-	for k, h := range hist {
-		if len(h) == 0 {
+	for k, c := range points {
+		if c == 0 {
 			continue
 		}
+		// Its capacity ends where the next prompt's points start.
+		h := all[start[k] : start[k]+c : start[k]+c]
 		p := Prompt{Key: keys.Names[k], History: h, Status: Classify(h)}
 		for _, pt := range h {
 			if pt.Solved() {

@@ -133,7 +133,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case healthDoneMsg:
 		return m, tea.Batch(m.healthDone(msg), prefetchDue)
 	case prefetchDueMsg:
-		return m, tea.Batch(m.refreshIdleTabs(), m.prefetchOnce())
+		return m, m.prefetchOnce()
 	case prefetchedMsg:
 		return m, m.prefetched(msg)
 	case backgroundDueMsg:

@@ -44,16 +44,16 @@ const backgroundDelay = 3 * recomputeInterval
 type backgroundDueMsg struct{ job *session.HealthJob }
 
 // startBackground runs job in a command, unless its result was replaced
-// meanwhile.
+// meanwhile, and beside it the work of the tabs that refresh when idle.
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 	if !j.Computes(m.common.Session.Result) {
 		return nil
 	}
 	j.Start()
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		j.Run()
 		return healthDoneMsg{j}
-	}
+	}, m.refreshIdleTabs())
 }
 
 // healthDone takes a finished job's trends and findings when its result is

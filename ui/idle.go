@@ -8,13 +8,14 @@ import (
 
 // refreshIdleTabs tells the tabs that refresh when idle
 // (common.IdleRefresher) and missed the session's last change that it
-// changed, once the health of the result shown is computed with no
-// recompute under way, beside the Compare tab's prefetch (prefetch.go):
-// their work, off the event loop, is done or under way before they are
-// shown. Not while following, where every update would start it again
-// for a tab perhaps never shown.
+// changed, when the background work of a result starts (background.go),
+// no recompute under way: their work runs off the event loop beside the
+// health's, done or under way before they are shown, and before the
+// Compare tab's prefetch, which waits for the health. Not while
+// following, where every update would start it again for a tab perhaps
+// never shown.
 func (m *Model) refreshIdleTabs() tea.Cmd {
-	if !m.common.Session.HealthReady() || m.rc.next != nil || m.live != nil {
+	if m.rc.next != nil || m.live != nil {
 		return nil
 	}
 	var cmds []tea.Cmd

@@ -70,8 +70,8 @@ func TestPromptsTabFollowsTheRun(t *testing.T) {
 	}
 }
 
-// TestPromptsAnalysedWhenIdle: once the health of a result is computed,
-// the Prompts tab, not shown, analyses the prompts; its first visit then
+// TestPromptsAnalysedWhenIdle: beside the health of a result, the Prompts
+// tab, not shown, analyses the prompts; its first visit then
 // starts nothing and draws the heatmap at once. While following it does
 // not: each update would analyse again for a tab perhaps never shown.
 func TestPromptsAnalysedWhenIdle(t *testing.T) {

@@ -56,14 +56,12 @@ func (j *analysisJob) run() {
 		ps := j.analysis.Prompts
 		j.mean = make([]float64, len(ps))
 		j.status = make([]uint8, len(ps))
-		names := make([]string, len(ps))
 		for i := range ps {
 			j.mean[i] = meanPassRate(ps[i].History)
 			j.status[i] = uint8(slices.Index(analysis.Statuses, ps[i].Status))
-			names[i] = ps[i].Key
 		}
 		j.counts = j.analysis.Counts()
-		j.byName = nameOrder(names)
+		j.byName = nameOrder(len(ps), func(i int) string { return ps[i].Key })
 		j.cut = common.SharedGroupPrefix(len(ps), func(k int) string { return ps[k].Key })
 		for _, b := range j.res.Ranking.Batches {
 			j.steps = append(j.steps, b.Step)

@@ -88,3 +88,20 @@ func TestPromptsAnalysisLandedElsewhere(t *testing.T) {
 		t.Errorf("the analysis done is not drawn:\n%s", v)
 	}
 }
+
+// BenchmarkAnalysisJob1M runs the tab's analysis job, what the first visit
+// waits for unless it was made when idle, on 1M trajectories in one batch,
+// groups of 8 (125,000 prompts): the analysis, the means, the statuses
+// and their counts, the prompts by name.
+func BenchmarkAnalysisJob1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	c := &common.Common{Width: 140, Height: 45, Styles: common.NewStyles(true, true), Session: s}
+	tab := New(c).(*promptsTab)
+	tab.SetSize(140, 43)
+	b.ReportAllocs()
+	for b.Loop() {
+		tab.of, tab.job = analysisOf{}, nil
+		tab.refresh()
+		tab.job.run()
+	}
+}

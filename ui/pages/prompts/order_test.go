@@ -42,7 +42,7 @@ func TestNameOrderAsStringsCompare(t *testing.T) {
 		{"g10", "g2", "g1", "g100000", "g99999", "g1000000", "g10000000"},
 		random,
 	} {
-		got, want := nameOrder(names), stable(names)
+		got, want := nameOrder(len(names), func(i int) string { return names[i] }), stable(names)
 		if !slices.Equal(got, want) {
 			t.Errorf("nameOrder(%q) = %v, want %v", names[:min(len(names), 8)], got[:min(len(got), 8)], want[:min(len(want), 8)])
 		}
@@ -77,6 +77,6 @@ func BenchmarkNameOrder(b *testing.B) {
 		names[i] = fmt.Sprintf("g%d", i)
 	}
 	for b.Loop() {
-		nameOrder(names)
+		nameOrder(len(names), func(i int) string { return names[i] })
 	}
 }
