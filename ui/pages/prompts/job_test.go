@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,5 +104,21 @@ func BenchmarkAnalysisJob1M(b *testing.B) {
 		tab.of, tab.job = analysisOf{}, nil
 		tab.refresh()
 		tab.job.run()
+	}
+}
+
+// TestPromptsOrderChangedWhileAnalysing: the analysis lists the rows in
+// the order the tab had when it started; a sort chosen meanwhile lists
+// them again when it lands.
+func TestPromptsOrderChangedWhileAnalysing(t *testing.T) {
+	_, s := handBuilt(t)
+	tab := uitest.TabOn(s, New).(*promptsTab)
+	if tab.job == nil {
+		t.Fatal("no analysis under way")
+	}
+	uitest.PressKeys(tab, "s") // by first solved
+	tab.Settle()
+	if got, want := tab.listed(), []string{"always", "forgotten", "learned", "never"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by first solved while analysing: %v, want %v", got, want)
 	}
 }

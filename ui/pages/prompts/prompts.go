@@ -8,7 +8,6 @@ package prompts
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"slices"
 	"strings"
 
@@ -20,7 +19,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
-	"github.com/rewardlens/rewardlens/internal/floatorder"
 	analysis "github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
@@ -75,16 +73,10 @@ type promptsTab struct {
 	width, height int
 	typing        bool
 
-	// analysis is every prompt of the session's result; mean their mean
-	// pass rates; steps the result's steps, ascending; byName the prompts
-	// by name, status their statuses' places in analysis.Statuses and
-	// counts the prompts of each status (analysisJob).
-	analysis analysis.Analysis
-	mean     []float64
-	steps    []int64
-	byName   []int
-	status   []uint8
-	counts   []analysis.StatusCount
+	// listing is every prompt of the session's result, as listed; steps
+	// the result's steps, ascending.
+	listing
+	steps []int64
 	// cut is how much of every prompt's start the rows leave out: what
 	// all the prompts share (a system prompt), shown as "…".
 	cut int
@@ -95,7 +87,7 @@ type promptsTab struct {
 	cursor, top int
 	point       int
 	list        list.List
-	// sorted is sortRows' buffer.
+	// sorted is the sort's buffer (listing.list).
 	sorted []int
 	// of is what the analysis shown was made of: it reads the evaluation
 	// and its steps, not the method's rewards, so a recompute keeps it.
@@ -233,7 +225,7 @@ func (t *promptsTab) refresh() tea.Cmd {
 	if of == t.of || t.job != nil && t.job.of == of {
 		return nil
 	}
-	j := newAnalysisJob(of, s.Result, s.Prompts)
+	j := newAnalysisJob(of, s.Result, s.Prompts, t.order())
 	t.job = j
 	return func() tea.Msg {
 		j.run()
@@ -252,13 +244,13 @@ func (t *promptsTab) take(j *analysisJob) {
 		key = p.Key
 	}
 	t.job, t.of = nil, j.of
-	t.analysis, t.mean, t.steps, t.cut = j.analysis, j.mean, j.steps, j.cut
-	t.byName, t.status, t.counts = j.byName, j.status, j.counts
-	t.rows = t.rows[:0] // of the analysis replaced
-	t.rebuild()
-	if row := slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }); row >= 0 {
-		t.cursor = row
+	t.listing, t.steps, t.cut = j.listing, j.steps, j.cut
+	if j.order == t.order() {
+		t.rows = j.rows // listed off the event loop
+	} else {
+		t.rows, t.sorted = t.listing.list(t.rows[:0], t.sorted, t.order())
 	}
+	t.cursor = max(slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }), 0)
 	if p := t.selected(); p != nil {
 		t.point = len(p.History) - 1
 	}
@@ -275,17 +267,6 @@ func (t *promptsTab) Settle() {
 	}
 }
 
-// meanPassRate is the prompt's pass rate over all its completions:
-// sum(Passed) / sum(N).
-func meanPassRate(h []analysis.Point) float64 {
-	passed, n := 0, 0
-	for _, p := range h {
-		passed += p.Passed
-		n += p.N
-	}
-	return float64(passed) / float64(n)
-}
-
 // rebuild lists the prompts that match the filter (a part of the name or
 // the status), sorted, keeping the selected one.
 func (t *promptsTab) rebuild() {
@@ -293,15 +274,7 @@ func (t *promptsTab) rebuild() {
 	if t.cursor < len(t.rows) {
 		selected = t.rows[t.cursor]
 	}
-	filter := t.list.FilterText()
-	t.rows = t.rows[:0]
-	for _, i := range t.byName {
-		p := &t.analysis.Prompts[i]
-		if filter == "" || strings.Contains(strings.ToLower(p.Key), filter) || string(p.Status) == filter {
-			t.rows = append(t.rows, i)
-		}
-	}
-	t.sortRows()
+	t.rows, t.sorted = t.listing.list(t.rows[:0], t.sorted, t.order())
 	t.cursor = max(slices.Index(t.rows, selected), 0)
 	if p := t.selected(); p != nil {
 		t.point = min(t.point, len(p.History)-1)
@@ -309,79 +282,9 @@ func (t *promptsTab) rebuild() {
 	t.scroll()
 }
 
-// sortRows sorts the rows, listed by name, by the sort column, ties by
-// name: status in Statuses' order, never-solved prompts after the solved
-// ones by first solved. Each is a stable sort of the rows by the column
-// alone: by counting the statuses, by radix on the other columns
-// (floatorder), and for the name by reversing the rows when descending.
-func (t *promptsTab) sortRows() {
-	ps := t.analysis.Prompts
-	desc := t.list.Descending
-	switch t.list.SortColumn {
-	case byStatus:
-		t.sortByStatus(desc)
-	case byFirstSolved:
-		floatorder.Sort(t.rows, 1, func(_, i int) uint64 {
-			step := int64(math.MaxInt64) // never solved: last
-			if ps[i].HasSolved {
-				step = ps[i].FirstSolved
-			}
-			solved := uint64(step) ^ 1<<63 // in int64's order
-			if desc {
-				return ^solved
-			}
-			return solved
-		})
-	case byMean:
-		key := floatorder.Key
-		if desc {
-			key = floatorder.Descending
-		}
-		floatorder.Sort(t.rows, 1, func(_, i int) uint64 { return key(t.mean[i]) })
-	case byName:
-		if desc {
-			reverseRuns(t.rows, func(a, b int) bool { return ps[a].Key == ps[b].Key })
-		}
-	}
-}
-
-// sortByStatus sorts the rows stably by status, in Statuses' order or
-// reversed, counting the rows of each.
-func (t *promptsTab) sortByStatus(desc bool) {
-	place := func(i int) int {
-		if desc {
-			return len(analysis.Statuses) - 1 - int(t.status[i])
-		}
-		return int(t.status[i])
-	}
-	starts := make([]int, len(analysis.Statuses)+1)
-	for _, i := range t.rows {
-		starts[place(i)+1]++
-	}
-	for s := 1; s < len(starts); s++ {
-		starts[s] += starts[s-1]
-	}
-	t.sorted = slices.Grow(t.sorted[:0], len(t.rows))[:len(t.rows)]
-	for _, i := range t.rows {
-		t.sorted[starts[place(i)]] = i
-		starts[place(i)]++
-	}
-	t.rows, t.sorted = t.sorted, t.rows
-}
-
-// reverseRuns reverses the order of rows' runs of equal rows (same),
-// keeping each run's own order: a stable sort descending of rows sorted
-// ascending.
-func reverseRuns(rows []int, same func(a, b int) bool) {
-	slices.Reverse(rows)
-	for lo := 0; lo < len(rows); {
-		hi := lo + 1
-		for hi < len(rows) && same(rows[hi], rows[lo]) {
-			hi++
-		}
-		slices.Reverse(rows[lo:hi])
-		lo = hi
-	}
+// order is how the list lists the prompts: its sort and its filter.
+func (t *promptsTab) order() listOrder {
+	return listOrder{t.list.SortColumn, t.list.Descending, t.list.FilterText()}
 }
 
 // heatRows is how many prompts the heatmap shows: the body less the
