@@ -62,6 +62,7 @@ type listOrder struct {
 // by reversing the rows when descending.
 func (l *listing) list(rows, buf []int, o listOrder) (listed, spare []int) {
 	ps := l.analysis.Prompts
+	rows = slices.Grow(rows, len(l.byName))
 	for _, i := range l.byName {
 		p := &ps[i]
 		if o.filter == "" || strings.Contains(strings.ToLower(p.Key), o.filter) || string(p.Status) == o.filter {
