@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -93,5 +94,38 @@ func TestPromptsAnalysedWhenIdle(t *testing.T) {
 	prompts := slices.IndexFunc(live.tabs, func(t common.Tab) bool { return t.Title() == "Prompts" })
 	if cmd := live.refreshIdleTabs(); cmd != nil || !live.stale[prompts] {
 		t.Errorf("following, the Prompts tab not shown heard of the session's change (stale %v)", live.stale[prompts])
+	}
+}
+
+// TestPromptsAnalysedBesideTheHealth runs the health job of a new result
+// and the Prompts tab's analysis on their own goroutines at once, as the
+// program runs the commands of startBackground: both land, and the tab's
+// first visit shows the analysis (under -race, a check that the two share
+// nothing written).
+func TestPromptsAnalysedBesideTheHealth(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m.Update(uitest.KeyPress("m"))
+	m.Update(m.rc.next()) // the recompute lands
+	batch, ok := m.startBackground(m.Session().HealthJob())().(tea.BatchMsg)
+	if !ok || len(batch) < 2 {
+		t.Fatalf("the background starts %d commands, want the health's and the analysis'", len(batch))
+	}
+	msgs := make([]tea.Msg, len(batch))
+	var wg sync.WaitGroup
+	for i, cmd := range batch {
+		wg.Go(func() { msgs[i] = cmd() })
+	}
+	wg.Wait()
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	if !m.Session().HealthReady() {
+		t.Error("the health did not land")
+	}
+	if _, cmd := m.Update(uitest.KeyPress("8")); cmd != nil && cmd() != nil {
+		t.Error("the first visit of the Prompts tab still asks for work")
+	}
+	if v := screen(m); strings.Contains(v, "analysing") || !strings.Contains(v, "prompts never") {
+		t.Errorf("the first visit does not show the analysis:\n%s", v)
 	}
 }
