@@ -40,3 +40,33 @@ func BenchmarkAnalyze1M(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnalyzeOneBatch1M follows the 131,072 prompts (groups of 8) of
+// 2^20 trajectories in one batch, the shape of scripts/bench-dashboard.sh's
+// run: a history of one point per prompt.
+func BenchmarkAnalyzeOneBatch1M(b *testing.B) {
+	const n = 1 << 20
+	ts := make([]scoring.Trajectory, n)
+	task := make([]float64, n)
+	for i := range ts {
+		acc := float64((i*2654435761)>>7%10) / 10
+		task[i] = math.Round(acc)
+		ts[i] = scoring.Trajectory{Group: fmt.Sprintf("g%d", i/8), Done: true, Metadata: map[string]any{"x": acc}}
+	}
+	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: scoring.Maximize, Weight: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	opts.Method = engine.GRPO
+	res := engine.Evaluate(scorer, ts).Compute(opts)
+	keys := GroupKeys(res.Evaluation)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		a := Analyze(res, task, keys, 1)
+		if len(a.Prompts) != n/8 {
+			b.Fatalf("%d prompts", len(a.Prompts))
+		}
+	}
+}

@@ -156,10 +156,37 @@ type Analysis struct {
 // trajectory's task metric (NaN where it is missing: that completion is
 // left out of the pass rates), a completion passes when it is >=
 // threshold, and keys says which prompt each trajectory answers. It takes
-// one pass over the trajectories; the histories hold one point per prompt
-// and step.
+// two passes over the trajectories, the first counting each prompt's
+// points, the second filling them in one array: the histories hold one
+// point per prompt and step, and a hundred thousand prompts cost a few
+// allocations, not one each.
 func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) Analysis {
-	hist := make([][]Point, len(keys.Names))
+	// A new point starts where the prompt's last one is of another step:
+	// points[k] counts them, last[k] is the step of the last.
+	points := make([]int32, len(keys.Names))
+	last := make([]int64, len(keys.Names))
+	total := 0
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		for _, i := range b.Members {
+			if x := task[i]; math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			if k := keys.Of[i]; points[k] == 0 || last[k] != b.Step {
+				points[k]++
+				last[k] = b.Step
+				total++
+			}
+		}
+	}
+	// Prompt k's points are all[start[k]:][:points[k]], in step order;
+	// points counts them again as they are filled.
+	all := make([]Point, total)
+	start := make([]int32, len(keys.Names))
+	at := int32(0)
+	for k, c := range points {
+		start[k], at, points[k] = at, at+c, 0
+	}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		for _, i := range b.Members {
@@ -168,12 +195,11 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 				continue
 			}
 			k := keys.Of[i]
-			h := hist[k]
-			if len(h) == 0 || h[len(h)-1].Step != b.Step {
-				h = append(h, Point{Step: b.Step})
-				hist[k] = h
+			if points[k] == 0 || all[start[k]+points[k]-1].Step != b.Step {
+				all[start[k]+points[k]].Step = b.Step
+				points[k]++
 			}
-			p := &h[len(h)-1]
+			p := &all[start[k]+points[k]-1]
 			p.N++
 			if x >= threshold {
 				p.Passed++
@@ -185,11 +211,18 @@ func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) 
 		}
 	}
 	var a Analysis
-	for k, h := range hist {
-		if len(h) == 0 {
+	for _, c := range points {
+		if c == 0 {
 			a.WithoutMetric++
+		}
+	}
+	a.Prompts = make([]Prompt, 0, len(keys.Names)-a.WithoutMetric)
+	for k, c := range points {
+		if c == 0 {
 			continue
 		}
+		// Its capacity ends where the next prompt's points start.
+		h := all[start[k] : start[k]+c : start[k]+c]
 		p := Prompt{Key: keys.Names[k], History: h, Status: Classify(h)}
 		for _, pt := range h {
 			if pt.Solved() {

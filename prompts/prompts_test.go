@@ -120,4 +120,18 @@ func TestAnalyzeThresholdAndMissing(t *testing.T) {
 	}
 }
 
+// TestAnalyzeHistoriesApart: the histories share one array, yet a point
+// appended to one does not overwrite the next prompt's first.
+func TestAnalyzeHistoriesApart(t *testing.T) {
+	res, task, keys := run(t, []map[string][]float64{{"a": {1}, "b": {0}}, {"a": {1}, "b": {1}}})
+	a := Analyze(res, task, keys, 1)
+	if len(a.Prompts) != 2 || len(a.Prompts[0].History) != 2 {
+		t.Fatalf("%d prompts, a's history %+v: want 2 prompts of 2 points", len(a.Prompts), a.Prompts[0].History)
+	}
+	_ = append(a.Prompts[0].History, Point{Step: 9, N: 9})
+	if b := a.Prompts[1].History[0]; b.Step != 0 || b.N != 1 || b.Passed != 0 {
+		t.Errorf("b's first point %+v after a point was appended to a's history, want step 0, 1 completion, 0 passed", b)
+	}
+}
+
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-12 }

@@ -44,7 +44,7 @@ const backgroundDelay = 3 * recomputeInterval
 type backgroundDueMsg struct{ job *session.HealthJob }
 
 // startBackground runs job in a command, unless its result was replaced
-// meanwhile.
+// meanwhile, and beside it the work of the tabs that refresh when idle.
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 	if !j.Computes(m.common.Session.Result) {
 		return nil

@@ -7,16 +7,19 @@ import (
 )
 
 // The hidden tabs that ask for it (common.Prefetcher: the Pareto tab's
-// projection) are brought up to date once a session, when the first
-// background job starts: beside the health rather than after it, where
-// the Compare tab's prefetch (prefetch.go) takes both cores for a second
-// or more, and a visit soon after the health found the tab's work not
-// done yet, its allocations slowed by that prefetch's collections.
+// projection, the Prompts tab's analysis) are brought up to date once a
+// session, when the first background job starts: beside the health
+// rather than after it, where the Compare tab's prefetch (prefetch.go)
+// takes both cores, and a visit soon after the health found the tab's
+// work not done yet, its allocations slowed by that prefetch's
+// collections.
 
-// prefetchTabsOnce prefetches the tabs the first time it is called, unless
-// following a run.
+// prefetchTabsOnce prefetches the tabs the first time it is called with
+// no recompute under way (its result would make them stale again), unless
+// following a run, where every update would start them again for tabs
+// perhaps never shown.
 func (m *Model) prefetchTabsOnce() tea.Cmd {
-	if m.rc.tabsPrefetched || m.live != nil {
+	if m.rc.tabsPrefetched || m.live != nil || m.rc.next != nil {
 		return nil
 	}
 	m.rc.tabsPrefetched = true

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/pages"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -32,6 +35,52 @@ func BenchmarkPromptsFirstFrame1M(b *testing.B) {
 		b.StartTimer()
 		m.Update(uitest.KeyPress("8"))
 		m.Settle() // the analysis, a command of the tab's
+		_ = m.View()
+	}
+}
+
+// BenchmarkPromptsSwitch1M is BenchmarkSwitch1M on the Prompts tab: a
+// method switch at a million trajectories (one batch, groups of 8), from
+// the key to the frame naming the new method, the tab's analysis made
+// before (a switch keeps it: it does not read the method's rewards).
+func BenchmarkPromptsSwitch1M(b *testing.B) {
+	m := NewModel(uitest.SyntheticSession(b, 1_000_000), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m.Settle()
+	m.Update(uitest.KeyPress("8"))
+	m.Settle()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		m.Update(uitest.KeyPress("m"))
+		m.Update(m.rc.next())
+		_ = m.View()
+		b.StopTimer()
+		m.Settle()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkPromptsVisitAnalysed1M measures the Prompts tab's first visit
+// once its analysis was made when idle (beside the health): on 1M
+// trajectories in one batch, groups of 8, the key to the frame, what the
+// event loop does then.
+func BenchmarkPromptsVisitAnalysed1M(b *testing.B) {
+	m := NewModel(uitest.SyntheticSession(b, 1_000_000), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m.Settle()
+	prompts := slices.IndexFunc(m.tabs, func(t common.Tab) bool { return t.Title() == "Prompts" })
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		m.selectTab(0)
+		m.tabs[prompts] = pages.New(m.common)[prompts]
+		m.stale[prompts], m.sizes[prompts] = true, tabSize{}
+		runCmds(m, m.prefetchTabs())
+		b.StartTimer()
+		m.Update(uitest.KeyPress("8"))
 		_ = m.View()
 	}
 }

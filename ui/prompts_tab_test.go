@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
-	"strings"
-	"testing"
 
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -65,5 +68,65 @@ func TestPromptsTabFollowsTheRun(t *testing.T) {
 	}
 	if body(m) == strings.Join(strings.Split(before, "\n")[2:38], "\n") {
 		t.Error("the tab did not change as steps came")
+	}
+}
+
+// TestPromptsAnalysedWhenIdle: beside the first health of a session, the
+// Prompts tab, not shown, analyses the prompts; its first visit then
+// starts nothing and draws the heatmap at once. While following it does
+// not: each update would analyse again for a tab perhaps never shown.
+func TestPromptsAnalysedWhenIdle(t *testing.T) {
+	m := NewModel(uitest.SampleSession(t), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	startHealth(t, m) // the health, then the prefetched tabs' work
+	_, cmd := m.Update(uitest.KeyPress("8"))
+	if cmd != nil {
+		if msg := cmd(); msg != nil {
+			t.Errorf("the first visit of the Prompts tab still asks for %T", msg)
+		}
+	}
+	if v := screen(m); strings.Contains(v, "analysing") || !strings.Contains(v, "prompts never") {
+		t.Errorf("the first visit does not show the analysis made when idle:\n%s", v)
+	}
+
+	live, _ := newLiveModel(t)
+	live.Settle() // the health
+	prompts := slices.IndexFunc(live.tabs, func(t common.Tab) bool { return t.Title() == "Prompts" })
+	if cmd := live.prefetchTabsOnce(); cmd != nil || !live.stale[prompts] {
+		t.Errorf("following, the Prompts tab not shown heard of the session's change (stale %v)", live.stale[prompts])
+	}
+}
+
+// TestPromptsAnalysedBesideTheHealth runs the health job of a new result
+// and the Prompts tab's analysis on their own goroutines at once, as the
+// program runs the commands of startBackground: both land, and the tab's
+// first visit shows the analysis (under -race, a check that the two share
+// nothing written).
+func TestPromptsAnalysedBesideTheHealth(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m.Update(uitest.KeyPress("m"))
+	m.Update(m.rc.next()) // the recompute lands
+	batch, ok := m.startBackground(m.Session().HealthJob())().(tea.BatchMsg)
+	if !ok || len(batch) < 2 {
+		t.Fatalf("the background starts %d commands, want the health's and the analysis'", len(batch))
+	}
+	msgs := make([]tea.Msg, len(batch))
+	var wg sync.WaitGroup
+	for i, cmd := range batch {
+		wg.Go(func() { msgs[i] = cmd() })
+	}
+	wg.Wait()
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+	if !m.Session().HealthReady() {
+		t.Error("the health did not land")
+	}
+	if _, cmd := m.Update(uitest.KeyPress("8")); cmd != nil && cmd() != nil {
+		t.Error("the first visit of the Prompts tab still asks for work")
+	}
+	if v := screen(m); strings.Contains(v, "analysing") || !strings.Contains(v, "prompts never") {
+		t.Errorf("the first visit does not show the analysis:\n%s", v)
 	}
 }

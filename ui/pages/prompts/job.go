@@ -24,35 +24,36 @@ type analysisJob struct {
 	keys      *analysis.Keys
 	threshold float64
 
+	// order is how the tab listed the prompts when the job started.
+	order listOrder
+
 	once sync.Once
 	done atomic.Bool
-	// What the tab shows, set by run: the analysis, each prompt's mean
-	// pass rate, the steps ascending and the prompts' shared start.
-	analysis analysis.Analysis
-	mean     []float64
-	steps    []int64
-	cut      int
+	// What the tab shows, set by run: the analysis as listed, the rows
+	// listed in order, the steps ascending and the prompts' shared start.
+	listing listing
+	rows    []int
+	steps   []int64
+	cut     int
 }
 
 // analyzedMsg says that a job is done.
 type analyzedMsg struct{ job *analysisJob }
 
-// newAnalysisJob takes what the analysis of res reads of the columns c.
-func newAnalysisJob(of analysisOf, res *engine.Result, c *analysis.Columns) *analysisJob {
+// newAnalysisJob takes what the analysis of res reads of the columns c,
+// and the tab's order of its rows.
+func newAnalysisJob(of analysisOf, res *engine.Result, c *analysis.Columns, order listOrder) *analysisJob {
 	return &analysisJob{of: of, res: res, task: c.Task, threshold: c.Threshold,
-		keys: &analysis.Keys{Of: c.Keys.Of, Names: c.Keys.Names}}
+		keys: &analysis.Keys{Of: c.Keys.Of, Names: c.Keys.Names}, order: order}
 }
 
 // run analyses the prompts, once, whoever asks first: the command or a
 // test's Settle.
 func (j *analysisJob) run() {
 	j.once.Do(func() {
-		j.analysis = analysis.Analyze(j.res, j.task, j.keys, j.threshold)
-		ps := j.analysis.Prompts
-		j.mean = make([]float64, len(ps))
-		for i := range ps {
-			j.mean[i] = meanPassRate(ps[i].History)
-		}
+		j.listing = newListing(analysis.Analyze(j.res, j.task, j.keys, j.threshold))
+		j.rows, _ = j.listing.list(nil, nil, j.order)
+		ps := j.listing.analysis.Prompts
 		j.cut = common.SharedGroupPrefix(len(ps), func(k int) string { return ps[k].Key })
 		for _, b := range j.res.Ranking.Batches {
 			j.steps = append(j.steps, b.Step)

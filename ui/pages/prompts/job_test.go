@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,5 +87,38 @@ func TestPromptsAnalysisLandedElsewhere(t *testing.T) {
 	cmd() // its message goes to another tab
 	if v := uitest.Plain(tab); !strings.HasPrefix(v, "1 prompts") {
 		t.Errorf("the analysis done is not drawn:\n%s", v)
+	}
+}
+
+// BenchmarkAnalysisJob1M runs the tab's analysis job, what the first visit
+// waits for unless it was made when idle, on 1M trajectories in one batch,
+// groups of 8 (125,000 prompts): the analysis, the means, the statuses
+// and their counts, the prompts by name.
+func BenchmarkAnalysisJob1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	c := &common.Common{Width: 140, Height: 45, Styles: common.NewStyles(true, true), Session: s}
+	tab := New(c).(*promptsTab)
+	tab.SetSize(140, 43)
+	b.ReportAllocs()
+	for b.Loop() {
+		tab.of, tab.job = analysisOf{}, nil
+		tab.refresh()
+		tab.job.run()
+	}
+}
+
+// TestPromptsOrderChangedWhileAnalysing: the analysis lists the rows in
+// the order the tab had when it started; a sort chosen meanwhile lists
+// them again when it lands.
+func TestPromptsOrderChangedWhileAnalysing(t *testing.T) {
+	_, s := handBuilt(t)
+	tab := uitest.TabOn(s, New).(*promptsTab)
+	if tab.job == nil {
+		t.Fatal("no analysis under way")
+	}
+	uitest.PressKeys(tab, "s") // by first solved
+	tab.Settle()
+	if got, want := tab.listed(), []string{"always", "forgotten", "learned", "never"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by first solved while analysing: %v, want %v", got, want)
 	}
 }

@@ -6,7 +6,6 @@
 package prompts
 
 import (
-	"cmp"
 	"fmt"
 	"image/color"
 	"slices"
@@ -74,11 +73,10 @@ type promptsTab struct {
 	width, height int
 	typing        bool
 
-	// analysis is every prompt of the session's result; mean their mean
-	// pass rates; steps the result's steps, ascending.
-	analysis analysis.Analysis
-	mean     []float64
-	steps    []int64
+	// listing is every prompt of the session's result, as listed; steps
+	// the result's steps, ascending.
+	listing
+	steps []int64
 	// cut is how much of every prompt's start the rows leave out: what
 	// all the prompts share (a system prompt), shown as "…".
 	cut int
@@ -89,6 +87,8 @@ type promptsTab struct {
 	cursor, top int
 	point       int
 	list        list.List
+	// sorted is the sort's buffer (listing.list).
+	sorted []int
 	// of is what the analysis shown was made of: it reads the evaluation
 	// and its steps, not the method's rewards, so a recompute keeps it.
 	// job is the analysis under way off the event loop, nil when the one
@@ -114,6 +114,11 @@ func (t *promptsTab) CapturesKeys() bool { return t.typing }
 
 // OwnsFind tells the root that / is this tab's own filter.
 func (t *promptsTab) OwnsFind() bool { return true }
+
+// PrefetchWhenIdle implements common.Prefetcher: the root starts the
+// analysis before the tab is shown; refresh only starts it, off the event
+// loop, and a recompute keeps it.
+func (t *promptsTab) PrefetchWhenIdle() bool { return true }
 
 func (t *promptsTab) SetSize(width, height int) {
 	t.width, t.height = width, height
@@ -220,7 +225,7 @@ func (t *promptsTab) refresh() tea.Cmd {
 	if of == t.of || t.job != nil && t.job.of == of {
 		return nil
 	}
-	j := newAnalysisJob(of, s.Result, s.Prompts)
+	j := newAnalysisJob(of, s.Result, s.Prompts, t.order())
 	t.job = j
 	return func() tea.Msg {
 		j.run()
@@ -239,11 +244,13 @@ func (t *promptsTab) take(j *analysisJob) {
 		key = p.Key
 	}
 	t.job, t.of = nil, j.of
-	t.analysis, t.mean, t.steps, t.cut = j.analysis, j.mean, j.steps, j.cut
-	t.rebuild()
-	if row := slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }); row >= 0 {
-		t.cursor = row
+	t.listing, t.steps, t.cut = j.listing, j.steps, j.cut
+	if j.order == t.order() {
+		t.rows = j.rows // listed off the event loop
+	} else {
+		t.rows, t.sorted = t.listing.list(t.rows[:0], t.sorted, t.order())
 	}
+	t.cursor = max(slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }), 0)
 	if p := t.selected(); p != nil {
 		t.point = len(p.History) - 1
 	}
@@ -260,69 +267,24 @@ func (t *promptsTab) Settle() {
 	}
 }
 
-// meanPassRate is the prompt's pass rate over all its completions:
-// sum(Passed) / sum(N).
-func meanPassRate(h []analysis.Point) float64 {
-	passed, n := 0, 0
-	for _, p := range h {
-		passed += p.Passed
-		n += p.N
-	}
-	return float64(passed) / float64(n)
-}
-
 // rebuild lists the prompts that match the filter (a part of the name or
 // the status), sorted, keeping the selected one.
 func (t *promptsTab) rebuild() {
-	var key string
-	if p := t.selected(); p != nil {
-		key = p.Key
+	selected := -1
+	if t.cursor < len(t.rows) {
+		selected = t.rows[t.cursor]
 	}
-	filter := t.list.FilterText()
-	t.rows = t.rows[:0]
-	for i := range t.analysis.Prompts {
-		p := &t.analysis.Prompts[i]
-		if filter == "" || strings.Contains(strings.ToLower(p.Key), filter) || string(p.Status) == filter {
-			t.rows = append(t.rows, i)
-		}
-	}
-	t.sortRows()
-	t.cursor = max(slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }), 0)
+	t.rows, t.sorted = t.listing.list(t.rows[:0], t.sorted, t.order())
+	t.cursor = max(slices.Index(t.rows, selected), 0)
 	if p := t.selected(); p != nil {
 		t.point = min(t.point, len(p.History)-1)
 	}
 	t.scroll()
 }
 
-// sortRows sorts the rows by the sort column, ties by name: status in
-// Statuses' order, never-solved prompts after the solved ones by first
-// solved.
-func (t *promptsTab) sortRows() {
-	ps := t.analysis.Prompts
-	status := func(i int) int { return slices.Index(analysis.Statuses, ps[i].Status) }
-	solved := func(i int) int64 {
-		if ps[i].HasSolved {
-			return ps[i].FirstSolved
-		}
-		return 1<<63 - 1
-	}
-	slices.SortStableFunc(t.rows, func(a, b int) int {
-		var c int
-		switch t.list.SortColumn {
-		case byStatus:
-			c = cmp.Compare(status(a), status(b))
-		case byFirstSolved:
-			c = cmp.Compare(solved(a), solved(b))
-		case byMean:
-			c = cmp.Compare(t.mean[a], t.mean[b])
-		case byName:
-			c = strings.Compare(ps[a].Key, ps[b].Key)
-		}
-		if t.list.Descending {
-			c = -c
-		}
-		return cmp.Or(c, strings.Compare(ps[a].Key, ps[b].Key))
-	})
+// order is how the list lists the prompts: its sort and its filter.
+func (t *promptsTab) order() listOrder {
+	return listOrder{t.list.SortColumn, t.list.Descending, t.list.FilterText()}
 }
 
 // heatRows is how many prompts the heatmap shows: the body less the
@@ -375,7 +337,7 @@ func (t *promptsTab) View() string {
 func (t *promptsTab) statusLine() string {
 	st := t.common.Styles
 	var counts []string
-	for _, c := range t.analysis.Counts() {
+	for _, c := range t.counts {
 		if c.Count > 0 {
 			counts = append(counts, fmt.Sprintf("%s %d", c.Status, c.Count))
 		}
