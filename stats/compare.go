@@ -71,12 +71,7 @@ func KendallTauBSorted(x, y []float64, byXY []int) float64 {
 	discordant := countInversions(ys, make([]float64, n))
 	tiedY := tiedRuns(ys) // ys is sorted now
 
-	pairs := int64(n) * int64(n-1) / 2
-	denom := math.Sqrt(float64(pairs-tiedX) * float64(pairs-tiedY))
-	if denom == 0 {
-		return math.NaN()
-	}
-	return float64(pairs-tiedX-tiedY+tiedXY-2*discordant) / denom
+	return KendallTauBCounts(n, tiedX, tiedY, tiedXY, discordant)
 }
 
 // tiedRuns returns sum t(t-1)/2 over the runs of t equal values of sorted.

@@ -92,10 +92,13 @@ type compareTab struct {
 	chart *plot.Frame
 	// computing is set from a change of the session until its comparison,
 	// computed off the event loop, is shown; job is that computation until
-	// the root takes it (common.Worker), gen numbers it.
+	// the root takes it (common.Worker), gen numbers it. buf is the
+	// comparisons' working memory, lent to one job at a time (nil while
+	// lent: a job started meanwhile makes its own).
 	computing bool
 	job       func() tea.Msg
 	gen       int
+	buf       *agreement.Buffers
 	selected  int
 	reading   bool
 	opened    trajectory.Opened
@@ -116,15 +119,21 @@ type compared struct {
 	// is NaN for the logged advantage.
 	collapse [2]float64
 	groups   int
-	// collapsed holds A's and B's diagnose.Collapse, for the next
-	// comparison to reuse when A or B is the same result.
-	collapsed [2]collapseOf
+	known
 	// class is each compared point's class; byA and byB the positions in
 	// cmp by ascending reward A and B; odd the disagreements, A+ B− then
 	// A− B+, each in batch order.
 	class    []int32
-	byA, byB []int
-	odd      []int
+	byA, byB []int32
+	odd      []int32
+}
+
+// known is what a comparison keeps for the next one to reuse when A or B
+// is the same result: their diagnose.Collapse and their sides (a switch of
+// A keeps B's).
+type known struct {
+	collapsed [2]collapseOf
+	sides     [2]*agreement.Side
 }
 
 // collapseOf is diagnose.Collapse of result res on batch bi of n
@@ -150,10 +159,11 @@ func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf
 	return c
 }
 
-// comparedMsg is job gen's comparison.
+// comparedMsg is job gen's comparison, and the buffers it was lent.
 type comparedMsg struct {
 	gen int
 	v   compared
+	buf *agreement.Buffers
 }
 
 // New returns the Compare tab.
@@ -175,6 +185,7 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case comparedMsg:
+		t.buf = msg.buf
 		if msg.gen == t.gen {
 			t.show(msg.v)
 		}
@@ -247,11 +258,11 @@ const noDisagreement = "no trajectory is rewarded by one method and penalised by
 // step selects the point after (or before) the selected one in order, a
 // list of positions in cmp: from a point not in order, the first (or
 // last) one.
-func (t *compareTab) step(order []int, step int) {
+func (t *compareTab) step(order []int32, step int) {
 	if len(order) == 0 {
 		return
 	}
-	i := slices.Index(order, t.selected)
+	i := slices.Index(order, int32(t.selected))
 	switch {
 	case i < 0 && step > 0:
 		i = 0
@@ -260,7 +271,7 @@ func (t *compareTab) step(order []int, step int) {
 	default:
 		i = min(max(i+step, 0), len(order)-1)
 	}
-	t.selected = order[i]
+	t.selected = int(order[i])
 	t.chart = t.newChart()
 }
 
@@ -353,34 +364,40 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen, known := t.gen, t.collapsed
-	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method, known)} }
+	gen, known, buf := t.gen, t.known, t.buf
+	if buf == nil {
+		buf = new(agreement.Buffers)
+	}
+	t.buf = nil
+	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method, known, buf), buf} }
 }
 
 // compare compares a's rewards with b's on batch bi, or with the logged
-// advantages when b is nil, B being method; the collapse counts of a
-// result in known are not counted again.
-func compare(a, b *engine.Result, bi int, method engine.Method, known [2]collapseOf) compared {
+// advantages when b is nil, B being method; the collapse counts and the
+// sides of a result in known are not computed again.
+func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers) compared {
 	v := compared{b: method}
 	// The collapse counts on the other core while the comparison sorts,
 	// which uses one at a time.
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		v.collapse[1] = math.NaN()
-		v.collapsed[0] = collapseCounted(known, a, bi)
+		v.collapsed[0] = collapseCounted(known.collapsed, a, bi)
 		v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
 		switch {
 		case b == a: // B is A: no second result
 			v.collapse[1] = v.collapse[0]
 		case b != nil:
-			v.collapsed[1] = collapseCounted(known, b, bi)
+			v.collapsed[1] = collapseCounted(known.collapsed, b, bi)
 			v.collapse[1] = v.collapsed[1].share
 		}
 	})
 	if b == nil {
-		v.cmp = agreement.CompareWithLogged(a, bi)
+		v.cmp = agreement.CompareWithLogged(a, bi, buf)
 	} else {
-		v.cmp = agreement.CompareRewards(a, b, bi)
+		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf)
+		v.sides = [2]*agreement.Side{sa, sb}
+		v.cmp = agreement.CompareSides(sa, sb, buf)
 	}
 	wg.Wait()
 	v.classify()
@@ -398,7 +415,7 @@ func (t *compareTab) show(v compared) {
 	// The selection stays on its trajectory when it is still compared.
 	t.selected = max(slices.Index(t.cmp.Index, prev), 0)
 	if len(t.odd) > 0 && prev < 0 {
-		t.selected = t.odd[0]
+		t.selected = int(t.odd[0])
 	}
 	if t.reading {
 		if i := slices.Index(t.cmp.Index, t.opened.I); i >= 0 && !t.opened.Stale(s) {
@@ -415,15 +432,15 @@ func (t *compareTab) show(v compared) {
 func (t *compared) classify() {
 	c := &t.cmp
 	t.class = make([]int32, c.N)
-	var posNeg, negPos []int
+	var posNeg, negPos []int32
 	for j, a := range c.A {
 		switch b := c.B[j]; {
 		case a > 0 && b < 0:
 			t.class[j] = classPosNeg
-			posNeg = append(posNeg, j)
+			posNeg = append(posNeg, int32(j))
 		case a < 0 && b > 0:
 			t.class[j] = classNegPos
-			negPos = append(negPos, j)
+			negPos = append(negPos, int32(j))
 		default:
 			t.class[j] = classAgree
 		}
@@ -626,7 +643,7 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 		row("reward A", common.FormatValue(t.cmp.A[j])),
 		row("reward B", common.FormatValue(t.cmp.B[j])),
 	}
-	if k := slices.Index(t.odd, j); k >= 0 {
+	if k := slices.Index(t.odd, int32(j)); k >= 0 {
 		lines = append(lines, row("disagreement", fmt.Sprintf("%d of %d", k+1, len(t.odd))))
 	}
 	return strings.Join(lines, "\n")

@@ -1,0 +1,69 @@
+package floatorder
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// Ranks' order is a stable comparison sort's by cmp.Compare, and its codes
+// count the distinct values below, on values with ties, NaNs, infinities
+// and both zeros, below and above parallelMin; SortByCode's order is a
+// stable comparison sort's by code, from a shuffled order, on few codes
+// (one pass) and many (two).
+func TestRanksAndSortByCode(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 1e-300, -1e300, 3}
+	var buf RankBuffers
+	for _, n := range []int{0, 1, 2, 9, 1000, 3 * parallelMin} {
+		for _, distinctish := range []int{3, len(pool), n + 1} {
+			x := make([]float64, n)
+			for i := range x {
+				switch {
+				case distinctish == len(pool):
+					x[i] = pool[rng.IntN(len(pool))]
+				case distinctish == 3:
+					x[i] = float64(rng.IntN(3))
+				default:
+					x[i] = rng.NormFloat64()
+				}
+			}
+			want := make([]int32, n)
+			for i := range want {
+				want[i] = int32(i)
+			}
+			slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(x[a], x[b]) })
+			order, codes := make([]int32, n), make([]uint32, n)
+			distinct := Ranks(x, order, codes, &buf)
+			if !slices.Equal(order, want) {
+				t.Fatalf("n=%d: Ranks' order %v, stable comparison sort %v", n, order, want)
+			}
+			keys := make([]uint64, n)
+			for i, v := range x {
+				keys[i] = Key(v)
+			}
+			slices.Sort(keys)
+			keys = slices.Compact(keys)
+			if distinct != len(keys) {
+				t.Fatalf("n=%d: %d distinct, want %d", n, distinct, len(keys))
+			}
+			for i, v := range x {
+				if below, _ := slices.BinarySearch(keys, Key(v)); codes[i] != uint32(below) {
+					t.Fatalf("n=%d: code of %v is %d, want %d", n, v, codes[i], below)
+				}
+			}
+
+			src := slices.Clone(order)
+			rng.Shuffle(n, func(i, j int) { src[i], src[j] = src[j], src[i] })
+			wantByCode := slices.Clone(src)
+			slices.SortStableFunc(wantByCode, func(a, b int32) int { return cmp.Compare(codes[a], codes[b]) })
+			got := make([]int32, n)
+			SortByCode(got, src, codes, distinct, &buf)
+			if !slices.Equal(got, wantByCode) {
+				t.Fatalf("n=%d, %d codes: SortByCode %v, stable comparison sort %v", n, distinct, got, wantByCode)
+			}
+		}
+	}
+}
