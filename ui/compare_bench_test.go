@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -34,3 +35,45 @@ func benchmarkFirstVisit(b *testing.B, title string) {
 func BenchmarkCompareFirstVisit1M(b *testing.B) { benchmarkFirstVisit(b, "Compare") }
 func BenchmarkParetoFirstVisit1M(b *testing.B)  { benchmarkFirstVisit(b, "Pareto") }
 func BenchmarkPromptsFirstVisit1M(b *testing.B) { benchmarkFirstVisit(b, "Prompts") }
+
+// BenchmarkCompareSwitch1M measures a switch of method A (m) while the
+// Compare tab is shown, on 1M trajectories in one batch, B grpo: the key
+// to the tab's content drawn, the recompute of A and the tab's job run to
+// the end (the health, computed after, is not timed). Each op is three
+// switches, pareto to absolute, relative, then grpo (B itself).
+func BenchmarkCompareSwitch1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m.Settle()
+	for i, t := range m.tabs {
+		if t.Title() == "Compare" {
+			m.selectTab(i)
+		}
+	}
+	m.Settle()
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		s.Options.Method = engine.Pareto
+		m.recompute()
+		m.Settle()
+		b.StartTimer()
+		for range 3 {
+			m.Update(tea.KeyPressMsg{Code: 'm', Text: "m"})
+			for m.rc.next != nil || len(m.jobs) > 0 {
+				if m.rc.next != nil {
+					m.Update(m.rc.next())
+					continue
+				}
+				j := m.jobs[0]
+				m.Update(jobDoneMsg{j.id, j.tab, j.run()})
+			}
+			_ = m.View()
+			b.StopTimer()
+			m.Settle()
+			b.StartTimer()
+		}
+	}
+}

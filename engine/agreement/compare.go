@@ -46,7 +46,8 @@ func CompareRewards(a, b *engine.Result, bi int) Comparison {
 // CompareWithLogged compares a's rewards on batch bi with the advantages
 // the trainer logged (Evaluation.Logged, as B), on the valid trajectories
 // that have one. Without logged advantages, nothing is compared.
-func CompareWithLogged(a *engine.Result, bi int, buf *Buffers) Comparison {
+func CompareWithLogged(a *engine.Result, bi int) Comparison {
+	var buf Buffers
 	var index []int
 	var rewards, logged []float64
 	if a.Evaluation.Logged != nil {
@@ -58,5 +59,5 @@ func CompareWithLogged(a *engine.Result, bi int, buf *Buffers) Comparison {
 			}
 		}
 	}
-	return CompareSides(newSide(sideOf{}, index, rewards, buf), newSide(sideOf{}, index, logged, buf), buf)
+	return CompareSides(newSide(sideOf{}, index, rewards, &buf), newSide(sideOf{}, index, logged, &buf), &buf)
 }

@@ -113,24 +113,8 @@ func gather(x []float64, index []int) []float64 {
 func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 	n := len(values)
 	s := &Side{of: of, Index: index, Values: values, order: make([]int32, n), codes: make([]uint32, n), ranks: make([]float64, n)}
-	s.distinct = floatorder.Ranks(values, s.order, s.codes, &buf.ranks[0])
+	s.distinct, s.tied = floatorder.Ranks(values, s.order, s.codes, s.ranks, &buf.ranks[0])
 	s.nan = slices.ContainsFunc(values, math.IsNaN)
-	// The runs of equal codes along the order are the ties: the average
-	// rank of a run over sorted places lo..hi-1 is (lo + hi + 1) / 2,
-	// as stats.AverageRanks gives it.
-	for lo := 0; lo < n; {
-		hi := lo + 1
-		for hi < n && s.codes[s.order[hi]] == s.codes[s.order[lo]] {
-			hi++
-		}
-		avg := float64(lo+hi+1) / 2
-		for _, j := range s.order[lo:hi] {
-			s.ranks[j] = avg
-		}
-		t := int64(hi - lo)
-		s.tied += t * (t - 1) / 2
-		lo = hi
-	}
 	return s
 }
 

@@ -41,13 +41,16 @@ func halves(n int, f func(part, lo, hi int)) {
 
 // Ranks sorts the positions of x by Key, ties by position, into order,
 // sets codes[i] to x[i]'s dense rank (how many distinct keys are below
-// Key(x[i])) and returns how many distinct keys there are. order and
-// codes are as long as x. A least-significant-digit radix sort, each pass
-// split between two goroutines, skipping the digits that no key changes.
-func Ranks(x []float64, order []int32, codes []uint32, buf *RankBuffers) (distinct int) {
+// Key(x[i])) and avg[i] to its average rank (the mean of the 1-based
+// places of the positions tied with it, stats.AverageRanks's), and
+// returns how many distinct keys there are and the pairs of equal keys
+// (sum t(t-1)/2 over the runs of t equal keys). order, codes and avg are
+// as long as x. A least-significant-digit radix sort, each pass split
+// between two goroutines, skipping the digits that no key changes.
+func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64) {
 	n := len(x)
 	if n == 0 {
-		return 0
+		return 0, 0
 	}
 	if cap(buf.a) < n {
 		buf.a, buf.b = make([]keyed, n), make([]keyed, n)
@@ -88,15 +91,45 @@ func Ranks(x []float64, order []int32, codes []uint32, buf *RankBuffers) (distin
 		})
 		a, b = b, a
 	}
-	code := uint32(0)
-	for j, e := range a {
-		if j > 0 && e.key != a[j-1].key {
-			code++
-		}
-		order[j] = int32(e.at)
-		codes[e.at] = code
+	// The runs of equal keys, in two parts split between runs: the
+	// second's codes start at the first's count of distinct keys.
+	mid := n / 2
+	for mid > 0 && mid < n && a[mid].key == a[mid-1].key {
+		mid++
 	}
-	return int(code) + 1
+	first := 0
+	for j := range mid {
+		if j == 0 || a[j].key != a[j-1].key {
+			first++
+		}
+	}
+	var pairs [2]int64
+	halves(n, func(part, _, _ int) {
+		lo, hi, code := 0, mid, uint32(0)
+		if part == 1 {
+			lo, hi, code = mid, n, uint32(first)
+		}
+		for lo < hi {
+			end := lo + 1
+			for end < hi && a[end].key == a[lo].key {
+				end++
+			}
+			rank := float64(lo+end+1) / 2
+			for j := lo; j < end; j++ {
+				at := a[j].at
+				order[j] = int32(at)
+				codes[at], avg[at] = code, rank
+			}
+			t := int64(end - lo)
+			pairs[part] += t * (t - 1) / 2
+			code++
+			lo = end
+		}
+		if part == 1 {
+			distinct = int(code)
+		}
+	})
+	return distinct, pairs[0] + pairs[1]
 }
 
 // offsets turns the two parts' counts per bucket into where each part's

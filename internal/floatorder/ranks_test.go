@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// Ranks' order is a stable comparison sort's by cmp.Compare, and its codes
-// count the distinct values below, on values with ties, NaNs, infinities
+// Ranks' order is a stable comparison sort's by cmp.Compare, its codes
+// count the distinct values below, its average ranks and tied pairs are
+// those of the runs of equal keys, on values with ties, NaNs, infinities
 // and both zeros, below and above parallelMin; SortByCode's order is a
 // stable comparison sort's by code, from a shuffled order, on few codes
 // (one pass) and many (two).
@@ -35,8 +36,8 @@ func TestRanksAndSortByCode(t *testing.T) {
 				want[i] = int32(i)
 			}
 			slices.SortStableFunc(want, func(a, b int32) int { return cmp.Compare(x[a], x[b]) })
-			order, codes := make([]int32, n), make([]uint32, n)
-			distinct := Ranks(x, order, codes, &buf)
+			order, codes, avg := make([]int32, n), make([]uint32, n), make([]float64, n)
+			distinct, tied := Ranks(x, order, codes, avg, &buf)
 			if !slices.Equal(order, want) {
 				t.Fatalf("n=%d: Ranks' order %v, stable comparison sort %v", n, order, want)
 			}
@@ -53,6 +54,25 @@ func TestRanksAndSortByCode(t *testing.T) {
 				if below, _ := slices.BinarySearch(keys, Key(v)); codes[i] != uint32(below) {
 					t.Fatalf("n=%d: code of %v is %d, want %d", n, v, codes[i], below)
 				}
+			}
+			// Ties by key: the places lo..hi-1 (0-based) of a run share
+			// rank (lo + hi + 1) / 2, and count t(t-1)/2 pairs.
+			var wantTied int64
+			for lo := 0; lo < n; {
+				hi := lo + 1
+				for hi < n && Key(x[want[hi]]) == Key(x[want[lo]]) {
+					hi++
+				}
+				for _, i := range want[lo:hi] {
+					if avg[i] != float64(lo+hi+1)/2 {
+						t.Fatalf("n=%d: average rank of %v is %v, want %v", n, x[i], avg[i], float64(lo+hi+1)/2)
+					}
+				}
+				wantTied += int64(hi-lo) * int64(hi-lo-1) / 2
+				lo = hi
+			}
+			if tied != wantTied {
+				t.Fatalf("n=%d: %d tied pairs, want %d", n, tied, wantTied)
 			}
 
 			src := slices.Clone(order)

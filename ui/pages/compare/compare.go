@@ -393,7 +393,7 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 		}
 	})
 	if b == nil {
-		v.cmp = agreement.CompareWithLogged(a, bi, buf)
+		v.cmp = agreement.CompareWithLogged(a, bi)
 	} else {
 		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf)
 		v.sides = [2]*agreement.Side{sa, sb}
