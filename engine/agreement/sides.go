@@ -49,8 +49,7 @@ type sideOf struct {
 // Buffers are a comparison's working memory, reused by the next one.
 // Its zero value is ready; it is not safe for concurrent use.
 type Buffers struct {
-	// ranks are the sorts', one for each goroutine.
-	ranks [2]floatorder.RankBuffers
+	ranks floatorder.RankBuffers
 	// seq and merge are Kendall's codes and their merge sort's buffer.
 	seq, merge []uint32
 	inB        []bool
@@ -113,7 +112,7 @@ func gather(x []float64, index []int) []float64 {
 func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 	n := len(values)
 	s := &Side{of: of, Index: index, Values: values, order: make([]int32, n), codes: make([]uint32, n), ranks: make([]float64, n)}
-	s.distinct, s.tied = floatorder.Ranks(values, s.order, s.codes, s.ranks, &buf.ranks[0])
+	s.distinct, s.tied = floatorder.Ranks(values, s.order, s.codes, s.ranks, &buf.ranks)
 	s.nan = slices.ContainsFunc(values, math.IsNaN)
 	return s
 }
@@ -130,10 +129,9 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	n := len(a.Values)
 	c := Comparison{N: n, A: a.Values, B: b.Values, Index: a.Index, ByA: make([]int32, n), ByB: make([]int32, n)}
 	// By (A, B): B's order, stably by A's ranks; by (B, A) the reverse.
+	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks)
+	floatorder.SortByCode(c.ByB, a.order, b.codes, b.distinct, &buf.ranks)
 	var wg sync.WaitGroup
-	wg.Go(func() { floatorder.SortByCode(c.ByB, a.order, b.codes, b.distinct, &buf.ranks[1]) })
-	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks[0])
-	wg.Wait()
 	if a.nan || b.nan {
 		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
 	} else {

@@ -1,24 +1,36 @@
 package floatorder
 
-import "sync"
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
 
 // Dense ranks: a comparison of two orders of the same positions (the
 // Compare tab's rank statistics) sorts each by its values once, then
 // sorts one by the other's dense ranks, small integers, in a pass or two.
 
-// keyed is a position with its key, as 16 bytes: sorting these in place
-// of the positions alone reads each key once.
+// RankBuffers are the buffers of Ranks and SortByCode, kept from one call
+// to the next. Its zero value is ready; it is not safe for concurrent
+// use.
+type RankBuffers struct {
+	a, b []uint64
+	// runs are the two goroutines' buffers for sorting Ranks' runs.
+	runs [2][]keyed
+}
+
+// keyed is a position with its whole key.
 type keyed struct {
 	key uint64
 	at  uint32
 }
 
-// RankBuffers are the buffers of Ranks and SortByCode, kept from one call
-// to the next. Its zero value is ready; it is not safe for concurrent
-// use.
-type RankBuffers struct {
-	a, b   []keyed
-	pa, pb []uint64
+// grow returns buf's two buffers of n entries.
+func (buf *RankBuffers) grow(n int) (a, b []uint64) {
+	if cap(buf.a) < n {
+		buf.a, buf.b = make([]uint64, n), make([]uint64, n)
+	}
+	return buf.a[:n], buf.b[:n]
 }
 
 // parallelMin is the fewest positions sorted on two goroutines: below, a
@@ -45,91 +57,124 @@ func halves(n int, f func(part, lo, hi int)) {
 // places of the positions tied with it, stats.AverageRanks's), and
 // returns how many distinct keys there are and the pairs of equal keys
 // (sum t(t-1)/2 over the runs of t equal keys). order, codes and avg are
-// as long as x. A least-significant-digit radix sort, each pass split
-// between two goroutines, skipping the digits that no key changes.
+// as long as x, which is below 2^32 values.
+//
+// It sorts the keys' upper 32 bits above the positions, eight bytes an
+// entry, by a least-significant-digit radix sort on those bits (three
+// passes at most, each split between two goroutines, skipping the digits
+// no key changes), then sorts the runs equal in those bits by the whole
+// keys: on distinct values most runs are of one.
 func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64) {
 	n := len(x)
 	if n == 0 {
 		return 0, 0
 	}
-	if cap(buf.a) < n {
-		buf.a, buf.b = make([]keyed, n), make([]keyed, n)
-	}
-	a, b := buf.a[:n], buf.b[:n]
+	a, b := buf.grow(n)
 	var or, and [2]uint64
 	halves(n, func(part, lo, hi int) {
 		o, d := uint64(0), ^uint64(0)
 		for i := lo; i < hi; i++ {
-			k := Key(x[i])
-			a[i] = keyed{k, uint32(i)}
+			k := Key(x[i]) &^ (1<<32 - 1)
+			a[i] = k | uint64(i)
 			o |= k
 			d &= k
 		}
 		or[part], and[part] = o, d
 	})
 	varying := (or[0] | or[1]) ^ (and[0] & and[1])
-	for d := range digits {
-		shift := uint(d * digitBits)
-		if (varying>>shift)&(buckets-1) == 0 {
+	a = radixPasses(a, b, 32, digitBits, varying)
+	// The runs equal in the upper bits, in two parts split between runs,
+	// each coded from 0; the second's codes are then moved up by the
+	// first's count of distinct keys.
+	const upper = ^uint64(1<<32 - 1)
+	mid := n / 2
+	for mid > 0 && mid < n && a[mid]&upper == a[mid-1]&upper {
+		mid++
+	}
+	var pairs [2]int64
+	var count [2]uint32
+	halves(n, func(part, _, _ int) {
+		lo, hi := 0, mid
+		if part == 1 {
+			lo, hi = mid, n
+		}
+		code := uint32(0)
+		for lo < hi {
+			end := lo + 1
+			for end < hi && a[end]&upper == a[lo]&upper {
+				end++
+			}
+			if end-lo == 1 {
+				at := uint32(a[lo])
+				order[lo] = int32(at)
+				codes[at], avg[at] = code, float64(lo+1)
+				code++
+				lo = end
+				continue
+			}
+			run := buf.runs[part][:0]
+			for _, e := range a[lo:end] {
+				run = append(run, keyed{Key(x[uint32(e)]), uint32(e)})
+			}
+			slices.SortFunc(run, func(p, q keyed) int { return cmp.Or(cmp.Compare(p.key, q.key), cmp.Compare(p.at, q.at)) })
+			buf.runs[part] = run
+			for r := 0; r < len(run); {
+				s := r + 1
+				for s < len(run) && run[s].key == run[r].key {
+					s++
+				}
+				rank := float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
+				for _, e := range run[r:s] {
+					codes[e.at], avg[e.at] = code, rank
+				}
+				t := int64(s - r)
+				pairs[part] += t * (t - 1) / 2
+				code++
+				r = s
+			}
+			for j, e := range run {
+				order[lo+j] = int32(e.at)
+			}
+			lo = end
+		}
+		count[part] = code
+	})
+	for _, at := range order[mid:] {
+		codes[at] += count[0]
+	}
+	return int(count[0] + count[1]), pairs[0] + pairs[1]
+}
+
+// radixPasses sorts a stably by its bits from low up, in digits of width
+// bits but for the digits that varying, the bits that differ between
+// entries, leaves out; b is a buffer as long. It returns the sorted one
+// of the two.
+func radixPasses(a, b []uint64, low, width int, varying uint64) []uint64 {
+	n := len(a)
+	mask := uint64(1)<<width - 1
+	for shift := uint(low); shift < 64; shift += uint(width) {
+		if (varying>>shift)&mask == 0 {
 			continue
 		}
 		var counts [2][buckets]int
 		halves(n, func(part, lo, hi int) {
 			c := &counts[part]
 			for _, e := range a[lo:hi] {
-				c[(e.key>>shift)&(buckets-1)]++
+				c[(e>>shift)&mask]++
 			}
 		})
 		offsets(&counts)
 		halves(n, func(part, lo, hi int) {
 			c := &counts[part]
 			for _, e := range a[lo:hi] {
-				v := (e.key >> shift) & (buckets - 1)
+				v := (e >> shift) & mask
 				b[c[v]] = e
 				c[v]++
 			}
 		})
 		a, b = b, a
 	}
-	// The runs of equal keys, in two parts split between runs: the
-	// second's codes start at the first's count of distinct keys.
-	mid := n / 2
-	for mid > 0 && mid < n && a[mid].key == a[mid-1].key {
-		mid++
-	}
-	first := 0
-	for j := range mid {
-		if j == 0 || a[j].key != a[j-1].key {
-			first++
-		}
-	}
-	var pairs [2]int64
-	halves(n, func(part, _, _ int) {
-		lo, hi, code := 0, mid, uint32(0)
-		if part == 1 {
-			lo, hi, code = mid, n, uint32(first)
-		}
-		for lo < hi {
-			end := lo + 1
-			for end < hi && a[end].key == a[lo].key {
-				end++
-			}
-			rank := float64(lo+end+1) / 2
-			for j := lo; j < end; j++ {
-				at := a[j].at
-				order[j] = int32(at)
-				codes[at], avg[at] = code, rank
-			}
-			t := int64(end - lo)
-			pairs[part] += t * (t - 1) / 2
-			code++
-			lo = end
-		}
-		if part == 1 {
-			distinct = int(code)
-		}
-	})
-	return distinct, pairs[0] + pairs[1]
+	return a
 }
 
 // offsets turns the two parts' counts per bucket into where each part's
@@ -153,10 +198,7 @@ func SortByCode(dst, src []int32, codes []uint32, distinct int, buf *RankBuffers
 	if n == 0 {
 		return
 	}
-	if cap(buf.pa) < n {
-		buf.pa, buf.pb = make([]uint64, n), make([]uint64, n)
-	}
-	a, b := buf.pa[:n], buf.pb[:n]
+	a, b := buf.grow(n)
 	// The code above the position, 32 bits each, sorted on the code's
 	// bits only.
 	halves(n, func(_, lo, hi int) {
@@ -169,31 +211,9 @@ func SortByCode(dst, src []int32, codes []uint32, distinct int, buf *RankBuffers
 	for (distinct-1)>>bits > 0 {
 		bits++
 	}
-	passes := (bits + digitBits - 1) / digitBits
-	width := 0
-	if passes > 0 {
-		width = (bits + passes - 1) / passes
-	}
-	mask := uint64(1)<<width - 1
-	for d := range passes {
-		shift := uint(32 + d*width)
-		var counts [2][buckets]int
-		halves(n, func(part, lo, hi int) {
-			c := &counts[part]
-			for _, e := range a[lo:hi] {
-				c[(e>>shift)&mask]++
-			}
-		})
-		offsets(&counts)
-		halves(n, func(part, lo, hi int) {
-			c := &counts[part]
-			for _, e := range a[lo:hi] {
-				v := (e >> shift) & mask
-				b[c[v]] = e
-				c[v]++
-			}
-		})
-		a, b = b, a
+	if passes := (bits + digitBits - 1) / digitBits; passes > 0 {
+		width := (bits + passes - 1) / passes
+		a = radixPasses(a, b, 32, width, (uint64(1)<<bits-1)<<32)
 	}
 	halves(n, func(_, lo, hi int) {
 		for j := lo; j < hi; j++ {
