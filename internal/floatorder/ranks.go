@@ -1,7 +1,6 @@
 package floatorder
 
 import (
-	"cmp"
 	"slices"
 	"sync"
 )
@@ -16,13 +15,7 @@ import (
 type RankBuffers struct {
 	a, b []uint64
 	// runs are the two goroutines' buffers for sorting Ranks' runs.
-	runs [2][]keyed
-}
-
-// keyed is a position with its whole key.
-type keyed struct {
-	key uint64
-	at  uint32
+	runs [2][]uint64
 }
 
 // grow returns buf's two buffers of n entries.
@@ -62,8 +55,9 @@ func halves(n int, f func(part, lo, hi int)) {
 // It sorts the keys' upper 32 bits above the positions, eight bytes an
 // entry, by a least-significant-digit radix sort on those bits (three
 // passes at most, each split between two goroutines, skipping the digits
-// no key changes), then sorts the runs equal in those bits by the whole
-// keys: on distinct values most runs are of one.
+// no key changes), then sorts the runs equal in those bits by the lower
+// ones: on distinct values most runs are of one, on few values most are
+// equal throughout.
 func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64) {
 	n := len(x)
 	if n == 0 {
@@ -112,20 +106,27 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 				lo = end
 				continue
 			}
+			// The lower 32 bits above the position: in the order of the
+			// whole keys, ties by position. The run is already so when
+			// its keys do not go down (all equal, often).
 			run := buf.runs[part][:0]
 			for _, e := range a[lo:end] {
-				run = append(run, keyed{Key(x[uint32(e)]), uint32(e)})
+				at := uint32(e)
+				run = append(run, Key(x[at])<<32|uint64(at))
 			}
-			slices.SortFunc(run, func(p, q keyed) int { return cmp.Or(cmp.Compare(p.key, q.key), cmp.Compare(p.at, q.at)) })
+			if !slices.IsSorted(run) {
+				slices.Sort(run)
+			}
 			buf.runs[part] = run
 			for r := 0; r < len(run); {
 				s := r + 1
-				for s < len(run) && run[s].key == run[r].key {
+				for s < len(run) && run[s]>>32 == run[r]>>32 {
 					s++
 				}
 				rank := float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
 				for _, e := range run[r:s] {
-					codes[e.at], avg[e.at] = code, rank
+					at := uint32(e)
+					codes[at], avg[at] = code, rank
 				}
 				t := int64(s - r)
 				pairs[part] += t * (t - 1) / 2
@@ -133,7 +134,7 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 				r = s
 			}
 			for j, e := range run {
-				order[lo+j] = int32(e.at)
+				order[lo+j] = int32(uint32(e))
 			}
 			lo = end
 		}

@@ -103,8 +103,6 @@ type compareTab struct {
 	reading   bool
 	opened    trajectory.Opened
 	detail    viewport.Model
-	counts    []int32
-	worst     []int32
 }
 
 // compared is the comparison of A's and B's rewards on a batch.
@@ -126,6 +124,17 @@ type compared struct {
 	class    []int32
 	byA, byB []int32
 	odd      []int32
+	// ranges are the least and largest rewards A and B; density is the
+	// points counted on the scatter's grid (computed with the comparison
+	// for the tab's size then, again on another grid).
+	ranges  [2][2]float64
+	density density
+}
+
+// density is chart.Density of the compared points on grid.
+type density struct {
+	grid          chart.Grid
+	counts, worst []int32
 }
 
 // known is what a comparison keeps for the next one to reuse when A or B
@@ -364,12 +373,16 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen, known, buf := t.gen, t.known, t.buf
+	gen, known, buf, width, height := t.gen, t.known, t.buf, t.width, t.height
 	if buf == nil {
 		buf = new(agreement.Buffers)
 	}
 	t.buf = nil
-	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method, known, buf), buf} }
+	t.job = func() tea.Msg {
+		v := compare(a, b, bi, method, known, buf)
+		v.countPoints(newFrame(width, height, v.ranges).Grid)
+		return comparedMsg{gen, v, buf}
+	}
 }
 
 // compare compares a's rewards with b's on batch bi, or with the logged
@@ -447,6 +460,30 @@ func (t *compared) classify() {
 	}
 	t.byA, t.byB = c.ByA, c.ByB
 	t.odd = append(posNeg, negPos...)
+	t.ranges = [2][2]float64{{0, 1}, {0, 1}}
+	if c.N > 0 {
+		t.ranges = [2][2]float64{{floats.Min(c.A), floats.Max(c.A)}, {floats.Min(c.B), floats.Max(c.B)}}
+	}
+}
+
+// countPoints counts the compared points on grid g, unless they are.
+func (t *compared) countPoints(g chart.Grid) {
+	if t.density.grid == g && t.density.counts != nil {
+		return
+	}
+	n := g.X.Cells * g.Y.Cells
+	t.density = density{grid: g, counts: make([]int32, n), worst: make([]int32, n)}
+	chart.Density(t.density.counts, t.density.worst, g, t.cmp.A, t.cmp.B, t.class, nil)
+}
+
+// newFrame returns the scatter's frame in a tab of width x height, on
+// nice axes over ranges (compared.ranges).
+func newFrame(width, height int, ranges [2][2]float64) *plot.Frame {
+	w := max(width-comparePanelWidth-1, 10)
+	h := max(height-3, 5) // under the title and the y axis name, over the x axis name
+	return plot.NewFrame(w, h,
+		func(rows int) chart.Axis { return chart.Fit(ranges[1][0], ranges[1][1], rows, chart.Options{}) },
+		func(cols int) chart.Axis { return chart.Fit(ranges[0][0], ranges[0][1], cols, chart.Options{LabelGap: true}) })
 }
 
 // newChart draws reward B against reward A on nice axes with the zero
@@ -455,30 +492,22 @@ func (t *compared) classify() {
 // lowest class, and the selection.
 func (t *compareTab) newChart() *plot.Frame {
 	st := t.common.Styles
-	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
+	ranges := [2][2]float64{{0, 1}, {0, 1}}
 	if t.cmp.N > 0 {
-		x0, x1 = floats.Min(t.cmp.A), floats.Max(t.cmp.A)
-		y0, y1 = floats.Min(t.cmp.B), floats.Max(t.cmp.B)
+		ranges = t.ranges
 	}
-	w := max(t.width-comparePanelWidth-1, 10)
-	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	f := plot.NewFrame(w, h,
-		func(rows int) chart.Axis { return chart.Fit(y0, y1, rows, chart.Options{}) },
-		func(cols int) chart.Axis { return chart.Fit(x0, x1, cols, chart.Options{LabelGap: true}) })
+	f := newFrame(t.width, t.height, ranges)
 	f.VLine(0, '┊', st.Muted)
 	f.HLine(0, '┈', st.Muted)
 	if t.cmp.N > 0 && len(t.class) == t.cmp.N {
 		g := f.Grid
-		n := g.X.Cells * g.Y.Cells
-		t.counts = slices.Grow(t.counts[:0], n)[:n]
-		t.worst = slices.Grow(t.worst[:0], n)[:n]
-		chart.Density(t.counts, t.worst, g, t.cmp.A, t.cmp.B, t.class, nil)
-		most := slices.Max(t.counts)
-		for c, count := range t.counts {
+		t.countPoints(g)
+		most := slices.Max(t.density.counts)
+		for c, count := range t.density.counts {
 			if count == 0 {
 				continue
 			}
-			class := t.worst[c]
+			class := t.density.worst[c]
 			r, style := classRune(class), st.Positive
 			if class != classAgree {
 				style = st.Negative
