@@ -483,7 +483,9 @@ func newFrame(width, height int, ranges [2][2]float64) *plot.Frame {
 	h := max(height-3, 5) // under the title and the y axis name, over the x axis name
 	return plot.NewFrame(w, h,
 		func(rows int) chart.Axis { return chart.Fit(ranges[1][0], ranges[1][1], rows, chart.Options{}) },
-		func(cols int) chart.Axis { return chart.Fit(ranges[0][0], ranges[0][1], cols, chart.Options{LabelGap: true}) })
+		func(cols int) chart.Axis {
+			return chart.Fit(ranges[0][0], ranges[0][1], cols, chart.Options{LabelGap: true})
+		})
 }
 
 // newChart draws reward B against reward A on nice axes with the zero
