@@ -14,9 +14,14 @@ import (
 // use.
 type RankBuffers struct {
 	a, b []uint64
-	// runs are the two goroutines' buffers for sorting Ranks' runs.
-	runs [2][]uint64
+	// runs and tmp are the two goroutines' buffers for sorting Ranks'
+	// runs.
+	runs, tmp [2][]uint64
 }
+
+// runRadixMin is the shortest run Ranks sorts by radix rather than by
+// comparison.
+const runRadixMin = 256
 
 // grow returns buf's two buffers of n entries.
 func (buf *RankBuffers) grow(n int) (a, b []uint64) {
@@ -110,14 +115,23 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 			// whole keys, ties by position. The run is already so when
 			// its keys do not go down (all equal, often).
 			run := buf.runs[part][:0]
+			var or, and uint64 = 0, ^uint64(0)
 			for _, e := range a[lo:end] {
 				at := uint32(e)
-				run = append(run, Key(x[at])<<32|uint64(at))
-			}
-			if !slices.IsSorted(run) {
-				slices.Sort(run)
+				k := Key(x[at]) << 32
+				run = append(run, k|uint64(at))
+				or, and = or|k, and&k
 			}
 			buf.runs[part] = run
+			switch {
+			case slices.IsSorted(run):
+			case len(run) < runRadixMin:
+				slices.Sort(run)
+			default:
+				tmp := slices.Grow(buf.tmp[part][:0], len(run))[:len(run)]
+				buf.tmp[part] = tmp
+				run = radixPasses(run, tmp, 32, digitBits, or^and)
+			}
 			for r := 0; r < len(run); {
 				s := r + 1
 				for s < len(run) && run[s]>>32 == run[r]>>32 {
