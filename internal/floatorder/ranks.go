@@ -1,6 +1,7 @@
 package floatorder
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 )
@@ -67,6 +68,9 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 	n := len(x)
 	if n == 0 {
 		return 0, 0
+	}
+	if distinct, tied, ok := ranksFew(x, order, codes, avg); ok {
+		return distinct, tied
 	}
 	a, b := buf.grow(n)
 	var or, and [2]uint64
@@ -158,6 +162,71 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		codes[at] += count[0]
 	}
 	return int(count[0] + count[1]), pairs[0] + pairs[1]
+}
+
+// fewMax is the most distinct keys ranksFew takes: its table of them
+// stays within the caches.
+const fewMax = 4096
+
+// ranksFew is Ranks for values of at most fewMax distinct keys (ranks,
+// 0/1 scores, rewards of a few levels), by counting rather than sorting:
+// each value's key found in a hash table of the distinct ones, then the
+// positions placed by their key's count of those below. ok is false, and
+// nothing set, when a sample of x, or then x, has more distinct keys.
+func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distinct int, tied int64, ok bool) {
+	n := len(x)
+	sample := make(map[uint64]struct{})
+	for j := 0; j < n; j += max(n/1024, 1) {
+		if sample[Key(x[j])] = struct{}{}; len(sample) > fewMax/8 {
+			return 0, 0, false
+		}
+	}
+	// Open addressing, a multiplicative hash, the table at most half
+	// full; codes holds each value's slot until the slots are ranked.
+	const slots = 2 * fewMax
+	var keys [slots]uint64
+	var used [slots]bool
+	var held []int
+	for i, v := range x {
+		k := Key(v)
+		s := int(k * 0x9e3779b97f4a7c15 >> (64 - 13))
+		for used[s] && keys[s] != k {
+			s = (s + 1) & (slots - 1)
+		}
+		if !used[s] {
+			if len(held) == fewMax {
+				return 0, 0, false
+			}
+			used[s], keys[s] = true, k
+			held = append(held, s)
+		}
+		codes[i] = uint32(s)
+	}
+	slices.SortFunc(held, func(p, q int) int { return cmp.Compare(keys[p], keys[q]) })
+	var codeOf [slots]uint32
+	for c, s := range held {
+		codeOf[s] = uint32(c)
+	}
+	start := make([]int, len(held)+1)
+	for i := range codes {
+		c := codeOf[codes[i]]
+		codes[i] = c
+		start[c+1]++
+	}
+	// Places start[c] .. start[c+1]-1 (0-based) hold code c.
+	rank := make([]float64, len(held))
+	for c := range held {
+		t := start[c+1]
+		start[c+1] += start[c]
+		tied += int64(t) * int64(t-1) / 2
+		rank[c] = float64(start[c]+start[c+1]+1) / 2
+	}
+	for i, c := range codes {
+		order[start[c]] = int32(i)
+		start[c]++
+		avg[i] = rank[c]
+	}
+	return len(held), tied, true
 }
 
 // radixPasses sorts a stably by its bits from low up, in digits of width

@@ -12,7 +12,8 @@ import (
 // count the distinct values below, its average ranks and tied pairs are
 // those of the runs of equal keys, on values with ties, NaNs, infinities
 // and both zeros, values equal in their upper 32 bits (runs sorted by the
-// whole keys), below and above parallelMin; SortByCode's order is a
+// lower bits), few values (counted) and more than a sample shows, below
+// and above parallelMin; SortByCode's order is a
 // stable comparison sort's by code, from a shuffled order, on few codes
 // (one pass) and many (two).
 func TestRanksAndSortByCode(t *testing.T) {
@@ -20,18 +21,25 @@ func TestRanksAndSortByCode(t *testing.T) {
 	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 1e-300, -1e300, 3}
 	var buf RankBuffers
 	for _, n := range []int{0, 1, 2, 9, 1000, 3 * parallelMin} {
-		for _, distinctish := range []int{3, 5, len(pool), n + 1} {
+		for _, shape := range []string{"three", "five close", "pool", "normal", "close", "three and normal"} {
 			x := make([]float64, n)
 			for i := range x {
-				switch {
-				case distinctish == len(pool):
-					x[i] = pool[rng.IntN(len(pool))]
-				case distinctish == 3:
+				switch shape {
+				case "three":
 					x[i] = float64(rng.IntN(3))
-				case distinctish == 5: // equal in their upper 32 bits
+				case "five close": // equal in their upper 32 bits
 					x[i] = 1 + float64(rng.IntN(5))*0x1p-40
-				default:
+				case "pool":
+					x[i] = pool[rng.IntN(len(pool))]
+				case "normal":
 					x[i] = rng.NormFloat64()
+				case "close": // many, equal in their upper 32 bits
+					x[i] = 1 + float64(rng.IntN(n+1))*0x1p-40
+				default: // few in a sample, more than fewMax in all
+					x[i] = float64(rng.IntN(3))
+					if i%41 == 0 {
+						x[i] = rng.NormFloat64()
+					}
 				}
 			}
 			want := make([]int32, n)
