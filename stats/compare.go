@@ -161,15 +161,22 @@ func tiedPairs(order []int, eq func(a, b int) bool) int64 {
 // under b (negPos): the ones the two methods push in opposite directions.
 // A zero advantage is neither positive nor negative.
 func SignDisagreements(a, b []float64) (posNeg, negPos int) {
-	for i := range a {
-		switch {
-		case a[i] > 0 && b[i] < 0:
-			posNeg++
-		case a[i] < 0 && b[i] > 0:
-			negPos++
-		}
+	// Counted without branches: random signs mispredict them.
+	b = b[:len(a)]
+	for i, x := range a {
+		y := b[i]
+		posNeg += one(x > 0) & one(y < 0)
+		negPos += one(x < 0) & one(y > 0)
 	}
 	return posNeg, negPos
+}
+
+// one is 1 for true, 0 for false.
+func one(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TopOverlap returns the fraction of the k = ceil(frac n) largest values of

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/stats"
@@ -30,8 +32,11 @@ type Side struct {
 	order    []int32
 	codes    []uint32
 	distinct int
-	// ranks[j] is Values[j]'s average rank (stats.AverageRanks).
-	ranks []float64
+	// ranks[j] is Values[j]'s average rank (stats.AverageRanks); mean,
+	// spread and drift are what gonum's stat.Correlation computes of them
+	// alone: their mean, sum (r - mean)^2 - drift^2 / n, and sum (r - mean).
+	ranks               []float64
+	mean, spread, drift float64
 	// tied counts the pairs of equal values: sum t(t-1)/2 over the runs
 	// of t equal values.
 	tied int64
@@ -114,6 +119,15 @@ func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 	s := &Side{of: of, Index: index, Values: values, order: make([]int32, n), codes: make([]uint32, n), ranks: make([]float64, n)}
 	s.distinct, s.tied = floatorder.Ranks(values, s.order, s.codes, s.ranks, &buf.ranks)
 	s.nan = slices.ContainsFunc(values, math.IsNaN)
+	if n > 0 {
+		s.mean = floats.Sum(s.ranks) / float64(n)
+		for _, r := range s.ranks {
+			d := r - s.mean
+			s.spread += d * d
+			s.drift += d
+		}
+		s.spread -= s.drift * s.drift / float64(n)
+	}
 	return s
 }
 
@@ -135,7 +149,7 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	if a.nan || b.nan {
 		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
 	} else {
-		wg.Go(func() { c.Spearman = stats.Pearson(a.ranks, b.ranks) })
+		wg.Go(func() { c.Spearman = spearman(a, b) })
 		c.Kendall = kendall(a, b, c.ByA, c.ByB, buf)
 	}
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
@@ -147,6 +161,26 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	}
 	wg.Wait()
 	return c
+}
+
+// spearman returns Spearman's rho of a's and b's values, with no NaN:
+// stats.Pearson of their average ranks, computed as gonum's
+// stat.Correlation does, with what depends on one side alone computed
+// with the side,
+//
+//	rho = (sum (ra - mean a)(rb - mean b) - drift a drift b / n) / sqrt(spread a spread b),
+//
+// NaN when there are fewer than two values or either is constant.
+func spearman(a, b *Side) float64 {
+	n := len(a.ranks)
+	if n < 2 || a.distinct == 1 || b.distinct == 1 {
+		return math.NaN()
+	}
+	var sxy float64
+	for j, r := range a.ranks {
+		sxy += (r - a.mean) * (b.ranks[j] - b.mean)
+	}
+	return (sxy - a.drift*b.drift/float64(n)) / math.Sqrt(a.spread*b.spread)
 }
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,

@@ -6,9 +6,14 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
+
+// benchGrid is the scatter's grid in a tab of 140x45, where the job
+// counts the points.
+func benchGrid(ranges [2][2]float64) chart.Grid { return newFrame(140, 45, ranges).Grid }
 
 // BenchmarkCompare1M measures what the first visit of the Compare tab
 // computes off the event loop on 1M trajectories in one batch, A pareto
@@ -25,7 +30,7 @@ func BenchmarkCompare1M(b *testing.B) {
 		start := time.Now()
 		r := s.Evaluation.Compute(opts)
 		computed := time.Now()
-		compare(a, r, 0, engine.GRPO, known{}, new(agreement.Buffers))
+		compare(a, r, 0, engine.GRPO, known{}, new(agreement.Buffers), benchGrid)
 		resultB, comparison = resultB+computed.Sub(start), comparison+time.Since(computed)
 	}
 	b.ReportMetric(float64(resultB.Milliseconds())/float64(b.N), "ms-resultB")
@@ -48,10 +53,10 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 	resultB := results[engine.GRPO]
 	defer gcpace.Steady()()
 	var buf agreement.Buffers
-	last := compare(s.Result, resultB, 0, engine.GRPO, known{}, &buf)
+	last := compare(s.Result, resultB, 0, engine.GRPO, known{}, &buf, benchGrid)
 	for b.Loop() {
 		for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
-			last = compare(results[m], resultB, 0, engine.GRPO, last.known, &buf)
+			last = compare(results[m], resultB, 0, engine.GRPO, last.known, &buf, benchGrid)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -379,19 +380,19 @@ func (t *compareTab) refresh() {
 	}
 	t.buf = nil
 	t.job = func() tea.Msg {
-		v := compare(a, b, bi, method, known, buf)
-		v.countPoints(newFrame(width, height, v.ranges).Grid)
-		return comparedMsg{gen, v, buf}
+		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
+		return comparedMsg{gen, compare(a, b, bi, method, known, buf, grid), buf}
 	}
 }
 
 // compare compares a's rewards with b's on batch bi, or with the logged
 // advantages when b is nil, B being method; the collapse counts and the
-// sides of a result in known are not computed again.
-func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers) compared {
+// sides of a result in known are not computed again. With grid, the
+// points are counted on the grid of their ranges (countPoints).
+func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
 	v := compared{b: method}
-	// The collapse counts on the other core while the comparison sorts,
-	// which uses one at a time.
+	// The collapse counts, and the points' classes and counts, beside the
+	// comparison, which leaves a core idle between its passes.
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		v.collapse[1] = math.NaN()
@@ -405,15 +406,23 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 			v.collapse[1] = v.collapsed[1].share
 		}
 	})
+	points := func(a, b []float64) {
+		v.classify(a, b)
+		if grid != nil {
+			v.countPoints(grid(v.ranges), a, b)
+		}
+	}
 	if b == nil {
 		v.cmp = agreement.CompareWithLogged(a, bi)
+		points(v.cmp.A, v.cmp.B)
 	} else {
 		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf)
 		v.sides = [2]*agreement.Side{sa, sb}
+		wg.Go(func() { points(sa.Values, sb.Values) })
 		v.cmp = agreement.CompareSides(sa, sb, buf)
 	}
 	wg.Wait()
-	v.classify()
+	v.byA, v.byB = v.cmp.ByA, v.cmp.ByB
 	return v
 }
 
@@ -440,40 +449,41 @@ func (t *compareTab) show(v compared) {
 	t.chart = t.newChart()
 }
 
-// classify sorts the compared points: their classes, their orders by
-// reward A and B, and the disagreements.
-func (t *compared) classify() {
-	c := &t.cmp
-	t.class = make([]int32, c.N)
-	var posNeg, negPos []int32
-	for j, a := range c.A {
-		switch b := c.B[j]; {
-		case a > 0 && b < 0:
+// classify sorts the compared points, of rewards a and b: their classes,
+// the disagreements, and the rewards' ranges.
+func (t *compared) classify(a, b []float64) {
+	n := len(a)
+	t.class = make([]int32, n)
+	posNeg, negPos := stats.SignDisagreements(a, b)
+	t.odd = make([]int32, posNeg+negPos)
+	pn, np := t.odd[:0], t.odd[posNeg:posNeg]
+	for j, x := range a {
+		switch y := b[j]; {
+		case x > 0 && y < 0:
 			t.class[j] = classPosNeg
-			posNeg = append(posNeg, int32(j))
-		case a < 0 && b > 0:
+			pn = append(pn, int32(j))
+		case x < 0 && y > 0:
 			t.class[j] = classNegPos
-			negPos = append(negPos, int32(j))
+			np = append(np, int32(j))
 		default:
 			t.class[j] = classAgree
 		}
 	}
-	t.byA, t.byB = c.ByA, c.ByB
-	t.odd = append(posNeg, negPos...)
 	t.ranges = [2][2]float64{{0, 1}, {0, 1}}
-	if c.N > 0 {
-		t.ranges = [2][2]float64{{floats.Min(c.A), floats.Max(c.A)}, {floats.Min(c.B), floats.Max(c.B)}}
+	if n > 0 {
+		t.ranges = [2][2]float64{{floats.Min(a), floats.Max(a)}, {floats.Min(b), floats.Max(b)}}
 	}
 }
 
-// countPoints counts the compared points on grid g, unless they are.
-func (t *compared) countPoints(g chart.Grid) {
+// countPoints counts the compared points, of rewards a and b, on grid g,
+// unless they are.
+func (t *compared) countPoints(g chart.Grid, a, b []float64) {
 	if t.density.grid == g && t.density.counts != nil {
 		return
 	}
 	n := g.X.Cells * g.Y.Cells
 	t.density = density{grid: g, counts: make([]int32, n), worst: make([]int32, n)}
-	chart.Density(t.density.counts, t.density.worst, g, t.cmp.A, t.cmp.B, t.class, nil)
+	chart.Density(t.density.counts, t.density.worst, g, a, b, t.class, nil)
 }
 
 // newFrame returns the scatter's frame in a tab of width x height, on
@@ -503,7 +513,7 @@ func (t *compareTab) newChart() *plot.Frame {
 	f.HLine(0, '┈', st.Muted)
 	if t.cmp.N > 0 && len(t.class) == t.cmp.N {
 		g := f.Grid
-		t.countPoints(g)
+		t.countPoints(g, t.cmp.A, t.cmp.B)
 		most := slices.Max(t.density.counts)
 		for c, count := range t.density.counts {
 			if count == 0 {
