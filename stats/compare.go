@@ -18,15 +18,6 @@ func Spearman(x, y []float64) float64 {
 	return Pearson(rx, ry)
 }
 
-// SpearmanSorted is Spearman with the positions sorted by x (byX) and by y
-// (byY) given, ascending, as floatorder sorts them: no NaN.
-func SpearmanSorted(x, y []float64, byX, byY []int) float64 {
-	rx, ry := make([]float64, len(x)), make([]float64, len(y))
-	averageRanksSorted(rx, x, byX)
-	averageRanksSorted(ry, y, byY)
-	return Pearson(rx, ry)
-}
-
 // KendallTauB returns Kendall's tau-b of x and y, which accounts for ties:
 //
 //	tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))
@@ -214,46 +205,6 @@ func TopShared(a, b []float64, k int) int {
 		}
 	}
 	return shared
-}
-
-// TopSharedSorted is TopShared with the positions sorted by a (byA) and
-// by b (byB) given, ascending in floatorder's order, ties in any order:
-// the k-th largest values are read from them instead of selected.
-func TopSharedSorted(a, b []float64, byA, byB []int, k int) int {
-	inB := make([]bool, len(b))
-	eachTop(b, byB, k, func(i int) { inB[i] = true })
-	shared := 0
-	eachTop(a, byA, k, func(i int) {
-		if inB[i] {
-			shared++
-		}
-	})
-	return shared
-}
-
-// eachTop calls f, in position order, on topIndices(x, k): the positions
-// above the k-th largest value, and the first of those equal to it. byX
-// is x's positions sorted ascending.
-func eachTop(x []float64, byX []int, k int, f func(i int)) {
-	n := len(x)
-	if k == 0 {
-		return
-	}
-	kth := floatorder.Key(x[byX[n-k]])
-	above := n - k + 1
-	for above < n && floatorder.Key(x[byX[above]]) == kth {
-		above++
-	}
-	equal := k - (n - above) // how many of those equal to the k-th are in
-	for i, v := range x {
-		switch key := floatorder.Key(v); {
-		case key > kth:
-			f(i)
-		case key == kth && equal > 0:
-			f(i)
-			equal--
-		}
-	}
 }
 
 // topIndices returns the positions of the k largest values of x, ties

@@ -213,8 +213,8 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.merge))
 }
 
-// topShared is stats.TopSharedSorted on the sides' ranks: the positions
-// among the k largest of both, ties broken by position.
+// topShared is stats.TopShared read from the sides' orders and ranks:
+// the positions among the k largest of both, ties broken by position.
 func topShared(a, b *Side, k int, buf *Buffers) int {
 	n := len(a.Values)
 	buf.inB = slices.Grow(buf.inB[:0], n)[:n]
