@@ -110,3 +110,30 @@ func TestSidesReused(t *testing.T) {
 		t.Errorf("with a reused side: N %d Kendall %v Spearman %v, want 6 %v %v", c.N, c.Kendall, c.Spearman, want.Kendall, want.Spearman)
 	}
 }
+
+// Recycle: the next side and comparison made with the buffers take the
+// arrays given back, and compute what fresh ones compute.
+func TestRecycle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	const n = 1000
+	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+	index := make([]int, n)
+	for i := range x {
+		x[i], y[i], z[i], index[i] = rng.NormFloat64(), float64(rng.IntN(9)), rng.Float64(), i
+	}
+	var buf Buffers
+	sx, sy := newSide(sideOf{}, index, x, &buf), newSide(sideOf{}, index, y, &buf)
+	first := CompareSides(sx, sy, &buf)
+	buf.Recycle([]*Side{sx, sx}, first.ByA, first.ByB)
+	sz := newSide(sideOf{}, index, gather(take(&buf.floats, n), z, index), &buf)
+	c := CompareSides(sz, sy, &buf)
+	if &sz.order[0] != &sx.order[0] || &sz.codes[0] != &sx.codes[0] || &c.ByA[0] != &first.ByA[0] || &c.ByB[0] != &first.ByB[0] {
+		t.Error("the side and the comparison after Recycle did not take the arrays given back")
+	}
+	var fresh Buffers
+	want := CompareSides(newSide(sideOf{}, index, slices.Clone(z), &fresh), newSide(sideOf{}, index, y, &fresh), &fresh)
+	if c.Kendall != want.Kendall || c.Spearman != want.Spearman || c.TopShared != want.TopShared ||
+		!slices.Equal(c.ByA, want.ByA) || !slices.Equal(c.ByB, want.ByB) || !slices.Equal(c.A, want.A) {
+		t.Errorf("with recycled arrays: Kendall %v Spearman %v, fresh %v %v", c.Kendall, c.Spearman, want.Kendall, want.Spearman)
+	}
+}

@@ -51,13 +51,57 @@ type sideOf struct {
 	bi, n int
 }
 
-// Buffers are a comparison's working memory, reused by the next one.
-// Its zero value is ready; it is not safe for concurrent use.
+// Buffers are a comparison's working memory, reused by the next one,
+// and the arrays of sides and comparisons given back (Recycle). Its zero
+// value is ready; it is not safe for concurrent use.
 type Buffers struct {
 	ranks floatorder.RankBuffers
 	// seq and merge are Kendall's codes and their merge sort's buffer.
 	seq, merge []uint32
 	inB        []bool
+	floats     [][]float64
+	int32s     [][]int32
+	uint32s    [][]uint32
+}
+
+// spareMax is the most arrays of a type Buffers keeps for reuse: a side's
+// two of float64, or a comparison's two orders and a side's.
+const spareMax = 3
+
+// Recycle gives buf the arrays of sides and of orders (a Comparison's ByA
+// and ByB) that nothing reads any more, for the next sides and
+// comparisons made with buf to reuse.
+func (buf *Buffers) Recycle(sides []*Side, orders ...[]int32) {
+	for k, s := range sides {
+		if s == nil || slices.Contains(sides[:k], s) {
+			continue
+		}
+		buf.floats = keep(buf.floats, s.Values, s.ranks)
+		buf.int32s = keep(buf.int32s, s.order)
+		buf.uint32s = keep(buf.uint32s, s.codes)
+	}
+	buf.int32s = keep(buf.int32s, orders...)
+}
+
+// keep appends arrays to spare, up to spareMax.
+func keep[T any](spare [][]T, arrays ...[]T) [][]T {
+	for _, a := range arrays {
+		if len(spare) < spareMax && cap(a) > 0 {
+			spare = append(spare, a)
+		}
+	}
+	return spare
+}
+
+// take returns an array of n from spare, or a new one.
+func take[T any](spare *[][]T, n int) []T {
+	for k, a := range *spare {
+		if cap(a) >= n {
+			*spare = slices.Delete(*spare, k, k+1)
+			return a[:n]
+		}
+	}
+	return make([]T, n)
 }
 
 // Sides returns the sides of a's and b's rewards on batch bi, taking those
@@ -71,7 +115,8 @@ func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Si
 				index = append(index, i)
 			}
 		}
-		return newSide(sideOf{}, index, gather(a.Rewards, index), buf), newSide(sideOf{}, index, gather(b.Rewards, index), buf)
+		return newSide(sideOf{}, index, gather(take(&buf.floats, len(index)), a.Rewards, index), buf),
+			newSide(sideOf{}, index, gather(take(&buf.floats, len(index)), b.Rewards, index), buf)
 	}
 	find := func(res *engine.Result) *Side {
 		of := sideOf{res, bi, len(res.Ranking.Batches[bi].Members)}
@@ -94,19 +139,18 @@ func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Si
 	}
 	n := len(a.Ranking.Batches[bi].Members)
 	if sa == nil {
-		sa = newSide(sideOf{a, bi, n}, index, gather(a.Rewards, index), buf)
+		sa = newSide(sideOf{a, bi, n}, index, gather(take(&buf.floats, len(index)), a.Rewards, index), buf)
 	}
 	if sb == nil && b == a {
 		sb = sa
 	} else if sb == nil {
-		sb = newSide(sideOf{b, bi, n}, index, gather(b.Rewards, index), buf)
+		sb = newSide(sideOf{b, bi, n}, index, gather(take(&buf.floats, len(index)), b.Rewards, index), buf)
 	}
 	return sa, sb
 }
 
-// gather returns x at index.
-func gather(x []float64, index []int) []float64 {
-	v := make([]float64, len(index))
+// gather sets v, as long as index, to x at index and returns it.
+func gather(v, x []float64, index []int) []float64 {
 	for j, i := range index {
 		v[j] = x[i]
 	}
@@ -116,7 +160,7 @@ func gather(x []float64, index []int) []float64 {
 // newSide sorts and ranks values, those of the trajectories index.
 func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 	n := len(values)
-	s := &Side{of: of, Index: index, Values: values, order: make([]int32, n), codes: make([]uint32, n), ranks: make([]float64, n)}
+	s := &Side{of: of, Index: index, Values: values, order: take(&buf.int32s, n), codes: take(&buf.uint32s, n), ranks: take(&buf.floats, n)}
 	s.distinct, s.tied = floatorder.Ranks(values, s.order, s.codes, s.ranks, &buf.ranks)
 	s.nan = slices.ContainsFunc(values, math.IsNaN)
 	if n > 0 {
@@ -141,7 +185,7 @@ func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 // the values, both are computed on the values as stats does.
 func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	n := len(a.Values)
-	c := Comparison{N: n, A: a.Values, B: b.Values, Index: a.Index, ByA: make([]int32, n), ByB: make([]int32, n)}
+	c := Comparison{N: n, A: a.Values, B: b.Values, Index: a.Index, ByA: take(&buf.int32s, n), ByB: take(&buf.int32s, n)}
 	// By (A, B): B's order, stably by A's ranks; by (B, A) the reverse.
 	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks)
 	floatorder.SortByCode(c.ByB, a.order, b.codes, b.distinct, &buf.ranks)

@@ -95,11 +95,13 @@ type compareTab struct {
 	// computed off the event loop, is shown; job is that computation until
 	// the root takes it (common.Worker), gen numbers it. buf is the
 	// comparisons' working memory, lent to one job at a time (nil while
-	// lent: a job started meanwhile makes its own).
+	// lent: a job started meanwhile makes its own); taken counts the jobs
+	// the root took whose message has not come back.
 	computing bool
 	job       func() tea.Msg
 	gen       int
 	buf       *agreement.Buffers
+	taken     int
 	selected  int
 	reading   bool
 	opened    trajectory.Opened
@@ -195,9 +197,11 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case comparedMsg:
-		t.buf = msg.buf
+		t.buf, t.taken = msg.buf, t.taken-1
 		if msg.gen == t.gen {
+			old := t.compared
 			t.show(msg.v)
+			t.recycle(old)
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
@@ -325,8 +329,28 @@ func (t *compareTab) ShowsCompare() bool { return true }
 // Job implements common.Worker: the comparison of a new result.
 func (t *compareTab) Job() func() tea.Msg {
 	job := t.job
+	if job != nil {
+		t.taken++
+	}
 	t.job = nil
 	return job
+}
+
+// recycle gives the buffers the arrays of old, the comparison no longer
+// shown, that the one shown does not share, for the next comparison to
+// reuse: only when no job could still read them (none taken and not
+// back, none waiting to be taken with old's sides as known).
+func (t *compareTab) recycle(old compared) {
+	if t.buf == nil || t.taken > 0 || t.job != nil {
+		return
+	}
+	var sides []*agreement.Side
+	for _, s := range old.sides {
+		if s != nil && !slices.Contains(t.sides[:], s) {
+			sides = append(sides, s)
+		}
+	}
+	t.buf.Recycle(sides, old.byA, old.byB)
 }
 
 // LoggedMethod is method B when it is the advantage the trainer logged
