@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
 )
 
 func TestKendallTauB(t *testing.T) {
@@ -182,4 +181,3 @@ func TestCountInversions(t *testing.T) {
 		}
 	}
 }
-
