@@ -35,6 +35,11 @@
 #   VISITS=all ROUNDS=3 scripts/bench-dashboard.sh FILE
 #   VISITS='5 7' SWITCHES=5 scripts/bench-dashboard.sh FILE
 #
+# With EARLY=1, the visit's key is pressed as soon as the first frame is
+# drawn, before the badge settles (what the dashboard computes once idle,
+# such as the Compare tab's prefetch, has not run yet); the switches still
+# wait for it.
+#
 # Make FILE with: python3 scripts/seed_pareto.py gen --n 1000000 --m 3 \
 #   --group-size 8 /tmp/big1m3.jsonl
 # The machine should be otherwise idle (check top): these are wall times.
@@ -131,13 +136,13 @@ declare -A shows=(
 )
 computing='computing…'
 
-# start_dashboard starts the dashboard and waits for its first frame and
-# its badge to settle.
+# start_dashboard starts the dashboard and waits for its first frame and,
+# unless EARLY, its badge to settle.
 start_dashboard() {
 	tmux new-session -d -s "$session" -x 140 -y 45 "$bin $input"
 	wait_for "method: pareto .*" 120
 	wait_for "frac_zero_std_groups" 120
-	settle
+	[ -n "${EARLY:-}" ] || settle
 }
 
 stop_dashboard() {
@@ -152,7 +157,7 @@ if [ -n "${VISITS:-}" ]; then
 	switches=${SWITCHES:-3}
 	declare -a compute_ms
 	declare -A visit_ms switch_ms
-	echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds; tabs $tabs, $switches switches on each"
+	echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds; tabs $tabs, $switches switches on each${EARLY:+; each visit as soon as the first frame is drawn}"
 	for r in $(seq "$rounds"); do
 		start=$(now_ms)
 		"$bin" compute --out "$work/rewards.jsonl" "$input" 2>/dev/null
@@ -160,7 +165,7 @@ if [ -n "${VISITS:-}" ]; then
 		line="round $r: compute ${compute_ms[-1]} ms, load $(cut -d' ' -f1 /proc/loadavg);"
 		for t in $tabs; do
 			start_dashboard
-			sleep 0.2
+			[ -n "${EARLY:-}" ] || sleep 0.2
 			start=$(now_ms)
 			tmux send-keys -t "$session" "$t"
 			wait_for "${shows[$t]}" 120 "$computing"

@@ -18,15 +18,6 @@ func Spearman(x, y []float64) float64 {
 	return Pearson(rx, ry)
 }
 
-// SpearmanSorted is Spearman with the positions sorted by x (byX) and by y
-// (byY) given, ascending, as floatorder sorts them: no NaN.
-func SpearmanSorted(x, y []float64, byX, byY []int) float64 {
-	rx, ry := make([]float64, len(x)), make([]float64, len(y))
-	averageRanksSorted(rx, x, byX)
-	averageRanksSorted(ry, y, byY)
-	return Pearson(rx, ry)
-}
-
 // KendallTauB returns Kendall's tau-b of x and y, which accounts for ties:
 //
 //	tau_b = (C - D) / sqrt((n0 - n1) (n0 - n2))
@@ -71,12 +62,7 @@ func KendallTauBSorted(x, y []float64, byXY []int) float64 {
 	discordant := countInversions(ys, make([]float64, n))
 	tiedY := tiedRuns(ys) // ys is sorted now
 
-	pairs := int64(n) * int64(n-1) / 2
-	denom := math.Sqrt(float64(pairs-tiedX) * float64(pairs-tiedY))
-	if denom == 0 {
-		return math.NaN()
-	}
-	return float64(pairs-tiedX-tiedY+tiedXY-2*discordant) / denom
+	return KendallTauBCounts(n, tiedX, tiedY, tiedXY, discordant)
 }
 
 // tiedRuns returns sum t(t-1)/2 over the runs of t equal values of sorted.
@@ -166,15 +152,22 @@ func tiedPairs(order []int, eq func(a, b int) bool) int64 {
 // under b (negPos): the ones the two methods push in opposite directions.
 // A zero advantage is neither positive nor negative.
 func SignDisagreements(a, b []float64) (posNeg, negPos int) {
-	for i := range a {
-		switch {
-		case a[i] > 0 && b[i] < 0:
-			posNeg++
-		case a[i] < 0 && b[i] > 0:
-			negPos++
-		}
+	// Counted without branches: random signs mispredict them.
+	b = b[:len(a)]
+	for i, x := range a {
+		y := b[i]
+		posNeg += one(x > 0) & one(y < 0)
+		negPos += one(x < 0) & one(y > 0)
 	}
 	return posNeg, negPos
+}
+
+// one is 1 for true, 0 for false.
+func one(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TopOverlap returns the fraction of the k = ceil(frac n) largest values of
@@ -212,46 +205,6 @@ func TopShared(a, b []float64, k int) int {
 		}
 	}
 	return shared
-}
-
-// TopSharedSorted is TopShared with the positions sorted by a (byA) and
-// by b (byB) given, ascending in floatorder's order, ties in any order:
-// the k-th largest values are read from them instead of selected.
-func TopSharedSorted(a, b []float64, byA, byB []int, k int) int {
-	inB := make([]bool, len(b))
-	eachTop(b, byB, k, func(i int) { inB[i] = true })
-	shared := 0
-	eachTop(a, byA, k, func(i int) {
-		if inB[i] {
-			shared++
-		}
-	})
-	return shared
-}
-
-// eachTop calls f, in position order, on topIndices(x, k): the positions
-// above the k-th largest value, and the first of those equal to it. byX
-// is x's positions sorted ascending.
-func eachTop(x []float64, byX []int, k int, f func(i int)) {
-	n := len(x)
-	if k == 0 {
-		return
-	}
-	kth := floatorder.Key(x[byX[n-k]])
-	above := n - k + 1
-	for above < n && floatorder.Key(x[byX[above]]) == kth {
-		above++
-	}
-	equal := k - (n - above) // how many of those equal to the k-th are in
-	for i, v := range x {
-		switch key := floatorder.Key(v); {
-		case key > kth:
-			f(i)
-		case key == kth && equal > 0:
-			f(i)
-			equal--
-		}
-	}
 }
 
 // topIndices returns the positions of the k largest values of x, ties

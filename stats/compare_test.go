@@ -1,13 +1,10 @@
 package stats
 
 import (
-	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/rewardlens/rewardlens/internal/floatorder"
 )
 
 func TestKendallTauB(t *testing.T) {
@@ -181,44 +178,6 @@ func TestCountInversions(t *testing.T) {
 		}
 		if got := countInversions(v, make([]float64, n)); got != want || !slices.IsSorted(v) {
 			t.Errorf("n=%d: %d inversions (want %d), sorted %v", n, got, want, slices.IsSorted(v))
-		}
-	}
-}
-
-// TestSpearmanSorted: given the orders, Spearman's rho is the same.
-func TestSpearmanSorted(t *testing.T) {
-	x := []float64{3, 1, 2, 2, 5, 4, 1}
-	y := []float64{1, 1, 3, 2, 5, 5, 0}
-	byX, byY := []int{1, 6, 2, 3, 0, 5, 4}, []int{6, 0, 1, 3, 2, 4, 5}
-	if got, want := SpearmanSorted(x, y, byX, byY), Spearman(x, y); got != want {
-		t.Errorf("SpearmanSorted = %v, Spearman = %v", got, want)
-	}
-}
-
-// TopSharedSorted counts what TopShared counts, on values with many ties
-// (the k-th largest tied across the cut), NaNs and both zeros, the sorted
-// orders' ties in an arbitrary order; and on a hand-counted case.
-func TestTopSharedSorted(t *testing.T) {
-	// Top 2 of a: positions 1 (5) and 0 (3, the first of the 3s); of b:
-	// 3 (9) and 0 (2, the first of the 2s). Shared: position 0.
-	a, b := []float64{3, 5, 3, 1}, []float64{2, 2, 1, 9}
-	if got := TopSharedSorted(a, b, []int{3, 2, 0, 1}, []int{2, 1, 0, 3}, 2); got != 1 {
-		t.Errorf("hand-counted case: TopSharedSorted = %d, want 1", got)
-	}
-	rng := rand.New(rand.NewPCG(8, 9))
-	pool := []float64{math.NaN(), math.Copysign(0, -1), 0, 1, 2, 2.5, -3}
-	for _, n := range []int{1, 2, 10, 97, 1000} {
-		a, b := make([]float64, n), make([]float64, n)
-		for i := range a {
-			a[i], b[i] = pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
-		}
-		byA, byB := rng.Perm(n), rng.Perm(n)
-		slices.SortFunc(byA, func(i, j int) int { return cmp.Compare(floatorder.Key(a[i]), floatorder.Key(a[j])) })
-		slices.SortFunc(byB, func(i, j int) int { return cmp.Compare(floatorder.Key(b[i]), floatorder.Key(b[j])) })
-		for k := 0; k <= n; k++ {
-			if got, want := TopSharedSorted(a, b, byA, byB, k), TopShared(a, b, k); got != want {
-				t.Fatalf("n=%d k=%d: TopSharedSorted = %d, TopShared = %d", n, k, got, want)
-			}
 		}
 	}
 }

@@ -137,7 +137,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case prefetchedMsg:
 		return m, m.prefetched(msg)
 	case backgroundDueMsg:
-		return m, m.startBackground(msg.job)
+		return m, tea.Batch(m.startBackground(msg.job), prefetchDue)
 	case liveMsg:
 		return m, m.liveUpdate(msg)
 	case recomputeDueMsg:

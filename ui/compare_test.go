@@ -215,6 +215,43 @@ func TestCompareOpensGroup(t *testing.T) {
 	}
 }
 
+// TestComparePrefetchStartsWithTheHealth: the prefetch of method B's
+// result starts when the health of the first result does, not once it is
+// computed, so that a visit soon after the first frame finds it done.
+func TestComparePrefetchStartsWithTheHealth(t *testing.T) {
+	m := NewModel(uitest.SampleSession(t), true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for m.rc.next != nil { // the first result shown, as Settle, without its health
+		m.Update(m.rc.next())
+	}
+	s := m.Session()
+	if s.HealthReady() {
+		t.Fatal("the health is computed already")
+	}
+	_, cmd := m.Update(backgroundDueMsg{s.HealthJob()})
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok {
+		t.Fatalf("the health's start gives %T, want a batch with the prefetch", cmd())
+	}
+	due := false
+	for _, c := range batch {
+		if c == nil {
+			continue
+		}
+		if _, ok := c().(prefetchDueMsg); ok {
+			due = true
+		}
+	}
+	if !due {
+		t.Fatal("the health's start does not make the prefetch due")
+	}
+	m.Update(prefetchDueMsg{})
+	if !m.rc.prefetching || s.HealthReady() {
+		t.Errorf("with the health not yet computed (%v), the prefetch did not start", !s.HealthReady())
+	}
+}
+
 // TestComparePrefetchedWhenIdle: once the health of the first result
 // is computed, method B's result and the Compare tab's comparison are
 // computed before the tab is shown, and its first visit shows them with

@@ -7,27 +7,30 @@ import (
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
-// Once the health of the first result is computed, the dashboard is
-// idle: the Compare tab's comparison (method B's result, then the
-// comparison itself, the tab's job) is computed then, for the tab not
-// shown yet, so that its first visit finds it ready. It holds what a visit would hold: one result of B
-// and one comparison. A change of the session before the visit marks the
-// tab stale, and the visit computes its comparison again. It is done once
-// a session: after every switch it would take the cores from the next
+// Once the first result is shown, the Compare tab's comparison (method
+// B's result, then the comparison itself, the tab's job) is computed
+// beside its health, for the tab not shown yet, so that its first visit
+// finds it ready: started once the dashboard is idle (the health
+// computed), it was still running when a visit came a fraction of a
+// second later, and then took the cores from that visit or another
+// tab's. It holds what a visit would hold: one result of B and one
+// comparison. A change of the session before the visit marks the tab
+// stale, and the visit computes its comparison again. It is done once a
+// session: after every switch it would take the cores from the next
 // switch, and hold B's result for a tab perhaps never shown.
 
-// prefetchDueMsg says that the health was computed: the prefetch may
-// start. It comes from a command, which Settle drops with the others:
-// a model driven without a program computes B's result when Compare is
-// shown, as before.
+// prefetchDueMsg says that the health of a result started, or was
+// computed: the prefetch may start. It comes from a command, which
+// Settle drops with the others: a model driven without a program
+// computes B's result when Compare is shown, as before.
 type prefetchDueMsg struct{}
 
 func prefetchDue() tea.Msg { return prefetchDueMsg{} }
 
-// prefetchOnce starts the prefetch the first time the health of the
-// result shown is computed with no recompute under way.
+// prefetchOnce starts the prefetch the first time it is due with no
+// recompute under way.
 func (m *Model) prefetchOnce() tea.Cmd {
-	if m.rc.prefetchAsked || !m.common.Session.HealthReady() || m.rc.next != nil || m.live != nil {
+	if m.rc.prefetchAsked || m.rc.next != nil || m.live != nil {
 		return nil
 	}
 	m.rc.prefetchAsked = true

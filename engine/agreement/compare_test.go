@@ -32,51 +32,108 @@ func TestCompareRewards(t *testing.T) {
 	}
 }
 
-// agreement's orders and statistics are those of the computation from
+// CompareSides' orders and statistics are those of the computation from
 // scratch: the stable comparison sorts by (A, B) and by (B, A), Kendall's
-// tau and Spearman's rho on the values, and TopShared; on A with few
-// distinct values (tied runs above and below floatorder's radix
-// threshold) against B with ties, both ways round, and against distinct
-// values (the two sorts from scratch) both ways round.
-func TestAgreementMatchesFromScratch(t *testing.T) {
+// tau and Spearman's rho on the values, TopShared and the sign
+// disagreements; on A with few distinct values against B with ties, both
+// ways round, against distinct values both ways round, a side against
+// itself, and values with NaNs, infinities and both zeros; below and
+// above the sizes the sorts split between two goroutines.
+func TestCompareSidesMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
-	for _, n := range []int{2, 300, 50_000} {
-		x, y := make([]float64, n), make([]float64, n)
+	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 3}
+	var buf Buffers
+	for _, n := range []int{0, 1, 2, 300, 50_000, 70_000} {
+		x, y, z, w := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range x {
-			x[i], y[i] = float64(rng.IntN(7)), math.Round(rng.NormFloat64()*50)/50
-		}
-		z := make([]float64, n)
-		for i := range z {
-			z[i] = rng.Float64()
-		}
-		for _, ab := range [][2][]float64{{x, y}, {y, x}, {z, x}, {x, z}} {
-			c := Comparison{A: ab[0], B: ab[1]}
-			c.agreement()
-			byA, byB := make([]int, n), make([]int, n)
-			for i := range byA {
-				byA[i], byB[i] = i, i
+			x[i], y[i], z[i] = float64(rng.IntN(7)), math.Round(rng.NormFloat64()*50)/50, rng.Float64()
+			w[i] = pool[rng.IntN(len(pool))]
+			if rng.IntN(2) == 0 {
+				w[i] = rng.NormFloat64()
 			}
-			slices.SortStableFunc(byA, func(i, j int) int { return cmp.Or(cmp.Compare(c.A[i], c.A[j]), cmp.Compare(c.B[i], c.B[j])) })
-			slices.SortStableFunc(byB, func(i, j int) int { return cmp.Or(cmp.Compare(c.B[i], c.B[j]), cmp.Compare(c.A[i], c.A[j])) })
+		}
+		index := make([]int, n)
+		for i := range index {
+			index[i] = i
+		}
+		side := func(v []float64) *Side { return newSide(sideOf{}, index, v, &buf) }
+		sx, sy, sz, sw := side(x), side(y), side(z), side(w)
+		for _, ab := range [][2]*Side{{sx, sy}, {sy, sx}, {sz, sx}, {sx, sz}, {sz, sz}, {sy, sy}, {sw, sy}, {sx, sw}} {
+			c := CompareSides(ab[0], ab[1], &buf)
+			byA, byB := make([]int32, n), make([]int32, n)
+			for i := range byA {
+				byA[i], byB[i] = int32(i), int32(i)
+			}
+			slices.SortStableFunc(byA, func(i, j int32) int { return cmp.Or(cmp.Compare(c.A[i], c.A[j]), cmp.Compare(c.B[i], c.B[j])) })
+			slices.SortStableFunc(byB, func(i, j int32) int { return cmp.Or(cmp.Compare(c.B[i], c.B[j]), cmp.Compare(c.A[i], c.A[j])) })
 			if !slices.Equal(c.ByA, byA) || !slices.Equal(c.ByB, byB) {
 				t.Fatalf("n=%d: the sorted orders differ from the stable comparison sorts", n)
 			}
-			if k, s := stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B); c.Kendall != k || c.Spearman != s {
+			if k, s := stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B); !same(c.Kendall, k) || !same(c.Spearman, s) {
 				t.Errorf("n=%d: Kendall %v Spearman %v, from scratch %v %v", n, c.Kendall, c.Spearman, k, s)
 			}
 			if want := stats.TopShared(c.A, c.B, c.TopK); c.TopShared != want {
 				t.Errorf("n=%d: TopShared %d, from scratch %d", n, c.TopShared, want)
 			}
+			if posNeg, negPos := stats.SignDisagreements(c.A, c.B); c.PosNeg != posNeg || c.NegPos != negPos {
+				t.Errorf("n=%d: sign disagreements %d %d, from scratch %d %d", n, c.PosNeg, c.NegPos, posNeg, negPos)
+			}
 		}
 	}
 }
 
-func TestFewDistinct(t *testing.T) {
-	ranks, scores := make([]float64, 5000), make([]float64, 5000)
-	for i := range ranks {
-		ranks[i], scores[i] = float64(i%40), float64(i)/7
+// same reports whether a and b are the same float64, NaN the same as NaN.
+func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+// Sides reuses the sides it is given that are still the results' on the
+// batch, B's for a new A, and shares one side when A is B.
+func TestSidesReused(t *testing.T) {
+	ts := enginetest.Scored(map[string][]float64{"g": {1, 2, 3, math.NaN(), 2, 5, 1}}, "g")
+	ev := engine.Evaluate(oneObjective(t, engine.Options{}).Scorer, ts)
+	abs := ev.Compute(engine.Options{Method: engine.Absolute, Scope: engine.ScopeGroup})
+	rloo := ev.Compute(engine.Options{Method: engine.RLOO, Scope: engine.ScopeGroup})
+	grpo := ev.Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup})
+	var buf Buffers
+	sa, sb := Sides(abs, rloo, 0, nil, &buf)
+	if len(sa.Index) != 6 || &sa.Index[0] != &sb.Index[0] {
+		t.Fatalf("the sides' trajectories %v and %v, want the 6 valid ones, shared", sa.Index, sb.Index)
 	}
-	if !fewDistinct(ranks) || fewDistinct(scores) {
-		t.Errorf("fewDistinct: 40 values %v (want true), 5,000 values %v (want false)", fewDistinct(ranks), fewDistinct(scores))
+	sg, sb2 := Sides(grpo, rloo, 0, []*Side{sa, sb}, &buf)
+	if sb2 != sb || sg == sa {
+		t.Errorf("a new A: B's side reused %v (want true), A's %v (want false)", sb2 == sb, sg == sa)
+	}
+	if s1, s2 := Sides(rloo, rloo, 0, nil, &buf); s1 != s2 {
+		t.Error("A is B: two sides")
+	}
+	c := CompareSides(sg, sb2, &buf)
+	if want := CompareRewards(grpo, rloo, 0); c.Kendall != want.Kendall || c.Spearman != want.Spearman || c.N != 6 {
+		t.Errorf("with a reused side: N %d Kendall %v Spearman %v, want 6 %v %v", c.N, c.Kendall, c.Spearman, want.Kendall, want.Spearman)
+	}
+}
+
+// Recycle: the next side and comparison made with the buffers take the
+// arrays given back, and compute what fresh ones compute.
+func TestRecycle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	const n = 1000
+	x, y, z := make([]float64, n), make([]float64, n), make([]float64, n)
+	index := make([]int, n)
+	for i := range x {
+		x[i], y[i], z[i], index[i] = rng.NormFloat64(), float64(rng.IntN(9)), rng.Float64(), i
+	}
+	var buf Buffers
+	sx, sy := newSide(sideOf{}, index, x, &buf), newSide(sideOf{}, index, y, &buf)
+	first := CompareSides(sx, sy, &buf)
+	buf.Recycle([]*Side{sx, sx}, first.ByA, first.ByB)
+	sz := newSide(sideOf{}, index, gather(take(&buf.floats, n), z, index), &buf)
+	c := CompareSides(sz, sy, &buf)
+	if &sz.order[0] != &sx.order[0] || &sz.codes[0] != &sx.codes[0] || &c.ByA[0] != &first.ByA[0] || &c.ByB[0] != &first.ByB[0] {
+		t.Error("the side and the comparison after Recycle did not take the arrays given back")
+	}
+	var fresh Buffers
+	want := CompareSides(newSide(sideOf{}, index, slices.Clone(z), &fresh), newSide(sideOf{}, index, y, &fresh), &fresh)
+	if c.Kendall != want.Kendall || c.Spearman != want.Spearman || c.TopShared != want.TopShared ||
+		!slices.Equal(c.ByA, want.ByA) || !slices.Equal(c.ByB, want.ByB) || !slices.Equal(c.A, want.A) {
+		t.Errorf("with recycled arrays: Kendall %v Spearman %v, fresh %v %v", c.Kendall, c.Spearman, want.Kendall, want.Spearman)
 	}
 }

@@ -62,21 +62,46 @@ func Collapse(res *engine.Result, b *engine.Batch) (share float64, groups int) {
 			continue
 		}
 		groups++
-		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(res.Rewards[a], res.Rewards[b]) })
-		for lo := 0; lo < len(idx); {
-			hi := lo + 1
-			for hi < len(idx) && res.Rewards[idx[hi]] == res.Rewards[idx[lo]] {
-				hi++
-			}
-			if slices.ContainsFunc(idx[lo+1:hi], func(i int) bool { return !slices.Equal(row(i), row(idx[lo])) }) {
-				collapsed++
-				break
-			}
-			lo = hi
+		if tiedDistinct(idx, res.Rewards, row) {
+			collapsed++
 		}
 	}
 	if groups == 0 {
 		return math.NaN(), 0
 	}
 	return float64(collapsed) / float64(groups), groups
+}
+
+// pairwiseMax is the most members tiedDistinct compares pair by pair:
+// up to it, the pairs of a group cost less than sorting it.
+const pairwiseMax = 32
+
+// tiedDistinct reports whether two of the members idx hold distinct
+// objective vectors (row) and equal rewards, idx being reordered: pair
+// by pair, or in a larger group along its rewards sorted, where a run of
+// equal rewards holds two distinct vectors when one differs from the
+// run's first.
+func tiedDistinct(idx []int, rewards []float64, row func(i int) []float64) bool {
+	if len(idx) <= pairwiseMax {
+		for k, i := range idx {
+			for _, j := range idx[k+1:] {
+				if rewards[i] == rewards[j] && !slices.Equal(row(i), row(j)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(rewards[a], rewards[b]) })
+	for lo := 0; lo < len(idx); {
+		hi := lo + 1
+		for hi < len(idx) && rewards[idx[hi]] == rewards[idx[lo]] {
+			hi++
+		}
+		if slices.ContainsFunc(idx[lo+1:hi], func(i int) bool { return !slices.Equal(row(i), row(idx[lo])) }) {
+			return true
+		}
+		lo = hi
+	}
+	return false
 }

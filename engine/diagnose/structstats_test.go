@@ -1,6 +1,9 @@
 package diagnose
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -60,6 +63,64 @@ func TestFeasibleShares(t *testing.T) {
 			if !near(st.ConstraintFeasible[c], held[c]/n) {
 				t.Fatalf("batch %d constraint %d: feasible %v, want %v", st.Step, c, st.ConstraintFeasible[c], held[c]/n)
 			}
+		}
+	}
+}
+
+// Collapse counts what a pair-by-pair count does, on groups of 2 to 80
+// members (compared pair by pair up to pairwiseMax, along their sorted
+// rewards above), objectives of four values each in half the groups
+// (distinct vectors tied often) and of sums all distinct in the others,
+// under methods that tie them or not.
+func TestCollapseAgainstPairs(t *testing.T) {
+	one := 1.0
+	c, err := engine.New(engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: &one}, {Name: "c", Expr: "c", Weight: &one}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 5))
+	var ts []scoring.Trajectory
+	for g := range 60 {
+		size := 2 + rng.IntN(pairwiseMax+10)
+		if g%7 == 0 {
+			size = 1 // no pair
+		}
+		for range size {
+			a, c := float64(rng.IntN(4)), float64(rng.IntN(4))
+			if g%2 == 1 { // distinct sums, distinct vectors repeated
+				c = float64(rng.IntN(3)) * 0.1234567
+			}
+			ts = append(ts, enginetest.Traj(0, fmt.Sprintf("g%d", g), "a", a, "c", c))
+		}
+	}
+	for _, method := range []engine.Method{engine.Absolute, engine.GRPO, engine.Pareto} {
+		res := c.Compute(ts, method)
+		ev := res.Evaluation
+		row := func(i int) []float64 { return ev.Values[i*ev.M : (i+1)*ev.M] }
+		collapsed, groups := 0, 0
+		for _, g := range res.Ranking.Batches[0].Groups {
+			distinct, tied := false, false
+			for _, i := range g.Members {
+				for _, j := range g.Members {
+					if i < j && ev.Valid[i] && ev.Valid[j] && !slices.Equal(row(i), row(j)) {
+						distinct = true
+						tied = tied || res.Rewards[i] == res.Rewards[j]
+					}
+				}
+			}
+			if distinct {
+				groups++
+				if tied {
+					collapsed++
+				}
+			}
+		}
+		share, gotGroups := Collapse(res, &res.Ranking.Batches[0])
+		if gotGroups != groups || share != float64(collapsed)/float64(groups) {
+			t.Errorf("%s: Collapse %v of %d groups, pair by pair %d of %d", method, share, gotGroups, collapsed, groups)
+		}
+		if collapsed == 0 || collapsed == groups {
+			t.Errorf("%s: %d of %d groups collapsed: the data test only one way", method, collapsed, groups)
 		}
 	}
 }

@@ -38,3 +38,17 @@ func BenchmarkCompareSort1M(b *testing.B) {
 		slices.SortStableFunc(order, func(a, c int) int { return cmp.Compare(x[a], x[c]) })
 	}
 }
+
+// BenchmarkRanks1M sorts and ranks a million normal values.
+func BenchmarkRanks1M(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	order, codes, avg := make([]int32, len(x)), make([]uint32, len(x)), make([]float64, len(x))
+	var buf RankBuffers
+	for b.Loop() {
+		Ranks(x, order, codes, avg, &buf)
+	}
+}

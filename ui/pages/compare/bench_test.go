@@ -5,9 +5,15 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
+
+// benchGrid is the scatter's grid in a tab of 140x45, where the job
+// counts the points.
+func benchGrid(ranges [2][2]float64) chart.Grid { return newFrame(140, 45, ranges).Grid }
 
 // BenchmarkCompare1M measures what the first visit of the Compare tab
 // computes off the event loop on 1M trajectories in one batch, A pareto
@@ -24,9 +30,33 @@ func BenchmarkCompare1M(b *testing.B) {
 		start := time.Now()
 		r := s.Evaluation.Compute(opts)
 		computed := time.Now()
-		compare(a, r, 0, engine.GRPO, [2]collapseOf{})
+		compare(a, r, 0, engine.GRPO, known{}, new(agreement.Buffers), benchGrid)
 		resultB, comparison = resultB+computed.Sub(start), comparison+time.Since(computed)
 	}
 	b.ReportMetric(float64(resultB.Milliseconds())/float64(b.N), "ms-resultB")
 	b.ReportMetric(float64(comparison.Milliseconds())/float64(b.N), "ms-compare")
+}
+
+// BenchmarkCompareSwitch1M measures what a switch of method A while the
+// Compare tab is shown computes off the event loop on 1M trajectories in
+// one batch, B grpo: the comparison of each of A absolute, relative and
+// grpo (B itself) with B, each knowing the comparison before it, as the
+// tab does.
+func BenchmarkCompareSwitch1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	opts := s.Result.Options
+	results := map[engine.Method]*engine.Result{}
+	for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
+		opts.Method = m
+		results[m] = s.Evaluation.Compute(opts)
+	}
+	resultB := results[engine.GRPO]
+	defer gcpace.Steady()()
+	var buf agreement.Buffers
+	last := compare(s.Result, resultB, 0, engine.GRPO, known{}, &buf, benchGrid)
+	for b.Loop() {
+		for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.GRPO} {
+			last = compare(results[m], resultB, 0, engine.GRPO, last.known, &buf, benchGrid)
+		}
+	}
 }

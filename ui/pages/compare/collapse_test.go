@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -72,8 +73,8 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 	}
 	a, b, bi := s.Result, s.CompareResult(), s.Batch
 	n := len(a.Ranking.Batches[bi].Members)
-	known := [2]collapseOf{{}, {res: a, bi: bi, n: n, share: 0.125, groups: 99}}
-	v := compare(a, b, bi, engine.RLOO, known)
+	counted := [2]collapseOf{{}, {res: a, bi: bi, n: n, share: 0.125, groups: 99}}
+	v := compare(a, b, bi, engine.RLOO, known{collapsed: counted}, new(agreement.Buffers), nil)
 	wantB, groups := bruteCollapse(b, bi)
 	if v.collapse[0] != 0.125 || v.groups != 99 {
 		t.Errorf("A's collapse was counted again: %v of %d, want the known 0.125 of 99", v.collapse[0], v.groups)
@@ -81,11 +82,11 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 	if got := int(v.collapse[1]*float64(groups) + 0.5); got != wantB {
 		t.Errorf("B's collapse: %d groups, want %d", got, wantB)
 	}
-	if v.collapsed[0] != known[1] || v.collapsed[1].res != b {
+	if v.collapsed[0] != counted[1] || v.collapsed[1].res != b {
 		t.Errorf("the counts kept for the next comparison: %+v", v.collapsed)
 	}
-	known[1].n = n - 1
-	v = compare(a, b, bi, engine.RLOO, known)
+	counted[1].n = n - 1
+	v = compare(a, b, bi, engine.RLOO, known{collapsed: counted}, new(agreement.Buffers), nil)
 	if wantA, _ := bruteCollapse(a, bi); int(v.collapse[0]*float64(v.groups)+0.5) != wantA || v.groups != groups {
 		t.Errorf("A's collapse on a batch of another size was not counted again: %v of %d", v.collapse[0], v.groups)
 	}

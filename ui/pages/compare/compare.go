@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -92,16 +93,19 @@ type compareTab struct {
 	chart *plot.Frame
 	// computing is set from a change of the session until its comparison,
 	// computed off the event loop, is shown; job is that computation until
-	// the root takes it (common.Worker), gen numbers it.
+	// the root takes it (common.Worker), gen numbers it. buf is the
+	// comparisons' working memory, lent to one job at a time (nil while
+	// lent: a job started meanwhile makes its own); taken counts the jobs
+	// the root took whose message has not come back.
 	computing bool
 	job       func() tea.Msg
 	gen       int
+	buf       *agreement.Buffers
+	taken     int
 	selected  int
 	reading   bool
 	opened    trajectory.Opened
 	detail    viewport.Model
-	counts    []int32
-	worst     []int32
 }
 
 // compared is the comparison of A's and B's rewards on a batch.
@@ -116,15 +120,32 @@ type compared struct {
 	// is NaN for the logged advantage.
 	collapse [2]float64
 	groups   int
-	// collapsed holds A's and B's diagnose.Collapse, for the next
-	// comparison to reuse when A or B is the same result.
-	collapsed [2]collapseOf
+	known
 	// class is each compared point's class; byA and byB the positions in
 	// cmp by ascending reward A and B; odd the disagreements, A+ B− then
 	// A− B+, each in batch order.
 	class    []int32
-	byA, byB []int
-	odd      []int
+	byA, byB []int32
+	odd      []int32
+	// ranges are the least and largest rewards A and B; density is the
+	// points counted on the scatter's grid (computed with the comparison
+	// for the tab's size then, again on another grid).
+	ranges  [2][2]float64
+	density density
+}
+
+// density is chart.Density of the compared points on grid.
+type density struct {
+	grid          chart.Grid
+	counts, worst []int32
+}
+
+// known is what a comparison keeps for the next one to reuse when A or B
+// is the same result: their diagnose.Collapse and their sides (a switch of
+// A keeps B's).
+type known struct {
+	collapsed [2]collapseOf
+	sides     [2]*agreement.Side
 }
 
 // collapseOf is diagnose.Collapse of result res on batch bi of n
@@ -150,10 +171,11 @@ func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf
 	return c
 }
 
-// comparedMsg is job gen's comparison.
+// comparedMsg is job gen's comparison, and the buffers it was lent.
 type comparedMsg struct {
 	gen int
 	v   compared
+	buf *agreement.Buffers
 }
 
 // New returns the Compare tab.
@@ -175,8 +197,11 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.SessionChangedMsg:
 		t.refresh()
 	case comparedMsg:
+		t.buf, t.taken = msg.buf, t.taken-1
 		if msg.gen == t.gen {
+			old := t.compared
 			t.show(msg.v)
+			t.recycle(old)
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
@@ -247,11 +272,11 @@ const noDisagreement = "no trajectory is rewarded by one method and penalised by
 // step selects the point after (or before) the selected one in order, a
 // list of positions in cmp: from a point not in order, the first (or
 // last) one.
-func (t *compareTab) step(order []int, step int) {
+func (t *compareTab) step(order []int32, step int) {
 	if len(order) == 0 {
 		return
 	}
-	i := slices.Index(order, t.selected)
+	i := slices.Index(order, int32(t.selected))
 	switch {
 	case i < 0 && step > 0:
 		i = 0
@@ -260,7 +285,7 @@ func (t *compareTab) step(order []int, step int) {
 	default:
 		i = min(max(i+step, 0), len(order)-1)
 	}
-	t.selected = order[i]
+	t.selected = int(order[i])
 	t.chart = t.newChart()
 }
 
@@ -304,8 +329,28 @@ func (t *compareTab) ShowsCompare() bool { return true }
 // Job implements common.Worker: the comparison of a new result.
 func (t *compareTab) Job() func() tea.Msg {
 	job := t.job
+	if job != nil {
+		t.taken++
+	}
 	t.job = nil
 	return job
+}
+
+// recycle gives the buffers the arrays of old, the comparison no longer
+// shown, that the one shown does not share, for the next comparison to
+// reuse: only when no job could still read them (none taken and not
+// back, none waiting to be taken with old's sides as known).
+func (t *compareTab) recycle(old compared) {
+	if t.buf == nil || t.taken > 0 || t.job != nil {
+		return
+	}
+	var sides []*agreement.Side
+	for _, s := range old.sides {
+		if s != nil && !slices.Contains(t.sides[:], s) {
+			sides = append(sides, s)
+		}
+	}
+	t.buf.Recycle(sides, old.byA, old.byB)
 }
 
 // LoggedMethod is method B when it is the advantage the trainer logged
@@ -353,37 +398,55 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen, known := t.gen, t.collapsed
-	t.job = func() tea.Msg { return comparedMsg{gen, compare(a, b, bi, method, known)} }
+	gen, known, buf, width, height := t.gen, t.known, t.buf, t.width, t.height
+	if buf == nil {
+		buf = new(agreement.Buffers)
+	}
+	t.buf = nil
+	t.job = func() tea.Msg {
+		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
+		return comparedMsg{gen, compare(a, b, bi, method, known, buf, grid), buf}
+	}
 }
 
 // compare compares a's rewards with b's on batch bi, or with the logged
-// advantages when b is nil, B being method; the collapse counts of a
-// result in known are not counted again.
-func compare(a, b *engine.Result, bi int, method engine.Method, known [2]collapseOf) compared {
+// advantages when b is nil, B being method; the collapse counts and the
+// sides of a result in known are not computed again. With grid, the
+// points are counted on the grid of their ranges (countPoints).
+func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
 	v := compared{b: method}
-	// The collapse counts on the other core while the comparison sorts,
-	// which uses one at a time.
+	// The collapse counts, and the points' classes and counts, beside the
+	// comparison, which leaves a core idle between its passes.
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		v.collapse[1] = math.NaN()
-		v.collapsed[0] = collapseCounted(known, a, bi)
+		v.collapsed[0] = collapseCounted(known.collapsed, a, bi)
 		v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
 		switch {
 		case b == a: // B is A: no second result
 			v.collapse[1] = v.collapse[0]
 		case b != nil:
-			v.collapsed[1] = collapseCounted(known, b, bi)
+			v.collapsed[1] = collapseCounted(known.collapsed, b, bi)
 			v.collapse[1] = v.collapsed[1].share
 		}
 	})
+	points := func(a, b []float64) {
+		v.classify(a, b)
+		if grid != nil {
+			v.countPoints(grid(v.ranges), a, b)
+		}
+	}
 	if b == nil {
 		v.cmp = agreement.CompareWithLogged(a, bi)
+		points(v.cmp.A, v.cmp.B)
 	} else {
-		v.cmp = agreement.CompareRewards(a, b, bi)
+		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf)
+		v.sides = [2]*agreement.Side{sa, sb}
+		wg.Go(func() { points(sa.Values, sb.Values) })
+		v.cmp = agreement.CompareSides(sa, sb, buf)
 	}
 	wg.Wait()
-	v.classify()
+	v.byA, v.byB = v.cmp.ByA, v.cmp.ByB
 	return v
 }
 
@@ -398,7 +461,7 @@ func (t *compareTab) show(v compared) {
 	// The selection stays on its trajectory when it is still compared.
 	t.selected = max(slices.Index(t.cmp.Index, prev), 0)
 	if len(t.odd) > 0 && prev < 0 {
-		t.selected = t.odd[0]
+		t.selected = int(t.odd[0])
 	}
 	if t.reading {
 		if i := slices.Index(t.cmp.Index, t.opened.I); i >= 0 && !t.opened.Stale(s) {
@@ -410,26 +473,53 @@ func (t *compareTab) show(v compared) {
 	t.chart = t.newChart()
 }
 
-// classify sorts the compared points: their classes, their orders by
-// reward A and B, and the disagreements.
-func (t *compared) classify() {
-	c := &t.cmp
-	t.class = make([]int32, c.N)
-	var posNeg, negPos []int
-	for j, a := range c.A {
-		switch b := c.B[j]; {
-		case a > 0 && b < 0:
+// classify sorts the compared points, of rewards a and b: their classes,
+// the disagreements, and the rewards' ranges.
+func (t *compared) classify(a, b []float64) {
+	n := len(a)
+	t.class = make([]int32, n)
+	posNeg, negPos := stats.SignDisagreements(a, b)
+	t.odd = make([]int32, posNeg+negPos)
+	pn, np := t.odd[:0], t.odd[posNeg:posNeg]
+	for j, x := range a {
+		switch y := b[j]; {
+		case x > 0 && y < 0:
 			t.class[j] = classPosNeg
-			posNeg = append(posNeg, j)
-		case a < 0 && b > 0:
+			pn = append(pn, int32(j))
+		case x < 0 && y > 0:
 			t.class[j] = classNegPos
-			negPos = append(negPos, j)
+			np = append(np, int32(j))
 		default:
 			t.class[j] = classAgree
 		}
 	}
-	t.byA, t.byB = c.ByA, c.ByB
-	t.odd = append(posNeg, negPos...)
+	t.ranges = [2][2]float64{{0, 1}, {0, 1}}
+	if n > 0 {
+		t.ranges = [2][2]float64{{floats.Min(a), floats.Max(a)}, {floats.Min(b), floats.Max(b)}}
+	}
+}
+
+// countPoints counts the compared points, of rewards a and b, on grid g,
+// unless they are.
+func (t *compared) countPoints(g chart.Grid, a, b []float64) {
+	if t.density.grid == g && t.density.counts != nil {
+		return
+	}
+	n := g.X.Cells * g.Y.Cells
+	t.density = density{grid: g, counts: make([]int32, n), worst: make([]int32, n)}
+	chart.Density(t.density.counts, t.density.worst, g, a, b, t.class, nil)
+}
+
+// newFrame returns the scatter's frame in a tab of width x height, on
+// nice axes over ranges (compared.ranges).
+func newFrame(width, height int, ranges [2][2]float64) *plot.Frame {
+	w := max(width-comparePanelWidth-1, 10)
+	h := max(height-3, 5) // under the title and the y axis name, over the x axis name
+	return plot.NewFrame(w, h,
+		func(rows int) chart.Axis { return chart.Fit(ranges[1][0], ranges[1][1], rows, chart.Options{}) },
+		func(cols int) chart.Axis {
+			return chart.Fit(ranges[0][0], ranges[0][1], cols, chart.Options{LabelGap: true})
+		})
 }
 
 // newChart draws reward B against reward A on nice axes with the zero
@@ -438,30 +528,22 @@ func (t *compared) classify() {
 // lowest class, and the selection.
 func (t *compareTab) newChart() *plot.Frame {
 	st := t.common.Styles
-	x0, x1, y0, y1 := 0.0, 1.0, 0.0, 1.0
+	ranges := [2][2]float64{{0, 1}, {0, 1}}
 	if t.cmp.N > 0 {
-		x0, x1 = floats.Min(t.cmp.A), floats.Max(t.cmp.A)
-		y0, y1 = floats.Min(t.cmp.B), floats.Max(t.cmp.B)
+		ranges = t.ranges
 	}
-	w := max(t.width-comparePanelWidth-1, 10)
-	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
-	f := plot.NewFrame(w, h,
-		func(rows int) chart.Axis { return chart.Fit(y0, y1, rows, chart.Options{}) },
-		func(cols int) chart.Axis { return chart.Fit(x0, x1, cols, chart.Options{LabelGap: true}) })
+	f := newFrame(t.width, t.height, ranges)
 	f.VLine(0, '┊', st.Muted)
 	f.HLine(0, '┈', st.Muted)
 	if t.cmp.N > 0 && len(t.class) == t.cmp.N {
 		g := f.Grid
-		n := g.X.Cells * g.Y.Cells
-		t.counts = slices.Grow(t.counts[:0], n)[:n]
-		t.worst = slices.Grow(t.worst[:0], n)[:n]
-		chart.Density(t.counts, t.worst, g, t.cmp.A, t.cmp.B, t.class, nil)
-		most := slices.Max(t.counts)
-		for c, count := range t.counts {
+		t.countPoints(g, t.cmp.A, t.cmp.B)
+		most := slices.Max(t.density.counts)
+		for c, count := range t.density.counts {
 			if count == 0 {
 				continue
 			}
-			class := t.worst[c]
+			class := t.density.worst[c]
 			r, style := classRune(class), st.Positive
 			if class != classAgree {
 				style = st.Negative
@@ -626,7 +708,7 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 		row("reward A", common.FormatValue(t.cmp.A[j])),
 		row("reward B", common.FormatValue(t.cmp.B[j])),
 	}
-	if k := slices.Index(t.odd, j); k >= 0 {
+	if k := slices.Index(t.odd, int32(j)); k >= 0 {
 		lines = append(lines, row("disagreement", fmt.Sprintf("%d of %d", k+1, len(t.odd))))
 	}
 	return strings.Join(lines, "\n")

@@ -9,6 +9,9 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -53,5 +56,46 @@ func TestCompareFits50k(t *testing.T) {
 	}
 	if shades == 0 || strings.Count(view, string(densityRunes[3])) == shades {
 		t.Errorf("50,000 points are not shaded by density (%d shaded cells):\n%s", shades, view)
+	}
+}
+
+// TestCompareRecyclesTheComparisonBefore: a comparison shown gives the
+// buffers the arrays of the one it replaces that it does not share (A's
+// side for a new A, the orders), and the next comparison takes them; not
+// while a job taken by the root has not come back, which may read them.
+func TestCompareRecyclesTheComparisonBefore(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	s.CompareMethod = engine.GRPO
+	var sides [][2]*agreement.Side
+	for _, m := range []engine.Method{engine.Absolute, engine.Relative, engine.RLOO} {
+		s.Options.Method = m
+		s.Recompute()
+		uitest.Refresh(tab, s)
+		sides = append(sides, ct.sides)
+	}
+	if sides[0][1] != sides[2][1] {
+		t.Fatal("B's side was not kept across the switches of A")
+	}
+	// The third A's side took the arrays of the first A's, given back
+	// when the second was shown.
+	if &sides[2][0].Values[0] != &sides[0][0].Values[0] {
+		t.Error("the third comparison's side of A did not take the first's arrays")
+	}
+	// A job out: the comparison shown gives nothing back, and the next
+	// side does not take the replaced one's arrays.
+	replaced := ct.sides[0]
+	s.Options.Method = engine.Absolute
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	job := ct.Job()
+	ct.taken++ // another job, taken and not back
+	tab.Update(job())
+	ct.taken--
+	s.Options.Method = engine.Relative
+	s.Recompute()
+	uitest.Refresh(tab, s)
+	if &ct.sides[0].Values[0] == &replaced.Values[0] {
+		t.Error("a comparison shown while a job was out gave its arrays back")
 	}
 }

@@ -1,0 +1,307 @@
+package floatorder
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
+
+// Dense ranks: a comparison of two orders of the same positions (the
+// Compare tab's rank statistics) sorts each by its values once, then
+// sorts one by the other's dense ranks, small integers, in a pass or two.
+
+// RankBuffers are the buffers of Ranks and SortByCode, kept from one call
+// to the next. Its zero value is ready; it is not safe for concurrent
+// use.
+type RankBuffers struct {
+	a, b []uint64
+	// runs and tmp are the two goroutines' buffers for sorting Ranks'
+	// runs.
+	runs, tmp [2][]uint64
+}
+
+// runRadixMin is the shortest run Ranks sorts by radix rather than by
+// comparison.
+const runRadixMin = 256
+
+// grow returns buf's two buffers of n entries.
+func (buf *RankBuffers) grow(n int) (a, b []uint64) {
+	if cap(buf.a) < n {
+		buf.a, buf.b = make([]uint64, n), make([]uint64, n)
+	}
+	return buf.a[:n], buf.b[:n]
+}
+
+// parallelMin is the fewest positions sorted on two goroutines: below, a
+// goroutine's start costs more than half the sort.
+const parallelMin = 1 << 16
+
+// halves calls f on [0, n/2) and [n/2, n), on two goroutines when n is at
+// least parallelMin, with the part's number (0, 1).
+func halves(n int, f func(part, lo, hi int)) {
+	if n < parallelMin {
+		f(0, 0, n/2)
+		f(1, n/2, n)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { f(1, n/2, n) })
+	f(0, 0, n/2)
+	wg.Wait()
+}
+
+// Ranks sorts the positions of x by Key, ties by position, into order,
+// sets codes[i] to x[i]'s dense rank (how many distinct keys are below
+// Key(x[i])) and avg[i] to its average rank (the mean of the 1-based
+// places of the positions tied with it, stats.AverageRanks's), and
+// returns how many distinct keys there are and the pairs of equal keys
+// (sum t(t-1)/2 over the runs of t equal keys). order, codes and avg are
+// as long as x, which is below 2^32 values.
+//
+// It sorts the keys' upper 32 bits above the positions, eight bytes an
+// entry, by a least-significant-digit radix sort on those bits (three
+// passes at most, each split between two goroutines, skipping the digits
+// no key changes), then sorts the runs equal in those bits by the lower
+// ones: on distinct values most runs are of one, on few values most are
+// equal throughout.
+func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64) {
+	n := len(x)
+	if n == 0 {
+		return 0, 0
+	}
+	if distinct, tied, ok := ranksFew(x, order, codes, avg); ok {
+		return distinct, tied
+	}
+	a, b := buf.grow(n)
+	var or, and [2]uint64
+	halves(n, func(part, lo, hi int) {
+		o, d := uint64(0), ^uint64(0)
+		for i := lo; i < hi; i++ {
+			k := Key(x[i]) &^ (1<<32 - 1)
+			a[i] = k | uint64(i)
+			o |= k
+			d &= k
+		}
+		or[part], and[part] = o, d
+	})
+	varying := (or[0] | or[1]) ^ (and[0] & and[1])
+	a = radixPasses(a, b, 32, digitBits, varying)
+	// The runs equal in the upper bits, in two parts split between runs,
+	// each coded from 0; the second's codes are then moved up by the
+	// first's count of distinct keys.
+	const upper = ^uint64(1<<32 - 1)
+	mid := n / 2
+	for mid > 0 && mid < n && a[mid]&upper == a[mid-1]&upper {
+		mid++
+	}
+	var pairs [2]int64
+	var count [2]uint32
+	halves(n, func(part, _, _ int) {
+		lo, hi := 0, mid
+		if part == 1 {
+			lo, hi = mid, n
+		}
+		code := uint32(0)
+		for lo < hi {
+			end := lo + 1
+			for end < hi && a[end]&upper == a[lo]&upper {
+				end++
+			}
+			if end-lo == 1 {
+				at := uint32(a[lo])
+				order[lo] = int32(at)
+				codes[at], avg[at] = code, float64(lo+1)
+				code++
+				lo = end
+				continue
+			}
+			// The lower 32 bits above the position: in the order of the
+			// whole keys, ties by position. The run is already so when
+			// its keys do not go down (all equal, often).
+			run := buf.runs[part][:0]
+			var or, and uint64 = 0, ^uint64(0)
+			for _, e := range a[lo:end] {
+				at := uint32(e)
+				k := Key(x[at]) << 32
+				run = append(run, k|uint64(at))
+				or, and = or|k, and&k
+			}
+			buf.runs[part] = run
+			switch {
+			case slices.IsSorted(run):
+			case len(run) < runRadixMin:
+				slices.Sort(run)
+			default:
+				tmp := slices.Grow(buf.tmp[part][:0], len(run))[:len(run)]
+				buf.tmp[part] = tmp
+				run = radixPasses(run, tmp, 32, digitBits, or^and)
+			}
+			for r := 0; r < len(run); {
+				s := r + 1
+				for s < len(run) && run[s]>>32 == run[r]>>32 {
+					s++
+				}
+				rank := float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
+				for _, e := range run[r:s] {
+					at := uint32(e)
+					codes[at], avg[at] = code, rank
+				}
+				t := int64(s - r)
+				pairs[part] += t * (t - 1) / 2
+				code++
+				r = s
+			}
+			for j, e := range run {
+				order[lo+j] = int32(uint32(e))
+			}
+			lo = end
+		}
+		count[part] = code
+	})
+	for _, at := range order[mid:] {
+		codes[at] += count[0]
+	}
+	return int(count[0] + count[1]), pairs[0] + pairs[1]
+}
+
+// fewMax is the most distinct keys ranksFew takes: its table of them
+// stays within the caches.
+const fewMax = 4096
+
+// ranksFew is Ranks for values of at most fewMax distinct keys (ranks,
+// 0/1 scores, rewards of a few levels), by counting rather than sorting:
+// each value's key found in a hash table of the distinct ones, then the
+// positions placed by their key's count of those below. ok is false, and
+// nothing set, when a sample of x, or then x, has more distinct keys.
+func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distinct int, tied int64, ok bool) {
+	n := len(x)
+	sample := make(map[uint64]struct{})
+	for j := 0; j < n; j += max(n/1024, 1) {
+		if sample[Key(x[j])] = struct{}{}; len(sample) > fewMax/8 {
+			return 0, 0, false
+		}
+	}
+	// Open addressing, a multiplicative hash, the table at most half
+	// full; codes holds each value's slot until the slots are ranked.
+	const slots = 2 * fewMax
+	var keys [slots]uint64
+	var used [slots]bool
+	var held []int
+	for i, v := range x {
+		k := Key(v)
+		s := int(k * 0x9e3779b97f4a7c15 >> (64 - 13))
+		for used[s] && keys[s] != k {
+			s = (s + 1) & (slots - 1)
+		}
+		if !used[s] {
+			if len(held) == fewMax {
+				return 0, 0, false
+			}
+			used[s], keys[s] = true, k
+			held = append(held, s)
+		}
+		codes[i] = uint32(s)
+	}
+	slices.SortFunc(held, func(p, q int) int { return cmp.Compare(keys[p], keys[q]) })
+	var codeOf [slots]uint32
+	for c, s := range held {
+		codeOf[s] = uint32(c)
+	}
+	start := make([]int, len(held)+1)
+	for i := range codes {
+		c := codeOf[codes[i]]
+		codes[i] = c
+		start[c+1]++
+	}
+	// Places start[c] .. start[c+1]-1 (0-based) hold code c.
+	rank := make([]float64, len(held))
+	for c := range held {
+		t := start[c+1]
+		start[c+1] += start[c]
+		tied += int64(t) * int64(t-1) / 2
+		rank[c] = float64(start[c]+start[c+1]+1) / 2
+	}
+	for i, c := range codes {
+		order[start[c]] = int32(i)
+		start[c]++
+		avg[i] = rank[c]
+	}
+	return len(held), tied, true
+}
+
+// radixPasses sorts a stably by its bits from low up, in digits of width
+// bits but for the digits that varying, the bits that differ between
+// entries, leaves out; b is a buffer as long. It returns the sorted one
+// of the two.
+func radixPasses(a, b []uint64, low, width int, varying uint64) []uint64 {
+	n := len(a)
+	mask := uint64(1)<<width - 1
+	for shift := uint(low); shift < 64; shift += uint(width) {
+		if (varying>>shift)&mask == 0 {
+			continue
+		}
+		var counts [2][buckets]int
+		halves(n, func(part, lo, hi int) {
+			c := &counts[part]
+			for _, e := range a[lo:hi] {
+				c[(e>>shift)&mask]++
+			}
+		})
+		offsets(&counts)
+		halves(n, func(part, lo, hi int) {
+			c := &counts[part]
+			for _, e := range a[lo:hi] {
+				v := (e >> shift) & mask
+				b[c[v]] = e
+				c[v]++
+			}
+		})
+		a, b = b, a
+	}
+	return a
+}
+
+// offsets turns the two parts' counts per bucket into where each part's
+// first entry of each bucket goes: the buckets in order, within one the
+// first part's entries before the second's, which keeps the sort stable.
+func offsets(counts *[2][buckets]int) {
+	sum := 0
+	for v := range buckets {
+		c0, c1 := counts[0][v], counts[1][v]
+		counts[0][v], counts[1][v] = sum, sum+c0
+		sum += c0 + c1
+	}
+}
+
+// SortByCode sets dst to the positions of src sorted stably by
+// codes[position], each code below distinct: a radix sort on as few
+// digits as distinct needs (one pass up to 2,048 codes, two up to 2^22).
+// dst and src are as long and must not overlap.
+func SortByCode(dst, src []int32, codes []uint32, distinct int, buf *RankBuffers) {
+	n := len(src)
+	if n == 0 {
+		return
+	}
+	a, b := buf.grow(n)
+	// The code above the position, 32 bits each, sorted on the code's
+	// bits only.
+	halves(n, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			p := src[j]
+			a[j] = uint64(codes[p])<<32 | uint64(uint32(p))
+		}
+	})
+	bits := 0
+	for (distinct-1)>>bits > 0 {
+		bits++
+	}
+	if passes := (bits + digitBits - 1) / digitBits; passes > 0 {
+		width := (bits + passes - 1) / passes
+		a = radixPasses(a, b, 32, width, (uint64(1)<<bits-1)<<32)
+	}
+	halves(n, func(_, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			dst[j] = int32(uint32(a[j]))
+		}
+	})
+}
