@@ -127,7 +127,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowBatchMsg:
 		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
 	case recomputedMsg:
-		return m, m.recomputed(msg)
+		return m, tea.Batch(m.recomputed(msg), m.resumeBackground())
 	case filteredMsg:
 		return m, m.filtered(msg)
 	case healthDoneMsg:
@@ -135,7 +135,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case prefetchDueMsg:
 		return m, m.prefetchOnce()
 	case prefetchedMsg:
-		return m, m.prefetched(msg)
+		return m, tea.Batch(m.prefetched(msg), m.resumeBackground())
 	case backgroundDueMsg:
 		return m, tea.Batch(m.startBackground(msg.job), prefetchDue)
 	case liveMsg:
@@ -148,7 +148,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case structureeditor.DoneMsg:
 		return m, m.structureThen(m.weights.structure.Done(m.common.Session, msg))
 	case jobDoneMsg:
-		return m, m.jobDone(msg)
+		return m, tea.Batch(m.jobDone(msg), m.resumeBackground())
 	case tea.KeyPressMsg:
 		if cmd, handled := m.handleKey(msg); handled {
 			return m, cmd

@@ -44,9 +44,16 @@ const backgroundDelay = 3 * recomputeInterval
 type backgroundDueMsg struct{ job *session.HealthJob }
 
 // startBackground runs job in a command, unless its result was replaced
-// meanwhile, and beside it the work of the tabs that refresh when idle.
+// meanwhile, and beside it the work of the tabs that refresh when idle;
+// while the screen waits for work, it defers them until that work ends
+// (foreground.go).
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
+	m.rc.deferred = nil
 	if !j.Computes(m.common.Session.Result) {
+		return nil
+	}
+	if m.foregroundBusy() {
+		m.rc.deferred = j
 		return nil
 	}
 	j.Start()

@@ -30,7 +30,7 @@ func prefetchDue() tea.Msg { return prefetchDueMsg{} }
 // prefetchOnce starts the prefetch the first time it is due with no
 // recompute under way.
 func (m *Model) prefetchOnce() tea.Cmd {
-	if m.rc.prefetchAsked || m.rc.next != nil || m.live != nil {
+	if m.rc.prefetchAsked || m.rc.next != nil || m.live != nil || m.rc.deferred != nil {
 		return nil
 	}
 	m.rc.prefetchAsked = true

@@ -50,6 +50,9 @@ type recomputer struct {
 	prefetching, prefetchAsked bool
 	// tabsPrefetched says the hidden tabs were prefetched (prefetch_tabs.go).
 	tabsPrefetched bool
+	// deferred is the health job that waits for the work on screen to end
+	// (foreground.go).
+	deferred *session.HealthJob
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,

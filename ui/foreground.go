@@ -1,0 +1,44 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+)
+
+// The work on screen first: the background work (the health of a result
+// shown, with the tabs' prefetches beside it) takes both cores for as
+// long as it runs, so started while the screen still waits for work (a
+// method switch's comparison on the Compare tab, a first visit's), it
+// halved that work's cores. Its start is deferred until that work ends:
+// the health is computed after the screen is drawn rather than beside it.
+// Following a run, where recomputes come one after another, it is not
+// deferred: the health would never be computed.
+
+// foregroundBusy reports whether the screen waits for work: a recompute
+// under way or due, a job of the tab shown out, or method B's result
+// being computed for the Compare tab shown.
+func (m *Model) foregroundBusy() bool {
+	if m.live != nil {
+		return false
+	}
+	if m.rc.next != nil {
+		return true
+	}
+	for _, j := range m.jobs {
+		if j.tab == m.active {
+			return true
+		}
+	}
+	c, ok := m.tabs[m.active].(common.Comparer)
+	return m.rc.prefetching && ok && c.ShowsCompare()
+}
+
+// resumeBackground starts the background work deferred, with the
+// prefetches due after it, once the screen no longer waits for work.
+func (m *Model) resumeBackground() tea.Cmd {
+	if m.rc.deferred == nil || m.foregroundBusy() {
+		return nil
+	}
+	return tea.Batch(m.startBackground(m.rc.deferred), prefetchDue)
+}

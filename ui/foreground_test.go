@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// healthStarts runs cmd and what follows it, as the program would, but
+// stops at the first health job started and reports whether one was.
+func healthStarts(m *Model, cmd tea.Cmd) bool {
+	cmds := []tea.Cmd{cmd}
+	for len(cmds) > 0 {
+		c := cmds[0]
+		cmds = cmds[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			cmds = append(cmds, msg...)
+		case healthDoneMsg:
+			m.Update(msg)
+			return true
+		case nil:
+		default:
+			_, next := m.Update(msg)
+			cmds = append(cmds, next)
+		}
+	}
+	return false
+}
+
+// TestBackgroundWaitsForTheTabShown: a method switch on the Compare tab
+// shows A's result and hands out the tab's comparison; the health of
+// that result, due meanwhile, is not started while the comparison is
+// out (it would take a core from it), and is once the comparison lands.
+func TestBackgroundWaitsForTheTabShown(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	m.Update(uitest.KeyPress("m"))
+	_, cmd := m.Update(m.rc.next()) // the recompute lands: the comparison is handed out
+	if len(m.jobs) != 1 || m.jobs[0].tab != m.active {
+		t.Fatalf("the switch handed out %d jobs, want the Compare tab's", len(m.jobs))
+	}
+	_ = cmd // the job's command: run below, after the health is due
+	s := m.Session()
+	j := s.HealthJob()
+	_, due := m.Update(backgroundDueMsg{j})
+	if healthStarts(m, due) || m.rc.deferred != j {
+		t.Fatalf("the health started while the tab's job was out (deferred %v)", m.rc.deferred == j)
+	}
+	if m.rc.prefetchAsked && m.rc.prefetching {
+		t.Error("a prefetch started while the tab's job was out")
+	}
+	job := m.jobs[0]
+	_, after := m.Update(jobDoneMsg{job.id, job.tab, job.run()})
+	if !healthStarts(m, after) || !s.HealthReady() || m.rc.deferred != nil {
+		t.Errorf("the comparison landed and the health was not computed (ready %v, deferred %v)", s.HealthReady(), m.rc.deferred != nil)
+	}
+}
+
+// TestBackgroundWaitsForTheRecompute: the health due while a recompute
+// is under way waits for it; the recompute lands with a new result, so
+// the health deferred, of the result replaced, is dropped, and the new
+// result's is the one computed.
+func TestBackgroundWaitsForTheRecompute(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m.Update(uitest.KeyPress("m"))
+	m.Update(m.rc.next())
+	old := m.Session().HealthJob()
+	m.Update(uitest.KeyPress("m")) // a recompute under way
+	_, due := m.Update(backgroundDueMsg{old})
+	if healthStarts(m, due) || m.rc.deferred != old {
+		t.Fatal("the health started while a recompute was under way")
+	}
+	m.Update(m.rc.next())
+	if m.rc.deferred != nil {
+		t.Error("the health of a replaced result is still deferred")
+	}
+	s := m.Session()
+	if s.HealthReady() || old.Computes(s.Result) {
+		t.Fatal("the recompute did not replace the result, or computed its health")
+	}
+	_, due = m.Update(backgroundDueMsg{s.HealthJob()})
+	if !healthStarts(m, due) || !s.HealthReady() {
+		t.Error("the new result's health, due with nothing on screen computing, did not start")
+	}
+}
+
+// TestBackgroundNotDeferredWhileFollowing: following a run, the health
+// is not deferred, or recomputes one after another would starve it.
+func TestBackgroundNotDeferredWhileFollowing(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	m.Update(uitest.KeyPress("m"))
+	if m.rc.next == nil {
+		t.Fatal("m started no recompute")
+	}
+	m.live = &liveState{}
+	if m.foregroundBusy() {
+		t.Error("following a run, a recompute under way defers the health")
+	}
+}
