@@ -116,6 +116,10 @@ func (m *Model) startRecompute() tea.Cmd {
 		}
 	}
 	preparer, _ := m.tabs[m.active].(common.Preparer)
+	var prepareJob func(*engine.Result)
+	if p, ok := m.tabs[m.active].(common.JobPreparer); ok {
+		prepareJob = p.PrepareJob()
+	}
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
@@ -129,6 +133,9 @@ func (m *Model) startRecompute() tea.Cmd {
 		var wg sync.WaitGroup
 		if preparer != nil {
 			wg.Go(func() { preparer.Prepare(msg.result, batch) })
+		}
+		if prepareJob != nil {
+			wg.Go(func() { prepareJob(msg.result) })
 		}
 		if compareOpts != nil {
 			wg.Go(func() { msg.compare = ev.Compute(*compareOpts) })

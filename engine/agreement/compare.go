@@ -39,7 +39,7 @@ const TopFraction = 0.1
 // are the same.
 func CompareRewards(a, b *engine.Result, bi int) Comparison {
 	var buf Buffers
-	sa, sb := Sides(a, b, bi, nil, &buf)
+	sa, sb := Sides(a, b, bi, nil, &buf, nil)
 	return CompareSides(sa, sb, &buf)
 }
 

@@ -94,15 +94,30 @@ func TestSidesReused(t *testing.T) {
 	rloo := ev.Compute(engine.Options{Method: engine.RLOO, Scope: engine.ScopeGroup})
 	grpo := ev.Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup})
 	var buf Buffers
-	sa, sb := Sides(abs, rloo, 0, nil, &buf)
+	sa, sb := Sides(abs, rloo, 0, nil, &buf, nil)
 	if len(sa.Index) != 6 || &sa.Index[0] != &sb.Index[0] {
 		t.Fatalf("the sides' trajectories %v and %v, want the 6 valid ones, shared", sa.Index, sb.Index)
 	}
-	sg, sb2 := Sides(grpo, rloo, 0, []*Side{sa, sb}, &buf)
+	// The values are handed over once gathered, the sides' own, known
+	// ones' too, before the sides are ranked.
+	calls := 0
+	var gathered [2][]float64
+	sg, sb2 := Sides(grpo, rloo, 0, []*Side{sa, sb}, &buf, func(va, vb []float64) {
+		calls++
+		gathered = [2][]float64{va, vb}
+	})
+	if calls != 1 || &gathered[0][0] != &sg.Values[0] || &gathered[1][0] != &sb.Values[0] {
+		t.Errorf("gathered called %d times, with the sides' values %v", calls, calls == 1 && &gathered[0][0] == &sg.Values[0])
+	}
+	for j, i := range sg.Index {
+		if gathered[0][j] != grpo.Rewards[i] || gathered[1][j] != rloo.Rewards[i] {
+			t.Fatalf("gathered values %v, %v at %d, want the rewards of trajectory %d", gathered[0][j], gathered[1][j], j, i)
+		}
+	}
 	if sb2 != sb || sg == sa {
 		t.Errorf("a new A: B's side reused %v (want true), A's %v (want false)", sb2 == sb, sg == sa)
 	}
-	if s1, s2 := Sides(rloo, rloo, 0, nil, &buf); s1 != s2 {
+	if s1, s2 := Sides(rloo, rloo, 0, nil, &buf, nil); s1 != s2 {
 		t.Error("A is B: two sides")
 	}
 	c := CompareSides(sg, sb2, &buf)

@@ -107,7 +107,10 @@ func take[T any](spare *[][]T, n int) []T {
 // Sides returns the sides of a's and b's rewards on batch bi, taking those
 // of known that are still theirs: a and b must be computed from one
 // evaluation with the same scope, so that their batches are the same.
-func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Side) {
+// With gathered, it calls gathered with the two sides' values (Side.Values)
+// once they are, before the sides are sorted and ranked: work on the
+// values alone can go beside that.
+func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers, gathered func(va, vb []float64)) (sa, sb *Side) {
 	if a.Evaluation != b.Evaluation { // the trajectories valid under both
 		var index []int
 		for _, i := range a.Ranking.Batches[bi].Members {
@@ -115,8 +118,11 @@ func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Si
 				index = append(index, i)
 			}
 		}
-		return newSide(sideOf{}, index, gather(take(&buf.floats, len(index)), a.Rewards, index), buf),
-			newSide(sideOf{}, index, gather(take(&buf.floats, len(index)), b.Rewards, index), buf)
+		va, vb := gather(take(&buf.floats, len(index)), a.Rewards, index), gather(take(&buf.floats, len(index)), b.Rewards, index)
+		if gathered != nil {
+			gathered(va, vb)
+		}
+		return newSide(sideOf{}, index, va, buf), newSide(sideOf{}, index, vb, buf)
 	}
 	find := func(res *engine.Result) *Side {
 		of := sideOf{res, bi, len(res.Ranking.Batches[bi].Members)}
@@ -137,14 +143,28 @@ func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Si
 	default:
 		index = engine.ValidMembers(nil, a.Ranking.Batches[bi].Members, a.Evaluation.Valid)
 	}
+	values := func(s *Side, res *engine.Result) []float64 {
+		if s != nil {
+			return s.Values
+		}
+		return gather(take(&buf.floats, len(index)), res.Rewards, index)
+	}
+	va := values(sa, a)
+	vb := va
+	if b != a {
+		vb = values(sb, b)
+	}
+	if gathered != nil {
+		gathered(va, vb)
+	}
 	n := len(a.Ranking.Batches[bi].Members)
 	if sa == nil {
-		sa = newSide(sideOf{a, bi, n}, index, gather(take(&buf.floats, len(index)), a.Rewards, index), buf)
+		sa = newSide(sideOf{a, bi, n}, index, va, buf)
 	}
 	if sb == nil && b == a {
 		sb = sa
 	} else if sb == nil {
-		sb = newSide(sideOf{b, bi, n}, index, gather(take(&buf.floats, len(index)), b.Rewards, index), buf)
+		sb = newSide(sideOf{b, bi, n}, index, vb, buf)
 	}
 	return sa, sb
 }

@@ -95,6 +95,16 @@ type Preparer interface {
 	Prepare(res *engine.Result, batch int)
 }
 
+// JobPreparer is a tab whose job on a recompute's result can start with
+// the recompute, beside the statistics: PrepareJob, called on the event
+// loop as a recompute of the options shown starts, returns the work to
+// run on the recompute's goroutine once its result exists (nil for none);
+// the tab's refresh on that result then takes what it made rather than
+// make it again.
+type JobPreparer interface {
+	PrepareJob() func(res *engine.Result)
+}
+
 // Comparer is a tab that shows method B's result beside the session's
 // (Session.CompareResult), while ShowsCompare: showing it, or a recompute
 // while it is shown, computes B's result off the event loop when it must

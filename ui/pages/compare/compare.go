@@ -102,10 +102,26 @@ type compareTab struct {
 	gen       int
 	buf       *agreement.Buffers
 	taken     int
+	prepared  *prepared
 	selected  int
 	reading   bool
 	opened    trajectory.Opened
 	detail    viewport.Model
+}
+
+// prepared is a comparison made beside a recompute's statistics
+// (PrepareJob), and the buffers it was lent, for the refresh on that
+// recompute's result to take; its fields are set off the event loop,
+// under its lock, done once they are.
+type prepared struct {
+	sync.Mutex
+	done          bool
+	a, b          *engine.Result
+	bi            int
+	method        engine.Method
+	width, height int
+	v             compared
+	buf           *agreement.Buffers
 }
 
 // compared is the comparison of A's and B's rewards on a batch.
@@ -377,6 +393,67 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
 }
 
+// PrepareJob implements common.JobPreparer: when B's result is held
+// and stays B's under the options being recomputed (a switch of A), the
+// comparison of the recompute's result with it, made with the buffers
+// lent and the sides known as a job would. It counts as a job taken
+// until a refresh takes it (takePrepared): the sides it reads are not
+// given back meanwhile.
+func (t *compareTab) PrepareJob() func(res *engine.Result) {
+	s := t.common.Session
+	method := s.CompareMethod
+	if s.Result == nil || t.buf == nil || t.prepared != nil || method == LoggedMethod {
+		return nil
+	}
+	if _, need := s.CompareNeeded(s.Options); need {
+		return nil // B's result is computed with A's
+	}
+	b := s.CompareResult()
+	if method != s.Options.Method && (b == nil || b.Evaluation != s.Evaluation) {
+		return nil
+	}
+	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
+	t.prepared, t.buf = p, nil
+	t.taken++
+	known, width, height := t.known, t.width, t.height
+	return func(res *engine.Result) {
+		p.Lock()
+		defer p.Unlock()
+		if p.bi >= len(res.Ranking.Batches) {
+			p.done = true
+			return
+		}
+		bb := b
+		if method == res.Options.Method {
+			bb = res
+		}
+		res.ComputeBatch(p.bi)
+		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
+		p.v = compare(res, bb, p.bi, method, known, p.buf, grid)
+		p.a, p.b, p.done = res, bb, true
+	}
+}
+
+// takePrepared takes the comparison PrepareJob made, once made, and
+// returns it, or nil; its buffers are the tab's again when the tab has
+// none.
+func (t *compareTab) takePrepared() *prepared {
+	p := t.prepared
+	if p == nil || !p.TryLock() {
+		return nil
+	}
+	defer p.Unlock()
+	if !p.done {
+		return nil
+	}
+	t.prepared = nil
+	t.taken--
+	if t.buf == nil {
+		t.buf = p.buf
+	}
+	return p
+}
+
 // refresh starts comparing the session's two results on the current
 // batch, off the event loop: B is A's own result when the methods are the
 // same. Until B's result is computed (the root computes it for a
@@ -399,6 +476,14 @@ func (t *compareTab) refresh() {
 		}
 	}
 	gen, known, buf, width, height := t.gen, t.known, t.buf, t.width, t.height
+	if p := t.takePrepared(); p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
+		if t.buf == p.buf {
+			t.buf = nil // lent again, to the job that hands the comparison over
+		}
+		t.job = func() tea.Msg { return comparedMsg{gen, p.v, p.buf} }
+		return
+	}
+	buf = t.buf
 	if buf == nil {
 		buf = new(agreement.Buffers)
 	}
@@ -440,9 +525,10 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 		v.cmp = agreement.CompareWithLogged(a, bi)
 		points(v.cmp.A, v.cmp.B)
 	} else {
-		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf)
+		// The points need the values only: counted while the sides are
+		// ranked.
+		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf, func(va, vb []float64) { wg.Go(func() { points(va, vb) }) })
 		v.sides = [2]*agreement.Side{sa, sb}
-		wg.Go(func() { points(sa.Values, sb.Values) })
 		v.cmp = agreement.CompareSides(sa, sb, buf)
 	}
 	wg.Wait()

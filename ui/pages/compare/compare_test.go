@@ -99,3 +99,63 @@ func TestCompareRecyclesTheComparisonBefore(t *testing.T) {
 		t.Error("a comparison shown while a job was out gave its arrays back")
 	}
 }
+
+// TestCompareTakesThePreparedComparison: a switch of A with B's result
+// held prepares the comparison beside the recompute (PrepareJob); the
+// refresh on its result shows that comparison, made once, the same as a
+// job makes; one prepared for another size is not shown, the job
+// compares again, and the buffers lent come back either way.
+func TestCompareTakesThePreparedComparison(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	s.CompareMethod = engine.GRPO
+	s.Options.Method = engine.Absolute
+	s.Recompute()
+	uitest.Refresh(tab, s)
+
+	switchA := func(m engine.Method) *prepared {
+		t.Helper()
+		s.Options.Method = m
+		run := ct.PrepareJob()
+		if run == nil {
+			t.Fatalf("a switch to %s with B's result held prepares nothing", m)
+		}
+		p := ct.prepared
+		res := s.Evaluation.Prepare(s.Options, nil) // a recompute's result: batches computed when asked
+		run(res)
+		s.SetResult(res, nil)
+		return p
+	}
+	p := switchA(engine.Relative)
+	if ct.taken != 1 || ct.buf != nil {
+		t.Fatalf("the preparation is not counted as a job out (taken %d) or the buffers not lent", ct.taken)
+	}
+	uitest.Refresh(tab, s)
+	if ct.prepared != nil || ct.taken != 0 || ct.buf != p.buf {
+		t.Errorf("the prepared comparison was not taken: prepared %v, taken %d, buffers back %v", ct.prepared != nil, ct.taken, ct.buf == p.buf)
+	}
+	if &ct.byA[0] != &p.v.byA[0] {
+		t.Error("the refresh compared again rather than show the prepared comparison")
+	}
+	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	if ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman || ct.cmp.TopShared != want.TopShared {
+		t.Errorf("prepared: Kendall %v Spearman %v top %d, want %v %v %d", ct.cmp.Kendall, ct.cmp.Spearman, ct.cmp.TopShared, want.Kendall, want.Spearman, want.TopShared)
+	}
+
+	p = switchA(engine.RLOO)
+	ct.SetSize(ct.width-10, ct.height) // the tab resized before the result lands
+	uitest.Refresh(tab, s)
+	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil {
+		t.Errorf("the stale preparation was not given up: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
+	}
+	if len(ct.byA) > 0 && &ct.byA[0] == &p.v.byA[0] {
+		t.Error("a comparison prepared for another size was shown")
+	}
+	if g := newFrame(ct.width, ct.height, ct.ranges).Grid; ct.density.grid != g {
+		t.Error("the points are not counted on the grid of the tab's size")
+	}
+	want = agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	if ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman {
+		t.Errorf("after the stale preparation: Kendall %v Spearman %v, want %v %v", ct.cmp.Kendall, ct.cmp.Spearman, want.Kendall, want.Spearman)
+	}
+}
