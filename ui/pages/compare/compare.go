@@ -475,7 +475,7 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen, known, buf, width, height := t.gen, t.known, t.buf, t.width, t.height
+	gen, known, width, height := t.gen, t.known, t.width, t.height
 	if p := t.takePrepared(); p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
 		if t.buf == p.buf {
 			t.buf = nil // lent again, to the job that hands the comparison over
@@ -483,7 +483,7 @@ func (t *compareTab) refresh() {
 		t.job = func() tea.Msg { return comparedMsg{gen, p.v, p.buf} }
 		return
 	}
-	buf = t.buf
+	buf := t.buf
 	if buf == nil {
 		buf = new(agreement.Buffers)
 	}
