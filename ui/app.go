@@ -331,13 +331,18 @@ func (m *Model) updateTab(i int, msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, m.takeJob(i))
 }
 
-// selectTab makes tab i active, bringing it up to date with the session.
-// A tab shown for the first time since the session changed hears it
-// first, then gets its size.
+// selectTab makes tab i active, bringing it up to date with the session,
+// and tells the tab it leaves that it is hidden. A tab shown for the first
+// time since the session changed hears it first, then gets its size.
 func (m *Model) selectTab(i int) tea.Cmd {
+	left := m.active
 	m.active = (i + len(m.tabs)) % len(m.tabs)
+	var hidden tea.Cmd
+	if left != m.active {
+		hidden = m.updateTab(left, common.HiddenMsg{})
+	}
 	cmd := m.refreshActive()
-	return tea.Batch(cmd, m.layout(), m.computeCompare())
+	return tea.Batch(hidden, cmd, m.layout(), m.computeCompare())
 }
 
 // sessionChangedTabs tells the active tab that the session changed and

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -71,7 +72,22 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 		return nil
 	}
 	m.header.Refresh(s)
-	return m.broadcast(common.HealthReadyMsg{})
+	return tea.Batch(m.broadcast(common.HealthReadyMsg{}), m.idle())
+}
+
+// idle returns the command that hands the memory a switch's work left
+// back to the operating system (gcpace.Idle), once the health of the
+// result shown is computed and nothing else is under way: no recompute,
+// no tab's job, the once-a-session prefetch done. Not while following,
+// where updates keep coming and gcpace.Following paces the collector.
+func (m *Model) idle() tea.Cmd {
+	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching {
+		return nil
+	}
+	return func() tea.Msg {
+		gcpace.Idle()
+		return nil
+	}
 }
 
 // retire offers a result no longer shown for its arrays to be reused by

@@ -46,5 +46,9 @@ func (m *Model) jobDone(msg jobDoneMsg) tea.Cmd {
 			break
 		}
 	}
-	return m.updateTab(msg.tab, msg.msg)
+	cmd := m.updateTab(msg.tab, msg.msg)
+	if msg.tab != m.active { // a prefetch: the tab was not shown
+		cmd = tea.Batch(cmd, m.updateTab(msg.tab, common.HiddenMsg{}))
+	}
+	return cmd
 }

@@ -46,6 +46,15 @@ func Steady() (restore func()) {
 	return func() { debug.SetGCPercent(prev) }
 }
 
+// Idle collects the garbage and returns the memory the collection frees
+// to the operating system (debug.FreeOSMemory), for a process that holds
+// a large live heap and has just ended a burst of work: its resident
+// memory is then about that heap, not the heap with the garbage the burst
+// left and the pages the runtime keeps for later, which it would
+// otherwise give back only slowly. It blocks until done: call it off the
+// event loop, once idle.
+func Idle() { debug.FreeOSMemory() }
+
 // Following is Steady for a process that follows growing inputs, paced by
 // phase: after each collection it looks at the live heap, and while that
 // grows by more than growthRatio from one collection to the next (a burst

@@ -21,8 +21,9 @@ type Common struct {
 }
 
 // Component is a part of the screen: a tab's body, the header, the footer.
-// The root sends tea.WindowSizeMsg and SessionChangedMsg to every tab and
-// every other message to the active tab only.
+// The root sends tea.WindowSizeMsg and SessionChangedMsg to every tab,
+// HiddenMsg to a tab not shown, and every other message to the active tab
+// only.
 type Component interface {
 	help.KeyMap
 	Update(msg tea.Msg) (Component, tea.Cmd)
@@ -40,6 +41,13 @@ type Tab interface {
 // SessionChangedMsg tells every tab that the session's result changed (a
 // recompute, another batch, new data): rebuild what is derived from it.
 type SessionChangedMsg struct{}
+
+// HiddenMsg tells a tab that it is not shown: another tab was selected,
+// or its work off the event loop landed while it was hidden (prefetched).
+// It may let go of what it keeps only to make its next work faster while
+// shown, so that a tab visited once, or never, holds no more than what it
+// draws.
+type HiddenMsg struct{}
 
 // ShowBatchMsg asks the root to show batch Batch (Session.Batch): a tab
 // never changes the session itself. The Trajectories filter sends it when

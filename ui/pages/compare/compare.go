@@ -212,6 +212,8 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refresh()
+	case common.HiddenMsg:
+		t.release()
 	case comparedMsg:
 		t.buf, t.taken = msg.buf, t.taken-1
 		if msg.gen == t.gen {
@@ -367,6 +369,17 @@ func (t *compareTab) recycle(old compared) {
 		}
 	}
 	t.buf.Recycle(sides, old.byA, old.byB)
+}
+
+// release lets go of the working buffers and the sides kept for the next
+// comparison (a switch of A reuses B's), once no job holds them: hidden,
+// the tab keeps only what it draws. Its next comparison ranks both sides
+// again.
+func (t *compareTab) release() {
+	if t.taken > 0 || t.job != nil || t.prepared != nil {
+		return
+	}
+	t.buf, t.sides = nil, [2]*agreement.Side{}
 }
 
 // LoggedMethod is method B when it is the advantage the trainer logged

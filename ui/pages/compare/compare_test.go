@@ -159,3 +159,41 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 		t.Errorf("after the stale preparation: Kendall %v Spearman %v, want %v %v", ct.cmp.Kendall, ct.cmp.Spearman, want.Kendall, want.Spearman)
 	}
 }
+
+// TestHiddenKeepsWhatItDraws: hidden (common.HiddenMsg), the tab lets go
+// of its working buffers and of the sides kept for the next comparison,
+// draws the same, and compares again as it did; with a job out it keeps
+// them, which the job was lent.
+func TestHiddenKeepsWhatItDraws(t *testing.T) {
+	s := uitest.SyntheticSession(t, 2_000)
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(120, 40)
+	uitest.Refresh(tab, s)
+	ct := tab.(*compareTab)
+	if ct.buf == nil || ct.sides[0] == nil || ct.sides[1] == nil {
+		t.Fatalf("after a comparison the tab keeps no buffers (%v) or sides (%v)", ct.buf != nil, ct.sides)
+	}
+	want := uitest.Plain(tab)
+	tab.Update(common.HiddenMsg{})
+	if ct.buf != nil || ct.sides != [2]*agreement.Side{} {
+		t.Errorf("hidden, the tab keeps its buffers (%v) or sides (%v)", ct.buf != nil, ct.sides)
+	}
+	if got := uitest.Plain(tab); got != want {
+		t.Errorf("hidden, the tab draws\n%s\nwant\n%s", got, want)
+	}
+	uitest.Refresh(tab, s)
+	if got := uitest.Plain(tab); got != want {
+		t.Errorf("compared again after it was hidden, the tab draws\n%s\nwant\n%s", got, want)
+	}
+
+	tab.Update(common.SessionChangedMsg{})
+	job := tab.(common.Worker).Job() // taken by the root, not back yet
+	tab.Update(common.HiddenMsg{})
+	if ct.taken != 1 || ct.sides[0] == nil {
+		t.Errorf("with a job out the tab let go of the sides it was lent (taken %d, sides %v)", ct.taken, ct.sides)
+	}
+	tab.Update(job())
+	if got := uitest.Plain(tab); got != want {
+		t.Errorf("the job's comparison draws\n%s\nwant\n%s", got, want)
+	}
+}
