@@ -33,12 +33,26 @@ func (m *Model) background() tea.Cmd {
 	if !j.Claim() {
 		return nil
 	}
+	if m.delayBackground() == 0 {
+		return func() tea.Msg { return backgroundDueMsg{j} }
+	}
 	return tea.Tick(backgroundDelay, func(time.Time) tea.Msg { return backgroundDueMsg{j} })
+}
+
+// delayBackground returns how long a new result's background work waits:
+// backgroundDelay, or nothing when the tab shown waits for it (its frame
+// is the health's).
+func (m *Model) delayBackground() time.Duration {
+	if w, ok := m.tabs[m.active].(common.HealthWaiter); ok && w.WaitsForHealth() {
+		return 0
+	}
+	return backgroundDelay
 }
 
 // backgroundDelay is how long the background work waits after a result is
 // shown: long enough for its frame to be drawn, on cores the work would
-// otherwise take, and for a burst of keys to replace the result first.
+// otherwise take, and for a burst of keys to replace the result first;
+// none when the tab shown waits for it (common.HealthWaiter).
 const backgroundDelay = 3 * recomputeInterval
 
 // backgroundDueMsg says that job may start.

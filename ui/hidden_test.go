@@ -71,3 +71,20 @@ func TestIdleReturnsMemory(t *testing.T) {
 		t.Error("following, idle returns a command")
 	}
 }
+
+// TestHealthAtOnceForSteps: shown, the Steps tab (a common.HealthWaiter)
+// has a new result's health started at once; another tab has it wait
+// backgroundDelay for its frame.
+func TestHealthAtOnceForSteps(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	if got := m.delayBackground(); got != backgroundDelay {
+		t.Errorf("on the Rewards tab the health waits %v, want %v", got, backgroundDelay)
+	}
+	press(m, "6")
+	if m.tabs[m.active].Title() != "Steps" {
+		t.Fatalf("tab 6 is %s", m.tabs[m.active].Title())
+	}
+	if got := m.delayBackground(); got != 0 {
+		t.Errorf("on the Steps tab the health waits %v, want none", got)
+	}
+}

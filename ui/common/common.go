@@ -126,6 +126,13 @@ type Comparer interface {
 // Findings read them from then on).
 type HealthReadyMsg struct{}
 
+// HealthWaiter is a tab whose view waits for the health (the Steps tab's
+// trends): shown, the root starts a new result's health at once rather
+// than after the short delay that lets another tab's frame be drawn first.
+type HealthWaiter interface {
+	WaitsForHealth() bool
+}
+
 // Computing is what a tab shows while the work it waits for runs off the
 // event loop: what it computes, muted, on the tab's first line.
 func Computing(st *Styles, what string, width int) string {

@@ -168,6 +168,10 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 	t.draw()
 }
 
+// WaitsForHealth implements common.HealthWaiter: the charts are the
+// health job's trends.
+func (t *stepsTab) WaitsForHealth() bool { return true }
+
 // refreshTrends takes the trends of a new result, once its health job
 // computed them off the event loop; a source's, it has computed off the
 // event loop too (Job).
