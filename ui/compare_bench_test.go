@@ -20,10 +20,7 @@ func benchmarkFirstVisit(b *testing.B, title string) {
 	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		m := NewModel(s, true)
-		m.Init()
-		m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-		m.Settle()
+		m := settledModel(s)
 		b.StartTimer()
 		before := cpuTime()
 		for i, t := range m.tabs {
@@ -49,10 +46,7 @@ func BenchmarkPromptsFirstVisit1M(b *testing.B) { benchmarkFirstVisit(b, "Prompt
 // switches, pareto to absolute, relative, then grpo (B itself).
 func BenchmarkCompareSwitch1M(b *testing.B) {
 	s := uitest.SyntheticSession(b, 1_000_000)
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-	m.Settle()
+	m := settledModel(s)
 	for i, t := range m.tabs {
 		if t.Title() == "Compare" {
 			m.selectTab(i)

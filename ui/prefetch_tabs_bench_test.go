@@ -3,8 +3,6 @@ package ui
 import (
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -16,10 +14,7 @@ func BenchmarkParetoPrefetchedVisit1M(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		m := NewModel(s, true)
-		m.Init()
-		m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-		m.Settle()
+		m := settledModel(s)
 		runCmds(m, m.prefetchTabs())
 		b.StartTimer()
 		for i, t := range m.tabs {

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -28,10 +26,7 @@ func BenchmarkPromptsFirstFrame1M(b *testing.B) {
 	ts = nil
 	for b.Loop() {
 		b.StopTimer()
-		m := NewModel(s, true)
-		m.Init()
-		m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-		m.Settle()
+		m := settledModel(s)
 		b.StartTimer()
 		m.Update(uitest.KeyPress("8"))
 		m.Settle() // the analysis, a command of the tab's
@@ -44,22 +39,10 @@ func BenchmarkPromptsFirstFrame1M(b *testing.B) {
 // the key to the frame naming the new method, the tab's analysis made
 // before (a switch keeps it: it does not read the method's rewards).
 func BenchmarkPromptsSwitch1M(b *testing.B) {
-	m := NewModel(uitest.SyntheticSession(b, 1_000_000), true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-	m.Settle()
+	m := settledModel(uitest.SyntheticSession(b, 1_000_000))
 	m.Update(uitest.KeyPress("8"))
 	m.Settle()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		m.Update(uitest.KeyPress("m"))
-		m.Update(m.rc.next())
-		_ = m.View()
-		b.StopTimer()
-		m.Settle()
-		b.StartTimer()
-	}
+	benchmarkSwitches(b, m)
 }
 
 // BenchmarkPromptsVisitAnalysed1M measures the Prompts tab's first visit
@@ -67,10 +50,7 @@ func BenchmarkPromptsSwitch1M(b *testing.B) {
 // trajectories in one batch, groups of 8, the key to the frame, what the
 // event loop does then.
 func BenchmarkPromptsVisitAnalysed1M(b *testing.B) {
-	m := NewModel(uitest.SyntheticSession(b, 1_000_000), true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-	m.Settle()
+	m := settledModel(uitest.SyntheticSession(b, 1_000_000))
 	prompts := slices.IndexFunc(m.tabs, func(t common.Tab) bool { return t.Title() == "Prompts" })
 	b.ReportAllocs()
 	for b.Loop() {

@@ -62,14 +62,5 @@ func BenchmarkTrajectoriesSwitch1M(b *testing.B) {
 	runCmds(m, showTrajectories(m))
 	m.Settle()
 	_ = m.View()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		m.Update(uitest.KeyPress("m"))
-		m.Update(m.rc.next())
-		_ = m.View()
-		b.StopTimer()
-		m.Settle()
-		b.StartTimer()
-	}
+	benchmarkSwitches(b, m)
 }
