@@ -61,10 +61,12 @@ func (ev *Evaluation) WithoutSince(prev *Evaluation, changed []Batch, leave func
 			out.Valid[i], out.Causes[i] = false, cause
 		}
 	}
-	for _, b := range changed {
-		for _, i := range b.Members {
-			if i < from {
-				set(i)
+	if copied { // else the old rows stand as they are: they may be prev's, read meanwhile
+		for _, b := range changed {
+			for _, i := range b.Members {
+				if i < from {
+					set(i)
+				}
 			}
 		}
 	}

@@ -158,8 +158,8 @@ type Analysis struct {
 // threshold, and keys says which prompt each trajectory answers. It takes
 // two passes over the trajectories, the first counting each prompt's
 // points, the second filling them in one array: the histories hold one
-// point per prompt and step, and a hundred thousand prompts cost a few
-// allocations, not one each.
+// point per prompt and step, and the prompts cost a few allocations, not
+// one each.
 func Analyze(res *engine.Result, task []float64, keys *Keys, threshold float64) Analysis {
 	// A new point starts where the prompt's last one is of another step:
 	// points[k] counts them, last[k] is the step of the last.

@@ -97,7 +97,7 @@ func merge(dst, a, b []uint32) int64 {
 	var inv int64
 	i, j, k := 0, 0, 0
 	// Without a branch on the comparison, which a merge of random runs
-	// mispredicts half of the time.
+	// often mispredicts.
 	for i < len(a) && j < len(b) {
 		x, y := a[i], b[j]
 		took := 0 // 1 when y goes first

@@ -92,10 +92,12 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 // idle returns the command that hands the memory a switch's work left
 // back to the operating system (gcpace.Idle), once the health of the
 // result shown is computed and nothing else is under way: no recompute,
-// no tab's job, the once-a-session prefetch done. Not while following,
-// where updates keep coming and gcpace.Following paces the collector.
+// no tab's job, the once-a-session prefetch done. It is asked when the
+// health lands and when a hidden tab's job (a prefetch) does, whichever
+// is last. Not while following, where updates keep coming and
+// gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
-	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching {
+	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
 		return nil
 	}
 	return func() tea.Msg {

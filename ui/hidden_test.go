@@ -60,6 +60,11 @@ func TestIdleReturnsMemory(t *testing.T) {
 	if m.idle() == nil {
 		t.Error("idle, with the prefetch done, returns no command")
 	}
+	m.jobs = append(m.jobs, tabJob{tab: 3})
+	if m.idle() != nil {
+		t.Error("with a tab's job out, idle returns a command")
+	}
+	m.jobs = nil
 	m.Update(uitest.KeyPress("m"))
 	if m.rc.next == nil || m.idle() != nil {
 		t.Errorf("with a recompute under way (%v), idle returns a command", m.rc.next != nil)

@@ -11,9 +11,8 @@ import (
 // B's result, then the comparison itself, the tab's job) is computed
 // beside its health, for the tab not shown yet, so that its first visit
 // finds it ready: started once the dashboard is idle (the health
-// computed), it was still running when a visit came a fraction of a
-// second later, and then took the cores from that visit or another
-// tab's. It holds what a visit would hold: one result of B and one
+// computed), it was still running when a visit came soon after, and then
+// took the cores from that visit or another tab's. It holds what a visit would hold: one result of B and one
 // comparison. A change of the session before the visit marks the tab
 // stale, and the visit computes its comparison again. It is done once a
 // session: after every switch it would take the cores from the next

@@ -33,7 +33,7 @@ func (m *Model) prefetchTabs() tea.Cmd {
 	var cmds []tea.Cmd
 	for i, tab := range m.tabs {
 		p, ok := tab.(common.Prefetcher)
-		if !ok || i == m.active || !m.stale[i] || !p.PrefetchWhenIdle() {
+		if !ok || i == m.active || !m.stale[i] || !p.PrefetchHidden() {
 			continue
 		}
 		m.stale[i] = false

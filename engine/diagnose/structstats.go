@@ -76,8 +76,8 @@ func Collapse(res *engine.Result, b *engine.Batch) (share float64, groups int) {
 // up to it, the pairs of a group cost less than sorting it.
 const pairwiseMax = 32
 
-// tiedDistinct reports whether two of the members idx hold distinct
-// objective vectors (row) and equal rewards, idx being reordered: pair
+// tiedDistinct reports whether two of the members idx (which it may
+// reorder) hold distinct objective vectors (row) and equal rewards: pair
 // by pair, or in a larger group along its rewards sorted, where a run of
 // equal rewards holds two distinct vectors when one differs from the
 // run's first.

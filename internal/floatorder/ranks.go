@@ -33,7 +33,7 @@ func (buf *RankBuffers) grow(n int) (a, b []uint64) {
 }
 
 // parallelMin is the fewest positions sorted on two goroutines: below, a
-// goroutine's start costs more than half the sort.
+// goroutine's start costs about as much as it saves.
 const parallelMin = 1 << 16
 
 // halves calls f on [0, n/2) and [n/2, n), on two goroutines when n is at
@@ -171,8 +171,9 @@ const fewMax = 4096
 // ranksFew is Ranks for values of at most fewMax distinct keys (ranks,
 // 0/1 scores, rewards of a few levels), by counting rather than sorting:
 // each value's key found in a hash table of the distinct ones, then the
-// positions placed by their key's count of those below. ok is false, and
-// nothing set, when a sample of x, or then x, has more distinct keys.
+// positions placed by their key's count of those below. ok is false when
+// a sample of x, or then x, has more distinct keys: then order and avg
+// are not set, and codes may be partly written, for Ranks to overwrite.
 func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distinct int, tied int64, ok bool) {
 	n := len(x)
 	sample := make(map[uint64]struct{})

@@ -376,6 +376,7 @@ func (t *compareTab) recycle(old compared) {
 // the tab keeps only what it draws. Its next comparison ranks both sides
 // again.
 func (t *compareTab) release() {
+	t.takePrepared() // a switch's comparison made for a visit that left: not shown
 	if t.taken > 0 || t.job != nil || t.prepared != nil {
 		return
 	}

@@ -197,3 +197,32 @@ func TestHiddenKeepsWhatItDraws(t *testing.T) {
 		t.Errorf("the job's comparison draws\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestHiddenDropsAPreparedComparison: a switch's comparison prepared
+// beside the recompute (PrepareJob) and done when the tab is left is
+// dropped, with the buffers it was lent, rather than held, counted as a
+// job out, until a visit.
+func TestHiddenDropsAPreparedComparison(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	s.CompareMethod = engine.GRPO
+	s.Options.Method = engine.Absolute
+	s.Recompute()
+	uitest.Refresh(tab, s)
+	s.Options.Method = engine.Relative
+	run := ct.PrepareJob()
+	if run == nil {
+		t.Fatal("a switch of A with B's result held prepares nothing")
+	}
+	res := s.Evaluation.Prepare(s.Options, nil)
+	run(res)
+	s.SetResult(res, nil)
+	tab.Update(common.HiddenMsg{})
+	if ct.prepared != nil || ct.taken != 0 || ct.buf != nil {
+		t.Errorf("hidden, the tab holds the prepared comparison (%v), a job out (%d) or buffers (%v)", ct.prepared != nil, ct.taken, ct.buf != nil)
+	}
+	uitest.Refresh(tab, s)
+	if want := agreement.CompareRewards(res, s.CompareResult(), s.Batch); ct.cmp.Kendall != want.Kendall {
+		t.Errorf("the visit after shows Kendall %v, want %v", ct.cmp.Kendall, want.Kendall)
+	}
+}

@@ -264,9 +264,9 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return t, nil
 }
 
-// PrefetchWhenIdle implements common.Prefetcher: the projection of a
+// PrefetchHidden implements common.Prefetcher: the projection of a
 // large batch, its ranks and groups and the plot drawn before the visit.
-func (t *paretoTab) PrefetchWhenIdle() bool { return t.common.Session.Result != nil }
+func (t *paretoTab) PrefetchHidden() bool { return t.common.Session.Result != nil }
 
 // Job implements common.Worker: the projection of a large batch.
 func (t *paretoTab) Job() func() tea.Msg {

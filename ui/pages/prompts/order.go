@@ -9,11 +9,11 @@ import (
 )
 
 // nameOrder returns the positions 0 to n-1 of names in strings.Compare's
-// order of their names, equal names in position order. It radix-sorts the names by their first seven
-// bytes after the prefix all share (floatorder.Sort), then sorts each run
-// those bytes leave tied by comparison: a hundred thousand names cost a
-// few passes over them, not a comparison sort's dozen string comparisons
-// each.
+// order of their names, equal names in position order. It radix-sorts
+// the names by their first seven bytes after the prefix all share
+// (floatorder.Sort), then sorts each run those bytes leave tied by
+// comparison: a few passes over the names, where a comparison sort makes
+// many string comparisons for each.
 func nameOrder(n int, name func(i int) string) []int {
 	order := make([]int, n)
 	for i := range order {

@@ -115,10 +115,10 @@ func (t *promptsTab) CapturesKeys() bool { return t.typing }
 // OwnsFind tells the root that / is this tab's own filter.
 func (t *promptsTab) OwnsFind() bool { return true }
 
-// PrefetchWhenIdle implements common.Prefetcher: the root starts the
+// PrefetchHidden implements common.Prefetcher: the root starts the
 // analysis before the tab is shown; refresh only starts it, off the event
 // loop, and a recompute keeps it.
-func (t *promptsTab) PrefetchWhenIdle() bool { return true }
+func (t *promptsTab) PrefetchHidden() bool { return true }
 
 func (t *promptsTab) SetSize(width, height int) {
 	t.width, t.height = width, height
