@@ -59,9 +59,9 @@ const backgroundDelay = 3 * recomputeInterval
 type backgroundDueMsg struct{ job *session.HealthJob }
 
 // startBackground runs job in a command, unless its result was replaced
-// meanwhile, and beside it the work of the tabs that refresh when idle;
-// while the screen waits for work, it defers them until that work ends
-// (foreground.go).
+// meanwhile, and beside the session's first one the hidden tabs'
+// prefetch (prefetch_tabs.go); while the screen waits for work, it
+// defers them until that work ends (foreground.go).
 func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 	m.rc.deferred = nil
 	if !j.Computes(m.common.Session.Result) {
