@@ -64,14 +64,7 @@ func BenchmarkCompareSwitch1M(b *testing.B) {
 		for range 3 {
 			before := cpuTime()
 			m.Update(tea.KeyPressMsg{Code: 'm', Text: "m"})
-			for m.rc.next != nil || len(m.jobs) > 0 {
-				if m.rc.next != nil {
-					m.Update(m.rc.next())
-					continue
-				}
-				j := m.jobs[0]
-				m.Update(jobDoneMsg{j.id, j.tab, j.run()})
-			}
+			m.runForeground()
 			_ = m.View()
 			cpu += cpuTime() - before
 			b.StopTimer()

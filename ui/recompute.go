@@ -189,14 +189,7 @@ func (m *Model) Settle() {
 	for m.filter.next != nil { // the group filter's toggle (filter.go)
 		m.Update(m.filter.next())
 	}
-	for m.rc.next != nil || len(m.jobs) > 0 {
-		if m.rc.next != nil {
-			m.Update(m.rc.next())
-			continue
-		}
-		j := m.jobs[0]
-		m.Update(jobDoneMsg{j.id, j.tab, j.run()})
-	}
+	m.runForeground()
 	if s := m.common.Session; !s.HealthReady() {
 		j := s.HealthJob()
 		j.Run()
@@ -206,6 +199,19 @@ func (m *Model) Settle() {
 		if t, ok := t.(interface{ Settle() }); ok {
 			t.Settle() // a tab's own work off the event loop
 		}
+	}
+}
+
+// runForeground runs the recompute under way, the one it leads to and the
+// tabs' jobs on the calling goroutine, until none is left (Settle).
+func (m *Model) runForeground() {
+	for m.rc.next != nil || len(m.jobs) > 0 {
+		if m.rc.next != nil {
+			m.Update(m.rc.next())
+			continue
+		}
+		j := m.jobs[0]
+		m.Update(jobDoneMsg{j.id, j.tab, j.run()})
 	}
 }
 

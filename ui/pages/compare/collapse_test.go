@@ -2,44 +2,30 @@ package compare
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
-// bruteCollapse counts the groups of batch bi holding two distinct
-// objective vectors, and those of them where two members of distinct
-// vectors get equal rewards, pair by pair.
-func bruteCollapse(res *engine.Result, bi int) (collapsed, groups int) {
-	ev := res.Evaluation
-	row := func(i int) []float64 { return ev.Values[i*ev.M : (i+1)*ev.M] }
-	for _, g := range res.Ranking.Batches[bi].Groups {
-		distinct, tied := false, false
-		for _, i := range g.Members {
-			for _, j := range g.Members {
-				if i < j && ev.Valid[i] && ev.Valid[j] && !slices.Equal(row(i), row(j)) {
-					distinct = true
-					tied = tied || res.Rewards[i] == res.Rewards[j]
-				}
-			}
-		}
-		if distinct {
-			groups++
-			if tied {
-				collapsed++
-			}
-		}
+// collapseCount is diagnose.Collapse of batch bi as counts: the groups
+// holding two distinct objective vectors, and those of them where two
+// members of distinct vectors get equal rewards (checked pair by pair in
+// engine/diagnose).
+func collapseCount(res *engine.Result, bi int) (collapsed, groups int) {
+	share, groups := diagnose.Collapse(res, &res.Ranking.Batches[bi])
+	if groups == 0 {
+		return 0, 0
 	}
-	return collapsed, groups
+	return int(share*float64(groups) + 0.5), groups
 }
 
 // TestCompareShowsCollapse: the tab shows, for A and B, the groups of the
-// batch where distinct objective vectors get tied rewards, as a brute
-// force counts them, for every method B.
+// batch where distinct objective vectors get tied rewards, as
+// diagnose.Collapse counts them, for every method B.
 func TestCompareShowsCollapse(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	for _, b := range engine.Methods {
@@ -47,12 +33,12 @@ func TestCompareShowsCollapse(t *testing.T) {
 		uitest.Refresh(tab, s)
 		// Rows align their values in columns: compare with single spaces.
 		v := strings.Join(strings.Fields(uitest.Plain(tab)), " ")
-		a, groups := bruteCollapse(s.Result, s.Batch)
+		a, groups := collapseCount(s.Result, s.Batch)
 		bres := s.Result
 		if b != s.Result.Options.Method {
 			bres = s.CompareResult()
 		}
-		bc, _ := bruteCollapse(bres, s.Batch)
+		bc, _ := collapseCount(bres, s.Batch)
 		want := fmt.Sprintf("collapsed A %d · B %d of %d", a, bc, groups)
 		if !strings.Contains(v, want) {
 			t.Errorf("B = %s: the tab lacks %q:\n%s", b, want, v)
@@ -75,7 +61,7 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 	n := len(a.Ranking.Batches[bi].Members)
 	counted := [2]collapseOf{{}, {res: a, bi: bi, n: n, share: 0.125, groups: 99}}
 	v := compare(a, b, bi, engine.RLOO, known{collapsed: counted}, new(agreement.Buffers), nil)
-	wantB, groups := bruteCollapse(b, bi)
+	wantB, groups := collapseCount(b, bi)
 	if v.collapse[0] != 0.125 || v.groups != 99 {
 		t.Errorf("A's collapse was counted again: %v of %d, want the known 0.125 of 99", v.collapse[0], v.groups)
 	}
@@ -87,7 +73,7 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 	}
 	counted[1].n = n - 1
 	v = compare(a, b, bi, engine.RLOO, known{collapsed: counted}, new(agreement.Buffers), nil)
-	if wantA, _ := bruteCollapse(a, bi); int(v.collapse[0]*float64(v.groups)+0.5) != wantA || v.groups != groups {
+	if wantA, _ := collapseCount(a, bi); int(v.collapse[0]*float64(v.groups)+0.5) != wantA || v.groups != groups {
 		t.Errorf("A's collapse on a batch of another size was not counted again: %v of %d", v.collapse[0], v.groups)
 	}
 }

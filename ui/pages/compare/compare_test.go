@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 func TestGoldenCompare(t *testing.T) {
@@ -100,20 +101,18 @@ func TestCompareRecyclesTheComparisonBefore(t *testing.T) {
 	}
 }
 
-// TestCompareTakesThePreparedComparison: a switch of A with B's result
-// held prepares the comparison beside the recompute (PrepareJob); the
-// refresh on its result shows that comparison, made once, the same as a
-// job makes; one prepared for another size is not shown, the job
-// compares again, and the buffers lent come back either way.
-func TestCompareTakesThePreparedComparison(t *testing.T) {
+// preparingTab returns the tab on the sample, A absolute and B grpo
+// compared, and switchA, which switches A to a method as a recompute
+// does with the tab shown: the comparison prepared beside it
+// (PrepareJob) and made, the result shown; it returns the preparation.
+func preparingTab(t *testing.T) (common.Tab, *session.Session, func(engine.Method) *prepared) {
 	tab, s := uitest.SampleTab(t, New)
 	ct := tab.(*compareTab)
 	s.CompareMethod = engine.GRPO
 	s.Options.Method = engine.Absolute
 	s.Recompute()
 	uitest.Refresh(tab, s)
-
-	switchA := func(m engine.Method) *prepared {
+	return tab, s, func(m engine.Method) *prepared {
 		t.Helper()
 		s.Options.Method = m
 		run := ct.PrepareJob()
@@ -126,6 +125,16 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 		s.SetResult(res, nil)
 		return p
 	}
+}
+
+// TestCompareTakesThePreparedComparison: a switch of A with B's result
+// held prepares the comparison beside the recompute (PrepareJob); the
+// refresh on its result shows that comparison, made once, the same as a
+// job makes; one prepared for another size is not shown, the job
+// compares again, and the buffers lent come back either way.
+func TestCompareTakesThePreparedComparison(t *testing.T) {
+	tab, s, switchA := preparingTab(t)
+	ct := tab.(*compareTab)
 	p := switchA(engine.Relative)
 	if ct.taken != 1 || ct.buf != nil {
 		t.Fatalf("the preparation is not counted as a job out (taken %d) or the buffers not lent", ct.taken)
@@ -203,20 +212,10 @@ func TestHiddenKeepsWhatItDraws(t *testing.T) {
 // dropped, with the buffers it was lent, rather than held, counted as a
 // job out, until a visit.
 func TestHiddenDropsAPreparedComparison(t *testing.T) {
-	tab, s := uitest.SampleTab(t, New)
+	tab, s, switchA := preparingTab(t)
 	ct := tab.(*compareTab)
-	s.CompareMethod = engine.GRPO
-	s.Options.Method = engine.Absolute
-	s.Recompute()
-	uitest.Refresh(tab, s)
-	s.Options.Method = engine.Relative
-	run := ct.PrepareJob()
-	if run == nil {
-		t.Fatal("a switch of A with B's result held prepares nothing")
-	}
-	res := s.Evaluation.Prepare(s.Options, nil)
-	run(res)
-	s.SetResult(res, nil)
+	switchA(engine.Relative)
+	res := s.Result
 	tab.Update(common.HiddenMsg{})
 	if ct.prepared != nil || ct.taken != 0 || ct.buf != nil {
 		t.Errorf("hidden, the tab holds the prepared comparison (%v), a job out (%d) or buffers (%v)", ct.prepared != nil, ct.taken, ct.buf != nil)
