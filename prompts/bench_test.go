@@ -9,6 +9,19 @@ import (
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
+// gradedRun returns ts's result under grpo, their objective the metadata
+// field x, and the keys of their prompts.
+func gradedRun(b *testing.B, ts []scoring.Trajectory) (*engine.Result, *Keys) {
+	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: scoring.Maximize, Weight: 1}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	opts.Method = engine.GRPO
+	res := engine.Evaluate(scorer, ts).Compute(opts)
+	return res, GroupKeys(res.Evaluation)
+}
+
 // BenchmarkAnalyze1M follows 2,000 prompts over 500 steps of 2,000
 // trajectories (groups of 8), as scripts/bench-prompts.sh does: the
 // analysis alone, on a computed result.
@@ -24,14 +37,7 @@ func BenchmarkAnalyze1M(b *testing.B) {
 		task[i] = math.Round(acc)
 		ts[i] = scoring.Trajectory{Batch: int64(s), Group: fmt.Sprintf("prompt %05d", p), Done: true, Metadata: map[string]any{"x": acc}}
 	}
-	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: scoring.Maximize, Weight: 1}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	opts := engine.DefaultOptions()
-	opts.Method = engine.GRPO
-	res := engine.Evaluate(scorer, ts).Compute(opts)
-	keys := GroupKeys(res.Evaluation)
+	res, keys := gradedRun(b, ts)
 	b.ResetTimer()
 	for range b.N {
 		a := Analyze(res, task, keys, 1)
@@ -53,14 +59,7 @@ func BenchmarkAnalyzeOneBatch1M(b *testing.B) {
 		task[i] = math.Round(acc)
 		ts[i] = scoring.Trajectory{Group: fmt.Sprintf("g%d", i/8), Done: true, Metadata: map[string]any{"x": acc}}
 	}
-	scorer, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "x", Expr: `metadata["x"]`, Goal: scoring.Maximize, Weight: 1}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	opts := engine.DefaultOptions()
-	opts.Method = engine.GRPO
-	res := engine.Evaluate(scorer, ts).Compute(opts)
-	keys := GroupKeys(res.Evaluation)
+	res, keys := gradedRun(b, ts)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

@@ -7,13 +7,19 @@ import (
 	"testing"
 )
 
-// BenchmarkSort1M sorts a million positions by a normal value.
-func BenchmarkSort1M(b *testing.B) {
+// normal1M returns a million normal values, the same each call.
+func normal1M() []float64 {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x := make([]float64, 1_000_000)
 	for i := range x {
 		x[i] = rng.NormFloat64()
 	}
+	return x
+}
+
+// BenchmarkSort1M sorts a million positions by a normal value.
+func BenchmarkSort1M(b *testing.B) {
+	x := normal1M()
 	order := make([]int, len(x))
 	for b.Loop() {
 		for i := range order {
@@ -25,11 +31,7 @@ func BenchmarkSort1M(b *testing.B) {
 
 // BenchmarkCompareSort1M is the same sort by comparison, for the ratio.
 func BenchmarkCompareSort1M(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	x := make([]float64, 1_000_000)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
+	x := normal1M()
 	order := make([]int, len(x))
 	for b.Loop() {
 		for i := range order {
@@ -41,11 +43,7 @@ func BenchmarkCompareSort1M(b *testing.B) {
 
 // BenchmarkRanks1M sorts and ranks a million normal values.
 func BenchmarkRanks1M(b *testing.B) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	x := make([]float64, 1_000_000)
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
+	x := normal1M()
 	order, codes, avg := make([]int32, len(x)), make([]uint32, len(x)), make([]float64, len(x))
 	var buf RankBuffers
 	for b.Loop() {
