@@ -142,14 +142,7 @@ func TestParetoNearestTiesByX(t *testing.T) {
 // After a change of axes, the cells' best ranks are those of the points
 // now plotted (the plot was drawn once with the previous axes' ranks).
 func TestParetoDensityAfterAxes(t *testing.T) {
-	s := uitest.SyntheticSession(t, 20_000)
-	s.Options.Scope = engine.ScopeBatch
-	s.Recompute()
-	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
-	tab := New(c)
-	tab.SetSize(120, 40)
-	tab.Update(common.SessionChangedMsg{})
-	p := tab.(*paretoTab)
+	tab, p := batchScopeTab(t)
 	for _, k := range []string{"x", "y", "x"} {
 		uitest.PressKeys(tab, k)
 		g := p.drawn.frame.Grid

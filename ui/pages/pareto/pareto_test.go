@@ -198,10 +198,9 @@ func TestParetoBatchScopeRanksTheBatch(t *testing.T) {
 	}
 }
 
-// TestParetoDrawsDensity: on 20,000 points in one batch (scope batch), a
-// cell several points share shows a shade, a lone point its rank's
-// marker, and a darker shade means more points.
-func TestParetoDrawsDensity(t *testing.T) {
+// batchScopeTab returns the tab at 120x40, in colour, on 20,000
+// trajectories ranked in one batch (scope batch).
+func batchScopeTab(t *testing.T) (common.Tab, *paretoTab) {
 	s := uitest.SyntheticSession(t, 20_000)
 	s.Options.Scope = engine.ScopeBatch
 	s.Recompute()
@@ -209,7 +208,14 @@ func TestParetoDrawsDensity(t *testing.T) {
 	tab := New(c)
 	tab.SetSize(120, 40)
 	tab.Update(common.SessionChangedMsg{})
-	p := tab.(*paretoTab)
+	return tab, tab.(*paretoTab)
+}
+
+// TestParetoDrawsDensity: on 20,000 points in one batch (scope batch), a
+// cell several points share shows a shade, a lone point its rank's
+// marker, and a darker shade means more points.
+func TestParetoDrawsDensity(t *testing.T) {
+	_, p := batchScopeTab(t)
 	g := p.drawn.frame.Grid
 	counts, best := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
 	chart.Density(counts, best, g, p.points.proj.X, p.points.proj.Y, p.points.rank, nil)
