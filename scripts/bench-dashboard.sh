@@ -122,6 +122,25 @@ next_method() {
 	exit 1
 }
 
+# time_switches N [SHOWS]: presses m N times, from pareto, each timed from
+# send-keys to the header naming the next method (and, with SHOWS, to the
+# tab's content shown with nothing computing), the badge settled between
+# presses; the times go to round_switches.
+time_switches() {
+	local method=pareto
+	round_switches=()
+	for _ in $(seq "$1"); do
+		method=$(next_method "$method")
+		sleep 0.2
+		start=$(now_ms)
+		tmux send-keys -t "$session" m
+		wait_for "method: $method " 60
+		[ -z "${2:-}" ] || wait_for "$2" 60 "$computing"
+		round_switches+=($(($(now_ms) - start)))
+		settle
+	done
+}
+
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # What each tab shows once its content is drawn, by its key (VISITS).
@@ -172,18 +191,7 @@ if [ -n "${VISITS:-}" ]; then
 			v=$(($(now_ms) - start))
 			visit_ms[$t]+="$v "
 			settle
-			method=pareto
-			round_switches=()
-			for _ in $(seq "$switches"); do
-				method=$(next_method "$method")
-				sleep 0.2
-				start=$(now_ms)
-				tmux send-keys -t "$session" m
-				wait_for "method: $method " 60
-				wait_for "${shows[$t]}" 60 "$computing"
-				round_switches+=($(($(now_ms) - start)))
-				settle
-			done
+			time_switches "$switches" "${shows[$t]}"
 			switch_ms[$t]+="${round_switches[*]} "
 			stop_dashboard
 			line+=" tab $t: visit $v, switches ${round_switches[*]};"
@@ -223,17 +231,7 @@ for r in $(seq "$rounds"); do
 		settle
 	fi
 
-	method=pareto
-	round_switches=()
-	for _ in $(seq "$switches"); do
-		method=$(next_method "$method")
-		sleep 0.2
-		start=$(now_ms)
-		tmux send-keys -t "$session" m
-		wait_for "method: $method " 30
-		round_switches+=($(($(now_ms) - start)))
-		settle
-	done
+	time_switches "$switches"
 	switch_ms+=("${round_switches[@]}")
 	end_rss+=("$(rss_mib "$pid")")
 	tmux send-keys -t "$session" q
