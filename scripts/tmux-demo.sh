@@ -16,13 +16,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-if ! command -v tmux >/dev/null; then
-	echo "tmux-demo.sh needs tmux: apt-get install -y tmux (or brew install tmux)" >&2
-	exit 2
-fi
-out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-demo.XXXXXX")
-bin=$out/rewardlens
-go build -o "$bin" .
+# shellcheck source=scripts/demo-setup.sh
+source scripts/demo-setup.sh
+demo_setup tmux-demo
 
 session="rewardlens-demo-$$"
 tmux new-session -d -s "$session" -x 120 -y 40 "$bin"
@@ -119,7 +115,7 @@ tmux send-keys -t "$session" C-u
 tmux send-keys -t "$session" -l "safety >= 0.9"
 press Enter constraint-applied "feasible"
 press x constraint-removed "constraints (c) none"
-press Escape weights-done "w weights"
+press Escape weights-done "m/M method" # the footer of the tab, not the editor's
 tmux send-keys -t "$session" q
 for _ in $(seq 50); do
 	tmux has-session -t "$session" 2>/dev/null || break

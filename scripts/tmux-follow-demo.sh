@@ -17,18 +17,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-if ! command -v tmux >/dev/null; then
-	echo "tmux-follow-demo.sh needs tmux: apt-get install -y tmux (or brew install tmux)" >&2
-	exit 2
-fi
-
-out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-follow.XXXXXX")
-bin=${1:-}
-if [[ -z $bin ]]; then
-	bin=$out/rewardlens
-	go build -o "$bin" .
-fi
-bin=$(realpath "$bin")
+# shellcheck source=scripts/demo-setup.sh
+source scripts/demo-setup.sh
+demo_setup tmux-follow-demo "${1:-}"
 sample=$PWD/sample_data/experiment.jsonl
 data=$out/data
 mkdir -p "$data"
@@ -207,9 +198,9 @@ press F follow-again "● LIVE batch 5/5 step 4" "128 valid"
 tmux send-keys -t "$target" ']'
 steady next-at-newest 1 "● LIVE batch 5/5 step 4"
 # On the Steps tab, the new batch takes its point.
-press 6 steps-tab "[6 Steps]" "reward mean · ◆ step 4:"
+press 6 steps-tab "[6 Steps]" "mean · ◆ step 4:" # the score's when the reward mean is 0 (pareto)
 batch 6 >>"$f"
-expect follow-next "● LIVE batch 6/6 step 6" "128 valid" "reward mean · ◆ step 6:"
+expect follow-next "● LIVE batch 6/6 step 6" "128 valid" "mean · ◆ step 6:"
 press 1 rewards-tab "[1 Rewards]" "Summary: batch step 6"
 
 # Log rotation: a new file takes the name; it is read again from the start.

@@ -16,17 +16,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-if ! command -v tmux >/dev/null; then
-	echo "tmux-prompts-demo.sh needs tmux" >&2
-	exit 2
-fi
-out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-prompts.XXXXXX")
-bin=${1:-}
-if [[ -z $bin ]]; then
-	bin=$out/rewardlens
-	go build -o "$bin" .
-fi
-bin=$(realpath "$bin")
+# shellcheck source=scripts/demo-setup.sh
+source scripts/demo-setup.sh
+demo_setup tmux-prompts-demo "${1:-}"
 sample=$PWD/sample_data/experiment.jsonl
 config=$PWD/sample_data/experiment.toml
 session="rewardlens-prompts-$$"

@@ -1,0 +1,17 @@
+# demo-setup.sh is sourced by the tmux demo scripts. demo_setup NAME [BIN]
+# checks that tmux is installed, makes the directory the screens go to
+# (out) and sets bin to BIN, or to a rewardlens it builds there, as an
+# absolute path. The caller is at the repository's root.
+demo_setup() {
+	if ! command -v tmux >/dev/null; then
+		echo "$1.sh needs tmux: apt-get install -y tmux (or brew install tmux)" >&2
+		exit 2
+	fi
+	out=$(mktemp -d "${TMPDIR:-/tmp}/rewardlens-$1.XXXXXX")
+	bin=${2:-}
+	if [[ -z $bin ]]; then
+		bin=$out/rewardlens
+		go build -o "$bin" .
+	fi
+	bin=$(realpath "$bin")
+}
