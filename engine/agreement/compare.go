@@ -1,8 +1,6 @@
 package agreement
 
 import (
-	"math"
-
 	"github.com/rewardlens/rewardlens/engine"
 )
 
@@ -39,25 +37,16 @@ const TopFraction = 0.1
 // are the same.
 func CompareRewards(a, b *engine.Result, bi int) Comparison {
 	var buf Buffers
-	sa, sb := Sides(a, b, bi, nil, &buf, nil)
+	sa, sb := Sides(a, b, bi, nil, &buf)
 	return CompareSides(sa, sb, &buf)
 }
 
 // CompareWithLogged compares a's rewards on batch bi with the advantages
 // the trainer logged (Evaluation.Logged, as B), on the valid trajectories
-// that have one. Without logged advantages, nothing is compared.
+// that have one (GatherLogged). Without logged advantages, nothing is
+// compared.
 func CompareWithLogged(a *engine.Result, bi int) Comparison {
 	var buf Buffers
-	var index []int
-	var rewards, logged []float64
-	if a.Evaluation.Logged != nil {
-		for _, i := range a.Ranking.Batches[bi].Members {
-			if l := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && !math.IsNaN(l) && !math.IsInf(l, 0) {
-				index = append(index, i)
-				rewards = append(rewards, a.Rewards[i])
-				logged = append(logged, l)
-			}
-		}
-	}
-	return CompareSides(newSide(sideOf{}, index, rewards, &buf), newSide(sideOf{}, index, logged, &buf), &buf)
+	sa, sb := GatherLogged(a, bi, &buf).Ranked(&buf)
+	return CompareSides(sa, sb, &buf)
 }

@@ -56,7 +56,7 @@ func TestCompareSidesMatchesFromScratch(t *testing.T) {
 		for i := range index {
 			index[i] = i
 		}
-		side := func(v []float64) *Side { return newSide(sideOf{}, index, v, &buf) }
+		side := func(v []float64) *Side { return rankedSide(index, v, &buf) }
 		sx, sy, sz, sw := side(x), side(y), side(z), side(w)
 		for _, ab := range [][2]*Side{{sx, sy}, {sy, sx}, {sz, sx}, {sx, sz}, {sz, sz}, {sy, sy}, {sw, sy}, {sx, sw}} {
 			c := CompareSides(ab[0], ab[1], &buf)
@@ -85,8 +85,9 @@ func TestCompareSidesMatchesFromScratch(t *testing.T) {
 // same reports whether a and b are the same float64, NaN the same as NaN.
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
-// Sides reuses the sides it is given that are still the results' on the
-// batch, B's for a new A, and shares one side when A is B.
+// Gather takes the sides it is given that are still the results' on the
+// batch, B's for a new A, its values being that side's, and Ranked makes
+// only the others; one side when A is B.
 func TestSidesReused(t *testing.T) {
 	ts := enginetest.Scored(map[string][]float64{"g": {1, 2, 3, math.NaN(), 2, 5, 1}}, "g")
 	ev := engine.Evaluate(oneObjective(t, engine.Options{}).Scorer, ts)
@@ -94,35 +95,36 @@ func TestSidesReused(t *testing.T) {
 	rloo := ev.Compute(engine.Options{Method: engine.RLOO, Scope: engine.ScopeGroup})
 	grpo := ev.Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup})
 	var buf Buffers
-	sa, sb := Sides(abs, rloo, 0, nil, &buf, nil)
+	sa, sb := Sides(abs, rloo, 0, nil, &buf)
 	if len(sa.Index) != 6 || &sa.Index[0] != &sb.Index[0] {
 		t.Fatalf("the sides' trajectories %v and %v, want the 6 valid ones, shared", sa.Index, sb.Index)
 	}
-	// The values are handed over once gathered, the sides' own, known
-	// ones' too, before the sides are ranked.
-	calls := 0
-	var gathered [2][]float64
-	sg, sb2 := Sides(grpo, rloo, 0, []*Side{sa, sb}, &buf, func(va, vb []float64) {
-		calls++
-		gathered = [2][]float64{va, vb}
-	})
-	if calls != 1 || &gathered[0][0] != &sg.Values[0] || &gathered[1][0] != &sb.Values[0] {
-		t.Errorf("gathered called %d times, with the sides' values %v", calls, calls == 1 && &gathered[0][0] == &sg.Values[0])
+	g := Gather(grpo, rloo, 0, []*Side{sa, sb}, &buf)
+	if &g.B[0] != &sb.Values[0] || &g.Index[0] != &sb.Index[0] {
+		t.Error("B's values and trajectories were gathered again rather than taken from its side")
 	}
-	for j, i := range sg.Index {
-		if gathered[0][j] != grpo.Rewards[i] || gathered[1][j] != rloo.Rewards[i] {
-			t.Fatalf("gathered values %v, %v at %d, want the rewards of trajectory %d", gathered[0][j], gathered[1][j], j, i)
+	for j, i := range g.Index {
+		if g.A[j] != grpo.Rewards[i] || g.B[j] != rloo.Rewards[i] {
+			t.Fatalf("gathered values %v, %v at %d, want the rewards of trajectory %d", g.A[j], g.B[j], j, i)
 		}
 	}
-	if sb2 != sb || sg == sa {
-		t.Errorf("a new A: B's side reused %v (want true), A's %v (want false)", sb2 == sb, sg == sa)
+	u := g.Unranked()
+	if u.N != 6 || &u.A[0] != &g.A[0] || !math.IsNaN(u.Kendall) || !math.IsNaN(u.Spearman) || u.ByA != nil {
+		t.Errorf("unranked: N %d, Kendall %v, Spearman %v, orders %v; want 6 and the gathered values, NaN, NaN, none", u.N, u.Kendall, u.Spearman, u.ByA)
 	}
-	if s1, s2 := Sides(rloo, rloo, 0, nil, &buf, nil); s1 != s2 {
+	sg, sb2 := g.Ranked(&buf)
+	if sb2 != sb || sg == sa || &sg.Values[0] != &g.A[0] {
+		t.Errorf("a new A: B's side reused %v (want true), A's %v (want false), A's values the gathered ones %v", sb2 == sb, sg == sa, &sg.Values[0] == &g.A[0])
+	}
+	if s1, s2 := Sides(rloo, rloo, 0, nil, &buf); s1 != s2 {
 		t.Error("A is B: two sides")
 	}
 	c := CompareSides(sg, sb2, &buf)
 	if want := CompareRewards(grpo, rloo, 0); c.Kendall != want.Kendall || c.Spearman != want.Spearman || c.N != 6 {
 		t.Errorf("with a reused side: N %d Kendall %v Spearman %v, want 6 %v %v", c.N, c.Kendall, c.Spearman, want.Kendall, want.Spearman)
+	}
+	if c.PosNeg != u.PosNeg || c.NegPos != u.NegPos || c.TopK != u.TopK {
+		t.Errorf("unranked and ranked disagree on the sign counts or TopK: %d %d %d, %d %d %d", u.PosNeg, u.NegPos, u.TopK, c.PosNeg, c.NegPos, c.TopK)
 	}
 }
 
@@ -137,16 +139,16 @@ func TestRecycle(t *testing.T) {
 		x[i], y[i], z[i], index[i] = rng.NormFloat64(), float64(rng.IntN(9)), rng.Float64(), i
 	}
 	var buf Buffers
-	sx, sy := newSide(sideOf{}, index, x, &buf), newSide(sideOf{}, index, y, &buf)
+	sx, sy := rankedSide(index, x, &buf), rankedSide(index, y, &buf)
 	first := CompareSides(sx, sy, &buf)
 	buf.Recycle([]*Side{sx, sx}, first.ByA, first.ByB)
-	sz := newSide(sideOf{}, index, gather(take(&buf.floats, n), z, index), &buf)
+	sz := rankedSide(index, gather(take(&buf.floats, n), z, index), &buf)
 	c := CompareSides(sz, sy, &buf)
 	if &sz.order[0] != &sx.order[0] || &sz.codes[0] != &sx.codes[0] || &c.ByA[0] != &first.ByA[0] || &c.ByB[0] != &first.ByB[0] {
 		t.Error("the side and the comparison after Recycle did not take the arrays given back")
 	}
 	var fresh Buffers
-	want := CompareSides(newSide(sideOf{}, index, slices.Clone(z), &fresh), newSide(sideOf{}, index, y, &fresh), &fresh)
+	want := CompareSides(rankedSide(index, slices.Clone(z), &fresh), rankedSide(index, y, &fresh), &fresh)
 	if c.Kendall != want.Kendall || c.Spearman != want.Spearman || c.TopShared != want.TopShared ||
 		!slices.Equal(c.ByA, want.ByA) || !slices.Equal(c.ByB, want.ByB) || !slices.Equal(c.A, want.A) {
 		t.Errorf("with recycled arrays: Kendall %v Spearman %v, fresh %v %v", c.Kendall, c.Spearman, want.Kendall, want.Spearman)

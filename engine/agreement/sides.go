@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -55,7 +56,9 @@ type sideOf struct {
 // and the arrays of sides and comparisons given back (Recycle). Its zero
 // value is ready; it is not safe for concurrent use.
 type Buffers struct {
-	ranks floatorder.RankBuffers
+	// ranks are two sides' (Ranked) or two orders' (CompareSides), one
+	// for each goroutine.
+	ranks [2]floatorder.RankBuffers
 	// seq and merge are Kendall's codes and their merge sort's buffer.
 	seq, merge []uint32
 	inB        []bool
@@ -104,85 +107,158 @@ func take[T any](spare *[][]T, n int) []T {
 	return make([]T, n)
 }
 
-// Sides returns the sides of a's and b's rewards on batch bi, taking those
-// of known that are still theirs: a and b must be computed from one
+// Gathered is the values of two results on the compared trajectories of
+// a batch, before they are sorted and ranked (Ranked): what a comparison
+// needs of the values alone (the points of a scatter, the signs of the
+// advantages) can be shown first.
+type Gathered struct {
+	// Index[j] is the trajectory whose values are A[j] and B[j]; they
+	// are shared with the sides made of them, not to be modified.
+	Index []int
+	A, B  []float64
+	// of names what each side is made of; known holds the sides already
+	// made of them, taken from those Gather was given.
+	of    [2]sideOf
+	known [2]*Side
+	// same says that A and B are one result's: one side for both.
+	same bool
+}
+
+// Gather gathers a's and b's rewards on batch bi, taking those of the
+// sides in known that are still theirs: a and b must be computed from one
 // evaluation with the same scope, so that their batches are the same.
-// With gathered, it calls gathered with the two sides' values (Side.Values)
-// once they are, before the sides are sorted and ranked: work on the
-// values alone can go beside that.
-func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers, gathered func(va, vb []float64)) (sa, sb *Side) {
+func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered {
+	members := a.Ranking.Batches[bi].Members
+	g := &Gathered{same: a == b}
 	if a.Evaluation != b.Evaluation { // the trajectories valid under both
-		var index []int
-		for _, i := range a.Ranking.Batches[bi].Members {
+		g.Index = make([]int, 0, len(members))
+		for _, i := range members {
 			if a.Evaluation.Valid[i] && b.Evaluation.Valid[i] {
-				index = append(index, i)
+				g.Index = append(g.Index, i)
 			}
 		}
-		va, vb := gather(take(&buf.floats, len(index)), a.Rewards, index), gather(take(&buf.floats, len(index)), b.Rewards, index)
-		if gathered != nil {
-			gathered(va, vb)
-		}
-		return newSide(sideOf{}, index, va, buf), newSide(sideOf{}, index, vb, buf)
+		g.A, g.B = gather(take(&buf.floats, len(g.Index)), a.Rewards, g.Index), gather(take(&buf.floats, len(g.Index)), b.Rewards, g.Index)
+		return g
 	}
-	find := func(res *engine.Result) *Side {
-		of := sideOf{res, bi, len(res.Ranking.Batches[bi].Members)}
+	g.of = [2]sideOf{{a, bi, len(members)}, {b, bi, len(members)}}
+	for k, of := range g.of {
 		for _, s := range known {
 			if s != nil && s.of == of {
-				return s
+				g.known[k] = s
 			}
 		}
-		return nil
 	}
-	sa, sb = find(a), find(b)
-	var index []int
 	switch {
-	case sa != nil:
-		index = sa.Index
-	case sb != nil:
-		index = sb.Index
+	case g.known[0] != nil:
+		g.Index = g.known[0].Index
+	case g.known[1] != nil:
+		g.Index = g.known[1].Index
 	default:
-		index = engine.ValidMembers(nil, a.Ranking.Batches[bi].Members, a.Evaluation.Valid)
+		g.Index = engine.ValidMembers(make([]int, 0, len(members)), members, a.Evaluation.Valid)
 	}
 	values := func(s *Side, res *engine.Result) []float64 {
 		if s != nil {
 			return s.Values
 		}
-		return gather(take(&buf.floats, len(index)), res.Rewards, index)
+		return gather(take(&buf.floats, len(g.Index)), res.Rewards, g.Index)
 	}
-	va := values(sa, a)
-	vb := va
-	if b != a {
-		vb = values(sb, b)
+	g.A = values(g.known[0], a)
+	g.B = g.A
+	if !g.same {
+		g.B = values(g.known[1], b)
 	}
-	if gathered != nil {
-		gathered(va, vb)
+	return g
+}
+
+// GatherLogged gathers a's rewards on batch bi and the advantages the
+// trainer logged (Evaluation.Logged, as B), on the valid trajectories that
+// have a finite one. Without logged advantages, nothing is gathered.
+func GatherLogged(a *engine.Result, bi int, buf *Buffers) *Gathered {
+	g := new(Gathered)
+	if a.Evaluation.Logged != nil {
+		for _, i := range a.Ranking.Batches[bi].Members {
+			if l := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && !math.IsNaN(l) && !math.IsInf(l, 0) {
+				g.Index = append(g.Index, i)
+				g.A = append(g.A, a.Rewards[i])
+				g.B = append(g.B, l)
+			}
+		}
 	}
-	n := len(a.Ranking.Batches[bi].Members)
-	if sa == nil {
-		sa = newSide(sideOf{a, bi, n}, index, va, buf)
+	return g
+}
+
+// Ranked returns the sides of g's values, making those not known: each
+// sorted and ranked, the two on two goroutines.
+func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
+	sa, sb = g.known[0], g.known[1]
+	if g.same && sa == nil {
+		sa = sb
 	}
-	if sb == nil && b == a {
+	switch {
+	case sa == nil && (sb == nil && !g.same):
+		// Both made: the arrays taken before the goroutines start, the
+		// Buffers not being safe for concurrent use.
+		sa, sb = g.newSide(0, g.A, buf), g.newSide(1, g.B, buf)
+		var wg sync.WaitGroup
+		wg.Go(func() { sb.rank(&buf.ranks[1]) })
+		sa.rank(&buf.ranks[0])
+		wg.Wait()
+	case sa == nil:
+		sa = g.newSide(0, g.A, buf)
+		sa.rank(&buf.ranks[0])
+	case sb == nil && !g.same:
+		sb = g.newSide(1, g.B, buf)
+		sb.rank(&buf.ranks[0])
+	}
+	if g.same {
 		sb = sa
-	} else if sb == nil {
-		sb = newSide(sideOf{b, bi, n}, index, vb, buf)
 	}
 	return sa, sb
 }
 
-// gather sets v, as long as index, to x at index and returns it.
+// Unranked returns the comparison of g's values without what needs them
+// ranked: N, A, B, Index, the sign disagreements and TopK, with Spearman,
+// Kendall and TopOverlap NaN, TopShared 0 and ByA and ByB nil, which
+// CompareSides of g's sides (Ranked) computes.
+func (g *Gathered) Unranked() Comparison {
+	c := Comparison{N: len(g.A), A: g.A, B: g.B, Index: g.Index, Spearman: math.NaN(), Kendall: math.NaN(), TopOverlap: math.NaN()}
+	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
+	c.TopK = stats.TopCount(c.N, TopFraction)
+	return c
+}
+
+// Sides returns the sides of a's and b's rewards on batch bi, taking those
+// of known that are still theirs: Gather, then Ranked.
+func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Side) {
+	return Gather(a, b, bi, known, buf).Ranked(buf)
+}
+
+// gatherChunk is how many values a goroutine gathers at a time.
+const gatherChunk = 1 << 16
+
+// gather sets v, as long as index, to x at index on every core and
+// returns it.
 func gather(v, x []float64, index []int) []float64 {
-	for j, i := range index {
-		v[j] = x[i]
-	}
+	parallel.Chunks(len(index), gatherChunk, parallel.Workers(len(index), gatherChunk), func(_, lo, hi int) {
+		for j, i := range index[lo:hi] {
+			v[lo+j] = x[i]
+		}
+	})
 	return v
 }
 
-// newSide sorts and ranks values, those of the trajectories index.
-func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
+// newSide returns side k of g (0 for A, 1 for B) of values, its arrays
+// taken from buf, not yet ranked (rank).
+func (g *Gathered) newSide(k int, values []float64, buf *Buffers) *Side {
 	n := len(values)
-	s := &Side{of: of, Index: index, Values: values, order: take(&buf.int32s, n), codes: take(&buf.uint32s, n), ranks: take(&buf.floats, n)}
-	s.distinct, s.tied = floatorder.Ranks(values, s.order, s.codes, s.ranks, &buf.ranks)
-	s.nan = slices.ContainsFunc(values, math.IsNaN)
+	return &Side{of: g.of[k], Index: g.Index, Values: values, order: take(&buf.int32s, n), codes: take(&buf.uint32s, n), ranks: take(&buf.floats, n)}
+}
+
+// rank sorts and ranks s's values.
+func (s *Side) rank(buf *floatorder.RankBuffers) {
+	n := len(s.Values)
+	s.distinct, s.tied = floatorder.Ranks(s.Values, s.order, s.codes, s.ranks, buf)
+	s.nan = slices.ContainsFunc(s.Values, math.IsNaN)
 	if n > 0 {
 		s.mean = floats.Sum(s.ranks) / float64(n)
 		for _, r := range s.ranks {
@@ -192,7 +268,6 @@ func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 		}
 		s.spread -= s.drift * s.drift / float64(n)
 	}
-	return s
 }
 
 // CompareSides compares a's values (A) with b's (B), two sides of the
@@ -206,16 +281,17 @@ func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	n := len(a.Values)
 	c := Comparison{N: n, A: a.Values, B: b.Values, Index: a.Index, ByA: take(&buf.int32s, n), ByB: take(&buf.int32s, n)}
-	// By (A, B): B's order, stably by A's ranks; by (B, A) the reverse.
-	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks)
-	floatorder.SortByCode(c.ByB, a.order, b.codes, b.distinct, &buf.ranks)
+	// By (A, B): B's order, stably by A's ranks; by (B, A) the reverse;
+	// each beside what needs neither.
 	var wg sync.WaitGroup
-	if a.nan || b.nan {
-		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
-	} else {
-		wg.Go(func() { c.Spearman = spearman(a, b) })
-		c.Kendall = kendall(a, b, c.ByA, c.ByB, buf)
-	}
+	nan := a.nan || b.nan
+	wg.Go(func() {
+		floatorder.SortByCode(c.ByB, a.order, b.codes, b.distinct, &buf.ranks[1])
+		if !nan {
+			c.Spearman = spearman(a, b)
+		}
+	})
+	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks[0])
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
 	c.TopK = stats.TopCount(n, TopFraction)
 	c.TopShared = topShared(a, b, c.TopK, buf)
@@ -224,6 +300,11 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
 	}
 	wg.Wait()
+	if nan {
+		c.Kendall, c.Spearman = stats.KendallTauB(c.A, c.B), stats.Spearman(c.A, c.B)
+	} else {
+		c.Kendall = kendall(a, b, c.ByA, c.ByB, buf)
+	}
 	return c
 }
 

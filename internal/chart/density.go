@@ -21,12 +21,19 @@ func (g Grid) Cell(x, y float64) (col, row int, ok bool) {
 // O(len(xs)) and allocates nothing. It panics if xs and ys differ in
 // length.
 func Density(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep []bool) {
-	if len(xs) != len(ys) {
-		panic("chart: Density: xs and ys differ in length")
-	}
 	clear(dst)
 	for i := range best {
 		best[i] = math.MaxInt32
+	}
+	AddDensity(dst, best, g, xs, ys, class, keep)
+}
+
+// AddDensity is Density without the zeroing: it adds the points to the
+// counts in dst and lowers best to their classes, so that parts of the
+// points counted apart (on several goroutines) add up.
+func AddDensity(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep []bool) {
+	if len(xs) != len(ys) {
+		panic("chart: Density: xs and ys differ in length")
 	}
 	cols := g.X.Cells
 	for j, x := range xs {

@@ -60,7 +60,8 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 	a, b, bi := s.Result, s.CompareResult(), s.Batch
 	n := len(a.Ranking.Batches[bi].Members)
 	counted := [2]collapseOf{{}, {res: a, bi: bi, n: n, share: 0.125, groups: 99}}
-	v := compare(a, b, bi, engine.RLOO, known{collapsed: counted}, new(agreement.Buffers), nil)
+	buf := new(agreement.Buffers)
+	v := ranked(compare(a, b, bi, engine.RLOO, known{collapsed: counted}, buf, nil), buf)
 	wantB, groups := collapseCount(b, bi)
 	if v.collapse[0] != 0.125 || v.groups != 99 {
 		t.Errorf("A's collapse was counted again: %v of %d, want the known 0.125 of 99", v.collapse[0], v.groups)
@@ -72,7 +73,7 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 		t.Errorf("the counts kept for the next comparison: %+v", v.collapsed)
 	}
 	counted[1].n = n - 1
-	v = compare(a, b, bi, engine.RLOO, known{collapsed: counted}, new(agreement.Buffers), nil)
+	v = ranked(compare(a, b, bi, engine.RLOO, known{collapsed: counted}, buf, nil), buf)
 	if wantA, _ := collapseCount(a, bi); int(v.collapse[0]*float64(v.groups)+0.5) != wantA || v.groups != groups {
 		t.Errorf("A's collapse on a batch of another size was not counted again: %v of %d", v.collapse[0], v.groups)
 	}

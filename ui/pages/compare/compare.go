@@ -12,14 +12,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -124,9 +123,16 @@ type prepared struct {
 	buf           *agreement.Buffers
 }
 
-// compared is the comparison of A's and B's rewards on a batch.
+// compared is the comparison of A's and B's rewards on a batch, made in
+// two jobs: first what needs the values alone (the points and their
+// signs), shown at once, then the rank statistics and orders, which sort
+// both sides, and the collapse counts (ranking).
 type compared struct {
 	cmp agreement.Comparison
+	// ranked says that cmp's rank statistics and orders and the collapse
+	// counts are computed; until then, toRank is what computes them.
+	ranked bool
+	toRank *toRank
 	// b is the method B of cmp: the session's may have changed since, its
 	// result still being computed.
 	b engine.Method
@@ -158,7 +164,7 @@ type density struct {
 
 // known is what a comparison keeps for the next one to reuse when A or B
 // is the same result: their diagnose.Collapse and their sides (a switch of
-// A keeps B's).
+// A keeps B's). Until ranked, a comparison keeps those it was given.
 type known struct {
 	collapsed [2]collapseOf
 	sides     [2]*agreement.Side
@@ -187,10 +193,38 @@ func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf
 	return c
 }
 
-// comparedMsg is job gen's comparison, and the buffers it was lent.
+// comparedMsg is job gen's comparison, not yet ranked, and the buffers
+// it was lent.
 type comparedMsg struct {
 	gen int
 	v   compared
+	buf *agreement.Buffers
+}
+
+// toRank is what the ranking of a comparison needs: the values gathered,
+// and the results and batch compared, with the collapse counts known.
+type toRank struct {
+	gathered  *agreement.Gathered
+	a, b      *engine.Result
+	bi        int
+	collapsed [2]collapseOf
+}
+
+// ranking is what the ranking adds to a comparison: the comparison with
+// its rank statistics and orders, the two sides, and the collapse counts.
+type ranking struct {
+	cmp       agreement.Comparison
+	sides     [2]*agreement.Side
+	collapse  [2]float64
+	groups    int
+	collapsed [2]collapseOf
+}
+
+// rankedMsg is the ranking of comparison gen, and the buffers it was
+// lent.
+type rankedMsg struct {
+	gen int
+	r   ranking
 	buf *agreement.Buffers
 }
 
@@ -219,7 +253,15 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if msg.gen == t.gen {
 			old := t.compared
 			t.show(msg.v)
-			t.recycle(old)
+			t.recycle(old.sides, old.byA, old.byB)
+			t.rank()
+		}
+	case rankedMsg:
+		t.buf, t.taken = msg.buf, t.taken-1
+		if msg.gen == t.gen {
+			given := t.sides
+			t.setRanking(msg.r)
+			t.recycle(given)
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
@@ -354,21 +396,70 @@ func (t *compareTab) Job() func() tea.Msg {
 	return job
 }
 
-// recycle gives the buffers the arrays of old, the comparison no longer
-// shown, that the one shown does not share, for the next comparison to
+// recycle gives the buffers the arrays no longer shown, sides that the
+// comparison shown does not keep and orders, for the next comparison to
 // reuse: only when no job could still read them (none taken and not
-// back, none waiting to be taken with old's sides as known).
-func (t *compareTab) recycle(old compared) {
+// back, none waiting to be taken with those sides as known).
+func (t *compareTab) recycle(old [2]*agreement.Side, orders ...[]int32) {
 	if t.buf == nil || t.taken > 0 || t.job != nil {
 		return
 	}
 	var sides []*agreement.Side
-	for _, s := range old.sides {
+	for _, s := range old {
 		if s != nil && !slices.Contains(t.sides[:], s) {
 			sides = append(sides, s)
 		}
 	}
-	t.buf.Recycle(sides, old.byA, old.byB)
+	t.buf.Recycle(sides, orders...)
+}
+
+// rank starts ranking the comparison shown, off the event loop, unless it
+// is, with the buffers lent.
+func (t *compareTab) rank() {
+	if t.ranked || t.toRank == nil {
+		return
+	}
+	buf := t.buf
+	if buf == nil {
+		buf = new(agreement.Buffers)
+	}
+	t.buf = nil
+	gen, r := t.gen, t.toRank
+	t.job = func() tea.Msg { return rankedMsg{gen, r.rank(buf), buf} }
+}
+
+// rank computes the rank statistics and orders, the sides not known
+// sorted and ranked, and beside them the collapse counts not known.
+func (r *toRank) rank(buf *agreement.Buffers) ranking {
+	var v ranking
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		a, b := r.a, r.b
+		v.collapse[1] = math.NaN()
+		v.collapsed[0] = collapseCounted(r.collapsed, a, r.bi)
+		v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
+		switch {
+		case b == a: // B is A: no second result
+			v.collapse[1] = v.collapse[0]
+		case b != nil:
+			v.collapsed[1] = collapseCounted(r.collapsed, b, r.bi)
+			v.collapse[1] = v.collapsed[1].share
+		}
+	})
+	sa, sb := r.gathered.Ranked(buf)
+	v.cmp, v.sides = agreement.CompareSides(sa, sb, buf), [2]*agreement.Side{sa, sb}
+	if r.b == nil {
+		v.sides = [2]*agreement.Side{} // the logged advantages': not reused
+	}
+	wg.Wait()
+	return v
+}
+
+// setRanking completes the comparison shown with its ranking.
+func (t *compared) setRanking(r ranking) {
+	t.cmp, t.byA, t.byB, t.sides = r.cmp, r.cmp.ByA, r.cmp.ByB, r.sides
+	t.collapse, t.groups, t.collapsed = r.collapse, r.groups, r.collapsed
+	t.ranked, t.toRank = true, nil
 }
 
 // release lets go of the working buffers and the sides kept for the next
@@ -509,44 +600,25 @@ func (t *compareTab) refresh() {
 }
 
 // compare compares a's rewards with b's on batch bi, or with the logged
-// advantages when b is nil, B being method; the collapse counts and the
-// sides of a result in known are not computed again. With grid, the
-// points are counted on the grid of their ranges (countPoints).
+// advantages when b is nil, B being method, but for the ranking (rank):
+// the values gathered, the sign disagreements, the points' classes and,
+// with grid, their counts on the grid of their ranges (countPoints). The
+// sides and collapse counts in known of a or b are kept for the ranking
+// to take.
 func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
-	v := compared{b: method}
-	// The collapse counts, and the points' classes and counts, beside the
-	// comparison, which leaves a core idle between its passes.
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		v.collapse[1] = math.NaN()
-		v.collapsed[0] = collapseCounted(known.collapsed, a, bi)
-		v.collapse[0], v.groups = v.collapsed[0].share, v.collapsed[0].groups
-		switch {
-		case b == a: // B is A: no second result
-			v.collapse[1] = v.collapse[0]
-		case b != nil:
-			v.collapsed[1] = collapseCounted(known.collapsed, b, bi)
-			v.collapse[1] = v.collapsed[1].share
-		}
-	})
-	points := func(a, b []float64) {
-		v.classify(a, b)
-		if grid != nil {
-			v.countPoints(grid(v.ranges), a, b)
-		}
-	}
+	v := compared{b: method, known: known}
+	r := &toRank{a: a, b: b, bi: bi, collapsed: known.collapsed}
 	if b == nil {
-		v.cmp = agreement.CompareWithLogged(a, bi)
-		points(v.cmp.A, v.cmp.B)
+		r.gathered = agreement.GatherLogged(a, bi, buf)
 	} else {
-		// The points need the values only: counted while the sides are
-		// ranked.
-		sa, sb := agreement.Sides(a, b, bi, known.sides[:], buf, func(va, vb []float64) { wg.Go(func() { points(va, vb) }) })
-		v.sides = [2]*agreement.Side{sa, sb}
-		v.cmp = agreement.CompareSides(sa, sb, buf)
+		r.gathered = agreement.Gather(a, b, bi, known.sides[:], buf)
 	}
-	wg.Wait()
-	v.byA, v.byB = v.cmp.ByA, v.cmp.ByB
+	v.toRank = r
+	v.cmp = r.gathered.Unranked()
+	v.classify(v.cmp.A, v.cmp.B)
+	if grid != nil {
+		v.countPoints(grid(v.ranges), v.cmp.A, v.cmp.B)
+	}
 	return v
 }
 
@@ -573,41 +645,124 @@ func (t *compareTab) show(v compared) {
 	t.chart = t.newChart()
 }
 
-// classify sorts the compared points, of rewards a and b: their classes,
-// the disagreements, and the rewards' ranges.
+// pointsChunk is how many points a goroutine counts at a time, and the
+// fewest it classifies.
+const pointsChunk = 1 << 16
+
+// classify sorts the compared points, of rewards a and b, on every core:
+// their classes, the disagreements (A+ B− then A− B+, each in order, as
+// stats.SignDisagreements counts them) and the rewards' ranges, NaN left
+// out (floats.Min and floats.Max).
 func (t *compared) classify(a, b []float64) {
 	n := len(a)
 	t.class = make([]int32, n)
-	posNeg, negPos := stats.SignDisagreements(a, b)
-	t.odd = make([]int32, posNeg+negPos)
-	pn, np := t.odd[:0], t.odd[posNeg:posNeg]
-	for j, x := range a {
-		switch y := b[j]; {
-		case x > 0 && y < 0:
-			t.class[j] = classPosNeg
-			pn = append(pn, int32(j))
-		case x < 0 && y > 0:
-			t.class[j] = classNegPos
-			np = append(np, int32(j))
-		default:
-			t.class[j] = classAgree
+	// The points in nw parts, one per goroutine, each part's
+	// disagreements after the parts before.
+	type part struct {
+		posNeg, negPos int
+		ranges         [2][2]float64
+	}
+	nw := parallel.Workers(n, pointsChunk)
+	parts := make([]part, nw)
+	eachPart := func(f func(p *part, lo, hi int)) {
+		parallel.Chunks(nw, 1, nw, func(_, w, _ int) { f(&parts[w], w*n/nw, (w+1)*n/nw) })
+	}
+	eachPart(func(p *part, lo, hi int) {
+		ra := [2]float64{math.Inf(1), math.Inf(-1)}
+		rb := ra
+		posNeg, negPos := 0, 0
+		for j := lo; j < hi; j++ {
+			x, y := a[j], b[j]
+			// Without branches: the signs are as likely one way as the
+			// other. classAgree - 2 is classPosNeg, - 1 classNegPos.
+			pn, np := b2i(x > 0)&b2i(y < 0), b2i(x < 0)&b2i(y > 0)
+			t.class[j] = classAgree - 2*pn - np
+			posNeg, negPos = posNeg+int(pn), negPos+int(np)
+			// Compared, not min and max: those keep a NaN.
+			if x < ra[0] {
+				ra[0] = x
+			}
+			if x > ra[1] {
+				ra[1] = x
+			}
+			if y < rb[0] {
+				rb[0] = y
+			}
+			if y > rb[1] {
+				rb[1] = y
+			}
+		}
+		*p = part{posNeg, negPos, [2][2]float64{ra, rb}}
+	})
+	posNeg, negPos := 0, 0
+	t.ranges = [2][2]float64{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
+	for w := range parts {
+		p := &parts[w]
+		// From here on, each part's counts are where its disagreements
+		// start.
+		p.posNeg, p.negPos, posNeg, negPos = posNeg, negPos, posNeg+p.posNeg, negPos+p.negPos
+		for k, r := range p.ranges {
+			t.ranges[k] = [2]float64{min(t.ranges[k][0], r[0]), max(t.ranges[k][1], r[1])} // no NaN in the parts
 		}
 	}
-	t.ranges = [2][2]float64{{0, 1}, {0, 1}}
-	if n > 0 {
-		t.ranges = [2][2]float64{{floats.Min(a), floats.Max(a)}, {floats.Min(b), floats.Max(b)}}
+	t.odd = make([]int32, posNeg+negPos)
+	eachPart(func(p *part, lo, hi int) {
+		pn, np := p.posNeg, posNeg+p.negPos
+		for j, c := range t.class[lo:hi] {
+			switch c {
+			case classPosNeg:
+				t.odd[pn] = int32(lo + j)
+				pn++
+			case classNegPos:
+				t.odd[np] = int32(lo + j)
+				np++
+			}
+		}
+	})
+	for k := range t.ranges {
+		if t.ranges[k][0] > t.ranges[k][1] { // no point, or all NaN
+			t.ranges[k] = [2]float64{0, 1}
+			if n > 0 {
+				t.ranges[k] = [2]float64{math.NaN(), math.NaN()}
+			}
+		}
 	}
 }
 
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // countPoints counts the compared points, of rewards a and b, on grid g,
-// unless they are.
+// unless they are: chart.Density on every core, each goroutine on its own
+// counts, added up.
 func (t *compared) countPoints(g chart.Grid, a, b []float64) {
 	if t.density.grid == g && t.density.counts != nil {
 		return
 	}
-	n := g.X.Cells * g.Y.Cells
-	t.density = density{grid: g, counts: make([]int32, n), worst: make([]int32, n)}
-	chart.Density(t.density.counts, t.density.worst, g, a, b, t.class, nil)
+	cells := g.X.Cells * g.Y.Cells
+	nw := parallel.Workers(len(a), pointsChunk)
+	counts, worst := make([][]int32, nw), make([][]int32, nw)
+	for w := range nw {
+		counts[w], worst[w] = make([]int32, cells), make([]int32, cells)
+		for c := range worst[w] {
+			worst[w][c] = math.MaxInt32 // as chart.Density starts
+		}
+	}
+	parallel.Chunks(len(a), pointsChunk, nw, func(w, lo, hi int) {
+		chart.AddDensity(counts[w], worst[w], g, a[lo:hi], b[lo:hi], t.class[lo:hi], nil)
+	})
+	for w := 1; w < nw; w++ {
+		for c, count := range counts[w] {
+			counts[0][c] += count
+			worst[0][c] = min(worst[0][c], worst[w][c])
+		}
+	}
+	t.density = density{grid: g, counts: counts[0], worst: worst[0]}
 }
 
 // newFrame returns the scatter's frame in a tab of width x height, on
@@ -716,14 +871,22 @@ func (t *compareTab) panelView() string {
 	height := t.height - 1 // under the title
 	var panel string
 	for compact := range 5 {
-		rankRows := []string{row("Spearman ρ", common.FormatValue(c.Spearman))}
+		// Until ranked, the rank statistics say they are being ranked.
+		rankRow := func(label string, value func() string) string {
+			if !t.ranked {
+				return styledRow(label, rankingText, st.Muted)
+			}
+			return row(label, value())
+		}
+		rankRows := []string{rankRow("Spearman ρ", func() string { return common.FormatValue(c.Spearman) })}
 		if compact < 2 {
 			rankRows = []string{
 				st.Title.Render("rank agreement"),
 				rankRows[0],
-				row("Kendall τ-b", common.FormatValue(c.Kendall)),
-				row(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100),
-					fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))),
+				rankRow("Kendall τ-b", func() string { return common.FormatValue(c.Kendall) }),
+				rankRow(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100), func() string {
+					return fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))
+				}),
 			}
 		}
 		if t.b == LoggedMethod && c.N > 0 {
@@ -769,12 +932,22 @@ func (t *compareTab) panelView() string {
 	return panel
 }
 
+// Until the comparison is ranked, a rank statistic shows rankingText and
+// the collapse counts countingText.
+const (
+	rankingText  = "ranking…"
+	countingText = "counting…"
+)
+
 // collapseView shows, on one line, for A and B, how many of the batch's
 // groups give distinct objective vectors identical rewards (TRL#4785's
 // advantage collapse): "A 14 · B 0 of 14".
 func (t *compareTab) collapseView(row func(label, value string, style lipgloss.Style) string) string {
 	st := t.common.Styles
-	if t.groups == 0 {
+	switch {
+	case !t.ranked:
+		return row("collapsed", countingText, st.Muted)
+	case t.groups == 0:
 		return row("collapsed", "no group of distinct objectives", st.Muted)
 	}
 	var parts []string

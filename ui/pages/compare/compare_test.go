@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -143,7 +144,7 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 	if ct.prepared != nil || ct.taken != 0 || ct.buf != p.buf {
 		t.Errorf("the prepared comparison was not taken: prepared %v, taken %d, buffers back %v", ct.prepared != nil, ct.taken, ct.buf == p.buf)
 	}
-	if &ct.byA[0] != &p.v.byA[0] {
+	if &ct.class[0] != &p.v.class[0] {
 		t.Error("the refresh compared again rather than show the prepared comparison")
 	}
 	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
@@ -157,7 +158,7 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil {
 		t.Errorf("the stale preparation was not given up: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
 	}
-	if len(ct.byA) > 0 && &ct.byA[0] == &p.v.byA[0] {
+	if len(ct.class) > 0 && &ct.class[0] == &p.v.class[0] {
 		t.Error("a comparison prepared for another size was shown")
 	}
 	if g := newFrame(ct.width, ct.height, ct.ranges).Grid; ct.density.grid != g {
@@ -202,6 +203,7 @@ func TestHiddenKeepsWhatItDraws(t *testing.T) {
 		t.Errorf("with a job out the tab let go of the sides it was lent (taken %d, sides %v)", ct.taken, ct.sides)
 	}
 	tab.Update(job())
+	uitest.Jobs(tab) // the ranking
 	if got := uitest.Plain(tab); got != want {
 		t.Errorf("the job's comparison draws\n%s\nwant\n%s", got, want)
 	}
@@ -223,5 +225,68 @@ func TestHiddenDropsAPreparedComparison(t *testing.T) {
 	uitest.Refresh(tab, s)
 	if want := agreement.CompareRewards(res, s.CompareResult(), s.Batch); ct.cmp.Kendall != want.Kendall {
 		t.Errorf("the visit after shows Kendall %v, want %v", ct.cmp.Kendall, want.Kendall)
+	}
+}
+
+// ranked returns v ranked, as the tab's second job does.
+func ranked(v compared, buf *agreement.Buffers) compared {
+	v.setRanking(v.toRank.rank(buf))
+	return v
+}
+
+// TestComparePointsBeforeRanks: the first job shows the points, the
+// signs and the counts at once, the rank statistics and the collapse
+// saying they are being computed; its ranking, a second job, fills them
+// in with what CompareRewards computes, the rest unchanged. Meanwhile
+// the arrows, which step along the rank orders, do nothing, and d steps
+// through the disagreements.
+func TestComparePointsBeforeRanks(t *testing.T) {
+	s := uitest.SyntheticSession(t, 2_000)
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(120, 40)
+	if b, ok := s.CompareNeeded(s.Result.Options); ok {
+		s.SetCompare(s.Evaluation.Compute(b))
+	}
+	ct := tab.(*compareTab)
+	tab.Update(common.SessionChangedMsg{})
+	tab.Update(ct.Job()())
+	first := uitest.Plain(tab)
+	if n := strings.Count(first, rankingText); n != 3 || !strings.Contains(first, "collapsed     "+countingText) {
+		t.Errorf("shown first: %d rank statistics say %q (want 3), the collapse %q:\n%s", n, rankingText, countingText, first)
+	}
+	selected := ct.selected
+	tab.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if ct.selected != selected {
+		t.Errorf("→ before the ranking moved the selection from %d to %d", selected, ct.selected)
+	}
+	tab.Update(tea.KeyPressMsg{Code: 'd', Text: "d"})
+	if len(ct.odd) > 1 && ct.selected != int(ct.odd[1]) {
+		t.Errorf("d before the ranking selected %d, want the second disagreement %d", ct.selected, ct.odd[1])
+	}
+	tab.Update(tea.KeyPressMsg{Code: 'D', Text: "D"})
+	job := ct.Job()
+	if job == nil {
+		t.Fatal("no ranking job after the comparison shown first")
+	}
+	tab.Update(job())
+	ranked := uitest.Plain(tab)
+	if strings.Contains(ranked, rankingText) || strings.Contains(ranked, countingText) {
+		t.Errorf("ranked, the tab still says it ranks or counts:\n%s", ranked)
+	}
+	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	if ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman || ct.cmp.TopShared != want.TopShared || ct.cmp.PosNeg != want.PosNeg {
+		t.Errorf("ranked: Kendall %v Spearman %v top %d, want %v %v %d", ct.cmp.Kendall, ct.cmp.Spearman, ct.cmp.TopShared, want.Kendall, want.Spearman, want.TopShared)
+	}
+	// Only the panel's rank rows and collapse changed: the plot is the same.
+	firstLines, rankedLines := strings.Split(first, "\n"), strings.Split(ranked, "\n")
+	plotWidth := 120 - comparePanelWidth
+	for i := range firstLines {
+		if a, b := ansi.Cut(firstLines[i], 0, plotWidth), ansi.Cut(rankedLines[i], 0, plotWidth); a != b {
+			t.Errorf("line %d of the plot changed with the ranking:\n%q\n%q", i, a, b)
+		}
+	}
+	tab.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	if ct.selected == selected {
+		t.Error("→ once ranked did not move the selection")
 	}
 }
