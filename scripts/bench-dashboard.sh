@@ -29,8 +29,10 @@
 # frame's badge settled, the first visit of that tab (its key pressed, to
 # its content shown: the tab's pattern below, with no "computing" left on
 # screen), then SWITCHES (3 by default) presses of m on it, each to the
-# header naming the next method and the tab's content shown again. It
-# prints the medians per tab and their ratios to compute's median:
+# header naming the next method and the tab's content shown again. A tab
+# that fills some of its content in after (the Compare tab's rank
+# statistics, "ranking…") is also timed to that: "complete". It prints
+# the medians per tab and their ratios to compute's median:
 #
 #   VISITS=all ROUNDS=3 scripts/bench-dashboard.sh FILE
 #   VISITS='5 7' SWITCHES=5 scripts/bench-dashboard.sh FILE
@@ -122,13 +124,15 @@ next_method() {
 	exit 1
 }
 
-# time_switches N [SHOWS]: presses m N times, from pareto, each timed from
-# send-keys to the header naming the next method (and, with SHOWS, to the
-# tab's content shown with nothing computing), the badge settled between
-# presses; the times go to round_switches.
+# time_switches N [SHOWS [PENDING]]: presses m N times, from pareto, each
+# timed from send-keys to the header naming the next method (and, with
+# SHOWS, to the tab's content shown with nothing computing; with PENDING,
+# then to nothing pending), the badge settled between presses; the times
+# go to round_switches and round_completes.
 time_switches() {
 	local method=pareto
 	round_switches=()
+	round_completes=()
 	for _ in $(seq "$1"); do
 		method=$(next_method "$method")
 		sleep 0.2
@@ -137,6 +141,10 @@ time_switches() {
 		wait_for "method: $method " 60
 		[ -z "${2:-}" ] || wait_for "$2" 60 "$computing"
 		round_switches+=($(($(now_ms) - start)))
+		if [ -n "${3:-}" ]; then
+			wait_for "$2" 60 "$3"
+			round_completes+=($(($(now_ms) - start)))
+		fi
 		settle
 	done
 }
@@ -154,6 +162,10 @@ declare -A shows=(
 	[8]='prompts .* · by'
 )
 computing='computing…'
+# What a tab shows until its content is complete, by its key.
+declare -A pending=(
+	[7]='ranking…|counting…'
+)
 
 # start_dashboard starts the dashboard and waits for its first frame and,
 # unless EARLY, its badge to settle.
@@ -175,7 +187,7 @@ if [ -n "${VISITS:-}" ]; then
 	[ "$tabs" = all ] && tabs="2 3 4 5 6 7 8"
 	switches=${SWITCHES:-3}
 	declare -a compute_ms
-	declare -A visit_ms switch_ms
+	declare -A visit_ms switch_ms complete_ms switch_complete_ms
 	echo "input: $input ($(du -h "$input" | cut -f1)); binary: $bin; $rounds rounds; tabs $tabs, $switches switches on each${EARLY:+; each visit as soon as the first frame is drawn}"
 	for r in $(seq "$rounds"); do
 		start=$(now_ms)
@@ -190,11 +202,20 @@ if [ -n "${VISITS:-}" ]; then
 			wait_for "${shows[$t]}" 120 "$computing"
 			v=$(($(now_ms) - start))
 			visit_ms[$t]+="$v "
+			cv=
+			if [ -n "${pending[$t]:-}" ]; then
+				wait_for "${shows[$t]}" 120 "${pending[$t]}"
+				cv=$(($(now_ms) - start))
+				complete_ms[$t]+="$cv "
+			fi
 			settle
-			time_switches "$switches" "${shows[$t]}"
+			time_switches "$switches" "${shows[$t]}" "${pending[$t]:-}"
 			switch_ms[$t]+="${round_switches[*]} "
+			switch_complete_ms[$t]+="${round_completes[*]:-} "
 			stop_dashboard
-			line+=" tab $t: visit $v, switches ${round_switches[*]};"
+			line+=" tab $t: visit $v, switches ${round_switches[*]}"
+			[ -z "${pending[$t]:-}" ] || line+=" (complete: visit $cv, switches ${round_completes[*]})"
+			line+=";"
 		done
 		echo "$line ms"
 	done
@@ -205,6 +226,12 @@ if [ -n "${VISITS:-}" ]; then
 		v=$(printf '%s\n' ${visit_ms[$t]} | median)
 		s=$(printf '%s\n' ${switch_ms[$t]} | median)
 		awk -v t="$t" -v c="$c" -v v="$v" -v s="$s" 'BEGIN { printf "%-4s %14d  %8.3f  %9d  %8.3f\n", t, v, v / c, s, s / c }'
+	done
+	for t in $tabs; do
+		[ -n "${pending[$t]:-}" ] || continue
+		v=$(printf '%s\n' ${complete_ms[$t]} | median)
+		s=$(printf '%s\n' ${switch_complete_ms[$t]} | median)
+		awk -v t="$t" -v c="$c" -v v="$v" -v s="$s" 'BEGIN { printf "%-4s complete: visit %d ms (%.3f), switch %d ms (%.3f)\n", t, v, v / c, s, s / c }'
 	done
 	exit 0
 fi

@@ -89,7 +89,10 @@ type compareTab struct {
 	width, height int
 
 	compared
-	chart *plot.Frame
+	// chart is the scatter drawn, chartView its view, drawn on the first
+	// frame after (redraw): a frame is asked after every message.
+	chart     *plot.Frame
+	chartView string
 	// computing is set from a change of the session until its comparison,
 	// computed off the event loop, is shown; job is that computation until
 	// the root takes it (common.Worker), gen numbers it. buf is the
@@ -239,7 +242,7 @@ func (t *compareTab) SetSize(width, height int) {
 	t.width, t.height = width, height
 	t.detail.SetWidth(width)
 	t.detail.SetHeight(max(height-1, 1))
-	t.chart = t.newChart()
+	t.redraw()
 }
 
 func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
@@ -346,7 +349,7 @@ func (t *compareTab) step(order []int32, step int) {
 		i = min(max(i+step, 0), len(order)-1)
 	}
 	t.selected = int(order[i])
-	t.chart = t.newChart()
+	t.redraw()
 }
 
 // click selects the point nearest the body's cell (x, y): the plot's
@@ -364,7 +367,7 @@ func (t *compareTab) click(x, y int) {
 	j := chart.Nearest(t.cmp.A, t.cmp.B, nil, g.X.Value(float64(col)), g.Y.Value(float64(row)), 1/g.X.Unit, 2/g.Y.Unit)
 	if j >= 0 {
 		t.selected = j
-		t.chart = t.newChart()
+		t.redraw()
 	}
 }
 
@@ -500,13 +503,18 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 
 // PrepareJob implements common.JobPreparer: when B's result is held
 // and stays B's under the options being recomputed (a switch of A), the
-// comparison of the recompute's result with it, made with the buffers
-// lent and the sides known as a job would. It counts as a job taken
-// until a refresh takes it (takePrepared): the sides it reads are not
-// given back meanwhile.
+// comparison of the recompute's result with it but for the ranking
+// (compare; the ranking is a job once it is shown), made with the
+// buffers lent (new ones when the tab let go of its own while hidden)
+// and the sides known as a job would. It counts as a job taken until a
+// refresh takes it (takePrepared): the sides it reads are not given back
+// meanwhile.
 func (t *compareTab) PrepareJob() func(res *engine.Result) {
 	s := t.common.Session
 	method := s.CompareMethod
+	if t.buf == nil && t.taken == 0 && t.job == nil {
+		t.buf = new(agreement.Buffers) // let go of while hidden (release)
+	}
 	if s.Result == nil || t.buf == nil || t.prepared != nil || method == LoggedMethod {
 		return nil
 	}
@@ -642,7 +650,7 @@ func (t *compareTab) show(v compared) {
 			t.setReading(false)
 		}
 	}
-	t.chart = t.newChart()
+	t.redraw()
 }
 
 // pointsChunk is how many points a goroutine counts at a time, and the
@@ -765,6 +773,19 @@ func (t *compared) countPoints(g chart.Grid, a, b []float64) {
 	t.density = density{grid: g, counts: counts[0], worst: worst[0]}
 }
 
+// redraw draws the scatter again (newChart).
+func (t *compareTab) redraw() {
+	t.chart, t.chartView = t.newChart(), ""
+}
+
+// chartString returns the scatter's view, drawn once per redraw.
+func (t *compareTab) chartString() string {
+	if t.chartView == "" {
+		t.chartView = t.chart.View()
+	}
+	return t.chartView
+}
+
 // newFrame returns the scatter's frame in a tab of width x height, on
 // nice axes over ranges (compared.ranges).
 func newFrame(width, height int, ranges [2][2]float64) *plot.Frame {
@@ -846,7 +867,7 @@ func (t *compareTab) View() string {
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ reward B: "+b),
-		t.chart.View(),
+		t.chartString(),
 		lipgloss.PlaceHorizontal(t.chart.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render("reward A: "+a+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)

@@ -290,3 +290,20 @@ func TestComparePointsBeforeRanks(t *testing.T) {
 		t.Error("→ once ranked did not move the selection")
 	}
 }
+
+// TestPrepareAfterHidden: the tab let go of its buffers while hidden
+// (a prefetch shown on the visit keeps none); the first switch of A on
+// it still prepares its comparison beside the recompute, with new ones.
+func TestPrepareAfterHidden(t *testing.T) {
+	tab, s, switchA := preparingTab(t)
+	ct := tab.(*compareTab)
+	tab.Update(common.HiddenMsg{})
+	if ct.buf != nil {
+		t.Fatal("hidden, the tab kept its buffers")
+	}
+	p := switchA(engine.Relative) // fails when nothing is prepared
+	uitest.Refresh(tab, s)
+	if ct.prepared != nil || &ct.class[0] != &p.v.class[0] {
+		t.Error("the comparison prepared after the tab was hidden was not the one shown")
+	}
+}
