@@ -239,3 +239,19 @@ func TestNiceBins(t *testing.T) {
 		t.Error("NiceBins of NaN is not nil")
 	}
 }
+
+// Cell is the floor of the position plus a half, also below the axis,
+// for NaN and beyond int's range, without calling math.Floor.
+func TestCellIsTheFloor(t *testing.T) {
+	a := Axis{Min: -3, Unit: 0.25, Cells: 40}
+	rng := rand.New(rand.NewPCG(3, 5))
+	values := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, -3.125, -3.124999, -3, -2.875, 0, math.Copysign(0, -1), 7}
+	for range 10_000 {
+		values = append(values, (rng.Float64()-0.5)*30)
+	}
+	for _, v := range values {
+		if got, want := a.Cell(v), int(math.Floor(a.Pos(v)+0.5)); got != want {
+			t.Errorf("Cell(%v) = %d, want %d", v, got, want)
+		}
+	}
+}
