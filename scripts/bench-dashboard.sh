@@ -40,7 +40,9 @@
 # With EARLY=1, the visit's key is pressed as soon as the first frame is
 # drawn, before the badge settles (what the dashboard computes once idle,
 # such as the Compare tab's prefetch, has not run yet); the switches still
-# wait for it.
+# wait for it. With AFTER=SECONDS too, it is pressed that long after the
+# first frame (EARLY=1 AFTER=0.3: while the first health and the
+# prefetches run).
 #
 # Make FILE with: python3 scripts/seed_pareto.py gen --n 1000000 --m 3 \
 #   --group-size 8 /tmp/big1m3.jsonl
@@ -197,6 +199,7 @@ if [ -n "${VISITS:-}" ]; then
 		for t in $tabs; do
 			start_dashboard
 			[ -n "${EARLY:-}" ] || sleep 0.2
+			[ -z "${AFTER:-}" ] || sleep "$AFTER"
 			start=$(now_ms)
 			tmux send-keys -t "$session" "$t"
 			wait_for "${shows[$t]}" 120 "$computing"

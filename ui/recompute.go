@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -122,6 +123,7 @@ func (m *Model) startRecompute() tea.Cmd {
 	}
 	m.rc.started++
 	m.rc.last = time.Now()
+	gcpace.Busy() // until idle (background.go)
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {

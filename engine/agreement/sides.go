@@ -110,7 +110,7 @@ func take[T any](spare *[][]T, n int) []T {
 // Gathered is the values of two results on the compared trajectories of
 // a batch, before they are sorted and ranked (Ranked): what a comparison
 // needs of the values alone (the points of a scatter, the signs of the
-// advantages) can be shown first.
+// advantages) can be shown before CompareSides computes the rest.
 type Gathered struct {
 	// Index[j] is the trajectory whose values are A[j] and B[j]; they
 	// are shared with the sides made of them, not to be modified.
@@ -214,17 +214,6 @@ func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
 		sb = sa
 	}
 	return sa, sb
-}
-
-// Unranked returns the comparison of g's values without what needs them
-// ranked: N, A, B, Index, the sign disagreements and TopK, with Spearman,
-// Kendall and TopOverlap NaN, TopShared 0 and ByA and ByB nil, which
-// CompareSides of g's sides (Ranked) computes.
-func (g *Gathered) Unranked() Comparison {
-	c := Comparison{N: len(g.A), A: g.A, B: g.B, Index: g.Index, Spearman: math.NaN(), Kendall: math.NaN(), TopOverlap: math.NaN()}
-	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
-	c.TopK = stats.TopCount(c.N, TopFraction)
-	return c
 }
 
 // Sides returns the sides of a's and b's rewards on batch bi, taking those

@@ -37,23 +37,88 @@ const growthRatio = 0.1
 var headroom uint64 = 32 << 20
 
 // Steady sets the collector to SteadyPercent, unless the user set GOGC,
-// and returns what puts the previous setting back.
+// and returns what puts the previous setting back. Until then, Busy and
+// Idle pace the collector by phase.
 func Steady() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
 	prev := debug.SetGCPercent(SteadyPercent)
-	return func() { debug.SetGCPercent(prev) }
+	phase.Lock()
+	phase.steady, phase.busy = true, false
+	phase.Unlock()
+	return func() {
+		phase.Lock()
+		phase.steady, phase.busy = false, false
+		phase.Unlock()
+		debug.SetGCPercent(prev)
+	}
 }
 
-// Idle collects the garbage and returns the memory the collection frees
-// to the operating system (debug.FreeOSMemory), for a process that holds
-// a large live heap and has just ended a burst of work: its resident
-// memory is then about that heap, not the heap with the garbage the burst
-// left and the pages the runtime keeps for later, which it would
-// otherwise give back only slowly. It blocks until done: call it off the
-// event loop, once idle.
-func Idle() { debug.FreeOSMemory() }
+// BusyHeadroom is how much the heap may grow past the live heap, at most,
+// while Busy: the garbage of a burst of work (a method switch and its
+// health on a million trajectories) without a collection, which at
+// SteadyPercent would come in the middle of it, marking the whole live
+// heap on a core the burst needs.
+const BusyHeadroom = 256 << 20
+
+// phase is the pace Steady set: steady while the collector is Steady's,
+// busy from Busy to the next Idle.
+var phase struct {
+	sync.Mutex
+	steady, busy bool
+	live         []metrics.Sample
+}
+
+// Busy paces the collector for a burst of work that the screen waits for
+// (a recompute, a tab's job): the heap may grow by the live heap or
+// BusyHeadroom, whichever is less (at least SteadyPercent), before a
+// collection. Idle sets SteadyPercent back. It does nothing unless
+// Steady set the pace (not while Following, nor when the user set GOGC),
+// or when already busy.
+func Busy() {
+	phase.Lock()
+	defer phase.Unlock()
+	if !phase.steady || phase.busy {
+		return
+	}
+	if phase.live == nil {
+		phase.live = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	}
+	metrics.Read(phase.live)
+	var live uint64
+	if v := phase.live[0].Value; v.Kind() == metrics.KindUint64 {
+		live = v.Uint64()
+	}
+	phase.busy = true
+	debug.SetGCPercent(busyPercent(live))
+}
+
+// busyPercent is Busy's GOGC for a live heap of live bytes: BusyHeadroom's
+// percent of it, at least SteadyPercent and at most GrowingPercent.
+func busyPercent(live uint64) int {
+	if live == 0 {
+		return GrowingPercent
+	}
+	return int(min(max(BusyHeadroom*100/live, SteadyPercent), GrowingPercent))
+}
+
+// Idle ends a burst of work: it sets SteadyPercent back if Busy raised it,
+// collects the garbage and returns the memory the collection frees to the
+// operating system (debug.FreeOSMemory), for a process that holds a large
+// live heap: its resident memory is then about that heap, not the heap
+// with the garbage the burst left and the pages the runtime keeps for
+// later, which it would otherwise give back only slowly. It blocks until
+// done: call it off the event loop, once idle.
+func Idle() {
+	phase.Lock()
+	if phase.busy {
+		phase.busy = false
+		debug.SetGCPercent(SteadyPercent)
+	}
+	phase.Unlock()
+	debug.FreeOSMemory()
+}
 
 // Following is Steady for a process that follows growing inputs, paced by
 // phase: after each collection it looks at the live heap, and while that

@@ -30,6 +30,53 @@ func TestSteady(t *testing.T) {
 	}
 }
 
+// TestBusy: under Steady, Busy lets the heap grow by BusyHeadroom or the
+// live heap, whichever is less, until Idle sets SteadyPercent back; it does
+// nothing once Steady is restored, while Following, or with the user's
+// GOGC.
+func TestBusy(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	restore := Steady()
+	Busy()
+	if got := gogc(); got != GrowingPercent { // a test's heap is small
+		t.Errorf("GOGC %d when busy, want %d", got, GrowingPercent)
+	}
+	Busy()
+	Idle()
+	if got := gogc(); got != SteadyPercent {
+		t.Errorf("GOGC %d once idle, want %d", got, SteadyPercent)
+	}
+	restore()
+	Busy()
+	if got := gogc(); got != 100 {
+		t.Errorf("GOGC %d busy after Steady was restored, want the 100 before", got)
+	}
+	restoreFollowing := Following()
+	debug.SetGCPercent(SteadyPercent) // as Following would, once steady
+	Busy()
+	if got := gogc(); got != SteadyPercent {
+		t.Errorf("GOGC %d busy while Following, want Following's %d left", got, SteadyPercent)
+	}
+	restoreFollowing()
+	t.Setenv("GOGC", "300")
+	debug.SetGCPercent(300)
+	defer Steady()()
+	Busy()
+	if got := gogc(); got != 300 {
+		t.Errorf("GOGC %d busy with GOGC=300 set by the user, want it left at 300", got)
+	}
+	for _, c := range []struct {
+		live uint64
+		want int
+	}{{0, GrowingPercent}, {100 << 20, GrowingPercent}, {512 << 20, 50}, {10 << 30, SteadyPercent}} {
+		if got := busyPercent(c.live); got != c.want {
+			t.Errorf("busyPercent(%d MiB) = %d, want %d", c.live>>20, got, c.want)
+		}
+	}
+}
+
 // gogc reads the collector's GOGC without changing it.
 func gogc() int64 {
 	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}

@@ -19,6 +19,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -610,7 +611,7 @@ func (t *compareTab) refresh() {
 // compare compares a's rewards with b's on batch bi, or with the logged
 // advantages when b is nil, B being method, but for the ranking (rank):
 // the values gathered, the sign disagreements, the points' classes and,
-// with grid, their counts on the grid of their ranges (countPoints). The
+// with grid, their counts on the grid of their ranges (classify). The
 // sides and collapse counts in known of a or b are kept for the ranking
 // to take.
 func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
@@ -622,11 +623,12 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 		r.gathered = agreement.Gather(a, b, bi, known.sides[:], buf)
 	}
 	v.toRank = r
-	v.cmp = r.gathered.Unranked()
-	v.classify(v.cmp.A, v.cmp.B)
-	if grid != nil {
-		v.countPoints(grid(v.ranges), v.cmp.A, v.cmp.B)
-	}
+	g := r.gathered
+	n := len(g.A)
+	// The comparison but for what the ranking computes (agreement.CompareSides).
+	v.cmp = agreement.Comparison{N: n, A: g.A, B: g.B, Index: g.Index, Spearman: math.NaN(), Kendall: math.NaN(),
+		TopK: stats.TopCount(n, agreement.TopFraction), TopOverlap: math.NaN()}
+	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
 	return v
 }
 
@@ -653,31 +655,69 @@ func (t *compareTab) show(v compared) {
 	t.redraw()
 }
 
-// pointsChunk is how many points a goroutine counts at a time, and the
-// fewest it classifies.
+// pointsChunk is how many points a goroutine classifies or counts at a
+// time.
 const pointsChunk = 1 << 16
 
 // classify sorts the compared points, of rewards a and b, on every core:
-// their classes, the disagreements (A+ B− then A− B+, each in order, as
-// stats.SignDisagreements counts them) and the rewards' ranges, NaN left
-// out (floats.Min and floats.Max).
-func (t *compared) classify(a, b []float64) {
+// their classes, the disagreements (A+ B− then A− B+, each in order) and
+// the rewards' ranges, NaN left out (floats.Min and floats.Max); with
+// grid, it counts them on the grid of their ranges too (countPoints), in
+// the same pass. It returns how many are A+ B− and A− B+
+// (stats.SignDisagreements).
+func (t *compared) classify(a, b []float64, grid func(ranges [2][2]float64) chart.Grid) (posNeg, negPos int) {
 	n := len(a)
-	t.class = make([]int32, n)
-	// The points in nw parts, one per goroutine, each part's
-	// disagreements after the parts before.
-	type part struct {
+	// The points in chunks, handed out to the goroutines as they come (a
+	// core may be busy with other work), each chunk's disagreements after
+	// the chunks before.
+	type chunk struct {
 		posNeg, negPos int
 		ranges         [2][2]float64
 	}
+	chunks := make([]chunk, (n+pointsChunk-1)/pointsChunk)
 	nw := parallel.Workers(n, pointsChunk)
-	parts := make([]part, nw)
-	eachPart := func(f func(p *part, lo, hi int)) {
-		parallel.Chunks(nw, 1, nw, func(_, w, _ int) { f(&parts[w], w*n/nw, (w+1)*n/nw) })
-	}
-	eachPart(func(p *part, lo, hi int) {
+	parallel.Chunks(n, pointsChunk, nw, func(_, lo, hi int) {
 		ra := [2]float64{math.Inf(1), math.Inf(-1)}
 		rb := ra
+		// Compared, not min and max: those keep a NaN.
+		for _, x := range a[lo:hi] {
+			if x < ra[0] {
+				ra[0] = x
+			}
+			if x > ra[1] {
+				ra[1] = x
+			}
+		}
+		for _, y := range b[lo:hi] {
+			if y < rb[0] {
+				rb[0] = y
+			}
+			if y > rb[1] {
+				rb[1] = y
+			}
+		}
+		chunks[lo/pointsChunk].ranges = [2][2]float64{ra, rb}
+	})
+	t.ranges = [2][2]float64{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
+	for _, c := range chunks {
+		for k, r := range c.ranges {
+			t.ranges[k] = [2]float64{min(t.ranges[k][0], r[0]), max(t.ranges[k][1], r[1])} // no NaN in the chunks
+		}
+	}
+	for k := range t.ranges {
+		if t.ranges[k][0] > t.ranges[k][1] { // no point, or all NaN
+			t.ranges[k] = [2]float64{0, 1}
+			if n > 0 {
+				t.ranges[k] = [2]float64{math.NaN(), math.NaN()}
+			}
+		}
+	}
+	var points *pointCounts
+	if grid != nil {
+		points = newPointCounts(grid(t.ranges), nw)
+	}
+	t.class = make([]int32, n)
+	parallel.Chunks(n, pointsChunk, nw, func(w, lo, hi int) {
 		posNeg, negPos := 0, 0
 		for j := lo; j < hi; j++ {
 			x, y := a[j], b[j]
@@ -686,38 +726,24 @@ func (t *compared) classify(a, b []float64) {
 			pn, np := b2i(x > 0)&b2i(y < 0), b2i(x < 0)&b2i(y > 0)
 			t.class[j] = classAgree - 2*pn - np
 			posNeg, negPos = posNeg+int(pn), negPos+int(np)
-			// Compared, not min and max: those keep a NaN.
-			if x < ra[0] {
-				ra[0] = x
-			}
-			if x > ra[1] {
-				ra[1] = x
-			}
-			if y < rb[0] {
-				rb[0] = y
-			}
-			if y > rb[1] {
-				rb[1] = y
-			}
 		}
-		*p = part{posNeg, negPos, [2][2]float64{ra, rb}}
+		chunks[lo/pointsChunk].posNeg, chunks[lo/pointsChunk].negPos = posNeg, negPos
+		if points != nil { // the chunk's points, still in the caches
+			points.add(w, a[lo:hi], b[lo:hi], t.class[lo:hi])
+		}
 	})
-	posNeg, negPos := 0, 0
-	t.ranges = [2][2]float64{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
-	for w := range parts {
-		p := &parts[w]
-		// From here on, each part's counts are where its disagreements
+	for k := range chunks {
+		c := &chunks[k]
+		// From here on, each chunk's counts are where its disagreements
 		// start.
-		p.posNeg, p.negPos, posNeg, negPos = posNeg, negPos, posNeg+p.posNeg, negPos+p.negPos
-		for k, r := range p.ranges {
-			t.ranges[k] = [2]float64{min(t.ranges[k][0], r[0]), max(t.ranges[k][1], r[1])} // no NaN in the parts
-		}
+		c.posNeg, c.negPos, posNeg, negPos = posNeg, negPos, posNeg+c.posNeg, negPos+c.negPos
 	}
 	t.odd = make([]int32, posNeg+negPos)
-	eachPart(func(p *part, lo, hi int) {
-		pn, np := p.posNeg, posNeg+p.negPos
-		for j, c := range t.class[lo:hi] {
-			switch c {
+	parallel.Chunks(n, pointsChunk, nw, func(_, lo, hi int) {
+		c := &chunks[lo/pointsChunk]
+		pn, np := c.posNeg, posNeg+c.negPos
+		for j, class := range t.class[lo:hi] {
+			switch class {
 			case classPosNeg:
 				t.odd[pn] = int32(lo + j)
 				pn++
@@ -727,14 +753,10 @@ func (t *compared) classify(a, b []float64) {
 			}
 		}
 	})
-	for k := range t.ranges {
-		if t.ranges[k][0] > t.ranges[k][1] { // no point, or all NaN
-			t.ranges[k] = [2]float64{0, 1}
-			if n > 0 {
-				t.ranges[k] = [2]float64{math.NaN(), math.NaN()}
-			}
-		}
+	if points != nil {
+		t.density = points.sum()
 	}
+	return posNeg, negPos
 }
 
 // b2i is 1 for true, 0 for false.
@@ -746,31 +768,53 @@ func b2i(b bool) int32 {
 }
 
 // countPoints counts the compared points, of rewards a and b, on grid g,
-// unless they are: chart.Density on every core, each goroutine on its own
-// counts, added up.
+// unless they are: chart.Density on every core.
 func (t *compared) countPoints(g chart.Grid, a, b []float64) {
 	if t.density.grid == g && t.density.counts != nil {
 		return
 	}
-	cells := g.X.Cells * g.Y.Cells
 	nw := parallel.Workers(len(a), pointsChunk)
-	counts, worst := make([][]int32, nw), make([][]int32, nw)
-	for w := range nw {
-		counts[w], worst[w] = make([]int32, cells), make([]int32, cells)
-		for c := range worst[w] {
-			worst[w][c] = math.MaxInt32 // as chart.Density starts
-		}
-	}
+	points := newPointCounts(g, nw)
 	parallel.Chunks(len(a), pointsChunk, nw, func(w, lo, hi int) {
-		chart.AddDensity(counts[w], worst[w], g, a[lo:hi], b[lo:hi], t.class[lo:hi], nil)
+		points.add(w, a[lo:hi], b[lo:hi], t.class[lo:hi])
 	})
-	for w := 1; w < nw; w++ {
-		for c, count := range counts[w] {
-			counts[0][c] += count
-			worst[0][c] = min(worst[0][c], worst[w][c])
+	t.density = points.sum()
+}
+
+// pointCounts is chart.Density on several goroutines: each counts on its
+// own counts, added up at the end.
+type pointCounts struct {
+	grid          chart.Grid
+	counts, worst [][]int32
+}
+
+// newPointCounts returns the counts of nw goroutines on grid g.
+func newPointCounts(g chart.Grid, nw int) *pointCounts {
+	cells := g.X.Cells * g.Y.Cells
+	p := &pointCounts{grid: g, counts: make([][]int32, nw), worst: make([][]int32, nw)}
+	for w := range nw {
+		p.counts[w], p.worst[w] = make([]int32, cells), make([]int32, cells)
+		for c := range p.worst[w] {
+			p.worst[w][c] = math.MaxInt32 // as chart.Density starts
 		}
 	}
-	t.density = density{grid: g, counts: counts[0], worst: worst[0]}
+	return p
+}
+
+// add counts points (a[j], b[j]) of classes class on goroutine w's counts.
+func (p *pointCounts) add(w int, a, b []float64, class []int32) {
+	chart.AddDensity(p.counts[w], p.worst[w], p.grid, a, b, class, nil)
+}
+
+// sum adds up the goroutines' counts.
+func (p *pointCounts) sum() density {
+	for w := 1; w < len(p.counts); w++ {
+		for c, count := range p.counts[w] {
+			p.counts[0][c] += count
+			p.worst[0][c] = min(p.worst[0][c], p.worst[w][c])
+		}
+	}
+	return density{grid: p.grid, counts: p.counts[0], worst: p.worst[0]}
 }
 
 // redraw draws the scatter again (newChart).

@@ -2,6 +2,8 @@ package compare
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,9 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/charmbracelet/x/exp/golden"
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -305,5 +309,68 @@ func TestPrepareAfterHidden(t *testing.T) {
 	uitest.Refresh(tab, s)
 	if ct.prepared != nil || &ct.class[0] != &p.v.class[0] {
 		t.Error("the comparison prepared after the tab was hidden was not the one shown")
+	}
+}
+
+// TestClassifyMatchesOnePass: classify, in chunks on every core, gives
+// each point the class of its signs, lists the disagreements A+ B− then
+// A− B+ each in order, the ranges floats.Min and floats.Max give (NaN
+// left out) and, with a grid, chart.Density's counts; on values with
+// zeros, NaNs and infinities, over several chunks, and on all NaN.
+func TestClassifyMatchesOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	pool := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1)}
+	n := 3*pointsChunk + 17
+	a, b := make([]float64, n), make([]float64, n)
+	draw := func() float64 {
+		if rng.IntN(10) == 0 {
+			return pool[rng.IntN(len(pool))]
+		}
+		return rng.NormFloat64()
+	}
+	for j := range a {
+		a[j], b[j] = draw(), draw()
+	}
+	var v compared
+	gotPosNeg, gotNegPos := v.classify(a, b, nil)
+	var posNeg, negPos []int32
+	for j, x := range a {
+		want := classAgree
+		switch y := b[j]; {
+		case x > 0 && y < 0:
+			want = classPosNeg
+			posNeg = append(posNeg, int32(j))
+		case x < 0 && y > 0:
+			want = classNegPos
+			negPos = append(negPos, int32(j))
+		}
+		if v.class[j] != want {
+			t.Fatalf("point %d (%v, %v): class %d, want %d", j, x, b[j], v.class[j], want)
+		}
+	}
+	if gotPosNeg != len(posNeg) || gotNegPos != len(negPos) {
+		t.Errorf("%d A+ B− and %d A− B+, want %d and %d", gotPosNeg, gotNegPos, len(posNeg), len(negPos))
+	}
+	if !slices.Equal(v.odd, append(posNeg, negPos...)) {
+		t.Error("the disagreements differ from those listed in one pass")
+	}
+	if want := [2][2]float64{{floats.Min(a), floats.Max(a)}, {floats.Min(b), floats.Max(b)}}; v.ranges != want {
+		t.Errorf("ranges %v, want %v", v.ranges, want)
+	}
+	// With a grid, the points counted on it as chart.Density counts them.
+	var counted compared
+	counted.classify(a, b, benchGrid)
+	g := benchGrid(counted.ranges)
+	counts, worst := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
+	chart.Density(counts, worst, g, a, b, v.class, nil)
+	if counted.density.grid != g || !slices.Equal(counted.density.counts, counts) || !slices.Equal(counted.density.worst, worst) {
+		t.Error("the points counted while classified differ from chart.Density's counts")
+	}
+	for j := range a {
+		a[j] = math.NaN()
+	}
+	v.classify(a, b, nil)
+	if !math.IsNaN(v.ranges[0][0]) || !math.IsNaN(v.ranges[0][1]) {
+		t.Errorf("all NaN: range %v, want NaN as floats.Min gives", v.ranges[0])
 	}
 }
