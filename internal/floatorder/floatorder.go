@@ -44,9 +44,19 @@ type entry struct {
 // only the runs it leaves tied are sorted by the next keys, which for
 // values that seldom tie costs little more than one key.
 func Sort(order []int, keys int, key func(k, i int) uint64) {
+	if n := len(order); n <= smallSort {
+		// A group's members: buffers on the stack, not two allocations
+		// per group.
+		var a, b [smallSort]entry
+		sortWith(order, keys, key, a[:n], b[:n])
+		return
+	}
 	var s Sorter
 	s.Sort(order, keys, key)
 }
+
+// smallSort is the most positions Sort sorts in buffers on the stack.
+const smallSort = 64
 
 // A Sorter sorts as Sort does, keeping its buffers from one sort to the
 // next: sorts made one after the other allocate once. Its zero value is
@@ -75,7 +85,11 @@ func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
 		for j, i := range order {
 			a[j], b[j].at = entry{key(0, i), j}, i
 		}
-		slices.SortFunc(a, func(x, y entry) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.at, y.at)) })
+		if n <= insertionMax {
+			insertionSort(a)
+		} else {
+			slices.SortFunc(a, func(x, y entry) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.at, y.at)) })
+		}
 		for j := range a {
 			order[j] = b[a[j].at].at
 		}
@@ -116,6 +130,24 @@ func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
 			sortWith(order[lo:hi], keys-1, next, a[lo:hi], b[lo:hi])
 		}
 		lo = hi
+	}
+}
+
+// insertionMax is the most entries sortWith sorts by insertion: a
+// group's members, where a sort calling a comparison function costs
+// more than the moves.
+const insertionMax = 16
+
+// insertionSort sorts a by key, stably: entries made in order of at keep
+// it among equal keys.
+func insertionSort(a []entry) {
+	for i := 1; i < len(a); i++ {
+		e := a[i]
+		j := i
+		for ; j > 0 && a[j-1].key > e.key; j-- {
+			a[j] = a[j-1]
+		}
+		a[j] = e
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 func TestSortMatchesStableCompare(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 1e-300, -1e300, 3}
-	for _, n := range []int{0, 1, 2, 7, 1000, 3 * radixMin, 20 * radixMin} {
+	for _, n := range []int{0, 1, 2, 7, insertionMax, insertionMax + 1, smallSort, smallSort + 1, 1000, 3 * radixMin, 20 * radixMin} {
 		x, y := make([]float64, n), make([]float64, n)
 		for i := range x {
 			x[i], y[i] = pool[rng.IntN(len(pool))], rng.NormFloat64()
