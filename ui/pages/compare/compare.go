@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/viewport"
@@ -96,13 +97,16 @@ type compareTab struct {
 	chartView string
 	// computing is set from a change of the session until its comparison,
 	// computed off the event loop, is shown; job is that computation until
-	// the root takes it (common.Worker), gen numbers it. buf is the
-	// comparisons' working memory, lent to one job at a time (nil while
-	// lent: a job started meanwhile makes its own); taken counts the jobs
-	// the root took whose message has not come back.
+	// the root takes it (common.Worker), gen numbers it; latest is gen,
+	// for a ranking to give up once another comparison is asked (several
+	// switches of A in a row). buf is the comparisons' working memory,
+	// lent to one job at a time (nil while lent: a job started meanwhile
+	// makes its own); taken counts the jobs the root took whose message
+	// has not come back.
 	computing bool
 	job       func() tea.Msg
 	gen       int
+	latest    *atomic.Int64
 	buf       *agreement.Buffers
 	taken     int
 	prepared  *prepared
@@ -234,7 +238,7 @@ type rankedMsg struct {
 
 // New returns the Compare tab.
 func New(c *common.Common) common.Tab {
-	return &compareTab{common: c, keys: newCompareKeyMap(), detail: viewport.New()}
+	return &compareTab{common: c, keys: newCompareKeyMap(), detail: viewport.New(), latest: new(atomic.Int64)}
 }
 
 func (t *compareTab) Title() string { return "Compare" }
@@ -428,14 +432,20 @@ func (t *compareTab) rank() {
 		buf = new(agreement.Buffers)
 	}
 	t.buf = nil
-	gen, r := t.gen, t.toRank
-	t.job = func() tea.Msg { return rankedMsg{gen, r.rank(buf), buf} }
+	gen, r, latest := t.gen, t.toRank, t.latest
+	stale := func() bool { return latest.Load() != int64(gen) }
+	t.job = func() tea.Msg { return rankedMsg{gen, r.rank(buf, stale), buf} }
 }
 
 // rank computes the rank statistics and orders, the sides not known
-// sorted and ranked, and beside them the collapse counts not known.
-func (r *toRank) rank(buf *agreement.Buffers) ranking {
+// sorted and ranked, and beside them the collapse counts not known. It
+// gives up, between its steps, once stale (nil: never), returning
+// nothing that would be shown.
+func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 	var v ranking
+	if stale != nil && stale() {
+		return v
+	}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		a, b := r.a, r.b
@@ -451,6 +461,10 @@ func (r *toRank) rank(buf *agreement.Buffers) ranking {
 		}
 	})
 	sa, sb := r.gathered.Ranked(buf)
+	if stale != nil && stale() {
+		wg.Wait()
+		return ranking{}
+	}
 	v.cmp, v.sides = agreement.CompareSides(sa, sb, buf), [2]*agreement.Side{sa, sb}
 	if r.b == nil {
 		v.sides = [2]*agreement.Side{} // the logged advantages': not reused
@@ -578,6 +592,7 @@ func (t *compareTab) refresh() {
 		return
 	}
 	t.gen++
+	t.latest.Store(int64(t.gen))
 	t.computing, t.job = true, nil
 	a, bi, method := s.Result, s.Batch, s.CompareMethod
 	b := a

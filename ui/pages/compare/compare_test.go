@@ -234,7 +234,7 @@ func TestHiddenDropsAPreparedComparison(t *testing.T) {
 
 // ranked returns v ranked, as the tab's second job does.
 func ranked(v compared, buf *agreement.Buffers) compared {
-	v.setRanking(v.toRank.rank(buf))
+	v.setRanking(v.toRank.rank(buf, nil))
 	return v
 }
 
@@ -372,5 +372,32 @@ func TestClassifyMatchesOnePass(t *testing.T) {
 	v.classify(a, b, nil)
 	if !math.IsNaN(v.ranges[0][0]) || !math.IsNaN(v.ranges[0][1]) {
 		t.Errorf("all NaN: range %v, want NaN as floats.Min gives", v.ranges[0])
+	}
+}
+
+// TestStaleRankingGivesUp: a ranking whose comparison was replaced (a
+// switch of A while it ran) stops and its message changes nothing; the
+// ranking of the comparison shown lands.
+func TestStaleRankingGivesUp(t *testing.T) {
+	tab, s, switchA := preparingTab(t)
+	ct := tab.(*compareTab)
+	switchA(engine.Relative)
+	tab.Update(common.SessionChangedMsg{})
+	tab.Update(ct.Job()()) // the prepared comparison, shown
+	ranking := ct.Job()
+	s.Options.Method = engine.RLOO
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{}) // another comparison asked
+	msg := ranking().(rankedMsg)
+	if msg.r.sides[0] != nil || msg.r.cmp.ByA != nil {
+		t.Error("a stale ranking went on to compare its sides")
+	}
+	tab.Update(msg)
+	if ct.ranked {
+		t.Error("a stale ranking's message marked the comparison shown ranked")
+	}
+	uitest.Jobs(tab)
+	if want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch); !ct.ranked || ct.cmp.Kendall != want.Kendall {
+		t.Errorf("after the stale ranking: ranked %v, Kendall %v, want %v", ct.ranked, ct.cmp.Kendall, want.Kendall)
 	}
 }
