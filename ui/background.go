@@ -72,6 +72,7 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 		return nil
 	}
 	j.Start()
+	gcpace.Calm() // the screen no longer waits (recompute.go's gcpace.Busy)
 	return tea.Batch(m.prefetchTabsOnce(), func() tea.Msg {
 		j.Run()
 		return healthDoneMsg{j}
@@ -89,14 +90,14 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 	return tea.Batch(m.broadcast(common.HealthReadyMsg{}), m.idle())
 }
 
-// idle returns the command that ends the burst of work a recompute began
-// (gcpace.Busy, which lets the heap grow without a collection meanwhile)
-// and hands the memory it left back to the operating system
-// (gcpace.Idle), once the health of the result shown is computed and
-// nothing else is under way: no recompute, no tab's job, the
-// once-a-session prefetch done. It is asked when the health lands and
-// when a tab's job does, whichever is last. Not while following, where
-// updates keep coming and gcpace.Following paces the collector.
+// idle returns the command that hands the memory a switch's work left
+// back to the operating system (gcpace.Idle, which also ends the burst a
+// recompute began, gcpace.Busy, if the health did not), once the health
+// of the result shown is computed and nothing else is under way: no
+// recompute, no tab's job, the once-a-session prefetch done. It is asked
+// when the health lands and when a tab's job does, whichever is last. Not
+// while following, where updates keep coming and gcpace.Following paces
+// the collector.
 func (m *Model) idle() tea.Cmd {
 	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
 		return nil

@@ -73,7 +73,7 @@ var phase struct {
 // Busy paces the collector for a burst of work that the screen waits for
 // (a recompute, a tab's job): the heap may grow by the live heap or
 // BusyHeadroom, whichever is less (at least SteadyPercent), before a
-// collection. Idle sets SteadyPercent back. It does nothing unless
+// collection. Calm, or Idle, sets SteadyPercent back. It does nothing unless
 // Steady set the pace (not while Following, nor when the user set GOGC),
 // or when already busy.
 func Busy() {
@@ -103,20 +103,27 @@ func busyPercent(live uint64) int {
 	return int(min(max(BusyHeadroom*100/live, SteadyPercent), GrowingPercent))
 }
 
-// Idle ends a burst of work: it sets SteadyPercent back if Busy raised it,
-// collects the garbage and returns the memory the collection frees to the
-// operating system (debug.FreeOSMemory), for a process that holds a large
-// live heap: its resident memory is then about that heap, not the heap
-// with the garbage the burst left and the pages the runtime keeps for
-// later, which it would otherwise give back only slowly. It blocks until
-// done: call it off the event loop, once idle.
-func Idle() {
+// Calm ends what Busy began, the screen no longer waiting: it sets
+// SteadyPercent back if Busy raised it. Work that follows in the
+// background (the dashboard's health) runs at the steady pace.
+func Calm() {
 	phase.Lock()
+	defer phase.Unlock()
 	if phase.busy {
 		phase.busy = false
 		debug.SetGCPercent(SteadyPercent)
 	}
-	phase.Unlock()
+}
+
+// Idle ends a burst of work (Calm), collects the garbage and returns the
+// memory the collection frees to the operating system
+// (debug.FreeOSMemory), for a process that holds a large live heap: its
+// resident memory is then about that heap, not the heap with the garbage
+// the burst left and the pages the runtime keeps for later, which it
+// would otherwise give back only slowly. It blocks until done: call it
+// off the event loop, once idle.
+func Idle() {
+	Calm()
 	debug.FreeOSMemory()
 }
 

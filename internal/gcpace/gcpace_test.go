@@ -31,9 +31,9 @@ func TestSteady(t *testing.T) {
 }
 
 // TestBusy: under Steady, Busy lets the heap grow by BusyHeadroom or the
-// live heap, whichever is less, until Idle sets SteadyPercent back; it does
-// nothing once Steady is restored, while Following, or with the user's
-// GOGC.
+// live heap, whichever is less, until Calm or Idle sets SteadyPercent
+// back; it does nothing once Steady is restored, while Following, or
+// with the user's GOGC.
 func TestBusy(t *testing.T) {
 	t.Setenv("GOGC", "")
 	before := debug.SetGCPercent(100)
@@ -43,6 +43,11 @@ func TestBusy(t *testing.T) {
 	if got := gogc(); got != GrowingPercent { // a test's heap is small
 		t.Errorf("GOGC %d when busy, want %d", got, GrowingPercent)
 	}
+	Calm()
+	if got := gogc(); got != SteadyPercent {
+		t.Errorf("GOGC %d once calm, want %d", got, SteadyPercent)
+	}
+	Busy()
 	Busy()
 	Idle()
 	if got := gogc(); got != SteadyPercent {
