@@ -72,7 +72,7 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 		return nil
 	}
 	j.Start()
-	gcpace.Calm() // the screen no longer waits (recompute.go's gcpace.Busy)
+	gcpace.Calm() // the result is on screen (the burst startRecompute began)
 	return tea.Batch(m.prefetchTabsOnce(), func() tea.Msg {
 		j.Run()
 		return healthDoneMsg{j}
@@ -91,19 +91,20 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 }
 
 // idle returns the command that hands the memory a switch's work left
-// back to the operating system (gcpace.Idle, which also ends the burst a
-// recompute began, gcpace.Busy, if the health did not), once the health
-// of the result shown is computed and nothing else is under way: no
-// recompute, no tab's job, the once-a-session prefetch done. It is asked
-// when the health lands and when a tab's job does, whichever is last. Not
-// while following, where updates keep coming and gcpace.Following paces
-// the collector.
+// back to the operating system (gcpace.Idle), once the health of the
+// result shown is computed and nothing else is under way: no recompute,
+// no tab's job, the once-a-session prefetch done. It is asked when the
+// health lands and when a hidden tab's job (a prefetch) does, whichever
+// is last; a recompute started before the command runs (gcpace.Busy)
+// calls it off. Not while following, where updates keep coming and
+// gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
 	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
 		return nil
 	}
+	bursts := gcpace.Bursts()
 	return func() tea.Msg {
-		gcpace.Idle()
+		gcpace.Idle(bursts)
 		return nil
 	}
 }

@@ -48,7 +48,7 @@ func (m *Model) jobDone(msg jobDoneMsg) tea.Cmd {
 	}
 	cmd := m.updateTab(msg.tab, msg.msg)
 	if msg.tab != m.active { // a prefetch: the tab was not shown
-		cmd = tea.Batch(cmd, m.updateTab(msg.tab, common.HiddenMsg{}))
+		cmd = tea.Batch(cmd, m.updateTab(msg.tab, common.HiddenMsg{}), m.idle())
 	}
-	return tea.Batch(cmd, m.idle())
+	return cmd
 }

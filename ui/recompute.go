@@ -123,7 +123,11 @@ func (m *Model) startRecompute() tea.Cmd {
 	}
 	m.rc.started++
 	m.rc.last = time.Now()
-	gcpace.Busy() // until idle (background.go)
+	if reuse == nil {
+		// A new result: no collection until it is on screen, when its
+		// health starts (background.go's gcpace.Calm).
+		gcpace.Busy()
+	}
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {

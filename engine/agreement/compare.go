@@ -47,6 +47,6 @@ func CompareRewards(a, b *engine.Result, bi int) Comparison {
 // compared.
 func CompareWithLogged(a *engine.Result, bi int) Comparison {
 	var buf Buffers
-	sa, sb := GatherLogged(a, bi, &buf).Ranked(&buf)
+	sa, sb := GatherLogged(a, bi).Ranked(&buf)
 	return CompareSides(sa, sb, &buf)
 }

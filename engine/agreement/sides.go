@@ -173,7 +173,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 // GatherLogged gathers a's rewards on batch bi and the advantages the
 // trainer logged (Evaluation.Logged, as B), on the valid trajectories that
 // have a finite one. Without logged advantages, nothing is gathered.
-func GatherLogged(a *engine.Result, bi int, buf *Buffers) *Gathered {
+func GatherLogged(a *engine.Result, bi int) *Gathered {
 	g := new(Gathered)
 	if a.Evaluation.Logged != nil {
 		for _, i := range a.Ranking.Batches[bi].Members {

@@ -63,15 +63,17 @@ func Steady() (restore func()) {
 const BusyHeadroom = 256 << 20
 
 // phase is the pace Steady set: steady while the collector is Steady's,
-// busy from Busy to the next Idle.
+// busy from Busy to the next Calm or Idle; bursts counts the Busy calls
+// that raised the pace.
 var phase struct {
 	sync.Mutex
 	steady, busy bool
+	bursts       uint64
 	live         []metrics.Sample
 }
 
 // Busy paces the collector for a burst of work that the screen waits for
-// (a recompute, a tab's job): the heap may grow by the live heap or
+// (the dashboard's recompute): the heap may grow by the live heap or
 // BusyHeadroom, whichever is less (at least SteadyPercent), before a
 // collection. Calm, or Idle, sets SteadyPercent back. It does nothing unless
 // Steady set the pace (not while Following, nor when the user set GOGC),
@@ -91,7 +93,16 @@ func Busy() {
 		live = v.Uint64()
 	}
 	phase.busy = true
+	phase.bursts++
 	debug.SetGCPercent(busyPercent(live))
+}
+
+// Bursts returns how many bursts Busy began so far, for Idle to tell
+// whether another began since its caller decided to collect.
+func Bursts() uint64 {
+	phase.Lock()
+	defer phase.Unlock()
+	return phase.bursts
 }
 
 // busyPercent is Busy's GOGC for a live heap of live bytes: BusyHeadroom's
@@ -121,8 +132,16 @@ func Calm() {
 // resident memory is then about that heap, not the heap with the garbage
 // the burst left and the pages the runtime keeps for later, which it
 // would otherwise give back only slowly. It blocks until done: call it
-// off the event loop, once idle.
-func Idle() {
+// off the event loop, once idle. bursts is Bursts when the caller found
+// the process idle: if Busy began another burst since (a key pressed
+// meanwhile), Idle does nothing rather than collect in the middle of it.
+func Idle(bursts uint64) {
+	phase.Lock()
+	if phase.bursts != bursts {
+		phase.Unlock()
+		return
+	}
+	phase.Unlock()
 	Calm()
 	debug.FreeOSMemory()
 }

@@ -32,8 +32,9 @@ func TestSteady(t *testing.T) {
 
 // TestBusy: under Steady, Busy lets the heap grow by BusyHeadroom or the
 // live heap, whichever is less, until Calm or Idle sets SteadyPercent
-// back; it does nothing once Steady is restored, while Following, or
-// with the user's GOGC.
+// back; Idle does nothing once another burst began since its caller
+// looked; Busy does nothing once Steady is restored, while Following, or
+// when Steady left the user's GOGC.
 func TestBusy(t *testing.T) {
 	t.Setenv("GOGC", "")
 	before := debug.SetGCPercent(100)
@@ -47,9 +48,14 @@ func TestBusy(t *testing.T) {
 	if got := gogc(); got != SteadyPercent {
 		t.Errorf("GOGC %d once calm, want %d", got, SteadyPercent)
 	}
+	looked := Bursts()
 	Busy()
-	Busy()
-	Idle()
+	Busy() // already busy: the same burst
+	Idle(looked)
+	if got := gogc(); got != GrowingPercent {
+		t.Errorf("GOGC %d after an Idle asked before the burst, want the burst's %d", got, GrowingPercent)
+	}
+	Idle(Bursts())
 	if got := gogc(); got != SteadyPercent {
 		t.Errorf("GOGC %d once idle, want %d", got, SteadyPercent)
 	}
@@ -58,16 +64,19 @@ func TestBusy(t *testing.T) {
 	if got := gogc(); got != 100 {
 		t.Errorf("GOGC %d busy after Steady was restored, want the 100 before", got)
 	}
+
 	restoreFollowing := Following()
-	debug.SetGCPercent(SteadyPercent) // as Following would, once steady
-	Busy()
-	if got := gogc(); got != SteadyPercent {
-		t.Errorf("GOGC %d busy while Following, want Following's %d left", got, SteadyPercent)
+	phase.Lock()
+	steady := phase.steady
+	phase.Unlock()
+	if steady {
+		t.Error("Following left the pace to Busy")
 	}
 	restoreFollowing()
+
 	t.Setenv("GOGC", "300")
 	debug.SetGCPercent(300)
-	defer Steady()()
+	defer Steady()() // the user's GOGC: nothing to pace
 	Busy()
 	if got := gogc(); got != 300 {
 		t.Errorf("GOGC %d busy with GOGC=300 set by the user, want it left at 300", got)

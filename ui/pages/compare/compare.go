@@ -394,7 +394,8 @@ func (t *compareTab) setReading(on bool) {
 // ShowsCompare implements common.Comparer: the tab always shows B.
 func (t *compareTab) ShowsCompare() bool { return true }
 
-// Job implements common.Worker: the comparison of a new result.
+// Job implements common.Worker: the comparison of a new result, then
+// its ranking.
 func (t *compareTab) Job() func() tea.Msg {
 	job := t.job
 	if job != nil {
@@ -466,9 +467,6 @@ func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 		return ranking{}
 	}
 	v.cmp, v.sides = agreement.CompareSides(sa, sb, buf), [2]*agreement.Side{sa, sb}
-	if r.b == nil {
-		v.sides = [2]*agreement.Side{} // the logged advantages': not reused
-	}
 	wg.Wait()
 	return v
 }
@@ -633,7 +631,7 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	v := compared{b: method, known: known}
 	r := &toRank{a: a, b: b, bi: bi, collapsed: known.collapsed}
 	if b == nil {
-		r.gathered = agreement.GatherLogged(a, bi, buf)
+		r.gathered = agreement.GatherLogged(a, bi)
 	} else {
 		r.gathered = agreement.Gather(a, b, bi, known.sides[:], buf)
 	}

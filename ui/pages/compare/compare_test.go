@@ -401,3 +401,24 @@ func TestStaleRankingGivesUp(t *testing.T) {
 		t.Errorf("after the stale ranking: ranked %v, Kendall %v, want %v", ct.ranked, ct.cmp.Kendall, want.Kendall)
 	}
 }
+
+// TestRankingStaleBetweenSteps: a ranking found stale once the sides are
+// ranked stops there, before comparing them; one never stale completes.
+func TestRankingStaleBetweenSteps(t *testing.T) {
+	_, s := uitest.SampleTab(t, New)
+	s.CompareMethod = engine.RLOO
+	if b, ok := s.CompareNeeded(s.Result.Options); ok {
+		s.SetCompare(s.Evaluation.Compute(b))
+	}
+	buf := new(agreement.Buffers)
+	v := compare(s.Result, s.CompareResult(), s.Batch, engine.RLOO, known{}, buf, nil)
+	asked := 0
+	got := v.toRank.rank(buf, func() bool { asked++; return asked > 1 })
+	if asked != 2 || got.cmp.ByA != nil || got.sides[0] != nil {
+		t.Errorf("stale after ranking the sides: asked %d times (want 2), compared %v", asked, got.cmp.ByA != nil)
+	}
+	got = v.toRank.rank(buf, func() bool { return false })
+	if want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch); got.cmp.Kendall != want.Kendall || got.sides[0] == nil {
+		t.Errorf("never stale: Kendall %v, want %v", got.cmp.Kendall, want.Kendall)
+	}
+}
