@@ -257,16 +257,14 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case common.HiddenMsg:
 		t.release()
 	case comparedMsg:
-		t.buf, t.taken = msg.buf, t.taken-1
-		if msg.gen == t.gen {
+		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
 			t.show(msg.v)
 			t.recycle(old.sides, old.byA, old.byB)
 			t.rank()
 		}
 	case rankedMsg:
-		t.buf, t.taken = msg.buf, t.taken-1
-		if msg.gen == t.gen {
+		if t.jobBack(msg.gen, msg.buf) {
 			given := t.sides
 			t.setRanking(msg.r)
 			t.recycle(given)
@@ -403,6 +401,13 @@ func (t *compareTab) Job() func() tea.Msg {
 	}
 	t.job = nil
 	return job
+}
+
+// jobBack takes back the buffers a job of comparison gen was lent, and
+// reports whether that comparison is still the one asked.
+func (t *compareTab) jobBack(gen int, buf *agreement.Buffers) bool {
+	t.buf, t.taken = buf, t.taken-1
+	return gen == t.gen
 }
 
 // recycle gives the buffers the arrays no longer shown, sides that the
