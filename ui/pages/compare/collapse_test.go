@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
@@ -76,5 +79,27 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 	v = ranked(compare(a, b, bi, engine.RLOO, known{collapsed: counted}, buf, nil), buf)
 	if wantA, _ := collapseCount(a, bi); int(v.collapse[0]*float64(v.groups)+0.5) != wantA || v.groups != groups {
 		t.Errorf("A's collapse on a batch of another size was not counted again: %v of %d", v.collapse[0], v.groups)
+	}
+}
+
+// TestCollapseRowFits: the collapse counts and their total on one row
+// when they fit the panel, else the total on a row of its own, nothing
+// cut (a batch of a million trajectories in groups of 8).
+func TestCollapseRowFits(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	row := func(label, value string, _ lipgloss.Style) string {
+		if ansi.StringWidth(value) > panelValueWidth {
+			t.Errorf("%q is wider than the panel's %d cells", value, panelValueWidth)
+		}
+		return label + "|" + value
+	}
+	ct.ranked, ct.groups, ct.collapse = true, 14, [2]float64{1, 0}
+	if got, want := ct.collapseView(row), "collapsed|A 14 · B 0 of 14"; got != want {
+		t.Errorf("14 groups: %q, want %q", got, want)
+	}
+	ct.groups, ct.collapse = 125_000, [2]float64{124_997.0 / 125_000, 0}
+	if got, want := ct.collapseView(row), "collapsed|A 124997 · B 0\n|of 125000"; got != want {
+		t.Errorf("125000 groups: %q, want %q", got, want)
 	}
 }

@@ -27,8 +27,12 @@ import (
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
-// comparePanelWidth is the width of the numbers beside the scatter.
-const comparePanelWidth = 36
+// comparePanelWidth is the width of the numbers beside the scatter;
+// panelValueWidth, of a value after its 13-cell label and a space.
+const (
+	comparePanelWidth = 36
+	panelValueWidth   = comparePanelWidth - 14
+)
 
 // The markers of the scatter: the methods push a trajectory the same way,
 // or in opposite directions.
@@ -942,7 +946,7 @@ func (t *compareTab) panelView() string {
 	// The value is cut to the panel before it is styled: cut after, the
 	// cut would fall inside the colour codes and show them escaped.
 	styledRow := func(label, value string, style lipgloss.Style) string {
-		return st.Label.Render(fmt.Sprintf("%-13s", label)) + " " + style.Render(common.FitLine(value, comparePanelWidth-14))
+		return st.Label.Render(fmt.Sprintf("%-13s", label)) + " " + style.Render(common.FitLine(value, panelValueWidth))
 	}
 	s := t.common.Session
 	c := t.cmp
@@ -1043,11 +1047,17 @@ func (t *compareTab) collapseView(row func(label, value string, style lipgloss.S
 		tied = tied || n > 0
 		parts = append(parts, fmt.Sprintf("%s %d", name, n))
 	}
-	value := fmt.Sprintf("%s of %d", strings.Join(parts, " · "), t.groups)
+	style := lipgloss.NewStyle()
 	if tied {
-		return row("collapsed", value, st.Negative)
+		style = st.Negative
 	}
-	return row("collapsed", value, lipgloss.NewStyle())
+	counts, of := strings.Join(parts, " · "), fmt.Sprintf("of %d", t.groups)
+	if value := counts + " " + of; lipgloss.Width(value) <= panelValueWidth {
+		return row("collapsed", value, style)
+	}
+	// Large batches' counts do not fit one row with their total: the
+	// total on the next.
+	return row("collapsed", counts, style) + "\n" + row("", of, style)
 }
 
 // selectedView shows the selected trajectory: its id, its two rewards and
