@@ -305,6 +305,8 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return t.cycleB(1)
 	case key.Matches(msg, k.PrevB):
 		return t.cycleB(-1)
+	case key.Matches(msg, k.Left, k.Right, k.Down, k.Up) && !t.ranked:
+		return func() tea.Msg { return common.NoticeMsg{Text: notRanked} }
 	case key.Matches(msg, k.Left):
 		t.step(t.byA, -1)
 	case key.Matches(msg, k.Right):
@@ -336,8 +338,12 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// noDisagreement is what d and D say when there is nothing to step to.
-const noDisagreement = "no trajectory is rewarded by one method and penalised by the other"
+// noDisagreement is what d and D say when there is nothing to step to;
+// notRanked, what the arrows say before the orders they step along are.
+const (
+	noDisagreement = "no trajectory is rewarded by one method and penalised by the other"
+	notRanked      = "the points are still being ranked: the arrows step along the ranks"
+)
 
 // step selects the point after (or before) the selected one in order, a
 // list of positions in cmp: from a point not in order, the first (or

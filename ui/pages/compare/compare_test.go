@@ -242,8 +242,8 @@ func ranked(v compared, buf *agreement.Buffers) compared {
 // signs and the counts at once, the rank statistics and the collapse
 // saying they are being computed; its ranking, a second job, fills them
 // in with what CompareRewards computes, the rest unchanged. Meanwhile
-// the arrows, which step along the rank orders, do nothing, and d steps
-// through the disagreements.
+// the arrows, which step along the rank orders, select nothing and say
+// why, and d steps through the disagreements.
 func TestComparePointsBeforeRanks(t *testing.T) {
 	s := uitest.SyntheticSession(t, 2_000)
 	tab := uitest.TabOn(s, New)
@@ -259,9 +259,12 @@ func TestComparePointsBeforeRanks(t *testing.T) {
 		t.Errorf("shown first: %d rank statistics say %q (want 3), the collapse %q:\n%s", n, rankingText, countingText, first)
 	}
 	selected := ct.selected
-	tab.Update(tea.KeyPressMsg{Code: tea.KeyRight})
+	_, cmd := tab.Update(tea.KeyPressMsg{Code: tea.KeyRight})
 	if ct.selected != selected {
 		t.Errorf("→ before the ranking moved the selection from %d to %d", selected, ct.selected)
+	}
+	if cmd == nil || cmd() != (common.NoticeMsg{Text: notRanked}) {
+		t.Error("→ before the ranking does not say why it selects nothing")
 	}
 	tab.Update(tea.KeyPressMsg{Code: 'd', Text: "d"})
 	if len(ct.odd) > 1 && ct.selected != int(ct.odd[1]) {
