@@ -83,8 +83,9 @@ func TestCompareCountsTheCollapseOfANewResultOnly(t *testing.T) {
 }
 
 // TestCollapseRowFits: the collapse counts and their total on one row
-// when they fit the panel, else the total on a row of its own, nothing
-// cut (a batch of a million trajectories in groups of 8).
+// when any counts of the batch's groups fit the panel, else the total on
+// a row of its own, nothing cut (a batch of a million trajectories in
+// groups of 8), whatever the counts: the panel does not move on a switch.
 func TestCollapseRowFits(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
 	ct := tab.(*compareTab)
@@ -101,5 +102,10 @@ func TestCollapseRowFits(t *testing.T) {
 	ct.groups, ct.collapse = 125_000, [2]float64{124_997.0 / 125_000, 0}
 	if got, want := ct.collapseView(row), "collapsed|A 124997 · B 0\n|of 125000"; got != want {
 		t.Errorf("125000 groups: %q, want %q", got, want)
+	}
+	// Counts that would fit one row keep the two of the batch's size.
+	ct.collapse = [2]float64{0, 0}
+	if got, want := ct.collapseView(row), "collapsed|A 0 · B 0\n|of 125000"; got != want {
+		t.Errorf("125000 groups, none collapsed: %q, want %q", got, want)
 	}
 }

@@ -1058,11 +1058,13 @@ func (t *compareTab) collapseView(row func(label, value string, style lipgloss.S
 		style = st.Negative
 	}
 	counts, of := strings.Join(parts, " · "), fmt.Sprintf("of %d", t.groups)
-	if value := counts + " " + of; lipgloss.Width(value) <= panelValueWidth {
-		return row("collapsed", value, style)
+	// The widest counts of this many groups: a batch whose counts may not
+	// fit one row with their total has the total on the next, whatever
+	// the methods, so that the panel does not move on a switch.
+	widest := fmt.Sprintf("A %d · B %d of %d", t.groups, t.groups, t.groups)
+	if lipgloss.Width(widest) <= panelValueWidth {
+		return row("collapsed", counts+" "+of, style)
 	}
-	// Large batches' counts do not fit one row with their total: the
-	// total on the next.
 	return row("collapsed", counts, style) + "\n" + row("", of, style)
 }
 
