@@ -95,8 +95,8 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 // result shown is computed and nothing else is under way: no recompute,
 // no tab's job, the once-a-session prefetch done. It is asked when the
 // health lands and when a hidden tab's job (a prefetch) does, whichever
-// is last; a recompute started before the command runs (gcpace.Busy)
-// calls it off. Not while following, where updates keep coming and
+// is last; a recompute of a new result started before the command runs
+// (gcpace.Busy) calls it off. Not while following, where updates keep coming and
 // gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
 	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {

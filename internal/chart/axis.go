@@ -78,7 +78,7 @@ func (a Axis) Pos(v float64) float64 { return (v - a.Min) / a.Unit }
 func (a Axis) Cell(v float64) int {
 	p := a.Pos(v) + 0.5
 	if p >= 0 {
-		return int(p) // the floor, without math.Floor's call: charts count a million points
+		return int(p) // the floor, without math.Floor's call: a chart counts every point
 	}
 	return int(math.Floor(p))
 }

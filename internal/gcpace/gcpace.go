@@ -37,8 +37,8 @@ const growthRatio = 0.1
 var headroom uint64 = 32 << 20
 
 // Steady sets the collector to SteadyPercent, unless the user set GOGC,
-// and returns what puts the previous setting back. Until then, Busy and
-// Idle pace the collector by phase.
+// and returns what puts the previous setting back. Until then, Busy,
+// Calm and Idle pace the collector by phase.
 func Steady() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
