@@ -230,18 +230,49 @@ func goalsText(st *common.Styles, objs []scoring.Objective) string {
 }
 
 // goalsTextWithin is goalsText with each name cut to nameWidth cells, an
-// ellipsis marking the cut.
+// ellipsis marking the cut (cutNames).
 func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int) string {
+	names := make([]string, len(objs))
+	for k, o := range objs {
+		names[k] = textsafe.Line(o.Name)
+	}
+	names = cutNames(names, nameWidth)
 	parts := make([]string, len(objs))
 	for k, o := range objs {
 		arrow := "↑"
 		if o.Goal == scoring.Minimize {
 			arrow = "↓"
 		}
-		name := ansi.Truncate(textsafe.Line(o.Name), nameWidth, "…")
-		parts[k] = st.HeaderKey.Render(name) + " " + st.HeaderValue.Render(arrow)
+		parts[k] = st.HeaderKey.Render(names[k]) + " " + st.HeaderValue.Render(arrow)
 	}
 	return strings.Join(parts, " ")
+}
+
+// cutNames cuts each of names to width cells, keeping its start and an
+// ellipsis in place of the rest ("accur…"); names that would then read
+// alike, as those of a common prefix do ("reward_model_a", "…_b"), keep
+// their end too ("re…el_a"), to be told apart.
+func cutNames(names []string, width int) []string {
+	cut := make([]string, len(names))
+	seen := make(map[string]int, len(names))
+	for k, name := range names {
+		cut[k] = ansi.Truncate(name, width, "…")
+		seen[cut[k]]++
+	}
+	for k, name := range names {
+		if seen[cut[k]] > 1 && ansi.StringWidth(name) > width && width >= 3 {
+			cut[k] = cutMiddle(name, width)
+		}
+	}
+	return cut
+}
+
+// cutMiddle cuts name to width cells (at least 3) keeping a third of them
+// from its start and the rest from its end, an ellipsis between.
+func cutMiddle(name string, width int) string {
+	head := max((width-1)/3, 1)
+	tail := width - 1 - head
+	return ansi.Truncate(name, head, "") + "…" + ansi.TruncateLeft(name, ansi.StringWidth(name)-tail, "")
 }
 
 // shortenStart returns s cut to width cells from its start, an ellipsis

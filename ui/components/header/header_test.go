@@ -167,3 +167,42 @@ func TestGoalNamesBeforeSettings(t *testing.T) {
 		t.Error("the tab bar took names cut shorter than readableNameWidth")
 	}
 }
+
+// TestCutNamesTellApart: names cut to a width keep their start, and
+// those that would then read alike (a common prefix, as eleven reward
+// models' scores have) keep their end too; none is wider than the width,
+// a name that fits is not cut, and wide characters are counted by cells.
+func TestCutNamesTellApart(t *testing.T) {
+	var names []string
+	for _, m := range []string{"helpful", "harmless", "honest", "concise", "correct", "creative", "safe", "factual", "fluent", "polite", "relevant"} {
+		names = append(names, "reward_model_"+m)
+	}
+	names = append(names, "len")
+	for _, width := range []int{3, 5, 8, 12} {
+		got := cutNames(names, width)
+		seen := map[string]bool{}
+		for k, name := range got {
+			if w := ansi.StringWidth(name); w > width {
+				t.Errorf("width %d: %q is %d cells", width, name, w)
+			}
+			seen[name] = true
+			if names[k] == "len" && name != "len" && width >= 3 {
+				t.Errorf("width %d: len, which fits, cut to %q", width, name)
+			}
+		}
+		// At 5 cells and more the endings tell the eleven apart; at 3 a
+		// letter each way cannot.
+		if width >= 5 && len(seen) != len(names) {
+			t.Errorf("width %d: %d distinct of %d: %q", width, len(seen), len(names), got)
+		}
+	}
+	if got := cutNames([]string{"accuracy", "length"}, 5); !slices.Equal(got, []string{"accu…", "leng…"}) {
+		t.Errorf("names apart once cut: %q, want their starts", got)
+	}
+	if got := cutNames([]string{"reward_model_helpful", "reward_model_harmless"}, 8); !slices.Equal(got, []string{"re…lpful", "re…mless"}) {
+		t.Errorf("a common prefix cut to 8: %q", got)
+	}
+	if got := cutMiddle("軌跡軌跡軌跡x", 6); ansi.StringWidth(got) > 6 {
+		t.Errorf("cutMiddle of wide characters %q is wider than 6", got)
+	}
+}
