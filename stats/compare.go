@@ -33,17 +33,7 @@ func Spearman(x, y []float64) float64 {
 // which are the discordant pairs; C - D = n0 - n1 - n2 + n3 - 2 D with n3 the
 // pairs tied in both.
 func KendallTauB(x, y []float64) float64 {
-	order := make([]int, len(x))
-	for i := range order {
-		order[i] = i
-	}
-	floatorder.Sort(order, 2, func(k, i int) uint64 {
-		if k == 0 {
-			return floatorder.Key(x[i])
-		}
-		return floatorder.Key(y[i])
-	})
-	return KendallTauBSorted(x, y, order)
+	return KendallTauBSorted(x, y, floatorder.ByPairs(x, y))
 }
 
 // KendallTauBSorted is KendallTauB with the positions sorted by (x, y)

@@ -55,6 +55,22 @@ func Sort(order []int, keys int, key func(k, i int) uint64) {
 	s.Sort(order, keys, key)
 }
 
+// ByPairs returns the positions of the pairs (x[j], y[j]) in the order of
+// x, then y, then position (Key's order: NaN first). x and y are as long.
+func ByPairs(x, y []float64) []int {
+	order := make([]int, len(x))
+	for j := range order {
+		order[j] = j
+	}
+	Sort(order, 2, func(k, j int) uint64 {
+		if k == 0 {
+			return Key(x[j])
+		}
+		return Key(y[j])
+	})
+	return order
+}
+
 // smallSort is the most positions Sort sorts in buffers on the stack.
 const smallSort = 64
 

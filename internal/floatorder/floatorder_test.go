@@ -126,3 +126,22 @@ func TestSortManyShortTiedRuns(t *testing.T) {
 		t.Fatal("radix order differs from the stable comparison sort")
 	}
 }
+
+// ByPairs is the stable comparison sort by x, then y, in cmp.Compare's
+// order, on pairs with ties, NaNs and both zeros.
+func TestByPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pool := []float64{math.NaN(), 0, math.Copysign(0, -1), -1, 2, math.Inf(1)}
+	x, y := make([]float64, 3000), make([]float64, 3000)
+	for i := range x {
+		x[i], y[i] = pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
+	}
+	want := make([]int, len(x))
+	for i := range want {
+		want[i] = i
+	}
+	slices.SortStableFunc(want, func(a, b int) int { return cmp.Or(cmp.Compare(x[a], x[b]), cmp.Compare(y[a], y[b])) })
+	if got := ByPairs(x, y); !slices.Equal(got, want) {
+		t.Error("ByPairs differs from the stable comparison sort")
+	}
+}

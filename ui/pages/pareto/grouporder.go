@@ -72,22 +72,6 @@ type xyKey struct {
 	at   int32
 }
 
-// sortedXY returns the positions of the points in the order of
-// (x, y, index).
-func sortedXY(xs, ys []float64) []int {
-	order := make([]int, len(xs))
-	for j := range order {
-		order[j] = j
-	}
-	floatorder.Sort(order, 2, func(k, j int) uint64 {
-		if k == 0 {
-			return floatorder.Key(xs[j])
-		}
-		return floatorder.Key(ys[j])
-	})
-	return order
-}
-
 // leftmost returns the position of the first point in the order of
 // (x, y, index), -1 if there are none.
 func leftmost(xs, ys []float64) int {

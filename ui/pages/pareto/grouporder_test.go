@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -32,7 +33,7 @@ func tiedPoints(rng *rand.Rand, n int) (xs, ys []float64) {
 	return xs, ys
 }
 
-// sortGroups, sortedXY and leftmost against a comparison sort, on groups
+// sortGroups, floatorder.ByPairs and leftmost against a comparison sort, on groups
 // of 1 to 40 points (by insertion and not) and on enough points to share
 // the groups among the cores.
 func TestGroupOrderBruteForce(t *testing.T) {
@@ -64,10 +65,10 @@ func TestGroupOrderBruteForce(t *testing.T) {
 			all[j] = int32(j)
 		}
 		slices.SortFunc(all, byXY(xs, ys))
-		got := sortedXY(xs, ys)
+		got := floatorder.ByPairs(xs, ys)
 		for k := range all {
 			if got[k] != int(all[k]) {
-				t.Fatalf("n %d: sortedXY differs at %d: %d, want %d", n, k, got[k], all[k])
+				t.Fatalf("n %d: ByPairs differs at %d: %d, want %d", n, k, got[k], all[k])
 			}
 		}
 		if want := -1; n == 0 && leftmost(xs, ys) != want {

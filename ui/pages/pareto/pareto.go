@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
@@ -490,7 +491,7 @@ func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
 	} else {
 		// Each group's points in the batch's order of (x, y, index).
 		if t.points.byXY == nil || t.points.byXYOf != t.points.projOf {
-			t.points.byXY, t.points.byXYOf = sortedXY(t.points.proj.X, t.points.proj.Y), t.points.projOf
+			t.points.byXY, t.points.byXYOf = floatorder.ByPairs(t.points.proj.X, t.points.proj.Y), t.points.projOf
 		}
 		t.points.classes = slices.Grow(t.points.classes[:0], n)[:n]
 		for k, j := range t.points.byXY {
