@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sync"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/parallel"
@@ -33,11 +31,13 @@ type Side struct {
 	order    []int32
 	codes    []uint32
 	distinct int
-	// ranks[j] is Values[j]'s average rank (stats.AverageRanks); mean,
-	// spread and drift are what gonum's stat.Correlation computes of them
-	// alone: their mean, sum (r - mean)^2 - drift^2 / n, and sum (r - mean).
-	ranks               []float64
-	mean, spread, drift float64
+	// ranks[j] is Values[j]'s average rank (stats.AverageRanks); mean and
+	// spread are what gonum's stat.Correlation computes of them alone:
+	// their mean, (n+1)/2, and sum (r - mean)^2. (Its correction by
+	// (sum (r - mean))^2 / n is 0 here: ranks are halves, their sums
+	// exact.)
+	ranks        []float64
+	mean, spread float64
 	// tied counts the pairs of equal values: sum t(t-1)/2 over the runs
 	// of t equal values.
 	tied int64
@@ -137,7 +137,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 				g.Index = append(g.Index, i)
 			}
 		}
-		g.A, g.B = gather(take(&buf.floats, len(g.Index)), a.Rewards, g.Index), gather(take(&buf.floats, len(g.Index)), b.Rewards, g.Index)
+		g.A, g.B = parallel.Gather(take(&buf.floats, len(g.Index)), a.Rewards, g.Index), parallel.Gather(take(&buf.floats, len(g.Index)), b.Rewards, g.Index)
 		return g
 	}
 	g.of = [2]sideOf{{a, bi, len(members)}, {b, bi, len(members)}}
@@ -160,7 +160,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 		if s != nil {
 			return s.Values
 		}
-		return gather(take(&buf.floats, len(g.Index)), res.Rewards, g.Index)
+		return parallel.Gather(take(&buf.floats, len(g.Index)), res.Rewards, g.Index)
 	}
 	g.A = values(g.known[0], a)
 	g.B = g.A
@@ -191,11 +191,15 @@ func GatherLogged(a *engine.Result, bi int) *Gathered {
 // sorted and ranked, the two on two goroutines.
 func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
 	sa, sb = g.known[0], g.known[1]
-	if g.same && sa == nil {
-		sa = sb
+	if g.same { // one result: known as both or neither
+		if sa == nil {
+			sa = g.newSide(0, g.A, buf)
+			sa.rank(&buf.ranks[0])
+		}
+		return sa, sa
 	}
 	switch {
-	case sa == nil && (sb == nil && !g.same):
+	case sa == nil && sb == nil:
 		// Both made: the arrays taken before the goroutines start, the
 		// Buffers not being safe for concurrent use.
 		sa, sb = g.newSide(0, g.A, buf), g.newSide(1, g.B, buf)
@@ -206,12 +210,9 @@ func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
 	case sa == nil:
 		sa = g.newSide(0, g.A, buf)
 		sa.rank(&buf.ranks[0])
-	case sb == nil && !g.same:
+	case sb == nil:
 		sb = g.newSide(1, g.B, buf)
 		sb.rank(&buf.ranks[0])
-	}
-	if g.same {
-		sb = sa
 	}
 	return sa, sb
 }
@@ -220,20 +221,6 @@ func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
 // of known that are still theirs: Gather, then Ranked.
 func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Side) {
 	return Gather(a, b, bi, known, buf).Ranked(buf)
-}
-
-// gatherChunk is how many values a goroutine gathers at a time.
-const gatherChunk = 1 << 16
-
-// gather sets v, as long as index, to x at index on every core and
-// returns it.
-func gather(v, x []float64, index []int) []float64 {
-	parallel.Chunks(len(index), gatherChunk, parallel.Workers(len(index), gatherChunk), func(_, lo, hi int) {
-		for j, i := range index[lo:hi] {
-			v[lo+j] = x[i]
-		}
-	})
-	return v
 }
 
 // newSide returns side k of g (0 for A, 1 for B) of values, its arrays
@@ -248,14 +235,10 @@ func (s *Side) rank(buf *floatorder.RankBuffers) {
 	n := len(s.Values)
 	s.distinct, s.tied = floatorder.Ranks(s.Values, s.order, s.codes, s.ranks, buf)
 	s.nan = slices.ContainsFunc(s.Values, math.IsNaN)
-	if n > 0 {
-		s.mean = floats.Sum(s.ranks) / float64(n)
-		for _, r := range s.ranks {
-			d := r - s.mean
-			s.spread += d * d
-			s.drift += d
-		}
-		s.spread -= s.drift * s.drift / float64(n)
+	s.mean = float64(n+1) / 2
+	for _, r := range s.ranks {
+		d := r - s.mean
+		s.spread += d * d
 	}
 }
 
@@ -302,7 +285,7 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 // stat.Correlation does, with what depends on one side alone computed
 // with the side,
 //
-//	rho = (sum (ra - mean a)(rb - mean b) - drift a drift b / n) / sqrt(spread a spread b),
+//	rho = sum (ra - mean a)(rb - mean b) / sqrt(spread a spread b),
 //
 // NaN when there are fewer than two values or either is constant.
 func spearman(a, b *Side) float64 {
@@ -314,7 +297,7 @@ func spearman(a, b *Side) float64 {
 	for j, r := range a.ranks {
 		sxy += (r - a.mean) * (b.ranks[j] - b.mean)
 	}
-	return (sxy - a.drift*b.drift/float64(n)) / math.Sqrt(a.spread*b.spread)
+	return sxy / math.Sqrt(a.spread*b.spread)
 }
 
 // kendall returns Kendall's tau-b of a's and b's values, with no NaN,

@@ -67,12 +67,19 @@ func GetFloats(n int) *[]float64 {
 // PutFloats gives a buffer back for the next GetFloats.
 func PutFloats(b *[]float64) { floats.Put(b) }
 
-// Gather returns dst filled with src[i] for each i of idx.
+// gatherChunk is how many values a goroutine of Gather gathers at a
+// time: a group's members are gathered on the calling goroutine.
+const gatherChunk = 1 << 16
+
+// Gather returns dst filled with src[i] for each i of idx, on every core
+// past gatherChunk values.
 func Gather(dst, src []float64, idx []int) []float64 {
 	dst = Grow(dst, len(idx))
-	for j, i := range idx {
-		dst[j] = src[i]
-	}
+	Chunks(len(idx), gatherChunk, Workers(len(idx), gatherChunk), func(_, lo, hi int) {
+		for j, i := range idx[lo:hi] {
+			dst[lo+j] = src[i]
+		}
+	})
 	return dst
 }
 
