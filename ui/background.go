@@ -33,10 +33,11 @@ func (m *Model) background() tea.Cmd {
 	if !j.Claim() {
 		return nil
 	}
-	if m.delayBackground() == 0 {
+	delay := m.delayBackground()
+	if delay == 0 {
 		return func() tea.Msg { return backgroundDueMsg{j} }
 	}
-	return tea.Tick(backgroundDelay, func(time.Time) tea.Msg { return backgroundDueMsg{j} })
+	return tea.Tick(delay, func(time.Time) tea.Msg { return backgroundDueMsg{j} })
 }
 
 // delayBackground returns how long a new result's background work waits:

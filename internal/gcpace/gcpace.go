@@ -120,6 +120,11 @@ func busyPercent(live uint64) int {
 func Calm() {
 	phase.Lock()
 	defer phase.Unlock()
+	calmLocked()
+}
+
+// calmLocked is Calm, phase locked.
+func calmLocked() {
 	if phase.busy {
 		phase.busy = false
 		debug.SetGCPercent(SteadyPercent)
@@ -141,8 +146,8 @@ func Idle(bursts uint64) {
 		phase.Unlock()
 		return
 	}
+	calmLocked() // under the same lock: no Busy between the look and this
 	phase.Unlock()
-	Calm()
 	debug.FreeOSMemory()
 }
 
