@@ -9,7 +9,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
-	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -136,7 +135,7 @@ func TestRecycle(t *testing.T) {
 	sx, sy := rankedSide(index, x, &buf), rankedSide(index, y, &buf)
 	first := CompareSides(sx, sy, &buf)
 	buf.Recycle([]*Side{sx, sx}, first.ByA, first.ByB)
-	sz := rankedSide(index, parallel.Gather(take(&buf.floats, n), z, index), &buf)
+	sz := rankedSide(index, gather(take(&buf.floats, n), z, index), &buf)
 	c := CompareSides(sz, sy, &buf)
 	if &sz.order[0] != &sx.order[0] || &sz.codes[0] != &sx.codes[0] || &c.ByA[0] != &first.ByA[0] || &c.ByB[0] != &first.ByB[0] {
 		t.Error("the side and the comparison after Recycle did not take the arrays given back")

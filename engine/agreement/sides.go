@@ -137,7 +137,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 				g.Index = append(g.Index, i)
 			}
 		}
-		g.A, g.B = parallel.Gather(take(&buf.floats, len(g.Index)), a.Rewards, g.Index), parallel.Gather(take(&buf.floats, len(g.Index)), b.Rewards, g.Index)
+		g.A, g.B = gather(take(&buf.floats, len(g.Index)), a.Rewards, g.Index), gather(take(&buf.floats, len(g.Index)), b.Rewards, g.Index)
 		return g
 	}
 	g.of = [2]sideOf{{a, bi, len(members)}, {b, bi, len(members)}}
@@ -160,7 +160,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 		if s != nil {
 			return s.Values
 		}
-		return parallel.Gather(take(&buf.floats, len(g.Index)), res.Rewards, g.Index)
+		return gather(take(&buf.floats, len(g.Index)), res.Rewards, g.Index)
 	}
 	g.A = values(g.known[0], a)
 	g.B = g.A
@@ -221,6 +221,17 @@ func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
 // of known that are still theirs: Gather, then Ranked.
 func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Side) {
 	return Gather(a, b, bi, known, buf).Ranked(buf)
+}
+
+// gatherChunk is how many values a goroutine gathers at a time.
+const gatherChunk = 1 << 16
+
+// gather is parallel.Gather into v, as long as index, on every core.
+func gather(v, x []float64, index []int) []float64 {
+	parallel.Chunks(len(index), gatherChunk, parallel.Workers(len(index), gatherChunk), func(_, lo, hi int) {
+		parallel.Gather(v[lo:hi], x, index[lo:hi])
+	})
+	return v
 }
 
 // newSide returns side k of g (0 for A, 1 for B) of values, its arrays

@@ -67,19 +67,12 @@ func GetFloats(n int) *[]float64 {
 // PutFloats gives a buffer back for the next GetFloats.
 func PutFloats(b *[]float64) { floats.Put(b) }
 
-// gatherChunk is how many values a goroutine of Gather gathers at a
-// time: a group's members are gathered on the calling goroutine.
-const gatherChunk = 1 << 16
-
-// Gather returns dst filled with src[i] for each i of idx, on every core
-// past gatherChunk values.
+// Gather returns dst filled with src[i] for each i of idx.
 func Gather(dst, src []float64, idx []int) []float64 {
 	dst = Grow(dst, len(idx))
-	Chunks(len(idx), gatherChunk, Workers(len(idx), gatherChunk), func(_, lo, hi int) {
-		for j, i := range idx[lo:hi] {
-			dst[lo+j] = src[i]
-		}
-	})
+	for j, i := range idx {
+		dst[j] = src[i]
+	}
 	return dst
 }
 
