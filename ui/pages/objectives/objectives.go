@@ -293,13 +293,15 @@ func distributionsView(st *common.Styles, objs []diagnose.ObjectiveStats, values
 	if width < 10 || len(objs) == 0 {
 		return ""
 	}
-	shown, more := len(objs), ""
-	if (height-1)/len(objs) < minHistogramHeight {
-		// The title, the shown histograms and the line saying what is left.
-		shown = max((height-2)/minHistogramHeight, 0)
+	// The rows for the histograms: under the title, and over the line
+	// saying what is left out when some are.
+	shown, more, rows := len(objs), "", height-1
+	if rows/len(objs) < minHistogramHeight {
+		rows--
+		shown = max(rows/minHistogramHeight, 0)
 		more = st.Muted.Render(ansi.Truncate(fmt.Sprintf("… %d more %s (a taller terminal shows all %d)", len(objs)-shown, english.Plural(len(objs)-shown, "objective"), len(objs)), width, "…"))
 	}
-	share := max(min((height-1)/max(shown, 1), maxHistogramHeight), minHistogramHeight)
+	share := max(min(rows/max(shown, 1), maxHistogramHeight), minHistogramHeight)
 	lines := []string{st.Title.Render("Distributions (count per bin)")}
 	for k, o := range objs[:shown] {
 		name := textsafe.Line(o.Name)

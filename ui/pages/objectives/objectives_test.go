@@ -228,7 +228,7 @@ func TestDistributionsFitTheirHeight(t *testing.T) {
 		}
 	}
 	more := regexp.MustCompile(`… (\d+) more objectives? \(a taller terminal shows all 11\)`)
-	for _, height := range []int{8, 12, 22, 23, 33, 40, 80} {
+	for _, height := range []int{3, 4, 5, 6, 7, 8, 12, 22, 23, 33, 40, 80} {
 		view := ansi.Strip(distributionsView(common.NewStyles(true, false), st.Objectives, values, 60, height))
 		lines := strings.Split(view, "\n")
 		if len(lines) > height {
