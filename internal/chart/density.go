@@ -33,7 +33,7 @@ func Density(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep []
 // points counted apart (on several goroutines) add up.
 func AddDensity(dst, best []int32, g Grid, xs, ys []float64, class []int32, keep []bool) {
 	if len(xs) != len(ys) {
-		panic("chart: Density: xs and ys differ in length")
+		panic("chart: AddDensity: xs and ys differ in length")
 	}
 	cols := g.X.Cells
 	for j, x := range xs {

@@ -6,7 +6,6 @@
 package floatorder
 
 import (
-	"cmp"
 	"math"
 	"slices"
 )
@@ -104,7 +103,7 @@ func sortWith(order []int, keys int, key func(k, i int) uint64, a, b []entry) {
 		if n <= insertionMax {
 			insertionSort(a)
 		} else {
-			slices.SortFunc(a, func(x, y entry) int { return cmp.Or(cmp.Compare(x.key, y.key), cmp.Compare(x.at, y.at)) })
+			slices.SortFunc(a, compareEntries)
 		}
 		for j := range a {
 			order[j] = b[a[j].at].at

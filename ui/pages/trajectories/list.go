@@ -129,7 +129,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	}
 	// rows is a permutation of the inOrder it was built with, which
 	// nothing writes into: the same inOrder, the same rows.
-	if keepOrder && len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder) || sameRows(previous, l.inOrder)) {
+	if keepOrder && len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder)) {
 		l.rows = previous
 	} else {
 		l.sort(s)
@@ -254,30 +254,6 @@ func (l *trajectoryList) sorted(s *session.Session) bool {
 // sameSlice reports whether a and b are the same slice of the same array.
 func sameSlice(a, b []int) bool {
 	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
-}
-
-// sameRows reports whether sorted, in any order, holds the trajectories
-// of inOrder, which is in ascending order without repeats.
-func sameRows(sorted, inOrder []int) bool {
-	if len(sorted) != len(inOrder) || len(sorted) == 0 {
-		return false
-	}
-	lo, hi := inOrder[0], inOrder[len(inOrder)-1]
-	seen := make([]bool, hi-lo+1)
-	for _, i := range sorted {
-		if i < lo || i > hi || seen[i-lo] {
-			return false
-		}
-		seen[i-lo] = true
-	}
-	// As many distinct trajectories within inOrder's range: the same
-	// ones, if inOrder's are all marked.
-	for _, i := range inOrder {
-		if !seen[i-lo] {
-			return false
-		}
-	}
-	return true
 }
 
 // matchesFilter reports whether the filter, lower case, is in tr's id or
