@@ -101,16 +101,15 @@ type compareTab struct {
 	chartView string
 	// computing is set from a change of the session until its comparison,
 	// computed off the event loop, is shown; job is that computation until
-	// the root takes it (common.Worker), gen numbers it; latest is gen,
-	// for a ranking to give up once another comparison is asked (several
+	// the root takes it (common.Worker), gen numbers it (atomic: a ranking
+	// reads it to give up once another comparison is asked, several
 	// switches of A in a row). buf is the comparisons' working memory,
 	// lent to one job at a time (nil while lent: a job started meanwhile
 	// makes its own); taken counts the jobs the root took whose message
 	// has not come back.
 	computing bool
 	job       func() tea.Msg
-	gen       int
-	latest    *atomic.Int64
+	gen       atomic.Int64
 	buf       *agreement.Buffers
 	taken     int
 	prepared  *prepared
@@ -208,7 +207,7 @@ func collapseCounted(known [2]collapseOf, res *engine.Result, bi int) collapseOf
 // comparedMsg is job gen's comparison, not yet ranked, and the buffers
 // it was lent.
 type comparedMsg struct {
-	gen int
+	gen int64
 	v   compared
 	buf *agreement.Buffers
 }
@@ -235,14 +234,14 @@ type ranking struct {
 // rankedMsg is the ranking of comparison gen, and the buffers it was
 // lent.
 type rankedMsg struct {
-	gen int
+	gen int64
 	r   ranking
 	buf *agreement.Buffers
 }
 
 // New returns the Compare tab.
 func New(c *common.Common) common.Tab {
-	return &compareTab{common: c, keys: newCompareKeyMap(), detail: viewport.New(), latest: new(atomic.Int64)}
+	return &compareTab{common: c, keys: newCompareKeyMap(), detail: viewport.New()}
 }
 
 func (t *compareTab) Title() string { return "Compare" }
@@ -415,9 +414,9 @@ func (t *compareTab) Job() func() tea.Msg {
 
 // jobBack takes back the buffers a job of comparison gen was lent, and
 // reports whether that comparison is still the one asked.
-func (t *compareTab) jobBack(gen int, buf *agreement.Buffers) bool {
+func (t *compareTab) jobBack(gen int64, buf *agreement.Buffers) bool {
 	t.buf, t.taken = buf, t.taken-1
-	return gen == t.gen
+	return gen == t.gen.Load()
 }
 
 // recycle gives the buffers the arrays no longer shown, sides that the
@@ -448,8 +447,9 @@ func (t *compareTab) rank() {
 		buf = new(agreement.Buffers)
 	}
 	t.buf = nil
-	gen, r, latest := t.gen, t.toRank, t.latest
-	stale := func() bool { return latest.Load() != int64(gen) }
+	genNow, r := &t.gen, t.toRank
+	gen := genNow.Load()
+	stale := func() bool { return genNow.Load() != gen }
 	t.job = func() tea.Msg { return rankedMsg{gen, r.rank(buf, stale), buf} }
 }
 
@@ -604,8 +604,7 @@ func (t *compareTab) refresh() {
 	if s.Result == nil {
 		return
 	}
-	t.gen++
-	t.latest.Store(int64(t.gen))
+	t.gen.Add(1)
 	t.computing, t.job = true, nil
 	a, bi, method := s.Result, s.Batch, s.CompareMethod
 	b := a
@@ -617,7 +616,7 @@ func (t *compareTab) refresh() {
 			return // the recompute that computes it changes the session
 		}
 	}
-	gen, known, width, height := t.gen, t.known, t.width, t.height
+	gen, known, width, height := t.gen.Load(), t.known, t.width, t.height
 	if p := t.takePrepared(); p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
 		if t.buf == p.buf {
 			t.buf = nil // lent again, to the job that hands the comparison over
