@@ -29,7 +29,7 @@ func Step(live *engine.Live, u loaders.Update, prev *engine.Result, trends []dia
 // error, and live holds u's trajectories without a result computed for
 // them (a caller that stops following).
 func StepContext(ctx context.Context, live *engine.Live, u loaders.Update, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend, error) {
-	return RecomputeContext(ctx, live.Update(u.Reloaded, u.Trajectories), prev, trends, ref)
+	return recomputeContext(ctx, live.Update(u.Reloaded, u.Trajectories), prev, trends, ref)
 }
 
 // Recompute is Step given ev, the evaluation after the update: that of a
@@ -37,12 +37,12 @@ func StepContext(ctx context.Context, live *engine.Live, u loaders.Update, prev 
 // engine.Evaluation.WithoutSince). Only the batches ev adds to are
 // computed when it extends prev's evaluation.
 func Recompute(ev *engine.Evaluation, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend) {
-	res, trends, _ := RecomputeContext(context.Background(), ev, prev, trends, ref) // never ends
+	res, trends, _ := recomputeContext(context.Background(), ev, prev, trends, ref) // never ends
 	return res, trends
 }
 
-// RecomputeContext is Recompute stopped once ctx is done, as StepContext.
-func RecomputeContext(ctx context.Context, ev *engine.Evaluation, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend, error) {
+// recomputeContext is Recompute stopped once ctx is done, as StepContext.
+func recomputeContext(ctx context.Context, ev *engine.Evaluation, prev *engine.Result, trends []diagnose.Trend, ref []float64) (*engine.Result, []diagnose.Trend, error) {
 	res, err := ev.RecomputeContext(ctx, prev)
 	if err != nil {
 		return nil, nil, err

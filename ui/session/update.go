@@ -56,17 +56,15 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	}
 	if s.Filter.On {
 		base := live.Update(u.Reloaded, u.Trajectories)
-		if !s.filterSince(base) {
+		if s.filterSince(base) {
+			s.Result, trends = follow.Recompute(s.Evaluation, prev, trends, s.HVRef)
+		} else {
 			// Files read again: the filter is applied to the
-			// evaluation without it, whole.
+			// evaluation without it, whole, and the health computed
+			// again.
 			s.refilter(base)
-			s.finishPrompts()
-			if s.compare != nil {
-				s.compare = s.Evaluation.Recompute(s.compare)
-			}
-			return
+			trends = nil
 		}
-		s.Result, trends = follow.Recompute(s.Evaluation, prev, trends, s.HVRef)
 	} else {
 		s.Result, trends = follow.Step(live, u, prev, trends, s.HVRef)
 		s.Evaluation = s.Result.Evaluation
