@@ -51,15 +51,15 @@ func FilterGroups(ev *engine.Evaluation, k int) *Filtered {
 // what Since returned) and next an evaluation that extends ev (Append;
 // see engine.Evaluation.RowsSince), and changed, the batches next adds
 // rows to, split into groups: only they are filtered, the others keep f's
-// steps and marks, as a group lies within a batch. When next extends no
-// evaluation f filtered on k, it is FilterGroups(next, k) and changed is
-// every batch. f is not changed.
-func (f *Filtered) Since(next *engine.Evaluation, k int) (out *Filtered, changed []engine.Batch) {
+// steps and marks, as a group lies within a batch. ok is false, and
+// nothing computed, when next extends no evaluation f filtered: the
+// caller filters next whole (FilterGroups). f is not changed.
+func (f *Filtered) Since(next *engine.Evaluation) (out *Filtered, changed []engine.Batch, ok bool) {
 	added, ok := next.RowsSince(f.of)
-	if !ok || k != f.k || f.batches == nil {
-		out = FilterGroups(next, k)
-		return out, out.batches
+	if !ok || f.batches == nil {
+		return nil, nil, false
 	}
+	k := f.k
 	out = &Filtered{Kept: make([]bool, next.N()), of: next, k: k}
 	copy(out.Kept, f.Kept)
 	out.batches, changed = next.ExtendBatches(f.batches, engine.ScopeGroup, added)
@@ -76,7 +76,7 @@ func (f *Filtered) Since(next *engine.Evaluation, k int) (out *Filtered, changed
 			out.Steps[bi] = f.Steps[old]
 		}
 	}
-	return out, changed
+	return out, changed, true
 }
 
 // filterBatch filters the groups of batch b of ev on objective k, marks

@@ -76,7 +76,10 @@ func TestFilterSince(t *testing.T) {
 		t.Fatalf("kept %v, want %v", f.Kept, before)
 	}
 	next := ev.Append(scorer, []scoring.Trajectory{row(0, "a", 2), row(0, "b", 0), row(1, "c", 3), row(1, "c", 3)})
-	got, changed := f.Since(next, 0)
+	got, changed, ok := f.Since(next)
+	if !ok {
+		t.Fatal("an evaluation appended to is not taken as extending it")
+	}
 	wantKept := []bool{true, true, false, true, true, true, false, false, false}
 	wantSteps := []FilterStep{
 		{Step: 0, Kept: 1, Dropped: 1, EffectiveBatch: 3, Trajectories: 5},
@@ -94,5 +97,9 @@ func TestFilterSince(t *testing.T) {
 	}
 	if !slices.Equal(f.Kept, before) || len(f.Steps) != 2 {
 		t.Errorf("the filter before changed: kept %v, steps %+v", f.Kept, f.Steps)
+	}
+	other := engine.Evaluate(scorer, []scoring.Trajectory{row(0, "a", 1)})
+	if out, _, ok := f.Since(other); ok || out != nil {
+		t.Error("an evaluation that extends none filtered is taken as extending it")
 	}
 }

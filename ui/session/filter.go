@@ -104,10 +104,11 @@ func (s *Session) FilterObjective() (string, int) { return s.Filter.Objective, s
 // SetFiltered shows ev, the evaluation base with the filter on or off
 // and what it kept, f (FilterOf), and res, a result of it.
 func (s *Session) SetFiltered(on bool, base, ev *engine.Evaluation, f *prompts.Filtered, res *engine.Result) {
-	s.Filter.On, s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered, s.Filter.filtered = on, nil, nil, nil, nil
-	if on {
-		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered, s.Filter.filtered = f.Steps, f.Kept, base, f
+	s.Filter.On = on
+	if !on {
+		f = nil
 	}
+	s.Filter.set(base, f)
 	s.Evaluation = ev
 	s.SetResult(res, nil)
 }
@@ -131,13 +132,23 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 	if f.filtered == nil {
 		return false
 	}
-	if _, ok := base.RowsSince(f.unfiltered); !ok {
+	kept, changed, ok := f.filtered.Since(base)
+	if !ok {
 		return false
 	}
-	kept, changed := f.filtered.Since(base, f.k)
 	s.Evaluation = base.WithoutSince(s.Evaluation, changed, func(i int) bool { return !kept.Kept[i] }, filterCause(f.Objective))
-	f.Steps, f.Kept, f.unfiltered, f.filtered = kept.Steps, kept.Kept, base, kept
+	f.set(base, kept)
 	return true
+}
+
+// set makes f, what the filter kept of evaluation base, the filter's;
+// a nil f clears it.
+func (g *GroupFilter) set(base *engine.Evaluation, f *prompts.Filtered) {
+	if f == nil {
+		g.Steps, g.Kept, g.unfiltered, g.filtered = nil, nil, nil, nil
+		return
+	}
+	g.Steps, g.Kept, g.unfiltered, g.filtered = f.Steps, f.Kept, base, f
 }
 
 // FilterSummary says what the filter does, for the status line: "" when

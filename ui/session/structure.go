@@ -122,7 +122,7 @@ func (s *Session) ApplyStructure(j *StructureJob) error {
 			j.filtered, j.kept = FilterOf(j.ev, s.Filter.Objective, s.Filter.k, true)
 		}
 		s.Evaluation = j.filtered
-		s.Filter.Steps, s.Filter.Kept, s.Filter.unfiltered, s.Filter.filtered = j.kept.Steps, j.kept.Kept, j.ev, j.kept
+		s.Filter.set(j.ev, j.kept)
 	}
 	s.Config.Constraints, s.Config.Gates = j.Constraints, j.Gates
 	return nil
