@@ -234,12 +234,17 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		return nil, err
 	}
 	var changed, revalidated []int // batches added to; old rows whose validity changed
+	// One validity array extended in place (Append): no old row changed.
+	sameValid := from > 0 && &ev.Valid[0] == &prev.Evaluation.Valid[0]
 	for bi := range ranking.Batches {
 		b := &ranking.Batches[bi]
 		if _, ok := added[b.Step]; !ok {
 			continue
 		}
 		changed = append(changed, bi)
+		if sameValid {
+			continue
+		}
 		for _, i := range b.Members {
 			if i < from && ev.Valid[i] != prev.Evaluation.Valid[i] {
 				revalidated = append(revalidated, i)

@@ -38,10 +38,12 @@ func (ev *Evaluation) WithoutSince(prev *Evaluation, changed []Batch, leave func
 	from, n := prev.N(), ev.N()
 	validAt := func(i int) bool { return ev.Valid[i] && !leave(i) }
 	copied := false // some old row's validity changes
+changes:
 	for _, b := range changed {
 		for _, i := range b.Members {
 			if i < from && validAt(i) != prev.Valid[i] {
 				copied = true
+				break changes
 			}
 		}
 	}
