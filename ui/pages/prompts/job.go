@@ -52,7 +52,7 @@ func newAnalysisJob(of analysisOf, res *engine.Result, c *analysis.Columns, orde
 func (j *analysisJob) run() {
 	j.once.Do(func() {
 		j.listing = newListing(analysis.Analyze(j.res, j.task, j.keys, j.threshold))
-		j.rows, _ = j.listing.list(nil, nil, j.order)
+		j.rows, _ = j.listing.rowsOf(nil, nil, j.order)
 		ps := j.listing.analysis.Prompts
 		j.cut = common.SharedGroupPrefix(len(ps), func(k int) string { return ps[k].Key })
 		for _, b := range j.res.Ranking.Batches {

@@ -53,14 +53,14 @@ type listOrder struct {
 	filter string
 }
 
-// list appends to rows the prompts o lists, in its order, sorted with buf
+// rowsOf appends to rows the prompts o lists, in its order, sorted with buf
 // as a buffer; it returns them and the buffer left. The rows are sorted
 // by the column, ties by name: status in Statuses' order, never-solved
 // prompts after the solved ones by first solved. Listed by name first,
 // each sort is a stable sort by the column alone: by counting the
 // statuses, by radix on the other columns (floatorder), and for the name
 // by reversing the rows when descending.
-func (l *listing) list(rows, buf []int, o listOrder) (listed, spare []int) {
+func (l *listing) rowsOf(rows, buf []int, o listOrder) (listed, spare []int) {
 	ps := l.analysis.Prompts
 	rows = slices.Grow(rows, len(l.byName))
 	for _, i := range l.byName {

@@ -87,7 +87,7 @@ type promptsTab struct {
 	cursor, top int
 	point       int
 	list        list.List
-	// sorted is the sort's buffer (listing.list).
+	// sorted is the sort's buffer (listing.rowsOf).
 	sorted []int
 	// of is what the analysis shown was made of: it reads the evaluation
 	// and its steps, not the method's rewards, so a recompute keeps it.
@@ -248,7 +248,7 @@ func (t *promptsTab) take(j *analysisJob) {
 	if j.order == t.order() {
 		t.rows = j.rows // listed off the event loop
 	} else {
-		t.rows, t.sorted = t.listing.list(t.rows[:0], t.sorted, t.order())
+		t.rows, t.sorted = t.listing.rowsOf(t.rows[:0], t.sorted, t.order())
 	}
 	t.cursor = max(slices.IndexFunc(t.rows, func(r int) bool { return t.analysis.Prompts[r].Key == key }), 0)
 	if p := t.selected(); p != nil {
@@ -274,7 +274,7 @@ func (t *promptsTab) rebuild() {
 	if t.cursor < len(t.rows) {
 		selected = t.rows[t.cursor]
 	}
-	t.rows, t.sorted = t.listing.list(t.rows[:0], t.sorted, t.order())
+	t.rows, t.sorted = t.listing.rowsOf(t.rows[:0], t.sorted, t.order())
 	t.cursor = max(slices.Index(t.rows, selected), 0)
 	if p := t.selected(); p != nil {
 		t.point = min(t.point, len(p.History)-1)
