@@ -62,3 +62,26 @@ func TestParetoProjectsALargeBatchOffTheLoop(t *testing.T) {
 		t.Errorf("the job's plot differs from the loop's:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// With scope batch (a group larger than sortAlone), the projection's job
+// sorts its points by (x, y) too: the message brings them, and the tab
+// shows the same as when it sorts them itself, on the loop.
+func TestParetoJobSortsTheBatchByXY(t *testing.T) {
+	_, onLoop := batchScopeTab(t) // 20,000 points: projected on the loop
+	want := uitest.Plain(onLoop)
+
+	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
+	projectOnLoopBelow = 0
+	tab, p := batchScopeTab(t)
+	msg, ok := p.Job()().(projectedMsg)
+	if !ok || len(msg.byXY) != len(msg.proj.X) || len(msg.byXY) == 0 {
+		t.Fatalf("the job's message brings %d points by (x, y), of %d", len(msg.byXY), len(msg.proj.X))
+	}
+	tab.Update(msg)
+	if &p.points.byXY[0] != &msg.byXY[0] {
+		t.Error("the tab sorted the points by (x, y) again rather than take the job's")
+	}
+	if got := uitest.Plain(tab); got != want {
+		t.Errorf("projected off the loop, the tab draws\n%s\nwant\n%s", got, want)
+	}
+}

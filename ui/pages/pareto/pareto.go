@@ -209,11 +209,13 @@ type projecting struct {
 	job func() tea.Msg
 }
 
-// projectedMsg is a job's projection, of key, asked as gen.
+// projectedMsg is a job's projection, of key, asked as gen, with its
+// points by (x, y) when indexGroups needs them (byXYFor).
 type projectedMsg struct {
 	gen  int
 	key  projectionKey
 	proj diagnose.Projection
+	byXY []int
 }
 
 // New returns the Pareto tab.
@@ -238,7 +240,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
-			t.install(msg.key, msg.proj)
+			t.install(msg.key, msg.proj, msg.byXY)
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
@@ -403,7 +405,7 @@ func (t *paretoTab) project() {
 	}
 	if len(batch.Members) < projectOnLoopBelow {
 		t.computing, t.pending.job = false, nil
-		t.install(key, diagnose.Project(res, s.Batch, key.x, key.y))
+		t.install(key, diagnose.Project(res, s.Batch, key.x, key.y), nil)
 		return
 	}
 	if t.computing && t.pending.key == key {
@@ -413,15 +415,31 @@ func (t *paretoTab) project() {
 	t.computing = true
 	gen, bi := t.gen, s.Batch
 	t.pending = projecting{gen: gen, key: key, job: func() tea.Msg {
-		return projectedMsg{gen, key, diagnose.Project(res, bi, key.x, key.y)}
+		proj := diagnose.Project(res, bi, key.x, key.y)
+		return projectedMsg{gen, key, proj, byXYFor(&res.Ranking.Batches[bi], proj)}
 	}}
 }
 
+// byXYFor returns proj's points by (x, y) when a group of batch is
+// larger than sortAlone (scope batch), as indexGroups orders them then,
+// else nil: sorted with the projection, off the event loop.
+func byXYFor(batch *engine.Batch, proj diagnose.Projection) []int {
+	for _, g := range batch.Groups {
+		if len(g.Members) > sortAlone {
+			return floatorder.ByPairs(proj.X, proj.Y)
+		}
+	}
+	return nil
+}
+
 // install makes proj, built from key, the points the plot shows, and
-// draws them.
-func (t *paretoTab) install(key projectionKey, proj diagnose.Projection) {
+// draws them; byXY is its points by (x, y) when sorted with it.
+func (t *paretoTab) install(key projectionKey, proj diagnose.Projection, byXY []int) {
 	previous := t.selectedTrajectory()
 	t.points.proj, t.points.projOf = proj, key
+	if byXY != nil {
+		t.points.byXY, t.points.byXYOf = byXY, key
+	}
 	t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
 	if len(t.points.proj.X) > 0 {
 		t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
