@@ -455,11 +455,11 @@ func (t *compareTab) rank() {
 
 // rank computes the rank statistics and orders, the sides not known
 // sorted and ranked, and beside them the collapse counts not known. It
-// gives up, between its steps, once stale (nil: never), returning
+// gives up, between its steps, once stale, returning
 // nothing that would be shown.
 func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 	var v ranking
-	if stale != nil && stale() {
+	if stale() {
 		return v
 	}
 	var wg sync.WaitGroup
@@ -477,7 +477,7 @@ func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 		}
 	})
 	sa, sb := r.gathered.Ranked(buf)
-	if stale != nil && stale() {
+	if stale() {
 		wg.Wait()
 		return ranking{}
 	}

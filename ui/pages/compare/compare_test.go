@@ -234,7 +234,7 @@ func TestHiddenDropsAPreparedComparison(t *testing.T) {
 
 // ranked returns v ranked, as the tab's second job does.
 func ranked(v compared, buf *agreement.Buffers) compared {
-	v.setRanking(v.toRank.rank(buf, nil))
+	v.setRanking(v.toRank.rank(buf, func() bool { return false }))
 	return v
 }
 
