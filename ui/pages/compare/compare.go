@@ -455,8 +455,8 @@ func (t *compareTab) rank() {
 
 // rank computes the rank statistics and orders, the sides not known
 // sorted and ranked, and beside them the collapse counts not known. It
-// gives up, between its steps, once stale, returning
-// nothing that would be shown.
+// gives up, between its steps, once stale, returning nothing that would
+// be shown.
 func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 	var v ranking
 	if stale() {
