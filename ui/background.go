@@ -73,7 +73,6 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 		return nil
 	}
 	j.Start()
-	gcpace.Calm() // the result is on screen (the burst startRecompute began)
 	return tea.Batch(m.prefetchTabsOnce(), func() tea.Msg {
 		j.Run()
 		return healthDoneMsg{j}
@@ -91,19 +90,24 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 	return tea.Batch(m.broadcast(common.HealthReadyMsg{}), m.idle())
 }
 
-// idle returns the command that hands the memory a switch's work left
-// back to the operating system (gcpace.Idle), once the health of the
-// result shown is computed and nothing else is under way: no recompute,
-// no tab's job, the once-a-session prefetch done. It is asked when the
-// health lands and when a hidden tab's job (a prefetch) does, whichever
-// is last; a recompute of a new result started before the command runs
-// (gcpace.Busy) calls it off. Not while following, where updates keep coming and
-// gcpace.Following paces the collector.
+// idle returns the command that ends the burst of work (gcpace.Idle):
+// it collects the garbage the work left and hands the memory back to the
+// operating system, once the health of the result shown is computed and
+// nothing else is under way: no recompute, no tab's job, the
+// once-a-session prefetch done. It is asked when the health lands and
+// when a tab's job or a recompute does (resumeBackground), whichever is
+// last, once a burst; work the screen waits for, started before the
+// command runs (gcpace.Busy), calls it off. Not while following, where
+// updates keep coming and gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
 	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
 		return nil
 	}
 	bursts := gcpace.Bursts()
+	if m.rc.idleAsked && m.rc.idleBursts == bursts {
+		return nil
+	}
+	m.rc.idleAsked, m.rc.idleBursts = true, bursts
 	return func() tea.Msg {
 		gcpace.Idle(bursts)
 		return nil

@@ -12,6 +12,12 @@ import (
 // method switch's comparison on the Compare tab, a first visit's), it
 // halved that work's cores. Its start is deferred until that work ends:
 // the health is computed after the screen is drawn rather than beside it.
+// From the start of that work until the dashboard is idle (the health and
+// prefetches that follow it done too), the collector lets the heap grow
+// (gcpace.Busy): a collection in the middle would mark the whole heap on
+// a core the work needs, and make the goroutine that allocates next (often
+// the event loop) help it. Once idle, what the work left is collected at
+// once (background.go's idle).
 // Following a run, where recomputes come one after another, it is not
 // deferred: the health would never be computed.
 
@@ -34,11 +40,15 @@ func (m *Model) foregroundBusy() bool {
 	return m.rc.prefetching && ok && c.ShowsCompare()
 }
 
-// resumeBackground starts the background work deferred, with the
-// prefetches due after it, once the screen no longer waits for work.
+// resumeBackground, once the screen no longer waits for work, starts the
+// background work deferred, with the prefetches due after it, or else asks
+// whether the dashboard is idle. It is asked whenever such work lands.
 func (m *Model) resumeBackground() tea.Cmd {
-	if m.rc.deferred == nil || m.foregroundBusy() {
+	if m.foregroundBusy() {
 		return nil
+	}
+	if m.rc.deferred == nil {
+		return m.idle()
 	}
 	return tea.Batch(m.startBackground(m.rc.deferred), prefetchDue)
 }

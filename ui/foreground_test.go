@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"runtime/metrics"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -102,4 +105,44 @@ func TestBackgroundNotDeferredWhileFollowing(t *testing.T) {
 	if m.foregroundBusy() {
 		t.Error("following a run, a recompute under way defers the health")
 	}
+}
+
+// TestBusyUntilIdle: under gcpace.Steady, the collector lets the heap
+// grow from the work the screen waits for (the Compare tab's first visit:
+// method B's result, the comparison, its ranking) until the dashboard is
+// idle, when the idle command sets the steady pace back; it is asked once
+// a burst.
+func TestBusyUntilIdle(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer gcpace.Steady()()
+	m := newTestModel(t, 120, 40)
+	m.rc.prefetchAsked = true // and none to make: Compare is visited below
+	if got := gogc(); got != gcpace.SteadyPercent {
+		t.Fatalf("GOGC %d on the first frame, want %d", got, gcpace.SteadyPercent)
+	}
+	_, cmd := m.Update(uitest.KeyPress("7"))
+	if got := gogc(); got != gcpace.GrowingPercent { // a test's heap is small
+		t.Errorf("GOGC %d while the Compare tab's first visit computes, want %d", got, gcpace.GrowingPercent)
+	}
+	runCmds(m, cmd)
+	if !strings.Contains(screen(m), "Kendall") || strings.Contains(screen(m), "ranking…") {
+		t.Fatalf("the visit's work did not land:\n%s", screen(m))
+	}
+	if got := gogc(); got != gcpace.SteadyPercent {
+		t.Errorf("GOGC %d once the visit's work landed, want %d", got, gcpace.SteadyPercent)
+	}
+	if m.idle() != nil {
+		t.Error("idle asked again in the same burst")
+	}
+	gcpace.Busy()
+	if m.idle() == nil {
+		t.Error("idle not asked after another burst")
+	}
+}
+
+// gogc reads the collector's GOGC without changing it.
+func gogc() uint64 {
+	s := []metrics.Sample{{Name: "/gc/gogc:percent"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
@@ -22,7 +23,9 @@ type jobDoneMsg struct {
 }
 
 // takeJob returns the command that runs tab i's job, if it has one, and
-// records it until its message lands (Settle runs the jobs recorded).
+// records it until its message lands (Settle runs the jobs recorded). The
+// shown tab's job is work the screen waits for (gcpace.Busy, until the
+// dashboard is idle: foreground.go).
 func (m *Model) takeJob(i int) tea.Cmd {
 	w, ok := m.tabs[i].(common.Worker)
 	if !ok {
@@ -31,6 +34,9 @@ func (m *Model) takeJob(i int) tea.Cmd {
 	run := w.Job()
 	if run == nil {
 		return nil
+	}
+	if i == m.active {
+		gcpace.Busy()
 	}
 	m.lastJob++
 	j := tabJob{id: m.lastJob, tab: i, run: run}
@@ -48,7 +54,7 @@ func (m *Model) jobDone(msg jobDoneMsg) tea.Cmd {
 	}
 	cmd := m.updateTab(msg.tab, msg.msg)
 	if msg.tab != m.active { // a prefetch: the tab was not shown
-		cmd = tea.Batch(cmd, m.updateTab(msg.tab, common.HiddenMsg{}), m.idle())
+		cmd = tea.Batch(cmd, m.updateTab(msg.tab, common.HiddenMsg{}))
 	}
 	return cmd
 }

@@ -27,13 +27,14 @@ type prefetchDueMsg struct{}
 func prefetchDue() tea.Msg { return prefetchDueMsg{} }
 
 // prefetchOnce starts the prefetch the first time it is due with no
-// recompute under way.
+// recompute under way; with nothing to prefetch, the dashboard may be
+// idle.
 func (m *Model) prefetchOnce() tea.Cmd {
 	if m.rc.prefetchAsked || m.rc.next != nil || m.live != nil || m.rc.deferred != nil {
 		return nil
 	}
 	m.rc.prefetchAsked = true
-	return m.prefetchCompare()
+	return tea.Batch(m.prefetchCompare(), m.idle())
 }
 
 // prefetchedMsg is method B's result, computed on evaluation ev.

@@ -54,6 +54,10 @@ type recomputer struct {
 	// deferred is the health job that waits for the work on screen to end
 	// (foreground.go).
 	deferred *session.HealthJob
+	// idleAsked says an idle command was asked once the burst idleBursts
+	// (gcpace.Bursts) began (background.go's idle).
+	idleAsked  bool
+	idleBursts uint64
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,
@@ -123,11 +127,7 @@ func (m *Model) startRecompute() tea.Cmd {
 	}
 	m.rc.started++
 	m.rc.last = time.Now()
-	if reuse == nil {
-		// A new result: no collection until it is on screen, when its
-		// health starts (background.go's gcpace.Calm).
-		gcpace.Busy()
-	}
+	gcpace.Busy() // the screen waits (foreground.go)
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {

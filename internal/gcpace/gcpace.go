@@ -37,8 +37,8 @@ const growthRatio = 0.1
 var headroom uint64 = 32 << 20
 
 // Steady sets the collector to SteadyPercent, unless the user set GOGC,
-// and returns what puts the previous setting back. Until then, Busy,
-// Calm and Idle pace the collector by phase.
+// and returns what puts the previous setting back. Until then, Busy and
+// Idle pace the collector by phase.
 func Steady() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
@@ -56,15 +56,14 @@ func Steady() (restore func()) {
 }
 
 // BusyHeadroom is how much the heap may grow past the live heap, at most,
-// while Busy: the garbage of a burst of work (a method switch and its
-// health on a million trajectories) without a collection, which at
+// while Busy: the garbage of a burst of work (a method switch, or a tab's
+// first visit, on a million trajectories) without a collection, which at
 // SteadyPercent would come in the middle of it, marking the whole live
 // heap on a core the burst needs.
 const BusyHeadroom = 256 << 20
 
 // phase is the pace Steady set: steady while the collector is Steady's,
-// busy from Busy to the next Calm or Idle; bursts counts the Busy calls
-// that raised the pace.
+// busy from Busy to the next Idle; bursts counts the Busy calls.
 var phase struct {
 	sync.Mutex
 	steady, busy bool
@@ -73,14 +72,15 @@ var phase struct {
 }
 
 // Busy paces the collector for a burst of work that the screen waits for
-// (the dashboard's recompute): the heap may grow by the live heap or
-// BusyHeadroom, whichever is less (at least SteadyPercent), before a
-// collection. Calm, or Idle, sets SteadyPercent back. It does nothing unless
-// Steady set the pace (not while Following, nor when the user set GOGC),
-// or when already busy.
+// (the dashboard's recompute, a tab's job) and the work that follows it:
+// the heap may grow by the live heap or BusyHeadroom, whichever is less
+// (at least SteadyPercent), before a collection. Idle sets SteadyPercent
+// back. It only counts the burst (Bursts) when already busy, or unless
+// Steady set the pace (not while Following, nor when the user set GOGC).
 func Busy() {
 	phase.Lock()
 	defer phase.Unlock()
+	phase.bursts++
 	if !phase.steady || phase.busy {
 		return
 	}
@@ -93,7 +93,6 @@ func Busy() {
 		live = v.Uint64()
 	}
 	phase.busy = true
-	phase.bursts++
 	debug.SetGCPercent(busyPercent(live))
 }
 
@@ -114,26 +113,10 @@ func busyPercent(live uint64) int {
 	return int(min(max(BusyHeadroom*100/live, SteadyPercent), GrowingPercent))
 }
 
-// Calm ends what Busy began, the screen no longer waiting: it sets
-// SteadyPercent back if Busy raised it. Work that follows in the
-// background (the dashboard's health) runs at the steady pace.
-func Calm() {
-	phase.Lock()
-	defer phase.Unlock()
-	calmLocked()
-}
-
-// calmLocked is Calm, phase locked.
-func calmLocked() {
-	if phase.busy {
-		phase.busy = false
-		debug.SetGCPercent(SteadyPercent)
-	}
-}
-
-// Idle ends a burst of work (Calm), collects the garbage and returns the
-// memory the collection frees to the operating system
-// (debug.FreeOSMemory), for a process that holds a large live heap: its
+// Idle ends a burst of work, setting SteadyPercent back if Busy raised
+// it, then collects the garbage and returns the memory the collection
+// frees to the operating system (debug.FreeOSMemory), for a process that
+// holds a large live heap: its
 // resident memory is then about that heap, not the heap with the garbage
 // the burst left and the pages the runtime keeps for later, which it
 // would otherwise give back only slowly. It blocks until done: call it
@@ -146,7 +129,10 @@ func Idle(bursts uint64) {
 		phase.Unlock()
 		return
 	}
-	calmLocked() // under the same lock: no Busy between the look and this
+	if phase.busy { // under the same lock: no Busy between the look and this
+		phase.busy = false
+		debug.SetGCPercent(SteadyPercent)
+	}
 	phase.Unlock()
 	debug.FreeOSMemory()
 }
