@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -83,5 +84,41 @@ func TestParetoJobSortsTheBatchByXY(t *testing.T) {
 	}
 	if got := uitest.Plain(tab); got != want {
 		t.Errorf("projected off the loop, the tab draws\n%s\nwant\n%s", got, want)
+	}
+}
+
+// On a large batch, the same points under another ranking (scope group,
+// then scope batch) are indexed again by the tab's job too, not on the
+// event loop: the tab says it is computing, keeps its view, and then
+// shows what it shows when indexed on the loop.
+func TestParetoReindexesOffTheLoop(t *testing.T) {
+	_, onLoop := batchScopeTab(t)
+	want := uitest.Plain(onLoop)
+
+	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
+	projectOnLoopBelow = 0
+	tab, p := batchScopeTab(t)
+	s := p.common.Session
+	s.Options.Scope = engine.ScopeGroup
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	uitest.Jobs(tab)
+	if p.points.ranking != s.Result.Ranking || len(p.points.start) != len(s.CurrentBatch().Groups)+1 {
+		t.Fatalf("scope group: the points are indexed under another ranking, or %d groups", len(p.points.start)-1)
+	}
+	key := p.points.key
+	s.Options.Scope = engine.ScopeBatch
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	if !p.computing || p.points.ranking == s.Result.Ranking {
+		t.Fatalf("scope batch: indexed on the loop (computing %v)", p.computing)
+	}
+	msg, ok := p.Job()().(projectedMsg)
+	if !ok || msg.key != key || &msg.proj.X[0] != &p.points.proj.X[0] {
+		t.Fatal("the job projected the points again rather than index those shown")
+	}
+	tab.Update(msg)
+	if got := uitest.Plain(tab); got != want {
+		t.Errorf("indexed off the loop, the tab draws\n%s\nwant\n%s", got, want)
 	}
 }

@@ -11,13 +11,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
-	"gonum.org/v1/gonum/floats"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
-	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
@@ -116,33 +114,47 @@ type paretoPoints struct {
 	// trajectory).
 	xObj, yObj int
 	axesChosen bool
-	proj       diagnose.Projection
-	// projOf says what proj was built from: another key rebuilds it.
-	projOf projectionKey
-	// full is the unzoomed view's x and y ranges (chart.Span of proj's);
-	// data, the points' own (x min, x max, y min, y max).
-	full, data [4]float64
-	// rank holds each point's Pareto rank, parallel to proj.Index;
-	// groupOf its group's index in the batch's Groups; the points of group
-	// g are order[start[g]:start[g+1]], in the order of (x, y, index).
-	rank, groupOf, order, start []int32
-	// byXY is every point's position in the order of (x, y, index), of
-	// the projection byXYOf, which groups larger than sortAlone take
-	// their order from; classes is indexGroups' buffer for them.
-	byXY    []int
-	byXYOf  projectionKey
-	classes []int32
-	// ranking is the engine's ranking those come from: a recompute with
-	// another method keeps it (engine.Evaluation.Ranking).
-	ranking *engine.Ranking
-	// groupCut is how much of the batch's group keys to leave out when
-	// naming a group (sharedGroupPrefix, as the Groups tab does), cutOf
-	// the groups it was measured on (the first and how many).
-	groupCut int
-	cutOf    struct {
-		first  *engine.Group
-		groups int
+	// projected is the points, of projected.key: another key projects
+	// them again.
+	projected
+	// full is the unzoomed view's x and y ranges (chart.Span of the
+	// points' own, projected.data).
+	full [4]float64
+}
+
+// projected is a batch's points on two axes and their index: what the
+// tab's job computes of a large batch, off the event loop.
+type projected struct {
+	// key says what proj was built from.
+	key  projectionKey
+	proj diagnose.Projection
+	// byXY is every point's position in the order of (x, y, index), which
+	// groups larger than sortAlone take their order from (byXYFor), nil
+	// when there are none.
+	byXY []int
+	pointIndex
+	// data is the points' own ranges (dataRanges).
+	data [4]float64
+}
+
+// projectPoints projects batch bi of res on key's axes, and indexes the
+// points under res's ranking.
+func projectPoints(res *engine.Result, bi int, key projectionKey) projected {
+	batch := &res.Ranking.Batches[bi]
+	proj := diagnose.Project(res, bi, key.x, key.y)
+	byXY := byXYFor(batch, proj)
+	return projected{key: key, proj: proj, byXY: byXY, pointIndex: indexPoints(res, batch, proj, byXY), data: dataRanges(proj)}
+}
+
+// reindexed returns p's points indexed under res's ranking of batch bi,
+// p's batch (another scope groups it otherwise).
+func (p projected) reindexed(res *engine.Result, bi int) projected {
+	batch := &res.Ranking.Batches[bi]
+	if p.byXY == nil {
+		p.byXY = byXYFor(batch, p.proj)
 	}
+	p.pointIndex = indexPoints(res, batch, p.proj, p.byXY)
+	return p
 }
 
 // paretoView is the part of the plane shown: the centre and the zoom
@@ -204,18 +216,17 @@ var projectOnLoopBelow = 1 << 16
 // projecting is the projection asked of a job and not yet landed.
 type projecting struct {
 	gen int
-	key projectionKey
+	// key and ranking are what the points asked are of, and indexed by.
+	key     projectionKey
+	ranking *engine.Ranking
 	// job is the work not yet handed out (Job), nil once it was.
 	job func() tea.Msg
 }
 
-// projectedMsg is a job's projection, of key, asked as gen, with its
-// points by (x, y) when indexGroups needs them (byXYFor).
+// projectedMsg is a job's points, asked as gen.
 type projectedMsg struct {
-	gen  int
-	key  projectionKey
-	proj diagnose.Projection
-	byXY []int
+	gen int
+	projected
 }
 
 // New returns the Pareto tab.
@@ -240,7 +251,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
-			t.install(msg.key, msg.proj, msg.byXY)
+			t.install(msg.projected)
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
@@ -375,8 +386,9 @@ func (t *paretoTab) nextObjective(k, other int) int {
 
 // project rebuilds what the plot derives from the session when it
 // changed: the points (diagnose.Projection), their ranks, and each
-// group's points in x order; it keeps the selected trajectory when it is
-// still shown.
+// group's points in x order (projected); it keeps the selected
+// trajectory when it is still shown. On a large batch, a job computes
+// them.
 func (t *paretoTab) project() {
 	s := t.common.Session
 	res := s.Result
@@ -395,135 +407,68 @@ func (t *paretoTab) project() {
 	// The plot shows objectives and ranks, which neither the method nor
 	// the weights change: a switch of those keeps it as it is drawn, in
 	// the styles of the same background.
-	if key == t.points.projOf && t.points.ranking == res.Ranking && t.drawn.frame != nil && t.drawn.frameDark == t.common.Styles.IsDark {
+	if key == t.points.key && t.points.ranking == res.Ranking && t.drawn.frame != nil && t.drawn.frameDark == t.common.Styles.IsDark {
 		return
 	}
-	if key == t.points.projOf {
+	onLoop := len(batch.Members) < projectOnLoopBelow
+	bi := s.Batch
+	switch {
+	case key == t.points.key && t.points.ranking == res.Ranking:
 		t.computing, t.pending.job = false, nil // a projection asked before is no longer needed
-		t.reindex()
-		return
-	}
-	if len(batch.Members) < projectOnLoopBelow {
+		t.install(t.points.projected)
+	case key == t.points.key && onLoop:
 		t.computing, t.pending.job = false, nil
-		t.install(key, diagnose.Project(res, s.Batch, key.x, key.y), nil)
-		return
+		t.install(t.points.reindexed(res, bi))
+	case key == t.points.key:
+		// The same points under another ranking (another scope).
+		shown := t.points.projected
+		t.ask(key, res.Ranking, func() projected { return shown.reindexed(res, bi) })
+	case onLoop:
+		t.computing, t.pending.job = false, nil
+		t.install(projectPoints(res, bi, key))
+	case t.computing && t.pending.key == key && t.pending.ranking == res.Ranking:
+		// its job runs, or waits to be handed out
+	default:
+		t.ask(key, res.Ranking, func() projected { return projectPoints(res, bi, key) })
 	}
-	if t.computing && t.pending.key == key {
-		return // its job runs, or waits to be handed out
-	}
+}
+
+// ask has a job compute the points of key indexed by ranking (compute),
+// the tab computing meanwhile.
+func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func() projected) {
 	t.gen++
 	t.computing = true
-	gen, bi := t.gen, s.Batch
-	t.pending = projecting{gen: gen, key: key, job: func() tea.Msg {
-		proj := diagnose.Project(res, bi, key.x, key.y)
-		return projectedMsg{gen, key, proj, byXYFor(&res.Ranking.Batches[bi], proj)}
-	}}
+	gen := t.gen
+	t.pending = projecting{gen: gen, key: key, ranking: ranking, job: func() tea.Msg { return projectedMsg{gen, compute()} }}
 }
 
-// byXYFor returns proj's points by (x, y) when a group of batch is
-// larger than sortAlone (scope batch), as indexGroups orders them then,
-// else nil: sorted with the projection, off the event loop.
-func byXYFor(batch *engine.Batch, proj diagnose.Projection) []int {
-	for _, g := range batch.Groups {
-		if len(g.Members) > sortAlone {
-			return floatorder.ByPairs(proj.X, proj.Y)
-		}
-	}
-	return nil
-}
-
-// install makes proj, built from key, the points the plot shows, and
-// draws them; byXY is its points by (x, y) when sorted with it.
-func (t *paretoTab) install(key projectionKey, proj diagnose.Projection, byXY []int) {
+// install makes p the points the plot shows and draws them, selecting
+// the trajectory selected before when it is among them; the view is the
+// full one unless p is the points shown, indexed again.
+func (t *paretoTab) install(p projected) {
 	previous := t.selectedTrajectory()
-	t.points.proj, t.points.projOf = proj, key
-	if byXY != nil {
-		t.points.byXY, t.points.byXYOf = byXY, key
+	same := p.key == t.points.key
+	t.points.projected = p
+	if !same {
+		t.points.full = [4]float64{0, 1, 0, 1}
+		if len(p.proj.X) > 0 {
+			t.points.full[0], t.points.full[1] = chart.Span(p.data[0], p.data[1], false)
+			t.points.full[2], t.points.full[3] = chart.Span(p.data[2], p.data[3], false)
+		}
+		t.setFullView()
 	}
-	t.points.full, t.points.data = [4]float64{0, 1, 0, 1}, [4]float64{0, 1, 0, 1}
-	if len(t.points.proj.X) > 0 {
-		t.points.data = [4]float64{floats.Min(t.points.proj.X), floats.Max(t.points.proj.X), floats.Min(t.points.proj.Y), floats.Max(t.points.proj.Y)}
-		t.points.full[0], t.points.full[1] = chart.Span(t.points.data[0], t.points.data[1], false)
-		t.points.full[2], t.points.full[3] = chart.Span(t.points.data[2], t.points.data[3], false)
-	}
-	t.setFullView()
-	t.reindexFrom(previous)
-}
-
-// reindex ranks and groups the points again for the session's result,
-// keeping the selected trajectory when it is still shown.
-func (t *paretoTab) reindex() { t.reindexFrom(t.selectedTrajectory()) }
-
-// reindexFrom ranks and groups the points for the session's result and
-// draws them, selecting trajectory previous when it is shown.
-func (t *paretoTab) reindexFrom(previous int) {
-	s := t.common.Session
-	res, batch := s.Result, s.CurrentBatch()
-	t.indexGroups(res, batch)
 	// The previous selection if it is still shown, else the leftmost
 	// point.
-	if j, found := slices.BinarySearch(t.points.proj.Index, previous); found {
+	if j, found := slices.BinarySearch(p.proj.Index, previous); found {
 		t.selected = j
 	} else {
-		t.selected = max(leftmost(t.points.proj.X, t.points.proj.Y), 0)
+		t.selected = max(leftmost(p.proj.X, p.proj.Y), 0)
 	}
-	t.keys.OnlyGroup.SetEnabled(res.Options.Scope == engine.ScopeGroup)
+	t.keys.OnlyGroup.SetEnabled(t.common.Session.Result.Options.Scope == engine.ScopeGroup)
 	if !t.keys.OnlyGroup.Enabled() {
 		t.onlyGroup = false
 	}
 	t.draw()
-}
-
-// indexGroups fills rank, groupOf, order and start for proj.
-func (t *paretoTab) indexGroups(res *engine.Result, batch *engine.Batch) {
-	n := len(t.points.proj.Index)
-	t.points.ranking = res.Ranking
-	t.points.rank = slices.Grow(t.points.rank[:0], n)[:n]
-	t.points.groupOf = slices.Grow(t.points.groupOf[:0], n)[:n]
-	t.points.order = slices.Grow(t.points.order[:0], n)[:n]
-	t.points.start = slices.Grow(t.points.start[:0], len(batch.Groups)+1)[:len(batch.Groups)+1]
-	// The group of each trajectory of the batch, by its index less the
-	// batch's smallest.
-	base, top := math.MaxInt, 0
-	for _, i := range batch.Members {
-		base, top = min(base, i), max(top, i)
-	}
-	// Not kept: a prefetched tab holds its points until its visit.
-	groupOfTrajectory := make([]int32, max(top-base+1, 0))
-	for g, grp := range batch.Groups {
-		for _, i := range grp.Members {
-			groupOfTrajectory[i-base] = int32(g)
-		}
-	}
-	for j, i := range t.points.proj.Index {
-		t.points.rank[j] = int32(res.Ranking.Ranks[i])
-		t.points.groupOf[j] = groupOfTrajectory[i-base]
-	}
-	largest := 0
-	for _, g := range batch.Groups {
-		largest = max(largest, len(g.Members))
-	}
-	if largest <= sortAlone {
-		chart.Buckets(t.points.order, t.points.start, t.points.groupOf, len(batch.Groups))
-		sortGroups(t.points.order, t.points.start, t.points.proj.X, t.points.proj.Y)
-	} else {
-		// Each group's points in the batch's order of (x, y, index).
-		if t.points.byXY == nil || t.points.byXYOf != t.points.projOf {
-			t.points.byXY, t.points.byXYOf = floatorder.ByPairs(t.points.proj.X, t.points.proj.Y), t.points.projOf
-		}
-		t.points.classes = slices.Grow(t.points.classes[:0], n)[:n]
-		for k, j := range t.points.byXY {
-			t.points.classes[k] = t.points.groupOf[j]
-		}
-		chart.Buckets(t.points.order, t.points.start, t.points.classes, len(batch.Groups))
-		for k, at := range t.points.order {
-			t.points.order[k] = int32(t.points.byXY[at])
-		}
-	}
-	if len(batch.Groups) > 0 && (t.points.cutOf.first != &batch.Groups[0] || t.points.cutOf.groups != len(batch.Groups)) {
-		t.points.cutOf.first, t.points.cutOf.groups = &batch.Groups[0], len(batch.Groups)
-		t.points.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
-	}
 }
 
 // shortGroup is a group key of the batch as the panel names it: without
@@ -812,7 +757,7 @@ func (t *paretoTab) plotsBound() bool {
 // countDensity counts every point in the frame's cells, unless the counts
 // are those of the same points in the same grid.
 func (t *paretoTab) countDensity() {
-	key := densityKey{proj: t.points.projOf, ranking: t.points.ranking, grid: t.drawn.frame.Grid}
+	key := densityKey{proj: t.points.key, ranking: t.points.ranking, grid: t.drawn.frame.Grid}
 	if key == t.drawn.densityOf {
 		return
 	}
