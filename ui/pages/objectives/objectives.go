@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
@@ -32,8 +33,16 @@ type objectivesTab struct {
 	// it again.
 	stats  diagnose.BatchStats
 	values [][]float64 // per objective, the valid trajectories' raw values
-	table  table.Table
-	view   string
+	// valuesOf is the batch values holds, of all sources (a switch of
+	// method or weights keeps it); valuesGen numbers values, for dist.
+	valuesOf  valuesKey
+	valuesGen int
+	table     table.Table
+	view      string
+	// dist is the distributions drawn, of distOf: drawing them bins
+	// every value.
+	dist   string
+	distOf distKey
 	// source is the source shown, with --source-by (sources.go).
 	source    common.SourcePick
 	sourceKey key.Binding
@@ -43,6 +52,20 @@ type objectivesTab struct {
 	pending bool
 	job     func() tea.Msg
 	gen     int
+}
+
+// valuesKey identifies a batch's values: the evaluation, the batch and
+// its size (follow mode appends to it).
+type valuesKey struct {
+	eval     *engine.Evaluation
+	batch, n int
+}
+
+// distKey identifies the distributions drawn: of values valuesGen, in
+// width x height cells, in the styles of a background.
+type distKey struct {
+	valuesGen, width, height int
+	dark                     bool
 }
 
 // New returns the Objectives tab.
@@ -68,7 +91,8 @@ func (t *objectivesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		t.refresh()
 	case sourceStatsMsg:
 		if msg.gen == t.gen && t.pending {
-			t.pending, t.stats, t.values = false, msg.stats, msg.values
+			t.pending, t.stats = false, msg.stats
+			t.setValues(msg.values, valuesKey{})
 			t.render()
 		}
 	case tea.KeyPressMsg:
@@ -115,9 +139,12 @@ func (t *objectivesTab) refresh() {
 		return
 	}
 	t.stats = s.BatchStats()
-	t.values = make([][]float64, s.Result.Evaluation.M)
-	for k := range t.values {
-		t.values[k] = common.ValidObjective(s.Result, b, k)
+	if of := (valuesKey{s.Result.Evaluation, s.Batch, len(b.Members)}); of != t.valuesOf {
+		values := make([][]float64, s.Result.Evaluation.M)
+		for k := range values {
+			values[k] = common.ValidObjective(s.Result, b, k)
+		}
+		t.setValues(values, of)
 	}
 	t.render()
 }
@@ -149,8 +176,17 @@ func (t *objectivesTab) render() {
 	grid = cutToHeight(st, grid, below)
 	gridWidth := lipgloss.Width(grid)
 	distWidth := max(t.width-gridWidth-4, 0)
-	dist := distributionsView(st, t.stats.Objectives, t.values, distWidth, below)
-	t.view = top + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, grid, "    ", dist)
+	if of := (distKey{t.valuesGen, distWidth, below, st.IsDark}); of != t.distOf {
+		t.dist, t.distOf = distributionsView(st, t.stats.Objectives, t.values, distWidth, below), of
+	}
+	t.view = top + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, grid, "    ", t.dist)
+}
+
+// setValues makes values, those of batch of (the zero valuesKey for a
+// source's), the values shown.
+func (t *objectivesTab) setValues(values [][]float64, of valuesKey) {
+	t.values, t.valuesOf = values, of
+	t.valuesGen++
 }
 
 // fillTable puts one row per objective in the table: its name (which

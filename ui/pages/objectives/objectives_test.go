@@ -252,3 +252,43 @@ func TestDistributionsFitTheirHeight(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectivesKeepValuesOnSwitch: a switch of method keeps the values
+// and their distributions drawn (the objectives do not change), while
+// another batch, size or background draws them again; each time the tab
+// shows what a tab new to the session shows.
+func TestObjectivesKeepValuesOnSwitch(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	o := tab.(*objectivesTab)
+	same := func(what string, width, height int) {
+		t.Helper()
+		fresh := uitest.TabOn(s, New)
+		fresh.SetSize(width, height)
+		if got, want := uitest.Plain(tab), uitest.Plain(fresh); got != want {
+			t.Errorf("%s: the tab shows\n%s\nwant\n%s", what, got, want)
+		}
+	}
+	gen, dist := o.valuesGen, o.distOf
+	s.Options.Method = engine.GRPO
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	if o.valuesGen != gen || o.distOf != dist {
+		t.Errorf("a switch of method gathered the values again (%v) or drew the distributions again (%v)", o.valuesGen != gen, o.distOf != dist)
+	}
+	same("after a switch", 120, 40)
+	if len(s.Result.Ranking.Batches) < 2 {
+		t.Fatal("the sample has one batch")
+	}
+	s.SetBatch(1)
+	tab.Update(common.SessionChangedMsg{})
+	if o.valuesGen == gen {
+		t.Error("another batch kept the values")
+	}
+	same("another batch", 120, 40)
+	dist = o.distOf
+	tab.SetSize(100, 30)
+	if o.distOf == dist {
+		t.Error("another size kept the distributions drawn")
+	}
+	same("another size", 100, 30)
+}
