@@ -129,7 +129,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case recomputedMsg:
 		return m, tea.Batch(m.recomputed(msg), m.resumeBackground())
 	case filteredMsg:
-		return m, m.filtered(msg)
+		return m, tea.Batch(m.filtered(msg), m.resumeBackground())
 	case healthDoneMsg:
 		return m, tea.Batch(m.healthDone(msg), prefetchDue)
 	case prefetchDueMsg:
@@ -146,7 +146,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.Expire(msg)
 		return m, nil
 	case structureeditor.DoneMsg:
-		return m, m.structureThen(m.weights.structure.Done(m.common.Session, msg))
+		return m, tea.Batch(m.structureThen(m.weights.structure.Done(m.common.Session, msg)), m.resumeBackground())
 	case jobDoneMsg:
 		return m, tea.Batch(m.jobDone(msg), m.resumeBackground())
 	case tea.KeyPressMsg:

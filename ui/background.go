@@ -93,14 +93,18 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 // idle returns the command that ends the burst of work (gcpace.Idle):
 // it collects the garbage the work left and hands the memory back to the
 // operating system, once the health of the result shown is computed and
-// nothing else is under way: no recompute, no tab's job, the
-// once-a-session prefetch done. It is asked when the health lands and
-// when a tab's job or a recompute does (resumeBackground), whichever is
-// last, once a burst; work the screen waits for, started before the
-// command runs (gcpace.Busy), calls it off. Not while following, where
-// updates keep coming and gcpace.Following paces the collector.
+// nothing else is under way: no recompute, no tab's job, no toggle of
+// the group filter or change of constraints, the once-a-session prefetch
+// done. It is asked when the health lands, when
+// the prefetch finds nothing to do (prefetchOnce), and when a recompute,
+// a tab's job, method B's prefetched result, the group filter's toggle
+// or a change of constraints lands (resumeBackground), whichever is last,
+// once a burst; work the screen waits for, started before the command
+// runs (gcpace.Busy), calls it off. Not while following, where updates
+// keep coming and gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
-	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || !m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
+	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || m.filter.next != nil || m.weights.structure.Next() != nil ||
+		!m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
 		return nil
 	}
 	bursts := gcpace.Bursts()

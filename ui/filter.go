@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -50,6 +51,7 @@ func (m *Model) startFilter() tea.Cmd {
 	s := m.common.Session
 	objective, k := s.FilterObjective()
 	on, base, opts, batch := m.filter.on, s.Unfiltered(), s.Options, s.Batch
+	gcpace.Busy() // the screen waits (foreground.go)
 	m.filter.next = func() tea.Msg {
 		ev, f := session.FilterOf(base, objective, k, on)
 		res := ev.Prepare(opts, nil)

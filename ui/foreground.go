@@ -12,14 +12,15 @@ import (
 // method switch's comparison on the Compare tab, a first visit's), it
 // halved that work's cores. Its start is deferred until that work ends:
 // the health is computed after the screen is drawn rather than beside it.
+// Following a run, where recomputes come one after another, it is not
+// deferred: the health would never be computed.
+//
 // From the start of that work until the dashboard is idle (the health and
 // prefetches that follow it done too), the collector lets the heap grow
 // (gcpace.Busy): a collection in the middle would mark the whole heap on
 // a core the work needs, and make the goroutine that allocates next (often
 // the event loop) help it. Once idle, what the work left is collected at
 // once (background.go's idle).
-// Following a run, where recomputes come one after another, it is not
-// deferred: the health would never be computed.
 
 // foregroundBusy reports whether the screen waits for work: a recompute
 // under way or due, a job of the tab shown out, or method B's result
@@ -41,14 +42,18 @@ func (m *Model) foregroundBusy() bool {
 }
 
 // resumeBackground, once the screen no longer waits for work, starts the
-// background work deferred, with the prefetches due after it, or else asks
-// whether the dashboard is idle. It is asked whenever such work lands.
+// background work deferred, with the prefetches due after it; or else the
+// session's prefetch, when it was due while that work was under way (and
+// so dropped) and nothing else will make it due; or else asks whether the
+// dashboard is idle. It is asked whenever such work lands.
 func (m *Model) resumeBackground() tea.Cmd {
-	if m.foregroundBusy() {
+	switch {
+	case m.foregroundBusy():
 		return nil
+	case m.rc.deferred != nil:
+		return tea.Batch(m.startBackground(m.rc.deferred), prefetchDue)
+	case !m.rc.prefetchAsked && m.common.Session.HealthReady():
+		return m.prefetchOnce()
 	}
-	if m.rc.deferred == nil {
-		return m.idle()
-	}
-	return tea.Batch(m.startBackground(m.rc.deferred), prefetchDue)
+	return m.idle()
 }

@@ -49,8 +49,9 @@ func TestTabsHearTheyAreHidden(t *testing.T) {
 
 // TestIdleReturnsMemory: once a result's health lands with nothing else
 // under way and the session's prefetch done, the dashboard hands the
-// memory back (a command); not before the prefetch, not with a
-// recompute under way, not while following.
+// memory back (a command), once a burst; not before the prefetch, not
+// with a recompute, a tab's job or the group filter's toggle under way,
+// not while following.
 func TestIdleReturnsMemory(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	if m.idle() != nil {
@@ -60,11 +61,20 @@ func TestIdleReturnsMemory(t *testing.T) {
 	if m.idle() == nil {
 		t.Error("idle, with the prefetch done, returns no command")
 	}
+	if m.idle() != nil {
+		t.Error("idle asked twice in a burst returns a command again")
+	}
+	m.rc.idleAsked = false // a new burst, as far as idle can tell
 	m.jobs = append(m.jobs, tabJob{tab: 3})
 	if m.idle() != nil {
 		t.Error("with a tab's job out, idle returns a command")
 	}
 	m.jobs = nil
+	m.filter.next = func() tea.Msg { return nil }
+	if m.idle() != nil {
+		t.Error("with the group filter's toggle under way, idle returns a command")
+	}
+	m.filter.next = nil
 	m.Update(uitest.KeyPress("m"))
 	if m.rc.next == nil || m.idle() != nil {
 		t.Errorf("with a recompute under way (%v), idle returns a command", m.rc.next != nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
@@ -79,8 +80,11 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 // structureThen lays the screen out again and recomputes when the
 // structure line says to, after cmd.
 func (m *Model) structureThen(cmd tea.Cmd, then structureeditor.Then) tea.Cmd {
+	if m.weights.structure.Next() != nil {
+		gcpace.Busy() // a job evaluates the change: the screen waits
+	}
 	if then.Layout {
-		m.layout()
+		cmd = tea.Batch(cmd, m.layout())
 	}
 	if then.Recompute {
 		return tea.Batch(cmd, m.recompute())

@@ -68,15 +68,16 @@ var phase struct {
 	sync.Mutex
 	steady, busy bool
 	bursts       uint64
-	live         []metrics.Sample
+	live, heap   []metrics.Sample
 }
 
 // Busy paces the collector for a burst of work that the screen waits for
 // (the dashboard's recompute, a tab's job) and the work that follows it:
 // the heap may grow by the live heap or BusyHeadroom, whichever is less
 // (at least SteadyPercent), before a collection. Idle sets SteadyPercent
-// back. It only counts the burst (Bursts) when already busy, or unless
-// Steady set the pace (not while Following, nor when the user set GOGC).
+// back. When already busy, or when Steady did not set the pace (while
+// Following, or when the user set GOGC), it only counts the burst
+// (Bursts).
 func Busy() {
 	phase.Lock()
 	defer phase.Unlock()
@@ -96,8 +97,8 @@ func Busy() {
 	debug.SetGCPercent(busyPercent(live))
 }
 
-// Bursts returns how many bursts Busy began so far, for Idle to tell
-// whether another began since its caller decided to collect.
+// Bursts returns how many times Busy was called, for Idle to tell whether
+// another burst began since its caller decided to collect.
 func Bursts() uint64 {
 	phase.Lock()
 	defer phase.Unlock()
@@ -114,15 +115,16 @@ func busyPercent(live uint64) int {
 }
 
 // Idle ends a burst of work, setting SteadyPercent back if Busy raised
-// it, then collects the garbage and returns the memory the collection
-// frees to the operating system (debug.FreeOSMemory), for a process that
-// holds a large live heap: its
-// resident memory is then about that heap, not the heap with the garbage
-// the burst left and the pages the runtime keeps for later, which it
-// would otherwise give back only slowly. It blocks until done: call it
-// off the event loop, once idle. bursts is Bursts when the caller found
-// the process idle: if Busy began another burst since (a key pressed
-// meanwhile), Idle does nothing rather than collect in the middle of it.
+// it; then, unless the burst left less than idleMin of garbage, it
+// collects the garbage and returns the memory the collection frees to
+// the operating system (debug.FreeOSMemory), for a process that holds a
+// large live heap: its resident memory is then about that heap,
+// not the heap with the garbage the burst left and the pages the runtime
+// keeps for later, which it would otherwise give back only slowly. It
+// blocks until done: call it off the event loop, once idle. bursts is
+// Bursts when the caller found the process idle: if Busy began another
+// burst since (a key pressed meanwhile), Idle does nothing rather than
+// collect in the middle of it.
 func Idle(bursts uint64) {
 	phase.Lock()
 	if phase.bursts != bursts {
@@ -133,9 +135,22 @@ func Idle(bursts uint64) {
 		phase.busy = false
 		debug.SetGCPercent(SteadyPercent)
 	}
+	if phase.heap == nil {
+		phase.heap = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+	}
+	metrics.Read(phase.heap)
 	phase.Unlock()
+	objects, live := phase.heap[0].Value, phase.heap[1].Value
+	if objects.Kind() == metrics.KindUint64 && live.Kind() == metrics.KindUint64 && objects.Uint64() < live.Uint64()+idleMin {
+		return
+	}
 	debug.FreeOSMemory()
 }
+
+// idleMin is the least garbage Idle collects: the heap's objects past what
+// the last collection left live. Below, a collection of the whole heap
+// would hand back too little to be worth its cores.
+const idleMin = 32 << 20
 
 // Following is Steady for a process that follows growing inputs, paced by
 // phase: after each collection it looks at the live heap, and while that

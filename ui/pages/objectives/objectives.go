@@ -55,7 +55,7 @@ type objectivesTab struct {
 }
 
 // valuesKey identifies a batch's values: the evaluation, the batch and
-// its size (follow mode appends to it).
+// its size.
 type valuesKey struct {
 	eval     *engine.Evaluation
 	batch, n int
@@ -182,8 +182,8 @@ func (t *objectivesTab) render() {
 	t.view = top + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, grid, "    ", t.dist)
 }
 
-// setValues makes values, those of batch of (the zero valuesKey for a
-// source's), the values shown.
+// setValues shows values, those of the batch of (of a source's: the zero
+// valuesKey, which no batch's equals).
 func (t *objectivesTab) setValues(values [][]float64, of valuesKey) {
 	t.values, t.valuesOf = values, of
 	t.valuesGen++

@@ -7,6 +7,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // A batch at or above projectOnLoopBelow is projected by the tab's job:
@@ -99,17 +100,13 @@ func TestParetoReindexesOffTheLoop(t *testing.T) {
 	projectOnLoopBelow = 0
 	tab, p := batchScopeTab(t)
 	s := p.common.Session
-	s.Options.Scope = engine.ScopeGroup
-	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	setScope(tab, s, engine.ScopeGroup)
 	uitest.Jobs(tab)
 	if p.points.ranking != s.Result.Ranking || len(p.points.start) != len(s.CurrentBatch().Groups)+1 {
 		t.Fatalf("scope group: the points are indexed under another ranking, or %d groups", len(p.points.start)-1)
 	}
 	key := p.points.key
-	s.Options.Scope = engine.ScopeBatch
-	s.Recompute()
-	tab.Update(common.SessionChangedMsg{})
+	setScope(tab, s, engine.ScopeBatch)
 	if !p.computing || p.points.ranking == s.Result.Ranking {
 		t.Fatalf("scope batch: indexed on the loop (computing %v)", p.computing)
 	}
@@ -120,5 +117,79 @@ func TestParetoReindexesOffTheLoop(t *testing.T) {
 	tab.Update(msg)
 	if got := uitest.Plain(tab); got != want {
 		t.Errorf("indexed off the loop, the tab draws\n%s\nwant\n%s", got, want)
+	}
+}
+
+// setScope recomputes s with scope and tells tab.
+func setScope(tab common.Tab, s *session.Session, scope engine.Scope) {
+	s.Options.Scope = scope
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+}
+
+// Back to the ranking shown before a re-index job landed (scope group,
+// batch, then group again: the engine keeps each scope's ranking), the
+// tab shows its points as they are and drops the job's message; while a
+// re-index is pending, a switch of method asks no other.
+func TestParetoReindexJobNoLongerWanted(t *testing.T) {
+	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
+	projectOnLoopBelow = 0
+	tab, p := batchScopeTab(t)
+	s := p.common.Session
+	setScope(tab, s, engine.ScopeGroup)
+	uitest.Jobs(tab)
+	group := s.Result.Ranking
+	setScope(tab, s, engine.ScopeBatch)
+	gen := p.gen
+	s.Options.Method = engine.Absolute
+	s.Recompute()
+	tab.Update(common.SessionChangedMsg{})
+	if p.gen != gen || !p.computing {
+		t.Errorf("a switch of method asked the pending re-index again (gen %d, was %d) or ended it", p.gen, gen)
+	}
+	job := p.Job()
+	if job == nil {
+		t.Fatal("no re-index job for scope batch")
+	}
+	setScope(tab, s, engine.ScopeGroup)
+	if s.Result.Ranking != group {
+		t.Fatal("the engine made another ranking for scope group")
+	}
+	if p.computing {
+		t.Error("back to the ranking shown, the tab still computes")
+	}
+	tab.Update(job())
+	if p.points.ranking != group || len(p.points.start) != len(s.CurrentBatch().Groups)+1 {
+		t.Errorf("the dropped job's index was installed: %d groups, want %d", len(p.points.start)-1, len(s.CurrentBatch().Groups))
+	}
+}
+
+// A trajectory open stays open while its points are indexed again: the
+// reader is shown, and esc goes back to the plot, computing until the
+// job lands.
+func TestParetoReadsWhileIndexing(t *testing.T) {
+	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
+	projectOnLoopBelow = 0
+	tab, p := batchScopeTab(t)
+	uitest.Jobs(tab)
+	tab.Update(uitest.KeyPress("enter"))
+	if !p.reader.reading {
+		t.Fatal("enter opened no trajectory")
+	}
+	id := p.reader.opened.Full.ID
+	setScope(tab, p.common.Session, engine.ScopeGroup)
+	if v := uitest.Plain(tab); !p.computing || !strings.Contains(v, id) || strings.Contains(v, "computing the projection") {
+		t.Errorf("while indexing (%v), the open trajectory %q is not shown:\n%s", p.computing, id, v)
+	}
+	tab.Update(uitest.KeyPress("esc"))
+	if p.reader.reading {
+		t.Error("esc while indexing left the trajectory open")
+	}
+	if v := uitest.Plain(tab); !strings.Contains(v, "computing the projection") {
+		t.Errorf("back to the plot while indexing, the tab does not say so:\n%s", v)
+	}
+	uitest.Jobs(tab)
+	if p.computing {
+		t.Error("the re-index did not land")
 	}
 }

@@ -90,8 +90,9 @@ type paretoTab struct {
 
 	// points are the batch's points on the axes, ranked and grouped.
 	points paretoPoints
-	// pending is the projection a job computes, gen numbering the asks
-	// (a message of an older one is dropped); computing says one runs.
+	// pending is the points a job computes (projected and indexed, or
+	// the points shown indexed again), gen numbering the asks (a message
+	// of an older one is dropped); computing says one runs.
 	pending   projecting
 	gen       int
 	computing bool
@@ -208,12 +209,13 @@ type densityKey struct {
 	grid    chart.Grid
 }
 
-// projectOnLoopBelow is the batch size from which the projection runs
-// off the event loop as the tab's job (common.Worker): below it, it takes
-// less than a frame, and the plot is drawn without a "computing…" between.
+// projectOnLoopBelow is the batch size from which the points are
+// projected and indexed off the event loop, as the tab's job
+// (common.Worker): below it, that takes less than a frame, and the plot
+// is drawn without a "computing…" between.
 var projectOnLoopBelow = 1 << 16
 
-// projecting is the projection asked of a job and not yet landed.
+// projecting is the points asked of a job and not yet landed.
 type projecting struct {
 	gen int
 	// key and ranking are what the points asked are of, and indexed by.
@@ -254,12 +256,11 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.install(msg.projected)
 		}
 	case tea.KeyPressMsg:
-		if t.computing {
-			return t, nil
-		}
-		if t.reader.reading {
+		// An open trajectory is read while its points are indexed again.
+		switch {
+		case t.reader.reading:
 			t.handleReadingKey(msg)
-		} else {
+		case !t.computing:
 			t.handleKey(msg)
 		}
 	case tea.MouseWheelMsg:
@@ -282,7 +283,8 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 // large batch, its ranks and groups and the plot drawn before the visit.
 func (t *paretoTab) PrefetchHidden() bool { return t.common.Session.Result != nil }
 
-// Job implements common.Worker: the projection of a large batch.
+// Job implements common.Worker: the points of a large batch, projected
+// and indexed, or indexed again.
 func (t *paretoTab) Job() func() tea.Msg {
 	job := t.pending.job
 	t.pending.job = nil
@@ -404,18 +406,20 @@ func (t *paretoTab) project() {
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
 	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj}
-	// The plot shows objectives and ranks, which neither the method nor
-	// the weights change: a switch of those keeps it as it is drawn, in
-	// the styles of the same background.
-	if key == t.points.key && t.points.ranking == res.Ranking && t.drawn.frame != nil && t.drawn.frameDark == t.common.Styles.IsDark {
-		return
-	}
 	onLoop := len(batch.Members) < projectOnLoopBelow
 	bi := s.Batch
 	switch {
 	case key == t.points.key && t.points.ranking == res.Ranking:
-		t.computing, t.pending.job = false, nil // a projection asked before is no longer needed
-		t.install(t.points.projected)
+		// The points shown: what was asked since is no longer needed. The
+		// plot shows objectives and ranks, which neither the method nor
+		// the weights change: a switch of those keeps it as it is drawn,
+		// in the styles of the same background.
+		t.computing, t.pending.job = false, nil
+		if t.drawn.frame == nil || t.drawn.frameDark != t.common.Styles.IsDark {
+			t.install(t.points.projected)
+		}
+	case !onLoop && t.computing && t.pending.key == key && t.pending.ranking == res.Ranking:
+		// its job runs, or waits to be handed out
 	case key == t.points.key && onLoop:
 		t.computing, t.pending.job = false, nil
 		t.install(t.points.reindexed(res, bi))
@@ -426,8 +430,6 @@ func (t *paretoTab) project() {
 	case onLoop:
 		t.computing, t.pending.job = false, nil
 		t.install(projectPoints(res, bi, key))
-	case t.computing && t.pending.key == key && t.pending.ranking == res.Ranking:
-		// its job runs, or waits to be handed out
 	default:
 		t.ask(key, res.Ranking, func() projected { return projectPoints(res, bi, key) })
 	}
@@ -823,16 +825,16 @@ func (t *paretoTab) View() string {
 		return ""
 	}
 	st := t.common.Styles
+	if t.reader.reading {
+		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
+			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
+		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
+	}
 	if t.computing {
 		return common.FitBox(common.Computing(st, "the projection", t.width), t.width, t.height)
 	}
 	if t.drawn.frame == nil {
 		return ""
-	}
-	if t.reader.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
-		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
 	}
 	xName, yName := t.axisName(t.points.xObj), t.axisName(t.points.yObj)
 	title := st.Title.Render(fmt.Sprintf("Pareto ranks: %s against %s", yName, xName))
