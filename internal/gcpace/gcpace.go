@@ -68,7 +68,7 @@ var phase struct {
 	sync.Mutex
 	steady, busy bool
 	bursts       uint64
-	live, heap   []metrics.Sample
+	live         []metrics.Sample
 }
 
 // Busy paces the collector for a burst of work that the screen waits for
@@ -115,10 +115,9 @@ func busyPercent(live uint64) int {
 }
 
 // Idle ends a burst of work, setting SteadyPercent back if Busy raised
-// it; then, unless the burst left less than idleMin of garbage, it
-// collects the garbage and returns the memory the collection frees to
-// the operating system (debug.FreeOSMemory), for a process that holds a
-// large live heap: its resident memory is then about that heap,
+// it, then collects the garbage and returns the memory the collection
+// frees to the operating system (debug.FreeOSMemory), for a process that
+// holds a large live heap: its resident memory is then about that heap,
 // not the heap with the garbage the burst left and the pages the runtime
 // keeps for later, which it would otherwise give back only slowly. It
 // blocks until done: call it off the event loop, once idle. bursts is
@@ -135,22 +134,9 @@ func Idle(bursts uint64) {
 		phase.busy = false
 		debug.SetGCPercent(SteadyPercent)
 	}
-	if phase.heap == nil {
-		phase.heap = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
-	}
-	metrics.Read(phase.heap)
 	phase.Unlock()
-	objects, live := phase.heap[0].Value, phase.heap[1].Value
-	if objects.Kind() == metrics.KindUint64 && live.Kind() == metrics.KindUint64 && objects.Uint64() < live.Uint64()+idleMin {
-		return
-	}
 	debug.FreeOSMemory()
 }
-
-// idleMin is the least garbage Idle collects: the heap's objects past what
-// the last collection left live. Below, a collection of the whole heap
-// would hand back too little to be worth its cores.
-const idleMin = 32 << 20
 
 // Following is Steady for a process that follows growing inputs, paced by
 // phase: after each collection it looks at the live heap, and while that

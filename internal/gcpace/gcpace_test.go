@@ -197,32 +197,3 @@ func TestFollowingByPhase(t *testing.T) {
 		t.Errorf("GOGC %d with GOGC=300 set by the user, want it left at 300", got)
 	}
 }
-
-// TestIdleCollectsGarbage: Idle collects once a burst left idleMin of
-// garbage or more, and not for less.
-func TestIdleCollectsGarbage(t *testing.T) {
-	cycles := func() uint64 {
-		s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // no collection but Idle's
-	runtime.GC()
-	before := cycles()
-	Idle(Bursts())
-	if got := cycles(); got != before {
-		t.Errorf("Idle with no garbage collected (%d cycles)", got-before)
-	}
-	for range 4 {
-		garbage = make([]byte, idleMin/2)
-	}
-	garbage = nil
-	Idle(Bursts())
-	if got := cycles(); got != before+1 {
-		t.Errorf("Idle after %d MiB of garbage ran %d collections, want 1", 2*idleMin>>20, got-before)
-	}
-}
-
-// garbage holds what TestIdleCollectsGarbage allocates, for the compiler
-// to keep.
-var garbage []byte
