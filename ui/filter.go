@@ -22,12 +22,16 @@ import (
 type filterToggle struct {
 	on   bool
 	next tea.Cmd
+	// gen numbers the commands started: only the last one's message is
+	// shown.
+	gen int
 }
 
 // filteredMsg is the evaluation made from base, the evaluation without
 // the filter, with the filter on or off, what it kept per step and a
 // result of it.
 type filteredMsg struct {
+	gen      int
 	on       bool
 	base, ev *engine.Evaluation
 	f        *prompts.Filtered
@@ -52,22 +56,24 @@ func (m *Model) startFilter() tea.Cmd {
 	objective, k := s.FilterObjective()
 	on, base, opts, batch := m.filter.on, s.Unfiltered(), s.Options, s.Batch
 	gcpace.Busy() // the screen waits (foreground.go)
+	m.filter.gen++
+	gen := m.filter.gen
 	m.filter.next = func() tea.Msg {
 		ev, f := session.FilterOf(base, objective, k, on)
 		res := ev.Prepare(opts, nil)
 		res.ComputeBatch(min(batch, len(res.Ranking.Batches)-1))
-		return filteredMsg{on, base, ev, f, res}
+		return filteredMsg{gen, on, base, ev, f, res}
 	}
 	return m.filter.next
 }
 
-// filtered shows what a toggle's command made, unless it is stale: a later
-// f asked for the other state (its own command is under way), or a live
+// filtered shows what a toggle's command made, unless it is stale: f was
+// pressed again since (the last press's command is under way), or a live
 // update changed the evaluation meanwhile (it is made again from the new
 // one). Options changed meanwhile are then computed as any change.
 func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 	s := m.common.Session
-	if msg.on != m.filter.on {
+	if msg.gen != m.filter.gen {
 		return nil
 	}
 	if msg.base != s.Unfiltered() {

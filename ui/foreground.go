@@ -23,13 +23,14 @@ import (
 // once (background.go's idle).
 
 // foregroundBusy reports whether the screen waits for work: a recompute
-// under way or due, a job of the tab shown out, or method B's result
-// being computed for the Compare tab shown.
+// under way or due, the group filter's toggle or a change of constraints
+// being evaluated, a job of the tab shown out, or method B's result being
+// computed for the Compare tab shown.
 func (m *Model) foregroundBusy() bool {
 	if m.live != nil {
 		return false
 	}
-	if m.rc.next != nil {
+	if m.rc.next != nil || m.filter.next != nil || m.weights.structure.Next() != nil {
 		return true
 	}
 	for _, j := range m.jobs {

@@ -110,10 +110,10 @@ func TestBackgroundNotDeferredWhileFollowing(t *testing.T) {
 // TestBusyUntilIdle: under gcpace.Steady, the collector lets the heap
 // grow from the work the screen waits for until the dashboard is idle,
 // when the idle command sets the steady pace back: on the Compare tab's
-// first visit (method B's result, the comparison, its ranking), which
-// finds the session's prefetch not yet due and makes it so, and on a
-// switch of method B that keeps the result shown. Idle is asked once a
-// burst.
+// first visit (method B's result, the comparison, its ranking), while
+// which the session's prefetch falls due and is dropped, then asked once
+// the visit's work lands; and on a switch of method B that keeps the
+// result shown. Idle is asked once a burst.
 func TestBusyUntilIdle(t *testing.T) {
 	t.Setenv("GOGC", "")
 	defer gcpace.Steady()()
@@ -137,7 +137,13 @@ func TestBusyUntilIdle(t *testing.T) {
 	if got := gogc(); got != gcpace.GrowingPercent { // a test's heap is small
 		t.Errorf("GOGC %d while the visit computes, want %d", got, gcpace.GrowingPercent)
 	}
+	if m.Update(prefetchDueMsg{}); m.rc.prefetchAsked {
+		t.Fatal("the prefetch started while the visit computes")
+	}
 	land("7", cmd)
+	if !m.rc.prefetchAsked {
+		t.Error("the prefetch dropped during the visit was not asked once it landed")
+	}
 	bursts := gcpace.Bursts()
 	_, cmd = m.Update(uitest.KeyPress("b"))
 	land("b", cmd)
@@ -150,6 +156,47 @@ func TestBusyUntilIdle(t *testing.T) {
 	gcpace.Busy()
 	if m.idle() == nil {
 		t.Error("idle not asked after another burst")
+	}
+}
+
+// TestBusyWhileEvaluating: the group filter's toggle and a change of
+// constraints (applied or refused) are work the screen waits for: the
+// pace is raised and the dashboard not idle until it lands, then the pace
+// is steady again.
+func TestBusyWhileEvaluating(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer gcpace.Steady()()
+	constraint := func(text string) func(m *Model) tea.Cmd {
+		return func(m *Model) tea.Cmd {
+			press(m, "w", "c")
+			typeText(m, text)
+			_, cmd := m.Update(uitest.KeyPress("enter"))
+			return cmd
+		}
+	}
+	sample := func(t *testing.T) *Model { return newTestModel(t, 200, 40) }
+	for _, c := range []struct {
+		name  string
+		model func(t *testing.T) *Model
+		start func(m *Model) tea.Cmd
+	}{
+		{"the filter's toggle", filterModel, func(m *Model) tea.Cmd { _, cmd := m.Update(uitest.KeyPress("f")); return cmd }},
+		{"a constraint applied", sample, constraint("safety > 0.5")},
+		{"a constraint refused", sample, constraint("nosuchfield > 1")},
+	} {
+		m := c.model(t)
+		m.rc.prefetchAsked = true // the session's prefetch done
+		cmd := c.start(m)
+		if got := gogc(); got != gcpace.GrowingPercent { // a test's heap is small
+			t.Errorf("%s: GOGC %d while it is evaluated, want %d", c.name, got, gcpace.GrowingPercent)
+		}
+		if m.idle() != nil {
+			t.Errorf("%s: idle while it is evaluated", c.name)
+		}
+		runCmds(m, cmd)
+		if got := gogc(); got != gcpace.SteadyPercent {
+			t.Errorf("%s: GOGC %d once it landed, want %d", c.name, got, gcpace.SteadyPercent)
+		}
 	}
 }
 

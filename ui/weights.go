@@ -73,16 +73,17 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	c := structureeditor.Context{Session: m.common.Session, Following: m.live != nil, Keys: &structureeditor.Keys{
 		AddConstraint: k.AddConstraint, AddGate: k.AddGate, Select: k.SelectStructure,
 		Edit: k.EditStructure, Remove: k.RemoveStructure, EditPenalty: k.EditPenalty}}
+	idle := m.weights.structure.Next() == nil
 	cmd, then, handled := m.weights.structure.HandleKey(c, msg)
+	if idle && m.weights.structure.Next() != nil {
+		gcpace.Busy() // a job evaluates the change: the screen waits (foreground.go)
+	}
 	return m.structureThen(cmd, then), handled
 }
 
 // structureThen lays the screen out again and recomputes when the
 // structure line says to, after cmd.
 func (m *Model) structureThen(cmd tea.Cmd, then structureeditor.Then) tea.Cmd {
-	if m.weights.structure.Next() != nil {
-		gcpace.Busy() // a job evaluates the change: the screen waits
-	}
 	if then.Layout {
 		cmd = tea.Batch(cmd, m.layout())
 	}

@@ -72,7 +72,8 @@ var phase struct {
 }
 
 // Busy paces the collector for a burst of work that the screen waits for
-// (the dashboard's recompute, a tab's job) and the work that follows it:
+// (the dashboard's recompute, the shown tab's job, the group filter's
+// toggle, a change of constraints) and the work that follows it:
 // the heap may grow by the live heap or BusyHeadroom, whichever is less
 // (at least SteadyPercent), before a collection. Idle sets SteadyPercent
 // back. When already busy, or when Steady did not set the pace (while

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -129,7 +131,8 @@ func setScope(tab common.Tab, s *session.Session, scope engine.Scope) {
 
 // Back to the ranking shown before a re-index job landed (scope group,
 // batch, then group again: the engine keeps each scope's ranking), the
-// tab shows its points as they are and drops the job's message; while a
+// tab shows its points as a tab new to the session shows them, though it
+// was resized or wheeled meanwhile, and drops the job's message; while a
 // re-index is pending, a switch of method asks no other.
 func TestParetoReindexJobNoLongerWanted(t *testing.T) {
 	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
@@ -151,6 +154,8 @@ func TestParetoReindexJobNoLongerWanted(t *testing.T) {
 	if job == nil {
 		t.Fatal("no re-index job for scope batch")
 	}
+	tab.SetSize(120, 40)
+	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
 	setScope(tab, s, engine.ScopeGroup)
 	if s.Result.Ranking != group {
 		t.Fatal("the engine made another ranking for scope group")
@@ -161,6 +166,10 @@ func TestParetoReindexJobNoLongerWanted(t *testing.T) {
 	tab.Update(job())
 	if p.points.ranking != group || len(p.points.start) != len(s.CurrentBatch().Groups)+1 {
 		t.Errorf("the dropped job's index was installed: %d groups, want %d", len(p.points.start)-1, len(s.CurrentBatch().Groups))
+	}
+	fresh := uitest.TabOn(s, New)
+	if got, want := uitest.Plain(tab), uitest.Plain(fresh); got != want {
+		t.Errorf("back to scope group, the tab shows\n%s\nwant\n%s", got, want)
 	}
 }
 

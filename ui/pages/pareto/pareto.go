@@ -264,11 +264,13 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 			t.handleKey(msg)
 		}
 	case tea.MouseWheelMsg:
-		if t.reader.reading {
+		switch {
+		case t.reader.reading:
 			t.reader.detail, _ = t.reader.detail.Update(msg)
-		} else if msg.Button == tea.MouseWheelUp {
+		case t.computing:
+		case msg.Button == tea.MouseWheelUp:
 			t.zoomBy(1)
-		} else if msg.Button == tea.MouseWheelDown {
+		case msg.Button == tea.MouseWheelDown:
 			t.zoomBy(-1)
 		}
 	case tea.MouseClickMsg:
@@ -657,6 +659,12 @@ func (t *paretoTab) nearest(among []int32, x, y, sx, sy float64) int {
 // selected group's frontier, over the density; the selection; what an
 // empty view means; the axes.
 func (t *paretoTab) draw() {
+	if t.computing {
+		// The points drawn are not the session's (their scope may be
+		// another): the job's are drawn when it lands.
+		t.drawn.frame = nil
+		return
+	}
 	if t.common.Session.Result == nil || t.width <= 0 {
 		return
 	}
