@@ -251,3 +251,28 @@ func TestGoldenFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestFilterTogglePressedThrice: with f pressed three times before any
+// command lands (on, so off, on, off), the first two commands' results
+// are dropped, the first's though it asked for the state of the third,
+// and only the third's is shown.
+func TestFilterTogglePressedThrice(t *testing.T) {
+	m := filterModel(t)
+	s := m.Session()
+	var cmds []tea.Cmd
+	for range 3 {
+		_, cmd := m.Update(uitest.KeyPress("f"))
+		cmds = append(cmds, cmd)
+	}
+	shown := s.Evaluation
+	for _, cmd := range cmds[:2] {
+		m.Update(cmd())
+		if s.Evaluation != shown || m.filter.next == nil {
+			t.Fatal("a command of an earlier f was shown while the last one computes")
+		}
+	}
+	m.Update(cmds[2]())
+	if s.Evaluation == shown || s.Filter.On || m.filter.next != nil {
+		t.Errorf("the last f's command (off) was not shown (filter on %v)", s.Filter.On)
+	}
+}
