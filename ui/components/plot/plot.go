@@ -4,6 +4,9 @@
 package plot
 
 import (
+	"reflect"
+	"strings"
+
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas/graph"
@@ -189,5 +192,32 @@ func (f *Frame) DrawAxes(axis, label lipgloss.Style) {
 	}
 }
 
-// View returns the frame's cells as text.
-func (f *Frame) View() string { return f.Canvas.View() }
+// View returns the frame's cells as text, as its canvas's View does, but
+// for a cell in no style: its rune written as is, not rendered by
+// lipgloss, which gives the same text. Most of a plot's cells are such, and
+// rendering each took most of a frame's time on the event loop.
+func (f *Frame) View() string {
+	c := &f.Canvas
+	at := c.Cursor()
+	endX, endY := at.X+c.ViewWidth-1, at.Y+c.ViewHeight-1
+	var sb strings.Builder
+	sb.Grow(c.Width() * c.Height())
+	for y := at.Y; y <= endY && y < c.Height(); y++ {
+		for x := at.X; x <= endX && x < c.Width(); x++ {
+			cell := c.Cell(canvas.Point{X: x, Y: y})
+			r := cell.Rune
+			if r == 0 {
+				r = ' '
+			}
+			if r != '\t' && reflect.ValueOf(&cell.Style).Elem().IsZero() { // lipgloss expands a tab
+				sb.WriteRune(r)
+				continue
+			}
+			sb.WriteString(cell.Style.Render(string(r)))
+		}
+		if y != endY {
+			sb.WriteByte('\n')
+		}
+	}
+	return sb.String()
+}
