@@ -115,28 +115,34 @@ func busyPercent(live uint64) int {
 	return int(min(max(BusyHeadroom*100/live, SteadyPercent), GrowingPercent))
 }
 
-// Idle ends a burst of work, setting SteadyPercent back if Busy raised
-// it, then collects the garbage and returns the memory the collection
-// frees to the operating system (debug.FreeOSMemory), for a process that
-// holds a large live heap: its resident memory is then about that heap,
-// not the heap with the garbage the burst left and the pages the runtime
-// keeps for later, which it would otherwise give back only slowly. It
-// blocks until done: call it off the event loop, once idle. bursts is
-// Bursts when the caller found the process idle: if Busy began another
-// burst since (a key pressed meanwhile), Idle does nothing rather than
-// collect in the middle of it.
+// Idle ends a burst of work: it collects the garbage and returns the
+// memory the collection frees to the operating system
+// (debug.FreeOSMemory), for a process that holds a large live heap (its
+// resident memory is then about that heap, not the heap with the garbage
+// the burst left and the pages the runtime keeps for later, which it
+// would otherwise give back only slowly), then sets SteadyPercent back if
+// Busy raised it. It blocks until done: call it off the event loop, once
+// idle. bursts is Bursts when the caller found the process idle: if Busy
+// began another burst since (a key pressed meanwhile), Idle does nothing
+// rather than collect in the middle of it, and if one begins while it
+// collects, the pace stays that burst's.
 func Idle(bursts uint64) {
 	phase.Lock()
-	if phase.bursts != bursts {
-		phase.Unlock()
+	stale := phase.bursts != bursts
+	phase.Unlock()
+	if stale {
 		return
 	}
-	if phase.busy { // under the same lock: no Busy between the look and this
+	// Collected at the burst's pace: at the steady one the heap would be
+	// far past its goal, and every goroutine that allocates meanwhile
+	// (the event loop drawing a frame) would be made to help mark it.
+	debug.FreeOSMemory()
+	phase.Lock()
+	defer phase.Unlock()
+	if phase.busy && phase.bursts == bursts { // not if another burst began meanwhile
 		phase.busy = false
 		debug.SetGCPercent(SteadyPercent)
 	}
-	phase.Unlock()
-	debug.FreeOSMemory()
 }
 
 // Following is Steady for a process that follows growing inputs, paced by
