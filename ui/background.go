@@ -95,13 +95,13 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 // operating system, once the health of the result shown is computed and
 // nothing else is under way: no recompute, no tab's job, no toggle of
 // the group filter or change of constraints, the once-a-session prefetch
-// done. It is asked when the health lands, when
-// the prefetch finds nothing to do (prefetchOnce), and when a recompute,
-// a tab's job, method B's prefetched result, the group filter's toggle
-// or a change of constraints lands (resumeBackground), whichever is last,
-// once a burst; work the screen waits for, started before the command
-// runs (gcpace.Busy), calls it off. Not while following, where updates
-// keep coming and gcpace.Following paces the collector.
+// done. It is asked when the health lands, when the prefetch finds
+// nothing to do (prefetchOnce), and when a recompute, a tab's job, method
+// B's prefetched result, the group filter's toggle or a change of
+// constraints lands (resumeBackground), whichever is last, once a burst;
+// work the screen waits for, started before the command runs
+// (gcpace.Busy), calls it off. Not while following, where updates keep
+// coming and gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
 	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || m.filter.next != nil || m.weights.structure.Next() != nil ||
 		!m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {

@@ -73,9 +73,9 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	c := structureeditor.Context{Session: m.common.Session, Following: m.live != nil, Keys: &structureeditor.Keys{
 		AddConstraint: k.AddConstraint, AddGate: k.AddGate, Select: k.SelectStructure,
 		Edit: k.EditStructure, Remove: k.RemoveStructure, EditPenalty: k.EditPenalty}}
-	idle := m.weights.structure.Next() == nil
+	evaluating := m.weights.structure.Next() != nil
 	cmd, then, handled := m.weights.structure.HandleKey(c, msg)
-	if idle && m.weights.structure.Next() != nil {
+	if !evaluating && m.weights.structure.Next() != nil {
 		gcpace.Busy() // a job evaluates the change: the screen waits (foreground.go)
 	}
 	return m.structureThen(cmd, then), handled
