@@ -98,12 +98,7 @@ func TestParetoReindexesOffTheLoop(t *testing.T) {
 	_, onLoop := batchScopeTab(t)
 	want := uitest.Plain(onLoop)
 
-	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
-	projectOnLoopBelow = 0
-	tab, p := batchScopeTab(t)
-	s := p.common.Session
-	setScope(tab, s, engine.ScopeGroup)
-	uitest.Jobs(tab)
+	tab, p, s := groupScopeOffLoop(t)
 	if p.points.ranking != s.Result.Ranking || len(p.points.start) != len(s.CurrentBatch().Groups)+1 {
 		t.Fatalf("scope group: the points are indexed under another ranking, or %d groups", len(p.points.start)-1)
 	}
@@ -122,6 +117,20 @@ func TestParetoReindexesOffTheLoop(t *testing.T) {
 	}
 }
 
+// groupScopeOffLoop returns batchScopeTab's tab with every batch
+// projected by its job (until the test ends), switched to scope group and
+// its points indexed, and its session.
+func groupScopeOffLoop(t *testing.T) (common.Tab, *paretoTab, *session.Session) {
+	n := projectOnLoopBelow
+	t.Cleanup(func() { projectOnLoopBelow = n })
+	projectOnLoopBelow = 0
+	tab, p := batchScopeTab(t)
+	s := p.common.Session
+	setScope(tab, s, engine.ScopeGroup)
+	uitest.Jobs(tab)
+	return tab, p, s
+}
+
 // setScope recomputes s with scope and tells tab.
 func setScope(tab common.Tab, s *session.Session, scope engine.Scope) {
 	s.Options.Scope = scope
@@ -135,12 +144,7 @@ func setScope(tab common.Tab, s *session.Session, scope engine.Scope) {
 // was resized or wheeled meanwhile, and drops the job's message; while a
 // re-index is pending, a switch of method asks no other.
 func TestParetoReindexJobNoLongerWanted(t *testing.T) {
-	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
-	projectOnLoopBelow = 0
-	tab, p := batchScopeTab(t)
-	s := p.common.Session
-	setScope(tab, s, engine.ScopeGroup)
-	uitest.Jobs(tab)
+	tab, p, s := groupScopeOffLoop(t)
 	group := s.Result.Ranking
 	setScope(tab, s, engine.ScopeBatch)
 	gen := p.gen
