@@ -68,9 +68,9 @@ func (m *Model) startFilter() tea.Cmd {
 }
 
 // filtered shows what a toggle's command made, unless it is stale: f was
-// pressed again since (the last press's command is under way), or a live
-// update changed the evaluation meanwhile (it is made again from the new
-// one). Options changed meanwhile are then computed as any change.
+// pressed again since (the last press's command is under way), or the
+// evaluation without the filter changed meanwhile, by a live update or a
+// change of constraints (it is made again from the new one). Options changed meanwhile are then computed as any change.
 func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 	s := m.common.Session
 	if msg.gen != m.filter.gen {

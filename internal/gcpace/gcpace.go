@@ -115,17 +115,17 @@ func busyPercent(live uint64) int {
 	return int(min(max(BusyHeadroom*100/live, SteadyPercent), GrowingPercent))
 }
 
-// Idle ends a burst of work: it collects the garbage and returns the
+// Idle ends a burst of work. It collects the garbage and returns the
 // memory the collection frees to the operating system
-// (debug.FreeOSMemory), for a process that holds a large live heap (its
-// resident memory is then about that heap, not the heap with the garbage
-// the burst left and the pages the runtime keeps for later, which it
-// would otherwise give back only slowly), then sets SteadyPercent back if
-// Busy raised it. It blocks until done: call it off the event loop, once
+// (debug.FreeOSMemory), then sets SteadyPercent back if Busy raised it.
+// For a process that holds a large live heap, the resident memory is then
+// about that heap: not the heap with the garbage the burst left and the
+// pages the runtime keeps for later, which it would otherwise give back
+// only slowly. It blocks until done: call it off the event loop, once
 // idle. bursts is Bursts when the caller found the process idle: if Busy
 // began another burst since (a key pressed meanwhile), Idle does nothing
-// rather than collect in the middle of it, and if one begins while it
-// collects, the pace stays that burst's.
+// rather than collect in the middle of it; if one begins while it
+// collects, the pace stays raised for it.
 func Idle(bursts uint64) {
 	phase.Lock()
 	stale := phase.bursts != bursts
@@ -136,7 +136,7 @@ func Idle(bursts uint64) {
 	// Collected at the burst's pace: at the steady one the heap would be
 	// far past its goal, and every goroutine that allocates meanwhile
 	// (the event loop drawing a frame) would be made to help mark it.
-	debug.FreeOSMemory()
+	freeOSMemory()
 	phase.Lock()
 	defer phase.Unlock()
 	if phase.busy && phase.bursts == bursts { // not if another burst began meanwhile
@@ -144,6 +144,9 @@ func Idle(bursts uint64) {
 		debug.SetGCPercent(SteadyPercent)
 	}
 }
+
+// freeOSMemory is debug.FreeOSMemory (a variable for the tests).
+var freeOSMemory = debug.FreeOSMemory
 
 // Following is Steady for a process that follows growing inputs, paced by
 // phase: after each collection it looks at the live heap, and while that

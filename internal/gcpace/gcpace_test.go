@@ -197,3 +197,32 @@ func TestFollowingByPhase(t *testing.T) {
 		t.Errorf("GOGC %d with GOGC=300 set by the user, want it left at 300", got)
 	}
 }
+
+// TestIdleCollectsAtTheBurstsPace: Idle collects before it sets the
+// steady pace back, and leaves the pace raised for a burst begun while it
+// collects, until that burst's own Idle.
+func TestIdleCollectsAtTheBurstsPace(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	defer Steady()()
+	defer func(f func()) { freeOSMemory = f }(freeOSMemory)
+	var during int64
+	freeOSMemory = func() { during = gogc() }
+	Busy()
+	Idle(Bursts())
+	if during != GrowingPercent || gogc() != SteadyPercent {
+		t.Errorf("GOGC %d while collecting, %d after, want %d then %d", during, gogc(), GrowingPercent, SteadyPercent)
+	}
+	Busy()
+	freeOSMemory = func() { Busy() } // a key pressed meanwhile
+	Idle(Bursts())
+	if got := gogc(); got != GrowingPercent {
+		t.Errorf("GOGC %d after an Idle during which a burst began, want %d", got, GrowingPercent)
+	}
+	freeOSMemory = func() {}
+	Idle(Bursts())
+	if got := gogc(); got != SteadyPercent {
+		t.Errorf("GOGC %d once that burst's Idle ran, want %d", got, SteadyPercent)
+	}
+}

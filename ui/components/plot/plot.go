@@ -195,9 +195,13 @@ func (f *Frame) DrawAxes(axis, label lipgloss.Style) {
 // View returns the frame's cells as text, as its canvas's View does, but
 // for a cell in no style: its rune written as is, not rendered by
 // lipgloss, which gives the same text. Most of a plot's cells are such, and
-// rendering each took most of a frame's time on the event loop.
+// rendering each took most of a frame's time on the event loop. A canvas
+// given a zone manager (which marks its zones in the text) draws itself.
 func (f *Frame) View() string {
 	c := &f.Canvas
+	if c.ZoneManager() != nil {
+		return c.View()
+	}
 	at := c.Cursor()
 	endX, endY := at.X+c.ViewWidth-1, at.Y+c.ViewHeight-1
 	var sb strings.Builder

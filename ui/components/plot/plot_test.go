@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	zone "github.com/lrstanley/bubblezone/v2"
 
 	"github.com/rewardlens/rewardlens/internal/chart"
 )
@@ -41,11 +42,36 @@ func TestViewIsTheCanvasView(t *testing.T) {
 			t.Errorf("%dx%d: View\n%q\nwant the canvas's\n%q", size[0], size[1], got, want)
 		}
 	}
+	red := lipgloss.NewStyle().Foreground(lipgloss.Color("#ff0000"))
+	for _, c := range []struct {
+		name          string
+		cursor        canvas.Point
+		width, height int
+	}{
+		{"scrolled", canvas.Point{X: 3, Y: 2}, 30, 12},
+		{"wider than what is left", canvas.Point{X: 25, Y: 0}, 30, 12},
+		{"a corner", canvas.Point{}, 10, 3},
+		{"nothing", canvas.Point{}, 0, 0},
+	} {
+		f := testFrame(40, 12)
+		// At the top left, where every view shows them: no rune in a
+		// style, a tab in one, a style holding a string.
+		f.Canvas.SetCell(canvas.Point{X: 25, Y: 0}, canvas.Cell{Style: red})
+		f.Canvas.SetCell(canvas.Point{X: 26, Y: 0}, canvas.NewCellWithStyle('\t', red))
+		f.Canvas.SetCell(canvas.Point{X: 27, Y: 0}, canvas.NewCellWithStyle('a', lipgloss.NewStyle().SetString("x")))
+		f.Canvas.SetCell(canvas.Point{X: 28, Y: 0}, canvas.NewCell('\t'))
+		f.Canvas.SetCell(canvas.Point{X: 0, Y: 0}, canvas.Cell{Style: red})
+		f.Canvas.SetCell(canvas.Point{X: 1, Y: 0}, canvas.NewCell('\t'))
+		f.Canvas.SetCursor(c.cursor)
+		f.Canvas.ViewWidth, f.Canvas.ViewHeight = c.width, c.height
+		if got, want := f.View(), f.Canvas.View(); got != want {
+			t.Errorf("%s: View\n%q\nwant the canvas's\n%q", c.name, got, want)
+		}
+	}
 	f := testFrame(40, 12)
-	f.Canvas.SetCursor(canvas.Point{X: 3, Y: 2})
-	f.Canvas.ViewWidth, f.Canvas.ViewHeight = 30, 12
+	f.Canvas.SetZoneManager(zone.New())
 	if got, want := f.View(), f.Canvas.View(); got != want {
-		t.Errorf("scrolled: View\n%q\nwant the canvas's\n%q", got, want)
+		t.Errorf("with a zone manager: View\n%q\nwant the canvas's\n%q", got, want)
 	}
 }
 
