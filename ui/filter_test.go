@@ -276,3 +276,29 @@ func TestFilterTogglePressedThrice(t *testing.T) {
 		t.Errorf("the last f's command (off) was not shown (filter on %v)", s.Filter.On)
 	}
 }
+
+// TestFilterToggleRestartsOnANewBase: a toggle's command made from the
+// evaluation without the filter that a change of constraints replaced
+// while it ran is not shown: it is made again from the new one, so the
+// constraint holds with the filter off.
+func TestFilterToggleRestartsOnANewBase(t *testing.T) {
+	m := filterModel(t)
+	s := m.Session()
+	_, toggle := m.Update(uitest.KeyPress("f")) // off, its command run below
+	for _, k := range []string{"w", "c", "b", "space", ">", "space", "1"} {
+		m.Update(uitest.KeyPress(k))
+	}
+	_, evaluate := m.Update(uitest.KeyPress("enter"))
+	runCmds(m, evaluate)
+	if !s.Evaluation.HasConstraints() || m.filter.next == nil {
+		t.Fatalf("the constraint applied %v, the toggle pending %v", s.Evaluation.HasConstraints(), m.filter.next != nil)
+	}
+	_, again := m.Update(toggle())
+	if again == nil {
+		t.Fatal("the toggle's command, made before the constraint, was not made again")
+	}
+	m.Update(again())
+	if !s.Evaluation.HasConstraints() || s.Filter.On || m.filter.next != nil {
+		t.Errorf("after the toggle made again: constraints %v, filter on %v, pending %v", s.Evaluation.HasConstraints(), s.Filter.On, m.filter.next != nil)
+	}
+}
