@@ -103,8 +103,7 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 // (gcpace.Busy), calls it off. Not while following, where updates keep
 // coming and gcpace.Following paces the collector.
 func (m *Model) idle() tea.Cmd {
-	if m.live != nil || m.rc.next != nil || len(m.jobs) > 0 || m.filter.next != nil || m.weights.structure.Next() != nil ||
-		!m.rc.prefetchAsked || m.rc.prefetching || !m.common.Session.HealthReady() {
+	if m.live != nil || m.foregroundBusy() || len(m.jobs) > 0 || m.rc.prefetching || !m.rc.prefetchAsked || !m.common.Session.HealthReady() {
 		return nil
 	}
 	bursts := gcpace.Bursts()
