@@ -14,7 +14,7 @@ import (
 // small, and sorting each is linear in the batch where sorting the batch
 // by x was not. A group of more than sortAlone points (scope batch: the
 // whole batch in one) takes its order from the batch's, sorted once a
-// projection (byXYFor).
+// projection (indexPoints).
 
 // sortAlone is the largest group sorted by itself; the rest take their
 // order from the batch's.

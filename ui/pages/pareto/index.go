@@ -29,10 +29,10 @@ type pointIndex struct {
 }
 
 // indexPoints returns the index of proj's points, batch's valid
-// trajectories, under res's ranking. byXY is the points in the order of
-// (x, y, index) (byXYFor), which a group larger than sortAlone takes its
-// order from: it must not be nil then.
-func indexPoints(res *engine.Result, batch *engine.Batch, proj diagnose.Projection, byXY []int) pointIndex {
+// trajectories, under res's ranking, and byXY: the points in the order of
+// (x, y, index), which a group larger than sortAlone takes its order
+// from, sorted here when such a group needs them and byXY is nil.
+func indexPoints(res *engine.Result, batch *engine.Batch, proj diagnose.Projection, byXY []int) (pointIndex, []int) {
 	n := len(proj.Index)
 	ix := pointIndex{ranking: res.Ranking, rank: make([]int32, n), groupOf: make([]int32, n), order: make([]int32, n), start: make([]int32, len(batch.Groups)+1)}
 	// The group of each trajectory of the batch, by its index less the
@@ -58,6 +58,9 @@ func indexPoints(res *engine.Result, batch *engine.Batch, proj diagnose.Projecti
 		sortGroups(ix.order, ix.start, proj.X, proj.Y)
 	} else {
 		// Each group's points in the batch's order of (x, y, index).
+		if byXY == nil {
+			byXY = floatorder.ByPairs(proj.X, proj.Y)
+		}
 		classes := make([]int32, n)
 		for k, j := range byXY {
 			classes[k] = ix.groupOf[j]
@@ -68,19 +71,7 @@ func indexPoints(res *engine.Result, batch *engine.Batch, proj diagnose.Projecti
 		}
 	}
 	ix.groupCut = common.SharedGroupPrefix(len(batch.Groups), func(g int) string { return batch.Groups[g].Key })
-	return ix
-}
-
-// byXYFor returns proj's points by (x, y) when a group of batch is
-// larger than sortAlone (scope batch), as indexPoints orders them then,
-// else nil.
-func byXYFor(batch *engine.Batch, proj diagnose.Projection) []int {
-	for _, g := range batch.Groups {
-		if len(g.Members) > sortAlone {
-			return floatorder.ByPairs(proj.X, proj.Y)
-		}
-	}
-	return nil
+	return ix, byXY
 }
 
 // dataRanges returns the ranges of proj's points, (x min, x max, y min,

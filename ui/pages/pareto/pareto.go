@@ -130,8 +130,8 @@ type projected struct {
 	key  projectionKey
 	proj diagnose.Projection
 	// byXY is every point's position in the order of (x, y, index), which
-	// groups larger than sortAlone take their order from (byXYFor), nil
-	// when there are none.
+	// groups larger than sortAlone take their order from (indexPoints),
+	// nil when there are none.
 	byXY []int
 	pointIndex
 	// data is the points' own ranges (dataRanges).
@@ -142,19 +142,16 @@ type projected struct {
 // points under res's ranking.
 func projectPoints(res *engine.Result, bi int, key projectionKey) projected {
 	batch := &res.Ranking.Batches[bi]
-	proj := diagnose.Project(res, bi, key.x, key.y)
-	byXY := byXYFor(batch, proj)
-	return projected{key: key, proj: proj, byXY: byXY, pointIndex: indexPoints(res, batch, proj, byXY), data: dataRanges(proj)}
+	p := projected{key: key, proj: diagnose.Project(res, bi, key.x, key.y)}
+	p.pointIndex, p.byXY = indexPoints(res, batch, p.proj, nil)
+	p.data = dataRanges(p.proj)
+	return p
 }
 
 // reindexed returns p's points indexed under res's ranking of batch bi,
 // p's batch (another scope groups it otherwise).
 func (p projected) reindexed(res *engine.Result, bi int) projected {
-	batch := &res.Ranking.Batches[bi]
-	if p.byXY == nil {
-		p.byXY = byXYFor(batch, p.proj)
-	}
-	p.pointIndex = indexPoints(res, batch, p.proj, p.byXY)
+	p.pointIndex, p.byXY = indexPoints(res, &res.Ranking.Batches[bi], p.proj, p.byXY)
 	return p
 }
 
@@ -217,7 +214,6 @@ var projectOnLoopBelow = 1 << 16
 
 // projecting is the points asked of a job and not yet landed.
 type projecting struct {
-	gen int
 	// key and ranking are what the points asked are of, and indexed by.
 	key     projectionKey
 	ranking *engine.Ranking
@@ -408,8 +404,6 @@ func (t *paretoTab) project() {
 	t.keys.NextY.SetEnabled(m > 1)
 	batch := s.CurrentBatch()
 	key := projectionKey{eval: res.Evaluation, batch: s.Batch, n: len(batch.Members), x: t.points.xObj, y: t.points.yObj}
-	onLoop := len(batch.Members) < projectOnLoopBelow
-	bi := s.Batch
 	switch {
 	case key == t.points.key && t.points.ranking == res.Ranking:
 		// The points shown: what was asked since is no longer needed. The
@@ -420,20 +414,20 @@ func (t *paretoTab) project() {
 		if t.drawn.frame == nil || t.drawn.frameDark != t.common.Styles.IsDark {
 			t.install(t.points.projected)
 		}
-	case !onLoop && t.computing && t.pending.key == key && t.pending.ranking == res.Ranking:
+	case t.computing && t.pending.key == key && t.pending.ranking == res.Ranking:
 		// its job runs, or waits to be handed out
-	case key == t.points.key && onLoop:
-		t.computing, t.pending.job = false, nil
-		t.install(t.points.reindexed(res, bi))
-	case key == t.points.key:
-		// The same points under another ranking (another scope).
-		shown := t.points.projected
-		t.ask(key, res.Ranking, func() projected { return shown.reindexed(res, bi) })
-	case onLoop:
-		t.computing, t.pending.job = false, nil
-		t.install(projectPoints(res, bi, key))
 	default:
-		t.ask(key, res.Ranking, func() projected { return projectPoints(res, bi, key) })
+		bi, shown := s.Batch, t.points.projected
+		compute := func() projected { return projectPoints(res, bi, key) }
+		if key == t.points.key { // the same points under another ranking (another scope)
+			compute = func() projected { return shown.reindexed(res, bi) }
+		}
+		if len(batch.Members) >= projectOnLoopBelow {
+			t.ask(key, res.Ranking, compute)
+			return
+		}
+		t.computing, t.pending.job = false, nil
+		t.install(compute())
 	}
 }
 
@@ -443,7 +437,7 @@ func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func
 	t.gen++
 	t.computing = true
 	gen := t.gen
-	t.pending = projecting{gen: gen, key: key, ranking: ranking, job: func() tea.Msg { return projectedMsg{gen, compute()} }}
+	t.pending = projecting{key: key, ranking: ranking, job: func() tea.Msg { return projectedMsg{gen, compute()} }}
 }
 
 // install makes p the points the plot shows and draws them, selecting
