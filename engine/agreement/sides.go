@@ -31,13 +31,13 @@ type Side struct {
 	order    []int32
 	codes    []uint32
 	distinct int
-	// ranks[j] is Values[j]'s average rank (stats.AverageRanks); mean and
-	// spread are what gonum's stat.Correlation computes of them alone:
-	// their mean, (n+1)/2, and sum (r - mean)^2. (Its correction by
+	// ranks[j] is Values[j]'s average rank (stats.AverageRanks); spread
+	// is what gonum's stat.Correlation computes of them alone, sum
+	// (r - mean)^2 about their mean (rankMean). (Its correction by
 	// (sum (r - mean))^2 / n is 0 here: ranks are halves, their sums
 	// exact.)
-	ranks        []float64
-	mean, spread float64
+	ranks  []float64
+	spread float64
 	// tied counts the pairs of equal values: sum t(t-1)/2 over the runs
 	// of t equal values.
 	tied int64
@@ -245,13 +245,16 @@ func (g *Gathered) newSide(k int, values []float64, buf *Buffers) *Side {
 func (s *Side) rank(buf *floatorder.RankBuffers) {
 	n := len(s.Values)
 	s.distinct, s.tied = floatorder.Ranks(s.Values, s.order, s.codes, s.ranks, buf)
-	s.nan = slices.ContainsFunc(s.Values, math.IsNaN)
-	s.mean = float64(n+1) / 2
+	s.nan = n > 0 && math.IsNaN(s.Values[s.order[0]]) // floatorder.Key orders NaN first
+	mean := rankMean(n)
 	for _, r := range s.ranks {
-		d := r - s.mean
+		d := r - mean
 		s.spread += d * d
 	}
 }
+
+// rankMean is the mean of n average ranks: (n+1)/2.
+func rankMean(n int) float64 { return float64(n+1) / 2 }
 
 // CompareSides compares a's values (A) with b's (B), two sides of the
 // same trajectories. Kendall's tau-b (stats.KendallTauB) is counted on the
@@ -296,7 +299,7 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 // stat.Correlation does, with what depends on one side alone computed
 // with the side,
 //
-//	rho = sum (ra - mean a)(rb - mean b) / sqrt(spread a spread b),
+//	rho = sum (ra - mean)(rb - mean) / sqrt(spread a spread b),
 //
 // NaN when there are fewer than two values or either is constant.
 func spearman(a, b *Side) float64 {
@@ -305,8 +308,9 @@ func spearman(a, b *Side) float64 {
 		return math.NaN()
 	}
 	var sxy float64
+	mean := rankMean(n)
 	for j, r := range a.ranks {
-		sxy += (r - a.mean) * (b.ranks[j] - b.mean)
+		sxy += (r - mean) * (b.ranks[j] - mean)
 	}
 	return sxy / math.Sqrt(a.spread*b.spread)
 }

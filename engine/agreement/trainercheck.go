@@ -4,7 +4,9 @@
 // them (MatchLogged), and the groups' sizes; CheckTrainer runs what a
 // computer's config asks for. It also compares two methods' rewards, or a
 // method's with the logged advantages, by rank (CompareRewards,
-// CompareWithLogged): the dashboard's Compare tab.
+// CompareWithLogged), or in steps for the dashboard's Compare tab, which
+// shows the values before their ranks (Gather or GatherLogged, then
+// Gathered.Ranked, then CompareSides).
 package agreement
 
 import (

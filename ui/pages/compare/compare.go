@@ -154,17 +154,18 @@ type compared struct {
 	collapse [2]float64
 	groups   int
 	known
-	// class is each compared point's class; byA and byB the positions in
-	// cmp by ascending reward A and B; odd the disagreements, A+ B− then
-	// A− B+, each in batch order.
-	class    []int32
-	byA, byB []int32
-	odd      []int32
+	// class is each compared point's class; odd the disagreements, A+ B−
+	// then A− B+, each in batch order.
+	class []int32
+	odd   []int32
 	// ranges are the least and largest rewards A and B; density is the
 	// points counted on the scatter's grid (computed with the comparison
 	// for the tab's size then, again on another grid).
 	ranges  [2][2]float64
 	density density
+	// meanDiff and mostDiff are the mean and the largest |A − B| when B
+	// is the logged advantage (absDifference).
+	meanDiff, mostDiff float64
 }
 
 // density is chart.Density of the compared points on grid.
@@ -263,7 +264,7 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		if t.jobBack(msg.gen, msg.buf) {
 			old := t.compared
 			t.show(msg.v)
-			t.recycle(old.sides, old.byA, old.byB)
+			t.recycle(old.sides, old.cmp.ByA, old.cmp.ByB)
 			t.rank()
 		}
 	case rankedMsg:
@@ -307,13 +308,13 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Left, k.Right, k.Down, k.Up) && !t.ranked:
 		return func() tea.Msg { return common.NoticeMsg{Text: notRanked} }
 	case key.Matches(msg, k.Left):
-		t.step(t.byA, -1)
+		t.step(t.cmp.ByA, -1)
 	case key.Matches(msg, k.Right):
-		t.step(t.byA, 1)
+		t.step(t.cmp.ByA, 1)
 	case key.Matches(msg, k.Down):
-		t.step(t.byB, -1)
+		t.step(t.cmp.ByB, -1)
 	case key.Matches(msg, k.Up):
-		t.step(t.byB, 1)
+		t.step(t.cmp.ByB, 1)
 	case key.Matches(msg, k.NextOdd), key.Matches(msg, k.PrevOdd):
 		if len(t.odd) == 0 {
 			return func() tea.Msg { return common.NoticeMsg{Text: noDisagreement} }
@@ -436,17 +437,24 @@ func (t *compareTab) recycle(old [2]*agreement.Side, orders ...[]int32) {
 	t.buf.Recycle(sides, orders...)
 }
 
+// lend returns the tab's buffers, or new ones, for a job to hold until
+// it hands them back (jobBack).
+func (t *compareTab) lend() *agreement.Buffers {
+	buf := t.buf
+	if buf == nil {
+		buf = new(agreement.Buffers)
+	}
+	t.buf = nil
+	return buf
+}
+
 // rank starts ranking the comparison shown, off the event loop, unless it
 // is, with the buffers lent.
 func (t *compareTab) rank() {
 	if t.ranked || t.toRank == nil {
 		return
 	}
-	buf := t.buf
-	if buf == nil {
-		buf = new(agreement.Buffers)
-	}
-	t.buf = nil
+	buf := t.lend()
 	genNow, r := &t.gen, t.toRank
 	gen := genNow.Load()
 	stale := func() bool { return genNow.Load() != gen }
@@ -488,7 +496,7 @@ func (r *toRank) rank(buf *agreement.Buffers, stale func() bool) ranking {
 
 // setRanking completes the comparison shown with its ranking.
 func (t *compared) setRanking(r ranking) {
-	t.cmp, t.byA, t.byB, t.sides = r.cmp, r.cmp.ByA, r.cmp.ByB, r.sides
+	t.cmp, t.sides = r.cmp, r.sides
 	t.collapse, t.groups, t.collapsed = r.collapse, r.groups, r.collapsed
 	t.ranked, t.toRank = true, nil
 }
@@ -624,11 +632,7 @@ func (t *compareTab) refresh() {
 		t.job = func() tea.Msg { return comparedMsg{gen, p.v, p.buf} }
 		return
 	}
-	buf := t.buf
-	if buf == nil {
-		buf = new(agreement.Buffers)
-	}
-	t.buf = nil
+	buf := t.lend()
 	t.job = func() tea.Msg {
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
 		return comparedMsg{gen, compare(a, b, bi, method, known, buf, grid), buf}
@@ -656,6 +660,9 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	v.cmp = agreement.Comparison{N: n, A: g.A, B: g.B, Index: g.Index, Spearman: math.NaN(), Kendall: math.NaN(),
 		TopK: stats.TopCount(n, agreement.TopFraction), TopOverlap: math.NaN()}
 	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
+	if b == nil && n > 0 {
+		v.meanDiff, v.mostDiff = absDifference(g.A, g.B)
+	}
 	return v
 }
 
@@ -982,10 +989,9 @@ func (t *compareTab) panelView() string {
 			}
 		}
 		if t.b == LoggedMethod && c.N > 0 {
-			mean, most := absDifference(c.A, c.B)
-			rankRows = append(rankRows, row("mean |A − B|", common.FormatValue(mean)))
+			rankRows = append(rankRows, row("mean |A − B|", common.FormatValue(t.meanDiff)))
 			if compact < 2 {
-				rankRows = append(rankRows, row("max |A − B|", common.FormatValue(most)))
+				rankRows = append(rankRows, row("max |A − B|", common.FormatValue(t.mostDiff)))
 			}
 		}
 		methods := []string{

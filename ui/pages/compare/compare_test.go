@@ -258,6 +258,7 @@ func TestComparePointsBeforeRanks(t *testing.T) {
 	if n := strings.Count(first, rankingText); n != 3 || !strings.Contains(first, "collapsed     "+countingText) {
 		t.Errorf("shown first: %d rank statistics say %q (want 3), the collapse %q:\n%s", n, rankingText, countingText, first)
 	}
+	shownPosNeg, shownNegPos := ct.cmp.PosNeg, ct.cmp.NegPos
 	selected := ct.selected
 	_, cmd := tab.Update(tea.KeyPressMsg{Code: tea.KeyRight})
 	if ct.selected != selected {
@@ -271,6 +272,9 @@ func TestComparePointsBeforeRanks(t *testing.T) {
 		t.Errorf("d before the ranking selected %d, want the second disagreement %d", ct.selected, ct.odd[1])
 	}
 	tab.Update(tea.KeyPressMsg{Code: 'D', Text: "D"})
+	if len(ct.odd) > 1 && ct.selected != int(ct.odd[0]) {
+		t.Errorf("D before the ranking selected %d, want the first disagreement %d", ct.selected, ct.odd[0])
+	}
 	job := ct.Job()
 	if job == nil {
 		t.Fatal("no ranking job after the comparison shown first")
@@ -283,6 +287,9 @@ func TestComparePointsBeforeRanks(t *testing.T) {
 	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman || ct.cmp.TopShared != want.TopShared || ct.cmp.PosNeg != want.PosNeg {
 		t.Errorf("ranked: Kendall %v Spearman %v top %d, want %v %v %d", ct.cmp.Kendall, ct.cmp.Spearman, ct.cmp.TopShared, want.Kendall, want.Spearman, want.TopShared)
+	}
+	if shownPosNeg != want.PosNeg || shownNegPos != want.NegPos {
+		t.Errorf("shown first: %d A+ B− and %d A− B+, want %d and %d", shownPosNeg, shownNegPos, want.PosNeg, want.NegPos)
 	}
 	// Only the panel's rank rows and collapse changed: the plot is the same.
 	firstLines, rankedLines := strings.Split(first, "\n"), strings.Split(ranked, "\n")
