@@ -107,11 +107,20 @@ func NewModel(session *session.Session, noColor bool) *Model {
 // Init asks for the terminal's background and lets every tab build its
 // view of the session.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(tea.RequestBackgroundColor, m.sessionChanged())
+	cmd := tea.Batch(tea.RequestBackgroundColor, m.sessionChanged())
+	m.paceForeground()
+	return cmd
 }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	m.paceForeground()
+	return model, cmd
+}
+
+// update is Update but for the collector's pace.
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.frameValid = m.frameValid && m.keepsFrame(msg)
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:

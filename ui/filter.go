@@ -4,7 +4,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -55,7 +54,6 @@ func (m *Model) startFilter() tea.Cmd {
 	s := m.common.Session
 	objective, k := s.FilterObjective()
 	on, base, opts, batch := m.filter.on, s.Unfiltered(), s.Options, s.Batch
-	gcpace.Busy() // the screen waits (foreground.go)
 	m.filter.gen++
 	gen := m.filter.gen
 	m.filter.next = func() tea.Msg {

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
@@ -40,6 +41,14 @@ func (m *Model) foregroundBusy() bool {
 	}
 	c, ok := m.tabs[m.active].(common.Comparer)
 	return m.rc.prefetching && ok && c.ShowsCompare()
+}
+
+// paceForeground lets the heap grow while the screen waits for work
+// (gcpace.Busy), which the message just handled may have started.
+func (m *Model) paceForeground() {
+	if m.foregroundBusy() {
+		gcpace.Busy()
+	}
 }
 
 // resumeBackground, once the screen no longer waits for work, starts the

@@ -3,7 +3,6 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 
@@ -23,9 +22,7 @@ type jobDoneMsg struct {
 }
 
 // takeJob returns the command that runs tab i's job, if it has one, and
-// records it until its message lands (Settle runs the jobs recorded). The
-// shown tab's job is work the screen waits for (gcpace.Busy, until the
-// dashboard is idle: foreground.go).
+// records it until its message lands (Settle runs the jobs recorded).
 func (m *Model) takeJob(i int) tea.Cmd {
 	w, ok := m.tabs[i].(common.Worker)
 	if !ok {
@@ -34,9 +31,6 @@ func (m *Model) takeJob(i int) tea.Cmd {
 	run := w.Job()
 	if run == nil {
 		return nil
-	}
-	if i == m.active {
-		gcpace.Busy()
 	}
 	m.lastJob++
 	j := tabJob{id: m.lastJob, tab: i, run: run}

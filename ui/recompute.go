@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -127,7 +126,6 @@ func (m *Model) startRecompute() tea.Cmd {
 	}
 	m.rc.started++
 	m.rc.last = time.Now()
-	gcpace.Busy() // the screen waits (foreground.go)
 	m.rc.next = func() tea.Msg {
 		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
 		if reuse == nil {

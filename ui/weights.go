@@ -8,7 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
@@ -73,11 +72,7 @@ func (m *Model) handleStructureKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	c := structureeditor.Context{Session: m.common.Session, Following: m.live != nil, Keys: &structureeditor.Keys{
 		AddConstraint: k.AddConstraint, AddGate: k.AddGate, Select: k.SelectStructure,
 		Edit: k.EditStructure, Remove: k.RemoveStructure, EditPenalty: k.EditPenalty}}
-	evaluating := m.weights.structure.Next() != nil
 	cmd, then, handled := m.weights.structure.HandleKey(c, msg)
-	if !evaluating && m.weights.structure.Next() != nil {
-		gcpace.Busy() // a job evaluates the change: the screen waits (foreground.go)
-	}
 	return m.structureThen(cmd, then), handled
 }
 
