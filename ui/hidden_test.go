@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -64,7 +65,7 @@ func TestIdleReturnsMemory(t *testing.T) {
 	if m.idle() != nil {
 		t.Error("idle asked twice in a burst returns a command again")
 	}
-	m.rc.idleAsked = false // a new burst, as far as idle can tell
+	gcpace.Busy() // a new burst
 	m.jobs = append(m.jobs, tabJob{tab: 3})
 	if m.idle() != nil {
 		t.Error("with a tab's job out, idle returns a command")

@@ -68,7 +68,6 @@ var phase struct {
 	sync.Mutex
 	steady, busy bool
 	bursts       uint64
-	live         []metrics.Sample
 }
 
 // Busy paces the collector for a burst of work that the screen waits for
@@ -86,16 +85,8 @@ func Busy() {
 	if !phase.steady || phase.busy {
 		return
 	}
-	if phase.live == nil {
-		phase.live = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	}
-	metrics.Read(phase.live)
-	var live uint64
-	if v := phase.live[0].Value; v.Kind() == metrics.KindUint64 {
-		live = v.Uint64()
-	}
 	phase.busy = true
-	debug.SetGCPercent(busyPercent(live))
+	debug.SetGCPercent(busyPercent(liveHeap()))
 }
 
 // Bursts returns how many times Busy was called, for Idle to tell whether
@@ -108,11 +99,27 @@ func Bursts() uint64 {
 
 // busyPercent is Busy's GOGC for a live heap of live bytes: BusyHeadroom's
 // percent of it, at least SteadyPercent and at most GrowingPercent.
-func busyPercent(live uint64) int {
+func busyPercent(live uint64) int { return roomPercent(live, BusyHeadroom) }
+
+// roomPercent is the GOGC that lets a live heap of live bytes grow by
+// room: room's percent of it, at least SteadyPercent and at most
+// GrowingPercent (GrowingPercent for no live heap).
+func roomPercent(live, room uint64) int {
 	if live == 0 {
 		return GrowingPercent
 	}
-	return int(min(max(BusyHeadroom*100/live, SteadyPercent), GrowingPercent))
+	return int(min(max(room*100/live, SteadyPercent), GrowingPercent))
+}
+
+// liveHeap returns the heap the last collection found live, 0 when the
+// runtime does not say.
+func liveHeap() uint64 {
+	s := [1]metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s[:])
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 // Idle ends a burst of work. It collects the garbage and returns the
@@ -162,8 +169,8 @@ func Following() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
 	}
-	p := &pacer{live: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
-	p.lastLive = p.liveBytes()
+	p := new(pacer)
+	p.lastLive = liveHeap()
 	p.percent = steadyPercent(p.lastLive)
 	p.prev = debug.SetGCPercent(p.percent)
 	p.arm()
@@ -178,7 +185,6 @@ type pacer struct {
 	prev     int // the GOGC before Following
 	percent  int // the GOGC set
 	lastLive uint64
-	live     []metrics.Sample
 }
 
 // sentinel is allocated for a collection to find unreachable: large enough
@@ -199,7 +205,7 @@ func (p *pacer) cycle() {
 	if p.stopped {
 		return
 	}
-	live := p.liveBytes()
+	live := liveHeap()
 	want := steadyPercent(live)
 	if float64(live) > float64(p.lastLive)*(1+growthRatio) {
 		want = GrowingPercent
@@ -215,21 +221,7 @@ func (p *pacer) cycle() {
 // steadyPercent is the GOGC of a live heap of live bytes that does not
 // grow: SteadyPercent, or headroom's percent of it if that is more, at
 // most GrowingPercent.
-func steadyPercent(live uint64) int {
-	if live == 0 {
-		return GrowingPercent
-	}
-	return int(min(max(headroom*100/live, SteadyPercent), GrowingPercent))
-}
-
-// liveBytes returns the heap the last collection found live.
-func (p *pacer) liveBytes() uint64 {
-	metrics.Read(p.live)
-	if p.live[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return p.live[0].Value.Uint64()
-}
+func steadyPercent(live uint64) int { return roomPercent(live, headroom) }
 
 // stop puts the GOGC before Following back and stops the looks.
 func (p *pacer) stop() {
