@@ -26,12 +26,12 @@ type filterToggle struct {
 	gen int
 }
 
-// filteredMsg is the evaluation made from base, the evaluation without
-// the filter, with the filter on or off, what it kept per step and a
+// filteredMsg is the evaluation made by command gen from base, the
+// evaluation without the filter, with the filter on or off (as
+// filterToggle.on says when gen is the last), what it kept per step and a
 // result of it.
 type filteredMsg struct {
 	gen      int
-	on       bool
 	base, ev *engine.Evaluation
 	f        *prompts.Filtered
 	result   *engine.Result
@@ -60,7 +60,7 @@ func (m *Model) startFilter() tea.Cmd {
 		ev, f := session.FilterOf(base, objective, k, on)
 		res := ev.Prepare(opts, nil)
 		res.ComputeBatch(min(batch, len(res.Ranking.Batches)-1))
-		return filteredMsg{gen, on, base, ev, f, res}
+		return filteredMsg{gen, base, ev, f, res}
 	}
 	return m.filter.next
 }
@@ -68,7 +68,8 @@ func (m *Model) startFilter() tea.Cmd {
 // filtered shows what a toggle's command made, unless it is stale: f was
 // pressed again since (the last press's command is under way), or the
 // evaluation without the filter changed meanwhile, by a live update or a
-// change of constraints (it is made again from the new one). Options changed meanwhile are then computed as any change.
+// change of constraints (it is made again from the new one). Options
+// changed meanwhile are then computed as any change.
 func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 	s := m.common.Session
 	if msg.gen != m.filter.gen {
@@ -78,7 +79,7 @@ func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 		return m.startFilter()
 	}
 	m.filter.next = nil
-	s.SetFiltered(msg.on, msg.base, msg.ev, msg.f, msg.result)
+	s.SetFiltered(m.filter.on, msg.base, msg.ev, msg.f, msg.result)
 	cmds := []tea.Cmd{m.sessionChanged()}
 	if !msg.result.Options.Equal(s.Options) {
 		cmds = append(cmds, m.recompute())
