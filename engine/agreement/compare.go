@@ -37,7 +37,7 @@ const TopFraction = 0.1
 // are the same.
 func CompareRewards(a, b *engine.Result, bi int) Comparison {
 	var buf Buffers
-	sa, sb := Sides(a, b, bi, nil, &buf)
+	sa, sb := Gather(a, b, bi, nil, &buf).Ranked(&buf)
 	return CompareSides(sa, sb, &buf)
 }
 

@@ -95,7 +95,7 @@ func TestSidesReused(t *testing.T) {
 	rloo := ev.Compute(engine.Options{Method: engine.RLOO, Scope: engine.ScopeGroup})
 	grpo := ev.Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup})
 	var buf Buffers
-	sa, sb := Sides(abs, rloo, 0, nil, &buf)
+	sa, sb := Gather(abs, rloo, 0, nil, &buf).Ranked(&buf)
 	if len(sa.Index) != 6 || &sa.Index[0] != &sb.Index[0] {
 		t.Fatalf("the sides' trajectories %v and %v, want the 6 valid ones, shared", sa.Index, sb.Index)
 	}
@@ -112,7 +112,7 @@ func TestSidesReused(t *testing.T) {
 	if sb2 != sb || sg == sa || &sg.Values[0] != &g.A[0] {
 		t.Errorf("a new A: B's side reused %v (want true), A's %v (want false), A's values the gathered ones %v", sb2 == sb, sg == sa, &sg.Values[0] == &g.A[0])
 	}
-	if s1, s2 := Sides(rloo, rloo, 0, nil, &buf); s1 != s2 {
+	if s1, s2 := Gather(rloo, rloo, 0, nil, &buf).Ranked(&buf); s1 != s2 {
 		t.Error("A is B: two sides")
 	}
 	c := CompareSides(sg, sb2, &buf)

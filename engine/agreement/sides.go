@@ -217,10 +217,17 @@ func (g *Gathered) Ranked(buf *Buffers) (sa, sb *Side) {
 	return sa, sb
 }
 
-// Sides returns the sides of a's and b's rewards on batch bi, taking those
-// of known that are still theirs: Gather, then Ranked.
-func Sides(a, b *engine.Result, bi int, known []*Side, buf *Buffers) (sa, sb *Side) {
-	return Gather(a, b, bi, known, buf).Ranked(buf)
+// Comparison returns the comparison of g's values but for what their
+// ranks give (CompareSides): the rank statistics NaN, no orders, the
+// signs not counted.
+func (g *Gathered) Comparison() Comparison { return unranked(g.Index, g.A, g.B) }
+
+// unranked is the comparison of a and b, the values of the trajectories
+// index, before CompareSides ranks them.
+func unranked(index []int, a, b []float64) Comparison {
+	n := len(a)
+	return Comparison{N: n, A: a, B: b, Index: index, Spearman: math.NaN(), Kendall: math.NaN(),
+		TopK: stats.TopCount(n, TopFraction), TopOverlap: math.NaN()}
 }
 
 // gatherChunk is how many values a goroutine gathers at a time.
@@ -266,7 +273,8 @@ func rankMean(n int) float64 { return float64(n+1) / 2 }
 // the values, both are computed on the values as stats does.
 func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	n := len(a.Values)
-	c := Comparison{N: n, A: a.Values, B: b.Values, Index: a.Index, ByA: take(&buf.int32s, n), ByB: take(&buf.int32s, n)}
+	c := unranked(a.Index, a.Values, b.Values)
+	c.ByA, c.ByB = take(&buf.int32s, n), take(&buf.int32s, n)
 	// By (A, B): B's order, stably by A's ranks; by (B, A) the reverse;
 	// each beside what needs neither.
 	var wg sync.WaitGroup
@@ -279,10 +287,8 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	})
 	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks[0])
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
-	c.TopK = stats.TopCount(n, TopFraction)
 	c.TopShared = topShared(a, b, c.TopK, buf)
-	c.TopOverlap = math.NaN() // stats.TopOverlap, from the count above
-	if c.TopK > 0 {
+	if c.TopK > 0 { // stats.TopOverlap, from the count above
 		c.TopOverlap = float64(c.TopShared) / float64(c.TopK)
 	}
 	wg.Wait()

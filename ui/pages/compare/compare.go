@@ -20,7 +20,6 @@ import (
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -655,12 +654,9 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	}
 	v.toRank = r
 	g := r.gathered
-	n := len(g.A)
-	// The comparison but for what the ranking computes (agreement.CompareSides).
-	v.cmp = agreement.Comparison{N: n, A: g.A, B: g.B, Index: g.Index, Spearman: math.NaN(), Kendall: math.NaN(),
-		TopK: stats.TopCount(n, agreement.TopFraction), TopOverlap: math.NaN()}
+	v.cmp = g.Comparison()
 	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
-	if b == nil && n > 0 {
+	if b == nil && len(g.A) > 0 {
 		v.meanDiff, v.mostDiff = absDifference(g.A, g.B)
 	}
 	return v
