@@ -107,10 +107,10 @@ func (m *Model) idle() tea.Cmd {
 		return nil
 	}
 	bursts := gcpace.Bursts()
-	if m.rc.idleAsked && m.rc.idleBursts == bursts {
+	if m.rc.idleAsked == bursts+1 {
 		return nil
 	}
-	m.rc.idleAsked, m.rc.idleBursts = true, bursts
+	m.rc.idleAsked = bursts + 1
 	return func() tea.Msg {
 		gcpace.Idle(bursts)
 		return nil

@@ -53,10 +53,9 @@ type recomputer struct {
 	// deferred is the health job that waits for the work on screen to end
 	// (foreground.go).
 	deferred *session.HealthJob
-	// idleAsked says an idle command was asked once the burst idleBursts
-	// (gcpace.Bursts) began (background.go's idle).
-	idleAsked  bool
-	idleBursts uint64
+	// idleAsked is one more than the count of bursts (gcpace.Bursts) when
+	// an idle command was last asked (background.go's idle), 0 before.
+	idleAsked uint64
 }
 
 // recomputedMsg is a recompute's result: for the options of generation gen,
