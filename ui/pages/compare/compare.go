@@ -707,26 +707,7 @@ func (t *compared) classify(a, b []float64, grid func(ranges [2][2]float64) char
 	chunks := make([]chunk, (n+pointsChunk-1)/pointsChunk)
 	nw := parallel.Workers(n, pointsChunk)
 	parallel.Chunks(n, pointsChunk, nw, func(_, lo, hi int) {
-		ra := [2]float64{math.Inf(1), math.Inf(-1)}
-		rb := ra
-		// Compared, not min and max: those keep a NaN.
-		for _, x := range a[lo:hi] {
-			if x < ra[0] {
-				ra[0] = x
-			}
-			if x > ra[1] {
-				ra[1] = x
-			}
-		}
-		for _, y := range b[lo:hi] {
-			if y < rb[0] {
-				rb[0] = y
-			}
-			if y > rb[1] {
-				rb[1] = y
-			}
-		}
-		chunks[lo/pointsChunk].ranges = [2][2]float64{ra, rb}
+		chunks[lo/pointsChunk].ranges = [2][2]float64{rangeOf(a[lo:hi]), rangeOf(b[lo:hi])}
 	})
 	t.ranges = [2][2]float64{{math.Inf(1), math.Inf(-1)}, {math.Inf(1), math.Inf(-1)}}
 	for _, c := range chunks {
@@ -787,6 +768,22 @@ func (t *compared) classify(a, b []float64, grid func(ranges [2][2]float64) char
 		t.density = points.sum()
 	}
 	return posNeg, negPos
+}
+
+// rangeOf returns the least and the largest of v, NaN left out: +Inf
+// and -Inf when v holds no other value.
+func rangeOf(v []float64) [2]float64 {
+	r := [2]float64{math.Inf(1), math.Inf(-1)}
+	// Compared, not min and max: those keep a NaN.
+	for _, x := range v {
+		if x < r[0] {
+			r[0] = x
+		}
+		if x > r[1] {
+			r[1] = x
+		}
+	}
+	return r
 }
 
 // b2i is 1 for true, 0 for false.
