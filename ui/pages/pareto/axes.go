@@ -19,24 +19,24 @@ const manyDistinct = 10
 // there is nothing to choose by.
 func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 	m := ev.M
-	distinct := make([][]float64, m)
-	many := 0 // objectives counted up to manyDistinct: once all are, the rest changes nothing
-	for _, i := range members {
-		if many == m {
-			break
-		}
-		if !ev.Valid[i] {
-			continue
-		}
-		ok = true
-		for k := range m {
-			if v := ev.Values[i*m+k]; len(distinct[k]) < manyDistinct && !slices.Contains(distinct[k], v) {
-				distinct[k] = append(distinct[k], v)
-				if len(distinct[k]) == manyDistinct {
-					many++
+	// Each objective counted on its own, up to manyDistinct: one of a
+	// few values (a 0/1 score) is read through, the others stop early.
+	distinct := make([]int, m)
+	var values []float64
+	for k := range m {
+		values = values[:0]
+		for _, i := range members {
+			if !ev.Valid[i] {
+				continue
+			}
+			ok = true
+			if v := ev.Values[i*m+k]; !slices.Contains(values, v) {
+				if values = append(values, v); len(values) == manyDistinct {
+					break
 				}
 			}
 		}
+		distinct[k] = len(values)
 	}
 	if !ok || m < 2 {
 		return 0, min(1, m-1), ok
@@ -46,6 +46,6 @@ func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 		order[k] = k
 	}
 	// Stable: among equal counts, the order of declaration.
-	slices.SortStableFunc(order, func(a, b int) int { return len(distinct[b]) - len(distinct[a]) })
+	slices.SortStableFunc(order, func(a, b int) int { return distinct[b] - distinct[a] })
 	return min(order[0], order[1]), max(order[0], order[1]), true
 }

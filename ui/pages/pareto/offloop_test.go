@@ -1,6 +1,8 @@
 package pareto
 
 import (
+	"github.com/rewardlens/rewardlens/internal/chart"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,4 +207,50 @@ func TestParetoReadsWhileIndexing(t *testing.T) {
 	if p.computing {
 		t.Error("the re-index did not land")
 	}
+}
+
+// The job counts its points in the grid they are drawn in when it lands,
+// at the tab's size: the full view of new points, the view shown (zoomed)
+// of points indexed again. The tab draws those counts without counting
+// on the loop, and they are the counts of the frame drawn; resized while
+// the job ran, it counts them again in its new grid.
+func TestParetoCountsDensityOffTheLoop(t *testing.T) {
+	defer func(n int) { projectOnLoopBelow = n }(projectOnLoopBelow)
+	projectOnLoopBelow = 0
+	tab, p := batchScopeTab(t)
+	s := p.common.Session
+	landed := func(resize bool) projectedMsg {
+		t.Helper()
+		msg, ok := p.Job()().(projectedMsg)
+		if !ok || msg.density.counts == nil {
+			t.Fatal("the job counted no density")
+		}
+		if resize {
+			tab.SetSize(100, 30)
+		}
+		tab.Update(msg)
+		g := p.drawn.frame.Grid
+		counts, best := make([]int32, g.X.Cells*g.Y.Cells), make([]int32, g.X.Cells*g.Y.Cells)
+		chart.Density(counts, best, g, p.points.proj.X, p.points.proj.Y, p.points.rank, nil)
+		if !slices.Equal(p.drawn.counts, counts) || !slices.Equal(p.drawn.best, best) {
+			t.Error("the counts drawn are not the frame's points")
+		}
+		// The tab counts only in a grid other than its counts' own.
+		if expected := msg.density.of == p.drawn.density.of; expected == resize {
+			t.Errorf("resized %v: the job counted in the grid drawn %v", resize, expected)
+		}
+		return msg
+	}
+	landed(false)
+	tab.Update(tea.MouseWheelMsg{Button: tea.MouseWheelUp})
+	if !p.zoomed() {
+		t.Fatal("the wheel did not zoom")
+	}
+	setScope(tab, s, engine.ScopeGroup)
+	landed(false)
+	if !p.zoomed() {
+		t.Error("indexed again, the view is no longer zoomed")
+	}
+	setScope(tab, s, engine.ScopeBatch)
+	landed(true)
 }

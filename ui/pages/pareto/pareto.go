@@ -118,9 +118,6 @@ type paretoPoints struct {
 	// projected is the points, of projected.key: another key projects
 	// them again.
 	projected
-	// full is the unzoomed view's x and y ranges (chart.Span of the
-	// points' own, projected.data).
-	full [4]float64
 }
 
 // projected is a batch's points on two axes and their index: what the
@@ -134,8 +131,13 @@ type projected struct {
 	// nil when there are none.
 	byXY []int
 	pointIndex
-	// data is the points' own ranges (dataRanges).
-	data [4]float64
+	// data is the points' own ranges (dataRanges); full, the unzoomed
+	// view's (fullRanges).
+	data, full [4]float64
+	// density is the points counted in the grid the job expected them
+	// drawn in, handed to the frame when they land (install); nil counts
+	// when not counted.
+	density
 }
 
 // projectPoints projects batch bi of res on key's axes, and indexes the
@@ -145,7 +147,19 @@ func projectPoints(res *engine.Result, bi int, key projectionKey) projected {
 	p := projected{key: key, proj: diagnose.Project(res, bi, key.x, key.y)}
 	p.pointIndex, p.byXY = indexPoints(res, batch, p.proj, nil)
 	p.data = dataRanges(p.proj)
+	p.full = fullRanges(p.data, len(p.proj.X))
 	return p
+}
+
+// fullRanges returns the unzoomed view's x and y ranges of points whose
+// own are data (chart.Span of each), 0 to 1 without points.
+func fullRanges(data [4]float64, n int) [4]float64 {
+	full := [4]float64{0, 1, 0, 1}
+	if n > 0 {
+		full[0], full[1] = chart.Span(data[0], data[1], false)
+		full[2], full[3] = chart.Span(data[2], data[3], false)
+	}
+	return full
 }
 
 // reindexed returns p's points indexed under res's ranking of batch bi,
@@ -171,11 +185,9 @@ type paretoFrame struct {
 	// frameDark, the background of the styles frame was drawn with.
 	frameView string
 	frameDark bool
-	// counts and best are every point's density in frame's cells and
-	// the best rank in each, recounted only when frame's grid or the
-	// points change (densityOf).
-	counts, best []int32
-	densityOf    densityKey
+	// density is every point counted in frame's cells, recounted only
+	// when frame's grid or the points change.
+	density
 	// groupCounts and groupBest are the same of the selected group's
 	// points alone (markGroup), with scope group; groupShared says a cell
 	// holds several of them.
@@ -196,6 +208,13 @@ type paretoReader struct {
 type projectionKey struct {
 	eval           *engine.Evaluation
 	batch, n, x, y int
+}
+
+// density is chart.Density of a projection's points in a grid: each
+// cell's count of them and best rank, and what they were counted of.
+type density struct {
+	of           densityKey
+	counts, best []int32
 }
 
 // densityKey identifies the counts of one projection, ranked by one
@@ -432,12 +451,25 @@ func (t *paretoTab) project() {
 }
 
 // ask has a job compute the points of key indexed by ranking (compute),
-// the tab computing meanwhile.
+// the tab computing meanwhile, and count them in the grid they will be
+// drawn in at the tab's size: the full view of new points, or the view
+// shown of the points shown (keys that move it wait for the job).
 func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func() projected) {
 	t.gen++
 	t.computing = true
-	gen := t.gen
-	t.pending = projecting{key: key, ranking: ranking, job: func() tea.Msg { return projectedMsg{gen, compute()} }}
+	gen, width, height := t.gen, t.width, t.height
+	view, shown := t.view, t.points.key
+	t.pending = projecting{key: key, ranking: ranking, job: func() tea.Msg {
+		p := compute()
+		if width > 0 && len(p.proj.X) > 0 {
+			if p.key != shown {
+				view = fullView(p.full)
+			}
+			grid := newPlotFrame(width, height, view.ranges(p.full, p.data), p.data).Grid
+			p.density = p.counted(densityKey{proj: p.key, ranking: p.ranking, grid: grid}, density{})
+		}
+		return projectedMsg{gen, p}
+	}}
 }
 
 // install makes p the points the plot shows and draws them, selecting
@@ -447,12 +479,10 @@ func (t *paretoTab) install(p projected) {
 	previous := t.selectedTrajectory()
 	same := p.key == t.points.key
 	t.points.projected = p
+	if p.density.counts != nil { // counted by the job: the frame's now
+		t.drawn.density, t.points.density = p.density, density{}
+	}
 	if !same {
-		t.points.full = [4]float64{0, 1, 0, 1}
-		if len(p.proj.X) > 0 {
-			t.points.full[0], t.points.full[1] = chart.Span(p.data[0], p.data[1], false)
-			t.points.full[2], t.points.full[3] = chart.Span(p.data[2], p.data[3], false)
-		}
 		t.setFullView()
 	}
 	// The previous selection if it is still shown, else the leftmost
@@ -539,11 +569,6 @@ func (t *paretoTab) follow() {
 	t.draw()
 }
 
-// fullView returns the ranges the unzoomed view shows.
-func (t *paretoTab) fullView() (x0, x1, y0, y1 float64) {
-	return t.points.full[0], t.points.full[1], t.points.full[2], t.points.full[3]
-}
-
 // zoomBy zooms in (step > 0) or out by a factor 2 per step, centred on
 // the selected point; zooming out to the full view resets it.
 func (t *paretoTab) zoomBy(step int) {
@@ -576,20 +601,29 @@ func (t *paretoTab) resetView() {
 }
 
 // setFullView sets the view to show every point, without drawing.
-func (t *paretoTab) setFullView() {
-	x0, x1, y0, y1 := t.fullView()
-	t.view.zoom, t.view.cx, t.view.cy, t.view.panned = 0, (x0+x1)/2, (y0+y1)/2, false
+func (t *paretoTab) setFullView() { t.view = fullView(t.points.full) }
+
+// fullView is the view of the full ranges full: unzoomed, centred.
+func fullView(full [4]float64) paretoView {
+	return paretoView{cx: (full[0] + full[1]) / 2, cy: (full[2] + full[3]) / 2}
 }
 
-// viewRange returns the ranges the view asks for: the full view's,
-// halved zoom times around the centre, moved to show no more beyond the
-// points than a margin of its own (chart.Window).
+// viewRange returns the ranges the view asks for (paretoView.ranges).
 func (t *paretoTab) viewRange() (x0, x1, y0, y1 float64) {
-	fx0, fx1, fy0, fy1 := t.fullView()
-	f := math.Ldexp(0.5, -t.view.zoom)
-	x0, x1 = chart.Window(t.view.cx, (fx1-fx0)*f, t.points.data[0], t.points.data[1], fx0, fx1)
-	y0, y1 = chart.Window(t.view.cy, (fy1-fy0)*f, t.points.data[2], t.points.data[3], fy0, fy1)
-	return x0, x1, y0, y1
+	r := t.view.ranges(t.points.full, t.points.data)
+	return r[0], r[1], r[2], r[3]
+}
+
+// ranges returns the x and y ranges v asks for, of points whose own are
+// data and whose full view's are full: full's, halved zoom times around
+// the centre, moved to show no more beyond the points than a margin of
+// their own (chart.Window).
+func (v paretoView) ranges(full, data [4]float64) [4]float64 {
+	f := math.Ldexp(0.5, -v.zoom)
+	var r [4]float64
+	r[0], r[1] = chart.Window(v.cx, (full[1]-full[0])*f, data[0], data[1], full[0], full[1])
+	r[2], r[3] = chart.Window(v.cy, (full[3]-full[2])*f, data[2], data[3], full[2], full[3])
+	return r
 }
 
 // zoomed reports whether the view shows other than all of the points.
@@ -663,19 +697,8 @@ func (t *paretoTab) draw() {
 		return
 	}
 	st := t.common.Styles
-	x0, x1, y0, y1 := t.viewRange()
-	// An objective that is never negative (a rate, a length) keeps the
-	// full view's margin below 0, unlabelled: no -0.1 tick on its axis.
-	w := max(t.width-paretoPanelWidth-1, 10)
-	h := max(t.height-3, 5) // under the title and the y axis name, over the x axis name
 	t.drawn.frameView, t.drawn.frameDark, t.drawn.groupShared = "", st.IsDark, false
-	t.drawn.frame = plot.NewFrame(w, h,
-		func(rows int) chart.Axis {
-			return chart.FitRange(y0, y1, rows, chart.Options{MinGap: 3, NonNegative: t.points.data[2] >= 0})
-		},
-		func(cols int) chart.Axis {
-			return chart.FitRange(x0, x1, cols, chart.Options{LabelGap: true, NonNegative: t.points.data[0] >= 0})
-		})
+	t.drawn.frame = newPlotFrame(t.width, t.height, t.view.ranges(t.points.full, t.points.data), t.points.data)
 	f := t.drawn.frame
 	t.keys.ResetView.SetEnabled(t.zoomed())
 	if len(t.points.proj.Index) == 0 {
@@ -700,6 +723,22 @@ func (t *paretoTab) draw() {
 	f.Mark(t.points.proj.X[t.selected], t.points.proj.Y[t.selected], selectedRune, st.Selected)
 	t.sayWhenEmpty(group)
 	f.DrawAxes(st.Axis, st.AxisLabel)
+}
+
+// newPlotFrame returns the plot's frame in a tab of width x height,
+// showing the x and y ranges view of points whose own are data. An
+// objective that is never negative (a rate, a length) keeps the full
+// view's margin below 0, unlabelled: no -0.1 tick on its axis.
+func newPlotFrame(width, height int, view, data [4]float64) *plot.Frame {
+	w := max(width-paretoPanelWidth-1, 10)
+	h := max(height-3, 5) // under the title and the y axis name, over the x axis name
+	return plot.NewFrame(w, h,
+		func(rows int) chart.Axis {
+			return chart.FitRange(view[2], view[3], rows, chart.Options{MinGap: 3, NonNegative: data[2] >= 0})
+		},
+		func(cols int) chart.Axis {
+			return chart.FitRange(view[0], view[1], cols, chart.Options{LabelGap: true, NonNegative: data[0] >= 0})
+		})
 }
 
 // drawBounds draws a line across the plot for each constraint of a
@@ -762,14 +801,18 @@ func (t *paretoTab) plotsBound() bool {
 // are those of the same points in the same grid.
 func (t *paretoTab) countDensity() {
 	key := densityKey{proj: t.points.key, ranking: t.points.ranking, grid: t.drawn.frame.Grid}
-	if key == t.drawn.densityOf {
-		return
+	if key != t.drawn.density.of {
+		t.drawn.density = t.points.counted(key, t.drawn.density)
 	}
-	n := t.drawn.frame.Grid.X.Cells * t.drawn.frame.Grid.Y.Cells
-	t.drawn.counts = slices.Grow(t.drawn.counts[:0], n)[:n]
-	t.drawn.best = slices.Grow(t.drawn.best[:0], n)[:n]
-	chart.Density(t.drawn.counts, t.drawn.best, t.drawn.frame.Grid, t.points.proj.X, t.points.proj.Y, t.points.rank, nil)
-	t.drawn.densityOf = key
+}
+
+// counted returns p's points counted in key's grid (chart.Density), in
+// the arrays of old when they are long enough.
+func (p *projected) counted(key densityKey, old density) density {
+	n := key.grid.X.Cells * key.grid.Y.Cells
+	d := density{of: key, counts: slices.Grow(old.counts[:0], n)[:n], best: slices.Grow(old.best[:0], n)[:n]}
+	chart.Density(d.counts, d.best, key.grid, p.proj.X, p.proj.Y, p.rank, nil)
+	return d
 }
 
 // drawDensity draws each cell the counted points fill, less the points
