@@ -24,6 +24,10 @@ type MethodSpec struct {
 	Note func(o Options) string
 	// RewardsScore says whether the rewards follow the weighted score s.
 	RewardsScore bool
+	// RewardsWeighted says whether the weights enter the rewards: gdpo
+	// weighs its objectives' own z-scores, not s; a method that ranks on
+	// the objectives (pareto) leaves them to the score alone.
+	RewardsWeighted bool
 	// NeedsSettings says that the method needs settings of its own
 	// (lexicographic's priorities): the CLI and the config take it, the
 	// dashboard does not cycle to it until it can edit them.
@@ -45,20 +49,22 @@ type MethodSpec struct {
 // them (Methods).
 var methodSpecs = []MethodSpec{
 	{
-		Method:       Absolute,
-		Formula:      func(Options) string { return "s; normalised z(s)" },
-		Note:         zScoredNote,
-		RewardsScore: true,
+		Method:          Absolute,
+		Formula:         func(Options) string { return "s; normalised z(s)" },
+		Note:            zScoredNote,
+		RewardsScore:    true,
+		RewardsWeighted: true,
 		group: func(_ *rewarder, u, s []float64, _ *Result, _ []int, _ float64) bool {
 			copy(u, s)
 			return false
 		},
 	},
 	{
-		Method:       Relative,
-		Formula:      func(Options) string { return "u = (rank(s) - 1) / (n - 1), 0.5 when n = 1; normalised z(u)" },
-		Note:         zScoredNote,
-		RewardsScore: true,
+		Method:          Relative,
+		Formula:         func(Options) string { return "u = (rank(s) - 1) / (n - 1), 0.5 when n = 1; normalised z(u)" },
+		Note:            zScoredNote,
+		RewardsScore:    true,
+		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, _ *Result, _ []int, _ float64) bool {
 			rw.ord = relative(u, s, rw.ord)
 			return false
@@ -75,17 +81,19 @@ var methodSpecs = []MethodSpec{
 			}
 			return perScope(o, "centred, unscaled")
 		},
-		RewardsScore: true,
+		RewardsScore:    true,
+		RewardsWeighted: true,
 		group: func(_ *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
 			grpo(u, s, res.Options, batchStd1)
 			return true
 		},
 	},
 	{
-		Method:       RLOO,
-		Formula:      func(Options) string { return "n / (n - 1) (s - mean(s)): s minus the mean of the others; 0 when n = 1" },
-		Note:         func(o Options) string { return perScope(o, "leave-one-out baseline") },
-		RewardsScore: true,
+		Method:          RLOO,
+		Formula:         func(Options) string { return "n / (n - 1) (s - mean(s)): s minus the mean of the others; 0 when n = 1" },
+		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
+		RewardsScore:    true,
+		RewardsWeighted: true,
 		group: func(_ *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
 			rloo(u, s, res.Options.GroupOfOne)
 			return true
@@ -127,7 +135,8 @@ var methodSpecs = []MethodSpec{
 			}
 			return perScope(o, "objectives z-scored per group, then centred over the batch")
 		},
-		batch: (*rewarder).gdpo,
+		RewardsWeighted: true,
+		batch:           (*rewarder).gdpo,
 	},
 	{
 		Method: Lexicographic,
@@ -178,6 +187,13 @@ func Spec(m Method) *MethodSpec {
 		}
 	}
 	return nil
+}
+
+// RewardsWeighted says whether the weights enter the rewards of method m
+// (MethodSpec.RewardsWeighted); false for an unknown method.
+func (m Method) RewardsWeighted() bool {
+	spec := Spec(m)
+	return spec != nil && spec.RewardsWeighted
 }
 
 // RewardsScore says whether the rewards of method m follow the weighted

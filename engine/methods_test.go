@@ -81,3 +81,27 @@ func TestMethodNotesAndFormulas(t *testing.T) {
 		t.Errorf("gdpo's formula %q, want %q", got, want)
 	}
 }
+
+// RewardsWeighted says what a change of weights does to each method's
+// rewards: on five points of two objectives in one group, weights 0.9 and
+// 0.1 rather than 0.1 and 0.9 move some reward exactly when it is set.
+func TestRewardsWeightedMatchesTheRewards(t *testing.T) {
+	c, ts := twoObjectives(t, [][2]float64{{1, 0}, {0, 1}, {0.2, 0.3}, {0.9, 0.5}, {0.4, 0.8}})
+	for _, m := range AllMethods() {
+		computed := func(w []float64) []float64 {
+			c.Options = Options{Method: m, Normalize: true, Scale: ScaleGroup, Weights: w, Priority: []string{"x", "y"}}
+			return c.Compute(ts, m).Rewards
+		}
+		a, b := computed([]float64{0.9, 0.1}), computed([]float64{0.1, 0.9})
+		moved := false
+		for i := range a {
+			moved = moved || !near(a[i], b[i])
+		}
+		if moved != m.RewardsWeighted() {
+			t.Errorf("%s: other weights move the rewards %v, RewardsWeighted %v (%v, %v)", m, moved, m.RewardsWeighted(), a, b)
+		}
+	}
+	if Method("nope").RewardsWeighted() {
+		t.Error("an unknown method is weighted")
+	}
+}

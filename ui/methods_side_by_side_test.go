@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/rewardlens/rewardlens/engine"
 	"slices"
 	"strings"
 	"testing"
@@ -61,7 +62,8 @@ func TestGroupShowsBothMethods(t *testing.T) {
 
 // TestWeightsSayScoreOnlyUnderPareto: the weight editor and the Rewards
 // tab say that under pareto the weights change the score only; under
-// grpo, whose rewards follow the score, they do not.
+// every method whose rewards they enter (grpo's score, gdpo's objectives)
+// they do not.
 func TestWeightsSayScoreOnlyUnderPareto(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "1", "w")
@@ -71,10 +73,12 @@ func TestWeightsSayScoreOnlyUnderPareto(t *testing.T) {
 			t.Errorf("on pareto the screen lacks %q:\n%s", want, view)
 		}
 	}
-	press(m, "esc", "M", "M") // rloo, then grpo
-	press(m, "w")
-	if view := screen(m); strings.Contains(view, "score only") {
-		t.Errorf("on %s the screen says the weights change the score only:\n%s", m.Session().Options.Method, view)
+	for range engine.Methods {
+		press(m, "esc", "m", "w")
+		method := m.Session().Options.Method
+		if said := strings.Contains(screen(m), "score only"); said == method.RewardsWeighted() {
+			t.Errorf("on %s the screen says the weights change the score only: %v", method, said)
+		}
 	}
 }
 

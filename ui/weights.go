@@ -46,7 +46,7 @@ func (e weightEditor) view(c *common.Common, width int) string {
 	title := st.Title.Render("weights")
 	// Under a method that ranks (pareto), the weights move the score and
 	// not the rewards: said first, where it is never cut.
-	if m := c.Session.Options.Method; !engine.Spec(m).RewardsScore {
+	if m := c.Session.Options.Method; !m.RewardsWeighted() {
 		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
 	}
 	norm := c.Session.Result.Options.NormalizeObjectives

@@ -113,7 +113,7 @@ func (t *rewardsTab) render() {
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
 	title := fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts))
-	if !engine.Spec(opts.Method).RewardsScore {
+	if !opts.Method.RewardsWeighted() {
 		title += "; the weights (w) change the score only"
 	}
 	rewards := histogram.Histogram{
