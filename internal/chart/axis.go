@@ -231,6 +231,27 @@ func Fit(lo, hi float64, cells int, o Options) Axis {
 	return fitLabelled(lo, hi, cells, gap, o)
 }
 
+// FitSteps fits an x axis of training steps, from first to last, to
+// cols columns: of the axes whose whole-step ticks are at least 2 to
+// max(12, cols / (last − first + 1)) columns apart (Options.MinGap),
+// with min(4, last − first + 1) ticks at least, the finest, so that the
+// steps fill the width (steps 0 and 1 drew at the left of an axis to 6,
+// steps 0 to 39 on one to 53).
+func FitSteps(first, last float64, cols int) Axis {
+	o := Options{LabelGap: true, NonNegative: first >= 0, Integer: true}
+	best := Fit(first, last, cols, o)
+	if last == first {
+		return best
+	}
+	minTicks := int(min(4, last-first+1))
+	for o.MinGap = 3; o.MinGap <= max(12, int(float64(cols)/(last-first+1))) && o.MinGap < cols; o.MinGap++ {
+		if a := Fit(first, last, cols, o); a.Unit < best.Unit && len(a.Ticks()) >= minTicks {
+			best = a
+		}
+	}
+	return best
+}
+
 // FitRange is Fit for a range to show as it is, without Span's margin:
 // a zoomed view.
 func FitRange(lo, hi float64, cells int, o Options) Axis {

@@ -255,3 +255,22 @@ func TestCellIsTheFloor(t *testing.T) {
 		}
 	}
 }
+
+// FitSteps spreads a run's steps over the width, on whole nice ticks: the
+// first step in the first fifth of the cells, the last in the last
+// quarter, for runs of 2 to 1,000 steps starting at 0 or 1 at several
+// widths.
+func TestFitStepsFillsTheWidth(t *testing.T) {
+	for _, cols := range []int{40, 80, 135} {
+		for _, first := range []float64{0, 1} {
+			for _, n := range []float64{2, 5, 40, 1000} {
+				last := first + n - 1
+				a := FitSteps(first, last, cols)
+				lo, hi := a.Cell(first), a.Cell(last)
+				if lo > cols/5 || hi < cols*3/4 || hi >= cols || !IsNice(a.Step) || a.Step != math.Trunc(a.Step) {
+					t.Errorf("steps %v..%v in %d cells: at cells %d..%d, step %v", first, last, cols, lo, hi, a.Step)
+				}
+			}
+		}
+	}
+}

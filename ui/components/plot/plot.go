@@ -45,6 +45,17 @@ func NewFrame(width, height int, fitY, fitX func(cells int) chart.Axis) *Frame {
 	return &Frame{Canvas: canvas.New(width, height), Grid: chart.Grid{X: x, Y: y}, left: left}
 }
 
+// NewStepFrame is NewFrame over the training steps first to last on x
+// (chart.FitSteps, which spreads them over the width): of a single step,
+// that step is the one x tick drawn.
+func NewStepFrame(width, height int, first, last float64, fitY func(rows int) chart.Axis) *Frame {
+	f := NewFrame(width, height, fitY, func(cols int) chart.Axis { return chart.FitSteps(first, last, cols) })
+	if first == last {
+		f.XTick = func(v float64) bool { return v == first }
+	}
+	return f
+}
+
 // Point returns the canvas cell of (x, y), and whether it is in the
 // plotting area.
 func (f *Frame) Point(x, y float64) (canvas.Point, bool) {

@@ -480,11 +480,8 @@ func (t *promptsTab) chart() string {
 	title := fmt.Sprintf("%s · step %d: pass rate %.2f (%d/%d) · enter opens its group", common.FitLine(t.label(p), t.width/2), pt.Step, pt.PassRate(), pt.Passed, pt.N)
 	// The run's steps, as the heatmap: prompts' charts side by side.
 	first, last := float64(t.steps[0]), float64(t.steps[len(t.steps)-1])
-	f := plot.NewFrame(t.width, t.chartHeight()-1,
-		func(rows int) chart.Axis { return chart.Fit(0, 1, rows, chart.Options{NonNegative: true}) },
-		func(cols int) chart.Axis {
-			return chart.Fit(first, last, cols, chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true})
-		})
+	f := plot.NewStepFrame(t.width, t.chartHeight()-1, first, last,
+		func(rows int) chart.Axis { return chart.Fit(0, 1, rows, chart.Options{NonNegative: true}) })
 	line := make([]canvas.Float64Point, len(p.History))
 	for k, h := range p.History {
 		line[k] = canvas.Float64Point{X: float64(h.Step), Y: h.PassRate()}

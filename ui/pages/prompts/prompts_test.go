@@ -3,6 +3,7 @@ package prompts
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,5 +151,38 @@ func TestPromptsSayWhyThereAreNone(t *testing.T) {
 	}
 	if v := uitest.Plain(settledTab(s)); !strings.Contains(v, "run.jsonl:1: prompt_by") {
 		t.Errorf("the tab does not say why there are no prompts:\n%s", v)
+	}
+}
+
+// TestPromptsChartSpansTheSteps: the chart's x axis is the run's steps:
+// of one step, that step alone is labelled (a 0..13 axis named steps that
+// do not exist); of the sample's, no label lies a tick or more beyond the
+// first or the last step, at every size.
+func TestPromptsChartSpansTheSteps(t *testing.T) {
+	labels := func(tab *promptsTab) []int {
+		lines := strings.Split(strings.TrimRight(uitest.Plain(tab), "\n "), "\n")
+		var steps []int
+		for _, f := range strings.Fields(lines[len(lines)-1]) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("the x axis' last line holds %q:\n%s", f, uitest.Plain(tab))
+			}
+			steps = append(steps, n)
+		}
+		return steps
+	}
+	for _, size := range [][2]int{{60, 16}, {100, 30}, {160, 48}} {
+		one := settledTab(stepsSession(t, 1))
+		one.SetSize(size[0], size[1])
+		if got := labels(one); !slices.Equal(got, []int{0}) {
+			t.Errorf("one step at %dx%d: the x axis reads %v, want [0]", size[0], size[1], got)
+		}
+		run := settledTab(uitest.SampleSession(t))
+		run.SetSize(size[0], size[1])
+		got := labels(run)
+		first, last := int(run.steps[0]), int(run.steps[len(run.steps)-1])
+		if len(got) < 2 || got[0] <= first-(got[1]-got[0]) || got[len(got)-1] >= last+(got[1]-got[0]) {
+			t.Errorf("steps %d..%d at %dx%d: the x axis reads %v", first, last, size[0], size[1], got)
+		}
 	}
 }

@@ -385,12 +385,7 @@ func plotRows(height int) int { return max(height, 4) - 2 }
 func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	st := t.common.Styles
 	first, last := float64(t.trends[0].Step), float64(t.trends[len(t.trends)-1].Step)
-	f := plot.NewFrame(width, height,
-		func(rows int) chart.Axis { return fitY(s, rows) },
-		func(cols int) chart.Axis { return fitSteps(first, last, cols) })
-	if first == last {
-		f.XTick = func(v float64) bool { return v == first }
-	}
+	f := plot.NewStepFrame(width, height, first, last, func(rows int) chart.Axis { return fitY(s, rows) })
 	current := t.common.Session.Batch
 	f.VLine(float64(t.trends[current].Step), '┊', st.Muted)
 	var lines [][]canvas.Float64Point
@@ -411,27 +406,6 @@ func (t *stepsTab) chart(s stepSeries, width, height int) *plot.Frame {
 	}
 	f.DrawAxes(st.Axis, st.AxisLabel)
 	return f
-}
-
-// fitSteps fits the x axis, the steps from first to last, to cols
-// columns: of the axes whose whole-step ticks are at least 2 to
-// max(12, cols / (last − first + 1)) columns apart (chart.Options.MinGap),
-// with min(4, last − first + 1) ticks at least, the finest, so that the
-// steps fill the width (steps 0 and 1 drew at the left of an axis to 6,
-// steps 0 to 39 on one to 53).
-func fitSteps(first, last float64, cols int) chart.Axis {
-	o := chart.Options{LabelGap: true, NonNegative: first >= 0, Integer: true}
-	best := chart.Fit(first, last, cols, o)
-	if last == first {
-		return best
-	}
-	minTicks := int(min(4, last-first+1))
-	for o.MinGap = 3; o.MinGap <= max(12, int(float64(cols)/(last-first+1))) && o.MinGap < cols; o.MinGap++ {
-		if a := chart.Fit(first, last, cols, o); a.Unit < best.Unit && len(a.Ticks()) >= minTicks {
-			best = a
-		}
-	}
-	return best
 }
 
 // fitY fits the y axis of s to rows rows.
