@@ -44,7 +44,7 @@ const (
 )
 
 type keyMap struct {
-	Up, Down, PrevStep, NextStep, Open key.Binding
+	Up, Down, PageUp, PageDown, Home, End, PrevStep, NextStep, Open key.Binding
 }
 
 func newListKeyMap() list.KeyMap {
@@ -61,6 +61,10 @@ func newKeyMap() keyMap {
 	return keyMap{
 		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous prompt")),
 		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next prompt")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+		Home:     key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first prompt")),
+		End:      key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last prompt")),
 		PrevStep: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "step")),
 		NextStep: key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "next step of the prompt")),
 		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "its group at the step")),
@@ -158,6 +162,14 @@ func (t *promptsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		t.select_(t.cursor - 1)
 	case key.Matches(msg, t.keys.Down):
 		t.select_(t.cursor + 1)
+	case key.Matches(msg, t.keys.PageUp):
+		t.select_(t.cursor - t.heatRows())
+	case key.Matches(msg, t.keys.PageDown):
+		t.select_(t.cursor + t.heatRows())
+	case key.Matches(msg, t.keys.Home):
+		t.select_(0)
+	case key.Matches(msg, t.keys.End):
+		t.select_(len(t.rows) - 1)
 	case key.Matches(msg, t.keys.PrevStep):
 		t.point = max(t.point-1, 0)
 	case key.Matches(msg, t.keys.NextStep):
@@ -507,7 +519,8 @@ func (t *promptsTab) ShortHelp() []key.Binding {
 
 func (t *promptsTab) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{t.keys.Up, t.keys.Down, t.keys.PrevStep, t.keys.Open},
+		{t.keys.Up, t.keys.Down, t.keys.PageUp, t.keys.PageDown, t.keys.Home, t.keys.End},
+		{t.keys.PrevStep, t.keys.Open},
 		{t.list.Keys.Sort, t.list.Keys.Reverse, t.list.Keys.Filter, t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter},
 	}
 }

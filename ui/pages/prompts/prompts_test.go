@@ -186,3 +186,30 @@ func TestPromptsChartSpansTheSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptsPageKeys: pgdn and pgup move the cursor by the rows the
+// heatmap shows, end and home to the last prompt and the first, each
+// showing its prompt's last step, as the Groups tab's table does.
+func TestPromptsPageKeys(t *testing.T) {
+	tab := settledTab(uitest.SampleSession(t))
+	tab.SetSize(100, 12)
+	page := tab.heatRows()
+	if len(tab.rows) < 2*page {
+		t.Fatalf("%d prompts on pages of %d: too few to page", len(tab.rows), page)
+	}
+	for _, step := range []struct {
+		key  string
+		want int
+	}{{"pgdown", page}, {"pgdown", 2 * page}, {"pgup", page}, {"end", len(tab.rows) - 1}, {"pgdown", len(tab.rows) - 1}, {"home", 0}, {"pgup", 0}} {
+		tab.Update(uitest.KeyPress(step.key))
+		if tab.cursor != step.want {
+			t.Fatalf("%s: the cursor on row %d, want %d", step.key, tab.cursor, step.want)
+		}
+		if p := tab.selected(); tab.point != len(p.History)-1 {
+			t.Errorf("%s: step %d of the prompt's %d chosen, want its last", step.key, tab.point, len(p.History))
+		}
+		if v := uitest.Plain(tab); !strings.Contains(v, tab.label(tab.selected())) {
+			t.Errorf("%s: the selected prompt is not on screen:\n%s", step.key, v)
+		}
+	}
+}
