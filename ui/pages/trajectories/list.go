@@ -424,10 +424,14 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 	text := func(col trajectoryColumn) (inTable, inOrder func(j int) string) {
 		return func(j int) string { return col.text(l.row(j)) }, func(j int) string { return col.text(l.inOrder[j]) }
 	}
+	sorted := l.sorted(s)
 	for c, col := range l.columns {
 		title := col.title
-		if c == l.sortColumn {
+		switch {
+		case c == l.sortColumn && sorted:
 			title += common.SortArrow(l.descending)
+		case c == l.sortColumn: // an order the column no longer gives: no arrow, its room kept
+			title += "  "
 		}
 		cell, measured := text(col)
 		switch {
