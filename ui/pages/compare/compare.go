@@ -112,10 +112,14 @@ type compareTab struct {
 	buf       *agreement.Buffers
 	taken     int
 	prepared  *prepared
-	selected  int
-	reading   bool
-	opened    trajectory.Opened
-	detail    viewport.Model
+	// selected is the point selected: the first disagreement of each
+	// comparison shown until chosen (a key or a click), then the chosen
+	// trajectory while it is compared.
+	selected int
+	chosen   bool
+	reading  bool
+	opened   trajectory.Opened
+	detail   viewport.Model
 }
 
 // prepared is a comparison made beside a recompute's statistics
@@ -360,7 +364,7 @@ func (t *compareTab) step(order []int32, step int) {
 	default:
 		i = min(max(i+step, 0), len(order)-1)
 	}
-	t.selected = int(order[i])
+	t.selected, t.chosen = int(order[i]), true
 	t.redraw()
 }
 
@@ -378,7 +382,7 @@ func (t *compareTab) click(x, y int) {
 	// A row is about two columns tall.
 	j := chart.Nearest(t.cmp.A, t.cmp.B, nil, g.X.Value(float64(col)), g.Y.Value(float64(row)), 1/g.X.Unit, 2/g.Y.Unit)
 	if j >= 0 {
-		t.selected = j
+		t.selected, t.chosen = j, true
 		t.redraw()
 	}
 }
@@ -666,14 +670,18 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 func (t *compareTab) show(v compared) {
 	s := t.common.Session
 	prev := -1
-	if t.selected < len(t.cmp.Index) {
+	if t.selected < len(t.cmp.Index) && t.chosen {
 		prev = t.cmp.Index[t.selected]
 	}
 	t.compared, t.computing = v, false
-	// The selection stays on its trajectory when it is still compared.
-	t.selected = max(slices.Index(t.cmp.Index, prev), 0)
-	if len(t.odd) > 0 && prev < 0 {
-		t.selected = int(t.odd[0])
+	// The selection chosen stays on its trajectory when it is still
+	// compared; else the first disagreement is.
+	t.selected = slices.Index(t.cmp.Index, prev)
+	if t.chosen = t.selected >= 0; !t.chosen {
+		t.selected = 0
+		if len(t.odd) > 0 {
+			t.selected = int(t.odd[0])
+		}
 	}
 	if t.reading {
 		if i := slices.Index(t.cmp.Index, t.opened.I); i >= 0 && !t.opened.Stale(s) {

@@ -432,3 +432,31 @@ func TestRankingStaleBetweenSteps(t *testing.T) {
 		t.Errorf("never stale: Kendall %v, want %v", got.cmp.Kendall, want.Kendall)
 	}
 }
+
+// TestCompareSelectionAcrossSwitches: until a point is chosen, each
+// comparison shown selects its own first disagreement (gdpo's, not the
+// first method's kept); a point chosen with d stays selected across a
+// switch of A while it is compared.
+func TestCompareSelectionAcrossSwitches(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	switchTo := func(m engine.Method) {
+		t.Helper()
+		s.Options.Method = m
+		s.Recompute()
+		uitest.Refresh(tab, s)
+	}
+	switchTo(engine.GDPO)
+	if len(ct.odd) < 2 {
+		t.Fatalf("gdpo against %s: %d disagreements, too few", s.CompareMethod, len(ct.odd))
+	}
+	if ct.selected != int(ct.odd[0]) {
+		t.Errorf("gdpo: trajectory %d selected, want its first disagreement %d", ct.cmp.Index[ct.selected], ct.cmp.Index[ct.odd[0]])
+	}
+	tab.Update(uitest.KeyPress("d"))
+	chosen := ct.cmp.Index[ct.selected]
+	switchTo(engine.RLOO)
+	if got := ct.cmp.Index[ct.selected]; got != chosen {
+		t.Errorf("rloo: trajectory %d selected, want the one chosen, %d", got, chosen)
+	}
+}
