@@ -172,6 +172,12 @@ func TestTRLAdvantageSettings(t *testing.T) {
 				break
 			}
 		}
+		// stats reports each batch's agreement under the settings it
+		// computed with: no row differs, no warning.
+		out, errOut, code := run(t, "", append(append([]string{"stats", "--match-logged"}, args...), path)...)
+		if code != 0 || strings.Contains(out, "warning") || !strings.Contains(out, ", 0 differ by more than") {
+			t.Errorf("%s: stats --match-logged: status %d, stdout\n%s\nstderr\n%s", name, code, out, errOut)
+		}
 	}
 }
 

@@ -445,6 +445,18 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
 }
 
+// computedWith returns m checked under the settings --match-logged
+// computes with (Found), so that what is reported of the batches is of
+// the rewards computed; m itself when none was found.
+func (m *Match) computedWith() *Match {
+	if m == nil || m.Found == nil {
+		return m
+	}
+	r := *m
+	r.Base = *m.Found
+	return &r
+}
+
 // describeSettings names the settings of a trainer-style method: "grpo,
 // scale group, epsilon 0.0001".
 func describeSettings(o engine.Options) string {

@@ -22,7 +22,8 @@ const maxUnequalStepsNamed = 5
 // TrainerCheck is what CheckTrainer found.
 type TrainerCheck struct {
 	// Logged compares the trainer-style rewards with the logged
-	// advantages (nil without them).
+	// advantages (nil without them): under the options computed with
+	// (Options), those --match-logged found included.
 	Logged *Match
 	// Unequal are the batches whose groups are not all of one size
 	// (checked with engine.RewardComputer.EqualGroups only).
@@ -49,6 +50,7 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 		var note string
 		check.Options, note = check.Logged.applied(c.Options)
 		check.Notes = append(check.Notes, note)
+		check.Logged = check.Logged.computedWith()
 	} else if check.Logged != nil {
 		if w := check.Logged.Warning(); w != "" {
 			check.Notes = append(check.Notes, "warning: "+w)
