@@ -150,3 +150,28 @@ func TestParetoBatchScopeHollowsLoneInfeasible(t *testing.T) {
 		t.Error("no lone infeasible point: the test shows nothing")
 	}
 }
+
+// TestParetoSaysWhetherFeasible: the panel's feasible row reads "yes" for
+// a point within the constraints and "no, violation V" for one outside
+// (a row "feasible  violation V" read as feasible).
+func TestParetoSaysWhetherFeasible(t *testing.T) {
+	p := constrainedTab(t, "safety >= 0.95")
+	ev := p.common.Session.Result.Evaluation
+	for _, want := range []bool{true, false} {
+		j := slices.IndexFunc(p.points.proj.Index, func(i int) bool { return ev.Feasible(i) == want })
+		if j < 0 {
+			t.Fatalf("no point of feasibility %v", want)
+		}
+		p.selected = j
+		row := "" // the panel's row: its label padded to 10 cells, then a space
+		for line := range strings.Lines(uitest.Plain(p)) {
+			if _, after, ok := strings.Cut(line, "feasible   "); ok {
+				row = strings.TrimSpace(after)
+				break
+			}
+		}
+		if got := strings.HasPrefix(row, "yes"); got != want || !want && !strings.HasPrefix(row, "no, violation ") {
+			t.Errorf("a point of feasibility %v: the feasible row reads %q", want, row)
+		}
+	}
+}

@@ -954,9 +954,9 @@ func (t *paretoTab) detailsView() string {
 	lines = append(lines,
 		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])))
 	if res.Evaluation.HasConstraints() {
-		feasible := "feasible"
+		feasible := "yes"
 		if !res.Evaluation.Feasible(sel) {
-			feasible = "violation " + common.FormatValue(res.Evaluation.ViolationOf(sel))
+			feasible = st.Warning.Render("no") + ", violation " + common.FormatValue(res.Evaluation.ViolationOf(sel))
 		}
 		lines = append(lines, row("feasible", feasible))
 	}
