@@ -85,8 +85,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
 	err = ui.Run(ctx, in)
-	if errors.Is(err, session.ErrNotAnObjective) {
-		return inputError{err} // --filter-groups, known once the objectives are
+	var settings session.SettingsError
+	if errors.Is(err, session.ErrNotAnObjective) || errors.As(err, &settings) {
+		return inputError{err} // known once the data is read: --filter-groups, the objectives
 	}
 	return err
 }

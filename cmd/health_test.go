@@ -167,7 +167,9 @@ func sampleModel(t *testing.T, configPath string) *ui.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg = cfg.InferObjectives(&data.Trajectories[0])
+	if cfg, err = cfg.InferObjectives(&data.Trajectories[0]); err != nil {
+		t.Fatal(err)
+	}
 	c, err := newComputer(cfg, &data.Trajectories[0])
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,11 @@ func benchResult(b *testing.B, n int) (*idList, *engine.Result) {
 			Metadata: map[string]any{"o1": rng.Float64(), "o2": rng.Float64()},
 		}
 	}
-	c, err := engine.New(engine.Config{}.InferObjectives(&ts[0]))
+	cfg, err := engine.Config{}.InferObjectives(&ts[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := engine.New(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -336,7 +336,10 @@ func parseConfig(path, text string) (engine.Config, error) {
 // objectives from the first trajectory when none are configured. Settings
 // errors are the user's (exit status 2).
 func newComputer(cfg engine.Config, first *scoring.Trajectory) (*engine.RewardComputer, error) {
-	cfg = cfg.InferObjectives(first)
+	cfg, err := cfg.InferObjectives(first)
+	if err != nil {
+		return nil, inputError{err}
+	}
 	c, err := engine.New(cfg)
 	if err != nil {
 		return nil, inputError{err}

@@ -16,7 +16,11 @@ func benchComputer(b *testing.B, ts []scoring.Trajectory, method Method, exprs .
 	for k, e := range exprs {
 		cfg.Objectives = append(cfg.Objectives, ObjectiveConfig{Name: fmt.Sprintf("e%d", k+1), Expr: e})
 	}
-	c, err := New(cfg.InferObjectives(&ts[0]))
+	inferred, err := cfg.InferObjectives(&ts[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := New(inferred)
 	if err != nil {
 		b.Fatal(err)
 	}

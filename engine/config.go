@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -135,10 +136,11 @@ type Config struct {
 // objectives, one objective per metadata key whose value is a number in
 // first (goal max, sorted key order), but for the keys that the record
 // fields' expressions read (recordFieldKeys), as docs/CONTRACT.md, Scorers,
-// says. Other configs are returned unchanged.
-func (cfg Config) InferObjectives(first *scoring.Trajectory) Config {
+// says. Other configs are returned unchanged. It fails, naming first's
+// record and what its metadata holds, when there is no such key.
+func (cfg Config) InferObjectives(first *scoring.Trajectory) (Config, error) {
 	if (cfg.Computer != "" && cfg.Computer != string(ComputerPareto)) || len(cfg.Objectives) > 0 || len(cfg.Sources) > 0 || first == nil {
-		return cfg
+		return cfg, nil
 	}
 	recordKeys := cfg.recordFieldKeys()
 	keys := make([]string, 0, len(first.Metadata))
@@ -147,11 +149,40 @@ func (cfg Config) InferObjectives(first *scoring.Trajectory) Config {
 			keys = append(keys, k)
 		}
 	}
+	if len(keys) == 0 {
+		return cfg, fmt.Errorf("%s: no objective to score: without --objective (or a config's objectives), each metadata value of the first record that is a number is one, and %s", first.Where(), describeMetadata(first.Metadata, recordKeys))
+	}
 	sort.Strings(keys)
 	for _, k := range keys {
 		cfg.Objectives = append(cfg.Objectives, ObjectiveConfig{Name: k, Expr: fmt.Sprintf("metadata[%q]", k)})
 	}
-	return cfg
+	return cfg, nil
+}
+
+// metadataNamed is how many of a record's metadata keys describeMetadata
+// names.
+const metadataNamed = 5
+
+// describeMetadata says why metadata gives no objective: it has none, or
+// its keys (the first metadataNamed, sorted, quoted) hold no number or are
+// the record fields' (recordKeys).
+func describeMetadata(metadata map[string]any, recordKeys []string) string {
+	if len(metadata) == 0 {
+		return "it has no metadata"
+	}
+	keys := slices.Sorted(maps.Keys(metadata))
+	named := make([]string, 0, metadataNamed+1)
+	for _, k := range keys[:min(len(keys), metadataNamed)] {
+		named = append(named, strconv.Quote(k))
+	}
+	if len(keys) > metadataNamed {
+		named = append(named, fmt.Sprintf("and %d more", len(keys)-metadataNamed))
+	}
+	why := "none is a number"
+	if len(recordKeys) > 0 {
+		why = "none is a number but those that say where a record belongs (--group-by, --batch-by, ...)"
+	}
+	return fmt.Sprintf("its metadata (%s): %s", strings.Join(named, ", "), why)
 }
 
 // recordFieldKeys returns the names that the expressions of group_by,

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -316,7 +317,10 @@ func TestFactory(t *testing.T) {
 
 func TestInferObjectives(t *testing.T) {
 	first := enginetest.Traj(0, "", "b", 1.0, "a", 2.0, "name", "x", "nan", math.NaN(), "flag", true)
-	cfg := Config{}.InferObjectives(&first)
+	cfg, err := Config{}.InferObjectives(&first)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var names []string
 	for _, o := range cfg.Objectives {
 		names = append(names, o.Name)
@@ -330,6 +334,30 @@ func TestInferObjectives(t *testing.T) {
 	}
 	if w := c.Scorer.Objectives()[0].Weight; !near(w, 1.0/3) {
 		t.Errorf("default weight %v, want 1/3", w)
+	}
+}
+
+// Without a number among the first record's metadata (but the keys a
+// record field reads), nothing is inferred: the error names the record,
+// its keys and why none is an objective.
+func TestInferNoObjective(t *testing.T) {
+	first := enginetest.Traj(0, "", "note", "x", "iteration", 3.0)
+	first.Source, first.Line = "run.jsonl", 4
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{BatchBy: "metadata.iteration"}, `run.jsonl:4: no objective to score: without --objective (or a config's objectives), each metadata value of the first record that is a number is one, and its metadata ("iteration", "note"): none is a number but those that say where a record belongs`},
+		{Config{}, ""},
+	} {
+		_, err := tc.cfg.InferObjectives(&first)
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+	empty := enginetest.Traj(0, "")
+	if _, err := (Config{}).InferObjectives(&empty); err == nil || !strings.Contains(err.Error(), "it has no metadata") {
+		t.Errorf("no metadata: %v", err)
 	}
 }
 

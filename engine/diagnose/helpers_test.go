@@ -28,7 +28,11 @@ func benchComputer(b *testing.B, ts []scoring.Trajectory, method engine.Method, 
 	for k, e := range exprs {
 		cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: fmt.Sprintf("e%d", k+1), Expr: e})
 	}
-	c, err := engine.New(cfg.InferObjectives(&ts[0]))
+	inferred, err := cfg.InferObjectives(&ts[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := engine.New(inferred)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -79,12 +79,27 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 }
 
 // computerFor returns cfg with its objectives inferred from the first
-// trajectory, and its computer.
+// trajectory, and its computer; a SettingsError when either fails.
 func computerFor(cfg engine.Config, first *scoring.Trajectory) (engine.Config, *engine.RewardComputer, error) {
-	cfg = cfg.InferObjectives(first)
+	cfg, err := cfg.InferObjectives(first)
+	if err != nil {
+		return cfg, nil, SettingsError{err}
+	}
 	c, err := engine.New(cfg)
-	return cfg, c, err
+	if err != nil {
+		return cfg, nil, SettingsError{err}
+	}
+	return cfg, c, nil
 }
+
+// SettingsError is the error of settings that the data read does not
+// fit: no objective to infer from it, or a computer that cannot be built
+// on it. The CLI exits with status 2 on it, as compute does.
+type SettingsError struct{ Err error }
+
+func (e SettingsError) Error() string { return e.Err.Error() }
+
+func (e SettingsError) Unwrap() error { return e.Err }
 
 // loaded records the config the session was computed with and its
 // warnings: the caller's, the duplicate IDs, the lines res skipped and the
