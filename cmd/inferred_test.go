@@ -48,14 +48,14 @@ func TestRecordFieldsAreNotInferredObjectives(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code := run(t, "", "stats", "--batch-by", "iteration", only)
-	if code != 2 || !strings.Contains(errOut, "needs at least one objective") || !strings.Contains(errOut, "batch_by") || !strings.Contains(errOut, ": iteration)") {
+	if code != 2 || !strings.Contains(errOut, only+":1: no objective to score") || !strings.Contains(errOut, "batch_by") || !strings.HasSuffix(errOut, ": iteration\n") {
 		t.Errorf("status %d, stderr %q: want 2 and an error naming batch_by and iteration", code, errOut)
 	}
 	if err := os.WriteFile(only, []byte(`{"id":"a","group":"g","adv":0.5}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut, code = run(t, "", "stats", "--logged-advantage", "adv", only)
-	if code != 2 || !strings.Contains(errOut, "logged_advantage") || !strings.Contains(errOut, ": adv)") {
+	if code != 2 || !strings.Contains(errOut, "logged_advantage") || !strings.HasSuffix(errOut, ": adv\n") {
 		t.Errorf("status %d, stderr %q: want 2 and an error naming logged_advantage and adv", code, errOut)
 	}
 }

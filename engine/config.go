@@ -164,8 +164,8 @@ func (cfg Config) InferObjectives(first *scoring.Trajectory) (Config, error) {
 const metadataNamed = 5
 
 // describeMetadata says why metadata gives no objective: it has none, or
-// its keys (the first metadataNamed, sorted, quoted) hold no number or are
-// the record fields' (recordKeys).
+// its keys (the first metadataNamed, sorted, quoted) hold no number but
+// those the record fields read (recordKeys), which it names.
 func describeMetadata(metadata map[string]any, recordKeys []string) string {
 	if len(metadata) == 0 {
 		return "it has no metadata"
@@ -179,8 +179,9 @@ func describeMetadata(metadata map[string]any, recordKeys []string) string {
 		named = append(named, fmt.Sprintf("and %d more", len(keys)-metadataNamed))
 	}
 	why := "none is a number"
-	if len(recordKeys) > 0 {
-		why = "none is a number but those that say where a record belongs (--group-by, --batch-by, ...)"
+	if read := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return !slices.Contains(recordKeys, k) }); len(read) > 0 {
+		why = fmt.Sprintf("none is a number but the fields read by %s, %s, %s, %s or %s, which are not inferred as objectives: %s",
+			scoring.GroupBySetting, scoring.BatchBySetting, scoring.IDBySetting, scoring.PromptBySetting, loggedAdvantageSetting, strings.Join(read, ", "))
 	}
 	return fmt.Sprintf("its metadata (%s): %s", strings.Join(named, ", "), why)
 }
@@ -401,9 +402,6 @@ func (cfg Config) paretoScorer() (scoring.Scorer, error) {
 	}
 	s, err := scoring.NewParetoScorer(objs)
 	if err != nil {
-		if keys := cfg.recordFieldKeys(); len(objs) == 0 && len(keys) > 0 {
-			return nil, fmt.Errorf("%w (none is configured, and the fields read by %s, %s, %s, %s or %s are not inferred as objectives: %s)", err, scoring.GroupBySetting, scoring.BatchBySetting, scoring.IDBySetting, scoring.PromptBySetting, loggedAdvantageSetting, strings.Join(keys, ", "))
-		}
 		return nil, err
 	}
 	if cfg.NanSum != nil && *cfg.NanSum {

@@ -347,7 +347,7 @@ func TestInferNoObjective(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{BatchBy: "metadata.iteration"}, `run.jsonl:4: no objective to score: without --objective (or a config's objectives), each metadata value of the first record that is a number is one, and its metadata ("iteration", "note"): none is a number but those that say where a record belongs`},
+		{Config{BatchBy: "metadata.iteration"}, `run.jsonl:4: no objective to score: without --objective (or a config's objectives), each metadata value of the first record that is a number is one, and its metadata ("iteration", "note"): none is a number but the fields read by group_by, batch_by, id_by, prompt_by or logged_advantage, which are not inferred as objectives: iteration`},
 		{Config{}, ""},
 	} {
 		_, err := tc.cfg.InferObjectives(&first)
