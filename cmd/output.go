@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"github.com/spf13/cobra"
 	"io"
 	"os"
 	"slices"
@@ -98,9 +99,13 @@ func refuseInput(path string, inputs []string) error {
 
 // checkOut checks, before anything is read, that --out path can be
 // written and may be replaced: not an input (nor standard input when it is
-// one), not a read-only file or another user's (unless force), in a
-// directory where a file can be created. "" and "-" are stdout.
-func checkOut(path string, inputs []string, stdin io.Reader, force bool) error {
+// one), not a directory, not a read-only file or another user's (unless
+// force), in a directory where a file can be created. "-" is stdout, and
+// so is "" when --out is not given (given, it is refused).
+func checkOut(cmd *cobra.Command, path string, inputs []string, stdin io.Reader, force bool) error {
+	if path == "" && cmd.Flags().Changed("out") {
+		return usagef("--out \"\": no path (leave --out out, or give -, for standard output)")
+	}
 	if path == "" || path == "-" {
 		return nil
 	}
@@ -118,6 +123,9 @@ func checkOut(path string, inputs []string, stdin io.Reader, force bool) error {
 		if why := output.Refusal(old); why != "" && !force {
 			return usagef("--out %s %s: rewardlens does not replace it (--force to replace it, keeping its owner and mode)", path, why)
 		}
+	}
+	if err == nil && old.IsDir() {
+		return usagef("--out %s is a directory: give a file's path", path)
 	}
 	if err == nil && !old.Mode().IsRegular() {
 		return nil // a device or a pipe, written in place

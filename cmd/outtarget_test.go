@@ -142,3 +142,22 @@ func TestMaxRecordBytesFlag(t *testing.T) {
 		t.Errorf("a bad size: status %d, %q", code, stderr)
 	}
 }
+
+// TestOutIsAFilesPath: --out of a directory, or --out "" given, is
+// refused before anything is read (status 2, the flag named), by each
+// command that writes; "-" is standard output.
+func TestOutIsAFilesPath(t *testing.T) {
+	in := example("grpo.jsonl")
+	for _, command := range []string{"compute", "stats", "prompts"} {
+		for _, tc := range []struct{ out, want string }{
+			{t.TempDir(), "is a directory: give a file's path"},
+			{"", `--out "": no path`},
+		} {
+			out, errOut, code := run(t, "", command, "--out", tc.out, in)
+			checkBadInput(t, out, errOut, code, tc.want)
+		}
+		if out, errOut, code := run(t, "", command, "--out", "-", in); code != 0 || out == "" {
+			t.Errorf("%s --out -: status %d, %d bytes out, stderr %q", command, code, len(out), errOut)
+		}
+	}
+}
