@@ -68,21 +68,26 @@ const MaxIDWidth = 28
 // must be for the group column to leave it out.
 const minSharedPrefix = 12
 
-// SharedGroupPrefix returns how many bytes of the group cells cell(0) ..
+// SharedGroupPrefix returns how many bytes of the group keys cell(0) ..
 // cell(n-1) to leave out: the words and lines they all start with, when
 // there are some and two groups at least, else 0. Prompts used as groups
 // (verl's input, TRL's prompt) share a chat template and a system prompt,
 // and a column cut to its first characters would show the same text for
 // every group. The cell then starts with "…"; the detail view shows the
-// group whole.
+// group whole. The keys are raw, not yet escaped (textsafe): an escaped
+// line end is no line end.
 func SharedGroupPrefix(n int, cell func(j int) string) int {
 	if n < 2 {
 		return 0
 	}
 	first := cell(0)
-	prefix, distinct := first, false
+	prefix, distinct, last := first, false, first
 	for j := 1; j < n; j++ {
 		g := cell(j)
+		if g == last { // a group's rows, one after another
+			continue
+		}
+		last = g
 		distinct = distinct || g != first
 		k := 0
 		for k < len(prefix) && k < len(g) && prefix[k] == g[k] {

@@ -438,8 +438,10 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		case c == sortByID:
 			cols = append(cols, textColumn(title, n, common.MaxIDWidth, cell, measured))
 		case c == sortByGroup:
-			if cut := common.SharedGroupPrefix(n, measured); cut > 0 {
-				cell, measured = cutPrefix(cell, cut), cutPrefix(measured, cut)
+			group := func(i int) string { return s.Trajectories.At(i).Group }
+			if cut := common.SharedGroupPrefix(n, func(j int) string { return group(l.inOrder[j]) }); cut > 0 {
+				short := func(i int) string { return "…" + textsafe.Line(group(i)[cut:]) }
+				cell, measured = func(j int) string { return short(l.row(j)) }, func(j int) string { return short(l.inOrder[j]) }
 			}
 			cols = append(cols, textColumn(title, n, maxKeyWidth, cell, measured))
 		case col.values != nil:
@@ -463,11 +465,6 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			func(j int) string { return cause(l.row(j)) }, func(j int) string { return cause(l.inOrder[j]) }))
 	}
 	return cols
-}
-
-// cutPrefix returns text(j) with its first cut bytes shown as "…".
-func cutPrefix(text func(j int) string, cut int) func(j int) string {
-	return func(j int) string { return "…" + text(j)[cut:] }
 }
 
 // textColumn returns a text column of the cells cell(j), as wide as the

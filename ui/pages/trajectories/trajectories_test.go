@@ -226,3 +226,21 @@ func TestTrajectoriesFollowEveryOptionChange(t *testing.T) {
 		}
 	}
 }
+
+// TestTrajectoriesCutTheSharedTemplate: groups that are prompts in one
+// chat template (a line end in what they share) show what follows it in
+// the group column, as the Groups tab does: the cut is found on the keys
+// before their line ends are escaped.
+func TestTrajectoriesCutTheSharedTemplate(t *testing.T) {
+	var b strings.Builder
+	for _, q := range []string{"Solve x + 3 = 5.", "Factor x^2 - 1."} {
+		for c := range 2 {
+			fmt.Fprintf(&b, `{"id":"%s-%d","group":"<|im_start|>user\n%s<|im_end|>","metadata":{"a":%d,"b":1}}`+"\n", q[:5], c, q, c)
+		}
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	v := uitest.Plain(tab)
+	if !strings.Contains(v, "…Solve x") || !strings.Contains(v, "…Factor x") || strings.Contains(v, "<|im_start|>") {
+		t.Errorf("the group column does not leave out the shared template:\n%s", v)
+	}
+}
