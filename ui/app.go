@@ -246,9 +246,14 @@ func (m *Model) helpView() string {
 
 // helpKeys are the active tab's keys followed by the global ones, fitted
 // to the width with ? help and q quit always kept (footerKeys): what is
-// cut is the global keys that ? lists.
+// cut is the global keys that ? lists. While the weights are edited, the
+// editor's keys come first and the tab's are left out: the editor takes
+// some of them (←/→ select a constraint), and says what its keys do.
 func (m *Model) helpKeys() help.KeyMap {
 	joined := joinedKeyMap{m.tabs[m.active], m.keys}
+	if m.weights.active {
+		joined = joinedKeyMap{m.keys}
+	}
 	return fixedKeyMap{short: footerKeys(m.help, joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.common.Width), full: joined}
 }
 

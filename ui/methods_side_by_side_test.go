@@ -211,3 +211,26 @@ func TestCompareSaysNoDisagreement(t *testing.T) {
 		t.Errorf("the help does not explain collapsed:\n%s", view)
 	}
 }
+
+// TestFooterWhileEditingWeights: with the weights editor open, the footer
+// says what its keys do and none of the tab's (on Pareto, ←/→ step
+// through the points; the editor takes them to select a constraint).
+func TestFooterWhileEditingWeights(t *testing.T) {
+	m := newTestModel(t, 160, 40)
+	press(m, "4")
+	footer := func() string {
+		lines := strings.Split(strings.TrimRight(screen(m), "\n"), "\n")
+		return lines[len(lines)-1]
+	}
+	if f := footer(); !strings.Contains(f, "point") {
+		t.Fatalf("Pareto's footer names no point key: %q", f)
+	}
+	press(m, "w")
+	if f := footer(); strings.Contains(f, "point") || !strings.Contains(f, "objective") {
+		t.Errorf("editing weights on Pareto, the footer reads %q", f)
+	}
+	press(m, "esc")
+	if f := footer(); !strings.Contains(f, "point") {
+		t.Errorf("the editor closed, Pareto's footer reads %q", f)
+	}
+}
