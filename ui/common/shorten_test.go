@@ -42,3 +42,17 @@ func TestShortenGroups(t *testing.T) {
 		}
 	}
 }
+
+// ObjectiveName marks an objective named as what is shown beside it
+// (verl's score, open-instruct's reward, a method's name), escaped; other
+// names are as they are.
+func TestObjectiveName(t *testing.T) {
+	for name, want := range map[string]string{
+		"score": "score (obj)", "reward": "reward (obj)", "grpo": "grpo (obj)",
+		"accuracy": "accuracy", "score_2": "score_2", "a\x1b[31m": `a\x1b[31m`,
+	} {
+		if got := ObjectiveName(name); got != want {
+			t.Errorf("ObjectiveName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

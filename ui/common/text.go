@@ -2,12 +2,14 @@ package common
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -103,4 +105,19 @@ func SharedGroupPrefix(n int, cell func(j int) string) int {
 		return 0
 	}
 	return cut
+}
+
+// computedNames are what the tables and the detail view show beside the
+// objectives, of what rewardlens computes or reads for each trajectory.
+var computedNames = []string{"id", "group", "valid", "score", "reward", "rank", "pareto_rank", "crowding", "logged", "response"}
+
+// ObjectiveName returns an objective's name as a column or a row shows
+// it, safe to print, marked " (obj)" when it is also the name of what is
+// shown beside it (computedNames, a method's rewards): verl's objective
+// is its score, open-instruct's its reward.
+func ObjectiveName(name string) string {
+	if slices.Contains(computedNames, name) || slices.Contains(engine.AllMethods(), engine.Method(name)) {
+		return textsafe.Line(name) + " (obj)"
+	}
+	return textsafe.Line(name)
 }

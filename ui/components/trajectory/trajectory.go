@@ -80,7 +80,7 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
 		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
 	for k, o := range res.Objectives {
-		computed = append(computed, field{textsafe.Line(o.Name), common.FormatValue(res.Evaluation.Values[i*res.Evaluation.M+k])})
+		computed = append(computed, field{common.ObjectiveName(o.Name), common.FormatValue(res.Evaluation.Values[i*res.Evaluation.M+k])})
 	}
 	sections := []string{
 		fieldsView(st, input, width),

@@ -99,7 +99,7 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		groupSortKey{"score", func(i int) float64 { return res.Scores[i] }},
 		groupSortKey{"rank", func(i int) float64 { return float64(res.Ranking.Ranks[i]) }})
 	for k, o := range res.Objectives {
-		keys = append(keys, groupSortKey{textsafe.Line(o.Name), func(i int) float64 { return res.Evaluation.Values[i*res.Evaluation.M+k] }})
+		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 { return res.Evaluation.Values[i*res.Evaluation.M+k] }})
 	}
 	return keys
 }
@@ -247,7 +247,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
 	}...)
 	for k, o := range res.Objectives {
-		cols = append(cols, table.NumberColumn(textsafe.Line(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] }))
+		cols = append(cols, table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] }))
 	}
 	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols

@@ -380,7 +380,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	for k, o := range s.Result.Objectives {
-		cols = append(cols, number(textsafe.Line(o.Name), func() ([]float64, int, int) {
+		cols = append(cols, number(common.ObjectiveName(o.Name), func() ([]float64, int, int) {
 			return s.Result.Evaluation.Values, s.Result.Evaluation.M, k
 		}))
 	}
