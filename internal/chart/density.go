@@ -108,3 +108,45 @@ func Buckets(order, start, class []int32, k int) {
 	copy(start[1:], start[:k])
 	start[0] = 0
 }
+
+// DensityCounter is Density counted on several goroutines, each adding
+// its points to counts of its own (Add), added up at the end (Sum): a
+// pass over a million points on every core, or fused into a pass of the
+// caller's over them.
+type DensityCounter struct {
+	grid         Grid
+	counts, best [][]int32
+}
+
+// NewDensityCounter returns the counts of workers goroutines on grid g,
+// as Density starts them.
+func NewDensityCounter(g Grid, workers int) *DensityCounter {
+	cells := g.X.Cells * g.Y.Cells
+	d := &DensityCounter{grid: g, counts: make([][]int32, workers), best: make([][]int32, workers)}
+	for w := range workers {
+		d.counts[w], d.best[w] = make([]int32, cells), make([]int32, cells)
+		for c := range d.best[w] {
+			d.best[w][c] = math.MaxInt32
+		}
+	}
+	return d
+}
+
+// Add counts the points (xs[j], ys[j]) of classes class (nil for none) on
+// goroutine w's counts (AddDensity). Goroutines add on their own w only.
+func (d *DensityCounter) Add(w int, xs, ys []float64, class []int32) {
+	AddDensity(d.counts[w], d.best[w], d.grid, xs, ys, class, nil)
+}
+
+// Sum returns the counts and best classes of every point added, as
+// Density gives them, once every goroutine is done; they reuse the first
+// goroutine's arrays.
+func (d *DensityCounter) Sum() (counts, best []int32) {
+	for w := 1; w < len(d.counts); w++ {
+		for c, n := range d.counts[w] {
+			d.counts[0][c] += n
+			d.best[0][c] = min(d.best[0][c], d.best[w][c])
+		}
+	}
+	return d.counts[0], d.best[0]
+}

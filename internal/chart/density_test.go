@@ -80,3 +80,29 @@ func TestBucketsIsAStableCountingSort(t *testing.T) {
 		t.Errorf("Buckets = %v, %v; want %v, %v", order, start, want, wantStart)
 	}
 }
+
+// DensityCounter's sum of points added on several goroutines' counts, in
+// any split, is Density of them all: random points on a coarse grid (many
+// per cell, classes tied), some outside it, split among 1 to 4 workers.
+func TestDensityCounterIsDensity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	g := Grid{X: Fit(0, 1, 12, Options{MinGap: 1}), Y: Fit(0, 1, 7, Options{MinGap: 1})}
+	n := 5000
+	xs, ys, class := make([]float64, n), make([]float64, n), make([]int32, n)
+	for j := range n {
+		xs[j], ys[j], class[j] = rng.Float64()*1.2-0.1, rng.Float64()*1.2-0.1, int32(rng.IntN(4))
+	}
+	cells := g.X.Cells * g.Y.Cells
+	want, wantBest := make([]int32, cells), make([]int32, cells)
+	Density(want, wantBest, g, xs, ys, class, nil)
+	for workers := 1; workers <= 4; workers++ {
+		d := NewDensityCounter(g, workers)
+		for lo := 0; lo < n; lo += 700 {
+			hi := min(lo+700, n)
+			d.Add(rng.IntN(workers), xs[lo:hi], ys[lo:hi], class[lo:hi])
+		}
+		if counts, best := d.Sum(); !slices.Equal(counts, want) || !slices.Equal(best, wantBest) {
+			t.Errorf("%d workers: the counts or best classes differ from Density's", workers)
+		}
+	}
+}

@@ -731,9 +731,11 @@ func (t *compared) classify(a, b []float64, grid func(ranges [2][2]float64) char
 			}
 		}
 	}
-	var points *pointCounts
+	var points *chart.DensityCounter
+	var g chart.Grid
 	if grid != nil {
-		points = newPointCounts(grid(t.ranges), nw)
+		g = grid(t.ranges)
+		points = chart.NewDensityCounter(g, nw)
 	}
 	t.class = make([]int32, n)
 	parallel.Chunks(n, pointsChunk, nw, func(w, lo, hi int) {
@@ -748,7 +750,7 @@ func (t *compared) classify(a, b []float64, grid func(ranges [2][2]float64) char
 		}
 		chunks[lo/pointsChunk].posNeg, chunks[lo/pointsChunk].negPos = posNeg, negPos
 		if points != nil { // the chunk's points, still in the caches
-			points.add(w, a[lo:hi], b[lo:hi], t.class[lo:hi])
+			points.Add(w, a[lo:hi], b[lo:hi], t.class[lo:hi])
 		}
 	})
 	for k := range chunks {
@@ -773,7 +775,8 @@ func (t *compared) classify(a, b []float64, grid func(ranges [2][2]float64) char
 		}
 	})
 	if points != nil {
-		t.density = points.sum()
+		t.density.grid = g
+		t.density.counts, t.density.worst = points.Sum()
 	}
 	return posNeg, negPos
 }
@@ -809,47 +812,12 @@ func (t *compared) countPoints(g chart.Grid, a, b []float64) {
 		return
 	}
 	nw := parallel.Workers(len(a), pointsChunk)
-	points := newPointCounts(g, nw)
+	points := chart.NewDensityCounter(g, nw)
 	parallel.Chunks(len(a), pointsChunk, nw, func(w, lo, hi int) {
-		points.add(w, a[lo:hi], b[lo:hi], t.class[lo:hi])
+		points.Add(w, a[lo:hi], b[lo:hi], t.class[lo:hi])
 	})
-	t.density = points.sum()
-}
-
-// pointCounts is chart.Density on several goroutines: each counts on its
-// own counts, added up at the end.
-type pointCounts struct {
-	grid          chart.Grid
-	counts, worst [][]int32
-}
-
-// newPointCounts returns the counts of nw goroutines on grid g.
-func newPointCounts(g chart.Grid, nw int) *pointCounts {
-	cells := g.X.Cells * g.Y.Cells
-	p := &pointCounts{grid: g, counts: make([][]int32, nw), worst: make([][]int32, nw)}
-	for w := range nw {
-		p.counts[w], p.worst[w] = make([]int32, cells), make([]int32, cells)
-		for c := range p.worst[w] {
-			p.worst[w][c] = math.MaxInt32 // as chart.Density starts
-		}
-	}
-	return p
-}
-
-// add counts points (a[j], b[j]) of classes class on goroutine w's counts.
-func (p *pointCounts) add(w int, a, b []float64, class []int32) {
-	chart.AddDensity(p.counts[w], p.worst[w], p.grid, a, b, class, nil)
-}
-
-// sum adds up the goroutines' counts.
-func (p *pointCounts) sum() density {
-	for w := 1; w < len(p.counts); w++ {
-		for c, count := range p.counts[w] {
-			p.counts[0][c] += count
-			p.worst[0][c] = min(p.worst[0][c], p.worst[w][c])
-		}
-	}
-	return density{grid: p.grid, counts: p.counts[0], worst: p.worst[0]}
+	t.density.grid = g
+	t.density.counts, t.density.worst = points.Sum()
 }
 
 // redraw draws the scatter again (newChart).

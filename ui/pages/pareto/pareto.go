@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/plot"
@@ -466,7 +467,7 @@ func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func
 				view = fullView(p.full)
 			}
 			grid := newPlotFrame(width, height, view.ranges(p.full, p.data), p.data).Grid
-			p.density = p.counted(densityKey{proj: p.key, ranking: p.ranking, grid: grid}, density{})
+			p.density = p.counted(densityKey{proj: p.key, ranking: p.ranking, grid: grid})
 		}
 		return projectedMsg{gen, p}
 	}}
@@ -802,16 +803,24 @@ func (t *paretoTab) plotsBound() bool {
 func (t *paretoTab) countDensity() {
 	key := densityKey{proj: t.points.key, ranking: t.points.ranking, grid: t.drawn.frame.Grid}
 	if key != t.drawn.density.of {
-		t.drawn.density = t.points.counted(key, t.drawn.density)
+		t.drawn.density = t.points.counted(key)
 	}
 }
 
-// counted returns p's points counted in key's grid (chart.Density), in
-// the arrays of old when they are long enough.
-func (p *projected) counted(key densityKey, old density) density {
-	n := key.grid.X.Cells * key.grid.Y.Cells
-	d := density{of: key, counts: slices.Grow(old.counts[:0], n)[:n], best: slices.Grow(old.best[:0], n)[:n]}
-	chart.Density(d.counts, d.best, key.grid, p.proj.X, p.proj.Y, p.rank, nil)
+// densityChunk is how many points a goroutine counts at a time.
+const densityChunk = 1 << 16
+
+// counted returns p's points counted in key's grid (chart.Density), on
+// every core.
+func (p *projected) counted(key densityKey) density {
+	n := len(p.proj.X)
+	nw := parallel.Workers(n, densityChunk)
+	points := chart.NewDensityCounter(key.grid, nw)
+	parallel.Chunks(n, densityChunk, nw, func(w, lo, hi int) {
+		points.Add(w, p.proj.X[lo:hi], p.proj.Y[lo:hi], p.rank[lo:hi])
+	})
+	d := density{of: key}
+	d.counts, d.best = points.Sum()
 	return d
 }
 
