@@ -420,19 +420,53 @@ func NiceBins(lo, hi, width float64, maxBins int) []float64 {
 	m, e := splitNice(width)
 	w := m * math.Pow(10, float64(e))
 	for {
-		a, b := math.Floor(lo/w), math.Ceil(hi/w)
+		a, b := MultipleBelow(lo, w), MultipleBelow(hi, w)
+		if NiceMultiple(b, w) < hi { // the multiple at or above hi
+			b++
+		}
 		if b == a {
 			b++
 		}
 		if b-a <= float64(maxBins) {
-			edges := make([]float64, int(b-a)+1)
-			for i := range edges {
-				edges[i] = (a + float64(i)) * w
-			}
-			return edges
+			return NiceMultiples(a, b, w)
 		}
 		w = nextNice(w)
 	}
+}
+
+// NiceMultiple returns k times the nice width w as the float64 nearest
+// their decimal product, as the edge labelled Format(k w) is: 3 × 0.2 is
+// 0.6, where the product of floats is 0.6000000000000001 and would put a
+// value of 0.6 in the bin below. k is a whole number under 2^52.
+func NiceMultiple(k, w float64) float64 {
+	m, e := splitNice(w)
+	if e < 0 {
+		return k * m / math.Pow(10, float64(-e))
+	}
+	return k * m * math.Pow(10, float64(e))
+}
+
+// MultipleBelow returns the k of the greatest multiple of the nice width
+// w at or below x (NiceMultiple(k, w) <= x): floor(x / w), one off where
+// the division rounds across a multiple.
+func MultipleBelow(x, w float64) float64 {
+	k := math.Floor(x / w)
+	switch {
+	case NiceMultiple(k, w) > x:
+		k--
+	case NiceMultiple(k+1, w) <= x:
+		k++
+	}
+	return k
+}
+
+// NiceMultiples returns the edges NiceMultiple(k, w) for k from a to b.
+func NiceMultiples(a, b, w float64) []float64 {
+	edges := make([]float64, int(b-a)+1)
+	for i := range edges {
+		edges[i] = NiceMultiple(a+float64(i), w)
+	}
+	return edges
 }
 
 // nextNice returns the nice number after the nice step w.

@@ -1,9 +1,11 @@
 package chart
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -269,6 +271,34 @@ func TestFitStepsFillsTheWidth(t *testing.T) {
 				lo, hi := a.Cell(first), a.Cell(last)
 				if lo > cols/5 || hi < cols*3/4 || hi >= cols || !IsNice(a.Step) || a.Step != math.Trunc(a.Step) {
 					t.Errorf("steps %v..%v in %d cells: at cells %d..%d, step %v", first, last, cols, lo, hi, a.Step)
+				}
+			}
+		}
+	}
+}
+
+// NiceMultiple is the float64 nearest the decimal k × w, which Format
+// labels the edge with: parsed from that decimal, written exactly, for k
+// from -500 to 500 and every nice width from 0.001 to 500 (3 × 0.2 is
+// 0.6). MultipleBelow is the greatest k whose multiple is at or below x,
+// x a multiple itself or between two.
+func TestNiceMultiple(t *testing.T) {
+	for e := -3; e <= 2; e++ {
+		for _, m := range []int64{10, 20, 25, 50} { // tenths of the mantissa: 2.5 is 25e-1
+			w := float64(m) * math.Pow(10, float64(e-1))
+			for k := int64(-500); k <= 500; k++ {
+				want, err := strconv.ParseFloat(fmt.Sprintf("%de%d", k*m, e-1), 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := NiceMultiple(float64(k), w); got != want {
+					t.Fatalf("NiceMultiple(%d, %v) = %v, want %v", k, w, got, want)
+				}
+				if got := MultipleBelow(want, w); got != float64(k) {
+					t.Errorf("MultipleBelow(%v, %v) = %v, want %d", want, w, got, k)
+				}
+				if got := MultipleBelow(math.Nextafter(want, math.Inf(-1)), w); got != float64(k-1) {
+					t.Errorf("MultipleBelow(just under %v, %v) = %v, want %d", want, w, got, k-1)
 				}
 			}
 		}

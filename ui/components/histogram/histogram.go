@@ -114,15 +114,11 @@ func discreteBins(distinct []float64, maxBins int) []float64 {
 	}
 	lo, hi := distinct[0], distinct[len(distinct)-1]
 	for w := niceAtMost(gap * (1 + 1e-9)); w > 0; w = niceAtMost(w * (1 - 1e-9)) {
-		a, b := math.Floor(lo/w), math.Floor(hi/w)+1
+		a, b := chart.MultipleBelow(lo, w), chart.MultipleBelow(hi, w)+1
 		if b-a > float64(maxBins) {
 			return nil
 		}
-		edges := make([]float64, int(b-a)+1)
-		for i := range edges {
-			edges[i] = (a + float64(i)) * w
-		}
-		if separates(edges, distinct) {
+		if edges := chart.NiceMultiples(a, b, w); separates(edges, distinct) {
 			return edges
 		}
 	}

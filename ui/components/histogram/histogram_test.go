@@ -49,6 +49,12 @@ func TestDiscreteValuesKeepTheirBins(t *testing.T) {
 	if counts := stats.Histogram(tenths, NiceBins(tenths, nil, 40)); slices.Max(counts) != 2 {
 		t.Errorf("tenths share a bin: %v", counts)
 	}
+	// A value on an edge is in the bin it starts: 0.6 in [0.6, 0.8), not
+	// below a 3 × 0.2 of 0.6000000000000001.
+	scores2 := []float64{0.25, 0.3, 0.3, 0.45, 0.6, 0.65, 0.7, 0.7}
+	if edges := NiceBins(scores2, nil, 40); !slices.Equal(edges, []float64{0.2, 0.4, 0.6, 0.8}) || !slices.Equal(stats.Histogram(scores2, edges), []int{3, 1, 4}) {
+		t.Errorf("edges %v, counts %v, want 0.2 0.4 0.6 0.8 and 3 1 4", edges, stats.Histogram(scores2, edges))
+	}
 	// Too many bins for the room: the Freedman-Diaconis ones stay.
 	if edges := NiceBins(tenths, nil, 3); len(edges)-1 > 3 {
 		t.Errorf("%d bins for 3 at most", len(edges)-1)
