@@ -83,6 +83,9 @@ func (ev *Evaluation) ComputeContext(ctx context.Context, opts Options) (*Result
 type rewarder struct {
 	idx, idx2, ord, present []int
 	x, u                    []float64
+	// sorted is a group's values in ascending order, what its means and
+	// stds are summed over (stats.Ascending).
+	sorted []float64
 	// priorities are lexicographic's, resolved on first use.
 	priorities []priorityKey
 }
@@ -171,7 +174,9 @@ func (rw *rewarder) group(spec *MethodSpec, res *Result, idx []int, batchStd1 fl
 	u := parallel.Grow(rw.u, n)
 	rw.u = u
 	if final := spec.group(rw, u, s, res, idx, batchStd1); !final && res.Options.Normalize {
-		stats.ZScores(u, u)
+		rw.sorted = stats.Ascending(rw.sorted, u)
+		mean, std := stats.PopMeanStd(rw.sorted)
+		stats.ZScoresOf(u, u, mean, std)
 	}
 	for j, i := range idx {
 		res.Rewards[i] = u[j]
@@ -200,11 +205,12 @@ func relative(u, s []float64, order []int) []int {
 // single value, sample std) makes every reward 0, but with
 // GroupOfOneScore a group of one has mean 0 and, for scale group, std 1,
 // as in verl: s / (1 + epsilon), s unscaled, s / (std1 + epsilon) for
-// scale batch.
-func grpo(u, s []float64, opts Options, batchStd1 float64) {
+// scale batch. The mean and std are summed over sorted, s in ascending
+// order (stats.Ascending).
+func grpo(u, s, sorted []float64, opts Options, batchStd1 float64) {
 	scaled := opts.Normalize && opts.Scale != ScaleNone
 	alone := len(s) == 1 && opts.GroupOfOne == GroupOfOneScore
-	mean := stats.Mean(s)
+	mean := stats.Mean(sorted)
 	if alone {
 		mean = 0 // verl's convention, and std 1 for scale group
 	}
@@ -212,7 +218,7 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 	if scaled {
 		std1 := batchStd1
 		if opts.Scale == ScaleGroup {
-			std1 = opts.StdOf(s)
+			std1 = opts.StdOf(sorted)
 			if alone {
 				std1 = 1
 			}
@@ -229,8 +235,9 @@ func grpo(u, s []float64, opts Options, batchStd1 float64) {
 }
 
 // rloo writes the leave-one-out baseline advantage n/(n-1) * (s - mean(s)):
-// for n = 1, 0, or s with GroupOfOneScore (verl's mean 0).
-func rloo(u, s []float64, groupOfOne GroupOfOne) {
+// for n = 1, 0, or s with GroupOfOneScore (verl's mean 0). The mean is
+// summed over sorted, s in ascending order (stats.Ascending).
+func rloo(u, s, sorted []float64, groupOfOne GroupOfOne) {
 	n := len(s)
 	if n == 1 {
 		u[0] = 0
@@ -239,7 +246,7 @@ func rloo(u, s []float64, groupOfOne GroupOfOne) {
 		}
 		return
 	}
-	mean := stats.Mean(s)
+	mean := stats.Mean(sorted)
 	for j := range u {
 		u[j] = stats.Saturate(float64(n) / float64(n-1) * stats.Centered(s[j], mean, 1))
 	}
@@ -334,7 +341,8 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			for j, i := range present {
 				x[j] = res.Term(i, k)
 			}
-			mean, std1 := stats.Mean(x), res.Options.StdOf(x)
+			w.sorted = stats.Ascending(w.sorted, x) // the group's mean and std whatever its order
+			mean, std1 := stats.Mean(w.sorted), res.Options.StdOf(w.sorted)
 			for j, i := range present {
 				res.Rewards[i] = stats.Saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // MethodSpec is a reward method, all that the program knows of it in one
@@ -83,8 +85,9 @@ var methodSpecs = []MethodSpec{
 		},
 		RewardsScore:    true,
 		RewardsWeighted: true,
-		group: func(_ *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
-			grpo(u, s, res.Options, batchStd1)
+		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
+			rw.sorted = stats.Ascending(rw.sorted, s)
+			grpo(u, s, rw.sorted, res.Options, batchStd1)
 			return true
 		},
 	},
@@ -94,8 +97,9 @@ var methodSpecs = []MethodSpec{
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
 		RewardsScore:    true,
 		RewardsWeighted: true,
-		group: func(_ *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
-			rloo(u, s, res.Options.GroupOfOne)
+		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
+			rw.sorted = stats.Ascending(rw.sorted, s)
+			rloo(u, s, rw.sorted, res.Options.GroupOfOne)
 			return true
 		},
 	},

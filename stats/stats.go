@@ -64,11 +64,28 @@ func SampleStd(x []float64) float64 {
 	return math.Sqrt(max(v, 0))
 }
 
+// Ascending returns x sorted ascending, in dst's array when it is long
+// enough: a mean or std summed in that order does not depend on the order
+// of a comparison group's members, so that two groups of the same values
+// (the same Pareto utilities, the same scores) get the same rewards to the
+// last bit, which rank statistics, comparing exactly, see as ties.
+func Ascending(dst, x []float64) []float64 {
+	dst = append(dst[:0], x...)
+	slices.Sort(dst)
+	return dst
+}
+
 // ZScores writes z(x) = (x - mean) / std into dst, with the population std;
 // when std < ZeroStd every value is 0. dst may be x. It panics if
 // len(dst) < len(x).
 func ZScores(dst, x []float64) {
 	mean, std := PopMeanStd(x)
+	ZScoresOf(dst, x, mean, std)
+}
+
+// ZScoresOf is ZScores with x's mean and population std given (of x in
+// ascending order, say: Ascending).
+func ZScoresOf(dst, x []float64, mean, std float64) {
 	for i, v := range x {
 		if std < ZeroStd || math.IsNaN(std) {
 			dst[i] = 0

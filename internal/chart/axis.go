@@ -407,7 +407,9 @@ func ceilDiv(a, b int64) int64 {
 // at or below lo to the one at or above hi (one bin when they are the
 // same), number at most maxBins (at least 1). Every edge is then a
 // multiple of the width, labelled by Format with StepDecimals of it. For
-// lo = hi the bins cover Span(lo, hi); NaN, ±Inf or width ≤ 0 return nil.
+// lo = hi the bins cover Span(lo, hi); when no nice width makes few enough
+// (one bin for a range across 0), the one bin is lo to hi. NaN, ±Inf or
+// width ≤ 0 return nil.
 func NiceBins(lo, hi, width float64, maxBins int) []float64 {
 	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) || !(width > 0) || lo > hi {
 		return nil
@@ -420,6 +422,9 @@ func NiceBins(lo, hi, width float64, maxBins int) []float64 {
 	m, e := splitNice(width)
 	w := m * math.Pow(10, float64(e))
 	for {
+		if math.IsInf(w, 0) {
+			return []float64{lo, hi}
+		}
 		a, b := MultipleBelow(lo, w), MultipleBelow(hi, w)
 		if NiceMultiple(b, w) < hi { // the multiple at or above hi
 			b++

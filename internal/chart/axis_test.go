@@ -304,3 +304,13 @@ func TestNiceMultiple(t *testing.T) {
 		}
 	}
 }
+
+// NiceBins ends when no nice width fits: a range across 0 in one bin is
+// that one bin, lo to hi; so is a huge range.
+func TestNiceBinsThatCannotFit(t *testing.T) {
+	for _, c := range []struct{ lo, hi float64 }{{-0.3, 0.4}, {-1e300, 1e300}} {
+		if got := NiceBins(c.lo, c.hi, 0.1, 1); !slices.Equal(got, []float64{c.lo, c.hi}) {
+			t.Errorf("NiceBins(%v, %v, 0.1, 1) = %v, want one bin", c.lo, c.hi, got)
+		}
+	}
+}
