@@ -455,7 +455,14 @@ func (t *stepsTab) View() string {
 			var cells []string
 			for c := range l.cols {
 				if view, ok := t.charts[r*l.cols+c]; ok {
-					cells = append(cells, common.FitBox(view, l.cellWidth, l.cellHeight))
+					// Each cell as wide as the grid's: its chart, one
+					// column narrower, ends in a gap before the next one's
+					// title, which a full title met head on.
+					lines := strings.Split(common.FitBox(view, l.cellWidth, l.cellHeight), "\n")
+					for i, line := range lines {
+						lines[i] = common.PadRight(line, l.cellWidth)
+					}
+					cells = append(cells, strings.Join(lines, "\n"))
 				}
 			}
 			gridRows = append(gridRows, lipgloss.JoinHorizontal(lipgloss.Top, cells...))

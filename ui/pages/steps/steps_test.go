@@ -431,3 +431,24 @@ func TestStepsFillTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsChartsKeepAGap: at 80 columns, two charts a row, a column of
+// blanks parts them on every line of the grid, titles that fill their
+// width (step 29's, the third row selected) included: the selected
+// chart's "▸" met the value before it.
+func TestStepsChartsKeepAGap(t *testing.T) {
+	s := uitest.SampleSession(t)
+	tab := stepsTabOn(s, 80, 24)
+	uitest.ShowBatch(tab, s, 29)
+	uitest.PressKeys(tab, "j", "j", "j", "j", "j")
+	l := tab.layout()
+	if l.cols != 2 {
+		t.Fatalf("%d charts a row at 80 columns, the test expects 2", l.cols)
+	}
+	lines := strings.Split(uitest.Plain(tab), "\n")
+	for _, line := range lines[:l.shown*l.cellHeight] {
+		if gap := []rune(line); len(gap) >= l.cellWidth && gap[l.cellWidth-1] != ' ' {
+			t.Errorf("no gap in column %d:\n%s", l.cellWidth-1, line)
+		}
+	}
+}
