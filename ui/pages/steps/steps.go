@@ -341,6 +341,8 @@ func (t *stepsTab) draw() {
 	l := t.layout()
 	row := t.selected / l.cols
 	t.top = min(max(t.top, row-l.shown+1), row)
+	// No blank rows under the last: a screen grown shows more from the top.
+	t.top = max(min(t.top, l.rows-l.shown), 0)
 	// Every chart of the grid leaves its y labels as wide a margin as the
 	// widest needs: their plots, and so their x axes, are one.
 	left := 0

@@ -452,3 +452,20 @@ func TestStepsChartsKeepAGap(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsGrowToShowAll: scrolled down at 80x24, the tab grown to 200x60
+// shows every chart from the first, the grid not scrolled past its end.
+func TestStepsGrowToShowAll(t *testing.T) {
+	tab := stepsTabOn(uitest.SampleSession(t), 80, 24)
+	uitest.PressKeys(tab, "j", "j", "j", "j", "j")
+	if tab.top == 0 {
+		t.Fatal("j five times did not scroll the grid at 80x24")
+	}
+	tab.SetSize(200, 60)
+	if l := tab.layout(); l.shown < l.rows || tab.top != 0 {
+		t.Errorf("at 200x60: rows %d..%d shown of %d", tab.top, tab.top+l.shown, l.rows)
+	}
+	if v := uitest.Plain(tab); !strings.Contains(v, tab.series[0].title) {
+		t.Errorf("the first chart is not shown:\n%s", v)
+	}
+}
