@@ -133,42 +133,21 @@ func Jobs(tab common.Tab) {
 	}
 }
 
+// namedKeys are the keys KeyPress knows by name, as tea.KeyPressMsg.String
+// names them.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"down": {Code: tea.KeyDown}, "up": {Code: tea.KeyUp}, "left": {Code: tea.KeyLeft}, "right": {Code: tea.KeyRight},
+	"pgup": {Code: tea.KeyPgUp}, "pgdown": {Code: tea.KeyPgDown}, "home": {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd},
+	"backspace": {Code: tea.KeyBackspace}, "space": {Code: tea.KeySpace, Text: " "}, "esc": {Code: tea.KeyEscape},
+	"enter": {Code: tea.KeyEnter}, "tab": {Code: tea.KeyTab}, "shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
+	"ctrl+c": {Code: 'c', Mod: tea.ModCtrl}, "ctrl+s": {Code: 's', Mod: tea.ModCtrl},
+}
+
 // KeyPress returns the message of a key named as tea.KeyPressMsg.String
-// names it.
+// names it: a named key, or the text of a rune.
 func KeyPress(k string) tea.KeyPressMsg {
-	switch k {
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "pgup":
-		return tea.KeyPressMsg{Code: tea.KeyPgUp}
-	case "pgdown":
-		return tea.KeyPressMsg{Code: tea.KeyPgDown}
-	case "home":
-		return tea.KeyPressMsg{Code: tea.KeyHome}
-	case "end":
-		return tea.KeyPressMsg{Code: tea.KeyEnd}
-	case "backspace":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "space":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "ctrl+c":
-		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	case "ctrl+s":
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	if msg, ok := namedKeys[k]; ok {
+		return msg
 	}
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
