@@ -33,7 +33,7 @@ error names the objective, the cause and the nearest field names.`,
 			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
 				return err
 			}
-			if err := checkOut(cmd, out, args, stdio.Stdin, force); err != nil {
+			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
 				return err
 			}
 			p, err := prepare(cmd, s, args, stdio)

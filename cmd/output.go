@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"github.com/spf13/cobra"
 	"io"
 	"os"
 	"slices"
@@ -102,8 +101,8 @@ func refuseInput(path string, inputs []string) error {
 // one), not a directory, not a read-only file or another user's (unless
 // force), in a directory where a file can be created. "-" is stdout, and
 // so is "" when --out is not given (given, it is refused).
-func checkOut(cmd *cobra.Command, path string, inputs []string, stdin io.Reader, force bool) error {
-	if path == "" && cmd.Flags().Changed("out") {
+func checkOut(path string, given bool, inputs []string, stdin io.Reader, force bool) error {
+	if path == "" && given {
 		return usagef("--out \"\": no path (leave --out out, or give -, for standard output)")
 	}
 	if path == "" || path == "-" {

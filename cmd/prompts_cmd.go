@@ -37,7 +37,7 @@ counts per status go to stderr.`,
 			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
 				return err
 			}
-			if err := checkOut(cmd, out, args, stdio.Stdin, force); err != nil {
+			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
 				return err
 			}
 			p, err := prepareColumns(cmd, s, args, stdio)

@@ -50,7 +50,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err := formatCheck(format, "table", "json"); err != nil {
 				return err
 			}
-			if err := checkOut(cmd, out, args, stdio.Stdin, force); err != nil {
+			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
 				return err
 			}
 			if follow {

@@ -110,7 +110,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	}
 	if spec.batch != nil {
 		spec.batch(rw, res, b)
-		rw.eachGroup(b, func(_ *rewarder, g *Group) { fillInvalid(res, g.Members) })
+		rw.eachGroup(b, func(w *rewarder, g *Group) { w.fillInvalid(res, g.Members) })
 		return
 	}
 	batchStd1 := math.NaN()
@@ -135,7 +135,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 			std1 = sourceStd1[res.Evaluation.sourceOf[w.idx[0]]] // a group is of one source
 		}
 		w.group(spec, res, w.idx, std1)
-		fillInvalid(res, g.Members)
+		w.fillInvalid(res, g.Members)
 	})
 }
 
@@ -405,21 +405,23 @@ func (w *rewarder) presentOf(res *Result, idx []int, k int) []int {
 }
 
 // fillInvalid gives the invalid members of a group the mean reward of its
-// valid ones (0 when there are none), so that they push training neither way.
-func fillInvalid(res *Result, members []int) {
-	sum, n := 0.0, 0
+// valid ones (0 when there are none), so that they push training neither
+// way; the mean summed in ascending order, as the group's others are.
+func (rw *rewarder) fillInvalid(res *Result, members []int) {
+	valid := res.Evaluation.Valid
+	if !slices.ContainsFunc(members, func(i int) bool { return !valid[i] }) {
+		return
+	}
+	rw.x = rw.x[:0]
 	for _, i := range members {
-		if res.Evaluation.Valid[i] {
-			sum += res.Rewards[i]
-			n++
+		if valid[i] {
+			rw.x = append(rw.x, res.Rewards[i])
 		}
 	}
 	fill := 0.0
-	if n > 0 {
-		fill = sum / float64(n)
-	}
-	if math.IsInf(fill, 0) { // the sum overflowed (saturate.go)
-		fill = membersMean(res.Rewards, ValidMembers(nil, members, res.Evaluation.Valid))
+	if len(rw.x) > 0 {
+		rw.sorted = stats.Ascending(rw.sorted, rw.x)
+		fill = stats.Mean(rw.sorted) // overflow-safe (saturate.go)
 	}
 	for _, i := range members {
 		if !res.Evaluation.Valid[i] {

@@ -179,7 +179,10 @@ func describeMetadata(metadata map[string]any, recordKeys []string) string {
 		named = append(named, fmt.Sprintf("and %d more", len(keys)-metadataNamed))
 	}
 	why := "none is a number"
-	if read := slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return !slices.Contains(recordKeys, k) }); len(read) > 0 {
+	if read := slices.DeleteFunc(slices.Clone(keys), func(k string) bool {
+		_, number := metadata[k].(float64)
+		return !number || !slices.Contains(recordKeys, k)
+	}); len(read) > 0 {
 		why = fmt.Sprintf("none is a number but the fields read by %s, %s, %s, %s or %s, which are not inferred as objectives: %s",
 			scoring.GroupBySetting, scoring.BatchBySetting, scoring.IDBySetting, scoring.PromptBySetting, loggedAdvantageSetting, strings.Join(read, ", "))
 	}

@@ -359,6 +359,11 @@ func TestInferNoObjective(t *testing.T) {
 	if _, err := (Config{}).InferObjectives(&empty); err == nil || !strings.Contains(err.Error(), "it has no metadata") {
 		t.Errorf("no metadata: %v", err)
 	}
+	// A key a record field reads that is no number is not named as left out.
+	text := enginetest.Traj(0, "", "grp", "g1", "note", "x")
+	if _, err := (Config{GroupBy: "metadata.grp"}).InferObjectives(&text); err == nil || !strings.HasSuffix(err.Error(), `("grp", "note"): none is a number`) {
+		t.Errorf("a text group key: %v", err)
+	}
 }
 
 func TestMinimizedObjectiveIsOriented(t *testing.T) {

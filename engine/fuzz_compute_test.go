@@ -4,10 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/pareto"
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // FuzzCompute runs the engine end to end on random trajectories and
@@ -218,7 +221,9 @@ func checkGroup(t *testing.T, res *Result, step int64, g Group) {
 	// to the rounding error of the largest of them.
 	want, scale := 0.0, 1.0
 	if len(valid) > 0 {
-		want = membersMean(res.Rewards, valid)
+		x := parallel.Gather(nil, res.Rewards, valid)
+		slices.Sort(x) // summed in ascending order, as fillInvalid does
+		want = stats.Mean(x)
 	}
 	for _, i := range valid {
 		scale = max(scale, math.Abs(res.Rewards[i]))

@@ -114,18 +114,24 @@ func TestRewardsWeightedMatchesTheRewards(t *testing.T) {
 // the last bit, under every method: their means and stds are summed in
 // ascending order (stats.Ascending), so that rank statistics over the
 // rewards see the ties they are. Random groups of two objectives in
-// thirds and sevenths (sums that round), each copied shuffled into a
-// second group; the two groups' rewards, sorted, compared bit for bit
-// (duplicates in a group may trade their crowding, as in pymoo).
+// thirds and hundredths (sums that round), an invalid member in every other
+// one (its reward the group's mean), each copied shuffled into a second group;
+// the two groups' rewards, sorted, compared bit for bit (duplicates in a
+// group may trade their crowding, as in pymoo): with the objectives as
+// they are and the rewards normalised, and with the objectives z-scored
+// per group and the rewards not (whose mean an invalid member gets).
 func TestRewardsDoNotDependOnTheMembersOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	var points [][2]float64
 	var groups []string
 	for g := range 30 {
-		n := 2 + rng.IntN(11)
+		n := 2 + rng.IntN(30)
 		group := make([][2]float64, n)
 		for j := range group {
-			group[j] = [2]float64{float64(rng.IntN(7)) / 3, float64(rng.IntN(9)) / 7}
+			group[j] = [2]float64{float64(rng.IntN(7)) / 3, float64(rng.IntN(100)) / 100}
+		}
+		if g%2 == 0 {
+			group[0][1] = math.NaN() // no y: invalid
 		}
 		points = append(points, group...)
 		rng.Shuffle(n, func(a, b int) { group[a], group[b] = group[b], group[a] })
@@ -140,20 +146,27 @@ func TestRewardsDoNotDependOnTheMembersOrder(t *testing.T) {
 	for i := range ts {
 		ts[i].Group = groups[i]
 	}
-	for _, m := range AllMethods() {
-		c.Options = Options{Method: m, Normalize: true, Scale: ScaleGroup, Weights: []float64{0.3, 0.7}, Priority: []string{"x", "y"}}
-		res := c.Compute(ts, m)
-		rewards := map[string][]uint64{}
-		for i, g := range groups {
-			rewards[g] = append(rewards[g], math.Float64bits(res.Rewards[i]))
+	for i := range ts {
+		if math.IsNaN(points[i][1]) {
+			delete(ts[i].Metadata, "y")
 		}
-		for g := range 30 {
-			a, b := rewards[fmt.Sprintf("g%d", g)], rewards[fmt.Sprintf("g%dcopy", g)]
-			slices.Sort(a)
-			slices.Sort(b)
-			if !slices.Equal(a, b) {
-				t.Errorf("%s: group %d and its shuffled copy get other rewards", m, g)
-				break
+	}
+	for _, norm := range []ObjectiveNorm{NormNone, NormZScore} {
+		for _, m := range AllMethods() {
+			c.Options = Options{Method: m, Normalize: norm == NormNone, Scale: ScaleGroup, Weights: []float64{0.3, 0.7}, Priority: []string{"x", "y"}, NormalizeObjectives: norm}
+			res := c.Compute(ts, m)
+			rewards := map[string][]uint64{}
+			for i, g := range groups {
+				rewards[g] = append(rewards[g], math.Float64bits(res.Rewards[i]))
+			}
+			for g := range 30 {
+				a, b := rewards[fmt.Sprintf("g%d", g)], rewards[fmt.Sprintf("g%dcopy", g)]
+				slices.Sort(a)
+				slices.Sort(b)
+				if !slices.Equal(a, b) {
+					t.Errorf("%s, objectives %s: group %d and its shuffled copy get other rewards", m, norm, g)
+					break
+				}
 			}
 		}
 	}

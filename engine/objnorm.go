@@ -53,7 +53,10 @@ func normalizeColumn(dst, x []float64, norm ObjectiveNorm, order []int) []int {
 			dst[j] = (v - lo) / (hi - lo)
 		}
 	case NormZScore:
-		stats.ZScores(dst, x)
+		// The mean and std of x in ascending order, sorted in dst, which
+		// the z-scores then overwrite: equal groups, equal values.
+		mean, std := stats.PopMeanStd(stats.Ascending(dst[:0], x))
+		stats.ZScoresOf(dst, x, mean, std)
 	case NormRank:
 		order = stats.AverageRanks(dst, x, order)
 		n := float64(len(x))

@@ -18,13 +18,3 @@ func weightedCentered(w, x, c, d float64) float64 {
 	}
 	return stats.Saturate(w * stats.Centered(x, c, d))
 }
-
-// membersMean returns the mean of values over members, without overflow
-// (see stats.Mean), NaN when there are none.
-func membersMean(values []float64, members []int) float64 {
-	x := make([]float64, len(members))
-	for j, i := range members {
-		x[j] = values[i]
-	}
-	return stats.Mean(x)
-}

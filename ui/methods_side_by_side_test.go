@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"github.com/rewardlens/rewardlens/engine"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )

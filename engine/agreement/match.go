@@ -139,7 +139,8 @@ func reproduces(c Diff) bool {
 // advantages the trainer logged and, when they do not reproduce them,
 // finds the settings that do among the trainers' (trainerSettings).
 type Match struct {
-	// Base is the settings checked: trainerOptions of the options given.
+	// Base is the settings checked: trainerOptions of the options given,
+	// or Found once --match-logged computes with it (computedWith).
 	Base Fit
 	// Steps are the batches compared, ascending.
 	Steps []int64

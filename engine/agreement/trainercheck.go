@@ -22,8 +22,9 @@ const maxUnequalStepsNamed = 5
 // TrainerCheck is what CheckTrainer found.
 type TrainerCheck struct {
 	// Logged compares the trainer-style rewards with the logged
-	// advantages (nil without them): under the options computed with
-	// (Options), those --match-logged found included.
+	// advantages (nil without them): under the trainer-style options of
+	// those given, or, when --match-logged found settings that reproduce
+	// them, under those (Options).
 	Logged *Match
 	// Unequal are the batches whose groups are not all of one size
 	// (checked with engine.RewardComputer.EqualGroups only).

@@ -32,7 +32,9 @@ func TestShortenGroups(t *testing.T) {
 		// Lines as well as words: a chat template without a space.
 		{[]string{"<|im_start|>user\nSolve x.<|im_end|>", "<|im_start|>user\nFactor y.<|im_end|>"}, []string{"…Solve x.<|im_end|>", "…Factor y.<|im_end|>"}},
 		{[]string{"system\nYou are a helper.\nuser\nWhat is 7 * 8?", "system\nYou are a helper.\nuser\nWhy?"}, []string{"…What is 7 * 8?", "…Why?"}},
-		// A group's rows one after another, as a table lists them.
+		// A group's rows one after another, as a table lists them (the
+		// rows equal to the one before are passed over, which only saves
+		// work).
 		{[]string{"<|im_start|>user\nSolve x.", "<|im_start|>user\nSolve x.", "<|im_start|>user\nFactor y.", "<|im_start|>user\nFactor y."},
 			[]string{"…Solve x.", "…Solve x.", "…Factor y.", "…Factor y."}},
 		{[]string{"<|im_start|>user\nSolve x.", "<|im_start|>user\nSolve x."}, []string{"<|im_start|>user\nSolve x.", "<|im_start|>user\nSolve x."}},

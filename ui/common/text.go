@@ -109,7 +109,8 @@ func SharedGroupPrefix(n int, cell func(j int) string) int {
 
 // computedNames are what the tables and the detail view show beside the
 // objectives, of what rewardlens computes or reads for each trajectory.
-var computedNames = []string{"id", "group", "valid", "score", "reward", "rank", "pareto_rank", "crowding", "logged", "response"}
+var computedNames = []string{"id", "group", "batch", "step_count", "done", "read from", "valid", "score", "reward", "rank",
+	"pareto_rank", "crowding", "feasible", "violation", "cell", "logged", "response"}
 
 // ObjectiveName returns an objective's name as a column or a row shows
 // it, safe to print, marked " (obj)" when it is also the name of what is

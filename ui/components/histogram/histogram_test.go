@@ -1,7 +1,6 @@
 package histogram
 
 import (
-	"github.com/rewardlens/rewardlens/stats"
 	"math"
 	"slices"
 	"strings"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
 

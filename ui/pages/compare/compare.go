@@ -396,6 +396,7 @@ func (t *compareTab) setReading(on bool) {
 		b.SetEnabled(!on)
 	}
 	if on {
+		t.chosen = true // the point read stays selected across switches
 		t.opened = trajectory.Open(t.common.Session, t.cmp.Index[t.selected])
 		t.detail.SetContent(trajectory.Detail(t.common, &t.opened, t.width))
 		t.detail.GotoTop()
