@@ -182,7 +182,7 @@ func Span(lo, hi float64, nonNegative bool) (float64, float64) {
 		return 0, 1
 	}
 	if hi-lo <= 1e-9*max(1, math.Abs(lo), math.Abs(hi)) {
-		c := (lo + hi) / 2
+		c := lo/2 + hi/2 // not overflowing
 		if math.Abs(c) < 1e-12 {
 			if nonNegative {
 				return 0, 1
@@ -416,13 +416,14 @@ func NiceBins(lo, hi, width float64, maxBins int) []float64 {
 	}
 	if lo == hi {
 		lo, hi = Span(lo, hi, false)
+		lo, hi = max(lo, -math.MaxFloat64), min(hi, math.MaxFloat64) // a constant near the largest float
 		width = max(width, (hi-lo)/float64(max(maxBins, 1)))
 	}
 	maxBins = max(maxBins, 1)
 	m, e := splitNice(width)
 	w := m * math.Pow(10, float64(e))
 	for {
-		if math.IsInf(w, 0) {
+		if !(w > 0) || math.IsInf(w, 0) {
 			return []float64{lo, hi}
 		}
 		a, b := MultipleBelow(lo, w), MultipleBelow(hi, w)
@@ -432,17 +433,30 @@ func NiceBins(lo, hi, width float64, maxBins int) []float64 {
 		if b == a {
 			b++
 		}
-		if b-a <= float64(maxBins) {
+		if b-a <= float64(maxBins) && MultiplesExact(a, b, w) {
 			return NiceMultiples(a, b, w)
 		}
 		w = nextNice(w)
 	}
 }
 
+// multipleMax bounds the k of the multiples NiceMultiple makes exactly:
+// k times a mantissa of 5 stays under 2^53.
+const multipleMax = 1 << 50
+
+// MultiplesExact reports whether the multiples a to b of w are the edges
+// NiceMultiple makes: k within multipleMax, the products finite. Widths
+// far below the values (two values an ulp apart) are not.
+func MultiplesExact(a, b, w float64) bool {
+	return max(-a, b) < multipleMax && !math.IsInf(NiceMultiple(a, w), 0) && !math.IsInf(NiceMultiple(b, w), 0)
+}
+
 // NiceMultiple returns k times the nice width w as the float64 nearest
 // their decimal product, as the edge labelled Format(k w) is: 3 × 0.2 is
 // 0.6, where the product of floats is 0.6000000000000001 and would put a
-// value of 0.6 in the bin below. k is a whole number under 2^52.
+// value of 0.6 in the bin below. k is a whole number within multipleMax
+// (MultiplesExact); the product is the nearest for widths of 1e-22 to
+// 1e22, whose powers of ten are exact.
 func NiceMultiple(k, w float64) float64 {
 	m, e := splitNice(w)
 	if e < 0 {

@@ -314,3 +314,25 @@ func TestNiceBinsThatCannotFit(t *testing.T) {
 		}
 	}
 }
+
+// NiceBins ends, with edges that rise from at or below lo to at or above
+// hi, on the inputs that broke it: values an ulp apart (a width whose
+// multiples are past 2^53), an infinite width, a constant beyond half the
+// largest float, a range to the largest float.
+func TestNiceBinsOnExtremes(t *testing.T) {
+	for _, c := range []struct{ lo, hi, width float64 }{
+		{13, math.Nextafter(13, 14), 6.3e-17}, {2, 2.000000000000002, 5.55e-17}, {-1e308, 1e308, math.Inf(1)},
+		{1.7e308, 1.7e308, 1}, {0, 1.78e308, 8.9e307},
+	} {
+		edges := NiceBins(c.lo, c.hi, c.width, 80)
+		if len(edges) < 2 || edges[0] > c.lo || edges[len(edges)-1] < c.hi || !slices.IsSorted(edges) || slices.ContainsFunc(edges, func(e float64) bool { return math.IsInf(e, 0) || math.IsNaN(e) }) {
+			t.Errorf("NiceBins(%v, %v, %v, 80) = %v", c.lo, c.hi, c.width, edges)
+		}
+		for i := 1; i < len(edges); i++ {
+			if edges[i] <= edges[i-1] {
+				t.Errorf("NiceBins(%v, %v, %v, 80): edges do not rise: %v", c.lo, c.hi, c.width, edges)
+				break
+			}
+		}
+	}
+}

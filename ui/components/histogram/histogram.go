@@ -115,7 +115,7 @@ func discreteBins(distinct []float64, maxBins int) []float64 {
 	lo, hi := distinct[0], distinct[len(distinct)-1]
 	for w := niceAtMost(gap * (1 + 1e-9)); w > 0; w = niceAtMost(w * (1 - 1e-9)) {
 		a, b := chart.MultipleBelow(lo, w), chart.MultipleBelow(hi, w)+1
-		if b-a > float64(maxBins) {
+		if b-a > float64(maxBins) || !chart.MultiplesExact(a, b, w) {
 			return nil
 		}
 		if edges := chart.NiceMultiples(a, b, w); separates(edges, distinct) {

@@ -128,3 +128,21 @@ func TestValueAxisEndsNotCrowded(t *testing.T) {
 		t.Errorf("ValueAxis gaps %v crowd an end: %q", gaps, ticks)
 	}
 }
+
+// Values an ulp apart, or at the ends of the floats, are drawn: a width
+// whose multiples are past what NiceMultiple makes exactly is not taken
+// (slices.Max of no bins panicked), and an infinite width ends.
+func TestHistogramOfExtremes(t *testing.T) {
+	st := common.NewStyles(true, true)
+	for _, values := range [][]float64{
+		{13, 13, math.Nextafter(13, 14), math.Nextafter(13, 14)},
+		{2.5, 2.5, math.Nextafter(2.5, 3), math.Nextafter(2.5, 3)},
+		{-1e308, -1e308, 1e308, 1e308},
+	} {
+		for _, width := range []int{20, 60, 120} {
+			if v := (Histogram{Title: "x", Values: values}).View(st, width, 12); v == "" {
+				t.Errorf("%v at %d: nothing drawn", values, width)
+			}
+		}
+	}
+}
