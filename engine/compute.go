@@ -84,7 +84,7 @@ type rewarder struct {
 	idx, idx2, ord, present []int
 	x, u                    []float64
 	// sorted is a group's values in ascending order, what its means and
-	// stds are summed over (stats.Ascending).
+	// stds are summed over (ascending).
 	sorted []float64
 	// priorities are lexicographic's, resolved on first use.
 	priorities []priorityKey
@@ -100,6 +100,14 @@ func ValidMembers(buf []int, members []int, valid []bool) []int {
 		}
 	}
 	return buf
+}
+
+// ascending returns x in ascending order, in rw's scratch (stats.Ascending):
+// a group's mean and std summed over it do not depend on its members'
+// order.
+func (rw *rewarder) ascending(x []float64) []float64 {
+	rw.sorted = stats.Ascending(rw.sorted, x)
+	return rw.sorted
 }
 
 func (rw *rewarder) batch(res *Result, b *Batch) {
@@ -174,8 +182,7 @@ func (rw *rewarder) group(spec *MethodSpec, res *Result, idx []int, batchStd1 fl
 	u := parallel.Grow(rw.u, n)
 	rw.u = u
 	if final := spec.group(rw, u, s, res, idx, batchStd1); !final && res.Options.Normalize {
-		rw.sorted = stats.Ascending(rw.sorted, u)
-		mean, std := stats.PopMeanStd(rw.sorted)
+		mean, std := stats.PopMeanStd(rw.ascending(u))
 		stats.ZScoresOf(u, u, mean, std)
 	}
 	for j, i := range idx {
@@ -206,7 +213,7 @@ func relative(u, s []float64, order []int) []int {
 // GroupOfOneScore a group of one has mean 0 and, for scale group, std 1,
 // as in verl: s / (1 + epsilon), s unscaled, s / (std1 + epsilon) for
 // scale batch. The mean and std are summed over sorted, s in ascending
-// order (stats.Ascending).
+// order (rewarder.ascending).
 func grpo(u, s, sorted []float64, opts Options, batchStd1 float64) {
 	scaled := opts.Normalize && opts.Scale != ScaleNone
 	alone := len(s) == 1 && opts.GroupOfOne == GroupOfOneScore
@@ -236,7 +243,7 @@ func grpo(u, s, sorted []float64, opts Options, batchStd1 float64) {
 
 // rloo writes the leave-one-out baseline advantage n/(n-1) * (s - mean(s)):
 // for n = 1, 0, or s with GroupOfOneScore (verl's mean 0). The mean is
-// summed over sorted, s in ascending order (stats.Ascending).
+// summed over sorted, s in ascending order (rewarder.ascending).
 func rloo(u, s, sorted []float64, groupOfOne GroupOfOne) {
 	n := len(s)
 	if n == 1 {
@@ -341,8 +348,8 @@ func (rw *rewarder) gdpo(res *Result, b *Batch) {
 			for j, i := range present {
 				x[j] = res.Term(i, k)
 			}
-			w.sorted = stats.Ascending(w.sorted, x) // the group's mean and std whatever its order
-			mean, std1 := stats.Mean(w.sorted), res.Options.StdOf(w.sorted)
+			sorted := w.ascending(x)
+			mean, std1 := stats.Mean(sorted), res.Options.StdOf(sorted)
 			for j, i := range present {
 				res.Rewards[i] = stats.Saturate(res.Rewards[i] + weightedCentered(res.weightOf(i, k), x[j], mean, std1+eps))
 			}
@@ -420,8 +427,7 @@ func (rw *rewarder) fillInvalid(res *Result, members []int) {
 	}
 	fill := 0.0
 	if len(rw.x) > 0 {
-		rw.sorted = stats.Ascending(rw.sorted, rw.x)
-		fill = stats.Mean(rw.sorted) // overflow-safe (saturate.go)
+		fill = stats.Mean(rw.ascending(rw.x)) // overflow-safe (saturate.go)
 	}
 	for _, i := range members {
 		if !res.Evaluation.Valid[i] {

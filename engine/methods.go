@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/rewardlens/rewardlens/stats"
 )
 
 // MethodSpec is a reward method, all that the program knows of it in one
@@ -86,8 +84,7 @@ var methodSpecs = []MethodSpec{
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
-			rw.sorted = stats.Ascending(rw.sorted, s)
-			grpo(u, s, rw.sorted, res.Options, batchStd1)
+			grpo(u, s, rw.ascending(s), res.Options, batchStd1)
 			return true
 		},
 	},
@@ -98,8 +95,7 @@ var methodSpecs = []MethodSpec{
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
-			rw.sorted = stats.Ascending(rw.sorted, s)
-			rloo(u, s, rw.sorted, res.Options.GroupOfOne)
+			rloo(u, s, rw.ascending(s), res.Options.GroupOfOne)
 			return true
 		},
 	},

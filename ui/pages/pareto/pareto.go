@@ -135,10 +135,6 @@ type projected struct {
 	// data is the points' own ranges (dataRanges); full, the unzoomed
 	// view's (fullRanges).
 	data, full [4]float64
-	// density is the points counted in the grid the job expected them
-	// drawn in, handed to the frame when they land (install); nil counts
-	// when not counted.
-	density
 }
 
 // projectPoints projects batch bi of res on key's axes, and indexes the
@@ -245,6 +241,9 @@ type projecting struct {
 type projectedMsg struct {
 	gen int
 	projected
+	// density is the points counted in the grid the job expected them
+	// drawn in; nil counts when not counted.
+	density density
 }
 
 // New returns the Pareto tab.
@@ -269,7 +268,7 @@ func (t *paretoTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	case projectedMsg:
 		if msg.gen == t.gen && t.computing {
 			t.computing = false
-			t.install(msg.projected)
+			t.install(msg.projected, msg.density)
 		}
 	case tea.KeyPressMsg:
 		// An open trajectory is read while its points are indexed again.
@@ -432,7 +431,7 @@ func (t *paretoTab) project() {
 		// in the styles of the same background.
 		t.computing, t.pending.job = false, nil
 		if t.drawn.frame == nil || t.drawn.frameDark != t.common.Styles.IsDark {
-			t.install(t.points.projected)
+			t.install(t.points.projected, density{})
 		}
 	case t.computing && t.pending.key == key && t.pending.ranking == res.Ranking:
 		// its job runs, or waits to be handed out
@@ -447,7 +446,7 @@ func (t *paretoTab) project() {
 			return
 		}
 		t.computing, t.pending.job = false, nil
-		t.install(compute())
+		t.install(compute(), density{})
 	}
 }
 
@@ -461,27 +460,30 @@ func (t *paretoTab) ask(key projectionKey, ranking *engine.Ranking, compute func
 	gen, width, height := t.gen, t.width, t.height
 	view, shown := t.view, t.points.key
 	t.pending = projecting{key: key, ranking: ranking, job: func() tea.Msg {
-		p := compute()
-		if width > 0 && len(p.proj.X) > 0 {
+		msg := projectedMsg{gen: gen, projected: compute()}
+		if p := &msg.projected; width > 0 && len(p.proj.X) > 0 {
+			v := view
 			if p.key != shown {
-				view = fullView(p.full)
+				v = fullView(p.full)
 			}
-			grid := newPlotFrame(width, height, view.ranges(p.full, p.data), p.data).Grid
-			p.density = p.counted(densityKey{proj: p.key, ranking: p.ranking, grid: grid})
+			grid := newPlotFrame(width, height, v.ranges(p.full, p.data), p.data).Grid
+			msg.density = p.counted(densityKey{proj: p.key, ranking: p.ranking, grid: grid})
 		}
-		return projectedMsg{gen, p}
+		return msg
 	}}
 }
 
 // install makes p the points the plot shows and draws them, selecting
 // the trajectory selected before when it is among them; the view is the
-// full one unless p is the points shown, indexed again.
-func (t *paretoTab) install(p projected) {
+// full one unless p is the points shown, indexed again. counted, when its
+// counts are not nil, is p counted by the job, which draw takes when its
+// grid is the frame's.
+func (t *paretoTab) install(p projected, counted density) {
 	previous := t.selectedTrajectory()
 	same := p.key == t.points.key
 	t.points.projected = p
-	if p.density.counts != nil { // counted by the job: the frame's now
-		t.drawn.density, t.points.density = p.density, density{}
+	if counted.counts != nil {
+		t.drawn.density = counted
 	}
 	if !same {
 		t.setFullView()
