@@ -31,11 +31,11 @@ type Side struct {
 	order    []int32
 	codes    []uint32
 	distinct int
-	// ranks[j] is Values[j]'s average rank (stats.AverageRanks); spread
-	// is what gonum's stat.Correlation computes of them alone, sum
-	// (r - mean)^2 about their mean (rankMean). (Its correction by
-	// (sum (r - mean))^2 / n is 0 here: ranks are halves, their sums
-	// exact.)
+	// ranks[c] is the average rank (stats.AverageRanks) of the values
+	// of code c (avgRank); spread is what gonum's stat.Correlation
+	// computes of the values' average ranks alone, sum (r - mean)^2 about
+	// their mean (rankMean). (Its correction by (sum (r - mean))^2 / n is
+	// 0 here: ranks are halves, their sums exact.)
 	ranks  []float64
 	spread float64
 	// tied counts the pairs of equal values: sum t(t-1)/2 over the runs
@@ -254,10 +254,19 @@ func (s *Side) rank(buf *floatorder.RankBuffers) {
 	s.distinct, s.tied = floatorder.Ranks(s.Values, s.order, s.codes, s.ranks, buf)
 	s.nan = n > 0 && math.IsNaN(s.Values[s.order[0]]) // floatorder.Key orders NaN first
 	mean := rankMean(n)
-	for _, r := range s.ranks {
-		d := r - mean
+	for j := range n {
+		d := s.avgRank(j) - mean
 		s.spread += d * d
 	}
+}
+
+// avgRank returns Values[j]'s average rank: its code's, which with no
+// ties is the code's place, code + 1.
+func (s *Side) avgRank(j int) float64 {
+	if s.distinct == len(s.codes) {
+		return float64(s.codes[j] + 1)
+	}
+	return s.ranks[s.codes[j]]
 }
 
 // rankMean is the mean of n average ranks: (n+1)/2.
@@ -309,14 +318,14 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 //
 // NaN when there are fewer than two values or either is constant.
 func spearman(a, b *Side) float64 {
-	n := len(a.ranks)
+	n := len(a.codes)
 	if n < 2 || a.distinct == 1 || b.distinct == 1 {
 		return math.NaN()
 	}
 	var sxy float64
 	mean := rankMean(n)
-	for j, r := range a.ranks {
-		sxy += (r - mean) * (b.ranks[j] - mean)
+	for j := range n {
+		sxy += (a.avgRank(j) - mean) * (b.avgRank(j) - mean)
 	}
 	return sxy / math.Sqrt(a.spread*b.spread)
 }

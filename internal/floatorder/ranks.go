@@ -52,11 +52,14 @@ func halves(n int, f func(part, lo, hi int)) {
 
 // Ranks sorts the positions of x by Key, ties by position, into order,
 // sets codes[i] to x[i]'s dense rank (how many distinct keys are below
-// Key(x[i])) and avg[i] to its average rank (the mean of the 1-based
-// places of the positions tied with it, stats.AverageRanks's), and
-// returns how many distinct keys there are and the pairs of equal keys
-// (sum t(t-1)/2 over the runs of t equal keys). order, codes and avg are
-// as long as x, which is below 2^32 values.
+// Key(x[i])) and avg[c] to the average rank of the values of code c (the
+// mean of the 1-based places of the positions tied with it,
+// stats.AverageRanks's), and returns how many distinct keys there are
+// and the pairs of equal keys (sum t(t-1)/2 over the runs of t equal
+// keys). order, codes and avg are as long as x, which is below 2^32
+// values; avg[distinct:] is left as it was. A table by code rather than
+// by position is written in order, where one by position would be
+// written at random.
 //
 // It sorts the keys' upper 32 bits above the positions, eight bytes an
 // entry, by a least-significant-digit radix sort on those bits (three
@@ -87,8 +90,9 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 	varying := (or[0] | or[1]) ^ (and[0] & and[1])
 	a = radixPasses(a, b, 32, digitBits, varying)
 	// The runs equal in the upper bits, in two parts split between runs,
-	// each coded from 0; the second's codes are then moved up by the
-	// first's count of distinct keys.
+	// each coded from 0, the codes written over the sorted entries, in
+	// order; then each part's written at its positions, the second's
+	// moved up by the first's count of distinct keys.
 	const upper = ^uint64(1<<32 - 1)
 	mid := n / 2
 	for mid > 0 && mid < n && a[mid]&upper == a[mid-1]&upper {
@@ -101,6 +105,10 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		if part == 1 {
 			lo, hi = mid, n
 		}
+		// Each part's table from where its codes could start at most:
+		// the second's is moved down after the first's once both are
+		// counted.
+		table := avg[lo:hi]
 		code := uint32(0)
 		for lo < hi {
 			end := lo + 1
@@ -108,9 +116,8 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 				end++
 			}
 			if end-lo == 1 {
-				at := uint32(a[lo])
-				order[lo] = int32(at)
-				codes[at], avg[at] = code, float64(lo+1)
+				order[lo] = int32(uint32(a[lo]))
+				a[lo], table[code] = uint64(code), float64(lo+1)
 				code++
 				lo = end
 				continue
@@ -141,10 +148,9 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 				for s < len(run) && run[s]>>32 == run[r]>>32 {
 					s++
 				}
-				rank := float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
-				for _, e := range run[r:s] {
-					at := uint32(e)
-					codes[at], avg[at] = code, rank
+				table[code] = float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
+				for j := lo + r; j < lo+s; j++ {
+					a[j] = uint64(code)
 				}
 				t := int64(s - r)
 				pairs[part] += t * (t - 1) / 2
@@ -158,9 +164,16 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		}
 		count[part] = code
 	})
-	for _, at := range order[mid:] {
-		codes[at] += count[0]
-	}
+	halves(n, func(part, _, _ int) {
+		lo, hi, base := 0, mid, uint32(0)
+		if part == 1 {
+			lo, hi, base = mid, n, count[0]
+		}
+		for j := lo; j < hi; j++ {
+			codes[order[j]] = uint32(a[j]) + base
+		}
+	})
+	copy(avg[count[0]:], avg[mid:mid+int(count[1])])
 	return int(count[0] + count[1]), pairs[0] + pairs[1]
 }
 
@@ -215,17 +228,15 @@ func ranksFew(x []float64, order []int32, codes []uint32, avg []float64) (distin
 		start[c+1]++
 	}
 	// Places start[c] .. start[c+1]-1 (0-based) hold code c.
-	rank := make([]float64, len(held))
 	for c := range held {
 		t := start[c+1]
 		start[c+1] += start[c]
 		tied += int64(t) * int64(t-1) / 2
-		rank[c] = float64(start[c]+start[c+1]+1) / 2
+		avg[c] = float64(start[c]+start[c+1]+1) / 2
 	}
 	for i, c := range codes {
 		order[start[c]] = int32(i)
 		start[c]++
-		avg[i] = rank[c]
 	}
 	return len(held), tied, true
 }

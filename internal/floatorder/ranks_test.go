@@ -74,10 +74,8 @@ func TestRanksAndSortByCode(t *testing.T) {
 				for hi < n && Key(x[want[hi]]) == Key(x[want[lo]]) {
 					hi++
 				}
-				for _, i := range want[lo:hi] {
-					if avg[i] != float64(lo+hi+1)/2 {
-						t.Fatalf("n=%d: average rank of %v is %v, want %v", n, x[i], avg[i], float64(lo+hi+1)/2)
-					}
+				if c := codes[want[lo]]; avg[c] != float64(lo+hi+1)/2 {
+					t.Fatalf("n=%d: average rank of %v (code %d) is %v, want %v", n, x[want[lo]], c, avg[c], float64(lo+hi+1)/2)
 				}
 				wantTied += int64(hi-lo) * int64(hi-lo-1) / 2
 				lo = hi
