@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -141,6 +142,75 @@ priority_tolerance = { safety = 0.1 }
 		}
 		if math.Abs(r.Reward-want[r.ID]) > 1e-9 || (r.ID == "a") != (r.Violation > 0.39) {
 			t.Errorf("%s: reward %v violation %v, want reward %v", r.ID, r.Reward, r.Violation, want[r.ID])
+		}
+	}
+}
+
+// TestSourcesSharedObjectiveWeight: an objective two sources weigh
+// differently has no one weight over the batch, which stats' JSON gives
+// as null; each source's block gives its own.
+func TestSourcesSharedObjectiveWeight(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"m1","group":"p","metadata":{"data_source":"math","acc":1,"len":100}}
+{"id":"m2","group":"p","metadata":{"data_source":"math","acc":0,"len":50}}
+{"id":"c1","group":"p","metadata":{"data_source":"code","acc":0.5}}
+{"id":"c2","group":"p","metadata":{"data_source":"code","acc":1}}
+`,
+		"cfg.toml": `[sources.math]
+[[sources.math.objective]]
+name = "acc"
+expr = "acc"
+weight = 1
+[[sources.math.objective]]
+name = "len"
+expr = "metadata.len / 100"
+goal = "min"
+weight = 0.5
+[sources.code]
+[[sources.code.objective]]
+name = "acc"
+expr = "acc"
+weight = 3
+`,
+	})
+	out, errOut, code := run(t, "", "stats", "--format", "json", "--config", filepath.Join(dir, "cfg.toml"), "--source-by", "data_source", filepath.Join(dir, "data.jsonl"))
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	type objective struct {
+		Name   string   `json:"name"`
+		Weight *float64 `json:"weight"`
+	}
+	var doc struct {
+		Batches []struct {
+			Objectives []objective `json:"objectives"`
+			Sources    []struct {
+				Source     string      `json:"source"`
+				Objectives []objective `json:"objectives"`
+			} `json:"sources"`
+		} `json:"batches"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	weights := func(objs []objective) map[string]any {
+		w := map[string]any{}
+		for _, o := range objs {
+			w[o.Name] = nil
+			if o.Weight != nil {
+				w[o.Name] = *o.Weight
+			}
+		}
+		return w
+	}
+	b := doc.Batches[0]
+	if got := weights(b.Objectives); got["acc"] != nil || got["len"] != 0.5 {
+		t.Errorf("the batch's weights %v, want acc null (1 in math, 3 in code) and len 0.5", got)
+	}
+	want := map[string]map[string]any{"math": {"acc": 1.0, "len": 0.5}, "code": {"acc": 3.0}}
+	for _, s := range b.Sources {
+		if got := weights(s.Objectives); fmt.Sprint(got) != fmt.Sprint(want[s.Source]) {
+			t.Errorf("source %s: weights %v, want %v", s.Source, got, want[s.Source])
 		}
 	}
 }

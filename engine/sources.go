@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -304,6 +305,27 @@ func (res *Result) weightOf(i, k int) float64 {
 		return 0
 	}
 	return res.Objectives[k].Weight
+}
+
+// ObjectiveWeight returns the weight of objective k over every trajectory
+// of ev, its weight w without sources. With sources it is the weight the
+// sources having k give it when they all give the same, NaN when they
+// differ: no one weight is then the batch's.
+func (ev *Evaluation) ObjectiveWeight(k int, w float64) float64 {
+	if ev.sourceOf == nil {
+		return w
+	}
+	shared := math.NaN()
+	for src, cols := range ev.sourceColumns {
+		switch v := ev.sourceWeights[src][k]; {
+		case !cols[k]:
+		case math.IsNaN(shared):
+			shared = v
+		case v != shared:
+			return math.NaN()
+		}
+	}
+	return shared
 }
 
 // sourceObjectiveCount returns how many objectives source src has.

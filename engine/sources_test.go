@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -210,5 +211,35 @@ func TestSourcesBatchNormalisation(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestObjectiveWeight: with sources, an objective's weight over the batch
+// is the one its sources agree on, NaN when they differ (x: 1 in a, 2 in
+// b), its source's when one source has it (y, z); without sources, the
+// objective's own.
+func TestObjectiveWeight(t *testing.T) {
+	c, err := New(sourceConfig(Absolute, ScopeGroup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := c.NewEvaluatorFor(enginetest.SourceData(1, 20))
+	want := map[string]float64{"x": math.NaN(), "y": 0.5, "z": 1}
+	for k, o := range ev.Objectives {
+		if got := ev.ObjectiveWeight(k, o.Weight); !(got == want[o.Name] || math.IsNaN(got) && math.IsNaN(want[o.Name])) {
+			t.Errorf("%s: weight %v, want %v", o.Name, got, want[o.Name])
+		}
+	}
+	cfg := sourceConfig(Absolute, ScopeGroup)
+	cfg.Sources["b"] = SourceConfig{Objectives: cfg.Sources["b"].Objectives} // x weighs 1 in both
+	if c, err = New(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if ev := c.NewEvaluatorFor(enginetest.SourceData(1, 20)); ev.ObjectiveWeight(0, math.NaN()) != 1 {
+		t.Errorf("x weighs 1 in both sources: weight %v, want 1", ev.ObjectiveWeight(0, math.NaN()))
+	}
+	plain := Evaluate(enginetest.OneObjectiveScorer(t), enginetest.Scored(map[string][]float64{"g": {1, 2}}, "g"))
+	if got := plain.ObjectiveWeight(0, 0.25); got != 0.25 {
+		t.Errorf("without sources: weight %v, want the objective's 0.25", got)
 	}
 }

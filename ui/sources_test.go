@@ -18,8 +18,9 @@ import (
 // sourcesModel is the dashboard on the sample split into two sources by
 // its prompt groups, as --source-by and [sources.NAME] give them: the
 // agentic prompts p11..p15 scored by accuracy and safety, the others
-// (reasoning, met first) by accuracy and length.
-func sourcesModel(tb testing.TB, width, height int) *Model {
+// (reasoning, met first) by accuracy and length; edit, if any, changes
+// the config first.
+func sourcesModel(tb testing.TB, width, height int, edit ...func(*engine.Config)) *Model {
 	tb.Helper()
 	cfg, res := sampletest.Read(tb)
 	objectives := map[string]engine.ObjectiveConfig{}
@@ -31,6 +32,9 @@ func sourcesModel(tb testing.TB, width, height int) *Model {
 	cfg.Sources = map[string]engine.SourceConfig{
 		"agentic":   {Objectives: []engine.ObjectiveConfig{objectives["accuracy"], objectives["safety"]}},
 		"reasoning": {Objectives: []engine.ObjectiveConfig{objectives["accuracy"], objectives["length"]}},
+	}
+	for _, e := range edit {
+		e(&cfg)
 	}
 	s, err := session.Open("sample", cfg, res, nil)
 	if err != nil {
@@ -77,6 +81,41 @@ func TestObjectivesBySource(t *testing.T) {
 	press(m, "s")
 	if v := body(m); !strings.Contains(v, "source all sources (s)") {
 		t.Errorf("s after the last source does not come back to all:\n%s", v)
+	}
+}
+
+// TestObjectivesWeightBySource: an objective the sources weigh
+// differently has no one weight over all the sources ("by source"); a
+// source's own view gives its weight (2 for agentic, the sample's for
+// reasoning).
+func TestObjectivesWeightBySource(t *testing.T) {
+	var sampleWeight float64 // the sample's weight of accuracy, which reasoning keeps
+	m := sourcesModel(t, 200, 60, func(cfg *engine.Config) {
+		sampleWeight = *cfg.Sources["reasoning"].Objectives[0].Weight
+		cfg.Sources["agentic"] = engine.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
+	})
+	press(m, "3")
+	row := func(name string) string {
+		for _, line := range strings.Split(body(m), "\n") {
+			if f := strings.Fields(line); len(f) > 2 && f[0] == name {
+				return line
+			}
+		}
+		t.Fatalf("no row of %s:\n%s", name, body(m))
+		return ""
+	}
+	if r := row("accuracy"); !strings.Contains(r, "by source") {
+		t.Errorf("all sources: accuracy weighs 1 and 2, its row says otherwise:\n%s", r)
+	}
+	for range m.Session().Evaluation.SourceNames {
+		press(m, "s")
+		want := fmt.Sprintf("%.2f", sampleWeight)
+		if strings.Contains(body(m), "source agentic (s)") {
+			want = "2.00"
+		}
+		if f := strings.Fields(row("accuracy")); len(f) < 3 || f[2] != want {
+			t.Errorf("a source's own weight of accuracy: row %v, want weight %s", f, want)
+		}
 	}
 }
 

@@ -98,6 +98,7 @@ func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	st.Reward = summarizeOf(res, res.Rewards, valid)
 	wg.Wait()
 	for k, o := range res.Objectives {
+		o.Weight = res.Evaluation.ObjectiveWeight(k, o.Weight)
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
 	}
 	if corr != nil {
