@@ -9,6 +9,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -257,6 +258,39 @@ func (m *Model) helpKeys() help.KeyMap {
 	return fixedKeyMap{short: footerKeys(m.help, joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.common.Width), full: joined}
 }
 
+// helpTab returns the title of the help's section of the active tab's
+// keys and those keys: while the weights are edited, only those the
+// editor leaves to the tab (a binding of which it takes a key is left
+// out: on the Pareto tab, ←/→ select a constraint, not a point).
+func (m *Model) helpTab() (string, helpoverlay.FullHelper) {
+	tab := m.tabs[m.active]
+	if !m.weights.active {
+		return tab.Title() + " tab", tab
+	}
+	taken := map[string]bool{}
+	for _, b := range m.keys.editorKeys() {
+		for _, k := range b.Keys() {
+			taken[k] = true
+		}
+	}
+	var left [][]key.Binding
+	for _, group := range tab.FullHelp() {
+		var kept []key.Binding
+		for _, b := range group {
+			if !slices.ContainsFunc(b.Keys(), func(k string) bool { return taken[k] }) {
+				kept = append(kept, b)
+			}
+		}
+		left = append(left, kept)
+	}
+	return tab.Title() + " tab (what the weights editor leaves to it)", fullHelp(left)
+}
+
+// fullHelp is a helpoverlay.FullHelper of bindings already chosen.
+type fullHelp [][]key.Binding
+
+func (f fullHelp) FullHelp() [][]key.Binding { return f }
+
 // joinedKeyMap shows several keymaps in one help view.
 type joinedKeyMap []help.KeyMap
 
@@ -298,7 +332,8 @@ func (m *Model) layout() tea.Cmd {
 		cmd = m.takeJob(m.active)
 	}
 	if m.overlay.Open {
-		m.overlay.Resize(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
+		title, tab := m.helpTab()
+		m.overlay.Resize(m.common.Styles, m.common.Session.Result.Options, title, tab, m.keys, w, h)
 	}
 	return cmd
 }
@@ -467,7 +502,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.saveSettings(), true
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
-		m.overlay.Show(m.common.Styles, m.common.Session.Result.Options, m.tabs[m.active], m.keys, w, h)
+		title, tab := m.helpTab()
+		m.overlay.Show(m.common.Styles, m.common.Session.Result.Options, title, tab, m.keys, w, h)
 	case key.Matches(msg, k.Find):
 		return m.find()
 	default:

@@ -118,7 +118,7 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 func TestHelpGivesEveryFormula(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	opts := m.Session().Result.Options
-	text := ansi.Strip(helpoverlay.Text(m.common.Styles, opts, m.tabs[0], m.keys, 2000))
+	text := ansi.Strip(helpoverlay.Text(m.common.Styles, opts, m.tabs[0].Title(), m.tabs[0], m.keys, 2000))
 	lines := strings.Split(text, "\n")
 	has := func(name, formula string) bool {
 		for _, l := range lines {
@@ -140,5 +140,37 @@ func TestHelpGivesEveryFormula(t *testing.T) {
 	}
 	if !strings.Contains(text, "Constraints, gates, normalisation") {
 		t.Errorf("the help has no section for the structure's formulas:\n%s", text)
+	}
+}
+
+// TestHelpWhileEditingWeights: while the weights are edited, the help's
+// tab section lists only the tab's keys the editor leaves to it: on the
+// Pareto tab, y and the pans, not ←/→ (a constraint), enter, a or the
+// zoom keys.
+func TestHelpWhileEditingWeights(t *testing.T) {
+	m := newTestModel(t, 200, 60)
+	press(m, "4", "?")
+	taken := []string{"previous point by x", "open the trajectory", "only this group", "zoom in on the selection", "next x objective"}
+	left := []string{"next y objective", "pan left", "reset the view"}
+	v := screen(m)
+	for _, want := range append(taken, left...) {
+		if !strings.Contains(v, want) {
+			t.Fatalf("the help outside the editor does not list %q:\n%s", want, v)
+		}
+	}
+	press(m, "?", "w", "?")
+	v = screen(m)
+	if !strings.Contains(v, "Pareto tab (what the weights editor leaves to it)") {
+		t.Errorf("the tab's section does not say it lists what the editor leaves:\n%s", v)
+	}
+	for _, want := range left {
+		if !strings.Contains(v, want) {
+			t.Errorf("the help while editing does not list %q, which the editor leaves to the tab:\n%s", want, v)
+		}
+	}
+	for _, absent := range taken {
+		if strings.Contains(v, absent) {
+			t.Errorf("the help while editing lists %q, whose key the editor takes:\n%s", absent, v)
+		}
 	}
 }

@@ -100,10 +100,16 @@ func newKeyMap(tabs int) keyMap {
 // setWeightMode enables the weight-editing keys, or w.
 func (km *keyMap) setWeightMode(on bool) {
 	km.EditWeights.SetEnabled(!on)
-	for _, b := range []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights, &km.ObjectiveNorm,
-		&km.AddConstraint, &km.AddGate, &km.SelectStructure, &km.EditStructure, &km.RemoveStructure, &km.EditPenalty} {
+	for _, b := range km.editorKeys() {
 		b.SetEnabled(on)
 	}
+}
+
+// editorKeys are the keys of the weights editor, which it takes from the
+// tab while it is open.
+func (km *keyMap) editorKeys() []*key.Binding {
+	return []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights, &km.ObjectiveNorm,
+		&km.AddConstraint, &km.AddGate, &km.SelectStructure, &km.EditStructure, &km.RemoveStructure, &km.EditPenalty}
 }
 
 // setBatches enables [ and ] only when there is another batch to go to.

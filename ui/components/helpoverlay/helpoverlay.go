@@ -45,12 +45,13 @@ func New() Overlay {
 	}
 }
 
-// Show opens the overlay on the keys of tab and global and the methods'
-// formulas under opts (their epsilon), in width x height cells.
-func (h *Overlay) Show(st *common.Styles, opts engine.Options, tab common.Tab, global FullHelper, width, height int) {
+// Show opens the overlay on the keys of the tab titled title and the
+// global ones and the methods' formulas under opts (their epsilon), in
+// width x height cells.
+func (h *Overlay) Show(st *common.Styles, opts engine.Options, title string, tab, global FullHelper, width, height int) {
 	h.Open = true
 	h.setSize(width, height)
-	h.viewport.SetContent(Text(st, opts, tab, global, max(width-4, 1)))
+	h.viewport.SetContent(Text(st, opts, title, tab, global, max(width-4, 1)))
 	h.viewport.GotoTop()
 }
 
@@ -155,11 +156,12 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
-// Text lists the tab's keys, the global keys and the methods, each
+// Text lists the keys of the tab titled title, the global keys and the
+// methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
 // (scoring.StructureFormulas).
-func Text(st *common.Styles, opts engine.Options, tab common.Tab, global FullHelper, width int) string {
+func Text(st *common.Styles, opts engine.Options, title string, tab, global FullHelper, width int) string {
 	var sb strings.Builder
 	section := func(title string) {
 		if sb.Len() > 0 {
@@ -186,7 +188,7 @@ func Text(st *common.Styles, opts engine.Options, tab common.Tab, global FullHel
 			sb.WriteString(hangingLine(st, r[0], keyWidth, r[1], width))
 		}
 	}
-	section(tab.Title() + " tab")
+	section(title)
 	bindings(tab.FullHelp())
 	section("Everywhere")
 	bindings(global.FullHelp())
@@ -213,8 +215,8 @@ func Text(st *common.Styles, opts engine.Options, tab common.Tab, global FullHel
 
 // Resize lays the open overlay out again for width x height, keeping its
 // scroll position.
-func (h *Overlay) Resize(st *common.Styles, opts engine.Options, tab common.Tab, global FullHelper, width, height int) {
+func (h *Overlay) Resize(st *common.Styles, opts engine.Options, title string, tab, global FullHelper, width, height int) {
 	offset := h.viewport.YOffset()
-	h.Show(st, opts, tab, global, width, height)
+	h.Show(st, opts, title, tab, global, width, height)
 	h.viewport.SetYOffset(offset)
 }
