@@ -218,3 +218,24 @@ func TestVerlAdvantageSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestLoggedAdvantageMisnamed: a logged advantage that reads a field no
+// record has, with no row logged, is a misspelt name: exit 2 with the
+// nearest field, for compute and stats. A field the records have but
+// null everywhere only warns.
+func TestLoggedAdvantageMisnamed(t *testing.T) {
+	path := loggedRecords(t, func(int) float64 { return 1 })
+	for _, cmd := range []string{"compute", "stats"} {
+		_, errOut, code := run(t, "", cmd, "--objective", "x=x", "--logged-advantage", "metadata.avd", path)
+		if want := `logged advantage "metadata.avd": no record has field avd; did you mean adv?`; code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr\n%s\nwant status 2 and %q", cmd, code, errOut, want)
+		}
+	}
+	nulls := filepath.Join(writeFiles(t, map[string]string{"n.jsonl": `{"group":"g","metadata":{"x":1,"adv":null}}
+{"group":"g","metadata":{"x":2,"adv":null}}
+`}), "n.jsonl")
+	_, errOut, code := run(t, "", "compute", "--objective", "x=x", "--logged-advantage", "adv", nulls)
+	if code != 0 || !strings.Contains(errOut, "warning: no row has a logged advantage") {
+		t.Errorf("a logged field null everywhere: status %d, stderr\n%s\nwant 0 and the warning", code, errOut)
+	}
+}

@@ -93,7 +93,8 @@ func (l *idList) at(i int) []byte {
 // rows that differ from the logged advantage, the groups of unequal size
 // in a trainer's layout and what the layout warns of (layouts.Warnings).
 // When no trajectory is valid it fails with invalid.NoValid's error (exit
-// status 2): every reward would be a neutral 0, nothing to write.
+// status 2): every reward would be a neutral 0, nothing to write; so it
+// does when the logged advantage is misnamed (checkLoggedField).
 func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	p.check = agreement.CheckTrainer(p.computer, p.ev)
 	res := p.ev.Compute(p.check.Options)
@@ -102,6 +103,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	}
 	if err := invalid.NoValid(res, p.computer.Scorer, p.fields); err != nil {
 		return nil, inputError{err}
+	}
+	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
+		return nil, err
 	}
 	if err := p.columns.check(p.fields); err != nil {
 		if p.needsTask || p.cfg.TaskMetric != "" {
