@@ -9,6 +9,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -46,4 +47,34 @@ func TestDataIsSanitised(t *testing.T) {
 		}
 		press(m, "esc")
 	}
+}
+
+// TestColouredScreensShowNoEscapedStyle: in colour, with a constraint
+// (whose rows style "no"), no screen of any tab, nor the Pareto tab's
+// panel on an infeasible point, nor a trajectory's detail, shows one of
+// the dashboard's own styles escaped as text ("\x1b[...", the escape of
+// textsafe): a styled value cut by a function that makes data safe.
+func TestColouredScreensShowNoEscapedStyle(t *testing.T) {
+	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
+	m := NewModel(s, false)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
+	m.Settle()
+	check := func(where string) {
+		t.Helper()
+		if v := m.View().Content; strings.Contains(v, `\x1b`) {
+			t.Errorf("%s shows an escaped style:\n%s", where, v)
+		}
+	}
+	for _, tab := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
+		press(m, tab)
+		check("tab " + tab)
+	}
+	press(m, "4")
+	for range 40 { // through the group's points, infeasible ones among them
+		press(m, "right")
+		check("the Pareto panel")
+	}
+	press(m, "5", "enter")
+	check("a trajectory's detail")
 }

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/canvas"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
@@ -945,8 +946,10 @@ func (t *paretoTab) detailsView() string {
 	}
 	res := t.common.Session.Result
 	tr := t.common.Session.Trajectories.At(sel)
+	// A value is made safe where it is read from the data (the id, the
+	// group): cutting it here keeps the styles of "no" within it.
 	row := func(label, value string) string {
-		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + common.FitLine(value, paretoPanelWidth-11)
+		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + ansi.Truncate(value, paretoPanelWidth-11, "…")
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))
