@@ -159,3 +159,15 @@ func (res *Result) Term(i, k int) float64 {
 	}
 	return res.Objectives[k].Orient(res.Evaluation.Values[i*res.Evaluation.M+k])
 }
+
+// WeightedTerm returns trajectory i's part of its score from objective
+// k, w_ik t_ik (structuredScores; w_ik its source's weight with sources):
+// the score is their sum, less the penalty of its violation. A term that
+// is not a finite number (an objective --nansum leaves out) adds nothing.
+func (res *Result) WeightedTerm(i, k int) float64 {
+	c := res.weightOf(i, k) * res.Term(i, k)
+	if math.IsNaN(c) || math.IsInf(c, 0) {
+		return 0
+	}
+	return c
+}

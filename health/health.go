@@ -382,21 +382,16 @@ func (h *healthRun) varianceCollapse(t *diagnose.Trend) (Finding, bool) {
 }
 
 func (h *healthRun) dominance(t *diagnose.Trend) (Finding, bool) {
-	if len(t.Objectives) < 2 || !h.res.Options.Method.RewardsScore() {
+	if len(t.Objectives) < 2 || !h.res.Options.Method.RewardsScore() || t.ScoreShares == nil {
 		return Finding{}, false
 	}
-	total, top, k := 0.0, -1.0, 0
-	for j, o := range t.Objectives {
-		v := o.Weight * o.Weight * o.Std * o.Std
-		total += v
-		if v > top {
-			top, k = v, j
+	k := 0
+	for j, share := range t.ScoreShares {
+		if share > t.ScoreShares[k] {
+			k = j
 		}
 	}
-	if !(total > 0) {
-		return Finding{}, false
-	}
-	v, name := top/total, t.Objectives[k].Name
+	v, name := t.ScoreShares[k], t.Objectives[k].Name
 	msg := fmt.Sprintf("%s carries %.0f%% of the weighted score's variance", name, 100*v)
 	return finding(CheckDominance, name, v, dominanceWarn, dominanceAlert, false, msg)
 }

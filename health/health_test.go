@@ -61,11 +61,11 @@ func TestHealthChecks(t *testing.T) {
 		{"score std under 5%", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.ScoreGroupStd = 0.04 }, CheckVarianceCollapse, Alert, 0.04},
 
 		// a's share of the variance is 1 / (1 + std_b^2).
-		{"a share 0.735", engine.GRPO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0.6 }, CheckDominance, 0, 0},
-		{"a share 0.8", engine.GRPO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0.5 }, CheckDominance, Warn, 0.8},
-		{"a share 0.96", engine.RLOO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0.2 }, CheckDominance, Alert, 1 / 1.04},
-		{"a share 1 but ranks", engine.Pareto, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0 }, CheckDominance, 0, 0},
-		{"a share 1 but gdpo", engine.GDPO, Config{}, func(t *diagnose.Trend) { t.Objectives[1].Std = 0 }, CheckDominance, 0, 0},
+		{"a share 0.735", engine.GRPO, Config{}, sharesWithStdB(0.6), CheckDominance, 0, 0},
+		{"a share 0.8", engine.GRPO, Config{}, sharesWithStdB(0.5), CheckDominance, Warn, 0.8},
+		{"a share 0.96", engine.RLOO, Config{}, sharesWithStdB(0.2), CheckDominance, Alert, 1 / 1.04},
+		{"a share 1 but ranks", engine.Pareto, Config{}, sharesWithStdB(0), CheckDominance, 0, 0},
+		{"a share 1 but gdpo", engine.GDPO, Config{}, sharesWithStdB(0), CheckDominance, 0, 0},
 
 		{"80% at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 0.8 }, CheckCeiling, 0, 0},
 		{"85% at the maximum", engine.Absolute, Config{}, func(t *diagnose.Trend) { t.FracAtMax = 0.85 }, CheckCeiling, Warn, 0.85},
@@ -103,6 +103,15 @@ func TestHealthChecks(t *testing.T) {
 				t.Fatalf("findings %+v, want one %s at step 3 of value %v", got, c.level, c.value)
 			}
 		})
+	}
+}
+
+// sharesWithStdB sets the scores' variance shares of a and b, of weight
+// 1 each, a's std 1 and b's std: 1 / (1 + std^2) and std^2 / (1 + std^2).
+func sharesWithStdB(std float64) func(*diagnose.Trend) {
+	return func(t *diagnose.Trend) {
+		v := std * std
+		t.ScoreShares = []float64{1 / (1 + v), v / (1 + v)}
 	}
 }
 

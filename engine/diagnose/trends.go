@@ -31,6 +31,13 @@ type Trend struct {
 	// FracAtMax is the fraction of valid scores at the batch's maximum
 	// score (within 1e-9, relative): how many already get the best score.
 	FracAtMax float64
+	// ScoreShares[k] is objective k's share of the variance of the
+	// batch's weighted scores, std0(c_k)^2 / sum_j std0(c_j)^2 over its
+	// valid trajectories, c_ik = w_ik t_ik the objective's part of
+	// trajectory i's score (engine.Result.WeightedTerm: its term after
+	// objective normalisation and gates, its source's weight); nil when
+	// the sum is 0.
+	ScoreShares []float64
 	// DeadSignal is the batch's groups without signal by the task metric,
 	// nil until AddDeadSignal sets it: the engine has no task metric.
 	DeadSignal *DeadSignal
@@ -96,7 +103,39 @@ func trend(res *engine.Result, b *engine.Batch, oriented []float64) Trend {
 		MeanStepCount: meanStepCount(res, b),
 		ScoreGroupStd: scores.scoreGroupStd,
 		FracAtMax:     scores.fracAtMax,
+		ScoreShares:   scoreShares(res, res.ValidOf(b)),
 	}
+}
+
+// scoreShares returns each objective's share of the variance of the
+// weighted scores of the trajectories valid (Trend.ScoreShares), nil
+// when their sum is 0.
+func scoreShares(res *engine.Result, valid []int) []float64 {
+	m := res.Evaluation.M
+	if len(valid) == 0 || m == 0 {
+		return nil
+	}
+	shares := make([]float64, m)
+	total := 0.0
+	for k := range m {
+		mean := 0.0
+		for _, i := range valid {
+			mean += res.WeightedTerm(i, k)
+		}
+		mean /= float64(len(valid))
+		for _, i := range valid {
+			d := res.WeightedTerm(i, k) - mean
+			shares[k] += d * d
+		}
+		total += shares[k]
+	}
+	if !(total > 0) {
+		return nil
+	}
+	for k := range shares {
+		shares[k] /= total
+	}
+	return shares
 }
 
 // ValidateHVRef reports a hypervolume reference point that is not one

@@ -112,3 +112,37 @@ func TestTrendsHypervolumeNeedsTwoOrThreeObjectives(t *testing.T) {
 		t.Errorf("hypervolume %v of one objective, want NaN", tr[0].Hypervolume)
 	}
 }
+
+// TestScoreSharesByHand: each objective's share of the weighted scores'
+// variance, on one group of a (max, weight 0.5) = 0, 1, 0, 1 and b (min,
+// weight 0.2) = 100, 300, 500, 900. On the raw values b's part -0.2 b has
+// variance 0.04 x 87500 = 3500 against a's 0.25 x 0.25; with minmax
+// normalisation, b becomes 0, 0.25, 0.5, 1 (variance 0.13671875, its
+// part 0.00546875) and a stays: a carries 0.0625 / 0.06796875.
+func TestScoreSharesByHand(t *testing.T) {
+	a, b := []float64{0, 1, 0, 1}, []float64{100, 300, 500, 900}
+	var ts []scoring.Trajectory
+	for i := range a {
+		ts = append(ts, enginetest.Traj(0, "g", "a", a[i], "b", b[i]))
+	}
+	half, fifth := 0.5, 0.2
+	for _, tc := range []struct {
+		norm string
+		want []float64
+	}{
+		{"", []float64{0.0625 / 3500.0625, 3500 / 3500.0625}},
+		{"minmax", []float64{0.0625 / 0.06796875, 0.00546875 / 0.06796875}},
+	} {
+		c, err := engine.New(engine.Config{NormalizeObjectives: tc.norm, Objectives: []engine.ObjectiveConfig{
+			{Name: "a", Expr: "metadata.a", Weight: &half},
+			{Name: "b", Expr: "metadata.b", Goal: "min", Weight: &fifth},
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Trends(c.Compute(ts, engine.GRPO), nil)[0].ScoreShares
+		if len(got) != 2 || !near(got[0], tc.want[0]) || !near(got[1], tc.want[1]) {
+			t.Errorf("normalisation %q: shares %v, want %v", tc.norm, got, tc.want)
+		}
+	}
+}
