@@ -32,6 +32,30 @@ type GroupSummary struct {
 	Frontier int
 }
 
+// ScoreStd returns the std of the valid members' scores as grpo's
+// normalisation takes it under std (engine.Options.StdOf): with
+// StdSample std1, the population std times sqrt(n / (n - 1)), NaN for
+// fewer than two; with StdPopulation std0.
+func (g *GroupSummary) ScoreStd(std engine.Std) float64 {
+	if std == engine.StdPopulation {
+		return g.Score.Std
+	}
+	n := float64(g.Score.Count)
+	if n < 2 {
+		return math.NaN()
+	}
+	return g.Score.Std * math.Sqrt(n/(n-1))
+}
+
+// StdName is the notation of CONTRACT's formulas for std: std1 for the
+// sample std, std0 for the population std.
+func StdName(std engine.Std) string {
+	if std == engine.StdPopulation {
+		return "std0"
+	}
+	return "std1"
+}
+
 // RewardRange bounds the rewards of a group's valid members (NaN when none
 // is valid): the part of a group's description that a method changes.
 type RewardRange struct{ Min, Max float64 }

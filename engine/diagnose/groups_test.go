@@ -153,3 +153,34 @@ func TestPopMeanStdSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupScoreStd: a group's score std as grpo takes it, by hand on
+// scores 1, 2, 3, 4 (mean 2.5, squares 5): std1 sqrt(5/3), std0
+// sqrt(5/4); a group of one has no std1 and std0 0. Each is what
+// engine.Options.StdOf gives of the scores.
+func TestGroupScoreStd(t *testing.T) {
+	for _, tc := range []struct {
+		scores     []float64
+		std1, std0 float64
+		names      [2]string
+	}{
+		{[]float64{1, 2, 3, 4}, math.Sqrt(5.0 / 3), math.Sqrt(5.0 / 4), [2]string{"std1", "std0"}},
+		{[]float64{7}, math.NaN(), 0, [2]string{"std1", "std0"}},
+	} {
+		mean, std := stats.PopMeanStd(tc.scores)
+		g := GroupSummary{Score: stats.Summary{Count: len(tc.scores), Mean: mean, Std: std}}
+		for k, s := range []engine.Std{engine.StdSample, engine.StdPopulation} {
+			want := []float64{tc.std1, tc.std0}[k]
+			got := g.ScoreStd(s)
+			if !(near(got, want) || math.IsNaN(got) && math.IsNaN(want)) {
+				t.Errorf("%v, %s: %v, want %v", tc.scores, s, got, want)
+			}
+			if of := (engine.Options{Std: s}).StdOf(tc.scores); !(near(got, of) || math.IsNaN(got) && math.IsNaN(of)) {
+				t.Errorf("%v, %s: %v, StdOf gives %v", tc.scores, s, got, of)
+			}
+			if StdName(s) != tc.names[k] {
+				t.Errorf("StdName(%s) = %s, want %s", s, StdName(s), tc.names[k])
+			}
+		}
+	}
+}

@@ -331,7 +331,7 @@ func (v *groupView) view(c *common.Common) string {
 	g := &v.summary
 	parts := []string{
 		st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
-		st.Muted.Render("score ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" ± ") + common.FormatValue(g.Score.Std),
+		st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std)),
 		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
 	}
 	if g.ZeroSpread {

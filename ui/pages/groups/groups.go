@@ -120,7 +120,8 @@ type groupsTab struct {
 
 // New returns the Groups tab.
 func New(c *common.Common) common.Tab {
-	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id"), columns: groupColumns}
+	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}
+	t.columns = withStd(groupColumns, c.Session.Options.Std)
 	t.group.table = table.New(c.Styles)
 	t.setKeys(groupList)
 	return t
@@ -421,6 +422,24 @@ const (
 	rewardColumn                         // a number that depends on the method
 )
 
+// stdTitle is the title of the scores' std column in groupColumns, which
+// withStd gives its title and value.
+const stdTitle = "std"
+
+// withStd returns columns with the scores' std column reading the std
+// grpo's normalisation takes under std (diagnose.GroupSummary.ScoreStd),
+// titled in CONTRACT's notation: std1, the sample std, by default.
+func withStd(columns []groupColumn, std engine.Std) []groupColumn {
+	out := slices.Clone(columns)
+	for c := range out {
+		if out[c].title == stdTitle {
+			out[c].title = diagnose.StdName(std)
+			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(std) }
+		}
+	}
+	return out
+}
+
 // groupColumns are the groups' table's columns, in order.
 var groupColumns = []groupColumn{
 	{"group", nil, keyColumn},
@@ -430,7 +449,7 @@ var groupColumns = []groupColumn{
 	{"n", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.N) }, integerColumn},
 	{"valid", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
 	{"score mean", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Mean }, numberColumn},
-	{"std", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Std }, numberColumn},
+	{stdTitle, nil, numberColumn}, // the std the options take (withStd)
 	{"min", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Min }, numberColumn},
 	{"max", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Max }, numberColumn},
 	{"frontier", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},

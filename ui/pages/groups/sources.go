@@ -25,7 +25,7 @@ func (t *groupsTab) setColumns(ev *engine.Evaluation) {
 	if len(t.columns) == want {
 		return
 	}
-	t.columns = groupColumns
+	t.columns = withStd(groupColumns, t.common.Session.Options.Std)
 	if ev.HasSources() {
 		source := groupColumn{"source", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
 			if len(g.Members) == 0 {
@@ -34,7 +34,7 @@ func (t *groupsTab) setColumns(ev *engine.Evaluation) {
 			ev := t.common.Session.Result.Evaluation
 			return float64(slices.Index(ev.SourceNames, ev.SourceOf(g.Members[0])))
 		}, sourceColumn}
-		t.columns = slices.Insert(slices.Clone(groupColumns), 1, source)
+		t.columns = slices.Insert(t.columns, 1, source)
 	}
 	t.list.SortColumn = min(t.list.SortColumn, len(t.columns)-1)
 	t.measured.cols = nil
