@@ -184,8 +184,9 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 // writeRewardsCSV writes the columns id,batch,group,score,reward,
 // pareto_rank,crowding,valid, feasible and violation with constraints,
 // logged_advantage when the trainer's advantages are known, kept with
-// --filter-groups (kept not nil), then one per objective; a non-finite
-// value is an empty cell and an infinite crowding distance "inf".
+// --filter-groups (kept not nil), then one per objective (named by
+// csvObjectiveColumns); a non-finite value is an empty cell and an infinite
+// crowding distance "inf".
 func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
@@ -201,9 +202,11 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 	if kept != nil {
 		header = append(header, "kept")
 	}
-	for _, o := range res.Objectives {
-		header = append(header, o.Name)
+	names := make([]string, len(res.Objectives))
+	for k, o := range res.Objectives {
+		names[k] = o.Name
 	}
+	header = append(header, csvObjectiveColumns(header, names)...)
 	if err := cw.Write(header); err != nil {
 		return err
 	}
@@ -236,6 +239,38 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvObjectivePrefix is the path of an objective's value in a JSONL
+// record, which names a CSV column whose objective's name is taken.
+const csvObjectivePrefix = "objectives."
+
+// csvObjectiveColumns returns the CSV column of each objective of the
+// given names (unique, as objectives' are) after the fixed columns: its
+// name, or, when that is a fixed column, the shortest of
+// "objectives.NAME", "objectives.objectives.NAME", ... that is no
+// objective's name. The columns are unique: no fixed column starts with
+// "objectives.", so a kept name differs from the fixed columns and a
+// renamed one from those too; a renamed one is no objective's name, so it
+// differs from the kept ones; and two renamed ones differ because their
+// fixed names do.
+func csvObjectiveColumns(fixed, names []string) []string {
+	isName := make(map[string]bool, len(names))
+	for _, name := range names {
+		isName[name] = true
+	}
+	columns := make([]string, len(names))
+	for k, name := range names {
+		column := name
+		if slices.Contains(fixed, name) {
+			column = csvObjectivePrefix + name
+			for isName[column] {
+				column = csvObjectivePrefix + column
+			}
+		}
+		columns[k] = column
+	}
+	return columns
 }
 
 func csvNumber(x float64) string {

@@ -178,7 +178,7 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	for k, v := range r.HVRef {
 		refs[k] = textsafe.Line(objectives[k]) + " " + tableNumber(float64(v))
 	}
-	fmt.Fprintf(w, "\nhealth: baseline the first %d batches; hypervolume reference %s\n", r.Baseline, strings.Join(refs, ", "))
+	fmt.Fprintf(w, "\nhealth: baseline the first %d %s; hypervolume reference %s\n", r.Baseline, english.Plural(r.Baseline, "batch"), strings.Join(refs, ", "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil
 	header := "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t"

@@ -119,8 +119,8 @@ func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
 		effective += st.EffectiveBatch
 		total += st.Trajectories
 	}
-	fmt.Fprintf(w, "rewardlens: --filter-groups %s: %d of %d %s dropped (zero spread of %s), %d of %d trajectories kept; a dropped one's reward is 0\n",
-		textsafe.Line(objective), dropped, kept+dropped, english.Plural(kept+dropped, "group"), textsafe.Line(objective), effective, total)
+	fmt.Fprintf(w, "rewardlens: --filter-groups %s: %d of %d %s dropped (zero spread of %s), %d of %d %s kept; a dropped one's reward is 0\n",
+		textsafe.Line(objective), dropped, kept+dropped, english.Plural(kept+dropped, "group"), textsafe.Line(objective), effective, total, english.Plural(total, "trajectory"))
 }
 
 // notFiltered refuses --filter-groups (or the config's filter_groups)

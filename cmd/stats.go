@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/stats"
@@ -293,8 +294,9 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 	}
 	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {
-		fmt.Fprintf(w, "\nbatch %d: %d trajectories (%d invalid), %d groups, %d fronts, frontier %d, frac_zero_std_groups %s\n",
-			b.Batch, b.Trajectories, b.Invalid, b.Groups, b.Fronts, b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
+		fmt.Fprintf(w, "\nbatch %d: %d %s (%d invalid), %d %s, %d %s, frontier %d, frac_zero_std_groups %s\n",
+			b.Batch, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), b.Invalid, b.Groups, english.Plural(b.Groups, "group"),
+			b.Fronts, english.Plural(b.Fronts, "front"), b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
 		if err := writeSummaries(w, b.Objectives, b.Score, b.Reward); err != nil {
 			return err
 		}
@@ -306,8 +308,9 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 			return err
 		}
 		if l := b.Logged; l != nil {
-			fmt.Fprintf(w, "reward vs logged advantage: %d rows, max |diff| %s, mean |diff| %s, %d differ by more than %g\n",
-				l.Rows, tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)), l.Differing, agreement.Tolerance)
+			fmt.Fprintf(w, "reward vs logged advantage: %d %s, max |diff| %s, mean |diff| %s, %d %s by more than %g\n",
+				l.Rows, english.Plural(l.Rows, "row"), tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)),
+				l.Differing, english.Verb(l.Differing, "differs", "differ"), agreement.Tolerance)
 		}
 		if a := b.Agreement; a != nil && a.Warning != "" {
 			fmt.Fprintf(w, "warning: %s\n", textsafe.Line(a.Warning))
@@ -369,8 +372,8 @@ func tableNumber(x float64) string {
 // writeStructure prints a batch's collapse diagnostic and, with
 // constraints, its feasible shares.
 func writeStructure(w io.Writer, b batchJSON) {
-	fmt.Fprintf(w, "collapse %s: of %d groups of distinct objective vectors, the share where distinct vectors get identical rewards\n",
-		tableNumber(float64(b.Collapse)), b.CollapseGroups)
+	fmt.Fprintf(w, "collapse %s: of %d %s of distinct objective vectors, the share where distinct vectors get identical rewards\n",
+		tableNumber(float64(b.Collapse)), b.CollapseGroups, english.Plural(b.CollapseGroups, "group"))
 	if b.Feasible == nil {
 		return
 	}
@@ -384,7 +387,7 @@ func writeStructure(w io.Writer, b batchJSON) {
 // writeSources prints a batch's statistics by source.
 func writeSources(w io.Writer, sources []sourceJSON) error {
 	for _, src := range sources {
-		fmt.Fprintf(w, "source %s: %d trajectories (%d invalid)\n", textsafe.Line(src.Source), src.Trajectories, src.Invalid)
+		fmt.Fprintf(w, "source %s: %d %s (%d invalid)\n", textsafe.Line(src.Source), src.Trajectories, english.Plural(src.Trajectories, "trajectory"), src.Invalid)
 		if err := writeSummaries(w, src.Objectives, src.Score, src.Reward); err != nil {
 			return err
 		}

@@ -240,7 +240,7 @@ func TestVerlNaNScore(t *testing.T) {
 	if recs[1].Valid {
 		t.Error("the NaN row is valid")
 	}
-	wantWarning := `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "...\nYou are a helpful assistant.\nuser\nWhat is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them` + "\n"
+	wantWarning := `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group …"What is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them` + "\n"
 	if !strings.Contains(errOut, wantWarning) {
 		t.Errorf("stderr does not warn of the NaN group:\n%s", errOut)
 	}
@@ -270,7 +270,7 @@ func TestVerlNaNScoreFollow(t *testing.T) {
 	shortQuiet(t)
 	f := startFollowing(t, "stats", "--follow", "--method", "grpo", verlSetting("nan_score"))
 	f.await(t, "step 1 ")
-	f.awaitErr(t, `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group "...\nYou are a helpful assistant.\nuser\nWhat is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN`)
+	f.awaitErr(t, `rewardlens: warning: a NaN or infinite score in 1 group: step 1, group …"What is 6 * 7?\nassistant\n" (1 of 4). verl's own advantages are NaN`)
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d, stderr %s", code, f.errOut.String())
 	}
@@ -304,7 +304,9 @@ func TestVerlTensorScore(t *testing.T) {
 }
 
 // TestVerlNaNGroupsNamed: the warning names at most five groups, a long
-// prompt by its end (where chat prompts differ), and counts the rest.
+// prompt from the line where the step's prompts part (after the chat
+// template they share), cut with "…" as the other warnings, and counts the
+// rest.
 func TestVerlNaNGroupsNamed(t *testing.T) {
 	var b strings.Builder
 	system := "system\nYou are a helpful assistant. Answer briefly and show no work at all.\nuser\n"
@@ -318,8 +320,8 @@ func TestVerlNaNGroupsNamed(t *testing.T) {
 		}
 	}
 	_, errOut := computeList(t, "", "--method", "grpo", writeFiles(t, map[string]string{"2.jsonl": b.String()}))
-	want := `rewardlens: warning: a NaN or infinite score in 7 groups: step 2, group "...briefly and show no work at all.\nuser\nQuestion 0?\nassistant\n" (1 of 2); ` +
-		`step 2, group "...briefly and show no work at all.\nuser\nQuestion 1?\nassistant\n" (1 of 2); `
+	want := `rewardlens: warning: a NaN or infinite score in 7 groups: step 2, group …"Question 0?\nassistant\n" (1 of 2); ` +
+		`step 2, group …"Question 1?\nassistant\n" (1 of 2); `
 	if !strings.Contains(errOut, want) || !strings.Contains(errOut, `Question 4?\nassistant\n" (1 of 2); and 2 more groups. verl's own`) || strings.Contains(errOut, "Question 5") {
 		t.Errorf("stderr:\n%s", errOut)
 	}

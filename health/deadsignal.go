@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // The checks on the groups without signal by the task metric, which run
@@ -48,8 +49,8 @@ func deadSignal(t *diagnose.Trend, th Thresholds) (Finding, bool) {
 		return Finding{}, false
 	}
 	th = th.or(DefaultDeadSignal)
-	msg := fmt.Sprintf("%d of %d groups all pass or all fail the task (%d all-pass, %d all-fail with equal scores, %d phantom); independent sampling at pass rate %.2f gives %.0f%%",
-		d.ZeroAllPass+d.ZeroAllFail+d.Phantom, d.Groups, d.ZeroAllPass, d.ZeroAllFail, d.Phantom, d.PassRate, 100*d.ExpectedDeadShare)
+	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task (%d all-pass, %d all-fail with equal scores, %d phantom); independent sampling at pass rate %.2f gives %.0f%%",
+		d.ZeroAllPass+d.ZeroAllFail+d.Phantom, d.Groups, english.Plural(d.Groups, "group"), d.ZeroAllPass, d.ZeroAllFail, d.Phantom, d.PassRate, 100*d.ExpectedDeadShare)
 	return finding(CheckDeadSignal, "", d.DeadShare, th.Warn, th.Alert, false, msg)
 }
 
@@ -63,6 +64,6 @@ func phantomSignal(t *diagnose.Trend, th Thresholds) (Finding, bool) {
 		return Finding{}, false
 	}
 	th = th.or(DefaultPhantomSignal)
-	msg := fmt.Sprintf("%d of %d groups all pass or all fail the task while their scores vary: their advantages come from shaping alone", d.Phantom, d.Groups)
+	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task while their scores vary: their advantages come from shaping alone", d.Phantom, d.Groups, english.Plural(d.Groups, "group"))
 	return finding(CheckPhantomSignal, "", d.PhantomShare, th.Warn, th.Alert, false, msg)
 }

@@ -57,3 +57,26 @@ func TestDeadSignalChecks(t *testing.T) {
 		t.Errorf("message %+v, want the count and the expectation", got)
 	}
 }
+
+// TestDeadSignalOneGroup: a batch of one group is "1 group" in both
+// messages.
+func TestDeadSignalOneGroup(t *testing.T) {
+	for _, c := range []struct {
+		check Check
+		d     diagnose.DeadSignal
+		want  string
+	}{
+		{CheckDeadSignal, diagnose.DeadSignal{Groups: 1, ZeroAllFail: 1, DeadShare: 1}, "1 of 1 group all pass or all fail the task ("},
+		{CheckPhantomSignal, diagnose.DeadSignal{Groups: 1, Phantom: 1, PhantomShare: 1}, "1 of 1 group all pass or all fail the task while"},
+	} {
+		var got []string
+		for _, f := range runHealth(engine.GRPO, Config{}, func(t *diagnose.Trend) { t.DeadSignal = &c.d }) {
+			if f.Check == c.check {
+				got = append(got, f.Message)
+			}
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], c.want) {
+			t.Errorf("%s: messages %q, want one starting %q", c.check, got, c.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -345,7 +346,7 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false
 	}
 	v := float64(t.Invalid) / float64(t.Trajectories)
-	msg := fmt.Sprintf("%d of %d trajectories invalid (%.0f%%)", t.Invalid, t.Trajectories, 100*v)
+	msg := fmt.Sprintf("%d of %d %s invalid (%.0f%%)", t.Invalid, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), 100*v)
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
 	if ok {
 		if ib, found := invalid.Step(h.res, t.Step); found && ib.MainCount > 0 {
@@ -368,7 +369,8 @@ func (h *healthRun) constraintViolation(t *diagnose.Trend, c int) (Finding, bool
 
 func zeroSpread(t *diagnose.Trend) (Finding, bool) {
 	v := t.FracZeroStdGroups
-	msg := fmt.Sprintf("%.0f of %d groups have all-equal scores (no GRPO signal)", v*float64(t.Groups), t.Groups)
+	n := int(math.Round(v * float64(t.Groups)))
+	msg := fmt.Sprintf("%d of %d %s %s all-equal scores (no GRPO signal)", n, t.Groups, english.Plural(t.Groups, "group"), english.Verb(n, "has", "have"))
 	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
 }
 

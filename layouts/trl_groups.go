@@ -1,13 +1,13 @@
 package layouts
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/english"
 )
@@ -171,15 +171,13 @@ func commonPrefix(groups []diagnose.GroupSummary) int {
 	return n
 }
 
-// maxPromptShown is how many runes of a prompt a warning quotes.
-const maxPromptShown = 40
-
-// shortPrompt quotes a prompt for a warning: without the prefix every
-// prompt of the step shares, cut to maxPromptShown runes.
+// shortPrompt quotes a prompt for a warning as agreement.QuoteShort does:
+// from the end of the prefix of prefix bytes every prompt of the step
+// shares, or from its start when the prefix is all of it.
 func shortPrompt(key string, prefix int) string {
-	s := key[min(prefix, len(key)):]
-	if r := []rune(s); len(r) > maxPromptShown {
-		s = string(r[:maxPromptShown]) + "..."
+	from := 0
+	if prefix < len(key) {
+		from = utf8.RuneCountInString(key[:prefix])
 	}
-	return fmt.Sprintf("%q", cmp.Or(s, key))
+	return agreement.QuoteShort(key, from)
 }

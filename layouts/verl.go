@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -275,6 +275,7 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 	groups := 0
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
+		shared := -1 // agreement.SharedOpening, once a group is named
 		for _, g := range b.Groups {
 			bad := 0
 			for _, i := range g.Members {
@@ -287,7 +288,10 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 			}
 			groups++
 			if len(named) < maxNaNGroupsShown {
-				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(strconv.Quote(shortened(g.Key))), bad, len(g.Members)))
+				if shared < 0 {
+					shared = agreement.SharedOpening(b.Groups)
+				}
+				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(agreement.QuoteShort(g.Key, shared)), bad, len(g.Members)))
 			}
 		}
 	}
@@ -305,18 +309,4 @@ func verlNaNGroups(res *engine.Result, batches []int) []string {
 // infinite (scoring.InvalidError's text).
 func isNaNCause(cause string) bool {
 	return cause == verlScore+": "+scoring.ErrNaN.Error() || cause == verlScore+": "+scoring.ErrInf.Error()
-}
-
-// maxKeyShown is how many characters of a group key a warning shows.
-const maxKeyShown = 60
-
-// shortened returns s, or "..." and its last maxKeyShown characters when
-// it is longer: prompts written through a chat template share their
-// beginning (the system turn) and differ at the end (the user's turn).
-func shortened(s string) string {
-	r := []rune(s)
-	if len(r) <= maxKeyShown {
-		return s
-	}
-	return "..." + string(r[len(r)-maxKeyShown:])
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // UnequalGroups describes a batch whose prompt groups are not all of one
@@ -43,7 +44,7 @@ func unequalGroupsOf(ev *engine.Evaluation) []UnequalGroups {
 		if len(count) < 2 {
 			continue
 		}
-		u := UnequalGroups{Step: b.Step, Groups: len(b.Groups), shared: sharedOpening(b.Groups)}
+		u := UnequalGroups{Step: b.Step, Groups: len(b.Groups), shared: SharedOpening(b.Groups)}
 		for size, n := range count {
 			if n > u.Usual || (n == u.Usual && size > u.Size) {
 				u.Size, u.Usual = size, n
@@ -70,19 +71,23 @@ const maxOddGroupsNamed = 3
 func (u UnequalGroups) String() string {
 	named := make([]string, 0, maxOddGroupsNamed+1)
 	for _, g := range u.Odd[:min(len(u.Odd), maxOddGroupsNamed)] {
-		named = append(named, fmt.Sprintf("%s %d", quoteShort(g.Key, u.shared), g.Size))
+		named = append(named, fmt.Sprintf("%s %d", QuoteShort(g.Key, u.shared), g.Size))
 	}
 	if n := len(u.Odd) - maxOddGroupsNamed; n > 0 {
 		named = append(named, fmt.Sprintf("and %d more", n))
 	}
-	return fmt.Sprintf("step %d: groups of unequal size: %d of %d groups have %d trajectories, %s (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)",
-		u.Step, u.Usual, u.Groups, u.Size, strings.Join(named, ", "))
+	return fmt.Sprintf("step %d: groups of unequal size: %d of %d %s %s %d %s, %s (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)",
+		u.Step, u.Usual, u.Groups, english.Plural(u.Groups, "group"), english.Verb(u.Usual, "has", "have"), u.Size, english.Plural(u.Size, "trajectory"), strings.Join(named, ", "))
 }
 
-// sharedOpening returns the number of runes that open every key of groups,
+// SharedOpening returns the number of runes that open every key of groups,
 // cut back to the start of the line where the keys part: a trainer's
-// prompts often share a long chat template's opening.
-func sharedOpening(groups []engine.Group) int {
+// prompts often share a long chat template's opening. It is 0 for fewer
+// than two groups, whose one key would otherwise be all opening.
+func SharedOpening(groups []engine.Group) int {
+	if len(groups) < 2 {
+		return 0
+	}
 	first := []rune(groups[0].Key)
 	n := len(first)
 	for _, g := range groups[1:] {
@@ -104,9 +109,10 @@ func sharedOpening(groups []engine.Group) int {
 // maxQuotedRunes is how much of a group value String shows.
 const maxQuotedRunes = 40
 
-// quoteShort quotes s as Go does (every control character escaped) from
-// rune from, up to maxQuotedRunes of it, with "…" where it is cut.
-func quoteShort(s string, from int) string {
+// QuoteShort quotes s as Go does (every control character escaped) from
+// rune from, up to maxQuotedRunes of it, with "…" where it is cut: how
+// a warning names a group by its prompt.
+func QuoteShort(s string, from int) string {
 	runes := []rune(s)
 	from = min(from, len(runes))
 	text := strconv.Quote(string(runes[from:min(len(runes), from+maxQuotedRunes)]))

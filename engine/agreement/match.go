@@ -10,6 +10,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // Reproduces is how close rewards must come to every logged
@@ -379,12 +380,18 @@ func (m *Match) Warning() string {
 	if c.Differing == 0 {
 		return ""
 	}
-	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
-		c.Differing, c.Rows, Tolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
+	text := differingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
 		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
 	return text + "; " + m.nothingFits()
+}
+
+// differingRows says how many of c's rows differ from the logged
+// advantage beyond Tolerance, and by how much at most.
+func differingRows(c Diff) string {
+	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g (max |diff| %s)",
+		c.Differing, c.Rows, english.Plural(c.Rows, "row"), english.Verb(c.Differing, "differs", "differ"), Tolerance, shortNumber(c.MaxAbsDiff))
 }
 
 // nothingFits says that no setting tried reproduces the logged advantage.
@@ -415,8 +422,7 @@ func (m *Match) BatchWarning(step int64) string {
 	if !ok || c.Differing == 0 {
 		return ""
 	}
-	text := fmt.Sprintf("%d of %d rows differ from the logged advantage by more than %g (max |diff| %s) under %s",
-		c.Differing, c.Rows, Tolerance, shortNumber(c.MaxAbsDiff), describeSettings(m.Base.Options))
+	text := differingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if f != nil {
 		bi, _ := slices.BinarySearch(m.Steps, step)
 		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))

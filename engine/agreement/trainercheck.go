@@ -13,6 +13,7 @@ import (
 	"fmt"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // maxUnequalStepsNamed is how many batches of unequal groups CheckTrainer
@@ -63,7 +64,7 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 			check.Notes = append(check.Notes, "warning: "+u.String())
 		}
 		if n := len(check.Unequal) - maxUnequalStepsNamed; n > 0 {
-			check.Notes = append(check.Notes, fmt.Sprintf("warning: and %d more steps with groups of unequal size", n))
+			check.Notes = append(check.Notes, fmt.Sprintf("warning: and %d more %s with groups of unequal size", n, english.Plural(n, "step")))
 		}
 	}
 	return check

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // Mostly is the fraction of a batch's trajectories above which the
@@ -36,8 +37,8 @@ func (b Batch) Fraction() float64 { return float64(b.Invalid) / float64(b.Trajec
 // String reads "step 7: 60 of 96 trajectories invalid (62%), mostly
 // acc: missing (58)".
 func (b Batch) String() string {
-	return fmt.Sprintf("step %d: %d of %d trajectories invalid (%.0f%%), mostly %s (%d)",
-		b.Step, b.Invalid, b.Trajectories, 100*b.Fraction(), b.MainCause, b.MainCount)
+	return fmt.Sprintf("step %d: %d of %d %s invalid (%.0f%%), mostly %s (%d)",
+		b.Step, b.Invalid, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), 100*b.Fraction(), b.MainCause, b.MainCount)
 }
 
 // BatchOf returns the invalid counts of batch b.

@@ -4,7 +4,8 @@ package english
 import "strings"
 
 // Plural returns word for n = 1, else its plural: "ies" for a final "y"
-// ("entry", "entries"), else a final "s".
+// ("entry", "entries"), "es" after a final "s", "x", "ch" or "sh"
+// ("batch", "batches"), else a final "s".
 func Plural(n int, word string) string {
 	if n == 1 {
 		return word
@@ -12,5 +13,19 @@ func Plural(n int, word string) string {
 	if strings.HasSuffix(word, "y") {
 		return strings.TrimSuffix(word, "y") + "ies"
 	}
+	for _, end := range []string{"s", "x", "ch", "sh"} {
+		if strings.HasSuffix(word, end) {
+			return word + "es"
+		}
+	}
 	return word + "s"
+}
+
+// Verb returns singular for n = 1, else plural: the form of a verb whose
+// subject is a count of n things ("1 group has", "2 groups have").
+func Verb(n int, singular, plural string) string {
+	if n == 1 {
+		return singular
+	}
+	return plural
 }

@@ -9,9 +9,21 @@ func TestPlural(t *testing.T) {
 	}{
 		{1, "group", "group"}, {0, "group", "groups"}, {2, "group", "groups"},
 		{1, "entry", "entry"}, {3, "entry", "entries"},
+		{1, "batch", "batch"}, {2, "batch", "batches"}, {0, "index", "indexes"},
 	} {
 		if got := Plural(c.n, c.word); got != c.want {
 			t.Errorf("Plural(%d, %q) = %q, want %q", c.n, c.word, got, c.want)
+		}
+	}
+}
+
+func TestVerb(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{1, "has"}, {0, "have"}, {2, "have"}} {
+		if got := Verb(c.n, "has", "have"); got != c.want {
+			t.Errorf("Verb(%d, has, have) = %q, want %q", c.n, got, c.want)
 		}
 	}
 }

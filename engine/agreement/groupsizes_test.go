@@ -1,0 +1,59 @@
+package agreement
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// TestSharedOpening: the keys' shared opening ends where the line they
+// part on starts; one group has none (all of its key would be opening,
+// and QuoteShort would show nothing of it).
+func TestSharedOpening(t *testing.T) {
+	template := "system\nBe brief.\nuser\n"
+	for _, c := range []struct {
+		keys []string
+		want int
+	}{
+		{[]string{template + "What is 2+2?\nassistant\n", template + "What is 3+3?\nassistant\n"}, len([]rune(template))},
+		{[]string{template + "What is 2+2?\nassistant\n"}, 0},
+		{[]string{"q", "r"}, 0},
+	} {
+		groups := make([]engine.Group, len(c.keys))
+		for k, key := range c.keys {
+			groups[k] = engine.Group{Key: key}
+		}
+		if got := SharedOpening(groups); got != c.want {
+			t.Errorf("SharedOpening(%q) = %d, want %d", c.keys, got, c.want)
+		}
+	}
+	if got, want := QuoteShort(template+"What is 2+2?\nassistant\n", 0), `"system\nBe brief.\nuser\nWhat is 2+2?\nassis"…`; got != want {
+		t.Errorf("QuoteShort = %s, want %s", got, want)
+	}
+}
+
+// TestUnequalGroupsCountOne: the warning says "1 trajectory" for groups
+// of one and "1 more step" past the steps it names.
+func TestUnequalGroupsCountOne(t *testing.T) {
+	var ts []scoring.Trajectory
+	for step := range int64(maxUnequalStepsNamed + 1) {
+		for _, g := range []struct {
+			key string
+			n   int
+		}{{"a", 1}, {"b", 1}, {"c", 2}} {
+			for range g.n {
+				ts = append(ts, enginetest.Traj(step, g.key, "x", 1.0))
+			}
+		}
+	}
+	c := oneObjective(t, engine.DefaultOptions())
+	c.EqualGroups = true
+	notes := CheckTrainer(c, evaluateWith(c, ts)).Notes
+	if len(notes) != maxUnequalStepsNamed+1 || !strings.Contains(notes[0], "2 of 3 groups have 1 trajectory, ") ||
+		notes[maxUnequalStepsNamed] != "warning: and 1 more step with groups of unequal size" {
+		t.Errorf("notes %q", notes)
+	}
+}
