@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -21,6 +20,10 @@ import (
 // the layout a trainer wrote it in.
 type FileFields struct {
 	Path string
+	// Format is the format the file was read in (Options.Format, else
+	// chosen by its name or content): what a Load of Path is given to read
+	// it as Peek did.
+	Format Format
 	// Names are the metadata keys of the file's first trajectory, sorted:
 	// the keys of its metadata object and its other top-level fields or
 	// columns.
@@ -76,12 +79,14 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		var ff *FileFields
 		o := opts
 		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
+		o.Format = fileFormat(path, opts.Format)
 		o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 			ff = peeked(path, first)
+			ff.Format = o.Format
 			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
 		}
-		parquetFile := err == nil && isParquet(path, opts.Format) && startsParquet(path)
+		parquetFile := err == nil && o.Format == Parquet && startsParquet(path)
 		if parquetFile {
 			l := newLoader(path, i, o, st.Size(), nil)
 			_, err = finish(l, peekParquet(l))
@@ -96,8 +101,8 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
-		} else if opts.Format == "" || opts.Format == WandBTable {
-			ff.Columns = jsonread.WandbTableColumns(path)
+		} else if o.Format == WandBTable {
+			ff.Columns = tableColumns(path)
 		}
 		out = append(out, *ff)
 	}
@@ -143,9 +148,38 @@ func peeked(path string, t *scoring.Trajectory) *FileFields {
 	return ff
 }
 
-// isParquet reports whether the file path is read as Parquet.
-func isParquet(path string, format Format) bool {
-	return format == Parquet || format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
+// fileFormat returns the format the file path is read in: format when
+// given, else the one detectFormat chooses by its name or its (gunzipped)
+// content; "" when the file cannot be read (the load says why).
+func fileFormat(path string, format Format) Format {
+	if format != "" {
+		return format
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	in, err := input.Open(f)
+	if err != nil {
+		return ""
+	}
+	return detectFormat(path, in.R)
+}
+
+// tableColumns returns the columns of the W&B table file path, gzipped or
+// not (jsonread.WandbTableColumns).
+func tableColumns(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	in, err := input.Open(f)
+	if err != nil {
+		return nil
+	}
+	return jsonread.WandbTableColumns(in.R)
 }
 
 // parquetColumns returns the top-level columns of the Parquet file path,
