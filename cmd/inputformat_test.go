@@ -58,6 +58,18 @@ func TestInputFormatWinsOverName(t *testing.T) {
 	}
 }
 
+// TestInputFormatJSONOnTable: a W&B table named as one, given
+// --input-format json, fails with the advice that fits: drop the flag or
+// give wandb-table (it said to name the file *.table.json, as it was).
+func TestInputFormatJSONOnTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "X.table.json")
+	writeText(t, path, readText(t, filepath.Join(wandbDir, "completions_3_62c7c8b697133048f6ec.table.json")))
+	out, errOut, code := run(t, "", "compute", "--input-format", "json", path)
+	if want := "rewardlens: " + path + ":1:1: expected a JSON array of trajectories, found a W&B table: drop --input-format json or give --input-format wandb-table\n"; code != 2 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, %q", code, out, errOut, want)
+	}
+}
+
 // TestGzippedTableColumns: a gzipped W&B table, named as one, keeps its
 // column order for the TRL layout, as the table does: its log_extra
 // column is left out of the rewards. Before, the columns were looked for

@@ -79,14 +79,16 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		var ff *FileFields
 		o := opts
 		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
-		o.Format = fileFormat(path, opts.Format)
+		// The load chooses the same format again: its messages then say
+		// whether --input-format chose it.
+		format := fileFormat(path, opts.Format)
 		o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 			ff = peeked(path, first)
-			ff.Format = o.Format
+			ff.Format = format
 			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
 		}
-		parquetFile := err == nil && o.Format == Parquet && startsParquet(path)
+		parquetFile := err == nil && format == Parquet && startsParquet(path)
 		if parquetFile {
 			l := newLoader(path, i, o, st.Size(), nil)
 			_, err = finish(l, peekParquet(l))
@@ -101,7 +103,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
-		} else if o.Format == WandBTable {
+		} else if format == WandBTable {
 			ff.Columns = tableColumns(path)
 		}
 		out = append(out, *ff)

@@ -114,6 +114,17 @@ func TestWandbTableDetection(t *testing.T) {
 	// A .json file holding a table says what it is.
 	_, err = readString("completions.json", `{"columns": ["a"], "data": [[1]]}`, Options{})
 	checkLineError(t, err, "completions.json:1:1: expected a JSON array of trajectories, found a W&B table: name it *.table.json or give --input-format wandb-table")
+	// With --input-format json, the advice fits how the name would choose:
+	// a table's name or none (the content chooses) drops the flag.
+	for name, want := range map[string]string{
+		"completions.table.json":    "drop --input-format json or give --input-format wandb-table",
+		"completions.table.json.gz": "drop --input-format json or give --input-format wandb-table",
+		"completions.txt":           "drop --input-format json or give --input-format wandb-table",
+		"completions.json":          "give --input-format wandb-table, not json",
+	} {
+		_, err = readString(name, `{"columns": ["a"], "data": [[1]]}`, Options{Format: JSON})
+		checkLineError(t, err, name+":1:1: expected a JSON array of trajectories, found a W&B table: "+want)
+	}
 	if f, err := ParseFormat("wandb-table"); err != nil || f != WandBTable {
 		t.Errorf("ParseFormat(wandb-table) = %q, %v", f, err)
 	}
