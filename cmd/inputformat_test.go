@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,4 +161,43 @@ func csvText(t *testing.T, jsonl string) string {
 	}
 	w.Flush()
 	return b.String()
+}
+
+// TestStdinTrainerWarning: standard input is read as plain records with
+// --from auto; when its first record has a trainer's fields (a verl dump,
+// here gzipped too), a warning says so and names --from verl, and every
+// record is still read, as from the file with --from plain. --from verl
+// reads it as the file is read; --from plain and plain records warn of
+// nothing. Before, a verl dump on standard input was read as plain
+// records without a word.
+func TestStdinTrainerWarning(t *testing.T) {
+	path := filepath.Join(repoRoot, "sample_data", "verl", "1.jsonl")
+	dump := readText(t, path)
+	warning := "rewardlens: warning: standard input is read as plain records, though its first record has the fields of a verl rollout dump (input, output, score, step): give --from verl to read it as one, or --from plain to keep it plain\n"
+	asPlain, _, _ := run(t, "", "compute", "--from", "plain", path)
+	for _, stdin := range []string{dump, gzipText(t, dump), jsonArray(t, dump)} {
+		out, errOut, code := run(t, stdin, "compute", "-")
+		if code != 0 || errOut != warning || out != asPlain {
+			t.Errorf("exit %d, stderr %q, same stdout as --from plain: %v", code, errOut, out == asPlain)
+		}
+	}
+	asVerl, verlErr, _ := run(t, "", "compute", path)
+	if out, errOut, code := run(t, dump, "compute", "--from", "verl", "-"); code != 0 || errOut != verlErr || out != asVerl {
+		t.Errorf("--from verl: exit %d, stderr %q, want %q; same stdout: %v", code, errOut, verlErr, out == asVerl)
+	}
+	if out, errOut, code := run(t, dump, "compute", "--from", "plain", "-"); code != 0 || errOut != "" || out != asPlain {
+		t.Errorf("--from plain: exit %d, stderr %q, same stdout: %v", code, errOut, out == asPlain)
+	}
+	// Plain records, more than the first reads take: all of them read,
+	// no warning.
+	var plain strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&plain, `{"id":"r%d","metadata":{"accuracy":%d}}`+"\n", i, i%3)
+	}
+	plainPath := filepath.Join(t.TempDir(), "plain.jsonl")
+	writeText(t, plainPath, plain.String())
+	want, _, _ := run(t, "", "compute", plainPath)
+	if out, errOut, code := run(t, plain.String(), "compute", "-"); code != 0 || errOut != "" || out != want {
+		t.Errorf("plain records: exit %d, stderr %q, same stdout: %v", code, errOut, out == want)
+	}
 }

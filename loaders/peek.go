@@ -111,6 +111,41 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 	return out, nil
 }
 
+// maxStdinPeek bounds what PeekStdin reads, and keeps, of standard input.
+const maxStdinPeek = 16 << 20
+
+// PeekStdin reads standard input (Options.Stdin, else os.Stdin) as far as
+// its first trajectory, as Peek reads a file's, and returns what that
+// trajectory tells (Path "-", Format Options.Format), and the reader that
+// gives standard input whole: the bytes read, kept, then the rest. It
+// reads at most maxStdinPeek bytes; the fields are nil when no trajectory
+// comes within them or the reading fails (the load says why).
+func PeekStdin(opts Options) (*FileFields, io.Reader) {
+	stdin := opts.Stdin
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := context.WithCancel(parent)
+	defer stop()
+	var kept bytes.Buffer
+	var ff *FileFields
+	o := opts
+	o.Stdin = io.TeeReader(io.LimitReader(stdin, maxStdinPeek), &kept)
+	o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
+	o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
+		ff = peeked("-", first)
+		ff.Format = opts.Format
+		stop() // the formats read ahead end at their next read
+		return nil
+	}
+	loadPath("-", 0, o, nil, nil) // its error is the load's
+	return ff, io.MultiReader(&kept, stdin)
+}
+
 // peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
 // as l.RowLimit says, reading the file where the footer and the pages
 // are, rather than whole as Load reads it.
