@@ -222,6 +222,7 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
+	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, follow)
 	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
 		return cfg, loaders.Options{}, "", err

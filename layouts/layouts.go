@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -138,8 +139,8 @@ func describeLayout(layout string) string {
 // record), and the sentence that says what was decided ("" for plain
 // records). Files of different layouts, a file that is not of the layout
 // --from names, and a file its layout's check refuses are errors.
-// Standard input is not looked at: with auto, it is plain records; so are
-// empty files (a followed log before its first line), and the description
+// Standard input is not looked at (WithStdin warns): with auto, it is
+// plain records; so are empty files (a followed log before its first line), and the description
 // then says so when following. cfg.From must be "" or one of Names. Every
 // error is about the inputs.
 func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (engine.Config, string, error) {
@@ -259,6 +260,33 @@ func layoutSentence(name string, cfg engine.Config) string {
 // without input files, an empty .gz).
 func emptyLayoutNote(paths []string) string {
 	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct if a trainer writes it)", strings.Join(paths, ", "))
+}
+
+// WithStdin returns the sentence that says how the inputs are read, with
+// a warning when standard input is among paths, is read as plain records
+// as auto recognised no layout (cfg as Apply returned it; not following,
+// which standard input cannot be), and has a first record recognise takes
+// for a trainer's; and the reader that gives standard input whole
+// (loaders.PeekStdin when it looked, else opts.Stdin). Standard input is
+// not recognised as a file is: a layout's defaults read more of the file
+// than its first record (verl's penalty, open-instruct's normalisation).
+func WithStdin(sentence string, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (string, io.Reader) {
+	if follow || cfg.From != "" && cfg.From != layoutAuto || !slices.Contains(paths, "-") {
+		return sentence, opts.Stdin
+	}
+	first, stdin := loaders.PeekStdin(opts)
+	if first == nil {
+		return sentence, stdin
+	}
+	l := findLayout(recognise(*first))
+	if l == nil {
+		return sentence, stdin
+	}
+	warning := fmt.Sprintf("warning: standard input is read as plain records, though its first record has the fields of %s (%s): give --from %s to read it as one, or --from plain to keep it plain", l.description, l.fieldList(), l.name)
+	if sentence == "" {
+		return warning, stdin
+	}
+	return sentence + "; " + warning, stdin
 }
 
 // Warnings returns the warnings of cfg's layout (Apply sets From), nil

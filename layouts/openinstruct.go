@@ -75,7 +75,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
-	switch openInstructNormalisation(first.Path) {
+	switch openInstructNormalisation(first) {
 	case openInstructStandard:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleGroup))
 		cfg.Std = cmp.Or(cfg.Std, string(engine.StdPopulation))
@@ -90,18 +90,19 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 }
 
 // openInstructNormalisation tells which advantage normalisation wrote the
-// traces at path from their logged advantages: each group of a step
+// traces of the file first (read in its format) from their logged
+// advantages: each group of a step
 // (prompt_idx) whose rewards differ is reproduced by one of the two
 // formulas only (to 1e-10, relative). standard when its groups all take
 // the standard formula, centered otherwise: when they take the centered
-// one, when the path is "" or cannot be read (the load says why), when
+// one, when its path is "" or it cannot be read (the load says why), when
 // no group's rewards differ (both formulas give 0), or when neither
 // formula fits (the comparison with the logged advantage then says so).
-func openInstructNormalisation(path string) openInstructMode {
-	if path == "" {
+func openInstructNormalisation(first loaders.FileFields) openInstructMode {
+	if first.Path == "" {
 		return openInstructCentered
 	}
-	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: openInstructPeekRows})
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: openInstructPeekRows})
 	if err != nil {
 		return openInstructCentered
 	}

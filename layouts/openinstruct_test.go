@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // TestOpenInstructNormalisation checks how the layout tells the standard
@@ -36,11 +38,11 @@ func TestOpenInstructNormalisation(t *testing.T) {
 		"flat.jsonl": openInstructCentered, "mixed.jsonl": openInstructCentered,
 		"alone.jsonl": openInstructCentered, "missing.jsonl": openInstructCentered,
 	} {
-		if got := openInstructNormalisation(filepath.Join(dir, name)); got != want {
+		if got := openInstructNormalisation(loaders.FileFields{Path: filepath.Join(dir, name)}); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
-	if got := openInstructNormalisation(""); got != openInstructCentered {
+	if got := openInstructNormalisation(loaders.FileFields{}); got != openInstructCentered {
 		t.Errorf(`"": %s, want centered`, got)
 	}
 }

@@ -37,7 +37,7 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 	}
 	k := len(lead)
 	if len(lead) > 1 && slices.Contains(first.Columns, trlAdvantage) {
-		table, err := readTRLTable(first.Path, lead)
+		table, err := readTRLTable(first, lead)
 		if err != nil {
 			return nil, "", err
 		}
@@ -95,9 +95,9 @@ type trlTable struct {
 	advantage []float64
 }
 
-// readTRLTable reads the table at path.
-func readTRLTable(path string, columns []string) (*trlTable, error) {
-	data, err := loaders.Load([]string{path}, loaders.Options{})
+// readTRLTable reads the table of the file first, in the format Peek read.
+func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error) {
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format})
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ func TestTRLVariants(t *testing.T) {
 		"scale_none":         {scale: "none"},
 		"normalize_then_sum": {normalizeThenSum: true},
 	} {
-		table, err := readTRLTable(filepath.Join(trlFixture(fixture), "completions_00001.parquet"), []string{"accuracy_reward", "format_reward"})
+		table, err := readTRLTable(loaders.FileFields{Path: filepath.Join(trlFixture(fixture), "completions_00001.parquet")}, []string{"accuracy_reward", "format_reward"})
 		if err != nil {
 			t.Fatal(err)
 		}

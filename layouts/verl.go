@@ -110,7 +110,7 @@ var verlDumpFields = []string{verlPrompt, "output", "gts", verlScore, stepField,
 // fields too, so then the values tell (verlScoreSumsPenalty).
 func verlScoreHasOverlong(first loaders.FileFields) bool {
 	extra := slices.DeleteFunc(slices.Clone(first.Names), func(n string) bool { return slices.Contains(verlDumpFields, n) })
-	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(first.Path)
+	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(first)
 }
 
 const (
@@ -127,17 +127,17 @@ const (
 )
 
 // verlScoreSumsPenalty reports whether, in the first file's records (up to
-// verlPeekRows), score is acc + overlong_reward wherever the three are
+// verlPeekRows, read in its format), score is acc + overlong_reward wherever the three are
 // numbers: so it is where the reward function returns a number (acc is
 // that number, score the trained reward). A record where score is not the
 // sum says that score is the function's own, before the penalty. True
 // when nothing can be read or no record tells (every penalty 0: both
 // readings are the same there).
-func verlScoreSumsPenalty(path string) bool {
-	if path == "" {
+func verlScoreSumsPenalty(first loaders.FileFields) bool {
+	if first.Path == "" {
 		return true
 	}
-	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: verlPeekRows})
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
 	if err != nil {
 		return true // the load itself says why
 	}
@@ -196,7 +196,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	}
 	notes := verlNotes(cfg)
 	if len(cfg.Objectives) == 1 && strings.HasSuffix(cfg.Objectives[0].Expr, verlPenalty) {
-		if text := verlRoundedPenalty(first.Path); text != "" {
+		if text := verlRoundedPenalty(first); text != "" {
 			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
 		}
 	}
@@ -211,11 +211,11 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 // not 0 and whose value is not a multiple of 1/16 (the four-decimal
 // numbers that are exact binary fractions) was rounded unless the penalty
 // had exactly four decimals; "" when none is.
-func verlRoundedPenalty(path string) string {
-	if path == "" {
+func verlRoundedPenalty(first loaders.FileFields) string {
+	if first.Path == "" {
 		return ""
 	}
-	data, err := loaders.Load([]string{path}, loaders.Options{SkipInvalid: true, MaxRows: verlPeekRows})
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
 	if err != nil {
 		return ""
 	}

@@ -2,12 +2,14 @@ package loaders
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -243,5 +245,28 @@ func TestRereader(t *testing.T) {
 	}
 	if _, err := r.Reread(&res.Trajectories[2]); err != nil {
 		t.Errorf("after an error: %v", err)
+	}
+}
+
+// TestPeekStdin: PeekStdin tells the first record's fields of standard
+// input, read a byte at a time, and gives it back whole; an empty or bad
+// standard input tells nothing and is given back as it was.
+func TestPeekStdin(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		names []string
+	}{
+		{"\n{\"input\":\"q\",\"score\":1}\n{\"input\":\"r\",\"score\":2}\n", []string{"input", "score"}},
+		{"input,score\nq,1\nr,2\n", []string{"input", "score"}},
+		{"", nil},
+		{"{\"input\":\n", nil},
+	} {
+		ff, whole := PeekStdin(Options{Stdin: iotest.OneByteReader(strings.NewReader(c.text))})
+		if got, err := io.ReadAll(whole); err != nil || string(got) != c.text {
+			t.Errorf("%q given back as %q, %v", c.text, got, err)
+		}
+		if c.names == nil && ff != nil || c.names != nil && (ff == nil || !slices.Equal(ff.Names, c.names) || ff.Path != "-") {
+			t.Errorf("%q: fields %+v, want names %q", c.text, ff, c.names)
+		}
 	}
 }

@@ -135,6 +135,21 @@ func formatByName(name string, gzipped bool) Format {
 	return found
 }
 
+// tableAdvice is what to do with the input called name, read as JSON,
+// that holds a W&B table, given being the format --input-format gave (""
+// for none): name it as a table, or give its format; with --input-format,
+// drop it instead when the name would not choose a format (the content
+// does) or chooses wandb-table.
+func tableAdvice(name string, given Format) string {
+	if given == "" {
+		return "name it *.table.json or give --input-format wandb-table"
+	}
+	if f := formatByName(strings.TrimSuffix(strings.ToLower(name), ".gz"), false); f == "" || f == WandBTable {
+		return fmt.Sprintf("drop --input-format %s or give --input-format wandb-table", given)
+	}
+	return fmt.Sprintf("give --input-format wandb-table, not %s", given)
+}
+
 // detectFormat chooses the format of the input called name: by the
 // extension (ignoring a final .gz), else by Parquet's magic bytes, else by
 // the first byte that is not white space.

@@ -418,6 +418,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	}
 	l := newLoader(name, fileIndex, opts, size, each)
 	l.Lead, l.Origin = in.Lead, int64(in.Lead)
+	l.TableAdvice = tableAdvice(name, opts.Format)
 	if size > 0 && spec.reread != nil {
 		l.Format = string(format)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -21,6 +20,10 @@ import (
 // the layout a trainer wrote it in.
 type FileFields struct {
 	Path string
+	// Format is the format the file was read in (Options.Format, else
+	// chosen by its name or content): what a Load of Path is given to read
+	// it as Peek did.
+	Format Format
 	// Names are the metadata keys of the file's first trajectory, sorted:
 	// the keys of its metadata object and its other top-level fields or
 	// columns.
@@ -76,12 +79,16 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		var ff *FileFields
 		o := opts
 		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
+		// The load chooses the same format again: its messages then say
+		// whether --input-format chose it.
+		format := fileFormat(path, opts.Format)
 		o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 			ff = peeked(path, first)
+			ff.Format = format
 			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
 		}
-		parquetFile := err == nil && isParquet(path, opts.Format) && startsParquet(path)
+		parquetFile := err == nil && format == Parquet && startsParquet(path)
 		if parquetFile {
 			l := newLoader(path, i, o, st.Size(), nil)
 			_, err = finish(l, peekParquet(l))
@@ -96,12 +103,47 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
-		} else if opts.Format == "" || opts.Format == WandBTable {
-			ff.Columns = jsonread.WandbTableColumns(path)
+		} else if format == WandBTable {
+			ff.Columns = tableColumns(path)
 		}
 		out = append(out, *ff)
 	}
 	return out, nil
+}
+
+// maxStdinPeek bounds what PeekStdin reads, and keeps, of standard input.
+const maxStdinPeek = 16 << 20
+
+// PeekStdin reads standard input (Options.Stdin, else os.Stdin) as far as
+// its first trajectory, as Peek reads a file's, and returns what that
+// trajectory tells (Path "-", Format Options.Format), and the reader that
+// gives standard input whole: the bytes read, kept, then the rest. It
+// reads at most maxStdinPeek bytes; the fields are nil when no trajectory
+// comes within them or the reading fails (the load says why).
+func PeekStdin(opts Options) (*FileFields, io.Reader) {
+	stdin := opts.Stdin
+	if stdin == nil {
+		stdin = os.Stdin
+	}
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	ctx, stop := context.WithCancel(parent)
+	defer stop()
+	var kept bytes.Buffer
+	var ff *FileFields
+	o := opts
+	o.Stdin = io.TeeReader(io.LimitReader(stdin, maxStdinPeek), &kept)
+	o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
+	o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
+		ff = peeked("-", first)
+		ff.Format = opts.Format
+		stop() // the formats read ahead end at their next read
+		return nil
+	}
+	loadPath("-", 0, o, nil, nil) // its error is the load's
+	return ff, io.MultiReader(&kept, stdin)
 }
 
 // peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
@@ -143,9 +185,38 @@ func peeked(path string, t *scoring.Trajectory) *FileFields {
 	return ff
 }
 
-// isParquet reports whether the file path is read as Parquet.
-func isParquet(path string, format Format) bool {
-	return format == Parquet || format == "" && strings.HasSuffix(strings.ToLower(path), ".parquet")
+// fileFormat returns the format the file path is read in: format when
+// given, else the one detectFormat chooses by its name or its (gunzipped)
+// content; "" when the file cannot be read (the load says why).
+func fileFormat(path string, format Format) Format {
+	if format != "" {
+		return format
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	in, err := input.Open(f)
+	if err != nil {
+		return ""
+	}
+	return detectFormat(path, in.R)
+}
+
+// tableColumns returns the columns of the W&B table file path, gzipped or
+// not (jsonread.WandbTableColumns).
+func tableColumns(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	in, err := input.Open(f)
+	if err != nil {
+		return nil
+	}
+	return jsonread.WandbTableColumns(in.R)
 }
 
 // parquetColumns returns the top-level columns of the Parquet file path,

@@ -114,6 +114,17 @@ func TestWandbTableDetection(t *testing.T) {
 	// A .json file holding a table says what it is.
 	_, err = readString("completions.json", `{"columns": ["a"], "data": [[1]]}`, Options{})
 	checkLineError(t, err, "completions.json:1:1: expected a JSON array of trajectories, found a W&B table: name it *.table.json or give --input-format wandb-table")
+	// With --input-format json, the advice fits how the name would choose:
+	// a table's name or none (the content chooses) drops the flag.
+	for name, want := range map[string]string{
+		"completions.table.json":    "drop --input-format json or give --input-format wandb-table",
+		"completions.table.json.gz": "drop --input-format json or give --input-format wandb-table",
+		"completions.txt":           "drop --input-format json or give --input-format wandb-table",
+		"completions.json":          "give --input-format wandb-table, not json",
+	} {
+		_, err = readString(name, `{"columns": ["a"], "data": [[1]]}`, Options{Format: JSON})
+		checkLineError(t, err, name+":1:1: expected a JSON array of trajectories, found a W&B table: "+want)
+	}
 	if f, err := ParseFormat("wandb-table"); err != nil || f != WandBTable {
 		t.Errorf("ParseFormat(wandb-table) = %q, %v", f, err)
 	}
@@ -208,7 +219,21 @@ func TestPeekWandbColumns(t *testing.T) {
 	if err := os.WriteFile(jsonl, []byte(`{"columns": ["a"], "data": [[1]]}`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Peek([]string{jsonl}, Options{Format: JSONL}); err != nil || len(got) != 1 || got[0].Columns != nil {
-		t.Errorf("JSONL told: got %+v, %v; want no columns", got, err)
+	if got, err := Peek([]string{jsonl}, Options{Format: JSONL}); err != nil || len(got) != 1 || got[0].Columns != nil || got[0].Format != JSONL {
+		t.Errorf("JSONL told: got %+v, %v; want no columns, format jsonl", got, err)
+	}
+	// A table named .json read as one (--input-format), and a gzipped
+	// table: the columns come from the text the table is read from, and
+	// Format says how (for the layouts' further reading).
+	text, err := os.ReadFile(filepath.Join(dir, "log_extra", "completions_3_740f445ab3a2df12f485.table.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := writeFile(t, t.TempDir(), "wb.json", text)
+	gz := writeFile(t, t.TempDir(), "wb.table.json.gz", gzipped(string(text)))
+	for path, opts := range map[string]Options{named: {Format: WandBTable}, gz: {}} {
+		if got, err := Peek([]string{path}, opts); err != nil || len(got) != 1 || !slices.Equal(got[0].Columns, want) || got[0].Format != WandBTable {
+			t.Errorf("%s: got %+v, %v; want columns %q, format wandb-table", path, got, err, want)
+		}
 	}
 }

@@ -76,6 +76,9 @@ type Loader struct {
 	// Format is what the trajectories' Format records: the input's format
 	// when Reread can read them again from it, else "".
 	Format string
+	// TableAdvice is what a JSON reader that finds a W&B table says to do,
+	// which depends on the input's name and on how its format was chosen.
+	TableAdvice string
 	// Loaded holds what was read and not handed over yet.
 	Loaded *Loaded
 	// SizeHint is the size of the text in bytes when known, else 0.

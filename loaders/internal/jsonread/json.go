@@ -117,7 +117,7 @@ func (j jsonReader) start() (empty bool, err error) {
 		start := j.dec.InputOffset() - int64(len(first))
 		msg := "expected a JSON array of trajectories, found " + describe(first, true)
 		if IsWandbTable(first) {
-			msg = "expected a JSON array of trajectories, found a W&B table: name it *.table.json or give --input-format wandb-table"
+			msg = "expected a JSON array of trajectories, found a W&B table: " + j.l.TableAdvice
 		}
 		return false, j.errorAt(start, msg)
 	}

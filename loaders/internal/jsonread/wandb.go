@@ -358,18 +358,13 @@ func IsWandbTable(head []byte) bool {
 	return false
 }
 
-// WandbTableColumns returns the column names of the W&B table file path in
-// the table's order, nil when path is not a W&B table with "columns"
-// before "data" (both of wandb's forms write them so) or cannot be read
-// (the load says why): TRL's table puts its reward columns before its
-// log_extra ones, as its Parquet file does.
-func WandbTableColumns(path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, MaxTableSniff)
+// WandbTableColumns returns the column names of the W&B table whose text
+// br starts (a buffer of MaxTableSniff bytes at least) in the table's
+// order, nil when it is not a W&B table with "columns" before "data"
+// (both of wandb's forms write them so) or cannot be read (the load says
+// why): TRL's table puts its reward columns before its log_extra ones, as
+// its Parquet file does.
+func WandbTableColumns(br *bufio.Reader) []string {
 	if head, _ := br.Peek(MaxTableSniff); !IsWandbTable(head) {
 		return nil
 	}
