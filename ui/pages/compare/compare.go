@@ -325,9 +325,14 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if len(t.odd) == 0 {
 			return func() tea.Msg { return common.NoticeMsg{Text: noDisagreement} }
 		}
-		step := 1
+		step, end, at := 1, "last", len(t.odd)-1
 		if key.Matches(msg, k.PrevOdd) {
-			step = -1
+			step, end, at = -1, "first", 0
+		}
+		if t.odd[at] == int32(t.selected) {
+			// The selection stays, as the arrows' at an end of their order.
+			text := fmt.Sprintf("this is the %s of the %d disagreements", end, len(t.odd))
+			return func() tea.Msg { return common.NoticeMsg{Text: text} }
 		}
 		t.step(t.odd, step)
 	case key.Matches(msg, k.Open):
