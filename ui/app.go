@@ -250,12 +250,30 @@ func (m *Model) helpView() string {
 // cut is the global keys that ? lists. While the weights are edited, the
 // editor's keys come first and the tab's are left out: the editor takes
 // some of them (←/→ select a constraint), and says what its keys do.
+// While text is typed, only the keys that work then, and ctrl+c.
 func (m *Model) helpKeys() help.KeyMap {
 	joined := joinedKeyMap{m.tabs[m.active], m.keys}
 	if m.weights.active {
 		joined = joinedKeyMap{m.keys}
 	}
-	return fixedKeyMap{short: footerKeys(m.help, joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}, m.common.Width), full: joined}
+	short, keep := joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}
+	if typing, ok := m.typingKeys(); ok {
+		short, keep = typing, []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
+	}
+	return fixedKeyMap{short: footerKeys(m.help, short, keep, m.common.Width), full: joined}
+}
+
+// typingKeys returns the keys that work while text is typed, in a tab
+// (common.KeyCapturer) or in the weights editor, and whether it is:
+// handleKey then leaves every other key but ctrl+c to the text.
+func (m *Model) typingKeys() ([]key.Binding, bool) {
+	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
+		return m.tabs[m.active].ShortHelp(), true
+	}
+	if m.weights.active && m.weights.structure.Typing() {
+		return m.weights.structure.TypingKeys(), true
+	}
+	return nil, false
 }
 
 // helpTab returns the title of the help's section of the active tab's

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,4 +51,40 @@ func idAt(m *Model, y int) string {
 // line, then what the engine computed for it.
 func opened(v, id string) bool {
 	return regexp.MustCompile(`(?m)^\s*id\s+`+regexp.QuoteMeta(id)+`\s*$`).MatchString(v) && strings.Contains(v, "computed (")
+}
+
+// TestHelpSaysWhatAClickDoes clicks in the middle of every tab's body and
+// checks the tab's help against what the click did: a help that says a
+// click opens the trajectory must see it opened, and the plots of Pareto
+// and Compare, where a click selects the nearest point, must say so.
+func TestHelpSaysWhatAClickDoes(t *testing.T) {
+	for tab := 1; tab <= 8; tab++ {
+		m := newTestModel(t, 120, 40)
+		press(m, strconv.Itoa(tab))
+		before := screen(m)
+		m.Update(tea.MouseClickMsg{X: 30, Y: 20, Button: tea.MouseLeft})
+		settle(m)
+		after := screen(m)
+		opens := strings.Contains(after, "computed (")
+		active := m.tabs[m.active]
+		var says []string
+		for _, group := range append(active.FullHelp(), active.ShortHelp()) {
+			for _, b := range group {
+				if h := b.Help(); strings.Contains(h.Key, "click") {
+					says = append(says, h.Key+" "+h.Desc)
+					if strings.Contains(h.Desc, "open") && !opens {
+						t.Errorf("%s: the help says %q, but a click does not open:\n%s", active.Title(), h.Key+" "+h.Desc, after)
+					}
+				}
+			}
+		}
+		if plot := active.Title() == "Pareto" || active.Title() == "Compare"; plot {
+			if after == before || opens {
+				t.Errorf("%s: a click on the plot did not select another point (opened %v):\n%s", active.Title(), opens, after)
+			}
+			if !slices.Contains(says, "click select the nearest point") {
+				t.Errorf("%s: the help says of a click %q, not that it selects the nearest point", active.Title(), says)
+			}
+		}
+	}
 }

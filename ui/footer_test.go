@@ -63,3 +63,38 @@ func TestParetoFooterZoomAsOne(t *testing.T) {
 		t.Errorf("the Pareto footer does not show +/- zoom as one hint: %q", footer)
 	}
 }
+
+// TestFooterWhileTyping: while a filter, the find or a constraint is
+// typed, every key but ctrl+c is text, so the footer lists only the keys
+// that work then (enter, esc, ctrl+c), not the global ones; once done, the
+// footer is back.
+func TestFooterWhileTyping(t *testing.T) {
+	cases := []struct {
+		name string
+		keys []string // to start typing
+		want string   // the footer then
+	}{
+		{"Groups filter", []string{"2", "/"}, "enter keep • esc clear • ctrl+c quit"},
+		{"Trajectories filter", []string{"5", "/"}, "enter keep filter • esc clear filter • ctrl+c quit"},
+		{"find from Rewards", []string{"1", "/"}, "enter keep filter • esc clear filter • ctrl+c quit"},
+		{"Prompts filter", []string{"8", "/"}, "enter keep the filter • esc clear the filter • ctrl+c quit"},
+		{"a constraint", []string{"1", "w", "c"}, "enter apply • esc cancel • ctrl+c quit"},
+		{"lambda", []string{"1", "w", "p"}, "enter apply • esc cancel • ctrl+c quit"},
+	}
+	footer := func(m *Model) string {
+		lines := strings.Split(screen(m), "\n")
+		return strings.TrimRight(lines[len(lines)-1], " ")
+	}
+	for _, c := range cases {
+		m := newTestModel(t, 120, 40)
+		press(m, c.keys...)
+		press(m, "m", "1") // text, not a method or a tab
+		if got := footer(m); got != c.want {
+			t.Errorf("%s: typing, the footer is %q, want %q", c.name, got, c.want)
+		}
+		press(m, "esc")
+		if got := footer(m); !strings.HasSuffix(got, "? help • q quit") {
+			t.Errorf("%s: done typing, the footer is %q", c.name, got)
+		}
+	}
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -25,4 +27,33 @@ func TestStepsHealthLineCutVisibly(t *testing.T) {
 		return
 	}
 	t.Fatalf("no length_drift finding at 80x24:\n%s", view)
+}
+
+// TestStepsFindingsWholeAfterScrolling: scrolled to its last chart, the
+// Steps tab still lists the health findings as many as its height allows
+// and says how many more there are: the lines shown and "… and N more"
+// add up to every finding, at 140x45 (all of the sample's 4) and at 80x24
+// (one, and 3 more).
+func TestStepsFindingsWholeAfterScrolling(t *testing.T) {
+	more := regexp.MustCompile(`… and (\d+) more \(rewardlens stats --health lists them\)`)
+	for _, size := range []struct{ width, height, listed int }{{140, 45, 4}, {80, 24, 1}} {
+		m := newTestModel(t, size.width, size.height)
+		press(m, "6")
+		for range 14 {
+			press(m, "down")
+		}
+		view := screen(m)
+		if !strings.Contains(view, "charts") || !strings.Contains(view, "of 15 (↑/↓)") {
+			t.Fatalf("%dx%d: the grid does not scroll:\n%s", size.width, size.height, view)
+		}
+		listed := strings.Count(view, "ALERT step") + strings.Count(view, "WARN  step")
+		unlisted := 0
+		if mm := more.FindStringSubmatch(view); mm != nil {
+			unlisted, _ = strconv.Atoi(mm[1])
+		}
+		if total := len(m.Session().Findings()); listed != size.listed || listed+unlisted != total {
+			t.Errorf("%dx%d, scrolled: %d findings listed and %d more said, want %d listed of %d:\n%s",
+				size.width, size.height, listed, unlisted, size.listed, total, view)
+		}
+	}
 }

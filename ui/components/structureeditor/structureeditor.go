@@ -76,6 +76,16 @@ type DoneMsg struct {
 // typing reports whether the editor's text input has the keys.
 func (e *Editor) Typing() bool { return e.editing != editNone }
 
+// The keys the text input leaves to the editor while typing.
+var (
+	applyKey  = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply"))
+	cancelKey = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+)
+
+// TypingKeys returns the keys that work while Typing, for the footer:
+// every other key is typed.
+func (e *Editor) TypingKeys() []key.Binding { return []key.Binding{applyKey, cancelKey} }
+
 // lists returns the constraints and gates shown: those of the change being
 // evaluated, else the session's.
 func (e *Editor) lists(s *session.Session) (constraints, gates []string) {
@@ -120,11 +130,11 @@ type Context struct {
 func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Then, handled bool) {
 	s := c.Session
 	if e.Typing() {
-		switch msg.String() {
-		case "enter":
+		switch {
+		case key.Matches(msg, applyKey):
 			cmd, then = e.submit(c)
 			return cmd, then, true
-		case "esc":
+		case key.Matches(msg, cancelKey):
 			e.editing, e.err = editNone, ""
 			return nil, Then{Layout: true}, true
 		}

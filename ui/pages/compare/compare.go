@@ -63,6 +63,8 @@ type compareKeyMap struct {
 	NextOdd, PrevOdd      key.Binding
 	Open, Close           key.Binding
 	OpenGroup             key.Binding
+	// Click has no key: the help says what a mouse click does.
+	Click key.Binding
 	// Collapsed has no key: the help explains the panel's "collapsed".
 	Collapsed key.Binding
 }
@@ -77,9 +79,10 @@ func newCompareKeyMap() compareKeyMap {
 		Up:        key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "next point by reward B")),
 		NextOdd:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "next disagreement (A+ B−, then A− B+)")),
 		PrevOdd:   key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "previous disagreement")),
-		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the selected trajectory")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the selected trajectory")),
 		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
 		OpenGroup: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open the selected trajectory's group (Groups tab)")),
+		Click:     key.NewBinding(key.WithHelp("click", "select the nearest point")),
 		Collapsed: key.NewBinding(key.WithHelp("collapsed", "collapsed groups: groups where distinct objective vectors get identical rewards, under A and under B, of the batch's groups with distinct objective vectors")),
 	}
 }
@@ -322,9 +325,14 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		if len(t.odd) == 0 {
 			return func() tea.Msg { return common.NoticeMsg{Text: noDisagreement} }
 		}
-		step := 1
+		step, end, at := 1, "last", len(t.odd)-1
 		if key.Matches(msg, k.PrevOdd) {
-			step = -1
+			step, end, at = -1, "first", 0
+		}
+		if t.odd[at] == int32(t.selected) {
+			// The selection stays, as the arrows' at an end of their order.
+			text := fmt.Sprintf("this is the %s of the %d disagreements", end, len(t.odd))
+			return func() tea.Msg { return common.NoticeMsg{Text: text} }
 		}
 		t.step(t.odd, step)
 	case key.Matches(msg, k.Open):
@@ -1097,5 +1105,5 @@ func (t *compareTab) ShortHelp() []key.Binding {
 
 func (t *compareTab) FullHelp() [][]key.Binding {
 	k := t.keys
-	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}, {k.Collapsed}}
+	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up, k.Click}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}, {k.Collapsed}}
 }

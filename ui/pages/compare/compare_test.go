@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -459,4 +460,38 @@ func TestCompareSelectionAcrossSwitches(t *testing.T) {
 	if got := ct.cmp.Index[ct.selected]; got != chosen {
 		t.Errorf("rloo: trajectory %d selected, want the one chosen, %d", got, chosen)
 	}
+}
+
+// TestCompareDisagreementEnds: D at the first disagreement and d at the
+// last keep the selection and say it is the first or the last; between,
+// they step without a word.
+func TestCompareDisagreementEnds(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	n := len(ct.odd)
+	if n < 2 || ct.selected != int(ct.odd[0]) {
+		t.Fatalf("the sample's comparison: %d disagreements, %d selected, want at least 2, the first selected", n, ct.selected)
+	}
+	press := func(k string, want int32, notice string) {
+		t.Helper()
+		cmds := uitest.PressKeys(tab, k)
+		if ct.selected != int(want) {
+			t.Errorf("%s selected %d, want %d", k, ct.selected, want)
+		}
+		var got string
+		if len(cmds) > 0 {
+			if msg, ok := cmds[0]().(common.NoticeMsg); ok {
+				got = msg.Text
+			}
+		}
+		if got != notice {
+			t.Errorf("%s at disagreement %d says %q, want %q", k, slices.Index(ct.odd, int32(ct.selected))+1, got, notice)
+		}
+	}
+	press("D", ct.odd[0], fmt.Sprintf("this is the first of the %d disagreements", n))
+	for j := 1; j < n; j++ {
+		press("d", ct.odd[j], "")
+	}
+	press("d", ct.odd[n-1], fmt.Sprintf("this is the last of the %d disagreements", n))
+	press("D", ct.odd[n-2], "")
 }

@@ -56,6 +56,8 @@ type paretoKeyMap struct {
 	ResetView            key.Binding
 	OnlyGroup            key.Binding
 	Open, Close          key.Binding
+	// Click has no key: the help says what a mouse click does.
+	Click key.Binding
 }
 
 func newParetoKeyMap() paretoKeyMap {
@@ -74,8 +76,9 @@ func newParetoKeyMap() paretoKeyMap {
 		PanDown:   key.NewBinding(key.WithKeys("shift+down", "j"), key.WithHelp("j/⇧↓", "pan down")),
 		ResetView: key.NewBinding(key.WithKeys("0"), key.WithHelp("0", "reset the view")),
 		OnlyGroup: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "only this group / all")),
-		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/click", "open the trajectory")),
+		Open:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open the trajectory")),
 		Close:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plot"), key.WithDisabled()),
+		Click:     key.NewBinding(key.WithHelp("click", "select the nearest point")),
 	}
 }
 
@@ -1042,7 +1045,7 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 func (t *paretoTab) FullHelp() [][]key.Binding {
 	k := &t.keys
 	return [][]key.Binding{
-		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, k.Close},
+		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Click, k.Open, k.Close},
 		{k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup},
 		{k.PanLeft, k.PanRight, k.PanUp, k.PanDown},
 		{k.NextX, k.NextY},

@@ -45,8 +45,8 @@ func meanPassRate(h []analysis.Point) float64 {
 }
 
 // listOrder is how the prompts are listed: by sort column, descending or
-// not, those matching filter (a part of the name, lower case, or the
-// status).
+// not, those matching filter (lower case): a part of the name or of the
+// status, each in lower case.
 type listOrder struct {
 	column int
 	desc   bool
@@ -65,7 +65,7 @@ func (l *listing) rowsOf(rows, buf []int, o listOrder) (listed, spare []int) {
 	rows = slices.Grow(rows, len(l.byName))
 	for _, i := range l.byName {
 		p := &ps[i]
-		if o.filter == "" || strings.Contains(strings.ToLower(p.Key), o.filter) || string(p.Status) == o.filter {
+		if o.filter == "" || strings.Contains(strings.ToLower(p.Key), o.filter) || strings.Contains(strings.ToLower(string(p.Status)), o.filter) {
 			rows = append(rows, i)
 		}
 	}

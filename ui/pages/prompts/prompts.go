@@ -280,7 +280,7 @@ func (t *promptsTab) Settle() {
 }
 
 // rebuild lists the prompts that match the filter (a part of the name or
-// the status), sorted, keeping the selected one.
+// of the status), sorted, keeping the selected one.
 func (t *promptsTab) rebuild() {
 	selected := -1
 	if t.cursor < len(t.rows) {

@@ -106,6 +106,33 @@ func TestPromptsFilter(t *testing.T) {
 	}
 }
 
+// TestPromptsFilterMatchesPartOfTheStatus: the filter matches a part of
+// the status as it matches a part of the prompt, in any case: on the
+// sample, "forg" and "FORG" list the prompts "forgotten" lists, whose names
+// hold neither.
+func TestPromptsFilterMatchesPartOfTheStatus(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	p := tab.(*promptsTab)
+	p.Settle()
+	filtered := func(text string) []string {
+		uitest.PressKeys(tab, "/", "esc", "/")
+		for _, r := range text {
+			uitest.PressKeys(tab, string(r))
+		}
+		uitest.PressKeys(tab, "enter")
+		return p.listed()
+	}
+	forgotten := filtered("forgotten")
+	if len(forgotten) == 0 {
+		t.Fatal("the sample has no forgotten prompt")
+	}
+	for _, text := range []string{"forg", "FORG", "otte"} {
+		if got := filtered(text); !slices.Equal(got, forgotten) {
+			t.Errorf("filter %q lists %v, want the forgotten %v", text, got, forgotten)
+		}
+	}
+}
+
 func TestPromptsEnterOpensTheGroupAtTheChosenStep(t *testing.T) {
 	tab, s := handBuilt(t)
 	uitest.PressKeys(tab, "down", "down", "left") // learned, step 1
