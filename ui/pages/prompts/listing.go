@@ -45,12 +45,18 @@ func meanPassRate(h []analysis.Point) float64 {
 }
 
 // listOrder is how the prompts are listed: by sort column, descending or
-// not, those matching filter (lower case): a part of the name or of the
-// status, each in lower case.
+// not, those matching filter (lower case): a part of the name or the
+// start of the status, each in lower case ("solved" is not "unsolved").
 type listOrder struct {
 	column int
 	desc   bool
 	filter string
+}
+
+// matches reports whether filter (lower case) lists p: it is empty, a
+// part of p's name or the start of its status, in lower case.
+func matches(p *analysis.Prompt, filter string) bool {
+	return filter == "" || strings.Contains(strings.ToLower(p.Key), filter) || strings.HasPrefix(strings.ToLower(string(p.Status)), filter)
 }
 
 // rowsOf appends to rows the prompts o lists, in its order, sorted with buf
@@ -65,7 +71,7 @@ func (l *listing) rowsOf(rows, buf []int, o listOrder) (listed, spare []int) {
 	rows = slices.Grow(rows, len(l.byName))
 	for _, i := range l.byName {
 		p := &ps[i]
-		if o.filter == "" || strings.Contains(strings.ToLower(p.Key), o.filter) || strings.Contains(strings.ToLower(string(p.Status)), o.filter) {
+		if matches(p, o.filter) {
 			rows = append(rows, i)
 		}
 	}

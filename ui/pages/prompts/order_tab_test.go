@@ -21,7 +21,7 @@ func comparedRows(t *promptsTab, column int, desc bool, filter string) []int {
 	ps := t.analysis.Prompts
 	var rows []int
 	for i := range ps {
-		if filter == "" || strings.Contains(strings.ToLower(ps[i].Key), filter) || strings.Contains(string(ps[i].Status), filter) {
+		if filter == "" || strings.Contains(strings.ToLower(ps[i].Key), filter) || strings.HasPrefix(string(ps[i].Status), filter) {
 			rows = append(rows, i)
 		}
 	}

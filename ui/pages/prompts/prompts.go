@@ -280,7 +280,7 @@ func (t *promptsTab) Settle() {
 }
 
 // rebuild lists the prompts that match the filter (a part of the name or
-// of the status), sorted, keeping the selected one.
+// the start of the status), sorted, keeping the selected one.
 func (t *promptsTab) rebuild() {
 	selected := -1
 	if t.cursor < len(t.rows) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	analysis "github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -106,9 +107,9 @@ func TestPromptsFilter(t *testing.T) {
 	}
 }
 
-// TestPromptsFilterMatchesPartOfTheStatus: the filter matches a part of
-// the status as it matches a part of the prompt, in any case: on the
-// sample, "forg" and "FORG" list the prompts "forgotten" lists, whose names
+// TestPromptsFilterMatchesPartOfTheStatus: the filter matches the start
+// of the status (and a part of the prompt), in any case: on the sample,
+// "forg" and "FORG" list the prompts "forgotten" lists, whose names
 // hold neither.
 func TestPromptsFilterMatchesPartOfTheStatus(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
@@ -126,9 +127,18 @@ func TestPromptsFilterMatchesPartOfTheStatus(t *testing.T) {
 	if len(forgotten) == 0 {
 		t.Fatal("the sample has no forgotten prompt")
 	}
-	for _, text := range []string{"forg", "FORG", "otte"} {
+	for _, text := range []string{"forg", "FORG"} {
 		if got := filtered(text); !slices.Equal(got, forgotten) {
 			t.Errorf("filter %q lists %v, want the forgotten %v", text, got, forgotten)
+		}
+	}
+	// The start, not a part: "solved" leaves out the unsolved prompts.
+	for _, tc := range []struct {
+		status analysis.Status
+		want   bool
+	}{{analysis.Solved, true}, {analysis.Unsolved, false}} {
+		if got := matches(&analysis.Prompt{Key: "p1", Status: tc.status}, "solved"); got != tc.want {
+			t.Errorf("filter solved lists a %s prompt: %v, want %v", tc.status, got, tc.want)
 		}
 	}
 }
