@@ -31,6 +31,19 @@ import (
 // printed when a later one starts.
 var followQuiet = 1500 * time.Millisecond
 
+// awaitPoll is how often a followed path that does not exist yet is
+// looked for.
+const awaitPoll = 250 * time.Millisecond
+
+// awaitInputs waits for the followed paths that do not exist yet
+// (loaders.AwaitInputs), saying so on w: a watcher is often started before
+// the trainer's first dump creates its directory.
+func awaitInputs(ctx context.Context, paths []string, w io.Writer) error {
+	return loaders.AwaitInputs(ctx, paths, awaitPoll, func(path string) {
+		fmt.Fprintf(w, "rewardlens: waiting for %s to appear\n", textsafe.Line(path))
+	})
+}
+
 // runStatsFollow is stats --follow: it prints one line per batch, for a
 // terminal or a log, as the inputs grow, until ctx ends (an interrupt).
 // With --health, the status is then 3 if a check raised an ALERT.
@@ -41,6 +54,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
+		return err
+	}
 	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), true)
 	if err != nil {
 		return err
