@@ -71,7 +71,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warned: map[string]bool{}}
+		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
@@ -178,9 +178,11 @@ type statsFollower struct {
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
 	fields fieldNames
-	// warned holds the layout's warnings given (layouts.Warnings), each
+	// warnings are what to warn of in a batch as its line is printed
+	// (follow.Warnings), nil for nothing; warned holds those given, each
 	// printed once.
-	warned map[string]bool
+	warnings func(res *engine.Result, batches []int) []string
+	warned   map[string]bool
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group);
 	// nil once files were read again when the metric is read of the
@@ -467,8 +469,8 @@ func (f *statsFollower) printLines(n int) error {
 		if float64(t.Invalid) > invalid.Mostly*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []invalid.Batch{invalid.BatchOf(f.res, &f.res.Ranking.Batches[b])})
 		}
-		if warn := layouts.Warnings(f.cfg); warn != nil {
-			for _, w := range warn(f.res, []int{b}) {
+		if f.warnings != nil {
+			for _, w := range f.warnings(f.res, []int{b}) {
 				if !f.warned[w] {
 					f.warned[w] = true
 					fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
