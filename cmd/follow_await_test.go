@@ -51,3 +51,16 @@ func TestStatsFollowAwaitsMissingPath(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }
+
+// TestDashboardFollowAwaitsMissingPath: the dashboard's --follow waits for
+// a path that does not exist yet as stats --follow does, before its
+// screen opens, and an interrupt ends the wait.
+func TestDashboardFollowAwaitsMissingPath(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	dir := filepath.Join(t.TempDir(), "notyet")
+	f := startFollowing(t, "--follow", dir)
+	f.awaitErr(t, "waiting for "+dir+" to appear")
+	if code := f.stop(); code != exitInterrupted {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+}
