@@ -269,7 +269,7 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // without its line end yet, is read once it has one, when the file
 // changes, as a JSONL file's partial last line is.
 func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
-	end, err := csvRowsEnd(file, size)
+	end, _, err := csvRowsEnd(file, size)
 	if err != nil || end == 0 {
 		return &Result{}, err
 	}
@@ -278,11 +278,11 @@ func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress
 
 // csvRowsEnd returns the offset just past the last line end of the file's
 // first size bytes that is not within a quoted field, 0 when there is
-// none: where its complete rows end. A line end is within a quoted field
-// when an odd number of '"' come before it (an escaped quote is two).
-func csvRowsEnd(file *os.File, size int64) (int64, error) {
-	var end int64
-	quoted := false
+// none: where its complete rows end; lines counts the line ends before
+// it. A line end is within a quoted field when an odd number of '"' come
+// before it (an escaped quote is two).
+func csvRowsEnd(file *os.File, size int64) (end int64, lines int, err error) {
+	quoted, seen := false, 0
 	buf := make([]byte, 64<<10)
 	for at := int64(0); at < size; {
 		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
@@ -292,21 +292,25 @@ func csvRowsEnd(file *os.File, size int64) (int64, error) {
 				break
 			}
 			i += j
-			if buf[i] == '"' {
+			switch {
+			case buf[i] == '"':
 				quoted = !quoted
-			} else if !quoted {
-				end = at + int64(i) + 1
+			case !quoted:
+				seen++
+				end, lines = at+int64(i)+1, seen
+			default:
+				seen++
 			}
 		}
 		if err == io.EOF {
 			break // shrunk since the stat: read again at the next check
 		}
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		at += int64(n)
 	}
-	return end, nil
+	return end, lines, nil
 }
 
 // loadLines reads the complete lines of a JSONL file from the start,
