@@ -36,6 +36,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		}
 		fallback, source = &sampleCfg, "sample"
 	}
+	if follow {
+		if err := awaitInputs(ctx, args, cmd.ErrOrStderr()); err != nil {
+			return err
+		}
+	}
 	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), follow)
 	if err != nil {
 		return err

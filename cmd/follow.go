@@ -31,6 +31,19 @@ import (
 // printed when a later one starts.
 var followQuiet = 1500 * time.Millisecond
 
+// awaitPoll is how often a followed path that does not exist yet is
+// looked for.
+const awaitPoll = 250 * time.Millisecond
+
+// awaitInputs waits for the followed paths that do not exist yet
+// (loaders.AwaitInputs), saying so on w: a watcher is often started before
+// the trainer's first dump creates its directory.
+func awaitInputs(ctx context.Context, paths []string, w io.Writer) error {
+	return loaders.AwaitInputs(ctx, paths, awaitPoll, func(path string) {
+		fmt.Fprintf(w, "rewardlens: waiting for %s to appear\n", textsafe.Line(path))
+	})
+}
+
 // runStatsFollow is stats --follow: it prints one line per batch, for a
 // terminal or a log, as the inputs grow, until ctx ends (an interrupt).
 // With --health, the status is then 3 if a check raised an ALERT.
@@ -41,6 +54,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
+		return err
+	}
 	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), true)
 	if err != nil {
 		return err
@@ -55,7 +71,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warned: map[string]bool{}}
+		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
@@ -162,9 +178,11 @@ type statsFollower struct {
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
 	fields fieldNames
-	// warned holds the layout's warnings given (layouts.Warnings), each
+	// warnings are what to warn of in a batch as its line is printed
+	// (follow.Warnings), nil for nothing; warned holds those given, each
 	// printed once.
-	warned map[string]bool
+	warnings func(res *engine.Result, batches []int) []string
+	warned   map[string]bool
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group);
 	// nil once files were read again when the metric is read of the
@@ -451,8 +469,8 @@ func (f *statsFollower) printLines(n int) error {
 		if float64(t.Invalid) > invalid.Mostly*float64(t.Trajectories) {
 			reportMostlyInvalid(f.errOut, []invalid.Batch{invalid.BatchOf(f.res, &f.res.Ranking.Batches[b])})
 		}
-		if warn := layouts.Warnings(f.cfg); warn != nil {
-			for _, w := range warn(f.res, []int{b}) {
+		if f.warnings != nil {
+			for _, w := range f.warnings(f.res, []int{b}) {
 				if !f.warned[w] {
 					f.warned[w] = true
 					fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))

@@ -225,6 +225,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	}
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
+	for _, u := range data.Unterminated {
+		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
+	}
 	if data.Capped {
 		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
 	}

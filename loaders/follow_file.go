@@ -178,11 +178,15 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	}
 	opts.SkipInvalid = skip
 	f.closeFile()
-	f.tail = tailable(file, f.path, opts.Format)
+	format, gzipped := fileFormat(file, f.path, opts.Format)
+	f.tail = !gzipped && format.spec() != nil && format.spec().tails
 	var res *Result
-	if f.tail {
+	switch {
+	case f.tail:
 		res, err = f.loadLines(file, opts, progress, each)
-	} else {
+	case format == CSV && !gzipped:
+		res, err = f.loadCSV(file, st.Size(), opts, progress, each)
+	default:
 		res, err = f.loadWhole(file, st.Size(), opts, progress, each)
 	}
 	if err != nil {
@@ -234,18 +238,17 @@ func (f *followedFile) drain(opts Options) fileChange {
 	return fileChange{res: res, err: err}
 }
 
-// tailable reports whether the file is JSONL text, which is read as it
-// grows.
-func tailable(file *os.File, name string, format Format) bool {
+// fileFormat returns the format of the file called name, opened as file:
+// format when given, else detected as read does; gzipped reports that the
+// file is gzipped (format is then its content's).
+func fileFormat(file *os.File, name string, format Format) (_ Format, gzipped bool) {
 	br := bufio.NewReader(io.NewSectionReader(file, 0, 1<<62))
-	if magic, _ := br.Peek(len(input.GzipMagic)); bytes.Equal(magic, input.GzipMagic) {
-		return false
-	}
-	if format == "" {
+	magic, _ := br.Peek(len(input.GzipMagic))
+	gzipped = bytes.Equal(magic, input.GzipMagic)
+	if format == "" && !gzipped {
 		format = detectFormat(name, br)
 	}
-	spec := format.spec()
-	return spec != nil && spec.tails
+	return format, gzipped
 }
 
 // loadWhole reads a file of a format that is read whole; an empty file,
@@ -259,6 +262,55 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 		return &Result{Unfinished: []Unfinished{*u}}, nil
 	}
 	return read(progress.reader(file), f.path, f.index, opts, size, each)
+}
+
+// loadCSV reads a CSV file (not gzipped) to the end of its last complete
+// row (csvRowsEnd), as loadWhole reads the others: a row being written,
+// without its line end yet, is read once it has one, when the file
+// changes, as a JSONL file's partial last line is.
+func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
+	end, _, err := csvRowsEnd(file, size)
+	if err != nil || end == 0 {
+		return &Result{}, err
+	}
+	return read(progress.reader(io.NewSectionReader(file, 0, end)), f.path, f.index, opts, end, each)
+}
+
+// csvRowsEnd returns the offset just past the last line end of the file's
+// first size bytes that is not within a quoted field, 0 when there is
+// none: where its complete rows end; lines counts the line ends before
+// it. A line end is within a quoted field when an odd number of '"' come
+// before it (an escaped quote is two).
+func csvRowsEnd(file *os.File, size int64) (end int64, lines int, err error) {
+	quoted, seen := false, 0
+	buf := make([]byte, 64<<10)
+	for at := int64(0); at < size; {
+		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
+		for i := 0; ; i++ {
+			j := bytes.IndexAny(buf[i:n], "\"\n")
+			if j < 0 {
+				break
+			}
+			i += j
+			switch {
+			case buf[i] == '"':
+				quoted = !quoted
+			case !quoted:
+				seen++
+				end, lines = at+int64(i)+1, seen
+			default:
+				seen++
+			}
+		}
+		if err == io.EOF {
+			break // shrunk since the stat: read again at the next check
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		at += int64(n)
+	}
+	return end, lines, nil
 }
 
 // loadLines reads the complete lines of a JSONL file from the start,

@@ -112,6 +112,9 @@ type Result struct {
 	// (see Load), or, following, the Parquet files without their footer
 	// yet (see Follow): a warning each.
 	Unfinished []Unfinished
+	// Unterminated are the CSV files whose last row, without a line end,
+	// was read as complete (see Load): a warning each.
+	Unterminated []Unterminated
 	// picked are the arrays the picked values of Trajectories are in, when
 	// recycled (a followed file's growth, Update.Recycle).
 	picked [][]scoring.PickedValue
@@ -131,6 +134,7 @@ func (r *Result) append(o *Result) {
 	}
 	r.Skipped += o.Skipped
 	r.Unfinished = append(r.Unfinished, o.Unfinished...)
+	r.Unterminated = append(r.Unterminated, o.Unterminated...)
 	room := input.MaxSkipReasons - len(r.SkipReasons)
 	r.SkipReasons = append(r.SkipReasons, o.SkipReasons[:min(room, len(o.SkipReasons))]...)
 }
@@ -150,7 +154,8 @@ const stdinName = "<stdin>"
 // left out when it is empty or a Parquet file without its footer yet.
 // Result.Unfinished says so, with the reason; with nothing else to read,
 // it is the error "no trajectories yet". Any other broken file stays an
-// error, with or without SkipInvalid.
+// error, with or without SkipInvalid. A CSV file whose last row has no
+// line end is read whole, and Result.Unterminated names it.
 func Load(paths []string, opts Options) (*Result, error) {
 	return load(paths, opts, nil)
 }
@@ -192,8 +197,8 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	anyRead := false // whether a file was read, not only left out
 	for i, f := range files {
 		limit := int64(-1)
+		var u *Unfinished
 		if f.newest {
-			var u *Unfinished
 			if limit, u, err = liveSpan(f.path, opts); err != nil {
 				return nil, err
 			}
@@ -217,6 +222,11 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 			return nil, err
 		}
 		total.append(res)
+		if u == nil && f.path != "-" {
+			if t := unterminatedCSV(f.path, opts, limit); t != nil {
+				total.Unterminated = append(total.Unterminated, *t)
+			}
+		}
 	}
 	if !anyRead {
 		return nil, fmt.Errorf("no trajectories yet: %s", total.Unfinished[0])

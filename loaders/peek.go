@@ -81,7 +81,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 		o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
 		// The load chooses the same format again: its messages then say
 		// whether --input-format chose it.
-		format := fileFormat(path, opts.Format)
+		format := pathFormat(path, opts.Format)
 		o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 			ff = peeked(path, first)
 			ff.Format = format
@@ -185,10 +185,10 @@ func peeked(path string, t *scoring.Trajectory) *FileFields {
 	return ff
 }
 
-// fileFormat returns the format the file path is read in: format when
+// pathFormat returns the format the file path is read in: format when
 // given, else the one detectFormat chooses by its name or its (gunzipped)
 // content; "" when the file cannot be read (the load says why).
-func fileFormat(path string, format Format) Format {
+func pathFormat(path string, format Format) Format {
 	if format != "" {
 		return format
 	}

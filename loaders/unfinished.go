@@ -47,6 +47,56 @@ func (u Unfinished) String() string {
 	return fmt.Sprintf("%s: %s: %s (%s)", u.Path, what, u.Reason, why)
 }
 
+// Unterminated is a CSV file whose last row has no line end and was read
+// whole, as complete (Load): a complete last value cannot be told from a
+// cut one ("...,1000" cut to "...,1"), which a file still being written
+// may end with.
+type Unterminated struct {
+	Path string
+	Line int // where the last row starts
+}
+
+// String reads "PATH:LINE: the last row has no line end: read as
+// complete; a file still being written may have its last value cut".
+func (u Unterminated) String() string {
+	return fmt.Sprintf("%s:%d: the last row has no line end: read as complete; a file still being written may have its last value cut", u.Path, u.Line)
+}
+
+// unterminatedCSV returns the Unterminated of the regular file called
+// path, of which Load read the first limit bytes (all when limit < 0),
+// when it is read as CSV (opts.Format, else its name or content), is not
+// gzipped and its last row after the header has no line end; else nil.
+func unterminatedCSV(path string, opts Options, limit int64) *Unterminated {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	size := st.Size()
+	if limit >= 0 {
+		size = min(size, limit)
+	}
+	last := make([]byte, 1)
+	if size == 0 {
+		return nil
+	}
+	if _, err := f.ReadAt(last, size-1); err != nil || last[0] == '\n' {
+		return nil
+	}
+	if format, gzipped := fileFormat(f, path, opts.Format); gzipped || format != CSV {
+		return nil
+	}
+	end, lines, err := csvRowsEnd(f, size)
+	if err != nil || end == 0 {
+		return nil // the header alone, or what the reader failed on
+	}
+	return &Unterminated{Path: path, Line: lines + 1}
+}
+
 // unfinishedReasons are the Reasons.
 const (
 	reasonEmpty    = "empty"

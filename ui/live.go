@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -233,13 +234,28 @@ func (l *liveState) allWarnings() []string {
 // trajectory came.
 var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
 
+// layoutWarnings is LayoutWarnings and, when following a layout whose
+// groups are all of one size (engine.Config.EqualGroups), the batches
+// whose groups are not (follow.Warnings), asked again as they come.
+func (in Input) layoutWarnings() func(res *engine.Result, batches []int) []string {
+	if in.Follow == nil {
+		return in.LayoutWarnings
+	}
+	return follow.Warnings(in.LayoutWarnings, in.Config.EqualGroups)
+}
+
 // followedSession reads the inputs with in.Follow and builds the session
 // on them, the first reading's trajectories evaluated as they come and
 // kept lean, as streamSession does. When the inputs hold no trajectory
 // yet, it waits for the first ones (calling waiting first). A malformed
 // line then fails the load, as it would without following.
 func (in Input) followedSession(progress func(done, total int64), waiting func()) (*session.Session, <-chan loaders.Update, error) {
-	b := session.NewBuilder(in.Config, false)
+	// The groups' sizes are checked batch by batch as they come and grow
+	// (layoutWarnings), not of the first reading alone, which would warn
+	// of a step read in part for as long as the dashboard runs.
+	cfg := in.Config
+	cfg.EqualGroups = false
+	b := session.NewBuilder(cfg, false)
 	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.Pick, Each: b.Add})
 	if err != nil {
 		return nil, nil, err

@@ -99,7 +99,7 @@ func (m *loadingModel) load() tea.Msg {
 	}
 	if err == nil {
 		s.Layout = m.in.Layout
-		s.LayoutWarnings = m.in.LayoutWarnings
+		s.LayoutWarnings = m.in.layoutWarnings()
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {

@@ -37,27 +37,37 @@ type GroupSize struct {
 func unequalGroupsOf(ev *engine.Evaluation) []UnequalGroups {
 	var out []UnequalGroups
 	for _, b := range ev.Partition(engine.ScopeGroup) {
-		count := map[int]int{}
-		for _, g := range b.Groups {
-			count[len(g.Members)]++
+		if u, ok := UnequalGroupsOfBatch(b.Step, b.Groups); ok {
+			out = append(out, u)
 		}
-		if len(count) < 2 {
-			continue
-		}
-		u := UnequalGroups{Step: b.Step, Groups: len(b.Groups), shared: SharedOpening(b.Groups)}
-		for size, n := range count {
-			if n > u.Usual || (n == u.Usual && size > u.Size) {
-				u.Size, u.Usual = size, n
-			}
-		}
-		for _, g := range b.Groups {
-			if len(g.Members) != u.Size {
-				u.Odd = append(u.Odd, GroupSize{g.Key, len(g.Members)})
-			}
-		}
-		out = append(out, u)
 	}
 	return out
+}
+
+// UnequalGroupsOfBatch describes the batch at step whose groups (scope
+// group, valid and invalid trajectories alike) are groups, in order of
+// first appearance; ok is false when they are all of one size. A follower
+// checks its batches one by one with it, as they come.
+func UnequalGroupsOfBatch(step int64, groups []engine.Group) (_ UnequalGroups, ok bool) {
+	count := map[int]int{}
+	for _, g := range groups {
+		count[len(g.Members)]++
+	}
+	if len(count) < 2 {
+		return UnequalGroups{}, false
+	}
+	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups)}
+	for size, n := range count {
+		if n > u.Usual || (n == u.Usual && size > u.Size) {
+			u.Size, u.Usual = size, n
+		}
+	}
+	for _, g := range groups {
+		if len(g.Members) != u.Size {
+			u.Odd = append(u.Odd, GroupSize{g.Key, len(g.Members)})
+		}
+	}
+	return u, true
 }
 
 // maxOddGroupsNamed is how many groups of another size String names.

@@ -1,0 +1,66 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// TestStatsFollowAwaitsMissingPath: a followed directory that does not
+// exist yet, nor its parent (a watcher started before the trainer's first
+// dump), is waited for, which is said once; once it holds a dump, its
+// layout is recognised and its steps are printed. Without --follow, a
+// missing path stays an error.
+func TestStatsFollowAwaitsMissingPath(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	root := t.TempDir()
+	dir := filepath.Join(root, "run", "rollouts")
+	if _, errOut, code := run(t, "", "stats", dir); code != exitBadInput || !strings.Contains(errOut, "no such file") {
+		t.Errorf("without --follow: status %d, stderr %q", code, errOut)
+	}
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.awaitErr(t, "waiting for "+dir+" to appear")
+	// The directory first, empty for a while, as verl's os.makedirs
+	// makes it: still waited for. The dump is renamed into it whole.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * awaitPoll)
+	data, err := os.ReadFile(filepath.Join(verlSetting("legacy_duplicate"), "1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(root, "1.jsonl")
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "1.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 1  trajectories 12 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+	errOut := f.errOut.String()
+	if strings.Count(errOut, "waiting for") != 1 || !strings.Contains(errOut, "read as verl rollout dumps") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+}
+
+// TestDashboardFollowAwaitsMissingPath: the dashboard's --follow waits for
+// a path that does not exist yet as stats --follow does, before its
+// screen opens, and an interrupt ends the wait.
+func TestDashboardFollowAwaitsMissingPath(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	dir := filepath.Join(t.TempDir(), "notyet")
+	f := startFollowing(t, "--follow", dir)
+	f.awaitErr(t, "waiting for "+dir+" to appear")
+	if code := f.stop(); code != exitInterrupted {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+}
