@@ -47,7 +47,7 @@ type MethodSpec struct {
 }
 
 // methodSpecs are the methods, in the order the dashboard cycles through
-// them (Methods).
+// them (MethodsFor).
 var methodSpecs = []MethodSpec{
 	{
 		Method:          Absolute,
