@@ -426,3 +426,26 @@ func stepLines(out string) []string {
 	}
 	return lines
 }
+
+// TestStatsFollowMisnamedConstraint: a constraint reading a field no
+// record has is misnamed like an objective: status 2 at once, with "did
+// you mean", not a warning and a run of invalid batches.
+func TestStatsFollowMisnamedConstraint(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(runWithInvalid(0, 0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--objective", "acc=metadata.accuracy", "--constraint", "lenght <= 200", path)
+	var code int
+	select {
+	case code = <-f.status:
+		f.status <- code // for the cleanup
+	case <-time.After(10 * time.Second):
+		t.Fatalf("still following after 10 s; stderr %q", f.errOut.String())
+	}
+	if errOut := f.errOut.String(); code != exitBadInput || f.out.String() != "" || !strings.Contains(errOut, "constraint lenght <= 200: missing in every trajectory; the first record of each input has no field lenght; did you mean length?") {
+		t.Errorf("status %d, stdout %q, stderr %q; want 2, nothing, did you mean length", code, f.out.String(), errOut)
+	}
+}

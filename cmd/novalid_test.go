@@ -192,3 +192,19 @@ func TestNoValidHostileFields(t *testing.T) {
 		checkClean(t, objective, errOut)
 	}
 }
+
+// TestConstraintTypo: a constraint or gate that reads a field no record
+// has is refused as an objective would be, with the name meant (among
+// the fields and the objectives) or the fields there are.
+func TestConstraintTypo(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"--constraint", "safty >= 0.8", "constraint safty >= 0.8: missing in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
+		{"--gate", "accuracy: safty >= 0.8", "gate accuracy: safty >= 0.8: evaluation error in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
+		{"--constraint", "zzzqqq", "constraint zzzqqq: missing in 5117 trajectories; the first record of each input has no field zzzqqq; the first records have accuracy, initial_budget"},
+	} {
+		out, errOut, code := run(t, "", "stats", tc.flag, tc.value, samplePath)
+		if code != exitBadInput || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s %q: status %d, stdout %.100q, stderr %q; want 2, nothing, %q", tc.flag, tc.value, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -28,10 +28,11 @@ type MethodSpec struct {
 	// weighs its objectives' own z-scores, not s; a method that ranks on
 	// the objectives (pareto) leaves them to the score alone.
 	RewardsWeighted bool
-	// NeedsSettings says that the method needs settings of its own
-	// (lexicographic's priorities): the CLI and the config take it, the
-	// dashboard does not cycle to it until it can edit them.
-	NeedsSettings bool
+	// HasSettings says whether options o give the method the settings of
+	// its own it needs (lexicographic's priorities); nil for a method that
+	// needs none. The dashboard cycles to such a method only when the
+	// session's options give them (MethodsFor): it cannot edit them.
+	HasSettings func(o Options) bool
 
 	// group writes u, the rewards of the valid trajectories idx of one
 	// comparison group whose scores are s, with scratch space in rw; it
@@ -46,7 +47,7 @@ type MethodSpec struct {
 }
 
 // methodSpecs are the methods, in the order the dashboard cycles through
-// them (Methods).
+// them (MethodsFor).
 var methodSpecs = []MethodSpec{
 	{
 		Method:          Absolute,
@@ -143,8 +144,8 @@ var methodSpecs = []MethodSpec{
 		Formula: func(Options) string {
 			return "relative's u on the order of the --priority objectives (ties by the next; with a tolerance t, values tie within one bucket floor(x / t)); normalised z(u)"
 		},
-		Note:          zScoredNote,
-		NeedsSettings: true,
+		Note:        zScoredNote,
+		HasSettings: func(o Options) bool { return len(o.Priority) > 0 },
 		group: func(rw *rewarder, u, _ []float64, res *Result, idx []int, _ float64) bool {
 			if rw.priorities == nil {
 				rw.priorities = priorityKeys(res.Evaluation.Objectives, res.Options)
@@ -156,22 +157,29 @@ var methodSpecs = []MethodSpec{
 }
 
 // Methods lists the methods that need no settings of their own, in the
-// order of methodSpecs: the dashboard cycles through them.
-var Methods = methodsWhere(false)
+// order of methodSpecs.
+var Methods = methodsWhere(func(spec *MethodSpec) bool { return spec.HasSettings == nil })
 
 // methodsWithSettings lists the methods that need settings of their own
-// (MethodSpec.NeedsSettings).
-var methodsWithSettings = methodsWhere(true)
+// (MethodSpec.HasSettings).
+var methodsWithSettings = methodsWhere(func(spec *MethodSpec) bool { return spec.HasSettings != nil })
 
 // AllMethods returns Methods then methodsWithSettings: every method.
 func AllMethods() []Method { return slices.Concat(Methods, methodsWithSettings) }
 
-// methodsWhere lists the methods of methodSpecs whose NeedsSettings is
-// needs.
-func methodsWhere(needs bool) []Method {
+// MethodsFor lists the methods options o can compute, in the order of
+// methodSpecs: Methods, and each method needing settings of its own whose
+// settings o gives (lexicographic with priorities). The dashboard cycles
+// through them.
+func MethodsFor(o Options) []Method {
+	return methodsWhere(func(spec *MethodSpec) bool { return spec.HasSettings == nil || spec.HasSettings(o) })
+}
+
+// methodsWhere lists the methods of methodSpecs that keep says to keep.
+func methodsWhere(keep func(spec *MethodSpec) bool) []Method {
 	var ms []Method
 	for i := range methodSpecs {
-		if methodSpecs[i].NeedsSettings == needs {
+		if keep(&methodSpecs[i]) {
 			ms = append(ms, methodSpecs[i].Method)
 		}
 	}

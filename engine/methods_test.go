@@ -171,3 +171,16 @@ func TestRewardsDoNotDependOnTheMembersOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodsFor: the options give lexicographic its priorities or it is
+// not among the methods they can compute.
+func TestMethodsFor(t *testing.T) {
+	opts := DefaultOptions()
+	if got := MethodsFor(opts); !slices.Equal(got, Methods) {
+		t.Errorf("without priorities MethodsFor = %v, want %v", got, Methods)
+	}
+	opts.Priority = []string{"accuracy"}
+	if got := MethodsFor(opts); !slices.Equal(got, AllMethods()) {
+		t.Errorf("with priorities MethodsFor = %v, want %v", got, AllMethods())
+	}
+}

@@ -113,7 +113,7 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 
 // TestHelpGivesEveryFormula: the help's text gives, each on its line
 // after its name, every method's formula (lexicographic's too, though m
-// does not cycle to it) and every formula of constraints, gates and
+// does not cycle to it without priorities) and every formula of constraints, gates and
 // objective normalisation.
 func TestHelpGivesEveryFormula(t *testing.T) {
 	m := newTestModel(t, 120, 40)

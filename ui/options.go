@@ -16,12 +16,15 @@ const weightStep = 0.05
 // once or when its recompute lands (recompute.go), so that no tab ever
 // shows a result computed with other settings than the header says.
 
-// cycleMethod switches to the method step places away in engine.Methods.
+// cycleMethod switches to the method step places away among those the
+// session's options can compute (engine.MethodsFor: lexicographic when
+// they give priorities).
 func (m *Model) cycleMethod(step int) tea.Cmd {
 	s := m.common.Session
-	n := len(engine.Methods)
-	i := slices.Index(engine.Methods, s.Options.Method)
-	s.Options.Method = engine.Methods[((i+step)%n+n)%n]
+	methods := engine.MethodsFor(s.Options)
+	n := len(methods)
+	i := slices.Index(methods, s.Options.Method)
+	s.Options.Method = methods[((i+step)%n+n)%n]
 	return m.recompute()
 }
 

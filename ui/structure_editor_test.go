@@ -329,3 +329,20 @@ func TestEditorJobBesideTheEventLoop(t *testing.T) {
 		t.Fatal("the job's constraint was not applied")
 	}
 }
+
+// TestEditorConstraintTypo: a constraint or gate reading a field no record
+// has is refused with the CLI's error, which names the field meant.
+func TestEditorConstraintTypo(t *testing.T) {
+	for _, tc := range []struct{ key, text, want string }{
+		{"c", "safty >= 0.8", "constraint safty >= 0.8: missing in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
+		{"a", "accuracy: safty >= 0.8", "gate accuracy: safty >= 0.8: evaluation error in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
+	} {
+		m := newTestModel(t, 400, 40)
+		press(m, "w", tc.key)
+		typeText(m, tc.text)
+		press(m, "enter")
+		if v := screen(m); !strings.Contains(v, "refused: all 5120 trajectories are invalid: "+tc.want) {
+			t.Errorf("%s %q: the refusal does not say %q:\n%s", tc.key, tc.text, tc.want, v)
+		}
+	}
+}

@@ -43,6 +43,12 @@ type Cause struct {
 	// Field is the field the expression reads when it reads one metadata
 	// value (or bare name) and nothing else, else "".
 	Field string
+	// Setting is the constraint or gate the cause is of, as it names it
+	// ("constraint safety >= 0.8", "gate length: accuracy == 1"); "" when
+	// the cause is not one's. Its Unseen and Suggestions are set the same
+	// way as an objective's, the names suggested among the fields and the
+	// objectives.
+	Setting string
 	// Unseen are the fields the expression reads that the field names
 	// seen (the first records) lack, and Suggestions, per unseen field,
 	// the close names that were seen, nearest first. They are set on an
@@ -99,6 +105,13 @@ func (e *NoValidError) Error() string {
 // the cause is not an objective's), and what is wrong with it, "no
 // trajectory has field acuracy; did you mean accuracy?".
 func (c Cause) message(n int, fields []string) (subject, what string) {
+	if c.Setting != "" {
+		what = c.Err.Error() + " " + inTrajectories(c.Count, n)
+		for k, field := range c.Unseen {
+			what += "; the first record of each input has no field " + field + suggestion(c.Suggestions[k], fields)
+		}
+		return c.Setting, what
+	}
 	if c.Objective == "" {
 		return "", fmt.Sprintf("%s (%d)", c.Text, c.Count)
 	}
@@ -106,13 +119,7 @@ func (c Cause) message(n int, fields []string) (subject, what string) {
 	if c.Expr != "" {
 		subject += " = " + c.Expr
 	}
-	where := fmt.Sprintf("in %d trajectories", c.Count)
-	switch c.Count {
-	case 1:
-		where = "in 1 trajectory"
-	case n:
-		where = "in every trajectory"
-	}
+	where := inTrajectories(c.Count, n)
 	unseen, suggestions := c.Unseen, c.Suggestions
 	everywhere := errors.Is(c.Err, scoring.ErrMissing) && c.Count == n && c.Field != ""
 	switch k := slices.Index(unseen, c.Field); {
@@ -135,6 +142,18 @@ func (c Cause) message(n int, fields []string) (subject, what string) {
 		what += "; the first record of each input has no field " + field + suggestion(suggestions[k], fields)
 	}
 	return subject, what
+}
+
+// inTrajectories says where a cause counted count times of n is: "in 12
+// trajectories", "in 1 trajectory", "in every trajectory".
+func inTrajectories(count, n int) string {
+	switch count {
+	case 1:
+		return "in 1 trajectory"
+	case n:
+		return "in every trajectory"
+	}
+	return fmt.Sprintf("in %d trajectories", count)
 }
 
 // maxFieldsListed is how many of the records' fields a message lists
@@ -204,11 +223,18 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 		}
 		e.Causes = append(e.Causes, c)
 	}
+	var settings []scoring.SettingFields
+	if _, st := scoring.Unstructured(s); st != nil {
+		settings = st.FieldsRead()
+	}
 	hinted := map[string]bool{}
 	for i := range e.Causes {
 		c := &e.Causes[i]
 		_, k, _ := splitCause(res.Evaluation.Objectives, c.Text)
 		if k < 0 {
+			if settingCause(c, settings, res.Evaluation.Objectives, fields, seen) {
+				continue
+			}
 			if c.Objective == "score" {
 				// The objectives are finite, their weighted sum is not.
 				c.Objective, c.Text = "", "the weighted score (the objectives' weighted sum) is "+c.Err.Error()
@@ -233,6 +259,41 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 		}
 	}
 	return e
+}
+
+// settingCause reports whether c is the cause of one of settings (a
+// constraint or a gate): its text is "SUBJECT: ERR". Then it sets c's
+// Setting and Err, and, when Err says the value was absent or could not be
+// evaluated (a field read that is not there), the fields it reads that
+// are not among seen (fields nil: none) with the nearest fields and
+// objectives' names.
+func settingCause(c *Cause, settings []scoring.SettingFields, objectives []scoring.Objective, fields []string, seen map[string]bool) bool {
+	for _, setting := range settings {
+		rest, ok := strings.CutPrefix(c.Text, setting.Subject+": ")
+		if !ok {
+			continue
+		}
+		k := slices.IndexFunc(causeErrors, func(err error) bool { return rest == err.Error() })
+		if k < 0 {
+			continue
+		}
+		c.Setting, c.Err = setting.Subject, causeErrors[k]
+		if fields == nil || !(errors.Is(c.Err, scoring.ErrMissing) || errors.Is(c.Err, scoring.ErrEval)) {
+			return true
+		}
+		names := slices.Clone(fields)
+		for _, o := range objectives {
+			names = append(names, o.Name)
+		}
+		for _, f := range setting.Fields {
+			if !seen[f] {
+				c.Unseen = append(c.Unseen, f)
+				c.Suggestions = append(c.Suggestions, suggest.Near(f, names))
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // AbsentFieldError is NoValid's error for the objectives that, with

@@ -221,6 +221,48 @@ func (st *Structure) Defs() ([]ConstraintDef, []GateDef) {
 	return cs, gs
 }
 
+// SettingFields is a constraint or a gate and the fields it reads.
+type SettingFields struct {
+	// Subject is the constraint or gate as its causes name it
+	// (InvalidError.Objective): "constraint EXPR", "gate NAME: EXPR".
+	Subject string
+	// Fields are the fields its expressions read by name, sorted, the
+	// objectives' names (which win over fields) left out.
+	Fields []string
+}
+
+// FieldsRead returns the fields each constraint, then each gate, reads.
+func (st *Structure) FieldsRead() []SettingFields {
+	var out []SettingFields
+	add := func(subject string, es ...*Expression) {
+		var fields []string
+		for _, e := range es {
+			if e == nil {
+				continue
+			}
+			for _, f := range e.FieldsRead() {
+				if _, objective := st.objectives[f]; !objective {
+					fields = append(fields, f)
+				}
+			}
+		}
+		slices.Sort(fields)
+		out = append(out, SettingFields{Subject: subject, Fields: slices.Compact(fields)})
+	}
+	for _, c := range st.constraints {
+		add(constraintSubject(c.def), c.whole, c.left, c.right)
+	}
+	for _, g := range st.gates {
+		add(gateSubject(g.def), g.e)
+	}
+	return out
+}
+
+// constraintSubject and gateSubject are how an InvalidError names a
+// constraint or a gate.
+func constraintSubject(def ConstraintDef) string { return ConstraintSetting + " " + def.Expr }
+func gateSubject(def GateDef) string             { return GateSetting + " " + def.Objective + ": " + def.Expr }
+
 // valueOn evaluates e on t with the objectives' raw values row bound to
 // their names (they win over fields and metadata keys of the same name).
 func (st *Structure) valueOn(e *Expression, t *Trajectory, row []float64) (any, error) {
@@ -285,7 +327,7 @@ func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violat
 		x := &st.constraints[c]
 		ok, amount, err := st.measure(x, t, row)
 		if err != nil {
-			return &InvalidError{Objective: ConstraintSetting + " " + x.def.Expr, Err: err}
+			return &InvalidError{Objective: constraintSubject(x.def), Err: err}
 		}
 		holds[c] = ok
 		v += amount
@@ -295,7 +337,7 @@ func (st *Structure) Evaluate(t *Trajectory, row []float64, holds []bool, violat
 		x := &st.gates[g]
 		open, err := st.booleanOn(x.e, t, row)
 		if err != nil {
-			return &InvalidError{Objective: GateSetting + " " + x.def.Objective + ": " + x.def.Expr, Err: err}
+			return &InvalidError{Objective: gateSubject(x.def), Err: err}
 		}
 		if !open {
 			shut[x.k] = true

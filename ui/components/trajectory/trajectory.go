@@ -79,6 +79,13 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	computed = append(computed,
 		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
 		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
+	if ev := res.Evaluation; ev.HasConstraints() {
+		feasible := "yes"
+		if !ev.Feasible(i) {
+			feasible = st.Warning.Render("no")
+		}
+		computed = append(computed, field{"feasible", feasible}, field{"violation", common.FormatValue(ev.ViolationOf(i))})
+	}
 	for k, o := range res.Objectives {
 		computed = append(computed, field{common.ObjectiveName(o.Name), common.FormatValue(res.Evaluation.Values[i*res.Evaluation.M+k])})
 	}

@@ -529,13 +529,15 @@ func (t *compareTab) release() {
 // (session.LoggedMethod).
 const LoggedMethod = session.LoggedMethod
 
-// methodsB returns the methods B can be: every method, A's too, and the
-// logged advantage when the inputs have it.
+// methodsB returns the methods B can be: every method the session's
+// options can compute (engine.MethodsFor), A's too, and the logged
+// advantage when the inputs have it.
 func methodsB(s *session.Session) []engine.Method {
+	methods := engine.MethodsFor(s.Options)
 	if s.Result.Evaluation.Logged == nil {
-		return engine.Methods
+		return methods
 	}
-	return append(slices.Clone(engine.Methods), LoggedMethod)
+	return append(methods, LoggedMethod)
 }
 
 // cycleB asks for the method step places from B in methodsB. B changes

@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
@@ -19,7 +20,8 @@ import (
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
-// The Trajectories table's first columns; one per objective follows them.
+// The Trajectories table's first columns; with constraints the feasible
+// column (feasibleColumn) follows them, then one per objective.
 const (
 	sortByID = iota
 	sortByGroup
@@ -28,6 +30,9 @@ const (
 	sortByRewardB
 	sortByRank
 	sortByCrowding
+	// feasibleColumn is the feasible column's place when there are
+	// constraints.
+	feasibleColumn
 )
 
 // Column widths of the Trajectories table, in cells.
@@ -35,6 +40,8 @@ const (
 	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
 	maxKeyWidth   = 16 // a group
 	maxCauseWidth = 60
+	// maxFeasibleWidth holds "no, violation " and a number.
+	maxFeasibleWidth = 28
 )
 
 // trajectoryColumn is one column of the Trajectories table.
@@ -50,6 +57,9 @@ type trajectoryColumn struct {
 	values func() (vals []float64, stride, offset int)
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
+	// textCells says that a column with values shows text (feasible's
+	// "yes" or "no, violation X"), sorted by the values.
+	textCells bool
 }
 
 // trajectoryList is the rows of the Trajectories table: the batch's
@@ -61,7 +71,10 @@ type trajectoryList struct {
 	// sortedBy is the title of the column the rows were last sorted by,
 	// sortedUnder the options of the result then (optionsKey): a change
 	// of method keeps the rows' order, which then may be only theirs.
+	// sortedConstraints are the constraints then, for the feasible
+	// column's order.
 	sortedBy, sortedUnder string
+	sortedConstraints     []string
 	// inOrder holds the listed trajectories' indices in input order, rows
 	// the same in table order: all of them, or, while pending sorts the
 	// whole order off the event loop, the first ones (row reads past them
@@ -113,7 +126,16 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	}
 	previous, previousInOrder := l.rows, l.inOrder
 	l.pending = nil
+	previousColumns := l.columns
 	l.columns = trajectoryColumns(s)
+	// The feasible column comes or goes with the constraints: the sort
+	// stays on the objective it was on.
+	if sortColumn > sortByCrowding && sortColumn < len(previousColumns) {
+		title := previousColumns[sortColumn].title
+		if c := slices.IndexFunc(l.columns[sortByCrowding+1:], func(c trajectoryColumn) bool { return c.title == title }); c >= 0 {
+			sortColumn = sortByCrowding + 1 + c
+		}
+	}
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
 	filter = strings.ToLower(filter)
 	members := s.CurrentBatch().Members
@@ -133,7 +155,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 		l.rows = previous
 	} else {
 		l.sort(s)
-		l.sortedBy, l.sortedUnder = l.columns[l.sortColumn].title, optionsKey(s)
+		l.sortedBy, l.sortedUnder, l.sortedConstraints = l.columns[l.sortColumn].title, optionsKey(s), s.Config.Constraints
 	}
 	l.invalid = 0
 	valid := s.Result.Evaluation.Valid
@@ -239,14 +261,16 @@ func optionsKey(s *session.Session) string { return fmt.Sprintf("%+v", s.Result.
 // sorted reports whether the rows are in the order of the sort column:
 // its title is the one they were sorted by and, for the columns the
 // options compute (the score, A's reward, the rank, the crowding), the
-// options are the same.
+// options are the same, for the feasible column the constraints.
 func (l *trajectoryList) sorted(s *session.Session) bool {
 	if l.columns[l.sortColumn].title != l.sortedBy {
 		return false
 	}
-	switch l.sortColumn {
-	case sortByScore, sortByReward, sortByRank, sortByCrowding:
+	switch {
+	case l.sortColumn == sortByScore, l.sortColumn == sortByReward, l.sortColumn == sortByRank, l.sortColumn == sortByCrowding:
 		return optionsKey(s) == l.sortedUnder
+	case l.sortColumn == feasibleColumn && s.Result.Evaluation.HasConstraints():
+		return slices.Equal(s.Config.Constraints, l.sortedConstraints)
 	}
 	return true
 }
@@ -289,7 +313,7 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	}
 	var read []array
 	for c, col := range l.columns {
-		if col.values == nil {
+		if col.values == nil || col.textCells {
 			continue
 		}
 		vals, stride, offset := col.values()
@@ -369,15 +393,21 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
+	}
+	if s.Result.Evaluation.HasConstraints() {
+		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.Violation }))
+		feasible.text = func(i int) string { return feasibleText(s.Result.Evaluation, i) }
+		feasible.textCells = true
+		cols = append(cols, feasible)
 	}
 	for k, o := range s.Result.Objectives {
 		cols = append(cols, number(common.ObjectiveName(o.Name), func() ([]float64, int, int) {
@@ -385,6 +415,15 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		}))
 	}
 	return cols
+}
+
+// feasibleText says whether trajectory i of ev meets every constraint, as
+// the Pareto tab's selection does: "yes", or "no, violation X".
+func feasibleText(ev *engine.Evaluation, i int) string {
+	if ev.Feasible(i) {
+		return "yes"
+	}
+	return "no, violation " + common.FormatValue(ev.ViolationOf(i))
 }
 
 // rewardsB returns method B's rewards (Session.RewardB), by trajectory:
@@ -444,6 +483,8 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 				cell, measured = func(j int) string { return short(l.row(j)) }, func(j int) string { return short(l.inOrder[j]) }
 			}
 			cols = append(cols, textColumn(title, n, maxKeyWidth, cell, measured))
+		case col.textCells:
+			cols = append(cols, textColumn(title, n, maxFeasibleWidth, cell, measured))
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
