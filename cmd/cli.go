@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -21,6 +22,11 @@ const (
 	exitOK       = 0
 	exitFailure  = 1 // anything unexpected: a write error, a terminal error
 	exitBadInput = 2 // bad usage or bad input
+	// exitBrokenPipe is the status when the reader of an --out pipe
+	// closed it early: 128 + SIGPIPE, as for standard output, whose
+	// writer Go's runtime ends with SIGPIPE (it does for fds 1 and 2
+	// only, returning EPIPE for the others).
+	exitBrokenPipe = 141
 )
 
 // usageError marks an error as the user's: bad flags or arguments.
@@ -51,6 +57,9 @@ func Main(ctx context.Context, args []string, stdio IO) int {
 	}
 	if status, ok := reportInterrupted(ctx, err, stdio.Stderr); ok {
 		return status
+	}
+	if errors.Is(err, syscall.EPIPE) && !errors.As(err, new(healthAlert)) {
+		return exitBrokenPipe // the reader has all it wants (head): no error of ours
 	}
 	fmt.Fprintf(stdio.Stderr, "rewardlens: %s\n", textsafe.Line(err.Error()))
 	return exitStatus(err)

@@ -98,17 +98,14 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		select {
 		case u, ok := <-updates:
 			if !ok { // ctx ended: the newest batch as it stands
-				if err := f.printBatches(true); err != nil {
-					return err
-				}
-				return f.status()
+				return f.interrupted(ctx.Err())
 			}
 			reportUpdate(stdio.Stderr, u)
 			if err := f.update(ctx, u); err != nil {
-				if f.res == nil || !errors.Is(err, ctx.Err()) {
+				if !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				return f.interrupted()
+				return f.interrupted(err)
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
@@ -118,7 +115,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				return f.interrupted()
+				return f.interrupted(err)
 			}
 			if err := f.printBatches(true); err != nil {
 				return err
@@ -127,10 +124,15 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 }
 
-// interrupted ends following at an interrupt that came as an update was
-// computed, after the first lines: the end it would have had at the
-// interrupt, with the lines of what was computed.
-func (f *statsFollower) interrupted() error {
+// interrupted ends following at an interrupt, err ctx's error: before
+// anything was computed (no trajectory came, or the first compute was
+// stopped), with err, as stats ends (status 128 + the signal's number);
+// after, with the end it would have had at the interrupt, the lines of
+// what was computed printed.
+func (f *statsFollower) interrupted(err error) error {
+	if f.res == nil {
+		return err
+	}
 	if err := f.printBatches(true); err != nil {
 		return err
 	}

@@ -5,9 +5,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // endless is standard input without end, slow to read.
@@ -77,5 +80,44 @@ func TestFollowInterruptedBeforeItsFirstLines(t *testing.T) {
 	status := Main(ctx, []string{"stats", "--follow", "--from", "plain", path}, IO{Stdout: &stdout, Stderr: &stderr})
 	if want := "rewardlens: interrupted (terminated)\n"; status != 143 || stderr.String() != want || stdout.Len() != 0 {
 		t.Errorf("status %d, stderr %q, stdout %q; want 143, %q, nothing", status, stderr.String(), stdout.String(), want)
+	}
+}
+
+// TestFollowInterruptedWaitingForItsFirstLines: stats --follow on an empty
+// directory or an empty file, interrupted as it waits for its first
+// trajectory, ends with 128 + the signal's number, --health or not, as
+// CONTRACT says of a run interrupted before its first lines (it exited 0).
+func TestFollowInterruptedWaitingForItsFirstLines(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args   []string
+		signal syscall.Signal
+		status int
+	}{
+		{[]string{"stats", "--follow", "--objective", "acc=acc", dir}, syscall.SIGINT, 130},
+		{[]string{"stats", "--follow", "--health", "--objective", "acc=acc", empty}, syscall.SIGTERM, 143},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		var stdout, stderr testkit.SyncBuffer
+		done := make(chan int, 1)
+		go func() { done <- Main(ctx, c.args, IO{Stdout: &stdout, Stderr: &stderr}) }()
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "holds no record yet"); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%v: not following after 10s: %q", c.args, stderr.String())
+			}
+		}
+		cancel(Interrupted{c.signal})
+		select {
+		case status := <-done:
+			if want := "rewardlens: interrupted (" + c.signal.String() + ")\n"; status != c.status || !strings.HasSuffix(stderr.String(), want) || stdout.String() != "" {
+				t.Errorf("%v: status %d, stderr %q, stdout %q; want %d, %q at the end, nothing", c.args, status, stderr.String(), stdout.String(), c.status, want)
+			}
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%v: still running 2s after the interruption", c.args)
+		}
 	}
 }

@@ -40,9 +40,8 @@ func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Wr
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
-	if st, err := os.Stat(path); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
-		// A FIFO blocks in open until a reader comes: ctrl+c ends that.
-		f, err := openctx.OpenFile(ctx, path, os.O_WRONLY, 0)
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		f, err := openInPlace(ctx, path, st)
 		if err != nil {
 			return err
 		}
@@ -57,6 +56,16 @@ func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Wr
 		return err
 	}
 	return output.WriteFileAtomic(path, stoppable)
+}
+
+// openInPlace opens path, the existing file st that is not a regular one
+// (a device, a pipe, a socket, as /dev/stdout may be), for writing in
+// place. A FIFO blocks in open until a reader comes: ctrl+c ends that.
+func openInPlace(ctx context.Context, path string, st os.FileInfo) (*os.File, error) {
+	if st.Mode()&os.ModeNamedPipe != 0 {
+		return openctx.OpenFile(ctx, path, os.O_WRONLY, 0)
+	}
+	return output.OpenInPlace(path, st)
 }
 
 // ctxWriter writes to w until ctx ends, then fails with ctx's error.
@@ -111,8 +120,9 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
-	target := output.Target(path)
-	old, err := os.Stat(target)
+	// Stat follows /dev/stdout's link to /proc/self/fd/1 as open does:
+	// output.Target reads that link's text, "pipe:[N]" for a pipe.
+	old, err := os.Stat(path)
 	if err == nil && old.Mode().IsRegular() {
 		if f, ok := stdin.(*os.File); ok && slices.Contains(inputs, "-") {
 			if in, err := f.Stat(); err == nil && os.SameFile(in, old) {

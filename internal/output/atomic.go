@@ -27,7 +27,7 @@ import (
 func WriteFileAtomic(path string, write func(io.Writer) error) error {
 	old, err := os.Stat(path)
 	if err == nil && !old.Mode().IsRegular() {
-		return writeInPlace(path, write)
+		return writeInPlace(path, old, write)
 	}
 	return replaceFile(Target(path), old, nil, write)
 }
@@ -136,10 +136,10 @@ func namedError(err error, tmp, path string) error {
 	return err
 }
 
-// writeInPlace writes what write produces to path, an existing file that
-// is not a regular one, such as a device or a pipe.
-func writeInPlace(path string, write func(io.Writer) error) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+// writeInPlace writes what write produces to path, the existing file st
+// that is not a regular one, such as a device or a pipe.
+func writeInPlace(path string, st fs.FileInfo, write func(io.Writer) error) error {
+	f, err := OpenInPlace(path, st)
 	if err != nil {
 		return err
 	}
@@ -152,6 +152,17 @@ func writeInPlace(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	return err
+}
+
+// OpenInPlace opens path for writing, the existing file st (os.Stat's,
+// following links) that is not a regular one: a device or a pipe by its
+// path, /dev/stdout and /dev/fd/N included; a socket as the descriptor of
+// this process that holds it, when opening it fails.
+func OpenInPlace(path string, st fs.FileInfo) (*os.File, error) {
+	if st.Mode()&fs.ModeSocket != 0 {
+		return openSocket(path, st)
+	}
+	return os.OpenFile(path, os.O_WRONLY, 0)
 }
 
 // createTemp creates a new file next to path, named after it and this

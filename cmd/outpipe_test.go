@@ -1,0 +1,77 @@
+//go:build linux
+
+package cmd
+
+import (
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestOutWritesDescriptorsInPlace: --out /dev/fd/N or /proc/self/fd/N
+// (what /dev/stdout links to) writes the pipe or socket descriptor N holds
+// in place, for compute, stats and prompts; it was refused with "write
+// /proc/self/fd/pipe:[…]: no such file or directory", the link's text
+// taken for a file beside it.
+func TestOutWritesDescriptorsInPlace(t *testing.T) {
+	socketPair := func(t *testing.T) (*os.File, *os.File) {
+		fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Skip("no socket pair:", err)
+		}
+		return os.NewFile(uintptr(fds[0]), "read end"), os.NewFile(uintptr(fds[1]), "write end")
+	}
+	commands := [][]string{
+		{"compute", "--objective", "accuracy=metadata.accuracy", example("grpo.jsonl")},
+		{"stats", "--objective", "accuracy=metadata.accuracy", example("grpo.jsonl")},
+		{"prompts", verlDir},
+	}
+	for _, kind := range []string{"pipe", "socket"} {
+		for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+			for _, args := range commands {
+				var r, w *os.File
+				if kind == "pipe" {
+					var err error
+					if r, w, err = os.Pipe(); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					r, w = socketPair(t)
+				}
+				read := make(chan string)
+				go func() {
+					b, _ := io.ReadAll(r)
+					read <- string(b)
+				}()
+				out := dir + strconv.Itoa(int(w.Fd()))
+				want, _, _ := run(t, "", args...)
+				got, stderr, code := run(t, "", append([]string{args[0], "--out", out}, args[1:]...)...)
+				w.Close()
+				if text := <-read; code != exitOK || got != "" || text != want {
+					t.Errorf("%s %s --out %s: status %d, stderr %q, stdout %q; the %s got %q, want %q", kind, args[0], out, code, stderr, got, kind, text, want)
+				}
+				r.Close()
+			}
+		}
+	}
+}
+
+// TestOutPipeClosedEarly: the reader of an --out pipe that closes it early
+// (head) ends the run with status 141, as when it is standard output's
+// (SIGPIPE), saying nothing; it was status 1, "broken pipe".
+func TestOutPipeClosedEarly(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	r.Close()
+	out := "/proc/self/fd/" + strconv.Itoa(int(w.Fd()))
+	_, stderr, code := run(t, "", "compute", "--objective", "accuracy=metadata.accuracy", "--out", out, example("grpo.jsonl"))
+	if code != exitBrokenPipe || strings.Contains(stderr, "broken pipe") {
+		t.Errorf("status %d, stderr %q; want %d, no error", code, stderr, exitBrokenPipe)
+	}
+}
