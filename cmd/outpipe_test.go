@@ -75,3 +75,32 @@ func TestOutPipeClosedEarly(t *testing.T) {
 		t.Errorf("status %d, stderr %q; want %d, no error", code, stderr, exitBrokenPipe)
 	}
 }
+
+// TestOutDescriptorOfAFile: --out /dev/fd/N, N a file opened for
+// appending (the shell's >>), appends to it, what it held kept; with the
+// file opened at its start (>), writes over it from there. It was
+// replaced by a new file, the appended-to content lost.
+func TestOutDescriptorOfAFile(t *testing.T) {
+	args := []string{"--objective", "accuracy=metadata.accuracy", example("grpo.jsonl")}
+	want, _, _ := run(t, "", append([]string{"compute"}, args...)...)
+	for _, tc := range []struct {
+		flag   int
+		before string
+	}{{os.O_APPEND, "kept line\n"}, {os.O_TRUNC, ""}} {
+		path := t.TempDir() + "/log.jsonl"
+		if err := os.WriteFile(path, []byte("kept line\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|tc.flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := "/dev/fd/" + strconv.Itoa(int(f.Fd()))
+		_, stderr, code := run(t, "", append([]string{"compute", "--out", out}, args...)...)
+		f.Close()
+		got, _ := os.ReadFile(path)
+		if code != exitOK || string(got) != tc.before+want {
+			t.Errorf("--out %s (flag %#x): status %d, stderr %q; the file holds %q, want %q", out, tc.flag, code, stderr, got, tc.before+want)
+		}
+	}
+}

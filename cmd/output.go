@@ -17,7 +17,11 @@ import (
 // writeOutput writes what write produces to path atomically (a temporary
 // file in the same directory, renamed over path once complete, so that an
 // interrupted run leaves any old file intact), or to stdout when path is
-// "" or "-". It refuses to write over one of the inputs. Once ctx ends (a
+// "" or "-". A path naming one of the process's descriptors (/dev/stdout,
+// /dev/fd/N) is written through it, whatever it holds (a file the shell
+// opened with >> is appended to), and any other file that is not a
+// regular one (a device, a FIFO) in place. It refuses to write over one
+// of the inputs. Once ctx ends (a
 // signal), the writing stops and nothing is committed: the old file stays
 // and the temporary one is removed, and the error is ctx's.
 func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Writer, write func(io.Writer) error) error {
@@ -40,11 +44,17 @@ func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Wr
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
-	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		f, err := openInPlace(ctx, path, st)
-		if err != nil {
+	f, isDescriptor, err := output.OpenDescriptor(path)
+	if err != nil {
+		return err
+	}
+	st, statErr := os.Stat(path)
+	if !isDescriptor && statErr == nil && !st.Mode().IsRegular() {
+		if f, err = openInPlace(ctx, path, st); err != nil {
 			return err
 		}
+	}
+	if f != nil {
 		w := bufio.NewWriterSize(f, 1<<16)
 		err = stoppable(w)
 		if err == nil {
@@ -128,6 +138,9 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 			if in, err := f.Stat(); err == nil && os.SameFile(in, old) {
 				return usagef("--out %s is standard input, an input: rewardlens never overwrites its inputs", path)
 			}
+		}
+		if output.IsDescriptor(path) {
+			return nil // written through the descriptor, not replaced
 		}
 		if why := output.Refusal(old); why != "" && !force {
 			return usagef("--out %s %s: rewardlens does not replace it (--force to replace it, keeping its owner and mode)", path, why)

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package output
+
+import "os"
+
+// OpenDescriptor is the unix one's: no path names a descriptor here.
+func OpenDescriptor(string) (*os.File, bool, error) { return nil, false, nil }
+
+// IsDescriptor is the unix one's: no path names a descriptor here.
+func IsDescriptor(string) bool { return false }
