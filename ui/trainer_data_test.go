@@ -220,3 +220,19 @@ func TestVerlDashboardProgram(t *testing.T) {
 	tm.Send(uitest.KeyPress("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 }
+
+// TestVerlGroupsOfOneHaveSignal: verl's grpo gives a group of one
+// trajectory s / (1 + eps) (--group-of-one score, the verl layout's), a
+// signal: on the sample's step 3, whose two groups of one are rewarded
+// -1 and +1, the Groups tab counts no group without signal and marks
+// neither "none"; under the default (a group of one rewarded 0) both are.
+func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
+	app := loadModel(t, streamedInput(t, sampletest.VerlConfig(), sampletest.VerlLayout, verlFixture), 120)
+	press(app, "]", "]", "2")
+	checkScreen(t, "step 3's groups under verl's settings", screen(app), []string{"step 3"}, []string{"zero spread", " none "})
+	cfg := sampletest.VerlConfig()
+	cfg.GroupOfOne = string(engine.GroupOfOneZero)
+	app = loadModel(t, streamedInput(t, cfg, sampletest.VerlLayout, verlFixture), 120)
+	press(app, "]", "]", "2")
+	checkScreen(t, "step 3's groups with a group of one rewarded 0", screen(app), []string{"2 of zero spread (no GRPO signal)", " none "}, nil)
+}

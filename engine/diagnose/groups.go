@@ -47,6 +47,14 @@ func (g *GroupSummary) ScoreStd(std engine.Std) float64 {
 	return g.Score.Std * math.Sqrt(n/(n-1))
 }
 
+// NoSignal reports whether a method comparing within the group (GRPO,
+// RLOO, relative) gives it no signal under o: it has zero spread, unless
+// it is a group of one valid trajectory that --group-of-one score
+// rewards by its score (verl's grpo: mean 0, std 1).
+func (g *GroupSummary) NoSignal(o engine.Options) bool {
+	return g.ZeroSpread && !(g.Valid == 1 && o.GroupOfOne == engine.GroupOfOneScore)
+}
+
 // StdName is the notation of CONTRACT's formulas for std: std1 for the
 // sample std, std0 for the population std.
 func StdName(std engine.Std) string {

@@ -334,7 +334,7 @@ func (v *groupView) view(c *common.Common) string {
 		st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std)),
 		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
 	}
-	if g.ZeroSpread {
+	if g.NoSignal(c.Session.Result.Options) {
 		parts = append(parts, st.Warning.Render("zero spread: no GRPO signal"))
 	}
 	if h := v.table.ScrollHint(); h != "" {

@@ -121,7 +121,7 @@ type groupsTab struct {
 // New returns the Groups tab.
 func New(c *common.Common) common.Tab {
 	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}
-	t.columns = withStd(groupColumns, c.Session.Options.Std)
+	t.columns = forOptions(groupColumns, c.Session.Options)
 	t.group.table = table.New(c.Styles)
 	t.setKeys(groupList)
 	return t
@@ -310,7 +310,7 @@ func (t *groupsTab) rebuild() {
 	}
 	t.sortRows()
 	for _, g := range t.rows {
-		if t.summaries[g].ZeroSpread {
+		if t.summaries[g].NoSignal(s.Result.Options) {
 			t.zero++
 		}
 	}
@@ -423,18 +423,25 @@ const (
 )
 
 // stdTitle is the title of the scores' std column in groupColumns, which
-// withStd gives its title and value.
+// forOptions gives its title and value.
 const stdTitle = "std"
 
-// withStd returns columns with the scores' std column reading the std
-// grpo's normalisation takes under std (diagnose.GroupSummary.ScoreStd),
-// titled in CONTRACT's notation: std1, the sample std, by default.
-func withStd(columns []groupColumn, std engine.Std) []groupColumn {
+// forOptions returns columns with those that depend on the session's
+// options o set: the scores' std column reads the std grpo's
+// normalisation takes under o.Std (diagnose.GroupSummary.ScoreStd),
+// titled in CONTRACT's notation (std1, the sample std, by default), and
+// the signal column whether the group has signal under o (NoSignal).
+func forOptions(columns []groupColumn, o engine.Options) []groupColumn {
 	out := slices.Clone(columns)
 	for c := range out {
-		if out[c].title == stdTitle {
-			out[c].title = diagnose.StdName(std)
-			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(std) }
+		switch out[c].kind {
+		case signalColumn:
+			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(boolInt(!g.NoSignal(o))) }
+		case numberColumn:
+			if out[c].title == stdTitle {
+				out[c].title = diagnose.StdName(o.Std)
+				out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(o.Std) }
+			}
 		}
 	}
 	return out
@@ -443,13 +450,11 @@ func withStd(columns []groupColumn, std engine.Std) []groupColumn {
 // groupColumns are the groups' table's columns, in order.
 var groupColumns = []groupColumn{
 	{"group", nil, keyColumn},
-	{"signal", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
-		return float64(boolInt(!g.ZeroSpread))
-	}, signalColumn},
+	{"signal", nil, signalColumn}, // whether the group has signal under the options (forOptions)
 	{"n", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.N) }, integerColumn},
 	{"valid", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
 	{"score mean", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Mean }, numberColumn},
-	{stdTitle, nil, numberColumn}, // the std the options take (withStd)
+	{stdTitle, nil, numberColumn}, // the std the options take (forOptions)
 	{"min", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Min }, numberColumn},
 	{"max", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Max }, numberColumn},
 	{"frontier", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},
@@ -525,7 +530,7 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 		return t.sourceTableColumn(n, listed, measured)
 	case signalColumn:
 		return table.Column{Width: len("none"), Cell: func(j int) string {
-			if t.summaries[listed(j)].ZeroSpread {
+			if t.summaries[listed(j)].NoSignal(t.common.Session.Result.Options) {
 				return "none"
 			}
 			return ""

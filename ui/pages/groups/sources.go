@@ -25,7 +25,7 @@ func (t *groupsTab) setColumns(ev *engine.Evaluation) {
 	if len(t.columns) == want {
 		return
 	}
-	t.columns = withStd(groupColumns, t.common.Session.Options.Std)
+	t.columns = forOptions(groupColumns, t.common.Session.Options)
 	if ev.HasSources() {
 		source := groupColumn{"source", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
 			if len(g.Members) == 0 {
