@@ -436,7 +436,9 @@ func forOptions(columns []groupColumn, o engine.Options) []groupColumn {
 	for c := range out {
 		switch out[c].kind {
 		case signalColumn:
-			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(boolInt(!g.NoSignal(o))) }
+			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
+				return float64(boolInt(!g.NoSignal(o)))
+			}
 		case numberColumn:
 			if out[c].title == stdTitle {
 				out[c].title = diagnose.StdName(o.Std)
