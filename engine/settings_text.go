@@ -8,8 +8,9 @@ import (
 // MethodSettings lists, as text, the settings of o that its method uses
 // and that differ from DefaultOptions: "scale batch" (grpo), "epsilon
 // 1e-06" (grpo, gdpo), "a group of one: score" (grpo, rloo), "priority
-// a, b (a to 0.01)" (lexicographic), and for every method "objectives
-// normalised by minmax". A status
+// a, b (a to 0.01)" (lexicographic), and for every method but rloo (whose
+// baseline is its scale) "normalize off", and for every method
+// "objectives normalised by minmax". A status
 // line says them beside the method, and says none that the method
 // ignores (pareto adds no epsilon).
 func (o Options) MethodSettings() []string {
@@ -26,6 +27,9 @@ func (o Options) MethodSettings() []string {
 	}
 	if (o.Method == GRPO || o.Method == RLOO) && o.GroupOfOne != "" && o.GroupOfOne != def.GroupOfOne {
 		out = append(out, "a group of one: "+string(o.GroupOfOne))
+	}
+	if !o.Normalize && o.Method != RLOO {
+		out = append(out, "normalize off")
 	}
 	if o.Method == Lexicographic && len(o.Priority) > 0 {
 		p := "priority " + strings.Join(o.Priority, ", ")
