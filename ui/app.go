@@ -276,6 +276,13 @@ func (m *Model) typingKeys() ([]key.Binding, bool) {
 	return nil, false
 }
 
+// helpContent is what ? shows: the status line's warnings whole, the
+// active tab's keys (helpTab), the global ones and the methods' formulas.
+func (m *Model) helpContent() helpoverlay.Content {
+	title, tab := m.helpTab()
+	return helpoverlay.Content{Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: m.keys, Options: m.common.Session.Result.Options}
+}
+
 // helpTab returns the title of the help's section of the active tab's
 // keys and those keys: while the weights are edited, only those the
 // editor leaves to the tab (a binding of which it takes a key is left
@@ -350,8 +357,7 @@ func (m *Model) layout() tea.Cmd {
 		cmd = m.takeJob(m.active)
 	}
 	if m.overlay.Open {
-		title, tab := m.helpTab()
-		m.overlay.Resize(m.common.Styles, m.common.Session.Result.Options, title, tab, m.keys, w, h)
+		m.overlay.Resize(m.common.Styles, m.helpContent(), w, h)
 	}
 	return cmd
 }
@@ -520,8 +526,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.saveSettings(), true
 	case key.Matches(msg, k.Help):
 		w, h := m.bodySize()
-		title, tab := m.helpTab()
-		m.overlay.Show(m.common.Styles, m.common.Session.Result.Options, title, tab, m.keys, w, h)
+		m.overlay.Show(m.common.Styles, m.helpContent(), w, h)
 	case key.Matches(msg, k.Find):
 		return m.find()
 	default:

@@ -59,9 +59,9 @@ func TestHelpOverlayScrollsAndCloses(t *testing.T) {
 }
 
 // TestHelpOverlayListsEveryMethodAndGlobalKey checks the help's content
-// at 200x60, where it fits whole.
+// at 200x70, where it fits whole.
 func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
-	m := newTestModel(t, 200, 60)
+	m := newTestModel(t, 200, 70)
 	press(m, "5", "?")
 	v := screen(m)
 	for _, want := range []string{"Help: Trajectories", "Trajectories tab", "Everywhere", "export the batch's rewards",
@@ -118,7 +118,7 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 func TestHelpGivesEveryFormula(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	opts := m.Session().Result.Options
-	text := ansi.Strip(helpoverlay.Text(m.common.Styles, opts, m.tabs[0].Title(), m.tabs[0], m.keys, 2000))
+	text := ansi.Strip(helpoverlay.Text(m.common.Styles, helpoverlay.Content{Title: m.tabs[0].Title(), Tab: m.tabs[0], Global: m.keys, Options: opts}, 2000))
 	lines := strings.Split(text, "\n")
 	has := func(name, formula string) bool {
 		for _, l := range lines {

@@ -73,7 +73,7 @@ func TestBadgeShowsInvalidFraction(t *testing.T) {
 // opens (every tab renders), the badge raises an ALERT and the status
 // line says why.
 func TestAllInvalidIsNeverHealthy(t *testing.T) {
-	m := invalidModel(t, invalidRun(10, 10, 10, 10, 10), 120, 40)
+	m := invalidModel(t, invalidRun(10, 10, 10, 10, 10), 140, 40)
 	for _, tab := range []string{"1", "2", "3", "4", "5", "6", "7"} {
 		press(m, tab)
 		v := screen(m)

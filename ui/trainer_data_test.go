@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -235,4 +237,28 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 	app = loadModel(t, streamedInput(t, cfg, sampletest.VerlLayout, verlFixture), 120)
 	press(app, "]", "]", "2")
 	checkScreen(t, "step 3's groups with a group of one rewarded 0", screen(app), []string{"2 of zero spread (no GRPO signal)", " none "}, nil)
+}
+
+// TestCutWarningsShowWhole: TRL's scale_rewards="batch" run read with
+// the layout's defaults (scale group) warns that the rewards differ from
+// the logged advantage, and which flags reproduce it: at 120 columns the
+// status line cuts it before the flags and says ? shows it all, and ?
+// gives it whole.
+func TestCutWarningsShowWhole(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "trl", "scale_batch", "completions")
+	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
+	lines := strings.Split(screen(app), "\n")
+	status := strings.TrimRight(lines[len(lines)-2], " ")
+	if !strings.Contains(status, "⚠ warning: 16 of 16 rows differ") || !strings.HasSuffix(status, "(? shows all)") || strings.Contains(status, "--scale batch") {
+		t.Fatalf("the status line %q: want the warning cut, saying ? shows it all", status)
+	}
+	press(app, "?")
+	view := strings.Join(strings.Fields(screen(app)), " ") // the overlay wraps it
+	if !strings.Contains(view, "Warnings") || !strings.Contains(view, "`--scale batch` reproduces it") {
+		t.Errorf("? does not give the warning whole:\n%s", screen(app))
+	}
 }

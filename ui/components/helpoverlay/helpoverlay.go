@@ -45,13 +45,24 @@ func New() Overlay {
 	}
 }
 
-// Show opens the overlay on the keys of the tab titled title and the
-// global ones and the methods' formulas under opts (their epsilon), in
-// width x height cells.
-func (h *Overlay) Show(st *common.Styles, opts engine.Options, title string, tab, global FullHelper, width, height int) {
+// Content is what the overlay shows.
+type Content struct {
+	// Warnings are the status line's warnings, whole: the line cuts them
+	// to the terminal's width.
+	Warnings []string
+	// Title names the section of Tab's keys; Global are the keys of
+	// every tab.
+	Title       string
+	Tab, Global FullHelper
+	// Options give the methods' formulas their settings (epsilon).
+	Options engine.Options
+}
+
+// Show opens the overlay on c in width x height cells.
+func (h *Overlay) Show(st *common.Styles, c Content, width, height int) {
 	h.Open = true
 	h.setSize(width, height)
-	h.viewport.SetContent(Text(st, opts, title, tab, global, max(width-4, 1)))
+	h.viewport.SetContent(Text(st, c, max(width-4, 1)))
 	h.viewport.GotoTop()
 }
 
@@ -156,12 +167,13 @@ func hangingLine(st *common.Styles, name string, nameWidth int, desc string, wid
 	return common.PadRight(name, nameWidth) + "  " + strings.Join(lines, "\n") + "\n"
 }
 
-// Text lists the keys of the tab titled title, the global keys and the
-// methods, each
+// Text lists c's warnings, whole, the keys of its tab, the global keys
+// and the methods, each
 // with its formula under opts (engine.MethodSpec.Formula), then the
 // formulas of constraints, gates and objective normalisation
 // (scoring.StructureFormulas).
-func Text(st *common.Styles, opts engine.Options, title string, tab, global FullHelper, width int) string {
+func Text(st *common.Styles, c Content, width int) string {
+	opts := c.Options
 	var sb strings.Builder
 	section := func(title string) {
 		if sb.Len() > 0 {
@@ -188,10 +200,16 @@ func Text(st *common.Styles, opts engine.Options, title string, tab, global Full
 			sb.WriteString(hangingLine(st, r[0], keyWidth, r[1], width))
 		}
 	}
-	section(title)
-	bindings(tab.FullHelp())
+	if len(c.Warnings) > 0 {
+		section("Warnings")
+		for _, w := range c.Warnings {
+			sb.WriteString(hangingLine(st, "⚠", 1, w, width))
+		}
+	}
+	section(c.Title)
+	bindings(c.Tab.FullHelp())
 	section("Everywhere")
-	bindings(global.FullHelp())
+	bindings(c.Global.FullHelp())
 	section("Methods")
 	sb.WriteString(st.Muted.Render(wrapText("s = sum_k w_k o'_k is the weighted score (min goals negated); z(x) = (x - mean) / std over the comparison group", width)) + "\n")
 	nameWidth := 0
@@ -215,8 +233,8 @@ func Text(st *common.Styles, opts engine.Options, title string, tab, global Full
 
 // Resize lays the open overlay out again for width x height, keeping its
 // scroll position.
-func (h *Overlay) Resize(st *common.Styles, opts engine.Options, title string, tab, global FullHelper, width, height int) {
+func (h *Overlay) Resize(st *common.Styles, c Content, width, height int) {
 	offset := h.viewport.YOffset()
-	h.Show(st, opts, title, tab, global, width, height)
+	h.Show(st, c, width, height)
 	h.viewport.SetYOffset(offset)
 }

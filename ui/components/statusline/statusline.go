@@ -133,7 +133,14 @@ func layoutText(s *session.Session) string {
 	return s.Layout + "; " + said
 }
 
-// View renders the notice and the warnings on one line, cut to width.
+// Warnings returns the warnings the line shows, whole: ? lists them.
+func (l Line) Warnings() []string { return l.warnings }
+
+// seeAll ends a line cut short of its warnings: ? shows them whole.
+const seeAll = " (? shows all)"
+
+// View renders the notice and the warnings on one line, cut to width:
+// when warnings are cut, it says that ? shows them.
 func (l Line) View(st *common.Styles, width int) string {
 	line := st.Status.Render("no warnings")
 	if len(l.warnings) > 0 {
@@ -156,6 +163,9 @@ func (l Line) View(st *common.Styles, width int) string {
 		line = st.Invalid.Render("✖ "+l.notice) + " · " + line
 	case l.notice != "":
 		line = st.Positive.Render("✓ "+l.notice) + " · " + line
+	}
+	if len(l.warnings) > 0 && ansi.StringWidth(line) > width && width > 2*len(seeAll) {
+		return ansi.Truncate(line, width-len(seeAll), "…") + st.Muted.Render(seeAll)
 	}
 	return ansi.Truncate(line, width, "…")
 }
