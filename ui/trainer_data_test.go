@@ -236,7 +236,7 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 	cfg.GroupOfOne = string(engine.GroupOfOneZero)
 	app = loadModel(t, streamedInput(t, cfg, sampletest.VerlLayout, verlFixture), 120)
 	press(app, "]", "]", "2")
-	checkScreen(t, "step 3's groups with a group of one rewarded 0", screen(app), []string{"2 of zero spread (no GRPO signal)", " none "}, nil)
+	checkScreen(t, "step 3's groups with a group of one rewarded 0", screen(app), []string{"2 without GRPO signal (zero spread)", " none "}, nil)
 }
 
 // TestCutWarningsShowWhole: TRL's scale_rewards="batch" run read with

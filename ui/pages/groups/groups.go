@@ -599,7 +599,7 @@ func (t *groupsTab) listStatus() string {
 	st := t.common.Styles
 	zero := ""
 	if t.zero > 0 {
-		zero = st.Warning.Render(fmt.Sprintf("%d of zero spread (no GRPO signal)", t.zero))
+		zero = st.Warning.Render(fmt.Sprintf("%d without GRPO signal (zero spread)", t.zero))
 	}
 	return t.list.Status(st, t.mode == groupFiltering,
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),

@@ -106,7 +106,7 @@ func TestGroupsZeroSpreadMarked(t *testing.T) {
 	if zero == 0 {
 		t.Fatal("the sample's first batch has no zero-spread group to mark")
 	}
-	if !strings.Contains(lines[0], "2 of zero spread (no GRPO signal)") || zero != 2 {
+	if !strings.Contains(lines[0], "2 without GRPO signal (zero spread)") || zero != 2 {
 		t.Errorf("the status line does not count %d zero-spread groups: %q", zero, lines[0])
 	}
 	uitest.PressKeys(tab, "s", "S") // signal, descending: the groups with one first
