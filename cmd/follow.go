@@ -57,7 +57,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
 		return err
 	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), true)
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
 	if err != nil {
 		return err
 	}
