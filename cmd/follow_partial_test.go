@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rewardlens/rewardlens/internal/testfile"
 )
@@ -107,5 +108,33 @@ func TestStatsFollowStatusOfTheLastLines(t *testing.T) {
 	f.await(t, "step 1  trajectories 12 (0 invalid)  reward mean 0.0000 std 0.7071  frontier 9  healthy\n")
 	if code := f.stop(); code != exitHealthAlert || !strings.Contains(f.errOut.String(), "health: 2 ALERTs: zero_spread at step 3, dead_signal at step 3") {
 		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
+	}
+}
+
+// TestStatsFollowFirstLineBeingWritten: a followed file whose first line
+// is being written (no line end, not complete JSON yet) as following
+// starts is looked at again before its layout is decided: once the line
+// is whole, it is read as verl's (it was an error, exit 2). A first line
+// that stays broken is the error it was.
+func TestStatsFollowFirstLineBeingWritten(t *testing.T) {
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "1.jsonl")
+	line := `{"input":"p1","output":"a","gts":"x","score":1,"step":4}` + "\n"
+	if err := os.WriteFile(path, []byte(line[:20]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", path)
+	time.Sleep(awaitPoll / 5)
+	testfile.Append(t, path, line[20:])
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != 0 || !strings.Contains(f.errOut.String(), "read as verl rollout dumps") {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+
+	if err := os.WriteFile(path, []byte(line[:20]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "", "stats", "--follow", path); code != exitBadInput || !strings.Contains(errOut, path+":1:") {
+		t.Errorf("status %d, stderr %q", code, errOut)
 	}
 }

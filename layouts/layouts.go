@@ -153,9 +153,12 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		return cfg, "", nil
 	}
 	opts.Context = ctx
-	files, err := loaders.Peek(paths, opts)
-	if err == nil && len(files) == 0 && from == layoutAuto && await != nil && !slices.Contains(paths, "-") {
+	var files []loaders.FileFields
+	var err error
+	if from == layoutAuto && await != nil && !slices.Contains(paths, "-") {
 		files, err = await.record(ctx, paths, opts)
+	} else {
+		files, err = loaders.Peek(paths, opts)
 	}
 	if err != nil {
 		return cfg, "", err
@@ -268,20 +271,32 @@ type Awaiting struct {
 	Waiting func(paths []string)
 }
 
-// record peeks at paths every a.Poll until a file holds a record, and
-// returns what Peek tells; it returns ctx's error once ctx is done.
+// record peeks at paths, every a.Poll, until a file holds a record, and
+// returns what Peek tells (calling a.Waiting before it waits). Peek's
+// error is returned when the next look gives it again: a file's first
+// line caught as its run writes it is not complete JSON yet. It returns
+// ctx's error once ctx is done.
 func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Options) ([]loaders.FileFields, error) {
-	a.Waiting(paths)
 	ticker := time.NewTicker(a.Poll)
 	defer ticker.Stop()
+	var lastErr error
+	said := false
 	for {
+		files, err := loaders.Peek(paths, opts)
+		switch {
+		case err == nil && len(files) > 0:
+			return files, nil
+		case err != nil && lastErr != nil && err.Error() == lastErr.Error():
+			return nil, err
+		case err == nil && !said:
+			a.Waiting(paths)
+			said = true
+		}
+		lastErr = err
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-ticker.C:
-		}
-		if files, err := loaders.Peek(paths, opts); err != nil || len(files) > 0 {
-			return files, err
 		}
 	}
 }
