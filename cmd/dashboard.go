@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"strings"
 
@@ -36,12 +37,14 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		}
 		fallback, source = &sampleCfg, "sample"
 	}
+	var followLog io.Writer // where the waits are said
 	if follow {
-		if err := awaitInputs(ctx, args, cmd.ErrOrStderr()); err != nil {
+		followLog = cmd.ErrOrStderr()
+		if err := awaitInputs(ctx, args, followLog); err != nil {
 			return err
 		}
 	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), follow)
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -57,7 +58,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
 		return err
 	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), true)
+	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
 	if err != nil {
 		return err
 	}
@@ -168,8 +169,11 @@ type statsFollower struct {
 	// run, once, or once followQuiet has passed in a long run.
 	stale      bool
 	staleSince time.Time
-	// printed holds, per step, the numbers its last line printed.
+	// printed holds, per step, the numbers its last line printed, and
+	// alerts the ALERTs that line showed (none: no entry): the exit
+	// status is told by them.
 	printed map[int64]printedLine
+	alerts  map[int64][]health.Finding
 	// fit is set once a complete batch was printed with a valid
 	// trajectory read so far: the objectives fit the data.
 	fit bool
@@ -431,23 +435,30 @@ func (f *statsFollower) printFinal() error {
 
 // printedLine is what a batch's line said: it is printed again, updated,
 // when one of these changes (trajectories came, or its file was read
-// again with other data, as many lines as before or not).
+// again with other data, as many lines as before or not, or a later batch
+// started after a partial one).
 type printedLine struct {
 	trajectories, invalid, frontier int
 	mean, std                       uint64 // math.Float64bits: NaN equals NaN
+	partial                         bool
 }
 
-func lineOf(t *diagnose.Trend) printedLine {
-	return printedLine{t.Trajectories, t.Invalid, t.FrontierSize, math.Float64bits(t.Reward.Mean), math.Float64bits(t.Reward.Std)}
+func lineOf(t *diagnose.Trend, partial bool) printedLine {
+	return printedLine{t.Trajectories, t.Invalid, t.FrontierSize, math.Float64bits(t.Reward.Mean), math.Float64bits(t.Reward.Std), partial}
 }
 
 // printLines prints the lines of the first n batches not printed yet, or
-// printed with other numbers.
+// printed with other numbers. The newest batch, when among them (the
+// quiet timer, the end), is partial when it has fewer trajectories than
+// the batch before it: its run is probably still writing it, and its
+// findings may not stand.
 func (f *statsFollower) printLines(n int) error {
 	taskDone := false // the task metric completed for this result
+	newest := len(f.res.Ranking.Batches) - 1
 	for b := range max(n, 0) {
 		t := &f.trends[b]
-		line := lineOf(t)
+		partial := b == newest && b > 0 && t.Trajectories < f.trends[b-1].Trajectories
+		line := lineOf(t, partial)
 		last, seen := f.printed[t.Step]
 		if seen && last == line {
 			continue
@@ -480,8 +491,17 @@ func (f *statsFollower) printLines(n int) error {
 			}
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		if err := f.printLine(t, findings, dead, seen); err != nil {
+		if err := f.printLine(t, findings, dead, seen, partial); err != nil {
 			return err
+		}
+		delete(f.alerts, t.Step)
+		for _, fd := range findings {
+			if fd.Level == health.Alert {
+				if f.alerts == nil {
+					f.alerts = map[int64][]health.Finding{}
+				}
+				f.alerts[t.Step] = append(f.alerts[t.Step], fd)
+			}
 		}
 	}
 	return nil
@@ -498,20 +518,23 @@ type followLine struct {
 	Findings     []health.Finding `json:"findings"`
 	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
 	Updated      bool             `json:"updated,omitempty"`
+	Partial      bool             `json:"partial,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
 // frontier size and findings, then its dead signal (nil for none) on a
 // line of its own, as stats prints it; updated marks a batch printed
-// before, to which trajectories came since, or whose file was read again.
-func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, updated bool) error {
+// before, to which trajectories came since, or whose file was read again;
+// partial a batch probably still being written (printLines), whose
+// findings are provisional.
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, updated, partial bool) error {
 	var deadJSON *deadSignalJSON
 	if dead != nil {
 		deadJSON = newDeadSignalJSON(*dead)
 	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, updated})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, updated, partial})
 		if err != nil {
 			return err
 		}
@@ -525,10 +548,20 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 			parts[i] = fmt.Sprintf("%s %s=%s", fd.Level, textsafe.Line(checkName(fd)), tableNumber(fd.Value))
 		}
 		health = strings.Join(parts, ", ")
+		if partial {
+			health += " (provisional)"
+		}
+	}
+	var notes []string
+	if updated {
+		notes = append(notes, "updated")
+	}
+	if partial {
+		notes = append(notes, "partial?")
 	}
 	note := ""
-	if updated {
-		note = " (updated)"
+	if len(notes) > 0 {
+		note = " (" + strings.Join(notes, ", ") + ")"
 	}
 	if _, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
 		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
@@ -542,12 +575,30 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 }
 
 // status is the exit status once following ends: a healthAlert with
-// --health when a check raised an ALERT.
+// --health when the last line printed of a step shows an ALERT, a partial
+// step's provisional one too. An ALERT that a step's updated line
+// withdrew does not count: the status says what the lines end with. Each
+// check (per objective) is named at its first step.
 func (f *statsFollower) status() error {
-	if !f.health.health || f.res == nil {
+	if !f.health.health {
 		return nil
 	}
-	return (&healthReport{Findings: health.Findings(f.res, f.trends, f.healthCfg)}).status()
+	steps := slices.Sorted(maps.Keys(f.alerts))
+	type key struct {
+		check     health.Check
+		objective string
+	}
+	named := map[key]bool{}
+	var alerts []health.Finding
+	for _, step := range steps {
+		for _, fd := range f.alerts[step] {
+			if k := (key{fd.Check, fd.Objective}); !named[k] {
+				named[k] = true
+				alerts = append(alerts, fd)
+			}
+		}
+	}
+	return (&healthReport{Findings: alerts}).status()
 }
 
 // reportUpdate tells, on stderr, what happened to the inputs besides new

@@ -13,8 +13,11 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/testfile"
 	"github.com/rewardlens/rewardlens/internal/testkit"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 )
 
 // following runs rewardlens with args until cancel is called; wait
@@ -238,30 +241,98 @@ func TestStatsFollowEmptyFile(t *testing.T) {
 	}
 }
 
-// TestStatsFollowEmptyFileSaysLayoutUnknown: an empty file cannot tell
-// its layout, so --from auto reads it as plain records and says so (a
-// verl dump written later would otherwise go ungrouped, unannounced);
-// --from verl then reads verl's lines as verl's.
-func TestStatsFollowEmptyFileSaysLayoutUnknown(t *testing.T) {
+// TestStatsFollowEmptyInputsAwaitTheirLayout: a followed directory that
+// exists but holds no input file yet (a launch script makes verl's
+// rollout_data_dir in advance), or an empty file, cannot tell its layout:
+// --from auto waits, and says so once, until a record comes, then reads
+// verl's dumps as verl's (steps 1 to 3, not 0 to 2 of plain records).
+// --from verl reads at once.
+func TestStatsFollowEmptyInputsAwaitTheirLayout(t *testing.T) {
 	shortQuiet(t)
+	dir := t.TempDir()
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.awaitErr(t, "rewardlens: waiting for a first record in "+dir+", to recognise its layout (--from names it)\n")
+	for step := 1; step <= 3; step++ {
+		time.Sleep(2 * awaitPoll)
+		data, err := os.ReadFile(filepath.Join(verlDir, strconv.Itoa(step)+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, strconv.Itoa(step)+".jsonl"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Fewer trajectories than step 2: partial, maybe (TestStatsFollowPartialStepWithdrawn).
+	f.await(t, "step 3 (partial?)  trajectories 10 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	out, errOut := f.out.String(), f.errOut.String()
+	if !strings.HasPrefix(out, "step 1  trajectories 12 ") || strings.Contains(out, "step 0") ||
+		strings.Count(errOut, "waiting for") != 1 || !strings.Contains(errOut, "read as verl rollout dumps") || strings.Contains(errOut, "not recognised") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errOut)
+	}
+
 	path := filepath.Join(t.TempDir(), "1.jsonl")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := startFollowing(t, "stats", "--follow", path)
-	f.awaitErr(t, "warning: layout not recognised: "+path+" holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct")
-	f.stop()
-	dir := t.TempDir() // a run's directory before its first dump
-	f = startFollowing(t, "stats", "--follow", dir)
-	f.awaitErr(t, "warning: layout not recognised: "+dir+" holds no record yet")
+	f = startFollowing(t, "stats", "--follow", path)
+	f.awaitErr(t, "waiting for a first record in "+path)
+	testfile.Append(t, path, `{"input":"p1","output":"a","gts":"x","score":1,"step":4}`+"\n"+`{"input":"p1","output":"b","gts":"x","score":0,"step":4}`+"\n")
+	f.awaitErr(t, "read as verl rollout dumps")
+	f.await(t, "step 4 ")
 	f.stop()
 
 	f = startFollowing(t, "stats", "--follow", "--from", "verl", path)
-	time.Sleep(50 * time.Millisecond)
-	testfile.Append(t, path, `{"input":"p1","output":"a","gts":"x","score":1,"step":4}`+"\n"+`{"input":"p1","output":"b","gts":"x","score":0,"step":4}`+"\n")
 	f.await(t, "step 4 ")
-	if code := f.stop(); code != 0 || strings.Contains(f.errOut.String(), "layout not recognised") {
+	if code := f.stop(); code != 0 || strings.Contains(f.errOut.String(), "waiting") {
 		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
+	}
+}
+
+// TestDashboardFollowAwaitsALayout: the dashboard's --follow waits, as
+// stats --follow does (both resolve the layout with applyLayout), for a
+// first record in a directory that exists without input files, before
+// its screen opens; the record's fields then tell the layout.
+func TestDashboardFollowAwaitsALayout(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	f := startFollowing(t, "--follow", t.TempDir())
+	f.awaitErr(t, "waiting for a first record in ")
+	if code := f.stop(); code != exitInterrupted {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+
+	dir := t.TempDir()
+	var said testkit.SyncBuffer
+	type applied struct {
+		cfg      engine.Config
+		sentence string
+		err      error
+	}
+	done := make(chan applied, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); <-done }()
+	go func() {
+		cfg, sentence, err := applyLayout(ctx, engine.Config{}, []string{dir}, loaders.Options{}, &said)
+		done <- applied{cfg, sentence, err}
+	}()
+	time.Sleep(2 * awaitPoll)
+	data, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written line by line: the first line has no line end yet.
+	first, rest, _ := strings.Cut(string(data), "\n")
+	if err := os.WriteFile(filepath.Join(dir, "1.jsonl"), []byte(first[:len(first)/2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * awaitPoll)
+	testfile.Append(t, filepath.Join(dir, "1.jsonl"), first[len(first)/2:]+"\n"+rest)
+	got := <-done
+	done <- got
+	if got.err != nil || got.cfg.From != "verl" || got.sentence != sampletest.VerlLayout || !strings.Contains(said.String(), "waiting for a first record in "+dir) {
+		t.Errorf("%+v, %q, %v; said %q", got.cfg, got.sentence, got.err, said.String())
 	}
 }
 

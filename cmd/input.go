@@ -167,7 +167,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	if len(args) == 0 {
 		return nil, usagef("no input files (give FILE... or - for standard input)")
 	}
-	cfg, opts, layout, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio), false)
+	cfg, opts, layout, err := s.resolve(cmd.Context(), cmd.Flags(), nil, args, stdinOf(stdio), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -105,7 +105,7 @@ func TestFollowInterruptedWaitingForItsFirstLines(t *testing.T) {
 		var stdout, stderr testkit.SyncBuffer
 		done := make(chan int, 1)
 		go func() { done <- Main(ctx, c.args, IO{Stdout: &stdout, Stderr: &stderr}) }()
-		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "holds no record yet"); time.Sleep(5 * time.Millisecond) {
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "waiting for a first record"); time.Sleep(5 * time.Millisecond) {
 			if time.Now().After(deadline) {
 				t.Fatalf("%v: not following after 10s: %q", c.args, stderr.String())
 			}

@@ -2,21 +2,32 @@ package cmd
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // applyLayout is layouts.Apply, --from checked first (a usage error) and
-// its errors about the inputs.
-func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (engine.Config, string, error) {
+// its errors about the inputs. followLog is where following says what it
+// waits for (nil when not following): with --from auto, inputs that hold
+// no record yet are waited for, the layout told by their first.
+func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, followLog io.Writer) (engine.Config, string, error) {
 	if cfg.From != "" && !slices.Contains(layouts.Names(), cfg.From) {
 		return cfg, "", usagef("--from %q: want one of %s", cfg.From, strings.Join(layouts.Names(), ", "))
 	}
-	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, follow)
+	var await *layouts.Awaiting
+	if followLog != nil {
+		await = &layouts.Awaiting{Poll: awaitPoll, Waiting: func(paths []string) {
+			fmt.Fprintf(followLog, "rewardlens: waiting for a first record in %s, to recognise its layout (--from names it)\n", textsafe.Line(strings.Join(paths, ", ")))
+		}}
+	}
+	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, await)
 	if err != nil {
 		return cfg, "", inputError{err}
 	}

@@ -207,9 +207,10 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 // resolve returns the config for the inputs args (the config file or
 // fallback, the flags, then the defaults of the inputs' layout, --from),
 // checked before any data is read, how to read the inputs, and the
-// sentence that says how they are read ("" for plain records). follow
-// says that the inputs are followed, and so may be empty yet.
-func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, follow bool) (engine.Config, loaders.Options, string, error) {
+// sentence that says how they are read ("" for plain records). followLog,
+// nil unless the inputs are followed, is where the wait for a first
+// record to recognise their layout by is said (applyLayout).
+func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, error) {
 	cfg, err := s.config(flags, fallback)
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
@@ -218,11 +219,11 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	cfg, layout, err := applyLayout(ctx, cfg, args, plain, follow)
+	cfg, layout, err := applyLayout(ctx, cfg, args, plain, followLog)
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, follow)
+	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, followLog != nil)
 	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
 		return cfg, loaders.Options{}, "", err

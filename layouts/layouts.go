@@ -11,6 +11,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -140,10 +141,10 @@ func describeLayout(layout string) string {
 // records). Files of different layouts, a file that is not of the layout
 // --from names, and a file its layout's check refuses are errors.
 // Standard input is not looked at (WithStdin warns): with auto, it is
-// plain records; so are empty files (a followed log before its first line), and the description
-// then says so when following. cfg.From must be "" or one of Names. Every
-// error is about the inputs.
-func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (engine.Config, string, error) {
+// plain records; so are empty files, unless following (await not nil):
+// auto then waits until a file holds a record (awaitRecord). cfg.From
+// must be "" or one of Names. Every error is about the inputs, but ctx's.
+func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, await *Awaiting) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
@@ -152,14 +153,17 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		return cfg, "", nil
 	}
 	opts.Context = ctx
-	files, err := loaders.Peek(paths, opts)
+	var files []loaders.FileFields
+	var err error
+	if from == layoutAuto && await != nil && !slices.Contains(paths, "-") {
+		files, err = await.record(ctx, paths, opts)
+	} else {
+		files, err = loaders.Peek(paths, opts)
+	}
 	if err != nil {
 		return cfg, "", err
 	}
 	if len(files) == 0 { // standard input, or empty files only
-		if from == layoutAuto && follow {
-			return cfg, emptyLayoutNote(paths), nil
-		}
 		if from == layoutAuto {
 			return cfg, "", nil // an empty file is the load's error
 		}
@@ -255,11 +259,46 @@ func layoutSentence(name string, cfg engine.Config) string {
 	return "read as " + name + ": " + strings.Join(parts, ", ")
 }
 
-// emptyLayoutNote is the description of followed inputs that auto could
-// not recognise because nothing is in them yet (empty files, a directory
-// without input files, an empty .gz).
-func emptyLayoutNote(paths []string) string {
-	return fmt.Sprintf("warning: layout not recognised: %s holds no record yet, so it is read as plain records (give --from verl, --from trl or --from open-instruct if a trainer writes it)", strings.Join(paths, ", "))
+// Awaiting is how Apply waits, when following with auto, for inputs that
+// hold no record yet (empty files, a directory without input files or
+// whose newest file has no complete line yet): a trainer's directory is
+// often made before its first dump, and read at once it would be read as
+// plain records for the whole run.
+type Awaiting struct {
+	// Poll is how often the inputs are looked at again.
+	Poll time.Duration
+	// Waiting is called once, before the wait.
+	Waiting func(paths []string)
+}
+
+// record peeks at paths, every a.Poll, until a file holds a record, and
+// returns what Peek tells (calling a.Waiting before it waits). Peek's
+// error is returned when the next look gives it again: a file's first
+// line caught as its run writes it is not complete JSON yet. It returns
+// ctx's error once ctx is done.
+func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Options) ([]loaders.FileFields, error) {
+	ticker := time.NewTicker(a.Poll)
+	defer ticker.Stop()
+	var lastErr error
+	said := false
+	for {
+		files, err := loaders.Peek(paths, opts)
+		switch {
+		case err == nil && len(files) > 0:
+			return files, nil
+		case err != nil && lastErr != nil && err.Error() == lastErr.Error():
+			return nil, err
+		case err == nil && !said:
+			a.Waiting(paths)
+			said = true
+		}
+		lastErr = err
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-ticker.C:
+		}
+	}
 }
 
 // WithStdin returns the sentence that says how the inputs are read, with

@@ -12,8 +12,7 @@ import (
 // yet appears (its parent directories may not exist either): as a file,
 // or as a directory once it holds an input file. A trainer creates its
 // dump's directory just before it writes the first file into it (verl's
-// rollout_data_dir), whose fields tell the layout: an empty directory
-// read at once would be read as plain records. waiting is called once for
+// rollout_data_dir), whose fields tell the layout. waiting is called once for
 // each path waited for, before the wait. The paths are looked at every
 // poll; it returns ctx's error once ctx is done. A path that exists, or
 // that cannot be looked at for another reason, is not waited for: Follow

@@ -246,7 +246,7 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 // gives it whole.
 func TestCutWarningsShowWhole(t *testing.T) {
 	dir := filepath.Join("..", "cmd", "testdata", "trl", "scale_batch", "completions")
-	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, false)
+	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewardlens/rewardlens/internal/testfile"
+)
+
+// verlStepInPart makes a directory with verl's sample dumps of steps 1
+// and 2 and the first 3 lines of step 3's (three groups of one: its run
+// is writing it line by line), and returns it and the rest of step 3.
+func verlStepInPart(t *testing.T) (dir, rest string) {
+	t.Helper()
+	dir = t.TempDir()
+	for _, name := range []string{"1.jsonl", "2.jsonl", "3.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(verlDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "3.jsonl" {
+			lines := strings.SplitAfter(string(data), "\n")
+			data, rest = []byte(strings.Join(lines[:3], "")), strings.Join(lines[3:], "")
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, rest
+}
+
+// TestStatsFollowPartialStepWithdrawn: the newest step printed on the
+// quiet timer with fewer trajectories than the step before it is marked
+// partial, its ALERTs provisional; the rest of its lines print it again,
+// healthy, and a later step starting confirms it, unmarked. The ALERTs
+// withdrawn, the status is 0: the lines end healthy.
+func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
+	shortQuiet(t)
+	dir, rest := verlStepInPart(t)
+	f := startFollowing(t, "stats", "--follow", "--health", dir)
+	f.await(t, "step 3 (partial?)  trajectories 3 (0 invalid)  reward mean 0.3333 std 0.9428  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000 (provisional)\n")
+	testfile.Append(t, filepath.Join(dir, "3.jsonl"), rest)
+	f.await(t, "step 3 (updated, partial?)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n")
+	data, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step4 := strings.ReplaceAll(string(data), `"step": 1`, `"step": 4`)
+	if err := os.WriteFile(filepath.Join(dir, "4.jsonl"), []byte(step4), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 3 (updated)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n")
+	f.await(t, "step 4  trajectories 12 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
+	}
+	if out := f.out.String(); strings.Count(out, "(partial?)") != 1 || strings.Count(out, "partial?") != 2 {
+		t.Errorf("stdout:\n%s", out)
+	}
+}
+
+// TestStatsFollowPartialStepStands: following ended while a step is in
+// part, its provisional ALERTs stand in its last line, and the status is
+// 3, the ALERTs named; in JSON the line says partial.
+func TestStatsFollowPartialStepStands(t *testing.T) {
+	shortQuiet(t)
+	dir, _ := verlStepInPart(t)
+	f := startFollowing(t, "stats", "--follow", "--health", "--format", "json", dir)
+	f.await(t, `"step":3,"trajectories":3,`)
+	if code := f.stop(); code != exitHealthAlert {
+		t.Errorf("status %d, stderr:\n%s", code, f.errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(f.out.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, `"step":3,`) || !strings.Contains(last, `"level":"ALERT"`) || !strings.HasSuffix(last, `"partial":true}`) ||
+		!strings.Contains(f.errOut.String(), "health: 2 ALERTs: zero_spread at step 3, dead_signal at step 3") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", f.out.String(), f.errOut.String())
+	}
+}
+
+// TestStatsFollowStatusOfTheLastLines: the status is told by each step's
+// last line: a step's ALERT stands when no later line of that step
+// withdrew it, though its file was then rewritten with other steps (the
+// result at the end holds none of it: the status was 0).
+func TestStatsFollowStatusOfTheLastLines(t *testing.T) {
+	shortQuiet(t)
+	dir, _ := verlStepInPart(t)
+	path := filepath.Join(t.TempDir(), "dump.jsonl")
+	part, err := os.ReadFile(filepath.Join(dir, "3.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, part, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--health", path)
+	f.await(t, "step 3  trajectories 3 (0 invalid)  reward mean 0.3333 std 0.9428  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000\n")
+	whole, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 1  trajectories 12 (0 invalid)  reward mean 0.0000 std 0.7071  frontier 9  healthy\n")
+	if code := f.stop(); code != exitHealthAlert || !strings.Contains(f.errOut.String(), "health: 2 ALERTs: zero_spread at step 3, dead_signal at step 3") {
+		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
+	}
+}
+
+// TestStatsFollowFirstLineBeingWritten: a followed file whose first line
+// is being written (no line end, not complete JSON yet) as following
+// starts is looked at again before its layout is decided: once the line
+// is whole, it is read as verl's (it was an error, exit 2). A first line
+// that stays broken is the error it was.
+func TestStatsFollowFirstLineBeingWritten(t *testing.T) {
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "1.jsonl")
+	line := `{"input":"p1","output":"a","gts":"x","score":1,"step":4}` + "\n"
+	if err := os.WriteFile(path, []byte(line[:20]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", path)
+	time.Sleep(awaitPoll / 5)
+	testfile.Append(t, path, line[20:])
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != 0 || !strings.Contains(f.errOut.String(), "read as verl rollout dumps") {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+
+	if err := os.WriteFile(path, []byte(line[:20]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "", "stats", "--follow", path); code != exitBadInput || !strings.Contains(errOut, path+":1:") {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}

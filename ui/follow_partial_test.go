@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/sample_data/sampletest"
+)
+
+// TestFollowPartialStepBadge: following verl's dumps, a step read while
+// its file is written line by line (its first 3 lines: three groups of
+// one) raises ALERTs in the header's badge; once the rest of its lines
+// come, the badge is the whole step's, the ALERTs gone, as stats
+// --follow's updated line withdraws them.
+func TestFollowPartialStepBadge(t *testing.T) {
+	verl := filepath.Join("..", "sample_data", "verl")
+	dir := t.TempDir()
+	var step3 []string
+	for _, name := range []string{"1.jsonl", "2.jsonl", "3.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(verl, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "3.jsonl" {
+			step3 = strings.SplitAfter(string(data), "\n")
+			data = []byte(strings.Join(step3[:3], ""))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := sampletest.VerlConfig()
+	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := Input{Source: dir, Config: cfg, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		opts := loaders.Options{Pick: hooks.Pick, Fields: fields}
+		return loaders.Follow(ctx, []string{dir}, loaders.FollowOptions{Options: opts, Poll: 10 * time.Millisecond, Each: hooks.Each})
+	}}
+	app := loadModel(t, in, 160)
+	badge := func() string {
+		app.Settle()
+		h := headerOf(app)
+		return h[strings.Index(h, "valid"):]
+	}
+	if got := badge(); !strings.Contains(got, "2 ALERT") {
+		t.Fatalf("step 3 in part: header %q, want 2 ALERTs", got)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "3.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(strings.Join(step3[3:], ""))
+	f.Close()
+	for app.Session().Trajectories.Len() < 34 {
+		app.Update(app.live.wait()())
+	}
+	if got := badge(); strings.Contains(got, "ALERT") || !strings.Contains(got, "healthy") {
+		t.Errorf("step 3 whole: header %q, want healthy", got)
+	}
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
