@@ -71,6 +71,8 @@ const (
 	// An Evaluation's, per batch step.
 	OfObjectiveStats = "objective stats"
 	ofValid          = "valid members"
+	// An Evaluation's, for all its trajectories.
+	ofFeasibilityKeys = "feasibility keys"
 	// An Evaluation's, per scope, batch step and size, and reference.
 	OfHypervolume = "hypervolume"
 	// A score set's (or a Result's without one), per scope and batch step.

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -50,4 +51,26 @@ func (ev *Evaluation) InfeasibleWarning() string {
 		exprs[c] = d.Expr
 	}
 	return fmt.Sprintf("every one of the %d valid trajectories breaks a constraint (%s): pareto ranks go by violation alone, and every score carries its penalty", valid, strings.Join(exprs, "; "))
+}
+
+// FeasibilityKeys returns, per trajectory, the key that orders them by
+// feasibility then violation: -1 for a feasible one, its violation for a
+// valid one that breaks a constraint (0 for one that meets a strict
+// comparison with equality), +Inf for an invalid one. It is computed once
+// per evaluation (its Cache).
+func (ev *Evaluation) FeasibilityKeys() []float64 {
+	return Cached(&ev.cache, CacheKey{Of: ofFeasibilityKeys}, func(keys []float64) bool { return len(keys) == ev.N() }, func() []float64 {
+		keys := make([]float64, ev.N())
+		for i := range keys {
+			switch {
+			case !ev.Valid[i]:
+				keys[i] = math.Inf(1)
+			case ev.Feasible(i):
+				keys[i] = -1
+			default:
+				keys[i] = ev.ViolationOf(i)
+			}
+		}
+		return keys
+	})
 }

@@ -79,7 +79,7 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	computed = append(computed,
 		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
 		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
-	if ev := res.Evaluation; ev.HasConstraints() {
+	if ev := res.Evaluation; ev.HasConstraints() && ev.Valid[i] {
 		feasible := "yes"
 		if !ev.Feasible(i) {
 			feasible = st.Warning.Render("no")

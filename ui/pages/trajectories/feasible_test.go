@@ -1,6 +1,7 @@
 package trajectories
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -28,7 +29,9 @@ func columnTitles(tab *trajectoriesTab) []string {
 
 // TestTrajectoriesFeasibleColumn: with constraints, a feasible column
 // after crowding says what the engine says of each trajectory ("yes" or
-// "no, violation X"), sorts by the violation; without, there is none.
+// "no, violation X", "-" for an invalid one), sorts by feasibility then
+// violation (engine.Evaluation.FeasibilityKeys: the invalid last); without,
+// there is none.
 func TestTrajectoriesFeasibleColumn(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
 	if titles := columnTitles(tab.(*trajectoriesTab)); slices.Contains(titles, "feasible") {
@@ -46,9 +49,12 @@ func TestTrajectoriesFeasibleColumn(t *testing.T) {
 	feasible, infeasible := 0, 0
 	for _, i := range s.CurrentBatch().Members {
 		want := "yes"
-		if ev.Feasible(i) {
+		switch {
+		case !ev.Valid[i]:
+			want = "-"
+		case ev.Feasible(i):
 			feasible++
-		} else {
+		default:
 			infeasible++
 			want = "no, violation " + common.FormatValue(ev.ViolationOf(i))
 		}
@@ -59,31 +65,57 @@ func TestTrajectoriesFeasibleColumn(t *testing.T) {
 	if feasible == 0 || infeasible == 0 {
 		t.Fatalf("batch 30 has %d feasible and %d infeasible trajectories: the test needs both", feasible, infeasible)
 	}
-	view := uitest.Plain(tab)
-	if !strings.Contains(view, "feasible") || !strings.Contains(view, "no, violation ") {
-		t.Errorf("the table does not show the feasible column:\n%s", view)
-	}
-
 	// s from the reward: B's, the rank, the crowding, then feasible (the
 	// order stays descending); S turns it.
 	uitest.PressKeys(tab, "s", "s", "s", "s")
 	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by feasible ▼") {
 		t.Fatalf("s does not reach the feasible column:\n%s", view)
 	}
-	violations := func() []float64 {
-		var v []float64
-		for _, i := range tt.rows.rows {
-			v = append(v, ev.ViolationOf(i))
-		}
-		return v
-	}
-	if v := violations(); !slices.IsSortedFunc(v, func(a, b float64) int { return compareFloats(b, a) }) || v[0] == 0 {
-		t.Errorf("sorted by feasible ▼, the violations are %v", v)
-	}
+	checkFeasibilityOrder(t, tt, ev, true)
 	uitest.PressKeys(tab, "S")
-	if v := violations(); !slices.IsSorted(v) || v[0] != 0 {
-		t.Errorf("sorted by feasible ▲, the violations are %v", v)
+	checkFeasibilityOrder(t, tt, ev, false)
+}
+
+// checkFeasibilityOrder fails t unless the tab's rows are by feasibility
+// then violation: ascending, the feasible first, then the infeasible by
+// violation, then the invalid; descending the reverse.
+func checkFeasibilityOrder(t *testing.T, tt *trajectoriesTab, ev *engine.Evaluation, descending bool) {
+	t.Helper()
+	key := func(i int) float64 {
+		switch {
+		case !ev.Valid[i]:
+			return math.Inf(1)
+		case ev.Feasible(i):
+			return -1
+		}
+		return ev.ViolationOf(i)
 	}
+	var keys []float64
+	for _, i := range tt.rows.rows {
+		keys = append(keys, key(i))
+	}
+	if descending {
+		slices.Reverse(keys)
+	}
+	if !slices.IsSorted(keys) || keys[0] != -1 && !descending {
+		t.Errorf("sorted by feasible (descending %v), the keys are %v", descending, keys)
+	}
+}
+
+// TestTrajectoriesFeasibleStrictConstraint: under a strict comparison a
+// trajectory at equality is infeasible with violation 0: sorted by
+// feasible, every feasible one still comes before it.
+func TestTrajectoriesFeasibleStrictConstraint(t *testing.T) {
+	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"accuracy > 0"} })
+	tab := uitest.TabOn(s, New)
+	tt := tab.(*trajectoriesTab)
+	ev := s.Result.Evaluation
+	zero := slices.IndexFunc(s.CurrentBatch().Members, func(i int) bool { return ev.Valid[i] && !ev.Feasible(i) && ev.ViolationOf(i) == 0 })
+	if zero < 0 {
+		t.Fatal("no infeasible trajectory of violation 0: the test shows nothing")
+	}
+	uitest.PressKeys(tab, "s", "s", "s", "s", "S")
+	checkFeasibilityOrder(t, tt, ev, false)
 }
 
 // TestTrajectoriesSortStaysOnItsObjective: the feasible column coming or

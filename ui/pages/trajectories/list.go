@@ -404,7 +404,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
-		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.Violation }))
+		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
 		feasible.text = func(i int) string { return feasibleText(s.Result.Evaluation, i) }
 		feasible.textCells = true
 		cols = append(cols, feasible)
@@ -418,8 +418,12 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 }
 
 // feasibleText says whether trajectory i of ev meets every constraint, as
-// the Pareto tab's selection does: "yes", or "no, violation X".
+// the Pareto tab's selection does: "yes", or "no, violation X"; "-" for
+// an invalid one, as its rank.
 func feasibleText(ev *engine.Evaluation, i int) string {
+	if !ev.Valid[i] {
+		return "-"
+	}
 	if ev.Feasible(i) {
 		return "yes"
 	}
