@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"encoding/csv"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // trlFirstNone is a table of testdata/trl/first_none (README.md there):
@@ -64,4 +68,55 @@ func TestTRLFirstRowNone(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestTRLNoneRewardIsNull checks that a None reward (null in TRL's
+// table), which nansum counts 0 in the score, is written null in compute's
+// objectives (an empty cell in CSV), not 0, and only there: a reward of 0
+// stays 0. The rewards stay TRL's logged advantage (TestTRLCompletions).
+func TestTRLNoneRewardIsNull(t *testing.T) {
+	data, err := loaders.Load([]string{trlDir}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := computeList(t, "", trlDir)
+	out, errOut, code := run(t, "", "compute", "--format", "csv", trlDir)
+	if code != 0 {
+		t.Fatalf("csv: status %d: %s", code, errOut)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != len(recs)+1 || len(recs) != len(data.Trajectories) {
+		t.Fatalf("%d records, %d CSV rows, %d trajectories: %v", len(recs), len(rows), len(data.Trajectories), err)
+	}
+	nulls, zeros := 0, 0
+	for i, r := range recs {
+		for _, name := range []string{"accuracy_reward", "think_format_reward"} {
+			in := data.Trajectories[i].Metadata[name]
+			got, ok := r.Objectives[name]
+			cell := rows[i+1][slices.Index(rows[0], name)]
+			switch {
+			case !ok:
+				t.Fatalf("record %s: no %s", r.ID, name)
+			case in == nil && (got != nil || cell != ""):
+				t.Errorf("record %s: %s null in the input, %s in JSONL, %q in CSV", r.ID, name, jsonNumber(got), cell)
+			case in == nil:
+				nulls++
+			case got == nil || *got != in.(float64) || cell != strconv.FormatFloat(*got, 'g', -1, 64):
+				t.Errorf("record %s: %s %v in the input, %s in JSONL, %q in CSV", r.ID, name, in, jsonNumber(got), cell)
+			case *got == 0:
+				zeros++
+			}
+		}
+	}
+	if nulls != 5 || zeros == 0 {
+		t.Errorf("%d null rewards, %d of 0: the sample has 5 nulls and some 0", nulls, zeros)
+	}
+}
+
+// jsonNumber shows a number of compute's JSONL output, "null" for nil.
+func jsonNumber(x *float64) string {
+	if x == nil {
+		return "null"
+	}
+	return strconv.FormatFloat(*x, 'g', -1, 64)
 }
