@@ -34,7 +34,7 @@ func TestTRLFirstRowNone(t *testing.T) {
 	}{
 		{"accuracy_reward", []string{"accuracy_reward", "format_reward"}, ""},
 		{"format_reward", []string{"accuracy_reward", "format_reward"}, ""},
-		{"all_none", []string{"accuracy_reward", "code_reward", "format_reward"}, "code_reward null in each of the 16 records read of "},
+		{"all_none", []string{"accuracy_reward", "code_reward", "format_reward"}, "code_reward null in every record read of "},
 	} {
 		for _, ext := range []string{".jsonl", ".json", ".table.json"} {
 			t.Run(c.table+ext, func(t *testing.T) {
@@ -46,7 +46,7 @@ func TestTRLFirstRowNone(t *testing.T) {
 				if want := "objectives " + strings.Join(rewards, ", ") + ","; !strings.Contains(errOut, want) {
 					t.Errorf("stderr lacks %q: %s", want, errOut)
 				}
-				if c.allNone != "" && !strings.Contains(errOut, c.allNone) || c.allNone == "" && strings.Contains(errOut, "null in each") {
+				if c.allNone != "" && !strings.Contains(errOut, c.allNone) || c.allNone == "" && strings.Contains(errOut, "null in every") {
 					t.Errorf("stderr: %s", errOut)
 				}
 				if strings.Contains(errOut, "warning") {

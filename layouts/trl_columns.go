@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -28,7 +29,7 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 		if note != "" {
 			note += ", "
 		}
-		note += fmt.Sprintf("%s null in each of the %d records read of %s: a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), read, first.Path)
+		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), first.Path, read, english.Plural(read, "record"))
 	}
 	return rewards, note, err
 }
@@ -106,12 +107,12 @@ func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int
 	if len(nulls) == 0 {
 		return first, nil, 0
 	}
+	// A file that cannot be read leaves them floats, as TRL writes a
+	// reward's column: the load itself says what is wrong with it.
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: trlPeekRows})
 	var records []scoring.Trajectory
-	if first.Path != "" {
-		data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: trlPeekRows})
-		if err == nil { // else the load itself says why
-			records = data.Trajectories
-		}
+	if err == nil {
+		records = data.Trajectories
 	}
 	first.Floats = slices.Clone(first.Floats)
 	var allNull []string
@@ -123,7 +124,7 @@ func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int
 		if _, isFloat := value.(float64); isFloat || value == nil {
 			first.Floats = append(first.Floats, col)
 		}
-		if value == nil {
+		if value == nil && len(records) > 0 {
 			allNull = append(allNull, col)
 		}
 	}
