@@ -228,8 +228,8 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 			row = append(row, strconv.FormatBool(kept[i]))
 		}
 		for k, v := range res.Evaluation.Row(i) {
-			if !res.Evaluation.HasObjective(i, k) {
-				v = math.NaN() // another source's objective: an empty cell
+			if !res.Evaluation.HasObjective(i, k) || res.Evaluation.Missing(i, k) {
+				v = math.NaN() // another source's objective, or none in the record: an empty cell
 			}
 			row = append(row, csvNumber(v))
 		}

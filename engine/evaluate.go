@@ -377,6 +377,12 @@ func (ev *Evaluation) N() int { return len(ev.Valid) }
 // Row returns trajectory i's raw objective values.
 func (ev *Evaluation) Row(i int) []float64 { return ev.Values[i*ev.M : (i+1)*ev.M] }
 
+// Missing reports whether trajectory i's objective k was missing, null or
+// NaN and counts 0 under nansum (Absent): Values holds 0 there, for the
+// score, but the record has no value (TRL's None), which the outputs show
+// as such rather than as a 0.
+func (ev *Evaluation) Missing(i, k int) bool { return ev.Absent != nil && ev.Absent[i*ev.M+k] }
+
 // InvalidCounts returns the number of invalid trajectories per cause.
 func (ev *Evaluation) InvalidCounts() map[string]int {
 	var counts causeCounter

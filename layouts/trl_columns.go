@@ -6,12 +6,37 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // trlRewardColumns returns the reward columns of the TRL completions table
 // first, and what the "read as" line says of the float columns it leaves
-// out ("" when it takes them all).
+// out ("" when it takes them all) and of the reward columns null in every
+// record read: trlFloatRewardColumns, a column null in the first record
+// being of floats as trlNullColumns decides.
+func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
+	first, allNull, read := trlNullColumns(first)
+	rewards, note, err = trlFloatRewardColumns(first)
+	var none []string
+	for _, col := range allNull {
+		if slices.Contains(rewards, col) {
+			none = append(none, col)
+		}
+	}
+	if len(none) > 0 {
+		if note != "" {
+			note += ", "
+		}
+		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), first.Path, read, english.Plural(read, "record"))
+	}
+	return rewards, note, err
+}
+
+// trlFloatRewardColumns returns the reward columns of the TRL completions
+// table first, and what the "read as" line says of the float columns it
+// leaves out ("" when it takes them all).
 //
 // TRL >= 1.0 writes the reward functions' columns right after completion,
 // then the log_extra columns, then advantage (log(): **rewards, **extra),
@@ -25,7 +50,7 @@ import (
 // advantage, or when no k reproduces it on half the rows, they are all
 // rewards. A file of another format (no column order) has all its float
 // columns but advantage and step as rewards.
-func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
+func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
 	lead, after := trlLeadingFloats(first)
 	if first.Columns == nil {
 		for _, col := range first.Floats {
@@ -61,6 +86,50 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 		note = fmt.Sprintf("log_extra columns %s left out (they follow a column that is not a float)", strings.Join(extras, ", "))
 	}
 	return lead[:k], note, nil
+}
+
+// trlPeekRows bounds what trlNullColumns reads of the first file.
+const trlPeekRows = 1024
+
+// trlNullColumns returns first with the columns null in its first record
+// (Nulls, TRL's own columns aside) that are numbers among its Floats,
+// those of them null in every record read, and how many it read. TRL writes each reward
+// function's column as floats, NaN for None (log(): **rewards), which
+// pandas' to_json writes null: a column is of floats when its first value
+// that is not null, in the first trlPeekRows records of the file, is a
+// number; and when it is null in all of them, as a reward function that
+// returned None for each completion writes it (a log_extra column of
+// None only is taken for one too: it adds nothing to a reward).
+func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int) {
+	nulls := slices.DeleteFunc(slices.Clone(first.Nulls), func(col string) bool {
+		return col == trlPrompt || col == trlCompletion || col == trlAdvantage || col == stepField
+	})
+	if len(nulls) == 0 {
+		return first, nil, 0
+	}
+	// A file that cannot be read leaves them floats, as TRL writes a
+	// reward's column: the load itself says what is wrong with it.
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: trlPeekRows})
+	var records []scoring.Trajectory
+	if err == nil {
+		records = data.Trajectories
+	}
+	first.Floats = slices.Clone(first.Floats)
+	var allNull []string
+	for _, col := range nulls {
+		var value any
+		for i := 0; i < len(records) && value == nil; i++ {
+			value = records[i].Metadata[col]
+		}
+		if _, isFloat := value.(float64); isFloat || value == nil {
+			first.Floats = append(first.Floats, col)
+		}
+		if value == nil && len(records) > 0 {
+			allNull = append(allNull, col)
+		}
+	}
+	slices.Sort(first.Floats)
+	return first, allNull, len(records)
 }
 
 // trlLeadingFloats returns the float columns that follow completion

@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -60,5 +61,29 @@ func TestTRLVariants(t *testing.T) {
 		if n := table.reproduced(1); n == 16 {
 			t.Errorf("%s: accuracy_reward alone reproduces every row", fixture)
 		}
+	}
+}
+
+// TestTRLNullColumns checks the columns null in the first record: a
+// number later makes a float column, a text later does not, and a column
+// null in every record read is a float column, said to be so.
+func TestTRLNullColumns(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "completions.jsonl")
+	text := `{"step":1,"prompt":"p","completion":"c","acc":null,"parsed":null,"code":null,"advantage":null}` + "\n" +
+		`{"step":1,"prompt":"p","completion":"c","acc":1,"parsed":"42","code":null,"advantage":0}` + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := loaders.Peek([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, allNull, read := trlNullColumns(files[0])
+	if !slices.Equal(first.Floats, []string{"acc", "code", "step"}) || !slices.Equal(allNull, []string{"code"}) || read != 2 {
+		t.Errorf("floats %v, null in every record %v, %d read", first.Floats, allNull, read)
+	}
+	rewards, note, err := trlRewardColumns(files[0])
+	if want := "code null in every record read of " + path + " (2 records): a reward function that returned None for each (adding nothing)"; err != nil || !slices.Equal(rewards, []string{"acc", "code"}) || note != want {
+		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
 	}
 }

@@ -1,6 +1,7 @@
 package loaders
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/parquet-go/parquet-go"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/testfile"
@@ -92,12 +95,31 @@ func TestPeek(t *testing.T) {
 		!slices.Equal(trl.Names, []string{"accuracy_reward", "advantage", "completion", "prompt", "step", "think_format_reward"}) {
 		t.Errorf("trl: %+v", trl)
 	}
+	// The other formats tell the nulls of the first record, which Parquet's
+	// schema types.
+	dir := t.TempDir()
+	jsonl := writeFile(t, dir, "nulls.jsonl", []byte(`{"a":null,"b":1,"c":"x","d":null}`+"\n"))
+	table := writeFile(t, dir, "nulls.table.json", []byte(`{"columns":["a","b","d"],"data":[[null,1,null]]}`))
+	for _, path := range []string{jsonl, table} {
+		if files, err := Peek([]string{path}, Options{}); err != nil || !slices.Equal(files[0].Nulls, []string{"a", "d"}) || !slices.Equal(files[0].Floats, []string{"b"}) {
+			t.Errorf("Peek(%s): %v, %+v", path, err, files)
+		}
+	}
+	var pq bytes.Buffer
+	if err := parquet.Write(&pq, []struct {
+		A *float64 `parquet:"a,optional"`
+	}{{}}); err != nil {
+		t.Fatal(err)
+	}
+	parquetNulls := writeFile(t, dir, "nulls.parquet", pq.Bytes())
+	if files, err := Peek([]string{parquetNulls}, Options{}); err != nil || files[0].Nulls != nil || !slices.Equal(files[0].Floats, []string{"a"}) {
+		t.Errorf("Peek(parquet): %v, %+v", err, files)
+	}
 	if _, err := Peek([]string{filepath.Join(t.TempDir(), "none.jsonl")}, Options{}); err == nil {
 		t.Error("a missing file: no error")
 	}
 	// Only a JSONL file's first record is read: blank lines before it
 	// count, what follows it does not.
-	dir := t.TempDir()
 	good := writeFile(t, dir, "good.jsonl", []byte("\n\n{\"input\":\"q\",\"score\":1}\nnot JSON\n"))
 	bad := writeFile(t, dir, "bad.jsonl", []byte("\n\n{\"input\":\"q\",\n"))
 	if files, err := Peek([]string{good}, Options{}); err != nil || !slices.Equal(files[0].Names, []string{"input", "score"}) {

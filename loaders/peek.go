@@ -33,6 +33,10 @@ type FileFields struct {
 	// holds, a null included); in the other formats, the names whose
 	// value is a number in the first record.
 	Floats []string
+	// Nulls are, in the formats other than Parquet, the names whose
+	// value is null in the first record, sorted: what their column holds
+	// that record does not tell (a pandas NaN is written null).
+	Nulls []string
 	// Columns are, in Parquet, the top-level columns in the file's order,
 	// in a W&B table its columns (nil in the other formats): a trainer's
 	// table puts its columns in
@@ -103,6 +107,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
 				return nil, err
 			}
+			ff.Nulls = nil // the schema tells the types
 		} else if format == WandBTable {
 			ff.Columns = tableColumns(path)
 		}
@@ -176,12 +181,16 @@ func peeked(path string, t *scoring.Trajectory) *FileFields {
 	ff := &FileFields{Path: path, Group: t.Group}
 	for k, v := range t.Metadata {
 		ff.Names = append(ff.Names, k)
-		if _, ok := v.(float64); ok {
+		switch v.(type) {
+		case float64:
 			ff.Floats = append(ff.Floats, k)
+		case nil:
+			ff.Nulls = append(ff.Nulls, k)
 		}
 	}
 	slices.Sort(ff.Names)
 	slices.Sort(ff.Floats)
+	slices.Sort(ff.Nulls)
 	return ff
 }
 

@@ -94,8 +94,8 @@ func appendRecordObjectives(buf []byte, ev *engine.Evaluation, i int) []byte {
 		}
 		buf = AppendJSONString(buf, o.Name)
 		buf = append(buf, ':')
-		if !ev.HasObjective(i, k) {
-			buf = append(buf, "null"...) // another source's objective
+		if !ev.HasObjective(i, k) || ev.Missing(i, k) {
+			buf = append(buf, "null"...) // another source's objective, or none in the record
 			continue
 		}
 		buf = AppendJSONNumber(buf, ev.Row(i)[k])

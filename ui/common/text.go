@@ -13,6 +13,21 @@ import (
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
+// MissingValue shows an objective its record has no value of, missing,
+// null or NaN, which nansum counts 0 in the score
+// (engine.Evaluation.Missing): TRL's None reward, which is no wrong
+// answer, so not shown as the 0 it counts; compute writes it null.
+const MissingValue = "null"
+
+// ObjectiveValue shows trajectory i's objective k in ev compactly: its raw
+// value (FormatValue), MissingValue where the record has none.
+func ObjectiveValue(ev *engine.Evaluation, i, k int) string {
+	if ev.Missing(i, k) {
+		return MissingValue
+	}
+	return FormatValue(ev.Values[i*ev.M+k])
+}
+
 // FormatValue shows one number of a trajectory or a panel compactly, with
 // four significant digits where FormatNumber's columns keep four decimals,
 // and +Inf as "inf" (how docs/CONTRACT.md, Output of compute, prints an

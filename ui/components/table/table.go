@@ -473,6 +473,27 @@ func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column 
 	}
 }
 
+// MarkMissing returns the number column c of n rows with
+// common.MissingValue in the cells j where missing(j): the objectives a
+// record has no value of, whose number, 0, the score counts. The column
+// is widened for the mark only when a row has it.
+func MarkMissing(c Column, n int, missing func(j int) bool) Column {
+	cell := c.Cell
+	c.Cell = func(j int) string {
+		if missing(j) {
+			return common.MissingValue
+		}
+		return cell(j)
+	}
+	for j := range n {
+		if missing(j) {
+			c.Width = max(c.Width, len(common.MissingValue))
+			break
+		}
+	}
+	return c
+}
+
 // IntColumn returns a right-aligned column of n integers v(j).
 func IntColumn(title string, n int, v func(j int) int) Column {
 	lo, hi := 0, 0

@@ -87,7 +87,7 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		computed = append(computed, field{"feasible", feasible}, field{"violation", common.FormatValue(ev.ViolationOf(i))})
 	}
 	for k, o := range res.Objectives {
-		computed = append(computed, field{common.ObjectiveName(o.Name), common.FormatValue(res.Evaluation.Values[i*res.Evaluation.M+k])})
+		computed = append(computed, field{common.ObjectiveName(o.Name), common.ObjectiveValue(res.Evaluation, i, k)})
 	}
 	sections := []string{
 		fieldsView(st, input, width),

@@ -99,7 +99,13 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		groupSortKey{"score", func(i int) float64 { return res.Scores[i] }},
 		groupSortKey{"rank", func(i int) float64 { return float64(res.Ranking.Ranks[i]) }})
 	for k, o := range res.Objectives {
-		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 { return res.Evaluation.Values[i*res.Evaluation.M+k] }})
+		// A value the record has none of sorts last, as NaN does.
+		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 {
+			if res.Evaluation.Missing(i, k) {
+				return math.NaN()
+			}
+			return res.Evaluation.Values[i*res.Evaluation.M+k]
+		}})
 	}
 	return keys
 }
@@ -247,7 +253,11 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
 	}...)
 	for k, o := range res.Objectives {
-		cols = append(cols, table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] }))
+		col := table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] })
+		if res.Evaluation.Absent != nil {
+			col = table.MarkMissing(col, n, func(j int) bool { return res.Evaluation.Missing(at(j), k) })
+		}
+		cols = append(cols, col)
 	}
 	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols

@@ -966,7 +966,7 @@ func (t *paretoTab) detailsView() string {
 		lines = append(lines, row("cell", fmt.Sprintf("shared by %d points", n)))
 	}
 	for k, o := range res.Objectives {
-		lines = append(lines, row(common.ObjectiveName(o.Name), common.FormatValue(res.Evaluation.Values[sel*res.Evaluation.M+k])))
+		lines = append(lines, row(common.ObjectiveName(o.Name), common.ObjectiveValue(res.Evaluation, sel, k)))
 	}
 	lines = append(lines,
 		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])))

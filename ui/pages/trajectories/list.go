@@ -60,6 +60,10 @@ type trajectoryColumn struct {
 	// textCells says that a column with values shows text (feasible's
 	// "yes" or "no, violation X"), sorted by the values.
 	textCells bool
+	// missing, in an objective's column, reports whether trajectory i's
+	// record has no value of it (engine.Evaluation.Missing): its cell
+	// shows common.MissingValue, its number is the 0 the score counts.
+	missing func(i int) bool
 }
 
 // trajectoryList is the rows of the Trajectories table: the batch's
@@ -393,14 +397,14 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
@@ -410,9 +414,12 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		cols = append(cols, feasible)
 	}
 	for k, o := range s.Result.Objectives {
-		cols = append(cols, number(common.ObjectiveName(o.Name), func() ([]float64, int, int) {
+		objective := number(common.ObjectiveName(o.Name), func() ([]float64, int, int) {
 			return s.Result.Evaluation.Values, s.Result.Evaluation.M, k
-		}))
+		})
+		objective.missing = func(i int) bool { return s.Result.Evaluation.Missing(i, k) }
+		objective.text = func(i int) string { return common.ObjectiveValue(s.Result.Evaluation, i, k) }
+		cols = append(cols, objective)
 	}
 	return cols
 }
@@ -492,7 +499,11 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
-			cols = append(cols, table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) }))
+			number := table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) })
+			if col.missing != nil && s.Result.Evaluation.Absent != nil { // else none is
+				number = table.MarkMissing(number, n, func(j int) bool { return col.missing(l.row(j)) })
+			}
+			cols = append(cols, number)
 		default: // the rank: digits or "-"
 			dc := textColumn(title, n, rankWidth, cell, measured)
 			dc.Number = true
