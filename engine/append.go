@@ -447,12 +447,26 @@ func (ev *Evaluation) newBatch(step int64, members []int, scope Scope) Batch {
 }
 
 // keepStats keeps prev's cached statistics of the batches that nothing
-// was added to: their trajectories, scores and rewards are the same.
+// was added to: their trajectories, scores, ranks and rewards are the
+// same. A follower's status line reads every batch's group summaries
+// after each update (the groups' sizes): computed again, they cost a
+// pass over the whole run.
 func (res *Result) keepStats(prev *Result, added map[int64][]int) {
-	res.cache.keep(&prev.cache, func(k CacheKey) bool {
-		_, ok := added[k.Step]
-		return k.Of == OfBatchStats && !ok
-	})
+	untouched := func(of ...string) func(CacheKey) bool {
+		return func(k CacheKey) bool {
+			_, ok := added[k.Step]
+			return !ok && slices.Contains(of, k.Of)
+		}
+	}
+	res.cache.keep(&prev.cache, untouched(OfBatchStats, OfRewardRanges))
+	// What depends on the scores: in the score set's cache, or the
+	// result's without one.
+	switch rs, ps := res.ScoreCache(), prev.ScoreCache(); {
+	case rs != nil && ps != nil && rs != ps:
+		rs.keep(ps, untouched(OfScoreBatch, OfGroupSummaries))
+	case rs == nil && ps == nil:
+		res.cache.keep(&prev.cache, untouched(OfScoreBatch, OfGroupSummaries))
+	}
 }
 
 // sameFloat reports whether x and y are the same number, NaN being NaN.

@@ -58,14 +58,24 @@ func peakRSS() float64 {
 // "peak-RSS-MiB" is the process's peak resident set size, loading
 // included; "load-s" the first reading and computing (the process's
 // time per op mostly waits for the follower to see the batch).
-func BenchmarkFollow1M(b *testing.B) {
+func BenchmarkFollow1M(b *testing.B) { benchmarkFollow1M(b, engine.Config{}) }
+
+// BenchmarkFollow1MEqualGroups is BenchmarkFollow1M in a layout whose
+// groups are all of one size (verl's, engine.Config.EqualGroups): the
+// status line checks the groups' sizes of every batch after each update.
+func BenchmarkFollow1MEqualGroups(b *testing.B) {
+	benchmarkFollow1M(b, engine.Config{EqualGroups: true})
+}
+
+// benchmarkFollow1M is BenchmarkFollow1M with cfg.
+func benchmarkFollow1M(b *testing.B, cfg engine.Config) {
 	path := filepath.Join(b.TempDir(), "run.jsonl")
 	rng := rand.New(rand.NewPCG(3, 4))
 	appendBatches(b, path, rng, 0, 1000)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
-	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+	in := Input{Source: path, Config: cfg, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
 	}}
 	lm := newLoadingModel(in, true)

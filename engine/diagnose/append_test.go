@@ -49,6 +49,20 @@ func sameResult(t *testing.T, what string, got, want *engine.Result) {
 	if g, w := fmt.Sprint(Trends(got, nil)), fmt.Sprint(Trends(want, nil)); g != w {
 		t.Fatalf("%s: trends differ:\n got %s\nwant %s", what, g, w)
 	}
+	if g, w := groupsAndRanges(got), groupsAndRanges(want); g != w {
+		t.Fatalf("%s: group summaries or reward ranges differ:\n got %s\nwant %s", what, g, w)
+	}
+}
+
+// groupsAndRanges prints every batch's group summaries and reward ranges,
+// computing them (or reading those kept) in res's caches.
+func groupsAndRanges(res *engine.Result) string {
+	var out []any
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		out = append(out, GroupSummaries(res, b), GroupRewardRanges(res, b))
+	}
+	return fmt.Sprint(out...)
 }
 
 // TestAppendRecomputeMatchesCompute follows random data chunk by chunk,
@@ -80,6 +94,7 @@ func TestAppendRecomputeMatchesCompute(t *testing.T) {
 					res := ev.Compute(c.Options)
 					trends := Trends(res, nil)
 					for k, chunk := range chunks[1:] {
+						groupsAndRanges(res) // kept in res's caches, for Recompute to keep those of the batches not added to
 						before := snapshot(res)
 						all = append(all, chunk...)
 						next := ev.Append(c.Scorer, chunk)
