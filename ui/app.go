@@ -294,6 +294,9 @@ func (m *Model) helpTab() (string, helpoverlay.FullHelper) {
 	}
 	taken := map[string]bool{}
 	for _, b := range m.keys.editorKeys() {
+		if b == &m.keys.EditStructure && !m.weights.structure.Selects(m.common.Session) {
+			continue // nothing to edit: enter goes to the tab
+		}
 		for _, k := range b.Keys() {
 			taken[k] = true
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -145,32 +146,46 @@ func TestHelpGivesEveryFormula(t *testing.T) {
 
 // TestHelpWhileEditingWeights: while the weights are edited, the help's
 // tab section lists only the tab's keys the editor leaves to it: on the
-// Pareto tab, y and the pans, not ←/→ (a constraint), enter, a or the
-// zoom keys.
+// Pareto tab, y and the pans, not ←/→ (a constraint), a or the zoom keys;
+// enter (open) only while no constraint or gate is there to edit.
 func TestHelpWhileEditingWeights(t *testing.T) {
-	m := newTestModel(t, 200, 60)
-	press(m, "4", "?")
-	taken := []string{"previous point by x", "open the trajectory", "only this group", "zoom in on the selection", "next x objective"}
+	const open = "open the trajectory"
+	taken := []string{"previous point by x", "only this group", "zoom in on the selection", "next x objective"}
 	left := []string{"next y objective", "pan left", "reset the view"}
-	v := screen(m)
-	for _, want := range append(taken, left...) {
-		if !strings.Contains(v, want) {
-			t.Fatalf("the help outside the editor does not list %q:\n%s", want, v)
+	for _, constrained := range []bool{false, true} {
+		s := uitest.SampleSession(t)
+		if constrained {
+			s = uitest.SampleSessionWith(t, func(cfg *engine.Config) { cfg.Constraints = []string{"safety >= 0.9"} })
 		}
-	}
-	press(m, "?", "w", "?")
-	v = screen(m)
-	if !strings.Contains(v, "Pareto tab (what the weights editor leaves to it)") {
-		t.Errorf("the tab's section does not say it lists what the editor leaves:\n%s", v)
-	}
-	for _, want := range left {
-		if !strings.Contains(v, want) {
-			t.Errorf("the help while editing does not list %q, which the editor leaves to the tab:\n%s", want, v)
+		m := NewModel(s, true)
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+		m.Settle()
+		press(m, "4", "?")
+		v := screen(m)
+		for _, want := range append(append(taken, left...), open) {
+			if !strings.Contains(v, want) {
+				t.Fatalf("the help outside the editor does not list %q:\n%s", want, v)
+			}
 		}
-	}
-	for _, absent := range taken {
-		if strings.Contains(v, absent) {
-			t.Errorf("the help while editing lists %q, whose key the editor takes:\n%s", absent, v)
+		press(m, "?", "w", "?")
+		v = screen(m)
+		if !strings.Contains(v, "Pareto tab (what the weights editor leaves to it)") {
+			t.Errorf("the tab's section does not say it lists what the editor leaves:\n%s", v)
+		}
+		wantLeft, wantTaken := append(slices.Clone(left), open), taken
+		if constrained { // enter edits the constraint selected
+			wantLeft, wantTaken = left, append(slices.Clone(taken), open)
+		}
+		for _, want := range wantLeft {
+			if !strings.Contains(v, want) {
+				t.Errorf("constrained %v: the help while editing does not list %q, which the editor leaves to the tab:\n%s", constrained, want, v)
+			}
+		}
+		for _, absent := range wantTaken {
+			if strings.Contains(v, absent) {
+				t.Errorf("constrained %v: the help while editing lists %q, whose key the editor takes:\n%s", constrained, absent, v)
+			}
 		}
 	}
 }

@@ -190,6 +190,13 @@ func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Th
 	return nil, then, true
 }
 
+// Selects reports whether a constraint or gate of s is selected: else
+// the edit key (enter) is not the editor's, and goes to the tab.
+func (e *Editor) Selects(s *session.Session) bool {
+	constraints, gates := e.lists(s)
+	return e.selected >= 0 && e.selected < len(constraints)+len(gates)
+}
+
 // submit applies the text input's value (enter).
 func (e *Editor) submit(c Context) (tea.Cmd, Then) {
 	s := c.Session
