@@ -227,11 +227,14 @@ func TestVerlDashboardProgram(t *testing.T) {
 // trajectory s / (1 + eps) (--group-of-one score, the verl layout's), a
 // signal: on the sample's step 3, whose two groups of one are rewarded
 // -1 and +1, the Groups tab counts no group without signal and marks
-// neither "none"; under the default (a group of one rewarded 0) both are.
+// neither "none"; under pareto, or the default (a group of one rewarded
+// 0), both are.
 func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 	app := loadModel(t, streamedInput(t, sampletest.VerlConfig(), sampletest.VerlLayout, verlFixture), 120)
 	press(app, "]", "]", "2")
 	checkScreen(t, "step 3's groups under verl's settings", screen(app), []string{"step 3"}, []string{"zero spread", " none "})
+	press(app, "m", "m") // rloo, which rewards them too, then pareto, which does not
+	checkScreen(t, "step 3's groups under pareto", screen(app), []string{"2 without GRPO signal (zero spread)", " none "}, nil)
 	cfg := sampletest.VerlConfig()
 	cfg.GroupOfOne = string(engine.GroupOfOneZero)
 	app = loadModel(t, streamedInput(t, cfg, sampletest.VerlLayout, verlFixture), 120)

@@ -49,10 +49,11 @@ func (g *GroupSummary) ScoreStd(std engine.Std) float64 {
 
 // NoSignal reports whether a method comparing within the group (GRPO,
 // RLOO, relative) gives it no signal under o: it has zero spread, unless
-// it is a group of one valid trajectory that --group-of-one score
-// rewards by its score (verl's grpo: mean 0, std 1).
+// it is a group of one valid trajectory that grpo or rloo with
+// --group-of-one score rewards by its score (verl's grpo: mean 0, std 1).
 func (g *GroupSummary) NoSignal(o engine.Options) bool {
-	return g.ZeroSpread && !(g.Valid == 1 && o.GroupOfOne == engine.GroupOfOneScore)
+	scored := g.Valid == 1 && o.GroupOfOne == engine.GroupOfOneScore && (o.Method == engine.GRPO || o.Method == engine.RLOO)
+	return g.ZeroSpread && !scored
 }
 
 // StdName is the notation of CONTRACT's formulas for std: std1 for the

@@ -121,13 +121,16 @@ type groupsTab struct {
 // New returns the Groups tab.
 func New(c *common.Common) common.Tab {
 	t := &groupsTab{common: c, keys: newGroupsKeyMap(), list: list.New(c.Styles, newListKeyMap(), "prompt or trajectory id")}
-	t.columns = forOptions(groupColumns, c.Session.Options)
+	t.columns = forOptions(groupColumns, t.options)
 	t.group.table = table.New(c.Styles)
 	t.setKeys(groupList)
 	return t
 }
 
 func (t *groupsTab) Title() string { return "Groups" }
+
+// options are those of the result shown.
+func (t *groupsTab) options() engine.Options { return t.common.Session.Result.Options }
 
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *groupsTab) CapturesKeys() bool { return t.mode == groupFiltering }
@@ -426,23 +429,25 @@ const (
 // forOptions gives its title and value.
 const stdTitle = "std"
 
-// forOptions returns columns with those that depend on the session's
-// options o set: the scores' std column reads the std grpo's
-// normalisation takes under o.Std (diagnose.GroupSummary.ScoreStd),
-// titled in CONTRACT's notation (std1, the sample std, by default), and
-// the signal column whether the group has signal under o (NoSignal).
-func forOptions(columns []groupColumn, o engine.Options) []groupColumn {
+// forOptions returns columns with those that depend on the options of
+// the result shown, options, set: the scores' std column reads the std
+// grpo's normalisation takes under their std (diagnose.GroupSummary.ScoreStd,
+// fixed for a session), titled in CONTRACT's notation (std1, the sample
+// std, by default), and the signal column whether the group has signal
+// under them (NoSignal: the method changes it).
+func forOptions(columns []groupColumn, options func() engine.Options) []groupColumn {
+	std := options().Std
 	out := slices.Clone(columns)
 	for c := range out {
 		switch out[c].kind {
 		case signalColumn:
 			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
-				return float64(boolInt(!g.NoSignal(o)))
+				return float64(boolInt(!g.NoSignal(options())))
 			}
 		case numberColumn:
 			if out[c].title == stdTitle {
-				out[c].title = diagnose.StdName(o.Std)
-				out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(o.Std) }
+				out[c].title = diagnose.StdName(std)
+				out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(std) }
 			}
 		}
 	}

@@ -25,7 +25,7 @@ func (t *groupsTab) setColumns(ev *engine.Evaluation) {
 	if len(t.columns) == want {
 		return
 	}
-	t.columns = forOptions(groupColumns, t.common.Session.Options)
+	t.columns = forOptions(groupColumns, t.options)
 	if ev.HasSources() {
 		source := groupColumn{"source", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
 			if len(g.Members) == 0 {
