@@ -104,3 +104,31 @@ func TestOutDescriptorOfAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestOutDescriptorNotWritable: --out naming a descriptor open for
+// reading only, or not open, is refused before anything is read (exit
+// 2), not failed at the end of the write.
+func TestOutDescriptorNotWritable(t *testing.T) {
+	read, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer read.Close()
+	defer w.Close()
+	r, w2, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	closed := strconv.Itoa(int(r.Fd()))
+	r.Close() // its number is free: not open, and no other pipe takes it
+	for out, want := range map[string]string{
+		"/dev/fd/" + strconv.Itoa(int(read.Fd())): "is open for reading only",
+		"/dev/fd/" + closed:                       "is not open",
+	} {
+		_, stderr, code := run(t, "", "compute", "--out", out, "--objective", "accuracy=metadata.accuracy", example("grpo.jsonl"))
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("--out %s: status %d, stderr %q; want 2 and %q", out, code, stderr, want)
+		}
+	}
+}

@@ -130,6 +130,9 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
+	if err := output.CheckDescriptor(path); err != nil {
+		return usagef("--out %v", err)
+	}
 	// Stat follows /dev/stdout's link to /proc/self/fd/1 as open does:
 	// output.Target reads that link's text, "pipe:[N]" for a pipe.
 	old, err := os.Stat(path)

@@ -3,11 +3,14 @@
 package output
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // OpenDescriptor returns, when path names one of this process's own
@@ -52,4 +55,22 @@ func descriptorOf(path string) (int, bool) {
 func IsDescriptor(path string) bool {
 	_, ok := descriptorOf(path)
 	return ok
+}
+
+// CheckDescriptor returns an error when path names a descriptor of this
+// process that is not open for writing (/dev/fd/0 of a file read, or
+// closed): written through, the output would fail at its end.
+func CheckDescriptor(path string) error {
+	fd, ok := descriptorOf(path)
+	if !ok {
+		return nil
+	}
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil {
+		return fmt.Errorf("%s: descriptor %d is not open: %w", path, fd, err)
+	}
+	if mode := flags & unix.O_ACCMODE; mode != unix.O_WRONLY && mode != unix.O_RDWR {
+		return fmt.Errorf("%s: descriptor %d is open for reading only", path, fd)
+	}
+	return nil
 }
