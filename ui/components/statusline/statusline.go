@@ -29,6 +29,9 @@ import (
 type Line struct {
 	layout   string // layoutText, sanitised
 	warnings []string
+	// whole are the warnings as ? lists them: the layout's each whole,
+	// where warnings says the first and how many more.
+	whole []string
 	notice   string
 	failed   bool // the notice is an error
 	// noticeID numbers the notices, so that an expiry clears only its
@@ -42,6 +45,7 @@ type Line struct {
 	// not count them again.
 	of                    *engine.Evaluation
 	loud, groups, invalid string
+	allGroups             []string // the layout's warnings, sanitised
 	// filter is the group filter's state and counts, first on the line.
 	filter string
 }
@@ -96,23 +100,28 @@ func (l *Line) Refresh(s *session.Session) {
 			l.loud = textsafe.Line(w)
 		}
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
-		l.groups = textsafe.Line(layoutWarning(s))
+		l.allGroups = layoutWarnings(s)
+		l.groups = textsafe.Line(firstAndMore(l.allGroups))
 	}
 	l.layout = textsafe.Line(layoutText(s))
 	l.filter = textsafe.Line(s.FilterSummary())
-	l.warnings = l.warnings[:0]
+	l.warnings, l.whole = l.warnings[:0], l.whole[:0]
 	// The loudest first: the line is cut to the terminal's width.
 	if l.loud != "" {
 		l.warnings = append(l.warnings, l.loud)
+		l.whole = append(l.whole, l.loud)
 	}
 	if l.groups != "" {
 		l.warnings = append(l.warnings, l.groups)
+		l.whole = append(l.whole, l.allGroups...)
 	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, textsafe.Line(w))
+		l.whole = append(l.whole, textsafe.Line(w))
 	}
 	if l.invalid != "" {
 		l.warnings = append(l.warnings, l.invalid)
+		l.whole = append(l.whole, l.invalid)
 	}
 }
 
@@ -133,8 +142,9 @@ func layoutText(s *session.Session) string {
 	return s.Layout + "; " + said
 }
 
-// Warnings returns the warnings the line shows, whole: ? lists them.
-func (l Line) Warnings() []string { return l.warnings }
+// Warnings returns the warnings the line shows, whole, the layout's one
+// by one: ? lists them.
+func (l Line) Warnings() []string { return l.whole }
 
 // seeAll ends a line cut short of its warnings: ? shows them whole.
 const seeAll = " (? shows all)"
@@ -170,17 +180,26 @@ func (l Line) View(st *common.Styles, width int) string {
 	return ansi.Truncate(line, width, "…")
 }
 
-// layoutWarning is the first of the session's layout warnings over every
-// batch, and how many more there are; "" when there are none.
-func layoutWarning(s *session.Session) string {
+// layoutWarnings are the session's layout warnings over every batch,
+// sanitised.
+func layoutWarnings(s *session.Session) []string {
 	if s.LayoutWarnings == nil {
-		return ""
+		return nil
 	}
 	all := make([]int, len(s.Result.Ranking.Batches))
 	for b := range all {
 		all[b] = b
 	}
 	ws := s.LayoutWarnings(s.Result, all)
+	for i, w := range ws {
+		ws[i] = textsafe.Line(w)
+	}
+	return ws
+}
+
+// firstAndMore is the first of the layout's warnings ws and how many more
+// there are; "" when there are none.
+func firstAndMore(ws []string) string {
 	switch len(ws) {
 	case 0:
 		return ""

@@ -52,6 +52,15 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 	if len(asked) != len(s.Result.Ranking.Batches) {
 		t.Errorf("asked of %d batches, want all %d", len(asked), len(s.Result.Ranking.Batches))
 	}
+	// ? lists each whole, escaped.
+	whole := strings.Join(l.Warnings(), "\n")
+	if !strings.Contains(whole, "step 3: prompt groups of unequal size") || !strings.Contains(whole, "step 7: every prompt group has 2 rows") || strings.Contains(whole, "more step") || strings.Contains(whole, "\x1b") {
+		t.Errorf("the warnings ? lists: %q", l.Warnings())
+	}
+	// Cut, the line says ? shows them all.
+	if got := l.View(common.NewStyles(true, true), 80); !strings.HasSuffix(got, "(? shows all)") || ansi.StringWidth(got) > 80 {
+		t.Errorf("cut to 80 cells: %q", got)
+	}
 }
 
 // TestStatusLineLayoutLeavesRoomForWarnings: a layout sentence longer than
