@@ -31,9 +31,9 @@ type Line struct {
 	warnings []string
 	// whole are the warnings as ? lists them: the layout's each whole,
 	// where warnings says the first and how many more.
-	whole []string
-	notice   string
-	failed   bool // the notice is an error
+	whole  []string
+	notice string
+	failed bool // the notice is an error
 	// noticeID numbers the notices, so that an expiry clears only its
 	// own.
 	noticeID int
