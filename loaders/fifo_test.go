@@ -41,3 +41,36 @@ func TestLoadFIFOWithoutWriterEndsOnInterrupt(t *testing.T) {
 	w.Close()
 	goleak.VerifyNone(t)
 }
+
+// TestLoadFIFOEnds: a FIFO whose writer writes records and closes is read
+// to its end and the load returns them: nothing opens it again after
+// (the check of a CSV's last row opens regular files only).
+func TestLoadFIFOEnds(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "rollouts.jsonl")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.WriteString(`{"id":"a","group":"g","metadata":{"x":1}}` + "\n" + `{"id":"b","group":"g","metadata":{"x":2}}` + "\n")
+		w.Close()
+	}()
+	done := make(chan error, 1)
+	var res *Result
+	go func() {
+		var err error
+		res, err = Load([]string{fifo}, Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil || len(res.Trajectories) != 2 {
+			t.Fatalf("Load: %v, %v; want the 2 records", res, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the load of a FIFO read to its end did not return")
+	}
+}

@@ -67,6 +67,11 @@ func (u Unterminated) String() string {
 // when it is read as CSV (opts.Format, else its name or content), is not
 // gzipped and its last row after the header has no line end; else nil.
 func unterminatedCSV(path string, opts Options, limit int64) *Unterminated {
+	// Only a regular file is opened again: a FIFO read to its end would
+	// block the open until another writer came.
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
