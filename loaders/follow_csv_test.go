@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,6 +59,45 @@ func TestFollowCSVPartialRowWaits(t *testing.T) {
 		}
 		cancel()
 		for range ch {
+		}
+	}
+}
+
+// TestCSVRowsEnd: where a followed CSV's complete rows end: after the
+// last line end out of a quoted field, a quoted field being one that
+// starts with '"' ("" within it an escaped quote); a '"' inside an
+// unquoted field is literal, so that the row is read and the reader says
+// what is wrong with it, rather than every line after it taken as quoted
+// and nothing more read, silently.
+func TestCSVRowsEnd(t *testing.T) {
+	// A quoted field that opens at the first byte of csvRowsEnd's second
+	// read (its buffer is 64 KiB), its line end within the quotes.
+	boundary := "id,x\n" + strings.Repeat("a", 64<<10-len("id,x\n")-1) + ",\"q\nr"
+	for _, tc := range []struct {
+		text  string
+		end   int
+		lines int
+	}{
+		{boundary, len("id,x\n"), 1},
+		{"id,x\na,1\nb,2", len("id,x\na,1\n"), 2},
+		{"id,x\n\"a\nb\",1\nc,2", len("id,x\n\"a\nb\",1\n"), 3},
+		{"id,x\n\"a \"\"q\"\"\nb\",1\n", len("id,x\n\"a \"\"q\"\"\nb\",1\n"), 3},
+		{"id,x\n\"a\nb", len("id,x\n"), 1},                               // a quoted field being written
+		{"id,x\nb,g\"x\nc,2\nd,3\n", len("id,x\nb,g\"x\nc,2\nd,3\n"), 4}, // a bare quote
+		{"id,x\nb, \"x\nc,2\n", len("id,x\nb, \"x\nc,2\n"), 3},           // a quote after a space is bare too
+	} {
+		path := filepath.Join(t.TempDir(), "r.csv")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		end, lines, err := csvRowsEnd(f, int64(len(tc.text)))
+		f.Close()
+		if err != nil || end != int64(tc.end) || lines != tc.lines {
+			t.Errorf("%q: end %d, %d lines, %v; want %d, %d", tc.text, end, lines, err, tc.end, tc.lines)
 		}
 	}
 }

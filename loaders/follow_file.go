@@ -279,26 +279,36 @@ func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress
 // csvRowsEnd returns the offset just past the last line end of the file's
 // first size bytes that is not within a quoted field, 0 when there is
 // none: where its complete rows end; lines counts the line ends before
-// it. A line end is within a quoted field when an odd number of '"' come
-// before it (an escaped quote is two).
+// it. A field is quoted when it starts with '"' (encoding/csv's rule), up
+// to the '"' that closes it (an escaped quote, two, closes and opens it
+// again); a '"' within an unquoted field is literal here, as the row is
+// read up to it and the reader then says what is wrong with it.
 func csvRowsEnd(file *os.File, size int64) (end int64, lines int, err error) {
-	quoted, seen := false, 0
+	quoted, fieldStart, seen := false, true, 0
 	buf := make([]byte, 64<<10)
 	for at := int64(0); at < size; {
 		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
 		for i := 0; ; i++ {
-			j := bytes.IndexAny(buf[i:n], "\"\n")
+			j := bytes.IndexAny(buf[i:n], "\",\n")
 			if j < 0 {
+				fieldStart = fieldStart && i == n
 				break
 			}
+			start := fieldStart && j == 0
 			i += j
-			switch {
-			case buf[i] == '"':
+			fieldStart = false
+			switch c := buf[i]; {
+			case c == '"' && (quoted || start):
 				quoted = !quoted
-			case !quoted:
+			case c == '"', quoted:
+			case c == ',':
+				fieldStart = true
+			default: // a line end out of quotes
 				seen++
 				end, lines = at+int64(i)+1, seen
-			default:
+				fieldStart = true
+			}
+			if c := buf[i]; quoted && c == '\n' {
 				seen++
 			}
 		}
