@@ -40,6 +40,9 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	var followLog io.Writer // where the waits are said
 	if follow {
 		followLog = cmd.ErrOrStderr()
+		if err := s.precheck(ctx, cmd.Flags(), fallback); err != nil {
+			return err
+		}
 		if err := awaitInputs(ctx, args, followLog); err != nil {
 			return err
 		}

@@ -55,6 +55,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if err := s.precheck(ctx, cmd.Flags(), nil); err != nil {
+		return err
+	}
 	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
 		return err
 	}

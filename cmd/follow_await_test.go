@@ -64,3 +64,39 @@ func TestDashboardFollowAwaitsMissingPath(t *testing.T) {
 		t.Errorf("status %d, stderr %q", code, f.errOut.String())
 	}
 }
+
+// TestFollowMissingPathChecksFlagsFirst: settings wrong whatever the
+// inputs (an unknown method, an expression that does not compile) are
+// errors at once, status 2, before waiting for a followed path, with
+// stats --follow as with the dashboard's --follow; settings that need the
+// layout's objectives to make sense (a weight, a constraint, a priority on
+// verl's score) are waited with.
+func TestFollowMissingPathChecksFlagsFirst(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "notyet")
+	for _, args := range [][]string{
+		{"stats", "--follow", "--method", "bogus", dir},
+		{"stats", "--follow", "--objective", "a=(", dir},
+		{"--follow", "--method", "bogus", dir},
+	} {
+		type result struct {
+			errOut string
+			code   int
+		}
+		done := make(chan result, 1)
+		go func() {
+			_, errOut, code := run(t, "", args...)
+			done <- result{errOut, code}
+		}()
+		select {
+		case r := <-done:
+			if r.code != exitBadInput || strings.Contains(r.errOut, "waiting for") {
+				t.Errorf("%v: status %d, stderr %q; want 2 at once", args, r.code, r.errOut)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v: still waiting for the path after 10 s", args)
+		}
+	}
+	f := startFollowing(t, "stats", "--follow", "--weight", "score=2", "--constraint", "score >= 0", "--method", "lexicographic", "--priority", "score", dir)
+	f.awaitErr(t, "waiting for "+dir+" to appear")
+	f.stop()
+}

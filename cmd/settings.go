@@ -232,6 +232,22 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	return cfg, opts, layout, err
 }
 
+// precheck checks what of the settings does not need the inputs (the
+// config and flags, the record fields, the method and expressions, as
+// checkConfig does before a layout's defaults): following a path not
+// there yet (awaitInputs), a mistyped flag is said at once, not when the
+// run's first file comes.
+func (s *settings) precheck(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config) error {
+	cfg, err := s.config(flags, fallback)
+	if err != nil {
+		return err
+	}
+	if _, err := s.loaderOptions(ctx, nil, cfg); err != nil {
+		return err
+	}
+	return checkConfig(cfg)
+}
+
 // loaderOptions returns how to read the inputs, with cfg's record fields;
 // the reading stops once ctx is done (ctrl+c).
 func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engine.Config) (loaders.Options, error) {
