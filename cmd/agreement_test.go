@@ -227,7 +227,7 @@ func TestLoggedAdvantageMisnamed(t *testing.T) {
 	path := loggedRecords(t, func(int) float64 { return 1 })
 	for _, cmd := range []string{"compute", "stats"} {
 		_, errOut, code := run(t, "", cmd, "--objective", "x=x", "--logged-advantage", "metadata.avd", path)
-		if want := `logged advantage "metadata.avd": no record has field avd; did you mean adv?`; code != 2 || !strings.Contains(errOut, want) {
+		if want := `logged advantage "metadata.avd": the first records have no field avd; did you mean adv?`; code != 2 || !strings.Contains(errOut, want) {
 			t.Errorf("%s: status %d, stderr\n%s\nwant status 2 and %q", cmd, code, errOut, want)
 		}
 	}

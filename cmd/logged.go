@@ -33,11 +33,7 @@ func checkLoggedField(expr string, ev *engine.Evaluation, fields []string) error
 	if len(unseen) == 0 {
 		return nil
 	}
-	hint := didYouMean(expr, fields)
-	if hint == "" && len(fields) > 0 && len(fields) <= maxFieldsListed {
-		hint = "; the records have " + strings.Join(fields, ", ")
-	}
-	return inputError{fmt.Errorf("logged advantage %q: no record has field %s%s (give --logged-advantage FIELD or EXPR)", expr, strings.Join(unseen, ", "), hint)}
+	return inputError{fmt.Errorf("logged advantage %q: the first records have no field %s%s (give --logged-advantage FIELD or EXPR)", expr, strings.Join(unseen, ", "), fieldHint(expr, fields))}
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

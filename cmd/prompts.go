@@ -57,11 +57,17 @@ func (c *promptColumns) check(fields []string) error {
 	if c.HasTask() {
 		return nil
 	}
-	hint := didYouMean(c.TaskName, fields)
-	if hint == "" && len(fields) > 0 && len(fields) <= maxFieldsListed {
-		hint = "; the records have " + strings.Join(fields, ", ")
+	return inputError{fmt.Errorf("task metric %q: no trajectory has it as a finite number%s (give --task-metric NAME or EXPR)", c.TaskName, fieldHint(c.TaskName, fields))}
+}
+
+// fieldHint is what an error about expr, which reads a field the records
+// lack, adds: "; did you mean X?" (didYouMean), else, when they have few,
+// "; the records have A, B", else "".
+func fieldHint(expr string, fields []string) string {
+	if hint := didYouMean(expr, fields); hint != "" || len(fields) == 0 || len(fields) > maxFieldsListed {
+		return hint
 	}
-	return inputError{fmt.Errorf("task metric %q: no trajectory has it as a finite number%s (give --task-metric NAME or EXPR)", c.TaskName, hint)}
+	return "; the records have " + strings.Join(fields, ", ")
 }
 
 // maxFieldsListed is how many field names an error lists at most.

@@ -57,9 +57,9 @@ func halves(n int, f func(part, lo, hi int)) {
 // stats.AverageRanks's), and returns how many distinct keys there are
 // and the pairs of equal keys (sum t(t-1)/2 over the runs of t equal
 // keys). order, codes and avg are as long as x, which is below 2^32
-// values; avg[distinct:] is left as it was. A table by code rather than
-// by position is written in order, where one by position would be
-// written at random.
+// values; what avg holds past distinct is not to be read. A table by
+// code rather than by position is written in order, where one by
+// position would be written at random.
 //
 // It sorts the keys' upper 32 bits above the positions, eight bytes an
 // entry, by a least-significant-digit radix sort on those bits (three
