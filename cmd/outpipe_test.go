@@ -5,6 +5,7 @@ package cmd
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -130,5 +131,23 @@ func TestOutDescriptorNotWritable(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("--out %s: status %d, stderr %q; want 2 and %q", out, code, stderr, want)
 		}
+	}
+}
+
+// TestOutPipeClosedEarlyAfterAnAlert: stats --health whose report goes
+// to an --out pipe closed early still exits 3 for its ALERT, saying both,
+// not 141: a pipeline watching the run reads the ALERT.
+func TestOutPipeClosedEarlyAfterAnAlert(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	r.Close()
+	out := "/dev/fd/" + strconv.Itoa(int(w.Fd()))
+	sample := filepath.Join("..", "sample_data")
+	_, stderr, code := run(t, "", "stats", "--health", "--config", filepath.Join(sample, "experiment.toml"), "--out", out, filepath.Join(sample, "experiment.jsonl"))
+	if code != exitHealthAlert || !strings.Contains(stderr, "ALERT") || !strings.Contains(stderr, "broken pipe") {
+		t.Errorf("status %d, stderr %q; want %d, the ALERT and the write's error", code, stderr, exitHealthAlert)
 	}
 }
