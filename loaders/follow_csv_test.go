@@ -83,6 +83,7 @@ func TestCSVRowsEnd(t *testing.T) {
 		{"id,x\n\"a\nb\",1\nc,2", len("id,x\n\"a\nb\",1\n"), 3},
 		{"id,x\n\"a \"\"q\"\"\nb\",1\n", len("id,x\n\"a \"\"q\"\"\nb\",1\n"), 3},
 		{"id,x\n\"a\nb", len("id,x\n"), 1},                               // a quoted field being written
+		{"id,x\n\"a \"\"q\"\"\nb", len("id,x\n"), 1},                     // one with escaped quotes
 		{"id,x\nb,g\"x\nc,2\nd,3\n", len("id,x\nb,g\"x\nc,2\nd,3\n"), 4}, // a bare quote
 		{"id,x\nb, \"x\nc,2\n", len("id,x\nb, \"x\nc,2\n"), 3},           // a quote after a space is bare too
 	} {

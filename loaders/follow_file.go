@@ -284,22 +284,26 @@ func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress
 // again); a '"' within an unquoted field is literal here, as the row is
 // read up to it and the reader then says what is wrong with it.
 func csvRowsEnd(file *os.File, size int64) (end int64, lines int, err error) {
-	quoted, fieldStart, seen := false, true, 0
+	// closed says that the last byte closed a quoted field: a '"' right
+	// after it is an escaped quote, which opens it again.
+	quoted, fieldStart, closed, seen := false, true, false, 0
 	buf := make([]byte, 64<<10)
 	for at := int64(0); at < size; {
 		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
 		for i := 0; ; i++ {
 			j := bytes.IndexAny(buf[i:n], "\",\n")
 			if j < 0 {
-				fieldStart = fieldStart && i == n
+				fieldStart, closed = fieldStart && i == n, closed && i == n
 				break
 			}
-			start := fieldStart && j == 0
+			start, escaped := fieldStart && j == 0, closed && j == 0
 			i += j
-			fieldStart = false
+			fieldStart, closed = false, false
 			switch c := buf[i]; {
-			case c == '"' && (quoted || start):
-				quoted = !quoted
+			case c == '"' && quoted:
+				quoted, closed = false, true
+			case c == '"' && (start || escaped):
+				quoted = true
 			case c == '"', quoted:
 			case c == ',':
 				fieldStart = true
