@@ -69,6 +69,8 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		M:          ev.M,
 		Values:     ev.Values,
 		Absent:     ev.Absent,
+		Logged:     ev.Logged,
+		loggedExpr: ev.loggedExpr,
 		Valid:      ev.Valid,
 		Causes:     ev.Causes,
 		batches:    ev.batches,
@@ -108,6 +110,9 @@ func newAppendLine(ev *Evaluation, s scoring.Scorer) *appendLine {
 	}
 	l := &appendLine{}
 	l.evaluator = &Evaluator{ev: ev, scorers: []scoring.Scorer{s}, groupIndex: index, absent: marksAbsent(s)}
+	if ev.loggedExpr != nil {
+		l.evaluator.logged = []*scoring.Expression{ev.loggedExpr.Clone()}
+	}
 	inner, st := scoring.Unstructured(s)
 	if st != nil {
 		constraints, gates := st.Defs()
@@ -142,6 +147,7 @@ func (ev *Evaluation) startLine(s scoring.Scorer) {
 func (ev *Evaluation) clip() {
 	ev.Values = slices.Clip(ev.Values)
 	ev.Absent = slices.Clip(ev.Absent)
+	ev.Logged = slices.Clip(ev.Logged)
 	ev.Valid = slices.Clip(ev.Valid)
 	ev.Causes = slices.Clip(ev.Causes)
 	ev.Violation = slices.Clip(ev.Violation)
@@ -163,7 +169,7 @@ func (ev *Evaluation) clip() {
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates,
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr,
 		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
 	if ev.sourceOf != nil {
 		out.sourceOf = []int32{}
@@ -176,6 +182,9 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		out.Values = append(out.Values, ev.Row(i)...)
 		if ev.Absent != nil {
 			out.Absent = append(out.Absent, ev.Absent[i*ev.M:(i+1)*ev.M]...)
+		}
+		if ev.Logged != nil {
+			out.Logged = append(out.Logged, ev.Logged[i])
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])

@@ -37,7 +37,8 @@ type Evaluation struct {
 	// Logged holds, per trajectory, the advantage its trainer logged (the
 	// value of RewardComputer.Logged), NaN where the record has none; nil
 	// when there is no such expression. Evaluations made by Append and
-	// Filter (following a run) do not carry it.
+	// Filter (following a run) carry it, the appended trajectories' own
+	// (loggedExpr).
 	Logged []float64
 
 	// Constraints and Gates are the scorer's (constraints.go), nil
@@ -82,6 +83,9 @@ type Evaluation struct {
 	// statistics, the batches' valid members, the hypervolumes.
 	cache Cache
 
+	// loggedExpr is the expression Logged holds the values of, for
+	// Append to evaluate on the trajectories it adds; nil without.
+	loggedExpr *scoring.Expression
 	// line and appended are Append's (append.go).
 	line     *appendLine
 	appended atomic.Bool
@@ -244,6 +248,7 @@ func (c *RewardComputer) NewEvaluator() *Evaluator {
 	e := NewEvaluator(c.Scorer)
 	if c.Logged != nil {
 		e.logged = []*scoring.Expression{c.Logged.Clone()}
+		e.ev.loggedExpr = c.Logged.Clone()
 	}
 	return e
 }

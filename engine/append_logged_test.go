@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// TestAppendCarriesTheLoggedAdvantage: following a run, the evaluation
+// Append makes keeps the logged advantages of the trajectories before it
+// and reads those of the ones it adds (NaN where a record has none); the
+// one appended to keeps its own; Filter (a file read again) keeps those of
+// the trajectories it keeps. They were dropped, and the dashboard showed
+// the rewards in the logged column.
+func TestAppendCarriesTheLoggedAdvantage(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	traj := func(b int64, x, adv float64) scoring.Trajectory {
+		if math.IsNaN(adv) {
+			return enginetest.Traj(b, "g", "x", x)
+		}
+		return enginetest.Traj(b, "g", "x", x, "adv", adv)
+	}
+	e := c.NewEvaluator()
+	e.Add([]scoring.Trajectory{traj(0, 1, -0.5), traj(0, 2, 0.5)})
+	ev := e.Evaluation()
+	next := ev.Append(c.Scorer, []scoring.Trajectory{traj(1, 3, -1), traj(1, 4, math.NaN())})
+	same := func(got, want []float64) bool {
+		return slices.EqualFunc(got, want, func(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) })
+	}
+	if want := []float64{-0.5, 0.5, -1, math.NaN()}; !same(next.Logged, want) {
+		t.Errorf("after Append: logged %v, want %v", next.Logged, want)
+	}
+	if want := []float64{-0.5, 0.5}; !same(ev.Logged, want) {
+		t.Errorf("the evaluation appended to: logged %v, want %v", ev.Logged, want)
+	}
+	again := next.Append(c.Scorer, []scoring.Trajectory{traj(2, 5, 2)})
+	if want := []float64{-0.5, 0.5, -1, math.NaN(), 2}; !same(again.Logged, want) {
+		t.Errorf("after a second Append: logged %v, want %v", again.Logged, want)
+	}
+	kept := again.Filter(func(i int) bool { return i != 1 })
+	if want := []float64{-0.5, -1, math.NaN(), 2}; !same(kept.Logged, want) {
+		t.Errorf("after Filter: logged %v, want %v", kept.Logged, want)
+	}
+	if more := kept.Append(c.Scorer, []scoring.Trajectory{traj(3, 6, 3)}); !same(more.Logged, []float64{-0.5, -1, math.NaN(), 2, 3}) {
+		t.Errorf("after Filter then Append: logged %v", more.Logged)
+	}
+}

@@ -1,0 +1,73 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// TestFollowKeepsTheLoggedAdvantage: following a run with logged
+// advantages, lines appended keep the logged values of the trajectories
+// before them and bring their own, so that the Trajectories tab's logged
+// column and the Compare tab's comparison with the log stay the
+// trainer's. They were dropped by the append: the logged column showed
+// the computed rewards, and Compare compared nothing.
+func TestFollowKeepsTheLoggedAdvantage(t *testing.T) {
+	line := func(i int) string {
+		return fmt.Sprintf(`{"id":"t%d","group":"g%d","batch":%d,"metadata":{"x":%d,"adv":%g}}`+"\n", i, i/4, i/8, i%4, 0.25*float64(i%4)-0.375)
+	}
+	var text strings.Builder
+	for i := range 8 {
+		text.WriteString(line(i))
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
+	}}
+	in.Config.LoggedAdvantage = "adv"
+	in.Config.Method = "grpo"
+	app := loadModel(t, in, 120)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 8; i < 16; i++ {
+		f.WriteString(line(i))
+	}
+	f.Close()
+	for app.Session().Trajectories.Len() < 16 {
+		app.Update(app.live.wait()())
+	}
+	s := app.Session()
+	if len(s.Evaluation.Logged) != 16 {
+		t.Fatalf("logged advantages of %d trajectories, want 16", len(s.Evaluation.Logged))
+	}
+	for i, got := range s.Evaluation.Logged {
+		if want := 0.25*float64(i%4) - 0.375; got != want || math.IsNaN(got) {
+			t.Errorf("trajectory %d: logged %v, want %v", i, got, want)
+		}
+	}
+	press(app, "7", "b") // B: rloo, ..., then logged (methodsB)
+	for s.CompareMethod != session.LoggedMethod {
+		press(app, "b")
+	}
+	if v := screen(app); !strings.Contains(v, "compared      8 trajectories") {
+		t.Errorf("Compare against the log on the batch shown:\n%s", v)
+	}
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
