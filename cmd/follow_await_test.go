@@ -100,3 +100,33 @@ func TestFollowMissingPathChecksFlagsFirst(t *testing.T) {
 	f.awaitErr(t, "waiting for "+dir+" to appear")
 	f.stop()
 }
+
+// TestStatsFollowCSVHeaderFirst: a followed CSV file of its header alone,
+// as a logger writes it first, holds no record yet: it is waited for
+// (with --from auto, its layout too) and its rows are read as they come;
+// it was the error "no trajectories in FILE". Not followed, it stays that
+// error.
+func TestStatsFollowCSVHeaderFirst(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.csv")
+	if err := os.WriteFile(path, []byte("id,batch,group,accuracy\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, "", "stats", "--objective", "accuracy=metadata.accuracy", path); code != exitBadInput || !strings.Contains(errOut, "no trajectories in "+path) {
+		t.Errorf("not followed: status %d, stderr %q", code, errOut)
+	}
+	f := startFollowing(t, "stats", "--follow", "--objective", "accuracy=metadata.accuracy", dir)
+	f.awaitErr(t, "waiting for a first record")
+	w, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteString("a,0,g,1\nb,0,g,0\n")
+	w.Close()
+	f.await(t, "step 0  trajectories 2 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+}

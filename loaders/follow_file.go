@@ -267,10 +267,11 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // loadCSV reads a CSV file (not gzipped) to the end of its last complete
 // row (csvRowsEnd), as loadWhole reads the others: a row being written,
 // without its line end yet, is read once it has one, when the file
-// changes, as a JSONL file's partial last line is.
+// changes, as a JSONL file's partial last line is. A file of its header
+// alone holds no record yet, as an empty one.
 func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
-	end, _, err := csvRowsEnd(file, size)
-	if err != nil || end == 0 {
+	end, lines, err := csvRowsEnd(file, size)
+	if err != nil || lines <= 1 {
 		return &Result{}, err
 	}
 	return read(progress.reader(io.NewSectionReader(file, 0, end)), f.path, f.index, opts, end, each)

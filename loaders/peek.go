@@ -100,6 +100,9 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			_, err = loadPath(path, i, o, nil, nil)
 		}
 		stop()
+		if ff == nil && errors.Is(err, input.ErrNoRecord) {
+			continue // a CSV file of its header alone: nothing to tell yet, as an empty file
+		}
 		if ff == nil { // no trajectory: err says why
 			return nil, err
 		}

@@ -9,6 +9,7 @@ package input
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -317,11 +318,15 @@ func (s *PickedStore) Take(n int) []scoring.PickedValue {
 	return make([]scoring.PickedValue, n)
 }
 
+// ErrNoRecord is NoTrajectories' error for an input that holds no record
+// at all (nothing skipped): a CSV file of its header alone, say.
+var ErrNoRecord = errors.New("no trajectories")
+
 // NoTrajectories is the error for an input that yields no trajectory; when
 // everything was skipped it also says why, since the caller gets no Result.
 func (l *Loader) NoTrajectories() error {
 	if l.Loaded.Skipped == 0 {
-		return fmt.Errorf("no trajectories in %s", l.Name)
+		return fmt.Errorf("%w in %s", ErrNoRecord, l.Name)
 	}
 	return fmt.Errorf("no trajectories in %s (%d skipped, the first: %v)", l.Name, l.Loaded.Skipped, l.Loaded.SkipReasons[0])
 }
