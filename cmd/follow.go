@@ -466,6 +466,11 @@ func (f *statsFollower) printLines(n int) error {
 		if seen && last == line {
 			continue
 		}
+		// A line printed again only to drop its partial mark (a later
+		// step started) is not an update: its numbers are the same.
+		unmarked := last
+		unmarked.partial = line.partial
+		updated := seen && unmarked != line
 		f.printed[t.Step] = line
 		var dead *diagnose.DeadSignal
 		if f.columns != nil {
@@ -494,7 +499,7 @@ func (f *statsFollower) printLines(n int) error {
 			}
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		if err := f.printLine(t, findings, dead, seen, partial); err != nil {
+		if err := f.printLine(t, findings, dead, updated, partial); err != nil {
 			return err
 		}
 		delete(f.alerts, t.Step)

@@ -52,7 +52,7 @@ func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "4.jsonl"), []byte(step4), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.await(t, "step 3 (updated)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n")
+	f.await(t, "step 3  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n") // unmarked, not updated: the same numbers
 	f.await(t, "step 4  trajectories 12 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
