@@ -63,6 +63,10 @@ type Update struct {
 	// the start: their trajectories in Trajectories replace all those
 	// loaded from them before (none, for a file that is empty now).
 	Reloaded []string
+	// Rewritten are those of Reloaded that did not only grow: a file read
+	// whole (CSV, say) is Reloaded whenever its run appends to it, which
+	// is nothing to tell; a truncated, replaced or rewritten one is.
+	Rewritten []string
 	// Gone are the files that disappeared. What was loaded from them
 	// stays; should one come back, it is Reloaded.
 	Gone []string
@@ -470,6 +474,9 @@ func (u *Update) add(path string, c fileChange) {
 		u.Gone = slices.DeleteFunc(u.Gone, func(p string) bool { return p == path })
 		if !slices.Contains(u.Reloaded, path) {
 			u.Reloaded = append(u.Reloaded, path)
+		}
+		if !c.grown && !slices.Contains(u.Rewritten, path) {
+			u.Rewritten = append(u.Rewritten, path)
 		}
 	}
 	if c.gone && !slices.Contains(u.Gone, path) {

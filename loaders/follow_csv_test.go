@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,5 +101,44 @@ func TestCSVRowsEnd(t *testing.T) {
 		if err != nil || end != int64(tc.end) || lines != tc.lines {
 			t.Errorf("%q: end %d, %d lines, %v; want %d, %d", tc.text, end, lines, err, tc.end, tc.lines)
 		}
+	}
+}
+
+// TestFollowCSVGrownIsNotRewritten: a followed CSV file, read whole
+// whenever it changes, is Reloaded when its run appends a row, but not
+// Rewritten (nothing to tell); truncated and written again, it is both.
+func TestFollowCSVGrownIsNotRewritten(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "r.csv")
+	if err := os.WriteFile(path, []byte("id,x\na,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	var reloaded, rewritten int
+	watch := func(u Update) {
+		f.apply(u)
+		reloaded += len(u.Reloaded)
+		rewritten += len(u.Rewritten)
+	}
+	testfile.Append(t, path, "b,2\n")
+	awaitUpdates(t, ch, "the appended row", watch, func() bool { return slices.Equal(f.ids[path], []string{"a", "b"}) }, func() string { return fmt.Sprint(f.ids) })
+	if reloaded == 0 || rewritten != 0 {
+		t.Errorf("appended to: reloaded %d, rewritten %d; want reloaded, not rewritten", reloaded, rewritten)
+	}
+	if err := os.WriteFile(path, []byte("id,x\nc,3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	awaitUpdates(t, ch, "the rewritten file", watch, func() bool { return slices.Equal(f.ids[path], []string{"c"}) }, func() string { return fmt.Sprint(f.ids) })
+	if rewritten == 0 {
+		t.Error("rewritten shorter: not said to be rewritten")
+	}
+	cancel()
+	for range ch {
 	}
 }

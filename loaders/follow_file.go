@@ -87,8 +87,12 @@ type fileChange struct {
 	// for none.
 	res      *Result
 	reloaded bool
-	gone     bool
-	err      error
+	// grown says that a file read whole (CSV, Parquet, a JSON array) was
+	// read again because it grew, the same file: what a run appending to
+	// it does, not a rewrite to tell of.
+	grown bool
+	gone  bool
+	err   error
 }
 
 // check looks at the file and reads what changed; it stats the file, and
@@ -118,7 +122,10 @@ func (f *followedFile) check(opts Options) fileChange {
 	case sameState(st, f.info):
 		return fileChange{}
 	}
-	return f.reload(opts) // a file read whole changed
+	grown := st.Size() >= f.info.Size()
+	c := f.reload(opts) // a file read whole changed
+	c.grown = grown && c.reloaded
+	return c
 }
 
 // sameState reports whether a and b are the same file, of the same size
