@@ -56,15 +56,16 @@ func (ev *Evaluation) InfeasibleWarning() string {
 // FeasibilityKeys returns, per trajectory, the key that orders them by
 // feasibility then violation: -1 for a feasible one, its violation for a
 // valid one that breaks a constraint (0 for one that meets a strict
-// comparison with equality), +Inf for an invalid one. It is computed once
-// per evaluation (its Cache).
+// comparison with equality), NaN for an invalid one, whose score is NaN
+// too: a table sorts it where it sorts those. It is computed once per
+// evaluation (its Cache).
 func (ev *Evaluation) FeasibilityKeys() []float64 {
 	return Cached(&ev.cache, CacheKey{Of: ofFeasibilityKeys}, func(keys []float64) bool { return len(keys) == ev.N() }, func() []float64 {
 		keys := make([]float64, ev.N())
 		for i := range keys {
 			switch {
 			case !ev.Valid[i]:
-				keys[i] = math.Inf(1)
+				keys[i] = math.NaN()
 			case ev.Feasible(i):
 				keys[i] = -1
 			default:

@@ -77,14 +77,15 @@ func TestTrajectoriesFeasibleColumn(t *testing.T) {
 }
 
 // checkFeasibilityOrder fails t unless the tab's rows are by feasibility
-// then violation: ascending, the feasible first, then the infeasible by
-// violation, then the invalid; descending the reverse.
+// then violation, the invalid where a NaN score sorts: descending (the
+// default), the infeasible by violation, then the feasible, then the
+// invalid; ascending the reverse.
 func checkFeasibilityOrder(t *testing.T, tt *trajectoriesTab, ev *engine.Evaluation, descending bool) {
 	t.Helper()
 	key := func(i int) float64 {
 		switch {
 		case !ev.Valid[i]:
-			return math.Inf(1)
+			return math.Inf(-1) // first ascending, as floatorder.Key puts NaN
 		case ev.Feasible(i):
 			return -1
 		}
@@ -97,8 +98,11 @@ func checkFeasibilityOrder(t *testing.T, tt *trajectoriesTab, ev *engine.Evaluat
 	if descending {
 		slices.Reverse(keys)
 	}
-	if !slices.IsSorted(keys) || keys[0] != -1 && !descending {
+	if !slices.IsSorted(keys) {
 		t.Errorf("sorted by feasible (descending %v), the keys are %v", descending, keys)
+	}
+	if last := tt.rows.rows[len(tt.rows.rows)-1]; descending && ev.Valid[last] && slices.ContainsFunc(tt.rows.rows, func(i int) bool { return !ev.Valid[i] }) {
+		t.Errorf("sorted by feasible ▼ (the default), the last row is valid: the invalid go last, as by score")
 	}
 }
 
