@@ -189,3 +189,17 @@ func TestHelpWhileEditingWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpLeavesOutAnEmptyTabSection: a tab without keys of its own (the
+// Rewards tab) has no heading in the help, which stood empty.
+func TestHelpLeavesOutAnEmptyTabSection(t *testing.T) {
+	m := newTestModel(t, 200, 70)
+	press(m, "1", "?")
+	if v := screen(m); strings.Contains(v, "Rewards tab") || !strings.Contains(v, "Everywhere") {
+		t.Errorf("the help on the Rewards tab:\n%s", v)
+	}
+	press(m, "?", "2", "?")
+	if v := screen(m); !strings.Contains(v, "Groups tab") {
+		t.Errorf("the help on the Groups tab has no section of its keys:\n%s", v)
+	}
+}

@@ -260,8 +260,12 @@ func TestCutWarningsShowWhole(t *testing.T) {
 		t.Fatalf("the status line %q: want the warning cut, saying ? shows it all", status)
 	}
 	press(app, "?")
-	view := strings.Join(strings.Fields(screen(app)), " ") // the overlay wraps it
+	view := strings.Join(strings.Fields(strings.ReplaceAll(screen(app), "│", " ")), " ") // the overlay wraps it, in its box
 	if !strings.Contains(view, "Warnings") || !strings.Contains(view, "`--scale batch` reproduces it") {
 		t.Errorf("? does not give the warning whole:\n%s", screen(app))
+	}
+	// How the inputs were read, which the line cut to half its width, too.
+	if !strings.Contains(view, "Inputs "+strings.Join(strings.Fields(sentence), " ")) {
+		t.Errorf("? does not give how the inputs were read (%q) whole:\n%s", sentence, screen(app))
 	}
 }

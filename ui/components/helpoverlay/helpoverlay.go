@@ -5,6 +5,7 @@ package helpoverlay
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -47,8 +48,10 @@ func New() Overlay {
 
 // Content is what the overlay shows.
 type Content struct {
-	// Warnings are the status line's warnings, whole: the line cuts them
-	// to the terminal's width.
+	// Layout is how the inputs were read and the method's settings, and
+	// Warnings the status line's warnings, whole: the line cuts them to
+	// the terminal's width.
+	Layout   string
 	Warnings []string
 	// Title names the section of Tab's keys; Global are the keys of
 	// every tab.
@@ -200,14 +203,22 @@ func Text(st *common.Styles, c Content, width int) string {
 			sb.WriteString(hangingLine(st, r[0], keyWidth, r[1], width))
 		}
 	}
+	if c.Layout != "" {
+		section("Inputs")
+		sb.WriteString(st.Muted.Render(wrapText(c.Layout, width)) + "\n")
+	}
 	if len(c.Warnings) > 0 {
 		section("Warnings")
 		for _, w := range c.Warnings {
 			sb.WriteString(hangingLine(st, "⚠", 1, w, width))
 		}
 	}
-	section(c.Title)
-	bindings(c.Tab.FullHelp())
+	if tabKeys := c.Tab.FullHelp(); slices.ContainsFunc(tabKeys, func(g []key.Binding) bool {
+		return slices.ContainsFunc(g, func(b key.Binding) bool { return b.Help().Key != "" })
+	}) {
+		section(c.Title) // a tab without keys of its own has no section
+		bindings(tabKeys)
+	}
 	section("Everywhere")
 	bindings(c.Global.FullHelp())
 	section("Methods")

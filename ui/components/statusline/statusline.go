@@ -149,19 +149,26 @@ func (l Line) Warnings() []string { return l.whole }
 // seeAll ends a line cut short of its warnings: ? shows them whole.
 const seeAll = " (? shows all)"
 
+// Layout returns how the inputs were read and the method's settings,
+// whole, sanitised: ? gives it, which the line may cut.
+func (l Line) Layout() string { return l.layout }
+
 // View renders the notice and the warnings on one line, cut to width:
-// when warnings are cut, it says that ? shows them.
+// when the warnings or how the inputs were read are cut, it says that ?
+// shows them.
 func (l Line) View(st *common.Styles, width int) string {
 	line := st.Status.Render("no warnings")
 	if len(l.warnings) > 0 {
 		line = st.Warning.Render("⚠ " + strings.Join(l.warnings, " · "))
 	}
+	cut := false // the layout, to leave room for the warnings
 	if l.layout != "" {
 		// The layout takes at most half the line when there are
 		// warnings, which must not be cut away.
 		layout := l.layout
 		if len(l.warnings) > 0 {
 			layout = ansi.Truncate(layout, width/2, "…")
+			cut = layout != l.layout
 		}
 		line = st.Status.Render(layout) + " · " + line
 	}
@@ -174,8 +181,10 @@ func (l Line) View(st *common.Styles, width int) string {
 	case l.notice != "":
 		line = st.Positive.Render("✓ "+l.notice) + " · " + line
 	}
-	if len(l.warnings) > 0 && ansi.StringWidth(line) > width && width > 2*len(seeAll) {
-		return ansi.Truncate(line, width-len(seeAll), "…") + st.Muted.Render(seeAll)
+	if l.layout != "" || len(l.warnings) > 0 {
+		if (cut || ansi.StringWidth(line) > width) && width > 2*len(seeAll) {
+			return ansi.Truncate(line, width-len(seeAll), "…") + st.Muted.Render(seeAll)
+		}
 	}
 	return ansi.Truncate(line, width, "…")
 }
