@@ -295,6 +295,9 @@ func TestFactory(t *testing.T) {
 	if _, err := New(Config{Method: "best"}); err == nil || !strings.Contains(err.Error(), "absolute, relative, grpo, rloo, pareto, pareto-crowding, gdpo") {
 		t.Errorf("unknown method: %v", err)
 	}
+	if _, err := New(Config{Method: "grop"}); err == nil || !strings.Contains(err.Error(), `unknown method "grop"; did you mean grpo? (valid: `) {
+		t.Errorf("a misspelt method: %v", err)
+	}
 	if _, err := New(Config{Computer: "magic"}); err == nil || !strings.Contains(err.Error(), "pareto, svrl") {
 		t.Errorf("unknown computer: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -112,7 +113,11 @@ func parseEnum[T ~string](what, s string, valid []T) (T, error) {
 			return v, nil
 		}
 	}
-	return "", fmt.Errorf("unknown %s %q (valid: %s)", what, s, joinNames(valid))
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		names[i] = string(v)
+	}
+	return "", fmt.Errorf("unknown %s %q%s (valid: %s)", what, s, suggest.DidYouMean(suggest.Near(s, names)), joinNames(valid))
 }
 
 func joinNames[T ~string](vs []T) string {
