@@ -113,9 +113,10 @@ func TestStatsFollowStatusOfTheLastLines(t *testing.T) {
 
 // TestStatsFollowFirstLineBeingWritten: a followed file whose first line
 // is being written (no line end, not complete JSON yet) as following
-// starts is looked at again before its layout is decided: once the line
-// is whole, it is read as verl's (it was an error, exit 2). A first line
-// that stays broken is the error it was.
+// starts is waited for while it has no line end, however long its run
+// takes to write the rest (a logger that does not flush each line): once
+// the line is whole, it is read as verl's (it was an error, exit 2). A
+// first line ended but not JSON is the error it was.
 func TestStatsFollowFirstLineBeingWritten(t *testing.T) {
 	shortQuiet(t)
 	path := filepath.Join(t.TempDir(), "1.jsonl")
@@ -124,14 +125,15 @@ func TestStatsFollowFirstLineBeingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := startFollowing(t, "stats", "--follow", path)
-	time.Sleep(awaitPoll / 5)
+	time.Sleep(3 * awaitPoll) // a run that does not flush each line: several looks see it cut
 	testfile.Append(t, path, line[20:])
 	f.await(t, "step 4 ")
 	if code := f.stop(); code != 0 || !strings.Contains(f.errOut.String(), "read as verl rollout dumps") {
 		t.Errorf("status %d, stderr %q", code, f.errOut.String())
 	}
 
-	if err := os.WriteFile(path, []byte(line[:20]), 0o644); err != nil {
+	// A first line ended but not JSON stays an error.
+	if err := os.WriteFile(path, []byte(line[:20]+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, errOut, code := run(t, "", "stats", "--follow", path); code != exitBadInput || !strings.Contains(errOut, path+":1:") {

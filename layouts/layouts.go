@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -273,9 +274,10 @@ type Awaiting struct {
 
 // record peeks at paths, every a.Poll, until a file holds a record, and
 // returns what Peek tells (calling a.Waiting before it waits). Peek's
-// error is returned when the next look gives it again: a file's first
-// line caught as its run writes it is not complete JSON yet. It returns
-// ctx's error once ctx is done.
+// error is returned when the next look gives it again and no file named
+// ends mid-line: a file's first line caught as its run writes it is not
+// complete JSON yet, and a run that does not flush each line may leave it
+// so for long. It returns ctx's error once ctx is done.
 func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Options) ([]loaders.FileFields, error) {
 	ticker := time.NewTicker(a.Poll)
 	defer ticker.Stop()
@@ -286,9 +288,9 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 		switch {
 		case err == nil && len(files) > 0:
 			return files, nil
-		case err != nil && lastErr != nil && err.Error() == lastErr.Error():
+		case err != nil && lastErr != nil && err.Error() == lastErr.Error() && !endsMidLine(paths):
 			return nil, err
-		case err == nil && !said:
+		case (err == nil || lastErr != nil) && !said:
 			a.Waiting(paths)
 			said = true
 		}
@@ -299,6 +301,31 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 		case <-ticker.C:
 		}
 	}
+}
+
+// endsMidLine reports whether one of the regular files among paths ends
+// without a line end: its last line is being written.
+func endsMidLine(paths []string) bool {
+	for _, p := range paths {
+		// Stat first: opening a FIFO would wait for its writer.
+		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+			continue
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		last := make([]byte, 1)
+		st, err := f.Stat()
+		if err == nil && st.Size() > 0 {
+			_, err = f.ReadAt(last, st.Size()-1)
+		}
+		f.Close()
+		if err == nil && last[0] != '\n' {
+			return true
+		}
+	}
+	return false
 }
 
 // WithStdin returns the sentence that says how the inputs are read, with
