@@ -51,3 +51,29 @@ func TestAppendCarriesTheLoggedAdvantage(t *testing.T) {
 		t.Errorf("after Filter then Append: logged %v", more.Logged)
 	}
 }
+
+// TestAppendCarriesTheLoggedAdvantageOfAnOverflow: a result whose
+// evaluation Compute copied to mark a score that overflows invalid keeps
+// the logged advantage's expression too: appended to, its evaluation
+// reads the new trajectories' values (it left Logged short, and Filter
+// then indexed past its end).
+func TestAppendCarriesTheLoggedAdvantageOfAnOverflow(t *testing.T) {
+	one := 1.0
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Weight: &one}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.NewEvaluator()
+	e.Add([]scoring.Trajectory{enginetest.Traj(0, "g", "x", 1e308, "y", 1e308, "adv", 0.5), enginetest.Traj(0, "g", "x", 1, "y", 1, "adv", -0.5)})
+	res := e.Evaluation().Compute(c.Options)
+	if res.Evaluation.Valid[0] {
+		t.Fatal("the score 2e308 overflows: the trajectory should be invalid, the evaluation copied")
+	}
+	next := res.Evaluation.Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", 2, "y", 2, "adv", 1)})
+	if len(next.Logged) != 3 || next.Logged[2] != 1 {
+		t.Fatalf("after Append: logged %v, want the third 1", next.Logged)
+	}
+	if kept := next.Filter(func(i int) bool { return i != 0 }); len(kept.Logged) != 2 || kept.Logged[1] != 1 {
+		t.Errorf("after Filter: logged %v", kept.Logged)
+	}
+}

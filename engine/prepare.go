@@ -257,6 +257,7 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		Valid:      slices.Clone(ev.Valid),
 		Causes:     slices.Clone(ev.Causes),
 		Logged:     ev.Logged,
+		loggedExpr: ev.loggedExpr,
 		batches:    ev.batches,
 		stepCounts: ev.stepCounts,
 		groupOf:    ev.groupOf,
