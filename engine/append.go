@@ -468,13 +468,15 @@ func (res *Result) keepStats(prev *Result, added map[int64][]int) {
 		}
 	}
 	res.cache.keep(&prev.cache, untouched(OfBatchStats, OfRewardRanges))
-	// What depends on the scores: in the score set's cache, or the
-	// result's without one.
-	switch rs, ps := res.ScoreCache(), prev.ScoreCache(); {
-	case rs != nil && ps != nil && rs != ps:
-		rs.keep(ps, untouched(OfScoreBatch, OfGroupSummaries))
-	case rs == nil && ps == nil:
-		res.cache.keep(&prev.cache, untouched(OfScoreBatch, OfGroupSummaries))
+	// What depends on the scores: in prev's score set's cache, or its
+	// own without one; res, recomputed, has none, and keeps it in its
+	// own (ScoreCache).
+	from := prev.ScoreCache()
+	if from == nil {
+		from = &prev.cache
+	}
+	if res.ScoreCache() == nil {
+		res.cache.keep(from, untouched(OfScoreBatch, OfGroupSummaries))
 	}
 }
 
