@@ -76,6 +76,7 @@ func TestFollowMissingPathChecksFlagsFirst(t *testing.T) {
 	for _, args := range [][]string{
 		{"stats", "--follow", "--method", "bogus", dir},
 		{"stats", "--follow", "--objective", "a=(", dir},
+		{"stats", "--follow", "--from", "verll", dir},
 		{"--follow", "--method", "bogus", dir},
 	} {
 		type result struct {

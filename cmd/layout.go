@@ -18,8 +18,8 @@ import (
 // waits for (nil when not following): with --from auto, inputs that hold
 // no record yet are waited for, the layout told by their first.
 func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, followLog io.Writer) (engine.Config, string, error) {
-	if cfg.From != "" && !slices.Contains(layouts.Names(), cfg.From) {
-		return cfg, "", usagef("--from %q: want one of %s", cfg.From, strings.Join(layouts.Names(), ", "))
+	if err := checkFrom(cfg); err != nil {
+		return cfg, "", err
 	}
 	var await *layouts.Awaiting
 	if followLog != nil {
@@ -32,6 +32,15 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 		return cfg, "", inputError{err}
 	}
 	return cfg, sentence, nil
+}
+
+// checkFrom is the usage error of a --from (config from) that names no
+// layout.
+func checkFrom(cfg engine.Config) error {
+	if cfg.From != "" && !slices.Contains(layouts.Names(), cfg.From) {
+		return usagef("--from %q: want one of %s", cfg.From, strings.Join(layouts.Names(), ", "))
+	}
+	return nil
 }
 
 // allBatches returns the index of every batch of res.

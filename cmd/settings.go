@@ -242,6 +242,9 @@ func (s *settings) precheck(ctx context.Context, flags *pflag.FlagSet, fallback 
 	if err != nil {
 		return err
 	}
+	if err := checkFrom(cfg); err != nil {
+		return err
+	}
 	if _, err := s.loaderOptions(ctx, nil, cfg); err != nil {
 		return err
 	}
