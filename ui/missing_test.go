@@ -76,6 +76,24 @@ func TestMissingObjectiveShown(t *testing.T) {
 	selectTabTitled(t, m, "Trajectories")
 	press(m, "esc")
 	checkRows("the Trajectories tab", screen(m))
+	// Sorted by accuracy_reward (descending, the default), b comes last,
+	// as a NaN does, not among the 0s.
+	for range 12 {
+		if strings.Contains(screen(m), "sorted by accuracy_reward") {
+			break
+		}
+		press(m, "s")
+	}
+	view := screen(m)
+	var order []string // the rows' ids, top down
+	for line := range strings.Lines(view) {
+		if cells := strings.Fields(line); len(cells) > 0 && slices.Contains([]string{"a", "b", "c", "d"}, cells[0]) {
+			order = append(order, cells[0])
+		}
+	}
+	if !strings.Contains(view, "sorted by accuracy_reward ▼") || len(order) != 4 || order[3] != "b" {
+		t.Errorf("the Trajectories tab sorted by accuracy_reward: rows %v, want b last:\n%s", order, view)
+	}
 	selectTabTitled(t, m, "Pareto")
 	for range ts {
 		if strings.Contains(screen(m), "id         b") {

@@ -3,6 +3,7 @@ package trajectories
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -188,7 +189,11 @@ func (l *trajectoryList) sort(s *session.Session) {
 	case col.values != nil:
 		vals, stride, offset := col.values()
 		for j, i := range l.inOrder {
-			keys[j] = floatorder.Key(vals[i*stride+offset])
+			v := vals[i*stride+offset]
+			if col.missing != nil && col.missing(i) {
+				v = math.NaN() // shown null: sorted where a NaN is, not as the 0 kept
+			}
+			keys[j] = floatorder.Key(v)
 		}
 	default:
 		l.spareKeys = keys
