@@ -188,9 +188,10 @@ func (l *trajectoryList) sort(s *session.Session) {
 		}
 	case col.values != nil:
 		vals, stride, offset := col.values()
+		missing := col.missing != nil && s.Result.Evaluation.Absent != nil // else none is
 		for j, i := range l.inOrder {
 			v := vals[i*stride+offset]
-			if col.missing != nil && col.missing(i) {
+			if missing && col.missing(i) {
 				v = math.NaN() // shown null: sorted where a NaN is, not as the 0 kept
 			}
 			keys[j] = floatorder.Key(v)
