@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -17,7 +16,7 @@ import (
 // rewards would be compared with nothing. A field the records have but
 // that is null or NaN everywhere is left to the trainer check's warning.
 func checkLoggedField(expr string, ev *engine.Evaluation, fields []string) error {
-	if expr == "" || ev.Logged == nil || slices.ContainsFunc(ev.Logged, isFinite) {
+	if expr == "" || ev.Logged == nil || slices.ContainsFunc(ev.Logged, func(v float64) bool { return scoring.Finite(v) == nil }) {
 		return nil
 	}
 	e, err := scoring.CompileExpression("logged_advantage", expr)
@@ -35,5 +34,3 @@ func checkLoggedField(expr string, ev *engine.Evaluation, fields []string) error
 	}
 	return inputError{fmt.Errorf("logged advantage %q: the first records have no field %s%s (give --logged-advantage FIELD or EXPR)", expr, strings.Join(unseen, ", "), fieldHint(expr, fields))}
 }
-
-func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

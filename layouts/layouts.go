@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -288,7 +287,7 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 		switch {
 		case err == nil && len(files) > 0:
 			return files, nil
-		case err != nil && lastErr != nil && err.Error() == lastErr.Error() && !endsMidLine(paths):
+		case err != nil && lastErr != nil && err.Error() == lastErr.Error() && !loaders.EndsMidLine(paths):
 			return nil, err
 		case (err == nil || lastErr != nil) && !said:
 			a.Waiting(paths)
@@ -301,31 +300,6 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 		case <-ticker.C:
 		}
 	}
-}
-
-// endsMidLine reports whether one of the regular files among paths ends
-// without a line end: its last line is being written.
-func endsMidLine(paths []string) bool {
-	for _, p := range paths {
-		// Stat first: opening a FIFO would wait for its writer.
-		if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
-			continue
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			continue
-		}
-		last := make([]byte, 1)
-		st, err := f.Stat()
-		if err == nil && st.Size() > 0 {
-			_, err = f.ReadAt(last, st.Size()-1)
-		}
-		f.Close()
-		if err == nil && last[0] != '\n' {
-			return true
-		}
-	}
-	return false
 }
 
 // WithStdin returns the sentence that says how the inputs are read, with

@@ -62,34 +62,69 @@ func (u Unterminated) String() string {
 	return fmt.Sprintf("%s:%d: the last row has no line end: read as complete; a file still being written may have its last value cut", u.Path, u.Line)
 }
 
+// openRegular opens path when it is a regular file, and returns it and
+// its size; nil for anything else. Only a regular file is opened: a FIFO
+// (read to its end by the load, say) would block the open until another
+// writer came.
+func openRegular(path string) (*os.File, int64) {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, 0
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0
+	}
+	return f, st.Size()
+}
+
+// endsMidLine reports whether the first size bytes of f end without a
+// line end, and are not none.
+func endsMidLine(f *os.File, size int64) bool {
+	last := make([]byte, 1)
+	if size == 0 {
+		return false
+	}
+	_, err := f.ReadAt(last, size-1)
+	return err == nil && last[0] != '\n'
+}
+
+// EndsMidLine reports whether one of paths is a regular file that ends
+// without a line end: its last line is being written (or never was
+// ended).
+func EndsMidLine(paths []string) bool {
+	for _, p := range paths {
+		f, size := openRegular(p)
+		if f == nil {
+			continue
+		}
+		mid := endsMidLine(f, size)
+		f.Close()
+		if mid {
+			return true
+		}
+	}
+	return false
+}
+
 // unterminatedCSV returns the Unterminated of the regular file called
 // path, of which Load read the first limit bytes (all when limit < 0),
 // when it is read as CSV (opts.Format, else its name or content), is not
 // gzipped and its last row after the header has no line end; else nil.
 func unterminatedCSV(path string, opts Options, limit int64) *Unterminated {
-	// Only a regular file is opened again: a FIFO read to its end would
-	// block the open until another writer came.
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
+	f, size := openRegular(path)
+	if f == nil {
 		return nil
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	size := st.Size()
 	if limit >= 0 {
 		size = min(size, limit)
 	}
-	last := make([]byte, 1)
-	if size == 0 {
-		return nil
-	}
-	if _, err := f.ReadAt(last, size-1); err != nil || last[0] == '\n' {
+	if !endsMidLine(f, size) {
 		return nil
 	}
 	if format, gzipped := fileFormat(f, path, opts.Format); gzipped || format != CSV {
