@@ -422,12 +422,9 @@ const (
 	signalColumn                         // "none" for a group of zero spread
 	integerColumn                        // an integer
 	numberColumn                         // a number, in one format for all rows
+	stdColumn                            // the scores' std, a number column the std option titles
 	rewardColumn                         // a number that depends on the method
 )
-
-// stdTitle is the title of the scores' std column in groupColumns, which
-// forOptions gives its title and value.
-const stdTitle = "std"
 
 // forOptions returns columns with those that depend on the options of
 // the result shown, options, set: the scores' std column reads the std
@@ -444,11 +441,9 @@ func forOptions(columns []groupColumn, options func() engine.Options) []groupCol
 			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 {
 				return float64(boolInt(!g.NoSignal(options())))
 			}
-		case numberColumn:
-			if out[c].title == stdTitle {
-				out[c].title = diagnose.StdName(std)
-				out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(std) }
-			}
+		case stdColumn:
+			out[c].title = diagnose.StdName(std)
+			out[c].value = func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.ScoreStd(std) }
 		}
 	}
 	return out
@@ -461,7 +456,7 @@ var groupColumns = []groupColumn{
 	{"n", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.N) }, integerColumn},
 	{"valid", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Valid) }, integerColumn},
 	{"score mean", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Mean }, numberColumn},
-	{stdTitle, nil, numberColumn}, // the std the options take (forOptions)
+	{"std", nil, stdColumn}, // the std the options take (forOptions)
 	{"min", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Min }, numberColumn},
 	{"max", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return g.Score.Max }, numberColumn},
 	{"frontier", func(g *diagnose.GroupSummary, _ *diagnose.RewardRange) float64 { return float64(g.Frontier) }, integerColumn},
