@@ -476,8 +476,10 @@ func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column 
 // MarkMissing returns the number column c of n rows with
 // common.MissingValue in the cells j where missing(j): the objectives a
 // record has no value of, whose number, 0, the score counts. The column
-// is widened for the mark only when a row has it.
-func MarkMissing(c Column, n int, missing func(j int) bool) Column {
+// is widened for the mark only when a row has it, which measured(j), j
+// below n, says of the rows in any order (one that need not wait for
+// the rows' sort, as c's Cell may).
+func MarkMissing(c Column, n int, missing, measured func(j int) bool) Column {
 	cell := c.Cell
 	c.Cell = func(j int) string {
 		if missing(j) {
@@ -486,7 +488,7 @@ func MarkMissing(c Column, n int, missing func(j int) bool) Column {
 		return cell(j)
 	}
 	for j := range n {
-		if missing(j) {
+		if measured(j) {
 			c.Width = max(c.Width, len(common.MissingValue))
 			break
 		}

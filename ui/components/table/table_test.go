@@ -206,11 +206,13 @@ func TestTextColumnMeasuresASample(t *testing.T) {
 func TestMarkMissing(t *testing.T) {
 	values := []float64{1, 0, 1}
 	col := NumberColumn("x", len(values), func(j int) float64 { return values[j] })
-	marked := MarkMissing(col, len(values), func(j int) bool { return j == 1 })
+	second := func(j int) bool { return j == 1 }
+	marked := MarkMissing(col, len(values), second, second)
 	if got := []string{marked.Cell(0), marked.Cell(1), marked.Cell(2)}; got[0] != "1" || got[1] != common.MissingValue || got[2] != "1" || marked.Width != len(common.MissingValue) {
 		t.Errorf("cells %q, width %d", got, marked.Width)
 	}
-	if none := MarkMissing(col, len(values), func(int) bool { return false }); none.Width != col.Width || none.Cell(1) != "0" {
+	never := func(int) bool { return false }
+	if none := MarkMissing(col, len(values), never, never); none.Width != col.Width || none.Cell(1) != "0" {
 		t.Errorf("nothing missing: width %d (was %d), cell %q", none.Width, col.Width, none.Cell(1))
 	}
 }

@@ -255,7 +255,8 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	for k, o := range res.Objectives {
 		col := table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] })
 		if res.Evaluation.Absent != nil {
-			col = table.MarkMissing(col, n, func(j int) bool { return res.Evaluation.Missing(at(j), k) })
+			missing := func(j int) bool { return res.Evaluation.Missing(at(j), k) }
+			col = table.MarkMissing(col, n, missing, missing)
 		}
 		cols = append(cols, col)
 	}

@@ -507,7 +507,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			// drawn.
 			number := table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) })
 			if col.missing != nil && s.Result.Evaluation.Absent != nil { // else none is
-				number = table.MarkMissing(number, n, func(j int) bool { return col.missing(l.row(j)) })
+				number = table.MarkMissing(number, n, func(j int) bool { return col.missing(l.row(j)) }, func(j int) bool { return col.missing(l.inOrder[j]) })
 			}
 			cols = append(cols, number)
 		default: // the rank: digits or "-"
