@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/engine"
 )
 
 // FormatNumber formats a statistic in a column: four decimals, or four
@@ -53,6 +55,19 @@ func FitBox(s string, width, height int) string {
 // (text.go) is its mirror.
 func PadLeft(s string, width int) string {
 	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
+}
+
+// FeasibleText says whether trajectory i of ev meets every constraint:
+// "yes", or no (the word "no", styled as the caller shows it) and its
+// violation, "no, violation X"; "-" for an invalid one, as its rank.
+func FeasibleText(ev *engine.Evaluation, i int, no string) string {
+	switch {
+	case !ev.Valid[i]:
+		return "-"
+	case ev.Feasible(i):
+		return "yes"
+	}
+	return no + ", violation " + FormatValue(ev.ViolationOf(i))
 }
 
 // RankText shows a Pareto rank, "-" for an invalid trajectory's -1.

@@ -971,11 +971,7 @@ func (t *paretoTab) detailsView() string {
 	lines = append(lines,
 		row("rank", fmt.Sprintf("%d of %d fronts", res.Ranking.Ranks[sel], res.Ranking.Fronts[sel])))
 	if res.Evaluation.HasConstraints() {
-		feasible := "yes"
-		if !res.Evaluation.Feasible(sel) {
-			feasible = st.Warning.Render("no") + ", violation " + common.FormatValue(res.Evaluation.ViolationOf(sel))
-		}
-		lines = append(lines, row("feasible", feasible))
+		lines = append(lines, row("feasible", common.FeasibleText(res.Evaluation, sel, st.Warning.Render("no"))))
 	}
 	lines = append(lines,
 		row("crowding", common.FormatValue(res.Ranking.Crowding[sel])),

@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
@@ -415,7 +414,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
-		feasible.text = func(i int) string { return feasibleText(s.Result.Evaluation, i) }
+		feasible.text = func(i int) string { return common.FeasibleText(s.Result.Evaluation, i, "no") }
 		feasible.textCells = true
 		cols = append(cols, feasible)
 	}
@@ -428,19 +427,6 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		cols = append(cols, objective)
 	}
 	return cols
-}
-
-// feasibleText says whether trajectory i of ev meets every constraint, as
-// the Pareto tab's selection does: "yes", or "no, violation X"; "-" for
-// an invalid one, as its rank.
-func feasibleText(ev *engine.Evaluation, i int) string {
-	if !ev.Valid[i] {
-		return "-"
-	}
-	if ev.Feasible(i) {
-		return "yes"
-	}
-	return "no, violation " + common.FormatValue(ev.ViolationOf(i))
 }
 
 // rewardsB returns method B's rewards (Session.RewardB), by trajectory:
