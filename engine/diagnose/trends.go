@@ -115,18 +115,14 @@ func scoreShares(res *engine.Result, valid []int) []float64 {
 	if len(valid) == 0 || m == 0 {
 		return nil
 	}
-	shares := make([]float64, m)
+	shares, parts := make([]float64, m), make([]float64, len(valid))
 	total := 0.0
 	for k := range m {
-		mean := 0.0
-		for _, i := range valid {
-			mean += res.WeightedTerm(i, k)
+		for j, i := range valid {
+			parts[j] = res.WeightedTerm(i, k)
 		}
-		mean /= float64(len(valid))
-		for _, i := range valid {
-			d := res.WeightedTerm(i, k) - mean
-			shares[k] += d * d
-		}
+		_, std := stats.PopMeanStd(parts)
+		shares[k] = std * std
 		total += shares[k]
 	}
 	if !(total > 0) {
