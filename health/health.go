@@ -368,8 +368,7 @@ func (h *healthRun) constraintViolation(t *diagnose.Trend, c int) (Finding, bool
 }
 
 func zeroSpread(t *diagnose.Trend) (Finding, bool) {
-	v := t.FracZeroStdGroups
-	n := int(math.Round(v * float64(t.Groups)))
+	v, n := t.FracZeroStdGroups, t.ZeroStdGroups
 	msg := fmt.Sprintf("%d of %d %s %s all-equal scores (no GRPO signal)", n, t.Groups, english.Plural(t.Groups, "group"), english.Verb(n, "has", "have"))
 	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
 }

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -124,7 +125,7 @@ func TestHealthOnlyTheFirstStepOfEachLevel(t *testing.T) {
 	var trends []diagnose.Trend
 	for step, frac := range []float64{0, 0.6, 0.6, 0.8, 0.6, 0.9} {
 		tr := healthyTrend(int64(step))
-		tr.FracZeroStdGroups = frac
+		tr.FracZeroStdGroups, tr.ZeroStdGroups = frac, int(math.Round(frac*float64(tr.Groups)))
 		trends = append(trends, tr)
 	}
 	got := Findings(&engine.Result{}, trends, Config{})

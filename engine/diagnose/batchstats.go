@@ -36,8 +36,10 @@ type BatchStats struct {
 	Fronts int
 	// FrontierSize counts the trajectories of rank 0 over all groups.
 	FrontierSize int
-	// FracZeroStdGroups is the fraction of comparison groups (holding a
-	// valid trajectory) whose scores all equal: TRL's frac_reward_zero_std.
+	// ZeroStdGroups counts the comparison groups (holding a valid
+	// trajectory) whose scores all equal, FracZeroStdGroups their
+	// fraction of Groups: TRL's frac_reward_zero_std.
+	ZeroStdGroups     int
 	FracZeroStdGroups float64
 	// Feasible is the share of the valid trajectories that meet every
 	// constraint (1 without constraints, NaN without valid trajectories),
@@ -109,7 +111,7 @@ func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	}
 	st.Score = scores.score
 	st.Fronts, st.FrontierSize = scores.fronts, scores.frontierSize
-	st.Groups = scores.groups
+	st.Groups, st.ZeroStdGroups = scores.groups, scores.zeroStd
 	if st.Groups > 0 {
 		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
 	} else {

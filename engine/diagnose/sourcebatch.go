@@ -73,7 +73,7 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	}
 	scores := computeScoreBatch(res, &part, valid)
 	st.Score, st.Reward = scores.score, summarizeOf(res, res.Rewards, valid)
-	st.Fronts, st.FrontierSize, st.Groups = scores.fronts, scores.frontierSize, scores.groups
+	st.Fronts, st.FrontierSize, st.Groups, st.ZeroStdGroups = scores.fronts, scores.frontierSize, scores.groups, scores.zeroStd
 	st.FracZeroStdGroups = math.NaN()
 	if st.Groups > 0 {
 		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
