@@ -115,15 +115,20 @@ func scoreShares(res *engine.Result, valid []int) []float64 {
 	if len(valid) == 0 || m == 0 {
 		return nil
 	}
-	shares, parts := make([]float64, m), make([]float64, len(valid))
+	shares := make([]float64, m)
 	total := 0.0
 	for k := range m {
+		// One pass (Welford's), no array: a switch computes this for
+		// every batch, and must not allocate with the batch's size.
+		mean, squares := 0.0, 0.0
 		for j, i := range valid {
-			parts[j] = res.WeightedTerm(i, k)
+			c := res.WeightedTerm(i, k)
+			d := c - mean
+			mean += d / float64(j+1)
+			squares += d * (c - mean)
 		}
-		_, std := stats.PopMeanStd(parts)
-		shares[k] = std * std
-		total += shares[k]
+		shares[k] = squares
+		total += squares
 	}
 	if !(total > 0) {
 		return nil
