@@ -182,8 +182,7 @@ func (rw *rewarder) group(spec *MethodSpec, res *Result, idx []int, batchStd1 fl
 	u := parallel.Grow(rw.u, n)
 	rw.u = u
 	if final := spec.group(rw, u, s, res, idx, batchStd1); !final && res.Options.Normalize {
-		mean, std := stats.PopMeanStd(rw.ascending(u))
-		stats.ZScoresOf(u, u, mean, std)
+		rw.sorted = stats.ZScores(u, u, rw.sorted)
 	}
 	for j, i := range idx {
 		res.Rewards[i] = u[j]

@@ -53,10 +53,8 @@ func normalizeColumn(dst, x []float64, norm ObjectiveNorm, order []int) []int {
 			dst[j] = (v - lo) / (hi - lo)
 		}
 	case NormZScore:
-		// The mean and std of x in ascending order, sorted in dst, which
-		// the z-scores then overwrite: equal groups, equal values.
-		mean, std := stats.PopMeanStd(stats.Ascending(dst[:0], x))
-		stats.ZScoresOf(dst, x, mean, std)
+		// Sorted in dst, which the z-scores then overwrite.
+		stats.ZScores(dst, x, dst[:0])
 	case NormRank:
 		order = stats.AverageRanks(dst, x, order)
 		n := float64(len(x))

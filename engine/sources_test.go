@@ -83,7 +83,7 @@ func TestSourcesAgainstBruteForce(t *testing.T) {
 				pareto.Crowding(crowding, points, 2, ranks)
 				u := make([]float64, len(idx))
 				relative(u, scores, nil)
-				stats.ZScores(u, u)
+				stats.ZScores(u, u, nil)
 				for j, i := range idx {
 					if res.Ranking.Ranks[i] != ranks[j] || !near(res.Scores[i], scores[j]) || !near(res.Rewards[i], u[j]) || !(res.Ranking.Crowding[i] == crowding[j] || near(res.Ranking.Crowding[i], crowding[j])) {
 						t.Fatalf("seed %d scope %s trajectory %d (source %s): rank %d score %v reward %v crowding %v, want %d %v %v %v",

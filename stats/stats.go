@@ -76,16 +76,14 @@ func Ascending(dst, x []float64) []float64 {
 }
 
 // ZScores writes z(x) = (x - mean) / std into dst, with the population std;
-// when std < ZeroStd every value is 0. dst may be x. It panics if
-// len(dst) < len(x).
-func ZScores(dst, x []float64) {
-	mean, std := PopMeanStd(x)
-	ZScoresOf(dst, x, mean, std)
-}
-
-// ZScoresOf is ZScores with x's mean and population std given (of x in
-// ascending order, say: Ascending).
-func ZScoresOf(dst, x []float64, mean, std float64) {
+// when std < ZeroStd every value is 0. The mean and std are summed over x
+// in ascending order (Ascending, sorted in sorted's array), so that equal
+// multisets get equal z-scores to the last bit; it returns sorted for the
+// next call to reuse. dst may be x; sorted may share dst's array only when
+// dst is not x. It panics if len(dst) < len(x).
+func ZScores(dst, x, sorted []float64) []float64 {
+	sorted = Ascending(sorted, x)
+	mean, std := PopMeanStd(sorted)
 	for i, v := range x {
 		if std < ZeroStd || math.IsNaN(std) {
 			dst[i] = 0
@@ -93,6 +91,7 @@ func ZScoresOf(dst, x []float64, mean, std float64) {
 			dst[i] = Centered(v, mean, std)
 		}
 	}
+	return sorted
 }
 
 // AverageRanks writes into dst the 1-based ascending ranks of x, tied

@@ -33,8 +33,24 @@ func TestAverageRanks(t *testing.T) {
 
 func TestZScoresConstant(t *testing.T) {
 	x := []float64{0.1, 0.1, 0.1}
-	ZScores(x, x)
+	ZScores(x, x, nil)
 	assertFloats(t, "z", x, []float64{0, 0, 0})
+}
+
+// TestZScoresOrderFree: a permutation of the same values gets the same
+// z-scores to the last bit, the sums being taken in ascending order.
+func TestZScoresOrderFree(t *testing.T) {
+	x := []float64{1.5, 1.2, 1.5, 1.5, 0.4} // mean 1.2200000000000002 summed so
+	y := []float64{0.4, 1.5, 1.5, 1.2, 1.5} // mean 1.22 summed so
+	zx, zy := make([]float64, len(x)), make([]float64, len(y))
+	ZScores(zx, x, nil)
+	ZScores(zy, y, nil)
+	for i, v := range x {
+		j := slices.Index(y, v)
+		if zx[i] != zy[j] {
+			t.Errorf("z(%v) = %v in one order, %v in another", v, zx[i], zy[j])
+		}
+	}
 }
 
 func TestPearson(t *testing.T) {
