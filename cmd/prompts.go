@@ -61,17 +61,14 @@ func (c *promptColumns) check(fields []string) error {
 }
 
 // fieldHint is what an error about expr, which reads a field the records
-// lack, adds: "; did you mean X?" (didYouMean), else, when they have few,
-// "; the records have A, B", else "".
+// lack, adds: "; did you mean X?" (didYouMean), else "; the records have
+// A, B" (suggest.Fields).
 func fieldHint(expr string, fields []string) string {
-	if hint := didYouMean(expr, fields); hint != "" || len(fields) == 0 || len(fields) > maxFieldsListed {
+	if hint := didYouMean(expr, fields); hint != "" {
 		return hint
 	}
-	return "; the records have " + strings.Join(fields, ", ")
+	return suggest.Fields("the records have", fields)
 }
-
-// maxFieldsListed is how many field names an error lists at most.
-const maxFieldsListed = 20
 
 // didYouMean returns "; did you mean X?" with the candidates nearest to
 // the identifiers of expr that are none of them, "" when none is near.

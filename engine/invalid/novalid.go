@@ -156,10 +156,6 @@ func inTrajectories(count, n int) string {
 	return fmt.Sprintf("in %d trajectories", count)
 }
 
-// maxFieldsListed is how many of the records' fields a message lists
-// when no name is close to the one asked for.
-const maxFieldsListed = 12
-
 // suggestion is "; did you mean NAME?" when names holds close names, else
 // "; the first records have A, B, C" listing the fields that are not the
 // trajectory's own (metadata keys, mostly).
@@ -173,13 +169,7 @@ func suggestion(names, fields []string) string {
 			own = append(own, f)
 		}
 	}
-	switch {
-	case len(own) == 0:
-		return ""
-	case len(own) > maxFieldsListed:
-		return fmt.Sprintf("; the first records have %s and %d more", strings.Join(own[:maxFieldsListed], ", "), len(own)-maxFieldsListed)
-	}
-	return "; the first records have " + strings.Join(own, ", ")
+	return suggest.Fields("the first records have", own)
 }
 
 // NoValid returns a *NoValidError when res holds trajectories and none is

@@ -3,6 +3,7 @@
 package suggest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -25,6 +26,23 @@ func OrList(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// maxFieldsListed is how many fields Fields lists.
+const maxFieldsListed = 12
+
+// Fields is "; HAVE A, B, C" listing fields, for a message that found no
+// name close to the one asked for (have says whose fields: "the records
+// have"), the first maxFieldsListed then "and N more"; "" when fields is
+// empty.
+func Fields(have string, fields []string) string {
+	switch {
+	case len(fields) == 0:
+		return ""
+	case len(fields) > maxFieldsListed:
+		return fmt.Sprintf("; %s %s and %d more", have, strings.Join(fields[:maxFieldsListed], ", "), len(fields)-maxFieldsListed)
+	}
+	return "; " + have + " " + strings.Join(fields, ", ")
 }
 
 // maxSuggestions is how many names Near returns at most.

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -55,6 +56,25 @@ func TestDidYouMean(t *testing.T) {
 	} {
 		if got := DidYouMean(c.names); got != c.want {
 			t.Errorf("DidYouMean(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}
+
+func TestFields(t *testing.T) {
+	many := make([]string, 14)
+	for i := range many {
+		many[i] = fmt.Sprintf("f%d", i)
+	}
+	for _, c := range []struct {
+		fields []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"a", "b"}, "; the records have a, b"},
+		{many, "; the records have f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11 and 2 more"},
+	} {
+		if got := Fields("the records have", c.fields); got != c.want {
+			t.Errorf("Fields(%v) = %q, want %q", c.fields, got, c.want)
 		}
 	}
 }
