@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
@@ -95,15 +94,15 @@ func commonest(count map[int]int) int {
 // size.
 func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary) string {
 	usual := usualGroupSize(groups, b.Members[len(b.Members)/2])
-	prefix := commonPrefix(groups)
+	opening := agreement.SharedOpeningOf(len(groups), func(i int) string { return groups[i].Key })
 	var repeated, other []string
 	for _, g := range groups {
 		switch {
 		case g.N == usual:
 		case g.N%usual == 0:
-			repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", shortPrompt(g.Key, prefix), g.N, g.N/usual))
+			repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", agreement.QuoteShort(g.Key, opening), g.N, g.N/usual))
 		default:
-			other = append(other, fmt.Sprintf("%s (%d)", shortPrompt(g.Key, prefix), g.N))
+			other = append(other, fmt.Sprintf("%s (%d)", agreement.QuoteShort(g.Key, opening), g.N))
 		}
 	}
 	var parts []string
@@ -147,37 +146,4 @@ func listSome(names []string) string {
 		s += fmt.Sprintf(" and %d more", n)
 	}
 	return s
-}
-
-// commonPrefix returns the length in bytes of the prefix the groups' keys
-// share (a chat template's), cut at a rune's start.
-func commonPrefix(groups []diagnose.GroupSummary) int {
-	if len(groups) < 2 {
-		return 0
-	}
-	n := len(groups[0].Key)
-	for _, g := range groups[1:] {
-		n = min(n, len(g.Key))
-		for i := range n {
-			if g.Key[i] != groups[0].Key[i] {
-				n = i
-				break
-			}
-		}
-	}
-	for n > 0 && n < len(groups[0].Key) && !utf8.RuneStart(groups[0].Key[n]) {
-		n--
-	}
-	return n
-}
-
-// shortPrompt quotes a prompt for a warning as agreement.QuoteShort does:
-// from the end of the prefix of prefix bytes every prompt of the step
-// shares, or from its start when the prefix is all of it.
-func shortPrompt(key string, prefix int) string {
-	from := 0
-	if prefix < len(key) {
-		from = utf8.RuneCountInString(key[:prefix])
-	}
-	return agreement.QuoteShort(key, from)
 }

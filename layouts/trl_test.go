@@ -5,8 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -85,5 +88,23 @@ func TestTRLNullColumns(t *testing.T) {
 	rewards, note, err := trlRewardColumns(files[0])
 	if want := "code null in every record read of " + path + " (2 records): a reward function that returned None for each (adding nothing)"; err != nil || !slices.Equal(rewards, []string{"acc", "code"}) || note != want {
 		t.Errorf("rewards %v, note %q, error %v", rewards, note, err)
+	}
+}
+
+// TestUnequalGroupsQuotesFromTheLine: a TRL step's odd groups are quoted
+// from the start of the line where their prompts part (the shared chat
+// template left out), as the verl layout and the follow check quote them,
+// not from the middle of a line.
+func TestUnequalGroupsQuotesFromTheLine(t *testing.T) {
+	const template = "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\n"
+	groups := []diagnose.GroupSummary{
+		{Key: template + "What is 2+2?", N: 4, Members: []int{0, 1, 2, 3}},
+		{Key: template + "What is 3+3?", N: 4, Members: []int{4, 5, 6, 7}},
+		{Key: template + "What is 5+5?", N: 3, Members: []int{8, 9, 10}},
+	}
+	b := &engine.Batch{Step: 2, Members: []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}
+	got := unequalGroups(b, groups)
+	if want := `…"What is 5+5?" (3)`; !strings.Contains(got, want) {
+		t.Errorf("warning = %s\nwant it to quote %s", got, want)
 	}
 }

@@ -95,25 +95,30 @@ func (u UnequalGroups) String() string {
 // prompts often share a long chat template's opening. It is 0 for fewer
 // than two groups, whose one key would otherwise be all opening.
 func SharedOpening(groups []engine.Group) int {
-	if len(groups) < 2 {
+	return SharedOpeningOf(len(groups), func(i int) string { return groups[i].Key })
+}
+
+// SharedOpeningOf is SharedOpening of the n keys key(0) .. key(n-1).
+func SharedOpeningOf(n int, key func(i int) string) int {
+	if n < 2 {
 		return 0
 	}
-	first := []rune(groups[0].Key)
-	n := len(first)
-	for _, g := range groups[1:] {
+	first := []rune(key(0))
+	shared := len(first)
+	for g := 1; g < n; g++ {
 		i := 0
-		for _, r := range g.Key {
-			if i == n || r != first[i] {
+		for _, r := range key(g) {
+			if i == shared || r != first[i] {
 				break
 			}
 			i++
 		}
-		n = i
+		shared = i
 	}
-	for n > 0 && first[n-1] != '\n' {
-		n--
+	for shared > 0 && first[shared-1] != '\n' {
+		shared--
 	}
-	return n
+	return shared
 }
 
 // maxQuotedRunes is how much of a group value String shows.
