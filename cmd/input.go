@@ -33,6 +33,10 @@ type prepared struct {
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
+	// invalidAt says where the first trajectory invalid for each cause
+	// was read (scoring.Trajectory.Where): the counts alone leave a user
+	// searching a file for the bad cell.
+	invalidAt map[string]string
 	// fields are the field names of each input's first trajectory, for
 	// the suggestions of an objective that reads none of them.
 	fields fieldNames
@@ -212,8 +216,18 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 			p.reserve(evaluator, loaders.ExpectedCount(inputBytes, ts), ts, inputBytes)
 		}
 		evaluator.Add(ts)
+		causes := evaluator.Evaluation().Causes
+		causes = causes[len(causes)-len(ts):]
 		for i := range ts {
 			p.ids.add(ts[i].ID)
+			if c := causes[i]; c != "" {
+				if _, seen := p.invalidAt[c]; !seen {
+					if p.invalidAt == nil {
+						p.invalidAt = map[string]string{}
+					}
+					p.invalidAt[c] = ts[i].Where()
+				}
+			}
 		}
 		if columnsErr == nil {
 			columnsErr = p.columns.add(ts)
@@ -311,8 +325,9 @@ func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
 }
 
 // reportInvalid tells, on stderr, how many trajectories are invalid and
-// why: they are in the output with a neutral reward, never dropped.
-func reportInvalid(w io.Writer, counts map[string]int) {
+// why (and where the first of each cause was read, as at says): they are
+// in the output with a neutral reward, never dropped.
+func reportInvalid(w io.Writer, counts map[string]int, at map[string]string) {
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -321,11 +336,12 @@ func reportInvalid(w io.Writer, counts map[string]int) {
 		return
 	}
 	fmt.Fprintf(w, "rewardlens: %d invalid %s (neutral reward, rank -1): %s\n",
-		total, english.Plural(total, "trajectory"), describeCounts(counts))
+		total, english.Plural(total, "trajectory"), describeCounts(counts, at))
 }
 
-// describeCounts lists counts per cause, most frequent first.
-func describeCounts(counts map[string]int) string {
+// describeCounts lists counts per cause, most frequent first, each with
+// where its first trajectory was read when at says.
+func describeCounts(counts map[string]int, at map[string]string) string {
 	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		if counts[a] != counts[b] {
 			return counts[b] - counts[a]
@@ -335,6 +351,9 @@ func describeCounts(counts map[string]int) string {
 	parts := make([]string, len(causes))
 	for i, c := range causes {
 		parts[i] = fmt.Sprintf("%s %d", textsafe.Line(c), counts[c])
+		if where, ok := at[c]; ok {
+			parts[i] += " (first at " + textsafe.Line(where) + ")"
+		}
 	}
 	return strings.Join(parts, ", ")
 }

@@ -72,6 +72,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				return err
 			}
 			report := newStatsReport(res, p.check.Logged)
+			report.InvalidAt = p.invalidAt
 			report.addPrompts(res, p)
 			if p.columns != nil {
 				// The correlations are with the task metric, when it is
@@ -222,9 +223,12 @@ type statsReport struct {
 	Normalize  bool           `json:"normalize"`
 	Objectives []string       `json:"objectives"`
 	Invalid    map[string]int `json:"invalid"`
-	Prompts    *promptsJSON   `json:"prompts,omitempty"`
-	Batches    []batchJSON    `json:"batches"`
-	Health     *healthReport  `json:"health,omitempty"`
+	// InvalidAt is where the first trajectory invalid for each cause was
+	// read ("file:line").
+	InvalidAt map[string]string `json:"invalid_at,omitempty"`
+	Prompts   *promptsJSON      `json:"prompts,omitempty"`
+	Batches   []batchJSON       `json:"batches"`
+	Health    *healthReport     `json:"health,omitempty"`
 }
 
 func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
@@ -290,7 +294,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 func writeStatsTable(w io.Writer, r statsReport) error {
 	fmt.Fprintf(w, "method %s, scope %s, normalize %v\n", r.Method, r.Scope, r.Normalize)
 	if len(r.Invalid) > 0 {
-		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid))
+		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid, r.InvalidAt))
 	}
 	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {
