@@ -285,6 +285,9 @@ func TestTRLNormalizeThenSumWeights(t *testing.T) {
 // weights give length 0, and --match-logged reproduces every row.
 func TestTRLScaleBatchWeightsExtra(t *testing.T) {
 	_, errOut := computeList(t, "", "--method", "grpo", trlFixture("scale_batch_weights_extra"))
+	if want := "a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME"; !strings.Contains(errOut, want) {
+		t.Errorf("the read-as line lacks the hint %q: %s", want, errOut)
+	}
 	if want := "`--scale batch --weight accuracy_reward=1 --weight format_reward=0.5 --weight length=0` reproduces it to "; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q: %s", want, errOut)
 	}

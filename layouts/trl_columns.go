@@ -74,7 +74,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		}
 		if 2*best < len(table.advantage) {
 			k = len(lead)
-			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights?)", strings.Join(lead, ", "), first.Path)
+			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights? --match-logged fits them; a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), first.Path)
 		}
 	}
 	extras := append(slices.Clone(lead[k:]), after...)
