@@ -72,3 +72,42 @@ func TestWandbTableLogExtra(t *testing.T) {
 		t.Errorf("a warning: %s", errOut)
 	}
 }
+
+// TestWandbTableUniquePrompts: GRPOTrainer.log with log_unique_prompts=True
+// drops the repeated prompts before its wandb.Table, one row kept per
+// prompt: every group is of one row, which the TRL layout says rather
+// than computing each row's own group silently.
+func TestWandbTableUniquePrompts(t *testing.T) {
+	var table struct {
+		Columns []string `json:"columns"`
+		Data    [][]any  `json:"data"`
+	}
+	text, err := os.ReadFile(filepath.Join(wandbDir, "completions_3_62c7c8b697133048f6ec.table.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(strings.Replace(string(text), "NaN", "null", 1)), &table); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[any]bool{}
+	unique := table.Data[:0]
+	for _, row := range table.Data { // df.drop_duplicates(subset=["prompt"])
+		if !seen[row[1]] {
+			seen[row[1]] = true
+			unique = append(unique, row)
+		}
+	}
+	table.Data = unique
+	text, err = json.Marshal(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "completions_3_62c7c8b697133048f6ec.table.json"), text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code := run(t, "", "stats", dir)
+	if want := "step 3: every prompt group has 1 row where TRL writes num_generations rows per prompt: probably a table logged with log_unique_prompts=True"; code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stderr lacks %q:\n%s", code, want, errOut)
+	}
+}

@@ -33,7 +33,9 @@ import (
 //
 // When evaluation rows fill the whole file, its groups are all of one
 // size, another than the commonest size of the steps of res whose groups
-// are all of one size (none on a tie).
+// are all of one size (none on a tie). Groups of one row each are a table
+// TRL logged with log_unique_prompts=True (GRPOTrainer.log drops the
+// repeated prompts before its wandb.Table): nothing to compare within.
 func trlGroupWarnings(res *engine.Result, batches []int) []string {
 	sizes := map[int64]int{} // the steps whose groups are all of one size
 	count := map[int]int{}   // how many such steps have each size
@@ -52,7 +54,11 @@ func trlGroupWarnings(res *engine.Result, batches []int) []string {
 			continue
 		}
 		if n, ok := sizes[b.Step]; ok {
-			if runSize > 0 && n != runSize {
+			switch {
+			case n == 1:
+				out = append(out, fmt.Sprintf("step %d: every prompt group has 1 row where TRL writes num_generations rows per prompt: probably a table logged with log_unique_prompts=True (one row kept per prompt), whose groups and advantages cannot be rebuilt: each row is a group of its own",
+					b.Step))
+			case runSize > 0 && n != runSize:
 				out = append(out, fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
 					b.Step, n, runSize))
 			}
