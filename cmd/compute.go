@@ -218,7 +218,11 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 		if res.Evaluation.HasSources() {
 			row = slices.Insert(row, 3, res.Evaluation.SourceOf(i))
 		}
-		if res.Evaluation.HasConstraints() {
+		switch {
+		case !res.Evaluation.HasConstraints():
+		case !res.Evaluation.Valid[i]: // empty cells, as its score's
+			row = append(row, "", "")
+		default:
 			row = append(row, strconv.FormatBool(res.Evaluation.Feasible(i)), csvNumber(res.Evaluation.ViolationOf(i)))
 		}
 		if res.Evaluation.Logged != nil {

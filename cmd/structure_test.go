@@ -96,6 +96,21 @@ func TestConstraintCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "warning: every one of the 2 valid trajectories breaks a constraint (safety > 1)") {
 		t.Fatalf("status %d, stderr %s", code, errOut)
 	}
+	// An invalid trajectory (acc missing) meets the constraint, but its
+	// constraints are not all evaluated: null, as its score, not "false, 0".
+	dir = writeFiles(t, map[string]string{"data.jsonl": `{"id":"a","group":"p","metadata":{"acc":1,"safety":0.95}}
+{"id":"b","group":"p","metadata":{"safety":0.95}}
+{"id":"c","group":"p","metadata":{"acc":0,"safety":0.5}}
+`})
+	data = filepath.Join(dir, "data.jsonl")
+	out, errOut, code = run(t, "", "compute", "--objective", "acc=metadata.acc", "--constraint", "safety >= 0.9", data)
+	if code != 0 || !strings.Contains(out, `"id":"b","batch":0,"group":"p","score":null,`) || !strings.Contains(out, `"valid":false,"feasible":null,"violation":null`) {
+		t.Fatalf("status %d:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "", "compute", "--format", "csv", "--objective", "acc=metadata.acc", "--constraint", "safety >= 0.9", data)
+	if code != 0 || !strings.Contains(out, "\nb,0,p,,") || !strings.Contains(out, ",false,,,") {
+		t.Fatalf("csv: status %d:\n%s%s", code, out, errOut)
+	}
 }
 
 // TestStructureConfigKeys: every flag of issue 25 has a config key that

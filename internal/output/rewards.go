@@ -67,7 +67,11 @@ func appendRecordRewards(buf []byte, res *engine.Result, i int, kept []bool) []b
 	}
 	buf = append(buf, `,"valid":`...)
 	buf = strconv.AppendBool(buf, res.Evaluation.Valid[i])
-	if res.Evaluation.HasConstraints() {
+	switch {
+	case !res.Evaluation.HasConstraints():
+	case !res.Evaluation.Valid[i]: // its constraints were not all evaluated, as its score
+		buf = append(buf, `,"feasible":null,"violation":null`...)
+	default:
 		buf = append(buf, `,"feasible":`...)
 		buf = strconv.AppendBool(buf, res.Evaluation.Feasible(i))
 		buf = append(buf, `,"violation":`...)
