@@ -109,6 +109,30 @@ func TestNoValid(t *testing.T) {
 
 // TestNoValidScoreOverflow: every objective is finite, their weighted sum
 // is not.
+// TestNoValidWithStructure: constraints and gates wrap the scorer; a
+// misspelt objective still gets its expression, field and suggestion.
+func TestNoValidWithStructure(t *testing.T) {
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "accuracy", 1.0, "safety", 0.5),
+		enginetest.Traj(0, "g", "accuracy", 0.0, "safety", 0.7),
+	}
+	inner, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "acc", Expr: "metadata.acuracy", Weight: math.NaN()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, structure := range [][2][]string{{{"safety >= 0.5"}, nil}, {nil, {"acc: safety > 0.5"}}} {
+		s, err := scoring.WithStructure(inner, structure[0], structure[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := engine.Evaluate(s, ts).Compute(engine.DefaultOptions())
+		err = NoValid(res, s, scoring.FieldNames(&ts[0]))
+		if want := "all 2 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; err == nil || err.Error() != want {
+			t.Errorf("constraints %q, gates %q: %v\nwant %s", structure[0], structure[1], err, want)
+		}
+	}
+}
+
 func TestNoValidScoreOverflow(t *testing.T) {
 	ts := []scoring.Trajectory{enginetest.Traj(0, "g", "a", 1e308, "b", 1e308), enginetest.Traj(0, "g", "a", 1e308, "b", 1e308)}
 	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})

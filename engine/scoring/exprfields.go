@@ -12,6 +12,7 @@ type objectiveExpressions interface {
 // ExpressionOf returns objective k's expression in s, nil when it has
 // none (or s does not say).
 func ExpressionOf(s Scorer, k int) *Expression {
+	s, _ = Unstructured(s) // constraints and gates keep the objectives' expressions
 	if x, ok := s.(objectiveExpressions); ok {
 		return x.expression(k)
 	}
