@@ -155,6 +155,27 @@ func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
 	return f, nil
 }
 
+// DataEnd returns where the row groups' column chunks of the Parquet file
+// r, of size bytes, end: what follows (page indexes, the footer) is
+// written again when a row group is added. Its errors are Open's.
+func DataEnd(r io.ReaderAt, size int64) (int64, error) {
+	f, err := Open(r, size)
+	if err != nil {
+		return 0, err
+	}
+	end := int64(len(input.ParquetMagic))
+	for _, rg := range f.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			start := c.MetaData.DataPageOffset
+			if c.MetaData.DictionaryPageOffset > 0 {
+				start = min(start, c.MetaData.DictionaryPageOffset)
+			}
+			end = max(end, start+c.MetaData.TotalCompressedSize)
+		}
+	}
+	return end, nil
+}
+
 // Bounds of a Parquet page, which parquet-go decodes whole as soon as one
 // of its values is read: run-length encoding holds millions of values in a
 // few bytes (a row bomb of 50M rows in 1.5 KB took 1.4 GB to read its
