@@ -74,7 +74,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return usagef("--match-logged is not applied by stats --follow: run compute or stats on the files to find the settings, then follow with them")
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
-	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{}, written: map[int64]bool{},
+	f := &statsFollower{cfg: cfg, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
@@ -212,6 +212,9 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	// the lines read next reuse u's arrays.
 	defer u.Recycle()
 	for i := range u.Trajectories {
+		if f.written == nil {
+			f.written = map[int64]bool{}
+		}
 		f.written[u.Trajectories[i].Batch] = true
 	}
 	if f.res == nil {
