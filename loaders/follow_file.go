@@ -158,6 +158,9 @@ func (f *followedFile) reload(opts Options) fileChange {
 	if err != nil {
 		return f.fail(f.failed, err)
 	}
+	if grew && len(res.Unfinished) > 0 {
+		return fileChange{} // a row group being added: read with its footer
+	}
 	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
 		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
@@ -223,7 +226,12 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 			end, err = keptEnd(file, st.Size(), format, gzipped)
 		}
 	}
-	if err == nil && !f.tail {
+	grew = grew && !f.tail
+	// A Parquet file that grew without its footer yet (written again
+	// after the row group added) keeps what was read of it, to compare
+	// the file with once its footer is there.
+	pending := grew && err == nil && len(res.Unfinished) > 0
+	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
 	}
 	if err != nil {
@@ -235,12 +243,14 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	} else {
 		count = len(res.Trajectories)
 	}
-	f.count, f.skipped = count, res.Skipped
+	if !pending {
+		f.count, f.skipped = count, res.Skipped
+	}
 	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
 	if f.tail {
 		f.file, kept = file, true
 	}
-	return res, grew && !f.tail, nil
+	return res, grew, nil
 }
 
 // recordWhole keeps what a file read whole must still hold, unchanged,

@@ -7,10 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // wholeCase is a file of a format read whole, as first written, then
@@ -107,5 +111,71 @@ func writeOver(t *testing.T, path string, data []byte) {
 	defer f.Close()
 	if _, err := f.WriteAt(data, 0); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFollowParquetRowGroupAdded: a followed Parquet file to which its
+// run adds a row group, its footer not written again yet, keeps what was
+// read of it (no Reloaded, nothing said) and brings the new rows once the
+// footer is there.
+func TestFollowParquetRowGroupAdded(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	parquetOf := func(ids ...string) []byte {
+		rows := make([]idRow, len(ids))
+		for i, id := range ids {
+			rows[i] = idRow{ID: id, A: float64(i)}
+		}
+		var b bytes.Buffer
+		if err := parquet.Write(&b, rows, parquet.MaxRowsPerRowGroup(1), parquet.Compression(&parquet.Uncompressed)); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	// Long ids: the row groups outweigh the footer, so that the file
+	// without it is larger than the file before.
+	a, b := "a"+strings.Repeat("x", 2000), "b"+strings.Repeat("y", 2000)
+	first, grown := parquetOf(a), parquetOf(a, b)
+	dataEnd, err := parquetread.DataEnd(bytes.NewReader(grown), int64(len(grown)))
+	if err != nil || dataEnd < int64(len(first)) {
+		t.Fatalf("the fixture: its row groups end at %d (%v), the first file is %d bytes", dataEnd, err, len(first))
+	}
+	path := filepath.Join(t.TempDir(), "r.parquet")
+	if err := os.WriteFile(path, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	var reloaded []string
+	watch := func(u Update) {
+		f.apply(u)
+		reloaded = append(reloaded, u.Reloaded...)
+	}
+	state := func() string { return fmt.Sprintf("loaded %v, reloaded %v, errors %v", f.ids, reloaded, f.errs) }
+	writeOver(t, path, grown[:dataEnd])
+	// The follower checks every 5 ms: it sees the file without its footer.
+	for settled := time.After(100 * time.Millisecond); ; {
+		select {
+		case u := <-ch:
+			watch(u)
+			continue
+		case <-settled:
+		}
+		break
+	}
+	if len(reloaded) > 0 || !slices.Equal(f.ids[path], []string{a}) {
+		t.Fatalf("without its footer: %s", state())
+	}
+	writeOver(t, path, grown)
+	awaitUpdates(t, ch, "the footer written", watch, func() bool { return slices.Equal(f.ids[path], []string{a, b}) }, state)
+	if len(reloaded) > 0 || len(f.errs) > 0 {
+		t.Errorf("with its footer: %s", state())
+	}
+	cancel()
+	for range ch {
 	}
 }
