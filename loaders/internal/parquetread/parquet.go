@@ -119,23 +119,9 @@ func ReadAt(l *input.Loader, r io.ReaderAt, size int64) error {
 // The errors are "not a Parquet file: ..." but for a page past the page
 // bounds (checkPages).
 func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
-	var tail [8]byte
-	if size < int64(len(input.ParquetMagic)+len(tail)) {
-		return nil, fmt.Errorf("not a Parquet file: %d bytes, too short", size)
-	}
-	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
-		return nil, err
-	}
-	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
-	if !bytes.Equal(tail[4:], input.ParquetMagic) {
-		return nil, fmt.Errorf("not a Parquet file: it does not end with %q", input.ParquetMagic)
-	}
-	if footer > size-int64(len(input.ParquetMagic)+len(tail)) {
-		return nil, fmt.Errorf("not a Parquet file: its footer claims %d bytes, more than the file holds (%d)", footer, size)
-	}
-	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	f, err := openFooter(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("not a Parquet file: %w", err)
+		return nil, err
 	}
 	for i, rg := range f.Metadata().RowGroups {
 		for _, c := range rg.Columns {
@@ -155,11 +141,36 @@ func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
 	return f, nil
 }
 
+// openFooter opens the Parquet file of size bytes that r holds, reading
+// its footer once its length is checked against the size (Open).
+func openFooter(r io.ReaderAt, size int64) (*parquet.File, error) {
+	var tail [8]byte
+	if size < int64(len(input.ParquetMagic)+len(tail)) {
+		return nil, fmt.Errorf("not a Parquet file: %d bytes, too short", size)
+	}
+	if _, err := r.ReadAt(tail[:], size-int64(len(tail))); err != nil {
+		return nil, err
+	}
+	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if !bytes.Equal(tail[4:], input.ParquetMagic) {
+		return nil, fmt.Errorf("not a Parquet file: it does not end with %q", input.ParquetMagic)
+	}
+	if footer > size-int64(len(input.ParquetMagic)+len(tail)) {
+		return nil, fmt.Errorf("not a Parquet file: its footer claims %d bytes, more than the file holds (%d)", footer, size)
+	}
+	f, err := parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, fmt.Errorf("not a Parquet file: %w", err)
+	}
+	return f, nil
+}
+
 // DataEnd returns where the row groups' column chunks of the Parquet file
 // r, of size bytes, end: what follows (page indexes, the footer) is
-// written again when a row group is added. Its errors are Open's.
+// written again when a row group is added. It reads the footer alone,
+// not the pages; its errors are Open's.
 func DataEnd(r io.ReaderAt, size int64) (int64, error) {
-	f, err := Open(r, size)
+	f, err := openFooter(r, size)
 	if err != nil {
 		return 0, err
 	}
@@ -173,7 +184,7 @@ func DataEnd(r io.ReaderAt, size int64) (int64, error) {
 			end = max(end, start+c.MetaData.TotalCompressedSize)
 		}
 	}
-	return end, nil
+	return min(end, size), nil // within the file, whatever a footer claims
 }
 
 // Bounds of a Parquet page, which parquet-go decodes whole as soon as one
