@@ -172,6 +172,9 @@ type statsFollower struct {
 	// run, once, or once followQuiet has passed in a long run.
 	stale      bool
 	staleSince time.Time
+	// written holds the steps to which trajectories came while following
+	// (not in the first reading): their files are being written.
+	written map[int64]bool
 	// printed holds, per step, the numbers its last line printed, and
 	// alerts the ALERTs that line showed (none: no entry): the exit
 	// status is told by them.
@@ -208,6 +211,12 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 	// Only the evaluation is kept, as of the first reading (evaluate):
 	// the lines read next reuse u's arrays.
 	defer u.Recycle()
+	for i := range u.Trajectories {
+		if f.written == nil {
+			f.written = map[int64]bool{}
+		}
+		f.written[u.Trajectories[i].Batch] = true
+	}
 	if f.res == nil {
 		if err := f.evaluate(u.Trajectories); err != nil {
 			return err
@@ -452,15 +461,14 @@ func lineOf(t *diagnose.Trend, partial bool) printedLine {
 
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers. The newest batch, when among them (the
-// quiet timer, the end), is partial when it has fewer trajectories than
-// the batch before it: its run is probably still writing it, and its
-// findings may not stand.
+// quiet timer, the end), may be partial (probablyPartial): its run is
+// probably still writing it, and its findings may not stand.
 func (f *statsFollower) printLines(n int) error {
 	taskDone := false // the task metric completed for this result
 	newest := len(f.res.Ranking.Batches) - 1
 	for b := range max(n, 0) {
 		t := &f.trends[b]
-		partial := b == newest && b > 0 && t.Trajectories < f.trends[b-1].Trajectories
+		partial := b == newest && f.probablyPartial(b)
 		line := lineOf(t, partial)
 		last, seen := f.printed[t.Step]
 		if seen && last == line {
@@ -513,6 +521,39 @@ func (f *statsFollower) printLines(n int) error {
 		}
 	}
 	return nil
+}
+
+// probablyPartial reports whether batch b, the newest (no later step
+// has started), is probably still being written: it has fewer
+// trajectories than the batch before it, and either trajectories came to
+// it while following (its file is being written) or most of its groups
+// are short of the size that every group of the batch before it has (a
+// step read in part, its rows in any order, leaves most groups short; a
+// complete one may have a few, verl's groups of one). A complete step
+// that is short, in a file written before following began, is not.
+func (f *statsFollower) probablyPartial(b int) bool {
+	if b == 0 || f.trends[b].Trajectories >= f.trends[b-1].Trajectories {
+		return false
+	}
+	batches := f.res.Ranking.Batches
+	if f.written[batches[b].Step] {
+		return true
+	}
+	before := diagnose.GroupSummaries(f.res, &batches[b-1])
+	size := before[0].N
+	for _, g := range before {
+		if g.N != size {
+			return false // no one size to fall short of
+		}
+	}
+	short := 0
+	groups := diagnose.GroupSummaries(f.res, &batches[b])
+	for _, g := range groups {
+		if g.N < size {
+			short++
+		}
+	}
+	return 2*short > len(groups)
 }
 
 // followLine is a batch's line in JSON.

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,4 +140,42 @@ func TestStatsFollowFirstLineBeingWritten(t *testing.T) {
 	if _, errOut, code := run(t, "", "stats", "--follow", path); code != exitBadInput || !strings.Contains(errOut, path+":1:") {
 		t.Errorf("status %d, stderr %q", code, errOut)
 	}
+}
+
+// TestStatsFollowShortStepNotPartial: verl's sample run, followed once
+// written, ends with step 3, of 10 trajectories after 12 (two of its
+// prompts with one rollout): a complete step, neither being written (no
+// line of it came while following) nor with most of its groups short,
+// is not marked partial, and its findings are not provisional.
+func TestStatsFollowShortStepNotPartial(t *testing.T) {
+	shortQuiet(t)
+	f := startFollowing(t, "stats", "--follow", verlDir)
+	f.await(t, "step 3 ")
+	if code := f.stop(); code != 0 || strings.Contains(f.out.String(), "partial?") || strings.Contains(f.out.String(), "provisional") {
+		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
+	}
+}
+
+// TestStatsFollowStepBeingWrittenPartial: a step whose lines come while
+// following, fewer than the step before's, is marked partial though its
+// groups are whole (its run writes them one after another): its file is
+// being written.
+func TestStatsFollowStepBeingWrittenPartial(t *testing.T) {
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	var step0, step1 strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&step0, `{"step":0,"group":"g%d","metadata":{"a":%d}}`+"\n", i/4, i%3)
+		if i < 8 {
+			fmt.Fprintf(&step1, `{"step":1,"group":"g%d","metadata":{"a":%d}}`+"\n", i/4, i%3)
+		}
+	}
+	if err := os.WriteFile(path, []byte(step0.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--objective", "a=metadata.a", "--batch-by", "step", path)
+	f.await(t, "step 0 ")
+	testfile.Append(t, path, step1.String())
+	f.await(t, "step 1 (partial?)  trajectories 8 ")
+	f.stop()
 }

@@ -59,13 +59,14 @@ type Update struct {
 	// Reloaded file. Their Source is the file's path as Follow named it.
 	Trajectories []scoring.Trajectory
 	// Reloaded are the files that were truncated, replaced (log rotation)
-	// or, for the formats read whole, changed, and were read again from
-	// the start: their trajectories in Trajectories replace all those
-	// loaded from them before (none, for a file that is empty now).
+	// or rewritten, and were read again from the start: their
+	// trajectories in Trajectories replace all those loaded from them
+	// before (none, for a file that is empty now). A file read whole (CSV,
+	// Parquet, a JSON array) that grew, what was read of it unchanged, is
+	// not: its new trajectories come as a JSONL file's new lines do.
 	Reloaded []string
-	// Rewritten are those of Reloaded that did not only grow: a file read
-	// whole (CSV, say) is Reloaded whenever its run appends to it, which
-	// is nothing to tell; a truncated, replaced or rewritten one is.
+	// Rewritten are the files of Reloaded, each to tell of: every file
+	// read again from the start was truncated, replaced or rewritten.
 	Rewritten []string
 	// Gone are the files that disappeared. What was loaded from them
 	// stays; should one come back, it is Reloaded.
@@ -100,9 +101,11 @@ type Update struct {
 // read once, and a partial last line waits for its newline; a growth of
 // more than 2 MiB is read and sent in parts of about that size, the next
 // read once the consumer has taken the last. A file of
-// another format is read whole again when it changes. A file that shrinks,
-// is replaced by another (a new inode) or no longer starts with what was
-// read is read again from the start (Update.Reloaded). A directory is
+// another format is read whole again when it changes, and when it grew
+// only its trajectories after those read before are sent. A file that
+// shrinks, is replaced by another (a new inode) or no longer holds what
+// was read, at its start and in the 4 KiB before where the part read
+// ends, is read again from the start (Update.Reloaded). A directory is
 // followed too: a new input file in it is read and takes the next file
 // index, whatever its name. Changes are seen through the file system's
 // events (fsnotify on the files' directories), and by polling every
@@ -187,7 +190,7 @@ func (f *follower) start(paths []string) (*Result, error) {
 	progress := newProgress(files, f.opts.Progress)
 	for _, path := range files {
 		ff := f.add(path)
-		res, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.opts.Each)
+		res, _, err := ff.load(f.opts.Options, f.opts.SkipInvalid, progress, f.opts.Each)
 		if err != nil {
 			return nil, err
 		}
@@ -475,7 +478,7 @@ func (u *Update) add(path string, c fileChange) {
 		if !slices.Contains(u.Reloaded, path) {
 			u.Reloaded = append(u.Reloaded, path)
 		}
-		if !c.grown && !slices.Contains(u.Rewritten, path) {
+		if !slices.Contains(u.Rewritten, path) {
 			u.Rewritten = append(u.Rewritten, path)
 		}
 	}

@@ -9,11 +9,13 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/openctx"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 
 // followedFile is one followed file and how far it was read.
@@ -32,8 +34,10 @@ type followedFile struct {
 	// tail is set for a JSONL file that is not gzipped, read as it grows.
 	tail bool
 	// offset is where the next line starts, after the last complete line
-	// read (tail); lines is the number of lines read; head is the start of
-	// the file, to tell a file written anew from one that grew.
+	// read (tail), or, for a file read whole, where the part read that a
+	// run appending to it leaves as it is ends (keptEnd); lines is the
+	// number of lines read; head is the start of the file, to tell a file
+	// written anew from one that grew.
 	offset int64
 	lines  int
 	head   []byte
@@ -41,6 +45,10 @@ type followedFile struct {
 	// what must still be there, unchanged, for the file to have grown
 	// rather than been written anew (cp over it, a rewrite in place).
 	before []byte
+	// count and skipped are the trajectories and the skipped records of
+	// the last reading of a file read whole: those of the next reading
+	// after them are what it grew by.
+	count, skipped int
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *input.Loader
@@ -87,12 +95,8 @@ type fileChange struct {
 	// for none.
 	res      *Result
 	reloaded bool
-	// grown says that a file read whole (CSV, Parquet, a JSON array) was
-	// read again because it grew, the same file: what a run appending to
-	// it does, not a rewrite to tell of.
-	grown bool
-	gone  bool
-	err   error
+	gone     bool
+	err      error
 }
 
 // check looks at the file and reads what changed; it stats the file, and
@@ -122,10 +126,7 @@ func (f *followedFile) check(opts Options) fileChange {
 	case sameState(st, f.info):
 		return fileChange{}
 	}
-	grown := st.Size() >= f.info.Size()
-	c := f.reload(opts) // a file read whole changed
-	c.grown = grown && c.reloaded
-	return c
+	return f.reload(opts) // a file read whole changed: grown or written anew
 }
 
 // sameState reports whether a and b are the same file, of the same size
@@ -146,12 +147,25 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 }
 
 // reload reads the file again from the start. The lines it cannot read are
-// skipped (and reported, without SkipInvalid): following cannot stop.
+// skipped (and reported, without SkipInvalid): following cannot stop. A
+// file read whole that grew, what was read of it unchanged (load), is not
+// reloaded: its trajectories after those read before are new, as a JSONL
+// file's appended lines are, and what was read of it stays with its
+// consumer (the prompts read of its records, say).
 func (f *followedFile) reload(opts Options) fileChange {
-	reloaded := f.loaded
-	res, err := f.load(opts, true, nil, nil)
+	reloaded, count, skipped := f.loaded, f.count, f.skipped
+	res, grew, err := f.load(opts, true, nil, nil)
 	if err != nil {
 		return f.fail(f.failed, err)
+	}
+	if grew && len(res.Unfinished) > 0 {
+		return fileChange{} // a row group being added: read with its footer
+	}
+	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
+		res.Trajectories = slices.Clone(res.Trajectories[count:])
+		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
+		res.Skipped -= skipped
+		reloaded = false
 	}
 	c := fileChange{res: res, reloaded: reloaded}
 	if !opts.SkipInvalid && res.Skipped > 0 {
@@ -164,11 +178,14 @@ func (f *followedFile) reload(opts Options) fileChange {
 // load reads the file from the start, skipping bad lines when skip, and
 // records how far it read. A file without trajectories (yet) is no error.
 // When each is not nil, it takes the trajectories (FollowOptions.Each),
-// and the Result has none.
-func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
+// and the Result has none. grew reports that the file, read whole before
+// as now, is the file read last, as large or larger, what was read of it
+// still there, unchanged (rewritten): a run appended to it, rather than
+// wrote it anew, in place or not.
+func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, grew bool, _ error) {
 	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 	if err != nil {
-		return nil, err // *fs.PathError: "open PATH: reason"
+		return nil, false, err // *fs.PathError: "open PATH: reason"
 	}
 	kept := false
 	defer func() {
@@ -178,36 +195,95 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	}()
 	st, err := file.Stat()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if st.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", f.path)
+		return nil, false, fmt.Errorf("%s: is a directory", f.path)
 	}
+	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file)
 	opts.SkipInvalid = skip
 	f.closeFile()
 	format, gzipped := fileFormat(file, f.path, opts.Format)
 	f.tail = !gzipped && format.spec() != nil && format.spec().tails
+	count := 0
+	if each != nil {
+		inner := each
+		each = func(ts []scoring.Trajectory) error {
+			count += len(ts)
+			return inner(ts)
+		}
+	}
 	var res *Result
+	var end int64 // where the part read that a growth keeps ends (keptEnd)
 	switch {
 	case f.tail:
 		res, err = f.loadLines(file, opts, progress, each)
 	case format == CSV && !gzipped:
-		res, err = f.loadCSV(file, st.Size(), opts, progress, each)
+		res, end, err = f.loadCSV(file, st.Size(), opts, progress, each)
 	default:
 		res, err = f.loadWhole(file, st.Size(), opts, progress, each)
+		if err == nil && len(res.Unfinished) == 0 {
+			end, err = keptEnd(file, st.Size(), format, gzipped)
+		}
+	}
+	grew = grew && !f.tail
+	// A Parquet file that grew without its footer yet (written again
+	// after the row group added) keeps what was read of it, to compare
+	// the file with once its footer is there.
+	pending := grew && err == nil && len(res.Unfinished) > 0
+	if err == nil && !f.tail && !pending {
+		err = f.recordWhole(file, end)
 	}
 	if err != nil {
 		f.failed = st
-		return nil, err
+		return nil, false, err
 	}
 	if each != nil {
 		res.Trajectories = nil // each's, reused: nothing to keep
+	} else {
+		count = len(res.Trajectories)
+	}
+	if !pending {
+		f.count, f.skipped = count, res.Skipped
 	}
 	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
 	if f.tail {
 		f.file, kept = file, true
 	}
-	return res, nil
+	return res, grew, nil
+}
+
+// recordWhole keeps what a file read whole must still hold, unchanged,
+// when it grows: its first bytes and the last ones before end, where the
+// part read that a run appending to it leaves as it is ends (keptEnd).
+func (f *followedFile) recordWhole(file *os.File, end int64) error {
+	f.offset = end
+	f.head = make([]byte, min(end, headSize))
+	if _, err := file.ReadAt(f.head, 0); err != nil {
+		return err
+	}
+	return f.recordBefore(file)
+}
+
+// keptEnd returns where the part of a file read whole, of size bytes,
+// ends that a run appending to it leaves as it is: a JSON file's closing
+// brackets, and the white space around them, are written again after the
+// element added (json.dump of the grown list), and a Parquet file's page
+// indexes and footer after the row group added; a gzipped file keeps all
+// its bytes when a member is appended (Python's gzip.open(path, "a")). A
+// file rewritten whole, compressed again, is read again from the start.
+func keptEnd(file *os.File, size int64, format Format, gzipped bool) (int64, error) {
+	switch {
+	case size == 0 || gzipped:
+		return size, nil
+	case format == Parquet:
+		return parquetread.DataEnd(file, size)
+	}
+	last := make([]byte, min(size, beforeSize))
+	if _, err := file.ReadAt(last, size-int64(len(last))); err != nil {
+		return 0, err
+	}
+	return size - int64(len(last)-len(bytes.TrimRight(last, " \t\r\n]}"))), nil
 }
 
 // closeFile gives the kept descriptor back, if any.
@@ -276,12 +352,15 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // without its line end yet, is read once it has one, when the file
 // changes, as a JSONL file's partial last line is. A file of its header
 // alone holds no record yet, as an empty one.
-func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, error) {
+// It returns where the rows read end too: what a run appending rows
+// leaves as it is.
+func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, int64, error) {
 	end, lines, err := csvRowsEnd(file, size)
 	if err != nil || lines <= 1 {
-		return &Result{}, err
+		return &Result{}, end, err
 	}
-	return read(progress.reader(io.NewSectionReader(file, 0, end)), f.path, f.index, opts, end, each)
+	res, err := read(progress.reader(io.NewSectionReader(file, 0, end)), f.path, f.index, opts, end, each)
+	return res, end, err
 }
 
 // csvRowsEnd returns the offset just past the last line end of the file's

@@ -119,6 +119,31 @@ func ReadAt(l *input.Loader, r io.ReaderAt, size int64) error {
 // The errors are "not a Parquet file: ..." but for a page past the page
 // bounds (checkPages).
 func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
+	f, err := openFooter(r, size)
+	if err != nil {
+		return nil, err
+	}
+	for i, rg := range f.Metadata().RowGroups {
+		for _, c := range rg.Columns {
+			start, n := c.MetaData.DataPageOffset, c.MetaData.TotalCompressedSize
+			if c.MetaData.DictionaryPageOffset > 0 {
+				start = min(start, c.MetaData.DictionaryPageOffset)
+			}
+			where := fmt.Sprintf("row group %d, column %s", i+1, strings.Join(c.MetaData.PathInSchema, "."))
+			if start < 0 || n < 0 || start > size || n > size-start {
+				return nil, fmt.Errorf("not a Parquet file: %s: %d bytes at %d, past the file's end (%d)", where, n, start, size)
+			}
+			if err := checkPages(r, start, start+n); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		}
+	}
+	return f, nil
+}
+
+// openFooter opens the Parquet file of size bytes that r holds, reading
+// its footer once its length is checked against the size (Open).
+func openFooter(r io.ReaderAt, size int64) (*parquet.File, error) {
 	var tail [8]byte
 	if size < int64(len(input.ParquetMagic)+len(tail)) {
 		return nil, fmt.Errorf("not a Parquet file: %d bytes, too short", size)
@@ -137,22 +162,29 @@ func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("not a Parquet file: %w", err)
 	}
-	for i, rg := range f.Metadata().RowGroups {
+	return f, nil
+}
+
+// DataEnd returns where the row groups' column chunks of the Parquet file
+// r, of size bytes, end: what follows (page indexes, the footer) is
+// written again when a row group is added. It reads the footer alone,
+// not the pages; its errors are Open's.
+func DataEnd(r io.ReaderAt, size int64) (int64, error) {
+	f, err := openFooter(r, size)
+	if err != nil {
+		return 0, err
+	}
+	end := int64(len(input.ParquetMagic))
+	for _, rg := range f.Metadata().RowGroups {
 		for _, c := range rg.Columns {
-			start, n := c.MetaData.DataPageOffset, c.MetaData.TotalCompressedSize
+			start := c.MetaData.DataPageOffset
 			if c.MetaData.DictionaryPageOffset > 0 {
 				start = min(start, c.MetaData.DictionaryPageOffset)
 			}
-			where := fmt.Sprintf("row group %d, column %s", i+1, strings.Join(c.MetaData.PathInSchema, "."))
-			if start < 0 || n < 0 || start > size || n > size-start {
-				return nil, fmt.Errorf("not a Parquet file: %s: %d bytes at %d, past the file's end (%d)", where, n, start, size)
-			}
-			if err := checkPages(r, start, start+n); err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
-			}
+			end = max(end, start+c.MetaData.TotalCompressedSize)
 		}
 	}
-	return f, nil
+	return min(end, size), nil // within the file, whatever a footer claims
 }
 
 // Bounds of a Parquet page, which parquet-go decodes whole as soon as one

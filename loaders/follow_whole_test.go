@@ -1,0 +1,181 @@
+package loaders
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
+)
+
+// wholeCase is a file of a format read whole, as first written, then
+// grown by its run (what was there kept), then rewritten by another as
+// large or larger.
+type wholeCase struct {
+	name                      string
+	first, grown, rewritten   []byte
+	firstIDs, grownIDs, rwIDs []string
+}
+
+// wholeCases are a CSV file, a JSON array (the list dumped again, one
+// element more) and a Parquet file (a row group more), each rewritten at
+// its grown size with other rows: what a growth looks like to a stat.
+func wholeCases(t *testing.T) []wholeCase {
+	t.Helper()
+	parquetOf := func(ids ...string) []byte {
+		rows := make([]idRow, len(ids))
+		for i, id := range ids {
+			rows[i] = idRow{ID: id, A: float64(i)}
+		}
+		var b bytes.Buffer
+		if err := parquet.Write(&b, rows, parquet.MaxRowsPerRowGroup(1)); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	return []wholeCase{
+		{"r.csv", []byte("id,a\na,1\n"), []byte("id,a\na,1\nb,2\n"), []byte("id,a\nc,1\nd,2\n"), []string{"a"}, []string{"a", "b"}, []string{"c", "d"}},
+		{"r.json", []byte("[\n  {\"id\": \"a\", \"a\": 1}\n]\n"), []byte("[\n  {\"id\": \"a\", \"a\": 1},\n  {\"id\": \"b\", \"a\": 2}\n]\n"),
+			[]byte("[\n  {\"id\": \"c\", \"a\": 1},\n  {\"id\": \"d\", \"a\": 2}\n]\n"), []string{"a"}, []string{"a", "b"}, []string{"c", "d"}},
+		{"r.parquet", parquetOf("a"), parquetOf("a", "b"), parquetOf("cc", "dd"), []string{"a"}, []string{"a", "b"}, []string{"cc", "dd"}},
+	}
+}
+
+// TestFollowWholeGrownOrRewritten: a followed file read whole (CSV, a JSON
+// array, Parquet) that grew, what was read of it unchanged, brings its
+// new trajectories alone, not Reloaded (a consumer keeps what it read of
+// the old ones); rewritten in place as large as that, with other rows,
+// it is Reloaded and Rewritten: said, not taken for growth.
+func TestFollowWholeGrownOrRewritten(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, tc := range wholeCases(t) {
+		if len(tc.rewritten) < len(tc.grown) {
+			t.Fatalf("%s: the fixture must rewrite at the grown size or larger", tc.name)
+		}
+		path := filepath.Join(t.TempDir(), tc.name)
+		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := newFollowed(res)
+		var got []Update
+		watch := func(u Update) {
+			f.apply(u)
+			got = append(got, u)
+		}
+		state := func() string { return fmt.Sprintf("%s: loaded %v, errors %v", tc.name, f.ids, f.errs) }
+		if !slices.Equal(f.ids[path], tc.firstIDs) {
+			t.Fatalf("first reading: %s", state())
+		}
+		writeOver(t, path, tc.grown)
+		awaitUpdates(t, ch, tc.name+" grown", watch, func() bool { return slices.Equal(f.ids[path], tc.grownIDs) }, state)
+		for _, u := range got {
+			if len(u.Reloaded) > 0 || len(u.Rewritten) > 0 || len(u.Trajectories) != len(tc.grownIDs)-len(tc.firstIDs) {
+				t.Errorf("%s grown: %d trajectories, reloaded %v, rewritten %v; want the new ones alone", tc.name, len(u.Trajectories), u.Reloaded, u.Rewritten)
+			}
+		}
+		got = nil
+		writeOver(t, path, tc.rewritten)
+		awaitUpdates(t, ch, tc.name+" rewritten", watch, func() bool { return slices.Equal(f.ids[path], tc.rwIDs) }, state)
+		if len(got) == 0 || !slices.Equal(got[len(got)-1].Rewritten, []string{path}) {
+			t.Errorf("%s rewritten at its size: %+v; want it Reloaded and Rewritten", tc.name, got)
+		}
+		cancel()
+		for range ch {
+		}
+	}
+}
+
+// writeOver writes data over the file at path from its start, in one
+// write, not truncating it first: data is as long as the file or longer,
+// and a check sees the file before or after, never emptied between.
+func writeOver(t *testing.T, path string, data []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(data, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFollowParquetRowGroupAdded: a followed Parquet file to which its
+// run adds a row group, its footer not written again yet, keeps what was
+// read of it (no Reloaded, nothing said) and brings the new rows once the
+// footer is there.
+func TestFollowParquetRowGroupAdded(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	parquetOf := func(ids ...string) []byte {
+		rows := make([]idRow, len(ids))
+		for i, id := range ids {
+			rows[i] = idRow{ID: id, A: float64(i)}
+		}
+		var b bytes.Buffer
+		if err := parquet.Write(&b, rows, parquet.MaxRowsPerRowGroup(1), parquet.Compression(&parquet.Uncompressed)); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	// Long ids: the row groups outweigh the footer, so that the file
+	// without it is larger than the file before.
+	a, b := "a"+strings.Repeat("x", 2000), "b"+strings.Repeat("y", 2000)
+	first, grown := parquetOf(a), parquetOf(a, b)
+	dataEnd, err := parquetread.DataEnd(bytes.NewReader(grown), int64(len(grown)))
+	if err != nil || dataEnd < int64(len(first)) {
+		t.Fatalf("the fixture: its row groups end at %d (%v), the first file is %d bytes", dataEnd, err, len(first))
+	}
+	path := filepath.Join(t.TempDir(), "r.parquet")
+	if err := os.WriteFile(path, first, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	var reloaded []string
+	watch := func(u Update) {
+		f.apply(u)
+		reloaded = append(reloaded, u.Reloaded...)
+	}
+	state := func() string { return fmt.Sprintf("loaded %v, reloaded %v, errors %v", f.ids, reloaded, f.errs) }
+	writeOver(t, path, grown[:dataEnd])
+	// The follower checks every 5 ms: it sees the file without its footer.
+	for settled := time.After(100 * time.Millisecond); ; {
+		select {
+		case u := <-ch:
+			watch(u)
+			continue
+		case <-settled:
+		}
+		break
+	}
+	if len(reloaded) > 0 || !slices.Equal(f.ids[path], []string{a}) {
+		t.Fatalf("without its footer: %s", state())
+	}
+	writeOver(t, path, grown)
+	awaitUpdates(t, ch, "the footer written", watch, func() bool { return slices.Equal(f.ids[path], []string{a, b}) }, state)
+	if len(reloaded) > 0 || len(f.errs) > 0 {
+		t.Errorf("with its footer: %s", state())
+	}
+	cancel()
+	for range ch {
+	}
+}
