@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/pflag"
 
@@ -179,7 +178,7 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 		refs[k] = textsafe.Line(objectives[k]) + " " + tableNumber(float64(v))
 	}
 	fmt.Fprintf(w, "\nhealth: baseline the first %d %s; hypervolume reference %s\n", r.Baseline, english.Plural(r.Baseline, "batch"), strings.Join(refs, ", "))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newColumnWriter(w, true)
 	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil
 	header := "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t"
 	if dead {
@@ -202,7 +201,7 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 		return err
 	}
 	fmt.Fprintln(w, "findings")
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw = newColumnWriter(w, false)
 	for _, f := range r.Findings {
 		fmt.Fprintf(tw, "  %s\tstep %s\t%s\t%s\n", f.Level, strconv.FormatInt(f.Step, 10), textsafe.Line(checkName(f)), textsafe.Line(f.Message))
 	}

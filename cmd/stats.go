@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -341,7 +340,7 @@ func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
 		return err
 	}
 	fmt.Fprintln(w, "correlation (Pearson)")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newColumnWriter(w, true)
 	header := []string{""}
 	for _, n := range names {
 		header = append(header, textsafe.Line(n))
@@ -402,7 +401,7 @@ func writeSources(w io.Writer, sources []sourceJSON) error {
 // writeSummaries prints the summary table of the objectives, the scores
 // and the rewards, aligned.
 func writeSummaries(w io.Writer, objectives []objectiveJSON, score, reward summaryJSON) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := newColumnWriter(w, true)
 	fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
 	for _, o := range objectives {
 		writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)

@@ -1,0 +1,40 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestColumnWriterWideNames: a name of wide characters takes two columns
+// a character, and its row stays aligned with the others, as in a
+// terminal; what follows a line's last tab is written as it is.
+func TestColumnWriterWideNames(t *testing.T) {
+	var out strings.Builder
+	cw := newColumnWriter(&out, true)
+	fmt.Fprintln(cw, "\tgoal\tcount\t")
+	fmt.Fprintln(cw, "acc\tmax\t12\t")
+	fmt.Fprintln(cw, "全角スコア\tmax\t3\ttail")
+	if err := cw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	want := []string{
+		"              goal  count",
+		"         acc   max     12",
+		"  全角スコア   max      3tail",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("lines %q", lines)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("line %d = %q, want %q", i, lines[i], want[i])
+		}
+	}
+	if w0, w2 := ansi.StringWidth(lines[1]), ansi.StringWidth(strings.TrimSuffix(lines[2], "tail")); w0 != w2 {
+		t.Errorf("rows of %d and %d columns", w0, w2)
+	}
+}
