@@ -65,11 +65,17 @@ func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreB
 	return c
 }
 
-// summarizeScratch returns Summarize(x), sorting a copy of x in a scratch
+// summarizePresent returns Summarize of x's values that are not NaN (an
+// objectiveColumn's present values), sorting a copy of them in a scratch
 // buffer.
-func summarizeScratch(x []float64) stats.Summary {
+func summarizePresent(x []float64) stats.Summary {
 	buf := parallel.GetFloats(len(x))
-	*buf = append((*buf)[:0], x...)
+	*buf = (*buf)[:0]
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			*buf = append(*buf, v)
+		}
+	}
 	s := stats.SummarizeInPlace(*buf)
 	parallel.PutFloats(buf)
 	return s
