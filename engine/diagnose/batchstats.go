@@ -43,8 +43,11 @@ type BatchStats struct {
 	// FrontierSize counts the trajectories of rank 0 over all groups.
 	FrontierSize int
 	// ZeroStdGroups counts the comparison groups (holding a valid
-	// trajectory) whose scores all equal, FracZeroStdGroups their
-	// fraction of Groups: TRL's frac_reward_zero_std.
+	// trajectory) without signal (GroupSummary.NoSignal): those of two
+	// valid trajectories or more whose scores all equal, and those of one
+	// unless the method rewards it by its score (verl's convention);
+	// FracZeroStdGroups is their fraction of Groups: TRL's
+	// frac_reward_zero_std.
 	ZeroStdGroups     int
 	FracZeroStdGroups float64
 	// Feasible is the share of the valid trajectories that meet every
@@ -118,9 +121,9 @@ func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	}
 	st.Score = scores.score
 	st.Fronts, st.FrontierSize = scores.fronts, scores.frontierSize
-	st.Groups, st.ZeroStdGroups = scores.groups, scores.zeroStd
+	st.Groups, st.ZeroStdGroups = scores.groups, zeroStdGroups(res, scores)
 	if st.Groups > 0 {
-		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
+		st.FracZeroStdGroups = float64(st.ZeroStdGroups) / float64(st.Groups)
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}

@@ -70,10 +70,10 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	}
 	scores := computeScoreBatch(res, &part, valid)
 	st.Score, st.Reward = scores.score, summarizeOf(res, res.Rewards, valid)
-	st.Fronts, st.FrontierSize, st.Groups, st.ZeroStdGroups = scores.fronts, scores.frontierSize, scores.groups, scores.zeroStd
+	st.Fronts, st.FrontierSize, st.Groups, st.ZeroStdGroups = scores.fronts, scores.frontierSize, scores.groups, zeroStdGroups(res, scores)
 	st.FracZeroStdGroups = math.NaN()
 	if st.Groups > 0 {
-		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
+		st.FracZeroStdGroups = float64(st.ZeroStdGroups) / float64(st.Groups)
 	}
 	structureStats(res, &st, &part, valid)
 	return st, scores
