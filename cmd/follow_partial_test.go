@@ -14,6 +14,9 @@ import (
 // verlStepInPart makes a directory with verl's sample dumps of steps 1
 // and 2 and the first 3 lines of step 3's (three groups of one: its run
 // is writing it line by line), and returns it and the rest of step 3.
+// The tests read it with --group-of-one zero (TRL's convention), which
+// leaves a group of one without signal, so that the part ALERTs
+// zero_spread and dead_signal (verl's own, score, gives it signal).
 func verlStepInPart(t *testing.T) (dir, rest string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -41,10 +44,10 @@ func verlStepInPart(t *testing.T) (dir, rest string) {
 func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 	shortQuiet(t)
 	dir, rest := verlStepInPart(t)
-	f := startFollowing(t, "stats", "--follow", "--health", dir)
-	f.await(t, "step 3 (partial?)  trajectories 3 (0 invalid)  reward mean 0.3333 std 0.9428  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000 (provisional)\n")
+	f := startFollowing(t, "stats", "--follow", "--health", "--group-of-one", "zero", dir)
+	f.await(t, "step 3 (partial?)  trajectories 3 (0 invalid)  reward mean 0.0000 std 0.0000  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000 (provisional)\n")
 	testfile.Append(t, filepath.Join(dir, "3.jsonl"), rest)
-	f.await(t, "step 3 (updated, partial?)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n")
+	f.await(t, "step 3 (updated, partial?)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.7746  frontier 7  healthy\n")
 	data, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +56,7 @@ func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "4.jsonl"), []byte(step4), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f.await(t, "step 3  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.8944  frontier 7  healthy\n") // unmarked, not updated: the same numbers
+	f.await(t, "step 3  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.7746  frontier 7  healthy\n") // unmarked, not updated: the same numbers
 	f.await(t, "step 4  trajectories 12 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
@@ -69,7 +72,7 @@ func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 func TestStatsFollowPartialStepStands(t *testing.T) {
 	shortQuiet(t)
 	dir, _ := verlStepInPart(t)
-	f := startFollowing(t, "stats", "--follow", "--health", "--format", "json", dir)
+	f := startFollowing(t, "stats", "--follow", "--health", "--group-of-one", "zero", "--format", "json", dir)
 	f.await(t, `"step":3,"trajectories":3,`)
 	if code := f.stop(); code != exitHealthAlert {
 		t.Errorf("status %d, stderr:\n%s", code, f.errOut.String())
@@ -97,8 +100,8 @@ func TestStatsFollowStatusOfTheLastLines(t *testing.T) {
 	if err := os.WriteFile(path, part, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f := startFollowing(t, "stats", "--follow", "--health", path)
-	f.await(t, "step 3  trajectories 3 (0 invalid)  reward mean 0.3333 std 0.9428  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000\n")
+	f := startFollowing(t, "stats", "--follow", "--health", "--group-of-one", "zero", path)
+	f.await(t, "step 3  trajectories 3 (0 invalid)  reward mean 0.0000 std 0.0000  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000\n")
 	whole, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
 	if err != nil {
 		t.Fatal(err)

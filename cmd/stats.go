@@ -135,11 +135,18 @@ func newSummaryJSON(s stats.Summary) summaryJSON {
 	return summaryJSON{s.Count, number(s.Mean), number(s.Std), number(s.Min), number(s.P25), number(s.Median), number(s.P75), number(s.Max)}
 }
 
+// objectiveJSON is diagnose.ObjectiveStats: the summary of the values
+// present, then how many valid trajectories miss one (nansum).
 type objectiveJSON struct {
 	Name   string `json:"name"`
 	Goal   string `json:"goal"`
 	Weight number `json:"weight"`
 	summaryJSON
+	Missing int `json:"missing"`
+}
+
+func newObjectiveJSON(o diagnose.ObjectiveStats) objectiveJSON {
+	return objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary), o.Missing}
 }
 
 type batchJSON struct {
@@ -228,6 +235,10 @@ type statsReport struct {
 	Prompts   *promptsJSON      `json:"prompts,omitempty"`
 	Batches   []batchJSON       `json:"batches"`
 	Health    *healthReport     `json:"health,omitempty"`
+	// missingColumn shows the objectives' missing counts in the table:
+	// under nansum, the only setting where a valid trajectory can miss a
+	// value.
+	missingColumn bool
 }
 
 func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
@@ -236,6 +247,8 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 		Scope:     res.Options.Scope,
 		Normalize: res.Options.Normalize,
 		Invalid:   res.Evaluation.InvalidCounts(),
+
+		missingColumn: res.Evaluation.Absent != nil,
 	}
 	for _, o := range res.Objectives {
 		r.Objectives = append(r.Objectives, o.Name)
@@ -251,7 +264,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 		for _, ss := range diagnose.SourceStatsOf(res, &res.Ranking.Batches[len(r.Batches)]) {
 			sj := sourceJSON{Source: ss.Source, Trajectories: ss.Trajectories, Invalid: ss.Invalid, Score: newSummaryJSON(ss.Score), Reward: newSummaryJSON(ss.Reward)}
 			for _, o := range ss.Objectives {
-				sj.Objectives = append(sj.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
+				sj.Objectives = append(sj.Objectives, newObjectiveJSON(o))
 			}
 			b.Sources = append(b.Sources, sj)
 		}
@@ -265,7 +278,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 			}
 		}
 		for _, o := range st.Objectives {
-			b.Objectives = append(b.Objectives, objectiveJSON{o.Name, string(o.Goal), number(o.Weight), newSummaryJSON(o.Summary)})
+			b.Objectives = append(b.Objectives, newObjectiveJSON(o))
 		}
 		for _, row := range st.Correlation {
 			out := make([]number, len(row))
@@ -300,14 +313,14 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		fmt.Fprintf(w, "\nbatch %d: %d %s (%d invalid), %d %s, %d %s, frontier %d, frac_zero_std_groups %s\n",
 			b.Batch, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), b.Invalid, b.Groups, english.Plural(b.Groups, "group"),
 			b.Fronts, english.Plural(b.Fronts, "front"), b.FrontierSize, tableNumber(float64(b.FracZeroStdGroups)))
-		if err := writeSummaries(w, b.Objectives, b.Score, b.Reward); err != nil {
+		if err := writeSummaries(w, b.Objectives, b.Score, b.Reward, r.missingColumn); err != nil {
 			return err
 		}
 		if err := writeCorrelation(w, r.Objectives, b.Correlation); err != nil {
 			return err
 		}
 		writeStructure(w, b)
-		if err := writeSources(w, b.Sources); err != nil {
+		if err := writeSources(w, b.Sources, r.missingColumn); err != nil {
 			return err
 		}
 		if l := b.Logged; l != nil {
@@ -323,8 +336,10 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 	return writeHealthTable(w, r.Health, r.Objectives)
 }
 
-func writeSummaryRow(w io.Writer, name, goal string, s summaryJSON) {
-	cells := []string{name, goal, strconv.Itoa(s.Count)}
+// writeSummaryRow prints a row of the summary table, missing the cells
+// after the count (the missing column's, or none).
+func writeSummaryRow(w io.Writer, name, goal string, s summaryJSON, missing ...string) {
+	cells := append([]string{name, goal, strconv.Itoa(s.Count)}, missing...)
 	for _, v := range []number{s.Mean, s.Std, s.Min, s.P25, s.Median, s.P75, s.Max} {
 		cells = append(cells, tableNumber(float64(v)))
 	}
@@ -388,10 +403,10 @@ func writeStructure(w io.Writer, b batchJSON) {
 }
 
 // writeSources prints a batch's statistics by source.
-func writeSources(w io.Writer, sources []sourceJSON) error {
+func writeSources(w io.Writer, sources []sourceJSON, missingColumn bool) error {
 	for _, src := range sources {
 		fmt.Fprintf(w, "source %s: %d %s (%d invalid)\n", textsafe.Line(src.Source), src.Trajectories, english.Plural(src.Trajectories, "trajectory"), src.Invalid)
-		if err := writeSummaries(w, src.Objectives, src.Score, src.Reward); err != nil {
+		if err := writeSummaries(w, src.Objectives, src.Score, src.Reward, missingColumn); err != nil {
 			return err
 		}
 	}
@@ -399,14 +414,24 @@ func writeSources(w io.Writer, sources []sourceJSON) error {
 }
 
 // writeSummaries prints the summary table of the objectives, the scores
-// and the rewards, aligned.
-func writeSummaries(w io.Writer, objectives []objectiveJSON, score, reward summaryJSON) error {
+// and the rewards, aligned; with missingColumn, the objectives' missing
+// counts after their count (blank for the score and the reward, which
+// are never missing).
+func writeSummaries(w io.Writer, objectives []objectiveJSON, score, reward summaryJSON, missingColumn bool) error {
 	tw := newColumnWriter(w, true)
-	fmt.Fprintln(tw, "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t")
-	for _, o := range objectives {
-		writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON)
+	header, blank := "\tgoal\tcount\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t", []string(nil)
+	if missingColumn {
+		header, blank = "\tgoal\tcount\tmissing\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t", []string{""}
 	}
-	writeSummaryRow(tw, "score", "", score)
-	writeSummaryRow(tw, "reward", "", reward)
+	fmt.Fprintln(tw, header)
+	for _, o := range objectives {
+		missing := blank
+		if missingColumn {
+			missing = []string{strconv.Itoa(o.Missing)}
+		}
+		writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON, missing...)
+	}
+	writeSummaryRow(tw, "score", "", score, blank...)
+	writeSummaryRow(tw, "reward", "", reward, blank...)
 	return tw.Flush()
 }

@@ -123,7 +123,9 @@ type Finding struct {
 // after it.
 //
 //   - zero_spread: the fraction of comparison groups whose scores all equal
-//     (no GRPO signal) above 0.5 (WARN), 0.75 (ALERT).
+//     (no GRPO signal: FracZeroStdGroups, which leaves out a group of one
+//     that the method rewards by its score) above 0.5 (WARN), 0.75
+//     (ALERT).
 //   - variance_collapse: ScoreGroupStd / its mean over the baseline below
 //     0.20, 0.05. Scores, not rewards: a normalised method gives rewards of
 //     std ~1 whatever the spread of the scores.

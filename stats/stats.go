@@ -206,3 +206,20 @@ func Pearson(x, y []float64) float64 {
 	}
 	return stat.Correlation(x, y, nil)
 }
+
+// PearsonPairwise returns Pearson over the positions where neither x nor y
+// is NaN, a NaN marking a missing value (pandas' DataFrame.corr, which
+// takes each pair's complete observations): NaN when fewer than two
+// remain or either is constant there. x and y must have the same length.
+func PearsonPairwise(x, y []float64) float64 {
+	if !slices.ContainsFunc(x, math.IsNaN) && !slices.ContainsFunc(y, math.IsNaN) {
+		return Pearson(x, y)
+	}
+	var px, py []float64
+	for i := range x {
+		if !math.IsNaN(x[i]) && !math.IsNaN(y[i]) {
+			px, py = append(px, x[i]), append(py, y[i])
+		}
+	}
+	return Pearson(px, py)
+}

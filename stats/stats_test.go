@@ -111,3 +111,20 @@ func TestQuantileNearTheLimit(t *testing.T) {
 		t.Errorf("Summarize at the limit: %v %v %v", s.P25, s.Median, s.P75)
 	}
 }
+
+// TestPearsonPairwise: the NaNs (missing values) drop their pair. Over
+// (1, 1), (3, 0) the correlation is -1; with one pair left it is NaN;
+// without a NaN it is Pearson's.
+func TestPearsonPairwise(t *testing.T) {
+	nan := math.NaN()
+	if r := PearsonPairwise([]float64{1, nan, 3, 5}, []float64{1, 1, 0, nan}); r != -1 {
+		t.Errorf("PearsonPairwise = %v, want -1", r)
+	}
+	if r := PearsonPairwise([]float64{1, nan, 3}, []float64{1, 1, nan}); !math.IsNaN(r) {
+		t.Errorf("one pair: %v, want NaN", r)
+	}
+	x, y := []float64{1, 2, 4}, []float64{2, 1, 5}
+	if r := PearsonPairwise(x, y); r != Pearson(x, y) {
+		t.Errorf("without NaN: %v, want %v", r, Pearson(x, y))
+	}
+}

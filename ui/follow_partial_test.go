@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -15,9 +16,11 @@ import (
 
 // TestFollowPartialStepBadge: following verl's dumps, a step read while
 // its file is written line by line (its first 3 lines: three groups of
-// one) raises ALERTs in the header's badge; once the rest of its lines
-// come, the badge is the whole step's, the ALERTs gone, as stats
-// --follow's updated line withdraws them.
+// one, without signal under --group-of-one zero, TRL's convention, which
+// the test sets: verl's own gives them signal) raises ALERTs in the
+// header's badge; once the rest of its lines come, the badge is the whole
+// step's, the ALERTs gone, as stats --follow's updated line withdraws
+// them.
 func TestFollowPartialStepBadge(t *testing.T) {
 	verl := filepath.Join("..", "sample_data", "verl")
 	dir := t.TempDir()
@@ -38,6 +41,7 @@ func TestFollowPartialStepBadge(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cfg := sampletest.VerlConfig()
+	cfg.GroupOfOne = string(engine.GroupOfOneZero)
 	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
 	if err != nil {
 		t.Fatal(err)

@@ -11,10 +11,15 @@ import (
 	"github.com/rewardlens/rewardlens/stats"
 )
 
-// ObjectiveStats is the summary of one objective's raw values.
+// ObjectiveStats is the summary of one objective's raw values over the
+// valid trajectories that have one: Missing counts those whose value is
+// missing (under nansum, which counts it 0 in the score: TRL's None), left
+// out of the summary as TRL's nanmean leaves them, so Count + Missing is
+// the number of valid trajectories.
 type ObjectiveStats struct {
 	scoring.Objective
 	stats.Summary
+	Missing int
 }
 
 // BatchStats are the statistics of one batch (docs/CONTRACT.md,
@@ -28,7 +33,8 @@ type BatchStats struct {
 	Objectives []ObjectiveStats
 	Score      stats.Summary
 	Reward     stats.Summary
-	// Correlation is the Pearson correlation matrix of the objectives, NaN
+	// Correlation is the Pearson correlation matrix of the objectives, each
+	// pair over the trajectories that have both values (Missing), NaN
 	// where an objective is constant.
 	Correlation [][]float64
 	// Fronts is the largest number of fronts of a comparison group; with
@@ -37,8 +43,11 @@ type BatchStats struct {
 	// FrontierSize counts the trajectories of rank 0 over all groups.
 	FrontierSize int
 	// ZeroStdGroups counts the comparison groups (holding a valid
-	// trajectory) whose scores all equal, FracZeroStdGroups their
-	// fraction of Groups: TRL's frac_reward_zero_std.
+	// trajectory) without signal (GroupSummary.NoSignal): those of two
+	// valid trajectories or more whose scores all equal, and those of one
+	// unless the method rewards it by its score (verl's convention);
+	// FracZeroStdGroups is their fraction of Groups: TRL's
+	// frac_reward_zero_std.
 	ZeroStdGroups     int
 	FracZeroStdGroups float64
 	// Feasible is the share of the valid trajectories that meet every
@@ -92,16 +101,17 @@ func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	// cores: a dashboard waits for them before its first frame.
 	var (
 		summaries []stats.Summary
+		missing   []int
 		corr      [][]float64
 		wg        sync.WaitGroup
 	)
-	wg.Go(func() { summaries, corr = objectiveStats(res, b, valid) })
+	wg.Go(func() { summaries, missing, corr = objectiveStats(res, b, valid) })
 	scores := scoreBatchOf(res, b, valid)
 	st.Reward = summarizeOf(res, res.Rewards, valid)
 	wg.Wait()
 	for k, o := range res.Objectives {
 		o.Weight = res.Evaluation.ObjectiveWeight(k, o.Weight)
-		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k]})
+		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summaries[k], Missing: missing[k]})
 	}
 	if corr != nil {
 		st.Correlation = make([][]float64, res.Evaluation.M)
@@ -111,9 +121,9 @@ func batchStats(res *engine.Result, b *engine.Batch) BatchStats {
 	}
 	st.Score = scores.score
 	st.Fronts, st.FrontierSize = scores.fronts, scores.frontierSize
-	st.Groups, st.ZeroStdGroups = scores.groups, scores.zeroStd
+	st.Groups, st.ZeroStdGroups = scores.groups, zeroStdGroups(res, scores)
 	if st.Groups > 0 {
-		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
+		st.FracZeroStdGroups = float64(st.ZeroStdGroups) / float64(st.Groups)
 	} else {
 		st.FracZeroStdGroups = math.NaN()
 	}
@@ -132,21 +142,23 @@ const MaxCorrelationObjectives = 64
 type objectiveColumns struct {
 	members   int
 	summaries []stats.Summary
+	missing   []int
 	corr      [][]float64
 }
 
 // objectiveStats returns the summary of each objective over valid, the
-// valid members of batch b, and their correlation matrix, computed once per
+// valid members of batch b, with how many of them miss its value
+// (ObjectiveStats.Missing), and their correlation matrix, computed once per
 // evaluation and batch. The caller must not modify them.
-func objectiveStats(res *engine.Result, b *engine.Batch, valid []int) ([]stats.Summary, [][]float64) {
+func objectiveStats(res *engine.Result, b *engine.Batch, valid []int) ([]stats.Summary, []int, [][]float64) {
 	c := engine.Cached(res.Evaluation.Cache(), engine.CacheKey{Of: engine.OfObjectiveStats, Step: b.Step}, func(c *objectiveColumns) bool { return c.members == len(b.Members) },
 		func() *objectiveColumns { return computeObjectiveColumns(res, b, valid) })
-	return c.summaries, c.corr
+	return c.summaries, c.missing, c.corr
 }
 
 // computeObjectiveColumns computes objectiveStats.
 func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *objectiveColumns {
-	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.Evaluation.M)}
+	c := &objectiveColumns{members: len(b.Members), summaries: make([]stats.Summary, res.Evaluation.M), missing: make([]int, res.Evaluation.M)}
 	columns := make([][]float64, res.Evaluation.M)
 	correlate := res.Evaluation.M <= MaxCorrelationObjectives
 	if correlate {
@@ -162,11 +174,8 @@ func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *
 	bufs := make([]*[]float64, res.Evaluation.M)
 	parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, k, _ int) {
 		bufs[k] = parallel.GetFloats(len(valid))
-		columns[k] = (*bufs[k])[:len(valid)]
-		for j, i := range valid {
-			columns[k][j] = res.Evaluation.Values[i*res.Evaluation.M+k]
-		}
-		c.summaries[k] = summarizeScratch(columns[k])
+		columns[k], c.missing[k] = objectiveColumn((*bufs[k])[:len(valid)], res.Evaluation, valid, k)
+		c.summaries[k] = summarizePresent(columns[k])
 	})
 	defer func() {
 		for _, b := range bufs {
@@ -176,10 +185,37 @@ func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *
 	if correlate {
 		parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, a, _ int) {
 			for b := a; b < res.Evaluation.M; b++ {
-				c.corr[a][b] = stats.Pearson(columns[a], columns[b])
+				c.corr[a][b] = correlation(columns[a], columns[b], c.missing[a] > 0 || c.missing[b] > 0)
 				c.corr[b][a] = c.corr[a][b]
 			}
 		})
 	}
 	return c
+}
+
+// objectiveColumn writes into dst (of len(valid)) objective k's raw values
+// at valid, NaN where the value is missing (Evaluation.Missing: nansum
+// holds a 0 there), and returns it with the number of missing values. A
+// valid trajectory's values are otherwise finite, so a NaN marks a
+// missing one.
+func objectiveColumn(dst []float64, ev *engine.Evaluation, valid []int, k int) ([]float64, int) {
+	missing := 0
+	for j, i := range valid {
+		dst[j] = ev.Values[i*ev.M+k]
+		if ev.Missing(i, k) {
+			dst[j] = math.NaN()
+			missing++
+		}
+	}
+	return dst, missing
+}
+
+// correlation returns the Pearson correlation of two objective columns
+// (objectiveColumn), over the rows that have both values when either has
+// a missing one.
+func correlation(x, y []float64, missing bool) float64 {
+	if missing {
+		return stats.PearsonPairwise(x, y)
+	}
+	return stats.Pearson(x, y)
 }

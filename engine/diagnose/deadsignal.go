@@ -12,10 +12,12 @@ import (
 type DeadSignal struct {
 	// Groups counts the comparison groups that hold a valid trajectory.
 	Groups int
-	// ZeroSpread counts the groups whose scores all equal (no GRPO
-	// signal), split by the task metric into ZeroAllPass (every valid
-	// member passes), ZeroAllFail (every valid member fails) and
-	// ZeroOther (the rest: the metric varies, or is missing for some).
+	// ZeroSpread counts the groups without GRPO signal, as
+	// BatchStats.ZeroStdGroups (their scores all equal; a group of one
+	// only when the method does not reward it by its score), split by the
+	// task metric into ZeroAllPass (every valid member passes),
+	// ZeroAllFail (every valid member fails) and ZeroOther (the rest: the
+	// metric varies, or is missing for some).
 	ZeroSpread, ZeroAllPass, ZeroAllFail, ZeroOther int
 	// Phantom counts the groups whose task metric all pass or all fail
 	// while their scores vary: their advantages come from shaping terms
@@ -30,7 +32,8 @@ type DeadSignal struct {
 	DeadShare float64
 	// ExpectedDeadShare is what independent sampling at the batch's pass
 	// rate gives: the mean over the groups of p^G_i + (1-p)^G_i, G_i the
-	// group's valid trajectories.
+	// group's valid trajectories, a term 0 for a group of one that the
+	// method rewards by its score (never dead).
 	ExpectedDeadShare float64
 	// PhantomShare is Phantom / Groups.
 	PhantomShare float64
@@ -70,6 +73,11 @@ func DeadSignalOf(res *engine.Result, b *engine.Batch, task []float64, threshold
 		d.Groups++
 		passed += pass
 		known += pass + fail
+		// A group of one rewarded by its score has signal: neither zero
+		// spread nor phantom, whatever its task metric.
+		if size == 1 && scoredAlone(res.Options) {
+			continue
+		}
 		if size >= len(groupsOfSize) {
 			groupsOfSize = append(groupsOfSize, make([]int, size+1-len(groupsOfSize))...)
 		}

@@ -17,10 +17,11 @@ type scoreBatch struct {
 	// fronts and frontierSize are BatchStats' Fronts and FrontierSize.
 	fronts, frontierSize int
 	// groups counts the comparison groups holding a valid trajectory, of
-	// which zeroStd have all their scores equal.
-	groups, zeroStd int
-	scoreGroupStd   float64
-	fracAtMax       float64
+	// which alone hold one and zeroStd more, all of equal scores: whether
+	// a group of one has signal depends on the method (zeroStdGroups).
+	groups, alone, zeroStd int
+	scoreGroupStd          float64
+	fracAtMax              float64
 }
 
 // scoreBatchOf returns the score statistics of b, a batch of res, whose
@@ -47,13 +48,17 @@ func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreB
 		}
 	}
 	for _, g := range b.Groups {
-		lo, hi, seen := math.Inf(1), math.Inf(-1), false
+		lo, hi, valid := math.Inf(1), math.Inf(-1), 0
 		for _, i := range g.Members {
 			if res.Evaluation.Valid[i] {
-				lo, hi, seen = min(lo, res.Scores[i]), max(hi, res.Scores[i]), true
+				lo, hi, valid = min(lo, res.Scores[i]), max(hi, res.Scores[i]), valid+1
 			}
 		}
-		if seen {
+		switch {
+		case valid == 1:
+			c.groups++
+			c.alone++
+		case valid > 1:
 			c.groups++
 			if lo == hi {
 				c.zeroStd++
@@ -65,11 +70,28 @@ func computeScoreBatch(res *engine.Result, b *engine.Batch, valid []int) *scoreB
 	return c
 }
 
-// summarizeScratch returns Summarize(x), sorting a copy of x in a scratch
+// zeroStdGroups returns BatchStats.ZeroStdGroups of a batch whose score
+// statistics are c: its groups of two valid trajectories or more whose
+// scores all equal, and its groups of one unless res's method rewards
+// them by their score (scoredAlone), as GroupSummary.NoSignal has it.
+func zeroStdGroups(res *engine.Result, c *scoreBatch) int {
+	if scoredAlone(res.Options) {
+		return c.zeroStd
+	}
+	return c.zeroStd + c.alone
+}
+
+// summarizePresent returns Summarize of x's values that are not NaN (an
+// objectiveColumn's present values), sorting a copy of them in a scratch
 // buffer.
-func summarizeScratch(x []float64) stats.Summary {
+func summarizePresent(x []float64) stats.Summary {
 	buf := parallel.GetFloats(len(x))
-	*buf = append((*buf)[:0], x...)
+	*buf = (*buf)[:0]
+	for _, v := range x {
+		if !math.IsNaN(v) {
+			*buf = append(*buf, v)
+		}
+	}
 	s := stats.SummarizeInPlace(*buf)
 	parallel.PutFloats(buf)
 	return s

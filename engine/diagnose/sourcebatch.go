@@ -5,7 +5,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/parallel"
-	"github.com/rewardlens/rewardlens/stats"
 )
 
 // The statistics and trends of one source (docs/CONTRACT.md, Objectives
@@ -54,29 +53,27 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	cols := ev.SourceObjectives(src)
 	columns := make([][]float64, len(cols))
 	for c, k := range cols {
-		columns[c] = make([]float64, len(valid))
-		for j, i := range valid {
-			columns[c][j] = ev.Values[i*ev.M+k]
-		}
+		var missing int
+		columns[c], missing = objectiveColumn(make([]float64, len(valid)), ev, valid, k)
 		o := res.Objectives[k]
 		o.Weight = ev.SourceWeight(src, k)
-		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: stats.Summarize(columns[c])})
+		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summarizePresent(columns[c]), Missing: missing})
 	}
 	if len(cols) <= MaxCorrelationObjectives {
 		st.Correlation = make([][]float64, len(cols))
 		for a := range cols {
 			st.Correlation[a] = make([]float64, len(cols))
 			for c := range cols {
-				st.Correlation[a][c] = stats.Pearson(columns[a], columns[c])
+				st.Correlation[a][c] = correlation(columns[a], columns[c], st.Objectives[a].Missing > 0 || st.Objectives[c].Missing > 0)
 			}
 		}
 	}
 	scores := computeScoreBatch(res, &part, valid)
 	st.Score, st.Reward = scores.score, summarizeOf(res, res.Rewards, valid)
-	st.Fronts, st.FrontierSize, st.Groups, st.ZeroStdGroups = scores.fronts, scores.frontierSize, scores.groups, scores.zeroStd
+	st.Fronts, st.FrontierSize, st.Groups, st.ZeroStdGroups = scores.fronts, scores.frontierSize, scores.groups, zeroStdGroups(res, scores)
 	st.FracZeroStdGroups = math.NaN()
 	if st.Groups > 0 {
-		st.FracZeroStdGroups = float64(scores.zeroStd) / float64(st.Groups)
+		st.FracZeroStdGroups = float64(st.ZeroStdGroups) / float64(st.Groups)
 	}
 	structureStats(res, &st, &part, valid)
 	return st, scores

@@ -19,11 +19,13 @@ func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, value
 }
 
 // ValidObjective returns objective k's raw values for the valid
-// trajectories of batch b.
+// trajectories of batch b that have one: a value nansum counted 0 (TRL's
+// None: engine.Evaluation.Missing) is left out, as the statistics leave
+// it (diagnose.ObjectiveStats.Missing).
 func ValidObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
 	out := make([]float64, 0, len(b.Members))
 	for _, i := range b.Members {
-		if res.Evaluation.Valid[i] {
+		if res.Evaluation.Valid[i] && !res.Evaluation.Missing(i, k) {
 			out = append(out, res.Evaluation.Values[i*res.Evaluation.M+k])
 		}
 	}

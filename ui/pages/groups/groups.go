@@ -95,7 +95,9 @@ type groupsTab struct {
 	// group column shows of them: what tells them apart (groupLabels).
 	prompts, labels []string
 	rows            []int
-	zero            int // listed groups of zero spread
+	// zero counts the listed groups without signal that hold a valid
+	// trajectory, empty those that hold none (also marked "none").
+	zero, empty int
 	// byKey caches the groups' key order (see keyOrder).
 	byKey struct {
 		of    keyOrderOf
@@ -305,15 +307,21 @@ func (t *groupsTab) rebuild() {
 		t.byKey.of, t.byKey.order = of, nil // other groups
 	}
 	filter := t.list.FilterText()
-	t.rows, t.zero = t.rows[:0], 0
+	t.rows, t.zero, t.empty = t.rows[:0], 0, 0
 	for g := range t.summaries {
 		if filter == "" || t.matches(s, g, filter) {
 			t.rows = append(t.rows, g)
 		}
 	}
 	t.sortRows()
+	// The groups without signal that hold a valid trajectory are those
+	// frac_zero_std_groups and health's zero_spread count
+	// (BatchStats.ZeroStdGroups); those without one are counted apart.
 	for _, g := range t.rows {
-		if t.summaries[g].NoSignal(s.Result.Options) {
+		switch sum := &t.summaries[g]; {
+		case sum.Valid == 0:
+			t.empty++
+		case sum.NoSignal(s.Result.Options):
 			t.zero++
 		}
 	}
@@ -597,14 +605,17 @@ func (t *groupsTab) View() string {
 // listStatus is the line over the groups' table.
 func (t *groupsTab) listStatus() string {
 	st := t.common.Styles
-	zero := ""
+	zero, empty := "", ""
 	if t.zero > 0 {
 		zero = st.Warning.Render(fmt.Sprintf("%d without GRPO signal (zero spread)", t.zero))
+	}
+	if t.empty > 0 {
+		empty = st.Warning.Render(fmt.Sprintf("%d without a valid trajectory", t.empty))
 	}
 	return t.list.Status(st, t.mode == groupFiltering,
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
 		st.Muted.Render("sorted by ")+t.list.SortTitle(t.columns[t.list.SortColumn].title),
-		zero,
+		zero, empty,
 		t.list.FilterPart(st, t.width/4))
 }
 

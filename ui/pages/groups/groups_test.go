@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -268,5 +269,42 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 	// table's header.
 	if page := max(g.group.height-g.group.tableTop()-1, 1); len(g.group.completionLines) == 0 || len(g.group.completionLines) > page {
 		t.Errorf("%d responses read again for %d rows on screen", len(g.group.completionLines), page)
+	}
+}
+
+// TestGroupsCountWhatHealthCounts: the status line's count of groups
+// without signal is the statistics' (frac_zero_std_groups, health's
+// zero_spread): the groups holding a valid trajectory without signal. a
+// (1, 0) has signal; e (2, 2) has none; b, a group of one, has signal
+// under verl's grpo (--group-of-one score), none under TRL's (zero); f,
+// whose one trajectory is invalid, is marked "none" but counted apart,
+// as the statistics count no group without a valid trajectory: 1 and 2.
+func TestGroupsCountWhatHealthCounts(t *testing.T) {
+	rows := []struct {
+		g string
+		x any
+	}{{"a", 1.0}, {"a", 0.0}, {"b", 1.0}, {"e", 2.0}, {"e", 2.0}, {"f", "bad"}}
+	ts := make([]scoring.Trajectory, len(rows))
+	for i, r := range rows {
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: r.g, Metadata: map[string]any{"x": r.x}}
+	}
+	for _, c := range []struct {
+		groupOfOne engine.GroupOfOne
+		want       int
+	}{{engine.GroupOfOneScore, 1}, {engine.GroupOfOneZero, 2}} {
+		cfg := engine.Config{Method: string(engine.GRPO), GroupOfOne: string(c.groupOfOne), Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
+		s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := uitest.TabOn(s, New)
+		tab.SetSize(120, 20)
+		view := uitest.Plain(tab)
+		if st := s.BatchStats(); st.ZeroStdGroups != c.want {
+			t.Errorf("%s: the statistics count %d groups without signal, want %d", c.groupOfOne, st.ZeroStdGroups, c.want)
+		}
+		if want := fmt.Sprintf("%d without GRPO signal (zero spread) · 1 without a valid trajectory", c.want); !strings.Contains(view, want) {
+			t.Errorf("%s: the tab lacks %q:\n%s", c.groupOfOne, want, view)
+		}
 	}
 }

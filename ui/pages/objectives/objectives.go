@@ -199,8 +199,9 @@ func weightText(w float64) string {
 }
 
 // fillTable puts one row per objective in the table: its name (which
-// stays on screen when the others scroll sideways), goal, weight, count
-// and statistics, each column as wide as its content.
+// stays on screen when the others scroll sideways), goal, weight, count,
+// under nansum how many valid trajectories miss its value, and the
+// statistics of the values present, each column as wide as its content.
 func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
@@ -212,6 +213,11 @@ func (t *objectivesTab) fillTable() {
 		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
 		textNumberColumn("weight", n, func(j int) string { return weightText(objs[j].Weight) }),
 		table.IntColumn("count", n, func(j int) int { return objs[j].Count }),
+	}
+	if t.common.Session.Result.Evaluation.Absent != nil { // nansum: a valid trajectory can miss a value
+		columns = append(columns, table.IntColumn("missing", n, func(j int) int { return objs[j].Missing }))
+	}
+	columns = append(columns,
 		stat("mean", func(o *diagnose.ObjectiveStats) float64 { return o.Mean }),
 		stat("std", func(o *diagnose.ObjectiveStats) float64 { return o.Std }),
 		stat("min", func(o *diagnose.ObjectiveStats) float64 { return o.Min }),
@@ -219,7 +225,7 @@ func (t *objectivesTab) fillTable() {
 		stat("median", func(o *diagnose.ObjectiveStats) float64 { return o.Median }),
 		stat("p75", func(o *diagnose.ObjectiveStats) float64 { return o.P75 }),
 		stat("max", func(o *diagnose.ObjectiveStats) float64 { return o.Max }),
-	}
+	)
 	t.table.SetSize(t.width, n+1)
 	t.table.SetRows(n)
 	t.table.SetColumns(columns, 1)

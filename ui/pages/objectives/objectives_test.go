@@ -292,3 +292,49 @@ func TestObjectivesKeepValuesOnSwitch(t *testing.T) {
 	}
 	same("another size", 100, 30)
 }
+
+// TestObjectivesMissingLeftOut: under nansum a None value (null), which
+// counts 0 in the score, is left out of the objective's statistics and
+// distribution and counted in a missing column, not summarised as a 0.
+// acc is 1, null, 3, null: count 2, missing 2, mean 2, std 1, min 1, p25
+// 1.5, median 2, p75 2.5, max 3 (with the nulls as 0s it read count 4,
+// mean 1, min 0); fmt is 1, 1, 0, 0, so over the rows with both values
+// their correlation is -1 (-1/sqrt(6) with the 0s).
+func TestObjectivesMissingLeftOut(t *testing.T) {
+	acc := []any{1.0, nil, 3.0, nil}
+	ts := make([]scoring.Trajectory, len(acc))
+	for i := range ts {
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "p", Metadata: map[string]any{"acc": acc[i], "fmt": float64(1 - i/2)}}
+	}
+	nanSum := true
+	cfg := engine.Config{NanSum: &nanSum, Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}, {Name: "fmt", Expr: "metadata.fmt"}}}
+	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(200, 40)
+	view := uitest.Plain(tab)
+	lines := strings.Split(view, "\n")
+	if got := strings.Fields(lines[1]); !slices.Equal(got[:5], []string{"objective", "goal", "weight", "count", "missing"}) {
+		t.Fatalf("header %q, want a missing column after count:\n%s", lines[1], view)
+	}
+	want := "acc max 0.50 2 2 2.0000 1.0000 1.0000 1.5000 2.0000 2.5000 3.0000"
+	if got := strings.Join(strings.Fields(lines[2]), " "); !strings.HasPrefix(got, want) {
+		t.Errorf("acc's row reads %q, want %q:\n%s", got, want, view)
+	}
+	if got := tab.(*objectivesTab).values[0]; !slices.Equal(got, []float64{1, 3}) {
+		t.Errorf("acc's distribution draws %v, want [1 3]", got)
+	}
+	if !regexp.MustCompile(`(?m)^acc +\+1\.00 +-1\.00 `).MatchString(view) {
+		t.Errorf("the correlation of acc and fmt is not -1 over the rows with both:\n%s", view)
+	}
+	// Without nansum a null makes the trajectory invalid: nothing is
+	// missing, and there is no such column.
+	plain := uitest.SampleTab
+	tab, _ = plain(t, New)
+	tab.SetSize(200, 40)
+	if v := uitest.Plain(tab); strings.Contains(strings.Split(v, "\n")[1], "missing") {
+		t.Errorf("a missing column without nansum:\n%s", v)
+	}
+}
