@@ -280,7 +280,11 @@ func (m *Model) typingKeys() ([]key.Binding, bool) {
 // active tab's keys (helpTab), the global ones and the methods' formulas.
 func (m *Model) helpContent() helpoverlay.Content {
 	title, tab := m.helpTab()
-	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: m.keys, Options: m.common.Session.Result.Options}
+	global := m.keys
+	if m.weights.active && !m.weights.structure.Selects(m.common.Session) {
+		global.EditStructure.SetEnabled(false) // enter goes to the tab (helpTab)
+	}
+	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
 }
 
 // helpTab returns the title of the help's section of the active tab's

@@ -66,9 +66,7 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 	press(m, "5", "?")
 	v := screen(m)
 	for _, want := range []string{"Help: Trajectories", "Trajectories tab", "Everywhere", "export the batch's rewards",
-		"find a trajectory by id", "previous batch", "quit",
-		// The weights' keys work only while editing them: the help says so.
-		"previous objective (editing weights)", "done (editing weights)"} {
+		"find a trajectory by id", "previous batch", "quit"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the help does not list %q:\n%s", want, v)
 		}
@@ -161,7 +159,7 @@ func TestHelpWhileEditingWeights(t *testing.T) {
 		m.Init()
 		m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 		m.Settle()
-		press(m, "4", "?")
+		press(m, "4", "+", "?") // zoomed in: 0 resets the view
 		v := screen(m)
 		for _, want := range append(append(taken, left...), open) {
 			if !strings.Contains(v, want) {
@@ -201,5 +199,75 @@ func TestHelpLeavesOutAnEmptyTabSection(t *testing.T) {
 	press(m, "?", "2", "?")
 	if v := screen(m); !strings.Contains(v, "Groups tab") {
 		t.Errorf("the help on the Groups tab has no section of its keys:\n%s", v)
+	}
+}
+
+// TestHelpListsOnlyEnabledKeys: in every tab, browsing and in its other
+// modes (a trajectory or a group opened, a chart full screen, zoomed in,
+// the weights edited), the help lists the keys enabled, tab's and
+// global, and none disabled: the weights' keys only while editing them,
+// "esc back to the plot" only while reading, "0 reset the view" only
+// when zoomed in, the keyless "click" only where a click selects.
+func TestHelpListsOnlyEnabledKeys(t *testing.T) {
+	for _, state := range [][]string{{"1"}, {"2"}, {"2", "enter"}, {"3"}, {"4"}, {"4", "+"}, {"4", "enter"}, {"5"}, {"5", "enter"},
+		{"6"}, {"6", "enter"}, {"7"}, {"7", "enter"}, {"8"}, {"4", "w"}, {"5", "w"}} {
+		m := newTestModel(t, 200, 70)
+		press(m, state...)
+		text := ansi.Strip(helpoverlay.Text(m.common.Styles, m.helpContent(), 2000))
+		lines := map[string]bool{}
+		for _, l := range strings.Split(text, "\n") {
+			lines[strings.Join(strings.Fields(l), " ")] = true
+		}
+		_, tab := m.helpTab()
+		global := m.helpContent().Global
+		want, wantNot := map[string]bool{}, map[string]bool{}
+		for _, group := range append(tab.FullHelp(), global.FullHelp()...) {
+			for _, b := range group {
+				row := strings.Join(strings.Fields(b.Help().Key+" "+b.Help().Desc), " ")
+				switch {
+				case b.Help().Key == "":
+				case b.Enabled() || len(b.Keys()) == 0:
+					want[row] = true
+				default:
+					wantNot[row] = true
+				}
+			}
+		}
+		for row := range want {
+			if !lines[row] {
+				t.Errorf("after %q: the help does not list %q, enabled:\n%s", state, row, text)
+			}
+		}
+		for row := range wantNot {
+			if lines[row] && !want[row] {
+				t.Errorf("after %q: the help lists %q, disabled:\n%s", state, row, text)
+			}
+		}
+	}
+	// The cases the rule decides, spelt out.
+	for _, c := range []struct {
+		keys              []string
+		listed, notListed []string
+	}{
+		{[]string{"4"}, []string{"click select the nearest point", "w weights"}, []string{"previous objective", "back to the plot", "reset the view", "follow the newest batch"}},
+		{[]string{"4", "+"}, []string{"0 reset the view"}, nil},
+		{[]string{"4", "enter"}, []string{"esc back to the plot"}, []string{"click select the nearest point", "next x objective"}},
+		{[]string{"7", "enter"}, []string{"esc back to the plot"}, []string{"click select the nearest point"}},
+		{[]string{"4", "w"}, []string{"↑ previous objective", "esc done"}, []string{"w weights", "edit the constraint or gate"}},
+	} {
+		m := newTestModel(t, 200, 70)
+		press(m, c.keys...)
+		text := ansi.Strip(helpoverlay.Text(m.common.Styles, m.helpContent(), 2000))
+		flat := strings.Join(strings.Fields(text), " ")
+		for _, want := range c.listed {
+			if !strings.Contains(flat, want) {
+				t.Errorf("after %q: the help does not list %q:\n%s", c.keys, want, text)
+			}
+		}
+		for _, absent := range c.notListed {
+			if strings.Contains(flat, absent) {
+				t.Errorf("after %q: the help lists %q:\n%s", c.keys, absent, text)
+			}
+		}
 	}
 }

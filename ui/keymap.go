@@ -143,20 +143,15 @@ func (km keyMap) ShortHelp() []key.Binding {
 	}
 }
 
-// FullHelp implements help.KeyMap. The help lists every key, enabled or
-// not, so the keys that work only in one mode say which: "↑ previous
-// objective" alone would read as what ↑ does everywhere.
+// FullHelp implements help.KeyMap. The help lists the keys enabled (the
+// weights' while editing them, F with --follow), as the footer does.
 func (km keyMap) FullHelp() [][]key.Binding {
-	when := func(b key.Binding, mode string) key.Binding {
-		return common.PairHelp(b, b.Help().Key, b.Help().Desc+" ("+mode+")")
-	}
-	weights := func(b key.Binding) key.Binding { return when(b, "editing weights") }
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
-		{km.PrevBatch, km.NextBatch, when(km.Follow, "with --follow"), km.EditWeights, km.Export, km.Save, km.Find, when(km.FilterGroups, "with --filter-groups")},
-		{weights(km.PrevObjective), weights(km.NextObjective), weights(km.IncreaseWeight), weights(km.DecreaseWeight), weights(km.ObjectiveNorm), weights(km.DoneWeights)},
-		{weights(km.AddConstraint), weights(km.AddGate), weights(km.SelectStructure), weights(km.EditStructure), weights(km.RemoveStructure), weights(km.EditPenalty)},
+		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find, km.FilterGroups},
+		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.ObjectiveNorm, km.DoneWeights},
+		{km.AddConstraint, km.AddGate, km.SelectStructure, km.EditStructure, km.RemoveStructure, km.EditPenalty},
 		{km.Help, km.Quit},
 	}
 }

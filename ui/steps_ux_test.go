@@ -30,21 +30,32 @@ func TestStepsHealthLineCutVisibly(t *testing.T) {
 }
 
 // TestStepsFindingsWholeAfterScrolling: scrolled to its last chart, the
-// Steps tab still lists the health findings as many as its height allows
-// and says how many more there are: the lines shown and "… and N more"
-// add up to every finding, at 140x45 (all of the sample's 4) and at 80x24
-// (one, and 3 more).
+// Steps tab lists the same health findings as before it scrolled, as many
+// as its height allows, and says how many more there are: the lines shown
+// and "… and N more" add up to every finding, at 140x45 (all of the
+// sample's 4) and at 80x24 (one, and 3 more).
 func TestStepsFindingsWholeAfterScrolling(t *testing.T) {
 	more := regexp.MustCompile(`… and (\d+) more \(rewardlens stats --health lists them\)`)
+	// health is the view from the findings' title line on.
+	health := func(view string) string {
+		if at := strings.Index(view, "health against"); at >= 0 {
+			return view[at:]
+		}
+		return ""
+	}
 	for _, size := range []struct{ width, height, listed int }{{140, 45, 4}, {80, 24, 1}} {
 		m := newTestModel(t, size.width, size.height)
 		press(m, "6")
+		unscrolled := health(screen(m))
 		for range 14 {
 			press(m, "down")
 		}
 		view := screen(m)
-		if !strings.Contains(view, "charts") || !strings.Contains(view, "of 15 (↑/↓)") {
-			t.Fatalf("%dx%d: the grid does not scroll:\n%s", size.width, size.height, view)
+		if !regexp.MustCompile(`charts \d+–15 of 15 \(↑/↓\)`).MatchString(view) {
+			t.Fatalf("%dx%d: the grid does not scroll to its last chart:\n%s", size.width, size.height, view)
+		}
+		if h := health(view); h == "" || h != unscrolled {
+			t.Errorf("%dx%d: the findings changed as the grid scrolled:\n%s\nbefore:\n%s", size.width, size.height, h, unscrolled)
 		}
 		listed := strings.Count(view, "ALERT step") + strings.Count(view, "WARN  step")
 		unlisted := 0

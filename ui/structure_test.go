@@ -49,8 +49,8 @@ func sampleFeasibleShare(m *Model, limit float64) float64 {
 }
 
 // TestHeaderFeasibleShare: with a constraint the header shows the batch's
-// feasible share, counted here from the raw safety values; without one it
-// shows none.
+// feasible share, counted here from the raw safety values ("87% feas" at
+// 80 columns, beside the goals); without one it shows none.
 func TestHeaderFeasibleShare(t *testing.T) {
 	for _, width := range []int{80, 120, 200} {
 		m := constrainedModel(t, width, 40, []string{"safety >= 0.9"}, nil)
@@ -58,12 +58,16 @@ func TestHeaderFeasibleShare(t *testing.T) {
 		if share == 0 || share == 1 {
 			t.Fatalf("the sample's first batch is all or nothing feasible (%v): the test shows nothing", share)
 		}
-		want := fmt.Sprintf("%.0f%% feasible", 100*share)
+		word := "feasible"
+		if width == 80 {
+			word = "feas  accuracy ↑"
+		}
+		want := fmt.Sprintf("%.0f%% %s", 100*share, word)
 		if head := strings.Split(screen(m), "\n")[0]; !strings.Contains(head, want) {
 			t.Errorf("%d columns: the header lacks %q: %q", width, want, head)
 		}
 		press(m, "]")
-		want = fmt.Sprintf("%.0f%% feasible", 100*sampleFeasibleShare(m, 0.9))
+		want = fmt.Sprintf("%.0f%% %s", 100*sampleFeasibleShare(m, 0.9), word)
 		if head := strings.Split(screen(m), "\n")[0]; !strings.Contains(head, want) {
 			t.Errorf("%d columns, batch 2: the header lacks %q: %q", width, want, head)
 		}

@@ -71,18 +71,23 @@ type layout struct {
 // session), then the settings' labels shorten, then the goals go (to the
 // tab bar's end, if it has room for names of readableNameWidth: see
 // WithGoals), then the settings, the method's label, the health badge's
-// words ("✖2 ⚠1"), the counts; the source is always shown, cut from its
-// start when what is left is too narrow (to minSourceWidth, and below
-// only when the method would not fit otherwise), and so is the method's
-// name.
+// words ("✖2 ⚠1"), the counts' words (shortCounts), the batch's word and,
+// with constraints, the valid count (fewestCounts), the counts; the
+// source is always shown, cut from its start when what is left is too
+// narrow (to minSourceWidth, and below only when the method would not fit
+// otherwise), and so is the method's name.
 // The health badge ends the line; its room is the widest of the badge and
 // the "health updating" one, so that nothing moves when either replaces
 // the other.
 //
 // compact is the last resort when neither the header nor the tab bar had
 // room for the goals: the goals' names whole before the scope and
-// normalisation, then the names cut shorter and shorter ("acc… ↑"), the
-// health badge counts alone; "" when even that does not fit.
+// normalisation, then the names cut shorter and shorter, to
+// readableNameWidth ("accur… ↑"), as README promises; only then the
+// counts' words, the batch's word and the valid count go as above, each
+// step trying the names from whole to readableNameWidth again, before the
+// names are cut shorter ("a… ↑"); the health badge counts alone; "" when
+// even that does not fit.
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
@@ -90,19 +95,29 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	if s.Result.Options.Normalize {
 		normalize = "on"
 	}
-	counts := st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid))
+	// counts shorten to shortCounts ("127 valid !1 87% feas"), then to
+	// fewestCounts: without the valid count when there are constraints,
+	// whose share says more ("!1 87% feas").
+	valid := st.HeaderValue.Render(fmt.Sprintf("%d valid", h.valid))
+	var invalid, shortInvalid string
 	if h.invalid > 0 {
-		counts += " " + st.Invalid.Render(fmt.Sprintf("! %d invalid", h.invalid))
+		invalid = st.Invalid.Render(fmt.Sprintf("! %d invalid", h.invalid))
+		shortInvalid = st.Invalid.Render(fmt.Sprintf("!%d", h.invalid))
 	}
+	counts, shortCounts, fewestCounts := joinNonEmpty(valid, invalid), joinNonEmpty(valid, shortInvalid), joinNonEmpty(valid, shortInvalid)
 	if h.constrained {
-		counts += " " + feasibleText(st, h.feasible)
+		counts = joinNonEmpty(counts, feasibleText(st, h.feasible, "feasible"))
+		shortCounts = joinNonEmpty(shortCounts, feasibleText(st, h.feasible, "feas"))
+		fewestCounts = joinNonEmpty(shortInvalid, feasibleText(st, h.feasible, "feas"))
 	}
 	scope := string(s.Result.Options.Scope)
 	var (
 		source = textsafe.Line(s.Source)
-		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " +
-			st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
-		method = field("method:", string(s.Result.Options.Method))
+		step   = st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
+		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " + step
+		// shortBatch is the batch without its word, for narrow lines.
+		shortBatch = st.HeaderValue.Render(fmt.Sprintf("%d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " + step
+		method     = field("method:", string(s.Result.Options.Method))
 		// methodName is the method without its label, for narrow lines.
 		methodName    = st.HeaderValue.Render(string(s.Result.Options.Method))
 		computer      = field("computer:", string(session.ComputerOf(s.Computer)))
@@ -112,6 +127,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	)
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
+		shortBatch = liveBadge(st, h.Live) + " " + shortBatch
 	}
 	layouts := []layout{
 		{[]string{batch, method, computer, settings, counts, goals}, false},
@@ -122,6 +138,8 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		{[]string{batch, methodName, shortSettings, counts}, false},
 		{[]string{batch, methodName, counts}, false},
 		{[]string{batch, methodName, counts}, true},
+		{[]string{batch, methodName, shortCounts}, true},
+		{[]string{shortBatch, methodName, fewestCounts}, true},
 		{[]string{batch, methodName}, true},
 	}
 	if compact {
@@ -130,10 +148,28 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 			{[]string{batch, methodName, shortSettings, counts, goals}, true},
 			{[]string{batch, method, counts, goals}, true},
 		}
-		// The goals cut shorter and shorter ("acc… ↑") before they go;
-		// the first width is the longest name's: none cut.
-		for _, nameWidth := range nameWidths(s.Result.Objectives, width) {
-			layouts = append(layouts, layout{[]string{batch, methodName, counts, goalsTextWithin(st, s.Result.Objectives, nameWidth)}, true})
+		// The goals cut shorter and shorter ("accur… ↑"), at each step
+		// of the other fields' shortening, down to readableNameWidth;
+		// then, the other fields at their shortest, down to "a… ↑". The
+		// first width is the longest name's: none cut.
+		widths := nameWidths(s.Result.Objectives, width)
+		goalsWithin := make([]string, len(widths))
+		for k, nameWidth := range widths {
+			goalsWithin[k] = goalsTextWithin(st, s.Result.Objectives, nameWidth)
+		}
+		steps := [][]string{
+			{batch, methodName, counts},
+			{batch, methodName, shortCounts},
+			{shortBatch, methodName, shortCounts},
+			{shortBatch, methodName, fewestCounts},
+		}
+		for k, fields := range steps {
+			for j, nameWidth := range widths {
+				if nameWidth < readableNameWidth && k < len(steps)-1 {
+					break // nameWidths are widest first
+				}
+				layouts = append(layouts, layout{append(slices.Clip(fields), goalsWithin[j]), true})
+			}
 		}
 	}
 	full, fullRoom := h.badge(st, false)
@@ -289,22 +325,28 @@ func shortenStart(s string, width int) string {
 	return "…" + ansi.TruncateLeft(s, w-(width-1), "")
 }
 
-// feasibleText shows the batch's feasible share ("87% feasible"), marked
-// as invalid counts are when some valid trajectory breaks a constraint;
-// "– feasible" when the batch has no valid trajectory (NaN).
-func feasibleText(st *common.Styles, share float64) string {
+// feasibleText shows the batch's feasible share followed by word
+// ("87% feasible"), marked as invalid counts are when some valid
+// trajectory breaks a constraint; "– feasible" when the batch has no
+// valid trajectory (NaN).
+func feasibleText(st *common.Styles, share float64, word string) string {
 	if math.IsNaN(share) {
-		return st.HeaderKey.Render("– feasible")
+		return st.HeaderKey.Render("– " + word)
 	}
-	text := fmt.Sprintf("%.0f%% feasible", 100*share)
+	percent := fmt.Sprintf("%.0f%%", 100*share)
 	if share < 1 {
 		// A share just under 1 would round to "100%": say it is not.
-		if text == "100% feasible" {
-			text = ">99% feasible"
+		if percent == "100%" {
+			percent = ">99%"
 		}
-		return st.Invalid.Render(text)
+		return st.Invalid.Render(percent + " " + word)
 	}
-	return st.HeaderValue.Render(text)
+	return st.HeaderValue.Render(percent + " " + word)
+}
+
+// joinNonEmpty joins the parts that are not "" with a space.
+func joinNonEmpty(parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(p string) bool { return p == "" }), " ")
 }
 
 // headerSeparator separates the header's fields: two spaces, as a visible

@@ -56,7 +56,7 @@ func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
 func TestFeasibleText(t *testing.T) {
 	st := common.NewStyles(true, true)
 	for share, want := range map[float64]string{0.874: "87% feasible", 0.999: ">99% feasible", 1: "100% feasible", 0: "0% feasible", math.NaN(): "– feasible"} {
-		if got := ansi.Strip(feasibleText(st, share)); got != want {
+		if got := ansi.Strip(feasibleText(st, share, "feasible")); got != want {
 			t.Errorf("feasibleText(%v) = %q, want %q", share, got, want)
 		}
 	}
@@ -204,5 +204,42 @@ func TestCutNamesTellApart(t *testing.T) {
 	}
 	if got := cutMiddle("軌跡軌跡軌跡x", 6); ansi.StringWidth(got) > 6 {
 		t.Errorf("cutMiddle of wide characters %q is wider than 6", got)
+	}
+}
+
+// TestGoalNamesKeepFiveLetters: from 80 columns up, with or without a
+// constraint and invalid trajectories, a long source or a short one, the
+// goals are on the first two lines with each name whole or cut to no
+// fewer than five letters ("accur…"), as README promises: the batch's
+// word, the counts' words and the valid count go first.
+func TestGoalNamesKeepFiveLetters(t *testing.T) {
+	goals := regexp.MustCompile(`(?:^|  )(\S+) ↑ (\S+) ↑ (\S+) ↓(?:  |$)`)
+	c, h := sampleHeader(t, someFindings)
+	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		for _, invalid := range []int{0, 1} {
+			for _, constrained := range []bool{false, true} {
+				c.Session.Source = source
+				h.invalid, h.constrained, h.feasible = invalid, constrained, 0.874
+				for width := 80; width <= 200; width++ {
+					head, bar := render(h, c, tabBar(width), width)
+					m := goals.FindStringSubmatch(head)
+					if m == nil {
+						m = goals.FindStringSubmatch(bar)
+					}
+					if m == nil {
+						t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
+						continue
+					}
+					for k, name := range []string{"accuracy", "safety", "length"} {
+						if got := m[k+1]; got != name && (!strings.HasSuffix(got, "…") || len([]rune(got)) < 6 || !strings.HasPrefix(name, strings.TrimSuffix(got, "…"))) {
+							t.Errorf("%d columns, source %q, %d invalid, constrained %v: %s shown %q:\n%s\n%s", width, source, invalid, constrained, name, got, head, bar)
+						}
+					}
+					if constrained && !strings.Contains(head, "87% feas") {
+						t.Errorf("%d columns, source %q, %d invalid: no feasible share: %q", width, source, invalid, head)
+					}
+				}
+			}
+		}
 	}
 }

@@ -191,7 +191,7 @@ func Text(st *common.Styles, c Content, width int) string {
 		for _, g := range groups {
 			for _, b := range g {
 				hb := b.Help()
-				if hb.Key == "" || seen[hb.Key+hb.Desc] {
+				if !listed(b) || seen[hb.Key+hb.Desc] {
 					continue
 				}
 				seen[hb.Key+hb.Desc] = true
@@ -214,7 +214,7 @@ func Text(st *common.Styles, c Content, width int) string {
 		}
 	}
 	if tabKeys := c.Tab.FullHelp(); slices.ContainsFunc(tabKeys, func(g []key.Binding) bool {
-		return slices.ContainsFunc(g, func(b key.Binding) bool { return b.Help().Key != "" })
+		return slices.ContainsFunc(g, listed)
 	}) {
 		section(c.Title) // a tab without keys of its own has no section
 		bindings(tabKeys)
@@ -240,6 +240,13 @@ func Text(st *common.Styles, c Content, width int) string {
 		sb.WriteString(hangingLine(st, f.Name, nameWidth, f.Formula, width))
 	}
 	return strings.TrimRight(sb.String(), "\n")
+}
+
+// listed reports whether the help lists b: a key enabled now, as one that
+// does nothing would mislead, or a note without keys (what a click does),
+// which a tab's FullHelp leaves out where it does not apply.
+func listed(b key.Binding) bool {
+	return b.Help().Key != "" && (b.Enabled() || len(b.Keys()) == 0)
 }
 
 // Resize lays the open overlay out again for width x height, keeping its

@@ -1107,5 +1107,8 @@ func (t *compareTab) ShortHelp() []key.Binding {
 
 func (t *compareTab) FullHelp() [][]key.Binding {
 	k := t.keys
+	if t.reading {
+		k.Click = key.Binding{} // a click does nothing while reading
+	}
 	return [][]key.Binding{{k.NextB, k.PrevB, k.Left, k.Right, k.Down, k.Up, k.Click}, {k.NextOdd, k.PrevOdd, k.Open, k.OpenGroup, k.Close}, {k.Collapsed}}
 }

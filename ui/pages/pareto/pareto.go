@@ -1040,8 +1040,12 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 
 func (t *paretoTab) FullHelp() [][]key.Binding {
 	k := &t.keys
+	click := k.Click
+	if t.reader.reading {
+		click = key.Binding{} // a click does nothing while reading
+	}
 	return [][]key.Binding{
-		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Click, k.Open, k.Close},
+		{k.Prev, k.Next, k.PrevGroup, k.NextGroup, click, k.Open, k.Close},
 		{k.ZoomIn, k.ZoomOut, k.ResetView, k.OnlyGroup},
 		{k.PanLeft, k.PanRight, k.PanUp, k.PanDown},
 		{k.NextX, k.NextY},
