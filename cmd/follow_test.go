@@ -246,7 +246,7 @@ func TestStatsFollowEmptyFile(t *testing.T) {
 // rollout_data_dir in advance), or an empty file, cannot tell its layout:
 // --from auto waits, and says so once, until a record comes, then reads
 // verl's dumps as verl's (steps 1 to 3, not 0 to 2 of plain records).
-// --from verl reads at once.
+// --from verl reads a file that holds a record at once.
 func TestStatsFollowEmptyInputsAwaitTheirLayout(t *testing.T) {
 	shortQuiet(t)
 	dir := t.TempDir()

@@ -15,16 +15,21 @@ import (
 
 // applyLayout is layouts.Apply, --from checked first (a usage error) and
 // its errors about the inputs. followLog is where following says what it
-// waits for (nil when not following): with --from auto, inputs that hold
-// no record yet are waited for, the layout told by their first.
+// waits for (nil when not following): inputs that hold no record yet are
+// waited for, the layout (--from auto) or a trainer's defaults (--from
+// names it) told by their first.
 func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, followLog io.Writer) (engine.Config, string, error) {
 	if err := checkFrom(cfg); err != nil {
 		return cfg, "", err
 	}
 	var await *layouts.Awaiting
 	if followLog != nil {
+		why := "to recognise its layout (--from names it)"
+		if layouts.IsTrainer(cfg.From) {
+			why = "to take the defaults of --from " + cfg.From + " from its fields"
+		}
 		await = &layouts.Awaiting{Poll: awaitPoll, Waiting: func(paths []string) {
-			fmt.Fprintf(followLog, "rewardlens: waiting for a first record in %s, to recognise its layout (--from names it)\n", textsafe.Line(strings.Join(paths, ", ")))
+			fmt.Fprintf(followLog, "rewardlens: waiting for a first record in %s, %s\n", textsafe.Line(strings.Join(paths, ", ")), why)
 		}}
 	}
 	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, await)

@@ -49,9 +49,10 @@ type trainerLayout struct {
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg engine.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
-	// nothing, first being the first input file's fields (empty for a
-	// followed file with nothing in it yet), and what the "read as" line
-	// says besides cfg's settings ("" for nothing).
+	// nothing, first being the first input file's fields (empty for
+	// standard input and for empty files, not followed: the load refuses
+	// them), and what the "read as" line says besides cfg's settings (""
+	// for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise (stderr, the
@@ -142,8 +143,10 @@ func describeLayout(layout string) string {
 // --from names, and a file its layout's check refuses are errors.
 // Standard input is not looked at (WithStdin warns): with auto, it is
 // plain records; so are empty files, unless following (await not nil):
-// auto then waits until a file holds a record (awaitRecord). cfg.From
-// must be "" or one of Names. Every error is about the inputs, but ctx's.
+// auto then waits until a file holds a record (Awaiting), and so does a
+// --from that names a trainer, whose defaults are taken from the first
+// file's fields as when it was there at the start. cfg.From must be ""
+// or one of Names. Every error is about the inputs, but ctx's.
 func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, await *Awaiting) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
@@ -155,7 +158,7 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 	opts.Context = ctx
 	var files []loaders.FileFields
 	var err error
-	if from == layoutAuto && await != nil && !slices.Contains(paths, "-") {
+	if await != nil && !slices.Contains(paths, "-") {
 		files, err = await.record(ctx, paths, opts)
 	} else {
 		files, err = loaders.Peek(paths, opts)
@@ -163,7 +166,7 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 	if err != nil {
 		return cfg, "", err
 	}
-	if len(files) == 0 { // standard input, or empty files only
+	if len(files) == 0 { // standard input, or empty files not followed
 		if from == layoutAuto {
 			return cfg, "", nil // an empty file is the load's error
 		}
@@ -259,11 +262,12 @@ func layoutSentence(name string, cfg engine.Config) string {
 	return "read as " + name + ": " + strings.Join(parts, ", ")
 }
 
-// Awaiting is how Apply waits, when following with auto, for inputs that
-// hold no record yet (empty files, a directory without input files or
-// whose newest file has no complete line yet): a trainer's directory is
-// often made before its first dump, and read at once it would be read as
-// plain records for the whole run.
+// Awaiting is how Apply waits, when following, for inputs that hold no
+// record yet (empty files, a directory without input files or whose
+// newest file has no complete line yet): a trainer's directory is often
+// made before its first dump, and read at once it would be read, for the
+// whole run, as plain records (auto) or with the defaults of no file
+// (--from a trainer: TRL's advantage column scored as a reward).
 type Awaiting struct {
 	// Poll is how often the inputs are looked at again.
 	Poll time.Duration
