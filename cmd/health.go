@@ -177,7 +177,11 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	for k, v := range r.HVRef {
 		refs[k] = textsafe.Line(objectives[k]) + " " + tableNumber(float64(v))
 	}
-	fmt.Fprintf(w, "\nhealth: baseline the first %d %s; hypervolume reference %s\n", r.Baseline, english.Plural(r.Baseline, "batch"), strings.Join(refs, ", "))
+	if n := len(objectives); n == 2 || n == 3 {
+		fmt.Fprintf(w, "\nhealth: baseline the first %d %s; hypervolume reference %s\n", r.Baseline, english.Plural(r.Baseline, "batch"), strings.Join(refs, ", "))
+	} else { // its column is NaN
+		fmt.Fprintf(w, "\nhealth: baseline the first %d %s; no hypervolume: it is computed for 2 or 3 objectives, not %d\n", r.Baseline, english.Plural(r.Baseline, "batch"), n)
+	}
 	tw := newColumnWriter(w, true)
 	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil
 	header := "batch\thypervolume\tmean_step_count\tscore_group_std\tfrac_at_max\t"

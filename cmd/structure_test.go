@@ -229,3 +229,18 @@ weight = 3
 		}
 	}
 }
+
+// TestHealthSaysWhyNoHypervolume: with 4 objectives the health line says
+// the hypervolume is not computed, rather than printing a reference point
+// and a column of NaN without a word.
+func TestHealthSaysWhyNoHypervolume(t *testing.T) {
+	var lines strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&lines, `{"id":"t%d","group":"g%d","metadata":{"a":%d,"b":%d,"c":%d,"d":%d}}`+"\n", i, i%3, i%5, i%7, i%4, i%2)
+	}
+	data := filepath.Join(writeFiles(t, map[string]string{"data.jsonl": lines.String()}), "data.jsonl")
+	out, errOut, code := run(t, "", "stats", "--health", data)
+	if code != 0 && code != 3 || !strings.Contains(out, "no hypervolume: it is computed for 2 or 3 objectives, not 4") {
+		t.Errorf("status %d:\n%s%s", code, out, errOut)
+	}
+}

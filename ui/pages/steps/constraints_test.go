@@ -70,3 +70,33 @@ func TestStepsFeasibleShare(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsSaysWhyNoHypervolume: the hypervolume is charted for 2 or 3
+// objectives; with another count the legend says why it is absent.
+func TestStepsSaysWhyNoHypervolume(t *testing.T) {
+	for _, c := range []struct {
+		objectives int
+		note       string
+	}{
+		{3, ""},
+		{4, "no hypervolume: it is computed for 2 or 3 objectives, not 4"},
+		{1, "no hypervolume: it is computed for 2 or 3 objectives, not 1"},
+	} {
+		s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+			for len(cfg.Objectives) < c.objectives {
+				o := cfg.Objectives[0]
+				o.Name += strings.Repeat("2", len(cfg.Objectives))
+				cfg.Objectives = append(cfg.Objectives, o)
+			}
+			cfg.Objectives = cfg.Objectives[:c.objectives]
+			cfg.Weights = nil
+		})
+		tab := uitest.TabOn(s, New).(*stepsTab)
+		tab.SetSize(200, 60)
+		view := uitest.Plain(tab)
+		charted := strings.Contains(view, "hypervolume")
+		if c.note == "" && !charted || c.note != "" && !strings.Contains(view, c.note) {
+			t.Errorf("%d objectives: hypervolume charted %v, note %q missing:\n%s", c.objectives, charted, c.note, view)
+		}
+	}
+}

@@ -238,8 +238,12 @@ func stepsSeries(objectives []scoring.Objective, constraints []scoring.Constrain
 	for _, o := range objectives {
 		series = append(series, stepSeries{title: textsafe.Line(fmt.Sprintf("%s mean (%s)", o.Name, o.Goal))})
 	}
-	series = append(series, stepSeries{title: "frontier size (rank 0)", nonNegative: true, integer: true})
 	hypervolume := len(objectives) == 2 || len(objectives) == 3
+	frontier := stepSeries{title: "frontier size (rank 0)", nonNegative: true, integer: true}
+	if !hypervolume { // said, else the chart's absence looks like a fault
+		frontier.note = fmt.Sprintf("no hypervolume: it is computed for 2 or 3 objectives, not %d", len(objectives))
+	}
+	series = append(series, frontier)
 	if hypervolume {
 		series = append(series, stepSeries{title: "hypervolume", nonNegative: true})
 	}
