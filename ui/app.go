@@ -211,7 +211,7 @@ func (m *Model) render() string {
 	}
 	rows := []string{head, bar}
 	if m.weights.active {
-		rows = append(rows, m.weights.view(c, c.Width))
+		rows = append(rows, m.weights.view(c, c.Width)...)
 		rows = append(rows, m.weights.structure.View(c, c.Width)...)
 	}
 	w, h := m.bodySize()
@@ -269,6 +269,9 @@ func (m *Model) helpKeys() help.KeyMap {
 func (m *Model) typingKeys() ([]key.Binding, bool) {
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return m.tabs[m.active].ShortHelp(), true
+	}
+	if m.weights.active && m.weights.typing {
+		return []key.Binding{weightApplyKey, weightCancelKey}, true
 	}
 	if m.weights.active && m.weights.structure.Typing() {
 		return m.weights.structure.TypingKeys(), true
@@ -447,7 +450,7 @@ func (m *Model) refreshActive() tea.Cmd {
 // the weights editor's lines too while they are shown.
 func (m *Model) bodyTop() int {
 	if m.weights.active {
-		return bodyTop + 1 + len(m.weights.structure.View(m.common, m.common.Width))
+		return bodyTop + len(m.weights.view(m.common, m.common.Width)) + len(m.weights.structure.View(m.common, m.common.Width))
 	}
 	return bodyTop
 }
@@ -491,6 +494,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	if m.weights.active {
 		if msg.String() == "ctrl+c" {
 			return tea.Quit, true
+		}
+		if m.weights.typing {
+			return m.handleWeightInput(msg), true
 		}
 		if cmd, handled := m.handleStructureKey(msg); handled {
 			return cmd, true
@@ -554,6 +560,9 @@ func (m *Model) handleWeightKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
 		return m.changeWeight(weightStep), true
 	case key.Matches(msg, k.DecreaseWeight):
 		return m.changeWeight(-weightStep), true
+	case key.Matches(msg, k.TypeWeight):
+		o := m.common.Session.Evaluation.Objectives[m.weights.selected]
+		return tea.Batch(m.weights.startTyping(o.Name, m.common.Session.Weights()[m.weights.selected]), m.layout()), true
 	case key.Matches(msg, k.ObjectiveNorm):
 		return m.cycleObjectiveNorm(), true
 	case key.Matches(msg, k.DoneWeights):

@@ -148,12 +148,52 @@ func TestWeightEdit(t *testing.T) {
 	}
 }
 
-func TestWeightsStayNonNegative(t *testing.T) {
+// TestWeightsCrossZero: + and - step a weight by 0.05 across 0 and below
+// it, as --weight sets it (TRL's reward_weights may be negative): they
+// were clamped at 0, and a run's -1 became 0 at the first +, for good.
+func TestWeightsCrossZero(t *testing.T) {
 	m := newTestModel(t, 120, 40)
+	setMethod(t, m, engine.Absolute)
 	press(m, "w", "up") // wraps to the last objective, length (0.1)
 	press(m, "-", "-", "-")
-	if got := m.Session().Weights()[2]; got != 0 {
-		t.Errorf("length's weight after three -0.05 from 0.1: %v, want 0", got)
+	if got := m.Session().Weights()[2]; got != -0.05 {
+		t.Errorf("length's weight after three -0.05 from 0.1: %v, want -0.05", got)
+	}
+	if v := screen(m); !strings.Contains(v, "[length -0.05]") {
+		t.Errorf("the weights line does not show length at -0.05:\n%s", v)
+	}
+	if got := m.Session().Result.Options.Weights[2]; got != -0.05 {
+		t.Errorf("the result was computed with length's weight %v, want -0.05", got)
+	}
+	press(m, "+")
+	if v := screen(m); m.Session().Weights()[2] != 0 || !strings.Contains(v, "[length 0.00]") {
+		t.Errorf("back to 0: weight %v, and the line:\n%s", m.Session().Weights()[2], v)
+	}
+}
+
+// TestNegativeWeightKeptByTheEditor: a session opened with a weight of -1
+// (--weight format_reward=-1) steps to -0.95 and back to -1.
+func TestNegativeWeightKeptByTheEditor(t *testing.T) {
+	minusOne := -1.0
+	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+		cfg.Weights = map[string]float64{cfg.Objectives[1].Name: minusOne}
+	})
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Settle()
+	name := s.Evaluation.Objectives[1].Name
+	press(m, "w", "down")
+	if v := screen(m); !strings.Contains(v, "["+name+" -1.00]") {
+		t.Fatalf("the weights line does not show %s at -1.00:\n%s", name, v)
+	}
+	press(m, "+")
+	if got := m.Session().Weights()[1]; got != -0.95 {
+		t.Errorf("after +: %s's weight %v, want -0.95", name, got)
+	}
+	press(m, "-")
+	if got := m.Session().Weights()[1]; got != -1 {
+		t.Errorf("after + -: %s's weight %v, want -1", name, got)
 	}
 }
 

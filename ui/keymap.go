@@ -34,7 +34,9 @@ type keyMap struct {
 	NextObjective  key.Binding
 	IncreaseWeight key.Binding
 	DecreaseWeight key.Binding
-	DoneWeights    key.Binding
+	// TypeWeight opens a text input for the selected weight's value.
+	TypeWeight  key.Binding
+	DoneWeights key.Binding
 	// ObjectiveNorm cycles the objective normalisation
 	// (--normalize-objectives) while editing weights.
 	ObjectiveNorm key.Binding
@@ -76,8 +78,9 @@ func newKeyMap(tabs int) keyMap {
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
 		NextObjective:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "next objective")),
-		IncreaseWeight: key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "weight +0.05")),
-		DecreaseWeight: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "weight -0.05")),
+		IncreaseWeight: key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "weight +0.05")),
+		DecreaseWeight: key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "weight -0.05, below 0 too")),
+		TypeWeight:     key.NewBinding(key.WithKeys("="), key.WithHelp("=", "type the weight (0.33, -1, 2; enter applies, esc cancels)")),
 		DoneWeights:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "done")),
 		ObjectiveNorm:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "objective normalisation: none, minmax, zscore, rank")),
 
@@ -108,7 +111,7 @@ func (km *keyMap) setWeightMode(on bool) {
 // editorKeys are the keys of the weights editor, which it takes from the
 // tab while it is open.
 func (km *keyMap) editorKeys() []*key.Binding {
-	return []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.DoneWeights, &km.ObjectiveNorm,
+	return []*key.Binding{&km.PrevObjective, &km.NextObjective, &km.IncreaseWeight, &km.DecreaseWeight, &km.TypeWeight, &km.DoneWeights, &km.ObjectiveNorm,
 		&km.AddConstraint, &km.AddGate, &km.SelectStructure, &km.EditStructure, &km.RemoveStructure, &km.EditPenalty}
 }
 
@@ -125,7 +128,8 @@ func (km keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{
 		common.PairHelp(km.PrevObjective, "↑/↓", "objective"),
 		common.PairHelp(km.IncreaseWeight, "+/-", "±0.05"),
-		common.PairHelp(km.ObjectiveNorm, "o", "objective norm"),
+		common.PairHelp(km.TypeWeight, "=", "type"),
+		common.PairHelp(km.ObjectiveNorm, "o", "norm"),
 		common.PairHelp(km.AddConstraint, "c/a/p", "constraint/gate/λ"),
 		km.DoneWeights,
 		km.Tab,
@@ -150,7 +154,7 @@ func (km keyMap) FullHelp() [][]key.Binding {
 		{km.Tab, km.NextTab, km.PrevTab},
 		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
 		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find, km.FilterGroups},
-		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.ObjectiveNorm, km.DoneWeights},
+		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.TypeWeight, km.ObjectiveNorm, km.DoneWeights},
 		{km.AddConstraint, km.AddGate, km.SelectStructure, km.EditStructure, km.RemoveStructure, km.EditPenalty},
 		{km.Help, km.Quit},
 	}

@@ -52,16 +52,26 @@ func (m *Model) toggleNormalize() tea.Cmd {
 	return m.recompute()
 }
 
-// changeWeight adds delta to the selected objective's weight. Weights stay
-// >= 0: a negative weight would silently turn a goal around. They are
-// rounded to 1e-9 so that steps of 0.05 do not drift (0.1 + 0.05 + 0.05 is
-// not 0.2 in floating point).
+// changeWeight adds delta to the selected objective's weight, across 0
+// and below it as --weight allows (a negative weight is a setting, as in
+// TRL's reward_weights, not a mistake to clamp). The sum is rounded to
+// 1e-9 so that steps of 0.05 do not drift (0.1 + 0.05 + 0.05 is not 0.2
+// in floating point).
 func (m *Model) changeWeight(delta float64) tea.Cmd {
-	s := m.common.Session
-	w := slices.Clone(s.Weights())
 	k := m.weights.selected
-	w[k] = math.Round(max(w[k]+delta, 0)*1e9) / 1e9
-	s.Options.Weights = w
+	return m.setWeight(k, math.Round((m.common.Session.Weights()[k]+delta)*1e9)/1e9)
+}
+
+// setWeight sets objective k's weight to w, a finite number, and
+// recomputes. A -0 becomes 0, which the line shows as 0.00, not -0.00.
+func (m *Model) setWeight(k int, w float64) tea.Cmd {
+	s := m.common.Session
+	weights := slices.Clone(s.Weights())
+	if w == 0 {
+		w = 0
+	}
+	weights[k] = w
+	s.Options.Weights = weights
 	return m.recompute()
 }
 

@@ -1,9 +1,14 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -14,29 +19,98 @@ import (
 )
 
 // weightEditor is the weight-editing mode (w): a line of every objective's
-// weight, one of them selected for + and - to change. For the svrl
-// computer the objectives are task, verification_cost and efficiency, so
-// its verification and efficiency weights are edited the same way.
+// weight, one of them selected for + and - to change, or = to type. For
+// the svrl computer the objectives are task, verification_cost and
+// efficiency, so its verification and efficiency weights are edited the
+// same way.
 type weightEditor struct {
 	active   bool
 	selected int
+	// typing says the text input has the keys, editing the selected
+	// weight; err is why the last value typed was refused, "" when it
+	// was not.
+	typing bool
+	input  textinput.Model
+	err    string
 	// structure is the line of constraints, gates and penalty under the
 	// weights.
 	structure structureeditor.Editor
 }
+
+// The keys the weight's text input leaves to the editor while typing.
+var (
+	weightApplyKey  = key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "apply"))
+	weightCancelKey = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))
+)
 
 // move selects the objective step places away, wrapping around.
 func (e *weightEditor) move(step, objectives int) {
 	e.selected = ((e.selected+step)%objectives + objectives) % objectives
 }
 
-// view renders the line of weights, cut to width.
-func (e weightEditor) view(c *common.Common, width int) string {
+// startTyping opens the text input on the weight of objective name, empty
+// with its weight as the placeholder: what is typed replaces it.
+func (e *weightEditor) startTyping(name string, weight float64) tea.Cmd {
+	e.typing, e.err = true, ""
+	e.input = textinput.New()
+	e.input.Prompt = "weight of " + textsafe.Line(name) + "> "
+	e.input.Placeholder = weightText(weight)
+	return e.input.Focus()
+}
+
+// parseWeight reads a typed weight: a finite number of either sign (TRL's
+// reward_weights may be negative).
+func parseWeight(text string) (float64, error) {
+	w, err := strconv.ParseFloat(text, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) || err == nil && math.IsInf(w, 0):
+		return 0, fmt.Errorf("weight %q: too large, must be a finite number", text)
+	case err != nil || math.IsNaN(w):
+		return 0, fmt.Errorf("weight %q: not a number; type digits, \".\" and \"-\" (0.33, -1, 2)", text)
+	}
+	return w, nil
+}
+
+// weightText writes a weight with 2 decimals, or with 4 significant
+// digits when 2 decimals would round it: a typed 0.333 is not shown as
+// the 0.33 it is not.
+func weightText(w float64) string {
+	s := strconv.FormatFloat(w, 'f', 2, 64)
+	if v, _ := strconv.ParseFloat(s, 64); v == w {
+		return s
+	}
+	return strconv.FormatFloat(w, 'g', 4, 64)
+}
+
+// view renders the line of weights, or the text input, and the error
+// under it, each cut to width.
+func (e weightEditor) view(c *common.Common, width int) []string {
+	st := c.Styles
+	var line string
+	if e.typing {
+		line = e.input.View() + "  " + st.Muted.Render("enter apply · esc cancel · below 0 too · empty keeps it")
+	} else {
+		line = e.weightsLine(c)
+	}
+	lines := []string{ansi.Truncate(line, width, "…")}
+	if e.err != "" {
+		for _, l := range strings.Split(ansi.Wrap(textsafe.Line(e.err), width, " "), "\n") {
+			if len(lines) == 3 {
+				break
+			}
+			lines = append(lines, st.Invalid.Render(ansi.Truncate(l, width, "…")))
+		}
+	}
+	return lines
+}
+
+// weightsLine is the line of weights, the selected one in brackets.
+func (e weightEditor) weightsLine(c *common.Common) string {
 	st := c.Styles
 	weights := c.Session.Weights()
 	parts := make([]string, len(weights))
 	for k, o := range c.Session.Evaluation.Objectives {
-		text := fmt.Sprintf("%s %.2f", textsafe.Line(o.Name), weights[k])
+		text := textsafe.Line(o.Name) + " " + weightText(weights[k])
 		if k == e.selected {
 			parts[k] = st.Selected.Render("[" + text + "]")
 		} else {
@@ -50,10 +124,37 @@ func (e weightEditor) view(c *common.Common, width int) string {
 		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
 	}
 	norm := c.Session.Result.Options.NormalizeObjectives
-	line := title + " " + strings.Join(parts, " ") + "  " +
+	return title + " " + strings.Join(parts, " ") + "  " +
 		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  " +
 		st.Muted.Render("s = Σ weight × "+normalisedText(norm)+" (min goals negated)")
-	return ansi.Truncate(line, width, "…")
+}
+
+// handleWeightInput hands a key to the weight's text input while typing:
+// enter sets the selected weight to the value typed (nothing typed keeps
+// it), or says why it cannot; esc leaves the weight as it was.
+func (m *Model) handleWeightInput(msg tea.KeyPressMsg) tea.Cmd {
+	e := &m.weights
+	switch {
+	case key.Matches(msg, weightApplyKey):
+		text := strings.TrimSpace(e.input.Value())
+		if text == "" {
+			e.typing, e.err = false, ""
+			return m.layout()
+		}
+		w, err := parseWeight(text)
+		if err != nil {
+			e.err = err.Error()
+			return m.layout()
+		}
+		e.typing, e.err = false, ""
+		return tea.Batch(m.layout(), m.setWeight(e.selected, w))
+	case key.Matches(msg, weightCancelKey):
+		e.typing, e.err = false, ""
+		return m.layout()
+	}
+	var cmd tea.Cmd
+	e.input, cmd = e.input.Update(msg)
+	return cmd
 }
 
 // normalisedText names what the weights multiply under norm: the

@@ -181,6 +181,13 @@ func TestFitProperties(t *testing.T) {
 			if tk.Label != Format(tk.Value, StepDecimals(a.Step)) {
 				fail("label %q", tk.Label)
 			}
+			// Read back, a label is its tick's value, and no other's.
+			if v, err := strconv.ParseFloat(tk.Label, 64); err != nil || math.Abs(v-tk.Value) > a.Step/2 {
+				fail("label %q of tick %v", tk.Label, tk.Value)
+			}
+			if k > 0 && tk.Label == ticks[k-1].Label {
+				fail("label %q twice", tk.Label)
+			}
 			if o.LabelGap && len(ticks) > 1 && len(tk.Label) >= a.Every {
 				fail("label %q wider than the gap %d", tk.Label, a.Every)
 			}

@@ -283,11 +283,36 @@ func (h Histogram) note(edges []float64, width int) string {
 
 // ValueAxis returns the baseline under bars pitch columns apart, width
 // columns from the first bar's left side to the last one's right side, and
-// the labels of their edges (nice multiples of the bin width): every
-// edge that is a multiple of the smallest nice multiple of the width
-// whose labels fit without touching, so that they are regularly spaced.
-// A labelled edge gets a ┬ on the baseline.
+// the labels of their edges (edgeLabels). A labelled edge gets a ┬ on the
+// baseline.
 func ValueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
+	line := []rune(strings.Repeat("─", width))
+	labels := []rune(strings.Repeat(" ", width))
+	for _, l := range edgeLabels(edges, pitch, width) {
+		copy(labels[l.start:], []rune(l.text))
+		line[l.column] = '┬'
+	}
+	return string(line), string(labels)
+}
+
+// edgeLabel is a labelled edge of a value axis: its column, where its
+// text starts, and its text.
+type edgeLabel struct {
+	edge, column, start int
+	text                string
+}
+
+// edgeLabels chooses the labelled edges of bars pitch columns apart, width
+// columns from the first bar's left side to the last one's right side:
+// every edge that is a multiple of the smallest nice multiple of the bin
+// width (edges[1] − edges[0]), short of the whole axis, whose labels fit
+// without touching, 2 of them at least, so that they are regularly
+// spaced, each written with the decimals of that multiple (exact: the
+// edges are multiples of the bin). When none fits, the first fit whose end
+// label crowds its neighbour; else the first and last edges alone, with
+// the decimals of the bin: labels that fit only with fewer decimals than
+// their values need would read 0.2 and 0.4 as "0", "0" three times.
+func edgeLabels(edges []float64, pitch, width int) []edgeLabel {
 	k := len(edges) - 1
 	bin := edges[1] - edges[0]
 	// position returns the column of edge i: the left side of bar i, and
@@ -298,51 +323,64 @@ func ValueAxis(edges []float64, pitch, width int) (baseline, ticks string) {
 		}
 		return i * pitch
 	}
-	var crowded [2]string // the first fit whose labels crowd, baseline and labels
-	for stride := 1; ; stride++ {
+	// place lays out the labels of the edges chosen, up to the first
+	// that would touch the one before; fits says whether all of them did.
+	place := func(chosen []int, text func(float64) string) (placed []edgeLabel, fits bool) {
+		end := -1 // the column after the last label placed
+		for _, i := range chosen {
+			t := text(edges[i])
+			start := min(max(position(i)-len(t)/2, 0), width-len(t))
+			if start <= end || start < 0 {
+				return placed, false
+			}
+			placed = append(placed, edgeLabel{edge: i, column: position(i), start: start, text: t})
+			end = start + len(t)
+		}
+		return placed, true
+	}
+	var crowded []edgeLabel
+	for stride := 1; stride < k; stride++ {
 		step := float64(stride) * bin
-		if !chart.IsNice(step) && stride < k {
+		if !chart.IsNice(step) {
 			continue
 		}
-		line := []rune(strings.Repeat("─", width))
-		labels := []rune(strings.Repeat(" ", width))
-		end, fits := -1, true // end: the column after the last label placed
-		var gaps []int        // the spaces between neighbouring labels
+		var chosen []int
 		for i := 0; i <= k; i++ {
-			if q := edges[i] / step; math.Abs(q-math.Round(q)) > 1e-6 && stride < k {
-				continue
+			if q := edges[i] / step; math.Abs(q-math.Round(q)) <= 1e-6 {
+				chosen = append(chosen, i)
 			}
-			text := chart.Format(edges[i], chart.StepDecimals(step))
-			start := min(max(position(i)-len(text)/2, 0), width-len(text))
-			if start <= end || start < 0 {
-				fits = false
-				break
-			}
-			if end >= 0 {
-				gaps = append(gaps, start-end)
-			}
-			copy(labels[start:], []rune(text))
-			line[position(i)] = '┬'
-			end = start + len(text)
+		}
+		d := chart.StepDecimals(step)
+		placed, fits := place(chosen, func(v float64) string { return chart.Format(v, d) })
+		// One label reads as no axis: a wider stride, or the ends.
+		if !fits || len(placed) < 2 {
+			continue
 		}
 		// An end label pushed inside the axis must not crowd its
 		// neighbour ("1.9  2.0" under labels 8 apart): at least 2 spaces,
 		// and half the widest gap; a crowded fit is kept should no
 		// wider stride fit.
-		if fits && len(gaps) > 0 && slices.Min(gaps) < max(2, (slices.Max(gaps)+1)/2) {
-			if crowded[0] == "" {
-				crowded = [2]string{string(line), string(labels)}
-			}
-			fits = false
+		gaps := make([]int, len(placed)-1)
+		for j := range gaps {
+			gaps[j] = placed[j+1].start - placed[j].start - len(placed[j].text)
 		}
-		if stride >= k && crowded[0] != "" { // the last resort labels every edge
-
-			return crowded[0], crowded[1]
+		if slices.Min(gaps) >= max(2, (slices.Max(gaps)+1)/2) {
+			return placed
 		}
-		if fits || stride >= k {
-			return string(line), string(labels)
+		if crowded == nil {
+			crowded = placed
 		}
 	}
+	if crowded != nil {
+		return crowded
+	}
+	text := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) } // a bin of no nice width: lo to hi
+	if chart.IsNice(bin) {
+		d := chart.StepDecimals(bin)
+		text = func(v float64) string { return chart.Format(v, d) }
+	}
+	placed, _ := place([]int{0, k}, text)
+	return placed
 }
 
 // Sparkline draws the counts of values in edges' bins as an ntcharts

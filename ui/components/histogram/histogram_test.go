@@ -3,11 +3,13 @@ package histogram
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/stats"
 	"github.com/rewardlens/rewardlens/ui/common"
 )
@@ -142,6 +144,40 @@ func TestHistogramOfExtremes(t *testing.T) {
 		for _, width := range []int{20, 60, 120} {
 			if v := (Histogram{Title: "x", Values: values}).View(st, width, 12); v == "" {
 				t.Errorf("%v at %d: nothing drawn", values, width)
+			}
+		}
+	}
+}
+
+// TestEdgeLabelsExact: at every pitch, the labels of bins of 0.2 on [0, 1]
+// (and of other widths and ranges) are distinct, each within half a bin
+// of its edge, at least one of them. Labelled with the decimals of the
+// whole axis (1) when 0.2 did not fit, they read "0 0 0 1 1 1".
+func TestEdgeLabelsExact(t *testing.T) {
+	for _, r := range []struct{ lo, bin float64 }{
+		{0, 0.2}, {0, 0.1}, {0, 0.25}, {0, 0.5}, {-1, 0.2}, {-0.3, 0.05},
+		{0.9, 0.05}, {1000, 0.5}, {0, 5}, {-2, 0.25}, {0.001, 0.001},
+	} {
+		for bins := 1; bins <= 12; bins++ {
+			edges := chart.NiceMultiples(chart.MultipleBelow(r.lo, r.bin), chart.MultipleBelow(r.lo, r.bin)+float64(bins), r.bin)
+			for pitch := 1; pitch <= 14; pitch++ {
+				width := bins * pitch
+				labels := edgeLabels(edges, pitch, width)
+				widest := max(len(chart.Format(edges[0], 3)), len(chart.Format(edges[bins], 3)))
+				if width > 2*widest && len(labels) == 0 {
+					t.Errorf("%v at pitch %d: no label", edges, pitch)
+				}
+				seen := map[string]bool{}
+				for _, l := range labels {
+					v, err := strconv.ParseFloat(l.text, 64)
+					if err != nil || math.Abs(v-edges[l.edge]) > r.bin/2 {
+						t.Errorf("%v at pitch %d: edge %v labelled %q", edges, pitch, edges[l.edge], l.text)
+					}
+					if seen[l.text] {
+						t.Errorf("%v at pitch %d: label %q twice", edges, pitch, l.text)
+					}
+					seen[l.text] = true
+				}
 			}
 		}
 	}

@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rewardlens/rewardlens/engine"
+)
+
+// TestTypeWeight: = opens a text input on the selected weight; enter sets
+// it to the number typed, of either sign and any decimals (0.33 could not
+// be reached by steps of 0.05, 2 took 20 presses), and esc or nothing
+// typed leaves it.
+func TestTypeWeight(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	setMethod(t, m, engine.Absolute)
+	press(m, "w", "down", "=")
+	if v := screen(m); !strings.Contains(v, "weight of safety> ") {
+		t.Fatalf("= did not open the weight's input:\n%s", v)
+	}
+	typeText(m, "0.33")
+	press(m, "enter")
+	if got := m.Session().Weights()[1]; got != 0.33 {
+		t.Errorf("typed 0.33: safety's weight %v", got)
+	}
+	if got := m.Session().Result.Options.Weights[1]; got != 0.33 {
+		t.Errorf("typed 0.33: the result was computed with %v", got)
+	}
+	if v := screen(m); !strings.Contains(v, "[safety 0.33]") {
+		t.Errorf("the weights line does not show safety at 0.33:\n%s", v)
+	}
+	for _, c := range []struct {
+		typed string
+		want  float64
+		shown string
+	}{
+		{"2", 2, "[safety 2.00]"},
+		{"-1.5", -1.5, "[safety -1.50]"},
+		{"0.333", 0.333, "[safety 0.333]"},
+		{"-0", 0, "[safety 0.00]"},
+	} {
+		press(m, "=")
+		typeText(m, c.typed)
+		press(m, "enter")
+		if got := m.Session().Weights()[1]; got != c.want || got == 0 && math.Signbit(got) {
+			t.Errorf("typed %s: weight %v, want %v", c.typed, got, c.want)
+		}
+		if v := screen(m); !strings.Contains(v, c.shown) {
+			t.Errorf("typed %s: the line does not show %s:\n%s", c.typed, c.shown, v)
+		}
+	}
+	// esc, or enter on nothing, keeps the weight; q and + are typed.
+	press(m, "=")
+	typeText(m, "q+5")
+	press(m, "esc")
+	press(m, "=", "enter")
+	if got := m.Session().Weights()[1]; got != 0 {
+		t.Errorf("esc and an empty enter changed the weight to %v", got)
+	}
+	if v := screen(m); strings.Contains(v, "weight of safety> ") || !strings.Contains(v, "[safety 0.00]") {
+		t.Errorf("the input is still open:\n%s", v)
+	}
+}
+
+// TestTypeWeightRefused: a value that is not a finite number is refused
+// with why, under the input, which stays open with the text for fixing;
+// the weight is unchanged.
+func TestTypeWeightRefused(t *testing.T) {
+	for _, c := range []struct{ typed, why string }{
+		{"abc", `weight "abc": not a number; type digits, "." and "-"`},
+		{"1.2.3", `weight "1.2.3": not a number`},
+		{"1e999", `weight "1e999": too large`},
+		{"inf", `weight "inf": too large`},
+		{"nan", `weight "nan": not a number`},
+	} {
+		m := newTestModel(t, 120, 40)
+		press(m, "w", "down", "=")
+		typeText(m, c.typed)
+		press(m, "enter")
+		v := screen(m)
+		if !strings.Contains(v, c.why) || !strings.Contains(v, "weight of safety> "+c.typed) {
+			t.Errorf("%s: the editor does not say %q, the text kept:\n%s", c.typed, c.why, v)
+		}
+		if got := m.Session().Weights()[1]; got != 0.3 {
+			t.Errorf("%s: the weight changed to %v", c.typed, got)
+		}
+		press(m, "esc")
+		if v := screen(m); strings.Contains(v, c.why) {
+			t.Errorf("%s: esc left the error:\n%s", c.typed, v)
+		}
+	}
+}
+
+// TestWeightKeysInTheHelp: the footer while editing weights and the ?
+// help list = (type the weight); while typing, the footer lists enter and
+// esc.
+func TestWeightKeysInTheHelp(t *testing.T) {
+	m := newTestModel(t, 200, 60)
+	press(m, "w")
+	if v := screen(m); !strings.Contains(v, "= type") {
+		t.Errorf("the footer while editing weights does not list =:\n%s", v)
+	}
+	press(m, "?")
+	if v := screen(m); !strings.Contains(v, "type the weight") {
+		t.Errorf("the help does not list =:\n%s", v)
+	}
+	press(m, "?", "=")
+	if v := screen(m); !strings.Contains(v, "enter apply") || !strings.Contains(v, "esc cancel") {
+		t.Errorf("the footer while typing a weight:\n%s", v)
+	}
+}
+
+// TestGoldenWeightTyping keeps the weight's input open, and refusing a
+// value, at 80x24 and 120x40.
+func TestGoldenWeightTyping(t *testing.T) {
+	for _, v := range []struct{ name, text, then string }{
+		{"input", "-0.5", ""},
+		{"refused", "0,5", "enter"},
+	} {
+		for _, size := range [][2]int{{80, 24}, {120, 40}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", v.name, size[0], size[1]), func(t *testing.T) {
+				m := newTestModel(t, size[0], size[1])
+				press(m, "w", "down", "=")
+				typeText(m, v.text)
+				if v.then != "" {
+					press(m, v.then)
+				}
+				golden.RequireEqual(t, screen(m))
+			})
+		}
+	}
+}
+
+func TestParseWeight(t *testing.T) {
+	for text, want := range map[string]float64{"0.33": 0.33, "-1": -1, "2": 2, ".5": 0.5, "-.05": -0.05, "1e-3": 0.001} {
+		if got, err := parseWeight(text); err != nil || got != want {
+			t.Errorf("parseWeight(%q) = %v, %v; want %v", text, got, err, want)
+		}
+	}
+}
+
+func TestWeightText(t *testing.T) {
+	for w, want := range map[float64]string{0.35: "0.35", -1: "-1.00", 2: "2.00", 0.333: "0.333", 1.0 / 3: "0.3333", 1e-9: "1e-09"} {
+		if got := weightText(w); got != want {
+			t.Errorf("weightText(%v) = %q, want %q", w, got, want)
+		}
+	}
+}
