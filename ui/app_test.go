@@ -197,6 +197,35 @@ func TestNegativeWeightKeptByTheEditor(t *testing.T) {
 	}
 }
 
+// TestNormalizeStepsThroughTRLScales: under grpo, n steps through TRL's
+// scale_rewards, the group's std, the batch's, none, which the header
+// names, and the result is computed with each.
+func TestNormalizeStepsThroughTRLScales(t *testing.T) {
+	m := newTestModel(t, 160, 40)
+	setMethod(t, m, engine.GRPO)
+	for _, want := range []struct {
+		normalize bool
+		scale     engine.Scale
+		text      string
+	}{
+		{true, engine.ScaleBatch, "normalize: batch"},
+		{false, engine.ScaleGroup, "normalize: off"},
+		{true, engine.ScaleGroup, "normalize: on"},
+	} {
+		press(m, "n")
+		o := m.Session().Result.Options
+		if v := screen(m); o.Normalize != want.normalize || o.Scale != want.scale || !strings.Contains(v, want.text) {
+			t.Errorf("n: result normalize %v scale %s, want %v %s, and %q on screen:\n%s", o.Normalize, o.Scale, want.normalize, want.scale, want.text, v)
+		}
+	}
+	// Another method toggles, and leaves the scale alone.
+	setMethod(t, m, engine.RLOO)
+	press(m, "n")
+	if o := m.Session().Result.Options; o.Normalize || o.Scale != engine.ScaleGroup {
+		t.Errorf("n under rloo: normalize %v scale %s, want off, group", o.Normalize, o.Scale)
+	}
+}
+
 func TestToggles(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "n")

@@ -152,10 +152,17 @@ func (km keyMap) ShortHelp() []key.Binding {
 func (km keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{km.Tab, km.NextTab, km.PrevTab},
-		{km.NextMethod, km.PrevMethod, km.Scope, km.Normalize},
+		{km.NextMethod, km.PrevMethod, km.Scope, described(km.Normalize, "normalize (grpo: by the group's std, the batch's, none: TRL's scale_rewards)")},
 		{km.PrevBatch, km.NextBatch, km.Follow, km.EditWeights, km.Export, km.Save, km.Find, km.FilterGroups},
 		{km.PrevObjective, km.NextObjective, km.IncreaseWeight, km.DecreaseWeight, km.TypeWeight, km.ObjectiveNorm, km.DoneWeights},
 		{km.AddConstraint, km.AddGate, km.SelectStructure, km.EditStructure, km.RemoveStructure, km.EditPenalty},
 		{km.Help, km.Quit},
 	}
+}
+
+// described returns b with desc as its help, for the full help where a
+// key's few words in the footer leave out what it does.
+func described(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
 }

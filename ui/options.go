@@ -46,9 +46,20 @@ func (m *Model) toggleScope() tea.Cmd {
 	return m.recompute()
 }
 
-// toggleNormalize turns normalisation on or off.
+// toggleNormalize turns normalisation on or off; under grpo it steps
+// through TRL's scale_rewards instead: the group's std, the batch's, none.
 func (m *Model) toggleNormalize() tea.Cmd {
-	m.common.Session.Options.Normalize = !m.common.Session.Options.Normalize
+	o := &m.common.Session.Options
+	switch {
+	case o.Method != engine.GRPO:
+		o.Normalize = !o.Normalize
+	case !o.Normalize || o.Scale == engine.ScaleNone:
+		o.Normalize, o.Scale = true, engine.ScaleGroup
+	case o.Scale == engine.ScaleGroup:
+		o.Scale = engine.ScaleBatch
+	default:
+		o.Normalize, o.Scale = false, engine.ScaleGroup
+	}
 	return m.recompute()
 }
 
