@@ -384,6 +384,10 @@ func checkConfig(cfg engine.Config) error {
 		if err != nil {
 			return inputError{err}
 		}
+		// A gate that does not parse fails whatever the objectives.
+		if err := scoring.CheckGates(cfg.Gates); err != nil {
+			return inputError{err}
+		}
 		return nil
 	}
 	_, err := engine.New(cfg)
