@@ -80,7 +80,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		defer cancel()
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts, Each: hooks.Each}
+			fo := loaders.FollowOptions{Options: opts, Each: hooks.Each, UnendedWait: unendedWait}
 			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 			return loaders.Follow(ctx, args, fo)
 		}

@@ -21,6 +21,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
@@ -31,6 +32,10 @@ import (
 // take the newest batch for complete and print it: the other batches are
 // printed when a later one starts.
 var followQuiet = 1500 * time.Millisecond
+
+// unendedWait is how long a followed file's last line may stay without
+// its line end before it is warned of (loaders.FollowOptions.UnendedWait).
+var unendedWait = loaders.DefaultUnendedWait
 
 // awaitPoll is how often a followed path that does not exist yet is
 // looked for.
@@ -82,7 +87,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// rest of that reading, the lines the file grows by and the files read
 	// later come picked (no metadata map per line).
 	opts.Pick = f.pickFor
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate, UnendedWait: unendedWait,
+		AtEnd: func(u []loaders.Unended) { f.unended = u }})
 	if err != nil {
 		return inputError{err}
 	}
@@ -102,14 +108,14 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		select {
 		case u, ok := <-updates:
 			if !ok { // ctx ended: the newest batch as it stands
-				return f.interrupted(ctx.Err())
+				return f.interrupted(ctx.Err(), updates)
 			}
 			reportUpdate(stdio.Stderr, u)
 			if err := f.update(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				return f.interrupted(err)
+				return f.interrupted(err, updates)
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
@@ -119,7 +125,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				return f.interrupted(err)
+				return f.interrupted(err, updates)
 			}
 			if err := f.printBatches(true); err != nil {
 				return err
@@ -128,19 +134,51 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 }
 
-// interrupted ends following at an interrupt, err ctx's error: before
-// anything was computed (no trajectory came, or the first compute was
-// stopped), with err, as stats ends (status 128 + the signal's number);
-// after, with the end it would have had at the interrupt, the lines of
-// what was computed printed.
-func (f *statsFollower) interrupted(err error) error {
+// interrupted ends following at an interrupt, err ctx's error, once the
+// follower's updates closed: before anything was computed (no trajectory
+// came, or the first compute was stopped), with err, as stats ends
+// (status 128 + the signal's number); after, with the end it would have
+// had at the interrupt, the lines of what was computed printed, but for
+// the followed files whose last line has no line end: never read, they
+// are an error (status 2; an ALERT's status 3 stands, both told).
+func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) error {
+	for range updates { // the follower says the unended lines as it closes them
+	}
+	unended := unendedError(f.unended)
 	if f.res == nil {
+		if unended != nil {
+			fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(unended.Error()))
+		}
 		return err
 	}
 	if err := f.printBatches(true); err != nil {
 		return err
 	}
-	return f.status()
+	alert := f.status()
+	switch {
+	case unended != nil && alert != nil:
+		return fmt.Errorf("%w; %s", alert, unended.Error())
+	case unended != nil:
+		return inputError{unended}
+	}
+	return alert
+}
+
+// unendedError says which followed files had a last line without its line
+// end, not read, when following ended; nil when none had.
+func unendedError(unended []loaders.Unended) error {
+	switch len(unended) {
+	case 0:
+		return nil
+	case 1:
+		u := unended[0]
+		return fmt.Errorf("%s:%d: the last line has no line end as following ends (%s): not read", u.Path, u.Line, bytesOf(u.Bytes))
+	}
+	parts := make([]string, len(unended))
+	for i, u := range unended {
+		parts[i] = fmt.Sprintf("%s:%d (%s)", u.Path, u.Line, bytesOf(u.Bytes))
+	}
+	return fmt.Errorf("%d followed files end with a line without its line end as following ends, not read: %s", len(unended), strings.Join(parts, ", "))
 }
 
 // statsFollower keeps the live computation of stats --follow: the
@@ -192,6 +230,9 @@ type statsFollower struct {
 	// printed once.
 	warnings func(res *engine.Result, batches []int) []string
 	warned   map[string]bool
+	// unended are the followed files whose last line had no line end as
+	// following ended (loaders.FollowOptions.AtEnd).
+	unended []loaders.Unended
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group);
 	// nil once files were read again when the metric is read of the
@@ -618,10 +659,18 @@ func reportUpdate(w io.Writer, u loaders.Update) {
 	for _, p := range u.Gone {
 		fmt.Fprintf(w, "rewardlens: %s: gone; what was read from it stays\n", textsafe.Line(p))
 	}
+	for _, un := range u.Unended {
+		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(un.String()))
+	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
 	if u.Err != nil {
 		for _, line := range strings.Split(u.Err.Error(), "\n") {
 			fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(line))
 		}
 	}
+}
+
+// bytesOf writes "1 byte", "57 bytes".
+func bytesOf(n int64) string {
+	return fmt.Sprintf("%d %s", n, english.Plural(int(n), "byte"))
 }

@@ -48,6 +48,9 @@ type liveState struct {
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
 	unfinished []loaders.Unfinished
+	// unended are the followed files whose last line has stayed without
+	// its line end, not read, until the follower says it changed.
+	unended []loaders.Unended
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -192,6 +195,8 @@ func (l *liveState) note(u loaders.Update) {
 			l.gone = append(l.gone, p)
 		}
 	}
+	l.unended = slices.DeleteFunc(l.unended, func(x loaders.Unended) bool { return slices.Contains(u.Resumed, x.Path) })
+	l.unended = append(l.unended, u.Unended...)
 	l.skipped += u.Skipped
 	if u.Err != nil {
 		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
@@ -221,6 +226,9 @@ func (l *liveState) allWarnings() []string {
 		if !slices.Contains(l.gone, p) {
 			out = append(out, fmt.Sprintf("%s emptied; its old lines stay until new ones come", p))
 		}
+	}
+	for _, u := range l.unended {
+		out = append(out, u.String())
 	}
 	if l.skipped > 0 {
 		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
