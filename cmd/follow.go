@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -221,6 +222,10 @@ type statsFollower struct {
 	// warnedNoValid is set once the warning that no trajectory read so
 	// far is valid, by their values, was given.
 	warnedNoValid bool
+	// loggedChecked is set once the logged advantage's fields were looked
+	// for (checkLoggedField), warnedNoLogged once a step without a logged
+	// advantage was warned of.
+	loggedChecked, warnedNoLogged bool
 	// fields are the field names of the first trajectory of each reading
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
@@ -338,7 +343,12 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
 		return err
 	}
-	f.live = engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, ts), ts)
+	// The computer's evaluator evaluates the logged advantage too, which
+	// the evaluations appended to it go on evaluating.
+	e := c.NewEvaluator()
+	e.Reserve(len(ts))
+	e.Add(ts)
+	f.live = engine.NewLive(c.Scorer, e.Evaluation(), ts)
 	return nil
 }
 
@@ -445,6 +455,17 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			f.warnedNoValid = true
 		}
 	}
+	if n > 0 && !f.loggedChecked {
+		// A logged advantage that reads a field no record read so far
+		// has is misnamed, as stats finds it.
+		f.loggedChecked = true
+		f.mu.Lock()
+		fields := slices.Clone(f.fields)
+		f.mu.Unlock()
+		if err := checkLoggedField(f.cfg.LoggedAdvantage, f.res.Evaluation, fields); err != nil {
+			return err
+		}
+	}
 	return f.printLines(n)
 }
 
@@ -539,8 +560,13 @@ func (f *statsFollower) printLines(n int) error {
 				}
 			}
 		}
+		logged, agree := f.loggedOf(b)
+		if agree != nil && agree.Rows == 0 && !f.warnedNoLogged {
+			f.warnedNoLogged = true
+			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: no row has a logged advantage (a finite number): the rewards are compared with nothing\n", t.Step)
+		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		if err := f.printLine(t, findings, dead, updated, partial); err != nil {
+		if err := f.printLine(t, findings, dead, logged, agree, updated, partial); err != nil {
 			return err
 		}
 		delete(f.alerts, t.Step)
@@ -556,6 +582,24 @@ func (f *statsFollower) printLines(n int) error {
 	return nil
 }
 
+// loggedOf compares the rewards of batch b with the logged advantages, as
+// stats does per batch; nil, nil without them. The trainer-style rewards
+// are matched on the batch's rows alone (agreement.MatchLogged of them):
+// following has no whole reading to match.
+func (f *statsFollower) loggedOf(b int) (*loggedJSON, *agreementJSON) {
+	batch := &f.res.Ranking.Batches[b]
+	logged := newLoggedJSON(f.res, batch)
+	if logged == nil {
+		return nil, nil
+	}
+	rows := slices.Sorted(slices.Values(batch.Members))
+	ev := f.res.Evaluation.Filter(func(i int) bool {
+		_, ok := slices.BinarySearch(rows, i)
+		return ok
+	})
+	return logged, newAgreementJSON(agreement.MatchLogged(ev, f.res.Options), batch.Step)
+}
+
 // followLine is a batch's line in JSON.
 type followLine struct {
 	Step         int64            `json:"step"`
@@ -566,24 +610,27 @@ type followLine struct {
 	FrontierSize int              `json:"frontier_size"`
 	Findings     []health.Finding `json:"findings"`
 	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
+	Logged       *loggedJSON      `json:"logged_advantage,omitempty"`
+	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
 	Updated      bool             `json:"updated,omitempty"`
 	Partial      bool             `json:"partial,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
-// frontier size and findings, then its dead signal (nil for none) on a
-// line of its own, as stats prints it; updated marks a batch printed
+// frontier size and findings, then its comparison with the logged
+// advantages (logged and agree, nil without them) and its dead signal
+// (nil for none) on lines of their own, as stats prints them; updated marks a batch printed
 // before, to which trajectories came since, or whose file was read again;
 // partial a batch probably still being written (printLines), whose
 // findings are provisional.
-func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, updated, partial bool) error {
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, logged *loggedJSON, agree *agreementJSON, updated, partial bool) error {
 	var deadJSON *deadSignalJSON
 	if dead != nil {
 		deadJSON = newDeadSignalJSON(*dead)
 	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, updated, partial})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, updated, partial})
 		if err != nil {
 			return err
 		}
@@ -614,6 +661,9 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if _, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
 		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
+		return err
+	}
+	if err := writeLogged(f.out, "  ", logged, agree); err != nil {
 		return err
 	}
 	if deadJSON == nil {
