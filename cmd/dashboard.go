@@ -37,17 +37,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		}
 		fallback, source = &sampleCfg, "sample"
 	}
-	var followLog io.Writer // where the waits are said
+	resolve, followLog := s.resolve, io.Writer(nil) // followLog: where the waits are said
 	if follow {
-		followLog = cmd.ErrOrStderr()
-		if err := s.precheck(ctx, cmd.Flags(), fallback); err != nil {
-			return err
-		}
-		if err := awaitInputs(ctx, args, followLog); err != nil {
-			return err
-		}
+		resolve, followLog = s.resolveFollowed, cmd.ErrOrStderr()
 	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
+	cfg, opts, layout, err := resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
 	if err != nil {
 		return err
 	}

@@ -61,13 +61,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if err := s.precheck(ctx, cmd.Flags(), nil); err != nil {
-		return err
-	}
-	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
-		return err
-	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
+	cfg, opts, layout, err := s.resolveFollowed(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
 	if err != nil {
 		return err
 	}

@@ -173,3 +173,32 @@ func TestFollowMissingPathChecksGateSyntax(t *testing.T) {
 	f.awaitErr(t, "waiting for "+dir+" to appear")
 	f.stop()
 }
+
+// TestFollowReadsConfigOnce: following a path not there yet, the config
+// file is read once, before the wait: what it says then holds, however
+// it changes (or goes) while the path is waited for.
+func TestFollowReadsConfigOnce(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	root := t.TempDir()
+	config := filepath.Join(root, "run.toml")
+	if err := os.WriteFile(config, []byte("method = \"grpo\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "later", "run.jsonl")
+	f := startFollowing(t, "stats", "--follow", "--config", config, "--objective", "x=metadata.x", path)
+	f.awaitErr(t, "waiting for "+path+" to appear")
+	if err := os.WriteFile(config, []byte("method = \"bogus\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"id":"a","batch":0,"group":"g","metadata":{"x":1}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 0  trajectories 1 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+}
