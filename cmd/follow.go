@@ -586,10 +586,16 @@ func (f *statsFollower) loggedOf(b int) (*loggedJSON, *agreementJSON) {
 	if logged == nil {
 		return nil, nil
 	}
-	rows := slices.Sorted(slices.Values(batch.Members))
+	rows := batch.Members
+	if !slices.IsSorted(rows) {
+		rows = slices.Sorted(slices.Values(rows))
+	}
+	next := 0 // Filter asks the rows in ascending order
 	ev := f.res.Evaluation.Filter(func(i int) bool {
-		_, ok := slices.BinarySearch(rows, i)
-		return ok
+		for next < len(rows) && rows[next] < i {
+			next++
+		}
+		return next < len(rows) && rows[next] == i
 	})
 	return logged, newAgreementJSON(agreement.MatchLogged(ev, f.res.Options), batch.Step)
 }
