@@ -11,6 +11,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // shortUnendedWait shortens the wait before an unended last line is
@@ -67,5 +68,18 @@ func TestStatsFollowUnendedLine(t *testing.T) {
 	if code != exitHealthAlert || !strings.Contains(errOut, "rewardlens: health: 1 ALERT") ||
 		!strings.HasSuffix(errOut, "; "+path+":2: the last line has no line end as following ends (9 bytes): not read\n") {
 		t.Errorf("with an ALERT: status %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestUnendedErrorNamesEach: several files ending unended are each named,
+// with their line and bytes, in one line.
+func TestUnendedErrorNamesEach(t *testing.T) {
+	err := unendedError([]loaders.Unended{{Path: "a.jsonl", Line: 3, Bytes: 1}, {Path: "b.csv", Line: 7, Bytes: 12}})
+	want := "2 followed files end with a line without its line end as following ends, not read: a.jsonl:3 (1 byte), b.csv:7 (12 bytes)"
+	if err == nil || err.Error() != want {
+		t.Errorf("%v, want %q", err, want)
+	}
+	if err := unendedError(nil); err != nil {
+		t.Errorf("none: %v", err)
 	}
 }
