@@ -37,17 +37,11 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		}
 		fallback, source = &sampleCfg, "sample"
 	}
-	var followLog io.Writer // where the waits are said
+	resolve, followLog := s.resolve, io.Writer(nil) // followLog: where the waits are said
 	if follow {
-		followLog = cmd.ErrOrStderr()
-		if err := s.precheck(ctx, cmd.Flags(), fallback); err != nil {
-			return err
-		}
-		if err := awaitInputs(ctx, args, followLog); err != nil {
-			return err
-		}
+		resolve, followLog = s.resolveFollowed, cmd.ErrOrStderr()
 	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
+	cfg, opts, layout, err := resolve(ctx, cmd.Flags(), fallback, args, cmd.InOrStdin(), followLog)
 	if err != nil {
 		return err
 	}
@@ -80,7 +74,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		defer cancel()
 		// The first reading streams too.
 		in.Follow = func(hooks ui.StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-			fo := loaders.FollowOptions{Options: opts, Each: hooks.Each}
+			fo := loaders.FollowOptions{Options: opts, Each: hooks.Each, UnendedWait: unendedWait}
 			fo.Progress, fo.Pick = hooks.Progress, hooks.Pick
 			return loaders.Follow(ctx, args, fo)
 		}

@@ -16,11 +16,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
@@ -31,6 +33,10 @@ import (
 // take the newest batch for complete and print it: the other batches are
 // printed when a later one starts.
 var followQuiet = 1500 * time.Millisecond
+
+// unendedWait is how long a followed file's last line may stay without
+// its line end before it is warned of (loaders.FollowOptions.UnendedWait).
+var unendedWait = loaders.DefaultUnendedWait
 
 // awaitPoll is how often a followed path that does not exist yet is
 // looked for.
@@ -55,13 +61,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// Following stops when this returns, on an error as at the interrupt.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	if err := s.precheck(ctx, cmd.Flags(), nil); err != nil {
-		return err
-	}
-	if err := awaitInputs(ctx, args, stdio.Stderr); err != nil {
-		return err
-	}
-	cfg, opts, layout, err := s.resolve(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
+	cfg, opts, layout, err := s.resolveFollowed(ctx, cmd.Flags(), nil, args, stdinOf(stdio), stdio.Stderr)
 	if err != nil {
 		return err
 	}
@@ -82,7 +82,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	// rest of that reading, the lines the file grows by and the files read
 	// later come picked (no metadata map per line).
 	opts.Pick = f.pickFor
-	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate})
+	first, updates, err := loaders.Follow(ctx, args, loaders.FollowOptions{Options: opts, Each: f.evaluate, UnendedWait: unendedWait,
+		AtEnd: func(u []loaders.Unended) { f.unended = u }})
 	if err != nil {
 		return inputError{err}
 	}
@@ -102,14 +103,14 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		select {
 		case u, ok := <-updates:
 			if !ok { // ctx ended: the newest batch as it stands
-				return f.interrupted(ctx.Err())
+				return f.interrupted(ctx.Err(), updates)
 			}
 			reportUpdate(stdio.Stderr, u)
 			if err := f.update(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				return f.interrupted(err)
+				return f.interrupted(err, updates)
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
@@ -119,7 +120,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if !errors.Is(err, ctx.Err()) {
 					return err
 				}
-				return f.interrupted(err)
+				return f.interrupted(err, updates)
 			}
 			if err := f.printBatches(true); err != nil {
 				return err
@@ -128,19 +129,51 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 }
 
-// interrupted ends following at an interrupt, err ctx's error: before
-// anything was computed (no trajectory came, or the first compute was
-// stopped), with err, as stats ends (status 128 + the signal's number);
-// after, with the end it would have had at the interrupt, the lines of
-// what was computed printed.
-func (f *statsFollower) interrupted(err error) error {
+// interrupted ends following at an interrupt, err ctx's error, once the
+// follower's updates closed: before anything was computed (no trajectory
+// came, or the first compute was stopped), with err, as stats ends
+// (status 128 + the signal's number); after, with the end it would have
+// had at the interrupt, the lines of what was computed printed, but for
+// the followed files whose last line has no line end: never read, they
+// are an error (status 2; an ALERT's status 3 stands, both told).
+func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) error {
+	for range updates { // the follower says the unended lines as it closes them
+	}
+	unended := unendedError(f.unended)
 	if f.res == nil {
+		if unended != nil {
+			fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(unended.Error()))
+		}
 		return err
 	}
 	if err := f.printBatches(true); err != nil {
 		return err
 	}
-	return f.status()
+	alert := f.status()
+	switch {
+	case unended != nil && alert != nil:
+		return fmt.Errorf("%w; %s", alert, unended.Error())
+	case unended != nil:
+		return inputError{unended}
+	}
+	return alert
+}
+
+// unendedError says which followed files had a last line without its line
+// end, not read, when following ended; nil when none had.
+func unendedError(unended []loaders.Unended) error {
+	switch len(unended) {
+	case 0:
+		return nil
+	case 1:
+		u := unended[0]
+		return fmt.Errorf("%s:%d: the last line has no line end as following ends (%s): not read", u.Path, u.Line, bytesOf(u.Bytes))
+	}
+	parts := make([]string, len(unended))
+	for i, u := range unended {
+		parts[i] = fmt.Sprintf("%s:%d (%s)", u.Path, u.Line, bytesOf(u.Bytes))
+	}
+	return fmt.Errorf("%d followed files end with a line without its line end as following ends, not read: %s", len(unended), strings.Join(parts, ", "))
 }
 
 // statsFollower keeps the live computation of stats --follow: the
@@ -186,6 +219,10 @@ type statsFollower struct {
 	// warnedNoValid is set once the warning that no trajectory read so
 	// far is valid, by their values, was given.
 	warnedNoValid bool
+	// loggedChecked is set once the logged advantage's fields were looked
+	// for (checkLoggedField), warnedNoLogged once a step without a logged
+	// advantage was warned of.
+	loggedChecked, warnedNoLogged bool
 	// fields are the field names of the first trajectory of each reading
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
@@ -195,6 +232,9 @@ type statsFollower struct {
 	// printed once.
 	warnings func(res *engine.Result, batches []int) []string
 	warned   map[string]bool
+	// unended are the followed files whose last line had no line end as
+	// following ended (loaders.FollowOptions.AtEnd).
+	unended []loaders.Unended
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group);
 	// nil once files were read again when the metric is read of the
@@ -306,7 +346,12 @@ func (f *statsFollower) evaluate(ts []scoring.Trajectory) error {
 	if f.healthCfg, f.ref, err = f.health.config(c.Scorer.Objectives()); err != nil {
 		return err
 	}
-	f.live = engine.NewLive(c.Scorer, engine.Evaluate(c.Scorer, ts), ts)
+	// The computer's evaluator evaluates the logged advantage too, which
+	// the evaluations appended to it go on evaluating.
+	e := c.NewEvaluator()
+	e.Reserve(len(ts))
+	e.Add(ts)
+	f.live = engine.NewLive(c.Scorer, e.Evaluation(), ts)
 	return nil
 }
 
@@ -413,6 +458,17 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			f.warnedNoValid = true
 		}
 	}
+	if n > 0 && !f.loggedChecked {
+		// A logged advantage that reads a field no record read so far
+		// has is misnamed, as stats finds it.
+		f.loggedChecked = true
+		f.mu.Lock()
+		fields := slices.Clone(f.fields)
+		f.mu.Unlock()
+		if err := checkLoggedField(f.cfg.LoggedAdvantage, f.res.Evaluation, fields); err != nil {
+			return err
+		}
+	}
 	return f.printLines(n)
 }
 
@@ -506,8 +562,13 @@ func (f *statsFollower) printLines(n int) error {
 				}
 			}
 		}
+		logged, agree := f.loggedOf(b)
+		if agree != nil && agree.Rows == 0 && !f.warnedNoLogged {
+			f.warnedNoLogged = true
+			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: no row has a logged advantage (a finite number): the rewards are compared with nothing\n", t.Step)
+		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		if err := f.printLine(t, findings, dead, updated, partial); err != nil {
+		if err := f.printLine(t, findings, dead, logged, agree, updated, partial); err != nil {
 			return err
 		}
 		delete(f.alerts, t.Step)
@@ -556,6 +617,30 @@ func (f *statsFollower) probablyPartial(b int) bool {
 	return 2*short > len(groups)
 }
 
+// loggedOf compares the rewards of batch b with the logged advantages, as
+// stats does per batch; nil, nil without them. The trainer-style rewards
+// are matched on the batch's rows alone (agreement.MatchLogged of them):
+// following has no whole reading to match.
+func (f *statsFollower) loggedOf(b int) (*loggedJSON, *agreementJSON) {
+	batch := &f.res.Ranking.Batches[b]
+	logged := newLoggedJSON(f.res, batch)
+	if logged == nil {
+		return nil, nil
+	}
+	rows := batch.Members
+	if !slices.IsSorted(rows) {
+		rows = slices.Sorted(slices.Values(rows))
+	}
+	next := 0 // Filter asks the rows in ascending order
+	ev := f.res.Evaluation.Filter(func(i int) bool {
+		for next < len(rows) && rows[next] < i {
+			next++
+		}
+		return next < len(rows) && rows[next] == i
+	})
+	return logged, newAgreementJSON(agreement.MatchLogged(ev, f.res.Options), batch.Step)
+}
+
 // followLine is a batch's line in JSON.
 type followLine struct {
 	Step         int64            `json:"step"`
@@ -566,24 +651,27 @@ type followLine struct {
 	FrontierSize int              `json:"frontier_size"`
 	Findings     []health.Finding `json:"findings"`
 	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
+	Logged       *loggedJSON      `json:"logged_advantage,omitempty"`
+	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
 	Updated      bool             `json:"updated,omitempty"`
 	Partial      bool             `json:"partial,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
-// frontier size and findings, then its dead signal (nil for none) on a
-// line of its own, as stats prints it; updated marks a batch printed
+// frontier size and findings, then its comparison with the logged
+// advantages (logged and agree, nil without them) and its dead signal
+// (nil for none) on lines of their own, as stats prints them; updated marks a batch printed
 // before, to which trajectories came since, or whose file was read again;
 // partial a batch probably still being written (printLines), whose
 // findings are provisional.
-func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, updated, partial bool) error {
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, logged *loggedJSON, agree *agreementJSON, updated, partial bool) error {
 	var deadJSON *deadSignalJSON
 	if dead != nil {
 		deadJSON = newDeadSignalJSON(*dead)
 	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, updated, partial})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, updated, partial})
 		if err != nil {
 			return err
 		}
@@ -614,6 +702,9 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if _, err := fmt.Fprintf(f.out, "step %d%s  trajectories %d (%d invalid)  reward mean %s std %s  frontier %d  %s\n",
 		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
+		return err
+	}
+	if err := writeLogged(f.out, "  ", logged, agree); err != nil {
 		return err
 	}
 	if deadJSON == nil {
@@ -659,10 +750,18 @@ func reportUpdate(w io.Writer, u loaders.Update) {
 	for _, p := range u.Gone {
 		fmt.Fprintf(w, "rewardlens: %s: gone; what was read from it stays\n", textsafe.Line(p))
 	}
+	for _, un := range u.Unended {
+		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(un.String()))
+	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
 	if u.Err != nil {
 		for _, line := range strings.Split(u.Err.Error(), "\n") {
 			fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(line))
 		}
 	}
+}
+
+// bytesOf writes "1 byte", "57 bytes".
+func bytesOf(n int64) string {
+	return fmt.Sprintf("%d %s", n, english.Plural(int(n), "byte"))
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,76 @@ func TestStatsFollowCSVHeaderFirst(t *testing.T) {
 	w.WriteString("a,0,g,1\nb,0,g,0\n")
 	w.Close()
 	f.await(t, "step 0  trajectories 2 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr %q", code, f.errOut.String())
+	}
+}
+
+// TestFollowMissingPathChecksGateSyntax: a gate whose expression does not
+// parse is an error at once, before waiting for a followed path, with the
+// error its compile gives once the objectives are known; a gate that
+// parses waits with the layout, which may bring its objective.
+func TestFollowMissingPathChecksGateSyntax(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "notyet")
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(file, []byte(`{"id":"a","group":"g","metadata":{"score":1}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, compiled, code := run(t, "", "stats", "--objective", "score=metadata.score", "--gate", "score: score >", file)
+	want := `rewardlens: expression gate score = "score >": line 1, column 7: unexpected token EOF` + "\n"
+	if code != exitBadInput || compiled != want {
+		t.Fatalf("the gate compiled with its objective: status %d, stderr %q, want %q", code, compiled, want)
+	}
+	for _, args := range [][]string{
+		{"stats", "--follow", "--gate", "score: score >", dir},
+		{"--follow", "--gate", "score: score >", dir},
+	} {
+		done := make(chan string, 1)
+		go func() {
+			_, errOut, code := run(t, "", args...)
+			if code != exitBadInput {
+				errOut = fmt.Sprintf("status %d: %s", code, errOut)
+			}
+			done <- errOut
+		}()
+		select {
+		case errOut := <-done:
+			if errOut != want {
+				t.Errorf("%v: stderr %q, want %q at once", args, errOut, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v: still waiting for the path after 10 s", args)
+		}
+	}
+	f := startFollowing(t, "stats", "--follow", "--gate", "score: score > 0", dir)
+	f.awaitErr(t, "waiting for "+dir+" to appear")
+	f.stop()
+}
+
+// TestFollowReadsConfigOnce: following a path not there yet, the config
+// file is read once, before the wait: what it says then holds, however
+// it changes (or goes) while the path is waited for.
+func TestFollowReadsConfigOnce(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	root := t.TempDir()
+	config := filepath.Join(root, "run.toml")
+	if err := os.WriteFile(config, []byte("method = \"grpo\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "later", "run.jsonl")
+	f := startFollowing(t, "stats", "--follow", "--config", config, "--objective", "x=metadata.x", path)
+	f.awaitErr(t, "waiting for "+path+" to appear")
+	if err := os.WriteFile(config, []byte("method = \"bogus\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"id":"a","batch":0,"group":"g","metadata":{"x":1}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 0  trajectories 1 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d, stderr %q", code, f.errOut.String())
 	}

@@ -215,6 +215,30 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
+	return s.resolveConfig(ctx, cfg, args, stdin, followLog)
+}
+
+// resolveFollowed is resolve for inputs followed (stats --follow, the
+// dashboard's --follow): the settings are read once and what of them does
+// not need the inputs is checked (precheck) before the paths that do not
+// exist yet are waited for (awaitInputs), said on followLog.
+func (s *settings) resolveFollowed(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, error) {
+	cfg, err := s.config(flags, fallback)
+	if err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	if err := s.precheck(ctx, cfg); err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	if err := awaitInputs(ctx, args, followLog); err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
+	return s.resolveConfig(ctx, cfg, args, stdin, followLog)
+}
+
+// resolveConfig is resolve given cfg, the config file or fallback and the
+// flags.
+func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []string, stdin io.Reader, followLog io.Writer) (engine.Config, loaders.Options, string, error) {
 	plain, err := s.loaderOptions(ctx, stdin, engine.Config{})
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
@@ -232,16 +256,11 @@ func (s *settings) resolve(ctx context.Context, flags *pflag.FlagSet, fallback *
 	return cfg, opts, layout, err
 }
 
-// precheck checks what of the settings does not need the inputs (the
-// config and flags, the record fields, the method and expressions, as
-// checkConfig does before a layout's defaults): following a path not
-// there yet (awaitInputs), a mistyped flag is said at once, not when the
-// run's first file comes.
-func (s *settings) precheck(ctx context.Context, flags *pflag.FlagSet, fallback *engine.Config) error {
-	cfg, err := s.config(flags, fallback)
-	if err != nil {
-		return err
-	}
+// precheck checks what of the settings cfg does not need the inputs (the
+// record fields, the method and expressions, as checkConfig does before a
+// layout's defaults): following a path not there yet (awaitInputs), a
+// mistyped flag is said at once, not when the run's first file comes.
+func (s *settings) precheck(ctx context.Context, cfg engine.Config) error {
 	if err := checkFrom(cfg); err != nil {
 		return err
 	}
@@ -382,6 +401,10 @@ func checkConfig(cfg engine.Config) error {
 		probe.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 		_, err := engine.New(probe)
 		if err != nil {
+			return inputError{err}
+		}
+		// A gate that does not parse fails whatever the objectives.
+		if err := scoring.CheckGates(cfg.Gates); err != nil {
 			return inputError{err}
 		}
 		return nil

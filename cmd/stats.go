@@ -287,19 +287,54 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 			}
 			b.Correlation = append(b.Correlation, out)
 		}
-		if c, ok := agreement.CompareLogged(res, &res.Ranking.Batches[len(r.Batches)]); ok {
-			b.Logged = &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance}
-		}
-		if c, found, ok := match.BatchFit(st.Step); ok {
-			b.Agreement = &agreementJSON{Settings: match.Settings(), Rows: c.Rows, Differing: c.Differing, MaxAbsDiff: number(c.MaxAbsDiff), Warning: match.BatchWarning(st.Step)}
-			if found != nil {
-				flags := strings.Join(found.Changes, " ")
-				b.Agreement.ReproducedBy = &flags
-			}
-		}
+		b.Logged = newLoggedJSON(res, &res.Ranking.Batches[len(r.Batches)])
+		b.Agreement = newAgreementJSON(match, st.Step)
 		r.Batches = append(r.Batches, b)
 	}
 	return r
+}
+
+// newLoggedJSON compares the rewards of batch b with the logged
+// advantages; nil without them.
+func newLoggedJSON(res *engine.Result, b *engine.Batch) *loggedJSON {
+	c, ok := agreement.CompareLogged(res, b)
+	if !ok {
+		return nil
+	}
+	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance}
+}
+
+// newAgreementJSON is match's comparison of the batch of step; nil when
+// match compared none (no logged advantage).
+func newAgreementJSON(match *agreement.Match, step int64) *agreementJSON {
+	c, found, ok := match.BatchFit(step)
+	if !ok {
+		return nil
+	}
+	a := &agreementJSON{Settings: match.Settings(), Rows: c.Rows, Differing: c.Differing, MaxAbsDiff: number(c.MaxAbsDiff), Warning: match.BatchWarning(step)}
+	if found != nil {
+		flags := strings.Join(found.Changes, " ")
+		a.ReproducedBy = &flags
+	}
+	return a
+}
+
+// writeLogged prints a batch's comparison with the logged advantages, as
+// the table of stats shows it, each line after indent.
+func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreementJSON) error {
+	if l := logged; l != nil {
+		if _, err := fmt.Fprintf(w, "%sreward vs logged advantage: %d %s, max |diff| %s, mean |diff| %s, %d %s by more than %g\n", indent,
+			l.Rows, english.Plural(l.Rows, "row"), tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)),
+			l.Differing, english.Verb(l.Differing, "differs", "differ"), agreement.Tolerance); err != nil {
+			return err
+		}
+	}
+	if a := agree; a != nil && a.Warning != "" {
+		if _, err := fmt.Fprintf(w, "%swarning: %s\n", indent, textsafe.Line(a.Warning)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeStatsTable prints the report as aligned text, a block per batch.
@@ -323,13 +358,8 @@ func writeStatsTable(w io.Writer, r statsReport) error {
 		if err := writeSources(w, b.Sources, r.missingColumn); err != nil {
 			return err
 		}
-		if l := b.Logged; l != nil {
-			fmt.Fprintf(w, "reward vs logged advantage: %d %s, max |diff| %s, mean |diff| %s, %d %s by more than %g\n",
-				l.Rows, english.Plural(l.Rows, "row"), tableNumber(float64(l.MaxAbsDiff)), tableNumber(float64(l.MeanAbsDiff)),
-				l.Differing, english.Verb(l.Differing, "differs", "differ"), agreement.Tolerance)
-		}
-		if a := b.Agreement; a != nil && a.Warning != "" {
-			fmt.Fprintf(w, "warning: %s\n", textsafe.Line(a.Warning))
+		if err := writeLogged(w, "", b.Logged, b.Agreement); err != nil {
+			return err
 		}
 		writeBatchSignal(w, &b)
 	}

@@ -40,6 +40,15 @@ type FollowOptions struct {
 	// are. An error from Each stops the first reading, and Follow returns
 	// it as is.
 	Each func(ts []scoring.Trajectory) error
+	// UnendedWait is how long a followed file's last line may stay
+	// without its line end, unchanged, before an Update says so
+	// (Update.Unended); 0 is DefaultUnendedWait.
+	UnendedWait time.Duration
+	// AtEnd, when not nil, is called once ctx ends, on Follow's goroutine
+	// before the channel closes, with the files whose last line then has
+	// no line end, however long it has been so: never read, whatever
+	// their Updates said.
+	AtEnd func(unended []Unended)
 }
 
 // DefaultPoll is the default FollowOptions.Poll.
@@ -79,6 +88,15 @@ type Update struct {
 	// all the same: following cannot stop at one). The follower carries
 	// on.
 	Err error
+	// Unended are the files whose last line has stayed without its line
+	// end for FollowOptions.UnendedWait, unchanged: not read until it
+	// ends. Each is said once, until it changes. Resumed are the files
+	// of an Unended said before whose last line has changed since (it
+	// ended and was read, it grew, or the file was read again or went
+	// away): a consumer first forgets the Resumed, then notes the
+	// Unended.
+	Unended []Unended
+	Resumed []string
 	// Behind reports that a file's growth is being read in parts and its
 	// next part is already there: it comes in a next Update, read as this
 	// one is digested. A consumer may leave its computation until the
@@ -126,6 +144,9 @@ func Follow(ctx context.Context, paths []string, opts FollowOptions) (*Result, <
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = DefaultPoll
+	}
+	if opts.UnendedWait <= 0 {
+		opts.UnendedWait = DefaultUnendedWait
 	}
 	f := &follower{opts: opts, byPath: map[string]*followedFile{}, dirty: map[string]bool{}, store: &partStore{}}
 	res, err := f.start(paths)
@@ -276,6 +297,9 @@ func (f *follower) run(ctx context.Context, ch chan<- Update) {
 		}
 		select {
 		case <-ctx.Done():
+			if f.opts.AtEnd != nil {
+				f.opts.AtEnd(f.unendedAtEnd(time.Now()))
+			}
 			return
 		case out <- next:
 			f.pending = f.pending[1:]
@@ -300,6 +324,7 @@ func (f *follower) run(ctx context.Context, ch chan<- Update) {
 			f.checkDirty()
 		case <-ticker.C:
 			f.checkAll()
+			f.sayUnended(time.Now())
 		}
 	}
 }
@@ -407,6 +432,19 @@ func (f *follower) note(ff *followedFile, c fileChange) {
 		last = &f.pending[len(f.pending)-1]
 	}
 	last.add(ff.path, c)
+	if ff.resumed {
+		ff.resumed = false
+		last.resume(ff.path)
+	}
+}
+
+// resume says that the last line of the file path, said unended, changed:
+// an Unended of it that u still holds is dropped.
+func (u *Update) resume(path string) {
+	u.Unended = slices.DeleteFunc(u.Unended, func(x Unended) bool { return x.Path == path })
+	if !slices.Contains(u.Resumed, path) {
+		u.Resumed = append(u.Resumed, path)
+	}
 }
 
 // maxOpenFollowed is how many tail files keep their descriptors open
@@ -466,7 +504,8 @@ func (u *Update) holds(path string) bool {
 
 // empty reports whether u holds nothing to tell.
 func (u *Update) empty() bool {
-	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil
+	return len(u.Trajectories) == 0 && len(u.Reloaded) == 0 && len(u.Gone) == 0 && u.Skipped == 0 && u.Err == nil &&
+		len(u.Unended) == 0 && len(u.Resumed) == 0
 }
 
 // add merges what a check of the file path found into u. A reload drops
@@ -502,6 +541,9 @@ func (u *Update) add(path string, c fileChange) {
 	}
 	if c.err != nil {
 		u.Err = errors.Join(u.Err, c.err)
+	}
+	if c.unended != nil {
+		u.Unended = append(u.Unended, *c.unended)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/openctx"
@@ -68,6 +69,14 @@ type followedFile struct {
 	// store recycles the arrays of the lines read as the file grows (nil
 	// for none).
 	store *partStore
+	// unended is what the last read left after the last line end (a JSONL
+	// or CSV file's; Bytes 0 for none), unendedSince when it became so,
+	// and unendedSaid is set once an Update said it; resumed is set when
+	// one said changed, until an Update says that (noteUnended).
+	unended      Unended
+	unendedSince time.Time
+	unendedSaid  bool
+	resumed      bool
 }
 
 // growChunk is the most of a followed file's growth read at a time, in
@@ -97,6 +106,9 @@ type fileChange struct {
 	reloaded bool
 	gone     bool
 	err      error
+	// unended is a last line without its line end to tell of
+	// (Update.Unended), nil for none.
+	unended *Unended
 }
 
 // check looks at the file and reads what changed; it stats the file, and
@@ -110,6 +122,7 @@ func (f *followedFile) check(opts Options) fileChange {
 		}
 		c := f.drain(opts)
 		f.gone, c.gone = true, true
+		f.noteUnended(0, 0) // nothing waits at a path with no file
 		return c
 	case err != nil:
 		return f.fail(nil, err)
@@ -215,11 +228,15 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	}
 	var res *Result
 	var end int64 // where the part read that a growth keeps ends (keptEnd)
+	// What is left after the last line end: its line's number and size.
+	unendedLine, unendedBytes := 0, int64(0)
 	switch {
 	case f.tail:
 		res, err = f.loadLines(file, opts, progress, each)
+		unendedLine, unendedBytes = f.lines+1, st.Size()-f.offset
 	case format == CSV && !gzipped:
-		res, end, err = f.loadCSV(file, st.Size(), opts, progress, each)
+		res, end, unendedLine, err = f.loadCSV(file, st.Size(), opts, progress, each)
+		unendedBytes = st.Size() - end
 	default:
 		res, err = f.loadWhole(file, st.Size(), opts, progress, each)
 		if err == nil && len(res.Unfinished) == 0 {
@@ -238,6 +255,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 		f.failed = st
 		return nil, false, err
 	}
+	f.noteUnended(unendedLine, unendedBytes)
 	if each != nil {
 		res.Trajectories = nil // each's, reused: nothing to keep
 	} else {
@@ -351,16 +369,19 @@ func (f *followedFile) loadWhole(file *os.File, size int64, opts Options, progre
 // row (csvRowsEnd), as loadWhole reads the others: a row being written,
 // without its line end yet, is read once it has one, when the file
 // changes, as a JSONL file's partial last line is. A file of its header
-// alone holds no record yet, as an empty one.
-// It returns where the rows read end too: what a run appending rows
-// leaves as it is.
-func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (*Result, int64, error) {
+// alone holds no record yet, as an empty one. It returns where the rows
+// read end too, what a run appending rows leaves as it is, and the line
+// the row after them (the bytes after end) starts at.
+func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, end int64, unendedLine int, _ error) {
 	end, lines, err := csvRowsEnd(file, size)
-	if err != nil || lines <= 1 {
-		return &Result{}, end, err
+	if err != nil {
+		return &Result{}, end, 0, err
+	}
+	if lines <= 1 {
+		return &Result{}, end, lines + 1, nil
 	}
 	res, err := read(progress.reader(io.NewSectionReader(file, 0, end)), f.path, f.index, opts, end, each)
-	return res, end, err
+	return res, end, lines + 1, err
 }
 
 // csvRowsEnd returns the offset just past the last line end of the file's
@@ -492,6 +513,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	f.info = now
 	f.behind = now.Size() > f.offset+growChunk
 	if end == f.offset {
+		f.noteUnended(f.lines+1, now.Size()-f.offset)
 		return fileChange{} // a partial line so far
 	}
 	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
@@ -502,6 +524,11 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	f.release()
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
+	}
+	if f.behind {
+		f.noteUnended(0, 0) // more lines to read first
+	} else {
+		f.noteUnended(f.lines+1, now.Size()-f.offset)
 	}
 	c := fileChange{res: res, err: err}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {

@@ -91,7 +91,7 @@ func TestFollowStreamWaits(t *testing.T) {
 	drain(app)
 
 	stopped, stop := context.WithCancel(context.Background())
-	_, _, err := followInput(stopped, writeLeanFile(t, ""), loaders.Options{}).followedSession(func(int64, int64) {}, stop)
+	_, _, _, err := followInput(stopped, writeLeanFile(t, ""), loaders.Options{}).followedSession(func(int64, int64) {}, func([]loaders.Unended) { stop() })
 	if !errors.Is(err, errNoTrajectory) {
 		t.Errorf("following stopped before any trajectory: %v, want %v", err, errNoTrajectory)
 	}

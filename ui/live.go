@@ -48,6 +48,9 @@ type liveState struct {
 	// unfinished are the files the first reading left out as still being
 	// written, whose warnings are among warnings until they are read.
 	unfinished []loaders.Unfinished
+	// unended are the followed files whose last line has stayed without
+	// its line end, not read, until the follower says it changed.
+	unended []loaders.Unended
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -58,8 +61,10 @@ type liveMsg struct {
 }
 
 // follow puts the dashboard in follow mode on the follower's updates and
-// returns the command that waits for the first.
-func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
+// returns the command that waits for the first; unended are the files
+// whose last line stays without its line end, said before the session
+// opened (followedSession).
+func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended) tea.Cmd {
 	s := m.common.Session
 	m.live = &liveState{
 		updates:   updates,
@@ -68,6 +73,8 @@ func (m *Model) follow(updates <-chan loaders.Update) tea.Cmd {
 		warnings:  slices.Clone(s.Warnings),
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
+	m.live.unended = unended
+	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
 	m.header.Live = m.live.tag()
@@ -192,10 +199,18 @@ func (l *liveState) note(u loaders.Update) {
 			l.gone = append(l.gone, p)
 		}
 	}
+	l.unended = noteUnended(l.unended, u)
 	l.skipped += u.Skipped
 	if u.Err != nil {
 		l.failed = strings.SplitN(u.Err.Error(), "\n", 2)[0]
 	}
+}
+
+// noteUnended returns unended, the files whose last line stays without
+// its line end, as u changes them: the Resumed out, the Unended in.
+func noteUnended(unended []loaders.Unended, u loaders.Update) []loaders.Unended {
+	unended = slices.DeleteFunc(unended, func(x loaders.Unended) bool { return slices.Contains(u.Resumed, x.Path) })
+	return append(unended, u.Unended...)
 }
 
 // readUnfinished drops the warning of each unfinished file that u brings
@@ -221,6 +236,9 @@ func (l *liveState) allWarnings() []string {
 		if !slices.Contains(l.gone, p) {
 			out = append(out, fmt.Sprintf("%s emptied; its old lines stay until new ones come", p))
 		}
+	}
+	for _, u := range l.unended {
+		out = append(out, u.String())
 	}
 	if l.skipped > 0 {
 		out = append(out, fmt.Sprintf("skipped %d malformed lines while following", l.skipped))
@@ -248,9 +266,11 @@ func (in Input) layoutWarnings() func(res *engine.Result, batches []int) []strin
 // followedSession reads the inputs with in.Follow and builds the session
 // on them, the first reading's trajectories evaluated as they come and
 // kept lean, as streamSession does. When the inputs hold no trajectory
-// yet, it waits for the first ones (calling waiting first). A malformed
-// line then fails the load, as it would without following.
-func (in Input) followedSession(progress func(done, total int64), waiting func()) (*session.Session, <-chan loaders.Update, error) {
+// yet, it waits for the first ones, calling waiting before each update
+// with the files whose last line stays without its line end so far,
+// which it returns (Update.Unended). A malformed line then fails the
+// load, as it would without following.
+func (in Input) followedSession(progress func(done, total int64), waiting func(unended []loaders.Unended)) (*session.Session, <-chan loaders.Update, []loaders.Unended, error) {
 	// The groups' sizes are checked batch by batch as they come and grow
 	// (layoutWarnings), not of the first reading alone, which would warn
 	// of a step read in part for as long as the dashboard runs.
@@ -259,24 +279,26 @@ func (in Input) followedSession(progress func(done, total int64), waiting func()
 	b := session.NewBuilder(cfg, false)
 	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.Pick, Each: b.Add})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var unended []loaders.Unended
 	for b.Empty() {
-		waiting()
+		waiting(unended)
 		u, ok := <-updates
 		switch {
 		case !ok:
-			return nil, nil, errNoTrajectory
+			return nil, nil, nil, errNoTrajectory
 		case u.Err != nil:
-			return nil, nil, u.Err
+			return nil, nil, nil, u.Err
 		}
+		unended = noteUnended(unended, u)
 		if len(u.Trajectories) > 0 {
 			if err := b.Add(u.Trajectories); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 		res.Skipped += u.Skipped
 		res.SkipReasons = append(res.SkipReasons, u.SkipReasons...)
 	}
-	return b.Session(in.Source, res, in.Warnings), updates, nil
+	return b.Session(in.Source, res, in.Warnings), updates, unended, nil
 }

@@ -40,6 +40,9 @@ type loadingModel struct {
 type bytesRead struct {
 	done, total atomic.Int64
 	waiting     atomic.Bool
+	// unended are the warnings of the followed files whose last line
+	// stays without its line end, while waiting.
+	unended atomic.Pointer[[]string]
 }
 
 // loadedMsg carries the session built from the input, or why there is
@@ -47,6 +50,7 @@ type bytesRead struct {
 type loadedMsg struct {
 	session *session.Session
 	updates <-chan loaders.Update
+	unended []loaders.Unended
 	err     error
 }
 
@@ -90,10 +94,18 @@ func (m *loadingModel) load() tea.Msg {
 	var (
 		s       *session.Session
 		updates <-chan loaders.Update
+		unended []loaders.Unended
 		err     error
 	)
 	if m.in.Follow != nil {
-		s, updates, err = m.in.followedSession(progress, func() { m.read.waiting.Store(true) })
+		s, updates, unended, err = m.in.followedSession(progress, func(unended []loaders.Unended) {
+			said := make([]string, len(unended))
+			for i, u := range unended {
+				said[i] = u.String()
+			}
+			m.read.unended.Store(&said)
+			m.read.waiting.Store(true)
+		})
 	} else {
 		s, err = m.in.session(progress)
 	}
@@ -105,7 +117,7 @@ func (m *loadingModel) load() tea.Msg {
 	if err == nil {
 		err = s.SetFilterGroups(m.in.Config.FilterGroups)
 	}
-	return loadedMsg{session: s, updates: updates, err: err}
+	return loadedMsg{session: s, updates: updates, unended: unended, err: err}
 }
 
 // tickProgress asks for the next redraw of the bytes read.
@@ -131,7 +143,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = msg.err
 			return m, nil
 		}
-		return m.open(msg.session, msg.updates)
+		return m.open(msg.session, msg.updates, msg.unended)
 	case tea.KeyPressMsg:
 		// q and ctrl+c quit during the load; after an error, any key does.
 		if m.err != nil || msg.String() == "q" || msg.String() == "ctrl+c" {
@@ -142,8 +154,9 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // open hands over to the dashboard on s, in the colours and at the size
-// the loading screen learnt; in follow mode (updates not nil), following.
-func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update) (tea.Model, tea.Cmd) {
+// the loading screen learnt; in follow mode (updates not nil), following,
+// with unended the files whose last line stays without its line end.
+func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, unended []loaders.Unended) (tea.Model, tea.Cmd) {
 	if m.in.Opened != nil {
 		m.in.Opened()
 	}
@@ -151,7 +164,7 @@ func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update) (
 	app.setBackground(m.isDark)
 	start := app.Init()
 	if updates != nil {
-		start = tea.Batch(start, app.follow(updates))
+		start = tea.Batch(start, app.follow(updates, unended...))
 	}
 	_, resize := app.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
 	return app, tea.Batch(start, resize)
@@ -184,6 +197,11 @@ func (m *loadingModel) content() string {
 	switch {
 	case m.read.waiting.Load():
 		status = "following; waiting for the first trajectory…"
+		if said := m.read.unended.Load(); said != nil {
+			for _, w := range *said {
+				status += "\nwarning: " + textsafe.Line(w)
+			}
+		}
 	case total == 0 && done > 0: // a stream of unknown length
 		status = fmt.Sprintf("read %s", formatBytes(done))
 	case total > 0 && done >= total:

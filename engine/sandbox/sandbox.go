@@ -357,7 +357,60 @@ type Program struct {
 // compiled as undefined variables, resolved when the program runs. It
 // fails with an *Error on a syntax or type error.
 func Compile(src string, fields map[string]any) (*Program, error) {
-	program, err := expr.Compile(src,
+	program, err := expr.Compile(src, options(fields)...)
+	if err == nil {
+		// A pattern written in the expression is checked as it
+		// compiles, as expr's own matches does.
+		patterns := &constantPatterns{}
+		node := program.Node()
+		if ast.Walk(&node, patterns); patterns.err != nil {
+			err = patterns.err.Bind(file.NewSource(src))
+		}
+	}
+	if err != nil {
+		return nil, compileError(err)
+	}
+	p := &Program{program: program, fields: fields, runTime: maxRunTime}
+	node := program.Node()
+	ast.Walk(&node, &p.refs)
+	p.budgeted = p.refs.names[builtName]
+	return p, nil
+}
+
+// Parse checks src's syntax alone, as Compile parses it (the same
+// functions and limits), whatever the fields: it fails with the *Error
+// Compile fails with when src does not parse. An expression that parses
+// may still not compile (a type error).
+func Parse(src string) error {
+	config := conf.CreateNew()
+	for _, op := range options(map[string]any{}) {
+		op(config)
+	}
+	// As expr.Compile prepares its config before it parses.
+	for name := range config.Disabled {
+		delete(config.Builtins, name)
+	}
+	config.Check()
+	if _, err := parser.ParseWithConfig(src, config); err != nil {
+		return compileError(err)
+	}
+	return nil
+}
+
+// compileError is the *Error of expr's error err.
+func compileError(err error) *Error {
+	ce := &Error{Line: 1, Column: 1, Msg: err.Error()}
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		ce.Line, ce.Column, ce.Msg = fe.Line, fe.Column+1, fe.Message
+	}
+	return ce
+}
+
+// options are expr's options for an environment of fields: the
+// sandbox's functions, builtins and limits.
+func options(fields map[string]any) []expr.Option {
+	return []expr.Option{
 		expr.Env(fields),
 		expr.AllowUndefinedVariables(),
 		expr.MaxNodes(maxExprNodes),
@@ -409,29 +462,7 @@ func Compile(src string, fields map[string]any) (*Program, error) {
 		budgetedFunction(tickName, tick, 1, tickType),
 		expr.Function(torchNumberName, torchNumber, new(func(any) float64)),
 		expr.Patch(withBudget{}),
-	)
-	if err == nil {
-		// A pattern written in the expression is checked as it
-		// compiles, as expr's own matches does.
-		patterns := &constantPatterns{}
-		node := program.Node()
-		if ast.Walk(&node, patterns); patterns.err != nil {
-			err = patterns.err.Bind(file.NewSource(src))
-		}
 	}
-	if err != nil {
-		ce := &Error{Line: 1, Column: 1, Msg: err.Error()}
-		var fe *file.Error
-		if errors.As(err, &fe) {
-			ce.Line, ce.Column, ce.Msg = fe.Line, fe.Column+1, fe.Message
-		}
-		return nil, ce
-	}
-	p := &Program{program: program, fields: fields, runTime: maxRunTime}
-	node := program.Node()
-	ast.Walk(&node, &p.refs)
-	p.budgeted = p.refs.names[builtName]
-	return p, nil
 }
 
 // Clone returns a copy of p with its own machine and budgets, for use on

@@ -54,3 +54,24 @@ func TestCompileError(t *testing.T) {
 		t.Fatalf("Compile of a syntax error on line 2: %#v", err)
 	}
 }
+
+// TestParseAsCompile: Parse fails where Compile fails on the syntax, with
+// the same error, and passes an expression that parses but does not
+// compile (a type error) or reads names it does not know.
+func TestParseAsCompile(t *testing.T) {
+	for _, src := range []string{"x >", "(a", "a +* b", "all(x)", `"unclosed`} {
+		_, compileErr := Compile(src, map[string]any{"x": 0.0})
+		parseErr := Parse(src)
+		if compileErr == nil || parseErr == nil || parseErr.Error() != compileErr.Error() {
+			t.Errorf("%q: Parse %v, Compile %v", src, parseErr, compileErr)
+		}
+	}
+	for _, src := range []string{`x + "s"`, "unknown > 1", `metadata["k"] >= 0.5`} {
+		if err := Parse(src); err != nil {
+			t.Errorf("%q: %v, want it parsed", src, err)
+		}
+	}
+	if _, err := Compile(`x + "s"`, map[string]any{"x": 0.0}); err == nil {
+		t.Error(`x + "s" compiled: not a type error to tell apart`)
+	}
+}

@@ -106,10 +106,9 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		st.constraints = append(st.constraints, c)
 	}
 	for _, spec := range gates {
-		name, src, ok := strings.Cut(spec, ":")
-		name, src = strings.TrimSpace(name), strings.TrimSpace(src)
-		if !ok || name == "" || src == "" {
-			return nil, fmt.Errorf("gate %q: want 'NAME: EXPR'", spec)
+		name, src, err := splitGate(spec)
+		if err != nil {
+			return nil, err
 		}
 		k, found := st.objectives[name]
 		if !found {
@@ -126,6 +125,38 @@ func newStructure(objectives []Objective, constraints, gates []string) (*Structu
 		st.gates = append(st.gates, gate{def: GateDef{Objective: name, Expr: src}, k: k, e: e})
 	}
 	return st, nil
+}
+
+// splitGate splits a gate "NAME: EXPR" into its objective's name and its
+// expression.
+func splitGate(spec string) (name, src string, err error) {
+	name, src, ok := strings.Cut(spec, ":")
+	name, src = strings.TrimSpace(name), strings.TrimSpace(src)
+	if !ok || name == "" || src == "" {
+		return "", "", fmt.Errorf("gate %q: want 'NAME: EXPR'", spec)
+	}
+	return name, src, nil
+}
+
+// CheckGates checks what of the gates (each "NAME: EXPR") does not need
+// the objectives: their form, and that each expression parses, failing
+// with the error compiling them fails with (a *CompileError for the
+// syntax). Whether NAME is an objective and the expression's types are
+// checked once the objectives are known (WithStructure).
+func CheckGates(gates []string) error {
+	for _, spec := range gates {
+		name, src, err := splitGate(spec)
+		if err != nil {
+			return err
+		}
+		if _, ok := inferredKey(src); ok {
+			continue // compiled without a parser (compileExpression)
+		}
+		if se := (*sandbox.Error)(nil); errors.As(sandbox.Parse(src), &se) {
+			return &CompileError{Name: GateSetting + " " + name, Source: src, Line: se.Line, Column: se.Column, Msg: se.Msg}
+		}
+	}
+	return nil
 }
 
 // compileBoolean compiles src, refusing a value that is known not to be a

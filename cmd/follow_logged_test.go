@@ -1,0 +1,103 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// loggedRun is a run whose step 0 logs grpo's advantage (scale group) and
+// step 1 the unscaled one (scale none).
+const loggedRun = `{"id":"a","batch":0,"group":"g","metadata":{"x":1,"adv":0.7071}}
+{"id":"b","batch":0,"group":"g","metadata":{"x":0,"adv":-0.7071}}
+{"id":"c","batch":1,"group":"g","metadata":{"x":1,"adv":0.5}}
+{"id":"d","batch":1,"group":"g","metadata":{"x":0,"adv":-0.5}}
+`
+
+// TestStatsFollowLoggedAdvantage: stats --follow compares each printed
+// step's rewards with the logged advantage as stats does per batch: the
+// line "reward vs logged advantage" and the trainer check's warning under
+// the step's line, the same members in its JSON lines; a logged advantage
+// that reads a field no record has stops it, status 2, with stats' error;
+// one whose field is null is warned of once, at the first step.
+func TestStatsFollowLoggedAdvantage(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(loggedRun), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--method", "grpo", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv"}
+	out, _, code := run(t, "", append(append([]string{"stats", "--format", "json"}, flags...), path)...)
+	var whole struct {
+		Batches []struct {
+			Logged    json.RawMessage `json:"logged_advantage"`
+			Agreement struct {
+				Warning string `json:"warning"`
+			} `json:"trainer_agreement"`
+		} `json:"batches"`
+	}
+	if err := json.Unmarshal([]byte(out), &whole); code != 0 || err != nil || len(whole.Batches) != 2 {
+		t.Fatalf("stats: status %d, %v:\n%s", code, err, out)
+	}
+
+	f := startFollowing(t, append(append([]string{"stats", "--follow"}, flags...), path)...)
+	f.await(t, "step 1 ")
+	f.await(t, "  dead signal")
+	f.stop()
+	lines := strings.Split(f.out.String(), "\n")
+	want := []string{
+		"  reward vs logged advantage: 2 rows, max |diff| 9.320e-05, mean |diff| 9.320e-05, 0 differ by more than 0.0001",
+		"  reward vs logged advantage: 2 rows, max |diff| 0.2070, mean |diff| 0.2070, 2 differ by more than 0.0001",
+		"  warning: " + whole.Batches[1].Agreement.Warning,
+	}
+	if len(lines) < 7 || lines[1] != want[0] || lines[4] != want[1] || lines[5] != want[2] || !strings.Contains(want[2], "`--scale none` reproduces this batch") {
+		t.Errorf("stdout:\n%s\nwant the lines:\n%s", f.out.String(), strings.Join(want, "\n"))
+	}
+
+	f = startFollowing(t, append(append([]string{"stats", "--follow", "--format", "json"}, flags...), path)...)
+	f.await(t, `"step":1`)
+	f.stop()
+	for i, line := range strings.Split(strings.TrimSpace(f.out.String()), "\n") {
+		var got struct {
+			Logged    json.RawMessage `json:"logged_advantage"`
+			Agreement struct {
+				Warning string `json:"warning"`
+			} `json:"trainer_agreement"`
+		}
+		if err := json.Unmarshal([]byte(line), &got); err != nil || string(got.Logged) != strings.Join(strings.Fields(string(whole.Batches[i].Logged)), "") ||
+			got.Agreement.Warning != whole.Batches[i].Agreement.Warning {
+			t.Errorf("line %d: %s (%v); want logged_advantage %s, warning %q", i, line, err, whole.Batches[i].Logged, whole.Batches[i].Agreement.Warning)
+		}
+	}
+
+	misnamed := []string{"--method", "grpo", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adb", path}
+	_, wantErr, _ := run(t, "", append([]string{"stats"}, misnamed...)...)
+	f = startFollowing(t, append([]string{"stats", "--follow"}, misnamed...)...)
+	select {
+	case code = <-f.status:
+		f.status <- code // for the cleanup
+	case <-time.After(10 * time.Second):
+		code = f.stop()
+	}
+	if code != exitBadInput || f.errOut.String() != wantErr || !strings.Contains(wantErr, "no field adb") {
+		t.Errorf("misnamed: status %d, stderr %q, want %q", code, f.errOut.String(), wantErr)
+	}
+
+	nulls := filepath.Join(t.TempDir(), "nulls.jsonl")
+	if err := os.WriteFile(nulls, []byte(strings.NewReplacer(`"adv":0.`, `"adv":null,"was":0.`, `"adv":-0.`, `"adv":null,"was":-0.`).Replace(loggedRun)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f = startFollowing(t, append(append([]string{"stats", "--follow"}, flags...), nulls)...)
+	f.await(t, "step 1 ")
+	f.stop()
+	if errOut := f.errOut.String(); strings.Count(errOut, "no row has a logged advantage") != 1 ||
+		!strings.Contains(errOut, "rewardlens: warning: step 0: no row has a logged advantage (a finite number): the rewards are compared with nothing\n") {
+		t.Errorf("null logged advantages: stderr %q", errOut)
+	}
+}
