@@ -251,6 +251,41 @@ func TestVerlSettingsChangedMidRun(t *testing.T) {
 	}
 }
 
+// TestStatsHeaderSettings: stats's first line (and JSON) states the
+// settings the method computed with reads: unscaled grpo has scale none
+// and neither normalize nor epsilon, as when --match-logged switched to
+// it; gdpo normalize, epsilon and std; rloo its group of one alone.
+func TestStatsHeaderSettings(t *testing.T) {
+	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "grpo_no_std.jsonl")
+	const unscaled = "method grpo, scope group, scale none, group of one score\n"
+	for _, args := range [][]string{
+		{"--method", "grpo", "--scale", "none"},
+		{"--method", "grpo", "--match-logged", "--logged-advantage", "advantage"},
+	} {
+		out, errOut, _ := run(t, "", append(append([]string{"stats"}, args...), path)...)
+		if !strings.HasPrefix(out, unscaled) {
+			t.Errorf("%v: first line %q, want %q (stderr %s)", args, strings.SplitAfter(out, "\n")[0], unscaled, errOut)
+		}
+		out, _, _ = run(t, "", append(append([]string{"stats", "--format", "json"}, args...), path)...)
+		var header map[string]any
+		if err := json.Unmarshal([]byte(out), &header); err != nil {
+			t.Fatal(err)
+		}
+		if header["scale"] != "none" || header["group_of_one"] != "score" || header["normalize"] != nil || header["epsilon"] != nil {
+			t.Errorf("%v: JSON scale %v, group_of_one %v, normalize %v, epsilon %v", args, header["scale"], header["group_of_one"], header["normalize"], header["epsilon"])
+		}
+	}
+	for method, want := range map[string]string{
+		"grpo": "method grpo, scope group, scale group, epsilon 1e-06, std sample, group of one score\n",
+		"gdpo": "method gdpo, scope group, normalize true, epsilon 1e-06, std sample\n",
+		"rloo": "method rloo, scope group, group of one score\n",
+	} {
+		if out, _, _ := run(t, "", "stats", "--method", method, path); !strings.HasPrefix(out, want) {
+			t.Errorf("%s: first line %q, want %q", method, strings.SplitAfter(out, "\n")[0], want)
+		}
+	}
+}
+
 // TestLoggedAdvantageMisnamed: a logged advantage that reads a field no
 // record has, with no row logged, is a misspelt name: exit 2 with the
 // nearest field, for compute and stats. A field the records have but
