@@ -383,7 +383,8 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond Tolerance, how many rows, by how much, and which
-// settings reproduce them (Found) or that none tried does, naming the
+// settings reproduce them (Found), or which steps differ and what
+// reproduces each (stepsNote), or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
 // they agree.
 func (m *Match) Warning() string {
@@ -414,7 +415,9 @@ const maxAnswersNamed, maxRangesNamed = 4, 6
 // steps each setting reproduces (the fewest changes per batch, as
 // BatchFit), that setting: ", in step 4 only; no one setting of the 27
 // tried reproduces every step: `--scale none` reproduces step 4 to
-// 5.72e-08 (the settings changed during the run?)". It is "" when every
+// 5.72e-08 (the settings changed during the run?)", or, when no setting
+// reproduces any of those steps, ", in step 4 only; none of the 27
+// trainer settings tried reproduces those rows". It is "" when every
 // batch with rows differs and none is reproduced by any setting tried.
 func (m *Match) stepsNote() string {
 	type answer struct {
@@ -453,6 +456,9 @@ func (m *Match) stepsNote() string {
 	if len(differing) < withRows {
 		text += " only"
 	}
+	if !reproduced {
+		return text + fmt.Sprintf("; none of the %d trainer settings tried reproduces those rows", m.Tried)
+	}
 	text += fmt.Sprintf("; no one setting of the %d tried reproduces every step: ", m.Tried)
 	parts := make([]string, 0, maxAnswersNamed+1)
 	for _, a := range answers[:min(len(answers), maxAnswersNamed)] {
@@ -465,11 +471,7 @@ func (m *Match) stepsNote() string {
 	if n := len(answers) - maxAnswersNamed; n > 0 {
 		parts = append(parts, fmt.Sprintf("and %d more %s", n, english.Plural(n, "setting")))
 	}
-	text += strings.Join(parts, "; ")
-	if reproduced {
-		return text + " (the settings changed during the run?)"
-	}
-	return text
+	return text + strings.Join(parts, "; ") + " (the settings changed during the run?)"
 }
 
 // stepList names the batches of index batches (into Steps, ascending),

@@ -440,6 +440,24 @@ func TestLoggedStepsNamed(t *testing.T) {
 	}
 }
 
+// TestLoggedStepNothingFits: one step of two logged at a scale no setting
+// has: the warning names it, and that nothing tried reproduces its rows,
+// without a closest for the run.
+func TestLoggedStepNothingFits(t *testing.T) {
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: trl, 2: trl})
+	for i := range ts {
+		if ts[i].Batch == 2 {
+			ts[i].Metadata["adv"] = ts[i].Metadata["adv"].(float64) * 1.5
+		}
+	}
+	c := trlComputer(t, false)
+	m := MatchLogged(evaluateWith(c, ts), c.Options)
+	if w, want := m.Warning(), fmt.Sprintf(", in step 2 only; none of the %d trainer settings tried reproduces those rows", m.Tried); !strings.HasSuffix(w, want) {
+		t.Errorf("warning %q\nwant it to end with %q", w, want)
+	}
+}
+
 // TestLoggedClosestCloser: a row logged far from what any setting gives
 // (1000 off) leaves every setting as far from the log as the settings
 // as given: none is offered as the closest.
