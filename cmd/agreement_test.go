@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -215,6 +216,72 @@ func TestVerlAdvantageSettings(t *testing.T) {
 		}
 		if !strings.Contains(errOut, `warning: step 1: groups of unequal size: 3 of 4 groups have 4 trajectories, …"Question 3?\nassistant\n" 1 (`) {
 			t.Errorf("%s: the group of one is not warned of:\n%s", tc.name, errOut)
+		}
+	}
+}
+
+// TestVerlSettingsChangedMidRun: steps 1 and 2 logged with verl's GRPO,
+// step 3 without the std (norm_adv_by_std_in_grpo=False): compute names
+// step 3 and the flag that reproduces it rather than calling the log
+// unexplainable, and --match-logged computes with the settings as given,
+// saying so; stats agrees batch by batch.
+func TestVerlSettingsChangedMidRun(t *testing.T) {
+	read := func(name string, step int) string {
+		data, err := os.ReadFile(filepath.Join("testdata", "TestVerlAdvantageSettings", name+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(data), `"step": 1,`, fmt.Sprintf(`"step": %d,`, step))
+	}
+	dir := writeFiles(t, map[string]string{"1.jsonl": read("grpo", 1), "2.jsonl": read("grpo", 2), "3.jsonl": read("grpo_no_std", 3)})
+	_, errOut, code := run(t, "", "compute", "--logged-advantage", "advantage", dir)
+	want := " under grpo, scale group, epsilon 1e-06, group of one score, in step 3 only; no one setting of the "
+	if code != 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, " tried reproduces every step: `--scale none` reproduces step 3 to ") ||
+		!strings.Contains(errOut, " (the settings changed during the run?)\n") || strings.Contains(errOut, "closest") {
+		t.Errorf("status %d, stderr\n%s\nwant %q", code, errOut, want)
+	}
+	_, errOut, _ = run(t, "", "compute", "--match-logged", "--logged-advantage", "advantage", dir)
+	if !strings.Contains(errOut, "rewardlens: warning: --match-logged: ") || !strings.Contains(errOut, "`--scale none` reproduces step 3 to ") ||
+		!strings.Contains(errOut, "(the settings changed during the run?); computing with the settings as given\n") {
+		t.Errorf("--match-logged: stderr\n%s", errOut)
+	}
+	out, _, _ := run(t, "", "stats", "--logged-advantage", "advantage", dir)
+	if !strings.Contains(out, "; `--scale none` reproduces this batch to ") {
+		t.Errorf("stats:\n%s", out)
+	}
+}
+
+// TestStatsHeaderSettings: stats's first line (and JSON) states the
+// settings the method computed with reads: unscaled grpo has scale none
+// and neither normalize nor epsilon, as when --match-logged switched to
+// it; gdpo normalize, epsilon and std; rloo its group of one alone.
+func TestStatsHeaderSettings(t *testing.T) {
+	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "grpo_no_std.jsonl")
+	const unscaled = "method grpo, scope group, scale none, group of one score\n"
+	for _, args := range [][]string{
+		{"--method", "grpo", "--scale", "none"},
+		{"--method", "grpo", "--match-logged", "--logged-advantage", "advantage"},
+	} {
+		out, errOut, _ := run(t, "", append(append([]string{"stats"}, args...), path)...)
+		if !strings.HasPrefix(out, unscaled) {
+			t.Errorf("%v: first line %q, want %q (stderr %s)", args, strings.SplitAfter(out, "\n")[0], unscaled, errOut)
+		}
+		out, _, _ = run(t, "", append(append([]string{"stats", "--format", "json"}, args...), path)...)
+		var header map[string]any
+		if err := json.Unmarshal([]byte(out), &header); err != nil {
+			t.Fatal(err)
+		}
+		if header["scale"] != "none" || header["group_of_one"] != "score" || header["normalize"] != nil || header["epsilon"] != nil {
+			t.Errorf("%v: JSON scale %v, group_of_one %v, normalize %v, epsilon %v", args, header["scale"], header["group_of_one"], header["normalize"], header["epsilon"])
+		}
+	}
+	for method, want := range map[string]string{
+		"grpo": "method grpo, scope group, scale group, epsilon 1e-06, std sample, group of one score\n",
+		"gdpo": "method gdpo, scope group, normalize true, epsilon 1e-06, std sample\n",
+		"rloo": "method rloo, scope group, group of one score\n",
+	} {
+		if out, _, _ := run(t, "", "stats", "--method", method, path); !strings.HasPrefix(out, want) {
+			t.Errorf("%s: first line %q, want %q", method, strings.SplitAfter(out, "\n")[0], want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -224,9 +225,9 @@ type loggedJSON struct {
 
 // statsReport is the output of stats.
 type statsReport struct {
-	Method     engine.Method  `json:"method"`
-	Scope      engine.Scope   `json:"scope"`
-	Normalize  bool           `json:"normalize"`
+	Method engine.Method `json:"method"`
+	Scope  engine.Scope  `json:"scope"`
+	methodSettings
 	Objectives []string       `json:"objectives"`
 	Invalid    map[string]int `json:"invalid"`
 	// InvalidAt is where the first trajectory invalid for each cause was
@@ -241,12 +242,68 @@ type statsReport struct {
 	missingColumn bool
 }
 
+// methodSettings are the settings the method reads, each set only where
+// it does: normalize (every method but grpo, whose unnormalised is scale
+// none, and rloo, which reads it not), grpo's scale (none when not
+// normalised), the epsilon and std that grpo scaled and gdpo divide by,
+// and what grpo and rloo give a group of one.
+type methodSettings struct {
+	Normalize  *bool             `json:"normalize,omitempty"`
+	Scale      engine.Scale      `json:"scale,omitempty"`
+	Epsilon    *number           `json:"epsilon,omitempty"`
+	Std        engine.Std        `json:"std,omitempty"`
+	GroupOfOne engine.GroupOfOne `json:"group_of_one,omitempty"`
+}
+
+// methodSettingsOf returns the settings of o that o.Method reads.
+func methodSettingsOf(o engine.Options) methodSettings {
+	var m methodSettings
+	divides := o.Method == engine.GDPO
+	switch o.Method {
+	case engine.GRPO:
+		m.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
+		if !o.Normalize {
+			m.Scale = engine.ScaleNone
+		}
+		divides = m.Scale != engine.ScaleNone
+		m.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
+	case engine.RLOO:
+		m.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
+	default:
+		m.Normalize = &o.Normalize
+	}
+	if divides {
+		eps := number(o.EpsilonOrDefault())
+		m.Epsilon, m.Std = &eps, cmp.Or(o.Std, engine.StdSample)
+	}
+	return m
+}
+
+// text lists the settings set, as the table's first line has them:
+// ", scale group, epsilon 1e-06, std sample, group of one score".
+func (m methodSettings) text() string {
+	var b strings.Builder
+	if m.Normalize != nil {
+		fmt.Fprintf(&b, ", normalize %v", *m.Normalize)
+	}
+	if m.Scale != "" {
+		fmt.Fprintf(&b, ", scale %s", m.Scale)
+	}
+	if m.Epsilon != nil {
+		fmt.Fprintf(&b, ", epsilon %s, std %s", strconv.FormatFloat(float64(*m.Epsilon), 'g', -1, 64), m.Std)
+	}
+	if m.GroupOfOne != "" {
+		fmt.Fprintf(&b, ", group of one %s", m.GroupOfOne)
+	}
+	return b.String()
+}
+
 func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 	r := statsReport{
-		Method:    res.Options.Method,
-		Scope:     res.Options.Scope,
-		Normalize: res.Options.Normalize,
-		Invalid:   res.Evaluation.InvalidCounts(),
+		Method:         res.Options.Method,
+		Scope:          res.Options.Scope,
+		methodSettings: methodSettingsOf(res.Options),
+		Invalid:        res.Evaluation.InvalidCounts(),
 
 		missingColumn: res.Evaluation.Absent != nil,
 	}
@@ -339,7 +396,7 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 
 // writeStatsTable prints the report as aligned text, a block per batch.
 func writeStatsTable(w io.Writer, r statsReport) error {
-	fmt.Fprintf(w, "method %s, scope %s, normalize %v\n", r.Method, r.Scope, r.Normalize)
+	fmt.Fprintf(w, "method %s, scope %s%s\n", r.Method, r.Scope, r.methodSettings.text())
 	if len(r.Invalid) > 0 {
 		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid, r.InvalidAt))
 	}

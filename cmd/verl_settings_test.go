@@ -303,6 +303,30 @@ func TestVerlTensorScore(t *testing.T) {
 	}
 }
 
+// TestVerlNullFirstScore: a null score in the first record tells nothing
+// of how the dump writes scores: numbers after it keep the objective the
+// plain score, whose null and absent rows are missing (not an evaluation
+// error); tensor text after it is still read as a tensor's.
+func TestVerlNullFirstScore(t *testing.T) {
+	numbers := writeFiles(t, map[string]string{"4.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": null, "step": 4}
+{"input": "q", "output": "b", "gts": "1", "step": 4}
+{"input": "q", "output": "c", "gts": "1", "score": 0.5, "step": 4}
+{"input": "q", "output": "d", "gts": "1", "score": -0.25, "step": 4}
+`})
+	_, errOut := computeList(t, "", "--method", "grpo", numbers)
+	if !strings.Contains(errOut, "objective score; method grpo") || !strings.Contains(errOut, "score: missing 2 (first at ") || strings.Contains(errOut, "tensor") {
+		t.Errorf("numbers after a null: stderr %q", errOut)
+	}
+	text := writeFiles(t, map[string]string{"4.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": null, "step": 4}
+{"input": "q", "output": "c", "gts": "1", "score": "tensor(0.5000)", "step": 4}
+{"input": "q", "output": "d", "gts": "1", "score": "tensor(-0.2500)", "step": 4}
+`})
+	_, errOut = computeList(t, "", "--method", "grpo", text)
+	if !strings.Contains(errOut, "score = torchNumber(score) (the dump writes the score as a tensor's text)") {
+		t.Errorf("tensor text after a null: stderr %q", errOut)
+	}
+}
+
 // TestVerlNaNGroupsNamed: the warning names at most five groups, a long
 // prompt from the line where the step's prompts part (after the chat
 // template they share), cut with "…" as the other warnings, and counts the

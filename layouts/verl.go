@@ -155,17 +155,45 @@ func verlScoreSumsPenalty(first loaders.FileFields) bool {
 
 // verlObjective returns the expression of the objective verl trains on,
 // from the first record's fields: the score, read as a number where the
-// record has it as text (a 0-d tensor's), with the overlong penalty added
-// where the score leaves it out.
+// dump has it as text (a 0-d tensor's, verlScoreIsText), with the overlong
+// penalty added where the score leaves it out.
 func verlObjective(first loaders.FileFields) string {
 	expr := verlScore
-	if slices.Contains(first.Names, verlScore) && !slices.Contains(first.Floats, verlScore) {
+	if verlScoreIsText(first) {
 		expr = verlTensorScore
 	}
 	if slices.Contains(first.Names, verlOverlong) && !verlScoreHasOverlong(first) {
 		expr += verlPenalty
 	}
 	return expr
+}
+
+// verlScoreIsText reports whether the dump writes the score as text (a
+// 0-d tensor's): from the first record's score, or, where that is null or
+// absent (which says nothing of the others), from the first score that is
+// neither among the first file's first verlPeekRows records. A null score
+// read as plain score is missing; read through torchNumber it would be an
+// evaluation error.
+func verlScoreIsText(first loaders.FileFields) bool {
+	switch {
+	case slices.Contains(first.Floats, verlScore):
+		return false
+	case slices.Contains(first.Names, verlScore) && !slices.Contains(first.Nulls, verlScore):
+		return true
+	case first.Path == "":
+		return false
+	}
+	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
+	if err != nil {
+		return false // the load itself says why
+	}
+	for i := range data.Trajectories {
+		if v := data.Trajectories[i].Metadata[verlScore]; v != nil {
+			_, text := v.(string)
+			return text
+		}
+	}
+	return false
 }
 
 func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {

@@ -82,3 +82,33 @@ func TestStatusLineTrainerChecks(t *testing.T) {
 		t.Errorf("status line %q", got)
 	}
 }
+
+// TestStatusLineStepsDiffer: a log whose step 0 is TRL's scale batch and
+// step 1 the settings as given: the status line names step 0 and the flags
+// that reproduce it, as compute's warning does, not a closest setting.
+func TestStatusLineStepsDiffer(t *testing.T) {
+	group := strconv.FormatFloat(1/(math.Sqrt2+1e-4), 'g', -1, 64)
+	text := strings.Replace(trainerText(), `{"group":"odd\u001b[2J","batch":0,"metadata":{"y":5}}`+"\n", "", 1) +
+		`{"group":"g","batch":1,"metadata":{"x":1,"adv":-` + group + `}}
+{"group":"g","batch":1,"metadata":{"x":3,"adv":` + group + `}}
+{"group":"h","batch":1,"metadata":{"x":5,"adv":0}}
+{"group":"h","batch":1,"metadata":{"x":5,"adv":0}}
+`
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, match := 1.0, false
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l statusline.Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 2000)
+	if !strings.Contains(got, "under grpo, scale group, epsilon 0.0001, in step 0 only; no one setting of the ") ||
+		!strings.Contains(got, " tried reproduces every step: `--method grpo --scale batch` reproduces step 0 to ") || strings.Contains(got, "closest") {
+		t.Errorf("status line %q", got)
+	}
+}

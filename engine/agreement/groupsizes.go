@@ -16,7 +16,9 @@ import (
 type UnequalGroups struct {
 	Step int64
 	// Groups counts the batch's groups; Size is the most common size (the
-	// largest of the most common), which Usual groups have.
+	// smallest of the most common: a merged group is a multiple of the
+	// trainer's size, as with two groups of 4 and 8), which Usual groups
+	// have.
 	Groups, Size, Usual int
 	// Odd are the groups of another size, in order of first appearance.
 	Odd []GroupSize
@@ -58,7 +60,7 @@ func UnequalGroupsOfBatch(step int64, groups []engine.Group) (_ UnequalGroups, o
 	}
 	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups)}
 	for size, n := range count {
-		if n > u.Usual || (n == u.Usual && size > u.Size) {
+		if n > u.Usual || (n == u.Usual && size < u.Size) {
 			u.Size, u.Usual = size, n
 		}
 	}

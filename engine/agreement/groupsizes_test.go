@@ -57,3 +57,17 @@ func TestUnequalGroupsCountOne(t *testing.T) {
 		t.Errorf("notes %q", notes)
 	}
 }
+
+// TestUnequalGroupsTieSmaller: with two groups, 8 rows (two prompts of
+// the same text merged) and 4, the usual size is the smaller, so the
+// warning names the merged group, not the one the trainer wrote.
+func TestUnequalGroupsTieSmaller(t *testing.T) {
+	groups := []engine.Group{{Key: "merged", Members: make([]int, 8)}, {Key: "single", Members: make([]int, 4)}}
+	u, ok := UnequalGroupsOfBatch(1, groups)
+	if !ok || u.Size != 4 || u.Usual != 1 || len(u.Odd) != 1 || u.Odd[0] != (GroupSize{"merged", 8}) {
+		t.Fatalf("%+v", u)
+	}
+	if got := u.String(); !strings.HasPrefix(got, `step 1: groups of unequal size: 1 of 2 groups has 4 trajectories, "merged" 8 (`) {
+		t.Errorf("%q", got)
+	}
+}

@@ -149,7 +149,8 @@ type Match struct {
 	// changes (then the smallest max |diff|): Base when it does, nil when
 	// no setting tried does.
 	Found *Fit
-	// Closest is the setting tried of the smallest max |diff|.
+	// Closest is the setting tried of the smallest max |diff| among those
+	// closer than Base (closer), nil when none is.
 	Closest *Fit
 	// Tried counts the distinct settings compared, Base included.
 	Tried int
@@ -221,12 +222,25 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 		m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
 	}
 	m.Tried = len(m.fits)
-	for _, f := range m.fits {
-		if f.Overall.Rows > 0 && (m.Closest == nil || f.Overall.MaxAbsDiff < m.Closest.Overall.MaxAbsDiff) {
+	for _, f := range m.fits[1:] {
+		if closer(f.Overall, m.Base.Overall) && (m.Closest == nil || f.Overall.MaxAbsDiff < m.Closest.Overall.MaxAbsDiff) {
 			m.Closest = f
 		}
 	}
 	return m
+}
+
+// closerBy is the factor by which a setting's max |diff| must be below
+// that of the settings as given for the setting to be offered as the
+// closest: a change of epsilon moves every row by about epsilon over the
+// std, which makes no setting closer in any sense that matters.
+const closerBy = 0.99
+
+// closer reports whether c is closer to the log than base: no more rows
+// differ, and its max |diff| is below closerBy times base's (weights
+// fitted to one row far off come nearer that row and move every other).
+func closer(c, base Diff) bool {
+	return c.Rows > 0 && c.Differing <= base.Differing && c.MaxAbsDiff < closerBy*base.MaxAbsDiff
 }
 
 // forEachCombination calls fn with base changed by every combination of
@@ -369,7 +383,8 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond Tolerance, how many rows, by how much, and which
-// settings reproduce them (Found) or that none tried does, naming the
+// settings reproduce them (Found), or which steps differ and what
+// reproduces each (stepsNote), or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
 // they agree.
 func (m *Match) Warning() string {
@@ -384,7 +399,103 @@ func (m *Match) Warning() string {
 	if m.Found != nil {
 		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
+	if steps := m.stepsNote(); steps != "" {
+		return text + steps
+	}
 	return text + "; " + m.nothingFits()
+}
+
+// maxAnswersNamed is how many sets of steps stepsNote names, and
+// maxRangesNamed how many ranges of steps it writes of each.
+const maxAnswersNamed, maxRangesNamed = 4, 6
+
+// stepsNote says, when no one setting reproduces every row but the
+// batches tell more (the differing rows lie in some steps only, or some
+// step is reproduced by a setting tried), which steps differ and, for the
+// steps each setting reproduces (the fewest changes per batch, as
+// BatchFit), that setting: ", in step 4 only; no one setting of the 27
+// tried reproduces every step: `--scale none` reproduces step 4 to
+// 5.72e-08 (the settings changed during the run?)", or, when no setting
+// reproduces any of those steps, ", in step 4 only; none of the 27
+// trainer settings tried reproduces those rows". It is "" when every
+// batch with rows differs and none is reproduced by any setting tried.
+func (m *Match) stepsNote() string {
+	type answer struct {
+		fit     *Fit
+		batches []int // indices into Steps, ascending
+		maxDiff float64
+	}
+	var answers []*answer
+	var differing []int
+	withRows, reproduced := 0, false
+	for bi, c := range m.Base.Batches {
+		if c.Rows > 0 {
+			withRows++
+		}
+		if c.Differing == 0 {
+			continue
+		}
+		differing = append(differing, bi)
+		f := best(m.fits, func(f *Fit) Diff { return f.Batches[bi] })
+		reproduced = reproduced || f != nil
+		k := slices.IndexFunc(answers, func(a *answer) bool { return a.fit == f })
+		if k < 0 {
+			k = len(answers)
+			answers = append(answers, &answer{fit: f})
+		}
+		a := answers[k]
+		a.batches = append(a.batches, bi)
+		if f != nil {
+			a.maxDiff = max(a.maxDiff, f.Batches[bi].MaxAbsDiff)
+		}
+	}
+	if !reproduced && len(differing) == withRows {
+		return ""
+	}
+	text := ", in " + m.stepList(differing)
+	if len(differing) < withRows {
+		text += " only"
+	}
+	if !reproduced {
+		return text + fmt.Sprintf("; none of the %d trainer settings tried reproduces those rows", m.Tried)
+	}
+	text += fmt.Sprintf("; no one setting of the %d tried reproduces every step: ", m.Tried)
+	parts := make([]string, 0, maxAnswersNamed+1)
+	for _, a := range answers[:min(len(answers), maxAnswersNamed)] {
+		if a.fit == nil {
+			parts = append(parts, "none reproduces "+m.stepList(a.batches))
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s reproduces %s to %s", a.fit.Flags(), m.stepList(a.batches), shortNumber(a.maxDiff)))
+	}
+	if n := len(answers) - maxAnswersNamed; n > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more %s", n, english.Plural(n, "setting")))
+	}
+	return text + strings.Join(parts, "; ") + " (the settings changed during the run?)"
+}
+
+// stepList names the batches of index batches (into Steps, ascending),
+// consecutive steps as a range: "step 4", "steps 1–3, 7", with the ranges
+// past maxRangesNamed counted.
+func (m *Match) stepList(batches []int) string {
+	var ranges []string
+	for i := 0; i < len(batches); {
+		j := i
+		for j+1 < len(batches) && batches[j+1] == batches[j]+1 && m.Steps[batches[j+1]] == m.Steps[batches[j]]+1 {
+			j++
+		}
+		if len(ranges) == maxRangesNamed {
+			ranges = append(ranges, fmt.Sprintf("and %d more", len(batches)-i))
+			break
+		}
+		r := strconv.FormatInt(m.Steps[batches[i]], 10)
+		if j > i {
+			r += "–" + strconv.FormatInt(m.Steps[batches[j]], 10)
+		}
+		ranges = append(ranges, r)
+		i = j + 1
+	}
+	return english.Plural(len(batches), "step") + " " + strings.Join(ranges, ", ")
 }
 
 // differingRows says how many of c's rows differ from the logged
@@ -394,10 +505,16 @@ func differingRows(c Diff) string {
 		c.Differing, c.Rows, english.Plural(c.Rows, "row"), english.Verb(c.Differing, "differs", "differ"), Tolerance, shortNumber(c.MaxAbsDiff))
 }
 
-// nothingFits says that no setting tried reproduces the logged advantage.
+// nothingFits says that no setting tried reproduces the logged advantage,
+// and which comes closest when one comes closer than the settings as
+// given.
 func (m *Match) nothingFits() string {
-	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, the closest being %s (max |diff| %s): the logged advantage is not computed from these objectives as any of them does",
-		m.Tried, m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
+	closest := "none closer than the settings as given"
+	if m.Closest != nil {
+		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
+	}
+	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
+		m.Tried, closest)
 }
 
 // BatchFit returns the comparison of the batch of step with the settings
@@ -435,13 +552,17 @@ func (m *Match) Settings() string { return describeSettings(m.Base.Options) }
 
 // applied returns the options --match-logged computes with and the note
 // that says so: Found's options when a setting reproduces the logged
-// advantage, else opts, with a loud warning.
+// advantage, else opts, with a loud warning; when settings reproduce some
+// steps only (stepsNote), opts too, as no one setting is the trainer's
+// for the whole run, with the warning naming each step's.
 func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 	switch {
 	case m == nil:
 		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
 	case m.Base.Overall.Rows == 0:
 		return opts, "warning: --match-logged: no row has a logged advantage (a finite number); computing with the settings as given"
+	case m.Found == nil && m.stepsNote() != "":
+		return opts, "warning: --match-logged: " + m.Warning() + "; computing with the settings as given"
 	case m.Found == nil:
 		return opts, "warning: --match-logged: " + m.nothingFits() + "; computing with the settings as given"
 	case len(m.Found.Changes) == 0:

@@ -395,6 +395,84 @@ func TestLoggedPerBatch(t *testing.T) {
 	if w := m.BatchWarning(2); w != "" {
 		t.Errorf("step 2 agrees, yet %q", w)
 	}
+	// The run's warning names the step that differs and what reproduces
+	// it, not a closest setting for the whole run.
+	w := m.Warning()
+	want := fmt.Sprintf(", in step 1 only; no one setting of the %d tried reproduces every step: `--scale batch` reproduces step 1 to ", m.Tried)
+	if !strings.Contains(w, want) || !strings.HasSuffix(w, " (the settings changed during the run?)") || strings.Contains(w, "closest") {
+		t.Errorf("warning %q\nwant %q in it", w, want)
+	}
+	// --match-logged computes with the settings as given, and says why.
+	c = trlComputer(t, true)
+	check := CheckTrainer(c, evaluateWith(c, ts))
+	if !reflectEqualOptions(check.Options, c.Options) || len(check.Notes) != 1 ||
+		check.Notes[0] != "warning: --match-logged: "+w+"; computing with the settings as given" {
+		t.Errorf("options %+v, notes %q", check.Options, check.Notes)
+	}
+}
+
+// TestLoggedStepsNamed: steps that differ each in its own way are named by
+// ranges, grouped by the setting that reproduces them, and a step that no
+// setting reproduces is said so.
+func TestLoggedStepsNamed(t *testing.T) {
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	batch, none := trl, trl
+	batch.scale = engine.ScaleBatch
+	none.scale = engine.ScaleNone
+	batches := map[int64][][][]float64{}
+	settings := map[int64]refSettings{1: trl, 2: batch, 3: batch, 5: none, 6: trl, 7: batch, 8: trl}
+	for step := range settings {
+		batches[step] = matchBatch(step)
+	}
+	ts := matchTrajectories(batches, settings)
+	for i := range ts {
+		if ts[i].Batch == 8 {
+			ts[i].Metadata["adv"] = ts[i].Metadata["adv"].(float64) * 1.5 // a scale no setting has
+		}
+	}
+	c := trlComputer(t, false)
+	m := MatchLogged(evaluateWith(c, ts), c.Options)
+	want := fmt.Sprintf(", in steps 2–3, 5, 7–8 only; no one setting of the %d tried reproduces every step: `--scale batch` reproduces steps 2–3, 7 to ", m.Tried)
+	w := m.Warning()
+	if !strings.Contains(w, want) || !strings.Contains(w, "; `--scale none` reproduces step 5 to ") ||
+		!strings.HasSuffix(w, "; none reproduces step 8 (the settings changed during the run?)") {
+		t.Errorf("warning %q\nwant %q in it", w, want)
+	}
+}
+
+// TestLoggedStepNothingFits: one step of two logged at a scale no setting
+// has: the warning names it, and that nothing tried reproduces its rows,
+// without a closest for the run.
+func TestLoggedStepNothingFits(t *testing.T) {
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1), 2: matchBatch(2)}, map[int64]refSettings{1: trl, 2: trl})
+	for i := range ts {
+		if ts[i].Batch == 2 {
+			ts[i].Metadata["adv"] = ts[i].Metadata["adv"].(float64) * 1.5
+		}
+	}
+	c := trlComputer(t, false)
+	m := MatchLogged(evaluateWith(c, ts), c.Options)
+	if w, want := m.Warning(), fmt.Sprintf(", in step 2 only; none of the %d trainer settings tried reproduces those rows", m.Tried); !strings.HasSuffix(w, want) {
+		t.Errorf("warning %q\nwant it to end with %q", w, want)
+	}
+}
+
+// TestLoggedClosestCloser: a row logged far from what any setting gives
+// (1000 off) leaves every setting as far from the log as the settings
+// as given: none is offered as the closest.
+func TestLoggedClosestCloser(t *testing.T) {
+	trl := refSettings{method: engine.GRPO, scale: engine.ScaleGroup, eps: 1e-4, weights: []float64{1, 1}}
+	ts := matchTrajectories(map[int64][][][]float64{1: matchBatch(1)}, map[int64]refSettings{1: trl})
+	ts[0].Metadata["adv"] = ts[0].Metadata["adv"].(float64) + 1000
+	c := trlComputer(t, false)
+	m := MatchLogged(evaluateWith(c, ts), c.Options)
+	if m.Found != nil || m.Closest != nil {
+		t.Fatalf("found %v, closest %v", m.Found, m.Closest)
+	}
+	if w := m.Warning(); !strings.Contains(w, " reproduces it, none closer than the settings as given: the logged advantage is not computed") {
+		t.Errorf("warning %q", w)
+	}
 }
 
 // TestMatchLoggedWithoutLog: no logged advantage, no comparison; asked to
@@ -445,7 +523,7 @@ func TestUnequalGroups(t *testing.T) {
 	// A shared chat template: the values are shown from the line where
 	// they part.
 	add(3, "system\nT\nuser\nWhat is 1?", 4)
-	add(3, "system\nT\nuser\nWhat is \x1b[2J?", 2)
+	add(3, "system\nT\nuser\nWhat is \x1b[2J?", 8)
 	c := oneObjective(t, engine.DefaultOptions())
 	c.EqualGroups = true
 	ev := evaluateWith(c, ts)
@@ -458,7 +536,7 @@ func TestUnequalGroups(t *testing.T) {
 	if s := got[0].String(); s != want {
 		t.Errorf("\n got %s\nwant %s", s, want)
 	}
-	want3 := `step 3: groups of unequal size: 1 of 2 groups has 4 trajectories, …"What is \x1b[2J?" 2 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
+	want3 := `step 3: groups of unequal size: 1 of 2 groups has 4 trajectories, …"What is \x1b[2J?" 8 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)`
 	if s := got[1].String(); s != want3 {
 		t.Errorf("\n got %s\nwant %s", s, want3)
 	}
