@@ -30,7 +30,7 @@ error names the objective, the cause and the nearest field names.`,
   rewardlens compute --computer svrl --format csv --out rewards.csv step_*.jsonl
   cat rollouts.jsonl | rewardlens compute --method rloo -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
+			if err := outFormat(cmd, &format, out, stdio.Stderr, "jsonl", "csv", "json"); err != nil {
 				return err
 			}
 			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {

@@ -34,7 +34,7 @@ counts per status go to stderr.`,
   rewardlens prompts --task-metric acc --pass-threshold 1 --format csv --out prompts.csv runs/verl/
   rewardlens prompts --prompt-by 'metadata.question' rollouts.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
+			if err := outFormat(cmd, &format, out, stdio.Stderr, "jsonl", "csv", "json"); err != nil {
 				return err
 			}
 			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {

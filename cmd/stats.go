@@ -48,7 +48,7 @@ of that step; JSON lines with --format json) until interrupted.`,
   rewardlens stats --format json --method grpo rollouts.jsonl | jq '.batches[0].reward'
   rewardlens stats --follow runs/today/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatCheck(format, "table", "json"); err != nil {
+			if err := outFormat(cmd, &format, out, stdio.Stderr, "table", "json"); err != nil {
 				return err
 			}
 			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
