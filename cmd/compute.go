@@ -30,7 +30,7 @@ error names the objective, the cause and the nearest field names.`,
   rewardlens compute --computer svrl --format csv --out rewards.csv step_*.jsonl
   cat rollouts.jsonl | rewardlens compute --method rloo -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
+			if err := outFormat(cmd, &format, out, stdio.Stderr, "jsonl", "csv", "json"); err != nil {
 				return err
 			}
 			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
@@ -69,7 +69,7 @@ error names the objective, the cause and the nearest field names.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "jsonl", "output format: jsonl, csv or json")
+	cmd.Flags().StringVar(&format, "format", "jsonl", "output format: jsonl, csv or json (not given: the one --out's extension names)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"jsonl", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp))

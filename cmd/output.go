@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/internal/openctx"
 	"github.com/rewardlens/rewardlens/internal/output"
@@ -161,12 +165,40 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 	return nil
 }
 
-// formatCheck returns a usage error unless format is one of valid.
-func formatCheck(format string, valid ...string) error {
-	for _, v := range valid {
-		if format == v {
-			return nil
-		}
+// outFormat returns a usage error unless *format is one of valid. When
+// --format is not given, *format becomes the format --out's extension
+// names (outExtensionFormat) if it is one of valid; a format that is not
+// the one the extension names (given, or the default) is warned of on
+// stderr, as a reader would take the file for what its name says.
+func outFormat(cmd *cobra.Command, format *string, out string, stderr io.Writer, valid ...string) error {
+	if !slices.Contains(valid, *format) {
+		return usagef("unknown --format %q (valid: %s)", *format, strings.Join(valid, ", "))
 	}
-	return usagef("unknown --format %q (valid: %s)", format, strings.Join(valid, ", "))
+	named := outExtensionFormat(out)
+	given := cmd.Flags().Changed("format")
+	switch {
+	case named == "" || named == *format:
+	case !given && slices.Contains(valid, named):
+		*format = named
+	case given:
+		fmt.Fprintf(stderr, "rewardlens: warning: --out %s is written as %s (--format %s), not the %s its extension names\n", out, *format, *format, named)
+	default:
+		fmt.Fprintf(stderr, "rewardlens: warning: --out %s is written as %s: %s writes no %s (--format: %s)\n", out, *format, cmd.Name(), named, strings.Join(valid, ", "))
+	}
+	return nil
+}
+
+// outExtensionFormat is the output format path's extension names: csv for
+// .csv, json for .json, jsonl for .jsonl and .ndjson (in any case), and ""
+// for any other or none.
+func outExtensionFormat(path string) string {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+		return "csv"
+	case ".json":
+		return "json"
+	case ".jsonl", ".ndjson":
+		return "jsonl"
+	}
+	return ""
 }

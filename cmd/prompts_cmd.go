@@ -34,7 +34,7 @@ counts per status go to stderr.`,
   rewardlens prompts --task-metric acc --pass-threshold 1 --format csv --out prompts.csv runs/verl/
   rewardlens prompts --prompt-by 'metadata.question' rollouts.jsonl`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatCheck(format, "jsonl", "csv", "json"); err != nil {
+			if err := outFormat(cmd, &format, out, stdio.Stderr, "jsonl", "csv", "json"); err != nil {
 				return err
 			}
 			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
@@ -61,7 +61,7 @@ counts per status go to stderr.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "jsonl", "output format: jsonl, csv or json")
+	cmd.Flags().StringVar(&format, "format", "jsonl", "output format: jsonl, csv or json (not given: the one --out's extension names)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"jsonl", "csv", "json"}, cobra.ShellCompDirectiveNoFileComp))

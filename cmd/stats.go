@@ -48,7 +48,7 @@ of that step; JSON lines with --format json) until interrupted.`,
   rewardlens stats --format json --method grpo rollouts.jsonl | jq '.batches[0].reward'
   rewardlens stats --follow runs/today/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := formatCheck(format, "table", "json"); err != nil {
+			if err := outFormat(cmd, &format, out, stdio.Stderr, "table", "json"); err != nil {
 				return err
 			}
 			if err := checkOut(out, cmd.Flags().Changed("out"), args, stdio.Stdin, force); err != nil {
@@ -105,7 +105,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 		},
 	}
 	health.register(cmd.Flags(), true)
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table or json (not given: json for an --out ending .json)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "write to `PATH` (atomically) instead of stdout")
 	cmd.Flags().BoolVar(&force, "force", false, "let --out replace a read-only file or another user's (keeping its owner and mode)")
 	cmd.Flags().BoolVarP(&follow, "follow", "f", false, "keep watching the inputs; print a line per batch as they grow, until interrupted")

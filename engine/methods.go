@@ -74,7 +74,7 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GRPO,
 		Formula: func(o Options) string {
-			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.EpsilonOrDefault()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s)"
+			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.EpsilonOrDefault()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s); " + groupOfOneText(o, "n = 1: mean 0, std1 1")
 		},
 		Note: func(o Options) string {
 			if o.Normalize && o.Scale != ScaleNone {
@@ -90,8 +90,10 @@ var methodSpecs = []MethodSpec{
 		},
 	},
 	{
-		Method:          RLOO,
-		Formula:         func(Options) string { return "n / (n - 1) (s - mean(s)): s minus the mean of the others; 0 when n = 1" },
+		Method: RLOO,
+		Formula: func(o Options) string {
+			return "n / (n - 1) (s - mean(s)): s minus the mean of the others; " + groupOfOneText(o, "s when n = 1")
+		},
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -217,6 +219,16 @@ func zScoredNote(o Options) string {
 		return perScope(o, "z-scored")
 	}
 	return perScope(o, "not normalised")
+}
+
+// groupOfOneText is what grpo's or rloo's formula gives a group of one
+// under o's GroupOfOne: "0 when n = 1", or, with GroupOfOneScore, score
+// (what the method gives it then) with the convention named.
+func groupOfOneText(o Options, score string) string {
+	if o.GroupOfOne == GroupOfOneScore {
+		return score + " (a group of one: score)"
+	}
+	return "0 when n = 1"
 }
 
 // perScope is a note for the comparison scope of o: "per group, how".

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -182,5 +183,35 @@ func TestMethodsFor(t *testing.T) {
 	opts.Priority = []string{"accuracy"}
 	if got := MethodsFor(opts); !slices.Equal(got, AllMethods()) {
 		t.Errorf("with priorities MethodsFor = %v, want %v", got, AllMethods())
+	}
+}
+
+// TestFormulasGiveTheGroupOfOne: grpo's and rloo's formulas say what a
+// group of one gets under the options' GroupOfOne, as the rewards do: 0,
+// or, with GroupOfOneScore (verl's), s for rloo and mean 0, std1 1 for
+// grpo.
+func TestFormulasGiveTheGroupOfOne(t *testing.T) {
+	for _, tc := range []struct {
+		m          Method
+		groupOfOne GroupOfOne
+		want       string
+	}{
+		{GRPO, "", "; 0 when n = 1"},
+		{GRPO, GroupOfOneZero, "; 0 when n = 1"},
+		{GRPO, GroupOfOneScore, "; n = 1: mean 0, std1 1 (a group of one: score)"},
+		{RLOO, GroupOfOneZero, "s minus the mean of the others; 0 when n = 1"},
+		{RLOO, GroupOfOneScore, "s minus the mean of the others; s when n = 1 (a group of one: score)"},
+	} {
+		o := DefaultOptions()
+		o.Method, o.GroupOfOne = tc.m, tc.groupOfOne
+		got := Spec(tc.m).Formula(o)
+		if !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%s, group of one %q: formula %q, want it to end %q", tc.m, tc.groupOfOne, got, tc.want)
+		}
+		c, ts := twoObjectives(t, [][2]float64{{1, 0.5}})
+		c.Options = o
+		if reward := c.Compute(ts, tc.m).Rewards[0]; (reward == 0) != strings.HasSuffix(got, "0 when n = 1") {
+			t.Errorf("%s, group of one %q: reward %v, formula %q", tc.m, tc.groupOfOne, reward, got)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/follow"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -148,9 +149,24 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		s.ApplyUpdate(l.live, u)
 		expire = m.noticeReloads(u)
 	}
+	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
-	return tea.Batch(m.sessionChanged(), l.wait(), expire)
+	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer)
+}
+
+// holdDetail stops following when the active tab shows a group or a
+// trajectory (common.DetailShower) of step, the batch shown, and a newer
+// batch came: moving to it would close what is being read. The header
+// says paused, and the status line which step came, until F shows it.
+func (m *Model) holdDetail(step int64) tea.Cmd {
+	batches := m.common.Session.Result.Ranking.Batches
+	d, ok := m.tabs[m.active].(common.DetailShower)
+	if !m.live.following || !ok || !d.ShowsDetail() || len(batches) == 0 || batches[len(batches)-1].Step <= step {
+		return nil
+	}
+	m.pause()
+	return m.status.SetNotice(fmt.Sprintf("step %d came; F shows it", batches[len(batches)-1].Step), nil)
 }
 
 // noticeReloads tells in the status line which files the update applied,

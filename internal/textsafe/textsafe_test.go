@@ -3,6 +3,7 @@ package textsafe
 import (
 	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestHostileSequencesAreNeutralised(t *testing.T) {
@@ -33,6 +34,47 @@ func TestHostileSequencesAreNeutralised(t *testing.T) {
 	}
 }
 
+// TestFormatCharactersAreEscaped: the invisible format characters (Unicode
+// category Cf) are shown escaped as the bidirectional ones are, except the
+// zero-width joiners of an emoji ZWJ sequence and the tags of a flag's tag
+// sequence, which the emoji needs.
+func TestFormatCharactersAreEscaped(t *testing.T) {
+	const (
+		family  = "\U0001F468\u200d\U0001F469\u200d\U0001F467" // man ZWJ woman ZWJ girl
+		england = "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"
+	)
+	cases := []struct{ name, in, want string }{
+		{"zero-width space", "zero\u200bwidth", `zero\u200bwidth`},
+		{"zero-width non-joiner", "a\u200cb", `a\u200cb`},
+		{"zero-width joiner between letters", "a\u200db", `a\u200db`},
+		{"left-to-right mark", "a\u200eb", `a\u200eb`},
+		{"word joiner and invisible operators", "\u2060x\u2061\u2062\u2063\u2064", `\u2060x\u2061\u2062\u2063\u2064`},
+		{"byte order mark", "\ufeffid", `\ufeffid`},
+		{"soft hyphen", "pass\u00adword", `pass\u00adword`},
+		{"Arabic letter mark", "a\u061cb", `a\u061cb`},
+		{"interlinear annotation", "\ufff9a\ufffab\ufffb", `\ufff9a\ufffab\ufffb`},
+		{"tag outside a flag", "a\U000E0041b", `a\ue0041b`},
+		{"emoji ZWJ sequence", family, family},
+		{"emoji ZWJ sequence with skin tones", "\U0001F469\U0001F3FD\u200d\U0001F4BB", "\U0001F469\U0001F3FD\u200d\U0001F4BB"},
+		{"ZWJ sequence among text", "id " + family + "\u200b!", "id " + family + `\u200b!`},
+		{"ZWJ after an emoji, before a letter", "\U0001F468\u200da", "\U0001F468" + `\u200da`},
+		{"ZWJ before an emoji, after a letter", "a\u200d\U0001F469", `a\u200d` + "\U0001F469"},
+		{"ZWJ at the end", "\U0001F468\u200d", "\U0001F468" + `\u200d`},
+		{"ZWJ then a combining mark", "\U0001F468\u200d\u0301", "\U0001F468" + `\u200d` + "\u0301"},
+		{"two ZWJs", "\U0001F468\u200d\u200d\U0001F469", "\U0001F468" + `\u200d\u200d` + "\U0001F469"},
+		{"flag tag sequence", england, england},
+		{"flag tag sequence and a zero-width space", england + "\u200b", england + `\u200b`},
+	}
+	for _, c := range cases {
+		if got := Line(c.in); got != c.want {
+			t.Errorf("%s: Line(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+		if got := Text(c.in); got != c.want {
+			t.Errorf("%s: Text(%q) = %q, want %q", c.name, c.in, got, c.want)
+		}
+	}
+}
+
 func TestTextKeepsLines(t *testing.T) {
 	got := Text("line 1\n\tindented\x1b[2K\r")
 	want := "line 1\n    indented\\x1b[2K\\r"
@@ -42,13 +84,13 @@ func TestTextKeepsLines(t *testing.T) {
 }
 
 func FuzzLine(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x1b[31m", "\u009b", "\u202e", "\xff\xfe", "a\nb"} {
+	for _, s := range []string{"", "plain", "\x1b[31m", "\u009b", "\u202e", "\xff\xfe", "a\nb", "a\u200db", "\U0001F468\u200d\U0001F469"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{Line(s), Text(s)} {
 			for _, r := range out {
-				if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || isBidiControl(r) {
+				if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || unicode.Is(unicode.Cf, r) && r != zeroWidthJoiner && (r < tagFirst || r > tagLast) {
 					t.Fatalf("control rune %U left in %q (from %q)", r, out, s)
 				}
 			}

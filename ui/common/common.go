@@ -82,6 +82,13 @@ type KeyCapturer interface {
 	CapturesKeys() bool
 }
 
+// DetailShower is a tab that shows one group or one trajectory of the
+// batch on screen: while ShowsDetail is true, following (--follow) does
+// not move the view to a newer batch, which would close it.
+type DetailShower interface {
+	ShowsDetail() bool
+}
+
 // FindOwner is a tab whose own search / starts (a filter of its list); on
 // the other tabs / finds a trajectory by id on the TrajectoryFinder.
 type FindOwner interface {

@@ -137,6 +137,10 @@ func (t *groupsTab) options() engine.Options { return t.common.Session.Result.Op
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *groupsTab) CapturesKeys() bool { return t.mode == groupFiltering }
 
+// ShowsDetail implements common.DetailShower: a group or a completion is
+// open.
+func (t *groupsTab) ShowsDetail() bool { return t.mode == groupMembers || t.mode == groupCompletion }
+
 // ShowsCompare implements common.Comparer: an opened group shows method
 // B's rewards beside A's.
 func (t *groupsTab) ShowsCompare() bool { return true }

@@ -220,6 +220,9 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	return nil
 }
 
+// ShowsDetail implements common.DetailShower: a trajectory is open.
+func (t *trajectoriesTab) ShowsDetail() bool { return t.mode == reading }
+
 func (t *trajectoriesTab) setMode(mode trajectoriesMode) {
 	t.mode = mode
 	if mode != filtering {

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain runs main itself when a test starts this binary as rewardlens
+// (REWARDLENS_MAIN set): a real process, to which a test sends signals.
+func TestMain(m *testing.M) {
+	if os.Getenv("REWARDLENS_MAIN") != "" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// TestDuplicateSignalIsOneInterrupt: two SIGINTs back to back, as
+// `timeout -s INT` sends them (to the command, then to its process group),
+// are one interrupt: stats --follow --health ends as on a single ctrl+c,
+// with its health summary and status 3 for the ALERT of the step in part,
+// not 130.
+func TestDuplicateSignalIsOneInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"1.jsonl", "2.jsonl", "3.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("sample_data", "verl", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name == "3.jsonl" { // its first three lines: three groups of one, all pass or all fail
+			data = []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:3], ""))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, err := os.Create(filepath.Join(t.TempDir(), "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	var stderr bytes.Buffer
+	child := exec.Command(os.Args[0], "stats", "--follow", "--health", dir)
+	child.Env = append(os.Environ(), "REWARDLENS_MAIN=1")
+	child.Stdout, child.Stderr = stdout, &stderr
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if out, _ := os.ReadFile(stdout.Name()); strings.Contains(string(out), "step 3 (partial?)") {
+			break
+		}
+		if time.Now().After(deadline) {
+			_ = child.Process.Kill()
+			t.Fatalf("step 3 not printed after 20s")
+		}
+	}
+	// Two signals sent at the same instant merge into one pending signal:
+	// the second comes a moment after the first, as timeout's do.
+	if err := child.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Millisecond)
+	if err := child.Process.Signal(syscall.SIGINT); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		t.Fatal(err)
+	}
+	err = child.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.Contains(stderr.String(), "health: 2 ALERTs: zero_spread at step 3, dead_signal at step 3") {
+		t.Errorf("ended with %v, stderr:\n%s\nwant status 3 and the health summary", err, stderr.String())
+	}
+}
+
+// TestSecondSignalEndsAtOnce: after the first signal ends the run's
+// context, another within duplicateSignalInterval is ignored, and one
+// after it exits with 128 + its number.
+func TestSecondSignalEndsAtOnce(t *testing.T) {
+	signals := make(chan os.Signal, 2)
+	exited := make(chan int, 1)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go endOnSignals(signals, cancel, func(status int) { exited <- status })
+	signals <- syscall.SIGINT
+	signals <- syscall.SIGINT
+	<-ctx.Done()
+	select {
+	case status := <-exited:
+		t.Fatalf("a duplicate signal exited with %d", status)
+	case <-time.After(duplicateSignalInterval + 100*time.Millisecond):
+	}
+	signals <- syscall.SIGTERM
+	select {
+	case status := <-exited:
+		if status != 143 {
+			t.Errorf("status %d, want 143", status)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("a second signal after the interval did not exit")
+	}
+}

@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+)
+
+// TestFollowKeepsAnOpenDetail: following, a completion, a group or a
+// trajectory open on the newest batch stays open on it when a newer batch
+// comes: the view pauses (the header says so, the status line names the
+// step that came), and F shows the newest. With nothing open
+// the view follows the newest batch, as before.
+func TestFollowKeepsAnOpenDetail(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		keys []string
+	}{
+		{"a completion of a group", []string{"2", "enter", "enter"}},
+		{"a group", []string{"2", "enter"}},
+		{"a trajectory", []string{"5", "enter"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, _ := newLiveModel(t)
+			press(m, c.keys...)
+			if d := m.tabs[m.active].(common.DetailShower); !d.ShowsDetail() {
+				t.Fatalf("%v opened nothing:\n%s", c.keys, screen(m))
+			}
+			before := screen(m)
+			_, more := sampleSteps(t, 20, 22)
+			m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+			view := screen(m)
+			if h := headerOf(m); !strings.Contains(h, "paused, F follows batch 20/22 step 19") {
+				t.Errorf("header %q, want paused on step 19", h)
+			}
+			if !m.tabs[m.active].(common.DetailShower).ShowsDetail() || bodyOf(view) != bodyOf(before) {
+				t.Errorf("the new batches moved the view:\n%s\nwas:\n%s", view, before)
+			}
+			if !strings.Contains(view, "step 21 came; F shows it") {
+				t.Errorf("the status line does not say step 21 came:\n%s", view)
+			}
+			press(m, "F")
+			if h := headerOf(m); !strings.Contains(h, "● LIVE batch 22/22 step 21") {
+				t.Errorf("after F, header %q", h)
+			}
+			// Nothing open: the newest batch is shown as it comes.
+			for range 2 {
+				if m.tabs[m.active].(common.DetailShower).ShowsDetail() {
+					press(m, "esc")
+				}
+			}
+			_, more = sampleSteps(t, 22, 23)
+			m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+			if h := headerOf(m); !strings.Contains(h, "● LIVE batch 23/23 step 22") {
+				t.Errorf("with nothing open, header %q", h)
+			}
+		})
+	}
+}
+
+// bodyOf is the screen under its header and above its status line.
+func bodyOf(view string) string {
+	lines := strings.Split(view, "\n")
+	return strings.Join(lines[1:len(lines)-2], "\n")
+}
