@@ -202,7 +202,12 @@ func TestStatsFollowRotation(t *testing.T) {
 	if err := os.Rename(path, path+".1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(sampleSteps(t, 6, 9)), 0o644); err != nil {
+	// The new log appears whole (renamed into place): read while being
+	// written, its last step would be printed as far as it was read.
+	if err := os.WriteFile(path+".new", []byte(sampleSteps(t, 6, 9)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
 		t.Fatal(err)
 	}
 	f.await(t, "step 7 ")
