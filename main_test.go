@@ -34,7 +34,7 @@ func TestDuplicateSignalIsOneInterrupt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == "3.jsonl" { // its first three lines: three groups of one, all pass or all fail
+		if name == "3.jsonl" { // its first three lines: three groups of one, all pass or all fail (zero spread under --group-of-one zero)
 			data = []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:3], ""))
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
@@ -47,7 +47,7 @@ func TestDuplicateSignalIsOneInterrupt(t *testing.T) {
 	}
 	defer stdout.Close()
 	var stderr bytes.Buffer
-	child := exec.Command(os.Args[0], "stats", "--follow", "--health", dir)
+	child := exec.Command(os.Args[0], "stats", "--follow", "--health", "--group-of-one", "zero", dir)
 	child.Env = append(os.Environ(), "REWARDLENS_MAIN=1")
 	child.Stdout, child.Stderr = stdout, &stderr
 	if err := child.Start(); err != nil {
