@@ -375,15 +375,31 @@ func (t *promptsTab) heatWidth() int {
 
 func (t *promptsTab) titleLine() string {
 	st := t.common.Styles
-	first, last := t.steps[0], t.steps[len(t.steps)-1]
-	hw := t.heatWidth()
-	steps := fmt.Sprintf("steps %d", first)
-	if last != first {
-		end := fmt.Sprint(last)
-		steps += strings.Repeat(" ", max(hw-len(steps)-len(end), 1)) + end
-	}
 	return st.Muted.Render(pad("prompt", t.nameWidth()) + " " + pad("status", statusWidth) + " " +
-		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + ansi.Truncate(steps, hw, ""))
+		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + t.stepLabels())
+}
+
+// stepLabels is the heatmap's column title, over its cells: the first
+// step starting over the first cell, the last ending over the last, the
+// word steps between them when it fits there, else after the heatmap when
+// the width leaves room, else left out.
+func (t *promptsTab) stepLabels() string {
+	hw := t.heatWidth()
+	w := min(hw, len(t.steps))
+	first, last := fmt.Sprint(t.steps[0]), fmt.Sprint(t.steps[len(t.steps)-1])
+	labels := first
+	if len(t.steps) > 1 && w >= len(first)+1+len(last) {
+		labels = first + strings.Repeat(" ", w-len(first)-len(last)) + last
+	}
+	const word = "steps"
+	if gap := w - len(first) - len(last); len(t.steps) > 1 && gap >= len(word)+2 {
+		at := len(first) + (gap-len(word))/2
+		return labels[:at] + word + labels[at+len(word):]
+	}
+	if rest := max(w, len(labels)) + 1 + len(word); rest <= hw {
+		return pad(labels, w) + " " + word
+	}
+	return ansi.Truncate(labels, hw, "")
 }
 
 // row draws listed prompt j: its name, status, first solved step, mean
