@@ -58,3 +58,24 @@ func TestObjectiveName(t *testing.T) {
 		}
 	}
 }
+
+// TestFitMiddle: a text wider than its cells keeps its head and tail
+// around an ellipsis, in at most width cells, control characters escaped;
+// one that fits is kept whole.
+func TestFitMiddle(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"abcdefghij", 10, "abcdefghij"},
+		{"abcdefghij", 7, "abc…hij"},
+		{"abcdefghij", 6, "abc…ij"},
+		{"ab\x1b[2Jcd", 20, `ab\x1b[2Jcd`},
+		{"好好好好好", 6, "好…好"}, // wide characters: the cells, not the runes, counted
+	} {
+		if got := FitMiddle(c.s, c.width); got != c.want {
+			t.Errorf("FitMiddle(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
+		}
+	}
+}

@@ -917,7 +917,7 @@ func (t *compareTab) View() string {
 		return common.FitBox(common.Computing(st, textsafe.Line(title), t.width), t.width, t.height)
 	}
 	if t.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.Full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitMiddle(t.opened.Full.ID, t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}
@@ -1063,7 +1063,7 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 	j := t.selected
 	lines := []string{
 		st.Title.Render("selected (enter, o: group)"),
-		row("id", textsafe.Line(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID)),
+		row("id", common.FitMiddle(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID, panelValueWidth)),
 		row("reward A", common.FormatValue(t.cmp.A[j])),
 		row("reward B", common.FormatValue(t.cmp.B[j])),
 	}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -494,4 +495,29 @@ func TestCompareDisagreementEnds(t *testing.T) {
 	}
 	press("d", ct.odd[n-1], fmt.Sprintf("this is the last of the %d disagreements", n))
 	press("D", ct.odd[n-2], "")
+}
+
+// TestCompareLongIDsStayDistinct: the selected trajectory's id, too long
+// for the panel, is cut in its middle: 12 ids of 300 characters that
+// differ at their end show as 12.
+func TestCompareLongIDsStayDistinct(t *testing.T) {
+	var b strings.Builder
+	for j := range 12 {
+		fmt.Fprintf(&b, `{"id":"%s-%02d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", strings.Repeat("X", 300), j, j/4, j, j%3)
+	}
+	s := uitest.TextSession(t, b.String())
+	tab := uitest.TabOn(s, New)
+	ct := tab.(*compareTab)
+	shown := map[string]bool{}
+	for j := range ct.cmp.N {
+		ct.selected = j
+		for _, l := range strings.Split(uitest.Plain(tab), "\n") {
+			if k := strings.Index(l, "id            "); k >= 0 {
+				shown[strings.Fields(l[k:])[1]] = true
+			}
+		}
+	}
+	if len(shown) != 12 {
+		t.Errorf("the 12 ids show as %d: %q", len(shown), slices.Collect(maps.Keys(shown)))
+	}
 }

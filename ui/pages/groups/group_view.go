@@ -228,15 +228,17 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 			scale = max(scale, r)
 		}
 	}
+	id := table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
+		id := textsafe.Line(s.Trajectories.At(at(j)).ID)
+		if !res.Evaluation.Valid[at(j)] {
+			return "✗ " + id
+		}
+		return id
+	})
+	id.CutMiddle = true
 	cols := []table.Column{
 		table.IntColumn("#", n, func(j int) int { return j + 1 }),
-		table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
-			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
-			if !res.Evaluation.Valid[at(j)] {
-				return "✗ " + id
-			}
-			return id
-		}),
+		id,
 		// The rewards are named by their method: A's, the current one,
 		// and B's, the Compare tab's, when it is another.
 		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),

@@ -270,3 +270,30 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 		t.Errorf("%d responses read again for %d rows on screen", len(g.group.completionLines), page)
 	}
 }
+
+// TestGroupsPromptColumnGrowsIntoFreeWidth: at 200 cells, prompts of 100
+// characters take the width the other columns leave, beyond the 40 the
+// column is capped at when the width is short.
+func TestGroupsPromptColumnGrowsIntoFreeWidth(t *testing.T) {
+	var b strings.Builder
+	for j := range 6 {
+		prompt := fmt.Sprintf("question %d: %s end", j/2, strings.Repeat("w", 84))
+		fmt.Fprintf(&b, `{"id":"t%d","group":"%s","metadata":{"a":%d,"b":1}}`+"\n", j, prompt, j)
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	for _, c := range []struct {
+		width, ws int // the w shown of the prompt's 84
+	}{{120, maxGroupKeyWidth - len("question 0: ") - 1}, {200, 84}} {
+		tab.SetSize(c.width, 30)
+		view := uitest.Plain(tab)
+		var row string
+		for _, l := range strings.Split(view, "\n") {
+			if strings.HasPrefix(l, "question 0") {
+				row = l
+			}
+		}
+		if got := strings.Count(row, "w"); got < c.ws {
+			t.Errorf("at %d cells the prompt column shows %d w, want %d at least:\n%s", c.width, got, c.ws, view)
+		}
+	}
+}

@@ -886,7 +886,7 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reader.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitMiddle(t.reader.opened.Full.ID, t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
 	}

@@ -478,7 +478,9 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		cell, measured := text(col)
 		switch {
 		case c == sortByID:
-			cols = append(cols, textColumn(title, n, common.MaxIDWidth, cell, measured))
+			id := textColumn(title, n, common.MaxIDWidth, cell, measured)
+			id.CutMiddle = true
+			cols = append(cols, id)
 		case c == sortByGroup:
 			group := func(i int) string { return s.Trajectories.At(i).Group }
 			if cut := common.SharedGroupPrefix(n, func(j int) string { return group(l.inOrder[j]) }); cut > 0 {
@@ -516,9 +518,10 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 }
 
 // textColumn returns a text column of the cells cell(j), as wide as the
-// same n cells in another order, measured(j), need (table.TextWidth).
+// same n cells in another order, measured(j), need
+// (table.MeasuredTextColumn).
 func textColumn(title string, n, maxWidth int, cell, measured func(j int) string) table.Column {
-	return table.Column{Title: title, Width: table.TextWidth(title, n, maxWidth, measured), Cell: cell}
+	return table.MeasuredTextColumn(title, n, maxWidth, cell, measured)
 }
 
 // len is the number of rows listed.
