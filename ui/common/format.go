@@ -70,6 +70,18 @@ func FeasibleText(ev *engine.Evaluation, i int, no string) string {
 	return no + ", violation " + FormatValue(ev.ViolationOf(i))
 }
 
+// FeasibleMark is FeasibleText in a table's cell: "✓", or "✗" and the
+// violation ("✗ 0.1379"); "-" for an invalid one.
+func FeasibleMark(ev *engine.Evaluation, i int) string {
+	switch {
+	case !ev.Valid[i]:
+		return "-"
+	case ev.Feasible(i):
+		return "✓"
+	}
+	return "✗ " + FormatValue(ev.ViolationOf(i))
+}
+
 // RankText shows a Pareto rank, "-" for an invalid trajectory's -1.
 func RankText(rank int) string {
 	if rank < 0 {

@@ -145,6 +145,33 @@ func (t *Table) Cursor() int { return t.cursor }
 // ShowFirstColumns scrolls the columns back to the first ones.
 func (t *Table) ShowFirstColumns() { t.left = 0 }
 
+// ShowColumn scrolls the columns sideways, as little as it takes, to
+// bring column c on screen whole, or as whole as the width allows: a
+// sort by a column off screen shows it.
+func (t *Table) ShowColumn(c int) {
+	if c < t.frozen || c >= len(t.columns) {
+		return
+	}
+	if c < t.frozen+t.left {
+		t.left = c - t.frozen
+		return
+	}
+	for t.left < t.maxLeft() && !t.showsWhole(c) {
+		t.left++
+	}
+}
+
+// showsWhole reports whether column c is on screen, not cut short.
+func (t *Table) showsWhole(c int) bool {
+	cols, lastWidth := t.visible()
+	for n, v := range cols {
+		if v == c {
+			return n < len(cols)-1 || lastWidth == 0
+		}
+	}
+	return false
+}
+
 // pageRows is how many rows fit under the header.
 func (t *Table) pageRows() int { return max(t.height-1, 1) }
 

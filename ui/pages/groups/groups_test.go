@@ -297,3 +297,26 @@ func TestGroupsPromptColumnGrowsIntoFreeWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsSortScrollsToTheColumn: at 60 cells, s onto a column off
+// screen scrolls it into view, its arrow shown.
+func TestGroupsSortScrollsToTheColumn(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	tab.SetSize(60, 30)
+	g := tab.(*groupsTab)
+	hidden := 0
+	for range len(g.columns) - 1 {
+		uitest.PressKeys(tab, "s")
+		title := g.columns[g.list.SortColumn].title
+		head := strings.Split(uitest.Plain(tab), "\n")[1]
+		if !strings.Contains(head, title+" ▲") && !strings.Contains(head, title+" ▼") {
+			t.Errorf("sorted by %q, the columns' titles do not show it: %q", title, head)
+		}
+		if strings.HasPrefix(g.list.Table.ScrollHint(), "←") {
+			hidden++
+		}
+	}
+	if hidden == 0 {
+		t.Error("no sort column needed a scroll: the test shows nothing at 60 cells")
+	}
+}

@@ -40,8 +40,8 @@ const (
 	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
 	maxKeyWidth   = 16 // a group
 	maxCauseWidth = 60
-	// maxFeasibleWidth holds "no, violation " and a number.
-	maxFeasibleWidth = 28
+	// maxFeasibleWidth holds "✗ " and a number (common.FeasibleMark).
+	maxFeasibleWidth = 12
 )
 
 // trajectoryColumn is one column of the Trajectories table.
@@ -414,7 +414,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
-		feasible.text = func(i int) string { return common.FeasibleText(s.Result.Evaluation, i, "no") }
+		feasible.text = func(i int) string { return common.FeasibleMark(s.Result.Evaluation, i) }
 		feasible.textCells = true
 		cols = append(cols, feasible)
 	}

@@ -292,3 +292,20 @@ func TestTrajectoriesLongIDsStayDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestTrajectoriesSortScrollsToTheColumn: at 60 cells, s onto a column
+// off screen scrolls it into view, its arrow shown; sorting back by the
+// reward scrolls back.
+func TestTrajectoriesSortScrollsToTheColumn(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	tab.SetSize(60, 30)
+	tt := tab.(*trajectoriesTab)
+	for range len(tt.rows.columns) - 1 {
+		uitest.PressKeys(tab, "s")
+		title := tt.rows.columns[tt.rows.sortColumn].title
+		head := strings.Split(uitest.Plain(tab), "\n")[1]
+		if !strings.Contains(head, title+" ▲") && !strings.Contains(head, title+" ▼") {
+			t.Errorf("sorted by %s, the header does not show it: %q", title, head)
+		}
+	}
+}
