@@ -58,7 +58,7 @@ type trajectoryColumn struct {
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
 	// textCells says that a column with values shows text (feasible's
-	// "yes" or "no, violation X"), sorted by the values.
+	// "✓" or "✗ X", X the violation), sorted by the values.
 	textCells bool
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
