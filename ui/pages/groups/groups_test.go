@@ -320,3 +320,29 @@ func TestGroupsSortScrollsToTheColumn(t *testing.T) {
 		t.Error("no sort column needed a scroll: the test shows nothing at 60 cells")
 	}
 }
+
+// TestGroupViewScrollKeepsTheRewardWithItsBar: in a group's view at 80
+// and 60 cells, → scrolls the columns after A's reward and its bar, which
+// keep their title and numbers; the summary keeps the columns' hint and
+// the sort, shortening the rest.
+func TestGroupViewScrollKeepsTheRewardWithItsBar(t *testing.T) {
+	for _, width := range []int{80, 60} {
+		tab, s := uitest.SampleTab(t, New)
+		tab.SetSize(width, 24)
+		uitest.PressKeys(tab, "down", "enter", "right") // p01
+		g := tab.(*groupsTab)
+		lines := strings.Split(uitest.Plain(tab), "\n")
+		summary, head, first := lines[1], lines[2], lines[3]
+		want := common.FormatValue(s.Result.Rewards[g.group.members[0]])
+		if !strings.Contains(head, "pareto") || !strings.Contains(first, want) || !strings.Contains(first, "│") {
+			t.Errorf("at %d cells, after →, the reward lost its title or number %s beside its bar:\n%s", width, want, strings.Join(lines[:5], "\n"))
+		}
+		if !strings.Contains(summary, "← 1") || !strings.Contains(summary, "sorted by pareto ▼") {
+			t.Errorf("at %d cells the summary lost the columns' hint or the sort: %q", width, summary)
+		}
+		uitest.PressKeys(tab, "left")
+		if summary := strings.Split(uitest.Plain(tab), "\n")[1]; !strings.Contains(summary, "column") || !strings.Contains(summary, "→") || !strings.Contains(summary, "sorted by pareto ▼") {
+			t.Errorf("at %d cells the summary lost the columns' hint or the sort: %q", width, summary)
+		}
+	}
+}
