@@ -29,3 +29,39 @@ func TestRewardsTabKeepsTheScoresHistogram(t *testing.T) {
 		t.Errorf("no scores' histogram on screen:\n%s", v)
 	}
 }
+
+// TestRewardsSummaryCountsGroupsWithoutValidMembers: the summary counts
+// the batch's groups as the Groups tab lists them, says how many have no
+// valid member, and shows "–", not NaN, for statistics of no value.
+func TestRewardsSummaryCountsGroupsWithoutValidMembers(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"all invalid", `{"id":"a","group":"g0","metadata":{"b":1}}
+{"id":"b","group":"g0","metadata":{"b":2}}
+{"id":"c","group":"g1","metadata":{"b":1}}
+{"id":"d","group":"g2","metadata":{"b":1}}
+`, []string{"groups       3\n", " none with a valid member", "frac_zero_std_groups –", "mean              –           –"}},
+		{"one group invalid", `{"id":"a","group":"g0","metadata":{"a":1,"b":1}}
+{"id":"b","group":"g0","metadata":{"a":2,"b":2}}
+{"id":"c","group":"g1","metadata":{"b":1}}
+`, []string{"groups       2  fronts ≤ 2", " 1 without a valid member"}},
+	} {
+		tab := uitest.TabOn(uitest.TextSession(t, c.text), New)
+		v := uitest.Plain(tab)
+		lines := strings.Split(v, "\n")
+		for k := range lines {
+			lines[k] = strings.TrimRight(lines[k], " ")
+		}
+		trimmed := strings.Join(lines, "\n")
+		for _, want := range c.want {
+			if !strings.Contains(trimmed, want) {
+				t.Errorf("%s: the summary does not say %q:\n%s", c.name, want, v)
+			}
+		}
+		if strings.Contains(v, "NaN") {
+			t.Errorf("%s: the summary shows NaN:\n%s", c.name, v)
+		}
+	}
+}
