@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
@@ -51,18 +50,9 @@ func (e weightEditor) view(c *common.Common, width int) string {
 	}
 	norm := c.Session.Result.Options.NormalizeObjectives
 	line := title + " " + strings.Join(parts, " ") + "  " +
-		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  " +
-		st.Muted.Render("s = Σ weight × "+normalisedText(norm)+" (min goals negated)")
+		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  "
+	line += st.Muted.Render(common.ScoreFormula(c.Session.Result, width-ansi.StringWidth(line)))
 	return ansi.Truncate(line, width, "…")
-}
-
-// normalisedText names what the weights multiply under norm: the
-// objective, or its normalisation (scoring.StructureFormulas).
-func normalisedText(norm engine.ObjectiveNorm) string {
-	if norm == engine.NormNone || norm == "" {
-		return "objective"
-	}
-	return string(norm) + "(objective)"
 }
 
 // handleStructureKey hands the weights editor's keys to its structure

@@ -123,7 +123,7 @@ func (t *rewardsTab) render() {
 		Summary:  &t.stats.Reward,
 	}
 	scores := histogram.Histogram{
-		Title:    "Scores: s = Σ weight × objective (min goals negated)",
+		Title:    "Scores: " + common.ScoreFormula(t.common.Session.Result, chartWidth-len("Scores: ")),
 		Quantity: "score",
 		Values:   t.scores,
 		Summary:  &t.stats.Score,

@@ -65,3 +65,26 @@ func TestRewardsSummaryCountsGroupsWithoutValidMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestRewardsScoreFormulaHasThePenalty: with a constraint the scores'
+// title states the penalty the scores carry, λ given, and at 80 cells
+// still the penalty; without, no penalty.
+func TestRewardsScoreFormulaHasThePenalty(t *testing.T) {
+	plain, _ := uitest.SampleTab(t, New)
+	if v := uitest.Plain(plain); !strings.Contains(v, "Scores: s = Σ weight × objective (min goals negated)") || strings.Contains(v, "λ") {
+		t.Errorf("without constraints the formula is not the weighted sum alone:\n%s", v)
+	}
+	penalty := 2.5
+	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+		cfg.Constraints = []string{"safety >= 0.8"}
+		cfg.Penalty = &penalty
+	})
+	tab := uitest.TabOn(s, New)
+	if v := uitest.Plain(tab); !strings.Contains(v, "Scores: s = Σ weight × objective − λ × violation (λ = 2.5; min goals negated)") {
+		t.Errorf("with a constraint the formula leaves out the penalty:\n%s", v)
+	}
+	tab.SetSize(80, 24)
+	if v := uitest.Plain(tab); !strings.Contains(v, "− λ × violation") {
+		t.Errorf("at 80 cells the formula lost the penalty:\n%s", v)
+	}
+}
