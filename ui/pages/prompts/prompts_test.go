@@ -292,3 +292,28 @@ func TestPromptsStepLabelsSitOverTheirCells(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptsNamesGrowIntoTheHeatmapsSpareWidth: with 10 steps at 200
+// cells the heatmap takes 10 cells, and prompts of 45 characters are shown
+// whole in the width it leaves (the column stayed at 30); at 80 cells
+// they are cut to fit.
+func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
+	var b strings.Builder
+	for step := range 10 {
+		for p := range 3 {
+			fmt.Fprintf(&b, `{"id":"p%d-%d","group":"question %d about the problem of the day here","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", p, step, p, step, p%2)
+		}
+	}
+	tab := settledTab(uitest.TextSession(t, b.String()))
+	tab.SetSize(200, 30)
+	v := uitest.Plain(tab)
+	if !strings.Contains(v, "question 1 about the problem of the day here ") {
+		t.Errorf("at 200 cells the prompts are cut beside a heatmap of 10 cells:\n%s", v)
+	}
+	tab.SetSize(80, 30)
+	for _, l := range strings.Split(uitest.Plain(tab), "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("at 80 cells a line of %d: %q", ansi.StringWidth(l), l)
+		}
+	}
+}
