@@ -346,3 +346,36 @@ func TestEditorConstraintTypo(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorRefusalShownWhole: a refused constraint's message, longer
+// than two lines, is shown whole, wrapped, at 80 and 120 cells (it was cut
+// after two lines, before the objectives' causes); at 60x16, cut to 4
+// lines (a quarter of the rows) ending with an ellipsis.
+func TestEditorRefusalShownWhole(t *testing.T) {
+	const end = "also objective accuracy = metadata.accuracy: absent or null in 3 trajectories"
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 16}} {
+		m := newTestModel(t, size[0], size[1])
+		press(m, "w", "c")
+		typeText(m, "bogus >= 1")
+		press(m, "enter")
+		lines := strings.Split(screen(m), "\n")
+		var refusal []string
+		for k, l := range lines {
+			if strings.HasPrefix(l, "refused: ") {
+				for _, r := range lines[k:] {
+					if strings.HasPrefix(r, "Rewards: ") {
+						break
+					}
+					refusal = append(refusal, strings.TrimRight(r, " "))
+				}
+			}
+		}
+		text := strings.Join(refusal, " ")
+		switch {
+		case size[0] == 60 && (len(refusal) != 4 || !strings.HasSuffix(text, "…")):
+			t.Errorf("at %dx%d the refusal is not 4 lines ending with …:\n%s", size[0], size[1], strings.Join(refusal, "\n"))
+		case size[0] > 60 && !strings.HasSuffix(text, end):
+			t.Errorf("at %dx%d the refusal is not shown whole:\n%s", size[0], size[1], strings.Join(lines, "\n"))
+		}
+	}
+}

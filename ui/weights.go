@@ -12,7 +12,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/structureeditor"
@@ -90,7 +89,7 @@ func (e weightEditor) view(c *common.Common, width int) []string {
 	if e.typing {
 		line = e.input.View() + "  " + st.Muted.Render("enter apply · esc cancel · below 0 too · empty keeps it")
 	} else {
-		line = e.weightsLine(c)
+		line = e.weightsLine(c, width)
 	}
 	lines := []string{ansi.Truncate(line, width, "…")}
 	if e.err != "" {
@@ -104,8 +103,9 @@ func (e weightEditor) view(c *common.Common, width int) []string {
 	return lines
 }
 
-// weightsLine is the line of weights, the selected one in brackets.
-func (e weightEditor) weightsLine(c *common.Common) string {
+// weightsLine is the line of weights, the selected one in brackets, and
+// the score's formula in what width leaves.
+func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	st := c.Styles
 	weights := c.Session.Weights()
 	parts := make([]string, len(weights))
@@ -124,9 +124,10 @@ func (e weightEditor) weightsLine(c *common.Common) string {
 		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
 	}
 	norm := c.Session.Result.Options.NormalizeObjectives
-	return title + " " + strings.Join(parts, " ") + "  " +
-		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  " +
-		st.Muted.Render("s = Σ weight × "+normalisedText(norm)+" (min goals negated)")
+	line := title + " " + strings.Join(parts, " ") + "  " +
+		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  "
+	line += st.Muted.Render(common.ScoreFormula(c.Session.Result, width-ansi.StringWidth(line)))
+	return ansi.Truncate(line, width, "…")
 }
 
 // handleWeightInput hands a key to the weight's text input while typing:
@@ -155,15 +156,6 @@ func (m *Model) handleWeightInput(msg tea.KeyPressMsg) tea.Cmd {
 	var cmd tea.Cmd
 	e.input, cmd = e.input.Update(msg)
 	return cmd
-}
-
-// normalisedText names what the weights multiply under norm: the
-// objective, or its normalisation (scoring.StructureFormulas).
-func normalisedText(norm engine.ObjectiveNorm) string {
-	if norm == engine.NormNone || norm == "" {
-		return "objective"
-	}
-	return string(norm) + "(objective)"
 }
 
 // handleStructureKey hands the weights editor's keys to its structure

@@ -70,6 +70,49 @@ func FeasibleText(ev *engine.Evaluation, i int, no string) string {
 	return no + ", violation " + FormatValue(ev.ViolationOf(i))
 }
 
+// FeasibleMark is FeasibleText in a table's cell: "✓", or "✗" and the
+// violation ("✗ 0.1379"); "-" for an invalid one.
+func FeasibleMark(ev *engine.Evaluation, i int) string {
+	switch {
+	case !ev.Valid[i]:
+		return "-"
+	case ev.Feasible(i):
+		return "✓"
+	}
+	return "✗ " + FormatValue(ev.ViolationOf(i))
+}
+
+// ScoreFormula states the score s as res was computed
+// (docs/CONTRACT.md, Objectives with structure): the weighted sum of the
+// objectives, gated and normalised when they are, less lambda times the
+// violation when there are constraints. In fewer than width cells it
+// leaves out the parenthesis, writes w for weight, then leaves out the
+// gate, then writes o for the objective: the penalty is what stays.
+func ScoreFormula(res *engine.Result, width int) string {
+	term := "objective"
+	if n := res.Options.NormalizeObjectives; n != engine.NormNone && n != "" {
+		term = string(n) + "(objective)"
+	}
+	if len(res.Evaluation.Gates) > 0 {
+		term = "gate × " + term
+	}
+	sum, penalty, note := "s = Σ weight × "+term, "", " (min goals negated)"
+	if res.Evaluation.HasConstraints() {
+		penalty = " − λ × violation"
+		note = " (λ = " + FormatValue(res.Options.Penalty) + "; min goals negated)"
+	}
+	short := " − λ·violation"
+	if penalty == "" {
+		short = ""
+	}
+	for _, f := range []string{sum + penalty + note, sum + penalty, "s = Σ w × " + term + penalty, "s = Σ w × objective" + penalty} {
+		if TextWidth(f) <= width {
+			return f
+		}
+	}
+	return "s = Σ w·o" + short
+}
+
 // RankText shows a Pareto rank, "-" for an invalid trajectory's -1.
 func RankText(rank int) string {
 	if rank < 0 {

@@ -3,6 +3,9 @@ package common
 import (
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestShortenGroups checks that the group column leaves out the words and
@@ -55,6 +58,60 @@ func TestObjectiveName(t *testing.T) {
 	} {
 		if got := ObjectiveName(name); got != want {
 			t.Errorf("ObjectiveName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestFitMiddle: a text wider than its cells keeps its head and tail
+// around an ellipsis, in at most width cells, control characters escaped;
+// one that fits is kept whole.
+func TestFitMiddle(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"abcdefghij", 10, "abcdefghij"},
+		{"abcdefghij", 7, "abc…hij"},
+		{"abcdefghij", 6, "abc…ij"},
+		{"ab\x1b[2Jcd", 20, `ab\x1b[2Jcd`},
+		{"好好好好好", 6, "好…好"}, // wide characters: the cells, not the runes, counted
+	} {
+		if got := FitMiddle(c.s, c.width); got != c.want {
+			t.Errorf("FitMiddle(%q, %d) = %q, want %q", c.s, c.width, got, c.want)
+		}
+	}
+}
+
+// TestScoreFormula: the formula names the normalisation, the gates and
+// the penalty in use, and, narrower, keeps the penalty.
+func TestScoreFormula(t *testing.T) {
+	res := func(norm engine.ObjectiveNorm, constrained, gated bool) *engine.Result {
+		ev := &engine.Evaluation{}
+		if constrained {
+			ev.Constraints = make([]scoring.ConstraintDef, 1)
+		}
+		if gated {
+			ev.Gates = make([]scoring.GateDef, 1)
+		}
+		return &engine.Result{Evaluation: ev, Options: engine.Options{NormalizeObjectives: norm, Penalty: 1}}
+	}
+	for _, c := range []struct {
+		res   *engine.Result
+		width int
+		want  string
+	}{
+		{res(engine.NormNone, false, false), 100, "s = Σ weight × objective (min goals negated)"},
+		{res(engine.NormZScore, false, false), 100, "s = Σ weight × zscore(objective) (min goals negated)"},
+		{res(engine.NormNone, true, false), 100, "s = Σ weight × objective − λ × violation (λ = 1; min goals negated)"},
+		{res(engine.NormNone, true, true), 100, "s = Σ weight × gate × objective − λ × violation (λ = 1; min goals negated)"},
+		{res(engine.NormNone, true, true), 47, "s = Σ weight × gate × objective − λ × violation"},
+		{res(engine.NormNone, true, true), 38, "s = Σ w × objective − λ × violation"},
+		{res(engine.NormNone, true, true), 20, "s = Σ w·o − λ·violation"},
+		{res(engine.NormNone, false, false), 12, "s = Σ w·o"},
+	} {
+		if got := ScoreFormula(c.res, c.width); got != c.want {
+			t.Errorf("in %d cells: %q, want %q", c.width, got, c.want)
 		}
 	}
 }

@@ -52,6 +52,23 @@ func FitLine(s string, width int) string {
 	return ansi.Truncate(textsafe.Line(s), width, "…")
 }
 
+// FitMiddle returns s, from data, safe to print on one line and cut to
+// width cells in its middle: its head and its tail kept (half each), an
+// ellipsis between, so that ids differing only at one end stay distinct.
+func FitMiddle(s string, width int) string {
+	s = textsafe.Line(s)
+	w := TextWidth(s)
+	if w <= width {
+		return s
+	}
+	if width < 3 {
+		return ansi.Truncate(s, width, "…")
+	}
+	tail := (width - 1) / 2
+	head := width - 1 - tail
+	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
+}
+
 // PadRight pads s with spaces to width cells, counting wide characters as
 // two, which fmt's %-*s (counting runes) does not.
 func PadRight(s string, width int) string {

@@ -342,13 +342,33 @@ func (e *Editor) View(c *common.Common, width int) []string {
 		}
 	}
 	lines := []string{ansi.Truncate(line, width, "…")}
-	if e.err != "" {
-		for _, l := range strings.Split(ansi.Wrap(textsafe.Line(e.err), width, " "), "\n") {
-			if len(lines) == 3 {
-				break
-			}
-			lines = append(lines, st.Invalid.Render(ansi.Truncate(l, width, "…")))
-		}
+	for _, l := range errorLines(e.err, width, maxErrorLines(c.Height)) {
+		lines = append(lines, st.Invalid.Render(l))
 	}
 	return lines
+}
+
+// maxErrorLines is how many lines a refusal may take on a screen of
+// height rows: a quarter of them, at least 3, so that the message (the
+// setting's cause, then the objectives') is read whole but for the
+// longest.
+func maxErrorLines(height int) int { return max(height/4, 3) }
+
+// errorLines wraps err, from data, to width cells at most limit lines;
+// when it takes more, the last one shown ends with an ellipsis.
+func errorLines(err string, width, limit int) []string {
+	if err == "" {
+		return nil
+	}
+	wrapped := strings.Split(ansi.Wrap(textsafe.Line(err), width, " "), "\n")
+	for k, l := range wrapped {
+		wrapped[k] = ansi.Truncate(l, width, "…")
+	}
+	if len(wrapped) <= limit {
+		return wrapped
+	}
+	wrapped = wrapped[:limit]
+	last := strings.TrimRight(wrapped[limit-1], " ")
+	wrapped[limit-1] = ansi.Truncate(last, width-1, "") + "…"
+	return wrapped
 }

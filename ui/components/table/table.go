@@ -25,6 +25,14 @@ type Column struct {
 	// Width is the column's width in cells, from its content; a text
 	// column's cells are cut to it with an ellipsis.
 	Width int
+	// Want is the width a text column's widest cell needs when Width
+	// caps it: the table gives such columns the width the columns leave
+	// free, up to Want each.
+	Want int
+	// CutMiddle cuts the text in its middle, keeping its head and tail
+	// (an id, a group key): keys that differ only at one end stay
+	// distinct.
+	CutMiddle bool
 	// Cell returns row j's text, safe to print (textsafe), on one line.
 	Cell func(j int) string
 }
@@ -45,6 +53,9 @@ type Table struct {
 	// Keys are the keys Update answers, for the tab's help.
 	Keys    KeyMap
 	columns []Column
+	// widths are the columns' drawn widths: Width, grown towards Want
+	// into the width the columns leave free.
+	widths []int
 	// frozen is how many leading columns stay on screen when scrolling.
 	frozen int
 	rows   int
@@ -83,6 +94,7 @@ func New(st *common.Styles) Table {
 // SetColumns replaces the columns, frozen of them staying on screen.
 func (t *Table) SetColumns(cols []Column, frozen int) {
 	t.columns, t.frozen = cols, min(frozen, len(cols))
+	t.fit()
 	t.left = min(t.left, t.maxLeft())
 }
 
@@ -96,8 +108,35 @@ func (t *Table) SetRows(n int) {
 // included.
 func (t *Table) SetSize(width, height int) {
 	t.width, t.height = width, height
+	t.fit()
 	t.left = min(t.left, t.maxLeft())
 	t.SetCursor(t.cursor)
+}
+
+// fit sets the drawn widths: each column's Width and, when all of them fit
+// with room to spare, the room shared a cell at a time among the columns
+// whose cells need more (Want), so that one long column does not take it
+// all.
+func (t *Table) fit() {
+	t.widths = t.widths[:0]
+	free := t.width
+	for c, col := range t.columns {
+		t.widths = append(t.widths, col.Width)
+		free -= col.Width
+		if c > 0 {
+			free -= len(columnGap)
+		}
+	}
+	for grew := true; free > 0 && grew; {
+		grew = false
+		for c, col := range t.columns {
+			if free > 0 && t.widths[c] < col.Want {
+				t.widths[c]++
+				free--
+				grew = true
+			}
+		}
+	}
 }
 
 // Cursor returns the selected row.
@@ -105,6 +144,33 @@ func (t *Table) Cursor() int { return t.cursor }
 
 // ShowFirstColumns scrolls the columns back to the first ones.
 func (t *Table) ShowFirstColumns() { t.left = 0 }
+
+// ShowColumn scrolls the columns sideways, as little as it takes, to
+// bring column c on screen whole, or as whole as the width allows: a
+// sort by a column off screen shows it.
+func (t *Table) ShowColumn(c int) {
+	if c < t.frozen || c >= len(t.columns) {
+		return
+	}
+	if c < t.frozen+t.left {
+		t.left = c - t.frozen
+		return
+	}
+	for t.left < t.maxLeft() && !t.showsWhole(c) {
+		t.left++
+	}
+}
+
+// showsWhole reports whether column c is on screen, not cut short.
+func (t *Table) showsWhole(c int) bool {
+	cols, lastWidth := t.visible()
+	for n, v := range cols {
+		if v == c {
+			return n < len(cols)-1 || lastWidth == 0
+		}
+	}
+	return false
+}
 
 // pageRows is how many rows fit under the header.
 func (t *Table) pageRows() int { return max(t.height-1, 1) }
@@ -183,12 +249,12 @@ func (t *Table) Click(y int) bool {
 func (t *Table) visible() (cols []int, lastWidth int) {
 	used := 0
 	add := func(c int) bool {
-		w := t.columns[c].Width
+		w := t.widths[c]
 		if len(cols) > 0 {
 			w += len(columnGap)
 		}
 		if used+w > t.width {
-			room := t.width - used - (w - t.columns[c].Width)
+			room := t.width - used - (w - t.widths[c])
 			if !t.columns[c].Number && room >= 4 {
 				cols, lastWidth = append(cols, c), room
 			}
@@ -216,11 +282,11 @@ func (t *Table) visible() (cols []int, lastWidth int) {
 func (t *Table) maxLeft() int {
 	room := t.width
 	for c := range t.frozen {
-		room -= t.columns[c].Width + len(columnGap)
+		room -= t.widths[c] + len(columnGap)
 	}
 	left := len(t.columns) - t.frozen
 	for c := len(t.columns) - 1; c >= t.frozen; c-- {
-		room -= t.columns[c].Width + len(columnGap)
+		room -= t.widths[c] + len(columnGap)
 		if room < 0 && c < len(t.columns)-1 {
 			break
 		}
@@ -258,11 +324,11 @@ func (t *Table) View() string {
 			if n > 0 {
 				sb.WriteString(columnGap)
 			}
-			w := t.columns[c].Width
+			w := t.widths[c]
 			if n == len(cols)-1 && lastWidth > 0 {
 				w = lastWidth
 			}
-			sb.WriteString(alignCell(text(c), w, t.columns[c].Number))
+			sb.WriteString(alignCell(text(c), w, t.columns[c]))
 		}
 		return sb.String()
 	}
@@ -278,13 +344,17 @@ func (t *Table) View() string {
 	return strings.Join(lines, "\n")
 }
 
-// alignCell fits s in width cells: a number right-aligned, text on the
-// left and cut with an ellipsis.
-func alignCell(s string, width int, number bool) string {
-	if number {
+// alignCell fits s in width cells of col: a number right-aligned, text
+// on the left and cut with an ellipsis, at its end or (CutMiddle) in its
+// middle.
+func alignCell(s string, width int, col Column) string {
+	switch {
+	case col.Number:
 		return common.PadLeft(s, width)
-	}
-	if common.TextWidth(s) > width {
+	case common.TextWidth(s) <= width:
+	case col.CutMiddle:
+		s = common.FitMiddle(s, width)
+	default:
 		s = ansi.Truncate(s, width, "…")
 	}
 	return common.PadRight(s, width)
@@ -512,10 +582,23 @@ func IntColumn(title string, n int, v func(j int) int) Column {
 const measuredRows = 1 << 14
 
 // TextColumn returns a left-aligned column of n texts text(j), as wide as
-// its widest cell or its title, at most maxWidth (TextWidth).
+// its widest cell or its title, at most maxWidth (TextWidth), and
+// wanting up to grownWidth where the table has room.
 func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
-	return Column{Title: title, Width: TextWidth(title, n, maxWidth, text), Cell: text}
+	return MeasuredTextColumn(title, n, maxWidth, text, text)
 }
+
+// MeasuredTextColumn is TextColumn of the cells cell(j) measured as the
+// same n cells in another order, measured(j): the widths do not depend on
+// an order that may not be done yet.
+func MeasuredTextColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
+	want := TextWidth(title, n, max(grownWidth, maxWidth), measured)
+	return Column{Title: title, Width: min(want, max(maxWidth, ansi.StringWidth(title))), Want: want, Cell: cell}
+}
+
+// grownWidth is the widest a text column grows into free room: beyond it,
+// a cell is a prompt or a document, which the detail views show whole.
+const grownWidth = 160
 
 // TextWidth returns the width of a text column titled title of the n
 // texts text(j): its widest cell's or its title's, at most maxWidth.

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -75,8 +76,12 @@ func TestDataTableAlignment(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(lines[1], "a long text that will not fit…") {
-		t.Errorf("the text is not cut with an ellipsis: %q", lines[1])
+	if !strings.Contains(lines[1], "a long text that will not fit in narrow tables a  ") {
+		t.Errorf("the text did not grow into the free width: %q", lines[1])
+	}
+	narrow := testTable(66, 10)
+	if line := strings.Split(ansi.Strip(narrow.View()), "\n")[1]; !strings.Contains(line, "a long text that will not fit…") {
+		t.Errorf("the text is not cut with an ellipsis at its width: %q", line)
 	}
 	// At every width, a number column is shown whole or not at all.
 	for width := 20; width < 120; width++ {
@@ -214,5 +219,58 @@ func TestMarkMissing(t *testing.T) {
 	never := func(int) bool { return false }
 	if none := MarkMissing(col, len(values), never, never); none.Width != col.Width || none.Cell(1) != "0" {
 		t.Errorf("nothing missing: width %d (was %d), cell %q", none.Width, col.Width, none.Cell(1))
+	}
+}
+
+// TestTextColumnsGrowIntoFreeWidth: a text column capped below its
+// widest cell takes the width the columns leave free, shared with the
+// other capped columns a cell at a time, never beyond its widest cell;
+// without free width it keeps its cap.
+func TestTextColumnsGrowIntoFreeWidth(t *testing.T) {
+	long := func(j int) string { return strings.Repeat("k", 60) + string(rune('a'+j)) }
+	short := func(j int) string { return "s" + string(rune('a'+j)) }
+	tb := New(common.NewStyles(true, true))
+	tb.SetColumns([]Column{TextColumn("a", 3, 20, long), TextColumn("b", 3, 20, long), TextColumn("c", 3, 20, short)}, 1)
+	tb.SetRows(3)
+	for _, c := range []struct{ width, a, b int }{
+		{44, 20, 20},  // no free width: the caps
+		{64, 29, 29},  // 18 free: 9 each, the short column keeps its own
+		{200, 61, 61}, // each to its widest cell
+	} {
+		tb.SetSize(c.width, 4)
+		if tb.widths[0] != c.a || tb.widths[1] != c.b || tb.widths[2] != 2 {
+			t.Errorf("at %d cells the widths are %v, want [%d %d 2]", c.width, tb.widths, c.a, c.b)
+		}
+		for _, line := range strings.Split(ansi.Strip(tb.View()), "\n") {
+			if w := ansi.StringWidth(line); w > c.width {
+				t.Errorf("at %d cells a line of %d: %q", c.width, w, line)
+			}
+		}
+	}
+}
+
+// TestCutMiddleKeepsIDsDistinct: ids that differ only at their end, too
+// long for their column, are cut in their middle and stay distinct; a
+// column not so marked cuts at the end.
+func TestCutMiddleKeepsIDsDistinct(t *testing.T) {
+	id := func(j int) string { return strings.Repeat("X", 300) + fmt.Sprintf("-%02d", j) }
+	for _, middle := range []bool{true, false} {
+		col := TextColumn("id", 12, 28, id)
+		col.CutMiddle = middle
+		tb := New(common.NewStyles(true, true))
+		tb.SetColumns([]Column{col}, 1)
+		tb.SetRows(12)
+		tb.SetSize(28, 13)
+		rows := strings.Split(ansi.Strip(tb.View()), "\n")[1:]
+		seen := map[string]bool{}
+		for _, r := range rows {
+			seen[r] = true
+		}
+		if middle && (len(seen) != 12 || !strings.HasSuffix(rows[3], "XXX-03") || !strings.Contains(rows[3], "X…X")) {
+			t.Errorf("cut in the middle, the 12 ids show as %d: %q", len(seen), rows)
+		}
+		if !middle && len(seen) != 1 {
+			t.Errorf("cut at the end, the ids show as %d", len(seen))
+		}
 	}
 }

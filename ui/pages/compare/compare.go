@@ -917,12 +917,15 @@ func (t *compareTab) View() string {
 		return common.FitBox(common.Computing(st, textsafe.Line(title), t.width), t.width, t.height)
 	}
 	if t.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.opened.Full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitMiddle(t.opened.Full.ID, t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}
 	a, b := string(s.Result.Options.Method), string(t.b)
 	title := st.Title.Render(fmt.Sprintf("Rewards of %s (A) against %s (B)", a, b))
+	if t.cmp.N == 0 { // else the axes are drawn empty with no word
+		title += st.Muted.Render(" · nothing to plot: no valid trajectory in this batch")
+	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
 		st.AxisLabel.Render("↑ reward B: "+b),
 		t.chartString(),
@@ -957,13 +960,20 @@ func (t *compareTab) panelView() string {
 			}
 			return row(label, value())
 		}
-		rankRows := []string{rankRow("Spearman ρ", func() string { return common.FormatValue(c.Spearman) })}
+		// A statistic that is undefined (NaN) says why, not NaN.
+		agreementRow := func(label string, v float64, value func() string) string {
+			if t.ranked && math.IsNaN(v) {
+				return styledRow(label, "– "+undefinedWhy(c), st.Muted)
+			}
+			return rankRow(label, value)
+		}
+		rankRows := []string{agreementRow("Spearman ρ", c.Spearman, func() string { return common.FormatValue(c.Spearman) })}
 		if compact < 2 {
 			rankRows = []string{
 				st.Title.Render("rank agreement"),
 				rankRows[0],
-				rankRow("Kendall τ-b", func() string { return common.FormatValue(c.Kendall) }),
-				rankRow(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100), func() string {
+				agreementRow("Kendall τ-b", c.Kendall, func() string { return common.FormatValue(c.Kendall) }),
+				agreementRow(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100), c.TopOverlap, func() string {
 					return fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))
 				}),
 			}
@@ -1025,8 +1035,10 @@ func (t *compareTab) collapseView(row func(label, value string, style lipgloss.S
 	switch {
 	case !t.ranked:
 		return row("collapsed", countingText, st.Muted)
-	case t.groups == 0:
-		return row("collapsed", "no group of distinct objectives", st.Muted)
+	case t.cmp.N == 0:
+		return row("collapsed", "– no valid trajectory", st.Muted)
+	case t.groups == 0: // wrapped: the panel is narrow
+		return row("collapsed", "– no group with", st.Muted) + "\n" + row("", "distinct objectives", st.Muted)
 	}
 	var parts []string
 	tied := false
@@ -1053,6 +1065,30 @@ func (t *compareTab) collapseView(row func(label, value string, style lipgloss.S
 	return row("collapsed", counts, style) + "\n" + row("", of, style)
 }
 
+// undefinedWhy says why c's rank agreement is undefined (NaN): no
+// trajectory or one compared, or the rewards of A or B all equal, which
+// rank nothing.
+func undefinedWhy(c agreement.Comparison) string {
+	equal := func(v []float64) bool {
+		return len(v) > 0 && !slices.ContainsFunc(v, func(x float64) bool { return x != v[0] })
+	}
+	switch a, b := equal(c.A), equal(c.B); {
+	case c.N == 0:
+		return "no valid trajectory"
+	case c.N == 1:
+		return "one trajectory only"
+	case a && b && c.A[0] == 0 && c.B[0] == 0:
+		return "every reward is 0"
+	case a && b:
+		return "A, B rewards all equal"
+	case a:
+		return "every A reward equal"
+	case b:
+		return "every B reward equal"
+	}
+	return "undefined"
+}
+
 // selectedView shows the selected trajectory: its id, its two rewards and
 // its place in the list of disagreements.
 func (t *compareTab) selectedView(row func(label, value string) string) string {
@@ -1063,7 +1099,7 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 	j := t.selected
 	lines := []string{
 		st.Title.Render("selected (enter, o: group)"),
-		row("id", textsafe.Line(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID)),
+		row("id", common.FitMiddle(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID, panelValueWidth)),
 		row("reward A", common.FormatValue(t.cmp.A[j])),
 		row("reward B", common.FormatValue(t.cmp.B[j])),
 	}

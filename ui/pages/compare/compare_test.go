@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -494,4 +495,81 @@ func TestCompareDisagreementEnds(t *testing.T) {
 	}
 	press("d", ct.odd[n-1], fmt.Sprintf("this is the last of the %d disagreements", n))
 	press("D", ct.odd[n-2], "")
+}
+
+// TestCompareLongIDsStayDistinct: the selected trajectory's id, too long
+// for the panel, is cut in its middle: 12 ids of 300 characters that
+// differ at their end show as 12.
+func TestCompareLongIDsStayDistinct(t *testing.T) {
+	var b strings.Builder
+	for j := range 12 {
+		fmt.Fprintf(&b, `{"id":"%s-%02d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", strings.Repeat("X", 300), j, j/4, j, j%3)
+	}
+	s := uitest.TextSession(t, b.String())
+	tab := uitest.TabOn(s, New)
+	ct := tab.(*compareTab)
+	shown := map[string]bool{}
+	for j := range ct.cmp.N {
+		ct.selected = j
+		for _, l := range strings.Split(uitest.Plain(tab), "\n") {
+			if k := strings.Index(l, "id            "); k >= 0 {
+				shown[strings.Fields(l[k:])[1]] = true
+			}
+		}
+	}
+	if len(shown) != 12 {
+		t.Errorf("the 12 ids show as %d: %q", len(shown), slices.Collect(maps.Keys(shown)))
+	}
+}
+
+// TestCompareSaysWhyTheAgreementIsUndefined: where the rank agreement is
+// undefined the panel says why, not NaN: no valid trajectory (and the
+// title says there is nothing to plot), every reward 0 (groups of one,
+// or of equal objectives); the collapse line is whole at 80 cells.
+func TestCompareSaysWhyTheAgreementIsUndefined(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"all invalid", `{"id":"a","group":"g0","metadata":{"b":1}}
+{"id":"b","group":"g1","metadata":{"b":2}}
+`, []string{"nothing to plot: no valid trajectory", "Spearman ρ    – no valid trajectory", "top 10% share – no valid trajectory", "collapsed     – no valid trajectory"}},
+		{"singletons", `{"id":"a","group":"g0","metadata":{"a":1,"b":1}}
+{"id":"b","group":"g1","metadata":{"a":2,"b":2}}
+{"id":"c","group":"g2","metadata":{"a":3,"b":0}}
+`, []string{"Spearman ρ    – every reward is 0", "Kendall τ-b   – every reward is 0", "– no group with", "distinct objectives"}},
+		{"all equal", `{"id":"a","group":"g0","metadata":{"a":1,"b":1}}
+{"id":"b","group":"g0","metadata":{"a":1,"b":1}}
+`, []string{"Spearman ρ    – every reward is 0"}},
+	} {
+		tab := uitest.TabOn(uitest.TextSession(t, c.text), New)
+		tab.SetSize(80, 30)
+		v := uitest.Plain(tab)
+		for _, want := range c.want {
+			if !strings.Contains(v, want) {
+				t.Errorf("%s: the tab does not say %q:\n%s", c.name, want, v)
+			}
+		}
+		if strings.Contains(v, "NaN") || strings.Contains(v, "…") {
+			t.Errorf("%s: the tab shows NaN or a cut line:\n%s", c.name, v)
+		}
+	}
+}
+
+func TestUndefinedWhy(t *testing.T) {
+	for _, c := range []struct {
+		a, b []float64
+		want string
+	}{
+		{nil, nil, "no valid trajectory"},
+		{[]float64{1}, []float64{2}, "one trajectory only"},
+		{[]float64{0, 0}, []float64{0, 0}, "every reward is 0"},
+		{[]float64{1, 1}, []float64{2, 2}, "A, B rewards all equal"},
+		{[]float64{1, 1}, []float64{1, 2}, "every A reward equal"},
+		{[]float64{1, 2}, []float64{0, 0}, "every B reward equal"},
+	} {
+		if got := undefinedWhy(agreement.Comparison{N: len(c.a), A: c.a, B: c.b}); got != c.want {
+			t.Errorf("A %v, B %v: %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
 }

@@ -212,7 +212,9 @@ func (v *groupView) layout(c *common.Common) {
 	}
 	v.prompt = lines
 	v.table.SetSize(v.width, max(v.height-v.tableTop(), 2))
-	v.table.SetColumns(v.columns(c), 2)
+	// The frozen columns: the number, the id, and A's reward with its bar,
+	// which without its number and title would be a bar of nothing.
+	v.table.SetColumns(v.columns(c), 4)
 }
 
 // columns returns the completions' table columns.
@@ -228,15 +230,17 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 			scale = max(scale, r)
 		}
 	}
+	id := table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
+		id := textsafe.Line(s.Trajectories.At(at(j)).ID)
+		if !res.Evaluation.Valid[at(j)] {
+			return "✗ " + id
+		}
+		return id
+	})
+	id.CutMiddle = true
 	cols := []table.Column{
 		table.IntColumn("#", n, func(j int) int { return j + 1 }),
-		table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
-			id := textsafe.Line(s.Trajectories.At(at(j)).ID)
-			if !res.Evaluation.Valid[at(j)] {
-				return "✗ " + id
-			}
-			return id
-		}),
+		id,
 		// The rewards are named by their method: A's, the current one,
 		// and B's, the Compare tab's, when it is another.
 		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),
@@ -340,18 +344,43 @@ func (v *groupView) selected() int {
 func (v *groupView) view(c *common.Common) string {
 	st := c.Styles
 	g := &v.summary
-	parts := []string{
-		st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid)),
-		st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std)),
-		st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier),
-	}
+	counts := st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid))
+	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std))
+	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
+	zeroSpread := ""
 	if g.NoSignal(c.Session.Result.Options) {
-		parts = append(parts, st.Warning.Render("zero spread: no GRPO signal"))
+		zeroSpread = st.Warning.Render("zero spread: no GRPO signal")
 	}
+	var kept []string // the hint of the columns off screen and the sort
 	if h := v.table.ScrollHint(); h != "" {
-		parts = append(parts, st.Muted.Render(h))
+		kept = append(kept, st.Muted.Render(h))
 	}
-	parts = append(parts, v.sortPart(c))
-	summary := ansi.Truncate(strings.Join(parts, st.Muted.Render(" · ")), v.width, "…")
+	kept = append(kept, v.sortPart(c))
+	summary := fitSummary(st, v.width, [][]string{
+		{counts, score, frontier, zeroSpread},
+		{counts, score, zeroSpread},
+		{counts, zeroSpread},
+	}, kept)
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
+}
+
+// fitSummary joins the first of the leads that fits width cells with
+// kept, by " · ", empty parts left out; when none fits, the last lead is
+// cut with an ellipsis before kept, which stays whole while it fits at
+// all: the columns off screen and the sort are what the keys act on.
+func fitSummary(st *common.Styles, width int, leads [][]string, kept []string) string {
+	sep := st.Muted.Render(" · ")
+	join := func(parts []string) string {
+		return strings.Join(slices.DeleteFunc(slices.Clone(parts), func(p string) bool { return p == "" }), sep)
+	}
+	for _, lead := range leads {
+		if line := join(append(slices.Clone(lead), kept...)); ansi.StringWidth(line) <= width {
+			return line
+		}
+	}
+	tail := sep + join(kept)
+	if room := width - ansi.StringWidth(tail); room >= 2 {
+		return ansi.Truncate(join(leads[len(leads)-1]), room, "…") + tail
+	}
+	return ansi.Truncate(join(append(slices.Clone(leads[len(leads)-1]), kept...)), width, "…")
 }

@@ -226,6 +226,7 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case t.list.Sorting(msg, len(t.columns)):
 		t.rebuild()
+		t.list.Table.ShowColumn(t.list.SortColumn)
 	case key.Matches(msg, t.list.Keys.Filter):
 		t.setMode(groupFiltering)
 		return t.list.StartFilter()

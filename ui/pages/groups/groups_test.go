@@ -308,3 +308,79 @@ func TestGroupsCountWhatHealthCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupsPromptColumnGrowsIntoFreeWidth: at 200 cells, prompts of 100
+// characters take the width the other columns leave, beyond the 40 the
+// column is capped at when the width is short.
+func TestGroupsPromptColumnGrowsIntoFreeWidth(t *testing.T) {
+	var b strings.Builder
+	for j := range 6 {
+		prompt := fmt.Sprintf("question %d: %s end", j/2, strings.Repeat("w", 84))
+		fmt.Fprintf(&b, `{"id":"t%d","group":"%s","metadata":{"a":%d,"b":1}}`+"\n", j, prompt, j)
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	for _, c := range []struct {
+		width, ws int // the w shown of the prompt's 84
+	}{{120, maxGroupKeyWidth - len("question 0: ") - 1}, {200, 84}} {
+		tab.SetSize(c.width, 30)
+		view := uitest.Plain(tab)
+		var row string
+		for _, l := range strings.Split(view, "\n") {
+			if strings.HasPrefix(l, "question 0") {
+				row = l
+			}
+		}
+		if got := strings.Count(row, "w"); got < c.ws {
+			t.Errorf("at %d cells the prompt column shows %d w, want %d at least:\n%s", c.width, got, c.ws, view)
+		}
+	}
+}
+
+// TestGroupsSortScrollsToTheColumn: at 60 cells, s onto a column off
+// screen scrolls it into view, its arrow shown.
+func TestGroupsSortScrollsToTheColumn(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	tab.SetSize(60, 30)
+	g := tab.(*groupsTab)
+	hidden := 0
+	for range len(g.columns) - 1 {
+		uitest.PressKeys(tab, "s")
+		title := g.columns[g.list.SortColumn].title
+		head := strings.Split(uitest.Plain(tab), "\n")[1]
+		if !strings.Contains(head, title+" ▲") && !strings.Contains(head, title+" ▼") {
+			t.Errorf("sorted by %q, the columns' titles do not show it: %q", title, head)
+		}
+		if strings.HasPrefix(g.list.Table.ScrollHint(), "←") {
+			hidden++
+		}
+	}
+	if hidden == 0 {
+		t.Error("no sort column needed a scroll: the test shows nothing at 60 cells")
+	}
+}
+
+// TestGroupViewScrollKeepsTheRewardWithItsBar: in a group's view at 80
+// and 60 cells, → scrolls the columns after A's reward and its bar, which
+// keep their title and numbers; the summary keeps the columns' hint and
+// the sort, shortening the rest.
+func TestGroupViewScrollKeepsTheRewardWithItsBar(t *testing.T) {
+	for _, width := range []int{80, 60} {
+		tab, s := uitest.SampleTab(t, New)
+		tab.SetSize(width, 24)
+		uitest.PressKeys(tab, "down", "enter", "right") // p01
+		g := tab.(*groupsTab)
+		lines := strings.Split(uitest.Plain(tab), "\n")
+		summary, head, first := lines[1], lines[2], lines[3]
+		want := common.FormatValue(s.Result.Rewards[g.group.members[0]])
+		if !strings.Contains(head, "pareto") || !strings.Contains(first, want) || !strings.Contains(first, "│") {
+			t.Errorf("at %d cells, after →, the reward lost its title or number %s beside its bar:\n%s", width, want, strings.Join(lines[:5], "\n"))
+		}
+		if !strings.Contains(summary, "← 1") || !strings.Contains(summary, "sorted by pareto ▼") {
+			t.Errorf("at %d cells the summary lost the columns' hint or the sort: %q", width, summary)
+		}
+		uitest.PressKeys(tab, "left")
+		if summary := strings.Split(uitest.Plain(tab), "\n")[1]; !strings.Contains(summary, "column") || !strings.Contains(summary, "→") || !strings.Contains(summary, "sorted by pareto ▼") {
+			t.Errorf("at %d cells the summary lost the columns' hint or the sort: %q", width, summary)
+		}
+	}
+}

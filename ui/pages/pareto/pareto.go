@@ -886,7 +886,7 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reader.reading {
-		status := st.Title.Render(common.FitLine(textsafe.Line(t.reader.opened.Full.ID), t.width/2)) +
+		status := st.Title.Render(common.FitMiddle(t.reader.opened.Full.ID, t.width/2)) +
 			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
 	}
@@ -930,13 +930,13 @@ func (t *paretoTab) panelView() string {
 	return strings.Join([]string{t.detailsView(), t.legendView(), t.notesView()}, "\n\n")
 }
 
-// groupName is the selected group's name: its key (shortGroup), or
-// "batch" for scope batch.
+// groupName names the selected group's key, shortened, "" when no group
+// is selected (none has a valid trajectory) or its key is empty.
 func (t *paretoTab) groupName() string {
 	g := t.selectedGroup()
 	groups := t.common.Session.CurrentBatch().Groups
 	if g < 0 || int(g) >= len(groups) || groups[g].Key == "" {
-		return "batch"
+		return ""
 	}
 	return t.shortGroup(groups[g].Key)
 }
@@ -982,9 +982,12 @@ func (t *paretoTab) detailsView() string {
 
 func (t *paretoTab) legendView() string {
 	st := t.common.Styles
-	scope := "group " + t.groupName()
-	if t.common.Session.Result.Options.Scope != engine.ScopeGroup {
+	scope := "each group"
+	switch name := t.groupName(); {
+	case t.common.Session.Result.Options.Scope != engine.ScopeGroup:
 		scope = "the batch"
+	case name != "":
+		scope = "group " + name
 	}
 	names := [4]string{"rank 0 (frontier)", "rank 1", "rank 2", "rank ≥ 3"}
 	lines := []string{st.Title.Render("legend") + st.Muted.Render(common.FitLine(" ranks within "+scope, paretoPanelWidth-6))}

@@ -494,3 +494,16 @@ func TestParetoZoomStopsAtItsLimit(t *testing.T) {
 		t.Errorf("20 presses of + do not stop at zoom ×256:\n%s", view)
 	}
 }
+
+// TestParetoLegendWithoutValidTrajectory: with no valid trajectory no
+// group is selected, and the legend says the ranks are within each group
+// (it read "ranks within group batch").
+func TestParetoLegendWithoutValidTrajectory(t *testing.T) {
+	s := uitest.TextSession(t, `{"id":"a","group":"g0","metadata":{"b":1}}
+{"id":"b","group":"g1","metadata":{"b":2}}
+`)
+	tab := uitest.TabOn(s, New)
+	if v := uitest.Plain(tab); !strings.Contains(v, "legend ranks within each group") || strings.Contains(v, "group batch") {
+		t.Errorf("the legend does not say the ranks are within each group:\n%s", v)
+	}
+}

@@ -81,6 +81,9 @@ type promptsTab struct {
 	// the result's steps, ascending.
 	listing
 	steps []int64
+	// longest is the widest label of a prompt (label), in cells, before
+	// its control characters are escaped: the column's width, not a cut.
+	longest int
 	// cut is how much of every prompt's start the rows leave out: what
 	// all the prompts share (a system prompt), shown as "…".
 	cut int
@@ -257,6 +260,10 @@ func (t *promptsTab) take(j *analysisJob) {
 	}
 	t.job, t.of = nil, j.of
 	t.listing, t.steps, t.cut = j.listing, j.steps, j.cut
+	t.longest = 0
+	for k := range t.analysis.Prompts {
+		t.longest = max(t.longest, common.TextWidth(t.label(&t.analysis.Prompts[k])))
+	}
 	if j.order == t.order() {
 		t.rows = j.rows // listed off the event loop
 	} else {
@@ -364,9 +371,17 @@ func (t *promptsTab) statusLine() string {
 		t.list.FilterPart(st, t.width/3))
 }
 
-// nameWidth is the prompt column's width: what the heatmap leaves, at
-// most a third of the width.
-func (t *promptsTab) nameWidth() int { return max(min(t.width/4, 30), 6) }
+// nameWidth is the prompt column's width: a quarter of the width, at
+// most 30 cells, and what a heatmap of fewer steps than its room leaves
+// (a cell a step and its label after it), up to the longest prompt.
+func (t *promptsTab) nameWidth() int {
+	base := max(min(t.width/4, 30), 6)
+	spare := t.width - base - statusWidth - solvedWidth - meanWidth - 4 - len(t.steps) - len(" steps")
+	if spare <= 0 || t.longest <= base {
+		return base
+	}
+	return min(base+spare, t.longest)
+}
 
 // heatWidth is the heatmap's width in cells.
 func (t *promptsTab) heatWidth() int {
@@ -375,15 +390,31 @@ func (t *promptsTab) heatWidth() int {
 
 func (t *promptsTab) titleLine() string {
 	st := t.common.Styles
-	first, last := t.steps[0], t.steps[len(t.steps)-1]
-	hw := t.heatWidth()
-	steps := fmt.Sprintf("steps %d", first)
-	if last != first {
-		end := fmt.Sprint(last)
-		steps += strings.Repeat(" ", max(hw-len(steps)-len(end), 1)) + end
-	}
 	return st.Muted.Render(pad("prompt", t.nameWidth()) + " " + pad("status", statusWidth) + " " +
-		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + ansi.Truncate(steps, hw, ""))
+		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + t.stepLabels())
+}
+
+// stepLabels is the heatmap's column title, over its cells: the first
+// step starting over the first cell, the last ending over the last, the
+// word steps between them when it fits there, else after the heatmap when
+// the width leaves room, else left out.
+func (t *promptsTab) stepLabels() string {
+	hw := t.heatWidth()
+	w := min(hw, len(t.steps))
+	first, last := fmt.Sprint(t.steps[0]), fmt.Sprint(t.steps[len(t.steps)-1])
+	labels := first
+	if len(t.steps) > 1 && w >= len(first)+1+len(last) {
+		labels = first + strings.Repeat(" ", w-len(first)-len(last)) + last
+	}
+	const word = "steps"
+	if gap := w - len(first) - len(last); len(t.steps) > 1 && gap >= len(word)+2 {
+		at := len(first) + (gap-len(word))/2
+		return labels[:at] + word + labels[at+len(word):]
+	}
+	if rest := max(w, len(labels)) + 1 + len(word); rest <= hw {
+		return pad(labels, w) + " " + word
+	}
+	return ansi.Truncate(labels, hw, "")
 }
 
 // row draws listed prompt j: its name, status, first solved step, mean

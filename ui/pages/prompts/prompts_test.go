@@ -250,3 +250,70 @@ func TestPromptsPageKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptsStepLabelsSitOverTheirCells: at every width, the first step's
+// label starts over the heatmap's first cell and the last step's ends over
+// its last cell, whether the heatmap has fewer cells than the width leaves
+// (10 steps, 3 steps) or as many (the sample's 40 at narrow widths).
+func TestPromptsStepLabelsSitOverTheirCells(t *testing.T) {
+	tenSteps := func(t *testing.T) *session.Session {
+		var b strings.Builder
+		for step := range 10 {
+			for c := range 2 {
+				fmt.Fprintf(&b, `{"id":"p-%d-%d","group":"p","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", step, c, step*100, c)
+			}
+		}
+		return uitest.TextSession(t, b.String())
+	}
+	runs := map[string]func(t *testing.T) *session.Session{
+		"sample":   func(t *testing.T) *session.Session { return uitest.SampleSession(t) },
+		"10 steps": tenSteps,
+		"3 steps":  func(t *testing.T) *session.Session { _, s := handBuilt(t); return s },
+	}
+	for name, open := range runs {
+		s := open(t)
+		tab := settledTab(s)
+		for width := 40; width <= 220; width += 9 {
+			tab.SetSize(width, 30)
+			lines := strings.Split(uitest.Plain(tab), "\n")
+			title, row := []rune(lines[1]), []rune(strings.TrimRight(lines[2], " "))
+			at := tab.nameWidth() + statusWidth + solvedWidth + meanWidth + 4
+			cells := min(tab.heatWidth(), len(tab.steps))
+			first, last := fmt.Sprint(tab.steps[0]), fmt.Sprint(tab.steps[len(tab.steps)-1])
+			if len(row) > at+cells {
+				t.Fatalf("%s at %d: the row is wider than %d cells: %q", name, width, cells, string(row))
+			}
+			if got := string(title[at : at+len(first)]); got != first {
+				t.Errorf("%s at %d: over the first cell %q, want %q\n%s", name, width, got, first, lines[1])
+			}
+			if got := string(title[at+cells-len(last) : at+cells]); got != last {
+				t.Errorf("%s at %d: ending over the last cell %q, want %q\n%s\n%s", name, width, got, last, lines[1], lines[2])
+			}
+		}
+	}
+}
+
+// TestPromptsNamesGrowIntoTheHeatmapsSpareWidth: with 10 steps at 200
+// cells the heatmap takes 10 cells, and prompts of 45 characters are shown
+// whole in the width it leaves (the column stayed at 30); at 80 cells
+// they are cut to fit.
+func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
+	var b strings.Builder
+	for step := range 10 {
+		for p := range 3 {
+			fmt.Fprintf(&b, `{"id":"p%d-%d","group":"question %d about the problem of the day here","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", p, step, p, step, p%2)
+		}
+	}
+	tab := settledTab(uitest.TextSession(t, b.String()))
+	tab.SetSize(200, 30)
+	v := uitest.Plain(tab)
+	if !strings.Contains(v, "question 1 about the problem of the day here ") {
+		t.Errorf("at 200 cells the prompts are cut beside a heatmap of 10 cells:\n%s", v)
+	}
+	tab.SetSize(80, 30)
+	for _, l := range strings.Split(uitest.Plain(tab), "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("at 80 cells a line of %d: %q", ansi.StringWidth(l), l)
+		}
+	}
+}

@@ -123,7 +123,7 @@ func (t *rewardsTab) render() {
 		Summary:  &t.stats.Reward,
 	}
 	scores := histogram.Histogram{
-		Title:    "Scores: s = Σ weight × objective (min goals negated)",
+		Title:    "Scores: " + common.ScoreFormula(t.common.Session.Result, chartWidth-len("Scores: ")),
 		Quantity: "score",
 		Values:   t.scores,
 		Summary:  &t.stats.Score,
@@ -141,17 +141,34 @@ func (t *rewardsTab) render() {
 		common.FitBox(rewardsView, chartWidth, top),
 		common.FitBox(scoresView, chartWidth, t.height-top),
 	)
-	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats))
+	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats, len(t.common.Session.CurrentBatch().Groups)))
 }
 
 // summaryView renders the batch's reward and score statistics side by side
-// and the group counts.
-func summaryView(st *common.Styles, bs *diagnose.BatchStats) string {
+// and the group counts: groups the batch's comparison groups, as the
+// Groups tab lists them, of which bs.Groups hold a valid trajectory. A
+// statistic of no value shows "–" (the chart says there is none), not
+// NaN.
+func summaryView(st *common.Styles, bs *diagnose.BatchStats, groups int) string {
 	row := func(name, reward, score string) string {
 		return st.Label.Render(fmt.Sprintf("%-8s", name)) + st.Value.Render(fmt.Sprintf("%11s %11s", reward, score))
 	}
+	number := func(s stats.Summary, v float64) string {
+		if s.Count == 0 {
+			return "–"
+		}
+		return common.FormatNumber(v)
+	}
 	stat := func(name string, pick func(stats.Summary) float64) string {
-		return row(name, common.FormatNumber(pick(bs.Reward)), common.FormatNumber(pick(bs.Score)))
+		return row(name, number(bs.Reward, pick(bs.Reward)), number(bs.Score, pick(bs.Score)))
+	}
+	zeroStd := "–"
+	if bs.Groups > 0 {
+		zeroStd = common.FormatNumber(bs.FracZeroStdGroups)
+	}
+	groupsLine := st.Label.Render("groups       ") + st.Value.Render(fmt.Sprint(groups))
+	if bs.Groups > 0 {
+		groupsLine += st.Label.Render("  fronts ≤ ") + st.Value.Render(fmt.Sprint(bs.Fronts))
 	}
 	lines := []string{
 		st.Title.Render(fmt.Sprintf("Summary: batch step %d", bs.Step)),
@@ -165,17 +182,22 @@ func summaryView(st *common.Styles, bs *diagnose.BatchStats) string {
 		stat("p75", func(s stats.Summary) float64 { return s.P75 }),
 		stat("max", func(s stats.Summary) float64 { return s.Max }),
 		"",
-		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(common.FormatNumber(bs.FracZeroStdGroups)),
+		st.Label.Render("frac_zero_std_groups ") + st.Value.Render(zeroStd),
 		st.Muted.Render("(groups whose scores all equal:"),
 		st.Muted.Render(" no signal for grpo, rloo)"),
 		"",
 		st.Label.Render("trajectories ") + st.Value.Render(fmt.Sprint(bs.Trajectories)) +
 			st.Label.Render("  invalid ") + invalidCount(st, bs.Invalid),
-		st.Label.Render("groups       ") + st.Value.Render(fmt.Sprint(bs.Groups)) +
-			st.Label.Render("  fronts ≤ ") + st.Value.Render(fmt.Sprint(bs.Fronts)),
-		st.Label.Render("frontier     ") + st.Value.Render(fmt.Sprint(bs.FrontierSize)) +
-			st.Muted.Render(" of rank 0"),
+		groupsLine,
 	}
+	switch empty := groups - bs.Groups; {
+	case empty > 0 && bs.Groups == 0:
+		lines = append(lines, st.Warning.Render(" none with a valid member"))
+	case empty > 0:
+		lines = append(lines, st.Warning.Render(fmt.Sprintf(" %d without a valid member", empty)))
+	}
+	lines = append(lines, st.Label.Render("frontier     ")+st.Value.Render(fmt.Sprint(bs.FrontierSize))+
+		st.Muted.Render(" of rank 0"))
 	return strings.Join(lines, "\n")
 }
 

@@ -29,3 +29,62 @@ func TestRewardsTabKeepsTheScoresHistogram(t *testing.T) {
 		t.Errorf("no scores' histogram on screen:\n%s", v)
 	}
 }
+
+// TestRewardsSummaryCountsGroupsWithoutValidMembers: the summary counts
+// the batch's groups as the Groups tab lists them, says how many have no
+// valid member, and shows "–", not NaN, for statistics of no value.
+func TestRewardsSummaryCountsGroupsWithoutValidMembers(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"all invalid", `{"id":"a","group":"g0","metadata":{"b":1}}
+{"id":"b","group":"g0","metadata":{"b":2}}
+{"id":"c","group":"g1","metadata":{"b":1}}
+{"id":"d","group":"g2","metadata":{"b":1}}
+`, []string{"groups       3\n", " none with a valid member", "frac_zero_std_groups –", "mean              –           –"}},
+		{"one group invalid", `{"id":"a","group":"g0","metadata":{"a":1,"b":1}}
+{"id":"b","group":"g0","metadata":{"a":2,"b":2}}
+{"id":"c","group":"g1","metadata":{"b":1}}
+`, []string{"groups       2  fronts ≤ 2", " 1 without a valid member"}},
+	} {
+		tab := uitest.TabOn(uitest.TextSession(t, c.text), New)
+		v := uitest.Plain(tab)
+		lines := strings.Split(v, "\n")
+		for k := range lines {
+			lines[k] = strings.TrimRight(lines[k], " ")
+		}
+		trimmed := strings.Join(lines, "\n")
+		for _, want := range c.want {
+			if !strings.Contains(trimmed, want) {
+				t.Errorf("%s: the summary does not say %q:\n%s", c.name, want, v)
+			}
+		}
+		if strings.Contains(v, "NaN") {
+			t.Errorf("%s: the summary shows NaN:\n%s", c.name, v)
+		}
+	}
+}
+
+// TestRewardsScoreFormulaHasThePenalty: with a constraint the scores'
+// title states the penalty the scores carry, λ given, and at 80 cells
+// still the penalty; without, no penalty.
+func TestRewardsScoreFormulaHasThePenalty(t *testing.T) {
+	plain, _ := uitest.SampleTab(t, New)
+	if v := uitest.Plain(plain); !strings.Contains(v, "Scores: s = Σ weight × objective (min goals negated)") || strings.Contains(v, "λ") {
+		t.Errorf("without constraints the formula is not the weighted sum alone:\n%s", v)
+	}
+	penalty := 2.5
+	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
+		cfg.Constraints = []string{"safety >= 0.8"}
+		cfg.Penalty = &penalty
+	})
+	tab := uitest.TabOn(s, New)
+	if v := uitest.Plain(tab); !strings.Contains(v, "Scores: s = Σ weight × objective − λ × violation (λ = 2.5; min goals negated)") {
+		t.Errorf("with a constraint the formula leaves out the penalty:\n%s", v)
+	}
+	tab.SetSize(80, 24)
+	if v := uitest.Plain(tab); !strings.Contains(v, "− λ × violation") {
+		t.Errorf("at 80 cells the formula lost the penalty:\n%s", v)
+	}
+}

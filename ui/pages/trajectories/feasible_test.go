@@ -28,8 +28,8 @@ func columnTitles(tab *trajectoriesTab) []string {
 }
 
 // TestTrajectoriesFeasibleColumn: with constraints, a feasible column
-// after crowding says what the engine says of each trajectory ("yes" or
-// "no, violation X", "-" for an invalid one), sorts by feasibility then
+// after crowding says what the engine says of each trajectory ("✓" or
+// "✗ X", X the violation, "-" for an invalid one), sorts by feasibility then
 // violation (engine.Evaluation.FeasibilityKeys: the invalid last); without,
 // there is none.
 func TestTrajectoriesFeasibleColumn(t *testing.T) {
@@ -48,7 +48,7 @@ func TestTrajectoriesFeasibleColumn(t *testing.T) {
 	ev := s.Result.Evaluation
 	feasible, infeasible := 0, 0
 	for _, i := range s.CurrentBatch().Members {
-		want := "yes"
+		want := "✓"
 		switch {
 		case !ev.Valid[i]:
 			want = "-"
@@ -56,7 +56,7 @@ func TestTrajectoriesFeasibleColumn(t *testing.T) {
 			feasible++
 		default:
 			infeasible++
-			want = "no, violation " + common.FormatValue(ev.ViolationOf(i))
+			want = "✗ " + common.FormatValue(ev.ViolationOf(i))
 		}
 		if got := tt.rows.columns[feasibleColumn].text(i); got != want {
 			t.Errorf("trajectory %d: feasible %q, want %q", i, got, want)
@@ -195,5 +195,19 @@ func TestTrajectoriesFeasibleOrderOfOtherConstraints(t *testing.T) {
 	l.build(other, "", feasibleColumn, false, true)
 	if l.sorted(other) {
 		t.Error("rows kept from safety >= 0.8's violations are said to be sorted by safety >= 0.9's")
+	}
+}
+
+// TestTrajectoriesFeasibleColumnIsCompact: with a constraint, at 120
+// cells, the feasible column takes no more than its title, and every
+// objective stays on screen.
+func TestTrajectoriesFeasibleColumnIsCompact(t *testing.T) {
+	s := constrainedSession(t)
+	tab := uitest.TabOn(s, New)
+	uitest.ShowBatch(tab, s, 30)
+	view := uitest.Plain(tab)
+	head := strings.Split(view, "\n")[1]
+	if !strings.Contains(head, "feasible  accuracy  safety  length") || strings.Contains(view, "columns →") {
+		t.Errorf("at 120 cells the feasible column pushes the objectives off screen:\n%s", view)
 	}
 }

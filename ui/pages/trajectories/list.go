@@ -40,8 +40,8 @@ const (
 	rankWidth     = 11 // "rank ▲" or a rank of up to 11 digits
 	maxKeyWidth   = 16 // a group
 	maxCauseWidth = 60
-	// maxFeasibleWidth holds "no, violation " and a number.
-	maxFeasibleWidth = 28
+	// maxFeasibleWidth holds "✗ " and a number (common.FeasibleMark).
+	maxFeasibleWidth = 12
 )
 
 // trajectoryColumn is one column of the Trajectories table.
@@ -58,7 +58,7 @@ type trajectoryColumn struct {
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
 	// textCells says that a column with values shows text (feasible's
-	// "yes" or "no, violation X"), sorted by the values.
+	// "✓" or "✗ X", X the violation), sorted by the values.
 	textCells bool
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
@@ -414,7 +414,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
-		feasible.text = func(i int) string { return common.FeasibleText(s.Result.Evaluation, i, "no") }
+		feasible.text = func(i int) string { return common.FeasibleMark(s.Result.Evaluation, i) }
 		feasible.textCells = true
 		cols = append(cols, feasible)
 	}
@@ -478,7 +478,9 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		cell, measured := text(col)
 		switch {
 		case c == sortByID:
-			cols = append(cols, textColumn(title, n, common.MaxIDWidth, cell, measured))
+			id := textColumn(title, n, common.MaxIDWidth, cell, measured)
+			id.CutMiddle = true
+			cols = append(cols, id)
 		case c == sortByGroup:
 			group := func(i int) string { return s.Trajectories.At(i).Group }
 			if cut := common.SharedGroupPrefix(n, func(j int) string { return group(l.inOrder[j]) }); cut > 0 {
@@ -516,9 +518,10 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 }
 
 // textColumn returns a text column of the cells cell(j), as wide as the
-// same n cells in another order, measured(j), need (table.TextWidth).
+// same n cells in another order, measured(j), need
+// (table.MeasuredTextColumn).
 func textColumn(title string, n, maxWidth int, cell, measured func(j int) string) table.Column {
-	return table.Column{Title: title, Width: table.TextWidth(title, n, maxWidth, measured), Cell: cell}
+	return table.MeasuredTextColumn(title, n, maxWidth, cell, measured)
 }
 
 // len is the number of rows listed.

@@ -172,6 +172,7 @@ func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case t.list.Sorting(msg, len(t.rows.columns)):
 		t.refresh()
+		t.list.Table.ShowColumn(t.rows.sortColumn)
 	case key.Matches(msg, t.list.Keys.Filter):
 		t.setMode(filtering)
 		return t.list.StartFilter()

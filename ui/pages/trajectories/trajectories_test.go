@@ -244,3 +244,68 @@ func TestTrajectoriesCutTheSharedTemplate(t *testing.T) {
 		t.Errorf("the group column does not leave out the shared template:\n%s", v)
 	}
 }
+
+// longIDs is 12 trajectories whose ids are 300 characters differing only
+// at their end, in groups whose keys are 60 characters, with objectives
+// a and b.
+func longIDs(t *testing.T) *session.Session {
+	var b strings.Builder
+	for j := range 12 {
+		fmt.Fprintf(&b, `{"id":"%s-%02d","group":"%d %s","metadata":{"a":%d,"b":1}}`+"\n", strings.Repeat("X", 300), j, j/4, strings.Repeat("g", 58), j)
+	}
+	return uitest.TextSession(t, b.String())
+}
+
+// TestTrajectoriesLongIDsStayDistinct: ids too long for their column are
+// cut in their middle, so 12 ids differing at their end show as 12, and
+// at 200 cells the id and group columns grow into the width the others
+// leave free.
+func TestTrajectoriesLongIDsStayDistinct(t *testing.T) {
+	s := longIDs(t)
+	tab := uitest.TabOn(s, New)
+	for _, width := range []int{120, 200} {
+		tab.SetSize(width, 40)
+		lines := strings.Split(uitest.Plain(tab), "\n")
+		ids := map[string]bool{}
+		var table []string
+		for _, l := range lines {
+			if strings.HasPrefix(l, "XXX") {
+				ids[strings.Fields(l)[0]] = true
+				table = append(table, l)
+			}
+		}
+		if len(ids) != 12 {
+			t.Errorf("at %d cells the 12 ids show as %d:\n%s", width, len(ids), strings.Join(lines, "\n"))
+		}
+		if width == 200 {
+			if w := ansi.StringWidth(strings.Fields(table[0])[0]); w <= common.MaxIDWidth {
+				t.Errorf("at 200 cells the id column is %d cells, not grown:\n%s", w, strings.Join(table, "\n"))
+			}
+			if !strings.Contains(table[0], strings.Repeat("g", 58)) {
+				t.Errorf("at 200 cells the group column did not grow to its 60 cells:\n%s", strings.Join(table, "\n"))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > width {
+					t.Errorf("a line wider than %d: %q", width, l)
+				}
+			}
+		}
+	}
+}
+
+// TestTrajectoriesSortScrollsToTheColumn: at 60 cells, s onto a column
+// off screen scrolls it into view, its arrow shown; sorting back by the
+// reward scrolls back.
+func TestTrajectoriesSortScrollsToTheColumn(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	tab.SetSize(60, 30)
+	tt := tab.(*trajectoriesTab)
+	for range len(tt.rows.columns) - 1 {
+		uitest.PressKeys(tab, "s")
+		title := tt.rows.columns[tt.rows.sortColumn].title
+		head := strings.Split(uitest.Plain(tab), "\n")[1]
+		if !strings.Contains(head, title+" ▲") && !strings.Contains(head, title+" ▼") {
+			t.Errorf("sorted by %s, the header does not show it: %q", title, head)
+		}
+	}
+}
