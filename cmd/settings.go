@@ -120,13 +120,14 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 // --config is given), then every flag the user set on top of it.
 func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
 	var cfg engine.Config
+	var file *configFile
 	switch {
 	case s.configPath != "":
-		c, err := readConfig(s.configPath)
+		f, err := readConfig(s.configPath)
 		if err != nil {
 			return cfg, err
 		}
-		cfg = c
+		cfg, file = f.cfg, f
 	case fallback != nil:
 		cfg = *fallback
 	}
@@ -200,6 +201,9 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 			merged[k] = v
 		}
 		cfg.Weights = merged
+	}
+	if file != nil {
+		return cfg, file.checkValues(cfg, flags)
 	}
 	return cfg, nil
 }
@@ -325,16 +329,19 @@ func parseWeights(specs []string) (map[string]float64, error) {
 
 // readConfig reads a TOML config file; unknown keys are an error, so that a
 // typo does not silently fall back to a default.
-func readConfig(path string) (engine.Config, error) {
-	var cfg engine.Config
+func readConfig(path string) (*configFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return cfg, inputError{fmt.Errorf("config %s: no such file", path)}
+			return nil, inputError{fmt.Errorf("config %s: no such file", path)}
 		}
-		return cfg, inputError{err}
+		return nil, inputError{err}
 	}
-	return parseConfig(path, string(data))
+	cfg, err := parseConfig(path, string(data))
+	if err != nil {
+		return nil, err
+	}
+	return &configFile{path: path, text: string(data), cfg: cfg}, nil
 }
 
 func parseConfig(path, text string) (engine.Config, error) {
@@ -344,6 +351,9 @@ func parseConfig(path, text string) (engine.Config, error) {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return cfg, inputError{fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)}
+		}
+		if typeErr := typeError(path, text); typeErr != nil {
+			return cfg, typeErr
 		}
 		return cfg, inputError{fmt.Errorf("%s: %w", path, err)}
 	}
