@@ -86,7 +86,7 @@ func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) err
 		}
 	}
 	for _, r := range []struct {
-		key, flag, src  string
+		key, flag, src   string
 		group, batch, id string
 	}{
 		{key: "group_by", flag: "group-by", src: fc.GroupBy, group: fc.GroupBy},
