@@ -88,3 +88,17 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 		})
 	}
 }
+
+// TestEvaluationErrorSaysWhy: an objective whose expression fails on
+// every trajectory is said with why it failed in the first.
+func TestEvaluationErrorSaysWhy(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"group":"g","metadata":{"accuracy":1}}` + "\n" + `{"group":"g","metadata":{"accuracy":0}}` + "\n",
+		"len.toml":   "[[objective]]\nname = \"accuracy\"\nexpr = \"len(metadata.accuracy)\"\n",
+	})
+	_, stderr, code := run(t, "", "stats", "--config", filepath.Join(dir, "len.toml"), filepath.Join(dir, "data.jsonl"))
+	want := "rewardlens: all 2 trajectories are invalid: objective accuracy = len(metadata.accuracy): evaluation error in every trajectory (the first: invalid argument for len (type float64))\n"
+	if code != 2 || stderr != want {
+		t.Errorf("status %d, stderr\n%q\nwant\n%q", code, stderr, want)
+	}
+}
