@@ -15,6 +15,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 )
 
 // configFile is a config file as read: where it is, its text and the
@@ -62,11 +63,16 @@ func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) err
 	options := func(c engine.Config) error { _, err := c.Options(); return err }
 	fields := func(group, batch, id string) error { _, err := scoring.NewRecordFields(group, batch, id); return err }
 
+	if ours(fc.From != "", "from") && checkFrom(engine.Config{From: fc.From}) != nil {
+		// checkFrom's error names the flag.
+		check(key("from"), fmt.Errorf("from %q: want one of %s", fc.From, strings.Join(layouts.Names(), ", ")))
+	}
 	if ours(fc.Computer != "", "computer") {
 		_, err := engine.ParseComputer(fc.Computer)
 		check(key("computer"), err)
 	}
-	// lexicographic needs a priority, which may come from a flag.
+	// The method is checked with the priority used: lexicographic needs
+	// one, which may come from a flag.
 	for _, o := range []struct {
 		key, flag string
 		set       bool
@@ -101,11 +107,19 @@ func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) err
 		errs = append(errs, f.objectiveErrors(merged.Computer)...)
 	}
 	errs = append(errs, f.namedErrors(merged, flags)...)
+	return firstError(f.path, errs)
+}
+
+// firstError is the error of errs at the first line of the file at path
+// (one whose line is unknown after all), nil when there is none.
+func firstError(path string, errs []valueError) error {
 	if len(errs) == 0 {
 		return nil
 	}
-	first := slices.MinFunc(errs, func(a, b valueError) int { return cmp.Compare(a.line, b.line) })
-	return placed(f.path, first.line, first.err)
+	first := slices.MinFunc(errs, func(a, b valueError) int {
+		return cmp.Compare(uint(a.line-1), uint(b.line-1)) // line 0 wraps round to the last
+	})
+	return placed(path, first.line, first.err)
 }
 
 // objectiveErrors checks each [[objective]] of the file, for the computer
@@ -151,6 +165,11 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 	named := make([]engine.ObjectiveConfig, len(f.cfg.Objectives))
 	for i, o := range f.cfg.Objectives {
 		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
+	}
+	if len(named) == 0 || probe(named...) == nil {
+		return nil
+	}
+	for i := range named {
 		if err := probe(named[:i+1]...); err != nil {
 			return []valueError{{at(i, "name"), err}}
 		}
@@ -255,11 +274,7 @@ func typeError(path, text string) error {
 	}
 	w := typeWalk{text: text}
 	w.walk(raw, reflect.TypeFor[engine.Config](), nil, "", 0, nil)
-	if len(w.found) == 0 {
-		return nil
-	}
-	first := slices.MinFunc(w.found, func(a, b valueError) int { return cmp.Compare(a.line, b.line) })
-	return placed(path, first.line, first.err)
+	return firstError(path, w.found)
 }
 
 // typeWalk walks a decoded config beside the Go type that takes it.

@@ -30,6 +30,7 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 		{"computer", "\ncomputer = \"svlr\"\n", nil, `PATH:2: unknown computer "svlr"; did you mean svrl? (valid: pareto, svrl)`},
 		{"lexicographic without priority", "method = \"lexicographic\"\n" + twoObjectives, nil,
 			`PATH:1: method lexicographic needs --priority a,b,... (the objectives in order of priority)`},
+		{"from", "\nfrom = \"verll\"\n", nil, `PATH:2: from "verll": want one of auto, trl, verl, open-instruct, plain`},
 		{"epsilon", "epsilon = -1\n", nil, `PATH:1: epsilon -1: must be a positive finite number`},
 		{"penalty", "penalty = -2\n", nil, `PATH:1: penalty -2: must be a finite number >= 0`},
 		{"group_by", "\n\ngroup_by = \"metadata.\"\n", nil, `PATH:3: expression group_by = "metadata.": line 1, column 9: unexpected end of expression`},
