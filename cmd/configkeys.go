@@ -76,8 +76,9 @@ func unquoteKey(key string) string {
 // entryKeyLine returns the 1-based line of text where key is set in the
 // entry-th (from 0) table of the array of tables array (entry 1 of
 // "objective" is the second [[objective]]), the line of that table's
-// header when it does not set key, 0 when there is no such table. It
-// scans as keyLine does.
+// header when it does not set key, else the line where array is set (an
+// inline array of tables), 0 when it cannot tell. It scans as keyLine
+// does.
 func entryKeyLine(text, array string, entry int, key string) int {
 	header, seen, in := 0, -1, false
 	for i, line := range strings.Split(text, "\n") {
@@ -97,6 +98,9 @@ func entryKeyLine(text, array string, entry int, key string) int {
 		if in && ok && !strings.HasPrefix(line, "#") && unquoteKey(name) == key {
 			return i + 1
 		}
+	}
+	if header == 0 {
+		return settingLine(text, strings.Split(array, "."))
 	}
 	return header
 }

@@ -38,6 +38,8 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 			`PATH:9: objective safety: unknown goal "maximise" (valid: max, min)`},
 		{"second objective's expression", "method = \"pareto\"\n" + twoObjectives[:len(twoObjectives)-len("expr = \"metadata.safety\"\n")] + "expr = \"metadata.safety +\"\n", nil,
 			`PATH:9: expression safety = "metadata.safety +": line 1, column 17: unexpected token EOF`},
+		{"inline objectives", "\nobjective = [{name = \"a\", expr = \"metadata.accuracy\"}, {name = \"b\", expr = \"metadata.safety\", goal = \"maximise\"}]\n", nil,
+			`PATH:2: objective b: unknown goal "maximise" (valid: max, min)`},
 		{"objective without a name", "[[objective]]\nexpr = \"metadata.accuracy\"\n", nil, `PATH:1: objective "metadata.accuracy" has no name`},
 		{"objective given twice", twoObjectives + "[[objective]]\nname = \"accuracy\"\nexpr = \"metadata.safety\"\n", nil,
 			`PATH:10: objective "accuracy" is given twice`},
