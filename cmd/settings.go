@@ -117,7 +117,9 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 }
 
 // config builds the engine config: the config file (or fallback, when no
-// --config is given), then every flag the user set on top of it.
+// --config is given), then every flag the user set on top of it. A bad
+// value the file sets, and no flag overrides, is the error at its line
+// (configFile.checkValues).
 func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
 	var cfg engine.Config
 	var file *configFile
@@ -328,7 +330,8 @@ func parseWeights(specs []string) (map[string]float64, error) {
 }
 
 // readConfig reads a TOML config file; unknown keys are an error, so that a
-// typo does not silently fall back to a default.
+// typo does not silently fall back to a default, and so is a value of the
+// wrong type, at its line.
 func readConfig(path string) (*configFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
