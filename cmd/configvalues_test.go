@@ -52,6 +52,9 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 			`PATH:3: priority tolerance accuracy: -1 must be a positive finite number`},
 		{"weights", "weights = {acuracy = 2}\n" + twoObjectives, nil, `PATH:1: weight: unknown objective "acuracy" (objectives: accuracy, safety)`},
 		{"minimize", "\nminimize = [\"safty\"]\n" + twoObjectives, nil, `PATH:2: minimize: unknown objective "safty" (objectives: accuracy, safety)`},
+		{"minimize of inferred objectives", "method = \"grpo\"\nminimize = [\"safty\"]\n", nil,
+			`PATH:2: minimize: unknown objective "safty" (objectives: accuracy, safety)`},
+		{"weights of inferred objectives", "weights = {acuracy = 2}\n", nil, `PATH:1: weight: unknown objective "acuracy" (objectives: accuracy, safety)`},
 		{"svrl setting under pareto", "task = \"metadata.accuracy\"\n" + twoObjectives, nil,
 			`PATH:1: task, verification_weight and efficiency_weight belong to the svrl computer`},
 

@@ -55,6 +55,10 @@ type settings struct {
 	normalizeObjectives         string
 	priority, priorityTolerance string
 	sourceBy                    string
+	// checkFile checks the values of the --config file in a config whose
+	// objectives were inferred (configFile.checkValues), when the data
+	// names them; nil without a file. config sets it.
+	checkFile func(engine.Config) error
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -130,6 +134,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 			return cfg, err
 		}
 		cfg, file = f.cfg, f
+		s.checkFile = func(merged engine.Config) error { return f.checkValues(merged, flags) }
 	case fallback != nil:
 		cfg = *fallback
 	}
@@ -368,14 +373,21 @@ func parseConfig(path, text string) (engine.Config, error) {
 
 // newComputer builds the reward computer for cfg, inferring the pareto
 // objectives from the first trajectory when none are configured. Settings
-// errors are the user's (exit status 2).
-func newComputer(cfg engine.Config, first *scoring.Trajectory) (*engine.RewardComputer, error) {
+// errors are the user's (exit status 2); checkFile, when not nil
+// (settings.checkFile), says which are a config file's, at their line:
+// the names the file gives can be checked once the objectives are known.
+func newComputer(cfg engine.Config, first *scoring.Trajectory, checkFile func(engine.Config) error) (*engine.RewardComputer, error) {
 	cfg, err := cfg.InferObjectives(first)
 	if err != nil {
 		return nil, inputError{err}
 	}
 	c, err := engine.New(cfg)
 	if err != nil {
+		if checkFile != nil {
+			if fileErr := checkFile(cfg); fileErr != nil {
+				return nil, fileErr
+			}
+		}
 		return nil, inputError{err}
 	}
 	return c, nil
