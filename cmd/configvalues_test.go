@@ -66,6 +66,7 @@ func TestConfigValueErrorsSayTheirLine(t *testing.T) {
 		{"normalize a string", "method = \"grpo\"\nnormalize = \"yes\"\n", nil, `PATH:2: normalize: true or false, not the string "yes"`},
 		{"weights entry a string", "weights = {accuracy = \"2\"}\n", nil, `PATH:1: weights accuracy: a number, not the string "2"`},
 		{"minimize item a number", "minimize = [\"accuracy\", 1]\n", nil, `PATH:1: minimize: a list of strings, not the integer 1`},
+		{"weights a number", "\nweights = 3\n", nil, `PATH:2: weights: a table, not the integer 3`},
 		{"objective not a table", "objective = \"accuracy\"\n", nil, `PATH:1: objective: tables [[objective]], not the string "accuracy"`},
 
 		{"bad flag over a good file", "scope = \"group\"\n", []string{"--scope", "groop"},

@@ -368,6 +368,11 @@ func parseConfig(path, text string) (engine.Config, error) {
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		return cfg, unknownKeysError(path, text, undecoded)
 	}
+	// The decoder leaves a table's setting unset, and says nothing, when
+	// the file gives it a number ("weights = 3").
+	if typeErr := typeError(path, text); typeErr != nil {
+		return cfg, typeErr
+	}
 	return cfg, nil
 }
 
