@@ -181,9 +181,9 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 // (merged): the svrl settings, nansum, the expressions of constraints and
 // the logged advantage, and the names that minimize, weights, gate,
 // priority and priority_tolerance give, when the objectives are known
-// before the data (else they are checked once inferred, as checkConfig
-// does). Each is checked in base, the computer and the objectives' names
-// of merged, which must pass alone.
+// (before the data, or once it names them: newComputer). Each is checked
+// in base, the computer and the objectives' names of merged, which must
+// pass alone.
 func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []valueError {
 	fc := f.cfg
 	base := engine.Config{Computer: merged.Computer}
