@@ -72,3 +72,47 @@ func unquoteKey(key string) string {
 	}
 	return strings.Join(parts, ".")
 }
+
+// entryKeyLine returns the 1-based line of text where key is set in the
+// entry-th (from 0) table of the array of tables array (entry 1 of
+// "objective" is the second [[objective]]), the line of that table's
+// header when it does not set key, else the line where array is set (an
+// inline array of tables), 0 when it cannot tell. It scans as keyLine
+// does.
+func entryKeyLine(text, array string, entry int, key string) int {
+	header, seen, in := 0, -1, false
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			name := unquoteKey(strings.Trim(strings.SplitN(line, "#", 2)[0], "[] \t"))
+			in = false
+			if strings.HasPrefix(line, "[[") && name == array {
+				seen++
+				if in = seen == entry; in {
+					header = i + 1
+				}
+			}
+			continue
+		}
+		name, _, ok := strings.Cut(line, "=")
+		if in && ok && !strings.HasPrefix(line, "#") && unquoteKey(name) == key {
+			return i + 1
+		}
+	}
+	if header == 0 {
+		return settingLine(text, strings.Split(array, "."))
+	}
+	return header
+}
+
+// settingLine returns the line of text where key is set, else where the
+// nearest table holding it is (an inline table's key is on its table's
+// line), 0 when it cannot tell.
+func settingLine(text string, key toml.Key) int {
+	for n := len(key); n > 0; n-- {
+		if line := keyLine(text, key[:n]); line > 0 {
+			return line
+		}
+	}
+	return 0
+}

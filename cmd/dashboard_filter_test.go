@@ -40,10 +40,11 @@ func TestDashboardFilterMatchesCompute(t *testing.T) {
 			dropped++
 		}
 	}
-	cfg, err := readConfig(sampleConfigPath)
+	file, err := readConfig(sampleConfigPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := file.cfg
 	cfg.Method, cfg.FilterGroups = "grpo", "accuracy"
 	data, err := loaders.Load([]string{samplePath}, loaders.Options{})
 	if err != nil {

@@ -159,10 +159,11 @@ func TestStatsHealthUsage(t *testing.T) {
 // at configPath, as runDashboard does, at 120x40.
 func sampleModel(t *testing.T, configPath string) *ui.Model {
 	t.Helper()
-	cfg, err := readConfig(configPath)
+	file, err := readConfig(configPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := file.cfg
 	data, err := loaders.Load([]string{samplePath}, loaders.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +171,7 @@ func sampleModel(t *testing.T, configPath string) *ui.Model {
 	if cfg, err = cfg.InferObjectives(&data.Trajectories[0]); err != nil {
 		t.Fatal(err)
 	}
-	c, err := newComputer(cfg, &data.Trajectories[0])
+	c, err := newComputer(cfg, &data.Trajectories[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,10 +246,11 @@ func TestDashboardSettingsRoundTrip(t *testing.T) {
 			m := sampleModel(t, c.config)
 			t.Chdir(t.TempDir())
 			press(m, append(c.keys, "ctrl+s")...)
-			cfg, err := readConfig("rewardlens-settings.toml")
+			file, err := readConfig("rewardlens-settings.toml")
 			if err != nil {
 				t.Fatal(err)
 			}
+			cfg := file.cfg
 			loaded, err := engine.New(cfg)
 			if err != nil {
 				t.Fatal(err)

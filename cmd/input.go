@@ -191,7 +191,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	opts.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 		p.fields.add(first)
 		if p.computer == nil && cerr == nil {
-			p.computer, cerr = newComputer(cfg, first)
+			p.computer, cerr = newComputer(cfg, first, s.checkFile)
 		}
 		if cerr != nil {
 			return nil

@@ -199,7 +199,7 @@ func TestNoValidHostileFields(t *testing.T) {
 func TestConstraintTypo(t *testing.T) {
 	for _, tc := range []struct{ flag, value, want string }{
 		{"--constraint", "safty >= 0.8", "constraint safty >= 0.8: missing in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
-		{"--gate", "accuracy: safty >= 0.8", "gate accuracy: safty >= 0.8: evaluation error in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
+		{"--gate", "accuracy: safty >= 0.8", "gate accuracy: safty >= 0.8: evaluation error in 5117 trajectories (the first: invalid operation: <nil> >= float64); the first record of each input has no field safty; did you mean safety?"},
 		{"--constraint", "zzzqqq", "constraint zzzqqq: missing in 5117 trajectories; the first record of each input has no field zzzqqq; the first records have accuracy, initial_budget"},
 	} {
 		out, errOut, code := run(t, "", "stats", tc.flag, tc.value, samplePath)

@@ -55,6 +55,10 @@ type settings struct {
 	normalizeObjectives         string
 	priority, priorityTolerance string
 	sourceBy                    string
+	// checkFile checks the values of the --config file in a config whose
+	// objectives were inferred (configFile.checkValues), when the data
+	// names them; nil without a file. config sets it.
+	checkFile func(engine.Config) error
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -117,16 +121,20 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 }
 
 // config builds the engine config: the config file (or fallback, when no
-// --config is given), then every flag the user set on top of it.
+// --config is given), then every flag the user set on top of it. A bad
+// value the file sets, and no flag overrides, is the error at its line
+// (configFile.checkValues).
 func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
 	var cfg engine.Config
+	var file *configFile
 	switch {
 	case s.configPath != "":
-		c, err := readConfig(s.configPath)
+		f, err := readConfig(s.configPath)
 		if err != nil {
 			return cfg, err
 		}
-		cfg = c
+		cfg, file = f.cfg, f
+		s.checkFile = func(merged engine.Config) error { return f.checkValues(merged, flags) }
 	case fallback != nil:
 		cfg = *fallback
 	}
@@ -200,6 +208,9 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 			merged[k] = v
 		}
 		cfg.Weights = merged
+	}
+	if file != nil {
+		return cfg, file.checkValues(cfg, flags)
 	}
 	return cfg, nil
 }
@@ -343,17 +354,21 @@ func parseWeights(specs []string) (map[string]float64, error) {
 }
 
 // readConfig reads a TOML config file; unknown keys are an error, so that a
-// typo does not silently fall back to a default.
-func readConfig(path string) (engine.Config, error) {
-	var cfg engine.Config
+// typo does not silently fall back to a default, and so is a value of the
+// wrong type, at its line.
+func readConfig(path string) (*configFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return cfg, inputError{fmt.Errorf("config %s: no such file", path)}
+			return nil, inputError{fmt.Errorf("config %s: no such file", path)}
 		}
-		return cfg, inputError{err}
+		return nil, inputError{err}
 	}
-	return parseConfig(path, string(data))
+	cfg, err := parseConfig(path, string(data))
+	if err != nil {
+		return nil, err
+	}
+	return &configFile{path: path, text: string(data), cfg: cfg}, nil
 }
 
 func parseConfig(path, text string) (engine.Config, error) {
@@ -364,24 +379,39 @@ func parseConfig(path, text string) (engine.Config, error) {
 		if errors.As(err, &pe) {
 			return cfg, inputError{fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)}
 		}
+		if typeErr := typeError(path, text); typeErr != nil {
+			return cfg, typeErr
+		}
 		return cfg, inputError{fmt.Errorf("%s: %w", path, err)}
 	}
 	if undecoded := md.Undecoded(); len(undecoded) > 0 {
 		return cfg, unknownKeysError(path, text, undecoded)
+	}
+	// The decoder leaves a table's setting unset, and says nothing, when
+	// the file gives it a number ("weights = 3").
+	if typeErr := typeError(path, text); typeErr != nil {
+		return cfg, typeErr
 	}
 	return cfg, nil
 }
 
 // newComputer builds the reward computer for cfg, inferring the pareto
 // objectives from the first trajectory when none are configured. Settings
-// errors are the user's (exit status 2).
-func newComputer(cfg engine.Config, first *scoring.Trajectory) (*engine.RewardComputer, error) {
+// errors are the user's (exit status 2); checkFile, when not nil
+// (settings.checkFile), says which are a config file's, at their line:
+// the names the file gives can be checked once the objectives are known.
+func newComputer(cfg engine.Config, first *scoring.Trajectory, checkFile func(engine.Config) error) (*engine.RewardComputer, error) {
 	cfg, err := cfg.InferObjectives(first)
 	if err != nil {
 		return nil, inputError{err}
 	}
 	c, err := engine.New(cfg)
 	if err != nil {
+		if checkFile != nil {
+			if fileErr := checkFile(cfg); fileErr != nil {
+				return nil, fileErr
+			}
+		}
 		return nil, inputError{err}
 	}
 	return c, nil

@@ -79,6 +79,7 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		groupNames: ev.groupNames,
 	}
 	next.shareStructure(ev)
+	next.evalReasons = maps.Clone(ev.evalReasons) // evaluating ts adds to it
 	ev.mu.Lock()
 	if ev.appended.Swap(true) || ev.without != nil {
 		// ev's arrays were extended already, or are another
@@ -169,7 +170,7 @@ func (ev *Evaluation) clip() {
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr,
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr, evalReasons: ev.evalReasons,
 		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
 	if ev.sourceOf != nil {
 		out.sourceOf = []int32{}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestCauseCounter counts causes in runs and interleaved as a map would.
@@ -25,5 +27,44 @@ func TestCauseCounter(t *testing.T) {
 		if len(want) == 0 && got != nil || len(want) > 0 && !maps.Equal(got, want) {
 			t.Fatalf("counted %v, want %v", got, want)
 		}
+	}
+}
+
+// TestEvalReasonIsTheFirstTrajectorys: the trajectories whose expression
+// fails are one cause whatever the reason, and EvalReason is the reason of
+// the first of them, however the evaluation is split over goroutines,
+// and after an Append.
+func TestEvalReasonIsTheFirstTrajectorys(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "o", Expr: "metadata.x * 2"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 3 * evalChunk
+	ts := make([]scoring.Trajectory, n)
+	for i := range ts {
+		var x any = "text"
+		if i >= evalChunk {
+			x = true // the chunks but the first have another reason
+		}
+		ts[i] = scoring.Trajectory{Group: "g", Metadata: map[string]any{"x": x}}
+	}
+	ev := Evaluate(c.Scorer, ts[n-10:])
+	const cause = "o: evaluation error"
+	if got, want := ev.EvalReason(cause), "invalid operation: bool * int"; got != want {
+		t.Fatalf("reason %q, want %q", got, want)
+	}
+	ev = Evaluate(c.Scorer, ts)
+	if got := ev.InvalidCounts(); len(got) != 1 || got[cause] != n {
+		t.Fatalf("causes %v, want %d of %q", got, n, cause)
+	}
+	want := "invalid operation: string * int"
+	if got := ev.EvalReason(cause); got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+	if got := ev.Append(c.Scorer, ts[n-10:]).EvalReason(cause); got != want {
+		t.Errorf("after Append: reason %q, want %q", got, want)
+	}
+	if got := ev.EvalReason("o: missing"); got != "" {
+		t.Errorf("reason of another cause %q", got)
 	}
 }

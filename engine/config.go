@@ -24,8 +24,8 @@ const (
 // Computers lists every scorer.
 var Computers = []Computer{ComputerPareto, ComputerSVRL}
 
-// parseComputer returns the scorer named s, or an error listing the valid names.
-func parseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
+// ParseComputer returns the scorer named s, or an error listing the valid names.
+func ParseComputer(s string) (Computer, error) { return parseEnum("computer", s, Computers) }
 
 // Defaults of the svrl scorer (docs/CONTRACT.md, Scorers).
 const (
@@ -252,7 +252,7 @@ func New(cfg Config) (*RewardComputer, error) {
 	}
 	computer := ComputerPareto
 	if cfg.Computer != "" {
-		if computer, err = parseComputer(cfg.Computer); err != nil {
+		if computer, err = ParseComputer(cfg.Computer); err != nil {
 			return nil, err
 		}
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"sync"
@@ -29,6 +30,9 @@ type Evaluation struct {
 	Valid []bool
 	// Causes holds, per trajectory, why it is invalid ("" when valid).
 	Causes []string
+	// evalReasons holds, per cause that is an evaluation error, the
+	// reason of its first trajectory's (EvalReason).
+	evalReasons map[string]string
 	// Absent marks, row-major as Values, the objectives that were missing
 	// or NaN and count 0 under nansum (Config.NanSum): TRL's None reward,
 	// which gdpo leaves out of its group normalisation. nil without
@@ -232,15 +236,54 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 			e.logged = append(e.logged, e.logged[0].Clone())
 		}
 	}
+	reasons := make([]map[string]firstReason, nw) // per goroutine
 	parallel.Chunks(len(ts), evalChunk, nw, func(w, from, to int) {
-		ev.evaluate(e.scorers[w], ts[from:to], lo+from)
+		reasons[w] = mergeReasons(reasons[w], ev.evaluate(e.scorers[w], ts[from:to], lo+from))
 		if len(e.logged) > 0 {
 			for j := from; j < to; j++ {
 				ev.Logged[lo+j], _ = e.logged[w].Eval(&ts[j]) // NaN when it has none
 			}
 		}
 	})
+	var first map[string]firstReason
+	for _, r := range reasons {
+		first = mergeReasons(first, r)
+	}
+	for cause, r := range first {
+		if _, ok := ev.evalReasons[cause]; !ok {
+			if ev.evalReasons == nil {
+				ev.evalReasons = map[string]string{}
+			}
+			ev.evalReasons[cause] = r.reason
+		}
+	}
 }
+
+// firstReason is the reason of the first evaluation error of a cause
+// among some trajectories, at row.
+type firstReason struct {
+	row    int
+	reason string
+}
+
+// mergeReasons returns the first reason of each cause of a and b, in a.
+func mergeReasons(a, b map[string]firstReason) map[string]firstReason {
+	for cause, r := range b {
+		if have, ok := a[cause]; !ok || r.row < have.row {
+			if a == nil {
+				a = map[string]firstReason{}
+			}
+			a[cause] = r
+		}
+	}
+	return a
+}
+
+// EvalReason returns why the expression failed in the first trajectory
+// whose cause of invalidity is cause, an evaluation error ("OBJECTIVE:
+// evaluation error"): expr's message, "invalid argument for len (type
+// float64)". It is "" for other causes.
+func (ev *Evaluation) EvalReason(cause string) string { return ev.evalReasons[cause] }
 
 // NewEvaluator returns an Evaluator of c's scorer without trajectories,
 // which also evaluates c's logged advantage, if any (Evaluation.Logged).
@@ -306,8 +349,9 @@ func (e *Evaluator) Evaluation() *Evaluation { return e.ev }
 const evalChunk = 4096
 
 // evaluate fills the rows of ts, which start at row lo of ev, with scorer
-// s.
-func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int) {
+// s, and returns the first reason of each cause that is an evaluation
+// error (nil when none is).
+func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int) map[string]firstReason {
 	m := ev.M
 	// A cause is one of a few strings: build each once, not per trajectory.
 	type cause struct {
@@ -315,6 +359,7 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 		err       error
 	}
 	var causes map[cause]string
+	var reasons map[string]firstReason
 	s, st := scoring.Unstructured(s)
 	c := len(ev.Constraints)
 	for j := range ts {
@@ -357,6 +402,10 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			continue
 		}
 		key := cause{ie.Objective, ie.Err}
+		var evalErr *scoring.EvalError
+		if errors.As(ie.Err, &evalErr) {
+			key.err = scoring.ErrEval // one cause, whatever the reason
+		}
 		text, ok := causes[key]
 		if !ok {
 			if causes == nil {
@@ -366,7 +415,14 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			causes[key] = text
 		}
 		ev.Causes[i] = text
+		if _, seen := reasons[text]; evalErr != nil && !seen {
+			if reasons == nil {
+				reasons = map[string]firstReason{}
+			}
+			reasons[text] = firstReason{i, evalErr.Reason}
+		}
 	}
+	return reasons
 }
 
 // StepOf returns the batch of trajectory i.

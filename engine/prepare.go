@@ -264,6 +264,7 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		groupNames: ev.groupNames,
 	}
 	out.shareStructure(ev)
+	out.evalReasons = ev.evalReasons
 	for _, i := range bad {
 		out.Valid[i] = false
 		out.Causes[i] = (&scoring.InvalidError{Objective: "score", Err: scoring.Finite(scores[i])}).Error()

@@ -63,7 +63,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
-		Valid: make([]bool, n), Causes: make([]string, n),
+		Valid: make([]bool, n), Causes: make([]string, n), evalReasons: ev.evalReasons,
 	}
 	// The arrays shared with ev end where ev's do: appending to out copies
 	// them, and appending to ev writes where out never looks.

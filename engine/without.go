@@ -91,6 +91,6 @@ func (ev *Evaluation) withoutShell() *Evaluation {
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
 		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
-		without: ev,
+		evalReasons: ev.evalReasons, without: ev,
 	}
 }

@@ -40,6 +40,9 @@ type Cause struct {
 	// Text is the cause as counted (Evaluation.Causes).
 	Text  string
 	Count int
+	// Reason, when Err is ErrEval, is why the expression failed in the
+	// first trajectory of the cause (Evaluation.EvalReason), else "".
+	Reason string
 	// Field is the field the expression reads when it reads one metadata
 	// value (or bare name) and nothing else, else "".
 	Field string
@@ -106,7 +109,7 @@ func (e *NoValidError) Error() string {
 // trajectory has field acuracy; did you mean accuracy?".
 func (c Cause) message(n int, fields []string) (subject, what string) {
 	if c.Setting != "" {
-		what = c.Err.Error() + " " + inTrajectories(c.Count, n)
+		what = c.Err.Error() + " " + inTrajectories(c.Count, n) + c.reason()
 		for k, field := range c.Unseen {
 			what += "; the first record of each input has no field " + field + suggestion(c.Suggestions[k], fields)
 		}
@@ -136,12 +139,20 @@ func (c Cause) message(n int, fields []string) (subject, what string) {
 	case errors.Is(c.Err, scoring.ErrNotNumber):
 		what = "not a number (a string, a list or a map) " + where
 	default:
-		what = c.Err.Error() + " " + where
+		what = c.Err.Error() + " " + where + c.reason()
 	}
 	for k, field := range unseen {
 		what += "; the first record of each input has no field " + field + suggestion(suggestions[k], fields)
 	}
 	return subject, what
+}
+
+// reason is " (the first: REASON)" when c has a Reason, else "".
+func (c Cause) reason() string {
+	if c.Reason == "" {
+		return ""
+	}
+	return " (the first: " + c.Reason + ")"
 }
 
 // inTrajectories says where a cause counted count times of n is: "in 12
@@ -206,7 +217,7 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 	// finite number: their fields exist, whatever the first records say.
 	valued := map[string]bool{}
 	for _, text := range texts {
-		c := Cause{Text: text, Count: counts[text]}
+		c := Cause{Text: text, Count: counts[text], Reason: res.Evaluation.EvalReason(text)}
 		c.Objective, _, c.Err = splitCause(res.Evaluation.Objectives, text)
 		if c.Err != nil && !errors.Is(c.Err, scoring.ErrMissing) && !errors.Is(c.Err, scoring.ErrEval) {
 			valued[c.Objective] = true

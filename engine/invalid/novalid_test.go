@@ -52,14 +52,14 @@ func TestNoValid(t *testing.T) {
 		// Not a direct read: the evaluation fails, and the unknown name is
 		// pointed at.
 		{[]string{"acc=acuracy > 0.5 ? 1 : 0"},
-			"all 3 trajectories are invalid: objective acc = acuracy > 0.5 ? 1 : 0: evaluation error in every trajectory; the first record of each input has no field acuracy; did you mean accuracy?"},
+			"all 3 trajectories are invalid: objective acc = acuracy > 0.5 ? 1 : 0: evaluation error in every trajectory (the first: invalid operation: <nil> > float64); the first record of each input has no field acuracy; did you mean accuracy?"},
 		// Two objectives: a trajectory counts its first invalid one only.
 		{[]string{"safe=metadata.safety", "acc=metadata.acuracy"},
 			"all 3 trajectories are invalid: objective acc = metadata.acuracy: absent or null in 2 trajectories; the first record of each input has no field acuracy; did you mean accuracy?; also objective safe = metadata.safety: not a number (a string, a list or a map) in 1 trajectory"},
 		// A value that is there, but not a number: no field is said to be
 		// missing.
 		{[]string{"s=metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0)"},
-			"all 3 trajectories are invalid: objective s = metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0): NaN in 1 trajectory, evaluation error in 1 trajectory, infinite in 1 trajectory"},
+			"all 3 trajectories are invalid: objective s = metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0): NaN in 1 trajectory, evaluation error in 1 trajectory (the first: invalid operation: string * int), infinite in 1 trajectory"},
 	}
 	for _, c := range cases {
 		res, s := evaluateExprs(t, ts, c.exprs...)

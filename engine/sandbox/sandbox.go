@@ -32,6 +32,15 @@ var ErrBudget = errors.New("over the expression's budget")
 // met at run time that an operator does not take, an index out of range).
 var ErrRun = errors.New("evaluation error")
 
+// RunError is ErrRun with what the run met, expr's message
+// ("invalid argument for len (type float64)").
+type RunError struct{ Reason string }
+
+func (e *RunError) Error() string { return ErrRun.Error() + ": " + e.Reason }
+
+// Is makes a RunError an ErrRun.
+func (e *RunError) Is(target error) bool { return target == ErrRun }
+
 // An expression's budgets (docs/CONTRACT.md, Expressions), so that no
 // expression or data takes the machine. All but the clock are counts, so
 // that whether a trajectory is over budget does not depend on the machine.
@@ -486,7 +495,7 @@ func (p *Program) Names() []string { return p.refs.fields() }
 func (p *Program) MetadataKey() (string, bool) { return metadataKey(p.program.Node(), p.fields) }
 
 // Run runs the program on env, the values of the names it reads. Its error
-// is ErrBudget when it went over a budget, else ErrRun.
+// is ErrBudget when it went over a budget, else a *RunError.
 func (p *Program) Run(env map[string]any) (any, error) {
 	if p.budgeted {
 		p.budget = builtBudget{left: maxBuiltBytes, matchWork: maxMatchWork, deadline: time.Now().Add(p.runTime), patterns: p.budget.patterns}
@@ -497,7 +506,7 @@ func (p *Program) Run(env map[string]any) (any, error) {
 		if errors.Is(err, ErrBudget) || strings.Contains(err.Error(), "memory budget exceeded") {
 			return nil, ErrBudget // expr's own budget panics with a string
 		}
-		return nil, ErrRun
+		return nil, &RunError{Reason: runReason(err)}
 	}
 	return out, nil
 }
@@ -618,4 +627,15 @@ func Comparison(src string, ops []string) (op, left, right string, ok bool) {
 		return "", "", "", false
 	}
 	return bin.Operator, bin.Left.String(), bin.Right.String(), true
+}
+
+// runReason is the message of expr's run error err, without the
+// expression's text that it quotes under it.
+func runReason(err error) string {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return fe.Message
+	}
+	reason, _, _ := strings.Cut(err.Error(), "\n")
+	return reason
 }

@@ -136,8 +136,8 @@ func (e *Expression) Clone() *Expression {
 }
 
 // Eval evaluates the expression on t and returns its value as a float64.
-// The error is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval or
-// ErrBudget.
+// The error is one of ErrMissing, ErrNotNumber, ErrNaN, ErrInf, ErrEval (an
+// *EvalError, which says why) or ErrBudget.
 // Eval reuses one VM and one environment: an Expression is not safe for
 // concurrent use.
 func (e *Expression) Eval(t *Trajectory) (float64, error) {
@@ -153,9 +153,9 @@ func (e *Expression) Eval(t *Trajectory) (float64, error) {
 
 // Value evaluates the expression on t and returns its value as it is: a
 // metadata value (float64, string, bool or nil), or whatever the program
-// computes. The error is ErrEval when the program fails, ErrBudget when it
-// goes over its budget. t must not have
-// been read with a Pick (the picked values are numbers only). Like Eval,
+// computes. The error is an *EvalError (ErrEval) when the program fails,
+// ErrBudget when it goes over its budget. t must not have been read with
+// a Pick (the picked values are numbers only). Like Eval,
 // Value is not safe for concurrent use.
 func (e *Expression) Value(t *Trajectory) (any, error) {
 	if e.direct {
@@ -226,11 +226,22 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 	}
 }
 
-// run runs the program on env; its error is ErrBudget or ErrEval.
+// EvalError is ErrEval with why the program failed (Reason: "invalid
+// argument for len (type float64)"). Its text is ErrEval's, so that the
+// causes of invalid trajectories are counted as one whatever the reason.
+type EvalError struct{ Reason string }
+
+func (e *EvalError) Error() string { return ErrEval.Error() }
+
+// Is makes an EvalError an ErrEval.
+func (e *EvalError) Is(target error) bool { return target == ErrEval }
+
+// run runs the program on env; its error is ErrBudget or an *EvalError.
 func (e *Expression) run(env map[string]any) (any, error) {
 	out, err := e.program.Run(env)
-	if errors.Is(err, sandbox.ErrRun) {
-		return nil, ErrEval
+	var re *sandbox.RunError
+	if errors.As(err, &re) {
+		return nil, &EvalError{Reason: re.Reason}
 	}
 	return out, err
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -113,7 +114,7 @@ func TestDirectExpressionsMatchVM(t *testing.T) {
 		for i := range ts {
 			got, gerr := e.Eval(&ts[i])
 			want, werr := vm.Eval(&ts[i])
-			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			if !reflect.DeepEqual(gerr, werr) || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Fatalf("%s on %v: direct %v %v, VM %v %v", src, ts[i].Metadata, got, gerr, want, werr)
 			}
 		}
@@ -149,7 +150,7 @@ func TestReducedEnvMatchesFullEnv(t *testing.T) {
 		for i := range ts {
 			got, gerr := e.Eval(&ts[i])
 			want, werr := full.Eval(&ts[i])
-			if gerr != werr || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			if !reflect.DeepEqual(gerr, werr) || math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
 				t.Fatalf("%s on %v: reduced %v %v, full %v %v", src, ts[i].Metadata, got, gerr, want, werr)
 			}
 		}

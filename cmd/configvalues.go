@@ -1,0 +1,404 @@
+package cmd
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/spf13/pflag"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
+)
+
+// configFile is a config file as read: where it is, its text and the
+// values it sets.
+type configFile struct {
+	path, text string
+	cfg        engine.Config
+}
+
+// placed is an error of the config file at path, at its line (0 when
+// it cannot tell): "PATH:LINE: ERR".
+func placed(path string, line int, err error) error {
+	if line == 0 {
+		return inputError{fmt.Errorf("%s: %w", path, err)}
+	}
+	return inputError{fmt.Errorf("%s:%d: %w", path, line, err)}
+}
+
+// valueError is the error of one value of the file: the engine's own,
+// at the line of the key that set it.
+type valueError struct {
+	line int
+	err  error
+}
+
+// checkValues checks, key by key, the values the file set that no flag
+// overrode, merged being the config of the file and the flags: the
+// engine checks each in a config holding it and what it needs of merged
+// (the objectives' names, the priority), so that its error is that key's,
+// "PATH:LINE: ERR", the first by line. What is wrong only in how keys go
+// together, or with a flag's value, is left to checkConfig, as are the
+// [sources.NAME] tables.
+func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) error {
+	fc := f.cfg
+	var errs []valueError
+	check := func(line int, err error) {
+		if err != nil {
+			errs = append(errs, valueError{line, err})
+		}
+	}
+	key := func(k string) int { return keyLine(f.text, toml.Key{k}) }
+	// ours reports whether the file's value of key is the one used: set
+	// in the file and not by its flag.
+	ours := func(set bool, flag string) bool { return set && !flags.Changed(flag) }
+	options := func(c engine.Config) error { _, err := c.Options(); return err }
+	fields := func(group, batch, id string) error { _, err := scoring.NewRecordFields(group, batch, id); return err }
+
+	if ours(fc.From != "", "from") && checkFrom(engine.Config{From: fc.From}) != nil {
+		// checkFrom's error names the flag.
+		check(key("from"), fmt.Errorf("from %q: want one of %s", fc.From, strings.Join(layouts.Names(), ", ")))
+	}
+	if ours(fc.Computer != "", "computer") {
+		_, err := engine.ParseComputer(fc.Computer)
+		check(key("computer"), err)
+	}
+	// The method is checked with the priority used: lexicographic needs
+	// one, which may come from a flag.
+	for _, o := range []struct {
+		key, flag string
+		set       bool
+		probe     engine.Config
+	}{
+		{"method", "method", fc.Method != "", engine.Config{Method: fc.Method, Priority: merged.Priority}},
+		{"scope", "scope", fc.Scope != "", engine.Config{Scope: fc.Scope}},
+		{"scale", "scale", fc.Scale != "", engine.Config{Scale: fc.Scale}},
+		{"epsilon", "epsilon", fc.Epsilon != nil, engine.Config{Epsilon: fc.Epsilon}},
+		{"std", "std", fc.Std != "", engine.Config{Std: fc.Std}},
+		{"group_of_one", "group-of-one", fc.GroupOfOne != "", engine.Config{GroupOfOne: fc.GroupOfOne}},
+		{"penalty", "penalty", fc.Penalty != nil, engine.Config{Penalty: fc.Penalty}},
+		{"normalize_objectives", "normalize-objectives", fc.NormalizeObjectives != "", engine.Config{NormalizeObjectives: fc.NormalizeObjectives}},
+	} {
+		if ours(o.set, o.flag) {
+			check(key(o.key), options(o.probe))
+		}
+	}
+	for _, r := range []struct {
+		key, flag, src   string
+		group, batch, id string
+	}{
+		{key: "group_by", flag: "group-by", src: fc.GroupBy, group: fc.GroupBy},
+		{key: "batch_by", flag: "batch-by", src: fc.BatchBy, batch: fc.BatchBy},
+		{key: "id_by", flag: "id-by", src: fc.IDBy, id: fc.IDBy},
+	} {
+		if ours(r.src != "", r.flag) {
+			check(key(r.key), fields(r.group, r.batch, r.id))
+		}
+	}
+	if !flags.Changed("objective") {
+		errs = append(errs, f.objectiveErrors(merged.Computer)...)
+	}
+	errs = append(errs, f.namedErrors(merged, flags)...)
+	return firstError(f.path, errs)
+}
+
+// firstError is the error of errs at the first line of the file at path
+// (one whose line is unknown after all), nil when there is none.
+func firstError(path string, errs []valueError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	first := slices.MinFunc(errs, func(a, b valueError) int {
+		return cmp.Compare(uint(a.line-1), uint(b.line-1)) // line 0 wraps round to the last
+	})
+	return placed(path, first.line, first.err)
+}
+
+// objectiveErrors checks each [[objective]] of the file, for the computer
+// of the merged config: its name, expression, goal and weight each alone,
+// at the line of its key in that entry (the entry's header when the key is
+// absent), then whether its name was given before.
+func (f *configFile) objectiveErrors(computer string) []valueError {
+	if _, err := engine.ParseComputer(cmp.Or(computer, string(engine.ComputerPareto))); err != nil {
+		return nil // the computer's own error
+	}
+	var errs []valueError
+	at := func(i int, k string) int { return entryKeyLine(f.text, "objective", i, k) }
+	probe := func(objs ...engine.ObjectiveConfig) error {
+		_, err := engine.New(engine.Config{Computer: computer, Objectives: objs})
+		return err
+	}
+	for i, o := range f.cfg.Objectives {
+		name := cmp.Or(o.Name, "objective")
+		// The engine names a nameless objective by its expression.
+		nameProbe := engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
+		if o.Name == "" {
+			nameProbe.Expr = o.Expr
+		}
+		for _, c := range []struct {
+			key string
+			obj engine.ObjectiveConfig
+		}{
+			{"name", nameProbe},
+			{"expr", engine.ObjectiveConfig{Name: name, Expr: o.Expr}},
+			{"goal", engine.ObjectiveConfig{Name: name, Expr: "0", Goal: o.Goal}},
+			{"weight", engine.ObjectiveConfig{Name: name, Expr: "0", Weight: o.Weight}},
+		} {
+			if err := probe(c.obj); err != nil {
+				errs = append(errs, valueError{at(i, c.key), err})
+				break
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	// A name given twice: the first entry that makes the list fail.
+	named := make([]engine.ObjectiveConfig, len(f.cfg.Objectives))
+	for i, o := range f.cfg.Objectives {
+		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
+	}
+	if len(named) == 0 || probe(named...) == nil {
+		return nil
+	}
+	for i := range named {
+		if err := probe(named[:i+1]...); err != nil {
+			return []valueError{{at(i, "name"), err}}
+		}
+	}
+	return nil
+}
+
+// namedErrors checks the file's values that need the rest of the config
+// (merged): the svrl settings, nansum, the expressions of constraints and
+// the logged advantage, and the names that minimize, weights, gate,
+// priority and priority_tolerance give, when the objectives are known
+// (before the data, or once it names them: newComputer). Each is checked
+// in base, the computer and the objectives' names of merged, which must
+// pass alone.
+func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []valueError {
+	fc := f.cfg
+	base := engine.Config{Computer: merged.Computer}
+	named := len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == ""
+	if named {
+		for _, o := range merged.Objectives {
+			base.Objectives = append(base.Objectives, engine.ObjectiveConfig{Name: o.Name, Expr: "0"})
+		}
+	} else if merged.Computer == string(engine.ComputerSVRL) {
+		named = true
+	} else {
+		base.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+	}
+	if _, err := engine.New(base); err != nil {
+		return nil // not the file's values: checkConfig says what
+	}
+	var errs []valueError
+	probe := func(line int, set func(c *engine.Config)) {
+		c := base
+		set(&c)
+		if _, err := engine.New(c); err != nil {
+			errs = append(errs, valueError{line, err})
+		}
+	}
+	key := func(k ...string) int { return settingLine(f.text, k) }
+	if fc.Task != "" && !flags.Changed("task") {
+		probe(key("task"), func(c *engine.Config) { c.Task = fc.Task })
+	}
+	if fc.VerificationWeight != nil && !flags.Changed("verification-weight") {
+		probe(key("verification_weight"), func(c *engine.Config) { c.VerificationWeight = fc.VerificationWeight })
+	}
+	if fc.EfficiencyWeight != nil && !flags.Changed("efficiency-weight") {
+		probe(key("efficiency_weight"), func(c *engine.Config) { c.EfficiencyWeight = fc.EfficiencyWeight })
+	}
+	if fc.NanSum != nil && !flags.Changed("nansum") {
+		probe(key("nansum"), func(c *engine.Config) { c.NanSum = fc.NanSum })
+	}
+	if fc.LoggedAdvantage != "" && !flags.Changed("logged-advantage") {
+		probe(key("logged_advantage"), func(c *engine.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
+	}
+	for _, constraint := range fc.Constraints {
+		probe(key("constraint"), func(c *engine.Config) { c.Constraints = []string{constraint} })
+	}
+	if !named {
+		return errs
+	}
+	for _, name := range fc.Minimize {
+		probe(key("minimize"), func(c *engine.Config) { c.Minimize = []string{name} })
+	}
+	flagWeights, _ := parseWeights(flagStrings(flags, "weight"))
+	for _, name := range slices.Sorted(maps.Keys(fc.Weights)) {
+		if _, overridden := flagWeights[name]; !overridden {
+			probe(key("weights", name), func(c *engine.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
+		}
+	}
+	for _, gate := range fc.Gates {
+		probe(key("gate"), func(c *engine.Config) { c.Gates = []string{gate} })
+	}
+	if len(fc.Priority) > 0 && !flags.Changed("priority") {
+		probe(key("priority"), func(c *engine.Config) { c.Priority = fc.Priority })
+	}
+	if len(fc.PriorityTolerance) > 0 && !flags.Changed("priority-tolerance") {
+		// Checked against the priority used, once that passes alone.
+		if _, err := engine.New(engine.Config{Computer: base.Computer, Objectives: base.Objectives, Priority: merged.Priority}); err == nil {
+			probe(key("priority_tolerance"), func(c *engine.Config) {
+				c.Priority, c.PriorityTolerance = merged.Priority, fc.PriorityTolerance
+			})
+		}
+	}
+	return errs
+}
+
+// flagStrings returns the values of the string array flag name, none when
+// it is not one.
+func flagStrings(flags *pflag.FlagSet, name string) []string {
+	values, _ := flags.GetStringArray(name)
+	return values
+}
+
+// typeError returns the error of the config file at path, whose text is
+// text, for its first value whose TOML type is not what its key takes,
+// in a user's terms: "PATH:5: objective weight: a number, not the string
+// "0.5"". It returns nil when it finds none.
+func typeError(path, text string) error {
+	var raw map[string]any
+	if _, err := toml.Decode(text, &raw); err != nil {
+		return nil
+	}
+	w := typeWalk{text: text}
+	w.walk(raw, reflect.TypeFor[engine.Config](), nil, "", 0, nil)
+	return firstError(path, w.found)
+}
+
+// typeWalk walks a decoded config beside the Go type that takes it.
+type typeWalk struct {
+	text  string
+	found []valueError
+}
+
+// walk checks v, the value of key (its parts) against t. A key inside the
+// entry-th table of the array of tables array ("" for none) is rel
+// there.
+func (w *typeWalk) walk(v any, t reflect.Type, key []string, array string, entry int, rel []string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	wrong := func(want string, got any) {
+		line := settingLine(w.text, key)
+		if array != "" {
+			line = entryKeyLine(w.text, array, entry, strings.Join(rel, "."))
+		}
+		w.found = append(w.found, valueError{line, fmt.Errorf("%s: %s, not %s", textsafe.Line(strings.Join(key, " ")), want, describeTOML(got))})
+	}
+	with := func(k string) ([]string, []string) {
+		return append(slices.Clone(key), k), append(slices.Clone(rel), k)
+	}
+	switch t.Kind() {
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			wrong("a string", v)
+		}
+	case reflect.Float64:
+		switch v.(type) {
+		case int64, float64:
+		default:
+			wrong("a number", v)
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			wrong("true or false", v)
+		}
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Struct {
+			tables, ok := tableList(v)
+			if !ok {
+				wrong("tables [["+strings.Join(key, ".")+"]]", v)
+				return
+			}
+			for i, table := range tables {
+				w.walk(table, t.Elem(), key, strings.Join(key, "."), i, nil)
+			}
+			return
+		}
+		items, ok := v.([]any)
+		if !ok {
+			wrong("a list of strings", v)
+			return
+		}
+		for _, item := range items {
+			if _, ok := item.(string); !ok {
+				wrong("a list of strings", item)
+				return
+			}
+		}
+	case reflect.Map:
+		table, ok := v.(map[string]any)
+		if !ok {
+			wrong("a table", v)
+			return
+		}
+		for _, k := range slices.Sorted(maps.Keys(table)) {
+			key, rel := with(k)
+			w.walk(table[k], t.Elem(), key, array, entry, rel)
+		}
+	case reflect.Struct:
+		table, ok := v.(map[string]any)
+		if !ok {
+			wrong("a table", v)
+			return
+		}
+		for i := range t.NumField() {
+			name, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ",")
+			if value, ok := table[name]; ok && name != "" && name != "-" {
+				key, rel := with(name)
+				w.walk(value, t.Field(i).Type, key, array, entry, rel)
+			}
+		}
+	}
+}
+
+// tableList returns v's tables when v is an array of tables.
+func tableList(v any) ([]map[string]any, bool) {
+	switch list := v.(type) {
+	case []map[string]any:
+		return list, true
+	case []any:
+		tables := make([]map[string]any, len(list))
+		for i, item := range list {
+			table, ok := item.(map[string]any)
+			if !ok {
+				return nil, false
+			}
+			tables[i] = table
+		}
+		return tables, true
+	}
+	return nil, false
+}
+
+// describeTOML says what a decoded TOML value is: "the string "x"", "the
+// integer 3", "a list".
+func describeTOML(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "the string " + strconv.Quote(x)
+	case int64:
+		return "the integer " + strconv.FormatInt(x, 10)
+	case float64:
+		return "the number " + strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case []any, []map[string]any:
+		return "a list"
+	case map[string]any:
+		return "a table"
+	}
+	return "a date or time"
+}
