@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +37,24 @@ func TestColumnWriterWideNames(t *testing.T) {
 	}
 	if w0, w2 := ansi.StringWidth(lines[1]), ansi.StringWidth(strings.TrimSuffix(lines[2], "tail")); w0 != w2 {
 		t.Errorf("rows of %d and %d columns", w0, w2)
+	}
+}
+
+// TestStatsObjectiveNamedScore: verl's objective is its score field,
+// named score; the stats table calls its row objectives.score, as the
+// CSV output names its column, beside the weighted score's row.
+func TestStatsObjectiveNamedScore(t *testing.T) {
+	out, errOut, code := run(t, "", "stats", filepath.Join(repoRoot, "sample_data", "verl"))
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	var rows []string
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasSuffix(f[0], "score") {
+			rows = append(rows, f[0])
+		}
+	}
+	if len(rows) < 2 || rows[0] != "objectives.score" || rows[1] != "score" {
+		t.Errorf("the first batch's score rows are %q, want objectives.score then score:\n%s", rows, out)
 	}
 }

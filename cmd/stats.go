@@ -511,12 +511,20 @@ func writeSummaries(w io.Writer, objectives []objectiveJSON, score, reward summa
 		header, blank = "\tgoal\tcount\tmissing\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t", []string{""}
 	}
 	fmt.Fprintln(tw, header)
-	for _, o := range objectives {
+	// An objective named score or reward (verl's score) is
+	// objectives.score, as its CSV column is: two rows of one name read as
+	// one statistic twice.
+	names := make([]string, len(objectives))
+	for k, o := range objectives {
+		names[k] = o.Name
+	}
+	names = csvObjectiveColumns([]string{"score", "reward"}, names)
+	for k, o := range objectives {
 		missing := blank
 		if missingColumn {
 			missing = []string{strconv.Itoa(o.Missing)}
 		}
-		writeSummaryRow(tw, textsafe.Line(o.Name), o.Goal, o.summaryJSON, missing...)
+		writeSummaryRow(tw, textsafe.Line(names[k]), o.Goal, o.summaryJSON, missing...)
 	}
 	writeSummaryRow(tw, "score", "", score, blank...)
 	writeSummaryRow(tw, "reward", "", reward, blank...)
