@@ -129,12 +129,14 @@ func TestKeyRepeatCoalesces(t *testing.T) {
 		t.Fatalf("after %d of %d presses: options %s, result %s; want %s", keys, presses, s.Options.Method, s.Result.Options.Method, want)
 	}
 	// One recompute at the first key, then at most one a frame while the
-	// keys come, and the last one after them; one more is allowed for the
-	// timers: the frames are timed from when the recomputes start, the
-	// burst from when the filter sees the keys, and on a loaded machine
-	// the two clocks drift by more than the rounding leaves.
+	// keys come, and the last one after them; two more are allowed for
+	// the timers: the frames are timed from when the recomputes start,
+	// the burst from when the filter sees the keys, and on a loaded
+	// machine the two clocks drift by more than a frame (5 against 4 was
+	// seen with other tests running). Without coalescing, the presses
+	// would start hundreds.
 	burst := last.Sub(first)
-	limit := 3 + int(burst/recomputeInterval)
+	limit := 4 + int(burst/recomputeInterval)
 	t.Logf("%d presses in %v: %d recomputes (at most %d), up to %d at a time", presses, burst, root.rc.started, limit, maxInFlight)
 	if root.rc.started > limit || maxInFlight > 1 {
 		t.Errorf("%d presses in %v started %d recomputes, up to %d at a time; want at most %d, one at a time",
