@@ -60,6 +60,19 @@ const minSourceWidth = 9
 // drops the scope and normalisation to keep more of them.
 const readableNameWidth = 6
 
+// normalizeText is what the header says of the normalisation: "on" or
+// "off", and under grpo the std that divides, TRL's scale_rewards:
+// "on" for the group's, "batch" for the batch's, "off" for none.
+func normalizeText(o engine.Options) string {
+	switch {
+	case !o.Normalize || o.Method == engine.GRPO && o.Scale == engine.ScaleNone:
+		return "off"
+	case o.Method == engine.GRPO && o.Scale == engine.ScaleBatch:
+		return "batch"
+	}
+	return "on"
+}
+
 // layout is one arrangement of the header: its fields after the source,
 // and whether the health badge is the compact one.
 type layout struct {
@@ -89,23 +102,10 @@ type layout struct {
 // step trying the names from whole to readableNameWidth again, before the
 // names are cut shorter ("a… ↑"); the health badge counts alone; "" when
 // even that does not fit.
-// NormalizeText is what the header says of the normalisation: "on" or
-// "off", and under grpo the std that divides, TRL's scale_rewards:
-// "on" for the group's, "batch" for the batch's, "off" for none.
-func NormalizeText(o engine.Options) string {
-	switch {
-	case !o.Normalize || o.Method == engine.GRPO && o.Scale == engine.ScaleNone:
-		return "off"
-	case o.Method == engine.GRPO && o.Scale == engine.ScaleBatch:
-		return "batch"
-	}
-	return "on"
-}
-
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
-	normalize := NormalizeText(s.Result.Options)
+	normalize := normalizeText(s.Result.Options)
 	// counts shorten to shortCounts ("127 valid !1 87% feas"), then to
 	// fewestCounts: without the valid count when there are constraints,
 	// whose share says more ("!1 87% feas").
