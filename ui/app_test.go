@@ -218,6 +218,18 @@ func TestNormalizeStepsThroughTRLScales(t *testing.T) {
 			t.Errorf("n: result normalize %v scale %s, want %v %s, and %q on screen:\n%s", o.Normalize, o.Scale, want.normalize, want.scale, want.text, v)
 		}
 	}
+	// At 80 cells the header gives its room to the goals: the status
+	// line says the settings a key chose.
+	narrow := newTestModel(t, 80, 24)
+	setMethod(t, narrow, engine.GRPO)
+	press(narrow, "n")
+	if v := screen(narrow); !strings.Contains(v, "scope: group · normalize: batch") {
+		t.Errorf("at 80 cells nothing says the batch scale n chose:\n%s", v)
+	}
+	press(narrow, "g")
+	if v := screen(narrow); !strings.Contains(v, "scope: batch · normalize: batch") {
+		t.Errorf("at 80 cells nothing says the scope g chose:\n%s", v)
+	}
 	// Another method toggles, and leaves the scale alone.
 	setMethod(t, m, engine.RLOO)
 	press(m, "n")

@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/common"
 )
 
 // weightStep is how much + and - change a weight.
@@ -43,7 +45,15 @@ func (m *Model) toggleScope() tea.Cmd {
 	} else {
 		s.Options.Scope = engine.ScopeGroup
 	}
-	return m.recompute()
+	return tea.Batch(m.recompute(), m.settingsNotice())
+}
+
+// settingsNotice says the scope and normalisation just chosen in the
+// status line: a header too narrow for them (goals first at 80 cells)
+// would show no change.
+func (m *Model) settingsNotice() tea.Cmd {
+	o := m.common.Session.Options
+	return m.status.SetNotice(fmt.Sprintf("scope: %s · normalize: %s", o.Scope, common.NormalizeText(o)), nil)
 }
 
 // toggleNormalize turns normalisation on or off; under grpo it steps
@@ -60,7 +70,7 @@ func (m *Model) toggleNormalize() tea.Cmd {
 	default:
 		o.Normalize, o.Scale = false, engine.ScaleGroup
 	}
-	return m.recompute()
+	return tea.Batch(m.recompute(), m.settingsNotice())
 }
 
 // changeWeight adds delta to the selected objective's weight, across 0

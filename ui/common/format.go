@@ -128,3 +128,16 @@ func SortArrow(descending bool) string {
 	}
 	return " ▲"
 }
+
+// NormalizeText is what the header (and a switch's notice) says of the normalisation: "on" or
+// "off", and under grpo the std that divides, TRL's scale_rewards:
+// "on" for the group's, "batch" for the batch's, "off" for none.
+func NormalizeText(o engine.Options) string {
+	switch {
+	case !o.Normalize || o.Method == engine.GRPO && o.Scale == engine.ScaleNone:
+		return "off"
+	case o.Method == engine.GRPO && o.Scale == engine.ScaleBatch:
+		return "batch"
+	}
+	return "on"
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -60,19 +59,6 @@ const minSourceWidth = 9
 // drops the scope and normalisation to keep more of them.
 const readableNameWidth = 6
 
-// normalizeText is what the header says of the normalisation: "on" or
-// "off", and under grpo the std that divides, TRL's scale_rewards:
-// "on" for the group's, "batch" for the batch's, "off" for none.
-func normalizeText(o engine.Options) string {
-	switch {
-	case !o.Normalize || o.Method == engine.GRPO && o.Scale == engine.ScaleNone:
-		return "off"
-	case o.Method == engine.GRPO && o.Scale == engine.ScaleBatch:
-		return "batch"
-	}
-	return "on"
-}
-
 // layout is one arrangement of the header: its fields after the source,
 // and whether the health badge is the compact one.
 type layout struct {
@@ -105,7 +91,7 @@ type layout struct {
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
-	normalize := normalizeText(s.Result.Options)
+	normalize := common.NormalizeText(s.Result.Options)
 	// counts shorten to shortCounts ("127 valid !1 87% feas"), then to
 	// fewestCounts: without the valid count when there are constraints,
 	// whose share says more ("!1 87% feas").
