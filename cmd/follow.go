@@ -565,7 +565,9 @@ func (f *statsFollower) printLines(n int) error {
 			}
 		}
 		logged, agree := f.loggedOf(b)
-		if agree != nil && agree.Rows == 0 && !f.warnedNoLogged {
+		// Rows of a finite logged value, valid or not: the trainer check
+		// counts the valid ones alone.
+		if logged != nil && logged.Rows == 0 && !f.warnedNoLogged {
 			f.warnedNoLogged = true
 			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: no row has a logged advantage (a finite number): the rewards are compared with nothing\n", t.Step)
 		}
