@@ -74,9 +74,6 @@ type Update struct {
 	// Parquet, a JSON array) that grew, what was read of it unchanged, is
 	// not: its new trajectories come as a JSONL file's new lines do.
 	Reloaded []string
-	// Rewritten are the files of Reloaded, each to tell of: every file
-	// read again from the start was truncated, replaced or rewritten.
-	Rewritten []string
 	// Gone are the files that disappeared. What was loaded from them
 	// stays; should one come back, it is Reloaded.
 	Gone []string
@@ -516,9 +513,6 @@ func (u *Update) add(path string, c fileChange) {
 		u.Gone = slices.DeleteFunc(u.Gone, func(p string) bool { return p == path })
 		if !slices.Contains(u.Reloaded, path) {
 			u.Reloaded = append(u.Reloaded, path)
-		}
-		if !slices.Contains(u.Rewritten, path) {
-			u.Rewritten = append(u.Rewritten, path)
 		}
 	}
 	if c.gone && !slices.Contains(u.Gone, path) {
