@@ -541,10 +541,16 @@ func (u *Update) add(path string, c fileChange) {
 	}
 }
 
-// malformedError is the error of the lines skipped while following
-// without SkipInvalid: following cannot stop at them.
-func malformedError(res *Result) error {
-	if res.Skipped == 1 {
+// malformedError is the error of the lines of the file path skipped while
+// following without SkipInvalid (res.Skipped > 0): following cannot stop
+// at them. Without their reasons, it says how many.
+func malformedError(path string, res *Result) error {
+	switch {
+	case len(res.SkipReasons) == 0 && res.Skipped == 1:
+		return fmt.Errorf("%s: 1 malformed line skipped", path)
+	case len(res.SkipReasons) == 0:
+		return fmt.Errorf("%s: %d malformed lines skipped", path, res.Skipped)
+	case res.Skipped == 1:
 		return res.SkipReasons[0]
 	}
 	return fmt.Errorf("%d malformed lines skipped, the first: %w", res.Skipped, res.SkipReasons[0])

@@ -174,7 +174,10 @@ func (f *followedFile) reload(opts Options) fileChange {
 	if grew && len(res.Unfinished) > 0 {
 		return fileChange{} // a row group being added: read with its footer
 	}
-	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
+	// The reasons of the records the growth skipped are those after the
+	// reasons of the ones skipped before, when the Result kept them
+	// (MaxSkipReasons); else the file is read again, its reasons with it.
+	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped && (res.Skipped == skipped || len(res.SkipReasons) > skipped) {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
 		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
 		res.Skipped -= skipped
@@ -182,7 +185,7 @@ func (f *followedFile) reload(opts Options) fileChange {
 	}
 	c := fileChange{res: res, reloaded: reloaded}
 	if !opts.SkipInvalid && res.Skipped > 0 {
-		c.err = malformedError(res)
+		c.err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return c
@@ -333,7 +336,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
-		err = malformedError(res)
+		err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return fileChange{res: res, err: err}
@@ -532,7 +535,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	}
 	c := fileChange{res: res, err: err}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
-		c.err = malformedError(res)
+		c.err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return c
