@@ -120,7 +120,8 @@ type Update struct {
 // only its trajectories after those read before are sent. A file that
 // shrinks, is replaced by another (a new inode) or no longer holds what
 // was read, at its start and in the 4 KiB before where the part read
-// ends, is read again from the start (Update.Reloaded). A directory is
+// ends (and, for a file read whole, anywhere in that part: by its hash),
+// is read again from the start (Update.Reloaded). A directory is
 // followed too: a new input file in it is read and takes the next file
 // index, whatever its name. Changes are seen through the file system's
 // events (fsnotify on the files' directories), and by polling every
