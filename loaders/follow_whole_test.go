@@ -237,7 +237,9 @@ func TestFollowWholeEditedInTheMiddle(t *testing.T) {
 			f.apply(u)
 			got = append(got, u)
 		}
-		state := func() string { return fmt.Sprintf("%s: loaded %d, errors %v, updates %d", tc.name, len(f.ids[path]), f.errs, len(got)) }
+		state := func() string {
+			return fmt.Sprintf("%s: loaded %d, errors %v, updates %d", tc.name, len(f.ids[path]), f.errs, len(got))
+		}
 		writeOver(t, path, edit)
 		// A later modification time, as an edit a moment after the
 		// writing has: the stat sees a change whatever its clock's grain.
