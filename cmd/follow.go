@@ -748,7 +748,7 @@ func (f *statsFollower) status() error {
 // reportUpdate tells, on stderr, what happened to the inputs besides new
 // trajectories: files read again or gone, skipped lines, errors.
 func reportUpdate(w io.Writer, u loaders.Update) {
-	for _, p := range u.Rewritten { // not a file read whole that grew
+	for _, p := range u.Reloaded {
 		fmt.Fprintf(w, "rewardlens: %s: read again from the start (truncated, replaced or rewritten)\n", textsafe.Line(p))
 	}
 	for _, p := range u.Gone {

@@ -74,9 +74,6 @@ type Update struct {
 	// Parquet, a JSON array) that grew, what was read of it unchanged, is
 	// not: its new trajectories come as a JSONL file's new lines do.
 	Reloaded []string
-	// Rewritten are the files of Reloaded, each to tell of: every file
-	// read again from the start was truncated, replaced or rewritten.
-	Rewritten []string
 	// Gone are the files that disappeared. What was loaded from them
 	// stays; should one come back, it is Reloaded.
 	Gone []string
@@ -123,7 +120,8 @@ type Update struct {
 // only its trajectories after those read before are sent. A file that
 // shrinks, is replaced by another (a new inode) or no longer holds what
 // was read, at its start and in the 4 KiB before where the part read
-// ends, is read again from the start (Update.Reloaded). A directory is
+// ends (and, for a file read whole, anywhere in that part: by its hash),
+// is read again from the start (Update.Reloaded). A directory is
 // followed too: a new input file in it is read and takes the next file
 // index, whatever its name. Changes are seen through the file system's
 // events (fsnotify on the files' directories), and by polling every
@@ -517,9 +515,6 @@ func (u *Update) add(path string, c fileChange) {
 		if !slices.Contains(u.Reloaded, path) {
 			u.Reloaded = append(u.Reloaded, path)
 		}
-		if !slices.Contains(u.Rewritten, path) {
-			u.Rewritten = append(u.Rewritten, path)
-		}
 	}
 	if c.gone && !slices.Contains(u.Gone, path) {
 		u.Gone = append(u.Gone, path)
@@ -547,10 +542,16 @@ func (u *Update) add(path string, c fileChange) {
 	}
 }
 
-// malformedError is the error of the lines skipped while following
-// without SkipInvalid: following cannot stop at them.
-func malformedError(res *Result) error {
-	if res.Skipped == 1 {
+// malformedError is the error of the lines of the file path skipped while
+// following without SkipInvalid (res.Skipped > 0): following cannot stop
+// at them. Without their reasons, it says how many.
+func malformedError(path string, res *Result) error {
+	switch {
+	case len(res.SkipReasons) == 0 && res.Skipped == 1:
+		return fmt.Errorf("%s: 1 malformed line skipped", path)
+	case len(res.SkipReasons) == 0:
+		return fmt.Errorf("%s: %d malformed lines skipped", path, res.Skipped)
+	case res.Skipped == 1:
 		return res.SkipReasons[0]
 	}
 	return fmt.Errorf("%d malformed lines skipped, the first: %w", res.Skipped, res.SkipReasons[0])

@@ -2,6 +2,7 @@ package loaders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/rewardlens/rewardlens/internal/testfile"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // TestFollowCSVPartialRowWaits: a followed CSV file's last row without
@@ -104,11 +106,10 @@ func TestCSVRowsEnd(t *testing.T) {
 	}
 }
 
-// TestFollowCSVGrownIsNotRewritten: a followed CSV file, read whole
-// whenever it changes, brings the row its run appends, neither Reloaded
-// nor Rewritten (nothing to tell); truncated and written again, it is
-// both.
-func TestFollowCSVGrownIsNotRewritten(t *testing.T) {
+// TestFollowCSVGrownIsNotReloaded: a followed CSV file, read whole
+// whenever it changes, brings the row its run appends, not Reloaded
+// (nothing to tell); truncated and written again, it is.
+func TestFollowCSVGrownIsNotReloaded(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	path := filepath.Join(t.TempDir(), "r.csv")
 	if err := os.WriteFile(path, []byte("id,x\na,1\n"), 0o644); err != nil {
@@ -121,25 +122,77 @@ func TestFollowCSVGrownIsNotRewritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFollowed(res)
-	var reloaded, rewritten int
+	var reloaded int
 	watch := func(u Update) {
 		f.apply(u)
 		reloaded += len(u.Reloaded)
-		rewritten += len(u.Rewritten)
 	}
 	testfile.Append(t, path, "b,2\n")
 	awaitUpdates(t, ch, "the appended row", watch, func() bool { return slices.Equal(f.ids[path], []string{"a", "b"}) }, func() string { return fmt.Sprint(f.ids) })
-	if reloaded != 0 || rewritten != 0 {
-		t.Errorf("appended to: reloaded %d, rewritten %d; want neither", reloaded, rewritten)
+	if reloaded != 0 {
+		t.Errorf("appended to: reloaded %d; want none", reloaded)
 	}
 	if err := os.WriteFile(path, []byte("id,x\nc,3\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	awaitUpdates(t, ch, "the rewritten file", watch, func() bool { return slices.Equal(f.ids[path], []string{"c"}) }, func() string { return fmt.Sprint(f.ids) })
-	if rewritten == 0 {
-		t.Error("rewritten shorter: not said to be rewritten")
+	if reloaded == 0 {
+		t.Error("rewritten shorter: not said to be read again")
 	}
 	cancel()
 	for range ch {
+	}
+}
+
+// TestFollowCSVManyBadRowsThenOneMore: a followed CSV file that grew by
+// more bad rows than a Result keeps reasons for (MaxSkipReasons), then by
+// one bad row more, is reported both times without SkipInvalid, with a
+// line, the follower running on: the second growth has no reason of its
+// own left to cut from the reasons kept (reading the first of none
+// brought the follower, and the dashboard or stats --follow with it,
+// down), so the file is read again, its reasons with it.
+func TestFollowCSVManyBadRowsThenOneMore(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "r.csv")
+	if err := os.WriteFile(path, []byte("id,a\nr0,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	testfile.Append(t, path, strings.Repeat("x,1,2\n", input.MaxSkipReasons+20))
+	f.await(t, ch, "the bad rows", func() bool { return len(f.errs) == 1 })
+	testfile.Append(t, path, "x,1,2\n")
+	f.await(t, ch, "one bad row more", func() bool { return len(f.errs) == 2 })
+	if le := (*LineError)(nil); !errors.As(f.errs[1], &le) || le.Path != path {
+		t.Errorf("one bad row more: %v; want a malformed row of %s, with its line", f.errs[1], path)
+	}
+	testfile.Append(t, path, "r1,2\n")
+	f.await(t, ch, "a good row after them", func() bool { return len(f.ids[path]) == 2 })
+	if !slices.Equal(f.ids[path], []string{"r0", "r1"}) || len(f.errs) != 2 {
+		t.Errorf("loaded %v, errors %v; want r0 and r1, the two errors", f.ids[path], f.errs)
+	}
+	cancel()
+	for range ch {
+	}
+}
+
+// TestMalformedErrorWithoutReasons: the lines skipped without their
+// reasons (beyond MaxSkipReasons) are said by their count and file.
+func TestMalformedErrorWithoutReasons(t *testing.T) {
+	for _, tc := range []struct {
+		skipped int
+		want    string
+	}{
+		{1, "r.csv: 1 malformed line skipped"},
+		{3, "r.csv: 3 malformed lines skipped"},
+	} {
+		if err := malformedError("r.csv", &Result{Skipped: tc.skipped}); err == nil || err.Error() != tc.want {
+			t.Errorf("%d skipped: %v; want %q", tc.skipped, err, tc.want)
+		}
 	}
 }

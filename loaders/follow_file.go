@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"math"
@@ -46,6 +47,10 @@ type followedFile struct {
 	// what must still be there, unchanged, for the file to have grown
 	// rather than been written anew (cp over it, a rewrite in place).
 	before []byte
+	// prefix is the hash of a file read whole's bytes up to offset
+	// (hashPrefix): an edit between head and before, the file no smaller,
+	// is a rewrite too.
+	prefix uint64
 	// count and skipped are the trajectories and the skipped records of
 	// the last reading of a file read whole: those of the next reading
 	// after them are what it grew by.
@@ -174,7 +179,10 @@ func (f *followedFile) reload(opts Options) fileChange {
 	if grew && len(res.Unfinished) > 0 {
 		return fileChange{} // a row group being added: read with its footer
 	}
-	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
+	// The reasons of the records the growth skipped are those after the
+	// reasons of the ones skipped before, when the Result kept them
+	// (MaxSkipReasons); else the file is read again, its reasons with it.
+	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped && (res.Skipped == skipped || len(res.SkipReasons) > skipped) {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
 		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
 		res.Skipped -= skipped
@@ -182,7 +190,7 @@ func (f *followedFile) reload(opts Options) fileChange {
 	}
 	c := fileChange{res: res, reloaded: reloaded}
 	if !opts.SkipInvalid && res.Skipped > 0 {
-		c.err = malformedError(res)
+		c.err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return c
@@ -193,8 +201,8 @@ func (f *followedFile) reload(opts Options) fileChange {
 // When each is not nil, it takes the trajectories (FollowOptions.Each),
 // and the Result has none. grew reports that the file, read whole before
 // as now, is the file read last, as large or larger, what was read of it
-// still there, unchanged (rewritten): a run appended to it, rather than
-// wrote it anew, in place or not.
+// still there, unchanged (rewritten, then prefixKept): a run appended to
+// it, rather than wrote it anew, in place or not.
 func (f *followedFile) load(opts Options, skip bool, progress *progress, each func([]scoring.Trajectory) error) (_ *Result, grew bool, _ error) {
 	file, err := openctx.OpenFile(opts.Context, f.path, os.O_RDONLY, 0)
 	if err != nil {
@@ -213,7 +221,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if st.IsDir() {
 		return nil, false, fmt.Errorf("%s: is a directory", f.path)
 	}
-	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file)
+	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file) && f.prefixKept(file)
 	opts.SkipInvalid = skip
 	f.closeFile()
 	format, gzipped := fileFormat(file, f.path, opts.Format)
@@ -273,14 +281,44 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 
 // recordWhole keeps what a file read whole must still hold, unchanged,
 // when it grows: its first bytes and the last ones before end, where the
-// part read that a run appending to it leaves as it is ends (keptEnd).
+// part read that a run appending to it leaves as it is ends (keptEnd),
+// and the hash of all those before end.
 func (f *followedFile) recordWhole(file *os.File, end int64) error {
 	f.offset = end
 	f.head = make([]byte, min(end, headSize))
 	if _, err := file.ReadAt(f.head, 0); err != nil {
 		return err
 	}
+	prefix, err := hashPrefix(file, end)
+	if err != nil {
+		return err
+	}
+	f.prefix = prefix
 	return f.recordBefore(file)
+}
+
+// prefixSeed seeds the hashes of the parts of the files read whole
+// (followedFile.prefix), compared within one process only.
+var prefixSeed = maphash.MakeSeed()
+
+// hashPrefix returns the hash of the file's first n bytes (of all of
+// them, when it is shorter).
+func hashPrefix(file *os.File, n int64) (uint64, error) {
+	var h maphash.Hash
+	h.SetSeed(prefixSeed)
+	if _, err := io.CopyBuffer(&h, io.NewSectionReader(file, 0, n), make([]byte, 64<<10)); err != nil {
+		return 0, err
+	}
+	return h.Sum64(), nil
+}
+
+// prefixKept reports whether the file read whole still holds the part
+// read last (up to offset) byte for byte, by its hash (recordWhole): the
+// check after rewritten's, which reads a few KiB, for an edit within the
+// part (a value changed in place, the file as large).
+func (f *followedFile) prefixKept(file *os.File) bool {
+	prefix, err := hashPrefix(file, f.offset)
+	return err == nil && prefix == f.prefix
 }
 
 // keptEnd returns where the part of a file read whole, of size bytes,
@@ -333,7 +371,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
-		err = malformedError(res)
+		err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return fileChange{res: res, err: err}
@@ -532,7 +570,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	}
 	c := fileChange{res: res, err: err}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
-		c.err = malformedError(res)
+		c.err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
 	}
 	return c

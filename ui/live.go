@@ -138,7 +138,6 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	step := s.CurrentBatch().Step
 	u := msg.u
 	u.Reloaded = union(l.emptied, u.Reloaded)
-	u.Rewritten = union(l.emptied, u.Rewritten) // emptied: truncated
 	var expire tea.Cmd
 	switch {
 	case len(u.Trajectories) == 0 && len(u.Reloaded) == 0:
@@ -175,8 +174,8 @@ func (m *Model) holdDetail(step int64) tea.Cmd {
 func (m *Model) noticeReloads(u loaders.Update) tea.Cmd {
 	l := m.live
 	switch {
-	case len(u.Rewritten) > 0: // not a file read whole that grew
-		l.notice = "read again from the start: " + strings.Join(u.Rewritten, ", ")
+	case len(u.Reloaded) > 0:
+		l.notice = "read again from the start: " + strings.Join(u.Reloaded, ", ")
 		return m.status.SetNotice(l.notice, nil)
 	case l.notice != "" && len(u.Trajectories) > 0:
 		m.status.ClearNotice(l.notice)

@@ -107,7 +107,7 @@ func TestLiveReloadAndGone(t *testing.T) {
 	s := m.Session()
 	source := s.Trajectories.At(0).Source
 	_, again := sampleSteps(t, 0, 5)
-	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}, Rewritten: []string{source}}, true})
+	m.Update(liveMsg{loaders.Update{Trajectories: again, Reloaded: []string{source}}, true})
 	if s.Trajectories.Len() != len(again) || len(s.Result.Ranking.Batches) != 5 {
 		t.Fatalf("after the reload: %d trajectories in %d batches, want the %d read again", s.Trajectories.Len(), len(s.Result.Ranking.Batches), len(again))
 	}
@@ -134,7 +134,7 @@ func TestLiveEmptiedFile(t *testing.T) {
 	s := m.Session()
 	source := s.Trajectories.At(0).Source
 	before := s.Trajectories.Len()
-	m.Update(liveMsg{loaders.Update{Reloaded: []string{source}, Rewritten: []string{source}}, true})
+	m.Update(liveMsg{loaders.Update{Reloaded: []string{source}}, true})
 	for _, tab := range []string{"1", "2", "3", "4", "5", "6"} {
 		press(m, tab)
 		if v := screen(m); !strings.Contains(v, source+" emptied; its old lines stay until new ones come") {
