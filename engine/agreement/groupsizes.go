@@ -127,11 +127,14 @@ func SharedOpeningOf(n int, key func(i int) string) int {
 const maxQuotedRunes = 40
 
 // QuoteShort quotes s as Go does (every control character escaped) from
-// rune from, up to maxQuotedRunes of it, with "…" where it is cut: how
-// a warning names a group by its prompt.
+// rune from (from its start when from leaves nothing), up to
+// maxQuotedRunes of it, with "…" where it is cut: how a warning names a
+// group by its prompt.
 func QuoteShort(s string, from int) string {
 	runes := []rune(s)
-	from = min(from, len(runes))
+	if from >= len(runes) { // s is all opening: quoted whole
+		from = 0
+	}
 	text := strconv.Quote(string(runes[from:min(len(runes), from+maxQuotedRunes)]))
 	if from > 0 {
 		text = "…" + text

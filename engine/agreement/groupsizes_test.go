@@ -71,3 +71,16 @@ func TestUnequalGroupsTieSmaller(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// TestQuoteShortAllOpening: a prompt that is all of the opening the
+// others share is quoted whole, not as an empty "…\"\"".
+func TestQuoteShortAllOpening(t *testing.T) {
+	groups := []engine.Group{{Key: "A\n"}, {Key: "A\nB"}}
+	from := SharedOpening(groups)
+	if got, want := QuoteShort(groups[0].Key, from), `"A\n"`; got != want {
+		t.Errorf("QuoteShort(%q, %d) = %s, want %s", groups[0].Key, from, got, want)
+	}
+	if got, want := QuoteShort(groups[1].Key, from), `…"B"`; got != want {
+		t.Errorf("QuoteShort(%q, %d) = %s, want %s", groups[1].Key, from, got, want)
+	}
+}
