@@ -109,3 +109,17 @@ func TestEvaluationErrorSaysWhy(t *testing.T) {
 		t.Errorf("status %d, stderr\n%q\nwant\n%q", code, stderr, want)
 	}
 }
+
+// TestConfigNamesOfALayoutsObjectives: a trainer layout gives the
+// objectives (verl's score); a name the config file gives that is none of
+// them is said at its line too.
+func TestConfigNamesOfALayoutsObjectives(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(path, []byte("\nminimize = [\"scor\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, "", "stats", "--config", path, filepath.Join(repoRoot, "sample_data", "verl"))
+	if want := "rewardlens: " + path + `:2: minimize: unknown objective "scor" (objectives: score)` + "\n"; code != 2 || !strings.HasSuffix(stderr, want) {
+		t.Errorf("status %d, stderr\n%q\nwant it to end with\n%q", code, stderr, want)
+	}
+}

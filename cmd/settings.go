@@ -261,6 +261,13 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, followLog != nil)
 	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
+		// The layout's objectives known, the file's names are checked at
+		// their line.
+		if s.checkFile != nil {
+			if fileErr := s.checkFile(cfg); fileErr != nil {
+				return cfg, loaders.Options{}, "", fileErr
+			}
+		}
 		return cfg, loaders.Options{}, "", err
 	}
 	opts, err := s.loaderOptions(ctx, stdin, cfg)
