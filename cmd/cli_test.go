@@ -201,6 +201,23 @@ func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	}
 }
 
+// TestInvalidAfterReadingSaysWhich: a cause found once the rows are read
+// (a weighted score that overflows) names its first trajectory by its ID,
+// having no line to name.
+func TestInvalidAfterReadingSaysWhich(t *testing.T) {
+	in := `{"id":"big","group":"g","metadata":{"a":1e308,"b":1e308}}
+{"id":"ok","group":"g","metadata":{"a":1,"b":1}}
+`
+	_, errOut, code := run(t, in, "compute", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
+	if code != 0 || !strings.Contains(errOut, `score: infinite 1 (first at trajectory "big")`) {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+	out, _, _ := run(t, in, "stats", "--format", "json", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
+	if !strings.Contains(out, `"score: infinite": "trajectory \"big\""`) {
+		t.Errorf("stats JSON lacks invalid_at of the overflow:\n%s", out)
+	}
+}
+
 func TestBadInputAndUsage(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) string {

@@ -324,6 +324,35 @@ func reportUnfinished(w io.Writer, files []loaders.Unfinished) {
 	}
 }
 
+// invalidWhere returns where the first trajectory of each of ev's invalid
+// causes was read (invalidAt), and for a cause found after the reading
+// (an infinite weighted score), that trajectory by its ID.
+func (p *prepared) invalidWhere(ev *engine.Evaluation) map[string]string {
+	if len(ev.Causes) != p.ids.len() {
+		return p.invalidAt
+	}
+	var where map[string]string
+	for i, c := range ev.Causes {
+		if _, ok := p.invalidAt[c]; ok || c == "" {
+			continue
+		}
+		if _, ok := where[c]; ok {
+			continue
+		}
+		if where == nil {
+			where = maps.Clone(p.invalidAt)
+			if where == nil {
+				where = map[string]string{}
+			}
+		}
+		where[c] = fmt.Sprintf("trajectory %q", p.ids.at(i))
+	}
+	if where == nil {
+		return p.invalidAt
+	}
+	return where
+}
+
 // reportInvalid tells, on stderr, how many trajectories are invalid and
 // why (and where the first of each cause was read, as at says): they are
 // in the output with a neutral reward, never dropped.

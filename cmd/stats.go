@@ -72,7 +72,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				return err
 			}
 			report := newStatsReport(res, p.check.Logged)
-			report.InvalidAt = p.invalidAt
+			report.InvalidAt = p.invalidWhere(res.Evaluation)
 			report.addPrompts(res, p)
 			if p.columns != nil {
 				// The correlations are with the task metric, when it is
