@@ -95,7 +95,8 @@ func (l *idList) at(i int) []byte {
 // --match-logged, those that reproduce the logged advantage), then warns
 // on stderr about repeated IDs, the batches that are mostly invalid, the
 // rows that differ from the logged advantage, the groups of unequal size
-// in a trainer's layout and what the layout warns of (layouts.Warnings).
+// or of more than one prompt in a trainer's layout and what the layout
+// warns of (layouts.Warnings).
 // When no trajectory is valid it fails with invalid.NoValid's error (exit
 // status 2): every reward would be a neutral 0, nothing to write; so it
 // does when the logged advantage is misnamed (checkLoggedField).
@@ -117,6 +118,12 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		}
 		fmt.Fprintf(stderr, "rewardlens: warning: %s: the prompts' statuses and the dead signal are left out\n", textsafe.Line(err.Error()))
 		p.columns = nil
+	}
+	if p.columns != nil && p.cfg.EqualGroups {
+		// A trainer's group is one prompt's completions.
+		if w := agreement.MixedWarning(agreement.MixedPrompts(res.Evaluation, p.columns.Keys.Of), p.cfg.PromptBy); w != "" {
+			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+		}
 	}
 	if err := p.filterGroups(res); err != nil {
 		return nil, err

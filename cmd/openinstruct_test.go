@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,10 +22,15 @@ var openInstructDir = filepath.Join("testdata", "openinstruct")
 // openInstructRow is what the tests read of a RolloutRecord.
 type openInstructRow struct {
 	Step      int64   `json:"step"`
+	SampleIdx int     `json:"sample_idx"`
 	PromptIdx int     `json:"prompt_idx"`
 	Reward    float64 `json:"reward"`
 	Advantage float64 `json:"advantage"`
 }
+
+// openInstructGradedNote is what the "read as" line says of the pass
+// threshold of the fixtures' rewards, a judge's fractions among them.
+const openInstructGradedNote = "pass threshold 1, the default (warning: the first file's rewards above 0 take 4 values, 0.25 to 10, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)"
 
 // readOpenInstruct reads the shards of dir, in shard order.
 func readOpenInstruct(t *testing.T, dir string) []openInstructRow {
@@ -60,7 +66,7 @@ func TestOpenInstructTraces(t *testing.T) {
 		dir := filepath.Join(openInstructDir, mode)
 		recs, errOut := computeList(t, "", "--method", "grpo", dir)
 		meta := filepath.Join(dir, "grpo_gsm8k__1__1764150000_metadata.jsonl")
-		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
+		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage, prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = step:sample_idx, " + openInstructGradedNote + "; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
 		if !strings.Contains(errOut, want) {
 			t.Errorf("%s: stderr %q, want %q", mode, errOut, want)
 		}
@@ -71,9 +77,9 @@ func TestOpenInstructTraces(t *testing.T) {
 		for i, r := range recs {
 			w := rows[i]
 			if math.Abs(r.Reward-w.Advantage) > 1e-12 || r.Logged == nil || *r.Logged != w.Advantage ||
-				r.Batch != w.Step || r.Group != string(rune('0'+w.PromptIdx)) || !r.Valid {
-				t.Errorf("%s record %d: reward %.17g logged %v batch %d group %q valid %v, want %.17g, step %d, prompt %d",
-					mode, i, r.Reward, r.Logged, r.Batch, r.Group, r.Valid, w.Advantage, w.Step, w.PromptIdx)
+				r.Batch != w.Step || r.Group != string(rune('0'+w.PromptIdx)) || !r.Valid || r.ID != fmt.Sprintf("%d:%d", w.Step, w.SampleIdx) {
+				t.Errorf("%s record %d: id %q reward %.17g logged %v batch %d group %q valid %v, want %.17g, step %d, sample %d, prompt %d",
+					mode, i, r.ID, r.Reward, r.Logged, r.Batch, r.Group, r.Valid, w.Advantage, w.Step, w.SampleIdx, w.PromptIdx)
 			}
 		}
 	}
@@ -149,5 +155,110 @@ func TestOpenInstructEqualFirstShard(t *testing.T) {
 	}
 	if len(recs) != 24 {
 		t.Errorf("%d records, want 24", len(recs))
+	}
+}
+
+// TestOpenInstructPromptsFollowContent: open-instruct's prompt_idx is a
+// slot of the step's batch, and rotated/ holds the same three prompts
+// each step in another order (A passes 3 of 4 each step, B 1, C none).
+// The prompts' analysis follows prompt_tokens: by prompt_idx, each slot
+// would hold a different prompt each step (two forgotten, one unstable).
+func TestOpenInstructPromptsFollowContent(t *testing.T) {
+	out, errOut, code := run(t, "", "prompts", filepath.Join(openInstructDir, "rotated"))
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "prompt = prompt_tokens (prompt_idx is a slot of the step's batch)") ||
+		!strings.Contains(errOut, "3 prompts: never 1, always 0, learned 0, forgotten 0, solved 1, unsolved 1, unstable 0") {
+		t.Errorf("stderr %s", errOut)
+	}
+	for _, want := range []string{`{"prompt":"[100, 11, 12]",`, `"status":"solved"`, `{"prompt":"[200, 21, 22]"`, `"status":"unsolved"`, `{"prompt":"[300, 31, 32]"`, `"status":"never"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, out)
+		}
+	}
+	// The id is open-instruct's step:sample_idx, not the place in the
+	// shard (step 2 starts at line 13 of rotated/'s one shard).
+	recs, _ := computeList(t, "", filepath.Join(openInstructDir, "rotated"))
+	if len(recs) != 48 || recs[12].ID != "2:0" || recs[47].ID != "4:11" {
+		t.Errorf("%d records, ids %q %q, want 2:0, 4:11", len(recs), recs[12].ID, recs[47].ID)
+	}
+}
+
+// TestOpenInstructPassThreshold: with open-instruct's usual rewards,
+// verification_reward 10 plus an additive format reward 1, the layout
+// passes a completion at 10, not at the default 1, which a format reward
+// alone reaches; and says so.
+func TestOpenInstructPassThreshold(t *testing.T) {
+	var text strings.Builder
+	// Step 1: two prompts; the first's rewards 0, 1, 10, 11, the
+	// second's 1, 1, 0, 11. Solved (reward >= 10): 3 of 8.
+	// The logged advantages are centered's: the groups' means are 5.5
+	// and 3.25.
+	rewards := []float64{0, 1, 10, 11, 1, 1, 0, 11}
+	for i, reward := range rewards {
+		mean := []float64{5.5, 3.25}[i/4]
+		b, _ := json.Marshal(map[string]any{"step": 1, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{i / 4}, "reward": reward, "advantage": reward - mean})
+		text.Write(append(b, '\n'))
+	}
+	dir := writeFiles(t, map[string]string{"run_rollouts_000000.jsonl": text.String()})
+	out, errOut, code := run(t, "", "stats", dir)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if want := "pass threshold 10 (the first file's rewards above 0 are 1, 10 and 11: verification_reward 10 plus a format reward 1)"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	if !strings.Contains(out, "a completion passes at >= 10;") || !strings.Contains(out, "at pass rate 0.3750") {
+		t.Errorf("stdout: %s", out)
+	}
+	// --pass-threshold wins, and the line says nothing of it.
+	out, errOut, _ = run(t, "", "stats", "--pass-threshold", "1", dir)
+	if strings.Contains(errOut, "pass threshold") || !strings.Contains(out, "a completion passes at >= 1;") {
+		t.Errorf("--pass-threshold 1: %s%s", errOut, out)
+	}
+}
+
+// TestOpenInstructNaNReward: a NaN reward makes open-instruct's
+// advantages NaN for its whole group (numpy's mean takes it in; the trace
+// logs them so), which the comparison with the logged advantage leaves
+// out: a warning says so.
+func TestOpenInstructNaNReward(t *testing.T) {
+	var text strings.Builder
+	// Prompt 0 of step 1 has the NaN reward; prompt 1's rewards 0.5,
+	// 0.5, 0, 0 (centered: 0.25, 0.25, -0.25, -0.25).
+	rows := []struct{ reward, advantage string }{{"1.0", "NaN"}, {"NaN", "NaN"}, {"0.0", "NaN"}, {"1.0", "NaN"},
+		{"0.5", "0.25"}, {"0.5", "0.25"}, {"0.0", "-0.25"}, {"0.0", "-0.25"}}
+	for i, r := range rows {
+		fmt.Fprintf(&text, `{"step": 1, "sample_idx": %d, "prompt_idx": %d, "prompt_tokens": [%d], "reward": %s, "advantage": %s}`+"\n", i, i/4, i/4, r.reward, r.advantage)
+	}
+	dir := writeFiles(t, map[string]string{"run_rollouts_000000.jsonl": text.String()})
+	_, errOut, code := run(t, "", "stats", dir)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	want := `rewardlens: warning: a NaN or infinite reward in 1 group: step 1, group "0" (1 of 4). open-instruct's own advantages are NaN for every row of such a group`
+	if !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+}
+
+// TestOpenInstructMixedPrompts: with mask_truncated_completions,
+// open-instruct drops the truncated rows, then groups each 4 rows that
+// follow: centered_mask/'s step 2 (4 of 6 prompts x 4 rows dropped) has
+// groups of two prompts, which a warning names.
+func TestOpenInstructMixedPrompts(t *testing.T) {
+	_, errOut, code := run(t, "", "stats", filepath.Join(openInstructDir, "centered_mask"))
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	want := `rewardlens: warning: 4 groups of more than one prompt (prompt_by prompt_tokens): step 2, group "1" (2 prompts in 4 rows); step 2, group "2" (2 prompts in 4 rows); `
+	if !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	// The prompts of the other fixtures keep to their groups.
+	_, errOut, _ = run(t, "", "stats", filepath.Join(openInstructDir, "standard"))
+	if strings.Contains(errOut, "more than one prompt") {
+		t.Errorf("standard: %s", errOut)
 	}
 }

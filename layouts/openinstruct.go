@@ -4,11 +4,14 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -35,26 +38,40 @@ import (
 // not say which one the run used; the logged advantage of the first
 // file's groups does (openInstructNormalisation), and centered stands
 // when it cannot tell.
+//
+// prompt_idx is a slot of the step's batch (sample_idx //
+// num_samples_per_prompt), not a prompt: each step draws new prompts, so
+// the prompts' analysis follows prompt_tokens, the prompt itself (the
+// traces hold no text). The id is step:sample_idx, open-instruct's own.
+// The reward is one number, verification_reward (10) times the
+// verifiers' score plus, with additive_format_reward, the format reward
+// (1) (RewardConfig.build, open_instruct/ground_truth_utils.py): the
+// pass threshold is read from its levels (openInstructPassThreshold).
 var openInstructLayout = trainerLayout{
 	name:         "open-instruct",
 	description:  "open-instruct rollout traces",
 	sentenceName: "open-instruct rollout traces",
-	fields:       []string{"prompt_idx", "sample_idx", "reward", "advantage", "step"},
+	fields:       []string{openInstructPrompt, openInstructSample, openInstructReward, openInstructAdvantage, stepField},
 	// The traces hold tokens only (prompt_tokens, response_tokens): no
 	// text for the dashboard to show.
 	method:   engine.GRPO,
 	defaults: openInstructDefaults,
+	warnings: openInstructWarnings,
 }
 
 const (
-	openInstructPrompt    = "prompt_idx"
-	openInstructReward    = "reward"
-	openInstructAdvantage = "advantage"
-	openInstructEpsilon   = 1e-8 // the standard advantage's epsilon
-	// openInstructPeekRows bounds what openInstructNormalisation reads of
-	// the first file (a shard holds 10000 records, each with its tokens):
-	// the first groups tell, and with filter_zero_std_samples, open-
-	// instruct's default, every group kept has rewards that differ.
+	openInstructPrompt       = "prompt_idx"
+	openInstructSample       = "sample_idx"
+	openInstructPromptTokens = "prompt_tokens"
+	openInstructReward       = "reward"
+	openInstructAdvantage    = "advantage"
+	openInstructEpsilon      = 1e-8 // the standard advantage's epsilon
+	// openInstructID is step:sample_idx, integers as integers.
+	openInstructID = `string(int(step)) + ":" + string(int(sample_idx))`
+	// openInstructPeekRows bounds what the defaults read of the first
+	// file (a shard holds 10000 records, each with its tokens): the first
+	// groups tell, and with filter_zero_std_samples, open-instruct's
+	// default, every group kept has rewards that differ.
 	openInstructPeekRows = 1024
 )
 
@@ -69,13 +86,23 @@ const (
 
 func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
 	one := 1.0
+	var notes []string
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
+	if cfg.PromptBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructPromptTokens)) {
+		cfg.PromptBy = openInstructPromptTokens
+		notes = append(notes, "prompt = "+openInstructPromptTokens+" ("+openInstructPrompt+" is a slot of the step's batch)")
+	}
+	if cfg.IDBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructSample)) {
+		cfg.IDBy = openInstructID
+		notes = append(notes, "id = step:"+openInstructSample)
+	}
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
-	switch openInstructNormalisation(first) {
+	rows := openInstructPeek(first)
+	switch openInstructNormalisation(rows) {
 	case openInstructStandard:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleGroup))
 		cfg.Std = cmp.Or(cfg.Std, string(engine.StdPopulation))
@@ -86,31 +113,61 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	default:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleNone))
 	}
-	return cfg, "", nil
+	if cfg.PassThreshold == nil && taskMetricIsReward(cfg) {
+		threshold, note := openInstructPassThreshold(rows)
+		cfg.PassThreshold = threshold
+		notes = append(notes, note)
+	}
+	return cfg, strings.Join(notes, ", "), nil
 }
 
-// openInstructNormalisation tells which advantage normalisation wrote the
-// traces of the file first (read in its format) from their logged
-// advantages: each group of a step
-// (prompt_idx) whose rewards differ is reproduced by one of the two
-// formulas only (to 1e-10, relative). standard when its groups all take
-// the standard formula, centered otherwise: when they take the centered
-// one, when its path is "" or it cannot be read (the load says why), when
-// no group's rewards differ (both formulas give 0), or when neither
-// formula fits (the comparison with the logged advantage then says so).
-func openInstructNormalisation(first loaders.FileFields) openInstructMode {
+// taskMetricIsReward reports whether cfg's task metric is the trace's
+// reward as written: the objective it names (the first when it names
+// none) is reward, or it names none and is the expression reward.
+func taskMetricIsReward(cfg engine.Config) bool {
+	name := cfg.TaskMetric
+	if name == "" {
+		if len(cfg.Objectives) == 0 {
+			return false
+		}
+		name = cfg.Objectives[0].Name
+	}
+	for _, o := range cfg.Objectives {
+		if o.Name == name {
+			return strings.TrimSpace(o.Expr) == openInstructReward
+		}
+	}
+	return name == openInstructReward
+}
+
+// openInstructPeek returns the first openInstructPeekRows records of the
+// first file (read in its format), nil when its path is "" or it cannot
+// be read (the load says why).
+func openInstructPeek(first loaders.FileFields) []scoring.Trajectory {
 	if first.Path == "" {
-		return openInstructCentered
+		return nil
 	}
 	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: openInstructPeekRows})
 	if err != nil {
-		return openInstructCentered
+		return nil
 	}
+	return data.Trajectories
+}
+
+// openInstructNormalisation tells which advantage normalisation wrote the
+// traces rows (the first file's, openInstructPeek) from their logged
+// advantages: each group of a step (prompt_idx) whose rewards differ is
+// reproduced by one of the two formulas only (to 1e-10, relative).
+// standard when its groups all take the standard formula, centered
+// otherwise: when they take the centered one, when there are no rows,
+// when no group's rewards differ (both formulas give 0), or when neither
+// formula fits (the comparison with the logged advantage then says so).
+func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 	type key struct{ step, prompt float64 }
 	type row struct{ reward, advantage float64 }
 	groups := map[key][]row{}
-	for i := range data.Trajectories {
-		m := data.Trajectories[i].Metadata
+	for i := range rows {
+		m := rows[i].Metadata
 		step, ok1 := m[stepField].(float64)
 		prompt, ok2 := m[openInstructPrompt].(float64)
 		reward, ok3 := m[openInstructReward].(float64)
@@ -149,6 +206,59 @@ func openInstructNormalisation(first loaders.FileFields) openInstructMode {
 	return openInstructCentered
 }
 
+// openInstructPassThreshold returns the pass threshold read from the
+// levels of rows' rewards (the first file's, openInstructPeek), and the
+// note that says it and why; nil, and a warning in the note, when the
+// levels do not tell (prompts.DefaultPassThreshold stands).
+//
+// open-instruct's reward is verification_reward (v, 10 by default) times
+// a verifier's score, plus, with additive_format_reward, the format
+// reward (f, 1 by default), 0 or f; a truncated completion may get
+// non_stop_penalty_value (0 or less). So with a verifier that scores 0 or
+// 1 the rewards above 0 are among f, v and v + f, and a completion solves
+// its task at v, which the default threshold 1 does not tell from a
+// format reward of 1. Taking f < v (as the defaults are), the levels L
+// above 0 give:
+//
+//	one level a:              v = a
+//	a < b, b - a < a:         v = a, f = b - a   (no format-only row)
+//	a < b otherwise:          b, which v alone or v + f is (a is f)
+//	a < b < c, c = a + b:     v = b, f = a
+//
+// Any other levels (none above 0, or a verifier's partial scores) do not
+// tell.
+func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string) {
+	var levels []float64
+	for i := range rows {
+		r, ok := rows[i].Metadata[openInstructReward].(float64)
+		if ok && r > 0 && !math.IsInf(r, 0) && !slices.Contains(levels, r) {
+			levels = append(levels, r)
+		}
+	}
+	slices.Sort(levels)
+	text := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	var threshold float64
+	var why string
+	switch n := len(levels); {
+	case rows == nil:
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no file read to tell the verification reward from the rewards: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold))
+	case n == 1:
+		threshold, why = levels[0], "the first file's one reward above 0, read as verification_reward"
+	case n == 2 && levels[1]-levels[0] < levels[0]:
+		threshold, why = levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: verification_reward %s, with or without a format reward", text(levels[0]), text(levels[1]), text(levels[0]))
+	case n == 2:
+		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", text(levels[0]), text(levels[1]), text(levels[0]))
+	case n == 3 && fitsLogged(levels[2], levels[0]+levels[1]):
+		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s, %s and %s: verification_reward %s plus a format reward %s", text(levels[0]), text(levels[1]), text(levels[2]), text(levels[1]), text(levels[0]))
+	case n == 0:
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no reward above 0 in the first file tells the verification reward: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold))
+	default:
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: the first file's rewards above 0 take %d values, %s to %s, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)",
+			text(prompts.DefaultPassThreshold), n, text(levels[0]), text(levels[n-1]))
+	}
+	return &threshold, fmt.Sprintf("pass threshold %s (%s)", text(threshold), why)
+}
+
 // fitsLogged reports whether the logged advantage x is y to 1e-10,
 // relative to |y| above 1.
 func fitsLogged(x, y float64) bool {
@@ -169,4 +279,13 @@ func WithCompanions(sentence string, paths []string) string {
 		return note
 	}
 	return sentence + "; " + note
+}
+
+// openInstructWarnings warns of the groups where a reward is NaN or
+// infinite (nanGroups): open-instruct's own advantages are NaN for every
+// row of such a group (the block of _data_preparation_loop that computes
+// them takes numpy's mean and std over the group), and the comparison
+// with the logged advantage leaves them out.
+func openInstructWarnings(res *engine.Result, batches []int) []string {
+	return nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
 }

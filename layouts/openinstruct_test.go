@@ -2,10 +2,14 @@ package layouts
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -38,11 +42,86 @@ func TestOpenInstructNormalisation(t *testing.T) {
 		"flat.jsonl": openInstructCentered, "mixed.jsonl": openInstructCentered,
 		"alone.jsonl": openInstructCentered, "missing.jsonl": openInstructCentered,
 	} {
-		if got := openInstructNormalisation(loaders.FileFields{Path: filepath.Join(dir, name)}); got != want {
+		if got := openInstructNormalisation(openInstructPeek(loaders.FileFields{Path: filepath.Join(dir, name)})); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
-	if got := openInstructNormalisation(loaders.FileFields{}); got != openInstructCentered {
+	if got := openInstructNormalisation(openInstructPeek(loaders.FileFields{})); got != openInstructCentered {
 		t.Errorf(`"": %s, want centered`, got)
+	}
+}
+
+// TestOpenInstructPassThreshold checks the pass threshold read from the
+// levels of the rewards (verification_reward v, format reward f).
+func TestOpenInstructPassThreshold(t *testing.T) {
+	rows := func(rewards ...float64) []scoring.Trajectory {
+		ts := make([]scoring.Trajectory, len(rewards))
+		for i, r := range rewards {
+			ts[i].Metadata = map[string]any{"reward": r}
+		}
+		return ts
+	}
+	for _, c := range []struct {
+		name    string
+		rewards []float64
+		want    float64 // 0: the default stands, with a warning
+	}{
+		{"v alone", []float64{0, 10, 0, 10}, 10},
+		{"v, f, v+f", []float64{0, 1, 10, 11, 1}, 10},
+		{"f, v, v+f below 1", []float64{0.5, 1, 1.5, 0}, 1},
+		{"v, v+f", []float64{10, 11, 0}, 10},
+		{"f, v", []float64{1, 10}, 10},
+		{"f, v+f", []float64{1, 11, 0}, 11},
+		{"non-stop penalty below 0", []float64{-10, 0, 1, 10, 11}, 10},
+		{"NaN and infinite left out", []float64{math.NaN(), math.Inf(1), 10}, 10},
+		{"partial scores", []float64{0, 2.5, 5, 7.5, 10}, 0},
+		{"three levels not a sum", []float64{1, 2, 10}, 0},
+		{"none above 0", []float64{0, -1}, 0},
+	} {
+		got, note := openInstructPassThreshold(rows(c.rewards...))
+		switch {
+		case c.want == 0 && (got != nil || !strings.Contains(note, "the default (warning: ")):
+			t.Errorf("%s: %v, %q, want the default with a warning", c.name, got, note)
+		case c.want != 0 && (got == nil || *got != c.want || strings.Contains(note, "warning")):
+			t.Errorf("%s: %v, %q, want %v", c.name, got, note, c.want)
+		}
+	}
+	if got, note := openInstructPassThreshold(nil); got != nil || !strings.Contains(note, "no file read") {
+		t.Errorf("no rows: %v, %q", got, note)
+	}
+}
+
+// TestOpenInstructThresholdOnlyForReward: the layout reads the threshold
+// of the reward only, and leaves one given alone.
+func TestOpenInstructThresholdOnlyForReward(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, []byte(`{"step": 1, "sample_idx": 0, "prompt_idx": 0, "prompt_tokens": [1], "reward": 10, "advantage": 0, "acc": 1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := loaders.FileFields{Path: path, Names: []string{"acc", "advantage", "prompt_idx", "prompt_tokens", "reward", "sample_idx", "step"}}
+	two := 2.0
+	for _, c := range []struct {
+		name string
+		cfg  engine.Config
+		want float64 // 0: not set
+	}{
+		{"default", engine.Config{}, 10},
+		{"task metric reward", engine.Config{TaskMetric: "reward"}, 10},
+		{"task metric acc", engine.Config{TaskMetric: "acc"}, 0},
+		{"another first objective", engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "acc"}}}, 0},
+		{"an objective named reward of another value", engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "reward", Expr: "reward * 2"}}}, 0},
+		{"given", engine.Config{PassThreshold: &two}, 2},
+	} {
+		cfg, note, err := openInstructDefaults(c.cfg, first)
+		var got float64
+		if cfg.PassThreshold != nil {
+			got = *cfg.PassThreshold
+		}
+		if err != nil || got != c.want || (c.want == 10) != strings.Contains(note, "pass threshold") {
+			t.Errorf("%s: threshold %v, note %q, %v; want %v", c.name, got, note, err, c.want)
+		}
+		if cfg.PromptBy != "prompt_tokens" || cfg.IDBy == "" {
+			t.Errorf("%s: prompt_by %q, id_by %q", c.name, cfg.PromptBy, cfg.IDBy)
+		}
 	}
 }

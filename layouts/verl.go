@@ -8,11 +8,8 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/sandbox"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/internal/english"
-	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -287,54 +284,10 @@ func verlNotes(cfg engine.Config) []string {
 	return append(notes, fmt.Sprintf("score = %s (%s)", expr, strings.Join(why, "; ")))
 }
 
-// maxNaNGroupsShown is how many groups verlNaNGroups names.
-const maxNaNGroupsShown = 5
-
-// verlNaNGroups warns of the groups where a score is NaN or infinite:
-// verl's own advantage is NaN for every row of such a group
+// verlNaNGroups warns of the groups where a score is NaN or infinite
+// (nanGroups): verl's own advantage is NaN for every row of such a group
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
-// group's torch.mean and torch.std take the NaN in), while rewardlens
-// leaves the row out as invalid and scores the others without it.
+// group's torch.mean and torch.std take the NaN in).
 func verlNaNGroups(res *engine.Result, batches []int) []string {
-	if len(res.Objectives) != 1 || res.Objectives[0].Name != verlScore {
-		return nil
-	}
-	var named []string
-	groups := 0
-	for _, bi := range batches {
-		b := &res.Ranking.Batches[bi]
-		shared := -1 // agreement.SharedOpening, once a group is named
-		for _, g := range b.Groups {
-			bad := 0
-			for _, i := range g.Members {
-				if !res.Evaluation.Valid[i] && isNaNCause(res.Evaluation.Causes[i]) {
-					bad++
-				}
-			}
-			if bad == 0 {
-				continue
-			}
-			groups++
-			if len(named) < maxNaNGroupsShown {
-				if shared < 0 {
-					shared = agreement.SharedOpening(b.Groups)
-				}
-				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(agreement.QuoteShort(g.Key, shared)), bad, len(g.Members)))
-			}
-		}
-	}
-	if groups == 0 {
-		return nil
-	}
-	if more := groups - len(named); more > 0 {
-		named = append(named, fmt.Sprintf("and %d more %s", more, english.Plural(more, "group")))
-	}
-	return []string{fmt.Sprintf("a NaN or infinite score in %d %s: %s. verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group); here those rows are invalid and the group's others are scored without them",
-		groups, english.Plural(groups, "group"), strings.Join(named, "; "))}
-}
-
-// isNaNCause reports whether an invalid cause is the score's being NaN or
-// infinite (scoring.InvalidError's text).
-func isNaNCause(cause string) bool {
-	return cause == verlScore+": "+scoring.ErrNaN.Error() || cause == verlScore+": "+scoring.ErrInf.Error()
+	return nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)")
 }

@@ -1,7 +1,8 @@
 // Package agreement checks a trainer's output against rewardlens's: the
 // trainer-style rewards against the advantages the trainer logged
 // (CompareLogged), the table of the trainers' settings tried to reproduce
-// them (MatchLogged), and the groups' sizes; CheckTrainer runs what a
+// them (MatchLogged), the groups' sizes, and the groups whose rows answer
+// more than one prompt (MixedPrompts); CheckTrainer runs what a
 // computer's config asks for. It also compares two methods' rewards, or a
 // method's with the logged advantages, by rank (CompareRewards,
 // CompareWithLogged), or in steps for the dashboard's Compare tab, which
