@@ -85,3 +85,39 @@ func TestStatsFollowStepEndedLaterAgreementHedged(t *testing.T) {
 		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, f.out.String(), f.errOut.String())
 	}
 }
+
+// TestStatsFollowUpdatedAgreementWarningReplaces: the rest of a step
+// read in part comes with a row of its own that differs from the logged
+// advantage: the updated line's warning says it replaces the earlier
+// line's, in JSON with the earlier warning as warning_withdrawn.
+func TestStatsFollowUpdatedAgreementWarningReplaces(t *testing.T) {
+	shortQuiet(t)
+	wrong := strings.Replace(loggedStep(1, 3, 4), `"adv":-0.7071`, `"adv":0.9`, 1)
+	for _, format := range []string{"table", "json"} {
+		path := filepath.Join(t.TempDir(), "run.jsonl")
+		if err := os.WriteFile(path, []byte(loggedStep(0, 0, 4)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f := startFollowing(t, append(append([]string{"stats", "--follow", "--format", format}, loggedFlags...), path)...)
+		if format == "table" {
+			f.await(t, "step 0 ")
+			testfile.Append(t, path, loggedStep(1, 0, 3))
+			f.await(t, "step 1 (partial?)  trajectories 3 ")
+			testfile.Append(t, path, wrong)
+			f.await(t, "step 1 (updated)  trajectories 4 ")
+			f.await(t, "  warning (replaces the earlier line's): 1 of 4 rows differs from the logged advantage")
+		} else {
+			f.await(t, `"step":0,`)
+			testfile.Append(t, path, loggedStep(1, 0, 3))
+			f.await(t, `"provisional":true}`)
+			testfile.Append(t, path, wrong)
+			f.await(t, `"updated":true,"warning_withdrawn":"1 of 3 rows differs from the logged advantage`)
+			if out := f.out.String(); !strings.Contains(out, `"warning":"1 of 4 rows differs`) {
+				t.Errorf("stdout:\n%s", out)
+			}
+		}
+		if code := f.stop(); code != 0 {
+			t.Errorf("%s: status %d, stderr:\n%s", format, code, f.errOut.String())
+		}
+	}
+}
