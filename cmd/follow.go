@@ -215,6 +215,10 @@ type statsFollower struct {
 	// status is told by them.
 	printed map[int64]printedLine
 	alerts  map[int64][]health.Finding
+	// agreementWarnings holds, per step, the trainer check's warning its
+	// last line printed (none: no entry), for its updated line to
+	// withdraw or replace.
+	agreementWarnings map[int64]string
 	// fit is set once a complete batch was printed with a valid
 	// trajectory read so far: the objectives fit the data.
 	fit bool
@@ -572,7 +576,8 @@ func (f *statsFollower) printLines(n int) error {
 			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: no row has a logged advantage (a finite number): the rewards are compared with nothing\n", t.Step)
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		if err := f.printLine(t, findings, dead, logged, agree, updated, partial); err != nil {
+		warning := f.agreementNotes(b, agree, partial)
+		if err := f.printLine(t, findings, dead, logged, agree, warning, updated, partial); err != nil {
 			return err
 		}
 		delete(f.alerts, t.Step)
@@ -621,6 +626,52 @@ func (f *statsFollower) probablyPartial(b int) bool {
 	return 2*short > len(groups)
 }
 
+// agreementNotes says how the trainer check's warning of batch b's line
+// (agree's) stands. A step read in part compares its short groups, whose
+// mean and std are not the trainer's, with the advantages the trainer
+// logged of whole ones: the warning is provisional on a partial line
+// (hedge "step read in part"), and so on a step with fewer rows than
+// the step before (hedge "fewer rows than step S's N: read in part?"): a
+// run writing two steps at once (open-instruct's rollout threads) ends
+// one after the next has started. The warning the step's earlier line
+// gave is withdrawn when this line has none, replaced when it has
+// another.
+func (f *statsFollower) agreementNotes(b int, agree *agreementJSON, partial bool) agreementNotes {
+	t := &f.trends[b]
+	var n agreementNotes
+	if agree != nil {
+		n.warning = agree.Warning
+	}
+	switch {
+	case n.warning == "":
+	case partial:
+		n.hedge = "step read in part"
+	case b > 0 && t.Trajectories < f.trends[b-1].Trajectories:
+		before := &f.trends[b-1]
+		n.hedge = fmt.Sprintf("fewer rows than step %d's %d: read in part?", before.Step, before.Trajectories)
+	}
+	if earlier := f.agreementWarnings[t.Step]; earlier != "" && earlier != n.warning {
+		n.withdrawn = earlier
+	}
+	if n.warning == "" {
+		delete(f.agreementWarnings, t.Step)
+	} else {
+		if f.agreementWarnings == nil {
+			f.agreementWarnings = map[int64]string{}
+		}
+		f.agreementWarnings[t.Step] = n.warning
+	}
+	return n
+}
+
+// agreementNotes is how a line's trainer check warning stands
+// (statsFollower.agreementNotes): warning is the line's ("" for none),
+// hedge why it is provisional ("" when it is not), withdrawn the
+// warning of the step's earlier line that it withdraws or replaces.
+type agreementNotes struct {
+	warning, hedge, withdrawn string
+}
+
 // loggedOf compares the rewards of batch b with the logged advantages, as
 // stats does per batch; nil, nil without them. The trainer-style rewards
 // are matched on the batch's rows alone (agreement.MatchLogged of them):
@@ -659,23 +710,32 @@ type followLine struct {
 	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
 	Updated      bool             `json:"updated,omitempty"`
 	Partial      bool             `json:"partial,omitempty"`
+	// WarningWithdrawn is the trainer check's warning of the step's
+	// earlier line that this one withdraws or replaces.
+	WarningWithdrawn string `json:"warning_withdrawn,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
 // frontier size and findings, then its comparison with the logged
 // advantages (logged and agree, nil without them) and its dead signal
-// (nil for none) on lines of their own, as stats prints them; updated marks a batch printed
+// (nil for none) on lines of their own, as stats prints them, the
+// trainer check's warning as warning says it stands; updated marks a batch printed
 // before, to which trajectories came since, or whose file was read again;
 // partial a batch probably still being written (printLines), whose
 // findings are provisional.
-func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, logged *loggedJSON, agree *agreementJSON, updated, partial bool) error {
+func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, dead *diagnose.DeadSignal, logged *loggedJSON, agree *agreementJSON, warning agreementNotes, updated, partial bool) error {
 	var deadJSON *deadSignalJSON
 	if dead != nil {
 		deadJSON = newDeadSignalJSON(*dead)
 	}
+	if agree != nil && warning.hedge != "" {
+		hedged := *agree
+		hedged.Provisional = true
+		agree = &hedged
+	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, updated, partial})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, updated, partial, warning.withdrawn})
 		if err != nil {
 			return err
 		}
@@ -708,13 +768,43 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 		t.Step, note, t.Trajectories, t.Invalid, tableNumber(t.Reward.Mean), tableNumber(t.Reward.Std), t.FrontierSize, health); err != nil {
 		return err
 	}
-	if err := writeLogged(f.out, "  ", logged, agree); err != nil {
+	if err := writeLogged(f.out, "  ", logged, nil); err != nil {
+		return err
+	}
+	if err := writeAgreementWarning(f.out, warning); err != nil {
 		return err
 	}
 	if deadJSON == nil {
 		return nil
 	}
 	_, err := fmt.Fprintf(f.out, "  %s\n", deadSignalLine(deadJSON))
+	return err
+}
+
+// writeAgreementWarning prints, under a step's line, the trainer check's
+// warning as notes says it stands: "warning: W" (writeLogged's), with
+// its hedge and whether it replaces the earlier line's in parentheses,
+// or that the earlier line's is withdrawn.
+func writeAgreementWarning(w io.Writer, notes agreementNotes) error {
+	if notes.warning == "" {
+		if notes.withdrawn == "" {
+			return nil
+		}
+		_, err := fmt.Fprintln(w, "  the warning of this step's earlier line is withdrawn")
+		return err
+	}
+	var marks []string
+	if notes.hedge != "" {
+		marks = append(marks, notes.hedge)
+	}
+	if notes.withdrawn != "" {
+		marks = append(marks, "replaces the earlier line's")
+	}
+	mark := ""
+	if len(marks) > 0 {
+		mark = " (" + strings.Join(marks, "; ") + ")"
+	}
+	_, err := fmt.Fprintf(w, "  warning%s: %s\n", mark, textsafe.Line(notes.warning))
 	return err
 }
 

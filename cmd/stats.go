@@ -195,6 +195,9 @@ type agreementJSON struct {
 	MaxAbsDiff   number  `json:"max_abs_diff"`
 	ReproducedBy *string `json:"reproduced_by"`
 	Warning      string  `json:"warning,omitempty"`
+	// Provisional marks, while following, a warning of a step probably
+	// read in part (stats --follow).
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // sourceJSON is diagnose.SourceStats.

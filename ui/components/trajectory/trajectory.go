@@ -50,8 +50,9 @@ func (o *Opened) Stale(s *session.Session) bool {
 	return tr.ID != o.Full.ID || tr.Source != o.Full.Source || tr.Offset != o.Full.Offset
 }
 
-// Detail returns what is shown of the opened trajectory: its fields, what the engine computed for it, its metadata
-// by sorted key and its whole response, wrapped to width.
+// Detail returns what is shown of the opened trajectory: its fields (and
+// how its completion ended, FinishOf), what the engine computed for it,
+// its metadata by sorted key and its whole response, wrapped to width.
 func Detail(c *common.Common, o *Opened, width int) string {
 	st := c.Styles
 	i, tr := o.I, &o.Full
@@ -62,8 +63,18 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		{"group", textsafe.Line(tr.Group)},
 		{"step_count", strconv.FormatInt(tr.StepCount, 10)},
 		{"done", strconv.FormatBool(tr.Done)},
-		{"read from", textsafe.Line(tr.Where())},
 	}
+	// How the completion ended, beside done (which a record without it
+	// leaves true): a completion cut at the length limit is one a trainer
+	// may mask.
+	if f, ok := FinishOf(tr.Metadata); ok {
+		value := textsafe.Line(f.Text)
+		if f.Cut {
+			value += " " + st.Warning.Render("(cut at the length limit)")
+		}
+		input = append(input, field{textsafe.Line(f.Field), value})
+	}
+	input = append(input, field{"read from", textsafe.Line(tr.Where())})
 	computed := []field{{"valid", "yes"}}
 	if !res.Evaluation.Valid[i] {
 		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Evaluation.Causes[i]))

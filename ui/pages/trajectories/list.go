@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
@@ -21,7 +22,9 @@ import (
 )
 
 // The Trajectories table's first columns; with constraints the feasible
-// column (feasibleColumn) follows them, then one per objective.
+// column (feasibleColumn) follows them, then, when the records say how
+// their completions ended, the finish column (finishReasons), then one
+// per objective.
 const (
 	sortByID = iota
 	sortByGroup
@@ -57,13 +60,17 @@ type trajectoryColumn struct {
 	values func() (vals []float64, stride, offset int)
 	// compare orders two trajectories by this column.
 	compare func(a, b int) int
-	// textCells says that a column with values shows text (feasible's
-	// "✓" or "✗ X", X the violation), sorted by the values.
+	// textCells says that a column shows text other than an id, a group
+	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
+	// values, or a finish reason, sorted by compare.
 	textCells bool
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
 	// shows common.MissingValue, its number is the 0 the score counts.
 	missing func(i int) bool
+	// fixedWidth, when not 0, is a text column's width, its cells not
+	// measured (finishReasons: a cell is read of its record when drawn).
+	fixedWidth int
 }
 
 // trajectoryList is the rows of the Trajectories table: the batch's
@@ -92,6 +99,8 @@ type trajectoryList struct {
 	// formats are the number formats of the columns a method does not
 	// change, by the array and the rows they were read from.
 	formats map[formatKey]table.NumberFormat
+	// finish is how the batch's completions ended, for the finish column.
+	finish finishReasons
 }
 
 // pendingOrder is the whole order of a sort of which only the first rows
@@ -131,7 +140,12 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	previous, previousInOrder := l.rows, l.inOrder
 	l.pending = nil
 	previousColumns := l.columns
+	l.finish.reset(s)
 	l.columns = trajectoryColumns(s)
+	if finish, ok := l.finish.column(); ok {
+		objectives := len(l.columns) - len(s.Result.Objectives)
+		l.columns = slices.Insert(l.columns, objectives, finish)
+	}
 	// The feasible column comes or goes with the constraints: the sort
 	// stays on the objective it was on.
 	if sortColumn > sortByCrowding && sortColumn < len(previousColumns) {
@@ -196,6 +210,9 @@ func (l *trajectoryList) sort(s *session.Session) {
 			keys[j] = floatorder.Key(v)
 		}
 	default:
+		if col.fixedWidth > 0 {
+			l.finish.readAll() // its cells, in file order
+		}
 		l.spareKeys = keys
 		l.rows = slices.Clone(l.inOrder)
 		slices.SortStableFunc(l.rows, func(a, b int) int {
@@ -402,14 +419,14 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, 0},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, 0},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, 0},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
@@ -488,6 +505,8 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 				cell, measured = func(j int) string { return short(l.row(j)) }, func(j int) string { return short(l.inOrder[j]) }
 			}
 			cols = append(cols, textColumn(title, n, maxKeyWidth, cell, measured))
+		case col.fixedWidth > 0:
+			cols = append(cols, table.Column{Title: title, Width: max(col.fixedWidth, ansi.StringWidth(title)), Cell: cell})
 		case col.textCells:
 			cols = append(cols, textColumn(title, n, maxFeasibleWidth, cell, measured))
 		case col.values != nil:

@@ -1,0 +1,103 @@
+package trajectories
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// finishRun is a batch whose records say how their completions ended
+// (open-instruct's finish_reason): one cut at the length limit, one whose
+// value holds a control character, one without the field.
+const finishRun = `{"id":"t0","group":"g","metadata":{"a":1,"b":0,"finish_reason":"stop"}}
+{"id":"t1","group":"g","metadata":{"a":0,"b":1,"finish_reason":"length"}}
+{"id":"t2","group":"g","metadata":{"a":0.5,"b":0.5,"finish_reason":"x\u001b[2Jy"}}
+{"id":"t3","group":"g","metadata":{"a":0.2,"b":0.2}}
+`
+
+// fileSession opens a session on text written to a file, with objectives
+// a and b and method grpo: the session keeps the trajectories lean, their
+// metadata read again from the file.
+func fileSession(t *testing.T, text string) *session.Session {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := session.Open(path, cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestTrajectoriesFinishColumn: records that say how their completions
+// ended get a column of it, titled by their field, before the
+// objectives, read of the records the session keeps lean, escaped, empty
+// for a record without it; it sorts. Records without one have none.
+func TestTrajectoriesFinishColumn(t *testing.T) {
+	s := fileSession(t, finishRun)
+	if !s.Trajectories.At(1).Lean {
+		t.Fatal("the trajectories are not lean: the test reads nothing again")
+	}
+	tab := uitest.TabOn(s, New)
+	titles := columnTitles(tab.(*trajectoriesTab))
+	if want := []string{"id", "group", "score", "grpo", "pareto", "rank", "crowding", "finish_reason", "a", "b"}; !slices.Equal(titles, want) {
+		t.Fatalf("columns %v, want %v", titles, want)
+	}
+	view := tab.View()
+	rows := map[string]string{}
+	for _, line := range strings.Split(uitest.Plain(tab), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(f[0], "t") && len(f[0]) == 2 {
+			rows[f[0]] = line
+		}
+	}
+	if !strings.Contains(uitest.Plain(tab), "finish_reason") || !strings.Contains(rows["t0"], " stop ") || !strings.Contains(rows["t1"], " length ") ||
+		!strings.Contains(rows["t2"], `x\x1b[2Jy`) && !strings.Contains(rows["t2"], `x\x1b[…`) || strings.Contains(view, "\x1b[2J") {
+		t.Errorf("rows %q:\n%s", rows, uitest.Plain(tab))
+	}
+	for range slices.Index(titles, "finish_reason") - sortByReward {
+		uitest.PressKeys(tab, "s")
+	}
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by finish_reason ▼") {
+		t.Fatalf("not sorted by finish_reason:\n%s", view)
+	}
+	var order []string
+	for _, i := range tab.(*trajectoriesTab).rows.rows {
+		order = append(order, s.Trajectories.At(i).ID)
+	}
+	if want := []string{"t2", "t0", "t1", "t3"}; !slices.Equal(order, want) {
+		t.Errorf("sorted by finish_reason: %v, want %v", order, want)
+	}
+
+	plain := fileSession(t, strings.ReplaceAll(finishRun, "finish_reason", "reason"))
+	if titles := columnTitles(uitest.TabOn(plain, New).(*trajectoriesTab)); slices.Contains(titles, "finish_reason") || slices.Contains(titles, "reason") {
+		t.Errorf("without a finish field the columns are %v", titles)
+	}
+}
+
+// TestTrajectoryDetailFinishReason: the opened trajectory says how its
+// completion ended beside done, a cut one marked so.
+func TestTrajectoryDetailFinishReason(t *testing.T) {
+	tab := uitest.TabOn(fileSession(t, finishRun), New)
+	uitest.PressKeys(tab, "/")
+	for _, k := range "t1" {
+		uitest.PressKeys(tab, string(k))
+	}
+	uitest.PressKeys(tab, "enter", "enter")
+	if view := uitest.Plain(tab); !strings.Contains(view, "finish_reason  length (cut at the length limit)") {
+		t.Errorf("detail:\n%s", view)
+	}
+}
