@@ -151,3 +151,45 @@ func TestOutPipeClosedEarlyAfterAnAlert(t *testing.T) {
 		t.Errorf("status %d, stderr %q; want %d, the ALERT and the write's error", code, stderr, exitHealthAlert)
 	}
 }
+
+// TestOutDescriptorThroughLinks: /dev/stdin is a link to /proc/self/fd/0,
+// and a user's link may name /dev/fd/N: each is the descriptor it names,
+// refused when open for reading only (it replaced the file read before),
+// written in place when open for writing.
+func TestOutDescriptorThroughLinks(t *testing.T) {
+	args := []string{"--objective", "accuracy=metadata.accuracy", example("grpo.jsonl")}
+	want, _, _ := run(t, "", append([]string{"compute"}, args...)...)
+	dir := t.TempDir()
+	read, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer read.Close()
+	defer w.Close()
+	readLink := filepath.Join(dir, "read")
+	if err := os.Symlink("/dev/fd/"+strconv.Itoa(int(read.Fd())), readLink); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run(t, "", append([]string{"compute", "--out", readLink}, args...)...)
+	if code != 2 || !strings.Contains(stderr, "is open for reading only") {
+		t.Errorf("--out a link to a read descriptor: status %d, stderr %q", code, stderr)
+	}
+
+	path := filepath.Join(dir, "log.jsonl")
+	if err := os.WriteFile(path, []byte("kept line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	writeLink := filepath.Join(dir, "write")
+	if err := os.Symlink("/dev/fd/"+strconv.Itoa(int(f.Fd())), writeLink); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = run(t, "", append([]string{"compute", "--out", writeLink}, args...)...)
+	if got, _ := os.ReadFile(path); code != exitOK || string(got) != "kept line\n"+want {
+		t.Errorf("--out a link to an appending descriptor: status %d, stderr %q; the file holds %q", code, stderr, got)
+	}
+}

@@ -14,7 +14,8 @@ import (
 )
 
 // OpenDescriptor returns, when path names one of this process's own
-// descriptors (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), a
+// descriptors (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
+// /proc/self/fd/N, or a symbolic link to one of those names), a
 // duplicate of it to write to, which the caller closes: what is written
 // goes where the shell sent it, as written to standard output would,
 // appended to a file opened with >>, at its offset otherwise, rather
@@ -33,9 +34,36 @@ func OpenDescriptor(path string) (f *os.File, ok bool, err error) {
 	return os.NewFile(uintptr(dup), path), true, nil
 }
 
-// descriptorOf returns the descriptor path names, if it names one.
+// maxLinkHops is how many symbolic links descriptorOf follows.
+const maxLinkHops = 8
+
+// descriptorOf returns the descriptor path names, if it names one, by its
+// name or through symbolic links to such a name (/dev/stdin is one to
+// /proc/self/fd/0; a user's link to /dev/stdout another). A link is
+// followed one hop at a time: /proc/self/fd/N is itself a link, to the
+// file the descriptor has open, which must not be reached.
 func descriptorOf(path string) (int, bool) {
+	for range maxLinkHops {
+		if fd, ok := descriptorName(path); ok {
+			return fd, true
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return 0, false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return 0, false
+}
+
+// descriptorName returns the descriptor path's name is of, if it is one.
+func descriptorName(path string) (int, bool) {
 	switch path = filepath.Clean(path); path {
+	case "/dev/stdin":
+		return 0, true
 	case "/dev/stdout":
 		return 1, true
 	case "/dev/stderr":
