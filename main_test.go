@@ -104,3 +104,34 @@ func TestSecondSignalEndsAtOnce(t *testing.T) {
 		t.Fatal("a second signal after the interval did not exit")
 	}
 }
+
+// TestClosedStdoutKeepsTheAlert: stats --health writing to a standard
+// output its reader closed (| head) ends with 3 and the ALERT on stderr,
+// not the runtime's SIGPIPE exit that lost it; compute ends with 141 as
+// any filter does.
+func TestClosedStdoutKeepsTheAlert(t *testing.T) {
+	for _, c := range []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{[]string{"stats", "--health", "--config", "sample_data/experiment.toml", "sample_data/experiment.jsonl"}, 3, "health: 2 ALERTs"},
+		{[]string{"compute", "--config", "sample_data/experiment.toml", "sample_data/experiment.jsonl"}, 141, ""},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close() // the reader is gone before the first write
+		var stderr bytes.Buffer
+		child := exec.Command(os.Args[0], c.args...)
+		child.Env = append(os.Environ(), "REWARDLENS_MAIN=1")
+		child.Stdout, child.Stderr = w, &stderr
+		err = child.Run()
+		w.Close()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != c.status || !strings.Contains(stderr.String(), c.stderr) {
+			t.Errorf("%s: ended with %v, stderr %q; want status %d and %q", c.args[0], err, stderr.String(), c.status, c.stderr)
+		}
+	}
+}
