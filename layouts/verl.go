@@ -111,8 +111,8 @@ func verlScoreHasOverlong(first loaders.FileFields) bool {
 }
 
 const (
-	// verlPeekRows bounds what verlScoreSumsPenalty reads of the first
-	// file.
+	// verlPeekRows bounds what verlScoreIsText and verlScoreSumsPenalty
+	// read of the first file.
 	verlPeekRows = 1024
 	// verlPenaltyTolerance is how far score may be from acc +
 	// overlong_reward and still be their sum: the dump's score is a
@@ -168,7 +168,8 @@ func verlObjective(first loaders.FileFields) string {
 // verlScoreIsText reports whether the dump writes the score as text (a
 // 0-d tensor's): from the first record's score, or, where that is null or
 // absent (which says nothing of the others), from the first score that is
-// neither among the first file's first verlPeekRows records. A null score
+// neither null nor absent among the first file's first verlPeekRows
+// records. A null score
 // read as plain score is missing; read through torchNumber it would be an
 // evaluation error.
 func verlScoreIsText(first loaders.FileFields) bool {

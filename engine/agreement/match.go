@@ -475,8 +475,8 @@ func (m *Match) stepsNote() string {
 }
 
 // stepList names the batches of index batches (into Steps, ascending),
-// consecutive steps as a range: "step 4", "steps 1–3, 7", with the ranges
-// past maxRangesNamed counted.
+// consecutive steps as a range: "step 4", "steps 1–3, 7", and past
+// maxRangesNamed ranges the count of the steps left ("and 5 more").
 func (m *Match) stepList(batches []int) string {
 	var ranges []string
 	for i := 0; i < len(batches); {

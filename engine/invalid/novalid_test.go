@@ -107,8 +107,6 @@ func TestNoValid(t *testing.T) {
 	}
 }
 
-// TestNoValidScoreOverflow: every objective is finite, their weighted sum
-// is not.
 // TestNoValidWithStructure: constraints and gates wrap the scorer; a
 // misspelt objective still gets its expression, field and suggestion.
 func TestNoValidWithStructure(t *testing.T) {
@@ -133,6 +131,8 @@ func TestNoValidWithStructure(t *testing.T) {
 	}
 }
 
+// TestNoValidScoreOverflow: every objective is finite, their weighted sum
+// is not.
 func TestNoValidScoreOverflow(t *testing.T) {
 	ts := []scoring.Trajectory{enginetest.Traj(0, "g", "a", 1e308, "b", 1e308), enginetest.Traj(0, "g", "a", 1e308, "b", 1e308)}
 	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
