@@ -436,10 +436,19 @@ func writeSummaryRow(w io.Writer, name, goal string, s summaryJSON, missing ...s
 	fmt.Fprintln(w, strings.Join(cells, "\t")+"\t")
 }
 
+// tableNames returns the names of the objectives as the stats tables
+// call them: an objective named score or reward (verl's score) is
+// objectives.score, as its CSV column is, beside the weighted score's and
+// the reward's rows, whose names it would take.
+func tableNames(names []string) []string {
+	return csvObjectiveColumns([]string{"score", "reward"}, names)
+}
+
 func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
 	if len(names) < 2 {
 		return nil
 	}
+	names = tableNames(names)
 	if corr == nil {
 		_, err := fmt.Fprintf(w, "correlation (Pearson): not computed for more than %d objectives (%d)\n", diagnose.MaxCorrelationObjectives, len(names))
 		return err
@@ -514,14 +523,11 @@ func writeSummaries(w io.Writer, objectives []objectiveJSON, score, reward summa
 		header, blank = "\tgoal\tcount\tmissing\tmean\tstd\tmin\tp25\tmedian\tp75\tmax\t", []string{""}
 	}
 	fmt.Fprintln(tw, header)
-	// An objective named score or reward (verl's score) is
-	// objectives.score, as its CSV column is: two rows of one name read as
-	// one statistic twice.
 	names := make([]string, len(objectives))
 	for k, o := range objectives {
 		names[k] = o.Name
 	}
-	names = csvObjectiveColumns([]string{"score", "reward"}, names)
+	names = tableNames(names)
 	for k, o := range objectives {
 		missing := blank
 		if missingColumn {
