@@ -52,7 +52,7 @@ func TestFollowUnequalGroupsLive(t *testing.T) {
 		app.Update(app.live.wait()())
 	}
 	got := statusOf(app.Session())
-	const step1 = `step 1: groups of unequal size: 1 of 2 groups has 2 trajectories, "g4" 4`
+	const step1 = `step 1: groups of unequal size, none the commonest: "g4" 4, "g5" 2`
 	if strings.Contains(got, "step 0: groups") || !strings.Contains(got, step1) || strings.Count(got, "groups of unequal size") != 1 {
 		t.Errorf("status line %q, want %q alone", got, step1)
 	}

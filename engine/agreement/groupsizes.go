@@ -15,12 +15,12 @@ import (
 // ones, or a partial batch.
 type UnequalGroups struct {
 	Step int64
-	// Groups counts the batch's groups; Size is the most common size (the
-	// smallest of the most common: a merged group is a multiple of the
-	// trainer's size, as with two groups of 4 and 8), which Usual groups
-	// have.
+	// Groups counts the batch's groups; Size is the most common size,
+	// which Usual groups have, 0 when two sizes are as common (4 and 8: a
+	// merged group, or 4 and 2: a partial one? nothing tells which).
 	Groups, Size, Usual int
-	// Odd are the groups of another size, in order of first appearance.
+	// Odd are the groups of another size than Size (every group when no
+	// size is the commonest), in order of first appearance.
 	Odd []GroupSize
 	// shared counts the runes that open every group value of the batch,
 	// to the start of the line where they part (String leaves them out).
@@ -59,10 +59,17 @@ func UnequalGroupsOfBatch(step int64, groups []engine.Group) (_ UnequalGroups, o
 		return UnequalGroups{}, false
 	}
 	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups)}
+	tied := false
 	for size, n := range count {
-		if n > u.Usual || (n == u.Usual && size < u.Size) {
-			u.Size, u.Usual = size, n
+		switch {
+		case n > u.Usual:
+			u.Size, u.Usual, tied = size, n, false
+		case n == u.Usual:
+			tied = true
 		}
+	}
+	if tied {
+		u.Size, u.Usual = 0, 0
 	}
 	for _, g := range groups {
 		if len(g.Members) != u.Size {
@@ -88,8 +95,12 @@ func (u UnequalGroups) String() string {
 	if n := len(u.Odd) - maxOddGroupsNamed; n > 0 {
 		named = append(named, fmt.Sprintf("and %d more", n))
 	}
-	return fmt.Sprintf("step %d: groups of unequal size: %d of %d %s %s %d %s, %s (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)",
-		u.Step, u.Usual, u.Groups, english.Plural(u.Groups, "group"), english.Verb(u.Usual, "has", "have"), u.Size, english.Plural(u.Size, "trajectory"), strings.Join(named, ", "))
+	const why = "(a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)"
+	if u.Size == 0 {
+		return fmt.Sprintf("step %d: groups of unequal size, none the commonest: %s %s", u.Step, strings.Join(named, ", "), why)
+	}
+	return fmt.Sprintf("step %d: groups of unequal size: %d of %d %s %s %d %s, %s %s",
+		u.Step, u.Usual, u.Groups, english.Plural(u.Groups, "group"), english.Verb(u.Usual, "has", "have"), u.Size, english.Plural(u.Size, "trajectory"), strings.Join(named, ", "), why)
 }
 
 // SharedOpening returns the number of runes that open every key of groups,

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -62,13 +63,26 @@ func TestUnequalGroupsCountOne(t *testing.T) {
 // the same text merged) and 4, the usual size is the smaller, so the
 // warning names the merged group, not the one the trainer wrote.
 func TestUnequalGroupsTieSmaller(t *testing.T) {
-	groups := []engine.Group{{Key: "merged", Members: make([]int, 8)}, {Key: "single", Members: make([]int, 4)}}
-	u, ok := UnequalGroupsOfBatch(1, groups)
-	if !ok || u.Size != 4 || u.Usual != 1 || len(u.Odd) != 1 || u.Odd[0] != (GroupSize{"merged", 8}) {
-		t.Fatalf("%+v", u)
+	// Two sizes as common: a merged group (8 beside 4) or a partial one
+	// (2 beside 4) alike; nothing tells which group is the odd one, so
+	// both are named.
+	for _, groups := range [][]engine.Group{
+		{{Key: "merged", Members: make([]int, 8)}, {Key: "single", Members: make([]int, 4)}},
+		{{Key: "complete", Members: make([]int, 4)}, {Key: "partial", Members: make([]int, 2)}},
+	} {
+		u, ok := UnequalGroupsOfBatch(1, groups)
+		if !ok || u.Size != 0 || len(u.Odd) != 2 {
+			t.Fatalf("%+v", u)
+		}
+		want := fmt.Sprintf(`step 1: groups of unequal size, none the commonest: "%s" %d, "%s" %d (`, groups[0].Key, len(groups[0].Members), groups[1].Key, len(groups[1].Members))
+		if got := u.String(); !strings.HasPrefix(got, want) {
+			t.Errorf("%q\nwant it to start %q", got, want)
+		}
 	}
-	if got := u.String(); !strings.HasPrefix(got, `step 1: groups of unequal size: 1 of 2 groups has 4 trajectories, "merged" 8 (`) {
-		t.Errorf("%q", got)
+	// A size the commonest is the usual one.
+	u, _ := UnequalGroupsOfBatch(1, []engine.Group{{Key: "a", Members: make([]int, 4)}, {Key: "b", Members: make([]int, 4)}, {Key: "c", Members: make([]int, 2)}})
+	if u.Size != 4 || u.Usual != 2 || len(u.Odd) != 1 || u.Odd[0] != (GroupSize{"c", 2}) {
+		t.Errorf("%+v", u)
 	}
 }
 
