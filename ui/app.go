@@ -250,7 +250,8 @@ func (m *Model) helpView() string {
 // cut is the global keys that ? lists. While the weights are edited, the
 // editor's keys come first and the tab's are left out: the editor takes
 // some of them (←/→ select a constraint), and says what its keys do.
-// While text is typed, only the keys that work then, and ctrl+c.
+// While text is typed, only the keys that work then, and ctrl+c; while
+// the help is open, its own keys and ctrl+c, as it takes every other.
 func (m *Model) helpKeys() help.KeyMap {
 	joined := joinedKeyMap{m.tabs[m.active], m.keys}
 	if m.weights.active {
@@ -259,6 +260,9 @@ func (m *Model) helpKeys() help.KeyMap {
 	short, keep := joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}
 	if typing, ok := m.typingKeys(); ok {
 		short, keep = typing, []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
+	}
+	if m.overlay.Open {
+		short, keep = m.overlay.ShortHelp(), []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
 	}
 	return fixedKeyMap{short: footerKeys(m.help, short, keep, m.common.Width), full: joined}
 }
@@ -285,7 +289,8 @@ func (m *Model) helpContent() helpoverlay.Content {
 	title, tab := m.helpTab()
 	global := m.keys
 	if m.weights.active && !m.weights.structure.Selects(m.common.Session) {
-		global.EditStructure.SetEnabled(false) // enter goes to the tab (helpTab)
+		global.EditStructure.SetEnabled(false)   // enter goes to the tab (helpTab)
+		global.RemoveStructure.SetEnabled(false) // x has nothing to remove
 	}
 	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
 }
