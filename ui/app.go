@@ -246,7 +246,8 @@ func (m *Model) helpView() string {
 }
 
 // helpKeys are the active tab's keys followed by the global ones, fitted
-// to the width with ? help and q quit always kept (footerKeys): what is
+// to the width with ? help and q quit always kept, and F follow while
+// follow mode is paused (footerKeys): what is
 // cut is the global keys that ? lists. While the weights are edited, the
 // editor's keys come first and the tab's are left out: the editor takes
 // some of them (←/→ select a constraint), and says what its keys do.
@@ -258,6 +259,11 @@ func (m *Model) helpKeys() help.KeyMap {
 		joined = joinedKeyMap{m.keys}
 	}
 	short, keep := joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}
+	if m.live != nil && m.live.tag() != "LIVE" {
+		// Paused (a detail held, another batch shown): F, back to the
+		// newest, is kept, else a tab's many keys crowd it out.
+		keep = append([]key.Binding{common.PairHelp(m.keys.Follow, "F", "follow")}, keep...)
+	}
 	if typing, ok := m.typingKeys(); ok {
 		short, keep = typing, []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
 	}

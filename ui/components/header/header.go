@@ -355,10 +355,12 @@ func joinNonEmpty(parts ...string) string {
 // columns.
 const headerSeparator = "  "
 
-// liveBadge renders follow mode's tag: LIVE stands out.
+// liveBadge renders follow mode's tag: LIVE stands out; another ("paused,
+// F follows") ends with a dot, else it runs on into the batch as one
+// phrase ("F follows batch 2/3"), where F follows the newest.
 func liveBadge(st *common.Styles, tag string) string {
 	if tag == "LIVE" {
 		return st.Positive.Render("● LIVE")
 	}
-	return st.HeaderKey.Render(tag)
+	return st.HeaderKey.Render(tag + " ·")
 }
