@@ -22,6 +22,10 @@ type MethodSpec struct {
 	// Note says what the rewards compare and how they are scaled under o:
 	// "per group, z-scored".
 	Note func(o Options) string
+	// Unnormalised says why Options.Normalize means nothing to the
+	// method, "" for a method that reads it: "its reward is s minus the
+	// others' mean".
+	Unnormalised string
 	// RewardsScore says whether the rewards follow the weighted score s.
 	RewardsScore bool
 	// RewardsWeighted says whether the weights enter the rewards: gdpo
@@ -77,10 +81,13 @@ var methodSpecs = []MethodSpec{
 			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.EpsilonOrDefault()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s); " + groupOfOneText(o, "n = 1: mean 0, std1 1")
 		},
 		Note: func(o Options) string {
-			if o.Normalize && o.Scale != ScaleNone {
-				return perScope(o, "centred, scaled by the "+string(o.Scale)+" std")
+			if !o.Normalize || o.Scale == ScaleNone {
+				return perScope(o, "centred, unscaled")
 			}
-			return perScope(o, "centred, unscaled")
+			if o.Scope == ScopeBatch { // the group is the batch: either std is the batch's
+				return perScope(o, "centred, scaled by the batch std")
+			}
+			return perScope(o, "centred, scaled by the "+string(o.Scale)+" std")
 		},
 		RewardsScore:    true,
 		RewardsWeighted: true,
@@ -95,6 +102,7 @@ var methodSpecs = []MethodSpec{
 			return "n / (n - 1) (s - mean(s)): s minus the mean of the others; " + groupOfOneText(o, "s when n = 1")
 		},
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
+		Unnormalised:    "its reward is s minus the others' mean",
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
@@ -204,6 +212,13 @@ func Spec(m Method) *MethodSpec {
 func (m Method) RewardsWeighted() bool {
 	spec := Spec(m)
 	return spec != nil && spec.RewardsWeighted
+}
+
+// ReadsNormalize says whether Options.Normalize changes the rewards of
+// method m (MethodSpec.Unnormalised is ""); false for an unknown method.
+func (m Method) ReadsNormalize() bool {
+	spec := Spec(m)
+	return spec != nil && spec.Unnormalised == ""
 }
 
 // RewardsScore says whether the rewards of method m follow the weighted

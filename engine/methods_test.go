@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 func TestEpsilonText(t *testing.T) {
@@ -75,6 +78,14 @@ func TestMethodNotesAndFormulas(t *testing.T) {
 		o.Normalize, o.Scale = tc.normalize, tc.scale
 		if got := Spec(tc.m).Note(o); got != tc.want {
 			t.Errorf("%s, normalize %v, scale %s: note %q, want %q", tc.m, tc.normalize, tc.scale, got, tc.want)
+		}
+	}
+	// Under scope batch the group is the batch: its std scales either way.
+	o.Scope, o.Normalize = ScopeBatch, true
+	for _, scale := range []Scale{ScaleGroup, ScaleBatch} {
+		o.Scale = scale
+		if got, want := Spec(GRPO).Note(o), "per batch, centred, scaled by the batch std"; got != want {
+			t.Errorf("grpo, scope batch, scale %s: note %q, want %q", scale, got, want)
 		}
 	}
 	o.Epsilon = 1e-6
@@ -213,5 +224,36 @@ func TestFormulasGiveTheGroupOfOne(t *testing.T) {
 		if reward := c.Compute(ts, tc.m).Rewards[0]; (reward == 0) != strings.HasSuffix(got, "0 when n = 1") {
 			t.Errorf("%s, group of one %q: reward %v, formula %q", tc.m, tc.groupOfOne, reward, got)
 		}
+	}
+}
+
+// TestReadsNormalize: a method that says it reads Options.Normalize gives
+// other rewards with it off, and one that says it does not (rloo) the
+// same, with the reason to say so.
+func TestReadsNormalize(t *testing.T) {
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{
+		{Name: "x", Expr: "x", Weight: 0.5},
+		{Name: "y", Expr: "y", Weight: 0.5},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g1", "x", 1.0, "y", 0.0), enginetest.Traj(0, "g1", "x", 0.0, "y", 3.0), enginetest.Traj(0, "g1", "x", 0.5, "y", 1.0),
+		enginetest.Traj(0, "g2", "x", 1.0, "y", 2.0), enginetest.Traj(0, "g2", "x", 0.2, "y", 4.0), enginetest.Traj(0, "g2", "x", 0.0, "y", 9.0),
+	}
+	for _, m := range Methods {
+		on := &RewardComputer{Scorer: s, Options: Options{Normalize: true, Scale: ScaleGroup}}
+		off := &RewardComputer{Scorer: s, Options: Options{Normalize: false, Scale: ScaleGroup}}
+		changes := !slices.Equal(on.Compute(ts, m).Rewards, off.Compute(ts, m).Rewards)
+		if changes != m.ReadsNormalize() {
+			t.Errorf("%s: normalize changes the rewards %v, ReadsNormalize %v", m, changes, m.ReadsNormalize())
+		}
+		if why := Spec(m).Unnormalised; m.ReadsNormalize() == (why != "") {
+			t.Errorf("%s: ReadsNormalize %v but the reason %q", m, m.ReadsNormalize(), why)
+		}
+	}
+	if RLOO.ReadsNormalize() {
+		t.Error("rloo reads normalize")
 	}
 }

@@ -28,7 +28,7 @@ func (o Options) MethodSettings() []string {
 	if (o.Method == GRPO || o.Method == RLOO) && o.GroupOfOne != "" && o.GroupOfOne != def.GroupOfOne {
 		out = append(out, "a group of one: "+string(o.GroupOfOne))
 	}
-	if !o.Normalize && o.Method != RLOO {
+	if !o.Normalize && o.Method.ReadsNormalize() {
 		out = append(out, "normalize off")
 	}
 	if o.Method == Lexicographic && len(o.Priority) > 0 {

@@ -246,19 +246,29 @@ func (m *Model) helpView() string {
 }
 
 // helpKeys are the active tab's keys followed by the global ones, fitted
-// to the width with ? help and q quit always kept (footerKeys): what is
+// to the width with ? help and q quit always kept, and F follow while
+// follow mode is paused (footerKeys): what is
 // cut is the global keys that ? lists. While the weights are edited, the
 // editor's keys come first and the tab's are left out: the editor takes
 // some of them (←/→ select a constraint), and says what its keys do.
-// While text is typed, only the keys that work then, and ctrl+c.
+// While text is typed, only the keys that work then, and ctrl+c; while
+// the help is open, its own keys and ctrl+c, as it takes every other.
 func (m *Model) helpKeys() help.KeyMap {
 	joined := joinedKeyMap{m.tabs[m.active], m.keys}
 	if m.weights.active {
 		joined = joinedKeyMap{m.keys}
 	}
 	short, keep := joined.ShortHelp(), []key.Binding{m.keys.Help, m.keys.Quit}
+	if m.live != nil && m.live.tag() != "LIVE" {
+		// Paused (a detail held, another batch shown): F, back to the
+		// newest, is kept, else a tab's many keys crowd it out.
+		keep = append([]key.Binding{common.PairHelp(m.keys.Follow, "F", "follow")}, keep...)
+	}
 	if typing, ok := m.typingKeys(); ok {
 		short, keep = typing, []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
+	}
+	if m.overlay.Open {
+		short, keep = m.overlay.ShortHelp(), []key.Binding{common.PairHelp(m.keys.Quit, "ctrl+c", "quit")}
 	}
 	return fixedKeyMap{short: footerKeys(m.help, short, keep, m.common.Width), full: joined}
 }
@@ -285,7 +295,8 @@ func (m *Model) helpContent() helpoverlay.Content {
 	title, tab := m.helpTab()
 	global := m.keys
 	if m.weights.active && !m.weights.structure.Selects(m.common.Session) {
-		global.EditStructure.SetEnabled(false) // enter goes to the tab (helpTab)
+		global.EditStructure.SetEnabled(false)   // enter goes to the tab (helpTab)
+		global.RemoveStructure.SetEnabled(false) // x has nothing to remove
 	}
 	return helpoverlay.Content{Layout: m.status.Layout(), Warnings: m.status.Warnings(), Title: title, Tab: tab, Global: global, Options: m.common.Session.Result.Options}
 }

@@ -231,10 +231,63 @@ func TestNormalizeStepsThroughTRLScales(t *testing.T) {
 		t.Errorf("at 80 cells nothing says the scope g chose:\n%s", v)
 	}
 	// Another method toggles, and leaves the scale alone.
-	setMethod(t, m, engine.RLOO)
+	setMethod(t, m, engine.Pareto)
 	press(m, "n")
 	if o := m.Session().Result.Options; o.Normalize || o.Scale != engine.ScaleGroup {
-		t.Errorf("n under rloo: normalize %v scale %s, want off, group", o.Normalize, o.Scale)
+		t.Errorf("n under pareto: normalize %v scale %s, want off, group", o.Normalize, o.Scale)
+	}
+}
+
+// TestNormalizeUnderScopeBatch: under scope batch the group is the batch,
+// so grpo's n steps through on and off only (the batch's std would give
+// the rewards of on), and the Rewards title names the batch's std; the
+// batch scale reached by g says it is the same as on.
+func TestNormalizeUnderScopeBatch(t *testing.T) {
+	m := newTestModel(t, 160, 40)
+	setMethod(t, m, engine.GRPO)
+	press(m, "g")
+	if v := screen(m); !strings.Contains(v, "per batch, centred, scaled by the batch std") {
+		t.Errorf("scope batch, normalize on: the title does not name the batch std:\n%s", v)
+	}
+	for _, want := range []struct {
+		normalize bool
+		text      string
+	}{
+		{false, "normalize: off"},
+		{true, "normalize: on"},
+	} {
+		press(m, "n")
+		if o, v := m.Session().Result.Options, screen(m); o.Normalize != want.normalize || o.Scale != engine.ScaleGroup || !strings.Contains(v, want.text) {
+			t.Errorf("n under scope batch: normalize %v scale %s, want %v group, and %q on screen:\n%s", o.Normalize, o.Scale, want.normalize, want.text, v)
+		}
+	}
+	press(m, "g", "n", "g") // scale batch, then scope batch
+	if v := screen(m); !strings.Contains(v, "scope: batch · normalize: batch (as on: the group is the batch)") {
+		t.Errorf("scale batch under scope batch: the notice does not say it is as on:\n%s", v)
+	}
+}
+
+// TestNormalizeUnderRLOO: rloo has no normalisation: n leaves the
+// options and the rewards as they are and says why in the status line,
+// and the header shows no normalize field, as stats' settings do not.
+func TestNormalizeUnderRLOO(t *testing.T) {
+	m := newTestModel(t, 200, 40)
+	setMethod(t, m, engine.RLOO)
+	before := slices.Clone(m.Session().Result.Rewards)
+	if v := screen(m); strings.Contains(v, "normalize:") {
+		t.Errorf("the header shows a normalize field under rloo:\n%s", v)
+	}
+	press(m, "n")
+	v := screen(m)
+	if o := m.Session().Result.Options; !o.Normalize || !slices.Equal(m.Session().Result.Rewards, before) {
+		t.Errorf("n under rloo changed the options (normalize %v) or the rewards", o.Normalize)
+	}
+	if !strings.Contains(v, "rloo has no normalisation: its reward is s minus the others' mean") {
+		t.Errorf("n under rloo does not say why it does nothing:\n%s", v)
+	}
+	press(m, "g")
+	if v := screen(m); !strings.Contains(v, "scope: batch") || strings.Contains(v, "normalize:") {
+		t.Errorf("g under rloo: the notice or header shows a normalize field:\n%s", v)
 	}
 }
 

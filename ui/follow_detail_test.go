@@ -11,7 +11,7 @@ import (
 // TestFollowKeepsAnOpenDetail: following, a completion, a group or a
 // trajectory open on the newest batch stays open on it when a newer batch
 // comes: the view pauses (the header says so, the status line names the
-// step that came), and F shows the newest. With nothing open
+// step that came, the footer lists F), and F shows the newest. With nothing open
 // the view follows the newest batch, as before.
 func TestFollowKeepsAnOpenDetail(t *testing.T) {
 	for _, c := range []struct {
@@ -32,7 +32,7 @@ func TestFollowKeepsAnOpenDetail(t *testing.T) {
 			_, more := sampleSteps(t, 20, 22)
 			m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
 			view := screen(m)
-			if h := headerOf(m); !strings.Contains(h, "paused, F follows batch 20/22 step 19") {
+			if h := headerOf(m); !strings.Contains(h, "paused, F follows · batch 20/22 step 19") {
 				t.Errorf("header %q, want paused on step 19", h)
 			}
 			if !m.tabs[m.active].(common.DetailShower).ShowsDetail() || bodyOf(view) != bodyOf(before) {
@@ -40,6 +40,9 @@ func TestFollowKeepsAnOpenDetail(t *testing.T) {
 			}
 			if !strings.Contains(view, "step 21 came; F shows it") {
 				t.Errorf("the status line does not say step 21 came:\n%s", view)
+			}
+			if footer := view[strings.LastIndex(view, "\n")+1:]; !strings.Contains(footer, "F follow") {
+				t.Errorf("paused, the footer does not list F: %s", footer)
 			}
 			press(m, "F")
 			if h := headerOf(m); !strings.Contains(h, "● LIVE batch 22/22 step 21") {

@@ -271,3 +271,49 @@ func TestHelpListsOnlyEnabledKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpOverlayFooter: while the help is open it takes every key, so
+// the footer lists its keys only, not the tab's it swallows.
+func TestHelpOverlayFooter(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "2")
+	footer := func() string { v := screen(m); return v[strings.LastIndex(v, "\n")+1:] }
+	if f := footer(); !strings.Contains(f, "enter open") {
+		t.Fatalf("the Groups footer does not list enter:\n%s", f)
+	}
+	press(m, "?")
+	f := footer()
+	for _, want := range []string{"?/esc close the help", "scroll", "ctrl+c quit"} {
+		if !strings.Contains(f, want) {
+			t.Errorf("with the help open the footer does not list %q: %s", want, f)
+		}
+	}
+	for _, absent := range []string{"enter open", "sort", "m/M method", "q quit"} {
+		if strings.Contains(f, absent) {
+			t.Errorf("with the help open the footer lists %q, which the help swallows: %s", absent, f)
+		}
+	}
+	press(m, "?")
+	if f := footer(); !strings.Contains(f, "enter open") {
+		t.Errorf("the help closed, the footer does not list the tab's keys again: %s", f)
+	}
+}
+
+// TestObjectivesHelpScrollsOnlyWhenItCan: the Objectives help lists ←/→
+// only when the table has columns off screen, as the footer does.
+func TestObjectivesHelpScrollsOnlyWhenItCan(t *testing.T) {
+	for _, c := range []struct {
+		width  int
+		scroll bool
+	}{{200, false}, {60, true}} {
+		m := newTestModel(t, c.width, 40)
+		press(m, "3")
+		v := screen(m)
+		footer := strings.Contains(v[strings.LastIndex(v, "\n")+1:], "←/→")
+		press(m, "?") // the tab's section is at the top
+		help := strings.Contains(screen(m), "scroll columns")
+		if footer != c.scroll || help != c.scroll {
+			t.Errorf("at %d cells: the footer lists ←/→ %v, the help %v; want %v:\n%s", c.width, footer, help, c.scroll, screen(m))
+		}
+	}
+}

@@ -84,7 +84,7 @@ func TestLiveFollowsTheNewestBatch(t *testing.T) {
 	checkComputedAsWhole(t, m.Session())
 
 	press(m, "[")
-	if h := headerOf(m); !strings.Contains(h, "paused, F follows batch 24/25 step 23") {
+	if h := headerOf(m); !strings.Contains(h, "paused, F follows · batch 24/25 step 23") {
 		t.Fatalf("after [, header %q", h)
 	}
 	_, more = sampleSteps(t, 25, 30)

@@ -50,22 +50,35 @@ func (m *Model) toggleScope() tea.Cmd {
 
 // settingsNotice says the scope and normalisation just chosen in the
 // status line: a header too narrow for them (goals first at 80 cells)
-// would show no change.
+// would show no change. Under a method without normalisation (rloo) it
+// says the scope alone, as the header does.
 func (m *Model) settingsNotice() tea.Cmd {
 	o := m.common.Session.Options
-	return m.status.SetNotice(fmt.Sprintf("scope: %s · normalize: %s", o.Scope, common.NormalizeText(o)), nil)
+	text := "scope: " + string(o.Scope)
+	if normalize := common.NormalizeText(o); normalize != "" {
+		text += " · normalize: " + normalize
+	}
+	if o.Method == engine.GRPO && o.Scope == engine.ScopeBatch && o.Normalize && o.Scale == engine.ScaleBatch {
+		text += " (as on: the group is the batch)"
+	}
+	return m.status.SetNotice(text, nil)
 }
 
 // toggleNormalize turns normalisation on or off; under grpo it steps
-// through TRL's scale_rewards instead: the group's std, the batch's, none.
+// through TRL's scale_rewards instead: the group's std, the batch's, none,
+// leaving out the batch's under scope batch, where the group is the batch
+// and it would give the same rewards. Under a method that has no
+// normalisation (rloo) it changes nothing and says why.
 func (m *Model) toggleNormalize() tea.Cmd {
 	o := &m.common.Session.Options
 	switch {
+	case !o.Method.ReadsNormalize():
+		return m.status.SetNotice(fmt.Sprintf("%s has no normalisation: %s", o.Method, engine.Spec(o.Method).Unnormalised), nil)
 	case o.Method != engine.GRPO:
 		o.Normalize = !o.Normalize
 	case !o.Normalize || o.Scale == engine.ScaleNone:
 		o.Normalize, o.Scale = true, engine.ScaleGroup
-	case o.Scale == engine.ScaleGroup:
+	case o.Scale == engine.ScaleGroup && o.Scope != engine.ScopeBatch:
 		o.Scale = engine.ScaleBatch
 	default:
 		o.Normalize, o.Scale = false, engine.ScaleGroup

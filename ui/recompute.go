@@ -235,5 +235,8 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	if m.weights.active && m.weights.structure.Typing() {
 		return false // the key is text for the weights editor
 	}
+	if key.Matches(k, m.keys.Normalize) && !m.common.Session.Options.Method.ReadsNormalize() {
+		return false // no recompute: the status line says why (toggleNormalize)
+	}
 	return key.Matches(k, m.keys.NextMethod, m.keys.PrevMethod, m.keys.Scope, m.keys.Normalize)
 }

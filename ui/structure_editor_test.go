@@ -379,3 +379,28 @@ func TestEditorRefusalShownWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorSelectsWhatIsAddedAfterRemovingAll: the last constraint
+// removed, the next one added is selected, as the first was: the line's
+// "enter edit" works and the help lists enter, as they agree (with
+// nothing selected neither offers it).
+func TestEditorSelectsWhatIsAddedAfterRemovingAll(t *testing.T) {
+	m := newTestModel(t, 200, 60)
+	press(m, "w", "c")
+	typeText(m, "safety >= 0.9")
+	press(m, "enter", "x", "c")
+	typeText(m, "safety >= 0.8")
+	press(m, "enter")
+	v := screen(m)
+	if !strings.Contains(v, "[safety >= 0.8]") || !strings.Contains(v, "enter edit") {
+		t.Fatalf("the constraint added after removing the last is not selected, or enter not offered:\n%s", v)
+	}
+	press(m, "?")
+	if v := screen(m); !strings.Contains(v, "edit the constraint or gate") {
+		t.Errorf("the line offers enter but the help does not list it:\n%s", v)
+	}
+	press(m, "?", "enter")
+	if v := screen(m); !strings.Contains(v, "constraint> safety >= 0.8") {
+		t.Errorf("enter does not edit the constraint the line offers it for:\n%s", v)
+	}
+}

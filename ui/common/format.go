@@ -131,9 +131,13 @@ func SortArrow(descending bool) string {
 
 // NormalizeText is what the header (and a switch's notice) says of the normalisation: "on" or
 // "off", and under grpo the std that divides, TRL's scale_rewards:
-// "on" for the group's, "batch" for the batch's, "off" for none.
+// "on" for the group's, "batch" for the batch's, "off" for none; "" under
+// a method that has none (engine.Method.ReadsNormalize: rloo), for which
+// the header shows no normalize field, as stats' settings line shows none.
 func NormalizeText(o engine.Options) string {
 	switch {
+	case !o.Method.ReadsNormalize():
+		return ""
 	case !o.Normalize || o.Method == engine.GRPO && o.Scale == engine.ScaleNone:
 		return "off"
 	case o.Method == engine.GRPO && o.Scale == engine.ScaleBatch:

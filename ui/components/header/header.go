@@ -118,10 +118,14 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		// methodName is the method without its label, for narrow lines.
 		methodName    = st.HeaderValue.Render(string(s.Result.Options.Method))
 		computer      = field("computer:", string(session.ComputerOf(s.Computer)))
-		settings      = field("scope:", scope) + headerSeparator + field("normalize:", normalize)
-		shortSettings = field("scope:", scope) + " " + field("norm:", normalize)
+		settings      = field("scope:", scope)
+		shortSettings = settings
 		goals         = goalsText(st, s.Result.Objectives)
 	)
+	if normalize != "" { // a method without normalisation (rloo) shows none
+		settings += headerSeparator + field("normalize:", normalize)
+		shortSettings += " " + field("norm:", normalize)
+	}
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
 		shortBatch = liveBadge(st, h.Live) + " " + shortBatch
@@ -351,10 +355,12 @@ func joinNonEmpty(parts ...string) string {
 // columns.
 const headerSeparator = "  "
 
-// liveBadge renders follow mode's tag: LIVE stands out.
+// liveBadge renders follow mode's tag: LIVE stands out; another ("paused,
+// F follows") ends with a dot, else it runs on into the batch as one
+// phrase ("F follows batch 2/3"), where F follows the newest.
 func liveBadge(st *common.Styles, tag string) string {
 	if tag == "LIVE" {
 		return st.Positive.Render("● LIVE")
 	}
-	return st.HeaderKey.Render(tag)
+	return st.HeaderKey.Render(tag + " ·")
 }

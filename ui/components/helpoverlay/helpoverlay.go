@@ -46,6 +46,12 @@ func New() Overlay {
 	}
 }
 
+// ShortHelp returns the overlay's keys, which are all that work while it
+// is open: the footer lists them then, not the tab's.
+func (h *Overlay) ShortHelp() []key.Binding {
+	return []key.Binding{h.keys.Close, h.keys.Scroll, h.keys.Top, h.keys.Bottom}
+}
+
 // Content is what the overlay shows.
 type Content struct {
 	// Layout is how the inputs were read and the method's settings, and

@@ -43,7 +43,7 @@ const (
 // Editor is the state of the structure line.
 type Editor struct {
 	// selected is the selected item: a constraint, then the gates after
-	// them; -1 for none.
+	// them; none when out of their range.
 	selected int
 	// editing is what input edits, and index which item (-1: a new one).
 	editing edit
@@ -182,7 +182,9 @@ func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Th
 			j := e.selected - len(constraints)
 			gates = slices.Delete(slices.Clone(gates), j, j+1)
 		}
-		e.selected = min(e.selected, items-2)
+		// The last one removed, the next one added is selected, as the
+		// first ever is: never -1, whose item enter could not edit.
+		e.selected = max(min(e.selected, items-2), 0)
 		return e.change(c, constraints, gates), Then{Layout: true}, true
 	default:
 		return nil, then, false
@@ -337,8 +339,10 @@ func (e *Editor) View(c *common.Common, width int) []string {
 				doing = fmt.Sprintf("reading %d trajectories again from their files for the fields they need…", e.job.Rereads)
 			}
 			line += "  " + st.Warning.Render(doing)
-		} else if len(cs)+len(gs) > 0 {
+		} else if e.Selects(s) {
 			line += "  " + st.Muted.Render("←/→ select · enter edit · x remove")
+		} else if len(cs)+len(gs) > 0 { // enter and x work on a selected one only (the help says the same)
+			line += "  " + st.Muted.Render("←/→ select")
 		}
 	}
 	lines := []string{ansi.Truncate(line, width, "…")}

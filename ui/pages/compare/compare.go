@@ -973,7 +973,7 @@ func (t *compareTab) panelView() string {
 				st.Title.Render("rank agreement"),
 				rankRows[0],
 				agreementRow("Kendall τ-b", c.Kendall, func() string { return common.FormatValue(c.Kendall) }),
-				agreementRow(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100), c.TopOverlap, func() string {
+				agreementRow(fmt.Sprintf("top %.0f%% share", agreement.TopFraction*100), topOverlap(c), func() string {
 					return fmt.Sprintf("%d/%d (%s)", c.TopShared, c.TopK, common.FormatValue(c.TopOverlap))
 				}),
 			}
@@ -1063,6 +1063,17 @@ func (t *compareTab) collapseView(row func(label, value string, style lipgloss.S
 		return row("collapsed", counts+" "+of, style)
 	}
 	return row("collapsed", counts, style) + "\n" + row("", of, style)
+}
+
+// topOverlap is c's top share, NaN, to be explained as the rank
+// agreement is (undefinedWhy), where that is undefined: with one
+// trajectory, or the rewards of A or B all equal, the top is not the
+// best but whichever ties come first, and its share says nothing.
+func topOverlap(c agreement.Comparison) float64 {
+	if math.IsNaN(c.Spearman) {
+		return math.NaN()
+	}
+	return c.TopOverlap
 }
 
 // undefinedWhy says why c's rank agreement is undefined (NaN): no

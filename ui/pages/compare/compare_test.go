@@ -525,7 +525,8 @@ func TestCompareLongIDsStayDistinct(t *testing.T) {
 // TestCompareSaysWhyTheAgreementIsUndefined: where the rank agreement is
 // undefined the panel says why, not NaN: no valid trajectory (and the
 // title says there is nothing to plot), every reward 0 (groups of one,
-// or of equal objectives); the collapse line is whole at 80 cells.
+// or of equal objectives), where the top 10%'s share, of tied rewards,
+// says nothing either; the collapse line is whole at 80 cells.
 func TestCompareSaysWhyTheAgreementIsUndefined(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
@@ -540,7 +541,7 @@ func TestCompareSaysWhyTheAgreementIsUndefined(t *testing.T) {
 `, []string{"Spearman ρ    – every reward is 0", "Kendall τ-b   – every reward is 0", "– no group with", "distinct objectives"}},
 		{"all equal", `{"id":"a","group":"g0","metadata":{"a":1,"b":1}}
 {"id":"b","group":"g0","metadata":{"a":1,"b":1}}
-`, []string{"Spearman ρ    – every reward is 0"}},
+`, []string{"Spearman ρ    – every reward is 0", "top 10% share – every reward is 0"}},
 	} {
 		tab := uitest.TabOn(uitest.TextSession(t, c.text), New)
 		tab.SetSize(80, 30)

@@ -124,8 +124,12 @@ func (t *objectivesTab) ShortHelp() []key.Binding {
 	return []key.Binding{t.table.Keys.Left, source}
 }
 
-// FullHelp implements help.KeyMap.
+// FullHelp implements help.KeyMap: ←/→ only when they scroll, as in the
+// footer (ShortHelp).
 func (t *objectivesTab) FullHelp() [][]key.Binding {
+	if t.table.ScrollHint() == "" {
+		return [][]key.Binding{{t.sourceKey}}
+	}
 	return [][]key.Binding{{t.table.Keys.Left, t.sourceKey}}
 }
 
