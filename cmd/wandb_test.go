@@ -14,23 +14,33 @@ import (
 // artifact's entry.
 var wandbDir = filepath.Join(repoRoot, "loaders", "testdata", "wandb")
 
+// wandbTable is a W&B table file's JSON.
+type wandbTable struct {
+	Columns []string `json:"columns"`
+	Data    [][]any  `json:"data"`
+}
+
+// readWandbTable reads the step-3 table of wandbDir. encoding/json reads
+// no NaN: the one cell that holds it is read as null.
+func readWandbTable(t *testing.T) wandbTable {
+	t.Helper()
+	var table wandbTable
+	text, err := os.ReadFile(filepath.Join(wandbDir, "completions_3_62c7c8b697133048f6ec.table.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(strings.Replace(string(text), "NaN", "null", 1)), &table); err != nil {
+		t.Fatal(err)
+	}
+	return table
+}
+
 // TestWandbTables runs compute --method grpo with no other flag on TRL's
 // completions downloaded from W&B, in both forms: the TRL layout
 // recognises the table's columns as it does the parquet's, and every
 // reward is the advantage TRL logged, to float32 rounding.
 func TestWandbTables(t *testing.T) {
-	var table struct {
-		Columns []string `json:"columns"`
-		Data    [][]any  `json:"data"`
-	}
-	text, err := os.ReadFile(filepath.Join(wandbDir, "completions_3_62c7c8b697133048f6ec.table.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// encoding/json reads no NaN: the one cell that holds it is not read here.
-	if err := json.Unmarshal([]byte(strings.Replace(string(text), "NaN", "null", 1)), &table); err != nil {
-		t.Fatal(err)
-	}
+	table := readWandbTable(t)
 	advantage := len(table.Columns) - 1
 	if table.Columns[advantage] != "advantage" {
 		t.Fatalf("columns %q", table.Columns)
@@ -78,17 +88,7 @@ func TestWandbTableLogExtra(t *testing.T) {
 // prompt: every group is of one row, which the TRL layout says rather
 // than computing each row's own group silently.
 func TestWandbTableUniquePrompts(t *testing.T) {
-	var table struct {
-		Columns []string `json:"columns"`
-		Data    [][]any  `json:"data"`
-	}
-	text, err := os.ReadFile(filepath.Join(wandbDir, "completions_3_62c7c8b697133048f6ec.table.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(strings.Replace(string(text), "NaN", "null", 1)), &table); err != nil {
-		t.Fatal(err)
-	}
+	table := readWandbTable(t)
 	seen := map[any]bool{}
 	unique := table.Data[:0]
 	for _, row := range table.Data { // df.drop_duplicates(subset=["prompt"])
@@ -98,7 +98,7 @@ func TestWandbTableUniquePrompts(t *testing.T) {
 		}
 	}
 	table.Data = unique
-	text, err = json.Marshal(table)
+	text, err := json.Marshal(table)
 	if err != nil {
 		t.Fatal(err)
 	}
