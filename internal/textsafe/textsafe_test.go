@@ -174,7 +174,9 @@ func checkJoiners(t *testing.T, in, out string) {
 		for prev >= 0 && unicode.Is(unicode.M, runes[prev]) {
 			prev--
 		}
-		letter := func(j int) bool { return j >= 0 && j < len(runes) && runes[j] > unicode.MaxASCII && unicode.IsLetter(runes[j]) }
+		letter := func(j int) bool {
+			return j >= 0 && j < len(runes) && runes[j] > unicode.MaxASCII && unicode.IsLetter(runes[j])
+		}
 		if letter(prev) && letter(k+1) {
 			continue
 		}
