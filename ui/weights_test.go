@@ -143,10 +143,3 @@ func TestParseWeight(t *testing.T) {
 	}
 }
 
-func TestWeightText(t *testing.T) {
-	for w, want := range map[float64]string{0.35: "0.35", -1: "-1.00", 2: "2.00", 0.333: "0.333", 1.0 / 3: "0.3333", 1e-9: "1e-09"} {
-		if got := weightText(w); got != want {
-			t.Errorf("weightText(%v) = %q, want %q", w, got, want)
-		}
-	}
-}
