@@ -142,4 +142,3 @@ func TestParseWeight(t *testing.T) {
 		}
 	}
 }
-
