@@ -176,8 +176,20 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.overlay.Update(msg)
 			return m, nil
 		}
+	case tea.PasteMsg:
+		if m.weights.active && m.weights.typing {
+			return m, m.weights.updateInput(msg)
+		}
 	}
-	return m, m.updateActive(toBody(msg, m.bodyTop()))
+	cmd := m.updateActive(toBody(msg, m.bodyTop()))
+	if m.weights.active && m.weights.typing {
+		// The weight's text input also needs messages of types it does
+		// not export (its cursor's blinks, what ctrl+v read from the
+		// clipboard): it hears every one the tab does, and ignores the
+		// others.
+		cmd = tea.Batch(cmd, m.weights.updateInput(msg))
+	}
+	return m, cmd
 }
 
 // View implements tea.Model: full screen, with mouse cell motion for the

@@ -142,6 +142,12 @@ func (m *Model) handleWeightInput(msg tea.KeyPressMsg) tea.Cmd {
 		e.typing, e.err = false, ""
 		return m.layout()
 	}
+	return e.updateInput(msg)
+}
+
+// updateInput hands msg to the weight's text input: a key, a paste, its
+// cursor's blinks.
+func (e *weightEditor) updateInput(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	e.input, cmd = e.input.Update(msg)
 	return cmd
