@@ -176,8 +176,34 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.overlay.Update(msg)
 			return m, nil
 		}
+	case tea.PasteMsg:
+		if cmd, typing := m.updateEditorInput(msg); typing {
+			return m, cmd
+		}
 	}
-	return m, m.updateActive(toBody(msg, m.bodyTop()))
+	cmd := m.updateActive(toBody(msg, m.bodyTop()))
+	// The weights editor's text input also needs messages of types it
+	// does not export (its cursor's blinks, what ctrl+v read from the
+	// clipboard): it hears every one the tab does, and ignores the others.
+	if input, typing := m.updateEditorInput(msg); typing {
+		cmd = tea.Batch(cmd, input)
+	}
+	return m, cmd
+}
+
+// updateEditorInput hands msg to the text input typed in in the weights
+// editor, a weight's or the structure line's, and says whether there is
+// one.
+func (m *Model) updateEditorInput(msg tea.Msg) (tea.Cmd, bool) {
+	switch {
+	case !m.weights.active:
+		return nil, false
+	case m.weights.typing:
+		return m.weights.updateInput(msg), true
+	case m.weights.structure.Typing():
+		return m.weights.structure.UpdateInput(msg), true
+	}
+	return nil, false
 }
 
 // View implements tea.Model: full screen, with mouse cell motion for the

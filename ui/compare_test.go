@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -19,7 +20,9 @@ import (
 )
 
 // runCmds runs the commands the way Bubble Tea would and sends m what
-// they return, until none is left.
+// they return, until none is left. A text input's cursor blinks for as
+// long as it is typed in, each blink asking for the next: the blinks are
+// not sent, or a refused input left open would never let it return.
 func runCmds(m tea.Model, cmds ...tea.Cmd) {
 	for len(cmds) > 0 {
 		cmd := cmds[0]
@@ -30,7 +33,7 @@ func runCmds(m tea.Model, cmds ...tea.Cmd) {
 		switch msg := cmd().(type) {
 		case tea.BatchMsg:
 			cmds = append(cmds, msg...)
-		case nil:
+		case nil, cursor.BlinkMsg:
 		default:
 			_, next := m.Update(msg)
 			cmds = append(cmds, next)

@@ -68,3 +68,35 @@ func bodyOf(view string) string {
 	lines := strings.Split(view, "\n")
 	return strings.Join(lines[1:len(lines)-2], "\n")
 }
+
+// TestFollowPausedNamesTheNewestStep: while a detail holds the view, each
+// newer step that comes is the one the status line names.
+func TestFollowPausedNamesTheNewestStep(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "2", "enter")
+	_, more := sampleSteps(t, 20, 22)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	if v := screen(m); !strings.Contains(v, "step 21 came; F shows it") {
+		t.Fatalf("the status line does not say step 21 came:\n%s", v)
+	}
+	_, more = sampleSteps(t, 22, 24)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	v := screen(m)
+	if !strings.Contains(v, "step 23 came; F shows it") {
+		t.Errorf("steps 22 and 23 came while paused, the status line does not say step 23 came:\n%s", v)
+	}
+	if h := headerOf(m); !strings.Contains(h, "paused, F follows · batch 20/24 step 19") {
+		t.Errorf("header %q, want still paused on step 19", h)
+	}
+	// Paused by the user, nothing is announced.
+	press(m, "F", "esc", "esc", "[")
+	m.status.ClearNotice("step 23 came; F shows it")
+	if h := headerOf(m); !strings.Contains(h, "paused") {
+		t.Fatalf("[ did not pause: header %q", h)
+	}
+	_, more = sampleSteps(t, 24, 25)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	if v := screen(m); strings.Contains(v, "came; F shows it") {
+		t.Errorf("paused by the user, the status line announces a step:\n%s", v)
+	}
+}

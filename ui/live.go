@@ -31,6 +31,10 @@ type liveState struct {
 	live    *engine.Live
 	// following is set while the view follows the newest batch.
 	following bool
+	// held is set while a detail holds the view (holdDetail), until F;
+	// announced is then the newest step the status line said came.
+	held      bool
+	announced int64
 	// stopped is set once the follower closed the channel.
 	stopped bool
 	// warnings are the session's own; gone and failed are the follower's,
@@ -118,7 +122,7 @@ func (m *Model) resumeFollow() tea.Cmd {
 	if m.live == nil {
 		return nil
 	}
-	m.live.following = true
+	m.live.following, m.live.held = true, false
 	m.header.Live = m.live.tag()
 	m.common.Session.SetBatch(len(m.common.Session.Result.Ranking.Batches) - 1)
 	return m.sessionChanged()
@@ -157,15 +161,25 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 // holdDetail stops following when the active tab shows a group or a
 // trajectory (common.DetailShower) of step, the batch shown, and a newer
 // batch came: moving to it would close what is being read. The header
-// says paused, and the status line which step came, until F shows it.
+// says paused, and the status line which step came, the newest of those
+// that come until F shows it.
 func (m *Model) holdDetail(step int64) tea.Cmd {
-	batches := m.common.Session.Result.Ranking.Batches
-	d, ok := m.tabs[m.active].(common.DetailShower)
-	if !m.live.following || !ok || !d.ShowsDetail() || len(batches) == 0 || batches[len(batches)-1].Step <= step {
+	l, batches := m.live, m.common.Session.Result.Ranking.Batches
+	if len(batches) == 0 || batches[len(batches)-1].Step <= step {
 		return nil
 	}
-	m.pause()
-	return m.status.SetNotice(fmt.Sprintf("step %d came; F shows it", batches[len(batches)-1].Step), nil)
+	newest := batches[len(batches)-1].Step
+	if l.following {
+		if d, ok := m.tabs[m.active].(common.DetailShower); !ok || !d.ShowsDetail() {
+			return nil
+		}
+		m.pause()
+		l.held = true
+	} else if !l.held || newest == l.announced {
+		return nil // paused by the user, or told already
+	}
+	l.announced = newest
+	return m.status.SetNotice(fmt.Sprintf("step %d came; F shows it", newest), nil)
 }
 
 // noticeReloads tells in the status line which files the update applied,

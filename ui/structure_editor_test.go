@@ -404,3 +404,16 @@ func TestEditorSelectsWhatIsAddedAfterRemovingAll(t *testing.T) {
 		t.Errorf("enter does not edit the constraint the line offers it for:\n%s", v)
 	}
 }
+
+// TestEditorPaste: a constraint pasted into the structure line's text
+// input is typed, not handed to the tab under it.
+func TestEditorPaste(t *testing.T) {
+	m := constrainedModel(t, 120, 40, nil, nil)
+	press(m, "w", "c")
+	m.Update(tea.PasteMsg{Content: "safety >= 0.9"})
+	settle(m)
+	press(m, "enter")
+	if got := m.Session().Config.Constraints; !slices.Equal(got, []string{"safety >= 0.9"}) {
+		t.Errorf("pasted safety >= 0.9: constraints %q", got)
+	}
+}

@@ -53,7 +53,7 @@ func (e *weightEditor) startTyping(name string, weight float64) tea.Cmd {
 	e.typing, e.err = true, ""
 	e.input = textinput.New()
 	e.input.Prompt = "weight of " + textsafe.Line(name) + "> "
-	e.input.Placeholder = weightText(weight)
+	e.input.Placeholder = common.FormatWeight(weight)
 	return e.input.Focus()
 }
 
@@ -68,17 +68,6 @@ func parseWeight(text string) (float64, error) {
 		return 0, fmt.Errorf("weight %q: not a number; type digits, \".\" and \"-\" (0.33, -1, 2)", text)
 	}
 	return w, nil
-}
-
-// weightText writes a weight with 2 decimals, or with 4 significant
-// digits when 2 decimals would round it: a typed 0.333 is not shown as
-// the 0.33 it is not.
-func weightText(w float64) string {
-	s := strconv.FormatFloat(w, 'f', 2, 64)
-	if v, _ := strconv.ParseFloat(s, 64); v == w {
-		return s
-	}
-	return strconv.FormatFloat(w, 'g', 4, 64)
 }
 
 // view renders the line of weights, or the text input, and the error
@@ -110,7 +99,7 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	weights := c.Session.Weights()
 	parts := make([]string, len(weights))
 	for k, o := range c.Session.Evaluation.Objectives {
-		text := textsafe.Line(o.Name) + " " + weightText(weights[k])
+		text := textsafe.Line(o.Name) + " " + common.FormatWeight(weights[k])
 		if k == e.selected {
 			parts[k] = st.Selected.Render("[" + text + "]")
 		} else {
@@ -153,6 +142,12 @@ func (m *Model) handleWeightInput(msg tea.KeyPressMsg) tea.Cmd {
 		e.typing, e.err = false, ""
 		return m.layout()
 	}
+	return e.updateInput(msg)
+}
+
+// updateInput hands msg to the weight's text input: a key, a paste, its
+// cursor's blinks.
+func (e *weightEditor) updateInput(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	e.input, cmd = e.input.Update(msg)
 	return cmd

@@ -5,10 +5,14 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
+	"charm.land/bubbles/v2/cursor"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // TestTypeWeight: = opens a text input on the selected weight; enter sets
@@ -143,10 +147,62 @@ func TestParseWeight(t *testing.T) {
 	}
 }
 
-func TestWeightText(t *testing.T) {
-	for w, want := range map[float64]string{0.35: "0.35", -1: "-1.00", 2: "2.00", 0.333: "0.333", 1.0 / 3: "0.3333", 1e-9: "1e-09"} {
-		if got := weightText(w); got != want {
-			t.Errorf("weightText(%v) = %q, want %q", w, got, want)
+// TestPasteWeight: a weight pasted into the text input is typed, not
+// handed to the tab under it.
+func TestPasteWeight(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	setMethod(t, m, engine.Absolute)
+	press(m, "w", "down", "=")
+	m.Update(tea.PasteMsg{Content: "0.333"})
+	settle(m)
+	if v := screen(m); !strings.Contains(v, "weight of safety> 0.333") {
+		t.Errorf("the paste is not in the weight's input:\n%s", v)
+	}
+	press(m, "enter")
+	if got := m.Session().Weights()[1]; got != 0.333 {
+		t.Errorf("pasted 0.333: safety's weight %v", got)
+	}
+}
+
+// TestWeightCursorBlinks: the blinks that the weight's text input asks
+// for when it opens reach it, and turn its cursor off and on.
+func TestWeightCursorBlinks(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "w", "down")
+	_, cmd := m.Update(uitest.KeyPress("="))
+	blink := findMsg[cursor.BlinkMsg](t, cmd)
+	before := m.View().Content
+	m.Update(blink)
+	if m.View().Content == before {
+		t.Error("the cursor's blink did not reach the weight's input: the screen is the same")
+	}
+}
+
+// findMsg runs cmd and the commands of the batches it returns, each for
+// up to 2 s, and returns the first message of type T.
+func findMsg[T tea.Msg](t *testing.T, cmd tea.Cmd) T {
+	t.Helper()
+	cmds := []tea.Cmd{cmd}
+	for len(cmds) > 0 {
+		c := cmds[0]
+		cmds = cmds[1:]
+		if c == nil {
+			continue
+		}
+		got := make(chan tea.Msg, 1)
+		go func() { got <- c() }()
+		select {
+		case msg := <-got:
+			switch msg := msg.(type) {
+			case T:
+				return msg
+			case tea.BatchMsg:
+				cmds = append(cmds, msg...)
+			}
+		case <-time.After(2 * time.Second):
 		}
 	}
+	var zero T
+	t.Fatalf("no %T among the messages", zero)
+	return zero
 }

@@ -8,10 +8,11 @@
 // characters (Unicode category Cf: zero-width spaces and joiners, word
 // joiners, the byte order mark, the bidirectional controls) hide text or
 // make two different strings look the same. textsafe shows every such rune
-// escaped as visible text (ESC becomes `\x1b`, U+200B `\u200b`), which
-// neutralises the whole sequence it introduced: what follows the introducer
-// is plain printable text. The format characters an emoji needs are kept
-// (see keptFormat).
+// escaped as visible text (ESC becomes `\x1b`, U+200B `\u200b`, U+E0041
+// `\U000e0041`), which neutralises the whole sequence it introduced: what
+// follows the introducer is plain printable text. The format characters an
+// emoji or a word needs are kept (see flagTags, joinsEmoji and
+// joinsLetters).
 package textsafe
 
 import (
@@ -38,27 +39,20 @@ func clean(s string, multiline bool) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
-	if !mayJoinEmoji(s) {
-		appendClean(&b, s, multiline, false)
-		return b.String()
-	}
-	for rest, state := s, -1; rest != ""; {
-		var cluster string
-		cluster, rest, _, state = uniseg.FirstGraphemeClusterInString(rest, state)
-		appendClean(&b, cluster, multiline, true)
-	}
-	return b.String()
-}
-
-// appendClean appends s to b with every control and format character
-// escaped; when s is one grapheme cluster (isCluster), the format
-// characters keptFormat allows stay.
-func appendClean(b *strings.Builder, s string, multiline, isCluster bool) {
+	// An emoji's joiners are kept only inside its grapheme cluster: the
+	// clusters are found when s holds a joiner.
+	inClusters := strings.ContainsRune(s, zeroWidthJoiner)
+	clusterEnd, state := 0, -1
 	for i := 0; i < len(s); {
+		for inClusters && i >= clusterEnd {
+			var cluster string
+			cluster, _, _, state = uniseg.FirstGraphemeClusterInString(s[clusterEnd:], state)
+			clusterEnd += len(cluster)
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(b, `\x%02x`, s[i])
+			fmt.Fprintf(&b, `\x%02x`, s[i])
 		case multiline && r == '\n':
 			b.WriteByte('\n')
 		case multiline && r == '\t':
@@ -70,49 +64,116 @@ func appendClean(b *strings.Builder, s string, multiline, isCluster bool) {
 		case r == '\r':
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(b, `\x%02x`, r)
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r == blackFlag:
+			// A flag's tags are written with it; any other tag is escaped.
+			size += flagTagsLength(s[i+size:])
+			b.WriteString(s[i : i+size])
 		case r >= 0x80 && r <= 0x9f,
-			unicode.Is(unicode.Cf, r) && !(isCluster && keptFormat(s, i, r, size)):
-			fmt.Fprintf(b, `\u%04x`, r)
+			unicode.Is(unicode.Cf, r) && !joinsLetters(s, i, size) && !(inClusters && joinsEmoji(s[:clusterEnd], i, size)):
+			escapeRune(&b, r)
 		default:
 			b.WriteString(s[i : i+size])
 		}
 		i += size
 	}
+	return b.String()
+}
+
+// escapeRune writes r as `\uXXXX`, or `\UXXXXXXXX` above U+FFFF: a fixed
+// number of digits, so that the text after the escape does not read as
+// more of it (U+E0041 then b is `\U000e0041b`, not `\ue0041b`).
+func escapeRune(b *strings.Builder, r rune) {
+	if r > 0xffff {
+		fmt.Fprintf(b, `\U%08x`, r)
+	} else {
+		fmt.Fprintf(b, `\u%04x`, r)
+	}
 }
 
 const (
-	zeroWidthJoiner = '\u200d'
-	blackFlag       = '\U0001f3f4'
-	tagFirst        = '\U000e0020' // the tags: TAG SPACE..CANCEL TAG
-	tagLast         = '\U000e007f'
+	zeroWidthNonJoiner = '\u200c'
+	zeroWidthJoiner    = '\u200d'
+	blackFlag          = '\U0001f3f4'
 )
 
-// mayJoinEmoji reports whether s holds a zero-width joiner or a tag: the
-// format characters keptFormat may keep, which need s split into grapheme
-// clusters.
-func mayJoinEmoji(s string) bool {
-	return strings.ContainsRune(s, zeroWidthJoiner) ||
-		strings.Contains(s, "\xf3\xa0\x80") || strings.Contains(s, "\xf3\xa0\x81") // the UTF-8 of U+E0000..U+E007F
+// flagTags are the tag sequences that follow 🏴 in the flags of Unicode's
+// recommended emoji set (RGI): England, Scotland and Wales. Tags are
+// invisible, so hidden text can be written in them ("ASCII smuggling"):
+// these three are kept, any other tag is escaped.
+var flagTags = [...]string{
+	"\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f", // gbeng
+	"\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", // gbsct
+	"\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f", // gbwls
 }
 
-// keptFormat reports whether the format character r at cluster[i:i+size]
-// belongs to the emoji that grapheme cluster is: a zero-width joiner
-// between two emoji (man, ZWJ, woman: a family; it joins the cluster's next rune only when that
-// is an emoji, as Unicode's rule GB11 has it, not a mark, a modifier or a
-// format character), or a tag of a flag's tag sequence (🏴 and tags: the
-// flag of England).
-func keptFormat(cluster string, i int, r rune, size int) bool {
-	switch {
-	case r == zeroWidthJoiner:
-		next, n := utf8.DecodeRuneInString(cluster[i+size:])
-		return n > 0 && !unicode.In(next, unicode.M, unicode.Cf, unicode.Sk)
-	case r >= tagFirst && r <= tagLast:
-		first, _ := utf8.DecodeRuneInString(cluster)
-		return first == blackFlag
+// flagTagsLength returns the length of the flag tag sequence rest starts
+// with (rest follows a 🏴), 0 when it starts with none.
+func flagTagsLength(rest string) int {
+	for _, tags := range flagTags {
+		if strings.HasPrefix(rest, tags) {
+			return len(tags)
+		}
+	}
+	return 0
+}
+
+// joinsLetters reports whether the rune at s[i:i+size] is a zero-width
+// non-joiner or joiner between two letters other than ASCII, the letter
+// before it maybe followed by combining marks: Persian writes its
+// non-joiner inside words (می‌خواهم), Indic scripts their joiners after a
+// virama (क्‍ष), so escaping them there garbles a multilingual prompt.
+// Two joiners in a row, or one beside ASCII, are escaped.
+func joinsLetters(s string, i, size int) bool {
+	if r, _ := utf8.DecodeRuneInString(s[i:]); r != zeroWidthNonJoiner && r != zeroWidthJoiner {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(s[i+size:])
+	if !isNonASCIILetter(next) {
+		return false
+	}
+	for before := s[:i]; before != ""; {
+		prev, n := utf8.DecodeLastRuneInString(before)
+		if !unicode.Is(unicode.M, prev) {
+			return isNonASCIILetter(prev)
+		}
+		before = before[:len(before)-n]
 	}
 	return false
 }
+
+func isNonASCIILetter(r rune) bool {
+	return r >= utf8.RuneSelf && r != utf8.RuneError && unicode.IsLetter(r)
+}
+
+// joinsEmoji reports whether the rune at s[i:i+size] is a zero-width
+// joiner between two emoji (man, ZWJ, woman: a family; woman, skin tone,
+// ZWJ, laptop; white flag, VS16, ZWJ, rainbow), s ending where the
+// joiner's grapheme cluster does. Its next rune is in its cluster, which
+// Unicode's rule GB11 allows only after an emoji, and is a symbol
+// (category So, as emoji are), not a mark or a letter that extends a
+// cluster; before it is a symbol then only skin tones and VS16, so that
+// no character escaped separates the emoji from the joiner.
+func joinsEmoji(s string, i, size int) bool {
+	if r, _ := utf8.DecodeRuneInString(s[i:]); r != zeroWidthJoiner {
+		return false
+	}
+	if next, n := utf8.DecodeRuneInString(s[i+size:]); n == 0 || !unicode.Is(unicode.So, next) {
+		return false
+	}
+	for before := s[:i]; before != ""; {
+		prev, n := utf8.DecodeLastRuneInString(before)
+		if !isSkinTone(prev) && prev != emojiPresentation {
+			return unicode.Is(unicode.So, prev)
+		}
+		before = before[:len(before)-n]
+	}
+	return false
+}
+
+const emojiPresentation = '\ufe0f' // VS16: shown as an emoji, not as text
+
+func isSkinTone(r rune) bool { return r >= '\U0001f3fb' && r <= '\U0001f3ff' }
 
 // isPlain reports whether s is printable ASCII: the common case, returned
 // as is without allocating.

@@ -30,6 +30,22 @@ func FormatNumber(v float64) string {
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
+// FormatWeight writes an objective's weight with 2 decimals, or with 4
+// significant digits when 2 decimals would round it (a typed 0.333 is not
+// shown as the 0.33 it is not); NaN, the weight of an objective that the
+// sources weigh differently (engine.Evaluation.ObjectiveWeight), is "by
+// source".
+func FormatWeight(w float64) string {
+	if math.IsNaN(w) {
+		return "by source"
+	}
+	s := strconv.FormatFloat(w, 'f', 2, 64)
+	if v, _ := strconv.ParseFloat(s, 64); v == w {
+		return s
+	}
+	return strconv.FormatFloat(w, 'g', 4, 64)
+}
+
 // FitBox returns s cut to width columns and height lines, padded with
 // empty lines to exactly height lines, so that what follows it stays in
 // place whatever a tab draws.

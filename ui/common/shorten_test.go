@@ -1,6 +1,7 @@
 package common
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -112,6 +113,14 @@ func TestScoreFormula(t *testing.T) {
 	} {
 		if got := ScoreFormula(c.res, c.width); got != c.want {
 			t.Errorf("in %d cells: %q, want %q", c.width, got, c.want)
+		}
+	}
+}
+
+func TestFormatWeight(t *testing.T) {
+	for w, want := range map[float64]string{0.35: "0.35", -1: "-1.00", 2: "2.00", 0.333: "0.333", 1.0 / 3: "0.3333", 1e-9: "1e-09", math.NaN(): "by source"} {
+		if got := FormatWeight(w); got != want {
+			t.Errorf("FormatWeight(%v) = %q, want %q", w, got, want)
 		}
 	}
 }

@@ -125,6 +125,17 @@ type Context struct {
 	Following bool
 }
 
+// UpdateInput hands msg to the text input while Typing: a key, a paste,
+// its cursor's blinks.
+func (e *Editor) UpdateInput(msg tea.Msg) tea.Cmd {
+	if !e.Typing() {
+		return nil
+	}
+	var cmd tea.Cmd
+	e.input, cmd = e.input.Update(msg)
+	return cmd
+}
+
 // HandleKey handles the structure line's keys; handled is false for the
 // keys it leaves to the others.
 func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Then, handled bool) {
@@ -138,8 +149,7 @@ func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Th
 			e.editing, e.err = editNone, ""
 			return nil, Then{Layout: true}, true
 		}
-		e.input, cmd = e.input.Update(msg)
-		return cmd, then, true
+		return e.UpdateInput(msg), then, true
 	}
 	constraints, gates := e.lists(s)
 	items := len(constraints) + len(gates)

@@ -193,15 +193,6 @@ func (t *objectivesTab) setValues(values [][]float64, of valuesKey) {
 	t.valuesGen++
 }
 
-// weightText is an objective's weight in the table: "by source" when
-// the sources give it different weights (engine.Evaluation.ObjectiveWeight).
-func weightText(w float64) string {
-	if math.IsNaN(w) {
-		return "by source"
-	}
-	return fmt.Sprintf("%.2f", w)
-}
-
 // fillTable puts one row per objective in the table: its name (which
 // stays on screen when the others scroll sideways), goal, weight, count,
 // under nansum how many valid trajectories miss its value, and the
@@ -215,7 +206,7 @@ func (t *objectivesTab) fillTable() {
 	columns := []table.Column{
 		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
 		table.TextColumn("goal", n, 4, func(j int) string { return string(objs[j].Goal) }),
-		textNumberColumn("weight", n, func(j int) string { return weightText(objs[j].Weight) }),
+		textNumberColumn("weight", n, func(j int) string { return common.FormatWeight(objs[j].Weight) }),
 		table.IntColumn("count", n, func(j int) int { return objs[j].Count }),
 	}
 	if t.common.Session.Result.Evaluation.Absent != nil { // nansum: a valid trajectory can miss a value

@@ -338,3 +338,29 @@ func TestObjectivesMissingLeftOut(t *testing.T) {
 		t.Errorf("a missing column without nansum:\n%s", v)
 	}
 }
+
+// TestObjectivesWeightAsTyped: a weight of 0.333 reads 0.333 in the
+// table, as in the weight editor, not the 0.33 it is not.
+func TestObjectivesWeightAsTyped(t *testing.T) {
+	third, rest := 0.333, 0.667
+	ts := make([]scoring.Trajectory, 4)
+	for i := range ts {
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "p", Metadata: map[string]any{"acc": float64(i), "fmt": float64(i % 2)}}
+	}
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{
+		{Name: "acc", Expr: "metadata.acc", Weight: &third},
+		{Name: "fmt", Expr: "metadata.fmt", Weight: &rest},
+	}}
+	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(200, 40)
+	lines := strings.Split(uitest.Plain(tab), "\n")
+	for k, want := range []string{"acc max 0.333 ", "fmt max 0.667 "} {
+		if got := strings.Join(strings.Fields(lines[2+k]), " "); !strings.HasPrefix(got, want) {
+			t.Errorf("row %d reads %q, want it to start %q", k, got, want)
+		}
+	}
+}

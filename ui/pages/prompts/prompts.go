@@ -19,6 +19,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/chart"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	analysis "github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
@@ -262,7 +263,7 @@ func (t *promptsTab) take(j *analysisJob) {
 	t.listing, t.steps, t.cut = j.listing, j.steps, j.cut
 	t.longest = 0
 	for k := range t.analysis.Prompts {
-		t.longest = max(t.longest, common.TextWidth(t.label(&t.analysis.Prompts[k])))
+		t.longest = max(t.longest, common.TextWidth(textsafe.Line(t.label(&t.analysis.Prompts[k]))))
 	}
 	if j.order == t.order() {
 		t.rows = j.rows // listed off the event loop

@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -314,6 +315,28 @@ func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
 	for _, l := range strings.Split(uitest.Plain(tab), "\n") {
 		if ansi.StringWidth(l) > 80 {
 			t.Errorf("at 80 cells a line of %d: %q", ansi.StringWidth(l), l)
+		}
+	}
+}
+
+// TestPromptsColumnMeasuresEscapedPrompts: a prompt's line breaks are
+// drawn escaped, `\n` two cells each; with room for it, the prompt column
+// is as wide as the escaped prompt, which shows whole, not cut with "…".
+func TestPromptsColumnMeasuresEscapedPrompts(t *testing.T) {
+	prompts := []string{"alpha: the system turn\nthe user turn\nthe answer\nend", "beta: the system turn\nthe user turn\nthe answer\nend"}
+	var b strings.Builder
+	for step := range 3 {
+		for k, p := range prompts {
+			fmt.Fprintf(&b, `{"id":"%d-%d","group":%q,"batch":%d,"metadata":{"a":%d,"b":0}}`+"\n", k, step, p, step, step%2)
+		}
+	}
+	tab := settledTab(uitest.TextSession(t, b.String()))
+	tab.SetSize(160, 12)
+	v := uitest.Plain(tab)
+	for _, p := range prompts {
+		want := strings.ReplaceAll(p, "\n", `\n`)
+		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(want) + ` +forgotten `).MatchString(v) {
+			t.Errorf("prompt %q not listed whole as %q:\n%s", p, want, v)
 		}
 	}
 }

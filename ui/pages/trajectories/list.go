@@ -495,7 +495,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		cell, measured := text(col)
 		switch {
 		case c == sortByID:
-			id := textColumn(title, n, common.MaxIDWidth, cell, measured)
+			id := table.MeasuredTextColumn(title, n, common.MaxIDWidth, cell, measured)
 			id.CutMiddle = true
 			cols = append(cols, id)
 		case c == sortByGroup:
@@ -504,11 +504,11 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 				short := func(i int) string { return "…" + textsafe.Line(group(i)[cut:]) }
 				cell, measured = func(j int) string { return short(l.row(j)) }, func(j int) string { return short(l.inOrder[j]) }
 			}
-			cols = append(cols, textColumn(title, n, maxKeyWidth, cell, measured))
+			cols = append(cols, table.MeasuredTextColumn(title, n, maxKeyWidth, cell, measured))
 		case col.fixedWidth > 0:
 			cols = append(cols, table.Column{Title: title, Width: max(col.fixedWidth, ansi.StringWidth(title)), Cell: cell})
 		case col.textCells:
-			cols = append(cols, textColumn(title, n, maxFeasibleWidth, cell, measured))
+			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, cell, measured))
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
@@ -518,7 +518,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			}
 			cols = append(cols, number)
 		default: // the rank: digits or "-"
-			dc := textColumn(title, n, rankWidth, cell, measured)
+			dc := table.MeasuredTextColumn(title, n, rankWidth, cell, measured)
 			dc.Number = true
 			cols = append(cols, dc)
 		}
@@ -530,17 +530,10 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			}
 			return textsafe.Line(s.Result.Evaluation.Causes[i])
 		}
-		cols = append(cols, textColumn("invalid because", n, maxCauseWidth,
+		cols = append(cols, table.MeasuredTextColumn("invalid because", n, maxCauseWidth,
 			func(j int) string { return cause(l.row(j)) }, func(j int) string { return cause(l.inOrder[j]) }))
 	}
 	return cols
-}
-
-// textColumn returns a text column of the cells cell(j), as wide as the
-// same n cells in another order, measured(j), need
-// (table.MeasuredTextColumn).
-func textColumn(title string, n, maxWidth int, cell, measured func(j int) string) table.Column {
-	return table.MeasuredTextColumn(title, n, maxWidth, cell, measured)
 }
 
 // len is the number of rows listed.
