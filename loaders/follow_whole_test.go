@@ -257,10 +257,17 @@ func TestFollowWholeEditedInTheMiddle(t *testing.T) {
 		got = nil
 		writeOver(t, path, tc.of(grown))
 		awaitUpdates(t, ch, tc.name+" grown", watch, func() bool { return slices.Equal(f.ids[path], grown) }, state)
+		// Read while being written, the file may give an update of nothing
+		// first: what counts is that the new row alone came, once.
+		added := 0
 		for _, u := range got {
-			if len(u.Reloaded) > 0 || len(u.Trajectories) != 1 {
-				t.Errorf("%s grown after the edit: %d trajectories, reloaded %v; want the new one alone", tc.name, len(u.Trajectories), u.Reloaded)
+			added += len(u.Trajectories)
+			if len(u.Reloaded) > 0 {
+				t.Errorf("%s grown after the edit: reloaded %v; want the new row alone", tc.name, u.Reloaded)
 			}
+		}
+		if added != 1 {
+			t.Errorf("%s grown after the edit: %d trajectories came; want the new one alone", tc.name, added)
 		}
 		cancel()
 		for range ch {
