@@ -680,10 +680,10 @@ type followLine struct {
 	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
 	Logged       *loggedJSON      `json:"logged_advantage,omitempty"`
 	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
-	Updated      bool             `json:"updated,omitempty"`
-	Partial      bool             `json:"partial,omitempty"`
 	// SkippedLines counts the input lines skipped so far in the run.
-	SkippedLines int `json:"skipped_lines,omitempty"`
+	SkippedLines int  `json:"skipped_lines,omitempty"`
+	Updated      bool `json:"updated,omitempty"`
+	Partial      bool `json:"partial,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,
@@ -700,7 +700,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, updated, partial, f.skipped})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial})
 		if err != nil {
 			return err
 		}
