@@ -680,10 +680,9 @@ type followLine struct {
 	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
 	Logged       *loggedJSON      `json:"logged_advantage,omitempty"`
 	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
-	// SkippedLines counts the input lines skipped so far in the run.
-	SkippedLines int  `json:"skipped_lines,omitempty"`
-	Updated      bool `json:"updated,omitempty"`
-	Partial      bool `json:"partial,omitempty"`
+	SkippedLines int              `json:"skipped_lines,omitempty"` // so far in the run
+	Updated      bool             `json:"updated,omitempty"`
+	Partial      bool             `json:"partial,omitempty"`
 }
 
 // printLine prints a batch's line: step, count, reward mean and std,

@@ -41,7 +41,7 @@ func TestStatsFollowMalformedLine(t *testing.T) {
 		code := f.stop()
 		out, errOut := f.out.String(), f.errOut.String()
 		step1 := out[strings.Index(out, `{"step":1,`):]
-		if code != c.status || !strings.Contains(step1, `"skipped_lines":1}`) {
+		if code != c.status || !strings.Contains(step1, `"skipped_lines":1`) {
 			t.Errorf("%s: status %d, want %d; stdout:\n%s\nstderr:\n%s", c.name, code, c.status, out, errOut)
 		}
 		warning := "rewardlens: warning: " + path + ":3:1: invalid JSON: invalid character 'g' looking for beginning of value: line skipped\n"
