@@ -108,6 +108,7 @@ func TestEveryBadInput(t *testing.T) {
 		{"config with an unknown key", []string{"--config", p("unknown.toml"), p("good.jsonl")}, p("unknown.toml") + ":1: unknown key methd (valid: computer, method"},
 		{"config with an unknown objective key", []string{"--config", p("nested.toml"), p("good.jsonl")}, p("nested.toml") + ":4: unknown key objective.wieght"},
 		{"missing config", []string{"--config", p("nope.toml"), p("good.jsonl")}, "config " + p("nope.toml") + ": no such file"},
+		{"config directory", []string{"--config", dir, p("good.jsonl")}, "config " + dir + ": a directory, not a file"},
 	}
 	if runtime.GOOS == "linux" {
 		// Reading a process's memory at offset 0 fails even for root: a

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -15,7 +16,6 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/layouts"
 )
 
 // configFile is a config file as read: where it is, its text and the
@@ -65,7 +65,7 @@ func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) err
 
 	if ours(fc.From != "", "from") && checkFrom(engine.Config{From: fc.From}) != nil {
 		// checkFrom's error names the flag.
-		check(key("from"), fmt.Errorf("from %q: want one of %s", fc.From, strings.Join(layouts.Names(), ", ")))
+		check(key("from"), unknownFrom("from", fc.From))
 	}
 	if ours(fc.Computer != "", "computer") {
 		_, err := engine.ParseComputer(fc.Computer)
@@ -137,17 +137,25 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 		return err
 	}
 	for i, o := range f.cfg.Objectives {
-		name := cmp.Or(o.Name, "objective")
-		// The engine names a nameless objective by its expression.
-		nameProbe := engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
-		if o.Name == "" {
-			nameProbe.Expr = o.Expr
+		// Said here: the engine would name a nameless objective by its
+		// expression, and compile an absent one as "".
+		switch {
+		case o.Name == "" && o.Expr == "":
+			errs = append(errs, valueError{at(i, "name"), errors.New("an objective has no name and no expr")})
+			continue
+		case o.Name == "":
+			errs = append(errs, valueError{at(i, "name"), fmt.Errorf("an objective (expr %q) has no name", o.Expr)})
+			continue
+		case strings.TrimSpace(o.Expr) == "":
+			errs = append(errs, valueError{at(i, "expr"), fmt.Errorf("objective %s has no expr", o.Name)})
+			continue
 		}
+		name := o.Name
 		for _, c := range []struct {
 			key string
 			obj engine.ObjectiveConfig
 		}{
-			{"name", nameProbe},
+			{"name", engine.ObjectiveConfig{Name: o.Name, Expr: "0"}},
 			{"expr", engine.ObjectiveConfig{Name: name, Expr: o.Expr}},
 			{"goal", engine.ObjectiveConfig{Name: name, Expr: "0", Goal: o.Goal}},
 			{"weight", engine.ObjectiveConfig{Name: name, Expr: "0", Weight: o.Weight}},

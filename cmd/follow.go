@@ -88,6 +88,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return inputError{err}
 	}
 	reportSkipped(stdio.Stderr, first)
+	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
 	// An interrupt before the first lines are printed, as the inputs are
 	// read or computed, ends the run as it ends stats: status 128 + the
@@ -105,7 +106,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			if !ok { // ctx ended: the newest batch as it stands
 				return f.interrupted(ctx.Err(), updates)
 			}
-			reportUpdate(stdio.Stderr, u)
+			malformed := reportUpdate(stdio.Stderr, u)
+			f.malformed += malformed
+			f.skipped += u.Skipped + malformed
 			if err := f.update(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
 					return err
@@ -135,7 +138,8 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 // (status 128 + the signal's number); after, with the end it would have
 // had at the interrupt, the lines of what was computed printed, but for
 // the followed files whose last line has no line end: never read, they
-// are an error (status 2; an ALERT's status 3 stands, both told).
+// are an error (status 2; an ALERT's status 3 stands, both told), as are
+// the malformed lines skipped without --skip-invalid-lines.
 func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) error {
 	for range updates { // the follower says the unended lines as it closes them
 	}
@@ -150,13 +154,28 @@ func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) er
 		return err
 	}
 	alert := f.status()
+	var bad []string
+	for _, err := range []error{unended, malformedError(f.malformed)} {
+		if err != nil {
+			bad = append(bad, err.Error())
+		}
+	}
 	switch {
-	case unended != nil && alert != nil:
-		return fmt.Errorf("%w; %s", alert, unended.Error())
-	case unended != nil:
-		return inputError{unended}
+	case len(bad) > 0 && alert != nil:
+		return fmt.Errorf("%w; %s", alert, strings.Join(bad, "; "))
+	case len(bad) > 0:
+		return inputError{errors.New(strings.Join(bad, "; "))}
 	}
 	return alert
+}
+
+// malformedError says how many malformed lines following skipped without
+// --skip-invalid-lines (each warned of as it came); nil for none.
+func malformedError(n int) error {
+	if n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d malformed %s skipped while following (warned of above): bad input", n, english.Plural(n, "line"))
 }
 
 // unendedError says which followed files had a last line without its line
@@ -241,6 +260,10 @@ type statsFollower struct {
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended
+	// skipped counts the lines skipped so far, --skip-invalid-lines or
+	// not (the JSON lines' skipped_lines); malformed those skipped
+	// without it, which make the end's status 2.
+	skipped, malformed int
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group);
 	// nil once files were read again when the metric is read of the
@@ -708,6 +731,7 @@ type followLine struct {
 	DeadSignal   *deadSignalJSON  `json:"dead_signal,omitempty"`
 	Logged       *loggedJSON      `json:"logged_advantage,omitempty"`
 	Agreement    *agreementJSON   `json:"trainer_agreement,omitempty"`
+	SkippedLines int              `json:"skipped_lines,omitempty"` // so far in the run
 	Updated      bool             `json:"updated,omitempty"`
 	Partial      bool             `json:"partial,omitempty"`
 	// WarningWithdrawn is the trainer check's warning of the step's
@@ -735,7 +759,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 	}
 	if f.json {
 		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, updated, partial, warning.withdrawn})
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn})
 		if err != nil {
 			return err
 		}
@@ -836,8 +860,10 @@ func (f *statsFollower) status() error {
 }
 
 // reportUpdate tells, on stderr, what happened to the inputs besides new
-// trajectories: files read again or gone, skipped lines, errors.
-func reportUpdate(w io.Writer, u loaders.Update) {
+// trajectories: files read again or gone, skipped lines, errors. It
+// returns how many malformed lines were skipped without
+// --skip-invalid-lines (loaders.MalformedError), each said as a warning.
+func reportUpdate(w io.Writer, u loaders.Update) int {
 	for _, p := range u.Reloaded {
 		fmt.Fprintf(w, "rewardlens: %s: read again from the start (truncated, replaced or rewritten)\n", textsafe.Line(p))
 	}
@@ -848,11 +874,30 @@ func reportUpdate(w io.Writer, u loaders.Update) {
 		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(un.String()))
 	}
 	reportSkipped(w, &loaders.Result{Skipped: u.Skipped, SkipReasons: u.SkipReasons})
-	if u.Err != nil {
-		for _, line := range strings.Split(u.Err.Error(), "\n") {
+	if u.Err == nil {
+		return 0
+	}
+	errs := []error{u.Err}
+	if joined, ok := u.Err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	malformed := 0
+	for _, err := range errs {
+		var m *loaders.MalformedError
+		if errors.As(err, &m) {
+			malformed += m.Skipped
+			text := m.Error()
+			if m.Skipped == 1 && m.First != nil {
+				text += ": line skipped" // the reason alone does not say it
+			}
+			fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(text))
+			continue
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
 			fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(line))
 		}
 	}
+	return malformed
 }
 
 // bytesOf writes "1 byte", "57 bytes".

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -43,9 +44,16 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 // layout.
 func checkFrom(cfg engine.Config) error {
 	if cfg.From != "" && !slices.Contains(layouts.Names(), cfg.From) {
-		return usagef("--from %q: want one of %s", cfg.From, strings.Join(layouts.Names(), ", "))
+		return usageError{unknownFrom("--from", cfg.From)}
 	}
 	return nil
+}
+
+// unknownFrom is the error of from, set by what (the flag or the config
+// key), naming no layout: the engine's form for a method or a scope.
+func unknownFrom(what, from string) error {
+	names := layouts.Names()
+	return fmt.Errorf("unknown %s %q%s (valid: %s)", what, from, suggest.DidYouMean(suggest.Near(from, names)), strings.Join(names, ", "))
 }
 
 // allBatches returns the index of every batch of res.

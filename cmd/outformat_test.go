@@ -65,3 +65,44 @@ func TestOutFormatFromExtension(t *testing.T) {
 		os.Remove(out)
 	}
 }
+
+// TestOutUnwritableExtension: an --out name whose extension names a
+// compression (.gz, .zst, .bz2, .xz) or Parquet, which rewardlens does not
+// write, is refused before anything is read (exit 2), with or without
+// --format, and no file is left.
+func TestOutUnwritableExtension(t *testing.T) {
+	dir := t.TempDir()
+	compute := []string{"compute", "--objective", "accuracy=metadata.accuracy"}
+	stats := []string{"stats", "--objective", "accuracy=metadata.accuracy"}
+	for _, c := range []struct {
+		args []string
+		out  string
+		want string
+	}{
+		{compute, "r.csv.gz", "r.csv.gz: rewardlens writes no gzip; give " + filepath.Join(dir, "r.csv") + " and compress it"},
+		{compute, "r.jsonl.gz", "r.jsonl.gz: rewardlens writes no gzip; give " + filepath.Join(dir, "r.jsonl") + " and compress it"},
+		{append(compute, "--format", "csv"), "t.jsonl.GZ", "t.jsonl.GZ: rewardlens writes no gzip"},
+		{compute, "r.jsonl.zst", "r.jsonl.zst: rewardlens writes no zstd"},
+		{compute, "r.csv.bz2", "r.csv.bz2: rewardlens writes no bzip2"},
+		{compute, "r.json.xz", "r.json.xz: rewardlens writes no xz"},
+		{compute, "r.parquet", "r.parquet: rewardlens writes no Parquet (--format: jsonl, csv, json)"},
+		{stats, "s.parquet", "s.parquet: rewardlens writes no Parquet (--format: table, json)"},
+		{stats, "s.json.gz", "s.json.gz: rewardlens writes no gzip"},
+		{[]string{"prompts"}, "p.csv.gz", "p.csv.gz: rewardlens writes no gzip"},
+	} {
+		out := filepath.Join(dir, c.out)
+		args := append(append([]string{}, c.args...), "--out", out)
+		if c.args[0] == "prompts" {
+			args = []string{"prompts", "--out", out, verlDir}
+		} else {
+			args = append(args, "does-not-exist.jsonl") // refused before it is read
+		}
+		_, stderr, code := run(t, "", args...)
+		if code != exitBadInput || !strings.Contains(stderr, "rewardlens: --out "+filepath.Join(dir, c.want)) {
+			t.Errorf("%v: status %d, stderr %q, want %q", args, code, stderr, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: %s was written", args, c.out)
+		}
+	}
+}

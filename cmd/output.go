@@ -165,7 +165,8 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 	return nil
 }
 
-// outFormat returns a usage error unless *format is one of valid. When
+// outFormat returns a usage error unless *format is one of valid and
+// --out's name is one rewardlens writes (unwritableOut). When
 // --format is not given, *format becomes the format --out's extension
 // names (outExtensionFormat) if it is one of valid; a format that is not
 // the one the extension names (given, or the default) is warned of on
@@ -173,6 +174,9 @@ func checkOut(path string, given bool, inputs []string, stdin io.Reader, force b
 func outFormat(cmd *cobra.Command, format *string, out string, stderr io.Writer, valid ...string) error {
 	if !slices.Contains(valid, *format) {
 		return usagef("unknown --format %q (valid: %s)", *format, strings.Join(valid, ", "))
+	}
+	if err := unwritableOut(out, valid); err != nil {
+		return err
 	}
 	named := outExtensionFormat(out)
 	given := cmd.Flags().Changed("format")
@@ -184,6 +188,24 @@ func outFormat(cmd *cobra.Command, format *string, out string, stderr io.Writer,
 		fmt.Fprintf(stderr, "rewardlens: warning: --out %s is written as %s (--format %s), not the %s its extension names\n", out, *format, *format, named)
 	default:
 		fmt.Fprintf(stderr, "rewardlens: warning: --out %s is written as %s: %s writes no %s (--format: %s)\n", out, *format, cmd.Name(), named, strings.Join(valid, ", "))
+	}
+	return nil
+}
+
+// outCompressions are the compressions an --out name's extension may
+// name, by extension.
+var outCompressions = map[string]string{".gz": "gzip", ".zst": "zstd", ".bz2": "bzip2", ".xz": "xz"}
+
+// unwritableOut returns a usage error when path's extension names a
+// compression (outCompressions) or Parquet: rewardlens writes neither,
+// and a reader would take the text it writes for what the name says.
+func unwritableOut(path string, valid []string) error {
+	ext := strings.ToLower(filepath.Ext(path))
+	if compression, ok := outCompressions[ext]; ok {
+		return usagef("--out %s: rewardlens writes no %s; give %s and compress it", path, compression, path[:len(path)-len(ext)])
+	}
+	if ext == ".parquet" {
+		return usagef("--out %s: rewardlens writes no Parquet (--format: %s)", path, strings.Join(valid, ", "))
 	}
 	return nil
 }

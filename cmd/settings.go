@@ -364,6 +364,9 @@ func parseWeights(specs []string) (map[string]float64, error) {
 // typo does not silently fall back to a default, and so is a value of the
 // wrong type, at its line.
 func readConfig(path string) (*configFile, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, inputError{fmt.Errorf("config %s: a directory, not a file", path)}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

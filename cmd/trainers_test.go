@@ -258,7 +258,7 @@ func TestLayoutRecognition(t *testing.T) {
 		{[]string{at("noinput.jsonl")}, at("noinput.jsonl") + `: a verl rollout dump without "input" or "uid": its rows cannot be grouped by prompt (give --group-by EXPR)`},
 		{[]string{mixed}, "mixed layouts: " + filepath.Join(mixed, "1.jsonl") + " is a verl rollout dump, " + filepath.Join(mixed, "2.jsonl") + " is plain rewardlens records"},
 		{[]string{verlDir, trlDir}, "mixed layouts: "},
-		{[]string{"--from", "verl2", verlDir}, `--from "verl2": want one of auto, trl, verl, open-instruct, plain`},
+		{[]string{"--from", "verl2", verlDir}, `unknown --from "verl2"; did you mean verl? (valid: auto, trl, verl, open-instruct, plain)`},
 		{[]string{"--epsilon", "0", verlDir}, "epsilon 0: must be a positive finite number"},
 		{[]string{"--group-of-one", "one", verlDir}, `unknown group of one "one" (valid: zero, score)`},
 	} {

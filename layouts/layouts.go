@@ -287,11 +287,15 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 	var lastErr error
 	said := false
 	for {
+		// Whether a file ends mid-line is looked at before Peek reads it:
+		// looked at after, it could see the line ended since, and take
+		// Peek's error of the cut line for the whole line's.
+		midLine := loaders.EndsMidLine(paths)
 		files, err := loaders.Peek(paths, opts)
 		switch {
 		case err == nil && len(files) > 0:
 			return files, nil
-		case err != nil && lastErr != nil && err.Error() == lastErr.Error() && !loaders.EndsMidLine(paths):
+		case err != nil && lastErr != nil && err.Error() == lastErr.Error() && !midLine:
 			return nil, err
 		case (err == nil || lastErr != nil) && !said:
 			a.Waiting(paths)

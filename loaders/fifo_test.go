@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -69,6 +70,39 @@ func TestLoadFIFOEnds(t *testing.T) {
 	case err := <-done:
 		if err != nil || len(res.Trajectories) != 2 {
 			t.Fatalf("Load: %v, %v; want the 2 records", res, err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the load of a FIFO read to its end did not return")
+	}
+}
+
+// TestLoadFIFOUnterminatedCSV: a CSV FIFO whose last row has no line end
+// is named as a regular file is, found as it is read (it cannot be
+// opened again).
+func TestLoadFIFOUnterminatedCSV(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "rollouts.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.WriteString("id,group,x\na,g,1\nb,g,1000")
+		w.Close()
+	}()
+	done := make(chan error, 1)
+	var res *Result
+	go func() {
+		var err error
+		res, err = Load([]string{fifo}, Options{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if want := []Unterminated{{fifo, 3}}; err != nil || !slices.Equal(res.Unterminated, want) {
+			t.Fatalf("Load: %v, %v; want %v", res, err, want)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the load of a FIFO read to its end did not return")

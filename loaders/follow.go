@@ -542,17 +542,42 @@ func (u *Update) add(path string, c fileChange) {
 	}
 }
 
-// malformedError is the error of the lines of the file path skipped while
-// following without SkipInvalid (res.Skipped > 0): following cannot stop
-// at them. Without their reasons, it says how many.
-func malformedError(path string, res *Result) error {
+// MalformedError is the error of the lines of the followed file Path
+// skipped without SkipInvalid (in Update.Err): following cannot stop at
+// them. Skipped is how many; First is the first's reason, nil when the
+// Result kept none (beyond MaxSkipReasons).
+type MalformedError struct {
+	Path    string
+	Skipped int
+	First   *LineError
+}
+
+// Error says the one line's reason, or how many lines were skipped.
+func (e *MalformedError) Error() string {
 	switch {
-	case len(res.SkipReasons) == 0 && res.Skipped == 1:
-		return fmt.Errorf("%s: 1 malformed line skipped", path)
-	case len(res.SkipReasons) == 0:
-		return fmt.Errorf("%s: %d malformed lines skipped", path, res.Skipped)
-	case res.Skipped == 1:
-		return res.SkipReasons[0]
+	case e.First == nil && e.Skipped == 1:
+		return fmt.Sprintf("%s: 1 malformed line skipped", e.Path)
+	case e.First == nil:
+		return fmt.Sprintf("%s: %d malformed lines skipped", e.Path, e.Skipped)
+	case e.Skipped == 1:
+		return e.First.Error()
 	}
-	return fmt.Errorf("%d malformed lines skipped, the first: %w", res.Skipped, res.SkipReasons[0])
+	return fmt.Sprintf("%d malformed lines skipped, the first: %v", e.Skipped, e.First)
+}
+
+func (e *MalformedError) Unwrap() error {
+	if e.First == nil {
+		return nil
+	}
+	return e.First
+}
+
+// malformedError is the error of the lines of the file path skipped while
+// following without SkipInvalid (res.Skipped > 0).
+func malformedError(path string, res *Result) error {
+	e := &MalformedError{Path: path, Skipped: res.Skipped}
+	if len(res.SkipReasons) > 0 {
+		e.First = res.SkipReasons[0]
+	}
+	return e
 }

@@ -196,3 +196,20 @@ func TestMalformedErrorWithoutReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestMalformedErrorIsTyped: the error of lines skipped while following
+// is a *MalformedError, joined or not, so that a consumer counts them
+// (stats --follow's status), and still unwraps to the first's
+// *LineError.
+func TestMalformedErrorIsTyped(t *testing.T) {
+	first := &LineError{Path: "r.jsonl", Line: 3, Col: 1, Msg: "invalid JSON"}
+	err := errors.Join(errors.New("other.jsonl: permission denied"), malformedError("r.jsonl", &Result{Skipped: 2, SkipReasons: []*LineError{first}}))
+	var m *MalformedError
+	var le *LineError
+	if !errors.As(err, &m) || m.Path != "r.jsonl" || m.Skipped != 2 || m.First != first || !errors.As(err, &le) || le != first {
+		t.Errorf("%v: %+v, %v", err, m, le)
+	}
+	if err := malformedError("r.jsonl", &Result{Skipped: 1}); errors.Unwrap(err) != nil {
+		t.Errorf("without a reason, it unwraps to %v", errors.Unwrap(err))
+	}
+}

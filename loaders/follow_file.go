@@ -425,52 +425,99 @@ func (f *followedFile) loadCSV(file *os.File, size int64, opts Options, progress
 // csvRowsEnd returns the offset just past the last line end of the file's
 // first size bytes that is not within a quoted field, 0 when there is
 // none: where its complete rows end; lines counts the line ends before
-// it. A field is quoted when it starts with '"' (encoding/csv's rule), up
-// to the '"' that closes it (an escaped quote, two, closes and opens it
-// again); a '"' within an unquoted field is literal here, as the row is
-// read up to it and the reader then says what is wrong with it.
+// it (csvRowEnds).
 func csvRowsEnd(file *os.File, size int64) (end int64, lines int, err error) {
-	// closed says that the last byte closed a quoted field: a '"' right
-	// after it is an escaped quote, which opens it again.
-	quoted, fieldStart, closed, seen := false, true, false, 0
+	ends := newCSVRowEnds()
 	buf := make([]byte, 64<<10)
-	for at := int64(0); at < size; {
-		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-at)], at)
-		for i := 0; ; i++ {
-			j := bytes.IndexAny(buf[i:n], "\",\n")
-			if j < 0 {
-				fieldStart, closed = fieldStart && i == n, closed && i == n
-				break
-			}
-			start, escaped := fieldStart && j == 0, closed && j == 0
-			i += j
-			fieldStart, closed = false, false
-			switch c := buf[i]; {
-			case c == '"' && quoted:
-				quoted, closed = false, true
-			case c == '"' && (start || escaped):
-				quoted = true
-			case c == '"', quoted:
-			case c == ',':
-				fieldStart = true
-			default: // a line end out of quotes
-				seen++
-				end, lines = at+int64(i)+1, seen
-				fieldStart = true
-			}
-			if c := buf[i]; quoted && c == '\n' {
-				seen++
-			}
-		}
+	for ends.at < size {
+		n, err := file.ReadAt(buf[:min(int64(len(buf)), size-ends.at)], ends.at)
+		ends.feed(buf[:n])
 		if err == io.EOF {
 			break // shrunk since the stat: read again at the next check
 		}
 		if err != nil {
 			return 0, 0, err
 		}
-		at += int64(n)
 	}
-	return end, lines, nil
+	return ends.end, ends.lines, nil
+}
+
+// csvRowEnds finds the line ends of CSV text, fed to it in order, that
+// are not within a quoted field: where its complete rows end. A field is
+// quoted when it starts with '"' (encoding/csv's rule), up to the '"'
+// that closes it (an escaped quote, two, closes and opens it again); a
+// '"' within an unquoted field is literal here, as the row is read up to
+// it and the reader then says what is wrong with it.
+type csvRowEnds struct {
+	// closed says that the last byte closed a quoted field: a '"' right
+	// after it is an escaped quote, which opens it again.
+	quoted, fieldStart, closed bool
+	seen                       int // line ends so far, quoted ones too
+	at                         int64
+	// end is the offset just past the last line end out of quotes, 0 for
+	// none yet; lines counts the line ends before it.
+	end   int64
+	lines int
+	last  byte // the last byte fed
+}
+
+func newCSVRowEnds() *csvRowEnds { return &csvRowEnds{fieldStart: true} }
+
+// feed scans buf, the text's next bytes.
+func (e *csvRowEnds) feed(buf []byte) {
+	n := len(buf)
+	for i := 0; ; i++ {
+		j := bytes.IndexAny(buf[i:n], "\",\n")
+		if j < 0 {
+			e.fieldStart, e.closed = e.fieldStart && i == n, e.closed && i == n
+			break
+		}
+		start, escaped := e.fieldStart && j == 0, e.closed && j == 0
+		i += j
+		e.fieldStart, e.closed = false, false
+		switch c := buf[i]; {
+		case c == '"' && e.quoted:
+			e.quoted, e.closed = false, true
+		case c == '"' && (start || escaped):
+			e.quoted = true
+		case c == '"', e.quoted:
+		case c == ',':
+			e.fieldStart = true
+		default: // a line end out of quotes
+			e.seen++
+			e.end, e.lines = e.at+int64(i)+1, e.seen
+			e.fieldStart = true
+		}
+		if c := buf[i]; e.quoted && c == '\n' {
+			e.seen++
+		}
+	}
+	if n > 0 {
+		e.last = buf[n-1]
+	}
+	e.at += int64(n)
+}
+
+// unterminated returns the Unterminated of the CSV input path whose text
+// e scanned whole, when its last row after the header has no line end;
+// else nil (unterminatedCSV's rule for a regular file).
+func (e *csvRowEnds) unterminated(path string) *Unterminated {
+	if e.at == 0 || e.last == '\n' || e.end == 0 {
+		return nil
+	}
+	return &Unterminated{Path: path, Line: e.lines + 1}
+}
+
+// csvRowEndsReader feeds what is read through it to ends.
+type csvRowEndsReader struct {
+	r    io.Reader
+	ends *csvRowEnds
+}
+
+func (r csvRowEndsReader) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	r.ends.feed(p[:n])
+	return n, err
 }
 
 // loadLines reads the complete lines of a JSONL file from the start,

@@ -17,6 +17,7 @@
 package loaders
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"errors"
@@ -83,6 +84,9 @@ type Options struct {
 	// there is more), 1 for Peek. The readers that read ahead (Parquet's
 	// row batches, JSONL's blocks) read no further.
 	rowLimit int
+	// stream reports that the input is not a regular file (standard
+	// input, a FIFO): it cannot be looked at again once read.
+	stream bool
 }
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is
@@ -366,6 +370,7 @@ func loadPrefix(path string, fileIndex int, opts Options, progress *progress, ea
 		if stdin == nil {
 			stdin = os.Stdin
 		}
+		opts.stream = true
 		return read(progress.reader(stdin), stdinName, fileIndex, opts, 0, each)
 	}
 	// A FIFO blocks in open until a writer comes: ctrl+c must end that too.
@@ -381,6 +386,8 @@ func loadPrefix(path string, fileIndex int, opts Options, progress *progress, ea
 		}
 		if st.Mode().IsRegular() {
 			size = st.Size()
+		} else {
+			opts.stream = true
 		}
 	}
 	if limit >= 0 {
@@ -432,7 +439,22 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 	if size > 0 && spec.reread != nil {
 		l.Format = string(format)
 	}
-	return finish(l, spec.read(l, in.R))
+	br := in.R
+	var ends *csvRowEnds
+	if opts.stream && format == CSV && !in.Gzipped {
+		// A stream cannot be looked at again once read, as
+		// unterminatedCSV looks at a regular file: its row ends are
+		// found as it is read.
+		ends = newCSVRowEnds()
+		br = bufio.NewReaderSize(csvRowEndsReader{in.R, ends}, input.BufferSize)
+	}
+	res, err := finish(l, spec.read(l, br))
+	if err == nil && ends != nil {
+		if u := ends.unterminated(name); u != nil {
+			res.Unterminated = append(res.Unterminated, *u)
+		}
+	}
+	return res, err
 }
 
 // newLoader returns the loader of the input called name, of size bytes

@@ -1,9 +1,12 @@
 package loaders
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +58,40 @@ func TestUnterminatedCSV(t *testing.T) {
 	want := "2.csv:3: the last row has no line end: read as complete; a file still being written may have its last value cut"
 	if got := (Unterminated{"2.csv", 3}).String(); got != want {
 		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestUnterminatedCSVStream: standard input, which cannot be looked at
+// again once read, names a CSV whose last row has no line end as a file
+// does, found as it is read: at the line the row starts, and not when it
+// ends with a line end, is JSONL, or is gzipped (a file is not checked
+// then either).
+func TestUnterminatedCSVStream(t *testing.T) {
+	var gzipped bytes.Buffer
+	zw := gzip.NewWriter(&gzipped)
+	zw.Write([]byte("id,x\na,1\nb,1000"))
+	zw.Close()
+	for _, c := range []struct {
+		name, text string
+		line       int // 0: not named
+	}{
+		{"cut", "id,x\na,1\nb,1000", 3},
+		{"quoted", "id,x\na,1\n\"b\nc\",2", 3},
+		{"quoted last", "id,x\na,\"1\n2\"", 2},
+		{"ended", "id,x\na,1\nb,1000\n", 0},
+		{"jsonl", `{"id":"a"}`, 0},
+		{"gzipped", gzipped.String(), 0},
+	} {
+		res, err := Load([]string{"-"}, Options{Stdin: strings.NewReader(c.text)})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var want []Unterminated
+		if c.line > 0 {
+			want = []Unterminated{{"<stdin>", c.line}}
+		}
+		if !slices.Equal(res.Unterminated, want) {
+			t.Errorf("%s: %v, want %v", c.name, res.Unterminated, want)
+		}
 	}
 }
