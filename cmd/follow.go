@@ -65,6 +65,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return err
 	}
+	s.sayWarnings(stdio.Stderr)
 	if err := notFiltered(cfg, "stats --follow"); err != nil {
 		return err
 	}

@@ -182,6 +182,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	if err != nil {
 		return nil, err
 	}
+	s.sayWarnings(stdio.Stderr)
 	sayLayout(stdio.Stderr, layout, cfg)
 	var (
 		p          = prepared{cfg: cfg}
