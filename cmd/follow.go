@@ -566,11 +566,15 @@ func (f *statsFollower) printLines(n int) error {
 			}
 		}
 		logged, agree := f.loggedOf(b)
-		// Rows of a finite logged value, valid or not: the trainer check
-		// counts the valid ones alone.
+		// Rows counts the valid rows alone: a step whose logged rows are
+		// all invalid is said as such, not as one that logged nothing.
 		if logged != nil && logged.Rows == 0 && !f.warnedNoLogged {
 			f.warnedNoLogged = true
-			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: no row has a logged advantage (a finite number): the rewards are compared with nothing\n", t.Step)
+			none := "no row has a logged advantage"
+			if logged.logged > 0 {
+				none = "no valid row has a logged advantage"
+			}
+			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: %s (a finite number): the rewards are compared with nothing\n", t.Step, none)
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		if err := f.printLine(t, findings, dead, logged, agree, updated, partial); err != nil {
