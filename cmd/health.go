@@ -79,6 +79,8 @@ func (h *healthFlags) config(objectives []scoring.Objective) (health.Config, []f
 
 // healthReport is the "health" part of stats' output.
 type healthReport struct {
+	// Baseline is how many batches the baseline has: --baseline, or all
+	// of them when there are fewer.
 	Baseline int              `json:"baseline"`
 	HVRef    []number         `json:"hv_ref"`
 	Trends   []trendJSON      `json:"trends"`
@@ -116,7 +118,7 @@ func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []
 		addDead(res, trends)
 	}
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
 	for _, v := range ref {
 		r.HVRef = append(r.HVRef, number(v))
 	}
@@ -200,9 +202,26 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// With no batch after the baseline, the checks that compare with it
+	// could not run: "healthy" would say more than was checked.
+	notRun := ""
+	if len(r.Trends) <= r.Baseline {
+		names := make([]string, len(health.BaselineChecks))
+		for i, c := range health.BaselineChecks {
+			names[i] = string(c)
+		}
+		notRun = fmt.Sprintf("no batch after the baseline: drift checks not run (%s)", strings.Join(names, ", "))
+	}
 	if len(r.Findings) == 0 {
-		_, err := fmt.Fprintln(w, "findings: none, healthy")
+		verdict := ", healthy"
+		if notRun != "" {
+			verdict = "; " + notRun
+		}
+		_, err := fmt.Fprintf(w, "findings: none%s\n", verdict)
 		return err
+	}
+	if notRun != "" {
+		fmt.Fprintln(w, notRun)
 	}
 	fmt.Fprintln(w, "findings")
 	tw = newColumnWriter(w, false)
