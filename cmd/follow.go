@@ -226,6 +226,9 @@ type statsFollower struct {
 	// for (checkLoggedField), warnedNoLogged once a step without a logged
 	// advantage was warned of.
 	loggedChecked, warnedNoLogged bool
+	// warnedLoggedNotNumber is set once the rows whose logged advantage
+	// is not a number were warned of (loggedNotNumberWarning).
+	warnedLoggedNotNumber bool
 	// fields are the field names of the first trajectory of each reading
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
@@ -471,6 +474,11 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 		if err := checkLoggedField(f.cfg.LoggedAdvantage, f.res.Evaluation, fields); err != nil {
 			return err
 		}
+	}
+	if w := loggedNotNumberWarning(f.res.Evaluation); w != "" && !f.warnedLoggedNotNumber {
+		// Once, as the rows read so far have it: the count grows on.
+		f.warnedLoggedNotNumber = true
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
 	return f.printLines(n)
 }
