@@ -23,7 +23,7 @@ func TestHealthBaselineLongerThanRun(t *testing.T) {
 	args := []string{"stats", "--health", "--objective", "x=metadata.x", "--baseline"}
 
 	out, errOut, code := run(t, "", append(args, "100", path)...)
-	if code != 0 || !strings.Contains(out, "health: baseline the first 3 batches;") ||
+	if code != 0 || !strings.Contains(out, "health: baseline the first 3 batches (all of them, fewer than --baseline 100);") ||
 		!strings.Contains(out, "findings: none; no batch after the baseline: drift checks not run (variance_collapse, length_drift, correlation_flip)\n") ||
 		strings.Contains(out, "healthy") {
 		t.Errorf("--baseline 100 over 3 batches: status %d, stderr %q, stdout:\n%s", code, errOut, out)

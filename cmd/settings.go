@@ -75,7 +75,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.Float64Var(&s.verificationWeight, "verification-weight", engine.DefaultVerificationWeight, "svrl weight of verification_cost")
 	f.Float64Var(&s.efficiencyWeight, "efficiency-weight", engine.DefaultEfficiencyWeight, "svrl weight of efficiency")
 	f.StringVar(&s.scope, "scope", "", "comparison groups: group or batch (default group)")
-	f.StringVar(&s.scale, "scale", "", "grpo scale: group, batch or none (default group)")
+	f.StringVar(&s.scale, "scale", "", "grpo scale: group, batch or none (default group); group or batch normalises, over a config's normalize = false")
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
