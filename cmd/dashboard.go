@@ -45,6 +45,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	if err != nil {
 		return err
 	}
+	s.sayWarnings(cmd.ErrOrStderr())
 	healthCfg, err := health.healthConfig()
 	if err != nil {
 		return err

@@ -65,6 +65,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return err
 	}
+	s.sayWarnings(stdio.Stderr)
 	if err := notFiltered(cfg, "stats --follow"); err != nil {
 		return err
 	}
@@ -248,6 +249,9 @@ type statsFollower struct {
 	// for (checkLoggedField), warnedNoLogged once a step without a logged
 	// advantage was warned of.
 	loggedChecked, warnedNoLogged bool
+	// warnedLoggedNotNumber is set once the rows whose logged advantage
+	// is not a number were warned of (loggedNotNumberWarning).
+	warnedLoggedNotNumber bool
 	// fields are the field names of the first trajectory of each reading
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
@@ -498,6 +502,11 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			return err
 		}
 	}
+	if w := loggedNotNumberWarning(f.res.Evaluation); w != "" && !f.warnedLoggedNotNumber {
+		// Once, as the rows read so far have it: the count grows on.
+		f.warnedLoggedNotNumber = true
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
 	return f.printLines(n)
 }
 
@@ -592,11 +601,15 @@ func (f *statsFollower) printLines(n int) error {
 			}
 		}
 		logged, agree := f.loggedOf(b)
-		// Rows of a finite logged value, valid or not: the trainer check
-		// counts the valid ones alone.
+		// Rows counts the valid rows alone: a step whose logged rows are
+		// all invalid is said as such, not as one that logged nothing.
 		if logged != nil && logged.Rows == 0 && !f.warnedNoLogged {
 			f.warnedNoLogged = true
-			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: no row has a logged advantage (a finite number): the rewards are compared with nothing\n", t.Step)
+			none := "no row has a logged advantage"
+			if logged.logged > 0 {
+				none = "no valid row has a logged advantage"
+			}
+			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: %s (a finite number): the rewards are compared with nothing\n", t.Step, none)
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		warning := f.agreementNotes(b, agree, partial)

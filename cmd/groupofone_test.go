@@ -28,7 +28,7 @@ func TestZeroSpreadGroupOfOne(t *testing.T) {
 		groupOfOne string
 		want       []string
 	}{
-		{"score", []string{"4 groups, 2 fronts, frontier 4, frac_zero_std_groups 0.0000", "dead signal: 0 zero-spread groups", "findings: none, healthy"}},
+		{"score", []string{"4 groups, 2 fronts, frontier 4, frac_zero_std_groups 0.0000", "dead signal: 0 zero-spread groups", "findings: none; no batch after the baseline"}},
 		{"zero", []string{"frac_zero_std_groups 0.7500", "dead signal: 3 zero-spread groups (1 all-pass, 2 all-fail, 0 other)", "WARN  step 0  zero_spread  3 of 4 groups have all-equal scores"}},
 	} {
 		out, errOut, code := run(t, "", append(args, "--group-of-one", c.groupOfOne)...)

@@ -79,7 +79,11 @@ func (h *healthFlags) config(objectives []scoring.Objective) (health.Config, []f
 
 // healthReport is the "health" part of stats' output.
 type healthReport struct {
-	Baseline int              `json:"baseline"`
+	// Baseline is how many batches the baseline has: --baseline, or all
+	// of them when there are fewer.
+	Baseline int `json:"baseline"`
+	// asked is --baseline, said when more than the batches there are.
+	asked    int
 	HVRef    []number         `json:"hv_ref"`
 	Trends   []trendJSON      `json:"trends"`
 	Findings []health.Finding `json:"findings"`
@@ -116,7 +120,7 @@ func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []
 		addDead(res, trends)
 	}
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
 	for _, v := range ref {
 		r.HVRef = append(r.HVRef, number(v))
 	}
@@ -177,10 +181,14 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	for k, v := range r.HVRef {
 		refs[k] = textsafe.Line(objectives[k]) + " " + tableNumber(float64(v))
 	}
+	baseline := fmt.Sprintf("baseline the first %d %s", r.Baseline, english.Plural(r.Baseline, "batch"))
+	if r.asked > r.Baseline {
+		baseline += fmt.Sprintf(" (all of them, fewer than --baseline %d)", r.asked)
+	}
 	if n := len(objectives); n == 2 || n == 3 {
-		fmt.Fprintf(w, "\nhealth: baseline the first %d %s; hypervolume reference %s\n", r.Baseline, english.Plural(r.Baseline, "batch"), strings.Join(refs, ", "))
+		fmt.Fprintf(w, "\nhealth: %s; hypervolume reference %s\n", baseline, strings.Join(refs, ", "))
 	} else { // its column is NaN
-		fmt.Fprintf(w, "\nhealth: baseline the first %d %s; no hypervolume: it is computed for 2 or 3 objectives, not %d\n", r.Baseline, english.Plural(r.Baseline, "batch"), n)
+		fmt.Fprintf(w, "\nhealth: %s; no hypervolume: it is computed for 2 or 3 objectives, not %d\n", baseline, n)
 	}
 	tw := newColumnWriter(w, true)
 	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil
@@ -200,9 +208,26 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// With no batch after the baseline, the checks that compare with it
+	// could not run: "healthy" would say more than was checked.
+	notRun := ""
+	if len(r.Trends) <= r.Baseline {
+		names := make([]string, len(health.BaselineChecks))
+		for i, c := range health.BaselineChecks {
+			names[i] = string(c)
+		}
+		notRun = fmt.Sprintf("no batch after the baseline: drift checks not run (%s)", strings.Join(names, ", "))
+	}
 	if len(r.Findings) == 0 {
-		_, err := fmt.Fprintln(w, "findings: none, healthy")
+		verdict := ", healthy"
+		if notRun != "" {
+			verdict = "; " + notRun
+		}
+		_, err := fmt.Fprintf(w, "findings: none%s\n", verdict)
 		return err
+	}
+	if notRun != "" {
+		fmt.Fprintln(w, notRun)
 	}
 	fmt.Fprintln(w, "findings")
 	tw = newColumnWriter(w, false)

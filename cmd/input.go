@@ -112,6 +112,9 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
 		return nil, err
 	}
+	if w := loggedNotNumberWarning(res.Evaluation); w != "" {
+		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
 	if err := p.columns.check(p.fields); err != nil {
 		if p.needsTask || p.cfg.TaskMetric != "" {
 			return nil, err
@@ -182,6 +185,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	if err != nil {
 		return nil, err
 	}
+	s.sayWarnings(stdio.Stderr)
 	sayLayout(stdio.Stderr, layout, cfg)
 	var (
 		p          = prepared{cfg: cfg}

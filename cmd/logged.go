@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // checkLoggedField fails, as a misnamed task metric does, when the
@@ -33,4 +36,35 @@ func checkLoggedField(expr string, ev *engine.Evaluation, fields []string) error
 		return nil
 	}
 	return inputError{fmt.Errorf("logged advantage %q: the first records have no field %s%s (give --logged-advantage FIELD or EXPR)", expr, strings.Join(unseen, ", "), fieldHint(expr, fields))}
+}
+
+// loggedNotNumberWarning says how many rows' logged advantage is there but
+// not a number (engine.Evaluation.LoggedNotNumbers), read as absent: the
+// first's place and value, a number written as a string said as such; ""
+// when none is.
+func loggedNotNumberWarning(ev *engine.Evaluation) string {
+	n := ev.LoggedNotNumbers
+	if n == 0 {
+		return ""
+	}
+	first := ev.FirstLoggedNotNumber
+	var value string
+	switch v := first.Value.(type) {
+	case string:
+		value = strconv.Quote(v)
+		if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+			value += ", a number written as a string, which is not read as one"
+		}
+	default:
+		text, err := json.Marshal(v)
+		if err != nil {
+			text = []byte(fmt.Sprint(v))
+		}
+		if r := []rune(string(text)); len(r) > 40 {
+			text = append([]byte(string(r[:40])), "..."...)
+		}
+		value = string(text)
+	}
+	return fmt.Sprintf("%d %s logged advantage is not a number (the first: %s: %s): read as absent, %s not compared with the rewards",
+		n, english.Verb(n, "row's", "rows'"), first.Where, value, english.Verb(n, "it is", "they are"))
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -55,6 +56,9 @@ type settings struct {
 	normalizeObjectives         string
 	priority, priorityTolerance string
 	sourceBy                    string
+	// warnings are what config found probably wrong in the settings (a
+	// config file that contradicts itself), said on stderr by sayWarnings.
+	warnings []string
 	// checkFile checks the values of the --config file in a config whose
 	// objectives were inferred (configFile.checkValues), when the data
 	// names them; nil without a file. config sets it.
@@ -71,7 +75,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.Float64Var(&s.verificationWeight, "verification-weight", engine.DefaultVerificationWeight, "svrl weight of verification_cost")
 	f.Float64Var(&s.efficiencyWeight, "efficiency-weight", engine.DefaultEfficiencyWeight, "svrl weight of efficiency")
 	f.StringVar(&s.scope, "scope", "", "comparison groups: group or batch (default group)")
-	f.StringVar(&s.scale, "scale", "", "grpo scale: group, batch or none (default group)")
+	f.StringVar(&s.scale, "scale", "", "grpo scale: group, batch or none (default group); group or batch normalises, over a config's normalize = false")
 	f.BoolVar(&s.noNormalize, "no-normalize", false, "do not normalise rewards")
 	f.StringVar(&s.configPath, "config", "", "TOML `FILE` with the same settings; flags override it")
 	f.BoolVar(&s.skipInvalidLines, "skip-invalid-lines", false, "skip malformed lines (reported on stderr) instead of failing")
@@ -146,7 +150,21 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("computer", func() { cfg.Computer = s.computer })
 	set("method", func() { cfg.Method = s.method })
 	set("scope", func() { cfg.Scope = s.scope })
+	// An explicit --scale group|batch asks for scaled rewards: it turns
+	// on the normalisation a config file's normalize = false turned off.
+	scaled := flags.Changed("scale") && (s.scale == string(engine.ScaleGroup) || s.scale == string(engine.ScaleBatch))
+	if scaled && flags.Changed("no-normalize") && s.noNormalize {
+		return cfg, usagef("--scale %s and --no-normalize contradict each other: give one (--scale none is --no-normalize for grpo)", s.scale)
+	}
+	if !flags.Changed("scale") && !flags.Changed("no-normalize") && file != nil && file.cfg.Normalize != nil && !*file.cfg.Normalize &&
+		(file.cfg.Scale == string(engine.ScaleGroup) || file.cfg.Scale == string(engine.ScaleBatch)) {
+		s.warnings = append(s.warnings, fmt.Sprintf("%s sets scale = %q and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled (drop one of them)", s.configPath, file.cfg.Scale))
+	}
 	set("scale", func() { cfg.Scale = s.scale })
+	if scaled {
+		normalize := true
+		cfg.Normalize = &normalize
+	}
 	set("task", func() { cfg.Task = s.task })
 	set("verification-weight", func() { cfg.VerificationWeight = &s.verificationWeight })
 	set("efficiency-weight", func() { cfg.EfficiencyWeight = &s.efficiencyWeight })
@@ -213,6 +231,13 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 		return cfg, file.checkValues(cfg, flags)
 	}
 	return cfg, nil
+}
+
+// sayWarnings says on w the warnings config found.
+func (s *settings) sayWarnings(w io.Writer) {
+	for _, warning := range s.warnings {
+		fmt.Fprintf(w, "warning: %s\n", textsafe.Line(warning))
+	}
 }
 
 // resolve returns the config for the inputs args (the config file or

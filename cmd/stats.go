@@ -224,6 +224,9 @@ type loggedJSON struct {
 	MeanAbsDiff number `json:"mean_abs_diff"`
 	Differing   int    `json:"differing"`
 	Tolerance   number `json:"tolerance"`
+	// logged counts the rows with a finite logged value, valid or not
+	// (agreement.Diff.Logged).
+	logged int
 }
 
 // statsReport is the output of stats.
@@ -361,7 +364,7 @@ func newLoggedJSON(res *engine.Result, b *engine.Batch) *loggedJSON {
 	if !ok {
 		return nil
 	}
-	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance}
+	return &loggedJSON{c.Rows, number(c.MaxAbsDiff), number(c.MeanAbsDiff), c.Differing, agreement.Tolerance, c.Logged}
 }
 
 // newAgreementJSON is match's comparison of the batch of step; nil when

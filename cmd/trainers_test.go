@@ -225,7 +225,11 @@ func TestTRLCompletions(t *testing.T) {
 		t.Fatalf("%d batches, want 3", len(report.Batches))
 	}
 	for _, b := range report.Batches {
-		if l := b.Logged; l == nil || l.Rows != 12 || l.Differing != 0 || l.MaxAbsDiff > 1e-6 || l.MeanAbsDiff > l.MaxAbsDiff {
+		rows := 12
+		if b.Batch == 3 {
+			rows = 11 // one row invalid: compared are the valid ones
+		}
+		if l := b.Logged; l == nil || l.Rows != rows || l.Differing != 0 || l.MaxAbsDiff > 1e-6 || l.MeanAbsDiff > l.MaxAbsDiff {
 			t.Errorf("batch %d: %+v", b.Batch, b.Logged)
 		}
 	}

@@ -71,12 +71,15 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		Absent:     ev.Absent,
 		Logged:     ev.Logged,
 		loggedExpr: ev.loggedExpr,
-		Valid:      ev.Valid,
-		Causes:     ev.Causes,
-		batches:    ev.batches,
-		stepCounts: ev.stepCounts,
-		groupOf:    ev.groupOf,
-		groupNames: ev.groupNames,
+		// Appending adds the new trajectories' to the count.
+		LoggedNotNumbers:     ev.LoggedNotNumbers,
+		FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
+		Valid:                ev.Valid,
+		Causes:               ev.Causes,
+		batches:              ev.batches,
+		stepCounts:           ev.stepCounts,
+		groupOf:              ev.groupOf,
+		groupNames:           ev.groupNames,
 	}
 	next.shareStructure(ev)
 	next.evalReasons = maps.Clone(ev.evalReasons) // evaluating ts adds to it

@@ -3,6 +3,7 @@ package engine
 import (
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
@@ -75,5 +76,43 @@ func TestAppendCarriesTheLoggedAdvantageOfAnOverflow(t *testing.T) {
 	}
 	if kept := next.Filter(func(i int) bool { return i != 0 }); len(kept.Logged) != 2 || kept.Logged[1] != 1 {
 		t.Errorf("after Filter: logged %v", kept.Logged)
+	}
+}
+
+// TestLoggedNotNumbers: the logged advantages there but not numbers (a
+// string, a number in a string, a bool) are NaN in Logged and counted, the
+// first in input order kept, whichever goroutine read it and across
+// Append; null and NaN are absent, not counted.
+func TestLoggedNotNumbers(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3*evalChunk + 7 // several goroutines' chunks
+	ts := make([]scoring.Trajectory, n)
+	for i := range ts {
+		ts[i] = enginetest.Traj(0, "g", "x", 1.0, "adv", 0.5)
+		ts[i].ID = strconv.Itoa(i)
+	}
+	ts[5].Metadata["adv"] = nil
+	ts[6].Metadata["adv"] = math.NaN()
+	ts[evalChunk+1].Metadata["adv"] = "x" // not the first chunk's
+	ts[2*evalChunk+3].Metadata["adv"] = true
+	ts[n-1].Metadata["adv"] = "0.7"
+	e := c.NewEvaluator()
+	e.Add(ts)
+	ev := e.Evaluation()
+	if ev.LoggedNotNumbers != 3 || ev.FirstLoggedNotNumber != (LoggedValue{Where: ts[evalChunk+1].Where(), Value: "x"}) {
+		t.Errorf("%d not numbers, the first %+v; want 3, %s's \"x\"", ev.LoggedNotNumbers, ev.FirstLoggedNotNumber, ts[evalChunk+1].Where())
+	}
+	for _, i := range []int{evalChunk + 1, 2*evalChunk + 3, n - 1} {
+		if !math.IsNaN(ev.Logged[i]) {
+			t.Errorf("row %d: logged %v, want NaN", i, ev.Logged[i])
+		}
+	}
+	more := enginetest.Traj(1, "g", "x", 1.0, "adv", false)
+	next := ev.Append(c.Scorer, []scoring.Trajectory{more})
+	if next.LoggedNotNumbers != 4 || next.FirstLoggedNotNumber != ev.FirstLoggedNotNumber {
+		t.Errorf("after Append: %d not numbers, the first %+v", next.LoggedNotNumbers, next.FirstLoggedNotNumber)
 	}
 }

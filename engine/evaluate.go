@@ -44,6 +44,12 @@ type Evaluation struct {
 	// Filter (following a run) carry it, the appended trajectories' own
 	// (loggedExpr).
 	Logged []float64
+	// LoggedNotNumbers counts the trajectories whose logged advantage is
+	// there but not a number (a string, "0.7" too, a bool, a list): NaN in
+	// Logged, as if absent, which a caller must say. FirstLoggedNotNumber
+	// is the first of them in input order.
+	LoggedNotNumbers     int
+	FirstLoggedNotNumber LoggedValue
 
 	// Constraints and Gates are the scorer's (constraints.go), nil
 	// without. With constraints, Violation holds each trajectory's
@@ -96,6 +102,21 @@ type Evaluation struct {
 	// without is the evaluation Without or WithoutSince made this one
 	// from, nil for others.
 	without *Evaluation
+}
+
+// LoggedValue is a logged advantage as the record has it: where
+// (scoring.Trajectory.Where) and its value.
+type LoggedValue struct {
+	Where string
+	Value any
+}
+
+// loggedNotNumbers counts, in one goroutine's rows, the logged advantages
+// that are not numbers, and keeps the first.
+type loggedNotNumbers struct {
+	count int
+	row   int // of first
+	first LoggedValue
 }
 
 // Evaluate runs the scorer on every trajectory. The trajectories are not
@@ -237,19 +258,42 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 		}
 	}
 	reasons := make([]map[string]firstReason, nw) // per goroutine
+	var odd []loggedNotNumbers                    // per goroutine
+	if len(e.logged) > 0 {
+		odd = make([]loggedNotNumbers, nw)
+	}
 	parallel.Chunks(len(ts), evalChunk, nw, func(w, from, to int) {
 		reasons[w] = mergeReasons(reasons[w], ev.evaluate(e.scorers[w], ts[from:to], lo+from))
 		if len(e.logged) > 0 {
 			for j := from; j < to; j++ {
-				ev.Logged[lo+j], _ = e.logged[w].Eval(&ts[j]) // NaN when it has none
+				x, v, err := e.logged[w].EvalNumber(&ts[j]) // NaN when it has none
+				ev.Logged[lo+j] = x
+				if errors.Is(err, scoring.ErrNotNumber) {
+					if o := &odd[w]; o.count == 0 || j < o.row {
+						o.row, o.first = j, LoggedValue{ts[j].Where(), v}
+					}
+					odd[w].count++
+				}
 			}
 		}
 	})
-	var first map[string]firstReason
-	for _, r := range reasons {
-		first = mergeReasons(first, r)
+	first := -1
+	for w := range odd {
+		if odd[w].count > 0 && ev.LoggedNotNumbers == 0 && (first < 0 || odd[w].row < odd[first].row) {
+			first = w
+		}
 	}
-	for cause, r := range first {
+	if first >= 0 {
+		ev.FirstLoggedNotNumber = odd[first].first
+	}
+	for w := range odd {
+		ev.LoggedNotNumbers += odd[w].count
+	}
+	var firstReasons map[string]firstReason
+	for _, r := range reasons {
+		firstReasons = mergeReasons(firstReasons, r)
+	}
+	for cause, r := range firstReasons {
 		if _, ok := ev.evalReasons[cause]; !ok {
 			if ev.evalReasons == nil {
 				ev.evalReasons = map[string]string{}

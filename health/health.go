@@ -299,6 +299,18 @@ var Checks = func() []Check {
 	return cs
 }()
 
+// BaselineChecks lists the checks that compare with the baseline, and so
+// run only on the batches after it.
+var BaselineChecks = func() []Check {
+	var cs []Check
+	for i := range checks {
+		if checks[i].afterBaseline {
+			cs = append(cs, checks[i].check)
+		}
+	}
+	return cs
+}()
+
 // batch returns the findings of batch b, at the level each reached.
 func (h *healthRun) batch(b int) []Finding {
 	t := &h.trends[b]

@@ -16,9 +16,13 @@ const Tolerance = 1e-4
 // trainer logged (Evaluation.Logged): does the trainer compute what the
 // settings say?
 type Diff struct {
-	// Rows counts the batch's trajectories whose record has a logged
-	// advantage (a finite number); the others are left out.
+	// Rows counts the batch's valid trajectories whose record has a
+	// logged advantage (a finite number); the others are left out.
 	Rows int
+	// Logged counts the batch's trajectories with a finite logged
+	// advantage, valid or not: Rows 0 with Logged > 0 is a batch whose
+	// logged rows are all invalid, not one that logged nothing.
+	Logged int
 	// MaxAbsDiff and MeanAbsDiff are the max and the mean over those rows
 	// of |reward - logged| (NaN when Rows is 0).
 	MaxAbsDiff, MeanAbsDiff float64
@@ -30,14 +34,15 @@ type Diff struct {
 	MaxScaledDiff float64
 }
 
-// CompareLogged compares the rewards of batch b with the logged
-// advantages. ok is false when the evaluation has none (no logged
-// advantage expression).
+// CompareLogged compares the rewards of batch b's valid trajectories
+// with the logged advantages (an invalid one's reward is its group's mean,
+// no trainer's advantage). ok is false when the evaluation has none (no
+// logged advantage expression).
 func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
 	}
-	return compareLogged(res, b, false), true
+	return compareLogged(res, b, true), true
 }
 
 // compareLogged is CompareLogged of a result with logged advantages, over
@@ -47,7 +52,11 @@ func compareLogged(res *engine.Result, b *engine.Batch, validOnly bool) (c Diff)
 	sum := 0.0
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
-		if math.IsNaN(logged) || math.IsInf(logged, 0) || (validOnly && !res.Evaluation.Valid[i]) {
+		if math.IsNaN(logged) || math.IsInf(logged, 0) {
+			continue
+		}
+		c.Logged++
+		if validOnly && !res.Evaluation.Valid[i] {
 			continue
 		}
 		d := math.Abs(res.Rewards[i] - logged)

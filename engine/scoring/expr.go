@@ -151,6 +151,21 @@ func (e *Expression) Eval(t *Trajectory) (float64, error) {
 	return toNumber(v)
 }
 
+// EvalNumber is Eval for a value that must be a number as it is, a
+// logged advantage: a bool is ErrNotNumber, not 1 or 0, as a string is
+// ("0.7" too). v is the value read (Value), for the caller to say one
+// that is not a number. t must not have been read with a Pick.
+func (e *Expression) EvalNumber(t *Trajectory) (x float64, v any, err error) {
+	if v, err = e.Value(t); err != nil {
+		return math.NaN(), nil, err
+	}
+	if _, isBool := v.(bool); isBool {
+		return math.NaN(), v, ErrNotNumber
+	}
+	x, err = toNumber(v)
+	return x, v, err
+}
+
 // Value evaluates the expression on t and returns its value as it is: a
 // metadata value (float64, string, bool or nil), or whatever the program
 // computes. The error is an *EvalError (ErrEval) when the program fails,

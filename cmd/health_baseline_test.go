@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHealthBaselineLongerThanRun: with --baseline longer than the run,
+// the baseline is every batch and says so (the table and JSON's baseline
+// the effective count), and with no batch after it the findings say the
+// drift checks did not run, not a bare "healthy"; one batch after it is
+// healthy again.
+func TestHealthBaselineLongerThanRun(t *testing.T) {
+	var rows strings.Builder
+	for b := range 3 {
+		for i, x := range []string{"1", "0", "1", "0"} {
+			rows.WriteString(`{"id":"` + string(rune('a'+4*b+i)) + `","batch":` + string(rune('0'+b)) + `,"group":"g","metadata":{"x":` + x + `}}` + "\n")
+		}
+	}
+	path := filepath.Join(writeFiles(t, map[string]string{"run.jsonl": rows.String()}), "run.jsonl")
+	args := []string{"stats", "--health", "--objective", "x=metadata.x", "--baseline"}
+
+	out, errOut, code := run(t, "", append(args, "100", path)...)
+	if code != 0 || !strings.Contains(out, "health: baseline the first 3 batches (all of them, fewer than --baseline 100);") ||
+		!strings.Contains(out, "findings: none; no batch after the baseline: drift checks not run (variance_collapse, length_drift, correlation_flip)\n") ||
+		strings.Contains(out, "healthy") {
+		t.Errorf("--baseline 100 over 3 batches: status %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	out, _, _ = run(t, "", "stats", "--format", "json", "--health", "--objective", "x=metadata.x", "--baseline", "100", path)
+	var report struct {
+		Health struct {
+			Baseline int `json:"baseline"`
+		} `json:"health"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || report.Health.Baseline != 3 {
+		t.Errorf("json: baseline %d (%v), want 3:\n%s", report.Health.Baseline, err, out)
+	}
+	if out, _, _ := run(t, "", append(args, "2", path)...); !strings.Contains(out, "findings: none, healthy\n") || strings.Contains(out, "not run") {
+		t.Errorf("--baseline 2 over 3 batches:\n%s", out)
+	}
+}

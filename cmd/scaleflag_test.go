@@ -1,0 +1,61 @@
+package cmd
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestScaleFlagOverConfigNormalize: an explicit --scale group|batch asks
+// for scaled rewards, overriding a config's normalize = false (flags win);
+// with --no-normalize too it is a usage error naming both; a config that
+// sets both scale = group|batch and normalize = false is warned of, saying
+// which wins.
+func TestScaleFlagOverConfigNormalize(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"a","group":"g","metadata":{"acc":1}}` + "\n" +
+			`{"id":"b","group":"g","metadata":{"acc":0}}` + "\n" +
+			`{"id":"c","group":"g","metadata":{"acc":0}}` + "\n",
+		"off.toml":    "normalize = false\nmethod = \"grpo\"\n",
+		"both.toml":   "normalize = false\nmethod = \"grpo\"\nscale = \"batch\"\n",
+		"scaled.toml": "method = \"grpo\"\nscale = \"group\"\n",
+	})
+	data := filepath.Join(dir, "data.jsonl")
+	// Scores 1, 0, 0: A = 2/3, -1/3, -1/3; the sample std is 1/sqrt(3).
+	std1 := 1 / math.Sqrt(3)
+	scaled := map[string]float64{"a": (2.0 / 3) / (std1 + 1e-4), "b": (-1.0 / 3) / (std1 + 1e-4), "c": (-1.0 / 3) / (std1 + 1e-4)}
+	unscaled := map[string]float64{"a": 2.0 / 3, "b": -1.0 / 3, "c": -1.0 / 3}
+
+	assertRewards(t, computeRecords(t, "--config", filepath.Join(dir, "off.toml"), "--objective", "acc=metadata.acc", data), unscaled)
+	for _, scale := range []string{"group", "batch"} {
+		recs := computeRecords(t, "--config", filepath.Join(dir, "off.toml"), "--scale", scale, "--objective", "acc=metadata.acc", data)
+		assertRewards(t, recs, scaled)
+	}
+
+	_, errOut, code := run(t, "", "stats", "--no-normalize", "--scale", "batch", "--objective", "acc=metadata.acc", data)
+	if code != 2 || !strings.Contains(errOut, "--scale batch and --no-normalize") {
+		t.Errorf("--no-normalize --scale batch: status %d, stderr %q; want 2 naming both", code, errOut)
+	}
+	// --scale none with --no-normalize says the same thing twice: no error.
+	if _, errOut, code := run(t, "", "stats", "--no-normalize", "--scale", "none", "--objective", "acc=metadata.acc", data); code != 0 {
+		t.Errorf("--no-normalize --scale none: status %d, stderr %q", code, errOut)
+	}
+
+	both := filepath.Join(dir, "both.toml")
+	_, errOut, code = run(t, "", "stats", "--config", both, "--objective", "acc=metadata.acc", data)
+	want := "warning: " + both + ` sets scale = "batch" and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled`
+	if code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("config with both: status %d, stderr %q; want %q", code, errOut, want)
+	}
+	// A flag that settles it leaves nothing to warn of.
+	for _, flags := range [][]string{{"--scale", "group"}, {"--no-normalize"}} {
+		args := append([]string{"stats", "--config", both, "--objective", "acc=metadata.acc"}, flags...)
+		if _, errOut, _ := run(t, "", append(args, data)...); strings.Contains(errOut, "contradict") {
+			t.Errorf("%v: warned though a flag settles it: %q", flags, errOut)
+		}
+	}
+	if _, errOut, _ := run(t, "", "stats", "--config", filepath.Join(dir, "scaled.toml"), "--objective", "acc=metadata.acc", data); strings.Contains(errOut, "warning") {
+		t.Errorf("a consistent config warned: %q", errOut)
+	}
+}
