@@ -29,10 +29,15 @@ type Column struct {
 	// caps it: the table gives such columns the width the columns leave
 	// free, up to Want each.
 	Want int
-	// CutMiddle cuts the text in its middle, keeping its head and tail
-	// (an id, a group key): keys that differ only at one end stay
-	// distinct.
+	// Fill grows into free width only after the other columns grew to
+	// their Want: the last column of a long text (a response) takes what
+	// they leave.
+	Fill bool
+	// CutMiddle cuts the text as a key (an id): the prefix and suffix
+	// the keys share, Shared, first, else in its middle (common.FitKey),
+	// so that keys differing anywhere stay distinct.
 	CutMiddle bool
+	Shared    common.Affixes
 	// Cell returns row j's text, safe to print (textsafe), on one line.
 	Cell func(j int) string
 }
@@ -116,7 +121,7 @@ func (t *Table) SetSize(width, height int) {
 // fit sets the drawn widths: each column's Width and, when all of them fit
 // with room to spare, the room shared a cell at a time among the columns
 // whose cells need more (Want), so that one long column does not take it
-// all.
+// all, then what is left to the Fill columns.
 func (t *Table) fit() {
 	t.widths = t.widths[:0]
 	free := t.width
@@ -127,13 +132,15 @@ func (t *Table) fit() {
 			free -= len(columnGap)
 		}
 	}
-	for grew := true; free > 0 && grew; {
-		grew = false
-		for c, col := range t.columns {
-			if free > 0 && t.widths[c] < col.Want {
-				t.widths[c]++
-				free--
-				grew = true
+	for _, fill := range []bool{false, true} {
+		for grew := true; free > 0 && grew; {
+			grew = false
+			for c, col := range t.columns {
+				if free > 0 && t.widths[c] < col.Want && (!col.Fill || fill) {
+					t.widths[c]++
+					free--
+					grew = true
+				}
 			}
 		}
 	}
@@ -353,7 +360,7 @@ func alignCell(s string, width int, col Column) string {
 		return common.PadLeft(s, width)
 	case common.TextWidth(s) <= width:
 	case col.CutMiddle:
-		s = common.FitMiddle(s, width)
+		s = common.FitKey(s, width, col.Shared)
 	default:
 		s = ansi.Truncate(s, width, "…")
 	}
@@ -594,6 +601,18 @@ func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 func MeasuredTextColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
 	want := TextWidth(title, n, max(grownWidth, maxWidth), measured)
 	return Column{Title: title, Width: min(want, max(maxWidth, ansi.StringWidth(title))), Want: want, Cell: cell}
+}
+
+// KeyColumn is MeasuredTextColumn of keys that tell the rows apart
+// (ids): a key too wide for the column is cut first in the prefix and
+// suffix all of them share (common.FitKey), measured over measuredRows
+// of them at most, spread as TextWidth spreads them.
+func KeyColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
+	c := MeasuredTextColumn(title, n, maxWidth, cell, measured)
+	stride := max((n+measuredRows-1)/measuredRows, 1)
+	c.CutMiddle = true
+	c.Shared = common.SharedAffixes((n+stride-1)/stride, func(j int) string { return measured(j * stride) })
+	return c
 }
 
 // grownWidth is the widest a text column grows into free room: beyond it,

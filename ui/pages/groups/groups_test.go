@@ -384,3 +384,40 @@ func TestGroupViewScrollKeepsTheRewardWithItsBar(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupViewIDs: a group's completions whose ids differ in their
+// middle show distinct when cut; at 200 cells the id column grows
+// before the response to show them whole; an invalid completion is
+// marked in a column of its own, its id cut as the others'.
+func TestGroupViewIDs(t *testing.T) {
+	var b strings.Builder
+	for j := range 6 {
+		a := strconv.Itoa(j)
+		if j == 5 {
+			a = `"x"` // invalid
+		}
+		fmt.Fprintf(&b, `{"id":"run-2026-11-27-experiment-very-long-identifier-c%d-s00-p00-suffix-xyz","group":"p00","response":"%s","metadata":{"a":%s,"b":1}}`+"\n", j, strings.Repeat("r", 150), a)
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	uitest.PressKeys(tab, "enter")
+	for _, width := range []int{100, 200} {
+		tab.SetSize(width, 30)
+		view := uitest.Plain(tab)
+		ids := map[string]bool{}
+		for _, l := range strings.Split(view, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && (strings.HasPrefix(f[1], "run-") || f[1] == "✗") {
+				id := f[1]
+				if id == "✗" {
+					id = f[2]
+				}
+				ids[id] = true
+				if width == 200 && len(id) != 68 {
+					t.Errorf("at 200 cells an id is cut: %q", l)
+				}
+			}
+		}
+		if len(ids) != 6 {
+			t.Errorf("at %d cells the 6 ids show as %d:\n%s", width, len(ids), view)
+		}
+	}
+}

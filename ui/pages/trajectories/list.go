@@ -478,9 +478,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		cell, measured := text(col)
 		switch {
 		case c == sortByID:
-			id := textColumn(title, n, common.MaxIDWidth, cell, measured)
-			id.CutMiddle = true
-			cols = append(cols, id)
+			cols = append(cols, table.KeyColumn(title, n, common.MaxIDWidth, cell, measured))
 		case c == sortByGroup:
 			group := func(i int) string { return s.Trajectories.At(i).Group }
 			if cut := common.SharedGroupPrefix(n, func(j int) string { return group(l.inOrder[j]) }); cut > 0 {
