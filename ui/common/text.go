@@ -144,7 +144,7 @@ func FitKey(key string, width int, a Affixes) string {
 	}
 	prefix, suffix := TextWidth(a.Prefix), TextWidth(a.Suffix)
 	middle := key[len(a.Prefix) : len(key)-len(a.Suffix)]
-	room := width - TextWidth(middle) // for the affixes, their ellipses counted
+	room := width - TextWidth(middle)                     // for the affixes, their ellipses counted
 	least := func(affix int) int { return min(affix, 1) } // an ellipsis
 	if room < least(prefix)+least(suffix) {
 		return FitMiddle(key, width)
