@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -162,5 +164,20 @@ func TestFitKey(t *testing.T) {
 		if got := SharedAffixes(len(c.keys), func(j int) string { return c.keys[j] }); got != c.want {
 			t.Errorf("SharedAffixes(%q) = %q, want %q", c.keys, got, c.want)
 		}
+	}
+}
+
+// TestReaderStatus: the line over an opened trajectory gives its id the
+// width the status leaves, whole at 125 cells where half the line would
+// cut it; with less room it is cut in its middle.
+func TestReaderStatus(t *testing.T) {
+	id := "run-2026-11-27-experiment-very-long-identifier-s00-p03-c7-suffix-xyz"
+	status := " · 100% · esc: back to the plot"
+	st := NewStyles(true, true)
+	if got := ansi.Strip(ReaderStatus(st, id, status, 125)); got != id+status {
+		t.Errorf("at 125 cells: %q", got)
+	}
+	if got := ansi.Strip(ReaderStatus(st, id, status, 80)); got != FitMiddle(id, 49)+status {
+		t.Errorf("at 80 cells: %q", got)
 	}
 }

@@ -161,6 +161,30 @@ func FitKey(key string, width int, a Affixes) string {
 	return head + middle + tail
 }
 
+// WrapKey returns key (an id), from data, safe to print, in lines of
+// width cells, at most maxLines of them: whole when it fits in them, else
+// first cut to what they hold as FitKey cuts it in a column of keys
+// sharing a (never at its end only).
+func WrapKey(key string, width, maxLines int, a Affixes) []string {
+	width, maxLines = max(width, 1), max(maxLines, 1)
+	key = FitKey(key, width*maxLines, a)
+	// At its separators when that takes no more lines, else at width.
+	if lines := strings.Split(ansi.Wrap(key, width, idBreakpoints), "\n"); len(lines) <= maxLines {
+		return lines
+	}
+	return strings.Split(ansi.Hardwrap(key, width, true), "\n")
+}
+
+// idBreakpoints are where WrapKey prefers to break an id.
+const idBreakpoints = "-_/.:"
+
+// ReaderStatus is the line over an opened trajectory: its id, then
+// status (muted), the id cut in its middle to the width status leaves it
+// (half the line at least).
+func ReaderStatus(st *Styles, id, status string, width int) string {
+	return st.Title.Render(FitMiddle(id, max(width-TextWidth(status), width/2))) + st.Muted.Render(status)
+}
+
 // PadRight pads s with spaces to width cells, counting wide characters as
 // two, which fmt's %-*s (counting runes) does not.
 func PadRight(s string, width int) string {
@@ -189,6 +213,9 @@ func TextWidth(s string) int {
 
 // MaxIDWidth is the widest a column of trajectory ids is drawn, in cells.
 const MaxIDWidth = 28
+
+// MaxIDLines is how many lines a panel's id may wrap over (WrapKey).
+const MaxIDLines = 4
 
 // minSharedPrefix is how long the start that every listed group shares
 // must be for the group column to leave it out.
