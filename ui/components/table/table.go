@@ -388,6 +388,19 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	return r.Format()
 }
 
+// NewNumberFormatWhere is NewNumberFormat of the values of the n rows
+// that show theirs, v(j) giving row j's and whether its cell shows it
+// (the others' show text: a feasible trajectory's "✓").
+func NewNumberFormatWhere(n int, v func(j int) (float64, bool)) NumberFormat {
+	r := NewNumberRange()
+	for j := range n {
+		if x, shown := v(j); shown {
+			r.Add(x)
+		}
+	}
+	return r.Format()
+}
+
 // NumberRange is what a NumberFormat is chosen from, gathered one value
 // at a time (Add) or in parts merged (Merge): a million values read in a
 // loop of their own, on every core, instead of through a function each.
@@ -508,20 +521,20 @@ func (r NumberRange) Format() NumberFormat {
 	}
 	f.width = r.special
 	if lo <= hi {
-		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
+		f.width = max(f.width, len(f.Format(lo)), len(f.Format(hi)))
 	}
 	if f.exponent { // a longer exponent is of the extremes of a sign
 		for _, x := range []float64{r.closeNeg, r.closePos} {
 			if !math.IsInf(x, 0) {
-				f.width = max(f.width, len(f.format(x)))
+				f.width = max(f.width, len(f.Format(x)))
 			}
 		}
 	}
 	return f
 }
 
-// format formats x: NaN and the infinities as common.FormatValue shows them.
-func (f NumberFormat) format(x float64) string {
+// Format formats x: NaN and the infinities as common.FormatValue shows them.
+func (f NumberFormat) Format(x float64) string {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		return common.FormatValue(x)
@@ -546,7 +559,7 @@ func NumberColumn(title string, n int, v func(j int) float64) Column {
 func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column {
 	return Column{
 		Title: title, Number: true, Width: max(f.width, ansi.StringWidth(title)),
-		Cell: func(j int) string { return f.format(v(j)) },
+		Cell: func(j int) string { return f.Format(v(j)) },
 	}
 }
 

@@ -29,7 +29,7 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		f := NewNumberFormat(len(tc.values), func(j int) float64 { return tc.values[j] })
 		width := 0
 		for j, v := range tc.values {
-			got := f.format(v)
+			got := f.Format(v)
 			if got != tc.want[j] {
 				t.Errorf("%v: %v formats as %q, want %q", tc.values, v, got, tc.want[j])
 			}
@@ -172,7 +172,7 @@ func TestNumberFormatExponentWidth(t *testing.T) {
 		f := NewNumberFormat(len(values), func(j int) float64 { return values[j] })
 		widest := 0
 		for _, x := range values {
-			widest = max(widest, len(f.format(x)))
+			widest = max(widest, len(f.Format(x)))
 		}
 		if f.width != widest {
 			t.Errorf("%v: width %d, widest cell %d", values, f.width, widest)

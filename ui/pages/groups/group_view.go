@@ -50,6 +50,9 @@ type groupView struct {
 // rewards, left of the axis, half for positive ones.
 const barWidth = 17
 
+// maxFeasibleWidth holds "✗ " and a violation (common.FeasibleMark).
+const maxFeasibleWidth = 12
+
 // maxResponseWidth caps the response column, the last one: it takes what
 // the others leave.
 const maxResponseWidth = 120
@@ -269,6 +272,11 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
 	}...)
+	if ev := res.Evaluation; ev.HasConstraints() { // as the Trajectories tab's
+		violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, at(j)) })
+		mark := func(j int) string { return common.FeasibleMark(ev, at(j), violations.Format) }
+		cols = append(cols, table.TextColumn("feasible", n, maxFeasibleWidth, mark))
+	}
 	for k, o := range res.Objectives {
 		col := table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] })
 		if res.Evaluation.Absent != nil {

@@ -413,8 +413,9 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
+		// Its cells are the listed rows' (dataColumns): one format for
+		// the violations they show.
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
-		feasible.text = func(i int) string { return common.FeasibleMark(s.Result.Evaluation, i) }
 		feasible.textCells = true
 		cols = append(cols, feasible)
 	}
@@ -486,8 +487,11 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 				cell, measured = func(j int) string { return short(l.row(j)) }, func(j int) string { return short(l.inOrder[j]) }
 			}
 			cols = append(cols, textColumn(title, n, maxKeyWidth, cell, measured))
-		case col.textCells:
-			cols = append(cols, textColumn(title, n, maxFeasibleWidth, cell, measured))
+		case col.textCells: // feasible
+			ev := s.Result.Evaluation
+			violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, l.inOrder[j]) })
+			mark := func(i int) string { return common.FeasibleMark(ev, i, violations.Format) }
+			cols = append(cols, textColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) }))
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
