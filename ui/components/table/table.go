@@ -367,9 +367,8 @@ func alignCell(s string, width int, col Column) string {
 	return common.PadRight(s, width)
 }
 
-// NumberFormat formats a column's numbers with one precision: integers
-// as integers, magnitudes from 1e-3 to 1e6 with four significant digits
-// of the largest, others in exponent form.
+// NumberFormat formats a column's numbers with one precision, chosen from
+// their range (NumberRange.Format).
 type NumberFormat struct {
 	decimals int
 	exponent bool
@@ -426,6 +425,15 @@ func NewNumberRange() NumberRange {
 // Add adds x to the range.
 func (r *NumberRange) Add(x float64) {
 	r.AddRows([]float64{x}, 1, 0, 0, 1)
+}
+
+// AddSpread adds a spread shown beside the values in their format (a
+// standard deviation): whether it is an integer counts, not its
+// magnitude, which is not the values'.
+func (r *NumberRange) AddSpread(x float64) {
+	if x-x == 0 && x != math.Trunc(x) {
+		r.integral = false
+	}
 }
 
 // AddAt adds vals[i*stride+offset] for each i of at: a column of a
@@ -503,34 +511,64 @@ func (r NumberRange) extremes() (lo, hi float64) {
 	return lo, hi
 }
 
-// Format returns the format of the range's values: one precision for all,
-// chosen from the largest magnitude, and the width of the widest (with
-// fixed decimals it is the smallest or the largest one).
+// Format returns the format of the range's values: one precision for
+// all and the width of the widest. Integers show as integers; other
+// values with four significant digits of the largest magnitude (one to
+// four decimals from 1e-3 up), or more where the spread between the least
+// and the greatest needs them to show three significant digits of it, so
+// that values that differ read different; at most maxDigits significant
+// digits. The exponent form, with as many significant digits (four at
+// least), is taken only where it is narrower than fixed point.
 func (r NumberRange) Format() NumberFormat {
 	lo, hi := r.extremes()
-	maxAbs := 0.0
-	if lo <= hi {
-		maxAbs = max(math.Abs(lo), math.Abs(hi))
+	if lo > hi { // no finite value
+		return NumberFormat{width: r.special}
 	}
-	f := NumberFormat{}
-	switch {
-	case maxAbs >= 1e6 || (!r.integral && maxAbs < 1e-3):
-		f.exponent, f.decimals = true, 3
-	case !r.integral:
-		f.decimals = min(max(3-int(math.Floor(math.Log10(maxAbs))), 1), 4)
+	maxAbs := max(math.Abs(lo), math.Abs(hi))
+	magnitude := 0 // of the largest, a power of ten
+	if maxAbs > 0 {
+		magnitude = int(math.Floor(math.Log10(maxAbs)))
 	}
-	f.width = r.special
-	if lo <= hi {
-		f.width = max(f.width, len(f.Format(lo)), len(f.Format(hi)))
+	digits := 3 - magnitude // decimals for four significant digits
+	if magnitude >= -3 && !r.integral {
+		digits = min(max(digits, 1), 4)
 	}
-	if f.exponent { // a longer exponent is of the extremes of a sign
+	if spread := hi - lo; spread > 0 {
+		digits = max(digits, 2-int(math.Floor(math.Log10(spread))))
+	}
+	digits = min(digits, maxDigits-1-magnitude)
+	fixed := NumberFormat{}
+	if r.integral {
+		digits = min(digits, 0)
+	} else {
+		fixed.decimals = max(digits, 1)
+	}
+	exponent := NumberFormat{exponent: true, decimals: min(max(magnitude+digits, 3), maxDigits-1)}
+	fixed.width, exponent.width = r.widest(fixed), r.widest(exponent)
+	if exponent.width < fixed.width {
+		return exponent
+	}
+	return fixed
+}
+
+// maxDigits is the most significant digits a NumberFormat shows: more
+// would show the rounding error of the values.
+const maxDigits = 10
+
+// widest returns the width of the range's widest value in format f:
+// with fixed decimals the least or the greatest, in exponent form also
+// those nearest zero of each sign (a longer exponent).
+func (r NumberRange) widest(f NumberFormat) int {
+	lo, hi := r.extremes()
+	width := max(r.special, len(f.Format(lo)), len(f.Format(hi)))
+	if f.exponent {
 		for _, x := range []float64{r.closeNeg, r.closePos} {
 			if !math.IsInf(x, 0) {
-				f.width = max(f.width, len(f.Format(x)))
+				width = max(width, len(f.Format(x)))
 			}
 		}
 	}
-	return f
+	return width
 }
 
 // Format formats x: NaN and the infinities as common.FormatValue shows them.
