@@ -87,15 +87,22 @@ func FeasibleText(ev *engine.Evaluation, i int, no string) string {
 }
 
 // FeasibleMark is FeasibleText in a table's cell: "✓", or "✗" and the
-// violation ("✗ 0.1379"); "-" for an invalid one.
-func FeasibleMark(ev *engine.Evaluation, i int) string {
+// violation shown by format, the column's ("✗ 0.138"); "-" for an
+// invalid one.
+func FeasibleMark(ev *engine.Evaluation, i int, format func(float64) string) string {
 	switch {
 	case !ev.Valid[i]:
 		return "-"
 	case ev.Feasible(i):
 		return "✓"
 	}
-	return "✗ " + FormatValue(ev.ViolationOf(i))
+	return "✗ " + format(ev.ViolationOf(i))
+}
+
+// ShownViolation returns trajectory i's violation and whether
+// FeasibleMark shows it: a column's format is chosen from those shown.
+func ShownViolation(ev *engine.Evaluation, i int) (float64, bool) {
+	return ev.ViolationOf(i), ev.Valid[i] && !ev.Feasible(i)
 }
 
 // ScoreFormula states the score s as res was computed

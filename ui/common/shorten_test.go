@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -122,5 +124,69 @@ func TestFormatWeight(t *testing.T) {
 		if got := FormatWeight(w); got != want {
 			t.Errorf("FormatWeight(%v) = %q, want %q", w, got, want)
 		}
+	}
+}
+
+// TestFitKey: ids that share a long head and tail and differ in their
+// middle keep the middle when cut, the shared prefix cut first (its
+// head kept), then the shared suffix; a key without the affixes, or one
+// that fits, is as FitMiddle leaves it.
+func TestFitKey(t *testing.T) {
+	ids := []string{
+		"run-2026-11-27-experiment-very-long-identifier-s00-p03-c7-suffix-xyz",
+		"run-2026-11-27-experiment-very-long-identifier-s00-p04-c7-suffix-xyz",
+		"run-2026-11-27-experiment-very-long-identifier-s00-p10-c2-suffix-xyz",
+	}
+	a := SharedAffixes(len(ids), func(j int) string { return ids[j] })
+	if want := (Affixes{"run-2026-11-27-experiment-very-long-identifier-s00-", "-suffix-xyz"}); a != want {
+		t.Fatalf("SharedAffixes = %q, want %q (at separators)", a, want)
+	}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{100, ids[0]},
+		{28, "run-2026-1…p03-c7-suffix-xyz"},
+		{18, "…p03-c7-suffix-xyz"},
+		{12, "…p03-c7…-xyz"},
+		{8, "…p03-c7…"},
+		{7, "run…xyz"}, // the middle does not fit: FitMiddle
+	} {
+		if got := FitKey(ids[0], c.width, a); got != c.want || TextWidth(got) > c.width {
+			t.Errorf("FitKey(%q, %d) = %q, want %q", ids[0], c.width, got, c.want)
+		}
+	}
+	if got := FitKey("other-id-of-some-length", 10, a); got != FitMiddle("other-id-of-some-length", 10) {
+		t.Errorf("a key without the affixes: %q", got)
+	}
+	for _, c := range []struct {
+		keys []string
+		want Affixes
+	}{
+		{[]string{"only-one"}, Affixes{}},
+		{[]string{"same-key", "same-key"}, Affixes{}},
+		{[]string{"run-1", "run-1-x"}, Affixes{"run-", ""}}, // within the shortest
+		{[]string{"ab12", "ab13"}, Affixes{}},               // no separator: a number is not split
+		{[]string{"é-a-x", "é-b-x"}, Affixes{"é-", "-x"}},   // runes kept whole
+		{[]string{"aé-1", "aè-1"}, Affixes{"", "-1"}},       // a shared byte of two runes
+	} {
+		if got := SharedAffixes(len(c.keys), func(j int) string { return c.keys[j] }); got != c.want {
+			t.Errorf("SharedAffixes(%q) = %q, want %q", c.keys, got, c.want)
+		}
+	}
+}
+
+// TestReaderStatus: the line over an opened trajectory gives its id the
+// width the status leaves, whole at 125 cells where half the line would
+// cut it; with less room it is cut in its middle.
+func TestReaderStatus(t *testing.T) {
+	id := "run-2026-11-27-experiment-very-long-identifier-s00-p03-c7-suffix-xyz"
+	status := " · 100% · esc: back to the plot"
+	st := NewStyles(true, true)
+	if got := ansi.Strip(ReaderStatus(st, id, status, 125)); got != id+status {
+		t.Errorf("at 125 cells: %q", got)
+	}
+	if got := ansi.Strip(ReaderStatus(st, id, status, 80)); got != FitMiddle(id, 49)+status {
+		t.Errorf("at 80 cells: %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -69,6 +70,121 @@ func FitMiddle(s string, width int) string {
 	return ansi.Truncate(s, head, "") + "…" + ansi.TruncateLeft(s, w-tail, "")
 }
 
+// Affixes are the start and the end that the keys of a column (ids)
+// all share, SharedAffixes: cut first when a key does not fit, they
+// leave what tells the keys apart.
+type Affixes struct{ Prefix, Suffix string }
+
+// SharedAffixes returns the prefix and the suffix that the n keys
+// key(0)..key(n-1) share, at separators (a prefix ends after one, a
+// suffix starts with one: a number or a word is not split), never
+// overlapping in the shortest key; none unless two keys differ.
+func SharedAffixes(n int, key func(j int) string) Affixes {
+	if n < 2 {
+		return Affixes{}
+	}
+	first := key(0)
+	prefix, suffix, shortest, distinct := first, first, len(first), false
+	for j := 1; j < n && (prefix != "" || suffix != ""); j++ {
+		k := key(j)
+		if k == first {
+			continue
+		}
+		distinct = true
+		shortest = min(shortest, len(k))
+		p := 0
+		for p < len(prefix) && p < len(k) && prefix[p] == k[p] {
+			p++
+		}
+		prefix = prefix[:p]
+		s := 0
+		for s < len(suffix) && s < len(k) && suffix[len(suffix)-1-s] == k[len(k)-1-s] {
+			s++
+		}
+		suffix = suffix[len(suffix)-s:]
+	}
+	if !distinct {
+		return Affixes{}
+	}
+	prefix = prefix[:strings.LastIndexFunc(prefix, isSeparator)+1]
+	if i := strings.IndexFunc(suffix, isSeparator); i >= 0 {
+		suffix = suffix[i:]
+	} else {
+		suffix = ""
+	}
+	if len(prefix)+len(suffix) > shortest {
+		suffix = suffix[min(len(prefix)+len(suffix)-shortest, len(suffix)):]
+	}
+	return Affixes{prefix, suffix}
+}
+
+// isSeparator reports whether r separates the words and numbers of an
+// id: anything but a letter or a digit (or a rune the byte-wise
+// comparison split).
+func isSeparator(r rune) bool {
+	return r != utf8.RuneError && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// FitKey returns key, from data, safe to print on one line and cut to
+// width cells keeping what tells it apart from the other keys sharing a
+// (SharedAffixes): the shared prefix is cut first (its head kept), then
+// the shared suffix (its tail kept), so that the middle stays whole when
+// it fits: "run-2026…p03-c7-suffix-xyz", "…p03-c7…". A key without the
+// affixes, or whose middle alone does not fit, is cut in its middle
+// (FitMiddle).
+func FitKey(key string, width int, a Affixes) string {
+	key = textsafe.Line(key)
+	w := TextWidth(key)
+	if w <= width {
+		return key
+	}
+	if a == (Affixes{}) || len(key) <= len(a.Prefix)+len(a.Suffix) ||
+		!strings.HasPrefix(key, a.Prefix) || !strings.HasSuffix(key, a.Suffix) {
+		return FitMiddle(key, width)
+	}
+	prefix, suffix := TextWidth(a.Prefix), TextWidth(a.Suffix)
+	middle := key[len(a.Prefix) : len(key)-len(a.Suffix)]
+	room := width - TextWidth(middle)                     // for the affixes, their ellipses counted
+	least := func(affix int) int { return min(affix, 1) } // an ellipsis
+	if room < least(prefix)+least(suffix) {
+		return FitMiddle(key, width)
+	}
+	keepSuffix := min(suffix, room-least(prefix))
+	head := a.Prefix
+	if keepPrefix := room - keepSuffix; keepPrefix < prefix {
+		head = ansi.Truncate(a.Prefix, keepPrefix-1, "") + "…"
+	}
+	tail := a.Suffix
+	if keepSuffix < suffix {
+		tail = "…" + ansi.TruncateLeft(a.Suffix, suffix-(keepSuffix-1), "")
+	}
+	return head + middle + tail
+}
+
+// WrapKey returns key (an id), from data, safe to print, in lines of
+// width cells, at most maxLines of them: whole when it fits in them, else
+// first cut to what they hold as FitKey cuts it in a column of keys
+// sharing a (never at its end only).
+func WrapKey(key string, width, maxLines int, a Affixes) []string {
+	width, maxLines = max(width, 1), max(maxLines, 1)
+	key = FitKey(key, width*maxLines, a)
+	// At its separators when that takes no more lines, else at width.
+	if lines := strings.Split(ansi.Wrap(key, width, idBreakpoints), "\n"); len(lines) <= maxLines {
+		return lines
+	}
+	return strings.Split(ansi.Hardwrap(key, width, true), "\n")
+}
+
+// idBreakpoints are where WrapKey prefers to break an id.
+const idBreakpoints = "-_/.:"
+
+// ReaderStatus is the line over an opened trajectory: its id, then
+// status (muted), the id cut in its middle to the width status leaves it
+// (half the line at least).
+func ReaderStatus(st *Styles, id, status string, width int) string {
+	return st.Title.Render(FitMiddle(id, max(width-TextWidth(status), width/2))) + st.Muted.Render(status)
+}
+
 // PadRight pads s with spaces to width cells, counting wide characters as
 // two, which fmt's %-*s (counting runes) does not.
 func PadRight(s string, width int) string {
@@ -97,6 +213,9 @@ func TextWidth(s string) int {
 
 // MaxIDWidth is the widest a column of trajectory ids is drawn, in cells.
 const MaxIDWidth = 28
+
+// MaxIDLines is how many lines a panel's id may wrap over (WrapKey).
+const MaxIDLines = 4
 
 // minSharedPrefix is how long the start that every listed group shares
 // must be for the group column to leave it out.

@@ -156,6 +156,5 @@ func (l *List) Reread(c *common.Common) {
 // ReaderStatus is the line over the reader: the opened trajectory's id,
 // note, and how far it is scrolled.
 func (l *List) ReaderStatus(st *common.Styles, note string) string {
-	return st.Title.Render(common.FitMiddle(l.Opened.Full.ID, l.width/2)) +
-		st.Muted.Render(note+fmt.Sprintf(" · %3.0f%%", l.Reader.ScrollPercent()*100))
+	return common.ReaderStatus(st, l.Opened.Full.ID, note+fmt.Sprintf(" · %3.0f%%", l.Reader.ScrollPercent()*100), l.width)
 }

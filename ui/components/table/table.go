@@ -29,10 +29,15 @@ type Column struct {
 	// caps it: the table gives such columns the width the columns leave
 	// free, up to Want each.
 	Want int
-	// CutMiddle cuts the text in its middle, keeping its head and tail
-	// (an id, a group key): keys that differ only at one end stay
-	// distinct.
+	// Fill grows into free width only after the other columns grew to
+	// their Want: the last column of a long text (a response) takes what
+	// they leave.
+	Fill bool
+	// CutMiddle cuts the text as a key (an id): the prefix and suffix
+	// the keys share, Shared, first, else in its middle (common.FitKey),
+	// so that keys differing anywhere stay distinct.
 	CutMiddle bool
+	Shared    common.Affixes
 	// Cell returns row j's text, safe to print (textsafe), on one line.
 	Cell func(j int) string
 }
@@ -116,7 +121,7 @@ func (t *Table) SetSize(width, height int) {
 // fit sets the drawn widths: each column's Width and, when all of them fit
 // with room to spare, the room shared a cell at a time among the columns
 // whose cells need more (Want), so that one long column does not take it
-// all.
+// all, then what is left to the Fill columns.
 func (t *Table) fit() {
 	t.widths = t.widths[:0]
 	free := t.width
@@ -127,13 +132,15 @@ func (t *Table) fit() {
 			free -= len(columnGap)
 		}
 	}
-	for grew := true; free > 0 && grew; {
-		grew = false
-		for c, col := range t.columns {
-			if free > 0 && t.widths[c] < col.Want {
-				t.widths[c]++
-				free--
-				grew = true
+	for _, fill := range []bool{false, true} {
+		for grew := true; free > 0 && grew; {
+			grew = false
+			for c, col := range t.columns {
+				if free > 0 && t.widths[c] < col.Want && (!col.Fill || fill) {
+					t.widths[c]++
+					free--
+					grew = true
+				}
 			}
 		}
 	}
@@ -353,16 +360,15 @@ func alignCell(s string, width int, col Column) string {
 		return common.PadLeft(s, width)
 	case common.TextWidth(s) <= width:
 	case col.CutMiddle:
-		s = common.FitMiddle(s, width)
+		s = common.FitKey(s, width, col.Shared)
 	default:
 		s = ansi.Truncate(s, width, "…")
 	}
 	return common.PadRight(s, width)
 }
 
-// NumberFormat formats a column's numbers with one precision: integers
-// as integers, magnitudes from 1e-3 to 1e6 with four significant digits
-// of the largest, others in exponent form.
+// NumberFormat formats a column's numbers with one precision, chosen from
+// their range (NumberRange.Format).
 type NumberFormat struct {
 	decimals int
 	exponent bool
@@ -377,6 +383,19 @@ func NewNumberFormat(n int, v func(j int) float64) NumberFormat {
 	r := NewNumberRange()
 	for j := range n {
 		r.Add(v(j))
+	}
+	return r.Format()
+}
+
+// NewNumberFormatWhere is NewNumberFormat of the values of the n rows
+// that show theirs, v(j) giving row j's and whether its cell shows it
+// (the others' show text: a feasible trajectory's "✓").
+func NewNumberFormatWhere(n int, v func(j int) (float64, bool)) NumberFormat {
+	r := NewNumberRange()
+	for j := range n {
+		if x, shown := v(j); shown {
+			r.Add(x)
+		}
 	}
 	return r.Format()
 }
@@ -406,6 +425,15 @@ func NewNumberRange() NumberRange {
 // Add adds x to the range.
 func (r *NumberRange) Add(x float64) {
 	r.AddRows([]float64{x}, 1, 0, 0, 1)
+}
+
+// AddSpread adds a spread shown beside the values in their format (a
+// standard deviation): whether it is an integer counts, not its
+// magnitude, which is not the values'.
+func (r *NumberRange) AddSpread(x float64) {
+	if x-x == 0 && x != math.Trunc(x) {
+		r.integral = false
+	}
 }
 
 // AddAt adds vals[i*stride+offset] for each i of at: a column of a
@@ -483,38 +511,68 @@ func (r NumberRange) extremes() (lo, hi float64) {
 	return lo, hi
 }
 
-// Format returns the format of the range's values: one precision for all,
-// chosen from the largest magnitude, and the width of the widest (with
-// fixed decimals it is the smallest or the largest one).
+// Format returns the format of the range's values: one precision for
+// all and the width of the widest. Integers show as integers; other
+// values with four significant digits of the largest magnitude (one to
+// four decimals from 1e-3 up), or more where the spread between the least
+// and the greatest needs them to show three significant digits of it, so
+// that values that differ read different; at most maxDigits significant
+// digits. The exponent form, with as many significant digits (four at
+// least), is taken only where it is narrower than fixed point.
 func (r NumberRange) Format() NumberFormat {
 	lo, hi := r.extremes()
-	maxAbs := 0.0
-	if lo <= hi {
-		maxAbs = max(math.Abs(lo), math.Abs(hi))
+	if lo > hi { // no finite value
+		return NumberFormat{width: r.special}
 	}
-	f := NumberFormat{}
-	switch {
-	case maxAbs >= 1e6 || (!r.integral && maxAbs < 1e-3):
-		f.exponent, f.decimals = true, 3
-	case !r.integral:
-		f.decimals = min(max(3-int(math.Floor(math.Log10(maxAbs))), 1), 4)
+	maxAbs := max(math.Abs(lo), math.Abs(hi))
+	magnitude := 0 // of the largest, a power of ten
+	if maxAbs > 0 {
+		magnitude = int(math.Floor(math.Log10(maxAbs)))
 	}
-	f.width = r.special
-	if lo <= hi {
-		f.width = max(f.width, len(f.format(lo)), len(f.format(hi)))
+	digits := 3 - magnitude // decimals for four significant digits
+	if magnitude >= -3 && !r.integral {
+		digits = min(max(digits, 1), 4)
 	}
-	if f.exponent { // a longer exponent is of the extremes of a sign
+	if spread := hi - lo; spread > 0 {
+		digits = max(digits, 2-int(math.Floor(math.Log10(spread))))
+	}
+	digits = min(digits, maxDigits-1-magnitude)
+	fixed := NumberFormat{}
+	if r.integral {
+		digits = min(digits, 0)
+	} else {
+		fixed.decimals = max(digits, 1)
+	}
+	exponent := NumberFormat{exponent: true, decimals: min(max(magnitude+digits, 3), maxDigits-1)}
+	fixed.width, exponent.width = r.widest(fixed), r.widest(exponent)
+	if exponent.width < fixed.width {
+		return exponent
+	}
+	return fixed
+}
+
+// maxDigits is the most significant digits a NumberFormat shows: more
+// would show the rounding error of the values.
+const maxDigits = 10
+
+// widest returns the width of the range's widest value in format f:
+// with fixed decimals the least or the greatest, in exponent form also
+// those nearest zero of each sign (a longer exponent).
+func (r NumberRange) widest(f NumberFormat) int {
+	lo, hi := r.extremes()
+	width := max(r.special, len(f.Format(lo)), len(f.Format(hi)))
+	if f.exponent {
 		for _, x := range []float64{r.closeNeg, r.closePos} {
 			if !math.IsInf(x, 0) {
-				f.width = max(f.width, len(f.format(x)))
+				width = max(width, len(f.Format(x)))
 			}
 		}
 	}
-	return f
+	return width
 }
 
-// format formats x: NaN and the infinities as common.FormatValue shows them.
-func (f NumberFormat) format(x float64) string {
+// Format formats x: NaN and the infinities as common.FormatValue shows them.
+func (f NumberFormat) Format(x float64) string {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		return common.FormatValue(x)
@@ -539,7 +597,7 @@ func NumberColumn(title string, n int, v func(j int) float64) Column {
 func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column {
 	return Column{
 		Title: title, Number: true, Width: max(f.width, ansi.StringWidth(title)),
-		Cell: func(j int) string { return f.format(v(j)) },
+		Cell: func(j int) string { return f.Format(v(j)) },
 	}
 }
 
@@ -594,6 +652,18 @@ func TextColumn(title string, n, maxWidth int, text func(j int) string) Column {
 func MeasuredTextColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
 	want := TextWidth(title, n, max(grownWidth, maxWidth), measured)
 	return Column{Title: title, Width: min(want, max(maxWidth, ansi.StringWidth(title))), Want: want, Cell: cell}
+}
+
+// KeyColumn is MeasuredTextColumn of keys that tell the rows apart
+// (ids): a key too wide for the column is cut first in the prefix and
+// suffix all of them share (common.FitKey), measured over measuredRows
+// of them at most, spread as TextWidth spreads them.
+func KeyColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
+	c := MeasuredTextColumn(title, n, maxWidth, cell, measured)
+	stride := max((n+measuredRows-1)/measuredRows, 1)
+	c.CutMiddle = true
+	c.Shared = common.SharedAffixes((n+stride-1)/stride, func(j int) string { return measured(j * stride) })
+	return c
 }
 
 // grownWidth is the widest a text column grows into free room: beyond it,

@@ -21,15 +21,21 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		{[]float64{1, 0.952, 0.5}, []string{"1.000", "0.952", "0.500"}},
 		{[]float64{312.7, 2.5}, []string{"312.7", "2.5"}},
 		{[]float64{27745, 3, -12}, []string{"27745", "3", "-12"}},
-		{[]float64{2.5e7, 1}, []string{"2.500e+07", "1.000e+00"}},
-		{[]float64{1e-5, 2e-4}, []string{"1.000e-05", "2.000e-04"}},
+		{[]float64{2.5e7, 1}, []string{"25000000", "1"}}, // no exponent where the digits fit as narrow
+		{[]float64{1e-5, 2e-4}, []string{"0.0000100", "0.0002000"}},
+		{[]float64{1.5e12, 3}, []string{"1.500e+12", "3.000e+00"}},
+		// The spread's digits: values close together read distinct.
+		{[]float64{10000000.3, 10005000.1, 10002721.146}, []string{"10000000.3", "10005000.1", "10002721.1"}},
+		{[]float64{0.5000714, 0.5001812, 0.5003}, []string{"0.500071", "0.500181", "0.500300"}},
+		{[]float64{-9.985e-06, -7.505e-08}, []string{"-9.985e-06", "-7.505e-08"}},
+		{[]float64{1, 1 + 1e-13}, []string{"1.000000000", "1.000000000"}}, // a rounding error: maxDigits
 		{[]float64{math.NaN(), math.Inf(1), 0.5}, []string{"NaN", "inf", "0.5000"}},
 		{[]float64{-0.00001, 0.5}, []string{"0.0000", "0.5000"}},
 	} {
 		f := NewNumberFormat(len(tc.values), func(j int) float64 { return tc.values[j] })
 		width := 0
 		for j, v := range tc.values {
-			got := f.format(v)
+			got := f.Format(v)
 			if got != tc.want[j] {
 				t.Errorf("%v: %v formats as %q, want %q", tc.values, v, got, tc.want[j])
 			}
@@ -172,7 +178,7 @@ func TestNumberFormatExponentWidth(t *testing.T) {
 		f := NewNumberFormat(len(values), func(j int) float64 { return values[j] })
 		widest := 0
 		for _, x := range values {
-			widest = max(widest, len(f.format(x)))
+			widest = max(widest, len(f.Format(x)))
 		}
 		if f.width != widest {
 			t.Errorf("%v: width %d, widest cell %d", values, f.width, widest)

@@ -917,8 +917,7 @@ func (t *compareTab) View() string {
 		return common.FitBox(common.Computing(st, textsafe.Line(title), t.width), t.width, t.height)
 	}
 	if t.reading {
-		status := st.Title.Render(common.FitMiddle(t.opened.Full.ID, t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100))
+		status := common.ReaderStatus(st, t.opened.Full.ID, fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.detail.ScrollPercent()*100), t.width)
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.detail.View()), t.width, t.height)
 	}
 	a, b := string(s.Result.Options.Method), string(t.b)
@@ -1108,12 +1107,15 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 	}
 	st := t.common.Styles
 	j := t.selected
-	lines := []string{
-		st.Title.Render("selected (enter, o: group)"),
-		row("id", common.FitMiddle(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID, panelValueWidth)),
-		row("reward A", common.FormatValue(t.cmp.A[j])),
-		row("reward B", common.FormatValue(t.cmp.B[j])),
+	lines := []string{st.Title.Render("selected (enter, o: group)")}
+	label := "id" // on the first of the lines the id wraps over
+	for _, l := range common.WrapKey(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID, panelValueWidth, common.MaxIDLines, common.Affixes{}) {
+		lines = append(lines, row(label, l))
+		label = ""
 	}
+	lines = append(lines,
+		row("reward A", common.FormatValue(t.cmp.A[j])),
+		row("reward B", common.FormatValue(t.cmp.B[j])))
 	if k := slices.Index(t.odd, int32(j)); k >= 0 {
 		lines = append(lines, row("disagreement", fmt.Sprintf("%d of %d", k+1, len(t.odd))))
 	}

@@ -497,29 +497,61 @@ func TestCompareDisagreementEnds(t *testing.T) {
 	press("D", ct.odd[n-2], "")
 }
 
-// TestCompareLongIDsStayDistinct: the selected trajectory's id, too long
-// for the panel, is cut in its middle: 12 ids of 300 characters that
-// differ at their end show as 12.
+// TestCompareLongIDsStayDistinct: the selected trajectory's id is shown
+// whole over the panel's lines when it fits in them (an id of 68
+// characters differing in its middle), and one too long for them is cut
+// in its middle: 12 ids of 300 characters that differ at their end show
+// as 12.
 func TestCompareLongIDsStayDistinct(t *testing.T) {
-	var b strings.Builder
-	for j := range 12 {
-		fmt.Fprintf(&b, `{"id":"%s-%02d","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", strings.Repeat("X", 300), j, j/4, j, j%3)
-	}
-	s := uitest.TextSession(t, b.String())
-	tab := uitest.TabOn(s, New)
-	ct := tab.(*compareTab)
-	shown := map[string]bool{}
-	for j := range ct.cmp.N {
-		ct.selected = j
-		for _, l := range strings.Split(uitest.Plain(tab), "\n") {
-			if k := strings.Index(l, "id            "); k >= 0 {
-				shown[strings.Fields(l[k:])[1]] = true
+	for _, c := range []struct {
+		id    func(j int) string
+		whole bool
+	}{
+		{func(j int) string { return fmt.Sprintf("%s-%02d", strings.Repeat("X", 300), j) }, false},
+		{func(j int) string {
+			return fmt.Sprintf("run-2026-11-27-experiment-very-long-identifier-s00-p%02d-c7-suffix-xyz", j)
+		}, true},
+	} {
+		var b strings.Builder
+		for j := range 12 {
+			fmt.Fprintf(&b, `{"id":"%s","group":"g%d","metadata":{"a":%d,"b":%d}}`+"\n", c.id(j), j/4, j, j%3)
+		}
+		s := uitest.TextSession(t, b.String())
+		tab := uitest.TabOn(s, New)
+		tab.SetSize(125, 40)
+		ct := tab.(*compareTab)
+		shown := map[string]bool{}
+		for j := range ct.cmp.N {
+			ct.selected = j
+			id := selectedID(uitest.Plain(tab))
+			shown[id] = true
+			if want := s.Trajectories.At(ct.cmp.Index[j]).ID; c.whole && id != want {
+				t.Errorf("the panel shows the id %q, want %q whole", id, want)
 			}
 		}
+		if len(shown) != 12 {
+			t.Errorf("the 12 ids show as %d: %q", len(shown), slices.Collect(maps.Keys(shown)))
+		}
 	}
-	if len(shown) != 12 {
-		t.Errorf("the 12 ids show as %d: %q", len(shown), slices.Collect(maps.Keys(shown)))
+}
+
+// selectedID returns the id the panel of view shows, its lines joined.
+func selectedID(view string) string {
+	id, k := "", -1 // k: the panel's first cell
+	for _, l := range strings.Split(view, "\n") {
+		switch {
+		case k < 0:
+			if b := strings.Index(l, "id            "); b >= 0 {
+				k = ansi.StringWidth(l[:b])
+				id = strings.Fields(l[b:])[1]
+			}
+		case strings.Contains(l, "reward A"):
+			return id
+		default:
+			id += strings.TrimSpace(ansi.Cut(l, k, k+comparePanelWidth))
+		}
 	}
+	return id
 }
 
 // TestCompareSaysWhyTheAgreementIsUndefined: where the rank agreement is

@@ -11,6 +11,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -48,6 +49,9 @@ type groupView struct {
 // barWidth is the width of the signed reward bar: half for negative
 // rewards, left of the axis, half for positive ones.
 const barWidth = 17
+
+// maxFeasibleWidth holds "✗ " and a violation (common.FeasibleMark).
+const maxFeasibleWidth = 12
 
 // maxResponseWidth caps the response column, the last one: it takes what
 // the others leave.
@@ -212,9 +216,20 @@ func (v *groupView) layout(c *common.Common) {
 	}
 	v.prompt = lines
 	v.table.SetSize(v.width, max(v.height-v.tableTop(), 2))
-	// The frozen columns: the number, the id, and A's reward with its bar,
-	// which without its number and title would be a bar of nothing.
-	v.table.SetColumns(v.columns(c), 4)
+	// The frozen columns: the number (and the invalid's mark), the id,
+	// and A's reward with its bar, which without its number and title
+	// would be a bar of nothing.
+	frozen := 4
+	if v.marksInvalid(c.Session.Result) {
+		frozen++
+	}
+	v.table.SetColumns(v.columns(c), frozen)
+}
+
+// marksInvalid reports whether a member is invalid: a column before the
+// ids marks it "✗".
+func (v *groupView) marksInvalid(res *engine.Result) bool {
+	return slices.ContainsFunc(v.members, func(i int) bool { return !res.Evaluation.Valid[i] })
 }
 
 // columns returns the completions' table columns.
@@ -230,22 +245,23 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 			scale = max(scale, r)
 		}
 	}
-	id := table.TextColumn("id", n, common.MaxIDWidth, func(j int) string {
-		id := textsafe.Line(s.Trajectories.At(at(j)).ID)
-		if !res.Evaluation.Valid[at(j)] {
-			return "✗ " + id
-		}
-		return id
-	})
-	id.CutMiddle = true
-	cols := []table.Column{
-		table.IntColumn("#", n, func(j int) int { return j + 1 }),
-		id,
+	id := func(j int) string { return textsafe.Line(s.Trajectories.At(at(j)).ID) }
+	cols := []table.Column{table.IntColumn("#", n, func(j int) int { return j + 1 })}
+	if v.marksInvalid(res) { // a column of its own: the ids keep the prefix they share
+		cols = append(cols, table.Column{Width: 1, Cell: func(j int) string {
+			if !res.Evaluation.Valid[at(j)] {
+				return "✗"
+			}
+			return ""
+		}})
+	}
+	cols = append(cols,
+		table.KeyColumn("id", n, common.MaxIDWidth, id, id),
 		// The rewards are named by their method: A's, the current one,
 		// and B's, the Compare tab's, when it is another.
 		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),
-		{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
-	}
+		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+	)
 	if s.ShowsRewardB() && !s.RewardBPending() { // until B's result is computed, no column
 		cols = append(cols, table.NumberColumn(textsafe.Line(string(s.CompareMethod)), n, func(j int) float64 {
 			r, _ := s.RewardB(at(j))
@@ -256,6 +272,11 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
 	}...)
+	if ev := res.Evaluation; ev.HasConstraints() { // as the Trajectories tab's
+		violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, at(j)) })
+		mark := func(j int) string { return common.FeasibleMark(ev, at(j), violations.Format) }
+		cols = append(cols, table.TextColumn("feasible", n, maxFeasibleWidth, mark))
+	}
 	for k, o := range res.Objectives {
 		col := table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] })
 		if res.Evaluation.Absent != nil {
@@ -264,7 +285,9 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		}
 		cols = append(cols, col)
 	}
-	cols = append(cols, table.Column{Title: "response", Width: maxResponseWidth, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
+	// The response, last, takes the width the others leave once the id
+	// grew into it.
+	cols = append(cols, table.Column{Title: "response", Width: len("response"), Want: maxResponseWidth, Fill: true, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols
 }
 

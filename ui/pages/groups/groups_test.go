@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -382,5 +384,85 @@ func TestGroupViewScrollKeepsTheRewardWithItsBar(t *testing.T) {
 		if summary := strings.Split(uitest.Plain(tab), "\n")[1]; !strings.Contains(summary, "column") || !strings.Contains(summary, "→") || !strings.Contains(summary, "sorted by pareto ▼") {
 			t.Errorf("at %d cells the summary lost the columns' hint or the sort: %q", width, summary)
 		}
+	}
+}
+
+// TestGroupViewIDs: a group's completions whose ids differ in their
+// middle show distinct when cut; at 200 cells the id column grows
+// before the response to show them whole; an invalid completion is
+// marked in a column of its own, its id cut as the others'.
+func TestGroupViewIDs(t *testing.T) {
+	var b strings.Builder
+	for j := range 6 {
+		a := strconv.Itoa(j)
+		if j == 5 {
+			a = `"x"` // invalid
+		}
+		fmt.Fprintf(&b, `{"id":"run-2026-11-27-experiment-very-long-identifier-c%d-s00-p00-suffix-xyz","group":"p00","response":"%s","metadata":{"a":%s,"b":1}}`+"\n", j, strings.Repeat("r", 150), a)
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	uitest.PressKeys(tab, "enter")
+	for _, width := range []int{100, 200} {
+		tab.SetSize(width, 30)
+		view := uitest.Plain(tab)
+		ids := map[string]bool{}
+		for _, l := range strings.Split(view, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && (strings.HasPrefix(f[1], "run-") || f[1] == "✗") {
+				id := f[1]
+				if id == "✗" {
+					id = f[2]
+				}
+				ids[id] = true
+				if width == 200 && len(id) != 68 {
+					t.Errorf("at 200 cells an id is cut: %q", l)
+				}
+			}
+		}
+		if len(ids) != 6 {
+			t.Errorf("at %d cells the 6 ids show as %d:\n%s", width, len(ids), view)
+		}
+	}
+}
+
+// TestGroupViewFeasibleColumn: under a constraint a group's completions
+// have the Trajectories tab's feasible column: "✓", or "✗" and the
+// violation, in one precision for the column.
+func TestGroupViewFeasibleColumn(t *testing.T) {
+	var b strings.Builder
+	for j, v := range []string{"0.61", "0.9", "0.41", "0.59", "0.3"} {
+		fmt.Fprintf(&b, `{"id":"c%d","group":"p0","metadata":{"a":%d,"safe":%s}}`+"\n", j, j, v)
+	}
+	res, err := loaders.Read(strings.NewReader(b.String()), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", Constraints: []string{"safe >= 0.6"},
+		Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "safe", Expr: "metadata.safe"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	uitest.PressKeys(tab, "enter")
+	tab.SetSize(150, 20)
+	view := uitest.Plain(tab)
+	want := map[string]string{"c0": "✓", "c1": "✓", "c2": "✗ 0.1900", "c3": "✗ 0.0100", "c4": "✗ 0.3000"}
+	header := ""
+	for _, l := range strings.Split(view, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 1 && f[1] == "id" {
+			header = l
+		}
+		if len(f) < 2 || want[f[1]] == "" || header == "" {
+			continue
+		}
+		k := strings.Index(header, "feasible")
+		if got := strings.TrimSpace(ansi.Cut(l, ansi.StringWidth(header[:k]), ansi.StringWidth(header[:k])+8)); got != want[f[1]] {
+			t.Errorf("%s: feasible %q, want %q", f[1], got, want[f[1]])
+		}
+		delete(want, f[1])
+	}
+	if len(want) > 0 {
+		t.Errorf("no feasible cell of %v:\n%s", want, view)
 	}
 }

@@ -200,8 +200,12 @@ func (t *objectivesTab) setValues(values [][]float64, of valuesKey) {
 func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
+	formats := make([]table.NumberFormat, n)
+	for j := range objs {
+		formats[j] = rowFormat(&objs[j])
+	}
 	stat := func(title string, pick func(o *diagnose.ObjectiveStats) float64) table.Column {
-		return textNumberColumn(title, n, func(j int) string { return common.FormatNumber(pick(&objs[j])) })
+		return textNumberColumn(title, n, func(j int) string { return formats[j].Format(pick(&objs[j])) })
 	}
 	columns := []table.Column{
 		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
@@ -224,6 +228,19 @@ func (t *objectivesTab) fillTable() {
 	t.table.SetSize(t.width, n+1)
 	t.table.SetRows(n)
 	t.table.SetColumns(columns, 1)
+}
+
+// rowFormat returns the format of an objective's statistics, one per row
+// (the objectives' scales differ): chosen from the values that place it,
+// its mean and quantiles, with the digits their spread needs to read
+// distinct; its std is shown at their precision.
+func rowFormat(o *diagnose.ObjectiveStats) table.NumberFormat {
+	r := table.NewNumberRange()
+	for _, x := range []float64{o.Mean, o.Min, o.P25, o.Median, o.P75, o.Max} {
+		r.Add(x)
+	}
+	r.AddSpread(o.Std)
+	return r.Format()
 }
 
 // textNumberColumn returns a right-aligned column of n numbers already

@@ -18,15 +18,15 @@ import (
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
-// TestObjectivesTableScrollsSideways: at 80 columns the statistics do not
+// TestObjectivesTableScrollsSideways: at 75 columns the statistics do not
 // all fit; the table says so, and right brings max on screen with the
 // objective's name still there.
 func TestObjectivesTableScrollsSideways(t *testing.T) {
 	tab, _ := uitest.SampleTab(t, New)
-	tab.SetSize(80, 24)
+	tab.SetSize(75, 24)
 	header := func() string { return strings.Split(uitest.Plain(tab), "\n")[1] }
 	if v := uitest.Plain(tab); strings.Contains(header(), " max") || !strings.Contains(v, "1 column →") {
-		t.Fatalf("at 80 columns the table shows max, or does not say a column is off screen:\n%s", v)
+		t.Fatalf("at 75 columns the table shows max, or does not say a column is off screen:\n%s", v)
 	}
 	uitest.PressKeys(tab, "right")
 	if h := header(); !strings.HasPrefix(h, "objective") || !strings.HasSuffix(strings.TrimRight(h, " "), "max") {
@@ -319,7 +319,7 @@ func TestObjectivesMissingLeftOut(t *testing.T) {
 	if got := strings.Fields(lines[1]); !slices.Equal(got[:5], []string{"objective", "goal", "weight", "count", "missing"}) {
 		t.Fatalf("header %q, want a missing column after count:\n%s", lines[1], view)
 	}
-	want := "acc max 0.50 2 2 2.0000 1.0000 1.0000 1.5000 2.0000 2.5000 3.0000"
+	want := "acc max 0.50 2 2 2.000 1.000 1.000 1.500 2.000 2.500 3.000"
 	if got := strings.Join(strings.Fields(lines[2]), " "); !strings.HasPrefix(got, want) {
 		t.Errorf("acc's row reads %q, want %q:\n%s", got, want, view)
 	}
@@ -361,6 +361,46 @@ func TestObjectivesWeightAsTyped(t *testing.T) {
 	for k, want := range []string{"acc max 0.333 ", "fmt max 0.667 "} {
 		if got := strings.Join(strings.Fields(lines[2+k]), " "); !strings.HasPrefix(got, want) {
 			t.Errorf("row %d reads %q, want it to start %q", k, got, want)
+		}
+	}
+}
+
+// TestObjectivesStatisticsShowTheSpread: each objective's statistics are
+// in one format chosen from its row: values near 1e7 spread over 5000
+// read distinct without an exponent, values 0.5000x distinct with the
+// digits their spread needs, integers as integers, micro values in one
+// exponent form; the std at its row's precision.
+func TestObjectivesStatisticsShowTheSpread(t *testing.T) {
+	ts := make([]scoring.Trajectory, 11)
+	for i := range ts {
+		x := float64(i) / 10
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "p", Metadata: map[string]any{
+			"big": 1e7 + 5000*x + 0.25, "tiny": 0.5 + 0.0003*x, "len": 100.0, "neg": -1e-5 * (1 - x*0.99)}}
+	}
+	var objectives []engine.ObjectiveConfig
+	for _, name := range []string{"big", "tiny", "len", "neg"} {
+		objectives = append(objectives, engine.ObjectiveConfig{Name: name, Expr: "metadata." + name})
+	}
+	s, err := session.Open("runs.jsonl", engine.Config{Objectives: objectives}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	tab.SetSize(200, 40)
+	view := uitest.Plain(tab)
+	rows := map[string]string{}
+	for _, l := range strings.Split(view, "\n")[2:6] {
+		f := strings.Fields(l)
+		rows[f[0]] = strings.Join(f[4:], " ") // mean std min p25 median p75 max
+	}
+	for name, want := range map[string]string{
+		"big":  "10002500.2 1581.1 10000000.2 10001250.2 10002500.2 10003750.2 10005000.2",
+		"tiny": "0.500150 0.000095 0.500000 0.500075 0.500150 0.500225 0.500300",
+		"len":  "100 0 100 100 100 100 100",
+		"neg":  "-5.050e-06 3.131e-06 -1.000e-05 -7.525e-06 -5.050e-06 -2.575e-06 -1.000e-07",
+	} {
+		if rows[name] != want {
+			t.Errorf("%s's statistics read %q, want %q:\n%s", name, rows[name], want, view)
 		}
 	}
 }

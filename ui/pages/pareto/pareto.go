@@ -886,8 +886,7 @@ func (t *paretoTab) View() string {
 	}
 	st := t.common.Styles
 	if t.reader.reading {
-		status := st.Title.Render(common.FitMiddle(t.reader.opened.Full.ID, t.width/2)) +
-			st.Muted.Render(fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100))
+		status := common.ReaderStatus(st, t.reader.opened.Full.ID, fmt.Sprintf(" · %3.0f%% · esc: back to the plot", t.reader.detail.ScrollPercent()*100), t.width)
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, status, t.reader.detail.View()), t.width, t.height)
 	}
 	if t.computing {
@@ -959,9 +958,13 @@ func (t *paretoTab) detailsView() string {
 	groups := len(t.points.start) - 1
 	lines := []string{
 		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
-		row("id", textsafe.Line(tr.ID)),
-		row("group", t.shortGroup(tr.Group)),
 	}
+	label := "id" // on the first of the lines the id wraps over
+	for _, l := range common.WrapKey(tr.ID, paretoPanelWidth-11, common.MaxIDLines, common.Affixes{}) {
+		lines = append(lines, row(label, l))
+		label = ""
+	}
+	lines = append(lines, row("group", t.shortGroup(tr.Group)))
 	if n := t.cellShare(); n > 1 {
 		lines = append(lines, row("cell", fmt.Sprintf("shared by %d points", n)))
 	}

@@ -1,8 +1,10 @@
 package trajectories
 
 import (
+	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,7 +31,8 @@ func columnTitles(tab *trajectoriesTab) []string {
 
 // TestTrajectoriesFeasibleColumn: with constraints, a feasible column
 // after crowding says what the engine says of each trajectory ("✓" or
-// "✗ X", X the violation, "-" for an invalid one), sorts by feasibility then
+// "✗ X", X the violation in one precision for the column, "-" for an
+// invalid one), sorts by feasibility then
 // violation (engine.Evaluation.FeasibilityKeys: the invalid last); without,
 // there is none.
 func TestTrajectoriesFeasibleColumn(t *testing.T) {
@@ -47,20 +50,33 @@ func TestTrajectoriesFeasibleColumn(t *testing.T) {
 	}
 	ev := s.Result.Evaluation
 	feasible, infeasible := 0, 0
-	for _, i := range s.CurrentBatch().Members {
-		want := "✓"
+	cells := tt.rows.dataColumns(s)[feasibleColumn]
+	decimals := map[int]bool{} // of the violations shown: one precision
+	for j := range tt.rows.len() {
+		i, got := tt.rows.row(j), cells.Cell(j)
 		switch {
 		case !ev.Valid[i]:
-			want = "-"
+			if got != "-" {
+				t.Errorf("invalid trajectory %d: feasible %q, want -", i, got)
+			}
 		case ev.Feasible(i):
 			feasible++
+			if got != "✓" {
+				t.Errorf("feasible trajectory %d: feasible %q, want ✓", i, got)
+			}
 		default:
 			infeasible++
-			want = "✗ " + common.FormatValue(ev.ViolationOf(i))
+			number, ok := strings.CutPrefix(got, "✗ ")
+			x, err := strconv.ParseFloat(number, 64)
+			_, fraction, _ := strings.Cut(number, ".")
+			decimals[len(fraction)] = true
+			if !ok || err != nil || math.Abs(x-ev.ViolationOf(i)) > math.Pow(10, -float64(len(fraction)))/2 {
+				t.Errorf("trajectory %d: feasible %q, want ✗ and its violation %v", i, got, ev.ViolationOf(i))
+			}
 		}
-		if got := tt.rows.columns[feasibleColumn].text(i); got != want {
-			t.Errorf("trajectory %d: feasible %q, want %q", i, got, want)
-		}
+	}
+	if len(decimals) != 1 {
+		t.Errorf("the violations show with %v decimals: want one precision for the column", slices.Collect(maps.Keys(decimals)))
 	}
 	if feasible == 0 || infeasible == 0 {
 		t.Fatalf("batch 30 has %d feasible and %d infeasible trajectories: the test needs both", feasible, infeasible)

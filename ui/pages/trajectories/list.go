@@ -430,8 +430,9 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
+		// Its cells are the listed rows' (dataColumns): one format for
+		// the violations they show.
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
-		feasible.text = func(i int) string { return common.FeasibleMark(s.Result.Evaluation, i) }
 		feasible.textCells = true
 		cols = append(cols, feasible)
 	}
@@ -495,9 +496,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		cell, measured := text(col)
 		switch {
 		case c == sortByID:
-			id := table.MeasuredTextColumn(title, n, common.MaxIDWidth, cell, measured)
-			id.CutMiddle = true
-			cols = append(cols, id)
+			cols = append(cols, table.KeyColumn(title, n, common.MaxIDWidth, cell, measured))
 		case c == sortByGroup:
 			group := func(i int) string { return s.Trajectories.At(i).Group }
 			if cut := common.SharedGroupPrefix(n, func(j int) string { return group(l.inOrder[j]) }); cut > 0 {
@@ -507,8 +506,11 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			cols = append(cols, table.MeasuredTextColumn(title, n, maxKeyWidth, cell, measured))
 		case col.fixedWidth > 0:
 			cols = append(cols, table.Column{Title: title, Width: max(col.fixedWidth, ansi.StringWidth(title)), Cell: cell})
-		case col.textCells:
-			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, cell, measured))
+		case col.textCells: // feasible
+			ev := s.Result.Evaluation
+			violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, l.inOrder[j]) })
+			mark := func(i int) string { return common.FeasibleMark(ev, i, violations.Format) }
+			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) }))
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.

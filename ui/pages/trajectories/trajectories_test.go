@@ -309,3 +309,25 @@ func TestTrajectoriesSortScrollsToTheColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestTrajectoriesIDsDifferingInTheMiddle: ids sharing a long head and
+// tail, differing in their middle (a run's step, prompt and completion),
+// cut to their column keep the middle: the 12 show as 12.
+func TestTrajectoriesIDsDifferingInTheMiddle(t *testing.T) {
+	var b strings.Builder
+	for j := range 12 {
+		fmt.Fprintf(&b, `{"id":"run-2026-11-27-experiment-very-long-identifier-s00-p%02d-c%d-suffix-xyz","group":"p%02d","metadata":{"a":%d,"b":1}}`+"\n", j/2, j%2, j/2, j)
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	tab.SetSize(70, 30)
+	ids := map[string]bool{}
+	view := uitest.Plain(tab)
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, "run-") {
+			ids[strings.Fields(l)[0]] = true
+		}
+	}
+	if len(ids) != 12 || !ids["run-2026-1…p03-c1-suffix-xyz"] {
+		t.Errorf("the 12 ids show as %d:\n%s", len(ids), view)
+	}
+}
