@@ -74,5 +74,5 @@ func methodSentence(cfg engine.Config) string {
 	if err != nil {
 		return ""
 	}
-	return strings.Join(append([]string{"method " + string(opts.Method)}, opts.MethodSettings()...), ", ")
+	return strings.Join(append([]string{"method " + string(opts.Method)}, opts.ChangedSettings()...), ", ")
 }

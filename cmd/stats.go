@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -248,11 +247,8 @@ type statsReport struct {
 	missingColumn bool
 }
 
-// methodSettings are the settings the method reads, each set only where
-// it does: normalize (every method but grpo, whose unnormalised is scale
-// none, and rloo, which reads it not), grpo's scale (none when not
-// normalised), the epsilon and std that grpo scaled and gdpo divide by,
-// and what grpo and rloo give a group of one.
+// methodSettings are engine.MethodSettings, the settings the method
+// reads, each set only where it does.
 type methodSettings struct {
 	Normalize  *bool             `json:"normalize,omitempty"`
 	Scale      engine.Scale      `json:"scale,omitempty"`
@@ -263,24 +259,11 @@ type methodSettings struct {
 
 // methodSettingsOf returns the settings of o that o.Method reads.
 func methodSettingsOf(o engine.Options) methodSettings {
-	var m methodSettings
-	divides := o.Method == engine.GDPO
-	switch o.Method {
-	case engine.GRPO:
-		m.Scale = cmp.Or(o.Scale, engine.ScaleGroup)
-		if !o.Normalize {
-			m.Scale = engine.ScaleNone
-		}
-		divides = m.Scale != engine.ScaleNone
-		m.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
-	case engine.RLOO:
-		m.GroupOfOne = cmp.Or(o.GroupOfOne, engine.GroupOfOneZero)
-	default:
-		m.Normalize = &o.Normalize
-	}
-	if divides {
-		eps := number(o.EpsilonOrDefault())
-		m.Epsilon, m.Std = &eps, cmp.Or(o.Std, engine.StdSample)
+	s := o.MethodSettings()
+	m := methodSettings{Normalize: s.Normalize, Scale: s.Scale, Std: s.Std, GroupOfOne: s.GroupOfOne}
+	if s.Epsilon != 0 {
+		eps := number(s.Epsilon)
+		m.Epsilon = &eps
 	}
 	return m
 }

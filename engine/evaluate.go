@@ -313,14 +313,22 @@ type firstReason struct {
 // mergeReasons returns the first reason of each cause of a and b, in a.
 func mergeReasons(a, b map[string]firstReason) map[string]firstReason {
 	for cause, r := range b {
-		if have, ok := a[cause]; !ok || r.row < have.row {
-			if a == nil {
-				a = map[string]firstReason{}
-			}
-			a[cause] = r
-		}
+		a = addReason(a, cause, r)
 	}
 	return a
+}
+
+// addReason returns reasons with r as cause's when it comes before the
+// one reasons holds, or reasons holds none.
+func addReason(reasons map[string]firstReason, cause string, r firstReason) map[string]firstReason {
+	if have, ok := reasons[cause]; ok && have.row <= r.row {
+		return reasons
+	}
+	if reasons == nil {
+		reasons = map[string]firstReason{}
+	}
+	reasons[cause] = r
+	return reasons
 }
 
 // EvalReason returns why the expression failed in the first trajectory
@@ -459,11 +467,8 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			causes[key] = text
 		}
 		ev.Causes[i] = text
-		if _, seen := reasons[text]; evalErr != nil && !seen {
-			if reasons == nil {
-				reasons = map[string]firstReason{}
-			}
-			reasons[text] = firstReason{i, evalErr.Reason}
+		if evalErr != nil {
+			reasons = addReason(reasons, text, firstReason{i, evalErr.Reason})
 		}
 	}
 	return reasons

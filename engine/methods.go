@@ -26,6 +26,14 @@ type MethodSpec struct {
 	// method, "" for a method that reads it: "its reward is s minus the
 	// others' mean".
 	Unnormalised string
+	// ReadsScale says whether the method reads Options.Scale (grpo), which
+	// then carries Normalize: not normalised is scale none.
+	ReadsScale bool
+	// Divides says whether the method divides by a std (Options.Std) plus
+	// Options.Epsilon (gdpo; grpo but under scale none).
+	Divides bool
+	// ReadsGroupOfOne says whether the method reads Options.GroupOfOne.
+	ReadsGroupOfOne bool
 	// RewardsScore says whether the rewards follow the weighted score s.
 	RewardsScore bool
 	// RewardsWeighted says whether the weights enter the rewards: gdpo
@@ -89,6 +97,9 @@ var methodSpecs = []MethodSpec{
 			}
 			return perScope(o, "centred, scaled by the "+string(o.Scale)+" std")
 		},
+		ReadsScale:      true,
+		Divides:         true,
+		ReadsGroupOfOne: true,
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, batchStd1 float64) bool {
@@ -103,6 +114,7 @@ var methodSpecs = []MethodSpec{
 		},
 		Note:            func(o Options) string { return perScope(o, "leave-one-out baseline") },
 		Unnormalised:    "its reward is s minus the others' mean",
+		ReadsGroupOfOne: true,
 		RewardsScore:    true,
 		RewardsWeighted: true,
 		group: func(rw *rewarder, u, s []float64, res *Result, _ []int, _ float64) bool {
@@ -146,6 +158,7 @@ var methodSpecs = []MethodSpec{
 			}
 			return perScope(o, "objectives z-scored per group, then centred over the batch")
 		},
+		Divides:         true,
 		RewardsWeighted: true,
 		batch:           (*rewarder).gdpo,
 	},

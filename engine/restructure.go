@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -63,7 +65,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
-		Valid: make([]bool, n), Causes: make([]string, n), evalReasons: ev.evalReasons,
+		Valid: make([]bool, n), Causes: make([]string, n),
 	}
 	// The arrays shared with ev end where ev's do: appending to out copies
 	// them, and appending to ev writes where out never looks.
@@ -80,7 +82,10 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		}
 	}
 	byStructure := structureCauses(ev)
-	evaluate := func(st *scoring.Structure, lo, hi int) error {
+	// evaluate returns the first reason of each cause that is an
+	// evaluation error (EvalReason), as Evaluation.evaluate does.
+	evaluate := func(st *scoring.Structure, lo, hi int) (map[string]firstReason, error) {
+		var reasons map[string]firstReason
 		for i := lo; i < hi; i++ {
 			if !ev.Valid[i] && !byStructure(ev.Causes[i]) {
 				out.Causes[i] = ev.Causes[i]
@@ -91,11 +96,11 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 				continue
 			}
 			if i%1024 == 0 && ctx.Err() != nil {
-				return ctx.Err()
+				return nil, ctx.Err()
 			}
 			t, err := trajectory(i)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			var holds, shut []bool
 			var violation float64
@@ -107,6 +112,9 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 			}
 			if err := st.Evaluate(t, ev.Row(i), holds, &violation, shut); err != nil {
 				out.Causes[i] = err.Error()
+				if evalErr := (*scoring.EvalError)(nil); errors.As(err, &evalErr) {
+					reasons = addReason(reasons, out.Causes[i], firstReason{i, evalErr.Reason})
+				}
 				continue
 			}
 			out.Valid[i] = true
@@ -114,17 +122,20 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 				out.Violation[i], out.feasible[i] = violation, !slices.Contains(holds, false)
 			}
 		}
-		return nil
+		return reasons, nil
 	}
 	if r.readsBody {
-		if err := evaluate(r.st, 0, n); err != nil {
+		reasons, err := evaluate(r.st, 0, n)
+		if err != nil {
 			return nil, err
 		}
+		out.evalReasons = restructuredReasons(ev, byStructure, reasons)
 		return out, ctx.Err()
 	}
 	nw := parallel.Workers(n, evalChunk)
 	sts := make([]*scoring.Structure, nw)
 	errs := make([]error, nw)
+	reasons := make([]map[string]firstReason, nw) // per goroutine
 	for w := range sts {
 		if sts[w] = r.st; w > 0 && r.st != nil {
 			sts[w] = r.st.Clone()
@@ -132,7 +143,9 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 	}
 	parallel.Chunks(n, evalChunk, nw, func(w, lo, hi int) {
 		if errs[w] == nil {
-			errs[w] = evaluate(sts[w], lo, hi)
+			var chunk map[string]firstReason
+			chunk, errs[w] = evaluate(sts[w], lo, hi)
+			reasons[w] = mergeReasons(reasons[w], chunk)
 		}
 	})
 	for _, err := range errs {
@@ -140,7 +153,27 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 			return nil, err
 		}
 	}
+	var first map[string]firstReason
+	for _, r := range reasons {
+		first = mergeReasons(first, r)
+	}
+	out.evalReasons = restructuredReasons(ev, byStructure, first)
 	return out, nil
+}
+
+// restructuredReasons returns ev's evaluation reasons (EvalReason) with
+// those of its constraints and gates (byStructure) replaced by first, the
+// reasons of the new ones: a copy, ev's own are not changed.
+func restructuredReasons(ev *Evaluation, byStructure func(cause string) bool, first map[string]firstReason) map[string]string {
+	reasons := maps.Clone(ev.evalReasons)
+	maps.DeleteFunc(reasons, func(cause, _ string) bool { return byStructure(cause) })
+	for cause, r := range first {
+		if reasons == nil {
+			reasons = map[string]string{}
+		}
+		reasons[cause] = r.reason
+	}
+	return reasons
 }
 
 // structureCauses returns whether a cause of ev's is one of its

@@ -166,3 +166,75 @@ func TestRestructureStops(t *testing.T) {
 		t.Fatalf("got %v, want %v", err, gone)
 	}
 }
+
+// TestRestructureEvalReasons: the constraints and gates Apply evaluates
+// give their causes the reason of their first failing trajectory, as
+// evaluating with them from the start does, over the goroutines and on
+// one (an expression reading metadata); the old constraint's reason goes,
+// and ev keeps its own.
+func TestRestructureEvalReasons(t *testing.T) {
+	ts := enginetest.RestructureData(3, 3*evalChunk)
+	for i := range ts {
+		ts[i].Metadata["s"] = []any{1.0, "text", true}[i%3]
+	}
+	// The lean expression below fails on every row valid by its
+	// objectives: on a string group for the first, a bool done for the
+	// first of the other chunks.
+	for _, i := range []int{0, evalChunk, 2 * evalChunk} {
+		ts[i].Metadata["a"], ts[i].Metadata["c"] = 3.0, 1.0
+	}
+	ts[0].Metadata["a"] = 0.0
+	const firstLean = "invalid operation: string * int"
+	oldCfg := restructureConfig(false)
+	oldCfg.Constraints = []string{"metadata.s * 2 > 0"}
+	old, err := New(oldCfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := Evaluate(old.Scorer, ts)
+	const oldCause = "constraint metadata.s * 2 > 0: evaluation error"
+	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int" {
+		t.Fatalf("the old constraint's reason %q", got)
+	}
+	for _, tc := range []struct {
+		name               string
+		constraints, gates []string
+		want               map[string]string
+	}{
+		// Over objectives and lean fields: on several goroutines.
+		{"lean", []string{"(a > 1 ? done : group) * 2 > 0"}, nil,
+			map[string]string{"constraint (a > 1 ? done : group) * 2 > 0: evaluation error": firstLean}},
+		{"reading metadata", nil, []string{"a: metadata.s * 3 > 0"},
+			map[string]string{"gate a: metadata.s * 3 > 0: evaluation error": "invalid operation: string * int"}},
+	} {
+		r, err := NewRestructure(old.Scorer, tc.constraints, tc.gates)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Apply(context.Background(), ev, func(i int) (*scoring.Trajectory, error) { return &ts[i], nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := restructureConfig(false)
+		cfg.Constraints, cfg.Gates = tc.constraints, tc.gates
+		c, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Evaluate(c.Scorer, ts)
+		for cause, reason := range tc.want {
+			if got.InvalidCounts()[cause] == 0 {
+				t.Errorf("%s: no trajectory of cause %q: %v", tc.name, cause, got.InvalidCounts())
+			}
+			if g := got.EvalReason(cause); g != reason || g != want.EvalReason(cause) {
+				t.Errorf("%s: %q: reason %q, want %q (from the start %q)", tc.name, cause, g, reason, want.EvalReason(cause))
+			}
+		}
+		if g := got.EvalReason(oldCause); g != "" {
+			t.Errorf("%s: the old constraint's reason stays: %q", tc.name, g)
+		}
+	}
+	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int" {
+		t.Errorf("ev's own reason changed: %q", got)
+	}
+}

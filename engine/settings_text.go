@@ -1,34 +1,81 @@
 package engine
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 )
 
-// MethodSettings lists, as text, the settings of o that its method uses
-// and that differ from DefaultOptions: "scale batch" (grpo), "epsilon
-// 1e-06" (grpo, gdpo), "a group of one: score" (grpo, rloo), "priority
-// a, b (a to 0.01)" (lexicographic), and for every method but rloo (whose
-// baseline is its scale) "normalize off", and for every method
-// "objectives normalised by minmax". A status
-// line says them beside the method, and says none that the method
-// ignores (pareto adds no epsilon).
-func (o Options) MethodSettings() []string {
+// MethodSettings are the settings of Options that a method reads, each
+// set only where it reads it (its MethodSpec): Normalize where the method
+// reads it (Method.ReadsNormalize) other than through its scale; the
+// Scale of a method that reads it (grpo), ScaleNone when not normalised;
+// the Epsilon and Std of a method that divides by std + epsilon (gdpo;
+// grpo but under scale none); what a group of one is given (grpo, rloo).
+// Those not read are nil, 0 or "". stats, the trainer-agreement warnings
+// and the "read as" line (ChangedSettings) say these.
+type MethodSettings struct {
+	Normalize  *bool
+	Scale      Scale
+	Epsilon    float64
+	Std        Std
+	GroupOfOne GroupOfOne
+}
+
+// MethodSettings returns the settings of o that o.Method reads, with the
+// defaults for those o leaves "" or 0.
+func (o Options) MethodSettings() MethodSettings {
+	var m MethodSettings
+	spec := Spec(o.Method)
+	if spec == nil {
+		return m
+	}
+	divides := spec.Divides
+	switch {
+	case spec.ReadsScale:
+		m.Scale = cmp.Or(o.Scale, ScaleGroup)
+		if !o.Normalize {
+			m.Scale = ScaleNone
+		}
+		divides = divides && m.Scale != ScaleNone
+	case spec.Unnormalised == "":
+		normalize := o.Normalize
+		m.Normalize = &normalize
+	}
+	if divides {
+		m.Epsilon, m.Std = o.EpsilonOrDefault(), cmp.Or(o.Std, StdSample)
+	}
+	if spec.ReadsGroupOfOne {
+		m.GroupOfOne = cmp.Or(o.GroupOfOne, GroupOfOneZero)
+	}
+	return m
+}
+
+// ChangedSettings lists, as text, the settings of o that its method
+// reads (MethodSettings) and that differ from DefaultOptions: "scale
+// none" (grpo, also for normalize off), "epsilon 1e-06", "population
+// std", "a group of one: score", "normalize off", and "priority a, b (a
+// to 0.01)" (lexicographic) and "objectives normalised by minmax" (every
+// method). The "read as" line and the dashboard's status line say them
+// beside the method, and say none that the method ignores (pareto adds
+// no epsilon, grpo under scale none none).
+func (o Options) ChangedSettings() []string {
 	def := DefaultOptions()
+	m := o.MethodSettings()
 	var out []string
-	if o.Method == GRPO && o.Scale != "" && o.Scale != def.Scale {
-		out = append(out, "scale "+string(o.Scale))
+	if m.Scale != "" && m.Scale != def.Scale {
+		out = append(out, "scale "+string(m.Scale))
 	}
-	if (o.Method == GRPO || o.Method == GDPO) && o.EpsilonOrDefault() != def.Epsilon {
-		out = append(out, "epsilon "+strconv.FormatFloat(o.EpsilonOrDefault(), 'g', -1, 64))
+	if m.Epsilon != 0 && m.Epsilon != def.Epsilon {
+		out = append(out, "epsilon "+strconv.FormatFloat(m.Epsilon, 'g', -1, 64))
 	}
-	if (o.Method == GRPO || o.Method == GDPO) && o.Std != "" && o.Std != def.Std {
-		out = append(out, string(o.Std)+" std")
+	if m.Std != "" && m.Std != def.Std {
+		out = append(out, string(m.Std)+" std")
 	}
-	if (o.Method == GRPO || o.Method == RLOO) && o.GroupOfOne != "" && o.GroupOfOne != def.GroupOfOne {
-		out = append(out, "a group of one: "+string(o.GroupOfOne))
+	if m.GroupOfOne != "" && m.GroupOfOne != def.GroupOfOne {
+		out = append(out, "a group of one: "+string(m.GroupOfOne))
 	}
-	if !o.Normalize && o.Method.ReadsNormalize() {
+	if m.Normalize != nil && !*m.Normalize {
 		out = append(out, "normalize off")
 	}
 	if o.Method == Lexicographic && len(o.Priority) > 0 {

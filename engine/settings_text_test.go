@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestMethodSettings: each method names the non-default settings it
+// TestChangedSettings: each method names the non-default settings it
 // uses, and only those.
-func TestMethodSettings(t *testing.T) {
+func TestChangedSettings(t *testing.T) {
 	verl := Options{Scale: ScaleBatch, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore, Normalize: true}
 	cases := []struct {
 		method Method
@@ -22,30 +22,73 @@ func TestMethodSettings(t *testing.T) {
 	for _, c := range cases {
 		o := verl
 		o.Method = c.method
-		if got := o.MethodSettings(); !slices.Equal(got, c.want) {
+		if got := o.ChangedSettings(); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.method, got, c.want)
 		}
 	}
 	lex := Options{Method: Lexicographic, Normalize: true, Priority: []string{"a", "b"}, PriorityTolerance: map[string]float64{"b": 0.01}, NormalizeObjectives: NormRank}
-	if got, want := lex.MethodSettings(), []string{"priority a, b (b to 0.01)", "objectives normalised by rank"}; !slices.Equal(got, want) {
+	if got, want := lex.ChangedSettings(), []string{"priority a, b (b to 0.01)", "objectives normalised by rank"}; !slices.Equal(got, want) {
 		t.Errorf("lexicographic: %q, want %q", got, want)
 	}
 	d := DefaultOptions()
 	d.Method = GRPO
-	if got := d.MethodSettings(); got != nil {
+	if got := d.ChangedSettings(); got != nil {
 		t.Errorf("grpo with the defaults: %q, want none", got)
 	}
-	// --no-normalize (verl's norm_adv_by_std_in_grpo=False): said, but
-	// not for rloo, which it does not change.
-	for _, m := range []Method{GRPO, Absolute, RLOO} {
+	// --no-normalize (verl's norm_adv_by_std_in_grpo=False): said, as
+	// scale none under grpo, but not for rloo, which it does not change.
+	for _, m := range []Method{GRPO, Absolute, GDPO, RLOO} {
 		o := DefaultOptions()
 		o.Method, o.Normalize = m, false
 		want := []string{"normalize off"}
-		if m == RLOO {
+		switch m {
+		case GRPO:
+			want = []string{"scale none"}
+		case RLOO:
 			want = nil
 		}
-		if got := o.MethodSettings(); !slices.Equal(got, want) {
+		if got := o.ChangedSettings(); !slices.Equal(got, want) {
 			t.Errorf("%s, --no-normalize: %q, want %q", m, got, want)
+		}
+	}
+}
+
+// TestChangedSettingsUnscaledGRPO: grpo under scale none, or not
+// normalised, divides by nothing: its epsilon and std are not said, nor a
+// scale it does not apply.
+func TestChangedSettingsUnscaledGRPO(t *testing.T) {
+	o := Options{Method: GRPO, Scale: ScaleNone, Normalize: true, Epsilon: 1e-8, Std: StdPopulation}
+	if got, want := o.ChangedSettings(), []string{"scale none"}; !slices.Equal(got, want) {
+		t.Errorf("scale none: %q, want %q", got, want)
+	}
+	o.Scale, o.Normalize = ScaleBatch, false
+	if got, want := o.ChangedSettings(), []string{"scale none"}; !slices.Equal(got, want) {
+		t.Errorf("scale batch, not normalised: %q, want %q", got, want)
+	}
+}
+
+// TestMethodSettings: each method reads the settings its formula has,
+// with the defaults for those left unset.
+func TestMethodSettings(t *testing.T) {
+	yes, no := true, false
+	cases := []struct {
+		o    Options
+		want MethodSettings
+	}{
+		{Options{Method: GRPO, Normalize: true}, MethodSettings{Scale: ScaleGroup, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero}},
+		{Options{Method: GRPO, Scale: ScaleBatch, Epsilon: 1e-6, Std: StdPopulation, GroupOfOne: GroupOfOneScore}, MethodSettings{Scale: ScaleNone, GroupOfOne: GroupOfOneScore}},
+		{Options{Method: GDPO, Epsilon: 1e-6, Std: StdPopulation, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &no, Epsilon: 1e-6, Std: StdPopulation}},
+		{Options{Method: RLOO, Scale: ScaleBatch, Epsilon: 1e-6}, MethodSettings{GroupOfOne: GroupOfOneZero}},
+		{Options{Method: Pareto, Normalize: true, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &yes}},
+	}
+	for _, c := range cases {
+		got := c.o.MethodSettings()
+		if (got.Normalize == nil) != (c.want.Normalize == nil) || got.Normalize != nil && *got.Normalize != *c.want.Normalize {
+			t.Errorf("%s: normalize %v, want %v", c.o.Method, got.Normalize, c.want.Normalize)
+		}
+		got.Normalize, c.want.Normalize = nil, nil
+		if got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.o.Method, got, c.want)
 		}
 	}
 }

@@ -105,14 +105,13 @@ var verlDumpFields = []string{verlPrompt, "output", "gts", verlScore, stepField,
 // hold the penalty only when, besides the fields every dump has, the
 // record has only acc, a number; a dict of score and acc alone has these
 // fields too, so then the values tell (verlScoreSumsPenalty).
-func verlScoreHasOverlong(first loaders.FileFields) bool {
+func verlScoreHasOverlong(first loaders.FileFields, peek *verlPeek) bool {
 	extra := slices.DeleteFunc(slices.Clone(first.Names), func(n string) bool { return slices.Contains(verlDumpFields, n) })
-	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(first)
+	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(peek)
 }
 
 const (
-	// verlPeekRows bounds what verlScoreIsText and verlScoreSumsPenalty
-	// read of the first file.
+	// verlPeekRows bounds what verlPeek reads of the first file.
 	verlPeekRows = 1024
 	// verlPenaltyTolerance is how far score may be from acc +
 	// overlong_reward and still be their sum: the dump's score is a
@@ -130,16 +129,10 @@ const (
 // sum says that score is the function's own, before the penalty. True
 // when nothing can be read or no record tells (every penalty 0: both
 // readings are the same there).
-func verlScoreSumsPenalty(first loaders.FileFields) bool {
-	if first.Path == "" {
-		return true
-	}
-	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
-	if err != nil {
-		return true // the load itself says why
-	}
-	for i := range data.Trajectories {
-		m := data.Trajectories[i].Metadata
+func verlScoreSumsPenalty(peek *verlPeek) bool {
+	records := peek.records()
+	for i := range records {
+		m := records[i].Metadata
 		score, ok1 := m[verlScore].(float64)
 		acc, ok2 := m[verlAcc].(float64)
 		penalty, err := sandbox.TorchNumber(m[verlOverlong])
@@ -154,12 +147,12 @@ func verlScoreSumsPenalty(first loaders.FileFields) bool {
 // from the first record's fields: the score, read as a number where the
 // dump has it as text (a 0-d tensor's, verlScoreIsText), with the overlong
 // penalty added where the score leaves it out.
-func verlObjective(first loaders.FileFields) string {
+func verlObjective(first loaders.FileFields, peek *verlPeek) string {
 	expr := verlScore
-	if verlScoreIsText(first) {
+	if verlScoreIsText(first, peek) {
 		expr = verlTensorScore
 	}
-	if slices.Contains(first.Names, verlOverlong) && !verlScoreHasOverlong(first) {
+	if slices.Contains(first.Names, verlOverlong) && !verlScoreHasOverlong(first, peek) {
 		expr += verlPenalty
 	}
 	return expr
@@ -172,21 +165,16 @@ func verlObjective(first loaders.FileFields) string {
 // records. A null score
 // read as plain score is missing; read through torchNumber it would be an
 // evaluation error.
-func verlScoreIsText(first loaders.FileFields) bool {
+func verlScoreIsText(first loaders.FileFields, peek *verlPeek) bool {
 	switch {
 	case slices.Contains(first.Floats, verlScore):
 		return false
 	case slices.Contains(first.Names, verlScore) && !slices.Contains(first.Nulls, verlScore):
 		return true
-	case first.Path == "":
-		return false
 	}
-	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
-	if err != nil {
-		return false // the load itself says why
-	}
-	for i := range data.Trajectories {
-		if v := data.Trajectories[i].Metadata[verlScore]; v != nil {
+	records := peek.records()
+	for i := range records {
+		if v := records[i].Metadata[verlScore]; v != nil {
 			_, text := v.(string)
 			return text
 		}
@@ -194,7 +182,30 @@ func verlScoreIsText(first loaders.FileFields) bool {
 	return false
 }
 
+// verlPeek is the first file's first verlPeekRows records, read in its
+// format, at most once and only when asked for: what verlScoreIsText,
+// verlScoreSumsPenalty and verlRoundedPenalty look at.
+type verlPeek struct {
+	first  loaders.FileFields
+	read   bool
+	loaded []scoring.Trajectory
+}
+
+// records returns the records, reading them the first time; none when
+// the first file has no path or cannot be read (its load later says why).
+func (p *verlPeek) records() []scoring.Trajectory {
+	if !p.read && p.first.Path != "" {
+		data, err := loaders.Load([]string{p.first.Path}, loaders.Options{Format: p.first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
+		if err == nil {
+			p.loaded = data.Trajectories
+		}
+	}
+	p.read = true
+	return p.loaded
+}
+
 func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
+	peek := &verlPeek{first: first}
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
 		if cfg.GroupBy == "" {
@@ -207,7 +218,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, verlPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
-		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first), Goal: string(scoring.Maximize), Weight: &one}}
+		cfg.Objectives = []engine.ObjectiveConfig{{Name: verlScore, Expr: verlObjective(first, peek), Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	if cfg.Epsilon == nil {
 		eps := verlEpsilon
@@ -222,7 +233,7 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 	}
 	notes := verlNotes(cfg)
 	if len(cfg.Objectives) == 1 && strings.HasSuffix(cfg.Objectives[0].Expr, verlPenalty) {
-		if text := verlRoundedPenalty(first); text != "" {
+		if text := verlRoundedPenalty(peek); text != "" {
 			notes = append(notes, fmt.Sprintf("overlong_reward is torch's four-decimal text (%s): a penalty that is not a multiple of 1/16 (DAPO's overlong_buffer.len 4096 gives k/4096) reads rounded, the reward up to 5e-5 from verl's", text))
 		}
 	}
@@ -237,16 +248,10 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 // not 0 and whose value is not a multiple of 1/16 (the four-decimal
 // numbers that are exact binary fractions) was rounded unless the penalty
 // had exactly four decimals; "" when none is.
-func verlRoundedPenalty(first loaders.FileFields) string {
-	if first.Path == "" {
-		return ""
-	}
-	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
-	if err != nil {
-		return ""
-	}
-	for i := range data.Trajectories {
-		text, ok := data.Trajectories[i].Metadata[verlOverlong].(string)
+func verlRoundedPenalty(peek *verlPeek) string {
+	records := peek.records()
+	for i := range records {
+		text, ok := records[i].Metadata[verlOverlong].(string)
 		if !ok {
 			continue
 		}

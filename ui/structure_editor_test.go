@@ -335,7 +335,7 @@ func TestEditorJobBesideTheEventLoop(t *testing.T) {
 func TestEditorConstraintTypo(t *testing.T) {
 	for _, tc := range []struct{ key, text, want string }{
 		{"c", "safty >= 0.8", "constraint safty >= 0.8: missing in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
-		{"a", "accuracy: safty >= 0.8", "gate accuracy: safty >= 0.8: evaluation error in 5117 trajectories; the first record of each input has no field safty; did you mean safety?"},
+		{"a", "accuracy: safty >= 0.8", "gate accuracy: safty >= 0.8: evaluation error in 5117 trajectories (the first: invalid operation: <nil> >= float64); the first record of each input has no field safty; did you mean safety?"},
 	} {
 		m := newTestModel(t, 400, 40)
 		press(m, "w", tc.key)

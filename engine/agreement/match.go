@@ -585,30 +585,27 @@ func (m *Match) computedWith() *Match {
 	return &r
 }
 
-// describeSettings names the settings of a trainer-style method: "grpo,
-// scale group, epsilon 0.0001".
+// describeSettings names the method of o and the settings of it that it
+// reads (engine.MethodSettings): its scale and epsilon, and its std,
+// normalize and group of one where not the defaults: "grpo, scale group,
+// epsilon 0.0001", "gdpo, normalize false, epsilon 0.0001, population
+// std", "rloo, group of one score".
 func describeSettings(o engine.Options) string {
+	m := o.MethodSettings()
 	parts := []string{string(o.Method)}
-	switch o.Method {
-	case engine.GRPO:
-		scale := cmp.Or(o.Scale, engine.ScaleGroup)
-		if !o.Normalize {
-			scale = engine.ScaleNone
-		}
-		parts = append(parts, "scale "+string(scale))
-		if scale != engine.ScaleNone {
-			parts = append(parts, "epsilon "+strconv.FormatFloat(o.EpsilonOrDefault(), 'g', -1, 64))
-			if o.Std == engine.StdPopulation {
-				parts = append(parts, "population std")
-			}
-		}
-	case engine.GDPO:
-		parts = append(parts, "epsilon "+strconv.FormatFloat(o.EpsilonOrDefault(), 'g', -1, 64))
-		if o.Std == engine.StdPopulation {
-			parts = append(parts, "population std")
-		}
+	if m.Scale != "" {
+		parts = append(parts, "scale "+string(m.Scale))
 	}
-	if o.GroupOfOne == engine.GroupOfOneScore && o.Method != engine.GDPO {
+	if m.Normalize != nil && !*m.Normalize {
+		parts = append(parts, "normalize false")
+	}
+	if m.Epsilon != 0 {
+		parts = append(parts, "epsilon "+strconv.FormatFloat(m.Epsilon, 'g', -1, 64))
+	}
+	if m.Std == engine.StdPopulation {
+		parts = append(parts, "population std")
+	}
+	if m.GroupOfOne == engine.GroupOfOneScore {
 		parts = append(parts, "group of one score")
 	}
 	return strings.Join(parts, ", ")

@@ -574,3 +574,25 @@ func TestLoggedInvalidRowsLeftOut(t *testing.T) {
 		t.Errorf("the invalid row's fill is %g, not its group's mean", fill)
 	}
 }
+
+// TestDescribeSettings: the trainer agreement's warnings name the
+// settings the method reads (engine.MethodSettings): gdpo not normalised
+// says so; grpo not normalised is scale none, without an epsilon.
+func TestDescribeSettings(t *testing.T) {
+	for _, tc := range []struct {
+		o    engine.Options
+		want string
+	}{
+		{engine.Options{Method: engine.GRPO, Normalize: true}, "grpo, scale group, epsilon 0.0001"},
+		{engine.Options{Method: engine.GRPO, Scale: engine.ScaleBatch, Epsilon: 1e-6}, "grpo, scale none"},
+		{engine.Options{Method: engine.GRPO, Normalize: true, Epsilon: 1e-8, Std: engine.StdPopulation, GroupOfOne: engine.GroupOfOneScore},
+			"grpo, scale group, epsilon 1e-08, population std, group of one score"},
+		{engine.Options{Method: engine.GDPO, Normalize: true, GroupOfOne: engine.GroupOfOneScore}, "gdpo, epsilon 0.0001"},
+		{engine.Options{Method: engine.GDPO}, "gdpo, normalize false, epsilon 0.0001"},
+		{engine.Options{Method: engine.RLOO, Epsilon: 1e-6, GroupOfOne: engine.GroupOfOneScore}, "rloo, group of one score"},
+	} {
+		if got := describeSettings(tc.o); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.o, got, tc.want)
+		}
+	}
+}

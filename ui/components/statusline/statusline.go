@@ -131,7 +131,7 @@ func (l *Line) Refresh(s *session.Session) {
 // They are the shown result's, so that they stay true when the method is
 // switched (pareto has no epsilon).
 func layoutText(s *session.Session) string {
-	settings := s.Result.Options.MethodSettings()
+	settings := s.Result.Options.ChangedSettings()
 	if len(settings) == 0 {
 		return s.Layout
 	}
