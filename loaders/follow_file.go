@@ -181,8 +181,9 @@ func (f *followedFile) reload(opts Options) fileChange {
 	}
 	// The reasons of the records the growth skipped are those after the
 	// reasons of the ones skipped before, when the Result kept them
-	// (MaxSkipReasons); else the file is read again, its reasons with it.
-	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped && (res.Skipped == skipped || len(res.SkipReasons) > skipped) {
+	// (MaxSkipReasons); past those, only their count is said
+	// (malformedError), the file still not read again.
+	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
 		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
 		res.Skipped -= skipped

@@ -29,6 +29,8 @@ type followed struct {
 	gone    []string
 	skipped int
 	errs    []error
+	// reloaded are the files of the updates' Reloaded, in order.
+	reloaded []string
 }
 
 func newFollowed(res *Result) *followed {
@@ -42,6 +44,7 @@ func (f *followed) apply(u Update) {
 		delete(f.ids, p)
 		delete(f.lines, p)
 	}
+	f.reloaded = append(f.reloaded, u.Reloaded...)
 	for _, t := range u.Trajectories {
 		f.ids[t.Source] = append(f.ids[t.Source], t.ID)
 		f.lines[t.Source] = append(f.lines[t.Source], t.Line)
