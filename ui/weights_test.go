@@ -23,8 +23,8 @@ func TestTypeWeight(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	setMethod(t, m, engine.Absolute)
 	press(m, "w", "down", "=")
-	if v := screen(m); !strings.Contains(v, "weight of safety> ") {
-		t.Fatalf("= did not open the weight's input:\n%s", v)
+	if v := screen(m); !strings.Contains(v, "weight of safety> 0.30") {
+		t.Fatalf("= did not open the weight's input with the weight it keeps (0.30) as its placeholder:\n%s", v)
 	}
 	typeText(m, "0.33")
 	press(m, "enter")
