@@ -48,7 +48,7 @@ func (e *weightEditor) move(step, objectives int) {
 }
 
 // numberInputWidth is the least width of a number's text input.
-const numberInputWidth = 12
+const numberInputWidth = 8
 
 // startTyping opens the text input on the weight of objective name, empty
 // with its weight as the placeholder: what is typed replaces it.

@@ -139,7 +139,7 @@ func (e *Editor) UpdateInput(msg tea.Msg) tea.Cmd {
 // HandleKey handles the structure line's keys; handled is false for the
 // keys it leaves to the others.
 // penaltyInputWidth is the least width of lambda's text input.
-const penaltyInputWidth = 12
+const penaltyInputWidth = 8
 
 func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Then, handled bool) {
 	s := c.Session
