@@ -19,30 +19,22 @@ type finishReasons struct {
 	// field is the first records' finish field, "" for none: no column.
 	field string
 	// cells holds the cells read so far by trajectory index, kept while
-	// follow mode adds trajectories; a cell is read again when its index
-	// holds another record (follow mode dropped the ones before it).
-	cells map[int]finishCell
+	// follow mode adds trajectories, forgotten when it reads files again
+	// (reloads is the session's Reloads they were read at).
+	cells   map[int]string
+	reloads int
 	// failure is why the first record that could not be read again was
 	// not, for the status line; "" when every one was.
 	failure string
-}
-
-// finishCell is a trajectory's finish cell, escaped: "" when its record
-// has none, unreadCell when it could not be read again. source, offset and
-// id are the record it was read of.
-type finishCell struct {
-	source string
-	offset int64
-	id     string
-	text   string
 }
 
 // unreadCell is the cell of a trajectory whose record could not be read
 // again.
 const unreadCell = "?"
 
-// maxFinishCells is how many cells are kept before they are forgotten
-// (read again when drawn): follow mode's window moves on.
+// maxFinishCells is how many cells are kept before they are all
+// forgotten (read again when drawn): scrolling through a million rows
+// draws every one.
 const maxFinishCells = 1 << 16
 
 // finishWidth is the finish column's width, at least its title's: its
@@ -51,37 +43,38 @@ const maxFinishCells = 1 << 16
 const finishWidth = 8
 
 // reset makes f the finish reasons of session s, keeping the cells read
-// when s and its finish field are the same.
+// when s, its finish field and its files read are the same.
 func (f *finishReasons) reset(s *session.Session) {
 	field := trajectory.FinishField(s.Fields)
-	if f.s == s && field == f.field {
+	if f.s == s && field == f.field && s.Reloads == f.reloads {
 		return
 	}
-	*f = finishReasons{s: s, field: field, cells: map[int]finishCell{}}
+	*f = finishReasons{s: s, field: field, cells: map[int]string{}, reloads: s.Reloads}
 }
 
-// cell returns trajectory i's finish reason, reading its record when the
-// session keeps it lean.
+// cell returns trajectory i's finish reason, escaped: "" when its record
+// has none, unreadCell when it could not be read again (the first such
+// error kept in failure). It reads the record when the session keeps it
+// lean.
 func (f *finishReasons) cell(i int) string {
-	tr := f.s.Trajectories.At(i)
-	if c, ok := f.cells[i]; ok && c.source == tr.Source && c.offset == tr.Offset && c.id == tr.ID {
-		return c.text
+	if c, ok := f.cells[i]; ok {
+		return c
 	}
 	if len(f.cells) >= maxFinishCells {
 		clear(f.cells)
 	}
-	c := finishCell{source: tr.Source, offset: tr.Offset, id: tr.ID, text: unreadCell}
+	tr, c := f.s.Trajectories.At(i), unreadCell
 	if !tr.Lean {
-		c.text = finishText(tr.Metadata)
+		c = finishText(tr.Metadata)
 	} else if full, err := f.s.Reread(tr); err != nil {
 		if f.failure == "" {
 			f.failure = textsafe.Line(err.Error())
 		}
 	} else {
-		c.text = finishText(full.Metadata)
+		c = finishText(full.Metadata)
 	}
 	f.cells[i] = c
-	return c.text
+	return c
 }
 
 // finishText is the finish column's cell of metadata md, escaped.

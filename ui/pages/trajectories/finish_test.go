@@ -101,12 +101,14 @@ func TestTrajectoryDetailFinishReason(t *testing.T) {
 }
 
 // TestTrajectoriesFinishCellsKept: a follow update that adds trajectories
-// keeps the finish cells read: the rows on screen are not read again.
+// keeps the finish cells read: the rows on screen are not read again. One
+// that reads files again (Session.Reloads) reads them again.
 func TestTrajectoriesFinishCellsKept(t *testing.T) {
 	s := fileSession(t, finishRun)
 	tab := uitest.TabOn(s, New)
 	tab.View()
-	if err := os.Truncate(s.Trajectories.At(0).Source, 0); err != nil {
+	path := s.Trajectories.At(0).Source
+	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
 	added := *s.Trajectories.At(3)
@@ -115,6 +117,16 @@ func TestTrajectoriesFinishCellsKept(t *testing.T) {
 	uitest.Refresh(tab, s)
 	if view := uitest.Plain(tab); !strings.Contains(view, " stop ") || !strings.Contains(view, " length ") || strings.Contains(view, " ? ") {
 		t.Errorf("the cells were read again after a follow update:\n%s", view)
+	}
+
+	// The same records at the same offsets, other finish reasons.
+	if err := os.WriteFile(path, []byte(strings.NewReplacer("stop", "STOP", "length", "LENGTH").Replace(finishRun)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Reloads++
+	uitest.Refresh(tab, s)
+	if view := uitest.Plain(tab); !strings.Contains(view, " STOP ") || !strings.Contains(view, " LENGTH ") {
+		t.Errorf("the cells were not read again after the file was:\n%s", view)
 	}
 }
 
