@@ -25,6 +25,9 @@ type Session struct {
 	// their bodies can be read again (scoring.Trajectory.DropBody): the
 	// detail view reads them with Reread.
 	Trajectories Trajectories
+	// Reloads counts the updates that read files again (ApplyUpdate):
+	// what was read of a trajectory by its index before is not its.
+	Reloads int
 	// Config is the config Computer was built from, its objectives
 	// inferred: what ctrl+s saves, with the current options.
 	Config engine.Config

@@ -41,6 +41,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	}
 	if len(u.Reloaded) > 0 {
 		s.Trajectories.DeleteFunc(func(t *scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
+		s.Reloads++
 	}
 	from := s.Trajectories.Len()
 	s.Trajectories.Append(u.Trajectories...)

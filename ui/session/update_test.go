@@ -91,8 +91,13 @@ func followFiltered(t *testing.T, c *engine.RewardComputer) {
 		prevValid, prevCauses := slices.Clone(prevEv.Valid), slices.Clone(prevEv.Causes)
 		prevScores, prevRewards := slices.Clone(prevRes.Scores), slices.Clone(prevRes.Rewards)
 		prevKept, prevKeptCopy := s.Filter.Kept, slices.Clone(s.Filter.Kept)
+		prevReloads := s.Reloads
 
 		s.ApplyUpdate(live, u)
+
+		if reloaded := s.Reloads != prevReloads; reloaded != (len(u.Reloaded) > 0) {
+			t.Errorf("update %d: Reloads went from %d to %d", k, prevReloads, s.Reloads)
+		}
 
 		want := NewSession("test", slices.Clone(held), c)
 		if err := want.SetFilterGroups("a"); err != nil {

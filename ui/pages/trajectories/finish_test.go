@@ -46,7 +46,9 @@ func fileSession(t *testing.T, text string) *session.Session {
 // TestTrajectoriesFinishColumn: records that say how their completions
 // ended get a column of it, titled by their field, before the
 // objectives, read of the records the session keeps lean, escaped, empty
-// for a record without it; it sorts. Records without one have none.
+// for a record without it; s passes it by (a sort would read every
+// record on the event loop), and the help says so. Records without one
+// have none.
 func TestTrajectoriesFinishColumn(t *testing.T) {
 	s := fileSession(t, finishRun)
 	if !s.Trajectories.At(1).Lean {
@@ -71,15 +73,11 @@ func TestTrajectoriesFinishColumn(t *testing.T) {
 	for range slices.Index(titles, "finish_reason") - sortByReward {
 		uitest.PressKeys(tab, "s")
 	}
-	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by finish_reason ▼") {
-		t.Fatalf("not sorted by finish_reason:\n%s", view)
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by a ▼") {
+		t.Errorf("s from the column before finish_reason does not sort by the one after it:\n%s", view)
 	}
-	var order []string
-	for _, i := range tab.(*trajectoriesTab).rows.rows {
-		order = append(order, s.Trajectories.At(i).ID)
-	}
-	if want := []string{"t2", "t0", "t1", "t3"}; !slices.Equal(order, want) {
-		t.Errorf("sorted by finish_reason: %v, want %v", order, want)
+	if help := tab.(*trajectoriesTab).list.Keys.Sort.Help().Desc; help != "sort column (not finish_reason)" {
+		t.Errorf("s's help %q", help)
 	}
 
 	plain := fileSession(t, strings.ReplaceAll(finishRun, "finish_reason", "reason"))
@@ -99,5 +97,51 @@ func TestTrajectoryDetailFinishReason(t *testing.T) {
 	uitest.PressKeys(tab, "enter", "enter")
 	if view := uitest.Plain(tab); !strings.Contains(view, "finish_reason  length (cut at the length limit)") {
 		t.Errorf("detail:\n%s", view)
+	}
+}
+
+// TestTrajectoriesFinishCellsKept: a follow update that adds trajectories
+// keeps the finish cells read: the rows on screen are not read again. One
+// that reads files again (Session.Reloads) reads them again.
+func TestTrajectoriesFinishCellsKept(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New)
+	tab.View()
+	path := s.Trajectories.At(0).Source
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	added := *s.Trajectories.At(3)
+	added.ID = "t4"
+	s.Trajectories.Append(added)
+	uitest.Refresh(tab, s)
+	if view := uitest.Plain(tab); !strings.Contains(view, " stop ") || !strings.Contains(view, " length ") || strings.Contains(view, " ? ") {
+		t.Errorf("the cells were read again after a follow update:\n%s", view)
+	}
+
+	// The same records at the same offsets, other finish reasons.
+	if err := os.WriteFile(path, []byte(strings.NewReplacer("stop", "STOP", "length", "LENGTH").Replace(finishRun)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Reloads++
+	uitest.Refresh(tab, s)
+	if view := uitest.Plain(tab); !strings.Contains(view, " STOP ") || !strings.Contains(view, " LENGTH ") {
+		t.Errorf("the cells were not read again after the file was:\n%s", view)
+	}
+}
+
+// TestTrajectoriesFinishUnread: records that can no longer be read (the
+// file truncated) show ? and the status line says why, naming the file.
+func TestTrajectoriesFinishUnread(t *testing.T) {
+	s := fileSession(t, finishRun)
+	path := s.Trajectories.At(0).Source
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	view := uitest.Plain(tab)
+	status, _, _ := strings.Cut(view, "\n")
+	if !strings.Contains(view, " ? ") || !strings.Contains(status, "? in finish_reason: "+path) {
+		t.Errorf("a truncated file's rows:\n%s", view)
 	}
 }

@@ -58,7 +58,8 @@ type trajectoryColumn struct {
 	// million rows.
 	value  func(i int) float64
 	values func() (vals []float64, stride, offset int)
-	// compare orders two trajectories by this column.
+	// compare orders two trajectories by this column; nil for one that
+	// does not sort (the finish column).
 	compare func(a, b int) int
 	// textCells says that a column shows text other than an id, a group
 	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
@@ -70,6 +71,7 @@ type trajectoryColumn struct {
 	missing func(i int) bool
 	// fixedWidth, when not 0, is a text column's width, its cells not
 	// measured (finishReasons: a cell is read of its record when drawn).
+	// Such a column does not sort (compare is nil).
 	fixedWidth int
 }
 
@@ -155,6 +157,9 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 		}
 	}
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
+	if l.columns[l.sortColumn].compare == nil {
+		l.sortColumn = sortByReward // the column it was on became one that does not sort
+	}
 	filter = strings.ToLower(filter)
 	members := s.CurrentBatch().Members
 	if filter == "" {
@@ -210,9 +215,6 @@ func (l *trajectoryList) sort(s *session.Session) {
 			keys[j] = floatorder.Key(v)
 		}
 	default:
-		if col.fixedWidth > 0 {
-			l.finish.readAll() // its cells, in file order
-		}
 		l.spareKeys = keys
 		l.rows = slices.Clone(l.inOrder)
 		slices.SortStableFunc(l.rows, func(a, b int) int {
@@ -279,6 +281,15 @@ func (l *trajectoryList) row(j int) int {
 		l.complete()
 	}
 	return l.rows[j]
+}
+
+// nextSortable returns the first column from c on, cyclically, that
+// sorts (s passes the finish column by).
+func (l *trajectoryList) nextSortable(c int) int {
+	for l.columns[c%len(l.columns)].compare == nil {
+		c++
+	}
+	return c % len(l.columns)
 }
 
 // optionsKey names the options of the session's result.

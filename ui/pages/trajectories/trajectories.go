@@ -171,6 +171,7 @@ func (t *trajectoriesTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (t *trajectoriesTab) handleTableKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case t.list.Sorting(msg, len(t.rows.columns)):
+		t.list.SortColumn = t.rows.nextSortable(t.list.SortColumn)
 		t.refresh()
 		t.list.Table.ShowColumn(t.rows.sortColumn)
 	case key.Matches(msg, t.list.Keys.Filter):
@@ -250,6 +251,11 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	current := t.rows.at(table.Cursor())
 	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
+	sortHelp := "sort column"
+	if t.rows.finish.field != "" {
+		sortHelp += " (not " + t.rows.finish.field + ")"
+	}
+	t.list.Keys.Sort.SetHelp("s", sortHelp)
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 	table.SetRows(t.rows.len())
 	table.SetColumns(t.rows.dataColumns(s), 1)
@@ -284,7 +290,8 @@ func (t *trajectoriesTab) View() string {
 	if t.mode == reading {
 		return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, t.list.ReaderStatus(t.common.Styles, ""), t.list.Reader.View()), t.width, t.height)
 	}
-	return common.FitBox(t.tableStatus()+"\n"+t.list.Table.View(), t.width, t.height)
+	table := t.list.Table.View() // first: drawing its finish cells may fail a read the status line says
+	return common.FitBox(t.tableStatus()+"\n"+table, t.width, t.height)
 }
 
 // tableStatus is the line over the table: what it lists and how.
@@ -294,9 +301,14 @@ func (t *trajectoriesTab) tableStatus() string {
 	if n := t.rows.invalid; n > 0 {
 		invalid = st.Invalid.Render(fmt.Sprintf("%d invalid", n))
 	}
+	unread := ""
+	if why := t.rows.finish.failure; why != "" {
+		unread = st.Invalid.Render(unreadCell + " in " + t.rows.finish.field + ": " + why)
+	}
 	return t.list.Status(st, t.mode == filtering,
 		st.Title.Render(common.Count(t.rows.len(), "trajectory", "trajectories")),
 		t.sortPart(),
+		unread,
 		t.list.FilterPart(st, t.width/3),
 		invalid)
 }
