@@ -165,10 +165,12 @@ func TestFitKey(t *testing.T) {
 	}{
 		{[]string{"only-one"}, Affixes{}},
 		{[]string{"same-key", "same-key"}, Affixes{}},
-		{[]string{"run-1", "run-1-x"}, Affixes{"run-", ""}}, // within the shortest
-		{[]string{"ab12", "ab13"}, Affixes{}},               // no separator: a number is not split
-		{[]string{"é-a-x", "é-b-x"}, Affixes{"é-", "-x"}},   // runes kept whole
-		{[]string{"aé-1", "aè-1"}, Affixes{"", "-1"}},       // a shared byte of two runes
+		{[]string{"run-1", "run-1-x"}, Affixes{"run-", ""}},           // within the shortest
+		{[]string{"ab12", "ab13"}, Affixes{}},                         // no separator: a number is not split
+		{[]string{"é-a-x", "é-b-x"}, Affixes{"é-", "-x"}},             // runes kept whole
+		{[]string{"aé-1", "aè-1"}, Affixes{"", "-1"}},                 // a shared byte of two runes
+		{[]string{"a-b-a", "a-b-a-b-a"}, Affixes{"a-b-", ""}},         // overlapping: the suffix from a separator
+		{[]string{"p-1-é-s", "p-1-é-x-1-é-s"}, Affixes{"p-1-é-", ""}}, // the same, a rune of two bytes
 	} {
 		if got := SharedAffixes(len(c.keys), func(j int) string { return c.keys[j] }); got != c.want {
 			t.Errorf("SharedAffixes(%q) = %q, want %q", c.keys, got, c.want)

@@ -107,15 +107,19 @@ func SharedAffixes(n int, key func(j int) string) Affixes {
 		return Affixes{}
 	}
 	prefix = prefix[:strings.LastIndexFunc(prefix, isSeparator)+1]
-	if i := strings.IndexFunc(suffix, isSeparator); i >= 0 {
-		suffix = suffix[i:]
-	} else {
-		suffix = ""
-	}
+	suffix = fromSeparator(suffix)
 	if len(prefix)+len(suffix) > shortest {
-		suffix = suffix[min(len(prefix)+len(suffix)-shortest, len(suffix)):]
+		suffix = fromSeparator(suffix[min(len(prefix)+len(suffix)-shortest, len(suffix)):])
 	}
 	return Affixes{prefix, suffix}
+}
+
+// fromSeparator returns s from its first separator, "" without one.
+func fromSeparator(s string) string {
+	if i := strings.IndexFunc(s, isSeparator); i >= 0 {
+		return s[i:]
+	}
+	return ""
 }
 
 // isSeparator reports whether r separates the words and numbers of an
