@@ -178,6 +178,34 @@ func TestFitKey(t *testing.T) {
 	}
 }
 
+// TestWrapKey checks that an id shows whole over the lines when it fits
+// in them, broken at its separators, or at the width where that takes
+// more lines; a longer one is cut in its middle to what the lines hold.
+func TestWrapKey(t *testing.T) {
+	for _, c := range []struct {
+		key             string
+		width, maxLines int
+		want            []string
+	}{
+		{"short", 10, 3, []string{"short"}},
+		{"run-2026-11-27-exp-s00-p03", 10, 3, []string{"run-2026-", "11-27-exp-", "s00-p03"}},
+		{"aaaa-bbbbbbbbb-cc", 10, 2, []string{"aaaa-bbbbb", "bbbb-cc"}}, // 3 lines at separators
+		{"abcdefghijklmnopqrstuvwxyz", 10, 3, []string{"abcdefghij", "klmnopqrst", "uvwxyz"}},
+		{"run-2026-11-27-experiment-s00-p03-c7-xyz", 10, 2, []string{"run-2026-1", "…03-c7-xyz"}},
+		{"id-\x1b[2J", 20, 1, []string{`id-\x1b[2J`}},
+	} {
+		got := WrapKey(c.key, c.width, c.maxLines)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("WrapKey(%q, %d, %d) = %q, want %q", c.key, c.width, c.maxLines, got, c.want)
+		}
+		for _, l := range got {
+			if TextWidth(l) > c.width {
+				t.Errorf("WrapKey(%q, %d, %d): %q is wider than %d", c.key, c.width, c.maxLines, l, c.width)
+			}
+		}
+	}
+}
+
 // TestReaderStatus: the line over an opened trajectory gives its id the
 // width the status leaves, whole at 125 cells where half the line would
 // cut it; with less room it is cut in its middle.

@@ -167,11 +167,10 @@ func FitKey(key string, width int, a Affixes) string {
 
 // WrapKey returns key (an id), from data, safe to print, in lines of
 // width cells, at most maxLines of them: whole when it fits in them, else
-// first cut to what they hold as FitKey cuts it in a column of keys
-// sharing a (never at its end only).
-func WrapKey(key string, width, maxLines int, a Affixes) []string {
+// first cut in its middle to what they hold (FitMiddle).
+func WrapKey(key string, width, maxLines int) []string {
 	width, maxLines = max(width, 1), max(maxLines, 1)
-	key = FitKey(key, width*maxLines, a)
+	key = FitMiddle(key, width*maxLines)
 	// At its separators when that takes no more lines, else at width.
 	if lines := strings.Split(ansi.Wrap(key, width, idBreakpoints), "\n"); len(lines) <= maxLines {
 		return lines
