@@ -663,13 +663,17 @@ func MeasuredTextColumn(title string, n, maxWidth int, cell, measured func(j int
 
 // KeyColumn is MeasuredTextColumn of keys that tell the rows apart
 // (ids): a key too wide for the column is cut first in the prefix and
-// suffix all of them share (common.FitKey), measured over measuredRows
-// of them at most, spread as TextWidth spreads them.
+// suffix all of them share (common.FitKey), measured over the rows
+// TextWidth measures: every stride-th and the last.
 func KeyColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
 	c := MeasuredTextColumn(title, n, maxWidth, cell, measured)
 	stride := max((n+measuredRows-1)/measuredRows, 1)
+	samples := (n + stride - 1) / stride
+	if n > 0 && (samples-1)*stride < n-1 {
+		samples++ // the last row
+	}
 	c.CutMiddle = true
-	c.Shared = common.SharedAffixes((n+stride-1)/stride, func(j int) string { return measured(j * stride) })
+	c.Shared = common.SharedAffixes(samples, func(j int) string { return measured(min(j*stride, n-1)) })
 	return c
 }
 

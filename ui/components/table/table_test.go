@@ -217,6 +217,21 @@ func TestTextColumnMeasuresASample(t *testing.T) {
 	}
 }
 
+// TestKeyColumnSharesOverTheMeasuredRows: the affixes a key column cuts
+// first are shared by the rows TextWidth measures, the last included.
+func TestKeyColumnSharesOverTheMeasuredRows(t *testing.T) {
+	n := measuredRows + 2 // stride 2: the last row is not a stride-th
+	key := func(j int) string {
+		if j == n-1 {
+			return fmt.Sprintf("run-%d-other", j)
+		}
+		return fmt.Sprintf("run-%d-tail", j)
+	}
+	if c := KeyColumn("id", n, 10, key, key); c.Shared != (common.Affixes{Prefix: "run-"}) {
+		t.Errorf("%d rows: shared %q, want the last row's too", n, c.Shared)
+	}
+}
+
 // TestMarkMissing: the cells marked missing show common.MissingValue, the
 // others their number, and the column is as wide as the mark only when a
 // row has it.
