@@ -165,13 +165,43 @@ func TestFitKey(t *testing.T) {
 	}{
 		{[]string{"only-one"}, Affixes{}},
 		{[]string{"same-key", "same-key"}, Affixes{}},
-		{[]string{"run-1", "run-1-x"}, Affixes{"run-", ""}}, // within the shortest
-		{[]string{"ab12", "ab13"}, Affixes{}},               // no separator: a number is not split
-		{[]string{"é-a-x", "é-b-x"}, Affixes{"é-", "-x"}},   // runes kept whole
-		{[]string{"aé-1", "aè-1"}, Affixes{"", "-1"}},       // a shared byte of two runes
+		{[]string{"run-1", "run-1-x"}, Affixes{"run-", ""}},           // within the shortest
+		{[]string{"ab12", "ab13"}, Affixes{}},                         // no separator: a number is not split
+		{[]string{"é-a-x", "é-b-x"}, Affixes{"é-", "-x"}},             // runes kept whole
+		{[]string{"aé-1", "aè-1"}, Affixes{"", "-1"}},                 // a shared byte of two runes
+		{[]string{"a-b-a", "a-b-a-b-a"}, Affixes{"a-b-", ""}},         // overlapping: the suffix from a separator
+		{[]string{"p-1-é-s", "p-1-é-x-1-é-s"}, Affixes{"p-1-é-", ""}}, // the same, a rune of two bytes
 	} {
 		if got := SharedAffixes(len(c.keys), func(j int) string { return c.keys[j] }); got != c.want {
 			t.Errorf("SharedAffixes(%q) = %q, want %q", c.keys, got, c.want)
+		}
+	}
+}
+
+// TestWrapKey checks that an id shows whole over the lines when it fits
+// in them, broken at its separators, or at the width where that takes
+// more lines; a longer one is cut in its middle to what the lines hold.
+func TestWrapKey(t *testing.T) {
+	for _, c := range []struct {
+		key             string
+		width, maxLines int
+		want            []string
+	}{
+		{"short", 10, 3, []string{"short"}},
+		{"run-2026-11-27-exp-s00-p03", 10, 3, []string{"run-2026-", "11-27-exp-", "s00-p03"}},
+		{"aaaa-bbbbbbbbb-cc", 10, 2, []string{"aaaa-bbbbb", "bbbb-cc"}}, // 3 lines at separators
+		{"abcdefghijklmnopqrstuvwxyz", 10, 3, []string{"abcdefghij", "klmnopqrst", "uvwxyz"}},
+		{"run-2026-11-27-experiment-s00-p03-c7-xyz", 10, 2, []string{"run-2026-1", "…03-c7-xyz"}},
+		{"id-\x1b[2J", 20, 1, []string{`id-\x1b[2J`}},
+	} {
+		got := WrapKey(c.key, c.width, c.maxLines)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("WrapKey(%q, %d, %d) = %q, want %q", c.key, c.width, c.maxLines, got, c.want)
+		}
+		for _, l := range got {
+			if TextWidth(l) > c.width {
+				t.Errorf("WrapKey(%q, %d, %d): %q is wider than %d", c.key, c.width, c.maxLines, l, c.width)
+			}
 		}
 	}
 }

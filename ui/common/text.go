@@ -107,15 +107,19 @@ func SharedAffixes(n int, key func(j int) string) Affixes {
 		return Affixes{}
 	}
 	prefix = prefix[:strings.LastIndexFunc(prefix, isSeparator)+1]
-	if i := strings.IndexFunc(suffix, isSeparator); i >= 0 {
-		suffix = suffix[i:]
-	} else {
-		suffix = ""
-	}
+	suffix = fromSeparator(suffix)
 	if len(prefix)+len(suffix) > shortest {
-		suffix = suffix[min(len(prefix)+len(suffix)-shortest, len(suffix)):]
+		suffix = fromSeparator(suffix[min(len(prefix)+len(suffix)-shortest, len(suffix)):])
 	}
 	return Affixes{prefix, suffix}
+}
+
+// fromSeparator returns s from its first separator, "" without one.
+func fromSeparator(s string) string {
+	if i := strings.IndexFunc(s, isSeparator); i >= 0 {
+		return s[i:]
+	}
+	return ""
 }
 
 // isSeparator reports whether r separates the words and numbers of an
@@ -163,11 +167,10 @@ func FitKey(key string, width int, a Affixes) string {
 
 // WrapKey returns key (an id), from data, safe to print, in lines of
 // width cells, at most maxLines of them: whole when it fits in them, else
-// first cut to what they hold as FitKey cuts it in a column of keys
-// sharing a (never at its end only).
-func WrapKey(key string, width, maxLines int, a Affixes) []string {
+// first cut in its middle to what they hold (FitMiddle).
+func WrapKey(key string, width, maxLines int) []string {
 	width, maxLines = max(width, 1), max(maxLines, 1)
-	key = FitKey(key, width*maxLines, a)
+	key = FitMiddle(key, width*maxLines)
 	// At its separators when that takes no more lines, else at width.
 	if lines := strings.Split(ansi.Wrap(key, width, idBreakpoints), "\n"); len(lines) <= maxLines {
 		return lines

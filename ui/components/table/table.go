@@ -518,7 +518,9 @@ func (r NumberRange) extremes() (lo, hi float64) {
 // and the greatest needs them to show three significant digits of it, so
 // that values that differ read different; at most maxDigits significant
 // digits. The exponent form, with as many significant digits (four at
-// least), is taken only where it is narrower than fixed point.
+// least), is taken where it is narrower than fixed point, and where fixed
+// point would show more than maxDigits significant digits (a decimal of
+// 1e9 and above).
 func (r NumberRange) Format() NumberFormat {
 	lo, hi := r.extremes()
 	if lo > hi { // no finite value
@@ -529,23 +531,28 @@ func (r NumberRange) Format() NumberFormat {
 	if maxAbs > 0 {
 		magnitude = int(math.Floor(math.Log10(maxAbs)))
 	}
+	significant := 4
 	digits := 3 - magnitude // decimals for four significant digits
 	if magnitude >= -3 && !r.integral {
 		digits = min(max(digits, 1), 4)
 	}
-	if spread := hi - lo; spread > 0 {
-		digits = max(digits, 2-int(math.Floor(math.Log10(spread))))
+	// A spread beyond MaxFloat64 is of the largest's magnitude: it needs no more.
+	if spread := hi - lo; spread > 0 && !math.IsInf(spread, 0) {
+		spreadMagnitude := int(math.Floor(math.Log10(spread)))
+		digits = max(digits, 2-spreadMagnitude)
+		significant = max(significant, magnitude+3-spreadMagnitude)
 	}
 	digits = min(digits, maxDigits-1-magnitude)
+	exponent := NumberFormat{exponent: true, decimals: min(significant, maxDigits) - 1}
+	exponent.width = r.widest(exponent)
 	fixed := NumberFormat{}
-	if r.integral {
-		digits = min(digits, 0)
-	} else {
+	if !r.integral {
 		fixed.decimals = max(digits, 1)
+		if magnitude+1+fixed.decimals > maxDigits {
+			return exponent
+		}
 	}
-	exponent := NumberFormat{exponent: true, decimals: min(max(magnitude+digits, 3), maxDigits-1)}
-	fixed.width, exponent.width = r.widest(fixed), r.widest(exponent)
-	if exponent.width < fixed.width {
+	if fixed.width = r.widest(fixed); exponent.width < fixed.width {
 		return exponent
 	}
 	return fixed
@@ -656,13 +663,17 @@ func MeasuredTextColumn(title string, n, maxWidth int, cell, measured func(j int
 
 // KeyColumn is MeasuredTextColumn of keys that tell the rows apart
 // (ids): a key too wide for the column is cut first in the prefix and
-// suffix all of them share (common.FitKey), measured over measuredRows
-// of them at most, spread as TextWidth spreads them.
+// suffix all of them share (common.FitKey), measured over the rows
+// TextWidth measures: every stride-th and the last.
 func KeyColumn(title string, n, maxWidth int, cell, measured func(j int) string) Column {
 	c := MeasuredTextColumn(title, n, maxWidth, cell, measured)
 	stride := max((n+measuredRows-1)/measuredRows, 1)
+	samples := (n + stride - 1) / stride
+	if n > 0 && (samples-1)*stride < n-1 {
+		samples++ // the last row
+	}
 	c.CutMiddle = true
-	c.Shared = common.SharedAffixes((n+stride-1)/stride, func(j int) string { return measured(j * stride) })
+	c.Shared = common.SharedAffixes(samples, func(j int) string { return measured(min(j*stride, n-1)) })
 	return c
 }
 

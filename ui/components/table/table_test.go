@@ -24,6 +24,12 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		{[]float64{2.5e7, 1}, []string{"25000000", "1"}}, // no exponent where the digits fit as narrow
 		{[]float64{1e-5, 2e-4}, []string{"0.0000100", "0.0002000"}},
 		{[]float64{1.5e12, 3}, []string{"1.500e+12", "3.000e+00"}},
+		// Decimals of 1e9 and above: more than maxDigits in fixed point.
+		{[]float64{1.5e12 + 0.5, 3.5}, []string{"1.500e+12", "3.500e+00"}},
+		{[]float64{1e15 + 0.3, 2.5}, []string{"1.000e+15", "2.500e+00"}},
+		{[]float64{1.5e12 + 0.5, 1.502e12 + 0.5}, []string{"1.50000e+12", "1.50200e+12"}},
+		{[]float64{math.MaxFloat64, 1.5}, []string{"1.798e+308", "1.500e+00"}},
+		{[]float64{math.MaxFloat64, -math.MaxFloat64}, []string{"1.798e+308", "-1.798e+308"}},
 		// The spread's digits: values close together read distinct.
 		{[]float64{10000000.3, 10005000.1, 10002721.146}, []string{"10000000.3", "10005000.1", "10002721.1"}},
 		{[]float64{0.5000714, 0.5001812, 0.5003}, []string{"0.500071", "0.500181", "0.500300"}},
@@ -208,6 +214,21 @@ func TestTextColumnMeasuresASample(t *testing.T) {
 	}
 	if c := TextColumn("id", n, 40, cell(3)); c.Width != len("a-much-wider-cell") {
 		t.Errorf("%d rows: width %d, want the measured wide cell's", n, c.Width)
+	}
+}
+
+// TestKeyColumnSharesOverTheMeasuredRows: the affixes a key column cuts
+// first are shared by the rows TextWidth measures, the last included.
+func TestKeyColumnSharesOverTheMeasuredRows(t *testing.T) {
+	n := measuredRows + 2 // stride 2: the last row is not a stride-th
+	key := func(j int) string {
+		if j == n-1 {
+			return fmt.Sprintf("run-%d-other", j)
+		}
+		return fmt.Sprintf("run-%d-tail", j)
+	}
+	if c := KeyColumn("id", n, 10, key, key); c.Shared != (common.Affixes{Prefix: "run-"}) {
+		t.Errorf("%d rows: shared %q, want the last row's too", n, c.Shared)
 	}
 }
 

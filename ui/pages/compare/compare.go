@@ -1109,7 +1109,7 @@ func (t *compareTab) selectedView(row func(label, value string) string) string {
 	j := t.selected
 	lines := []string{st.Title.Render("selected (enter, o: group)")}
 	label := "id" // on the first of the lines the id wraps over
-	for _, l := range common.WrapKey(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID, panelValueWidth, common.MaxIDLines, common.Affixes{}) {
+	for _, l := range common.WrapKey(t.common.Session.Trajectories.At(t.cmp.Index[j]).ID, panelValueWidth, common.MaxIDLines) {
 		lines = append(lines, row(label, l))
 		label = ""
 	}

@@ -24,8 +24,12 @@ import (
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 )
 
-// paretoPanelWidth is the width of the details beside the plot.
-const paretoPanelWidth = 34
+// paretoPanelWidth is the width of the details beside the plot;
+// panelValueWidth, of a value after its 10-cell label and a space.
+const (
+	paretoPanelWidth = 34
+	panelValueWidth  = paretoPanelWidth - 11
+)
 
 // selectedRune marks the selected trajectory.
 const selectedRune = '◎'
@@ -951,7 +955,7 @@ func (t *paretoTab) detailsView() string {
 	// A value is made safe where it is read from the data (the id, the
 	// group): cutting it here keeps the styles of "no" within it.
 	row := func(label, value string) string {
-		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + ansi.Truncate(value, paretoPanelWidth-11, "…")
+		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + ansi.Truncate(value, panelValueWidth, "…")
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))
@@ -960,7 +964,7 @@ func (t *paretoTab) detailsView() string {
 		st.Title.Render(common.FitLine(fmt.Sprintf("point %d of %d · group %d of %d", k+1, len(points), t.selectedGroup()+1, groups), paretoPanelWidth)),
 	}
 	label := "id" // on the first of the lines the id wraps over
-	for _, l := range common.WrapKey(tr.ID, paretoPanelWidth-11, common.MaxIDLines, common.Affixes{}) {
+	for _, l := range common.WrapKey(tr.ID, panelValueWidth, common.MaxIDLines) {
 		lines = append(lines, row(label, l))
 		label = ""
 	}
