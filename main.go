@@ -34,8 +34,8 @@ func main() {
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	go endOnSignals(signals, cancel, os.Exit)
 	// A closed standard output (| head) is a write's EPIPE, not the
-	// runtime's SIGPIPE exit: cmd.Main ends with 141 as that would, but
-	// first says a health ALERT (status 3) that a pipeline must not lose.
+	// runtime's SIGPIPE exit: cmd.Main ends with 141 as that exit would,
+	// or with a health ALERT's 3, said, which a pipeline must not lose.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	os.Exit(cmd.Main(ctx, os.Args[1:], cmd.IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
 }

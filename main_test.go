@@ -117,6 +117,7 @@ func TestClosedStdoutKeepsTheAlert(t *testing.T) {
 	}{
 		{[]string{"stats", "--health", "--config", "sample_data/experiment.toml", "sample_data/experiment.jsonl"}, 3, "health: 2 ALERTs"},
 		{[]string{"compute", "--config", "sample_data/experiment.toml", "sample_data/experiment.jsonl"}, 141, ""},
+		{[]string{"stats", "--help"}, 141, ""}, // cobra drops the help's write error
 	} {
 		r, w, err := os.Pipe()
 		if err != nil {

@@ -22,12 +22,31 @@ const (
 	exitOK       = 0
 	exitFailure  = 1 // anything unexpected: a write error, a terminal error
 	exitBadInput = 2 // bad usage or bad input
-	// exitBrokenPipe is the status when the reader of an --out pipe
-	// closed it early: 128 + SIGPIPE, as for standard output, whose
-	// writer Go's runtime ends with SIGPIPE (it does for fds 1 and 2
-	// only, returning EPIPE for the others).
+	// exitBrokenPipe is the status when the reader of standard output
+	// or of an --out pipe closed it early: 128 + SIGPIPE, what the
+	// runtime's SIGPIPE would give (main asks for EPIPE instead, to say
+	// an ALERT first).
 	exitBrokenPipe = 141
 )
+
+// stickyWriter is standard output keeping the first error of its writes,
+// failing the ones after: a path that drops a write's error (cobra's help
+// into a closed pipe) still ends as a failed write does.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
 
 // usageError marks an error as the user's: bad flags or arguments.
 type usageError struct{ err error }
@@ -46,12 +65,17 @@ type IO struct {
 // Main runs rewardlens with args (without the program name) and returns the
 // exit status.
 func Main(ctx context.Context, args []string, stdio IO) int {
+	stdout := &stickyWriter{w: stdio.Stdout}
+	stdio.Stdout = stdout
 	root := newRootCommand(stdio)
 	root.SetArgs(args)
 	root.SetIn(stdio.Stdin)
 	root.SetOut(stdio.Stdout)
 	root.SetErr(stdio.Stderr)
 	err := root.ExecuteContext(ctx)
+	if err == nil && stdout.err != nil {
+		err = stdout.err // a write whose error its path dropped (cobra's help)
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -112,7 +112,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			f.skipped += u.Skipped + malformed
 			if err := f.update(ctx, u); err != nil {
 				if !errors.Is(err, ctx.Err()) {
-					return err
+					return f.withAlerts(err)
 				}
 				return f.interrupted(err, updates)
 			}
@@ -122,15 +122,25 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 			// computed.
 			if err := f.catchUp(ctx); err != nil {
 				if !errors.Is(err, ctx.Err()) {
-					return err
+					return f.withAlerts(err)
 				}
 				return f.interrupted(err, updates)
 			}
 			if err := f.printBatches(true); err != nil {
-				return err
+				return f.withAlerts(err)
 			}
 		}
 	}
+}
+
+// withAlerts is err, a failed write (its reader gone: | head) or
+// computation, with the ALERTs raised so far joined: the status is then
+// 3, both said, as stats says a report it could not write.
+func (f *statsFollower) withAlerts(err error) error {
+	if alert := f.status(); alert != nil {
+		return fmt.Errorf("%w; %w", err, alert)
+	}
+	return err
 }
 
 // interrupted ends following at an interrupt, err ctx's error, once the
