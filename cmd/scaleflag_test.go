@@ -71,6 +71,7 @@ func TestScaleFlagOnlyForScaleMethods(t *testing.T) {
 			`{"id":"b","group":"g","metadata":{"acc":0,"len":1}}` + "\n" +
 			`{"id":"c","group":"g","metadata":{"acc":0,"len":2}}` + "\n",
 		"gdpo.toml":   "normalize = false\nmethod = \"gdpo\"\n",
+		"off.toml":    "normalize = false\n",
 		"pareto.toml": "normalize = false\nmethod = \"pareto\"\nscale = \"batch\"\n",
 	})
 	data := filepath.Join(dir, "data.jsonl")
@@ -94,5 +95,10 @@ func TestScaleFlagOnlyForScaleMethods(t *testing.T) {
 	}
 	if _, errOut, _ := run(t, "", "stats", "--config", pareto, "--objective", "acc=metadata.acc", data); strings.Contains(errOut, "contradict") {
 		t.Errorf("pareto's config with scale and normalize = false: warned of a contradiction: %q", errOut)
+	}
+	// The method a layout sets counts: TRL's is grpo, which reads the scale.
+	out, errOut, code = run(t, "", "stats", "--config", filepath.Join(dir, "off.toml"), "--scale", "group", trlDir)
+	if code != 0 || !strings.Contains(out, "method grpo, scope group, scale group") || strings.Contains(errOut, "ignored") {
+		t.Errorf("TRL's grpo --scale group over normalize = false: status %d, stderr %q; want scale group, nothing ignored", code, errOut)
 	}
 }
