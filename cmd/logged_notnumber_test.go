@@ -22,6 +22,9 @@ func TestLoggedAdvantageNotANumber(t *testing.T) {
 			`{"id":"d","batch":0,"group":"g","metadata":{"x":0,"adv":-0.5}}` + "\n" +
 			`{"id":"e","batch":1,"group":"g","metadata":{"x":1,"adv":"0.7"}}` + "\n" +
 			`{"id":"f","batch":1,"group":"g","metadata":{"x":0,"adv":true}}` + "\n",
+		// a's score overflows (1e308 + 1e308), which copies the evaluation.
+		"overflow.jsonl": `{"id":"a","batch":0,"group":"g","metadata":{"x":1e308,"y":1e308,"adv":"x"}}` + "\n" +
+			`{"id":"b","batch":0,"group":"g","metadata":{"x":0,"y":0,"adv":-0.5}}` + "\n",
 		"num.jsonl": `{"id":"a","batch":0,"group":"g","metadata":{"x":1,"adv":"0.7"}}` + "\n" +
 			`{"id":"b","batch":0,"group":"g","metadata":{"x":0,"adv":-0.7}}` + "\n",
 	})
@@ -44,6 +47,13 @@ func TestLoggedAdvantageNotANumber(t *testing.T) {
 	wantNum := "rewardlens: warning: 1 row's logged advantage is not a number (the first: " + num + `:1: "0.7", a number written as a string, which is not read as one): read as absent, it is not compared with the rewards` + "\n"
 	if _, errOut, _ := run(t, "", append(append([]string{"stats"}, flags...), num)...); !strings.Contains(errOut, wantNum) {
 		t.Errorf("stats of a number in a string: stderr %q; want %q", errOut, wantNum)
+	}
+
+	overflow := filepath.Join(dir, "overflow.jsonl")
+	wantOverflow := "rewardlens: warning: 1 row's logged advantage is not a number (the first: " + overflow + `:1: "x")`
+	overflowFlags := []string{"--method", "grpo", "--objective", "x=metadata.x", "--objective", "y=metadata.y", "--weight", "x=1", "--weight", "y=1", "--logged-advantage", "metadata.adv", overflow}
+	if _, errOut, _ := run(t, "", append([]string{"stats"}, overflowFlags...)...); !strings.Contains(errOut, wantOverflow) {
+		t.Errorf("stats of an overflowing score: stderr %q; want %q", errOut, wantOverflow)
 	}
 
 	f := startFollowing(t, append(append([]string{"stats", "--follow"}, flags...), path)...)

@@ -44,7 +44,7 @@ func TestScaleFlagOverConfigNormalize(t *testing.T) {
 
 	both := filepath.Join(dir, "both.toml")
 	_, errOut, code = run(t, "", "stats", "--config", both, "--objective", "acc=metadata.acc", data)
-	want := "warning: " + both + ` sets scale = "batch" and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled`
+	want := "rewardlens: warning: " + both + ` sets scale = "batch" and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled`
 	if code != 0 || !strings.Contains(errOut, want) {
 		t.Errorf("config with both: status %d, stderr %q; want %q", code, errOut, want)
 	}
@@ -57,5 +57,48 @@ func TestScaleFlagOverConfigNormalize(t *testing.T) {
 	}
 	if _, errOut, _ := run(t, "", "stats", "--config", filepath.Join(dir, "scaled.toml"), "--objective", "acc=metadata.acc", data); strings.Contains(errOut, "warning") {
 		t.Errorf("a consistent config warned: %q", errOut)
+	}
+}
+
+// TestScaleFlagOnlyForScaleMethods: --scale group|batch turns the
+// normalisation on only for a method that reads the scale (grpo): for
+// gdpo and pareto, normalize = false stands and --scale is said to be
+// ignored, and a config's scale with normalize = false contradicts
+// nothing. The flag turned normalisation on for every method.
+func TestScaleFlagOnlyForScaleMethods(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"a","group":"g","metadata":{"acc":1,"len":3}}` + "\n" +
+			`{"id":"b","group":"g","metadata":{"acc":0,"len":1}}` + "\n" +
+			`{"id":"c","group":"g","metadata":{"acc":0,"len":2}}` + "\n",
+		"gdpo.toml":   "normalize = false\nmethod = \"gdpo\"\n",
+		"off.toml":    "normalize = false\n",
+		"pareto.toml": "normalize = false\nmethod = \"pareto\"\nscale = \"batch\"\n",
+	})
+	data := filepath.Join(dir, "data.jsonl")
+	objectives := []string{"--objective", "acc=metadata.acc", "--objective", "len=metadata.len"}
+	gdpo := append([]string{"--config", filepath.Join(dir, "gdpo.toml")}, objectives...)
+	unscaled := computeRecords(t, append(gdpo, data)...)
+	want := map[string]float64{}
+	for id, r := range unscaled {
+		want[id] = r.Reward
+	}
+	assertRewards(t, computeRecords(t, append(gdpo, "--scale", "group", data)...), want)
+	_, errOut, code := run(t, "", append(append([]string{"compute"}, gdpo...), "--scale", "group", data)...)
+	if w := "rewardlens: warning: --scale group is ignored: method gdpo does not read the scale"; code != 0 || !strings.Contains(errOut, w) {
+		t.Errorf("gdpo --scale group: status %d, stderr %q; want %q", code, errOut, w)
+	}
+
+	pareto := filepath.Join(dir, "pareto.toml")
+	out, errOut, code := run(t, "", "stats", "--config", pareto, "--scale", "group", "--objective", "acc=metadata.acc", data)
+	if code != 0 || !strings.Contains(out, "normalize false") || !strings.Contains(errOut, "--scale group is ignored: method pareto") {
+		t.Errorf("pareto --scale group: status %d, stdout %q, stderr %q; want normalize false, --scale said ignored", code, out, errOut)
+	}
+	if _, errOut, _ := run(t, "", "stats", "--config", pareto, "--objective", "acc=metadata.acc", data); strings.Contains(errOut, "contradict") {
+		t.Errorf("pareto's config with scale and normalize = false: warned of a contradiction: %q", errOut)
+	}
+	// The method a layout sets counts: TRL's is grpo, which reads the scale.
+	out, errOut, code = run(t, "", "stats", "--config", filepath.Join(dir, "off.toml"), "--scale", "group", trlDir)
+	if code != 0 || !strings.Contains(out, "method grpo, scope group, scale group") || strings.Contains(errOut, "ignored") {
+		t.Errorf("TRL's grpo --scale group over normalize = false: status %d, stderr %q; want scale group, nothing ignored", code, errOut)
 	}
 }

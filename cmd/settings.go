@@ -59,6 +59,12 @@ type settings struct {
 	// warnings are what config found probably wrong in the settings (a
 	// config file that contradicts itself), said on stderr by sayWarnings.
 	warnings []string
+	// scaleFlag is an explicit --scale, "" without; scaleContradiction is
+	// the warning of a config file whose scale and normalize = false
+	// contradict each other. config sets them; both matter only to a
+	// method that reads the scale, which the inputs' layout may set
+	// (applyScale).
+	scaleFlag, scaleContradiction string
 	// checkFile checks the values of the --config file in a config whose
 	// objectives were inferred (configFile.checkValues), when the data
 	// names them; nil without a file. config sets it.
@@ -150,21 +156,19 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("computer", func() { cfg.Computer = s.computer })
 	set("method", func() { cfg.Method = s.method })
 	set("scope", func() { cfg.Scope = s.scope })
-	// An explicit --scale group|batch asks for scaled rewards: it turns
-	// on the normalisation a config file's normalize = false turned off.
 	scaled := flags.Changed("scale") && (s.scale == string(engine.ScaleGroup) || s.scale == string(engine.ScaleBatch))
 	if scaled && flags.Changed("no-normalize") && s.noNormalize {
 		return cfg, usagef("--scale %s and --no-normalize contradict each other: give one (--scale none is --no-normalize for grpo)", s.scale)
 	}
+	s.scaleFlag, s.scaleContradiction = "", ""
+	if flags.Changed("scale") {
+		s.scaleFlag = s.scale
+	}
 	if !flags.Changed("scale") && !flags.Changed("no-normalize") && file != nil && file.cfg.Normalize != nil && !*file.cfg.Normalize &&
 		(file.cfg.Scale == string(engine.ScaleGroup) || file.cfg.Scale == string(engine.ScaleBatch)) {
-		s.warnings = append(s.warnings, fmt.Sprintf("%s sets scale = %q and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled (drop one of them)", s.configPath, file.cfg.Scale))
+		s.scaleContradiction = fmt.Sprintf("%s sets scale = %q and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled (drop one of them)", s.configPath, file.cfg.Scale)
 	}
 	set("scale", func() { cfg.Scale = s.scale })
-	if scaled {
-		normalize := true
-		cfg.Normalize = &normalize
-	}
 	set("task", func() { cfg.Task = s.task })
 	set("verification-weight", func() { cfg.VerificationWeight = &s.verificationWeight })
 	set("efficiency-weight", func() { cfg.EfficiencyWeight = &s.efficiencyWeight })
@@ -236,7 +240,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 // sayWarnings says on w the warnings config found.
 func (s *settings) sayWarnings(w io.Writer) {
 	for _, warning := range s.warnings {
-		fmt.Fprintf(w, "warning: %s\n", textsafe.Line(warning))
+		fmt.Fprintf(w, "rewardlens: warning: %s\n", textsafe.Line(warning))
 	}
 }
 
@@ -283,6 +287,7 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
+	cfg = s.applyScale(cfg)
 	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, followLog != nil)
 	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
@@ -297,6 +302,34 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 	}
 	opts, err := s.loaderOptions(ctx, stdin, cfg)
 	return cfg, opts, layout, err
+}
+
+// applyScale returns cfg with what an explicit --scale and a config file's
+// scale say, for cfg's method (the layout's defaults applied): for a
+// method that reads the scale (grpo), --scale group|batch asks for scaled
+// rewards, turning on the normalisation a config file's normalize = false
+// turned off; another method is told that it ignores --scale.
+func (s *settings) applyScale(cfg engine.Config) engine.Config {
+	method := engine.Method(cfg.Method)
+	if method == "" {
+		method = engine.DefaultOptions().Method
+	}
+	spec := engine.Spec(method)
+	if spec == nil { // an unknown method, which checkConfig says
+		return cfg
+	}
+	switch {
+	case !spec.ReadsScale:
+		if s.scaleFlag != "" {
+			s.warnings = append(s.warnings, fmt.Sprintf("--scale %s is ignored: method %s does not read the scale", s.scaleFlag, method))
+		}
+	case s.scaleFlag == string(engine.ScaleGroup) || s.scaleFlag == string(engine.ScaleBatch):
+		normalize := true
+		cfg.Normalize = &normalize
+	case s.scaleContradiction != "":
+		s.warnings = append(s.warnings, s.scaleContradiction)
+	}
+	return cfg
 }
 
 // precheck checks what of the settings cfg does not need the inputs (the

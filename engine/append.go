@@ -172,6 +172,8 @@ func (ev *Evaluation) clip() {
 // Filter returns the evaluation of the trajectories i of ev for which
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
+// LoggedNotNumbers counts the kept rows' alone; FirstLoggedNotNumber stays
+// ev's, which may be a row not kept (the rows' values are not kept).
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr, evalReasons: ev.evalReasons,
 		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
@@ -189,6 +191,9 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		}
 		if ev.Logged != nil {
 			out.Logged = append(out.Logged, ev.Logged[i])
+			if isLoggedNotNumber(ev.Logged[i]) {
+				out.LoggedNotNumbers++
+			}
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])
@@ -206,6 +211,9 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 		if ev.sourceOf != nil {
 			out.sourceOf = append(out.sourceOf, ev.sourceOf[i])
 		}
+	}
+	if out.LoggedNotNumbers > 0 {
+		out.FirstLoggedNotNumber = ev.FirstLoggedNotNumber
 	}
 	return out
 }

@@ -116,3 +116,43 @@ func TestLoggedNotNumbers(t *testing.T) {
 		t.Errorf("after Append: %d not numbers, the first %+v", next.LoggedNotNumbers, next.FirstLoggedNotNumber)
 	}
 }
+
+// TestLoggedNotNumbersCarried: the evaluations made from another keep the
+// count of the logged advantages that are not numbers, and the first. The
+// copy made when a score overflows dropped them, and the warning with
+// them; Filter counts the rows it keeps.
+func TestLoggedNotNumbersCarried(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}}, Weights: map[string]float64{"x": 1, "y": 1}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "x", 1e308, "y", 1e308, "adv", "x"), // its score overflows
+		enginetest.Traj(0, "g", "x", 1.0, "y", 2.0, "adv", 0.5),
+		enginetest.Traj(1, "g", "x", 1.0, "y", 2.0, "adv", true),
+		enginetest.Traj(1, "g", "x", 2.0, "y", 1.0, "adv", 0.5),
+	}
+	for i := range ts {
+		ts[i].ID = strconv.Itoa(i)
+	}
+	e := c.NewEvaluator()
+	e.Add(ts)
+	ev := e.Evaluation()
+	first := LoggedValue{Where: ts[0].Where(), Value: "x"}
+	res := ev.Compute(c.Options)
+	if res.Evaluation == ev {
+		t.Fatal("the overflowing score did not make a copy: the case is not tested")
+	}
+	if got := res.Evaluation; got.LoggedNotNumbers != 2 || got.FirstLoggedNotNumber != first {
+		t.Errorf("after an overflow: %d not numbers, the first %+v; want 2, %+v", got.LoggedNotNumbers, got.FirstLoggedNotNumber, first)
+	}
+	if got := ev.Filter(func(i int) bool { return i >= 1 }); got.LoggedNotNumbers != 1 {
+		t.Errorf("Filter of rows 1..3: %d not numbers, want 1", got.LoggedNotNumbers)
+	}
+	if got := ev.Filter(func(i int) bool { return i != 2 }); got.LoggedNotNumbers != 1 || got.FirstLoggedNotNumber != first {
+		t.Errorf("Filter of rows 0, 1, 3: %d not numbers, the first %+v; want 1, %+v", got.LoggedNotNumbers, got.FirstLoggedNotNumber, first)
+	}
+	if got := ev.Filter(func(i int) bool { return i == 1 || i == 3 }); got.LoggedNotNumbers != 0 || got.FirstLoggedNotNumber != (LoggedValue{}) {
+		t.Errorf("Filter of rows 1, 3: %d not numbers, the first %+v; want none", got.LoggedNotNumbers, got.FirstLoggedNotNumber)
+	}
+}

@@ -47,7 +47,8 @@ type Evaluation struct {
 	// LoggedNotNumbers counts the trajectories whose logged advantage is
 	// there but not a number (a string, "0.7" too, a bool, a list): NaN in
 	// Logged, as if absent, which a caller must say. FirstLoggedNotNumber
-	// is the first of them in input order.
+	// is the first of them in input order. Their entries in Logged are
+	// loggedNotNumber, the NaN that marks them, which Filter counts.
 	LoggedNotNumbers     int
 	FirstLoggedNotNumber LoggedValue
 
@@ -109,6 +110,17 @@ type Evaluation struct {
 type LoggedValue struct {
 	Where string
 	Value any
+}
+
+// loggedNotNumber is the NaN Logged holds for a logged advantage that is
+// there but not a number: a NaN with its own payload, read as any NaN
+// (absent) by math.IsNaN, told apart by isLoggedNotNumber. It is the
+// per-row mark that lets Filter count the rows it keeps.
+var loggedNotNumber = math.Float64frombits(0x7ff8_0000_0bad_0001)
+
+// isLoggedNotNumber reports whether a Logged entry is loggedNotNumber.
+func isLoggedNotNumber(x float64) bool {
+	return math.Float64bits(x) == math.Float64bits(loggedNotNumber)
 }
 
 // loggedNotNumbers counts, in one goroutine's rows, the logged advantages
@@ -269,6 +281,7 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 				x, v, err := e.logged[w].EvalNumber(&ts[j]) // NaN when it has none
 				ev.Logged[lo+j] = x
 				if errors.Is(err, scoring.ErrNotNumber) {
+					ev.Logged[lo+j] = loggedNotNumber
 					if o := &odd[w]; o.count == 0 || j < o.row {
 						o.row, o.first = j, LoggedValue{ts[j].Where(), v}
 					}

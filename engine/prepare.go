@@ -258,10 +258,13 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		Causes:     slices.Clone(ev.Causes),
 		Logged:     ev.Logged,
 		loggedExpr: ev.loggedExpr,
-		batches:    ev.batches,
-		stepCounts: ev.stepCounts,
-		groupOf:    ev.groupOf,
-		groupNames: ev.groupNames,
+		// Only validity changes: the logged advantages stay as they are.
+		LoggedNotNumbers:     ev.LoggedNotNumbers,
+		FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
+		batches:              ev.batches,
+		stepCounts:           ev.stepCounts,
+		groupOf:              ev.groupOf,
+		groupNames:           ev.groupNames,
 	}
 	out.shareStructure(ev)
 	out.evalReasons = ev.evalReasons

@@ -62,6 +62,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 	n := ev.N()
 	out := &Evaluation{
 		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr,
+		LoggedNotNumbers: ev.LoggedNotNumbers, FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
 		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
