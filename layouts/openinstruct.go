@@ -54,9 +54,11 @@ var openInstructLayout = trainerLayout{
 	fields:       []string{openInstructPrompt, openInstructSample, openInstructReward, openInstructAdvantage, stepField},
 	// The traces hold tokens only (prompt_tokens, response_tokens): no
 	// text for the dashboard to show.
-	method:   engine.GRPO,
-	defaults: openInstructDefaults,
-	warnings: openInstructWarnings,
+	method:    engine.GRPO,
+	promptBy:  openInstructPromptTokens,
+	promptWhy: openInstructPrompt + " is a slot of the step's batch",
+	defaults:  openInstructDefaults,
+	warnings:  openInstructWarnings,
 }
 
 const (
@@ -89,10 +91,6 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	var notes []string
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
-	if cfg.PromptBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructPromptTokens)) {
-		cfg.PromptBy = openInstructPromptTokens
-		notes = append(notes, "prompt = "+openInstructPromptTokens+" ("+openInstructPrompt+" is a slot of the step's batch)")
-	}
 	if cfg.IDBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructSample)) {
 		cfg.IDBy = openInstructID
 		notes = append(notes, "id = step:"+openInstructSample)
