@@ -622,7 +622,7 @@ func (f *statsFollower) printLines(n int) error {
 			fmt.Fprintf(f.errOut, "rewardlens: warning: step %d: %s (a finite number): the rewards are compared with nothing\n", t.Step, none)
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
-		warning := f.agreementNotes(b, agree, partial)
+		warning := f.agreementStanding(b, agree, partial)
 		if err := f.printLine(t, findings, dead, logged, agree, warning, updated, partial); err != nil {
 			return err
 		}
@@ -672,7 +672,7 @@ func (f *statsFollower) probablyPartial(b int) bool {
 	return 2*short > len(groups)
 }
 
-// agreementNotes says how the trainer check's warning of batch b's line
+// agreementStanding says how the trainer check's warning of batch b's line
 // (agree's) stands. A step read in part compares its short groups, whose
 // mean and std are not the trainer's, with the advantages the trainer
 // logged of whole ones: the warning is provisional on a partial line
@@ -682,7 +682,7 @@ func (f *statsFollower) probablyPartial(b int) bool {
 // one after the next has started. The warning the step's earlier line
 // gave is withdrawn when this line has none, replaced when it has
 // another.
-func (f *statsFollower) agreementNotes(b int, agree *agreementJSON, partial bool) agreementNotes {
+func (f *statsFollower) agreementStanding(b int, agree *agreementJSON, partial bool) agreementNotes {
 	t := &f.trends[b]
 	var n agreementNotes
 	if agree != nil {
@@ -711,7 +711,7 @@ func (f *statsFollower) agreementNotes(b int, agree *agreementJSON, partial bool
 }
 
 // agreementNotes is how a line's trainer check warning stands
-// (statsFollower.agreementNotes): warning is the line's ("" for none),
+// (statsFollower.agreementStanding): warning is the line's ("" for none),
 // hedge why it is provisional ("" when it is not), withdrawn the
 // warning of the step's earlier line that it withdraws or replaces.
 type agreementNotes struct {

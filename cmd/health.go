@@ -87,6 +87,9 @@ type healthReport struct {
 	HVRef    []number         `json:"hv_ref"`
 	Trends   []trendJSON      `json:"trends"`
 	Findings []health.Finding `json:"findings"`
+	// NotRun names the checks that compare with the baseline when no
+	// batch follows it: an empty findings list would read as healthy.
+	NotRun []string `json:"not_run,omitempty"`
 }
 
 // trendJSON is what the trends add to a batch's statistics; the dead
@@ -121,6 +124,11 @@ func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []
 	}
 	// An empty list, not null, when healthy.
 	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
+	if len(trends) <= r.Baseline {
+		for _, c := range health.BaselineChecks {
+			r.NotRun = append(r.NotRun, string(c))
+		}
+	}
 	for _, v := range ref {
 		r.HVRef = append(r.HVRef, number(v))
 	}
@@ -211,12 +219,8 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	// With no batch after the baseline, the checks that compare with it
 	// could not run: "healthy" would say more than was checked.
 	notRun := ""
-	if len(r.Trends) <= r.Baseline {
-		names := make([]string, len(health.BaselineChecks))
-		for i, c := range health.BaselineChecks {
-			names[i] = string(c)
-		}
-		notRun = fmt.Sprintf("no batch after the baseline: drift checks not run (%s)", strings.Join(names, ", "))
+	if len(r.NotRun) > 0 {
+		notRun = fmt.Sprintf("no batch after the baseline: drift checks not run (%s)", strings.Join(r.NotRun, ", "))
 	}
 	if len(r.Findings) == 0 {
 		verdict := ", healthy"

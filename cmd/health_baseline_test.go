@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 // TestHealthBaselineLongerThanRun: with --baseline longer than the run,
 // the baseline is every batch and says so (the table and JSON's baseline
 // the effective count), and with no batch after it the findings say the
-// drift checks did not run, not a bare "healthy"; one batch after it is
+// drift checks did not run (JSON's not_run), not a bare "healthy"; one batch after it is
 // healthy again.
 func TestHealthBaselineLongerThanRun(t *testing.T) {
 	var rows strings.Builder
@@ -31,13 +32,18 @@ func TestHealthBaselineLongerThanRun(t *testing.T) {
 	out, _, _ = run(t, "", "stats", "--format", "json", "--health", "--objective", "x=metadata.x", "--baseline", "100", path)
 	var report struct {
 		Health struct {
-			Baseline int `json:"baseline"`
+			Baseline int      `json:"baseline"`
+			NotRun   []string `json:"not_run"`
 		} `json:"health"`
 	}
-	if err := json.Unmarshal([]byte(out), &report); err != nil || report.Health.Baseline != 3 {
-		t.Errorf("json: baseline %d (%v), want 3:\n%s", report.Health.Baseline, err, out)
+	if err := json.Unmarshal([]byte(out), &report); err != nil || report.Health.Baseline != 3 ||
+		!slices.Equal(report.Health.NotRun, []string{"variance_collapse", "length_drift", "correlation_flip"}) {
+		t.Errorf("json: baseline %d, not_run %q (%v), want 3 and the drift checks:\n%s", report.Health.Baseline, report.Health.NotRun, err, out)
 	}
 	if out, _, _ := run(t, "", append(args, "2", path)...); !strings.Contains(out, "findings: none, healthy\n") || strings.Contains(out, "not run") {
 		t.Errorf("--baseline 2 over 3 batches:\n%s", out)
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", "--health", "--objective", "x=metadata.x", "--baseline", "2", path); strings.Contains(out, "not_run") {
+		t.Errorf("json, --baseline 2 over 3 batches: not_run in\n%s", out)
 	}
 }

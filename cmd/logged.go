@@ -38,10 +38,27 @@ func checkLoggedField(expr string, ev *engine.Evaluation, fields []string) error
 	return inputError{fmt.Errorf("logged advantage %q: the first records have no field %s%s (give --logged-advantage FIELD or EXPR)", expr, strings.Join(unseen, ", "), fieldHint(expr, fields))}
 }
 
+// loggedValueRunes is how much of a logged value a warning shows: a
+// field may hold a whole text.
+const loggedValueRunes = 40
+
+// cutRunes returns s's first n runes (an invalid byte counting as one, kept
+// as it is) and whether that left some out.
+func cutRunes(s string, n int) (string, bool) {
+	runes := 0
+	for i := range s {
+		if runes == n {
+			return s[:i], true
+		}
+		runes++
+	}
+	return s, false
+}
+
 // loggedNotNumberWarning says how many rows' logged advantage is there but
 // not a number (engine.Evaluation.LoggedNotNumbers), read as absent: the
-// first's place and value, a number written as a string said as such; ""
-// when none is.
+// first's place and value (its first loggedValueRunes runes), a number
+// written as a string said as such; "" when none is.
 func loggedNotNumberWarning(ev *engine.Evaluation) string {
 	n := ev.LoggedNotNumbers
 	if n == 0 {
@@ -51,7 +68,11 @@ func loggedNotNumberWarning(ev *engine.Evaluation) string {
 	var value string
 	switch v := first.Value.(type) {
 	case string:
-		value = strconv.Quote(v)
+		cut, more := cutRunes(v, loggedValueRunes)
+		value = strconv.Quote(cut)
+		if more {
+			value += "..."
+		}
 		if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
 			value += ", a number written as a string, which is not read as one"
 		}
@@ -60,10 +81,10 @@ func loggedNotNumberWarning(ev *engine.Evaluation) string {
 		if err != nil {
 			text = []byte(fmt.Sprint(v))
 		}
-		if r := []rune(string(text)); len(r) > 40 {
-			text = append([]byte(string(r[:40])), "..."...)
-		}
 		value = string(text)
+		if cut, more := cutRunes(value, loggedValueRunes); more {
+			value = cut + "..."
+		}
 	}
 	return fmt.Sprintf("%d %s logged advantage is not a number (the first: %s: %s): read as absent, %s not compared with the rewards",
 		n, english.Verb(n, "row's", "rows'"), first.Where, value, english.Verb(n, "it is", "they are"))

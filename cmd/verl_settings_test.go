@@ -76,7 +76,7 @@ func checkVerlRewards(t *testing.T, recs []record, want []float64, skip map[int]
 // uid: grouped by the uid's prompt part, every row is verl's advantage.
 func TestVerlV1UID(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("v1_uid"))
-	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, id = uid; method grpo, epsilon 1e-06, a group of one: score`+"\n") {
+	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, prompt = input (uid changes every step), id = uid; method grpo, epsilon 1e-06, a group of one: score`+"\n") {
 		t.Errorf("stderr does not say how the dump is grouped: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "v1_uid"), nil)

@@ -43,8 +43,10 @@ type trainerLayout struct {
 	// promptBy is the expression of the prompt a record answers, which
 	// the prompts' analysis follows across steps (--prompt-by), when the
 	// first record has that field: the trainer's group may change every
-	// step (verl's uid). "" keeps the group.
-	promptBy string
+	// step (verl's uid). "" keeps the group. The "read as" line says
+	// "prompt = …" when the prompt is not the group, with promptWhy (why
+	// the layout's own group is not the prompt) unless --group-by is given.
+	promptBy, promptWhy string
 	// check, when set, refuses a file of the layout that cannot be read
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg engine.Config, f loaders.FileFields) error
@@ -213,16 +215,27 @@ func fieldList(names []string) string {
 func layoutDefaults(cfg engine.Config, l *trainerLayout, first loaders.FileFields) (engine.Config, string, error) {
 	cfg.From = l.name
 	cfg.EqualGroups = true
+	groupGiven := cfg.GroupBy != ""
 	cfg, note, err := l.defaults(cfg, first)
 	if err != nil {
 		return cfg, "", err
 	}
 	cfg.Method = cmp.Or(cfg.Method, string(l.method))
 	cfg.PromptField, cfg.ResponseField = l.prompt, l.response
+	promptNote := ""
 	if cfg.PromptBy == "" && l.promptBy != "" && (first.Path == "" || slices.Contains(first.Names, l.promptBy)) {
 		cfg.PromptBy = l.promptBy
+		if cfg.PromptBy != cfg.GroupBy {
+			promptNote = "prompt = " + cfg.PromptBy
+		}
+		if promptNote != "" && !groupGiven && l.promptWhy != "" {
+			promptNote += " (" + l.promptWhy + ")"
+		}
 	}
 	sentence := layoutSentence(l.sentenceName, cfg)
+	if promptNote != "" {
+		sentence += ", " + promptNote
+	}
 	if note != "" {
 		sentence += ", " + note
 	}

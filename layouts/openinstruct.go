@@ -54,9 +54,11 @@ var openInstructLayout = trainerLayout{
 	fields:       []string{openInstructPrompt, openInstructSample, openInstructReward, openInstructAdvantage, stepField},
 	// The traces hold tokens only (prompt_tokens, response_tokens): no
 	// text for the dashboard to show.
-	method:   engine.GRPO,
-	defaults: openInstructDefaults,
-	warnings: openInstructWarnings,
+	method:    engine.GRPO,
+	promptBy:  openInstructPromptTokens,
+	promptWhy: openInstructPrompt + " is a slot of the step's batch",
+	defaults:  openInstructDefaults,
+	warnings:  openInstructWarnings,
 }
 
 const (
@@ -89,10 +91,6 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	var notes []string
 	cfg.GroupBy = cmp.Or(cfg.GroupBy, openInstructPrompt)
 	cfg.BatchBy = cmp.Or(cfg.BatchBy, stepField)
-	if cfg.PromptBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructPromptTokens)) {
-		cfg.PromptBy = openInstructPromptTokens
-		notes = append(notes, "prompt = "+openInstructPromptTokens+" ("+openInstructPrompt+" is a slot of the step's batch)")
-	}
 	if cfg.IDBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructSample)) {
 		cfg.IDBy = openInstructID
 		notes = append(notes, "id = step:"+openInstructSample)
@@ -222,7 +220,8 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 //
 //	one level a:              v = a
 //	a < b, b - a < a:         v = a, f = b - a   (no format-only row)
-//	a < b otherwise:          b, which v alone or v + f is (a is f)
+//	a < b otherwise:          b - a (a is f; b is v, or v + f, and
+//	                          b - a passes b, not a, either way)
 //	a < b < c, c = a + b:     v = b, f = a
 //
 // Any other levels (none above 0, or a verifier's partial scores) do not
@@ -247,7 +246,7 @@ func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string) {
 	case n == 2 && levels[1]-levels[0] < levels[0]:
 		threshold, why = levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: verification_reward %s, with or without a format reward", text(levels[0]), text(levels[1]), text(levels[0]))
 	case n == 2:
-		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", text(levels[0]), text(levels[1]), text(levels[0]))
+		threshold, why = levels[1]-levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", text(levels[0]), text(levels[1]), text(levels[0]))
 	case n == 3 && fitsLogged(levels[2], levels[0]+levels[1]):
 		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s, %s and %s: verification_reward %s plus a format reward %s", text(levels[0]), text(levels[1]), text(levels[2]), text(levels[1]), text(levels[0]))
 	case n == 0:

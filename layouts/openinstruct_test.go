@@ -70,8 +70,8 @@ func TestOpenInstructPassThreshold(t *testing.T) {
 		{"v, f, v+f", []float64{0, 1, 10, 11, 1}, 10},
 		{"f, v, v+f below 1", []float64{0.5, 1, 1.5, 0}, 1},
 		{"v, v+f", []float64{10, 11, 0}, 10},
-		{"f, v", []float64{1, 10}, 10},
-		{"f, v+f", []float64{1, 11, 0}, 11},
+		{"f, v", []float64{1, 10}, 9},
+		{"f, v+f", []float64{1, 11, 0}, 10},
 		{"non-stop penalty below 0", []float64{-10, 0, 1, 10, 11}, 10},
 		{"NaN and infinite left out", []float64{math.NaN(), math.Inf(1), 10}, 10},
 		{"partial scores", []float64{0, 2.5, 5, 7.5, 10}, 0},
@@ -112,7 +112,7 @@ func TestOpenInstructThresholdOnlyForReward(t *testing.T) {
 		{"an objective named reward of another value", engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "reward", Expr: "reward * 2"}}}, 0},
 		{"given", engine.Config{PassThreshold: &two}, 2},
 	} {
-		cfg, note, err := openInstructDefaults(c.cfg, first)
+		cfg, note, err := layoutDefaults(c.cfg, &openInstructLayout, first)
 		var got float64
 		if cfg.PassThreshold != nil {
 			got = *cfg.PassThreshold
@@ -122,6 +122,31 @@ func TestOpenInstructThresholdOnlyForReward(t *testing.T) {
 		}
 		if cfg.PromptBy != "prompt_tokens" || cfg.IDBy == "" {
 			t.Errorf("%s: prompt_by %q, id_by %q", c.name, cfg.PromptBy, cfg.IDBy)
+		}
+	}
+}
+
+// TestPromptNote: the "read as" line says the prompt a layout follows
+// when it is not the group, with why only for the layout's own group.
+func TestPromptNote(t *testing.T) {
+	openInstruct := loaders.FileFields{Names: []string{"advantage", "prompt_idx", "prompt_tokens", "reward", "sample_idx", "step"}}
+	verl := loaders.FileFields{Names: []string{"input", "output", "score", "step", "uid"}}
+	for _, c := range []struct {
+		name  string
+		l     *trainerLayout
+		cfg   engine.Config
+		first loaders.FileFields
+		want  string // "": no prompt note
+	}{
+		{"open-instruct", &openInstructLayout, engine.Config{}, openInstruct, ", prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = "},
+		{"open-instruct grouped as given", &openInstructLayout, engine.Config{GroupBy: "step"}, openInstruct, ", prompt = prompt_tokens, id = "},
+		{"open-instruct prompt given", &openInstructLayout, engine.Config{PromptBy: "prompt_idx"}, openInstruct, ""},
+		{"verl with uid", &verlLayout, engine.Config{}, verl, ", prompt = input (uid changes every step), id = uid"},
+		{"verl grouped by input", &verlLayout, engine.Config{}, loaders.FileFields{Names: []string{"input", "output", "score", "step"}}, ""},
+	} {
+		_, sentence, err := layoutDefaults(c.cfg, c.l, c.first)
+		if err != nil || (c.want == "") == strings.Contains(sentence, "prompt = ") || !strings.Contains(sentence, c.want) {
+			t.Errorf("%s: %q, %v; want %q", c.name, sentence, err, c.want)
 		}
 	}
 }

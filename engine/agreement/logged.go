@@ -42,12 +42,11 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
 	}
-	return compareLogged(res, b, true), true
+	return compareLogged(res, b), true
 }
 
-// compareLogged is CompareLogged of a result with logged advantages, over
-// the valid rows only when validOnly.
-func compareLogged(res *engine.Result, b *engine.Batch, validOnly bool) (c Diff) {
+// compareLogged is CompareLogged of a result with logged advantages.
+func compareLogged(res *engine.Result, b *engine.Batch) (c Diff) {
 	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
 	sum := 0.0
 	for _, i := range b.Members {
@@ -56,7 +55,7 @@ func compareLogged(res *engine.Result, b *engine.Batch, validOnly bool) (c Diff)
 			continue
 		}
 		c.Logged++
-		if validOnly && !res.Evaluation.Valid[i] {
+		if !res.Evaluation.Valid[i] {
 			continue
 		}
 		d := math.Abs(res.Rewards[i] - logged)

@@ -288,7 +288,7 @@ func compareLoggedBatches(res *engine.Result) (Diff, []Diff) {
 	per := make([]Diff, len(res.Ranking.Batches))
 	sum := 0.0
 	for bi := range res.Ranking.Batches {
-		c := compareLogged(res, &res.Ranking.Batches[bi], true)
+		c := compareLogged(res, &res.Ranking.Batches[bi])
 		per[bi] = c
 		if c.Rows == 0 {
 			continue
