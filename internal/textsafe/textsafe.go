@@ -119,31 +119,44 @@ func flagTagsLength(rest string) int {
 }
 
 // joinsLetters reports whether the rune at s[i:i+size] is a zero-width
-// non-joiner or joiner between two letters other than ASCII, the letter
+// non-joiner or joiner between two letters of a script that joins
+// (isJoinedLetter), the letter
 // before it maybe followed by combining marks: Persian writes its
 // non-joiner inside words (می‌خواهم), Indic scripts their joiners after a
 // virama (क्‍ष), so escaping them there garbles a multilingual prompt.
-// Two joiners in a row, or one beside ASCII, are escaped.
+// Two joiners in a row, or one beside ASCII or a letter of another
+// script, are escaped.
 func joinsLetters(s string, i, size int) bool {
 	if r, _ := utf8.DecodeRuneInString(s[i:]); r != zeroWidthNonJoiner && r != zeroWidthJoiner {
 		return false
 	}
 	next, _ := utf8.DecodeRuneInString(s[i+size:])
-	if !isNonASCIILetter(next) {
+	if !isJoinedLetter(next) {
 		return false
 	}
 	for before := s[:i]; before != ""; {
 		prev, n := utf8.DecodeLastRuneInString(before)
 		if !unicode.Is(unicode.M, prev) {
-			return isNonASCIILetter(prev)
+			return isJoinedLetter(prev)
 		}
 		before = before[:len(before)-n]
 	}
 	return false
 }
 
-func isNonASCIILetter(r rune) bool {
-	return r >= utf8.RuneSelf && r != utf8.RuneError && unicode.IsLetter(r)
+// isJoinedLetter reports whether r is a letter of a script whose words
+// take zero-width joiners and non-joiners (Arabic and the scripts written
+// like it, the Brahmic scripts): elsewhere (Latin, Cyrillic, CJK) an
+// invisible joiner makes two ids that look alike differ.
+func isJoinedLetter(r rune) bool {
+	return unicode.IsLetter(r) && unicode.In(r, joinedScripts...)
+}
+
+// joinedScripts are the scripts whose text uses joiners within words.
+var joinedScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko, unicode.Mongolian,
+	unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya,
+	unicode.Tamil, unicode.Telugu, unicode.Kannada, unicode.Malayalam, unicode.Sinhala,
 }
 
 // joinsEmoji reports whether the rune at s[i:i+size] is a zero-width

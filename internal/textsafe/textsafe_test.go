@@ -86,6 +86,9 @@ func TestFormatCharactersAreEscaped(t *testing.T) {
 		{"non-joiner at the end", "می\u200c", `می\u200c`},
 		{"two non-joiners", "ی\u200c\u200cخ", `ی\u200c\u200cخ`},
 		{"non-joiner between a letter and a digit", "ی\u200c۳", `ی\u200c۳`},
+		{"non-joiner between Latin letters", "ñ\u200cé", `ñ\u200cé`},
+		{"joiner between Cyrillic letters", "а\u200dб", `а\u200dб`},
+		{"non-joiner between CJK letters", "漢\u200c字", `漢\u200c字`},
 		{"ZWJ between an emoji and a letter that extends it", "\U0001F468\u200d\uff9e", "\U0001F468" + `\u200d` + "\uff9e"},
 		{"ZWJ after a tag after an emoji", "\U0001F468\U000E0041\u200d\U0001F469", "\U0001F468" + `\U000e0041\u200d` + "\U0001F469"},
 		{"rainbow flag", "\U0001F3F3\ufe0f\u200d\U0001F308", "\U0001F3F3\ufe0f\u200d\U0001F308"},
@@ -159,7 +162,7 @@ func FuzzLine(f *testing.F) {
 }
 
 // checkJoiners fails t unless every zero-width joiner and non-joiner in
-// out sits between two letters other than ASCII (the one before maybe
+// out sits between two letters of a script that joins (the one before maybe
 // followed by marks) or, a joiner, inside an emoji ZWJ sequence: in the
 // grapheme cluster of the symbol after it, which rule GB11 joins only
 // after an emoji.
@@ -174,9 +177,7 @@ func checkJoiners(t *testing.T, in, out string) {
 		for prev >= 0 && unicode.Is(unicode.M, runes[prev]) {
 			prev--
 		}
-		letter := func(j int) bool {
-			return j >= 0 && j < len(runes) && runes[j] > unicode.MaxASCII && unicode.IsLetter(runes[j])
-		}
+		letter := func(j int) bool { return j >= 0 && j < len(runes) && isJoinedLetter(runes[j]) }
 		if letter(prev) && letter(k+1) {
 			continue
 		}
