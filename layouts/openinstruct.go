@@ -245,6 +245,10 @@ func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string) {
 		threshold, why = levels[0], "the first file's one reward above 0, read as verification_reward"
 	case n == 2 && levels[1]-levels[0] < levels[0]:
 		threshold, why = levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: verification_reward %s, with or without a format reward", text(levels[0]), text(levels[1]), text(levels[0]))
+	case n == 2 && levels[1]-levels[0] == levels[0]:
+		// a, 2a: v and v+f with f = v, or f and v+f with v = f: only 2a
+		// passes under both readings.
+		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s and %s, twice it: the verification reward with a format reward as large, or a format reward alone: only %s surely passes, give --pass-threshold if %s does", text(levels[0]), text(levels[1]), text(levels[1]), text(levels[0]))
 	case n == 2:
 		threshold, why = levels[1]-levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", text(levels[0]), text(levels[1]), text(levels[0]))
 	case n == 3 && fitsLogged(levels[2], levels[0]+levels[1]):

@@ -72,6 +72,7 @@ func TestOpenInstructPassThreshold(t *testing.T) {
 		{"v, v+f", []float64{10, 11, 0}, 10},
 		{"f, v", []float64{1, 10}, 9},
 		{"f, v+f", []float64{1, 11, 0}, 10},
+		{"a and 2a: only 2a surely passes", []float64{1, 2, 0}, 2},
 		{"non-stop penalty below 0", []float64{-10, 0, 1, 10, 11}, 10},
 		{"NaN and infinite left out", []float64{math.NaN(), math.Inf(1), 10}, 10},
 		{"partial scores", []float64{0, 2.5, 5, 7.5, 10}, 0},
