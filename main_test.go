@@ -136,3 +136,62 @@ func TestClosedStdoutKeepsTheAlert(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowClosedStdoutKeepsTheAlert: stats --follow --health whose
+// reader leaves after a line with an ALERT (| head) ends with 3 and the
+// ALERT said at its next write, not 141.
+func TestFollowClosedStdoutKeepsTheAlert(t *testing.T) {
+	dir := t.TempDir()
+	copyStep := func(name string, lines int) {
+		data, err := os.ReadFile(filepath.Join("sample_data", "verl", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines > 0 {
+			data = []byte(strings.Join(strings.SplitAfter(string(data), "\n")[:lines], ""))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyStep("1.jsonl", 0)
+	copyStep("2.jsonl", 0)
+	copyStep("3.jsonl", 3) // three groups of one, all pass or all fail: ALERTs under --group-of-one zero
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	child := exec.Command(os.Args[0], "stats", "--follow", "--health", "--group-of-one", "zero", dir)
+	child.Env = append(os.Environ(), "REWARDLENS_MAIN=1")
+	child.Stdout, child.Stderr = w, &stderr
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	// The reader takes the lines up to the ALERT's, then leaves.
+	read := make([]byte, 1<<16)
+	var seen []byte
+	for !bytes.Contains(seen, []byte("ALERT")) {
+		n, err := r.Read(read)
+		if err != nil {
+			_ = child.Process.Kill()
+			t.Fatalf("no ALERT line before %v: %q", err, seen)
+		}
+		seen = append(seen, read[:n]...)
+	}
+	r.Close()
+	copyStep("3.jsonl", 0) // the step's other lines: its next line finds the reader gone
+	done := make(chan error, 1)
+	go func() { done <- child.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		_ = child.Process.Kill()
+		t.Fatal("not ended 20 s after its reader left")
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 3 || !strings.Contains(stderr.String(), "health: ") {
+		t.Errorf("ended with %v, stderr:\n%s\nwant status 3 and the health summary", err, stderr.String())
+	}
+}

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -133,11 +135,13 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	}
 }
 
-// withAlerts is err, a failed write (its reader gone: | head) or
-// computation, with the ALERTs raised so far joined: the status is then
-// 3, both said, as stats says a report it could not write.
+// withAlerts is err with the ALERTs raised so far joined when err is a
+// failed write (its reader gone: | head): the status is then 3, both
+// said, as stats says a report it could not write. Another error is
+// returned as it is, its own status kept.
 func (f *statsFollower) withAlerts(err error) error {
-	if alert := f.status(); alert != nil {
+	var pathErr *fs.PathError
+	if alert := f.status(); alert != nil && (errors.Is(err, syscall.EPIPE) || errors.As(err, &pathErr) && pathErr.Op == "write") {
 		return fmt.Errorf("%w; %w", err, alert)
 	}
 	return err
@@ -623,10 +627,13 @@ func (f *statsFollower) printLines(n int) error {
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		warning := f.agreementStanding(b, agree, partial)
-		if err := f.printLine(t, findings, dead, logged, agree, warning, updated, partial); err != nil {
-			return err
+		err := f.printLine(t, findings, dead, logged, agree, warning, updated, partial)
+		// The ALERTs are those of the lines printed: the step's new ones
+		// replace its old; a write that failed (the reader gone, | head)
+		// may have left part of the new line read, so both stand.
+		if err == nil {
+			delete(f.alerts, t.Step)
 		}
-		delete(f.alerts, t.Step)
 		for _, fd := range findings {
 			if fd.Level == health.Alert {
 				if f.alerts == nil {
@@ -634,6 +641,9 @@ func (f *statsFollower) printLines(n int) error {
 				}
 				f.alerts[t.Step] = append(f.alerts[t.Step], fd)
 			}
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil
