@@ -417,3 +417,14 @@ func TestEditorPaste(t *testing.T) {
 		t.Errorf("pasted safety >= 0.9: constraints %q", got)
 	}
 }
+
+// TestPenaltyInputShowsItsValue: p opens lambda's input with its value,
+// kept when nothing is typed, as the placeholder, whole (2.5, not 2).
+func TestPenaltyInputShowsItsValue(t *testing.T) {
+	m := constrainedModel(t, 120, 40, []string{"safety >= 0.9"}, nil)
+	m.Session().Options.Penalty = 2.5
+	press(m, "w", "p")
+	if v := screen(m); !strings.Contains(v, "> 2.5") {
+		t.Errorf("the penalty's input does not show 2.5:\n%s", v)
+	}
+}

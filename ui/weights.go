@@ -47,9 +47,6 @@ func (e *weightEditor) move(step, objectives int) {
 	e.selected = ((e.selected+step)%objectives + objectives) % objectives
 }
 
-// numberInputWidth is the least width of a number's text input.
-const numberInputWidth = 8
-
 // startTyping opens the text input on the weight of objective name, empty
 // with its weight as the placeholder: what is typed replaces it.
 func (e *weightEditor) startTyping(name string, weight float64) tea.Cmd {
@@ -59,7 +56,7 @@ func (e *weightEditor) startTyping(name string, weight float64) tea.Cmd {
 	e.input.Placeholder = common.FormatWeight(weight)
 	// The input shows as much of its placeholder as its width: without
 	// one, the first character alone ("0" for 0.60).
-	e.input.SetWidth(max(len(e.input.Placeholder), numberInputWidth))
+	e.input.SetWidth(max(len(e.input.Placeholder), common.NumberInputWidth))
 	return e.input.Focus()
 }
 

@@ -168,3 +168,9 @@ func NormalizeText(o engine.Options) string {
 	}
 	return "on"
 }
+
+// NumberInputWidth is the least width of a number's text input (a weight,
+// the penalty): a text input shows as much of its placeholder, the value
+// kept when nothing is typed, as its width, and without one its first
+// character alone.
+const NumberInputWidth = 8

@@ -138,9 +138,6 @@ func (e *Editor) UpdateInput(msg tea.Msg) tea.Cmd {
 
 // HandleKey handles the structure line's keys; handled is false for the
 // keys it leaves to the others.
-// penaltyInputWidth is the least width of lambda's text input.
-const penaltyInputWidth = 8
-
 func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Then, handled bool) {
 	s := c.Session
 	if e.Typing() {
@@ -168,7 +165,7 @@ func (e *Editor) HandleKey(c Context, msg tea.KeyPressMsg) (cmd tea.Cmd, then Th
 		cmd := e.startEdit(editPenalty, -1, "")
 		e.input.Placeholder = strconv.FormatFloat(s.Options.Penalty, 'g', -1, 64)
 		// Its placeholder shown whole, not its first character alone.
-		e.input.SetWidth(max(len(e.input.Placeholder), penaltyInputWidth))
+		e.input.SetWidth(max(len(e.input.Placeholder), common.NumberInputWidth))
 		return cmd, then, true
 	case key.Matches(msg, k.Select):
 		if items > 0 {
