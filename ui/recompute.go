@@ -232,7 +232,7 @@ func (m *Model) keepsFrame(msg tea.Msg) bool {
 	if t, ok := m.tabs[m.active].(common.KeyCapturer); ok && t.CapturesKeys() {
 		return false // the key is text for the tab
 	}
-	if m.weights.active && m.weights.structure.Typing() {
+	if m.weights.active && (m.weights.typing || m.weights.structure.Typing()) {
 		return false // the key is text for the weights editor
 	}
 	if key.Matches(k, m.keys.Normalize) && !m.common.Session.Options.Method.ReadsNormalize() {

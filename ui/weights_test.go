@@ -19,6 +19,21 @@ import (
 // it to the number typed, of either sign and any decimals (0.33 could not
 // be reached by steps of 0.05, 2 took 20 presses), and esc or nothing
 // typed leaves it.
+// TestTypeWeightLettersShown: while the weight's input is open, m, M, g
+// and n are text and show at once (they keep the frame elsewhere, until
+// their recompute lands).
+func TestTypeWeightLettersShown(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "w", "=")
+	for _, k := range []string{"1", "n", "g"} {
+		_ = screen(m)                // the frame drawn before the key
+		m.Update(uitest.KeyPress(k)) // nothing else between: the frame as the key left it
+	}
+	if v := screen(m); !strings.Contains(v, "> 1ng") {
+		t.Errorf("the letters typed do not show:\n%s", v)
+	}
+}
+
 func TestTypeWeight(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	setMethod(t, m, engine.Absolute)

@@ -251,6 +251,23 @@ func (t *promptsTab) refresh() tea.Cmd {
 
 // take shows the analysis of j once it is done, unless a newer one was
 // started since (j is stale): the selected prompt stays selected.
+// maxMeasuredRunes is how much of a label the column's width is measured
+// on: more than any screen gives the column, and a prompt of pages is not
+// walked whole on the event loop.
+const maxMeasuredRunes = 512
+
+// measuredPart is label's first maxMeasuredRunes runes.
+func measuredPart(label string) string {
+	n := 0
+	for i := range label {
+		if n == maxMeasuredRunes {
+			return label[:i]
+		}
+		n++
+	}
+	return label
+}
+
 func (t *promptsTab) take(j *analysisJob) {
 	if j == nil || j != t.job || !j.done.Load() {
 		return
@@ -263,7 +280,7 @@ func (t *promptsTab) take(j *analysisJob) {
 	t.listing, t.steps, t.cut = j.listing, j.steps, j.cut
 	t.longest = 0
 	for k := range t.analysis.Prompts {
-		t.longest = max(t.longest, common.TextWidth(textsafe.Line(t.label(&t.analysis.Prompts[k]))))
+		t.longest = max(t.longest, common.TextWidth(textsafe.Line(measuredPart(t.label(&t.analysis.Prompts[k])))))
 	}
 	if j.order == t.order() {
 		t.rows = j.rows // listed off the event loop
