@@ -166,7 +166,7 @@ func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) er
 		return err
 	}
 	if err := f.printBatches(true); err != nil {
-		return err
+		return f.withAlerts(err)
 	}
 	alert := f.status()
 	var bad []string

@@ -220,7 +220,9 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 //
 //	one level a:              v = a
 //	a < b, b - a < a:         v = a, f = b - a   (no format-only row)
-//	a < b otherwise:          b - a (a is f; b is v, or v + f, and
+//	a < b, b = 2a:            b (v and v + f with f = v, or f and v + f
+//	                          with v = f: only b surely passes, said)
+//	a < b, b - a > a:         b - a (a is f; b is v, or v + f, and
 //	                          b - a passes b, not a, either way)
 //	a < b < c, c = a + b:     v = b, f = a
 //
