@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // TestColumnWriterWideNames: a name of wide characters takes two columns
@@ -56,5 +59,22 @@ func TestStatsObjectiveNamedScore(t *testing.T) {
 	}
 	if len(rows) < 2 || rows[0] != "objectives.score" || rows[1] != "score" {
 		t.Errorf("the first batch's score rows are %q, want objectives.score then score:\n%s", rows, out)
+	}
+}
+
+// TestReportUpdateNestedErrors: an update's error joins each file's, one
+// of which may join two (a rotated file's part and its new one): every
+// malformed-lines error is said and counted, at any depth.
+func TestReportUpdateNestedErrors(t *testing.T) {
+	m := func(path string, n int) error { return &loaders.MalformedError{Path: path, Skipped: n} }
+	err := errors.Join(errors.Join(errors.Join(m("a.jsonl", 1)), m("b.jsonl", 2)), errors.Join(m("c.jsonl", 3), m("c.jsonl.1", 4)))
+	var out strings.Builder
+	if got := reportUpdate(&out, loaders.Update{Err: err}); got != 10 {
+		t.Errorf("counted %d malformed lines, want 10:\n%s", got, out.String())
+	}
+	for _, p := range []string{"a.jsonl", "b.jsonl", "c.jsonl:", "c.jsonl.1"} {
+		if !strings.Contains(out.String(), p) {
+			t.Errorf("%s not said:\n%s", p, out.String())
+		}
 	}
 }

@@ -910,12 +910,8 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 	if u.Err == nil {
 		return 0
 	}
-	errs := []error{u.Err}
-	if joined, ok := u.Err.(interface{ Unwrap() []error }); ok {
-		errs = joined.Unwrap()
-	}
 	malformed := 0
-	for _, err := range errs {
+	for _, err := range joinedErrors(u.Err) {
 		var m *loaders.MalformedError
 		if errors.As(err, &m) {
 			malformed += m.Skipped
@@ -931,6 +927,21 @@ func reportUpdate(w io.Writer, u loaders.Update) int {
 		}
 	}
 	return malformed
+}
+
+// joinedErrors returns the errors err joins (errors.Join), at any depth
+// (an update joins each file's, a file its rotated part's), err itself
+// when it joins none: each is said on its own, none hidden in another.
+func joinedErrors(err error) []error {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return []error{err}
+	}
+	var out []error
+	for _, e := range joined.Unwrap() {
+		out = append(out, joinedErrors(e)...)
+	}
+	return out
 }
 
 // bytesOf writes "1 byte", "57 bytes".

@@ -340,7 +340,20 @@ func keptEnd(file *os.File, size int64, format Format, gzipped bool) (int64, err
 	if _, err := file.ReadAt(last, size-int64(len(last))); err != nil {
 		return 0, err
 	}
-	return size - int64(len(last)-len(bytes.TrimRight(last, " \t\r\n]}"))), nil
+	// The closers of the containers that hold the elements, and no more:
+	// the last element's own } or ] is its value's, compared with the rest
+	// (an edit of its last number, 1 to 12, is no growth).
+	closers := "]" // a JSON array of records
+	if format == WandBTable {
+		closers = "}]" // {"columns": [...], "data": [[...], ...]}
+	}
+	kept := bytes.TrimRight(last, " \t\r\n")
+	for _, c := range []byte(closers) {
+		if n := len(kept); n > 0 && kept[n-1] == c {
+			kept = bytes.TrimRight(kept[:n-1], " \t\r\n")
+		}
+	}
+	return size - int64(len(last)-len(kept)), nil
 }
 
 // closeFile gives the kept descriptor back, if any.

@@ -274,3 +274,26 @@ func TestFollowWholeEditedInTheMiddle(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowJSONLastValueEdited: a JSON array whose last element's last
+// number is edited in place, the file a byte larger (1 to 12), is read
+// again: the last element's closing brace is its value's, compared, not
+// a closer a growth rewrites.
+func TestFollowJSONLastValueEdited(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := os.WriteFile(path, []byte(`[{"id": "a", "reward": 1}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFollowed(res)
+	writeOver(t, path, []byte(`[{"id": "a", "reward": 12}]`))
+	f.await(t, ch, "the last value edited", func() bool { return slices.Contains(f.reloaded, path) })
+	cancel()
+	for range ch {
+	}
+}
