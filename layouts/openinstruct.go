@@ -70,11 +70,6 @@ const (
 	openInstructEpsilon      = 1e-8 // the standard advantage's epsilon
 	// openInstructID is step:sample_idx, integers as integers.
 	openInstructID = `string(int(step)) + ":" + string(int(sample_idx))`
-	// openInstructPeekRows bounds what the defaults read of the first
-	// file (a shard holds 10000 records, each with its tokens): the first
-	// groups tell, and with filter_zero_std_samples, open-instruct's
-	// default, every group kept has rewards that differ.
-	openInstructPeekRows = 1024
 )
 
 // An openInstructMode is one of open-instruct's advantage normalisations
@@ -99,7 +94,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
-	rows := openInstructPeek(first)
+	rows := newFirstRecords(first).records()
 	switch openInstructNormalisation(rows) {
 	case openInstructStandard:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleGroup))
@@ -138,22 +133,9 @@ func taskMetricIsReward(cfg engine.Config) bool {
 	return name == openInstructReward
 }
 
-// openInstructPeek returns the first openInstructPeekRows records of the
-// first file (read in its format), nil when its path is "" or it cannot
-// be read (the load says why).
-func openInstructPeek(first loaders.FileFields) []scoring.Trajectory {
-	if first.Path == "" {
-		return nil
-	}
-	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: openInstructPeekRows})
-	if err != nil {
-		return nil
-	}
-	return data.Trajectories
-}
-
 // openInstructNormalisation tells which advantage normalisation wrote the
-// traces rows (the first file's, openInstructPeek) from their logged
+// traces rows (the first file's first records: with filter_zero_std_samples,
+// open-instruct's default, every group kept has rewards that differ) from their logged
 // advantages: each group of a step (prompt_idx) whose rewards differ is
 // reproduced by one of the two formulas only (to 1e-10, relative).
 // standard when its groups all take the standard formula, centered
@@ -205,7 +187,8 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 }
 
 // openInstructPassThreshold returns the pass threshold read from the
-// levels of rows' rewards (the first file's, openInstructPeek), and the
+// levels of rows' rewards (the first file's first records: with filter_zero_std_samples,
+// open-instruct's default, every group kept has rewards that differ), and the
 // note that says it and why; nil, and a warning in the note, when the
 // levels do not tell (prompts.DefaultPassThreshold stands).
 //

@@ -42,11 +42,11 @@ func TestOpenInstructNormalisation(t *testing.T) {
 		"flat.jsonl": openInstructCentered, "mixed.jsonl": openInstructCentered,
 		"alone.jsonl": openInstructCentered, "missing.jsonl": openInstructCentered,
 	} {
-		if got := openInstructNormalisation(openInstructPeek(loaders.FileFields{Path: filepath.Join(dir, name)})); got != want {
+		if got := openInstructNormalisation(newFirstRecords(loaders.FileFields{Path: filepath.Join(dir, name)}).records()); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
-	if got := openInstructNormalisation(openInstructPeek(loaders.FileFields{})); got != openInstructCentered {
+	if got := openInstructNormalisation(newFirstRecords(loaders.FileFields{}).records()); got != openInstructCentered {
 		t.Errorf(`"": %s, want centered`, got)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -88,15 +87,12 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	return lead[:k], note, nil
 }
 
-// trlPeekRows bounds what trlNullColumns reads of the first file.
-const trlPeekRows = 1024
-
 // trlNullColumns returns first with the columns null in its first record
 // (Nulls, TRL's own columns aside) that are numbers among its Floats,
 // those of them null in every record read, and how many it read. TRL writes each reward
 // function's column as floats, NaN for None (log(): **rewards), which
 // pandas' to_json writes null: a column is of floats when its first value
-// that is not null, in the first trlPeekRows records of the file, is a
+// that is not null, in the first records of the file (firstRecords), is a
 // number; and when it is null in all of them, as a reward function that
 // returned None for each completion writes it (a log_extra column of
 // None only is taken for one too: it adds nothing to a reward).
@@ -109,11 +105,7 @@ func trlNullColumns(first loaders.FileFields) (loaders.FileFields, []string, int
 	}
 	// A file that cannot be read leaves them floats, as TRL writes a
 	// reward's column: the load itself says what is wrong with it.
-	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format, SkipInvalid: true, MaxRows: trlPeekRows})
-	var records []scoring.Trajectory
-	if err == nil {
-		records = data.Trajectories
-	}
+	records := newFirstRecords(first).records()
 	first.Floats = slices.Clone(first.Floats)
 	var allNull []string
 	for _, col := range nulls {

@@ -106,14 +106,12 @@ var verlDumpFields = []string{verlPrompt, "output", "gts", verlScore, stepField,
 // hold the penalty only when, besides the fields every dump has, the
 // record has only acc, a number; a dict of score and acc alone has these
 // fields too, so then the values tell (verlScoreSumsPenalty).
-func verlScoreHasOverlong(first loaders.FileFields, peek *verlPeek) bool {
+func verlScoreHasOverlong(first loaders.FileFields, peek *firstRecords) bool {
 	extra := slices.DeleteFunc(slices.Clone(first.Names), func(n string) bool { return slices.Contains(verlDumpFields, n) })
 	return len(extra) == 1 && extra[0] == verlAcc && slices.Contains(first.Floats, verlAcc) && verlScoreSumsPenalty(peek)
 }
 
 const (
-	// verlPeekRows bounds what verlPeek reads of the first file.
-	verlPeekRows = 1024
 	// verlPenaltyTolerance is how far score may be from acc +
 	// overlong_reward and still be their sum: the dump's score is a
 	// float32, and torch prints the penalty's tensor with four decimals
@@ -124,13 +122,13 @@ const (
 )
 
 // verlScoreSumsPenalty reports whether, in the first file's records (up to
-// verlPeekRows, read in its format), score is acc + overlong_reward wherever the three are
+// peekRows, read in its format), score is acc + overlong_reward wherever the three are
 // numbers: so it is where the reward function returns a number (acc is
 // that number, score the trained reward). A record where score is not the
 // sum says that score is the function's own, before the penalty. True
 // when nothing can be read or no record tells (every penalty 0: both
 // readings are the same there).
-func verlScoreSumsPenalty(peek *verlPeek) bool {
+func verlScoreSumsPenalty(peek *firstRecords) bool {
 	records := peek.records()
 	for i := range records {
 		m := records[i].Metadata
@@ -148,7 +146,7 @@ func verlScoreSumsPenalty(peek *verlPeek) bool {
 // from the first record's fields: the score, read as a number where the
 // dump has it as text (a 0-d tensor's, verlScoreIsText), with the overlong
 // penalty added where the score leaves it out.
-func verlObjective(first loaders.FileFields, peek *verlPeek) string {
+func verlObjective(first loaders.FileFields, peek *firstRecords) string {
 	expr := verlScore
 	if verlScoreIsText(first, peek) {
 		expr = verlTensorScore
@@ -162,11 +160,11 @@ func verlObjective(first loaders.FileFields, peek *verlPeek) string {
 // verlScoreIsText reports whether the dump writes the score as text (a
 // 0-d tensor's): from the first record's score, or, where that is null or
 // absent (which says nothing of the others), from the first score that is
-// neither null nor absent among the first file's first verlPeekRows
+// neither null nor absent among the first file's first peekRows
 // records. A null score
 // read as plain score is missing; read through torchNumber it would be an
 // evaluation error.
-func verlScoreIsText(first loaders.FileFields, peek *verlPeek) bool {
+func verlScoreIsText(first loaders.FileFields, peek *firstRecords) bool {
 	switch {
 	case slices.Contains(first.Floats, verlScore):
 		return false
@@ -183,30 +181,8 @@ func verlScoreIsText(first loaders.FileFields, peek *verlPeek) bool {
 	return false
 }
 
-// verlPeek is the first file's first verlPeekRows records, read in its
-// format, at most once and only when asked for: what verlScoreIsText,
-// verlScoreSumsPenalty and verlRoundedPenalty look at.
-type verlPeek struct {
-	first  loaders.FileFields
-	read   bool
-	loaded []scoring.Trajectory
-}
-
-// records returns the records, reading them the first time; none when
-// the first file has no path or cannot be read (its load later says why).
-func (p *verlPeek) records() []scoring.Trajectory {
-	if !p.read && p.first.Path != "" {
-		data, err := loaders.Load([]string{p.first.Path}, loaders.Options{Format: p.first.Format, SkipInvalid: true, MaxRows: verlPeekRows})
-		if err == nil {
-			p.loaded = data.Trajectories
-		}
-	}
-	p.read = true
-	return p.loaded
-}
-
 func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error) {
-	peek := &verlPeek{first: first}
+	peek := newFirstRecords(first)
 	one := 1.0
 	if slices.Contains(first.Names, verlUID) {
 		if cfg.GroupBy == "" {
@@ -242,14 +218,14 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 }
 
 // verlRoundedPenalty returns the first overlong_reward text, in the first
-// file's first verlPeekRows records, that torch probably rounded: a 0-d
+// file's first peekRows records, that torch probably rounded: a 0-d
 // float tensor prints four decimals (torch/_tensor_str.py, precision 4),
 // and a penalty -k * penalty_factor / overlong_buffer.len with more digits
 // (DAPO's len 4096: k/4096) prints rounded. A text whose fourth decimal is
 // not 0 and whose value is not a multiple of 1/16 (the four-decimal
 // numbers that are exact binary fractions) was rounded unless the penalty
 // had exactly four decimals; "" when none is.
-func verlRoundedPenalty(peek *verlPeek) string {
+func verlRoundedPenalty(peek *firstRecords) string {
 	records := peek.records()
 	for i := range records {
 		text, ok := records[i].Metadata[verlOverlong].(string)

@@ -19,7 +19,7 @@ func TestVerlPeekReadsOnce(t *testing.T) {
 	if err := os.WriteFile(path, []byte(dump), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	peek := &verlPeek{first: loaders.FileFields{Path: path, Format: "jsonl", Names: []string{"input", "output", "gts", "score", "step", "acc", "overlong_reward"}, Nulls: []string{"score"}}}
+	peek := newFirstRecords(loaders.FileFields{Path: path, Format: "jsonl", Names: []string{"input", "output", "gts", "score", "step", "acc", "overlong_reward"}, Nulls: []string{"score"}})
 	if !verlScoreIsText(peek.first, peek) {
 		t.Fatal("a null first score, then a text one: not read as text")
 	}
@@ -37,7 +37,7 @@ func TestVerlPeekReadsOnce(t *testing.T) {
 // TestVerlPeekWithoutPath: a first file without a path gives no records
 // and reads nothing.
 func TestVerlPeekWithoutPath(t *testing.T) {
-	peek := &verlPeek{}
+	peek := newFirstRecords(loaders.FileFields{})
 	if peek.records() != nil || !verlScoreSumsPenalty(peek) || verlRoundedPenalty(peek) != "" {
 		t.Error("a first file without a path: records read, or a reading other than the default")
 	}
