@@ -58,7 +58,7 @@ func (m *Model) settingsNotice() tea.Cmd {
 	if normalize := common.NormalizeText(o); normalize != "" {
 		text += " · normalize: " + normalize
 	}
-	if o.Method == engine.GRPO && o.Scope == engine.ScopeBatch && o.Normalize && o.Scale == engine.ScaleBatch {
+	if engine.Spec(o.Method).ReadsScale && o.Scope == engine.ScopeBatch && o.Normalize && o.Scale == engine.ScaleBatch {
 		text += " (as on: the group is the batch)"
 	}
 	return m.status.SetNotice(text, nil)
@@ -74,7 +74,7 @@ func (m *Model) toggleNormalize() tea.Cmd {
 	switch {
 	case !o.Method.ReadsNormalize():
 		return m.status.SetNotice(fmt.Sprintf("%s has no normalisation: %s", o.Method, engine.Spec(o.Method).Unnormalised), nil)
-	case o.Method != engine.GRPO:
+	case !engine.Spec(o.Method).ReadsScale:
 		o.Normalize = !o.Normalize
 	case !o.Normalize || o.Scale == engine.ScaleNone:
 		o.Normalize, o.Scale = true, engine.ScaleGroup

@@ -152,21 +152,24 @@ func SortArrow(descending bool) string {
 	return " ▲"
 }
 
-// NormalizeText is what the header (and a switch's notice) says of the normalisation: "on" or
-// "off", and under grpo the std that divides, TRL's scale_rewards:
-// "on" for the group's, "batch" for the batch's, "off" for none; "" under
-// a method that has none (engine.Method.ReadsNormalize: rloo), for which
-// the header shows no normalize field, as stats' settings line shows none.
+// NormalizeText is what the header (and a switch's notice) says of the
+// normalisation, from the settings the method reads
+// (engine.Options.MethodSettings): "on" or "off", and for a method that
+// reads the scale (grpo: TRL's scale_rewards) "on" for the group's std,
+// "batch" for the batch's, "off" for none; "" under a method that has
+// none (rloo), for which the header shows no normalize field, as stats'
+// settings line shows none.
 func NormalizeText(o engine.Options) string {
+	m := o.MethodSettings()
 	switch {
-	case !o.Method.ReadsNormalize():
-		return ""
-	case !o.Normalize || o.Method == engine.GRPO && o.Scale == engine.ScaleNone:
+	case m.Scale == engine.ScaleNone, m.Normalize != nil && !*m.Normalize:
 		return "off"
-	case o.Method == engine.GRPO && o.Scale == engine.ScaleBatch:
+	case m.Scale == engine.ScaleBatch:
 		return "batch"
+	case m.Scale != "", m.Normalize != nil:
+		return "on"
 	}
-	return "on"
+	return ""
 }
 
 // NumberInputWidth is the least width of a number's text input (a weight,
