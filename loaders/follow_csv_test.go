@@ -111,17 +111,8 @@ func TestCSVRowsEnd(t *testing.T) {
 // (nothing to tell); truncated and written again, it is.
 func TestFollowCSVGrownIsNotReloaded(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	path := filepath.Join(t.TempDir(), "r.csv")
-	if err := os.WriteFile(path, []byte("id,x\na,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFollowed(res)
+	path, f, ch, stop := followNew(t, "r.csv", []byte("id,x\na,1\n"), false)
+	defer stop()
 	var reloaded int
 	watch := func(u Update) {
 		f.apply(u)
@@ -139,9 +130,7 @@ func TestFollowCSVGrownIsNotReloaded(t *testing.T) {
 	if reloaded == 0 {
 		t.Error("rewritten shorter: not said to be read again")
 	}
-	cancel()
-	for range ch {
-	}
+	stop()
 }
 
 // TestFollowCSVManyBadRowsThenOneMore: a followed CSV file that grew by
@@ -153,17 +142,8 @@ func TestFollowCSVGrownIsNotReloaded(t *testing.T) {
 // down), so the file is read again, its reasons with it.
 func TestFollowCSVManyBadRowsThenOneMore(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	path := filepath.Join(t.TempDir(), "r.csv")
-	if err := os.WriteFile(path, []byte("id,a\nr0,1\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFollowed(res)
+	path, f, ch, stop := followNew(t, "r.csv", []byte("id,a\nr0,1\n"), false)
+	defer stop()
 	testfile.Append(t, path, strings.Repeat("x,1,2\n", input.MaxSkipReasons+20))
 	f.await(t, ch, "the bad rows", func() bool { return len(f.errs) == 1 })
 	testfile.Append(t, path, "x,1,2\n")
@@ -178,9 +158,7 @@ func TestFollowCSVManyBadRowsThenOneMore(t *testing.T) {
 	if !slices.Equal(f.ids[path], []string{"r0", "r1"}) || len(f.errs) != 2 {
 		t.Errorf("loaded %v, errors %v; want r0 and r1, the two errors", f.ids[path], f.errs)
 	}
-	cancel()
-	for range ch {
-	}
+	stop()
 }
 
 // TestMalformedErrorWithoutReasons: the lines skipped without their

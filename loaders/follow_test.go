@@ -33,6 +33,28 @@ type followed struct {
 	reloaded []string
 }
 
+// followNew writes data to a file called name in a new directory and
+// follows it (watched or polled): its path, what was read of it, the
+// updates, and stop, which ends following and drains them.
+func followNew(t *testing.T, name string, data []byte, watch bool) (path string, f *followed, ch <-chan Update, stop func()) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	res, ch, err := Follow(ctx, []string{path}, followOptions(watch))
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	return path, newFollowed(res), ch, func() {
+		cancel()
+		for range ch {
+		}
+	}
+}
+
 func newFollowed(res *Result) *followed {
 	f := &followed{ids: map[string][]string{}, lines: map[string][]int{}}
 	f.apply(Update{Trajectories: res.Trajectories})

@@ -2,10 +2,8 @@ package loaders
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -61,16 +59,7 @@ func TestFollowWholeGrownOrRewritten(t *testing.T) {
 		if len(tc.rewritten) < len(tc.grown) {
 			t.Fatalf("%s: the fixture must rewrite at the grown size or larger", tc.name)
 		}
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, tc.first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		res, ch, err := Follow(ctx, []string{path}, followOptions(false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := newFollowed(res)
+		path, f, ch, stop := followNew(t, tc.name, tc.first, false)
 		var got []Update
 		watch := func(u Update) {
 			f.apply(u)
@@ -93,9 +82,7 @@ func TestFollowWholeGrownOrRewritten(t *testing.T) {
 		if len(got) == 0 || !slices.Equal(got[len(got)-1].Reloaded, []string{path}) {
 			t.Errorf("%s rewritten at its size: %+v; want it Reloaded", tc.name, got)
 		}
-		cancel()
-		for range ch {
-		}
+		stop()
 	}
 }
 
@@ -139,17 +126,8 @@ func TestFollowParquetRowGroupAdded(t *testing.T) {
 	if err != nil || dataEnd < int64(len(first)) {
 		t.Fatalf("the fixture: its row groups end at %d (%v), the first file is %d bytes", dataEnd, err, len(first))
 	}
-	path := filepath.Join(t.TempDir(), "r.parquet")
-	if err := os.WriteFile(path, first, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFollowed(res)
+	path, f, ch, stop := followNew(t, "r.parquet", first, false)
+	defer stop()
 	var reloaded []string
 	watch := func(u Update) {
 		f.apply(u)
@@ -175,9 +153,7 @@ func TestFollowParquetRowGroupAdded(t *testing.T) {
 	if len(reloaded) > 0 || len(f.errs) > 0 {
 		t.Errorf("with its footer: %s", state())
 	}
-	cancel()
-	for range ch {
-	}
+	stop()
 }
 
 // TestFollowWholeEditedInTheMiddle: a followed file read whole (CSV, a
@@ -222,16 +198,7 @@ func TestFollowWholeEditedInTheMiddle(t *testing.T) {
 			!bytes.Equal(edit[len(edit)-tail:], first[len(first)-tail:]) {
 			t.Fatalf("%s: the fixture must edit a value in the middle, at the same size", tc.name)
 		}
-		path := filepath.Join(t.TempDir(), tc.name)
-		if err := os.WriteFile(path, first, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		res, ch, err := Follow(ctx, []string{path}, followOptions(false))
-		if err != nil {
-			t.Fatal(err)
-		}
-		f := newFollowed(res)
+		path, f, ch, stop := followNew(t, tc.name, first, false)
 		var got []Update
 		watch := func(u Update) {
 			f.apply(u)
@@ -269,9 +236,7 @@ func TestFollowWholeEditedInTheMiddle(t *testing.T) {
 		if added != 1 {
 			t.Errorf("%s grown after the edit: %d trajectories came; want the new one alone", tc.name, added)
 		}
-		cancel()
-		for range ch {
-		}
+		stop()
 	}
 }
 
@@ -281,19 +246,8 @@ func TestFollowWholeEditedInTheMiddle(t *testing.T) {
 // a closer a growth rewrites.
 func TestFollowJSONLastValueEdited(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	path := filepath.Join(t.TempDir(), "r.json")
-	if err := os.WriteFile(path, []byte(`[{"id": "a", "reward": 1}]`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	res, ch, err := Follow(ctx, []string{path}, followOptions(false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFollowed(res)
+	path, f, ch, stop := followNew(t, "r.json", []byte(`[{"id": "a", "reward": 1}]`), false)
 	writeOver(t, path, []byte(`[{"id": "a", "reward": 12}]`))
 	f.await(t, ch, "the last value edited", func() bool { return slices.Contains(f.reloaded, path) })
-	cancel()
-	for range ch {
-	}
+	stop()
 }
