@@ -43,11 +43,11 @@ func TestLoadFIFOWithoutWriterEndsOnInterrupt(t *testing.T) {
 	goleak.VerifyNone(t)
 }
 
-// TestLoadFIFOEnds: a FIFO whose writer writes records and closes is read
-// to its end and the load returns them: nothing opens it again after
-// (the check of a CSV's last row opens regular files only).
-func TestLoadFIFOEnds(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "rollouts.jsonl")
+// loadFIFO loads a FIFO called name into which a writer writes text and
+// closes it, failing t when the load does not return; path is the FIFO's.
+func loadFIFO(t *testing.T, name, text string) (path string, res *Result, err error) {
+	t.Helper()
+	fifo := filepath.Join(t.TempDir(), name)
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
@@ -56,23 +56,34 @@ func TestLoadFIFOEnds(t *testing.T) {
 		if err != nil {
 			return
 		}
-		w.WriteString(`{"id":"a","group":"g","metadata":{"x":1}}` + "\n" + `{"id":"b","group":"g","metadata":{"x":2}}` + "\n")
+		w.WriteString(text)
 		w.Close()
 	}()
-	done := make(chan error, 1)
-	var res *Result
+	type loaded struct {
+		res *Result
+		err error
+	}
+	done := make(chan loaded, 1)
 	go func() {
-		var err error
-		res, err = Load([]string{fifo}, Options{})
-		done <- err
+		res, err := Load([]string{fifo}, Options{})
+		done <- loaded{res, err}
 	}()
 	select {
-	case err := <-done:
-		if err != nil || len(res.Trajectories) != 2 {
-			t.Fatalf("Load: %v, %v; want the 2 records", res, err)
-		}
+	case l := <-done:
+		return fifo, l.res, l.err
 	case <-time.After(10 * time.Second):
 		t.Fatal("the load of a FIFO read to its end did not return")
+		return fifo, nil, nil
+	}
+}
+
+// TestLoadFIFOEnds: a FIFO whose writer writes records and closes is read
+// to its end and the load returns them: nothing opens it again after
+// (the check of a CSV's last row opens regular files only).
+func TestLoadFIFOEnds(t *testing.T) {
+	_, res, err := loadFIFO(t, "rollouts.jsonl", `{"id":"a","group":"g","metadata":{"x":1}}`+"\n"+`{"id":"b","group":"g","metadata":{"x":2}}`+"\n")
+	if err != nil || len(res.Trajectories) != 2 {
+		t.Fatalf("Load: %v, %v; want the 2 records", res, err)
 	}
 }
 
@@ -80,31 +91,8 @@ func TestLoadFIFOEnds(t *testing.T) {
 // is named as a regular file is, found as it is read (it cannot be
 // opened again).
 func TestLoadFIFOUnterminatedCSV(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "rollouts.csv")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skip("no FIFOs here:", err)
-	}
-	go func() {
-		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		w.WriteString("id,group,x\na,g,1\nb,g,1000")
-		w.Close()
-	}()
-	done := make(chan error, 1)
-	var res *Result
-	go func() {
-		var err error
-		res, err = Load([]string{fifo}, Options{})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if want := []Unterminated{{fifo, 3}}; err != nil || !slices.Equal(res.Unterminated, want) {
-			t.Fatalf("Load: %v, %v; want %v", res, err, want)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the load of a FIFO read to its end did not return")
+	fifo, res, err := loadFIFO(t, "rollouts.csv", "id,group,x\na,g,1\nb,g,1000")
+	if want := []Unterminated{{fifo, 3}}; err != nil || !slices.Equal(res.Unterminated, want) {
+		t.Fatalf("Load: %v, %v; want %v", res, err, want)
 	}
 }
