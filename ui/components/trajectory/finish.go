@@ -1,6 +1,9 @@
 package trajectory
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // finishFields are the record fields that say how a completion ended, in
 // the order looked for: open-instruct's finish_reason (vLLM's: "stop",
@@ -22,12 +25,8 @@ type Finish struct {
 // FinishField returns the first of finishFields among fields (the field
 // names of records), "" when none is.
 func FinishField(fields []string) string {
-	for _, f := range finishFields {
-		for _, g := range fields {
-			if g == f {
-				return f
-			}
-		}
+	if k := slices.IndexFunc(finishFields, func(f string) bool { return slices.Contains(fields, f) }); k >= 0 {
+		return finishFields[k]
 	}
 	return ""
 }
