@@ -13,21 +13,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rewardlens/rewardlens/internal/openctx"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// writeOutput writes what write produces to path atomically (a temporary
+// writeOutput writes what write produces to stdout when path is "" or
+// "-", or else to path as output.WriteFile does: atomically (a temporary
 // file in the same directory, renamed over path once complete, so that an
-// interrupted run leaves any old file intact), or to stdout when path is
-// "" or "-". A path naming one of the process's descriptors (/dev/stdout,
-// /dev/fd/N) is written through it, whatever it holds (a file the shell
-// opened with >> is appended to), and any other file that is not a
-// regular one (a device, a FIFO) in place. It refuses to write over one
-// of the inputs. Once ctx ends (a
-// signal), the writing stops and nothing is committed: the old file stays
-// and the temporary one is removed, and the error is ctx's.
+// interrupted run leaves any old file intact), through the descriptor it
+// names (/dev/stdout, /dev/fd/N), or in place (a device, a FIFO). It
+// refuses to write over one of the inputs. Once ctx ends (a signal), the
+// writing stops and nothing is committed: the old file stays and the
+// temporary one is removed, and the error is ctx's.
 func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Writer, write func(io.Writer) error) error {
 	if err := ctx.Err(); err != nil {
 		return err // a signal came during the load's last steps
@@ -48,38 +45,7 @@ func writeOutput(ctx context.Context, path string, inputs []string, stdout io.Wr
 	if err := refuseInput(path, inputs); err != nil {
 		return err
 	}
-	f, isDescriptor, err := output.OpenDescriptor(path)
-	if err != nil {
-		return err
-	}
-	st, statErr := os.Stat(path)
-	if !isDescriptor && statErr == nil && !st.Mode().IsRegular() {
-		if f, err = openInPlace(ctx, path, st); err != nil {
-			return err
-		}
-	}
-	if f != nil {
-		w := bufio.NewWriterSize(f, 1<<16)
-		err = stoppable(w)
-		if err == nil {
-			err = w.Flush()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		return err
-	}
-	return output.WriteFileAtomic(path, stoppable)
-}
-
-// openInPlace opens path, the existing file st that is not a regular one
-// (a device, a pipe, a socket, as /dev/stdout may be), for writing in
-// place. A FIFO blocks in open until a reader comes: ctrl+c ends that.
-func openInPlace(ctx context.Context, path string, st os.FileInfo) (*os.File, error) {
-	if st.Mode()&os.ModeNamedPipe != 0 {
-		return openctx.OpenFile(ctx, path, os.O_WRONLY, 0)
-	}
-	return output.OpenInPlace(path, st)
+	return output.WriteFile(ctx, path, stoppable)
 }
 
 // ctxWriter writes to w until ctx ends, then fails with ctx's error.

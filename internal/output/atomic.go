@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -11,25 +12,47 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/rewardlens/rewardlens/internal/openctx"
 )
 
-// WriteFileAtomic writes what write produces to path atomically: to a
-// temporary file in the same directory, synced, then renamed over path, so
-// that an interrupted write leaves any old file intact and a reader never
-// sees half a file. The file gets the permissions of the file it replaces,
-// or those os.Create gives (0666 less the umask).
-//
-// A symbolic link is followed: the file it names is replaced, and the link
-// stays a link. A path that names something other than a regular file (a
-// terminal, a pipe, /dev/stdout, /dev/null) is written in place, as there
-// is no file to replace: renaming over it would put a regular file in its
-// stead.
-func WriteFileAtomic(path string, write func(io.Writer) error) error {
-	old, err := os.Stat(path)
-	if err == nil && !old.Mode().IsRegular() {
-		return writeInPlace(path, old, write)
+// WriteFile writes what write produces to path, by what path names:
+//   - one of this process's descriptors (OpenDescriptor: /dev/stdout,
+//     /dev/fd/N, a link to one): through a duplicate of it, wherever the
+//     shell sent it (a file opened with >> is appended to);
+//   - something other than a regular file (a terminal, a pipe, /dev/null):
+//     in place, as there is no file to replace (renaming over it would put
+//     a regular file in its stead); opening a named pipe waits for its
+//     reader until ctx ends;
+//   - a regular file, or nothing: atomically, to a temporary file in the
+//     same directory, synced, then renamed over path, so that an
+//     interrupted write leaves any old file intact and a reader never sees
+//     half a file. The file gets the permissions of the file it replaces,
+//     or those os.Create gives (0666 less the umask). A symbolic link is
+//     followed: the file it names is replaced, and the link stays a link.
+func WriteFile(ctx context.Context, path string, write func(io.Writer) error) error {
+	f, isDescriptor, err := OpenDescriptor(path)
+	if err != nil {
+		return err
 	}
-	return replaceFile(Target(path), old, nil, write)
+	if !isDescriptor {
+		old, statErr := os.Stat(path)
+		if statErr != nil || old.Mode().IsRegular() {
+			return replaceFile(Target(path), old, nil, write) // old: nil when there is none
+		}
+		if f, err = openInPlace(ctx, path, old); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriterSize(f, 1<<16)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // replaceFile writes what write produces to a temporary file beside path,
@@ -110,7 +133,7 @@ func Target(path string) string {
 }
 
 // CheckWritable reports whether a file can be created beside path (as
-// WriteFileAtomic will), by creating and removing one: before a long load,
+// WriteFile will), by creating and removing one: before a long load,
 // not after it.
 func CheckWritable(path string) error {
 	path = Target(path)
@@ -136,33 +159,15 @@ func namedError(err error, tmp, path string) error {
 	return err
 }
 
-// writeInPlace writes what write produces to path, the existing file st
-// that is not a regular one, such as a device or a pipe.
-func writeInPlace(path string, st fs.FileInfo, write func(io.Writer) error) error {
-	f, err := OpenInPlace(path, st)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<16)
-	err = write(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// OpenInPlace opens path for writing, the existing file st (os.Stat's,
+// openInPlace opens path for writing, the existing file st (os.Stat's,
 // following links) that is not a regular one: a device or a pipe by its
-// path, /dev/stdout and /dev/fd/N included; a socket as the descriptor of
-// this process that holds it, when opening it fails.
-func OpenInPlace(path string, st fs.FileInfo) (*os.File, error) {
+// path, a named pipe waiting for its reader until ctx ends; a socket as
+// the descriptor of this process that holds it, when opening it fails.
+func openInPlace(ctx context.Context, path string, st fs.FileInfo) (*os.File, error) {
 	if st.Mode()&fs.ModeSocket != 0 {
 		return openSocket(path, st)
 	}
-	return os.OpenFile(path, os.O_WRONLY, 0)
+	return openctx.OpenFile(ctx, path, os.O_WRONLY, 0)
 }
 
 // createTemp creates a new file next to path, named after it and this

@@ -4,6 +4,7 @@ package output
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -13,7 +14,7 @@ import (
 	"testing"
 )
 
-// writeString returns a write function for WriteFileAtomic writing s.
+// writeString returns a write function for WriteFile writing s.
 func writeString(s string) func(io.Writer) error {
 	return func(w io.Writer) error {
 		_, err := io.WriteString(w, s)
@@ -21,13 +22,13 @@ func writeString(s string) func(io.Writer) error {
 	}
 }
 
-func TestWriteFileAtomicPermissions(t *testing.T) {
+func TestWriteFilePermissions(t *testing.T) {
 	old := syscall.Umask(0o027)
 	defer syscall.Umask(old)
 	dir := t.TempDir()
 
 	path := filepath.Join(dir, "new.jsonl")
-	if err := WriteFileAtomic(path, writeString("x\n")); err != nil {
+	if err := WriteFile(context.Background(), path, writeString("x\n")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o640 {
@@ -41,7 +42,7 @@ func TestWriteFileAtomicPermissions(t *testing.T) {
 	if err := os.Chmod(kept, 0o604); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(kept, writeString("new\n")); err != nil {
+	if err := WriteFile(context.Background(), kept, writeString("new\n")); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(kept)
@@ -53,16 +54,16 @@ func TestWriteFileAtomicPermissions(t *testing.T) {
 	}
 }
 
-// TestWriteFileAtomicFailure checks that a failed write leaves the old file
+// TestWriteFileFailure checks that a failed write leaves the old file
 // as it was and no temporary file behind.
-func TestWriteFileAtomicFailure(t *testing.T) {
+func TestWriteFileFailure(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.jsonl")
 	if err := os.WriteFile(path, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	err := WriteFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(context.Background(), path, func(w io.Writer) error {
 		io.WriteString(w, "half a fi")
 		return boom
 	})
@@ -75,17 +76,17 @@ func TestWriteFileAtomicFailure(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Fatalf("directory holds %d entries, want only the old file", len(entries))
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, "missing", "out.jsonl"), writeString("x")); !errors.Is(err, fs.ErrNotExist) {
+	if err := WriteFile(context.Background(), filepath.Join(dir, "missing", "out.jsonl"), writeString("x")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("writing into a missing directory: %v, want ErrNotExist", err)
 	}
 }
 
-// TestWriteFileAtomicLarge writes several writeback steps, in writes of
+// TestWriteFileLarge writes several writeback steps, in writes of
 // odd sizes, and reads back the same bytes.
-func TestWriteFileAtomicLarge(t *testing.T) {
+func TestWriteFileLarge(t *testing.T) {
 	want := bytes.Repeat([]byte("0123456789abcdef\n"), 3*writebackStep/17+1000)
 	path := filepath.Join(t.TempDir(), "large.jsonl")
-	err := WriteFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(context.Background(), path, func(w io.Writer) error {
 		for rest := want; len(rest) > 0; {
 			n := min(len(rest), 1<<16+123)
 			if _, err := w.Write(rest[:n]); err != nil {
@@ -103,9 +104,9 @@ func TestWriteFileAtomicLarge(t *testing.T) {
 	}
 }
 
-// TestWriteFileAtomicLink checks that writing to a symbolic link replaces
+// TestWriteFileLink checks that writing to a symbolic link replaces
 // the file it names and leaves the link a link.
-func TestWriteFileAtomicLink(t *testing.T) {
+func TestWriteFileLink(t *testing.T) {
 	dir := t.TempDir()
 	target, link := filepath.Join(dir, "run42.jsonl"), filepath.Join(dir, "latest.jsonl")
 	if err := os.WriteFile(target, []byte("old\n"), 0o644); err != nil {
@@ -114,7 +115,7 @@ func TestWriteFileAtomicLink(t *testing.T) {
 	if err := os.Symlink("run42.jsonl", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileAtomic(link, writeString("new\n")); err != nil {
+	if err := WriteFile(context.Background(), link, writeString("new\n")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(link); err != nil || st.Mode()&fs.ModeSymlink == 0 {
@@ -125,10 +126,10 @@ func TestWriteFileAtomicLink(t *testing.T) {
 	}
 }
 
-// TestWriteFileAtomicPipe checks that a path naming something other than a
+// TestWriteFilePipe checks that a path naming something other than a
 // regular file, here a named pipe (as /dev/stdout may be), is written in
 // place rather than replaced by a regular file.
-func TestWriteFileAtomicPipe(t *testing.T) {
+func TestWriteFilePipe(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skip("no named pipes here:", err)
@@ -144,7 +145,7 @@ func TestWriteFileAtomicPipe(t *testing.T) {
 		b, _ := io.ReadAll(f)
 		read <- b
 	}()
-	if err := WriteFileAtomic(path, writeString("through the pipe\n")); err != nil {
+	if err := WriteFile(context.Background(), path, writeString("through the pipe\n")); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := os.Lstat(path); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {

@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"io"
 	"os"
 	"strconv"
@@ -8,10 +9,10 @@ import (
 	"testing"
 )
 
-// TestWriteFileAtomicSocket: /proc/self/fd/N of a socket, which open(2)
+// TestWriteFileSocket: /proc/self/fd/N of a socket, which open(2)
 // refuses (as /dev/stdout is under systemd), is written in place through
 // a duplicate of descriptor N, which stays open.
-func TestWriteFileAtomicSocket(t *testing.T) {
+func TestWriteFileSocket(t *testing.T) {
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
 		t.Skip("no socket pair:", err)
@@ -19,7 +20,7 @@ func TestWriteFileAtomicSocket(t *testing.T) {
 	r, w := os.NewFile(uintptr(fds[0]), "read end"), os.NewFile(uintptr(fds[1]), "write end")
 	defer r.Close()
 	path := "/proc/self/fd/" + strconv.Itoa(int(w.Fd()))
-	if err := WriteFileAtomic(path, writeString("through the socket\n")); err != nil {
+	if err := WriteFile(context.Background(), path, writeString("through the socket\n")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := w.Write([]byte("and again\n")); err != nil {

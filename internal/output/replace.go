@@ -45,7 +45,7 @@ func CheckReplace(path string) (fs.FileInfo, error) {
 }
 
 // ReplaceFile writes what write produces to path atomically, as
-// WriteFileAtomic does, where CheckReplace found old (nil: nothing), and
+// WriteFile does, where CheckReplace found old (nil: nothing), and
 // without following a symbolic link: the temporary file is renamed over
 // path itself, and only if path is still old (or still absent) then, so
 // that a link or a file put there meanwhile is not written through nor

@@ -3,6 +3,7 @@
 package output
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -40,7 +41,7 @@ func TestStaleTemporariesAreRemoved(t *testing.T) {
 		}
 	}
 	path := filepath.Join(dir, "out.jsonl")
-	err := WriteFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(context.Background(), path, func(w io.Writer) error {
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			if strings.HasPrefix(e.Name(), fmt.Sprintf(".out.jsonl.tmp-%d-", os.Getpid())) {
@@ -70,14 +71,14 @@ func TestWriteErrorsNameTheTarget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), ".tmp-") {
 		t.Errorf("WriteNewFile: %v; want an error naming %s", err, path)
 	}
-	err = WriteFileAtomic(path, writeString("x\n"))
+	err = WriteFile(context.Background(), path, writeString("x\n"))
 	if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), ".tmp-") {
 		t.Errorf("WriteFileAtomic: %v; want an error naming %s", err, path)
 	}
 }
 
 // TestReplaceFileFollowsNoLink: at a name of the program's own,
-// CheckReplace refuses a symbolic link (which WriteFileAtomic follows), a
+// CheckReplace refuses a symbolic link (which WriteFile follows), a
 // directory and a read-only file; ReplaceFile keeps the mode of the file
 // it replaces, and replaces nothing that changed meanwhile (a link
 // planted after the check is not written through).

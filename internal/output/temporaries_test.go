@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,7 +15,7 @@ import (
 func TestRemoveTemporaries(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.jsonl")
-	err := WriteFileAtomic(path, func(w io.Writer) error {
+	err := WriteFile(context.Background(), path, func(w io.Writer) error {
 		entries, _ := os.ReadDir(dir)
 		if len(entries) != 1 || !strings.Contains(entries[0].Name(), ".tmp-") {
 			t.Errorf("during the write: %v, want one temporary file", entries)
