@@ -8,8 +8,6 @@ import (
 	"os"
 	"slices"
 
-	"github.com/parquet-go/parquet-go"
-
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
@@ -92,11 +90,16 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			stop() // the formats read ahead (JSON, CSV) end at their next read
 			return nil
 		}
-		parquetFile := err == nil && format == Parquet && startsParquet(path)
-		if parquetFile {
+		var columns, floats []string
+		parquetFile := false
+		if err == nil && format == Parquet {
 			l := newLoader(path, i, o, st.Size(), nil)
-			_, err = finish(l, peekParquet(l))
-		} else {
+			parquetFile, columns, floats, err = peekParquet(l)
+			if parquetFile {
+				_, err = finish(l, err)
+			}
+		}
+		if !parquetFile {
 			_, err = loadPath(path, i, o, nil, nil)
 		}
 		stop()
@@ -107,9 +110,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			return nil, err
 		}
 		if parquetFile {
-			if ff.Columns, ff.Floats, err = parquetColumns(path); err != nil {
-				return nil, err
-			}
+			ff.Columns, ff.Floats = columns, floats
 			ff.Nulls = nil // the schema tells the types
 		} else if format == WandBTable {
 			ff.Columns = tableColumns(path)
@@ -156,27 +157,22 @@ func PeekStdin(opts Options) (*FileFields, io.Reader) {
 
 // peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
 // as l.RowLimit says, reading the file where the footer and the pages
-// are, rather than whole as Load reads it.
-func peekParquet(l *input.Loader) error {
+// are, rather than whole as Load reads it, and returns its columns
+// (parquetread.PeekAt). isParquet is false, and nothing read, when the
+// file does not start as Parquet does: Load's reading then gives the
+// error.
+func peekParquet(l *input.Loader) (isParquet bool, columns, floats []string, err error) {
 	f, err := os.Open(l.Name)
 	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return parquetread.ReadAt(l, f, l.SizeHint)
-}
-
-// startsParquet reports whether the file path starts with Parquet's magic
-// bytes; else Load's reading gives the error.
-func startsParquet(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
+		return false, nil, nil, nil
 	}
 	defer f.Close()
 	head := make([]byte, len(input.ParquetMagic))
-	_, err = io.ReadFull(f, head)
-	return err == nil && bytes.Equal(head, input.ParquetMagic)
+	if _, err := f.ReadAt(head, 0); err != nil || !bytes.Equal(head, input.ParquetMagic) {
+		return false, nil, nil, nil
+	}
+	columns, floats, err = parquetread.PeekAt(l, f, l.SizeHint)
+	return true, columns, floats, err
 }
 
 // peeked returns what the first trajectory of path tells.
@@ -229,36 +225,4 @@ func tableColumns(path string) []string {
 		return nil
 	}
 	return jsonread.WandbTableColumns(in.R)
-}
-
-// parquetColumns returns the top-level columns of the Parquet file path,
-// in the file's order, and those of them that are FLOAT or DOUBLE, sorted.
-func parquetColumns(path string) (columns, floats []string, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	err = parquetread.Guard(path, func() error {
-		pf, err := parquetread.Open(f, st.Size())
-		if err != nil {
-			return errors.New(path + ": " + err.Error())
-		}
-		for _, field := range pf.Schema().Fields() {
-			columns = append(columns, field.Name())
-			if !field.Leaf() {
-				continue
-			}
-			if k := field.Type().Kind(); k == parquet.Float || k == parquet.Double {
-				floats = append(floats, field.Name())
-			}
-		}
-		return nil
-	})
-	slices.Sort(floats)
-	return columns, floats, err
 }

@@ -74,6 +74,34 @@ func Read(l *input.Loader, r io.Reader) error {
 // panics are the file's error, "PATH: corrupt Parquet file ...", never the
 // process's end; the trajectories' own handling is outside that guard.
 func ReadAt(l *input.Loader, r io.ReaderAt, size int64) error {
+	_, err := readAt(l, r, size)
+	return err
+}
+
+// PeekAt reads the Parquet file of size bytes that r holds as ReadAt
+// does, and returns its top-level columns in the file's order and those
+// of them that are FLOAT or DOUBLE, sorted: what a trainer's layout is
+// recognised by, from the footer the rows were read by.
+func PeekAt(l *input.Loader, r io.ReaderAt, size int64) (columns, floats []string, err error) {
+	f, err := readAt(l, r, size)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, field := range f.Schema().Fields() {
+		columns = append(columns, field.Name())
+		if !field.Leaf() {
+			continue
+		}
+		if k := field.Type().Kind(); k == parquet.Float || k == parquet.Double {
+			floats = append(floats, field.Name())
+		}
+	}
+	slices.Sort(floats)
+	return columns, floats, nil
+}
+
+// readAt is ReadAt, returning the file it opened.
+func readAt(l *input.Loader, r io.ReaderAt, size int64) (*parquet.File, error) {
 	var (
 		f    *parquet.File
 		plan *parquetPlan
@@ -89,18 +117,18 @@ func ReadAt(l *input.Loader, r io.ReaderAt, size int64) error {
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if l.RowLimit == 0 {
-		return readParquetRows(l, f, plan)
+		return f, readParquetRows(l, f, plan)
 	}
 	pr := &parquetReader{l: l, plan: plan}
 	for i, rg := range f.RowGroups() {
 		if l.Full() {
-			return nil
+			return f, nil
 		}
 		if err := pr.rowGroup(rg); err != nil {
-			return err
+			return f, err
 		}
 		if l.Advance != nil {
 			n := rowGroupBytes(f, i)
@@ -108,7 +136,7 @@ func ReadAt(l *input.Loader, r io.ReaderAt, size int64) error {
 			l.Advance(n)
 		}
 	}
-	return nil
+	return f, nil
 }
 
 // Open opens the Parquet file of size bytes that r holds, once
