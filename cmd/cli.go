@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -123,8 +124,8 @@ func newRootCommand(stdio IO) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "rewardlens [flags] [FILE...]",
 		Short: "Inspect and compute RL rewards: absolute, GRPO, RLOO, Pareto, GDPO",
-		Long: `rewardlens turns batches of trajectories into rewards (absolute, relative,
-GRPO, RLOO, Pareto, Pareto with crowding, GDPO) and shows them.
+		Long: "rewardlens turns batches of trajectories into rewards (" + names(engine.AllMethods()) + `)
+and shows them.
 
 With no subcommand it opens the dashboard on the given files, or on the
 embedded sample experiment when no file is given.`,

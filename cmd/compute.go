@@ -21,11 +21,16 @@ func newComputeCommand(s *settings, stdio IO) *cobra.Command {
 		Use:   "compute [flags] FILE...",
 		Short: "Write the reward of every trajectory (JSONL, CSV or JSON)",
 		Long: `compute writes one record per trajectory, in input order:
-id, batch, group, score, reward, pareto_rank, crowding, valid and the raw
-objective values. Invalid trajectories are kept, with a neutral reward, and
-counted per cause on stderr; a batch more than half invalid is warned of.
-When no trajectory is valid, nothing is written and the status is 2: the
-error names the objective, the cause and the nearest field names.`,
+id, batch, group, source (when the score sums sources), score, reward,
+pareto_rank, crowding, valid, feasible and violation (with constraints),
+the raw objective values, logged_advantage (when the trainer's advantage
+is read: TRL's and open-instruct's layouts, --logged-advantage) and kept
+(with --filter-groups); docs/CONTRACT.md says each.
+
+Invalid trajectories are kept, with a neutral reward, and counted per
+cause on stderr; a batch more than half invalid is warned of. When no
+trajectory is valid, nothing is written and the status is 2: the error
+names the objective, the cause and the nearest field names.`,
 		Example: `  rewardlens compute --method grpo rollouts.jsonl
   rewardlens compute --computer svrl --format csv --out rewards.csv step_*.jsonl
   cat rollouts.jsonl | rewardlens compute --method rloo -`,

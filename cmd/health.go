@@ -38,6 +38,8 @@ func (h *healthFlags) register(f *pflag.FlagSet, withHealth bool) {
 	}
 	f.IntVar(&h.baseline, "baseline", health.DefaultBaseline, "health checks: how many first batches form the baseline")
 	f.Float64SliceVar(&h.hvRef, "hv-ref", nil, "hypervolume reference point `v1,v2,...`, raw values in objective order (default: the worst of each in the first batch)")
+	// pflag says "(default [])" of an empty list: the usage says the default.
+	f.Lookup("hv-ref").DefValue = ""
 	f.StringVar(&h.length, "health-length", "", "health checks: follow the mean of objective `NAME` for length drift (default step_count)")
 	f.StringVar(&h.task, healthTaskFlag, "", "the task metric (--task-metric's older name); the health checks correlate the others with it when it is an objective `NAME` (default the first)")
 }

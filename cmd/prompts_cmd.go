@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
@@ -21,15 +22,16 @@ func newPromptsCommand(s *settings, stdio IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "prompts [flags] FILE...",
 		Short: "Write every prompt's history across the run and its status (JSONL, CSV or JSON)",
-		Long: `prompts writes one record per prompt (--prompt-by; the group by default,
-TRL's prompt, verl's input): prompt, steps, first_step, last_step,
-history ([step, n, pass_rate, score_mean] per step), first_solved and
-status, the first of never, always, learned, forgotten, solved, unsolved
-and unstable that holds. A completion passes when its task metric
-(--task-metric: an objective or a field expression; verl's acc when the
-dump has it, else the first objective) is >= --pass-threshold (default 1);
-a prompt is solved at a step when its pass rate there is >= 0.5. The
-counts per status go to stderr.`,
+		Long: `prompts writes one record per prompt (--prompt-by: the group by
+default; ` + layouts.PromptDefaultsHelp() + `):
+prompt, steps, first_step, last_step, history ([step, n, pass_rate,
+score_mean] per step), first_solved and status, the first of never,
+always, learned, forgotten, solved, unsolved and unstable that holds. A
+completion passes when its task metric (--task-metric: an objective or a
+field expression; verl's acc when the dump has it, else the first
+objective) is >= --pass-threshold (default 1; open-instruct's layout
+reads it from the reward levels); a prompt is solved at a step when its
+pass rate there is >= 0.5. The counts per status go to stderr.`,
 		Example: `  rewardlens prompts rollouts.jsonl
   rewardlens prompts --task-metric acc --pass-threshold 1 --format csv --out prompts.csv runs/verl/
   rewardlens prompts --prompt-by 'metadata.question' rollouts.jsonl`,

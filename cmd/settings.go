@@ -73,7 +73,7 @@ type settings struct {
 
 func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.computer, "computer", "", "scorer: pareto or svrl (default pareto)")
-	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.AllMethods())+" (default pareto; the layout's for verl and TRL data: grpo)")
+	f.StringVar(&s.method, "method", "", "reward method: "+names(engine.AllMethods())+" (default pareto; the layout's for "+layouts.MethodDefaultsHelp()+")")
 	f.StringArrayVar(&s.objectives, "objective", nil, "pareto objective `NAME=EXPR` (repeatable, order kept)")
 	f.StringArrayVar(&s.minimize, "minimize", nil, "minimise the objective `NAME` (repeatable)")
 	f.StringArrayVar(&s.weights, "weight", nil, "weight of an objective, `NAME=W` (repeatable)")
@@ -97,9 +97,9 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
-	f.StringVar(&s.promptBy, "prompt-by", "", "the prompt a record answers, `EXPR`, followed across steps (default: the group; TRL's prompt, verl's input)")
+	f.StringVar(&s.promptBy, "prompt-by", "", "the prompt a record answers, `EXPR`, followed across steps (default: the group; "+layouts.PromptDefaultsHelp()+")")
 	f.StringVar(&s.taskMetric, "task-metric", "", "the task metric: an objective `NAME` or a field EXPR (default the first objective; verl's acc when the dump has it)")
-	f.Float64Var(&s.passThreshold, "pass-threshold", prompts.DefaultPassThreshold, "a completion passes when its task metric is >= `X`")
+	f.Float64Var(&s.passThreshold, "pass-threshold", prompts.DefaultPassThreshold, "a completion passes when its task metric is >= `X` (open-instruct's layout reads it from the reward levels)")
 	f.StringVar(&s.filterGroups, "filter-groups", "", "DAPO's filter as a what-if: drop the groups whose objective `NAME` has zero spread before the rewards are computed (verl's algorithm.filter_groups.metric)")
 	f.StringArrayVar(&s.constraints, "constraint", nil, "constraint `EXPR` over objectives and fields, e.g. 'safety >= 0.9' (repeatable): pareto ranks feasible fronts first, then by violation; scalar methods reward score - penalty * violation")
 	f.Float64Var(&s.penalty, "penalty", engine.DefaultPenalty, "lambda of score - lambda * violation, with --constraint")

@@ -358,3 +358,35 @@ func Warnings(cfg engine.Config) func(*engine.Result, []int) []string {
 	}
 	return nil
 }
+
+// MethodDefaultsHelp says, for --method's help, the method each trainer's
+// layout uses unless one is named: "trl, verl, open-instruct data:
+// grpo".
+func MethodDefaultsHelp() string {
+	byMethod := map[engine.Method][]string{}
+	var methods []engine.Method
+	for _, l := range trainerLayouts {
+		if byMethod[l.method] == nil {
+			methods = append(methods, l.method)
+		}
+		byMethod[l.method] = append(byMethod[l.method], l.name)
+	}
+	said := make([]string, len(methods))
+	for k, m := range methods {
+		said[k] = strings.Join(byMethod[m], ", ") + " data: " + string(m)
+	}
+	return strings.Join(said, "; ")
+}
+
+// PromptDefaultsHelp says, for --prompt-by's help, the prompt each
+// trainer's layout follows: "trl's prompt, verl's input, open-instruct's
+// prompt_tokens" (a layout that keeps the group left out).
+func PromptDefaultsHelp() string {
+	var said []string
+	for _, l := range trainerLayouts {
+		if l.promptBy != "" {
+			said = append(said, l.name+"'s "+l.promptBy)
+		}
+	}
+	return strings.Join(said, ", ")
+}
