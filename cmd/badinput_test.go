@@ -327,7 +327,7 @@ func TestCSVNonFiniteAndQuotedNumbers(t *testing.T) {
 	if s := recs[4].Objectives["safety"]; s == nil || *s != 0.2 {
 		t.Errorf("the quoted \"2e-1\" reads as %v, want 0.2", s)
 	}
-	if !strings.Contains(errOut, "accuracy: infinite 2") || !strings.Contains(errOut, "accuracy: NaN 1") {
+	if !strings.Contains(errOut, "accuracy: infinite ×2") || !strings.Contains(errOut, "accuracy: NaN ×1") {
 		t.Errorf("stderr %q does not count the causes", errOut)
 	}
 }

@@ -128,7 +128,7 @@ func TestComputeGolden(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("status %d: %s", code, errOut)
 			}
-			if !strings.Contains(errOut, "3 invalid trajectories") || !strings.Contains(errOut, "accuracy: missing 3") {
+			if !strings.Contains(errOut, "3 invalid trajectories") || !strings.Contains(errOut, "accuracy: missing ×3") {
 				t.Errorf("stderr does not report the 3 invalid rows: %q", errOut)
 			}
 			golden.RequireEqual(t, []byte(out))
@@ -196,7 +196,7 @@ func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
-	if !strings.Contains(errOut, "1 invalid trajectory") || !strings.Contains(errOut, "x: not a number 1 (first at <stdin>:2)") {
+	if !strings.Contains(errOut, "1 invalid trajectory") || !strings.Contains(errOut, "x: not a number ×1 (first at <stdin>:2)") {
 		t.Errorf("stderr %q does not count the invalid row per cause, with where the first was read", errOut)
 	}
 }
@@ -209,7 +209,7 @@ func TestInvalidAfterReadingSaysWhich(t *testing.T) {
 {"id":"ok","group":"g","metadata":{"a":1,"b":1}}
 `
 	_, errOut, code := run(t, in, "compute", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
-	if code != 0 || !strings.Contains(errOut, `score: infinite 1 (first at trajectory "big")`) {
+	if code != 0 || !strings.Contains(errOut, `score: infinite ×1 (first at trajectory "big")`) {
 		t.Errorf("status %d, stderr %q", code, errOut)
 	}
 	out, _, _ := run(t, in, "stats", "--format", "json", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")

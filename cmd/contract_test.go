@@ -67,7 +67,7 @@ func TestContractWorkedExample(t *testing.T) {
 	if got != want {
 		t.Errorf("the output is not the page's:\n got:\n%s\nwant:\n%s", got, want)
 	}
-	if !strings.Contains(stderr, "acc: missing 1") {
+	if !strings.Contains(stderr, "acc: missing ×1") {
 		t.Errorf("stderr does not count t5 as invalid (acc: missing): %q", stderr)
 	}
 

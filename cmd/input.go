@@ -365,9 +365,9 @@ func (p *prepared) invalidWhere(ev *engine.Evaluation) map[string]string {
 }
 
 // reportInvalid tells, on stderr, how many trajectories are invalid and
-// why (and where the first of each cause was read, as at says): they are
-// in the output with a neutral reward, never dropped.
-func reportInvalid(w io.Writer, counts map[string]int, at map[string]string) {
+// why (describeCounts): they are in the output with a neutral reward,
+// never dropped.
+func reportInvalid(w io.Writer, counts map[string]int, at map[string]string, reason func(cause string) string) {
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -376,12 +376,15 @@ func reportInvalid(w io.Writer, counts map[string]int, at map[string]string) {
 		return
 	}
 	fmt.Fprintf(w, "rewardlens: %d invalid %s (neutral reward, rank -1): %s\n",
-		total, english.Plural(total, "trajectory"), describeCounts(counts, at))
+		total, english.Plural(total, "trajectory"), describeCounts(counts, at, reason))
 }
 
-// describeCounts lists counts per cause, most frequent first, each with
-// where its first trajectory was read when at says.
-func describeCounts(counts map[string]int, at map[string]string) string {
+// describeCounts lists counts per cause, most frequent first, as the
+// dashboard does ("accuracy: missing ×3"), each with where its first
+// trajectory was read when at says, and why its expression failed
+// there when reason (nil: none) says (an evaluation error's,
+// Evaluation.EvalReason).
+func describeCounts(counts map[string]int, at map[string]string, reason func(cause string) string) string {
 	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		if counts[a] != counts[b] {
 			return counts[b] - counts[a]
@@ -390,9 +393,16 @@ func describeCounts(counts map[string]int, at map[string]string) string {
 	})
 	parts := make([]string, len(causes))
 	for i, c := range causes {
-		parts[i] = fmt.Sprintf("%s %d", textsafe.Line(c), counts[c])
+		parts[i] = fmt.Sprintf("%s ×%d", textsafe.Line(c), counts[c])
+		var first []string
 		if where, ok := at[c]; ok {
-			parts[i] += " (first at " + textsafe.Line(where) + ")"
+			first = append(first, "first at "+textsafe.Line(where))
+		}
+		if reason != nil && reason(c) != "" {
+			first = append(first, textsafe.Line(reason(c)))
+		}
+		if len(first) > 0 {
+			parts[i] += " (" + strings.Join(first, ": ") + ")"
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -72,6 +72,9 @@ of that step; JSON lines with --format json) until interrupted.`,
 			}
 			report := newStatsReport(res, p.check.Logged)
 			report.InvalidAt = p.invalidWhere(res.Evaluation)
+			report.invalidReason = res.Evaluation.EvalReason
+			// On stderr too, as compute says it: stdout may go to a file.
+			reportInvalid(stdio.Stderr, report.Invalid, report.InvalidAt, report.invalidReason)
 			report.addPrompts(res, p)
 			if p.columns != nil {
 				// The correlations are with the task metric, when it is
@@ -238,9 +241,12 @@ type statsReport struct {
 	// InvalidAt is where the first trajectory invalid for each cause was
 	// read ("file:line").
 	InvalidAt map[string]string `json:"invalid_at,omitempty"`
-	Prompts   *promptsJSON      `json:"prompts,omitempty"`
-	Batches   []batchJSON       `json:"batches"`
-	Health    *healthReport     `json:"health,omitempty"`
+	// invalidReason is why an evaluation error's expression failed in its
+	// first trajectory (Evaluation.EvalReason; nil: not known).
+	invalidReason func(cause string) string
+	Prompts       *promptsJSON  `json:"prompts,omitempty"`
+	Batches       []batchJSON   `json:"batches"`
+	Health        *healthReport `json:"health,omitempty"`
 	// missingColumn shows the objectives' missing counts in the table:
 	// under nansum, the only setting where a valid trajectory can miss a
 	// value.
@@ -387,7 +393,7 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 func writeStatsTable(w io.Writer, r statsReport) error {
 	fmt.Fprintf(w, "method %s, scope %s%s\n", r.Method, r.Scope, r.methodSettings.text())
 	if len(r.Invalid) > 0 {
-		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid, r.InvalidAt))
+		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid, r.InvalidAt, r.invalidReason))
 	}
 	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {

@@ -314,7 +314,7 @@ func TestVerlNullFirstScore(t *testing.T) {
 {"input": "q", "output": "d", "gts": "1", "score": -0.25, "step": 4}
 `})
 	_, errOut := computeList(t, "", "--method", "grpo", numbers)
-	if !strings.Contains(errOut, "objective score; method grpo") || !strings.Contains(errOut, "score: missing 2 (first at ") || strings.Contains(errOut, "tensor") {
+	if !strings.Contains(errOut, "objective score; method grpo") || !strings.Contains(errOut, "score: missing ×2 (first at ") || strings.Contains(errOut, "tensor") {
 		t.Errorf("numbers after a null: stderr %q", errOut)
 	}
 	text := writeFiles(t, map[string]string{"4.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": null, "step": 4}
