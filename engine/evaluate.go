@@ -190,11 +190,16 @@ func (e *Evaluator) setStructure(s scoring.Scorer) {
 }
 
 // marksAbsent reports whether s counts missing objectives 0 and says
-// which (ParetoScorer with nansum).
+// which (ParetoScorer with nansum, or sources scored so).
 func marksAbsent(s scoring.Scorer) bool {
 	s, _ = scoring.Unstructured(s)
-	p, ok := s.(*scoring.ParetoScorer)
-	return ok && p.NanSum()
+	switch p := s.(type) {
+	case *scoring.ParetoScorer:
+		return p.NanSum()
+	case *sourceScorer:
+		return p.nanSum()
+	}
+	return false
 }
 
 // Reserve makes room for n more trajectories, so that adding them copies
@@ -433,7 +438,11 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 		row := ev.Values[i*m : (i+1)*m]
 		if ss, ok := s.(*sourceScorer); ok {
 			if src := ev.sourceOf[i]; src >= 0 {
-				err = ss.evaluateSource(t, ev.sourceScorer[src], row)
+				var absent []bool
+				if ev.Absent != nil {
+					absent = ev.Absent[i*m : (i+1)*m]
+				}
+				err = ss.evaluateSource(t, ev.sourceScorer[src], row, absent)
 			} else {
 				_, err = ss.source(t)
 			}
