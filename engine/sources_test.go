@@ -259,8 +259,8 @@ func TestSourcesNanSum(t *testing.T) {
 	// Columns x, y (a's), z (b's).
 	ts := []scoring.Trajectory{
 		enginetest.Traj(0, "g", "src", "a", "x", 1.0, "y", nil), // score 1
-		enginetest.Traj(0, "g", "src", "a"),                    // nothing: invalid
-		enginetest.Traj(0, "g", "src", "b", "x", 2.0),          // score 2*2
+		enginetest.Traj(0, "g", "src", "a"),                     // nothing: invalid
+		enginetest.Traj(0, "g", "src", "b", "x", 2.0),           // score 2*2
 		enginetest.Traj(0, "g", "src", "b", "x", 1.0, "z", 1.0),
 	}
 	wantMissing := [][]bool{{false, true, false}, {true, true, false}, {false, false, true}, {false, false, false}}
