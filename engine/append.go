@@ -200,8 +200,10 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 			notNumbers.kept(ev.Logged[i], isLoggedNotNumber, i, j, ev.FirstLoggedNotNumber)
 			nonFinite.kept(ev.Logged[i], isLoggedNonFinite, i, j, ev.FirstLoggedNonFinite)
 		}
-		if r, ok := ev.evalReasons[ev.Causes[i]]; ok && !ev.Valid[i] {
-			out.keepReason(ev.Causes[i], r, i, j)
+		if !ev.Valid[i] && ev.evalReasons != nil {
+			if r, ok := ev.evalReasons[ev.Causes[i]]; ok {
+				out.keepReason(ev.Causes[i], r, i, j)
+			}
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
 		out.Causes = append(out.Causes, ev.Causes[i])
