@@ -47,9 +47,10 @@ type Line struct {
 	of                    *engine.Evaluation
 	loud, groups, invalid string
 	allGroups             []string // the layout's warnings, sanitised
-	// logged are the logged advantages no reward is compared with,
-	// sanitised: beside the trainer check's warnings, with which a
-	// follower counts them again.
+	// logged are the warnings of the logged advantages that no reward is
+	// compared with (not numbers; NaN or infinite), sanitised, shown after
+	// the session's (the trainer check's among them); counted for each
+	// evaluation, so that following updates them.
 	logged []string
 	// filter is the group filter's state and counts, first on the line.
 	filter string
