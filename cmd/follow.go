@@ -263,9 +263,10 @@ type statsFollower struct {
 	// for (checkLoggedField), warnedNoLogged once a step without a logged
 	// advantage was warned of.
 	loggedChecked, warnedNoLogged bool
-	// warnedLoggedNotNumber is set once the rows whose logged advantage
-	// is not a number were warned of (loggedNotNumberWarning).
-	warnedLoggedNotNumber bool
+	// warnedLoggedNotNumber and warnedLoggedNonFinite are set once the
+	// rows whose logged advantage is not a number, or NaN or infinite,
+	// were warned of (agreement.NotNumberWarning, NonFiniteWarning).
+	warnedLoggedNotNumber, warnedLoggedNonFinite bool
 	// fields are the field names of the first trajectory of each reading
 	// and of each update (seen), for the suggestions of an objective that
 	// reads none of them.
@@ -516,9 +517,13 @@ func (f *statsFollower) printBatches(withNewest bool) error {
 			return err
 		}
 	}
-	if w := loggedNotNumberWarning(f.res.Evaluation); w != "" && !f.warnedLoggedNotNumber {
-		// Once, as the rows read so far have it: the count grows on.
+	// Each once, as the rows read so far have it: the count grows on.
+	if w := agreement.NotNumberWarning(f.res.Evaluation); w != "" && !f.warnedLoggedNotNumber {
 		f.warnedLoggedNotNumber = true
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
+	}
+	if w := agreement.NonFiniteWarning(f.res.Evaluation); w != "" && !f.warnedLoggedNonFinite {
+		f.warnedLoggedNonFinite = true
 		fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
 	return f.printLines(n)

@@ -112,8 +112,10 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if err := checkLoggedField(p.cfg.LoggedAdvantage, res.Evaluation, p.fields); err != nil {
 		return nil, err
 	}
-	if w := loggedNotNumberWarning(res.Evaluation); w != "" {
-		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+	for _, w := range []string{agreement.NotNumberWarning(res.Evaluation), agreement.NonFiniteWarning(res.Evaluation)} {
+		if w != "" {
+			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
+		}
 	}
 	if err := p.columns.check(p.fields); err != nil {
 		if p.needsTask || p.cfg.TaskMetric != "" {

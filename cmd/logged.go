@@ -1,15 +1,12 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/internal/english"
 )
 
 // checkLoggedField fails, as a misnamed task metric does, when the
@@ -36,56 +33,4 @@ func checkLoggedField(expr string, ev *engine.Evaluation, fields []string) error
 		return nil
 	}
 	return inputError{fmt.Errorf("logged advantage %q: the first records have no field %s%s (give --logged-advantage FIELD or EXPR)", expr, strings.Join(unseen, ", "), fieldHint(expr, fields))}
-}
-
-// loggedValueRunes is how much of a logged value a warning shows: a
-// field may hold a whole text.
-const loggedValueRunes = 40
-
-// cutRunes returns s's first n runes (an invalid byte counting as one, kept
-// as it is) and whether that left some out.
-func cutRunes(s string, n int) (string, bool) {
-	runes := 0
-	for i := range s {
-		if runes == n {
-			return s[:i], true
-		}
-		runes++
-	}
-	return s, false
-}
-
-// loggedNotNumberWarning says how many rows' logged advantage is there but
-// not a number (engine.Evaluation.LoggedNotNumbers), read as absent: the
-// first's place and value (its first loggedValueRunes runes), a number
-// written as a string said as such; "" when none is.
-func loggedNotNumberWarning(ev *engine.Evaluation) string {
-	n := ev.LoggedNotNumbers
-	if n == 0 {
-		return ""
-	}
-	first := ev.FirstLoggedNotNumber
-	var value string
-	switch v := first.Value.(type) {
-	case string:
-		cut, more := cutRunes(v, loggedValueRunes)
-		value = strconv.Quote(cut)
-		if more {
-			value += "..."
-		}
-		if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-			value += ", a number written as a string, which is not read as one"
-		}
-	default:
-		text, err := json.Marshal(v)
-		if err != nil {
-			text = []byte(fmt.Sprint(v))
-		}
-		value = string(text)
-		if cut, more := cutRunes(value, loggedValueRunes); more {
-			value = cut + "..."
-		}
-	}
-	return fmt.Sprintf("%d %s logged advantage is not a number (the first: %s: %s): read as absent, %s not compared with the rewards",
-		n, english.Verb(n, "row's", "rows'"), first.Where, value, english.Verb(n, "it is", "they are"))
 }

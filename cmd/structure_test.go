@@ -244,3 +244,61 @@ func TestHealthSaysWhyNoHypervolume(t *testing.T) {
 		t.Errorf("status %d:\n%s%s", code, out, errOut)
 	}
 }
+
+// TestSourcesNanSum: with sources and --nansum, a source's missing
+// objective is null in compute's record, not 0, and counted missing in
+// stats' source block, as without sources; a record missing every
+// objective of its source is invalid and null in each.
+func TestSourcesNanSum(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"m1","group":"p","metadata":{"data_source":"math","acc":1,"len":100}}
+{"id":"m2","group":"p","metadata":{"data_source":"math","acc":null,"len":50}}
+{"id":"c1","group":"p","metadata":{"data_source":"code","pass":null}}
+{"id":"c2","group":"p","metadata":{"data_source":"code","pass":1}}
+`,
+		"cfg.toml": `method = "absolute"
+normalize = false
+nansum = true
+source_by = "data_source"
+[sources.math]
+[[sources.math.objective]]
+name = "acc"
+expr = "acc"
+[[sources.math.objective]]
+name = "len"
+expr = "metadata.len / 100"
+goal = "min"
+[sources.code]
+[[sources.code.objective]]
+name = "pass"
+expr = "pass"
+`,
+	})
+	data, cfg := filepath.Join(dir, "data.jsonl"), filepath.Join(dir, "cfg.toml")
+	out, errOut, code := run(t, "", "compute", "--config", cfg, data)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			ID         string              `json:"id"`
+			Valid      bool                `json:"valid"`
+			Objectives map[string]*float64 `json:"objectives"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		null := map[string]string{"m2": "acc", "c1": "pass"}[r.ID]
+		if null != "" && r.Objectives[null] != nil {
+			t.Errorf("%s: missing %s is %v, want null", r.ID, null, *r.Objectives[null])
+		}
+		if r.Valid != (r.ID != "c1") {
+			t.Errorf("%s: valid %v", r.ID, r.Valid)
+		}
+	}
+	out, errOut, code = run(t, "", "stats", "--config", cfg, data)
+	// math's acc: 1 present, 1 missing (not a 0 making a mean of 0.5).
+	if code != 0 || !strings.Contains(out, "source math: 2 trajectories (0 invalid)\n          goal  count  missing     mean     std      min      p25   median      p75     max\n     acc   max      1        1   1.0000  0.0000") || !strings.Contains(out, "source code: 2 trajectories (1 invalid)") {
+		t.Fatalf("status %d, stats:\n%s%s", code, out, errOut)
+	}
+}

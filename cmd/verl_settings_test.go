@@ -306,7 +306,8 @@ func TestVerlTensorScore(t *testing.T) {
 // TestVerlNullFirstScore: a null score in the first record tells nothing
 // of how the dump writes scores: numbers after it keep the objective the
 // plain score, whose null and absent rows are missing (not an evaluation
-// error); tensor text after it is still read as a tensor's.
+// error); tensor text after it is still read as a tensor's, its null and
+// absent rows missing too.
 func TestVerlNullFirstScore(t *testing.T) {
 	numbers := writeFiles(t, map[string]string{"4.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": null, "step": 4}
 {"input": "q", "output": "b", "gts": "1", "step": 4}
@@ -318,11 +319,12 @@ func TestVerlNullFirstScore(t *testing.T) {
 		t.Errorf("numbers after a null: stderr %q", errOut)
 	}
 	text := writeFiles(t, map[string]string{"4.jsonl": `{"input": "q", "output": "a", "gts": "1", "score": null, "step": 4}
+{"input": "q", "output": "b", "gts": "1", "step": 4}
 {"input": "q", "output": "c", "gts": "1", "score": "tensor(0.5000)", "step": 4}
 {"input": "q", "output": "d", "gts": "1", "score": "tensor(-0.2500)", "step": 4}
 `})
 	_, errOut = computeList(t, "", "--method", "grpo", text)
-	if !strings.Contains(errOut, "score = torchNumber(score) (the dump writes the score as a tensor's text)") {
+	if !strings.Contains(errOut, "score = torchNumber(score) (the dump writes the score as a tensor's text)") || !strings.Contains(errOut, "score: missing 2 (first at ") || strings.Contains(errOut, "evaluation error") {
 		t.Errorf("tensor text after a null: stderr %q", errOut)
 	}
 }

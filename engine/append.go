@@ -74,6 +74,8 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		// Appending adds the new trajectories' to the count.
 		LoggedNotNumbers:     ev.LoggedNotNumbers,
 		FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
+		LoggedNonFinite:      ev.LoggedNonFinite,
+		FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
 		Valid:                ev.Valid,
 		Causes:               ev.Causes,
 		batches:              ev.batches,
@@ -172,27 +174,35 @@ func (ev *Evaluation) clip() {
 // Filter returns the evaluation of the trajectories i of ev for which
 // keep(i), in order, evaluating nothing again: what a follower does when a
 // file is read again from its start and its trajectories replaced.
-// LoggedNotNumbers counts the kept rows' alone; FirstLoggedNotNumber stays
-// ev's, which may be a row not kept (the rows' values are not kept).
+// LoggedNotNumbers and LoggedNonFinite count the kept rows' alone; their
+// firsts, and the first reason of each evaluation error (EvalReason), are
+// ev's when kept, else not known (LoggedValue.Known, "") where kept rows
+// have them, whose values and reasons were not kept.
 func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
-	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr, evalReasons: ev.evalReasons,
+	out := &Evaluation{Objectives: ev.Objectives, M: ev.M, groupNames: slices.Clone(ev.groupNames), Constraints: ev.Constraints, Gates: ev.Gates, loggedExpr: ev.loggedExpr,
 		SourceNames: slices.Clone(ev.SourceNames), sourceScorer: slices.Clone(ev.sourceScorer), sourceWeights: slices.Clone(ev.sourceWeights), sourceColumns: slices.Clone(ev.sourceColumns)}
 	if ev.sourceOf != nil {
 		out.sourceOf = []int32{}
 	}
+	var notNumbers, nonFinite loggedTally
 	c := len(ev.Constraints)
 	for i := range ev.N() {
 		if !keep(i) {
 			continue
 		}
+		j := out.N()
 		out.Values = append(out.Values, ev.Row(i)...)
 		if ev.Absent != nil {
 			out.Absent = append(out.Absent, ev.Absent[i*ev.M:(i+1)*ev.M]...)
 		}
 		if ev.Logged != nil {
 			out.Logged = append(out.Logged, ev.Logged[i])
-			if isLoggedNotNumber(ev.Logged[i]) {
-				out.LoggedNotNumbers++
+			notNumbers.kept(ev.Logged[i], isLoggedNotNumber, i, j, ev.FirstLoggedNotNumber)
+			nonFinite.kept(ev.Logged[i], isLoggedNonFinite, i, j, ev.FirstLoggedNonFinite)
+		}
+		if !ev.Valid[i] && ev.evalReasons != nil {
+			if r, ok := ev.evalReasons[ev.Causes[i]]; ok {
+				out.keepReason(ev.Causes[i], r, i, j)
 			}
 		}
 		out.Valid = append(out.Valid, ev.Valid[i])
@@ -212,10 +222,27 @@ func (ev *Evaluation) Filter(keep func(i int) bool) *Evaluation {
 			out.sourceOf = append(out.sourceOf, ev.sourceOf[i])
 		}
 	}
-	if out.LoggedNotNumbers > 0 {
-		out.FirstLoggedNotNumber = ev.FirstLoggedNotNumber
-	}
+	out.LoggedNotNumbers, out.FirstLoggedNotNumber = notNumbers.count, notNumbers.first
+	out.LoggedNonFinite, out.FirstLoggedNonFinite = nonFinite.count, nonFinite.first
 	return out
+}
+
+// keepReason notes, for Filter, the kept row j (row i of the evaluation
+// filtered) whose cause is an evaluation error whose first reason there
+// was first: the first of the cause kept has first's reason when it is
+// first's row, else one not known ("").
+func (ev *Evaluation) keepReason(cause string, first firstReason, i, j int) {
+	if _, ok := ev.evalReasons[cause]; ok {
+		return // a row before is the cause's first
+	}
+	if ev.evalReasons == nil {
+		ev.evalReasons = map[string]firstReason{}
+	}
+	reason := ""
+	if first.row == i {
+		reason = first.reason
+	}
+	ev.evalReasons[cause] = firstReason{row: j, reason: reason}
 }
 
 // Recompute returns ev computed with prev's options: the result

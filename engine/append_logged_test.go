@@ -102,7 +102,7 @@ func TestLoggedNotNumbers(t *testing.T) {
 	e := c.NewEvaluator()
 	e.Add(ts)
 	ev := e.Evaluation()
-	if ev.LoggedNotNumbers != 3 || ev.FirstLoggedNotNumber != (LoggedValue{Where: ts[evalChunk+1].Where(), Value: "x"}) {
+	if ev.LoggedNotNumbers != 3 || ev.FirstLoggedNotNumber != (LoggedValue{Where: ts[evalChunk+1].Where(), Value: "x", row: evalChunk + 1}) {
 		t.Errorf("%d not numbers, the first %+v; want 3, %s's \"x\"", ev.LoggedNotNumbers, ev.FirstLoggedNotNumber, ts[evalChunk+1].Where())
 	}
 	for _, i := range []int{evalChunk + 1, 2*evalChunk + 3, n - 1} {
@@ -120,7 +120,8 @@ func TestLoggedNotNumbers(t *testing.T) {
 // TestLoggedNotNumbersCarried: the evaluations made from another keep the
 // count of the logged advantages that are not numbers, and the first. The
 // copy made when a score overflows dropped them, and the warning with
-// them; Filter counts the rows it keeps.
+// them; Filter counts the rows it keeps, and keeps the first only when it
+// keeps its row.
 func TestLoggedNotNumbersCarried(t *testing.T) {
 	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}}, Weights: map[string]float64{"x": 1, "y": 1}, LoggedAdvantage: "adv"})
 	if err != nil {
@@ -146,13 +147,92 @@ func TestLoggedNotNumbersCarried(t *testing.T) {
 	if got := res.Evaluation; got.LoggedNotNumbers != 2 || got.FirstLoggedNotNumber != first {
 		t.Errorf("after an overflow: %d not numbers, the first %+v; want 2, %+v", got.LoggedNotNumbers, got.FirstLoggedNotNumber, first)
 	}
-	if got := ev.Filter(func(i int) bool { return i >= 1 }); got.LoggedNotNumbers != 1 {
-		t.Errorf("Filter of rows 1..3: %d not numbers, want 1", got.LoggedNotNumbers)
+	// Row 2, the first kept, is not row 0, ev's first: its value was not
+	// kept, and the first row 0's would quote a row no longer there.
+	if got := ev.Filter(func(i int) bool { return i >= 1 }); got.LoggedNotNumbers != 1 || got.FirstLoggedNotNumber.Known() || got.FirstLoggedNotNumber.Where == first.Where {
+		t.Errorf("Filter of rows 1..3: %d not numbers, the first %+v; want 1, not known", got.LoggedNotNumbers, got.FirstLoggedNotNumber)
 	}
 	if got := ev.Filter(func(i int) bool { return i != 2 }); got.LoggedNotNumbers != 1 || got.FirstLoggedNotNumber != first {
 		t.Errorf("Filter of rows 0, 1, 3: %d not numbers, the first %+v; want 1, %+v", got.LoggedNotNumbers, got.FirstLoggedNotNumber, first)
 	}
 	if got := ev.Filter(func(i int) bool { return i == 1 || i == 3 }); got.LoggedNotNumbers != 0 || got.FirstLoggedNotNumber != (LoggedValue{}) {
 		t.Errorf("Filter of rows 1, 3: %d not numbers, the first %+v; want none", got.LoggedNotNumbers, got.FirstLoggedNotNumber)
+	}
+}
+
+// TestLoggedNonFinite: the logged advantages that are NaN or infinite
+// are counted, apart from the absent ones (null: NaN in Logged too), the
+// first kept; Filter counts the rows it keeps, the first known only when
+// it keeps its row.
+func TestLoggedNonFinite(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "x", 1.0, "adv", math.NaN()),
+		enginetest.Traj(0, "g", "x", 1.0, "adv", math.Inf(1)),
+		enginetest.Traj(0, "g", "x", 1.0, "adv", nil),
+		enginetest.Traj(0, "g", "x", 1.0, "adv", 0.5),
+		enginetest.Traj(0, "g", "x", 1.0, "adv", math.Inf(-1)),
+	}
+	for i := range ts {
+		ts[i].ID = strconv.Itoa(i)
+	}
+	e := c.NewEvaluator()
+	e.Add(ts)
+	ev := e.Evaluation()
+	if x, ok := ev.FirstLoggedNonFinite.Value.(float64); ev.LoggedNonFinite != 3 || ev.LoggedNotNumbers != 0 || !ok || !math.IsNaN(x) || ev.FirstLoggedNonFinite.Where != ts[0].Where() {
+		t.Errorf("%d NaN or infinite (%d not numbers), the first %+v; want 3 (0), %s's NaN", ev.LoggedNonFinite, ev.LoggedNotNumbers, ev.FirstLoggedNonFinite, ts[0].Where())
+	}
+	if !math.IsNaN(ev.Logged[0]) || !math.IsNaN(ev.Logged[2]) || isLoggedNonFinite(ev.Logged[2]) {
+		t.Errorf("logged %v: want NaN at 0 and 2, 2 (null) not counted", ev.Logged)
+	}
+	if got := ev.Filter(func(i int) bool { return i != 1 }); got.LoggedNonFinite != 2 || got.FirstLoggedNonFinite.Where != ts[0].Where() || !got.FirstLoggedNonFinite.Known() {
+		t.Errorf("Filter of all but row 1: %d, the first %+v; want 2, row 0's", got.LoggedNonFinite, got.FirstLoggedNonFinite)
+	}
+	got := ev.Filter(func(i int) bool { return i != 0 })
+	if got.LoggedNonFinite != 2 || got.FirstLoggedNonFinite.Known() {
+		t.Errorf("Filter of all but row 0: %d, the first %+v; want 2, not known", got.LoggedNonFinite, got.FirstLoggedNonFinite)
+	}
+	// Rows appended come after the kept ones: the first stays not known.
+	if next := got.Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", 1.0, "adv", math.NaN())}); next.LoggedNonFinite != 3 || next.FirstLoggedNonFinite.Known() {
+		t.Errorf("after Append: %d, the first %+v; want 3, not known", next.LoggedNonFinite, next.FirstLoggedNonFinite)
+	}
+}
+
+// TestFilterEvalReason: after Filter, the first reason of an evaluation
+// error is the first kept row's: ev's when Filter keeps its row, else not
+// known (""), the kept rows' reasons not being kept; it was ev's first
+// still, which may be a row no longer there. Rows appended after leave a
+// first not known as it is, and give a cause no kept row has its first.
+func TestFilterEvalReason(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "o", Expr: "len(x)"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := Evaluate(c.Scorer, []scoring.Trajectory{
+		enginetest.Traj(0, "g", "x", 1.0),  // len of a number
+		enginetest.Traj(0, "g", "x", true), // len of a bool
+		enginetest.Traj(0, "g", "x", "ab"),
+	})
+	const cause = "o: evaluation error"
+	number := ev.EvalReason(cause)
+	if ev.Causes[1] != cause || number == "" {
+		t.Fatalf("causes %q, the first reason %q", ev.Causes, number)
+	}
+	if got := ev.Filter(func(i int) bool { return i != 1 }).EvalReason(cause); got != number {
+		t.Errorf("row 0 kept: reason %q, want %q", got, number)
+	}
+	dropped := ev.Filter(func(i int) bool { return i != 0 })
+	if got := dropped.EvalReason(cause); got != "" {
+		t.Errorf("row 0 left out: reason %q, want none (row 1's is not known)", got)
+	}
+	if got := dropped.Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", 2.0)}).EvalReason(cause); got != "" {
+		t.Errorf("row 0 left out, a row appended: reason %q, want none", got)
+	}
+	none := ev.Filter(func(i int) bool { return i == 2 })
+	if got := none.Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", 2.0)}).EvalReason(cause); got != number {
+		t.Errorf("rows 0 and 1 left out, a row appended: reason %q, want %q", got, number)
 	}
 }

@@ -31,8 +31,9 @@ type Evaluation struct {
 	// Causes holds, per trajectory, why it is invalid ("" when valid).
 	Causes []string
 	// evalReasons holds, per cause that is an evaluation error, the
-	// reason of its first trajectory's (EvalReason).
-	evalReasons map[string]string
+	// reason of its first trajectory's and its row (EvalReason); the
+	// reason is "" where Filter left out the row that had it.
+	evalReasons map[string]firstReason
 	// Absent marks, row-major as Values, the objectives that were missing
 	// or NaN and count 0 under nansum (Config.NanSum): TRL's None reward,
 	// which gdpo leaves out of its group normalisation. nil without
@@ -51,6 +52,12 @@ type Evaluation struct {
 	// loggedNotNumber, the NaN that marks them, which Filter counts.
 	LoggedNotNumbers     int
 	FirstLoggedNotNumber LoggedValue
+	// LoggedNonFinite counts the trajectories whose logged advantage is
+	// NaN or infinite, which no reward is compared with, as a caller must
+	// say; FirstLoggedNonFinite is the first. A NaN's entry in Logged is
+	// loggedNaN, told apart from an absent one's (loggedskip.go).
+	LoggedNonFinite      int
+	FirstLoggedNonFinite LoggedValue
 
 	// Constraints and Gates are the scorer's (constraints.go), nil
 	// without. With constraints, Violation holds each trajectory's
@@ -103,32 +110,6 @@ type Evaluation struct {
 	// without is the evaluation Without or WithoutSince made this one
 	// from, nil for others.
 	without *Evaluation
-}
-
-// LoggedValue is a logged advantage as the record has it: where
-// (scoring.Trajectory.Where) and its value.
-type LoggedValue struct {
-	Where string
-	Value any
-}
-
-// loggedNotNumber is the NaN Logged holds for a logged advantage that is
-// there but not a number: a NaN with its own payload, read as any NaN
-// (absent) by math.IsNaN, told apart by isLoggedNotNumber. It is the
-// per-row mark that lets Filter count the rows it keeps.
-var loggedNotNumber = math.Float64frombits(0x7ff8_0000_0bad_0001)
-
-// isLoggedNotNumber reports whether a Logged entry is loggedNotNumber.
-func isLoggedNotNumber(x float64) bool {
-	return math.Float64bits(x) == math.Float64bits(loggedNotNumber)
-}
-
-// loggedNotNumbers counts, in one goroutine's rows, the logged advantages
-// that are not numbers, and keeps the first.
-type loggedNotNumbers struct {
-	count int
-	row   int // of first
-	first LoggedValue
 }
 
 // Evaluate runs the scorer on every trajectory. The trajectories are not
@@ -190,11 +171,16 @@ func (e *Evaluator) setStructure(s scoring.Scorer) {
 }
 
 // marksAbsent reports whether s counts missing objectives 0 and says
-// which (ParetoScorer with nansum).
+// which (ParetoScorer with nansum, or sources scored so).
 func marksAbsent(s scoring.Scorer) bool {
 	s, _ = scoring.Unstructured(s)
-	p, ok := s.(*scoring.ParetoScorer)
-	return ok && p.NanSum()
+	switch p := s.(type) {
+	case *scoring.ParetoScorer:
+		return p.NanSum()
+	case *sourceScorer:
+		return p.nanSum()
+	}
+	return false
 }
 
 // Reserve makes room for n more trajectories, so that adding them copies
@@ -270,9 +256,9 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 		}
 	}
 	reasons := make([]map[string]firstReason, nw) // per goroutine
-	var odd []loggedNotNumbers                    // per goroutine
+	var notNumbers, nonFinite []loggedTally       // per goroutine
 	if len(e.logged) > 0 {
-		odd = make([]loggedNotNumbers, nw)
+		notNumbers, nonFinite = make([]loggedTally, nw), make([]loggedTally, nw)
 	}
 	parallel.Chunks(len(ts), evalChunk, nw, func(w, from, to int) {
 		reasons[w] = mergeReasons(reasons[w], ev.evaluate(e.scorers[w], ts[from:to], lo+from))
@@ -280,28 +266,21 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 			for j := from; j < to; j++ {
 				x, v, err := e.logged[w].EvalNumber(&ts[j]) // NaN when it has none
 				ev.Logged[lo+j] = x
-				if errors.Is(err, scoring.ErrNotNumber) {
+				switch {
+				case errors.Is(err, scoring.ErrNotNumber):
 					ev.Logged[lo+j] = loggedNotNumber
-					if o := &odd[w]; o.count == 0 || j < o.row {
-						o.row, o.first = j, LoggedValue{ts[j].Where(), v}
-					}
-					odd[w].count++
+					notNumbers[w].add(lo+j, &ts[j], v)
+				case errors.Is(err, scoring.ErrNaN):
+					ev.Logged[lo+j] = loggedNaN
+					nonFinite[w].add(lo+j, &ts[j], v)
+				case errors.Is(err, scoring.ErrInf):
+					nonFinite[w].add(lo+j, &ts[j], v)
 				}
 			}
 		}
 	})
-	first := -1
-	for w := range odd {
-		if odd[w].count > 0 && ev.LoggedNotNumbers == 0 && (first < 0 || odd[w].row < odd[first].row) {
-			first = w
-		}
-	}
-	if first >= 0 {
-		ev.FirstLoggedNotNumber = odd[first].first
-	}
-	for w := range odd {
-		ev.LoggedNotNumbers += odd[w].count
-	}
+	ev.LoggedNotNumbers, ev.FirstLoggedNotNumber = addTallies(ev.LoggedNotNumbers, ev.FirstLoggedNotNumber, notNumbers)
+	ev.LoggedNonFinite, ev.FirstLoggedNonFinite = addTallies(ev.LoggedNonFinite, ev.FirstLoggedNonFinite, nonFinite)
 	var firstReasons map[string]firstReason
 	for _, r := range reasons {
 		firstReasons = mergeReasons(firstReasons, r)
@@ -309,9 +288,9 @@ func (e *Evaluator) Add(ts []scoring.Trajectory) {
 	for cause, r := range firstReasons {
 		if _, ok := ev.evalReasons[cause]; !ok {
 			if ev.evalReasons == nil {
-				ev.evalReasons = map[string]string{}
+				ev.evalReasons = map[string]firstReason{}
 			}
-			ev.evalReasons[cause] = r.reason
+			ev.evalReasons[cause] = r
 		}
 	}
 }
@@ -347,8 +326,9 @@ func addReason(reasons map[string]firstReason, cause string, r firstReason) map[
 // EvalReason returns why the expression failed in the first trajectory
 // whose cause of invalidity is cause, an evaluation error ("OBJECTIVE:
 // evaluation error"): expr's message, "invalid argument for len (type
-// float64)". It is "" for other causes.
-func (ev *Evaluation) EvalReason(cause string) string { return ev.evalReasons[cause] }
+// float64)". It is "" for other causes, and where Filter left out that
+// trajectory (the others' reasons are not kept).
+func (ev *Evaluation) EvalReason(cause string) string { return ev.evalReasons[cause].reason }
 
 // NewEvaluator returns an Evaluator of c's scorer without trajectories,
 // which also evaluates c's logged advantage, if any (Evaluation.Logged).
@@ -433,7 +413,11 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 		row := ev.Values[i*m : (i+1)*m]
 		if ss, ok := s.(*sourceScorer); ok {
 			if src := ev.sourceOf[i]; src >= 0 {
-				err = ss.evaluateSource(t, ev.sourceScorer[src], row)
+				var absent []bool
+				if ev.Absent != nil {
+					absent = ev.Absent[i*m : (i+1)*m]
+				}
+				err = ss.evaluateSource(t, ev.sourceScorer[src], row, absent)
 			} else {
 				_, err = ss.source(t)
 			}

@@ -261,6 +261,8 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		// Only validity changes: the logged advantages stay as they are.
 		LoggedNotNumbers:     ev.LoggedNotNumbers,
 		FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
+		LoggedNonFinite:      ev.LoggedNonFinite,
+		FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
 		batches:              ev.batches,
 		stepCounts:           ev.stepCounts,
 		groupOf:              ev.groupOf,

@@ -63,6 +63,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 	out := &Evaluation{
 		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr,
 		LoggedNotNumbers: ev.LoggedNotNumbers, FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
+		LoggedNonFinite: ev.LoggedNonFinite, FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
 		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,
@@ -165,14 +166,14 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 // restructuredReasons returns ev's evaluation reasons (EvalReason) with
 // those of its constraints and gates (byStructure) replaced by first, the
 // reasons of the new ones: a copy, ev's own are not changed.
-func restructuredReasons(ev *Evaluation, byStructure func(cause string) bool, first map[string]firstReason) map[string]string {
+func restructuredReasons(ev *Evaluation, byStructure func(cause string) bool, first map[string]firstReason) map[string]firstReason {
 	reasons := maps.Clone(ev.evalReasons)
-	maps.DeleteFunc(reasons, func(cause, _ string) bool { return byStructure(cause) })
+	maps.DeleteFunc(reasons, func(cause string, _ firstReason) bool { return byStructure(cause) })
 	for cause, r := range first {
 		if reasons == nil {
-			reasons = map[string]string{}
+			reasons = map[string]firstReason{}
 		}
-		reasons[cause] = r.reason
+		reasons[cause] = r
 	}
 	return reasons
 }

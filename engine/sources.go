@@ -139,7 +139,7 @@ func (s *sourceScorer) Evaluate(t *scoring.Trajectory, dst []float64) error {
 	if err != nil {
 		return err
 	}
-	return s.evaluateSource(t, s.scorerIndex(name), dst)
+	return s.evaluateSource(t, s.scorerIndex(name), dst, nil)
 }
 
 // source returns t's source.
@@ -171,9 +171,12 @@ func (s *sourceScorer) scorerIndex(name string) int {
 var errNoSource = errors.New("no [sources.NAME] section for this source, and no top-level objectives")
 
 // evaluateSource writes t's values with scorer j (scorerIndex) into its
-// columns of dst, 0 into the others.
-func (s *sourceScorer) evaluateSource(t *scoring.Trajectory, j int, dst []float64) error {
+// columns of dst, 0 into the others; and, when absent is not nil, marks
+// there the columns nansum counted 0 (Evaluation.Absent; another source's
+// column is not absent: it is not the trajectory's).
+func (s *sourceScorer) evaluateSource(t *scoring.Trajectory, j int, dst []float64, absent []bool) error {
 	clear(dst)
+	clear(absent)
 	if j < 0 {
 		return &scoring.InvalidError{Objective: "source", Err: errNoSource}
 	}
@@ -183,11 +186,27 @@ func (s *sourceScorer) evaluateSource(t *scoring.Trajectory, j int, dst []float6
 	}
 	cols := s.columns[j]
 	row := make([]float64, len(cols))
-	err := p.Evaluate(t, row)
+	var rowAbsent []bool
+	if absent != nil {
+		rowAbsent = make([]bool, len(cols))
+	}
+	err := p.EvaluateAbsent(t, row, rowAbsent)
 	for c, k := range cols {
 		dst[k] = row[c]
+		if absent != nil {
+			absent[k] = rowAbsent[c]
+		}
 	}
 	return err
+}
+
+// nanSum reports whether the sources' scorers count a missing objective 0
+// (Config.NanSum, which every source shares).
+func (s *sourceScorer) nanSum() bool {
+	if s.def != nil {
+		return s.def.NanSum()
+	}
+	return len(s.scorers) > 0 && s.scorers[0].NanSum()
 }
 
 // CloneScorer implements Cloner.

@@ -243,3 +243,44 @@ func TestObjectiveWeight(t *testing.T) {
 		t.Errorf("without sources: weight %v, want the objective's 0.25", got)
 	}
 }
+
+// TestSourcesNanSum: with sources and nansum, a missing objective of the
+// trajectory's source counts 0 in its score and is missing (Absent), as
+// without sources, not a 0; a trajectory missing every objective of its
+// source is invalid and missing them all; another source's column is not
+// missing (it is not the trajectory's). Following gives the same.
+func TestSourcesNanSum(t *testing.T) {
+	cfg := sourceConfig(Absolute, ScopeGroup)
+	cfg.NanSum = ptr(true)
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Columns x, y (a's), z (b's).
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "src", "a", "x", 1.0, "y", nil), // score 1
+		enginetest.Traj(0, "g", "src", "a"),                     // nothing: invalid
+		enginetest.Traj(0, "g", "src", "b", "x", 2.0),           // score 2*2
+		enginetest.Traj(0, "g", "src", "b", "x", 1.0, "z", 1.0),
+	}
+	wantMissing := [][]bool{{false, true, false}, {true, true, false}, {false, false, true}, {false, false, false}}
+	check := func(what string, ev *Evaluation) {
+		t.Helper()
+		for i, want := range wantMissing {
+			for k := range want {
+				if ev.Missing(i, k) != want[k] {
+					t.Errorf("%s: trajectory %d objective %s missing %v, want %v", what, i, ev.Objectives[k].Name, ev.Missing(i, k), want[k])
+				}
+			}
+		}
+		if ev.Valid[1] || ev.Causes[1] != "all objectives: missing" {
+			t.Errorf("%s: a row without any value: valid %v, cause %q", what, ev.Valid[1], ev.Causes[1])
+		}
+	}
+	res := c.Compute(ts, Absolute)
+	check("computed", res.Evaluation)
+	if !res.Evaluation.Valid[0] || res.Scores[0] != 1 || res.Scores[2] != 4 || res.Scores[3] != 3 {
+		t.Errorf("valid %v, scores %v, want trajectory 0 valid, scores 1, NaN, 4, 3", res.Evaluation.Valid, res.Scores)
+	}
+	check("followed", Evaluate(c.Scorer, ts[:2]).Append(c.Scorer, ts[2:]))
+}

@@ -87,6 +87,7 @@ func (ev *Evaluation) withoutShell() *Evaluation {
 	return &Evaluation{
 		Objectives: ev.Objectives, Values: ev.Values, M: ev.M, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr,
 		LoggedNotNumbers: ev.LoggedNotNumbers, FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
+		LoggedNonFinite: ev.LoggedNonFinite, FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
 		Constraints: ev.Constraints, Gates: ev.Gates, Violation: ev.Violation, ConstraintHolds: ev.ConstraintHolds,
 		GateShut: ev.GateShut, feasible: ev.feasible,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,

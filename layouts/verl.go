@@ -161,9 +161,7 @@ func verlObjective(first loaders.FileFields, peek *firstRecords) string {
 // 0-d tensor's): from the first record's score, or, where that is null or
 // absent (which says nothing of the others), from the first score that is
 // neither null nor absent among the first file's first peekRows
-// records. A null score
-// read as plain score is missing; read through torchNumber it would be an
-// evaluation error.
+// records. A null score is missing either way.
 func verlScoreIsText(first loaders.FileFields, peek *firstRecords) bool {
 	switch {
 	case slices.Contains(first.Floats, verlScore):

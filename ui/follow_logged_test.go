@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -66,6 +67,48 @@ func TestFollowKeepsTheLoggedAdvantage(t *testing.T) {
 	}
 	if v := screen(app); !strings.Contains(v, "compared      8 trajectories") {
 		t.Errorf("Compare against the log on the batch shown:\n%s", v)
+	}
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
+
+// TestFollowCountsLoggedNotCompared: following, the status line's count of
+// the logged advantages that are NaN or infinite grows with the lines
+// appended, as the evaluation's does.
+func TestFollowCountsLoggedNotCompared(t *testing.T) {
+	line := func(i int, adv string) string {
+		return fmt.Sprintf(`{"id":"t%d","group":"g","batch":%d,"metadata":{"x":%d,"adv":%s}}`+"\n", i, i/4, i%4, adv)
+	}
+	text := line(0, "NaN") + line(1, "0.5") + line(2, "-0.5") + line(3, "0")
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
+	}}
+	in.Config.LoggedAdvantage = "adv"
+	in.Config.Method = "grpo"
+	app := loadModel(t, in, 120)
+	want := "warning: 1 row's logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
+	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("warnings %q, want one starting %q", app.status.Warnings(), want)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(line(4, "Infinity") + line(5, "1"))
+	f.Close()
+	for app.Session().Trajectories.Len() < 6 {
+		app.Update(app.live.wait()())
+	}
+	want = "warning: 2 rows' logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
+	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("after the append: warnings %q, want one starting %q", app.status.Warnings(), want)
 	}
 	cancel()
 	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {

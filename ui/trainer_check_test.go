@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -110,5 +111,43 @@ func TestStatusLineStepsDiffer(t *testing.T) {
 	if !strings.Contains(got, "under grpo, scale group, epsilon 0.0001, in step 0 only; no one setting of the ") ||
 		!strings.Contains(got, " tried reproduces every step: `--method grpo --scale batch` reproduces step 0 to ") || strings.Contains(got, "closest") {
 		t.Errorf("status line %q", got)
+	}
+}
+
+// TestStatusLineLoggedNotCompared: the rows whose logged advantage is not
+// a number, or NaN or infinite, are counted in the status line (and ?'s
+// list) beside the trainer check's warnings, with the first's place and
+// value escaped, as stats says them; a null one is absent, not counted.
+// Neither was said in the dashboard.
+func TestStatusLineLoggedNotCompared(t *testing.T) {
+	text := `{"group":"g","batch":0,"metadata":{"x":1,"adv":"x\u001b[2J"}}
+{"group":"g","batch":0,"metadata":{"x":3,"adv":NaN}}
+{"group":"g","batch":0,"metadata":{"x":2,"adv":null}}
+{"group":"h","batch":0,"metadata":{"x":5,"adv":0}}
+{"group":"h","batch":0,"metadata":{"x":4,"adv":Infinity}}
+`
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := 1.0
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x", Weight: &one}}, LoggedAdvantage: "metadata.adv"}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l statusline.Line
+	l.Refresh(s)
+	got := l.View(common.NewStyles(true, true), 4000)
+	for _, want := range []string{
+		`warning: 1 row's logged advantage is not a number (the first: run.jsonl:1: "x\x1b[2J"): read as absent, it is not compared with the rewards`,
+		`warning: 2 rows' logged advantage is NaN or infinite (the first: run.jsonl:2: NaN): they are not compared with the rewards`,
+	} {
+		if !strings.Contains(got, want) || !slices.Contains(l.Warnings(), want) {
+			t.Errorf("status line\n%q\nor ?'s list %q lacks\n%q", got, l.Warnings(), want)
+		}
+	}
+	if strings.Contains(got, "\x1b") {
+		t.Errorf("an escape sequence reaches the terminal: %q", got)
 	}
 }

@@ -7,7 +7,8 @@
 // method's with the logged advantages, by rank (CompareRewards,
 // CompareWithLogged), or in steps for the dashboard's Compare tab, which
 // shows the values before their ranks (Gather or GatherLogged, then
-// Gathered.Ranked, then CompareSides).
+// Gathered.Ranked, then CompareSides). NotNumberWarning and
+// NonFiniteWarning say which logged advantages no reward is compared with.
 package agreement
 
 import (

@@ -23,7 +23,9 @@ var torchScalarText = regexp.MustCompile(`^tensor\((-?[0-9]+(?:\.[0-9]*)?(?:e[+-
 // text of a 0-d tensor (torchScalarText) as the number it shows, "nan"
 // and "inf" included (which make the objective NaN or infinite). The text
 // is what torch printed: a float32 tensor's four decimals, so a value that
-// needs more reads rounded. Any other value is an error.
+// needs more reads rounded. A null or absent value is nil, so that the
+// objective is missing as the value read plainly would be. Any other value
+// is an error.
 func torchNumber(params ...any) (any, error) {
 	switch v := params[0].(type) {
 	case float64:
@@ -37,17 +39,20 @@ func torchNumber(params ...any) (any, error) {
 		}
 		return strconv.ParseFloat(m[1], 64) // "nan", "inf" and "-inf" too
 	case nil:
-		return nil, fmt.Errorf("%s: missing", torchNumberName)
+		return nil, nil
 	}
 	return nil, fmt.Errorf("%s: want a number or the text of a 0-d tensor, got %T", torchNumberName, params[0])
 }
 
 // TorchNumber is the builtin torchNumber for Go callers: v as a number,
-// or an error.
+// or an error (a null or absent v too).
 func TorchNumber(v any) (float64, error) {
 	x, err := torchNumber(v)
 	if err != nil {
 		return 0, err
+	}
+	if x == nil {
+		return 0, fmt.Errorf("%s: missing", torchNumberName)
 	}
 	return x.(float64), nil
 }

@@ -50,7 +50,7 @@ func TestTorchNumber(t *testing.T) {
 		}
 	}
 	// Only that form: another text, a tensor of more than one value, a
-	// bool tensor, a missing value fail the evaluation.
+	// bool tensor fail the evaluation; a missing value fails the sum.
 	for _, v := range []any{"-1", "tensor(-1.", "tensor([-1.])", "tensor(True)", "Tensor(-1.)", " tensor(-1.)", "tensor(-1.) ", "tensor(-nan)", "tensor(-1., dtype=torch.float64, device='cuda:0')", "tensor(-1., requires_grad=True)", nil, true} {
 		md := map[string]any{"score": 1.0}
 		if v != nil {
@@ -58,6 +58,20 @@ func TestTorchNumber(t *testing.T) {
 		}
 		if got, err := e.Eval(&Trajectory{Metadata: md}); !errors.Is(err, ErrEval) {
 			t.Errorf("%#v: %v, %v; want %v", v, got, err, ErrEval)
+		}
+	}
+}
+
+// TestTorchNumberNull: a null or absent value read through torchNumber is
+// missing, as it is read plainly, not an evaluation error.
+func TestTorchNumberNull(t *testing.T) {
+	e, err := CompileExpression("o", "torchNumber(score)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range []map[string]any{{"score": nil}, {}} {
+		if got, err := e.Eval(&Trajectory{Metadata: md}); err != ErrMissing {
+			t.Errorf("%v: %v, %v; want %v", md, got, err, ErrMissing)
 		}
 	}
 }

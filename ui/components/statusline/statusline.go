@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -46,6 +47,11 @@ type Line struct {
 	of                    *engine.Evaluation
 	loud, groups, invalid string
 	allGroups             []string // the layout's warnings, sanitised
+	// logged are the warnings of the logged advantages that no reward is
+	// compared with (not numbers; NaN or infinite), sanitised, shown after
+	// the session's (the trainer check's among them); counted for each
+	// evaluation, so that following updates them.
+	logged []string
 	// filter is the group filter's state and counts, first on the line.
 	filter string
 }
@@ -100,6 +106,12 @@ func (l *Line) Refresh(s *session.Session) {
 			l.loud = textsafe.Line(w)
 		}
 		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+		l.logged = l.logged[:0]
+		for _, w := range []string{agreement.NotNumberWarning(s.Result.Evaluation), agreement.NonFiniteWarning(s.Result.Evaluation)} {
+			if w != "" {
+				l.logged = append(l.logged, textsafe.Line("warning: "+w))
+			}
+		}
 		l.allGroups = layoutWarnings(s)
 		l.groups = textsafe.Line(firstAndMore(l.allGroups))
 	}
@@ -119,6 +131,8 @@ func (l *Line) Refresh(s *session.Session) {
 		l.warnings = append(l.warnings, textsafe.Line(w))
 		l.whole = append(l.whole, textsafe.Line(w))
 	}
+	l.warnings = append(l.warnings, l.logged...)
+	l.whole = append(l.whole, l.logged...)
 	if l.invalid != "" {
 		l.warnings = append(l.warnings, l.invalid)
 		l.whole = append(l.whole, l.invalid)
