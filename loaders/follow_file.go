@@ -51,10 +51,13 @@ type followedFile struct {
 	// (hashPrefix): an edit between head and before, the file no smaller,
 	// is a rewrite too.
 	prefix uint64
-	// count and skipped are the trajectories and the skipped records of
-	// the last reading of a file read whole: those of the next reading
-	// after them are what it grew by.
-	count, skipped int
+	// count is the trajectories of the last reading of a file read whole:
+	// those of the next reading after them are what it grew by.
+	count int
+	// skipsCounted are the records skipped and counted so far, by place
+	// and fault (firstSkip): a record read again, the file grown or
+	// rewritten, is not counted (nor warned of) again.
+	skipsCounted map[skipKey]struct{}
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *input.Loader
@@ -171,7 +174,7 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 // file's appended lines are, and what was read of it stays with its
 // consumer (the prompts read of its records, say).
 func (f *followedFile) reload(opts Options) fileChange {
-	reloaded, count, skipped := f.loaded, f.count, f.skipped
+	reloaded, count := f.loaded, f.count
 	res, grew, err := f.load(opts, true, nil, nil)
 	if err != nil {
 		return f.fail(f.failed, err)
@@ -179,14 +182,10 @@ func (f *followedFile) reload(opts Options) fileChange {
 	if grew && len(res.Unfinished) > 0 {
 		return fileChange{} // a row group being added: read with its footer
 	}
-	// The reasons of the records the growth skipped are those after the
-	// reasons of the ones skipped before, when the Result kept them
-	// (MaxSkipReasons); past those, only their count is said
-	// (malformedError), the file still not read again.
-	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
+	// The records skipped before are not counted again (firstSkip): the
+	// skipped ones are the growth's.
+	if grew && len(res.Trajectories) >= count {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
-		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
-		res.Skipped -= skipped
 		reloaded = false
 	}
 	c := fileChange{res: res, reloaded: reloaded}
@@ -224,6 +223,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	}
 	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file) && f.prefixKept(file)
 	opts.SkipInvalid = skip
+	opts.skipCounted = func(e *LineError) bool { return f.firstSkip(e.Line, e) }
 	f.closeFile()
 	format, gzipped := fileFormat(file, f.path, opts.Format)
 	f.tail = !gzipped && format.spec() != nil && format.spec().tails
@@ -271,7 +271,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 		count = len(res.Trajectories)
 	}
 	if !pending {
-		f.count, f.skipped = count, res.Skipped
+		f.count = count
 	}
 	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
 	if f.tail {
@@ -543,6 +543,9 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	// those as it grows or is read again: a file that appears later, or a
 	// rotated one, comes as lean as the first reading, which streams.
 	f.tailer = &input.Loader{Name: f.path, FileIndex: f.index, SkipInvalid: opts.SkipInvalid, Format: string(JSONL), Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord()}
+	// readLines numbers the lines it reads from 1, after the f.lines read
+	// before.
+	f.tailer.Counted = func(e *LineError) bool { return f.firstSkip(f.lines+e.Line, e) }
 	if each != nil {
 		f.tailer.Maps, f.tailer.Picks = &input.MapStore{}, &input.PickedStore{}
 	}
@@ -666,6 +669,29 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	f.lines += counted.n
 	f.offset = end
 	return res, err
+}
+
+// skipKey is a skipped record's place and fault: its line, its column and
+// the reason.
+type skipKey struct {
+	line, col int
+	msg       string
+}
+
+// firstSkip reports whether the record skipped at line of the file, for
+// e, is skipped there for that reason for the first time, and records it:
+// a file read again from the start (replaced, rewritten, or read whole as
+// it grows) holds again the malformed records counted already.
+func (f *followedFile) firstSkip(line int, e *LineError) bool {
+	k := skipKey{line, e.Col, e.Msg}
+	if _, ok := f.skipsCounted[k]; ok {
+		return false
+	}
+	if f.skipsCounted == nil {
+		f.skipsCounted = make(map[skipKey]struct{})
+	}
+	f.skipsCounted[k] = struct{}{}
+	return true
 }
 
 // release lets go of the lines the tailer read last, which its caller

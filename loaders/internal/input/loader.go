@@ -111,6 +111,11 @@ type Loader struct {
 	// Context is Options.Context (may be nil): the readers that do not read
 	// through loaders' contextReader (Parquet's rows) check it themselves.
 	Context context.Context
+	// Counted, when not nil, is asked of each line, row or element skipped
+	// (SkipInvalid) whether it counts: false for one an earlier reading of
+	// the same input counted (a followed file read again from the start),
+	// which is then skipped without being counted again.
+	Counted func(e *LineError) bool
 }
 
 // first is called with the input's first trajectory, before it is handed
@@ -140,7 +145,9 @@ func (l *Loader) Reject(e *LineError) error {
 	if !l.SkipInvalid {
 		return e
 	}
-	l.Loaded.skip(e)
+	if l.Counted == nil || l.Counted(e) {
+		l.Loaded.skip(e)
+	}
 	return nil
 }
 
