@@ -47,10 +47,16 @@ type followedFile struct {
 	// what must still be there, unchanged, for the file to have grown
 	// rather than been written anew (cp over it, a rewrite in place).
 	before []byte
-	// prefix is the hash of a file read whole's bytes up to offset
-	// (hashPrefix): an edit between head and before, the file no smaller,
-	// is a rewrite too.
+	// prefix is the hash of the file's bytes up to offset (hashPrefix):
+	// an edit between head and before is a rewrite too, found in a file
+	// read whole when it is no smaller, and in a tail file when it is as
+	// large as it was and its modification time changed (an edit in
+	// place; a growth is checked by head and before alone, as reading
+	// every byte again at each would cost the whole file).
 	prefix uint64
+	// readHash is a tail file's hash of its bytes read so far, fed as
+	// they are read (lineCounter): its prefix without reading them again.
+	readHash maphash.Hash
 	// count is the trajectories of the last reading of a file read whole:
 	// those of the next reading after them are what it grew by.
 	count int
@@ -313,8 +319,23 @@ func hashPrefix(file *os.File, n int64) (uint64, error) {
 	return h.Sum64(), nil
 }
 
-// prefixKept reports whether the file read whole still holds the part
-// read last (up to offset) byte for byte, by its hash (recordWhole): the
+// keepPrefix records the tail file's prefix, the hash of its bytes up to
+// offset: readHash's, which counted fed with those it read from from on,
+// or, when counted did not read up to offset (a reading that stopped at
+// an error), the hash of them read again.
+func (f *followedFile) keepPrefix(file *os.File, counted *lineCounter, from int64) error {
+	if from+counted.bytes != f.offset {
+		f.readHash.SetSeed(prefixSeed)
+		if _, err := io.Copy(&f.readHash, io.NewSectionReader(file, 0, f.offset)); err != nil {
+			return err
+		}
+	}
+	f.prefix = f.readHash.Sum64()
+	return nil
+}
+
+// prefixKept reports whether the file still holds the part read last (up
+// to offset) byte for byte, by its hash (recordWhole, keepPrefix): the
 // check after rewritten's, which reads a few KiB, for an edit within the
 // part (a value changed in place, the file as large).
 func (f *followedFile) prefixKept(file *os.File) bool {
@@ -556,7 +577,8 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	}
 	// The first reading stops at its next read once ctx is done (an
 	// interrupt), as a plain load does.
-	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end)))}
+	f.readHash.SetSeed(prefixSeed)
+	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end))), hash: &f.readHash}
 	in, err := input.Open(counted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
@@ -583,6 +605,10 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
+	if err == nil {
+		// A reading that failed is done again from the start.
+		err = f.keepPrefix(file, counted, 0)
+	}
 	return res, err
 }
 
@@ -608,6 +634,9 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	if !os.SameFile(now, f.info) || now.Size() < f.offset || f.rewritten(file) {
 		return f.reload(opts)
 	}
+	if now.Size() == f.info.Size() && !now.ModTime().Equal(f.info.ModTime()) && !f.prefixKept(file) {
+		return f.reload(opts) // edited in place, as large as it was
+	}
 	end, err := lastLineEnd(file, f.offset, f.offset+growChunk)
 	if err != nil {
 		return f.fail(now, err)
@@ -618,14 +647,18 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		f.noteUnended(f.lines+1, now.Size()-f.offset)
 		return fileChange{} // a partial line so far
 	}
-	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
+	from := f.offset
+	counted := &lineCounter{r: io.NewSectionReader(file, from, end-from), hash: &f.readHash}
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
 	// The lines' array is made their size once, not grown by doubling.
-	f.tailer.SizeHint = end - f.offset
+	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
+	}
+	if perr := f.keepPrefix(file, counted, from); err == nil {
+		err = perr
 	}
 	if f.behind {
 		f.noteUnended(0, 0) // more lines to read first
@@ -775,14 +808,21 @@ func lastLineEndIn(file *os.File, from, hi int64) (int64, error) {
 	return from, nil
 }
 
-// lineCounter counts the line ends read through it.
+// lineCounter counts the line ends and the bytes read through it, and
+// feeds those bytes to hash when not nil.
 type lineCounter struct {
-	r io.Reader
-	n int
+	r     io.Reader
+	n     int
+	bytes int64
+	hash  *maphash.Hash
 }
 
 func (c *lineCounter) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.n += bytes.Count(b[:n], []byte{'\n'})
+	c.bytes += int64(n)
+	if c.hash != nil {
+		c.hash.Write(b[:n])
+	}
 	return n, err
 }
