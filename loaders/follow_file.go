@@ -704,19 +704,22 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	return res, err
 }
 
-// skipKey is a skipped record's place and fault: its line, its column and
-// the reason.
+// skipKey is a skipped record's place, text and fault: its line, the
+// hash of its text (LineError.Text, 0 when unknown), its column and the
+// reason.
 type skipKey struct {
 	line, col int
+	text      uint64
 	msg       string
 }
 
 // firstSkip reports whether the record skipped at line of the file, for
-// e, is skipped there for that reason for the first time, and records it:
+// e, is skipped there, with its text and for its reason, for the first
+// time, and records it:
 // a file read again from the start (replaced, rewritten, or read whole as
 // it grows) holds again the malformed records counted already.
 func (f *followedFile) firstSkip(line int, e *LineError) bool {
-	k := skipKey{line, e.Col, e.Msg}
+	k := skipKey{line, e.Col, e.Text, e.Msg}
 	if _, ok := f.skipsCounted[k]; ok {
 		return false
 	}

@@ -75,3 +75,43 @@ func TestFollowCountsAMalformedRecordOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowCountsAnotherMalformedRecordAtItsPlace: a followed file
+// replaced by one whose malformed line at the same place, for the same
+// reason, is another line counts it: a record is told by its text too.
+func TestFollowCountsAnotherMalformedRecordAtItsPlace(t *testing.T) {
+	first, replaced := `{"id":"a"}`+"\n[1]\n", `{"id":"a"}`+"\n[2]\n"+`{"id":"b"}`+"\n"
+	a, errA := readString("run.jsonl", first, Options{SkipInvalid: true})
+	b, errB := readString("run.jsonl", replaced, Options{SkipInvalid: true})
+	if errA != nil || errB != nil || a.Skipped != 1 || b.Skipped != 1 || a.SkipReasons[0].Error() != b.SkipReasons[0].Error() {
+		t.Fatalf("the fixture must hold a malformed line 2 said alike: %v %v, %+v, %+v", errA, errB, a, b)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := followOptions(false)
+	opts.SkipInvalid = true
+	res, ch, err := Follow(ctx, []string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Skipped != 1 {
+		t.Fatalf("first reading skipped %d, want 1", res.Skipped)
+	}
+	f := newFollowed(res)
+	tmp := filepath.Join(dir, "new")
+	if err := os.WriteFile(tmp, []byte(replaced), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "replaced", func() bool { return len(f.ids[path]) == 2 })
+	if f.skipped != 1 {
+		t.Errorf("the replaced file's skipped records counted %d, want 1: its line 2", f.skipped)
+	}
+}

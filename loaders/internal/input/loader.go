@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,20 @@ type LineError struct {
 	Path      string
 	Line, Col int
 	Msg       string
+	// Text is a hash of the record's text when the reader has it (a JSON
+	// line or array element: WithText), else 0: a followed file read
+	// again tells the malformed record counted at a place from another
+	// one there (Loader.Counted).
+	Text uint64
+}
+
+// textSeed seeds LineError.Text's hashes, compared within one process.
+var textSeed = maphash.MakeSeed()
+
+// WithText returns e with Text the hash of text, the record's.
+func (e *LineError) WithText(text []byte) *LineError {
+	e.Text = maphash.Bytes(textSeed, text)
+	return e
 }
 
 // Error returns "PATH:LINE: MSG", or "PATH:LINE:COL: MSG" when Col > 0.
