@@ -60,10 +60,10 @@ type followedFile struct {
 	// count is the trajectories of the last reading of a file read whole:
 	// those of the next reading after them are what it grew by.
 	count int
-	// skipsCounted are the records skipped and counted so far, by place
-	// and fault (firstSkip): a record read again, the file grown or
+	// skipsCounted are the records skipped and counted so far, by place,
+	// text and fault (firstSkip): a record read again, the file grown or
 	// rewritten, is not counted (nor warned of) again.
-	skipsCounted map[skipKey]struct{}
+	skipsCounted map[uint64]struct{}
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *input.Loader
@@ -304,8 +304,8 @@ func (f *followedFile) recordWhole(file *os.File, end int64) error {
 	return f.recordBefore(file)
 }
 
-// prefixSeed seeds the hashes of the parts of the files read whole
-// (followedFile.prefix), compared within one process only.
+// prefixSeed seeds the follower's hashes (followedFile's prefix, readHash
+// and skipsCounted), compared within one process only.
 var prefixSeed = maphash.MakeSeed()
 
 // hashPrefix returns the hash of the file's first n bytes (of all of
@@ -704,27 +704,24 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	return res, err
 }
 
-// skipKey is a skipped record's place, text and fault: its line, the
-// hash of its text (LineError.Text, 0 when unknown), its column and the
-// reason.
-type skipKey struct {
-	line, col int
-	text      uint64
-	msg       string
-}
-
 // firstSkip reports whether the record skipped at line of the file, for
 // e, is skipped there, with its text and for its reason, for the first
-// time, and records it:
-// a file read again from the start (replaced, rewritten, or read whole as
-// it grows) holds again the malformed records counted already.
+// time, and records it: a file read again from the start (replaced,
+// rewritten, or read whole as it grows) holds again the malformed records
+// counted already. A record is kept as the hash of its line, the hash of
+// its text (LineError.Text, 0 when unknown), its column and its reason:
+// a few bytes each, however many a file holds.
 func (f *followedFile) firstSkip(line int, e *LineError) bool {
-	k := skipKey{line, e.Col, e.Text, e.Msg}
+	var h maphash.Hash
+	h.SetSeed(prefixSeed)
+	h.WriteString(fmt.Sprintf("%d:%d:%d:", line, e.Col, e.Text))
+	h.WriteString(e.Msg)
+	k := h.Sum64()
 	if _, ok := f.skipsCounted[k]; ok {
 		return false
 	}
 	if f.skipsCounted == nil {
-		f.skipsCounted = make(map[skipKey]struct{})
+		f.skipsCounted = make(map[uint64]struct{})
 	}
 	f.skipsCounted[k] = struct{}{}
 	return true
