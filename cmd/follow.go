@@ -517,7 +517,10 @@ func (f *statsFollower) rematch(ctx context.Context) error {
 		return nil
 	}
 	note, warning := strings.CutPrefix(check.Notes[0], "warning: ")
-	say := fmt.Sprintf("%s (the %d logged %s read so far)", note, diff.Rows, english.Plural(diff.Rows, "row"))
+	say := note
+	if diff.Rows > 0 {
+		say += fmt.Sprintf(" (the %d logged %s read so far)", diff.Rows, english.Plural(diff.Rows, "row"))
+	}
 	if !first {
 		say = fmt.Sprintf("the settings changed as rows came: %s; the steps printed before are printed again where that changes them", say)
 	}
