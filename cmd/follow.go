@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -71,14 +72,9 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err := notFiltered(cfg, "stats --follow"); err != nil {
 		return err
 	}
-	if cfg.MatchLogged != nil && *cfg.MatchLogged {
-		// The trainer check runs on a whole reading: refused rather than
-		// ignored.
-		return usagef("--match-logged is not applied by stats --follow: run compute or stats on the files to find the settings, then follow with them")
-	}
 	sayLayout(stdio.Stderr, layout, cfg)
 	f := &statsFollower{cfg: cfg, checkFile: s.checkFile, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
-		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}}
+		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
 	// trajectory, when the loader asks what to pick, as compute does: the
@@ -168,6 +164,7 @@ func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) er
 	if err := f.printBatches(true); err != nil {
 		return f.withAlerts(err)
 	}
+	f.sayRunAgreement()
 	alert := f.status()
 	var bad []string
 	for _, err := range []error{unended, malformedError(f.malformed)} {
@@ -283,6 +280,14 @@ type statsFollower struct {
 	// not (the JSON lines' skipped_lines); malformed those skipped
 	// without it, which make the end's status 2.
 	skipped, malformed int
+	// matchLogged is --match-logged: the result is computed with the
+	// settings that reproduce the logged advantages of the rows read so
+	// far (rematch). matched is set once they were looked for, found once
+	// settings were found, and matchedRows counts the logged rows then;
+	// settings are those the result is computed with.
+	matchLogged, matched, found bool
+	matchedRows                 int
+	settings                    engine.Options
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group);
 	// nil once files were read again when the metric is read of the
@@ -351,6 +356,9 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		return err
 	}
 	f.res, f.trends, f.stale = res, trends, false
+	if err := f.rematch(ctx); err != nil {
+		return err
+	}
 	return f.printBatches(false)
 }
 
@@ -368,6 +376,9 @@ func (f *statsFollower) catchUp(ctx context.Context) error {
 		return err
 	}
 	f.res, f.trends, f.stale = res, trends, false
+	if err := f.rematch(ctx); err != nil {
+		return err
+	}
 	return f.printBatches(false)
 }
 
@@ -465,7 +476,89 @@ func (f *statsFollower) compute(ctx context.Context) error {
 		return err
 	}
 	f.res, f.trends = res, trends
+	if err := f.rematch(ctx); err != nil {
+		return err
+	}
 	return f.printBatches(false)
+}
+
+// rematch is --match-logged while following: the settings to compute
+// with are looked for (agreement.CheckTrainer) among the trainers' on the
+// rows read so far, the first time, and again whenever the settings
+// found stop reproducing the rows read (a later step tells them apart);
+// when none did, again once the logged rows have doubled since, as
+// looking costs a compute of every row per setting tried. When the
+// settings change, the result is computed again with them, and the change
+// said on stderr; the lines printed before are printed again, updated,
+// where their numbers change.
+func (f *statsFollower) rematch(ctx context.Context) error {
+	if !f.matchLogged {
+		return nil
+	}
+	diff, _ := agreement.CompareLoggedRun(f.res)
+	switch {
+	case f.matched && f.found && diff.Reproduced():
+		return nil
+	case f.matched && !f.found && diff.Rows < 2*max(f.matchedRows, 1):
+		return nil
+	}
+	c := *f.computer
+	c.EqualGroups = false // checked per batch (follow.Warnings)
+	ev := f.live.Evaluation()
+	check := agreement.CheckTrainer(&c, ev)
+	first := !f.matched
+	if first {
+		f.settings = f.computer.Options
+	}
+	f.matched, f.matchedRows = true, diff.Rows
+	f.found = check.Logged != nil && check.Logged.Found != nil
+	changed := !reflect.DeepEqual(check.Options, f.settings)
+	f.settings = check.Options
+	if !first && !changed {
+		return nil
+	}
+	note, warning := strings.CutPrefix(check.Notes[0], "warning: ")
+	say := note
+	if diff.Rows > 0 {
+		say += fmt.Sprintf(" (the %d logged %s read so far)", diff.Rows, english.Plural(diff.Rows, "row"))
+	}
+	if !first {
+		say = fmt.Sprintf("the settings changed as rows came: %s; the steps printed before are printed again where that changes them", say)
+	}
+	if warning {
+		say = "warning: " + say
+	}
+	fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(say))
+	if !changed {
+		return nil
+	}
+	res, err := ev.ComputeContext(ctx, check.Options)
+	if err != nil {
+		return err
+	}
+	trends, err := diagnose.TrendsContext(ctx, res, f.ref)
+	if err != nil {
+		return err
+	}
+	f.res, f.trends = res, trends
+	return nil
+}
+
+// sayRunAgreement says on stderr, as stats does, how the trainer-style
+// rewards of every row read compare with the logged advantages, as one
+// (agreement.Match.Warning): the steps' lines match each step's rows
+// alone. Nothing when they agree, or without logged advantages (no row
+// with one was warned of at its step).
+func (f *statsFollower) sayRunAgreement() {
+	if f.res == nil {
+		return
+	}
+	if diff, ok := agreement.CompareLoggedRun(f.res); !ok || diff.Rows == 0 {
+		return
+	}
+	if w := agreement.MatchLogged(f.res.Evaluation, f.res.Options).Warning(); w != "" {
+		fmt.Fprintf(f.errOut, "rewardlens: warning: the whole run read: %s\n", textsafe.Line(w))
+	}
 }
 
 // printBatches prints the line of every batch not printed yet, or printed

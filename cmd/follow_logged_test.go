@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/rewardlens/rewardlens/internal/testfile"
 )
 
 // loggedRun is a run whose step 0 logs grpo's advantage (scale group) and
@@ -113,5 +115,50 @@ func TestStatsFollowLoggedAdvantage(t *testing.T) {
 	if errOut := f.errOut.String(); strings.Count(errOut, "no row has a logged advantage") != 1 ||
 		!strings.Contains(errOut, "rewardlens: warning: step 0: no row has a logged advantage (a finite number): the rewards are compared with nothing\n") {
 		t.Errorf("null logged advantages: stderr %q", errOut)
+	}
+}
+
+// TestStatsFollowMatchLogged: with --match-logged, stats --follow computes
+// with the settings that reproduce the logged advantages of the rows read
+// so far, says which on stderr, and says so again when a later step makes
+// them change (no one setting reproduces both steps here: the settings as
+// given), the step printed before printed again under them. Following
+// ends with the whole run's agreement line, as stats prints it.
+func TestStatsFollowMatchLogged(t *testing.T) {
+	shortQuiet(t)
+	step0 := `{"id":"a","batch":0,"group":"g","metadata":{"x":1,"adv":1}}
+{"id":"b","batch":0,"group":"g","metadata":{"x":0,"adv":-1}}
+`
+	step1 := `{"id":"c","batch":1,"group":"g","metadata":{"x":1,"adv":0.5}}
+{"id":"d","batch":1,"group":"g","metadata":{"x":0,"adv":-0.5}}
+`
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.jsonl")
+	if err := os.WriteFile(whole, []byte(step0+step1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--method", "grpo", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv"}
+	_, statsErr, _ := run(t, "", append(append([]string{"stats"}, flags...), whole)...)
+	runWarning := strings.TrimPrefix(strings.TrimSpace(statsErr), "rewardlens: warning: ")
+	if !strings.Contains(runWarning, "no one setting of the 27 tried reproduces every step") {
+		t.Fatalf("stats' stderr:\n%s", statsErr)
+	}
+
+	path := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(path, []byte(step0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, append(append([]string{"stats", "--follow", "--match-logged"}, flags...), path)...)
+	f.await(t, "step 0  trajectories 2 (0 invalid)  reward mean 0.0000 std 1.0000")
+	f.awaitErr(t, "rewardlens: --match-logged: `--method rloo` (rloo) reproduces the logged advantage to 0: computing with it (the 2 logged rows read so far)\n")
+	testfile.Append(t, path, step1)
+	f.awaitErr(t, "rewardlens: warning: the settings changed as rows came: --match-logged: 4 of 4 rows differ")
+	f.await(t, "step 0 (updated)  trajectories 2 (0 invalid)  reward mean 0.0000 std 0.7070")
+	f.await(t, "step 1 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	if want := "rewardlens: warning: the whole run read: " + runWarning + "\n"; !strings.HasSuffix(f.errOut.String(), want) {
+		t.Errorf("stderr:\n%s\nwant it to end with:\n%s", f.errOut.String(), want)
 	}
 }

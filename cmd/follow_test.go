@@ -178,9 +178,6 @@ func TestStatsFollowUsage(t *testing.T) {
 	if _, errOut, code := run(t, "", "stats", "--follow", "--out", "x.txt", samplePath); code != 2 || !strings.Contains(errOut, "--out") {
 		t.Errorf("--out: status %d, stderr %q", code, errOut)
 	}
-	if _, errOut, code := run(t, "", "stats", "--follow", "--match-logged", trlDir); code != 2 || !strings.Contains(errOut, "--match-logged is not applied by stats --follow") {
-		t.Errorf("--match-logged: status %d, stderr %q", code, errOut)
-	}
 }
 
 // TestStatsFollowRotation follows a file that is rotated (renamed away, a

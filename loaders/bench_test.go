@@ -107,3 +107,42 @@ func BenchmarkStreamJSONLMetadata(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFollowGrow is one check of a followed JSONL file of 1M short
+// lines that grew by a step of 128 lines: the new lines read (and
+// hashed, keepPrefix), not the file before them.
+func BenchmarkFollowGrow(b *testing.B) {
+	var text bytes.Buffer
+	for i := range 1_000_000 {
+		fmt.Fprintf(&text, `{"id":"t%d","batch":%d,"metadata":{"a":%d}}`+"\n", i, i/128, i%2)
+	}
+	path := filepath.Join(b.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, text.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ff := &followedFile{path: path, store: &partStore{}}
+	if _, _, err := ff.load(Options{}, true, nil, nil); err != nil {
+		b.Fatal(err)
+	}
+	var step bytes.Buffer
+	for i := range 128 {
+		fmt.Fprintf(&step, `{"id":"n%d","batch":1000000,"metadata":{"a":%d}}`+"\n", i, i%2)
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer file.Close()
+	b.SetBytes(int64(step.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := file.Write(step.Bytes()); err != nil {
+			b.Fatal(err)
+		}
+		c := ff.check(Options{})
+		if c.err != nil || c.reloaded || c.res == nil || len(c.res.Trajectories) != 128 {
+			b.Fatalf("grown by 128 lines: %+v", c)
+		}
+	}
+	ff.closeFile()
+}

@@ -47,14 +47,23 @@ type followedFile struct {
 	// what must still be there, unchanged, for the file to have grown
 	// rather than been written anew (cp over it, a rewrite in place).
 	before []byte
-	// prefix is the hash of a file read whole's bytes up to offset
-	// (hashPrefix): an edit between head and before, the file no smaller,
-	// is a rewrite too.
+	// prefix is the hash of the file's bytes up to offset (hashPrefix):
+	// an edit between head and before is a rewrite too, found in a file
+	// read whole when it is no smaller, and in a tail file when it is as
+	// large as it was and its modification time changed (an edit in
+	// place; a growth is checked by head and before alone, as reading
+	// every byte again at each would cost the whole file).
 	prefix uint64
-	// count and skipped are the trajectories and the skipped records of
-	// the last reading of a file read whole: those of the next reading
-	// after them are what it grew by.
-	count, skipped int
+	// readHash is a tail file's hash of its bytes read so far, fed as
+	// they are read (lineCounter): its prefix without reading them again.
+	readHash maphash.Hash
+	// count is the trajectories of the last reading of a file read whole:
+	// those of the next reading after them are what it grew by.
+	count int
+	// skipsCounted are the records skipped and counted so far, by place,
+	// text and fault (firstSkip): a record read again, the file grown or
+	// rewritten, is not counted (nor warned of) again.
+	skipsCounted map[uint64]struct{}
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *input.Loader
@@ -171,7 +180,7 @@ func (f *followedFile) fail(st fs.FileInfo, err error) fileChange {
 // file's appended lines are, and what was read of it stays with its
 // consumer (the prompts read of its records, say).
 func (f *followedFile) reload(opts Options) fileChange {
-	reloaded, count, skipped := f.loaded, f.count, f.skipped
+	reloaded, count := f.loaded, f.count
 	res, grew, err := f.load(opts, true, nil, nil)
 	if err != nil {
 		return f.fail(f.failed, err)
@@ -179,14 +188,10 @@ func (f *followedFile) reload(opts Options) fileChange {
 	if grew && len(res.Unfinished) > 0 {
 		return fileChange{} // a row group being added: read with its footer
 	}
-	// The reasons of the records the growth skipped are those after the
-	// reasons of the ones skipped before, when the Result kept them
-	// (MaxSkipReasons); past those, only their count is said
-	// (malformedError), the file still not read again.
-	if grew && len(res.Trajectories) >= count && res.Skipped >= skipped {
+	// The records skipped before are not counted again (firstSkip): the
+	// skipped ones are the growth's.
+	if grew && len(res.Trajectories) >= count {
 		res.Trajectories = slices.Clone(res.Trajectories[count:])
-		res.SkipReasons = res.SkipReasons[min(skipped, len(res.SkipReasons)):]
-		res.Skipped -= skipped
 		reloaded = false
 	}
 	c := fileChange{res: res, reloaded: reloaded}
@@ -224,6 +229,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	}
 	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file) && f.prefixKept(file)
 	opts.SkipInvalid = skip
+	opts.skipCounted = func(e *LineError) bool { return f.firstSkip(e.Line, e) }
 	f.closeFile()
 	format, gzipped := fileFormat(file, f.path, opts.Format)
 	f.tail = !gzipped && format.spec() != nil && format.spec().tails
@@ -271,7 +277,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 		count = len(res.Trajectories)
 	}
 	if !pending {
-		f.count, f.skipped = count, res.Skipped
+		f.count = count
 	}
 	f.info, f.failed, f.loaded, f.gone, f.lastErr = st, nil, true, false, ""
 	if f.tail {
@@ -298,8 +304,8 @@ func (f *followedFile) recordWhole(file *os.File, end int64) error {
 	return f.recordBefore(file)
 }
 
-// prefixSeed seeds the hashes of the parts of the files read whole
-// (followedFile.prefix), compared within one process only.
+// prefixSeed seeds the follower's hashes (followedFile's prefix, readHash
+// and skipsCounted), compared within one process only.
 var prefixSeed = maphash.MakeSeed()
 
 // hashPrefix returns the hash of the file's first n bytes (of all of
@@ -313,8 +319,23 @@ func hashPrefix(file *os.File, n int64) (uint64, error) {
 	return h.Sum64(), nil
 }
 
-// prefixKept reports whether the file read whole still holds the part
-// read last (up to offset) byte for byte, by its hash (recordWhole): the
+// keepPrefix records the tail file's prefix, the hash of its bytes up to
+// offset: readHash's, which counted fed with those it read from from on,
+// or, when counted did not read up to offset (a reading that stopped at
+// an error), the hash of them read again.
+func (f *followedFile) keepPrefix(file *os.File, counted *lineCounter, from int64) error {
+	if from+counted.bytes != f.offset {
+		f.readHash.SetSeed(prefixSeed)
+		if _, err := io.Copy(&f.readHash, io.NewSectionReader(file, 0, f.offset)); err != nil {
+			return err
+		}
+	}
+	f.prefix = f.readHash.Sum64()
+	return nil
+}
+
+// prefixKept reports whether the file still holds the part read last (up
+// to offset) byte for byte, by its hash (recordWhole, keepPrefix): the
 // check after rewritten's, which reads a few KiB, for an edit within the
 // part (a value changed in place, the file as large).
 func (f *followedFile) prefixKept(file *os.File) bool {
@@ -543,6 +564,9 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	// those as it grows or is read again: a file that appears later, or a
 	// rotated one, comes as lean as the first reading, which streams.
 	f.tailer = &input.Loader{Name: f.path, FileIndex: f.index, SkipInvalid: opts.SkipInvalid, Format: string(JSONL), Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord()}
+	// readLines numbers the lines it reads from 1, after the f.lines read
+	// before.
+	f.tailer.Counted = func(e *LineError) bool { return f.firstSkip(f.lines+e.Line, e) }
 	if each != nil {
 		f.tailer.Maps, f.tailer.Picks = &input.MapStore{}, &input.PickedStore{}
 	}
@@ -553,7 +577,8 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	}
 	// The first reading stops at its next read once ctx is done (an
 	// interrupt), as a plain load does.
-	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end)))}
+	f.readHash.SetSeed(prefixSeed)
+	counted := &lineCounter{r: progress.reader(withContext(opts.Context, io.NewSectionReader(file, 0, end))), hash: &f.readHash}
 	in, err := input.Open(counted)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.path, err)
@@ -580,6 +605,10 @@ func (f *followedFile) loadLines(file *os.File, opts Options, progress *progress
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
+	if err == nil {
+		// A reading that failed is done again from the start.
+		err = f.keepPrefix(file, counted, 0)
+	}
 	return res, err
 }
 
@@ -605,6 +634,9 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	if !os.SameFile(now, f.info) || now.Size() < f.offset || f.rewritten(file) {
 		return f.reload(opts)
 	}
+	if now.Size() == f.info.Size() && !now.ModTime().Equal(f.info.ModTime()) && !f.prefixKept(file) {
+		return f.reload(opts) // edited in place, as large as it was
+	}
 	end, err := lastLineEnd(file, f.offset, f.offset+growChunk)
 	if err != nil {
 		return f.fail(now, err)
@@ -615,14 +647,18 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 		f.noteUnended(f.lines+1, now.Size()-f.offset)
 		return fileChange{} // a partial line so far
 	}
-	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, end-f.offset)}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
+	from := f.offset
+	counted := &lineCounter{r: io.NewSectionReader(file, from, end-from), hash: &f.readHash}
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
 	// The lines' array is made their size once, not grown by doubling.
-	f.tailer.SizeHint = end - f.offset
+	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
+	}
+	if perr := f.keepPrefix(file, counted, from); err == nil {
+		err = perr
 	}
 	if f.behind {
 		f.noteUnended(0, 0) // more lines to read first
@@ -666,6 +702,29 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 	f.lines += counted.n
 	f.offset = end
 	return res, err
+}
+
+// firstSkip reports whether the record skipped at line of the file, for
+// e, is skipped there, with its text and for its reason, for the first
+// time, and records it: a file read again from the start (replaced,
+// rewritten, or read whole as it grows) holds again the malformed records
+// counted already. A record is kept as the hash of its line, the hash of
+// its text (LineError.Text, 0 when unknown), its column and its reason:
+// a few bytes each, however many a file holds.
+func (f *followedFile) firstSkip(line int, e *LineError) bool {
+	var h maphash.Hash
+	h.SetSeed(prefixSeed)
+	h.WriteString(fmt.Sprintf("%d:%d:%d:", line, e.Col, e.Text))
+	h.WriteString(e.Msg)
+	k := h.Sum64()
+	if _, ok := f.skipsCounted[k]; ok {
+		return false
+	}
+	if f.skipsCounted == nil {
+		f.skipsCounted = make(map[uint64]struct{})
+	}
+	f.skipsCounted[k] = struct{}{}
+	return true
 }
 
 // release lets go of the lines the tailer read last, which its caller
@@ -749,14 +808,21 @@ func lastLineEndIn(file *os.File, from, hi int64) (int64, error) {
 	return from, nil
 }
 
-// lineCounter counts the line ends read through it.
+// lineCounter counts the line ends and the bytes read through it, and
+// feeds those bytes to hash when not nil.
 type lineCounter struct {
-	r io.Reader
-	n int
+	r     io.Reader
+	n     int
+	bytes int64
+	hash  *maphash.Hash
 }
 
 func (c *lineCounter) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.n += bytes.Count(b[:n], []byte{'\n'})
+	c.bytes += int64(n)
+	if c.hash != nil {
+		c.hash.Write(b[:n])
+	}
 	return n, err
 }

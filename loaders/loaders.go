@@ -87,6 +87,8 @@ type Options struct {
 	// stream reports that the input is not a regular file (standard
 	// input, a FIFO): it cannot be looked at again once read.
 	stream bool
+	// skipCounted is input.Loader.Counted (a followed file's).
+	skipCounted func(e *LineError) bool
 }
 
 // LineError is a problem at a place in an input. Line is 1-based; Col is
@@ -460,7 +462,7 @@ func read(r io.Reader, name string, fileIndex int, opts Options, size int64, eac
 // newLoader returns the loader of the input called name, of size bytes
 // when known (else 0), for read.
 func newLoader(name string, fileIndex int, opts Options, size int64, each func([]scoring.Trajectory) error) *input.Loader {
-	l := &input.Loader{Name: name, FileIndex: fileIndex, SkipInvalid: opts.SkipInvalid, Loaded: &input.Loaded{}, Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord(), RowLimit: opts.rowLimit, SizeHint: size, Context: opts.Context}
+	l := &input.Loader{Name: name, FileIndex: fileIndex, SkipInvalid: opts.SkipInvalid, Loaded: &input.Loaded{}, Each: each, PickFor: opts.Pick, Fields: opts.Fields.Clone(), MaxRecord: opts.maxRecord(), RowLimit: opts.rowLimit, SizeHint: size, Context: opts.Context, Counted: opts.skipCounted}
 	if each != nil {
 		l.Maps, l.Picks = &input.MapStore{}, &input.PickedStore{}
 	}

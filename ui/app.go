@@ -116,6 +116,9 @@ func (m *Model) Init() tea.Cmd {
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
+	if m.live != nil {
+		cmd = tea.Batch(cmd, m.releaseDetail())
+	}
 	m.paceForeground()
 	return model, cmd
 }

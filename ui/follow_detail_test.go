@@ -38,7 +38,7 @@ func TestFollowKeepsAnOpenDetail(t *testing.T) {
 			if !m.tabs[m.active].(common.DetailShower).ShowsDetail() || bodyOf(view) != bodyOf(before) {
 				t.Errorf("the new batches moved the view:\n%s\nwas:\n%s", view, before)
 			}
-			if !strings.Contains(view, "step 21 came; F shows it") {
+			if !strings.Contains(view, "step 21 came; following holds while a detail is open: F shows it") {
 				t.Errorf("the status line does not say step 21 came:\n%s", view)
 			}
 			if footer := view[strings.LastIndex(view, "\n")+1:]; !strings.Contains(footer, "F follow") {
@@ -76,13 +76,13 @@ func TestFollowPausedNamesTheNewestStep(t *testing.T) {
 	press(m, "2", "enter")
 	_, more := sampleSteps(t, 20, 22)
 	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
-	if v := screen(m); !strings.Contains(v, "step 21 came; F shows it") {
+	if v := screen(m); !strings.Contains(v, "step 21 came; following holds while a detail is open: F shows it") {
 		t.Fatalf("the status line does not say step 21 came:\n%s", v)
 	}
 	_, more = sampleSteps(t, 22, 24)
 	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
 	v := screen(m)
-	if !strings.Contains(v, "step 23 came; F shows it") {
+	if !strings.Contains(v, "step 23 came; following holds while a detail is open: F shows it") {
 		t.Errorf("steps 22 and 23 came while paused, the status line does not say step 23 came:\n%s", v)
 	}
 	if h := headerOf(m); !strings.Contains(h, "paused, F follows · batch 20/24 step 19") {
@@ -90,13 +90,57 @@ func TestFollowPausedNamesTheNewestStep(t *testing.T) {
 	}
 	// Paused by the user, nothing is announced.
 	press(m, "F", "esc", "esc", "[")
-	m.status.ClearNotice("step 23 came; F shows it")
+	m.status.ClearNotice("step 23 came; following holds while a detail is open: F shows it")
 	if h := headerOf(m); !strings.Contains(h, "paused") {
 		t.Fatalf("[ did not pause: header %q", h)
 	}
 	_, more = sampleSteps(t, 24, 25)
 	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
-	if v := screen(m); strings.Contains(v, "came; F shows it") {
+	if v := screen(m); strings.Contains(v, "came; following holds while a detail is open: F shows it") {
 		t.Errorf("paused by the user, the status line announces a step:\n%s", v)
+	}
+}
+
+// TestFollowHeldByAHiddenDetail: a group left open on a tab the user then
+// switched away from holds following as one shown does; closing it
+// follows the newest step again by itself, said in the status line.
+func TestFollowHeldByAHiddenDetail(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "2", "enter", "1")
+	_, more := sampleSteps(t, 20, 22)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	if h := headerOf(m); !strings.Contains(h, "paused, F follows · batch 20/22 step 19") {
+		t.Fatalf("a group open on a hidden tab, header %q, want paused on step 19", h)
+	}
+	if v := screen(m); !strings.Contains(v, "step 21 came; following holds while a detail is open") {
+		t.Errorf("the status line does not say why following holds:\n%s", v)
+	}
+	press(m, "2", "esc")
+	if h := headerOf(m); !strings.Contains(h, "● LIVE batch 22/22 step 21") {
+		t.Errorf("the group closed, header %q, want following step 21", h)
+	}
+	if v := screen(m); !strings.Contains(v, "detail closed: following the newest step again") {
+		t.Errorf("the status line does not say following resumed:\n%s", v)
+	}
+	_, more = sampleSteps(t, 22, 23)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	if h := headerOf(m); !strings.Contains(h, "● LIVE batch 23/23 step 22") {
+		t.Errorf("after the detail closed, header %q, want following step 22", h)
+	}
+}
+
+// TestFollowPausedByTheUserStaysPaused: a detail held following, then the
+// user moved to another batch: closing the detail does not follow again.
+func TestFollowPausedByTheUserStaysPaused(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "5", "enter")
+	_, more := sampleSteps(t, 20, 22)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	press(m, "[")
+	for m.detailOpen() {
+		press(m, "esc")
+	}
+	if h := headerOf(m); !strings.Contains(h, "paused, F follows · batch 19/22 step 18") {
+		t.Errorf("paused by the user, header %q, want still paused on step 18", h)
 	}
 }

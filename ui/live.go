@@ -31,7 +31,8 @@ type liveState struct {
 	live    *engine.Live
 	// following is set while the view follows the newest batch.
 	following bool
-	// held is set while a detail holds the view (holdDetail), until F;
+	// held is set while a detail holds the view (holdDetail), until the
+	// details close (releaseDetail), F, or the user moves to a batch;
 	// announced is then the newest step the status line said came.
 	held      bool
 	announced int64
@@ -109,9 +110,14 @@ func (l *liveState) tag() string {
 	return "paused, F follows"
 }
 
-// pause stops following the newest batch: the user moved to another.
+// pause stops following the newest batch: the user moved to another,
+// so closing a detail no longer resumes following (held).
 func (m *Model) pause() {
-	if m.live != nil && m.live.following {
+	if m.live == nil {
+		return
+	}
+	m.live.held = false
+	if m.live.following {
 		m.live.following = false
 		m.header.Live = m.live.tag()
 	}
@@ -158,11 +164,11 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer)
 }
 
-// holdDetail stops following when the active tab shows a group or a
-// trajectory (common.DetailShower) of step, the batch shown, and a newer
-// batch came: moving to it would close what is being read. The header
-// says paused, and the status line which step came, the newest of those
-// that come until F shows it.
+// holdDetail stops following when a tab, shown or hidden, shows a group
+// or a trajectory (detailOpen) of step, the batch shown, and a newer batch
+// came: moving to it would close what is being read. The header says
+// paused, and the status line which step came, the newest of those that
+// come until the details close (releaseDetail) or F shows it.
 func (m *Model) holdDetail(step int64) tea.Cmd {
 	l, batches := m.live, m.common.Session.Result.Ranking.Batches
 	if len(batches) == 0 || batches[len(batches)-1].Step <= step {
@@ -170,7 +176,7 @@ func (m *Model) holdDetail(step int64) tea.Cmd {
 	}
 	newest := batches[len(batches)-1].Step
 	if l.following {
-		if d, ok := m.tabs[m.active].(common.DetailShower); !ok || !d.ShowsDetail() {
+		if !m.detailOpen() {
 			return nil
 		}
 		m.pause()
@@ -179,7 +185,28 @@ func (m *Model) holdDetail(step int64) tea.Cmd {
 		return nil // paused by the user, or told already
 	}
 	l.announced = newest
-	return m.status.SetNotice(fmt.Sprintf("step %d came; F shows it", newest), nil)
+	return m.status.SetNotice(fmt.Sprintf("step %d came; following holds while a detail is open: F shows it", newest), nil)
+}
+
+// detailOpen reports whether a tab, the active one or a hidden one that
+// kept it open, shows a group or a trajectory (common.DetailShower).
+func (m *Model) detailOpen() bool {
+	return slices.ContainsFunc(m.tabs, func(t common.Tab) bool {
+		d, ok := t.(common.DetailShower)
+		return ok && d.ShowsDetail()
+	})
+}
+
+// releaseDetail follows the newest batch again once no detail holds the
+// view any more (holdDetail), and says so in the status line; following
+// paused by the user stays paused.
+func (m *Model) releaseDetail() tea.Cmd {
+	l := m.live
+	if l == nil || !l.held || m.detailOpen() {
+		return nil
+	}
+	l.announced = 0
+	return tea.Batch(m.resumeFollow(), m.status.SetNotice("detail closed: following the newest step again", nil))
 }
 
 // noticeReloads tells in the status line which files the update applied,

@@ -279,6 +279,21 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	return found
 }
 
+// CompareLoggedRun compares the rewards of res's valid rows with their
+// logged advantages over every batch, as one (CompareLogged of them all);
+// ok is false when the evaluation has none.
+func CompareLoggedRun(res *engine.Result) (c Diff, ok bool) {
+	if res.Evaluation.Logged == nil {
+		return c, false
+	}
+	c, _ = compareLoggedBatches(res)
+	return c, true
+}
+
+// Reproduced reports whether the rewards compared reproduce every logged
+// advantage (Reproduces), at least one row compared.
+func (c Diff) Reproduced() bool { return reproduces(c) }
+
 // compareLoggedBatches compares the rewards of res's valid rows with their
 // logged advantages over every batch and per batch: an invalid row's
 // reward is rewardlens's convention (its group's mean), which no trainer

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,20 @@ type LineError struct {
 	Path      string
 	Line, Col int
 	Msg       string
+	// Text is a hash of the record's text when the reader has it (a JSON
+	// line or array element: WithText), else 0: a followed file read
+	// again tells the malformed record counted at a place from another
+	// one there (Loader.Counted).
+	Text uint64
+}
+
+// textSeed seeds LineError.Text's hashes, compared within one process.
+var textSeed = maphash.MakeSeed()
+
+// WithText returns e with Text the hash of text, the record's.
+func (e *LineError) WithText(text []byte) *LineError {
+	e.Text = maphash.Bytes(textSeed, text)
+	return e
 }
 
 // Error returns "PATH:LINE: MSG", or "PATH:LINE:COL: MSG" when Col > 0.
@@ -111,6 +126,11 @@ type Loader struct {
 	// Context is Options.Context (may be nil): the readers that do not read
 	// through loaders' contextReader (Parquet's rows) check it themselves.
 	Context context.Context
+	// Counted, when not nil, is asked of each line, row or element skipped
+	// (SkipInvalid) whether it counts: false for one an earlier reading of
+	// the same input counted (a followed file read again from the start),
+	// which is then skipped without being counted again.
+	Counted func(e *LineError) bool
 }
 
 // first is called with the input's first trajectory, before it is handed
@@ -140,7 +160,9 @@ func (l *Loader) Reject(e *LineError) error {
 	if !l.SkipInvalid {
 		return e
 	}
-	l.Loaded.skip(e)
+	if l.Counted == nil || l.Counted(e) {
+		l.Loaded.skip(e)
+	}
 	return nil
 }
 

@@ -93,13 +93,13 @@ func (j jsonReader) element() error {
 	line, _ := j.rw.Locate(start)
 	obj, lerr := objectOrError(raw, true)
 	if lerr != nil {
-		return j.l.Reject(j.errorAt(start, lerr.Msg))
+		return j.l.Reject(j.errorAt(start, lerr.Msg).WithText(raw))
 	}
 	t := &j.l.Scratch // not a local: its address would make it escape
 	*t = j.l.NewTrajectory(line, j.rw.InputOffset(start))
 	if err := obj.trajectory(t); err != nil {
 		off, _ := offsetIn(raw, badValue(obj)) // 0, the element, when unknown
-		return j.l.Reject(j.errorAt(start+int64(off), err.Error()))
+		return j.l.Reject(j.errorAt(start+int64(off), err.Error()).WithText(raw))
 	}
 	return j.l.Add(*t)
 }

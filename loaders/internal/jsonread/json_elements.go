@@ -272,7 +272,7 @@ func (p *lineParser) parseElements(b *jsonBlock) {
 		}
 		t, lerr := p.parse(raw, input.BlockLine{No: e.line, Off: l.Origin + e.off}, pick, picked)
 		if lerr != nil {
-			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: rejectElement(l, e, raw, lerr, &p.t)})
+			out.Errs = append(out.Errs, input.BlockError{At: len(out.Trajectories), Err: rejectElement(l, e, raw, lerr, &p.t).WithText(raw)})
 			continue
 		}
 		out.Trajectories = append(out.Trajectories, t)

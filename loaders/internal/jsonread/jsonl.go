@@ -242,10 +242,11 @@ func (p *lineParser) parseBlock(b *input.Block) {
 			k := len(pick.Keys)
 			picked = b.Picked[j*k : (j+1)*k : (j+1)*k]
 		}
-		t, err := p.parse(b.Data[start:ln.End], ln, pick, picked)
+		text := b.Data[start:ln.End]
+		t, err := p.parse(text, ln, pick, picked)
 		start = ln.End
 		if err != nil {
-			b.Errs = append(b.Errs, input.BlockError{At: len(b.Trajectories), Err: err})
+			b.Errs = append(b.Errs, input.BlockError{At: len(b.Trajectories), Err: err.WithText(text)})
 			continue
 		}
 		b.Trajectories = append(b.Trajectories, t)

@@ -1,0 +1,117 @@
+package loaders
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFollowCountsAMalformedRecordOnce: a followed file grows by a
+// malformed record, then is replaced by one that holds it again, at the
+// same place, and a new one: the new one alone is counted (with
+// SkipInvalid) or warned of (without): a record read again is not skipped
+// anew. A JSONL file and a JSON array, read whole.
+func TestFollowCountsAMalformedRecordOnce(t *testing.T) {
+	for _, c := range []struct {
+		name, first, grown, replaced string
+		oldLine, newLine             int
+	}{
+		{"run.jsonl", `{"id":"a"}` + "\n",
+			`{"id":"a"}` + "\n{oops\n" + `{"id":"b"}` + "\n",
+			`{"id":"a"}` + "\n{oops\n" + `{"id":"b"}` + "\n[1]\n" + `{"id":"c"}` + "\n", 2, 4},
+		{"run.json", "[\n{\"id\":\"a\"}\n]\n",
+			"[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"}\n]\n",
+			"[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"},\n6,\n{\"id\":\"c\"}\n]\n", 3, 5},
+	} {
+		for _, skip := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s skip=%v", c.name, skip), func(t *testing.T) {
+				dir := t.TempDir()
+				path := filepath.Join(dir, c.name)
+				write := func(text string) {
+					// A new file renamed over the path: grown in place
+					// would be as good for the first write.
+					tmp := filepath.Join(dir, "new")
+					if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Rename(tmp, path); err != nil {
+						t.Fatal(err)
+					}
+				}
+				write(c.first)
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				opts := followOptions(false)
+				opts.SkipInvalid = skip
+				res, ch, err := Follow(ctx, []string{path}, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f := newFollowed(res)
+				write(c.grown)
+				f.await(t, ch, "grown", func() bool { return len(f.ids[path]) == 2 })
+				write(c.replaced)
+				f.await(t, ch, "replaced", func() bool { return len(f.ids[path]) == 3 })
+				var said []int // the lines each warning says were skipped
+				for _, err := range f.errs {
+					var m *MalformedError
+					if !errors.As(err, &m) || m.First == nil {
+						t.Fatalf("error %v, want a MalformedError", err)
+					}
+					for range m.Skipped {
+						said = append(said, m.First.Line)
+					}
+				}
+				if skip && f.skipped != 2 {
+					t.Errorf("skipped records counted %d, want 2 (lines %d and %d)", f.skipped, c.oldLine, c.newLine)
+				}
+				if !skip && fmt.Sprint(said) != fmt.Sprintf("[%d %d]", c.oldLine, c.newLine) {
+					t.Errorf("malformed records warned of at lines %v, want [%d %d]", said, c.oldLine, c.newLine)
+				}
+			})
+		}
+	}
+}
+
+// TestFollowCountsAnotherMalformedRecordAtItsPlace: a followed file
+// replaced by one whose malformed line at the same place, for the same
+// reason, is another line counts it: a record is told by its text too.
+func TestFollowCountsAnotherMalformedRecordAtItsPlace(t *testing.T) {
+	first, replaced := `{"id":"a"}`+"\n[1]\n", `{"id":"a"}`+"\n[2]\n"+`{"id":"b"}`+"\n"
+	a, errA := readString("run.jsonl", first, Options{SkipInvalid: true})
+	b, errB := readString("run.jsonl", replaced, Options{SkipInvalid: true})
+	if errA != nil || errB != nil || a.Skipped != 1 || b.Skipped != 1 || a.SkipReasons[0].Error() != b.SkipReasons[0].Error() {
+		t.Fatalf("the fixture must hold a malformed line 2 said alike: %v %v, %+v, %+v", errA, errB, a, b)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := followOptions(false)
+	opts.SkipInvalid = true
+	res, ch, err := Follow(ctx, []string{path}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Skipped != 1 {
+		t.Fatalf("first reading skipped %d, want 1", res.Skipped)
+	}
+	f := newFollowed(res)
+	tmp := filepath.Join(dir, "new")
+	if err := os.WriteFile(tmp, []byte(replaced), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "replaced", func() bool { return len(f.ids[path]) == 2 })
+	if f.skipped != 1 {
+		t.Errorf("the replaced file's skipped records counted %d, want 1: its line 2", f.skipped)
+	}
+}
