@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -104,7 +105,11 @@ func sampleConfig() (engine.Config, error) {
 	if err != nil {
 		return engine.Config{}, err
 	}
-	return parseConfig(sampledata.ConfigPath, string(text))
+	f, err := configfile.Parse(sampledata.ConfigPath, string(text))
+	if err != nil {
+		return engine.Config{}, inputError{err}
+	}
+	return f.Config, nil
 }
 
 // loadSample reads the embedded sample experiment.

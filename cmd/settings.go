@@ -2,22 +2,19 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -66,7 +63,7 @@ type settings struct {
 	// (applyScale).
 	scaleFlag, scaleContradiction string
 	// checkFile checks the values of the --config file in a config whose
-	// objectives were inferred (configFile.checkValues), when the data
+	// objectives were inferred (configfile.File.CheckValues), when the data
 	// names them; nil without a file. config sets it.
 	checkFile func(engine.Config) error
 }
@@ -133,18 +130,18 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 // config builds the engine config: the config file (or fallback, when no
 // --config is given), then every flag the user set on top of it. A bad
 // value the file sets, and no flag overrides, is the error at its line
-// (configFile.checkValues).
+// (configfile.File.CheckValues).
 func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
 	var cfg engine.Config
-	var file *configFile
+	var file *configfile.File
 	switch {
 	case s.configPath != "":
 		f, err := readConfig(s.configPath)
 		if err != nil {
 			return cfg, err
 		}
-		cfg, file = f.cfg, f
-		s.checkFile = func(merged engine.Config) error { return f.checkValues(merged, flags) }
+		cfg, file = f.Config, f
+		s.checkFile = func(merged engine.Config) error { return checkFileValues(f, merged, flags) }
 	case fallback != nil:
 		cfg = *fallback
 	}
@@ -164,9 +161,9 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	if flags.Changed("scale") {
 		s.scaleFlag = s.scale
 	}
-	if !flags.Changed("scale") && !flags.Changed("no-normalize") && file != nil && file.cfg.Normalize != nil && !*file.cfg.Normalize &&
-		(file.cfg.Scale == string(engine.ScaleGroup) || file.cfg.Scale == string(engine.ScaleBatch)) {
-		s.scaleContradiction = fmt.Sprintf("%s sets scale = %q and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled (drop one of them)", s.configPath, file.cfg.Scale)
+	if !flags.Changed("scale") && !flags.Changed("no-normalize") && file != nil && file.Config.Normalize != nil && !*file.Config.Normalize &&
+		(file.Config.Scale == string(engine.ScaleGroup) || file.Config.Scale == string(engine.ScaleBatch)) {
+		s.scaleContradiction = fmt.Sprintf("%s sets scale = %q and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled (drop one of them)", s.configPath, file.Config.Scale)
 	}
 	set("scale", func() { cfg.Scale = s.scale })
 	set("task", func() { cfg.Task = s.task })
@@ -232,7 +229,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 		cfg.Weights = merged
 	}
 	if file != nil {
-		return cfg, file.checkValues(cfg, flags)
+		return cfg, checkFileValues(file, cfg, flags)
 	}
 	return cfg, nil
 }
@@ -418,49 +415,25 @@ func parseWeights(specs []string) (map[string]float64, error) {
 	return weights, nil
 }
 
-// readConfig reads a TOML config file; unknown keys are an error, so that a
-// typo does not silently fall back to a default, and so is a value of the
-// wrong type, at its line.
-func readConfig(path string) (*configFile, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, inputError{fmt.Errorf("config %s: a directory, not a file", path)}
-	}
-	data, err := os.ReadFile(path)
+// readConfig is configfile.Read with the CLI's errors: the file's are the
+// user's (exit status 2).
+func readConfig(path string) (*configfile.File, error) {
+	f, err := configfile.Read(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, inputError{fmt.Errorf("config %s: no such file", path)}
-		}
 		return nil, inputError{err}
 	}
-	cfg, err := parseConfig(path, string(data))
-	if err != nil {
-		return nil, err
-	}
-	return &configFile{path: path, text: string(data), cfg: cfg}, nil
+	return f, nil
 }
 
-func parseConfig(path, text string) (engine.Config, error) {
-	var cfg engine.Config
-	md, err := toml.Decode(text, &cfg)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return cfg, inputError{fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)}
-		}
-		if typeErr := typeError(path, text); typeErr != nil {
-			return cfg, typeErr
-		}
-		return cfg, inputError{fmt.Errorf("%s: %w", path, err)}
+// checkFileValues is f.CheckValues, merged being the config of f and
+// flags, with the CLI's errors.
+func checkFileValues(f *configfile.File, merged engine.Config, flags *pflag.FlagSet) error {
+	weights, _ := flags.GetStringArray("weight")
+	flagWeights, _ := parseWeights(weights) // its error is config's
+	if err := f.CheckValues(merged, configfile.Flags{Changed: flags.Changed, Weights: flagWeights}); err != nil {
+		return inputError{err}
 	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return cfg, unknownKeysError(path, text, undecoded)
-	}
-	// The decoder leaves a table's setting unset, and says nothing, when
-	// the file gives it a number ("weights = 3").
-	if typeErr := typeError(path, text); typeErr != nil {
-		return cfg, typeErr
-	}
-	return cfg, nil
+	return nil
 }
 
 // newComputer builds the reward computer for cfg, inferring the pareto

@@ -1,4 +1,4 @@
-package cmd
+package configfile
 
 import (
 	"cmp"
@@ -11,28 +11,12 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 )
-
-// configFile is a config file as read: where it is, its text and the
-// values it sets.
-type configFile struct {
-	path, text string
-	cfg        engine.Config
-}
-
-// placed is an error of the config file at path, at its line (0 when
-// it cannot tell): "PATH:LINE: ERR".
-func placed(path string, line int, err error) error {
-	if line == 0 {
-		return inputError{fmt.Errorf("%s: %w", path, err)}
-	}
-	return inputError{fmt.Errorf("%s:%d: %w", path, line, err)}
-}
 
 // valueError is the error of one value of the file: the engine's own,
 // at the line of the key that set it.
@@ -41,31 +25,43 @@ type valueError struct {
 	err  error
 }
 
-// checkValues checks, key by key, the values the file set that no flag
-// overrode, merged being the config of the file and the flags: the
+// Flags are the command line's settings over the file's: a value of the
+// file that a flag overrides is not the file's to check.
+type Flags struct {
+	// Changed reports whether the flag called name was given; nil when
+	// none was.
+	Changed func(name string) bool
+	// Weights are the objectives' weights the flags give (--weight).
+	Weights map[string]float64
+}
+
+// changed reports whether the flag called name was given.
+func (fl Flags) changed(name string) bool { return fl.Changed != nil && fl.Changed(name) }
+
+// CheckValues checks, key by key, the values the file set that no flag
+// of flags overrode, merged being the config of the file and the flags: the
 // engine checks each in a config holding it and what it needs of merged
 // (the objectives' names, the priority), so that its error is that key's,
 // "PATH:LINE: ERR", the first by line. What is wrong only in how keys go
-// together, or with a flag's value, is left to checkConfig, as are the
+// together, or with a flag's value, is left to the caller, as are the
 // [sources.NAME] tables.
-func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) error {
-	fc := f.cfg
+func (f *File) CheckValues(merged engine.Config, flags Flags) error {
+	fc := f.Config
 	var errs []valueError
 	check := func(line int, err error) {
 		if err != nil {
 			errs = append(errs, valueError{line, err})
 		}
 	}
-	key := func(k string) int { return keyLine(f.text, toml.Key{k}) }
+	key := func(k string) int { return keyLine(f.Text, toml.Key{k}) }
 	// ours reports whether the file's value of key is the one used: set
 	// in the file and not by its flag.
-	ours := func(set bool, flag string) bool { return set && !flags.Changed(flag) }
+	ours := func(set bool, flag string) bool { return set && !flags.changed(flag) }
 	options := func(c engine.Config) error { _, err := c.Options(); return err }
 	fields := func(group, batch, id string) error { _, err := scoring.NewRecordFields(group, batch, id); return err }
 
-	if ours(fc.From != "", "from") && checkFrom(engine.Config{From: fc.From}) != nil {
-		// checkFrom's error names the flag.
-		check(key("from"), unknownFrom("from", fc.From))
+	if ours(fc.From != "", "from") {
+		check(key("from"), layouts.CheckFrom("from", fc.From))
 	}
 	if ours(fc.Computer != "", "computer") {
 		_, err := engine.ParseComputer(fc.Computer)
@@ -103,11 +99,11 @@ func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) err
 			check(key(r.key), fields(r.group, r.batch, r.id))
 		}
 	}
-	if !flags.Changed("objective") {
+	if !flags.changed("objective") {
 		errs = append(errs, f.objectiveErrors(merged.Computer)...)
 	}
 	errs = append(errs, f.namedErrors(merged, flags)...)
-	return firstError(f.path, errs)
+	return firstError(f.Path, errs)
 }
 
 // firstError is the error of errs at the first line of the file at path
@@ -126,17 +122,17 @@ func firstError(path string, errs []valueError) error {
 // of the merged config: its name, expression, goal and weight each alone,
 // at the line of its key in that entry (the entry's header when the key is
 // absent), then whether its name was given before.
-func (f *configFile) objectiveErrors(computer string) []valueError {
+func (f *File) objectiveErrors(computer string) []valueError {
 	if _, err := engine.ParseComputer(cmp.Or(computer, string(engine.ComputerPareto))); err != nil {
 		return nil // the computer's own error
 	}
 	var errs []valueError
-	at := func(i int, k string) int { return entryKeyLine(f.text, "objective", i, k) }
+	at := func(i int, k string) int { return entryKeyLine(f.Text, "objective", i, k) }
 	probe := func(objs ...engine.ObjectiveConfig) error {
 		_, err := engine.New(engine.Config{Computer: computer, Objectives: objs})
 		return err
 	}
-	for i, o := range f.cfg.Objectives {
+	for i, o := range f.Config.Objectives {
 		// Said here: the engine would name a nameless objective by its
 		// expression, and compile an absent one as "".
 		switch {
@@ -170,8 +166,8 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 		return errs
 	}
 	// A name given twice: the first entry that makes the list fail.
-	named := make([]engine.ObjectiveConfig, len(f.cfg.Objectives))
-	for i, o := range f.cfg.Objectives {
+	named := make([]engine.ObjectiveConfig, len(f.Config.Objectives))
+	for i, o := range f.Config.Objectives {
 		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
 	}
 	if len(named) == 0 || probe(named...) == nil {
@@ -189,11 +185,11 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 // (merged): the svrl settings, nansum, the expressions of constraints and
 // the logged advantage, and the names that minimize, weights, gate,
 // priority and priority_tolerance give, when the objectives are known
-// (before the data, or once it names them: newComputer). Each is checked
+// (before the data, or once it names them). Each is checked
 // in base, the computer and the objectives' names of merged, which must
 // pass alone.
-func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []valueError {
-	fc := f.cfg
+func (f *File) namedErrors(merged engine.Config, flags Flags) []valueError {
+	fc := f.Config
 	base := engine.Config{Computer: merged.Computer}
 	named := len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == ""
 	if named {
@@ -206,7 +202,7 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 		base.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 	}
 	if _, err := engine.New(base); err != nil {
-		return nil // not the file's values: checkConfig says what
+		return nil // not the file's values: the caller says what
 	}
 	var errs []valueError
 	probe := func(line int, set func(c *engine.Config)) {
@@ -216,20 +212,20 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 			errs = append(errs, valueError{line, err})
 		}
 	}
-	key := func(k ...string) int { return settingLine(f.text, k) }
-	if fc.Task != "" && !flags.Changed("task") {
+	key := func(k ...string) int { return settingLine(f.Text, k) }
+	if fc.Task != "" && !flags.changed("task") {
 		probe(key("task"), func(c *engine.Config) { c.Task = fc.Task })
 	}
-	if fc.VerificationWeight != nil && !flags.Changed("verification-weight") {
+	if fc.VerificationWeight != nil && !flags.changed("verification-weight") {
 		probe(key("verification_weight"), func(c *engine.Config) { c.VerificationWeight = fc.VerificationWeight })
 	}
-	if fc.EfficiencyWeight != nil && !flags.Changed("efficiency-weight") {
+	if fc.EfficiencyWeight != nil && !flags.changed("efficiency-weight") {
 		probe(key("efficiency_weight"), func(c *engine.Config) { c.EfficiencyWeight = fc.EfficiencyWeight })
 	}
-	if fc.NanSum != nil && !flags.Changed("nansum") {
+	if fc.NanSum != nil && !flags.changed("nansum") {
 		probe(key("nansum"), func(c *engine.Config) { c.NanSum = fc.NanSum })
 	}
-	if fc.LoggedAdvantage != "" && !flags.Changed("logged-advantage") {
+	if fc.LoggedAdvantage != "" && !flags.changed("logged-advantage") {
 		probe(key("logged_advantage"), func(c *engine.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
 	}
 	for _, constraint := range fc.Constraints {
@@ -241,19 +237,18 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 	for _, name := range fc.Minimize {
 		probe(key("minimize"), func(c *engine.Config) { c.Minimize = []string{name} })
 	}
-	flagWeights, _ := parseWeights(flagStrings(flags, "weight"))
 	for _, name := range slices.Sorted(maps.Keys(fc.Weights)) {
-		if _, overridden := flagWeights[name]; !overridden {
+		if _, overridden := flags.Weights[name]; !overridden {
 			probe(key("weights", name), func(c *engine.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
 		}
 	}
 	for _, gate := range fc.Gates {
 		probe(key("gate"), func(c *engine.Config) { c.Gates = []string{gate} })
 	}
-	if len(fc.Priority) > 0 && !flags.Changed("priority") {
+	if len(fc.Priority) > 0 && !flags.changed("priority") {
 		probe(key("priority"), func(c *engine.Config) { c.Priority = fc.Priority })
 	}
-	if len(fc.PriorityTolerance) > 0 && !flags.Changed("priority-tolerance") {
+	if len(fc.PriorityTolerance) > 0 && !flags.changed("priority-tolerance") {
 		// Checked against the priority used, once that passes alone.
 		if _, err := engine.New(engine.Config{Computer: base.Computer, Objectives: base.Objectives, Priority: merged.Priority}); err == nil {
 			probe(key("priority_tolerance"), func(c *engine.Config) {
@@ -262,13 +257,6 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 		}
 	}
 	return errs
-}
-
-// flagStrings returns the values of the string array flag name, none when
-// it is not one.
-func flagStrings(flags *pflag.FlagSet, name string) []string {
-	values, _ := flags.GetStringArray(name)
-	return values
 }
 
 // typeError returns the error of the config file at path, whose text is
