@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,57 @@ func TestConfigNamesOfALayoutsObjectives(t *testing.T) {
 	_, stderr, code := run(t, "", "stats", "--config", path, filepath.Join(repoRoot, "sample_data", "verl"))
 	if want := "rewardlens: " + path + `:2: minimize: unknown objective "scor" (objectives: score)` + "\n"; code != 2 || !strings.HasSuffix(stderr, want) {
 		t.Errorf("status %d, stderr\n%q\nwant it to end with\n%q", code, stderr, want)
+	}
+}
+
+// TestConfigPromptKeysSayTheirLine: the prompts' keys of a config file,
+// checked once the data names the objectives, are said at their line
+// (an expression's at its column too), and by their key, not by the flag
+// that would override them; a flag's value over them is the flag's.
+func TestConfigPromptKeysSayTheirLine(t *testing.T) {
+	data := filepath.Join(writeFiles(t, map[string]string{
+		"data.jsonl": `{"group":"g","metadata":{"accuracy":1,"safety":0.5}}` + "\n" + `{"group":"g","metadata":{"accuracy":0,"safety":0.9}}` + "\n",
+	}), "data.jsonl")
+	for _, c := range []struct {
+		name, config string
+		args         []string // the command and its flags
+		want         string   // stderr, PATH standing for the config's path; "" for success
+	}{
+		{"prompt_by", "\nprompt_by = \"metadata.\"\n", []string{"stats"},
+			`PATH:2:22: expression prompt_by = "metadata.": unexpected end of expression`},
+		{"task_metric's expression", "method = \"grpo\"\ntask_metric = \"metadata.accuracy +\"\n", []string{"prompts"},
+			`PATH:2:34: expression task_metric = "metadata.accuracy +": unexpected token EOF`},
+		{"task_metric of no trajectory", "\n\ntask_metric = \"acuracy\"\n", []string{"stats"},
+			`PATH:3: task_metric "acuracy": no trajectory has it as a finite number; did you mean accuracy?`},
+		{"pass_threshold", "pass_threshold = nan\n", []string{"stats"}, `PATH:1: pass_threshold NaN: want a finite number`},
+		{"pass_threshold followed", "\npass_threshold = inf\n", []string{"stats", "--follow"}, `PATH:2: pass_threshold +Inf: want a finite number`},
+		{"filter_groups", "\nfilter_groups = \"acuracy\"\n", []string{"compute"},
+			`PATH:2: filter_groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`},
+		{"filter_groups followed", "filter_groups = \"accuracy\"\n", []string{"stats", "--follow"},
+			`PATH:1: filter_groups "accuracy": stats --follow does not apply the group filter yet (compute, stats and the dashboard do)`},
+
+		{"a pass threshold flag over the file's", "pass_threshold = nan\n", []string{"stats", "--pass-threshold", "0.5"}, ""},
+		{"a task metric's older flag over the file's", "task_metric = \"metadata.\"\n", []string{"stats", "--health-task", "accuracy"}, ""},
+		{"a bad flag over the file's", "filter_groups = \"accuracy\"\n", []string{"compute", "--filter-groups", "acuracy"},
+			`--filter-groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "bad.toml")
+			if err := os.WriteFile(path, []byte(c.config), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := append(append(slices.Clone(c.args), "--config", path), data)
+			_, stderr, code := run(t, "", args...)
+			if c.want == "" {
+				if code != 0 {
+					t.Fatalf("status %d, stderr %q", code, stderr)
+				}
+				return
+			}
+			want := "rewardlens: " + strings.ReplaceAll(c.want, "PATH", path) + "\n"
+			if code != 2 || !strings.HasSuffix(stderr, want) {
+				t.Errorf("status %d, stderr\n%q\nwant it to end with\n%q", code, stderr, want)
+			}
+		})
 	}
 }

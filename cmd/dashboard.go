@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -91,10 +92,29 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
-	err = ui.Run(ctx, in)
+	return s.dashboardError(ui.Run(ctx, in), cfg)
+}
+
+// dashboardError is the error the dashboard ended with, err, as the CLI
+// says it: settings known to be bad once the data is read (--filter-groups,
+// the objectives) are the user's (exit status 2), and the config file's,
+// cfg's, at their line.
+func (s *settings) dashboardError(err error, cfg engine.Config) error {
 	var settings session.SettingsError
-	if errors.Is(err, session.ErrNotAnObjective) || errors.As(err, &settings) {
-		return inputError{err} // known once the data is read: --filter-groups, the objectives
+	switch {
+	case errors.Is(err, session.ErrNotAnObjective) && s.file.uses(filterGroupsKey):
+		// The session names the flag: the file's key is said instead.
+		why := strings.TrimPrefix(err.Error(), fmt.Sprintf("--filter-groups %q: ", cfg.FilterGroups))
+		return s.file.at(filterGroupsKey, fmt.Errorf("%s %q: %s", filterGroupsKey, cfg.FilterGroups, why))
+	case errors.As(err, &settings):
+		if settings.Config != nil {
+			if fileErr := s.file.checkValues(*settings.Config); fileErr != nil {
+				return fileErr
+			}
+		}
+		return inputError{err}
+	case errors.Is(err, session.ErrNotAnObjective):
+		return inputError{err}
 	}
 	return err
 }

@@ -68,7 +68,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return err
 	}
 	s.sayWarnings(stdio.Stderr)
-	if err := notFiltered(cfg, "stats --follow"); err != nil {
+	if err := notFiltered(cfg, "stats --follow", s.file); err != nil {
 		return err
 	}
 	if cfg.MatchLogged != nil && *cfg.MatchLogged {
@@ -77,7 +77,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return usagef("--match-logged is not applied by stats --follow: run compute or stats on the files to find the settings, then follow with them")
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
-	f := &statsFollower{cfg: cfg, checkFile: s.checkFile, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
+	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
@@ -219,8 +219,8 @@ type statsFollower struct {
 	json   bool
 	out    io.Writer
 	errOut io.Writer // the warnings' (stderr)
-	// checkFile is settings.checkFile, for newComputer.
-	checkFile func(engine.Config) error
+	// file is settings.file, for newComputer and the prompts' columns.
+	file *configFile
 
 	// mu guards computer and buildErr until the computer is built, and
 	// fields: the loader's Pick, which builds the computer and notes the
@@ -420,12 +420,12 @@ func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
-		f.computer, f.buildErr = newComputer(f.cfg, first, f.checkFile)
+		f.computer, f.buildErr = newComputer(f.cfg, first, f.file)
 		if f.buildErr == nil {
 			// The dead signal is per group: the prompts are not read.
 			cfg := f.cfg
 			cfg.PromptBy = ""
-			f.columns, f.buildErr = newPromptColumns(cfg, f.computer.Scorer.Objectives())
+			f.columns, f.buildErr = newPromptColumns(cfg, f.computer.Scorer.Objectives(), f.file)
 		}
 	}
 	return f.computer, f.buildErr

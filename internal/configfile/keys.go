@@ -23,7 +23,7 @@ func unknownKeysError(path, text string, keys []toml.Key) error {
 	if len(keys) > 1 {
 		noun = "keys"
 	}
-	return placed(path, keyLine(text, keys[0]), fmt.Errorf("unknown %s %s (valid: %s)", noun, strings.Join(names, ", "), validKeys))
+	return placed(path, text, keyLine(text, keys[0]), fmt.Errorf("unknown %s %s (valid: %s)", noun, strings.Join(names, ", "), validKeys))
 }
 
 // keyLine returns the 1-based line of text where key is set or its table

@@ -43,8 +43,7 @@ func (fl Flags) changed(name string) bool { return fl.Changed != nil && fl.Chang
 // engine checks each in a config holding it and what it needs of merged
 // (the objectives' names, the priority), so that its error is that key's,
 // "PATH:LINE: ERR", the first by line. What is wrong only in how keys go
-// together, or with a flag's value, is left to the caller, as are the
-// [sources.NAME] tables.
+// together, or with a flag's value, is left to the caller.
 func (f *File) CheckValues(merged engine.Config, flags Flags) error {
 	fc := f.Config
 	var errs []valueError
@@ -102,48 +101,56 @@ func (f *File) CheckValues(merged engine.Config, flags Flags) error {
 	if !flags.changed("objective") {
 		errs = append(errs, f.objectiveErrors(merged.Computer)...)
 	}
+	errs = append(errs, f.sourceErrors(merged, flags)...)
 	errs = append(errs, f.namedErrors(merged, flags)...)
-	return firstError(f.Path, errs)
+	return firstError(f.Path, f.Text, errs)
 }
 
-// firstError is the error of errs at the first line of the file at path
-// (one whose line is unknown after all), nil when there is none.
-func firstError(path string, errs []valueError) error {
+// firstError is the error of errs at the first line of text, the file at
+// path (one whose line is unknown after all), nil when there is none.
+func firstError(path, text string, errs []valueError) error {
 	if len(errs) == 0 {
 		return nil
 	}
 	first := slices.MinFunc(errs, func(a, b valueError) int {
 		return cmp.Compare(uint(a.line-1), uint(b.line-1)) // line 0 wraps round to the last
 	})
-	return placed(path, first.line, first.err)
+	return placed(path, text, first.line, first.err)
 }
 
 // objectiveErrors checks each [[objective]] of the file, for the computer
-// of the merged config: its name, expression, goal and weight each alone,
-// at the line of its key in that entry (the entry's header when the key is
-// absent), then whether its name was given before.
+// of the merged config (entryErrors).
 func (f *File) objectiveErrors(computer string) []valueError {
 	if _, err := engine.ParseComputer(cmp.Or(computer, string(engine.ComputerPareto))); err != nil {
 		return nil // the computer's own error
 	}
-	var errs []valueError
-	at := func(i int, k string) int { return entryKeyLine(f.Text, "objective", i, k) }
-	probe := func(objs ...engine.ObjectiveConfig) error {
+	return f.entryErrors("objective", f.Config.Objectives, "", func(objs ...engine.ObjectiveConfig) error {
 		_, err := engine.New(engine.Config{Computer: computer, Objectives: objs})
 		return err
-	}
-	for i, o := range f.Config.Objectives {
+	})
+}
+
+// entryErrors checks objs, the objectives of the array of tables array
+// ("objective", "sources.NAME.objective"), with probe, which builds an
+// engine on the objectives it is given: each entry's name, expression, goal
+// and weight alone, at the line of its key in that entry (the entry's
+// header when the key is absent), then whether its name was given before.
+// The errors said here start with prefix.
+func (f *File) entryErrors(array string, objs []engine.ObjectiveConfig, prefix string, probe func(...engine.ObjectiveConfig) error) []valueError {
+	var errs []valueError
+	at := func(i int, k string) int { return entryKeyLine(f.Text, array, i, k) }
+	for i, o := range objs {
 		// Said here: the engine would name a nameless objective by its
 		// expression, and compile an absent one as "".
 		switch {
 		case o.Name == "" && o.Expr == "":
-			errs = append(errs, valueError{at(i, "name"), errors.New("an objective has no name and no expr")})
+			errs = append(errs, valueError{at(i, "name"), errors.New(prefix + "an objective has no name and no expr")})
 			continue
 		case o.Name == "":
-			errs = append(errs, valueError{at(i, "name"), fmt.Errorf("an objective (expr %q) has no name", o.Expr)})
+			errs = append(errs, valueError{at(i, "name"), fmt.Errorf("%san objective (expr %q) has no name", prefix, o.Expr)})
 			continue
 		case strings.TrimSpace(o.Expr) == "":
-			errs = append(errs, valueError{at(i, "expr"), fmt.Errorf("objective %s has no expr", o.Name)})
+			errs = append(errs, valueError{at(i, "expr"), fmt.Errorf("%sobjective %s has no expr", prefix, o.Name)})
 			continue
 		}
 		name := o.Name
@@ -166,10 +173,7 @@ func (f *File) objectiveErrors(computer string) []valueError {
 		return errs
 	}
 	// A name given twice: the first entry that makes the list fail.
-	named := make([]engine.ObjectiveConfig, len(f.Config.Objectives))
-	for i, o := range f.Config.Objectives {
-		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
-	}
+	named := namesOnly(objs)
 	if len(named) == 0 || probe(named...) == nil {
 		return nil
 	}
@@ -181,24 +185,107 @@ func (f *File) objectiveErrors(computer string) []valueError {
 	return nil
 }
 
+// namesOnly returns objs' names, each with the expression 0: what the
+// checks of names need of objectives.
+func namesOnly(objs []engine.ObjectiveConfig) []engine.ObjectiveConfig {
+	named := make([]engine.ObjectiveConfig, len(objs))
+	for i, o := range objs {
+		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
+	}
+	return named
+}
+
+// probeSourceBy stands for a source expression when only the sources'
+// tables are checked: one that compiles.
+const probeSourceBy = `"source"`
+
+// sourceErrors checks the file's source_by, alone and with the sources
+// merged has, and its [sources.NAME] tables: that they may be used (the
+// pareto computer and a source_by, at the first table's line), then each
+// table's objectives as the top level's are (entryErrors), the table
+// whole at its header, and its weights, each alone.
+func (f *File) sourceErrors(merged engine.Config, flags Flags) []valueError {
+	fc := f.Config
+	var errs []valueError
+	key := func(k ...string) int { return settingLine(f.Text, k) }
+	probe := func(line int, c engine.Config) {
+		if _, err := engine.New(c); err != nil {
+			errs = append(errs, valueError{line, err})
+		}
+	}
+	probeObjective := []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+	if fc.SourceBy != "" && !flags.changed("source-by") {
+		c := engine.Config{SourceBy: fc.SourceBy, Objectives: probeObjective}
+		if len(merged.Sources) > 0 {
+			c.Sources = map[string]engine.SourceConfig{"probe": {Objectives: probeObjective}}
+		}
+		probe(key(engine.SourceBySetting), c)
+	}
+	if len(fc.Sources) == 0 {
+		return errs
+	}
+	if _, err := engine.ParseComputer(cmp.Or(merged.Computer, string(engine.ComputerPareto))); err != nil {
+		return errs // the computer's own error
+	}
+	names := slices.Sorted(maps.Keys(fc.Sources))
+	first := slices.MinFunc(names, func(a, b string) int {
+		return cmp.Compare(uint(key("sources", a)-1), uint(key("sources", b)-1))
+	})
+	sourceBy := ""
+	if merged.SourceBy != "" {
+		sourceBy = probeSourceBy
+	}
+	if _, err := engine.New(engine.Config{Computer: merged.Computer, SourceBy: sourceBy, Sources: map[string]engine.SourceConfig{first: {Objectives: probeObjective}}}); err != nil {
+		return append(errs, valueError{key("sources", first), err}) // what the tables hold is not used
+	}
+	for _, name := range names {
+		src := fc.Sources[name]
+		in := func(c engine.SourceConfig) engine.Config {
+			return engine.Config{SourceBy: probeSourceBy, Sources: map[string]engine.SourceConfig{name: c}}
+		}
+		entries := f.entryErrors("sources."+name+".objective", src.Objectives, "source "+name+": ", func(objs ...engine.ObjectiveConfig) error {
+			_, err := engine.New(in(engine.SourceConfig{Objectives: objs}))
+			return err
+		})
+		if len(entries) > 0 {
+			errs = append(errs, entries...)
+			continue
+		}
+		if _, err := engine.New(in(engine.SourceConfig{Objectives: namesOnly(src.Objectives)})); err != nil {
+			errs = append(errs, valueError{key("sources", name), err})
+			continue
+		}
+		for _, w := range slices.Sorted(maps.Keys(src.Weights)) {
+			probe(key("sources", name, "weights", w), in(engine.SourceConfig{Objectives: namesOnly(src.Objectives), Weights: map[string]float64{w: src.Weights[w]}}))
+		}
+	}
+	return errs
+}
+
 // namedErrors checks the file's values that need the rest of the config
 // (merged): the svrl settings, nansum, the expressions of constraints and
 // the logged advantage, and the names that minimize, weights, gate,
 // priority and priority_tolerance give, when the objectives are known
-// (before the data, or once it names them). Each is checked
+// (before the data, or once it names them; with sources, the union of
+// theirs and the top level's). Each is checked
 // in base, the computer and the objectives' names of merged, which must
 // pass alone.
 func (f *File) namedErrors(merged engine.Config, flags Flags) []valueError {
 	fc := f.Config
 	base := engine.Config{Computer: merged.Computer}
-	named := len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == ""
-	if named {
-		for _, o := range merged.Objectives {
-			base.Objectives = append(base.Objectives, engine.ObjectiveConfig{Name: o.Name, Expr: "0"})
+	named := true
+	switch {
+	case merged.SourceBy != "" && len(merged.Sources) > 0:
+		base.SourceBy, base.Sources = probeSourceBy, map[string]engine.SourceConfig{}
+		for name, src := range merged.Sources {
+			base.Sources[name] = engine.SourceConfig{Objectives: namesOnly(src.Objectives)}
 		}
-	} else if merged.Computer == string(engine.ComputerSVRL) {
-		named = true
-	} else {
+		base.Objectives = namesOnly(merged.Objectives)
+	case len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == "":
+		base.Objectives = namesOnly(merged.Objectives)
+	case merged.Computer == string(engine.ComputerSVRL):
+	default:
+		named = false
 		base.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 	}
 	if _, err := engine.New(base); err != nil {
@@ -270,7 +357,7 @@ func typeError(path, text string) error {
 	}
 	w := typeWalk{text: text}
 	w.walk(raw, reflect.TypeFor[engine.Config](), nil, "", 0, nil)
-	return firstError(path, w.found)
+	return firstError(path, text, w.found)
 }
 
 // typeWalk walks a decoded config beside the Go type that takes it.
