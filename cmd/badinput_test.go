@@ -101,7 +101,7 @@ func TestEveryBadInput(t *testing.T) {
 		{"expression does not compile", []string{"--objective", "a=metadata.accuracy +* 2", p("good.jsonl")},
 			`expression a = "metadata.accuracy +* 2": line 1, column 20: unexpected token Operator("*")`},
 		{"expression in a config does not compile", []string{"--config", p("badexpr.toml"), p("good.jsonl")},
-			`expression a = "metadata.accuracy +* 2": line 1, column 20`},
+			p("badexpr.toml") + `:3:28: expression a = "metadata.accuracy +* 2": unexpected token Operator("*")`},
 		{"expression of an unknown type", []string{"--objective", "a=response * 2", p("good.jsonl")}, `expression a = "response * 2": line 1, column 10`},
 		{"weight of no objective", []string{"--objective", "a=metadata.accuracy", "--weight", "b=1", p("good.jsonl")}, `weight: unknown objective "b" (objectives: a)`},
 		{"weight of no inferred objective", []string{"--weight", "b=1", p("good.jsonl")}, `weight: unknown objective "b" (objectives: accuracy)`},

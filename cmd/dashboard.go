@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -90,10 +92,29 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
-	err = ui.Run(ctx, in)
+	return s.dashboardError(ui.Run(ctx, in), cfg)
+}
+
+// dashboardError is the error the dashboard ended with, err, as the CLI
+// says it: settings known to be bad once the data is read (--filter-groups,
+// the objectives) are the user's (exit status 2), and the config file's,
+// cfg's, at their line.
+func (s *settings) dashboardError(err error, cfg engine.Config) error {
 	var settings session.SettingsError
-	if errors.Is(err, session.ErrNotAnObjective) || errors.As(err, &settings) {
-		return inputError{err} // known once the data is read: --filter-groups, the objectives
+	switch {
+	case errors.Is(err, session.ErrNotAnObjective) && s.file.uses(filterGroupsKey):
+		// The session names the flag: the file's key is said instead.
+		why := strings.TrimPrefix(err.Error(), fmt.Sprintf("--filter-groups %q: ", cfg.FilterGroups))
+		return s.file.at(filterGroupsKey, fmt.Errorf("%s %q: %s", filterGroupsKey, cfg.FilterGroups, why))
+	case errors.As(err, &settings):
+		if settings.Config != nil {
+			if fileErr := s.file.checkValues(*settings.Config); fileErr != nil {
+				return fileErr
+			}
+		}
+		return inputError{err}
+	case errors.Is(err, session.ErrNotAnObjective):
+		return inputError{err}
 	}
 	return err
 }
@@ -104,7 +125,11 @@ func sampleConfig() (engine.Config, error) {
 	if err != nil {
 		return engine.Config{}, err
 	}
-	return parseConfig(sampledata.ConfigPath, string(text))
+	f, err := configfile.Parse(sampledata.ConfigPath, string(text))
+	if err != nil {
+		return engine.Config{}, inputError{err}
+	}
+	return f.Config, nil
 }
 
 // loadSample reads the embedded sample experiment.

@@ -44,7 +44,7 @@ func TestDashboardFilterMatchesCompute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := file.cfg
+	cfg := file.Config
 	cfg.Method, cfg.FilterGroups = "grpo", "accuracy"
 	data, err := loaders.Load([]string{samplePath}, loaders.Options{})
 	if err != nil {

@@ -69,11 +69,11 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		return err
 	}
 	s.sayWarnings(stdio.Stderr)
-	if err := notFiltered(cfg, "stats --follow"); err != nil {
+	if err := notFiltered(cfg, "stats --follow", s.file); err != nil {
 		return err
 	}
 	sayLayout(stdio.Stderr, layout, cfg)
-	f := &statsFollower{cfg: cfg, checkFile: s.checkFile, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
+	f := &statsFollower{cfg: cfg, file: s.file, health: health, json: format == "json", out: stdio.Stdout, errOut: stdio.Stderr, printed: map[int64]printedLine{},
 		warnings: follow.Warnings(layouts.Warnings(cfg), cfg.EqualGroups), warned: map[string]bool{}, matchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged}
 	// The first reading is evaluated as it streams: only the evaluation
 	// is kept, never every trajectory. The computer is built on the first
@@ -216,8 +216,8 @@ type statsFollower struct {
 	json   bool
 	out    io.Writer
 	errOut io.Writer // the warnings' (stderr)
-	// checkFile is settings.checkFile, for newComputer.
-	checkFile func(engine.Config) error
+	// file is settings.file, for newComputer and the prompts' columns.
+	file *configFile
 
 	// mu guards computer and buildErr until the computer is built, and
 	// fields: the loader's Pick, which builds the computer and notes the
@@ -432,12 +432,12 @@ func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
-		f.computer, f.buildErr = newComputer(f.cfg, first, f.checkFile)
+		f.computer, f.buildErr = newComputer(f.cfg, first, f.file)
 		if f.buildErr == nil {
 			// The dead signal is per group: the prompts are not read.
 			cfg := f.cfg
 			cfg.PromptBy = ""
-			f.columns, f.buildErr = newPromptColumns(cfg, f.computer.Scorer.Objectives())
+			f.columns, f.buildErr = newPromptColumns(cfg, f.computer.Scorer.Objectives(), f.file)
 		}
 	}
 	return f.computer, f.buildErr

@@ -163,7 +163,7 @@ func sampleModel(t *testing.T, configPath string) *ui.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := file.cfg
+	cfg := file.Config
 	data, err := loaders.Load([]string{samplePath}, loaders.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +250,7 @@ func TestDashboardSettingsRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := file.cfg
+			cfg := file.Config
 			loaded, err := engine.New(cfg)
 			if err != nil {
 				t.Fatal(err)

@@ -55,6 +55,9 @@ type prepared struct {
 	// even when it is the default (the first objective): prompts, whose
 	// output is about it, sets it; stats then leaves out what it says.
 	needsTask bool
+	// file is the --config file (settings.file), whose values' errors
+	// are said at their line.
+	file *configFile
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -117,7 +120,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
 	}
-	if err := p.columns.check(p.fields); err != nil {
+	if err := p.columns.check(p.fields, p.file); err != nil {
 		if p.needsTask || p.cfg.TaskMetric != "" {
 			return nil, err
 		}
@@ -190,7 +193,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	s.sayWarnings(stdio.Stderr)
 	sayLayout(stdio.Stderr, layout, cfg)
 	var (
-		p          = prepared{cfg: cfg}
+		p          = prepared{cfg: cfg, file: s.file}
 		columnsErr error
 		evaluator  *engine.Evaluator
 		cerr       error
@@ -204,13 +207,13 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	opts.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 		p.fields.add(first)
 		if p.computer == nil && cerr == nil {
-			p.computer, cerr = newComputer(cfg, first, s.checkFile)
+			p.computer, cerr = newComputer(cfg, first, s.file)
 		}
 		if cerr != nil {
 			return nil
 		}
 		if columns && p.columns == nil {
-			p.columns, cerr = newPromptColumns(cfg, p.computer.Scorer.Objectives())
+			p.columns, cerr = newPromptColumns(cfg, p.computer.Scorer.Objectives(), s.file)
 			if cerr != nil {
 				return nil
 			}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -43,17 +41,10 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 // checkFrom is the usage error of a --from (config from) that names no
 // layout.
 func checkFrom(cfg engine.Config) error {
-	if cfg.From != "" && !slices.Contains(layouts.Names(), cfg.From) {
-		return usageError{unknownFrom("--from", cfg.From)}
+	if err := layouts.CheckFrom("--from", cfg.From); err != nil {
+		return usageError{err}
 	}
 	return nil
-}
-
-// unknownFrom is the error of from, set by what (the flag or the config
-// key), naming no layout: the engine's form for a method or a scope.
-func unknownFrom(what, from string) error {
-	names := layouts.Names()
-	return fmt.Errorf("unknown %s %q%s (valid: %s)", what, from, suggest.DidYouMean(suggest.Near(from, names)), strings.Join(names, ", "))
 }
 
 // allBatches returns the index of every batch of res.

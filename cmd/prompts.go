@@ -17,13 +17,19 @@ import (
 
 // newPromptColumns is prompts.NewColumns with the CLI's errors: a
 // threshold that is no number is the user's (exit status 2), and so is an
-// expression that does not compile (a *scoring.CompileError).
-func newPromptColumns(cfg engine.Config, objectives []scoring.Objective) (*promptColumns, error) {
+// expression that does not compile (a *scoring.CompileError); either is
+// said at its line when the value is file's, the --config file's.
+func newPromptColumns(cfg engine.Config, objectives []scoring.Objective, file *configFile) (*promptColumns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
-	if errors.Is(err, prompts.ErrThreshold) {
+	var compile *scoring.CompileError
+	switch {
+	case errors.Is(err, prompts.ErrThreshold) && file.uses(passThresholdKey):
+		return nil, file.at(passThresholdKey, fmt.Errorf("%s %v: want a finite number", passThresholdKey, *cfg.PassThreshold))
+	case errors.Is(err, prompts.ErrThreshold):
 		return nil, usagef("--pass-threshold %v: want a finite number", *cfg.PassThreshold)
-	}
-	if err != nil {
+	case errors.As(err, &compile) && file.uses(compile.Name):
+		return nil, file.at(compile.Name, err)
+	case err != nil:
 		return nil, inputError{err}
 	}
 	return &promptColumns{c}, nil
@@ -49,13 +55,17 @@ func (c *promptColumns) finish(ev *engine.Evaluation) {
 }
 
 // check fails when no trajectory has the task metric, naming the fields
-// nearest to it (fields, the inputs' first records').
-func (c *promptColumns) check(fields []string) error {
+// nearest to it (fields, the inputs' first records'); at its line when
+// it is file's, the --config file's.
+func (c *promptColumns) check(fields []string, file *configFile) error {
 	if c == nil {
 		return nil
 	}
 	if c.HasTask() {
 		return nil
+	}
+	if file.uses(prompts.TaskMetricSetting) && file.Config.TaskMetric == c.TaskName {
+		return file.at(prompts.TaskMetricSetting, fmt.Errorf("%s %q: no trajectory has it as a finite number%s", prompts.TaskMetricSetting, c.TaskName, fieldHint(c.TaskName, fields)))
 	}
 	return inputError{fmt.Errorf("task metric %q: no trajectory has it as a finite number%s (give --task-metric NAME or EXPR)", c.TaskName, fieldHint(c.TaskName, fields))}
 }
@@ -106,7 +116,11 @@ func (p *prepared) filterGroups(res *engine.Result) error {
 		for j, o := range res.Objectives {
 			names[j] = o.Name
 		}
-		return usagef("--filter-groups %q: not an objective%s (objectives: %s)", name, didYouMean(name, names), strings.Join(names, ", "))
+		why := fmt.Sprintf("not an objective%s (objectives: %s)", didYouMean(name, names), strings.Join(names, ", "))
+		if p.file.uses(filterGroupsKey) {
+			return p.file.at(filterGroupsKey, fmt.Errorf("%s %q: %s", filterGroupsKey, name, why))
+		}
+		return usagef("--filter-groups %q: %s", name, why)
 	}
 	p.filter = prompts.FilterGroups(p.ev, k)
 	res.Rewards = p.filter.Rewards(p.ev, res.Options)
@@ -126,12 +140,22 @@ func reportFilter(w io.Writer, objective string, f *prompts.Filtered) {
 		textsafe.Line(objective), dropped, kept+dropped, english.Plural(kept+dropped, "group"), textsafe.Line(objective), effective, total, english.Plural(total, "trajectory"))
 }
 
-// notFiltered refuses --filter-groups (or the config's filter_groups)
-// where it is not applied yet, rather than showing rewards it did not
-// filter: stats --follow.
-func notFiltered(cfg engine.Config, where string) error {
+// The keys of --filter-groups and --pass-threshold in a config file.
+const (
+	filterGroupsKey  = "filter_groups"
+	passThresholdKey = "pass_threshold"
+)
+
+// notFiltered refuses --filter-groups (or the config's filter_groups, at
+// its line in file) where it is not applied yet, rather than showing
+// rewards it did not filter: stats --follow.
+func notFiltered(cfg engine.Config, where string, file *configFile) error {
 	if cfg.FilterGroups == "" {
 		return nil
 	}
-	return usagef("--filter-groups %q: %s does not apply the group filter yet (compute, stats and the dashboard do)", cfg.FilterGroups, where)
+	const why = "%s does not apply the group filter yet (compute, stats and the dashboard do)"
+	if file.uses(filterGroupsKey) {
+		return file.at(filterGroupsKey, fmt.Errorf("%s %q: "+why, filterGroupsKey, cfg.FilterGroups, where))
+	}
+	return usagef("--filter-groups %q: "+why, cfg.FilterGroups, where)
 }

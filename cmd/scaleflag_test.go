@@ -44,7 +44,7 @@ func TestScaleFlagOverConfigNormalize(t *testing.T) {
 
 	both := filepath.Join(dir, "both.toml")
 	_, errOut, code = run(t, "", "stats", "--config", both, "--objective", "acc=metadata.acc", data)
-	want := "rewardlens: warning: " + both + ` sets scale = "batch" and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled`
+	want := "rewardlens: warning: " + both + `:3: scale = "batch" and normalize = false (line 1) contradict each other: normalize = false wins, the rewards are not scaled`
 	if code != 0 || !strings.Contains(errOut, want) {
 		t.Errorf("config with both: status %d, stderr %q; want %q", code, errOut, want)
 	}

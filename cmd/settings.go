@@ -2,22 +2,19 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/BurntSushi/toml"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -65,10 +62,10 @@ type settings struct {
 	// method that reads the scale, which the inputs' layout may set
 	// (applyScale).
 	scaleFlag, scaleContradiction string
-	// checkFile checks the values of the --config file in a config whose
-	// objectives were inferred (configFile.checkValues), when the data
-	// names them; nil without a file. config sets it.
-	checkFile func(engine.Config) error
+	// file is the --config file, whose values' errors are said at their
+	// line, also once the data names the objectives; nil without one.
+	// config sets it.
+	file *configFile
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
@@ -133,18 +130,17 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 // config builds the engine config: the config file (or fallback, when no
 // --config is given), then every flag the user set on top of it. A bad
 // value the file sets, and no flag overrides, is the error at its line
-// (configFile.checkValues).
+// (configfile.File.CheckValues).
 func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine.Config, error) {
 	var cfg engine.Config
-	var file *configFile
+	s.file = nil
 	switch {
 	case s.configPath != "":
 		f, err := readConfig(s.configPath)
 		if err != nil {
 			return cfg, err
 		}
-		cfg, file = f.cfg, f
-		s.checkFile = func(merged engine.Config) error { return f.checkValues(merged, flags) }
+		cfg, s.file = f.Config, &configFile{f, flags}
 	case fallback != nil:
 		cfg = *fallback
 	}
@@ -164,9 +160,8 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	if flags.Changed("scale") {
 		s.scaleFlag = s.scale
 	}
-	if !flags.Changed("scale") && !flags.Changed("no-normalize") && file != nil && file.cfg.Normalize != nil && !*file.cfg.Normalize &&
-		(file.cfg.Scale == string(engine.ScaleGroup) || file.cfg.Scale == string(engine.ScaleBatch)) {
-		s.scaleContradiction = fmt.Sprintf("%s sets scale = %q and normalize = false, which contradict each other: normalize = false wins, the rewards are not scaled (drop one of them)", s.configPath, file.cfg.Scale)
+	if !flags.Changed("scale") && !flags.Changed("no-normalize") && s.file != nil {
+		s.scaleContradiction = s.file.ScaleContradiction()
 	}
 	set("scale", func() { cfg.Scale = s.scale })
 	set("task", func() { cfg.Task = s.task })
@@ -231,10 +226,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 		}
 		cfg.Weights = merged
 	}
-	if file != nil {
-		return cfg, file.checkValues(cfg, flags)
-	}
-	return cfg, nil
+	return cfg, s.file.checkValues(cfg)
 }
 
 // sayWarnings says on w the warnings config found.
@@ -293,10 +285,8 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 	if err := checkConfig(cfg); err != nil {
 		// The layout's objectives known, the file's names are checked at
 		// their line.
-		if s.checkFile != nil {
-			if fileErr := s.checkFile(cfg); fileErr != nil {
-				return cfg, loaders.Options{}, "", fileErr
-			}
+		if fileErr := s.file.checkValues(cfg); fileErr != nil {
+			return cfg, loaders.Options{}, "", fileErr
 		}
 		return cfg, loaders.Options{}, "", err
 	}
@@ -418,67 +408,69 @@ func parseWeights(specs []string) (map[string]float64, error) {
 	return weights, nil
 }
 
-// readConfig reads a TOML config file; unknown keys are an error, so that a
-// typo does not silently fall back to a default, and so is a value of the
-// wrong type, at its line.
-func readConfig(path string) (*configFile, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, inputError{fmt.Errorf("config %s: a directory, not a file", path)}
-	}
-	data, err := os.ReadFile(path)
+// readConfig is configfile.Read with the CLI's errors: the file's are the
+// user's (exit status 2).
+func readConfig(path string) (*configfile.File, error) {
+	f, err := configfile.Read(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, inputError{fmt.Errorf("config %s: no such file", path)}
-		}
 		return nil, inputError{err}
 	}
-	cfg, err := parseConfig(path, string(data))
-	if err != nil {
-		return nil, err
-	}
-	return &configFile{path: path, text: string(data), cfg: cfg}, nil
+	return f, nil
 }
 
-func parseConfig(path, text string) (engine.Config, error) {
-	var cfg engine.Config
-	md, err := toml.Decode(text, &cfg)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return cfg, inputError{fmt.Errorf("%s:%d: %s", path, pe.Position.Line, pe.Message)}
-		}
-		if typeErr := typeError(path, text); typeErr != nil {
-			return cfg, typeErr
-		}
-		return cfg, inputError{fmt.Errorf("%s: %w", path, err)}
+// configFile is the --config file and the flags given over it: an error
+// about a value the file sets, and no flag overrides, is said at the
+// line of its key. Its methods take a nil one for no file.
+type configFile struct {
+	*configfile.File
+	flags *pflag.FlagSet
+}
+
+// checkValues is File.CheckValues with the CLI's errors, merged being the
+// config of the file and the flags.
+func (f *configFile) checkValues(merged engine.Config) error {
+	if f == nil {
+		return nil
 	}
-	if undecoded := md.Undecoded(); len(undecoded) > 0 {
-		return cfg, unknownKeysError(path, text, undecoded)
+	weights, _ := f.flags.GetStringArray("weight")
+	flagWeights, _ := parseWeights(weights) // its error is config's
+	if err := f.CheckValues(merged, configfile.Flags{Changed: f.changed, Weights: flagWeights}); err != nil {
+		return inputError{err}
 	}
-	// The decoder leaves a table's setting unset, and says nothing, when
-	// the file gives it a number ("weights = 3").
-	if typeErr := typeError(path, text); typeErr != nil {
-		return cfg, typeErr
-	}
-	return cfg, nil
+	return nil
+}
+
+// changed reports whether the flag name was given (for task-metric, its
+// older name too).
+func (f *configFile) changed(name string) bool {
+	return f.flags.Changed(name) || name == "task-metric" && f.flags.Changed(healthTaskFlag)
+}
+
+// uses reports whether the value of the top-level key used is the file's:
+// set there, and not by its flag (the key with - for _).
+func (f *configFile) uses(key string) bool {
+	return f != nil && f.Line(key) > 0 && !f.changed(strings.ReplaceAll(key, "_", "-"))
+}
+
+// at is err, about the file's value of key, at the line of key.
+func (f *configFile) at(key string, err error) error {
+	return inputError{f.At(err, key)}
 }
 
 // newComputer builds the reward computer for cfg, inferring the pareto
 // objectives from the first trajectory when none are configured. Settings
-// errors are the user's (exit status 2); checkFile, when not nil
-// (settings.checkFile), says which are a config file's, at their line:
-// the names the file gives can be checked once the objectives are known.
-func newComputer(cfg engine.Config, first *scoring.Trajectory, checkFile func(engine.Config) error) (*engine.RewardComputer, error) {
+// errors are the user's (exit status 2); file, the --config file (nil for
+// none), says which are its own, at their line: the names the file gives
+// can be checked once the objectives are known.
+func newComputer(cfg engine.Config, first *scoring.Trajectory, file *configFile) (*engine.RewardComputer, error) {
 	cfg, err := cfg.InferObjectives(first)
 	if err != nil {
 		return nil, inputError{err}
 	}
 	c, err := engine.New(cfg)
 	if err != nil {
-		if checkFile != nil {
-			if fileErr := checkFile(cfg); fileErr != nil {
-				return nil, fileErr
-			}
+		if fileErr := file.checkValues(cfg); fileErr != nil {
+			return nil, fileErr
 		}
 		return nil, inputError{err}
 	}

@@ -86,6 +86,11 @@ func (cfg Config) newSourceScorer() (*sourceScorer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("source %s: %w", name, err)
 		}
+		// The section's own weights name its objectives: the filter
+		// above is for the top level's, which are the union's.
+		if err := (Config{Weights: src.Weights}).checkNames(p.Objectives()); err != nil {
+			return nil, fmt.Errorf("source %s: %w", name, err)
+		}
 		s.scorers = append(s.scorers, p.(*scoring.ParetoScorer))
 		if err := add(name, s.scorers[len(s.scorers)-1]); err != nil {
 			return nil, err

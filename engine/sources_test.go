@@ -114,6 +114,14 @@ func TestSourcesBadInput(t *testing.T) {
 			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
 			"b": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x", Goal: "min"}}},
 		}}, "objective x: goal"},
+		// A section's own weights name its objectives, as the top level's
+		// name theirs.
+		{Config{SourceBy: "src", Sources: map[string]SourceConfig{
+			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, Weights: map[string]float64{"y": 2}},
+		}}, `source a: weight: unknown objective "y" (objectives: x)`},
+		{Config{SourceBy: "src", Sources: map[string]SourceConfig{
+			"a": {Objectives: []ObjectiveConfig{{Name: "x", Expr: "x"}}, Weights: map[string]float64{"x": math.NaN()}},
+		}}, `source a: weight x: NaN is not a finite number`},
 	} {
 		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want one containing %q", tc.cfg, err, tc.want)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -79,6 +80,17 @@ func Names() []string {
 		names = append(names, l.name)
 	}
 	return append(names, layoutPlain)
+}
+
+// CheckFrom returns the error of from, a layout's name that what (the
+// flag or the config key) sets, when it names none: "unknown WHAT "x";
+// did you mean y? (valid: ...)"; nil for a layout's name or "".
+func CheckFrom(what, from string) error {
+	names := Names()
+	if from == "" || slices.Contains(names, from) {
+		return nil
+	}
+	return fmt.Errorf("unknown %s %q%s (valid: %s)", what, from, suggest.DidYouMean(suggest.Near(from, names)), strings.Join(names, ", "))
 }
 
 // findLayout returns the trainer layout called name (nil for auto, plain

@@ -83,19 +83,25 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 func computerFor(cfg engine.Config, first *scoring.Trajectory) (engine.Config, *engine.RewardComputer, error) {
 	cfg, err := cfg.InferObjectives(first)
 	if err != nil {
-		return cfg, nil, SettingsError{err}
+		return cfg, nil, SettingsError{Err: err}
 	}
 	c, err := engine.New(cfg)
 	if err != nil {
-		return cfg, nil, SettingsError{err}
+		return cfg, nil, SettingsError{Err: err, Config: &cfg}
 	}
 	return cfg, c, nil
 }
 
 // SettingsError is the error of settings that the data read does not
 // fit: no objective to infer from it, or a computer that cannot be built
-// on it. The CLI exits with status 2 on it, as compute does.
-type SettingsError struct{ Err error }
+// on it. The CLI exits with status 2 on it, as compute does. Config is
+// the config the computer could not be built for, its objectives inferred
+// from the data (nil when they could not be): the CLI checks a config
+// file's names against them.
+type SettingsError struct {
+	Err    error
+	Config *engine.Config
+}
 
 func (e SettingsError) Error() string { return e.Err.Error() }
 

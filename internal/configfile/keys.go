@@ -1,4 +1,4 @@
-package cmd
+package configfile
 
 import (
 	"fmt"
@@ -7,9 +7,9 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// validConfigKeys lists what a config file may set, for the error about a
+// validKeys lists what a config file may set, for the error about a
 // key that is none of them.
-const validConfigKeys = "computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, epsilon, std, group_of_one, nansum, from, group_by, batch_by, id_by, logged_advantage, match_logged, prompt_by, task_metric, pass_threshold, filter_groups, constraint, penalty, gate, normalize_objectives, priority, priority_tolerance, source_by, [sources.NAME] objective/weights, [[objective]] name/expr/goal/weight"
+const validKeys = "computer, method, scope, scale, normalize, task, verification_weight, efficiency_weight, minimize, weights, epsilon, std, group_of_one, nansum, from, group_by, batch_by, id_by, logged_advantage, match_logged, prompt_by, task_metric, pass_threshold, filter_groups, constraint, penalty, gate, normalize_objectives, priority, priority_tolerance, source_by, [sources.NAME] objective/weights, [[objective]] name/expr/goal/weight"
 
 // unknownKeysError is the error for the keys of the config file at path,
 // whose text is text, that no setting reads: "PATH:LINE: unknown key K",
@@ -23,11 +23,7 @@ func unknownKeysError(path, text string, keys []toml.Key) error {
 	if len(keys) > 1 {
 		noun = "keys"
 	}
-	place := path
-	if line := keyLine(text, keys[0]); line > 0 {
-		place = fmt.Sprintf("%s:%d", path, line)
-	}
-	return inputError{fmt.Errorf("%s: unknown %s %s (valid: %s)", place, noun, strings.Join(names, ", "), validConfigKeys)}
+	return placed(path, text, keyLine(text, keys[0]), fmt.Errorf("unknown %s %s (valid: %s)", noun, strings.Join(names, ", "), validKeys))
 }
 
 // keyLine returns the 1-based line of text where key is set or its table

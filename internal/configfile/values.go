@@ -1,4 +1,4 @@
-package cmd
+package configfile
 
 import (
 	"cmp"
@@ -11,28 +11,12 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/spf13/pflag"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/layouts"
 )
-
-// configFile is a config file as read: where it is, its text and the
-// values it sets.
-type configFile struct {
-	path, text string
-	cfg        engine.Config
-}
-
-// placed is an error of the config file at path, at its line (0 when
-// it cannot tell): "PATH:LINE: ERR".
-func placed(path string, line int, err error) error {
-	if line == 0 {
-		return inputError{fmt.Errorf("%s: %w", path, err)}
-	}
-	return inputError{fmt.Errorf("%s:%d: %w", path, line, err)}
-}
 
 // valueError is the error of one value of the file: the engine's own,
 // at the line of the key that set it.
@@ -41,31 +25,42 @@ type valueError struct {
 	err  error
 }
 
-// checkValues checks, key by key, the values the file set that no flag
-// overrode, merged being the config of the file and the flags: the
+// Flags are the command line's settings over the file's: a value of the
+// file that a flag overrides is not the file's to check.
+type Flags struct {
+	// Changed reports whether the flag called name was given; nil when
+	// none was.
+	Changed func(name string) bool
+	// Weights are the objectives' weights the flags give (--weight).
+	Weights map[string]float64
+}
+
+// changed reports whether the flag called name was given.
+func (fl Flags) changed(name string) bool { return fl.Changed != nil && fl.Changed(name) }
+
+// CheckValues checks, key by key, the values the file set that no flag
+// of flags overrode, merged being the config of the file and the flags: the
 // engine checks each in a config holding it and what it needs of merged
 // (the objectives' names, the priority), so that its error is that key's,
 // "PATH:LINE: ERR", the first by line. What is wrong only in how keys go
-// together, or with a flag's value, is left to checkConfig, as are the
-// [sources.NAME] tables.
-func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) error {
-	fc := f.cfg
+// together, or with a flag's value, is left to the caller.
+func (f *File) CheckValues(merged engine.Config, flags Flags) error {
+	fc := f.Config
 	var errs []valueError
 	check := func(line int, err error) {
 		if err != nil {
 			errs = append(errs, valueError{line, err})
 		}
 	}
-	key := func(k string) int { return keyLine(f.text, toml.Key{k}) }
+	key := func(k string) int { return keyLine(f.Text, toml.Key{k}) }
 	// ours reports whether the file's value of key is the one used: set
 	// in the file and not by its flag.
-	ours := func(set bool, flag string) bool { return set && !flags.Changed(flag) }
+	ours := func(set bool, flag string) bool { return set && !flags.changed(flag) }
 	options := func(c engine.Config) error { _, err := c.Options(); return err }
 	fields := func(group, batch, id string) error { _, err := scoring.NewRecordFields(group, batch, id); return err }
 
-	if ours(fc.From != "", "from") && checkFrom(engine.Config{From: fc.From}) != nil {
-		// checkFrom's error names the flag.
-		check(key("from"), unknownFrom("from", fc.From))
+	if ours(fc.From != "", "from") {
+		check(key("from"), layouts.CheckFrom("from", fc.From))
 	}
 	if ours(fc.Computer != "", "computer") {
 		_, err := engine.ParseComputer(fc.Computer)
@@ -103,51 +98,59 @@ func (f *configFile) checkValues(merged engine.Config, flags *pflag.FlagSet) err
 			check(key(r.key), fields(r.group, r.batch, r.id))
 		}
 	}
-	if !flags.Changed("objective") {
+	if !flags.changed("objective") {
 		errs = append(errs, f.objectiveErrors(merged.Computer)...)
 	}
+	errs = append(errs, f.sourceErrors(merged, flags)...)
 	errs = append(errs, f.namedErrors(merged, flags)...)
-	return firstError(f.path, errs)
+	return firstError(f.Path, f.Text, errs)
 }
 
-// firstError is the error of errs at the first line of the file at path
-// (one whose line is unknown after all), nil when there is none.
-func firstError(path string, errs []valueError) error {
+// firstError is the error of errs at the first line of text, the file at
+// path (one whose line is unknown after all), nil when there is none.
+func firstError(path, text string, errs []valueError) error {
 	if len(errs) == 0 {
 		return nil
 	}
 	first := slices.MinFunc(errs, func(a, b valueError) int {
 		return cmp.Compare(uint(a.line-1), uint(b.line-1)) // line 0 wraps round to the last
 	})
-	return placed(path, first.line, first.err)
+	return placed(path, text, first.line, first.err)
 }
 
 // objectiveErrors checks each [[objective]] of the file, for the computer
-// of the merged config: its name, expression, goal and weight each alone,
-// at the line of its key in that entry (the entry's header when the key is
-// absent), then whether its name was given before.
-func (f *configFile) objectiveErrors(computer string) []valueError {
+// of the merged config (entryErrors).
+func (f *File) objectiveErrors(computer string) []valueError {
 	if _, err := engine.ParseComputer(cmp.Or(computer, string(engine.ComputerPareto))); err != nil {
 		return nil // the computer's own error
 	}
-	var errs []valueError
-	at := func(i int, k string) int { return entryKeyLine(f.text, "objective", i, k) }
-	probe := func(objs ...engine.ObjectiveConfig) error {
+	return f.entryErrors("objective", f.Config.Objectives, "", func(objs ...engine.ObjectiveConfig) error {
 		_, err := engine.New(engine.Config{Computer: computer, Objectives: objs})
 		return err
-	}
-	for i, o := range f.cfg.Objectives {
+	})
+}
+
+// entryErrors checks objs, the objectives of the array of tables array
+// ("objective", "sources.NAME.objective"), with probe, which builds an
+// engine on the objectives it is given: each entry's name, expression, goal
+// and weight alone, at the line of its key in that entry (the entry's
+// header when the key is absent), then whether its name was given before.
+// The errors said here start with prefix.
+func (f *File) entryErrors(array string, objs []engine.ObjectiveConfig, prefix string, probe func(...engine.ObjectiveConfig) error) []valueError {
+	var errs []valueError
+	at := func(i int, k string) int { return entryKeyLine(f.Text, array, i, k) }
+	for i, o := range objs {
 		// Said here: the engine would name a nameless objective by its
 		// expression, and compile an absent one as "".
 		switch {
 		case o.Name == "" && o.Expr == "":
-			errs = append(errs, valueError{at(i, "name"), errors.New("an objective has no name and no expr")})
+			errs = append(errs, valueError{at(i, "name"), errors.New(prefix + "an objective has no name and no expr")})
 			continue
 		case o.Name == "":
-			errs = append(errs, valueError{at(i, "name"), fmt.Errorf("an objective (expr %q) has no name", o.Expr)})
+			errs = append(errs, valueError{at(i, "name"), fmt.Errorf("%san objective (expr %q) has no name", prefix, o.Expr)})
 			continue
 		case strings.TrimSpace(o.Expr) == "":
-			errs = append(errs, valueError{at(i, "expr"), fmt.Errorf("objective %s has no expr", o.Name)})
+			errs = append(errs, valueError{at(i, "expr"), fmt.Errorf("%sobjective %s has no expr", prefix, o.Name)})
 			continue
 		}
 		name := o.Name
@@ -170,10 +173,7 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 		return errs
 	}
 	// A name given twice: the first entry that makes the list fail.
-	named := make([]engine.ObjectiveConfig, len(f.cfg.Objectives))
-	for i, o := range f.cfg.Objectives {
-		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
-	}
+	named := namesOnly(objs)
 	if len(named) == 0 || probe(named...) == nil {
 		return nil
 	}
@@ -185,28 +185,111 @@ func (f *configFile) objectiveErrors(computer string) []valueError {
 	return nil
 }
 
+// namesOnly returns objs' names, each with the expression 0: what the
+// checks of names need of objectives.
+func namesOnly(objs []engine.ObjectiveConfig) []engine.ObjectiveConfig {
+	named := make([]engine.ObjectiveConfig, len(objs))
+	for i, o := range objs {
+		named[i] = engine.ObjectiveConfig{Name: o.Name, Expr: "0"}
+	}
+	return named
+}
+
+// probeSourceBy stands for a source expression when only the sources'
+// tables are checked: one that compiles.
+const probeSourceBy = `"source"`
+
+// sourceErrors checks the file's source_by, alone and with the sources
+// merged has, and its [sources.NAME] tables: that they may be used (the
+// pareto computer and a source_by, at the first table's line), then each
+// table's objectives as the top level's are (entryErrors), the table
+// whole at its header, and its weights, each alone.
+func (f *File) sourceErrors(merged engine.Config, flags Flags) []valueError {
+	fc := f.Config
+	var errs []valueError
+	key := func(k ...string) int { return settingLine(f.Text, k) }
+	probe := func(line int, c engine.Config) {
+		if _, err := engine.New(c); err != nil {
+			errs = append(errs, valueError{line, err})
+		}
+	}
+	probeObjective := []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
+	if fc.SourceBy != "" && !flags.changed("source-by") {
+		c := engine.Config{SourceBy: fc.SourceBy, Objectives: probeObjective}
+		if len(merged.Sources) > 0 {
+			c.Sources = map[string]engine.SourceConfig{"probe": {Objectives: probeObjective}}
+		}
+		probe(key(engine.SourceBySetting), c)
+	}
+	if len(fc.Sources) == 0 {
+		return errs
+	}
+	if _, err := engine.ParseComputer(cmp.Or(merged.Computer, string(engine.ComputerPareto))); err != nil {
+		return errs // the computer's own error
+	}
+	names := slices.Sorted(maps.Keys(fc.Sources))
+	first := slices.MinFunc(names, func(a, b string) int {
+		return cmp.Compare(uint(key("sources", a)-1), uint(key("sources", b)-1))
+	})
+	sourceBy := ""
+	if merged.SourceBy != "" {
+		sourceBy = probeSourceBy
+	}
+	if _, err := engine.New(engine.Config{Computer: merged.Computer, SourceBy: sourceBy, Sources: map[string]engine.SourceConfig{first: {Objectives: probeObjective}}}); err != nil {
+		return append(errs, valueError{key("sources", first), err}) // what the tables hold is not used
+	}
+	for _, name := range names {
+		src := fc.Sources[name]
+		in := func(c engine.SourceConfig) engine.Config {
+			return engine.Config{SourceBy: probeSourceBy, Sources: map[string]engine.SourceConfig{name: c}}
+		}
+		entries := f.entryErrors("sources."+name+".objective", src.Objectives, "source "+name+": ", func(objs ...engine.ObjectiveConfig) error {
+			_, err := engine.New(in(engine.SourceConfig{Objectives: objs}))
+			return err
+		})
+		if len(entries) > 0 {
+			errs = append(errs, entries...)
+			continue
+		}
+		if _, err := engine.New(in(engine.SourceConfig{Objectives: namesOnly(src.Objectives)})); err != nil {
+			errs = append(errs, valueError{key("sources", name), err})
+			continue
+		}
+		for _, w := range slices.Sorted(maps.Keys(src.Weights)) {
+			probe(key("sources", name, "weights", w), in(engine.SourceConfig{Objectives: namesOnly(src.Objectives), Weights: map[string]float64{w: src.Weights[w]}}))
+		}
+	}
+	return errs
+}
+
 // namedErrors checks the file's values that need the rest of the config
 // (merged): the svrl settings, nansum, the expressions of constraints and
 // the logged advantage, and the names that minimize, weights, gate,
 // priority and priority_tolerance give, when the objectives are known
-// (before the data, or once it names them: newComputer). Each is checked
+// (before the data, or once it names them; with sources, the union of
+// theirs and the top level's). Each is checked
 // in base, the computer and the objectives' names of merged, which must
 // pass alone.
-func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []valueError {
-	fc := f.cfg
+func (f *File) namedErrors(merged engine.Config, flags Flags) []valueError {
+	fc := f.Config
 	base := engine.Config{Computer: merged.Computer}
-	named := len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == ""
-	if named {
-		for _, o := range merged.Objectives {
-			base.Objectives = append(base.Objectives, engine.ObjectiveConfig{Name: o.Name, Expr: "0"})
+	named := true
+	switch {
+	case merged.SourceBy != "" && len(merged.Sources) > 0:
+		base.SourceBy, base.Sources = probeSourceBy, map[string]engine.SourceConfig{}
+		for name, src := range merged.Sources {
+			base.Sources[name] = engine.SourceConfig{Objectives: namesOnly(src.Objectives)}
 		}
-	} else if merged.Computer == string(engine.ComputerSVRL) {
-		named = true
-	} else {
+		base.Objectives = namesOnly(merged.Objectives)
+	case len(merged.Objectives) > 0 && len(merged.Sources) == 0 && merged.SourceBy == "":
+		base.Objectives = namesOnly(merged.Objectives)
+	case merged.Computer == string(engine.ComputerSVRL):
+	default:
+		named = false
 		base.Objectives = []engine.ObjectiveConfig{{Name: "probe", Expr: "0"}}
 	}
 	if _, err := engine.New(base); err != nil {
-		return nil // not the file's values: checkConfig says what
+		return nil // not the file's values: the caller says what
 	}
 	var errs []valueError
 	probe := func(line int, set func(c *engine.Config)) {
@@ -216,20 +299,20 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 			errs = append(errs, valueError{line, err})
 		}
 	}
-	key := func(k ...string) int { return settingLine(f.text, k) }
-	if fc.Task != "" && !flags.Changed("task") {
+	key := func(k ...string) int { return settingLine(f.Text, k) }
+	if fc.Task != "" && !flags.changed("task") {
 		probe(key("task"), func(c *engine.Config) { c.Task = fc.Task })
 	}
-	if fc.VerificationWeight != nil && !flags.Changed("verification-weight") {
+	if fc.VerificationWeight != nil && !flags.changed("verification-weight") {
 		probe(key("verification_weight"), func(c *engine.Config) { c.VerificationWeight = fc.VerificationWeight })
 	}
-	if fc.EfficiencyWeight != nil && !flags.Changed("efficiency-weight") {
+	if fc.EfficiencyWeight != nil && !flags.changed("efficiency-weight") {
 		probe(key("efficiency_weight"), func(c *engine.Config) { c.EfficiencyWeight = fc.EfficiencyWeight })
 	}
-	if fc.NanSum != nil && !flags.Changed("nansum") {
+	if fc.NanSum != nil && !flags.changed("nansum") {
 		probe(key("nansum"), func(c *engine.Config) { c.NanSum = fc.NanSum })
 	}
-	if fc.LoggedAdvantage != "" && !flags.Changed("logged-advantage") {
+	if fc.LoggedAdvantage != "" && !flags.changed("logged-advantage") {
 		probe(key("logged_advantage"), func(c *engine.Config) { c.LoggedAdvantage = fc.LoggedAdvantage })
 	}
 	for _, constraint := range fc.Constraints {
@@ -241,19 +324,18 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 	for _, name := range fc.Minimize {
 		probe(key("minimize"), func(c *engine.Config) { c.Minimize = []string{name} })
 	}
-	flagWeights, _ := parseWeights(flagStrings(flags, "weight"))
 	for _, name := range slices.Sorted(maps.Keys(fc.Weights)) {
-		if _, overridden := flagWeights[name]; !overridden {
+		if _, overridden := flags.Weights[name]; !overridden {
 			probe(key("weights", name), func(c *engine.Config) { c.Weights = map[string]float64{name: fc.Weights[name]} })
 		}
 	}
 	for _, gate := range fc.Gates {
 		probe(key("gate"), func(c *engine.Config) { c.Gates = []string{gate} })
 	}
-	if len(fc.Priority) > 0 && !flags.Changed("priority") {
+	if len(fc.Priority) > 0 && !flags.changed("priority") {
 		probe(key("priority"), func(c *engine.Config) { c.Priority = fc.Priority })
 	}
-	if len(fc.PriorityTolerance) > 0 && !flags.Changed("priority-tolerance") {
+	if len(fc.PriorityTolerance) > 0 && !flags.changed("priority-tolerance") {
 		// Checked against the priority used, once that passes alone.
 		if _, err := engine.New(engine.Config{Computer: base.Computer, Objectives: base.Objectives, Priority: merged.Priority}); err == nil {
 			probe(key("priority_tolerance"), func(c *engine.Config) {
@@ -262,13 +344,6 @@ func (f *configFile) namedErrors(merged engine.Config, flags *pflag.FlagSet) []v
 		}
 	}
 	return errs
-}
-
-// flagStrings returns the values of the string array flag name, none when
-// it is not one.
-func flagStrings(flags *pflag.FlagSet, name string) []string {
-	values, _ := flags.GetStringArray(name)
-	return values
 }
 
 // typeError returns the error of the config file at path, whose text is
@@ -282,7 +357,7 @@ func typeError(path, text string) error {
 	}
 	w := typeWalk{text: text}
 	w.walk(raw, reflect.TypeFor[engine.Config](), nil, "", 0, nil)
-	return firstError(path, w.found)
+	return firstError(path, text, w.found)
 }
 
 // typeWalk walks a decoded config beside the Go type that takes it.
