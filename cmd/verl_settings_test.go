@@ -324,7 +324,7 @@ func TestVerlNullFirstScore(t *testing.T) {
 {"input": "q", "output": "d", "gts": "1", "score": "tensor(-0.2500)", "step": 4}
 `})
 	_, errOut = computeList(t, "", "--method", "grpo", text)
-	if !strings.Contains(errOut, "score = torchNumber(score) (the dump writes the score as a tensor's text)") || !strings.Contains(errOut, "score: missing 2 (first at ") || strings.Contains(errOut, "evaluation error") {
+	if !strings.Contains(errOut, "score = torchNumber(score) (the dump writes the score as a tensor's text)") || !strings.Contains(errOut, "score: missing ×2 (first at ") || strings.Contains(errOut, "evaluation error") {
 		t.Errorf("tensor text after a null: stderr %q", errOut)
 	}
 }
