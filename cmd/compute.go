@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -11,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/output"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 func newComputeCommand(s *settings, stdio IO) *cobra.Command {
@@ -59,11 +62,18 @@ error names the objective, the cause and the nearest field names.`,
 				}
 				reportFilter(stdio.Stderr, p.cfg.FilterGroups, p.filter)
 			}
+			var escaped int
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
-				return writeRewards(w, format, &p.ids, parts, res, kept)
+				var err error
+				escaped, err = writeRewards(w, format, &p.ids, parts, res, kept)
+				return err
 			})
 			if err != nil {
 				return err
+			}
+			if escaped > 0 {
+				fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %d CSV %s control or invisible characters, written escaped as the dashboard shows them (\\u200b): --format jsonl keeps their exact text\n",
+					escaped, english.Verb(escaped, "cell (id, group or source) holds", "cells (ids, groups or sources) hold"))
 			}
 			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts(), p.invalidWhere(res.Evaluation))
 			return nil
@@ -77,17 +87,17 @@ error names the objective, the cause and the nearest field names.`,
 }
 
 // writeRewards writes the output of compute (docs/CONTRACT.md, Output of
-// compute); ids are the
-// trajectories' IDs and parts, for JSONL and JSON, the parts of the records
-// started before res was computed.
-func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool) error {
+// compute) and returns how many CSV cells it wrote escaped (writeRewardsCSV); ids
+// are the trajectories' IDs and parts, for JSONL and JSON, the parts of
+// the records started before res was computed.
+func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool) (escaped int, err error) {
 	if format == "csv" {
 		return writeRewardsCSV(w, ids, res, kept)
 	}
 	parts.Stop()
 	if format == "json" {
 		if _, err := io.WriteString(w, "[\n"); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	n := ids.len()
@@ -95,7 +105,7 @@ func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordP
 	if format == "json" {
 		sep = ",\n"
 	}
-	err := writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
+	err = writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
 		buf = parts.AppendRecords(buf, res, lo, hi, sep)
 		if format == "json" && hi == n {
 			buf = append(buf[:len(buf)-len(sep)], '\n') // no comma after the last
@@ -105,7 +115,7 @@ func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordP
 	if err == nil && format == "json" {
 		_, err = io.WriteString(w, "]\n")
 	}
-	return err
+	return 0, err
 }
 
 // rewardChunk is how many records a goroutine formats at a time.
@@ -186,8 +196,11 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 // logged_advantage when the trainer's advantages are known, kept with
 // --filter-groups (kept not nil), then one per objective (named by
 // csvObjectiveColumns); a non-finite value is an empty cell and an infinite
-// crowding distance "inf".
-func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) error {
+// crowding distance "inf". It returns how many cells it wrote escaped
+// (its id, group or source holds a control or invisible character: CSV
+// has no escape, so the cell holds the text the dashboard shows,
+// textsafe.Line).
+func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) (escaped int, err error) {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
 	if res.Evaluation.HasSources() {
@@ -208,15 +221,22 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 	}
 	header = append(header, csvObjectiveColumns(header, names)...)
 	if err := cw.Write(header); err != nil {
-		return err
+		return 0, err
+	}
+	text := func(s string) string {
+		safe := textsafe.Line(s)
+		if safe != s {
+			escaped++
+		}
+		return safe
 	}
 	row := make([]string, len(header))
 	for i := range ids.len() {
-		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.Evaluation.StepOf(i), 10), res.Evaluation.GroupOf(i),
+		row = append(row[:0], text(string(ids.at(i))), strconv.FormatInt(res.Evaluation.StepOf(i), 10), text(res.Evaluation.GroupOf(i)),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranking.Ranks[i]),
 			csvCrowding(res.Ranking.Crowding[i]), strconv.FormatBool(res.Evaluation.Valid[i]))
 		if res.Evaluation.HasSources() {
-			row = slices.Insert(row, 3, res.Evaluation.SourceOf(i))
+			row = slices.Insert(row, 3, text(res.Evaluation.SourceOf(i)))
 		}
 		switch {
 		case !res.Evaluation.HasConstraints():
@@ -238,11 +258,11 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 			row = append(row, csvNumber(v))
 		}
 		if err := cw.Write(row); err != nil {
-			return err
+			return escaped, err
 		}
 	}
 	cw.Flush()
-	return cw.Error()
+	return escaped, cw.Error()
 }
 
 // csvObjectivePrefix is the path of an objective's value in a JSONL
