@@ -96,7 +96,7 @@ type groupsTab struct {
 	// after the group's key tag where another group has its prompt
 	// (keyTags; "" for the others).
 	prompts, labels, keyTags []string
-	rows            []int
+	rows                     []int
 	// zero counts the listed groups without signal that hold a valid
 	// trajectory, empty those that hold none (also marked "none").
 	zero, empty int
