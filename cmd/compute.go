@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"math"
 	"runtime"
@@ -12,9 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/output"
-	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 func newComputeCommand(s *settings, stdio IO) *cobra.Command {
@@ -62,19 +59,14 @@ error names the objective, the cause and the nearest field names.`,
 				}
 				reportFilter(stdio.Stderr, p.cfg.FilterGroups, p.filter)
 			}
-			var escaped int
+			var cells csvCells
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
-				var err error
-				escaped, err = writeRewards(w, format, &p.ids, parts, res, kept)
-				return err
+				return writeRewards(w, format, &p.ids, parts, res, kept, &cells)
 			})
 			if err != nil {
 				return err
 			}
-			if escaped > 0 {
-				fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %d CSV %s control or invisible characters, written escaped as the dashboard shows them (\\u200b): --format jsonl keeps their exact text\n",
-					escaped, english.Verb(escaped, "cell (id, group or source) holds", "cells (ids, groups or sources) hold"))
-			}
+			cells.warn(stdio.Stderr, "ids, groups or sources")
 			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts(), p.invalidWhere(res.Evaluation))
 			return nil
 		},
@@ -87,17 +79,17 @@ error names the objective, the cause and the nearest field names.`,
 }
 
 // writeRewards writes the output of compute (docs/CONTRACT.md, Output of
-// compute) and returns how many CSV cells it wrote escaped (writeRewardsCSV); ids
-// are the trajectories' IDs and parts, for JSONL and JSON, the parts of
-// the records started before res was computed.
-func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool) (escaped int, err error) {
+// compute); ids are the trajectories' IDs and parts, for JSONL and JSON,
+// the parts of the records started before res was computed; cells makes
+// CSV's text cells safe.
+func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool, cells *csvCells) error {
 	if format == "csv" {
-		return writeRewardsCSV(w, ids, res, kept)
+		return writeRewardsCSV(w, ids, res, kept, cells)
 	}
 	parts.Stop()
 	if format == "json" {
 		if _, err := io.WriteString(w, "[\n"); err != nil {
-			return 0, err
+			return err
 		}
 	}
 	n := ids.len()
@@ -105,7 +97,7 @@ func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordP
 	if format == "json" {
 		sep = ",\n"
 	}
-	err = writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
+	err := writeChunks(w, n, rewardChunk, func(buf []byte, lo, hi int) []byte {
 		buf = parts.AppendRecords(buf, res, lo, hi, sep)
 		if format == "json" && hi == n {
 			buf = append(buf[:len(buf)-len(sep)], '\n') // no comma after the last
@@ -115,7 +107,7 @@ func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordP
 	if err == nil && format == "json" {
 		_, err = io.WriteString(w, "]\n")
 	}
-	return 0, err
+	return err
 }
 
 // rewardChunk is how many records a goroutine formats at a time.
@@ -196,11 +188,8 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 // logged_advantage when the trainer's advantages are known, kept with
 // --filter-groups (kept not nil), then one per objective (named by
 // csvObjectiveColumns); a non-finite value is an empty cell and an infinite
-// crowding distance "inf". It returns how many cells it wrote escaped
-// (its id, group or source holds a control or invisible character: CSV
-// has no escape, so the cell holds the text the dashboard shows,
-// textsafe.Line).
-func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) (escaped int, err error) {
+// crowding distance "inf"; ids, groups and sources go through cells.
+func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool, cells *csvCells) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
 	if res.Evaluation.HasSources() {
@@ -221,22 +210,15 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 	}
 	header = append(header, csvObjectiveColumns(header, names)...)
 	if err := cw.Write(header); err != nil {
-		return 0, err
-	}
-	text := func(s string) string {
-		safe := textsafe.Line(s)
-		if safe != s {
-			escaped++
-		}
-		return safe
+		return err
 	}
 	row := make([]string, len(header))
 	for i := range ids.len() {
-		row = append(row[:0], text(string(ids.at(i))), strconv.FormatInt(res.Evaluation.StepOf(i), 10), text(res.Evaluation.GroupOf(i)),
+		row = append(row[:0], cells.cell(string(ids.at(i))), strconv.FormatInt(res.Evaluation.StepOf(i), 10), cells.cell(res.Evaluation.GroupOf(i)),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranking.Ranks[i]),
 			csvCrowding(res.Ranking.Crowding[i]), strconv.FormatBool(res.Evaluation.Valid[i]))
 		if res.Evaluation.HasSources() {
-			row = slices.Insert(row, 3, text(res.Evaluation.SourceOf(i)))
+			row = slices.Insert(row, 3, cells.cell(res.Evaluation.SourceOf(i)))
 		}
 		switch {
 		case !res.Evaluation.HasConstraints():
@@ -258,11 +240,11 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 			row = append(row, csvNumber(v))
 		}
 		if err := cw.Write(row); err != nil {
-			return escaped, err
+			return err
 		}
 	}
 	cw.Flush()
-	return escaped, cw.Error()
+	return cw.Error()
 }
 
 // csvObjectivePrefix is the path of an objective's value in a JSONL

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -171,10 +172,11 @@ func decodeRecords(t *testing.T, format, out string) []record {
 	return recs
 }
 
-// TestHostileTextInCSVOutput checks that compute's CSV, which has no
-// escape, writes ids and groups as the dashboard shows them
-// (textsafe.Line) rather than raw, and says so on stderr, with how many
-// cells: JSONL keeps the exact text.
+// TestHostileTextInCSVOutput checks that compute's and prompts' CSV,
+// which has no escape, write ids, groups and prompts as the dashboard
+// shows them (textsafe.Line) rather than raw, but for line breaks and
+// tabs, and say so on stderr, with how many cells: JSONL keeps the exact
+// text.
 func TestHostileTextInCSVOutput(t *testing.T) {
 	out, errOut, code := run(t, hostileJSONL(), "compute", "--skip-invalid-lines", "--format", "csv", "-")
 	if code != 0 {
@@ -194,6 +196,32 @@ func TestHostileTextInCSVOutput(t *testing.T) {
 	want := fmt.Sprintf("warning: %d CSV cells (ids, groups or sources) hold control or invisible characters", len(hostile)+1+len(hostile))
 	if !strings.Contains(errOut, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, errOut)
+	}
+
+	// The prompts: two hostile ones, one with a line break and a tab kept.
+	text := ""
+	for i, p := range []string{"p" + hostile[0], "line 1\n\tline 2", "p" + hostile[8]} {
+		line, _ := json.Marshal(map[string]any{"group": p, "metadata": map[string]any{"acc": float64(i % 2)}})
+		text += strings.Repeat(string(line)+"\n", 2)
+	}
+	out, errOut, code = run(t, text, "prompts", "--format", "csv", "--objective", "acc=metadata.acc", "-")
+	if code != 0 {
+		t.Fatalf("prompts: status %d: %s", code, errOut)
+	}
+	checkClean(t, "prompts csv", out)
+	rows, err = csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompts []string
+	for _, row := range rows[1:] {
+		prompts = append(prompts, row[0])
+	}
+	if wantPrompts := []string{textsafe.Line("p" + hostile[0]), "line 1\n\tline 2", textsafe.Line("p" + hostile[8])}; !slices.Equal(prompts, wantPrompts) {
+		t.Errorf("prompts %q, want %q", prompts, wantPrompts)
+	}
+	if want := "warning: 2 CSV cells (prompts) hold control or invisible characters"; !strings.Contains(errOut, want) {
+		t.Errorf("prompts: stderr does not say %q:\n%s", want, errOut)
 	}
 }
 
