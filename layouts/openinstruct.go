@@ -3,6 +3,7 @@ package layouts
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -318,7 +319,7 @@ func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []i
 		return ""
 	}
 	ev := res.Evaluation
-	var others []float64
+	others := map[float64]bool{}
 	rows := 0
 	for _, bi := range batches {
 		for _, i := range res.Ranking.Batches[bi].Members {
@@ -330,15 +331,12 @@ func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []i
 				continue
 			}
 			rows++
-			if !slices.Contains(others, r) {
-				others = append(others, r)
-			}
+			others[r] = true
 		}
 	}
 	if rows == 0 {
 		return ""
 	}
-	slices.Sort(others)
 	threshold := prompts.DefaultPassThreshold
 	if cfg.PassThreshold != nil {
 		threshold = *cfg.PassThreshold
@@ -348,11 +346,12 @@ func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []i
 		read = "only " + levelList(cfg.PassThresholdLevels, "and")
 	}
 	return fmt.Sprintf("the reward is %s in %d %s: the first records, which the pass threshold %s was read from, had %s above 0; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
-		levelList(others, "or"), rows, english.Plural(rows, "row"), strconv.FormatFloat(threshold, 'g', -1, 64), read)
+		levelList(slices.Sorted(maps.Keys(others)), "or"), rows, english.Plural(rows, "row"), strconv.FormatFloat(threshold, 'g', -1, 64), read)
 }
 
-// levelList writes sorted levels as "1, 10 and 11" (conjunction and), the
-// first maxLevelsShown of them and how many more.
+// levelList writes sorted levels as "1, 10 and 11" (conjunction "and";
+// "or" gives "1, 10 or 11"), the first maxLevelsShown of them and how
+// many more.
 func levelList(levels []float64, conjunction string) string {
 	texts := make([]string, 0, min(len(levels), maxLevelsShown)+1)
 	for _, x := range levels[:min(len(levels), maxLevelsShown)] {
