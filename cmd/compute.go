@@ -64,12 +64,14 @@ names the objective, the cause and the nearest field names.`,
 				}
 				reportFilter(stdio.Stderr, p.cfg.FilterGroups, p.filter)
 			}
+			var cells csvCells
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
-				return writeRewards(w, format, &p.ids, parts, res, kept)
+				return writeRewards(w, format, &p.ids, parts, res, kept, &cells)
 			})
 			if err != nil {
 				return err
 			}
+			cells.warn(stdio.Stderr, "ids, groups or sources")
 			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts(), p.invalidWhere(res.Evaluation), res.Evaluation.EvalReason)
 			return nil
 		},
@@ -82,12 +84,12 @@ names the objective, the cause and the nearest field names.`,
 }
 
 // writeRewards writes the output of compute (docs/CONTRACT.md, Output of
-// compute); ids are the
-// trajectories' IDs and parts, for JSONL and JSON, the parts of the records
-// started before res was computed.
-func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool) error {
+// compute); ids are the trajectories' IDs and parts, for JSONL and JSON,
+// the parts of the records started before res was computed; cells makes
+// CSV's text cells safe.
+func writeRewards(w io.Writer, format string, ids *idList, parts *output.RecordParts, res *engine.Result, kept []bool, cells *csvCells) error {
 	if format == "csv" {
-		return writeRewardsCSV(w, ids, res, kept)
+		return writeRewardsCSV(w, ids, res, kept, cells)
 	}
 	parts.Stop()
 	if format == "json" {
@@ -191,8 +193,8 @@ func writeChunks(w io.Writer, n, chunk int, format func(buf []byte, lo, hi int) 
 // logged_advantage when the trainer's advantages are known, kept with
 // --filter-groups (kept not nil), then one per objective (named by
 // csvObjectiveColumns); a non-finite value is an empty cell and an infinite
-// crowding distance "inf".
-func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) error {
+// crowding distance "inf"; ids, groups and sources go through cells.
+func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool, cells *csvCells) error {
 	cw := csv.NewWriter(w)
 	header := []string{"id", "batch", "group", "score", "reward", "pareto_rank", "crowding", "valid"}
 	if res.Evaluation.HasSources() {
@@ -217,11 +219,11 @@ func writeRewardsCSV(w io.Writer, ids *idList, res *engine.Result, kept []bool) 
 	}
 	row := make([]string, len(header))
 	for i := range ids.len() {
-		row = append(row[:0], string(ids.at(i)), strconv.FormatInt(res.Evaluation.StepOf(i), 10), res.Evaluation.GroupOf(i),
+		row = append(row[:0], cells.cell(string(ids.at(i))), strconv.FormatInt(res.Evaluation.StepOf(i), 10), cells.cell(res.Evaluation.GroupOf(i)),
 			csvNumber(res.Scores[i]), csvNumber(res.Rewards[i]), strconv.Itoa(res.Ranking.Ranks[i]),
 			csvCrowding(res.Ranking.Crowding[i]), strconv.FormatBool(res.Evaluation.Valid[i]))
 		if res.Evaluation.HasSources() {
-			row = slices.Insert(row, 3, res.Evaluation.SourceOf(i))
+			row = slices.Insert(row, 3, cells.cell(res.Evaluation.SourceOf(i)))
 		}
 		switch {
 		case !res.Evaluation.HasConstraints():

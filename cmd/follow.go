@@ -27,6 +27,7 @@ import (
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/gcpace"
+	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
@@ -894,7 +895,7 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(f.out, "%s\n", line)
+		_, err = fmt.Fprintf(f.out, "%s\n", output.SafeJSON(line))
 		return err
 	}
 	health := "healthy"

@@ -1,12 +1,17 @@
 package cmd
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // hostile are text from data that would act on a terminal: one of each
@@ -20,10 +25,16 @@ var hostile = []string{
 	"\a\b\r\x7f",                 // C0 and DEL
 	"\u009b2J\u0090x\u009c",      // C1: CSI, DCS, ST
 	"abc\u202eevil\u202c\u2066x", // bidi override and isolate
+	// invisible: zero-width space, word joiner, byte order mark, variation
+	// selectors, a tag, an unassigned tag code point
+	"zw\u200b\u2060\ufeff\ufe01\U000E0100\U000E0041\U000E0002",
 }
 
 // checkClean fails when text holds a control character other than a
-// newline (the CLI prints no escape sequence of its own), or a bidi control.
+// newline (the CLI prints no escape sequence of its own), a format
+// character (bidi controls, zero-width ones, tags), a variation selector or
+// another code point of plane 14: hostile holds no emoji nor a word that
+// needs one.
 func checkClean(t *testing.T, where, text string) {
 	t.Helper()
 	if !utf8.ValidString(text) {
@@ -31,7 +42,7 @@ func checkClean(t *testing.T, where, text string) {
 	}
 	for _, r := range text {
 		if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
+			unicode.Is(unicode.Cf, r) || (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0xe0000 && r <= 0xeffff) {
 			i := strings.IndexRune(text, r)
 			t.Errorf("%s: control %U is printed, in %q", where, r, text[max(i-60, 0):min(i+60, len(text))])
 			return
@@ -114,8 +125,9 @@ func TestHostileTextInStatsTable(t *testing.T) {
 }
 
 // TestHostileTextInJSONOutput checks that compute's JSONL and JSON and
-// stats' JSON escape every control (JSON's own escapes and \u for C1 and
-// bidi controls), and read back to the very ids and names.
+// stats' JSON escape every control and invisible character (JSON's own
+// escapes and \u for C1 controls, format characters and variation
+// selectors), and read back to the very ids and names.
 func TestHostileTextInJSONOutput(t *testing.T) {
 	obj := "safe" + hostile[6] + hostile[7]
 	for _, format := range []string{"jsonl", "json"} {
@@ -160,12 +172,73 @@ func decodeRecords(t *testing.T, format, out string) []record {
 	return recs
 }
 
-// TestCSVOutputIsRaw documents a choice: compute's CSV is data for
-// pipelines and keeps ids as they are, control characters included (CSV
-// has no escapes); only JSON output is safe to print.
-func TestCSVOutputIsRaw(t *testing.T) {
-	out, _, code := run(t, hostileJSONL(), "compute", "--skip-invalid-lines", "--format", "csv", "--objective", "a=metadata.accuracy", "-")
-	if code != 0 || !strings.Contains(out, "id"+hostile[0]) {
-		t.Errorf("status %d: the CSV output does not keep the id as it is:\n%q", code, out)
+// TestHostileTextInCSVOutput checks that compute's and prompts' CSV,
+// which has no escape, write ids, groups and prompts as the dashboard
+// shows them (textsafe.Line) rather than raw, but for line breaks and
+// tabs, and say so on stderr, with how many cells: JSONL keeps the exact
+// text.
+func TestHostileTextInCSVOutput(t *testing.T) {
+	out, errOut, code := run(t, hostileJSONL(), "compute", "--skip-invalid-lines", "--format", "csv", "-")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	checkClean(t, "compute csv", out)
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range hostile {
+		if want := textsafe.Line("id" + h); rows[i+1][0] != want {
+			t.Errorf("row %d: id %q, want %q", i, rows[i+1][0], want)
+		}
+	}
+	// Every hostile id, the duplicate, and the groups of the two first.
+	want := fmt.Sprintf("warning: %d CSV cells (ids, groups or sources) hold control or invisible characters", len(hostile)+1+len(hostile))
+	if !strings.Contains(errOut, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, errOut)
+	}
+
+	// The prompts: two hostile ones, one with a line break and a tab kept.
+	text := ""
+	for i, p := range []string{"p" + hostile[0], "line 1\n\tline 2", "p" + hostile[8]} {
+		line, _ := json.Marshal(map[string]any{"group": p, "metadata": map[string]any{"acc": float64(i % 2)}})
+		text += strings.Repeat(string(line)+"\n", 2)
+	}
+	out, errOut, code = run(t, text, "prompts", "--format", "csv", "--objective", "acc=metadata.acc", "-")
+	if code != 0 {
+		t.Fatalf("prompts: status %d: %s", code, errOut)
+	}
+	checkClean(t, "prompts csv", out)
+	rows, err = csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompts []string
+	for _, row := range rows[1:] {
+		prompts = append(prompts, row[0])
+	}
+	if wantPrompts := []string{textsafe.Line("p" + hostile[0]), "line 1\n\tline 2", textsafe.Line("p" + hostile[8])}; !slices.Equal(prompts, wantPrompts) {
+		t.Errorf("prompts %q, want %q", prompts, wantPrompts)
+	}
+	if want := "warning: 2 CSV cells (prompts) hold control or invisible characters"; !strings.Contains(errOut, want) {
+		t.Errorf("prompts: stderr does not say %q:\n%s", want, errOut)
+	}
+}
+
+// TestHostileTextInFollowJSONLines checks that stats --follow's JSON lines
+// escape what stats' JSON does: an objective named with invisible
+// characters, in a finding's objective and message.
+func TestHostileTextInFollowJSONLines(t *testing.T) {
+	shortQuiet(t)
+	dir := writeFiles(t, map[string]string{"step_1.jsonl": strings.Repeat(`{"group":"g","metadata":{"x":1}}`+"\n", 2) +
+		strings.Repeat(`{"group":"g","metadata":{}}`+"\n", 2)})
+	obj := "o" + hostile[8]
+	f := startFollowing(t, "stats", "--follow", "--health", "--format", "json", "--objective", obj+"=metadata.x", dir)
+	f.await(t, `"check":"invalid_fraction"`)
+	f.stop()
+	checkClean(t, "stats --follow json", f.out.String())
+	var line struct{ Findings []struct{ Message string } }
+	if err := json.Unmarshal([]byte(strings.SplitN(f.out.String(), "\n", 2)[0]), &line); err != nil || len(line.Findings) == 0 || !strings.Contains(line.Findings[0].Message, obj) {
+		t.Errorf("the first line reads back as %+v (%v), want a finding naming %q", line, err, obj)
 	}
 }

@@ -30,7 +30,7 @@ type openInstructRow struct {
 
 // openInstructGradedNote is what the "read as" line says of the pass
 // threshold of the fixtures' rewards, a judge's fractions among them.
-const openInstructGradedNote = "pass threshold 1, the default (warning: the first file's rewards above 0 take 4 values, 0.25 to 10, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)"
+const openInstructGradedNote = "pass threshold 1, the default (warning: the first 12 records' rewards above 0 take 4 values, 0.25 to 10, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)"
 
 // readOpenInstruct reads the shards of dir, in shard order.
 func readOpenInstruct(t *testing.T, dir string) []openInstructRow {
@@ -207,7 +207,7 @@ func TestOpenInstructPassThreshold(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errOut)
 	}
-	if want := "pass threshold 10 (the first file's rewards above 0 are 1, 10 and 11: verification_reward 10 plus a format reward 1)"; !strings.Contains(errOut, want) {
+	if want := "pass threshold 10 (the first 8 records' rewards above 0 are 1, 10 and 11: verification_reward 10 plus a format reward 1)"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q: %s", want, errOut)
 	}
 	if !strings.Contains(out, "a completion passes at >= 10;") || !strings.Contains(out, "at pass rate 0.3750") {
@@ -217,6 +217,63 @@ func TestOpenInstructPassThreshold(t *testing.T) {
 	out, errOut, _ = run(t, "", "stats", "--pass-threshold", "1", dir)
 	if strings.Contains(errOut, "pass threshold") || !strings.Contains(out, "a completion passes at >= 1;") {
 		t.Errorf("--pass-threshold 1: %s%s", errOut, out)
+	}
+}
+
+// TestOpenInstructLaterRewardLevels: the pass threshold is read from the
+// first file's first records, which the "read as" line counts; a reward
+// level above those in a later file (the verification reward 10, and 11
+// with the format reward, after a first shard of format rewards 1 alone)
+// is warned of, since the threshold 1 read passes a format reward alone.
+func TestOpenInstructLaterRewardLevels(t *testing.T) {
+	shard := func(step int, rewards ...float64) string {
+		var text strings.Builder
+		mean := 0.0
+		for _, r := range rewards {
+			mean += r / float64(len(rewards))
+		}
+		for i, reward := range rewards {
+			b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": i, "prompt_idx": 0, "prompt_tokens": []int{7}, "reward": reward, "advantage": reward - mean})
+			text.Write(append(b, '\n'))
+		}
+		return text.String()
+	}
+	dir := writeFiles(t, map[string]string{
+		"run_rollouts_000000.jsonl": shard(1, 0, 1, 0, 1),
+		"run_rollouts_000001.jsonl": shard(2, 0, 1, 10, 11),
+	})
+	_, errOut, code := run(t, "", "stats", dir)
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"pass threshold 1 (the first 4 records' one reward above 0, read as verification_reward)",
+		"warning: the reward is 10 or 11 in 2 rows: the first records, which the pass threshold 1 was read from, had only 1 above 0; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	// A threshold given is not read, nor warned of.
+	if _, errOut, _ := run(t, "", "stats", "--pass-threshold", "10", dir); strings.Contains(errOut, "pass threshold") {
+		t.Errorf("--pass-threshold 10: %s", errOut)
+	}
+	// A first file of no reward above 0 tells nothing: the level a later
+	// one has is warned of too.
+	dir = writeFiles(t, map[string]string{
+		"run_rollouts_000000.jsonl": shard(1, 0, 0),
+		"run_rollouts_000001.jsonl": shard(2, 0, 10),
+	})
+	if _, errOut, _ := run(t, "", "stats", dir); !strings.Contains(errOut, "warning: the reward is 10 in 1 row: the first records, which the pass threshold 1 was read from, had none above 0;") {
+		t.Errorf("a first file of no reward above 0: %s", errOut)
+	}
+	// Later records of the same levels say nothing.
+	dir = writeFiles(t, map[string]string{
+		"run_rollouts_000000.jsonl": shard(1, 0, 1, 10, 11),
+		"run_rollouts_000001.jsonl": shard(2, 1, 11, 0, 0),
+	})
+	if _, errOut, _ := run(t, "", "stats", dir); strings.Contains(errOut, "the reward is") {
+		t.Errorf("the same levels warned of: %s", errOut)
 	}
 }
 

@@ -94,7 +94,7 @@ func BenchmarkWriteRewards(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		parts := output.StartRecordParts(res.Evaluation, ids.at, rewardChunk)
-		if err := writeRewards(io.Discard, "jsonl", ids, parts, res, nil); err != nil {
+		if err := writeRewards(io.Discard, "jsonl", ids, parts, res, nil, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,12 +53,14 @@ pass rate there is >= 0.5. The counts per status go to stderr.`,
 			}
 			c := p.columns
 			a := c.Analyze(res)
+			var cells csvCells
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
-				return writePrompts(w, format, a.Prompts)
+				return writePrompts(w, format, a.Prompts, &cells)
 			})
 			if err != nil {
 				return err
 			}
+			cells.warn(stdio.Stderr, "prompts")
 			reportPrompts(stdio.Stderr, c, &a)
 			return nil
 		},
@@ -91,10 +93,10 @@ func describeStatuses(counts []prompts.StatusCount) string {
 }
 
 // writePrompts writes the prompts' records (docs/CONTRACT.md, Output of
-// prompts).
-func writePrompts(w io.Writer, format string, ps []prompts.Prompt) error {
+// prompts); cells makes CSV's prompt cells safe.
+func writePrompts(w io.Writer, format string, ps []prompts.Prompt, cells *csvCells) error {
 	if format == "csv" {
-		return writePromptsCSV(w, ps)
+		return writePromptsCSV(w, ps, cells)
 	}
 	sep := "\n"
 	if format == "json" {
@@ -168,9 +170,10 @@ func appendHistory(buf []byte, h []prompts.Point) []byte {
 	return append(buf, ']')
 }
 
-// writePromptsCSV writes the columns prompt, steps, first_step, last_step,
-// first_solved (empty for none), status and history (its JSON text).
-func writePromptsCSV(w io.Writer, ps []prompts.Prompt) error {
+// writePromptsCSV writes the columns prompt (through cells), steps,
+// first_step, last_step, first_solved (empty for none), status and
+// history (its JSON text).
+func writePromptsCSV(w io.Writer, ps []prompts.Prompt, cells *csvCells) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write([]string{"prompt", "steps", "first_step", "last_step", "first_solved", "status", "history"}); err != nil {
 		return err
@@ -183,7 +186,7 @@ func writePromptsCSV(w io.Writer, ps []prompts.Prompt) error {
 			solved = strconv.FormatInt(p.FirstSolved, 10)
 		}
 		buf = appendHistory(buf[:0], p.History)
-		row := []string{p.Key, strconv.Itoa(len(p.History)), strconv.FormatInt(p.FirstStep(), 10), strconv.FormatInt(p.LastStep(), 10), solved, string(p.Status), string(buf)}
+		row := []string{cells.cell(p.Key), strconv.Itoa(len(p.History)), strconv.FormatInt(p.FirstStep(), 10), strconv.FormatInt(p.LastStep(), 10), solved, string(p.Status), string(buf)}
 		if err := cw.Write(row); err != nil {
 			return err
 		}

@@ -33,12 +33,12 @@ func TestScaleFlagOverConfigNormalize(t *testing.T) {
 		assertRewards(t, recs, scaled)
 	}
 
-	_, errOut, code := run(t, "", "stats", "--no-normalize", "--scale", "batch", "--objective", "acc=metadata.acc", data)
-	if code != 2 || !strings.Contains(errOut, "--scale batch and --no-normalize") {
+	_, errOut, code := run(t, "", "stats", "--method", "grpo", "--no-normalize", "--scale", "batch", "--objective", "acc=metadata.acc", data)
+	if code != 2 || !strings.Contains(errOut, "--scale batch and --no-normalize contradict each other for method grpo") {
 		t.Errorf("--no-normalize --scale batch: status %d, stderr %q; want 2 naming both", code, errOut)
 	}
 	// --scale none with --no-normalize says the same thing twice: no error.
-	if _, errOut, code := run(t, "", "stats", "--no-normalize", "--scale", "none", "--objective", "acc=metadata.acc", data); code != 0 {
+	if _, errOut, code := run(t, "", "stats", "--method", "grpo", "--no-normalize", "--scale", "none", "--objective", "acc=metadata.acc", data); code != 0 {
 		t.Errorf("--no-normalize --scale none: status %d, stderr %q", code, errOut)
 	}
 
@@ -100,5 +100,41 @@ func TestScaleFlagOnlyForScaleMethods(t *testing.T) {
 	out, errOut, code = run(t, "", "stats", "--config", filepath.Join(dir, "off.toml"), "--scale", "group", trlDir)
 	if code != 0 || !strings.Contains(out, "method grpo, scope group, scale group") || strings.Contains(errOut, "ignored") {
 		t.Errorf("TRL's grpo --scale group over normalize = false: status %d, stderr %q; want scale group, nothing ignored", code, errOut)
+	}
+}
+
+// TestScaleWithNoNormalizeByMethod: --scale group|batch with --no-normalize
+// contradict each other only for a method that reads the scale (grpo,
+// given or the layout's: TRL's), a usage error; for another (pareto, the
+// default, and rloo) --scale is said to be ignored, as a config's scale is,
+// and the rewards are those of --no-normalize alone. Both were refused
+// under every method.
+func TestScaleWithNoNormalizeByMethod(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"data.jsonl": `{"id":"a","group":"g","metadata":{"acc":1}}` + "\n" +
+			`{"id":"b","group":"g","metadata":{"acc":0}}` + "\n" +
+			`{"id":"c","group":"g","metadata":{"acc":0.5}}` + "\n",
+	})
+	data := filepath.Join(dir, "data.jsonl")
+	for _, method := range []string{"", "rloo"} {
+		args := []string{"--no-normalize", "--objective", "acc=metadata.acc"}
+		name := "pareto"
+		if method != "" {
+			args, name = append(args, "--method", method), method
+		}
+		recs := computeRecords(t, append(args, data)...)
+		want := map[string]float64{}
+		for id, r := range recs {
+			want[id] = r.Reward
+		}
+		assertRewards(t, computeRecords(t, append(args, "--scale", "batch", data)...), want)
+		_, errOut, code := run(t, "", append(append([]string{"compute"}, args...), "--scale", "batch", data)...)
+		if w := "rewardlens: warning: --scale batch is ignored: method " + name + " does not read the scale"; code != 0 || !strings.Contains(errOut, w) {
+			t.Errorf("%s: status %d, stderr %q; want %q", name, code, errOut, w)
+		}
+	}
+	_, errOut, code := run(t, "", "stats", "--no-normalize", "--scale", "group", trlDir)
+	if code != 2 || !strings.Contains(errOut, "--scale group and --no-normalize contradict each other for method grpo") {
+		t.Errorf("TRL's grpo: status %d, stderr %q; want 2 naming both", code, errOut)
 	}
 }

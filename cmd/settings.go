@@ -58,10 +58,11 @@ type settings struct {
 	warnings []string
 	// scaleFlag is an explicit --scale, "" without; scaleContradiction is
 	// the warning of a config file whose scale and normalize = false
-	// contradict each other. config sets them; both matter only to a
-	// method that reads the scale, which the inputs' layout may set
-	// (applyScale).
+	// contradict each other; noNormalizeFlag is an explicit --no-normalize.
+	// config sets them; they matter only to a method that reads the scale,
+	// which the inputs' layout may set (applyScale).
 	scaleFlag, scaleContradiction string
+	noNormalizeFlag               bool
 	// file is the --config file, whose values' errors are said at their
 	// line, also once the data names the objectives; nil without one.
 	// config sets it.
@@ -152,11 +153,8 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("computer", func() { cfg.Computer = s.computer })
 	set("method", func() { cfg.Method = s.method })
 	set("scope", func() { cfg.Scope = s.scope })
-	scaled := flags.Changed("scale") && (s.scale == string(engine.ScaleGroup) || s.scale == string(engine.ScaleBatch))
-	if scaled && flags.Changed("no-normalize") && s.noNormalize {
-		return cfg, usagef("--scale %s and --no-normalize contradict each other: give one (--scale none is --no-normalize for grpo)", s.scale)
-	}
 	s.scaleFlag, s.scaleContradiction = "", ""
+	s.noNormalizeFlag = flags.Changed("no-normalize") && s.noNormalize
 	if flags.Changed("scale") {
 		s.scaleFlag = s.scale
 	}
@@ -279,7 +277,9 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	cfg = s.applyScale(cfg)
+	if cfg, err = s.applyScale(cfg); err != nil {
+		return cfg, loaders.Options{}, "", err
+	}
 	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, followLog != nil)
 	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
@@ -298,28 +298,48 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 // scale say, for cfg's method (the layout's defaults applied): for a
 // method that reads the scale (grpo), --scale group|batch asks for scaled
 // rewards, turning on the normalisation a config file's normalize = false
-// turned off; another method is told that it ignores --scale.
-func (s *settings) applyScale(cfg engine.Config) engine.Config {
+// turned off, and with --no-normalize is a usage error; another method is
+// told that it ignores --scale (with --no-normalize too: nothing
+// contradicts).
+func (s *settings) applyScale(cfg engine.Config) (engine.Config, error) {
 	method := engine.Method(cfg.Method)
 	if method == "" {
 		method = engine.DefaultOptions().Method
 	}
 	spec := engine.Spec(method)
 	if spec == nil { // an unknown method, which checkConfig says
-		return cfg
+		return cfg, nil
+	}
+	if err := s.scaleFlagsContradict(method); err != nil {
+		return cfg, err
 	}
 	switch {
 	case !spec.ReadsScale:
 		if s.scaleFlag != "" {
 			s.warnings = append(s.warnings, fmt.Sprintf("--scale %s is ignored: method %s does not read the scale", s.scaleFlag, method))
 		}
-	case s.scaleFlag == string(engine.ScaleGroup) || s.scaleFlag == string(engine.ScaleBatch):
+	case s.scalesExplicitly():
 		normalize := true
 		cfg.Normalize = &normalize
 	case s.scaleContradiction != "":
 		s.warnings = append(s.warnings, s.scaleContradiction)
 	}
-	return cfg
+	return cfg, nil
+}
+
+// scalesExplicitly reports whether --scale group or batch was given.
+func (s *settings) scalesExplicitly() bool {
+	return s.scaleFlag == string(engine.ScaleGroup) || s.scaleFlag == string(engine.ScaleBatch)
+}
+
+// scaleFlagsContradict returns the usage error of --scale group|batch with
+// --no-normalize when method reads the scale; for another method both
+// say the same (unscaled rewards) and it returns nil.
+func (s *settings) scaleFlagsContradict(method engine.Method) error {
+	if spec := engine.Spec(method); spec == nil || !spec.ReadsScale || !s.noNormalizeFlag || !s.scalesExplicitly() {
+		return nil
+	}
+	return usagef("--scale %s and --no-normalize contradict each other for method %s: give one (--scale none is --no-normalize for %s)", s.scaleFlag, method, method)
 }
 
 // precheck checks what of the settings cfg does not need the inputs (the
@@ -328,6 +348,11 @@ func (s *settings) applyScale(cfg engine.Config) engine.Config {
 // mistyped flag is said at once, not when the run's first file comes.
 func (s *settings) precheck(ctx context.Context, cfg engine.Config) error {
 	if err := checkFrom(cfg); err != nil {
+		return err
+	}
+	// With a method given, not a layout's to come, --scale contradicting
+	// --no-normalize is said at once.
+	if err := s.scaleFlagsContradict(engine.Method(cfg.Method)); err != nil {
 		return err
 	}
 	if _, err := s.loaderOptions(ctx, nil, cfg); err != nil {

@@ -115,6 +115,12 @@ type Config struct {
 	// PassThreshold is the task metric at or above which a completion
 	// passes (default 1).
 	PassThreshold *float64 `toml:"pass_threshold,omitempty"`
+	// PassThresholdLevels are the task metric's values above 0 that a
+	// trainer's layout read PassThreshold from (open-instruct's reward
+	// levels in the first file's first records; empty when none was above
+	// 0), nil when no layout read it: the layout warns of a result with
+	// another value above 0. It is no config key.
+	PassThresholdLevels []float64 `toml:"-"`
 	// FilterGroups names the objective by which DAPO's filter drops the
 	// groups of zero spread before the rewards are computed ("" for no
 	// filter). The CLI applies it; the engine does not read it.

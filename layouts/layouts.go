@@ -58,9 +58,10 @@ type trainerLayout struct {
 	// for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
 	// warnings, when set, returns what the result shows, in the batches
-	// of index batches, that the trainer did otherwise (stderr, the
-	// dashboard's status line).
-	warnings func(res *engine.Result, batches []int) []string
+	// of index batches, that the trainer did otherwise or that contradicts
+	// a default read from the first records (stderr, the dashboard's status
+	// line); cfg is the config the layout's defaults were applied to.
+	warnings func(cfg engine.Config, res *engine.Result, batches []int) []string
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -365,8 +366,8 @@ func WithStdin(sentence string, cfg engine.Config, paths []string, opts loaders.
 // Warnings returns the warnings of cfg's layout (Apply sets From), nil
 // for plain records or a layout that has none.
 func Warnings(cfg engine.Config) func(*engine.Result, []int) []string {
-	if l := findLayout(cfg.From); l != nil {
-		return l.warnings
+	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
+		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, batches) }
 	}
 	return nil
 }

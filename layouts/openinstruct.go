@@ -3,6 +3,7 @@ package layouts
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/stats"
@@ -107,8 +109,8 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleNone))
 	}
 	if cfg.PassThreshold == nil && taskMetricIsReward(cfg) {
-		threshold, note := openInstructPassThreshold(rows)
-		cfg.PassThreshold = threshold
+		threshold, note, levels := openInstructPassThreshold(rows)
+		cfg.PassThreshold, cfg.PassThresholdLevels = threshold, levels
 		notes = append(notes, note)
 	}
 	return cfg, strings.Join(notes, ", "), nil
@@ -188,9 +190,13 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 
 // openInstructPassThreshold returns the pass threshold read from the
 // levels of rows' rewards (the first file's first records: with filter_zero_std_samples,
-// open-instruct's default, every group kept has rewards that differ), and the
-// note that says it and why; nil, and a warning in the note, when the
-// levels do not tell (prompts.DefaultPassThreshold stands).
+// open-instruct's default, every group kept has rewards that differ), the
+// note that says it, from how many records, and why, and the levels it
+// read it from, which openInstructLevelWarning compares the later
+// records' with; nil, and a warning in the note, when the levels do not
+// tell (prompts.DefaultPassThreshold stands): then the levels are nil
+// too, but for none above 0 (empty), where a later level tells what the
+// first records did not.
 //
 // open-instruct's reward is verification_reward (v, 10 by default) times
 // a verifier's score, plus, with additive_format_reward, the format
@@ -211,8 +217,8 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 //
 // Any other levels (none above 0, or a verifier's partial scores) do not
 // tell.
-func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string) {
-	var levels []float64
+func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string, []float64) {
+	levels := []float64{}
 	for i := range rows {
 		r, ok := rows[i].Metadata[openInstructReward].(float64)
 		if ok && r > 0 && !math.IsInf(r, 0) && !slices.Contains(levels, r) {
@@ -221,30 +227,36 @@ func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string) {
 	}
 	slices.Sort(levels)
 	text := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	// The records read are the first file's first peekRows: a level that
+	// comes later is warned of (openInstructLevelWarning).
+	from, fromOf := fmt.Sprintf("the first %d records", len(rows)), fmt.Sprintf("the first %d records'", len(rows))
+	if len(rows) == 1 {
+		from, fromOf = "the first record", "the first record's"
+	}
 	var threshold float64
 	var why string
 	switch n := len(levels); {
 	case rows == nil:
-		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no file read to tell the verification reward from the rewards: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold))
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no file read to tell the verification reward from the rewards: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold)), nil
 	case n == 1:
-		threshold, why = levels[0], "the first file's one reward above 0, read as verification_reward"
+		threshold, why = levels[0], fmt.Sprintf("%s one reward above 0, read as verification_reward", fromOf)
 	case n == 2 && levels[1]-levels[0] < levels[0]:
-		threshold, why = levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: verification_reward %s, with or without a format reward", text(levels[0]), text(levels[1]), text(levels[0]))
+		threshold, why = levels[0], fmt.Sprintf("%s rewards above 0 are %s and %s: verification_reward %s, with or without a format reward", fromOf, text(levels[0]), text(levels[1]), text(levels[0]))
 	case n == 2 && levels[1]-levels[0] == levels[0]:
 		// a, 2a: v and v+f with f = v, or f and v+f with v = f: only 2a
 		// passes under both readings.
-		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s and %s, twice it: the verification reward with a format reward as large, or a format reward alone: only %s surely passes, give --pass-threshold if %s does", text(levels[0]), text(levels[1]), text(levels[1]), text(levels[0]))
+		threshold, why = levels[1], fmt.Sprintf("%s rewards above 0 are %s and %s, twice it: the verification reward with a format reward as large, or a format reward alone: only %s surely passes, give --pass-threshold if %s does", fromOf, text(levels[0]), text(levels[1]), text(levels[1]), text(levels[0]))
 	case n == 2:
-		threshold, why = levels[1]-levels[0], fmt.Sprintf("the first file's rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", text(levels[0]), text(levels[1]), text(levels[0]))
+		threshold, why = levels[1]-levels[0], fmt.Sprintf("%s rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", fromOf, text(levels[0]), text(levels[1]), text(levels[0]))
 	case n == 3 && fitsLogged(levels[2], levels[0]+levels[1]):
-		threshold, why = levels[1], fmt.Sprintf("the first file's rewards above 0 are %s, %s and %s: verification_reward %s plus a format reward %s", text(levels[0]), text(levels[1]), text(levels[2]), text(levels[1]), text(levels[0]))
+		threshold, why = levels[1], fmt.Sprintf("%s rewards above 0 are %s, %s and %s: verification_reward %s plus a format reward %s", fromOf, text(levels[0]), text(levels[1]), text(levels[2]), text(levels[1]), text(levels[0]))
 	case n == 0:
-		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no reward above 0 in the first file tells the verification reward: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold))
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no reward above 0 in %s tells the verification reward: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold), from), levels
 	default:
-		return nil, fmt.Sprintf("pass threshold %s, the default (warning: the first file's rewards above 0 take %d values, %s to %s, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)",
-			text(prompts.DefaultPassThreshold), n, text(levels[0]), text(levels[n-1]))
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: %s rewards above 0 take %d values, %s to %s, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)",
+			text(prompts.DefaultPassThreshold), fromOf, n, text(levels[0]), text(levels[n-1])), nil
 	}
-	return &threshold, fmt.Sprintf("pass threshold %s (%s)", text(threshold), why)
+	return &threshold, fmt.Sprintf("pass threshold %s (%s)", text(threshold), why), levels
 }
 
 // fitsLogged reports whether the logged advantage x is y to 1e-10,
@@ -273,7 +285,83 @@ func WithCompanions(sentence string, paths []string) string {
 // infinite (nanGroups): open-instruct's own advantages are NaN for every
 // row of such a group (the block of _data_preparation_loop that computes
 // them takes numpy's mean and std over the group), and the comparison
-// with the logged advantage leaves them out.
-func openInstructWarnings(res *engine.Result, batches []int) []string {
-	return nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
+// with the logged advantage leaves them out; and of the rewards that
+// contradict the pass threshold read from the first records
+// (openInstructLevelWarning).
+func openInstructWarnings(cfg engine.Config, res *engine.Result, batches []int) []string {
+	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
+	if w := openInstructLevelWarning(cfg, res, batches); w != "" {
+		warnings = append(warnings, w)
+	}
+	return warnings
+}
+
+// maxLevelsShown is how many reward levels openInstructLevelWarning names.
+const maxLevelsShown = 5
+
+// openInstructLevelWarning warns when the task metric's objective (the
+// reward), in the batches of index batches, takes a value above 0 that
+// the first records the layout read the pass threshold from did not
+// (cfg.PassThresholdLevels): a verification reward or a format reward
+// seen only later makes that threshold wrong (a format reward 1 read as
+// the verification reward passes every formatted completion). "" when the
+// layout read no threshold, or every value above 0 is among the levels.
+func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []int) string {
+	if cfg.PassThresholdLevels == nil {
+		return ""
+	}
+	name := cfg.TaskMetric
+	if name == "" && len(cfg.Objectives) > 0 {
+		name = cfg.Objectives[0].Name
+	}
+	k := slices.IndexFunc(res.Objectives, func(o scoring.Objective) bool { return o.Name == name })
+	if k < 0 {
+		return ""
+	}
+	ev := res.Evaluation
+	others := map[float64]bool{}
+	rows := 0
+	for _, bi := range batches {
+		for _, i := range res.Ranking.Batches[bi].Members {
+			if !ev.HasObjective(i, k) || ev.Missing(i, k) {
+				continue
+			}
+			r := ev.Row(i)[k]
+			if !(r > 0) || math.IsInf(r, 0) || slices.Contains(cfg.PassThresholdLevels, r) {
+				continue
+			}
+			rows++
+			others[r] = true
+		}
+	}
+	if rows == 0 {
+		return ""
+	}
+	threshold := prompts.DefaultPassThreshold
+	if cfg.PassThreshold != nil {
+		threshold = *cfg.PassThreshold
+	}
+	read := "none"
+	if len(cfg.PassThresholdLevels) > 0 {
+		read = "only " + levelList(cfg.PassThresholdLevels, "and")
+	}
+	return fmt.Sprintf("the reward is %s in %d %s: the first records, which the pass threshold %s was read from, had %s above 0; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
+		levelList(slices.Sorted(maps.Keys(others)), "or"), rows, english.Plural(rows, "row"), strconv.FormatFloat(threshold, 'g', -1, 64), read)
+}
+
+// levelList writes sorted levels as "1, 10 and 11" (conjunction "and";
+// "or" gives "1, 10 or 11"), the first maxLevelsShown of them and how
+// many more.
+func levelList(levels []float64, conjunction string) string {
+	texts := make([]string, 0, min(len(levels), maxLevelsShown)+1)
+	for _, x := range levels[:min(len(levels), maxLevelsShown)] {
+		texts = append(texts, strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	if more := len(levels) - maxLevelsShown; more > 0 {
+		texts = append(texts, fmt.Sprintf("%d more", more))
+	}
+	if len(texts) == 1 {
+		return texts[0]
+	}
+	return strings.Join(texts[:len(texts)-1], ", ") + " " + conjunction + " " + texts[len(texts)-1]
 }

@@ -79,7 +79,7 @@ func TestOpenInstructPassThreshold(t *testing.T) {
 		{"three levels not a sum", []float64{1, 2, 10}, 0},
 		{"none above 0", []float64{0, -1}, 0},
 	} {
-		got, note := openInstructPassThreshold(rows(c.rewards...))
+		got, note, _ := openInstructPassThreshold(rows(c.rewards...))
 		switch {
 		case c.want == 0 && (got != nil || !strings.Contains(note, "the default (warning: ")):
 			t.Errorf("%s: %v, %q, want the default with a warning", c.name, got, note)
@@ -87,7 +87,7 @@ func TestOpenInstructPassThreshold(t *testing.T) {
 			t.Errorf("%s: %v, %q, want %v", c.name, got, note, c.want)
 		}
 	}
-	if got, note := openInstructPassThreshold(nil); got != nil || !strings.Contains(note, "no file read") {
+	if got, note, levels := openInstructPassThreshold(nil); got != nil || levels != nil || !strings.Contains(note, "no file read") {
 		t.Errorf("no rows: %v, %q", got, note)
 	}
 }

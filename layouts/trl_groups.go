@@ -36,7 +36,7 @@ import (
 // are all of one size (none on a tie). Groups of one row each are a table
 // TRL logged with log_unique_prompts=True (GRPOTrainer.log drops the
 // repeated prompts before its wandb.Table): nothing to compare within.
-func trlGroupWarnings(res *engine.Result, batches []int) []string {
+func trlGroupWarnings(_ engine.Config, res *engine.Result, batches []int) []string {
 	sizes := map[int64]int{} // the steps whose groups are all of one size
 	count := map[int]int{}   // how many such steps have each size
 	for bi := range res.Ranking.Batches {

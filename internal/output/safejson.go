@@ -2,15 +2,22 @@ package output
 
 import (
 	"fmt"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // SafeJSON returns the JSON text b with the runes that encoding/json
-// writes as they are but a terminal acts on, DEL, the C1 controls
-// (U+0080..U+009F: U+009B is an 8-bit CSI) and the bidirectional controls,
-// written as \u escapes instead: the same JSON value, safe to print. b must
-// be valid JSON, where such runes stand only inside strings. It returns b
-// itself when there is nothing to escape, the common case.
+// writes as they are but a terminal acts on or does not show, written as
+// \u escapes instead (above U+FFFF, as a UTF-16 surrogate pair): DEL, the
+// C1 controls (U+0080..U+009F: U+009B is an 8-bit CSI), the format
+// characters (Unicode category Cf: zero-width spaces and joiners, the byte
+// order mark, the bidirectional controls, tags), the variation selectors
+// and the rest of plane 14. It is the same JSON value, safe to print, and
+// hides nothing: unlike a terminal's view (internal/textsafe), no joiner
+// of an emoji or a word is kept raw, since an escape here loses nothing. b
+// must be valid JSON, where such runes stand only inside strings. It
+// returns b itself when there is nothing to escape, the common case.
 func SafeJSON(b []byte) []byte {
 	first := -1
 	for i := 0; i < len(b); {
@@ -27,10 +34,14 @@ func SafeJSON(b []byte) []byte {
 	out := append(make([]byte, 0, len(b)+16), b[:first]...)
 	for i := first; i < len(b); {
 		r, size := utf8.DecodeRune(b[i:])
-		if escapedRune(r) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
+		switch {
+		case !escapedRune(r):
 			out = append(out, b[i:i+size]...)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		default:
+			out = fmt.Appendf(out, `\u%04x`, r)
 		}
 		i += size
 	}
@@ -39,7 +50,9 @@ func SafeJSON(b []byte) []byte {
 
 // escapedRune reports the runes SafeJSON escapes.
 func escapedRune(r rune) bool {
-	return r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200e || r == 0x200f || r == 0x061c
+	if r < 0x7f {
+		return false
+	}
+	return r <= 0x9f || unicode.Is(unicode.Cf, r) ||
+		(r >= 0xfe00 && r <= 0xfe0f) || (r >= 0xe0000 && r <= 0xeffff)
 }

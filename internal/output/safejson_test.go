@@ -16,6 +16,11 @@ func TestSafeJSON(t *testing.T) {
 		{"abc\u202eevil\u202c", `"abc\u202eevil\u202c"`},
 		{"\u2066x\u2069\u200e\u200f\u061c", `"\u2066x\u2069\u200e\u200f\u061c"`},
 		{"\x1b[2J", `"\u001b[2J"`}, // encoding/json's own escape
+		{"zero\u200bwidth\u200c\u200d\u2060\ufeff\u00ad", `"zero\u200bwidth\u200c\u200d\u2060\ufeff\u00ad"`},
+		{"\U0001F468\u200d\U0001F469", `"👨\u200d👩"`}, // an emoji's joiner too: the escape loses nothing
+		{"a\ufe00\u2764\ufe0f", `"a\ufe00❤\ufe0f"`},
+		{"tag\U000E0041", `"tag\udb40\udc41"`},
+		{"vs17\U000E0100 unassigned\U000E0002", `"vs17\udb40\udd00 unassigned\udb40\udc02"`},
 	} {
 		b, _ := json.Marshal(c.in)
 		got := SafeJSON(b)

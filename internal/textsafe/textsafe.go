@@ -7,12 +7,14 @@
 // overwrite what was printed; bidirectional overrides reorder it; format
 // characters (Unicode category Cf: zero-width spaces and joiners, word
 // joiners, the byte order mark, the bidirectional controls) hide text or
-// make two different strings look the same. textsafe shows every such rune
+// make two different strings look the same; so do the variation selectors
+// and the rest of plane 14 (tags, unassigned code points), invisible too.
+// textsafe shows every such rune
 // escaped as visible text (ESC becomes `\x1b`, U+200B `\u200b`, U+E0041
 // `\U000e0041`), which neutralises the whole sequence it introduced: what
-// follows the introducer is plain printable text. The format characters an
-// emoji or a word needs are kept (see flagTags, joinsEmoji and
-// joinsLetters).
+// follows the introducer is plain printable text. The format characters and
+// selectors an emoji or a word needs are kept (see flagTags, joinsEmoji,
+// joinsLetters and presentsEmoji).
 package textsafe
 
 import (
@@ -69,7 +71,8 @@ func clean(s string, multiline bool) string {
 			// A flag's tags are written with it; any other tag is escaped.
 			size += flagTagsLength(s[i+size:])
 			b.WriteString(s[i : i+size])
-		case r >= 0x80 && r <= 0x9f,
+		case r >= 0x80 && r <= 0x9f, isPlane14(r),
+			isVariationSelector(r) && !presentsEmoji(s, i),
 			unicode.Is(unicode.Cf, r) && !joinsLetters(s, i, size) && !(inClusters && joinsEmoji(s[:clusterEnd], i, size)):
 			escapeRune(&b, r)
 		default:
@@ -184,7 +187,35 @@ func joinsEmoji(s string, i, size int) bool {
 	return false
 }
 
-const emojiPresentation = '\ufe0f' // VS16: shown as an emoji, not as text
+const (
+	textPresentation  = '\ufe0e' // VS15: shown as text, not as an emoji
+	emojiPresentation = '\ufe0f' // VS16: shown as an emoji, not as text
+)
+
+// isVariationSelector reports whether r is one of the 256 variation
+// selectors (U+FE00..U+FE0F, U+E0100..U+E01EF): invisible, they choose a
+// glyph, and a run of them can carry hidden bytes.
+func isVariationSelector(r rune) bool {
+	return (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0xe0100 && r <= 0xe01ef)
+}
+
+// presentsEmoji reports whether the rune at s[i:] is VS15 or VS16 right
+// after a character that takes it (emojiVariationBases: ❤ VS16 is the red
+// heart emoji, 1 VS16 U+20E3 a keycap). Any other variation selector, or
+// one after another selector or a mark, is escaped.
+func presentsEmoji(s string, i int) bool {
+	if r, _ := utf8.DecodeRuneInString(s[i:]); r != textPresentation && r != emojiPresentation {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.Is(emojiVariationBases, prev)
+}
+
+// isPlane14 reports whether r is in plane 14 (U+E0000..U+EFFFF), which
+// holds only invisible code points: the tags, the variation selectors
+// 17 to 256 and unassigned ones (which a later Unicode may make format
+// characters).
+func isPlane14(r rune) bool { return r >= 0xe0000 && r <= 0xeffff }
 
 func isSkinTone(r rune) bool { return r >= '\U0001f3fb' && r <= '\U0001f3ff' }
 

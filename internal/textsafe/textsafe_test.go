@@ -93,6 +93,18 @@ func TestFormatCharactersAreEscaped(t *testing.T) {
 		{"ZWJ after a tag after an emoji", "\U0001F468\U000E0041\u200d\U0001F469", "\U0001F468" + `\U000e0041\u200d` + "\U0001F469"},
 		{"rainbow flag", "\U0001F3F3\ufe0f\u200d\U0001F308", "\U0001F3F3\ufe0f\u200d\U0001F308"},
 		{"escape above U+FFFF then a hex digit", "\U000E0041b", `\U000e0041b`},
+		{"emoji presentation after a heart", "\u2764\ufe0f", "\u2764\ufe0f"},
+		{"text presentation after an umbrella", "\u2602\ufe0e", "\u2602\ufe0e"},
+		{"keycap", "1\ufe0f\u20e3", "1\ufe0f\u20e3"},
+		{"emoji presentation after a letter", "a\ufe0fb", `a\ufe0fb`},
+		{"emoji presentation at the start", "\ufe0fa", `\ufe0fa`},
+		{"two presentation selectors", "\u2764\ufe0f\ufe0f", "\u2764\ufe0f" + `\ufe0f`},
+		{"presentation selector after a mark", "\u2764\u0301\ufe0f", "\u2764\u0301" + `\ufe0f`},
+		{"variation selector 1", "\u2269\ufe00", "\u2269" + `\ufe00`},
+		{"supplementary variation selector", "\u845b\U000E0100", "\u845b" + `\U000e0100`},
+		{"bytes hidden in variation selectors", "ok\ufe01\ufe02\U000E0150\U000E01EF", `ok\ufe01\ufe02\U000e0150\U000e01ef`},
+		{"unassigned tag code points", "a\U000E0000b\U000E0002c\U000E0080", `a\U000e0000b\U000e0002c\U000e0080`},
+		{"unassigned code point of plane 14", "a\U000E0FFF", `a\U000e0fff`},
 	}
 	for _, c := range cases {
 		if got := Line(c.in); got != c.want {
@@ -136,18 +148,21 @@ var flagTagSequence = regexp.MustCompile("\U0001F3F4[\U000E0061-\U000E007A]{2}[\
 
 func FuzzLine(f *testing.F) {
 	for _, s := range []string{"", "plain", "\x1b[31m", "\u009b", "\u202e", "\xff\xfe", "a\nb", "a\u200db", "\U0001F468\u200d\U0001F469",
-		"\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", "\U0001F3F4\U000E0069\U000E0067\U000E007F", "می\u200cخواهم", "\U0001F469\U0001F3FD\u200d\U0001F4BB"} {
+		"\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", "\U0001F3F4\U000E0069\U000E0067\U000E007F", "می\u200cخواهم", "\U0001F469\U0001F3FD\u200d\U0001F4BB",
+		"\u2764\ufe0f", "a\ufe0f", "1\ufe0e\u20e3", "\u845b\U000E0100", "\U000E0000"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, out := range []string{Line(s), Text(s)} {
 			checkJoiners(t, s, out)
-			// A tag is kept only in a flag's tag sequence.
+			// A tag is kept only in a flag's tag sequence, and nothing else
+			// of plane 14.
 			for _, r := range flagTagSequence.ReplaceAllString(out, "") {
-				if r >= 0xE0000 && r <= 0xE007F && unicode.Is(unicode.Cf, r) {
-					t.Fatalf("tag %U left outside a flag's tag sequence in %q (from %q)", r, out, s)
+				if r >= 0xE0000 && r <= 0xEFFFF {
+					t.Fatalf("plane 14's %U left outside a flag's tag sequence in %q (from %q)", r, out, s)
 				}
 			}
+			checkVariationSelectors(t, s, out)
 			for _, r := range out {
 				if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) ||
 					unicode.Is(unicode.Cf, r) && r != zeroWidthJoiner && r != zeroWidthNonJoiner && (r < 0xE0000 || r > 0xE007F) {
@@ -159,6 +174,23 @@ func FuzzLine(f *testing.F) {
 			t.Fatalf("Line kept a newline: %q", Line(s))
 		}
 	})
+}
+
+// checkVariationSelectors fails t unless every variation selector left in
+// out is VS15 or VS16 right after a character of an emoji variation
+// sequence.
+func checkVariationSelectors(t *testing.T, in, out string) {
+	t.Helper()
+	runes := []rune(out)
+	for k, r := range runes {
+		if !isVariationSelector(r) {
+			continue
+		}
+		if (r == '\ufe0e' || r == '\ufe0f') && k > 0 && unicode.Is(emojiVariationBases, runes[k-1]) {
+			continue
+		}
+		t.Fatalf("variation selector %U at rune %d kept in %q (from %q)", r, k, out, in)
+	}
 }
 
 // checkJoiners fails t unless every zero-width joiner and non-joiner in

@@ -108,13 +108,21 @@ func (e SettingsError) Error() string { return e.Err.Error() }
 func (e SettingsError) Unwrap() error { return e.Err }
 
 // loaded records the config the session was computed with and its
-// warnings: the caller's, the duplicate IDs, the lines res skipped and the
-// unfinished files it left out.
+// warnings: the caller's, the duplicate IDs, in a trainer's layout the
+// groups of more than one prompt (as compute and stats say them), the
+// lines res skipped and the unfinished files it left out. The prompts
+// are finished.
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
 	if s.duplicates != "" {
 		s.Warnings = append(s.Warnings, s.duplicates)
+	}
+	if s.Prompts != nil && cfg.EqualGroups {
+		// A trainer's group is one prompt's completions.
+		if w := agreement.MixedWarning(agreement.MixedPrompts(s.Evaluation, s.Prompts.Keys.Of), cfg.PromptBy); w != "" {
+			s.Warnings = append(s.Warnings, w)
+		}
 	}
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))

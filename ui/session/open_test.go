@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,31 @@ func TestOpenSettingsError(t *testing.T) {
 		var settings SettingsError
 		if !errors.As(err, &settings) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: Open failed with %v (%T), want a SettingsError saying %q", tc.cfg, err, err, tc.want)
+		}
+	}
+}
+
+// TestOpenWarnsOfMixedPrompts: in a trainer's layout (EqualGroups), a
+// group whose rows answer two prompts is warned of in the status line's
+// warnings, as compute and stats warn of it; without a layout it is not.
+func TestOpenWarnsOfMixedPrompts(t *testing.T) {
+	text := `{"group":"g0","metadata":{"p":"a","r":1}}` + "\n" + `{"group":"g0","metadata":{"p":"b","r":0}}` + "\n" +
+		`{"group":"g1","metadata":{"p":"c","r":1}}` + "\n" + `{"group":"g1","metadata":{"p":"c","r":0}}` + "\n"
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "r", Expr: "metadata.r"}}, PromptBy: "metadata.p", EqualGroups: true}
+	const want = `1 group of more than one prompt (prompt_by metadata.p): step 0, group "g0" (2 prompts in 2 rows)`
+	for _, equal := range []bool{true, false} {
+		cfg.EqualGroups = equal
+		s, err := Open("run.jsonl", cfg, res, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.HasPrefix(w, want) })
+		if warned != equal {
+			t.Errorf("EqualGroups %v: warnings %q, want %q: %v", equal, s.Warnings, want, equal)
 		}
 	}
 }

@@ -27,6 +27,9 @@ type groupView struct {
 	// shows of it (groupLabels): what tells it apart from the batch's
 	// other prompts, shown instead when the prompt does not fit.
 	promptText, distinct string
+	// key is the group's key where its prompt does not tell it from
+	// another group's (keyTags), "" elsewhere: the summary line shows it.
+	key string
 	// members are the completions in table order: sorted by the sort
 	// key sortKey (sortKeys; A's reward at first), descending or not.
 	members    []int
@@ -58,15 +61,16 @@ const maxFeasibleWidth = 12
 const maxResponseWidth = 120
 
 // open shows group g, whose prompt is prompt and distinct what tells it
-// apart, ranking its members by A's reward descending; with keepOrder, a
+// apart, and key its key where the prompt does not tell it from another
+// group ("" elsewhere), ranking its members by A's reward descending; with keepOrder, a
 // group already open with the same members keeps its rows' order, so that
 // a change of method does not move the completion being looked at.
-func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct string, keepOrder bool) {
+func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct, key string, keepOrder bool) {
 	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
 	if !same {
 		v.completionLines = map[int]string{}
 	}
-	v.summary, v.promptText, v.distinct = *g, prompt, distinct
+	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if keepOrder && same && len(v.members) == len(g.Members) {
 		v.table.SetRows(len(v.members))
 		v.layout(c)
@@ -368,6 +372,10 @@ func (v *groupView) view(c *common.Common) string {
 	st := c.Styles
 	g := &v.summary
 	counts := st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid))
+	key := ""
+	if v.key != "" {
+		key = st.Muted.Render("group ") + common.FitLine(v.key, max(v.width/3, 12))
+	}
 	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std))
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
 	zeroSpread := ""
@@ -380,9 +388,9 @@ func (v *groupView) view(c *common.Common) string {
 	}
 	kept = append(kept, v.sortPart(c))
 	summary := fitSummary(st, v.width, [][]string{
-		{counts, score, frontier, zeroSpread},
-		{counts, score, zeroSpread},
-		{counts, zeroSpread},
+		{counts, key, score, frontier, zeroSpread},
+		{counts, key, score, zeroSpread},
+		{counts, key, zeroSpread},
 	}, kept)
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
 }

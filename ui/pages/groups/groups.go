@@ -92,9 +92,11 @@ type groupsTab struct {
 	summaries []diagnose.GroupSummary
 	ranges    []diagnose.RewardRange
 	// prompts are the groups' prompts (groupPrompts), labels what the
-	// group column shows of them: what tells them apart (groupLabels).
-	prompts, labels []string
-	rows            []int
+	// group column shows of them: what tells them apart (groupLabels),
+	// after the group's key tag where another group has its prompt
+	// (keyTags; "" for the others).
+	prompts, labels, keyTags []string
+	rows                     []int
 	// zero counts the listed groups without signal that hold a valid
 	// trajectory, empty those that hold none (also marked "none").
 	zero, empty int
@@ -265,6 +267,7 @@ func (t *groupsTab) refresh() {
 	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
 		t.prompts = groupPrompts(s, summaries)
 		t.labels = groupLabels(t.prompts)
+		t.keyTags = keyTags(t.prompts, summaries)
 	}
 	t.summaries = summaries
 	t.ranges = diagnose.GroupRewardRanges(s.Result, s.CurrentBatch())
@@ -280,7 +283,7 @@ func (t *groupsTab) refresh() {
 			t.setMode(groupList) // the group left with its batch
 			return
 		}
-		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], true)
+		t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], t.shownKey(g), true)
 		if t.mode == groupCompletion {
 			if !slices.Contains(t.summaries[g].Members, t.list.Opened.I) {
 				t.setMode(groupMembers)
@@ -387,7 +390,7 @@ func (t *groupsTab) keyOrder() []int {
 			order[g] = g
 		}
 		slices.SortFunc(order, func(a, b int) int {
-			return cmp.Or(natural.Compare(t.labels[a], t.labels[b]), cmp.Compare(a, b))
+			return cmp.Or(natural.Compare(t.labels[a], t.labels[b]), natural.Compare(t.keyTags[a], t.keyTags[b]), cmp.Compare(a, b))
 		})
 		t.byKey.order = order
 	}
@@ -538,8 +541,8 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 	at := func(g int) float64 { return value(&t.summaries[g], &t.ranges[g]) }
 	switch t.columns[c].kind {
 	case keyColumn:
-		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.labels[measured(j)]) })
-		col.Cell = func(j int) string { return textsafe.Line(t.labels[listed(j)]) }
+		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.groupCell(measured(j))) })
+		col.Cell = func(j int) string { return textsafe.Line(t.groupCell(listed(j))) }
 		return col
 	case sourceColumn:
 		return t.sourceTableColumn(n, listed, measured)
@@ -576,7 +579,7 @@ func (t *groupsTab) openGroup() {
 	t.group.table.SetCursor(0)
 	t.group.table.ShowFirstColumns()
 	g := t.rows[t.list.Table.Cursor()]
-	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], false)
+	t.group.open(t.common, &t.summaries[g], t.prompts[g], t.labels[g], t.shownKey(g), false)
 	t.setMode(groupMembers)
 }
 
@@ -644,9 +647,22 @@ func (t *groupsTab) FullHelp() [][]key.Binding {
 // groupLabel is what the group column shows of the open group.
 func (t *groupsTab) groupLabel() string {
 	if g := t.indexOf(t.group.summary.Key); g >= 0 {
-		return t.labels[g]
+		return t.groupCell(g)
 	}
 	return t.group.summary.Key
+}
+
+// groupCell is what the group column shows of group g: its key tag and
+// its label.
+func (t *groupsTab) groupCell(g int) string { return t.keyTags[g] + t.labels[g] }
+
+// shownKey is group g's key where its view shows it (another group has
+// its prompt: keyTags), "" elsewhere.
+func (t *groupsTab) shownKey(g int) string {
+	if t.keyTags[g] == "" {
+		return ""
+	}
+	return t.summaries[g].Key
 }
 
 // ShowGroup implements common.GroupShower: trajectory i's group open,

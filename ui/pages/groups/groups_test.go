@@ -466,3 +466,57 @@ func TestGroupViewFeasibleColumn(t *testing.T) {
 		t.Errorf("no feasible cell of %v:\n%s", want, view)
 	}
 }
+
+// TestGroupsWithOnePromptShowTheirKeys: verl's uid groups of a prompt
+// drawn twice in a batch show the same prompt; their rows start with the
+// opening of the uid that tells them apart, and the view of one says its
+// uid. A group whose prompt is its own shows none.
+func TestGroupsWithOnePromptShowTheirKeys(t *testing.T) {
+	const (
+		uid1 = "3f2a1c9b-0001-4000-8000-000000000001"
+		uid2 = "3f2a1c9b-0002-4000-8000-000000000002"
+	)
+	var b strings.Builder
+	for j, g := range []struct{ uid, prompt string }{{uid1, "What is 2+2?"}, {uid2, "What is 2+2?"}, {"u3", "Name a prime."}} {
+		for k := range 2 {
+			fmt.Fprintf(&b, `{"id":"t%d%d","group":%q,"metadata":{"input":%q,"a":%d,"b":1}}`+"\n", j, k, g.uid, g.prompt, k)
+		}
+	}
+	res, err := loaders.Read(strings.NewReader(b.String()), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", PromptField: "input", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	view := uitest.Plain(tab)
+	for _, want := range []string{"[3f2a1c9b-0001…] What is 2+2?", "[3f2a1c9b-0002…] What is 2+2?"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no row %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "[u3") {
+		t.Errorf("the group of its own prompt shows its key:\n%s", view)
+	}
+	shown := map[string]bool{}
+	for j := range 3 {
+		uitest.PressKeys(tab, "home")
+		for range j {
+			uitest.PressKeys(tab, "down")
+		}
+		uitest.PressKeys(tab, "enter")
+		view = uitest.Plain(tab)
+		for _, uid := range []string{uid1, uid2, "u3"} {
+			if strings.Contains(view, "group "+uid) {
+				shown[uid] = true
+			}
+		}
+		uitest.PressKeys(tab, "esc")
+	}
+	if !shown[uid1] || !shown[uid2] || shown["u3"] {
+		t.Errorf("the open groups say the uids %v, want %s and %s", shown, uid1, uid2)
+	}
+}

@@ -54,3 +54,59 @@ func groupLabels(prompts []string) []string {
 	}
 	return labels
 }
+
+// minKeyTagRunes is the shortest opening of a group key that keyTags
+// shows: a uuid's first 8 hex digits.
+const minKeyTagRunes = 8
+
+// keyTags returns, for each group whose prompt is not its key and is
+// another group's prompt too (verl's uid groups of one prompt drawn twice
+// in a batch), its key as the group column shows it before the prompt,
+// "[KEY] ", cut to the shortest opening of at least minKeyTagRunes runes
+// that tells those keys apart ("…" where cut): the rows would look alike
+// otherwise. "" for every other group.
+func keyTags(prompts []string, summaries []diagnose.GroupSummary) []string {
+	tags := make([]string, len(prompts))
+	count := make(map[string]int, len(prompts))
+	for g, p := range prompts {
+		if p != summaries[g].Key {
+			count[p]++
+		}
+	}
+	var tagged []int
+	for g, p := range prompts {
+		if p != summaries[g].Key && count[p] > 1 {
+			tagged = append(tagged, g)
+		}
+	}
+	if len(tagged) == 0 {
+		return tags
+	}
+	keys := make([][]rune, len(tagged))
+	longest := 0
+	for j, g := range tagged {
+		keys[j] = []rune(summaries[g].Key)
+		longest = max(longest, len(keys[j]))
+	}
+	n := minKeyTagRunes
+	for ; n < longest; n++ {
+		seen := make(map[string]bool, len(keys))
+		distinct := true
+		for _, k := range keys {
+			opening := string(k[:min(n, len(k))])
+			distinct = distinct && !seen[opening]
+			seen[opening] = true
+		}
+		if distinct {
+			break
+		}
+	}
+	for j, g := range tagged {
+		tag := string(keys[j][:min(n, len(keys[j]))])
+		if len(keys[j]) > n {
+			tag += "…"
+		}
+		tags[g] = "[" + tag + "] "
+	}
+	return tags
+}
