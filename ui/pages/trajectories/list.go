@@ -65,6 +65,10 @@ type trajectoryColumn struct {
 	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
 	// values, or a finish reason, sorted by compare.
 	textCells bool
+	// shown, in a text column with numbers (feasible's violations),
+	// returns trajectory i's number and whether its cell shows it: the
+	// column's format is chosen from those shown (numberFormats).
+	shown func(i int) (float64, bool)
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
 	// shows common.MissingValue, its number is the 0 the score counts.
@@ -333,7 +337,7 @@ type formatKey struct {
 }
 
 // numberFormats returns the formats of the number columns over the rows
-// (the others' are zero), kept for the columns whose arrays a recompute
+// (feasible's of the violations its cells show; the others' are zero), kept for the columns whose arrays a recompute
 // never writes into (not the rewards, whose arrays a later result may
 // reuse). The values are read in input order, the arrays' (a million
 // rows in table order would miss the caches at each one), in a loop of
@@ -345,16 +349,17 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 		c              int
 		vals           []float64
 		stride, offset int
+		shown          func(i int) (float64, bool)
 		key            formatKey
 		kept           bool
 	}
 	var read []array
 	for c, col := range l.columns {
-		if col.values == nil || col.textCells {
+		if col.values == nil || (col.textCells && col.shown == nil) {
 			continue
 		}
 		vals, stride, offset := col.values()
-		a := array{c: c, vals: vals, stride: stride, offset: offset}
+		a := array{c: c, vals: vals, stride: stride, offset: offset, shown: col.shown}
 		if c != sortByReward && c != sortByRewardB && len(vals) > 0 && len(rows) > 0 {
 			a.key, a.kept = formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}, true
 			if f, ok := l.formats[a.key]; ok {
@@ -380,9 +385,16 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	contiguous := rows[len(rows)-1]-rows[0] == len(rows)-1
 	parallel.Chunks(len(rows), formatChunk, nw, func(w, lo, hi int) {
 		for k, a := range read {
-			if contiguous {
+			switch {
+			case a.shown != nil:
+				for _, i := range rows[lo:hi] {
+					if x, ok := a.shown(i); ok {
+						ranges[w][k].Add(x)
+					}
+				}
+			case contiguous:
 				ranges[w][k].AddRows(a.vals, a.stride, a.offset, rows[lo], rows[hi-1]+1)
-			} else {
+			default:
 				ranges[w][k].AddAt(a.vals, a.stride, a.offset, rows[lo:hi])
 			}
 		}
@@ -430,21 +442,23 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, 0},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, 0},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, 0},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		// Its cells are the listed rows' (dataColumns): one format for
-		// the violations they show.
+		// the violations they show, kept as the other columns' are (the
+		// keys' array is the evaluation's own).
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
 		feasible.textCells = true
+		feasible.shown = func(i int) (float64, bool) { return common.ShownViolation(s.Result.Evaluation, i) }
 		cols = append(cols, feasible)
 	}
 	for k, o := range s.Result.Objectives {
@@ -519,8 +533,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			cols = append(cols, table.Column{Title: title, Width: max(col.fixedWidth, ansi.StringWidth(title)), Cell: cell})
 		case col.textCells: // feasible
 			ev := s.Result.Evaluation
-			violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, l.inOrder[j]) })
-			mark := func(i int) string { return common.FeasibleMark(ev, i, violations.Format) }
+			mark := func(i int) string { return common.FeasibleMark(ev, i, formats[c].Format) }
 			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) }))
 		case col.values != nil:
 			// The format from the array; the cells read the session when
