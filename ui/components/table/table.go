@@ -558,6 +558,17 @@ func (r NumberRange) Format() NumberFormat {
 	return fixed
 }
 
+// Sized returns f as wide as the range's widest value in it: a format
+// chosen for the values of several columns of one quantity (their ranges
+// merged), sized for one of them.
+func (r NumberRange) Sized(f NumberFormat) NumberFormat {
+	f.width = r.special
+	if lo, hi := r.extremes(); lo <= hi {
+		f.width = r.widest(f)
+	}
+	return f
+}
+
 // maxDigits is the most significant digits a NumberFormat shows: more
 // would show the rounding error of the values.
 const maxDigits = 10
@@ -597,6 +608,28 @@ func (f NumberFormat) Format(x float64) string {
 // with one precision, as wide as its widest cell or its title.
 func NumberColumn(title string, n int, v func(j int) float64) Column {
 	return NumberColumnOf(title, NewNumberFormat(n, v), v)
+}
+
+// SharedNumberColumns returns a NumberColumn per title, of the n values
+// values[k](j), all in one format chosen from the values of all of them:
+// columns of one quantity (two methods' rewards) show one value alike.
+// Each is as wide as its own widest cell or its title.
+func SharedNumberColumns(titles []string, n int, values ...func(j int) float64) []Column {
+	shared := NewNumberRange()
+	ranges := make([]NumberRange, len(values))
+	for k, v := range values {
+		ranges[k] = NewNumberRange()
+		for j := range n {
+			ranges[k].Add(v(j))
+		}
+		shared.Merge(ranges[k])
+	}
+	f := shared.Format()
+	cols := make([]Column, len(values))
+	for k, v := range values {
+		cols[k] = NumberColumnOf(titles[k], ranges[k].Sized(f), v)
+	}
+	return cols
 }
 
 // NumberColumnOf returns a right-aligned column of the values v(j) in

@@ -301,3 +301,21 @@ func TestCutMiddleKeepsIDsDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedNumberColumns: columns of one quantity show one value alike
+// (-1 is "-1.000" in both, not "-1" in the column of integers), each as
+// wide as its own widest cell or title.
+func TestSharedNumberColumns(t *testing.T) {
+	a, b := []float64{-1, 0.25}, []float64{-1, -1}
+	cols := SharedNumberColumns([]string{"a", "rewards b"}, 2, func(j int) float64 { return a[j] }, func(j int) float64 { return b[j] })
+	for k, want := range [][]string{{"-1.000", "0.250"}, {"-1.000", "-1.000"}} {
+		for j, w := range want {
+			if got := cols[k].Cell(j); got != w {
+				t.Errorf("column %d row %d: %q, want %q", k, j, got, w)
+			}
+		}
+	}
+	if cols[0].Width != len("-1.000") || cols[1].Width != len("rewards b") {
+		t.Errorf("widths %d and %d, want %d and %d", cols[0].Width, cols[1].Width, len("-1.000"), len("rewards b"))
+	}
+}

@@ -255,19 +255,24 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 			return ""
 		}})
 	}
-	cols = append(cols,
-		table.KeyColumn("id", n, common.MaxIDWidth, id, id),
-		// The rewards are named by their method: A's, the current one,
-		// and B's, the Compare tab's, when it is another.
-		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),
-		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
-	)
-	if s.ShowsRewardB() && !s.RewardBPending() { // until B's result is computed, no column
-		cols = append(cols, table.NumberColumn(textsafe.Line(string(s.CompareMethod)), n, func(j int) float64 {
+	// The rewards are named by their method: A's, the current one, and
+	// B's, the Compare tab's, when it is another (until B's result is
+	// computed, no column), both in one format.
+	titles, rewards := []string{textsafe.Line(string(res.Options.Method))}, []func(j int) float64{reward}
+	if s.ShowsRewardB() && !s.RewardBPending() {
+		titles = append(titles, textsafe.Line(string(s.CompareMethod)))
+		rewards = append(rewards, func(j int) float64 {
 			r, _ := s.RewardB(at(j))
 			return r
-		}))
+		})
 	}
+	rewardCols := table.SharedNumberColumns(titles, n, rewards...)
+	cols = append(cols,
+		table.KeyColumn("id", n, common.MaxIDWidth, id, id),
+		rewardCols[0],
+		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+	)
+	cols = append(cols, rewardCols[1:]...)
 	cols = append(cols, []table.Column{
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
@@ -368,7 +373,13 @@ func (v *groupView) view(c *common.Common) string {
 	st := c.Styles
 	g := &v.summary
 	counts := st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid))
-	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std))
+	std := common.FormatValue(g.ScoreStd(c.Session.Options.Std))
+	note := stdNote(g, c.Session.Result.Options)
+	if note != "" {
+		std = undefinedStd
+		note = st.Muted.Render(note)
+	}
+	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + std
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
 	zeroSpread := ""
 	if g.NoSignal(c.Session.Result.Options) {
@@ -380,11 +391,40 @@ func (v *groupView) view(c *common.Common) string {
 	}
 	kept = append(kept, v.sortPart(c))
 	summary := fitSummary(st, v.width, [][]string{
-		{counts, score, frontier, zeroSpread},
+		{counts, score, note, frontier, zeroSpread},
+		{counts, score, note, zeroSpread},
 		{counts, score, zeroSpread},
 		{counts, zeroSpread},
 	}, kept)
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
+}
+
+// stdNote says why group g's std is undefined, when it is (stdUndefined),
+// and what the method of options o made of the group then: grpo and
+// rloo (the methods that read --group-of-one), comparing within prompt
+// groups, give a group of one valid trajectory 0, TRL's convention, or
+// with --group-of-one score what verl's trainer gives it (engine's grpo
+// and rloo); "" when the std is defined.
+func stdNote(g *diagnose.GroupSummary, o engine.Options) string {
+	if !stdUndefined(g, g.ScoreStd(o.Std)) {
+		return ""
+	}
+	if g.Score.Count == 0 {
+		return "(no valid score: no std)"
+	}
+	const undefined = "(the std of one score is undefined"
+	m := o.MethodSettings() // the settings the method read
+	switch {
+	case o.Scope == engine.ScopeBatch || m.GroupOfOne == "": // no group of one compared
+		return undefined + ")"
+	case m.GroupOfOne == engine.GroupOfOneZero:
+		return undefined + ": " + textsafe.Line(string(o.Method)) + " rewards it 0, --group-of-one zero, TRL's)"
+	case o.Method == engine.RLOO:
+		return undefined + ": rloo rewards it its score, --group-of-one score, verl's)"
+	case m.Scale == engine.ScaleGroup:
+		return undefined + ": grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"
+	}
+	return undefined + ": grpo takes mean 0, --group-of-one score, verl's)"
 }
 
 // fitSummary joins the first of the leads that fits width cells with
