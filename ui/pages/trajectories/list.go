@@ -58,8 +58,8 @@ type trajectoryColumn struct {
 	// million rows.
 	value  func(i int) float64
 	values func() (vals []float64, stride, offset int)
-	// compare orders two trajectories by this column; nil for one that
-	// does not sort (the finish column).
+	// compare orders two trajectories by this column; nil for the
+	// finish column, which sorts off the event loop (readsRecords).
 	compare func(a, b int) int
 	// textCells says that a column shows text other than an id, a group
 	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
@@ -75,8 +75,10 @@ type trajectoryColumn struct {
 	missing func(i int) bool
 	// fixedWidth, when not 0, is a text column's width, its cells not
 	// measured (finishReasons: a cell is read of its record when drawn).
-	// Such a column does not sort (compare is nil).
 	fixedWidth int
+	// readsRecords says that a sort by the column reads every listed
+	// record: it runs off the event loop (finishSort).
+	readsRecords bool
 }
 
 // trajectoryList is the rows of the Trajectories table: the batch's
@@ -100,6 +102,9 @@ type trajectoryList struct {
 	rows    []int
 	invalid int
 	pending *pendingOrder
+	// finishSort, while not nil, is the sort by the finish column under
+	// way off the event loop: the rows keep their order until it lands.
+	finishSort *finishSort
 	// spareKeys is the keys' buffer of the last sort, for the next.
 	spareKeys []uint64
 	// formats are the number formats of the columns a method does not
@@ -143,8 +148,8 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	if keepOrder {
 		l.complete() // the rows kept are all of them
 	}
-	previous, previousInOrder := l.rows, l.inOrder
-	l.pending = nil
+	previous, previousInOrder, previousFinishSort := l.rows, l.inOrder, l.finishSort
+	l.pending, l.finishSort = nil, nil
 	previousColumns := l.columns
 	l.finish.reset(s)
 	l.columns = trajectoryColumns(s)
@@ -161,7 +166,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 		}
 	}
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
-	if l.columns[l.sortColumn].compare == nil {
+	if c := l.columns[l.sortColumn]; c.compare == nil && !c.readsRecords {
 		l.sortColumn = sortByReward // the column it was on became one that does not sort
 	}
 	filter = strings.ToLower(filter)
@@ -178,11 +183,27 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	}
 	// rows is a permutation of the inOrder it was built with, which
 	// nothing writes into: the same inOrder, the same rows.
-	if keepOrder && len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder)) {
+	sameRows := len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder))
+	switch {
+	case keepOrder && sameRows:
 		l.rows = previous
-	} else {
+		if previousFinishSort != nil && sameSlice(previousFinishSort.of, l.inOrder) {
+			l.finishSort = previousFinishSort // its order is of these rows still
+		}
+	case l.columns[l.sortColumn].readsRecords:
+		// The rows keep their order, or take the input order, until the
+		// sort lands (finishSorted).
+		l.rows = l.inOrder
+		if sameRows {
+			l.rows = previous
+		}
+		l.finishSort = newFinishSort(s, l.inOrder, descending)
+	default:
 		l.sort(s)
 		l.sortedBy, l.sortedUnder, l.sortedConstraints = l.columns[l.sortColumn].title, optionsKey(s), s.Config.Constraints
+	}
+	if previousFinishSort != nil && previousFinishSort != l.finishSort {
+		previousFinishSort.stopped.Store(true) // its order is of no use now
 	}
 	l.invalid = 0
 	valid := s.Result.Evaluation.Valid
@@ -255,8 +276,16 @@ func (l *trajectoryList) complete() {
 	l.pending = nil
 }
 
-// sortCmd returns the command that sorts the pending order, once.
+// sortCmd returns the command that sorts the pending order, or the one
+// that sorts by the finish column, once.
 func (l *trajectoryList) sortCmd() tea.Cmd {
+	if f := l.finishSort; f != nil && !f.handedOut {
+		f.handedOut = true
+		return func() tea.Msg {
+			f.run()
+			return finishSortedMsg{f}
+		}
+	}
 	p := l.pending
 	if p == nil || p.handedOut {
 		return nil
@@ -266,6 +295,20 @@ func (l *trajectoryList) sortCmd() tea.Cmd {
 		p.wait()
 		return orderedMsg{p}
 	}
+}
+
+// finishSorted puts the order a finish sort found in place, if it is the
+// one under way, and reports whether it did.
+func (l *trajectoryList) finishSorted(msg finishSortedMsg) bool {
+	if msg.p != l.finishSort {
+		return false // the rows were listed or sorted again meanwhile
+	}
+	l.rows, l.finishSort = msg.p.rows, nil
+	l.sortedBy = l.columns[l.sortColumn].title
+	if l.finish.failure == "" {
+		l.finish.failure = msg.p.failure
+	}
+	return true
 }
 
 // orderedMsg says that the whole order p was sorted.
@@ -288,9 +331,9 @@ func (l *trajectoryList) row(j int) int {
 }
 
 // nextSortable returns the first column from c on, cyclically, that
-// sorts (s passes the finish column by).
+// sorts.
 func (l *trajectoryList) nextSortable(c int) int {
-	for l.columns[c%len(l.columns)].compare == nil {
+	for col := l.columns[c%len(l.columns)]; col.compare == nil && !col.readsRecords; col = l.columns[c%len(l.columns)] {
 		c++
 	}
 	return c % len(l.columns)
@@ -304,7 +347,7 @@ func optionsKey(s *session.Session) string { return fmt.Sprintf("%+v", s.Result.
 // options compute (the score, A's reward, the rank, the crowding), the
 // options are the same, for the feasible column the constraints.
 func (l *trajectoryList) sorted(s *session.Session) bool {
-	if l.columns[l.sortColumn].title != l.sortedBy {
+	if l.columns[l.sortColumn].title != l.sortedBy || l.finishSort != nil {
 		return false
 	}
 	switch {
@@ -442,14 +485,14 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0, false},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0, false},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
