@@ -374,10 +374,10 @@ func (v *groupView) view(c *common.Common) string {
 	g := &v.summary
 	counts := st.Title.Render(common.Count(g.N, "completion", "completions")) + st.Muted.Render(fmt.Sprintf(" · %d valid", g.Valid))
 	std := common.FormatValue(g.ScoreStd(c.Session.Options.Std))
-	note := stdNote(g, c.Session.Result.Options)
+	note, shortNote := stdNote(g, c.Session.Result.Options)
 	if note != "" {
 		std = undefinedStd
-		note = st.Muted.Render(note)
+		note, shortNote = st.Muted.Render(note), st.Muted.Render(shortNote)
 	}
 	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + std
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
@@ -390,12 +390,17 @@ func (v *groupView) view(c *common.Common) string {
 		kept = append(kept, st.Muted.Render(h))
 	}
 	kept = append(kept, v.sortPart(c))
-	summary := fitSummary(st, v.width, [][]string{
+	leads := [][]string{
 		{counts, score, note, frontier, zeroSpread},
 		{counts, score, note, zeroSpread},
-		{counts, score, zeroSpread},
-		{counts, zeroSpread},
-	}, kept)
+		{counts, score, shortNote, frontier, zeroSpread},
+		{counts, score, shortNote, zeroSpread},
+	}
+	if shortNote != "" { // of a group of one, it says what zeroSpread does
+		leads = append(leads, []string{counts, score, shortNote})
+	}
+	leads = append(leads, []string{counts, score, zeroSpread}, []string{counts, zeroSpread})
+	summary := fitSummary(st, v.width, leads, kept)
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
 }
 
@@ -404,27 +409,29 @@ func (v *groupView) view(c *common.Common) string {
 // rloo (the methods that read --group-of-one), comparing within prompt
 // groups, give a group of one valid trajectory 0, TRL's convention, or
 // with --group-of-one score what verl's trainer gives it (engine's grpo
-// and rloo); "" when the std is defined.
-func stdNote(g *diagnose.GroupSummary, o engine.Options) string {
+// and rloo); short is the same in fewer words, for a narrower line; both
+// "" when the std is defined.
+func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
 	if !stdUndefined(g, g.ScoreStd(o.Std)) {
-		return ""
+		return "", ""
 	}
 	if g.Score.Count == 0 {
-		return "(no valid score: no std)"
+		return "(no valid score: no std)", "(no valid score)"
 	}
-	const undefined = "(the std of one score is undefined"
+	const undefined, few = "(the std of one score is undefined", "(undefined for one score"
+	method := textsafe.Line(string(o.Method))
 	m := o.MethodSettings() // the settings the method read
 	switch {
 	case o.Scope == engine.ScopeBatch || m.GroupOfOne == "": // no group of one compared
-		return undefined + ")"
+		return undefined + ")", few + ")"
 	case m.GroupOfOne == engine.GroupOfOneZero:
-		return undefined + ": " + textsafe.Line(string(o.Method)) + " rewards it 0, --group-of-one zero, TRL's)"
+		return undefined + ": " + method + " rewards it 0, --group-of-one zero, TRL's)", few + ": " + method + " gives 0)"
 	case o.Method == engine.RLOO:
-		return undefined + ": rloo rewards it its score, --group-of-one score, verl's)"
+		return undefined + ": rloo rewards it its score, --group-of-one score, verl's)", few + ": rloo gives s)"
 	case m.Scale == engine.ScaleGroup:
-		return undefined + ": grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"
+		return undefined + ": grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)", few + ": grpo takes 1)"
 	}
-	return undefined + ": grpo takes mean 0, --group-of-one score, verl's)"
+	return undefined + ": grpo takes mean 0, --group-of-one score, verl's)", few + ": grpo takes mean 0)"
 }
 
 // fitSummary joins the first of the leads that fits width cells with

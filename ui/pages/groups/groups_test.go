@@ -538,17 +538,24 @@ func TestGroupsOneQuantityOneFormat(t *testing.T) {
 
 // TestGroupsStdOfOneSaysWhy: c's view, a group of one, shows its std as
 // "-" and says why (the std of one score is undefined) and what grpo
-// made of the group under each convention for a group of one.
+// made of the group under each convention for a group of one; in fewer
+// words on a narrower line (120 cells).
 func TestGroupsStdOfOneSaysWhy(t *testing.T) {
-	for groupOfOne, want := range map[engine.GroupOfOne]string{
-		engine.GroupOfOneScore: "std1 - · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)",
-		engine.GroupOfOneZero:  "std1 - · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)",
+	for _, c := range []struct {
+		groupOfOne engine.GroupOfOne
+		width      int
+		want       string
+	}{
+		{engine.GroupOfOneScore, 200, "std1 - · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"},
+		{engine.GroupOfOneZero, 200, "std1 - · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)"},
+		{engine.GroupOfOneScore, 120, "std1 - · (undefined for one score: grpo takes 1)"},
+		{engine.GroupOfOneZero, 120, "std1 - · (undefined for one score: grpo gives 0)"},
 	} {
-		tab := uitest.TabOn(oneQuantitySession(t, groupOfOne), New)
-		tab.SetSize(200, 20)
+		tab := uitest.TabOn(oneQuantitySession(t, c.groupOfOne), New)
+		tab.SetSize(c.width, 20)
 		uitest.PressKeys(tab, "end", "enter") // c, last by key
-		if v := uitest.Plain(tab); !strings.Contains(v, want) {
-			t.Errorf("%s: c's view lacks %q:\n%s", groupOfOne, want, v)
+		if v := uitest.Plain(tab); !strings.Contains(v, c.want) {
+			t.Errorf("%s at %d cells: c's view lacks %q:\n%s", c.groupOfOne, c.width, c.want, v)
 		}
 	}
 }
