@@ -123,7 +123,7 @@ func (rw *rewarder) batch(res *Result, b *Batch) {
 	}
 	batchStd1 := math.NaN()
 	var sourceStd1 []float64 // with sources, the batch std of each source's scores
-	if opts.Method == GRPO && opts.Scale == ScaleBatch {
+	if opts.Method == GRPO && opts.scaleInForce() == ScaleBatch {
 		if res.Evaluation.sourceOf != nil {
 			sourceStd1 = make([]float64, len(res.Evaluation.SourceNames))
 			for src, idx := range res.bySource(res.ValidOf(b)) {
@@ -206,15 +206,17 @@ func relative(u, s []float64, order []int) []int {
 
 // grpo writes TRL's group-relative advantage: A = s - mean(s), divided by
 // std1 + epsilon where std1 is the std (Options.Std: sample, or
-// population) of the group (scale group) or of the batch (scale batch,
-// given), unscaled with scale none or normalize off. An undefined std1 (a
+// population) of the group (scale group, and scale batch under scope
+// batch, whose group is the batch: Options.scaleInForce) or of the batch
+// (scale batch, given), unscaled with scale none or normalize off. An undefined std1 (a
 // single value, sample std) makes every reward 0, but with
 // GroupOfOneScore a group of one has mean 0 and, for scale group, std 1,
 // as in verl: s / (1 + epsilon), s unscaled, s / (std1 + epsilon) for
 // scale batch. The mean and std are summed over sorted, s in ascending
 // order (rewarder.ascending).
 func grpo(u, s, sorted []float64, opts Options, batchStd1 float64) {
-	scaled := opts.Normalize && opts.Scale != ScaleNone
+	scale := opts.scaleInForce()
+	scaled := scale != ScaleNone
 	alone := len(s) == 1 && opts.GroupOfOne == GroupOfOneScore
 	mean := stats.Mean(sorted)
 	if alone {
@@ -223,7 +225,7 @@ func grpo(u, s, sorted []float64, opts Options, batchStd1 float64) {
 	d := 1.0 // unscaled
 	if scaled {
 		std1 := batchStd1
-		if opts.Scale == ScaleGroup {
+		if scale == ScaleGroup {
 			std1 = opts.StdOf(sorted)
 			if alone {
 				std1 = 1

@@ -384,3 +384,23 @@ func TestMinimizedObjectiveIsOriented(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestScopeBatchScalesAsMethodSettingsSay: under scope batch grpo
+// computes with the scale MethodSettings reports, group for a batch
+// scale (the group is the batch): the same rewards, a batch of one
+// trajectory under --group-of-one score included (s / (1 + epsilon),
+// where the batch's undefined std would have given 0).
+func TestScopeBatchScalesAsMethodSettingsSay(t *testing.T) {
+	for _, ts := range [][]scoring.Trajectory{
+		enginetest.Scored(map[string][]float64{"g1": {1, 2}, "g2": {3, 5}}, "g1", "g2"),
+		enginetest.Scored(map[string][]float64{"g1": {3}}, "g1"),
+	} {
+		o := Options{Method: GRPO, Normalize: true, Scope: ScopeBatch, Scale: ScaleBatch, GroupOfOne: GroupOfOneScore}
+		if s := o.MethodSettings().Scale; s != ScaleGroup {
+			t.Fatalf("scope batch, scale batch: MethodSettings says scale %s, want group", s)
+		}
+		batch := rewards(t, ts, o)
+		o.Scale = ScaleGroup
+		assertFloats(t, "scale batch under scope batch", batch, rewards(t, ts, o))
+	}
+}

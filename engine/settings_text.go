@@ -33,10 +33,7 @@ func (o Options) MethodSettings() MethodSettings {
 	divides := spec.Divides
 	switch {
 	case spec.ReadsScale:
-		m.Scale = cmp.Or(o.Scale, ScaleGroup)
-		if !o.Normalize {
-			m.Scale = ScaleNone
-		}
+		m.Scale = o.scaleInForce()
 		divides = divides && m.Scale != ScaleNone
 	case spec.Unnormalised == "":
 		normalize := o.Normalize
@@ -49,6 +46,20 @@ func (o Options) MethodSettings() MethodSettings {
 		m.GroupOfOne = cmp.Or(o.GroupOfOne, GroupOfOneZero)
 	}
 	return m
+}
+
+// scaleInForce returns the scale grpo divides by under o, which the
+// engine computes with and MethodSettings reports: o.Scale (group for
+// ""), none with normalize off, and group for batch under scope batch,
+// where the comparison group is the batch: its std is the batch's.
+func (o Options) scaleInForce() Scale {
+	switch {
+	case !o.Normalize:
+		return ScaleNone
+	case o.Scale == ScaleBatch && o.Scope == ScopeBatch:
+		return ScaleGroup
+	}
+	return cmp.Or(o.Scale, ScaleGroup)
 }
 
 // ChangedSettings lists, as text, the settings of o that its method

@@ -77,6 +77,8 @@ func TestMethodSettings(t *testing.T) {
 	}{
 		{Options{Method: GRPO, Normalize: true}, MethodSettings{Scale: ScaleGroup, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero}},
 		{Options{Method: GRPO, Scale: ScaleBatch, Epsilon: 1e-6, Std: StdPopulation, GroupOfOne: GroupOfOneScore}, MethodSettings{Scale: ScaleNone, GroupOfOne: GroupOfOneScore}},
+		// Under scope batch the group is the batch: its scale batch is group's.
+		{Options{Method: GRPO, Normalize: true, Scope: ScopeBatch, Scale: ScaleBatch}, MethodSettings{Scale: ScaleGroup, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero}},
 		{Options{Method: GDPO, Epsilon: 1e-6, Std: StdPopulation, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &no, Epsilon: 1e-6, Std: StdPopulation}},
 		{Options{Method: RLOO, Scale: ScaleBatch, Epsilon: 1e-6}, MethodSettings{GroupOfOne: GroupOfOneZero}},
 		{Options{Method: Pareto, Normalize: true, Epsilon: 1e-6, GroupOfOne: GroupOfOneScore}, MethodSettings{Normalize: &yes}},

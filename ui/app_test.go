@@ -227,7 +227,7 @@ func TestNormalizeStepsThroughTRLScales(t *testing.T) {
 		t.Errorf("at 80 cells nothing says the batch scale n chose:\n%s", v)
 	}
 	press(narrow, "g")
-	if v := screen(narrow); !strings.Contains(v, "scope: batch · normalize: batch") {
+	if v := screen(narrow); !strings.Contains(v, "scope: batch · normalize: on") {
 		t.Errorf("at 80 cells nothing says the scope g chose:\n%s", v)
 	}
 	// Another method toggles, and leaves the scale alone.
@@ -241,7 +241,7 @@ func TestNormalizeStepsThroughTRLScales(t *testing.T) {
 // TestNormalizeUnderScopeBatch: under scope batch the group is the batch,
 // so grpo's n steps through on and off only (the batch's std would give
 // the rewards of on), and the Rewards title names the batch's std; the
-// batch scale reached by g says it is the same as on.
+// batch scale reached by g is on, as the header and the notice say.
 func TestNormalizeUnderScopeBatch(t *testing.T) {
 	m := newTestModel(t, 160, 40)
 	setMethod(t, m, engine.GRPO)
@@ -262,8 +262,20 @@ func TestNormalizeUnderScopeBatch(t *testing.T) {
 		}
 	}
 	press(m, "g", "n", "g") // scale batch, then scope batch
-	if v := screen(m); !strings.Contains(v, "scope: batch · normalize: batch (as on: the group is the batch)") {
-		t.Errorf("scale batch under scope batch: the notice does not say it is as on:\n%s", v)
+	v := screen(m)
+	if !strings.Contains(v, "scope: batch · normalize: on (the group is the batch: its std is the batch's)") {
+		t.Errorf("scale batch under scope batch: the notice does not say it is on:\n%s", v)
+	}
+	// The header says what the engine computed with (MethodSettings):
+	// the group's std, the group being the batch, not the batch scale
+	// set before g.
+	header := strings.Split(v, "\n")[0]
+	if o := m.Session().Result.Options; o.MethodSettings().Scale != engine.ScaleGroup || !strings.Contains(header, "normalize: on") || strings.Contains(header, "normalize: batch") {
+		t.Errorf("scale batch under scope batch: the engine's scale %s, the header %q: want group and normalize: on", o.MethodSettings().Scale, header)
+	}
+	press(m, "g") // scope group: the batch scale again
+	if header := strings.Split(screen(m), "\n")[0]; !strings.Contains(header, "normalize: batch") {
+		t.Errorf("back to scope group: the header %q, want normalize: batch", header)
 	}
 }
 

@@ -50,7 +50,7 @@ func TestSwitchShowsTheBatchFirst(t *testing.T) {
 	}
 	j.Run()
 	m.Update(healthDoneMsg{j})
-	if h := headerLine(m); strings.Contains(h, "updating") || !strings.Contains(h, "ALERT") && !strings.Contains(h, "healthy") {
+	if h := headerLine(m); strings.Contains(h, "updating") || !strings.Contains(h, "alert") && !strings.Contains(h, "healthy") {
 		t.Errorf("after the background job, the header is %q; want the health badge", h)
 	}
 	if !s.Result.Finished() || !s.HealthReady() {

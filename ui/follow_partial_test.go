@@ -56,8 +56,8 @@ func TestFollowPartialStepBadge(t *testing.T) {
 		h := headerOf(app)
 		return h[strings.Index(h, "valid"):]
 	}
-	if got := badge(); !strings.Contains(got, "2 ALERT") {
-		t.Fatalf("step 3 in part: header %q, want 2 ALERTs", got)
+	if got := badge(); !strings.Contains(got, "✖ 2 checks alert") {
+		t.Fatalf("step 3 in part: header %q, want 2 checks alerting", got)
 	}
 	f, err := os.OpenFile(filepath.Join(dir, "3.jsonl"), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
@@ -68,7 +68,7 @@ func TestFollowPartialStepBadge(t *testing.T) {
 	for app.Session().Trajectories.Len() < 34 {
 		app.Update(app.live.wait()())
 	}
-	if got := badge(); strings.Contains(got, "ALERT") || !strings.Contains(got, "healthy") {
+	if got := badge(); strings.Contains(got, "alert") || !strings.Contains(got, "healthy") {
 		t.Errorf("step 3 whole: header %q, want healthy", got)
 	}
 	cancel()

@@ -49,7 +49,7 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		if !strings.HasPrefix(head, "…") || !regexp.MustCompile(`03\.jsonl  (batch )?6/40`).MatchString(head) {
 			t.Errorf("%d columns: the source is not cut from its start: %q", tc.width, head)
 		}
-		if !strings.Contains(head, "ALERT") && !(tc.goals == "compact" && strings.HasSuffix(strings.TrimRight(head, " "), "✖2 ⚠1")) {
+		if !strings.Contains(head, "checks alert") && !(tc.goals == "compact" && strings.HasSuffix(strings.TrimRight(head, " "), "✖2 ⚠1")) {
 			t.Errorf("%d columns: the health badge is missing: %q", tc.width, head)
 		}
 		goals := "accuracy ↑ safety ↑ length ↓"

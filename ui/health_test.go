@@ -21,14 +21,15 @@ func TestHealthBadge(t *testing.T) {
 		want     string
 	}{
 		{nil, "✓ healthy"},
-		{[]health.Finding{warn}, "⚠ 1 WARN"},
+		{[]health.Finding{warn}, "⚠ 1 check warns"},
 		// A check counts once, at its worst level.
-		{[]health.Finding{warn, {Check: health.CheckZeroSpread, Level: health.Alert}}, "✖ 1 ALERT"},
+		{[]health.Finding{warn, {Check: health.CheckZeroSpread, Level: health.Alert}}, "✖ 1 check alerts"},
 		{[]health.Finding{
 			warn,
 			{Check: health.CheckCorrelationFlip, Objective: "a", Level: health.Alert},
 			{Check: health.CheckCorrelationFlip, Objective: "b", Level: health.Warn},
-		}, "✖ 1 ALERT ⚠ 2 WARN"},
+		}, "✖ 1 check alerts ⚠ 2 warn"},
+		{[]health.Finding{warn, {Check: health.CheckDominance, Level: health.Warn}}, "⚠ 2 checks warn"},
 	} {
 		if got := ansi.Strip(common.HealthBadge(st, c.findings)); got != c.want {
 			t.Errorf("badge %q, want %q", got, c.want)
@@ -38,7 +39,7 @@ func TestHealthBadge(t *testing.T) {
 
 func TestHeaderShowsHealth(t *testing.T) {
 	// Below 120 columns the goals take the room of the badge's words.
-	for width, badge := range map[int]string{120: "✖ 2 ALERT ⚠ 1 WARN", 80: "✖2 ⚠1", 60: "✖2 ⚠1"} {
+	for width, badge := range map[int]string{120: "✖ 2 checks alert ⚠ 1 warns", 80: "✖2 ⚠1", 60: "✖2 ⚠1"} {
 		m := newTestModel(t, width, 40)
 		header := strings.Split(screen(m), "\n")[0]
 		if !strings.HasSuffix(strings.TrimRight(header, " "), badge) {

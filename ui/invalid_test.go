@@ -48,10 +48,10 @@ func TestBadgeShowsInvalidFraction(t *testing.T) {
 	if h := header(invalidModel(t, invalidRun(0, 0, 0, 0, 0), 120, 40)); !strings.HasSuffix(h, "✓ healthy") {
 		t.Fatalf("the run without invalid trajectories is not healthy: %q", h)
 	}
-	if h := header(invalidModel(t, invalidRun(0, 0, 2, 0, 0), 120, 40)); !strings.HasSuffix(h, "⚠ 1 WARN") {
-		t.Errorf("20%% invalid: header %q, want the badge ⚠ 1 WARN", h)
+	if h := header(invalidModel(t, invalidRun(0, 0, 2, 0, 0), 120, 40)); !strings.HasSuffix(h, "⚠ 1 check warns") {
+		t.Errorf("20%% invalid: header %q, want the badge ⚠ 1 check warns", h)
 	}
-	for width, badge := range map[int]string{120: "✖ 1 ALERT", 80: "✖1"} {
+	for width, badge := range map[int]string{120: "✖ 1 check alerts", 80: "✖1"} {
 		m := invalidModel(t, invalidRun(0, 0, 2, 6, 0), width, 40)
 		if h := header(m); !strings.HasSuffix(h, badge) {
 			t.Errorf("width %d: 60%% invalid: header %q, want the badge %s", width, h, badge)
@@ -78,8 +78,8 @@ func TestAllInvalidIsNeverHealthy(t *testing.T) {
 		press(m, tab)
 		v := screen(m)
 		lines := strings.Split(v, "\n")
-		if h := strings.TrimRight(lines[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") || strings.Contains(h, "healthy") {
-			t.Errorf("tab %s: header %q, want ✖ 1 ALERT", tab, h)
+		if h := strings.TrimRight(lines[0], " "); !strings.HasSuffix(h, "✖ 1 check alerts") || strings.Contains(h, "healthy") {
+			t.Errorf("tab %s: header %q, want ✖ 1 check alerts", tab, h)
 		}
 		if !strings.Contains(v, "⚠ all 50 trajectories are invalid: objective a = metadata.a: no trajectory has field a; the first records have b") {
 			t.Errorf("tab %s: the status line does not say why:\n%s", tab, v)
@@ -102,8 +102,8 @@ func TestDashboardObjectiveTypo(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m.Settle()
 	v := screen(m)
-	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 ALERT") {
-		t.Errorf("header %q, want ✖ 1 ALERT", h)
+	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 check alerts") {
+		t.Errorf("header %q, want ✖ 1 check alerts", h)
 	}
 	if want := "⚠ all 5120 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; !strings.Contains(v, want) {
 		t.Errorf("no %q in:\n%s", want, v)

@@ -59,7 +59,7 @@ func (m *Model) settingsNotice() tea.Cmd {
 		text += " · normalize: " + normalize
 	}
 	if engine.Spec(o.Method).ReadsScale && o.Scope == engine.ScopeBatch && o.Normalize && o.Scale == engine.ScaleBatch {
-		text += " (as on: the group is the batch)"
+		text += " (the group is the batch: its std is the batch's)"
 	}
 	return m.status.SetNotice(text, nil)
 }

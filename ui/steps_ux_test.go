@@ -68,3 +68,26 @@ func TestStepsFindingsWholeAfterScrolling(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsPanelAgreesWithTheBadge: the header's badge and the Steps
+// panel count in one unit, said in words: the panel's title carries the
+// header's badge ("✖ 2 checks alert ⚠ 1 warns": the sample's
+// correlation_flip warned at step 26 and alerted at 27, one check at its
+// worst), and says that its lines are the findings, each check's first
+// step at a level: 4 of them, 2 at ALERT and 2 at WARN.
+func TestStepsPanelAgreesWithTheBadge(t *testing.T) {
+	m := newTestModel(t, 140, 45)
+	press(m, "6")
+	view := screen(m)
+	header := strings.TrimRight(strings.Split(view, "\n")[0], " ")
+	const badge = "✖ 2 checks alert ⚠ 1 warns"
+	if !strings.HasSuffix(header, badge) {
+		t.Fatalf("the header %q does not end with %q", header, badge)
+	}
+	if want := "health against the first 3 batches · " + badge + " · 4 findings, each check's first step at a level:"; !strings.Contains(view, want) {
+		t.Errorf("the Steps panel lacks %q:\n%s", want, view)
+	}
+	if alerts, warns := strings.Count(view, "✖ ALERT step"), strings.Count(view, "⚠ WARN  step"); alerts != 2 || warns != 2 {
+		t.Errorf("the panel lists %d ALERT and %d WARN findings, want 2 and 2:\n%s", alerts, warns, view)
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -63,4 +64,33 @@ func BenchmarkTrajectoriesSwitch1M(b *testing.B) {
 	m.Settle()
 	_ = m.View()
 	benchmarkSwitches(b, m)
+}
+
+// BenchmarkTrajectoriesSortFinish1M measures s onto the finish column on
+// 1M trajectories in one batch whose records have a finish_reason: the
+// key to its frame, the tab saying it is sorting. The command it leaves
+// (reading every record, off the event loop) is not run.
+func BenchmarkTrajectoriesSortFinish1M(b *testing.B) {
+	s := uitest.SyntheticSession(b, 1_000_000)
+	s.Fields = append(s.Fields, "finish_reason")
+	m := newTrajectoriesBench(b, NewModel(s, true))
+	runCmds(m, showTrajectories(m))
+	m.Settle()
+	_ = m.View()
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		for !strings.Contains(m.View().Content, "sorted by crowding") { // the column before finish_reason
+			_, cmd := m.Update(uitest.KeyPress("s"))
+			runCmds(m, cmd)
+		}
+		b.StartTimer()
+		m.Update(uitest.KeyPress("s"))
+		v := m.View()
+		b.StopTimer()
+		if !strings.Contains(v.Content, "sorting by finish_reason") {
+			b.Fatalf("s from crowding does not sort by finish_reason:\n%s", v.Content)
+		}
+		b.StartTimer()
+	}
 }

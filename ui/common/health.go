@@ -2,6 +2,7 @@ package common
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/health"
@@ -30,28 +31,50 @@ func healthCounts(findings []health.Finding) (warn, alert int) {
 // shown is computed in the background.
 func UpdatingBadge(st *Styles) string { return st.Muted.Render("◌ health updating…") }
 
-// HealthBadge sums the findings up for the header: "✓ healthy", or the
-// checks by their worst level, "✖ 1 ALERT ⚠ 2 WARN", the ALERT highlighted.
+// HealthBadge sums the findings up for the header and the Steps panel
+// in one unit, the check (per objective), each counted at the worst level
+// it reached, said in words: "✓ healthy", "⚠ 2 checks warn", or "✖ 2
+// checks alert ⚠ 1 warns" (the unit said once), the alerts highlighted. A check that warned at one step and
+// alerted at a later one is two findings (the Steps panel's lines) but
+// one check, alerting.
 func HealthBadge(st *Styles, findings []health.Finding) string {
-	return badge(st, findings, "✖ %d ALERT", "⚠ %d WARN", "✓ healthy")
+	return badge(st, findings, func(alert int) string {
+		return "✖ " + Count(alert, "check", "checks") + " " + verb(alert, "alerts", "alert")
+	}, func(alert, warn int) string {
+		count := Count(warn, "check", "checks")
+		if alert > 0 { // the unit said once: "⚠ 1 warns"
+			count = strconv.Itoa(warn)
+		}
+		return "⚠ " + count + " " + verb(warn, "warns", "warn")
+	}, "✓ healthy")
+}
+
+// verb is the verb of a count of n subjects: singular or plural.
+func verb(n int, singular, plural string) string {
+	if n == 1 {
+		return singular
+	}
+	return plural
 }
 
 // CompactHealthBadge is HealthBadge's counts alone, "✖2 ⚠1", for a narrow
 // header.
 func CompactHealthBadge(st *Styles, findings []health.Finding) string {
-	return badge(st, findings, "✖%d", "⚠%d", "✓")
+	return badge(st, findings, func(alert int) string { return fmt.Sprintf("✖%d", alert) },
+		func(_, warn int) string { return fmt.Sprintf("⚠%d", warn) }, "✓")
 }
 
-// badge is the checks counted by their worst level in the formats given,
+// badge is the checks counted by their worst level, the alerting ones
+// written by alertText, the warning ones by warnText (given both counts),
 // or healthy when there are none.
-func badge(st *Styles, findings []health.Finding, alertFormat, warnFormat, healthy string) string {
+func badge(st *Styles, findings []health.Finding, alertText func(alert int) string, warnText func(alert, warn int) string, healthy string) string {
 	warn, alert := healthCounts(findings)
 	var parts []string
 	if alert > 0 {
-		parts = append(parts, st.Alert.Render(fmt.Sprintf(alertFormat, alert)))
+		parts = append(parts, st.Alert.Render(alertText(alert)))
 	}
 	if warn > 0 {
-		parts = append(parts, st.Warning.Render(fmt.Sprintf(warnFormat, warn)))
+		parts = append(parts, st.Warning.Render(warnText(alert, warn)))
 	}
 	if len(parts) == 0 {
 		return st.Positive.Render(healthy)

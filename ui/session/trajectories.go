@@ -2,6 +2,7 @@ package session
 
 import (
 	"iter"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
@@ -40,6 +41,13 @@ func (t *Trajectories) Append(ts ...scoring.Trajectory) {
 		t.n += k
 		ts = ts[k:]
 	}
+}
+
+// Snapshot returns the trajectories as they are, for a reader off the
+// event loop: Append writes past them (and DropBody only those it
+// appended), DeleteFunc into new chunks.
+func (t *Trajectories) Snapshot() Trajectories {
+	return Trajectories{chunks: slices.Clone(t.chunks), n: t.n}
 }
 
 // All returns the trajectories with their indices, in order.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -51,5 +52,32 @@ func TestTrajectoriesStore(t *testing.T) {
 		if got := store.Slice(); !slices.EqualFunc(got, want, func(a, b scoring.Trajectory) bool { return a.ID == b.ID }) {
 			t.Fatalf("step %d: Slice differs", step)
 		}
+	}
+}
+
+// TestTrajectoriesSnapshotWhileAppending: a snapshot read on another
+// goroutine (a sort off the event loop) while the trajectories are
+// appended to, past a chunk's end too, holds the trajectories it was
+// taken of, unchanged (go test -race: no write to what it reads).
+func TestTrajectoriesSnapshotWhileAppending(t *testing.T) {
+	var ts Trajectories
+	for i := range trajectoryChunk - 2 {
+		ts.Append(scoring.Trajectory{ID: strconv.Itoa(i)})
+	}
+	snap := ts.Snapshot()
+	read := make(chan []string)
+	go func() {
+		var ids []string
+		for i := range snap.Len() {
+			ids = append(ids, snap.At(i).ID)
+		}
+		read <- ids
+	}()
+	for range 5 {
+		ts.Append(scoring.Trajectory{ID: "new"})
+	}
+	ids := <-read
+	if len(ids) != trajectoryChunk-2 || ids[len(ids)-1] != strconv.Itoa(trajectoryChunk-3) || snap.Len() != trajectoryChunk-2 {
+		t.Errorf("the snapshot holds %d trajectories, the last %q; want %d, the last %d", len(ids), ids[len(ids)-1], trajectoryChunk-2, trajectoryChunk-3)
 	}
 }

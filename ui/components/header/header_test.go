@@ -121,7 +121,7 @@ func TestHeaderKeepsTheMethod(t *testing.T) {
 // one it replaces take the same room: the header before the badge and
 // the tab bar are the same with either, at every width.
 func TestHeaderStillWhileHealthUpdates(t *testing.T) {
-	badges := []string{"◌ health updating…", "✖ 2 ALERT ⚠ 1 WARN", "✓ healthy", "◌", "✖2 ⚠1", "✓"}
+	badges := []string{"◌ health updating…", "✖ 2 checks alert ⚠ 1 warns", "✓ healthy", "◌", "✖2 ⚠1", "✓"}
 	withoutBadge := func(head string) string {
 		for _, b := range badges {
 			if strings.HasSuffix(head, "  "+b) {

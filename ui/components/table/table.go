@@ -372,6 +372,10 @@ func alignCell(s string, width int, col Column) string {
 type NumberFormat struct {
 	decimals int
 	exponent bool
+	// marksRounded, for integers in exponent form, starts with
+	// roundedMark a cell that does not read back as its value: 1e15+1
+	// reads ~1.000000000e+15 beside 1e15's 1.000000000e+15.
+	marksRounded bool
 	// width is the widest cell of the values the format was made for.
 	width int
 }
@@ -520,7 +524,8 @@ func (r NumberRange) extremes() (lo, hi float64) {
 // digits. The exponent form, with as many significant digits (four at
 // least), is taken where it is narrower than fixed point, and where fixed
 // point would show more than maxDigits significant digits (a decimal of
-// 1e9 and above).
+// 1e9 and above, an integer of 1e10 and above). Integers in exponent form
+// mark the cells its digits round (marksRounded).
 func (r NumberRange) Format() NumberFormat {
 	lo, hi := r.extremes()
 	if lo > hi { // no finite value
@@ -543,8 +548,13 @@ func (r NumberRange) Format() NumberFormat {
 		significant = max(significant, magnitude+3-spreadMagnitude)
 	}
 	digits = min(digits, maxDigits-1-magnitude)
-	exponent := NumberFormat{exponent: true, decimals: min(significant, maxDigits) - 1}
+	// Integers in exponent form differing past its digits would read
+	// alike: their rounded cells are marked.
+	exponent := NumberFormat{exponent: true, decimals: min(significant, maxDigits) - 1, marksRounded: r.integral}
 	exponent.width = r.widest(exponent)
+	if r.integral && magnitude >= maxDigits { // whole, as wide as the digits
+		return exponent
+	}
 	fixed := NumberFormat{}
 	if !r.integral {
 		fixed.decimals = max(digits, 1)
@@ -558,28 +568,59 @@ func (r NumberRange) Format() NumberFormat {
 	return fixed
 }
 
+// Sized returns f as wide as the range's widest value in it: a format
+// chosen for the values of several columns of one quantity (their ranges
+// merged), sized for one of them.
+func (r NumberRange) Sized(f NumberFormat) NumberFormat {
+	f.width = r.special
+	if lo, hi := r.extremes(); lo <= hi {
+		f.width = r.widest(f)
+	}
+	return f
+}
+
 // maxDigits is the most significant digits a NumberFormat shows: more
 // would show the rounding error of the values.
 const maxDigits = 10
 
 // widest returns the width of the range's widest value in format f:
 // with fixed decimals the least or the greatest, in exponent form also
-// those nearest zero of each sign (a longer exponent).
+// those nearest zero of each sign (a longer exponent); with the room of
+// roundedMark where f marks the rounded cells (any may be).
 func (r NumberRange) widest(f NumberFormat) int {
 	lo, hi := r.extremes()
-	width := max(r.special, len(f.Format(lo)), len(f.Format(hi)))
+	width := max(len(f.unmarked(lo)), len(f.unmarked(hi)))
 	if f.exponent {
 		for _, x := range []float64{r.closeNeg, r.closePos} {
 			if !math.IsInf(x, 0) {
-				width = max(width, len(f.Format(x)))
+				width = max(width, len(f.unmarked(x)))
 			}
 		}
 	}
-	return width
+	if f.marksRounded {
+		width += len(roundedMark)
+	}
+	return max(width, r.special)
 }
 
-// Format formats x: NaN and the infinities as common.FormatValue shows them.
+// roundedMark starts a cell whose integer the digits shown round
+// (NumberFormat.marksRounded).
+const roundedMark = "~"
+
+// Format formats x: NaN and the infinities as common.FormatValue shows
+// them; with marksRounded, roundedMark before a number the text rounds.
 func (f NumberFormat) Format(x float64) string {
+	s := f.unmarked(x)
+	if f.marksRounded {
+		if back, err := strconv.ParseFloat(s, 64); err != nil || back != x { // rounded past MaxFloat64, or not to x
+			return roundedMark + s
+		}
+	}
+	return s
+}
+
+// unmarked is Format without roundedMark.
+func (f NumberFormat) unmarked(x float64) string {
 	switch {
 	case math.IsNaN(x) || math.IsInf(x, 0):
 		return common.FormatValue(x)
@@ -597,6 +638,28 @@ func (f NumberFormat) Format(x float64) string {
 // with one precision, as wide as its widest cell or its title.
 func NumberColumn(title string, n int, v func(j int) float64) Column {
 	return NumberColumnOf(title, NewNumberFormat(n, v), v)
+}
+
+// SharedNumberColumns returns a NumberColumn per title, of the n values
+// values[k](j), all in one format chosen from the values of all of them:
+// columns of one quantity (two methods' rewards) show one value alike.
+// Each is as wide as its own widest cell or its title.
+func SharedNumberColumns(titles []string, n int, values ...func(j int) float64) []Column {
+	shared := NewNumberRange()
+	ranges := make([]NumberRange, len(values))
+	for k, v := range values {
+		ranges[k] = NewNumberRange()
+		for j := range n {
+			ranges[k].Add(v(j))
+		}
+		shared.Merge(ranges[k])
+	}
+	f := shared.Format()
+	cols := make([]Column, len(values))
+	for k, v := range values {
+		cols[k] = NumberColumnOf(titles[k], ranges[k].Sized(f), v)
+	}
+	return cols
 }
 
 // NumberColumnOf returns a right-aligned column of the values v(j) in

@@ -29,7 +29,13 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		{[]float64{1e15 + 0.3, 2.5}, []string{"1.000e+15", "2.500e+00"}},
 		{[]float64{1.5e12 + 0.5, 1.502e12 + 0.5}, []string{"1.50000e+12", "1.50200e+12"}},
 		{[]float64{math.MaxFloat64, 1.5}, []string{"1.798e+308", "1.500e+00"}},
-		{[]float64{math.MaxFloat64, -math.MaxFloat64}, []string{"1.798e+308", "-1.798e+308"}},
+		// Integers of more than ten digits: the cells rounded are marked.
+		{[]float64{math.MaxFloat64, -math.MaxFloat64}, []string{"~1.798e+308", "~-1.798e+308"}},
+		{[]float64{1e15, 1e15 + 1}, []string{"1.000000000e+15", "~1.000000000e+15"}},
+		{[]float64{1e15, 1e15 + 1, 3}, []string{"1.000e+15", "~1.000e+15", "3.000e+00"}},
+		{[]float64{12345678901, 12345678951}, []string{"~1.234567890e+10", "~1.234567895e+10"}},
+		{[]float64{9999999999, 3}, []string{"9999999999", "3"}}, // ten digits: whole, as narrow as marked
+		{[]float64{12345678901, 3}, []string{"~1.235e+10", "3.000e+00"}},
 		// The spread's digits: values close together read distinct.
 		{[]float64{10000000.3, 10005000.1, 10002721.146}, []string{"10000000.3", "10005000.1", "10002721.1"}},
 		{[]float64{0.5000714, 0.5001812, 0.5003}, []string{"0.500071", "0.500181", "0.500300"}},
@@ -45,7 +51,10 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 			if got != tc.want[j] {
 				t.Errorf("%v: %v formats as %q, want %q", tc.values, v, got, tc.want[j])
 			}
-			width = max(width, len(got))
+			width = max(width, len(strings.TrimPrefix(got, roundedMark)))
+		}
+		if f.marksRounded { // room for the mark, whichever cell has it
+			width += len(roundedMark)
 		}
 		if f.width != width {
 			t.Errorf("%v: width %d, want the widest cell's %d", tc.values, f.width, width)
@@ -299,5 +308,23 @@ func TestCutMiddleKeepsIDsDistinct(t *testing.T) {
 		if !middle && len(seen) != 1 {
 			t.Errorf("cut at the end, the ids show as %d", len(seen))
 		}
+	}
+}
+
+// TestSharedNumberColumns: columns of one quantity show one value alike
+// (-1 is "-1.000" in both, not "-1" in the column of integers), each as
+// wide as its own widest cell or title.
+func TestSharedNumberColumns(t *testing.T) {
+	a, b := []float64{-1, 0.25}, []float64{-1, -1}
+	cols := SharedNumberColumns([]string{"a", "rewards b"}, 2, func(j int) float64 { return a[j] }, func(j int) float64 { return b[j] })
+	for k, want := range [][]string{{"-1.000", "0.250"}, {"-1.000", "-1.000"}} {
+		for j, w := range want {
+			if got := cols[k].Cell(j); got != w {
+				t.Errorf("column %d row %d: %q, want %q", k, j, got, w)
+			}
+		}
+	}
+	if cols[0].Width != len("-1.000") || cols[1].Width != len("rewards b") {
+		t.Errorf("widths %d and %d, want %d and %d", cols[0].Width, cols[1].Width, len("-1.000"), len("rewards b"))
 	}
 }

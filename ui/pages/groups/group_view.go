@@ -259,19 +259,24 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 			return ""
 		}})
 	}
-	cols = append(cols,
-		table.KeyColumn("id", n, common.MaxIDWidth, id, id),
-		// The rewards are named by their method: A's, the current one,
-		// and B's, the Compare tab's, when it is another.
-		table.NumberColumn(textsafe.Line(string(res.Options.Method)), n, reward),
-		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
-	)
-	if s.ShowsRewardB() && !s.RewardBPending() { // until B's result is computed, no column
-		cols = append(cols, table.NumberColumn(textsafe.Line(string(s.CompareMethod)), n, func(j int) float64 {
+	// The rewards are named by their method: A's, the current one, and
+	// B's, the Compare tab's, when it is another (until B's result is
+	// computed, no column), both in one format.
+	titles, rewards := []string{textsafe.Line(string(res.Options.Method))}, []func(j int) float64{reward}
+	if s.ShowsRewardB() && !s.RewardBPending() {
+		titles = append(titles, textsafe.Line(string(s.CompareMethod)))
+		rewards = append(rewards, func(j int) float64 {
 			r, _ := s.RewardB(at(j))
 			return r
-		}))
+		})
 	}
+	rewardCols := table.SharedNumberColumns(titles, n, rewards...)
+	cols = append(cols,
+		table.KeyColumn("id", n, common.MaxIDWidth, id, id),
+		rewardCols[0],
+		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
+	)
+	cols = append(cols, rewardCols[1:]...)
 	cols = append(cols, []table.Column{
 		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
 		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
@@ -376,7 +381,13 @@ func (v *groupView) view(c *common.Common) string {
 	if v.key != "" {
 		key = st.Muted.Render("group ") + common.FitLine(v.key, max(v.width/3, 12))
 	}
-	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + common.FormatValue(g.ScoreStd(c.Session.Options.Std))
+	std := common.FormatValue(g.ScoreStd(c.Session.Options.Std))
+	note, shortNote := stdNote(g, c.Session.Result.Options)
+	if note != "" {
+		std = undefinedStd
+		note, shortNote = st.Muted.Render(note), st.Muted.Render(shortNote)
+	}
+	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + std
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
 	zeroSpread := ""
 	if g.NoSignal(c.Session.Result.Options) {
@@ -387,12 +398,48 @@ func (v *groupView) view(c *common.Common) string {
 		kept = append(kept, st.Muted.Render(h))
 	}
 	kept = append(kept, v.sortPart(c))
-	summary := fitSummary(st, v.width, [][]string{
-		{counts, key, score, frontier, zeroSpread},
-		{counts, key, score, zeroSpread},
-		{counts, key, zeroSpread},
-	}, kept)
+	leads := [][]string{
+		{counts, key, score, note, frontier, zeroSpread},
+		{counts, key, score, note, zeroSpread},
+		{counts, key, score, shortNote, frontier, zeroSpread},
+		{counts, key, score, shortNote, zeroSpread},
+	}
+	if shortNote != "" { // of a group of one, it says what zeroSpread does
+		leads = append(leads, []string{counts, key, score, shortNote})
+	}
+	leads = append(leads, []string{counts, key, score, zeroSpread}, []string{counts, key, zeroSpread}, []string{counts, zeroSpread})
+	summary := fitSummary(st, v.width, leads, kept)
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
+}
+
+// stdNote says why group g's std is undefined, when it is (stdUndefined),
+// and what the method of options o made of the group then: grpo and
+// rloo (the methods that read --group-of-one), comparing within prompt
+// groups, give a group of one valid trajectory 0, TRL's convention, or
+// with --group-of-one score what verl's trainer gives it (engine's grpo
+// and rloo); short is the same in fewer words, for a narrower line; both
+// "" when the std is defined.
+func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
+	if !stdUndefined(g, g.ScoreStd(o.Std)) {
+		return "", ""
+	}
+	if g.Score.Count == 0 {
+		return "(no valid score: no std)", "(no valid score)"
+	}
+	const undefined, few = "(the std of one score is undefined", "(undefined for one score"
+	method := textsafe.Line(string(o.Method))
+	m := o.MethodSettings() // the settings the method read
+	switch {
+	case o.Scope == engine.ScopeBatch || m.GroupOfOne == "": // no group of one compared
+		return undefined + ")", few + ")"
+	case m.GroupOfOne == engine.GroupOfOneZero:
+		return undefined + ": " + method + " rewards it 0, --group-of-one zero, TRL's)", few + ": " + method + " gives 0)"
+	case o.Method == engine.RLOO:
+		return undefined + ": rloo rewards it its score, --group-of-one score, verl's)", few + ": rloo gives s)"
+	case m.Scale == engine.ScaleGroup:
+		return undefined + ": grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)", few + ": grpo takes 1)"
+	}
+	return undefined + ": grpo takes mean 0, --group-of-one score, verl's)", few + ": grpo takes mean 0)"
 }
 
 // fitSummary joins the first of the leads that fits width cells with

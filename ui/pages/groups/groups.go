@@ -3,6 +3,7 @@ package groups
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -437,10 +438,37 @@ const (
 	sourceColumn                         // the group's source (sources.go)
 	signalColumn                         // "none" for a group of zero spread
 	integerColumn                        // an integer
-	numberColumn                         // a number, in one format for all rows
-	stdColumn                            // the scores' std, a number column the std option titles
-	rewardColumn                         // a number that depends on the method
+	numberColumn                         // a score statistic (mean, min, max)
+	stdColumn                            // the scores' std, titled by the std option; "-" where undefined
+	rewardColumn                         // a reward statistic: it depends on the method
 )
+
+// quantity is what a number column's values are of: the columns of one
+// quantity show theirs in one format, chosen from all of them, so that
+// beside each other one value reads the same.
+type quantity int
+
+const (
+	noQuantity     quantity = iota // not a number column
+	scoreQuantity                  // the scores' mean, std, min and max
+	rewardQuantity                 // the rewards' min and max
+)
+
+// quantity returns the quantity of a column of kind k.
+func (k groupColumnKind) quantity() quantity {
+	switch k {
+	case numberColumn, stdColumn:
+		return scoreQuantity
+	case rewardColumn:
+		return rewardQuantity
+	}
+	return noQuantity
+}
+
+// undefinedStd is the std column's cell of a group of fewer than two
+// valid scores, whose sample std (std1) is undefined: the group's view
+// says what the method made of it (stdNote).
+const undefinedStd = "-"
 
 // forOptions returns columns with those that depend on the options of
 // the result shown, options, set: the scores' std column reads the std
@@ -492,7 +520,8 @@ const maxGroupKeyWidth = 40
 
 // layoutColumns sizes the table's columns to the listed groups, measuring
 // again only the reward columns while the summaries and the listed groups
-// stay (see measured).
+// stay (see measured). The number columns of one quantity share one
+// format (measureQuantity).
 func (t *groupsTab) layoutColumns() {
 	keyWidth := min(maxGroupKeyWidth, max(t.width/3, 12))
 	of := measuredOf{groups: len(t.summaries), filter: t.list.Filter.Value(), keyWidth: keyWidth}
@@ -502,10 +531,15 @@ func (t *groupsTab) layoutColumns() {
 	if of != t.measured.of {
 		t.measured.of, t.measured.cols = of, make([]table.Column, len(t.columns))
 	}
+	for _, q := range []quantity{scoreQuantity, rewardQuantity} {
+		if q == rewardQuantity || t.unmeasured(q) {
+			t.measureQuantity(q)
+		}
+	}
 	cols := make([]table.Column, len(t.columns))
 	for c := range t.columns {
 		col := t.measured.cols[c]
-		if col.Cell == nil || t.columns[c].kind == rewardColumn {
+		if col.Cell == nil {
 			col = t.measureColumn(c, keyWidth)
 			t.measured.cols[c] = col
 		}
@@ -514,6 +548,16 @@ func (t *groupsTab) layoutColumns() {
 		cols[c] = col
 	}
 	t.list.Table.SetColumns(cols, 1)
+}
+
+// unmeasured reports whether a column of quantity q is not measured.
+func (t *groupsTab) unmeasured(q quantity) bool {
+	for c := range t.columns {
+		if t.columns[c].kind.quantity() == q && t.measured.cols[c].Cell == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // measuredOf says which groups the measured columns are of: the
@@ -553,14 +597,74 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 			}
 			return ""
 		}}
-	case integerColumn:
+	default: // integerColumn; the number columns are measureQuantity's
 		col := table.IntColumn("", n, func(j int) int { return int(at(measured(j))) })
 		col.Cell = func(j int) string { return strconv.Itoa(int(at(listed(j)))) }
 		return col
-	default:
-		f := table.NewNumberFormat(n, func(j int) float64 { return at(measured(j)) })
-		return table.NumberColumnOf("", f, func(j int) float64 { return at(listed(j)) })
 	}
+}
+
+// measureQuantity measures the columns of quantity q over the listed
+// groups (in batch order when all are, as measureColumn does), untitled,
+// in one format chosen from the values of all of them (the std, a
+// spread, counting for whether they are integers, as the Objectives
+// tab's row does), each as wide as its widest cell.
+func (t *groupsTab) measureQuantity(q quantity) {
+	n := len(t.rows)
+	listed := func(j int) int { return t.rows[j] }
+	measured := listed
+	if n == len(t.summaries) {
+		measured = func(j int) int { return j }
+	}
+	var cs []int
+	for c := range t.columns {
+		if t.columns[c].kind.quantity() == q {
+			cs = append(cs, c)
+		}
+	}
+	shared := table.NewNumberRange()
+	ranges := make([]table.NumberRange, len(cs))
+	for k, c := range cs {
+		value, std := t.columns[c].value, t.columns[c].kind == stdColumn
+		ranges[k] = table.NewNumberRange()
+		for j := range n {
+			g := measured(j)
+			x := value(&t.summaries[g], &t.ranges[g])
+			if std && stdUndefined(&t.summaries[g], x) {
+				continue
+			}
+			ranges[k].Add(x)
+			if std {
+				shared.AddSpread(x)
+			}
+		}
+		if !std {
+			shared.Merge(ranges[k])
+		}
+	}
+	f := shared.Format()
+	for k, c := range cs {
+		value := t.columns[c].value
+		at := func(j int) float64 { g := listed(j); return value(&t.summaries[g], &t.ranges[g]) }
+		col := table.NumberColumnOf("", ranges[k].Sized(f), at)
+		if t.columns[c].kind == stdColumn {
+			col.Width = max(col.Width, len(undefinedStd))
+			col.Cell = func(j int) string {
+				if x := at(j); !stdUndefined(&t.summaries[listed(j)], x) {
+					return f.Format(x)
+				}
+				return undefinedStd
+			}
+		}
+		t.measured.cols[c] = col
+	}
+}
+
+// stdUndefined reports whether std, group g's, is NaN for want of two
+// valid scores (diagnose.GroupSummary.ScoreStd): the sample std of one
+// value, or none, is undefined.
+func stdUndefined(g *diagnose.GroupSummary, std float64) bool {
+	return math.IsNaN(std) && g.Score.Count < 2
 }
 
 // title is column c's title, with the sort arrow on the sort column.

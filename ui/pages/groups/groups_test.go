@@ -520,3 +520,96 @@ func TestGroupsWithOnePromptShowTheirKeys(t *testing.T) {
 		t.Errorf("the open groups say the uids %v, want %s and %s", shown, uid1, uid2)
 	}
 }
+
+// decimalsOf returns how cell shows its number: its decimals, -1 in
+// exponent form.
+func decimalsOf(cell string) int {
+	if strings.Contains(cell, "e") {
+		return -1
+	}
+	_, fraction, _ := strings.Cut(cell, ".")
+	return len(fraction)
+}
+
+// oneQuantitySession is groups a (scores -1, -1), b (0, 0.5) and c, a
+// group of one (0.25), under grpo with the group of one convention
+// groupOfOne.
+func oneQuantitySession(t *testing.T, groupOfOne engine.GroupOfOne) *session.Session {
+	t.Helper()
+	rows := []struct {
+		g string
+		x float64
+	}{{"a", -1}, {"a", -1}, {"b", 0}, {"b", 0.5}, {"c", 0.25}}
+	ts := make([]scoring.Trajectory, len(rows))
+	for i, r := range rows {
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: r.g, Metadata: map[string]any{"x": r.x}}
+	}
+	cfg := engine.Config{Method: string(engine.GRPO), GroupOfOne: string(groupOfOne), Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}}
+	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestGroupsOneQuantityOneFormat: the columns of one quantity show their
+// numbers in one format: the scores' mean, std, min and max (a's -1 is
+// not "-1" in min beside "-1.000" in the mean), the rewards' min and max;
+// the std of c, a group of one, is "-", not NaN.
+func TestGroupsOneQuantityOneFormat(t *testing.T) {
+	tab := uitest.TabOn(oneQuantitySession(t, engine.GroupOfOneScore), New)
+	g := tab.(*groupsTab)
+	quantities := map[string][]string{
+		"score":  {"score mean", "std1", "min", "max"},
+		"reward": {"reward min", "reward max"},
+	}
+	for q, titles := range quantities {
+		shown := map[int][]string{} // decimals: cells
+		for _, title := range titles {
+			c := slices.IndexFunc(g.columns, func(c groupColumn) bool { return c.title == title })
+			if c < 0 {
+				t.Fatalf("no column %s", title)
+			}
+			for j := range g.rows {
+				cell := g.measured.cols[c].Cell(j)
+				if title == "std1" && g.summaries[g.rows[j]].Key == "c" {
+					if cell != undefinedStd {
+						t.Errorf("the std of c, a group of one, shows %q, want %q", cell, undefinedStd)
+					}
+					continue
+				}
+				shown[decimalsOf(cell)] = append(shown[decimalsOf(cell)], title+" "+cell)
+			}
+		}
+		if len(shown) != 1 {
+			t.Errorf("the %s columns show several formats: %v\n%s", q, shown, uitest.Plain(tab))
+		}
+	}
+	if v := uitest.Plain(tab); strings.Contains(v, "NaN") {
+		t.Errorf("the table shows NaN:\n%s", v)
+	}
+}
+
+// TestGroupsStdOfOneSaysWhy: c's view, a group of one, shows its std as
+// "-" and says why (the std of one score is undefined) and what grpo
+// made of the group under each convention for a group of one; in fewer
+// words on a narrower line (120 cells).
+func TestGroupsStdOfOneSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		groupOfOne engine.GroupOfOne
+		width      int
+		want       string
+	}{
+		{engine.GroupOfOneScore, 200, "std1 - · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"},
+		{engine.GroupOfOneZero, 200, "std1 - · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)"},
+		{engine.GroupOfOneScore, 120, "std1 - · (undefined for one score: grpo takes 1)"},
+		{engine.GroupOfOneZero, 120, "std1 - · (undefined for one score: grpo gives 0)"},
+	} {
+		tab := uitest.TabOn(oneQuantitySession(t, c.groupOfOne), New)
+		tab.SetSize(c.width, 20)
+		uitest.PressKeys(tab, "end", "enter") // c, last by key
+		if v := uitest.Plain(tab); !strings.Contains(v, c.want) {
+			t.Errorf("%s at %d cells: c's view lacks %q:\n%s", c.groupOfOne, c.width, c.want, v)
+		}
+	}
+}

@@ -499,13 +499,20 @@ func fitParts(parts []string, width int) string {
 }
 
 // healthLines lists the health findings under the charts: a title line
-// with the badge, then the first findings in step order, up to
+// with the header's badge (checks by their worst level) and the number of
+// findings, then the first findings in step order, up to
 // maxFindingLines, fewer on a short screen.
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := s.Findings()
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	lines := []string{st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + common.HealthBadge(st, findings)}
+	title := st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + common.HealthBadge(st, findings)
+	if len(findings) > 0 {
+		// The lines are findings, a check's first WARN and first ALERT:
+		// more than the checks the badge counts when one rose.
+		title += st.Muted.Render(" · " + common.Count(len(findings), "finding", "findings") + ", each check's first step at a level:")
+	}
+	lines := []string{title}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	for j, f := range findings {

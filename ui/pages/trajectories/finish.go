@@ -1,8 +1,13 @@
 package trajectories
 
 import (
+	"slices"
+	"sync/atomic"
+
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -12,8 +17,8 @@ import (
 // (trajectory.FinishOf), for the finish column, when the inputs' first
 // records have a finish field (Session.Fields). The session keeps no
 // metadata: a cell is read of its record when drawn (the rows on
-// screen), once. The column does not sort: a sort would read every
-// listed record on the event loop.
+// screen), once. A sort by the column reads every listed record: off the
+// event loop (finishSort).
 type finishReasons struct {
 	s *session.Session
 	// field is the first records' finish field, "" for none: no column.
@@ -86,15 +91,96 @@ func finishText(md map[string]any) string {
 }
 
 // column returns the finish column, false when the records have no
-// finish field. It has no compare: s passes it by.
+// finish field. It has no compare: its sort reads the records, off the
+// event loop (readsRecords).
 func (f *finishReasons) column() (trajectoryColumn, bool) {
 	if f.field == "" {
 		return trajectoryColumn{}, false
 	}
 	return trajectoryColumn{
-		title:      f.field,
-		text:       f.cell,
-		textCells:  true,
-		fixedWidth: max(finishWidth, ansi.StringWidth(f.field)),
+		title:        f.field,
+		text:         f.cell,
+		textCells:    true,
+		fixedWidth:   max(finishWidth, ansi.StringWidth(f.field)),
+		readsRecords: true,
 	}, true
 }
+
+// finishSort is a sort of the listed rows by their finish reasons, which
+// reads every listed record (a million of them from their files): a
+// command runs it off the event loop (sortCmd) while the rows keep their
+// order and the status line says it is sorting; its message puts the
+// order in place (finishSorted), unless the rows were listed again
+// meanwhile.
+type finishSort struct {
+	// of are the rows sorted (trajectoryList.inOrder), in trajectories:
+	// the session's as they were (Trajectories.Snapshot: follow mode
+	// appends past them).
+	of           []int
+	descending   bool
+	trajectories session.Trajectories
+	// reread reads a lean trajectory again (a loaders.Rereader made on
+	// the event loop, closed by run).
+	reread      func(*scoring.Trajectory) (scoring.Trajectory, error)
+	closeReader func() error
+	handedOut   bool
+	// stopped says that the rows were listed again: run stops reading.
+	stopped atomic.Bool
+	// Set by run: the rows in order, and why the first record that could
+	// not be read again was not ("" when every one was).
+	rows    []int
+	failure string
+}
+
+// newFinishSort returns the sort of the rows of by the finish reasons of
+// session s, descending or not.
+func newFinishSort(s *session.Session, of []int, descending bool) *finishSort {
+	reader := s.Rereader()
+	return &finishSort{of: of, descending: descending, trajectories: s.Trajectories.Snapshot(), reread: reader.Reread, closeReader: reader.Close}
+}
+
+// run reads the rows' finish reasons (finishText, unreadCell where a
+// record cannot be read again) and sorts the rows by them in natural
+// order, ties in input order in both directions, as the other columns'
+// sorts keep them.
+func (p *finishSort) run() {
+	defer p.closeReader()
+	texts := make([]string, len(p.of))
+	for j, i := range p.of {
+		if j%stopCheck == 0 && p.stopped.Load() {
+			return
+		}
+		tr, text := p.trajectories.At(i), unreadCell
+		if !tr.Lean {
+			text = finishText(tr.Metadata)
+		} else if full, err := p.reread(tr); err != nil {
+			if p.failure == "" {
+				p.failure = textsafe.Line(err.Error())
+			}
+		} else {
+			text = finishText(full.Metadata)
+		}
+		texts[j] = text
+	}
+	order := make([]int, len(p.of))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		if p.descending {
+			return natural.Compare(texts[b], texts[a])
+		}
+		return natural.Compare(texts[a], texts[b])
+	})
+	p.rows = make([]int, len(order))
+	for k, j := range order {
+		p.rows[k] = p.of[j]
+	}
+}
+
+// stopCheck is how many records a finish sort reads between looks at
+// whether it was stopped.
+const stopCheck = 1 << 12
+
+// finishSortedMsg says that the sort p ran.
+type finishSortedMsg struct{ p *finishSort }

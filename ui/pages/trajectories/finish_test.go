@@ -7,8 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -46,9 +49,7 @@ func fileSession(t *testing.T, text string) *session.Session {
 // TestTrajectoriesFinishColumn: records that say how their completions
 // ended get a column of it, titled by their field, before the
 // objectives, read of the records the session keeps lean, escaped, empty
-// for a record without it; s passes it by (a sort would read every
-// record on the event loop), and the help says so. Records without one
-// have none.
+// for a record without it. Records without one have none.
 func TestTrajectoriesFinishColumn(t *testing.T) {
 	s := fileSession(t, finishRun)
 	if !s.Trajectories.At(1).Lean {
@@ -69,15 +70,6 @@ func TestTrajectoriesFinishColumn(t *testing.T) {
 	if !strings.Contains(uitest.Plain(tab), "finish_reason") || !strings.Contains(rows["t0"], " stop ") || !strings.Contains(rows["t1"], " length ") ||
 		!strings.Contains(rows["t2"], `x\x1b[2Jy`) && !strings.Contains(rows["t2"], `x\x1b[…`) || strings.Contains(view, "\x1b[2J") {
 		t.Errorf("rows %q:\n%s", rows, uitest.Plain(tab))
-	}
-	for range slices.Index(titles, "finish_reason") - sortByReward {
-		uitest.PressKeys(tab, "s")
-	}
-	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by a ▼") {
-		t.Errorf("s from the column before finish_reason does not sort by the one after it:\n%s", view)
-	}
-	if help := tab.(*trajectoriesTab).list.Keys.Sort.Help().Desc; help != "sort column (not finish_reason)" {
-		t.Errorf("s's help %q", help)
 	}
 
 	plain := fileSession(t, strings.ReplaceAll(finishRun, "finish_reason", "reason"))
@@ -143,5 +135,91 @@ func TestTrajectoriesFinishUnread(t *testing.T) {
 	status, _, _ := strings.Cut(view, "\n")
 	if !strings.Contains(view, " ? ") || !strings.Contains(status, "? in finish_reason: "+path) {
 		t.Errorf("a truncated file's rows:\n%s", view)
+	}
+}
+
+// runCmds runs cmd, and the commands of a batch, handing their messages
+// to tab as the root does, and returns them.
+func runCmds(tab common.Tab, cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		var msgs []tea.Msg
+		for _, c := range batch {
+			msgs = append(msgs, runCmds(tab, c)...)
+		}
+		return msgs
+	}
+	_, next := tab.Update(msg)
+	return append([]tea.Msg{msg}, runCmds(tab, next)...)
+}
+
+// listedIDs returns the ids of the tab's rows, in table order.
+func listedIDs(tab *trajectoriesTab) []string {
+	var ids []string
+	for j := range tab.rows.len() {
+		ids = append(ids, tab.common.Session.Trajectories.At(tab.rows.row(j)).ID)
+	}
+	return ids
+}
+
+// TestTrajectoriesSortByFinish: s reaches the finish column, whose sort
+// reads every listed record: the key leaves the rows in their order and
+// the status line says it is sorting, without the column's arrow; the
+// command it returns reads the records off the event loop and puts the
+// rows in order of their finish reasons (descending: the escaped
+// "x\x1b[2Jy", "stop", "length", then t3 without one), the column
+// titled with the arrow; S sorts the other way.
+func TestTrajectoriesSortByFinish(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward - 1 {
+		uitest.PressKeys(tab, "s")
+	}
+	before := listedIDs(tab) // by crowding, the column before
+	_, cmd := tab.Update(uitest.KeyPress("s"))
+	if cmd == nil {
+		t.Fatal("s onto finish_reason returns no command to sort by it")
+	}
+	view := uitest.Plain(tab)
+	status, _, _ := strings.Cut(view, "\n")
+	if !strings.Contains(status, "sorting by finish_reason ▼…") || strings.Contains(view, "finish_reason ▼ ") || !slices.Equal(listedIDs(tab), before) {
+		t.Errorf("while the records are read, the rows %v (before %v):\n%s", listedIDs(tab), before, view)
+	}
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t2", "t0", "t1", "t3"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by finish_reason ▼: %v, want %v", got, want)
+	}
+	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by finish_reason ▼") || !strings.Contains(view, "finish_reason ▼") {
+		t.Errorf("the sort landed, the view:\n%s", view)
+	}
+	_, cmd = tab.Update(uitest.KeyPress("S"))
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t3", "t1", "t0", "t2"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by finish_reason ▲: %v, want %v", got, want)
+	}
+}
+
+// TestTrajectoriesFinishSortDropped: a sort by the finish column that
+// lands after the rows were sorted by another column is dropped, and
+// stopped: the order stays the other column's.
+func TestTrajectoriesFinishSortDropped(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	var cmd tea.Cmd
+	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
+		_, cmd = tab.Update(uitest.KeyPress("s"))
+	}
+	sort := tab.rows.finishSort
+	uitest.PressKeys(tab, "s") // a, before the records are read
+	byA := listedIDs(tab)
+	runCmds(tab, cmd)
+	if !sort.stopped.Load() {
+		t.Error("the sort left behind was not stopped")
+	}
+	if got := listedIDs(tab); !slices.Equal(got, byA) || !strings.Contains(uitest.Plain(tab), "sorted by a ▼") {
+		t.Errorf("the stale sort moved the rows: %v, want a's order %v:\n%s", got, byA, uitest.Plain(tab))
 	}
 }

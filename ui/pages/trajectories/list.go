@@ -58,21 +58,27 @@ type trajectoryColumn struct {
 	// million rows.
 	value  func(i int) float64
 	values func() (vals []float64, stride, offset int)
-	// compare orders two trajectories by this column; nil for one that
-	// does not sort (the finish column).
+	// compare orders two trajectories by this column; nil for the
+	// finish column, which sorts off the event loop (readsRecords).
 	compare func(a, b int) int
 	// textCells says that a column shows text other than an id, a group
 	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
 	// values, or a finish reason, sorted by compare.
 	textCells bool
+	// shown, in a text column with numbers (feasible's violations),
+	// returns trajectory i's number and whether its cell shows it: the
+	// column's format is chosen from those shown (numberFormats).
+	shown func(i int) (float64, bool)
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
 	// shows common.MissingValue, its number is the 0 the score counts.
 	missing func(i int) bool
 	// fixedWidth, when not 0, is a text column's width, its cells not
 	// measured (finishReasons: a cell is read of its record when drawn).
-	// Such a column does not sort (compare is nil).
 	fixedWidth int
+	// readsRecords says that a sort by the column reads every listed
+	// record: it runs off the event loop (finishSort).
+	readsRecords bool
 }
 
 // trajectoryList is the rows of the Trajectories table: the batch's
@@ -96,6 +102,9 @@ type trajectoryList struct {
 	rows    []int
 	invalid int
 	pending *pendingOrder
+	// finishSort, while not nil, is the sort by the finish column under
+	// way off the event loop: the rows keep their order until it lands.
+	finishSort *finishSort
 	// spareKeys is the keys' buffer of the last sort, for the next.
 	spareKeys []uint64
 	// formats are the number formats of the columns a method does not
@@ -139,8 +148,8 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	if keepOrder {
 		l.complete() // the rows kept are all of them
 	}
-	previous, previousInOrder := l.rows, l.inOrder
-	l.pending = nil
+	previous, previousInOrder, previousFinishSort := l.rows, l.inOrder, l.finishSort
+	l.pending, l.finishSort = nil, nil
 	previousColumns := l.columns
 	l.finish.reset(s)
 	l.columns = trajectoryColumns(s)
@@ -157,7 +166,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 		}
 	}
 	l.sortColumn, l.descending = min(sortColumn, len(l.columns)-1), descending
-	if l.columns[l.sortColumn].compare == nil {
+	if c := l.columns[l.sortColumn]; c.compare == nil && !c.readsRecords {
 		l.sortColumn = sortByReward // the column it was on became one that does not sort
 	}
 	filter = strings.ToLower(filter)
@@ -174,11 +183,27 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	}
 	// rows is a permutation of the inOrder it was built with, which
 	// nothing writes into: the same inOrder, the same rows.
-	if keepOrder && len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder)) {
+	sameRows := len(previous) > 0 && (sameSlice(previousInOrder, l.inOrder) || slices.Equal(previousInOrder, l.inOrder))
+	switch {
+	case keepOrder && sameRows:
 		l.rows = previous
-	} else {
+		if previousFinishSort != nil && sameSlice(previousFinishSort.of, l.inOrder) {
+			l.finishSort = previousFinishSort // its order is of these rows still
+		}
+	case l.columns[l.sortColumn].readsRecords:
+		// The rows keep their order, or take the input order, until the
+		// sort lands (finishSorted).
+		l.rows = l.inOrder
+		if sameRows {
+			l.rows = previous
+		}
+		l.finishSort = newFinishSort(s, l.inOrder, descending)
+	default:
 		l.sort(s)
 		l.sortedBy, l.sortedUnder, l.sortedConstraints = l.columns[l.sortColumn].title, optionsKey(s), s.Config.Constraints
+	}
+	if previousFinishSort != nil && previousFinishSort != l.finishSort {
+		previousFinishSort.stopped.Store(true) // its order is of no use now
 	}
 	l.invalid = 0
 	valid := s.Result.Evaluation.Valid
@@ -251,8 +276,16 @@ func (l *trajectoryList) complete() {
 	l.pending = nil
 }
 
-// sortCmd returns the command that sorts the pending order, once.
+// sortCmd returns the command that sorts the pending order, or the one
+// that sorts by the finish column, once.
 func (l *trajectoryList) sortCmd() tea.Cmd {
+	if f := l.finishSort; f != nil && !f.handedOut {
+		f.handedOut = true
+		return func() tea.Msg {
+			f.run()
+			return finishSortedMsg{f}
+		}
+	}
 	p := l.pending
 	if p == nil || p.handedOut {
 		return nil
@@ -262,6 +295,20 @@ func (l *trajectoryList) sortCmd() tea.Cmd {
 		p.wait()
 		return orderedMsg{p}
 	}
+}
+
+// finishSorted puts the order a finish sort found in place, if it is the
+// one under way, and reports whether it did.
+func (l *trajectoryList) finishSorted(msg finishSortedMsg) bool {
+	if msg.p != l.finishSort {
+		return false // the rows were listed or sorted again meanwhile
+	}
+	l.rows, l.finishSort = msg.p.rows, nil
+	l.sortedBy = l.columns[l.sortColumn].title
+	if l.finish.failure == "" {
+		l.finish.failure = msg.p.failure
+	}
+	return true
 }
 
 // orderedMsg says that the whole order p was sorted.
@@ -284,9 +331,9 @@ func (l *trajectoryList) row(j int) int {
 }
 
 // nextSortable returns the first column from c on, cyclically, that
-// sorts (s passes the finish column by).
+// sorts.
 func (l *trajectoryList) nextSortable(c int) int {
-	for l.columns[c%len(l.columns)].compare == nil {
+	for col := l.columns[c%len(l.columns)]; col.compare == nil && !col.readsRecords; col = l.columns[c%len(l.columns)] {
 		c++
 	}
 	return c % len(l.columns)
@@ -300,7 +347,7 @@ func optionsKey(s *session.Session) string { return fmt.Sprintf("%+v", s.Result.
 // options compute (the score, A's reward, the rank, the crowding), the
 // options are the same, for the feasible column the constraints.
 func (l *trajectoryList) sorted(s *session.Session) bool {
-	if l.columns[l.sortColumn].title != l.sortedBy {
+	if l.columns[l.sortColumn].title != l.sortedBy || l.finishSort != nil {
 		return false
 	}
 	switch {
@@ -333,7 +380,7 @@ type formatKey struct {
 }
 
 // numberFormats returns the formats of the number columns over the rows
-// (the others' are zero), kept for the columns whose arrays a recompute
+// (feasible's of the violations its cells show; the others' are zero), kept for the columns whose arrays a recompute
 // never writes into (not the rewards, whose arrays a later result may
 // reuse). The values are read in input order, the arrays' (a million
 // rows in table order would miss the caches at each one), in a loop of
@@ -345,16 +392,17 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 		c              int
 		vals           []float64
 		stride, offset int
+		shown          func(i int) (float64, bool)
 		key            formatKey
 		kept           bool
 	}
 	var read []array
 	for c, col := range l.columns {
-		if col.values == nil || col.textCells {
+		if col.values == nil || (col.textCells && col.shown == nil) {
 			continue
 		}
 		vals, stride, offset := col.values()
-		a := array{c: c, vals: vals, stride: stride, offset: offset}
+		a := array{c: c, vals: vals, stride: stride, offset: offset, shown: col.shown}
 		if c != sortByReward && c != sortByRewardB && len(vals) > 0 && len(rows) > 0 {
 			a.key, a.kept = formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}, true
 			if f, ok := l.formats[a.key]; ok {
@@ -380,9 +428,16 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	contiguous := rows[len(rows)-1]-rows[0] == len(rows)-1
 	parallel.Chunks(len(rows), formatChunk, nw, func(w, lo, hi int) {
 		for k, a := range read {
-			if contiguous {
+			switch {
+			case a.shown != nil:
+				for _, i := range rows[lo:hi] {
+					if x, ok := a.shown(i); ok {
+						ranges[w][k].Add(x)
+					}
+				}
+			case contiguous:
 				ranges[w][k].AddRows(a.vals, a.stride, a.offset, rows[lo], rows[hi-1]+1)
-			} else {
+			default:
 				ranges[w][k].AddAt(a.vals, a.stride, a.offset, rows[lo:hi])
 			}
 		}
@@ -430,21 +485,23 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, 0},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, 0},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0, false},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0, false},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, 0},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		// Its cells are the listed rows' (dataColumns): one format for
-		// the violations they show.
+		// the violations they show, kept as the other columns' are (the
+		// keys' array is the evaluation's own).
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
 		feasible.textCells = true
+		feasible.shown = func(i int) (float64, bool) { return common.ShownViolation(s.Result.Evaluation, i) }
 		cols = append(cols, feasible)
 	}
 	for k, o := range s.Result.Objectives {
@@ -519,8 +576,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			cols = append(cols, table.Column{Title: title, Width: max(col.fixedWidth, ansi.StringWidth(title)), Cell: cell})
 		case col.textCells: // feasible
 			ev := s.Result.Evaluation
-			violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, l.inOrder[j]) })
-			mark := func(i int) string { return common.FeasibleMark(ev, i, violations.Format) }
+			mark := func(i int) string { return common.FeasibleMark(ev, i, formats[c].Format) }
 			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) }))
 		case col.values != nil:
 			// The format from the array; the cells read the session when

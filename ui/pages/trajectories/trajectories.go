@@ -136,6 +136,8 @@ func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 		t.refreshKeepingOrder()
 	case orderedMsg:
 		t.rows.ordered(msg)
+	case finishSortedMsg:
+		t.finishSorted(msg)
 	case tea.KeyPressMsg:
 		return t.handleKey(msg)
 	case tea.MouseWheelMsg:
@@ -251,11 +253,6 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	current := t.rows.at(table.Cursor())
 	t.rows.build(s, t.list.FilterText(), t.list.SortColumn, t.list.Descending, keepOrder)
 	t.list.SortColumn = t.rows.sortColumn
-	sortHelp := "sort column"
-	if t.rows.finish.field != "" {
-		sortHelp += " (not " + t.rows.finish.field + ")"
-	}
-	t.list.Keys.Sort.SetHelp("s", sortHelp)
 	table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 	table.SetRows(t.rows.len())
 	table.SetColumns(t.rows.dataColumns(s), 1)
@@ -267,6 +264,19 @@ func (t *trajectoriesTab) rebuild(keepOrder bool) {
 	if t.mode == reading {
 		t.list.Reread(t.common)
 	}
+}
+
+// finishSorted puts the order of a sort by the finish column in place
+// when it is the one under way, the cursor staying on its trajectory, and
+// the column titled with the sort's arrow.
+func (t *trajectoriesTab) finishSorted(msg finishSortedMsg) {
+	table := &t.list.Table
+	current := t.rows.at(table.Cursor())
+	if !t.rows.finishSorted(msg) {
+		return
+	}
+	table.SetColumns(t.rows.dataColumns(t.common.Session), 1)
+	table.SetCursor(max(t.rows.position(current), 0))
 }
 
 // open shows the trajectory under the cursor, reading its body again
@@ -315,9 +325,13 @@ func (t *trajectoriesTab) tableStatus() string {
 
 // sortPart says how the rows are ordered: "sorted by pareto ▼", or, when
 // a change of method kept an order the column no longer gives,
-// "order of pareto ▼ (s sorts)".
+// "order of pareto ▼ (s sorts)", or, while a sort by the finish column
+// reads the records, "sorting by finish_reason ▼…".
 func (t *trajectoriesTab) sortPart() string {
 	st := t.common.Styles
+	if t.rows.finishSort != nil {
+		return st.Muted.Render("sorting by ") + t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title) + st.Muted.Render("…")
+	}
 	if t.rows.sorted(t.common.Session) {
 		return st.Muted.Render("sorted by ") + t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title)
 	}

@@ -331,3 +331,21 @@ func TestTrajectoriesIDsDifferingInTheMiddle(t *testing.T) {
 		t.Errorf("the 12 ids show as %d:\n%s", len(ids), view)
 	}
 }
+
+// TestTrajectoriesLongIntegersReadApart: an objective of integers past
+// ten digits, 1e15 and 1e15+1, shows in exponent form, not whole, and the
+// cell its digits round is marked, so the two read apart.
+func TestTrajectoriesLongIntegersReadApart(t *testing.T) {
+	tab := uitest.TabOn(uitest.TextSession(t, `{"id":"x","group":"g","metadata":{"a":1000000000000000,"b":1}}
+{"id":"y","group":"g","metadata":{"a":1000000000000001,"b":2}}
+`), New)
+	view := uitest.Plain(tab)
+	for _, want := range []string{" 1.000000000e+15 ", " ~1.000000000e+15 "} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the table lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Contains(view, "1000000000000001") {
+		t.Errorf("the table prints the integer whole:\n%s", view)
+	}
+}
