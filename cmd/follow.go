@@ -283,9 +283,8 @@ type statsFollower struct {
 	// without it, which make the end's status 2.
 	skipped, malformed int
 	// columns are the trajectories' task metric, for each batch's dead
-	// signal (the prompts are not read: the dead signal is per group);
-	// nil once files were read again when the metric is read of the
-	// records, whose values left with them.
+	// signal (the prompts are not read: the dead signal is per group),
+	// in the live evaluation's order.
 	columns *promptColumns
 }
 
@@ -322,11 +321,11 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		if err := f.printFinal(); err != nil {
 			return err
 		}
-		if f.columns.readsRecords() {
-			// The metrics read of the records are in input order, and
-			// those of the files read again are gone with their lines.
-			f.columns = nil
-			fmt.Fprintln(f.errOut, "rewardlens: warning: files were read again from the start: the dead signal, read of the records, is left out from here on")
+		if leaving := f.live.Leaving(u.Reloaded); leaving != nil && f.columns != nil {
+			// The task metric read of the records is in input order:
+			// the values of the files read again leave with their rows,
+			// and those read again come after the others'.
+			f.columns.DeleteFunc(leaving)
 		}
 	}
 	if err := f.columns.add(u.Trajectories); err != nil {

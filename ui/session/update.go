@@ -1,7 +1,6 @@
 package session
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -34,10 +33,11 @@ func (s *Session) LeftAfter(u loaders.Update) int {
 // it is dropped when it lands, and started again on this one (see
 // ui/recompute.go).
 func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
-	if len(u.Reloaded) > 0 && s.Prompts != nil && s.Prompts.ReadsRecords() {
-		// The columns read of the records are in input order, and the
-		// records of the files read again are gone with their bodies.
-		s.Prompts, s.PromptsErr = nil, errors.New("prompts: files were written over while followed; open the dashboard again to see the prompts")
+	if leaving := live.Leaving(u.Reloaded); leaving != nil && s.Prompts != nil {
+		// The columns read of the records are in input order: those of
+		// the files read again leave with their rows (the dead signal,
+		// the Prompts tab).
+		s.Prompts.DeleteFunc(leaving)
 	}
 	if len(u.Reloaded) > 0 {
 		s.Trajectories.DeleteFunc(func(t *scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })
