@@ -43,9 +43,9 @@ type liveState struct {
 	gone     []string
 	failed   string
 	skipped  int
-	// emptied holds the files read again from the start that left no
-	// trajectory at all: their old trajectories stay on screen until new
-	// lines come (an empty session has no batch to show), then go.
+	// emptied holds the files read again from the start that no line
+	// came of since: their old trajectories stay on screen, said to be
+	// stale in the status line, until new lines come, then go.
 	emptied []string
 	// notice is the status line's notice of the last files read again,
 	// cleared by the next update that only brings lines.
@@ -141,14 +141,9 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	l.readUnfinished(msg.u)
 	step := s.CurrentBatch().Step
 	u := msg.u
-	u.Reloaded = union(l.emptied, u.Reloaded)
+	u.Reloaded, l.emptied = refilled(union(l.emptied, u.Reloaded), u.Trajectories)
 	var expire tea.Cmd
-	switch {
-	case len(u.Trajectories) == 0 && len(u.Reloaded) == 0:
-	case s.LeftAfter(u) == 0:
-		l.emptied = u.Reloaded
-	default:
-		l.emptied = nil
+	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		s.ApplyUpdate(l.live, u)
 		expire = m.noticeReloads(u)
 	}
@@ -196,6 +191,22 @@ func (m *Model) noticeReloads(u loaders.Update) tea.Cmd {
 		l.notice = ""
 	}
 	return nil
+}
+
+// refilled splits the files read again from the start, reloaded, into
+// those that ts, an update's trajectories, brings lines of (their old
+// trajectories are replaced) and the others, emptied (theirs stay until
+// new lines come: a file emptied, or written again from nothing, would
+// take its steps off the dashboard).
+func refilled(reloaded []string, ts []scoring.Trajectory) (refilled, emptied []string) {
+	for _, p := range reloaded {
+		if slices.ContainsFunc(ts, func(t scoring.Trajectory) bool { return t.Source == p }) {
+			refilled = append(refilled, p)
+		} else {
+			emptied = append(emptied, p)
+		}
+	}
+	return refilled, emptied
 }
 
 // union returns a followed by the elements of b not in a.

@@ -10,21 +10,6 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// LeftAfter returns the number of trajectories the session would hold
-// after the update u.
-func (s *Session) LeftAfter(u loaders.Update) int {
-	kept := s.Trajectories.Len()
-	if len(u.Reloaded) > 0 {
-		kept = 0
-		for _, tr := range s.Trajectories.All() {
-			if !slices.Contains(u.Reloaded, tr.Source) {
-				kept++
-			}
-		}
-	}
-	return kept + len(u.Trajectories)
-}
-
 // ApplyUpdate forgets the trajectories of the files read again, appends
 // the new ones (lean once evaluated), and computes the batches they touch,
 // keeping the rest of the result, its statistics and its trends; with the
