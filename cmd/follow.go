@@ -272,9 +272,11 @@ type statsFollower struct {
 	fields fieldNames
 	// warnings are what to warn of in a batch as its line is printed
 	// (follow.Warnings), nil for nothing; warned holds those given, each
-	// printed once.
-	warnings func(res *engine.Result, batches []int) []string
-	warned   map[string]bool
+	// printed once (sayWarnings), and stepWarnings, per step, those its
+	// last line gave, for a later line to withdraw.
+	warnings     func(res *engine.Result, batches []int) []string
+	warned       map[string]bool
+	stepWarnings map[int64][]string
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended
@@ -606,12 +608,7 @@ func (f *statsFollower) printLines(n int) error {
 			reportMostlyInvalid(f.errOut, []invalid.Batch{invalid.BatchOf(f.res, &f.res.Ranking.Batches[b])})
 		}
 		if f.warnings != nil {
-			for _, w := range f.warnings(f.res, []int{b}) {
-				if !f.warned[w] {
-					f.warned[w] = true
-					fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
-				}
-			}
+			f.sayWarnings(t.Step, f.warnings(f.res, []int{b}), partial)
 		}
 		logged, agree := f.loggedOf(b)
 		// Rows counts the valid rows alone: a step whose logged rows are
@@ -647,6 +644,45 @@ func (f *statsFollower) printLines(n int) error {
 	}
 	return nil
 }
+
+// sayWarnings says on stderr the warnings ws of step's line as it is
+// printed (f.warnings'), each once while the step's lines have it: on a
+// partial line hedged, `warning (step read in part): W`, as its short
+// groups may be why, and again unhedged should its whole line have it
+// too; one that the step's earlier line gave and this one has not is
+// withdrawn (the rest of the step came, or its file was read again).
+func (f *statsFollower) sayWarnings(step int64, ws []string, partial bool) {
+	hedge := ""
+	if partial {
+		hedge = " (step read in part)"
+	}
+	for _, earlier := range f.stepWarnings[step] {
+		if w := strings.TrimPrefix(earlier, hedgedMark); !slices.Contains(ws, w) {
+			delete(f.warned, earlier)
+			fmt.Fprintf(f.errOut, "rewardlens: withdrawn (step %d's updated line has it no more): %s\n", step, textsafe.Line(w))
+		}
+	}
+	var said []string
+	for _, w := range ws {
+		key := w
+		if partial {
+			key = hedgedMark + w
+		}
+		said = append(said, key)
+		if !f.warned[key] {
+			f.warned[key] = true
+			fmt.Fprintf(f.errOut, "rewardlens: warning%s: %s\n", hedge, textsafe.Line(w))
+		}
+	}
+	if f.stepWarnings == nil {
+		f.stepWarnings = map[int64][]string{}
+	}
+	f.stepWarnings[step] = said
+}
+
+// hedgedMark marks, in statsFollower.warned and stepWarnings, a warning
+// given hedged, on a partial line.
+const hedgedMark = "\x00partial\x00"
 
 // probablyPartial reports whether batch b, the newest (no later step
 // has started), is probably still being written: it has fewer
@@ -805,9 +841,9 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 			parts[i] = fmt.Sprintf("%s %s=%s", fd.Level, textsafe.Line(checkName(fd)), tableNumber(fd.Value))
 		}
 		health = strings.Join(parts, ", ")
-		if partial {
-			health += " (provisional)"
-		}
+	}
+	if partial {
+		health += " (provisional)"
 	}
 	var notes []string
 	if updated {
