@@ -570,14 +570,14 @@ func lineOf(t *diagnose.Trend, partial bool) printedLine {
 
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers. The newest batch, when among them (the
-// quiet timer, the end), may be partial (probablyPartial): its run is
+// quiet timer, the end), may be partial (follow.ProbablyPartial): its run is
 // probably still writing it, and its findings may not stand.
 func (f *statsFollower) printLines(n int) error {
 	taskDone := false // the task metric completed for this result
 	newest := len(f.res.Ranking.Batches) - 1
 	for b := range max(n, 0) {
 		t := &f.trends[b]
-		partial := b == newest && f.probablyPartial(b)
+		partial := b == newest && follow.ProbablyPartial(f.res, b, f.written[t.Step])
 		line := lineOf(t, partial)
 		last, seen := f.printed[t.Step]
 		if seen && last == line {
@@ -683,39 +683,6 @@ func (f *statsFollower) sayWarnings(step int64, ws []string, partial bool) {
 // hedgedMark marks, in statsFollower.warned and stepWarnings, a warning
 // given hedged, on a partial line.
 const hedgedMark = "\x00partial\x00"
-
-// probablyPartial reports whether batch b, the newest (no later step
-// has started), is probably still being written: it has fewer
-// trajectories than the batch before it, and either trajectories came to
-// it while following (its file is being written) or most of its groups
-// are short of the size that every group of the batch before it has (a
-// step read in part, its rows in any order, leaves most groups short; a
-// complete one may have a few, verl's groups of one). A complete step
-// that is short, in a file written before following began, is not.
-func (f *statsFollower) probablyPartial(b int) bool {
-	if b == 0 || f.trends[b].Trajectories >= f.trends[b-1].Trajectories {
-		return false
-	}
-	batches := f.res.Ranking.Batches
-	if f.written[batches[b].Step] {
-		return true
-	}
-	before := diagnose.GroupSummaries(f.res, &batches[b-1])
-	size := before[0].N
-	for _, g := range before {
-		if g.N != size {
-			return false // no one size to fall short of
-		}
-	}
-	short := 0
-	groups := diagnose.GroupSummaries(f.res, &batches[b])
-	for _, g := range groups {
-		if g.N < size {
-			short++
-		}
-	}
-	return 2*short > len(groups)
-}
 
 // agreementStanding says how the trainer check's warning of batch b's line
 // (agree's) stands. A step read in part compares its short groups, whose

@@ -56,6 +56,12 @@ type liveState struct {
 	// unended are the followed files whose last line has stayed without
 	// its line end, not read, until the follower says it changed.
 	unended []loaders.Unended
+	// written holds the steps to which trajectories came while
+	// following; partial is set when the newest step, partialStep, is
+	// probably still being written (follow.ProbablyPartial).
+	written     map[int64]bool
+	partial     bool
+	partialStep int64
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -79,6 +85,8 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
+	m.live.written = map[int64]bool{}
+	m.live.notePartial(s.Result)
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
@@ -147,6 +155,10 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 		s.ApplyUpdate(l.live, u)
 		expire = m.noticeReloads(u)
 	}
+	for i := range u.Trajectories {
+		l.written[u.Trajectories[i].Batch] = true
+	}
+	l.notePartial(s.Result)
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
@@ -266,9 +278,23 @@ func (l *liveState) readUnfinished(u loaders.Update) {
 	})
 }
 
+// notePartial notes whether the newest batch of res is probably still
+// being written: its findings (the header's badge) may then go when the
+// rest comes, which the status line says.
+func (l *liveState) notePartial(res *engine.Result) {
+	l.partial = false
+	if last := len(res.Ranking.Batches) - 1; last > 0 {
+		l.partialStep = res.Ranking.Batches[last].Step
+		l.partial = follow.ProbablyPartial(res, last, l.written[l.partialStep])
+	}
+}
+
 // allWarnings returns the session's warnings followed by the follower's.
 func (l *liveState) allWarnings() []string {
 	out := slices.Clone(l.warnings)
+	if l.partial {
+		out = append(out, fmt.Sprintf("step %d probably read in part (fewer rows than the step before): its findings may go when the rest comes", l.partialStep))
+	}
 	for _, p := range l.gone {
 		out = append(out, fmt.Sprintf("%s is gone; what was loaded from it stays", p))
 	}

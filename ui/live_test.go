@@ -203,6 +203,23 @@ func TestLiveEmptiedFileAmongOthers(t *testing.T) {
 	}
 }
 
+// TestLivePartialStep: a step of which fewer rows than the step before
+// came while following is said, in the status line, to be probably read
+// in part, its findings (the badge's) provisional, until the rest comes.
+func TestLivePartialStep(t *testing.T) {
+	m, _ := newLiveModel(t)
+	_, step20 := sampleSteps(t, 20, 21)
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[:40]}, true})
+	const note = "step 20 probably read in part"
+	if v := screen(m); !strings.Contains(v, note) {
+		t.Fatalf("40 rows of step 20's 128:\n%s", v)
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[40:]}, true})
+	if v := screen(m); strings.Contains(v, note) {
+		t.Fatalf("the rest of step 20 came:\n%s", v)
+	}
+}
+
 // TestLiveAfterOptionChange: an update that lands while a recompute for
 // new options is in flight is shown at once, and the recompute, made for
 // the evaluation it replaced, is made again on the new one.
