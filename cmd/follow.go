@@ -271,9 +271,11 @@ type statsFollower struct {
 	fields fieldNames
 	// warnings are what to warn of in a batch as its line is printed
 	// (follow.Warnings), nil for nothing; warned holds those given, each
-	// printed once.
-	warnings func(res *engine.Result, batches []int) []string
-	warned   map[string]bool
+	// printed once (sayWarnings), and stepWarnings, per step, those its
+	// last line gave, for a later line to withdraw.
+	warnings     func(res *engine.Result, batches []int) []string
+	warned       map[string]bool
+	stepWarnings map[int64][]string
 	// unended are the followed files whose last line had no line end as
 	// following ended (loaders.FollowOptions.AtEnd).
 	unended []loaders.Unended
@@ -290,9 +292,8 @@ type statsFollower struct {
 	matchedRows                 int
 	settings                    engine.Options
 	// columns are the trajectories' task metric, for each batch's dead
-	// signal (the prompts are not read: the dead signal is per group);
-	// nil once files were read again when the metric is read of the
-	// records, whose values left with them.
+	// signal (the prompts are not read: the dead signal is per group),
+	// in the live evaluation's order.
 	columns *promptColumns
 }
 
@@ -329,11 +330,11 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		if err := f.printFinal(); err != nil {
 			return err
 		}
-		if f.columns.readsRecords() {
-			// The metrics read of the records are in input order, and
-			// those of the files read again are gone with their lines.
-			f.columns = nil
-			fmt.Fprintln(f.errOut, "rewardlens: warning: files were read again from the start: the dead signal, read of the records, is left out from here on")
+		if leaving := f.live.Leaving(u.Reloaded); leaving != nil && f.columns != nil {
+			// The task metric read of the records is in input order:
+			// the values of the files read again leave with their rows,
+			// and those read again come after the others'.
+			f.columns.DeleteFunc(leaving)
 		}
 	}
 	if err := f.columns.add(u.Trajectories); err != nil {
@@ -668,14 +669,14 @@ func lineOf(t *diagnose.Trend, partial bool) printedLine {
 
 // printLines prints the lines of the first n batches not printed yet, or
 // printed with other numbers. The newest batch, when among them (the
-// quiet timer, the end), may be partial (probablyPartial): its run is
+// quiet timer, the end), may be partial (follow.ProbablyPartial): its run is
 // probably still writing it, and its findings may not stand.
 func (f *statsFollower) printLines(n int) error {
 	taskDone := false // the task metric completed for this result
 	newest := len(f.res.Ranking.Batches) - 1
 	for b := range max(n, 0) {
 		t := &f.trends[b]
-		partial := b == newest && f.probablyPartial(b)
+		partial := b == newest && follow.ProbablyPartial(f.res, b, f.written[t.Step])
 		line := lineOf(t, partial)
 		last, seen := f.printed[t.Step]
 		if seen && last == line {
@@ -706,12 +707,7 @@ func (f *statsFollower) printLines(n int) error {
 			reportMostlyInvalid(f.errOut, []invalid.Batch{invalid.BatchOf(f.res, &f.res.Ranking.Batches[b])})
 		}
 		if f.warnings != nil {
-			for _, w := range f.warnings(f.res, []int{b}) {
-				if !f.warned[w] {
-					f.warned[w] = true
-					fmt.Fprintf(f.errOut, "rewardlens: warning: %s\n", textsafe.Line(w))
-				}
-			}
+			f.sayWarnings(t.Step, f.warnings(f.res, []int{b}), partial)
 		}
 		logged, agree := f.loggedOf(b)
 		// Rows counts the valid rows alone: a step whose logged rows are
@@ -748,38 +744,44 @@ func (f *statsFollower) printLines(n int) error {
 	return nil
 }
 
-// probablyPartial reports whether batch b, the newest (no later step
-// has started), is probably still being written: it has fewer
-// trajectories than the batch before it, and either trajectories came to
-// it while following (its file is being written) or most of its groups
-// are short of the size that every group of the batch before it has (a
-// step read in part, its rows in any order, leaves most groups short; a
-// complete one may have a few, verl's groups of one). A complete step
-// that is short, in a file written before following began, is not.
-func (f *statsFollower) probablyPartial(b int) bool {
-	if b == 0 || f.trends[b].Trajectories >= f.trends[b-1].Trajectories {
-		return false
+// sayWarnings says on stderr the warnings ws of step's line as it is
+// printed (f.warnings'), each once while the step's lines have it: on a
+// partial line hedged, `warning (step read in part): W`, as its short
+// groups may be why, and again unhedged should its whole line have it
+// too; one that the step's earlier line gave and this one has not is
+// withdrawn (the rest of the step came, or its file was read again).
+func (f *statsFollower) sayWarnings(step int64, ws []string, partial bool) {
+	hedge := ""
+	if partial {
+		hedge = " (step read in part)"
 	}
-	batches := f.res.Ranking.Batches
-	if f.written[batches[b].Step] {
-		return true
-	}
-	before := diagnose.GroupSummaries(f.res, &batches[b-1])
-	size := before[0].N
-	for _, g := range before {
-		if g.N != size {
-			return false // no one size to fall short of
+	for _, earlier := range f.stepWarnings[step] {
+		if w := strings.TrimPrefix(earlier, hedgedMark); !slices.Contains(ws, w) {
+			delete(f.warned, earlier)
+			fmt.Fprintf(f.errOut, "rewardlens: withdrawn (step %d's updated line has it no more): %s\n", step, textsafe.Line(w))
 		}
 	}
-	short := 0
-	groups := diagnose.GroupSummaries(f.res, &batches[b])
-	for _, g := range groups {
-		if g.N < size {
-			short++
+	var said []string
+	for _, w := range ws {
+		key := w
+		if partial {
+			key = hedgedMark + w
+		}
+		said = append(said, key)
+		if !f.warned[key] {
+			f.warned[key] = true
+			fmt.Fprintf(f.errOut, "rewardlens: warning%s: %s\n", hedge, textsafe.Line(w))
 		}
 	}
-	return 2*short > len(groups)
+	if f.stepWarnings == nil {
+		f.stepWarnings = map[int64][]string{}
+	}
+	f.stepWarnings[step] = said
 }
+
+// hedgedMark marks, in statsFollower.warned and stepWarnings, a warning
+// given hedged, on a partial line.
+const hedgedMark = "\x00partial\x00"
 
 // agreementStanding says how the trainer check's warning of batch b's line
 // (agree's) stands. A step read in part compares its short groups, whose
@@ -905,9 +907,9 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 			parts[i] = fmt.Sprintf("%s %s=%s", fd.Level, textsafe.Line(checkName(fd)), tableNumber(fd.Value))
 		}
 		health = strings.Join(parts, ", ")
-		if partial {
-			health += " (provisional)"
-		}
+	}
+	if partial {
+		health += " (provisional)"
 	}
 	var notes []string
 	if updated {

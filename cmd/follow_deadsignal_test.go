@@ -103,3 +103,47 @@ func TestStatsFollowDeadSignal(t *testing.T) {
 		})
 	}
 }
+
+// TestStatsFollowDeadSignalAfterRereading: a file read again from its
+// start (a run resumed from a checkpoint rewrites a step's file) keeps
+// the dead signal, read of the records, of every step: the rewritten
+// step's updated line and a later step's carry it and their findings,
+// and the status says the ALERT (it went silent, "healthy", status 0).
+func TestStatsFollowDeadSignalAfterRereading(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	shortQuiet(t)
+	dir := t.TempDir()
+	step0 := filepath.Join(dir, "0.jsonl")
+	if err := os.WriteFile(step0, []byte(deadSignalSteps0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--health", "--objective", "score=metadata.score",
+		"--task-metric", "metadata.acc", "--batch-by", "step", dir)
+	f.await(t, "step 0 ")
+	// Group a's scores now vary while both its rows pass: a phantom.
+	rewritten := strings.Replace(deadSignalSteps0, `"group":"a","metadata":{"acc":1,"score":1}`, `"group":"a","metadata":{"acc":1,"score":0.5}`, 1)
+	if err := os.WriteFile(step0, []byte(rewritten), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 0 (updated)")
+	if err := os.WriteFile(filepath.Join(dir, "1.jsonl"), []byte(deadSignalSteps1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 1 ")
+	code := f.stop()
+	out := f.out.String()
+	want := []string{
+		"  dead signal: 1 zero-spread group (0 all-pass, 1 all-fail, 0 other), 1 phantom; all pass or all fail 0.6667, independent sampling at pass rate 0.5000: 0.5000\n",
+		"  dead signal: 2 zero-spread groups (1 all-pass, 0 all-fail, 1 other), 1 phantom; all pass or all fail 0.6667, independent sampling at pass rate 0.5000: 0.5000\n",
+	}
+	lines := strings.SplitAfter(out, "\n")
+	if len(lines) < 6 || lines[3] != want[0] || lines[5] != want[1] {
+		t.Fatalf("output:\n%s\nwant the updated step 0 and step 1 with their dead signal lines\n%s\nstderr:\n%s", out, strings.Join(want, ""), f.errOut.String())
+	}
+	if !strings.Contains(lines[2], "ALERT phantom_signal=0.3333") || !strings.Contains(lines[4], "ALERT phantom_signal=0.3333") {
+		t.Errorf("phantom_signal not graded:\n%s", out)
+	}
+	if code != 3 {
+		t.Errorf("status %d, want 3 (the ALERTs); stderr:\n%s", code, f.errOut.String())
+	}
+}

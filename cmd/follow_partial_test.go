@@ -47,7 +47,7 @@ func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 	f := startFollowing(t, "stats", "--follow", "--health", "--group-of-one", "zero", dir)
 	f.await(t, "step 3 (partial?)  trajectories 3 (0 invalid)  reward mean 0.0000 std 0.0000  frontier 3  ALERT zero_spread=1.0000, ALERT dead_signal=1.0000 (provisional)\n")
 	testfile.Append(t, filepath.Join(dir, "3.jsonl"), rest)
-	f.await(t, "step 3 (updated, partial?)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.7746  frontier 7  healthy\n")
+	f.await(t, "step 3 (updated, partial?)  trajectories 10 (0 invalid)  reward mean 0.0000 std 0.7746  frontier 7  healthy (provisional)\n")
 	data, err := os.ReadFile(filepath.Join(verlDir, "1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +63,49 @@ func TestStatsFollowPartialStepWithdrawn(t *testing.T) {
 	}
 	if out := f.out.String(); strings.Count(out, "(partial?)") != 1 || strings.Count(out, "partial?") != 2 {
 		t.Errorf("stdout:\n%s", out)
+	}
+}
+
+// TestStatsFollowPartialStepWarningWithdrawn: a step printed in part,
+// whose groups are short, has its warning of groups of unequal size
+// hedged as the trainer check's is, and its line's verdict provisional,
+// healthy too; its whole line, its groups even, withdraws the warning
+// (it stood, said as if the step were whole, and "healthy" as final).
+func TestStatsFollowPartialStepWarningWithdrawn(t *testing.T) {
+	shortQuiet(t)
+	dir := t.TempDir()
+	var step3 []string
+	for _, name := range []string{"1.jsonl", "2.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(verlDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		step3 = strings.SplitAfter(strings.ReplaceAll(string(data), `"step": 1,`, `"step": 3,`), "\n")
+	}
+	step3 = strings.SplitAfter(strings.ReplaceAll(strings.Join(step3, ""), `"step": 2,`, `"step": 3,`), "\n")
+	path := filepath.Join(dir, "3.jsonl")
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.await(t, "step 2 ")
+	if err := os.WriteFile(path, []byte(strings.Join(step3[:5], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 3 (partial?)  trajectories 5 ")
+	testfile.Append(t, path, strings.Join(step3[5:], ""))
+	f.await(t, "step 3 (updated)  trajectories 12 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d, stderr:\n%s", code, f.errOut.String())
+	}
+	if out := f.out.String(); !strings.Contains(out, "step 3 (partial?)  trajectories 5 (0 invalid)  reward mean 0.2000 std 0.6000  frontier 4  healthy (provisional)\n") {
+		t.Errorf("the partial line is not provisional:\n%s", out)
+	}
+	errOut := f.errOut.String()
+	hedged := "rewardlens: warning (step read in part): step 3: groups of unequal size"
+	withdrawn := "rewardlens: withdrawn (step 3's updated line has it no more): step 3: groups of unequal size"
+	if !strings.Contains(errOut, hedged) || !strings.Contains(errOut, withdrawn) || strings.Contains(errOut, "rewardlens: warning: step 3:") {
+		t.Errorf("stderr:\n%s\nwant the warning hedged, then withdrawn", errOut)
 	}
 }
 

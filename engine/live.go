@@ -57,6 +57,18 @@ func (l *Live) Update(replaced []string, ts []scoring.Trajectory) *Evaluation {
 	return l.ev
 }
 
+// Leaving returns whether row i of the current evaluation is of a source
+// of replaced, a row that Update(replaced, ...) forgets, for a caller
+// that keeps columns of its own in the evaluation's order; nil when no
+// row is.
+func (l *Live) Leaving(replaced []string) func(i int) bool {
+	drop := l.dropped(replaced)
+	if drop == nil {
+		return nil
+	}
+	return func(i int) bool { return drop[l.sourceOf[i]] }
+}
+
 // dropped returns the set of the sources replaced that have
 // trajectories, by index, or nil when there is none.
 func (l *Live) dropped(replaced []string) map[int32]bool {

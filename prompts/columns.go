@@ -109,6 +109,34 @@ func (c *Columns) Add(ts []scoring.Trajectory) error {
 	return nil
 }
 
+// DeleteFunc removes the rows for which drop holds from the columns read
+// of the records (Add), the others kept in their order: those of the
+// files a follower reads again, whose trajectories leave the evaluation
+// (engine.Live.Update). The columns that Finish fills it fills again. The
+// columns are replaced, not written into: a slice taken of them before
+// stays as it was.
+func (c *Columns) DeleteFunc(drop func(i int) bool) {
+	if c.taskExpr != nil {
+		task := make([]float64, 0, len(c.Task))
+		for i, x := range c.Task {
+			if !drop(i) {
+				task = append(task, x)
+			}
+		}
+		c.Task = task
+	}
+	if c.promptExpr != nil {
+		// Added again, so that a prompt whose rows all left has no name.
+		old := c.Keys
+		c.Keys = &Keys{}
+		for i, k := range old.Of {
+			if !drop(i) {
+				c.Keys.Add(old.Names[k])
+			}
+		}
+	}
+}
+
 // Finish completes the columns from the evaluation of the trajectories
 // added: the groups as the prompts, the objective's raw values as the task
 // metric (NaN where nansum counted a missing one 0).

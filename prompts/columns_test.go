@@ -3,6 +3,7 @@ package prompts
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,31 @@ func TestColumns(t *testing.T) {
 	var compile *scoring.CompileError
 	if _, err := NewColumns(engine.Config{TaskMetric: "acc +"}, objectives); !errors.As(err, &compile) {
 		t.Errorf("a task metric that does not compile: %v", err)
+	}
+}
+
+// TestColumnsDeleteFunc: the rows deleted leave the columns read of the
+// records, the others keep their order; a prompt whose rows all left has
+// no name (it would count as one without a task metric), and a task
+// slice taken before stays as it was.
+func TestColumnsDeleteFunc(t *testing.T) {
+	var ts []scoring.Trajectory
+	for i, q := range []string{"p", "q", "p", "r"} {
+		ts = append(ts, scoring.Trajectory{Metadata: map[string]any{"q": q, "acc": float64(i)}})
+	}
+	c, err := NewColumns(engine.Config{PromptBy: "q", TaskMetric: "acc"}, []scoring.Objective{{Name: "x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Add(ts); err != nil {
+		t.Fatal(err)
+	}
+	before := c.Task
+	c.DeleteFunc(func(i int) bool { return i == 1 || i == 2 })
+	if !slices.Equal(c.Task, []float64{0, 3}) || !slices.Equal(c.Keys.Names, []string{"p", "r"}) || !slices.Equal(c.Keys.Of, []int32{0, 1}) {
+		t.Errorf("task %v, keys %v of %v; want [0 3], [0 1] of [p r]", c.Task, c.Keys.Of, c.Keys.Names)
+	}
+	if !slices.Equal(before, []float64{0, 1, 2, 3}) {
+		t.Errorf("the task slice taken before is now %v", before)
 	}
 }

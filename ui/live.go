@@ -44,9 +44,9 @@ type liveState struct {
 	gone     []string
 	failed   string
 	skipped  int
-	// emptied holds the files read again from the start that left no
-	// trajectory at all: their old trajectories stay on screen until new
-	// lines come (an empty session has no batch to show), then go.
+	// emptied holds the files read again from the start that no line
+	// came of since: their old trajectories stay on screen, said to be
+	// stale in the status line, until new lines come, then go.
 	emptied []string
 	// notice is the status line's notice of the last files read again,
 	// cleared by the next update that only brings lines.
@@ -57,6 +57,12 @@ type liveState struct {
 	// unended are the followed files whose last line has stayed without
 	// its line end, not read, until the follower says it changed.
 	unended []loaders.Unended
+	// written holds the steps to which trajectories came while
+	// following; partial is set when the newest step, partialStep, is
+	// probably still being written (follow.ProbablyPartial).
+	written     map[int64]bool
+	partial     bool
+	partialStep int64
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -80,6 +86,8 @@ func (m *Model) follow(updates <-chan loaders.Update, unended ...loaders.Unended
 	}
 	m.live.unfinished = slices.Clone(s.Unfinished)
 	m.live.unended = unended
+	m.live.written = map[int64]bool{}
+	m.live.notePartial(s.Result)
 	s.Warnings = m.live.allWarnings()
 	m.keys.Follow.SetEnabled(true)
 	s.SetBatch(len(s.Result.Ranking.Batches) - 1)
@@ -147,17 +155,16 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	l.readUnfinished(msg.u)
 	step := s.CurrentBatch().Step
 	u := msg.u
-	u.Reloaded = union(l.emptied, u.Reloaded)
+	u.Reloaded, l.emptied = refilled(union(l.emptied, u.Reloaded), u.Trajectories)
 	var expire tea.Cmd
-	switch {
-	case len(u.Trajectories) == 0 && len(u.Reloaded) == 0:
-	case s.LeftAfter(u) == 0:
-		l.emptied = u.Reloaded
-	default:
-		l.emptied = nil
+	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
 		s.ApplyUpdate(l.live, u)
 		expire = m.noticeReloads(u)
 	}
+	for i := range u.Trajectories {
+		l.written[u.Trajectories[i].Batch] = true
+	}
+	l.notePartial(s.Result)
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
@@ -225,6 +232,22 @@ func (m *Model) noticeReloads(u loaders.Update) tea.Cmd {
 	return nil
 }
 
+// refilled splits the files read again from the start, reloaded, into
+// those that ts, an update's trajectories, brings lines of (their old
+// trajectories are replaced) and the others, emptied (theirs stay until
+// new lines come: a file emptied, or written again from nothing, would
+// take its steps off the dashboard).
+func refilled(reloaded []string, ts []scoring.Trajectory) (refilled, emptied []string) {
+	for _, p := range reloaded {
+		if slices.ContainsFunc(ts, func(t scoring.Trajectory) bool { return t.Source == p }) {
+			refilled = append(refilled, p)
+		} else {
+			emptied = append(emptied, p)
+		}
+	}
+	return refilled, emptied
+}
+
 // union returns a followed by the elements of b not in a.
 func union(a, b []string) []string {
 	out := slices.Clone(a)
@@ -282,9 +305,23 @@ func (l *liveState) readUnfinished(u loaders.Update) {
 	})
 }
 
+// notePartial notes whether the newest batch of res is probably still
+// being written: its findings (the header's badge) may then go when the
+// rest comes, which the status line says.
+func (l *liveState) notePartial(res *engine.Result) {
+	l.partial = false
+	if last := len(res.Ranking.Batches) - 1; last > 0 {
+		l.partialStep = res.Ranking.Batches[last].Step
+		l.partial = follow.ProbablyPartial(res, last, l.written[l.partialStep])
+	}
+}
+
 // allWarnings returns the session's warnings followed by the follower's.
 func (l *liveState) allWarnings() []string {
 	out := slices.Clone(l.warnings)
+	if l.partial {
+		out = append(out, fmt.Sprintf("step %d probably read in part (fewer rows than the step before): its findings may go when the rest comes", l.partialStep))
+	}
 	for _, p := range l.gone {
 		out = append(out, fmt.Sprintf("%s is gone; what was loaded from it stays", p))
 	}

@@ -161,6 +161,65 @@ func TestLiveEmptiedFile(t *testing.T) {
 	checkComputedAsWhole(t, s)
 }
 
+// TestLiveEmptiedFileAmongOthers: a followed file read again empty
+// beside others keeps its steps on the dashboard, said to be stale (not
+// a notice that it was read again), until new lines of it come and
+// replace them; it took them off at once, the newest step with them.
+func TestLiveEmptiedFileAmongOthers(t *testing.T) {
+	cfg, ts := sampleSteps(t, 0, 20)
+	for i := range ts {
+		ts[i].Source = "a.jsonl"
+		if ts[i].Batch >= 10 {
+			ts[i].Source = "b.jsonl"
+		}
+	}
+	s, err := session.Open("run", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.follow(make(chan loaders.Update))
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(liveMsg{loaders.Update{Reloaded: []string{"b.jsonl"}}, true})
+	v := screen(m)
+	if s.Trajectories.Len() != len(ts) || !strings.Contains(headerOf(m), "● LIVE batch 20/20 step 19") {
+		t.Fatalf("b.jsonl emptied: %d trajectories (want the %d shown before), header %q", s.Trajectories.Len(), len(ts), headerOf(m))
+	}
+	if !strings.Contains(v, "b.jsonl emptied; its old lines stay until new ones come") || strings.Contains(v, "read again from the start") {
+		t.Fatalf("the status line does not say b.jsonl's lines are stale:\n%s", v)
+	}
+	_, fresh := sampleSteps(t, 30, 32)
+	for i := range fresh {
+		fresh[i].Source = "b.jsonl"
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: fresh}, true})
+	if len(s.Result.Ranking.Batches) != 12 || !strings.Contains(headerOf(m), "● LIVE batch 12/12 step 31") {
+		t.Fatalf("new lines of b.jsonl: %d batches, header %q; want a.jsonl's 10 and the 2 new", len(s.Result.Ranking.Batches), headerOf(m))
+	}
+	checkComputedAsWhole(t, s)
+	if v := screen(m); strings.Contains(v, "emptied") {
+		t.Fatalf("the new lines came, the status line still says emptied:\n%s", v)
+	}
+}
+
+// TestLivePartialStep: a step of which fewer rows than the step before
+// came while following is said, in the status line, to be probably read
+// in part, its findings (the badge's) provisional, until the rest comes.
+func TestLivePartialStep(t *testing.T) {
+	m, _ := newLiveModel(t)
+	_, step20 := sampleSteps(t, 20, 21)
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[:40]}, true})
+	const note = "step 20 probably read in part"
+	if v := screen(m); !strings.Contains(v, note) {
+		t.Fatalf("40 rows of step 20's 128:\n%s", v)
+	}
+	m.Update(liveMsg{loaders.Update{Trajectories: step20[40:]}, true})
+	if v := screen(m); strings.Contains(v, note) {
+		t.Fatalf("the rest of step 20 came:\n%s", v)
+	}
+}
+
 // TestLiveAfterOptionChange: an update that lands while a recompute for
 // new options is in flight is shown at once, and the recompute, made for
 // the evaluation it replaced, is made again on the new one.

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -11,21 +10,6 @@ import (
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
-// LeftAfter returns the number of trajectories the session would hold
-// after the update u.
-func (s *Session) LeftAfter(u loaders.Update) int {
-	kept := s.Trajectories.Len()
-	if len(u.Reloaded) > 0 {
-		kept = 0
-		for _, tr := range s.Trajectories.All() {
-			if !slices.Contains(u.Reloaded, tr.Source) {
-				kept++
-			}
-		}
-	}
-	return kept + len(u.Trajectories)
-}
-
 // ApplyUpdate forgets the trajectories of the files read again, appends
 // the new ones (lean once evaluated), and computes the batches they touch,
 // keeping the rest of the result, its statistics and its trends; with the
@@ -34,10 +18,11 @@ func (s *Session) LeftAfter(u loaders.Update) int {
 // it is dropped when it lands, and started again on this one (see
 // ui/recompute.go).
 func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
-	if len(u.Reloaded) > 0 && s.Prompts != nil && s.Prompts.ReadsRecords() {
-		// The columns read of the records are in input order, and the
-		// records of the files read again are gone with their bodies.
-		s.Prompts, s.PromptsErr = nil, errors.New("prompts: files were written over while followed; open the dashboard again to see the prompts")
+	if leaving := live.Leaving(u.Reloaded); leaving != nil && s.Prompts != nil {
+		// The columns read of the records are in input order: those of
+		// the files read again leave with their rows (the dead signal,
+		// the Prompts tab).
+		s.Prompts.DeleteFunc(leaving)
 	}
 	if len(u.Reloaded) > 0 {
 		s.Trajectories.DeleteFunc(func(t *scoring.Trajectory) bool { return slices.Contains(u.Reloaded, t.Source) })

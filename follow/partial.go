@@ -1,0 +1,40 @@
+package follow
+
+import (
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+)
+
+// ProbablyPartial reports whether batch b of res, the newest (no later
+// step has started), is probably still being written: it has fewer
+// trajectories than the batch before it, and either trajectories came to
+// it while following (written: its file is being written) or most of its
+// groups are short of the size that every group of the batch before it
+// has (a step read in part, its rows in any order, leaves most groups
+// short; a complete one may have a few, verl's groups of one). A
+// complete step that is short, in a file written before following
+// began, is not.
+func ProbablyPartial(res *engine.Result, b int, written bool) bool {
+	batches := res.Ranking.Batches
+	if b == 0 || len(batches[b].Members) >= len(batches[b-1].Members) {
+		return false
+	}
+	if written {
+		return true
+	}
+	before := diagnose.GroupSummaries(res, &batches[b-1])
+	size := before[0].N
+	for _, g := range before {
+		if g.N != size {
+			return false // no one size to fall short of
+		}
+	}
+	short := 0
+	groups := diagnose.GroupSummaries(res, &batches[b])
+	for _, g := range groups {
+		if g.N < size {
+			short++
+		}
+	}
+	return 2*short > len(groups)
+}
