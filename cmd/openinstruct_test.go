@@ -263,3 +263,22 @@ func TestOpenInstructMixedPrompts(t *testing.T) {
 		t.Errorf("standard: %s", errOut)
 	}
 }
+
+// TestOpenInstructHealthTaskMetric: the layout names its reward as the
+// task metric, so stats --health grades phantom_signal without
+// --task-metric: prompt 0's rewards 0 and 1 all fail at the threshold
+// 10 read from the levels, yet differ (a format reward): 1 of 2 groups.
+func TestOpenInstructHealthTaskMetric(t *testing.T) {
+	var text strings.Builder
+	rewards := []float64{0, 1, 0, 1, 0, 10, 11, 1}
+	for i, reward := range rewards {
+		mean := []float64{0.5, 5.5}[i/4]
+		b, _ := json.Marshal(map[string]any{"step": 1, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{i / 4}, "reward": reward, "advantage": reward - mean})
+		text.Write(append(b, '\n'))
+	}
+	dir := writeFiles(t, map[string]string{"run_rollouts_000000.jsonl": text.String()})
+	out, errOut, code := run(t, "", "stats", "--health", dir)
+	if code != 3 || !strings.Contains(out, "ALERT  step 1  phantom_signal") {
+		t.Errorf("status %d: %s%s", code, out, errOut)
+	}
+}

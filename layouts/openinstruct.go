@@ -93,6 +93,12 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
+	// The reward is the run's one objective and what its verifiers
+	// grade: named as the task metric (as verl's acc is), so that the
+	// health checks dead_signal and phantom_signal grade it.
+	if cfg.TaskMetric == "" && taskMetricIsReward(cfg) {
+		cfg.TaskMetric = openInstructReward
+	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
 	rows := newFirstRecords(first).records()
 	switch openInstructNormalisation(rows) {
