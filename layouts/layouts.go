@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -56,6 +57,12 @@ type trainerLayout struct {
 	// them), and what the "read as" line says besides cfg's settings (""
 	// for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
+	// firstStep, when set, says what the defaults read of the first
+	// file's first step beyond its first record ("open-instruct's
+	// advantage normalisation and pass threshold"): following, Apply
+	// waits until that step is whole (Awaiting.wholeStep), lest they be
+	// read from the few records of a step caught as it is written.
+	firstStep string
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise (stderr, the
 	// dashboard's status line).
@@ -196,6 +203,11 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 	if l == nil {
 		return cfg, "", nil
 	}
+	if await != nil && l.firstStep != "" {
+		if err := await.wholeStep(ctx, files[0], l.firstStep); err != nil {
+			return cfg, "", err
+		}
+	}
 	return layoutDefaults(cfg, l, files[0])
 }
 
@@ -286,6 +298,57 @@ type Awaiting struct {
 	Poll time.Duration
 	// Waiting is called once, before the wait.
 	Waiting func(paths []string)
+	// Quiet is how long a file must have gone unmodified for its first
+	// step to be taken for whole without a record of the next step
+	// (wholeStep).
+	Quiet time.Duration
+	// WaitingStep is called once, before wholeStep waits, with the file
+	// and what the layout reads of its first step (trainerLayout's
+	// firstStep).
+	WaitingStep func(path, what string)
+}
+
+// wholeStep waits, polling every a.Poll, until the first step of first's
+// file is whole (stepWhole), calling a.WaitingStep before it waits: a
+// trainer that writes a step's records in one go (open-instruct's
+// _save_rollouts, one buffered write a record) can be caught with the
+// first few written. It returns ctx's error once ctx is done.
+func (a *Awaiting) wholeStep(ctx context.Context, first loaders.FileFields, what string) error {
+	ticker := time.NewTicker(a.Poll)
+	defer ticker.Stop()
+	for said := false; !stepWhole(first, a.Quiet); said = true {
+		if !said {
+			a.WaitingStep(first.Path, what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ticker.C:
+		}
+	}
+	return nil
+}
+
+// stepWhole reports whether the first step of first's file is whole: its
+// first peekRows records hold a record of another step, or are peekRows
+// (as many as a layout's defaults read), or the file has not been
+// modified for quiet. True too when the file cannot be looked at (the
+// load says why).
+func stepWhole(first loaders.FileFields, quiet time.Duration) bool {
+	info, err := os.Stat(first.Path)
+	if err != nil || time.Since(info.ModTime()) >= quiet {
+		return true
+	}
+	rows := newFirstRecords(first).records()
+	if len(rows) >= peekRows {
+		return true
+	}
+	for i := range rows {
+		if rows[i].Metadata[stepField] != rows[0].Metadata[stepField] {
+			return true
+		}
+	}
+	return false
 }
 
 // record peeks at paths, every a.Poll, until a file holds a record, and

@@ -57,6 +57,7 @@ var openInstructLayout = trainerLayout{
 	method:    engine.GRPO,
 	promptBy:  openInstructPromptTokens,
 	promptWhy: openInstructPrompt + " is a slot of the step's batch",
+	firstStep: "open-instruct's advantage normalisation and pass threshold",
 	defaults:  openInstructDefaults,
 	warnings:  openInstructWarnings,
 }
