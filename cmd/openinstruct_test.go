@@ -282,3 +282,29 @@ func TestOpenInstructHealthTaskMetric(t *testing.T) {
 		t.Errorf("status %d: %s%s", code, out, errOut)
 	}
 }
+
+// TestOpenInstructStdFlagsMeanStandard: standard input, which the layout
+// does not read for its normalisation, is read as centered, said with a
+// warning in the "read as" line; --std population --epsilon 1e-8 (the
+// settings the README gives for standard) then mean standard, which
+// reproduces the standard run's logged advantages. With --scale none,
+// the flags are warned of as ignored.
+func TestOpenInstructStdFlagsMeanStandard(t *testing.T) {
+	shard, err := os.ReadFile(filepath.Join(openInstructDir, "standard", "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, _ := run(t, string(shard), "compute", "--from", "open-instruct", "-")
+	if !strings.Contains(errOut, "advantage normalisation centered, the default (warning: no file read to tell it from the logged advantages: give --std population --epsilon 1e-8") {
+		t.Errorf("no flags: %s", errOut)
+	}
+	_, errOut, code := run(t, string(shard), "compute", "--from", "open-instruct", "--std", "population", "--epsilon", "1e-8", "-")
+	if code != 0 || !strings.Contains(errOut, "advantage normalisation standard (a std or an epsilon given, which only standard reads)") ||
+		!strings.Contains(errOut, "; method grpo, epsilon 1e-08, population std\n") || strings.Contains(errOut, "differ from the logged advantage") {
+		t.Errorf("--std population --epsilon 1e-8: status %d: %s", code, errOut)
+	}
+	_, errOut, _ = run(t, string(shard), "compute", "--from", "open-instruct", "--scale", "none", "--std", "population", "--epsilon", "1e-8", "-")
+	if want := "rewardlens: warning: --std population and --epsilon 1e-08 ignored: method grpo under scale none divides by no std (--scale group divides by the group's std)\n"; !strings.Contains(errOut, want) {
+		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
+	}
+}

@@ -102,7 +102,11 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
 	rows := newFirstRecords(first).records()
-	switch openInstructNormalisation(rows) {
+	mode, modeNote := openInstructChosenNormalisation(cfg, rows)
+	if modeNote != "" {
+		notes = append(notes, modeNote)
+	}
+	switch mode {
 	case openInstructStandard:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleGroup))
 		cfg.Std = cmp.Or(cfg.Std, string(engine.StdPopulation))
@@ -140,6 +144,24 @@ func taskMetricIsReward(cfg engine.Config) bool {
 	return name == openInstructReward
 }
 
+// openInstructChosenNormalisation returns the advantage normalisation
+// whose settings the layout sets where cfg sets none, and what the "read
+// as" line says of it ("" for nothing): standard when cfg gives a std or
+// an epsilon, standard's settings, which centered would ignore, and sets
+// no scale (neither Scale nor Normalize); else the one the first records'
+// logged advantages tell (openInstructNormalisation), with a warning when
+// they do not tell and cfg sets no Scale.
+func openInstructChosenNormalisation(cfg engine.Config, rows []scoring.Trajectory) (openInstructMode, string) {
+	if cfg.Scale == "" && cfg.Normalize == nil && (cfg.Std != "" || cfg.Epsilon != nil) {
+		return openInstructStandard, "advantage normalisation standard (a std or an epsilon given, which only standard reads)"
+	}
+	mode, untold := openInstructNormalisation(rows)
+	if untold == "" || cfg.Scale != "" {
+		return mode, ""
+	}
+	return mode, fmt.Sprintf("advantage normalisation centered, the default (warning: %s: give --std population --epsilon 1e-8 if the run's advantage_normalization_type was standard)", untold)
+}
+
 // openInstructNormalisation tells which advantage normalisation wrote the
 // traces rows (the first file's first records: with filter_zero_std_samples,
 // open-instruct's default, every group kept has rewards that differ) from their logged
@@ -149,7 +171,8 @@ func taskMetricIsReward(cfg engine.Config) bool {
 // otherwise: when they take the centered one, when there are no rows,
 // when no group's rewards differ (both formulas give 0), or when neither
 // formula fits (the comparison with the logged advantage then says so).
-func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
+// The reason the rows do not tell is returned too, "" when they do.
+func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, string) {
 	type key struct{ step, prompt float64 }
 	type row struct{ reward, advantage float64 }
 	groups := map[key][]row{}
@@ -165,6 +188,7 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 		}
 	}
 	standard, centered := 0, 0
+	told := false // a group whose rewards differ
 	rewards := []float64{}
 	for _, g := range groups {
 		rewards = rewards[:0]
@@ -175,6 +199,7 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 		if len(g) < 2 || !(std > 0) {
 			continue
 		}
+		told = true
 		fitsStandard, fitsCentered := true, true
 		for _, r := range g {
 			fitsStandard = fitsStandard && fitsLogged(r.advantage, (r.reward-mean)/(std+openInstructEpsilon))
@@ -187,10 +212,17 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 			centered++
 		}
 	}
-	if standard > 0 && centered == 0 {
-		return openInstructStandard
+	switch {
+	case rows == nil:
+		return openInstructCentered, "no file read to tell it from the logged advantages"
+	case standard > 0 && centered == 0:
+		return openInstructStandard, ""
+	case centered > 0 && standard == 0:
+		return openInstructCentered, ""
+	case !told:
+		return openInstructCentered, "no group of the first records has rewards that differ, which alone tell it"
 	}
-	return openInstructCentered
+	return openInstructCentered, "the first records' logged advantages fit neither formula in every group"
 }
 
 // openInstructPassThreshold returns the pass threshold read from the
