@@ -308,3 +308,23 @@ func TestOpenInstructStdFlagsMeanStandard(t *testing.T) {
 		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
 	}
 }
+
+// TestHealthTrainerAgreement: stats --health grades the rewards against
+// the advantages the trainer logged: the standard run read as centered
+// (standard input, which the layout does not read) differs in every row,
+// an ALERT trainer_agreement (status 3); read from its file, it agrees.
+func TestHealthTrainerAgreement(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	shard, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, string(shard), "stats", "--health", "--pass-threshold", "10", "--from", "open-instruct", "-")
+	if code != exitHealthAlert || !strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "rows differ from the logged advantage by more than 0.0001") {
+		t.Errorf("standard input: status %d: %s%s", code, out, errOut)
+	}
+	out, errOut, _ = run(t, "", "stats", "--health", dir)
+	if strings.Contains(out, "trainer_agreement") {
+		t.Errorf("the files: %s%s", out, errOut)
+	}
+}
