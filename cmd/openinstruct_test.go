@@ -328,3 +328,24 @@ func TestHealthTrainerAgreement(t *testing.T) {
 		t.Errorf("the files: %s%s", out, errOut)
 	}
 }
+
+// TestOpenInstructRunsOfOneDirectory: the shards of two runs in one
+// directory (a run resumed under a new run_name, whose steps repeat the
+// first's) are warned of in the "read as" line; two shards of one run
+// are not.
+func TestOpenInstructRunsOfOneDirectory(t *testing.T) {
+	line := func(i int, reward float64) string {
+		b, _ := json.Marshal(map[string]any{"step": 1, "sample_idx": i, "prompt_idx": 0, "prompt_tokens": []int{0}, "reward": reward, "advantage": reward - 0.5})
+		return string(b) + "\n"
+	}
+	shard := line(0, 0) + line(1, 1)
+	dir := writeFiles(t, map[string]string{"grpo__1__100_rollouts_000000.jsonl": shard, "grpo__1__200_rollouts_000000.jsonl": shard})
+	_, errOut, _ := run(t, "", "stats", dir)
+	if want := "; warning: the files are the shards of 2 runs by their names (grpo__1__100, grpo__1__200): a step both wrote (a run resumed under a new run_name) is read as one, its groups merged; give the files of one run; method grpo"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	dir = writeFiles(t, map[string]string{"grpo__1__100_rollouts_000000.jsonl": shard, "grpo__1__100_rollouts_000001.jsonl": strings.ReplaceAll(shard, `"step":1`, `"step":2`)})
+	if _, errOut, _ := run(t, "", "stats", dir); strings.Contains(errOut, "runs by their names") {
+		t.Errorf("one run: %s", errOut)
+	}
+}

@@ -63,6 +63,10 @@ type trainerLayout struct {
 	// waits until that step is whole (Awaiting.wholeStep), lest they be
 	// read from the few records of a step caught as it is written.
 	firstStep string
+	// filesWarning, when set, returns a warning of what the input files
+	// say together, by their names (open-instruct's shards of several
+	// runs), "" for none; the "read as" line ends with it.
+	filesWarning func(files []loaders.FileFields) string
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise (stderr, the
 	// dashboard's status line).
@@ -208,7 +212,13 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 			return cfg, "", err
 		}
 	}
-	return layoutDefaults(cfg, l, files[0])
+	cfg, sentence, err := layoutDefaults(cfg, l, files[0])
+	if err == nil && l.filesWarning != nil {
+		if w := l.filesWarning(files); w != "" {
+			sentence += "; warning: " + w
+		}
+	}
+	return cfg, sentence, err
 }
 
 // fieldList lists names for messages, "no field" when there are none.

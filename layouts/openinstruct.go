@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,12 +56,13 @@ var openInstructLayout = trainerLayout{
 	fields:       []string{openInstructPrompt, openInstructSample, openInstructReward, openInstructAdvantage, stepField},
 	// The traces hold tokens only (prompt_tokens, response_tokens): no
 	// text for the dashboard to show.
-	method:    engine.GRPO,
-	promptBy:  openInstructPromptTokens,
-	promptWhy: openInstructPrompt + " is a slot of the step's batch",
-	firstStep: "open-instruct's advantage normalisation and pass threshold",
-	defaults:  openInstructDefaults,
-	warnings:  openInstructWarnings,
+	method:       engine.GRPO,
+	promptBy:     openInstructPromptTokens,
+	promptWhy:    openInstructPrompt + " is a slot of the step's batch",
+	firstStep:    "open-instruct's advantage normalisation and pass threshold",
+	filesWarning: openInstructRuns,
+	defaults:     openInstructDefaults,
+	warnings:     openInstructWarnings,
 }
 
 const (
@@ -306,6 +309,35 @@ func WithCompanions(sentence string, paths []string) string {
 		return note
 	}
 	return sentence + "; " + note
+}
+
+// openInstructShard is the name of a shard, {run_name}_rollouts_{shard:06d}.jsonl
+// (_save_rollouts), its run_name the submatch.
+var openInstructShard = regexp.MustCompile(`^(.+)_rollouts_[0-9]{6}\.jsonl$`)
+
+// maxRunsNamed is how many run names openInstructRuns names.
+const maxRunsNamed = 3
+
+// openInstructRuns warns when files are the shards of more than one run,
+// by their names: a run resumed under a new run_name (open-instruct's
+// default one ends with the start time) writes steps the first wrote
+// again, whose rows then join the first run's groups of those steps
+// (groups of twice the size, repeated IDs); "" for one run.
+func openInstructRuns(files []loaders.FileFields) string {
+	var runs []string
+	for _, f := range files {
+		if m := openInstructShard.FindStringSubmatch(filepath.Base(f.Path)); m != nil && !slices.Contains(runs, m[1]) {
+			runs = append(runs, m[1])
+		}
+	}
+	if len(runs) < 2 {
+		return ""
+	}
+	names := strings.Join(runs[:min(len(runs), maxRunsNamed)], ", ")
+	if more := len(runs) - maxRunsNamed; more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("the files are the shards of %d runs by their names (%s): a step both wrote (a run resumed under a new run_name) is read as one, its groups merged; give the files of one run", len(runs), names)
 }
 
 // openInstructWarnings warns of the groups where a reward is NaN or
