@@ -55,6 +55,9 @@ type prepared struct {
 	// even when it is the default (the first objective): prompts, whose
 	// output is about it, sets it; stats then leaves out what it says.
 	needsTask bool
+	// capped says --max-rows stopped the reading: the last group read
+	// may lack members (cutGroupNotes).
+	capped bool
 }
 
 // fieldNames collects the field names of some trajectories, sorted,
@@ -135,7 +138,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
-	for _, note := range p.check.Notes {
+	for _, note := range cutGroupNotes(p.check, res, p.capped) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
 	if warn := layouts.Warnings(p.cfg); warn != nil {
@@ -255,6 +258,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	}
 	if data.Capped {
 		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
+		p.capped = true
 	}
 	if cerr != nil {
 		return nil, cerr

@@ -349,3 +349,20 @@ func TestOpenInstructRunsOfOneDirectory(t *testing.T) {
 		t.Errorf("one run: %s", errOut)
 	}
 }
+
+// TestMaxRowsCutGroupAgreement: --max-rows 6 cuts step 1's second group
+// after 2 of its 4 rows; those rows differ from the logged advantage,
+// which the warning puts on that cut, not on the settings; when the
+// other rows differ too (--scale none), the warning says the cut group
+// differs whatever the settings.
+func TestMaxRowsCutGroupAgreement(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	_, errOut, _ := run(t, "", "compute", "--max-rows", "6", dir)
+	if want := `rewardlens: warning: 2 of 6 rows differ from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 1, group "1", 2 of its rows read): its rewards are computed without the rows not read; the other rows agree` + "\n"; !strings.Contains(errOut, want) || strings.Contains(errOut, "trainer settings tried") {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	_, errOut, _ = run(t, "", "compute", "--max-rows", "6", "--scale", "none", dir)
+	if want := `; the group --max-rows cut (step 1, group "1", 2 of its rows read) differs whatever the settings: compare without --max-rows` + "\n"; !strings.Contains(errOut, want) {
+		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
+	}
+}
