@@ -319,14 +319,28 @@ type Awaiting struct {
 }
 
 // wholeStep waits, polling every a.Poll, until the first step of first's
-// file is whole (stepWhole), calling a.WaitingStep before it waits: a
-// trainer that writes a step's records in one go (open-instruct's
-// _save_rollouts, one buffered write a record) can be caught with the
-// first few written. It returns ctx's error once ctx is done.
+// file is whole: its first records hold a record of another step
+// (stepWhole, read again whenever the file has grown), or the file has
+// not been modified for a.Quiet, or cannot be looked at (the load says
+// why). It calls a.WaitingStep before it waits: a trainer that writes a
+// step's records in one go (open-instruct's _save_rollouts, one
+// buffered write a record) can be caught with the first few written. It
+// returns ctx's error once ctx is done.
 func (a *Awaiting) wholeStep(ctx context.Context, first loaders.FileFields, what string) error {
 	ticker := time.NewTicker(a.Poll)
 	defer ticker.Stop()
-	for said := false; !stepWhole(first, a.Quiet); said = true {
+	read := int64(-1) // the size of the file when its records were read
+	for said := false; ; said = true {
+		info, err := os.Stat(first.Path)
+		if err != nil || time.Since(info.ModTime()) >= a.Quiet {
+			return nil
+		}
+		if info.Size() != read {
+			read = info.Size()
+			if stepWhole(first) {
+				return nil
+			}
+		}
 		if !said {
 			a.WaitingStep(first.Path, what)
 		}
@@ -336,19 +350,12 @@ func (a *Awaiting) wholeStep(ctx context.Context, first loaders.FileFields, what
 		case <-ticker.C:
 		}
 	}
-	return nil
 }
 
-// stepWhole reports whether the first step of first's file is whole: its
-// first peekRows records hold a record of another step, or are peekRows
-// (as many as a layout's defaults read), or the file has not been
-// modified for quiet. True too when the file cannot be looked at (the
-// load says why).
-func stepWhole(first loaders.FileFields, quiet time.Duration) bool {
-	info, err := os.Stat(first.Path)
-	if err != nil || time.Since(info.ModTime()) >= quiet {
-		return true
-	}
+// stepWhole reports whether the first peekRows records of first's file
+// hold a record of a step other than the first's, or are peekRows (as
+// many as a layout's defaults read).
+func stepWhole(first loaders.FileFields) bool {
 	rows := newFirstRecords(first).records()
 	if len(rows) >= peekRows {
 		return true
