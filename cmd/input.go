@@ -30,6 +30,9 @@ type prepared struct {
 	computer *engine.RewardComputer
 	ev       *engine.Evaluation
 	ids      idList
+	// capped says --max-rows stopped the reading: the last group read
+	// may lack members (cutGroupNotes).
+	capped bool
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
@@ -55,9 +58,6 @@ type prepared struct {
 	// even when it is the default (the first objective): prompts, whose
 	// output is about it, sets it; stats then leaves out what it says.
 	needsTask bool
-	// capped says --max-rows stopped the reading: the last group read
-	// may lack members (cutGroupNotes).
-	capped bool
 }
 
 // fieldNames collects the field names of some trajectories, sorted,

@@ -56,6 +56,10 @@ type settings struct {
 	normalizeObjectives         string
 	priority, priorityTolerance string
 	sourceBy                    string
+	// divisorFlags are the explicit --std and --epsilon ("--std
+	// population"), which warnIgnoredDivisor checks the method reads.
+	// config sets them.
+	divisorFlags []string
 	// warnings are what config found probably wrong in the settings (a
 	// config file that contradicts itself), said on stderr by sayWarnings.
 	warnings []string
@@ -69,10 +73,6 @@ type settings struct {
 	// objectives were inferred (configFile.checkValues), when the data
 	// names them; nil without a file. config sets it.
 	checkFile func(engine.Config) error
-	// divisorFlags are the explicit --std and --epsilon ("--std
-	// population"), which warnIgnoredDivisor checks the method reads.
-	// config sets them.
-	divisorFlags []string
 }
 
 func (s *settings) register(f *pflag.FlagSet) {
