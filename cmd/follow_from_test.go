@@ -108,11 +108,16 @@ func TestStatsFollowTRLStartedEmpty(t *testing.T) {
 // trainer's as with the files there at the start: verl's overlong
 // penalty and task metric, open-instruct's standard normalisation, TRL's
 // reward columns and logged advantage. They were the defaults of no file.
+// open-instruct's shard, of one step, is waited for until unmodified for
+// layoutQuiet, which is said.
 func TestFollowFromTrainerStartedEmpty(t *testing.T) {
-	for _, c := range []struct{ from, src string }{
-		{"verl", verlSetting("dapo_overlong")},
-		{"open-instruct", filepath.Join(openInstructDir, "standard")},
-		{"trl", trlDir},
+	old := layoutQuiet
+	layoutQuiet = 4 * awaitPoll
+	t.Cleanup(func() { layoutQuiet = old })
+	for _, c := range []struct{ from, src, step string }{
+		{"verl", verlSetting("dapo_overlong"), ""},
+		{"open-instruct", filepath.Join(openInstructDir, "standard"), "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"},
+		{"trl", trlDir, ""},
 	} {
 		whole, wholeSentence, err := applyLayout(context.Background(), engine.Config{From: c.from}, []string{c.src}, loaders.Options{}, nil)
 		if err != nil {
@@ -150,6 +155,9 @@ func TestFollowFromTrainerStartedEmpty(t *testing.T) {
 		}
 		got := <-done
 		want := "rewardlens: waiting for a first record in " + dir + ", to take the defaults of --from " + c.from + " from its fields\n"
+		if c.step != "" {
+			want += "rewardlens: waiting for the first step in " + filepath.Join(dir, c.step) + " to be whole (a record of the next step, or the file unmodified for 1s), to read open-instruct's advantage normalisation and pass threshold from it\n"
+		}
 		if got.err != nil || !reflect.DeepEqual(got.cfg, whole) || strings.ReplaceAll(got.sentence, dir, c.src) != wholeSentence || said.String() != want {
 			t.Errorf("--from %s followed from empty: %+v\n%q, %v; said %q\nwant %+v\n%q", c.from, got.cfg, got.sentence, got.err, said.String(), whole, wholeSentence)
 		}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,6 +80,18 @@ func (h *healthFlags) config(objectives []scoring.Objective) (health.Config, []f
 	return cfg, h.hvRef, nil
 }
 
+// noStepCount reports whether no batch's valid trajectories have a
+// step_count above 0 (every mean 0 or NaN): length_drift would follow a
+// constant, the records (a trainer's rollouts) holding none.
+func noStepCount(trends []diagnose.Trend) bool {
+	for i := range trends {
+		if m := trends[i].MeanStepCount; m != 0 && !math.IsNaN(m) {
+			return false
+		}
+	}
+	return true
+}
+
 // healthReport is the "health" part of stats' output.
 type healthReport struct {
 	// Baseline is how many batches the baseline has: --baseline, or all
@@ -90,8 +103,12 @@ type healthReport struct {
 	Trends   []trendJSON      `json:"trends"`
 	Findings []health.Finding `json:"findings"`
 	// NotRun names the checks that compare with the baseline when no
-	// batch follows it: an empty findings list would read as healthy.
+	// batch follows it, and length_drift when it follows step_count and
+	// no trajectory has one (noStepCount): an empty findings list would
+	// read as healthy.
 	NotRun []string `json:"not_run,omitempty"`
+	// noStepCount says length_drift is in NotRun for want of step_count.
+	noStepCount bool
 }
 
 // trendJSON is what the trends add to a batch's statistics; the dead
@@ -130,6 +147,8 @@ func (h *healthFlags) report(res *engine.Result, addDead func(*engine.Result, []
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
 		}
+	} else if cfg.LengthObjective == "" && noStepCount(trends) {
+		r.NotRun, r.noStepCount = append(r.NotRun, string(health.CheckLengthDrift)), true
 	}
 	for _, v := range ref {
 		r.HVRef = append(r.HVRef, number(v))
@@ -221,7 +240,10 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	// With no batch after the baseline, the checks that compare with it
 	// could not run: "healthy" would say more than was checked.
 	notRun := ""
-	if len(r.NotRun) > 0 {
+	switch {
+	case r.noStepCount:
+		notRun = "length_drift not run: no trajectory has a step_count above 0 (--health-length NAME follows an objective)"
+	case len(r.NotRun) > 0:
 		notRun = fmt.Sprintf("no batch after the baseline: drift checks not run (%s)", strings.Join(r.NotRun, ", "))
 	}
 	if len(r.Findings) == 0 {

@@ -17,7 +17,7 @@ func TestHealthBaselineLongerThanRun(t *testing.T) {
 	var rows strings.Builder
 	for b := range 3 {
 		for i, x := range []string{"1", "0", "1", "0"} {
-			rows.WriteString(`{"id":"` + string(rune('a'+4*b+i)) + `","batch":` + string(rune('0'+b)) + `,"group":"g","metadata":{"x":` + x + `}}` + "\n")
+			rows.WriteString(`{"id":"` + string(rune('a'+4*b+i)) + `","batch":` + string(rune('0'+b)) + `,"group":"g","step_count":3,"metadata":{"x":` + x + `}}` + "\n")
 		}
 	}
 	path := filepath.Join(writeFiles(t, map[string]string{"run.jsonl": rows.String()}), "run.jsonl")
@@ -45,5 +45,35 @@ func TestHealthBaselineLongerThanRun(t *testing.T) {
 	}
 	if out, _, _ := run(t, "", "stats", "--format", "json", "--health", "--objective", "x=metadata.x", "--baseline", "2", path); strings.Contains(out, "not_run") {
 		t.Errorf("json, --baseline 2 over 3 batches: not_run in\n%s", out)
+	}
+}
+
+// TestHealthLengthDriftWithoutStepCount: records without a step_count (a
+// trainer's rollouts) leave length_drift nothing to follow: the findings
+// say it did not run (JSON's not_run), not a bare "healthy"; with
+// --health-length it follows that objective.
+func TestHealthLengthDriftWithoutStepCount(t *testing.T) {
+	var rows strings.Builder
+	for b := range 4 {
+		for i, x := range []string{"1", "0", "1", "0"} {
+			rows.WriteString(`{"id":"` + string(rune('a'+4*b+i)) + `","batch":` + string(rune('0'+b)) + `,"group":"g","metadata":{"x":` + x + `}}` + "\n")
+		}
+	}
+	path := filepath.Join(writeFiles(t, map[string]string{"run.jsonl": rows.String()}), "run.jsonl")
+	out, _, code := run(t, "", "stats", "--health", "--objective", "x=metadata.x", path)
+	if code != 0 || !strings.Contains(out, "findings: none; length_drift not run: no trajectory has a step_count above 0 (--health-length NAME follows an objective)\n") {
+		t.Errorf("status %d:\n%s", code, out)
+	}
+	out, _, _ = run(t, "", "stats", "--format", "json", "--health", "--objective", "x=metadata.x", path)
+	var report struct {
+		Health struct {
+			NotRun []string `json:"not_run"`
+		} `json:"health"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || !slices.Equal(report.Health.NotRun, []string{"length_drift"}) {
+		t.Errorf("json: not_run %q (%v):\n%s", report.Health.NotRun, err, out)
+	}
+	if out, _, _ := run(t, "", "stats", "--health", "--objective", "x=metadata.x", "--health-length", "x", path); !strings.Contains(out, "findings: none, healthy\n") {
+		t.Errorf("--health-length x:\n%s", out)
 	}
 }

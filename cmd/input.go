@@ -30,6 +30,9 @@ type prepared struct {
 	computer *engine.RewardComputer
 	ev       *engine.Evaluation
 	ids      idList
+	// capped says --max-rows stopped the reading: the last group read
+	// may lack members (cutGroupNotes).
+	capped bool
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
@@ -140,7 +143,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
-	for _, note := range p.check.Notes {
+	for _, note := range cutGroupNotes(p.check, res, p.capped) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
 	if warn := layouts.Warnings(p.cfg); warn != nil {
@@ -260,6 +263,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	}
 	if data.Capped {
 		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
+		p.capped = true
 	}
 	if cerr != nil {
 		return nil, cerr

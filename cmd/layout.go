@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -29,6 +30,8 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 		}
 		await = &layouts.Awaiting{Poll: awaitPoll, Waiting: func(paths []string) {
 			fmt.Fprintf(followLog, "rewardlens: waiting for a first record in %s, %s\n", textsafe.Line(strings.Join(paths, ", ")), why)
+		}, Quiet: layoutQuiet, WaitingStep: func(path, what string) {
+			fmt.Fprintf(followLog, "rewardlens: waiting for the first step in %s to be whole (a record of the next step, or the file unmodified for %s), to read %s from it\n", textsafe.Line(path), layoutQuiet, what)
 		}}
 	}
 	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, await)
@@ -37,6 +40,12 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 	}
 	return cfg, sentence, nil
 }
+
+// layoutQuiet is how long a followed file must go unmodified for its
+// first step to be taken for whole without the next step's first record
+// (layouts.Awaiting): a trainer writes a step's records in one go, much
+// faster.
+var layoutQuiet = 10 * time.Second
 
 // checkFrom is the usage error of a --from (config from) that names no
 // layout.

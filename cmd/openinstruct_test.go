@@ -320,3 +320,106 @@ func TestOpenInstructMixedPrompts(t *testing.T) {
 		t.Errorf("standard: %s", errOut)
 	}
 }
+
+// TestOpenInstructHealthTaskMetric: the layout names its reward as the
+// task metric, so stats --health grades phantom_signal without
+// --task-metric: prompt 0's rewards 0 and 1 all fail at the threshold
+// 10 read from the levels, yet differ (a format reward): 1 of 2 groups.
+func TestOpenInstructHealthTaskMetric(t *testing.T) {
+	var text strings.Builder
+	rewards := []float64{0, 1, 0, 1, 0, 10, 11, 1}
+	for i, reward := range rewards {
+		mean := []float64{0.5, 5.5}[i/4]
+		b, _ := json.Marshal(map[string]any{"step": 1, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{i / 4}, "reward": reward, "advantage": reward - mean})
+		text.Write(append(b, '\n'))
+	}
+	dir := writeFiles(t, map[string]string{"run_rollouts_000000.jsonl": text.String()})
+	out, errOut, code := run(t, "", "stats", "--health", dir)
+	if code != 3 || !strings.Contains(out, "ALERT  step 1  phantom_signal") {
+		t.Errorf("status %d: %s%s", code, out, errOut)
+	}
+}
+
+// TestOpenInstructStdFlagsMeanStandard: standard input, which the layout
+// does not read for its normalisation, is read as centered, said with a
+// warning in the "read as" line; --std population --epsilon 1e-8 (the
+// settings the README gives for standard) then mean standard, which
+// reproduces the standard run's logged advantages. With --scale none,
+// the flags are warned of as ignored.
+func TestOpenInstructStdFlagsMeanStandard(t *testing.T) {
+	shard, err := os.ReadFile(filepath.Join(openInstructDir, "standard", "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, _ := run(t, string(shard), "compute", "--from", "open-instruct", "-")
+	if !strings.Contains(errOut, "advantage normalisation centered, the default (warning: no file read to tell it from the logged advantages: give --std population --epsilon 1e-8") {
+		t.Errorf("no flags: %s", errOut)
+	}
+	_, errOut, code := run(t, string(shard), "compute", "--from", "open-instruct", "--std", "population", "--epsilon", "1e-8", "-")
+	if code != 0 || !strings.Contains(errOut, "advantage normalisation standard (a std or an epsilon given, which only standard reads)") ||
+		!strings.Contains(errOut, "; method grpo, epsilon 1e-08, population std\n") || strings.Contains(errOut, "differ from the logged advantage") {
+		t.Errorf("--std population --epsilon 1e-8: status %d: %s", code, errOut)
+	}
+	_, errOut, _ = run(t, string(shard), "compute", "--from", "open-instruct", "--scale", "none", "--std", "population", "--epsilon", "1e-8", "-")
+	if want := "rewardlens: warning: --std population and --epsilon 1e-08 ignored: method grpo under scale none divides by no std (--scale group divides by the group's std)\n"; !strings.Contains(errOut, want) {
+		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
+	}
+}
+
+// TestHealthTrainerAgreement: stats --health grades the rewards against
+// the advantages the trainer logged: the standard run read as centered
+// (standard input, which the layout does not read) differs in every row,
+// an ALERT trainer_agreement (status 3); read from its file, it agrees.
+func TestHealthTrainerAgreement(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	shard, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, string(shard), "stats", "--health", "--pass-threshold", "10", "--from", "open-instruct", "-")
+	if code != exitHealthAlert || !strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "rows differ from the logged advantage by more than 0.0001") {
+		t.Errorf("standard input: status %d: %s%s", code, out, errOut)
+	}
+	out, errOut, _ = run(t, "", "stats", "--health", dir)
+	if strings.Contains(out, "trainer_agreement") {
+		t.Errorf("the files: %s%s", out, errOut)
+	}
+}
+
+// TestOpenInstructRunsOfOneDirectory: the shards of two runs in one
+// directory (a run resumed under a new run_name, whose steps repeat the
+// first's) are warned of in the "read as" line; two shards of one run
+// are not.
+func TestOpenInstructRunsOfOneDirectory(t *testing.T) {
+	line := func(i int, reward float64) string {
+		b, _ := json.Marshal(map[string]any{"step": 1, "sample_idx": i, "prompt_idx": 0, "prompt_tokens": []int{0}, "reward": reward, "advantage": reward - 0.5})
+		return string(b) + "\n"
+	}
+	shard := line(0, 0) + line(1, 1)
+	dir := writeFiles(t, map[string]string{"grpo__1__100_rollouts_000000.jsonl": shard, "grpo__1__200_rollouts_000000.jsonl": shard})
+	_, errOut, _ := run(t, "", "stats", dir)
+	if want := "; warning: the files are the shards of 2 runs by their names (grpo__1__100, grpo__1__200): a step both wrote (a run resumed under a new run_name) is read as one, its groups merged; give the files of one run; method grpo"; !strings.Contains(errOut, want) {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	dir = writeFiles(t, map[string]string{"grpo__1__100_rollouts_000000.jsonl": shard, "grpo__1__100_rollouts_000001.jsonl": strings.ReplaceAll(shard, `"step":1`, `"step":2`)})
+	if _, errOut, _ := run(t, "", "stats", dir); strings.Contains(errOut, "runs by their names") {
+		t.Errorf("one run: %s", errOut)
+	}
+}
+
+// TestMaxRowsCutGroupAgreement: --max-rows 6 cuts step 1's second group
+// after 2 of its 4 rows; those rows differ from the logged advantage,
+// which the warning puts on that cut, not on the settings; when the
+// other rows differ too (--scale none), the warning says the cut group
+// differs whatever the settings.
+func TestMaxRowsCutGroupAgreement(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	_, errOut, _ := run(t, "", "compute", "--max-rows", "6", dir)
+	if want := `rewardlens: warning: 2 of 6 rows differ from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 1, group "1", 2 of its rows read): its rewards are computed without the rows not read; the other rows agree` + "\n"; !strings.Contains(errOut, want) || strings.Contains(errOut, "trainer settings tried") {
+		t.Errorf("stderr lacks %q: %s", want, errOut)
+	}
+	_, errOut, _ = run(t, "", "compute", "--max-rows", "6", "--scale", "none", dir)
+	if want := `; the group --max-rows cut (step 1, group "1", 2 of its rows read) differs whatever the settings: compare without --max-rows` + "\n"; !strings.Contains(errOut, want) {
+		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
+	}
+}

@@ -53,6 +53,10 @@ type settings struct {
 	normalizeObjectives         string
 	priority, priorityTolerance string
 	sourceBy                    string
+	// divisorFlags are the explicit --std and --epsilon ("--std
+	// population"), which warnIgnoredDivisor checks the method reads.
+	// config sets them.
+	divisorFlags []string
 	// warnings are what config found probably wrong in the settings (a
 	// config file that contradicts itself), said on stderr by sayWarnings.
 	warnings []string
@@ -172,6 +176,13 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 	set("id-by", func() { cfg.IDBy = s.idBy })
 	set("epsilon", func() { cfg.Epsilon = &s.epsilon })
 	set("std", func() { cfg.Std = s.std })
+	s.divisorFlags = nil
+	if flags.Changed("std") {
+		s.divisorFlags = append(s.divisorFlags, "--std "+s.std)
+	}
+	if flags.Changed("epsilon") {
+		s.divisorFlags = append(s.divisorFlags, "--epsilon "+strconv.FormatFloat(s.epsilon, 'g', -1, 64))
+	}
 	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
@@ -290,8 +301,31 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 		}
 		return cfg, loaders.Options{}, "", err
 	}
+	s.warnIgnoredDivisor(cfg)
 	opts, err := s.loaderOptions(ctx, stdin, cfg)
 	return cfg, opts, layout, err
+}
+
+// warnIgnoredDivisor warns of an explicit --std or --epsilon that cfg's
+// method does not read with its settings (the layout's defaults applied,
+// checked): grpo under scale none, or a method that divides by no std.
+func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
+	if len(s.divisorFlags) == 0 {
+		return
+	}
+	opts, err := cfg.Options()
+	if err != nil {
+		return
+	}
+	m := opts.MethodSettings()
+	if m.Epsilon != 0 {
+		return
+	}
+	why := "method " + string(opts.Method) + " divides by no std"
+	if m.Scale == engine.ScaleNone {
+		why = "method " + string(opts.Method) + " under scale none divides by no std (--scale group divides by the group's std)"
+	}
+	s.warnings = append(s.warnings, strings.Join(s.divisorFlags, " and ")+" ignored: "+why)
 }
 
 // applyScale returns cfg with what an explicit --scale and a config file's

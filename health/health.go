@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -84,6 +85,7 @@ const (
 	CheckCorrelationFlip  Check = "correlation_flip"
 	CheckInvalidFraction  Check = "invalid_fraction"
 	CheckConstraint       Check = "constraint_violation"
+	CheckTrainerAgreement Check = "trainer_agreement"
 )
 
 // The thresholds of the checks (see Findings). A value beyond the first of a
@@ -155,6 +157,11 @@ type Finding struct {
 //   - invalid_fraction: the fraction of the batch's trajectories that are
 //     invalid above 0.1, 0.5 (invalid.Mostly), so that a batch whose
 //     rewards are mostly neutral fillers is never healthy.
+//   - trainer_agreement: the fraction of the batch's rows with a logged
+//     advantage whose reward differs from it (agreement.CompareLogged)
+//     above 0, 0.1, when the evaluation has logged advantages and the
+//     method computes a trainer's advantage (grpo, gdpo, rloo): the
+//     rewards here are not what the trainer trained on.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -281,6 +288,7 @@ var checks = []checkSpec{
 	{CheckPhantomSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
 		add(phantomSignal(t, h.cfg.PhantomSignal))
 	}},
+	{CheckTrainerAgreement, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.trainerAgreement(t)) }},
 	{CheckVarianceCollapse, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
 	{CheckLengthDrift, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.lengthDrift(t)) }},
 	{CheckCorrelationFlip, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
@@ -349,6 +357,36 @@ func finding(check Check, objective string, value, warn, alert float64, below bo
 		return f, false
 	}
 	return f, true
+}
+
+// The thresholds of trainer_agreement: the fraction of a batch's rows
+// whose reward differs from the logged advantage, above. One row that
+// differs is not the trainer's reward.
+const agreementWarn, agreementAlert = 0, 0.1
+
+// trainerAgreement grades t's batch's rewards against the advantages its
+// trainer logged, when there are some and the method computes a
+// trainer's advantage (another method's rewards differ by design).
+func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
+	if h.res == nil || h.res.Evaluation == nil || h.res.Evaluation.Logged == nil {
+		return Finding{}, false
+	}
+	switch h.res.Options.Method {
+	case engine.GRPO, engine.GDPO, engine.RLOO:
+	default:
+		return Finding{}, false
+	}
+	b := slices.IndexFunc(h.res.Ranking.Batches, func(b engine.Batch) bool { return b.Step == t.Step })
+	if b < 0 {
+		return Finding{}, false
+	}
+	c, _ := agreement.CompareLogged(h.res, &h.res.Ranking.Batches[b])
+	if c.Rows == 0 {
+		return Finding{}, false
+	}
+	msg := fmt.Sprintf("%d of %d %s differ from the logged advantage by more than %g (max |diff| %.3g): these rewards are not the advantages the trainer trained on",
+		c.Differing, c.Rows, english.Plural(c.Rows, "row"), agreement.Tolerance, c.MaxAbsDiff)
+	return finding(CheckTrainerAgreement, "", float64(c.Differing)/float64(c.Rows), agreementWarn, agreementAlert, false, msg)
 }
 
 // The thresholds of invalid_fraction: the fraction of a batch's

@@ -165,3 +165,60 @@ func TestHealthConfigValidate(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestHealthTrainerAgreement grades the share of step 3's 20 rows whose
+// reward differs from the logged advantage: 1 a WARN, 3 an ALERT (above
+// a tenth), none under pareto (rewards that are no trainer's advantage)
+// nor without logged advantages.
+func TestHealthTrainerAgreement(t *testing.T) {
+	run := func(method engine.Method, differing int, logged bool) []Finding {
+		trends := []diagnose.Trend{healthyTrend(0), healthyTrend(1), healthyTrend(2), healthyTrend(3)}
+		res := &engine.Result{Options: engine.Options{Method: method}, Evaluation: &engine.Evaluation{}, Ranking: &engine.Ranking{}}
+		for step := range int64(4) {
+			b := engine.Batch{Step: step}
+			for range 20 {
+				i := len(res.Rewards)
+				b.Members = append(b.Members, i)
+				advantage := float64(i%3) - 1
+				res.Rewards = append(res.Rewards, advantage)
+				if step == 3 && len(b.Members) <= differing {
+					advantage += 0.5
+				}
+				res.Evaluation.Logged = append(res.Evaluation.Logged, advantage)
+				res.Evaluation.Valid = append(res.Evaluation.Valid, true)
+			}
+			res.Ranking.Batches = append(res.Ranking.Batches, b)
+		}
+		if !logged {
+			res.Evaluation.Logged = nil
+		}
+		return Findings(res, trends, Config{})
+	}
+	for _, c := range []struct {
+		name      string
+		method    engine.Method
+		differing int
+		logged    bool
+		want      Level // 0: no finding
+	}{
+		{"agrees", engine.GRPO, 0, true, 0},
+		{"one row", engine.GRPO, 1, true, Warn},
+		{"two rows, a tenth", engine.GRPO, 2, true, Warn},
+		{"three rows", engine.RLOO, 3, true, Alert},
+		{"pareto", engine.Pareto, 3, true, 0},
+		{"nothing logged", engine.GRPO, 3, false, 0},
+	} {
+		var got []Finding
+		for _, f := range run(c.method, c.differing, c.logged) {
+			if f.Check == CheckTrainerAgreement {
+				got = append(got, f)
+			}
+		}
+		switch {
+		case c.want == 0 && len(got) > 0:
+			t.Errorf("%s: %+v, want none", c.name, got)
+		case c.want != 0 && (len(got) != 1 || got[0].Level != c.want || got[0].Step != 3 || got[0].Value != float64(c.differing)/20):
+			t.Errorf("%s: %+v, want %s at step 3", c.name, got, c.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -57,6 +58,16 @@ type trainerLayout struct {
 	// them), and what the "read as" line says besides cfg's settings (""
 	// for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
+	// firstStep, when set, says what the defaults read of the first
+	// file's first step beyond its first record ("open-instruct's
+	// advantage normalisation and pass threshold"): following, Apply
+	// waits until that step is whole (Awaiting.wholeStep), lest they be
+	// read from the few records of a step caught as it is written.
+	firstStep string
+	// filesWarning, when set, returns a warning of what the input files
+	// say together, by their names (open-instruct's shards of several
+	// runs), "" for none; the "read as" line ends with it.
+	filesWarning func(files []loaders.FileFields) string
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise or that contradicts
 	// a default read from the first records (stderr, the dashboard's status
@@ -209,7 +220,18 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 	if l == nil {
 		return cfg, "", nil
 	}
-	return layoutDefaults(cfg, l, files[0])
+	if await != nil && l.firstStep != "" {
+		if err := await.wholeStep(ctx, files[0], l.firstStep); err != nil {
+			return cfg, "", err
+		}
+	}
+	cfg, sentence, err := layoutDefaults(cfg, l, files[0])
+	if err == nil && l.filesWarning != nil {
+		if w := l.filesWarning(files); w != "" {
+			sentence += "; warning: " + w
+		}
+	}
+	return cfg, sentence, err
 }
 
 // fieldList lists names for messages, "no field" when there are none.
@@ -299,6 +321,64 @@ type Awaiting struct {
 	Poll time.Duration
 	// Waiting is called once, before the wait.
 	Waiting func(paths []string)
+	// Quiet is how long a file must have gone unmodified for its first
+	// step to be taken for whole without a record of the next step
+	// (wholeStep).
+	Quiet time.Duration
+	// WaitingStep is called once, before wholeStep waits, with the file
+	// and what the layout reads of its first step (trainerLayout's
+	// firstStep).
+	WaitingStep func(path, what string)
+}
+
+// wholeStep waits, polling every a.Poll, until the first step of first's
+// file is whole: its first records hold a record of another step
+// (stepWhole, read again whenever the file has grown), or the file has
+// not been modified for a.Quiet, or cannot be looked at (the load says
+// why). It calls a.WaitingStep before it waits: a trainer that writes a
+// step's records in one go (open-instruct's _save_rollouts, one
+// buffered write a record) can be caught with the first few written. It
+// returns ctx's error once ctx is done.
+func (a *Awaiting) wholeStep(ctx context.Context, first loaders.FileFields, what string) error {
+	ticker := time.NewTicker(a.Poll)
+	defer ticker.Stop()
+	read := int64(-1) // the size of the file when its records were read
+	for said := false; ; said = true {
+		info, err := os.Stat(first.Path)
+		if err != nil || time.Since(info.ModTime()) >= a.Quiet {
+			return nil
+		}
+		if info.Size() != read {
+			read = info.Size()
+			if stepWhole(first) {
+				return nil
+			}
+		}
+		if !said {
+			a.WaitingStep(first.Path, what)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ticker.C:
+		}
+	}
+}
+
+// stepWhole reports whether the first peekRows records of first's file
+// hold a record of a step other than the first's, or are peekRows (as
+// many as a layout's defaults read).
+func stepWhole(first loaders.FileFields) bool {
+	rows := newFirstRecords(first).records()
+	if len(rows) >= peekRows {
+		return true
+	}
+	for i := range rows {
+		if rows[i].Metadata[stepField] != rows[0].Metadata[stepField] {
+			return true
+		}
+	}
+	return false
 }
 
 // record peeks at paths, every a.Poll, until a file holds a record, and

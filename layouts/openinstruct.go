@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,11 +58,13 @@ var openInstructLayout = trainerLayout{
 	fields:       []string{openInstructPrompt, openInstructSample, openInstructReward, openInstructAdvantage, stepField},
 	// The traces hold tokens only (prompt_tokens, response_tokens): no
 	// text for the dashboard to show.
-	method:    engine.GRPO,
-	promptBy:  openInstructPromptTokens,
-	promptWhy: openInstructPrompt + " is a slot of the step's batch",
-	defaults:  openInstructDefaults,
-	warnings:  openInstructWarnings,
+	method:       engine.GRPO,
+	promptBy:     openInstructPromptTokens,
+	promptWhy:    openInstructPrompt + " is a slot of the step's batch",
+	firstStep:    "open-instruct's advantage normalisation and pass threshold",
+	filesWarning: openInstructRuns,
+	defaults:     openInstructDefaults,
+	warnings:     openInstructWarnings,
 }
 
 const (
@@ -95,9 +99,19 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
 	}
+	// The reward is the run's one objective and what its verifiers
+	// grade: named as the task metric (as verl's acc is), so that the
+	// health checks dead_signal and phantom_signal grade it.
+	if cfg.TaskMetric == "" && taskMetricIsReward(cfg) {
+		cfg.TaskMetric = openInstructReward
+	}
 	cfg.LoggedAdvantage = cmp.Or(cfg.LoggedAdvantage, openInstructAdvantage)
 	rows := newFirstRecords(first).records()
-	switch openInstructNormalisation(rows) {
+	mode, modeNote := openInstructChosenNormalisation(cfg, rows)
+	if modeNote != "" {
+		notes = append(notes, modeNote)
+	}
+	switch mode {
 	case openInstructStandard:
 		cfg.Scale = cmp.Or(cfg.Scale, string(engine.ScaleGroup))
 		cfg.Std = cmp.Or(cfg.Std, string(engine.StdPopulation))
@@ -135,6 +149,24 @@ func taskMetricIsReward(cfg engine.Config) bool {
 	return name == openInstructReward
 }
 
+// openInstructChosenNormalisation returns the advantage normalisation
+// whose settings the layout sets where cfg sets none, and what the "read
+// as" line says of it ("" for nothing): standard when cfg gives a std or
+// an epsilon, standard's settings, which centered would ignore, and sets
+// no scale (neither Scale nor Normalize); else the one the first records'
+// logged advantages tell (openInstructNormalisation), with a warning when
+// they do not tell and cfg sets no Scale.
+func openInstructChosenNormalisation(cfg engine.Config, rows []scoring.Trajectory) (openInstructMode, string) {
+	if cfg.Scale == "" && cfg.Normalize == nil && (cfg.Std != "" || cfg.Epsilon != nil) {
+		return openInstructStandard, "advantage normalisation standard (a std or an epsilon given, which only standard reads)"
+	}
+	mode, untold := openInstructNormalisation(rows)
+	if untold == "" || cfg.Scale != "" {
+		return mode, ""
+	}
+	return mode, fmt.Sprintf("advantage normalisation centered, the default (warning: %s: give --std population --epsilon 1e-8 if the run's advantage_normalization_type was standard)", untold)
+}
+
 // openInstructNormalisation tells which advantage normalisation wrote the
 // traces rows (the first file's first records: with filter_zero_std_samples,
 // open-instruct's default, every group kept has rewards that differ) from their logged
@@ -144,7 +176,8 @@ func taskMetricIsReward(cfg engine.Config) bool {
 // otherwise: when they take the centered one, when there are no rows,
 // when no group's rewards differ (both formulas give 0), or when neither
 // formula fits (the comparison with the logged advantage then says so).
-func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
+// The reason the rows do not tell is returned too, "" when they do.
+func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, string) {
 	type key struct{ step, prompt float64 }
 	type row struct{ reward, advantage float64 }
 	groups := map[key][]row{}
@@ -160,6 +193,7 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 		}
 	}
 	standard, centered := 0, 0
+	told := false // a group whose rewards differ
 	rewards := []float64{}
 	for _, g := range groups {
 		rewards = rewards[:0]
@@ -170,6 +204,7 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 		if len(g) < 2 || !(std > 0) {
 			continue
 		}
+		told = true
 		fitsStandard, fitsCentered := true, true
 		for _, r := range g {
 			fitsStandard = fitsStandard && fitsLogged(r.advantage, (r.reward-mean)/(std+openInstructEpsilon))
@@ -182,10 +217,17 @@ func openInstructNormalisation(rows []scoring.Trajectory) openInstructMode {
 			centered++
 		}
 	}
-	if standard > 0 && centered == 0 {
-		return openInstructStandard
+	switch {
+	case rows == nil:
+		return openInstructCentered, "no file read to tell it from the logged advantages"
+	case standard > 0 && centered == 0:
+		return openInstructStandard, ""
+	case centered > 0 && standard == 0:
+		return openInstructCentered, ""
+	case !told:
+		return openInstructCentered, "no group of the first records has rewards that differ, which alone tell it"
 	}
-	return openInstructCentered
+	return openInstructCentered, "the first records' logged advantages fit neither formula in every group"
 }
 
 // openInstructPassThreshold returns the pass threshold read from the
@@ -279,6 +321,35 @@ func WithCompanions(sentence string, paths []string) string {
 		return note
 	}
 	return sentence + "; " + note
+}
+
+// openInstructShard is the name of a shard, {run_name}_rollouts_{shard:06d}.jsonl
+// (_save_rollouts), its run_name the submatch.
+var openInstructShard = regexp.MustCompile(`^(.+)_rollouts_[0-9]{6}\.jsonl$`)
+
+// maxRunsNamed is how many run names openInstructRuns names.
+const maxRunsNamed = 3
+
+// openInstructRuns warns when files are the shards of more than one run,
+// by their names: a run resumed under a new run_name (open-instruct's
+// default one ends with the start time) writes steps the first wrote
+// again, whose rows then join the first run's groups of those steps
+// (groups of twice the size, repeated IDs); "" for one run.
+func openInstructRuns(files []loaders.FileFields) string {
+	var runs []string
+	for _, f := range files {
+		if m := openInstructShard.FindStringSubmatch(filepath.Base(f.Path)); m != nil && !slices.Contains(runs, m[1]) {
+			runs = append(runs, m[1])
+		}
+	}
+	if len(runs) < 2 {
+		return ""
+	}
+	names := strings.Join(runs[:min(len(runs), maxRunsNamed)], ", ")
+	if more := len(runs) - maxRunsNamed; more > 0 {
+		names += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("the files are the shards of %d runs by their names (%s): a step both wrote (a run resumed under a new run_name) is read as one, its groups merged; give the files of one run", len(runs), names)
 }
 
 // openInstructWarnings warns of the groups where a reward is NaN or

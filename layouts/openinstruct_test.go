@@ -37,17 +37,21 @@ func TestOpenInstructNormalisation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for name, want := range map[string]openInstructMode{
-		"standard.jsonl": openInstructStandard, "centered.jsonl": openInstructCentered,
-		"flat.jsonl": openInstructCentered, "mixed.jsonl": openInstructCentered,
-		"alone.jsonl": openInstructCentered, "missing.jsonl": openInstructCentered,
+	// told: whether the records tell the normalisation.
+	for name, want := range map[string]struct {
+		mode openInstructMode
+		told bool
+	}{
+		"standard.jsonl": {openInstructStandard, true}, "centered.jsonl": {openInstructCentered, true},
+		"flat.jsonl": {openInstructCentered, false}, "mixed.jsonl": {openInstructCentered, false},
+		"alone.jsonl": {openInstructCentered, false}, "missing.jsonl": {openInstructCentered, false},
 	} {
-		if got := openInstructNormalisation(newFirstRecords(loaders.FileFields{Path: filepath.Join(dir, name)}).records()); got != want {
-			t.Errorf("%s: %s, want %s", name, got, want)
+		if got, untold := openInstructNormalisation(newFirstRecords(loaders.FileFields{Path: filepath.Join(dir, name)}).records()); got != want.mode || (untold == "") != want.told {
+			t.Errorf("%s: %s (%q), want %s, told %v", name, got, untold, want.mode, want.told)
 		}
 	}
-	if got := openInstructNormalisation(newFirstRecords(loaders.FileFields{}).records()); got != openInstructCentered {
-		t.Errorf(`"": %s, want centered`, got)
+	if got, untold := openInstructNormalisation(newFirstRecords(loaders.FileFields{}).records()); got != openInstructCentered || untold == "" {
+		t.Errorf(`"": %s (%q), want centered, not told`, got, untold)
 	}
 }
 
