@@ -81,7 +81,7 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	}
 	computed = append(computed,
 		field{"score", common.FormatValue(res.Scores[i])},
-		field{"reward", common.FormatValue(res.Rewards[i])})
+		field{"reward", common.FormatValue(res.ShownReward(i))})
 	// B's reward beside A's, on its line, what the Compare tab compares
 	// (and the Groups and Trajectories tabs show in a column).
 	if r, ok := c.Session.RewardB(i); ok {
