@@ -65,7 +65,7 @@ error names the objective, the cause and the nearest field names.`,
 			if err != nil {
 				return err
 			}
-			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts(), p.invalidWhere(res.Evaluation))
+			reportInvalid(stdio.Stderr, res.Evaluation.InvalidCounts(), p.invalidWhere(res.Evaluation), res.Evaluation.EvalReason)
 			return nil
 		},
 	}

@@ -367,7 +367,7 @@ func (p *prepared) invalidWhere(ev *engine.Evaluation) map[string]string {
 // reportInvalid tells, on stderr, how many trajectories are invalid and
 // why (and where the first of each cause was read, as at says): they are
 // in the output with a neutral reward, never dropped.
-func reportInvalid(w io.Writer, counts map[string]int, at map[string]string) {
+func reportInvalid(w io.Writer, counts map[string]int, at map[string]string, reason func(cause string) string) {
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -376,12 +376,15 @@ func reportInvalid(w io.Writer, counts map[string]int, at map[string]string) {
 		return
 	}
 	fmt.Fprintf(w, "rewardlens: %d invalid %s (neutral reward, rank -1): %s\n",
-		total, english.Plural(total, "trajectory"), describeCounts(counts, at))
+		total, english.Plural(total, "trajectory"), describeCounts(counts, at, reason))
 }
 
 // describeCounts lists counts per cause, most frequent first, each with
-// where its first trajectory was read when at says.
-func describeCounts(counts map[string]int, at map[string]string) string {
+// where its first trajectory was read when at says, and why the
+// expression failed there when reason says (an evaluation error:
+// engine.Evaluation.EvalReason): "length: evaluation error 10 (first at
+// run.jsonl:2004: invalid operation: string / int)".
+func describeCounts(counts map[string]int, at map[string]string, reason func(cause string) string) string {
 	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		if counts[a] != counts[b] {
 			return counts[b] - counts[a]
@@ -391,8 +394,18 @@ func describeCounts(counts map[string]int, at map[string]string) string {
 	parts := make([]string, len(causes))
 	for i, c := range causes {
 		parts[i] = fmt.Sprintf("%s %d", textsafe.Line(c), counts[c])
-		if where, ok := at[c]; ok {
+		why := ""
+		if reason != nil {
+			why = textsafe.Line(reason(c))
+		}
+		where, ok := at[c]
+		switch {
+		case ok && why != "":
+			parts[i] += " (first at " + textsafe.Line(where) + ": " + why + ")"
+		case ok:
 			parts[i] += " (first at " + textsafe.Line(where) + ")"
+		case why != "":
+			parts[i] += " (the first: " + why + ")"
 		}
 	}
 	return strings.Join(parts, ", ")

@@ -71,7 +71,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				return err
 			}
 			report := newStatsReport(res, p.check.Logged)
-			report.InvalidAt = p.invalidWhere(res.Evaluation)
+			report.InvalidAt, report.invalidReason = p.invalidWhere(res.Evaluation), res.Evaluation.EvalReason
 			report.addPrompts(res, p)
 			if p.columns != nil {
 				// The correlations are with the task metric, when it is
@@ -238,6 +238,9 @@ type statsReport struct {
 	// InvalidAt is where the first trajectory invalid for each cause was
 	// read ("file:line").
 	InvalidAt map[string]string `json:"invalid_at,omitempty"`
+	// invalidReason says why the expression failed in the first
+	// trajectory of a cause that is an evaluation error (the table's).
+	invalidReason func(cause string) string
 	Prompts   *promptsJSON      `json:"prompts,omitempty"`
 	Batches   []batchJSON       `json:"batches"`
 	Health    *healthReport     `json:"health,omitempty"`
@@ -387,7 +390,7 @@ func writeLogged(w io.Writer, indent string, logged *loggedJSON, agree *agreemen
 func writeStatsTable(w io.Writer, r statsReport) error {
 	fmt.Fprintf(w, "method %s, scope %s%s\n", r.Method, r.Scope, r.methodSettings.text())
 	if len(r.Invalid) > 0 {
-		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid, r.InvalidAt))
+		fmt.Fprintf(w, "invalid trajectories: %s\n", describeCounts(r.Invalid, r.InvalidAt, r.invalidReason))
 	}
 	writePromptsSummary(w, r.Prompts)
 	for _, b := range r.Batches {

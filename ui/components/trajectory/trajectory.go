@@ -27,6 +27,9 @@ type Opened struct {
 	I    int                // its index in the session
 	Full scoring.Trajectory // with its metadata and response, unless err
 	err  error              // why they could not be read again
+	// why is why its objective's expression failed, when that made it
+	// invalid (Session.EvalReason), computed once when opened.
+	why string
 }
 
 // Open returns trajectory i of s whole: as s keeps it, or, when
@@ -39,6 +42,9 @@ func Open(s *session.Session, i int) Opened {
 		} else {
 			o.Full = full
 		}
+	}
+	if ev := s.Result.Evaluation; o.err == nil && !ev.Valid[i] {
+		o.why = s.EvalReason(&o.Full, ev.Causes[i])
 	}
 	return o
 }
@@ -77,7 +83,11 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	input = append(input, field{"read from", textsafe.Line(tr.Where())})
 	computed := []field{{"valid", "yes"}}
 	if !res.Evaluation.Valid[i] {
-		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Evaluation.Causes[i]))
+		why := res.Evaluation.Causes[i]
+		if o.why != "" {
+			why += ": " + o.why
+		}
+		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(why))
 	}
 	computed = append(computed,
 		field{"score", common.FormatValue(res.Scores[i])},
