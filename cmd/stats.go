@@ -238,9 +238,6 @@ type statsReport struct {
 	// InvalidAt is where the first trajectory invalid for each cause was
 	// read ("file:line").
 	InvalidAt map[string]string `json:"invalid_at,omitempty"`
-	// invalidReason says why the expression failed in the first
-	// trajectory of a cause that is an evaluation error (the table's).
-	invalidReason func(cause string) string
 	Prompts   *promptsJSON      `json:"prompts,omitempty"`
 	Batches   []batchJSON       `json:"batches"`
 	Health    *healthReport     `json:"health,omitempty"`
@@ -248,6 +245,9 @@ type statsReport struct {
 	// under nansum, the only setting where a valid trajectory can miss a
 	// value.
 	missingColumn bool
+	// invalidReason says why the expression failed in the first
+	// trajectory of a cause that is an evaluation error (the table's).
+	invalidReason func(cause string) string
 }
 
 // methodSettings are engine.MethodSettings, the settings the method
