@@ -86,6 +86,10 @@ type Session struct {
 	// stats are BatchStats, of Result and Batch.
 	stats diagnose.BatchStats
 
+	// logged is the logged-advantage warning as last said
+	// (LoggedWarning).
+	logged loggedCheck
+
 	// health caches the trends and health findings of a result; job
 	// computes the current result's (healthjob.go).
 	health healthCache

@@ -119,6 +119,10 @@ func (l *Line) Refresh(s *session.Session) {
 		l.warnings = append(l.warnings, textsafe.Line(w))
 		l.whole = append(l.whole, textsafe.Line(w))
 	}
+	if w := s.LoggedWarning(); w != "" {
+		l.warnings = append(l.warnings, textsafe.Line(w))
+		l.whole = append(l.whole, textsafe.Line(w))
+	}
 	if l.invalid != "" {
 		l.warnings = append(l.warnings, l.invalid)
 		l.whole = append(l.whole, l.invalid)
