@@ -44,23 +44,7 @@ var leftover = regexp.MustCompile(`\.[0-9]+e-`)
 // and is no sign disagreement in Compare against a positive logged
 // advantage.
 func TestSettledRewardsShownZero(t *testing.T) {
-	newModel := func() *Model {
-		res, err := loaders.Read(strings.NewReader(settledRecords()), "run.jsonl", 0, loaders.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eps := 1e-9 // OpenRLHF's: the leftover grows to -1.1e-07
-		cfg := engine.Config{Method: "grpo", Epsilon: &eps, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
-		s, err := session.Open("run.jsonl", cfg, res, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := NewModel(s, true)
-		m.Init()
-		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		m.Settle()
-		return m
-	}
+	newModel := func() *Model { return zeroSpreadModel(t, settledRecords()) }
 	m := newModel()
 	if r := m.Session().Result.Rewards[1]; r == 0 || m.Session().Evaluation.Logged == nil {
 		t.Fatalf("q0's grpo reward is %v, the logged advantages %v: nothing to test", r, m.Session().Evaluation.Logged)
@@ -87,5 +71,37 @@ func TestSettledRewardsShownZero(t *testing.T) {
 			}
 			golden.RequireEqual(t, view)
 		})
+	}
+}
+
+// zeroSpreadModel opens the dashboard at 120x40 on text under grpo with
+// epsilon 1e-9 and the logged advantage "advantage".
+func zeroSpreadModel(t *testing.T, text string) *Model {
+	t.Helper()
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eps := 1e-9 // OpenRLHF's: the leftover grows to -1.1e-07
+	cfg := engine.Config{Method: "grpo", Epsilon: &eps, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Settle()
+	return m
+}
+
+// TestSettledRewardsHistogram: a batch whose one group has zero spread
+// draws its rewards as the one bar of 0, not of the leftover.
+func TestSettledRewardsHistogram(t *testing.T) {
+	q0, _, _ := strings.Cut(settledRecords(), `{"id":"q1-c0"`)
+	m := zeroSpreadModel(t, q0)
+	press(m, "1")
+	if v := screen(m); !strings.Contains(v, "all 0 ") {
+		t.Errorf("the rewards' histogram is not one bar of 0:\n%s", v)
 	}
 }
