@@ -15,10 +15,10 @@ import (
 )
 
 // settledRecords is a batch of two groups under grpo: q0's valid scores
-// all equal 0.9369000000000001 (7 of 8 valid), so that its rewards are
-// the rounding leftover -1.1e-07 rather than 0 (epsilon 1e-9); q1's spread. Every
-// record logs a positive advantage: against it, q0 would be 7 sign
-// disagreements.
+// all equal (a = 0.9369000000000001, b = 0; 7 of 8 valid), so that its
+// rewards are the rounding leftover -5.6e-08 rather than 0 (epsilon
+// 1e-9); q1's spread. Every record logs a positive advantage: against it,
+// q0 would be 7 sign disagreements.
 func settledRecords() string {
 	var b strings.Builder
 	for c := range 8 {
@@ -82,7 +82,7 @@ func zeroSpreadModel(t *testing.T, text string) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eps := 1e-9 // OpenRLHF's: the leftover grows to -1.1e-07
+	eps := 1e-9 // OpenRLHF's: the leftover grows to -5.6e-08
 	cfg := engine.Config{Method: "grpo", Epsilon: &eps, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
