@@ -98,7 +98,10 @@ func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	in.Config.LoggedAdvantage = "adv"
 	in.Config.Method = "grpo"
 	app := loadModel(t, in, 200)
-	help := func() string { // the warnings the help lists
+	// The health known: an update computes it, with no job.
+	app.Settle()
+	// The warnings the help lists.
+	help := func() string {
 		return strings.Join(app.status.Warnings(), "\n")
 	}
 	if v := help(); !strings.Contains(v, "8 of 8 rows differ from the logged advantage") || !strings.Contains(v, "--scale none") {
@@ -115,6 +118,7 @@ func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	for app.Session().Trajectories.Len() < 16 {
 		app.Update(app.live.wait()())
 	}
+	app.Settle() // the health job, which counts the rows again
 	const run = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001, in steps 0–1"
 	if v := help(); !strings.Contains(v, run) {
 		t.Errorf("after step 1 came, the help does not say %q:\n%s", run, v)
