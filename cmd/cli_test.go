@@ -201,6 +201,25 @@ func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	}
 }
 
+// TestInvalidEvaluationErrorSaysWhy: an expression's arithmetic on a
+// string is an evaluation error whose count says why the first one failed
+// and on which value, in compute's stderr and stats' table.
+func TestInvalidEvaluationErrorSaysWhy(t *testing.T) {
+	in := `{"id":"a","metadata":{"length":300}}
+{"id":"b","metadata":{"length":"long"}}
+{"id":"c","metadata":{"length":500}}
+`
+	const want = `length: evaluation error 1 (first at <stdin>:2: invalid operation: string / int (length = "long"))`
+	_, errOut, code := run(t, in, "compute", "--objective", "length=metadata.length / 1000", "--method", "absolute", "-")
+	if code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("compute: status %d, stderr %q, want %q", code, errOut, want)
+	}
+	out, errOut, code := run(t, in, "stats", "--objective", "length=metadata.length / 1000", "--method", "absolute", "-")
+	if code != 0 || !strings.Contains(out, "invalid trajectories: "+want) {
+		t.Errorf("stats: status %d, stdout %q, stderr %q, want %q", code, out, errOut, want)
+	}
+}
+
 // TestInvalidAfterReadingSaysWhich: a cause found once the rows are read
 // (a weighted score that overflows) names its first trajectory by its ID,
 // having no line to name.

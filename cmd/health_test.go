@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -226,10 +227,23 @@ func TestDashboardExportMatchesCompute(t *testing.T) {
 }
 
 // TestDashboardSettingsRoundTrip checks that ctrl+s saves settings that
-// --config loads back into the same options, objectives and rewards.
+// --config loads back into the same options, objectives and rewards, and
+// that stats reads without a warning.
 func TestDashboardSettingsRoundTrip(t *testing.T) {
 	svrl := filepath.Join(t.TempDir(), "svrl.toml")
 	if err := os.WriteFile(svrl, []byte("computer = \"svrl\"\nmethod = \"grpo\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sample, err := os.ReadFile(sampleConfigPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grpo := filepath.Join(t.TempDir(), "grpo.toml")
+	if err := os.WriteFile(grpo, bytes.Replace(sample, []byte(`method = "pareto"`), []byte(`method = "grpo"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := filepath.Abs(samplePath) // read from the directory ctrl+s saves in
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -241,6 +255,9 @@ func TestDashboardSettingsRoundTrip(t *testing.T) {
 		{"pareto", sampleConfigPath, []string{"m", "m", "g", "n", "w", "down", "+", "esc"}},
 		// The verification weight and the task's, then rloo.
 		{"svrl", svrl, []string{"w", "down", "+", "up", "-", "esc", "m"}},
+		// grpo scaled by the group's std, the batch's, then not scaled:
+		// scale none, not scale group with normalize false.
+		{"grpo unscaled", grpo, []string{"n", "n"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := sampleModel(t, c.config)
@@ -256,13 +273,19 @@ func TestDashboardSettingsRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := m.Session()
-			if s.Options.Weights == nil || s.Options.Method == engine.Pareto {
+			if s.Options.Weights == nil && s.Options.Normalize || s.Options.Method == engine.Pareto {
 				t.Fatalf("the keys did not change the settings: %+v", s.Options)
 			}
 			want := s.Options
 			want.Weights = nil
+			if !want.Normalize {
+				want.Scale = engine.ScaleNone
+			}
 			if !reflect.DeepEqual(loaded.Options, want) {
 				t.Errorf("options %+v, want %+v", loaded.Options, want)
+			}
+			if _, errOut, code := run(t, "", "stats", "--config", "rewardlens-settings.toml", data); code != 0 || strings.Contains(errOut, "warning") {
+				t.Errorf("stats with the saved settings: status %d, stderr %q", code, errOut)
 			}
 			if got := loaded.Scorer.Objectives(); !slices.Equal(got, s.Result.Objectives) {
 				t.Errorf("objectives %+v, want %+v", got, s.Result.Objectives)

@@ -392,7 +392,8 @@ func reportInvalid(w io.Writer, counts map[string]int, at map[string]string, rea
 // dashboard does ("accuracy: missing ×3"), each with where its first
 // trajectory was read when at says, and why its expression failed
 // there when reason (nil: none) says (an evaluation error's,
-// Evaluation.EvalReason).
+// Evaluation.EvalReason): "length: evaluation error ×10 (first at
+// run.jsonl:2004: invalid operation: string / int)".
 func describeCounts(counts map[string]int, at map[string]string, reason func(cause string) string) string {
 	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		if counts[a] != counts[b] {
@@ -403,15 +404,18 @@ func describeCounts(counts map[string]int, at map[string]string, reason func(cau
 	parts := make([]string, len(causes))
 	for i, c := range causes {
 		parts[i] = fmt.Sprintf("%s ×%d", textsafe.Line(c), counts[c])
-		var first []string
-		if where, ok := at[c]; ok {
-			first = append(first, "first at "+textsafe.Line(where))
+		why := ""
+		if reason != nil {
+			why = textsafe.Line(reason(c))
 		}
-		if reason != nil && reason(c) != "" {
-			first = append(first, textsafe.Line(reason(c)))
-		}
-		if len(first) > 0 {
-			parts[i] += " (" + strings.Join(first, ": ") + ")"
+		where, ok := at[c]
+		switch {
+		case ok && why != "":
+			parts[i] += " (first at " + textsafe.Line(where) + ": " + why + ")"
+		case ok:
+			parts[i] += " (first at " + textsafe.Line(where) + ")"
+		case why != "":
+			parts[i] += " (the first: " + why + ")"
 		}
 	}
 	return strings.Join(parts, ", ")

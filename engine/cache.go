@@ -81,6 +81,8 @@ const (
 	// A Result's, per batch step.
 	OfBatchStats   = "batch stats"
 	OfRewardRanges = "reward ranges"
+	// A Result's, for all its trajectories (shown.go).
+	ofShownRewards = "shown rewards"
 )
 
 // Cached returns the value of k in c while fresh says it still holds,

@@ -50,14 +50,14 @@ func TestEvalReasonIsTheFirstTrajectorys(t *testing.T) {
 	}
 	ev := Evaluate(c.Scorer, ts[n-10:])
 	const cause = "o: evaluation error"
-	if got, want := ev.EvalReason(cause), "invalid operation: bool * int"; got != want {
+	if got, want := ev.EvalReason(cause), "invalid operation: bool * int (x = true)"; got != want {
 		t.Fatalf("reason %q, want %q", got, want)
 	}
 	ev = Evaluate(c.Scorer, ts)
 	if got := ev.InvalidCounts(); len(got) != 1 || got[cause] != n {
 		t.Fatalf("causes %v, want %d of %q", got, n, cause)
 	}
-	want := "invalid operation: string * int"
+	want := `invalid operation: string * int (x = "text")`
 	if got := ev.EvalReason(cause); got != want {
 		t.Errorf("reason %q, want %q", got, want)
 	}

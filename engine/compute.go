@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/parallel"
@@ -35,6 +36,9 @@ type Result struct {
 	// GroupRewardRanges; and, for a result without a scoreSet, what the
 	// scoreSet's cache would.
 	cache Cache
+	// settledOf holds Settled of every trajectory once computed: read
+	// without the cache's lock, as ShownReward is called per cell.
+	settledOf atomic.Pointer[[]bool]
 
 	// scoreSet holds the scores and their statistics, shared by the
 	// results of the same weights; pending, the batches whose rewards are

@@ -86,7 +86,8 @@ var methodSpecs = []MethodSpec{
 	{
 		Method: GRPO,
 		Formula: func(o Options) string {
-			return "A = (s - mean(s)) / (std1(s) + " + epsilonText(o.EpsilonOrDefault()) + "), std1 the sample std (scale batch: the batch's); scale none or normalize off: s - mean(s); " + groupOfOneText(o, "n = 1: mean 0, std1 1")
+			std, which := stdText(o)
+			return "A = (s - mean(s)) / (" + std + "(s) + " + epsilonText(o.EpsilonOrDefault()) + "), " + std + " the " + which + " std (scale batch: the batch's); scale none or normalize off: s - mean(s); " + groupOfOneText(o, "n = 1: mean 0, "+std+" 1")
 		},
 		Note: func(o Options) string {
 			if !o.Normalize || o.Scale == ScaleNone {
@@ -150,7 +151,8 @@ var methodSpecs = []MethodSpec{
 		Method: GDPO,
 		Formula: func(o Options) string {
 			eps := epsilonText(o.EpsilonOrDefault())
-			return "g_k = (o'_k - mean) / (std1 + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (std1(R) + " + eps + ") over the batch"
+			std, _ := stdText(o)
+			return "g_k = (o'_k - mean) / (" + std + " + " + eps + ") per objective; R = sum_k w_k g_k; A = (R - mean) / (" + std + "(R) + " + eps + ") over the batch"
 		},
 		Note: func(o Options) string {
 			if o.Normalize {
@@ -257,6 +259,15 @@ func groupOfOneText(o Options, score string) string {
 		return score + " (a group of one: score)"
 	}
 	return "0 when n = 1"
+}
+
+// stdText names the std o divides by as the formulas do, and says which
+// it is: std1, the sample std, or std0, the population std (--std).
+func stdText(o Options) (name, which string) {
+	if o.Std == StdPopulation {
+		return "std0", "population"
+	}
+	return "std1", "sample"
 }
 
 // perScope is a note for the comparison scope of o: "per group, how".

@@ -184,7 +184,7 @@ func TestRestructureEvalReasons(t *testing.T) {
 		ts[i].Metadata["a"], ts[i].Metadata["c"] = 3.0, 1.0
 	}
 	ts[0].Metadata["a"] = 0.0
-	const firstLean = "invalid operation: string * int"
+	const firstLean = `invalid operation: string * int (done = true, group = "g2")`
 	oldCfg := restructureConfig(false)
 	oldCfg.Constraints = []string{"metadata.s * 2 > 0"}
 	old, err := New(oldCfg)
@@ -193,7 +193,7 @@ func TestRestructureEvalReasons(t *testing.T) {
 	}
 	ev := Evaluate(old.Scorer, ts)
 	const oldCause = "constraint metadata.s * 2 > 0: evaluation error"
-	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int" {
+	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int (s = \"text\")" {
 		t.Fatalf("the old constraint's reason %q", got)
 	}
 	for _, tc := range []struct {
@@ -205,7 +205,7 @@ func TestRestructureEvalReasons(t *testing.T) {
 		{"lean", []string{"(a > 1 ? done : group) * 2 > 0"}, nil,
 			map[string]string{"constraint (a > 1 ? done : group) * 2 > 0: evaluation error": firstLean}},
 		{"reading metadata", nil, []string{"a: metadata.s * 3 > 0"},
-			map[string]string{"gate a: metadata.s * 3 > 0: evaluation error": "invalid operation: string * int"}},
+			map[string]string{"gate a: metadata.s * 3 > 0: evaluation error": "invalid operation: string * int (s = \"text\")"}},
 	} {
 		r, err := NewRestructure(old.Scorer, tc.constraints, tc.gates)
 		if err != nil {
@@ -234,7 +234,7 @@ func TestRestructureEvalReasons(t *testing.T) {
 			t.Errorf("%s: the old constraint's reason stays: %q", tc.name, g)
 		}
 	}
-	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int" {
+	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int (s = \"text\")" {
 		t.Errorf("ev's own reason changed: %q", got)
 	}
 }

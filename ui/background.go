@@ -80,13 +80,15 @@ func (m *Model) startBackground(j *session.HealthJob) tea.Cmd {
 }
 
 // healthDone takes a finished job's trends and findings when its result is
-// still the one shown (else they are dropped), and updates the badge.
+// still the one shown (else they are dropped), and updates the badge and
+// the status line (the logged-advantage warning the job counted again).
 func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 	s := m.common.Session
 	if !s.HealthDone(msg.job) {
 		return nil
 	}
 	m.header.Refresh(s)
+	m.status.Refresh(s)
 	return tea.Batch(m.broadcast(common.HealthReadyMsg{}), m.idle())
 }
 

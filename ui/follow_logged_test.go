@@ -73,6 +73,66 @@ func TestFollowKeepsTheLoggedAdvantage(t *testing.T) {
 	}
 }
 
+// TestFollowLoggedWarningFollowsTheRun: the warning that the logged
+// advantages differ from the rewards counts the rows of the whole run as
+// it grows, names its steps, and goes once the settings on screen
+// reproduce the log. It stayed the first batch's count, under the
+// settings of the open, whatever the user set.
+func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
+	// The log is Dr. GRPO's, x - mean(x) unscaled: grpo scale none.
+	line := func(i int) string {
+		return fmt.Sprintf(`{"id":"t%d","group":"g%d","batch":%d,"metadata":{"x":%d,"adv":%g}}`+"\n", i, i/4, i/8, i%4, float64(i%4)-1.5)
+	}
+	var text strings.Builder
+	for i := range 8 {
+		text.WriteString(line(i))
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
+		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
+	}}
+	in.Config.LoggedAdvantage = "adv"
+	in.Config.Method = "grpo"
+	app := loadModel(t, in, 200)
+	// The health known: an update computes it, with no job.
+	app.Settle()
+	// The warnings the help lists.
+	help := func() string {
+		return strings.Join(app.status.Warnings(), "\n")
+	}
+	if v := help(); !strings.Contains(v, "8 of 8 rows differ from the logged advantage") || !strings.Contains(v, "--scale none") {
+		t.Errorf("at the open, the help does not give the check of the first batch:\n%s", v)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 8; i < 16; i++ {
+		f.WriteString(line(i))
+	}
+	f.Close()
+	for app.Session().Trajectories.Len() < 16 {
+		app.Update(app.live.wait()())
+	}
+	app.Settle() // the health job, which counts the rows again
+	const run = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001, in steps 0–1"
+	if v := help(); !strings.Contains(v, run) {
+		t.Errorf("after step 1 came, the help does not say %q:\n%s", run, v)
+	}
+	press(app, "n", "n") // scale batch, then off: the log's setting
+	if v := help(); strings.Contains(v, "logged advantage") {
+		t.Errorf("under the log's settings, a warning stays:\n%s", v)
+	}
+	cancel()
+	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+	}
+}
+
 // TestFollowCountsLoggedNotCompared: following, the status line's count of
 // the logged advantages that are NaN or infinite grows with the lines
 // appended, as the evaluation's does.

@@ -110,6 +110,28 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 	}
 }
 
+// TestHelpOverlayUsesTheStd: under --std population the grpo and gdpo
+// formulas divide by std0, the population std, not std1.
+func TestHelpOverlayUsesTheStd(t *testing.T) {
+	s := uitest.SampleSession(t)
+	s.Options.Std = engine.StdPopulation
+	s.Recompute()
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m.Settle()
+	press(m, "?")
+	v := screen(m)
+	for _, want := range []string{"(std0(s) + 1e-4), std0 the population std", "(std0 + 1e-4) per objective", "(std0(R) + 1e-4)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the help does not give %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "std1") || strings.Contains(v, "sample std") {
+		t.Errorf("the help gives the sample std under --std population:\n%s", v)
+	}
+}
+
 // TestHelpGivesEveryFormula: the help's text gives, each on its line
 // after its name, every method's formula (lexicographic's too, though m
 // does not cycle to it without priorities) and every formula of constraints, gates and

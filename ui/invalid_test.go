@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -107,5 +108,39 @@ func TestDashboardObjectiveTypo(t *testing.T) {
 	}
 	if want := "⚠ all 5120 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; !strings.Contains(v, want) {
 		t.Errorf("no %q in:\n%s", want, v)
+	}
+}
+
+// TestDetailSaysWhyTheExpressionFailed: an objective's arithmetic on a
+// string makes a trajectory invalid by an evaluation error, which its
+// detail explains with the expression's error and the value, each
+// trajectory its own (a string, then a bool).
+func TestDetailSaysWhyTheExpressionFailed(t *testing.T) {
+	text := `{"id":"ok1","group":"g","metadata":{"a":3,"b":1}}
+{"id":"ok2","group":"g","metadata":{"a":5,"b":2}}
+{"id":"str","group":"g","metadata":{"a":"long","b":1}}
+{"id":"yes","group":"g","metadata":{"a":true,"b":1}}
+`
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a / 10"}, {Name: "b", Expr: "b"}}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{
+		"str": `valid        no: a: evaluation error: invalid operation: string / int (a = "long")`,
+		"yes": `valid        no: a: evaluation error: invalid operation: bool / int (a = true)`,
+	} {
+		m := NewModel(s, true)
+		m.Init()
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		m.Settle()
+		press(m, append([]string{"5", "/"}, append(strings.Split(id, ""), "enter", "enter")...)...)
+		if v := screen(m); !strings.Contains(v, want) {
+			t.Errorf("%s: the detail does not say %q:\n%s", id, want, v)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/internal/parallel"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -29,6 +30,30 @@ func TestCompareRewards(t *testing.T) {
 	// k = ceil(0.3) = 1: the third trajectory tops both.
 	if c.TopK != 1 || c.TopShared != 1 || c.TopOverlap != 1 {
 		t.Errorf("top overlap %d of %d = %v, want 1 of 1 = 1", c.TopShared, c.TopK, c.TopOverlap)
+	}
+}
+
+// TestCompareSettledNeitherSign checks that a grpo group whose scores all
+// equal, whose computed rewards are a rounding leftover (-1.1e-12), counts
+// as neither sign against a positive B, as its shown reward 0 says
+// (engine.Result.ShownReward), both A and B, and against the log.
+func TestCompareSettledNeitherSign(t *testing.T) {
+	const x = 0.9369000000000001
+	ts := enginetest.Scored(map[string][]float64{"same": {x, x, x, x, x, x, x}}, "same")
+	ev := engine.Evaluate(oneObjective(t, engine.Options{}).Scorer, ts)
+	grpo := ev.Compute(engine.Options{Method: engine.GRPO, Scope: engine.ScopeGroup, Scale: engine.ScaleGroup, Normalize: true, Epsilon: 1e-4})
+	abs := ev.Compute(engine.Options{Method: engine.Absolute, Scope: engine.ScopeGroup})
+	if grpo.Rewards[0] >= 0 {
+		t.Fatalf("grpo reward %v: no negative rounding leftover to test", grpo.Rewards[0])
+	}
+	for _, c := range []Comparison{CompareRewards(grpo, abs, 0), CompareRewards(abs, grpo, 0)} {
+		if c.PosNeg != 0 || c.NegPos != 0 || c.A[0]*c.B[0] != 0 {
+			t.Errorf("sign disagreements %d, %d (A %v, B %v), want none", c.PosNeg, c.NegPos, c.A[0], c.B[0])
+		}
+	}
+	ev.Logged = []float64{1, 1, 1, 1, 1, 1, 1}
+	if g := GatherLogged(grpo, 0); g.A[0] != 0 {
+		t.Errorf("against the log, A = %v, want 0", g.A[0])
 	}
 }
 
@@ -135,7 +160,9 @@ func TestRecycle(t *testing.T) {
 	sx, sy := rankedSide(index, x, &buf), rankedSide(index, y, &buf)
 	first := CompareSides(sx, sy, &buf)
 	buf.Recycle([]*Side{sx, sx}, first.ByA, first.ByB)
-	sz := rankedSide(index, gather(take(&buf.floats, n), z, index), &buf)
+	vz := take(&buf.floats, n)
+	parallel.Gather(vz, z, index)
+	sz := rankedSide(index, vz, &buf)
 	c := CompareSides(sz, sy, &buf)
 	if &sz.order[0] != &sx.order[0] || &sz.codes[0] != &sx.codes[0] || &c.ByA[0] != &first.ByA[0] || &c.ByB[0] != &first.ByB[0] {
 		t.Error("the side and the comparison after Recycle did not take the arrays given back")

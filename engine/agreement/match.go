@@ -20,10 +20,10 @@ import (
 // which a row differs.
 const Reproduces = 1e-5
 
-// trainerOptions returns opts as a trainer computes its advantages: a
+// TrainerOptions returns opts as a trainer computes its advantages: a
 // method of the grpo family (grpo, gdpo, rloo) is kept, any other becomes
 // grpo, with opts' other settings.
-func trainerOptions(opts engine.Options) engine.Options {
+func TrainerOptions(opts engine.Options) engine.Options {
 	switch opts.Method {
 	case engine.GRPO, engine.GDPO, engine.RLOO:
 	default:
@@ -157,7 +157,7 @@ type Match struct {
 	fits  []*Fit
 }
 
-// MatchLogged compares the rewards of trainerOptions(opts) with the logged
+// MatchLogged compares the rewards of TrainerOptions(opts) with the logged
 // advantages, over every batch and batch by batch; when they are not
 // within Reproduces, it computes every combination of
 // trainerSettings on the evaluation (each distinct one once, over all the
@@ -168,7 +168,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 		return nil
 	}
 	m := &Match{}
-	base := trainerOptions(opts)
+	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {
 		res := ev.Prepare(o, reuse)
@@ -418,6 +418,52 @@ func (m *Match) Warning() string {
 		return text + steps
 	}
 	return text + "; " + m.nothingFits()
+}
+
+// LoggedWarning compares ev's logged advantages with the rewards of opts
+// as a trainer computes them (TrainerOptions) over every batch: "" when
+// they agree within Tolerance, else how many rows differ, by how much,
+// under which settings and in which steps ("25 of 192 rows differ ...
+// under grpo, scale group, in steps 1–2 only"); that no row has a logged
+// advantage when none has. It is Match.Warning without the search for
+// settings that reproduce the log: one computation, cheap enough to say
+// again whenever the settings or the rows change. res, when not nil, is a
+// result of ev under TrainerOptions(opts), reused. ok is false when ev
+// has no logged advantages.
+func LoggedWarning(ev *engine.Evaluation, opts engine.Options, res *engine.Result) (warning string, ok bool) {
+	if ev.Logged == nil {
+		return "", false
+	}
+	base := TrainerOptions(opts)
+	if res == nil {
+		res = ev.Compute(base)
+	}
+	res.Finish()
+	m := &Match{Base: Fit{Options: base}}
+	m.Base.Overall, m.Base.Batches = compareLoggedBatches(res)
+	c := m.Base.Overall
+	switch {
+	case c.Rows == 0:
+		return "no row has a logged advantage (a finite number): the rewards are compared with nothing", true
+	case c.Differing == 0:
+		return "", true
+	}
+	var differing []int
+	withRows := 0
+	for bi, b := range m.Base.Batches {
+		m.Steps = append(m.Steps, res.Ranking.Batches[bi].Step)
+		if b.Rows > 0 {
+			withRows++
+		}
+		if b.Differing > 0 {
+			differing = append(differing, bi)
+		}
+	}
+	text := differingRows(c) + " under " + describeSettings(base) + ", in " + m.stepList(differing)
+	if len(differing) < withRows {
+		text += " only"
+	}
+	return text, true
 }
 
 // maxAnswersNamed is how many sets of steps stepsNote names, and

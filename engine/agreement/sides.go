@@ -137,7 +137,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 				g.Index = append(g.Index, i)
 			}
 		}
-		g.A, g.B = gather(take(&buf.floats, len(g.Index)), a.Rewards, g.Index), gather(take(&buf.floats, len(g.Index)), b.Rewards, g.Index)
+		g.A, g.B = gather(take(&buf.floats, len(g.Index)), a, g.Index), gather(take(&buf.floats, len(g.Index)), b, g.Index)
 		return g
 	}
 	g.of = [2]sideOf{{a, bi, len(members)}, {b, bi, len(members)}}
@@ -160,7 +160,7 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 		if s != nil {
 			return s.Values
 		}
-		return gather(take(&buf.floats, len(g.Index)), res.Rewards, g.Index)
+		return gather(take(&buf.floats, len(g.Index)), res, g.Index)
 	}
 	g.A = values(g.known[0], a)
 	g.B = g.A
@@ -179,7 +179,7 @@ func GatherLogged(a *engine.Result, bi int) *Gathered {
 		for _, i := range a.Ranking.Batches[bi].Members {
 			if l := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && !math.IsNaN(l) && !math.IsInf(l, 0) {
 				g.Index = append(g.Index, i)
-				g.A = append(g.A, a.Rewards[i])
+				g.A = append(g.A, a.ShownReward(i))
 				g.B = append(g.B, l)
 			}
 		}
@@ -233,10 +233,13 @@ func unranked(index []int, a, b []float64) Comparison {
 // gatherChunk is how many values a goroutine gathers at a time.
 const gatherChunk = 1 << 16
 
-// gather is parallel.Gather into v, as long as index, on every core.
-func gather(v, x []float64, index []int) []float64 {
+// gather gathers res's rewards of index into v, as long as index, on
+// every core: the rewards as shown (engine.Result.ShownReward), a group's
+// rounding leftovers 0, neither sign.
+func gather(v []float64, res *engine.Result, index []int) []float64 {
 	parallel.Chunks(len(index), gatherChunk, parallel.Workers(len(index), gatherChunk), func(_, lo, hi int) {
-		parallel.Gather(v[lo:hi], x, index[lo:hi])
+		parallel.Gather(v[lo:hi], res.Rewards, index[lo:hi])
+		res.Settle(v[lo:hi], index[lo:hi])
 	})
 	return v
 }

@@ -38,6 +38,10 @@ type TrainerCheck struct {
 	// Notes say what was found, each a line; a warning starts with
 	// "warning: ".
 	Notes []string
+	// LoggedNote is the note of Notes that Logged's warning is ("" for
+	// none), for a caller that says it again as the settings change
+	// (LoggedWarning).
+	LoggedNote string
 }
 
 // CheckTrainer checks ev, evaluated by c, against what its trainer did:
@@ -57,7 +61,8 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 		check.Logged = check.Logged.computedWith()
 	} else if check.Logged != nil {
 		if w := check.Logged.Warning(); w != "" {
-			check.Notes = append(check.Notes, "warning: "+w)
+			check.LoggedNote = "warning: " + w
+			check.Notes = append(check.Notes, check.LoggedNote)
 		}
 	}
 	if c.EqualGroups {

@@ -126,7 +126,7 @@ func groupRewardRanges(res *engine.Result, b *engine.Batch) []RewardRange {
 			r := RewardRange{math.Inf(1), math.Inf(-1)}
 			for _, i := range groups[gi].Members {
 				if res.Evaluation.Valid[i] {
-					r.Min, r.Max = min(r.Min, res.Rewards[i]), max(r.Max, res.Rewards[i])
+					r.Min, r.Max = min(r.Min, res.ShownReward(i)), max(r.Max, res.ShownReward(i))
 				}
 			}
 			if groups[gi].Valid == 0 {

@@ -59,7 +59,7 @@ func TestNoValid(t *testing.T) {
 		// A value that is there, but not a number: no field is said to be
 		// missing.
 		{[]string{"s=metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0)"},
-			"all 3 trajectories are invalid: objective s = metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0): NaN in 1 trajectory, evaluation error in 1 trajectory (the first: invalid operation: string * int), infinite in 1 trajectory"},
+			"all 3 trajectories are invalid: objective s = metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0): NaN in 1 trajectory, evaluation error in 1 trajectory (the first: invalid operation: string * int (safety = \"high\")), infinite in 1 trajectory"},
 	}
 	for _, c := range cases {
 		res, s := evaluateExprs(t, ts, c.exprs...)

@@ -317,7 +317,7 @@ func (st *Structure) valueOn(e *Expression, t *Trajectory, row []float64) (any, 
 			env[name] = row[k]
 		}
 	}
-	return e.run(env)
+	return e.run(env, t)
 }
 
 // errNotBoolean is the cause of a constraint or gate whose value is not a

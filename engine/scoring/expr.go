@@ -52,6 +52,9 @@ type Expression struct {
 	// then looks it up without the VM, with the same result.
 	key    string
 	direct bool
+	// fields are the fields the expression reads (sandbox's FieldsRead),
+	// found once a run fails, for its reason (textValues).
+	fields []string
 }
 
 // CompileError is an expression that does not compile: its text and the
@@ -184,7 +187,7 @@ func (e *Expression) Value(t *Trajectory) (any, error) {
 		for _, name := range e.names {
 			e.setName(env, name, t)
 		}
-		return e.run(env)
+		return e.run(env, t)
 	}
 	return e.runFull(env, t)
 }
@@ -193,7 +196,7 @@ func (e *Expression) Value(t *Trajectory) (any, error) {
 // that reads $env.
 func (e *Expression) runFull(env map[string]any, t *Trajectory) (any, error) {
 	e.fillFull(env, t)
-	return e.run(env)
+	return e.run(env, t)
 }
 
 // fillFull sets in env the whole trajectory t, for a program that reads
@@ -251,14 +254,49 @@ func (e *EvalError) Error() string { return ErrEval.Error() }
 // Is makes an EvalError an ErrEval.
 func (e *EvalError) Is(target error) bool { return target == ErrEval }
 
-// run runs the program on env; its error is ErrBudget or an *EvalError.
-func (e *Expression) run(env map[string]any) (any, error) {
+// run runs the program on env, t's; its error is ErrBudget or an
+// *EvalError, whose reason names the text values the program read
+// (textValues).
+func (e *Expression) run(env map[string]any, t *Trajectory) (any, error) {
 	out, err := e.program.Run(env)
 	var re *sandbox.RunError
 	if errors.As(err, &re) {
-		return nil, &EvalError{Reason: re.Reason}
+		return nil, &EvalError{Reason: re.Reason + e.textValues(env, t)}
 	}
 	return out, err
+}
+
+// maxQuoted is how many bytes of a text value a reason quotes.
+const maxQuoted = 40
+
+// textValues lists the fields the program reads (by name, or as
+// metadata.KEY) whose value, in env or else t's metadata, is a string or
+// a bool, which arithmetic refuses: ` (length = "long")`, so that
+// "invalid operation: string / int" says which value; "" when none is.
+func (e *Expression) textValues(env map[string]any, t *Trajectory) string {
+	if e.fields == nil {
+		e.fields = e.program.FieldsRead()
+	}
+	var parts []string
+	for _, name := range e.fields {
+		v, ok := env[name]
+		if !ok {
+			v = t.Metadata[name]
+		}
+		switch v := v.(type) {
+		case string:
+			if len(v) > maxQuoted {
+				v = strings.ToValidUTF8(v[:maxQuoted], "") + "…"
+			}
+			parts = append(parts, name+" = "+strconv.Quote(v))
+		case bool:
+			parts = append(parts, name+" = "+strconv.FormatBool(v))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // toNumber converts an expression's value to a finite float64, or says why

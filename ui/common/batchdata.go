@@ -18,6 +18,18 @@ func AppendValidValues(dst []float64, res *engine.Result, b *engine.Batch, value
 	return out
 }
 
+// AppendShownRewards appends to dst the rewards of batch b's valid
+// trajectories as shown (engine.Result.ShownReward: a zero-spread group's
+// rounding leftovers 0), in member order.
+func AppendShownRewards(dst []float64, res *engine.Result, b *engine.Batch) []float64 {
+	for _, i := range b.Members {
+		if res.Evaluation.Valid[i] {
+			dst = append(dst, res.ShownReward(i))
+		}
+	}
+	return dst
+}
+
 // ValidObjective returns objective k's raw values for the valid
 // trajectories of batch b that have one: a value nansum counted 0 (TRL's
 // None: engine.Evaluation.Missing) is left out, as the statistics leave

@@ -2,7 +2,8 @@ package session
 
 // RewardB returns trajectory i's reward under the Compare tab's method B,
 // which the Groups and Trajectories tabs show beside the current method's:
-// the logged advantage for LoggedMethod, else CompareResult's reward. ok
+// the logged advantage for LoggedMethod, else CompareResult's reward as
+// shown (engine.Result.ShownReward). ok
 // is false when B is the current method (no second column to show), i has
 // no logged advantage, or B's result is not computed yet (a tab showing
 // the column says it is computing: ShowsRewardB and CompareResult).
@@ -20,7 +21,7 @@ func (s *Session) RewardB(i int) (reward float64, ok bool) {
 	if b == nil {
 		return 0, false
 	}
-	return b.Rewards[i], true
+	return b.ShownReward(i), true
 }
 
 // ShowsRewardB reports whether the tabs show a column of method B's

@@ -59,6 +59,9 @@ type HealthJob struct {
 	cfg    health.Config
 	ref    []float64
 	dead   *deadSignal // nil without the prompts' columns
+	// logged is the logged-advantage check to make of the result, nil
+	// when the session's holds (loggedCheckOf).
+	logged *loggedCheck
 
 	once sync.Once
 	// running is set when a command starts the job, done when it is over.
@@ -77,6 +80,9 @@ func (j *HealthJob) Run() {
 		j.trends = diagnose.Trends(j.result, j.ref)
 		j.dead.add(j.result, j.trends)
 		j.findings = j.dead.findings(j.result, j.trends, j.cfg)
+		if j.logged != nil {
+			j.logged.run(j.result)
+		}
 		j.done.Store(true)
 	})
 }
@@ -108,6 +114,9 @@ func (s *Session) HealthDone(j *HealthJob) bool {
 	if !s.HealthReady() {
 		s.health = healthCache{j.result, j.trends, j.findings}
 	}
+	if j.logged != nil {
+		s.logged = *j.logged
+	}
 	return true
 }
 
@@ -125,7 +134,7 @@ func (s *Session) Unused(old *engine.Result) bool {
 // HealthJob returns the job of the current result, making it if needed.
 func (s *Session) HealthJob() *HealthJob {
 	if s.job == nil || s.job.result != s.Result {
-		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef, dead: s.deadSignal()}
+		s.job = &HealthJob{result: s.Result, cfg: s.HealthConfig, ref: s.HVRef, dead: s.deadSignal(), logged: loggedCheckOf(s.Result, &s.logged)}
 	}
 	return s.job
 }

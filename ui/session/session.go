@@ -5,7 +5,9 @@
 package session
 
 import (
+	"errors"
 	"slices"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
@@ -83,6 +85,10 @@ type Session struct {
 
 	// stats are BatchStats, of Result and Batch.
 	stats diagnose.BatchStats
+
+	// logged is the logged-advantage warning as last said
+	// (LoggedWarning).
+	logged loggedCheck
 
 	// health caches the trends and health findings of a result; job
 	// computes the current result's (healthjob.go).
@@ -267,4 +273,26 @@ func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 // must close it.
 func (s *Session) Rereader() *loaders.Rereader {
 	return loaders.NewRereader(s.Computer.Fields.Clone())
+}
+
+// EvalReason returns why the expression failed on t, a trajectory read
+// whole, whose cause of invalidity is cause, when that is an evaluation
+// error ("length: evaluation error"): the scorer run on t again, a copy
+// of it (scoring.EvalError's reason, `invalid operation: string / int
+// (length = "long")`). The engine keeps the reason of a cause's first
+// trajectory alone (Evaluation.EvalReason). It is "" for another cause,
+// or when the run now fails otherwise.
+func (s *Session) EvalReason(t *scoring.Trajectory, cause string) string {
+	objective, ok := strings.CutSuffix(cause, ": "+scoring.ErrEval.Error())
+	cloner, clones := s.Computer.Scorer.(scoring.Cloner)
+	if !ok || !clones {
+		return ""
+	}
+	scorer := cloner.CloneScorer()
+	var invalid *scoring.InvalidError
+	var failed *scoring.EvalError
+	if err := scorer.Evaluate(t, make([]float64, len(scorer.Objectives()))); errors.As(err, &invalid) && invalid.Objective == objective && errors.As(err, &failed) {
+		return failed.Reason
+	}
+	return ""
 }

@@ -60,11 +60,16 @@ func (sv *SettingsSaver) Save(s *Session) (string, error) {
 // SettingsConfig returns the session's config with the current method,
 // scope, scale, normalisation and weights. Goals and weights go into the
 // objectives themselves (pareto) or the svrl weights, so that nothing
-// depends on --minimize or --weight.
+// depends on --minimize or --weight. Normalisation off is written scale
+// "none" with normalize false: a scale of group or batch beside it is a
+// contradiction --config warns of, and not what the rewards were.
 func (s *Session) SettingsConfig() engine.Config {
 	cfg := s.Config
 	opts := s.Options
 	normalize := opts.Normalize
+	if !normalize {
+		opts.Scale = engine.ScaleNone
+	}
 	cfg.Method, cfg.Scope, cfg.Scale, cfg.Normalize = string(opts.Method), string(opts.Scope), string(opts.Scale), &normalize
 	cfg.Computer = string(ComputerOf(s.Computer))
 	cfg.NormalizeObjectives = ""

@@ -63,5 +63,11 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		dead := s.deadSignal()
 		dead.add(s.Result, trends)
 		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.HealthConfig)}
+		// No health job runs for this result: the rows that differ from
+		// the log are counted again here, as the health was.
+		if l := loggedCheckOf(s.Result, &s.logged); l != nil {
+			l.run(s.Result)
+			s.logged = *l
+		}
 	}
 }

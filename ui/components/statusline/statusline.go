@@ -131,6 +131,10 @@ func (l *Line) Refresh(s *session.Session) {
 		l.warnings = append(l.warnings, textsafe.Line(w))
 		l.whole = append(l.whole, textsafe.Line(w))
 	}
+	if w := s.LoggedWarning(); w != "" {
+		l.warnings = append(l.warnings, textsafe.Line(w))
+		l.whole = append(l.whole, textsafe.Line(w))
+	}
 	l.warnings = append(l.warnings, l.logged...)
 	l.whole = append(l.whole, l.logged...)
 	if l.invalid != "" {

@@ -27,6 +27,9 @@ type Opened struct {
 	I    int                // its index in the session
 	Full scoring.Trajectory // with its metadata and response, unless err
 	err  error              // why they could not be read again
+	// why is why its objective's expression failed, when that made it
+	// invalid (Session.EvalReason), computed once when opened.
+	why string
 }
 
 // Open returns trajectory i of s whole: as s keeps it, or, when
@@ -39,6 +42,9 @@ func Open(s *session.Session, i int) Opened {
 		} else {
 			o.Full = full
 		}
+	}
+	if ev := s.Result.Evaluation; o.err == nil && !ev.Valid[i] {
+		o.why = s.EvalReason(&o.Full, ev.Causes[i])
 	}
 	return o
 }
@@ -77,11 +83,15 @@ func Detail(c *common.Common, o *Opened, width int) string {
 	input = append(input, field{"read from", textsafe.Line(tr.Where())})
 	computed := []field{{"valid", "yes"}}
 	if !res.Evaluation.Valid[i] {
-		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(res.Evaluation.Causes[i]))
+		why := res.Evaluation.Causes[i]
+		if o.why != "" {
+			why += ": " + o.why
+		}
+		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(why))
 	}
 	computed = append(computed,
 		field{"score", common.FormatValue(res.Scores[i])},
-		field{"reward", common.FormatValue(res.Rewards[i])})
+		field{"reward", common.FormatValue(res.ShownReward(i))})
 	// B's reward beside A's, on its line, what the Compare tab compares
 	// (and the Groups and Trajectories tabs show in a column).
 	if r, ok := c.Session.RewardB(i); ok {

@@ -96,7 +96,7 @@ type groupSortKey struct {
 func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 	s := c.Session
 	res := s.Result
-	keys := []groupSortKey{{textsafe.Line(string(res.Options.Method)), func(i int) float64 { return res.Rewards[i] }}}
+	keys := []groupSortKey{{textsafe.Line(string(res.Options.Method)), res.ShownReward}}
 	if s.ShowsRewardB() && !s.RewardBPending() {
 		keys = append(keys, groupSortKey{textsafe.Line(string(s.CompareMethod)), func(i int) float64 {
 			r, _ := s.RewardB(i)
@@ -242,10 +242,11 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	res := s.Result
 	n := len(v.members)
 	at := func(j int) int { return v.members[j] }
-	reward := func(j int) float64 { return res.Rewards[at(j)] }
+	// As shown: a group of zero spread has rewards 0, and no bar.
+	reward := func(j int) float64 { return res.ShownReward(at(j)) }
 	scale := 0.0 // the bar's full length
 	for _, i := range v.members {
-		if r := math.Abs(res.Rewards[i]); !math.IsInf(r, 0) {
+		if r := math.Abs(res.ShownReward(i)); !math.IsInf(r, 0) {
 			scale = max(scale, r)
 		}
 	}

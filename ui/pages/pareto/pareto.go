@@ -983,7 +983,7 @@ func (t *paretoTab) detailsView() string {
 	lines = append(lines,
 		row("crowding", common.FormatValue(res.Ranking.Crowding[sel])),
 		row("score", common.FormatValue(res.Scores[sel])),
-		row("reward", common.FormatValue(res.Rewards[sel])))
+		row("reward", common.FormatValue(res.ShownReward(sel))))
 	return strings.Join(lines, "\n")
 }
 

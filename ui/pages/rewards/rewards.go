@@ -91,7 +91,7 @@ func (t *rewardsTab) refresh() {
 	if t.rewards == nil {
 		t.rewards, t.scores = make([]float64, 0, len(b.Members)), make([]float64, 0, len(b.Members))
 	}
-	t.rewards = common.AppendValidValues(t.rewards[:0], s.Result, b, s.Result.Rewards)
+	t.rewards = common.AppendShownRewards(t.rewards[:0], s.Result, b)
 	key := scoresKey{ev: s.Result.Evaluation, step: b.Step, members: len(b.Members)}
 	if len(s.Result.Scores) > 0 {
 		key.scores = &s.Result.Scores[0]

@@ -490,7 +490,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
-		number(textsafe.Line(string(s.Result.Options.Method)), dense(func() []float64 { return s.Result.Rewards })),
+		number(textsafe.Line(string(s.Result.Options.Method)), dense(s.Result.ShownRewards)),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
 		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
@@ -515,18 +515,18 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	return cols
 }
 
-// rewardsB returns method B's rewards (Session.RewardB), by trajectory:
+// rewardsB returns method B's rewards as shown (Session.RewardB), by trajectory:
 // the logged advantages, B's result's, or A's own when B is A.
 func rewardsB(s *session.Session) []float64 {
 	switch {
 	case !s.ShowsRewardB():
-		return s.Result.Rewards
+		return s.Result.ShownRewards()
 	case s.CompareMethod == session.LoggedMethod:
 		return s.Evaluation.Logged
 	case s.CompareResult() != nil:
-		return s.CompareResult().Rewards
+		return s.CompareResult().ShownRewards()
 	}
-	return s.Result.Rewards // not computed yet: the tab shows it is computing
+	return s.Result.ShownRewards() // not computed yet: the tab shows it is computing
 }
 
 // rewardBTitle names method B's column: the method, marked as B when it

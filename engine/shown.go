@@ -1,0 +1,116 @@
+package engine
+
+// A method that centres a comparison group's scores (grpo: s - mean(s),
+// scaled; rloo: n / (n - 1) * (s - mean(s))) gives every member of a group
+// whose valid scores all equal a reward of 0 in exact arithmetic, but in
+// floating point s - mean(s) can leave a rounding error, which grpo's
+// division by std + eps magnifies (-1.1e-12 with eps 1e-4). Rewards keeps
+// the computed value, as the trainer's arithmetic gives it; what shows a
+// reward (the dashboard) takes it as the 0 it is: ShownReward.
+
+// Settled reports whether trajectory i's reward is 0 in exact arithmetic
+// whatever its computed value: the method is grpo or rloo, and i's
+// comparison group has zero spread (its valid scores all equal, or fewer
+// than two valid), unless it is a group of one valid trajectory that
+// --group-of-one score rewards by its score. An invalid member, whose
+// reward is the mean of the valid ones, is settled with them.
+func (res *Result) Settled(i int) bool {
+	s := res.settled()
+	return s != nil && s[i]
+}
+
+// ShownReward returns trajectory i's reward as shown and compared: 0 when
+// Settled, else Rewards[i].
+func (res *Result) ShownReward(i int) float64 {
+	if res.Settled(i) {
+		return 0
+	}
+	return res.Rewards[i]
+}
+
+// Settle sets v[j], trajectory index[j]'s reward, to 0 when it is
+// Settled: rewards gathered from Rewards become ShownReward's.
+func (res *Result) Settle(v []float64, index []int) {
+	if settled := res.settled(); settled != nil {
+		for j, i := range index {
+			if settled[i] {
+				v[j] = 0
+			}
+		}
+	}
+}
+
+// ShownRewards returns ShownReward of every trajectory, once every batch
+// has its rewards (it finishes the result): Rewards itself when no
+// trajectory is settled, else a copy computed once. Callers must not
+// modify it.
+func (res *Result) ShownRewards() []float64 {
+	settled := res.settled()
+	if settled == nil {
+		return res.Rewards
+	}
+	res.Finish()
+	return Cached(res.Cache(), CacheKey{Of: ofShownRewards}, func(v []float64) bool { return len(v) == len(res.Rewards) }, func() []float64 {
+		shown := make([]float64, len(res.Rewards))
+		for i, r := range res.Rewards {
+			if !settled[i] {
+				shown[i] = r
+			}
+		}
+		return shown
+	})
+}
+
+// settled returns Settled of every trajectory, computed once per result
+// from the scores and the validity (not the rewards, which a prepared
+// result may not have yet); nil for a method other than grpo and rloo,
+// or when no trajectory is settled.
+func (res *Result) settled() []bool {
+	if res.Options.Method != GRPO && res.Options.Method != RLOO {
+		return nil
+	}
+	if p := res.settledOf.Load(); p != nil {
+		return *p
+	}
+	settled := res.computeSettled()
+	res.settledOf.Store(&settled) // two callers may compute it at once: the same
+	return settled
+}
+
+// computeSettled is settled, computed.
+func (res *Result) computeSettled() []bool {
+	var settled []bool
+	for bi := range res.Ranking.Batches {
+		for _, g := range res.Ranking.Batches[bi].Groups {
+			if !res.zeroSpread(g.Members) {
+				continue
+			}
+			if settled == nil {
+				settled = make([]bool, len(res.Rewards))
+			}
+			for _, i := range g.Members {
+				settled[i] = true
+			}
+		}
+	}
+	return settled
+}
+
+// zeroSpread reports whether the valid members' scores all equal (or
+// fewer than two are valid), but for a lone valid member that
+// --group-of-one score rewards by its score.
+func (res *Result) zeroSpread(members []int) bool {
+	valid, first := 0, 0.0
+	for _, i := range members {
+		if !res.Evaluation.Valid[i] {
+			continue
+		}
+		if valid == 0 {
+			first = res.Scores[i]
+		} else if res.Scores[i] != first {
+			return false
+		}
+		valid++
+	}
+	return !(valid == 1 && res.Options.GroupOfOne == GroupOfOneScore)
+}

@@ -1,0 +1,56 @@
+package session
+
+import (
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/agreement"
+)
+
+// loggedCheck is the warning of the logged-advantage check: what it is
+// computed on (the evaluation, its size and the trainer options) and its
+// note, "warning: ..." or "".
+type loggedCheck struct {
+	ev      *engine.Evaluation
+	n       int
+	options engine.Options
+	note    string
+}
+
+// holds reports whether c was computed on ev, as long as n, under the
+// trainer options of opts.
+func (c *loggedCheck) holds(ev *engine.Evaluation, opts engine.Options) bool {
+	return c.ev == ev && c.n == ev.N() && c.options.Equal(agreement.TrainerOptions(opts))
+}
+
+// loggedCheckOf returns the check to make of res, nil when res has no
+// logged advantage or have holds for it.
+func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
+	ev := res.Evaluation
+	if ev.Logged == nil || have.holds(ev, res.Options) {
+		return nil
+	}
+	return &loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(res.Options)}
+}
+
+// run counts again the rows of c's evaluation that differ from the log
+// under c's options (agreement.LoggedWarning), reusing res when it is
+// computed with them.
+func (c *loggedCheck) run(res *engine.Result) {
+	if !res.Options.Equal(c.options) || res.Evaluation != c.ev {
+		res = nil
+	}
+	if w, _ := agreement.LoggedWarning(c.ev, c.options, res); w != "" {
+		c.note = "warning: " + w
+	}
+}
+
+// LoggedWarning returns the warning that the logged advantages differ
+// from the rewards of the settings on screen as a trainer computes them
+// ("warning: ..."), "" when they agree or there is no logged advantage.
+// The open's check (agreement.CheckTrainer), which also names the
+// settings that reproduce the log, holds until the settings or the rows
+// change (a followed run grows); then the result's health job, or the
+// followed update that computes the health, counts the rows of the whole
+// run again (agreement.LoggedWarning), off the event loop but for a
+// followed update; the warning goes once the settings on screen
+// reproduce the log.
+func (s *Session) LoggedWarning() string { return s.logged.note }
