@@ -209,7 +209,7 @@ func TestInvalidEvaluationErrorSaysWhy(t *testing.T) {
 {"id":"b","metadata":{"length":"long"}}
 {"id":"c","metadata":{"length":500}}
 `
-	const want = `length: evaluation error 1 (first at <stdin>:2: invalid operation: string / int (length = "long"))`
+	const want = `length: evaluation error ×1 (first at <stdin>:2: invalid operation: string / int (length = "long"))`
 	_, errOut, code := run(t, in, "compute", "--objective", "length=metadata.length / 1000", "--method", "absolute", "-")
 	if code != 0 || !strings.Contains(errOut, want) {
 		t.Errorf("compute: status %d, stderr %q, want %q", code, errOut, want)
