@@ -105,8 +105,8 @@ func TestEveryBadInput(t *testing.T) {
 		{"expression of an unknown type", []string{"--objective", "a=response * 2", p("good.jsonl")}, `expression a = "response * 2": line 1, column 10`},
 		{"weight of no objective", []string{"--objective", "a=metadata.accuracy", "--weight", "b=1", p("good.jsonl")}, `weight: unknown objective "b" (objectives: a)`},
 		{"weight of no inferred objective", []string{"--weight", "b=1", p("good.jsonl")}, `weight: unknown objective "b" (objectives: accuracy)`},
-		{"config with an unknown key", []string{"--config", p("unknown.toml"), p("good.jsonl")}, p("unknown.toml") + ":1: unknown key methd (valid: computer, method"},
-		{"config with an unknown objective key", []string{"--config", p("nested.toml"), p("good.jsonl")}, p("nested.toml") + ":4: unknown key objective.wieght"},
+		{"config with an unknown key", []string{"--config", p("unknown.toml"), p("good.jsonl")}, p("unknown.toml") + ":1: unknown key methd; did you mean method? (valid: computer, method"},
+		{"config with an unknown objective key", []string{"--config", p("nested.toml"), p("good.jsonl")}, p("nested.toml") + ":4: unknown key objective.wieght; did you mean objective.weight?"},
 		{"missing config", []string{"--config", p("nope.toml"), p("good.jsonl")}, "config " + p("nope.toml") + ": no such file"},
 		{"config directory", []string{"--config", dir, p("good.jsonl")}, "config " + dir + ": a directory, not a file"},
 	}
