@@ -294,7 +294,7 @@ func TestEveryTrajectoryInvalid(t *testing.T) {
 {"id":"b","group":"g","metadata":{"accuracy":"high"}}
 {"id":"c","group":"h","metadata":{"accuracy":null}}
 `
-	const want = "rewardlens: all 3 trajectories are invalid: objective acc = metadata.accuracy: absent or null in 2 trajectories, not a number (a string, a list or a map) in 1 trajectory\n"
+	const want = "rewardlens: all 3 trajectories are invalid: objective acc = metadata.accuracy: absent or null in 2 trajectories, not a number (a string, a list or a map) in 1 trajectory (the first: the string \"high\")\n"
 	var runs [][]string
 	for _, method := range []string{"absolute", "grpo", "pareto", "gdpo"} {
 		runs = append(runs, []string{"compute", "--method", method})

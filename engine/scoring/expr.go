@@ -160,7 +160,7 @@ func (e *Expression) EvalNumber(t *Trajectory) (x float64, v any, err error) {
 		return math.NaN(), nil, err
 	}
 	if _, isBool := v.(bool); isBool {
-		return math.NaN(), v, ErrNotNumber
+		return math.NaN(), v, notNumber(v)
 	}
 	x, err = toNumber(v)
 	return x, v, err
@@ -288,9 +288,55 @@ func toNumber(v any) (float64, error) {
 	case uint64:
 		x = float64(n)
 	default:
-		return math.NaN(), ErrNotNumber
+		return math.NaN(), notNumber(v)
 	}
 	return x, Finite(x)
+}
+
+// NotNumberError is ErrNotNumber with what the value was (Value: "the
+// string "1.0"", "a list"). Its text is ErrNotNumber's, so that the
+// causes of invalid trajectories are counted as one whatever the value.
+type NotNumberError struct{ Value string }
+
+func (e *NotNumberError) Error() string { return ErrNotNumber.Error() }
+
+// Is makes a NotNumberError an ErrNotNumber.
+func (e *NotNumberError) Is(target error) bool { return target == ErrNotNumber }
+
+// notNumberRunes is how much of a string value a NotNumberError keeps: a
+// field may hold a whole text.
+const notNumberRunes = 40
+
+// notNumber returns the error of v, a value that is not a number:
+// a string, quoted and escaped, its first notNumberRunes runes then
+// "..."; a bool; a list; a map; else its Go type; nothing said of nil
+// (a value not kept).
+func notNumber(v any) *NotNumberError {
+	var what string
+	switch x := v.(type) {
+	case nil:
+	case string:
+		cut, more := x, ""
+		if n := 0; len(x) > notNumberRunes {
+			for i := range x {
+				if n == notNumberRunes {
+					cut, more = x[:i], "..."
+					break
+				}
+				n++
+			}
+		}
+		what = "the string " + strconv.Quote(cut) + more
+	case bool:
+		what = fmt.Sprintf("a bool %t", x)
+	case []any:
+		what = "a list"
+	case map[string]any:
+		what = "a map"
+	default:
+		what = fmt.Sprintf("a %T", v)
+	}
+	return &NotNumberError{Value: what}
 }
 
 // Finite returns ErrNaN or ErrInf when x is not a finite number, else nil.

@@ -189,7 +189,9 @@ func csvPickedTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayo
 	t.Pick, t.Picked = picker.pick, picked
 	for j, c := range layout.metadata {
 		if k := picker.at[j]; k >= 0 {
-			picked[k] = cellPicked(row[c.index])
+			if picked[k] = cellPicked(row[c.index]); picked[k].Kind == scoring.PickedOther {
+				t.SetPickedOther(k, row[c.index])
+			}
 		}
 	}
 	response := CellFieldIndex("response")
