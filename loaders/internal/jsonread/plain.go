@@ -227,6 +227,7 @@ func (p *lineParser) setPicked(t *scoring.Trajectory, key []byte, v scoring.Pick
 			return true
 		}
 		t.Picked[k] = v
+		delete(t.PickedOthers, k) // a key given twice: the last value is its
 	}
 	return true
 }

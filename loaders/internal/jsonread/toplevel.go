@@ -72,6 +72,7 @@ func (p *lineParser) plainExtras(t *scoring.Trajectory, metadata []byte) bool {
 				t.SetPickedOther(k, jsonValue{raw: m.value}.topLevel())
 			default:
 				t.Picked[k] = v
+				delete(t.PickedOthers, k) // a key given twice: the last value is its
 			}
 			continue
 		}
