@@ -476,8 +476,11 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 		switch {
 		case evalErr != nil:
 			reasons = addReason(reasons, text, firstReason{i, evalErr.Reason})
-		case notNumber != nil && notNumber.Value != "":
-			reasons = addReason(reasons, text, firstReason{i, notNumber.Value})
+		case notNumber != nil:
+			// Rows come in order: only the first of the cause is said.
+			if _, ok := reasons[text]; !ok {
+				reasons = addReason(reasons, text, firstReason{i, notNumber.Value()})
+			}
 		}
 	}
 	return reasons

@@ -293,28 +293,32 @@ func toNumber(v any) (float64, error) {
 	return x, Finite(x)
 }
 
-// NotNumberError is ErrNotNumber with what the value was (Value: "the
-// string "1.0"", "a list"). Its text is ErrNotNumber's, so that the
-// causes of invalid trajectories are counted as one whatever the value.
-type NotNumberError struct{ Value string }
+// NotNumberError is ErrNotNumber with the value that is not a number
+// (Value says it). Its text is ErrNotNumber's, so that the causes of
+// invalid trajectories are counted as one whatever the value.
+type NotNumberError struct{ value any }
 
 func (e *NotNumberError) Error() string { return ErrNotNumber.Error() }
 
 // Is makes a NotNumberError an ErrNotNumber.
 func (e *NotNumberError) Is(target error) bool { return target == ErrNotNumber }
 
-// notNumberRunes is how much of a string value a NotNumberError keeps: a
-// field may hold a whole text.
+// notNumber returns the error of v, a value that is not a number (nil
+// for one not kept).
+func notNumber(v any) *NotNumberError { return &NotNumberError{value: v} }
+
+// notNumberRunes is how much of a string value Value says: a field may
+// hold a whole text.
 const notNumberRunes = 40
 
-// notNumber returns the error of v, a value that is not a number:
-// a string, quoted and escaped, its first notNumberRunes runes then
-// "..."; a bool; a list; a map; else its Go type; nothing said of nil
-// (a value not kept).
-func notNumber(v any) *NotNumberError {
-	var what string
-	switch x := v.(type) {
+// Value says what the value was: a string quoted and escaped, its first
+// notNumberRunes runes then "..." ("the string "1.0""); "a bool true";
+// "a list"; "a map"; else its Go type; "" for a value not kept. It is
+// worked out when asked, for the first of a cause alone.
+func (e *NotNumberError) Value() string {
+	switch x := e.value.(type) {
 	case nil:
+		return ""
 	case string:
 		cut, more := x, ""
 		if n := 0; len(x) > notNumberRunes {
@@ -326,17 +330,15 @@ func notNumber(v any) *NotNumberError {
 				n++
 			}
 		}
-		what = "the string " + strconv.Quote(cut) + more
+		return "the string " + strconv.Quote(cut) + more
 	case bool:
-		what = fmt.Sprintf("a bool %t", x)
+		return fmt.Sprintf("a bool %t", x)
 	case []any:
-		what = "a list"
+		return "a list"
 	case map[string]any:
-		what = "a map"
-	default:
-		what = fmt.Sprintf("a %T", v)
+		return "a map"
 	}
-	return &NotNumberError{Value: what}
+	return fmt.Sprintf("a %T", e.value)
 }
 
 // Finite returns ErrNaN or ErrInf when x is not a finite number, else nil.
