@@ -105,8 +105,8 @@ func TestEveryBadInput(t *testing.T) {
 		{"expression of an unknown type", []string{"--objective", "a=response * 2", p("good.jsonl")}, `expression a = "response * 2": line 1, column 10`},
 		{"weight of no objective", []string{"--objective", "a=metadata.accuracy", "--weight", "b=1", p("good.jsonl")}, `weight: unknown objective "b" (objectives: a)`},
 		{"weight of no inferred objective", []string{"--weight", "b=1", p("good.jsonl")}, `weight: unknown objective "b" (objectives: accuracy)`},
-		{"config with an unknown key", []string{"--config", p("unknown.toml"), p("good.jsonl")}, p("unknown.toml") + ":1: unknown key methd (valid: computer, method"},
-		{"config with an unknown objective key", []string{"--config", p("nested.toml"), p("good.jsonl")}, p("nested.toml") + ":4: unknown key objective.wieght"},
+		{"config with an unknown key", []string{"--config", p("unknown.toml"), p("good.jsonl")}, p("unknown.toml") + ":1: unknown key methd; did you mean method? (valid: computer, method"},
+		{"config with an unknown objective key", []string{"--config", p("nested.toml"), p("good.jsonl")}, p("nested.toml") + ":4: unknown key objective.wieght; did you mean objective.weight?"},
 		{"missing config", []string{"--config", p("nope.toml"), p("good.jsonl")}, "config " + p("nope.toml") + ": no such file"},
 		{"config directory", []string{"--config", dir, p("good.jsonl")}, "config " + dir + ": a directory, not a file"},
 	}
@@ -294,7 +294,7 @@ func TestEveryTrajectoryInvalid(t *testing.T) {
 {"id":"b","group":"g","metadata":{"accuracy":"high"}}
 {"id":"c","group":"h","metadata":{"accuracy":null}}
 `
-	const want = "rewardlens: all 3 trajectories are invalid: objective acc = metadata.accuracy: absent or null in 2 trajectories, not a number (a string, a list or a map) in 1 trajectory\n"
+	const want = "rewardlens: all 3 trajectories are invalid: objective acc = metadata.accuracy: absent or null in 2 trajectories, not a number (a string, a list or a map) in 1 trajectory (the first: the string \"high\")\n"
 	var runs [][]string
 	for _, method := range []string{"absolute", "grpo", "pareto", "gdpo"} {
 		runs = append(runs, []string{"compute", "--method", method})
@@ -391,5 +391,36 @@ func TestMaxRows(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "", "stats", "--follow", "--max-rows", "10", samplePath); code != exitBadInput || !strings.Contains(errOut, "--max-rows is not for --follow") {
 		t.Errorf("stats --follow --max-rows: status %d, stderr %q", code, errOut)
+	}
+}
+
+// TestNotANumberSaysTheValue: a value that is not a number ("reward":
+// "1.0") is counted per cause with where the first was read and what it
+// was, quoted and escaped, in every format and wherever the record holds
+// it; when no trajectory is valid, the error says it too.
+func TestNotANumberSaysTheValue(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"metadata.jsonl": `{"id":"a","group":"g","metadata":{"reward":0.5}}` + "\n" + `{"id":"b","group":"g","metadata":{"reward":"1.0"}}` + "\n" + `{"id":"c","group":"g","metadata":{"reward":"x"}}` + "\n",
+		"top.jsonl":      `{"id":"a","group":"g","reward":0.5}` + "\n" + `{"id":"b","group":"g","reward":"1.0"}` + "\n",
+		"rows.csv":       "id,group,reward\na,g,0.5\nb,g,1.0!\n",
+		"escape.jsonl":   `{"id":"a","group":"g","reward":0.5}` + "\n" + `{"id":"b","group":"g","reward":"\u001b[2J"}` + "\n",
+		"none.jsonl":     `{"id":"b","group":"g","reward":"high"}` + "\n",
+	})
+	for _, c := range []struct{ file, want string }{
+		{"metadata.jsonl", `reward: not a number ×2 (first at PATH:2: the string "1.0")`},
+		{"top.jsonl", `reward: not a number ×1 (first at PATH:2: the string "1.0")`},
+		{"rows.csv", `reward: not a number ×1 (first at PATH:3: the string "1.0!")`},
+		{"escape.jsonl", `reward: not a number ×1 (first at PATH:2: the string "\x1b[2J")`},
+	} {
+		path := filepath.Join(dir, c.file)
+		_, errOut, code := run(t, "", "compute", "--objective", "reward=reward", path)
+		if want := strings.ReplaceAll(c.want, "PATH", path); code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr %q; want it to say %q", c.file, code, errOut, want)
+		}
+	}
+	path := filepath.Join(dir, "none.jsonl")
+	_, errOut, code := run(t, "", "compute", "--objective", "reward=reward", path)
+	if want := `not a number (a string, a list or a map) in 1 trajectory (the first: the string "high")`; code != exitBadInput || !strings.Contains(errOut, want) {
+		t.Errorf("no valid trajectory: status %d, stderr %q; want it to say %q", code, errOut, want)
 	}
 }

@@ -196,7 +196,7 @@ func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
-	if !strings.Contains(errOut, "1 invalid trajectory") || !strings.Contains(errOut, "x: not a number ×1 (first at <stdin>:2)") {
+	if !strings.Contains(errOut, "1 invalid trajectory") || !strings.Contains(errOut, `x: not a number ×1 (first at <stdin>:2: the string "high")`) {
 		t.Errorf("stderr %q does not count the invalid row per cause, with where the first was read", errOut)
 	}
 }

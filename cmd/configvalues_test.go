@@ -111,6 +111,8 @@ func TestConfigPromptKeysSayTheirLine(t *testing.T) {
 		{"pass_threshold followed", "\npass_threshold = inf\n", []string{"stats", "--follow"}, `PATH:2: pass_threshold +Inf: want a finite number`},
 		{"filter_groups", "\nfilter_groups = \"acuracy\"\n", []string{"compute"},
 			`PATH:2: filter_groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`},
+		{"filter_groups with a dot", "\nfilter_groups = \"safty.max\"\n", []string{"compute"},
+			`PATH:2: filter_groups "safty.max": not an objective (objectives: accuracy, safety)`},
 		{"filter_groups followed", "filter_groups = \"accuracy\"\n", []string{"stats", "--follow"},
 			`PATH:1: filter_groups "accuracy": stats --follow does not apply the group filter yet (compute, stats and the dashboard do)`},
 

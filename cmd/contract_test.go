@@ -208,3 +208,29 @@ func TestContractCitations(t *testing.T) {
 		t.Errorf("found %d citations of a section of docs/CONTRACT.md; the repository has more", cited)
 	}
 }
+
+// sourcePath is a path of the repository's code in backquotes on a page:
+// "`cmd/contract_test.go`".
+var sourcePath = regexp.MustCompile("`([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+\\.(?:go|sh))`")
+
+// TestContractNamesRealFiles checks that every source file README.md and
+// docs/CONTRACT.md name (the test that runs the worked example, a
+// script) is in the repository, so that a reader who looks for it finds it.
+func TestContractNamesRealFiles(t *testing.T) {
+	named := 0
+	for _, page := range []string{"README.md", "docs/CONTRACT.md"} {
+		text, err := os.ReadFile(filepath.Join(repoRoot, page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range sourcePath.FindAllStringSubmatch(string(text), -1) {
+			named++
+			if _, err := os.Stat(filepath.Join(repoRoot, m[1])); err != nil {
+				t.Errorf("%s names %s, which is not in the repository", page, m[1])
+			}
+		}
+	}
+	if named == 0 {
+		t.Error("README.md and docs/CONTRACT.md name no source file; the worked example names its test")
+	}
+}

@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/gcpace"
 	"github.com/rewardlens/rewardlens/layouts"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/prompts"
 	sampledata "github.com/rewardlens/rewardlens/sample_data"
 	"github.com/rewardlens/rewardlens/ui"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -92,28 +92,27 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 	}
 	in.Opened = func() { restoreGC = pace() }
 	defer func() { restoreGC() }()
-	return s.dashboardError(ui.Run(ctx, in), cfg)
+	return s.dashboardError(ui.Run(ctx, in))
 }
 
 // dashboardError is the error the dashboard ended with, err, as the CLI
 // says it: settings known to be bad once the data is read (--filter-groups,
-// the objectives) are the user's (exit status 2), and the config file's,
-// cfg's, at their line.
-func (s *settings) dashboardError(err error, cfg engine.Config) error {
-	var settings session.SettingsError
+// the objectives) are the user's (exit status 2), and the config file's
+// at their line.
+func (s *settings) dashboardError(err error) error {
+	var (
+		settings     session.SettingsError
+		notObjective *prompts.NotAnObjectiveError
+	)
 	switch {
-	case errors.Is(err, session.ErrNotAnObjective) && s.file.uses(filterGroupsKey):
-		// The session names the flag: the file's key is said instead.
-		why := strings.TrimPrefix(err.Error(), fmt.Sprintf("--filter-groups %q: ", cfg.FilterGroups))
-		return s.file.at(filterGroupsKey, fmt.Errorf("%s %q: %s", filterGroupsKey, cfg.FilterGroups, why))
+	case errors.As(err, &notObjective):
+		return s.file.filterObjectiveError(err)
 	case errors.As(err, &settings):
 		if settings.Config != nil {
 			if fileErr := s.file.checkValues(*settings.Config); fileErr != nil {
 				return fileErr
 			}
 		}
-		return inputError{err}
-	case errors.Is(err, session.ErrNotAnObjective):
 		return inputError{err}
 	}
 	return err

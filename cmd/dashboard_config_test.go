@@ -30,6 +30,8 @@ func TestDashboardConfigErrors(t *testing.T) {
 		{"gate", "\n\ngate = [\"acuracy: true\"]\n", nil, `PATH:3: gate "acuracy: true": no objective "acuracy"; did you mean accuracy?`},
 		{"filter_groups", "\nfilter_groups = \"acuracy\"\n", nil,
 			`PATH:2: filter_groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`},
+		{"filter_groups with a dot", "\nfilter_groups = \"safty.max\"\n", nil,
+			`PATH:2: filter_groups "safty.max": not an objective (objectives: accuracy, safety)`},
 		{"a filter flag over the file's", "filter_groups = \"accuracy\"\n", []string{"--filter-groups", "acuracy"},
 			`--filter-groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`},
 	} {
@@ -58,7 +60,7 @@ func TestDashboardConfigErrors(t *testing.T) {
 			if err == nil {
 				err = ses.SetFilterGroups(cfg.FilterGroups)
 			}
-			err = s.dashboardError(err, cfg)
+			err = s.dashboardError(err)
 			want := strings.ReplaceAll(c.want, "PATH", path)
 			if err == nil || err.Error() != want || exitStatus(err) != exitBadInput {
 				t.Errorf("error\n%v\nwant\n%s, exit status %d", err, want, exitBadInput)

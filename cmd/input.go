@@ -391,9 +391,9 @@ func reportInvalid(w io.Writer, counts map[string]int, at map[string]string, rea
 // describeCounts lists counts per cause, most frequent first, as the
 // dashboard does ("accuracy: missing ×3"), each with where its first
 // trajectory was read when at says, and why its expression failed
-// there when reason (nil: none) says (an evaluation error's,
-// Evaluation.EvalReason): "length: evaluation error ×10 (first at
-// run.jsonl:2004: invalid operation: string / int)".
+// there, or what its value that is not a number was, when reason (nil:
+// none) says (Evaluation.EvalReason): "length: evaluation error ×10
+// (first at run.jsonl:2004: invalid operation: string / int)".
 func describeCounts(counts map[string]int, at map[string]string, reason func(cause string) string) string {
 	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
 		if counts[a] != counts[b] {

@@ -110,17 +110,9 @@ func (p *prepared) filterGroups(res *engine.Result) error {
 	if name == "" {
 		return nil
 	}
-	k := slices.IndexFunc(res.Objectives, func(o scoring.Objective) bool { return o.Name == name })
-	if k < 0 {
-		names := make([]string, len(res.Objectives))
-		for j, o := range res.Objectives {
-			names[j] = o.Name
-		}
-		why := fmt.Sprintf("not an objective%s (objectives: %s)", didYouMean(name, names), strings.Join(names, ", "))
-		if p.file.uses(filterGroupsKey) {
-			return p.file.at(filterGroupsKey, fmt.Errorf("%s %q: %s", filterGroupsKey, name, why))
-		}
-		return usagef("--filter-groups %q: %s", name, why)
+	k, err := prompts.FilterObjective(res.Objectives, name)
+	if err != nil {
+		return p.file.filterObjectiveError(err)
 	}
 	p.filter = prompts.FilterGroups(p.ev, k)
 	res.Rewards = p.filter.Rewards(p.ev, res.Options)
@@ -145,6 +137,22 @@ const (
 	filterGroupsKey  = "filter_groups"
 	passThresholdKey = "pass_threshold"
 )
+
+// filterObjectiveError is err, a --filter-groups that names no objective
+// (prompts.NotAnObjectiveError), as the CLI says it: the user's (exit
+// status 2), by the config file's key at its line when the file set it.
+func (f *configFile) filterObjectiveError(err error) error {
+	var notObjective *prompts.NotAnObjectiveError
+	if !errors.As(err, &notObjective) {
+		return err
+	}
+	if f.uses(filterGroupsKey) {
+		said := *notObjective
+		said.Setting = filterGroupsKey
+		return f.at(filterGroupsKey, &said)
+	}
+	return usageError{err}
+}
 
 // notFiltered refuses --filter-groups (or the config's filter_groups, at
 // its line in file) where it is not applied yet, rather than showing

@@ -242,7 +242,8 @@ type statsReport struct {
 	// read ("file:line").
 	InvalidAt map[string]string `json:"invalid_at,omitempty"`
 	// invalidReason is why an evaluation error's expression failed in its
-	// first trajectory (Evaluation.EvalReason; nil: not known).
+	// first trajectory, or what a value that is not a number was there
+	// (Evaluation.EvalReason; nil: not known).
 	invalidReason func(cause string) string
 	Prompts       *promptsJSON  `json:"prompts,omitempty"`
 	Batches       []batchJSON   `json:"batches"`

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
@@ -66,5 +67,52 @@ func TestEvalReasonIsTheFirstTrajectorys(t *testing.T) {
 	}
 	if got := ev.EvalReason("o: missing"); got != "" {
 		t.Errorf("reason of another cause %q", got)
+	}
+}
+
+// TestNotNumberReasonIsTheFirstValue: the trajectories whose objective's
+// value is not a number are one cause whatever the value, and EvalReason
+// says the first's value (a string quoted, escaped and cut; a list), read
+// whole or picked (a loader's Pick), kept as an evaluation error's is by
+// Filter and Append.
+func TestNotNumberReasonIsTheFirstValue(t *testing.T) {
+	c, err := New(Config{Objectives: []ObjectiveConfig{{Name: "o", Expr: "x"}, {Name: "l", Expr: "y == 1 ? [1] : 0"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := Evaluate(c.Scorer, []scoring.Trajectory{
+		enginetest.Traj(0, "g", "x", 1.0, "y", 0),
+		enginetest.Traj(0, "g", "x", "1.0", "y", 0),
+		enginetest.Traj(0, "g", "x", "high", "y", 0),
+		enginetest.Traj(0, "g", "x", 2.0, "y", 1),
+		enginetest.Traj(0, "g", "x", "\x1b[31m"+strings.Repeat("é", 50), "y", 0),
+	})
+	const cause = "o: not a number"
+	if got := ev.InvalidCounts(); got[cause] != 3 || got["l: not a number"] != 1 {
+		t.Fatalf("causes %v, want 3 of %q and 1 of l's", got, cause)
+	}
+	if got, want := ev.EvalReason(cause), `the string "1.0"`; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+	if got, want := ev.EvalReason("l: not a number"), "a list"; got != want {
+		t.Errorf("a list's reason %q, want %q", got, want)
+	}
+	if got := ev.Filter(func(i int) bool { return i != 2 }).EvalReason(cause); got != `the string "1.0"` {
+		t.Errorf("row 1 kept: reason %q", got)
+	}
+	dropped := ev.Filter(func(i int) bool { return i != 1 })
+	if got := dropped.EvalReason(cause); got != "" {
+		t.Errorf("row 1 left out: reason %q, want none (row 2's is not known)", got)
+	}
+	if got := ev.Filter(func(i int) bool { return i == 0 }).Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", "\x1b[31m"+strings.Repeat("é", 50), "y", 0)}).EvalReason(cause); got != `the string "\x1b[31m`+strings.Repeat("é", 35)+`"...` {
+		t.Errorf("appended, a long string with a control character: reason %q", got)
+	}
+	// Read with a Pick, as a loader does: the value kept aside is said.
+	pick := &scoring.Pick{Keys: []string{"x", "y"}}
+	picked := scoring.Trajectory{Group: "g"}
+	picked.Pick, picked.Picked = pick, []scoring.PickedValue{{}, {Kind: scoring.PickedNumber}}
+	picked.SetPickedOther(0, "0.5")
+	if got := Evaluate(c.Scorer, []scoring.Trajectory{picked}).EvalReason(cause); got != `the string "0.5"` {
+		t.Errorf("picked: reason %q", got)
 	}
 }

@@ -30,9 +30,10 @@ type Evaluation struct {
 	Valid []bool
 	// Causes holds, per trajectory, why it is invalid ("" when valid).
 	Causes []string
-	// evalReasons holds, per cause that is an evaluation error, the
-	// reason of its first trajectory's and its row (EvalReason); the
-	// reason is "" where Filter left out the row that had it.
+	// evalReasons holds, per cause that is an evaluation error or a
+	// value that is not a number, the reason of its first trajectory's
+	// and its row (EvalReason); the reason is "" where Filter left out the
+	// row that had it.
 	evalReasons map[string]firstReason
 	// Absent marks, row-major as Values, the objectives that were missing
 	// or NaN and count 0 under nansum (Config.NanSum): TRL's None reward,
@@ -326,8 +327,10 @@ func addReason(reasons map[string]firstReason, cause string, r firstReason) map[
 // EvalReason returns why the expression failed in the first trajectory
 // whose cause of invalidity is cause, an evaluation error ("OBJECTIVE:
 // evaluation error"): expr's message, "invalid argument for len (type
-// float64)". It is "" for other causes, and where Filter left out that
-// trajectory (the others' reasons are not kept).
+// float64)"; or, for a value that is not a number ("OBJECTIVE: not a
+// number"), what it was: "the string "1.0"", "a list"
+// (scoring.NotNumberError). It is "" for other causes, and where Filter
+// left out that trajectory (the others' reasons are not kept).
 func (ev *Evaluation) EvalReason(cause string) string { return ev.evalReasons[cause].reason }
 
 // NewEvaluator returns an Evaluator of c's scorer without trajectories,
@@ -451,9 +454,15 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			continue
 		}
 		key := cause{ie.Objective, ie.Err}
-		var evalErr *scoring.EvalError
-		if errors.As(ie.Err, &evalErr) {
+		var (
+			evalErr   *scoring.EvalError
+			notNumber *scoring.NotNumberError
+		)
+		switch {
+		case errors.As(ie.Err, &evalErr):
 			key.err = scoring.ErrEval // one cause, whatever the reason
+		case errors.As(ie.Err, &notNumber):
+			key.err = scoring.ErrNotNumber // one cause, whatever the value
 		}
 		text, ok := causes[key]
 		if !ok {
@@ -464,8 +473,14 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			causes[key] = text
 		}
 		ev.Causes[i] = text
-		if evalErr != nil {
+		switch {
+		case evalErr != nil:
 			reasons = addReason(reasons, text, firstReason{i, evalErr.Reason})
+		case notNumber != nil:
+			// Rows come in order: only the first of the cause is said.
+			if _, ok := reasons[text]; !ok {
+				reasons = addReason(reasons, text, firstReason{i, notNumber.Value()})
+			}
 		}
 	}
 	return reasons

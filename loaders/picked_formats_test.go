@@ -57,7 +57,8 @@ func asPicked(x any) scoring.PickedValue {
 }
 
 // checkPicked checks that the trajectories read with pick are those read
-// whole, their picked values those of the whole metadata, and that some
+// whole, their picked values those of the whole metadata (a value that is
+// no number kept aside: PickedOthers), and that some
 // came picked (the first blocks, read before the Pick is known, do not);
 // picked trajectories have a response only when pick asks for it.
 func checkPicked(t *testing.T, picked, whole []scoring.Trajectory, pick *scoring.Pick) {
@@ -89,6 +90,10 @@ func checkPicked(t *testing.T, picked, whole []scoring.Trajectory, pick *scoring
 			got, want := tr.Picked[k], asPicked(w.Metadata[key])
 			if got.Kind != want.Kind || math.Float64bits(got.Number) != math.Float64bits(want.Number) {
 				t.Errorf("trajectory %d, %s: picked %+v, want %+v (%#v)", i, key, got, want, w.Metadata[key])
+			}
+			// A value that is no number is kept aside, for the message.
+			if other, ok := tr.PickedOthers[k]; got.Kind == scoring.PickedOther && other != w.Metadata[key] || got.Kind != scoring.PickedOther && ok {
+				t.Errorf("trajectory %d, %s: kept aside as %#v, want %#v", i, key, other, w.Metadata[key])
 			}
 		}
 	}

@@ -1,8 +1,43 @@
 package prompts
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 )
+
+// FilterObjective returns the index among objectives of the group
+// filter's objective, name, or a *NotAnObjectiveError when none has it.
+func FilterObjective(objectives []scoring.Objective, name string) (int, error) {
+	names := make([]string, len(objectives))
+	for k, o := range objectives {
+		names[k] = o.Name
+	}
+	if k := slices.Index(names, name); k >= 0 {
+		return k, nil
+	}
+	return -1, &NotAnObjectiveError{Setting: "--filter-groups", Name: name, Objectives: names, Near: suggest.Near(name, names)}
+}
+
+// NotAnObjectiveError is the error of a group filter whose objective is
+// none of the run's: bad settings. It says
+// `SETTING "NAME": not an objective; did you mean NEAR? (objectives: ...)`,
+// SETTING being the flag or, set by whoever knows, the config file's key.
+type NotAnObjectiveError struct {
+	Setting    string
+	Name       string
+	Objectives []string
+	// Near are the objectives close to Name (suggest.Near).
+	Near []string
+}
+
+func (e *NotAnObjectiveError) Error() string {
+	return fmt.Sprintf("%s %q: not an objective%s (objectives: %s)", e.Setting, e.Name, suggest.DidYouMean(e.Near), strings.Join(e.Objectives, ", "))
+}
 
 // FilterStep is what the group filter kept and dropped of one step.
 type FilterStep struct {

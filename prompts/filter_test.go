@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -101,5 +102,27 @@ func TestFilterSince(t *testing.T) {
 	other := engine.Evaluate(scorer, []scoring.Trajectory{row(0, "a", 1)})
 	if out, _, ok := f.Since(other); ok || out != nil {
 		t.Error("an evaluation that extends none filtered is taken as extending it")
+	}
+}
+
+// TestFilterObjective: the filter's objective is found by its name; a
+// name of none is a NotAnObjectiveError with the objectives and the near
+// ones, said by the flag or by the setting it is given.
+func TestFilterObjective(t *testing.T) {
+	objectives := []scoring.Objective{{Name: "accuracy"}, {Name: "safety"}}
+	if k, err := FilterObjective(objectives, "safety"); k != 1 || err != nil {
+		t.Fatalf("safety: %d, %v", k, err)
+	}
+	_, err := FilterObjective(objectives, "acuracy")
+	var notObjective *NotAnObjectiveError
+	if !errors.As(err, &notObjective) {
+		t.Fatalf("acuracy: %v, want a NotAnObjectiveError", err)
+	}
+	if want := `--filter-groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`; err.Error() != want {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+	notObjective.Setting = "filter_groups"
+	if want := `filter_groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`; notObjective.Error() != want {
+		t.Errorf("got  %s\nwant %s", notObjective, want)
 	}
 }

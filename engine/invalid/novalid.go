@@ -41,7 +41,8 @@ type Cause struct {
 	Text  string
 	Count int
 	// Reason, when Err is ErrEval, is why the expression failed in the
-	// first trajectory of the cause (Evaluation.EvalReason), else "".
+	// first trajectory of the cause, when ErrNotNumber what the value was
+	// there (Evaluation.EvalReason), else "".
 	Reason string
 	// Field is the field the expression reads when it reads one metadata
 	// value (or bare name) and nothing else, else "".
@@ -137,7 +138,7 @@ func (c Cause) message(n int, fields []string) (subject, what string) {
 	case errors.Is(c.Err, scoring.ErrMissing):
 		what = "absent or null " + where
 	case errors.Is(c.Err, scoring.ErrNotNumber):
-		what = "not a number (a string, a list or a map) " + where
+		what = "not a number (a string, a list or a map) " + where + c.reason()
 	default:
 		what = c.Err.Error() + " " + where + c.reason()
 	}

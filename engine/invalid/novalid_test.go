@@ -55,7 +55,7 @@ func TestNoValid(t *testing.T) {
 			"all 3 trajectories are invalid: objective acc = acuracy > 0.5 ? 1 : 0: evaluation error in every trajectory (the first: invalid operation: <nil> > float64); the first record of each input has no field acuracy; did you mean accuracy?"},
 		// Two objectives: a trajectory counts its first invalid one only.
 		{[]string{"safe=metadata.safety", "acc=metadata.acuracy"},
-			"all 3 trajectories are invalid: objective acc = metadata.acuracy: absent or null in 2 trajectories; the first record of each input has no field acuracy; did you mean accuracy?; also objective safe = metadata.safety: not a number (a string, a list or a map) in 1 trajectory"},
+			"all 3 trajectories are invalid: objective acc = metadata.acuracy: absent or null in 2 trajectories; the first record of each input has no field acuracy; did you mean accuracy?; also objective safe = metadata.safety: not a number (a string, a list or a map) in 1 trajectory (the first: the string \"high\")"},
 		// A value that is there, but not a number: no field is said to be
 		// missing.
 		{[]string{"s=metadata.safety * 0 + (metadata.safety > 0.6 ? 1/0 : 0/0)"},

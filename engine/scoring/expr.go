@@ -163,7 +163,7 @@ func (e *Expression) EvalNumber(t *Trajectory) (x float64, v any, err error) {
 		return math.NaN(), nil, err
 	}
 	if _, isBool := v.(bool); isBool {
-		return math.NaN(), v, ErrNotNumber
+		return math.NaN(), v, notNumber(v)
 	}
 	x, err = toNumber(v)
 	return x, v, err
@@ -326,9 +326,57 @@ func toNumber(v any) (float64, error) {
 	case uint64:
 		x = float64(n)
 	default:
-		return math.NaN(), ErrNotNumber
+		return math.NaN(), notNumber(v)
 	}
 	return x, Finite(x)
+}
+
+// NotNumberError is ErrNotNumber with the value that is not a number
+// (Value says it). Its text is ErrNotNumber's, so that the causes of
+// invalid trajectories are counted as one whatever the value.
+type NotNumberError struct{ value any }
+
+func (e *NotNumberError) Error() string { return ErrNotNumber.Error() }
+
+// Is makes a NotNumberError an ErrNotNumber.
+func (e *NotNumberError) Is(target error) bool { return target == ErrNotNumber }
+
+// notNumber returns the error of v, a value that is not a number (nil
+// for one not kept).
+func notNumber(v any) *NotNumberError { return &NotNumberError{value: v} }
+
+// notNumberRunes is how much of a string value Value says: a field may
+// hold a whole text.
+const notNumberRunes = 40
+
+// Value says what the value was: a string quoted and escaped, its first
+// notNumberRunes runes then "..." ("the string "1.0""); "a bool true";
+// "a list"; "a map"; else its Go type; "" for a value not kept. It is
+// worked out when asked, for the first of a cause alone.
+func (e *NotNumberError) Value() string {
+	switch x := e.value.(type) {
+	case nil:
+		return ""
+	case string:
+		cut, more := x, ""
+		if n := 0; len(x) > notNumberRunes {
+			for i := range x {
+				if n == notNumberRunes {
+					cut, more = x[:i], "..."
+					break
+				}
+				n++
+			}
+		}
+		return "the string " + strconv.Quote(cut) + more
+	case bool:
+		return fmt.Sprintf("a bool %t", x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a map"
+	}
+	return fmt.Sprintf("a %T", e.value)
 }
 
 // Finite returns ErrNaN or ErrInf when x is not a finite number, else nil.

@@ -1,12 +1,14 @@
 package scoring
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -162,5 +164,39 @@ func TestUnpickedKeyIsAbsent(t *testing.T) {
 	p := Trajectory{LoaderState: LoaderState{Pick: &Pick{Keys: []string{"b"}}, Picked: []PickedValue{{Number: 1, Kind: PickedNumber}}}}
 	if x, err := p.pickedNumber("a"); err != ErrMissing || !math.IsNaN(x) {
 		t.Errorf("an unpicked key reads as %v, %v; want NaN, %v", x, err, ErrMissing)
+	}
+}
+
+// TestNotNumberValue: a value that is not a number is ErrNotNumber, and
+// says what it was: a string quoted, escaped and cut; a bool (a logged
+// advantage's); a list; a map; nothing for a value not kept.
+func TestNotNumberValue(t *testing.T) {
+	long := strings.Repeat("ab", 30) + "\n"
+	for _, c := range []struct {
+		value any
+		want  string
+	}{
+		{"1.0", `the string "1.0"`},
+		{"\x1b[2J", `the string "\x1b[2J"`},
+		{long, `the string "` + long[:notNumberRunes] + `"...`},
+		{true, "a bool true"},
+		{[]any{1.0}, "a list"},
+		{map[string]any{}, "a map"},
+		{nil, ""},
+	} {
+		err := notNumber(c.value)
+		if !errors.Is(err, ErrNotNumber) || err.Error() != ErrNotNumber.Error() || err.Value() != c.want {
+			t.Errorf("%#v: %v, value %q; want ErrNotNumber, %q", c.value, err, err.Value(), c.want)
+		}
+	}
+	// A bool is not a number for a logged advantage.
+	e, err := CompileExpression("x", "metadata.x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = e.EvalNumber(&Trajectory{Metadata: map[string]any{"x": true}})
+	var notNumber *NotNumberError
+	if !errors.As(err, &notNumber) || notNumber.Value() != "a bool true" {
+		t.Errorf("a bool logged: %v", err)
 	}
 }

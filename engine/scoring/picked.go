@@ -27,7 +27,8 @@ const (
 	PickedAbsent PickedKind = iota
 	// PickedNumber is a number: PickedValue.Number.
 	PickedNumber
-	// PickedOther is a string or a bool.
+	// PickedOther is anything else: a string, a list, a map
+	// (Trajectory.PickedOthers holds it).
 	PickedOther
 )
 
@@ -37,13 +38,15 @@ type PickedValue struct {
 	Kind   PickedKind
 }
 
-// number returns v as toNumber converts the same value in Metadata.
-func (v PickedValue) number() (float64, error) {
+// pickedAt returns the value of the picked metadata key Pick.Keys[k] of
+// t, as toNumber converts the same value in Metadata.
+func (t *Trajectory) pickedAt(k int) (float64, error) {
+	v := t.Picked[k]
 	switch v.Kind {
 	case PickedNumber:
 		return v.Number, Finite(v.Number)
 	case PickedOther:
-		return math.NaN(), ErrNotNumber
+		return math.NaN(), notNumber(t.PickedOthers[k])
 	}
 	return math.NaN(), ErrMissing
 }
@@ -53,7 +56,18 @@ func (v PickedValue) number() (float64, error) {
 // Pick does not name is absent: the trajectory was read without it.
 func (t *Trajectory) pickedNumber(key string) (float64, error) {
 	if k := slices.Index(t.Pick.Keys, key); k >= 0 {
-		return t.Picked[k].number()
+		return t.pickedAt(k)
 	}
 	return math.NaN(), ErrMissing
+}
+
+// SetPickedOther sets t's picked value k to value, which is not a number
+// (a string, a list, a map, as Metadata would hold it): kept, for the
+// message that says it, in PickedOthers.
+func (t *Trajectory) SetPickedOther(k int, value any) {
+	t.Picked[k] = PickedValue{Kind: PickedOther}
+	if t.PickedOthers == nil {
+		t.PickedOthers = map[int]any{}
+	}
+	t.PickedOthers[k] = value
 }

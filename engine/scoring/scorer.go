@@ -235,7 +235,7 @@ func (s *ParetoScorer) EvaluateAbsent(t *Trajectory, dst []float64, absent []boo
 		var v float64
 		var err error
 		if t.Pick != nil && t.Pick == s.pick {
-			v, err = t.Picked[s.pickAt[k]].number()
+			v, err = t.pickedAt(s.pickAt[k])
 		} else {
 			v, err = e.Eval(t)
 		}

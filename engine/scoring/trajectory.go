@@ -63,6 +63,11 @@ type LoaderState struct {
 	// scorer whose own Pick that is sees the trajectory as it would whole.
 	Pick   *Pick
 	Picked []PickedValue
+	// PickedOthers holds, by index in Picked, the picked values that are
+	// not numbers (PickedOther) as Metadata would hold them, so that the
+	// trajectory's invalidity can say what the value was; nil when none
+	// is (SetPickedOther).
+	PickedOthers map[int]any
 }
 
 // DropBody drops t's Response and Metadata (or Picked), the bulk of a
@@ -73,7 +78,7 @@ func (t *Trajectory) DropBody() bool {
 	if t.Format == "" {
 		return false
 	}
-	t.Response, t.Metadata, t.Pick, t.Picked, t.Lean = nil, nil, nil, nil, true
+	t.Response, t.Metadata, t.Pick, t.Picked, t.PickedOthers, t.Lean = nil, nil, nil, nil, nil, true
 	return true
 }
 

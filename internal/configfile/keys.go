@@ -2,9 +2,13 @@ package configfile
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/suggest"
 )
 
 // validKeys lists what a config file may set, for the error about a
@@ -13,17 +17,81 @@ const validKeys = "computer, method, scope, scale, normalize, task, verification
 
 // unknownKeysError is the error for the keys of the config file at path,
 // whose text is text, that no setting reads: "PATH:LINE: unknown key K",
-// placed at the first of them, so that a typo is found at once.
+// placed at the first of them, so that a typo is found at once, with the
+// keys of the same table close to each ("unknown key constraints; did you
+// mean constraint?", "unknown keys a (did you mean b?), c" for several).
 func unknownKeysError(path, text string, keys []toml.Key) error {
 	names := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = k.String()
 	}
-	noun := "key"
-	if len(keys) > 1 {
-		noun = "keys"
+	var said string
+	if len(keys) == 1 {
+		said = "key " + names[0] + suggest.DidYouMean(nearKeys(keys[0]))
+	} else {
+		for i, k := range keys {
+			if near := nearKeys(k); len(near) > 0 {
+				names[i] += " (did you mean " + suggest.OrList(near) + "?)"
+			}
+		}
+		said = "keys " + strings.Join(names, ", ")
 	}
-	return placed(path, text, keyLine(text, keys[0]), fmt.Errorf("unknown %s %s (valid: %s)", noun, strings.Join(names, ", "), validKeys))
+	return placed(path, text, keyLine(text, keys[0]), fmt.Errorf("unknown %s (valid: %s)", said, validKeys))
+}
+
+// nearKeys returns the keys a config file may set in key's table that are
+// close to key's last part (suggest.Near), each said in full
+// ("objective.goal" for "objective.goall"); none when key's table is
+// itself unknown.
+func nearKeys(key toml.Key) []string {
+	table := reflect.TypeFor[engine.Config]()
+	for i := 0; i < len(key)-1; i++ {
+		field, ok := tomlField(table, key[i])
+		if !ok {
+			return nil
+		}
+		switch t := field.Type; {
+		case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Struct: // [[objective]]
+			table = t.Elem()
+		case t.Kind() == reflect.Map && t.Elem().Kind() == reflect.Struct: // [sources.NAME]: NAME is any
+			table = t.Elem()
+			i++
+		default:
+			return nil
+		}
+	}
+	var settable []string
+	for i := range table.NumField() {
+		if name := tomlName(table.Field(i)); name != "" {
+			settable = append(settable, name)
+		}
+	}
+	near := suggest.Near(key[len(key)-1], settable)
+	for i, n := range near {
+		near[i] = append(key[:len(key)-1:len(key)-1], n).String()
+	}
+	return near
+}
+
+// tomlField returns the field of the struct type table that the config
+// file sets as name.
+func tomlField(table reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range table.NumField() {
+		if f := table.Field(i); tomlName(f) == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// tomlName returns the key a config file sets f by, "" for a field it
+// cannot set.
+func tomlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	if name == "-" {
+		return ""
+	}
+	return name
 }
 
 // keyLine returns the 1-based line of text where key is set or its table

@@ -3,6 +3,7 @@ package configfile
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -235,5 +236,38 @@ func TestAt(t *testing.T) {
 		if got := f.At(c.err, c.key...).Error(); got != c.want {
 			t.Errorf("%v at %v: %q, want %q", c.err, c.key, got, c.want)
 		}
+	}
+}
+
+// TestUnknownKeysSuggestTheNear reads config files with misspelt keys: the
+// error names each at its line with the keys close to it in its own table
+// (top level, [[objective]], [sources.NAME] and its objectives), and a key
+// of an unknown table gets none.
+func TestUnknownKeysSuggestTheNear(t *testing.T) {
+	const objective = "[[objective]]\nname = \"accuracy\"\nexpr = \"metadata.accuracy\"\n"
+	for _, c := range []struct {
+		name, config string
+		want         string // the error up to its list of valid keys, the path being PATH
+	}{
+		{"top level", "method = \"pareto\"\nconstraints = [\"accuracy >= 0\"]\n",
+			"PATH:2: unknown key constraints; did you mean constraint? (valid: "},
+		{"nothing near", "rewardz = 1\n", "PATH:1: unknown key rewardz (valid: "},
+		{"in [[objective]]", objective + "goall = \"max\"\n",
+			"PATH:4: unknown key objective.goall; did you mean objective.goal? (valid: "},
+		{"a source's table", "source_by = \"metadata.src\"\n[sources.math]\nobjectiv = []\n",
+			"PATH:3: unknown key sources.math.objectiv; did you mean sources.math.objective? (valid: "},
+		{"a source's objective", "source_by = \"metadata.src\"\n[[sources.math.objective]]\nname = \"a\"\nexpr = \"metadata.a\"\nwieght = 2\n",
+			"PATH:5: unknown key sources.math.objective.wieght; did you mean sources.math.objective.weight? (valid: "},
+		{"several", "constraints = []\nrewardz = 1\n",
+			"PATH:1: unknown keys constraints (did you mean constraint?), rewardz (valid: "},
+		{"an unknown table's keys", "[methods]\nscopee = \"group\"\n",
+			"PATH:1: unknown keys methods (did you mean method?), methods.scopee (valid: "},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("PATH", c.config)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("got %v\nwant %s...", err, c.want)
+			}
+		})
 	}
 }

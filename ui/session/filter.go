@@ -1,13 +1,9 @@
 package session
 
 import (
-	"errors"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/prompts"
 )
 
@@ -35,29 +31,16 @@ type GroupFilter struct {
 	filtered   *prompts.Filtered
 }
 
-// ErrNotAnObjective is in the error of a --filter-groups that names no
-// objective: bad settings, which the command line reports with exit
-// status 2.
-var ErrNotAnObjective = errors.New("not an objective")
-
 // SetFilterGroups names the group filter's objective (--filter-groups;
 // "" for none) and turns the filter on: a name that is no objective is
-// an error, with the nearest ones.
+// a *prompts.NotAnObjectiveError, with the nearest ones.
 func (s *Session) SetFilterGroups(objective string) error {
 	if objective == "" {
 		return nil
 	}
-	names := make([]string, len(s.Evaluation.Objectives))
-	for k, o := range s.Evaluation.Objectives {
-		names[k] = o.Name
-	}
-	k := slices.Index(names, objective)
-	if k < 0 {
-		hint := ""
-		if near := suggest.Near(objective, names); len(near) > 0 {
-			hint = "; did you mean " + strings.Join(near, " or ") + "?"
-		}
-		return fmt.Errorf("--filter-groups %q: %w%s (objectives: %s)", objective, ErrNotAnObjective, hint, strings.Join(names, ", "))
+	k, err := prompts.FilterObjective(s.Evaluation.Objectives, objective)
+	if err != nil {
+		return err
 	}
 	s.Filter = GroupFilter{Objective: objective, k: k}
 	ev, f := s.Filtered(true)

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
@@ -189,7 +190,9 @@ func csvPickedTrajectory(l *input.Loader, t *scoring.Trajectory, layout *csvLayo
 	t.Pick, t.Picked = picker.pick, picked
 	for j, c := range layout.metadata {
 		if k := picker.at[j]; k >= 0 {
-			picked[k] = cellPicked(row[c.index])
+			if picked[k] = cellPicked(row[c.index]); picked[k].Kind == scoring.PickedOther {
+				t.SetPickedOther(k, strings.Clone(row[c.index])) // not the whole record's text
+			}
 		}
 	}
 	response := CellFieldIndex("response")

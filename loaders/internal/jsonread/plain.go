@@ -159,6 +159,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *scoring.Trajectory) (int,
 		}
 		// x is the value for Metadata: a picked one is not boxed.
 		var x any
+		var text []byte // a string's, quoted
 		v := scoring.PickedValue{Kind: scoring.PickedOther}
 		switch c := b[i]; {
 		case c == '-' || isDigit(c):
@@ -169,6 +170,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *scoring.Trajectory) (int,
 			if i, ok = jsonscan.ValidString(b, i); ok && t.Pick == nil {
 				x = unquote(b[start:i])
 			}
+			text = b[start:i]
 		case c == 't': // a bool counts 1 or 0 when picked
 			i, ok = jsonscan.ValidLiteral(b, i, "true")
 			x, v.Number, v.Kind = true, 1, scoring.PickedNumber
@@ -186,7 +188,7 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *scoring.Trajectory) (int,
 		}
 		switch {
 		case t.Pick != nil:
-			if !p.setPicked(t, key, v) {
+			if !p.setPicked(t, key, v, text) {
 				return i, false
 			}
 		case x == nil && v.Kind == scoring.PickedNumber:
@@ -211,15 +213,21 @@ func (p *lineParser) plainMetadata(b []byte, i int, t *scoring.Trajectory) (int,
 }
 
 // setPicked sets the value of the metadata key whose JSON string is key
-// to v in t.Picked, if t.Pick names it, and reports whether it could tell:
-// not for a key with escapes, which the general path unescapes.
-func (p *lineParser) setPicked(t *scoring.Trajectory, key []byte, v scoring.PickedValue) bool {
+// to v in t.Picked, if t.Pick names it (a string's, PickedOther, text is
+// its JSON, kept unquoted: SetPickedOther), and reports whether it could
+// tell: not for a key with escapes, which the general path unescapes.
+func (p *lineParser) setPicked(t *scoring.Trajectory, key []byte, v scoring.PickedValue, text []byte) bool {
 	name := key[1 : len(key)-1]
 	if bytes.IndexByte(name, '\\') >= 0 {
 		return false
 	}
 	if k, ok := p.pickIndex(t.Pick, name); ok {
+		if v.Kind == scoring.PickedOther {
+			t.SetPickedOther(k, unquote(text))
+			return true
+		}
 		t.Picked[k] = v
+		delete(t.PickedOthers, k) // a key given twice: the last value is its
 	}
 	return true
 }

@@ -107,6 +107,10 @@ func (c *plainChecker) checkPicked(t *testing.T, line []byte, pick *scoring.Pick
 		if g.Kind != w.Kind || math.Float64bits(g.Number) != math.Float64bits(w.Number) {
 			t.Fatalf("%s: key %q picked as %+v, want %+v", line, key, g, w)
 		}
+		// A value that is no number is kept aside, for the message.
+		if other, ok := got.PickedOthers[k]; g.Kind == scoring.PickedOther && other != md[key] || g.Kind != scoring.PickedOther && ok {
+			t.Fatalf("%s: key %q kept aside as %#v, want %#v", line, key, other, md[key])
+		}
 	}
 }
 

@@ -65,10 +65,15 @@ func (p *lineParser) plainExtras(t *scoring.Trajectory, metadata []byte) bool {
 				continue
 			}
 			v, ok := pickedOf(m.value)
-			if !ok {
+			switch {
+			case !ok:
 				return false
+			case v.Kind == scoring.PickedOther:
+				t.SetPickedOther(k, jsonValue{raw: m.value}.topLevel())
+			default:
+				t.Picked[k] = v
+				delete(t.PickedOthers, k) // a key given twice: the last value is its
 			}
-			t.Picked[k] = v
 			continue
 		}
 		key := unquote(m.key) // invalid UTF-8 reads as U+FFFD, as on the general path

@@ -494,8 +494,8 @@ func (pr *parquetReader) pickedRow(row parquet.Row, t *scoring.Trajectory) (err 
 			if c.number != nil {
 				picked[at] = scoring.PickedValue{Number: c.number(vs[0]), Kind: scoring.PickedNumber}
 			} else {
-				c.scalar(vs[0]) // a corrupt value's panic is the file's error
-				picked[at] = scoring.PickedValue{Kind: scoring.PickedOther}
+				// A corrupt value's panic is the file's error.
+				t.SetPickedOther(at, c.scalar(vs[0]))
 			}
 		}
 		return true
