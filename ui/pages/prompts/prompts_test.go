@@ -302,13 +302,13 @@ func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
 	var b strings.Builder
 	for step := range 10 {
 		for p := range 3 {
-			fmt.Fprintf(&b, `{"id":"p%d-%d","group":"question %d about the problem of the day here","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", p, step, p, step, p%2)
+			fmt.Fprintf(&b, `{"id":"p%d-%d","group":"question %d about the problem of the day here %d","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", p, step, p, p, step, p%2)
 		}
 	}
 	tab := settledTab(uitest.TextSession(t, b.String()))
 	tab.SetSize(200, 30)
 	v := uitest.Plain(tab)
-	if !strings.Contains(v, "question 1 about the problem of the day here ") {
+	if !strings.Contains(v, "question 1 about the problem of the day here 1 ") {
 		t.Errorf("at 200 cells the prompts are cut beside a heatmap of 10 cells:\n%s", v)
 	}
 	tab.SetSize(80, 30)
@@ -320,10 +320,11 @@ func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
 }
 
 // TestPromptsColumnMeasuresEscapedPrompts: a prompt's line breaks are
-// drawn escaped, `\n` two cells each; with room for it, the prompt column
-// is as wide as the escaped prompt, which shows whole, not cut with "…".
+// drawn as common.LineBreak, three cells each; with room for it, the
+// prompt column is as wide as the prompt so drawn, which shows whole, not
+// cut with "…".
 func TestPromptsColumnMeasuresEscapedPrompts(t *testing.T) {
-	prompts := []string{"alpha: the system turn\nthe user turn\nthe answer\nend", "beta: the system turn\nthe user turn\nthe answer\nend"}
+	prompts := []string{"alpha: the system turn\nthe user turn\nthe answer\nend alpha", "beta: the system turn\nthe user turn\nthe answer\nend beta"}
 	var b strings.Builder
 	for step := range 3 {
 		for k, p := range prompts {
@@ -334,7 +335,7 @@ func TestPromptsColumnMeasuresEscapedPrompts(t *testing.T) {
 	tab.SetSize(160, 12)
 	v := uitest.Plain(tab)
 	for _, p := range prompts {
-		want := strings.ReplaceAll(p, "\n", `\n`)
+		want := strings.ReplaceAll(p, "\n", common.LineBreak)
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(want) + ` +forgotten `).MatchString(v) {
 			t.Errorf("prompt %q not listed whole as %q:\n%s", p, want, v)
 		}
