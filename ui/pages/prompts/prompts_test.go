@@ -341,3 +341,34 @@ func TestPromptsColumnMeasuresEscapedPrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestGoldenPromptsByName: chat-template prompts "Question N" sorted by
+// name, in the order of their numbers (as the Groups tab sorts), without
+// the template's shared end, at 80x24 and 160x40.
+func TestGoldenPromptsByName(t *testing.T) {
+	var b strings.Builder
+	for step := range 3 {
+		for _, q := range []int{0, 100, 10, 2, 1, 11, 20} {
+			prompt := fmt.Sprintf("<|im_start|>user\nQuestion %d<|im_end|>\n<|im_start|>assistant\n", q)
+			fmt.Fprintf(&b, `{"id":"%d-%d","group":%q,"batch":%d,"metadata":{"a":%d,"b":0}}`+"\n", step, q, prompt, step, (q+step)%2)
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			tab := settledTab(uitest.TextSession(t, b.String()))
+			tab.SetSize(size[0], size[1])
+			tab.list.SortColumn = byName
+			tab.rebuild()
+			v := uitest.Plain(tab)
+			// Their shared start ("<|im_start|>user\nQuestion ") left out too.
+			if got := regexp.MustCompile(`(?m)^…\d+…`).FindAllString(v, 7); !slices.Equal(got, []string{
+				"…0…", "…1…", "…2…", "…10…", "…11…", "…20…", "…100…"}) {
+				t.Errorf("by name, the prompts are listed %q", got)
+			}
+			if strings.Contains(v, "assistant") {
+				t.Errorf("the template's shared end is shown:\n%s", v)
+			}
+			golden.RequireEqual(t, v)
+		})
+	}
+}
