@@ -541,7 +541,11 @@ func (t *promptsTab) chart() string {
 	// The run's steps, as the heatmap: prompts' charts side by side.
 	first, last := float64(t.steps[0]), float64(t.steps[len(t.steps)-1])
 	f := plot.NewStepFrame(t.width, t.chartHeight()-1, first, last,
-		func(rows int) chart.Axis { return chart.Fit(0, 1, rows, chart.Options{NonNegative: true}) })
+		func(rows int) chart.Axis {
+			// A pass rate's axis is its range, 0 to 1, both ends labelled:
+			// on two rows, a row apart.
+			return chart.FitRange(0, 1, rows, chart.Options{NonNegative: true, MinGap: min(rows-1, 2)})
+		})
 	line := make([]canvas.Float64Point, len(p.History))
 	for k, h := range p.History {
 		line[k] = canvas.Float64Point{X: float64(h.Step), Y: h.PassRate()}

@@ -372,3 +372,18 @@ func TestGoldenPromptsByName(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptsChartLabelsBothEnds: the pass-rate chart labels 0 and 1, the
+// ends of a pass rate, at 80x24 (three rows) and 160x40.
+func TestPromptsChartLabelsBothEnds(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {80, 16}, {160, 40}} {
+		tab := settledTab(uitest.SampleSession(t))
+		tab.SetSize(size[0], size[1])
+		v := uitest.Plain(tab)
+		for _, end := range []string{"0", "1"} {
+			if !regexp.MustCompile(`(?m)^` + end + `(\.0+)?┤`).MatchString(v) {
+				t.Errorf("at %dx%d the chart does not label %s:\n%s", size[0], size[1], end, v)
+			}
+		}
+	}
+}
