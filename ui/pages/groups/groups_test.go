@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -675,5 +676,20 @@ func TestGroupViewResponseGrowsWhenScrolled(t *testing.T) {
 	uitest.PressKeys(tab, "right", "right")
 	if after := width(); after <= before {
 		t.Errorf("scrolled, the response stays %d cells wide (%d before):\n%s", after, before, uitest.Plain(tab))
+	}
+}
+
+// TestGroupsScrollHintKeptWhole: where the line over the groups is too
+// long, its start is cut, not the hint of the columns off screen, at
+// 80x24; at 200x60 every column shows and there is no hint.
+func TestGroupsScrollHintKeptWhole(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		tab.SetSize(size[0], size[1])
+		status := strings.SplitN(uitest.Plain(tab), "\n", 2)[0]
+		hint := regexp.MustCompile(` · \d+ columns? →$`).MatchString(strings.TrimRight(status, " "))
+		if hint != (size[0] == 80) {
+			t.Errorf("at %dx%d the line over the groups: %q", size[0], size[1], status)
+		}
 	}
 }
