@@ -172,7 +172,8 @@ func (v *groupView) resort(c *common.Common, next bool) {
 
 // sortPart says how the rows are ordered: "sorted by pareto ▼", or, when
 // a change of method kept an order its key no longer gives,
-// "order of grpo ▼ (s sorts)".
+// "order of grpo ▼ (s sorts)", "order kept from grpo ▼ (s sorts)" when
+// no column is grpo's any more.
 func (v *groupView) sortPart(c *common.Common) string {
 	st := c.Styles
 	by := v.sortedBy + common.SortArrow(v.descending)
@@ -180,6 +181,9 @@ func (v *groupView) sortPart(c *common.Common) string {
 	if v.sortKey < len(keys) && keys[v.sortKey].title == v.sortedBy &&
 		slices.IsSortedFunc(v.members, v.order(c, keys[v.sortKey])) {
 		return st.Muted.Render("sorted by ") + by
+	}
+	if !slices.ContainsFunc(keys, func(k groupSortKey) bool { return k.title == v.sortedBy }) {
+		return st.Muted.Render("order kept from ") + by + st.Muted.Render(" (s sorts)")
 	}
 	return st.Muted.Render("order of ") + by + st.Muted.Render(" (s sorts)")
 }
