@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -122,9 +125,9 @@ func TestGroupViewSorts(t *testing.T) {
 	}
 	press(m, "s", "s", "s", "s", "s", "s", "s") // accuracy, safety, length, then pareto-crowding, grpo, score, rank
 	press(m, "s", "s", "s", "s")                // accuracy, safety, length, pareto-crowding
-	press(m, "m")                               // gdpo: pareto-crowding's order kept
+	press(m, "m")                               // gdpo: pareto-crowding's order kept, its column gone
 	view = screen(m)
-	if !strings.Contains(view, "order of pareto-crowding ▲ (s sorts)") || strings.Contains(view, "sorted by") {
+	if !strings.Contains(view, "order kept from pareto-crowding ▲ (s sorts)") || strings.Contains(view, "sorted by") {
 		t.Errorf("after m the line claims a sort its rows do not have:\n%s", view)
 	}
 }
@@ -232,5 +235,23 @@ func TestFooterWhileEditingWeights(t *testing.T) {
 	press(m, "esc")
 	if f := footer(); !strings.Contains(f, "point") {
 		t.Errorf("the editor closed, Pareto's footer reads %q", f)
+	}
+}
+
+// TestGoldenGroupOrderKept: a group sorted by pareto, then A switched to
+// grpo, the Compare tab's B: no column is pareto's, and the line over the
+// rows says the order was kept from it, at 80x24 and 160x40.
+func TestGoldenGroupOrderKept(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newTestModel(t, size[0], size[1])
+			press(m, "2", "down", "enter")
+			setMethod(t, m, m.Session().CompareMethod)
+			view := screen(m)
+			if !strings.Contains(view, "order kept from pareto ▼ (s sorts)") {
+				t.Errorf("the line over the rows does not say the order was kept from pareto:\n%s", view)
+			}
+			golden.RequireEqual(t, view)
+		})
 	}
 }

@@ -88,7 +88,7 @@ func TestVerlDashboard(t *testing.T) {
 	view = screen(app)
 	golden.RequireEqual(t, view)
 	checkScreen(t, "the Groups tab", view, []string{
-		"\n…7 * 8? Let's think", "\n…12 + 30? Let's think", "\n…81 / 9? Let's think",
+		"\n…7 * 8?…", "\n…12 + 30?…", "\n…81 / 9?…",
 	}, []string{"system\\nYou are"})
 
 	press(app, "enter")
@@ -119,7 +119,7 @@ func TestTRLDashboard(t *testing.T) {
 	press(app, "2")
 	view := screen(app)
 	golden.RequireEqual(t, view)
-	checkScreen(t, "the Groups tab", view, []string{"method: grpo", "\n…Factor x^2 - 1.<|im_end|>", "\n…Solve x + 3 = 5.<|im_end|>"}, nil)
+	checkScreen(t, "the Groups tab", view, []string{"method: grpo", "\n…Factor x^2 - 1.…", "\n…Solve x + 3 = 5.…"}, nil)
 
 	press(app, "enter")
 	view = screen(app)
@@ -216,7 +216,7 @@ func TestVerlDashboardProgram(t *testing.T) {
 	}
 	waitFor("method: grpo")
 	tm.Send(uitest.KeyPress("2"))
-	waitFor("…81 / 9? Let's think")
+	waitFor("…81 / 9?…")
 	tm.Send(uitest.KeyPress("enter"))
 	waitFor("attempt 1. ↵ Answer: 56")
 	tm.Send(uitest.KeyPress("q"))

@@ -96,7 +96,8 @@ func (e weightEditor) view(c *common.Common, width int) []string {
 }
 
 // weightsLine is the line of weights, the selected one in brackets, and
-// the score's formula in what width leaves.
+// the score's formula in what width leaves. Weights that do not fit
+// scroll with the selected one (weightsWindow).
 func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	st := c.Styles
 	weights := c.Session.Weights()
@@ -116,10 +117,54 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
 	}
 	norm := c.Session.Result.Options.NormalizeObjectives
-	line := title + " " + strings.Join(parts, " ") + "  " +
-		st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  "
+	normPart := "  " + st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  "
+	// The weights come first: the normalization shows when they leave it
+	// room.
+	window := weightsWindow(st, parts, e.selected, width-ansi.StringWidth(title)-1)
+	line := title + " " + window + normPart
 	line += st.Muted.Render(common.ScoreFormula(c.Session.Result, width-ansi.StringWidth(line)))
 	return ansi.Truncate(line, width, "…")
+}
+
+// weightsWindow joins the parts of the weights that fit in room cells,
+// the selected one always among them: from the first, or, when the
+// selected one would not fit, from the first that lets it, "←N " and
+// " N→" saying how many are left out on either side.
+func weightsWindow(st *common.Styles, parts []string, selected, room int) string {
+	widths := make([]int, len(parts))
+	for k, p := range parts {
+		widths[k] = ansi.StringWidth(p)
+	}
+	// span is the width of parts first..last, joined by spaces, with the
+	// markers of those left out.
+	span := func(first, last int) int {
+		w := last - first
+		for k := first; k <= last; k++ {
+			w += widths[k]
+		}
+		if first > 0 {
+			w += len(strconv.Itoa(first)) + len("← ")
+		}
+		if last < len(parts)-1 {
+			w += len(strconv.Itoa(len(parts)-1-last)) + len(" →")
+		}
+		return w
+	}
+	first, last := 0, min(selected, len(parts)-1)
+	for first < last && span(first, last) > room {
+		first++
+	}
+	for last+1 < len(parts) && span(first, last+1) <= room {
+		last++
+	}
+	line := strings.Join(parts[first:last+1], " ")
+	if first > 0 {
+		line = st.Muted.Render("←"+strconv.Itoa(first)) + " " + line
+	}
+	if last < len(parts)-1 {
+		line += " " + st.Muted.Render(strconv.Itoa(len(parts)-1-last)+"→")
+	}
+	return line
 }
 
 // handleWeightInput hands a key to the weight's text input while typing:

@@ -12,7 +12,9 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // TestTypeWeight: = opens a text input on the selected weight; enter sets
@@ -220,4 +222,90 @@ func findMsg[T tea.Msg](t *testing.T, cmd tea.Cmd) T {
 	var zero T
 	t.Fatalf("no %T among the messages", zero)
 	return zero
+}
+
+// TestWeightsScrollToTheSelected: at 80 cells, where the weights do not
+// all fit, the line scrolls to show the selected one, saying how many are
+// left out on either side; at 160 all of them show.
+func TestWeightsScrollToTheSelected(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		m := fourWeightsModel(t, size[0], size[1])
+		press(m, "w")
+		objectives := m.Session().Evaluation.Objectives
+		for k, o := range objectives {
+			line := weightsLineOf(t, screen(m))
+			if !strings.Contains(line, "["+o.Name+" ") {
+				t.Errorf("at %dx%d, %s selected, the line does not show it: %q", size[0], size[1], o.Name, line)
+			}
+			hidden := 0
+			for _, other := range objectives {
+				if !strings.Contains(line, other.Name+" ") {
+					hidden++
+				}
+			}
+			if hidden > 0 && !strings.Contains(line, "→") && !strings.Contains(line, "←") {
+				t.Errorf("at %dx%d, %d weights left out unsaid: %q", size[0], size[1], hidden, line)
+			}
+			if size[0] == 160 && hidden > 0 {
+				t.Errorf("at 160 cells %d weights left out: %q", hidden, line)
+			}
+			if size[0] == 80 && k == len(objectives)-1 && !strings.Contains(line, "←") {
+				t.Errorf("at 80 cells, the last selected, no weight is left out on the left: %q", line)
+			}
+			press(m, "down")
+		}
+	}
+}
+
+// weightsLineOf returns the screen's line of weights.
+func weightsLineOf(t *testing.T, view string) string {
+	t.Helper()
+	for _, l := range strings.Split(view, "\n") {
+		if strings.HasPrefix(l, "weights") {
+			return l
+		}
+	}
+	t.Fatalf("no line of weights:\n%s", view)
+	return ""
+}
+
+// TestGoldenWeightEditScrolled: the last weight selected and raised, at
+// 80x24 (scrolled) and 160x40.
+func TestGoldenWeightEditScrolled(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := fourWeightsModel(t, size[0], size[1])
+			press(m, "w", "up", "+")
+			golden.RequireEqual(t, screen(m))
+		})
+	}
+}
+
+// fourWeightsModel returns the dashboard at width x height, without
+// colour, on a run of four objectives whose weights do not all fit on a
+// line of 80 cells under pareto.
+func fourWeightsModel(t *testing.T, width, height int) *Model {
+	t.Helper()
+	var b strings.Builder
+	for i := range 8 {
+		fmt.Fprintf(&b, `{"id":"t%d","group":"g%d","metadata":{"correctness":%d,"length":%d,"format":%d,"safety":%d}}`+"\n", i, i%2, i%3, 100+i, i%2, i%4)
+	}
+	res, err := loaders.Read(strings.NewReader(b.String()), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	objective := func(name, goal string, weight float64) engine.ObjectiveConfig {
+		return engine.ObjectiveConfig{Name: name, Expr: "metadata." + name, Goal: goal, Weight: &weight}
+	}
+	cfg := engine.Config{Method: "pareto", Objectives: []engine.ObjectiveConfig{
+		objective("correctness", "max", 0.5), objective("length", "min", 0.1), objective("format", "max", 0.2), objective("safety", "max", 0.2)}}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
+	m.Settle()
+	return m
 }

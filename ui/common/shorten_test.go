@@ -220,3 +220,42 @@ func TestReaderStatus(t *testing.T) {
 		t.Errorf("at 80 cells: %q", got)
 	}
 }
+
+// TestFitTextKeepsWhatDiffers: a completion too wide is cut in the start
+// the others share, its end kept next to what follows, then at its end.
+func TestFitTextKeepsWhatDiffers(t *testing.T) {
+	prefix := "Let me think. ↵ So the answer is \\boxed{"
+	for _, c := range []struct {
+		text, prefix string
+		width        int
+		want         string
+	}{
+		{prefix + "4096}", prefix, 100, prefix + "4096}"},
+		{prefix + "4096}", prefix, 12, "…boxed{4096}"},
+		{prefix + "4096} and more words", prefix, 8, "…4096} …"},
+		{prefix + "7}", "", 8, "Let me …"},
+		{"other text entirely", prefix, 8, "other t…"},
+		{"<think>Attempt 1.</think> The answer", "<think>Attempt ", 27, "<think>Attempt 1.</think> …"},
+	} {
+		if got := FitText(c.text, c.width, c.prefix); got != c.want || TextWidth(got) > c.width {
+			t.Errorf("FitText(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+	}
+}
+
+// TestSharedGroupSuffix: prompts ending in one chat template's end leave
+// it out, from a separator, not past their shared start.
+func TestSharedGroupSuffix(t *testing.T) {
+	keys := []string{"sys: Q one?<|im_end|>\n<|im_start|>assistant\n", "sys: Q two.<|im_end|>\n<|im_start|>assistant\n"}
+	key := func(j int) string { return keys[j] }
+	tail := SharedGroupSuffix(len(keys), key, 0)
+	if got := CutGroupKey(keys[0], 5, tail); got != "…Q one?…" {
+		t.Errorf("the first prompt shows as %q", got)
+	}
+	if SharedGroupSuffix(2, func(j int) string { return []string{"a end", "b end"}[j] }, 0) != 0 {
+		t.Error("a shared end shorter than minSharedPrefix is left out")
+	}
+	if got := KeyLine("a\nb\x1b"); got != `a`+LineBreak+`b\x1b` {
+		t.Errorf("KeyLine = %q", got)
+	}
+}

@@ -165,6 +165,62 @@ func FitKey(key string, width int, a Affixes) string {
 	return head + middle + tail
 }
 
+// FitText returns text (a completion on one line, safe to print) cut to
+// width cells keeping what tells it apart from the other texts that
+// start with prefix (SharedAffixes' Prefix): that start is cut first, its
+// end kept next to what differs ("…the answer is \boxed{7}"), then the
+// rest at its end. A text without the prefix, or whose prefix leaves a
+// third of the width to what follows it, is cut at its end.
+func FitText(text string, width int, prefix string) string {
+	if TextWidth(text) <= width {
+		return text
+	}
+	if prefix == "" || width < 2 || !strings.HasPrefix(text, prefix) || len(text) == len(prefix) || 3*TextWidth(prefix) <= 2*width {
+		return ansi.Truncate(text, width, "…")
+	}
+	rest := text[len(prefix):]
+	if kept := width - 1 - TextWidth(rest); kept >= 0 { // the prefix's end, after "…"
+		return "…" + ansi.TruncateLeft(prefix, TextWidth(prefix)-kept, "") + rest
+	}
+	return "…" + ansi.Truncate(rest, width-1, "…")
+}
+
+// LineBreak stands for the line breaks of a text shown on one line
+// (OneLine).
+const LineBreak = " ↵ "
+
+// maxOneLineBytes caps what OneLine keeps of a text: far more than a line
+// shows, even past a long start that every completion of a group shares.
+const maxOneLineBytes = 1 << 16
+
+// OneLine returns text, from data, on one line and safe to print: its
+// non-blank lines, each trimmed, joined by LineBreak, cut after
+// maxOneLineBytes.
+func OneLine(text string) string {
+	var b strings.Builder
+	for l := range strings.Lines(text) {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(LineBreak)
+		}
+		b.WriteString(l)
+		if b.Len() > maxOneLineBytes {
+			break
+		}
+	}
+	return textsafe.Line(b.String())
+}
+
+// KeyLine returns key (a group's prompt), from data, on one line and safe
+// to print, each of its line breaks shown as LineBreak, as OneLine shows
+// a completion's, but nothing trimmed: keys differing in their spaces
+// stay distinct.
+func KeyLine(key string) string {
+	return textsafe.Line(strings.ReplaceAll(key, "\n", LineBreak))
+}
+
 // WrapKey returns key (an id), from data, safe to print, in lines of
 // width cells, at most maxLines of them: whole when it fits in them, else
 // first cut in its middle to what they hold (FitMiddle).
@@ -259,6 +315,45 @@ func SharedGroupPrefix(n int, cell func(j int) string) int {
 		return 0
 	}
 	return cut
+}
+
+// SharedGroupSuffix returns how many bytes of the group keys cell(0) ..
+// cell(n-1) to leave out at their end, after the first cut bytes
+// (SharedGroupPrefix) of each: the end they all share from a separator
+// on, after a sentence's punctuation (a chat template's
+// "<|im_end|>\n<|im_start|>assistant\n"), when it
+// is minSharedPrefix bytes long at least and two groups differ, else 0.
+func SharedGroupSuffix(n int, cell func(j int) string, cut int) int {
+	if n < 2 {
+		return 0
+	}
+	a := SharedAffixes(n, func(j int) string {
+		k := cell(j)
+		return k[min(cut, len(k)):]
+	})
+	// The sentence's end stays with it: "7 * 8?", not "7 * 8".
+	suffix := strings.TrimLeft(a.Suffix, ".?!,;:")
+	if len(suffix) < minSharedPrefix {
+		return 0
+	}
+	return len(suffix)
+}
+
+// CutGroupKey returns key without its first cut bytes and its last tail
+// bytes (SharedGroupPrefix, SharedGroupSuffix), each cut marked "…"; the
+// tail stays when nothing would be left between.
+func CutGroupKey(key string, cut, tail int) string {
+	if cut+tail >= len(key) {
+		tail = 0
+	}
+	label := key[cut : len(key)-tail]
+	if cut > 0 {
+		label = "…" + label
+	}
+	if tail > 0 {
+		label += "…"
+	}
+	return label
 }
 
 // computedNames are what the tables and the detail view show beside the

@@ -124,7 +124,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 	)
 	if normalize != "" { // a method without normalisation (rloo) shows none
 		settings += headerSeparator + field("normalize:", normalize)
-		shortSettings += " " + field("norm:", normalize)
+		shortSettings += headerSeparator + field("norm:", normalize)
 	}
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch

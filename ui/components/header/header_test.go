@@ -243,3 +243,15 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderFieldsTwoSpacesApart: at every width the shortened settings
+// ("norm:") stand two spaces from the scope, as every field does.
+func TestHeaderFieldsTwoSpacesApart(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	for width := 60; width <= 200; width++ {
+		head, _ := render(h, c, tabBar(width), width)
+		if regexp.MustCompile(`\S (norm|normalize|scope):`).MatchString(head) {
+			t.Errorf("%d columns: a field one space from the one before: %q", width, head)
+		}
+	}
+}

@@ -119,7 +119,8 @@ func (l *List) FilterPart(st *common.Styles, width int) string {
 
 // Status is the line over the table: the filter while it is typed, else
 // the parts ("" ones left out) and the table's scroll hint, joined by dots
-// and cut to the width.
+// and cut to the width: the parts first, the hint of the columns off
+// screen (what ←/→ act on) kept whole while it fits.
 func (l *List) Status(st *common.Styles, typing bool, parts ...string) string {
 	if typing {
 		return l.Filter.View()
@@ -130,10 +131,20 @@ func (l *List) Status(st *common.Styles, typing bool, parts ...string) string {
 			kept = append(kept, p)
 		}
 	}
-	if h := l.Table.ScrollHint(); h != "" {
-		kept = append(kept, st.Muted.Render(h))
+	sep := st.Muted.Render(" · ")
+	line := strings.Join(kept, sep)
+	h := l.Table.ScrollHint()
+	if h == "" {
+		return ansi.Truncate(line, l.width, "…")
 	}
-	return ansi.Truncate(strings.Join(kept, st.Muted.Render(" · ")), l.width, "…")
+	tail := sep + st.Muted.Render(h)
+	if line == "" {
+		tail = st.Muted.Render(h)
+	}
+	if room := l.width - ansi.StringWidth(tail); ansi.StringWidth(line) > room && room >= 2 {
+		line = ansi.Truncate(line, room, "…")
+	}
+	return ansi.Truncate(line+tail, l.width, "…")
 }
 
 // Open reads trajectory i of the session whole (again, when the session

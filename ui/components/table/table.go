@@ -38,6 +38,10 @@ type Column struct {
 	// so that keys differing anywhere stay distinct.
 	CutMiddle bool
 	Shared    common.Affixes
+	// CutSharedStart, when not "", is the start all the column's texts
+	// share (a completion's template): a text too wide is cut there
+	// first, what follows it kept (common.FitText).
+	CutSharedStart string
 	// Cell returns row j's text, safe to print (textsafe), on one line.
 	Cell func(j int) string
 }
@@ -324,6 +328,17 @@ func (t *Table) View() string {
 		return ""
 	}
 	cols, lastWidth := t.visible()
+	if last := len(cols) - 1; last >= 0 && lastWidth == 0 && cols[last] == len(t.columns)-1 && t.columns[cols[last]].Fill {
+		// Scrolled sideways, the last column takes the room the columns
+		// scrolled off leave, up to what it wants.
+		used := (len(cols) - 1) * len(columnGap)
+		for _, c := range cols {
+			used += t.widths[c]
+		}
+		if grown := min(t.widths[cols[last]]+t.width-used, t.columns[cols[last]].Want); grown > t.widths[cols[last]] {
+			lastWidth = grown
+		}
+	}
 	var sb strings.Builder
 	line := func(text func(c int) string) string {
 		sb.Reset()
@@ -361,6 +376,8 @@ func alignCell(s string, width int, col Column) string {
 	case common.TextWidth(s) <= width:
 	case col.CutMiddle:
 		s = common.FitKey(s, width, col.Shared)
+	case col.CutSharedStart != "":
+		s = common.FitText(s, width, col.CutSharedStart)
 	default:
 		s = ansi.Truncate(s, width, "…")
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -43,11 +44,21 @@ type groupView struct {
 	// maxPromptLines.
 	prompt        []string
 	width, height int
-	// completionLines caches each completion's text on one line (oneLine),
-	// read when its row is first drawn: a lean trajectory's is read again
-	// from its file, which only the rows on screen may cost.
+	// completionLines caches each completion's text on one line
+	// (common.OneLine): read when the group opens for its first
+	// maxSharedRows members (readCompletions), when its row is first drawn
+	// for the others, a lean trajectory's again from its file.
 	completionLines map[int]string
+	// sharedStart is what the completions read when the group opened
+	// start with (common.SharedAffixes): the response column cuts it
+	// first, so that the ends that tell them apart (answers) show.
+	sharedStart string
 }
+
+// maxSharedRows is how many of a group's completions are read when it
+// opens, for the start they share: a larger group's others are read as
+// their rows are drawn.
+const maxSharedRows = 256
 
 // barWidth is the width of the signed reward bar: half for negative
 // rewards, left of the axis, half for positive ones.
@@ -67,10 +78,11 @@ const maxResponseWidth = 120
 // a change of method does not move the completion being looked at.
 func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, distinct, key string, keepOrder bool) {
 	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
+	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if !same {
 		v.completionLines = map[int]string{}
+		v.readCompletions(c.Session)
 	}
-	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if keepOrder && same && len(v.members) == len(g.Members) {
 		v.table.SetRows(len(v.members))
 		v.layout(c)
@@ -160,7 +172,8 @@ func (v *groupView) resort(c *common.Common, next bool) {
 
 // sortPart says how the rows are ordered: "sorted by pareto ▼", or, when
 // a change of method kept an order its key no longer gives,
-// "order of grpo ▼ (s sorts)".
+// "order of grpo ▼ (s sorts)", "order kept from grpo ▼ (s sorts)" when
+// no column is grpo's any more.
 func (v *groupView) sortPart(c *common.Common) string {
 	st := c.Styles
 	by := v.sortedBy + common.SortArrow(v.descending)
@@ -168,6 +181,9 @@ func (v *groupView) sortPart(c *common.Common) string {
 	if v.sortKey < len(keys) && keys[v.sortKey].title == v.sortedBy &&
 		slices.IsSortedFunc(v.members, v.order(c, keys[v.sortKey])) {
 		return st.Muted.Render("sorted by ") + by
+	}
+	if !slices.ContainsFunc(keys, func(k groupSortKey) bool { return k.title == v.sortedBy }) {
+		return st.Muted.Render("order kept from ") + by + st.Muted.Render(" (s sorts)")
 	}
 	return st.Muted.Render("order of ") + by + st.Muted.Render(" (s sorts)")
 }
@@ -297,7 +313,8 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	}
 	// The response, last, takes the width the others leave once the id
 	// grew into it.
-	cols = append(cols, table.Column{Title: "response", Width: len("response"), Want: maxResponseWidth, Fill: true, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
+	cols = append(cols, table.Column{Title: "response", Width: len("response"), Want: maxResponseWidth, Fill: true,
+		CutSharedStart: v.sharedStart, Cell: func(j int) string { return v.completionLine(s, at(j), nil) }})
 	return cols
 }
 
@@ -318,16 +335,33 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// completionLine returns trajectory i's completion (session.ResponseText) on
-// one line, reading it again when the session keeps it lean.
-func (v *groupView) completionLine(s *session.Session, i int) string {
+// readCompletions reads the first maxSharedRows completions of the open
+// group (lean ones again, with one reader) and sets the start they share.
+func (v *groupView) readCompletions(s *session.Session) {
+	read := v.summary.Members[:min(len(v.summary.Members), maxSharedRows)]
+	reader := s.Rereader()
+	defer reader.Close()
+	for _, i := range read {
+		v.completionLine(s, i, reader)
+	}
+	v.sharedStart = common.SharedAffixes(len(read), func(j int) string { return v.completionLines[read[j]] }).Prefix
+}
+
+// completionLine returns trajectory i's completion (session.ResponseText)
+// on one line (common.OneLine), reading it again when the session keeps it
+// lean, with reader when not nil.
+func (v *groupView) completionLine(s *session.Session, i int, reader *loaders.Rereader) string {
 	if line, ok := v.completionLines[i]; ok {
 		return line
 	}
 	tr := s.Trajectories.At(i)
 	var text string
 	if tr.Lean {
-		full, err := s.Reread(tr)
+		reread := s.Reread
+		if reader != nil {
+			reread = reader.Reread
+		}
+		full, err := reread(tr)
 		if err != nil {
 			text = "(cannot read it again: " + err.Error() + ")"
 		} else {
@@ -336,33 +370,9 @@ func (v *groupView) completionLine(s *session.Session, i int) string {
 	} else {
 		text = s.ResponseText(tr)
 	}
-	line := oneLine(text, maxResponseWidth)
+	line := common.OneLine(text)
 	v.completionLines[i] = line
 	return line
-}
-
-// lineBreak stands for the line breaks of a completion shown on one line.
-const lineBreak = " ↵ "
-
-// oneLine returns text on one line, sanitised: its non-blank lines, each
-// trimmed, joined by lineBreak, at least width cells of it when it is
-// longer (a completion's first line is often a template's, the same in
-// every completion of the group, and its answer comes after).
-func oneLine(text string, width int) string {
-	var b strings.Builder
-	for l := range strings.Lines(text) {
-		if l = strings.TrimSpace(l); l == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteString(lineBreak)
-		}
-		b.WriteString(l)
-		if b.Len() > 4*width { // enough for width cells, even escaped
-			break
-		}
-	}
-	return textsafe.Line(b.String())
 }
 
 // selected returns the trajectory under the cursor, -1 if none.

@@ -16,7 +16,6 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/natural"
-	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
 	"github.com/rewardlens/rewardlens/ui/components/table"
@@ -585,8 +584,8 @@ func (t *groupsTab) measureColumn(c, keyWidth int) table.Column {
 	at := func(g int) float64 { return value(&t.summaries[g], &t.ranges[g]) }
 	switch t.columns[c].kind {
 	case keyColumn:
-		col := table.TextColumn("", n, keyWidth, func(j int) string { return textsafe.Line(t.groupCell(measured(j))) })
-		col.Cell = func(j int) string { return textsafe.Line(t.groupCell(listed(j))) }
+		col := table.TextColumn("", n, keyWidth, func(j int) string { return common.KeyLine(t.groupCell(measured(j))) })
+		col.Cell = func(j int) string { return common.KeyLine(t.groupCell(listed(j))) }
 		return col
 	case sourceColumn:
 		return t.sourceTableColumn(n, listed, measured)
@@ -706,7 +705,7 @@ func (t *groupsTab) View() string {
 	case groupMembers:
 		v = t.group.view(t.common)
 	case groupCompletion:
-		status := t.list.ReaderStatus(t.common.Styles, " · in group "+common.FitLine(t.groupLabel(), t.width/4))
+		status := t.list.ReaderStatus(t.common.Styles, " · in group "+common.FitLine(common.KeyLine(t.groupLabel()), t.width/4))
 		v = lipgloss.JoinVertical(lipgloss.Left, status, t.list.Reader.View())
 	default:
 		v = t.listStatus() + "\n" + t.list.Table.View()

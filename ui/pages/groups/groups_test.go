@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -235,11 +236,13 @@ func TestGroupsInNaturalOrder(t *testing.T) {
 }
 
 // TestGroupsReadsOnlyVisibleResponses opens a group of a lean session:
-// only the completions on screen have their response read again.
+// only its first maxSharedRows completions and those on screen have their
+// response read again.
 func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
-	// One group of 64 completions, lean as the dashboard loads files.
+	// One group of more completions than are read when it opens, lean as
+	// the dashboard loads files.
 	var lines strings.Builder
-	for i := range 64 {
+	for i := range maxSharedRows + 64 {
 		lines.WriteString(`{"id":"t` + strconv.Itoa(i) + `","batch":0,"group":"g","response":"answer ` + strconv.Itoa(i) + `\nmore","metadata":{"accuracy":` + strconv.Itoa(i%5) + `}}` + "\n")
 	}
 	path := filepath.Join(t.TempDir(), "run.jsonl")
@@ -267,10 +270,11 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 	if !strings.Contains(v, "answer "+strings.TrimPrefix(top.ID, "t")) {
 		t.Fatalf("the best completion's first line is not shown:\n%s", v)
 	}
-	// The rows on screen: the group's height under its summary, less the
-	// table's header.
-	if page := max(g.group.height-g.group.tableTop()-1, 1); len(g.group.completionLines) == 0 || len(g.group.completionLines) > page {
-		t.Errorf("%d responses read again for %d rows on screen", len(g.group.completionLines), page)
+	// Those read when it opened (for the start they share) and the rows
+	// on screen: the group's height under its summary, less the table's
+	// header.
+	if page := max(g.group.height-g.group.tableTop()-1, 1); len(g.group.completionLines) < maxSharedRows || len(g.group.completionLines) > maxSharedRows+page {
+		t.Errorf("%d responses read again for %d rows on screen and %d read when the group opened", len(g.group.completionLines), page, maxSharedRows)
 	}
 }
 
@@ -317,7 +321,7 @@ func TestGroupsCountWhatHealthCounts(t *testing.T) {
 func TestGroupsPromptColumnGrowsIntoFreeWidth(t *testing.T) {
 	var b strings.Builder
 	for j := range 6 {
-		prompt := fmt.Sprintf("question %d: %s end", j/2, strings.Repeat("w", 84))
+		prompt := fmt.Sprintf("question %d: %s end %d", j/2, strings.Repeat("w", 84), j/2)
 		fmt.Fprintf(&b, `{"id":"t%d","group":"%s","metadata":{"a":%d,"b":1}}`+"\n", j, prompt, j)
 	}
 	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
@@ -610,6 +614,82 @@ func TestGroupsStdOfOneSaysWhy(t *testing.T) {
 		uitest.PressKeys(tab, "end", "enter") // c, last by key
 		if v := uitest.Plain(tab); !strings.Contains(v, c.want) {
 			t.Errorf("%s at %d cells: c's view lacks %q:\n%s", c.groupOfOne, c.width, c.want, v)
+		}
+	}
+}
+
+// TestGroupViewShowsWhatTellsCompletionsApart: completions sharing a long
+// start show the ends that tell them apart (their answers), and prompts
+// sharing a chat template's start and end show the question between,
+// their line breaks as the completions' "↵", at 80x24 and 140x45.
+func TestGroupViewShowsWhatTellsCompletionsApart(t *testing.T) {
+	var b strings.Builder
+	for _, q := range []string{"What is 17 * 23?", "Compute 2^12."} {
+		prompt := "<|im_start|>system\nPlease reason step by step, and put your final answer within \\boxed{}.<|im_end|>\n<|im_start|>user\n" + q + "<|im_end|>\n<|im_start|>assistant\n"
+		for j, answer := range []string{"391", "4096", "7"} {
+			fmt.Fprintf(&b, `{"id":"%s-%d","group":%q,"response":"Let me think.\nFirst, I'll set it up, carefully.\nSo the answer is \\boxed{%s}","metadata":{"a":%d,"b":1}}`+"\n", q[:4], j, prompt, answer, j)
+		}
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	for _, size := range [][2]int{{80, 24}, {140, 45}} {
+		tab.SetSize(size[0], size[1])
+		uitest.PressKeys(tab, "esc")
+		list := uitest.Plain(tab)
+		for _, label := range []string{"…What is 17 * 23?…", "…Compute 2^12.…"} {
+			if !strings.Contains(list, label) {
+				t.Errorf("at %dx%d the groups do not show %q:\n%s", size[0], size[1], label, list)
+			}
+		}
+		uitest.PressKeys(tab, "enter")
+		view := uitest.Plain(tab)
+		for _, answer := range []string{`\boxed{391}`, `\boxed{4096}`, `\boxed{7}`} {
+			if !strings.Contains(view, answer) {
+				t.Errorf("at %dx%d the group does not show %q:\n%s", size[0], size[1], answer, view)
+			}
+		}
+		if strings.Contains(view+list, `\n`) {
+			t.Errorf(`at %dx%d a line break shows as \n:%s%s`, size[0], size[1], list, view)
+		}
+	}
+}
+
+// TestGroupViewResponseGrowsWhenScrolled: scrolled sideways, the response
+// column takes the width the columns scrolled off leave.
+func TestGroupViewResponseGrowsWhenScrolled(t *testing.T) {
+	var b strings.Builder
+	for j := range 3 {
+		fmt.Fprintf(&b, `{"id":"c%d","group":"g","response":"%s %d","metadata":{"accuracy":%d,"safety":%d,"length":%d}}`+"\n", j, strings.Repeat("word ", 30), j, j, j, j)
+	}
+	tab := uitest.TabOn(uitest.TextSession(t, b.String()), New)
+	tab.SetSize(80, 24)
+	uitest.PressKeys(tab, "enter")
+	width := func() int {
+		for _, l := range strings.Split(uitest.Plain(tab), "\n") {
+			if i := strings.Index(l, "word"); i >= 0 {
+				return ansi.StringWidth(strings.TrimRight(l, " ")) - ansi.StringWidth(l[:i])
+			}
+		}
+		t.Fatalf("no response shown:\n%s", uitest.Plain(tab))
+		return 0
+	}
+	before := width()
+	uitest.PressKeys(tab, "right", "right")
+	if after := width(); after <= before {
+		t.Errorf("scrolled, the response stays %d cells wide (%d before):\n%s", after, before, uitest.Plain(tab))
+	}
+}
+
+// TestGroupsScrollHintKeptWhole: where the line over the groups is too
+// long, its start is cut, not the hint of the columns off screen, at
+// 80x24; at 200x60 every column shows and there is no hint.
+func TestGroupsScrollHintKeptWhole(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	for _, size := range [][2]int{{80, 24}, {200, 60}} {
+		tab.SetSize(size[0], size[1])
+		status := strings.SplitN(uitest.Plain(tab), "\n", 2)[0]
+		hint := regexp.MustCompile(` · \d+ columns? →$`).MatchString(strings.TrimRight(status, " "))
+		if hint != (size[0] == 80) {
+			t.Errorf("at %dx%d the line over the groups: %q", size[0], size[1], status)
 		}
 	}
 }

@@ -42,15 +42,19 @@ func groupPrompts(s *session.Session, summaries []diagnose.GroupSummary) []strin
 }
 
 // groupLabels returns what the group column shows of each prompt: the
-// prompt without what every prompt of the batch starts with
-// (sharedGroupPrefix, as the Trajectories tab's group column), marked "…".
+// prompt without what every prompt of the batch starts and ends with
+// (SharedGroupPrefix, as the Trajectories tab's group column, and
+// SharedGroupSuffix: a chat template's end), each cut marked "…".
 func groupLabels(prompts []string) []string {
-	labels := prompts
-	if cut := common.SharedGroupPrefix(len(prompts), func(j int) string { return prompts[j] }); cut > 0 {
-		labels = make([]string, len(prompts))
-		for g, p := range prompts {
-			labels[g] = "…" + p[cut:]
-		}
+	prompt := func(j int) string { return prompts[j] }
+	cut := common.SharedGroupPrefix(len(prompts), prompt)
+	tail := common.SharedGroupSuffix(len(prompts), prompt, cut)
+	if cut == 0 && tail == 0 {
+		return prompts
+	}
+	labels := make([]string, len(prompts))
+	for g, p := range prompts {
+		labels[g] = common.CutGroupKey(p, cut, tail)
 	}
 	return labels
 }

@@ -30,11 +30,12 @@ type analysisJob struct {
 	once sync.Once
 	done atomic.Bool
 	// What the tab shows, set by run: the analysis as listed, the rows
-	// listed in order, the steps ascending and the prompts' shared start.
-	listing listing
-	rows    []int
-	steps   []int64
-	cut     int
+	// listed in order, the steps ascending and the bytes of the prompts'
+	// shared start and end.
+	listing   listing
+	rows      []int
+	steps     []int64
+	cut, tail int
 }
 
 // analyzedMsg says that a job is done.
@@ -54,7 +55,9 @@ func (j *analysisJob) run() {
 		j.listing = newListing(analysis.Analyze(j.res, j.task, j.keys, j.threshold))
 		j.rows, _ = j.listing.rowsOf(nil, nil, j.order)
 		ps := j.listing.analysis.Prompts
-		j.cut = common.SharedGroupPrefix(len(ps), func(k int) string { return ps[k].Key })
+		key := func(k int) string { return ps[k].Key }
+		j.cut = common.SharedGroupPrefix(len(ps), key)
+		j.tail = common.SharedGroupSuffix(len(ps), key, j.cut)
 		for _, b := range j.res.Ranking.Batches {
 			j.steps = append(j.steps, b.Step)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/prompts"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -41,12 +42,12 @@ func comparedRows(t *promptsTab, column int, desc bool, filter string) []int {
 		case byMean:
 			c = cmp.Compare(t.mean[a], t.mean[b])
 		case byName:
-			c = strings.Compare(ps[a].Key, ps[b].Key)
+			c = natural.Compare(ps[a].Key, ps[b].Key)
 		}
 		if desc {
 			c = -c
 		}
-		return cmp.Or(c, strings.Compare(ps[a].Key, ps[b].Key))
+		return cmp.Or(c, natural.Compare(ps[a].Key, ps[b].Key))
 	})
 	return rows
 }

@@ -5,22 +5,24 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/natural"
 )
 
-// TestNameOrderAsStringsCompare: nameOrder orders names as a stable sort by
-// strings.Compare does, on the cases its key must get right (a name a
+// TestNameOrderAsNaturalCompare: nameOrder orders names as a stable sort by
+// natural.Compare does, on the cases its key must get right (a name a
 // prefix of another, NUL bytes, names of exactly seven and eight bytes
-// after the shared prefix, equal names, bytes above 0x7f) and on random
-// names sharing a prefix.
-func TestNameOrderAsStringsCompare(t *testing.T) {
+// after the shared prefix, equal names, bytes above 0x7f, numbers of
+// other lengths, leading zeros, a shared prefix ending in a number) and on
+// random names sharing a prefix.
+func TestNameOrderAsNaturalCompare(t *testing.T) {
 	stable := func(names []string) []int {
 		order := make([]int, len(names))
 		for i := range order {
 			order[i] = i
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+		slices.SortStableFunc(order, func(a, b int) int { return natural.Compare(names[a], names[b]) })
 		return order
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -28,7 +30,7 @@ func TestNameOrderAsStringsCompare(t *testing.T) {
 	for i := range random {
 		b := []byte("system: ")
 		for range rng.IntN(12) {
-			b = append(b, "ab\x00\xffz"[rng.IntN(5)])
+			b = append(b, "ab\x00\xffz019"[rng.IntN(8)])
 		}
 		random[i] = string(b)
 	}
@@ -40,6 +42,8 @@ func TestNameOrderAsStringsCompare(t *testing.T) {
 		{"p abcdefg", "p abcdefgh", "p abcdef", "p abcdefg\x00", "p abcdefgh", "p abcdefga"},
 		{"é", "z", "e", "\xff", "\x7f"},
 		{"g10", "g2", "g1", "g100000", "g99999", "g1000000", "g10000000"},
+		{"Question 0", "Question 100", "Question 10", "Question 1", "Question 2", "Question 010", "Question 1a", "Question 1 "},
+		{"12345678901", "999999999", "1234567890", "0", "000", "", "a", "9"},
 		random,
 	} {
 		got, want := nameOrder(len(names), func(i int) string { return names[i] }), stable(names)

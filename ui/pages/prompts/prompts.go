@@ -87,7 +87,9 @@ type promptsTab struct {
 	longest int
 	// cut is how much of every prompt's start the rows leave out: what
 	// all the prompts share (a system prompt), shown as "…".
-	cut int
+	// tail is how much of every prompt's end the rows leave out (a chat
+	// template's), shown as "…".
+	cut, tail int
 	// rows are the listed prompts (indices in analysis.Prompts), filtered
 	// and sorted; cursor the selected row, top the first drawn; point the
 	// chosen step of the selected prompt, an index in its history.
@@ -277,7 +279,7 @@ func (t *promptsTab) take(j *analysisJob) {
 		key = p.Key
 	}
 	t.job, t.of = nil, j.of
-	t.listing, t.steps, t.cut = j.listing, j.steps, j.cut
+	t.listing, t.steps, t.cut, t.tail = j.listing, j.steps, j.cut, j.tail
 	t.longest = 0
 	for k := range t.analysis.Prompts {
 		t.longest = max(t.longest, common.TextWidth(textsafe.Line(measuredPart(t.label(&t.analysis.Prompts[k])))))
@@ -444,7 +446,7 @@ func (t *promptsTab) row(j int) string {
 	if p.HasSolved {
 		solved = fmt.Sprint(p.FirstSolved)
 	}
-	name := pad(common.FitLine(t.label(p), t.nameWidth()), t.nameWidth())
+	name := pad(common.FitMiddle(t.label(p), t.nameWidth()), t.nameWidth())
 	if j == t.cursor {
 		name = st.Selected.Render(name)
 	}
@@ -452,13 +454,10 @@ func (t *promptsTab) row(j int) string {
 		padLeft(fmt.Sprintf("%.2f", t.mean[t.rows[j]]), meanWidth) + " " + t.heat(p, j == t.cursor)
 }
 
-// label is what the rows show of p's prompt: without the start all the
-// prompts share.
+// label is what the rows show of p's prompt, on one line: without the
+// start and the end all the prompts share.
 func (t *promptsTab) label(p *analysis.Prompt) string {
-	if t.cut == 0 {
-		return p.Key
-	}
-	return "…" + p.Key[t.cut:]
+	return common.KeyLine(common.CutGroupKey(p.Key, t.cut, t.tail))
 }
 
 // shades are the heatmap's cells by pass rate, readable without colour:
@@ -542,7 +541,11 @@ func (t *promptsTab) chart() string {
 	// The run's steps, as the heatmap: prompts' charts side by side.
 	first, last := float64(t.steps[0]), float64(t.steps[len(t.steps)-1])
 	f := plot.NewStepFrame(t.width, t.chartHeight()-1, first, last,
-		func(rows int) chart.Axis { return chart.Fit(0, 1, rows, chart.Options{NonNegative: true}) })
+		func(rows int) chart.Axis {
+			// A pass rate's axis is its range, 0 to 1, both ends labelled:
+			// on two rows, a row apart.
+			return chart.FitRange(0, 1, rows, chart.Options{NonNegative: true, MinGap: min(rows-1, 2)})
+		})
 	line := make([]canvas.Float64Point, len(p.History))
 	for k, h := range p.History {
 		line[k] = canvas.Float64Point{X: float64(h.Step), Y: h.PassRate()}

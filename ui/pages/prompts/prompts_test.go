@@ -302,13 +302,13 @@ func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
 	var b strings.Builder
 	for step := range 10 {
 		for p := range 3 {
-			fmt.Fprintf(&b, `{"id":"p%d-%d","group":"question %d about the problem of the day here","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", p, step, p, step, p%2)
+			fmt.Fprintf(&b, `{"id":"p%d-%d","group":"question %d about the problem of the day here %d","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", p, step, p, p, step, p%2)
 		}
 	}
 	tab := settledTab(uitest.TextSession(t, b.String()))
 	tab.SetSize(200, 30)
 	v := uitest.Plain(tab)
-	if !strings.Contains(v, "question 1 about the problem of the day here ") {
+	if !strings.Contains(v, "question 1 about the problem of the day here 1 ") {
 		t.Errorf("at 200 cells the prompts are cut beside a heatmap of 10 cells:\n%s", v)
 	}
 	tab.SetSize(80, 30)
@@ -320,10 +320,11 @@ func TestPromptsNamesGrowIntoTheHeatmapsSpareWidth(t *testing.T) {
 }
 
 // TestPromptsColumnMeasuresEscapedPrompts: a prompt's line breaks are
-// drawn escaped, `\n` two cells each; with room for it, the prompt column
-// is as wide as the escaped prompt, which shows whole, not cut with "…".
+// drawn as common.LineBreak, three cells each; with room for it, the
+// prompt column is as wide as the prompt so drawn, which shows whole, not
+// cut with "…".
 func TestPromptsColumnMeasuresEscapedPrompts(t *testing.T) {
-	prompts := []string{"alpha: the system turn\nthe user turn\nthe answer\nend", "beta: the system turn\nthe user turn\nthe answer\nend"}
+	prompts := []string{"alpha: the system turn\nthe user turn\nthe answer\nend alpha", "beta: the system turn\nthe user turn\nthe answer\nend beta"}
 	var b strings.Builder
 	for step := range 3 {
 		for k, p := range prompts {
@@ -334,9 +335,55 @@ func TestPromptsColumnMeasuresEscapedPrompts(t *testing.T) {
 	tab.SetSize(160, 12)
 	v := uitest.Plain(tab)
 	for _, p := range prompts {
-		want := strings.ReplaceAll(p, "\n", `\n`)
+		want := strings.ReplaceAll(p, "\n", common.LineBreak)
 		if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(want) + ` +forgotten `).MatchString(v) {
 			t.Errorf("prompt %q not listed whole as %q:\n%s", p, want, v)
+		}
+	}
+}
+
+// TestGoldenPromptsByName: chat-template prompts "Question N" sorted by
+// name, in the order of their numbers (as the Groups tab sorts), without
+// the template's shared end, at 80x24 and 160x40.
+func TestGoldenPromptsByName(t *testing.T) {
+	var b strings.Builder
+	for step := range 3 {
+		for _, q := range []int{0, 100, 10, 2, 1, 11, 20} {
+			prompt := fmt.Sprintf("<|im_start|>user\nQuestion %d<|im_end|>\n<|im_start|>assistant\n", q)
+			fmt.Fprintf(&b, `{"id":"%d-%d","group":%q,"batch":%d,"metadata":{"a":%d,"b":0}}`+"\n", step, q, prompt, step, (q+step)%2)
+		}
+	}
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			tab := settledTab(uitest.TextSession(t, b.String()))
+			tab.SetSize(size[0], size[1])
+			tab.list.SortColumn = byName
+			tab.rebuild()
+			v := uitest.Plain(tab)
+			// Their shared start ("<|im_start|>user\nQuestion ") left out too.
+			if got := regexp.MustCompile(`(?m)^…\d+…`).FindAllString(v, 7); !slices.Equal(got, []string{
+				"…0…", "…1…", "…2…", "…10…", "…11…", "…20…", "…100…"}) {
+				t.Errorf("by name, the prompts are listed %q", got)
+			}
+			if strings.Contains(v, "assistant") {
+				t.Errorf("the template's shared end is shown:\n%s", v)
+			}
+			golden.RequireEqual(t, v)
+		})
+	}
+}
+
+// TestPromptsChartLabelsBothEnds: the pass-rate chart labels 0 and 1, the
+// ends of a pass rate, at 80x24 (three rows) and 160x40.
+func TestPromptsChartLabelsBothEnds(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {80, 16}, {160, 40}} {
+		tab := settledTab(uitest.SampleSession(t))
+		tab.SetSize(size[0], size[1])
+		v := uitest.Plain(tab)
+		for _, end := range []string{"0", "1"} {
+			if !regexp.MustCompile(`(?m)^` + end + `(\.0+)?┤`).MatchString(v) {
+				t.Errorf("at %dx%d the chart does not label %s:\n%s", size[0], size[1], end, v)
+			}
 		}
 	}
 }

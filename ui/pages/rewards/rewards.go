@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
@@ -112,12 +113,8 @@ func (t *rewardsTab) render() {
 	st, opts := t.common.Styles, t.common.Session.Result.Options
 	chartWidth := max(t.width-summaryWidth-2, 0)
 	top := t.height / 2
-	title := fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts))
-	if !opts.Method.RewardsWeighted() {
-		title += "; the weights (w) change the score only"
-	}
 	rewards := histogram.Histogram{
-		Title:    title,
+		Title:    rewardsTitle(opts, chartWidth),
 		Quantity: "reward",
 		Values:   t.rewards,
 		Summary:  &t.stats.Reward,
@@ -142,6 +139,29 @@ func (t *rewardsTab) render() {
 		common.FitBox(scoresView, chartWidth, t.height-top),
 	)
 	t.view = lipgloss.JoinHorizontal(lipgloss.Top, charts, "  ", summaryView(st, &t.stats, len(t.common.Session.CurrentBatch().Groups)))
+}
+
+// rewardsTitle names the method and how it makes the rewards in width
+// cells: the method's note (engine.MethodSpec.Note) whole when it fits,
+// else, for a method that reads the scale (grpo), the std it divides by
+// in fewer words ("scaled by group std", "÷ batch std"), which a cut
+// would leave out.
+func rewardsTitle(opts engine.Options, width int) string {
+	title := fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts))
+	if !opts.Method.RewardsWeighted() {
+		title += "; the weights (w) change the score only"
+	}
+	if ansi.StringWidth(title) <= width || !engine.Spec(opts.Method).ReadsScale || !opts.Normalize || opts.Scale == engine.ScaleNone {
+		return title
+	}
+	std := string(opts.Scale)
+	if opts.Scope == engine.ScopeBatch { // the group is the batch
+		std = string(engine.ScopeBatch)
+	}
+	if short := fmt.Sprintf("Rewards: %s, per %s, scaled by %s std", opts.Method, opts.Scope, std); ansi.StringWidth(short) <= width {
+		return short
+	}
+	return fmt.Sprintf("Rewards: %s ÷ %s std", opts.Method, std)
 }
 
 // summaryView renders the batch's reward and score statistics side by side

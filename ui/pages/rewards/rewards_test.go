@@ -1,9 +1,12 @@
 package rewards
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -86,5 +89,43 @@ func TestRewardsScoreFormulaHasThePenalty(t *testing.T) {
 	tab.SetSize(80, 24)
 	if v := uitest.Plain(tab); !strings.Contains(v, "− λ × violation") {
 		t.Errorf("at 80 cells the formula lost the penalty:\n%s", v)
+	}
+}
+
+// TestRewardsTitleSaysTheScale: under grpo the Rewards title says which
+// std the rewards are scaled by, the group's or the batch's (n), or that
+// they are not, at 80x24 and 160x40.
+func TestRewardsTitleSaysTheScale(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		for _, c := range []struct {
+			scale engine.Scale
+			want  string
+		}{{engine.ScaleGroup, "group std"}, {engine.ScaleBatch, "batch std"}, {engine.ScaleNone, "unscaled"}} {
+			tab, s := uitest.SampleTab(t, New)
+			tab.SetSize(size[0], size[1])
+			uitest.SwitchOptions(t, tab, s, uitest.OptionChange{Name: "grpo", Set: func(o *engine.Options) {
+				o.Method, o.Scale = engine.GRPO, c.scale
+			}}, uitest.SampleSession, New)
+			v := uitest.Plain(tab)
+			title := v[:strings.Index(v+"\n", "\n")]
+			if !strings.Contains(title, c.want) || strings.Contains(title, "…") {
+				t.Errorf("at %dx%d, scale %s, the title does not say %q whole: %q", size[0], size[1], c.scale, c.want, title)
+			}
+		}
+	}
+}
+
+// TestGoldenRewardsGRPO: the Rewards tab under grpo scaled by the batch's
+// std, at 80x24 and 160x40.
+func TestGoldenRewardsGRPO(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			tab, s := uitest.SampleTab(t, New)
+			tab.SetSize(size[0], size[1])
+			uitest.SwitchOptions(t, tab, s, uitest.OptionChange{Name: "grpo", Set: func(o *engine.Options) {
+				o.Method, o.Scale = engine.GRPO, engine.ScaleBatch
+			}}, uitest.SampleSession, New)
+			golden.RequireEqual(t, uitest.Plain(tab))
+		})
 	}
 }

@@ -506,13 +506,7 @@ func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
 	findings := s.Findings()
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	title := st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + common.HealthBadge(st, findings)
-	if len(findings) > 0 {
-		// The lines are findings, a check's first WARN and first ALERT:
-		// more than the checks the badge counts when one rose.
-		title += st.Muted.Render(" · " + common.Count(len(findings), "finding", "findings") + ", each check's first step at a level:")
-	}
-	lines := []string{title}
+	lines := []string{healthTitle(st, findings, baseline, t.width)}
 	// A short screen keeps its rows for the charts.
 	most := min(max((t.height-10)/4, 1), maxFindingLines)
 	for j, f := range findings {
@@ -526,6 +520,32 @@ func (t *stepsTab) healthLines() []string {
 		lines[j] = ansi.Truncate(l, t.width, "…") // cut visibly, "-5.9 sd" not "-5.9"
 	}
 	return lines
+}
+
+// healthTitle is the title of the health findings: the baseline, the
+// header's badge and the number of findings, in width cells: in fewer
+// words when the whole does not fit (the badge's counts alone last), so
+// that the number of findings is never cut.
+func healthTitle(st *common.Styles, findings []health.Finding, baseline, width int) string {
+	against := st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline))
+	titles := []string{st.Title.Render("health") + against + common.HealthBadge(st, findings)}
+	if len(findings) > 0 {
+		// The lines are findings, a check's first WARN and first ALERT:
+		// more than the checks the badge counts when one rose.
+		count := common.Count(len(findings), "finding", "findings")
+		titles = []string{
+			titles[0] + st.Muted.Render(" · "+count+", each check's first step at a level:"),
+			titles[0] + st.Muted.Render(" · "+count+":"),
+			st.Title.Render("health") + against + common.CompactHealthBadge(st, findings) + st.Muted.Render(" · "+count+":"),
+			st.Title.Render("health ") + common.CompactHealthBadge(st, findings) + st.Muted.Render(" · "+count+":"),
+		}
+	}
+	for _, title := range titles {
+		if ansi.StringWidth(title) <= width {
+			return title
+		}
+	}
+	return titles[len(titles)-1]
 }
 
 func (t *stepsTab) ShortHelp() []key.Binding {

@@ -469,3 +469,22 @@ func TestStepsGrowToShowAll(t *testing.T) {
 		t.Errorf("the first chart is not shown:\n%s", v)
 	}
 }
+
+// TestStepsHealthTitleNeverCut: the Steps tab's health title, at every
+// width from 60 to 200, the sample's four findings counted whole, in
+// fewer words on a narrower tab, never cut.
+func TestStepsHealthTitleNeverCut(t *testing.T) {
+	tab, _ := uitest.SampleTab(t, New)
+	for width := 60; width <= 200; width++ {
+		tab.SetSize(width, 40)
+		var title string
+		for _, l := range strings.Split(uitest.Plain(tab), "\n") {
+			if strings.HasPrefix(l, "health ") {
+				title = strings.TrimRight(l, " ")
+			}
+		}
+		if !strings.Contains(title, "4 findings") || strings.HasSuffix(title, "…") || ansi.StringWidth(title) > width {
+			t.Errorf("at %d cells the health title: %q", width, title)
+		}
+	}
+}
