@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -62,8 +63,11 @@ type followedFile struct {
 	count int
 	// skipsCounted are the records skipped and counted so far, by place,
 	// text and fault (firstSkip): a record read again, the file grown or
-	// rewritten, is not counted (nor warned of) again.
-	skipsCounted map[uint64]struct{}
+	// rewritten, is not counted (nor warned of) again. readingSkips are
+	// those the reading under way skipped first: they join skipsCounted
+	// once its Result is delivered (keepSkips), as a reading that fails
+	// is thrown away, its skips neither counted nor warned of.
+	skipsCounted, readingSkips map[uint64]struct{}
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *input.Loader
@@ -266,6 +270,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
 	}
+	f.keepSkips(err == nil)
 	if err != nil {
 		f.failed = st
 		return nil, false, err
@@ -405,6 +410,7 @@ func (f *followedFile) drain(opts Options) fileChange {
 	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
+	f.keepSkips(true) // the lines read are delivered, an error or not
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
 		err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
@@ -654,6 +660,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
+	f.keepSkips(true) // the lines read are delivered, an error or not
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
@@ -720,11 +727,27 @@ func (f *followedFile) firstSkip(line int, e *LineError) bool {
 	if _, ok := f.skipsCounted[k]; ok {
 		return false
 	}
-	if f.skipsCounted == nil {
-		f.skipsCounted = make(map[uint64]struct{})
+	if _, ok := f.readingSkips[k]; ok {
+		return false
 	}
-	f.skipsCounted[k] = struct{}{}
+	if f.readingSkips == nil {
+		f.readingSkips = make(map[uint64]struct{})
+	}
+	f.readingSkips[k] = struct{}{}
 	return true
+}
+
+// keepSkips ends a reading: the records it skipped first join those
+// counted when delivered, else are forgotten, to be counted by the
+// reading that delivers them.
+func (f *followedFile) keepSkips(delivered bool) {
+	if delivered && len(f.readingSkips) > 0 {
+		if f.skipsCounted == nil {
+			f.skipsCounted = make(map[uint64]struct{}, len(f.readingSkips))
+		}
+		maps.Copy(f.skipsCounted, f.readingSkips)
+	}
+	clear(f.readingSkips)
 }
 
 // release lets go of the lines the tailer read last, which its caller

@@ -115,3 +115,55 @@ func TestFollowCountsAnotherMalformedRecordAtItsPlace(t *testing.T) {
 		t.Errorf("the replaced file's skipped records counted %d, want 1: its line 2", f.skipped)
 	}
 }
+
+// TestFollowCountsAMalformedRecordOfAFailedReading: a followed JSON array
+// replaced by a half-written version (a malformed element, then cut off),
+// whose reading fails, then by the whole file: the malformed element is
+// counted (with SkipInvalid) or warned of (without) once, by the reading
+// that delivers it.
+func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
+	const first, half, whole = "[\n{\"id\":\"a\"}\n]\n", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"}\n]\n"
+	for _, skip := range []bool{true, false} {
+		t.Run(fmt.Sprintf("skip=%v", skip), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "run.json")
+			write := func(text string) {
+				tmp := filepath.Join(dir, "new")
+				if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(first)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := followOptions(false)
+			opts.SkipInvalid = skip
+			res, ch, err := Follow(ctx, []string{path}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newFollowed(res)
+			write(half)
+			f.await(t, ch, "the half-written file's error", func() bool { return len(f.errs) > 0 })
+			failed := len(f.errs)
+			write(whole)
+			f.await(t, ch, "the whole file", func() bool { return len(f.ids[path]) == 2 })
+			warned := 0
+			for _, err := range f.errs[failed:] {
+				var m *MalformedError
+				if errors.As(err, &m) {
+					warned += m.Skipped
+				}
+			}
+			if skip && f.skipped != 1 {
+				t.Errorf("skipped records counted %d, want 1 (line 3)", f.skipped)
+			}
+			if !skip && warned != 1 {
+				t.Errorf("malformed records warned of %d, want 1 (line 3): errors %v", warned, f.errs)
+			}
+		})
+	}
+}
