@@ -231,7 +231,15 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if st.IsDir() {
 		return nil, false, fmt.Errorf("%s: is a directory", f.path)
 	}
-	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file) && f.prefixKept(file)
+	holds := f.loaded && f.prefixKept(file)
+	grew = holds && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file)
+	if f.loaded && !holds && (!os.SameFile(st, f.info) || st.Size() < f.offset) {
+		// Another file, or one truncated, that does not hold what was
+		// read (a rotated log's successor, a log written anew): its
+		// records are not those counted, though its line 1 may read
+		// the same. One edited in place keeps them.
+		clear(f.skipsCounted)
+	}
 	opts.SkipInvalid = skip
 	opts.skipCounted = func(e *LineError) bool { return f.firstSkip(e.Line, e) }
 	f.closeFile()
@@ -406,11 +414,17 @@ func (f *followedFile) drain(opts Options) fileChange {
 	if err != nil || st.Size() <= f.offset || f.rewritten(file) {
 		return fileChange{} // truncated or rewritten: what was there is gone
 	}
-	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, st.Size()-f.offset)}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
+	from := f.offset
+	counted := &lineCounter{r: io.NewSectionReader(file, from, st.Size()-from), hash: &f.readHash}
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
 	f.keepSkips(true) // the lines read are delivered, an error or not
+	// What replaces the file holds the lines drained too, when it is
+	// the file rewritten (load: its skips are those counted).
+	if perr := f.keepPrefix(file, counted, from); err == nil {
+		err = perr
+	}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
 		err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
@@ -715,7 +729,8 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 // e, is skipped there, with its text and for its reason, for the first
 // time, and records it: a file read again from the start (replaced,
 // rewritten, or read whole as it grows) holds again the malformed records
-// counted already. A record is kept as the hash of its line, the hash of
+// counted already, unless it is another file, or was truncated, that no
+// longer holds what was read of it (load forgets them). A record is kept as the hash of its line, the hash of
 // its text (LineError.Text, 0 when unknown), its column and its reason:
 // a few bytes each, however many a file holds.
 func (f *followedFile) firstSkip(line int, e *LineError) bool {

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestFollowCountsAMalformedRecordOnce: a followed file grows by a
@@ -163,6 +166,88 @@ func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
 			}
 			if !skip && warned != 1 {
 				t.Errorf("malformed records warned of %d, want 1 (line 3): errors %v", warned, f.errs)
+			}
+		})
+	}
+}
+
+// TestFollowCountsTheMalformedRecordsOfARotatedLog: a followed log
+// rotated (renamed away, a new one at its path) whose successor's line 1
+// reads as the old one's, malformed alike, counts it again: it is another
+// file's record.
+func TestFollowCountsTheMalformedRecordsOfARotatedLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(path, []byte("# run log v1\n{\"id\":\"a\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := followOptions(false)
+	opts.SkipInvalid = true
+	res, ch, err := Follow(ctx, []string{path}, opts)
+	if err != nil || res.Skipped != 1 {
+		t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
+	}
+	f := newFollowed(res)
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("# run log v1\n{\"id\":\"b\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "the new log", func() bool { return slices.Contains(f.ids[path], "b") })
+	if f.skipped != 1 {
+		t.Errorf("the new log's skipped records counted %d, want 1: its line 1", f.skipped)
+	}
+}
+
+// TestFollowCountsAnotherRecordFailingAtItsPlace: a followed file edited
+// in place, whose record at a line fails as the record there before did,
+// counts it: a record is told by its text, or its fields, there too. A
+// JSON array whose record fails the group_by expression, and a W&B table
+// whose row has too many cells.
+func TestFollowCountsAnotherRecordFailingAtItsPlace(t *testing.T) {
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, first, edited string
+		fields              *scoring.RecordFields
+	}{
+		{"run.json", "[\n{\"prompt\":\"p\",\"step\":0},\n{\"step\":1,\"id\":\"x\"}\n]\n", "[\n{\"prompt\":\"p\",\"step\":0},\n{\"step\":1,\"id\":\"y\"}\n]\n", fields},
+		{"run.table.json", `{"columns":["id","x"],"data":[["a",1],[5,6,7]]}`, `{"columns":["id","x"],"data":[["a",1],[8,9,0]]}`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(path, []byte(c.first), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := followOptions(false)
+			opts.SkipInvalid, opts.Fields = true, c.fields
+			res, ch, err := Follow(ctx, []string{path}, opts)
+			if err != nil || res.Skipped != 1 {
+				t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
+			}
+			f := newFollowed(res)
+			// Written over in place, never truncated: the same file
+			// throughout.
+			file, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := file.WriteAt([]byte(c.edited), 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := file.Close(); err != nil {
+				t.Fatal(err)
+			}
+			f.await(t, ch, "the edit", func() bool { return f.skipped > 0 || len(f.reloaded) > 0 })
+			if f.skipped != 1 {
+				t.Errorf("the edited record skipped counted %d, want 1: another record", f.skipped)
 			}
 		})
 	}
