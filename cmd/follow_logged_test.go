@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -221,5 +222,14 @@ func TestStatsFollowMatchLoggedPartialStep(t *testing.T) {
 	}
 	if !strings.Contains(f.out.String(), "step 1  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000") {
 		t.Errorf("a file ending in a step read in part: stdout:\n%s", f.out.String())
+	}
+
+	// Without --match-logged the settings given differ: the end's line
+	// says which step it leaves out.
+	f = startFollowing(t, append(slices.DeleteFunc(slices.Clone(flags), func(s string) bool { return s == "--match-logged" }), live)...)
+	f.await(t, "step 2 ")
+	f.stop()
+	if errOut := f.errOut.String(); !strings.Contains(errOut, "rewardlens: warning: the run read but step 2, read in part: ") {
+		t.Errorf("the settings given: stderr:\n%s", errOut)
 	}
 }
