@@ -294,10 +294,10 @@ type statsFollower struct {
 	// matchLogged is --match-logged: the result is computed with the
 	// settings that reproduce the logged advantages of the rows read so
 	// far (rematch). matched is set once they were looked for, found once
-	// settings were found, and matchedBatches counts the complete batches
-	// then; settings are those the result is computed with.
+	// settings were found, and matchedRows counts the logged rows of the
+	// complete steps then; settings are those the result is computed with.
 	matchLogged, matched, found bool
-	matchedBatches              int
+	matchedRows                 int
 	settings                    engine.Options
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group),
@@ -497,10 +497,12 @@ func (f *statsFollower) compute(ctx context.Context) error {
 // rows of the complete steps read so far (completeBatches: a step read in
 // part has short groups, which reproduce no logged advantage), the first
 // time, and again whenever the settings found stop reproducing them (a
-// later step tells them apart) or, when none did, once another step is
-// complete. When the settings change, the result is computed again with
-// them, and the change said on stderr; the lines printed before are
-// printed again, updated, where their numbers change.
+// later step tells them apart); when none did, again only once those
+// rows have doubled since, as a setting that fails some rows fails them
+// still, and looking costs a compute of every row per setting tried. When the
+// settings change, the result is computed again with them, and the
+// change said on stderr; the lines printed before are printed again,
+// updated, where their numbers change.
 func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if !f.matchLogged || f.res == nil {
 		return nil
@@ -512,7 +514,7 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 		return nil
 	case f.matched && f.found && diff.Reproduced():
 		return nil
-	case f.matched && !f.found && complete <= f.matchedBatches:
+	case f.matched && !f.found && diff.Rows < 2*max(f.matchedRows, 1):
 		return nil
 	}
 	c := *f.computer
@@ -523,7 +525,7 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if first {
 		f.settings = f.computer.Options
 	}
-	f.matched, f.matchedBatches = true, complete
+	f.matched, f.matchedRows = true, diff.Rows
 	f.found = check.Logged != nil && check.Logged.Found != nil
 	changed := !reflect.DeepEqual(check.Options, f.settings)
 	f.settings = check.Options
