@@ -125,6 +125,14 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				}
 				return f.interrupted(err, updates)
 			}
+			// The newest step may be complete: the settings are
+			// looked for with it before its line is printed.
+			if err := f.rematch(ctx, true); err != nil {
+				if !errors.Is(err, ctx.Err()) {
+					return f.withAlerts(err)
+				}
+				return f.interrupted(err, updates)
+			}
 			if err := f.printBatches(true); err != nil {
 				return f.withAlerts(err)
 			}
@@ -286,8 +294,8 @@ type statsFollower struct {
 	// matchLogged is --match-logged: the result is computed with the
 	// settings that reproduce the logged advantages of the rows read so
 	// far (rematch). matched is set once they were looked for, found once
-	// settings were found, and matchedRows counts the logged rows then;
-	// settings are those the result is computed with.
+	// settings were found, and matchedRows counts the logged rows of the
+	// complete steps then; settings are those the result is computed with.
 	matchLogged, matched, found bool
 	matchedRows                 int
 	settings                    engine.Options
@@ -358,7 +366,7 @@ func (f *statsFollower) update(ctx context.Context, u loaders.Update) error {
 		return err
 	}
 	f.res, f.trends, f.stale = res, trends, false
-	if err := f.rematch(ctx); err != nil {
+	if err := f.rematch(ctx, false); err != nil {
 		return err
 	}
 	return f.printBatches(false)
@@ -378,7 +386,7 @@ func (f *statsFollower) catchUp(ctx context.Context) error {
 		return err
 	}
 	f.res, f.trends, f.stale = res, trends, false
-	if err := f.rematch(ctx); err != nil {
+	if err := f.rematch(ctx, false); err != nil {
 		return err
 	}
 	return f.printBatches(false)
@@ -478,7 +486,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 		return err
 	}
 	f.res, f.trends = res, trends
-	if err := f.rematch(ctx); err != nil {
+	if err := f.rematch(ctx, false); err != nil {
 		return err
 	}
 	return f.printBatches(false)
@@ -486,19 +494,24 @@ func (f *statsFollower) compute(ctx context.Context) error {
 
 // rematch is --match-logged while following: the settings to compute
 // with are looked for (agreement.CheckTrainer) among the trainers' on the
-// rows read so far, the first time, and again whenever the settings
-// found stop reproducing the rows read (a later step tells them apart);
-// when none did, again once the logged rows have doubled since, as
-// looking costs a compute of every row per setting tried. When the
-// settings change, the result is computed again with them, and the change
-// said on stderr; the lines printed before are printed again, updated,
-// where their numbers change.
-func (f *statsFollower) rematch(ctx context.Context) error {
-	if !f.matchLogged {
+// rows of the complete steps read so far (completeBatches: a step read in
+// part has short groups, which reproduce no logged advantage), the first
+// time, and again whenever the settings found stop reproducing them (a
+// later step tells them apart); when none did, again only once those
+// rows have doubled since, as a setting that fails some rows fails them
+// still, and looking costs a compute of every row per setting tried. When the
+// settings change, the result is computed again with them, and the
+// change said on stderr; the lines printed before are printed again,
+// updated, where their numbers change.
+func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
+	if !f.matchLogged || f.res == nil {
 		return nil
 	}
-	diff, _ := agreement.CompareLoggedRun(f.res)
+	complete := f.completeBatches(withNewest)
+	diff, _ := agreement.CompareLoggedFirst(f.res, complete)
 	switch {
+	case complete == 0:
+		return nil
 	case f.matched && f.found && diff.Reproduced():
 		return nil
 	case f.matched && !f.found && diff.Rows < 2*max(f.matchedRows, 1):
@@ -507,7 +520,7 @@ func (f *statsFollower) rematch(ctx context.Context) error {
 	c := *f.computer
 	c.EqualGroups = false // checked per batch (follow.Warnings)
 	ev := f.live.Evaluation()
-	check := agreement.CheckTrainer(&c, ev)
+	check := agreement.CheckTrainer(&c, f.completeRows(ev, complete))
 	first := !f.matched
 	if first {
 		f.settings = f.computer.Options
@@ -546,20 +559,48 @@ func (f *statsFollower) rematch(ctx context.Context) error {
 	return nil
 }
 
+// completeBatches is how many of the result's batches, first to last, are
+// complete: all but the newest, which the run may still be writing, unless
+// withNewest (no more rows came for a while, or following ends) and it is
+// not probably partial (follow.ProbablyPartial).
+func (f *statsFollower) completeBatches(withNewest bool) int {
+	n := len(f.res.Ranking.Batches)
+	if n > 0 && (!withNewest || follow.ProbablyPartial(f.res, n-1, f.written[f.res.Ranking.Batches[n-1].Step])) {
+		n--
+	}
+	return n
+}
+
+// completeRows is ev, the result's evaluation, but for the rows of its
+// batches past the first complete (completeBatches): the newest's.
+func (f *statsFollower) completeRows(ev *engine.Evaluation, complete int) *engine.Evaluation {
+	if complete == len(f.res.Ranking.Batches) {
+		return ev
+	}
+	newest := f.res.Ranking.Batches[complete].Step
+	return ev.Filter(func(i int) bool { return ev.StepOf(i) != newest })
+}
+
 // sayRunAgreement says on stderr, as stats does, how the trainer-style
 // rewards of every row read compare with the logged advantages, as one
 // (agreement.Match.Warning): the steps' lines match each step's rows
-// alone. Nothing when they agree, or without logged advantages (no row
-// with one was warned of at its step).
+// alone. A newest step probably read in part is left out, and said to be.
+// Nothing when they agree, or without logged advantages (no row with one
+// was warned of at its step).
 func (f *statsFollower) sayRunAgreement() {
 	if f.res == nil {
 		return
 	}
-	if diff, ok := agreement.CompareLoggedRun(f.res); !ok || diff.Rows == 0 {
+	complete := f.completeBatches(true)
+	if diff, ok := agreement.CompareLoggedFirst(f.res, complete); !ok || diff.Rows == 0 {
 		return
 	}
-	if w := agreement.MatchLogged(f.res.Evaluation, f.res.Options).Warning(); w != "" {
-		fmt.Fprintf(f.errOut, "rewardlens: warning: the whole run read: %s\n", textsafe.Line(w))
+	read := "the whole run read"
+	if complete < len(f.res.Ranking.Batches) {
+		read = fmt.Sprintf("the run read but step %d, read in part", f.res.Ranking.Batches[complete].Step)
+	}
+	if w := agreement.MatchLogged(f.completeRows(f.res.Evaluation, complete), f.res.Options).Warning(); w != "" {
+		fmt.Fprintf(f.errOut, "rewardlens: warning: %s: %s\n", read, textsafe.Line(w))
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +162,74 @@ func TestStatsFollowMatchLogged(t *testing.T) {
 	}
 	if want := "rewardlens: warning: the whole run read: " + runWarning + "\n"; !strings.HasSuffix(f.errOut.String(), want) {
 		t.Errorf("stderr:\n%s\nwant it to end with:\n%s", f.errOut.String(), want)
+	}
+}
+
+// TestStatsFollowMatchLoggedPartialStep: --match-logged looks for the
+// settings on the complete steps alone: a step read in part (its short
+// group's rewards reproduce no logged advantage) changes nothing, whether
+// it comes in two halves while following or ends the file as following
+// starts, and the end's whole-run line leaves it out.
+func TestStatsFollowMatchLoggedPartialStep(t *testing.T) {
+	shortQuiet(t)
+	// Logged by grpo --scale none: x minus the group's mean.
+	half := func(step int, ids string) string {
+		return strings.NewReplacer("S", strconv.Itoa(step), "I", ids[:1], "J", ids[1:]).Replace(
+			`{"id":"SI","batch":S,"group":"g","metadata":{"x":1,"adv":0.5}}
+{"id":"SJ","batch":S,"group":"g","metadata":{"x":1,"adv":0.5}}
+`)
+	}
+	second := func(step int) string {
+		return strings.NewReplacer("S", strconv.Itoa(step)).Replace(
+			`{"id":"Sc","batch":S,"group":"g","metadata":{"x":0,"adv":-0.5}}
+{"id":"Sd","batch":S,"group":"g","metadata":{"x":0,"adv":-0.5}}
+`)
+	}
+	flags := []string{"stats", "--follow", "--match-logged", "--method", "grpo", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv"}
+	const found = "rewardlens: --match-logged: `--scale none`"
+
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(half(0, "ab")+second(0)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, append(flags, path)...)
+	f.await(t, "step 0  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000")
+	f.awaitErr(t, found)
+	testfile.Append(t, path, half(1, "ab"))
+	f.await(t, "step 1 (partial?)  trajectories 2 (0 invalid)")
+	testfile.Append(t, path, second(1))
+	f.await(t, "step 1 (updated)  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	if errOut := f.errOut.String(); strings.Contains(errOut, "settings changed") || strings.Contains(errOut, "run read") {
+		t.Errorf("a step in two halves: stderr:\n%s", errOut)
+	}
+
+	live := filepath.Join(t.TempDir(), "live.jsonl")
+	if err := os.WriteFile(live, []byte(half(0, "ab")+second(0)+half(1, "ab")+second(1)+half(2, "ab")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f = startFollowing(t, append(flags, live)...)
+	f.await(t, "step 2 ")
+	f.awaitErr(t, found)
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	errOut := f.errOut.String()
+	if !strings.Contains(errOut, "(the 8 logged rows read so far)") || strings.Contains(errOut, "settings changed") || strings.Contains(errOut, "run read") {
+		t.Errorf("a file ending in a step read in part: stderr:\n%s", errOut)
+	}
+	if !strings.Contains(f.out.String(), "step 1  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000") {
+		t.Errorf("a file ending in a step read in part: stdout:\n%s", f.out.String())
+	}
+
+	// Without --match-logged the settings given differ: the end's line
+	// says which step it leaves out.
+	f = startFollowing(t, append(slices.DeleteFunc(slices.Clone(flags), func(s string) bool { return s == "--match-logged" }), live)...)
+	f.await(t, "step 2 ")
+	f.stop()
+	if errOut := f.errOut.String(); !strings.Contains(errOut, "rewardlens: warning: the run read but step 2, read in part: ") {
+		t.Errorf("the settings given: stderr:\n%s", errOut)
 	}
 }

@@ -62,3 +62,49 @@ func TestStatsFollowOpenInstructWholeStep(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }
+
+// TestStatsFollowOpenInstructLaterRewardLevelsOnce: following, a reward
+// level the first step did not have (the pass threshold read from it
+// may be wrong) is warned of once, at the first step that has it, named,
+// not again at each later step that has it in other counts.
+func TestStatsFollowOpenInstructLaterRewardLevelsOnce(t *testing.T) {
+	shortQuiet(t)
+	step := func(n int, rewards ...float64) string {
+		var text strings.Builder
+		for i, reward := range rewards {
+			b, _ := json.Marshal(map[string]any{"step": n, "sample_idx": i, "prompt_idx": 0, "prompt_tokens": []int{n}, "reward": reward, "advantage": 0})
+			text.Write(append(b, '\n'))
+		}
+		return text.String()
+	}
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "run_rollouts_000000.jsonl")
+	// Step 2's first record ends step 1, which the pass threshold is
+	// read from.
+	second := step(2, 0, 1, 10, 11)
+	cut := strings.IndexByte(second, '\n') + 1
+	if err := os.WriteFile(shard, []byte(step(1, 0, 1, 0, 1)+second[:cut]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.await(t, "step 1 ")
+	file, err := os.OpenFile(shard, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := file.WriteString(second[cut:] + step(3, 0, 10, 10, 11) + step(4, 0, 1, 0, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 4 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	errOut := f.errOut.String()
+	const want = "rewardlens: warning: step 2: the reward is 10 or 11 in 2 rows: the first records, which the pass threshold 1 was read from, had only 1 above 0;"
+	if strings.Count(errOut, "the reward is") != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("stderr:\n%s\nwant one reward level warning: %s", errOut, want)
+	}
+}

@@ -264,7 +264,7 @@ func TestOpenInstructLaterRewardLevels(t *testing.T) {
 		"run_rollouts_000000.jsonl": shard(1, 0, 0),
 		"run_rollouts_000001.jsonl": shard(2, 0, 10),
 	})
-	if _, errOut, _ := run(t, "", "stats", dir); !strings.Contains(errOut, "warning: the reward is 10 in 1 row: the first records, which the pass threshold 1 was read from, had none above 0;") {
+	if _, errOut, _ := run(t, "", "stats", dir); !strings.Contains(errOut, "warning: the reward is 10 in 1 row: the first records had none above 0 to read the pass threshold from: it is the default 1;") {
 		t.Errorf("a first file of no reward above 0: %s", errOut)
 	}
 	// Later records of the same levels say nothing.

@@ -72,16 +72,13 @@ func (ev *Evaluation) Append(s scoring.Scorer, ts []scoring.Trajectory) *Evaluat
 		Logged:     ev.Logged,
 		loggedExpr: ev.loggedExpr,
 		// Appending adds the new trajectories' to the count.
-		LoggedNotNumbers:     ev.LoggedNotNumbers,
-		FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
-		LoggedNonFinite:      ev.LoggedNonFinite,
-		FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
-		Valid:                ev.Valid,
-		Causes:               ev.Causes,
-		batches:              ev.batches,
-		stepCounts:           ev.stepCounts,
-		groupOf:              ev.groupOf,
-		groupNames:           ev.groupNames,
+		LoggedFaults: ev.LoggedFaults,
+		Valid:        ev.Valid,
+		Causes:       ev.Causes,
+		batches:      ev.batches,
+		stepCounts:   ev.stepCounts,
+		groupOf:      ev.groupOf,
+		groupNames:   ev.groupNames,
 	}
 	next.shareStructure(ev)
 	next.evalReasons = maps.Clone(ev.evalReasons) // evaluating ts adds to it

@@ -46,19 +46,10 @@ type Evaluation struct {
 	// Filter (following a run) carry it, the appended trajectories' own
 	// (loggedExpr).
 	Logged []float64
-	// LoggedNotNumbers counts the trajectories whose logged advantage is
-	// there but not a number (a string, "0.7" too, a bool, a list): NaN in
-	// Logged, as if absent, which a caller must say. FirstLoggedNotNumber
-	// is the first of them in input order. Their entries in Logged are
-	// loggedNotNumber, the NaN that marks them, which Filter counts.
-	LoggedNotNumbers     int
-	FirstLoggedNotNumber LoggedValue
-	// LoggedNonFinite counts the trajectories whose logged advantage is
-	// NaN or infinite, which no reward is compared with, as a caller must
-	// say; FirstLoggedNonFinite is the first. A NaN's entry in Logged is
-	// loggedNaN, told apart from an absent one's (loggedskip.go).
-	LoggedNonFinite      int
-	FirstLoggedNonFinite LoggedValue
+	// LoggedFaults counts the logged advantages no reward is compared
+	// with: an evaluation made from another (Append, Without, Restructure)
+	// copies them as one.
+	LoggedFaults
 
 	// Constraints and Gates are the scorer's (constraints.go), nil
 	// without. With constraints, Violation holds each trajectory's
@@ -484,6 +475,25 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 		}
 	}
 	return reasons
+}
+
+// LoggedFaults counts the trajectories whose logged advantage is there
+// but no number to compare a reward with, per kind, with the first of
+// each in input order.
+type LoggedFaults struct {
+	// LoggedNotNumbers counts the trajectories whose logged advantage is
+	// there but not a number (a string, "0.7" too, a bool, a list): NaN in
+	// Logged, as if absent, which a caller must say. FirstLoggedNotNumber
+	// is the first of them in input order. Their entries in Logged are
+	// loggedNotNumber, the NaN that marks them, which Filter counts.
+	LoggedNotNumbers     int
+	FirstLoggedNotNumber LoggedValue
+	// LoggedNonFinite counts the trajectories whose logged advantage is
+	// NaN or infinite, which no reward is compared with, as a caller must
+	// say; FirstLoggedNonFinite is the first. A NaN's entry in Logged is
+	// loggedNaN, told apart from an absent one's (loggedskip.go).
+	LoggedNonFinite      int
+	FirstLoggedNonFinite LoggedValue
 }
 
 // StepOf returns the batch of trajectory i.

@@ -259,14 +259,11 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 		Logged:     ev.Logged,
 		loggedExpr: ev.loggedExpr,
 		// Only validity changes: the logged advantages stay as they are.
-		LoggedNotNumbers:     ev.LoggedNotNumbers,
-		FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
-		LoggedNonFinite:      ev.LoggedNonFinite,
-		FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
-		batches:              ev.batches,
-		stepCounts:           ev.stepCounts,
-		groupOf:              ev.groupOf,
-		groupNames:           ev.groupNames,
+		LoggedFaults: ev.LoggedFaults,
+		batches:      ev.batches,
+		stepCounts:   ev.stepCounts,
+		groupOf:      ev.groupOf,
+		groupNames:   ev.groupNames,
 	}
 	out.shareStructure(ev)
 	out.evalReasons = ev.evalReasons

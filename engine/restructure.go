@@ -61,9 +61,7 @@ func (r *Restructure) ReadsBody() bool { return r.readsBody }
 func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func(i int) (*scoring.Trajectory, error)) (*Evaluation, error) {
 	n := ev.N()
 	out := &Evaluation{
-		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr,
-		LoggedNotNumbers: ev.LoggedNotNumbers, FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
-		LoggedNonFinite: ev.LoggedNonFinite, FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
+		Objectives: ev.Objectives, M: ev.M, Values: ev.Values, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr, LoggedFaults: ev.LoggedFaults,
 		batches: ev.batches, stepCounts: ev.stepCounts, groupOf: ev.groupOf, groupNames: ev.groupNames,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,
 		sourceWeights: ev.sourceWeights, sourceColumns: ev.sourceColumns,

@@ -85,9 +85,7 @@ changes:
 // arrays but validity and causes, which it leaves nil.
 func (ev *Evaluation) withoutShell() *Evaluation {
 	return &Evaluation{
-		Objectives: ev.Objectives, Values: ev.Values, M: ev.M, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr,
-		LoggedNotNumbers: ev.LoggedNotNumbers, FirstLoggedNotNumber: ev.FirstLoggedNotNumber,
-		LoggedNonFinite: ev.LoggedNonFinite, FirstLoggedNonFinite: ev.FirstLoggedNonFinite,
+		Objectives: ev.Objectives, Values: ev.Values, M: ev.M, Absent: ev.Absent, Logged: ev.Logged, loggedExpr: ev.loggedExpr, LoggedFaults: ev.LoggedFaults,
 		Constraints: ev.Constraints, Gates: ev.Gates, Violation: ev.Violation, ConstraintHolds: ev.ConstraintHolds,
 		GateShut: ev.GateShut, feasible: ev.feasible,
 		SourceNames: ev.SourceNames, sourceOf: ev.sourceOf, sourceScorer: ev.sourceScorer,

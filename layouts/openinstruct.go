@@ -376,9 +376,12 @@ const maxLevelsShown = 5
 // (cfg.PassThresholdLevels): a verification reward or a format reward
 // seen only later makes that threshold wrong (a format reward 1 read as
 // the verification reward passes every formatted completion). "" when the
-// layout read no threshold, or every value above 0 is among the levels.
+// layout read no threshold, or every value above 0 is among the levels,
+// or a batch before those (a follower asks batch by batch) has such a
+// value: it was warned of there, once. One batch's warning names its
+// step.
 func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []int) string {
-	if cfg.PassThresholdLevels == nil {
+	if cfg.PassThresholdLevels == nil || len(batches) == 0 {
 		return ""
 	}
 	name := cfg.TaskMetric
@@ -390,34 +393,43 @@ func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []i
 		return ""
 	}
 	ev := res.Evaluation
+	// unread returns the reward of row i when it is a value above 0 that
+	// the first records did not have.
+	unread := func(i int) (float64, bool) {
+		if !ev.HasObjective(i, k) || ev.Missing(i, k) {
+			return 0, false
+		}
+		r := ev.Row(i)[k]
+		return r, r > 0 && !math.IsInf(r, 0) && !slices.Contains(cfg.PassThresholdLevels, r)
+	}
 	others := map[float64]bool{}
 	rows := 0
 	for _, bi := range batches {
 		for _, i := range res.Ranking.Batches[bi].Members {
-			if !ev.HasObjective(i, k) || ev.Missing(i, k) {
-				continue
+			if r, ok := unread(i); ok {
+				rows++
+				others[r] = true
 			}
-			r := ev.Row(i)[k]
-			if !(r > 0) || math.IsInf(r, 0) || slices.Contains(cfg.PassThresholdLevels, r) {
-				continue
-			}
-			rows++
-			others[r] = true
 		}
 	}
 	if rows == 0 {
 		return ""
 	}
-	threshold := prompts.DefaultPassThreshold
+	for bi := range slices.Min(batches) {
+		if slices.ContainsFunc(res.Ranking.Batches[bi].Members, func(i int) bool { _, ok := unread(i); return ok }) {
+			return ""
+		}
+	}
+	first := "the first records had none above 0 to read the pass threshold from: it is the default " + strconv.FormatFloat(prompts.DefaultPassThreshold, 'g', -1, 64)
 	if cfg.PassThreshold != nil {
-		threshold = *cfg.PassThreshold
+		first = fmt.Sprintf("the first records, which the pass threshold %s was read from, had only %s above 0", strconv.FormatFloat(*cfg.PassThreshold, 'g', -1, 64), levelList(cfg.PassThresholdLevels, "and"))
 	}
-	read := "none"
-	if len(cfg.PassThresholdLevels) > 0 {
-		read = "only " + levelList(cfg.PassThresholdLevels, "and")
+	step := ""
+	if len(batches) == 1 {
+		step = fmt.Sprintf("step %d: ", res.Ranking.Batches[batches[0]].Step)
 	}
-	return fmt.Sprintf("the reward is %s in %d %s: the first records, which the pass threshold %s was read from, had %s above 0; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
-		levelList(slices.Sorted(maps.Keys(others)), "or"), rows, english.Plural(rows, "row"), strconv.FormatFloat(threshold, 'g', -1, 64), read)
+	return fmt.Sprintf("%sthe reward is %s in %d %s: %s; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
+		step, levelList(slices.Sorted(maps.Keys(others)), "or"), rows, english.Plural(rows, "row"), first)
 }
 
 // levelList writes sorted levels as "1, 10 and 11" (conjunction "and";

@@ -77,7 +77,11 @@ type Update struct {
 	// Gone are the files that disappeared. What was loaded from them
 	// stays; should one come back, it is Reloaded.
 	Gone []string
-	// Skipped and SkipReasons are as in Result, with SkipInvalid.
+	// Skipped and SkipReasons are as in Result, with SkipInvalid. A
+	// record is counted once, by the reading that delivers it, for its
+	// place, text and fault (where a reader has no text, by place and
+	// fault): a file read again holds those counted, unless it is
+	// another file, or truncated, that no longer holds what was read.
 	Skipped     int
 	SkipReasons []*LineError
 	// Err reports what went wrong since the last Update: files that could

@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -62,8 +63,11 @@ type followedFile struct {
 	count int
 	// skipsCounted are the records skipped and counted so far, by place,
 	// text and fault (firstSkip): a record read again, the file grown or
-	// rewritten, is not counted (nor warned of) again.
-	skipsCounted map[uint64]struct{}
+	// rewritten, is not counted (nor warned of) again. readingSkips are
+	// those the reading under way skipped first: they join skipsCounted
+	// once its Result is delivered (keepSkips), as a reading that fails
+	// is thrown away, its skips neither counted nor warned of.
+	skipsCounted, readingSkips map[uint64]struct{}
 	// tailer reads the new lines, counting the trajectories of the file so
 	// far (the default IDs).
 	tailer *input.Loader
@@ -227,7 +231,15 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if st.IsDir() {
 		return nil, false, fmt.Errorf("%s: is a directory", f.path)
 	}
-	grew = f.loaded && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file) && f.prefixKept(file)
+	holds := f.loaded && f.prefixKept(file)
+	grew = holds && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file)
+	if f.loaded && !holds && (!os.SameFile(st, f.info) || st.Size() < f.offset) {
+		// Another file, or one truncated, that does not hold what was
+		// read (a rotated log's successor, a log written anew): its
+		// records are not those counted, though its line 1 may read
+		// the same. One edited in place keeps them.
+		clear(f.skipsCounted)
+	}
 	opts.SkipInvalid = skip
 	opts.skipCounted = func(e *LineError) bool { return f.firstSkip(e.Line, e) }
 	f.closeFile()
@@ -266,6 +278,7 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if err == nil && !f.tail && !pending {
 		err = f.recordWhole(file, end)
 	}
+	f.keepSkips(err == nil)
 	if err != nil {
 		f.failed = st
 		return nil, false, err
@@ -401,10 +414,17 @@ func (f *followedFile) drain(opts Options) fileChange {
 	if err != nil || st.Size() <= f.offset || f.rewritten(file) {
 		return fileChange{} // truncated or rewritten: what was there is gone
 	}
-	counted := &lineCounter{r: io.NewSectionReader(file, f.offset, st.Size()-f.offset)}
-	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, f.offset, true
+	from := f.offset
+	counted := &lineCounter{r: io.NewSectionReader(file, from, st.Size()-from), hash: &f.readHash}
+	f.tailer.Lead, f.tailer.Origin, f.tailer.SkipInvalid = 0, from, true
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), st.Size(), counted)
 	f.release()
+	f.keepSkips(true) // the lines read are delivered, an error or not
+	// What replaces the file holds the lines drained too, when it is
+	// the file rewritten (load: its skips are those counted).
+	if perr := f.keepPrefix(file, counted, from); err == nil {
+		err = perr
+	}
 	if err == nil && !opts.SkipInvalid && res.Skipped > 0 {
 		err = malformedError(f.path, res)
 		res.Skipped, res.SkipReasons = 0, nil
@@ -654,6 +674,7 @@ func (f *followedFile) grow(st fs.FileInfo, opts Options) fileChange {
 	f.tailer.SizeHint = end - from
 	res, err := f.readLines(bufio.NewReaderSize(counted, input.BufferSize), end, counted)
 	f.release()
+	f.keepSkips(true) // the lines read are delivered, an error or not
 	if berr := f.recordBefore(file); err == nil {
 		err = berr
 	}
@@ -708,7 +729,8 @@ func (f *followedFile) readLines(r *bufio.Reader, end int64, counted *lineCounte
 // e, is skipped there, with its text and for its reason, for the first
 // time, and records it: a file read again from the start (replaced,
 // rewritten, or read whole as it grows) holds again the malformed records
-// counted already. A record is kept as the hash of its line, the hash of
+// counted already, unless it is another file, or was truncated, that no
+// longer holds what was read of it (load forgets them). A record is kept as the hash of its line, the hash of
 // its text (LineError.Text, 0 when unknown), its column and its reason:
 // a few bytes each, however many a file holds.
 func (f *followedFile) firstSkip(line int, e *LineError) bool {
@@ -720,11 +742,27 @@ func (f *followedFile) firstSkip(line int, e *LineError) bool {
 	if _, ok := f.skipsCounted[k]; ok {
 		return false
 	}
-	if f.skipsCounted == nil {
-		f.skipsCounted = make(map[uint64]struct{})
+	if _, ok := f.readingSkips[k]; ok {
+		return false
 	}
-	f.skipsCounted[k] = struct{}{}
+	if f.readingSkips == nil {
+		f.readingSkips = make(map[uint64]struct{})
+	}
+	f.readingSkips[k] = struct{}{}
 	return true
+}
+
+// keepSkips ends a reading: the records it skipped first join those
+// counted when delivered, else are forgotten, to be counted by the
+// reading that delivers them.
+func (f *followedFile) keepSkips(delivered bool) {
+	if delivered && len(f.readingSkips) > 0 {
+		if f.skipsCounted == nil {
+			f.skipsCounted = make(map[uint64]struct{}, len(f.readingSkips))
+		}
+		maps.Copy(f.skipsCounted, f.readingSkips)
+	}
+	clear(f.readingSkips)
 }
 
 // release lets go of the lines the tailer read last, which its caller

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestFollowCountsAMalformedRecordOnce: a followed file grows by a
@@ -113,5 +116,180 @@ func TestFollowCountsAnotherMalformedRecordAtItsPlace(t *testing.T) {
 	f.await(t, ch, "replaced", func() bool { return len(f.ids[path]) == 2 })
 	if f.skipped != 1 {
 		t.Errorf("the replaced file's skipped records counted %d, want 1: its line 2", f.skipped)
+	}
+}
+
+// TestFollowCountsAMalformedRecordOfAFailedReading: a followed JSON array
+// replaced by a half-written version (a malformed element, then cut off),
+// whose reading fails, then by the whole file: the malformed element is
+// counted (with SkipInvalid) or warned of (without) once, by the reading
+// that delivers it.
+func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
+	const first, half, whole = "[\n{\"id\":\"a\"}\n]\n", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"}\n]\n"
+	for _, skip := range []bool{true, false} {
+		t.Run(fmt.Sprintf("skip=%v", skip), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "run.json")
+			write := func(text string) {
+				tmp := filepath.Join(dir, "new")
+				if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(tmp, path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(first)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := followOptions(false)
+			opts.SkipInvalid = skip
+			res, ch, err := Follow(ctx, []string{path}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newFollowed(res)
+			write(half)
+			f.await(t, ch, "the half-written file's error", func() bool { return len(f.errs) > 0 })
+			failed := len(f.errs)
+			write(whole)
+			f.await(t, ch, "the whole file", func() bool { return len(f.ids[path]) == 2 })
+			warned := 0
+			for _, err := range f.errs[failed:] {
+				var m *MalformedError
+				if errors.As(err, &m) {
+					warned += m.Skipped
+				}
+			}
+			if skip && f.skipped != 1 {
+				t.Errorf("skipped records counted %d, want 1 (line 3)", f.skipped)
+			}
+			if !skip && warned != 1 {
+				t.Errorf("malformed records warned of %d, want 1 (line 3): errors %v", warned, f.errs)
+			}
+		})
+	}
+}
+
+// TestFollowCountsTheMalformedRecordsOfARotatedLog: a followed log
+// rotated (renamed away, a new one at its path) whose successor's line 1
+// reads as the old one's, malformed alike, counts it again: it is another
+// file's record.
+func TestFollowCountsTheMalformedRecordsOfARotatedLog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	if err := os.WriteFile(path, []byte("# run log v1\n{\"id\":\"a\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts := followOptions(false)
+	opts.SkipInvalid = true
+	res, ch, err := Follow(ctx, []string{path}, opts)
+	if err != nil || res.Skipped != 1 {
+		t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
+	}
+	f := newFollowed(res)
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("# run log v1\n{\"id\":\"b\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, ch, "the new log", func() bool { return slices.Contains(f.ids[path], "b") })
+	if f.skipped != 1 {
+		t.Errorf("the new log's skipped records counted %d, want 1: its line 1", f.skipped)
+	}
+}
+
+// TestFollowCountsAnotherRecordFailingAtItsPlace: a followed file edited
+// in place, whose record at a line fails as the record there before did,
+// counts it: a record is told by its text, or its fields, there too. A
+// JSON array whose record fails the group_by expression, and a W&B table
+// whose row has too many cells.
+func TestFollowCountsAnotherRecordFailingAtItsPlace(t *testing.T) {
+	fields, err := scoring.NewRecordFields("prompt", "step", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, first, edited string
+		fields              *scoring.RecordFields
+	}{
+		{"run.json", "[\n{\"prompt\":\"p\",\"step\":0},\n{\"step\":1,\"id\":\"x\"}\n]\n", "[\n{\"prompt\":\"p\",\"step\":0},\n{\"step\":1,\"id\":\"y\"}\n]\n", fields},
+		{"run.table.json", `{"columns":["id","x"],"data":[["a",1],[5,6,7]]}`, `{"columns":["id","x"],"data":[["a",1],[8,9,0]]}`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(path, []byte(c.first), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := followOptions(false)
+			opts.SkipInvalid, opts.Fields = true, c.fields
+			res, ch, err := Follow(ctx, []string{path}, opts)
+			if err != nil || res.Skipped != 1 {
+				t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
+			}
+			f := newFollowed(res)
+			// Written over in place, never truncated: the same file
+			// throughout.
+			file, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := file.WriteAt([]byte(c.edited), 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := file.Close(); err != nil {
+				t.Fatal(err)
+			}
+			f.await(t, ch, "the edit", func() bool { return f.skipped > 0 || len(f.reloaded) > 0 })
+			if f.skipped != 1 {
+				t.Errorf("the edited record skipped counted %d, want 1: another record", f.skipped)
+			}
+		})
+	}
+}
+
+// TestFollowCountsTheDrainedRecordsOnce: a followed log that grows by a
+// malformed line, then is replaced before that line was read by a file
+// that holds it and a line more: the line, read from the old file's last
+// lines (drained), is not counted again as the new file is read, nor is
+// the one counted before.
+func TestFollowCountsTheDrainedRecordsOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.jsonl")
+	const first, grown = "{\"id\":\"a\"}\n[1]\n", "[2]\n{\"id\":\"b\"}\n"
+	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := Options{SkipInvalid: true}
+	ff := &followedFile{path: path, store: &partStore{}}
+	defer ff.closeFile()
+	if res, _, err := ff.load(opts, true, nil, nil); err != nil || res.Skipped != 1 {
+		t.Fatalf("first reading: %+v, %v; want 1 skipped", res, err)
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := file.WriteString(grown); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, "new")
+	if err := os.WriteFile(tmp, []byte(first+grown+"{\"id\":\"c\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	c := ff.check(opts)
+	if c.err != nil || c.drained == nil || c.drained.Skipped != 1 || c.res == nil || c.res.Skipped != 0 || len(c.res.Trajectories) != 3 {
+		t.Errorf("replaced: %+v, drained %+v; want line 3 skipped once, as drained", c, c.drained)
 	}
 }

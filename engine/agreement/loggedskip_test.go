@@ -24,7 +24,7 @@ func TestLoggedNotNumberCut(t *testing.T) {
 		{"\xff" + strings.Repeat("b", 40), `"\xff` + strings.Repeat("b", 39) + `"...`},
 		{[]any{strings.Repeat("c", 50)}, `["` + strings.Repeat("c", 38) + "..."},
 	} {
-		ev := &engine.Evaluation{LoggedNotNumbers: 1, FirstLoggedNotNumber: engine.LoggedValue{Where: "f:1", Value: c.value}}
+		ev := &engine.Evaluation{LoggedFaults: engine.LoggedFaults{LoggedNotNumbers: 1, FirstLoggedNotNumber: engine.LoggedValue{Where: "f:1", Value: c.value}}}
 		if got := NotNumberWarning(ev); !strings.Contains(got, "(the first: f:1: "+c.want+"): ") {
 			t.Errorf("%q: %q, want %s", c.value, got, c.want)
 		}

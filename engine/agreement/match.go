@@ -174,7 +174,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 		res := ev.Prepare(o, reuse)
 		res.Finish()
 		f := &Fit{Options: o, Changes: changes}
-		f.Overall, f.Batches = compareLoggedBatches(res)
+		f.Overall, f.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
 		if m.Steps == nil {
 			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
@@ -286,7 +286,18 @@ func CompareLoggedRun(res *engine.Result) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false
 	}
-	c, _ = compareLoggedBatches(res)
+	c, _ = compareLoggedBatches(res, len(res.Ranking.Batches))
+	return c, true
+}
+
+// CompareLoggedFirst is CompareLoggedRun over the first n batches of res
+// alone (n at most their count): a follower leaves out the newest, which
+// its run may still be writing, whose short groups reproduce nothing.
+func CompareLoggedFirst(res *engine.Result, n int) (c Diff, ok bool) {
+	if res.Evaluation.Logged == nil {
+		return c, false
+	}
+	c, _ = compareLoggedBatches(res, n)
 	return c, true
 }
 
@@ -295,14 +306,14 @@ func CompareLoggedRun(res *engine.Result) (c Diff, ok bool) {
 func (c Diff) Reproduced() bool { return reproduces(c) }
 
 // compareLoggedBatches compares the rewards of res's valid rows with their
-// logged advantages over every batch and per batch: an invalid row's
-// reward is rewardlens's convention (its group's mean), which no trainer
-// setting changes.
-func compareLoggedBatches(res *engine.Result) (Diff, []Diff) {
+// logged advantages over the first n batches and per batch: an invalid
+// row's reward is rewardlens's convention (its group's mean), which no
+// trainer setting changes.
+func compareLoggedBatches(res *engine.Result, n int) (Diff, []Diff) {
 	all := Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
-	per := make([]Diff, len(res.Ranking.Batches))
+	per := make([]Diff, n)
 	sum := 0.0
-	for bi := range res.Ranking.Batches {
+	for bi := range n {
 		c := compareLogged(res, &res.Ranking.Batches[bi])
 		per[bi] = c
 		if c.Rows == 0 {

@@ -17,7 +17,7 @@ import (
 )
 
 // WriteFile writes what write produces to path, by what path names:
-//   - one of this process's descriptors (OpenDescriptor: /dev/stdout,
+//   - one of this process's descriptors (openDescriptor: /dev/stdout,
 //     /dev/fd/N, a link to one): through a duplicate of it, wherever the
 //     shell sent it (a file opened with >> is appended to);
 //   - something other than a regular file (a terminal, a pipe, /dev/null):
@@ -31,7 +31,7 @@ import (
 //     or those os.Create gives (0666 less the umask). A symbolic link is
 //     followed: the file it names is replaced, and the link stays a link.
 func WriteFile(ctx context.Context, path string, write func(io.Writer) error) error {
-	f, isDescriptor, err := OpenDescriptor(path)
+	f, isDescriptor, err := openDescriptor(path)
 	if err != nil {
 		return err
 	}

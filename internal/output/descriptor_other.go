@@ -4,8 +4,8 @@ package output
 
 import "os"
 
-// OpenDescriptor is the unix one's: no path names a descriptor here.
-func OpenDescriptor(string) (*os.File, bool, error) { return nil, false, nil }
+// openDescriptor is the unix one's: no path names a descriptor here.
+func openDescriptor(string) (*os.File, bool, error) { return nil, false, nil }
 
 // IsDescriptor is the unix one's: no path names a descriptor here.
 func IsDescriptor(string) bool { return false }

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// OpenDescriptor returns, when path names one of this process's own
+// openDescriptor returns, when path names one of this process's own
 // descriptors (/dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N,
 // /proc/self/fd/N, or a symbolic link to one of those names), a
 // duplicate of it to write to, which the caller closes: what is written
@@ -21,7 +21,7 @@ import (
 // appended to a file opened with >>, at its offset otherwise, rather
 // than to a file opened again (from its start) or replaced. ok is false
 // for any other path.
-func OpenDescriptor(path string) (f *os.File, ok bool, err error) {
+func openDescriptor(path string) (f *os.File, ok bool, err error) {
 	fd, ok := descriptorOf(path)
 	if !ok {
 		return nil, false, nil
@@ -79,7 +79,7 @@ func descriptorName(path string) (int, bool) {
 }
 
 // IsDescriptor reports whether path names one of this process's own
-// descriptors (OpenDescriptor).
+// descriptors (openDescriptor).
 func IsDescriptor(path string) bool {
 	_, ok := descriptorOf(path)
 	return ok

@@ -216,12 +216,20 @@ func (l *Loader) derive(t *scoring.Trajectory, defaulted bool) *LineError {
 		return nil
 	}
 	if err := l.Fields.Apply(t); err != nil {
-		return &LineError{Path: l.Name, Line: t.Line, Msg: err.Error()}
+		e := &LineError{Path: l.Name, Line: t.Line, Msg: err.Error()}
+		return e.WithText(recordText(t))
 	}
 	if defaulted && l.Fields.SetsBatch() && !l.Fields.SetsID() {
 		t.ID = strconv.FormatInt(t.Batch, 10) + ":" + t.ID
 	}
 	return nil
+}
+
+// recordText is what stands for t's record text where a reader's is not
+// at hand (a record field's expression failed on the record read): its
+// fields as read, the metadata's keys in order, for LineError.Text.
+func recordText(t *scoring.Trajectory) []byte {
+	return fmt.Appendf(nil, "%q %d %q %d %q %v", t.ID, t.Batch, t.Group, t.StepCount, t.Response, t.Metadata)
 }
 
 // Flush hands the trajectories kept so far to l.each when streaming and

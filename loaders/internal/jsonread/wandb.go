@@ -164,7 +164,7 @@ func (t *wandbReader) rows(columns [][]byte) error {
 		*tr = t.l.NewTrajectory(t.row, t.rw.InputOffset(start))
 		t.obj, err = wandbRecord(t.obj[:0], columns, raw, tr)
 		if err != nil {
-			if lerr := t.l.Reject(&input.LineError{Path: t.l.Name, Line: t.row, Msg: err.Error()}); lerr != nil {
+			if lerr := t.l.Reject((&input.LineError{Path: t.l.Name, Line: t.row, Msg: err.Error()}).WithText(raw)); lerr != nil {
 				return lerr
 			}
 			continue

@@ -106,8 +106,8 @@ func readAt(l *input.Loader, r io.ReaderAt, size int64) (*parquet.File, error) {
 		f    *parquet.File
 		plan *parquetPlan
 	)
-	err := Guard(l.Name, func() (err error) {
-		f, err = Open(r, size)
+	err := guard(l.Name, func() (err error) {
+		f, err = openChecked(r, size)
 		if err != nil {
 			return fmt.Errorf("%s: %w", l.Name, err)
 		}
@@ -139,14 +139,14 @@ func readAt(l *input.Loader, r io.ReaderAt, size int64) (*parquet.File, error) {
 	return f, nil
 }
 
-// Open opens the Parquet file of size bytes that r holds, once
+// openChecked opens the Parquet file of size bytes that r holds, once
 // its footer's length and its column chunks' places are checked against
 // the size: parquet-go makes a buffer of the length the footer claims (4
 // GiB for a corrupt length) before it reads, and reads a column chunk
 // where its metadata says.
 // The errors are "not a Parquet file: ..." but for a page past the page
 // bounds (checkPages).
-func Open(r io.ReaderAt, size int64) (*parquet.File, error) {
+func openChecked(r io.ReaderAt, size int64) (*parquet.File, error) {
 	f, err := openFooter(r, size)
 	if err != nil {
 		return nil, err
@@ -280,9 +280,9 @@ func checkPages(r io.ReaderAt, start, end int64) error {
 // errCorruptParquet is the error of a file that parquet-go panics on.
 var errCorruptParquet = errors.New("corrupt Parquet file")
 
-// Guard runs read, which calls parquet-go on the file called name,
+// guard runs read, which calls parquet-go on the file called name,
 // and returns its error, or the file's error when parquet-go panics.
-func Guard(name string, read func() error) (err error) {
+func guard(name string, read func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: %w (parquet-go failed on it: %v)", name, errCorruptParquet, p)
@@ -396,10 +396,10 @@ const parquetBatch = 256
 // rowGroup reads the rows of rg, up to the loader's RowLimit in all.
 func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 	var rows parquet.Rows
-	if err := Guard(pr.l.Name, func() error { rows = rg.Rows(); return nil }); err != nil {
+	if err := guard(pr.l.Name, func() error { rows = rg.Rows(); return nil }); err != nil {
 		return err
 	}
-	defer Guard(pr.l.Name, rows.Close)
+	defer guard(pr.l.Name, rows.Close)
 	if pr.rows == nil {
 		pr.rows = make([]parquet.Row, parquetBatch)
 	}
@@ -412,7 +412,7 @@ func (pr *parquetReader) rowGroup(rg parquet.RowGroup) error {
 			batch = batch[:min(len(batch), pr.l.RowLimit-pr.l.Count)]
 		}
 		var n int
-		err := Guard(pr.l.Name, func() (err error) {
+		err := guard(pr.l.Name, func() (err error) {
 			n, err = rows.ReadRows(batch)
 			return err
 		})
@@ -532,7 +532,7 @@ func (pr *parquetReader) startBlock() {
 
 // collect reads the values of row: the flat metadata columns into meta,
 // the rest into pr for apply. A value parquet-go cannot read (it panics
-// on some corrupt pages) is the file's error, as in Guard.
+// on some corrupt pages) is the file's error, as in guard.
 func (pr *parquetReader) collect(row parquet.Row, meta map[string]any) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
