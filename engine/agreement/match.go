@@ -451,7 +451,7 @@ func LoggedWarning(ev *engine.Evaluation, opts engine.Options, res *engine.Resul
 	}
 	res.Finish()
 	m := &Match{Base: Fit{Options: base}}
-	m.Base.Overall, m.Base.Batches = compareLoggedBatches(res)
+	m.Base.Overall, m.Base.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
 	c := m.Base.Overall
 	switch {
 	case c.Rows == 0:
