@@ -477,15 +477,9 @@ func (f *statsFollower) compute(ctx context.Context) error {
 	if f.live == nil {
 		return nil // nothing yet to build the computer on
 	}
-	res, err := f.live.Evaluation().ComputeContext(ctx, f.computer.Options)
-	if err != nil {
+	if err := f.computeOn(ctx, f.live.Evaluation(), f.computer.Options); err != nil {
 		return err
 	}
-	trends, err := diagnose.TrendsContext(ctx, res, f.ref)
-	if err != nil {
-		return err
-	}
-	f.res, f.trends = res, trends
 	if err := f.rematch(ctx, false); err != nil {
 		return err
 	}
@@ -547,7 +541,13 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	if !changed {
 		return nil
 	}
-	res, err := ev.ComputeContext(ctx, check.Options)
+	return f.computeOn(ctx, ev, check.Options)
+}
+
+// computeOn computes the result of ev under opts and its trends, which
+// become the follower's; it stops with ctx's error once ctx is done.
+func (f *statsFollower) computeOn(ctx context.Context, ev *engine.Evaluation, opts engine.Options) error {
+	res, err := ev.ComputeContext(ctx, opts)
 	if err != nil {
 		return err
 	}
