@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -486,6 +487,15 @@ func (t *stepsTab) View() string {
 	return common.FitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
 }
 
+// alertsFirst returns findings with the ALERTs first, then the WARNs,
+// each in their step order: a short screen that lists one finding lists
+// the worst.
+func alertsFirst(findings []health.Finding) []health.Finding {
+	return slices.SortedStableFunc(slices.Values(findings), func(a, b health.Finding) int {
+		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Step, b.Step))
+	})
+}
+
 // fitParts joins parts with " · ", leaving out those that would pass
 // width; the first is always kept (cut if need be).
 func fitParts(parts []string, width int) string {
@@ -500,17 +510,30 @@ func fitParts(parts []string, width int) string {
 
 // healthLines lists the health findings under the charts: a title line
 // with the header's badge (checks by their worst level) and the number of
-// findings, then the first findings in step order, up to
-// maxFindingLines, fewer on a short screen.
+// findings, then the first findings, ALERTs before WARNs (see
+// alertsFirst), up to maxFindingLines, fewer on a short screen.
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
-	findings := s.Findings()
+	findings := alertsFirst(s.Findings())
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
-	title := st.Title.Render("health") + st.Muted.Render(fmt.Sprintf(" against the first %d batches · ", baseline)) + common.HealthBadge(st, findings)
+	// The title's words, the least needed last: on a narrow screen it
+	// loses words, never the badge nor the count.
+	against, count, each := fmt.Sprintf(" against the first %d batches", baseline), "", ""
 	if len(findings) > 0 {
 		// The lines are findings, a check's first WARN and first ALERT:
 		// more than the checks the badge counts when one rose.
-		title += st.Muted.Render(" · " + common.Count(len(findings), "finding", "findings") + ", each check's first step at a level:")
+		count, each = " · "+common.Count(len(findings), "finding", "findings"), ", each check's first step at a level:"
+	}
+	badge := common.HealthBadge(st, findings)
+	var title string
+	for _, words := range [][2]string{{against, count + each}, {against, count + ":"}, {"", count + ":"}} {
+		if len(findings) == 0 {
+			words[1] = ""
+		}
+		title = st.Title.Render("health") + st.Muted.Render(words[0]+" · ") + badge + st.Muted.Render(words[1])
+		if ansi.StringWidth(title) <= t.width {
+			break
+		}
 	}
 	lines := []string{title}
 	// A short screen keeps its rows for the charts.
