@@ -189,7 +189,7 @@ func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errOut)
 	}
-	want := `{"id":"a","batch":0,"group":"","score":1,"reward":1,"pareto_rank":1,"crowding":"inf","valid":true,"objectives":{"x":1}}
+	want := `{"id":"a","batch":0,"group":"","score":1,"reward":1,"pareto_rank":1,"crowding":"inf","valid":true,"metadata":{"x":1}}
 {"id":"b","batch":0,"group":"","score":null,"reward":2,"pareto_rank":-1,"crowding":null,"valid":false,"objectives":{"x":null}}
 {"id":"c","batch":0,"group":"","score":3,"reward":3,"pareto_rank":0,"crowding":"inf","valid":true,"objectives":{"x":3}}
 `
@@ -331,5 +331,22 @@ func TestSeveralFilesDefaultBatches(t *testing.T) {
 	}
 	if !strings.Contains(out, `"batch":0`) || !strings.Contains(out, `"batch":1`) {
 		t.Errorf("file index is not the default batch:\n%s", out)
+	}
+}
+
+// TestJSONKeepsAngleBrackets: a chat template's <|im_start|> stays as it
+// is in compute's JSON lines, as a constraint's <= in stats --format json,
+// so that a grep finds them; only what a terminal acts on is escaped.
+func TestJSONKeepsAngleBrackets(t *testing.T) {
+	in := `{"id":"a","group":"<|im_start|>user & me","metadata":{"x":1}}
+{"id":"b","group":"<|im_start|>user & me","metadata":{"x":0}}
+`
+	out, errOut, code := run(t, in, "compute", "-")
+	if code != 0 || !strings.Contains(out, `"group":"<|im_start|>user & me"`) {
+		t.Errorf("compute: status %d, stdout %s, stderr %s: want the group written raw", code, out, errOut)
+	}
+	out, errOut, code = run(t, in, "stats", "--format", "json", "--constraint", "x <= 0.5", "-")
+	if code != 0 || !strings.Contains(out, `"expr": "x <= 0.5"`) {
+		t.Errorf("stats --format json: status %d, stdout %s, stderr %s: want the constraint's <= written raw", code, out, errOut)
 	}
 }

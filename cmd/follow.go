@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -892,12 +891,12 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 		agree = &hedged
 	}
 	if f.json {
-		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn})
+		line, err := output.MarshalJSON(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn}, "")
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(f.out, "%s\n", output.SafeJSON(line))
+		_, err = fmt.Fprintf(f.out, "%s\n", line)
 		return err
 	}
 	health := "healthy"

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -86,11 +85,11 @@ of that step; JSON lines with --format json) until interrupted.`,
 			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
 				if format == "json" {
-					text, err := json.MarshalIndent(report, "", "  ")
+					text, err := output.MarshalJSON(report, "  ")
 					if err != nil {
 						return err
 					}
-					_, err = w.Write(append(output.SafeJSON(text), '\n'))
+					_, err = w.Write(append(text, '\n'))
 					return err
 				}
 				return writeStatsTable(w, report)
