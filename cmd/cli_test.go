@@ -189,7 +189,7 @@ func TestInvalidTrajectoriesAreKept(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d: %s", code, errOut)
 	}
-	want := `{"id":"a","batch":0,"group":"","score":1,"reward":1,"pareto_rank":1,"crowding":"inf","valid":true,"metadata":{"x":1}}
+	want := `{"id":"a","batch":0,"group":"","score":1,"reward":1,"pareto_rank":1,"crowding":"inf","valid":true,"objectives":{"x":1}}
 {"id":"b","batch":0,"group":"","score":null,"reward":2,"pareto_rank":-1,"crowding":null,"valid":false,"objectives":{"x":null}}
 {"id":"c","batch":0,"group":"","score":3,"reward":3,"pareto_rank":0,"crowding":"inf","valid":true,"objectives":{"x":3}}
 `
@@ -348,5 +348,29 @@ func TestJSONKeepsAngleBrackets(t *testing.T) {
 	out, errOut, code = run(t, in, "stats", "--format", "json", "--constraint", "x <= 0.5", "-")
 	if code != 0 || !strings.Contains(out, `"expr": "x <= 0.5"`) {
 		t.Errorf("stats --format json: status %d, stdout %s, stderr %s: want the constraint's <= written raw", code, out, errOut)
+	}
+}
+
+// TestInferredObjectivesSaid: without --objective, compute, stats and
+// prompts say on stderr the objectives inferred from the first record and
+// their goals (a length maximised is probably not meant); with them, they
+// say nothing of the kind.
+func TestInferredObjectivesSaid(t *testing.T) {
+	in := `{"id":"a","group":"g","metadata":{"accuracy":1,"length":300}}
+{"id":"b","group":"g","metadata":{"accuracy":0,"length":200}}
+`
+	for _, args := range [][]string{{"compute"}, {"stats"}, {"prompts"}} {
+		_, errOut, code := run(t, in, append(args, "-")...)
+		if want := "rewardlens: objectives inferred from the first record: accuracy, length (all max: --objective or --minimize to choose)\n"; code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr %q, want %q", args[0], code, errOut, want)
+		}
+	}
+	_, errOut, _ := run(t, in, "compute", "--minimize", "length", "-")
+	if want := "accuracy, length (min) (the others max:"; !strings.Contains(errOut, want) {
+		t.Errorf("compute --minimize length: stderr %q, want %q", errOut, want)
+	}
+	_, errOut, _ = run(t, in, "compute", "--objective", "accuracy=metadata.accuracy", "-")
+	if strings.Contains(errOut, "inferred") {
+		t.Errorf("compute --objective: stderr %q says objectives were inferred", errOut)
 	}
 }

@@ -86,6 +86,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return inputError{err}
 	}
+	sayInferred(stdio.Stderr, f.inferred)
 	reportSkipped(stdio.Stderr, first)
 	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
@@ -227,6 +228,7 @@ type statsFollower struct {
 	// Set once the first trajectory has come (build).
 	computer  *engine.RewardComputer
 	buildErr  error
+	inferred  string // the objectives inferred, said once (newComputer)
 	healthCfg health.Config
 	ref       []float64
 	live      *engine.Live
@@ -433,7 +435,7 @@ func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
-		f.computer, f.buildErr = newComputer(f.cfg, first, f.file)
+		f.computer, f.inferred, f.buildErr = newComputer(f.cfg, first, f.file)
 		if f.buildErr == nil {
 			// The dead signal is per group: the prompts are not read.
 			cfg := f.cfg
