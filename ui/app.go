@@ -138,7 +138,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.NoticeMsg:
 		return m, m.status.SetNotice(msg.Text, nil)
 	case common.ShowBatchMsg:
-		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
+		cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
+		if msg.Notice != "" {
+			cmd = tea.Batch(cmd, m.status.SetNotice(msg.Notice, nil))
+		}
+		return m, cmd
 	case recomputedMsg:
 		return m, tea.Batch(m.recomputed(msg), m.resumeBackground())
 	case filteredMsg:

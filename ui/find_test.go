@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// pressFinding types filter into the active tab's filter (opened with
+// /), keeps it with enter, and sends m the message the enter asks for, a
+// ShowBatchMsg or a NoticeMsg (not the notice's expiry).
+func pressFinding(t *testing.T, m *Model, filter string) {
+	t.Helper()
+	press(m, "/")
+	for _, r := range filter {
+		press(m, string(r))
+	}
+	_, cmd := m.Update(uitest.KeyPress("enter"))
+	for cmd != nil {
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			cmd = tea.Batch(msg[1:]...)
+			if msg[0] != nil {
+				cmd = msg[0]
+			}
+		case common.ShowBatchMsg, common.NoticeMsg:
+			m.Update(msg)
+			settle(m)
+			return
+		default:
+			t.Fatalf("enter on %q asked for %T, want a ShowBatchMsg or a NoticeMsg", filter, msg)
+		}
+	}
+	t.Fatalf("enter on %q asked for nothing", filter)
+}
+
+// TestFindSaysTheMove: a Trajectories filter that matches nothing in the
+// batch on screen moves to the batch that has a match, and the status line
+// says so; one that matches nothing anywhere says that.
+func TestFindSaysTheMove(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	press(m, "5")
+	pressFinding(t, m, "s30-p02-c1")
+	v := screen(m)
+	if !strings.Contains(v, "batch 31/40 step 30") || !strings.Contains(v, `"s30-p02-c1" found in step 30: batch 31/40`) {
+		t.Errorf("the filter s30-p02-c1 did not move to step 30 saying so:\n%s", v)
+	}
+	press(m, "esc")
+	pressFinding(t, m, "nosuchid")
+	if v := screen(m); !strings.Contains(v, `no trajectory matches "nosuchid" in any batch`) {
+		t.Errorf("the filter nosuchid does not say it matches nothing:\n%s", v)
+	}
+}
