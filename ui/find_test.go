@@ -55,3 +55,19 @@ func TestFindSaysTheMove(t *testing.T) {
 		t.Errorf("the filter nosuchid does not say it matches nothing:\n%s", v)
 	}
 }
+
+// TestGroupsFilterSaysWhereElse: a Groups filter that lists no group of
+// the batch on screen says which batch has a match, or that none has.
+func TestGroupsFilterSaysWhereElse(t *testing.T) {
+	m := newTestModel(t, 140, 30)
+	press(m, "2")
+	pressFinding(t, m, "s30-p02-c1")
+	if v := screen(m); !strings.Contains(v, `no group of this batch matches "s30-p02-c1"; one of step 30: batch 31/40 does ([ and ] move)`) {
+		t.Errorf("the Groups filter s30-p02-c1 does not say where it matches:\n%s", v)
+	}
+	press(m, "esc")
+	pressFinding(t, m, "nosuchid")
+	if v := screen(m); !strings.Contains(v, `no group matches "nosuchid" in any batch`) {
+		t.Errorf("the Groups filter nosuchid does not say it matches nothing:\n%s", v)
+	}
+}
