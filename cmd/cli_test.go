@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -372,5 +373,23 @@ func TestInferredObjectivesSaid(t *testing.T) {
 	_, errOut, _ = run(t, in, "compute", "--objective", "accuracy=metadata.accuracy", "-")
 	if strings.Contains(errOut, "inferred") {
 		t.Errorf("compute --objective: stderr %q says objectives were inferred", errOut)
+	}
+}
+
+// TestCorrelationFixedDecimals: the correlation matrix prints every
+// correlation with 4 decimals, a small one too (it was 4.904e-04 beside
+// 0.0031, the columns out of line).
+func TestCorrelationFixedDecimals(t *testing.T) {
+	var out strings.Builder
+	corr := [][]number{{1, 4.904e-04, -0.0232}, {4.904e-04, 1, 1e-13}, {-0.0232, 1e-13, 1}}
+	if err := writeCorrelation(&out, []string{"a", "b", "c"}, corr); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(out.String()), "\n")[2:]
+	want := [][]string{{"a", "1.0000", "0.0005", "-0.0232"}, {"b", "0.0005", "1.0000", "0.0000"}, {"c", "-0.0232", "0.0000", "1.0000"}}
+	for i, row := range rows {
+		if !slices.Equal(strings.Fields(row), want[i]) {
+			t.Errorf("row %d: %q, want %q:\n%s", i, row, want[i], out.String())
+		}
 	}
 }
