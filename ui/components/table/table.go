@@ -41,6 +41,9 @@ type Column struct {
 	Shared    common.Affixes
 	// Cell returns row j's text, safe to print (textsafe), on one line.
 	Cell func(j int) string
+	// Whole text columns are never drawn cut short at the screen's edge,
+	// as number columns are not: their cells hold numbers.
+	Whole bool
 	// Hidden columns are drawn nowhere, their index kept: a column that
 	// would repeat another.
 	Hidden bool
@@ -273,7 +276,7 @@ func (t *Table) visible() (cols []int, lastWidth int) {
 		}
 		if used+w > t.width {
 			room := t.width - used - (w - t.widths[c])
-			if !t.columns[c].Number && room >= 4 {
+			if !t.columns[c].Number && !t.columns[c].Whole && room >= 4 {
 				cols, lastWidth = append(cols, c), room
 			}
 			used = t.width

@@ -581,7 +581,9 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		case col.textCells: // feasible
 			ev := s.Result.Evaluation
 			mark := func(i int) string { return common.FeasibleMark(ev, i, formats[c].Format) }
-			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) }))
+			feasible := table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) })
+			feasible.Whole = true // "✗ 0.30…" would cut a number
+			cols = append(cols, feasible)
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
