@@ -575,6 +575,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.moveBatch(1), true
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
+	case msg.String() == "f" && !k.FilterGroups.Enabled():
+		return m.status.SetNotice("f toggles the group filter: start rewardlens with --filter-groups OBJECTIVE", nil), true
+	case msg.String() == "F" && m.live == nil:
+		return m.status.SetNotice("F goes back to the newest batch of a followed run: start rewardlens with --follow", nil), true
 	case key.Matches(msg, k.EditWeights):
 		return m.setWeightMode(true), true
 	case key.Matches(msg, k.Export):

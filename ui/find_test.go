@@ -71,3 +71,18 @@ func TestGroupsFilterSaysWhereElse(t *testing.T) {
 		t.Errorf("the Groups filter nosuchid does not say it matches nothing:\n%s", v)
 	}
 }
+
+// TestUnavailableKeysSayWhy: f without --filter-groups and F without
+// --follow do nothing, and the status line says why.
+func TestUnavailableKeysSayWhy(t *testing.T) {
+	m := newTestModel(t, 140, 30)
+	for k, want := range map[string]string{
+		"f": "f toggles the group filter: start rewardlens with --filter-groups OBJECTIVE",
+		"F": "F goes back to the newest batch of a followed run: start rewardlens with --follow",
+	} {
+		press(m, k)
+		if v := screen(m); !strings.Contains(v, want) {
+			t.Errorf("%s says nothing of %q:\n%s", k, want, v)
+		}
+	}
+}
