@@ -86,3 +86,31 @@ func TestUnavailableKeysSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsTheKeysThatWork: the help of Steps says the wheel, home
+// and end (which select the first and last chart); that of Trajectories
+// the table's page and home/end keys.
+func TestHelpListsTheKeysThatWork(t *testing.T) {
+	for tab, wants := range map[string][]string{
+		"6": {"↑/k/wheel", "home", "first chart", "end", "last chart"},
+		"5": {"pgdn", "page down", "home", "first row", "end", "last row"},
+	} {
+		m := newTestModel(t, 160, 50)
+		press(m, tab, "?")
+		v := screen(m)
+		for _, want := range wants {
+			if !strings.Contains(v, want) {
+				t.Errorf("tab %s's help lacks %q:\n%s", tab, want, v)
+			}
+		}
+	}
+	m := newTestModel(t, 120, 40)
+	press(m, "6", "end")
+	if v := screen(m); !strings.Contains(v, "charts 7–15 of 15") || !strings.Contains(v, "▸ expected dead s") {
+		t.Errorf("end on Steps did not select the last chart:\n%s", v)
+	}
+	press(m, "home")
+	if v := screen(m); !strings.Contains(v, "charts 1–") || !strings.Contains(v, "▸ score mean") {
+		t.Errorf("home on Steps did not select the first chart:\n%s", v)
+	}
+}

@@ -52,6 +52,7 @@ const maxFindingLines = 5
 
 type stepsKeyMap struct {
 	Prev, Next  key.Binding
+	First, Last key.Binding
 	Open, Close key.Binding
 	Source      key.Binding
 }
@@ -60,6 +61,8 @@ func newStepsKeyMap() stepsKeyMap {
 	return stepsKeyMap{
 		Prev:  key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous chart")),
 		Next:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next chart")),
+		First: key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first chart")),
+		Last:  key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last chart")),
 		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "full screen")),
 		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "all charts"), key.WithDisabled()),
 	}
@@ -155,6 +158,10 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 		t.selected = max(t.selected-1, 0)
 	case key.Matches(msg, t.keys.Next):
 		t.selected = max(min(t.selected+1, len(t.series)-1), 0)
+	case key.Matches(msg, t.keys.First):
+		t.selected = 0
+	case key.Matches(msg, t.keys.Last):
+		t.selected = max(len(t.series)-1, 0)
 	case key.Matches(msg, t.keys.Open):
 		t.full = true
 	case key.Matches(msg, t.keys.Close):
@@ -556,5 +563,9 @@ func (t *stepsTab) ShortHelp() []key.Binding {
 }
 
 func (t *stepsTab) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, t.keys.Source}}
+	// The wheel moves as ↑ and ↓ do: said in the help, not the footer.
+	prev, next := t.keys.Prev, t.keys.Next
+	prev.SetHelp("↑/k/wheel", "previous chart")
+	next.SetHelp("↓/j/wheel", "next chart")
+	return [][]key.Binding{{prev, next, t.keys.First, t.keys.Last, t.keys.Open, t.keys.Close, t.keys.Source}}
 }

@@ -344,8 +344,13 @@ func (t *trajectoriesTab) ShortHelp() []key.Binding {
 
 func (t *trajectoriesTab) FullHelp() [][]key.Binding {
 	k, lk := t.keys, t.list.Keys
+	moves := []key.Binding{k.Move}
+	if t.mode == browsing {
+		tk := t.list.Table.Keys
+		moves = append(moves, tk.PageUp, tk.PageDown, tk.Home, tk.End)
+	}
 	return [][]key.Binding{
-		{k.Move, k.Columns, k.Open, lk.Sort, lk.Reverse},
+		append(moves, k.Columns, k.Open, lk.Sort, lk.Reverse),
 		{lk.Filter, lk.ApplyFilter, lk.ClearFilter},
 		{k.Scroll, k.Back},
 	}
