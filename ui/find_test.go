@@ -114,3 +114,19 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 		t.Errorf("home on Steps did not select the first chart:\n%s", v)
 	}
 }
+
+// TestParetoFooterWithOneGroup: with scope batch the Pareto tab shows one
+// group, and its footer offers no ↑/↓ between groups; with scope group it
+// does.
+func TestParetoFooterWithOneGroup(t *testing.T) {
+	m := newTestModel(t, 200, 40)
+	press(m, "4")
+	if v := screen(m); !strings.Contains(v, "↑ previous group") {
+		t.Fatalf("with scope group the footer lacks ↑ previous group:\n%s", v)
+	}
+	press(m, "g")
+	v := screen(m)
+	if !strings.Contains(v, "group 1 of 1") || strings.Contains(v, "previous group") || strings.Contains(v, "next group") {
+		t.Errorf("with scope batch (group 1 of 1) the footer offers ↑/↓ between groups:\n%s", v)
+	}
+}

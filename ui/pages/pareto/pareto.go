@@ -1045,7 +1045,11 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 	}
 	// ResetView shows only when zoomed in, OnlyGroup with scope group;
 	// the zoom's two keys are one hint, which a narrow footer drops whole.
-	return []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	keys := []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	if len(t.points.start)-1 <= 1 {
+		keys = slices.Delete(keys, 2, 4) // one group (scope batch): ↑/↓ would go nowhere
+	}
+	return keys
 }
 
 func (t *paretoTab) FullHelp() [][]key.Binding {
