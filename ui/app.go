@@ -136,11 +136,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)
 	case common.NoticeMsg:
-		return m, m.status.SetNotice(msg.Text, nil)
+		return m, m.status.SetInfo(msg.Text)
 	case common.ShowBatchMsg:
 		cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
 		if msg.Notice != "" {
-			cmd = tea.Batch(cmd, m.status.SetNotice(msg.Notice, nil))
+			cmd = tea.Batch(cmd, m.status.SetInfo(msg.Notice))
 		}
 		return m, cmd
 	case recomputedMsg:
@@ -576,9 +576,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case msg.String() == "f" && !k.FilterGroups.Enabled():
-		return m.status.SetNotice("f toggles the group filter: start rewardlens with --filter-groups OBJECTIVE", nil), true
+		return m.status.SetInfo("f toggles the group filter: start rewardlens with --filter-groups OBJECTIVE"), true
 	case msg.String() == "F" && m.live == nil:
-		return m.status.SetNotice("F goes back to the newest batch of a followed run: start rewardlens with --follow", nil), true
+		return m.status.SetInfo("F goes back to the newest batch of a followed run: start rewardlens with --follow"), true
 	case key.Matches(msg, k.EditWeights):
 		return m.setWeightMode(true), true
 	case key.Matches(msg, k.Export):
