@@ -576,9 +576,9 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
 	case msg.String() == "f" && !k.FilterGroups.Enabled():
-		return m.status.SetInfo("f toggles the group filter: start rewardlens with --filter-groups OBJECTIVE"), true
+		return m.status.SetInfo("f: the group filter needs --filter-groups OBJECTIVE"), true
 	case msg.String() == "F" && m.live == nil:
-		return m.status.SetInfo("F goes back to the newest batch of a followed run: start rewardlens with --follow"), true
+		return m.status.SetInfo("F: following the newest batch needs --follow"), true
 	case key.Matches(msg, k.EditWeights):
 		return m.setWeightMode(true), true
 	case key.Matches(msg, k.Export):

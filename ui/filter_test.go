@@ -117,7 +117,7 @@ func TestFilterNeedsItsObjective(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m.Settle()
 	m.Update(uitest.KeyPress("f"))
-	if v := screen(m); s.Filter.On || strings.Contains(v, "f filter") || !strings.Contains(v, "start rewardlens with --filter-groups OBJECTIVE") {
+	if v := screen(m); s.Filter.On || strings.Contains(v, "f filter") || !strings.Contains(v, "f: the group filter needs --filter-groups OBJECTIVE") {
 		t.Errorf("f without --filter-groups: on %v, or offered, or not said why:\n%s", s.Filter.On, v)
 	}
 	err := uitest.TextSession(t, filterRecords).SetFilterGroups("aa")

@@ -77,8 +77,8 @@ func TestGroupsFilterSaysWhereElse(t *testing.T) {
 func TestUnavailableKeysSayWhy(t *testing.T) {
 	m := newTestModel(t, 140, 30)
 	for k, want := range map[string]string{
-		"f": "f toggles the group filter: start rewardlens with --filter-groups OBJECTIVE",
-		"F": "F goes back to the newest batch of a followed run: start rewardlens with --follow",
+		"f": "f: the group filter needs --filter-groups OBJECTIVE",
+		"F": "F: following the newest batch needs --follow",
 	} {
 		press(m, k)
 		if v := screen(m); !strings.Contains(v, want) {
