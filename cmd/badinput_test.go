@@ -132,8 +132,21 @@ func TestEveryBadInput(t *testing.T) {
 
 // checkBadInput checks the outcome of a run on bad input: status 2, no
 // output, and the message want on the one line of stderr.
+// withoutInferredNote is stderr without the line that says the
+// objectives inferred (TestInferredObjectivesSaid checks it).
+func withoutInferredNote(stderr string) string {
+	var kept strings.Builder
+	for line := range strings.Lines(stderr) {
+		if !strings.HasPrefix(line, "rewardlens: objectives inferred from the first record: ") {
+			kept.WriteString(line)
+		}
+	}
+	return kept.String()
+}
+
 func checkBadInput(t *testing.T, out, errOut string, code int, want string) {
 	t.Helper()
+	errOut = withoutInferredNote(errOut)
 	if code != exitBadInput {
 		t.Errorf("status %d, want 2 (stderr %q)", code, errOut)
 	}
@@ -237,7 +250,7 @@ func TestDuplicateIDsWarned(t *testing.T) {
 		t.Errorf("records %+v", recs)
 	}
 	want := `rewardlens: warning: 2 trajectories repeat an earlier one's ID ("a"); each is computed and written, in input order` + "\n"
-	if errOut != want {
+	if errOut = withoutInferredNote(errOut); errOut != want {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 	_, errOut, code := run(t, in, "stats", "-")

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -350,5 +351,64 @@ func TestSeveralFilesDefaultBatches(t *testing.T) {
 	}
 	if !strings.Contains(out, `"batch":0`) || !strings.Contains(out, `"batch":1`) {
 		t.Errorf("file index is not the default batch:\n%s", out)
+	}
+}
+
+// TestJSONKeepsAngleBrackets: a chat template's <|im_start|> stays as it
+// is in compute's JSON lines, as a constraint's <= in stats --format json,
+// so that a grep finds them; only what a terminal acts on is escaped.
+func TestJSONKeepsAngleBrackets(t *testing.T) {
+	in := `{"id":"a","group":"<|im_start|>user & me","metadata":{"x":1}}
+{"id":"b","group":"<|im_start|>user & me","metadata":{"x":0}}
+`
+	out, errOut, code := run(t, in, "compute", "-")
+	if code != 0 || !strings.Contains(out, `"group":"<|im_start|>user & me"`) {
+		t.Errorf("compute: status %d, stdout %s, stderr %s: want the group written raw", code, out, errOut)
+	}
+	out, errOut, code = run(t, in, "stats", "--format", "json", "--constraint", "x <= 0.5", "-")
+	if code != 0 || !strings.Contains(out, `"expr": "x <= 0.5"`) {
+		t.Errorf("stats --format json: status %d, stdout %s, stderr %s: want the constraint's <= written raw", code, out, errOut)
+	}
+}
+
+// TestInferredObjectivesSaid: without --objective, compute, stats and
+// prompts say on stderr the objectives inferred from the first record and
+// their goals (a length maximised is probably not meant); with them, they
+// say nothing of the kind.
+func TestInferredObjectivesSaid(t *testing.T) {
+	in := `{"id":"a","group":"g","metadata":{"accuracy":1,"length":300}}
+{"id":"b","group":"g","metadata":{"accuracy":0,"length":200}}
+`
+	for _, args := range [][]string{{"compute"}, {"stats"}, {"prompts"}} {
+		_, errOut, code := run(t, in, append(args, "-")...)
+		if want := "rewardlens: objectives inferred from the first record: accuracy, length (all max: --objective or --minimize to choose)\n"; code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("%s: status %d, stderr %q, want %q", args[0], code, errOut, want)
+		}
+	}
+	_, errOut, _ := run(t, in, "compute", "--minimize", "length", "-")
+	if want := "accuracy, length (min) (the others max:"; !strings.Contains(errOut, want) {
+		t.Errorf("compute --minimize length: stderr %q, want %q", errOut, want)
+	}
+	_, errOut, _ = run(t, in, "compute", "--objective", "accuracy=metadata.accuracy", "-")
+	if strings.Contains(errOut, "inferred") {
+		t.Errorf("compute --objective: stderr %q says objectives were inferred", errOut)
+	}
+}
+
+// TestCorrelationFixedDecimals: the correlation matrix prints every
+// correlation with 4 decimals, a small one too (it was 4.904e-04 beside
+// 0.0031, the columns out of line).
+func TestCorrelationFixedDecimals(t *testing.T) {
+	var out strings.Builder
+	corr := [][]number{{1, 4.904e-04, -0.0232}, {4.904e-04, 1, 1e-13}, {-0.0232, 1e-13, 1}}
+	if err := writeCorrelation(&out, []string{"a", "b", "c"}, corr); err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(out.String()), "\n")[2:]
+	want := [][]string{{"a", "1.0000", "0.0005", "-0.0232"}, {"b", "0.0005", "1.0000", "0.0000"}, {"c", "-0.0232", "0.0000", "1.0000"}}
+	for i, row := range rows {
+		if !slices.Equal(strings.Fields(row), want[i]) {
+			t.Errorf("row %d: %q, want %q:\n%s", i, row, want[i], out.String())
+		}
 	}
 }

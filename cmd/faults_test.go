@@ -27,7 +27,7 @@ func TestReserveSkewedByLongID(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := res.Trajectories
-	computer, err := newComputer(engine.Config{}, &ts[0], nil)
+	computer, _, err := newComputer(engine.Config{}, &ts[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

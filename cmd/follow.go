@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -87,6 +86,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return inputError{err}
 	}
+	sayInferred(stdio.Stderr, f.inferred)
 	reportSkipped(stdio.Stderr, first)
 	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
@@ -236,6 +236,7 @@ type statsFollower struct {
 	// Set once the first trajectory has come (build).
 	computer  *engine.RewardComputer
 	buildErr  error
+	inferred  string // the objectives inferred, said once (newComputer)
 	healthCfg health.Config
 	ref       []float64
 	live      *engine.Live
@@ -442,7 +443,7 @@ func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.computer == nil && f.buildErr == nil {
-		f.computer, f.buildErr = newComputer(f.cfg, first, f.file)
+		f.computer, f.inferred, f.buildErr = newComputer(f.cfg, first, f.file)
 		if f.buildErr == nil {
 			// The dead signal is per group: the prompts are not read.
 			cfg := f.cfg
@@ -933,12 +934,12 @@ func (f *statsFollower) printLine(t *diagnose.Trend, findings []health.Finding, 
 		agree = &hedged
 	}
 	if f.json {
-		line, err := json.Marshal(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
-			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn})
+		line, err := output.MarshalJSON(followLine{t.Step, t.Trajectories, t.Invalid, number(t.Reward.Mean), number(t.Reward.Std),
+			t.FrontierSize, append([]health.Finding{}, findings...), deadJSON, logged, agree, f.skipped, updated, partial, warning.withdrawn}, "")
 		if err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(f.out, "%s\n", output.SafeJSON(line))
+		_, err = fmt.Fprintf(f.out, "%s\n", line)
 		return err
 	}
 	health := "healthy"

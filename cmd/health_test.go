@@ -172,7 +172,7 @@ func sampleModel(t *testing.T, configPath string) *ui.Model {
 	if cfg, err = cfg.InferObjectives(&data.Trajectories[0]); err != nil {
 		t.Fatal(err)
 	}
-	c, err := newComputer(cfg, &data.Trajectories[0], nil)
+	c, _, err := newComputer(cfg, &data.Trajectories[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ const maxReasonsShown = 5
 // trajectories themselves are not kept.
 type prepared struct {
 	computer *engine.RewardComputer
+	inferred string // the objectives inferred, to say (newComputer)
 	ev       *engine.Evaluation
 	ids      idList
 	// capped says --max-rows stopped the reading: the last group read
@@ -210,7 +211,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	opts.Pick = func(first *scoring.Trajectory) *scoring.Pick {
 		p.fields.add(first)
 		if p.computer == nil && cerr == nil {
-			p.computer, cerr = newComputer(cfg, first, s.file)
+			p.computer, p.inferred, cerr = newComputer(cfg, first, s.file)
 		}
 		if cerr != nil {
 			return nil
@@ -256,6 +257,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	if err != nil {
 		return nil, inputError{err}
 	}
+	sayInferred(stdio.Stderr, p.inferred)
 	reportSkipped(stdio.Stderr, data)
 	reportUnfinished(stdio.Stderr, data.Unfinished)
 	for _, u := range data.Unterminated {

@@ -517,23 +517,32 @@ func (f *configFile) at(key string, err error) error {
 }
 
 // newComputer builds the reward computer for cfg, inferring the pareto
-// objectives from the first trajectory when none are configured. Settings
+// objectives from the first trajectory when none are configured; note is
+// then the line that says them (engine.Config.InferredNote). Settings
 // errors are the user's (exit status 2); file, the --config file (nil for
 // none), says which are its own, at their line: the names the file gives
 // can be checked once the objectives are known.
-func newComputer(cfg engine.Config, first *scoring.Trajectory, file *configFile) (*engine.RewardComputer, error) {
-	cfg, err := cfg.InferObjectives(first)
+func newComputer(cfg engine.Config, first *scoring.Trajectory, file *configFile) (c *engine.RewardComputer, note string, err error) {
+	inferred, err := cfg.InferObjectives(first)
 	if err != nil {
-		return nil, inputError{err}
+		return nil, "", inputError{err}
 	}
-	c, err := engine.New(cfg)
+	c, err = engine.New(inferred)
 	if err != nil {
-		if fileErr := file.checkValues(cfg); fileErr != nil {
-			return nil, fileErr
+		if fileErr := file.checkValues(inferred); fileErr != nil {
+			return nil, "", fileErr
 		}
-		return nil, inputError{err}
+		return nil, "", inputError{err}
 	}
-	return c, nil
+	return c, cfg.InferredNote(inferred), nil
+}
+
+// sayInferred says on stderr the objectives inferred (note, from
+// newComputer), if any.
+func sayInferred(w io.Writer, note string) {
+	if note != "" {
+		fmt.Fprintf(w, "rewardlens: %s\n", textsafe.Line(note))
+	}
 }
 
 // checkConfig compiles cfg's expressions and checks its names before any

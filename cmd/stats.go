@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -86,11 +85,11 @@ of that step; JSON lines with --format json) until interrupted.`,
 			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
 				if format == "json" {
-					text, err := json.MarshalIndent(report, "", "  ")
+					text, err := output.MarshalJSON(report, "  ")
 					if err != nil {
 						return err
 					}
-					_, err = w.Write(append(output.SafeJSON(text), '\n'))
+					_, err = w.Write(append(text, '\n'))
 					return err
 				}
 				return writeStatsTable(w, report)
@@ -456,11 +455,26 @@ func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
 	for i, row := range corr {
 		cells := []string{textsafe.Line(names[i])}
 		for _, v := range row {
-			cells = append(cells, tableNumber(float64(v)))
+			cells = append(cells, correlationNumber(float64(v)))
 		}
 		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
 	}
 	return tw.Flush()
+}
+
+// correlationNumber prints a correlation, in [-1, 1], with 4 decimals
+// always, so that the matrix's columns align (tableNumber's exponent for
+// a small one widened them); NaN as "NaN". One below 5e-5 reads 0.0000 or
+// -0.0000: not correlated, to 4 decimals; rounding noise below 1e-12
+// reads 0.0000.
+func correlationNumber(x float64) string {
+	switch {
+	case math.IsNaN(x):
+		return "NaN"
+	case math.Abs(x) < 1e-12:
+		x = 0
+	}
+	return strconv.FormatFloat(x, 'f', 4, 64)
 }
 
 // tableNumber prints x with 4 decimals (or an exponent when that would

@@ -165,6 +165,31 @@ func (cfg Config) InferObjectives(first *scoring.Trajectory) (Config, error) {
 	return cfg, nil
 }
 
+// InferredNote is the line that tells which objectives InferObjectives
+// inferred for cfg (as configured, before it) and their goals, from
+// inferred (its result); "" when it inferred none. Inferring every number
+// of the first record, a length or a cost included, as an objective to
+// maximise is probably not what was meant unless said.
+func (cfg Config) InferredNote(inferred Config) string {
+	if len(cfg.Objectives) > 0 || len(inferred.Objectives) == 0 {
+		return ""
+	}
+	names := make([]string, len(inferred.Objectives))
+	minimized := false
+	for i, o := range inferred.Objectives {
+		names[i] = o.Name
+		if slices.Contains(inferred.Minimize, o.Name) {
+			names[i] += " (min)"
+			minimized = true
+		}
+	}
+	goals := "all max"
+	if minimized {
+		goals = "the others max"
+	}
+	return fmt.Sprintf("objectives inferred from the first record: %s (%s: --objective or --minimize to choose)", strings.Join(names, ", "), goals)
+}
+
 // metadataNamed is how many of a record's metadata keys describeMetadata
 // names.
 const metadataNamed = 5

@@ -136,9 +136,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)
 	case common.NoticeMsg:
-		return m, m.status.SetNotice(msg.Text, nil)
+		return m, m.status.SetInfo(msg.Text)
 	case common.ShowBatchMsg:
-		return m, m.moveBatch(msg.Batch - m.common.Session.Batch)
+		cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
+		if msg.Notice != "" {
+			cmd = tea.Batch(cmd, m.status.SetInfo(msg.Notice))
+		}
+		return m, cmd
 	case recomputedMsg:
 		return m, tea.Batch(m.recomputed(msg), m.resumeBackground())
 	case filteredMsg:
@@ -571,6 +575,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 		return m.moveBatch(1), true
 	case key.Matches(msg, k.Follow):
 		return m.resumeFollow(), true
+	case msg.String() == "f" && !k.FilterGroups.Enabled():
+		return m.status.SetInfo("f: the group filter needs --filter-groups OBJECTIVE"), true
+	case msg.String() == "F" && m.live == nil:
+		return m.status.SetInfo("F: following the newest batch needs --follow"), true
 	case key.Matches(msg, k.EditWeights):
 		return m.setWeightMode(true), true
 	case key.Matches(msg, k.Export):

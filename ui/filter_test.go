@@ -107,16 +107,18 @@ func TestFilterToggleIsAsynchronous(t *testing.T) {
 	}
 }
 
-// TestFilterNeedsItsObjective: without --filter-groups, f does nothing and
-// is not offered; an objective that is none is an error with the nearest.
+// TestFilterNeedsItsObjective: without --filter-groups, f does nothing
+// but say why, and is not offered; an objective that is none is an error
+// with the nearest.
 func TestFilterNeedsItsObjective(t *testing.T) {
 	s := uitest.TextSession(t, filterRecords)
 	m := NewModel(s, true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
 	m.Settle()
-	if _, cmd := m.Update(uitest.KeyPress("f")); cmd != nil || s.Filter.On || strings.Contains(screen(m), "f filter") {
-		t.Errorf("f without --filter-groups: command %v, on %v", cmd != nil, s.Filter.On)
+	m.Update(uitest.KeyPress("f"))
+	if v := screen(m); s.Filter.On || strings.Contains(v, "f filter") || !strings.Contains(v, "f: the group filter needs --filter-groups OBJECTIVE") {
+		t.Errorf("f without --filter-groups: on %v, or offered, or not said why:\n%s", s.Filter.On, v)
 	}
 	err := uitest.TextSession(t, filterRecords).SetFilterGroups("aa")
 	if err == nil || err.Error() != `--filter-groups "aa": not an objective; did you mean a? (objectives: a, b)` {

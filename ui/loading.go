@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -111,6 +112,10 @@ func (m *loadingModel) load() tea.Msg {
 	}
 	if err == nil {
 		s.Layout = m.in.Layout
+		// Objectives inferred are said as compute says them on stderr.
+		if note := m.in.Config.InferredNote(s.Config); note != "" {
+			s.Layout = strings.TrimPrefix(s.Layout+"; "+note, "; ")
+		}
 		s.LayoutWarnings = m.in.layoutWarnings()
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}

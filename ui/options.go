@@ -73,7 +73,7 @@ func (m *Model) toggleNormalize() tea.Cmd {
 	o := &m.common.Session.Options
 	switch {
 	case !o.Method.ReadsNormalize():
-		return m.status.SetNotice(fmt.Sprintf("%s has no normalisation: %s", o.Method, engine.Spec(o.Method).Unnormalised), nil)
+		return m.status.SetInfo(fmt.Sprintf("%s has no normalisation: %s", o.Method, engine.Spec(o.Method).Unnormalised))
 	case !engine.Spec(o.Method).ReadsScale:
 		o.Normalize = !o.Normalize
 	case !o.Normalize || o.Scale == engine.ScaleNone:

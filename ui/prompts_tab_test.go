@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 
@@ -129,5 +130,26 @@ func TestPromptsAnalysedBesideTheHealth(t *testing.T) {
 	}
 	if v := screen(m); strings.Contains(v, "analysing") || !strings.Contains(v, "prompts never") {
 		t.Errorf("the first visit does not show the analysis:\n%s", v)
+	}
+}
+
+// TestPromptsEscClearsTheKeptFilter: esc clears a filter kept with enter,
+// as the footer says while one is kept; a new / shows the kept text, to
+// edit.
+func TestPromptsEscClearsTheKeptFilter(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	press(m, "8", "/", "S", "O", "L", "V", "E", "D", "enter")
+	kept := screen(m)
+	if !strings.Contains(kept, "1 of 16 prompts") || !strings.Contains(kept, "filter SOLVED") || !strings.Contains(kept, "esc clear the filter") {
+		t.Fatalf("the kept filter SOLVED, or esc in the footer, is not shown:\n%s", kept)
+	}
+	press(m, "esc")
+	golden.RequireEqual(t, screen(m))
+	if v := screen(m); strings.Contains(v, "filter SOLVED") || !strings.Contains(v, "16 prompts") {
+		t.Errorf("esc did not clear the kept filter:\n%s", v)
+	}
+	press(m, "/")
+	if v := screen(m); strings.Contains(v, "/SOLVED") {
+		t.Errorf("a new / after esc still holds the old filter:\n%s", v)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -113,5 +114,23 @@ func TestNoColorLoadingScreenHasNoEscapes(t *testing.T) {
 	m.read.total.Store(4096)
 	if v := m.View().Content; strings.Contains(v, "\x1b[3") || strings.Contains(v, "\x1b[4") {
 		t.Errorf("colours with NO_COLOR:\n%q", v)
+	}
+}
+
+// TestDashboardSaysInferredObjectives: opened without objectives, the
+// dashboard's status line (and ?) says those inferred from the first
+// record and their goals, as compute says them on stderr.
+func TestDashboardSaysInferredObjectives(t *testing.T) {
+	cfg, res := sampletest.Read(t)
+	cfg.Objectives, cfg.Minimize, cfg.Weights = nil, []string{"response_length"}, nil
+	m := newLoadingModel(Input{Source: "sample", Config: cfg, Load: func(func(done, total int64)) (*loaders.Result, error) { return res, nil }}, true)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	next, _ := m.Update(m.load())
+	app, ok := next.(*Model)
+	if !ok {
+		t.Fatalf("after the load the model is a %T, want the dashboard:\n%s", next, ansi.Strip(next.View().Content))
+	}
+	if layout := app.status.Layout(); !strings.Contains(layout, "objectives inferred from the first record: accuracy, initial_budget, max_steps, response_length (min), safety, verification_spent (the others max") || !strings.Contains(layout, "--objective or --minimize to choose") {
+		t.Errorf("the status line's layout note %q does not say the objectives inferred", layout)
 	}
 }

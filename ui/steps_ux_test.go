@@ -91,3 +91,15 @@ func TestStepsPanelAgreesWithTheBadge(t *testing.T) {
 		t.Errorf("the panel lists %d ALERT and %d WARN findings, want 2 and 2:\n%s", alerts, warns, view)
 	}
 }
+
+// TestStepsPanelTitleWholeWhenNarrow: at 80 columns the panel's title
+// drops its explaining words, not the count of findings (it was cut
+// at "4 findings, e…").
+func TestStepsPanelTitleWholeWhenNarrow(t *testing.T) {
+	m := newTestModel(t, 80, 24)
+	press(m, "6")
+	view := screen(m)
+	if want := "health against the first 3 batches · ✖ 2 checks alert ⚠ 1 warns · 4 findings:"; !strings.Contains(view, want) {
+		t.Errorf("the Steps panel at 80 columns lacks %q:\n%s", want, view)
+	}
+}

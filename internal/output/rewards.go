@@ -5,7 +5,6 @@
 package output
 
 import (
-	"encoding/json"
 	"math"
 	"strconv"
 
@@ -116,15 +115,14 @@ func AppendJSONNumber(buf []byte, x float64) []byte {
 	return appendShortest(buf, x)
 }
 
-// AppendJSONString appends s as json.Marshal writes it, made safe to
-// print by SafeJSON. Plain printable ASCII without quotes, backslashes or
-// the characters Marshal escapes for HTML (<, >, &) is written as is;
-// anything else goes through Marshal.
+// AppendJSONString appends s as MarshalJSON writes it. Plain printable
+// ASCII without quotes or backslashes is written as is; anything else goes
+// through MarshalJSON.
 func AppendJSONString[S string | []byte](buf []byte, s S) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(string(s)) // a string always marshals
-			return append(buf, SafeJSON(b)...)
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			b, _ := MarshalJSON(string(s), "") // a string always marshals
+			return append(buf, b...)
 		}
 	}
 	buf = append(buf, '"')

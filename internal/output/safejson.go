@@ -1,6 +1,8 @@
 package output
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"unicode"
 	"unicode/utf16"
@@ -46,6 +48,21 @@ func SafeJSON(b []byte) []byte {
 		i += size
 	}
 	return out
+}
+
+// MarshalJSON returns v as json.MarshalIndent(v, "", indent) writes it
+// (json.Marshal when indent is ""), with <, > and & kept raw: they are
+// safe to print, and a grep for "<|im_start|>" finds them; then made safe
+// to print by SafeJSON.
+func MarshalJSON(v any, indent string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", indent)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return SafeJSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 }
 
 // escapedRune reports the runes SafeJSON escapes.

@@ -5,6 +5,9 @@
 package common
 
 import (
+	"fmt"
+	"strings"
+
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
@@ -52,7 +55,33 @@ type HiddenMsg struct{}
 // ShowBatchMsg asks the root to show batch Batch (Session.Batch): a tab
 // never changes the session itself. The Trajectories filter sends it when
 // it found nothing in the batch on screen and a trajectory in that one.
-type ShowBatchMsg struct{ Batch int }
+// Notice, when set, is shown on the status line: why the batch changed.
+type ShowBatchMsg struct {
+	Batch  int
+	Notice string
+}
+
+// BatchWithMatch returns the first batch after the one on screen (round
+// to it) with a trajectory whose id or group holds filter (in lower case,
+// as the filters match), -1 when none has one: a filter finds an id
+// wherever it is, not only in the batch on screen.
+func BatchWithMatch(s *session.Session, filter string) int {
+	n := len(s.Result.Ranking.Batches)
+	for k := 1; k < n; k++ {
+		b := (s.Batch + k) % n
+		for _, i := range s.Result.Ranking.Batches[b].Members {
+			if tr := s.Trajectories.At(i); strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter) {
+				return b
+			}
+		}
+	}
+	return -1
+}
+
+// BatchName names batch b as the header does: "step 9: batch 10/10".
+func BatchName(s *session.Session, b int) string {
+	return fmt.Sprintf("step %d: batch %d/%d", s.Result.Ranking.Batches[b].Step, b+1, len(s.Result.Ranking.Batches))
+}
 
 // CompareMethodMsg asks the root to make Method the method B of a
 // comparison (Session.CompareMethod) and recompute.

@@ -35,6 +35,7 @@ type Line struct {
 	whole  []string
 	notice string
 	failed bool // the notice is an error
+	info   bool // the notice informs (SetInfo): no ✓, which says a success
 	// noticeID numbers the notices, so that an expiry clears only its
 	// own.
 	noticeID int
@@ -69,13 +70,22 @@ type ExpiredMsg struct{ id int }
 // which stays): give its ExpiredMsg to Expire.
 func (l *Line) SetNotice(done string, err error) tea.Cmd {
 	l.noticeID++
-	l.notice, l.failed = textsafe.Line(done), err != nil
+	l.notice, l.failed, l.info = textsafe.Line(done), err != nil, false
 	if err != nil {
 		l.notice = textsafe.Line(err.Error())
 		return nil
 	}
 	id := l.noticeID
 	return tea.Tick(NoticeLifetime, func(time.Time) tea.Msg { return ExpiredMsg{id} })
+}
+
+// SetInfo shows text as SetNotice shows what a command did, unmarked:
+// information (why a key did nothing, where a search went), not a
+// success.
+func (l *Line) SetInfo(text string) tea.Cmd {
+	cmd := l.SetNotice(text, nil)
+	l.info = true
+	return cmd
 }
 
 // Expire clears the notice msg is about, unless a newer notice replaced
@@ -196,6 +206,8 @@ func (l Line) View(st *common.Styles, width int) string {
 	switch {
 	case l.failed:
 		line = st.Invalid.Render("✖ "+l.notice) + " · " + line
+	case l.info && l.notice != "":
+		line = st.Status.Render(l.notice) + " · " + line
 	case l.notice != "":
 		line = st.Positive.Render("✓ "+l.notice) + " · " + line
 	}

@@ -110,3 +110,21 @@ func TestNoticeExpires(t *testing.T) {
 		t.Errorf("the error went: %q", v)
 	}
 }
+
+// TestInfoIsNotASuccess: information (why a key did nothing) is shown
+// without the ✓ of a success, and expires as a notice does; a notice after
+// it is marked again.
+func TestInfoIsNotASuccess(t *testing.T) {
+	st := common.NewStyles(true, true)
+	var l Line
+	if cmd := l.SetInfo("rloo has no normalisation"); cmd == nil {
+		t.Fatal("information has no expiry")
+	}
+	if v := l.View(st, 200); !strings.Contains(v, "rloo has no normalisation") || strings.Contains(v, "✓") {
+		t.Errorf("information reads %q, want it without ✓", v)
+	}
+	l.SetNotice("saved a", nil)
+	if v := l.View(st, 200); !strings.Contains(v, "✓ saved a") {
+		t.Errorf("a success after information reads %q, want ✓", v)
+	}
+}

@@ -5,6 +5,7 @@ package table
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,12 @@ type Column struct {
 	CutSharedStart string
 	// Cell returns row j's text, safe to print (textsafe), on one line.
 	Cell func(j int) string
+	// Whole text columns are never drawn cut short at the screen's edge,
+	// as number columns are not: their cells hold numbers.
+	Whole bool
+	// Hidden columns are drawn nowhere, their index kept: a column that
+	// would repeat another.
+	Hidden bool
 }
 
 // columnGap is the space between two columns.
@@ -130,6 +137,10 @@ func (t *Table) fit() {
 	t.widths = t.widths[:0]
 	free := t.width
 	for c, col := range t.columns {
+		if col.Hidden {
+			t.widths = append(t.widths, 0)
+			continue
+		}
 		t.widths = append(t.widths, col.Width)
 		free -= col.Width
 		if c > 0 {
@@ -260,13 +271,16 @@ func (t *Table) Click(y int) bool {
 func (t *Table) visible() (cols []int, lastWidth int) {
 	used := 0
 	add := func(c int) bool {
+		if t.columns[c].Hidden {
+			return true
+		}
 		w := t.widths[c]
 		if len(cols) > 0 {
 			w += len(columnGap)
 		}
 		if used+w > t.width {
 			room := t.width - used - (w - t.widths[c])
-			if !t.columns[c].Number && room >= 4 {
+			if !t.columns[c].Number && !t.columns[c].Whole && room >= 4 {
 				cols, lastWidth = append(cols, c), room
 			}
 			used = t.width
@@ -297,6 +311,9 @@ func (t *Table) maxLeft() int {
 	}
 	left := len(t.columns) - t.frozen
 	for c := len(t.columns) - 1; c >= t.frozen; c-- {
+		if t.columns[c].Hidden {
+			continue
+		}
 		room -= t.widths[c] + len(columnGap)
 		if room < 0 && c < len(t.columns)-1 {
 			break
@@ -309,17 +326,27 @@ func (t *Table) maxLeft() int {
 // ScrollHint says which columns are off screen, "" when none is.
 func (t *Table) ScrollHint() string {
 	cols, _ := t.visible()
-	shown := len(cols) // a text column cut short counts: its ellipsis says so
-	hiddenRight := len(t.columns) - t.frozen - t.left - (shown - min(t.frozen, shown))
+	// Off screen: the columns not drawn, but for Hidden ones; a text
+	// column cut short counts as shown: its ellipsis says so.
+	hiddenLeft, hiddenRight := 0, 0
+	for c := t.frozen; c < len(t.columns); c++ {
+		switch {
+		case t.columns[c].Hidden || slices.Contains(cols, c):
+		case c < t.frozen+t.left:
+			hiddenLeft++
+		default:
+			hiddenRight++
+		}
+	}
 	switch {
-	case t.left == 0 && hiddenRight <= 0:
+	case hiddenLeft == 0 && hiddenRight <= 0:
 		return ""
-	case t.left == 0:
+	case hiddenLeft == 0:
 		return common.Count(hiddenRight, "column", "columns") + " →"
 	case hiddenRight <= 0:
-		return "← " + common.Count(t.left, "column", "columns")
+		return "← " + common.Count(hiddenLeft, "column", "columns")
 	}
-	return "← " + strconv.Itoa(t.left) + " · " + strconv.Itoa(hiddenRight) + " →"
+	return "← " + strconv.Itoa(hiddenLeft) + " · " + strconv.Itoa(hiddenRight) + " →"
 }
 
 // View draws the header and the rows on screen, the cursor's selected.

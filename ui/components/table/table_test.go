@@ -328,3 +328,32 @@ func TestSharedNumberColumns(t *testing.T) {
 		t.Errorf("widths %d and %d, want %d and %d", cols[0].Width, cols[1].Width, len("-1.000"), len("rewards b"))
 	}
 }
+
+// TestWholeAndHiddenColumns: a Whole text column (a number with a mark,
+// "✗ 0.3000") at the screen's edge is left off rather than cut ("✗
+// 0.30…"), as a text column is cut; a Hidden column is drawn nowhere and
+// not counted off screen.
+func TestWholeAndHiddenColumns(t *testing.T) {
+	mark := func(int) string { return "✗ 0.3000" }
+	for _, whole := range []bool{false, true} {
+		tb := New(common.NewStyles(true, true))
+		col := TextColumn("feasible", 1, 12, mark)
+		col.Whole = whole
+		tb.SetColumns([]Column{TextColumn("id", 1, 4, func(int) string { return "row1" }), col}, 1)
+		tb.SetRows(1)
+		tb.SetSize(12, 3) // "row1" and the gap leave 6 cells
+		row := strings.Split(ansi.Strip(tb.View()), "\n")[1]
+		if cut := strings.Contains(row, "…"); cut == whole {
+			t.Errorf("Whole %v: the row reads %q", whole, row)
+		}
+	}
+	tb := New(common.NewStyles(true, true))
+	hidden := NumberColumn("hidden", 1, func(int) float64 { return 7 })
+	hidden.Hidden = true
+	tb.SetColumns([]Column{TextColumn("id", 1, 4, func(int) string { return "row1" }), hidden, NumberColumn("b", 1, func(int) float64 { return 2 })}, 1)
+	tb.SetRows(1)
+	tb.SetSize(40, 3)
+	if v := ansi.Strip(tb.View()); strings.Contains(v, "hidden") || strings.Contains(v, "7") || !strings.Contains(v, "b") || tb.ScrollHint() != "" {
+		t.Errorf("the Hidden column is drawn, or counted off screen (hint %q):\n%s", tb.ScrollHint(), v)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/natural"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/list"
 	"github.com/rewardlens/rewardlens/ui/components/table"
@@ -198,11 +199,14 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := t.keys
 	switch t.mode {
 	case groupFiltering:
-		cmd, done, _ := t.list.TypeFilter(msg)
+		cmd, done, kept := t.list.TypeFilter(msg)
 		if done {
 			t.setMode(groupList)
 		}
 		t.rebuild()
+		if kept {
+			return t.whereElse()
+		}
 		return cmd
 	case groupCompletion:
 		if key.Matches(msg, k.BackToGroup) {
@@ -301,6 +305,23 @@ func (t *groupsTab) Prepare(res *engine.Result, bi int) {
 	if len(res.Ranking.Batches) > 0 {
 		diagnose.GroupRewardRanges(res, &res.Ranking.Batches[min(max(bi, 0), len(res.Ranking.Batches)-1)])
 	}
+}
+
+// whereElse says, when the kept filter lists no group of the batch on
+// screen, the batch that has a trajectory it matches, or that none has:
+// 0 groups alone reads as an id that does not exist.
+func (t *groupsTab) whereElse() tea.Cmd {
+	s := t.common.Session
+	filter := t.list.FilterText()
+	if len(t.rows) > 0 || filter == "" {
+		return nil
+	}
+	typed := `"` + textsafe.Line(t.list.Filter.Value()) + `"`
+	notice := "no group matches " + typed + " in any batch"
+	if b := common.BatchWithMatch(s, filter); b >= 0 {
+		notice = "no group of this batch matches " + typed + "; one of " + common.BatchName(s, b) + " does ([ and ] move)"
+	}
+	return func() tea.Msg { return common.NoticeMsg{Text: notice} }
 }
 
 // indexOf returns the index of the group of key in summaries, -1 if none.

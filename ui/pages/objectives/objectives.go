@@ -398,10 +398,17 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 	counts := stats.Histogram(values, edges)
 	bin := edges[1] - edges[0]
 	decimals := chart.StepDecimals(bin)
-	caption := fmt.Sprintf("%s  bins of %s, peak %d", name, chart.Format(bin, decimals), slices.Max(counts))
+	binWidth, peak := chart.Format(bin, decimals), slices.Max(counts)
+	caption := fitCaption(name, width,
+		fmt.Sprintf("  bins of %s, peak %d", binWidth, peak),
+		fmt.Sprintf("  bin %s, peak %d", binWidth, peak))
 	if height < 3 {
-		caption = fmt.Sprintf("%s  %s to %s, bins of %s, peak %d", name, chart.Format(edges[0], decimals), chart.Format(edges[len(edges)-1], decimals), chart.Format(bin, decimals), slices.Max(counts))
-		return st.Label.Render(ansi.Truncate(caption, width, "…")) + "\n" + histogram.Sparkline(st, values, edges, width, 1)
+		from, to := chart.Format(edges[0], decimals), chart.Format(edges[len(edges)-1], decimals)
+		caption = fitCaption(name, width,
+			fmt.Sprintf("  %s to %s, bins of %s, peak %d", from, to, binWidth, peak),
+			fmt.Sprintf("  %s–%s, bin %s, peak %d", from, to, binWidth, peak),
+			fmt.Sprintf("  bin %s, peak %d", binWidth, peak))
+		return st.Label.Render(caption) + "\n" + histogram.Sparkline(st, values, edges, width, 1)
 	}
 	stretch := width / len(counts)
 	baseline, ticks := histogram.ValueAxis(edges, stretch, stretch*len(counts))
@@ -410,9 +417,33 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 	if height-3 >= 2 {
 		sparkHeight, axis = height-3, []string{st.Axis.Render(baseline), st.AxisLabel.Render(ticks)}
 	}
-	lines := []string{st.Label.Render(ansi.Truncate(caption, width, "…")), histogram.Sparkline(st, values, edges, width, sparkHeight)}
+	lines := []string{st.Label.Render(caption), histogram.Sparkline(st, values, edges, width, sparkHeight)}
 	return strings.Join(append(lines, axis...), "\n")
 }
+
+// fitCaption is name and the first of tails (the numbers, said shorter
+// each) that fits in width cells; else the first that leaves the name
+// minName cells, cut; else the last, the name cut to what it leaves: a
+// number is never cut ("peak 41…" of 4133).
+func fitCaption(name string, width int, tails ...string) string {
+	for _, tail := range tails {
+		if ansi.StringWidth(name+tail) <= width {
+			return name + tail
+		}
+	}
+	tail := tails[len(tails)-1]
+	for _, t := range tails {
+		if width-ansi.StringWidth(t) >= minName {
+			tail = t
+			break
+		}
+	}
+	return ansi.Truncate(ansi.Truncate(name, max(width-ansi.StringWidth(tail), 1), "…")+tail, width, "…")
+}
+
+// minName is the fewest cells a caption's name is cut to while a
+// shorter tail would leave it more.
+const minName = 8
 
 // constraintsView gives the batch's share of valid trajectories meeting
 // each constraint (BatchStats.ConstraintFeasible) and every one

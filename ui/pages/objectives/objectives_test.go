@@ -404,3 +404,22 @@ func TestObjectivesStatisticsShowTheSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestHistogramCaptionNeverCutsANumber: a caption too wide says its
+// numbers shorter, then cuts the name, never a number ("peak 41…" of
+// 4133).
+func TestHistogramCaptionNeverCutsANumber(t *testing.T) {
+	tails := []string{"  bins of 0.05, peak 4133", "  bin 0.05, peak 4133"}
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{40, "accuracy  bins of 0.05, peak 4133"},
+		{31, "accuracy  bin 0.05, peak 4133"},
+		{27, "accur…  bin 0.05, peak 4133"},
+	} {
+		if got := fitCaption("accuracy", c.width, tails...); got != c.want {
+			t.Errorf("at %d cells: %q, want %q", c.width, got, c.want)
+		}
+	}
+}

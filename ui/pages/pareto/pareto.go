@@ -905,9 +905,9 @@ func (t *paretoTab) View() string {
 		title += st.Muted.Render(fmt.Sprintf(" · zoom ×%d (0 resets)", 1<<t.view.zoom))
 	}
 	plot := lipgloss.JoinVertical(lipgloss.Left,
-		st.AxisLabel.Render("↑ "+yName),
+		st.AxisLabel.Render("↑ "+t.axisLabel(t.points.yObj)),
 		t.renderedFrame(),
-		lipgloss.PlaceHorizontal(t.drawn.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(xName+" →")))
+		lipgloss.PlaceHorizontal(t.drawn.frame.Canvas.Width(), lipgloss.Right, st.AxisLabel.Render(t.axisLabel(t.points.xObj)+" →")))
 	body := lipgloss.JoinHorizontal(lipgloss.Top, plot, " ", t.panelView())
 	return common.FitBox(lipgloss.JoinVertical(lipgloss.Left, title, body), t.width, t.height)
 }
@@ -925,6 +925,16 @@ func (t *paretoTab) renderedFrame() string {
 func (t *paretoTab) axisName(k int) string {
 	o := t.common.Session.Result.Objectives[k]
 	return common.FitLine(fmt.Sprintf("%s (%s)", o.Name, o.Goal), paretoPanelWidth)
+}
+
+// axisLabel labels objective k's axis: its name, and for a minimised one
+// that lower is better, which the axis's arrow (up, right) does not say.
+func (t *paretoTab) axisLabel(k int) string {
+	o := t.common.Session.Result.Objectives[k]
+	if o.Goal != scoring.Minimize {
+		return t.axisName(k)
+	}
+	return common.FitLine(o.Name+" (min: lower is better)", paretoPanelWidth)
 }
 
 // panelView shows the selected trajectory, the legend and what the plot
@@ -1045,7 +1055,11 @@ func (t *paretoTab) ShortHelp() []key.Binding {
 	}
 	// ResetView shows only when zoomed in, OnlyGroup with scope group;
 	// the zoom's two keys are one hint, which a narrow footer drops whole.
-	return []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	keys := []key.Binding{k.Prev, k.Next, k.PrevGroup, k.NextGroup, k.Open, common.PairHelp(k.ZoomIn, "+/-", "zoom"), k.ResetView, k.OnlyGroup, k.NextX, k.NextY}
+	if len(t.points.start)-1 <= 1 {
+		keys = slices.Delete(keys, 2, 4) // one group (scope batch): ↑/↓ would go nowhere
+	}
+	return keys
 }
 
 func (t *paretoTab) FullHelp() [][]key.Binding {

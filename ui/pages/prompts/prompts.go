@@ -162,6 +162,9 @@ func (t *promptsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, t.list.Keys.Filter):
 		t.typing = true
 		return t.list.StartFilter()
+	case key.Matches(msg, t.list.Keys.ClearFilter) && t.list.Filtered():
+		t.list.Filter.Reset()
+		t.rebuild()
 	case t.list.Sorting(msg, sortColumns):
 		t.rebuild()
 	case key.Matches(msg, t.keys.Up):
@@ -565,6 +568,9 @@ func padLeft(s string, w int) string {
 func (t *promptsTab) ShortHelp() []key.Binding {
 	if t.typing {
 		return []key.Binding{t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter}
+	}
+	if t.list.Filtered() {
+		return []key.Binding{t.keys.Open, t.keys.PrevStep, t.list.Keys.Filter, t.list.Keys.ClearFilter}
 	}
 	return []key.Binding{t.keys.Open, t.keys.PrevStep, t.list.Keys.Sort, t.list.Keys.Filter}
 }

@@ -191,7 +191,7 @@ func summaryView(st *common.Styles, bs *diagnose.BatchStats, groups int) string 
 		groupsLine += st.Label.Render("  fronts ≤ ") + st.Value.Render(fmt.Sprint(bs.Fronts))
 	}
 	lines := []string{
-		st.Title.Render(fmt.Sprintf("Summary: batch step %d", bs.Step)),
+		st.Title.Render(fmt.Sprintf("Summary of step %d", bs.Step)),
 		st.Label.Render(fmt.Sprintf("%-8s%11s %11s", "", "reward", "score")),
 		row("count", fmt.Sprint(bs.Reward.Count), fmt.Sprint(bs.Score.Count)),
 		stat("mean", func(s stats.Summary) float64 { return s.Mean }),

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -51,6 +52,7 @@ const maxFindingLines = 5
 
 type stepsKeyMap struct {
 	Prev, Next  key.Binding
+	First, Last key.Binding
 	Open, Close key.Binding
 	Source      key.Binding
 }
@@ -59,6 +61,8 @@ func newStepsKeyMap() stepsKeyMap {
 	return stepsKeyMap{
 		Prev:  key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "previous chart")),
 		Next:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "next chart")),
+		First: key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first chart")),
+		Last:  key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "last chart")),
 		Open:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "full screen")),
 		Close: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "all charts"), key.WithDisabled()),
 	}
@@ -154,6 +158,10 @@ func (t *stepsTab) handleKey(msg tea.KeyPressMsg) {
 		t.selected = max(t.selected-1, 0)
 	case key.Matches(msg, t.keys.Next):
 		t.selected = max(min(t.selected+1, len(t.series)-1), 0)
+	case key.Matches(msg, t.keys.First):
+		t.selected = 0
+	case key.Matches(msg, t.keys.Last):
+		t.selected = max(len(t.series)-1, 0)
 	case key.Matches(msg, t.keys.Open):
 		t.full = true
 	case key.Matches(msg, t.keys.Close):
@@ -486,6 +494,15 @@ func (t *stepsTab) View() string {
 	return common.FitBox(body+"\n"+strings.Join(t.healthLines(), "\n"), t.width, t.height)
 }
 
+// alertsFirst returns findings with the ALERTs first, then the WARNs,
+// each in their step order: a short screen that lists one finding lists
+// the worst.
+func alertsFirst(findings []health.Finding) []health.Finding {
+	return slices.SortedStableFunc(slices.Values(findings), func(a, b health.Finding) int {
+		return cmp.Or(cmp.Compare(b.Level, a.Level), cmp.Compare(a.Step, b.Step))
+	})
+}
+
 // fitParts joins parts with " · ", leaving out those that would pass
 // width; the first is always kept (cut if need be).
 func fitParts(parts []string, width int) string {
@@ -500,11 +517,11 @@ func fitParts(parts []string, width int) string {
 
 // healthLines lists the health findings under the charts: a title line
 // with the header's badge (checks by their worst level) and the number of
-// findings, then the first findings in step order, up to
-// maxFindingLines, fewer on a short screen.
+// findings, then the first findings, ALERTs before WARNs (see
+// alertsFirst), up to maxFindingLines, fewer on a short screen.
 func (t *stepsTab) healthLines() []string {
 	s, st := t.common.Session, t.common.Styles
-	findings := s.Findings()
+	findings := alertsFirst(s.Findings())
 	baseline := cmp.Or(s.HealthConfig.Baseline, health.DefaultBaseline)
 	lines := []string{healthTitle(st, findings, baseline, t.width)}
 	// A short screen keeps its rows for the charts.
@@ -553,5 +570,9 @@ func (t *stepsTab) ShortHelp() []key.Binding {
 }
 
 func (t *stepsTab) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{t.keys.Prev, t.keys.Next, t.keys.Open, t.keys.Close, t.keys.Source}}
+	// The wheel moves as ↑ and ↓ do: said in the help, not the footer.
+	prev, next := t.keys.Prev, t.keys.Next
+	prev.SetHelp("↑/k/wheel", "previous chart")
+	next.SetHelp("↓/j/wheel", "next chart")
+	return [][]key.Binding{{prev, next, t.keys.First, t.keys.Last, t.keys.Open, t.keys.Close, t.keys.Source}}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/chart"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
@@ -486,5 +487,27 @@ func TestStepsHealthTitleNeverCut(t *testing.T) {
 		if !strings.Contains(title, "4 findings") || strings.HasSuffix(title, "…") || ansi.StringWidth(title) > width {
 			t.Errorf("at %d cells the health title: %q", width, title)
 		}
+	}
+}
+
+// TestAlertsListedFirst: a WARN at an earlier step than an ALERT is
+// listed after it, so a short screen that lists one finding lists the
+// ALERT; each level keeps its step order.
+func TestAlertsListedFirst(t *testing.T) {
+	findings := []health.Finding{
+		{Check: health.CheckConstraint, Level: health.Warn, Step: 0},
+		{Check: health.CheckZeroSpread, Level: health.Alert, Step: 4},
+		{Check: health.CheckLengthDrift, Level: health.Warn, Step: 2},
+		{Check: health.CheckZeroSpread, Level: health.Alert, Step: 1},
+	}
+	got := alertsFirst(findings)
+	want := []int64{1, 4, 0, 2} // the steps, ALERTs first
+	for i, f := range got {
+		if f.Step != want[i] {
+			t.Fatalf("listed %+v, want steps in order %v", got, want)
+		}
+	}
+	if findings[0].Step != 0 {
+		t.Error("alertsFirst reordered its input")
 	}
 }

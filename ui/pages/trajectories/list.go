@@ -484,6 +484,10 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
+	rewardB := number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) }))
+	if !s.ShowsRewardB() {
+		rewardB.compare = nil // hidden (dataColumns): it would repeat A's
+	}
 	cols := []trajectoryColumn{
 		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0, false},
 		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0, false},
@@ -491,7 +495,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(s.Result.ShownRewards)),
-		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
+		rewardB,
 		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
@@ -577,7 +581,9 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 		case col.textCells: // feasible
 			ev := s.Result.Evaluation
 			mark := func(i int) string { return common.FeasibleMark(ev, i, formats[c].Format) }
-			cols = append(cols, table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) }))
+			feasible := table.MeasuredTextColumn(title, n, maxFeasibleWidth, func(j int) string { return mark(l.row(j)) }, func(j int) string { return mark(l.inOrder[j]) })
+			feasible.Whole = true // "✗ 0.30…" would cut a number
+			cols = append(cols, feasible)
 		case col.values != nil:
 			// The format from the array; the cells read the session when
 			// drawn.
@@ -585,6 +591,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			if col.missing != nil && s.Result.Evaluation.Absent != nil { // else none is
 				number = table.MarkMissing(number, n, func(j int) bool { return col.missing(l.row(j)) }, func(j int) bool { return col.missing(l.inOrder[j]) })
 			}
+			number.Hidden = c == sortByRewardB && !s.ShowsRewardB()
 			cols = append(cols, number)
 		default: // the rank: digits or "-"
 			dc := table.MeasuredTextColumn(title, n, rankWidth, cell, measured)

@@ -204,24 +204,23 @@ func (t *trajectoriesTab) handleFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // findElsewhere asks the root for the next batch that has a trajectory
-// the kept filter matches when the batch on screen has none: / finds an id
-// wherever it is, not only in the batch on screen.
+// the kept filter matches when the batch on screen has none, saying the
+// move, or says that no batch has one: / finds an id wherever it is, not
+// only in the batch on screen.
 func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	s := t.common.Session
 	filter := t.list.FilterText()
 	if t.rows.len() > 0 || filter == "" {
 		return nil
 	}
-	n := len(s.Result.Ranking.Batches)
-	for k := 1; k < n; k++ {
-		b := (s.Batch + k) % n
-		for _, i := range s.Result.Ranking.Batches[b].Members {
-			if matchesFilter(s.Trajectories.At(i), filter) {
-				return func() tea.Msg { return common.ShowBatchMsg{Batch: b} }
-			}
-		}
+	typed := `"` + textsafe.Line(t.list.Filter.Value()) + `"`
+	b := common.BatchWithMatch(s, filter)
+	if b < 0 {
+		notice := "no trajectory matches " + typed + " in any batch"
+		return func() tea.Msg { return common.NoticeMsg{Text: notice} }
 	}
-	return nil
+	notice := typed + " found in " + common.BatchName(s, b)
+	return func() tea.Msg { return common.ShowBatchMsg{Batch: b, Notice: notice} }
 }
 
 // ShowsDetail implements common.DetailShower: a trajectory is open.
@@ -345,8 +344,13 @@ func (t *trajectoriesTab) ShortHelp() []key.Binding {
 
 func (t *trajectoriesTab) FullHelp() [][]key.Binding {
 	k, lk := t.keys, t.list.Keys
+	moves := []key.Binding{k.Move}
+	if t.mode == browsing {
+		tk := t.list.Table.Keys
+		moves = append(moves, tk.PageUp, tk.PageDown, tk.Home, tk.End)
+	}
 	return [][]key.Binding{
-		{k.Move, k.Columns, k.Open, lk.Sort, lk.Reverse},
+		append(moves, k.Columns, k.Open, lk.Sort, lk.Reverse),
 		{lk.Filter, lk.ApplyFilter, lk.ClearFilter},
 		{k.Scroll, k.Back},
 	}

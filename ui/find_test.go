@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+)
+
+// pressFinding types filter into the active tab's filter (opened with
+// /), keeps it with enter, and sends m the message the enter asks for, a
+// ShowBatchMsg or a NoticeMsg (not the notice's expiry).
+func pressFinding(t *testing.T, m *Model, filter string) {
+	t.Helper()
+	press(m, "/")
+	for _, r := range filter {
+		press(m, string(r))
+	}
+	_, cmd := m.Update(uitest.KeyPress("enter"))
+	for cmd != nil {
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			cmd = tea.Batch(msg[1:]...)
+			if msg[0] != nil {
+				cmd = msg[0]
+			}
+		case common.ShowBatchMsg, common.NoticeMsg:
+			m.Update(msg)
+			settle(m)
+			return
+		default:
+			t.Fatalf("enter on %q asked for %T, want a ShowBatchMsg or a NoticeMsg", filter, msg)
+		}
+	}
+	t.Fatalf("enter on %q asked for nothing", filter)
+}
+
+// TestFindSaysTheMove: a Trajectories filter that matches nothing in the
+// batch on screen moves to the batch that has a match, and the status line
+// says so; one that matches nothing anywhere says that.
+func TestFindSaysTheMove(t *testing.T) {
+	m := newTestModel(t, 120, 30)
+	press(m, "5")
+	pressFinding(t, m, "s30-p02-c1")
+	v := screen(m)
+	if !strings.Contains(v, "batch 31/40 step 30") || !strings.Contains(v, `"s30-p02-c1" found in step 30: batch 31/40`) {
+		t.Errorf("the filter s30-p02-c1 did not move to step 30 saying so:\n%s", v)
+	}
+	press(m, "esc")
+	pressFinding(t, m, "nosuchid")
+	if v := screen(m); !strings.Contains(v, `no trajectory matches "nosuchid" in any batch`) {
+		t.Errorf("the filter nosuchid does not say it matches nothing:\n%s", v)
+	}
+}
+
+// TestGroupsFilterSaysWhereElse: a Groups filter that lists no group of
+// the batch on screen says which batch has a match, or that none has.
+func TestGroupsFilterSaysWhereElse(t *testing.T) {
+	m := newTestModel(t, 140, 30)
+	press(m, "2")
+	pressFinding(t, m, "s30-p02-c1")
+	if v := screen(m); !strings.Contains(v, `no group of this batch matches "s30-p02-c1"; one of step 30: batch 31/40 does ([ and ] move)`) {
+		t.Errorf("the Groups filter s30-p02-c1 does not say where it matches:\n%s", v)
+	}
+	press(m, "esc")
+	pressFinding(t, m, "nosuchid")
+	if v := screen(m); !strings.Contains(v, `no group matches "nosuchid" in any batch`) {
+		t.Errorf("the Groups filter nosuchid does not say it matches nothing:\n%s", v)
+	}
+}
+
+// TestUnavailableKeysSayWhy: f without --filter-groups and F without
+// --follow do nothing, and the status line says why.
+func TestUnavailableKeysSayWhy(t *testing.T) {
+	m := newTestModel(t, 140, 30)
+	for k, want := range map[string]string{
+		"f": "f: the group filter needs --filter-groups OBJECTIVE",
+		"F": "F: following the newest batch needs --follow",
+	} {
+		press(m, k)
+		if v := screen(m); !strings.Contains(v, want) {
+			t.Errorf("%s says nothing of %q:\n%s", k, want, v)
+		}
+	}
+}
+
+// TestHelpListsTheKeysThatWork: the help of Steps says the wheel, home
+// and end (which select the first and last chart); that of Trajectories
+// the table's page and home/end keys.
+func TestHelpListsTheKeysThatWork(t *testing.T) {
+	for tab, wants := range map[string][]string{
+		"6": {"↑/k/wheel", "home", "first chart", "end", "last chart"},
+		"5": {"pgdn", "page down", "home", "first row", "end", "last row"},
+	} {
+		m := newTestModel(t, 160, 50)
+		press(m, tab, "?")
+		v := screen(m)
+		for _, want := range wants {
+			if !strings.Contains(v, want) {
+				t.Errorf("tab %s's help lacks %q:\n%s", tab, want, v)
+			}
+		}
+	}
+	m := newTestModel(t, 120, 40)
+	press(m, "6", "end")
+	if v := screen(m); !strings.Contains(v, "charts 7–15 of 15") || !strings.Contains(v, "▸ expected dead s") {
+		t.Errorf("end on Steps did not select the last chart:\n%s", v)
+	}
+	press(m, "home")
+	if v := screen(m); !strings.Contains(v, "charts 1–") || !strings.Contains(v, "▸ score mean") {
+		t.Errorf("home on Steps did not select the first chart:\n%s", v)
+	}
+}
+
+// TestParetoFooterWithOneGroup: with scope batch the Pareto tab shows one
+// group, and its footer offers no ↑/↓ between groups; with scope group it
+// does.
+func TestParetoFooterWithOneGroup(t *testing.T) {
+	m := newTestModel(t, 200, 40)
+	press(m, "4")
+	if v := screen(m); !strings.Contains(v, "↑ previous group") {
+		t.Fatalf("with scope group the footer lacks ↑ previous group:\n%s", v)
+	}
+	press(m, "g")
+	v := screen(m)
+	if !strings.Contains(v, "group 1 of 1") || strings.Contains(v, "previous group") || strings.Contains(v, "next group") {
+		t.Errorf("with scope batch (group 1 of 1) the footer offers ↑/↓ between groups:\n%s", v)
+	}
+}
