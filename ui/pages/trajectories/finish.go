@@ -108,7 +108,7 @@ func (f *finishReasons) column() (trajectoryColumn, bool) {
 
 // finishSort is a sort of the listed rows by their finish reasons, which
 // reads every listed record (a million of them from their files): a
-// command runs it off the event loop (sortCmd) while the rows keep their
+// job runs it off the event loop (trajectoryList.job) while the rows keep their
 // order and the status line says it is sorting; its message puts the
 // order in place (finishSorted), unless the rows were listed again
 // meanwhile.

@@ -11,7 +11,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -138,9 +137,24 @@ func TestTrajectoriesFinishUnread(t *testing.T) {
 	}
 }
 
+// update hands msg to tab and returns its command with its job's, as the
+// root takes them (common.Worker).
+func update(tab *trajectoriesTab, msg tea.Msg) tea.Cmd {
+	_, cmd := tab.Update(msg)
+	return tea.Batch(cmd, jobCmd(tab))
+}
+
+// jobCmd returns the command that runs tab's job, nil when it has none.
+func jobCmd(tab *trajectoriesTab) tea.Cmd {
+	if run := tab.Job(); run != nil {
+		return func() tea.Msg { return run() }
+	}
+	return nil
+}
+
 // runCmds runs cmd, and the commands of a batch, handing their messages
 // to tab as the root does, and returns them.
-func runCmds(tab common.Tab, cmd tea.Cmd) []tea.Msg {
+func runCmds(tab *trajectoriesTab, cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
@@ -152,8 +166,7 @@ func runCmds(tab common.Tab, cmd tea.Cmd) []tea.Msg {
 		}
 		return msgs
 	}
-	_, next := tab.Update(msg)
-	return append([]tea.Msg{msg}, runCmds(tab, next)...)
+	return append([]tea.Msg{msg}, runCmds(tab, update(tab, msg))...)
 }
 
 // listedIDs returns the ids of the tab's rows, in table order.
@@ -179,7 +192,7 @@ func TestTrajectoriesSortByFinish(t *testing.T) {
 		uitest.PressKeys(tab, "s")
 	}
 	before := listedIDs(tab) // by crowding, the column before
-	_, cmd := tab.Update(uitest.KeyPress("s"))
+	cmd := update(tab, uitest.KeyPress("s"))
 	if cmd == nil {
 		t.Fatal("s onto finish_reason returns no command to sort by it")
 	}
@@ -195,7 +208,7 @@ func TestTrajectoriesSortByFinish(t *testing.T) {
 	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by finish_reason ▼") || !strings.Contains(view, "finish_reason ▼") {
 		t.Errorf("the sort landed, the view:\n%s", view)
 	}
-	_, cmd = tab.Update(uitest.KeyPress("S"))
+	cmd = update(tab, uitest.KeyPress("S"))
 	runCmds(tab, cmd)
 	if got, want := listedIDs(tab), []string{"t3", "t1", "t0", "t2"}; !slices.Equal(got, want) {
 		t.Errorf("sorted by finish_reason ▲: %v, want %v", got, want)
@@ -210,7 +223,7 @@ func TestTrajectoriesFinishSortDropped(t *testing.T) {
 	tab := uitest.TabOn(s, New).(*trajectoriesTab)
 	var cmd tea.Cmd
 	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
-		_, cmd = tab.Update(uitest.KeyPress("s"))
+		cmd = update(tab, uitest.KeyPress("s"))
 	}
 	sort := tab.rows.finishSort
 	uitest.PressKeys(tab, "s") // a, before the records are read

@@ -276,9 +276,9 @@ func (l *trajectoryList) complete() {
 	l.pending = nil
 }
 
-// sortCmd returns the command that sorts the pending order, or the one
-// that sorts by the finish column, once.
-func (l *trajectoryList) sortCmd() tea.Cmd {
+// job returns the work that sorts by the finish column, or that sorts the
+// pending order, once: the tab's common.Worker job.
+func (l *trajectoryList) job() func() tea.Msg {
 	if f := l.finishSort; f != nil && !f.handedOut {
 		f.handedOut = true
 		return func() tea.Msg {
