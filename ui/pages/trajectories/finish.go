@@ -116,8 +116,11 @@ type finishSort struct {
 	// of are the rows sorted (trajectoryList.inOrder), in trajectories:
 	// the session's as they were (Trajectories.Snapshot: follow mode
 	// appends past them).
-	of           []int
-	descending   bool
+	of         []int
+	descending bool
+	// reloads is the session's Reloads when the sort started: an update
+	// that read the files again since may have changed the records.
+	reloads      int
 	trajectories session.Trajectories
 	// reread reads a lean trajectory again (a loaders.Rereader made on
 	// the event loop, closed by run).
@@ -136,7 +139,7 @@ type finishSort struct {
 // session s, descending or not.
 func newFinishSort(s *session.Session, of []int, descending bool) *finishSort {
 	reader := s.Rereader()
-	return &finishSort{of: of, descending: descending, trajectories: s.Trajectories.Snapshot(), reread: reader.Reread, closeReader: reader.Close}
+	return &finishSort{of: of, descending: descending, reloads: s.Reloads, trajectories: s.Trajectories.Snapshot(), reread: reader.Reread, closeReader: reader.Close}
 }
 
 // run reads the rows' finish reasons (finishText, unreadCell where a

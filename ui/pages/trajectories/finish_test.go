@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -234,5 +235,23 @@ func TestTrajectoriesFinishSortDropped(t *testing.T) {
 	}
 	if got := listedIDs(tab); !slices.Equal(got, byA) || !strings.Contains(uitest.Plain(tab), "sorted by a ▼") {
 		t.Errorf("the stale sort moved the rows: %v, want a's order %v:\n%s", got, byA, uitest.Plain(tab))
+	}
+}
+
+// TestTrajectoriesFinishSortKeptByRefresh: with a filter on, a refresh
+// lists the same rows in a new slice; the sort by the finish column under
+// way is kept, and lands.
+func TestTrajectoriesFinishSortKeptByRefresh(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	uitest.PressKeys(tab, "/", "t", "enter")
+	var cmd tea.Cmd
+	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
+		cmd = update(tab, uitest.KeyPress("s"))
+	}
+	cmd = tea.Batch(cmd, update(tab, common.SessionChangedMsg{}))
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t2", "t0", "t1", "t3"}; !slices.Equal(got, want) || !strings.Contains(uitest.Plain(tab), "sorted by finish_reason ▼") {
+		t.Errorf("after a refresh, the sort by finish_reason gave %v, want %v:\n%s", got, want, uitest.Plain(tab))
 	}
 }

@@ -187,8 +187,12 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	switch {
 	case keepOrder && sameRows:
 		l.rows = previous
-		if previousFinishSort != nil && sameSlice(previousFinishSort.of, l.inOrder) {
-			l.finishSort = previousFinishSort // its order is of these rows still
+		switch {
+		case previousFinishSort == nil:
+		case previousFinishSort.reloads == s.Reloads && (sameSlice(previousFinishSort.of, l.inOrder) || slices.Equal(previousFinishSort.of, l.inOrder)):
+			l.finishSort = previousFinishSort // its order is of these rows still (a filter lists them in a new slice)
+		default:
+			l.finishSort = newFinishSort(s, l.inOrder, descending) // the records were read again
 		}
 	case l.columns[l.sortColumn].readsRecords:
 		// The rows keep their order, or take the input order, until the
