@@ -628,7 +628,7 @@ const roundedMark = "~"
 // them; with marksRounded, roundedMark before a number the text rounds.
 func (f NumberFormat) Format(x float64) string {
 	s := f.unmarked(x)
-	if f.marksRounded {
+	if f.marksRounded && x-x == 0 { // NaN and the infinities are not rounded (NaN != NaN)
 		if back, err := strconv.ParseFloat(s, 64); err != nil || back != x { // rounded past MaxFloat64, or not to x
 			return roundedMark + s
 		}

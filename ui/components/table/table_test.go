@@ -36,6 +36,7 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		{[]float64{12345678901, 12345678951}, []string{"~1.234567890e+10", "~1.234567895e+10"}},
 		{[]float64{9999999999, 3}, []string{"9999999999", "3"}}, // ten digits: whole, as narrow as marked
 		{[]float64{12345678901, 3}, []string{"~1.235e+10", "3.000e+00"}},
+		{[]float64{12345678901, math.NaN(), math.Inf(-1), 3}, []string{"~1.235e+10", "NaN", "-inf", "3.000e+00"}}, // never ~NaN
 		// The spread's digits: values close together read distinct.
 		{[]float64{10000000.3, 10005000.1, 10002721.146}, []string{"10000000.3", "10005000.1", "10002721.1"}},
 		{[]float64{0.5000714, 0.5001812, 0.5003}, []string{"0.500071", "0.500181", "0.500300"}},
