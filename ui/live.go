@@ -206,10 +206,15 @@ func (m *Model) detailOpen() bool {
 
 // releaseDetail follows the newest batch again once no detail holds the
 // view any more (holdDetail), and says so in the status line; following
-// paused by the user stays paused.
+// paused by the user stays paused. Once following ended there is nothing
+// to follow: the header stays as it is, and so does the status line.
 func (m *Model) releaseDetail() tea.Cmd {
 	l := m.live
 	if l == nil || !l.held || m.detailOpen() {
+		return nil
+	}
+	if l.stopped {
+		l.held = false
 		return nil
 	}
 	l.announced = 0
