@@ -255,3 +255,29 @@ func TestTrajectoriesFinishSortKeptByRefresh(t *testing.T) {
 		t.Errorf("after a refresh, the sort by finish_reason gave %v, want %v:\n%s", got, want, uitest.Plain(tab))
 	}
 }
+
+// TestTrajectoriesFinishSortKeepsTheOrder: sorted by the finish column,
+// rows that come to the list (a follow update, a filter cleared) come
+// after those listed, which keep their order while the records of them
+// all are read again.
+func TestTrajectoriesFinishSortKeepsTheOrder(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	uitest.PressKeys(tab, "/", "t", "1", "enter")
+	var cmd tea.Cmd
+	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
+		cmd = update(tab, uitest.KeyPress("s"))
+	}
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t1"}; !slices.Equal(got, want) {
+		t.Fatalf("filter t1 sorted by finish_reason ▼: %v, want %v", got, want)
+	}
+	cmd = update(tab, uitest.KeyPress("esc")) // the filter cleared: t0 and t3 come
+	if got, want := listedIDs(tab), []string{"t1", "t0", "t2", "t3"}; !slices.Equal(got, want) || !strings.Contains(uitest.Plain(tab), "sorting by finish_reason") {
+		t.Errorf("while the records are read again, the rows %v, want %v:\n%s", got, want, uitest.Plain(tab))
+	}
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t2", "t0", "t1", "t3"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by finish_reason ▼: %v, want %v", got, want)
+	}
+}

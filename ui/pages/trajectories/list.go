@@ -105,6 +105,9 @@ type trajectoryList struct {
 	// finishSort, while not nil, is the sort by the finish column under
 	// way off the event loop: the rows keep their order until it lands.
 	finishSort *finishSort
+	// reloads is the session's Reloads when the rows were listed: the
+	// trajectories' indices hold while it stays.
+	reloads int
 	// spareKeys is the keys' buffer of the last sort, for the next.
 	spareKeys []uint64
 	// formats are the number formats of the columns a method does not
@@ -195,11 +198,16 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 			l.finishSort = newFinishSort(s, l.inOrder, descending) // the records were read again
 		}
 	case l.columns[l.sortColumn].readsRecords:
-		// The rows keep their order, or take the input order, until the
-		// sort lands (finishSorted).
-		l.rows = l.inOrder
-		if sameRows {
+		// The rows keep their order, those that came since after them in
+		// input order (a follow update), until the sort, of them all,
+		// lands (finishSorted).
+		switch {
+		case sameRows:
 			l.rows = previous
+		case len(previous) > 0 && l.reloads == s.Reloads:
+			l.rows = keptThenNew(previous, l.inOrder, s.Trajectories.Len())
+		default:
+			l.rows = l.inOrder
 		}
 		l.finishSort = newFinishSort(s, l.inOrder, descending)
 	default:
@@ -209,6 +217,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	if previousFinishSort != nil && previousFinishSort != l.finishSort {
 		previousFinishSort.stopped.Store(true) // its order is of no use now
 	}
+	l.reloads = s.Reloads
 	l.invalid = 0
 	valid := s.Result.Evaluation.Valid
 	for _, i := range l.inOrder {
@@ -361,6 +370,29 @@ func (l *trajectoryList) sorted(s *session.Session) bool {
 		return slices.Equal(s.Config.Constraints, l.sortedConstraints)
 	}
 	return true
+}
+
+// keptThenNew returns the rows of previous that are in inOrder, in
+// previous' order, then the others of inOrder, in input order: n bounds
+// the trajectories' indices.
+func keptThenNew(previous, inOrder []int, n int) []int {
+	listed := make([]bool, n)
+	for _, i := range inOrder {
+		listed[i] = true
+	}
+	rows := make([]int, 0, len(inOrder))
+	for _, i := range previous {
+		if i < n && listed[i] {
+			rows = append(rows, i)
+			listed[i] = false
+		}
+	}
+	for _, i := range inOrder {
+		if listed[i] {
+			rows = append(rows, i)
+		}
+	}
+	return rows
 }
 
 // sameSlice reports whether a and b are the same slice of the same array.
