@@ -139,13 +139,14 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 }
 
 // warnMixedPrompts, in a trainer's layout (mixedPrompts), warns of the
-// groups of more than one prompt, in place of what it warned before: a
-// trainer's group is one prompt's completions.
+// groups of more than one prompt, in place of what it warned before.
 func (s *Session) warnMixedPrompts() {
-	if !s.mixedPrompts || s.Prompts == nil {
+	if s.Prompts == nil {
 		return
 	}
-	w := agreement.MixedWarning(agreement.MixedPrompts(s.Evaluation, s.Prompts.Keys.Of), s.Config.PromptBy)
+	cfg := s.Config
+	cfg.EqualGroups = s.mixedPrompts // a follower leaves the config's off
+	w := agreement.MixedPromptsWarning(s.Evaluation, s.Prompts.Keys.Of, cfg)
 	s.Warnings = ReplaceWarning(s.Warnings, s.mixedWarning, w)
 	s.mixedWarning = w
 }
