@@ -436,7 +436,15 @@ type NumberRange struct {
 	closeNeg, closePos float64
 	// special is the widest NaN or infinity.
 	special int
+	// skipNegative says to leave out the values below 0 and NaN
+	// (SkipNegative).
+	skipNegative bool
 }
+
+// SkipNegative makes AddRows and AddAt leave out the values below 0 and
+// NaN: a column whose cells show those as text and the others as numbers
+// (feasible's keys: -1 for "✓", NaN for an invalid row, the violation).
+func (r *NumberRange) SkipNegative() { r.skipNegative = true }
 
 // NewNumberRange returns the range of no values.
 func NewNumberRange() NumberRange {
@@ -469,9 +477,12 @@ func (r *NumberRange) AddAt(vals []float64, stride, offset int, at []int) {
 // end-1 (offset below stride).
 func (r *NumberRange) AddRows(vals []float64, stride, offset, first, end int) {
 	// The fields in locals for the loop, a million values long.
-	lo, hi, closeNeg, closePos, integral := r.lo, r.hi, r.closeNeg, r.closePos, r.integral
+	lo, hi, closeNeg, closePos, integral, skipNegative := r.lo, r.hi, r.closeNeg, r.closePos, r.integral, r.skipNegative
 	for k := first*stride + offset; k < end*stride; k += stride {
 		x := vals[k]
+		if skipNegative && !(x >= 0) {
+			continue
+		}
 		if x-x != 0 { // NaN or an infinity
 			r.addSpecial(x)
 			continue

@@ -329,3 +329,18 @@ func TestSharedNumberColumns(t *testing.T) {
 		t.Errorf("widths %d and %d, want %d and %d", cols[0].Width, cols[1].Width, len("-1.000"), len("rewards b"))
 	}
 }
+
+// TestNumberRangeSkipNegative: a range that skips the values below 0 and
+// NaN (feasible's keys) is the range of the others.
+func TestNumberRangeSkipNegative(t *testing.T) {
+	keys := []float64{-1, math.NaN(), 0.25, -1, 3}
+	r := NewNumberRange()
+	r.SkipNegative()
+	r.AddRows(keys, 1, 0, 0, 3)
+	r.AddAt(keys, 1, 0, []int{3, 4})
+	want := NewNumberRange()
+	want.AddRows([]float64{0.25, 3}, 1, 0, 0, 2)
+	if got, want := r.Sized(r.Format()), want.Sized(want.Format()); got != want {
+		t.Errorf("the range of %v skipping the negative and NaN is %+v, want %+v", keys, got, want)
+	}
+}

@@ -65,10 +65,10 @@ type trajectoryColumn struct {
 	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
 	// values, or a finish reason, sorted by compare.
 	textCells bool
-	// shown, in a text column with numbers (feasible's violations),
-	// returns trajectory i's number and whether its cell shows it: the
-	// column's format is chosen from those shown (numberFormats).
-	shown func(i int) (float64, bool)
+	// violations says that a text column's values are feasible's keys
+	// (engine.Evaluation.FeasibilityKeys): its format is chosen from the
+	// violations its cells show, the keys from 0 up (numberFormats).
+	violations bool
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
 	// shows common.MissingValue, its number is the 0 the score counts.
@@ -428,17 +428,17 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 		c              int
 		vals           []float64
 		stride, offset int
-		shown          func(i int) (float64, bool)
+		violations     bool
 		key            formatKey
 		kept           bool
 	}
 	var read []array
 	for c, col := range l.columns {
-		if col.values == nil || (col.textCells && col.shown == nil) {
+		if col.values == nil || (col.textCells && !col.violations) {
 			continue
 		}
 		vals, stride, offset := col.values()
-		a := array{c: c, vals: vals, stride: stride, offset: offset, shown: col.shown}
+		a := array{c: c, vals: vals, stride: stride, offset: offset, violations: col.violations}
 		if c != sortByReward && c != sortByRewardB && len(vals) > 0 && len(rows) > 0 {
 			a.key, a.kept = formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}, true
 			if f, ok := l.formats[a.key]; ok {
@@ -455,8 +455,11 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	ranges := make([][]table.NumberRange, nw)
 	for w := range ranges {
 		ranges[w] = make([]table.NumberRange, len(read))
-		for k := range read {
+		for k, a := range read {
 			ranges[w][k] = table.NewNumberRange()
+			if a.violations {
+				ranges[w][k].SkipNegative()
+			}
 		}
 	}
 	// inOrder is ascending: from its first to its last, it is every row
@@ -465,12 +468,6 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	parallel.Chunks(len(rows), formatChunk, nw, func(w, lo, hi int) {
 		for k, a := range read {
 			switch {
-			case a.shown != nil:
-				for _, i := range rows[lo:hi] {
-					if x, ok := a.shown(i); ok {
-						ranges[w][k].Add(x)
-					}
-				}
 			case contiguous:
 				ranges[w][k].AddRows(a.vals, a.stride, a.offset, rows[lo], rows[hi-1]+1)
 			default:
@@ -521,14 +518,14 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0, false},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0, false},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, false, nil, 0, false},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, false, nil, 0, false},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(s.Result.ShownRewards)),
 		number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) })),
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0, false},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, false, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
@@ -537,7 +534,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		// keys' array is the evaluation's own).
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
 		feasible.textCells = true
-		feasible.shown = func(i int) (float64, bool) { return common.ShownViolation(s.Result.Evaluation, i) }
+		feasible.violations = true
 		cols = append(cols, feasible)
 	}
 	for k, o := range s.Result.Objectives {
