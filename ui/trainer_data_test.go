@@ -256,7 +256,7 @@ func TestCutWarningsShowWhole(t *testing.T) {
 	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
 	lines := strings.Split(screen(app), "\n")
 	status := strings.TrimRight(lines[len(lines)-2], " ")
-	if !strings.Contains(status, "⚠ warning: 16 of 16 rows differ") || !strings.HasSuffix(status, "(? shows all)") || strings.Contains(status, "--scale batch") {
+	if !strings.Contains(status, "⚠ 16 of 16 rows differ") || !strings.HasSuffix(status, "(? shows all)") || strings.Contains(status, "--scale batch") {
 		t.Fatalf("the status line %q: want the warning cut, saying ? shows it all", status)
 	}
 	press(app, "?")
