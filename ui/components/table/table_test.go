@@ -344,3 +344,20 @@ func TestNumberRangeSkipNegative(t *testing.T) {
 		t.Errorf("the range of %v skipping the negative and NaN is %+v, want %+v", keys, got, want)
 	}
 }
+
+// TestSharedNumberColumnsSkipAndSpread: a value skipped leaves the format
+// as the others make it; a spread counts only for whether the values are
+// integers.
+func TestSharedNumberColumnsSkipAndSpread(t *testing.T) {
+	values := []float64{12, 1e9, 3}
+	spreads := []float64{0.5, math.NaN(), 1}
+	cols, f := SharedNumberColumnsOf(3,
+		SharedColumn{Title: "v", Value: func(j int) float64 { return values[j] }, Skip: func(j int, _ float64) bool { return j == 1 }},
+		SharedColumn{Title: "std", Value: func(j int) float64 { return spreads[j] }, Spread: true, Skip: func(_ int, x float64) bool { return math.IsNaN(x) }})
+	if got, want := cols[0].Cell(0), "12.00"; got != want || f.Format(3) != "3.00" {
+		t.Errorf("the values' cell %q, want %q (1e9 skipped, the spread 0.5 not an integer)", got, want)
+	}
+	if len(cols) != 2 || cols[1].Title != "std" {
+		t.Errorf("columns %+v", cols)
+	}
+}
