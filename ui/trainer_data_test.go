@@ -233,8 +233,9 @@ func TestVerlGroupsOfOneHaveSignal(t *testing.T) {
 	app := loadModel(t, streamedInput(t, sampletest.VerlConfig(), sampletest.VerlLayout, verlFixture), 120)
 	press(app, "]", "]", "2")
 	checkScreen(t, "step 3's groups under verl's settings", screen(app), []string{"step 3"}, []string{"zero spread"})
-	checkScreen(t, "step 3's groups' table under verl's settings", bodyOf(screen(app)), nil, []string{" none "}) // not the status line's "none the commonest"
-	press(app, "m", "m")                                                                                         // rloo, which rewards them too, then pareto, which does not
+	// The table's, not the status line's "none the commonest".
+	checkScreen(t, "step 3's groups' table under verl's settings", bodyOf(screen(app)), nil, []string{" none "})
+	press(app, "m", "m") // rloo, which rewards them too, then pareto, which does not
 	checkScreen(t, "step 3's groups under pareto", screen(app), []string{"2 without GRPO signal (zero spread)", " none "}, nil)
 	cfg := sampletest.VerlConfig()
 	cfg.GroupOfOne = string(engine.GroupOfOneZero)
