@@ -131,9 +131,8 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s: the prompts' statuses and the dead signal are left out\n", textsafe.Line(err.Error()))
 		p.columns = nil
 	}
-	if p.columns != nil && p.cfg.EqualGroups {
-		// A trainer's group is one prompt's completions.
-		if w := agreement.MixedWarning(agreement.MixedPrompts(res.Evaluation, p.columns.Keys.Of), p.cfg.PromptBy); w != "" {
+	if p.columns != nil {
+		if w := agreement.MixedPromptsWarning(res.Evaluation, p.columns.Keys.Of, p.cfg); w != "" {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
 	}

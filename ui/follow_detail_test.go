@@ -144,3 +144,18 @@ func TestFollowPausedByTheUserStaysPaused(t *testing.T) {
 		t.Errorf("paused by the user, header %q, want still paused on step 18", h)
 	}
 }
+
+// TestFollowEndedWhileHeld: following that ended while a detail held the
+// view is not said to resume when the detail closes (the header says
+// paused).
+func TestFollowEndedWhileHeld(t *testing.T) {
+	m, _ := newLiveModel(t)
+	press(m, "2", "enter")
+	_, more := sampleSteps(t, 20, 22)
+	m.Update(liveMsg{loaders.Update{Trajectories: more}, true})
+	m.Update(liveMsg{ok: false})
+	press(m, "esc")
+	if v := screen(m); strings.Contains(v, "following the newest step again") || !strings.Contains(headerOf(m), "paused, F follows") {
+		t.Errorf("the detail closed after following ended, header %q:\n%s", headerOf(m), v)
+	}
+}

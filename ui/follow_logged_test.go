@@ -153,7 +153,7 @@ func TestFollowCountsLoggedNotCompared(t *testing.T) {
 	in.Config.LoggedAdvantage = "adv"
 	in.Config.Method = "grpo"
 	app := loadModel(t, in, 120)
-	want := "warning: 1 row's logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
+	want := "1 row's logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
 	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
 		t.Errorf("warnings %q, want one starting %q", app.status.Warnings(), want)
 	}
@@ -166,7 +166,7 @@ func TestFollowCountsLoggedNotCompared(t *testing.T) {
 	for app.Session().Trajectories.Len() < 6 {
 		app.Update(app.live.wait()())
 	}
-	want = "warning: 2 rows' logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
+	want = "2 rows' logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
 	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
 		t.Errorf("after the append: warnings %q, want one starting %q", app.status.Warnings(), want)
 	}

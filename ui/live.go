@@ -158,7 +158,9 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	u.Reloaded, l.emptied = refilled(union(l.emptied, u.Reloaded), u.Trajectories)
 	var expire tea.Cmd
 	if len(u.Trajectories) > 0 || len(u.Reloaded) > 0 {
+		mixed := s.MixedWarning()
 		s.ApplyUpdate(l.live, u)
+		l.warnings = session.ReplaceWarning(l.warnings, mixed, s.MixedWarning()) // the batches that came may mix prompts
 		expire = m.noticeReloads(u)
 	}
 	for i := range u.Trajectories {
@@ -206,10 +208,15 @@ func (m *Model) detailOpen() bool {
 
 // releaseDetail follows the newest batch again once no detail holds the
 // view any more (holdDetail), and says so in the status line; following
-// paused by the user stays paused.
+// paused by the user stays paused. Once following ended there is nothing
+// to follow: the header stays as it is, and so does the status line.
 func (m *Model) releaseDetail() tea.Cmd {
 	l := m.live
 	if l == nil || !l.held || m.detailOpen() {
+		return nil
+	}
+	if l.stopped {
+		l.held = false
 		return nil
 	}
 	l.announced = 0
@@ -370,6 +377,9 @@ func (in Input) followedSession(progress func(done, total int64), waiting func(u
 	cfg := in.Config
 	cfg.EqualGroups = false
 	b := session.NewBuilder(cfg, false)
+	if in.Config.EqualGroups {
+		b.WarnMixedPrompts()
+	}
 	res, updates, err := in.Follow(StreamHooks{Progress: progress, Pick: b.Pick, Each: b.Add})
 	if err != nil {
 		return nil, nil, nil, err

@@ -44,8 +44,8 @@ type prefetchedMsg struct {
 }
 
 // prefetchCompare returns the command that computes, for the first tab
-// that shows B and compares off the event loop (a Comparer and a Worker:
-// the Compare tab) while stale and not shown, method B's result if the
+// that shows B and compares off the event loop (a Comparer whose job
+// starts with a recompute, a JobPreparer: the Compare tab) while stale and not shown, method B's result if the
 // session lacks it, or else that tab's comparison.
 func (m *Model) prefetchCompare() tea.Cmd {
 	s := m.common.Session
@@ -54,7 +54,7 @@ func (m *Model) prefetchCompare() tea.Cmd {
 	}
 	for i, tab := range m.tabs {
 		c, ok := tab.(common.Comparer)
-		if _, worker := tab.(common.Worker); !ok || !worker || !c.ShowsCompare() || i == m.active || !m.stale[i] {
+		if _, comparing := tab.(common.JobPreparer); !ok || !comparing || !c.ShowsCompare() || i == m.active || !m.stale[i] {
 			continue
 		}
 		if b, ok := s.CompareNeeded(s.Result.Options); ok {

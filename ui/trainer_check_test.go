@@ -62,12 +62,15 @@ func TestStatusLineTrainerChecks(t *testing.T) {
 	l.Refresh(s)
 	got := l.View(common.NewStyles(true, true), 2000)
 	for _, want := range []string{
-		"warning: 2 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--method grpo --scale batch` reproduces it to ",
-		`warning: step 0: groups of unequal size: 2 of 3 groups have 2 trajectories, "odd\x1b[2J" 1`,
+		"2 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.185) under grpo, scale group, epsilon 0.0001; `--method grpo --scale batch` reproduces it to ",
+		`step 0: groups of unequal size: 2 of 3 groups have 2 trajectories, "odd\x1b[2J" 1`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("status line\n%q\nlacks\n%q", got, want)
 		}
+	}
+	if strings.Contains(got, "warning: ") {
+		t.Errorf("a warning of the status line, all warnings, says warning: %q", got)
 	}
 	if strings.Contains(got, "\x1b") {
 		t.Errorf("an escape sequence reaches the terminal: %q", got)
@@ -140,8 +143,8 @@ func TestStatusLineLoggedNotCompared(t *testing.T) {
 	l.Refresh(s)
 	got := l.View(common.NewStyles(true, true), 4000)
 	for _, want := range []string{
-		`warning: 1 row's logged advantage is not a number (the first: run.jsonl:1: "x\x1b[2J"): read as absent, it is not compared with the rewards`,
-		`warning: 2 rows' logged advantage is NaN or infinite (the first: run.jsonl:2: NaN): they are not compared with the rewards`,
+		`1 row's logged advantage is not a number (the first: run.jsonl:1: "x\x1b[2J"): read as absent, it is not compared with the rewards`,
+		`2 rows' logged advantage is NaN or infinite (the first: run.jsonl:2: NaN): they are not compared with the rewards`,
 	} {
 		if !strings.Contains(got, want) || !slices.Contains(l.Warnings(), want) {
 			t.Errorf("status line\n%q\nor ?'s list %q lacks\n%q", got, l.Warnings(), want)

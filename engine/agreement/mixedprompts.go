@@ -50,6 +50,17 @@ func MixedPrompts(ev *engine.Evaluation, promptOf []int32) []MixedGroup {
 	return out
 }
 
+// MixedPromptsWarning is, in a trainer's layout (cfg.EqualGroups: a
+// trainer's group is one prompt's completions), the warning of the groups
+// of ev whose rows answer more than one prompt: MixedWarning of
+// MixedPrompts(ev, promptOf); "" for none, and without such a layout.
+func MixedPromptsWarning(ev *engine.Evaluation, promptOf []int32, cfg engine.Config) string {
+	if !cfg.EqualGroups {
+		return ""
+	}
+	return MixedWarning(MixedPrompts(ev, promptOf), cfg.PromptBy)
+}
+
 // maxMixedGroupsNamed is how many groups MixedWarning names.
 const maxMixedGroupsNamed = 5
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
@@ -39,22 +40,14 @@ func UpdatingBadge(st *Styles) string { return st.Muted.Render("◌ health updat
 // one check, alerting.
 func HealthBadge(st *Styles, findings []health.Finding) string {
 	return badge(st, findings, func(alert int) string {
-		return "✖ " + Count(alert, "check", "checks") + " " + verb(alert, "alerts", "alert")
+		return "✖ " + Count(alert, "check", "checks") + " " + english.Verb(alert, "alerts", "alert")
 	}, func(alert, warn int) string {
 		count := Count(warn, "check", "checks")
 		if alert > 0 { // the unit said once: "⚠ 1 warns"
 			count = strconv.Itoa(warn)
 		}
-		return "⚠ " + count + " " + verb(warn, "warns", "warn")
+		return "⚠ " + count + " " + english.Verb(warn, "warns", "warn")
 	}, "✓ healthy")
-}
-
-// verb is the verb of a count of n subjects: singular or plural.
-func verb(n int, singular, plural string) string {
-	if n == 1 {
-		return singular
-	}
-	return plural
 }
 
 // CompactHealthBadge is HealthBadge's counts alone, "✖2 ⚠1", for a narrow

@@ -124,12 +124,8 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	if s.duplicates != "" {
 		s.Warnings = append(s.Warnings, s.duplicates)
 	}
-	if s.Prompts != nil && cfg.EqualGroups {
-		// A trainer's group is one prompt's completions.
-		if w := agreement.MixedWarning(agreement.MixedPrompts(s.Evaluation, s.Prompts.Keys.Of), cfg.PromptBy); w != "" {
-			s.Warnings = append(s.Warnings, w)
-		}
-	}
+	s.mixedPrompts = s.mixedPrompts || cfg.EqualGroups
+	s.warnMixedPrompts()
 	if res.Skipped > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
 	}
@@ -140,6 +136,38 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())
 	}
+}
+
+// warnMixedPrompts, in a trainer's layout (mixedPrompts), warns of the
+// groups of more than one prompt, in place of what it warned before.
+func (s *Session) warnMixedPrompts() {
+	if s.Prompts == nil {
+		return
+	}
+	cfg := s.Config
+	cfg.EqualGroups = s.mixedPrompts // a follower leaves the config's off
+	w := agreement.MixedPromptsWarning(s.Evaluation, s.Prompts.Keys.Of, cfg)
+	s.Warnings = ReplaceWarning(s.Warnings, s.mixedWarning, w)
+	s.mixedWarning = w
+}
+
+// MixedWarning is the warning of the groups of more than one prompt among
+// Warnings, "" for none.
+func (s *Session) MixedWarning() string { return s.mixedWarning }
+
+// ReplaceWarning returns warnings with was, if there, taken out and now,
+// unless "", added at the end.
+func ReplaceWarning(warnings []string, was, now string) []string {
+	if was == now {
+		return warnings
+	}
+	if k := slices.Index(warnings, was); was != "" && k >= 0 {
+		warnings = slices.Delete(warnings, k, k+1)
+	}
+	if now != "" {
+		warnings = append(warnings, now)
+	}
+	return warnings
 }
 
 // Sizing returns progress, noting the inputs' total size on the way, from
@@ -175,6 +203,8 @@ type Builder struct {
 	// a stream calls Pick on the goroutine that calls add; a follower's
 	// Pick only reads pickKeys.
 	pickBuilds bool
+	// mixedPrompts is Session.mixedPrompts (WarnMixedPrompts).
+	mixedPrompts bool
 }
 
 // NewBuilder returns a builder for cfg; with pickBuilds, Pick
@@ -182,6 +212,12 @@ type Builder struct {
 func NewBuilder(cfg engine.Config, pickBuilds bool) *Builder {
 	return &Builder{cfg: cfg, pickBuilds: pickBuilds}
 }
+
+// WarnMixedPrompts makes the session warn of the groups of more than one
+// prompt as a trainer's layout does (engine.Config.EqualGroups), batch
+// after batch as they come, for a follower that leaves EqualGroups off
+// to check the groups' sizes itself.
+func (b *Builder) WarnMixedPrompts() { b.mixedPrompts = true }
 
 // Empty reports whether no trajectory was added yet.
 func (b *Builder) Empty() bool { return b.ev == nil }
@@ -263,6 +299,7 @@ func (b *Builder) Session(source string, res *loaders.Result, warnings []string)
 		s.Fields = b.fields
 		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
 		s.finishPrompts()
+		s.mixedPrompts = b.mixedPrompts
 		s.loaded(b.cfg, res, warnings)
 	})
 }

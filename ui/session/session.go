@@ -66,6 +66,12 @@ type Session struct {
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string
+	// mixedPrompts is set in a trainer's layout (engine.Config.EqualGroups,
+	// as the session was asked for), where a group of more than one prompt
+	// is warned of; mixedWarning is that warning among Warnings, "" for
+	// none (warnMixedPrompts).
+	mixedPrompts bool
+	mixedWarning string
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config

@@ -29,7 +29,9 @@ type StructureJob struct {
 
 	from *engine.Evaluation
 	r    *engine.Restructure
-	ts   Trajectories
+	// ts are the session's trajectories as they were (Snapshot: a follow
+	// update appends to them while Run reads).
+	ts Trajectories
 	// fields are the record fields the trajectories were loaded with, for
 	// reading them again.
 	fields *scoring.RecordFields
@@ -57,7 +59,7 @@ func (s *Session) NewStructureJob(constraints, gates []string) (*StructureJob, e
 	if err != nil {
 		return nil, err
 	}
-	j := &StructureJob{Constraints: slices.Clone(constraints), Gates: slices.Clone(gates), from: s.Unfiltered(), r: r, ts: s.Trajectories, filter: s.Filter}
+	j := &StructureJob{Constraints: slices.Clone(constraints), Gates: slices.Clone(gates), from: s.Unfiltered(), r: r, ts: s.Trajectories.Snapshot(), filter: s.Filter}
 	if r.ReadsBody() {
 		j.fields = s.Computer.Fields.Clone()
 		for _, t := range s.Trajectories.All() {

@@ -56,6 +56,7 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 		s.Evaluation = s.Result.Evaluation
 	}
 	s.finishPrompts()
+	s.warnMixedPrompts()
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}

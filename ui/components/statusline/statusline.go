@@ -119,7 +119,7 @@ func (l *Line) Refresh(s *session.Session) {
 		l.logged = l.logged[:0]
 		for _, w := range []string{agreement.NotNumberWarning(s.Result.Evaluation), agreement.NonFiniteWarning(s.Result.Evaluation)} {
 			if w != "" {
-				l.logged = append(l.logged, textsafe.Line("warning: "+w))
+				l.logged = append(l.logged, shownWarning(w))
 			}
 		}
 		l.allGroups = layoutWarnings(s)
@@ -138,12 +138,12 @@ func (l *Line) Refresh(s *session.Session) {
 		l.whole = append(l.whole, l.allGroups...)
 	}
 	for _, w := range s.Warnings {
-		l.warnings = append(l.warnings, textsafe.Line(w))
-		l.whole = append(l.whole, textsafe.Line(w))
+		l.warnings = append(l.warnings, shownWarning(w))
+		l.whole = append(l.whole, shownWarning(w))
 	}
 	if w := s.LoggedWarning(); w != "" {
-		l.warnings = append(l.warnings, textsafe.Line(w))
-		l.whole = append(l.whole, textsafe.Line(w))
+		l.warnings = append(l.warnings, shownWarning(w))
+		l.whole = append(l.whole, shownWarning(w))
 	}
 	l.warnings = append(l.warnings, l.logged...)
 	l.whole = append(l.whole, l.logged...)
@@ -217,6 +217,13 @@ func (l Line) View(st *common.Styles, width int) string {
 		}
 	}
 	return ansi.Truncate(line, width, "…")
+}
+
+// shownWarning is warning w as the line shows it, sanitised: without the
+// "warning: " that starts some (the trainer's checks say it on stderr),
+// as every entry of the line is a warning.
+func shownWarning(w string) string {
+	return textsafe.Line(strings.TrimPrefix(w, "warning: "))
 }
 
 // layoutWarnings are the session's layout warnings over every batch,

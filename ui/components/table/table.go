@@ -463,7 +463,15 @@ type NumberRange struct {
 	closeNeg, closePos float64
 	// special is the widest NaN or infinity.
 	special int
+	// skipNegative says to leave out the values below 0 and NaN
+	// (SkipNegative).
+	skipNegative bool
 }
+
+// SkipNegative makes AddRows and AddAt leave out the values below 0 and
+// NaN: a column whose cells show those as text and the others as numbers
+// (feasible's keys: -1 for "✓", NaN for an invalid row, the violation).
+func (r *NumberRange) SkipNegative() { r.skipNegative = true }
 
 // NewNumberRange returns the range of no values.
 func NewNumberRange() NumberRange {
@@ -496,9 +504,12 @@ func (r *NumberRange) AddAt(vals []float64, stride, offset int, at []int) {
 // end-1 (offset below stride).
 func (r *NumberRange) AddRows(vals []float64, stride, offset, first, end int) {
 	// The fields in locals for the loop, a million values long.
-	lo, hi, closeNeg, closePos, integral := r.lo, r.hi, r.closeNeg, r.closePos, r.integral
+	lo, hi, closeNeg, closePos, integral, skipNegative := r.lo, r.hi, r.closeNeg, r.closePos, r.integral, r.skipNegative
 	for k := first*stride + offset; k < end*stride; k += stride {
 		x := vals[k]
+		if skipNegative && !(x >= 0) {
+			continue
+		}
 		if x-x != 0 { // NaN or an infinity
 			r.addSpecial(x)
 			continue
@@ -655,7 +666,7 @@ const roundedMark = "~"
 // them; with marksRounded, roundedMark before a number the text rounds.
 func (f NumberFormat) Format(x float64) string {
 	s := f.unmarked(x)
-	if f.marksRounded {
+	if f.marksRounded && x-x == 0 { // NaN and the infinities are not rounded (NaN != NaN)
 		if back, err := strconv.ParseFloat(s, 64); err != nil || back != x { // rounded past MaxFloat64, or not to x
 			return roundedMark + s
 		}
@@ -689,21 +700,66 @@ func NumberColumn(title string, n int, v func(j int) float64) Column {
 // columns of one quantity (two methods' rewards) show one value alike.
 // Each is as wide as its own widest cell or its title.
 func SharedNumberColumns(titles []string, n int, values ...func(j int) float64) []Column {
-	shared := NewNumberRange()
-	ranges := make([]NumberRange, len(values))
+	shared := make([]SharedColumn, len(values))
 	for k, v := range values {
+		shared[k] = SharedColumn{Title: titles[k], Value: v}
+	}
+	cols, _ := SharedNumberColumnsOf(n, shared...)
+	return cols
+}
+
+// SharedColumn is a column of SharedNumberColumnsOf.
+type SharedColumn struct {
+	Title string
+	// Value is row j's value, for its cell.
+	Value func(j int) float64
+	// Measured, when not nil, returns the same n values as Value in
+	// another order (one faster to read): those the format is chosen
+	// from.
+	Measured func(j int) float64
+	// Skip, when not nil, reports whether value x, Measured's (or
+	// Value's) j-th, is left out of the format: one whose cell shows
+	// something else (an undefined std).
+	Skip func(j int, x float64) bool
+	// Spread says that the column's values are spreads shown beside the
+	// others (a std): only whether they are integers counts towards the
+	// shared format (AddSpread).
+	Spread bool
+}
+
+// SharedNumberColumnsOf returns a NumberColumnOf per column of n values,
+// all in one format, also returned, chosen from the values of all of
+// them (less those skipped; of a spread, whether it is an integer): each
+// is as wide as its own widest cell or its title.
+func SharedNumberColumnsOf(n int, columns ...SharedColumn) ([]Column, NumberFormat) {
+	shared := NewNumberRange()
+	ranges := make([]NumberRange, len(columns))
+	for k, c := range columns {
+		measured := c.Measured
+		if measured == nil {
+			measured = c.Value
+		}
 		ranges[k] = NewNumberRange()
 		for j := range n {
-			ranges[k].Add(v(j))
+			x := measured(j)
+			if c.Skip != nil && c.Skip(j, x) {
+				continue
+			}
+			ranges[k].Add(x)
+			if c.Spread {
+				shared.AddSpread(x)
+			}
 		}
-		shared.Merge(ranges[k])
+		if !c.Spread {
+			shared.Merge(ranges[k])
+		}
 	}
 	f := shared.Format()
-	cols := make([]Column, len(values))
-	for k, v := range values {
-		cols[k] = NumberColumnOf(titles[k], ranges[k].Sized(f), v)
+	cols := make([]Column, len(columns))
+	for k, c := range columns {
+		cols[k] = NumberColumnOf(c.Title, ranges[k].Sized(f), c.Value)
 	}
-	return cols
+	return cols, f
 }
 
 // NumberColumnOf returns a right-aligned column of the values v(j) in

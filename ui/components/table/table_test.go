@@ -36,6 +36,7 @@ func TestNumberFormatOnePrecisionPerColumn(t *testing.T) {
 		{[]float64{12345678901, 12345678951}, []string{"~1.234567890e+10", "~1.234567895e+10"}},
 		{[]float64{9999999999, 3}, []string{"9999999999", "3"}}, // ten digits: whole, as narrow as marked
 		{[]float64{12345678901, 3}, []string{"~1.235e+10", "3.000e+00"}},
+		{[]float64{12345678901, math.NaN(), math.Inf(-1), 3}, []string{"~1.235e+10", "NaN", "-inf", "3.000e+00"}}, // never ~NaN
 		// The spread's digits: values close together read distinct.
 		{[]float64{10000000.3, 10005000.1, 10002721.146}, []string{"10000000.3", "10005000.1", "10002721.1"}},
 		{[]float64{0.5000714, 0.5001812, 0.5003}, []string{"0.500071", "0.500181", "0.500300"}},
@@ -355,5 +356,37 @@ func TestWholeAndHiddenColumns(t *testing.T) {
 	tb.SetSize(40, 3)
 	if v := ansi.Strip(tb.View()); strings.Contains(v, "hidden") || strings.Contains(v, "7") || !strings.Contains(v, "b") || tb.ScrollHint() != "" {
 		t.Errorf("the Hidden column is drawn, or counted off screen (hint %q):\n%s", tb.ScrollHint(), v)
+	}
+}
+
+// TestNumberRangeSkipNegative: a range that skips the values below 0 and
+// NaN (feasible's keys) is the range of the others.
+func TestNumberRangeSkipNegative(t *testing.T) {
+	keys := []float64{-1, math.NaN(), 0.25, -1, 3}
+	r := NewNumberRange()
+	r.SkipNegative()
+	r.AddRows(keys, 1, 0, 0, 3)
+	r.AddAt(keys, 1, 0, []int{3, 4})
+	want := NewNumberRange()
+	want.AddRows([]float64{0.25, 3}, 1, 0, 0, 2)
+	if got, want := r.Sized(r.Format()), want.Sized(want.Format()); got != want {
+		t.Errorf("the range of %v skipping the negative and NaN is %+v, want %+v", keys, got, want)
+	}
+}
+
+// TestSharedNumberColumnsSkipAndSpread: a value skipped leaves the format
+// as the others make it; a spread counts only for whether the values are
+// integers.
+func TestSharedNumberColumnsSkipAndSpread(t *testing.T) {
+	values := []float64{12, 1e9, 3}
+	spreads := []float64{0.5, math.NaN(), 1}
+	cols, f := SharedNumberColumnsOf(3,
+		SharedColumn{Title: "v", Value: func(j int) float64 { return values[j] }, Skip: func(j int, _ float64) bool { return j == 1 }},
+		SharedColumn{Title: "std", Value: func(j int) float64 { return spreads[j] }, Spread: true, Skip: func(_ int, x float64) bool { return math.IsNaN(x) }})
+	if got, want := cols[0].Cell(0), "12.00"; got != want || f.Format(3) != "3.00" {
+		t.Errorf("the values' cell %q, want %q (1e9 skipped, the spread 0.5 not an integer)", got, want)
+	}
+	if len(cols) != 2 || cols[1].Title != "std" {
+		t.Errorf("columns %+v", cols)
 	}
 }

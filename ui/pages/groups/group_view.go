@@ -392,13 +392,14 @@ func (v *groupView) view(c *common.Common) string {
 	if v.key != "" {
 		key = st.Muted.Render("group ") + common.FitLine(v.key, max(v.width/3, 12))
 	}
-	std := common.FormatValue(g.ScoreStd(c.Session.Options.Std))
-	note, shortNote := stdNote(g, c.Session.Result.Options)
+	opts := c.Session.Result.Options // the result's: a recompute may be under way
+	std := common.FormatValue(g.ScoreStd(opts.Std))
+	note, shortNote := stdNote(g, opts)
 	if note != "" {
 		std = undefinedStd
 		note, shortNote = st.Muted.Render(note), st.Muted.Render(shortNote)
 	}
-	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(c.Session.Options.Std)+" ") + std
+	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(opts.Std)+" ") + std
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
 	zeroSpread := ""
 	if g.NoSignal(c.Session.Result.Options) {

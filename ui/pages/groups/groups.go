@@ -642,32 +642,23 @@ func (t *groupsTab) measureQuantity(q quantity) {
 			cs = append(cs, c)
 		}
 	}
-	shared := table.NewNumberRange()
-	ranges := make([]table.NumberRange, len(cs))
+	shared := make([]table.SharedColumn, len(cs))
 	for k, c := range cs {
 		value, std := t.columns[c].value, t.columns[c].kind == stdColumn
-		ranges[k] = table.NewNumberRange()
-		for j := range n {
-			g := measured(j)
-			x := value(&t.summaries[g], &t.ranges[g])
-			if std && stdUndefined(&t.summaries[g], x) {
-				continue
-			}
-			ranges[k].Add(x)
-			if std {
-				shared.AddSpread(x)
-			}
+		shared[k] = table.SharedColumn{
+			Value:    func(j int) float64 { g := listed(j); return value(&t.summaries[g], &t.ranges[g]) },
+			Measured: func(j int) float64 { g := measured(j); return value(&t.summaries[g], &t.ranges[g]) },
+			Spread:   std,
 		}
-		if !std {
-			shared.Merge(ranges[k])
+		if std {
+			shared[k].Skip = func(j int, x float64) bool { return stdUndefined(&t.summaries[measured(j)], x) }
 		}
 	}
-	f := shared.Format()
+	cols, f := table.SharedNumberColumnsOf(n, shared...)
 	for k, c := range cs {
-		value := t.columns[c].value
-		at := func(j int) float64 { g := listed(j); return value(&t.summaries[g], &t.ranges[g]) }
-		col := table.NumberColumnOf("", ranges[k].Sized(f), at)
+		col := cols[k]
 		if t.columns[c].kind == stdColumn {
+			at := shared[k].Value
 			col.Width = max(col.Width, len(undefinedStd))
 			col.Cell = func(j int) string {
 				if x := at(j); !stdUndefined(&t.summaries[listed(j)], x) {

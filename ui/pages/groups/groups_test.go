@@ -693,3 +693,19 @@ func TestGroupsScrollHintKeptWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupViewStdOfTheResult: while a recompute for another std is under
+// way (the session's options changed, not its result), the group's view
+// shows the std of the result it shows, as its note does.
+func TestGroupViewStdOfTheResult(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	uitest.PressKeys(tab, "down", "enter")
+	shown := diagnose.StdName(s.Result.Options.Std)
+	s.Options.Std = engine.StdPopulation
+	if s.Result.Options.Std == engine.StdPopulation {
+		s.Options.Std = engine.StdSample
+	}
+	if v := uitest.Plain(tab); !strings.Contains(v, " "+shown+" ") {
+		t.Errorf("the result's std is %s, the view:\n%s", shown, v)
+	}
+}

@@ -108,7 +108,7 @@ func (f *finishReasons) column() (trajectoryColumn, bool) {
 
 // finishSort is a sort of the listed rows by their finish reasons, which
 // reads every listed record (a million of them from their files): a
-// command runs it off the event loop (sortCmd) while the rows keep their
+// job runs it off the event loop (trajectoryList.job) while the rows keep their
 // order and the status line says it is sorting; its message puts the
 // order in place (finishSorted), unless the rows were listed again
 // meanwhile.
@@ -116,8 +116,11 @@ type finishSort struct {
 	// of are the rows sorted (trajectoryList.inOrder), in trajectories:
 	// the session's as they were (Trajectories.Snapshot: follow mode
 	// appends past them).
-	of           []int
-	descending   bool
+	of         []int
+	descending bool
+	// reloads is the session's Reloads when the sort started: an update
+	// that read the files again since may have changed the records.
+	reloads      int
 	trajectories session.Trajectories
 	// reread reads a lean trajectory again (a loaders.Rereader made on
 	// the event loop, closed by run).
@@ -136,7 +139,7 @@ type finishSort struct {
 // session s, descending or not.
 func newFinishSort(s *session.Session, of []int, descending bool) *finishSort {
 	reader := s.Rereader()
-	return &finishSort{of: of, descending: descending, trajectories: s.Trajectories.Snapshot(), reread: reader.Reread, closeReader: reader.Close}
+	return &finishSort{of: of, descending: descending, reloads: s.Reloads, trajectories: s.Trajectories.Snapshot(), reread: reader.Reread, closeReader: reader.Close}
 }
 
 // run reads the rows' finish reasons (finishText, unreadCell where a

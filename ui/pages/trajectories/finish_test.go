@@ -138,9 +138,24 @@ func TestTrajectoriesFinishUnread(t *testing.T) {
 	}
 }
 
+// update hands msg to tab and returns its command with its job's, as the
+// root takes them (common.Worker).
+func update(tab *trajectoriesTab, msg tea.Msg) tea.Cmd {
+	_, cmd := tab.Update(msg)
+	return tea.Batch(cmd, jobCmd(tab))
+}
+
+// jobCmd returns the command that runs tab's job, nil when it has none.
+func jobCmd(tab *trajectoriesTab) tea.Cmd {
+	if run := tab.Job(); run != nil {
+		return func() tea.Msg { return run() }
+	}
+	return nil
+}
+
 // runCmds runs cmd, and the commands of a batch, handing their messages
 // to tab as the root does, and returns them.
-func runCmds(tab common.Tab, cmd tea.Cmd) []tea.Msg {
+func runCmds(tab *trajectoriesTab, cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
 		return nil
 	}
@@ -152,8 +167,7 @@ func runCmds(tab common.Tab, cmd tea.Cmd) []tea.Msg {
 		}
 		return msgs
 	}
-	_, next := tab.Update(msg)
-	return append([]tea.Msg{msg}, runCmds(tab, next)...)
+	return append([]tea.Msg{msg}, runCmds(tab, update(tab, msg))...)
 }
 
 // listedIDs returns the ids of the tab's rows, in table order.
@@ -179,7 +193,7 @@ func TestTrajectoriesSortByFinish(t *testing.T) {
 		uitest.PressKeys(tab, "s")
 	}
 	before := listedIDs(tab) // by crowding, the column before
-	_, cmd := tab.Update(uitest.KeyPress("s"))
+	cmd := update(tab, uitest.KeyPress("s"))
 	if cmd == nil {
 		t.Fatal("s onto finish_reason returns no command to sort by it")
 	}
@@ -195,7 +209,7 @@ func TestTrajectoriesSortByFinish(t *testing.T) {
 	if view := uitest.Plain(tab); !strings.Contains(view, "sorted by finish_reason ▼") || !strings.Contains(view, "finish_reason ▼") {
 		t.Errorf("the sort landed, the view:\n%s", view)
 	}
-	_, cmd = tab.Update(uitest.KeyPress("S"))
+	cmd = update(tab, uitest.KeyPress("S"))
 	runCmds(tab, cmd)
 	if got, want := listedIDs(tab), []string{"t3", "t1", "t0", "t2"}; !slices.Equal(got, want) {
 		t.Errorf("sorted by finish_reason ▲: %v, want %v", got, want)
@@ -210,7 +224,7 @@ func TestTrajectoriesFinishSortDropped(t *testing.T) {
 	tab := uitest.TabOn(s, New).(*trajectoriesTab)
 	var cmd tea.Cmd
 	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
-		_, cmd = tab.Update(uitest.KeyPress("s"))
+		cmd = update(tab, uitest.KeyPress("s"))
 	}
 	sort := tab.rows.finishSort
 	uitest.PressKeys(tab, "s") // a, before the records are read
@@ -221,5 +235,49 @@ func TestTrajectoriesFinishSortDropped(t *testing.T) {
 	}
 	if got := listedIDs(tab); !slices.Equal(got, byA) || !strings.Contains(uitest.Plain(tab), "sorted by a ▼") {
 		t.Errorf("the stale sort moved the rows: %v, want a's order %v:\n%s", got, byA, uitest.Plain(tab))
+	}
+}
+
+// TestTrajectoriesFinishSortKeptByRefresh: with a filter on, a refresh
+// lists the same rows in a new slice; the sort by the finish column under
+// way is kept, and lands.
+func TestTrajectoriesFinishSortKeptByRefresh(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	uitest.PressKeys(tab, "/", "t", "enter")
+	var cmd tea.Cmd
+	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
+		cmd = update(tab, uitest.KeyPress("s"))
+	}
+	cmd = tea.Batch(cmd, update(tab, common.SessionChangedMsg{}))
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t2", "t0", "t1", "t3"}; !slices.Equal(got, want) || !strings.Contains(uitest.Plain(tab), "sorted by finish_reason ▼") {
+		t.Errorf("after a refresh, the sort by finish_reason gave %v, want %v:\n%s", got, want, uitest.Plain(tab))
+	}
+}
+
+// TestTrajectoriesFinishSortKeepsTheOrder: sorted by the finish column,
+// rows that come to the list (a follow update, a filter cleared) come
+// after those listed, which keep their order while the records of them
+// all are read again.
+func TestTrajectoriesFinishSortKeepsTheOrder(t *testing.T) {
+	s := fileSession(t, finishRun)
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	uitest.PressKeys(tab, "/", "t", "1", "enter")
+	var cmd tea.Cmd
+	for range slices.Index(columnTitles(tab), "finish_reason") - sortByReward {
+		cmd = update(tab, uitest.KeyPress("s"))
+	}
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t1"}; !slices.Equal(got, want) {
+		t.Fatalf("filter t1 sorted by finish_reason ▼: %v, want %v", got, want)
+	}
+	cmd = update(tab, uitest.KeyPress("esc")) // the filter cleared: t0 and t3 come
+	if got, want := listedIDs(tab), []string{"t1", "t0", "t2", "t3"}; !slices.Equal(got, want) || !strings.Contains(uitest.Plain(tab), "sorting by finish_reason") {
+		t.Errorf("while the records are read again, the rows %v, want %v:\n%s", got, want, uitest.Plain(tab))
+	}
+	runCmds(tab, cmd)
+	if got, want := listedIDs(tab), []string{"t2", "t0", "t1", "t3"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by finish_reason ▼: %v, want %v", got, want)
 	}
 }

@@ -65,10 +65,10 @@ type trajectoryColumn struct {
 	// or a rank: feasible's "✓" or "✗ X", X the violation, sorted by the
 	// values, or a finish reason, sorted by compare.
 	textCells bool
-	// shown, in a text column with numbers (feasible's violations),
-	// returns trajectory i's number and whether its cell shows it: the
-	// column's format is chosen from those shown (numberFormats).
-	shown func(i int) (float64, bool)
+	// violations says that a text column's values are feasible's keys
+	// (engine.Evaluation.FeasibilityKeys): its format is chosen from the
+	// violations its cells show, the keys from 0 up (numberFormats).
+	violations bool
 	// missing, in an objective's column, reports whether trajectory i's
 	// record has no value of it (engine.Evaluation.Missing): its cell
 	// shows common.MissingValue, its number is the 0 the score counts.
@@ -105,6 +105,9 @@ type trajectoryList struct {
 	// finishSort, while not nil, is the sort by the finish column under
 	// way off the event loop: the rows keep their order until it lands.
 	finishSort *finishSort
+	// reloads is the session's Reloads when the rows were listed: the
+	// trajectories' indices hold while it stays.
+	reloads int
 	// spareKeys is the keys' buffer of the last sort, for the next.
 	spareKeys []uint64
 	// formats are the number formats of the columns a method does not
@@ -187,15 +190,24 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	switch {
 	case keepOrder && sameRows:
 		l.rows = previous
-		if previousFinishSort != nil && sameSlice(previousFinishSort.of, l.inOrder) {
-			l.finishSort = previousFinishSort // its order is of these rows still
+		switch {
+		case previousFinishSort == nil:
+		case previousFinishSort.reloads == s.Reloads && (sameSlice(previousFinishSort.of, l.inOrder) || slices.Equal(previousFinishSort.of, l.inOrder)):
+			l.finishSort = previousFinishSort // its order is of these rows still (a filter lists them in a new slice)
+		default:
+			l.finishSort = newFinishSort(s, l.inOrder, descending) // the records were read again
 		}
 	case l.columns[l.sortColumn].readsRecords:
-		// The rows keep their order, or take the input order, until the
-		// sort lands (finishSorted).
-		l.rows = l.inOrder
-		if sameRows {
+		// The rows keep their order, those that came since after them in
+		// input order (a follow update), until the sort, of them all,
+		// lands (finishSorted).
+		switch {
+		case sameRows:
 			l.rows = previous
+		case len(previous) > 0 && l.reloads == s.Reloads:
+			l.rows = keptThenNew(previous, l.inOrder, s.Trajectories.Len())
+		default:
+			l.rows = l.inOrder
 		}
 		l.finishSort = newFinishSort(s, l.inOrder, descending)
 	default:
@@ -205,6 +217,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	if previousFinishSort != nil && previousFinishSort != l.finishSort {
 		previousFinishSort.stopped.Store(true) // its order is of no use now
 	}
+	l.reloads = s.Reloads
 	l.invalid = 0
 	valid := s.Result.Evaluation.Valid
 	for _, i := range l.inOrder {
@@ -276,9 +289,9 @@ func (l *trajectoryList) complete() {
 	l.pending = nil
 }
 
-// sortCmd returns the command that sorts the pending order, or the one
-// that sorts by the finish column, once.
-func (l *trajectoryList) sortCmd() tea.Cmd {
+// job returns the work that sorts by the finish column, or that sorts the
+// pending order, once: the tab's common.Worker job.
+func (l *trajectoryList) job() func() tea.Msg {
 	if f := l.finishSort; f != nil && !f.handedOut {
 		f.handedOut = true
 		return func() tea.Msg {
@@ -359,6 +372,29 @@ func (l *trajectoryList) sorted(s *session.Session) bool {
 	return true
 }
 
+// keptThenNew returns the rows of previous that are in inOrder, in
+// previous' order, then the others of inOrder, in input order: n bounds
+// the trajectories' indices.
+func keptThenNew(previous, inOrder []int, n int) []int {
+	listed := make([]bool, n)
+	for _, i := range inOrder {
+		listed[i] = true
+	}
+	rows := make([]int, 0, len(inOrder))
+	for _, i := range previous {
+		if i < n && listed[i] {
+			rows = append(rows, i)
+			listed[i] = false
+		}
+	}
+	for _, i := range inOrder {
+		if listed[i] {
+			rows = append(rows, i)
+		}
+	}
+	return rows
+}
+
 // sameSlice reports whether a and b are the same slice of the same array.
 func sameSlice(a, b []int) bool {
 	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
@@ -392,17 +428,17 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 		c              int
 		vals           []float64
 		stride, offset int
-		shown          func(i int) (float64, bool)
+		violations     bool
 		key            formatKey
 		kept           bool
 	}
 	var read []array
 	for c, col := range l.columns {
-		if col.values == nil || (col.textCells && col.shown == nil) {
+		if col.values == nil || (col.textCells && !col.violations) {
 			continue
 		}
 		vals, stride, offset := col.values()
-		a := array{c: c, vals: vals, stride: stride, offset: offset, shown: col.shown}
+		a := array{c: c, vals: vals, stride: stride, offset: offset, violations: col.violations}
 		if c != sortByReward && c != sortByRewardB && len(vals) > 0 && len(rows) > 0 {
 			a.key, a.kept = formatKey{&vals[0], len(vals), stride, offset, &rows[0], len(rows)}, true
 			if f, ok := l.formats[a.key]; ok {
@@ -419,8 +455,11 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	ranges := make([][]table.NumberRange, nw)
 	for w := range ranges {
 		ranges[w] = make([]table.NumberRange, len(read))
-		for k := range read {
+		for k, a := range read {
 			ranges[w][k] = table.NewNumberRange()
+			if a.violations {
+				ranges[w][k].SkipNegative()
+			}
 		}
 	}
 	// inOrder is ascending: from its first to its last, it is every row
@@ -429,12 +468,6 @@ func (l *trajectoryList) numberFormats() []table.NumberFormat {
 	parallel.Chunks(len(rows), formatChunk, nw, func(w, lo, hi int) {
 		for k, a := range read {
 			switch {
-			case a.shown != nil:
-				for _, i := range rows[lo:hi] {
-					if x, ok := a.shown(i); ok {
-						ranges[w][k].Add(x)
-					}
-				}
 			case contiguous:
 				ranges[w][k].AddRows(a.vals, a.stride, a.offset, rows[lo], rows[hi-1]+1)
 			default:
@@ -489,14 +522,14 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		rewardB.compare = nil // hidden (dataColumns): it would repeat A's
 	}
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, nil, nil, 0, false},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, nil, nil, 0, false},
+		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, false, nil, 0, false},
+		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, false, nil, 0, false},
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), dense(s.Result.ShownRewards)),
 		rewardB,
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, nil, nil, 0, false},
+		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, false, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
 	}
 	if s.Result.Evaluation.HasConstraints() {
@@ -505,7 +538,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		// keys' array is the evaluation's own).
 		feasible := number("feasible", dense(func() []float64 { return s.Result.Evaluation.FeasibilityKeys() }))
 		feasible.textCells = true
-		feasible.shown = func(i int) (float64, bool) { return common.ShownViolation(s.Result.Evaluation, i) }
+		feasible.violations = true
 		cols = append(cols, feasible)
 	}
 	for k, o := range s.Result.Objectives {

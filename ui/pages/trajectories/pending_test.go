@@ -18,8 +18,9 @@ func pendingTab(t *testing.T, s *session.Session) (*trajectoriesTab, tea.Cmd) {
 	t.Helper()
 	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
 	tab := New(c).(*trajectoriesTab)
-	_, cmd := tab.Update(common.SessionChangedMsg{})
+	tab.Update(common.SessionChangedMsg{})
 	tab.SetSize(120, 40)
+	cmd := jobCmd(tab)
 	if tab.rows.pending == nil || len(tab.rows.rows) != firstRows || cmd == nil {
 		t.Fatalf("%d rows: %d sorted at once, want the first %d and the rest pending, sorted by a command", tab.rows.len(), len(tab.rows.rows), firstRows)
 	}

@@ -119,16 +119,16 @@ func (t *trajectoriesTab) SetSize(width, height int) {
 	t.list.Table.SetSize(t.width, max(t.height-1, 2)) // under the status line
 }
 
-// Update handles msg, and hands out the command that sorts the whole
-// order of rows of which only the first were sorted: the table shows them
-// meanwhile, and a row past them needed before it is done waits for it.
-// (Not a common.Worker's job: the table is never "computing", and a
-// Worker that shows method B would be taken for the Compare tab by the
-// idle prefetch.)
 func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
-	cmd := t.update(msg)
-	return t, tea.Batch(cmd, t.rows.sortCmd())
+	return t, t.update(msg)
 }
+
+// Job implements common.Worker: the sort by the finish column, or the
+// whole order of rows of which only the first were sorted (the table
+// shows them meanwhile, and a row past them needed before it is done
+// waits for it). Its message comes back to this tab even when another is
+// shown by then.
+func (t *trajectoriesTab) Job() func() tea.Msg { return t.rows.job() }
 
 func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
