@@ -30,22 +30,31 @@ type MixedGroup struct {
 // trajectories.
 func MixedPrompts(ev *engine.Evaluation, promptOf []int32) []MixedGroup {
 	var out []MixedGroup
-	seen := map[int32]bool{}
 	for _, b := range ev.Partition(engine.ScopeGroup) {
-		shared := -1
-		for _, g := range b.Groups {
-			clear(seen)
-			for _, i := range g.Members {
-				seen[promptOf[i]] = true
-			}
-			if len(seen) < 2 {
-				continue
-			}
-			if shared < 0 {
-				shared = SharedOpening(b.Groups)
-			}
-			out = append(out, MixedGroup{Step: b.Step, Key: g.Key, Rows: len(g.Members), Prompts: len(seen), shared: shared})
+		out = append(out, MixedPromptsIn(b, promptOf)...)
+	}
+	return out
+}
+
+// MixedPromptsIn returns the groups of batch b, partitioned by scope
+// group, whose rows answer more than one prompt, as MixedPrompts does:
+// for a caller that checks the batches that changed only.
+func MixedPromptsIn(b engine.Batch, promptOf []int32) []MixedGroup {
+	var out []MixedGroup
+	seen := map[int32]bool{}
+	shared := -1
+	for _, g := range b.Groups {
+		clear(seen)
+		for _, i := range g.Members {
+			seen[promptOf[i]] = true
 		}
+		if len(seen) < 2 {
+			continue
+		}
+		if shared < 0 {
+			shared = SharedOpening(b.Groups)
+		}
+		out = append(out, MixedGroup{Step: b.Step, Key: g.Key, Rows: len(g.Members), Prompts: len(seen), shared: shared})
 	}
 	return out
 }

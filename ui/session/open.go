@@ -139,16 +139,39 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 }
 
 // warnMixedPrompts, in a trainer's layout (mixedPrompts), warns of the
-// groups of more than one prompt, in place of what it warned before.
+// groups of more than one prompt, in place of what it warned before. The
+// batches whose rows are as many as when last checked keep what was
+// found in them: an update appends to the newest batches, and a file read
+// again (Reloads) or another scope checks every batch again.
 func (s *Session) warnMixedPrompts() {
-	if s.Prompts == nil {
+	if s.Prompts == nil || !s.mixedPrompts {
 		return
 	}
-	cfg := s.Config
-	cfg.EqualGroups = s.mixedPrompts // a follower leaves the config's off
-	w := agreement.MixedPromptsWarning(s.Evaluation, s.Prompts.Keys.Of, cfg)
+	batches := s.Result.Ranking.Batches
+	if s.Result.Options.Scope != engine.ScopeGroup {
+		batches = s.Evaluation.Partition(engine.ScopeGroup)
+	}
+	if s.mixedOf == nil || s.mixedReloads != s.Reloads {
+		s.mixedOf, s.mixedReloads = map[int64]mixedBatch{}, s.Reloads
+	}
+	var groups []agreement.MixedGroup
+	for _, b := range batches {
+		m, ok := s.mixedOf[b.Step]
+		if !ok || m.rows != len(b.Members) {
+			m = mixedBatch{len(b.Members), agreement.MixedPromptsIn(b, s.Prompts.Keys.Of)}
+			s.mixedOf[b.Step] = m
+		}
+		groups = append(groups, m.groups...)
+	}
+	w := agreement.MixedWarning(groups, s.Config.PromptBy)
 	s.Warnings = ReplaceWarning(s.Warnings, s.mixedWarning, w)
 	s.mixedWarning = w
+}
+
+// mixedBatch is what warnMixedPrompts found in a batch of rows rows.
+type mixedBatch struct {
+	rows   int
+	groups []agreement.MixedGroup
 }
 
 // MixedWarning is the warning of the groups of more than one prompt among

@@ -72,6 +72,11 @@ type Session struct {
 	// none (warnMixedPrompts).
 	mixedPrompts bool
 	mixedWarning string
+	// mixedOf holds, per step, the groups of more than one prompt found
+	// in that batch and its row count then: a followed update checks the
+	// batches that changed only (warnMixedPrompts).
+	mixedOf      map[int64]mixedBatch
+	mixedReloads int
 	// HealthConfig configures the health checks; HVRef is the hypervolume
 	// reference point (nil for engine.DefaultHVRef).
 	HealthConfig health.Config
