@@ -29,29 +29,12 @@ func TestFollowKeepsTheLoggedAdvantage(t *testing.T) {
 	for i := range 8 {
 		text.WriteString(line(i))
 	}
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
-	}}
-	in.Config.LoggedAdvantage = "adv"
-	in.Config.Method = "grpo"
-	app := loadModel(t, in, 120)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	app, path, stop := followLogged(t, text.String(), 120)
+	var more strings.Builder
 	for i := 8; i < 16; i++ {
-		f.WriteString(line(i))
+		more.WriteString(line(i))
 	}
-	f.Close()
-	for app.Session().Trajectories.Len() < 16 {
-		app.Update(app.live.wait()())
-	}
+	appendLogged(t, app, path, more.String(), 16)
 	s := app.Session()
 	if len(s.Evaluation.Logged) != 16 {
 		t.Fatalf("logged advantages of %d trajectories, want 16", len(s.Evaluation.Logged))
@@ -68,9 +51,7 @@ func TestFollowKeepsTheLoggedAdvantage(t *testing.T) {
 	if v := screen(app); !strings.Contains(v, "compared      8 trajectories") {
 		t.Errorf("Compare against the log on the batch shown:\n%s", v)
 	}
-	cancel()
-	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
-	}
+	stop()
 }
 
 // TestFollowLoggedWarningFollowsTheRun: the warning that the logged
@@ -87,18 +68,7 @@ func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	for i := range 8 {
 		text.WriteString(line(i))
 	}
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
-		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
-	}}
-	in.Config.LoggedAdvantage = "adv"
-	in.Config.Method = "grpo"
-	app := loadModel(t, in, 200)
+	app, path, stop := followLogged(t, text.String(), 200)
 	// The health known: an update computes it, with no job.
 	app.Settle()
 	// The warnings the help lists.
@@ -108,17 +78,11 @@ func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	if v := help(); !strings.Contains(v, "8 of 8 rows differ from the logged advantage") || !strings.Contains(v, "--scale none") {
 		t.Errorf("at the open, the help does not give the check of the first batch:\n%s", v)
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var more strings.Builder
 	for i := 8; i < 16; i++ {
-		f.WriteString(line(i))
+		more.WriteString(line(i))
 	}
-	f.Close()
-	for app.Session().Trajectories.Len() < 16 {
-		app.Update(app.live.wait()())
-	}
+	appendLogged(t, app, path, more.String(), 16)
 	app.Settle() // the health job, which counts the rows again
 	const run = "16 of 16 rows differ from the logged advantage by more than 0.0001 (max |diff| 0.338) under grpo, scale group, epsilon 0.0001, in steps 0–1"
 	if v := help(); !strings.Contains(v, run) {
@@ -128,9 +92,7 @@ func TestFollowLoggedWarningFollowsTheRun(t *testing.T) {
 	if v := help(); strings.Contains(v, "logged advantage") {
 		t.Errorf("under the log's settings, a warning stays:\n%s", v)
 	}
-	cancel()
-	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
-	}
+	stop()
 }
 
 // TestFollowCountsLoggedNotCompared: following, the status line's count of
@@ -141,36 +103,56 @@ func TestFollowCountsLoggedNotCompared(t *testing.T) {
 		return fmt.Sprintf(`{"id":"t%d","group":"g","batch":%d,"metadata":{"x":%d,"adv":%s}}`+"\n", i, i/4, i%4, adv)
 	}
 	text := line(0, "NaN") + line(1, "0.5") + line(2, "-0.5") + line(3, "0")
-	path := filepath.Join(t.TempDir(), "run.jsonl")
+	app, path, stop := followLogged(t, text, 120)
+	want := "1 row's logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
+	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("warnings %q, want one starting %q", app.status.Warnings(), want)
+	}
+	appendLogged(t, app, path, line(4, "Infinity")+line(5, "1"), 6)
+	want = "2 rows' logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
+	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("after the append: warnings %q, want one starting %q", app.status.Warnings(), want)
+	}
+	stop()
+}
+
+// followLogged returns the dashboard, width cells wide, following a new
+// file holding text under grpo, the records' logged advantage adv, the
+// file's path, and stop, which ends following and drains its updates.
+func followLogged(t *testing.T, text string, width int) (app *Model, path string, stop func()) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "run.jsonl")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	t.Cleanup(cancel)
 	in := Input{Source: path, Follow: func(hooks StreamHooks) (*loaders.Result, <-chan loaders.Update, error) {
 		return loaders.Follow(ctx, []string{path}, loaders.FollowOptions{Options: loaders.Options{Pick: hooks.Pick}, Poll: 10 * time.Millisecond, Each: hooks.Each})
 	}}
 	in.Config.LoggedAdvantage = "adv"
 	in.Config.Method = "grpo"
-	app := loadModel(t, in, 120)
-	want := "1 row's logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
-	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
-		t.Errorf("warnings %q, want one starting %q", app.status.Warnings(), want)
+	app = loadModel(t, in, width)
+	return app, path, func() {
+		cancel()
+		for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
+		}
 	}
+}
+
+// appendLogged appends text to the file at path that app follows, and
+// takes its updates until the session holds n trajectories.
+func appendLogged(t *testing.T, app *Model, path, text string, n int) {
+	t.Helper()
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(line(4, "Infinity") + line(5, "1"))
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
 	f.Close()
-	for app.Session().Trajectories.Len() < 6 {
+	for app.Session().Trajectories.Len() < n {
 		app.Update(app.live.wait()())
-	}
-	want = "2 rows' logged advantage is NaN or infinite (the first: " + path + ":1: NaN)"
-	if !slices.ContainsFunc(app.status.Warnings(), func(w string) bool { return strings.HasPrefix(w, want) }) {
-		t.Errorf("after the append: warnings %q, want one starting %q", app.status.Warnings(), want)
-	}
-	cancel()
-	for msg := app.live.wait()(); msg.(liveMsg).ok; msg = app.live.wait()() {
 	}
 }
