@@ -33,17 +33,7 @@ func TestFollowCountsAMalformedRecordOnce(t *testing.T) {
 			t.Run(fmt.Sprintf("%s skip=%v", c.name, skip), func(t *testing.T) {
 				dir := t.TempDir()
 				path := filepath.Join(dir, c.name)
-				write := func(text string) {
-					// A new file renamed over the path: grown in place
-					// would be as good for the first write.
-					tmp := filepath.Join(dir, "new")
-					if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.Rename(tmp, path); err != nil {
-						t.Fatal(err)
-					}
-				}
+				write := func(text string) { renameOver(t, path, text) }
 				write(c.first)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
@@ -130,15 +120,7 @@ func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
 		t.Run(fmt.Sprintf("skip=%v", skip), func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "run.json")
-			write := func(text string) {
-				tmp := filepath.Join(dir, "new")
-				if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Rename(tmp, path); err != nil {
-					t.Fatal(err)
-				}
-			}
+			write := func(text string) { renameOver(t, path, text) }
 			write(first)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -291,5 +273,18 @@ func TestFollowCountsTheDrainedRecordsOnce(t *testing.T) {
 	c := ff.check(opts)
 	if c.err != nil || c.drained == nil || c.drained.Skipped != 1 || c.res == nil || c.res.Skipped != 0 || len(c.res.Trajectories) != 3 {
 		t.Errorf("replaced: %+v, drained %+v; want line 3 skipped once, as drained", c, c.drained)
+	}
+}
+
+// renameOver writes text to a new file beside path, then renames it over
+// path: a file replaced whole, as a trainer's atomic write replaces it.
+func renameOver(t *testing.T, path, text string) {
+	t.Helper()
+	tmp := filepath.Join(filepath.Dir(path), "new")
+	if err := os.WriteFile(tmp, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
 	}
 }
