@@ -141,23 +141,23 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 // warnMixedPrompts, in a trainer's layout (mixedPrompts), warns of the
 // groups of more than one prompt, in place of what it warned before. The
 // batches whose rows are as many as when last checked keep what was
-// found in them: an update appends to the newest batches, and a file read
-// again (Reloads) or another scope checks every batch again.
+// found in them: an update appends to the newest batches; a file read
+// again (Reloads) has every batch checked again. Only the batches checked
+// are split into groups (scope group's, whatever the result's scope).
 func (s *Session) warnMixedPrompts() {
 	if s.Prompts == nil || !s.mixedPrompts {
 		return
-	}
-	batches := s.Result.Ranking.Batches
-	if s.Result.Options.Scope != engine.ScopeGroup {
-		batches = s.Evaluation.Partition(engine.ScopeGroup)
 	}
 	if s.mixedOf == nil || s.mixedReloads != s.Reloads {
 		s.mixedOf, s.mixedReloads = map[int64]mixedBatch{}, s.Reloads
 	}
 	var groups []agreement.MixedGroup
-	for _, b := range batches {
+	for _, b := range s.Result.Ranking.Batches {
 		m, ok := s.mixedOf[b.Step]
 		if !ok || m.rows != len(b.Members) {
+			if s.Result.Options.Scope != engine.ScopeGroup {
+				b = groupsOf(s.Evaluation, b)
+			}
 			m = mixedBatch{len(b.Members), agreement.MixedPromptsIn(b, s.Prompts.Keys.Of)}
 			s.mixedOf[b.Step] = m
 		}
@@ -166,6 +166,24 @@ func (s *Session) warnMixedPrompts() {
 	w := agreement.MixedWarning(groups, s.Config.PromptBy)
 	s.Warnings = ReplaceWarning(s.Warnings, s.mixedWarning, w)
 	s.mixedWarning = w
+}
+
+// groupsOf returns batch b split into its groups of scope group, in
+// order of first appearance, as ev.Partition(engine.ScopeGroup) splits it.
+func groupsOf(ev *engine.Evaluation, b engine.Batch) engine.Batch {
+	index := map[string]int{}
+	var groups []engine.Group
+	for _, i := range b.Members {
+		key := ev.GroupOf(i)
+		k, ok := index[key]
+		if !ok {
+			k = len(groups)
+			index[key] = k
+			groups = append(groups, engine.Group{Key: key})
+		}
+		groups[k].Members = append(groups[k].Members, i)
+	}
+	return engine.Batch{Step: b.Step, Members: b.Members, Groups: groups}
 }
 
 // mixedBatch is what warnMixedPrompts found in a batch of rows rows.
