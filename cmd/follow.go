@@ -86,7 +86,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 	if err != nil {
 		return inputError{err}
 	}
-	sayInferred(stdio.Stderr, f.inferred)
+	f.sayInferred()
 	reportSkipped(stdio.Stderr, first)
 	f.skipped = first.Skipped
 	reportUnfinished(stdio.Stderr, first.Unfinished)
@@ -236,7 +236,7 @@ type statsFollower struct {
 	// Set once the first trajectory has come (build).
 	computer  *engine.RewardComputer
 	buildErr  error
-	inferred  string // the objectives inferred, said once (newComputer)
+	inferred  string // the objectives inferred, until said (newComputer, sayInferred)
 	healthCfg health.Config
 	ref       []float64
 	live      *engine.Live
@@ -437,6 +437,16 @@ func (f *statsFollower) pickFor(first *scoring.Trajectory) *scoring.Pick {
 	return c.Pick()
 }
 
+// sayInferred says, once, the objectives the computer inferred from the
+// first record (build, on the loader's goroutine, keeps them for this).
+func (f *statsFollower) sayInferred() {
+	f.mu.Lock()
+	note := f.inferred
+	f.inferred = ""
+	f.mu.Unlock()
+	sayInferred(f.errOut, note)
+}
+
 // build builds the computer on first, the first trajectory read, unless
 // it is built (or failed) already, and returns it.
 func (f *statsFollower) build(first *scoring.Trajectory) (*engine.RewardComputer, error) {
@@ -478,6 +488,7 @@ func (f *statsFollower) compute(ctx context.Context) error {
 	if f.live == nil {
 		return nil // nothing yet to build the computer on
 	}
+	f.sayInferred() // the computer built on a record that came after the first reading
 	if err := f.computeOn(ctx, f.live.Evaluation(), f.computer.Options); err != nil {
 		return err
 	}

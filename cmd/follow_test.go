@@ -522,3 +522,28 @@ func TestStatsFollowMisnamedConstraint(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q; want 2, nothing, did you mean length", code, f.out.String(), errOut)
 	}
 }
+
+// TestStatsFollowSaysInferredObjectivesOfALaterRecord: following a file
+// empty at the start, the objectives inferred from the first record that
+// comes are said once, as when the record was there at the start.
+func TestStatsFollowSaysInferredObjectivesOfALaterRecord(t *testing.T) {
+	shortQuiet(t)
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--from", "plain", path)
+	time.Sleep(50 * time.Millisecond)
+	testfile.Append(t, path, `{"id":"a","group":"g","metadata":{"acc":1,"len":3}}
+{"id":"b","group":"g","metadata":{"acc":0,"len":5}}
+`)
+	f.await(t, "step 0 ")
+	const want = "objectives inferred from the first record: acc, len"
+	f.awaitErr(t, want)
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d (stderr %q)", code, f.errOut.String())
+	}
+	if n := strings.Count(f.errOut.String(), want); n != 1 {
+		t.Errorf("said %d times:\n%s", n, f.errOut.String())
+	}
+}
