@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -62,20 +63,26 @@ type ShowBatchMsg struct {
 }
 
 // BatchWithMatch returns the first batch after the one on screen (round
-// to it) with a trajectory whose id or group holds filter (in lower case,
-// as the filters match), -1 when none has one: a filter finds an id
-// wherever it is, not only in the batch on screen.
+// to it) with a trajectory whose id or group holds filter (IDMatches),
+// -1 when none has one: a filter finds an id wherever it is, not only in
+// the batch on screen.
 func BatchWithMatch(s *session.Session, filter string) int {
 	n := len(s.Result.Ranking.Batches)
 	for k := 1; k < n; k++ {
 		b := (s.Batch + k) % n
 		for _, i := range s.Result.Ranking.Batches[b].Members {
-			if tr := s.Trajectories.At(i); strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter) {
+			if IDMatches(s.Trajectories.At(i), filter) {
 				return b
 			}
 		}
 	}
 	return -1
+}
+
+// IDMatches reports whether filter, in lower case as the filters match,
+// is in tr's id or group.
+func IDMatches(tr *scoring.Trajectory, filter string) bool {
+	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
 }
 
 // BatchName names batch b as the header does: "step 9: batch 10/10".

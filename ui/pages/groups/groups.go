@@ -308,8 +308,11 @@ func (t *groupsTab) Prepare(res *engine.Result, bi int) {
 }
 
 // whereElse says, when the kept filter lists no group of the batch on
-// screen, the batch that has a trajectory it matches, or that none has:
-// 0 groups alone reads as an id that does not exist.
+// screen, the batch that has a trajectory whose id or group key it
+// matches (common.BatchWithMatch), if one has: 0 groups alone reads as
+// an id that does not exist. Other batches' prompts and sources, which
+// the filter also matches here, are not read: without such a batch the
+// notice speaks of this batch only.
 func (t *groupsTab) whereElse() tea.Cmd {
 	s := t.common.Session
 	filter := t.list.FilterText()
@@ -317,7 +320,7 @@ func (t *groupsTab) whereElse() tea.Cmd {
 		return nil
 	}
 	typed := `"` + textsafe.Line(t.list.Filter.Value()) + `"`
-	notice := "no group matches " + typed + " in any batch"
+	notice := "no group of this batch matches " + typed + " (ids, group keys, prompts, sources)"
 	if b := common.BatchWithMatch(s, filter); b >= 0 {
 		notice = "no group of this batch matches " + typed + "; one of " + common.BatchName(s, b) + " does ([ and ] move)"
 	}

@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/parallel"
@@ -179,7 +178,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	} else {
 		l.inOrder = nil
 		for _, i := range members {
-			if matchesFilter(s.Trajectories.At(i), filter) {
+			if common.IDMatches(s.Trajectories.At(i), filter) {
 				l.inOrder = append(l.inOrder, i)
 			}
 		}
@@ -398,12 +397,6 @@ func keptThenNew(previous, inOrder []int, n int) []int {
 // sameSlice reports whether a and b are the same slice of the same array.
 func sameSlice(a, b []int) bool {
 	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
-}
-
-// matchesFilter reports whether the filter, lower case, is in tr's id or
-// group.
-func matchesFilter(tr *scoring.Trajectory, filter string) bool {
-	return strings.Contains(strings.ToLower(tr.ID), filter) || strings.Contains(strings.ToLower(tr.Group), filter)
 }
 
 // formatKey names a number column's values: its array (where trajectory
