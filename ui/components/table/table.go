@@ -151,7 +151,7 @@ func (t *Table) fit() {
 		for grew := true; free > 0 && grew; {
 			grew = false
 			for c, col := range t.columns {
-				if free > 0 && t.widths[c] < col.Want && (!col.Fill || fill) {
+				if free > 0 && !col.Hidden && t.widths[c] < col.Want && (!col.Fill || fill) {
 					t.widths[c]++
 					free--
 					grew = true
@@ -230,9 +230,9 @@ func (t *Table) Update(msg tea.Msg) bool {
 		case key.Matches(msg, k.End):
 			t.SetCursor(t.rows - 1)
 		case key.Matches(msg, k.Left):
-			t.left = max(t.left-1, 0)
+			t.scroll(-1)
 		case key.Matches(msg, k.Right):
-			t.left = min(t.left+1, t.maxLeft())
+			t.scroll(1)
 		default:
 			return false
 		}
@@ -244,9 +244,9 @@ func (t *Table) Update(msg tea.Msg) bool {
 		case tea.MouseWheelDown:
 			t.SetCursor(t.cursor + wheelRows)
 		case tea.MouseWheelLeft:
-			t.left = max(t.left-1, 0)
+			t.scroll(-1)
 		case tea.MouseWheelRight:
-			t.left = min(t.left+1, t.maxLeft())
+			t.scroll(1)
 		default:
 			return false
 		}
@@ -300,6 +300,24 @@ func (t *Table) visible() (cols []int, lastWidth int) {
 		}
 	}
 	return cols, lastWidth
+}
+
+// scroll moves the scrolled columns by one shown column, step -1 (to the
+// left) or 1, past Hidden ones: starting at a Hidden column shows what
+// starting at the next does, so a press that only crossed one would
+// change nothing on screen.
+func (t *Table) scroll(step int) {
+	most := t.maxLeft()
+	hidden := func(left int) bool { return t.frozen+left < len(t.columns) && t.columns[t.frozen+left].Hidden }
+	left := t.left
+	for step > 0 && left < most && hidden(left) {
+		left++
+	}
+	left += step
+	for left > 0 && left < most && hidden(left) {
+		left += step
+	}
+	t.left = min(max(left, 0), most)
 }
 
 // maxLeft is the largest sideways scroll that still leaves the last

@@ -390,3 +390,44 @@ func TestSharedNumberColumnsSkipAndSpread(t *testing.T) {
 		t.Errorf("columns %+v", cols)
 	}
 }
+
+// TestScrollPastHiddenColumns: each → or ← press, and each sideways
+// wheel step, changes the columns on screen when a Hidden column is
+// among those scrolled past (one press crossed it and showed the same).
+func TestScrollPastHiddenColumns(t *testing.T) {
+	tb := New(common.NewStyles(true, true))
+	num := func(name string, hidden bool) Column {
+		c := NumberColumn(name, 1, func(int) float64 { return 12345 })
+		c.Hidden = hidden
+		return c
+	}
+	tb.SetColumns([]Column{TextColumn("id", 1, 4, func(int) string { return "row1" }),
+		num("aaaaaaa", false), num("hidden", true), num("bbbbbbb", false), num("ccccccc", false), num("ddddddd", false)}, 1)
+	tb.SetRows(1)
+	tb.SetSize(24, 3)
+	for _, scroll := range []struct {
+		name          string
+		right, leftOf tea.Msg
+	}{
+		{"keys", tableKey("right"), tableKey("left")},
+		{"wheel", tea.MouseWheelMsg{Button: tea.MouseWheelRight}, tea.MouseWheelMsg{Button: tea.MouseWheelLeft}},
+	} {
+		views := []string{ansi.Strip(tb.View())}
+		for range 2 { // to the end: (a b), (b c), (c d)
+			tb.Update(scroll.right)
+			views = append(views, ansi.Strip(tb.View()))
+		}
+		for range 2 {
+			tb.Update(scroll.leftOf)
+			views = append(views, ansi.Strip(tb.View()))
+		}
+		for k := 1; k < len(views); k++ {
+			if views[k] == views[k-1] {
+				t.Errorf("%s: press %d changed nothing on screen:\n%s", scroll.name, k, views[k])
+			}
+		}
+		if views[0] != views[len(views)-1] {
+			t.Errorf("%s: back where it started, the table differs:\n%s\nwant\n%s", scroll.name, views[len(views)-1], views[0])
+		}
+	}
+}
