@@ -464,14 +464,13 @@ func writeCorrelation(w io.Writer, names []string, corr [][]number) error {
 
 // correlationNumber prints a correlation, in [-1, 1], with 4 decimals
 // always, so that the matrix's columns align (tableNumber's exponent for
-// a small one widened them); NaN as "NaN". One below 5e-5 reads 0.0000 or
-// -0.0000: not correlated, to 4 decimals; rounding noise below 1e-12
-// reads 0.0000.
+// a small one widened them); NaN as "NaN". One that rounds to 0 at 4
+// decimals reads 0.0000, never -0.0000.
 func correlationNumber(x float64) string {
 	switch {
 	case math.IsNaN(x):
 		return "NaN"
-	case math.Abs(x) < 1e-12:
+	case math.Abs(x) < 5e-5:
 		x = 0
 	}
 	return strconv.FormatFloat(x, 'f', 4, 64)

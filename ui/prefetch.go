@@ -45,8 +45,9 @@ type prefetchedMsg struct {
 
 // prefetchCompare returns the command that computes, for the first tab
 // that shows B and compares off the event loop (a Comparer whose job
-// starts with a recompute, a JobPreparer: the Compare tab) while stale and not shown, method B's result if the
-// session lacks it, or else that tab's comparison.
+// starts with a recompute, a JobPreparer: the Compare tab) while stale
+// and not shown, method B's result if the session lacks it, or else that
+// tab's comparison.
 func (m *Model) prefetchCompare() tea.Cmd {
 	s := m.common.Session
 	if s.Result == nil || m.live != nil || m.rc.next != nil {

@@ -187,7 +187,8 @@ func Computing(st *Styles, what string, width int) string {
 // root asks it for Job: the work its view still needs, nil when there is
 // none or it was handed out already. The root runs the job as a command
 // and sends the message it returns to the tab, shown or not. Meanwhile
-// the tab shows that it is computing (Computing); it numbers its jobs and
+// the tab shows that it is computing (Computing), or what it showed
+// before (the Trajectories tab's rows while they sort); it numbers its jobs and
 // drops the message of one it no longer needs (the session changed
 // since). A job may read the session's results and trajectories only: no
 // field of the tab, nothing the event loop writes.

@@ -424,7 +424,8 @@ func compactHistogram(st *common.Styles, name string, values []float64, summary 
 // fitCaption is name and the first of tails (the numbers, said shorter
 // each) that fits in width cells; else the first that leaves the name
 // minName cells, cut; else the last, the name cut to what it leaves: a
-// number is never cut ("peak 41…" of 4133).
+// number is not cut ("peak 41…" of 4133) unless even the shortest tail
+// is wider than width.
 func fitCaption(name string, width int, tails ...string) string {
 	for _, tail := range tails {
 		if ansi.StringWidth(name+tail) <= width {
