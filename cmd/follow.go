@@ -104,7 +104,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 		select {
 		case u, ok := <-updates:
 			if !ok { // ctx ended: the newest batch as it stands
-				return f.interrupted(ctx.Err(), updates)
+				return f.interrupted(ctx, ctx.Err(), updates)
 			}
 			malformed := reportUpdate(stdio.Stderr, u)
 			f.malformed += malformed
@@ -113,7 +113,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if !errors.Is(err, ctx.Err()) {
 					return f.withAlerts(err)
 				}
-				return f.interrupted(err, updates)
+				return f.interrupted(ctx, err, updates)
 			}
 			quiet.Reset(followQuiet)
 		case <-quiet.C:
@@ -123,7 +123,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if !errors.Is(err, ctx.Err()) {
 					return f.withAlerts(err)
 				}
-				return f.interrupted(err, updates)
+				return f.interrupted(ctx, err, updates)
 			}
 			// The newest step may be complete: the settings are
 			// looked for with it before its line is printed.
@@ -131,7 +131,7 @@ func runStatsFollow(ctx context.Context, cmd *cobra.Command, s *settings, health
 				if !errors.Is(err, ctx.Err()) {
 					return f.withAlerts(err)
 				}
-				return f.interrupted(err, updates)
+				return f.interrupted(ctx, err, updates)
 			}
 			if err := f.printBatches(true); err != nil {
 				return f.withAlerts(err)
@@ -152,7 +152,7 @@ func (f *statsFollower) withAlerts(err error) error {
 	return err
 }
 
-// interrupted ends following at an interrupt, err ctx's error, once the
+// interrupted ends following at an interrupt of ctx, err its error, once the
 // follower's updates closed: before anything was computed (no trajectory
 // came, or the first compute was stopped), with err, as stats ends
 // (status 128 + the signal's number); after, with the end it would have
@@ -160,7 +160,7 @@ func (f *statsFollower) withAlerts(err error) error {
 // the followed files whose last line has no line end: never read, they
 // are an error (status 2; an ALERT's status 3 stands, both told), as are
 // the malformed lines skipped without --skip-invalid-lines.
-func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) error {
+func (f *statsFollower) interrupted(ctx context.Context, err error, updates <-chan loaders.Update) error {
 	for range updates { // the follower says the unended lines as it closes them
 	}
 	unended := unendedError(f.unended)
@@ -168,6 +168,11 @@ func (f *statsFollower) interrupted(err error, updates <-chan loaders.Update) er
 		if unended != nil {
 			fmt.Fprintf(f.errOut, "rewardlens: %s\n", textsafe.Line(unended.Error()))
 		}
+		return err
+	}
+	// The newest step is printed now: --match-logged looks for the
+	// settings with it, as when no more rows came for a while.
+	if err := f.rematch(context.WithoutCancel(ctx), true); err != nil {
 		return err
 	}
 	if err := f.printBatches(true); err != nil {

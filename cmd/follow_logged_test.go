@@ -233,3 +233,29 @@ func TestStatsFollowMatchLoggedPartialStep(t *testing.T) {
 		t.Errorf("the settings given: stderr:\n%s", errOut)
 	}
 }
+
+// TestStatsFollowMatchLoggedInterrupted: a follow interrupted before the
+// newest step's quiet time prints that step under the settings found with
+// it, as a quiet time would have: a one-step log of grpo's unscaled
+// advantages is not an ALERT of trainer_agreement under scale group.
+func TestStatsFollowMatchLoggedInterrupted(t *testing.T) {
+	followQuiet = time.Hour // no quiet time before the interrupt
+	t.Cleanup(func() { followQuiet = 1500 * time.Millisecond })
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(`{"id":"a","batch":0,"group":"g","metadata":{"x":1,"adv":0.75}}
+{"id":"b","batch":0,"group":"g","metadata":{"x":0,"adv":-0.25}}
+{"id":"c","batch":0,"group":"g","metadata":{"x":0,"adv":-0.25}}
+{"id":"d","batch":0,"group":"g","metadata":{"x":0,"adv":-0.25}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--health", "--match-logged", "--method", "grpo", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv", path)
+	time.Sleep(500 * time.Millisecond) // the first reading computed
+	code := f.stop()
+	if out := f.out.String(); code != 0 || strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "step 0 ") {
+		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, out, f.errOut.String())
+	}
+	if !strings.Contains(f.errOut.String(), "`--scale none`") {
+		t.Errorf("stderr does not say the settings found:\n%s", f.errOut.String())
+	}
+}
