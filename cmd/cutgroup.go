@@ -11,9 +11,10 @@ import (
 
 // cutGroupNotes returns check's notes with its warning that the rewards
 // differ from the logged advantage (agreement.Match.Warning) replaced,
-// when --max-rows stopped the reading (capped) and every row of res that
-// differs is in the group of the last trajectory read, by one that says
-// so: that group's rewards are computed without its members not read,
+// when --max-rows stopped the reading (capped), under scope group, the
+// group of the last trajectory read has fewer members than another group
+// of its batch (--max-rows cut it), and every row of res that differs is
+// in that group, by one that says so: that group's rewards are computed without its members not read,
 // which no trainer setting reproduces, so the warning's settings tried
 // and "not computed from these objectives" would blame the wrong thing.
 // When other rows differ too, the warning is kept and says that group
@@ -28,18 +29,28 @@ func cutGroupNotes(check agreement.TrainerCheck, res *engine.Result, capped bool
 	if note < 0 {
 		return check.Notes
 	}
+	if res.Options.Scope != engine.ScopeGroup {
+		return check.Notes // a group is not a trainer's group: none is told cut
+	}
 	last := len(res.Rewards) - 1
 	var step int64
 	var cut *engine.Group
+	full := 0 // the most members of the cut group's batch's other groups
 	for b := range res.Ranking.Batches {
-		for g := range res.Ranking.Batches[b].Groups {
-			if group := &res.Ranking.Batches[b].Groups[g]; slices.Contains(group.Members, last) {
-				step, cut = res.Ranking.Batches[b].Step, group
+		groups := res.Ranking.Batches[b].Groups
+		k := slices.IndexFunc(groups, func(g engine.Group) bool { return slices.Contains(g.Members, last) })
+		if k < 0 {
+			continue
+		}
+		step, cut = res.Ranking.Batches[b].Step, &groups[k]
+		for j, g := range groups {
+			if j != k {
+				full = max(full, len(g.Members))
 			}
 		}
 	}
-	if cut == nil {
-		return check.Notes
+	if cut == nil || len(cut.Members) >= full {
+		return check.Notes // as large as the others: --max-rows cut no row of it
 	}
 	rows, differing, inCut := 0, 0, 0
 	for i, logged := range ev.Logged {

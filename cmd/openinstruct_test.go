@@ -422,4 +422,12 @@ func TestMaxRowsCutGroupAgreement(t *testing.T) {
 	if want := `; the group --max-rows cut (step 1, group "1", 2 of its rows read) differs whatever the settings: compare without --max-rows` + "\n"; !strings.Contains(errOut, want) {
 		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
 	}
+	// A last group read whole (8 rows: two groups of 4), and scope batch,
+	// where the batch is the group: no group is told cut.
+	for _, args := range [][]string{{"--max-rows", "8", "--scale", "none"}, {"--max-rows", "6", "--scope", "batch"}} {
+		_, errOut, _ = run(t, "", append(append([]string{"compute"}, args...), dir)...)
+		if strings.Contains(errOut, "--max-rows cut") {
+			t.Errorf("%v: stderr blames a cut group: %s", args, errOut)
+		}
+	}
 }
