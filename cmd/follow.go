@@ -780,6 +780,11 @@ func (f *statsFollower) printLines(n int) error {
 		}
 		findings := health.StepFindings(f.res, f.trends, f.healthCfg, b)
 		warning := f.agreementStanding(b, agree, partial)
+		if partial || warning.hedge != "" {
+			// A step read in part differs from the log by its short
+			// groups: its agreement is said provisional, not graded.
+			findings = slices.DeleteFunc(findings, func(fd health.Finding) bool { return fd.Check == health.CheckTrainerAgreement })
+		}
 		err := f.printLine(t, findings, dead, logged, agree, warning, updated, partial)
 		// The ALERTs are those of the lines printed: the step's new ones
 		// replace its old; a write that failed (the reader gone, | head)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -257,5 +258,33 @@ func TestStatsFollowMatchLoggedInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(f.errOut.String(), "`--scale none`") {
 		t.Errorf("stderr does not say the settings found:\n%s", f.errOut.String())
+	}
+}
+
+// TestStatsFollowPartialStepNotGradedByTheLog: the rows of a step read in
+// part differ from the log by their short groups: its line carries no
+// trainer_agreement finding, and a follow stopped there ends 0.
+func TestStatsFollowPartialStepNotGradedByTheLog(t *testing.T) {
+	shortQuiet(t)
+	step := func(s int, rows ...[2]float64) string {
+		var b strings.Builder
+		for k, r := range rows {
+			fmt.Fprintf(&b, `{"id":"%d%d","batch":%d,"group":"g","metadata":{"x":%g,"adv":%g}}`+"\n", s, k, s, r[0], r[1])
+		}
+		return b.String()
+	}
+	// Logged by grpo --scale none: x minus the group's mean.
+	whole := [][2]float64{{1, 0.5}, {1, 0.5}, {0, -0.5}, {0, -0.5}}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(step(0, whole...)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", "--health", "--method", "grpo", "--scale", "none", "--objective", "x=metadata.x", "--logged-advantage", "metadata.adv", path)
+	f.await(t, "step 0  trajectories 4")
+	testfile.Append(t, path, step(1, whole[:3]...))
+	f.await(t, "step 1 (partial?)")
+	code := f.stop()
+	if out := f.out.String(); code != 0 || strings.Contains(out, "trainer_agreement") {
+		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", code, out, f.errOut.String())
 	}
 }
