@@ -546,7 +546,7 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	note, warning := strings.CutPrefix(check.Notes[0], "warning: ")
 	say := note
 	if diff.Rows > 0 {
-		say += fmt.Sprintf(" (the %d logged %s read so far)", diff.Rows, english.Plural(diff.Rows, "row"))
+		say += fmt.Sprintf(" (the %d logged %s of the complete steps read so far)", diff.Rows, english.Plural(diff.Rows, "row"))
 	}
 	if !first {
 		say = fmt.Sprintf("the settings changed as rows came: %s; the steps printed before are printed again where that changes them", say)
@@ -588,8 +588,9 @@ func (f *statsFollower) completeBatches(withNewest bool) int {
 	return n
 }
 
-// completeRows is ev, the result's evaluation, but for the rows of its
-// batches past the first complete (completeBatches): the newest's.
+// completeRows is ev, the result's evaluation, without the rows of its
+// batches past the first complete ones (completeBatches): the newest's
+// when it is not complete.
 func (f *statsFollower) completeRows(ev *engine.Evaluation, complete int) *engine.Evaluation {
 	if complete == len(f.res.Ranking.Batches) {
 		return ev

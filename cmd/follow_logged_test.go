@@ -153,7 +153,7 @@ func TestStatsFollowMatchLogged(t *testing.T) {
 	}
 	f := startFollowing(t, append(append([]string{"stats", "--follow", "--match-logged"}, flags...), path)...)
 	f.await(t, "step 0  trajectories 2 (0 invalid)  reward mean 0.0000 std 1.0000")
-	f.awaitErr(t, "rewardlens: --match-logged: `--method rloo` (rloo) reproduces the logged advantage to 0: computing with it (the 2 logged rows read so far)\n")
+	f.awaitErr(t, "rewardlens: --match-logged: `--method rloo` (rloo) reproduces the logged advantage to 0: computing with it (the 2 logged rows of the complete steps read so far)\n")
 	testfile.Append(t, path, step1)
 	f.awaitErr(t, "rewardlens: warning: the settings changed as rows came: --match-logged: 4 of 4 rows differ")
 	f.await(t, "step 0 (updated)  trajectories 2 (0 invalid)  reward mean 0.0000 std 0.7070")
@@ -218,7 +218,7 @@ func TestStatsFollowMatchLoggedPartialStep(t *testing.T) {
 		t.Errorf("status %d", code)
 	}
 	errOut := f.errOut.String()
-	if !strings.Contains(errOut, "(the 8 logged rows read so far)") || strings.Contains(errOut, "settings changed") || strings.Contains(errOut, "run read") {
+	if !strings.Contains(errOut, "(the 8 logged rows of the complete steps read so far)") || strings.Contains(errOut, "settings changed") || strings.Contains(errOut, "run read") {
 		t.Errorf("a file ending in a step read in part: stderr:\n%s", errOut)
 	}
 	if !strings.Contains(f.out.String(), "step 1  trajectories 4 (0 invalid)  reward mean 0.0000 std 0.5000") {

@@ -310,8 +310,8 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 // method does not read with its settings (the layout's defaults applied,
 // checked): grpo under scale none, or a method that divides by no std.
 func (s *settings) warnIgnoredDivisor(cfg engine.Config) {
-	if len(s.divisorFlags) == 0 {
-		return
+	if len(s.divisorFlags) == 0 || cfg.MatchLogged != nil && *cfg.MatchLogged {
+		return // --match-logged may compute with them: it says what it computes with
 	}
 	opts, err := cfg.Options()
 	if err != nil {

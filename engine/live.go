@@ -66,7 +66,8 @@ func (l *Live) Leaving(replaced []string) func(i int) bool {
 	if drop == nil {
 		return nil
 	}
-	return func(i int) bool { return drop[l.sourceOf[i]] }
+	sourceOf := l.sourceOf // the rows of this evaluation, not of the next
+	return func(i int) bool { return drop[sourceOf[i]] }
 }
 
 // dropped returns the set of the sources replaced that have

@@ -4,7 +4,7 @@ package engine
 // scaled; rloo: n / (n - 1) * (s - mean(s))) gives every member of a group
 // whose valid scores all equal a reward of 0 in exact arithmetic, but in
 // floating point s - mean(s) can leave a rounding error, which grpo's
-// division by std + eps magnifies (-1.1e-12 with eps 1e-4). Rewards keeps
+// division by std + eps magnifies. Rewards keeps
 // the computed value, as the trainer's arithmetic gives it; what shows a
 // reward (the dashboard) takes it as the 0 it is: ShownReward.
 
@@ -40,10 +40,10 @@ func (res *Result) Settle(v []float64, index []int) {
 	}
 }
 
-// ShownRewards returns ShownReward of every trajectory, once every batch
-// has its rewards (it finishes the result): Rewards itself when no
-// trajectory is settled, else a copy computed once. Callers must not
-// modify it.
+// ShownRewards returns ShownReward of every trajectory: Rewards itself
+// when no trajectory is settled (the batches not computed yet read as
+// Rewards holds them), else a copy computed once, every batch finished
+// first. Callers must not modify it.
 func (res *Result) ShownRewards() []float64 {
 	settled := res.settled()
 	if settled == nil {
@@ -86,7 +86,7 @@ func (res *Result) computeSettled() []bool {
 				continue
 			}
 			if settled == nil {
-				settled = make([]bool, len(res.Rewards))
+				settled = make([]bool, res.Evaluation.N()) // not Rewards: a prepared result may have none yet
 			}
 			for _, i := range g.Members {
 				settled[i] = true

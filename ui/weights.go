@@ -143,10 +143,10 @@ func weightsWindow(st *common.Styles, parts []string, selected, room int) string
 			w += widths[k]
 		}
 		if first > 0 {
-			w += len(strconv.Itoa(first)) + len("← ")
+			w += len(strconv.Itoa(first)) + ansi.StringWidth("← ")
 		}
 		if last < len(parts)-1 {
-			w += len(strconv.Itoa(len(parts)-1-last)) + len(" →")
+			w += len(strconv.Itoa(len(parts)-1-last)) + ansi.StringWidth(" →")
 		}
 		return w
 	}

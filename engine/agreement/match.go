@@ -279,20 +279,11 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	return found
 }
 
-// CompareLoggedRun compares the rewards of res's valid rows with their
-// logged advantages over every batch, as one (CompareLogged of them all);
-// ok is false when the evaluation has none.
-func CompareLoggedRun(res *engine.Result) (c Diff, ok bool) {
-	if res.Evaluation.Logged == nil {
-		return c, false
-	}
-	c, _ = compareLoggedBatches(res, len(res.Ranking.Batches))
-	return c, true
-}
-
-// CompareLoggedFirst is CompareLoggedRun over the first n batches of res
-// alone (n at most their count): a follower leaves out the newest, which
-// its run may still be writing, whose short groups reproduce nothing.
+// CompareLoggedFirst compares the rewards of the valid rows of the first
+// n batches of res (n at most their count) with their logged advantages,
+// as one (CompareLogged of them all); ok is false when the evaluation has
+// none. A follower leaves out the newest batch, which its run may still
+// be writing, whose short groups reproduce nothing.
 func CompareLoggedFirst(res *engine.Result, n int) (c Diff, ok bool) {
 	if res.Evaluation.Logged == nil {
 		return c, false

@@ -103,8 +103,9 @@ func GroupSummaries(res *engine.Result, b *engine.Batch) []GroupSummary {
 	}).of
 }
 
-// GroupRewardRanges returns the range of the rewards of each group of
-// GroupSummaries(b), in the same order, computed once per result and
+// GroupRewardRanges returns the range of the rewards as shown
+// (engine.Result.ShownReward) of each group of GroupSummaries(b), in the
+// same order, computed once per result and
 // batch; callers must not modify them.
 func GroupRewardRanges(res *engine.Result, b *engine.Batch) []RewardRange {
 	return engine.Cached(res.Cache(), engine.CacheKey{Of: engine.OfRewardRanges, Step: b.Step}, holds[RewardRange](b), func() groupCache[RewardRange] {
