@@ -431,3 +431,15 @@ func TestMaxRowsCutGroupAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchLoggedDivisorFlagsNotIgnored: with --match-logged, a --std or
+// --epsilon the settings given would not read is not warned ignored: the
+// settings found may read them, and --match-logged says what it computes
+// with.
+func TestMatchLoggedDivisorFlagsNotIgnored(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	_, errOut, code := run(t, "", "compute", "--match-logged", "--scale", "none", "--std", "population", "--epsilon", "1e-8", dir)
+	if code != 0 || strings.Contains(errOut, "ignored") || !strings.Contains(errOut, "--match-logged: ") {
+		t.Errorf("status %d: %s", code, errOut)
+	}
+}

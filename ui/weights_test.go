@@ -9,10 +9,12 @@ import (
 
 	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -308,4 +310,23 @@ func fourWeightsModel(t *testing.T, width, height int) *Model {
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	m.Settle()
 	return m
+}
+
+// TestWeightsWindowFitsExactly: the weights shown are as many as fit the
+// room in cells, the arrows measured as the one cell each is.
+func TestWeightsWindowFitsExactly(t *testing.T) {
+	st := common.NewStyles(true, true)
+	parts := []string{"aaaa 1", "bbbb 2", "cccc 3"}
+	for _, c := range []struct {
+		room int
+		want string
+	}{
+		{20, "aaaa 1 bbbb 2 cccc 3"},
+		{16, "←1 bbbb 2 cccc 3"},
+		{15, "←2 cccc 3"},
+	} {
+		if got := ansi.Strip(weightsWindow(st, parts, 2, c.room)); got != c.want || ansi.StringWidth(got) > c.room {
+			t.Errorf("room %d: %q, want %q", c.room, got, c.want)
+		}
+	}
 }
