@@ -400,7 +400,7 @@ func TestInferredObjectivesSaid(t *testing.T) {
 // 0.0031, the columns out of line).
 func TestCorrelationFixedDecimals(t *testing.T) {
 	var out strings.Builder
-	corr := [][]number{{1, 4.904e-04, -0.0232}, {4.904e-04, 1, 1e-13}, {-0.0232, 1e-13, 1}}
+	corr := [][]number{{1, 4.904e-04, -0.0232}, {4.904e-04, 1, -3e-5}, {-0.0232, -3e-5, 1}}
 	if err := writeCorrelation(&out, []string{"a", "b", "c"}, corr); err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,6 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	if ev.Logged != nil && !c.MatchLogged {
 		// Said again as the settings and the rows change (LoggedWarning).
 		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), note: check.LoggedNote}
-		s.job = nil // made again, knowing the check holds
 		check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })
 	}
 	diagnose.StatsOf(s.Result, s.CurrentBatch())
