@@ -154,3 +154,34 @@ func TestStatusLineLoggedNotCompared(t *testing.T) {
 		t.Errorf("an escape sequence reaches the terminal: %q", got)
 	}
 }
+
+// TestMatchLoggedNotFoundSaidOnce: with --match-logged and no setting
+// that reproduces the log, the status line says the disagreement once
+// (--match-logged's note), not again once the health is computed.
+func TestMatchLoggedNotFoundSaidOnce(t *testing.T) {
+	text := `{"group":"g","batch":0,"metadata":{"x":1,"adv":0.3}}
+{"group":"g","batch":0,"metadata":{"x":3,"adv":0.9}}
+{"group":"h","batch":0,"metadata":{"x":5,"adv":-0.2}}
+{"group":"h","batch":0,"metadata":{"x":4,"adv":0.7}}
+`
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	match := true
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
+	s, err := session.Open("run.jsonl", cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := settledModel(s)
+	said := 0
+	for _, w := range m.status.Warnings() {
+		if strings.Contains(w, "logged advantage") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("the disagreement said %d times: %q", said, m.status.Warnings())
+	}
+}

@@ -70,10 +70,15 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	check := agreement.CheckTrainer(c, ev)
 	c.Options = check.Options
 	s := newSession(source, ts, c, ev)
-	if ev.Logged != nil && !c.MatchLogged {
-		// Said again as the settings and the rows change (LoggedWarning).
-		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options), note: check.LoggedNote}
-		check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })
+	if ev.Logged != nil {
+		// Said again as the settings and the rows change (LoggedWarning);
+		// until then by the open's check: --match-logged's note says it
+		// when no setting reproduces the log, not twice.
+		s.logged = loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(c.Options)}
+		if !c.MatchLogged {
+			s.logged.note = check.LoggedNote
+			check.Notes = slices.DeleteFunc(check.Notes, func(n string) bool { return n == check.LoggedNote })
+		}
 	}
 	diagnose.StatsOf(s.Result, s.CurrentBatch())
 	<-checked
