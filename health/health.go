@@ -384,8 +384,7 @@ func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 	if c.Rows == 0 {
 		return Finding{}, false
 	}
-	msg := fmt.Sprintf("%d of %d %s differ from the logged advantage by more than %g (max |diff| %.3g): these rewards are not the advantages the trainer trained on",
-		c.Differing, c.Rows, english.Plural(c.Rows, "row"), agreement.Tolerance, c.MaxAbsDiff)
+	msg := agreement.DifferingRows(c) + ": these rewards are not the advantages the trainer trained on"
 	return finding(CheckTrainerAgreement, "", float64(c.Differing)/float64(c.Rows), agreementWarn, agreementAlert, false, msg)
 }
 

@@ -398,6 +398,10 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 	return changes
 }
 
+// noLoggedRows is the warning of a comparison with no logged advantage to
+// compare the rewards with (Match.Warning, LoggedWarning).
+const noLoggedRows = "no row has a logged advantage (a finite number): the rewards are compared with nothing"
+
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond Tolerance, how many rows, by how much, and which
 // settings reproduce them (Found), or which steps differ and what
@@ -407,12 +411,12 @@ func settingsChanges(base, o engine.Options, objectives []scoring.Objective) []s
 func (m *Match) Warning() string {
 	c := m.Base.Overall
 	if c.Rows == 0 {
-		return "no row has a logged advantage (a finite number): the rewards are compared with nothing"
+		return noLoggedRows
 	}
 	if c.Differing == 0 {
 		return ""
 	}
-	text := differingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
+	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
 		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
@@ -446,7 +450,7 @@ func LoggedWarning(ev *engine.Evaluation, opts engine.Options, res *engine.Resul
 	c := m.Base.Overall
 	switch {
 	case c.Rows == 0:
-		return "no row has a logged advantage (a finite number): the rewards are compared with nothing", true
+		return noLoggedRows, true
 	case c.Differing == 0:
 		return "", true
 	}
@@ -461,7 +465,7 @@ func LoggedWarning(ev *engine.Evaluation, opts engine.Options, res *engine.Resul
 			differing = append(differing, bi)
 		}
 	}
-	text := differingRows(c) + " under " + describeSettings(base) + ", in " + m.stepList(differing)
+	text := DifferingRows(c) + " under " + describeSettings(base) + ", in " + m.stepList(differing)
 	if len(differing) < withRows {
 		text += " only"
 	}
@@ -561,9 +565,10 @@ func (m *Match) stepList(batches []int) string {
 	return english.Plural(len(batches), "step") + " " + strings.Join(ranges, ", ")
 }
 
-// differingRows says how many of c's rows differ from the logged
-// advantage beyond Tolerance, and by how much at most.
-func differingRows(c Diff) string {
+// DifferingRows says how many of c's rows differ from the logged
+// advantage beyond Tolerance, and by how much at most: the wording of
+// every message that counts them.
+func DifferingRows(c Diff) string {
 	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g (max |diff| %s)",
 		c.Differing, c.Rows, english.Plural(c.Rows, "row"), english.Verb(c.Differing, "differs", "differ"), Tolerance, shortNumber(c.MaxAbsDiff))
 }
@@ -602,7 +607,7 @@ func (m *Match) BatchWarning(step int64) string {
 	if !ok || c.Differing == 0 {
 		return ""
 	}
-	text := differingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
+	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if f != nil {
 		bi, _ := slices.BinarySearch(m.Steps, step)
 		return text + fmt.Sprintf("; %s reproduces this batch to %s", f.Flags(), shortNumber(f.Batches[bi].MaxAbsDiff))

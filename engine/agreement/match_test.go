@@ -423,7 +423,7 @@ func TestLoggedWarningRecounts(t *testing.T) {
 	ev := evaluateWith(c, ts)
 	w, ok := LoggedWarning(ev, c.Options, nil)
 	m := MatchLogged(ev, c.Options)
-	want := differingRows(m.Base.Overall) + " under grpo, scale group, epsilon 0.0001, in steps 1–2"
+	want := DifferingRows(m.Base.Overall) + " under grpo, scale group, epsilon 0.0001, in steps 1–2"
 	if !ok || w != want {
 		t.Errorf("warning %q, want %q", w, want)
 	}
