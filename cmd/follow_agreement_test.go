@@ -35,11 +35,7 @@ var loggedFlags = []string{"--method", "grpo", "--objective", "x=metadata.x", "-
 func TestStatsFollowPartialStepAgreementProvisional(t *testing.T) {
 	shortQuiet(t)
 	for _, format := range []string{"table", "json"} {
-		path := filepath.Join(t.TempDir(), "run.jsonl")
-		if err := os.WriteFile(path, []byte(loggedStep(0, 0, 4)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		f := startFollowing(t, append(append([]string{"stats", "--follow", "--format", format}, loggedFlags...), path)...)
+		path, f := followLoggedStep0(t, format)
 		if format == "table" {
 			f.await(t, "step 0 ")
 			testfile.Append(t, path, loggedStep(1, 0, 3))
@@ -94,11 +90,7 @@ func TestStatsFollowUpdatedAgreementWarningReplaces(t *testing.T) {
 	shortQuiet(t)
 	wrong := strings.Replace(loggedStep(1, 3, 4), `"adv":-0.7071`, `"adv":0.9`, 1)
 	for _, format := range []string{"table", "json"} {
-		path := filepath.Join(t.TempDir(), "run.jsonl")
-		if err := os.WriteFile(path, []byte(loggedStep(0, 0, 4)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		f := startFollowing(t, append(append([]string{"stats", "--follow", "--format", format}, loggedFlags...), path)...)
+		path, f := followLoggedStep0(t, format)
 		if format == "table" {
 			f.await(t, "step 0 ")
 			testfile.Append(t, path, loggedStep(1, 0, 3))
@@ -120,4 +112,16 @@ func TestStatsFollowUpdatedAgreementWarningReplaces(t *testing.T) {
 			t.Errorf("%s: status %d, stderr:\n%s", format, code, f.errOut.String())
 		}
 	}
+}
+
+// followLoggedStep0 starts stats --follow --format format, with
+// loggedFlags, on a new file holding step 0 (loggedStep(0, 0, 4)), and
+// returns the file's path and the following command.
+func followLoggedStep0(t *testing.T, format string) (string, *following) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(loggedStep(0, 0, 4)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, startFollowing(t, append(append([]string{"stats", "--follow", "--format", format}, loggedFlags...), path)...)
 }
