@@ -31,19 +31,11 @@ func TestFollowCountsAMalformedRecordOnce(t *testing.T) {
 	} {
 		for _, skip := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s skip=%v", c.name, skip), func(t *testing.T) {
-				dir := t.TempDir()
-				path := filepath.Join(dir, c.name)
-				write := func(text string) { renameOver(t, path, text) }
-				write(c.first)
-				ctx, cancel := context.WithCancel(context.Background())
-				defer cancel()
 				opts := followOptions(false)
 				opts.SkipInvalid = skip
-				res, ch, err := Follow(ctx, []string{path}, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				f := newFollowed(res)
+				path, f, ch, stop := followNewWith(t, c.name, []byte(c.first), opts)
+				defer stop()
+				write := func(text string) { renameOver(t, path, text) }
 				write(c.grown)
 				f.await(t, ch, "grown", func() bool { return len(f.ids[path]) == 2 })
 				write(c.replaced)
@@ -118,19 +110,11 @@ func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
 	const first, half, whole = "[\n{\"id\":\"a\"}\n]\n", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"", "[\n{\"id\":\"a\"},\n5,\n{\"id\":\"b\"}\n]\n"
 	for _, skip := range []bool{true, false} {
 		t.Run(fmt.Sprintf("skip=%v", skip), func(t *testing.T) {
-			dir := t.TempDir()
-			path := filepath.Join(dir, "run.json")
-			write := func(text string) { renameOver(t, path, text) }
-			write(first)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
 			opts := followOptions(false)
 			opts.SkipInvalid = skip
-			res, ch, err := Follow(ctx, []string{path}, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f := newFollowed(res)
+			path, f, ch, stop := followNewWith(t, "run.json", []byte(first), opts)
+			defer stop()
+			write := func(text string) { renameOver(t, path, text) }
 			write(half)
 			f.await(t, ch, "the half-written file's error", func() bool { return len(f.errs) > 0 })
 			failed := len(f.errs)

@@ -38,12 +38,18 @@ type followed struct {
 // updates, and stop, which ends following and drains them.
 func followNew(t *testing.T, name string, data []byte, watch bool) (path string, f *followed, ch <-chan Update, stop func()) {
 	t.Helper()
+	return followNewWith(t, name, data, followOptions(watch))
+}
+
+// followNewWith is followNew with opts.
+func followNewWith(t *testing.T, name string, data []byte, opts FollowOptions) (path string, f *followed, ch <-chan Update, stop func()) {
+	t.Helper()
 	path = filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	res, ch, err := Follow(ctx, []string{path}, followOptions(watch))
+	res, ch, err := Follow(ctx, []string{path}, opts)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
