@@ -231,9 +231,11 @@ func (f *followedFile) load(opts Options, skip bool, progress *progress, each fu
 	if st.IsDir() {
 		return nil, false, fmt.Errorf("%s: is a directory", f.path)
 	}
-	holds := f.loaded && f.prefixKept(file)
-	grew = holds && !f.gone && !f.tail && os.SameFile(st, f.info) && st.Size() >= f.info.Size() && !f.rewritten(file)
-	if f.loaded && !holds && (!os.SameFile(st, f.info) || st.Size() < f.offset) {
+	// What was read is hashed again (prefixKept) only where it decides:
+	// the same file as large, or another file or a truncated one.
+	same := f.loaded && os.SameFile(st, f.info)
+	grew = same && !f.gone && !f.tail && st.Size() >= f.info.Size() && f.prefixKept(file) && !f.rewritten(file)
+	if f.loaded && (!same || st.Size() < f.offset) && !f.prefixKept(file) {
 		// Another file, or one truncated, that does not hold what was
 		// read (a rotated log's successor, a log written anew): its
 		// records are not those counted, though its line 1 may read
