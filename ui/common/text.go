@@ -171,18 +171,59 @@ func FitKey(key string, width int, a Affixes) string {
 // end kept next to what differs ("…the answer is \boxed{7}"), then the
 // rest at its end. A text without the prefix, or whose prefix leaves a
 // third of the width to what follows it, is cut at its end.
+//
+// A text may be long (OneLine keeps a completion's first maxOneLineBytes):
+// it is measured no further than the width decides (widerThan,
+// lastCells), as every cell of a group's view is fitted at each frame.
 func FitText(text string, width int, prefix string) string {
-	if TextWidth(text) <= width {
+	if !widerThan(text, width) {
 		return text
 	}
-	if prefix == "" || width < 2 || !strings.HasPrefix(text, prefix) || len(text) == len(prefix) || 3*TextWidth(prefix) <= 2*width {
+	if prefix == "" || width < 2 || !strings.HasPrefix(text, prefix) || len(text) == len(prefix) || !widerThan(prefix, 2*width/3) {
 		return ansi.Truncate(text, width, "…")
 	}
 	rest := text[len(prefix):]
-	if kept := width - 1 - TextWidth(rest); kept >= 0 { // the prefix's end, after "…"
-		return "…" + ansi.TruncateLeft(prefix, TextWidth(prefix)-kept, "") + rest
+	if !widerThan(rest, width-1) { // the prefix's end, after "…"
+		return "…" + lastCells(prefix, width-1-TextWidth(rest)) + rest
 	}
 	return "…" + ansi.Truncate(rest, width-1, "…")
+}
+
+// widerThan reports whether s takes more than w cells (TextWidth),
+// measuring its first bytes only when they decide: a cell takes a byte
+// at least, and rarely more than a few.
+func widerThan(s string, w int) bool {
+	if len(s) <= w {
+		return false
+	}
+	if limit := 16 * (w + 2); len(s) > limit {
+		head := s[:limit]
+		for len(head) > 0 && !utf8.RuneStart(s[len(head)]) {
+			head = head[:len(head)-1]
+		}
+		if TextWidth(head) > w {
+			return true
+		}
+	}
+	return TextWidth(s) > w
+}
+
+// lastCells returns the end of s that takes n cells (ansi.TruncateLeft),
+// measuring its last bytes only when they hold n cells.
+func lastCells(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if limit := 16 * (n + 1); len(s) > limit {
+		tail := s[len(s)-limit:]
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:]
+		}
+		if w := TextWidth(tail); w > n {
+			return ansi.TruncateLeft(tail, w-n, "")
+		}
+	}
+	return ansi.TruncateLeft(s, TextWidth(s)-n, "")
 }
 
 // LineBreak stands for the line breaks of a text shown on one line
