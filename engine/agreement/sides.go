@@ -61,10 +61,13 @@ type Buffers struct {
 	ranks [2]floatorder.RankBuffers
 	// seq and merge are Kendall's codes and their merge sort's buffer.
 	seq, merge []uint32
-	inB        []bool
-	floats     [][]float64
-	int32s     [][]int32
-	uint32s    [][]uint32
+	// runKeys are sortBy's keys of a run of ties, one for each
+	// goroutine.
+	runKeys [2][]uint64
+	inB     []bool
+	floats  [][]float64
+	int32s  [][]int32
+	uint32s [][]uint32
 }
 
 // spareMax is the most arrays of a type Buffers keeps for reuse: a side's
@@ -277,27 +280,26 @@ func rankMean(n int) float64 { return float64(n+1) / 2 }
 
 // CompareSides compares a's values (A) with b's (B), two sides of the
 // same trajectories. Kendall's tau-b (stats.KendallTauB) is counted on the
-// ranks: with the positions sorted by (A, B), a stable sort of B's order
-// by A's ranks, its discordant pairs are the inversions of B's ranks
-// along that order (stats.Inversions), its pairs tied in both the runs of
-// equal (A, B) ranks there. Spearman's rho (stats.Spearman) is the
+// ranks: with the positions sorted by (A, B) (sortBy), its discordant
+// pairs are the inversions of B's ranks along that order
+// (stats.Inversions), its pairs tied in both the runs of equal (A, B)
+// ranks there. Spearman's rho (stats.Spearman) is the
 // Pearson correlation of the two sides' average ranks. With a NaN among
 // the values, both are computed on the values as stats does.
 func CompareSides(a, b *Side, buf *Buffers) Comparison {
 	n := len(a.Values)
 	c := unranked(a.Index, a.Values, b.Values)
 	c.ByA, c.ByB = take(&buf.int32s, n), take(&buf.int32s, n)
-	// By (A, B): B's order, stably by A's ranks; by (B, A) the reverse;
-	// each beside what needs neither.
+	// By (A, B) and by (B, A), each beside what needs neither.
 	var wg sync.WaitGroup
 	nan := a.nan || b.nan
 	wg.Go(func() {
-		floatorder.SortByCode(c.ByB, a.order, b.codes, b.distinct, &buf.ranks[1])
+		sortBy(c.ByB, b, a, &buf.ranks[1], &buf.runKeys[1])
 		if !nan {
 			c.Spearman = spearman(a, b)
 		}
 	})
-	floatorder.SortByCode(c.ByA, b.order, a.codes, a.distinct, &buf.ranks[0])
+	sortBy(c.ByA, a, b, &buf.ranks[0], &buf.runKeys[0])
 	c.PosNeg, c.NegPos = stats.SignDisagreements(c.A, c.B)
 	c.TopShared = topShared(a, b, c.TopK, buf)
 	if c.TopK > 0 { // stats.TopOverlap, from the count above
@@ -310,6 +312,46 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 		c.Kendall = kendall(a, b, c.ByA, c.ByB, buf)
 	}
 	return c
+}
+
+// fewTies is the most pairs of equal values, as a fraction 1/fewTies of
+// the values, for which sortBy sorts a side's runs of equal values one by
+// one rather than sorting every position by radix: a run is then of a
+// few hundred values at most, and most values are in none.
+const fewTies = 16
+
+// sortBy sets dst to the positions sorted by first's values, then
+// second's, then position. With few ties in first (fewTies), that is
+// first's order (by value, then position) with each run of equal values
+// sorted by second's codes; otherwise a stable radix sort of second's
+// order by first's codes. A run's length t comes from first's average
+// rank of it, start + (t+1)/2 for the places after start.
+func sortBy(dst []int32, first, second *Side, rb *floatorder.RankBuffers, keys *[]uint64) {
+	n := len(dst)
+	if first.tied > int64(n/fewTies) {
+		floatorder.SortByCode(dst, second.order, first.codes, first.distinct, rb)
+		return
+	}
+	copy(dst, first.order)
+	if first.distinct == n {
+		return
+	}
+	start := 0
+	for c := range first.distinct {
+		t := int(2*(first.ranks[c]-float64(start))) - 1
+		if t > 1 {
+			run, k := dst[start:start+t], (*keys)[:0]
+			for _, p := range run {
+				k = append(k, uint64(second.codes[p])<<32|uint64(uint32(p)))
+			}
+			slices.Sort(k)
+			for j, e := range k {
+				run[j] = int32(uint32(e))
+			}
+			*keys = k
+		}
+		start += t
+	}
 }
 
 // spearman returns Spearman's rho of a's and b's values, with no NaN:
