@@ -553,9 +553,10 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 
 // PrepareJob implements common.JobPreparer: when B's result is held
 // and stays B's under the options being recomputed (a switch of A), the
-// comparison of the recompute's result with it but for the ranking
-// (compare; the ranking is a job once it is shown), made with the
-// buffers lent (new ones when the tab let go of its own while hidden)
+// comparison of the recompute's result with it, ranked too: beside the
+// recompute's statistics, the ranking takes the core they leave idle,
+// where as a job once the comparison is shown it came after them. It
+// is made with the buffers lent (new ones when the tab let go of its own while hidden)
 // and the sides known as a job would. It counts as a job taken until a
 // refresh takes it (takePrepared): the sides it reads are not given back
 // meanwhile.
@@ -593,6 +594,7 @@ func (t *compareTab) PrepareJob() func(res *engine.Result) {
 		res.ComputeBatch(p.bi)
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
 		p.v = compare(res, bb, p.bi, method, known, p.buf, grid)
+		p.v.setRanking(p.v.toRank.rank(p.buf, func() bool { return false }))
 		p.a, p.b, p.done = res, bb, true
 	}
 }

@@ -136,8 +136,8 @@ func preparingTab(t *testing.T) (common.Tab, *session.Session, func(engine.Metho
 
 // TestCompareTakesThePreparedComparison: a switch of A with B's result
 // held prepares the comparison beside the recompute (PrepareJob); the
-// refresh on its result shows that comparison, made once, the same as a
-// job makes; one prepared for another size is not shown, the job
+// refresh on its result shows that comparison, made and ranked once, the
+// same as the jobs make; one prepared for another size is not shown, the job
 // compares again, and the buffers lent come back either way.
 func TestCompareTakesThePreparedComparison(t *testing.T) {
 	tab, s, switchA := preparingTab(t)
@@ -145,6 +145,9 @@ func TestCompareTakesThePreparedComparison(t *testing.T) {
 	p := switchA(engine.Relative)
 	if ct.taken != 1 || ct.buf != nil {
 		t.Fatalf("the preparation is not counted as a job out (taken %d) or the buffers not lent", ct.taken)
+	}
+	if !p.v.ranked {
+		t.Error("the comparison prepared beside the recompute is not ranked")
 	}
 	uitest.Refresh(tab, s)
 	if ct.prepared != nil || ct.taken != 0 || ct.buf != p.buf {
@@ -391,11 +394,12 @@ func TestClassifyMatchesOnePass(t *testing.T) {
 // switch of A while it ran) stops and its message changes nothing; the
 // ranking of the comparison shown lands.
 func TestStaleRankingGivesUp(t *testing.T) {
-	tab, s, switchA := preparingTab(t)
+	tab, s, _ := preparingTab(t)
 	ct := tab.(*compareTab)
-	switchA(engine.Relative)
+	s.Options.Method = engine.Relative
+	s.Recompute() // nothing prepared: compared, then ranked, in two jobs
 	tab.Update(common.SessionChangedMsg{})
-	tab.Update(ct.Job()()) // the prepared comparison, shown
+	tab.Update(ct.Job()()) // the comparison, shown
 	ranking := ct.Job()
 	s.Options.Method = engine.RLOO
 	s.Recompute()
