@@ -180,3 +180,24 @@ func TestRecycle(t *testing.T) {
 		t.Errorf("with recycled arrays: Kendall %v Spearman %v, fresh %v %v", c.Kendall, c.Spearman, want.Kendall, want.Spearman)
 	}
 }
+
+// RankedSide makes the side Gather takes as known for its result: a
+// comparison with another result of the evaluation ranks only the other
+// side, and compares as from scratch.
+func TestRankedSideIsKnown(t *testing.T) {
+	ts := enginetest.Scored(map[string][]float64{"g": {1, 2, 3, math.NaN(), 2, 5, 1}, "h": {4, 0, 4, 7}}, "g", "h")
+	ev := engine.Evaluate(oneObjective(t, engine.Options{}).Scorer, ts)
+	a := ev.Compute(engine.Options{Method: engine.Absolute, Scope: engine.ScopeBatch})
+	b := ev.Compute(engine.Options{Method: engine.RLOO, Scope: engine.ScopeBatch})
+	var buf Buffers
+	side := RankedSide(a, 0, &buf)
+	g := Gather(a, b, 0, []*Side{side}, &buf)
+	sa, sb := g.Ranked(&buf)
+	if sa != side || sb == side {
+		t.Fatalf("Gather did not take the side made before as A's (A %p, B %p, made %p)", sa, sb, side)
+	}
+	got, want := CompareSides(sa, sb, &buf), CompareRewards(a, b, 0)
+	if !same(got.Kendall, want.Kendall) || !same(got.Spearman, want.Spearman) || got.TopShared != want.TopShared || !slices.Equal(got.ByA, want.ByA) {
+		t.Errorf("with the side made before: Kendall %v Spearman %v top %d, want %v %v %d", got.Kendall, got.Spearman, got.TopShared, want.Kendall, want.Spearman, want.TopShared)
+	}
+}

@@ -173,6 +173,21 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 	return g
 }
 
+// RankedSide returns res's side on batch bi, sorted and ranked, its
+// arrays taken from buf: the side Gather takes as known for res compared
+// with another result of its evaluation, made before that result is
+// (beside its computation). It computes the batch's rewards if they are
+// not.
+func RankedSide(res *engine.Result, bi int, buf *Buffers) *Side {
+	res.ComputeBatch(bi)
+	members := res.Ranking.Batches[bi].Members
+	index := engine.ValidMembers(make([]int, 0, len(members)), members, res.Evaluation.Valid)
+	g := &Gathered{Index: index, of: [2]sideOf{{res, bi, len(members)}}}
+	s := g.newSide(0, gather(take(&buf.floats, len(index)), res, index), buf)
+	s.rank(&buf.ranks[0])
+	return s
+}
+
 // GatherLogged gathers a's rewards on batch bi and the advantages the
 // trainer logged (Evaluation.Logged, as B), on the valid trajectories that
 // have a finite one. Without logged advantages, nothing is gathered.

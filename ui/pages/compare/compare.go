@@ -126,9 +126,10 @@ type compareTab struct {
 }
 
 // prepared is a comparison made beside a recompute's statistics
-// (PrepareJob), and the buffers it was lent, for the refresh on that
-// recompute's result to take; its fields are set off the event loop,
-// under its lock, done once they are.
+// (PrepareJob), or only the side of its result (side) when B's result is
+// computed beside it too, and the buffers it was lent, for the refresh on
+// that recompute's result to take; its fields are set off the event
+// loop, under its lock, done once they are.
 type prepared struct {
 	sync.Mutex
 	done          bool
@@ -137,6 +138,7 @@ type prepared struct {
 	method        engine.Method
 	width, height int
 	v             compared
+	side          *agreement.Side
 	buf           *agreement.Buffers
 }
 
@@ -555,8 +557,10 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 // and stays B's under the options being recomputed (a switch of A), the
 // comparison of the recompute's result with it, ranked too: beside the
 // recompute's statistics, the ranking takes the core they leave idle,
-// where as a job once the comparison is shown it came after them. It
-// is made with the buffers lent (new ones when the tab let go of its own while hidden)
+// where as a job once the comparison is shown it came after them. When
+// B's result is computed beside them (a visit, or options that change
+// B's), only the side of the recompute's result, which the comparison
+// then takes as known. It is made with the buffers lent (new ones when the tab let go of its own while hidden)
 // and the sides known as a job would. It counts as a job taken until a
 // refresh takes it (takePrepared): the sides it reads are not given back
 // meanwhile.
@@ -569,14 +573,25 @@ func (t *compareTab) PrepareJob() func(res *engine.Result) {
 	if s.Result == nil || t.buf == nil || t.prepared != nil || method == LoggedMethod {
 		return nil
 	}
+	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
 	if _, need := s.CompareNeeded(s.Options); need {
-		return nil // B's result is computed with A's
+		// B's result is computed with A's, which the comparison waits
+		// for: A's side is ranked beside it.
+		t.prepared, t.buf = p, nil
+		t.taken++
+		return func(res *engine.Result) {
+			p.Lock()
+			defer p.Unlock()
+			if p.bi < len(res.Ranking.Batches) {
+				p.side = agreement.RankedSide(res, p.bi, p.buf)
+			}
+			p.a, p.done = res, true
+		}
 	}
 	b := s.CompareResult()
 	if method != s.Options.Method && (b == nil || b.Evaluation != s.Evaluation) {
 		return nil
 	}
-	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
 	t.prepared, t.buf = p, nil
 	t.taken++
 	known, width, height := t.known, t.width, t.height
@@ -641,7 +656,11 @@ func (t *compareTab) refresh() {
 		}
 	}
 	gen, known, width, height := t.gen.Load(), t.known, t.width, t.height
-	if p := t.takePrepared(); p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
+	p := t.takePrepared()
+	if p != nil && p.side != nil && p.a == a && p.bi == bi {
+		known.sides[0] = p.side // A's, for the comparison to take
+	}
+	if p != nil && p.side == nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
 		if t.buf == p.buf {
 			t.buf = nil // lent again, to the job that hands the comparison over
 		}

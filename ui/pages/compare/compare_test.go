@@ -610,3 +610,40 @@ func TestUndefinedWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestVisitRanksASideBesideB: a recompute that computes B's result (a
+// visit before B's result is held) prepares A's side beside it
+// (PrepareJob); the comparison made once B's result is in takes that
+// side rather than rank A's values again, and ranks as from scratch.
+func TestVisitRanksASideBesideB(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	s.CompareMethod = engine.RLOO
+	s.Options.Method = engine.Absolute
+	s.Recompute()
+	bOpts, need := s.CompareNeeded(s.Options)
+	if !need {
+		t.Fatal("B's result is held before it was computed")
+	}
+	run := ct.PrepareJob()
+	if run == nil {
+		t.Fatal("a recompute computing B's result prepares nothing")
+	}
+	p := ct.prepared
+	run(s.Result) // the recompute of a visit reuses A's result
+	if p.side == nil || p.side.Index == nil {
+		t.Fatal("A's side was not ranked beside B's result")
+	}
+	s.SetResult(s.Result, s.Evaluation.Compute(bOpts))
+	uitest.Refresh(tab, s)
+	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil {
+		t.Errorf("the prepared side was not taken: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
+	}
+	if ct.sides[0] != p.side {
+		t.Error("the comparison ranked A's side again rather than take the one prepared")
+	}
+	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	if !ct.ranked || ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman || ct.cmp.TopShared != want.TopShared {
+		t.Errorf("Kendall %v Spearman %v top %d, want %v %v %d", ct.cmp.Kendall, ct.cmp.Spearman, ct.cmp.TopShared, want.Kendall, want.Spearman, want.TopShared)
+	}
+}
