@@ -80,7 +80,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				// an objective.
 				health.task = p.columns.TaskName
 			}
-			if report.Health, err = health.report(res, healthDeadSignal(p)); err != nil {
+			if report.Health, err = health.report(res, p.capped, healthDeadSignal(p)); err != nil {
 				return err
 			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
