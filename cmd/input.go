@@ -396,12 +396,7 @@ func reportInvalid(w io.Writer, counts map[string]int, at map[string]string, rea
 // none) says (Evaluation.EvalReason): "length: evaluation error ×10
 // (first at run.jsonl:2004: invalid operation: string / int)".
 func describeCounts(counts map[string]int, at map[string]string, reason func(cause string) string) string {
-	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
-		if counts[a] != counts[b] {
-			return counts[b] - counts[a]
-		}
-		return strings.Compare(a, b)
-	})
+	causes := causesByCount(counts)
 	parts := make([]string, len(causes))
 	for i, c := range causes {
 		parts[i] = fmt.Sprintf("%s ×%d", textsafe.Line(c), counts[c])
@@ -420,4 +415,16 @@ func describeCounts(counts map[string]int, at map[string]string, reason func(cau
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// causesByCount returns the causes of counts, most frequent first, then
+// in byte order: the order of describeCounts and of stats' JSON
+// invalid_causes.
+func causesByCount(counts map[string]int) []string {
+	return slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return strings.Compare(a, b)
+	})
 }
