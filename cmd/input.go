@@ -201,6 +201,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		evaluator  *engine.Evaluator
 		cerr       error
 		inputBytes int64 // the size of the input files, 0 if unknown
+		// promptsChecked says the prompt columns' settings were checked
+		// (newPromptColumns), on the first trajectory.
+		promptsChecked bool
 	)
 	opts.Progress = func(_, total int64) { inputBytes = total }
 	// The computer is built on the first trajectory, which may name the
@@ -215,10 +218,18 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		if cerr != nil {
 			return nil
 		}
-		if columns && p.columns == nil {
-			p.columns, cerr = newPromptColumns(cfg, p.computer.Scorer.Objectives(), s.file)
-			if cerr != nil {
+		if !promptsChecked {
+			// A command that reads no prompt columns (compute) checks
+			// their settings all the same, with stats' errors: a bad
+			// value is never passed over because unused.
+			promptsChecked = true
+			c, err := newPromptColumns(cfg, p.computer.Scorer.Objectives(), s.file)
+			if err != nil {
+				cerr = err
 				return nil
+			}
+			if columns {
+				p.columns = c
 			}
 		}
 		if p.columns.readsRecords() {
