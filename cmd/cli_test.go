@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -218,6 +219,40 @@ func TestInvalidEvaluationErrorSaysWhy(t *testing.T) {
 	out, errOut, code := run(t, in, "stats", "--objective", "length=metadata.length / 1000", "--method", "absolute", "-")
 	if code != 0 || !strings.Contains(out, "invalid trajectories: "+want) {
 		t.Errorf("stats: status %d, stdout %q, stderr %q, want %q", code, out, errOut, want)
+	}
+}
+
+// TestStatsJSONInvalidCauses: stats' JSON says what its table's "invalid
+// trajectories" line does: each cause, most frequent first, its count,
+// where its first trajectory was read and why it was invalid (an
+// evaluation error's message, a value that is not a number), the
+// reason left out for a cause without one (missing); [] when none.
+func TestStatsJSONInvalidCauses(t *testing.T) {
+	in := `{"id":"a","metadata":{"length":300,"x":1}}
+{"id":"b","metadata":{"length":"long","x":1}}
+{"id":"c","metadata":{"length":500,"x":"high"}}
+{"id":"d","metadata":{"length":"short","x":1}}
+{"id":"e","metadata":{"length":400}}
+`
+	args := []string{"stats", "--format", "json", "--objective", "length=metadata.length / 1000", "--objective", "x=metadata.x", "--method", "absolute", "-"}
+	out, errOut, code := run(t, in, args...)
+	var report struct {
+		InvalidCauses []map[string]any `json:"invalid_causes"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); code != 0 || err != nil {
+		t.Fatalf("status %d, %v: %s%s", code, err, out, errOut)
+	}
+	want := []map[string]any{
+		{"cause": "length: evaluation error", "count": 2.0, "at": "<stdin>:2", "reason": `invalid operation: string / int (length = "long")`},
+		{"cause": "x: missing", "count": 1.0, "at": "<stdin>:5"},
+		{"cause": "x: not a number", "count": 1.0, "at": "<stdin>:3", "reason": `the string "high"`},
+	}
+	if !reflect.DeepEqual(report.InvalidCauses, want) {
+		t.Errorf("invalid_causes %v, want %v", report.InvalidCauses, want)
+	}
+	out, _, _ = run(t, "{\"id\":\"a\",\"metadata\":{\"length\":300,\"x\":1}}\n", args...)
+	if !strings.Contains(out, `"invalid_causes": []`) {
+		t.Errorf("no invalid trajectory: %s", out)
 	}
 }
 

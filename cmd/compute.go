@@ -45,6 +45,7 @@ names the objective, the cause and the nearest field names.`,
 			if err != nil {
 				return err
 			}
+			warnPromptFlagsIgnored(stdio.Stderr, cmd.Flags())
 			var parts *output.RecordParts
 			if format != "csv" {
 				parts = output.StartRecordParts(p.ev, p.ids.at, rewardChunk)

@@ -109,6 +109,15 @@ func TestConfigPromptKeysSayTheirLine(t *testing.T) {
 			`PATH:3: task_metric "acuracy": no trajectory has it as a finite number; did you mean accuracy?`},
 		{"pass_threshold", "pass_threshold = nan\n", []string{"stats"}, `PATH:1: pass_threshold NaN: want a finite number`},
 		{"pass_threshold followed", "\npass_threshold = inf\n", []string{"stats", "--follow"}, `PATH:2: pass_threshold +Inf: want a finite number`},
+		// compute, which does not analyse the prompts, checks their keys
+		// as stats does; a task metric no trajectory has, which only
+		// the analysis finds, it leaves alone.
+		{"prompt_by to compute", "\nprompt_by = \"metadata.\"\n", []string{"compute"},
+			`PATH:2:22: expression prompt_by = "metadata.": unexpected end of expression`},
+		{"task_metric's expression to compute", "task_metric = \"metadata.accuracy +\"\n", []string{"compute"},
+			`PATH:1:34: expression task_metric = "metadata.accuracy +": unexpected token EOF`},
+		{"pass_threshold to compute", "pass_threshold = nan\n", []string{"compute"}, `PATH:1: pass_threshold NaN: want a finite number`},
+		{"task_metric of no trajectory to compute", "task_metric = \"acuracy\"\n", []string{"compute"}, ""},
 		{"filter_groups", "\nfilter_groups = \"acuracy\"\n", []string{"compute"},
 			`PATH:2: filter_groups "acuracy": not an objective; did you mean accuracy? (objectives: accuracy, safety)`},
 		{"filter_groups with a dot", "\nfilter_groups = \"safty.max\"\n", []string{"compute"},

@@ -201,6 +201,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		evaluator  *engine.Evaluator
 		cerr       error
 		inputBytes int64 // the size of the input files, 0 if unknown
+		// promptsChecked says the prompt columns' settings were checked
+		// (newPromptColumns), on the first trajectory.
+		promptsChecked bool
 	)
 	opts.Progress = func(_, total int64) { inputBytes = total }
 	// The computer is built on the first trajectory, which may name the
@@ -215,10 +218,18 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		if cerr != nil {
 			return nil
 		}
-		if columns && p.columns == nil {
-			p.columns, cerr = newPromptColumns(cfg, p.computer.Scorer.Objectives(), s.file)
-			if cerr != nil {
+		if !promptsChecked {
+			// A command that reads no prompt columns (compute) checks
+			// their settings all the same, with stats' errors: a bad
+			// value is never passed over because unused.
+			promptsChecked = true
+			c, err := newPromptColumns(cfg, p.computer.Scorer.Objectives(), s.file)
+			if err != nil {
+				cerr = err
 				return nil
+			}
+			if columns {
+				p.columns = c
 			}
 		}
 		if p.columns.readsRecords() {
@@ -396,12 +407,7 @@ func reportInvalid(w io.Writer, counts map[string]int, at map[string]string, rea
 // none) says (Evaluation.EvalReason): "length: evaluation error ×10
 // (first at run.jsonl:2004: invalid operation: string / int)".
 func describeCounts(counts map[string]int, at map[string]string, reason func(cause string) string) string {
-	causes := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
-		if counts[a] != counts[b] {
-			return counts[b] - counts[a]
-		}
-		return strings.Compare(a, b)
-	})
+	causes := causesByCount(counts)
 	parts := make([]string, len(causes))
 	for i, c := range causes {
 		parts[i] = fmt.Sprintf("%s ×%d", textsafe.Line(c), counts[c])
@@ -420,4 +426,16 @@ func describeCounts(counts map[string]int, at map[string]string, reason func(cau
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// causesByCount returns the causes of counts, most frequent first, then
+// in byte order: the order of describeCounts and of stats' JSON
+// invalid_causes.
+func causesByCount(counts map[string]int) []string {
+	return slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		if counts[a] != counts[b] {
+			return counts[b] - counts[a]
+		}
+		return strings.Compare(a, b)
+	})
 }

@@ -432,6 +432,28 @@ func TestMaxRowsCutGroupAgreement(t *testing.T) {
 	}
 }
 
+// TestStatsHealthMaxRowsCutGroup: stats --health --max-rows 6 on a run
+// that agrees with its trainer: trainer_agreement does not grade the
+// group --max-rows cut (step 1's second, 2 of its 4 rows read), so
+// nothing is found and the status is 0. With --scale none the other rows
+// differ too: they alone are graded, and the finding says the cut
+// group's are not. Under scope batch no group is cut: all 6 are graded.
+func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	out, errOut, code := run(t, "", "stats", "--health", "--max-rows", "6", dir)
+	if code != 0 || strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "findings: none") {
+		t.Errorf("status %d: %s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "6", "--scale", "none", dir)
+	if want := `trainer_agreement  4 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 4): these rewards are not the advantages the trainer trained on; the 2 rows of the group --max-rows cut (step 1, group "1") not graded` + "\n"; code != exitHealthAlert || !strings.Contains(out, want) {
+		t.Errorf("--scale none: status %d, stdout lacks %q: %s%s", code, want, out, errOut)
+	}
+	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "6", "--scope", "batch", "--scale", "none", dir)
+	if code != exitHealthAlert || !strings.Contains(out, "trainer_agreement  6 of 6 rows differ") || strings.Contains(out, "not graded") {
+		t.Errorf("--scope batch: status %d: %s%s", code, out, errOut)
+	}
+}
+
 // TestMatchLoggedDivisorFlagsNotIgnored: with --match-logged, a --std or
 // --epsilon the settings given would not read is not warned ignored: the
 // settings found may read them, and --match-logged says what it computes

@@ -72,6 +72,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			report := newStatsReport(res, p.check.Logged)
 			report.InvalidAt = p.invalidWhere(res.Evaluation)
 			report.invalidReason = res.Evaluation.EvalReason
+			report.InvalidCauses = invalidCauses(report.Invalid, report.InvalidAt, report.invalidReason)
 			// On stderr too, as compute says it: stdout may go to a file.
 			reportInvalid(stdio.Stderr, report.Invalid, report.InvalidAt, report.invalidReason)
 			report.addPrompts(res, p)
@@ -80,7 +81,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				// an objective.
 				health.task = p.columns.TaskName
 			}
-			if report.Health, err = health.report(res, healthDeadSignal(p)); err != nil {
+			if report.Health, err = health.report(res, p.capped, healthDeadSignal(p)); err != nil {
 				return err
 			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
@@ -244,13 +245,43 @@ type statsReport struct {
 	// first trajectory, or what a value that is not a number was there
 	// (Evaluation.EvalReason; nil: not known).
 	invalidReason func(cause string) string
-	Prompts       *promptsJSON  `json:"prompts,omitempty"`
-	Batches       []batchJSON   `json:"batches"`
-	Health        *healthReport `json:"health,omitempty"`
+	// InvalidCauses is what the table's "invalid trajectories" line says
+	// (describeCounts): each cause, its count, where and why its first
+	// trajectory was invalid.
+	InvalidCauses []invalidCauseJSON `json:"invalid_causes"`
+	Prompts       *promptsJSON       `json:"prompts,omitempty"`
+	Batches       []batchJSON        `json:"batches"`
+	Health        *healthReport      `json:"health,omitempty"`
 	// missingColumn shows the objectives' missing counts in the table:
 	// under nansum, the only setting where a valid trajectory can miss a
 	// value.
 	missingColumn bool
+}
+
+// invalidCauseJSON is one cause of invalid trajectories: its count, where
+// its first trajectory was read (as invalid_at) and why its expression
+// failed there or what its value that is not a number was
+// (Evaluation.EvalReason), each omitted when not known.
+type invalidCauseJSON struct {
+	Cause  string `json:"cause"`
+	Count  int    `json:"count"`
+	At     string `json:"at,omitempty"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// invalidCauses lists counts per cause, most frequent first
+// (causesByCount), with where (at) and why (reason, nil: not known) the
+// first trajectory of each was invalid; empty, not nil, when none is.
+func invalidCauses(counts map[string]int, at map[string]string, reason func(cause string) string) []invalidCauseJSON {
+	out := []invalidCauseJSON{}
+	for _, c := range causesByCount(counts) {
+		ic := invalidCauseJSON{Cause: c, Count: counts[c], At: at[c]}
+		if reason != nil {
+			ic.Reason = reason(c)
+		}
+		out = append(out, ic)
+	}
+	return out
 }
 
 // methodSettings are engine.MethodSettings, the settings the method

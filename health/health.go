@@ -40,6 +40,10 @@ type Config struct {
 	// DeadSignal and PhantomSignal are the thresholds of dead_signal and
 	// phantom_signal (zero: DefaultDeadSignal, DefaultPhantomSignal).
 	DeadSignal, PhantomSignal Thresholds
+	// Capped says the reading stopped at a number of rows (--max-rows):
+	// trainer_agreement leaves out the group the cap cut
+	// (agreement.CutGroupOf), whose rewards no trainer computed.
+	Capped bool
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -161,7 +165,9 @@ type Finding struct {
 //     advantage whose reward differs from it (agreement.CompareLogged)
 //     above 0, 0.1, when the evaluation has logged advantages and the
 //     method computes a trainer's advantage (grpo, gdpo, rloo): the
-//     rewards here are not what the trainer trained on.
+//     rewards here are not what the trainer trained on. With cfg.Capped,
+//     the rows of the group the cap cut (agreement.CutGroupOf) are not
+//     graded: its rewards are computed without its rows not read.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -198,6 +204,10 @@ type healthRun struct {
 	// baseline mean of each objective's correlation with it.
 	task     int
 	baseCorr []float64
+	// cut is the group the cap on the rows read cut (Config.Capped), if
+	// hasCut.
+	cut    agreement.CutGroup
+	hasCut bool
 }
 
 func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
@@ -206,6 +216,9 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 		n = DefaultBaseline
 	}
 	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
+	if res != nil {
+		h.cut, h.hasCut = agreement.CutGroupOf(res, cfg.Capped)
+	}
 	baseline := trends[:h.base]
 	h.baseGroupStd = meanOver(baseline, func(t *diagnose.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
@@ -380,12 +393,33 @@ func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 	if b < 0 {
 		return Finding{}, false
 	}
-	c, _ := agreement.CompareLogged(h.res, &h.res.Ranking.Batches[b])
+	batch, notGraded := &h.res.Ranking.Batches[b], ""
+	if h.hasCut && h.cut.Batch == b {
+		batch, notGraded = h.withoutCut(batch)
+	}
+	c, _ := agreement.CompareLogged(h.res, batch)
 	if c.Rows == 0 {
 		return Finding{}, false
 	}
-	msg := agreement.DifferingRows(c) + ": these rewards are not the advantages the trainer trained on"
+	msg := agreement.DifferingRows(c) + ": these rewards are not the advantages the trainer trained on" + notGraded
 	return finding(CheckTrainerAgreement, "", float64(c.Differing)/float64(c.Rows), agreementWarn, agreementAlert, false, msg)
+}
+
+// withoutCut returns batch without the members of the group the cap cut
+// (h.cut, of that batch), and what the message of trainer_agreement adds
+// to say so ("" when that group has no row to grade).
+func (h *healthRun) withoutCut(batch *engine.Batch) (*engine.Batch, string) {
+	cut := h.cut.Group.Members // in input order, as batch.Members
+	kept := *batch
+	kept.Members = slices.DeleteFunc(slices.Clone(batch.Members), func(i int) bool {
+		_, in := slices.BinarySearch(cut, i)
+		return in
+	})
+	c, _ := agreement.CompareLogged(h.res, &engine.Batch{Step: batch.Step, Members: cut})
+	if c.Rows == 0 {
+		return &kept, ""
+	}
+	return &kept, fmt.Sprintf("; the %d %s of the group --max-rows cut (step %d, group %q) not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Step, h.cut.Group.Key)
 }
 
 // The thresholds of invalid_fraction: the fraction of a batch's

@@ -120,8 +120,9 @@ func (e SettingsError) Unwrap() error { return e.Err }
 // loaded records the config the session was computed with and its
 // warnings: the caller's, the duplicate IDs, in a trainer's layout the
 // groups of more than one prompt (as compute and stats say them), the
-// lines res skipped and the unfinished files it left out. The prompts
-// are finished.
+// lines res skipped and the unfinished files it left out, and whether
+// --max-rows stopped res (health.Config.Capped). The prompts are
+// finished.
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
 	s.Warnings = append(s.Warnings, warnings...)
@@ -136,6 +137,8 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	if res.Capped {
 		s.Warnings = append(s.Warnings, loaders.CappedWarning(s.Trajectories.Len()))
 	}
+	// The group --max-rows cut is not graded against the trainer's log.
+	s.HealthConfig.Capped = res.Capped
 	s.Unfinished = res.Unfinished
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())

@@ -1,0 +1,53 @@
+package session
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/loaders"
+)
+
+// TestHealthLeavesOutTheCutGroup: a reading that --max-rows stopped one
+// row into group k (groups g and h have two) agrees with the trainer's
+// log but for k, whose group of one gets reward 0: the health checks,
+// told by the reading (loaders.Result.Capped) and kept by SetHealth,
+// do not grade k, so trainer_agreement finds nothing; read to its end,
+// the same rows are graded, 1 of 5 differing (ALERT).
+func TestHealthLeavesOutTheCutGroup(t *testing.T) {
+	a := 1 / (math.Sqrt2 + 1e-4) // grpo's default: sample std, epsilon 1e-4
+	rows := []struct {
+		group  string
+		x, adv float64
+	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
+	var ts []scoring.Trajectory
+	for _, r := range rows {
+		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	for _, capped := range []bool{true, false} {
+		s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: slices.Clone(ts), Capped: capped}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.SetHealth(health.Config{}, nil); err != nil {
+			t.Fatal(err)
+		}
+		settleHealth(s)
+		var got []health.Finding
+		for _, f := range s.Findings() {
+			if f.Check == health.CheckTrainerAgreement {
+				got = append(got, f)
+			}
+		}
+		switch {
+		case capped && len(got) > 0:
+			t.Errorf("capped: %+v, want no trainer_agreement", got)
+		case !capped && (len(got) != 1 || got[0].Level != health.Alert || got[0].Value != 0.2):
+			t.Errorf("read whole: %+v, want an ALERT of 1 row of 5", got)
+		}
+	}
+}
