@@ -47,6 +47,11 @@ import (
 // num_samples_per_prompt), not a prompt: each step draws new prompts, so
 // the prompts' analysis follows prompt_tokens, the prompt itself (the
 // traces hold no text). The id is step:sample_idx, open-instruct's own.
+// The step_count is the completion's length in tokens,
+// len(response_tokens), the list of token ids _save_rollouts writes from
+// result.responses, whose lengths open-instruct's own
+// val/sequence_lengths averages (_data_preparation_loop): the length-drift
+// check and the mean step_count follow it.
 // The reward is one number, verification_reward (10) times the
 // verifiers' score plus, with additive_format_reward, the format reward
 // (1) (RewardConfig.build, open_instruct/ground_truth_utils.py): the
@@ -78,6 +83,14 @@ const (
 	openInstructID = `string(int(step)) + ":" + string(int(sample_idx))`
 )
 
+const (
+	// openInstructResponseTokens is a list of token ids, read as its
+	// JSON text: openInstructLength counts its elements, and is null
+	// (the record's error: missing) where it is absent or null.
+	openInstructResponseTokens = "response_tokens"
+	openInstructLength         = openInstructResponseTokens + " == nil ? nil : len(fromJSON(" + openInstructResponseTokens + "))"
+)
+
 // An openInstructMode is one of open-instruct's advantage normalisations
 // (advantage_normalization_type).
 type openInstructMode string
@@ -95,6 +108,10 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	if cfg.IDBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructSample)) {
 		cfg.IDBy = openInstructID
 		notes = append(notes, "id = step:"+openInstructSample)
+	}
+	if cfg.StepCountBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructResponseTokens)) {
+		cfg.StepCountBy = openInstructLength
+		notes = append(notes, "step_count = len("+openInstructResponseTokens+")")
 	}
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
