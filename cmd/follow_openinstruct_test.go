@@ -108,3 +108,60 @@ func TestStatsFollowOpenInstructLaterRewardLevelsOnce(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant one reward level warning: %s", errOut, want)
 	}
 }
+
+// TestStatsFollowOpenInstructNormalisationContradicted: following traces
+// whose first steps are centered, a later step whose logged advantages fit
+// standard (a run resumed with another advantage_normalization_type) is
+// warned of once, named, not again at the next such step; the
+// normalisation read from the first step stands (scale none). stats of
+// the whole run says the same.
+func TestStatsFollowOpenInstructNormalisationContradicted(t *testing.T) {
+	shortQuiet(t)
+	step := func(n int, standard bool) string {
+		var text strings.Builder
+		// Each prompt's rewards 0, 10, 0, 10: mean 5, numpy's std 5.
+		for i, reward := range []float64{0, 10, 0, 10, 0, 10, 0, 10} {
+			advantage := reward - 5
+			if standard {
+				advantage /= 5 + 1e-8
+			}
+			b, _ := json.Marshal(map[string]any{"step": n, "sample_idx": i, "prompt_idx": i / 4, "prompt_tokens": []int{n, i / 4}, "response_tokens": []int{1, 2}, "reward": reward, "advantage": advantage})
+			text.Write(append(b, '\n'))
+		}
+		return text.String()
+	}
+	dir := t.TempDir()
+	shard := filepath.Join(dir, "run_rollouts_000000.jsonl")
+	// Step 2's first record ends step 1, which the normalisation is read
+	// from.
+	second := step(2, false)
+	cut := strings.IndexByte(second, '\n') + 1
+	if err := os.WriteFile(shard, []byte(step(1, false)+second[:cut]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollowing(t, "stats", "--follow", dir)
+	f.await(t, "step 1 ")
+	file, err := os.OpenFile(shard, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := file.WriteString(second[cut:] + step(3, true) + step(4, true) + step(5, false)); err != nil {
+		t.Fatal(err)
+	}
+	if err := file.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.await(t, "step 5 ")
+	if code := f.stop(); code != 0 {
+		t.Errorf("status %d", code)
+	}
+	const want = "rewardlens: warning: step 3: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with (decided once, from the first records): "
+	errOut := f.errOut.String()
+	if strings.Count(errOut, "advantage normalisation, not the") != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "; method grpo, scale none\n") {
+		t.Errorf("stderr:\n%s\nwant one normalisation warning: %s", errOut, want)
+	}
+	_, errOut, _ = run(t, "", "stats", dir)
+	if strings.Count(errOut, "advantage normalisation, not the") != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("stats stderr:\n%s\nwant one normalisation warning: %s", errOut, want)
+	}
+}

@@ -66,7 +66,7 @@ func TestOpenInstructTraces(t *testing.T) {
 		dir := filepath.Join(openInstructDir, mode)
 		recs, errOut := computeList(t, "", "--method", "grpo", dir)
 		meta := filepath.Join(dir, "grpo_gsm8k__1__1764150000_metadata.jsonl")
-		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage, prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = step:sample_idx, " + openInstructGradedNote + "; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
+		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage, prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = step:sample_idx, step_count = len(response_tokens), " + openInstructGradedNote + "; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
 		if !strings.Contains(errOut, want) {
 			t.Errorf("%s: stderr %q, want %q", mode, errOut, want)
 		}
@@ -106,6 +106,59 @@ func TestOpenInstructTraces(t *testing.T) {
 	sample, errOut := computeList(t, "", "--method", "grpo", "--std", "sample", filepath.Join(openInstructDir, "standard"))
 	if want := 0.3125 / (math.Sqrt(5.671875/3) + 1e-8); math.Abs(sample[4].Reward-want) > 1e-15 || strings.Contains(errOut, "population std") {
 		t.Errorf("--std sample: %.17g, want %.17g; %q", sample[4].Reward, want, errOut)
+	}
+}
+
+// TestOpenInstructLength: the completion's length, len(response_tokens),
+// is the step_count that length_drift follows: 2 tokens a completion in
+// the fixture (the check runs, with a baseline of one step, where it said
+// not_run); in a run whose completions grow from 10 tokens to 40 at step
+// 5 it raises an ALERT there; a record without response_tokens is an
+// error naming its line.
+func TestOpenInstructLength(t *testing.T) {
+	out, errOut, code := run(t, "", "stats", "--health", "--format", "json", "--baseline", "1", filepath.Join(openInstructDir, "standard"))
+	var r struct {
+		Health struct {
+			NotRun []string `json:"not_run"`
+			Trends []struct {
+				MeanStepCount float64 `json:"mean_step_count"`
+			} `json:"trends"`
+		} `json:"health"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 || len(r.Health.NotRun) != 0 || len(r.Health.Trends) != 2 ||
+		r.Health.Trends[0].MeanStepCount != 2 || r.Health.Trends[1].MeanStepCount != 2 {
+		t.Errorf("status %d, %v, health %+v, stderr %q", code, err, r.Health, errOut)
+	}
+
+	line := func(step, sample, tokens int) string {
+		b, _ := json.Marshal(map[string]any{"step": step, "sample_idx": sample, "prompt_idx": sample / 2, "prompt_tokens": []int{step, sample / 2},
+			"response_tokens": make([]int, tokens), "reward": float64(10 * (sample % 2)), "advantage": float64(10*(sample%2)) - 5, "finish_reason": "stop"})
+		return string(b) + "\n"
+	}
+	var run5 strings.Builder
+	for step := 1; step <= 5; step++ {
+		for sample := range 4 {
+			run5.WriteString(line(step, sample, map[bool]int{true: 40, false: 10}[step == 5]))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "grpo__1__1_rollouts_000000.jsonl")
+	if err := os.WriteFile(path, []byte(run5.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := statsHealth(t, exitHealthAlert, "", path)
+	if len(h.Findings) != 1 || h.Findings[0].Check != "length_drift" || h.Findings[0].Level != "ALERT" || h.Findings[0].Step != 5 || *h.Trends[4].MeanStepCount != 40 {
+		t.Errorf("findings %+v, want length_drift's ALERT at step 5", h.Findings)
+	}
+
+	// The third record's response_tokens left out.
+	lines := strings.SplitAfter(run5.String(), "\n")
+	lines[2] = strings.Replace(lines[2], `"response_tokens":[0,0,0,0,0,0,0,0,0,0],`, "", 1)
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, code = run(t, "", "stats", path)
+	if want := "\nrewardlens: " + path + `:3: step_count_by "response_tokens == nil ? nil : len(fromJSON(response_tokens))": missing: `; code != exitBadInput || !strings.Contains(errOut, want) {
+		t.Errorf("status %d, stderr %q, want %q", code, errOut, want)
 	}
 }
 

@@ -402,7 +402,7 @@ func (s *settings) loaderOptions(ctx context.Context, stdin io.Reader, cfg engin
 	if err != nil {
 		return loaders.Options{}, usageError{fmt.Errorf("--input-format: %w", err)}
 	}
-	fields, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	fields, err := cfg.RecordFields()
 	if err != nil {
 		return loaders.Options{}, inputError{err}
 	}

@@ -136,6 +136,12 @@ type Config struct {
 	// not read them.
 	PromptField   string `toml:"-"`
 	ResponseField string `toml:"-"`
+	// StepCountBy is an expression for a record's step_count, which the
+	// length-drift check and the mean step_count follow: a trainer's
+	// layout sets it where the record's length is not a step_count
+	// (open-instruct's len(response_tokens)); "" reads the record's
+	// step_count. It is no config key.
+	StepCountBy string `toml:"-"`
 }
 
 // InferObjectives returns cfg with, for the pareto scorer configured without
@@ -244,6 +250,17 @@ func (cfg Config) recordFieldKeys() []string {
 	return slices.Compact(keys)
 }
 
+// RecordFields returns what derives each record's group, batch, ID and
+// step_count (GroupBy, BatchBy, IDBy, StepCountBy), nil when cfg sets
+// none of them.
+func (cfg Config) RecordFields() (*scoring.RecordFields, error) {
+	f, err := scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy)
+	if err != nil {
+		return nil, err
+	}
+	return f.WithStepCount(cfg.StepCountBy)
+}
+
 // RewardComputer turns trajectories into rewards: a scorer and the options
 // of the computation. Build one with New.
 type RewardComputer struct {
@@ -312,7 +329,7 @@ func New(cfg Config) (*RewardComputer, error) {
 		return nil, err
 	}
 	c := &RewardComputer{Scorer: scorer, Options: opts, MatchLogged: cfg.MatchLogged != nil && *cfg.MatchLogged, EqualGroups: cfg.EqualGroups}
-	if c.Fields, err = scoring.NewRecordFields(cfg.GroupBy, cfg.BatchBy, cfg.IDBy); err != nil {
+	if c.Fields, err = cfg.RecordFields(); err != nil {
 		return nil, err
 	}
 	if cfg.LoggedAdvantage != "" {

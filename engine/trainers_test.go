@@ -190,6 +190,33 @@ func TestRecordFields(t *testing.T) {
 	}
 }
 
+// TestRecordFieldsStepCount checks the step_count a layout sets by
+// expression (Config.StepCountBy): an integer >= 0, with the other record
+// fields kept; "" adds nothing.
+func TestRecordFieldsStepCount(t *testing.T) {
+	f, err := Config{BatchBy: "step", StepCountBy: "n"}.RecordFields()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := enginetest.Traj(0, "", "step", 2.0, "n", 7.0)
+	if err := f.Clone().Apply(&tr); err != nil || tr.Batch != 2 || tr.StepCount != 7 {
+		t.Errorf("batch %d, step_count %d, %v", tr.Batch, tr.StepCount, err)
+	}
+	for n, want := range map[float64]string{-1: `step_count_by "n": must be >= 0, found -1`, 1.5: `step_count_by "n": must be an integer, found 1.5`} {
+		tr := enginetest.Traj(0, "", "step", 2.0, "n", n)
+		if err := f.Apply(&tr); err == nil || err.Error() != want {
+			t.Errorf("n = %v: %v, want %q", n, err, want)
+		}
+	}
+	if g, err := (Config{}).RecordFields(); g != nil || err != nil {
+		t.Errorf("no expression: %v, %v", g, err)
+	}
+	var ce *scoring.CompileError
+	if _, err := (Config{StepCountBy: "n +"}).RecordFields(); !errors.As(err, &ce) || ce.Name != scoring.StepCountBySetting {
+		t.Errorf("a bad expression: %v", err)
+	}
+}
+
 // TestGDPONanSum checks gdpo with nansum against TRL's normalize_then_sum
 // (trl/trainer/grpo_trainer.py, _generate_and_score_completions, at
 // huggingface/trl f2cd577): a missing reward is left out of its

@@ -41,12 +41,18 @@ import (
 // 2026-01-23) with the same code: runs of both are about. The file does
 // not say which one the run used; the logged advantage of the first
 // file's groups does (openInstructNormalisation), and centered stands
-// when it cannot tell.
+// when it cannot tell. It is not decided again: a later step that
+// contradicts it is warned of (openInstructNormalisationWarning).
 //
 // prompt_idx is a slot of the step's batch (sample_idx //
 // num_samples_per_prompt), not a prompt: each step draws new prompts, so
 // the prompts' analysis follows prompt_tokens, the prompt itself (the
 // traces hold no text). The id is step:sample_idx, open-instruct's own.
+// The step_count is the completion's length in tokens,
+// len(response_tokens), the list of token ids _save_rollouts writes from
+// result.responses, whose lengths open-instruct's own
+// val/sequence_lengths averages (_data_preparation_loop): the length-drift
+// check and the mean step_count follow it.
 // The reward is one number, verification_reward (10) times the
 // verifiers' score plus, with additive_format_reward, the format reward
 // (1) (RewardConfig.build, open_instruct/ground_truth_utils.py): the
@@ -78,6 +84,14 @@ const (
 	openInstructID = `string(int(step)) + ":" + string(int(sample_idx))`
 )
 
+const (
+	// openInstructResponseTokens is a list of token ids, read as its
+	// JSON text: openInstructLength counts its elements, and is null
+	// (the record's error: missing) where it is absent or null.
+	openInstructResponseTokens = "response_tokens"
+	openInstructLength         = openInstructResponseTokens + " == nil ? nil : len(fromJSON(" + openInstructResponseTokens + "))"
+)
+
 // An openInstructMode is one of open-instruct's advantage normalisations
 // (advantage_normalization_type).
 type openInstructMode string
@@ -95,6 +109,10 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	if cfg.IDBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructSample)) {
 		cfg.IDBy = openInstructID
 		notes = append(notes, "id = step:"+openInstructSample)
+	}
+	if cfg.StepCountBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructResponseTokens)) {
+		cfg.StepCountBy = openInstructLength
+		notes = append(notes, "step_count = len("+openInstructResponseTokens+")")
 	}
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
@@ -194,22 +212,17 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 	}
 	standard, centered := 0, 0
 	told := false // a group whose rewards differ
-	rewards := []float64{}
+	var rewards, advantages []float64
 	for _, g := range groups {
-		rewards = rewards[:0]
+		rewards, advantages = rewards[:0], advantages[:0]
 		for _, r := range g {
-			rewards = append(rewards, r.reward)
+			rewards, advantages = append(rewards, r.reward), append(advantages, r.advantage)
 		}
-		mean, std := stats.PopMeanStd(rewards) // numpy's mean and std
-		if len(g) < 2 || !(std > 0) {
+		groupTells, fitsStandard, fitsCentered := openInstructFits(rewards, advantages)
+		if !groupTells {
 			continue
 		}
 		told = true
-		fitsStandard, fitsCentered := true, true
-		for _, r := range g {
-			fitsStandard = fitsStandard && fitsLogged(r.advantage, (r.reward-mean)/(std+openInstructEpsilon))
-			fitsCentered = fitsCentered && fitsLogged(r.advantage, r.reward-mean)
-		}
 		if fitsStandard {
 			standard++
 		}
@@ -228,6 +241,23 @@ func openInstructNormalisation(rows []scoring.Trajectory) (openInstructMode, str
 		return openInstructCentered, "no group of the first records has rewards that differ, which alone tell it"
 	}
 	return openInstructCentered, "the first records' logged advantages fit neither formula in every group"
+}
+
+// openInstructFits reports whether one group's rewards tell the
+// normalisation (two or more that differ: else both formulas give 0), and
+// which formulas reproduce each of its logged advantages (to 1e-10,
+// relative), with numpy's mean and std (population) of the rewards.
+func openInstructFits(rewards, advantages []float64) (told, standard, centered bool) {
+	mean, std := stats.PopMeanStd(rewards)
+	if len(rewards) < 2 || !(std > 0) {
+		return false, false, false
+	}
+	standard, centered = true, true
+	for j, r := range rewards {
+		standard = standard && fitsLogged(advantages[j], (r-mean)/(std+openInstructEpsilon))
+		centered = centered && fitsLogged(advantages[j], r-mean)
+	}
+	return true, standard, centered
 }
 
 // openInstructPassThreshold returns the pass threshold read from the
@@ -358,13 +388,125 @@ func openInstructRuns(files []loaders.FileFields) string {
 // them takes numpy's mean and std over the group), and the comparison
 // with the logged advantage leaves them out; and of the rewards that
 // contradict the pass threshold read from the first records
-// (openInstructLevelWarning).
+// (openInstructLevelWarning), and of a step whose logged advantages
+// contradict the advantage normalisation in force
+// (openInstructNormalisationWarning).
 func openInstructWarnings(cfg engine.Config, res *engine.Result, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
-	if w := openInstructLevelWarning(cfg, res, batches); w != "" {
-		warnings = append(warnings, w)
+	for _, w := range []string{openInstructLevelWarning(cfg, res, batches), openInstructNormalisationWarning(cfg, res, batches)} {
+		if w != "" {
+			warnings = append(warnings, w)
+		}
 	}
 	return warnings
+}
+
+// openInstructInForce returns the advantage normalisation cfg's settings
+// compute (grpo under scale none: centered; under scale group with the
+// population std and epsilon 1e-8: standard), false for any other
+// settings, which are not open-instruct's.
+func openInstructInForce(cfg engine.Config) (openInstructMode, bool) {
+	if cfg.Method != string(engine.GRPO) {
+		return "", false
+	}
+	switch {
+	case cfg.Scale == string(engine.ScaleNone):
+		return openInstructCentered, true
+	case cfg.Scale == string(engine.ScaleGroup) && cfg.Std == string(engine.StdPopulation) && cfg.Epsilon != nil && *cfg.Epsilon == openInstructEpsilon:
+		return openInstructStandard, true
+	}
+	return "", false
+}
+
+// openInstructNormalisationWarning warns when a step, in the batches of
+// index batches, contradicts the advantage normalisation in force
+// (openInstructInForce), which the layout read once from the first step
+// and never reads again (following, a run resumed with another
+// advantage_normalization_type): its groups' logged advantages fit the
+// other formula, and none fits the one in force (openInstructFits, over
+// the groups of the step's largest size, all of whose rows are valid,
+// with a reward (the objective whose expression is reward) and a finite
+// logged advantage: a group caught in part is not judged). Only the first such
+// step is named: "" when a batch before it (a follower asks batch by
+// batch) contradicts too, or when it is the first batch, which the
+// normalisation was read from or which settings given overrule (the
+// comparison with the logged advantage says so).
+func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, batches []int) string {
+	inForce, ok := openInstructInForce(cfg)
+	ev := res.Evaluation
+	if !ok || ev.Logged == nil {
+		return ""
+	}
+	k := -1
+	for _, o := range cfg.Objectives {
+		if strings.TrimSpace(o.Expr) == openInstructReward {
+			k = slices.IndexFunc(res.Objectives, func(ro scoring.Objective) bool { return ro.Name == o.Name })
+			break
+		}
+	}
+	if k < 0 {
+		return ""
+	}
+	other := openInstructStandard
+	if inForce == openInstructStandard {
+		other = openInstructCentered
+	}
+	var rewards, advantages []float64
+	contradicts := func(bi int) bool {
+		groups := res.Ranking.Batches[bi].Groups
+		size := 0
+		for _, g := range groups {
+			size = max(size, len(g.Members))
+		}
+		fitsInForce, fitsOther := 0, 0
+		for _, g := range groups {
+			if len(g.Members) != size {
+				continue
+			}
+			rewards, advantages = rewards[:0], advantages[:0]
+			for _, i := range g.Members {
+				if !ev.Valid[i] || !ev.HasObjective(i, k) || ev.Missing(i, k) || math.IsNaN(ev.Logged[i]) || math.IsInf(ev.Logged[i], 0) {
+					break
+				}
+				rewards, advantages = append(rewards, ev.Row(i)[k]), append(advantages, ev.Logged[i])
+			}
+			if len(rewards) != len(g.Members) {
+				continue
+			}
+			told, standard, centered := openInstructFits(rewards, advantages)
+			if !told {
+				continue
+			}
+			if (inForce == openInstructStandard && standard) || (inForce == openInstructCentered && centered) {
+				fitsInForce++
+			}
+			if (other == openInstructStandard && standard) || (other == openInstructCentered && centered) {
+				fitsOther++
+			}
+		}
+		return fitsOther > 0 && fitsInForce == 0
+	}
+	first := -1
+	for _, bi := range slices.Sorted(slices.Values(batches)) {
+		if contradicts(bi) {
+			first = bi
+			break
+		}
+	}
+	if first <= 0 {
+		return ""
+	}
+	for bi := range first {
+		if contradicts(bi) {
+			return ""
+		}
+	}
+	give := "--scale none"
+	if other == openInstructStandard {
+		give = "--scale group --std population --epsilon 1e-8"
+	}
+	return fmt.Sprintf("step %d: the logged advantages fit open-instruct's %s advantage normalisation, not the %s one the rewards are computed with (decided once, from the first records): the run's advantage_normalization_type changed (a run resumed with another?); give %s if the run is %s throughout, or read its steps apart",
+		res.Ranking.Batches[first].Step, other, inForce, give, other)
 }
 
 // maxLevelsShown is how many reward levels openInstructLevelWarning names.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,5 +154,74 @@ func TestPromptNote(t *testing.T) {
 		if err != nil || (c.want == "") == strings.Contains(sentence, "prompt = ") || !strings.Contains(sentence, c.want) {
 			t.Errorf("%s: %q, %v; want %q", c.name, sentence, err, c.want)
 		}
+	}
+}
+
+// TestOpenInstructNormalisationWarning checks which step the warning of a
+// contradicted advantage normalisation names: the first after the first
+// batch whose groups fit the other formula and none the one in force;
+// none when the first batch contradicts it too (settings given), nor for
+// a group shorter than its step's others (caught in part) or with a row
+// without a reward.
+func TestOpenInstructNormalisationWarning(t *testing.T) {
+	cfg, _, err := layoutDefaults(engine.Config{}, &openInstructLayout, loaders.FileFields{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// group returns the rows of a prompt of step, each advantage its
+	// reward's under the standard formula or the centered one.
+	group := func(step int64, prompt string, standard bool, rewards ...float64) []scoring.Trajectory {
+		var sum, ss float64
+		for _, r := range rewards {
+			sum += r
+		}
+		mean := sum / float64(len(rewards))
+		for _, r := range rewards {
+			ss += (r - mean) * (r - mean)
+		}
+		std := math.Sqrt(ss / float64(len(rewards)))
+		var ts []scoring.Trajectory
+		for _, r := range rewards {
+			advantage := r - mean
+			if standard {
+				advantage /= std + 1e-8
+			}
+			ts = append(ts, scoring.Trajectory{Batch: step, Group: prompt, Done: true, Metadata: map[string]any{"reward": r, "advantage": advantage}})
+		}
+		return ts
+	}
+	centered := slices.Concat(group(1, "0", false, 0, 10, 0, 10), group(1, "1", false, 0, 0, 10, 10))
+	standard2 := slices.Concat(group(2, "0", true, 0, 10, 0, 10), group(2, "1", true, 10, 0, 0, 0))
+	for _, c2 := range []struct {
+		name    string
+		ts      []scoring.Trajectory
+		batches []int
+		want    string // the step named, "" for none
+	}{
+		{"a later standard step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{0, 1, 2}, "step 2: "},
+		{"followed, that step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{1}, "step 2: "},
+		{"followed, a step after it", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{2}, ""},
+		{"the first step standard too", slices.Concat(group(1, "0", true, 0, 10, 0, 10), standard2), []int{0, 1}, ""},
+		{"a step centered throughout", slices.Concat(centered, group(2, "0", false, 1, 2, 3, 4)), []int{0, 1}, ""},
+		// A short group fits standard, the whole one tells nothing.
+		{"a group caught in part", slices.Concat(centered, group(2, "0", false, 10, 10, 10, 10), group(2, "1", true, 0, 10)), []int{0, 1}, ""},
+		// The group's fifth row has no reward: its four fit standard.
+		{"a row without a reward", slices.Concat(centered, group(2, "0", true, 0, 10, 0, 10), []scoring.Trajectory{{Batch: 2, Group: "0", Done: true, Metadata: map[string]any{"advantage": 0.0}}}), []int{0, 1}, ""},
+	} {
+		res := c.Compute(c2.ts, engine.GRPO)
+		got := openInstructNormalisationWarning(cfg, res, c2.batches)
+		if (c2.want == "") != (got == "") || !strings.HasPrefix(got, c2.want) {
+			t.Errorf("%s: %q, want %q", c2.name, got, c2.want)
+		}
+	}
+	// Settings that are neither of open-instruct's: no warning.
+	sample := cfg
+	sample.Scale, sample.Std = string(engine.ScaleGroup), string(engine.StdSample)
+	if got := openInstructNormalisationWarning(sample, c.Compute(slices.Concat(group(1, "0", true, 0, 10, 0, 10), group(2, "0", false, 0, 10, 0, 10)), engine.GRPO), []int{0, 1}); got != "" {
+		t.Errorf("scale group, sample std: %q", got)
 	}
 }

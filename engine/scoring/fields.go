@@ -10,9 +10,11 @@ import (
 // RecordFields derives a trajectory's group, batch and ID from expressions
 // over its record (--group-by, --batch-by, --id-by), for inputs that name
 // them otherwise: verl's rollout dumps group by "input" and batch by
-// "step". The expressions see what objectives see (docs/CONTRACT.md, Expressions).
+// "step"; and its step_count, which only a trainer's layout derives
+// (open-instruct's completion length, WithStepCount). The expressions see
+// what objectives see (docs/CONTRACT.md, Expressions).
 type RecordFields struct {
-	group, batch, id *Expression
+	group, batch, id, stepCount *Expression
 }
 
 // The names of the record fields' settings, as the flags and config keys
@@ -21,6 +23,9 @@ const (
 	GroupBySetting = "group_by"
 	BatchBySetting = "batch_by"
 	IDBySetting    = "id_by"
+	// StepCountBySetting is a trainer layout's step_count
+	// (engine.Config.StepCountBy), no flag nor config key.
+	StepCountBySetting = "step_count_by"
 	// PromptBySetting is the prompts' analysis's (engine.Config.PromptBy).
 	PromptBySetting = "prompt_by"
 )
@@ -48,11 +53,31 @@ func NewRecordFields(groupBy, batchBy, idBy string) (*RecordFields, error) {
 	return f, nil
 }
 
-// Apply sets t's Group, Batch and ID from the expressions, reading t's
+// WithStepCount returns f deriving each trajectory's step_count from the
+// expression src as well (f itself when src is ""; a new RecordFields
+// when f is nil): the error is a *CompileError naming the setting.
+func (f *RecordFields) WithStepCount(src string) (*RecordFields, error) {
+	if src == "" {
+		return f, nil
+	}
+	e, err := CompileExpression(StepCountBySetting, src)
+	if err != nil {
+		return nil, err
+	}
+	out := &RecordFields{}
+	if f != nil {
+		*out = *f
+	}
+	out.stepCount = e
+	return out, nil
+}
+
+// Apply sets t's Group, Batch, ID and StepCount from the expressions, reading t's
 // record as the loader gave it (whole: not with a Pick). The group and the
 // ID are text: a string as it is, a number as its shortest decimal text
 // (3, 0.5), a bool as true or false. The batch is an integer: a number of
-// integral value, or the decimal text of one ("12"). A value that is missing (an absent field, null), of
+// integral value, or the decimal text of one ("12"); so is the step_count,
+// >= 0. A value that is missing (an absent field, null), of
 // another type, or a program that fails, is an error naming the setting
 // and its expression; the caller adds the place.
 func (f *RecordFields) Apply(t *Trajectory) error {
@@ -78,6 +103,20 @@ func (f *RecordFields) Apply(t *Trajectory) error {
 			return fieldError(IDBySetting, f.id, err)
 		}
 		t.ID = s
+	}
+	if f.stepCount != nil {
+		v, err := f.stepCount.Value(t)
+		var n int64
+		if err == nil {
+			n, err = integerValue(v)
+		}
+		if err == nil && n < 0 {
+			err = fmt.Errorf("must be >= 0, found %d", n)
+		}
+		if err != nil {
+			return fieldError(StepCountBySetting, f.stepCount, err)
+		}
+		t.StepCount = n
 	}
 	return nil
 }
@@ -158,7 +197,7 @@ func (f *RecordFields) Clone() *RecordFields {
 		return nil
 	}
 	c := &RecordFields{}
-	for _, p := range []struct{ src, dst **Expression }{{&f.group, &c.group}, {&f.batch, &c.batch}, {&f.id, &c.id}} {
+	for _, p := range []struct{ src, dst **Expression }{{&f.group, &c.group}, {&f.batch, &c.batch}, {&f.id, &c.id}, {&f.stepCount, &c.stepCount}} {
 		if *p.src != nil {
 			*p.dst = (*p.src).Clone()
 		}
