@@ -89,7 +89,7 @@ const (
 	// JSON text: openInstructLength counts its elements, and is null
 	// (the record's error: missing) where it is absent or null.
 	openInstructResponseTokens = "response_tokens"
-	openInstructLength         = openInstructResponseTokens + " == nil ? nil : len(fromJSON(" + openInstructResponseTokens + "))"
+	openInstructLength         = openInstructResponseTokens + " == nil ? nil : jsonLen(" + openInstructResponseTokens + ")"
 )
 
 // An openInstructMode is one of open-instruct's advantage normalisations

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // The fuzz targets read arbitrary bytes in one format, strictly and with

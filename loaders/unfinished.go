@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // Unfinished is the newest file of a directory that Load read in part or

@@ -470,6 +470,7 @@ func options(fields map[string]any) []expr.Option {
 			new(func(*builtBudget, []string, string) string)),
 		budgetedFunction(tickName, tick, 1, tickType),
 		expr.Function(torchNumberName, torchNumber, new(func(any) float64)),
+		expr.Function(jsonLenName, jsonLen, new(func(any) any)),
 		expr.Patch(withBudget{}),
 	}
 }

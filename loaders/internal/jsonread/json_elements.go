@@ -9,7 +9,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // The elements of a JSON array are read as JSONL's lines are, when they

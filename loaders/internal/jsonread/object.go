@@ -12,7 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // jsonText is the text of a valid JSON object; rewritten says whether it

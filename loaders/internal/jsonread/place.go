@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // The functions here find where, in valid JSON text, the value is that

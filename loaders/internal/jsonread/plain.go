@@ -4,7 +4,7 @@ import (
 	"bytes"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // A JSONL line usually takes no detour: it is valid JSON, its metadata is an

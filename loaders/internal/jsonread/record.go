@@ -1,6 +1,6 @@
 package jsonread
 
-import "github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+import "github.com/rewardlens/rewardlens/internal/jsonscan"
 
 // member is one member of a JSON object: its key (quoted) and its value, as
 // raw text.

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsontest"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsontest"
 )
 
 // randomTrajectoryLine returns a JSON object shaped like a trajectory, with

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // A JSON record's top-level fields that are not trajectory fields (verl's

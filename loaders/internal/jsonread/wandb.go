@@ -12,7 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // A W&B table file is what wandb writes for a wandb.Table, which TRL's and

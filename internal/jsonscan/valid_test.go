@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/loaders/internal/jsontest"
+	"github.com/rewardlens/rewardlens/internal/jsontest"
 )
 
 var validCases = []string{

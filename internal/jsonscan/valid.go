@@ -18,6 +18,26 @@ func Valid(b []byte) bool {
 	return ok && i+SkipSpace(b[i:]) == len(b)
 }
 
+// Len reports whether b is the JSON text of one array or object, as Valid
+// checks it, and how many elements or members (keys as written: a key
+// given twice counts twice) it holds, in the same pass.
+func Len(b []byte) (n int, ok bool) {
+	i := SkipSpace(b)
+	switch {
+	case i < len(b) && b[i] == '[':
+		i, ok = validArray(b, i, 1, &n)
+	case i < len(b) && b[i] == '{':
+		i, ok = Object(b, i, func(_ []byte, i int) (int, bool) {
+			n++
+			return ValidValue(b, i, 1)
+		})
+	}
+	if !ok || i+SkipSpace(b[i:]) != len(b) {
+		return 0, false
+	}
+	return n, true
+}
+
 // ValidValue checks the value that starts at b[i], inside depth open
 // containers, and returns the index just past it.
 func ValidValue(b []byte, i, depth int) (int, bool) {
@@ -30,7 +50,7 @@ func ValidValue(b []byte, i, depth int) (int, bool) {
 	case '{':
 		return validObject(b, i, depth+1)
 	case '[':
-		return validArray(b, i, depth+1)
+		return validArray(b, i, depth+1, nil)
 	case 't':
 		return ValidLiteral(b, i, "true")
 	case 'f':
@@ -104,8 +124,8 @@ func Object(b []byte, i int, value func(key []byte, i int) (int, bool)) (int, bo
 }
 
 // validArray checks the array that starts at b[i] (its "["), the depth-th
-// open container.
-func validArray(b []byte, i, depth int) (int, bool) {
+// open container, adding its elements to count unless count is nil.
+func validArray(b []byte, i, depth int, count *int) (int, bool) {
 	if depth > MaxNesting {
 		return i, false
 	}
@@ -118,6 +138,9 @@ func validArray(b []byte, i, depth int) (int, bool) {
 		var ok bool
 		if i, ok = ValidValue(b, i, depth); !ok {
 			return i, false
+		}
+		if count != nil {
+			*count++
 		}
 		i += SkipSpace(b[i:])
 		if i >= len(b) {
