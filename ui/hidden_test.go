@@ -104,3 +104,28 @@ func TestHealthAtOnceForSteps(t *testing.T) {
 		t.Errorf("on the Steps tab the health waits %v, want none", got)
 	}
 }
+
+// TestPreparerLeftHearsHidden: a recompute that prepared a tab's work
+// beside it (common.JobPreparer) landing once that tab was left tells
+// it again that it is hidden, for it to let go of that work, done now;
+// the tab shown that prepared hears nothing of the kind.
+func TestPreparerLeftHearsHidden(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	rewards := &heard{Tab: m.tabs[0]}
+	m.tabs[0] = rewards
+	press(m, "2")
+	rewards.msgs = nil
+	s := m.common.Session
+	m.recomputed(recomputedMsg{gen: m.rc.gen, ev: s.Evaluation, result: s.Result, preparer: 0})
+	if len(rewards.msgs) != 1 || rewards.msgs[0] != (common.HiddenMsg{}) {
+		t.Errorf("the tab left that prepared heard %v, want common.HiddenMsg", rewards.msgs)
+	}
+	groups := &heard{Tab: m.tabs[1]}
+	m.tabs[1] = groups
+	m.recomputed(recomputedMsg{gen: m.rc.gen, ev: s.Evaluation, result: s.Result, preparer: 1})
+	for _, msg := range groups.msgs {
+		if msg == (common.HiddenMsg{}) {
+			t.Error("the tab shown that prepared heard common.HiddenMsg")
+		}
+	}
+}

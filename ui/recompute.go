@@ -66,6 +66,9 @@ type recomputedMsg struct {
 	ev      *engine.Evaluation
 	result  *engine.Result
 	compare *engine.Result
+	// preparer is the tab whose work was prepared beside it
+	// (common.JobPreparer), -1 for none.
+	preparer int
 }
 
 // recomputeDueMsg says that the wait before the next recompute is over.
@@ -120,13 +123,16 @@ func (m *Model) startRecompute() tea.Cmd {
 	}
 	preparer, _ := m.tabs[m.active].(common.Preparer)
 	var prepareJob func(*engine.Result)
+	jobPreparer := -1
 	if p, ok := m.tabs[m.active].(common.JobPreparer); ok {
-		prepareJob = p.PrepareJob()
+		if prepareJob = p.PrepareJob(); prepareJob != nil {
+			jobPreparer = m.active
+		}
 	}
 	m.rc.started++
 	m.rc.last = time.Now()
 	m.rc.next = func() tea.Msg {
-		msg := recomputedMsg{gen: gen, ev: ev, result: reuse}
+		msg := recomputedMsg{gen: gen, ev: ev, result: reuse, preparer: jobPreparer}
 		if reuse == nil {
 			msg.result = ev.Prepare(opts, spare)
 		}
@@ -167,6 +173,12 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 		}
 		m.retire(old)
 		cmds = append(cmds, m.sessionChanged())
+	}
+	if msg.preparer >= 0 && msg.preparer != m.active {
+		// Left while its work was prepared: told again that it is
+		// hidden, it lets go of that work, done now, as it let go of the
+		// rest.
+		cmds = append(cmds, m.updateTab(msg.preparer, common.HiddenMsg{}))
 	}
 	if m.rc.shown != m.rc.gen {
 		if wait := recomputeInterval - time.Since(m.rc.last); wait > 0 {

@@ -182,8 +182,7 @@ func RankedSide(res *engine.Result, bi int, buf *Buffers) *Side {
 	res.ComputeBatch(bi)
 	members := res.Ranking.Batches[bi].Members
 	index := engine.ValidMembers(make([]int, 0, len(members)), members, res.Evaluation.Valid)
-	g := &Gathered{Index: index, of: [2]sideOf{{res, bi, len(members)}}}
-	s := g.newSide(0, gather(take(&buf.floats, len(index)), res, index), buf)
+	s := newSide(sideOf{res, bi, len(members)}, index, gather(take(&buf.floats, len(index)), res, index), buf)
 	s.rank(&buf.ranks[0])
 	return s
 }
@@ -265,8 +264,21 @@ func gather(v []float64, res *engine.Result, index []int) []float64 {
 // newSide returns side k of g (0 for A, 1 for B) of values, its arrays
 // taken from buf, not yet ranked (rank).
 func (g *Gathered) newSide(k int, values []float64, buf *Buffers) *Side {
+	return newSide(g.of[k], g.Index, values, buf)
+}
+
+// newSide returns the side of values, those of the trajectories index,
+// made of of, its arrays taken from buf, not yet ranked (rank).
+func newSide(of sideOf, index []int, values []float64, buf *Buffers) *Side {
 	n := len(values)
-	return &Side{of: g.of[k], Index: g.Index, Values: values, order: take(&buf.int32s, n), codes: take(&buf.uint32s, n), ranks: take(&buf.floats, n)}
+	return &Side{of: of, Index: index, Values: values, order: take(&buf.int32s, n), codes: take(&buf.uint32s, n), ranks: take(&buf.floats, n)}
+}
+
+// Of reports whether s is result res's side on batch bi as it is now
+// (follow mode appends to a batch): the side Gather takes as known for
+// res compared with another result of its evaluation.
+func (s *Side) Of(res *engine.Result, bi int) bool {
+	return bi < len(res.Ranking.Batches) && s.of == sideOf{res, bi, len(res.Ranking.Batches[bi].Members)}
 }
 
 // rank sorts and ranks s's values.
@@ -331,8 +343,9 @@ func CompareSides(a, b *Side, buf *Buffers) Comparison {
 
 // fewTies is the most pairs of equal values, as a fraction 1/fewTies of
 // the values, for which sortBy sorts a side's runs of equal values one by
-// one rather than sorting every position by radix: a run is then of a
-// few hundred values at most, and most values are in none.
+// one rather than sorting every position by radix: a run of t values
+// holds t(t-1)/2 pairs, so runs are then short, and most values are in
+// none.
 const fewTies = 16
 
 // sortBy sets dst to the positions sorted by first's values, then

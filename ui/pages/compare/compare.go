@@ -576,7 +576,11 @@ func (t *compareTab) PrepareJob() func(res *engine.Result) {
 	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
 	if _, need := s.CompareNeeded(s.Options); need {
 		// B's result is computed with A's, which the comparison waits
-		// for: A's side is ranked beside it.
+		// for: A's side is ranked beside it, unless A's result stays and
+		// its side is held (a change of B).
+		if s.Result.Options.Equal(s.Options) && slices.ContainsFunc(t.sides[:], func(side *agreement.Side) bool { return side != nil && side.Of(s.Result, s.Batch) }) {
+			return nil
+		}
 		t.prepared, t.buf = p, nil
 		t.taken++
 		return func(res *engine.Result) {

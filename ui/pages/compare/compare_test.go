@@ -647,3 +647,29 @@ func TestVisitRanksASideBesideB(t *testing.T) {
 		t.Errorf("Kendall %v Spearman %v top %d, want %v %v %d", ct.cmp.Kendall, ct.cmp.Spearman, ct.cmp.TopShared, want.Kendall, want.Spearman, want.TopShared)
 	}
 }
+
+// TestChangeOfBKeepsASide: a change of B alone (A's result stays, its
+// side held) prepares nothing beside B's result: the comparison takes
+// A's side as it is rather than rank A's values again.
+func TestChangeOfBKeepsASide(t *testing.T) {
+	tab, s, _ := preparingTab(t)
+	ct := tab.(*compareTab)
+	sideA := ct.sides[0]
+	if sideA == nil || !sideA.Of(s.Result, s.Batch) {
+		t.Fatal("after a comparison the tab holds no side of A's result")
+	}
+	s.CompareMethod = engine.RLOO
+	if run := ct.PrepareJob(); run != nil {
+		t.Fatal("a change of B with A's side held prepares A's side again")
+	}
+	bOpts, _ := s.CompareNeeded(s.Options)
+	s.SetResult(s.Result, s.Evaluation.Compute(bOpts))
+	uitest.Refresh(tab, s)
+	if ct.sides[0] != sideA {
+		t.Error("the comparison with the new B ranked A's side again")
+	}
+	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
+	if ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman {
+		t.Errorf("Kendall %v Spearman %v, want %v %v", ct.cmp.Kendall, ct.cmp.Spearman, want.Kendall, want.Spearman)
+	}
+}
