@@ -62,8 +62,9 @@ func TestCompareSettledNeitherSign(t *testing.T) {
 // tau and Spearman's rho on the values, TopShared and the sign
 // disagreements; on A with few distinct values against B with ties, both
 // ways round, against distinct values both ways round, distinct values but
-// for a few ties against each, a side against itself, and values with NaNs, infinities and both zeros; below and
-// above the sizes the sorts split between two goroutines.
+// for a few ties against each, a side against itself, and values with
+// NaNs, infinities and both zeros; below and above the sizes the sorts
+// split between two goroutines.
 func TestCompareSidesMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
 	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 3}

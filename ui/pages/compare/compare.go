@@ -560,10 +560,11 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 // where as a job once the comparison is shown it came after them. When
 // B's result is computed beside them (a visit, or options that change
 // B's), only the side of the recompute's result, which the comparison
-// then takes as known. It is made with the buffers lent (new ones when the tab let go of its own while hidden)
-// and the sides known as a job would. It counts as a job taken until a
-// refresh takes it (takePrepared): the sides it reads are not given back
-// meanwhile.
+// then takes as known (none when A's result stays and its side is
+// held). It is made with the buffers lent (new ones when the tab let go
+// of its own while hidden) and the sides known as a job would. It counts
+// as a job taken until a refresh takes it (takePrepared): the sides it
+// reads are not given back meanwhile.
 func (t *compareTab) PrepareJob() func(res *engine.Result) {
 	s := t.common.Session
 	method := s.CompareMethod
