@@ -19,11 +19,13 @@ type RankBuffers struct {
 	// runs and tmp are the two goroutines' buffers for sorting Ranks'
 	// runs.
 	runs, tmp [2][]uint64
+	// scratch are the two goroutines' buffers for sorting a bucket.
+	scratch [2][]uint64
 	// bins are the two goroutines' counts of entries per bin, bucketOf
 	// each bin's bucket, and start each bucket's first place, of Ranks'
 	// scatter into buckets.
 	bins     [2][]uint32
-	bucketOf []uint16
+	bucketOf []uint32
 	start    []int
 	place    [2][]int
 }
@@ -39,7 +41,7 @@ const runRadixMin = 256
 // bucket alone.
 const (
 	binBits    = 16
-	bucketSize = 1024
+	bucketSize = 2048
 )
 
 // grow returns buf's two buffers of n entries.
@@ -139,7 +141,7 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		if first := start[len(start)-1]; end > first && end+c-first > bucketSize {
 			start = append(start, end)
 		}
-		bucketOf[v] = uint16(len(start) - 1)
+		bucketOf[v] = uint32(len(start) - 1)
 		end += c
 	}
 	start = append(start, n)
@@ -183,7 +185,9 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		code := uint32(0)
 		for k := first; k < last; k++ {
 			lo, hi := start[k], start[k+1]
-			sortBucket(b[lo:hi], a[lo:hi])
+			scratch := slices.Grow(buf.scratch[part][:0], hi-lo)[:hi-lo]
+			buf.scratch[part] = scratch
+			sortBucket(b[lo:hi], scratch)
 			for lo < hi {
 				end := lo + 1
 				for end < hi && b[end]>>posBits == b[lo]>>posBits {
@@ -255,6 +259,8 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 // bucketInsertionMax is the longest run sortBucket sorts by insertion.
 const bucketInsertionMax = 16
 
+const bucketDigitBits = 12
+
 // sortBucket sorts s, distinct entries, in place, tmp a buffer as long:
 // a least-significant-digit radix sort on the highest varying bits, about
 // twice as many values of them as entries, leaves runs of one or two on
@@ -270,16 +276,17 @@ func sortBucket(s, tmp []uint64) {
 		or, and = or|e, and&e
 	}
 	top := bits.Len64(or ^ and)
-	sorted := min(bits.Len(uint(len(s)))+1, top)
-	passes := (sorted + digitBits - 1) / digitBits
+	sorted := min(bits.Len(uint(len(s)-1))+1, top)
+	passes := (sorted + bucketDigitBits - 1) / bucketDigitBits
 	width := (sorted + passes - 1) / passes
 	low := top - sorted
 	src, dst := s, tmp
+	longest := int32(0)
 	for pass := range passes {
 		// The last digit may reach above top: those bits are equal.
 		shift := uint(low + pass*width)
 		mask := uint64(1)<<width - 1
-		var counts [buckets]int32
+		var counts [1 << bucketDigitBits]int32
 		c := counts[:1<<width]
 		for _, e := range src {
 			c[(e>>shift)&mask]++
@@ -288,6 +295,7 @@ func sortBucket(s, tmp []uint64) {
 		for v, count := range c {
 			c[v] = sum
 			sum += count
+			longest = max(longest, count)
 		}
 		for _, e := range src {
 			v := (e >> shift) & mask
@@ -298,6 +306,11 @@ func sortBucket(s, tmp []uint64) {
 	}
 	if passes%2 == 1 {
 		copy(s, tmp)
+	}
+	if passes == 1 && longest <= bucketInsertionMax {
+		// Each entry stops at the first one of a smaller digit.
+		insertionSortUint64(s)
+		return
 	}
 	for lo := 0; lo < len(s); {
 		hi := lo + 1
