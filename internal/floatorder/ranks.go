@@ -163,9 +163,9 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 			place[k]++
 		}
 	})
-	// The buckets in two parts, each coded from 0, the codes written
-	// over the emptied entries of a, in order; then each part's written
-	// at its positions, the second's moved up by the first's count of
+	// The buckets in two parts, each coded from 0, each place's code
+	// written above its position over its entry; then each part's
+	// codes written at their positions, the second's moved up by the first's count of
 	// distinct keys. Equal upper bits share a bin, so a run is never
 	// split.
 	split, _ := slices.BinarySearch(start, n/2)
@@ -194,8 +194,9 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 					end++
 				}
 				if end-lo == 1 {
-					order[lo] = int32(b[lo] & posMask)
-					a[lo], table[code] = uint64(code), float64(lo+1)
+					at := b[lo] & posMask
+					order[lo], b[lo] = int32(at), uint64(code)<<32|at
+					table[code] = float64(lo + 1)
 					code++
 					lo = end
 					continue
@@ -227,16 +228,14 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 						s++
 					}
 					table[code] = float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
-					for j := lo + r; j < lo+s; j++ {
-						a[j] = uint64(code)
+					for j, e := range run[r:s] {
+						at := e & posMask
+						order[lo+r+j], b[lo+r+j] = int32(at), uint64(code)<<32|at
 					}
 					t := int64(s - r)
 					pairs[part] += t * (t - 1) / 2
 					code++
 					r = s
-				}
-				for j, e := range run {
-					order[lo+j] = int32(e & posMask)
 				}
 				lo = end
 			}
@@ -248,8 +247,8 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		if part == 1 {
 			lo, hi, base = mid, n, count[0]
 		}
-		for j := lo; j < hi; j++ {
-			codes[order[j]] = uint32(a[j]) + base
+		for _, e := range b[lo:hi] {
+			codes[uint32(e)] = uint32(e>>32) + base
 		}
 	})
 	copy(avg[count[0]:], avg[mid:mid+int(count[1])])
