@@ -261,10 +261,9 @@ const bucketInsertionMax = 16
 const bucketDigitBits = 12
 
 // sortBucket sorts s, distinct entries, in place, tmp a buffer as long:
-// a least-significant-digit radix sort on the highest varying bits, about
-// twice as many values of them as entries, leaves runs of one or two on
-// spread entries, which insertion finishes; longer runs are sorted so
-// again.
+// a counting sort on its highest varying bits, up to twice as many
+// values of them as entries, leaves runs of one or two on spread entries,
+// which insertion finishes; longer runs are sorted so again.
 func sortBucket(s, tmp []uint64) {
 	if len(s) <= bucketInsertionMax {
 		insertionSortUint64(s)
@@ -275,47 +274,41 @@ func sortBucket(s, tmp []uint64) {
 		or, and = or|e, and&e
 	}
 	top := bits.Len64(or ^ and)
-	sorted := min(bits.Len(uint(len(s)-1))+1, top)
-	passes := (sorted + bucketDigitBits - 1) / bucketDigitBits
-	width := (sorted + passes - 1) / passes
-	low := top - sorted
-	src, dst := s, tmp
-	longest := int32(0)
-	for pass := range passes {
-		// The last digit may reach above top: those bits are equal.
-		shift := uint(low + pass*width)
-		mask := uint64(1)<<width - 1
+	width := min(bits.Len(uint(len(s)-1))+1, bucketDigitBits, top)
+	shift := uint(top - width)
+	mask := uint64(1)<<width - 1
+	// Counts zeroed only as wide as the digit: runs sorted again are
+	// short.
+	var c []int32
+	if width <= 6 {
+		var counts [1 << 6]int32
+		c = counts[:1<<width]
+	} else {
 		var counts [1 << bucketDigitBits]int32
-		c := counts[:1<<width]
-		for _, e := range src {
-			c[(e>>shift)&mask]++
-		}
-		sum := int32(0)
-		for v, count := range c {
-			c[v] = sum
-			sum += count
-			longest = max(longest, count)
-		}
-		for _, e := range src {
-			v := (e >> shift) & mask
-			dst[c[v]] = e
-			c[v]++
-		}
-		src, dst = dst, src
+		c = counts[:1<<width]
 	}
-	if passes%2 == 1 {
-		copy(s, tmp)
+	for _, e := range s {
+		c[(e>>shift)&mask]++
 	}
-	if passes == 1 && longest <= bucketInsertionMax {
+	sum, longest := int32(0), int32(0)
+	for v, count := range c {
+		c[v] = sum
+		sum += count
+		longest = max(longest, count)
+	}
+	for _, e := range s {
+		v := (e >> shift) & mask
+		tmp[c[v]] = e
+		c[v]++
+	}
+	copy(s, tmp)
+	if longest <= bucketInsertionMax {
 		// Each entry stops at the first one of a smaller digit.
 		insertionSortUint64(s)
 		return
 	}
-	for lo := 0; lo < len(s); {
-		hi := lo + 1
-		for hi < len(s) && s[hi]>>low == s[lo]>>low {
-			hi++
-		}
+	lo := int32(0)
+	for _, hi := range c {
 		switch {
 		case hi-lo > bucketInsertionMax:
 			sortBucket(s[lo:hi], tmp[lo:hi])
