@@ -22,10 +22,11 @@ type RankBuffers struct {
 	// scratch are the two goroutines' buffers for sorting a bucket.
 	scratch [2][]uint64
 	// bins are the two goroutines' counts of entries per bin, bucketOf
-	// each bin's bucket, and start each bucket's first place, of Ranks'
-	// scatter into buckets.
+	// each bin's bucket, start each bucket's first place and place each
+	// goroutine's next place in each bucket, of Ranks' scatter into
+	// buckets.
 	bins     [2][]uint32
-	bucketOf []uint32
+	bucketOf []uint16
 	start    []int
 	place    [2][]int
 }
@@ -36,7 +37,7 @@ const runRadixMin = 256
 
 // Ranks' scatter into buckets: the entries are counted in up to 2^binBits
 // bins by their upper varying bits, consecutive bins are grouped into
-// buckets of about bucketSize entries, which each stay in the caches
+// buckets of up to bucketSize entries, which each stay in the caches
 // while they are sorted and ranked. A bin holding more entries is a
 // bucket alone.
 const (
@@ -85,11 +86,12 @@ func halves(n int, f func(part, lo, hi int)) {
 // a position needs, eight bytes: on a million values the upper 44 bits,
 // which distinct values seldom share. The entries are scattered once into
 // buckets by their upper varying bits, in one pass over them, the
-// buckets sized by a count of those bits so that each, a thousand entries
-// or so, is then sorted (sortBucket), coded and its table written while
-// it stays in the caches, the buckets split between two goroutines. Runs
-// equal in the upper bits are sorted by the lower ones: on distinct
-// values most runs are of one.
+// buckets sized by a count of those bits so that each, up to bucketSize
+// entries, is then sorted (sortBucket), coded and its table written
+// while it stays in the caches, the buckets split between two
+// goroutines; a bucket the count could not split (a bin of parallelMin
+// entries or more) is sorted on both first. Runs equal in the upper bits
+// are sorted by the lower ones: on distinct values most runs are of one.
 func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64) {
 	n := len(x)
 	if n == 0 {
@@ -141,53 +143,78 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		if first := start[len(start)-1]; end > first && end+c-first > bucketSize {
 			start = append(start, end)
 		}
-		bucketOf[v] = uint32(len(start) - 1)
+		bucketOf[v] = uint16(len(start) - 1)
 		end += c
 	}
 	start = append(start, n)
 	buf.start = start
 	buckets := len(start) - 1
-	for part := range buf.place {
-		buf.place[part] = slices.Grow(buf.place[part][:0], buckets)[:buckets]
-	}
-	copy(buf.place[0], start)
-	copy(buf.place[1], start)
-	for v := range bins {
-		buf.place[1][bucketOf[v]] += int(buf.bins[0][v])
-	}
-	halves(n, func(part, lo, hi int) {
-		place := buf.place[part]
-		for _, e := range a[lo:hi] {
-			k := bucketOf[(e>>binShift)&uint64(bins-1)]
-			b[place[k]] = e
-			place[k]++
+	if buckets == 1 {
+		// The scatter would copy the entries, in order already.
+		a, b = b, a
+	} else {
+		for part := range buf.place {
+			buf.place[part] = slices.Grow(buf.place[part][:0], buckets)[:buckets]
 		}
-	})
-	// The buckets in two parts, each coded from 0, each place's code
-	// written above its position over its entry; then each part's
-	// codes written at their positions, the second's moved up by the first's count of
-	// distinct keys. Equal upper bits share a bin, so a run is never
-	// split.
-	split, _ := slices.BinarySearch(start, n/2)
-	mid := start[split]
+		copy(buf.place[0], start)
+		copy(buf.place[1], start)
+		for v := range bins {
+			buf.place[1][bucketOf[v]] += int(buf.bins[0][v])
+		}
+		halves(n, func(part, lo, hi int) {
+			place := buf.place[part]
+			for _, e := range a[lo:hi] {
+				k := bucketOf[(e>>binShift)&uint64(bins-1)]
+				b[place[k]] = e
+				place[k]++
+			}
+		})
+	}
+	// A bucket of parallelMin entries or more (values that one count of
+	// bins does not spread: a cluster and far outliers, or equal upper
+	// bits) sorted first on both goroutines, a over it free.
+	for k := range buckets {
+		if lo, hi := start[k], start[k+1]; hi-lo >= parallelMin && !slices.IsSorted(b[lo:hi]) {
+			sortBucketHalves(b[lo:hi], a[lo:hi])
+		}
+	}
+	// The places in two parts, each coded from 0, each place's code
+	// written above its position over its entry; then each part's codes
+	// written at their positions, the second's moved up by the first's
+	// count of distinct keys. The parts split between runs equal in the
+	// upper bits: at a bucket's start (equal upper bits share a bin), or
+	// inside one sorted already.
+	mid := n / 2
+	if k, found := slices.BinarySearch(start, mid); !found {
+		if k--; start[k+1]-start[k] < parallelMin {
+			mid = start[k+1]
+		} else {
+			for mid < n && b[mid]>>posBits == b[mid-1]>>posBits {
+				mid++
+			}
+		}
+	}
 	var pairs [2]int64
 	var count [2]uint32
 	halves(n, func(part, _, _ int) {
-		first, last := 0, split
+		from, to := 0, mid
 		if part == 1 {
-			first, last = split, buckets
+			from, to = mid, n
 		}
 		// Each part's table from where its codes could start at most:
 		// the second's is moved down after the first's once both are
 		// counted.
-		base := start[first]
-		table := avg[base:]
+		table := avg[from:]
 		code := uint32(0)
-		for k := first; k < last; k++ {
-			lo, hi := start[k], start[k+1]
-			scratch := slices.Grow(buf.scratch[part][:0], hi-lo)[:hi-lo]
-			buf.scratch[part] = scratch
-			sortBucket(b[lo:hi], scratch)
+		first, _ := slices.BinarySearch(start, from+1)
+		for k := first - 1; k < buckets && start[k] < to; k++ {
+			// The bucket's places in the part.
+			lo, hi := max(start[k], from), min(start[k+1], to)
+			if !slices.IsSorted(b[lo:hi]) {
+				scratch := slices.Grow(buf.scratch[part][:0], hi-lo)[:hi-lo]
+				buf.scratch[part] = scratch
+				sortBucket(b[lo:hi], scratch)
+			}
 			for lo < hi {
 				end := lo + 1
 				for end < hi && b[end]>>posBits == b[lo]>>posBits {
@@ -258,6 +285,8 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 // bucketInsertionMax is the longest run sortBucket sorts by insertion.
 const bucketInsertionMax = 16
 
+// bucketDigitBits is the widest digit sortBucket counts by: its counts
+// stay within the first-level cache.
 const bucketDigitBits = 12
 
 // sortBucket sorts s, distinct entries, in place, tmp a buffer as long:
@@ -317,6 +346,47 @@ func sortBucket(s, tmp []uint64) {
 		}
 		lo = hi
 	}
+}
+
+// sortBucketHalves is sortBucket on two goroutines, for a long s: a
+// radix pass on its highest varying bits, then the runs equal in them
+// split between the two.
+func sortBucketHalves(s, tmp []uint64) {
+	n := len(s)
+	var or, and [2]uint64
+	halves(n, func(part, lo, hi int) {
+		o, d := uint64(0), ^uint64(0)
+		for _, e := range s[lo:hi] {
+			o, d = o|e, d&e
+		}
+		or[part], and[part] = o, d
+	})
+	top := bits.Len64((or[0] | or[1]) ^ (and[0] & and[1]))
+	width := min(digitBits, top)
+	shift := top - width
+	if sorted := radixPasses(s, tmp, shift, width, (uint64(1)<<width-1)<<shift); &sorted[0] != &s[0] {
+		halves(n, func(_, lo, hi int) { copy(s[lo:hi], sorted[lo:hi]) })
+	}
+	mid := n / 2
+	for mid < n && s[mid]>>shift == s[mid-1]>>shift {
+		mid++
+	}
+	halves(n, func(part, _, _ int) {
+		lo, hi := 0, mid
+		if part == 1 {
+			lo, hi = mid, n
+		}
+		for lo < hi {
+			end := lo + 1
+			for end < hi && s[end]>>shift == s[lo]>>shift {
+				end++
+			}
+			if end-lo > 1 {
+				sortBucket(s[lo:end], tmp[lo:end])
+			}
+			lo = end
+		}
+	})
 }
 
 // insertionSortUint64 sorts s in place by insertion.

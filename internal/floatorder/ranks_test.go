@@ -102,16 +102,16 @@ func TestRanksAndSortByCode(t *testing.T) {
 // Ranks matches a reference, a stable sort by Key (ties by position) and
 // the runs of equal keys read off it, on random values with ties, NaNs,
 // infinities and both zeros, at sizes around its thresholds (ranksFew's,
-// a bucket's, parallelMin), and on values that fill one bucket (all
-// distinct within a few ulps, or a cluster with a few far outliers,
-// which leaves most buckets empty), that share their upper bits in long
-// runs, or that fill a few bins unevenly (normal values, sorted or
-// reversed).
+// a bucket's, parallelMin, a bucket sorted on two goroutines and split
+// between them), and on values that fill one bucket (all distinct within
+// a few ulps, or a cluster with a few far outliers, which leaves most
+// buckets empty), that share their upper bits in long runs, or that fill
+// a few bins unevenly (normal values, sorted or reversed).
 func TestRanksMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	special := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64}
 	var buf RankBuffers
-	for _, n := range []int{1, 2, 17, bucketSize - 1, bucketSize + 1, 5000, parallelMin - 1, parallelMin, parallelMin + 1} {
+	for _, n := range []int{1, 2, 17, bucketSize - 1, bucketSize + 1, 5000, parallelMin - 1, parallelMin, parallelMin + 1, 2*parallelMin + 3} {
 		for _, shape := range []string{"mixed", "ulps", "cluster", "upper runs", "normal", "sorted", "reversed", "grpo"} {
 			x := make([]float64, n)
 			for i := range x {
