@@ -350,7 +350,8 @@ func sortBucket(s, tmp []uint64) {
 
 // sortBucketHalves is sortBucket on two goroutines, for a long s: a
 // radix pass on its highest varying bits, then the runs equal in them
-// split between the two.
+// split between the two, a run still long sorted so again (sortBucket's
+// counts are for fewer than parallelMin entries).
 func sortBucketHalves(s, tmp []uint64) {
 	n := len(s)
 	var or, and [2]uint64
@@ -381,7 +382,10 @@ func sortBucketHalves(s, tmp []uint64) {
 			for end < hi && s[end]>>shift == s[lo]>>shift {
 				end++
 			}
-			if end-lo > 1 {
+			switch {
+			case end-lo >= parallelMin:
+				sortBucketHalves(s[lo:end], tmp[lo:end])
+			case end-lo > 1:
 				sortBucket(s[lo:end], tmp[lo:end])
 			}
 			lo = end

@@ -105,8 +105,9 @@ func TestRanksAndSortByCode(t *testing.T) {
 // a bucket's, parallelMin, a bucket sorted on two goroutines and split
 // between them), and on values that fill one bucket (all distinct within
 // a few ulps, or a cluster with a few far outliers, which leaves most
-// buckets empty), that share their upper bits in long runs, or that fill
-// a few bins unevenly (normal values, sorted or reversed).
+// buckets empty, and near ones, which leave a long run in its bucket),
+// that share their upper bits in long runs, or that fill a few bins
+// unevenly (normal values, sorted or reversed).
 func TestRanksMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	special := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64}
@@ -127,10 +128,13 @@ func TestRanksMatchesReference(t *testing.T) {
 					}
 				case "ulps": // distinct, equal but for their last bits
 					x[i] = 1 + float64(rng.IntN(4*n))*0x1p-52
-				case "cluster": // one bin, a few far outliers
+				case "cluster": // one bin, a few far outliers and near ones
 					x[i] = 1 + rng.Float64()*0x1p-30
-					if rng.IntN(1000) == 0 {
+					switch rng.IntN(1000) {
+					case 0:
 						x[i] = special[rng.IntN(len(special))] * 1e300
+					case 1:
+						x[i] = 1.03
 					}
 				case "upper runs": // long runs equal in their upper bits
 					x[i] = 1 + float64(rng.IntN(20000))*0x1p-50
