@@ -2,6 +2,7 @@ package floatorder
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -42,11 +43,54 @@ func BenchmarkCompareSort1M(b *testing.B) {
 }
 
 // BenchmarkRanks1M sorts and ranks a million normal values.
-func BenchmarkRanks1M(b *testing.B) {
-	x := normal1M()
+func BenchmarkRanks1M(b *testing.B) { benchmarkRanks(b, normal1M()) }
+
+// weighted1M returns a million weighted sums 0.3*u1 + 0.7*u2 of two
+// uniform objectives, the dashboard's reward of two objectives, the same
+// each call.
+func weighted1M() []float64 {
+	rng := rand.New(rand.NewPCG(9, 10))
+	x := make([]float64, 1_000_000)
+	for i := range x {
+		x[i] = 0.3*rng.Float64() + 0.7*rng.Float64()
+	}
+	return x
+}
+
+// grpo1M returns weighted1M normalised within each group of 8, (x -
+// mean) / std, as GRPO's advantages are.
+func grpo1M() []float64 {
+	x := weighted1M()
+	for lo := 0; lo < len(x); lo += 8 {
+		g := x[lo : lo+8]
+		var mean, ss float64
+		for _, v := range g {
+			mean += v
+		}
+		mean /= float64(len(g))
+		for _, v := range g {
+			ss += (v - mean) * (v - mean)
+		}
+		std := math.Sqrt(ss / float64(len(g)))
+		for i := range g {
+			g[i] = (g[i] - mean) / std
+		}
+	}
+	return x
+}
+
+// benchmarkRanks sorts and ranks x at each iteration.
+func benchmarkRanks(b *testing.B, x []float64) {
 	order, codes, avg := make([]int32, len(x)), make([]uint32, len(x)), make([]float64, len(x))
 	var buf RankBuffers
 	for b.Loop() {
 		Ranks(x, order, codes, avg, &buf)
 	}
 }
+
+// BenchmarkRanksWeighted1M ranks a million weighted sums of two uniform
+// objectives.
+func BenchmarkRanksWeighted1M(b *testing.B) { benchmarkRanks(b, weighted1M()) }
+
+// BenchmarkRanksGRPO1M ranks a million group-normalised weighted sums.
+func BenchmarkRanksGRPO1M(b *testing.B) { benchmarkRanks(b, grpo1M()) }

@@ -2,6 +2,7 @@ package floatorder
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -18,11 +19,31 @@ type RankBuffers struct {
 	// runs and tmp are the two goroutines' buffers for sorting Ranks'
 	// runs.
 	runs, tmp [2][]uint64
+	// scratch are the two goroutines' buffers for sorting a bucket.
+	scratch [2][]uint64
+	// bins are the two goroutines' counts of entries per bin, bucketOf
+	// each bin's bucket, start each bucket's first place and place each
+	// goroutine's next place in each bucket, of Ranks' scatter into
+	// buckets.
+	bins     [2][]uint32
+	bucketOf []uint16
+	start    []int
+	place    [2][]int
 }
 
 // runRadixMin is the shortest run Ranks sorts by radix rather than by
 // comparison.
 const runRadixMin = 256
+
+// Ranks' scatter into buckets: the entries are counted in up to 2^binBits
+// bins by their upper varying bits, consecutive bins are grouped into
+// buckets of up to bucketSize entries, which each stay in the caches
+// while they are sorted and ranked. A bin holding more entries is a
+// bucket alone.
+const (
+	binBits    = 16
+	bucketSize = 2048
+)
 
 // grow returns buf's two buffers of n entries.
 func (buf *RankBuffers) grow(n int) (a, b []uint64) {
@@ -61,12 +82,16 @@ func halves(n int, f func(part, lo, hi int)) {
 // code rather than by position is written in order, where one by
 // position would be written at random.
 //
-// It sorts the keys' upper 32 bits above the positions, eight bytes an
-// entry, by a least-significant-digit radix sort on those bits (three
-// passes at most, each split between two goroutines, skipping the digits
-// no key changes), then sorts the runs equal in those bits by the lower
-// ones: on distinct values most runs are of one, on few values most are
-// equal throughout.
+// Each entry is a key's upper 64-p bits above its position, p the bits
+// a position needs, eight bytes: on a million values the upper 44 bits,
+// which distinct values seldom share. The entries are scattered once into
+// buckets by their upper varying bits, in one pass over them, the
+// buckets sized by a count of those bits so that each, up to bucketSize
+// entries, is then sorted (sortBucket), coded and its table written
+// while it stays in the caches, the buckets split between two
+// goroutines; a bucket the count could not split (a bin of parallelMin
+// entries or more) is sorted on both first. Runs equal in the upper bits
+// are sorted by the lower ones: on distinct values most runs are of one.
 func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankBuffers) (distinct int, tied int64) {
 	n := len(x)
 	if n == 0 {
@@ -76,91 +101,171 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		return distinct, tied
 	}
 	a, b := buf.grow(n)
+	posBits := max(bits.Len(uint(n-1)), 1)
+	posMask := uint64(1)<<posBits - 1
 	var or, and [2]uint64
 	halves(n, func(part, lo, hi int) {
 		o, d := uint64(0), ^uint64(0)
-		for i := lo; i < hi; i++ {
-			k := Key(x[i]) &^ (1<<32 - 1)
-			a[i] = k | uint64(i)
+		for _, v := range x[lo:hi] {
+			k := Key(v) >> posBits
 			o |= k
 			d &= k
 		}
 		or[part], and[part] = o, d
 	})
+	// The bins: binBits bits of the upper ones from the highest that
+	// varies down, fewer on fewer entries; equal upper bits share a bin.
 	varying := (or[0] | or[1]) ^ (and[0] & and[1])
-	a = radixPasses(a, b, 32, digitBits, varying)
-	// The runs equal in the upper bits, in two parts split between runs,
-	// each coded from 0, the codes written over the sorted entries, in
-	// order; then each part's written at its positions, the second's
-	// moved up by the first's count of distinct keys.
-	const upper = ^uint64(1<<32 - 1)
+	width := min(binBits, max(bits.Len(uint(n))-4, 1), bits.Len64(varying))
+	binShift := uint(posBits + max(bits.Len64(varying)-width, 0))
+	bins := 1 << width
+	for part := range buf.bins {
+		buf.bins[part] = slices.Grow(buf.bins[part][:0], bins)[:bins]
+		clear(buf.bins[part])
+	}
+	halves(n, func(part, lo, hi int) {
+		count := buf.bins[part]
+		for i := lo; i < hi; i++ {
+			e := Key(x[i])&^posMask | uint64(i)
+			a[i] = e
+			count[(e>>binShift)&uint64(bins-1)]++
+		}
+	})
+	// Consecutive bins grouped into buckets of up to bucketSize entries
+	// but for a bin larger alone; start[k] is bucket k's first place,
+	// place[part][k] the part's next one in it.
+	buf.bucketOf = slices.Grow(buf.bucketOf[:0], bins)[:bins]
+	bucketOf := buf.bucketOf
+	start := append(buf.start[:0], 0)
+	end := 0
+	for v := range bins {
+		c := int(buf.bins[0][v]) + int(buf.bins[1][v])
+		if first := start[len(start)-1]; end > first && end+c-first > bucketSize {
+			start = append(start, end)
+		}
+		bucketOf[v] = uint16(len(start) - 1)
+		end += c
+	}
+	start = append(start, n)
+	buf.start = start
+	buckets := len(start) - 1
+	if buckets == 1 {
+		// The scatter would copy the entries, in order already.
+		a, b = b, a
+	} else {
+		for part := range buf.place {
+			buf.place[part] = slices.Grow(buf.place[part][:0], buckets)[:buckets]
+		}
+		copy(buf.place[0], start)
+		copy(buf.place[1], start)
+		for v := range bins {
+			buf.place[1][bucketOf[v]] += int(buf.bins[0][v])
+		}
+		halves(n, func(part, lo, hi int) {
+			place := buf.place[part]
+			for _, e := range a[lo:hi] {
+				k := bucketOf[(e>>binShift)&uint64(bins-1)]
+				b[place[k]] = e
+				place[k]++
+			}
+		})
+	}
+	// A bucket of parallelMin entries or more (values that one count of
+	// bins does not spread: a cluster and far outliers, or equal upper
+	// bits) sorted first on both goroutines, a over it free.
+	for k := range buckets {
+		if lo, hi := start[k], start[k+1]; hi-lo >= parallelMin && !slices.IsSorted(b[lo:hi]) {
+			sortBucketHalves(b[lo:hi], a[lo:hi])
+		}
+	}
+	// The places in two parts, each coded from 0, each place's code
+	// written above its position over its entry; then each part's codes
+	// written at their positions, the second's moved up by the first's
+	// count of distinct keys. The parts split between runs equal in the
+	// upper bits: at a bucket's start (equal upper bits share a bin), or
+	// inside one sorted already.
 	mid := n / 2
-	for mid > 0 && mid < n && a[mid]&upper == a[mid-1]&upper {
-		mid++
+	if k, found := slices.BinarySearch(start, mid); !found {
+		if k--; start[k+1]-start[k] < parallelMin {
+			mid = start[k+1]
+		} else {
+			for mid < n && b[mid]>>posBits == b[mid-1]>>posBits {
+				mid++
+			}
+		}
 	}
 	var pairs [2]int64
 	var count [2]uint32
 	halves(n, func(part, _, _ int) {
-		lo, hi := 0, mid
+		from, to := 0, mid
 		if part == 1 {
-			lo, hi = mid, n
+			from, to = mid, n
 		}
 		// Each part's table from where its codes could start at most:
 		// the second's is moved down after the first's once both are
 		// counted.
-		table := avg[lo:hi]
+		table := avg[from:]
 		code := uint32(0)
-		for lo < hi {
-			end := lo + 1
-			for end < hi && a[end]&upper == a[lo]&upper {
-				end++
+		first, _ := slices.BinarySearch(start, from+1)
+		for k := first - 1; k < buckets && start[k] < to; k++ {
+			// The bucket's places in the part.
+			lo, hi := max(start[k], from), min(start[k+1], to)
+			if !slices.IsSorted(b[lo:hi]) {
+				scratch := slices.Grow(buf.scratch[part][:0], hi-lo)[:hi-lo]
+				buf.scratch[part] = scratch
+				sortBucket(b[lo:hi], scratch)
 			}
-			if end-lo == 1 {
-				order[lo] = int32(uint32(a[lo]))
-				a[lo], table[code] = uint64(code), float64(lo+1)
-				code++
+			for lo < hi {
+				end := lo + 1
+				for end < hi && b[end]>>posBits == b[lo]>>posBits {
+					end++
+				}
+				if end-lo == 1 {
+					at := b[lo] & posMask
+					order[lo], b[lo] = int32(at), uint64(code)<<32|at
+					table[code] = float64(lo + 1)
+					code++
+					lo = end
+					continue
+				}
+				// The lower bits above the position: in the order of
+				// the whole keys, ties by position. The run is already
+				// so when its keys do not go down (all equal, often).
+				run := buf.runs[part][:0]
+				var or, and uint64 = 0, ^uint64(0)
+				for _, e := range b[lo:end] {
+					at := e & posMask
+					k := Key(x[at]) << (64 - posBits)
+					run = append(run, k|at)
+					or, and = or|k, and&k
+				}
+				buf.runs[part] = run
+				switch {
+				case slices.IsSorted(run):
+				case len(run) < runRadixMin:
+					slices.Sort(run)
+				default:
+					tmp := slices.Grow(buf.tmp[part][:0], len(run))[:len(run)]
+					buf.tmp[part] = tmp
+					run = radixPasses(run, tmp, 64-posBits, digitBits, or^and)
+				}
+				for r := 0; r < len(run); {
+					s := r + 1
+					for s < len(run) && run[s]>>(64-posBits) == run[r]>>(64-posBits) {
+						s++
+					}
+					table[code] = float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
+					for j, e := range run[r:s] {
+						at := e & posMask
+						order[lo+r+j], b[lo+r+j] = int32(at), uint64(code)<<32|at
+					}
+					t := int64(s - r)
+					pairs[part] += t * (t - 1) / 2
+					code++
+					r = s
+				}
 				lo = end
-				continue
 			}
-			// The lower 32 bits above the position: in the order of the
-			// whole keys, ties by position. The run is already so when
-			// its keys do not go down (all equal, often).
-			run := buf.runs[part][:0]
-			var or, and uint64 = 0, ^uint64(0)
-			for _, e := range a[lo:end] {
-				at := uint32(e)
-				k := Key(x[at]) << 32
-				run = append(run, k|uint64(at))
-				or, and = or|k, and&k
-			}
-			buf.runs[part] = run
-			switch {
-			case slices.IsSorted(run):
-			case len(run) < runRadixMin:
-				slices.Sort(run)
-			default:
-				tmp := slices.Grow(buf.tmp[part][:0], len(run))[:len(run)]
-				buf.tmp[part] = tmp
-				run = radixPasses(run, tmp, 32, digitBits, or^and)
-			}
-			for r := 0; r < len(run); {
-				s := r + 1
-				for s < len(run) && run[s]>>32 == run[r]>>32 {
-					s++
-				}
-				table[code] = float64(2*lo+r+s+1) / 2 // places lo+r .. lo+s-1
-				for j := lo + r; j < lo+s; j++ {
-					a[j] = uint64(code)
-				}
-				t := int64(s - r)
-				pairs[part] += t * (t - 1) / 2
-				code++
-				r = s
-			}
-			for j, e := range run {
-				order[lo+j] = int32(uint32(e))
-			}
-			lo = end
 		}
 		count[part] = code
 	})
@@ -169,12 +274,135 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		if part == 1 {
 			lo, hi, base = mid, n, count[0]
 		}
-		for j := lo; j < hi; j++ {
-			codes[order[j]] = uint32(a[j]) + base
+		for _, e := range b[lo:hi] {
+			codes[uint32(e)] = uint32(e>>32) + base
 		}
 	})
 	copy(avg[count[0]:], avg[mid:mid+int(count[1])])
 	return int(count[0] + count[1]), pairs[0] + pairs[1]
+}
+
+// bucketInsertionMax is the longest run sortBucket sorts by insertion.
+const bucketInsertionMax = 16
+
+// bucketDigitBits is the widest digit sortBucket counts by: its counts
+// stay within the first-level cache.
+const bucketDigitBits = 12
+
+// sortBucket sorts s, distinct entries, in place, tmp a buffer as long:
+// a counting sort on its highest varying bits, up to twice as many
+// values of them as entries, leaves runs of one or two on spread entries,
+// which insertion finishes; longer runs are sorted so again.
+func sortBucket(s, tmp []uint64) {
+	if len(s) <= bucketInsertionMax {
+		insertionSortUint64(s)
+		return
+	}
+	var or, and uint64 = 0, ^uint64(0)
+	for _, e := range s {
+		or, and = or|e, and&e
+	}
+	top := bits.Len64(or ^ and)
+	width := min(bits.Len(uint(len(s)-1))+1, bucketDigitBits, top)
+	shift := uint(top - width)
+	mask := uint64(1)<<width - 1
+	// Counts zeroed only as wide as the digit: runs sorted again are
+	// short.
+	var c []int32
+	if width <= 6 {
+		var counts [1 << 6]int32
+		c = counts[:1<<width]
+	} else {
+		var counts [1 << bucketDigitBits]int32
+		c = counts[:1<<width]
+	}
+	for _, e := range s {
+		c[(e>>shift)&mask]++
+	}
+	sum, longest := int32(0), int32(0)
+	for v, count := range c {
+		c[v] = sum
+		sum += count
+		longest = max(longest, count)
+	}
+	for _, e := range s {
+		v := (e >> shift) & mask
+		tmp[c[v]] = e
+		c[v]++
+	}
+	copy(s, tmp)
+	if longest <= bucketInsertionMax {
+		// Each entry stops at the first one of a smaller digit.
+		insertionSortUint64(s)
+		return
+	}
+	lo := int32(0)
+	for _, hi := range c {
+		switch {
+		case hi-lo > bucketInsertionMax:
+			sortBucket(s[lo:hi], tmp[lo:hi])
+		case hi-lo > 1:
+			insertionSortUint64(s[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// sortBucketHalves is sortBucket on two goroutines, for a long s: a
+// radix pass on its highest varying bits, then the runs equal in them
+// split between the two, a run still long sorted so again (sortBucket's
+// counts are for fewer than parallelMin entries).
+func sortBucketHalves(s, tmp []uint64) {
+	n := len(s)
+	var or, and [2]uint64
+	halves(n, func(part, lo, hi int) {
+		o, d := uint64(0), ^uint64(0)
+		for _, e := range s[lo:hi] {
+			o, d = o|e, d&e
+		}
+		or[part], and[part] = o, d
+	})
+	top := bits.Len64((or[0] | or[1]) ^ (and[0] & and[1]))
+	width := min(digitBits, top)
+	shift := top - width
+	if sorted := radixPasses(s, tmp, shift, width, (uint64(1)<<width-1)<<shift); &sorted[0] != &s[0] {
+		halves(n, func(_, lo, hi int) { copy(s[lo:hi], sorted[lo:hi]) })
+	}
+	mid := n / 2
+	for mid < n && s[mid]>>shift == s[mid-1]>>shift {
+		mid++
+	}
+	halves(n, func(part, _, _ int) {
+		lo, hi := 0, mid
+		if part == 1 {
+			lo, hi = mid, n
+		}
+		for lo < hi {
+			end := lo + 1
+			for end < hi && s[end]>>shift == s[lo]>>shift {
+				end++
+			}
+			switch {
+			case end-lo >= parallelMin:
+				sortBucketHalves(s[lo:end], tmp[lo:end])
+			case end-lo > 1:
+				sortBucket(s[lo:end], tmp[lo:end])
+			}
+			lo = end
+		}
+	})
+}
+
+// insertionSortUint64 sorts s in place by insertion.
+func insertionSortUint64(s []uint64) {
+	for i := 1; i < len(s); i++ {
+		e := s[i]
+		j := i
+		for ; j > 0 && s[j-1] > e; j-- {
+			s[j] = s[j-1]
+		}
+		s[j] = e
+	}
 }
 
 // fewMax is the most distinct keys ranksFew takes: its table of them

@@ -2,9 +2,11 @@ package floatorder
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"testing"
 )
 
@@ -95,4 +97,119 @@ func TestRanksAndSortByCode(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Ranks matches a reference, a stable sort by Key (ties by position) and
+// the runs of equal keys read off it, on random values with ties, NaNs,
+// infinities and both zeros, at sizes around its thresholds (ranksFew's,
+// a bucket's, parallelMin, a bucket sorted on two goroutines and split
+// between them), and on values that fill one bucket (all distinct within
+// a few ulps, or a cluster with a few far outliers, which leaves most
+// buckets empty, and near ones, which leave a long run in its bucket),
+// that share their upper bits in long runs, or that fill a few bins
+// unevenly (normal values, sorted or reversed).
+func TestRanksMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	special := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64}
+	var buf RankBuffers
+	for _, n := range []int{1, 2, 17, bucketSize - 1, bucketSize + 1, 5000, parallelMin - 1, parallelMin, parallelMin + 1, 2*parallelMin + 3} {
+		for _, shape := range []string{"mixed", "ulps", "cluster", "upper runs", "normal", "sorted", "reversed", "grpo"} {
+			x := make([]float64, n)
+			for i := range x {
+				switch shape {
+				case "mixed": // specials, repeats and normal values
+					switch r := rng.IntN(10); {
+					case r == 0:
+						x[i] = special[rng.IntN(len(special))]
+					case r < 3 && i > 0:
+						x[i] = x[rng.IntN(i)]
+					default:
+						x[i] = rng.NormFloat64()
+					}
+				case "ulps": // distinct, equal but for their last bits
+					x[i] = 1 + float64(rng.IntN(4*n))*0x1p-52
+				case "cluster": // one bin, a few far outliers and near ones
+					x[i] = 1 + rng.Float64()*0x1p-30
+					switch rng.IntN(1000) {
+					case 0:
+						x[i] = special[rng.IntN(len(special))] * 1e300
+					case 1:
+						x[i] = 1.03
+					}
+				case "upper runs": // long runs equal in their upper bits
+					x[i] = 1 + float64(rng.IntN(20000))*0x1p-50
+				case "normal", "sorted", "reversed":
+					x[i] = rng.NormFloat64()
+				default: // normalised in groups of 8
+					x[i] = 0.3*rng.Float64() + 0.7*rng.Float64()
+				}
+			}
+			switch shape {
+			case "sorted":
+				slices.Sort(x)
+			case "reversed":
+				slices.Sort(x)
+				slices.Reverse(x)
+			case "grpo":
+				for lo := 0; lo+8 <= n; lo += 8 {
+					g := x[lo : lo+8]
+					mean := (g[0] + g[1] + g[2] + g[3] + g[4] + g[5] + g[6] + g[7]) / 8
+					for j := range g {
+						g[j] -= mean
+					}
+				}
+			}
+			checkRanksReference(t, fmt.Sprintf("n=%d %s", n, shape), x, &buf)
+		}
+	}
+}
+
+// checkRanksReference fails t unless Ranks on x gives the reference's
+// order, codes, average ranks, distinct keys and tied pairs.
+func checkRanksReference(t *testing.T, name string, x []float64, buf *RankBuffers) {
+	t.Helper()
+	n := len(x)
+	want := make([]int32, n)
+	for i := range want {
+		want[i] = int32(i)
+	}
+	sort.SliceStable(want, func(i, j int) bool { return Key(x[want[i]]) < Key(x[want[j]]) })
+	wantCodes, wantAvg := make([]uint32, n), []float64{}
+	var wantTied int64
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && Key(x[want[hi]]) == Key(x[want[lo]]) {
+			hi++
+		}
+		for _, at := range want[lo:hi] {
+			wantCodes[at] = uint32(len(wantAvg))
+		}
+		wantAvg = append(wantAvg, float64(lo+hi+1)/2)
+		wantTied += int64(hi-lo) * int64(hi-lo-1) / 2
+		lo = hi
+	}
+	order, codes, avg := make([]int32, n), make([]uint32, n), make([]float64, n)
+	distinct, tied := Ranks(x, order, codes, avg, buf)
+	switch {
+	case !slices.Equal(order, want):
+		t.Fatalf("%s: order differs from the reference's at %d", name, firstDifference(order, want))
+	case !slices.Equal(codes, wantCodes):
+		t.Fatalf("%s: codes differ from the reference's at %d", name, firstDifference(codes, wantCodes))
+	case distinct != len(wantAvg):
+		t.Fatalf("%s: %d distinct, want %d", name, distinct, len(wantAvg))
+	case !slices.Equal(avg[:distinct], wantAvg):
+		t.Fatalf("%s: average ranks differ from the reference's at code %d", name, firstDifference(avg[:distinct], wantAvg))
+	case tied != wantTied:
+		t.Fatalf("%s: %d tied pairs, want %d", name, tied, wantTied)
+	}
+}
+
+// firstDifference returns the first index where a and b differ.
+func firstDifference[T comparable](a, b []T) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
