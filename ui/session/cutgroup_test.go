@@ -16,8 +16,9 @@ import (
 // row into group k (groups g and h have two) agrees with the trainer's
 // log but for k, whose group of one gets reward 0: the health checks,
 // told by the reading (loaders.Result.Capped) and kept by SetHealth,
-// do not grade k, so trainer_agreement finds nothing; read to its end,
-// the same rows are graded, 1 of 5 differing (ALERT).
+// do not grade k, so trainer_agreement finds nothing, nor zero_spread
+// (1 of 2 groups all-equal, without k); read to its end, the same rows
+// are graded, 1 of 5 differing (ALERT), 2 of 3 groups all-equal (WARN).
 func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 	a := 1 / (math.Sqrt2 + 1e-4) // grpo's default: sample std, epsilon 1e-4
 	rows := []struct {
@@ -38,11 +39,17 @@ func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 			t.Fatal(err)
 		}
 		settleHealth(s)
-		var got []health.Finding
+		var got, zero []health.Finding
 		for _, f := range s.Findings() {
-			if f.Check == health.CheckTrainerAgreement {
+			switch f.Check {
+			case health.CheckTrainerAgreement:
 				got = append(got, f)
+			case health.CheckZeroSpread:
+				zero = append(zero, f)
 			}
+		}
+		if capped == (len(zero) > 0) {
+			t.Errorf("capped %v: zero_spread %+v", capped, zero)
 		}
 		switch {
 		case capped && len(got) > 0:
