@@ -505,6 +505,17 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 	if code != exitHealthAlert || !strings.Contains(out, "trainer_agreement  6 of 6 rows differ") || strings.Contains(out, "not graded") {
 		t.Errorf("--scope batch: status %d: %s%s", code, out, errOut)
 	}
+	// logged_advantage describes the batch's rows, the cut group's
+	// included (CONTRACT: trainer_agreement grades them but for it).
+	out, errOut, _ = run(t, "", "stats", "--format", "json", "--max-rows", "6", dir)
+	var report struct {
+		Batches []struct {
+			Logged struct{ Rows, Differing int } `json:"logged_advantage"`
+		} `json:"batches"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Batches) != 1 || report.Batches[0].Logged.Rows != 6 || report.Batches[0].Logged.Differing != 2 {
+		t.Errorf("logged_advantage %+v (%v), want 6 rows, 2 differing: %s", report.Batches, err, errOut)
+	}
 }
 
 // TestMatchLoggedDivisorFlagsNotIgnored: with --match-logged, a --std or

@@ -149,7 +149,7 @@ func warnPromptFlagsIgnored(w io.Writer, flags *pflag.FlagSet) {
 		}
 	}
 	if len(given) > 0 {
-		fmt.Fprintf(w, "rewardlens: warning: %s ignored: compute does not analyse the prompts (stats, prompts and the dashboard do)\n", textsafe.Line(strings.Join(given, " and ")))
+		fmt.Fprintf(w, "rewardlens: warning: %s ignored: compute does not analyse the prompts (stats, prompts and the dashboard do)\n", textsafe.Line(english.List(given)))
 	}
 }
 

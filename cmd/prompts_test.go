@@ -349,12 +349,9 @@ func checkTRLDeadSignal(t *testing.T, in string) {
 	}
 }
 
-// TestPromptsBadInput: a prompt expression that fails is an error at its
-// record's line; a task metric no record has, "did you mean"; a one-step
-// prompt takes its status from that step (TestPromptsVerl's 2 ** 10).
 // TestComputePromptFlags: compute checks the prompt flags as stats does
 // (a bad value is the same usage error) and warns that it ignores a
-// good one, which changes no reward.
+// good one, which changes no reward; three are listed with commas.
 func TestComputePromptFlags(t *testing.T) {
 	in := filepath.Join(writeFiles(t, map[string]string{"r.jsonl": `{"group":"a","batch":1,"metadata":{"acc":1}}` + "\n" + `{"group":"a","batch":1,"metadata":{"acc":0}}` + "\n"}), "r.jsonl")
 	for _, c := range []struct{ flag, value, want string }{
@@ -371,11 +368,18 @@ func TestComputePromptFlags(t *testing.T) {
 	if want := "rewardlens: warning: --task-metric acc_ and --pass-threshold 0.5 ignored: compute does not analyse the prompts (stats, prompts and the dashboard do)\n"; code != 0 || out == "" || !strings.Contains(errOut, want) {
 		t.Errorf("status %d, stderr lacks %q: %s", code, want, errOut)
 	}
+	_, errOut, _ = run(t, "", "compute", "--prompt-by", "group", "--task-metric", "acc_", "--pass-threshold", "0.5", in)
+	if want := "rewardlens: warning: --prompt-by group, --task-metric acc_ and --pass-threshold 0.5 ignored:"; !strings.Contains(errOut, want) {
+		t.Errorf("three flags: stderr lacks %q: %s", want, errOut)
+	}
 	if _, errOut, _ := run(t, "", "compute", in); strings.Contains(errOut, "ignored") {
 		t.Errorf("no prompt flag: %s", errOut)
 	}
 }
 
+// TestPromptsBadInput: a prompt expression that fails is an error at its
+// record's line; a task metric no record has, "did you mean"; a one-step
+// prompt takes its status from that step (TestPromptsVerl's 2 ** 10).
 func TestPromptsBadInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "r.jsonl")

@@ -42,28 +42,29 @@ func (t Thresholds) or(def Thresholds) Thresholds {
 // metric all pass or all fail (no signal from the task, whatever the
 // shaping adds), saying what independent sampling at the batch's pass
 // rate would give: far above it, the prompts are too easy or too hard
-// for the group size.
-func deadSignal(t *diagnose.Trend, th Thresholds) (Finding, bool) {
+// for the group size. note ends the message.
+func deadSignal(t *diagnose.Trend, th Thresholds, note string) (Finding, bool) {
 	d := t.DeadSignal
 	if d == nil || d.Groups == 0 {
 		return Finding{}, false
 	}
 	th = th.or(DefaultDeadSignal)
 	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task (%d all-pass, %d all-fail with equal scores, %d phantom); independent sampling at pass rate %.2f gives %.0f%%",
-		d.ZeroAllPass+d.ZeroAllFail+d.Phantom, d.Groups, english.Plural(d.Groups, "group"), d.ZeroAllPass, d.ZeroAllFail, d.Phantom, d.PassRate, 100*d.ExpectedDeadShare)
+		d.ZeroAllPass+d.ZeroAllFail+d.Phantom, d.Groups, english.Plural(d.Groups, "group"), d.ZeroAllPass, d.ZeroAllFail, d.Phantom, d.PassRate, 100*d.ExpectedDeadShare) + note
 	return finding(CheckDeadSignal, "", d.DeadShare, th.Warn, th.Alert, false, msg)
 }
 
 // phantomSignal grades PhantomShare, the fraction of the groups whose
 // task metric all pass or all fail while their scores vary: GRPO then
 // ranks their completions by the shaping terms alone (an overlong
-// penalty giving short wrong answers a positive advantage).
-func phantomSignal(t *diagnose.Trend, th Thresholds) (Finding, bool) {
+// penalty giving short wrong answers a positive advantage). note ends
+// the message.
+func phantomSignal(t *diagnose.Trend, th Thresholds, note string) (Finding, bool) {
 	d := t.DeadSignal
 	if d == nil || d.Groups == 0 {
 		return Finding{}, false
 	}
 	th = th.or(DefaultPhantomSignal)
-	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task while their scores vary: their advantages come from shaping alone", d.Phantom, d.Groups, english.Plural(d.Groups, "group"))
+	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task while their scores vary: their advantages come from shaping alone", d.Phantom, d.Groups, english.Plural(d.Groups, "group")) + note
 	return finding(CheckPhantomSignal, "", d.PhantomShare, th.Warn, th.Alert, false, msg)
 }

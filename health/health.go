@@ -41,8 +41,9 @@ type Config struct {
 	// phantom_signal (zero: DefaultDeadSignal, DefaultPhantomSignal).
 	DeadSignal, PhantomSignal Thresholds
 	// Capped says the reading stopped at a number of rows (--max-rows):
-	// trainer_agreement leaves out the group the cap cut
-	// (agreement.CutGroupOf), whose rewards no trainer computed.
+	// trainer_agreement, zero_spread and variance_collapse leave out the
+	// group the cap cut (agreement.CutGroupOf), whose rewards no trainer
+	// computed; dead_signal and phantom_signal say they count it.
 	Capped bool
 }
 
@@ -168,6 +169,12 @@ type Finding struct {
 //     rewards here are not what the trainer trained on. With cfg.Capped,
 //     the rows of the group the cap cut (agreement.CutGroupOf) are not
 //     graded: its rewards are computed without its rows not read.
+//
+// With cfg.Capped, zero_spread and variance_collapse count the groups of
+// the batch the cap cut without that group too (leaveOutCutGroup), and
+// say so; dead_signal and phantom_signal, whose counts come summed over
+// the batch (diagnose.DeadSignal) with no task metric to take that
+// group's out, say they count it.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -210,6 +217,59 @@ type healthRun struct {
 	hasCut bool
 }
 
+// leaveOutCutGroup replaces the trend point of the batch the cap cut
+// (h.cut) by one whose group counts leave that group out: Groups,
+// ZeroStdGroups and FracZeroStdGroups (zero_spread), and ScoreGroupStd,
+// the mean std over the other groups (variance_collapse). A group of
+// the few rows read has all-equal scores more often than a whole group
+// (a group of one always); no trainer's batch held it. h.trends is then
+// a copy of the trends given.
+func (h *healthRun) leaveOutCutGroup() {
+	if !h.hasCut {
+		return
+	}
+	ti := slices.IndexFunc(h.trends, func(t diagnose.Trend) bool { return t.Step == h.cut.Step })
+	if ti < 0 {
+		return
+	}
+	b := &h.res.Ranking.Batches[h.cut.Batch]
+	k := 0
+	for &b.Groups[k] != h.cut.Group {
+		k++
+	}
+	g := diagnose.GroupSummaries(h.res, b)[k] // of b.Groups under scope group, as the cut's
+	if g.Valid == 0 {
+		return // not counted
+	}
+	t := h.trends[ti]
+	n := float64(t.Groups)
+	t.Groups--
+	if g.NoSignal(h.res.Options) {
+		t.ZeroStdGroups--
+	}
+	t.FracZeroStdGroups, t.ScoreGroupStd = math.NaN(), math.NaN()
+	if t.Groups > 0 {
+		t.FracZeroStdGroups = float64(t.ZeroStdGroups) / float64(t.Groups)
+		t.ScoreGroupStd = max(0, (h.trends[ti].ScoreGroupStd*n-g.Score.Std)/(n-1))
+	}
+	h.trends = slices.Clone(h.trends)
+	h.trends[ti] = t
+}
+
+// cutNote is what the message of a check that counts groups adds on the
+// trend point of the batch the cap cut (h.cut): that group left out, or
+// counted ("" on the other points).
+func (h *healthRun) cutNote(t *diagnose.Trend, counted bool) string {
+	if !h.hasCut || t.Step != h.cut.Step {
+		return ""
+	}
+	how := "left out"
+	if counted {
+		how = "counted"
+	}
+	return fmt.Sprintf("; the group --max-rows cut (step %d, group %q) %s", h.cut.Step, h.cut.Group.Key, how)
+}
+
 func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
 	n := cfg.Baseline
 	if n < 1 {
@@ -219,7 +279,8 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	if res != nil {
 		h.cut, h.hasCut = agreement.CutGroupOf(res, cfg.Capped)
 	}
-	baseline := trends[:h.base]
+	h.leaveOutCutGroup()
+	baseline := h.trends[:h.base]
 	h.baseGroupStd = meanOver(baseline, func(t *diagnose.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
 	h.task = 0
@@ -294,12 +355,14 @@ var checks = []checkSpec{
 			add(h.constraintViolation(t, c))
 		}
 	}},
-	{CheckZeroSpread, false, func(_ *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(zeroSpread(t)) }},
+	{CheckZeroSpread, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.zeroSpread(t)) }},
 	{CheckDominance, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
 	{CheckCeiling, false, func(_ *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
-	{CheckDeadSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(deadSignal(t, h.cfg.DeadSignal)) }},
+	{CheckDeadSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
+		add(deadSignal(t, h.cfg.DeadSignal, h.cutNote(t, true)))
+	}},
 	{CheckPhantomSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
-		add(phantomSignal(t, h.cfg.PhantomSignal))
+		add(phantomSignal(t, h.cfg.PhantomSignal, h.cutNote(t, true)))
 	}},
 	{CheckTrainerAgreement, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.trainerAgreement(t)) }},
 	{CheckVarianceCollapse, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
@@ -452,9 +515,9 @@ func (h *healthRun) constraintViolation(t *diagnose.Trend, c int) (Finding, bool
 	return finding(CheckConstraint, expr, v, violationWarn, violationAlert, false, msg)
 }
 
-func zeroSpread(t *diagnose.Trend) (Finding, bool) {
+func (h *healthRun) zeroSpread(t *diagnose.Trend) (Finding, bool) {
 	v, n := t.FracZeroStdGroups, t.ZeroStdGroups
-	msg := fmt.Sprintf("%d of %d %s %s all-equal scores (no GRPO signal)", n, t.Groups, english.Plural(t.Groups, "group"), english.Verb(n, "has", "have"))
+	msg := fmt.Sprintf("%d of %d %s %s all-equal scores (no GRPO signal)", n, t.Groups, english.Plural(t.Groups, "group"), english.Verb(n, "has", "have")) + h.cutNote(t, false)
 	return finding(CheckZeroSpread, "", v, zeroSpreadWarn, zeroSpreadAlert, false, msg)
 }
 
@@ -463,7 +526,7 @@ func (h *healthRun) varianceCollapse(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false // no spread to lose
 	}
 	v := t.ScoreGroupStd / h.baseGroupStd
-	msg := fmt.Sprintf("score std within groups %.3g, %.0f%% of the baseline's %.3g", t.ScoreGroupStd, 100*v, h.baseGroupStd)
+	msg := fmt.Sprintf("score std within groups %.3g, %.0f%% of the baseline's %.3g", t.ScoreGroupStd, 100*v, h.baseGroupStd) + h.cutNote(t, false)
 	return finding(CheckVarianceCollapse, "", v, collapseWarn, collapseAlert, true, msg)
 }
 

@@ -1,6 +1,13 @@
 package agreement
 
-import "github.com/rewardlens/rewardlens/engine"
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/english"
+)
 
 // CutGroup is the comparison group that a cap on the rows read (--max-rows)
 // cut short: its rewards are computed without its members not read, which
@@ -40,4 +47,49 @@ func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
 		}
 	}
 	return c, false
+}
+
+// CutGroupWarning returns warning, the warning that res's rewards differ
+// from the logged advantage (Match.Warning, LoggedWarning, without
+// "warning: "), reworded when a cap on the rows read (capped) cut a
+// group (CutGroupOf) that holds rows that differ: that group's rewards are
+// computed without its members not read, which no trainer setting
+// reproduces, so the warning's settings tried would blame the wrong thing.
+// When every row that differs is in that group the warning is replaced by
+// one that says so; when other rows differ too, it is kept and adds that
+// the group differs whatever the settings. Otherwise, and for "", it is
+// warning. res is computed under the options the warning compares
+// (TrainerOptions), on an evaluation with logged advantages; its batches
+// not computed are.
+func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
+	ev := res.Evaluation
+	if warning == "" || ev.Logged == nil {
+		return warning
+	}
+	c, cut := CutGroupOf(res, capped)
+	if !cut {
+		return warning
+	}
+	res.Finish()
+	rows, differing, inCut := 0, 0, 0
+	for i, logged := range ev.Logged {
+		if math.IsNaN(logged) || math.IsInf(logged, 0) || !ev.Valid[i] {
+			continue
+		}
+		rows++
+		if math.Abs(res.Rewards[i]-logged) > Tolerance {
+			differing++
+			if _, in := slices.BinarySearch(c.Group.Members, i); in {
+				inCut++
+			}
+		}
+	}
+	switch {
+	case inCut == 0:
+		return warning
+	case inCut < differing:
+		return warning + fmt.Sprintf("; the group --max-rows cut (step %d, group %q, %d of its rows read) differs whatever the settings: compare without --max-rows", c.Step, c.Group.Key, len(c.Group.Members))
+	}
+	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in the group --max-rows cut (step %d, group %q, %d of its rows read): its rewards are computed without the rows not read; the other rows agree",
+		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Step, c.Group.Key, len(c.Group.Members))
 }

@@ -29,3 +29,12 @@ func Verb(n int, singular, plural string) string {
 	}
 	return plural
 }
+
+// List joins items as a list is written: "a", "a and b", "a, b and c"
+// (no comma before the "and", as the messages write their lists).
+func List(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

@@ -27,3 +27,17 @@ func TestVerb(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""}, {[]string{"a"}, "a"}, {[]string{"a", "b"}, "a and b"},
+		{[]string{"a", "b", "c"}, "a, b and c"}, {[]string{"a", "b", "c", "d"}, "a, b, c and d"},
+	} {
+		if got := List(c.items); got != c.want {
+			t.Errorf("List(%q) = %q, want %q", c.items, got, c.want)
+		}
+	}
+}

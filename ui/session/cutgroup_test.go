@@ -3,6 +3,7 @@ package session
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -15,8 +16,9 @@ import (
 // row into group k (groups g and h have two) agrees with the trainer's
 // log but for k, whose group of one gets reward 0: the health checks,
 // told by the reading (loaders.Result.Capped) and kept by SetHealth,
-// do not grade k, so trainer_agreement finds nothing; read to its end,
-// the same rows are graded, 1 of 5 differing (ALERT).
+// do not grade k, so trainer_agreement finds nothing, nor zero_spread
+// (1 of 2 groups all-equal, without k); read to its end, the same rows
+// are graded, 1 of 5 differing (ALERT), 2 of 3 groups all-equal (WARN).
 func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 	a := 1 / (math.Sqrt2 + 1e-4) // grpo's default: sample std, epsilon 1e-4
 	rows := []struct {
@@ -37,11 +39,17 @@ func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 			t.Fatal(err)
 		}
 		settleHealth(s)
-		var got []health.Finding
+		var got, zero []health.Finding
 		for _, f := range s.Findings() {
-			if f.Check == health.CheckTrainerAgreement {
+			switch f.Check {
+			case health.CheckTrainerAgreement:
 				got = append(got, f)
+			case health.CheckZeroSpread:
+				zero = append(zero, f)
 			}
+		}
+		if capped == (len(zero) > 0) {
+			t.Errorf("capped %v: zero_spread %+v", capped, zero)
 		}
 		switch {
 		case capped && len(got) > 0:
@@ -49,5 +57,39 @@ func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 		case !capped && (len(got) != 1 || got[0].Level != health.Alert || got[0].Value != 0.2):
 			t.Errorf("read whole: %+v, want an ALERT of 1 row of 5", got)
 		}
+	}
+}
+
+// TestLoggedWarningCutGroup: on the reading of TestHealthLeavesOutTheCutGroup
+// stopped by --max-rows, the status line's warning that the rewards differ
+// from the log blames the group cut, not the trainer's settings, as the
+// CLI's does: at the open (agreement.CheckTrainer's note), and after a
+// change of settings (--scale none, under which g differs too), counted
+// again by the health job.
+func TestLoggedWarningCutGroup(t *testing.T) {
+	a := 1 / (math.Sqrt2 + 1e-4)
+	rows := []struct {
+		group  string
+		x, adv float64
+	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
+	var ts []scoring.Trajectory
+	for _, r := range rows {
+		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
+	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts, Capped: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `warning: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree`
+	if got := s.LoggedWarning(); got != want {
+		t.Errorf("open: LoggedWarning() = %q, want %q", got, want)
+	}
+	s.Options.Scale = engine.ScaleNone
+	s.Recompute()
+	settleHealth(s)
+	got := s.LoggedWarning()
+	if want := `; the group --max-rows cut (step 0, group "k", 1 of its rows read) differs whatever the settings: compare without --max-rows`; !strings.HasPrefix(got, "warning: 3 of 5 rows differ") || !strings.HasSuffix(got, want) {
+		t.Errorf("scale none: LoggedWarning() = %q, want 3 of 5 rows ending %q", got, want)
 	}
 }

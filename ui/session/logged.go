@@ -1,18 +1,22 @@
 package session
 
 import (
+	"strings"
+
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 )
 
 // loggedCheck is the warning of the logged-advantage check: what it is
 // computed on (the evaluation, its size and the trainer options) and its
-// note, "warning: ..." or "".
+// note, "warning: ..." or "". capped says --max-rows stopped the
+// reading: the note is reworded for the group it cut (cutGroupNote).
 type loggedCheck struct {
 	ev      *engine.Evaluation
 	n       int
 	options engine.Options
 	note    string
+	capped  bool
 }
 
 // holds reports whether c was computed on ev, as long as n, under the
@@ -28,19 +32,41 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 	if ev.Logged == nil || have.holds(ev, res.Options) {
 		return nil
 	}
-	return &loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(res.Options)}
+	return &loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(res.Options), capped: have.capped}
 }
 
 // run counts again the rows of c's evaluation that differ from the log
 // under c's options (agreement.LoggedWarning), reusing res when it is
 // computed with them.
 func (c *loggedCheck) run(res *engine.Result) {
-	if !res.Options.Equal(c.options) || res.Evaluation != c.ev {
-		res = nil
-	}
+	res = c.resultOf(res)
 	if w, _ := agreement.LoggedWarning(c.ev, c.options, res); w != "" {
-		c.note = "warning: " + w
+		c.note = "warning: " + agreement.CutGroupWarning(w, res, c.capped)
 	}
+}
+
+// resultOf returns res when it is computed on c's evaluation under c's
+// options, else that result, computed.
+func (c *loggedCheck) resultOf(res *engine.Result) *engine.Result {
+	if res.Options.Equal(c.options) && res.Evaluation == c.ev {
+		return res
+	}
+	return c.ev.Compute(c.options)
+}
+
+// cutGroupNote rewords c's note, the open's check (agreement.CheckTrainer),
+// for the group --max-rows cut, as the CLI does
+// (agreement.CutGroupWarning), when c.capped; res is the session's
+// result, reused when computed under c's options.
+func (c *loggedCheck) cutGroupNote(res *engine.Result) {
+	if !c.capped || c.note == "" {
+		return
+	}
+	if _, cut := agreement.CutGroupOf(res, true); !cut {
+		return // before computing the trainer's rewards again
+	}
+	w := strings.TrimPrefix(c.note, "warning: ")
+	c.note = "warning: " + agreement.CutGroupWarning(w, c.resultOf(res), true)
 }
 
 // LoggedWarning returns the warning that the logged advantages differ

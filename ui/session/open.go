@@ -84,6 +84,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)
+	s.logged.cutGroupNote(s.Result)
 	s.Warnings = append(s.Warnings, check.Notes...)
 	return s
 }
@@ -137,8 +138,10 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	if res.Capped {
 		s.Warnings = append(s.Warnings, loaders.CappedWarning(s.Trajectories.Len()))
 	}
-	// The group --max-rows cut is not graded against the trainer's log.
+	// The group --max-rows cut is not graded against the trainer's log,
+	// nor blamed on its settings.
 	s.HealthConfig.Capped = res.Capped
+	s.logged.capped = res.Capped
 	s.Unfinished = res.Unfinished
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())

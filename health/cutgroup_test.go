@@ -1,0 +1,89 @@
+package health
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// cutRun returns the findings of a run of steps 0-2, each of two groups
+// of x 1 and 3, and step 3 of groups whose x are last (the last, read
+// short, a group of one: x 1), the task metric x passing at 1.5.
+func cutRun(t *testing.T, capped bool, last ...[]float64) []Finding {
+	t.Helper()
+	var ts []scoring.Trajectory
+	add := func(step int64, group string, xs []float64) {
+		for _, x := range xs {
+			ts = append(ts, scoring.Trajectory{Batch: step, Group: group, Done: true, Metadata: map[string]any{"x": x}})
+		}
+	}
+	for step := range int64(3) {
+		add(step, "a", []float64{1, 3})
+		add(step, "b", []float64{1, 3})
+	}
+	for g, xs := range last {
+		add(3, string(rune('a'+g)), xs)
+	}
+	add(3, "k", []float64{1})
+	res, _ := evaluateX(t, ts)
+	trends := diagnose.Trends(res, nil)
+	diagnose.AddDeadSignal(res, trends, res.Scores, 1.5)
+	return Findings(res, trends, Config{Capped: capped})
+}
+
+// messages returns the messages of the findings of check.
+func messages(findings []Finding, check Check) []string {
+	var out []string
+	for _, f := range findings {
+		if f.Check == check {
+			out = append(out, f.Message)
+		}
+	}
+	return out
+}
+
+// TestHealthLeavesOutTheCutGroupCounts: zero_spread and variance_collapse
+// leave out the group --max-rows cut (a group of one, all-equal and of
+// std 0 whatever it would have been), saying so; dead_signal, whose task
+// metric health does not have, counts it and says so. Read whole, the
+// same rows are counted as they are.
+func TestHealthLeavesOutTheCutGroupCounts(t *testing.T) {
+	// Groups a (std 0.5), b (all-equal) and the cut k: 2 of 3 groups
+	// all-equal, std 0.5/3 of the baseline's 1; without k, 1 of 2 and
+	// 0.25, neither a finding.
+	for _, capped := range []bool{true, false} {
+		got := cutRun(t, capped, []float64{1, 2}, []float64{1, 1})
+		zero, collapse := messages(got, CheckZeroSpread), messages(got, CheckVarianceCollapse)
+		if capped && (len(zero) > 0 || len(collapse) > 0) {
+			t.Errorf("capped: zero_spread %q, variance_collapse %q, want neither", zero, collapse)
+		}
+		if !capped && (len(zero) != 1 || !strings.HasPrefix(zero[0], "2 of 3 groups have all-equal scores") || len(collapse) != 1) {
+			t.Errorf("read whole: zero_spread %q, variance_collapse %q, want 2 of 3 groups and a collapse", zero, collapse)
+		}
+	}
+	// With c (all-equal) too: the findings stay, their messages say that
+	// k is left out of their counts, and that dead_signal counts it.
+	for _, c := range []struct {
+		capped                   bool
+		zero, collapse, dead, in string
+	}{
+		{true, "2 of 3 groups have all-equal scores (no GRPO signal); the group --max-rows cut (step 3, group \"k\") left out",
+			"score std within groups 0.167, 17% of the baseline's 1; the group --max-rows cut (step 3, group \"k\") left out",
+			"; the group --max-rows cut (step 3, group \"k\") counted", "3 of 4 groups all pass or all fail"},
+		{false, "3 of 4 groups have all-equal scores (no GRPO signal)", "score std within groups 0.125, 12% of the baseline's 1", "", "3 of 4 groups all pass or all fail"},
+	} {
+		got := cutRun(t, c.capped, []float64{1, 2}, []float64{1, 1}, []float64{1, 1})
+		zero, collapse, dead := messages(got, CheckZeroSpread), messages(got, CheckVarianceCollapse), messages(got, CheckDeadSignal)
+		if len(zero) != 1 || zero[0] != c.zero {
+			t.Errorf("capped %v: zero_spread %q, want %q", c.capped, zero, c.zero)
+		}
+		if len(collapse) != 1 || collapse[0] != c.collapse {
+			t.Errorf("capped %v: variance_collapse %q, want %q", c.capped, collapse, c.collapse)
+		}
+		if len(dead) != 1 || !strings.HasPrefix(dead[0], c.in) || !strings.HasSuffix(dead[0], c.dead) || !c.capped && strings.Contains(dead[0], "--max-rows") {
+			t.Errorf("capped %v: dead_signal %q, want %q ending %q", c.capped, dead, c.in, c.dead)
+		}
+	}
+}
