@@ -9,10 +9,10 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 	"github.com/rewardlens/rewardlens/loaders/internal/csvread"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
-	"github.com/rewardlens/rewardlens/internal/jsonscan"
 	"github.com/rewardlens/rewardlens/loaders/internal/parquetread"
 )
 

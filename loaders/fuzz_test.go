@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // The fuzz targets read arbitrary bytes in one format, strictly and with

@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // Unfinished is the newest file of a directory that Load read in part or

@@ -18,9 +18,9 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/jsonscan"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
-	"github.com/rewardlens/rewardlens/internal/jsonscan"
 )
 
 // Read reads a header row, then one trajectory per row. The columns of

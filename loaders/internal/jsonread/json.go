@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // ReadJSON reads a JSON array of objects, one element at a time. An element

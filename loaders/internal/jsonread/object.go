@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // jsonText is the text of a valid JSON object; rewritten says whether it

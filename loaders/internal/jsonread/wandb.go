@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
 // A W&B table file is what wandb writes for a wandb.Table, which TRL's and
