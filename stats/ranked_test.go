@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -78,6 +79,61 @@ func BenchmarkInversions1M(b *testing.B) {
 	for i := range codes {
 		codes[i] = uint32(rng.IntN(len(codes)))
 	}
+	v, buf := make([]uint32, len(codes)), make([]uint32, len(codes))
+	for b.Loop() {
+		copy(v, codes)
+		Inversions(v, buf)
+	}
+}
+
+// grpoCodes returns the codes the Compare tab counts the inversions of
+// (B's dense ranks along A's order) on n values shaped like a
+// dashboard's: A = 0.3 u1 + 0.7 u2 of two uniform objectives, B its GRPO
+// reward, (A - mean) / std in each group of 8 consecutive values.
+func grpoCodes(n int, rng *rand.Rand) []uint32 {
+	x, grpo := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = 0.3*rng.Float64() + 0.7*rng.Float64()
+	}
+	for lo := 0; lo < n; lo += 8 {
+		g := x[lo:min(lo+8, n)]
+		var mean, ss float64
+		for _, v := range g {
+			mean += v
+		}
+		mean /= float64(len(g))
+		for _, v := range g {
+			ss += (v - mean) * (v - mean)
+		}
+		std := math.Sqrt(ss / float64(len(g)))
+		for k, v := range g {
+			grpo[lo+k] = (v - mean) / max(std, 1e-4)
+		}
+	}
+	byX, byB := make([]int, n), make([]int, n)
+	for i := range byX {
+		byX[i], byB[i] = i, i
+	}
+	slices.SortStableFunc(byX, func(i, j int) int { return cmp.Compare(x[i], x[j]) })
+	slices.SortStableFunc(byB, func(i, j int) int { return cmp.Compare(grpo[i], grpo[j]) })
+	rank := make([]uint32, n)
+	for k, i := range byB {
+		rank[i] = rank[byB[max(k-1, 0)]]
+		if k > 0 && grpo[i] != grpo[byB[k-1]] {
+			rank[i]++
+		}
+	}
+	codes := make([]uint32, n)
+	for j, i := range byX {
+		codes[j] = rank[i]
+	}
+	return codes
+}
+
+// BenchmarkInversionsGRPO1M counts the inversions of the Compare tab's
+// codes on a million values (grpoCodes).
+func BenchmarkInversionsGRPO1M(b *testing.B) {
+	codes := grpoCodes(1_000_000, rand.New(rand.NewPCG(3, 4)))
 	v, buf := make([]uint32, len(codes)), make([]uint32, len(codes))
 	for b.Loop() {
 		copy(v, codes)
