@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // Inversions counts the pairs out of order, as a double loop does, on
@@ -86,30 +88,10 @@ func BenchmarkInversions1M(b *testing.B) {
 	}
 }
 
-// grpoCodes returns the codes the Compare tab counts the inversions of
-// (B's dense ranks along A's order) on n values shaped like a
-// dashboard's: A = 0.3 u1 + 0.7 u2 of two uniform objectives, B its GRPO
-// reward, (A - mean) / std in each group of 8 consecutive values.
+// grpoCodes returns the codes the Compare tab counts the inversions of,
+// B's dense ranks along A's order, on n values (testkit.GRPOShaped).
 func grpoCodes(n int, rng *rand.Rand) []uint32 {
-	x, grpo := make([]float64, n), make([]float64, n)
-	for i := range x {
-		x[i] = 0.3*rng.Float64() + 0.7*rng.Float64()
-	}
-	for lo := 0; lo < n; lo += 8 {
-		g := x[lo:min(lo+8, n)]
-		var mean, ss float64
-		for _, v := range g {
-			mean += v
-		}
-		mean /= float64(len(g))
-		for _, v := range g {
-			ss += (v - mean) * (v - mean)
-		}
-		std := math.Sqrt(ss / float64(len(g)))
-		for k, v := range g {
-			grpo[lo+k] = (v - mean) / max(std, 1e-4)
-		}
-	}
+	x, grpo := testkit.GRPOShaped(n, rng)
 	byX, byB := make([]int, n), make([]int, n)
 	for i := range byX {
 		byX[i], byB[i] = i, i

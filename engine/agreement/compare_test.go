@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -172,5 +173,22 @@ func TestRecycle(t *testing.T) {
 	if c.Kendall != want.Kendall || c.Spearman != want.Spearman || c.TopShared != want.TopShared ||
 		!slices.Equal(c.ByA, want.ByA) || !slices.Equal(c.ByB, want.ByB) || !slices.Equal(c.A, want.A) {
 		t.Errorf("with recycled arrays: Kendall %v Spearman %v, fresh %v %v", c.Kendall, c.Spearman, want.Kendall, want.Spearman)
+	}
+}
+
+// BenchmarkKendallGRPO1M counts Kendall's tau-b of two sides shaped like
+// the Compare tab's on a million values (testkit.GRPOShaped), from their
+// orders.
+func BenchmarkKendallGRPO1M(b *testing.B) {
+	x, grpo := testkit.GRPOShaped(1_000_000, rand.New(rand.NewPCG(3, 4)))
+	index := make([]int, len(x))
+	for i := range index {
+		index[i] = i
+	}
+	var buf Buffers
+	sa, sb := rankedSide(index, x, &buf), rankedSide(index, grpo, &buf)
+	c := CompareSides(sa, sb, &buf)
+	for b.Loop() {
+		kendall(sa, sb, c.ByA, c.ByB, &buf)
 	}
 }
