@@ -337,30 +337,62 @@ func spearman(a, b *Side) float64 {
 // from the positions sorted by (A, B) and by (B, A). The discordant
 // pairs are counted along the order of the side with fewer distinct
 // values: its long runs of ties hold the other's ranks already in order,
-// which the merge sort joins without merging.
+// which the merge sort joins without merging. The codes along that order
+// are gathered, and the pairs tied in both counted, in chunks on every
+// core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
 	buf.seq, buf.merge = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.merge[:0], n)[:n]
 	seq := buf.seq
-	var tiedBoth int64
-	// By (A, B), the pairs tied in both are the runs of equal (A, B).
-	run := int64(1)
-	for j, i := range byA {
-		seq[j] = b.codes[i]
-		if j > 0 && seq[j] == seq[j-1] && a.codes[i] == a.codes[byA[j-1]] {
-			run++
-			continue
-		}
-		tiedBoth += run * (run - 1) / 2
-		run = 1
-	}
-	tiedBoth += run * (run - 1) / 2
+	nw := parallel.Workers(n, gatherChunk)
+	tiedBoth := make([]int64, nw) // each goroutine's
+	parallel.Chunks(n, gatherChunk, nw, func(w, lo, hi int) {
+		tiedBoth[w] += gatherTied(seq, a.codes, b.codes, byA, lo, hi)
+	})
 	if b.distinct < a.distinct {
-		for j, i := range byB {
-			seq[j] = a.codes[i]
+		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+			for j, i := range byB[lo:hi] {
+				seq[lo+j] = a.codes[i]
+			}
+		})
+	}
+	var tied int64
+	for _, t := range tiedBoth {
+		tied += t
+	}
+	return stats.KendallTauBCounts(n, a.tied, b.tied, tied, stats.Inversions(seq, buf.merge))
+}
+
+// gatherTied sets seq[j] to B's code of position byA[j], for j in [lo,
+// hi), and returns the pairs tied in both that end there: by (A, B),
+// those in runs of equal (A, B) codes, a run of t making t(t-1)/2. A run
+// that starts before lo is followed back to its start.
+func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) int64 {
+	same := func(j int) bool { // position j as its previous in both
+		i, p := byA[j], byA[j-1]
+		return bCodes[i] == bCodes[p] && aCodes[i] == aCodes[p]
+	}
+	var run int64 // how many positions before j are in its run
+	if lo > 0 && same(lo) {
+		run = 1
+		for k := lo - 1; k > 0 && same(k); k-- {
+			run++
 		}
 	}
-	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.merge))
+	var pairs int64
+	for j := lo; j < hi; j++ {
+		i := byA[j]
+		seq[j] = bCodes[i]
+		if j > lo {
+			if seq[j] == seq[j-1] && aCodes[i] == aCodes[byA[j-1]] {
+				run++
+			} else {
+				run = 0
+			}
+		}
+		pairs += run
+	}
+	return pairs
 }
 
 // topShared is stats.TopShared read from the sides' orders and ranks:
