@@ -34,7 +34,7 @@ const parallelMin = 1 << 16
 // (buf is as long): Kendall's discordant pairs, when v is y's dense ranks
 // in the order of (x, y) (see KendallTauB). Each half of v is merge
 // sorted on its own goroutine counting the exchanges, then the pairs
-// across the halves are counted in one walk of the two.
+// across the halves are counted in a walk of the two (pairsAbove).
 func Inversions(v, buf []uint32) int64 {
 	n := len(v)
 	if n < parallelMin {
@@ -77,12 +77,15 @@ func walkAbove(a, b []uint32) int64 {
 	return pairs
 }
 
+// leafMax is the most values sortCounting sorts by their ranks
+// (leafCounting) rather than by merging halves.
+const leafMax = 16
+
 // sortCounting sorts v ascending into v, or into buf when intoBuf (v is
-// then scratch), and returns v's inversions. Top down: each half is sorted
-// into the other array, then the two merged into this one (at the
-// bottom, runs of up to insertionRun are insertion sorted into it), so
-// that a half's sort stays in cache, and a merge's runs differ in length
-// by one at most.
+// then scratch), and returns v's inversions. Top down: each half is
+// sorted into the other array, then the two are merged into this one, so
+// that a half's sort stays in cache once small enough, and the runs
+// merged differ in length by one at most.
 func sortCounting(v, buf []uint32, intoBuf bool) int64 {
 	n := len(v)
 	src, dst := buf, v
@@ -101,7 +104,11 @@ func sortCounting(v, buf []uint32, intoBuf bool) int64 {
 	return inv + merge(dst, src[:mid], src[mid:])
 }
 
-// leafCounting sorts src into dst by each value's rank among them.
+// leafCounting sorts src (up to leafMax values) into dst (as long; src
+// itself or not) and returns src's inversions, with one comparison of
+// each pair, without a branch on it: a pair out of order raises the rank
+// of the first, one in order (or tied) that of the second, and dst[rank]
+// is the value.
 func leafCounting(dst, src []uint32) int64 {
 	var rank [leafMax]int
 	var inv int64
@@ -130,24 +137,6 @@ func leafCounting(dst, src []uint32) int64 {
 	return inv
 }
 
-const leafMax = 16
-
-// insertionCounting insertion sorts src into dst (as long; src itself or
-// not) and returns src's inversions.
-func insertionCounting(dst, src []uint32) int64 {
-	var inv int64
-	for i, x := range src {
-		j := i
-		for j > 0 && dst[j-1] > x {
-			dst[j] = dst[j-1]
-			j--
-		}
-		dst[j] = x
-		inv += int64(i - j)
-	}
-	return inv
-}
-
 // merge merges the ascending runs a and b into dst (as long as both) and
 // returns the pairs it exchanged: those of a above one of b. It merges
 // from both ends at once, the smallest forward and the largest backward,
@@ -155,8 +144,10 @@ func insertionCounting(dst, src []uint32) int64 {
 // a branch on the comparison (which a merge of random runs often
 // mispredicts), for min(len(a), len(b)) steps, which neither end can
 // exhaust a run in; the few values left between are merged one way
-// (mergeForward).
+// (mergeForward). Its loads and stores are unchecked, which the steps
+// keep within a, b and dst.
 func merge(dst, a, b []uint32) int64 {
+	dst = dst[:len(a)+len(b)]
 	na := len(a)
 	var inv int64
 	pa, pb, pd := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b)), unsafe.Pointer(unsafe.SliceData(dst))

@@ -64,15 +64,20 @@ func TestCompareSettledNeitherSign(t *testing.T) {
 // disagreements; on A with few distinct values against B with ties, both
 // ways round, against distinct values both ways round, a side against
 // itself, and values with NaNs, infinities and both zeros; below and
-// above the sizes the sorts split between two goroutines.
+// above the sizes the sorts split between two goroutines, with a run of
+// pairs tied in both from the first position across kendall's chunks (u,
+// 0 but for one in a hundred).
 func TestCompareSidesMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
 	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 3}
 	var buf Buffers
 	for _, n := range []int{0, 1, 2, 300, 50_000, 70_000} {
-		x, y, z, w := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		x, y, z, w, u := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range x {
 			x[i], y[i], z[i] = float64(rng.IntN(7)), math.Round(rng.NormFloat64()*50)/50, rng.Float64()
+			if rng.IntN(100) == 0 {
+				u[i] = 1
+			}
 			w[i] = pool[rng.IntN(len(pool))]
 			if rng.IntN(2) == 0 {
 				w[i] = rng.NormFloat64()
@@ -83,8 +88,8 @@ func TestCompareSidesMatchesFromScratch(t *testing.T) {
 			index[i] = i
 		}
 		side := func(v []float64) *Side { return rankedSide(index, v, &buf) }
-		sx, sy, sz, sw := side(x), side(y), side(z), side(w)
-		for _, ab := range [][2]*Side{{sx, sy}, {sy, sx}, {sz, sx}, {sx, sz}, {sz, sz}, {sy, sy}, {sw, sy}, {sx, sw}} {
+		sx, sy, sz, sw, su := side(x), side(y), side(z), side(w), side(u)
+		for _, ab := range [][2]*Side{{sx, sy}, {sy, sx}, {sz, sx}, {sx, sz}, {sz, sz}, {sy, sy}, {sw, sy}, {sx, sw}, {su, su}, {su, sx}} {
 			c := CompareSides(ab[0], ab[1], &buf)
 			byA, byB := make([]int32, n), make([]int32, n)
 			for i := range byA {
