@@ -112,7 +112,7 @@ func sortCounting(v, buf []uint32, intoBuf bool) int64 {
 func leafCounting(dst, src []uint32) int64 {
 	var rank [leafMax]int
 	var inv int64
-	src = src[:min(len(src), leafMax)]
+	src = src[:min(len(src), leafMax)] // no shorter: drops the checks of rank[i]
 	for j := 1; j < len(src); j++ {
 		y, r := src[j], 0
 		for i, x := range src[:j] {
