@@ -113,6 +113,29 @@ func TestCompareSidesMatchesFromScratch(t *testing.T) {
 	}
 }
 
+// kendall counts the pairs tied in both across its chunks: (A, B) equal
+// on a run that fills two chunks and ends in a third, and on runs of
+// about three within the rest, where B, A / 1000, is tied across the
+// changes of A; Kendall's tau-b as from scratch.
+func TestKendallTiedAcrossChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	n := 3*gatherChunk + 100
+	runEnd := 2*gatherChunk + 5000
+	a, b, index := make([]float64, n), make([]float64, n), make([]int, n)
+	for i := range a {
+		index[i] = i
+		if i >= runEnd {
+			a[i] = float64(1 + rng.IntN(n/3))
+			b[i] = float64(int(a[i]) / 1000)
+		}
+	}
+	var buf Buffers
+	c := CompareSides(rankedSide(index, a, &buf), rankedSide(index, b, &buf), &buf)
+	if want := stats.KendallTauB(a, b); c.Kendall != want {
+		t.Errorf("Kendall %v, from scratch %v", c.Kendall, want)
+	}
+}
+
 // same reports whether a and b are the same float64, NaN the same as NaN.
 func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 

@@ -345,9 +345,9 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	buf.seq, buf.merge = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.merge[:0], n)[:n]
 	seq := buf.seq
 	nw := parallel.Workers(n, gatherChunk)
-	tiedBoth := make([]int64, nw) // each goroutine's
-	parallel.Chunks(n, gatherChunk, nw, func(w, lo, hi int) {
-		tiedBoth[w] += gatherTied(seq, a.codes, b.codes, byA, lo, hi)
+	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
+	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+		chunks[lo/gatherChunk] = gatherTied(seq, a.codes, b.codes, byA, lo, hi)
 	})
 	if b.distinct < a.distinct {
 		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
@@ -356,43 +356,60 @@ func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 			}
 		})
 	}
-	var tied int64
-	for _, t := range tiedBoth {
-		tied += t
+	// A chunk's first run that continues the run before it (run
+	// positions, over the chunks before) ties each of its lead positions
+	// with those too.
+	var tiedBoth, run int64
+	for _, c := range chunks {
+		tiedBoth += c.pairs
+		switch {
+		case !c.joins:
+			run = c.trail
+		case c.whole:
+			tiedBoth += run * c.lead
+			run += c.lead
+		default:
+			tiedBoth += run * c.lead
+			run = c.trail
+		}
 	}
-	return stats.KendallTauBCounts(n, a.tied, b.tied, tied, stats.Inversions(seq, buf.merge))
+	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.merge))
+}
+
+// A tiedChunk is what gatherTied counts of a chunk of the positions by
+// (A, B), in runs of equal (A, B) codes: the pairs tied in both within
+// it, and the positions of the runs it starts and ends with (lead,
+// trail); joins says the first continues the run before the chunk, whole
+// that it fills the chunk.
+type tiedChunk struct {
+	pairs, lead, trail int64
+	joins, whole       bool
 }
 
 // gatherTied sets seq[j] to B's code of position byA[j], for j in [lo,
-// hi), and returns the pairs tied in both that end there: by (A, B),
-// those in runs of equal (A, B) codes, a run of t making t(t-1)/2. A run
-// that starts before lo is followed back to its start.
-func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) int64 {
-	same := func(j int) bool { // position j as its previous in both
-		i, p := byA[j], byA[j-1]
-		return bCodes[i] == bCodes[p] && aCodes[i] == aCodes[p]
-	}
-	var run int64 // how many positions before j are in its run
-	if lo > 0 && same(lo) {
-		run = 1
-		for k := lo - 1; k > 0 && same(k); k-- {
-			run++
-		}
-	}
-	var pairs int64
+// hi), and counts the pairs tied in both there (a tiedChunk).
+func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) tiedChunk {
+	c := tiedChunk{lead: int64(hi - lo)} // until the first run ends
+	var run int64                        // how many positions before j are in its run
 	for j := lo; j < hi; j++ {
 		i := byA[j]
 		seq[j] = bCodes[i]
-		if j > lo {
-			if seq[j] == seq[j-1] && aCodes[i] == aCodes[byA[j-1]] {
-				run++
-			} else {
-				run = 0
-			}
+		switch {
+		case j == lo:
+		case seq[j] == seq[j-1] && aCodes[i] == aCodes[byA[j-1]]:
+			run++
+		default:
+			c.lead = min(c.lead, int64(j-lo))
+			run = 0
 		}
-		pairs += run
+		c.pairs += run
 	}
-	return pairs
+	c.trail, c.whole = run+1, c.lead == int64(hi-lo)
+	if lo > 0 {
+		i, p := byA[lo], byA[lo-1]
+		c.joins = bCodes[i] == bCodes[p] && aCodes[i] == aCodes[p]
+	}
+	return c
 }
 
 // topShared is stats.TopShared read from the sides' orders and ranks:
