@@ -154,6 +154,8 @@ func merge(dst, a, b []uint32) int64 {
 	i, j := 0, 0             // forward, into dst[i+j]
 	ia, jb := na-1, len(b)-1 // backward, into dst[ia+jb+1]
 	for range min(na, len(b)) {
+		// Forward, a first on ties: b[j] is below the na - i values of
+		// a left.
 		x, y := *(*uint32)(unsafe.Add(pa, 4*i)), *(*uint32)(unsafe.Add(pb, 4*j))
 		t := 0
 		if y < x {
@@ -163,6 +165,8 @@ func merge(dst, a, b []uint32) int64 {
 		inv += int64((na - i) & -t)
 		i += 1 - t
 		j += t
+		// Backward, b last on ties: b[jb] is below the na-1 - ia values
+		// of a placed after it.
 		x, y = *(*uint32)(unsafe.Add(pa, 4*ia)), *(*uint32)(unsafe.Add(pb, 4*jb))
 		u := 0
 		if x > y {
@@ -177,8 +181,8 @@ func merge(dst, a, b []uint32) int64 {
 }
 
 // mergeForward merges a and b into dst (as long as both) and returns the
-// pairs it exchanged plus above for each of b: the values of a above all
-// of b merged before.
+// pairs it exchanged, plus above for each of b: the values of a merge
+// placed after them all.
 func mergeForward(dst, a, b []uint32, above int) int64 {
 	var inv int64
 	i, j := 0, 0
