@@ -1,10 +1,13 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/testkit"
 )
 
 // Inversions counts the pairs out of order, as a double loop does, on
@@ -12,17 +15,6 @@ import (
 // reversed ones, below and above the size split between two goroutines.
 func TestInversions(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	brute := func(v []uint32) int64 {
-		var n int64
-		for i := range v {
-			for j := i + 1; j < len(v); j++ {
-				if v[i] > v[j] {
-					n++
-				}
-			}
-		}
-		return n
-	}
 	for _, n := range []int{0, 1, 2, 15, 16, 17, 33, 100, 257, 5000, parallelMin + 3} {
 		for _, shape := range []string{"random", "sorted runs", "reversed"} {
 			v := make([]uint32, n)
@@ -38,7 +30,7 @@ func TestInversions(t *testing.T) {
 			}
 			var want int64
 			if n <= 5000 {
-				want = brute(v)
+				want = bruteInversions(v)
 			} else { // the halves by brute force would take seconds: by countInversions
 				f := make([]float64, n)
 				for i, c := range v {
@@ -55,6 +47,113 @@ func TestInversions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Inversions counts the pairs out of order as a double loop does (or, on
+// the sizes split between goroutines, a Fenwick tree, itself checked
+// against the double loop) on every size up to 70 (the leaves and their
+// first merges), around powers of two and parallelMin, on shapes with
+// many ties, few values, distinct values, in order, reversed, in sorted
+// runs and as the Compare tab's (grpoCodes); below parallelMin, v ends
+// sorted.
+func TestInversionsAroundThresholds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	sizes := []int{127, 128, 129, 255, 256, 257, 1000, 2049, parallelMin - 1, parallelMin, parallelMin + 1, 3*parallelMin + 7}
+	for n := range 71 {
+		sizes = append(sizes, n)
+	}
+	shapes := map[string]func(n int) []uint32{
+		"ties": func(n int) []uint32 { return randomCodes(rng, n, 1+n/8) },
+		"few":  func(n int) []uint32 { return randomCodes(rng, n, 3) },
+		"distinct": func(n int) []uint32 {
+			v := make([]uint32, n)
+			for i, p := range rng.Perm(n) {
+				v[i] = uint32(p)
+			}
+			return v
+		},
+		"in order": func(n int) []uint32 {
+			v := randomCodes(rng, n, 1+n/3)
+			slices.Sort(v)
+			return v
+		},
+		"reversed": func(n int) []uint32 {
+			v := randomCodes(rng, n, 1+n/3)
+			slices.Sort(v)
+			slices.Reverse(v)
+			return v
+		},
+		"sorted runs": func(n int) []uint32 {
+			v := randomCodes(rng, n, 1+n/2)
+			for lo := 0; lo < n; lo += 40 {
+				slices.Sort(v[lo:min(lo+40, n)])
+			}
+			return v
+		},
+		"grpo": func(n int) []uint32 { return grpoCodes(n, rng) },
+	}
+	for _, n := range sizes {
+		for name, shape := range shapes {
+			v := shape(n)
+			want := inversionsByTree(v)
+			if n <= 2049 {
+				if brute := bruteInversions(v); brute != want {
+					t.Fatalf("n=%d %s: the Fenwick tree counts %d, the double loop %d", n, name, want, brute)
+				}
+			}
+			if got := Inversions(v, make([]uint32, n)); got != want {
+				t.Errorf("n=%d %s: %d inversions, want %d", n, name, got, want)
+			}
+			if n < parallelMin && !slices.IsSorted(v) {
+				t.Errorf("n=%d %s: not sorted", n, name)
+			}
+		}
+	}
+}
+
+// randomCodes returns n codes drawn uniformly below k.
+func randomCodes(rng *rand.Rand, n, k int) []uint32 {
+	v := make([]uint32, n)
+	for i := range v {
+		v[i] = uint32(rng.IntN(k))
+	}
+	return v
+}
+
+// bruteInversions counts the pairs i < j of v with v[i] > v[j] by a
+// double loop.
+func bruteInversions(v []uint32) int64 {
+	var n int64
+	for i := range v {
+		for j := i + 1; j < len(v); j++ {
+			if v[i] > v[j] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// inversionsByTree counts the pairs out of order with a Fenwick tree of
+// the counts of the values seen: each value is out of order with those
+// seen above it.
+func inversionsByTree(v []uint32) int64 {
+	if len(v) == 0 {
+		return 0
+	}
+	tree := make([]int64, int(slices.Max(v))+2)
+	var inv int64
+	for seen, x := range v {
+		var notAbove int64
+		for i := int(x) + 1; i > 0; i -= i & -i {
+			notAbove += tree[i]
+		}
+		inv += int64(seen) - notAbove
+		for i := int(x) + 1; i < len(tree); i += i & -i {
+			tree[i]++
+		}
+	}
+	return inv
 }
 
 // KendallTauBCounts from hand-counted pairs: x = (1, 1, 2, 3), y = (2, 1,
@@ -78,6 +177,41 @@ func BenchmarkInversions1M(b *testing.B) {
 	for i := range codes {
 		codes[i] = uint32(rng.IntN(len(codes)))
 	}
+	v, buf := make([]uint32, len(codes)), make([]uint32, len(codes))
+	for b.Loop() {
+		copy(v, codes)
+		Inversions(v, buf)
+	}
+}
+
+// grpoCodes returns the codes the Compare tab counts the inversions of,
+// B's dense ranks along A's order, on n values (testkit.GRPOShaped).
+func grpoCodes(n int, rng *rand.Rand) []uint32 {
+	x, grpo := testkit.GRPOShaped(n, rng)
+	byX, byB := make([]int, n), make([]int, n)
+	for i := range byX {
+		byX[i], byB[i] = i, i
+	}
+	slices.SortStableFunc(byX, func(i, j int) int { return cmp.Compare(x[i], x[j]) })
+	slices.SortStableFunc(byB, func(i, j int) int { return cmp.Compare(grpo[i], grpo[j]) })
+	rank := make([]uint32, n)
+	for k, i := range byB {
+		rank[i] = rank[byB[max(k-1, 0)]]
+		if k > 0 && grpo[i] != grpo[byB[k-1]] {
+			rank[i]++
+		}
+	}
+	codes := make([]uint32, n)
+	for j, i := range byX {
+		codes[j] = rank[i]
+	}
+	return codes
+}
+
+// BenchmarkInversionsGRPO1M counts the inversions of the Compare tab's
+// codes on a million values (grpoCodes).
+func BenchmarkInversionsGRPO1M(b *testing.B) {
+	codes := grpoCodes(1_000_000, rand.New(rand.NewPCG(3, 4)))
 	v, buf := make([]uint32, len(codes)), make([]uint32, len(codes))
 	for b.Loop() {
 		copy(v, codes)

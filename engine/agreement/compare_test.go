@@ -10,6 +10,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/internal/parallel"
+	"github.com/rewardlens/rewardlens/internal/testkit"
 	"github.com/rewardlens/rewardlens/stats"
 )
 
@@ -62,17 +63,21 @@ func TestCompareSettledNeitherSign(t *testing.T) {
 // tau and Spearman's rho on the values, TopShared and the sign
 // disagreements; on A with few distinct values against B with ties, both
 // ways round, against distinct values both ways round, distinct values but
-// for a few ties against each, a side against itself, and values with
+// for a few ties against each (u), a side against itself, and values with
 // NaNs, infinities and both zeros; below and above the sizes the sorts
-// split between two goroutines.
+// split between two goroutines, with a run of pairs tied in both from the
+// first position across kendall's chunks (v, 0 but for one in a hundred).
 func TestCompareSidesMatchesFromScratch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 13))
 	pool := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), -1.5, 2.25, 3}
 	var buf Buffers
 	for _, n := range []int{0, 1, 2, 300, 50_000, 70_000} {
-		x, y, z, w, u := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		x, y, z, w, u, v := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 		for i := range x {
 			x[i], y[i], z[i] = float64(rng.IntN(7)), math.Round(rng.NormFloat64()*50)/50, rng.Float64()
+			if rng.IntN(100) == 0 {
+				v[i] = 1
+			}
 			w[i] = pool[rng.IntN(len(pool))]
 			if rng.IntN(2) == 0 {
 				w[i] = rng.NormFloat64()
@@ -88,9 +93,9 @@ func TestCompareSidesMatchesFromScratch(t *testing.T) {
 			index[i] = i
 		}
 		side := func(v []float64) *Side { return rankedSide(index, v, &buf) }
-		sx, sy, sz, sw, su := side(x), side(y), side(z), side(w), side(u)
+		sx, sy, sz, sw, su, sv := side(x), side(y), side(z), side(w), side(u), side(v)
 		for _, ab := range [][2]*Side{{sx, sy}, {sy, sx}, {sz, sx}, {sx, sz}, {sz, sz}, {sy, sy}, {sw, sy}, {sx, sw},
-			{su, sx}, {sx, su}, {su, sz}, {sz, su}, {su, su}, {su, sw}} {
+			{su, sx}, {sx, su}, {su, sz}, {sz, su}, {su, su}, {su, sw}, {sv, sv}, {sv, sx}} {
 			c := CompareSides(ab[0], ab[1], &buf)
 			byA, byB := make([]int32, n), make([]int32, n)
 			for i := range byA {
@@ -111,6 +116,29 @@ func TestCompareSidesMatchesFromScratch(t *testing.T) {
 				t.Errorf("n=%d: sign disagreements %d %d, from scratch %d %d", n, c.PosNeg, c.NegPos, posNeg, negPos)
 			}
 		}
+	}
+}
+
+// kendall counts the pairs tied in both across its chunks: (A, B) equal
+// on a run that fills two chunks and ends in a third, and on runs of
+// about three within the rest, where B, A / 1000, is tied across the
+// changes of A; Kendall's tau-b as from scratch.
+func TestKendallTiedAcrossChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	n := 3*gatherChunk + 100
+	runEnd := 2*gatherChunk + 5000
+	a, b, index := make([]float64, n), make([]float64, n), make([]int, n)
+	for i := range a {
+		index[i] = i
+		if i >= runEnd {
+			a[i] = float64(1 + rng.IntN(n/3))
+			b[i] = float64(int(a[i]) / 1000)
+		}
+	}
+	var buf Buffers
+	c := CompareSides(rankedSide(index, a, &buf), rankedSide(index, b, &buf), &buf)
+	if want := stats.KendallTauB(a, b); c.Kendall != want {
+		t.Errorf("Kendall %v, from scratch %v", c.Kendall, want)
 	}
 }
 
@@ -200,5 +228,22 @@ func TestRankedSideIsKnown(t *testing.T) {
 	got, want := CompareSides(sa, sb, &buf), CompareRewards(a, b, 0)
 	if !same(got.Kendall, want.Kendall) || !same(got.Spearman, want.Spearman) || got.TopShared != want.TopShared || !slices.Equal(got.ByA, want.ByA) {
 		t.Errorf("with the side made before: Kendall %v Spearman %v top %d, want %v %v %d", got.Kendall, got.Spearman, got.TopShared, want.Kendall, want.Spearman, want.TopShared)
+	}
+}
+
+// BenchmarkKendallGRPO1M counts Kendall's tau-b of two sides shaped like
+// the Compare tab's on a million values (testkit.GRPOShaped), from their
+// orders.
+func BenchmarkKendallGRPO1M(b *testing.B) {
+	x, grpo := testkit.GRPOShaped(1_000_000, rand.New(rand.NewPCG(3, 4)))
+	index := make([]int, len(x))
+	for i := range index {
+		index[i] = i
+	}
+	var buf Buffers
+	sa, sb := rankedSide(index, x, &buf), rankedSide(index, grpo, &buf)
+	c := CompareSides(sa, sb, &buf)
+	for b.Loop() {
+		kendall(sa, sb, c.ByA, c.ByB, &buf)
 	}
 }

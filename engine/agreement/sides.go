@@ -407,30 +407,79 @@ func spearman(a, b *Side) float64 {
 // from the positions sorted by (A, B) and by (B, A). The discordant
 // pairs are counted along the order of the side with fewer distinct
 // values: its long runs of ties hold the other's ranks already in order,
-// which the merge sort joins without merging.
+// which the merge sort joins without merging. The codes along that order
+// are gathered, and the pairs tied in both counted, in chunks on every
+// core.
 func kendall(a, b *Side, byA, byB []int32, buf *Buffers) float64 {
 	n := len(byA)
 	buf.seq, buf.merge = slices.Grow(buf.seq[:0], n)[:n], slices.Grow(buf.merge[:0], n)[:n]
 	seq := buf.seq
-	var tiedBoth int64
-	// By (A, B), the pairs tied in both are the runs of equal (A, B).
-	run := int64(1)
-	for j, i := range byA {
-		seq[j] = b.codes[i]
-		if j > 0 && seq[j] == seq[j-1] && a.codes[i] == a.codes[byA[j-1]] {
-			run++
-			continue
-		}
-		tiedBoth += run * (run - 1) / 2
-		run = 1
-	}
-	tiedBoth += run * (run - 1) / 2
+	nw := parallel.Workers(n, gatherChunk)
+	chunks := make([]tiedChunk, (n+gatherChunk-1)/gatherChunk)
+	parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+		chunks[lo/gatherChunk] = gatherTied(seq, a.codes, b.codes, byA, lo, hi)
+	})
 	if b.distinct < a.distinct {
-		for j, i := range byB {
-			seq[j] = a.codes[i]
+		parallel.Chunks(n, gatherChunk, nw, func(_, lo, hi int) {
+			for j, i := range byB[lo:hi] {
+				seq[lo+j] = a.codes[i]
+			}
+		})
+	}
+	// A chunk's first run that continues the run before it (run
+	// positions, over the chunks before) ties each of its lead positions
+	// with those too.
+	var tiedBoth, run int64
+	for _, c := range chunks {
+		tiedBoth += c.pairs
+		switch {
+		case !c.joins:
+			run = c.trail
+		case c.whole:
+			tiedBoth += run * c.lead
+			run += c.lead
+		default:
+			tiedBoth += run * c.lead
+			run = c.trail
 		}
 	}
 	return stats.KendallTauBCounts(n, a.tied, b.tied, tiedBoth, stats.Inversions(seq, buf.merge))
+}
+
+// A tiedChunk is what gatherTied counts of a chunk of the positions by
+// (A, B), in runs of equal (A, B) codes: the pairs tied in both within
+// it, and the positions of the runs it starts and ends with (lead,
+// trail); joins says the first continues the run before the chunk, whole
+// that it fills the chunk.
+type tiedChunk struct {
+	pairs, lead, trail int64
+	joins, whole       bool
+}
+
+// gatherTied sets seq[j] to B's code of position byA[j], for j in [lo,
+// hi), and counts the pairs tied in both there (a tiedChunk).
+func gatherTied(seq, aCodes, bCodes []uint32, byA []int32, lo, hi int) tiedChunk {
+	c := tiedChunk{lead: int64(hi - lo)} // until the first run ends
+	var run int64                        // how many positions before j are in its run
+	for j := lo; j < hi; j++ {
+		i := byA[j]
+		seq[j] = bCodes[i]
+		switch {
+		case j == lo:
+		case seq[j] == seq[j-1] && aCodes[i] == aCodes[byA[j-1]]:
+			run++
+		default:
+			c.lead = min(c.lead, int64(j-lo))
+			run = 0
+		}
+		c.pairs += run
+	}
+	c.trail, c.whole = run+1, c.lead == int64(hi-lo)
+	if lo > 0 {
+		i, p := byA[lo], byA[lo-1]
+		c.joins = bCodes[i] == bCodes[p] && aCodes[i] == aCodes[p]
+	}
+	return c
 }
 
 // topShared is stats.TopShared read from the sides' orders and ranks:

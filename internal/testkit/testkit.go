@@ -1,11 +1,12 @@
 // Package testkit holds what the tests of several packages share: a
-// buffer a program writes while a test reads it, and the comparison of
-// floats within a tolerance.
+// buffer a program writes while a test reads it, the comparison of floats
+// within a tolerance, and values shaped like a dashboard's.
 package testkit
 
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"testing"
 )
@@ -54,4 +55,31 @@ func AssertFloats(t testing.TB, what string, got, want []float64) {
 			t.Errorf("%s[%d] = %.15g, want %.15g (all: %v)", what, i, got[i], want[i], got)
 		}
 	}
+}
+
+// GRPOShaped returns n values shaped like a dashboard's comparison: a =
+// 0.3 u1 + 0.7 u2, a weighted sum of two uniform objectives, and b its
+// GRPO reward, (a - mean) / std in each group of 8 consecutive values
+// (std floored at 1e-4): correlated, far from in the same order.
+func GRPOShaped(n int, rng *rand.Rand) (a, b []float64) {
+	a, b = make([]float64, n), make([]float64, n)
+	for i := range a {
+		a[i] = 0.3*rng.Float64() + 0.7*rng.Float64()
+	}
+	for lo := 0; lo < n; lo += 8 {
+		g := a[lo:min(lo+8, n)]
+		var mean, ss float64
+		for _, v := range g {
+			mean += v
+		}
+		mean /= float64(len(g))
+		for _, v := range g {
+			ss += (v - mean) * (v - mean)
+		}
+		std := max(math.Sqrt(ss/float64(len(g))), 1e-4)
+		for k, v := range g {
+			b[lo+k] = (v - mean) / std
+		}
+	}
+	return a, b
 }
