@@ -122,7 +122,7 @@ func (m *Model) startRecompute() tea.Cmd {
 		}
 	}
 	preparer, _ := m.tabs[m.active].(common.Preparer)
-	var prepareJob func(*engine.Result)
+	var prepareJob func(*engine.Result, func() *engine.Result)
 	jobPreparer := -1
 	if p, ok := m.tabs[m.active].(common.JobPreparer); ok {
 		if prepareJob = p.PrepareJob(); prepareJob != nil {
@@ -143,11 +143,22 @@ func (m *Model) startRecompute() tea.Cmd {
 		if preparer != nil {
 			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
-		if prepareJob != nil {
-			wg.Go(func() { prepareJob(msg.result) })
-		}
+		compared := make(chan struct{}) // closed once msg.compare is set
 		if compareOpts != nil {
-			wg.Go(func() { msg.compare = ev.Compute(*compareOpts) })
+			wg.Go(func() {
+				msg.compare = ev.Compute(*compareOpts)
+				close(compared)
+			})
+		} else {
+			close(compared)
+		}
+		if prepareJob != nil {
+			wg.Go(func() {
+				prepareJob(msg.result, func() *engine.Result {
+					<-compared
+					return msg.compare
+				})
+			})
 		}
 		session.ShownStats(msg.result, batch)
 		wg.Wait()

@@ -149,11 +149,12 @@ type Preparer interface {
 // JobPreparer is a tab whose job on a recompute's result can start with
 // the recompute, beside the statistics: PrepareJob, called on the event
 // loop as a recompute of the options shown starts, returns the work to
-// run on the recompute's goroutine once its result exists (nil for none);
-// the tab's refresh on that result then takes what it made rather than
-// make it again.
+// run on the recompute's goroutine once its result exists (nil for none),
+// given that result and what waits for method B's result when the
+// recompute computes it too (else returns nil at once); the tab's refresh
+// on that result then takes what it made rather than make it again.
 type JobPreparer interface {
-	PrepareJob() func(res *engine.Result)
+	PrepareJob() func(res *engine.Result, compare func() *engine.Result)
 }
 
 // Comparer is a tab that shows method B's result beside the session's

@@ -126,10 +126,9 @@ type compareTab struct {
 }
 
 // prepared is a comparison made beside a recompute's statistics
-// (PrepareJob), or only the side of its result (side) when B's result is
-// computed beside it too, and the buffers it was lent, for the refresh on
-// that recompute's result to take; its fields are set off the event
-// loop, under its lock, done once they are.
+// (PrepareJob), and the buffers it was lent, for the refresh on that
+// recompute's result to take; its fields are set off the event loop,
+// under its lock, done once they are.
 type prepared struct {
 	sync.Mutex
 	done          bool
@@ -138,7 +137,6 @@ type prepared struct {
 	method        engine.Method
 	width, height int
 	v             compared
-	side          *agreement.Side
 	buf           *agreement.Buffers
 }
 
@@ -553,19 +551,18 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
 }
 
-// PrepareJob implements common.JobPreparer: when B's result is held
-// and stays B's under the options being recomputed (a switch of A), the
-// comparison of the recompute's result with it, ranked too: beside the
-// recompute's statistics, the ranking takes the core they leave idle,
-// where as a job once the comparison is shown it came after them. When
-// B's result is computed beside them (a visit, or options that change
-// B's), only the side of the recompute's result, which the comparison
-// then takes as known (none when A's result stays and its side is
-// held). It is made with the buffers lent (new ones when the tab let go
-// of its own while hidden) and the sides known as a job would. It counts
-// as a job taken until a refresh takes it (takePrepared): the sides it
-// reads are not given back meanwhile.
-func (t *compareTab) PrepareJob() func(res *engine.Result) {
+// PrepareJob implements common.JobPreparer: the comparison of the
+// recompute's result with B's, ranked too, made beside the recompute's
+// statistics, on the core they leave idle, rather than in two jobs once
+// the result is shown. B's result is the one held when it stays B's under
+// the options being recomputed (a switch of A); else the recompute
+// computes it (a visit, a change of B, options that change B's), and A's
+// side is ranked while it does, unless held. It is made with the buffers
+// lent (new ones when the tab let go of its own while hidden) and the
+// sides known as a job would. It counts as a job taken until a refresh
+// takes it (takePrepared): the sides it reads are not given back
+// meanwhile.
+func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engine.Result) {
 	s := t.common.Session
 	method := s.CompareMethod
 	if t.buf == nil && t.taken == 0 && t.job == nil {
@@ -574,48 +571,38 @@ func (t *compareTab) PrepareJob() func(res *engine.Result) {
 	if s.Result == nil || t.buf == nil || t.prepared != nil || method == LoggedMethod {
 		return nil
 	}
-	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
-	if _, need := s.CompareNeeded(s.Options); need {
-		// B's result is computed with A's, which the comparison waits
-		// for: A's side is ranked beside it, unless A's result stays and
-		// its side is held (a change of B).
-		if s.Result.Options.Equal(s.Options) && slices.ContainsFunc(t.sides[:], func(side *agreement.Side) bool { return side != nil && side.Of(s.Result, s.Batch) }) {
-			return nil
-		}
-		t.prepared, t.buf = p, nil
-		t.taken++
-		return func(res *engine.Result) {
-			p.Lock()
-			defer p.Unlock()
-			if p.bi < len(res.Ranking.Batches) {
-				p.side = agreement.RankedSide(res, p.bi, p.buf)
-			}
-			p.a, p.done = res, true
-		}
-	}
-	b := s.CompareResult()
-	if method != s.Options.Method && (b == nil || b.Evaluation != s.Evaluation) {
+	_, need := s.CompareNeeded(s.Options)
+	held := s.CompareResult()
+	if !need && method != s.Options.Method && (held == nil || held.Evaluation != s.Evaluation) {
 		return nil
 	}
+	p := &prepared{bi: s.Batch, method: method, width: t.width, height: t.height, buf: t.buf}
 	t.prepared, t.buf = p, nil
 	t.taken++
 	known, width, height := t.known, t.width, t.height
-	return func(res *engine.Result) {
+	return func(res *engine.Result, computed func() *engine.Result) {
 		p.Lock()
 		defer p.Unlock()
+		defer func() { p.done = true }()
 		if p.bi >= len(res.Ranking.Batches) {
-			p.done = true
 			return
 		}
-		bb := b
-		if method == res.Options.Method {
-			bb = res
-		}
 		res.ComputeBatch(p.bi)
+		b := held
+		switch {
+		case method == res.Options.Method:
+			b = res
+		case need:
+			if !slices.ContainsFunc(known.sides[:], func(side *agreement.Side) bool { return side != nil && side.Of(res, p.bi) }) {
+				known.sides[0] = agreement.RankedSide(res, p.bi, p.buf)
+			}
+			if b = computed(); b == nil {
+				return
+			}
+		}
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
-		p.v = compare(res, bb, p.bi, method, known, p.buf, grid)
-		p.v.setRanking(p.v.toRank.rank(p.buf, func() bool { return false }))
-		p.a, p.b, p.done = res, bb, true
+		p.v = compareRanked(res, b, p.bi, method, known, p.buf, grid)
+		p.a, p.b = res, b
 	}
 }
 
@@ -661,11 +648,7 @@ func (t *compareTab) refresh() {
 		}
 	}
 	gen, known, width, height := t.gen.Load(), t.known, t.width, t.height
-	p := t.takePrepared()
-	if p != nil && p.side != nil && p.a == a && p.bi == bi {
-		known.sides[0] = p.side // A's, for the comparison to take
-	}
-	if p != nil && p.side == nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
+	if p := t.takePrepared(); p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
 		if t.buf == p.buf {
 			t.buf = nil // lent again, to the job that hands the comparison over
 		}
@@ -686,6 +669,28 @@ func (t *compareTab) refresh() {
 // sides and collapse counts in known of a or b are kept for the ranking
 // to take.
 func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
+	v := gathered(a, b, bi, method, known, buf)
+	v.points(grid)
+	return v
+}
+
+// compareRanked is compare and the ranking (toRank.rank) in one, the
+// sides ranked beside the points' classes and counts, which need the
+// values alone.
+func compareRanked(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
+	v := gathered(a, b, bi, method, known, buf)
+	var r ranking
+	var wg sync.WaitGroup
+	wg.Go(func() { r = v.toRank.rank(buf, func() bool { return false }) })
+	v.points(grid)
+	wg.Wait()
+	v.setRanking(r)
+	return v
+}
+
+// gathered returns the comparison of a's rewards with b's (or the logged
+// advantages) on batch bi with the values gathered only (compare).
+func gathered(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers) compared {
 	v := compared{b: method, known: known}
 	r := &toRank{a: a, b: b, bi: bi, collapsed: known.collapsed}
 	if b == nil {
@@ -693,14 +698,19 @@ func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf
 	} else {
 		r.gathered = agreement.Gather(a, b, bi, known.sides[:], buf)
 	}
-	v.toRank = r
-	g := r.gathered
-	v.cmp = g.Comparison()
+	v.toRank, v.cmp = r, r.gathered.Comparison()
+	return v
+}
+
+// points sets what v's gathered values alone give (compare): the points'
+// classes and the sign disagreements, their counts on grid, and against
+// the logged advantages the differences.
+func (v *compared) points(grid func(ranges [2][2]float64) chart.Grid) {
+	g := v.toRank.gathered
 	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
-	if b == nil && len(g.A) > 0 {
+	if v.toRank.b == nil && len(g.A) > 0 {
 		v.meanDiff, v.mostDiff = absDifference(g.A, g.B)
 	}
-	return v
 }
 
 // show shows a comparison computed off the event loop.

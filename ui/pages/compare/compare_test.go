@@ -127,8 +127,8 @@ func preparingTab(t *testing.T) (common.Tab, *session.Session, func(engine.Metho
 			t.Fatalf("a switch to %s with B's result held prepares nothing", m)
 		}
 		p := ct.prepared
-		res := s.Evaluation.Prepare(s.Options, nil) // a recompute's result: batches computed when asked
-		run(res)
+		res := s.Evaluation.Prepare(s.Options, nil)    // a recompute's result: batches computed when asked
+		run(res, func() *engine.Result { return nil }) // B's result held
 		s.SetResult(res, nil)
 		return p
 	}
@@ -611,11 +611,12 @@ func TestUndefinedWhy(t *testing.T) {
 	}
 }
 
-// TestVisitRanksASideBesideB: a recompute that computes B's result (a
-// visit before B's result is held) prepares A's side beside it
-// (PrepareJob); the comparison made once B's result is in takes that
-// side rather than rank A's values again, and ranks as from scratch.
-func TestVisitRanksASideBesideB(t *testing.T) {
+// TestVisitPreparedBesideB: a recompute that computes B's result (a
+// visit before B's result is held) prepares the whole comparison beside
+// it (PrepareJob), A's side ranked while B's result is computed; the
+// refresh on that result shows it ranked, as from scratch, with no job
+// left but the one that hands it over.
+func TestVisitPreparedBesideB(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	ct := tab.(*compareTab)
 	s.CompareMethod = engine.RLOO
@@ -630,17 +631,19 @@ func TestVisitRanksASideBesideB(t *testing.T) {
 		t.Fatal("a recompute computing B's result prepares nothing")
 	}
 	p := ct.prepared
-	run(s.Result) // the recompute of a visit reuses A's result
-	if p.side == nil || p.side.Index == nil {
-		t.Fatal("A's side was not ranked beside B's result")
+	b := s.Evaluation.Compute(bOpts)
+	run(s.Result, func() *engine.Result { return b }) // the recompute of a visit reuses A's result
+	if !p.v.ranked || p.b != b {
+		t.Fatalf("the comparison prepared beside B's result is not ranked (%v) or not with it (%v)", p.v.ranked, p.b == b)
 	}
-	s.SetResult(s.Result, s.Evaluation.Compute(bOpts))
-	uitest.Refresh(tab, s)
-	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil {
-		t.Errorf("the prepared side was not taken: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
+	s.SetResult(s.Result, b)
+	tab.Update(common.SessionChangedMsg{})
+	tab.Update(ct.Job()())
+	if ct.Job() != nil {
+		t.Error("a job is left after the prepared comparison was shown")
 	}
-	if ct.sides[0] != p.side {
-		t.Error("the comparison ranked A's side again rather than take the one prepared")
+	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil || &ct.class[0] != &p.v.class[0] {
+		t.Errorf("the prepared comparison was not the one shown: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
 	}
 	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if !ct.ranked || ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman || ct.cmp.TopShared != want.TopShared {
@@ -649,8 +652,8 @@ func TestVisitRanksASideBesideB(t *testing.T) {
 }
 
 // TestChangeOfBKeepsASide: a change of B alone (A's result stays, its
-// side held) prepares nothing beside B's result: the comparison takes
-// A's side as it is rather than rank A's values again.
+// side held) prepares the comparison with A's side as it is rather than
+// rank A's values again.
 func TestChangeOfBKeepsASide(t *testing.T) {
 	tab, s, _ := preparingTab(t)
 	ct := tab.(*compareTab)
@@ -659,11 +662,14 @@ func TestChangeOfBKeepsASide(t *testing.T) {
 		t.Fatal("after a comparison the tab holds no side of A's result")
 	}
 	s.CompareMethod = engine.RLOO
-	if run := ct.PrepareJob(); run != nil {
-		t.Fatal("a change of B with A's side held prepares A's side again")
+	run := ct.PrepareJob()
+	if run == nil {
+		t.Fatal("a change of B prepares nothing")
 	}
 	bOpts, _ := s.CompareNeeded(s.Options)
-	s.SetResult(s.Result, s.Evaluation.Compute(bOpts))
+	b := s.Evaluation.Compute(bOpts)
+	run(s.Result, func() *engine.Result { return b })
+	s.SetResult(s.Result, b)
 	uitest.Refresh(tab, s)
 	if ct.sides[0] != sideA {
 		t.Error("the comparison with the new B ranked A's side again")
