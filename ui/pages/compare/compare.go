@@ -552,12 +552,15 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 }
 
 // PrepareJob implements common.JobPreparer: the comparison of the
-// recompute's result with B's, ranked too, made beside the recompute's
-// statistics, on the core they leave idle, rather than in two jobs once
-// the result is shown. B's result is the one held when it stays B's under
-// the options being recomputed (a switch of A); else the recompute
-// computes it (a visit, a change of B, options that change B's), and A's
-// side is ranked while it does, unless held. It is made with the buffers
+// recompute's result with B's, made beside the recompute's statistics,
+// on the core they leave idle, rather than in a job once the result is
+// shown. When B's result is held and stays B's under the options being
+// recomputed (a switch of A), it is ranked too (compareRanked): the
+// switch shows it whole. Else the recompute computes B's result (a visit,
+// a change of B, options that change B's), A's side is ranked while it
+// does, unless held, and the points are compared once it is in: the
+// visit's frame comes with them, and the ranking, of B's side only, in
+// the job after. It is made with the buffers
 // lent (new ones when the tab let go of its own while hidden) and the
 // sides known as a job would. It counts as a job taken until a refresh
 // takes it (takePrepared): the sides it reads are not given back
@@ -601,7 +604,13 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 			}
 		}
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
-		p.v = compareRanked(res, b, p.bi, method, known, p.buf, grid)
+		if need {
+			// The points first, as soon as B's result is in: a visit's
+			// frame; B's side is ranked in the job after it.
+			p.v = compare(res, b, p.bi, method, known, p.buf, grid)
+		} else {
+			p.v = compareRanked(res, b, p.bi, method, known, p.buf, grid)
+		}
 		p.a, p.b = res, b
 	}
 }

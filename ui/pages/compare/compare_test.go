@@ -612,10 +612,10 @@ func TestUndefinedWhy(t *testing.T) {
 }
 
 // TestVisitPreparedBesideB: a recompute that computes B's result (a
-// visit before B's result is held) prepares the whole comparison beside
-// it (PrepareJob), A's side ranked while B's result is computed; the
-// refresh on that result shows it ranked, as from scratch, with no job
-// left but the one that hands it over.
+// visit before B's result is held) prepares the comparison beside it
+// (PrepareJob), A's side ranked while B's result is computed; the refresh
+// on that result shows its points, and the ranking after, of B's side
+// only, ranks as from scratch.
 func TestVisitPreparedBesideB(t *testing.T) {
 	tab, s := uitest.SampleTab(t, New)
 	ct := tab.(*compareTab)
@@ -633,17 +633,22 @@ func TestVisitPreparedBesideB(t *testing.T) {
 	p := ct.prepared
 	b := s.Evaluation.Compute(bOpts)
 	run(s.Result, func() *engine.Result { return b }) // the recompute of a visit reuses A's result
-	if !p.v.ranked || p.b != b {
-		t.Fatalf("the comparison prepared beside B's result is not ranked (%v) or not with it (%v)", p.v.ranked, p.b == b)
+	if p.b != b || p.v.toRank == nil || p.v.ranked {
+		t.Fatalf("the comparison prepared beside B's result is not with it (%v), or ranked already (%v)", p.b == b, p.v.ranked)
+	}
+	sideA := p.v.known.sides[0]
+	if sideA == nil || !sideA.Of(s.Result, s.Batch) {
+		t.Fatal("A's side was not ranked beside B's result")
 	}
 	s.SetResult(s.Result, b)
 	tab.Update(common.SessionChangedMsg{})
 	tab.Update(ct.Job()())
-	if ct.Job() != nil {
-		t.Error("a job is left after the prepared comparison was shown")
+	if ct.prepared != nil || ct.taken != 0 || &ct.class[0] != &p.v.class[0] {
+		t.Errorf("the prepared comparison was not the one shown: prepared %v, taken %d", ct.prepared != nil, ct.taken)
 	}
-	if ct.prepared != nil || ct.taken != 0 || ct.buf == nil || &ct.class[0] != &p.v.class[0] {
-		t.Errorf("the prepared comparison was not the one shown: prepared %v, taken %d, buffers %v", ct.prepared != nil, ct.taken, ct.buf != nil)
+	uitest.Jobs(tab) // the ranking
+	if ct.sides[0] != sideA {
+		t.Error("the ranking ranked A's side again rather than take the one prepared")
 	}
 	want := agreement.CompareRewards(s.Result, s.CompareResult(), s.Batch)
 	if !ct.ranked || ct.cmp.Kendall != want.Kendall || ct.cmp.Spearman != want.Spearman || ct.cmp.TopShared != want.TopShared {
