@@ -552,18 +552,15 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 }
 
 // PrepareJob implements common.JobPreparer: the comparison of the
-// recompute's result with B's, made beside the recompute's statistics,
-// on the core they leave idle, rather than in a job once the result is
-// shown. When B's result is held and stays B's under the options being
-// recomputed (a switch of A), it is ranked too (compareRanked): the
-// switch shows it whole. Else the recompute computes B's result (a visit,
-// a change of B, options that change B's), A's side is ranked while it
-// does, unless held, and the points are compared once it is in: the
-// visit's frame comes with them, and the ranking, of B's side only, in
-// the job after. It is made with the buffers
-// lent (new ones when the tab let go of its own while hidden) and the
-// sides known as a job would. It counts as a job taken until a refresh
-// takes it (takePrepared): the sides it reads are not given back
+// recompute's result with B's but for the ranking (compare; the ranking
+// is a job once it is shown), made beside the recompute's statistics. B's
+// result is the one held when it stays B's under the options being
+// recomputed (a switch of A); else the recompute computes it (a visit, a
+// change of B, options that change B's), and A's side is ranked while it
+// does, unless held, for the ranking to take as known. It is made with
+// the buffers lent (new ones when the tab let go of its own while hidden)
+// and the sides known as a job would. It counts as a job taken until a
+// refresh takes it (takePrepared): the sides it reads are not given back
 // meanwhile.
 func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engine.Result) {
 	s := t.common.Session
@@ -604,13 +601,7 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 			}
 		}
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
-		if need {
-			// The points first, as soon as B's result is in: a visit's
-			// frame; B's side is ranked in the job after it.
-			p.v = compare(res, b, p.bi, method, known, p.buf, grid)
-		} else {
-			p.v = compareRanked(res, b, p.bi, method, known, p.buf, grid)
-		}
+		p.v = compare(res, b, p.bi, method, known, p.buf, grid)
 		p.a, p.b = res, b
 	}
 }
@@ -678,28 +669,6 @@ func (t *compareTab) refresh() {
 // sides and collapse counts in known of a or b are kept for the ranking
 // to take.
 func compare(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
-	v := gathered(a, b, bi, method, known, buf)
-	v.points(grid)
-	return v
-}
-
-// compareRanked is compare and the ranking (toRank.rank) in one, the
-// sides ranked beside the points' classes and counts, which need the
-// values alone.
-func compareRanked(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers, grid func(ranges [2][2]float64) chart.Grid) compared {
-	v := gathered(a, b, bi, method, known, buf)
-	var r ranking
-	var wg sync.WaitGroup
-	wg.Go(func() { r = v.toRank.rank(buf, func() bool { return false }) })
-	v.points(grid)
-	wg.Wait()
-	v.setRanking(r)
-	return v
-}
-
-// gathered returns the comparison of a's rewards with b's (or the logged
-// advantages) on batch bi with the values gathered only (compare).
-func gathered(a, b *engine.Result, bi int, method engine.Method, known known, buf *agreement.Buffers) compared {
 	v := compared{b: method, known: known}
 	r := &toRank{a: a, b: b, bi: bi, collapsed: known.collapsed}
 	if b == nil {
@@ -707,19 +676,14 @@ func gathered(a, b *engine.Result, bi int, method engine.Method, known known, bu
 	} else {
 		r.gathered = agreement.Gather(a, b, bi, known.sides[:], buf)
 	}
-	v.toRank, v.cmp = r, r.gathered.Comparison()
-	return v
-}
-
-// points sets what v's gathered values alone give (compare): the points'
-// classes and the sign disagreements, their counts on grid, and against
-// the logged advantages the differences.
-func (v *compared) points(grid func(ranges [2][2]float64) chart.Grid) {
-	g := v.toRank.gathered
+	v.toRank = r
+	g := r.gathered
+	v.cmp = g.Comparison()
 	v.cmp.PosNeg, v.cmp.NegPos = v.classify(g.A, g.B, grid)
-	if v.toRank.b == nil && len(g.A) > 0 {
+	if b == nil && len(g.A) > 0 {
 		v.meanDiff, v.mostDiff = absDifference(g.A, g.B)
 	}
+	return v
 }
 
 // show shows a comparison computed off the event loop.
