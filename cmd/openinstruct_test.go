@@ -157,7 +157,7 @@ func TestOpenInstructLength(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errOut, code = run(t, "", "stats", path)
-	if want := "\nrewardlens: " + path + `:3: step_count_by "response_tokens == nil ? nil : jsonLen(response_tokens)": missing: `; code != exitBadInput || !strings.Contains(errOut, want) {
+	if want := "\nrewardlens: " + path + `:3: step_count_by "jsonLen(response_tokens)": missing: `; code != exitBadInput || !strings.Contains(errOut, want) {
 		t.Errorf("status %d, stderr %q, want %q", code, errOut, want)
 	}
 }

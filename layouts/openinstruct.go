@@ -89,7 +89,7 @@ const (
 	// JSON text: openInstructLength counts its elements, and is null
 	// (the record's error: missing) where it is absent or null.
 	openInstructResponseTokens = "response_tokens"
-	openInstructLength         = openInstructResponseTokens + " == nil ? nil : jsonLen(" + openInstructResponseTokens + ")"
+	openInstructLength         = "jsonLen(" + openInstructResponseTokens + ")"
 )
 
 // An openInstructMode is one of open-instruct's advantage normalisations
@@ -110,7 +110,9 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 		cfg.IDBy = openInstructID
 		notes = append(notes, "id = step:"+openInstructSample)
 	}
-	if cfg.StepCountBy == "" && (first.Path == "" || slices.Contains(first.Names, openInstructResponseTokens)) {
+	// Not on standard input, where no first record says whether the
+	// traces keep their tokens: a record without them would be an error.
+	if cfg.StepCountBy == "" && slices.Contains(first.Names, openInstructResponseTokens) {
 		cfg.StepCountBy = openInstructLength
 		notes = append(notes, "step_count = len("+openInstructResponseTokens+")")
 	}

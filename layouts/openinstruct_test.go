@@ -225,3 +225,24 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 		t.Errorf("scale group, sample std: %q", got)
 	}
 }
+
+// TestOpenInstructLengthNeedsTheField: the completion's tokens are the
+// step_count only when the first record keeps them; on standard input,
+// where no first record is seen (no path), none is read, so that traces
+// without the tokens load.
+func TestOpenInstructLengthNeedsTheField(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		first loaders.FileFields
+		want  bool
+	}{
+		{"with the tokens", loaders.FileFields{Path: "run_rollouts_000000.jsonl", Names: []string{"advantage", "prompt_idx", "response_tokens", "reward", "sample_idx", "step"}}, true},
+		{"without them", loaders.FileFields{Path: "run_rollouts_000000.jsonl", Names: []string{"advantage", "prompt_idx", "reward", "sample_idx", "step"}}, false},
+		{"standard input", loaders.FileFields{}, false},
+	} {
+		cfg, note, err := layoutDefaults(engine.Config{}, &openInstructLayout, c.first)
+		if err != nil || (cfg.StepCountBy != "") != c.want || strings.Contains(note, "step_count") != c.want {
+			t.Errorf("%s: step_count_by %q, note %q, %v; want set %v", c.name, cfg.StepCountBy, note, err, c.want)
+		}
+	}
+}

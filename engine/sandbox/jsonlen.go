@@ -15,8 +15,9 @@ import (
 const jsonLenName = "jsonLen"
 
 // jsonLen is the builtin jsonLen(v): len(fromJSON(v)) for v the JSON text
-// of an array or an object, counted as the text is checked
-// (jsonscan.Len), and len(v) for v an array; null is null. Any other
+// of an array or an object (an object's keys as written: a key given
+// twice counts twice, where fromJSON keeps one), counted as the text is
+// checked (jsonscan.Len), and len(v) for v an array; null is null. Any other
 // value, or text that is not an array or object, is an error.
 func jsonLen(params ...any) (any, error) {
 	switch v := params[0].(type) {

@@ -77,7 +77,7 @@ func halves(n int, f func(part, lo, hi int)) {
 // mean of the 1-based places of the positions tied with it,
 // stats.AverageRanks's), and returns how many distinct keys there are
 // and the pairs of equal keys (sum t(t-1)/2 over the runs of t equal
-// keys). order, codes and avg are as long as x, which is below 2^32
+// keys). order, codes and avg are as long as x, which is below 2^31
 // values; what avg holds past distinct is not to be read. A table by
 // code rather than by position is written in order, where one by
 // position would be written at random.
@@ -148,13 +148,13 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 	}
 	start = append(start, n)
 	buf.start = start
-	buckets := len(start) - 1
-	if buckets == 1 {
+	nBuckets := len(start) - 1
+	if nBuckets == 1 {
 		// The scatter would copy the entries, in order already.
 		a, b = b, a
 	} else {
 		for part := range buf.place {
-			buf.place[part] = slices.Grow(buf.place[part][:0], buckets)[:buckets]
+			buf.place[part] = slices.Grow(buf.place[part][:0], nBuckets)[:nBuckets]
 		}
 		copy(buf.place[0], start)
 		copy(buf.place[1], start)
@@ -173,7 +173,7 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 	// A bucket of parallelMin entries or more (values that one count of
 	// bins does not spread: a cluster and far outliers, or equal upper
 	// bits) sorted first on both goroutines, a over it free.
-	for k := range buckets {
+	for k := range nBuckets {
 		if lo, hi := start[k], start[k+1]; hi-lo >= parallelMin && !slices.IsSorted(b[lo:hi]) {
 			sortBucketHalves(b[lo:hi], a[lo:hi])
 		}
@@ -207,7 +207,7 @@ func Ranks(x []float64, order []int32, codes []uint32, avg []float64, buf *RankB
 		table := avg[from:]
 		code := uint32(0)
 		first, _ := slices.BinarySearch(start, from+1)
-		for k := first - 1; k < buckets && start[k] < to; k++ {
+		for k := first - 1; k < nBuckets && start[k] < to; k++ {
 			// The bucket's places in the part.
 			lo, hi := max(start[k], from), min(start[k+1], to)
 			if !slices.IsSorted(b[lo:hi]) {
@@ -290,9 +290,9 @@ const bucketInsertionMax = 16
 const bucketDigitBits = 12
 
 // sortBucket sorts s, distinct entries, in place, tmp a buffer as long:
-// a counting sort on its highest varying bits, up to twice as many
-// values of them as entries, leaves runs of one or two on spread entries,
-// which insertion finishes; longer runs are sorted so again.
+// a counting sort on its highest varying bits, two to four times as
+// many values of them as entries, leaves runs of one or two on spread
+// entries, which insertion finishes; longer runs are sorted so again.
 func sortBucket(s, tmp []uint64) {
 	if len(s) <= bucketInsertionMax {
 		insertionSortUint64(s)
@@ -306,8 +306,8 @@ func sortBucket(s, tmp []uint64) {
 	width := min(bits.Len(uint(len(s)-1))+1, bucketDigitBits, top)
 	shift := uint(top - width)
 	mask := uint64(1)<<width - 1
-	// Counts zeroed only as wide as the digit: runs sorted again are
-	// short.
+	// Counts of two sizes, the small one for the runs sorted again,
+	// which are short: zeroing the large one would cost more than them.
 	var c []int32
 	if width <= 6 {
 		var counts [1 << 6]int32

@@ -660,6 +660,7 @@ func (t *compareTab) refresh() {
 	t.gen.Add(1)
 	t.computing, t.job = true, nil
 	a, bi, method := s.Result, s.Batch, s.CompareMethod
+	p := t.takePrepared() // taken whether it is the one shown or not, for the next to be prepared
 	b := a
 	switch {
 	case method == LoggedMethod:
@@ -670,7 +671,7 @@ func (t *compareTab) refresh() {
 		}
 	}
 	gen, known, width, height := t.gen.Load(), t.known, t.width, t.height
-	if p := t.takePrepared(); p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
+	if p != nil && p.a == a && p.b == b && p.bi == bi && p.method == method && p.width == width && p.height == height {
 		if t.buf == p.buf {
 			t.buf = nil // lent again, to the job that hands the comparison over
 		}

@@ -694,3 +694,31 @@ func TestChangeOfBKeepsASide(t *testing.T) {
 		t.Errorf("Kendall %v Spearman %v, want %v %v", ct.cmp.Kendall, ct.cmp.Spearman, want.Kendall, want.Spearman)
 	}
 }
+
+// TestPreparedTakenWhileBIsComputed: a comparison prepared for a B that
+// changed before its recompute landed (b pressed twice) is given up by
+// the refresh on that result, which waits for the new B's result, so
+// that the next recompute prepares its own.
+func TestPreparedTakenWhileBIsComputed(t *testing.T) {
+	tab, s := uitest.SampleTab(t, New)
+	ct := tab.(*compareTab)
+	s.CompareMethod = engine.RLOO
+	s.Options.Method = engine.Absolute
+	s.Recompute()
+	bOpts, _ := s.CompareNeeded(s.Options)
+	run := ct.PrepareJob()
+	if run == nil {
+		t.Fatal("a recompute computing B's result prepares nothing")
+	}
+	b := s.Evaluation.Compute(bOpts)
+	run(s.Result, func() *engine.Result { return b })
+	s.CompareMethod = engine.GRPO // changed while the recompute ran
+	s.SetResult(s.Result, b)      // rloo's, not the session's B
+	tab.Update(common.SessionChangedMsg{})
+	if ct.prepared != nil || ct.taken != 0 {
+		t.Errorf("the refresh waiting for B's result kept the stale preparation (%v) or counts it out (%d)", ct.prepared != nil, ct.taken)
+	}
+	if ct.PrepareJob() == nil {
+		t.Error("the recompute of the new B prepares nothing")
+	}
+}
