@@ -30,7 +30,7 @@ type openInstructRow struct {
 
 // openInstructGradedNote is what the "read as" line says of the pass
 // threshold of the fixtures' rewards, a judge's fractions among them.
-const openInstructGradedNote = "pass threshold 1, the default (warning: the first 12 records' rewards above 0 take 4 values, 0.25 to 10, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)"
+const openInstructGradedNote = "pass threshold 1, the default (warning: the first 12 records' rewards above 0 take 4 values, 0.25 to 10, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward, to stats, prompts or the dashboard)"
 
 // readOpenInstruct reads the shards of dir, in shard order.
 func readOpenInstruct(t *testing.T, dir string) []openInstructRow {
@@ -66,7 +66,7 @@ func TestOpenInstructTraces(t *testing.T) {
 		dir := filepath.Join(openInstructDir, mode)
 		recs, errOut := computeList(t, "", "--method", "grpo", dir)
 		meta := filepath.Join(dir, "grpo_gsm8k__1__1764150000_metadata.jsonl")
-		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage, prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = step:sample_idx, step_count = len(response_tokens), " + openInstructGradedNote + "; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
+		want := "rewardlens: read as open-instruct rollout traces: group = prompt_idx, batch = step, objective reward, logged advantage = advantage, prompt = prompt_tokens (prompt_idx is a slot of the step's batch), id = step:sample_idx, step_count = jsonLen(response_tokens), the completion's tokens, " + openInstructGradedNote + "; left out " + meta + " (a run's metadata, not rollouts); method grpo, " + settings + "\n"
 		if !strings.Contains(errOut, want) {
 			t.Errorf("%s: stderr %q, want %q", mode, errOut, want)
 		}
@@ -301,7 +301,7 @@ func TestOpenInstructLaterRewardLevels(t *testing.T) {
 	}
 	for _, want := range []string{
 		"pass threshold 1 (the first 4 records' one reward above 0, read as verification_reward)",
-		"warning: the reward is 10 or 11 in 2 rows: the first records, which the pass threshold 1 was read from, had only 1 above 0; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
+		"warning: the reward is 10 or 11 in 2 rows: the first records, which the pass threshold 1 was read from, had only 1 above 0; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward) to stats, prompts or the dashboard",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)

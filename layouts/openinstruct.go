@@ -114,7 +114,7 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 	// traces keep their tokens: a record without them would be an error.
 	if cfg.StepCountBy == "" && slices.Contains(first.Names, openInstructResponseTokens) {
 		cfg.StepCountBy = openInstructLength
-		notes = append(notes, "step_count = len("+openInstructResponseTokens+")")
+		notes = append(notes, "step_count = "+openInstructLength+", the completion's tokens")
 	}
 	if usesPareto(cfg) && len(cfg.Objectives) == 0 {
 		cfg.Objectives = []engine.ObjectiveConfig{{Name: openInstructReward, Expr: openInstructReward, Goal: string(scoring.Maximize), Weight: &one}}
@@ -311,7 +311,7 @@ func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string, []f
 	var why string
 	switch n := len(levels); {
 	case rows == nil:
-		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no file read to tell the verification reward from the rewards: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold)), nil
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no file read to tell the verification reward from the rewards: give --pass-threshold, open-instruct's verification_reward, to stats, prompts or the dashboard)", text(prompts.DefaultPassThreshold)), nil
 	case n == 1:
 		threshold, why = levels[0], fmt.Sprintf("%s one reward above 0, read as verification_reward", fromOf)
 	case n == 2 && levels[1]-levels[0] < levels[0]:
@@ -319,15 +319,15 @@ func openInstructPassThreshold(rows []scoring.Trajectory) (*float64, string, []f
 	case n == 2 && levels[1]-levels[0] == levels[0]:
 		// a, 2a: v and v+f with f = v, or f and v+f with v = f: only 2a
 		// passes under both readings.
-		threshold, why = levels[1], fmt.Sprintf("%s rewards above 0 are %s and %s, twice it: the verification reward with a format reward as large, or a format reward alone: only %s surely passes, give --pass-threshold if %s does", fromOf, text(levels[0]), text(levels[1]), text(levels[1]), text(levels[0]))
+		threshold, why = levels[1], fmt.Sprintf("%s rewards above 0 are %s and %s, twice it: the verification reward with a format reward as large, or a format reward alone: only %s surely passes, give --pass-threshold to stats, prompts or the dashboard if %s does", fromOf, text(levels[0]), text(levels[1]), text(levels[1]), text(levels[0]))
 	case n == 2:
 		threshold, why = levels[1]-levels[0], fmt.Sprintf("%s rewards above 0 are %s and %s: a format reward %s, and the verification reward with or without it", fromOf, text(levels[0]), text(levels[1]), text(levels[0]))
 	case n == 3 && fitsLogged(levels[2], levels[0]+levels[1]):
 		threshold, why = levels[1], fmt.Sprintf("%s rewards above 0 are %s, %s and %s: verification_reward %s plus a format reward %s", fromOf, text(levels[0]), text(levels[1]), text(levels[2]), text(levels[1]), text(levels[0]))
 	case n == 0:
-		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no reward above 0 in %s tells the verification reward: give --pass-threshold, open-instruct's verification_reward)", text(prompts.DefaultPassThreshold), from), levels
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: no reward above 0 in %s tells the verification reward: give --pass-threshold, open-instruct's verification_reward, to stats, prompts or the dashboard)", text(prompts.DefaultPassThreshold), from), levels
 	default:
-		return nil, fmt.Sprintf("pass threshold %s, the default (warning: %s rewards above 0 take %d values, %s to %s, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward)",
+		return nil, fmt.Sprintf("pass threshold %s, the default (warning: %s rewards above 0 take %d values, %s to %s, not those of a verification reward and a format reward: a partial score may pass; give --pass-threshold, open-instruct's verification_reward, to stats, prompts or the dashboard)",
 			text(prompts.DefaultPassThreshold), fromOf, n, text(levels[0]), text(levels[n-1])), nil
 	}
 	return &threshold, fmt.Sprintf("pass threshold %s (%s)", text(threshold), why), levels
@@ -572,7 +572,7 @@ func openInstructLevelWarning(cfg engine.Config, res *engine.Result, batches []i
 	if len(batches) == 1 {
 		step = fmt.Sprintf("step %d: ", res.Ranking.Batches[batches[0]].Step)
 	}
-	return fmt.Sprintf("%sthe reward is %s in %d %s: %s; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward)",
+	return fmt.Sprintf("%sthe reward is %s in %d %s: %s; that threshold may be wrong, give --pass-threshold (open-instruct's verification_reward) to stats, prompts or the dashboard",
 		step, levelList(slices.Sorted(maps.Keys(others)), "or"), rows, english.Plural(rows, "row"), first)
 }
 
