@@ -155,7 +155,7 @@ func TestStatsFollowOpenInstructNormalisationContradicted(t *testing.T) {
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d", code)
 	}
-	const want = "rewardlens: warning: step 3: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with (decided once, from the first records): "
+	const want = "rewardlens: warning: step 3: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with: "
 	errOut := f.errOut.String()
 	if strings.Count(errOut, "advantage normalisation, not the") != 1 || !strings.Contains(errOut, want) || !strings.Contains(errOut, "; method grpo, scale none\n") {
 		t.Errorf("stderr:\n%s\nwant one normalisation warning: %s", errOut, want)

@@ -32,7 +32,7 @@ type prepared struct {
 	ev       *engine.Evaluation
 	ids      idList
 	// capped says --max-rows stopped the reading: the last group read
-	// may lack members (cutGroupNotes).
+	// may lack members (agreement.CutGroupNotes).
 	capped bool
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
@@ -143,7 +143,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
-	for _, note := range cutGroupNotes(p.check, res, p.capped) {
+	for _, note := range agreement.CutGroupNotes(p.check, res, p.capped) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
 	if warn := layouts.Warnings(p.cfg); warn != nil {

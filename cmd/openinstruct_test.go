@@ -464,7 +464,8 @@ func TestOpenInstructRunsOfOneDirectory(t *testing.T) {
 // after 2 of its 4 rows; those rows differ from the logged advantage,
 // which the warning puts on that cut, not on the settings; when the
 // other rows differ too (--scale none), the warning says the cut group
-// differs whatever the settings.
+// differs whatever the settings; so does --match-logged's note that no
+// setting reproduces the log.
 func TestMaxRowsCutGroupAgreement(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "standard")
 	_, errOut, _ := run(t, "", "compute", "--max-rows", "6", dir)
@@ -474,6 +475,12 @@ func TestMaxRowsCutGroupAgreement(t *testing.T) {
 	_, errOut, _ = run(t, "", "compute", "--max-rows", "6", "--scale", "none", dir)
 	if want := `; the group --max-rows cut (step 1, group "1", 2 of its rows read) differs whatever the settings: compare without --max-rows` + "\n"; !strings.Contains(errOut, want) {
 		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
+	}
+	// --match-logged finds no setting that reproduces the cut group: its
+	// note blames the cut too.
+	_, errOut, _ = run(t, "", "compute", "--max-rows", "6", "--match-logged", dir)
+	if want := `rewardlens: warning: --match-logged: 2 of 6 rows differ from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 1, group "1", 2 of its rows read): its rewards are computed without the rows not read; the other rows agree; computing with the settings as given` + "\n"; !strings.Contains(errOut, want) || strings.Contains(errOut, "trainer settings tried") {
+		t.Errorf("--match-logged: stderr lacks %q: %s", want, errOut)
 	}
 	// A last group read whole (8 rows: two groups of 4), and scope batch,
 	// where the batch is the group: no group is told cut.

@@ -391,7 +391,7 @@ func openInstructRuns(files []loaders.FileFields) string {
 // with the logged advantage leaves them out; and of the rewards that
 // contradict the pass threshold read from the first records
 // (openInstructLevelWarning), and of a step whose logged advantages
-// contradict the advantage normalisation in force
+// contradict the advantage normalisation res is computed with
 // (openInstructNormalisationWarning).
 func openInstructWarnings(cfg engine.Config, res *engine.Result, batches []int) []string {
 	warnings := nanGroups(res, batches, openInstructReward, "open-instruct's own advantages are NaN for every row of such a group (numpy's mean over the group, in _data_preparation_loop), and the comparison with the logged advantage leaves them out")
@@ -403,27 +403,30 @@ func openInstructWarnings(cfg engine.Config, res *engine.Result, batches []int) 
 	return warnings
 }
 
-// openInstructInForce returns the advantage normalisation cfg's settings
-// compute (grpo under scale none: centered; under scale group with the
-// population std and epsilon 1e-8: standard), false for any other
-// settings, which are not open-instruct's.
-func openInstructInForce(cfg engine.Config) (openInstructMode, bool) {
-	if cfg.Method != string(engine.GRPO) {
+// openInstructInForce returns the advantage normalisation the options the
+// rewards are computed with give (grpo, centered and unscaled under scale
+// none or normalize off: centered; scaled by the group's population std
+// with epsilon 1e-8: standard), false for any other options, which are
+// not open-instruct's. The options, not the configuration the layout
+// read: the dashboard's n and method switch and --match-logged change
+// them.
+func openInstructInForce(o engine.Options) (openInstructMode, bool) {
+	if o.Method != engine.GRPO {
 		return "", false
 	}
 	switch {
-	case cfg.Scale == string(engine.ScaleNone):
+	case !o.Normalize || o.Scale == engine.ScaleNone:
 		return openInstructCentered, true
-	case cfg.Scale == string(engine.ScaleGroup) && cfg.Std == string(engine.StdPopulation) && cfg.Epsilon != nil && *cfg.Epsilon == openInstructEpsilon:
+	case o.Scale == engine.ScaleGroup && o.Std == engine.StdPopulation && o.EpsilonOrDefault() == openInstructEpsilon:
 		return openInstructStandard, true
 	}
 	return "", false
 }
 
 // openInstructNormalisationWarning warns when a step, in the batches of
-// index batches, contradicts the advantage normalisation in force
-// (openInstructInForce), which the layout read once from the first step
-// and never reads again (following, a run resumed with another
+// index batches, contradicts the advantage normalisation res.Options
+// compute (openInstructInForce), whose default the layout read once from
+// the first step and never reads again (following, a run resumed with another
 // advantage_normalization_type): its groups' logged advantages fit the
 // other formula, and none fits the one in force (openInstructFits, over
 // the groups of the step's largest size, all of whose rows are valid,
@@ -434,7 +437,7 @@ func openInstructInForce(cfg engine.Config) (openInstructMode, bool) {
 // normalisation was read from or which settings given overrule (the
 // comparison with the logged advantage says so).
 func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, batches []int) string {
-	inForce, ok := openInstructInForce(cfg)
+	inForce, ok := openInstructInForce(res.Options)
 	ev := res.Evaluation
 	if !ok || ev.Logged == nil {
 		return ""
@@ -507,7 +510,7 @@ func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, bat
 	if other == openInstructStandard {
 		give = "--scale group --std population --epsilon 1e-8"
 	}
-	return fmt.Sprintf("step %d: the logged advantages fit open-instruct's %s advantage normalisation, not the %s one the rewards are computed with (decided once, from the first records): the run's advantage_normalization_type changed (a run resumed with another?); give %s if the run is %s throughout, or read its steps apart",
+	return fmt.Sprintf("step %d: the logged advantages fit open-instruct's %s advantage normalisation, not the %s one the rewards are computed with: the run's advantage_normalization_type changed (a run resumed with another?); give %s if the run is %s throughout, or read its steps apart",
 		res.Ranking.Batches[first].Step, other, inForce, give, other)
 }
 

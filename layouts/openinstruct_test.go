@@ -218,11 +218,51 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c2.name, got, c2.want)
 		}
 	}
-	// Settings that are neither of open-instruct's: no warning.
-	sample := cfg
-	sample.Scale, sample.Std = string(engine.ScaleGroup), string(engine.StdSample)
-	if got := openInstructNormalisationWarning(sample, c.Compute(slices.Concat(group(1, "0", true, 0, 10, 0, 10), group(2, "0", false, 0, 10, 0, 10)), engine.GRPO), []int{0, 1}); got != "" {
-		t.Errorf("scale group, sample std: %q", got)
+	// The normalisation in force is that of the options the rewards are
+	// computed with, not the configuration the layout read (cfg's,
+	// centered here): the dashboard's n and method switch and
+	// --match-logged change them.
+	computeWith := func(ts []scoring.Trajectory, set func(*engine.Options)) *engine.Result {
+		e := c.NewEvaluator()
+		e.Add(ts)
+		opts := c.Options
+		opts.Method = engine.GRPO
+		set(&opts)
+		return e.Evaluation().Compute(opts)
+	}
+	standard := func(o *engine.Options) {
+		o.Normalize, o.Scale, o.Std, o.Epsilon = true, engine.ScaleGroup, engine.StdPopulation, 1e-8
+	}
+	// The configuration of --no-normalize --std population --epsilon 1e-8:
+	// the layout reads standard (a std or an epsilon given), which nothing
+	// scales by.
+	off, eps := false, 1e-8
+	unnormalised := cfg
+	unnormalised.Normalize, unnormalised.Scale, unnormalised.Std, unnormalised.Epsilon = &off, string(engine.ScaleGroup), string(engine.StdPopulation), &eps
+	standard1 := slices.Concat(group(1, "0", true, 0, 10, 0, 10), group(1, "1", true, 0, 0, 10, 10))
+	centered2 := slices.Concat(group(2, "0", false, 0, 10, 0, 10), group(2, "1", false, 10, 0, 0, 0))
+	for _, c2 := range []struct {
+		name string
+		cfg  engine.Config
+		ts   []scoring.Trajectory
+		set  func(*engine.Options)
+		want string // the normalisation the warning names as in force, "" for no warning
+	}{
+		{"standard (n pressed)", cfg, slices.Concat(standard1, centered2), standard, "not the standard one"},
+		{"normalize off with the standard's std and epsilon", unnormalised, slices.Concat(centered, standard2), func(o *engine.Options) {
+			standard(o)
+			o.Normalize = false
+		}, "not the centered one"},
+		{"another method", cfg, slices.Concat(centered, standard2), func(o *engine.Options) { o.Method = engine.RLOO }, ""},
+		// Settings that are neither of open-instruct's: no warning.
+		{"scale group, sample std", cfg, slices.Concat(group(1, "0", true, 0, 10, 0, 10), group(2, "0", false, 0, 10, 0, 10)), func(o *engine.Options) {
+			o.Normalize, o.Scale, o.Std = true, engine.ScaleGroup, engine.StdSample
+		}, ""},
+	} {
+		got := openInstructNormalisationWarning(c2.cfg, computeWith(c2.ts, c2.set), []int{0, 1})
+		if (c2.want == "") != (got == "") || !strings.Contains(got, c2.want) {
+			t.Errorf("%s: %q, want %q", c2.name, got, c2.want)
+		}
 	}
 }
 

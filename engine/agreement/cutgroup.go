@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -92,4 +93,35 @@ func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
 	}
 	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in the group --max-rows cut (step %d, group %q, %d of its rows read): its rewards are computed without the rows not read; the other rows agree",
 		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Step, c.Group.Key, len(c.Group.Members))
+}
+
+// CutGroupNotes returns check's notes with the one that says the rewards
+// differ from the logged advantage reworded for the group a cap on the
+// rows read (capped) cut (CutGroupWarning): Logged's warning (LoggedNote),
+// or --match-logged's that no setting reproduces it, whose reason is
+// reworded. res is check's evaluation computed with check.Options; the
+// rewards compared are those of TrainerOptions(check.Options), computed
+// again when res's options are others. check.Notes itself is not changed.
+func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string {
+	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), func(w string) string { return "warning: " + w }
+	if check.unreproduced != "" {
+		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote
+	}
+	i := slices.Index(check.Notes, note)
+	if note == "" || i < 0 || res.Evaluation.Logged == nil {
+		return check.Notes
+	}
+	if _, cut := CutGroupOf(res, capped); !cut {
+		return check.Notes // before computing the trainer's rewards again
+	}
+	if opts := TrainerOptions(check.Options); !res.Options.Equal(opts) {
+		res = res.Evaluation.Compute(opts)
+	}
+	reworded := CutGroupWarning(warning, res, capped)
+	if reworded == warning {
+		return check.Notes
+	}
+	notes := slices.Clone(check.Notes)
+	notes[i] = wrap(reworded)
+	return notes
 }

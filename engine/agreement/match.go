@@ -629,16 +629,35 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
 	case m.Base.Overall.Rows == 0:
 		return opts, "warning: --match-logged: no row has a logged advantage (a finite number); computing with the settings as given"
-	case m.Found == nil && m.stepsNote() != "":
-		return opts, "warning: --match-logged: " + m.Warning() + "; computing with the settings as given"
 	case m.Found == nil:
-		return opts, "warning: --match-logged: " + m.nothingFits() + "; computing with the settings as given"
+		return opts, unreproducedNote(m.unreproduced())
 	case len(m.Found.Changes) == 0:
 		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
 			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
 	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s: computing with it",
 		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+}
+
+// unreproduced says why --match-logged computes with the settings as
+// given though rows with a logged advantage differ: the steps each
+// setting reproduces (Warning with stepsNote), or that none tried does
+// (nothingFits); "" when a setting reproduces it (Found) or no row has a
+// logged advantage.
+func (m *Match) unreproduced() string {
+	switch {
+	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0:
+		return ""
+	case m.stepsNote() != "":
+		return m.Warning()
+	}
+	return m.nothingFits()
+}
+
+// unreproducedNote is --match-logged's note that no setting tried
+// reproduces the logged advantage, for why (unreproduced).
+func unreproducedNote(why string) string {
+	return "warning: --match-logged: " + why + "; computing with the settings as given"
 }
 
 // computedWith returns m checked under the settings --match-logged

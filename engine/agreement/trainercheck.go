@@ -42,6 +42,10 @@ type TrainerCheck struct {
 	// none), for a caller that says it again as the settings change
 	// (LoggedWarning).
 	LoggedNote string
+	// unreproduced is why --match-logged found no setting that
+	// reproduces the logged advantage (Match.unreproduced), said by a
+	// note of Notes (unreproducedNote); "" for none.
+	unreproduced string
 }
 
 // CheckTrainer checks ev, evaluated by c, against what its trainer did:
@@ -58,6 +62,7 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 		var note string
 		check.Options, note = check.Logged.applied(c.Options)
 		check.Notes = append(check.Notes, note)
+		check.unreproduced = check.Logged.unreproduced()
 		check.Logged = check.Logged.computedWith()
 	} else if check.Logged != nil {
 		if w := check.Logged.Warning(); w != "" {

@@ -113,7 +113,7 @@ func TestRanksMatchesReference(t *testing.T) {
 	special := []float64{math.NaN(), math.Inf(-1), math.Inf(1), 0, math.Copysign(0, -1), math.MaxFloat64, -math.SmallestNonzeroFloat64}
 	var buf RankBuffers
 	for _, n := range []int{1, 2, 17, bucketSize - 1, bucketSize + 1, 5000, parallelMin - 1, parallelMin, parallelMin + 1, 2*parallelMin + 3} {
-		for _, shape := range []string{"mixed", "ulps", "cluster", "upper runs", "normal", "sorted", "reversed", "grpo"} {
+		for _, shape := range []string{"mixed", "ulps", "cluster", "low cluster", "upper runs", "normal", "sorted", "reversed", "grpo"} {
 			x := make([]float64, n)
 			for i := range x {
 				switch shape {
@@ -135,6 +135,16 @@ func TestRanksMatchesReference(t *testing.T) {
 						x[i] = special[rng.IntN(len(special))] * 1e300
 					case 1:
 						x[i] = 1.03
+					}
+				case "low cluster": // one bin, a few far outliers below it, none above:
+					// the cluster's bin, larger than bucketSize, is the last
+					// non-empty one, and an empty bucket follows it
+					x[i] = 1 + rng.Float64()*0x1p-30
+					switch rng.IntN(1000) {
+					case 0:
+						x[i] = -1e300 * (1 + rng.Float64())
+					case 1:
+						x[i] = math.Inf(-1)
 					}
 				case "upper runs": // long runs equal in their upper bits
 					x[i] = 1 + float64(rng.IntN(20000))*0x1p-50

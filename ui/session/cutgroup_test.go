@@ -93,3 +93,29 @@ func TestLoggedWarningCutGroup(t *testing.T) {
 		t.Errorf("scale none: LoggedWarning() = %q, want 3 of 5 rows ending %q", got, want)
 	}
 }
+
+// TestMatchLoggedCutGroup: on the reading of TestHealthLeavesOutTheCutGroup
+// stopped by --max-rows, --match-logged finds no setting that reproduces
+// the cut group k; its note, among the session's warnings, blames the cut
+// as the CLI's does, not the trainer's settings.
+func TestMatchLoggedCutGroup(t *testing.T) {
+	a := 1 / (math.Sqrt2 + 1e-4)
+	rows := []struct {
+		group  string
+		x, adv float64
+	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
+	var ts []scoring.Trajectory
+	for _, r := range rows {
+		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
+	}
+	match := true
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
+	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts, Capped: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `warning: --match-logged: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree; computing with the settings as given`
+	if !slices.Contains(s.Warnings, want) || slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "trainer settings tried") }) {
+		t.Errorf("warnings %q, want %q", s.Warnings, want)
+	}
+}

@@ -85,7 +85,9 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	s.duplicates = duplicates
 	loaded(s)
 	s.logged.cutGroupNote(s.Result)
-	s.Warnings = append(s.Warnings, check.Notes...)
+	// --match-logged's note that no setting reproduces the log stays among
+	// the notes: reworded for the group --max-rows cut as the CLI does.
+	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, s.logged.capped)...)
 	return s
 }
 

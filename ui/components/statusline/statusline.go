@@ -47,7 +47,11 @@ type Line struct {
 	// not count them again.
 	of                    *engine.Evaluation
 	loud, groups, invalid string
-	allGroups             []string // the layout's warnings, sanitised
+	// allGroups are the layout's warnings, sanitised, of the evaluation of
+	// under options: some read the options the rewards are computed with
+	// (open-instruct's normalisation), which n and a method switch change.
+	allGroups []string
+	options   engine.Options
 	// logged are the warnings of the logged advantages that no reward is
 	// compared with (not numbers; NaN or infinite), sanitised, shown after
 	// the session's (the trainer check's among them); counted for each
@@ -106,6 +110,11 @@ func (l *Line) ClearNotice(done string) {
 // Refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *Line) Refresh(s *session.Session) {
+	if l.of != s.Result.Evaluation || !l.options.Equal(s.Result.Options) {
+		l.options = s.Result.Options
+		l.allGroups = layoutWarnings(s)
+		l.groups = textsafe.Line(firstAndMore(l.allGroups))
+	}
 	if l.of != s.Result.Evaluation {
 		l.of, l.loud = s.Result.Evaluation, ""
 		if err := invalid.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
@@ -122,8 +131,6 @@ func (l *Line) Refresh(s *session.Session) {
 				l.logged = append(l.logged, shownWarning(w))
 			}
 		}
-		l.allGroups = layoutWarnings(s)
-		l.groups = textsafe.Line(firstAndMore(l.allGroups))
 	}
 	l.layout = textsafe.Line(layoutText(s))
 	l.filter = textsafe.Line(s.FilterSummary())

@@ -63,6 +63,28 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 	}
 }
 
+// TestStatusLineLayoutWarningsFollowOptions: the layout's warnings are
+// asked again when the options change on the same evaluation (n, a method
+// switch): open-instruct's warning of a contradicted normalisation reads
+// the options the rewards are computed with.
+func TestStatusLineLayoutWarningsFollowOptions(t *testing.T) {
+	s := uitest.SampleSession(t)
+	s.LayoutWarnings = func(res *engine.Result, _ []int) []string {
+		return []string{"computed with " + string(res.Options.Method)}
+	}
+	var l Line
+	opts := s.Result.Options
+	opts.Method = engine.GRPO
+	s.SetResult(s.Evaluation.Compute(opts), nil)
+	l.Refresh(s)
+	opts.Method = engine.RLOO
+	s.SetResult(s.Evaluation.Compute(opts), nil)
+	l.Refresh(s)
+	if got := l.View(common.NewStyles(true, true), 500); !strings.Contains(got, "computed with rloo") {
+		t.Errorf("after a method switch: %q", got)
+	}
+}
+
 // TestStatusLineLayoutLeavesRoomForWarnings: a layout sentence longer than
 // the line takes at most half of it when there are warnings, which then
 // show; without warnings it takes the line.
