@@ -1,8 +1,9 @@
 package floatorder
 
 import (
+	"github.com/rewardlens/rewardlens/internal/testkit"
+
 	"cmp"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -45,38 +46,17 @@ func BenchmarkCompareSort1M(b *testing.B) {
 // BenchmarkRanks1M sorts and ranks a million normal values.
 func BenchmarkRanks1M(b *testing.B) { benchmarkRanks(b, normal1M()) }
 
-// weighted1M returns a million weighted sums 0.3*u1 + 0.7*u2 of two
-// uniform objectives, the dashboard's reward of two objectives, the same
-// each call.
+// weighted1M and grpo1M return a million weighted sums 0.3*u1 + 0.7*u2
+// of two uniform objectives, the dashboard's reward of two objectives,
+// and their GRPO rewards (testkit.GRPOShaped), the same each call.
 func weighted1M() []float64 {
-	rng := rand.New(rand.NewPCG(9, 10))
-	x := make([]float64, 1_000_000)
-	for i := range x {
-		x[i] = 0.3*rng.Float64() + 0.7*rng.Float64()
-	}
-	return x
+	a, _ := testkit.GRPOShaped(1_000_000, rand.New(rand.NewPCG(9, 10)))
+	return a
 }
 
-// grpo1M returns weighted1M normalised within each group of 8, (x -
-// mean) / std, as GRPO's advantages are.
 func grpo1M() []float64 {
-	x := weighted1M()
-	for lo := 0; lo < len(x); lo += 8 {
-		g := x[lo : lo+8]
-		var mean, ss float64
-		for _, v := range g {
-			mean += v
-		}
-		mean /= float64(len(g))
-		for _, v := range g {
-			ss += (v - mean) * (v - mean)
-		}
-		std := math.Sqrt(ss / float64(len(g)))
-		for i := range g {
-			g[i] = (g[i] - mean) / std
-		}
-	}
-	return x
+	_, b := testkit.GRPOShaped(1_000_000, rand.New(rand.NewPCG(9, 10)))
+	return b
 }
 
 // benchmarkRanks sorts and ranks x at each iteration.
