@@ -7,12 +7,15 @@ import (
 	"github.com/rewardlens/rewardlens/engine/agreement"
 )
 
-// cutGroupNotes returns check's notes with its warning that the rewards
-// differ from the logged advantage (agreement.Match.Warning) as
-// agreement.CutGroupWarning rewords it for res when --max-rows stopped
-// the reading (capped) and cut a group: the dashboard's status line says
-// the same (session's cutGroupNote).
+// cutGroupNotes returns check's notes with, when --max-rows stopped the
+// reading (capped) and cut a group, that group left out of the groups of
+// unequal size (agreement.TrainerCheck.LeaveOutCutGroup) and the warning
+// that the rewards differ from the logged advantage
+// (agreement.Match.Warning) as agreement.CutGroupWarning rewords it for
+// res: the dashboard's status line says the same (session's openedSession
+// and cutGroupNote).
 func cutGroupNotes(check agreement.TrainerCheck, res *engine.Result, capped bool) []string {
+	check.LeaveOutCutGroup(res, capped)
 	if check.Logged == nil || res.Evaluation.Logged == nil {
 		return check.Notes
 	}

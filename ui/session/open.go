@@ -85,6 +85,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	s.duplicates = duplicates
 	loaded(s)
 	s.logged.cutGroupNote(s.Result)
+	check.LeaveOutCutGroup(s.Result, s.HealthConfig.Capped) // as the CLI's cutGroupNotes
 	s.Warnings = append(s.Warnings, check.Notes...)
 	return s
 }
