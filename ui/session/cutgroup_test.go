@@ -93,3 +93,25 @@ func TestLoggedWarningCutGroup(t *testing.T) {
 		t.Errorf("scale none: LoggedWarning() = %q, want 3 of 5 rows ending %q", got, want)
 	}
 }
+
+// TestUnequalWarningCutGroup: in a trainer's layout (EqualGroups), a
+// reading --max-rows stopped one row into group k (g and h have two) has
+// no warning of groups of unequal size on the status line, as the CLI
+// has none: k is the group cut. Read to its end, k is named.
+func TestUnequalWarningCutGroup(t *testing.T) {
+	var ts []scoring.Trajectory
+	for _, g := range []string{"g", "g", "h", "h", "k"} {
+		ts = append(ts, scoring.Trajectory{Group: g, Done: true, Metadata: map[string]any{"x": float64(len(ts))}})
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, EqualGroups: true}
+	for _, capped := range []bool{true, false} {
+		s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: slices.Clone(ts), Capped: capped}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unequal := slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "unequal size") })
+		if unequal == capped {
+			t.Errorf("capped %v: warnings %q", capped, s.Warnings)
+		}
+	}
+}
