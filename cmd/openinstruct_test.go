@@ -525,6 +525,70 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 	}
 }
 
+// TestStatsHealthMaxRowsOnlyGroupRead: --max-rows 13 stops one row into
+// step 2, whose only group read (0) nothing shows whole: the health
+// checks leave it out as the group --max-rows cut (zero_spread and
+// trainer_agreement find nothing; dead_signal counts it), and the
+// warnings, stats' and compute's, say it may have been cut. Stopped at
+// the end of step 1 (12), its last group is as large as the others and
+// nothing is said of it; so in verl's dump stopped one row into step 2.
+func TestStatsHealthMaxRowsOnlyGroupRead(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "centered")
+	const may = `the group --max-rows may have cut (step 2, group "0", the only group read of its step)`
+	out, errOut, code := run(t, "", "stats", "--health", "--max-rows", "13", dir)
+	if strings.Contains(out, "zero_spread") || strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "dead_signal") || !strings.Contains(out, "; "+may+" counted\n") {
+		t.Errorf("status %d: stdout lacks dead_signal counting %q, or has zero_spread or trainer_agreement: %s%s", code, may, out, errOut)
+	}
+	for _, cmd := range []string{"stats", "compute"} {
+		_, errOut, _ := run(t, "", cmd, "--max-rows", "13", dir)
+		if want := "1 of 13 rows differs from the logged advantage by more than 0.0001, all in " + may; !strings.Contains(errOut, want) {
+			t.Errorf("%s: stderr lacks %q: %s", cmd, want, errOut)
+		}
+	}
+	_, errOut, _ = run(t, "", "stats", "--max-rows", "12", dir)
+	if strings.Contains(errOut, "the group --max-rows") {
+		t.Errorf("--max-rows 12: a whole group named cut: %s", errOut)
+	}
+	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "14", filepath.Join("testdata", "verl", "v1_uid", "dump"))
+	if strings.Contains(out, "zero_spread") {
+		t.Errorf("verl: status %d: the one row of step 2 graded: %s%s", code, out, errOut)
+	}
+}
+
+// TestStatsBatchAgreementMaxRowsCutGroup: the trainer agreement line of
+// the batch --max-rows cut, in the table and the JSON, blames the group
+// cut as stderr does, not the trainer's settings.
+func TestStatsBatchAgreementMaxRowsCutGroup(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	const want = `2 of 6 rows differ from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 1, group "1", 2 of its rows read): its rewards are computed without the rows not read; the other rows agree`
+	out, errOut, _ := run(t, "", "stats", "--max-rows", "6", dir)
+	if !strings.Contains(out, "\nwarning: "+want+"\n") || strings.Contains(out, "no trainer setting tried") {
+		t.Errorf("table lacks %q: %s%s", want, out, errOut)
+	}
+	out, errOut, _ = run(t, "", "stats", "--format", "json", "--max-rows", "6", dir)
+	var report struct {
+		Batches []struct {
+			Agreement struct{ Warning string } `json:"trainer_agreement"`
+		} `json:"batches"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Batches) != 1 || report.Batches[0].Agreement.Warning != want {
+		t.Errorf("trainer_agreement %+v (%v), want the warning %q: %s", report.Batches, err, want, errOut)
+	}
+}
+
+// TestMaxRowsCutGroupNotUnequal: --max-rows 10 stops two rows into step
+// 1's third group, whose others have 4: the warning of groups of unequal
+// size, stats' and compute's, leaves it out, and so goes.
+func TestMaxRowsCutGroupNotUnequal(t *testing.T) {
+	dir := filepath.Join(openInstructDir, "standard")
+	for _, cmd := range []string{"stats", "compute"} {
+		_, errOut, _ := run(t, "", cmd, "--max-rows", "10", dir)
+		if strings.Contains(errOut, "unequal size") || !strings.Contains(errOut, "the group --max-rows cut (step 1, group \"2\"") {
+			t.Errorf("%s: stderr: %s", cmd, errOut)
+		}
+	}
+}
+
 // TestMatchLoggedDivisorFlagsNotIgnored: with --match-logged, a --std or
 // --epsilon the settings given would not read is not warned ignored: the
 // settings found may read them, and --match-logged says what it computes

@@ -69,7 +69,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err != nil {
 				return err
 			}
-			report := newStatsReport(res, p.check.Logged)
+			report := newStatsReport(res, p.check.Logged, p.capped)
 			report.InvalidAt = p.invalidWhere(res.Evaluation)
 			report.invalidReason = res.Evaluation.EvalReason
 			report.InvalidCauses = invalidCauses(report.Invalid, report.InvalidAt, report.invalidReason)
@@ -324,7 +324,7 @@ func (m methodSettings) text() string {
 	return b.String()
 }
 
-func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
+func newStatsReport(res *engine.Result, match *agreement.Match, capped bool) statsReport {
 	r := statsReport{
 		Method:         res.Options.Method,
 		Scope:          res.Options.Scope,
@@ -372,6 +372,9 @@ func newStatsReport(res *engine.Result, match *agreement.Match) statsReport {
 		}
 		b.Logged = newLoggedJSON(res, &res.Ranking.Batches[len(r.Batches)])
 		b.Agreement = newAgreementJSON(match, st.Step)
+		if b.Agreement != nil { // its warning said of the group --max-rows cut, as on stderr
+			b.Agreement.Warning = agreement.CutGroupBatchWarning(b.Agreement.Warning, res, capped, st.Step)
+		}
 		r.Batches = append(r.Batches, b)
 	}
 	return r

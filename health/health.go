@@ -267,7 +267,7 @@ func (h *healthRun) cutNote(t *diagnose.Trend, counted bool) string {
 	if counted {
 		how = "counted"
 	}
-	return fmt.Sprintf("; the group --max-rows cut (step %d, group %q) %s", h.cut.Step, h.cut.Group.Key, how)
+	return "; " + h.cut.Name(false) + " " + how
 }
 
 func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
@@ -482,7 +482,7 @@ func (h *healthRun) withoutCut(batch *engine.Batch) (*engine.Batch, string) {
 	if c.Rows == 0 {
 		return &kept, ""
 	}
-	return &kept, fmt.Sprintf("; the %d %s of the group --max-rows cut (step %d, group %q) not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Step, h.cut.Group.Key)
+	return &kept, fmt.Sprintf("; the %d %s of %s not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Name(false))
 }
 
 // The thresholds of invalid_fraction: the fraction of a batch's

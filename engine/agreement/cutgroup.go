@@ -11,22 +11,41 @@ import (
 )
 
 // CutGroup is the comparison group that a cap on the rows read (--max-rows)
-// cut short: its rewards are computed without its members not read, which
-// no trainer setting reproduces.
+// cut short, or may have: its rewards are computed without its members
+// not read, which no trainer setting reproduces.
 type CutGroup struct {
 	// Batch is the index of its batch in res.Ranking.Batches, Step that
 	// batch's step.
 	Batch int
 	Step  int64
 	Group *engine.Group
+	// Short says it has fewer members than another group of its batch;
+	// else it is the only group of its batch, which nothing shows whole.
+	Short bool
+}
+
+// Name names c as the messages do: `the group --max-rows cut (step S,
+// group "G")`, with rowsRead `, R of its rows read` before the
+// parenthesis closes; when c is not Short, `the group --max-rows may have
+// cut (step S, group "G", the only group read of its step)`.
+func (c CutGroup) Name(rowsRead bool) string {
+	if !c.Short {
+		return fmt.Sprintf("the group --max-rows may have cut (step %d, group %q, the only group read of its step)", c.Step, c.Group.Key)
+	}
+	if rowsRead {
+		return fmt.Sprintf("the group --max-rows cut (step %d, group %q, %d of its rows read)", c.Step, c.Group.Key, len(c.Group.Members))
+	}
+	return fmt.Sprintf("the group --max-rows cut (step %d, group %q)", c.Step, c.Group.Key)
 }
 
 // CutGroupOf returns the group of res that the cap cut, when capped says
 // the reading stopped at a number of rows: under scope group (a batch of
 // scope batch is no trainer's group), the group of the last trajectory
-// read, when it has fewer members than another group of its batch. ok is
-// false when there is none: not capped, or the last group read is as
-// large as the others (the cap fell on its end).
+// read, when it has fewer members than another group of its batch
+// (Short), or is the only group of its batch, which nothing shows whole.
+// ok is false when there is none: not capped, or the last group read is
+// as large as another of its batch (the cap fell on its end, as far as
+// can be told).
 func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
 	if !capped || res.Options.Scope != engine.ScopeGroup || len(res.Rewards) == 0 {
 		return c, false
@@ -39,12 +58,17 @@ func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
 			if m := groups[k].Members; len(m) == 0 || m[len(m)-1] != last {
 				continue
 			}
+			c = CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k]}
+			if len(groups) == 1 {
+				return c, true
+			}
 			for j := range groups {
 				if len(groups[j].Members) > len(groups[k].Members) {
-					return CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k]}, true
+					c.Short = true
+					return c, true
 				}
 			}
-			return c, false
+			return CutGroup{}, false
 		}
 	}
 	return c, false
@@ -59,23 +83,47 @@ func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
 // When every row that differs is in that group the warning is replaced by
 // one that says so; when other rows differ too, it is kept and adds that
 // the group differs whatever the settings. Otherwise, and for "", it is
-// warning. res is computed under the options the warning compares
-// (TrainerOptions), on an evaluation with logged advantages; its batches
-// not computed are.
+// warning. res is computed on an evaluation with logged advantages, under
+// the options the warning compares (TrainerOptions) or computed again
+// with them; its batches not computed are.
 func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
-	ev := res.Evaluation
-	if warning == "" || ev.Logged == nil {
+	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
 	c, cut := CutGroupOf(res, capped)
 	if !cut {
 		return warning
 	}
+	return c.reworded(warning, res, nil)
+}
+
+// CutGroupBatchWarning is CutGroupWarning for the warning of the batch
+// of step (Match.BatchWarning): its rows only are counted, and it is
+// warning unless the group the cap cut is of that batch.
+func CutGroupBatchWarning(warning string, res *engine.Result, capped bool, step int64) string {
+	if warning == "" || res.Evaluation.Logged == nil {
+		return warning
+	}
+	c, cut := CutGroupOf(res, capped)
+	if !cut || c.Step != step {
+		return warning
+	}
+	return c.reworded(warning, res, res.Ranking.Batches[c.Batch].Members)
+}
+
+// reworded is CutGroupWarning's warning reworded for c, counting the rows
+// of members (in input order), every row for nil.
+func (c CutGroup) reworded(warning string, res *engine.Result, members []int) string {
+	if trainer := TrainerOptions(res.Options); !res.Options.Equal(trainer) {
+		res = res.Evaluation.Compute(trainer) // of the same rows: c's members hold
+	}
+	ev := res.Evaluation
 	res.Finish()
 	rows, differing, inCut := 0, 0, 0
-	for i, logged := range ev.Logged {
+	count := func(i int) {
+		logged := ev.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) || !ev.Valid[i] {
-			continue
+			return
 		}
 		rows++
 		if math.Abs(res.Rewards[i]-logged) > Tolerance {
@@ -85,24 +133,41 @@ func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
 			}
 		}
 	}
+	if members == nil {
+		for i := range ev.Logged {
+			count(i)
+		}
+	}
+	for _, i := range members {
+		count(i)
+	}
 	switch {
 	case inCut == 0:
 		return warning
+	case inCut < differing && c.Short:
+		return warning + "; " + c.Name(true) + " differs whatever the settings: compare without --max-rows"
 	case inCut < differing:
-		return warning + fmt.Sprintf("; the group --max-rows cut (step %d, group %q, %d of its rows read) differs whatever the settings: compare without --max-rows", c.Step, c.Group.Key, len(c.Group.Members))
+		return warning + "; " + c.Name(true) + " differs, perhaps whatever the settings: compare without --max-rows"
 	}
-	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in the group --max-rows cut (step %d, group %q, %d of its rows read): its rewards are computed without the rows not read; the other rows agree",
-		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Step, c.Group.Key, len(c.Group.Members))
+	why := "its rewards are computed without the rows not read"
+	if !c.Short {
+		why = "its rewards are computed over the rows read, which may not be all of it"
+	}
+	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in %s: %s; the other rows agree",
+		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Name(true), why)
 }
 
-// CutGroupNotes returns check's notes with the one that says the rewards
-// differ from the logged advantage reworded for the group a cap on the
-// rows read (capped) cut (CutGroupWarning): Logged's warning (LoggedNote),
-// or --match-logged's that no setting reproduces it, whose reason is
-// reworded. res is check's evaluation computed with check.Options; the
-// rewards compared are those of TrainerOptions(check.Options), computed
-// again when res's options are others. check.Notes itself is not changed.
+// CutGroupNotes returns check's notes with the group a cap on the rows
+// read (capped) cut left out of the groups of unequal size
+// (LeaveOutCutGroup), and the note that says the rewards differ from the
+// logged advantage reworded for it (CutGroupWarning): Logged's warning
+// (LoggedNote), or --match-logged's that no setting reproduces it, whose
+// reason is reworded. res is check's evaluation computed with
+// check.Options; the rewards compared are those of
+// TrainerOptions(check.Options), computed again when res's options are
+// others. check.Notes itself is not changed.
 func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string {
+	check.LeaveOutCutGroup(res, capped)
 	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), func(w string) string { return "warning: " + w }
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote

@@ -25,6 +25,9 @@ type UnequalGroups struct {
 	// shared counts the runes that open every group value of the batch,
 	// to the start of the line where they part (String leaves them out).
 	shared int
+	// leftOut names the group a cap on the rows read cut, left out of
+	// Groups and Odd (TrainerCheck.LeaveOutCutGroup); "" for none.
+	leftOut string
 }
 
 // GroupSize is a group's value and its number of trajectories.
@@ -95,7 +98,10 @@ func (u UnequalGroups) String() string {
 	if n := len(u.Odd) - maxOddGroupsNamed; n > 0 {
 		named = append(named, fmt.Sprintf("and %d more", n))
 	}
-	const why = "(a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)"
+	why := "(a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)"
+	if u.leftOut != "" {
+		why += "; " + u.leftOut + " left out"
+	}
 	if u.Size == 0 {
 		return fmt.Sprintf("step %d: groups of unequal size, none the commonest: %s %s", u.Step, strings.Join(named, ", "), why)
 	}

@@ -13,6 +13,7 @@ package agreement
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
@@ -72,12 +73,55 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 	}
 	if c.EqualGroups {
 		check.Unequal = unequalGroupsOf(ev)
-		for _, u := range check.Unequal[:min(len(check.Unequal), maxUnequalStepsNamed)] {
-			check.Notes = append(check.Notes, "warning: "+u.String())
-		}
-		if n := len(check.Unequal) - maxUnequalStepsNamed; n > 0 {
-			check.Notes = append(check.Notes, fmt.Sprintf("warning: and %d more %s with groups of unequal size", n, english.Plural(n, "step")))
-		}
+		check.Notes = append(check.Notes, unequalNotes(check.Unequal)...)
 	}
 	return check
+}
+
+// unequalNotes are the notes that say unequal: the first
+// maxUnequalStepsNamed batches, and how many more.
+func unequalNotes(unequal []UnequalGroups) []string {
+	var notes []string
+	for _, u := range unequal[:min(len(unequal), maxUnequalStepsNamed)] {
+		notes = append(notes, "warning: "+u.String())
+	}
+	if n := len(unequal) - maxUnequalStepsNamed; n > 0 {
+		notes = append(notes, fmt.Sprintf("warning: and %d more %s with groups of unequal size", n, english.Plural(n, "step")))
+	}
+	return notes
+}
+
+// LeaveOutCutGroup leaves the group a cap on the rows read cut
+// (CutGroupOf of res and capped) out of check's batches of unequal
+// groups, and their notes: its batch is described over its other groups,
+// its note saying so, or not at all when they are all of one size. The
+// cap made that group short, not the trainer. check is as CheckTrainer
+// returned it, its notes of unequal groups last; res is computed on the
+// evaluation checked.
+func (check *TrainerCheck) LeaveOutCutGroup(res *engine.Result, capped bool) {
+	if len(check.Unequal) == 0 {
+		return
+	}
+	c, cut := CutGroupOf(res, capped)
+	if !cut {
+		return
+	}
+	at := slices.IndexFunc(check.Unequal, func(u UnequalGroups) bool { return u.Step == c.Step })
+	if at < 0 {
+		return
+	}
+	// Its groups as unequalGroupsOf has them, invalid trajectories counted.
+	batches := res.Evaluation.Partition(engine.ScopeGroup)
+	b := slices.IndexFunc(batches, func(b engine.Batch) bool { return b.Step == c.Step })
+	others := slices.DeleteFunc(slices.Clone(batches[b].Groups), func(g engine.Group) bool { return g.Key == c.Group.Key })
+	notes := check.Notes[:len(check.Notes)-len(unequalNotes(check.Unequal))]
+	unequal := slices.Clone(check.Unequal)
+	if u, ok := UnequalGroupsOfBatch(c.Step, others); ok {
+		u.leftOut = c.Name(true)
+		unequal[at] = u
+	} else {
+		unequal = slices.Delete(unequal, at, at+1)
+	}
+	check.Unequal = unequal
+	check.Notes = append(slices.Clone(notes), unequalNotes(unequal)...)
 }

@@ -20,15 +20,7 @@ import (
 // (1 of 2 groups all-equal, without k); read to its end, the same rows
 // are graded, 1 of 5 differing (ALERT), 2 of 3 groups all-equal (WARN).
 func TestHealthLeavesOutTheCutGroup(t *testing.T) {
-	a := 1 / (math.Sqrt2 + 1e-4) // grpo's default: sample std, epsilon 1e-4
-	rows := []struct {
-		group  string
-		x, adv float64
-	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
-	var ts []scoring.Trajectory
-	for _, r := range rows {
-		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
-	}
+	ts := cutReading()
 	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
 	for _, capped := range []bool{true, false} {
 		s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: slices.Clone(ts), Capped: capped}, nil)
@@ -67,15 +59,7 @@ func TestHealthLeavesOutTheCutGroup(t *testing.T) {
 // change of settings (--scale none, under which g differs too), counted
 // again by the health job.
 func TestLoggedWarningCutGroup(t *testing.T) {
-	a := 1 / (math.Sqrt2 + 1e-4)
-	rows := []struct {
-		group  string
-		x, adv float64
-	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
-	var ts []scoring.Trajectory
-	for _, r := range rows {
-		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
-	}
+	ts := cutReading()
 	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv"}
 	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts, Capped: true}, nil)
 	if err != nil {
@@ -99,15 +83,7 @@ func TestLoggedWarningCutGroup(t *testing.T) {
 // the cut group k; its note, among the session's warnings, blames the cut
 // as the CLI's does, not the trainer's settings.
 func TestMatchLoggedCutGroup(t *testing.T) {
-	a := 1 / (math.Sqrt2 + 1e-4)
-	rows := []struct {
-		group  string
-		x, adv float64
-	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
-	var ts []scoring.Trajectory
-	for _, r := range rows {
-		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
-	}
+	ts := cutReading()
 	match := true
 	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, LoggedAdvantage: "metadata.adv", MatchLogged: &match}
 	s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: ts, Capped: true}, nil)
@@ -118,4 +94,43 @@ func TestMatchLoggedCutGroup(t *testing.T) {
 	if !slices.Contains(s.Warnings, want) || slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "trainer settings tried") }) {
 		t.Errorf("warnings %q, want %q", s.Warnings, want)
 	}
+}
+
+// TestUnequalWarningCutGroup: in a trainer's layout (EqualGroups), a
+// reading --max-rows stopped one row into group k (g and h have two) has
+// no warning of groups of unequal size on the status line, as the CLI
+// has none: k is the group cut. Read to its end, k is named.
+func TestUnequalWarningCutGroup(t *testing.T) {
+	var ts []scoring.Trajectory
+	for _, g := range []string{"g", "g", "h", "h", "k"} {
+		ts = append(ts, scoring.Trajectory{Group: g, Done: true, Metadata: map[string]any{"x": float64(len(ts))}})
+	}
+	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "metadata.x"}}, EqualGroups: true}
+	for _, capped := range []bool{true, false} {
+		s, err := Open("run.jsonl", cfg, &loaders.Result{Trajectories: slices.Clone(ts), Capped: capped}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unequal := slices.ContainsFunc(s.Warnings, func(w string) bool { return strings.Contains(w, "unequal size") })
+		if unequal == capped {
+			t.Errorf("capped %v: warnings %q", capped, s.Warnings)
+		}
+	}
+}
+
+// cutReading is the reading of TestHealthLeavesOutTheCutGroup: groups g
+// and h of two rows, k of one, read last, with the advantages grpo's
+// defaults (sample std, epsilon 1e-4) give g and h whole, and k as if it
+// had more rows.
+func cutReading() []scoring.Trajectory {
+	a := 1 / (math.Sqrt2 + 1e-4)
+	rows := []struct {
+		group  string
+		x, adv float64
+	}{{"g", 1, -a}, {"g", 3, a}, {"h", 5, 0}, {"h", 5, 0}, {"k", 1, -a}}
+	var ts []scoring.Trajectory
+	for _, r := range rows {
+		ts = append(ts, scoring.Trajectory{Group: r.group, Done: true, Metadata: map[string]any{"x": r.x, "adv": r.adv}})
+	}
+	return ts
 }

@@ -86,7 +86,8 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	loaded(s)
 	s.logged.cutGroupNote(s.Result)
 	// --match-logged's note that no setting reproduces the log stays among
-	// the notes: reworded for the group --max-rows cut as the CLI does.
+	// the notes: reworded for the group --max-rows cut as the CLI does,
+	// which is left out of the groups of unequal size too.
 	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, s.logged.capped)...)
 	return s
 }
