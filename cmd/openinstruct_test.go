@@ -527,17 +527,17 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 
 // TestStatsHealthMaxRowsOnlyGroupRead: --max-rows 13 stops one row into
 // step 2, whose only group read (0) nothing shows whole: the health
-// checks leave it out as the group --max-rows cut (zero_spread and
-// trainer_agreement find nothing; dead_signal counts it), and the
-// warnings, stats' and compute's, say it may have been cut. Stopped at
+// checks leave it out as the group --max-rows cut (zero_spread,
+// trainer_agreement, dead_signal and ceiling find nothing there: exit
+// 0), and the warnings, stats' and compute's, say it may have been cut. Stopped at
 // the end of step 1 (12), its last group is as large as the others and
 // nothing is said of it; so in verl's dump stopped one row into step 2.
 func TestStatsHealthMaxRowsOnlyGroupRead(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "centered")
 	const may = `the group --max-rows may have cut (step 2, group "0", the only group read of its step)`
 	out, errOut, code := run(t, "", "stats", "--health", "--max-rows", "13", dir)
-	if strings.Contains(out, "zero_spread") || strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "dead_signal") || !strings.Contains(out, "; "+may+" counted\n") {
-		t.Errorf("status %d: stdout lacks dead_signal counting %q, or has zero_spread or trainer_agreement: %s%s", code, may, out, errOut)
+	if strings.Contains(out, "step 2  ") || code != 0 {
+		t.Errorf("status %d: step 2, the group %s alone, graded: %s%s", code, may, out, errOut)
 	}
 	for _, cmd := range []string{"stats", "compute"} {
 		_, errOut, _ := run(t, "", cmd, "--max-rows", "13", dir)
@@ -550,7 +550,7 @@ func TestStatsHealthMaxRowsOnlyGroupRead(t *testing.T) {
 		t.Errorf("--max-rows 12: a whole group named cut: %s", errOut)
 	}
 	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "14", filepath.Join("testdata", "verl", "v1_uid", "dump"))
-	if strings.Contains(out, "zero_spread") {
+	if strings.Contains(out, "step 2  ") {
 		t.Errorf("verl: status %d: the one row of step 2 graded: %s%s", code, out, errOut)
 	}
 }

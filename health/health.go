@@ -256,6 +256,13 @@ func (h *healthRun) leaveOutCutGroup() {
 	h.trends[ti] = t
 }
 
+// onlyCut reports whether t's batch holds the group the cap cut and no
+// other: what ceiling, dead_signal and phantom_signal would grade is that
+// group's rows alone, perhaps a few of it, so they do not grade it.
+func (h *healthRun) onlyCut(t *diagnose.Trend) bool {
+	return h.hasCut && t.Step == h.cut.Step && len(h.res.Ranking.Batches[h.cut.Batch].Groups) == 1
+}
+
 // cutNote is what the message of a check that counts groups adds on the
 // trend point of the batch the cap cut (h.cut): that group left out, or
 // counted ("" on the other points).
@@ -357,12 +364,20 @@ var checks = []checkSpec{
 	}},
 	{CheckZeroSpread, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.zeroSpread(t)) }},
 	{CheckDominance, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
-	{CheckCeiling, false, func(_ *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
+	{CheckCeiling, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
+		if !h.onlyCut(t) {
+			add(ceiling(t))
+		}
+	}},
 	{CheckDeadSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
-		add(deadSignal(t, h.cfg.DeadSignal, h.cutNote(t, true)))
+		if !h.onlyCut(t) {
+			add(deadSignal(t, h.cfg.DeadSignal, h.cutNote(t, true)))
+		}
 	}},
 	{CheckPhantomSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
-		add(phantomSignal(t, h.cfg.PhantomSignal, h.cutNote(t, true)))
+		if !h.onlyCut(t) {
+			add(phantomSignal(t, h.cfg.PhantomSignal, h.cutNote(t, true)))
+		}
 	}},
 	{CheckTrainerAgreement, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.trainerAgreement(t)) }},
 	{CheckVarianceCollapse, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
