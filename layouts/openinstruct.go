@@ -457,13 +457,14 @@ func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, bat
 		other = openInstructCentered
 	}
 	var rewards, advantages []float64
-	contradicts := func(bi int) bool {
+	// fits counts batch bi's groups whose logged advantages fit the
+	// normalisation in force, and the other.
+	fits := func(bi int) (fitsInForce, fitsOther int) {
 		groups := res.Ranking.Batches[bi].Groups
 		size := 0
 		for _, g := range groups {
 			size = max(size, len(g.Members))
 		}
-		fitsInForce, fitsOther := 0, 0
 		for _, g := range groups {
 			if len(g.Members) != size {
 				continue
@@ -489,7 +490,11 @@ func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, bat
 				fitsOther++
 			}
 		}
-		return fitsOther > 0 && fitsInForce == 0
+		return fitsInForce, fitsOther
+	}
+	contradicts := func(bi int) bool {
+		in, out := fits(bi)
+		return out > 0 && in == 0
 	}
 	first := -1
 	for _, bi := range slices.Sorted(slices.Values(batches)) {
@@ -501,17 +506,25 @@ func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, bat
 	if first <= 0 {
 		return ""
 	}
+	told := false // an earlier step fits the normalisation in force
 	for bi := range first {
 		if contradicts(bi) {
 			return ""
+		}
+		if n, _ := fits(bi); n > 0 {
+			told = true
 		}
 	}
 	give := "--scale none"
 	if other == openInstructStandard {
 		give = "--scale group --std population --epsilon 1e-8"
 	}
-	return fmt.Sprintf("step %d: the logged advantages fit open-instruct's %s advantage normalisation, not the %s one the rewards are computed with: the run's advantage_normalization_type changed (a run resumed with another?); give %s if the run is %s throughout, or read its steps apart",
-		res.Ranking.Batches[first].Step, other, inForce, give, other)
+	why := "the run's advantage_normalization_type changed (a run resumed with another?)"
+	if !told {
+		why = "no earlier step told it (its groups' rewards all equal, or cut)"
+	}
+	return fmt.Sprintf("step %d: the logged advantages fit open-instruct's %s advantage normalisation, not the %s one the rewards are computed with: %s; give %s if the run is %s throughout, or read its steps apart",
+		res.Ranking.Batches[first].Step, other, inForce, why, give, other)
 }
 
 // maxLevelsShown is how many reward levels openInstructLevelWarning names.

@@ -200,9 +200,11 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 		name    string
 		ts      []scoring.Trajectory
 		batches []int
-		want    string // the step named, "" for none
+		want    string // the step named, "" for none; then the reason
 	}{
-		{"a later standard step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{0, 1, 2}, "step 2: "},
+		{"a later standard step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{0, 1, 2}, "step 2: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with: the run's advantage_normalization_type changed"},
+		// The first step's rewards all equal in each group: it fits both.
+		{"after a step that told nothing", slices.Concat(group(1, "0", false, 10, 10, 10, 10), standard2), []int{0, 1}, "step 2: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with: no earlier step told it"},
 		{"followed, that step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{1}, "step 2: "},
 		{"followed, a step after it", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{2}, ""},
 		{"the first step standard too", slices.Concat(group(1, "0", true, 0, 10, 0, 10), standard2), []int{0, 1}, ""},
