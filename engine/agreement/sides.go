@@ -179,26 +179,13 @@ func Gather(a, b *engine.Result, bi int, known []*Side, buf *Buffers) *Gathered 
 // (beside its computation). It computes the batch's rewards if they are
 // not.
 func RankedSide(res *engine.Result, bi int, buf *Buffers) *Side {
-	s := NewSide(res, bi, buf)
-	s.Rank(buf)
-	return s
-}
-
-// NewSide returns res's side on batch bi with its values gathered and its
-// arrays taken from buf, not yet ranked: Rank ranks it, which may run
-// beside a Gather that takes it as known, and must end before it is
-// compared. It computes the batch's rewards if they are not.
-func NewSide(res *engine.Result, bi int, buf *Buffers) *Side {
 	res.ComputeBatch(bi)
 	members := res.Ranking.Batches[bi].Members
 	index := engine.ValidMembers(make([]int, 0, len(members)), members, res.Evaluation.Valid)
-	return newSide(sideOf{res, bi, len(members)}, index, gather(take(&buf.floats, len(index)), res, index), buf)
+	s := newSide(sideOf{res, bi, len(members)}, index, gather(take(&buf.floats, len(index)), res, index), buf)
+	s.rank(&buf.ranks[0])
+	return s
 }
-
-// Rank sorts and ranks s (NewSide) with buf's ranking buffers, which no
-// other Rank, Ranked or CompareSides with buf may use meanwhile: its
-// other arrays, which Gather takes from, are not read.
-func (s *Side) Rank(buf *Buffers) { s.rank(&buf.ranks[0]) }
 
 // GatherLogged gathers a's rewards on batch bi and the advantages the
 // trainer logged (Evaluation.Logged, as B), on the valid trajectories that

@@ -188,20 +188,6 @@ type known struct {
 	sides     [2]*agreement.Side
 }
 
-// hasSide reports whether k holds result res's side on batch bi.
-func (k *known) hasSide(res *engine.Result, bi int) bool {
-	return slices.ContainsFunc(k.sides[:], func(s *agreement.Side) bool { return s != nil && s.Of(res, bi) })
-}
-
-// slotBeside returns the slot of k's sides a new side may take: one that
-// does not hold result b's side on batch bi.
-func (k *known) slotBeside(b *engine.Result, bi int) int {
-	if k.sides[0] != nil && k.sides[0].Of(b, bi) {
-		return 1
-	}
-	return 0
-}
-
 // collapseOf is diagnose.Collapse of result res on batch bi of n
 // members (follow mode appends to a batch).
 type collapseOf struct {
@@ -567,12 +553,11 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 
 // PrepareJob implements common.JobPreparer: the comparison of the
 // recompute's result with B's but for the ranking (compare; the ranking
-// is a job once it is shown, which compares the sides), made beside the
-// recompute's statistics, with A's side ranked unless held. B's result is
-// the one held when it stays B's under the options being recomputed (a
-// switch of A): A's side is ranked beside the points. Else the recompute
-// computes it (a visit, a change of B, options that change B's), and A's
-// side is ranked while it does. It is made with
+// is a job once it is shown), made beside the recompute's statistics. B's
+// result is the one held when it stays B's under the options being
+// recomputed (a switch of A); else the recompute computes it (a visit, a
+// change of B, options that change B's), and A's side is ranked while it
+// does, unless held, for the ranking to take as known. It is made with
 // the buffers lent (new ones when the tab let go of its own while hidden)
 // and the sides known as a job would. It counts as a job taken until a
 // refresh takes it (takePrepared): the sides it reads are not given back
@@ -604,26 +589,19 @@ func (t *compareTab) PrepareJob() func(res *engine.Result, computed func() *engi
 		}
 		res.ComputeBatch(p.bi)
 		b := held
-		var ranking sync.WaitGroup
 		switch {
 		case method == res.Options.Method:
 			b = res
 		case need:
-			if !known.hasSide(res, p.bi) {
+			if !slices.ContainsFunc(known.sides[:], func(side *agreement.Side) bool { return side != nil && side.Of(res, p.bi) }) {
 				known.sides[0] = agreement.RankedSide(res, p.bi, p.buf)
 			}
 			if b = computed(); b == nil {
 				return
 			}
-		case !known.hasSide(res, p.bi):
-			// A's side ranked beside the points, which read its values.
-			side := agreement.NewSide(res, p.bi, p.buf)
-			known.sides[known.slotBeside(b, p.bi)] = side
-			ranking.Go(func() { side.Rank(p.buf) })
 		}
 		grid := func(ranges [2][2]float64) chart.Grid { return newFrame(width, height, ranges).Grid }
 		p.v = compare(res, b, p.bi, method, known, p.buf, grid)
-		ranking.Wait()
 		p.a, p.b = res, b
 	}
 }
