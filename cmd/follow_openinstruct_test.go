@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"github.com/rewardlens/rewardlens/internal/testfile"
+
 	"encoding/json"
 	"math"
 	"os"
@@ -39,20 +41,10 @@ func TestStatsFollowOpenInstructWholeStep(t *testing.T) {
 	}
 	f := startFollowing(t, "stats", "--follow", "--health", dir)
 	f.awaitErr(t, "waiting for a first record")
-	appendTo := func(text string) {
-		file, err := os.OpenFile(shard, os.O_APPEND|os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer file.Close()
-		if _, err := file.WriteString(text); err != nil {
-			t.Fatal(err)
-		}
-	}
-	appendTo(lines[0])
+	testfile.Append(t, shard, lines[0])
 	f.awaitErr(t, "waiting for the first step in "+shard+" to be whole")
 	time.Sleep(3 * awaitPoll)
-	appendTo(strings.Join(lines[1:], ""))
+	testfile.Append(t, shard, strings.Join(lines[1:], ""))
 	f.await(t, "step 2  trajectories 8 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d", code)
@@ -88,16 +80,7 @@ func TestStatsFollowOpenInstructLaterRewardLevelsOnce(t *testing.T) {
 	}
 	f := startFollowing(t, "stats", "--follow", dir)
 	f.await(t, "step 1 ")
-	file, err := os.OpenFile(shard, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := file.WriteString(second[cut:] + step(3, 0, 10, 10, 11) + step(4, 0, 1, 0, 1)); err != nil {
-		t.Fatal(err)
-	}
-	if err := file.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Append(t, shard, second[cut:]+step(3, 0, 10, 10, 11)+step(4, 0, 1, 0, 1))
 	f.await(t, "step 4 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d", code)
@@ -141,16 +124,7 @@ func TestStatsFollowOpenInstructNormalisationContradicted(t *testing.T) {
 	}
 	f := startFollowing(t, "stats", "--follow", dir)
 	f.await(t, "step 1 ")
-	file, err := os.OpenFile(shard, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := file.WriteString(second[cut:] + step(3, true) + step(4, true) + step(5, false)); err != nil {
-		t.Fatal(err)
-	}
-	if err := file.Close(); err != nil {
-		t.Fatal(err)
-	}
+	testfile.Append(t, shard, second[cut:]+step(3, true)+step(4, true)+step(5, false))
 	f.await(t, "step 5 ")
 	if code := f.stop(); code != 0 {
 		t.Errorf("status %d", code)
