@@ -55,7 +55,8 @@ type trajectoryColumn struct {
 	// value returns trajectory i's number in a number column, nil in
 	// the others; values returns the array value reads, in which
 	// trajectory i's number is at i*stride+offset, for the loops over a
-	// million rows.
+	// million rows (the rewards' holds the shown batch's span alone: a
+	// negative offset, the listed rows' indices valid in it).
 	value  func(i int) float64
 	values func() (vals []float64, stride, offset int)
 	// compare orders two trajectories by this column; nil for the
