@@ -83,6 +83,8 @@ const (
 	OfRewardRanges = "reward ranges"
 	// A Result's, for all its trajectories (shown.go).
 	ofShownRewards = "shown rewards"
+	// A Result's, per batch step and size (shown.go).
+	ofShownBatchRewards = "shown batch rewards"
 )
 
 // Cached returns the value of k in c while fresh says it still holds,

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // A method that centres a comparison group's scores (grpo: s - mean(s),
 // scaled; rloo: n / (n - 1) * (s - mean(s))) gives every member of a group
 // whose valid scores all equal a reward of 0 in exact arithmetic, but in
@@ -59,6 +61,53 @@ func (res *Result) ShownRewards() []float64 {
 		}
 		return shown
 	})
+}
+
+// ShownRewardsOf returns ShownReward of batch b's trajectories,
+// computing b's rewards (ComputeBatch) and no other batch's: trajectory i
+// of b has its shown reward at shown[i-first], first b's first member
+// (Members are in input order). shown is Rewards itself, first 0, when no
+// member of b is settled; else a copy of Rewards[first:last+1] (last b's
+// last member) with b's settled members set to 0, computed once per
+// batch, in which an index that is not b's holds Rewards as it was. b is a
+// batch of res, or of the same step (a result of other options'); a step
+// res lacks returns Rewards, 0. Callers must not modify shown.
+func (res *Result) ShownRewardsOf(b *Batch) (shown []float64, first int) {
+	bi := res.batchIndex(b)
+	if bi < 0 {
+		return res.Rewards, 0
+	}
+	res.ComputeBatch(bi)
+	if res.Options.Method != GRPO && res.Options.Method != RLOO {
+		return res.Rewards, 0
+	}
+	own := &res.Ranking.Batches[bi]
+	v := Cached(res.Cache(), CacheKey{Of: ofShownBatchRewards, Step: own.Step, Members: len(own.Members)}, func(shownBatch) bool { return true }, func() shownBatch {
+		var sb shownBatch
+		for _, g := range own.Groups {
+			if !res.zeroSpread(g.Members) {
+				continue
+			}
+			if sb.shown == nil {
+				sb.first = own.Members[0]
+				sb.shown = slices.Clone(res.Rewards[sb.first : own.Members[len(own.Members)-1]+1])
+			}
+			for _, i := range g.Members {
+				sb.shown[i-sb.first] = 0
+			}
+		}
+		return sb
+	})
+	if v.shown == nil {
+		return res.Rewards, 0
+	}
+	return v.shown, v.first
+}
+
+// shownBatch is ShownRewardsOf's value of a batch with settled members.
+type shownBatch struct {
+	shown []float64
+	first int
 }
 
 // settled returns Settled of every trajectory, computed once per result

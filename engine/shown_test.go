@@ -1,10 +1,13 @@
 package engine
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // TestShownRewardSettled checks that a grpo or rloo group whose valid
@@ -49,5 +52,64 @@ func TestShownRewardSettled(t *testing.T) {
 	res = oneObjective(t, abs).Compute(ts, Absolute)
 	if res.Settled(0) || res.ShownReward(0) != x || &res.ShownRewards()[0] != &res.Rewards[0] {
 		t.Errorf("absolute: settled %v, shown %v, want the rewards themselves", res.Settled(0), res.ShownReward(0))
+	}
+}
+
+// TestShownRewardsOfBatch checks ShownRewardsOf against ShownRewards on
+// random batches whose members interleave, of groups with equal scores
+// (rounding leftovers) or not, with invalid members: each batch's shown
+// rewards alike, and the batches not asked for not computed.
+func TestShownRewardsOfBatch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 8))
+	var ts []scoring.Trajectory
+	for g := range 60 {
+		step, equal := int64(rng.IntN(6)), rng.IntN(2) == 0
+		size := 1 + rng.IntN(8)
+		if equal {
+			size = 7 + rng.IntN(2) // seven equal scores leave a leftover (TestShownRewardSettled), an eighth is invalid
+		}
+		for k := range size {
+			tr := enginetest.Traj(step, fmt.Sprint("g", g))
+			switch {
+			case equal && k < 7:
+				tr.Metadata["x"] = 0.9369000000000001
+			case equal || rng.IntN(8) == 0: // invalid: no x
+			default:
+				tr.Metadata["x"] = float64(rng.IntN(4))
+			}
+			ts = append(ts, tr)
+		}
+	}
+	rng.Shuffle(len(ts), func(i, j int) { ts[i], ts[j] = ts[j], ts[i] })
+	for _, opts := range []Options{
+		{Method: GRPO, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: 1e-4},
+		{Method: RLOO, Scope: ScopeGroup},
+		{Method: Absolute, Scope: ScopeGroup},
+	} {
+		ev := oneObjective(t, opts).NewEvaluatorFor(ts)
+		want := ev.Compute(opts).ShownRewards()
+		res := ev.Prepare(opts, nil)
+		if len(res.Ranking.Batches) < 4 {
+			t.Fatalf("%d batches, want several", len(res.Ranking.Batches))
+		}
+		leftovers := 0
+		for bi := range res.Ranking.Batches {
+			b := &res.Ranking.Batches[bi]
+			if bi < len(res.Ranking.Batches)-1 && res.Finished() {
+				t.Fatalf("%s: every batch computed before batch %d was asked for", opts.Method, bi)
+			}
+			shown, first := res.ShownRewardsOf(b)
+			for _, i := range b.Members {
+				if !sameFloat(shown[i-first], want[i]) {
+					t.Errorf("%s batch %d: shown reward of %d = %v, want ShownRewards' %v (reward %v)", opts.Method, b.Step, i, shown[i-first], want[i], res.Rewards[i])
+				}
+				if res.Settled(i) && res.Rewards[i] != 0 {
+					leftovers++
+				}
+			}
+		}
+		if opts.Method != Absolute && leftovers == 0 {
+			t.Errorf("%s: no rounding leftover to test", opts.Method)
+		}
 	}
 }

@@ -1,12 +1,18 @@
 package ui
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
 )
 
 // newTrajectoriesBench returns the dashboard at 140x45 on 1M trajectories
@@ -91,6 +97,58 @@ func BenchmarkTrajectoriesSortFinish1M(b *testing.B) {
 		if !strings.Contains(v.Content, "sorting by finish_reason") {
 			b.Fatalf("s from crowding does not sort by finish_reason:\n%s", v.Content)
 		}
+		b.StartTimer()
+	}
+}
+
+// zeroSpreadSession returns a session under grpo on steps batches of
+// perStep trajectories in groups of 8, SyntheticSession's objectives,
+// every fourth group's scores all equal (zero spread: its rewards are
+// settled, engine.Result.Settled).
+func zeroSpreadSession(b *testing.B, steps, perStep int) *session.Session {
+	b.Helper()
+	rng := rand.New(rand.NewPCG(7, 13))
+	ts := make([]scoring.Trajectory, steps*perStep)
+	for i := range ts {
+		md := map[string]any{"accuracy": float64(rng.IntN(2)), "safety": rng.Float64(), "length": float64(100 + rng.IntN(900))}
+		if i/8%4 == 0 {
+			md = map[string]any{"accuracy": 1.0, "safety": 0.9369000000000001, "length": 300.0}
+		}
+		ts[i] = scoring.Trajectory{ID: fmt.Sprint(i), Batch: int64(i / perStep), Group: fmt.Sprintf("p%d", i/8), Done: true, Metadata: md}
+	}
+	s, err := session.Open("zero-spread", engine.Config{Method: "grpo"}, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkTrajectoriesSwitch1000Batches measures a switch between grpo
+// and rloo while the Trajectories tab is shown, on 1,000 batches of
+// 1,024 trajectories with groups of zero spread: m's recompute (of the
+// batch shown), the tab's rebuild and the frame. The other batches'
+// rewards, which the dashboard computes off the event loop, are not.
+func BenchmarkTrajectoriesSwitch1000Batches(b *testing.B) {
+	m := newTrajectoriesBench(b, NewModel(zeroSpreadSession(b, 1000, 1024), true))
+	runCmds(m, showTrajectories(m))
+	m.Settle()
+	_ = m.View()
+	s := m.common.Session
+	b.ReportAllocs()
+	for b.Loop() {
+		if s.Options.Method == engine.GRPO {
+			s.Options.Method = engine.RLOO
+		} else {
+			s.Options.Method = engine.GRPO
+		}
+		m.recompute()
+		m.Update(m.rc.next())
+		v := m.View()
+		b.StopTimer()
+		if s.Result.Options.Method != s.Options.Method || !strings.Contains(v.Content, "score  "+string(s.Options.Method)) {
+			b.Fatalf("the switch to %s not shown:\n%s", s.Options.Method, v.Content)
+		}
+		m.Settle()
 		b.StartTimer()
 	}
 }

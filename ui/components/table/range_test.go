@@ -73,3 +73,26 @@ func TestNumberRangeSignedZeros(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberRangeOffsetPastRows checks AddRows and AddAt on an array of
+// some rows alone, row i at i-first (a negative offset): the values
+// added are those rows', no more.
+func TestNumberRangeOffsetPastRows(t *testing.T) {
+	const first = 100
+	vals := []float64{3, 2, 1.0000001}
+	want := NewNumberRange()
+	want.AddRows(vals, 1, 0, 0, len(vals))
+	rows, at := NewNumberRange(), NewNumberRange()
+	rows.AddRows(vals, 1, -first, first, first+len(vals))
+	at.AddAt(vals, 1, -first, []int{first, first + 1, first + 2})
+	if rows.Format() != want.Format() || at.Format() != want.Format() {
+		t.Errorf("offset -%d: AddRows %+v, AddAt %+v, want %+v", first, rows.Format(), at.Format(), want.Format())
+	}
+	short := NewNumberRange()
+	short.AddRows(vals, 1, -first, first, first+1) // 3 alone: an integer
+	one := NewNumberRange()
+	one.Add(3)
+	if short.Format() != one.Format() || one.Format() == want.Format() {
+		t.Errorf("offset -%d: AddRows of one row %+v, want %+v", first, short.Format(), one.Format())
+	}
+}

@@ -519,11 +519,11 @@ func (r *NumberRange) AddAt(vals []float64, stride, offset int, at []int) {
 }
 
 // AddRows adds vals[i*stride+offset] for the rows i from first to
-// end-1 (offset below stride).
+// end-1.
 func (r *NumberRange) AddRows(vals []float64, stride, offset, first, end int) {
 	// The fields in locals for the loop, a million values long.
 	lo, hi, closeNeg, closePos, integral, skipNegative := r.lo, r.hi, r.closeNeg, r.closePos, r.integral, r.skipNegative
-	for k := first*stride + offset; k < end*stride; k += stride {
+	for k := first*stride + offset; k < end*stride+offset; k += stride {
 		x := vals[k]
 		if skipNegative && !(x >= 0) {
 			continue

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/floatorder"
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/internal/parallel"
@@ -54,7 +55,8 @@ type trajectoryColumn struct {
 	// value returns trajectory i's number in a number column, nil in
 	// the others; values returns the array value reads, in which
 	// trajectory i's number is at i*stride+offset, for the loops over a
-	// million rows.
+	// million rows (the rewards' holds the shown batch's span alone: a
+	// negative offset, the listed rows' indices valid in it).
 	value  func(i int) float64
 	values func() (vals []float64, stride, offset int)
 	// compare orders two trajectories by this column; nil for the
@@ -510,7 +512,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
-	rewardB := number(rewardBTitle(s), dense(func() []float64 { return rewardsB(s) }))
+	rewardB := number(rewardBTitle(s), func() ([]float64, int, int) { return rewardsB(s) })
 	if !s.ShowsRewardB() {
 		rewardB.compare = nil // hidden (dataColumns): it would repeat A's
 	}
@@ -520,7 +522,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
-		number(textsafe.Line(string(s.Result.Options.Method)), dense(s.Result.ShownRewards)),
+		number(textsafe.Line(string(s.Result.Options.Method)), func() ([]float64, int, int) { return shownRewards(s, s.Result) }),
 		rewardB,
 		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, false, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
@@ -545,18 +547,28 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	return cols
 }
 
-// rewardsB returns method B's rewards as shown (Session.RewardB), by trajectory:
-// the logged advantages, B's result's, or A's own when B is A.
-func rewardsB(s *session.Session) []float64 {
+// shownRewards returns res's rewards as shown (engine.Result.ShownRewardsOf)
+// of the shown batch, in a column's form: trajectory i's at i*1-first.
+// The batch is the session's when called, whose rows the tab lists: the
+// other batches are not computed.
+func shownRewards(s *session.Session, res *engine.Result) (vals []float64, stride, offset int) {
+	shown, first := res.ShownRewardsOf(s.CurrentBatch())
+	return shown, 1, -first
+}
+
+// rewardsB returns method B's rewards as shown (Session.RewardB) of the
+// shown batch, in a column's form: the logged advantages, B's result's,
+// or A's own when B is A.
+func rewardsB(s *session.Session) (vals []float64, stride, offset int) {
 	switch {
 	case !s.ShowsRewardB():
-		return s.Result.ShownRewards()
+		return shownRewards(s, s.Result)
 	case s.CompareMethod == session.LoggedMethod:
-		return s.Evaluation.Logged
+		return s.Evaluation.Logged, 1, 0
 	case s.CompareResult() != nil:
-		return s.CompareResult().ShownRewards()
+		return shownRewards(s, s.CompareResult())
 	}
-	return s.Result.ShownRewards() // not computed yet: the tab shows it is computing
+	return shownRewards(s, s.Result) // not computed yet: the tab shows it is computing
 }
 
 // rewardBTitle names method B's column: the method, marked as B when it
