@@ -82,7 +82,6 @@ const (
 	OfBatchStats   = "batch stats"
 	OfRewardRanges = "reward ranges"
 	// A Result's, for all its trajectories (shown.go).
-	ofShownRewards = "shown rewards"
 	// A Result's, per batch step and size (shown.go).
 	ofShownBatchRewards = "shown batch rewards"
 )

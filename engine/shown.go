@@ -42,27 +42,6 @@ func (res *Result) Settle(v []float64, index []int) {
 	}
 }
 
-// ShownRewards returns ShownReward of every trajectory: Rewards itself
-// when no trajectory is settled (the batches not computed yet read as
-// Rewards holds them), else a copy computed once, every batch finished
-// first. Callers must not modify it.
-func (res *Result) ShownRewards() []float64 {
-	settled := res.settled()
-	if settled == nil {
-		return res.Rewards
-	}
-	res.Finish()
-	return Cached(res.Cache(), CacheKey{Of: ofShownRewards}, func(v []float64) bool { return len(v) == len(res.Rewards) }, func() []float64 {
-		shown := make([]float64, len(res.Rewards))
-		for i, r := range res.Rewards {
-			if !settled[i] {
-				shown[i] = r
-			}
-		}
-		return shown
-	})
-}
-
 // ShownRewardsOf returns ShownReward of batch b's trajectories,
 // computing b's rewards (ComputeBatch) and no other batch's: trajectory i
 // of b has its shown reward at shown[i-first], first b's first member

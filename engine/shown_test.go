@@ -29,7 +29,8 @@ func TestShownRewardSettled(t *testing.T) {
 			t.Errorf("grpo ShownReward(%d) = %v, want %v (reward %v)", i, got, w, res.Rewards[i])
 		}
 	}
-	assertFloats(t, "grpo ShownRewards", res.ShownRewards(), want)
+	shown, _ := res.ShownRewardsOf(&res.Ranking.Batches[0]) // the one batch, from trajectory 0
+	assertFloats(t, "grpo ShownRewardsOf", shown, want)
 	if res.Settled(8) || math.Abs(res.ShownReward(8)) < 0.5 {
 		t.Errorf("a group with spread is settled: %v", res.ShownReward(8))
 	}
@@ -50,12 +51,13 @@ func TestShownRewardSettled(t *testing.T) {
 	// A method whose zeros are exact shows its rewards as they are.
 	abs := Options{Method: Absolute, Scope: ScopeGroup}
 	res = oneObjective(t, abs).Compute(ts, Absolute)
-	if res.Settled(0) || res.ShownReward(0) != x || &res.ShownRewards()[0] != &res.Rewards[0] {
+	if shown, _ := res.ShownRewardsOf(&res.Ranking.Batches[0]); res.Settled(0) || res.ShownReward(0) != x || &shown[0] != &res.Rewards[0] {
 		t.Errorf("absolute: settled %v, shown %v, want the rewards themselves", res.Settled(0), res.ShownReward(0))
 	}
 }
 
-// TestShownRewardsOfBatch checks ShownRewardsOf against ShownRewards on
+// TestShownRewardsOfBatch checks ShownRewardsOf against ShownReward of the
+// finished result on
 // random batches whose members interleave, of groups with equal scores
 // (rounding leftovers) or not, with invalid members: each batch's shown
 // rewards alike, and the batches not asked for not computed.
@@ -87,7 +89,11 @@ func TestShownRewardsOfBatch(t *testing.T) {
 		{Method: Absolute, Scope: ScopeGroup},
 	} {
 		ev := oneObjective(t, opts).NewEvaluatorFor(ts)
-		want := ev.Compute(opts).ShownRewards()
+		whole := ev.Compute(opts)
+		want := make([]float64, len(whole.Rewards))
+		for i := range want {
+			want[i] = whole.ShownReward(i)
+		}
 		res := ev.Prepare(opts, nil)
 		if len(res.Ranking.Batches) < 4 {
 			t.Fatalf("%d batches, want several", len(res.Ranking.Batches))
@@ -101,7 +107,7 @@ func TestShownRewardsOfBatch(t *testing.T) {
 			shown, first := res.ShownRewardsOf(b)
 			for _, i := range b.Members {
 				if !sameFloat(shown[i-first], want[i]) {
-					t.Errorf("%s batch %d: shown reward of %d = %v, want ShownRewards' %v (reward %v)", opts.Method, b.Step, i, shown[i-first], want[i], res.Rewards[i])
+					t.Errorf("%s batch %d: shown reward of %d = %v, want the finished result's %v (reward %v)", opts.Method, b.Step, i, shown[i-first], want[i], res.Rewards[i])
 				}
 				if res.Settled(i) && res.Rewards[i] != 0 {
 					leftovers++
