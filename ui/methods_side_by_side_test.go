@@ -133,8 +133,8 @@ func TestGroupViewSorts(t *testing.T) {
 }
 
 // TestTrajectoriesOrderLabel: after m the Trajectories keep pareto's
-// order, and the line over them says so instead of claiming a sort by
-// pareto-crowding; s sorts them again; a column the method does not
+// order, and the line over them says so ("kept from": no column is
+// pareto's any more) instead of claiming a sort by pareto-crowding; s sorts them again; a column the method does not
 // change (an objective) stays "sorted by" across m.
 func TestTrajectoriesOrderLabel(t *testing.T) {
 	m := newTestModel(t, 120, 40)
@@ -144,7 +144,7 @@ func TestTrajectoriesOrderLabel(t *testing.T) {
 	}
 	press(m, "m")
 	view := screen(m)
-	if !strings.Contains(view, "order of pareto ▼ (s sorts)") || strings.Contains(view, "sorted by") {
+	if !strings.Contains(view, "order kept from pareto ▼ (s sorts)") || strings.Contains(view, "sorted by") {
 		t.Errorf("after m the line claims a sort by the new method:\n%s", view)
 	}
 	press(m, "s", "s", "s", "s") // grpo, rank, crowding, accuracy

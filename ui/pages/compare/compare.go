@@ -111,10 +111,14 @@ type compareTab struct {
 	// has not come back.
 	computing bool
 	job       func() tea.Msg
-	gen       atomic.Int64
-	buf       *agreement.Buffers
-	taken     int
-	prepared  *prepared
+	// askedB is the method B last asked (cycleB), which the session
+	// takes once its message comes back: keys pressed meanwhile step
+	// from it.
+	askedB   engine.Method
+	gen      atomic.Int64
+	buf      *agreement.Buffers
+	taken    int
+	prepared *prepared
 	// selected is the point selected: the first disagreement of each
 	// comparison shown until chosen (a key or a click), then the chosen
 	// trajectory while it is compared.
@@ -281,6 +285,10 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
+			// What selects needs the comparison; a change of B does not.
+			if key.Matches(msg, t.keys.NextB, t.keys.PrevB) {
+				return t, t.handleKey(msg)
+			}
 			return t, nil
 		}
 		if t.reading {
@@ -546,8 +554,13 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	s := t.common.Session
 	methods := methodsB(s)
 	n := len(methods)
-	i := slices.Index(methods, s.CompareMethod)
+	from := s.CompareMethod
+	if t.askedB != "" && t.askedB != s.CompareMethod && slices.Contains(methods, t.askedB) {
+		from = t.askedB // keys pressed before the root took the last asked
+	}
+	i := slices.Index(methods, from)
 	m := methods[((i+step)%n+n)%n]
+	t.askedB = m
 	return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
 }
 

@@ -710,3 +710,39 @@ func TestPreparedTakenWhileBIsComputed(t *testing.T) {
 		t.Error("the recompute of the new B prepares nothing")
 	}
 }
+
+// TestQuickPressesOfB: b pressed twice before the root took the first
+// (keys written at once) asks B two steps on, and B pressed after it one
+// back: each step counts from the method last asked; and b is taken while
+// the comparison is computed.
+func TestQuickPressesOfB(t *testing.T) {
+	tab, s, _ := preparingTab(t)
+	methods := methodsB(s)
+	i := slices.Index(methods, s.CompareMethod)
+	asked := func(cmds []tea.Cmd) []engine.Method {
+		var got []engine.Method
+		for _, cmd := range cmds {
+			if cmd != nil {
+				if msg, ok := cmd().(common.CompareMethodMsg); ok {
+					got = append(got, msg.Method)
+				}
+			}
+		}
+		return got
+	}
+	n := len(methods)
+	got := asked(uitest.PressKeys(tab, "b", "b", "B"))
+	want := []engine.Method{methods[(i+1)%n], methods[(i+2)%n], methods[(i+1)%n]}
+	if !slices.Equal(got, want) {
+		t.Errorf("b b B asked %v, want %v", got, want)
+	}
+	// While the comparison of the B asked is computed, b still steps on.
+	s.CompareMethod = want[2]
+	tab.Update(common.SessionChangedMsg{})
+	if !tab.(*compareTab).computing {
+		t.Fatal("the comparison is not being computed")
+	}
+	if got := asked(uitest.PressKeys(tab, "b")); !slices.Equal(got, []engine.Method{methods[(i+2)%n]}) {
+		t.Errorf("b while computing asked %v, want %v", got, methods[(i+2)%n])
+	}
+}

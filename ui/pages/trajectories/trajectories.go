@@ -334,7 +334,15 @@ func (t *trajectoriesTab) sortPart() string {
 	if t.rows.sorted(t.common.Session) {
 		return st.Muted.Render("sorted by ") + t.list.SortTitle(t.rows.columns[t.rows.sortColumn].title)
 	}
-	return st.Muted.Render("order of ") + t.list.SortTitle(t.rows.sortedBy) + st.Muted.Render(" (s sorts)")
+	// As the Groups tab's group view says it: "order kept from" when no
+	// column shown is the one the rows were sorted by any more.
+	of := "order kept from "
+	for k, c := range t.rows.columns {
+		if c.title == t.rows.sortedBy && (k != sortByRewardB || t.common.Session.ShowsRewardB()) {
+			of = "order of "
+		}
+	}
+	return st.Muted.Render(of) + t.list.SortTitle(t.rows.sortedBy) + st.Muted.Render(" (s sorts)")
 }
 
 func (t *trajectoriesTab) ShortHelp() []key.Binding {
