@@ -600,3 +600,14 @@ func TestMatchLoggedDivisorFlagsNotIgnored(t *testing.T) {
 		t.Errorf("status %d: %s", code, errOut)
 	}
 }
+
+// TestStatsHealthMaxRowsPartialStep: the sample stopped 3 rows into
+// step 5, whose only group read they are: no check grades that step (a
+// correlation of 3 rows flipped its sign, ALERT, before), and the run
+// is healthy, as read whole.
+func TestStatsHealthMaxRowsPartialStep(t *testing.T) {
+	out, errOut, code := run(t, "", "stats", "--config", sampleConfigPath, "--health", "--max-rows", "643", samplePath)
+	if code != 0 || !strings.Contains(out, "findings: none, healthy") {
+		t.Errorf("status %d: %s%s", code, out, errOut)
+	}
+}

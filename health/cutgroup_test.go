@@ -1,6 +1,7 @@
 package health
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -91,15 +92,15 @@ func TestHealthLeavesOutTheCutGroupCounts(t *testing.T) {
 // TestHealthLeavesOutTheOnlyGroupRead: when the group --max-rows stopped
 // in is the only group read of its step (k, a group of one, all-fail),
 // nothing shows it whole: zero_spread and variance_collapse leave it out
-// (no group left to count), and ceiling, dead_signal and phantom_signal,
-// which would grade its rows alone, do not grade the step. Read whole,
-// the same group is graded.
+// (no group left to count), and no check grades the step, whose
+// statistics are of its rows alone. Read whole, the same group is
+// graded.
 func TestHealthLeavesOutTheOnlyGroupRead(t *testing.T) {
 	for _, capped := range []bool{true, false} {
 		got := cutRun(t, capped)
-		zero, collapse, dead := messages(got, CheckZeroSpread), messages(got, CheckVarianceCollapse), messages(got, CheckDeadSignal)
-		if capped && (len(zero) > 0 || len(collapse) > 0 || len(dead) > 0 || len(messages(got, CheckCeiling)) > 0) {
-			t.Errorf("capped: zero_spread %q, variance_collapse %q, dead_signal %q, ceiling %q; want none: the step holds the cut group alone", zero, collapse, dead, messages(got, CheckCeiling))
+		zero, dead := messages(got, CheckZeroSpread), messages(got, CheckDeadSignal)
+		if capped && slices.ContainsFunc(got, func(f Finding) bool { return f.Step == 3 }) {
+			t.Errorf("capped: findings at step 3 %v; want none: the step holds the cut group alone", got)
 		}
 		if !capped && (len(zero) != 1 || !strings.HasPrefix(zero[0], "1 of 1 group has all-equal scores") || len(dead) != 1 || strings.Contains(dead[0], "--max-rows")) {
 			t.Errorf("read whole: zero_spread %q, dead_signal %q, want 1 of 1 group, and no --max-rows", zero, dead)

@@ -257,8 +257,8 @@ func (h *healthRun) leaveOutCutGroup() {
 }
 
 // onlyCut reports whether t's batch holds the group the cap cut and no
-// other: what ceiling, dead_signal and phantom_signal would grade is that
-// group's rows alone, perhaps a few of it, so they do not grade it.
+// other: every statistic of it is of that group's rows alone, perhaps a
+// few of it, which no check grades.
 func (h *healthRun) onlyCut(t *diagnose.Trend) bool {
 	return h.hasCut && t.Step == h.cut.Step && len(h.res.Ranking.Batches[h.cut.Batch].Groups) == 1
 }
@@ -364,20 +364,12 @@ var checks = []checkSpec{
 	}},
 	{CheckZeroSpread, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.zeroSpread(t)) }},
 	{CheckDominance, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.dominance(t)) }},
-	{CheckCeiling, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
-		if !h.onlyCut(t) {
-			add(ceiling(t))
-		}
-	}},
+	{CheckCeiling, false, func(_ *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(ceiling(t)) }},
 	{CheckDeadSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
-		if !h.onlyCut(t) {
-			add(deadSignal(t, h.cfg.DeadSignal, h.cutNote(t, true)))
-		}
+		add(deadSignal(t, h.cfg.DeadSignal, h.cutNote(t, true)))
 	}},
 	{CheckPhantomSignal, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) {
-		if !h.onlyCut(t) {
-			add(phantomSignal(t, h.cfg.PhantomSignal, h.cutNote(t, true)))
-		}
+		add(phantomSignal(t, h.cfg.PhantomSignal, h.cutNote(t, true)))
 	}},
 	{CheckTrainerAgreement, false, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.trainerAgreement(t)) }},
 	{CheckVarianceCollapse, true, func(h *healthRun, t *diagnose.Trend, add func(Finding, bool)) { add(h.varianceCollapse(t)) }},
@@ -410,9 +402,13 @@ var BaselineChecks = func() []Check {
 	return cs
 }()
 
-// batch returns the findings of batch b, at the level each reached.
+// batch returns the findings of batch b, at the level each reached;
+// none for a batch that holds the group the cap cut alone (onlyCut).
 func (h *healthRun) batch(b int) []Finding {
 	t := &h.trends[b]
+	if h.onlyCut(t) {
+		return nil
+	}
 	var out []Finding
 	add := func(f Finding, ok bool) {
 		if ok {
