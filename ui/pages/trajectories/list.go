@@ -512,7 +512,10 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
-	rewardB := number(rewardBTitle(s), func() ([]float64, int, int) { return rewardsB(s) })
+	// The rewards of the batch the rows are listed from, which the
+	// session may have left (a job landing while the tab is hidden).
+	batch := s.CurrentBatch()
+	rewardB := number(rewardBTitle(s), func() ([]float64, int, int) { return rewardsB(s, batch) })
 	if !s.ShowsRewardB() {
 		rewardB.compare = nil // hidden (dataColumns): it would repeat A's
 	}
@@ -522,7 +525,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		number("score", dense(func() []float64 { return s.Result.Scores })),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
-		number(textsafe.Line(string(s.Result.Options.Method)), func() ([]float64, int, int) { return shownRewards(s, s.Result) }),
+		number(textsafe.Line(string(s.Result.Options.Method)), func() ([]float64, int, int) { return shownRewards(s.Result, batch) }),
 		rewardB,
 		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, false, nil, 0, false},
 		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
@@ -548,27 +551,26 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 }
 
 // shownRewards returns res's rewards as shown (engine.Result.ShownRewardsOf)
-// of the shown batch, in a column's form: trajectory i's at i*1-first.
-// The batch is the session's when called, whose rows the tab lists: the
-// other batches are not computed.
-func shownRewards(s *session.Session, res *engine.Result) (vals []float64, stride, offset int) {
-	shown, first := res.ShownRewardsOf(s.CurrentBatch())
+// of batch b, in a column's form: trajectory i's at i*1-first. The other
+// batches are not computed.
+func shownRewards(res *engine.Result, b *engine.Batch) (vals []float64, stride, offset int) {
+	shown, first := res.ShownRewardsOf(b)
 	return shown, 1, -first
 }
 
-// rewardsB returns method B's rewards as shown (Session.RewardB) of the
-// shown batch, in a column's form: the logged advantages, B's result's,
-// or A's own when B is A.
-func rewardsB(s *session.Session) (vals []float64, stride, offset int) {
+// rewardsB returns method B's rewards as shown (Session.RewardB) of batch
+// b, in a column's form: the logged advantages, B's result's, or A's own
+// when B is A.
+func rewardsB(s *session.Session, b *engine.Batch) (vals []float64, stride, offset int) {
 	switch {
 	case !s.ShowsRewardB():
-		return shownRewards(s, s.Result)
+		return shownRewards(s.Result, b)
 	case s.CompareMethod == session.LoggedMethod:
 		return s.Evaluation.Logged, 1, 0
 	case s.CompareResult() != nil:
-		return shownRewards(s, s.CompareResult())
+		return shownRewards(s.CompareResult(), b)
 	}
-	return shownRewards(s, s.Result) // not computed yet: the tab shows it is computing
+	return shownRewards(s.Result, b) // not computed yet: the tab shows it is computing
 }
 
 // rewardBTitle names method B's column: the method, marked as B when it

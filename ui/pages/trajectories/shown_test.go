@@ -100,3 +100,36 @@ func TestTrajectoriesSwitchComputesTheBatchShown(t *testing.T) {
 
 // leftover matches a rounding leftover as a cell shows it (-1.1e-12).
 var leftover = regexp.MustCompile(`[0-9]e-[0-9]`)
+
+// TestRewardColumnsOfTheRowsBatch: the session moved to another batch
+// while the tab was hidden (a job, such as the finish sort, may still
+// land on it and lay its columns out): the reward columns read the
+// batch the rows are listed from, not the session's, whose span the rows
+// fall out of.
+func TestRewardColumnsOfTheRowsBatch(t *testing.T) {
+	s := uitest.TextSession(t, zeroSpreadBatches(4))
+	s.Options.Method = engine.GRPO
+	s.Recompute()
+	s.SetBatch(0)
+	tab := uitest.TabOn(s, New)
+	tab.Update(common.SessionChangedMsg{})
+	uitest.Jobs(tab)
+	l := &tab.(*trajectoriesTab).rows
+	s.SetBatch(3) // not told: hidden
+	for _, c := range []int{sortByReward, sortByRewardB} {
+		vals, stride, offset := l.columns[c].values()
+		for _, i := range l.rows {
+			at := i*stride + offset
+			if at < 0 || at >= len(vals) {
+				t.Fatalf("column %d: trajectory %d at %d, out of its %d values", c, i, at, len(vals))
+			}
+			res := s.Result
+			if c == sortByRewardB && s.ShowsRewardB() && s.CompareResult() != nil {
+				res = s.CompareResult()
+			}
+			if got, want := vals[at], res.ShownReward(i); got != want {
+				t.Errorf("column %d: trajectory %d reads %v, want %v", c, i, got, want)
+			}
+		}
+	}
+}
