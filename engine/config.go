@@ -139,7 +139,7 @@ type Config struct {
 	// StepCountBy is an expression for a record's step_count, which the
 	// length-drift check and the mean step_count follow: a trainer's
 	// layout sets it where the record's length is not a step_count
-	// (open-instruct's len(response_tokens)); "" reads the record's
+	// (open-instruct's jsonLen(response_tokens)); "" reads the record's
 	// step_count. It is no config key.
 	StepCountBy string `toml:"-"`
 }

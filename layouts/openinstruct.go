@@ -49,7 +49,7 @@ import (
 // the prompts' analysis follows prompt_tokens, the prompt itself (the
 // traces hold no text). The id is step:sample_idx, open-instruct's own.
 // The step_count is the completion's length in tokens,
-// len(response_tokens), the list of token ids _save_rollouts writes from
+// jsonLen(response_tokens), the list of token ids _save_rollouts writes from
 // result.responses, whose lengths open-instruct's own
 // val/sequence_lengths averages (_data_preparation_loop): the length-drift
 // check and the mean step_count follow it.
@@ -411,8 +411,8 @@ func openInstructWarnings(cfg engine.Config, res *engine.Result, batches []int) 
 // read: the dashboard's n and method switch and --match-logged change
 // them.
 func openInstructInForce(o engine.Options) (openInstructMode, bool) {
-	if o.Method != engine.GRPO {
-		return "", false
+	if o.Method != engine.GRPO || o.Scope != engine.ScopeGroup {
+		return "", false // per batch, neither of open-instruct's
 	}
 	switch {
 	case !o.Normalize || o.Scale == engine.ScaleNone:
@@ -521,7 +521,7 @@ func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, bat
 	}
 	why := "the run's advantage_normalization_type changed (a run resumed with another?)"
 	if !told {
-		why = "no earlier step told it (its groups' rewards all equal, or cut)"
+		why = "no earlier step fits it (their groups' rewards all equal, cut, or fitting neither)"
 	}
 	return fmt.Sprintf("step %d: the logged advantages fit open-instruct's %s advantage normalisation, not the %s one the rewards are computed with: %s; give %s if the run is %s throughout, or read its steps apart",
 		res.Ranking.Batches[first].Step, other, inForce, why, give, other)

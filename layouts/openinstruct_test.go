@@ -204,7 +204,7 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 	}{
 		{"a later standard step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{0, 1, 2}, "step 2: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with: the run's advantage_normalization_type changed"},
 		// The first step's rewards all equal in each group: it fits both.
-		{"after a step that told nothing", slices.Concat(group(1, "0", false, 10, 10, 10, 10), standard2), []int{0, 1}, "step 2: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with: no earlier step told it"},
+		{"after a step that told nothing", slices.Concat(group(1, "0", false, 10, 10, 10, 10), standard2), []int{0, 1}, "step 2: the logged advantages fit open-instruct's standard advantage normalisation, not the centered one the rewards are computed with: no earlier step fits it"},
 		{"followed, that step", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{1}, "step 2: "},
 		{"followed, a step after it", slices.Concat(centered, standard2, group(3, "0", true, 0, 1, 2, 3)), []int{2}, ""},
 		{"the first step standard too", slices.Concat(group(1, "0", true, 0, 10, 0, 10), standard2), []int{0, 1}, ""},
@@ -256,6 +256,8 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 			o.Normalize = false
 		}, "not the centered one"},
 		{"another method", cfg, slices.Concat(centered, standard2), func(o *engine.Options) { o.Method = engine.RLOO }, ""},
+		// Per batch, neither of open-instruct's normalisations.
+		{"scope batch", cfg, slices.Concat(centered, standard2), func(o *engine.Options) { o.Scope, o.Scale = engine.ScopeBatch, engine.ScaleNone }, ""},
 		// Settings that are neither of open-instruct's: no warning.
 		{"scale group, sample std", cfg, slices.Concat(group(1, "0", true, 0, 10, 0, 10), group(2, "0", false, 0, 10, 0, 10)), func(o *engine.Options) {
 			o.Normalize, o.Scale, o.Std = true, engine.ScaleGroup, engine.StdSample

@@ -132,6 +132,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		return m, m.restyle(msg.IsDark())
 	case common.CompareMethodMsg:
+		if msg.Asked != 0 && msg.Asked < m.rc.compareAsked {
+			return m, nil // overtaken by one asked after it
+		}
+		m.rc.compareAsked = max(m.rc.compareAsked, msg.Asked)
 		return m, m.setCompareMethod(msg.Method)
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)

@@ -296,3 +296,17 @@ func TestComparePrefetchedWhenIdle(t *testing.T) {
 		t.Errorf("a new result leaves the comparison prefetched for the last one as current (stale %v), or prefetches again (%v)", m.stale[compareTab], m.rc.prefetching)
 	}
 }
+
+// TestCompareMethodAskedOutOfOrder: two methods B asked by quick presses
+// may come back in either order (their commands run at once): the root
+// takes the one asked last, not the one that came last.
+func TestCompareMethodAskedOutOfOrder(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	s := m.common.Session
+	m.Update(common.CompareMethodMsg{Method: engine.Pareto, Asked: 2})
+	m.Update(common.CompareMethodMsg{Method: engine.RLOO, Asked: 1})
+	if s.CompareMethod != engine.Pareto {
+		t.Errorf("B is %s, want pareto, the one asked last", s.CompareMethod)
+	}
+}

@@ -50,6 +50,9 @@ type recomputer struct {
 	prefetching, prefetchAsked bool
 	// tabsPrefetched says the hidden tabs were prefetched (prefetch_tabs.go).
 	tabsPrefetched bool
+	// compareAsked is the count of the method B last taken
+	// (common.CompareMethodMsg.Asked).
+	compareAsked uint64
 	// deferred is the health job that waits for the work on screen to end
 	// (foreground.go).
 	deferred *session.HealthJob

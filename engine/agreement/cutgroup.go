@@ -159,7 +159,7 @@ func (c CutGroup) reworded(warning string, res *engine.Result, members []int) st
 
 // CutGroupNotes returns check's notes with the group a cap on the rows
 // read (capped) cut left out of the groups of unequal size
-// (LeaveOutCutGroup), and the note that says the rewards differ from the
+// (leaveOutCutGroup), and the note that says the rewards differ from the
 // logged advantage reworded for it (CutGroupWarning): Logged's warning
 // (LoggedNote), or --match-logged's that no setting reproduces it, whose
 // reason is reworded. res is check's evaluation computed with
@@ -167,7 +167,7 @@ func (c CutGroup) reworded(warning string, res *engine.Result, members []int) st
 // TrainerOptions(check.Options), computed again when res's options are
 // others. check.Notes itself is not changed.
 func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string {
-	check.LeaveOutCutGroup(res, capped)
+	check.leaveOutCutGroup(res, capped)
 	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), func(w string) string { return "warning: " + w }
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote

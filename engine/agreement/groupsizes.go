@@ -26,7 +26,7 @@ type UnequalGroups struct {
 	// to the start of the line where they part (String leaves them out).
 	shared int
 	// leftOut names the group a cap on the rows read cut, left out of
-	// Groups and Odd (TrainerCheck.LeaveOutCutGroup); "" for none.
+	// Groups and Odd (TrainerCheck.leaveOutCutGroup); "" for none.
 	leftOut string
 }
 

@@ -91,14 +91,14 @@ func unequalNotes(unequal []UnequalGroups) []string {
 	return notes
 }
 
-// LeaveOutCutGroup leaves the group a cap on the rows read cut
+// leaveOutCutGroup leaves the group a cap on the rows read cut
 // (CutGroupOf of res and capped) out of check's batches of unequal
 // groups, and their notes: its batch is described over its other groups,
 // its note saying so, or not at all when they are all of one size. The
 // cap made that group short, not the trainer. check is as CheckTrainer
 // returned it, its notes of unequal groups last; res is computed on the
 // evaluation checked.
-func (check *TrainerCheck) LeaveOutCutGroup(res *engine.Result, capped bool) {
+func (check *TrainerCheck) leaveOutCutGroup(res *engine.Result, capped bool) {
 	if len(check.Unequal) == 0 {
 		return
 	}

@@ -92,7 +92,14 @@ func BatchName(s *session.Session, b int) string {
 
 // CompareMethodMsg asks the root to make Method the method B of a
 // comparison (Session.CompareMethod) and recompute.
-type CompareMethodMsg struct{ Method engine.Method }
+//
+// Asked is the count of methods B asked so far by the tab that asks it
+// (0: not counted): commands run at once may deliver two in either
+// order, and the root takes no method asked before the one it took last.
+type CompareMethodMsg struct {
+	Method engine.Method
+	Asked  uint64
+}
 
 // NoticeMsg asks the root to show Text on the status line for a while
 // (statusline.NoticeLifetime): what a key did, or why it did nothing.

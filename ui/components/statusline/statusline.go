@@ -48,8 +48,9 @@ type Line struct {
 	of                    *engine.Evaluation
 	loud, groups, invalid string
 	// allGroups are the layout's warnings, sanitised, of the evaluation of
-	// under options: some read the options the rewards are computed with
-	// (open-instruct's normalisation), which n and a method switch change.
+	// under options (their weights left out): some read the options the
+	// rewards are computed with (open-instruct's normalisation), which n
+	// and a method switch change.
 	allGroups []string
 	options   engine.Options
 	// logged are the warnings of the logged advantages that no reward is
@@ -110,8 +111,13 @@ func (l *Line) ClearNotice(done string) {
 // Refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *Line) Refresh(s *session.Session) {
-	if l.of != s.Result.Evaluation || !l.options.Equal(s.Result.Options) {
-		l.options = s.Result.Options
+	// The layouts' warnings read the method and its normalisation, not
+	// the weights: a weight's key asks nothing of them (they scan the
+	// whole run).
+	unweighted := s.Result.Options
+	unweighted.Weights = nil
+	if l.of != s.Result.Evaluation || !l.options.Equal(unweighted) {
+		l.options = unweighted
 		l.allGroups = layoutWarnings(s)
 		l.groups = textsafe.Line(firstAndMore(l.allGroups))
 	}

@@ -113,8 +113,9 @@ type compareTab struct {
 	job       func() tea.Msg
 	// askedB is the method B last asked (cycleB), which the session
 	// takes once its message comes back: keys pressed meanwhile step
-	// from it.
+	// from it; asks counts the methods asked (CompareMethodMsg.Asked).
 	askedB   engine.Method
+	asks     uint64
 	gen      atomic.Int64
 	buf      *agreement.Buffers
 	taken    int
@@ -285,8 +286,9 @@ func (t *compareTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		}
 	case tea.KeyPressMsg:
 		if t.computing {
-			// What selects needs the comparison; a change of B does not.
-			if key.Matches(msg, t.keys.NextB, t.keys.PrevB) {
+			// What selects needs the comparison; a change of B does not
+			// (but for a trajectory read, whose keys scroll it).
+			if !t.reading && key.Matches(msg, t.keys.NextB, t.keys.PrevB) {
 				return t, t.handleKey(msg)
 			}
 			return t, nil
@@ -561,7 +563,9 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	i := slices.Index(methods, from)
 	m := methods[((i+step)%n+n)%n]
 	t.askedB = m
-	return func() tea.Msg { return common.CompareMethodMsg{Method: m} }
+	t.asks++
+	asked := t.asks
+	return func() tea.Msg { return common.CompareMethodMsg{Method: m, Asked: asked} }
 }
 
 // PrepareJob implements common.JobPreparer: the comparison of the
