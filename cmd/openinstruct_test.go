@@ -527,11 +527,11 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 
 // TestStatsHealthMaxRowsOnlyGroupRead: --max-rows 13 stops one row into
 // step 2, whose only group read (0) nothing shows whole: the health
-// checks leave it out as the group --max-rows cut (zero_spread,
-// trainer_agreement, dead_signal and ceiling find nothing there: exit
-// 0), and the warnings, stats' and compute's, say it may have been cut. Stopped at
-// the end of step 1 (12), its last group is as large as the others and
-// nothing is said of it; so in verl's dump stopped one row into step 2.
+// checks leave it out as the group --max-rows cut (no check grades that
+// step: exit 0), and the warnings, stats' and compute's, say it may have
+// been cut. Stopped at the end of step 1 (12), its last group is as large
+// as the others and nothing is said of it; so in verl's dump stopped one
+// row into step 2.
 func TestStatsHealthMaxRowsOnlyGroupRead(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "centered")
 	const may = `the group --max-rows may have cut (step 2, group "0", the only group read of its step)`

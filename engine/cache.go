@@ -81,7 +81,6 @@ const (
 	// A Result's, per batch step.
 	OfBatchStats   = "batch stats"
 	OfRewardRanges = "reward ranges"
-	// A Result's, for all its trajectories (shown.go).
 	// A Result's, per batch step and size (shown.go).
 	ofShownBatchRewards = "shown batch rewards"
 )

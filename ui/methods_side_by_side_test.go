@@ -134,8 +134,9 @@ func TestGroupViewSorts(t *testing.T) {
 
 // TestTrajectoriesOrderLabel: after m the Trajectories keep pareto's
 // order, and the line over them says so ("kept from": no column is
-// pareto's any more) instead of claiming a sort by pareto-crowding; s sorts them again; a column the method does not
-// change (an objective) stays "sorted by" across m.
+// pareto's any more) instead of claiming a sort by pareto-crowding; s
+// sorts them again; a column the method does not change (an objective)
+// stays "sorted by" across m.
 func TestTrajectoriesOrderLabel(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "5")

@@ -72,14 +72,14 @@ func (f *RecordFields) WithStepCount(src string) (*RecordFields, error) {
 	return out, nil
 }
 
-// Apply sets t's Group, Batch, ID and StepCount from the expressions, reading t's
-// record as the loader gave it (whole: not with a Pick). The group and the
-// ID are text: a string as it is, a number as its shortest decimal text
-// (3, 0.5), a bool as true or false. The batch is an integer: a number of
-// integral value, or the decimal text of one ("12"); so is the step_count,
-// >= 0. A value that is missing (an absent field, null), of
-// another type, or a program that fails, is an error naming the setting
-// and its expression; the caller adds the place.
+// Apply sets t's Group, Batch, ID and StepCount from the expressions,
+// reading t's record as the loader gave it (whole: not with a Pick). The
+// group and the ID are text: a string as it is, a number as its shortest
+// decimal text (3, 0.5), a bool as true or false. The batch is an
+// integer: a number of integral value, or the decimal text of one
+// ("12"); so is the step_count, >= 0. A value that is missing (an absent
+// field, null), of another type, or a program that fails, is an error
+// naming the setting and its expression; the caller adds the place.
 func (f *RecordFields) Apply(t *Trajectory) error {
 	if f.group != nil {
 		s, err := textValue(f.group, t)
