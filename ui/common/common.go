@@ -161,7 +161,7 @@ type Preparer interface {
 // recompute computes it too (else returns nil at once); the tab's refresh
 // on that result then takes what it made rather than make it again.
 type JobPreparer interface {
-	PrepareJob() func(res *engine.Result, compare func() *engine.Result)
+	PrepareJob() func(res *engine.Result, computed func() *engine.Result)
 }
 
 // Comparer is a tab that shows method B's result beside the session's
