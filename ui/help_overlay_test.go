@@ -91,15 +91,7 @@ func TestHelpOverlayListsEveryMethodAndGlobalKey(t *testing.T) {
 // TestHelpOverlayUsesTheEpsilon: the grpo and gdpo formulas add the
 // session's epsilon (--epsilon), not the default.
 func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
-	s := uitest.SampleSession(t)
-	s.Options.Epsilon = 1e-6
-	s.Recompute()
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	m.Settle()
-	press(m, "?")
-	v := screen(m)
+	v := helpUnder(t, func(o *engine.Options) { o.Epsilon = 1e-6 })
 	for _, want := range []string{"(std1(s) + 1e-6)", "(std1 + 1e-6) per objective", "(std1(R) + 1e-6)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the help does not give %q:\n%s", want, v)
@@ -113,15 +105,7 @@ func TestHelpOverlayUsesTheEpsilon(t *testing.T) {
 // TestHelpOverlayUsesTheStd: under --std population the grpo and gdpo
 // formulas divide by std0, the population std, not std1.
 func TestHelpOverlayUsesTheStd(t *testing.T) {
-	s := uitest.SampleSession(t)
-	s.Options.Std = engine.StdPopulation
-	s.Recompute()
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	m.Settle()
-	press(m, "?")
-	v := screen(m)
+	v := helpUnder(t, func(o *engine.Options) { o.Std = engine.StdPopulation })
 	for _, want := range []string{"(std0(s) + 1e-4), std0 the population std", "(std0 + 1e-4) per objective", "(std0(R) + 1e-4)"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the help does not give %q:\n%s", want, v)
@@ -338,4 +322,19 @@ func TestObjectivesHelpScrollsOnlyWhenItCan(t *testing.T) {
 			t.Errorf("at %d cells: the footer lists ←/→ %v, the help %v; want %v:\n%s", c.width, footer, help, c.scroll, screen(m))
 		}
 	}
+}
+
+// helpUnder returns the help overlay at 200x60 on the sample under the
+// options set changes.
+func helpUnder(t *testing.T, set func(*engine.Options)) string {
+	t.Helper()
+	s := uitest.SampleSession(t)
+	set(&s.Options)
+	s.Recompute()
+	m := NewModel(s, true)
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	m.Settle()
+	press(m, "?")
+	return screen(m)
 }
