@@ -508,12 +508,11 @@ func openInstructNormalisationWarning(cfg engine.Config, res *engine.Result, bat
 	}
 	told := false // an earlier step fits the normalisation in force
 	for bi := range first {
-		if contradicts(bi) {
-			return ""
+		in, out := fits(bi)
+		if out > 0 && in == 0 {
+			return "" // contradicted already: warned of then
 		}
-		if n, _ := fits(bi); n > 0 {
-			told = true
-		}
+		told = told || in > 0
 	}
 	give := "--scale none"
 	if other == openInstructStandard {
