@@ -602,8 +602,5 @@ func levelList(levels []float64, conjunction string) string {
 	if more := len(levels) - maxLevelsShown; more > 0 {
 		texts = append(texts, fmt.Sprintf("%d more", more))
 	}
-	if len(texts) == 1 {
-		return texts[0]
-	}
-	return strings.Join(texts[:len(texts)-1], ", ") + " " + conjunction + " " + texts[len(texts)-1]
+	return english.Join(texts, conjunction)
 }

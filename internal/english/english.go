@@ -32,9 +32,12 @@ func Verb(n int, singular, plural string) string {
 
 // List joins items as a list is written: "a", "a and b", "a, b and c"
 // (no comma before the "and", as the messages write their lists).
-func List(items []string) string {
+func List(items []string) string { return Join(items, "and") }
+
+// Join is List with another conjunction: "a, b or c".
+func Join(items []string, conjunction string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	return strings.Join(items[:len(items)-1], ", ") + " " + conjunction + " " + items[len(items)-1]
 }

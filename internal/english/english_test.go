@@ -40,4 +40,7 @@ func TestList(t *testing.T) {
 			t.Errorf("List(%q) = %q, want %q", c.items, got, c.want)
 		}
 	}
+	if got := Join([]string{"1", "10", "11"}, "or"); got != "1, 10 or 11" {
+		t.Errorf("Join with or = %q, want 1, 10 or 11", got)
+	}
 }
