@@ -167,7 +167,11 @@ func (c CutGroup) reworded(warning string, res *engine.Result, members []int) st
 // TrainerOptions(check.Options), computed again when res's options are
 // others. check.Notes itself is not changed.
 func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string {
-	check.leaveOutCutGroup(res, capped)
+	c, cut := CutGroupOf(res, capped)
+	if !cut {
+		return check.Notes
+	}
+	check.leaveOutCutGroup(c, res)
 	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), func(w string) string { return "warning: " + w }
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote
@@ -176,13 +180,10 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string
 	if note == "" || i < 0 || res.Evaluation.Logged == nil {
 		return check.Notes
 	}
-	if _, cut := CutGroupOf(res, capped); !cut {
-		return check.Notes // before computing the trainer's rewards again
-	}
 	if opts := TrainerOptions(check.Options); !res.Options.Equal(opts) {
 		res = res.Evaluation.Compute(opts)
 	}
-	reworded := CutGroupWarning(warning, res, capped)
+	reworded := c.reworded(warning, res, nil)
 	if reworded == warning {
 		return check.Notes
 	}

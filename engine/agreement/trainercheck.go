@@ -91,19 +91,15 @@ func unequalNotes(unequal []UnequalGroups) []string {
 	return notes
 }
 
-// leaveOutCutGroup leaves the group a cap on the rows read cut
-// (CutGroupOf of res and capped) out of check's batches of unequal
-// groups, and their notes: its batch is described over its other groups,
-// its note saying so, or not at all when they are all of one size. The
-// cap made that group short, not the trainer. check is as CheckTrainer
-// returned it, its notes of unequal groups last; res is computed on the
+// leaveOutCutGroup leaves c, the group a cap on the rows read cut
+// (CutGroupOf of res), out of check's batches of unequal groups, and
+// their notes: its batch is described over its other groups, its note
+// saying so, or not at all when they are all of one size. The cap made
+// that group short, not the trainer. check is as CheckTrainer returned
+// it, its notes of unequal groups last; res is computed on the
 // evaluation checked.
-func (check *TrainerCheck) leaveOutCutGroup(res *engine.Result, capped bool) {
+func (check *TrainerCheck) leaveOutCutGroup(c CutGroup, res *engine.Result) {
 	if len(check.Unequal) == 0 {
-		return
-	}
-	c, cut := CutGroupOf(res, capped)
-	if !cut {
 		return
 	}
 	at := slices.IndexFunc(check.Unequal, func(u UnequalGroups) bool { return u.Step == c.Step })
