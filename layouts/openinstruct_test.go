@@ -256,8 +256,9 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 			o.Normalize = false
 		}, "not the centered one"},
 		{"another method", cfg, slices.Concat(centered, standard2), func(o *engine.Options) { o.Method = engine.RLOO }, ""},
-		// Per batch, neither of open-instruct's normalisations.
-		{"scope batch", cfg, slices.Concat(centered, standard2), func(o *engine.Options) { o.Scope, o.Scale = engine.ScopeBatch, engine.ScaleNone }, ""},
+		// Per batch, neither of open-instruct's normalisations: steps of
+		// one prompt, whose batch is that group, stay unwarned.
+		{"scope batch", cfg, slices.Concat(group(1, "0", false, 0, 10, 0, 10), group(2, "0", true, 0, 10, 0, 10)), func(o *engine.Options) { o.Scope, o.Scale = engine.ScopeBatch, engine.ScaleNone }, ""},
 		// Settings that are neither of open-instruct's: no warning.
 		{"scale group, sample std", cfg, slices.Concat(group(1, "0", true, 0, 10, 0, 10), group(2, "0", false, 0, 10, 0, 10)), func(o *engine.Options) {
 			o.Normalize, o.Scale, o.Std = true, engine.ScaleGroup, engine.StdSample
