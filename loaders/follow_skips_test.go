@@ -1,7 +1,6 @@
 package loaders
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -71,24 +70,8 @@ func TestFollowCountsAnotherMalformedRecordAtItsPlace(t *testing.T) {
 	if errA != nil || errB != nil || a.Skipped != 1 || b.Skipped != 1 || a.SkipReasons[0].Error() != b.SkipReasons[0].Error() {
 		t.Fatalf("the fixture must hold a malformed line 2 said alike: %v %v, %+v, %+v", errA, errB, a, b)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run.jsonl")
-	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	opts := followOptions(false)
-	opts.SkipInvalid = true
-	res, ch, err := Follow(ctx, []string{path}, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Skipped != 1 {
-		t.Fatalf("first reading skipped %d, want 1", res.Skipped)
-	}
-	f := newFollowed(res)
-	tmp := filepath.Join(dir, "new")
+	path, f, ch := followSkipping(t, "run.jsonl", first, nil)
+	tmp := filepath.Join(filepath.Dir(path), "new")
 	if err := os.WriteFile(tmp, []byte(replaced), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -142,20 +125,7 @@ func TestFollowCountsAMalformedRecordOfAFailedReading(t *testing.T) {
 // reads as the old one's, malformed alike, counts it again: it is another
 // file's record.
 func TestFollowCountsTheMalformedRecordsOfARotatedLog(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run.jsonl")
-	if err := os.WriteFile(path, []byte("# run log v1\n{\"id\":\"a\"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	opts := followOptions(false)
-	opts.SkipInvalid = true
-	res, ch, err := Follow(ctx, []string{path}, opts)
-	if err != nil || res.Skipped != 1 {
-		t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
-	}
-	f := newFollowed(res)
+	path, f, ch := followSkipping(t, "run.jsonl", "# run log v1\n{\"id\":\"a\"}\n", nil)
 	if err := os.Rename(path, path+".1"); err != nil {
 		t.Fatal(err)
 	}
@@ -186,19 +156,7 @@ func TestFollowCountsAnotherRecordFailingAtItsPlace(t *testing.T) {
 		{"run.table.json", `{"columns":["id","x"],"data":[["a",1],[5,6,7]]}`, `{"columns":["id","x"],"data":[["a",1],[8,9,0]]}`, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), c.name)
-			if err := os.WriteFile(path, []byte(c.first), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			opts := followOptions(false)
-			opts.SkipInvalid, opts.Fields = true, c.fields
-			res, ch, err := Follow(ctx, []string{path}, opts)
-			if err != nil || res.Skipped != 1 {
-				t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
-			}
-			f := newFollowed(res)
+			path, f, ch := followSkipping(t, c.name, c.first, c.fields)
 			// Written over in place, never truncated: the same file
 			// throughout.
 			file, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -271,4 +229,23 @@ func renameOver(t *testing.T, path, text string) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// followSkipping follows a new file called name holding text, its invalid
+// records skipped (fields, when not nil, deriving the record fields),
+// failing t unless its first reading skipped one: its path, what was
+// read of it and the updates, until t ends.
+func followSkipping(t *testing.T, name, text string, fields *scoring.RecordFields) (string, *followed, <-chan Update) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := followOptions(false)
+	opts.SkipInvalid, opts.Fields = true, fields
+	res, ch, err := Follow(t.Context(), []string{path}, opts)
+	if err != nil || res.Skipped != 1 {
+		t.Fatalf("first reading: skipped %v, %v; want 1", res, err)
+	}
+	return path, newFollowed(res), ch
 }
