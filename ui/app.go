@@ -116,6 +116,11 @@ func (m *Model) Init() tea.Cmd {
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
+	// A notice of what is selected goes once the selection moved, by a
+	// key or by new data.
+	if m.status.DropUntrue() {
+		m.frameValid = false
+	}
 	if m.live != nil {
 		cmd = tea.Batch(cmd, m.releaseDetail())
 	}
@@ -140,6 +145,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)
 	case common.NoticeMsg:
+		if msg.Holds != nil {
+			return m, m.status.SetInfoWhile(msg.Text, msg.Holds)
+		}
 		return m, m.status.SetInfo(msg.Text)
 	case common.ShowBatchMsg:
 		cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
