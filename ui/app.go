@@ -470,6 +470,21 @@ func (m *Model) updateTab(i int, msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, m.takeJob(i))
 }
 
+// applyEarlyKeys applies, in order, the keys pressed on the loading screen
+// that choose a tab or a method, as if pressed on the first frame; the
+// others acted on a screen the user did not see, and are dropped.
+func (m *Model) applyEarlyKeys(keys []tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	var cmds []tea.Cmd
+	for _, msg := range keys {
+		if key.Matches(msg, k.Tab, k.NextTab, k.PrevTab, k.NextMethod, k.PrevMethod) {
+			_, cmd := m.Update(msg)
+			cmds = append(cmds, cmd)
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
 // selectTab makes tab i active, bringing it up to date with the session,
 // and tells the tab it leaves that it is hidden. A tab shown for the first
 // time since the session changed hears it first, then gets its size.
