@@ -334,7 +334,10 @@ func (t *groupsTab) whereElse() tea.Cmd {
 	if b := common.BatchWithMatch(s, filter); b >= 0 {
 		notice = "no group of this batch matches " + typed + "; one of " + common.BatchName(s, b) + " does ([ and ] move)"
 	}
-	return func() tea.Msg { return common.NoticeMsg{Text: notice} }
+	// True while this filter is kept on this batch.
+	batch := s.Batch
+	holds := func() bool { return t.list.FilterText() == filter && t.common.Session.Batch == batch }
+	return func() tea.Msg { return common.NoticeMsg{Text: notice, Holds: holds} }
 }
 
 // indexOf returns the index of the group of key in summaries, -1 if none.
