@@ -74,7 +74,9 @@ type layout struct {
 //
 //	source  batch  method: M  computer: C  scope: S  normalize: N  counts  goals  badge
 //	1. the computer goes (it is fixed for the session): it is shown only
-//	   beside the source whole
+//	   beside the source whole, with room to spare for the longest method
+//	   name m cycles to and the widest normalisation n gives, so that
+//	   neither makes it come and go
 //	2. the source is cut from its start ("…/trl/completions"), down to
 //	   minSourceWidth cells
 //	3. normalize: shortens to norm:
@@ -143,6 +145,13 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		settings += headerSeparator + field("normalize:", normalize)
 		shortSettings += headerSeparator + field("norm:", normalize)
 	}
+	// spare is the room the computer's layout keeps for the method and
+	// the normalisation at their widest (the longest name m cycles to,
+	// the widest value n gives), so that m and n never make the computer
+	// come and go.
+	widestSettings := field("scope:", scope) + headerSeparator + field("normalize:", common.WidestNormalizeText())
+	spare := max(ansi.StringWidth(field("method:", common.WidestMethod(s.Options)))-ansi.StringWidth(method), 0) +
+		max(ansi.StringWidth(widestSettings)-ansi.StringWidth(settings), 0)
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
 		shortBatch = liveBadge(st, h.Live) + " " + shortBatch
@@ -203,7 +212,14 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		}
 		room = max(width-room, 0)
 		rest = headerSeparator + strings.Join(chosen.fields, headerSeparator)
-		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || !chosen.wholeSource && room-ansi.StringWidth(rest) >= minSourceWidth {
+		if chosen.wholeSource {
+			if ansi.StringWidth(source)+ansi.StringWidth(rest)+spare <= room {
+				fitted = true
+				break
+			}
+			continue
+		}
+		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || room-ansi.StringWidth(rest) >= minSourceWidth {
 			fitted = true
 			break
 		}

@@ -260,8 +260,9 @@ func TestHeaderFieldsTwoSpacesApart(t *testing.T) {
 // TestHeaderComputerGoesFirst: the computer is shown only beside the
 // source whole, at every width from 60 to 220, under a short and a long
 // method name, with and without normalisation (rloo has none), whatever
-// the source: the source is never cut to keep it. A wider line never
-// shows fewer of the fields (header.View's order).
+// the source: the source is never cut to keep it; and at each width it
+// is shown under every method or under none. A wider line never shows
+// fewer of the fields (header.View's order).
 func TestHeaderComputerGoesFirst(t *testing.T) {
 	c, h := sampleHeader(t, someFindings)
 	fieldsOf := func(head string) int { // what View's steps give up, counted
@@ -275,6 +276,7 @@ func TestHeaderComputerGoesFirst(t *testing.T) {
 	}
 	for _, source := range []string{"sample", "/work/wt/uismall/sample_data/verl", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 		c.Session.Source = source
+		computerAt := map[int]string{} // width: the first method's header, whether it shows the computer
 		for _, method := range []engine.Method{engine.RLOO, engine.Pareto, engine.ParetoCrowding} {
 			c.Session.Result.Options.Method = method
 			fields := 0
@@ -283,6 +285,11 @@ func TestHeaderComputerGoesFirst(t *testing.T) {
 				head = ansi.Strip(head)
 				if strings.Contains(head, "computer:") && !strings.HasPrefix(head, source+"  ") {
 					t.Errorf("%d columns, %s: the source cut beside the computer: %q", width, method, head)
+				}
+				if first, ok := computerAt[width]; !ok {
+					computerAt[width] = head
+				} else if strings.Contains(first, "computer:") != strings.Contains(head, "computer:") {
+					t.Errorf("%d columns: the computer comes and goes with the method:\n%q\n%q", width, first, head)
 				}
 				if n := fieldsOf(head); n < fields {
 					t.Errorf("%d columns, %s: fewer fields than one column less: %q", width, method, head)
