@@ -228,7 +228,7 @@ func (m *loadingModel) content() string {
 		bar,
 		st.Muted.Render(status),
 		"",
-		st.Muted.Render("q quits; the keys of a tab (1, 2, …, tab) and of the method (m, M) apply once it opens"),
+		st.Muted.Render("q quits · tab and method keys apply once it opens"),
 	)
 }
 
