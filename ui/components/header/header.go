@@ -92,8 +92,8 @@ type layout struct {
 //
 // From step 2 on, a step is taken only once the source is down to
 // minSourceWidth: the source takes the room the fields leave, so it
-// grows back after each step, and a longer method name (or the
-// normalisation rloo has none of) cuts it by its length. The method's
+// grows back after each step, and within a step a longer method name,
+// or a normalisation (rloo has none), leaves it that much less. The method's
 // name is always shown: only when it would not fit otherwise is the
 // source cut below minSourceWidth. The health badge ends the line; its
 // room is the widest of the badge and the "health updating" one, so that
