@@ -143,7 +143,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
-	for _, note := range agreement.CutGroupNotes(p.check, res, p.capped) {
+	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.capped)) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
 	if warn := layouts.Warnings(p.cfg); warn != nil {

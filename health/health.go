@@ -211,10 +211,9 @@ type healthRun struct {
 	// baseline mean of each objective's correlation with it.
 	task     int
 	baseCorr []float64
-	// cut is the group the cap on the rows read cut (Config.Capped), if
-	// hasCut.
-	cut    agreement.CutGroup
-	hasCut bool
+	// cut is the group the cap on the rows read cut (Config.Capped), nil
+	// for none.
+	cut *agreement.CutGroup
 }
 
 // leaveOutCutGroup replaces the trend point of the batch the cap cut
@@ -225,7 +224,7 @@ type healthRun struct {
 // (a group of one always); no trainer's batch held it. h.trends is then
 // a copy of the trends given.
 func (h *healthRun) leaveOutCutGroup() {
-	if !h.hasCut {
+	if h.cut == nil {
 		return
 	}
 	ti := slices.IndexFunc(h.trends, func(t diagnose.Trend) bool { return t.Step == h.cut.Step })
@@ -260,14 +259,14 @@ func (h *healthRun) leaveOutCutGroup() {
 // other: every statistic of it is of that group's rows alone, perhaps a
 // few of it, which no check grades.
 func (h *healthRun) onlyCut(t *diagnose.Trend) bool {
-	return h.hasCut && t.Step == h.cut.Step && len(h.res.Ranking.Batches[h.cut.Batch].Groups) == 1
+	return h.cut != nil && t.Step == h.cut.Step && len(h.res.Ranking.Batches[h.cut.Batch].Groups) == 1
 }
 
 // cutNote is what the message of a check that counts groups adds on the
 // trend point of the batch the cap cut (h.cut): that group left out, or
 // counted ("" on the other points).
 func (h *healthRun) cutNote(t *diagnose.Trend, counted bool) string {
-	if !h.hasCut || t.Step != h.cut.Step {
+	if h.cut == nil || t.Step != h.cut.Step {
 		return ""
 	}
 	how := "left out"
@@ -284,7 +283,7 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	}
 	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
 	if res != nil {
-		h.cut, h.hasCut = agreement.CutGroupOf(res, cfg.Capped)
+		h.cut = agreement.CutGroupOf(res, cfg.Capped)
 	}
 	h.leaveOutCutGroup()
 	baseline := h.trends[:h.base]
@@ -468,7 +467,7 @@ func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false
 	}
 	batch, notGraded := &h.res.Ranking.Batches[b], ""
-	if h.hasCut && h.cut.Batch == b {
+	if h.cut != nil && h.cut.Batch == b {
 		batch, notGraded = h.withoutCut(batch)
 	}
 	c, _ := agreement.CompareLogged(h.res, batch)

@@ -43,12 +43,12 @@ func (c CutGroup) Name(rowsRead bool) string {
 // scope batch is no trainer's group), the group of the last trajectory
 // read, when it has fewer members than another group of its batch
 // (Short), or is the only group of its batch, which nothing shows whole.
-// ok is false when there is none: not capped, or the last group read is
+// It is nil when there is none: not capped, or the last group read is
 // as large as another of its batch (the cap fell on its end, as far as
 // can be told).
-func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
+func CutGroupOf(res *engine.Result, capped bool) *CutGroup {
 	if !capped || res.Options.Scope != engine.ScopeGroup || len(res.Rewards) == 0 {
-		return c, false
+		return nil
 	}
 	last := len(res.Rewards) - 1
 	for b := range res.Ranking.Batches {
@@ -58,20 +58,20 @@ func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
 			if m := groups[k].Members; len(m) == 0 || m[len(m)-1] != last {
 				continue
 			}
-			c = CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k]}
+			c := &CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k]}
 			if len(groups) == 1 {
-				return c, true
+				return c
 			}
 			for j := range groups {
 				if len(groups[j].Members) > len(groups[k].Members) {
 					c.Short = true
-					return c, true
+					return c
 				}
 			}
-			return CutGroup{}, false
+			return nil
 		}
 	}
-	return c, false
+	return nil
 }
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
@@ -90,8 +90,8 @@ func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c, cut := CutGroupOf(res, capped)
-	if !cut {
+	c := CutGroupOf(res, capped)
+	if c == nil {
 		return warning
 	}
 	return c.reworded(warning, res, nil)
@@ -104,8 +104,8 @@ func CutGroupBatchWarning(warning string, res *engine.Result, capped bool, step 
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c, cut := CutGroupOf(res, capped)
-	if !cut || c.Step != step {
+	c := CutGroupOf(res, capped)
+	if c == nil || c.Step != step {
 		return warning
 	}
 	return c.reworded(warning, res, res.Ranking.Batches[c.Batch].Members)
@@ -113,7 +113,7 @@ func CutGroupBatchWarning(warning string, res *engine.Result, capped bool, step 
 
 // reworded is CutGroupWarning's warning reworded for c, counting the rows
 // of members (in input order), every row for nil.
-func (c CutGroup) reworded(warning string, res *engine.Result, members []int) string {
+func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) string {
 	if trainer := TrainerOptions(res.Options); !res.Options.Equal(trainer) {
 		res = res.Evaluation.Compute(trainer) // of the same rows: c's members hold
 	}
@@ -157,37 +157,65 @@ func (c CutGroup) reworded(warning string, res *engine.Result, members []int) st
 		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Name(true), why)
 }
 
-// CutGroupNotes returns check's notes with the group a cap on the rows
-// read (capped) cut left out of the groups of unequal size
-// (leaveOutCutGroup), and the note that says the rewards differ from the
-// logged advantage reworded for it (CutGroupWarning): Logged's warning
-// (LoggedNote), or --match-logged's that no setting reproduces it, whose
-// reason is reworded. res is check's evaluation computed with
-// check.Options; the rewards compared are those of
+// CutGroupNotes returns check's notes with c, the group a cap on the rows
+// read cut (CutGroupOf of res; nil for none), left out of the groups of
+// unequal size (leaveOutCutGroup), and the note that says the rewards
+// differ from the logged advantage reworded for it (LoggedNote): Logged's
+// warning (TrainerCheck.LoggedNote), or --match-logged's that no setting
+// reproduces it, whose reason is reworded. res is check's evaluation
+// computed with check.Options; the rewards compared are those of
 // TrainerOptions(check.Options), computed again when res's options are
 // others. check.Notes itself is not changed.
-func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string {
-	c, cut := CutGroupOf(res, capped)
-	if !cut {
+func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string {
+	if c == nil {
 		return check.Notes
 	}
 	check.leaveOutCutGroup(c, res)
-	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), func(w string) string { return "warning: " + w }
+	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), warningNote
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote
 	}
 	i := slices.Index(check.Notes, note)
-	if note == "" || i < 0 || res.Evaluation.Logged == nil {
+	if i < 0 {
 		return check.Notes
 	}
-	if opts := TrainerOptions(check.Options); !res.Options.Equal(opts) {
-		res = res.Evaluation.Compute(opts)
+	trainer := func() *engine.Result {
+		if opts := TrainerOptions(check.Options); !res.Options.Equal(opts) {
+			return res.Evaluation.Compute(opts)
+		}
+		return res
 	}
-	reworded := c.reworded(warning, res, nil)
-	if reworded == warning {
+	reworded := c.noteReworded(note, warning, wrap, trainer)
+	if reworded == note {
 		return check.Notes
 	}
 	notes := slices.Clone(check.Notes)
-	notes[i] = wrap(reworded)
+	notes[i] = reworded
 	return notes
 }
+
+// LoggedNote returns note, a note that the rewards differ from the
+// logged advantage ("warning: ..."; TrainerCheck.LoggedNote), reworded
+// for c as CutGroupNotes rewords it (noteReworded).
+func (c *CutGroup) LoggedNote(note string, trainer func() *engine.Result) string {
+	return c.noteReworded(note, strings.TrimPrefix(note, "warning: "), warningNote, trainer)
+}
+
+// noteReworded returns note, which wrap makes of warning, with warning
+// reworded for c (reworded) over the rewards trainer returns: those of
+// the evaluation with logged advantages under TrainerOptions, computed
+// only when there is a note to reword. It is note for a nil c, a note ""
+// and an evaluation without logged advantages.
+func (c *CutGroup) noteReworded(note, warning string, wrap func(string) string, trainer func() *engine.Result) string {
+	if c == nil || note == "" {
+		return note
+	}
+	res := trainer()
+	if res.Evaluation.Logged == nil {
+		return note
+	}
+	return wrap(c.reworded(warning, res, nil))
+}
+
+// warningNote is warning as a note: "warning: " before it.
+func warningNote(warning string) string { return "warning: " + warning }

@@ -1,6 +1,8 @@
 package agreement
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,7 +43,7 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 		ev := evaluateWith(comp, ts)
 		check := CheckTrainer(comp, ev)
 		res := ev.Compute(comp.Options)
-		if cut, ok := CutGroupOf(res, c.capped); ok {
+		if cut := CutGroupOf(res, c.capped); cut != nil {
 			check.leaveOutCutGroup(cut, res)
 		}
 		switch {
@@ -50,5 +52,55 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 		case c.want != "" && (len(check.Notes) != 1 || !strings.Contains(check.Notes[0], c.want) || !c.capped && strings.Contains(check.Notes[0], "--max-rows")):
 			t.Errorf("sizes %v, capped %v: notes %q, want one with %q", c.sizes, c.capped, check.Notes, c.want)
 		}
+	}
+}
+
+// cutLoggedRun is a reading --max-rows stopped one row into group k
+// (g and h have two), with logged advantages that grpo's defaults give g
+// and h whole, and k as if it had more rows: its computer, evaluation and
+// result.
+func cutLoggedRun(t *testing.T) (*engine.RewardComputer, *engine.Evaluation, *engine.Result) {
+	t.Helper()
+	comp, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := 1 / (math.Sqrt2 + 1e-4)
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "g", "x", 1.0, "adv", -a), enginetest.Traj(0, "g", "x", 3.0, "adv", a),
+		enginetest.Traj(0, "h", "x", 5.0, "adv", 0.0), enginetest.Traj(0, "h", "x", 5.0, "adv", 0.0),
+		enginetest.Traj(0, "k", "x", 1.0, "adv", -a),
+	}
+	ev := evaluateWith(comp, ts)
+	return comp, ev, ev.Compute(comp.Options)
+}
+
+// TestCutGroupLoggedNote: the status line's note (CutGroup.LoggedNote)
+// and the CLI's (CutGroupNotes) reword the open's logged note alike for
+// the group --max-rows cut; with no group cut, or no note, the note is
+// kept and the trainer's rewards are not computed.
+func TestCutGroupLoggedNote(t *testing.T) {
+	comp, ev, res := cutLoggedRun(t)
+	check := CheckTrainer(comp, ev)
+	cut := CutGroupOf(res, true)
+	if check.LoggedNote == "" || cut == nil {
+		t.Fatalf("note %q, cut %v: want both", check.LoggedNote, cut)
+	}
+	trainer := func() *engine.Result { return res }
+	want := `warning: 1 of 5 rows differs from the logged advantage by more than 0.0001, all in the group --max-rows cut (step 0, group "k", 1 of its rows read): its rewards are computed without the rows not read; the other rows agree`
+	if got := cut.LoggedNote(check.LoggedNote, trainer); got != want {
+		t.Errorf("LoggedNote = %q, want %q", got, want)
+	}
+	if notes := CutGroupNotes(check, res, cut); !slices.Equal(notes, []string{want}) {
+		t.Errorf("CutGroupNotes = %q, want %q", notes, want)
+	}
+	computed := false
+	lazy := func() *engine.Result { computed = true; return res }
+	var none *CutGroup
+	if got := none.LoggedNote(check.LoggedNote, lazy); got != check.LoggedNote || computed {
+		t.Errorf("no group cut: %q, trainer's rewards computed %v; want the note as it is, not computed", got, computed)
+	}
+	if got := cut.LoggedNote("", lazy); got != "" || computed {
+		t.Errorf("no note: %q, trainer's rewards computed %v; want none, not computed", got, computed)
 	}
 }

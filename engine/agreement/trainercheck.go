@@ -98,7 +98,7 @@ func unequalNotes(unequal []UnequalGroups) []string {
 // that group short, not the trainer. check is as CheckTrainer returned
 // it, its notes of unequal groups last; res is computed on the
 // evaluation checked.
-func (check *TrainerCheck) leaveOutCutGroup(c CutGroup, res *engine.Result) {
+func (check *TrainerCheck) leaveOutCutGroup(c *CutGroup, res *engine.Result) {
 	if len(check.Unequal) == 0 {
 		return
 	}

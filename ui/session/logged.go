@@ -1,8 +1,6 @@
 package session
 
 import (
-	"strings"
-
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 )
@@ -55,18 +53,11 @@ func (c *loggedCheck) resultOf(res *engine.Result) *engine.Result {
 }
 
 // cutGroupNote rewords c's note, the open's check (agreement.CheckTrainer),
-// for the group --max-rows cut, as the CLI does
-// (agreement.CutGroupWarning), when c.capped; res is the session's
-// result, reused when computed under c's options.
-func (c *loggedCheck) cutGroupNote(res *engine.Result) {
-	if !c.capped || c.note == "" {
-		return
-	}
-	if _, cut := agreement.CutGroupOf(res, true); !cut {
-		return // before computing the trainer's rewards again
-	}
-	w := strings.TrimPrefix(c.note, "warning: ")
-	c.note = "warning: " + agreement.CutGroupWarning(w, c.resultOf(res), true)
+// for cut, the group --max-rows cut (nil for none), as the CLI does
+// (agreement.CutGroup.LoggedNote); res is the session's result, reused
+// when computed under c's options.
+func (c *loggedCheck) cutGroupNote(cut *agreement.CutGroup, res *engine.Result) {
+	c.note = cut.LoggedNote(c.note, func() *engine.Result { return c.resultOf(res) })
 }
 
 // LoggedWarning returns the warning that the logged advantages differ

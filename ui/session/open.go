@@ -84,11 +84,12 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)
-	s.logged.cutGroupNote(s.Result)
+	cut := agreement.CutGroupOf(s.Result, s.logged.capped)
+	s.logged.cutGroupNote(cut, s.Result)
 	// --match-logged's note that no setting reproduces the log stays among
 	// the notes: reworded for the group --max-rows cut as the CLI does,
 	// which is left out of the groups of unequal size too.
-	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, s.logged.capped)...)
+	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, cut)...)
 	return s
 }
 
