@@ -31,7 +31,11 @@ func cutRun(t *testing.T, capped bool, last ...[]float64) []Finding {
 	res, _ := evaluateX(t, ts)
 	trends := diagnose.Trends(res, nil)
 	diagnose.AddDeadSignal(res, trends, res.Scores, 1.5)
-	return Findings(res, trends, Config{Capped: capped})
+	var cfg Config
+	if capped {
+		cfg.RowCap = scoring.CappedUntold // guessed from the sizes
+	}
+	return Findings(res, trends, cfg)
 }
 
 // messages returns the messages of the findings of check.

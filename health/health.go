@@ -40,11 +40,12 @@ type Config struct {
 	// DeadSignal and PhantomSignal are the thresholds of dead_signal and
 	// phantom_signal (zero: DefaultDeadSignal, DefaultPhantomSignal).
 	DeadSignal, PhantomSignal Thresholds
-	// Capped says the reading stopped at a number of rows (--max-rows):
+	// RowCap says whether the reading stopped at a number of rows
+	// (--max-rows), and what the first row not read told:
 	// trainer_agreement, zero_spread and variance_collapse leave out the
 	// group the cap cut (agreement.CutGroupOf), whose rewards no trainer
 	// computed; dead_signal and phantom_signal say they count it.
-	Capped bool
+	RowCap scoring.RowCap
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -166,11 +167,11 @@ type Finding struct {
 //     advantage whose reward differs from it (agreement.CompareLogged)
 //     above 0, 0.1, when the evaluation has logged advantages and the
 //     method computes a trainer's advantage (grpo, gdpo, rloo): the
-//     rewards here are not what the trainer trained on. With cfg.Capped,
+//     rewards here are not what the trainer trained on. With cfg.RowCap capped,
 //     the rows of the group the cap cut (agreement.CutGroupOf) are not
 //     graded: its rewards are computed without its rows not read.
 //
-// With cfg.Capped, zero_spread and variance_collapse count the groups of
+// With cfg.RowCap capped, zero_spread and variance_collapse count the groups of
 // the batch the cap cut without that group too (leaveOutCutGroup), and
 // say so; dead_signal and phantom_signal, whose counts come summed over
 // the batch (diagnose.DeadSignal) with no task metric to take that
@@ -211,7 +212,7 @@ type healthRun struct {
 	// baseline mean of each objective's correlation with it.
 	task     int
 	baseCorr []float64
-	// cut is the group the cap on the rows read cut (Config.Capped), nil
+	// cut is the group the cap on the rows read cut (Config.RowCap), nil
 	// for none.
 	cut *agreement.CutGroup
 }
@@ -283,7 +284,7 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	}
 	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
 	if res != nil {
-		h.cut = agreement.CutGroupOf(res, cfg.Capped)
+		h.cut = agreement.CutGroupOf(res, cfg.RowCap)
 	}
 	h.leaveOutCutGroup()
 	baseline := h.trends[:h.base]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 )
 
@@ -19,17 +20,19 @@ type CutGroup struct {
 	Batch int
 	Step  int64
 	Group *engine.Group
-	// Short says it has fewer members than another group of its batch;
-	// else it is the only group of its batch, which nothing shows whole.
-	Short bool
+	// Sure says the cap cut it: the first row not read continued it
+	// (scoring.CappedInGroup), or, untold, it has fewer members than
+	// another group of its batch; else it is the only group read of its
+	// batch, which nothing shows whole.
+	Sure bool
 }
 
 // Name names c as the messages do: `the group --max-rows cut (step S,
 // group "G")`, with rowsRead `, R of its rows read` before the
-// parenthesis closes; when c is not Short, `the group --max-rows may have
+// parenthesis closes; when c is not Sure, `the group --max-rows may have
 // cut (step S, group "G", the only group read of its step)`.
 func (c CutGroup) Name(rowsRead bool) string {
-	if !c.Short {
+	if !c.Sure {
 		return fmt.Sprintf("the group --max-rows may have cut (step %d, group %q, the only group read of its step)", c.Step, c.Group.Key)
 	}
 	if rowsRead {
@@ -38,16 +41,22 @@ func (c CutGroup) Name(rowsRead bool) string {
 	return fmt.Sprintf("the group --max-rows cut (step %d, group %q)", c.Step, c.Group.Key)
 }
 
-// CutGroupOf returns the group of res that the cap cut, when capped says
-// the reading stopped at a number of rows: under scope group (a batch of
-// scope batch is no trainer's group), the group of the last trajectory
-// read, when it has fewer members than another group of its batch
-// (Short), or is the only group of its batch, which nothing shows whole.
-// It is nil when there is none: not capped, or the last group read is
-// as large as another of its batch (the cap fell on its end, as far as
-// can be told).
-func CutGroupOf(res *engine.Result, capped bool) *CutGroup {
-	if !capped || res.Options.Scope != engine.ScopeGroup || len(res.Rewards) == 0 {
+// CutGroupOf returns the group of res that the cap on the rows read cut,
+// nil for none. Under scope group only (a batch of scope batch is no
+// trainer's group), it is the group of the last trajectory read: when
+// the first row not read continued it (scoring.CappedInGroup; Sure), or,
+// when the reading did not tell (scoring.CappedUntold, or CappedInGroup
+// with sources, whose one group value may be two sources' groups), when
+// it has fewer members than another group of its batch (Sure) or is the
+// only group of its batch, which nothing shows whole. The group is taken
+// as whole when the first row not read was of another group
+// (scoring.CappedBetweenGroups) or, untold, is as large as another of
+// its batch.
+func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
+	if rowCap == scoring.CappedInGroup && res.Evaluation.HasSources() {
+		rowCap = scoring.CappedUntold
+	}
+	if rowCap != scoring.CappedInGroup && rowCap != scoring.CappedUntold || res.Options.Scope != engine.ScopeGroup || len(res.Rewards) == 0 {
 		return nil
 	}
 	last := len(res.Rewards) - 1
@@ -58,13 +67,13 @@ func CutGroupOf(res *engine.Result, capped bool) *CutGroup {
 			if m := groups[k].Members; len(m) == 0 || m[len(m)-1] != last {
 				continue
 			}
-			c := &CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k]}
-			if len(groups) == 1 {
+			c := &CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k], Sure: rowCap == scoring.CappedInGroup}
+			if c.Sure || len(groups) == 1 {
 				return c
 			}
 			for j := range groups {
 				if len(groups[j].Members) > len(groups[k].Members) {
-					c.Short = true
+					c.Sure = true
 					return c
 				}
 			}
@@ -76,7 +85,7 @@ func CutGroupOf(res *engine.Result, capped bool) *CutGroup {
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
 // from the logged advantage (Match.Warning, LoggedWarning, without
-// "warning: "), reworded when a cap on the rows read (capped) cut a
+// "warning: "), reworded when a cap on the rows read (rowCap) cut a
 // group (CutGroupOf) that holds rows that differ: that group's rewards are
 // computed without its members not read, which no trainer setting
 // reproduces, so the warning's settings tried would blame the wrong thing.
@@ -86,11 +95,11 @@ func CutGroupOf(res *engine.Result, capped bool) *CutGroup {
 // warning. res is computed on an evaluation with logged advantages, under
 // the options the warning compares (TrainerOptions) or computed again
 // with them; its batches not computed are.
-func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
+func CutGroupWarning(warning string, res *engine.Result, rowCap scoring.RowCap) string {
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c := CutGroupOf(res, capped)
+	c := CutGroupOf(res, rowCap)
 	if c == nil {
 		return warning
 	}
@@ -100,11 +109,11 @@ func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
 // CutGroupBatchWarning is CutGroupWarning for the warning of the batch
 // of step (Match.BatchWarning): its rows only are counted, and it is
 // warning unless the group the cap cut is of that batch.
-func CutGroupBatchWarning(warning string, res *engine.Result, capped bool, step int64) string {
+func CutGroupBatchWarning(warning string, res *engine.Result, rowCap scoring.RowCap, step int64) string {
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c := CutGroupOf(res, capped)
+	c := CutGroupOf(res, rowCap)
 	if c == nil || c.Step != step {
 		return warning
 	}
@@ -144,13 +153,13 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 	switch {
 	case inCut == 0:
 		return warning
-	case inCut < differing && c.Short:
+	case inCut < differing && c.Sure:
 		return warning + "; " + c.Name(true) + " differs whatever the settings: compare without --max-rows"
 	case inCut < differing:
 		return warning + "; " + c.Name(true) + " differs, perhaps whatever the settings: compare without --max-rows"
 	}
 	why := "its rewards are computed without the rows not read"
-	if !c.Short {
+	if !c.Sure {
 		why = "its rewards are computed over the rows read, which may not be all of it"
 	}
 	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in %s: %s; the other rows agree",

@@ -43,7 +43,11 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 		ev := evaluateWith(comp, ts)
 		check := CheckTrainer(comp, ev)
 		res := ev.Compute(comp.Options)
-		if cut := CutGroupOf(res, c.capped); cut != nil {
+		rowCap := scoring.Uncapped
+		if c.capped {
+			rowCap = scoring.CappedUntold // guessed from the sizes
+		}
+		if cut := CutGroupOf(res, rowCap); cut != nil {
 			check.leaveOutCutGroup(cut, res)
 		}
 		switch {
@@ -82,7 +86,7 @@ func cutLoggedRun(t *testing.T) (*engine.RewardComputer, *engine.Evaluation, *en
 func TestCutGroupLoggedNote(t *testing.T) {
 	comp, ev, res := cutLoggedRun(t)
 	check := CheckTrainer(comp, ev)
-	cut := CutGroupOf(res, true)
+	cut := CutGroupOf(res, scoring.CappedInGroup)
 	if check.LoggedNote == "" || cut == nil {
 		t.Fatalf("note %q, cut %v: want both", check.LoggedNote, cut)
 	}
@@ -102,5 +106,61 @@ func TestCutGroupLoggedNote(t *testing.T) {
 	}
 	if got := cut.LoggedNote("", lazy); got != "" || computed {
 		t.Errorf("no note: %q, trainer's rewards computed %v; want none, not computed", got, computed)
+	}
+}
+
+// TestCutGroupOfTold: what the first row not read told decides, in place
+// of the sizes: the last group read (k, shorter than a and b) is whole
+// when that row was of another group, and k cut when it continued k,
+// even as large as the others or alone in its step (not "may have cut").
+// Untold, the sizes decide: a k as large as another is whole, a k alone
+// may have been cut.
+func TestCutGroupOfTold(t *testing.T) {
+	run := func(sizes ...int) *engine.Result {
+		var ts []scoring.Trajectory
+		for g, n := range sizes {
+			for i := range n {
+				ts = append(ts, enginetest.Traj(0, string(rune('a'+g)), "x", float64(i)))
+			}
+		}
+		comp := oneObjective(t, engine.DefaultOptions())
+		return evaluateWith(comp, ts).Compute(comp.Options)
+	}
+	for _, c := range []struct {
+		sizes  []int
+		rowCap scoring.RowCap
+		want   string // the cut group's name, "" for none
+	}{
+		{[]int{4, 4, 2}, scoring.CappedBetweenGroups, ""},
+		{[]int{4, 4, 2}, scoring.CappedInGroup, `the group --max-rows cut (step 0, group "c", 2 of its rows read)`},
+		{[]int{4, 4, 4}, scoring.CappedInGroup, `the group --max-rows cut (step 0, group "c", 4 of its rows read)`},
+		{[]int{4, 4, 4}, scoring.CappedUntold, ""},
+		{[]int{3}, scoring.CappedInGroup, `the group --max-rows cut (step 0, group "a", 3 of its rows read)`},
+		{[]int{3}, scoring.CappedBetweenGroups, ""},
+		{[]int{3}, scoring.CappedUntold, `the group --max-rows may have cut (step 0, group "a", the only group read of its step)`},
+		{[]int{4, 4, 2}, scoring.Uncapped, ""},
+	} {
+		got := ""
+		if cut := CutGroupOf(run(c.sizes...), c.rowCap); cut != nil {
+			got = cut.Name(true)
+		}
+		if got != c.want {
+			t.Errorf("sizes %v, cap %d: %q, want %q", c.sizes, c.rowCap, got, c.want)
+		}
+	}
+	// With sources, the row not read may be another source's group of the
+	// same value: untold, the sizes decide.
+	comp, err := engine.New(engine.Config{Method: "grpo", SourceBy: "src", Sources: map[string]engine.SourceConfig{
+		"s": {Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: ptr(1.0)}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ts []scoring.Trajectory
+	for _, g := range []string{"a", "a", "b", "b"} {
+		ts = append(ts, enginetest.Traj(0, g, "x", float64(len(ts)), "src", "s"))
+	}
+	if cut := CutGroupOf(evaluateWith(comp, ts).Compute(comp.Options), scoring.CappedInGroup); cut != nil {
+		t.Errorf("sources, groups of one size: %q, want none", cut.Name(true))
 	}
 }

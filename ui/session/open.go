@@ -84,7 +84,7 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)
-	cut := agreement.CutGroupOf(s.Result, s.logged.capped)
+	cut := agreement.CutGroupOf(s.Result, s.logged.rowCap)
 	s.logged.cutGroupNote(cut, s.Result)
 	// --match-logged's note that no setting reproduces the log stays among
 	// the notes: reworded for the group --max-rows cut as the CLI does,
@@ -126,7 +126,7 @@ func (e SettingsError) Unwrap() error { return e.Err }
 // warnings: the caller's, the duplicate IDs, in a trainer's layout the
 // groups of more than one prompt (as compute and stats say them), the
 // lines res skipped and the unfinished files it left out, and whether
-// --max-rows stopped res (health.Config.Capped). The prompts are
+// --max-rows stopped res (health.Config.RowCap). The prompts are
 // finished.
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
@@ -144,8 +144,8 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	}
 	// The group --max-rows cut is not graded against the trainer's log,
 	// nor blamed on its settings.
-	s.HealthConfig.Capped = res.Capped
-	s.logged.capped = res.Capped
+	s.HealthConfig.RowCap = res.RowCap()
+	s.logged.rowCap = res.RowCap()
 	s.Unfinished = res.Unfinished
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())
