@@ -505,7 +505,7 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 		t.Errorf("status %d: %s%s", code, out, errOut)
 	}
 	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "6", "--scale", "none", dir)
-	if want := `trainer_agreement  4 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 4): these rewards are not the advantages the trainer trained on; the 2 rows of the group --max-rows cut (step 1, group "1") not graded` + "\n"; code != exitHealthAlert || !strings.Contains(out, want) {
+	if want := `trainer_agreement  4 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 4): these rewards are not the advantages the trainer trained on; the 2 rows of the group --max-rows cut (step 1, group "1", 2 of its rows read) not graded` + "\n"; code != exitHealthAlert || !strings.Contains(out, want) {
 		t.Errorf("--scale none: status %d, stdout lacks %q: %s%s", code, want, out, errOut)
 	}
 	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "6", "--scope", "batch", "--scale", "none", dir)

@@ -74,9 +74,9 @@ func TestHealthLeavesOutTheCutGroupCounts(t *testing.T) {
 		capped                   bool
 		zero, collapse, dead, in string
 	}{
-		{true, "2 of 3 groups have all-equal scores (no GRPO signal); the group --max-rows cut (step 3, group \"k\") left out",
-			"score std within groups 0.167, 17% of the baseline's 1; the group --max-rows cut (step 3, group \"k\") left out",
-			"; the group --max-rows cut (step 3, group \"k\") counted", "3 of 4 groups all pass or all fail"},
+		{true, "2 of 3 groups have all-equal scores (no GRPO signal); the group --max-rows cut (step 3, group \"k\", 1 of its rows read) left out",
+			"score std within groups 0.167, 17% of the baseline's 1; the group --max-rows cut (step 3, group \"k\", 1 of its rows read) left out",
+			"; the group --max-rows cut (step 3, group \"k\", 1 of its rows read) counted", "3 of 4 groups all pass or all fail"},
 		{false, "3 of 4 groups have all-equal scores (no GRPO signal)", "score std within groups 0.125, 12% of the baseline's 1", "", "3 of 4 groups all pass or all fail"},
 	} {
 		got := cutRun(t, c.capped, []float64{1, 2}, []float64{1, 1}, []float64{1, 1})

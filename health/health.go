@@ -274,7 +274,7 @@ func (h *healthRun) cutNote(t *diagnose.Trend, counted bool) string {
 	if counted {
 		how = "counted"
 	}
-	return "; " + h.cut.Name(false) + " " + how
+	return "; " + h.cut.Name() + " " + how
 }
 
 func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
@@ -493,7 +493,7 @@ func (h *healthRun) withoutCut(batch *engine.Batch) (*engine.Batch, string) {
 	if c.Rows == 0 {
 		return &kept, ""
 	}
-	return &kept, fmt.Sprintf("; the %d %s of %s not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Name(false))
+	return &kept, fmt.Sprintf("; the %d %s of %s not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Name())
 }
 
 // The thresholds of invalid_fraction: the fraction of a batch's

@@ -28,17 +28,14 @@ type CutGroup struct {
 }
 
 // Name names c as the messages do: `the group --max-rows cut (step S,
-// group "G")`, with rowsRead `, R of its rows read` before the
-// parenthesis closes; when c is not Sure, `the group --max-rows may have
-// cut (step S, group "G", the only group read of its step)`.
-func (c CutGroup) Name(rowsRead bool) string {
+// group "G", R of its rows read)`; when c is not Sure, `the group
+// --max-rows may have cut (step S, group "G", the only group read of its
+// step)`.
+func (c CutGroup) Name() string {
 	if !c.Sure {
 		return fmt.Sprintf("the group --max-rows may have cut (step %d, group %q, the only group read of its step)", c.Step, c.Group.Key)
 	}
-	if rowsRead {
-		return fmt.Sprintf("the group --max-rows cut (step %d, group %q, %d of its rows read)", c.Step, c.Group.Key, len(c.Group.Members))
-	}
-	return fmt.Sprintf("the group --max-rows cut (step %d, group %q)", c.Step, c.Group.Key)
+	return fmt.Sprintf("the group --max-rows cut (step %d, group %q, %d of its rows read)", c.Step, c.Group.Key, len(c.Group.Members))
 }
 
 // CutGroupOf returns the group of res that the cap on the rows read cut,
@@ -154,16 +151,16 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 	case inCut == 0:
 		return warning
 	case inCut < differing && c.Sure:
-		return warning + "; " + c.Name(true) + " differs whatever the settings: compare without --max-rows"
+		return warning + "; " + c.Name() + " differs whatever the settings: compare without --max-rows"
 	case inCut < differing:
-		return warning + "; " + c.Name(true) + " differs, perhaps whatever the settings: compare without --max-rows"
+		return warning + "; " + c.Name() + " differs, perhaps whatever the settings: compare without --max-rows"
 	}
 	why := "its rewards are computed without the rows not read"
 	if !c.Sure {
 		why = "its rewards are computed over the rows read, which may not be all of it"
 	}
 	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in %s: %s; the other rows agree",
-		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Name(true), why)
+		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Name(), why)
 }
 
 // CutGroupNotes returns check's notes with c, the group a cap on the rows

@@ -142,7 +142,7 @@ func TestCutGroupOfTold(t *testing.T) {
 	} {
 		got := ""
 		if cut := CutGroupOf(run(c.sizes...), c.rowCap); cut != nil {
-			got = cut.Name(true)
+			got = cut.Name()
 		}
 		if got != c.want {
 			t.Errorf("sizes %v, cap %d: %q, want %q", c.sizes, c.rowCap, got, c.want)
@@ -161,6 +161,6 @@ func TestCutGroupOfTold(t *testing.T) {
 		ts = append(ts, enginetest.Traj(0, g, "x", float64(len(ts)), "src", "s"))
 	}
 	if cut := CutGroupOf(evaluateWith(comp, ts).Compute(comp.Options), scoring.CappedInGroup); cut != nil {
-		t.Errorf("sources, groups of one size: %q, want none", cut.Name(true))
+		t.Errorf("sources, groups of one size: %q, want none", cut.Name())
 	}
 }
