@@ -578,12 +578,20 @@ func TestStatsBatchAgreementMaxRowsCutGroup(t *testing.T) {
 
 // TestMaxRowsCutGroupNotUnequal: --max-rows 10 stops two rows into step
 // 1's third group, whose others have 4: the warning of groups of unequal
-// size, stats' and compute's, leaves it out, and so goes.
+// size, stats' and compute's, leaves it out, and so goes; under scope
+// batch too, as the warning checks the trainer's groups whatever the
+// scope.
 func TestMaxRowsCutGroupNotUnequal(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "standard")
 	for _, cmd := range []string{"stats", "compute"} {
+		for _, scope := range []string{"group", "batch"} {
+			_, errOut, _ := run(t, "", cmd, "--max-rows", "10", "--scope", scope, dir)
+			if strings.Contains(errOut, "unequal size") {
+				t.Errorf("%s, scope %s: stderr: %s", cmd, scope, errOut)
+			}
+		}
 		_, errOut, _ := run(t, "", cmd, "--max-rows", "10", dir)
-		if strings.Contains(errOut, "unequal size") || !strings.Contains(errOut, "the group --max-rows cut (step 1, group \"2\"") {
+		if !strings.Contains(errOut, "the group --max-rows cut (step 1, group \"2\"") {
 			t.Errorf("%s: stderr: %s", cmd, errOut)
 		}
 	}

@@ -284,7 +284,10 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	}
 	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
 	if res != nil {
-		h.cut = agreement.CutGroupOf(res, cfg.RowCap)
+		// Under scope batch, no comparison group is cut short.
+		if c := agreement.CutGroupOf(res, cfg.RowCap); c != nil && c.Compared {
+			h.cut = c
+		}
 	}
 	h.leaveOutCutGroup()
 	baseline := h.trends[:h.base]

@@ -11,15 +11,23 @@ import (
 	"github.com/rewardlens/rewardlens/internal/english"
 )
 
-// CutGroup is the comparison group that a cap on the rows read (--max-rows)
-// cut short, or may have: its rewards are computed without its members
-// not read, which no trainer setting reproduces.
+// CutGroup is the trainer's group that a cap on the rows read
+// (--max-rows) cut short, or may have: under scope group a comparison
+// group (Compared), whose rewards are computed without its members not
+// read, which no trainer setting reproduces.
 type CutGroup struct {
 	// Batch is the index of its batch in res.Ranking.Batches, Step that
 	// batch's step.
 	Batch int
 	Step  int64
+	// Group is of res.Ranking.Batches[Batch] when Compared, else of the
+	// evaluation's groups under scope group (engine.Evaluation.Partition).
 	Group *engine.Group
+	// Compared says res's scope is group: Group is a comparison group,
+	// whose rewards the cut changed. Under scope batch the group is left
+	// out of the groups of unequal size only (TrainerCheck.leaveOutCutGroup),
+	// which are the trainer's whatever the scope.
+	Compared bool
 	// Sure says the cap cut it: the first row not read continued it
 	// (scoring.CappedInGroup), or, untold, it has fewer members than
 	// another group of its batch; else it is the only group read of its
@@ -38,9 +46,10 @@ func (c CutGroup) Name() string {
 	return fmt.Sprintf("the group --max-rows cut (step %d, group %q, %d of its rows read)", c.Step, c.Group.Key, len(c.Group.Members))
 }
 
-// CutGroupOf returns the group of res that the cap on the rows read cut,
-// nil for none. Under scope group only (a batch of scope batch is no
-// trainer's group), it is the group of the last trajectory read: when
+// CutGroupOf returns the trainer's group of res that the cap on the rows
+// read cut, nil for none: Compared under scope group (a batch of scope
+// batch is no trainer's group, and its rewards are not a group's). It is
+// the group of the last trajectory read: when
 // the first row not read continued it (scoring.CappedInGroup; Sure), or,
 // when the reading did not tell (scoring.CappedUntold, or CappedInGroup
 // with sources, whose one group value may be two sources' groups), when
@@ -53,18 +62,22 @@ func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
 	if rowCap == scoring.CappedInGroup && res.Evaluation.HasSources() {
 		rowCap = scoring.CappedUntold
 	}
-	if rowCap != scoring.CappedInGroup && rowCap != scoring.CappedUntold || res.Options.Scope != engine.ScopeGroup || len(res.Rewards) == 0 {
+	if rowCap != scoring.CappedInGroup && rowCap != scoring.CappedUntold || len(res.Rewards) == 0 {
 		return nil
 	}
+	batches, compared := res.Ranking.Batches, res.Options.Scope == engine.ScopeGroup
+	if !compared {
+		batches = res.Evaluation.Partition(engine.ScopeGroup)
+	}
 	last := len(res.Rewards) - 1
-	for b := range res.Ranking.Batches {
-		groups := res.Ranking.Batches[b].Groups
+	for b := range batches {
+		groups := batches[b].Groups
 		for k := range groups {
 			// Members are in input order: the last read is the last member.
 			if m := groups[k].Members; len(m) == 0 || m[len(m)-1] != last {
 				continue
 			}
-			c := &CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k], Sure: rowCap == scoring.CappedInGroup}
+			c := &CutGroup{Batch: b, Step: batches[b].Step, Group: &groups[k], Compared: compared, Sure: rowCap == scoring.CappedInGroup}
 			if c.Sure || len(groups) == 1 {
 				return c
 			}
@@ -97,7 +110,7 @@ func CutGroupWarning(warning string, res *engine.Result, rowCap scoring.RowCap) 
 		return warning
 	}
 	c := CutGroupOf(res, rowCap)
-	if c == nil {
+	if c == nil || !c.Compared {
 		return warning
 	}
 	return c.reworded(warning, res, nil)
@@ -111,7 +124,7 @@ func CutGroupBatchWarning(warning string, res *engine.Result, rowCap scoring.Row
 		return warning
 	}
 	c := CutGroupOf(res, rowCap)
-	if c == nil || c.Step != step {
+	if c == nil || !c.Compared || c.Step != step {
 		return warning
 	}
 	return c.reworded(warning, res, res.Ranking.Batches[c.Batch].Members)
@@ -165,8 +178,9 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 
 // CutGroupNotes returns check's notes with c, the group a cap on the rows
 // read cut (CutGroupOf of res; nil for none), left out of the groups of
-// unequal size (leaveOutCutGroup), and the note that says the rewards
-// differ from the logged advantage reworded for it (LoggedNote): Logged's
+// unequal size (leaveOutCutGroup) whatever the scope, and, when c is
+// Compared, the note that says the rewards differ from the logged
+// advantage reworded for it (LoggedNote): Logged's
 // warning (TrainerCheck.LoggedNote), or --match-logged's that no setting
 // reproduces it, whose reason is reworded. res is check's evaluation
 // computed with check.Options; the rewards compared are those of
@@ -210,10 +224,11 @@ func (c *CutGroup) LoggedNote(note string, trainer func() *engine.Result) string
 // noteReworded returns note, which wrap makes of warning, with warning
 // reworded for c (reworded) over the rewards trainer returns: those of
 // the evaluation with logged advantages under TrainerOptions, computed
-// only when there is a note to reword. It is note for a nil c, a note ""
-// and an evaluation without logged advantages.
+// only when there is a note to reword. It is note for a nil c, a c not
+// Compared (a batch's rewards are not the group's), a note "" and an
+// evaluation without logged advantages.
 func (c *CutGroup) noteReworded(note, warning string, wrap func(string) string, trainer func() *engine.Result) string {
-	if c == nil || note == "" {
+	if c == nil || !c.Compared || note == "" {
 		return note
 	}
 	res := trainer()

@@ -15,17 +15,22 @@ import (
 // shorter than a) is left out of the warning of groups of unequal size:
 // the warning goes when the other groups are of one size, and says the
 // others, and that k is left out, when they are not; uncapped, k is
-// named as it is.
+// named as it is. The warning checks the trainer's groups whatever the
+// scope, and leaves k out under scope batch too.
 func TestLeaveOutCutGroupUnequal(t *testing.T) {
 	const kLeftOut = `; the group --max-rows cut (step 0, group "k", 2 of its rows read) left out`
 	for _, c := range []struct {
 		sizes  []int // of a, b, then k
 		capped bool
+		scope  engine.Scope
 		want   string // the one note, "" for none
 	}{
-		{[]int{4, 4, 2}, true, ""},
-		{[]int{4, 4, 2}, false, `2 of 3 groups have 4 trajectories, "k" 2 `},
-		{[]int{4, 3, 4, 2}, true, `2 of 3 groups have 4 trajectories, "b" 3 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)` + kLeftOut},
+		{[]int{4, 4, 2}, true, engine.ScopeGroup, ""},
+		{[]int{4, 4, 2}, true, engine.ScopeBatch, ""},
+		{[]int{4, 4, 2}, false, engine.ScopeGroup, `2 of 3 groups have 4 trajectories, "k" 2 `},
+		{[]int{4, 4, 2}, false, engine.ScopeBatch, `2 of 3 groups have 4 trajectories, "k" 2 `},
+		{[]int{4, 3, 4, 2}, true, engine.ScopeGroup, `2 of 3 groups have 4 trajectories, "b" 3 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)` + kLeftOut},
+		{[]int{4, 3, 4, 2}, true, engine.ScopeBatch, `2 of 3 groups have 4 trajectories, "b" 3 (a trainer's are all of one size: two prompts of the same text merged, evaluation rows or a partial batch?)` + kLeftOut},
 	} {
 		keys := []string{"a", "b", "c", "k"}
 		var ts []scoring.Trajectory
@@ -38,7 +43,9 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 				ts = append(ts, enginetest.Traj(0, key, "x", float64(i)))
 			}
 		}
-		comp := oneObjective(t, engine.DefaultOptions())
+		opts := engine.DefaultOptions()
+		opts.Scope = c.scope
+		comp := oneObjective(t, opts)
 		comp.EqualGroups = true
 		ev := evaluateWith(comp, ts)
 		check := CheckTrainer(comp, ev)
@@ -47,14 +54,12 @@ func TestLeaveOutCutGroupUnequal(t *testing.T) {
 		if c.capped {
 			rowCap = scoring.CappedUntold // guessed from the sizes
 		}
-		if cut := CutGroupOf(res, rowCap); cut != nil {
-			check.leaveOutCutGroup(cut, res)
-		}
+		notes := CutGroupNotes(check, res, CutGroupOf(res, rowCap))
 		switch {
-		case c.want == "" && (len(check.Notes) != 0 || len(check.Unequal) != 0):
-			t.Errorf("sizes %v, capped %v: notes %q, want none", c.sizes, c.capped, check.Notes)
-		case c.want != "" && (len(check.Notes) != 1 || !strings.Contains(check.Notes[0], c.want) || !c.capped && strings.Contains(check.Notes[0], "--max-rows")):
-			t.Errorf("sizes %v, capped %v: notes %q, want one with %q", c.sizes, c.capped, check.Notes, c.want)
+		case c.want == "" && len(notes) != 0:
+			t.Errorf("sizes %v, capped %v, scope %s: notes %q, want none", c.sizes, c.capped, c.scope, notes)
+		case c.want != "" && (len(notes) != 1 || !strings.Contains(notes[0], c.want) || !c.capped && strings.Contains(notes[0], "--max-rows")):
+			t.Errorf("sizes %v, capped %v, scope %s: notes %q, want one with %q", c.sizes, c.capped, c.scope, notes, c.want)
 		}
 	}
 }
