@@ -117,3 +117,34 @@ func TestHealthLeavesOutTheOnlyGroupRead(t *testing.T) {
 		t.Errorf("k as large as a: zero_spread %q, want 2 of 2 groups, no --max-rows", zero)
 	}
 }
+
+// TestHealthBaselineLeavesOutTheOnlyGroupRead: read in the order steps
+// 1-4 then 0, --max-rows stops one row into step 0, whose only group it
+// holds: that step, first of the baseline, is left out of it as it is
+// graded by no check. Its one row of 1000 steps would make the baseline's
+// mean step count 340 and hide the drift of step 4 (20 steps against 10);
+// read whole, step 0 is in the baseline.
+func TestHealthBaselineLeavesOutTheOnlyGroupRead(t *testing.T) {
+	var ts []scoring.Trajectory
+	add := func(step int64, group string, steps int64, xs ...float64) {
+		for _, x := range xs {
+			ts = append(ts, scoring.Trajectory{Batch: step, Group: group, Done: true, StepCount: steps, Metadata: map[string]any{"x": x}})
+		}
+	}
+	for step := range int64(4) {
+		add(step+1, "a", 10+10*(step/3), 1, 3)
+	}
+	add(0, "k", 1000, 2)
+	res, _ := evaluateX(t, ts)
+	trends := diagnose.Trends(res, nil)
+	for _, capped := range []bool{true, false} {
+		var cfg Config
+		if capped {
+			cfg.RowCap = scoring.CappedInGroup
+		}
+		drift := slices.ContainsFunc(Findings(res, trends, cfg), func(f Finding) bool { return f.Check == CheckLengthDrift && f.Step == 4 })
+		if drift != capped {
+			t.Errorf("capped %v: length_drift at step 4 %v, want %v", capped, drift, capped)
+		}
+	}
+}

@@ -290,7 +290,7 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 		}
 	}
 	h.leaveOutCutGroup()
-	baseline := h.trends[:h.base]
+	baseline := h.baseline()
 	h.baseGroupStd = meanOver(baseline, func(t *diagnose.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
 	h.task = 0
@@ -310,6 +310,18 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	return h
 }
 
+// baseline returns the trend points of the baseline, h.trends[:h.base],
+// but a batch that holds the group the cap cut alone (onlyCut): its
+// statistics are of that group's rows alone, perhaps a few of it, which
+// no check grades nor compares with.
+func (h *healthRun) baseline() []diagnose.Trend {
+	baseline := h.trends[:h.base]
+	if i := slices.IndexFunc(baseline, func(t diagnose.Trend) bool { return h.onlyCut(&t) }); i >= 0 {
+		return slices.Delete(slices.Clone(baseline), i, i+1)
+	}
+	return baseline
+}
+
 // setLength picks the drift check's series and its baseline.
 func (h *healthRun) setLength(name string) {
 	switch k := objectiveIndex(h.res.Objectives, name); {
@@ -321,8 +333,9 @@ func (h *healthRun) setLength(name string) {
 		return
 	}
 	var x []float64
-	for i := range h.trends[:h.base] {
-		if v := h.length(&h.trends[i]); !math.IsNaN(v) {
+	baseline := h.baseline()
+	for i := range baseline {
+		if v := h.length(&baseline[i]); !math.IsNaN(v) {
 			x = append(x, v)
 		}
 	}
