@@ -228,8 +228,8 @@ func (h *healthRun) leaveOutCutGroup() {
 	if h.cut == nil {
 		return
 	}
-	ti := slices.IndexFunc(h.trends, func(t diagnose.Trend) bool { return t.Step == h.cut.Step })
-	if ti < 0 {
+	ti, found := slices.BinarySearchFunc(h.trends, h.cut.Step, func(t diagnose.Trend, step int64) int { return cmp.Compare(t.Step, step) })
+	if !found {
 		return
 	}
 	b := &h.res.Ranking.Batches[h.cut.Batch]
@@ -479,8 +479,9 @@ func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 	default:
 		return Finding{}, false
 	}
-	b := slices.IndexFunc(h.res.Ranking.Batches, func(b engine.Batch) bool { return b.Step == t.Step })
-	if b < 0 {
+	// The batches are in ascending step order: a search, not a scan per step.
+	b, found := slices.BinarySearchFunc(h.res.Ranking.Batches, t.Step, func(b engine.Batch, step int64) int { return cmp.Compare(b.Step, step) })
+	if !found {
 		return Finding{}, false
 	}
 	batch, notGraded := &h.res.Ranking.Batches[b], ""
