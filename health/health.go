@@ -167,15 +167,16 @@ type Finding struct {
 //     advantage whose reward differs from it (agreement.CompareLogged)
 //     above 0, 0.1, when the evaluation has logged advantages and the
 //     method computes a trainer's advantage (grpo, gdpo, rloo): the
-//     rewards here are not what the trainer trained on. With cfg.RowCap capped,
-//     the rows of the group the cap cut (agreement.CutGroupOf) are not
-//     graded: its rewards are computed without its rows not read.
+//     rewards here are not what the trainer trained on. When cfg.RowCap
+//     is capped, the rows of the group the cap cut (agreement.CutGroupOf)
+//     are not graded: its rewards are computed without its rows not read.
 //
-// With cfg.RowCap capped, zero_spread and variance_collapse count the groups of
-// the batch the cap cut without that group too (leaveOutCutGroup), and
-// say so; dead_signal and phantom_signal, whose counts come summed over
-// the batch (diagnose.DeadSignal) with no task metric to take that
-// group's out, say they count it.
+// When cfg.RowCap is capped, zero_spread and variance_collapse count the
+// groups of the batch the cap cut without that group too
+// (leaveOutCutGroup), and say so; dead_signal and phantom_signal, whose
+// counts come summed over the batch (diagnose.DeadSignal) with no task
+// metric to take that group's out, say they count it; a batch that holds
+// that group alone is graded by no check and left out of the baseline.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {

@@ -49,15 +49,14 @@ func (c CutGroup) Name() string {
 // CutGroupOf returns the trainer's group of res that the cap on the rows
 // read cut, nil for none: Compared under scope group (a batch of scope
 // batch is no trainer's group, and its rewards are not a group's). It is
-// the group of the last trajectory read: when
-// the first row not read continued it (scoring.CappedInGroup; Sure), or,
-// when the reading did not tell (scoring.CappedUntold, or CappedInGroup
-// with sources, whose one group value may be two sources' groups), when
-// it has fewer members than another group of its batch (Sure) or is the
-// only group of its batch, which nothing shows whole. The group is taken
-// as whole when the first row not read was of another group
-// (scoring.CappedBetweenGroups) or, untold, is as large as another of
-// its batch.
+// the group of the last trajectory read: when the first row not read
+// continued it (scoring.CappedInGroup; Sure), or, when the reading did
+// not tell (scoring.CappedUntold, or CappedInGroup with sources, whose
+// one group value may be two sources' groups), when it has fewer members
+// than another group of its batch (Sure) or is the only group of its
+// batch, which nothing shows whole. The group is taken as whole when the
+// first row not read was of another group (scoring.CappedBetweenGroups)
+// or, untold, is as large as another of its batch.
 func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
 	if rowCap == scoring.CappedInGroup && res.Evaluation.HasSources() {
 		rowCap = scoring.CappedUntold
@@ -196,7 +195,7 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote
 	}
 	i := slices.Index(check.Notes, note)
-	if i < 0 {
+	if i < 0 || res.Evaluation.Logged == nil {
 		return check.Notes
 	}
 	trainer := func() *engine.Result {
@@ -225,8 +224,8 @@ func (c *CutGroup) LoggedNote(note string, trainer func() *engine.Result) string
 // reworded for c (reworded) over the rewards trainer returns: those of
 // the evaluation with logged advantages under TrainerOptions, computed
 // only when there is a note to reword. It is note for a nil c, a c not
-// Compared (a batch's rewards are not the group's), a note "" and an
-// evaluation without logged advantages.
+// Compared (a batch's rewards are not the group's), a note "" and
+// rewards of an evaluation without logged advantages.
 func (c *CutGroup) noteReworded(note, warning string, wrap func(string) string, trainer func() *engine.Result) string {
 	if c == nil || !c.Compared || note == "" {
 		return note
