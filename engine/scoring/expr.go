@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/sandbox"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // The reasons an expression's value makes a trajectory invalid. They are
@@ -266,9 +267,6 @@ func (e *Expression) run(env map[string]any, t *Trajectory) (any, error) {
 	return out, err
 }
 
-// maxQuoted is how many bytes of a text value a reason quotes.
-const maxQuoted = 40
-
 // textValues lists the fields the program reads (by name, or as
 // metadata.KEY) whose value, in env or else t's metadata, is a string or
 // a bool, which arithmetic refuses: ` (length = "long")`, so that
@@ -285,10 +283,7 @@ func (e *Expression) textValues(env map[string]any, t *Trajectory) string {
 		}
 		switch v := v.(type) {
 		case string:
-			if len(v) > maxQuoted {
-				v = strings.ToValidUTF8(v[:maxQuoted], "") + "…"
-			}
-			parts = append(parts, name+" = "+strconv.Quote(v))
+			parts = append(parts, name+" = "+textsafe.QuoteShort(v))
 		case bool:
 			parts = append(parts, name+" = "+strconv.FormatBool(v))
 		}
@@ -345,12 +340,8 @@ func (e *NotNumberError) Is(target error) bool { return target == ErrNotNumber }
 // for one not kept).
 func notNumber(v any) *NotNumberError { return &NotNumberError{value: v} }
 
-// notNumberRunes is how much of a string value Value says: a field may
-// hold a whole text.
-const notNumberRunes = 40
-
-// Value says what the value was: a string quoted and escaped, its first
-// notNumberRunes runes then "..." ("the string "1.0""); "a bool true";
+// Value says what the value was: a string quoted and escaped, cut short
+// (textsafe.QuoteShort: "the string "1.0""); "a bool true";
 // "a list"; "a map"; else its Go type; "" for a value not kept. It is
 // worked out when asked, for the first of a cause alone.
 func (e *NotNumberError) Value() string {
@@ -358,17 +349,7 @@ func (e *NotNumberError) Value() string {
 	case nil:
 		return ""
 	case string:
-		cut, more := x, ""
-		if n := 0; len(x) > notNumberRunes {
-			for i := range x {
-				if n == notNumberRunes {
-					cut, more = x[:i], "..."
-					break
-				}
-				n++
-			}
-		}
-		return "the string " + strconv.Quote(cut) + more
+		return "the string " + textsafe.QuoteShort(x)
 	case bool:
 		return fmt.Sprintf("a bool %t", x)
 	case []any:

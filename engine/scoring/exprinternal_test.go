@@ -3,6 +3,7 @@ package scoring
 import (
 	"errors"
 	"fmt"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -178,7 +179,7 @@ func TestNotNumberValue(t *testing.T) {
 	}{
 		{"1.0", `the string "1.0"`},
 		{"\x1b[2J", `the string "\x1b[2J"`},
-		{long, `the string "` + long[:notNumberRunes] + `"...`},
+		{long, `the string "` + long[:textsafe.ShortRunes] + `"…`},
 		{true, "a bool true"},
 		{[]any{1.0}, "a list"},
 		{map[string]any{}, "a map"},
