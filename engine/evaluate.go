@@ -464,12 +464,13 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			causes[key] = text
 		}
 		ev.Causes[i] = text
-		switch {
-		case evalErr != nil:
-			reasons = addReason(reasons, text, firstReason{i, evalErr.Reason})
-		case notNumber != nil:
-			// Rows come in order: only the first of the cause is said.
-			if _, ok := reasons[text]; !ok {
+		// Rows come in order: only the first of the cause is said, its
+		// reason put into words once.
+		if _, said := reasons[text]; !said {
+			switch {
+			case evalErr != nil:
+				reasons = addReason(reasons, text, firstReason{i, evalErr.Reason()})
+			case notNumber != nil:
 				reasons = addReason(reasons, text, firstReason{i, notNumber.Value()})
 			}
 		}

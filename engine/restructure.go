@@ -112,8 +112,12 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 			}
 			if err := st.Evaluate(t, ev.Row(i), holds, &violation, shut); err != nil {
 				out.Causes[i] = err.Error()
+				// Rows come in order: the first of a cause is said alone.
+				if _, said := reasons[out.Causes[i]]; said {
+					continue
+				}
 				if evalErr := (*scoring.EvalError)(nil); errors.As(err, &evalErr) {
-					reasons = addReason(reasons, out.Causes[i], firstReason{i, evalErr.Reason})
+					reasons = addReason(reasons, out.Causes[i], firstReason{i, evalErr.Reason()})
 				}
 				continue
 			}
