@@ -91,3 +91,20 @@ func BenchmarkRecompute100k(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkEvaluate1MFailing is BenchmarkEvaluate1MExpr with nine rows in
+// ten failing the second expression alike (arithmetic on a text value):
+// one cause, whose reason only the first row's message gives.
+func BenchmarkEvaluate1MFailing(b *testing.B) {
+	ts := enginetest.BenchTrajectories(1_000_000, 2)
+	for i := range ts {
+		if i%10 != 0 {
+			ts[i].Metadata["o2"] = "not scored: the judge timed out"
+		}
+	}
+	c := benchComputer(b, ts, Pareto, "o1 * 2 - step_count / 16", "metadata.o2 * 2 + 1")
+	b.ReportAllocs()
+	for b.Loop() {
+		Evaluate(c.Scorer, ts)
+	}
+}

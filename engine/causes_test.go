@@ -104,7 +104,7 @@ func TestNotNumberReasonIsTheFirstValue(t *testing.T) {
 	if got := dropped.EvalReason(cause); got != "" {
 		t.Errorf("row 1 left out: reason %q, want none (row 2's is not known)", got)
 	}
-	if got := ev.Filter(func(i int) bool { return i == 0 }).Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", "\x1b[31m"+strings.Repeat("é", 50), "y", 0)}).EvalReason(cause); got != `the string "\x1b[31m`+strings.Repeat("é", 35)+`"...` {
+	if got := ev.Filter(func(i int) bool { return i == 0 }).Append(c.Scorer, []scoring.Trajectory{enginetest.Traj(1, "g", "x", "\x1b[31m"+strings.Repeat("é", 50), "y", 0)}).EvalReason(cause); got != `the string "\x1b[31m`+strings.Repeat("é", 35)+`"…` {
 		t.Errorf("appended, a long string with a control character: reason %q", got)
 	}
 	// Read with a Pick, as a loader does: the value kept aside is said.

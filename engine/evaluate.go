@@ -392,13 +392,7 @@ const evalChunk = 4096
 // error (nil when none is).
 func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int) map[string]firstReason {
 	m := ev.M
-	// A cause is one of a few strings: build each once, not per trajectory.
-	type cause struct {
-		objective string
-		err       error
-	}
-	var causes map[cause]string
-	var reasons map[string]firstReason
+	var failed failures
 	s, st := scoring.Unstructured(s)
 	c := len(ev.Constraints)
 	for j := range ts {
@@ -439,42 +433,64 @@ func (ev *Evaluation) evaluate(s scoring.Scorer, ts []scoring.Trajectory, lo int
 			ev.Valid[i] = true
 			continue
 		}
-		ie, ok := err.(*scoring.InvalidError)
-		if !ok {
-			ev.Causes[i] = err.Error()
-			continue
-		}
-		key := cause{ie.Objective, ie.Err}
-		var (
-			evalErr   *scoring.EvalError
-			notNumber *scoring.NotNumberError
-		)
-		switch {
-		case errors.As(ie.Err, &evalErr):
-			key.err = scoring.ErrEval // one cause, whatever the reason
-		case errors.As(ie.Err, &notNumber):
-			key.err = scoring.ErrNotNumber // one cause, whatever the value
-		}
-		text, ok := causes[key]
-		if !ok {
-			if causes == nil {
-				causes = map[cause]string{}
-			}
-			text = err.Error()
-			causes[key] = text
-		}
-		ev.Causes[i] = text
-		switch {
-		case evalErr != nil:
-			reasons = addReason(reasons, text, firstReason{i, evalErr.Reason})
-		case notNumber != nil:
-			// Rows come in order: only the first of the cause is said.
-			if _, ok := reasons[text]; !ok {
-				reasons = addReason(reasons, text, firstReason{i, notNumber.Value()})
-			}
-		}
+		failed.add(err, i, ev.Causes)
 	}
-	return reasons
+	return failed.reasons
+}
+
+// causeKey is a cause of invalidity as the rows that fail are told apart:
+// the objective (constraint, gate) and the error, every evaluation error
+// one whatever the reason, every value that is not a number one.
+type causeKey struct {
+	objective string
+	err       error
+}
+
+// failures records rows that failed, in order: a cause is one of a few
+// strings, built once and shared by its rows (texts), and the reason of
+// its first row alone is put into words (reasons: an evaluation error's,
+// or what a value that is not a number was).
+type failures struct {
+	texts   map[causeKey]string
+	reasons map[string]firstReason
+}
+
+// add sets causes[i] to the cause of err, row i's error.
+func (f *failures) add(err error, i int, causes []string) {
+	ie, ok := err.(*scoring.InvalidError)
+	if !ok {
+		causes[i] = err.Error()
+		return
+	}
+	key := causeKey{ie.Objective, ie.Err}
+	var (
+		evalErr   *scoring.EvalError
+		notNumber *scoring.NotNumberError
+	)
+	switch {
+	case errors.As(ie.Err, &evalErr):
+		key.err = scoring.ErrEval
+	case errors.As(ie.Err, &notNumber):
+		key.err = scoring.ErrNotNumber
+	}
+	text, ok := f.texts[key]
+	if !ok {
+		if f.texts == nil {
+			f.texts = map[causeKey]string{}
+		}
+		text = err.Error()
+		f.texts[key] = text
+	}
+	causes[i] = text
+	if _, said := f.reasons[text]; said {
+		return
+	}
+	switch {
+	case evalErr != nil:
+		f.reasons = addReason(f.reasons, text, firstReason{i, evalErr.Reason()})
+	case notNumber != nil:
+		f.reasons = addReason(f.reasons, text, firstReason{i, notNumber.Value()})
+	}
 }
 
 // LoggedFaults counts the trajectories whose logged advantage is there

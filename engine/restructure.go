@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -82,10 +81,10 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 		}
 	}
 	byStructure := structureCauses(ev)
-	// evaluate returns the first reason of each cause that is an
-	// evaluation error (EvalReason), as Evaluation.evaluate does.
+	// evaluate returns the first reason of each cause (EvalReason), as
+	// Evaluation.evaluate does.
 	evaluate := func(st *scoring.Structure, lo, hi int) (map[string]firstReason, error) {
-		var reasons map[string]firstReason
+		var failed failures
 		for i := lo; i < hi; i++ {
 			if !ev.Valid[i] && !byStructure(ev.Causes[i]) {
 				out.Causes[i] = ev.Causes[i]
@@ -111,10 +110,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 				shut = out.GateShut[i*ev.M : (i+1)*ev.M]
 			}
 			if err := st.Evaluate(t, ev.Row(i), holds, &violation, shut); err != nil {
-				out.Causes[i] = err.Error()
-				if evalErr := (*scoring.EvalError)(nil); errors.As(err, &evalErr) {
-					reasons = addReason(reasons, out.Causes[i], firstReason{i, evalErr.Reason})
-				}
+				failed.add(err, i, out.Causes)
 				continue
 			}
 			out.Valid[i] = true
@@ -122,7 +118,7 @@ func (r *Restructure) Apply(ctx context.Context, ev *Evaluation, trajectory func
 				out.Violation[i], out.feasible[i] = violation, !slices.Contains(holds, false)
 			}
 		}
-		return reasons, nil
+		return failed.reasons, nil
 	}
 	if r.readsBody {
 		reasons, err := evaluate(r.st, 0, n)

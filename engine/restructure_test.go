@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
@@ -236,5 +237,53 @@ func TestRestructureEvalReasons(t *testing.T) {
 	}
 	if got := ev.EvalReason(oldCause); got != "invalid operation: string * int (s = \"text\")" {
 		t.Errorf("ev's own reason changed: %q", got)
+	}
+}
+
+// TestRestructureCausesOnce: the rows a new constraint makes invalid alike
+// share one cause, one string built once, as evaluating with it from the
+// start gives them; a value that is not a number gives its cause the
+// reason it gives from the start (what the first was).
+func TestRestructureCausesOnce(t *testing.T) {
+	ts := enginetest.RestructureData(5, 300)
+	for i := range ts {
+		ts[i].Metadata["s"] = []any{1.0, "text"}[i%2]
+	}
+	old, err := New(restructureConfig(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cause = "constraint metadata.s > 0: not a number"
+	r, err := NewRestructure(old.Scorer, []string{"metadata.s > 0"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Apply(context.Background(), Evaluate(old.Scorer, ts), func(i int) (*scoring.Trajectory, error) { return &ts[i], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []int
+	for i, c := range got.Causes {
+		if c == cause {
+			rows = append(rows, i)
+		}
+	}
+	if len(rows) < 2 {
+		t.Fatalf("%d rows of cause %q: %v", len(rows), cause, got.InvalidCounts())
+	}
+	for _, i := range rows[1:] {
+		if unsafe.StringData(got.Causes[i]) != unsafe.StringData(got.Causes[rows[0]]) {
+			t.Fatalf("rows %d and %d of cause %q each hold a string of their own", rows[0], i, cause)
+		}
+	}
+	cfg := restructureConfig(false)
+	cfg.Constraints = []string{"metadata.s > 0"}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Evaluate(c.Scorer, ts).EvalReason(cause)
+	if g := got.EvalReason(cause); g != want || g != `the string "text"` {
+		t.Errorf("reason %q, want %q (from the start %q)", g, `the string "text"`, want)
 	}
 }

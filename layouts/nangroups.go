@@ -44,7 +44,7 @@ func nanGroups(res *engine.Result, batches []int, objective, trainerSays string)
 				if shared < 0 {
 					shared = agreement.SharedOpening(b.Groups)
 				}
-				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(agreement.QuoteShort(g.Key, shared)), bad, len(g.Members)))
+				named = append(named, fmt.Sprintf("step %d, group %s (%d of %d)", b.Step, textsafe.Line(textsafe.QuoteFrom(g.Key, shared)), bad, len(g.Members)))
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
 	"github.com/rewardlens/rewardlens/internal/english"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // trlGroupWarnings returns a warning for each step of res, among the
@@ -106,9 +107,9 @@ func unequalGroups(b *engine.Batch, groups []diagnose.GroupSummary) string {
 		switch {
 		case g.N == usual:
 		case g.N%usual == 0:
-			repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", agreement.QuoteShort(g.Key, opening), g.N, g.N/usual))
+			repeated = append(repeated, fmt.Sprintf("%s (%d rows: %d groups to TRL)", textsafe.QuoteFrom(g.Key, opening), g.N, g.N/usual))
 		default:
-			other = append(other, fmt.Sprintf("%s (%d)", agreement.QuoteShort(g.Key, opening), g.N))
+			other = append(other, fmt.Sprintf("%s (%d)", textsafe.QuoteFrom(g.Key, opening), g.N))
 		}
 	}
 	var parts []string

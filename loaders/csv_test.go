@@ -3,6 +3,7 @@ package loaders
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -79,6 +80,7 @@ func TestCSVErrors(t *testing.T) {
 		{"batch too large", "batch\n1e19\n", `t.csv:2:1: batch: must be an integer in the 64-bit range, found "1e19"`},
 		{"step_count negative", "step_count\n-1\n", `t.csv:2:1: step_count: must be an integer >= 0, found "-1"`},
 		{"step_count NaN", "step_count\nnan\n", `t.csv:2:1: step_count: must be an integer, found "nan"`},
+		{"long cell shortened", "batch\n" + strings.Repeat("é", 50) + "\n", `t.csv:2:1: batch: must be an integer, found "` + strings.Repeat("é", 40) + `"…`},
 		{"done", "done\nyes\n", `t.csv:2:1: done: must be true, false, 1 or 0, found "yes"`},
 		{"metadata not an object", "metadata\n[1]\n", `t.csv:2:1: metadata: expected a JSON object, found an array`},
 		{"metadata invalid", "metadata\n{x}\n", `t.csv:2:1: metadata: invalid JSON: invalid character 'x' looking for beginning of object key string`},

@@ -67,14 +67,7 @@ func TestFollowBurstInParts(t *testing.T) {
 	f := newFollowed(res)
 	long := `{"id":"long","metadata":{"a":1,"text":"` + strings.Repeat("x", 3*int(growChunk)) + `"}}` + "\n"
 	burst := idLines("b", 300) + long + idLines("c", 100)
-	file, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := file.WriteString(burst); err != nil {
-		t.Fatal(err)
-	}
-	file.Close()
+	appendText(t, path, burst)
 	want := slices.Concat(ids("s", 2), ids("b", 300), []string{"long"}, ids("c", 100))
 	updates, most := 0, 0
 	awaitUpdates(t, ch, "the burst", func(u Update) {

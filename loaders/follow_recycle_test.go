@@ -42,14 +42,7 @@ func TestFollowRecyclesParts(t *testing.T) {
 				t.Fatal(err)
 			}
 			const n = 3000 // about 25 parts
-			file, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := file.WriteString(idLines("b", n)); err != nil {
-				t.Fatal(err)
-			}
-			file.Close()
+			appendText(t, path, idLines("b", n))
 			var (
 				got             []string
 				arrays          = map[*scoring.Trajectory]bool{}

@@ -183,38 +183,34 @@ func TestFollowCountsAnotherRecordFailingAtItsPlace(t *testing.T) {
 // lines (drained), is not counted again as the new file is read, nor is
 // the one counted before.
 func TestFollowCountsTheDrainedRecordsOnce(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "run.jsonl")
 	const first, grown = "{\"id\":\"a\"}\n[1]\n", "[2]\n{\"id\":\"b\"}\n"
-	if err := os.WriteFile(path, []byte(first), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := writeTemp(t, "run.jsonl", first)
 	opts := Options{SkipInvalid: true}
 	ff := &followedFile{path: path, store: &partStore{}}
 	defer ff.closeFile()
 	if res, _, err := ff.load(opts, true, nil, nil); err != nil || res.Skipped != 1 {
 		t.Fatalf("first reading: %+v, %v; want 1 skipped", res, err)
 	}
+	appendText(t, path, grown)
+	renameOver(t, path, first+grown+"{\"id\":\"c\"}\n")
+	c := ff.check(opts)
+	if c.err != nil || c.drained == nil || c.drained.Skipped != 1 || c.res == nil || c.res.Skipped != 0 || len(c.res.Trajectories) != 3 {
+		t.Errorf("replaced: %+v, drained %+v; want line 3 skipped once, as drained", c, c.drained)
+	}
+}
+
+// appendText writes text at the end of path: a file that grows.
+func appendText(t *testing.T, path, text string) {
+	t.Helper()
 	file, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := file.WriteString(grown); err != nil {
+	if _, err := file.WriteString(text); err != nil {
 		t.Fatal(err)
 	}
 	if err := file.Close(); err != nil {
 		t.Fatal(err)
-	}
-	tmp := filepath.Join(dir, "new")
-	if err := os.WriteFile(tmp, []byte(first+grown+"{\"id\":\"c\"}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		t.Fatal(err)
-	}
-	c := ff.check(opts)
-	if c.err != nil || c.drained == nil || c.drained.Skipped != 1 || c.res == nil || c.res.Skipped != 0 || len(c.res.Trajectories) != 3 {
-		t.Errorf("replaced: %+v, drained %+v; want line 3 skipped once, as drained", c, c.drained)
 	}
 }
 

@@ -146,7 +146,7 @@ func TestJSONLErrors(t *testing.T) {
 		{"first bad metadata value not replaced", `{"metadata":{"z":[],"b":{},"z":1}}`, `t.jsonl:1:25: metadata.b: must be a number, string, bool or null, found an object`},
 		{"bad metadata value replacing a good one", `{"metadata":{"z":1,"z":[]}}`, `t.jsonl:1:24: metadata.z: must be a number, string, bool or null, found an array`},
 		{"first bad field in field order", `{"metadata":[],"step_count":-1,"batch":"x"}`, `t.jsonl:1:40: batch: must be an integer, found "x"`},
-		{"long values are shortened", `{"batch":"` + strings.Repeat("é", 30) + `"}`, `t.jsonl:1:10: batch: must be an integer, found "` + strings.Repeat("é", 19) + `...`},
+		{"long values are shortened", `{"batch":"` + strings.Repeat("é", 50) + `"}`, `t.jsonl:1:10: batch: must be an integer, found "` + strings.Repeat("é", 39) + `…`},
 	}
 	runErrorCases(t, "t.jsonl", tests)
 }

@@ -24,7 +24,13 @@ import (
 // without colour so that views are plain text.
 func newTestModel(tb testing.TB, width, height int) *Model {
 	tb.Helper()
-	m := NewModel(uitest.SampleSession(tb), true)
+	return openModel(uitest.SampleSession(tb), width, height)
+}
+
+// openModel returns the dashboard on s at width x height, without colour,
+// its first result shown and its health computed (Settle).
+func openModel(s *session.Session, width, height int) *Model {
+	m := NewModel(s, true)
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
 	m.Settle()
@@ -178,10 +184,7 @@ func TestNegativeWeightKeptByTheEditor(t *testing.T) {
 	s := uitest.SampleSessionWith(t, func(cfg *engine.Config) {
 		cfg.Weights = map[string]float64{cfg.Objectives[1].Name: minusOne}
 	})
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Settle()
+	m := openModel(s, 120, 40)
 	name := s.Evaluation.Objectives[1].Name
 	press(m, "w", "down")
 	if v := screen(m); !strings.Contains(v, "["+name+" -1.00]") {

@@ -60,13 +60,7 @@ func BenchmarkSwitch1M(b *testing.B) {
 
 // settledModel returns the dashboard on s at 140x45, its first result's
 // health computed (Settle).
-func settledModel(s *session.Session) *Model {
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 140, Height: 45})
-	m.Settle()
-	return m
-}
+func settledModel(s *session.Session) *Model { return openModel(s, 140, 45) }
 
 // benchmarkSwitches measures method switches on m as it is: m, the
 // recompute, the frame; the background work settled between them,

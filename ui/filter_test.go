@@ -36,11 +36,7 @@ func filterModel(t *testing.T) *Model {
 	if err := s.SetFilterGroups("a"); err != nil {
 		t.Fatal(err)
 	}
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m.Settle()
-	return m
+	return openModel(s, 160, 40)
 }
 
 // TestFilterToggle: with --filter-groups the dashboard opens on the kept

@@ -93,9 +93,7 @@ func TestUnavailableKeysSayWhy(t *testing.T) {
 		"F": "F: following the newest batch needs --follow",
 	} {
 		press(m, k)
-		if v := screen(m); !strings.Contains(v, want) {
-			t.Errorf("%s says nothing of %q:\n%s", k, want, v)
-		}
+		checkScreen(t, "the status line after "+k, screen(m), []string{want}, nil)
 	}
 }
 
@@ -109,22 +107,13 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 	} {
 		m := newTestModel(t, 160, 50)
 		press(m, tab, "?")
-		v := screen(m)
-		for _, want := range wants {
-			if !strings.Contains(v, want) {
-				t.Errorf("tab %s's help lacks %q:\n%s", tab, want, v)
-			}
-		}
+		checkScreen(t, "tab "+tab+"'s help", screen(m), wants, nil)
 	}
 	m := newTestModel(t, 120, 40)
 	press(m, "6", "end")
-	if v := screen(m); !strings.Contains(v, "charts 7–15 of 15") || !strings.Contains(v, "▸ expected dead s") {
-		t.Errorf("end on Steps did not select the last chart:\n%s", v)
-	}
+	checkScreen(t, "Steps after end (its last chart selected)", screen(m), []string{"charts 7–15 of 15", "▸ expected dead s"}, nil)
 	press(m, "home")
-	if v := screen(m); !strings.Contains(v, "charts 1–") || !strings.Contains(v, "▸ score mean") {
-		t.Errorf("home on Steps did not select the first chart:\n%s", v)
-	}
+	checkScreen(t, "Steps after home (its first chart selected)", screen(m), []string{"charts 1–", "▸ score mean"}, nil)
 }
 
 // TestParetoFooterWithOneGroup: with scope batch the Pareto tab shows one
@@ -133,12 +122,9 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 func TestParetoFooterWithOneGroup(t *testing.T) {
 	m := newTestModel(t, 200, 40)
 	press(m, "4")
-	if v := screen(m); !strings.Contains(v, "↑ previous group") {
-		t.Fatalf("with scope group the footer lacks ↑ previous group:\n%s", v)
+	if !checkScreen(t, "the footer with scope group", screen(m), []string{"↑ previous group"}, nil) {
+		t.FailNow()
 	}
 	press(m, "g")
-	v := screen(m)
-	if !strings.Contains(v, "group 1 of 1") || strings.Contains(v, "previous group") || strings.Contains(v, "next group") {
-		t.Errorf("with scope batch (group 1 of 1) the footer offers ↑/↓ between groups:\n%s", v)
-	}
+	checkScreen(t, "the footer with scope batch (group 1 of 1)", screen(m), []string{"group 1 of 1"}, []string{"previous group", "next group"})
 }

@@ -5,10 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -34,11 +31,7 @@ func invalidRun(invalid ...int) string {
 // invalidModel opens the dashboard on text with objectives a and b.
 func invalidModel(t *testing.T, text string, width, height int) *Model {
 	t.Helper()
-	m := NewModel(uitest.TextSession(t, text), true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: width, Height: height})
-	m.Settle() // the health, computed in the background
-	return m
+	return openModel(uitest.TextSession(t, text), width, height)
 }
 
 // TestBadgeShowsInvalidFraction: the header's health badge counts the
@@ -98,11 +91,7 @@ func TestDashboardObjectiveTypo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
-	m.Settle()
-	v := screen(m)
+	v := screen(openModel(s, 160, 40))
 	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 check alerts") {
 		t.Errorf("header %q, want ✖ 1 check alerts", h)
 	}
@@ -121,23 +110,12 @@ func TestDetailSaysWhyTheExpressionFailed(t *testing.T) {
 {"id":"str","group":"g","metadata":{"a":"long","b":1}}
 {"id":"yes","group":"g","metadata":{"a":true,"b":1}}
 `
-	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a / 10"}, {Name: "b", Expr: "b"}}}
-	s, err := session.Open("run.jsonl", cfg, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.TextSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a / 10"}, {Name: "b", Expr: "b"}}})
 	for id, want := range map[string]string{
 		"str": `valid        no: a: evaluation error: invalid operation: string / int (a = "long")`,
 		"yes": `valid        no: a: evaluation error: invalid operation: bool / int (a = true)`,
 	} {
-		m := NewModel(s, true)
-		m.Init()
-		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-		m.Settle()
+		m := openModel(s, 120, 40)
 		press(m, append([]string{"5", "/"}, append(strings.Split(id, ""), "enter", "enter")...)...)
 		if v := screen(m); !strings.Contains(v, want) {
 			t.Errorf("%s: the detail does not say %q:\n%s", id, want, v)

@@ -70,12 +70,7 @@ func TestGroupShowsBothMethods(t *testing.T) {
 func TestWeightsSayScoreOnlyUnderPareto(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "1", "w")
-	view := screen(m)
-	for _, want := range []string{"weights (score only under pareto)", "the weights (w) change the score only"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("on pareto the screen lacks %q:\n%s", want, view)
-		}
-	}
+	checkScreen(t, "the screen on pareto", screen(m), []string{"weights (score only under pareto)", "the weights (w) change the score only"}, nil)
 	for range engine.Methods {
 		press(m, "esc", "m", "w")
 		method := m.Session().Options.Method
@@ -140,23 +135,18 @@ func TestGroupViewSorts(t *testing.T) {
 func TestTrajectoriesOrderLabel(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "5")
-	if view := screen(m); !strings.Contains(view, "sorted by pareto ▼") {
-		t.Fatalf("the Trajectories are not sorted by pareto at first:\n%s", view)
+	if !checkScreen(t, "the Trajectories at first", screen(m), []string{"sorted by pareto ▼"}, nil) {
+		t.FailNow()
 	}
 	press(m, "m")
-	view := screen(m)
-	if !strings.Contains(view, "order kept from pareto ▼ (s sorts)") || strings.Contains(view, "sorted by") {
-		t.Errorf("after m the line claims a sort by the new method:\n%s", view)
-	}
+	checkScreen(t, "the line over the Trajectories after m", screen(m), []string{"order kept from pareto ▼ (s sorts)"}, []string{"sorted by"})
 	press(m, "s", "s", "s", "s") // grpo, rank, crowding, accuracy
 	press(m, "s")                // safety
-	if view := screen(m); !strings.Contains(view, "sorted by safety ▼") {
-		t.Fatalf("s does not sort by safety:\n%s", view)
+	if !checkScreen(t, "the Trajectories after s to safety", screen(m), []string{"sorted by safety ▼"}, nil) {
+		t.FailNow()
 	}
 	press(m, "m")
-	if view := screen(m); !strings.Contains(view, "sorted by safety ▼") {
-		t.Errorf("an objective's sort is not kept across m:\n%s", view)
-	}
+	checkScreen(t, "an objective's sort after m", screen(m), []string{"sorted by safety ▼"}, nil)
 }
 
 // TestCompareOpenShowsBothRewards: enter on Compare's first disagreement
@@ -165,13 +155,10 @@ func TestTrajectoriesOrderLabel(t *testing.T) {
 func TestCompareOpenShowsBothRewards(t *testing.T) {
 	m := newTestModel(t, 120, 40)
 	press(m, "7", "d", "enter")
-	view := screen(m)
-	if !strings.Contains(view, "s00-p01-c0") || !strings.Contains(view, "computed (pareto)") {
-		t.Fatalf("enter does not open c0 under pareto:\n%s", view)
+	if !checkScreen(t, "enter on the first disagreement (c0, under pareto)", screen(m), []string{"s00-p01-c0", "computed (pareto)"}, nil) {
+		t.FailNow()
 	}
-	if !strings.Contains(view, "reward       1 · grpo (B) -0.8737") {
-		t.Errorf("the opened trajectory lacks B's reward:\n%s", view)
-	}
+	checkScreen(t, "c0 opened, with B's reward,", screen(m), []string{"reward       1 · grpo (B) -0.8737"}, nil)
 }
 
 // TestComparePanelFitsSmall: at 80x24 Compare's panel keeps the selected
@@ -180,20 +167,10 @@ func TestCompareOpenShowsBothRewards(t *testing.T) {
 func TestComparePanelFitsSmall(t *testing.T) {
 	m := newTestModel(t, 80, 24)
 	press(m, "7", "d")
-	view := screen(m)
-	for _, want := range []string{"disagreement  ", " of 27", "● same", "◎ selected", "Spearman ρ"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("at 80x24 Compare lacks %q:\n%s", want, view)
-		}
-	}
+	checkScreen(t, "Compare at 80x24", screen(m), []string{"disagreement  ", " of 27", "● same", "◎ selected", "Spearman ρ"}, nil)
 	m = newTestModel(t, 120, 40)
 	press(m, "7", "d")
-	view = screen(m)
-	for _, want := range []string{"disagreement  ", "Kendall τ-b", "legend", "a few to most points"} {
-		if !strings.Contains(view, want) {
-			t.Errorf("at 120x40 Compare lacks %q:\n%s", want, view)
-		}
-	}
+	checkScreen(t, "Compare at 120x40", screen(m), []string{"disagreement  ", "Kendall τ-b", "legend", "a few to most points"}, nil)
 }
 
 // TestCompareSaysNoDisagreement: on TRL completions, where no trajectory
@@ -207,13 +184,9 @@ func TestCompareSaysNoDisagreement(t *testing.T) {
 		t.Fatal("d with no disagreement gives no notice")
 	}
 	m.Update(cmd()) // the notice; not its expiry, a tick
-	if view := screen(m); !strings.Contains(view, "no trajectory is rewarded by one method and penalised by the other") {
-		t.Errorf("d with no disagreement says nothing:\n%s", view)
-	}
+	checkScreen(t, "the status line after d with no disagreement", screen(m), []string{"no trajectory is rewarded by one method and penalised by the other"}, nil)
 	press(m, "?")
-	if view := screen(m); !strings.Contains(view, "collapsed groups: groups where distinct objective vectors get") {
-		t.Errorf("the help does not explain collapsed:\n%s", view)
-	}
+	checkScreen(t, "the help, explaining collapsed,", screen(m), []string{"collapsed groups: groups where distinct objective vectors get"}, nil)
 }
 
 // TestFooterWhileEditingWeights: with the weights editor open, the footer

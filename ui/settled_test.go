@@ -6,12 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/loaders"
-	"github.com/rewardlens/rewardlens/ui/session"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
 // settledRecords is a batch of two groups under grpo: q0's valid scores
@@ -78,21 +76,9 @@ func TestSettledRewardsShownZero(t *testing.T) {
 // epsilon 1e-9 and the logged advantage "advantage".
 func zeroSpreadModel(t *testing.T, text string) *Model {
 	t.Helper()
-	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	eps := 1e-9 // OpenRLHF's: the leftover grows to -5.6e-08
 	cfg := engine.Config{Method: "grpo", Epsilon: &eps, LoggedAdvantage: "advantage", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
-	s, err := session.Open("run.jsonl", cfg, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := NewModel(s, true)
-	m.Init()
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Settle()
-	return m
+	return openModel(uitest.TextSessionWith(t, text, cfg), 120, 40)
 }
 
 // TestSettledRewardsHistogram: a batch whose one group has zero spread

@@ -46,24 +46,29 @@ func streamedInput(t *testing.T, cfg engine.Config, layout string, paths ...stri
 }
 
 // checkScreen fails t unless the screen, its lines' trailing blanks
-// trimmed, holds every want and none of unwanted.
-func checkScreen(t *testing.T, what, view string, want, unwanted []string) {
+// trimmed, holds every want and none of unwanted; it returns whether it
+// did, for a test that cannot go on otherwise.
+func checkScreen(t *testing.T, what, view string, want, unwanted []string) bool {
 	t.Helper()
 	lines := strings.Split(view, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	view = strings.Join(lines, "\n")
+	ok := true
 	for _, w := range want {
 		if !strings.Contains(view, w) {
 			t.Errorf("%s does not show %q:\n%s", what, w, view)
+			ok = false
 		}
 	}
 	for _, u := range unwanted {
 		if strings.Contains(view, u) {
 			t.Errorf("%s shows %q:\n%s", what, u, view)
+			ok = false
 		}
 	}
+	return ok
 }
 
 // TestVerlDashboard opens verl's rollout dumps as the CLI does: with

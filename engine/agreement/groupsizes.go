@@ -2,11 +2,11 @@ package agreement
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // UnequalGroups describes a batch whose prompt groups are not all of one
@@ -93,7 +93,7 @@ const maxOddGroupsNamed = 3
 func (u UnequalGroups) String() string {
 	named := make([]string, 0, maxOddGroupsNamed+1)
 	for _, g := range u.Odd[:min(len(u.Odd), maxOddGroupsNamed)] {
-		named = append(named, fmt.Sprintf("%s %d", QuoteShort(g.Key, u.shared), g.Size))
+		named = append(named, fmt.Sprintf("%s %d", textsafe.QuoteFrom(g.Key, u.shared), g.Size))
 	}
 	if n := len(u.Odd) - maxOddGroupsNamed; n > 0 {
 		named = append(named, fmt.Sprintf("and %d more", n))
@@ -138,26 +138,4 @@ func SharedOpeningOf(n int, key func(i int) string) int {
 		shared--
 	}
 	return shared
-}
-
-// maxQuotedRunes is how much of a group value String shows.
-const maxQuotedRunes = 40
-
-// QuoteShort quotes s as Go does (every control character escaped) from
-// rune from (from its start when from leaves nothing), up to
-// maxQuotedRunes of it, with "…" where it is cut: how a warning names a
-// group by its prompt.
-func QuoteShort(s string, from int) string {
-	runes := []rune(s)
-	if from >= len(runes) { // s is all opening: quoted whole
-		from = 0
-	}
-	text := strconv.Quote(string(runes[from:min(len(runes), from+maxQuotedRunes)]))
-	if from > 0 {
-		text = "…" + text
-	}
-	if from+maxQuotedRunes < len(runes) {
-		text += "…"
-	}
-	return text
 }

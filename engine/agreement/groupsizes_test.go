@@ -8,11 +8,12 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
 	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // TestSharedOpening: the keys' shared opening ends where the line they
 // part on starts; one group has none (all of its key would be opening,
-// and QuoteShort would show nothing of it).
+// and textsafe.QuoteFrom would show nothing of it).
 func TestSharedOpening(t *testing.T) {
 	template := "system\nBe brief.\nuser\n"
 	for _, c := range []struct {
@@ -31,8 +32,8 @@ func TestSharedOpening(t *testing.T) {
 			t.Errorf("SharedOpening(%q) = %d, want %d", c.keys, got, c.want)
 		}
 	}
-	if got, want := QuoteShort(template+"What is 2+2?\nassistant\n", 0), `"system\nBe brief.\nuser\nWhat is 2+2?\nassis"…`; got != want {
-		t.Errorf("QuoteShort = %s, want %s", got, want)
+	if got, want := textsafe.QuoteFrom(template+"What is 2+2?\nassistant\n", 0), `"system\nBe brief.\nuser\nWhat is 2+2?\nassis"…`; got != want {
+		t.Errorf("QuoteFrom = %s, want %s", got, want)
 	}
 }
 
@@ -86,15 +87,15 @@ func TestUnequalGroupsTieSmaller(t *testing.T) {
 	}
 }
 
-// TestQuoteShortAllOpening: a prompt that is all of the opening the
+// TestQuoteFromAllOpening: a prompt that is all of the opening the
 // others share is quoted whole, not as an empty "…\"\"".
-func TestQuoteShortAllOpening(t *testing.T) {
+func TestQuoteFromAllOpening(t *testing.T) {
 	groups := []engine.Group{{Key: "A\n"}, {Key: "A\nB"}}
 	from := SharedOpening(groups)
-	if got, want := QuoteShort(groups[0].Key, from), `"A\n"`; got != want {
-		t.Errorf("QuoteShort(%q, %d) = %s, want %s", groups[0].Key, from, got, want)
+	if got, want := textsafe.QuoteFrom(groups[0].Key, from), `"A\n"`; got != want {
+		t.Errorf("QuoteFrom(%q, %d) = %s, want %s", groups[0].Key, from, got, want)
 	}
-	if got, want := QuoteShort(groups[1].Key, from), `…"B"`; got != want {
-		t.Errorf("QuoteShort(%q, %d) = %s, want %s", groups[1].Key, from, got, want)
+	if got, want := textsafe.QuoteFrom(groups[1].Key, from), `…"B"`; got != want {
+		t.Errorf("QuoteFrom(%q, %d) = %s, want %s", groups[1].Key, from, got, want)
 	}
 }

@@ -8,28 +8,12 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
-
-// loggedValueRunes is how much of a logged value a warning shows: a
-// field may hold a whole text.
-const loggedValueRunes = 40
-
-// cutRunes returns s's first n runes (an invalid byte counting as one, kept
-// as it is) and whether that left some out.
-func cutRunes(s string, n int) (string, bool) {
-	runes := 0
-	for i := range s {
-		if runes == n {
-			return s[:i], true
-		}
-		runes++
-	}
-	return s, false
-}
 
 // NotNumberWarning says how many rows' logged advantage is there but
 // not a number (engine.Evaluation.LoggedNotNumbers), read as absent: the
-// first's place and value (its first loggedValueRunes runes), a number
+// first's place and value (textsafe.QuoteShort, textsafe.Shorten), a number
 // written as a string said as such; "" when none is.
 func NotNumberWarning(ev *engine.Evaluation) string {
 	n := ev.LoggedNotNumbers
@@ -61,11 +45,7 @@ func firstLogged(first engine.LoggedValue) string {
 	var value string
 	switch v := first.Value.(type) {
 	case string:
-		cut, more := cutRunes(v, loggedValueRunes)
-		value = strconv.Quote(cut)
-		if more {
-			value += "..."
-		}
+		value = textsafe.QuoteShort(v)
 		if _, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
 			value += ", a number written as a string, which is not read as one"
 		}
@@ -74,10 +54,7 @@ func firstLogged(first engine.LoggedValue) string {
 		if err != nil {
 			text = []byte(fmt.Sprint(v)) // NaN, +Inf, -Inf
 		}
-		value = string(text)
-		if cut, more := cutRunes(value, loggedValueRunes); more {
-			value = cut + "..."
-		}
+		value = textsafe.Shorten(string(text))
 	}
 	return fmt.Sprintf(" (the first: %s: %s)", first.Where, value)
 }

@@ -19,10 +19,10 @@ func TestLoggedNotNumberCut(t *testing.T) {
 		value any
 		want  string
 	}{
-		{long, `"é\x1b[31m` + strings.Repeat("a", 34) + `"...`},
+		{long, `"é\x1b[31m` + strings.Repeat("a", 34) + `"…`},
 		{"\xff" + strings.Repeat("b", 39), `"\xff` + strings.Repeat("b", 39) + `"`},
-		{"\xff" + strings.Repeat("b", 40), `"\xff` + strings.Repeat("b", 39) + `"...`},
-		{[]any{strings.Repeat("c", 50)}, `["` + strings.Repeat("c", 38) + "..."},
+		{"\xff" + strings.Repeat("b", 40), `"\xff` + strings.Repeat("b", 39) + `"…`},
+		{[]any{strings.Repeat("c", 50)}, `["` + strings.Repeat("c", 38) + "…"},
 	} {
 		ev := &engine.Evaluation{LoggedFaults: engine.LoggedFaults{LoggedNotNumbers: 1, FirstLoggedNotNumber: engine.LoggedValue{Where: "f:1", Value: c.value}}}
 		if got := NotNumberWarning(ev); !strings.Contains(got, "(the first: f:1: "+c.want+"): ") {

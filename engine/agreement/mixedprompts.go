@@ -6,6 +6,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/internal/english"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // MixedGroup is a group (scope group) whose rows answer more than one
@@ -83,7 +84,7 @@ func MixedWarning(groups []MixedGroup, promptBy string) string {
 	}
 	named := make([]string, 0, maxMixedGroupsNamed+1)
 	for _, g := range groups[:min(len(groups), maxMixedGroupsNamed)] {
-		named = append(named, fmt.Sprintf("step %d, group %s (%d prompts in %d %s)", g.Step, QuoteShort(g.Key, g.shared), g.Prompts, g.Rows, english.Plural(g.Rows, "row")))
+		named = append(named, fmt.Sprintf("step %d, group %s (%d prompts in %d %s)", g.Step, textsafe.QuoteFrom(g.Key, g.shared), g.Prompts, g.Rows, english.Plural(g.Rows, "row")))
 	}
 	if n := len(groups) - maxMixedGroupsNamed; n > 0 {
 		named = append(named, fmt.Sprintf("and %d more", n))

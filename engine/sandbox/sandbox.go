@@ -504,10 +504,13 @@ func (p *Program) Run(env map[string]any) (any, error) {
 	}
 	out, err := p.vm.Run(p.program, env)
 	if err != nil {
-		if errors.Is(err, ErrBudget) || strings.Contains(err.Error(), "memory budget exceeded") {
+		// The reason, not err.Error(), which formats expr's snippet of
+		// the source: rows that fail alike each pass here.
+		reason := runReason(err)
+		if errors.Is(err, ErrBudget) || strings.Contains(reason, "memory budget exceeded") {
 			return nil, ErrBudget // expr's own budget panics with a string
 		}
-		return nil, &RunError{Reason: runReason(err)}
+		return nil, &RunError{Reason: reason}
 	}
 	return out, nil
 }

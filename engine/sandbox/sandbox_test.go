@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +74,28 @@ func TestParseAsCompile(t *testing.T) {
 	}
 	if _, err := Compile(`x + "s"`, map[string]any{"x": 0.0}); err == nil {
 		t.Error(`x + "s" compiled: not a type error to tell apart`)
+	}
+}
+
+// TestRunErrorAllocates: a run that fails costs what expr's own failure
+// does, the RunError and runReason's errors.As target, no more: rows that
+// fail alike each pass here, so expr's error text (with its snippet of
+// the source) is not formatted to be looked through.
+func TestRunErrorAllocates(t *testing.T) {
+	p, err := Compile("len(x) * 2", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.budgeted {
+		t.Fatal("the probe must not set a budget in its environment")
+	}
+	env := map[string]any{"x": 0.5}
+	if _, err := p.Run(env); !errors.As(err, new(*RunError)) {
+		t.Fatalf("Run: %v, want a RunError", err)
+	}
+	exprs := testing.AllocsPerRun(100, func() { _, _ = p.vm.Run(p.program, env) })
+	ours := testing.AllocsPerRun(100, func() { _, _ = p.Run(env) })
+	if ours > exprs+2 {
+		t.Errorf("a failing Run allocates %.0f times, expr's run %.0f: want at most two more", ours, exprs)
 	}
 }

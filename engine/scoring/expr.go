@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine/sandbox"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // The reasons an expression's value makes a trajectory invalid. They are
@@ -247,56 +248,75 @@ func (e *Expression) setName(env map[string]any, name string, t *Trajectory) {
 // EvalError is ErrEval with why the program failed (Reason: "invalid
 // argument for len (type float64)"). Its text is ErrEval's, so that the
 // causes of invalid trajectories are counted as one whatever the reason.
-type EvalError struct{ Reason string }
+// The reason is put into words when asked, for the first row of a cause
+// alone: the rows that fail alike would each build the same sentence.
+type EvalError struct {
+	run   string     // the VM's message (sandbox.RunError's reason)
+	texts []readText // the string and bool values the program read
+}
+
+// readText is a field the program read (by name, or as metadata.KEY)
+// whose value is a string or a bool, which arithmetic refuses.
+type readText struct {
+	name  string
+	value any
+}
 
 func (e *EvalError) Error() string { return ErrEval.Error() }
 
 // Is makes an EvalError an ErrEval.
 func (e *EvalError) Is(target error) bool { return target == ErrEval }
 
+// Reason says why the program failed: the VM's message, then the text
+// values it read, a string quoted and cut short (textsafe.QuoteShort):
+// `invalid operation: string / int (length = "long")`, so that the
+// message says which value.
+func (e *EvalError) Reason() string {
+	if len(e.texts) == 0 {
+		return e.run
+	}
+	parts := make([]string, len(e.texts))
+	for k, tv := range e.texts {
+		switch v := tv.value.(type) {
+		case string:
+			parts[k] = tv.name + " = " + textsafe.QuoteShort(v)
+		case bool:
+			parts[k] = tv.name + " = " + strconv.FormatBool(v)
+		}
+	}
+	return e.run + " (" + strings.Join(parts, ", ") + ")"
+}
+
 // run runs the program on env, t's; its error is ErrBudget or an
-// *EvalError, whose reason names the text values the program read
-// (textValues).
+// *EvalError, which keeps the text values the program read (textValues).
 func (e *Expression) run(env map[string]any, t *Trajectory) (any, error) {
 	out, err := e.program.Run(env)
 	var re *sandbox.RunError
 	if errors.As(err, &re) {
-		return nil, &EvalError{Reason: re.Reason + e.textValues(env, t)}
+		return nil, &EvalError{run: re.Reason, texts: e.textValues(env, t)}
 	}
 	return out, err
 }
 
-// maxQuoted is how many bytes of a text value a reason quotes.
-const maxQuoted = 40
-
-// textValues lists the fields the program reads (by name, or as
+// textValues returns the fields the program reads (by name, or as
 // metadata.KEY) whose value, in env or else t's metadata, is a string or
-// a bool, which arithmetic refuses: ` (length = "long")`, so that
-// "invalid operation: string / int" says which value; "" when none is.
-func (e *Expression) textValues(env map[string]any, t *Trajectory) string {
+// a bool; nil when none is.
+func (e *Expression) textValues(env map[string]any, t *Trajectory) []readText {
 	if e.fields == nil {
 		e.fields = e.program.FieldsRead()
 	}
-	var parts []string
+	var texts []readText
 	for _, name := range e.fields {
 		v, ok := env[name]
 		if !ok {
 			v = t.Metadata[name]
 		}
-		switch v := v.(type) {
-		case string:
-			if len(v) > maxQuoted {
-				v = strings.ToValidUTF8(v[:maxQuoted], "") + "…"
-			}
-			parts = append(parts, name+" = "+strconv.Quote(v))
-		case bool:
-			parts = append(parts, name+" = "+strconv.FormatBool(v))
+		switch v.(type) {
+		case string, bool:
+			texts = append(texts, readText{name, v})
 		}
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, ", ") + ")"
+	return texts
 }
 
 // toNumber converts an expression's value to a finite float64, or says why
@@ -345,12 +365,8 @@ func (e *NotNumberError) Is(target error) bool { return target == ErrNotNumber }
 // for one not kept).
 func notNumber(v any) *NotNumberError { return &NotNumberError{value: v} }
 
-// notNumberRunes is how much of a string value Value says: a field may
-// hold a whole text.
-const notNumberRunes = 40
-
-// Value says what the value was: a string quoted and escaped, its first
-// notNumberRunes runes then "..." ("the string "1.0""); "a bool true";
+// Value says what the value was: a string quoted and escaped, cut short
+// (textsafe.QuoteShort: "the string "1.0""); "a bool true";
 // "a list"; "a map"; else its Go type; "" for a value not kept. It is
 // worked out when asked, for the first of a cause alone.
 func (e *NotNumberError) Value() string {
@@ -358,17 +374,7 @@ func (e *NotNumberError) Value() string {
 	case nil:
 		return ""
 	case string:
-		cut, more := x, ""
-		if n := 0; len(x) > notNumberRunes {
-			for i := range x {
-				if n == notNumberRunes {
-					cut, more = x[:i], "..."
-					break
-				}
-				n++
-			}
-		}
-		return "the string " + strconv.Quote(cut) + more
+		return "the string " + textsafe.QuoteShort(x)
 	case bool:
 		return fmt.Sprintf("a bool %t", x)
 	case []any:

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // mixedTrajectories returns n trajectories whose metadata values are of
@@ -178,7 +180,7 @@ func TestNotNumberValue(t *testing.T) {
 	}{
 		{"1.0", `the string "1.0"`},
 		{"\x1b[2J", `the string "\x1b[2J"`},
-		{long, `the string "` + long[:notNumberRunes] + `"...`},
+		{long, `the string "` + long[:textsafe.ShortRunes] + `"…`},
 		{true, "a bool true"},
 		{[]any{1.0}, "a list"},
 		{map[string]any{}, "a map"},
@@ -198,5 +200,24 @@ func TestNotNumberValue(t *testing.T) {
 	var notNumber *NotNumberError
 	if !errors.As(err, &notNumber) || notNumber.Value() != "a bool true" {
 		t.Errorf("a bool logged: %v", err)
+	}
+}
+
+// TestEvalReasonQuotesTextShort: the reason of an evaluation error
+// quotes a long text value it read as every message quotes a value from
+// the data (textsafe.QuoteShort): its first 40 characters, "…" after.
+func TestEvalReasonQuotesTextShort(t *testing.T) {
+	e, err := CompileExpression("x", "metadata.x * 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("é", 50)
+	_, err = e.Eval(&Trajectory{Metadata: map[string]any{"x": long}})
+	var evalErr *EvalError
+	if !errors.As(err, &evalErr) {
+		t.Fatalf("error %v, want an EvalError", err)
+	}
+	if got, want := evalErr.Reason(), `invalid operation: string * int (x = "`+strings.Repeat("é", 40)+`"…)`; got != want {
+		t.Errorf("reason %q, want %q", got, want)
 	}
 }

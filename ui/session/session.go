@@ -303,7 +303,7 @@ func (s *Session) EvalReason(t *scoring.Trajectory, cause string) string {
 	var invalid *scoring.InvalidError
 	var failed *scoring.EvalError
 	if err := scorer.Evaluate(t, make([]float64, len(scorer.Objectives()))); errors.As(err, &invalid) && invalid.Objective == objective && errors.As(err, &failed) {
-		return failed.Reason
+		return failed.Reason()
 	}
 	return ""
 }

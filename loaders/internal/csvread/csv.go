@@ -19,6 +19,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
@@ -282,7 +283,7 @@ var CellFields = [...]struct {
 			return err
 		}
 		if t.StepCount < 0 {
-			return fmt.Errorf("must be an integer >= 0, found %s", quoteCell(cell))
+			return fmt.Errorf("must be an integer >= 0, found %s", textsafe.QuoteShort(cell))
 		}
 		return nil
 	}},
@@ -299,7 +300,7 @@ var CellFields = [...]struct {
 		case "false", "0":
 			t.Done = false
 		default:
-			return fmt.Errorf("must be true, false, 1 or 0, found %s", quoteCell(cell))
+			return fmt.Errorf("must be true, false, 1 or 0, found %s", textsafe.QuoteShort(cell))
 		}
 		return nil
 	}},
@@ -325,7 +326,7 @@ func cellInteger(cell string, n *int64) error {
 	}
 	v, err := jsonscan.ParseInteger(s)
 	if err != nil {
-		return fmt.Errorf("%w, found %s", err, quoteCell(cell))
+		return fmt.Errorf("%w, found %s", err, textsafe.QuoteShort(cell))
 	}
 	*n = v
 	return nil
@@ -352,11 +353,6 @@ func cellMetadata(t *scoring.Trajectory, cell string) error {
 		t.Metadata[key] = m[key]
 	}
 	return nil
-}
-
-// quoteCell quotes a cell for messages.
-func quoteCell(cell string) string {
-	return strconv.Quote(jsonread.Shorten(cell))
 }
 
 // quoteJSON returns s as a JSON string, with <, > and & as they are.

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
-	"github.com/rewardlens/rewardlens/loaders/internal/jsonread"
 )
 
 // checkHeader fails when the first row of a CSV input is data rather than
@@ -34,7 +34,7 @@ func checkHeader(l *input.Loader, header []string, cr *csv.Reader) error {
 	if len(numbers) > 4 {
 		shown += ", ..."
 	}
-	msg := fmt.Sprintf("no header row: the first row holds numbers (%s), not column names; CSV input starts with a header such as id,group,accuracy", jsonread.Shorten(shown))
+	msg := fmt.Sprintf("no header row: the first row holds numbers (%s), not column names; CSV input starts with a header such as id,group,accuracy", textsafe.Shorten(shown))
 	return l.ErrorAt(line, col, msg)
 }
 

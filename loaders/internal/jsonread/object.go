@@ -12,6 +12,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/jsonscan"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders/internal/input"
 )
 
@@ -409,9 +410,9 @@ func (v jsonValue) String() string {
 	case v.raw[0] == '[':
 		return "an array"
 	case v.isNumber():
-		return Shorten(v.numberText())
+		return textsafe.Shorten(v.numberText())
 	}
-	return Shorten(string(v.raw))
+	return textsafe.Shorten(string(v.raw))
 }
 
 // describe describes raw JSON text, which may be empty, for messages.
@@ -420,19 +421,6 @@ func describe(raw []byte, rewritten bool) string {
 		return "nothing"
 	}
 	return jsonValue{raw: raw, rewritten: rewritten}.String()
-}
-
-// Shorten returns s cut to at most 40 bytes, at a rune boundary.
-func Shorten(s string) string {
-	const limit = 40
-	if len(s) <= limit {
-		return s
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }
 
 // interner shares the strings that repeat from line to line, so that a

@@ -72,11 +72,17 @@ func SyntheticSession(tb testing.TB, n int) *session.Session {
 // and b (metadata.a, metadata.b) and method grpo.
 func TextSession(t testing.TB, text string) *session.Session {
 	t.Helper()
+	return TextSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+}
+
+// TextSessionWith opens a session on text, JSONL records read as
+// run.jsonl, with cfg.
+func TextSessionWith(t testing.TB, text string, cfg engine.Config) *session.Session {
+	t.Helper()
 	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
 	s, err := session.Open("run.jsonl", cfg, res, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -612,28 +612,44 @@ func TestUndefinedWhy(t *testing.T) {
 	}
 }
 
-// TestVisitPreparedBesideB: a recompute that computes B's result (a
-// visit before B's result is held) prepares the comparison beside it
-// (PrepareJob), A's side ranked while B's result is computed; the refresh
-// on that result shows its points, and the ranking after, of B's side
-// only, ranks as from scratch.
-func TestVisitPreparedBesideB(t *testing.T) {
+// visitComputingB returns the tab on the sample, A absolute and B rloo,
+// as a visit finds it: A's result computed, B's not yet held.
+func visitComputingB(t *testing.T) (common.Tab, *session.Session, *compareTab) {
 	tab, s := uitest.SampleTab(t, New)
-	ct := tab.(*compareTab)
 	s.CompareMethod = engine.RLOO
 	s.Options.Method = engine.Absolute
 	s.Recompute()
+	return tab, s, tab.(*compareTab)
+}
+
+// prepareBesideB runs what a recompute that computes B's result runs
+// beside it (PrepareJob), asked by what the message names: B's result
+// computed, A's the session's as it is. It returns the comparison
+// prepared and B's result, not yet the session's.
+func prepareBesideB(t *testing.T, ct *compareTab, s *session.Session, asked string) (*prepared, *engine.Result) {
+	t.Helper()
 	bOpts, need := s.CompareNeeded(s.Options)
 	if !need {
 		t.Fatal("B's result is held before it was computed")
 	}
 	run := ct.PrepareJob()
 	if run == nil {
-		t.Fatal("a recompute computing B's result prepares nothing")
+		t.Fatalf("%s prepares nothing", asked)
 	}
 	p := ct.prepared
 	b := s.Evaluation.Compute(bOpts)
-	run(s.Result, func() *engine.Result { return b }) // the recompute of a visit reuses A's result
+	run(s.Result, func() *engine.Result { return b })
+	return p, b
+}
+
+// TestVisitPreparedBesideB: a recompute that computes B's result (a
+// visit before B's result is held) prepares the comparison beside it
+// (PrepareJob), A's side ranked while B's result is computed; the refresh
+// on that result shows its points, and the ranking after, of B's side
+// only, ranks as from scratch.
+func TestVisitPreparedBesideB(t *testing.T) {
+	tab, s, ct := visitComputingB(t)
+	p, b := prepareBesideB(t, ct, s, "a recompute computing B's result")
 	if p.b != b || p.v.toRank == nil || p.v.ranked {
 		t.Fatalf("the comparison prepared beside B's result is not with it (%v), or ranked already (%v)", p.b == b, p.v.ranked)
 	}
@@ -668,13 +684,7 @@ func TestChangeOfBKeepsASide(t *testing.T) {
 		t.Fatal("after a comparison the tab holds no side of A's result")
 	}
 	s.CompareMethod = engine.RLOO
-	run := ct.PrepareJob()
-	if run == nil {
-		t.Fatal("a change of B prepares nothing")
-	}
-	bOpts, _ := s.CompareNeeded(s.Options)
-	b := s.Evaluation.Compute(bOpts)
-	run(s.Result, func() *engine.Result { return b })
+	_, b := prepareBesideB(t, ct, s, "a change of B")
 	s.SetResult(s.Result, b)
 	uitest.Refresh(tab, s)
 	if ct.sides[0] != sideA {
@@ -691,18 +701,8 @@ func TestChangeOfBKeepsASide(t *testing.T) {
 // the refresh on that result, which waits for the new B's result, so
 // that the next recompute prepares its own.
 func TestPreparedTakenWhileBIsComputed(t *testing.T) {
-	tab, s := uitest.SampleTab(t, New)
-	ct := tab.(*compareTab)
-	s.CompareMethod = engine.RLOO
-	s.Options.Method = engine.Absolute
-	s.Recompute()
-	bOpts, _ := s.CompareNeeded(s.Options)
-	run := ct.PrepareJob()
-	if run == nil {
-		t.Fatal("a recompute computing B's result prepares nothing")
-	}
-	b := s.Evaluation.Compute(bOpts)
-	run(s.Result, func() *engine.Result { return b })
+	tab, s, ct := visitComputingB(t)
+	_, b := prepareBesideB(t, ct, s, "a recompute computing B's result")
 	s.CompareMethod = engine.GRPO // changed while the recompute ran
 	s.SetResult(s.Result, b)      // rloo's, not the session's B
 	tab.Update(common.SessionChangedMsg{})
