@@ -31,6 +31,9 @@ quartiles and max of each objective, of the scores and of the rewards (valid
 trajectories only), the objectives' Pearson correlation matrix, the number of
 fronts, the frontier size and frac_zero_std_groups.
 
+TRL logs reward_std and rewards/NAME/std as sample stds (n - 1): an std
+here times sqrt(count / (count - 1)) is TRL's.
+
 --health adds the trends (hypervolume, mean step_count...) and the health
 checks against the first --baseline batches, and exits with status 3 when
 one of them raises an ALERT.

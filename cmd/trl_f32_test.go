@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/stats"
 )
 
 // TestTRLFloat32Ties reads testdata/trl/f32_tie (README.md there): rewards
@@ -50,5 +53,52 @@ func TestTRLFloat32Ties(t *testing.T) {
 	recs, _ = computeList(t, "", "--score-precision", "float64", dir)
 	if r := recs[0].Reward; math.Abs(r) < 1e-6 || math.Abs(r) > 1e-3 {
 		t.Errorf("--score-precision float64: reward %v, want the float64 sums' small spread, normalised", r)
+	}
+}
+
+// TestStatsStdAgainstTRL: stats' std is the population std, and its help
+// says how to turn it into TRL's reward_std and rewards/NAME/std, sample
+// stds (nanstd): times sqrt(count / (count - 1)), checked on the scores
+// and an objective of testdata/trl/f32_tie against the sample std of the
+// values compute writes.
+func TestStatsStdAgainstTRL(t *testing.T) {
+	help, _, _ := run(t, "", "stats", "--help")
+	if !strings.Contains(help, "TRL logs reward_std and rewards/NAME/std as sample stds (n - 1): an std\nhere times sqrt(count / (count - 1)) is TRL's.") {
+		t.Errorf("stats --help does not say how its std compares with TRL's:\n%s", help)
+	}
+	dir := trlFixture("f32_tie")
+	out, errOut, code := run(t, "", "stats", "--format", "json", dir)
+	if code != 0 {
+		t.Fatalf("stats: status %d, stderr %s", code, errOut)
+	}
+	type summary struct {
+		Count int     `json:"count"`
+		Std   float64 `json:"std"`
+	}
+	var report struct {
+		Batches []struct {
+			Score      summary   `json:"score"`
+			Objectives []summary `json:"objectives"`
+		} `json:"batches"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Batches) != 1 || len(report.Batches[0].Objectives) != 2 {
+		t.Fatalf("stats JSON %v: %s", err, out)
+	}
+	recs, _ := computeList(t, "", dir)
+	var scores, style []float64
+	for _, r := range recs {
+		scores = append(scores, *r.Score)
+		style = append(style, *r.Objectives["style_reward"])
+	}
+	b := report.Batches[0]
+	for _, c := range []struct {
+		what   string
+		s      summary
+		values []float64
+	}{{"score", b.Score, scores}, {"style_reward", b.Objectives[0], style}} {
+		n := float64(c.s.Count)
+		if trl := c.s.Std * math.Sqrt(n/(n-1)); math.Abs(trl-stats.SampleStd(c.values)) > 1e-12 {
+			t.Errorf("%s: std %v times sqrt(n / (n - 1)) is %v, the sample std %v", c.what, c.s.Std, trl, stats.SampleStd(c.values))
+		}
 	}
 }
