@@ -288,13 +288,15 @@ func invalidCauses(counts map[string]int, at map[string]string, reason func(caus
 }
 
 // methodSettings are engine.MethodSettings, the settings the method
-// reads, each set only where it does.
+// reads, each set only where it does, and the score's precision when it
+// is float32, which every method's score is summed in.
 type methodSettings struct {
-	Normalize  *bool             `json:"normalize,omitempty"`
-	Scale      engine.Scale      `json:"scale,omitempty"`
-	Epsilon    *number           `json:"epsilon,omitempty"`
-	Std        engine.Std        `json:"std,omitempty"`
-	GroupOfOne engine.GroupOfOne `json:"group_of_one,omitempty"`
+	Normalize      *bool                 `json:"normalize,omitempty"`
+	Scale          engine.Scale          `json:"scale,omitempty"`
+	Epsilon        *number               `json:"epsilon,omitempty"`
+	Std            engine.Std            `json:"std,omitempty"`
+	GroupOfOne     engine.GroupOfOne     `json:"group_of_one,omitempty"`
+	ScorePrecision engine.ScorePrecision `json:"score_precision,omitempty"`
 }
 
 // methodSettingsOf returns the settings of o that o.Method reads.
@@ -305,11 +307,15 @@ func methodSettingsOf(o engine.Options) methodSettings {
 		eps := number(s.Epsilon)
 		m.Epsilon = &eps
 	}
+	if o.ScorePrecision == engine.ScoreFloat32 {
+		m.ScorePrecision = o.ScorePrecision
+	}
 	return m
 }
 
 // text lists the settings set, as the table's first line has them:
-// ", scale group, epsilon 1e-06, std sample, group of one score".
+// ", scale group, epsilon 1e-06, std sample, group of one score, score
+// float32".
 func (m methodSettings) text() string {
 	var b strings.Builder
 	if m.Normalize != nil {
@@ -323,6 +329,9 @@ func (m methodSettings) text() string {
 	}
 	if m.GroupOfOne != "" {
 		fmt.Fprintf(&b, ", group of one %s", m.GroupOfOne)
+	}
+	if m.ScorePrecision != "" {
+		fmt.Fprintf(&b, ", score %s", m.ScorePrecision)
 	}
 	return b.String()
 }

@@ -11,9 +11,10 @@ import (
 
 // TestTRLFloat32Ties reads testdata/trl/f32_tie (README.md there): rewards
 // that TRL's float32 sum makes equal are equal, as the TRL layout sums the
-// score in float32. The tied group has zero spread (frac_zero_std_groups
-// 0.5, TRL's frac_reward_zero_std; one dead-signal group), its rewards are
-// 0 and its score the float32 0.7, and every reward is TRL's advantage;
+// score in float32, as stats' settings (table and JSON) and the "read as"
+// line say. The tied group has zero spread (frac_zero_std_groups 0.5,
+// TRL's frac_reward_zero_std; one dead-signal group), its rewards are 0
+// and its score the float32 0.7, and every reward is TRL's advantage;
 // with --score-precision float64 the group has spread, as before.
 func TestTRLFloat32Ties(t *testing.T) {
 	dir := trlFixture("f32_tie")
@@ -21,10 +22,13 @@ func TestTRLFloat32Ties(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stats: status %d, stderr %s", code, errOut)
 	}
-	for _, want := range []string{"frac_zero_std_groups 0.5000", "dead signal: 1 zero-spread group", "; method grpo, score in float32\n"} {
+	for _, want := range []string{"group of one zero, score float32\n", "frac_zero_std_groups 0.5000", "dead signal: 1 zero-spread group", "; method grpo, score in float32\n"} {
 		if !strings.Contains(out+errOut, want) {
 			t.Errorf("stats does not say %q:\n%s%s", want, errOut, out)
 		}
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", dir); !strings.Contains(out, `"score_precision": "float32"`) {
+		t.Errorf("stats JSON does not say the score is summed in float32:\n%s", out)
 	}
 	recs, _ := computeList(t, "", dir)
 	if len(recs) != 8 {
@@ -47,7 +51,7 @@ func TestTRLFloat32Ties(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("stats --score-precision float64: status %d, stderr %s", code, errOut)
 	}
-	if !strings.Contains(out, "frac_zero_std_groups 0.0000") || strings.Contains(errOut, "score in float32") {
+	if !strings.Contains(out, "frac_zero_std_groups 0.0000") || strings.Contains(errOut, "score in float32") || strings.Contains(out, "float32") {
 		t.Errorf("stats --score-precision float64:\n%s%s", errOut, out)
 	}
 	recs, _ = computeList(t, "", "--score-precision", "float64", dir)
@@ -84,6 +88,7 @@ func TestStatsStdAgainstTRL(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Batches) != 1 || len(report.Batches[0].Objectives) != 2 {
 		t.Fatalf("stats JSON %v: %s", err, out)
 	}
+
 	recs, _ := computeList(t, "", dir)
 	var scores, style []float64
 	for _, r := range recs {
