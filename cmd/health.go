@@ -125,9 +125,9 @@ type trendJSON struct {
 }
 
 // report runs the health checks on res, or returns nil without --health;
-// capped says --max-rows stopped the reading (health.Config.Capped);
+// rowCap is what --max-rows did to the reading (health.Config.RowCap);
 // addDead, when not nil, adds the dead signal to the trends first.
-func (h *healthFlags) report(res *engine.Result, capped bool, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
+func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, addDead func(*engine.Result, []diagnose.Trend)) (*healthReport, error) {
 	if !h.health {
 		return nil, nil
 	}
@@ -135,7 +135,7 @@ func (h *healthFlags) report(res *engine.Result, capped bool, addDead func(*engi
 	if err != nil {
 		return nil, err
 	}
-	cfg.Capped = capped
+	cfg.RowCap = rowCap
 	if ref == nil {
 		ref = diagnose.DefaultHVRef(res)
 	}

@@ -31,9 +31,9 @@ type prepared struct {
 	inferred string // the objectives inferred, to say (newComputer)
 	ev       *engine.Evaluation
 	ids      idList
-	// capped says --max-rows stopped the reading: the last group read
-	// may lack members (agreement.CutGroupNotes).
-	capped bool
+	// rowCap is what --max-rows did to the reading: the last group read
+	// may lack members (agreement.CutGroupOf).
+	rowCap scoring.RowCap
 	// duplicates delivers the warning about repeated IDs ("" if none),
 	// worked out while the rewards are computed.
 	duplicates <-chan string
@@ -143,7 +143,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	if w := res.Evaluation.InfeasibleWarning(); w != "" {
 		fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 	}
-	for _, note := range agreement.CutGroupNotes(p.check, res, p.capped) {
+	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.rowCap)) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
 	if warn := layouts.Warnings(p.cfg); warn != nil {
@@ -275,7 +275,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	}
 	if data.Capped {
 		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
-		p.capped = true
+		p.rowCap = data.RowCap()
 	}
 	if cerr != nil {
 		return nil, cerr

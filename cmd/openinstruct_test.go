@@ -505,7 +505,7 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 		t.Errorf("status %d: %s%s", code, out, errOut)
 	}
 	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "6", "--scale", "none", dir)
-	if want := `trainer_agreement  4 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 4): these rewards are not the advantages the trainer trained on; the 2 rows of the group --max-rows cut (step 1, group "1") not graded` + "\n"; code != exitHealthAlert || !strings.Contains(out, want) {
+	if want := `trainer_agreement  4 of 4 rows differ from the logged advantage by more than 0.0001 (max |diff| 4): these rewards are not the advantages the trainer trained on; the 2 rows of the group --max-rows cut (step 1, group "1", 2 of its rows read) not graded` + "\n"; code != exitHealthAlert || !strings.Contains(out, want) {
 		t.Errorf("--scale none: status %d, stdout lacks %q: %s%s", code, want, out, errOut)
 	}
 	out, errOut, code = run(t, "", "stats", "--health", "--max-rows", "6", "--scope", "batch", "--scale", "none", dir)
@@ -526,22 +526,22 @@ func TestStatsHealthMaxRowsCutGroup(t *testing.T) {
 }
 
 // TestStatsHealthMaxRowsOnlyGroupRead: --max-rows 13 stops one row into
-// step 2, whose only group read (0) nothing shows whole: the health
-// checks leave it out as the group --max-rows cut (no check grades that
-// step: exit 0), and the warnings, stats' and compute's, say it may have
-// been cut. Stopped at the end of step 1 (12), its last group is as large
-// as the others and nothing is said of it; so in verl's dump stopped one
-// row into step 2.
+// step 2, whose only group read (0) the first row not read continues:
+// the health checks leave it out as the group --max-rows cut (no check
+// grades that step: exit 0), and the warnings, stats' and compute's, say
+// it was cut, not that it may have been. Stopped at the end of step 1
+// (12), the first row not read is step 2's and nothing is said of step
+// 1's last group; so in verl's dump stopped one row into step 2.
 func TestStatsHealthMaxRowsOnlyGroupRead(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "centered")
-	const may = `the group --max-rows may have cut (step 2, group "0", the only group read of its step)`
+	const cut = `the group --max-rows cut (step 2, group "0", 1 of its rows read)`
 	out, errOut, code := run(t, "", "stats", "--health", "--max-rows", "13", dir)
 	if strings.Contains(out, "step 2  ") || code != 0 {
-		t.Errorf("status %d: step 2, the group %s alone, graded: %s%s", code, may, out, errOut)
+		t.Errorf("status %d: step 2, the group %s alone, graded: %s%s", code, cut, out, errOut)
 	}
 	for _, cmd := range []string{"stats", "compute"} {
 		_, errOut, _ := run(t, "", cmd, "--max-rows", "13", dir)
-		if want := "1 of 13 rows differs from the logged advantage by more than 0.0001, all in " + may; !strings.Contains(errOut, want) {
+		if want := "1 of 13 rows differs from the logged advantage by more than 0.0001, all in " + cut; !strings.Contains(errOut, want) {
 			t.Errorf("%s: stderr lacks %q: %s", cmd, want, errOut)
 		}
 	}
@@ -578,12 +578,20 @@ func TestStatsBatchAgreementMaxRowsCutGroup(t *testing.T) {
 
 // TestMaxRowsCutGroupNotUnequal: --max-rows 10 stops two rows into step
 // 1's third group, whose others have 4: the warning of groups of unequal
-// size, stats' and compute's, leaves it out, and so goes.
+// size, stats' and compute's, leaves it out, and so goes; under scope
+// batch too, as the warning checks the trainer's groups whatever the
+// scope.
 func TestMaxRowsCutGroupNotUnequal(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "standard")
 	for _, cmd := range []string{"stats", "compute"} {
+		for _, scope := range []string{"group", "batch"} {
+			_, errOut, _ := run(t, "", cmd, "--max-rows", "10", "--scope", scope, dir)
+			if strings.Contains(errOut, "unequal size") {
+				t.Errorf("%s, scope %s: stderr: %s", cmd, scope, errOut)
+			}
+		}
 		_, errOut, _ := run(t, "", cmd, "--max-rows", "10", dir)
-		if strings.Contains(errOut, "unequal size") || !strings.Contains(errOut, "the group --max-rows cut (step 1, group \"2\"") {
+		if !strings.Contains(errOut, "the group --max-rows cut (step 1, group \"2\"") {
 			t.Errorf("%s: stderr: %s", cmd, errOut)
 		}
 	}

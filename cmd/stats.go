@@ -12,6 +12,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/output"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -72,7 +73,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 			if err != nil {
 				return err
 			}
-			report := newStatsReport(res, p.check.Logged, p.capped)
+			report := newStatsReport(res, p.check.Logged, p.rowCap)
 			report.InvalidAt = p.invalidWhere(res.Evaluation)
 			report.invalidReason = res.Evaluation.EvalReason
 			report.InvalidCauses = invalidCauses(report.Invalid, report.InvalidAt, report.invalidReason)
@@ -84,7 +85,7 @@ of that step; JSON lines with --format json) until interrupted.`,
 				// an objective.
 				health.task = p.columns.TaskName
 			}
-			if report.Health, err = health.report(res, p.capped, healthDeadSignal(p)); err != nil {
+			if report.Health, err = health.report(res, p.rowCap, healthDeadSignal(p)); err != nil {
 				return err
 			}
 			err = writeOutput(cmd.Context(), out, args, stdio.Stdout, func(w io.Writer) error {
@@ -336,7 +337,7 @@ func (m methodSettings) text() string {
 	return b.String()
 }
 
-func newStatsReport(res *engine.Result, match *agreement.Match, capped bool) statsReport {
+func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.RowCap) statsReport {
 	r := statsReport{
 		Method:         res.Options.Method,
 		Scope:          res.Options.Scope,
@@ -385,7 +386,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match, capped bool) sta
 		b.Logged = newLoggedJSON(res, &res.Ranking.Batches[len(r.Batches)])
 		b.Agreement = newAgreementJSON(match, st.Step)
 		if b.Agreement != nil { // its warning said of the group --max-rows cut, as on stderr
-			b.Agreement.Warning = agreement.CutGroupBatchWarning(b.Agreement.Warning, res, capped, st.Step)
+			b.Agreement.Warning = agreement.CutGroupBatchWarning(b.Agreement.Warning, res, rowCap, st.Step)
 		}
 		r.Batches = append(r.Batches, b)
 	}

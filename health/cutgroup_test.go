@@ -31,7 +31,11 @@ func cutRun(t *testing.T, capped bool, last ...[]float64) []Finding {
 	res, _ := evaluateX(t, ts)
 	trends := diagnose.Trends(res, nil)
 	diagnose.AddDeadSignal(res, trends, res.Scores, 1.5)
-	return Findings(res, trends, Config{Capped: capped})
+	var cfg Config
+	if capped {
+		cfg.RowCap = scoring.CappedUntold // guessed from the sizes
+	}
+	return Findings(res, trends, cfg)
 }
 
 // messages returns the messages of the findings of check.
@@ -70,9 +74,9 @@ func TestHealthLeavesOutTheCutGroupCounts(t *testing.T) {
 		capped                   bool
 		zero, collapse, dead, in string
 	}{
-		{true, "2 of 3 groups have all-equal scores (no GRPO signal); the group --max-rows cut (step 3, group \"k\") left out",
-			"score std within groups 0.167, 17% of the baseline's 1; the group --max-rows cut (step 3, group \"k\") left out",
-			"; the group --max-rows cut (step 3, group \"k\") counted", "3 of 4 groups all pass or all fail"},
+		{true, "2 of 3 groups have all-equal scores (no GRPO signal); the group --max-rows cut (step 3, group \"k\", 1 of its rows read) left out",
+			"score std within groups 0.167, 17% of the baseline's 1; the group --max-rows cut (step 3, group \"k\", 1 of its rows read) left out",
+			"; the group --max-rows cut (step 3, group \"k\", 1 of its rows read) counted", "3 of 4 groups all pass or all fail"},
 		{false, "3 of 4 groups have all-equal scores (no GRPO signal)", "score std within groups 0.125, 12% of the baseline's 1", "", "3 of 4 groups all pass or all fail"},
 	} {
 		got := cutRun(t, c.capped, []float64{1, 2}, []float64{1, 1}, []float64{1, 1})
@@ -111,5 +115,36 @@ func TestHealthLeavesOutTheOnlyGroupRead(t *testing.T) {
 	got := cutRun(t, true, []float64{1})
 	if zero := messages(got, CheckZeroSpread); len(zero) != 1 || !strings.HasPrefix(zero[0], "2 of 2 groups have all-equal scores") || strings.Contains(zero[0], "--max-rows") {
 		t.Errorf("k as large as a: zero_spread %q, want 2 of 2 groups, no --max-rows", zero)
+	}
+}
+
+// TestHealthBaselineLeavesOutTheOnlyGroupRead: read in the order steps
+// 1-4 then 0, --max-rows stops one row into step 0, whose only group it
+// holds: that step, first of the baseline, is left out of it as it is
+// graded by no check. Its one row of 1000 steps would make the baseline's
+// mean step count 340 and hide the drift of step 4 (20 steps against 10);
+// read whole, step 0 is in the baseline.
+func TestHealthBaselineLeavesOutTheOnlyGroupRead(t *testing.T) {
+	var ts []scoring.Trajectory
+	add := func(step int64, group string, steps int64, xs ...float64) {
+		for _, x := range xs {
+			ts = append(ts, scoring.Trajectory{Batch: step, Group: group, Done: true, StepCount: steps, Metadata: map[string]any{"x": x}})
+		}
+	}
+	for step := range int64(4) {
+		add(step+1, "a", 10+10*(step/3), 1, 3)
+	}
+	add(0, "k", 1000, 2)
+	res, _ := evaluateX(t, ts)
+	trends := diagnose.Trends(res, nil)
+	for _, capped := range []bool{true, false} {
+		var cfg Config
+		if capped {
+			cfg.RowCap = scoring.CappedInGroup
+		}
+		drift := slices.ContainsFunc(Findings(res, trends, cfg), func(f Finding) bool { return f.Check == CheckLengthDrift && f.Step == 4 })
+		if drift != capped {
+			t.Errorf("capped %v: length_drift at step 4 %v, want %v", capped, drift, capped)
+		}
 	}
 }

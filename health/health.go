@@ -40,11 +40,12 @@ type Config struct {
 	// DeadSignal and PhantomSignal are the thresholds of dead_signal and
 	// phantom_signal (zero: DefaultDeadSignal, DefaultPhantomSignal).
 	DeadSignal, PhantomSignal Thresholds
-	// Capped says the reading stopped at a number of rows (--max-rows):
+	// RowCap says whether the reading stopped at a number of rows
+	// (--max-rows), and what the first row not read told:
 	// trainer_agreement, zero_spread and variance_collapse leave out the
 	// group the cap cut (agreement.CutGroupOf), whose rewards no trainer
 	// computed; dead_signal and phantom_signal say they count it.
-	Capped bool
+	RowCap scoring.RowCap
 }
 
 // Validate reports a name that is not one of the objectives. Findings skips
@@ -166,15 +167,16 @@ type Finding struct {
 //     advantage whose reward differs from it (agreement.CompareLogged)
 //     above 0, 0.1, when the evaluation has logged advantages and the
 //     method computes a trainer's advantage (grpo, gdpo, rloo): the
-//     rewards here are not what the trainer trained on. With cfg.Capped,
-//     the rows of the group the cap cut (agreement.CutGroupOf) are not
-//     graded: its rewards are computed without its rows not read.
+//     rewards here are not what the trainer trained on. When cfg.RowCap
+//     is capped, the rows of the group the cap cut (agreement.CutGroupOf)
+//     are not graded: its rewards are computed without its rows not read.
 //
-// With cfg.Capped, zero_spread and variance_collapse count the groups of
-// the batch the cap cut without that group too (leaveOutCutGroup), and
-// say so; dead_signal and phantom_signal, whose counts come summed over
-// the batch (diagnose.DeadSignal) with no task metric to take that
-// group's out, say they count it.
+// When cfg.RowCap is capped, zero_spread and variance_collapse count the
+// groups of the batch the cap cut without that group too
+// (leaveOutCutGroup), and say so; dead_signal and phantom_signal, whose
+// counts come summed over the batch (diagnose.DeadSignal) with no task
+// metric to take that group's out, say they count it; a batch that holds
+// that group alone is graded by no check and left out of the baseline.
 func Findings(res *engine.Result, trends []diagnose.Trend, cfg Config) []Finding {
 	h := newHealthRun(res, trends, cfg)
 	type key struct {
@@ -211,10 +213,9 @@ type healthRun struct {
 	// baseline mean of each objective's correlation with it.
 	task     int
 	baseCorr []float64
-	// cut is the group the cap on the rows read cut (Config.Capped), if
-	// hasCut.
-	cut    agreement.CutGroup
-	hasCut bool
+	// cut is the group the cap on the rows read cut (Config.RowCap), nil
+	// for none.
+	cut *agreement.CutGroup
 }
 
 // leaveOutCutGroup replaces the trend point of the batch the cap cut
@@ -225,11 +226,11 @@ type healthRun struct {
 // (a group of one always); no trainer's batch held it. h.trends is then
 // a copy of the trends given.
 func (h *healthRun) leaveOutCutGroup() {
-	if !h.hasCut {
+	if h.cut == nil {
 		return
 	}
-	ti := slices.IndexFunc(h.trends, func(t diagnose.Trend) bool { return t.Step == h.cut.Step })
-	if ti < 0 {
+	ti, found := slices.BinarySearchFunc(h.trends, h.cut.Step, func(t diagnose.Trend, step int64) int { return cmp.Compare(t.Step, step) })
+	if !found {
 		return
 	}
 	b := &h.res.Ranking.Batches[h.cut.Batch]
@@ -260,21 +261,21 @@ func (h *healthRun) leaveOutCutGroup() {
 // other: every statistic of it is of that group's rows alone, perhaps a
 // few of it, which no check grades.
 func (h *healthRun) onlyCut(t *diagnose.Trend) bool {
-	return h.hasCut && t.Step == h.cut.Step && len(h.res.Ranking.Batches[h.cut.Batch].Groups) == 1
+	return h.cut != nil && t.Step == h.cut.Step && len(h.res.Ranking.Batches[h.cut.Batch].Groups) == 1
 }
 
 // cutNote is what the message of a check that counts groups adds on the
 // trend point of the batch the cap cut (h.cut): that group left out, or
 // counted ("" on the other points).
 func (h *healthRun) cutNote(t *diagnose.Trend, counted bool) string {
-	if !h.hasCut || t.Step != h.cut.Step {
+	if h.cut == nil || t.Step != h.cut.Step {
 		return ""
 	}
 	how := "left out"
 	if counted {
 		how = "counted"
 	}
-	return "; " + h.cut.Name(false) + " " + how
+	return "; " + h.cut.Name() + " " + how
 }
 
 func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *healthRun {
@@ -284,10 +285,13 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	}
 	h := &healthRun{res: res, trends: trends, cfg: cfg, base: min(n, len(trends))}
 	if res != nil {
-		h.cut, h.hasCut = agreement.CutGroupOf(res, cfg.Capped)
+		// Under scope batch, no comparison group is cut short.
+		if c := agreement.CutGroupOf(res, cfg.RowCap); c != nil && c.Compared {
+			h.cut = c
+		}
 	}
 	h.leaveOutCutGroup()
-	baseline := h.trends[:h.base]
+	baseline := h.baseline()
 	h.baseGroupStd = meanOver(baseline, func(t *diagnose.Trend) float64 { return t.ScoreGroupStd })
 	h.setLength(cfg.LengthObjective)
 	h.task = 0
@@ -307,6 +311,18 @@ func newHealthRun(res *engine.Result, trends []diagnose.Trend, cfg Config) *heal
 	return h
 }
 
+// baseline returns the trend points of the baseline, h.trends[:h.base],
+// but a batch that holds the group the cap cut alone (onlyCut): its
+// statistics are of that group's rows alone, perhaps a few of it, which
+// no check grades nor compares with.
+func (h *healthRun) baseline() []diagnose.Trend {
+	baseline := h.trends[:h.base]
+	if i := slices.IndexFunc(baseline, func(t diagnose.Trend) bool { return h.onlyCut(&t) }); i >= 0 {
+		return slices.Delete(slices.Clone(baseline), i, i+1)
+	}
+	return baseline
+}
+
 // setLength picks the drift check's series and its baseline.
 func (h *healthRun) setLength(name string) {
 	switch k := objectiveIndex(h.res.Objectives, name); {
@@ -318,8 +334,9 @@ func (h *healthRun) setLength(name string) {
 		return
 	}
 	var x []float64
-	for i := range h.trends[:h.base] {
-		if v := h.length(&h.trends[i]); !math.IsNaN(v) {
+	baseline := h.baseline()
+	for i := range baseline {
+		if v := h.length(&baseline[i]); !math.IsNaN(v) {
 			x = append(x, v)
 		}
 	}
@@ -463,12 +480,13 @@ func (h *healthRun) trainerAgreement(t *diagnose.Trend) (Finding, bool) {
 	default:
 		return Finding{}, false
 	}
-	b := slices.IndexFunc(h.res.Ranking.Batches, func(b engine.Batch) bool { return b.Step == t.Step })
-	if b < 0 {
+	// The batches are in ascending step order: a search, not a scan per step.
+	b, found := slices.BinarySearchFunc(h.res.Ranking.Batches, t.Step, func(b engine.Batch, step int64) int { return cmp.Compare(b.Step, step) })
+	if !found {
 		return Finding{}, false
 	}
 	batch, notGraded := &h.res.Ranking.Batches[b], ""
-	if h.hasCut && h.cut.Batch == b {
+	if h.cut != nil && h.cut.Batch == b {
 		batch, notGraded = h.withoutCut(batch)
 	}
 	c, _ := agreement.CompareLogged(h.res, batch)
@@ -493,7 +511,7 @@ func (h *healthRun) withoutCut(batch *engine.Batch) (*engine.Batch, string) {
 	if c.Rows == 0 {
 		return &kept, ""
 	}
-	return &kept, fmt.Sprintf("; the %d %s of %s not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Name(false))
+	return &kept, fmt.Sprintf("; the %d %s of %s not graded", c.Rows, english.Plural(c.Rows, "row"), h.cut.Name())
 }
 
 // The thresholds of invalid_fraction: the fraction of a batch's

@@ -113,6 +113,10 @@ type Result struct {
 	// Capped reports that the reading stopped at Options.MaxRows: the rest
 	// of the inputs was not read.
 	Capped bool
+	// capNext is, when Capped, what the first trajectory not read (the
+	// reading goes one past the cap) told of the last read:
+	// scoring.CappedInGroup or CappedBetweenGroups (see RowCap).
+	capNext scoring.RowCap
 	// Unfinished are the newest files of the directories given that were
 	// read in part or not at all, as their run is still writing them
 	// (see Load), or, following, the Parquet files without their footer
@@ -124,6 +128,22 @@ type Result struct {
 	// picked are the arrays the picked values of Trajectories are in, when
 	// recycled (a followed file's growth, Update.Recycle).
 	picked [][]scoring.PickedValue
+}
+
+// RowCap returns what the cap on the rows read (Options.MaxRows) did to
+// the last group read: scoring.Uncapped when not Capped; else, from Load
+// and Stream, whether the first trajectory not read had the Batch and
+// Group of the last read (scoring.CappedInGroup) or not
+// (CappedBetweenGroups), as they read one trajectory past the cap in
+// every format; scoring.CappedUntold for a Result made otherwise.
+func (r *Result) RowCap() scoring.RowCap {
+	switch {
+	case !r.Capped:
+		return scoring.Uncapped
+	case r.capNext == scoring.Uncapped:
+		return scoring.CappedUntold
+	}
+	return r.capNext
 }
 
 // resultOf returns what a loader read as a Result.
@@ -196,7 +216,7 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	total := &Result{}
 	var kept []scoring.Trajectory // Load's, when capped
 	if opts.MaxRows > 0 {
-		each = capRows(opts.MaxRows, each, &kept)
+		each = capRows(opts.MaxRows, each, &kept, &total.capNext)
 		opts.rowLimit = opts.MaxRows + 1
 	}
 	progress := newProgress(paths, opts.Progress)
@@ -271,10 +291,12 @@ func CappedWarning(n int) string {
 var errRowsCapped = errors.New("rows capped")
 
 // capRows returns each, handed at most max trajectories in all, and
-// stopping the reading with errRowsCapped once one more comes. A nil each
-// (Load) keeps copies of them in *kept, their maps their own: the reading
-// streams, to stop as soon as the cap is reached.
-func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory) func([]scoring.Trajectory) error {
+// stopping the reading with errRowsCapped once one more comes, which
+// sets *next: whether it has the Batch and Group of the last handed
+// (scoring.CappedInGroup, CappedBetweenGroups). A nil each (Load) keeps
+// copies of them in *kept, their maps their own: the reading streams, to
+// stop as soon as the cap is reached.
+func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory, next *scoring.RowCap) func([]scoring.Trajectory) error {
 	if each == nil {
 		*kept = []scoring.Trajectory{}
 		each = func(ts []scoring.Trajectory) error {
@@ -286,10 +308,23 @@ func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Tra
 		}
 	}
 	left := max
+	// The last trajectory handed's, kept as values: each's slice is reused.
+	var lastBatch int64
+	var lastGroup string
 	return func(ts []scoring.Trajectory) error {
 		if len(ts) <= left {
 			left -= len(ts)
+			if len(ts) > 0 {
+				lastBatch, lastGroup = ts[len(ts)-1].Batch, ts[len(ts)-1].Group
+			}
 			return each(ts)
+		}
+		if left > 0 {
+			lastBatch, lastGroup = ts[left-1].Batch, ts[left-1].Group
+		}
+		*next = scoring.CappedBetweenGroups
+		if ts[left].Batch == lastBatch && ts[left].Group == lastGroup {
+			*next = scoring.CappedInGroup
 		}
 		if left > 0 {
 			if err := each(ts[:left]); err != nil {

@@ -1,12 +1,16 @@
 package loaders
 
 import (
-	"github.com/rewardlens/rewardlens/engine/scoring"
-
+	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // longLineInput is three JSONL records, the second a line of n bytes
@@ -157,4 +161,74 @@ func TestMaxRows(t *testing.T) {
 			t.Errorf("Stream, max %d: %v, capped %v, %v; want %v, %v", c.max, got, res.Capped, err, c.want, c.capped)
 		}
 	}
+}
+
+// TestMaxRowsTellsTheCutGroup: a reading that MaxRows stops tells whether
+// the first row not read has the batch and group of the last read (the
+// cap cut that group) or not, in each format, from a file, standard input
+// and across two files; read whole, it is not capped.
+func TestMaxRowsTellsTheCutGroup(t *testing.T) {
+	// Step 0: a a b b; step 1: b b.
+	rows := []flatRow{{Batch: 0, Group: "a"}, {Batch: 0, Group: "a"}, {Batch: 0, Group: "b"}, {Batch: 0, Group: "b"}, {Batch: 1, Group: "b"}, {Batch: 1, Group: "b"}}
+	var jsonl, csv strings.Builder
+	csv.WriteString("batch,group\n")
+	for _, r := range rows {
+		fmt.Fprintf(&jsonl, `{"batch":%d,"group":%q}`+"\n", r.Batch, r.Group)
+		fmt.Fprintf(&csv, "%d,%s\n", r.Batch, r.Group)
+	}
+	array := "[" + strings.Join(strings.Split(strings.TrimSpace(jsonl.String()), "\n"), ",") + "]"
+	dir := t.TempDir()
+	inputs := map[Format]string{
+		"jsonl":   writeFile(t, dir, "run.jsonl", []byte(jsonl.String())),
+		"json":    writeFile(t, dir, "run.json", []byte(array)),
+		"csv":     writeFile(t, dir, "run.csv", []byte(csv.String())),
+		"parquet": writeParquet(t, "run.parquet", rows, parquet.MaxRowsPerRowGroup(3)),
+	}
+	want := map[int]scoring.RowCap{
+		1: scoring.CappedInGroup, 2: scoring.CappedBetweenGroups, 3: scoring.CappedInGroup,
+		4: scoring.CappedBetweenGroups, 5: scoring.CappedInGroup, 6: scoring.Uncapped,
+	}
+	for format, path := range inputs {
+		for max, w := range want {
+			res, err := Load([]string{path}, Options{MaxRows: max})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.RowCap(); got != w {
+				t.Errorf("%s, max %d: RowCap %d, want %d", format, max, got, w)
+			}
+			res, err = Stream([]string{"-"}, Options{MaxRows: max, Format: format, Stdin: strings.NewReader(readText(t, path))}, func([]scoring.Trajectory) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.RowCap(); got != w {
+				t.Errorf("%s on standard input, max %d: RowCap %d, want %d", format, max, got, w)
+			}
+		}
+	}
+	// Two files: the second's first row continues the first's last group,
+	// or starts another.
+	first := writeFile(t, dir, "0.jsonl", []byte(`{"batch":0,"group":"a"}`+"\n"))
+	for next, w := range map[string]scoring.RowCap{"a": scoring.CappedInGroup, "b": scoring.CappedBetweenGroups} {
+		second := writeFile(t, dir, "1-"+next+".jsonl", []byte(fmt.Sprintf(`{"batch":0,"group":%q}`+"\n", next)))
+		res, err := Load([]string{first, second}, Options{MaxRows: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.RowCap(); got != w {
+			t.Errorf("next file's group %q: RowCap %d, want %d", next, got, w)
+		}
+	}
+	if got := (&Result{Capped: true}).RowCap(); got != scoring.CappedUntold {
+		t.Errorf("a Result made capped: RowCap %d, want CappedUntold", got)
+	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -116,6 +116,11 @@ func (m *Model) Init() tea.Cmd {
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	model, cmd := m.update(msg)
+	// A notice of what is selected goes once the selection moved, by a
+	// key or by new data.
+	if m.status.DropUntrue() {
+		m.frameValid = false
+	}
 	if m.live != nil {
 		cmd = tea.Batch(cmd, m.releaseDetail())
 	}
@@ -140,6 +145,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)
 	case common.NoticeMsg:
+		if msg.Holds != nil {
+			return m, m.status.SetInfoWhile(msg.Text, msg.Holds)
+		}
 		return m, m.status.SetInfo(msg.Text)
 	case common.ShowBatchMsg:
 		cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
@@ -460,6 +468,21 @@ func (m *Model) updateTab(i int, msg tea.Msg) tea.Cmd {
 	c, cmd := m.tabs[i].Update(msg)
 	m.tabs[i] = c.(common.Tab)
 	return tea.Batch(cmd, m.takeJob(i))
+}
+
+// applyEarlyKeys applies, in order, the keys pressed on the loading screen
+// that choose a tab or a method, as if pressed on the first frame; the
+// others acted on a screen the user did not see, and are dropped.
+func (m *Model) applyEarlyKeys(keys []tea.KeyPressMsg) tea.Cmd {
+	k := &m.keys
+	var cmds []tea.Cmd
+	for _, msg := range keys {
+		if key.Matches(msg, k.Tab, k.NextTab, k.PrevTab, k.NextMethod, k.PrevMethod) {
+			_, cmd := m.Update(msg)
+			cmds = append(cmds, cmd)
+		}
+	}
+	return tea.Batch(cmds...)
 }
 
 // selectTab makes tab i active, bringing it up to date with the session,

@@ -54,6 +54,11 @@ func TestFindSaysTheMove(t *testing.T) {
 	if v := screen(m); !strings.Contains(v, `no trajectory matches "nosuchid" in any batch`) {
 		t.Errorf("the filter nosuchid does not say it matches nothing:\n%s", v)
 	}
+	// The filter cleared, the notice of it goes.
+	press(m, "esc")
+	if v := screen(m); strings.Contains(v, "nosuchid") {
+		t.Errorf("the filter nosuchid cleared, the status line still speaks of it:\n%s", v)
+	}
 }
 
 // TestGroupsFilterSaysWhereElse: a Groups filter that lists no group of
@@ -71,6 +76,11 @@ func TestGroupsFilterSaysWhereElse(t *testing.T) {
 	pressFinding(t, m, "nosuchid")
 	if v := screen(m); !strings.Contains(v, `no group of this batch matches "nosuchid" (ids, group keys, prompts, sources)`) || strings.Contains(v, "in any batch") {
 		t.Errorf("the Groups filter nosuchid does not say this batch has no match, or claims more:\n%s", v)
+	}
+	// Another batch shown, "this batch" is no longer the one meant.
+	press(m, "]")
+	if v := screen(m); strings.Contains(v, "no group of this batch matches") {
+		t.Errorf("the next batch shown, the status line still speaks of the last:\n%s", v)
 	}
 }
 

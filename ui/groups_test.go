@@ -9,6 +9,8 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -39,5 +41,26 @@ func TestGroupsLongPrompt(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("the group does not show %q:\n%s", want, v)
 		}
+	}
+}
+
+// TestCompareOpensTheGroupRead: o on the Compare tab opens the selected
+// trajectory's group on the Groups tab, in the batch shown, its
+// completions read (off the event loop: the root takes the read).
+func TestCompareOpensTheGroupRead(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	_, cmd := m.Update(uitest.KeyPress("o"))
+	if cmd == nil {
+		t.Fatal("o on the Compare tab asked for nothing")
+	}
+	msg, ok := cmd().(common.ShowGroupMsg)
+	if !ok {
+		t.Fatalf("o asked for %T", cmd())
+	}
+	m.Update(msg)
+	settle(m)
+	if v := screen(m); m.tabs[m.active].Title() != "Groups" || !strings.Contains(v, "esc back") || strings.Contains(v, "reading…") {
+		t.Errorf("o did not open the group with its completions read:\n%s", v)
 	}
 }

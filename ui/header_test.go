@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -155,6 +156,27 @@ func TestGoldenHeader(t *testing.T) {
 				}
 				lines := strings.Split(screen(m), "\n")
 				fmt.Fprintf(&sb, "%d columns, constraints %q, batch %d:\n%s\n%s\n\n", width, constraints, batch, lines[0], lines[1])
+			}
+		}
+	}
+	golden.RequireEqual(t, sb.String())
+}
+
+// TestGoldenHeaderWidths: the header and the tab bar at 80, 100, 120,
+// 140 and 200 columns, with a short and a long method name (rloo, which
+// has no normalisation, and pareto-crowding) and a short and a long
+// source: the shortening's one rule (header.View), which the method
+// changes nothing of but its own field.
+func TestGoldenHeaderWidths(t *testing.T) {
+	var sb strings.Builder
+	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		for _, method := range []engine.Method{engine.RLOO, engine.ParetoCrowding} {
+			for _, width := range []int{80, 100, 120, 140, 200} {
+				m := newTestModel(t, width, 24)
+				m.Session().Source = source
+				setMethod(t, m, method)
+				lines := strings.Split(screen(m), "\n")
+				fmt.Fprintf(&sb, "%d columns, %s, source %s:\n%s\n%s\n\n", width, method, source, lines[0], lines[1])
 			}
 		}
 	}

@@ -32,6 +32,10 @@ type loadingModel struct {
 	read          *bytesRead
 	width, height int
 	err           error
+	// early are the keys pressed while loading but q and ctrl+c, in
+	// order: the dashboard applies those that choose a tab or a method
+	// once it opens (applyEarlyKeys).
+	early []tea.KeyPressMsg
 }
 
 // bytesRead is what Load's progress callback last reported. It is written
@@ -154,6 +158,7 @@ func (m *loadingModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.err != nil || msg.String() == "q" || msg.String() == "ctrl+c" {
 			return m, tea.Quit
 		}
+		m.early = append(m.early, msg)
 	}
 	return m, nil
 }
@@ -172,7 +177,7 @@ func (m *loadingModel) open(s *session.Session, updates <-chan loaders.Update, u
 		start = tea.Batch(start, app.follow(updates, unended...))
 	}
 	_, resize := app.Update(tea.WindowSizeMsg{Width: m.width, Height: m.height})
-	return app, tea.Batch(start, resize)
+	return app, tea.Batch(start, resize, app.applyEarlyKeys(m.early))
 }
 
 // View implements tea.Model.
@@ -223,7 +228,7 @@ func (m *loadingModel) content() string {
 		bar,
 		st.Muted.Render(status),
 		"",
-		st.Muted.Render("q quits"),
+		st.Muted.Render("q quits · tab and method keys apply once it opens"),
 	)
 }
 

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/sample_data/sampletest"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
@@ -132,5 +133,34 @@ func TestDashboardSaysInferredObjectives(t *testing.T) {
 	}
 	if layout := app.status.Layout(); !strings.Contains(layout, "objectives inferred from the first record: accuracy, initial_budget, max_steps, response_length (min), safety, verification_spent (the others max") || !strings.Contains(layout, "--objective or --minimize to choose") {
 		t.Errorf("the status line's layout note %q does not say the objectives inferred", layout)
+	}
+}
+
+// TestLoadingKeepsTabAndMethodKeys: the keys that choose a tab or a
+// method, pressed while loading, apply once the dashboard opens, in
+// order (7 then 3: the Objectives tab; m: the next method); the others
+// are dropped, and the screen says that the keys will apply.
+func TestLoadingKeepsTabAndMethodKeys(t *testing.T) {
+	_, res := sampletest.Read(t)
+	m := newTestLoading(t, func(func(done, total int64)) (*loaders.Result, error) { return res, nil })
+	if v := screen(m); !strings.Contains(v, "apply once it opens") {
+		t.Errorf("the loading screen does not say that keys will apply:\n%s", v)
+	}
+	for _, k := range []string{"7", "enter", "3", "m", "down"} {
+		if _, cmd := m.Update(uitest.KeyPress(k)); cmd != nil {
+			t.Errorf("%s while loading asks for a command", k)
+		}
+	}
+	next, _ := m.Update(m.load())
+	app, ok := next.(*Model)
+	if !ok {
+		t.Fatalf("after the load the model is a %T, want the dashboard", next)
+	}
+	settle(app)
+	if app.active != 2 {
+		t.Errorf("tab %d shown, want 3, the last chosen while loading", app.active+1)
+	}
+	if got := app.Session().Result.Options.Method; got != engine.ParetoCrowding {
+		t.Errorf("method %s, want pareto-crowding, after m while loading", got)
 	}
 }

@@ -15,7 +15,7 @@ func (m *Model) showGroup(msg common.ShowGroupMsg) tea.Cmd {
 			m.overlay.Open = false
 			cmd = tea.Batch(cmd, m.selectTab(k))
 			shower.ShowGroup(msg.Trajectory)
-			return cmd
+			return tea.Batch(cmd, m.takeJob(k))
 		}
 	}
 	return cmd

@@ -7,76 +7,94 @@ import (
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/english"
 )
 
-// CutGroup is the comparison group that a cap on the rows read (--max-rows)
-// cut short, or may have: its rewards are computed without its members
-// not read, which no trainer setting reproduces.
+// CutGroup is the trainer's group that a cap on the rows read
+// (--max-rows) cut short, or may have: under scope group a comparison
+// group (Compared), whose rewards are computed without its members not
+// read, which no trainer setting reproduces.
 type CutGroup struct {
 	// Batch is the index of its batch in res.Ranking.Batches, Step that
 	// batch's step.
 	Batch int
 	Step  int64
+	// Group is of res.Ranking.Batches[Batch] when Compared, else of the
+	// evaluation's groups under scope group (engine.Evaluation.Partition).
 	Group *engine.Group
-	// Short says it has fewer members than another group of its batch;
-	// else it is the only group of its batch, which nothing shows whole.
-	Short bool
+	// Compared says res's scope is group: Group is a comparison group,
+	// whose rewards the cut changed. Under scope batch the group is left
+	// out of the groups of unequal size only (TrainerCheck.leaveOutCutGroup),
+	// which are the trainer's whatever the scope.
+	Compared bool
+	// Sure says the cap cut it: the first row not read continued it
+	// (scoring.CappedInGroup), or, untold, it has fewer members than
+	// another group of its batch; else it is the only group read of its
+	// batch, which nothing shows whole.
+	Sure bool
 }
 
 // Name names c as the messages do: `the group --max-rows cut (step S,
-// group "G")`, with rowsRead `, R of its rows read` before the
-// parenthesis closes; when c is not Short, `the group --max-rows may have
-// cut (step S, group "G", the only group read of its step)`.
-func (c CutGroup) Name(rowsRead bool) string {
-	if !c.Short {
+// group "G", R of its rows read)`; when c is not Sure, `the group
+// --max-rows may have cut (step S, group "G", the only group read of its
+// step)`.
+func (c CutGroup) Name() string {
+	if !c.Sure {
 		return fmt.Sprintf("the group --max-rows may have cut (step %d, group %q, the only group read of its step)", c.Step, c.Group.Key)
 	}
-	if rowsRead {
-		return fmt.Sprintf("the group --max-rows cut (step %d, group %q, %d of its rows read)", c.Step, c.Group.Key, len(c.Group.Members))
-	}
-	return fmt.Sprintf("the group --max-rows cut (step %d, group %q)", c.Step, c.Group.Key)
+	return fmt.Sprintf("the group --max-rows cut (step %d, group %q, %d of its rows read)", c.Step, c.Group.Key, len(c.Group.Members))
 }
 
-// CutGroupOf returns the group of res that the cap cut, when capped says
-// the reading stopped at a number of rows: under scope group (a batch of
-// scope batch is no trainer's group), the group of the last trajectory
-// read, when it has fewer members than another group of its batch
-// (Short), or is the only group of its batch, which nothing shows whole.
-// ok is false when there is none: not capped, or the last group read is
-// as large as another of its batch (the cap fell on its end, as far as
-// can be told).
-func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
-	if !capped || res.Options.Scope != engine.ScopeGroup || len(res.Rewards) == 0 {
-		return c, false
+// CutGroupOf returns the trainer's group of res that the cap on the rows
+// read cut, nil for none: Compared under scope group (a batch of scope
+// batch is no trainer's group, and its rewards are not a group's). It is
+// the group of the last trajectory read: when the first row not read
+// continued it (scoring.CappedInGroup; Sure), or, when the reading did
+// not tell (scoring.CappedUntold, or CappedInGroup with sources, whose
+// one group value may be two sources' groups), when it has fewer members
+// than another group of its batch (Sure) or is the only group of its
+// batch, which nothing shows whole. The group is taken as whole when the
+// first row not read was of another group (scoring.CappedBetweenGroups)
+// or, untold, is as large as another of its batch.
+func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
+	if rowCap == scoring.CappedInGroup && res.Evaluation.HasSources() {
+		rowCap = scoring.CappedUntold
+	}
+	if rowCap != scoring.CappedInGroup && rowCap != scoring.CappedUntold || len(res.Rewards) == 0 {
+		return nil
+	}
+	batches, compared := res.Ranking.Batches, res.Options.Scope == engine.ScopeGroup
+	if !compared {
+		batches = res.Evaluation.Partition(engine.ScopeGroup)
 	}
 	last := len(res.Rewards) - 1
-	for b := range res.Ranking.Batches {
-		groups := res.Ranking.Batches[b].Groups
+	for b := range batches {
+		groups := batches[b].Groups
 		for k := range groups {
 			// Members are in input order: the last read is the last member.
 			if m := groups[k].Members; len(m) == 0 || m[len(m)-1] != last {
 				continue
 			}
-			c = CutGroup{Batch: b, Step: res.Ranking.Batches[b].Step, Group: &groups[k]}
-			if len(groups) == 1 {
-				return c, true
+			c := &CutGroup{Batch: b, Step: batches[b].Step, Group: &groups[k], Compared: compared, Sure: rowCap == scoring.CappedInGroup}
+			if c.Sure || len(groups) == 1 {
+				return c
 			}
 			for j := range groups {
 				if len(groups[j].Members) > len(groups[k].Members) {
-					c.Short = true
-					return c, true
+					c.Sure = true
+					return c
 				}
 			}
-			return CutGroup{}, false
+			return nil
 		}
 	}
-	return c, false
+	return nil
 }
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
 // from the logged advantage (Match.Warning, LoggedWarning, without
-// "warning: "), reworded when a cap on the rows read (capped) cut a
+// "warning: "), reworded when a cap on the rows read (rowCap) cut a
 // group (CutGroupOf) that holds rows that differ: that group's rewards are
 // computed without its members not read, which no trainer setting
 // reproduces, so the warning's settings tried would blame the wrong thing.
@@ -86,12 +104,12 @@ func CutGroupOf(res *engine.Result, capped bool) (c CutGroup, ok bool) {
 // warning. res is computed on an evaluation with logged advantages, under
 // the options the warning compares (TrainerOptions) or computed again
 // with them; its batches not computed are.
-func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
+func CutGroupWarning(warning string, res *engine.Result, rowCap scoring.RowCap) string {
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c, cut := CutGroupOf(res, capped)
-	if !cut {
+	c := CutGroupOf(res, rowCap)
+	if c == nil || !c.Compared {
 		return warning
 	}
 	return c.reworded(warning, res, nil)
@@ -100,12 +118,12 @@ func CutGroupWarning(warning string, res *engine.Result, capped bool) string {
 // CutGroupBatchWarning is CutGroupWarning for the warning of the batch
 // of step (Match.BatchWarning): its rows only are counted, and it is
 // warning unless the group the cap cut is of that batch.
-func CutGroupBatchWarning(warning string, res *engine.Result, capped bool, step int64) string {
+func CutGroupBatchWarning(warning string, res *engine.Result, rowCap scoring.RowCap, step int64) string {
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c, cut := CutGroupOf(res, capped)
-	if !cut || c.Step != step {
+	c := CutGroupOf(res, rowCap)
+	if c == nil || !c.Compared || c.Step != step {
 		return warning
 	}
 	return c.reworded(warning, res, res.Ranking.Batches[c.Batch].Members)
@@ -113,7 +131,7 @@ func CutGroupBatchWarning(warning string, res *engine.Result, capped bool, step 
 
 // reworded is CutGroupWarning's warning reworded for c, counting the rows
 // of members (in input order), every row for nil.
-func (c CutGroup) reworded(warning string, res *engine.Result, members []int) string {
+func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) string {
 	if trainer := TrainerOptions(res.Options); !res.Options.Equal(trainer) {
 		res = res.Evaluation.Compute(trainer) // of the same rows: c's members hold
 	}
@@ -144,50 +162,80 @@ func (c CutGroup) reworded(warning string, res *engine.Result, members []int) st
 	switch {
 	case inCut == 0:
 		return warning
-	case inCut < differing && c.Short:
-		return warning + "; " + c.Name(true) + " differs whatever the settings: compare without --max-rows"
+	case inCut < differing && c.Sure:
+		return warning + "; " + c.Name() + " differs whatever the settings: compare without --max-rows"
 	case inCut < differing:
-		return warning + "; " + c.Name(true) + " differs, perhaps whatever the settings: compare without --max-rows"
+		return warning + "; " + c.Name() + " differs, perhaps whatever the settings: compare without --max-rows"
 	}
 	why := "its rewards are computed without the rows not read"
-	if !c.Short {
+	if !c.Sure {
 		why = "its rewards are computed over the rows read, which may not be all of it"
 	}
 	return fmt.Sprintf("%d of %d %s %s from the logged advantage by more than %g, all in %s: %s; the other rows agree",
-		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Name(true), why)
+		differing, rows, english.Plural(rows, "row"), english.Verb(differing, "differs", "differ"), Tolerance, c.Name(), why)
 }
 
-// CutGroupNotes returns check's notes with the group a cap on the rows
-// read (capped) cut left out of the groups of unequal size
-// (leaveOutCutGroup), and the note that says the rewards differ from the
-// logged advantage reworded for it (CutGroupWarning): Logged's warning
-// (LoggedNote), or --match-logged's that no setting reproduces it, whose
-// reason is reworded. res is check's evaluation computed with
-// check.Options; the rewards compared are those of
+// CutGroupNotes returns check's notes with c, the group a cap on the rows
+// read cut (CutGroupOf of res; nil for none), left out of the groups of
+// unequal size (leaveOutCutGroup) whatever the scope, and, when c is
+// Compared, the note that says the rewards differ from the logged
+// advantage reworded for it (LoggedNote): Logged's
+// warning (TrainerCheck.LoggedNote), or --match-logged's that no setting
+// reproduces it, whose reason is reworded. res is check's evaluation
+// computed with check.Options; the rewards compared are those of
 // TrainerOptions(check.Options), computed again when res's options are
 // others. check.Notes itself is not changed.
-func CutGroupNotes(check TrainerCheck, res *engine.Result, capped bool) []string {
-	c, cut := CutGroupOf(res, capped)
-	if !cut {
+func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string {
+	if c == nil {
 		return check.Notes
 	}
 	check.leaveOutCutGroup(c, res)
-	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), func(w string) string { return "warning: " + w }
+	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), warningNote
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote
 	}
 	i := slices.Index(check.Notes, note)
-	if note == "" || i < 0 || res.Evaluation.Logged == nil {
+	if i < 0 || res.Evaluation.Logged == nil {
 		return check.Notes
 	}
-	if opts := TrainerOptions(check.Options); !res.Options.Equal(opts) {
-		res = res.Evaluation.Compute(opts)
+	trainer := func() *engine.Result {
+		if opts := TrainerOptions(check.Options); !res.Options.Equal(opts) {
+			return res.Evaluation.Compute(opts)
+		}
+		return res
 	}
-	reworded := c.reworded(warning, res, nil)
-	if reworded == warning {
+	reworded := c.noteReworded(note, warning, wrap, trainer)
+	if reworded == note {
 		return check.Notes
 	}
 	notes := slices.Clone(check.Notes)
-	notes[i] = wrap(reworded)
+	notes[i] = reworded
 	return notes
 }
+
+// LoggedNote returns note, a note that the rewards differ from the
+// logged advantage ("warning: ..."; TrainerCheck.LoggedNote), reworded
+// for c as CutGroupNotes rewords it (noteReworded).
+func (c *CutGroup) LoggedNote(note string, trainer func() *engine.Result) string {
+	return c.noteReworded(note, strings.TrimPrefix(note, "warning: "), warningNote, trainer)
+}
+
+// noteReworded returns note, which wrap makes of warning, with warning
+// reworded for c (reworded) over the rewards trainer returns: those of
+// the evaluation with logged advantages under TrainerOptions, computed
+// only when there is a note to reword. It is note for a nil c, a c not
+// Compared (a batch's rewards are not the group's), a note "" and
+// rewards of an evaluation without logged advantages.
+func (c *CutGroup) noteReworded(note, warning string, wrap func(string) string, trainer func() *engine.Result) string {
+	if c == nil || !c.Compared || note == "" {
+		return note
+	}
+	res := trainer()
+	if res.Evaluation.Logged == nil {
+		return note
+	}
+	return wrap(c.reworded(warning, res, nil))
+}
+
+// warningNote is warning as a note: "warning: " before it.
+func warningNote(warning string) string { return "warning: " + warning }

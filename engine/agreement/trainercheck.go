@@ -98,7 +98,7 @@ func unequalNotes(unequal []UnequalGroups) []string {
 // that group short, not the trainer. check is as CheckTrainer returned
 // it, its notes of unequal groups last; res is computed on the
 // evaluation checked.
-func (check *TrainerCheck) leaveOutCutGroup(c CutGroup, res *engine.Result) {
+func (check *TrainerCheck) leaveOutCutGroup(c *CutGroup, res *engine.Result) {
 	if len(check.Unequal) == 0 {
 		return
 	}
@@ -113,7 +113,7 @@ func (check *TrainerCheck) leaveOutCutGroup(c CutGroup, res *engine.Result) {
 	notes := check.Notes[:len(check.Notes)-len(unequalNotes(check.Unequal))]
 	unequal := slices.Clone(check.Unequal)
 	if u, ok := UnequalGroupsOfBatch(c.Step, others); ok {
-		u.leftOut = c.Name(true)
+		u.leftOut = c.Name()
 		unequal[at] = u
 	} else {
 		unequal = slices.Delete(unequal, at, at+1)

@@ -103,7 +103,15 @@ type CompareMethodMsg struct {
 
 // NoticeMsg asks the root to show Text on the status line for a while
 // (statusline.NoticeLifetime): what a key did, or why it did nothing.
-type NoticeMsg struct{ Text string }
+//
+// Holds, when set, says whether Text is still true: the root asks it
+// after every message (on the event loop, so it may read the tab) and
+// drops the notice once it is not, as when the selection it describes
+// moved; nil, the notice lives its time.
+type NoticeMsg struct {
+	Text  string
+	Holds func() bool
+}
 
 // ShowGroupMsg asks the root to show batch Batch and the group of its
 // trajectory Trajectory open, on the tab that is a GroupShower, with that

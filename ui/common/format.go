@@ -172,6 +172,34 @@ func NormalizeText(o engine.Options) string {
 	return ""
 }
 
+// NormalizeTexts are the values NormalizeText gives but "".
+var NormalizeTexts = []string{"on", "batch", "off"}
+
+// WidestNormalizeText is the longest of NormalizeTexts: the header keeps
+// its room where n must not move a field.
+func WidestNormalizeText() string {
+	widest := ""
+	for _, t := range NormalizeTexts {
+		if len(t) > len(widest) {
+			widest = t
+		}
+	}
+	return widest
+}
+
+// WidestMethod is the longest name of the methods m and M cycle through
+// under options o (engine.MethodsFor) and of o's method: the header
+// keeps its room where m must not move a field.
+func WidestMethod(o engine.Options) string {
+	widest := string(o.Method)
+	for _, m := range engine.MethodsFor(o) {
+		if len(m) > len(widest) {
+			widest = string(m)
+		}
+	}
+	return widest
+}
+
 // NumberInputWidth is the least width of a number's text input (a weight,
 // the penalty): a text input shows as much of its placeholder, the value
 // kept when nothing is typed, as its width, and without one its first

@@ -259,3 +259,20 @@ func TestSharedGroupSuffix(t *testing.T) {
 		t.Errorf("KeyLine = %q", got)
 	}
 }
+
+// TestNormalizeTextsListsEveryValue: NormalizeTexts, whose widest the
+// header keeps room for, holds every value NormalizeText gives, under
+// every method, scale and normalisation.
+func TestNormalizeTextsListsEveryValue(t *testing.T) {
+	o := engine.DefaultOptions()
+	for _, m := range engine.Methods {
+		for _, scale := range engine.Scales {
+			for _, normalize := range []bool{true, false} {
+				o.Method, o.Scale, o.Normalize = m, scale, normalize
+				if got := NormalizeText(o); got != "" && !slices.Contains(NormalizeTexts, got) {
+					t.Errorf("%s, scale %s, normalize %v: %q is not in NormalizeTexts %q", m, scale, normalize, got, NormalizeTexts)
+				}
+			}
+		}
+	}
+}

@@ -19,7 +19,7 @@ type healthCache struct {
 }
 
 // SetHealth sets the health checks' settings and the hypervolume
-// reference, checked against the objectives. cfg.Capped is not a
+// reference, checked against the objectives. cfg.RowCap is not a
 // setting but the reading's, which the session keeps.
 func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	objectives := s.Evaluation.Objectives
@@ -29,7 +29,7 @@ func (s *Session) SetHealth(cfg health.Config, ref []float64) error {
 	if err := diagnose.ValidateHVRef(objectives, ref); err != nil {
 		return err
 	}
-	cfg.Capped = s.HealthConfig.Capped
+	cfg.RowCap = s.HealthConfig.RowCap
 	s.HealthConfig, s.HVRef = cfg, ref
 	s.health, s.job = healthCache{}, nil
 	return nil

@@ -1,22 +1,21 @@
 package session
 
 import (
-	"strings"
-
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 )
 
 // loggedCheck is the warning of the logged-advantage check: what it is
 // computed on (the evaluation, its size and the trainer options) and its
-// note, "warning: ..." or "". capped says --max-rows stopped the
+// note, "warning: ..." or "". rowCap says --max-rows stopped the
 // reading: the note is reworded for the group it cut (cutGroupNote).
 type loggedCheck struct {
 	ev      *engine.Evaluation
 	n       int
 	options engine.Options
 	note    string
-	capped  bool
+	rowCap  scoring.RowCap
 }
 
 // holds reports whether c was computed on ev, as long as n, under the
@@ -32,7 +31,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 	if ev.Logged == nil || have.holds(ev, res.Options) {
 		return nil
 	}
-	return &loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(res.Options), capped: have.capped}
+	return &loggedCheck{ev: ev, n: ev.N(), options: agreement.TrainerOptions(res.Options), rowCap: have.rowCap}
 }
 
 // run counts again the rows of c's evaluation that differ from the log
@@ -41,7 +40,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
 	if w, _ := agreement.LoggedWarning(c.ev, c.options, res); w != "" {
-		c.note = "warning: " + agreement.CutGroupWarning(w, res, c.capped)
+		c.note = "warning: " + agreement.CutGroupWarning(w, res, c.rowCap)
 	}
 }
 
@@ -55,18 +54,11 @@ func (c *loggedCheck) resultOf(res *engine.Result) *engine.Result {
 }
 
 // cutGroupNote rewords c's note, the open's check (agreement.CheckTrainer),
-// for the group --max-rows cut, as the CLI does
-// (agreement.CutGroupWarning), when c.capped; res is the session's
-// result, reused when computed under c's options.
-func (c *loggedCheck) cutGroupNote(res *engine.Result) {
-	if !c.capped || c.note == "" {
-		return
-	}
-	if _, cut := agreement.CutGroupOf(res, true); !cut {
-		return // before computing the trainer's rewards again
-	}
-	w := strings.TrimPrefix(c.note, "warning: ")
-	c.note = "warning: " + agreement.CutGroupWarning(w, c.resultOf(res), true)
+// for cut, the group --max-rows cut (nil for none), as the CLI does
+// (agreement.CutGroup.LoggedNote); res is the session's result, reused
+// when computed under c's options.
+func (c *loggedCheck) cutGroupNote(cut *agreement.CutGroup, res *engine.Result) {
+	c.note = cut.LoggedNote(c.note, func() *engine.Result { return c.resultOf(res) })
 }
 
 // LoggedWarning returns the warning that the logged advantages differ

@@ -84,11 +84,12 @@ func openedSession(source string, ts Trajectories, c *engine.RewardComputer, ev 
 	<-checked
 	s.duplicates = duplicates
 	loaded(s)
-	s.logged.cutGroupNote(s.Result)
+	cut := agreement.CutGroupOf(s.Result, s.logged.rowCap)
+	s.logged.cutGroupNote(cut, s.Result)
 	// --match-logged's note that no setting reproduces the log stays among
 	// the notes: reworded for the group --max-rows cut as the CLI does,
 	// which is left out of the groups of unequal size too.
-	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, s.logged.capped)...)
+	s.Warnings = append(s.Warnings, agreement.CutGroupNotes(check, s.Result, cut)...)
 	return s
 }
 
@@ -125,7 +126,7 @@ func (e SettingsError) Unwrap() error { return e.Err }
 // warnings: the caller's, the duplicate IDs, in a trainer's layout the
 // groups of more than one prompt (as compute and stats say them), the
 // lines res skipped and the unfinished files it left out, and whether
-// --max-rows stopped res (health.Config.Capped). The prompts are
+// --max-rows stopped res (health.Config.RowCap). The prompts are
 // finished.
 func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []string) {
 	s.Config = cfg
@@ -143,8 +144,8 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 	}
 	// The group --max-rows cut is not graded against the trainer's log,
 	// nor blamed on its settings.
-	s.HealthConfig.Capped = res.Capped
-	s.logged.capped = res.Capped
+	s.HealthConfig.RowCap = res.RowCap()
+	s.logged.rowCap = res.RowCap()
 	s.Unfinished = res.Unfinished
 	for _, u := range res.Unfinished {
 		s.Warnings = append(s.Warnings, u.String())

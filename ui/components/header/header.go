@@ -60,25 +60,44 @@ const minSourceWidth = 9
 const readableNameWidth = 6
 
 // layout is one arrangement of the header: its fields after the source,
-// and whether the health badge is the compact one.
+// whether the health badge is the compact one, and whether it is drawn
+// only with the source whole beside it (the computer's).
 type layout struct {
-	fields  []string
-	compact bool
+	fields      []string
+	compact     bool
+	wholeSource bool
 }
 
 // View renders the line and says whether it shows the goals. It never
-// wraps: when it is too long the computer goes first (it is fixed for the
-// session), then the settings' labels shorten, then the goals go (to the
-// tab bar's end, if it has room for names of readableNameWidth: see
-// WithGoals), then the settings, the method's label, the health badge's
-// words ("✖2 ⚠1"), the counts' words (shortCounts), the batch's word and,
-// with constraints, the valid count (fewestCounts), the counts; the
-// source is always shown, cut from its start when what is left is too
-// narrow (to minSourceWidth, and below only when the method would not fit
-// otherwise), and so is the method's name.
-// The health badge ends the line; its room is the widest of the badge and
-// the "health updating" one, so that nothing moves when either replaces
-// the other.
+// wraps. One rule fits it: the layouts are tried in this order, each
+// giving up one more thing, and the first that fits is drawn:
+//
+//	source  batch  method: M  computer: C  scope: S  normalize: N  counts  goals  badge
+//	1. the computer goes (it is fixed for the session): it is shown only
+//	   beside the source whole, with room to spare for the longest method
+//	   name m cycles to and the widest normalisation n gives, so that
+//	   neither makes it come and go
+//	2. the source is cut from its start ("…/trl/completions"), down to
+//	   minSourceWidth cells
+//	3. normalize: shortens to norm:
+//	4. the goals go (to the tab bar's end, if it has room for names of
+//	   readableNameWidth: see WithGoals), with normalize: then norm:
+//	5. the method's label goes
+//	6. the settings go
+//	7. the health badge's words go ("✖2 ⚠1")
+//	8. the counts' words go (shortCounts: "127 valid !1 87% feas")
+//	9. the batch's word and, with constraints, the valid count go
+//	   (fewestCounts: "6/40 step 5  pareto  !1 87% feas")
+//	10. the counts go
+//
+// From step 2 on, a step is taken only once the source is down to
+// minSourceWidth: the source takes the room the fields leave, so it
+// grows back after each step, and within a step a longer method name,
+// or a normalisation (rloo has none), leaves it that much less. The method's
+// name is always shown: only when it would not fit otherwise is the
+// source cut below minSourceWidth. The health badge ends the line; its
+// room is the widest of the badge and the "health updating" one, so that
+// nothing moves when either replaces the other.
 //
 // compact is the last resort when neither the header nor the tab bar had
 // room for the goals: the goals' names whole before the scope and
@@ -126,28 +145,35 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		settings += headerSeparator + field("normalize:", normalize)
 		shortSettings += headerSeparator + field("norm:", normalize)
 	}
+	// spare is the room the computer's layout keeps for the method and
+	// the normalisation at their widest (the longest name m cycles to,
+	// the widest value n gives), so that m and n never make the computer
+	// come and go.
+	widestSettings := field("scope:", scope) + headerSeparator + field("normalize:", common.WidestNormalizeText())
+	spare := max(ansi.StringWidth(field("method:", common.WidestMethod(s.Options)))-ansi.StringWidth(method), 0) +
+		max(ansi.StringWidth(widestSettings)-ansi.StringWidth(settings), 0)
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
 		shortBatch = liveBadge(st, h.Live) + " " + shortBatch
 	}
 	layouts := []layout{
-		{[]string{batch, method, computer, settings, counts, goals}, false},
-		{[]string{batch, method, settings, counts, goals}, false},
-		{[]string{batch, method, shortSettings, counts, goals}, false},
-		{[]string{batch, method, settings, counts}, false},
-		{[]string{batch, method, shortSettings, counts}, false},
-		{[]string{batch, methodName, shortSettings, counts}, false},
-		{[]string{batch, methodName, counts}, false},
-		{[]string{batch, methodName, counts}, true},
-		{[]string{batch, methodName, shortCounts}, true},
-		{[]string{shortBatch, methodName, fewestCounts}, true},
-		{[]string{batch, methodName}, true},
+		{[]string{batch, method, computer, settings, counts, goals}, false, true},
+		{[]string{batch, method, settings, counts, goals}, false, false},
+		{[]string{batch, method, shortSettings, counts, goals}, false, false},
+		{[]string{batch, method, settings, counts}, false, false},
+		{[]string{batch, method, shortSettings, counts}, false, false},
+		{[]string{batch, methodName, shortSettings, counts}, false, false},
+		{[]string{batch, methodName, counts}, false, false},
+		{[]string{batch, methodName, counts}, true, false},
+		{[]string{batch, methodName, shortCounts}, true, false},
+		{[]string{shortBatch, methodName, fewestCounts}, true, false},
+		{[]string{batch, methodName}, true, false},
 	}
 	if compact {
 		layouts = []layout{
-			{[]string{batch, method, shortSettings, counts, goals}, true},
-			{[]string{batch, methodName, shortSettings, counts, goals}, true},
-			{[]string{batch, method, counts, goals}, true},
+			{[]string{batch, method, shortSettings, counts, goals}, true, false},
+			{[]string{batch, methodName, shortSettings, counts, goals}, true, false},
+			{[]string{batch, method, counts, goals}, true, false},
 		}
 		// The goals cut shorter and shorter ("accur… ↑"), at each step
 		// of the other fields' shortening, down to readableNameWidth;
@@ -169,7 +195,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 				if nameWidth < readableNameWidth && k < len(steps)-1 {
 					break // nameWidths are widest first
 				}
-				layouts = append(layouts, layout{append(slices.Clip(fields), goalsWithin[j]), true})
+				layouts = append(layouts, layout{append(slices.Clip(fields), goalsWithin[j]), true, false})
 			}
 		}
 	}
@@ -186,6 +212,13 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		}
 		room = max(width-room, 0)
 		rest = headerSeparator + strings.Join(chosen.fields, headerSeparator)
+		if chosen.wholeSource {
+			if ansi.StringWidth(source)+ansi.StringWidth(rest)+spare <= room {
+				fitted = true
+				break
+			}
+			continue
+		}
 		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || room-ansi.StringWidth(rest) >= minSourceWidth {
 			fitted = true
 			break

@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -252,6 +253,50 @@ func TestHeaderFieldsTwoSpacesApart(t *testing.T) {
 		head, _ := render(h, c, tabBar(width), width)
 		if regexp.MustCompile(`\S (norm|normalize|scope):`).MatchString(head) {
 			t.Errorf("%d columns: a field one space from the one before: %q", width, head)
+		}
+	}
+}
+
+// TestHeaderComputerGoesFirst: the computer is shown only beside the
+// source whole, at every width from 60 to 220, under a short and a long
+// method name, with and without normalisation (rloo has none), whatever
+// the source: the source is never cut to keep it; and at each width it
+// is shown under every method or under none. A wider line never shows
+// fewer of the fields (header.View's order).
+func TestHeaderComputerGoesFirst(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	fieldsOf := func(head string) int { // what View's steps give up, counted
+		n := 0
+		for _, f := range []string{"computer:", "method:", "scope:", "normalize:", "norm:", "accuracy ↑", "checks alert", " invalid"} {
+			if strings.Contains(head, f) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, source := range []string{"sample", "/work/wt/uismall/sample_data/verl", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		c.Session.Source = source
+		computerAt := map[int]string{} // width: the first method's header, whether it shows the computer
+		for _, method := range []engine.Method{engine.RLOO, engine.Pareto, engine.ParetoCrowding} {
+			c.Session.Result.Options.Method = method
+			fields := 0
+			for width := 60; width <= 220; width++ {
+				head, _ := h.View(c, width, false)
+				head = ansi.Strip(head)
+				if strings.Contains(head, "computer:") && !strings.HasPrefix(head, source+"  ") {
+					t.Errorf("%d columns, %s: the source cut beside the computer: %q", width, method, head)
+				}
+				if first, ok := computerAt[width]; !ok {
+					computerAt[width] = head
+				} else if strings.Contains(first, "computer:") != strings.Contains(head, "computer:") {
+					t.Errorf("%d columns: the computer comes and goes with the method:\n%q\n%q", width, first, head)
+				}
+				if n := fieldsOf(head); n < fields {
+					t.Errorf("%d columns, %s: fewer fields than one column less: %q", width, method, head)
+				} else {
+					fields = n
+				}
+			}
 		}
 	}
 }

@@ -39,6 +39,9 @@ type Line struct {
 	// noticeID numbers the notices, so that an expiry clears only its
 	// own.
 	noticeID int
+	// holds says whether the notice is still true (SetInfoWhile); nil
+	// for one true until it expires.
+	holds func() bool
 	// loud and invalid are the warnings of the evaluation of: why none
 	// of its trajectories is valid or which batches are mostly invalid,
 	// and the invalid ones per cause (each "" when there is nothing to
@@ -75,7 +78,7 @@ type ExpiredMsg struct{ id int }
 // which stays): give its ExpiredMsg to Expire.
 func (l *Line) SetNotice(done string, err error) tea.Cmd {
 	l.noticeID++
-	l.notice, l.failed, l.info = textsafe.Line(done), err != nil, false
+	l.notice, l.failed, l.info, l.holds = textsafe.Line(done), err != nil, false, nil
 	if err != nil {
 		l.notice = textsafe.Line(err.Error())
 		return nil
@@ -91,6 +94,25 @@ func (l *Line) SetInfo(text string) tea.Cmd {
 	cmd := l.SetNotice(text, nil)
 	l.info = true
 	return cmd
+}
+
+// SetInfoWhile is SetInfo for text that stays true only while holds
+// reports so (the selection it describes is still selected): DropUntrue
+// clears it once holds does not.
+func (l *Line) SetInfoWhile(text string, holds func() bool) tea.Cmd {
+	cmd := l.SetInfo(text)
+	l.holds = holds
+	return cmd
+}
+
+// DropUntrue clears the notice when it is no longer true (SetInfoWhile)
+// and reports whether it did, so that the screen is drawn again.
+func (l *Line) DropUntrue() bool {
+	if l.holds == nil || l.notice == "" || l.holds() {
+		return false
+	}
+	l.notice, l.holds = "", nil
+	return true
 }
 
 // Expire clears the notice msg is about, unless a newer notice replaced

@@ -322,7 +322,8 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevB):
 		return t.cycleB(-1)
 	case key.Matches(msg, k.Left, k.Right, k.Down, k.Up) && !t.ranked:
-		return func() tea.Msg { return common.NoticeMsg{Text: notRanked} }
+		holds := func() bool { return !t.ranked }
+		return func() tea.Msg { return common.NoticeMsg{Text: notRanked, Holds: holds} }
 	case key.Matches(msg, k.Left):
 		t.step(t.cmp.ByA, -1)
 	case key.Matches(msg, k.Right):
@@ -333,7 +334,8 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		t.step(t.cmp.ByB, 1)
 	case key.Matches(msg, k.NextOdd), key.Matches(msg, k.PrevOdd):
 		if len(t.odd) == 0 {
-			return func() tea.Msg { return common.NoticeMsg{Text: noDisagreement} }
+			holds := func() bool { return len(t.odd) == 0 }
+			return func() tea.Msg { return common.NoticeMsg{Text: noDisagreement, Holds: holds} }
 		}
 		step, end, at := 1, "last", len(t.odd)-1
 		if key.Matches(msg, k.PrevOdd) {
@@ -341,8 +343,20 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if t.odd[at] == int32(t.selected) {
 			// The selection stays, as the arrows' at an end of their order.
-			text := fmt.Sprintf("this is the %s of the %d disagreements", end, len(t.odd))
-			return func() tea.Msg { return common.NoticeMsg{Text: text} }
+			n, first := len(t.odd), at == 0
+			text := fmt.Sprintf("this is the %s of the %d disagreements", end, n)
+			// True while this comparison's end stays selected.
+			holds := func() bool {
+				if len(t.odd) != n {
+					return false
+				}
+				at := n - 1
+				if first {
+					at = 0
+				}
+				return t.odd[at] == int32(t.selected)
+			}
+			return func() tea.Msg { return common.NoticeMsg{Text: text, Holds: holds} }
 		}
 		t.step(t.odd, step)
 	case key.Matches(msg, k.Open):

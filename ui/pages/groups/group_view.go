@@ -8,13 +8,14 @@ import (
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -45,15 +46,34 @@ type groupView struct {
 	prompt        []string
 	width, height int
 	// completionLines caches each completion's text on one line
-	// (common.OneLine): read when the group opens for its first
-	// maxSharedRows members (readCompletions), when its row is first drawn
-	// for the others, a lean trajectory's again from its file.
+	// (common.OneLine): read off the event loop when the group opens for
+	// its first maxSharedRows members (startRead), when its row is first
+	// drawn for the others, a lean trajectory's again from its file.
 	completionLines map[int]string
 	// sharedStart is what the completions read when the group opened
 	// start with (common.SharedAffixes): the response column cuts it
 	// first, so that the ends that tell them apart (answers) show.
 	sharedStart string
+	// reads numbers the reads of the first completions, so that one
+	// overtaken by the opening of another group is dropped; reading says
+	// the last is under way (its rows say "reading…"), pendingRead is it
+	// until the root takes it (groupsTab.Job).
+	reads       uint64
+	reading     bool
+	pendingRead func() tea.Msg
 }
+
+// completionsReadMsg is what read number read of an opened group's
+// first completions found: each one's line and the start they share.
+type completionsReadMsg struct {
+	read        uint64
+	lines       map[int]string
+	sharedStart string
+}
+
+// readingText stands for a completion while the read of the group's
+// first completions is under way.
+const readingText = "reading…"
 
 // maxSharedRows is how many of a group's completions are read when it
 // opens, for the start they share: a larger group's others are read as
@@ -80,8 +100,8 @@ func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, dis
 	same := v.summary.Key == g.Key && slices.Equal(v.summary.Members, g.Members)
 	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if !same {
-		v.completionLines = map[int]string{}
-		v.readCompletions(c.Session)
+		v.completionLines, v.sharedStart = map[int]string{}, ""
+		v.startRead(c.Session)
 	}
 	if keepOrder && same && len(v.members) == len(g.Members) {
 		v.table.SetRows(len(v.members))
@@ -314,7 +334,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	// The response, last, takes the width the others leave once the id
 	// grew into it.
 	cols = append(cols, table.Column{Title: "response", Width: len("response"), Want: maxResponseWidth, Fill: true,
-		CutSharedStart: v.sharedStart, Cell: func(j int) string { return v.completionLine(s, at(j), nil) }})
+		CutSharedStart: v.sharedStart, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
 	return cols
 }
 
@@ -335,44 +355,75 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// readCompletions reads the first maxSharedRows completions of the open
-// group (lean ones again, with one reader) and sets the start they share.
-func (v *groupView) readCompletions(s *session.Session) {
-	read := v.summary.Members[:min(len(v.summary.Members), maxSharedRows)]
-	reader := s.Rereader()
-	defer reader.Close()
-	for _, i := range read {
-		v.completionLine(s, i, reader)
+// startRead makes the read of the first maxSharedRows completions of the
+// open group the job the root takes next (pendingRead), numbered anew:
+// rereading lean ones from their files takes too long for the event loop.
+func (v *groupView) startRead(s *session.Session) {
+	v.reads++
+	id, members := v.reads, v.summary.Members[:min(len(v.summary.Members), maxSharedRows)]
+	trajectories := make([]*scoring.Trajectory, len(members))
+	for j, i := range members {
+		trajectories[j] = s.Trajectories.At(i)
 	}
-	v.sharedStart = common.SharedAffixes(len(read), func(j int) string { return v.completionLines[read[j]] }).Prefix
+	// The reader opens no file until the job reads: a job never run
+	// leaves nothing open.
+	reader := s.Rereader()
+	v.reading = true
+	v.pendingRead = func() tea.Msg {
+		defer reader.Close()
+		msg := completionsReadMsg{read: id, lines: make(map[int]string, len(members))}
+		for j, tr := range trajectories {
+			msg.lines[members[j]] = readLine(s, tr, reader.Reread)
+		}
+		msg.sharedStart = common.SharedAffixes(len(members), func(j int) string { return msg.lines[members[j]] }).Prefix
+		return msg
+	}
 }
 
-// completionLine returns trajectory i's completion (session.ResponseText)
-// on one line (common.OneLine), reading it again when the session keeps it
-// lean, with reader when not nil.
-func (v *groupView) completionLine(s *session.Session, i int, reader *loaders.Rereader) string {
+// readDone takes the lines of the last read (startRead) and lays the
+// table out again for the start they share; an earlier read's message is
+// dropped: another group was opened since.
+func (v *groupView) readDone(c *common.Common, msg completionsReadMsg) {
+	if msg.read != v.reads {
+		return
+	}
+	v.reading = false
+	for i, line := range msg.lines {
+		v.completionLines[i] = line
+	}
+	v.sharedStart = msg.sharedStart
+	if v.members != nil {
+		v.layout(c)
+	}
+}
+
+// completionLine returns trajectory i's completion on one line
+// (readLine), cached; while the group's first completions are read off
+// the event loop, readingText for one not read yet.
+func (v *groupView) completionLine(s *session.Session, i int) string {
 	if line, ok := v.completionLines[i]; ok {
 		return line
 	}
-	tr := s.Trajectories.At(i)
-	var text string
-	if tr.Lean {
-		reread := s.Reread
-		if reader != nil {
-			reread = reader.Reread
-		}
-		full, err := reread(tr)
-		if err != nil {
-			text = "(cannot read it again: " + err.Error() + ")"
-		} else {
-			text = s.ResponseText(&full)
-		}
-	} else {
-		text = s.ResponseText(tr)
+	if v.reading {
+		return readingText
 	}
-	line := common.OneLine(text)
+	line := readLine(s, s.Trajectories.At(i), s.Reread)
 	v.completionLines[i] = line
 	return line
+}
+
+// readLine returns tr's completion (session.ResponseText) on one line
+// (common.OneLine), read again with reread when the session keeps it
+// lean.
+func readLine(s *session.Session, tr *scoring.Trajectory, reread func(*scoring.Trajectory) (scoring.Trajectory, error)) string {
+	if !tr.Lean {
+		return common.OneLine(s.ResponseText(tr))
+	}
+	full, err := reread(tr)
+	if err != nil {
+		return common.OneLine("(cannot read it again: " + err.Error() + ")")
+	}
+	return common.OneLine(s.ResponseText(&full))
 }
 
 // selected returns the trajectory under the cursor, -1 if none.

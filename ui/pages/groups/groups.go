@@ -148,6 +148,14 @@ func (t *groupsTab) ShowsDetail() bool { return t.mode == groupMembers || t.mode
 // B's rewards beside A's.
 func (t *groupsTab) ShowsCompare() bool { return true }
 
+// Job implements common.Worker: the read of an opened group's first
+// completions (groupView.startRead).
+func (t *groupsTab) Job() func() tea.Msg {
+	job := t.group.pendingRead
+	t.group.pendingRead = nil
+	return job
+}
+
 // OwnsFind tells the root that / is this tab's own search.
 func (t *groupsTab) OwnsFind() bool { return true }
 
@@ -166,6 +174,8 @@ func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	switch msg := msg.(type) {
 	case common.SessionChangedMsg:
 		t.refresh()
+	case completionsReadMsg:
+		t.group.readDone(t.common, msg)
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	case tea.MouseClickMsg:
@@ -324,7 +334,10 @@ func (t *groupsTab) whereElse() tea.Cmd {
 	if b := common.BatchWithMatch(s, filter); b >= 0 {
 		notice = "no group of this batch matches " + typed + "; one of " + common.BatchName(s, b) + " does ([ and ] move)"
 	}
-	return func() tea.Msg { return common.NoticeMsg{Text: notice} }
+	// True while this filter is kept on this batch.
+	batch := s.Batch
+	holds := func() bool { return t.list.FilterText() == filter && t.common.Session.Batch == batch }
+	return func() tea.Msg { return common.NoticeMsg{Text: notice, Holds: holds} }
 }
 
 // indexOf returns the index of the group of key in summaries, -1 if none.

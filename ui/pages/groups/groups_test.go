@@ -710,6 +710,59 @@ func TestGroupViewStdOfTheResult(t *testing.T) {
 	}
 }
 
+// TestGroupReadOffTheEventLoop: opening a group of a lean session reads
+// none of its completions on the event loop: its rows say "reading…"
+// until the tab's job (common.Worker) lands with them; the read of a
+// group left for another before it landed is dropped.
+func TestGroupReadOffTheEventLoop(t *testing.T) {
+	var lines strings.Builder
+	for g, start := range []string{"alpha", "beta"} {
+		for j := range 4 {
+			fmt.Fprintf(&lines, `{"id":"%s%d","batch":0,"group":"g%d","response":"%s: the reasoning, then answer %d","metadata":{"accuracy":%d}}`+"\n", start, j, g, start, j, j)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(lines.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Open(path, engine.Config{}, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	g := tab.(*groupsTab)
+	tab.Update(uitest.KeyPress("enter")) // g0, alpha's
+	if v := uitest.Plain(tab); len(g.group.completionLines) != 0 || !strings.Contains(v, readingText) || strings.Contains(v, "alpha:") {
+		t.Fatalf("opening the group read %d completions on the event loop:\n%s", len(g.group.completionLines), v)
+	}
+	alpha := g.Job()
+	if alpha == nil {
+		t.Fatal("opening the group hands out no read")
+	}
+	tab.Update(uitest.KeyPress("esc"))
+	tab.Update(uitest.KeyPress("down"))
+	tab.Update(uitest.KeyPress("enter")) // g1, beta's
+	beta := g.Job()
+	tab.Update(alpha())
+	if v := uitest.Plain(tab); strings.Contains(v, "alpha:") || !strings.Contains(v, readingText) {
+		t.Errorf("the first group's read, landed once the second was open, is shown:\n%s", v)
+	}
+	tab.Update(beta())
+	v := uitest.Plain(tab)
+	for j := range 4 {
+		if want := fmt.Sprintf("beta: the reasoning, then answer %d", j); !strings.Contains(v, want) {
+			t.Errorf("the second group does not show %q once read:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, readingText) || strings.Contains(v, "alpha:") {
+		t.Errorf("the second group, read, still says %q or shows the first's:\n%s", readingText, v)
+	}
+}
+
 // TestGroupsFloat32Ties: under --score-precision float32 (the TRL layout's)
 // a group whose rows (0.5, 0.2) and (0.7, 0) sum to the same float32 0.7,
 // as in TRL's nansum, is marked none, its rewards 0, beside a group

@@ -217,7 +217,8 @@ func (t *trajectoriesTab) findElsewhere() tea.Cmd {
 	b := common.BatchWithMatch(s, filter)
 	if b < 0 {
 		notice := "no trajectory matches " + typed + " in any batch"
-		return func() tea.Msg { return common.NoticeMsg{Text: notice} }
+		holds := func() bool { return t.list.FilterText() == filter }
+		return func() tea.Msg { return common.NoticeMsg{Text: notice, Holds: holds} }
 	}
 	notice := typed + " found in " + common.BatchName(s, b)
 	return func() tea.Msg { return common.ShowBatchMsg{Batch: b, Notice: notice} }

@@ -1,0 +1,38 @@
+package health
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/diagnose"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// BenchmarkFindingsSteps runs every check on runs of 500 and 5,000 steps
+// (two groups of two rows each, with logged advantages, under grpo), so
+// that the time per step of the two sizes tells whether a check looks
+// each step up over all of them.
+func BenchmarkFindingsSteps(b *testing.B) {
+	comp, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}, LoggedAdvantage: "adv"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, steps := range []int{500, 5000} {
+		var ts []scoring.Trajectory
+		for step := range int64(steps) {
+			for i := range 4 {
+				ts = append(ts, scoring.Trajectory{Batch: step, Group: fmt.Sprint(i / 2), Done: true, Metadata: map[string]any{"x": float64(i % 2), "adv": 0.5}})
+			}
+		}
+		res := comp.Compute(ts, engine.GRPO)
+		res.Finish()
+		trends := diagnose.Trends(res, nil)
+		b.Run(fmt.Sprint(steps), func(b *testing.B) {
+			for b.Loop() {
+				Findings(res, trends, Config{})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(steps), "ns/step")
+		})
+	}
+}
