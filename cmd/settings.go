@@ -40,6 +40,7 @@ type settings struct {
 	epsilon                        float64
 	std                            string
 	groupOfOne                     string
+	scorePrecision                 string
 	nanSum                         bool
 	loggedAdvantage                string
 	matchLogged                    bool
@@ -97,6 +98,7 @@ func (s *settings) register(f *pflag.FlagSet) {
 	f.Float64Var(&s.epsilon, "epsilon", engine.DefaultEpsilon, "added to the std in grpo and gdpo (verl 1e-6, OpenRLHF 1e-9)")
 	f.StringVar(&s.std, "std", "", "the std grpo and gdpo divide by: sample (n - 1, TRL, verl) or population (n, open-instruct) (default sample)")
 	f.StringVar(&s.groupOfOne, "group-of-one", "", "grpo and rloo reward of a group of one: zero or score (verl: mean 0, std 1) (default zero)")
+	f.StringVar(&s.scorePrecision, "score-precision", "", "the arithmetic of the weighted score: float64 or float32 (TRL's, whose rewards tie where float32 sums do) (default float64; the TRL layout's float32)")
 	f.BoolVar(&s.nanSum, "nansum", false, "a missing or NaN objective adds nothing to the score (TRL's nansum); invalid only when all are")
 	f.StringVar(&s.loggedAdvantage, "logged-advantage", "", "`EXPR` of the advantage the trainer logged, compared with the rewards")
 	f.StringVar(&s.promptBy, "prompt-by", "", "the prompt a record answers, `EXPR`, followed across steps (default: the group; "+layouts.PromptDefaultsHelp()+")")
@@ -126,6 +128,7 @@ func (s *settings) registerCompletions(cmd *cobra.Command) {
 		"from":                 layouts.Names(),
 		"group-of-one":         strs(engine.GroupOfOnes),
 		"std":                  strs(engine.Stds),
+		"score-precision":      strs(engine.ScorePrecisions),
 		"normalize-objectives": strs(engine.ObjectiveNorms),
 	} {
 		_ = cmd.RegisterFlagCompletionFunc(flag, fixed(values...))
@@ -184,6 +187,7 @@ func (s *settings) config(flags *pflag.FlagSet, fallback *engine.Config) (engine
 		s.divisorFlags = append(s.divisorFlags, "--epsilon "+strconv.FormatFloat(s.epsilon, 'g', -1, 64))
 	}
 	set("group-of-one", func() { cfg.GroupOfOne = s.groupOfOne })
+	set("score-precision", func() { cfg.ScorePrecision = s.scorePrecision })
 	set("nansum", func() { cfg.NanSum = &s.nanSum })
 	set("logged-advantage", func() { cfg.LoggedAdvantage = s.loggedAdvantage })
 	set("match-logged", func() { cfg.MatchLogged = &s.matchLogged })

@@ -32,6 +32,9 @@ quartiles and max of each objective, of the scores and of the rewards (valid
 trajectories only), the objectives' Pearson correlation matrix, the number of
 fronts, the frontier size and frac_zero_std_groups.
 
+TRL logs reward_std and rewards/NAME/std as sample stds (n - 1): an std
+here times sqrt(count / (count - 1)) is TRL's.
+
 --health adds the trends (hypervolume, mean step_count...) and the health
 checks against the first --baseline batches, and exits with status 3 when
 one of them raises an ALERT.
@@ -286,13 +289,15 @@ func invalidCauses(counts map[string]int, at map[string]string, reason func(caus
 }
 
 // methodSettings are engine.MethodSettings, the settings the method
-// reads, each set only where it does.
+// reads, each set only where it does, and the score's precision when it
+// is float32, which every method's score is summed in.
 type methodSettings struct {
-	Normalize  *bool             `json:"normalize,omitempty"`
-	Scale      engine.Scale      `json:"scale,omitempty"`
-	Epsilon    *number           `json:"epsilon,omitempty"`
-	Std        engine.Std        `json:"std,omitempty"`
-	GroupOfOne engine.GroupOfOne `json:"group_of_one,omitempty"`
+	Normalize      *bool                 `json:"normalize,omitempty"`
+	Scale          engine.Scale          `json:"scale,omitempty"`
+	Epsilon        *number               `json:"epsilon,omitempty"`
+	Std            engine.Std            `json:"std,omitempty"`
+	GroupOfOne     engine.GroupOfOne     `json:"group_of_one,omitempty"`
+	ScorePrecision engine.ScorePrecision `json:"score_precision,omitempty"`
 }
 
 // methodSettingsOf returns the settings of o that o.Method reads.
@@ -303,11 +308,15 @@ func methodSettingsOf(o engine.Options) methodSettings {
 		eps := number(s.Epsilon)
 		m.Epsilon = &eps
 	}
+	if o.ScorePrecision == engine.ScoreFloat32 {
+		m.ScorePrecision = o.ScorePrecision
+	}
 	return m
 }
 
 // text lists the settings set, as the table's first line has them:
-// ", scale group, epsilon 1e-06, std sample, group of one score".
+// ", scale group, epsilon 1e-06, std sample, group of one score, score
+// float32".
 func (m methodSettings) text() string {
 	var b strings.Builder
 	if m.Normalize != nil {
@@ -321,6 +330,9 @@ func (m methodSettings) text() string {
 	}
 	if m.GroupOfOne != "" {
 		fmt.Fprintf(&b, ", group of one %s", m.GroupOfOne)
+	}
+	if m.ScorePrecision != "" {
+		fmt.Fprintf(&b, ", score %s", m.ScorePrecision)
 	}
 	return b.String()
 }

@@ -163,7 +163,7 @@ func TestLayoutMethodOverridden(t *testing.T) {
 		{[]string{"--method", "pareto", verlDir}, "objective score; method pareto\n"},
 		{[]string{"--config", config, verlDir}, "objective score; method rloo, a group of one: score\n"},
 		{[]string{"--config", config, "--method", "gdpo", verlDir}, "objective score; method gdpo, epsilon 1e-06\n"},
-		{[]string{"--method", "pareto", trlDir}, "logged advantage = advantage; method pareto\n"},
+		{[]string{"--method", "pareto", trlDir}, "logged advantage = advantage; method pareto, score in float32\n"},
 	} {
 		if _, errOut := computeList(t, "", c.args...); !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: stderr %q, want it to end %q", c.args, errOut, c.want)
@@ -177,7 +177,7 @@ func TestLayoutMethodOverridden(t *testing.T) {
 // any reward at 0.
 func TestTRLCompletions(t *testing.T) {
 	recs, errOut := computeList(t, "", trlDir)
-	if !strings.Contains(errOut, "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage; method grpo\n") {
+	if !strings.Contains(errOut, "read as TRL completions: group = prompt, batch = step, objectives accuracy_reward, think_format_reward, a null reward adds nothing, logged advantage = advantage; method grpo, score in float32\n") {
 		t.Errorf("stderr does not say how the completions are read: %q", errOut)
 	}
 	if len(recs) != 36 {

@@ -305,12 +305,12 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		Scores:     extendArray(prev.Scores, n, inPlace),
 		Rewards:    extendArray(prev.Rewards, n, inPlace && !grew),
 	}
-	weights := scoring.NewScoreWeights(res.Objectives)
+	scoreOf := scoreFunc(scoring.NewScoreWeights(res.Objectives), res.Options)
 	// score sets row i's score, and reports whether it is finite.
 	score := func(i int) bool {
 		res.Scores[i] = math.NaN()
 		if ev.Valid[i] {
-			res.Scores[i] = weights.Score(ev.Row(i))
+			res.Scores[i] = scoreOf(ev.Row(i))
 			return scoring.Finite(res.Scores[i]) == nil
 		}
 		return true

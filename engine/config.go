@@ -70,6 +70,9 @@ type Config struct {
 	// GroupOfOne is what grpo and rloo give a group of one: "zero"
 	// (default) or "score" (verl).
 	GroupOfOne string `toml:"group_of_one,omitempty"`
+	// ScorePrecision is the arithmetic of the weighted score: "float64"
+	// (default) or "float32" (TRL's, which its layout sets).
+	ScorePrecision string `toml:"score_precision,omitempty"`
 	// NanSum makes a missing or NaN objective add nothing to the score
 	// (TRL's nansum over reward functions): see ParetoScorer.
 	NanSum *bool `toml:"nansum,omitempty"`
@@ -375,6 +378,11 @@ func (cfg Config) Options() (Options, error) {
 	}
 	if cfg.GroupOfOne != "" {
 		if opts.GroupOfOne, err = parseGroupOfOne(cfg.GroupOfOne); err != nil {
+			return opts, err
+		}
+	}
+	if cfg.ScorePrecision != "" {
+		if opts.ScorePrecision, err = parseScorePrecision(cfg.ScorePrecision); err != nil {
 			return opts, err
 		}
 	}

@@ -78,7 +78,8 @@ func (ev *Evaluation) structured(opts Options) bool {
 // valid trajectory (row-major as Values; g_ik is 0 where a gate shuts
 // objective k, else 1; N_k the normalisation over the valid members of
 // the comparison group of batches), and writes the scores
-// s_i = sum_k w_k t_ik - lambda v_i, v_i the violation, into scores; with
+// s_i = sum_k w_k t_ik - lambda v_i, v_i the violation, into scores (the
+// sum in float32 under ScoreFloat32, the penalty in float64); with
 // sources, w_k is the trajectory's source's weight (sources.go).
 func (ev *Evaluation) structuredScores(scores []float64, objectives []scoring.Objective, opts Options, batches []Batch) []float64 {
 	m := ev.M
@@ -137,9 +138,13 @@ func (ev *Evaluation) structuredScores(scores []float64, objectives []scoring.Ob
 		if !ev.Valid[i] {
 			continue
 		}
-		s := 0.0
-		for k, w := range ev.weightsOf(i, base) {
-			s += w * terms[i*m+k]
+		var s float64
+		if w := ev.weightsOf(i, base); opts.scoreIn32() {
+			s = scoring.Sum32(w, terms[i*m:(i+1)*m])
+		} else {
+			for k, wk := range w {
+				s += wk * terms[i*m+k]
+			}
 		}
 		if ev.Violation != nil {
 			s -= opts.Penalty * ev.Violation[i]

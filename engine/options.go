@@ -83,6 +83,21 @@ const (
 // GroupOfOnes lists every convention for a group of one.
 var GroupOfOnes = []GroupOfOne{GroupOfOneZero, GroupOfOneScore}
 
+// ScorePrecision says in what arithmetic the weighted score
+// sum_k w_k o'_k is computed: float64, or float32 as a trainer that sums
+// its rewards in float32 tensors (TRL), so that the scores tie where the
+// trainer's do (scoring.Sum32).
+type ScorePrecision string
+
+// The score precisions.
+const (
+	ScoreFloat64 ScorePrecision = "float64"
+	ScoreFloat32 ScorePrecision = "float32"
+)
+
+// ScorePrecisions lists every score precision.
+var ScorePrecisions = []ScorePrecision{ScoreFloat64, ScoreFloat32}
+
 // DefaultEpsilon is what grpo and gdpo add to the std they divide by, as
 // TRL does (verl uses 1e-6, OpenRLHF 1e-9: Options.Epsilon).
 const DefaultEpsilon = 1e-4
@@ -103,6 +118,12 @@ func parseStd(s string) (Std, error) { return parseEnum("std", s, Stds) }
 // parseGroupOfOne returns the convention named s, or an error listing the
 // valid names.
 func parseGroupOfOne(s string) (GroupOfOne, error) { return parseEnum("group of one", s, GroupOfOnes) }
+
+// parseScorePrecision returns the score precision named s, or an error
+// listing the valid names.
+func parseScorePrecision(s string) (ScorePrecision, error) {
+	return parseEnum("score precision", s, ScorePrecisions)
+}
 
 // parseGoal returns the goal named s, or an error listing the valid names.
 func parseGoal(s string) (scoring.Goal, error) { return parseEnum("goal", s, scoring.Goals) }
@@ -147,6 +168,9 @@ type Options struct {
 	// GroupOfOne is what grpo and rloo give a group of one valid
 	// trajectory; "" stands for GroupOfOneZero.
 	GroupOfOne GroupOfOne
+	// ScorePrecision is the arithmetic of the weighted sum; "" stands for
+	// ScoreFloat64.
+	ScorePrecision ScorePrecision
 	// Penalty is lambda in score - lambda * violation, with constraints
 	// (DefaultOptions: DefaultPenalty).
 	Penalty float64
@@ -178,9 +202,13 @@ func (o Options) StdOf(x []float64) float64 {
 	return stats.SampleStd(x)
 }
 
+// scoreIn32 reports whether o's weighted score is summed in float32.
+func (o Options) scoreIn32() bool { return o.ScorePrecision == ScoreFloat32 }
+
 // DefaultOptions returns the defaults (docs/CONTRACT.md, Settings): method
 // pareto, scope group, scale group, normalize on, epsilon 1e-4, the sample
-// std, a group of one rewarded 0, penalty 1, no objective normalisation.
+// std, a group of one rewarded 0, the score in float64, penalty 1, no
+// objective normalisation.
 func DefaultOptions() Options {
-	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero, Penalty: DefaultPenalty, NormalizeObjectives: NormNone}
+	return Options{Method: Pareto, Scope: ScopeGroup, Scale: ScaleGroup, Normalize: true, Epsilon: DefaultEpsilon, Std: StdSample, GroupOfOne: GroupOfOneZero, ScorePrecision: ScoreFloat64, Penalty: DefaultPenalty, NormalizeObjectives: NormNone}
 }

@@ -41,12 +41,13 @@ func TestOptionsEqualComparesEveryField(t *testing.T) {
 	}
 }
 
-// TestOptionsEqualDefaults: a zero epsilon, std or group-of-one convention
-// is the default it stands for; nil weights are no weights.
+// TestOptionsEqualDefaults: a zero epsilon, std, group-of-one convention
+// or score precision is the default it stands for; nil weights are no
+// weights.
 func TestOptionsEqualDefaults(t *testing.T) {
 	explicit := DefaultOptions()
 	implicit := explicit
-	implicit.Epsilon, implicit.Std, implicit.GroupOfOne = 0, "", ""
+	implicit.Epsilon, implicit.Std, implicit.GroupOfOne, implicit.ScorePrecision = 0, "", "", ""
 	if !explicit.Equal(implicit) {
 		t.Error("the defaults spelt out are not Equal to their zero values")
 	}

@@ -183,11 +183,13 @@ type scoreSet struct {
 }
 
 // structuredKey is what scores depend on besides the weights: the
-// penalty with constraints, the normalisation and its scope.
+// penalty with constraints, the normalisation and its scope, and the
+// arithmetic of the sum.
 type structuredKey struct {
 	penalty float64
 	norm    ObjectiveNorm
 	scope   Scope
+	in32    bool
 }
 
 // structuredKeyOf returns opts' structuredKey on ev, zero where it does
@@ -200,6 +202,7 @@ func (ev *Evaluation) structuredKeyOf(opts Options) structuredKey {
 	if opts.NormalizeObjectives != "" && opts.NormalizeObjectives != NormNone {
 		k.norm, k.scope = opts.NormalizeObjectives, opts.Scope
 	}
+	k.in32 = opts.scoreIn32()
 	return k
 }
 
@@ -221,12 +224,12 @@ func (ev *Evaluation) scoreSetOf(objectives []scoring.Objective, opts Options, b
 	if ev.structured(opts) {
 		s.terms = ev.structuredScores(s.scores, objectives, opts, batches)
 	} else {
-		w := scoring.NewScoreWeights(objectives)
+		score := scoreFunc(scoring.NewScoreWeights(objectives), opts)
 		parallel.Chunks(n, RewardChunk, parallel.Workers(n, RewardChunk), func(_, lo, hi int) {
 			for i := lo; i < hi; i++ {
 				s.scores[i] = math.NaN()
 				if ev.Valid[i] {
-					s.scores[i] = w.Score(ev.Row(i))
+					s.scores[i] = score(ev.Row(i))
 				}
 			}
 		})
@@ -234,6 +237,14 @@ func (ev *Evaluation) scoreSetOf(objectives []scoring.Objective, opts Options, b
 	s.ev = ev.markNonFinite(s.scores)
 	ev.scores = s
 	return s
+}
+
+// scoreFunc returns w's Score, or its Score32 when opts sum in float32.
+func scoreFunc(w scoring.ScoreWeights, opts Options) func(values []float64) float64 {
+	if opts.scoreIn32() {
+		return w.Score32
+	}
+	return w.Score
 }
 
 // markNonFinite returns ev, or, when some finite objectives give a score

@@ -66,8 +66,8 @@ func (o Options) scaleInForce() Scale {
 // reads (MethodSettings) and that differ from DefaultOptions: "scale
 // none" (grpo, also for normalize off), "epsilon 1e-06", "population
 // std", "a group of one: score", "normalize off", and "priority a, b (a
-// to 0.01)" (lexicographic) and "objectives normalised by minmax" (every
-// method). The "read as" line and the dashboard's status line say them
+// to 0.01)" (lexicographic), and "objectives normalised by minmax" and
+// "score in float32" (every method: the score is written out). The "read as" line and the dashboard's status line say them
 // beside the method, and say none that the method ignores (pareto adds
 // no epsilon, grpo under scale none none).
 func (o Options) ChangedSettings() []string {
@@ -100,6 +100,9 @@ func (o Options) ChangedSettings() []string {
 	}
 	if o.NormalizeObjectives != "" && o.NormalizeObjectives != NormNone {
 		out = append(out, "objectives normalised by "+string(o.NormalizeObjectives))
+	}
+	if o.scoreIn32() {
+		out = append(out, "score in float32")
 	}
 	return out
 }

@@ -23,8 +23,11 @@ import (
 // _generate_and_score_completions), group = prompt, batch = step,
 // objectives the reward columns (trlRewardColumns; max, weight 1 each:
 // reward_weights' default), a missing reward adding nothing (nansum), the
-// logged advantage compared with the rewards when the file has it;
-// epsilon stays TRL's 1e-4. The dashboard shows prompt and completion as
+// score summed in float32 as TRL sums its rewards (float32 tensors:
+// rewards_per_func times reward_weights, nansum(dim=1), in
+// _generate_and_score_completions, GRPO's and RLOO's alike), so that
+// rewards tie where TRL's do, the logged advantage compared with the
+// rewards when the file has it; epsilon stays TRL's 1e-4. The dashboard shows prompt and completion as
 // the prompt and the completion.
 var trlLayout = trainerLayout{
 	name:         "trl",
@@ -73,6 +76,9 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 	if pareto && cfg.NanSum == nil {
 		yes := true
 		cfg.NanSum = &yes
+	}
+	if pareto {
+		cfg.ScorePrecision = cmp.Or(cfg.ScorePrecision, string(engine.ScoreFloat32))
 	}
 	if cfg.LoggedAdvantage == "" && slices.Contains(first.Names, trlAdvantage) {
 		cfg.LoggedAdvantage = trlAdvantage

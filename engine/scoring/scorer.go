@@ -91,6 +91,27 @@ func (c ScoreWeights) Score(values []float64) float64 {
 	return s
 }
 
+// Score32 returns the score of values as a trainer that sums in float32
+// computes it (Sum32 of c and values).
+func (c ScoreWeights) Score32(values []float64) float64 { return Sum32(c, values[:len(c)]) }
+
+// Sum32 returns sum_k w_k x_k in float32 arithmetic, as TRL's
+// _generate_and_score_completions computes its rewards,
+// (rewards_per_func * reward_weights).nansum(dim=1) on float32 tensors:
+// each w_k and x_k rounded to float32, each product rounded to float32,
+// the products added from the first to the last, each sum rounded to
+// float32. Two terms give the same sum in any order; torch may add three
+// or more in another order than this one. len(values) >= len(weights).
+func Sum32(weights, values []float64) float64 {
+	var s float32
+	for k, w := range weights {
+		// The explicit conversions round each product and each sum, so
+		// that no fused multiply-add skips a rounding the trainer does.
+		s = float32(s + float32(float32(w)*float32(values[k])))
+	}
+	return float64(s)
+}
+
 // ObjectiveExpr is a pareto objective as configured: a name, an expression,
 // a goal and a weight (NaN for the default 1/m).
 type ObjectiveExpr struct {

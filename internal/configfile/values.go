@@ -79,6 +79,7 @@ func (f *File) CheckValues(merged engine.Config, flags Flags) error {
 		{"epsilon", "epsilon", fc.Epsilon != nil, engine.Config{Epsilon: fc.Epsilon}},
 		{"std", "std", fc.Std != "", engine.Config{Std: fc.Std}},
 		{"group_of_one", "group-of-one", fc.GroupOfOne != "", engine.Config{GroupOfOne: fc.GroupOfOne}},
+		{"score_precision", "score-precision", fc.ScorePrecision != "", engine.Config{ScorePrecision: fc.ScorePrecision}},
 		{"penalty", "penalty", fc.Penalty != nil, engine.Config{Penalty: fc.Penalty}},
 		{"normalize_objectives", "normalize-objectives", fc.NormalizeObjectives != "", engine.Config{NormalizeObjectives: fc.NormalizeObjectives}},
 	} {

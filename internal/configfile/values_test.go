@@ -34,6 +34,7 @@ func TestValueErrorsSayTheirLine(t *testing.T) {
 		{"from", "\nfrom = \"verll\"\n", `PATH:2: unknown from "verll"; did you mean verl? (valid: auto, trl, verl, open-instruct, plain)`},
 		{"epsilon", "epsilon = -1\n", `PATH:1: epsilon -1: must be a positive finite number`},
 		{"penalty", "penalty = -2\n", `PATH:1: penalty -2: must be a finite number >= 0`},
+		{"score_precision", "\nscore_precision = \"float16\"\n", `PATH:2: unknown score precision "float16"; did you mean float32 or float64? (valid: float64, float32)`},
 		{"group_by", "\n\ngroup_by = \"metadata.\"\n", `PATH:3:21: expression group_by = "metadata.": unexpected end of expression`},
 		{"second objective's goal", twoObjectives + "goal = \"maximise\"\n",
 			`PATH:9: objective safety: unknown goal "maximise" (valid: max, min)`},

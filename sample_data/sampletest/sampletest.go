@@ -63,7 +63,7 @@ func TRLConfig() engine.Config {
 			{Name: "accuracy_reward", Expr: `metadata["accuracy_reward"]`, Goal: "max", Weight: &one},
 			{Name: "think_format_reward", Expr: `metadata["think_format_reward"]`, Goal: "max", Weight: &one},
 		},
-		NanSum: &yes, LoggedAdvantage: "advantage", PromptField: "prompt", ResponseField: "completion",
+		NanSum: &yes, ScorePrecision: "float32", LoggedAdvantage: "advantage", PromptField: "prompt", ResponseField: "completion",
 		PromptBy: "prompt",
 		From:     "trl",
 	}

@@ -762,3 +762,44 @@ func TestGroupReadOffTheEventLoop(t *testing.T) {
 		t.Errorf("the second group, read, still says %q or shows the first's:\n%s", readingText, v)
 	}
 }
+
+// TestGroupsFloat32Ties: under --score-precision float32 (the TRL layout's)
+// a group whose rows (0.5, 0.2) and (0.7, 0) sum to the same float32 0.7,
+// as in TRL's nansum, is marked none, its rewards 0, beside a group
+// with signal.
+func TestGroupsFloat32Ties(t *testing.T) {
+	rows := []struct {
+		g    string
+		a, b float64
+	}{{"tied", 0.5, 0.2}, {"tied", 0.7, 0}, {"tied", 0.5, 0.2}, {"tied", 0.7, 0}, {"spread", 1, 0.2}, {"spread", 0, 0}}
+	ts := make([]scoring.Trajectory, len(rows))
+	for i, r := range rows {
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: r.g, Metadata: map[string]any{"a": float64(float32(r.a)), "b": float64(float32(r.b))}}
+	}
+	one := 1.0
+	cfg := engine.Config{Method: string(engine.GRPO), ScorePrecision: string(engine.ScoreFloat32),
+		Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a", Weight: &one}, {Name: "b", Expr: "metadata.b", Weight: &one}}}
+	s, err := session.Open("runs.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := uitest.Plain(uitest.TabOn(s, New))
+	found := 0
+	for _, l := range strings.Split(view, "\n") {
+		tied, spread := strings.HasPrefix(l, "tied "), strings.HasPrefix(l, "spread ")
+		if tied || spread {
+			found++
+		}
+		if tied && !strings.Contains(l, " none ") || spread && strings.Contains(l, " none ") {
+			t.Errorf("row %q: the tied group (and it alone) is marked none", l)
+		}
+	}
+	if found != 2 {
+		t.Fatalf("%d of the 2 groups shown:\n%s", found, view)
+	}
+	for i, r := range s.Result.Rewards[:4] {
+		if r != 0 {
+			t.Errorf("trajectory %d of the tied group: reward %v, want 0", i, r)
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package cmd
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/stats"
+)
+
+// TestTRLFloat32Ties reads testdata/trl/f32_tie (README.md there): rewards
+// that TRL's float32 sum makes equal are equal, as the TRL layout sums the
+// score in float32, as stats' settings (table and JSON) and the "read as"
+// line say. The tied group has zero spread (frac_zero_std_groups 0.5,
+// TRL's frac_reward_zero_std; one dead-signal group), its rewards are 0
+// and its score the float32 0.7, and every reward is TRL's advantage;
+// with --score-precision float64 the group has spread, as before.
+func TestTRLFloat32Ties(t *testing.T) {
+	dir := trlFixture("f32_tie")
+	out, errOut, code := run(t, "", "stats", dir)
+	if code != 0 {
+		t.Fatalf("stats: status %d, stderr %s", code, errOut)
+	}
+	for _, want := range []string{"group of one zero, score float32\n", "frac_zero_std_groups 0.5000", "dead signal: 1 zero-spread group", "; method grpo, score in float32\n"} {
+		if !strings.Contains(out+errOut, want) {
+			t.Errorf("stats does not say %q:\n%s%s", want, errOut, out)
+		}
+	}
+	if out, _, _ := run(t, "", "stats", "--format", "json", dir); !strings.Contains(out, `"score_precision": "float32"`) {
+		t.Errorf("stats JSON does not say the score is summed in float32:\n%s", out)
+	}
+	recs, _ := computeList(t, "", dir)
+	if len(recs) != 8 {
+		t.Fatalf("%d records, want 8", len(recs))
+	}
+	if n, worst := trlReproduced(t, recs); n != 8 {
+		t.Errorf("%d of 8 rows reproduce TRL's advantage (max |diff| %.3g)", n, worst)
+	}
+	tied := float64(float32(0.7))
+	for i, r := range recs[:4] {
+		if r.Score == nil {
+			t.Fatalf("record %d has no score", i)
+		}
+		if *r.Score != tied || r.Reward != 0 {
+			t.Errorf("record %d of the tied group: score %v, reward %v, want %v and 0", i, *r.Score, r.Reward, tied)
+		}
+	}
+
+	out, errOut, code = run(t, "", "stats", "--score-precision", "float64", dir)
+	if code != 0 {
+		t.Fatalf("stats --score-precision float64: status %d, stderr %s", code, errOut)
+	}
+	if !strings.Contains(out, "frac_zero_std_groups 0.0000") || strings.Contains(errOut, "score in float32") || strings.Contains(out, "float32") {
+		t.Errorf("stats --score-precision float64:\n%s%s", errOut, out)
+	}
+	recs, _ = computeList(t, "", "--score-precision", "float64", dir)
+	if r := recs[0].Reward; math.Abs(r) < 1e-6 || math.Abs(r) > 1e-3 {
+		t.Errorf("--score-precision float64: reward %v, want the float64 sums' small spread, normalised", r)
+	}
+}
+
+// TestStatsStdAgainstTRL: stats' std is the population std, and its help
+// says how to turn it into TRL's reward_std and rewards/NAME/std, sample
+// stds (nanstd): times sqrt(count / (count - 1)), checked on the scores
+// and an objective of testdata/trl/f32_tie against the sample std of the
+// values compute writes.
+func TestStatsStdAgainstTRL(t *testing.T) {
+	help, _, _ := run(t, "", "stats", "--help")
+	if !strings.Contains(help, "TRL logs reward_std and rewards/NAME/std as sample stds (n - 1): an std\nhere times sqrt(count / (count - 1)) is TRL's.") {
+		t.Errorf("stats --help does not say how its std compares with TRL's:\n%s", help)
+	}
+	dir := trlFixture("f32_tie")
+	out, errOut, code := run(t, "", "stats", "--format", "json", dir)
+	if code != 0 {
+		t.Fatalf("stats: status %d, stderr %s", code, errOut)
+	}
+	type summary struct {
+		Count int     `json:"count"`
+		Std   float64 `json:"std"`
+	}
+	var report struct {
+		Batches []struct {
+			Score      summary   `json:"score"`
+			Objectives []summary `json:"objectives"`
+		} `json:"batches"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil || len(report.Batches) != 1 || len(report.Batches[0].Objectives) != 2 {
+		t.Fatalf("stats JSON %v: %s", err, out)
+	}
+
+	recs, _ := computeList(t, "", dir)
+	var scores, style []float64
+	for _, r := range recs {
+		scores = append(scores, *r.Score)
+		style = append(style, *r.Objectives["style_reward"])
+	}
+	b := report.Batches[0]
+	for _, c := range []struct {
+		what   string
+		s      summary
+		values []float64
+	}{{"score", b.Score, scores}, {"style_reward", b.Objectives[0], style}} {
+		n := float64(c.s.Count)
+		if trl := c.s.Std * math.Sqrt(n/(n-1)); math.Abs(trl-stats.SampleStd(c.values)) > 1e-12 {
+			t.Errorf("%s: std %v times sqrt(n / (n - 1)) is %v, the sample std %v", c.what, c.s.Std, trl, stats.SampleStd(c.values))
+		}
+	}
+}
