@@ -120,6 +120,10 @@ type Fit struct {
 	// Match.Steps.
 	Overall Diff
 	Batches []Diff
+	// ScaleFree is true for weights fitted to a log that does not tell
+	// their common factor (fittedWeights.scaleFree): every multiple of
+	// them reproduces it.
+	ScaleFree bool
 }
 
 // Flags returns the changes as one command-line text, "the settings as
@@ -205,16 +209,18 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
-			candidates, ok := fitWeights(reuse, o)
+			fitted, ok := fitWeights(reuse, o)
 			if !ok {
 				continue
 			}
-			for _, w := range candidates {
+			for _, w := range fitted.candidates {
 				o.Weights = w
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
-					if reproduces(fit(o, settingsChanges(opts, o, ev.Objectives)).Overall) {
-						break // the roundest weights that reproduce
+					f := fit(o, settingsChanges(opts, o, ev.Objectives))
+					if reproduces(f.Overall) {
+						f.ScaleFree = fitted.scaleFree
+						break // the likeliest weights that reproduce
 					}
 				}
 			}
@@ -418,7 +424,7 @@ func (m *Match) Warning() string {
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
-		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
+		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
 	}
 	if steps := m.stepsNote(); steps != "" {
 		return text + steps
@@ -636,7 +642,17 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
 	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+}
+
+// scaleNote says, after the flags of weights fitted to a log that does not
+// tell their common factor (ScaleFree), that the scale written is a guess:
+// the score's mean and spread depend on it, the advantage hardly.
+func (f *Fit) scaleNote() string {
+	if !f.ScaleFree {
+		return ""
+	}
+	return "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (a largest weight of 1 where that reproduces)"
 }
 
 // unreproduced says why --match-logged computes with the settings as

@@ -1,0 +1,163 @@
+package agreement
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// trlAdvantages32 returns the advantages of a batch as TRL's
+// GRPOTrainer._generate_and_score_completions computes them with
+// multi_objective_aggregation="sum_then_normalize" (trl f2cd577,
+// grpo_trainer.py: rewards = (rewards_per_func * reward_weights).nansum,
+// advantages = rewards - mean_grouped_rewards, divided by std_rewards +
+// 1e-4 unless scale_rewards="none", std_rewards nanstd's of the group or
+// the batch), in float32 throughout as TRL's tensors are.
+func trlAdvantages32(groups [][][]float64, weights []float64, scale engine.Scale) [][]float64 {
+	mean := func(x []float32) float32 {
+		var s float32
+		for _, v := range x {
+			s += v
+		}
+		return s / float32(len(x))
+	}
+	// nanstd (trl/trainer/utils.py): the mean square deviation times
+	// n / (n - 1).
+	nanstd := func(x []float32) float32 {
+		m := mean(x)
+		var v float32
+		for _, r := range x {
+			v += (r - m) * (r - m)
+		}
+		v /= float32(len(x))
+		v *= float32(len(x)) / float32(len(x)-1)
+		return float32(math.Sqrt(float64(v)))
+	}
+	rewards := make([][]float32, len(groups))
+	var all []float32
+	for gi, g := range groups {
+		for _, row := range g {
+			var r float32
+			for k, x := range row {
+				r += float32(x) * float32(weights[k])
+			}
+			rewards[gi] = append(rewards[gi], r)
+		}
+		all = append(all, rewards[gi]...)
+	}
+	batchStd := nanstd(all)
+	out := make([][]float64, len(groups))
+	for gi, r := range rewards {
+		m, std := mean(r), nanstd(r)
+		if scale == engine.ScaleBatch {
+			std = batchStd
+		}
+		for _, x := range r {
+			a := x - m
+			if scale != engine.ScaleNone {
+				a /= std + 1e-4
+			}
+			out[gi] = append(out[gi], float64(a))
+		}
+	}
+	return out
+}
+
+// trlRewardBatches returns steps 1 and 2 of 4 prompts of 4 completions
+// each, two rewards of the values a TRL accuracy and format reward give
+// (seeded), a's times aScale.
+func trlRewardBatches(seed uint64, aScale float64) map[int64][][][]float64 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	accuracy, format := []float64{0, 1, 1, 0.5}, []float64{0, 1, 0.25}
+	batches := map[int64][][][]float64{}
+	for _, step := range []int64{1, 2} {
+		for range 4 {
+			var g [][]float64
+			for range 4 {
+				g = append(g, []float64{aScale * accuracy[rng.IntN(len(accuracy))], format[rng.IntN(len(format))]})
+			}
+			batches[step] = append(batches[step], g)
+		}
+	}
+	return batches
+}
+
+// trlLogged returns the trajectories of batches (objectives a and b,
+// group gi named "p<gi>") with the advantage TRL logs under weights and
+// scale (trlAdvantages32).
+func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.Scale) []scoring.Trajectory {
+	var ts []scoring.Trajectory
+	for _, step := range []int64{1, 2} {
+		adv := trlAdvantages32(batches[step], weights, scale)
+		for gi, g := range batches[step] {
+			for j, row := range g {
+				ts = append(ts, enginetest.Traj(step, fmt.Sprintf("p%d", gi), "a", row[0], "b", row[1], "adv", adv[gi][j]))
+			}
+		}
+	}
+	return ts
+}
+
+// TestMatchLoggedRecoversTRLRewardWeights logs TRL's advantages of
+// reward_weights under each scale_rewards, of rewards whose std is far
+// above TRL's epsilon (so that the weights' common factor shows only
+// through it), and checks that --match-logged finds those very weights:
+// not a multiple that reproduces the log within 1e-5 (2.964, 0.9881 for
+// [3, 1]), nor the direction rounded with the largest weight 1 (0.3333).
+func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
+	scaleFlag := map[engine.Scale]string{engine.ScaleBatch: "--scale batch", engine.ScaleNone: "--scale none"}
+	for _, weights := range [][]float64{{2, 1}, {3, 1}, {1, 3}, {10, 1}, {1, 0.5}, {0.5, 0.5}, {1, -0.5}} {
+		for _, scale := range []engine.Scale{engine.ScaleGroup, engine.ScaleBatch, engine.ScaleNone} {
+			for seed := range uint64(3) {
+				t.Run(fmt.Sprintf("%v scale %s seed %d", weights, scale, seed), func(t *testing.T) {
+					ts := trlLogged(trlRewardBatches(seed, 1), weights, scale)
+					c := trlComputer(t, true)
+					ev := evaluateWith(c, ts)
+					m := MatchLogged(ev, c.Options)
+					if m.Found == nil {
+						t.Fatalf("nothing found; closest %v off by %g", m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
+					}
+					want := []string{fmt.Sprintf("--weight a=%g --weight b=%g", weights[0], weights[1])}
+					if f := scaleFlag[scale]; f != "" {
+						want = append([]string{f}, want...)
+					}
+					if !slices.Equal(m.Found.Changes, want) {
+						t.Errorf("found %q (to %.3g), want %q", m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
+					}
+					if w := m.Warning(); strings.Contains(w, "common factor") {
+						t.Errorf("the factor is told by epsilon, yet the warning says it is not: %q", w)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestMatchLoggedScaleFree logs TRL's advantages of reward_weights [2, 1]
+// under scale group, of a reward in the thousands (a length): epsilon is
+// lost in the std, every multiple of the weights reproduces the log, and
+// --match-logged says so, computing with a largest weight of 1 rather
+// than a precise-looking factor.
+func TestMatchLoggedScaleFree(t *testing.T) {
+	ts := trlLogged(trlRewardBatches(7, 5000), []float64{2, 1}, engine.ScaleGroup)
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, ts)
+	check := CheckTrainer(c, ev)
+	if !slices.Equal(check.Options.Weights, []float64{1, 0.5}) {
+		t.Errorf("computing with weights %v, want [1 0.5]", check.Options.Weights)
+	}
+	const said = "the log tells the weights' ratios but not their common factor"
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
+		t.Errorf("notes %q lack %q", check.Notes, said)
+	}
+	if m := MatchLogged(ev, c.Options); !strings.Contains(m.Warning(), said) {
+		t.Errorf("warning %q lacks %q", m.Warning(), said)
+	}
+}
