@@ -206,6 +206,9 @@ func (sys *fitSystem) fitDirection(start []float64, eps float64) (u []float64, t
 	for r, i := range sys.rows {
 		x.SetRow(r, sys.centred[i*m:(i+1)*m])
 	}
+	// Every round solves the same system for another right-hand side.
+	var qr mat.QR
+	qr.Factorize(x)
 	y := mat.NewVecDense(len(sys.rows), nil)
 	var sol mat.VecDense
 	u = slices.Clone(start)
@@ -220,7 +223,7 @@ func (sys *fitSystem) fitDirection(start []float64, eps float64) (u []float64, t
 		for r, i := range sys.rows {
 			y.SetVec(r, sys.logged[i]*d[sys.unitOf[i]])
 		}
-		if err := sol.SolveVec(x, y); err != nil {
+		if err := qr.SolveVecTo(&sol, false, y); err != nil {
 			return nil, 0, false
 		}
 		next := slices.Clone(sol.RawVector().Data)
@@ -228,15 +231,11 @@ func (sys *fitSystem) fitDirection(start []float64, eps float64) (u []float64, t
 			u = next
 			break
 		}
-		top := 0.0
-		for _, v := range next {
-			top = max(top, math.Abs(v))
-		}
 		if !normalise(next) {
 			return nil, 0, false
 		}
 		nextT := sys.fitT(next)
-		settled := math.Abs(nextT-t/top) <= 1e-12
+		settled := math.Abs(nextT-t) <= 1e-12
 		for k := range next {
 			settled = settled && math.Abs(next[k]-u[k]) <= 1e-10
 		}
@@ -391,7 +390,7 @@ type fitSystem struct {
 	unscaled bool
 	rows     []int
 	units    [][]int
-	unitOf   map[int]int // a row's index into units
+	unitOf   []int // each row's index into units (of the rows in one)
 	centred  []float64
 	raw      []float64
 	logged   []float64               // the evaluation's logged advantages
@@ -400,7 +399,7 @@ type fitSystem struct {
 
 // index fills unitOf from units.
 func (sys *fitSystem) index() {
-	sys.unitOf = map[int]int{}
+	sys.unitOf = make([]int, len(sys.logged))
 	for u, un := range sys.units {
 		for _, i := range un {
 			sys.unitOf[i] = u

@@ -74,13 +74,19 @@ func trlAdvantages32(groups [][][]float64, weights []float64, scale engine.Scale
 // each, two rewards of the values a TRL accuracy and format reward give
 // (seeded), a's times aScale.
 func trlRewardBatches(seed uint64, aScale float64) map[int64][][][]float64 {
+	return trlRewardBatchesOf(seed, aScale, 4, 4)
+}
+
+// trlRewardBatchesOf is trlRewardBatches of prompts prompts of n
+// completions each.
+func trlRewardBatchesOf(seed uint64, aScale float64, prompts, n int) map[int64][][][]float64 {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	accuracy, format := []float64{0, 1, 1, 0.5}, []float64{0, 1, 0.25}
 	batches := map[int64][][][]float64{}
 	for _, step := range []int64{1, 2} {
-		for range 4 {
+		for range prompts {
 			var g [][]float64
-			for range 4 {
+			for range n {
 				g = append(g, []float64{aScale * accuracy[rng.IntN(len(accuracy))], format[rng.IntN(len(format))]})
 			}
 			batches[step] = append(batches[step], g)
@@ -97,8 +103,9 @@ func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.
 	for _, step := range []int64{1, 2} {
 		adv := trlAdvantages32(batches[step], weights, scale)
 		for gi, g := range batches[step] {
+			key := fmt.Sprintf("p%d", gi)
 			for j, row := range g {
-				ts = append(ts, enginetest.Traj(step, fmt.Sprintf("p%d", gi), "a", row[0], "b", row[1], "adv", adv[gi][j]))
+				ts = append(ts, enginetest.Traj(step, key, "a", row[0], "b", row[1], "adv", adv[gi][j]))
 			}
 		}
 	}
@@ -159,5 +166,26 @@ func TestMatchLoggedScaleFree(t *testing.T) {
 	}
 	if m := MatchLogged(ev, c.Options); !strings.Contains(m.Warning(), said) {
 		t.Errorf("warning %q lacks %q", m.Warning(), said)
+	}
+}
+
+// BenchmarkMatchLoggedFitsWeights is MatchLogged on two steps of 2048
+// prompts of 8 completions logged by TRL with reward_weights [3, 1]: the
+// settings tried, then the weights fitted.
+func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
+	ts := trlLogged(trlRewardBatchesOf(1, 1, 2048, 8), []float64{3, 1}, engine.ScaleGroup)
+	c, err := engine.New(engine.Config{
+		Method:          "grpo",
+		Objectives:      []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
+		LoggedAdvantage: "adv",
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev := evaluateWith(c, ts)
+	for b.Loop() {
+		if m := MatchLogged(ev, c.Options); m.Found == nil {
+			b.Fatal("nothing found")
+		}
 	}
 }
