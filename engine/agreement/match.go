@@ -669,7 +669,7 @@ func (f *Fit) scaleNote() string {
 	if !f.ScaleFree {
 		return ""
 	}
-	return "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (a largest weight of 1 where that reproduces)"
+	return "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
 }
 
 // unreproduced says why --match-logged computes with the settings as

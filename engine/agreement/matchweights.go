@@ -15,10 +15,11 @@ import (
 // likeliest first, and whether the log tells their common factor.
 type fittedWeights struct {
 	candidates [][]float64
-	// scaleFree is true when every multiple of the first candidate
+	// scaleFree is true when twice or half the first candidate
 	// reproduces the log as well (a scaled method whose std is far above
 	// epsilon, which alone tells the factor): the first candidate is then
-	// written with a largest weight of 1, a guess at the trainer's.
+	// a guess at the trainer's, of a largest weight of 1 among the
+	// simplest.
 	scaleFree bool
 }
 
@@ -55,7 +56,9 @@ const float32Noise = 4 * 0x1p-24
 // or twice what the closest candidate leaves) come first, the fewest
 // significant digits first (the trainer's config is written by hand), then
 // the closest of the rest. A fit whose median std is under ten times t is
-// nearly unscaled (a log of scale none mimicked by tiny weights): none.
+// nearly unscaled (a log of scale none mimicked by tiny weights): none. A
+// t fitted at or under 0 is epsilon lost in the noise: the factor is
+// then only tried as 1.
 func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 	var sys fitSystem
 	if o.Method == engine.GDPO {
@@ -72,10 +75,10 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 	if !ok {
 		return fittedWeights{}, false
 	}
-	if !sys.unscaled {
+	if !sys.unscaled && t > 0 {
 		d := sys.divisors(u, t)
 		slices.Sort(d)
-		if t <= 0 || d[len(d)/2]-t < 10*t {
+		if d[len(d)/2]-t < 10*t {
 			return fittedWeights{}, false
 		}
 	}
@@ -171,11 +174,16 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 		}
 		if sys.maxDiff(twice, eps) <= noise || sys.maxDiff(half, eps) <= noise {
 			fit.scaleFree = true
-			// Any multiple will do: the one of a largest weight of 1
-			// (TRL's reward_weights default to 1).
-			if k := slices.IndexFunc(all, func(c candidate) bool { return within(c) && largestIsOne(c.w) }); k > 0 {
-				all[0], all[k] = all[k], all[0]
+			// Any multiple will do: of the simplest, one of a largest
+			// weight of 1, else of a weight of 1 (TRL's reward_weights
+			// default to 1).
+			best := 0
+			for k, c := range all {
+				if within(c) && c.digits == all[0].digits && unitWeight(c.w) < unitWeight(all[best].w) {
+					best = k
+				}
 			}
+			all[0], all[best] = all[best], all[0]
 		}
 	}
 	// The likeliest few, then the closest of the rest, should the
@@ -193,8 +201,8 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 	return fit, len(fit.candidates) > 0
 }
 
-// fitDirection returns the weights' direction u (largest magnitude 1, the
-// start's sign) and t, epsilon over the weights' factor, that fit the log
+// fitDirection returns the weights' direction u (largest magnitude 1) and
+// t, epsilon over the weights' factor, that fit the log
 // (fitWeights); t is 0 unscaled, where u is the weights themselves. From
 // start, with t = epsilon, it solves in turn u for t (min_u sum_i (sum_k
 // u_k c_ik - A_i (σ_i(u_before) + t))^2, a linear least squares) and t
@@ -337,13 +345,21 @@ func significantDigits(x float64) int {
 	return 17
 }
 
-// largestIsOne reports whether w's largest magnitude is 1.
-func largestIsOne(w []float64) bool {
-	top := 0.0
+// unitWeight ranks w as a guess at a trainer's weights: 0 when its
+// largest magnitude is 1, 1 when another weight is 1 or -1, 2 otherwise.
+func unitWeight(w []float64) int {
+	top, one := 0.0, false
 	for _, v := range w {
 		top = max(top, math.Abs(v))
+		one = one || math.Abs(v) == 1
 	}
-	return top == 1
+	switch {
+	case top == 1:
+		return 0
+	case one:
+		return 1
+	}
+	return 2
 }
 
 // normalise divides w by its largest magnitude, reporting false when that

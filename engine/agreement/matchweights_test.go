@@ -147,25 +147,34 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 	}
 }
 
-// TestMatchLoggedScaleFree logs TRL's advantages of reward_weights [2, 1]
-// under scale group, of a reward in the thousands (a length): epsilon is
-// lost in the std, every multiple of the weights reproduces the log, and
-// --match-logged says so, computing with a largest weight of 1 rather
-// than a precise-looking factor.
+// TestMatchLoggedScaleFree logs TRL's advantages under scale group of a
+// reward in the thousands (a length): epsilon is lost in the std, twice
+// or half the weights reproduce the log as well, and --match-logged says
+// so, computing with the simplest multiple, of a largest weight of 1
+// among those, rather than a precise-looking factor: [1, 0.5] for [2, 1]
+// (not 2 and 1, as simple), [1, 3] for [1, 3] (not 0.3333 and 1).
 func TestMatchLoggedScaleFree(t *testing.T) {
-	ts := trlLogged(trlRewardBatches(7, 5000), []float64{2, 1}, engine.ScaleGroup)
-	c := trlComputer(t, true)
-	ev := evaluateWith(c, ts)
-	check := CheckTrainer(c, ev)
-	if !slices.Equal(check.Options.Weights, []float64{1, 0.5}) {
-		t.Errorf("computing with weights %v, want [1 0.5]", check.Options.Weights)
-	}
-	const said = "the log tells the weights' ratios but not their common factor"
-	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
-		t.Errorf("notes %q lack %q", check.Notes, said)
-	}
-	if m := MatchLogged(ev, c.Options); !strings.Contains(m.Warning(), said) {
-		t.Errorf("warning %q lacks %q", m.Warning(), said)
+	for _, tc := range []struct {
+		seed          uint64
+		weights, want []float64
+	}{
+		{7, []float64{2, 1}, []float64{1, 0.5}},
+		{0, []float64{1, 3}, []float64{1, 3}},
+	} {
+		ts := trlLogged(trlRewardBatches(tc.seed, 5000), tc.weights, engine.ScaleGroup)
+		c := trlComputer(t, true)
+		ev := evaluateWith(c, ts)
+		check := CheckTrainer(c, ev)
+		if !slices.Equal(check.Options.Weights, tc.want) {
+			t.Errorf("%v: computing with weights %v, want %v", tc.weights, check.Options.Weights, tc.want)
+		}
+		const said = "the log tells the weights' ratios but not their common factor"
+		if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
+			t.Errorf("%v: notes %q lack %q", tc.weights, check.Notes, said)
+		}
+		if m := MatchLogged(ev, c.Options); !strings.Contains(m.Warning(), said) {
+			t.Errorf("%v: warning %q lacks %q", tc.weights, m.Warning(), said)
+		}
 	}
 }
 
