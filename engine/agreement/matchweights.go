@@ -242,7 +242,7 @@ func (sys *fitSystem) fitDirection(start []float64, eps float64) (u []float64, t
 		if !normalise(next) {
 			return nil, 0, false
 		}
-		nextT := sys.fitT(next)
+		nextT := sys.fitT(next, eps)
 		settled := math.Abs(nextT-t) <= 1e-12
 		for k := range next {
 			settled = settled && math.Abs(next[k]-u[k]) <= 1e-10
@@ -260,10 +260,13 @@ func (sys *fitSystem) fitDirection(start []float64, eps float64) (u []float64, t
 	return u, t, true
 }
 
-// fitT returns the t of min_t sum_i (A_i (σ_i(u) + t) - sum_k u_k
-// c_ik)^2: sum_i A_i (s_i - A_i σ_i) / sum_i A_i^2, s_i = sum_k u_k c_ik;
-// 0 when no logged advantage is nonzero.
-func (sys *fitSystem) fitT(u []float64) float64 {
+// fitT returns the t of min_t sum_i ((A_i (σ_i(u) + t) - s_i) / (σ_i +
+// eps))^2, s_i = sum_k u_k c_ik: sum_i v_i A_i (s_i - A_i σ_i) / sum_i v_i
+// A_i^2 with v_i = 1 / (σ_i + eps)^2, the residual measured on the
+// advantage, where the log's noise is (unweighted, a group of a large std
+// drowns t in its noise times the std); 0 when no logged advantage is
+// nonzero.
+func (sys *fitSystem) fitT(u []float64, eps float64) float64 {
 	m := len(u)
 	d := sys.divisors(u, 0)
 	num, den := 0.0, 0.0
@@ -272,9 +275,10 @@ func (sys *fitSystem) fitT(u []float64) float64 {
 		for k := range m {
 			s += u[k] * sys.centred[i*m+k]
 		}
-		a := sys.logged[i]
-		num += a * (s - a*d[sys.unitOf[i]])
-		den += a * a
+		a, sd := sys.logged[i], d[sys.unitOf[i]]
+		v := 1 / ((sd + eps) * (sd + eps))
+		num += v * a * (s - a*sd)
+		den += v * a * a
 	}
 	if den == 0 {
 		return 0
@@ -285,7 +289,7 @@ func (sys *fitSystem) fitT(u []float64) float64 {
 // fitFactor returns the factor f of the weights f u that fits the log
 // best, epsilon over fitT; 0 when that is not positive and finite.
 func (sys *fitSystem) fitFactor(u []float64, eps float64) float64 {
-	if f := eps / sys.fitT(u); f > 0 && !math.IsInf(f, 0) {
+	if f := eps / sys.fitT(u, eps); f > 0 && !math.IsInf(f, 0) {
 		return f
 	}
 	return 0

@@ -147,6 +147,33 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 	}
 }
 
+// TestMatchLoggedWeightsOfMixedSpreads logs TRL's advantages of a reward
+// in the thousands beside one under 1, so that groups whose large reward
+// is equal have a std thousands of times under the others': epsilon, and
+// the weights' factor, show in those groups only, and the fit finds the
+// weights (not 0.27 and 0.09 for 0.3 and 0.1, nor nothing for 4 and 2).
+func TestMatchLoggedWeightsOfMixedSpreads(t *testing.T) {
+	for _, tc := range []struct {
+		seed    uint64
+		weights []float64
+	}{
+		{0, []float64{0.3, 0.1}},
+		{1, []float64{0.3, 0.1}},
+		{2, []float64{4, 2}},
+	} {
+		ts := trlLogged(trlRewardBatches(tc.seed, 1000), tc.weights, engine.ScaleGroup)
+		c := trlComputer(t, true)
+		m := MatchLogged(evaluateWith(c, ts), c.Options)
+		if m.Found == nil {
+			t.Errorf("%v, seed %d: nothing found", tc.weights, tc.seed)
+			continue
+		}
+		if got := m.Found.Options.Weights; !slices.Equal(got, tc.weights) {
+			t.Errorf("%v, seed %d: found %v", tc.weights, tc.seed, got)
+		}
+	}
+}
+
 // TestMatchLoggedScaleFree logs TRL's advantages under scale group of a
 // reward in the thousands (a length): epsilon is lost in the std, twice
 // or half the weights reproduce the log as well, and --match-logged says
