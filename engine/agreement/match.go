@@ -121,8 +121,8 @@ type Fit struct {
 	Overall Diff
 	Batches []Diff
 	// ScaleFree is true for weights fitted to a log that does not tell
-	// their common factor (fittedWeights.scaleFree): every multiple of
-	// them reproduces it.
+	// their common factor (fittedWeights.scaleFree): twice or half them
+	// reproduce it as well.
 	ScaleFree bool
 }
 
