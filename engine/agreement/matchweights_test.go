@@ -99,13 +99,20 @@ func trlRewardBatchesOf(seed uint64, aScale float64, prompts, n int) map[int64][
 // group gi named "p<gi>") with the advantage TRL logs under weights and
 // scale (trlAdvantages32).
 func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.Scale) []scoring.Trajectory {
+	return loggedBy(batches, func(groups [][][]float64) [][]float64 { return trlAdvantages32(groups, weights, scale) })
+}
+
+// loggedBy returns the trajectories of batches (objectives a and b,
+// group gi named "p<gi>") with the advantage of advantages, rounded to
+// float32 as TRL logs it.
+func loggedBy(batches map[int64][][][]float64, advantages func([][][]float64) [][]float64) []scoring.Trajectory {
 	var ts []scoring.Trajectory
 	for _, step := range []int64{1, 2} {
-		adv := trlAdvantages32(batches[step], weights, scale)
+		adv := advantages(batches[step])
 		for gi, g := range batches[step] {
 			key := fmt.Sprintf("p%d", gi)
 			for j, row := range g {
-				ts = append(ts, enginetest.Traj(step, key, "a", row[0], "b", row[1], "adv", adv[gi][j]))
+				ts = append(ts, enginetest.Traj(step, key, "a", row[0], "b", row[1], "adv", float64(float32(adv[gi][j]))))
 			}
 		}
 	}
@@ -113,18 +120,35 @@ func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.
 }
 
 // TestMatchLoggedRecoversTRLRewardWeights logs TRL's advantages of
-// reward_weights under each scale_rewards, of rewards whose std is far
-// above TRL's epsilon (so that the weights' common factor shows only
-// through it), and checks that --match-logged finds those very weights:
-// not a multiple that reproduces the log within 1e-5 (2.964, 0.9881 for
-// [3, 1]), nor the direction rounded with the largest weight 1 (0.3333).
+// reward_weights under each scale_rewards, and under
+// multi_objective_aggregation="normalize_then_sum", of rewards whose std
+// is far above TRL's epsilon (so that the weights' common factor shows
+// only through it), and checks that --match-logged finds those very
+// weights: not a multiple that reproduces the log within 1e-5 (2.964,
+// 0.9881 for [3, 1]), nor the direction rounded with the largest weight 1
+// (0.3333).
 func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
-	scaleFlag := map[engine.Scale]string{engine.ScaleBatch: "--scale batch", engine.ScaleNone: "--scale none"}
-	for _, weights := range [][]float64{{2, 1}, {3, 1}, {1, 3}, {10, 1}, {1, 0.5}, {0.5, 0.5}, {1, -0.5}} {
-		for _, scale := range []engine.Scale{engine.ScaleGroup, engine.ScaleBatch, engine.ScaleNone} {
+	type logs func(groups [][][]float64, weights []float64) [][]float64
+	scaled := func(scale engine.Scale) logs {
+		return func(groups [][][]float64, weights []float64) [][]float64 {
+			return trlAdvantages32(groups, weights, scale)
+		}
+	}
+	for _, setting := range []struct {
+		name, flag string
+		advantages logs
+	}{
+		{"scale group", "", scaled(engine.ScaleGroup)},
+		{"scale batch", "--scale batch", scaled(engine.ScaleBatch)},
+		{"scale none", "--scale none", scaled(engine.ScaleNone)},
+		{"normalize_then_sum", "--method gdpo", func(groups [][][]float64, weights []float64) [][]float64 {
+			return refAdvantages(groups, refSettings{method: engine.GDPO, eps: 1e-4, weights: weights})
+		}},
+	} {
+		for _, weights := range [][]float64{{2, 1}, {3, 1}, {1, 3}, {10, 1}, {1, 0.5}, {0.5, 0.5}, {1, -0.5}} {
 			for seed := range uint64(3) {
-				t.Run(fmt.Sprintf("%v scale %s seed %d", weights, scale, seed), func(t *testing.T) {
-					ts := trlLogged(trlRewardBatches(seed, 1), weights, scale)
+				t.Run(fmt.Sprintf("%v %s seed %d", weights, setting.name, seed), func(t *testing.T) {
+					ts := loggedBy(trlRewardBatches(seed, 1), func(groups [][][]float64) [][]float64 { return setting.advantages(groups, weights) })
 					c := trlComputer(t, true)
 					ev := evaluateWith(c, ts)
 					m := MatchLogged(ev, c.Options)
@@ -132,8 +156,8 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 						t.Fatalf("nothing found; closest %v off by %g", m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
 					}
 					want := []string{fmt.Sprintf("--weight a=%g --weight b=%g", weights[0], weights[1])}
-					if f := scaleFlag[scale]; f != "" {
-						want = append([]string{f}, want...)
+					if setting.flag != "" {
+						want = append([]string{setting.flag}, want...)
 					}
 					if !slices.Equal(m.Found.Changes, want) {
 						t.Errorf("found %q (to %.3g), want %q", m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
