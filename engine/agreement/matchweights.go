@@ -23,9 +23,11 @@ type fittedWeights struct {
 	scaleFree bool
 }
 
-// float32Noise is how far from the advantage the trainer computed its
-// float32 log may be, relative beyond 1: a few units of float32's last
-// place (2^-24), as TRL logs the advantage it computed in float32.
+// float32Noise is how far from the advantage of exact arithmetic the
+// trainer's float32 log may be, relative beyond 1: a few units of
+// float32's last place (2^-24). TRL's GRPOTrainer computes the advantages
+// in float32 tensors (_generate_and_score_completions) and log() writes
+// them as they are.
 const float32Noise = 4 * 0x1p-24
 
 // fitWeights returns the weights of res's objectives under which grpo (or
