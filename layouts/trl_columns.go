@@ -189,14 +189,18 @@ func floatOrNaN(v any) float64 {
 }
 
 // trlVariant is one of TRL's ways from rewards to advantages
-// (_generate_and_score_completions): scale_rewards group, batch or none
-// with sum_then_normalize, or normalize_then_sum.
+// (_generate_and_score_completions): GRPOTrainer's scale_rewards group,
+// batch or none with sum_then_normalize, or normalize_then_sum;
+// RLOOTrainer's leave-one-out baseline, with normalize_advantages or not
+// (its beta 0: a KL penalty makes the rewards those of no column).
 type trlVariant struct {
 	scale            string
 	normalizeThenSum bool
+	rloo             bool
+	normalizeRLOO    bool
 }
 
-var trlVariants = []trlVariant{{scale: "group"}, {scale: "batch"}, {scale: "none"}, {normalizeThenSum: true}}
+var trlVariants = []trlVariant{{scale: "group"}, {scale: "batch"}, {scale: "none"}, {normalizeThenSum: true}, {rloo: true}, {rloo: true, normalizeRLOO: true}}
 
 // trlTolerance is how far a recomputed advantage may be from the logged
 // one and still reproduce it: TRL computes in float32.
@@ -220,15 +224,18 @@ func (t *trlTable) reproduced(k int) int {
 
 // advantages returns TRL's advantages of the rows with the first k
 // columns as rewards, weight 1, under v, in float64 (grpo_trainer.py lines
-// 2676-2730): a row whose every reward is NaN (None) is left out of the
-// means and stds and gets 0.
+// 2676-2730, rloo_trainer.py lines 1515-1561): a row whose every reward is
+// NaN (None) is left out of the means, stds and baselines and gets 0.
 //
 // sum_then_normalize: r = nansum_k c_k, A = r - nanmean_group(r), divided
 // by nanstd(r) + 1e-4 over the group (scale group) or the table (batch).
 // normalize_then_sum: z_k = (c_k - nanmean_group) / (nanstd_group + 1e-4),
 // r = nansum_k z_k, A = (r - nanmean(r)) / (nanstd(r) + 1e-4) over the
-// table. nanstd is the sample std of the non-NaN values (NaN for fewer
-// than two), and a NaN advantage becomes 0 (nan_to_num).
+// table. rloo: A = r - (nansum_group(r) - r) / (n - 1), n the group's
+// non-NaN rewards, then with normalize_advantages (A - nanmean(A)) /
+// (nanstd(A) + 1e-4) over the table. nanstd is the sample std of the
+// non-NaN values (NaN for fewer than two), and a NaN advantage becomes 0
+// (nan_to_num).
 func (t *trlTable) advantages(k int, v trlVariant) []float64 {
 	n := len(t.advantage)
 	r := make([]float64, n)
@@ -242,6 +249,26 @@ func (t *trlTable) advantages(k int, v trlVariant) []float64 {
 	}
 	a := make([]float64, n)
 	switch {
+	case v.rloo:
+		for _, g := range t.groups {
+			sum, count := 0.0, 0
+			for _, i := range g {
+				if !math.IsNaN(r[i]) {
+					sum += r[i]
+					count++
+				}
+			}
+			for _, i := range g {
+				// A lone scorable reward divides 0 by 0: NaN, then 0.
+				a[i] = r[i] - (sum-r[i])/float64(count-1)
+			}
+		}
+		if v.normalizeRLOO {
+			mean, std := nanMeanStd(a, nil)
+			for i := range a {
+				a[i] = (a[i] - mean) / (std + 1e-4)
+			}
+		}
 	case v.normalizeThenSum:
 		sum := make([]float64, n)
 		for i := range sum {

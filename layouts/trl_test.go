@@ -1,6 +1,7 @@
 package layouts
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -106,5 +107,57 @@ func TestUnequalGroupsQuotesFromTheLine(t *testing.T) {
 	got := unequalGroups(b, groups)
 	if want := `…"What is 5+5?" (3)`; !strings.Contains(got, want) {
 		t.Errorf("warning = %s\nwant it to quote %s", got, want)
+	}
+}
+
+// TestTRLRewardColumnsOfRLOO writes the completions table of TRL's
+// RLOOTrainer (beta 0), its advantages as
+// RLOOTrainer._generate_and_score_completions computes them (trl f2cd577,
+// rloo_trainer.py: advantages = rewards - (grouped_sum - grouped_rewards)
+// / (scorable_counts - 1), then with normalize_advantages (advantages -
+// nanmean) / (nanstd + 1e-4) over the batch), with a log_extra column of
+// floats after the rewards: the rewards are found, and the read-as line
+// does not blame reward_weights for what is the method.
+func TestTRLRewardColumnsOfRLOO(t *testing.T) {
+	accuracy := [][]float64{{1, 0, 1, 0.5}, {0, 0, 1, 1}, {1, 1, 0.5, 0}}
+	format := [][]float64{{0.25, 1, 0, 1}, {1, 0.25, 0.25, 0}, {0, 1, 1, 0.25}}
+	for _, normalize := range []bool{false, true} {
+		var adv []float64
+		for g := range accuracy {
+			sum := 0.0
+			for j := range accuracy[g] {
+				sum += accuracy[g][j] + format[g][j]
+			}
+			for j := range accuracy[g] {
+				r := accuracy[g][j] + format[g][j]
+				adv = append(adv, r-(sum-r)/3)
+			}
+		}
+		if normalize {
+			mean, std := nanMeanStd(adv, nil)
+			for i := range adv {
+				adv[i] = (adv[i] - mean) / (std + 1e-4)
+			}
+		}
+		var rows []string
+		for g := range accuracy {
+			for j := range accuracy[g] {
+				rows = append(rows, fmt.Sprintf(`[1, "prompt %d", "completion %d", %g, %g, %d, %.9g]`, g, j, accuracy[g][j], format[g][j], 40+17*(g*4+j)%90, float32(adv[g*4+j])))
+			}
+		}
+		path := filepath.Join(t.TempDir(), "completions_1_0123456789.table.json")
+		text := `{"columns": ["step", "prompt", "completion", "accuracy_reward", "format_reward", "num_think_tokens", "advantage"], "data": [` + strings.Join(rows, ", ") + "]}"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files, err := loaders.Peek([]string{path}, loaders.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rewards, note, err := trlRewardColumns(files[0])
+		want := "rewards = the first 2 float columns, whose sum reproduces the logged advantage; log_extra columns num_think_tokens left out"
+		if err != nil || !slices.Equal(rewards, []string{"accuracy_reward", "format_reward"}) || note != want {
+			t.Errorf("normalize_advantages %v: rewards %v, note %q, error %v", normalize, rewards, note, err)
+		}
 	}
 }

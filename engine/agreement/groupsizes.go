@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -138,4 +139,64 @@ func SharedOpeningOf(n int, key func(i int) string) int {
 		shared--
 	}
 	return shared
+}
+
+// maxDifferingGroupsNamed is how many groups oddGroupsDiffering names.
+const maxDifferingGroupsNamed = 3
+
+// oddGroupsDiffering names the groups (scope group) of another size than
+// the commonest of their step (UnequalGroupsOfBatch's Odd) when they hold
+// every row of res that differs from its logged advantage beyond
+// Tolerance, and some does: `the group of another size than its step's
+// others (step 1, "What is 2+2?", 8 rows)`; "" otherwise. A trainer's
+// groups are all of one size: such rows are grouped otherwise by it (a
+// prompt repeated in its batch, evaluation rows), which explains them
+// better than any setting of the objectives.
+func oddGroupsDiffering(res *engine.Result) string {
+	ev := res.Evaluation
+	res.Finish()
+	odd := map[int]bool{}
+	var named []string
+	for _, b := range ev.Partition(engine.ScopeGroup) {
+		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
+		if !ok || u.Size == 0 {
+			continue
+		}
+		for _, g := range b.Groups {
+			if len(g.Members) == u.Size {
+				continue
+			}
+			differs := false
+			for _, i := range g.Members {
+				odd[i] = true
+				differs = differs || loggedDiffers(res, i)
+			}
+			if differs {
+				named = append(named, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
+			}
+		}
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	for i := range ev.Logged {
+		if !odd[i] && loggedDiffers(res, i) {
+			return ""
+		}
+	}
+	text := "the group of another size than its step's others"
+	if len(named) > 1 {
+		text = "the groups of another size than their steps' others"
+	}
+	if n := len(named) - maxDifferingGroupsNamed; n > 0 {
+		named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
+	}
+	return text + " (" + strings.Join(named, "; ") + ")"
+}
+
+// loggedDiffers reports whether row i of res is valid and its reward
+// differs from its logged advantage, a finite number, beyond Tolerance.
+func loggedDiffers(res *engine.Result, i int) bool {
+	logged := res.Evaluation.Logged[i]
+	return res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) && math.Abs(res.Rewards[i]-logged) > Tolerance
 }

@@ -99,3 +99,39 @@ func TestQuoteFromAllOpening(t *testing.T) {
 		t.Errorf("QuoteFrom(%q, %d) = %s, want %s", groups[1].Key, from, got, want)
 	}
 }
+
+// TestLoggedWarningNamesTheRepeatedPrompt logs TRL's advantages of a step
+// where one prompt is twice in the batch (TRL normalises each four rows
+// as a group, rewardlens the eight of the prompt as one) and of a step
+// without: the rows that differ are all that prompt's, and the warning,
+// with --match-logged or without, names that group as the cause, not the
+// objectives' settings; it does not once some row outside it differs.
+func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
+	batches := trlRewardBatches(3, 1)
+	// Two groups of one spread: as one, their std is not either's.
+	batches[1][0] = [][]float64{{1, 1}, {0, 1}, {0, 0}, {1, 0.25}}
+	batches[1][1] = [][]float64{{1, 1}, {1, 1}, {0.5, 1}, {1, 0.25}}
+	rename := func(ts []scoring.Trajectory) []scoring.Trajectory {
+		for i := range ts {
+			if ts[i].Batch == 1 && ts[i].Group == "p1" {
+				ts[i].Group = "p0"
+			}
+		}
+		return ts
+	}
+	const cause = `every row that differs is in the group of another size than its step's others (step 1, "p0", 8 rows), which the trainer grouped otherwise`
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, rename(trlLogged(batches, []float64{1, 1}, engine.ScaleGroup)))
+	m := MatchLogged(ev, c.Options)
+	if w := m.Warning(); !strings.Contains(w, cause) || strings.Contains(w, "not computed from these objectives") || strings.Contains(w, "in step 1 only") {
+		t.Errorf("warning %q, want it to name the group: %q", w, cause)
+	}
+	if notes := CheckTrainer(c, ev).Notes; len(notes) != 1 || !strings.Contains(notes[0], cause) {
+		t.Errorf("--match-logged's notes %q lack %q", notes, cause)
+	}
+	// Weights 3 and 1 make every group differ: the grouping is no cause.
+	ev = evaluateWith(c, rename(trlLogged(batches, []float64{3, 1}, engine.ScaleGroup)))
+	if w := MatchLogged(ev, c.Options).Warning(); strings.Contains(w, "grouped otherwise") {
+		t.Errorf("rows outside the group differ, yet the warning blames it: %q", w)
+	}
+}

@@ -120,6 +120,10 @@ type Fit struct {
 	// Match.Steps.
 	Overall Diff
 	Batches []Diff
+	// ScaleFree is true for weights fitted to a log that does not tell
+	// their common factor (fittedWeights.scaleFree): twice or half them
+	// reproduce it as well.
+	ScaleFree bool
 }
 
 // Flags returns the changes as one command-line text, "the settings as
@@ -155,6 +159,11 @@ type Match struct {
 	// Tried counts the distinct settings compared, Base included.
 	Tried int
 	fits  []*Fit
+	// regrouped names the groups of another size than their step's
+	// others that hold every row differing under Base (oddGroupsDiffering),
+	// "" for none: rows the trainer grouped otherwise, which no setting
+	// of the objectives reproduces.
+	regrouped string
 }
 
 // MatchLogged compares the rewards of TrainerOptions(opts) with the logged
@@ -187,6 +196,9 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
 	m.fits[0] = &m.Base
 	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
+	if m.Base.Overall.Differing > 0 {
+		m.regrouped = oddGroupsDiffering(reuse)
+	}
 	if !reproduces(m.Base.Overall) && m.Base.Overall.Rows > 0 {
 		forEachCombination(base, ev.Objectives, func(o engine.Options) {
 			key := settingsKey(o, ev.Objectives)
@@ -205,16 +217,18 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
-			candidates, ok := fitWeights(reuse, o)
+			fitted, ok := fitWeights(reuse, o)
 			if !ok {
 				continue
 			}
-			for _, w := range candidates {
+			for _, w := range fitted.candidates {
 				o.Weights = w
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
-					if reproduces(fit(o, settingsChanges(opts, o, ev.Objectives)).Overall) {
-						break // the roundest weights that reproduce
+					f := fit(o, settingsChanges(opts, o, ev.Objectives))
+					if reproduces(f.Overall) {
+						f.ScaleFree = fitted.scaleFree
+						break // the likeliest weights that reproduce
 					}
 				}
 			}
@@ -404,7 +418,8 @@ const noLoggedRows = "no row has a logged advantage (a finite number): the rewar
 
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond Tolerance, how many rows, by how much, and which
-// settings reproduce them (Found), or which steps differ and what
+// settings reproduce them (Found), or that the rows that differ are all in
+// groups of odd size (regrouped), or which steps differ and what
 // reproduces each (stepsNote), or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
 // they agree.
@@ -418,7 +433,10 @@ func (m *Match) Warning() string {
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
-		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff))
+		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+	}
+	if m.regrouped != "" {
+		return text + "; " + m.nothingFits()
 	}
 	if steps := m.stepsNote(); steps != "" {
 		return text + steps
@@ -575,8 +593,13 @@ func DifferingRows(c Diff) string {
 
 // nothingFits says that no setting tried reproduces the logged advantage,
 // and which comes closest when one comes closer than the settings as
-// given.
+// given; or, when the rows that differ are all in groups of another size
+// (regrouped), that those are the cause.
 func (m *Match) nothingFits() string {
+	if m.regrouped != "" {
+		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?), not a matter of the objectives' settings",
+			m.Tried, m.regrouped)
+	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {
 		closest = fmt.Sprintf("the closest being %s (max |diff| %s)", m.Closest.Flags(), shortNumber(m.Closest.Overall.MaxAbsDiff))
@@ -636,7 +659,17 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
 	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+}
+
+// scaleNote says, after the flags of weights fitted to a log that does not
+// tell their common factor (ScaleFree), that the scale written is a guess:
+// the score's mean and spread depend on it, the advantage hardly.
+func (f *Fit) scaleNote() string {
+	if !f.ScaleFree {
+		return ""
+	}
+	return "; the log tells the weights' ratios but not their common factor (half or twice them reproduces it as well, the std dwarfing epsilon): their scale, and the score's, is a guess (the simplest weights that reproduce it, the largest, or another, 1)"
 }
 
 // unreproduced says why --match-logged computes with the settings as
@@ -648,7 +681,7 @@ func (m *Match) unreproduced() string {
 	switch {
 	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0:
 		return ""
-	case m.stepsNote() != "":
+	case m.regrouped == "" && m.stepsNote() != "":
 		return m.Warning()
 	}
 	return m.nothingFits()

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -10,186 +11,361 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// fittedWeights are the weights fitWeights offers for a method, the
+// likeliest first, and whether the log tells their common factor.
+type fittedWeights struct {
+	candidates [][]float64
+	// scaleFree is true when twice or half the first candidate
+	// reproduces the log as well (a scaled method whose std is far above
+	// epsilon, which alone tells the factor): the first candidate is then
+	// a guess at the trainer's, of a largest weight of 1 among the
+	// simplest.
+	scaleFree bool
+}
+
+// float32Noise is how far from the advantage of exact arithmetic the
+// trainer's float32 log may be, relative beyond 1: a few units of
+// float32's last place (2^-24). TRL's GRPOTrainer computes the advantages
+// in float32 tensors (_generate_and_score_completions) and log() writes
+// them as they are.
+const float32Noise = 4 * 0x1p-24
+
 // fitWeights returns the weights of res's objectives under which grpo (or
-// gdpo, as o.Method says), with o's scale, std and epsilon, comes closest to the logged advantages of
-// res's valid rows, found by least squares; ok is false when there are
-// fewer logged rows than objectives or the system is singular. Reward
-// weights that are not all equal (TRL's reward_weights=[1.0, 0.5]) are
-// not among the trainers' settings that MatchLogged tries one by one.
+// gdpo, as o.Method says), with o's scale, std and epsilon, reproduces the
+// logged advantages of res's valid rows; ok is false when there are fewer
+// logged rows than objectives, the system is singular, or a scaled fit is
+// nearly unscaled. Reward weights that are not all equal (TRL's
+// reward_weights=[1.0, 0.5]) are not among the trainers' settings that
+// MatchLogged tries one by one.
 //
 // With c_ik the oriented objective k of row i centred on its group's valid
-// members and d_i the std that divides row i's advantage (its group's or
-// its batch's, of the weighted scores, plus epsilon; 1 for scale none),
-// grpo gives A_i = sum_k w_k c_ik / d_i; gdpo the same with c_ik its
-// group-normalised objective centred on the batch and d_i the batch's std
-// (fitSystem). The weights solve
-// min_w sum_i (sum_k w_k c_ik - A_i d_i)^2 with d_i taken from the weights
-// of the round before, until they settle. Scaling every weight by one
-// factor changes the advantages only through epsilon: the scale is fitted
-// with the direction in each round, and apart, once the direction alone
-// has settled; each fit's weights are returned with the largest set to 1
-// (the commonest reward_weights) and with the factor that epsilon tells,
-// each rounded to 2, 3 and 4 significant digits; a fit whose std is under
-// ten times epsilon (nearly unscaled) is none.
-func fitWeights(res *engine.Result, o engine.Options) (candidates [][]float64, ok bool) {
-	ev, m := res.Evaluation, res.Evaluation.M
+// members, grpo gives A_i = sum_k w_k c_ik / d_i with d_i the std of the
+// weighted scores over row i's unit (its group, or its batch) plus epsilon,
+// 1 unscaled (TRL's _generate_and_score_completions: advantages =
+// rewards - mean_grouped_rewards, divided by std_rewards + 1e-4); gdpo the
+// same with c_ik its group-normalised objective centred on the batch
+// (fitSystem). Unscaled, the weights solve min_w sum_i (sum_k w_k c_ik -
+// A_i)^2. Scaled, w = f u with u of largest magnitude 1: scaling every
+// weight by f divides the std by f too, so A_i = sum_k u_k c_ik / (σ_i(u) +
+// t) with t = epsilon / f, the factor seen only through epsilon; u and t
+// are fitted in turn until they settle (fitDirection).
+//
+// The fit carries the log's float32 noise: the candidates are the fit
+// rounded, the direction to 1 to 4 significant digits with each nonzero
+// weight in turn set to 1 (TRL's [3, 1] is the direction (1, 0.3333), or
+// (3, 1)), and for each direction its factor fitted again (fitFactor) and
+// rounded to 1 to 3 digits, or 1. Those within the log's noise (float32's,
+// or twice what the closest candidate leaves) come first, the fewest
+// significant digits first (the trainer's config is written by hand), then
+// the closest of the rest. A fit whose median std is under ten times t is
+// nearly unscaled (a log of scale none mimicked by tiny weights): none. A
+// t fitted at or under 0 is epsilon lost in the noise: the factor is
+// then only tried as 1.
+func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 	var sys fitSystem
 	if o.Method == engine.GDPO {
 		sys = gdpoFitSystem(res, o)
 	} else {
 		sys = grpoFitSystem(res, o)
 	}
-	unscaled, rows, units, unitOf, c, raw := sys.unscaled, sys.rows, sys.units, map[int]int{}, sys.centred, sys.raw
-	for u, un := range units {
-		for _, i := range un {
-			unitOf[i] = u
-		}
-	}
-	if len(rows) <= m {
-		return nil, false
-	}
-	x := mat.NewDense(len(rows), m, nil)
-	for r, i := range rows {
-		x.SetRow(r, c[i*m:(i+1)*m])
+	m := res.Evaluation.M
+	if len(sys.rows) <= m {
+		return fittedWeights{}, false
 	}
 	eps := o.EpsilonOrDefault()
-	// divisors returns each unit's std of the weighted scores plus
-	// epsilon (1 for scale none).
-	divisors := func(w []float64) []float64 {
-		d := make([]float64, len(units))
-		for u, un := range units {
-			if unscaled {
-				d[u] = 1
+	u, t, ok := sys.fitDirection(o.Weights, eps)
+	if !ok {
+		return fittedWeights{}, false
+	}
+	if !sys.unscaled && t > 0 {
+		d := sys.divisors(u, t)
+		slices.Sort(d)
+		if d[len(d)/2]-t < 10*t {
+			return fittedWeights{}, false
+		}
+	}
+	// A column the trainer did not reward (TRL's log_extra, taken for a
+	// reward) is fitted a weight of float noise: 0.
+	top := 0.0
+	for _, v := range u {
+		top = max(top, math.Abs(v))
+	}
+	for k := range u {
+		if math.Abs(u[k]) < 1e-6*top {
+			u[k] = 0
+		}
+	}
+
+	type candidate struct {
+		w      []float64
+		digits int
+		diff   float64
+	}
+	var all []candidate
+	add := func(w []float64) {
+		if slices.ContainsFunc(all, func(c candidate) bool { return slices.Equal(c.w, w) }) {
+			return
+		}
+		c := candidate{w: w, diff: sys.maxDiff(w, eps)}
+		for _, v := range w {
+			c.digits += significantDigits(v)
+		}
+		all = append(all, c)
+	}
+	for digits := 1; digits <= 4; digits++ {
+		if sys.unscaled {
+			add(roundWeights(u, digits))
+			continue
+		}
+		for _, one := range u {
+			if one == 0 {
 				continue
 			}
-			s := make([]float64, len(un))
-			for j, i := range un {
-				for k := range m {
-					s[j] += w[k] * raw[i*m+k]
+			direction := make([]float64, m)
+			for k := range u {
+				direction[k] = roundSignificant(u[k]/math.Abs(one), digits)
+			}
+			factors := []float64{1}
+			if f := sys.fitFactor(direction, eps); f > 0 {
+				for fd := 1; fd <= 3; fd++ {
+					factors = append(factors, roundSignificant(f, fd))
 				}
 			}
-			d[u] = o.StdOf(s) + eps
-		}
-		return d
-	}
-	// scale returns the factor f of the direction u that fits the log:
-	// with s_i = sum_k u_k c_ik and σ its unit's std, A_i = f s_i /
-	// (f σ + eps), so f (s_i - A_i σ) = A_i eps, solved by least squares;
-	// 0 when it cannot be told.
-	scale := func(u []float64) float64 {
-		d := divisors(u)
-		num, den := 0.0, 0.0
-		for _, i := range rows {
-			s := 0.0
-			for k := range m {
-				s += u[k] * c[i*m+k]
+			for _, f := range factors {
+				w := make([]float64, m)
+				for k := range w {
+					// The product of two short decimals, without
+					// float64's tail (0.1 * 3 = 0.30000000000000004).
+					w[k] = roundSignificant(f*direction[k], 12)
+				}
+				add(w)
 			}
-			a := ev.Logged[i]
-			r := s - a*(d[unitOf[i]]-eps)
-			num += r * a * eps
-			den += r * r
 		}
-		if f := num / den; den > 0 && f > 0 && !math.IsInf(f, 0) {
-			return f
+	}
+	// The log's noise: float32's, or what the closest candidate leaves,
+	// should the trainer have summed in float32 what would round
+	// further. Not the unrounded fit's: its weights, off by the noise,
+	// give a group whose scores their true weights make equal (std 0,
+	// advantages 0) a std of that noise, and advantages of that noise
+	// over epsilon.
+	noise := float32Noise
+	if len(all) > 0 {
+		noise = max(noise, 2*slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) }).diff)
+	}
+	within := func(c candidate) bool { return c.diff <= noise }
+	slices.SortStableFunc(all, func(a, b candidate) int {
+		if wa, wb := within(a), within(b); wa != wb {
+			if wa {
+				return -1
+			}
+			return 1
 		}
+		if within(a) && a.digits != b.digits {
+			return a.digits - b.digits
+		}
+		return cmp.Compare(a.diff, b.diff)
+	})
+	var fit fittedWeights
+	if len(all) > 0 && within(all[0]) && !sys.unscaled {
+		// Does the log tell the factor? Twice or half the weights
+		// reproduce it as well when epsilon is lost in the std.
+		w := all[0].w
+		twice, half := make([]float64, m), make([]float64, m)
+		for k := range w {
+			twice[k], half[k] = 2*w[k], w[k]/2
+		}
+		if sys.maxDiff(twice, eps) <= noise || sys.maxDiff(half, eps) <= noise {
+			fit.scaleFree = true
+			// Any multiple will do: of the simplest, one of a largest
+			// weight of 1, else of a weight of 1 (TRL's reward_weights
+			// default to 1).
+			best := 0
+			for k, c := range all {
+				if within(c) && c.digits == all[0].digits && unitWeight(c.w) < unitWeight(all[best].w) {
+					best = k
+				}
+			}
+			all[0], all[best] = all[best], all[0]
+		}
+	}
+	// The likeliest few, then the closest of the rest, should the
+	// engine's rewards, which fitSystem mirrors, not reproduce them.
+	const offered = 4
+	for i, c := range all {
+		if !within(c) {
+			fit.candidates = append(fit.candidates, c.w)
+			break
+		}
+		if i < offered {
+			fit.candidates = append(fit.candidates, c.w)
+		}
+	}
+	return fit, len(fit.candidates) > 0
+}
+
+// fitDirection returns the weights' direction u (largest magnitude 1) and
+// t, epsilon over the weights' factor, that fit the log
+// (fitWeights); t is 0 unscaled, where u is the weights themselves. From
+// start, with t = epsilon, it solves in turn u for t (min_u sum_i (sum_k
+// u_k c_ik - A_i (σ_i(u_before) + t))^2, a linear least squares) and t
+// for u (fitT), until they settle (at most 100 rounds); ok is false when
+// the system is singular or the fit is not finite.
+func (sys *fitSystem) fitDirection(start []float64, eps float64) (u []float64, t float64, ok bool) {
+	m := len(start)
+	x := mat.NewDense(len(sys.rows), m, nil)
+	for r, i := range sys.rows {
+		x.SetRow(r, sys.centred[i*m:(i+1)*m])
+	}
+	// Every round solves the same system for another right-hand side.
+	var qr mat.QR
+	qr.Factorize(x)
+	y := mat.NewVecDense(len(sys.rows), nil)
+	var sol mat.VecDense
+	u = slices.Clone(start)
+	if !sys.unscaled {
+		if !normalise(u) {
+			return nil, 0, false
+		}
+		t = eps
+	}
+	for round := 0; round < 100; round++ {
+		d := sys.divisors(u, t)
+		for r, i := range sys.rows {
+			y.SetVec(r, sys.logged[i]*d[sys.unitOf[i]])
+		}
+		if err := qr.SolveVecTo(&sol, false, y); err != nil {
+			return nil, 0, false
+		}
+		next := slices.Clone(sol.RawVector().Data)
+		if sys.unscaled {
+			u = next
+			break
+		}
+		if !normalise(next) {
+			return nil, 0, false
+		}
+		nextT := sys.fitT(next, eps)
+		settled := math.Abs(nextT-t) <= 1e-12
+		for k := range next {
+			settled = settled && math.Abs(next[k]-u[k]) <= 1e-10
+		}
+		u, t = next, nextT
+		if settled {
+			break
+		}
+	}
+	for _, v := range append(slices.Clone(u), t) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, 0, false
+		}
+	}
+	return u, t, true
+}
+
+// fitT returns the t of min_t sum_i ((A_i (σ_i(u) + t) - s_i) / (σ_i +
+// eps))^2, s_i = sum_k u_k c_ik: sum_i v_i A_i (s_i - A_i σ_i) / sum_i v_i
+// A_i^2 with v_i = 1 / (σ_i + eps)^2, the residual measured on the
+// advantage, where the log's noise is (unweighted, a group of a large std
+// drowns t in its noise times the std); 0 when no logged advantage is
+// nonzero.
+func (sys *fitSystem) fitT(u []float64, eps float64) float64 {
+	m := len(u)
+	d := sys.divisors(u, 0)
+	num, den := 0.0, 0.0
+	for _, i := range sys.rows {
+		s := 0.0
+		for k := range m {
+			s += u[k] * sys.centred[i*m+k]
+		}
+		a, sd := sys.logged[i], d[sys.unitOf[i]]
+		v := 1 / ((sd + eps) * (sd + eps))
+		num += v * a * (s - a*sd)
+		den += v * a * a
+	}
+	if den == 0 {
 		return 0
 	}
-	y := mat.NewVecDense(len(rows), nil)
-	var sol mat.VecDense
-	// fit iterates from the weights given to the weights that settle:
-	// with joint, the scale is fitted in each round with the direction
-	// (weights of a small std, where epsilon weighs); without, only the
-	// direction, the scale once at the end (where the scale fitted each
-	// round, ill-conditioned by the log's float32 rounding, pulls the
-	// direction off).
-	fit := func(joint bool) ([]float64, bool) {
-		w := slices.Clone(o.Weights)
-		for round := 0; round < 100; round++ {
-			d := divisors(w)
-			for r, i := range rows {
-				y.SetVec(r, ev.Logged[i]*d[unitOf[i]])
-			}
-			if err := sol.SolveVec(x, y); err != nil {
-				return nil, false
-			}
-			next := slices.Clone(sol.RawVector().Data)
-			if unscaled {
-				return next, true
-			}
-			if !normalise(next) {
-				return nil, false
-			}
-			if f := scale(next); joint && f > 0 {
-				for k := range next {
-					next[k] *= f
-				}
-			}
-			settled := true
-			for k := range next {
-				settled = settled && math.Abs(next[k]-w[k]) <= 1e-10*math.Abs(next[k])
-			}
-			w = next
-			if settled {
-				break
-			}
-		}
-		if !joint {
-			if f := scale(w); f > 0 {
-				for k := range w {
-					w[k] *= f
-				}
-			}
-		}
-		for _, v := range w {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, false
-			}
-		}
-		if !unscaled {
-			// Weights so small that the std is about epsilon make grpo
-			// nearly unscaled: such a fit mimics scale none and tells
-			// nothing.
-			d := divisors(w)
-			slices.Sort(d)
-			if d[len(d)/2]-eps < 10*eps {
-				return nil, false
-			}
-		}
-		return w, true
+	return num / den
+}
+
+// fitFactor returns the factor f of the weights f u that fits the log
+// best, epsilon over fitT; 0 when that is not positive and finite.
+func (sys *fitSystem) fitFactor(u []float64, eps float64) float64 {
+	if f := eps / sys.fitT(u, eps); f > 0 && !math.IsInf(f, 0) {
+		return f
 	}
-	var fitted [][]float64 // each fit's weights: as scaled, then the largest 1
-	for _, joint := range []bool{false, true} {
-		w, ok := fit(joint)
-		if !ok {
+	return 0
+}
+
+// divisors returns each unit's std of the scores weighted by w, plus
+// eps (1 each when unscaled).
+func (sys *fitSystem) divisors(w []float64, eps float64) []float64 {
+	m := len(w)
+	d := make([]float64, len(sys.units))
+	for u, un := range sys.units {
+		if sys.unscaled {
+			d[u] = 1
 			continue
 		}
-		scaled := slices.Clone(w)
-		if !normalise(w) {
-			continue
-		}
-		// A column the trainer did not reward (TRL's log_extra, taken for
-		// a reward) is fitted a weight of float noise: 0.
-		for k := range w {
-			if math.Abs(w[k]) < 1e-6 {
-				w[k], scaled[k] = 0, 0
+		s := make([]float64, len(un))
+		for j, i := range un {
+			for k := range m {
+				s[j] += w[k] * sys.raw[i*m+k]
 			}
 		}
-		fitted = append(fitted, w, scaled)
-		if unscaled {
-			break // one solve: the same both ways
+		d[u] = sys.std(s) + eps
+	}
+	return d
+}
+
+// maxDiff returns the largest |A - logged| / max(1, |logged|) over the
+// rows, with A the advantage of weights w and epsilon eps (Reproduces'
+// measure).
+func (sys *fitSystem) maxDiff(w []float64, eps float64) float64 {
+	m := len(w)
+	d := sys.divisors(w, eps)
+	worst := 0.0
+	for _, i := range sys.rows {
+		a := 0.0
+		for k := range m {
+			a += w[k] * sys.centred[i*m+k]
+		}
+		a /= d[sys.unitOf[i]]
+		l := sys.logged[i]
+		worst = max(worst, math.Abs(a-l)/max(1, math.Abs(l)))
+	}
+	return worst
+}
+
+// significantDigits returns how many significant digits x is written
+// with: 0 for 0, 1 for 3 and 0.5, 4 for 2.964.
+func significantDigits(x float64) int {
+	if x == 0 {
+		return 0
+	}
+	for d := 1; d < 17; d++ {
+		if roundSignificant(x, d) == x {
+			return d
 		}
 	}
-	// Rounded to 2 significant digits, then 3 and 4, the roundest first
-	// (MatchLogged takes the first that reproduces): float32's noise in
-	// the log can leave TRL's 0.5 fitted as 0.50006.
-	for _, digits := range []int{2, 3, 4} {
-		for _, v := range fitted {
-			if r := roundWeights(v, digits); !slices.ContainsFunc(candidates, func(c []float64) bool { return slices.Equal(c, r) }) {
-				candidates = append(candidates, r)
-			}
-		}
+	return 17
+}
+
+// unitWeight ranks w as a guess at a trainer's weights: 0 when its
+// largest magnitude is 1, 1 when another weight is 1 or -1, 2 otherwise.
+func unitWeight(w []float64) int {
+	top, one := 0.0, false
+	for _, v := range w {
+		top = max(top, math.Abs(v))
+		one = one || math.Abs(v) == 1
 	}
-	return candidates, len(candidates) > 0
+	switch {
+	case top == 1:
+		return 0
+	case one:
+		return 1
+	}
+	return 2
 }
 
 // normalise divides w by its largest magnitude, reporting false when that
@@ -236,8 +412,21 @@ type fitSystem struct {
 	unscaled bool
 	rows     []int
 	units    [][]int
+	unitOf   []int // each row's index into units (of the rows in one)
 	centred  []float64
 	raw      []float64
+	logged   []float64               // the evaluation's logged advantages
+	std      func([]float64) float64 // the options' std (StdOf)
+}
+
+// index fills unitOf from units.
+func (sys *fitSystem) index() {
+	sys.unitOf = make([]int, len(sys.logged))
+	for u, un := range sys.units {
+		for _, i := range un {
+			sys.unitOf[i] = u
+		}
+	}
 }
 
 // grpoFitSystem is grpo's: raw the oriented objectives, centred on their
@@ -245,7 +434,7 @@ type fitSystem struct {
 // batch.
 func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 	ev, m := res.Evaluation, res.Evaluation.M
-	sys := fitSystem{unscaled: !o.Normalize || o.Scale == engine.ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
+	sys := fitSystem{unscaled: !o.Normalize || o.Scale == engine.ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m), logged: ev.Logged, std: o.StdOf}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		var batchUnit []int
@@ -282,6 +471,7 @@ func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 			sys.units = append(sys.units, batchUnit)
 		}
 	}
+	sys.index()
 	return sys
 }
 
@@ -293,7 +483,7 @@ func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 func gdpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 	ev, m := res.Evaluation, res.Evaluation.M
 	eps := o.EpsilonOrDefault()
-	sys := fitSystem{unscaled: !o.Normalize, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m)}
+	sys := fitSystem{unscaled: !o.Normalize, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m), logged: ev.Logged, std: o.StdOf}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		var batch []int
@@ -343,5 +533,6 @@ func gdpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 			}
 		}
 	}
+	sys.index()
 	return sys
 }

@@ -1,0 +1,251 @@
+package agreement
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/internal/enginetest"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+)
+
+// trlAdvantages32 returns the advantages of a batch as TRL's
+// GRPOTrainer._generate_and_score_completions computes them with
+// multi_objective_aggregation="sum_then_normalize" (trl f2cd577,
+// grpo_trainer.py: rewards = (rewards_per_func * reward_weights).nansum,
+// advantages = rewards - mean_grouped_rewards, divided by std_rewards +
+// 1e-4 unless scale_rewards="none", std_rewards nanstd's of the group or
+// the batch), in float32 throughout as TRL's tensors are.
+func trlAdvantages32(groups [][][]float64, weights []float64, scale engine.Scale) [][]float64 {
+	mean := func(x []float32) float32 {
+		var s float32
+		for _, v := range x {
+			s += v
+		}
+		return s / float32(len(x))
+	}
+	// nanstd (trl/trainer/utils.py): the mean square deviation times
+	// n / (n - 1).
+	nanstd := func(x []float32) float32 {
+		m := mean(x)
+		var v float32
+		for _, r := range x {
+			v += (r - m) * (r - m)
+		}
+		v /= float32(len(x))
+		v *= float32(len(x)) / float32(len(x)-1)
+		return float32(math.Sqrt(float64(v)))
+	}
+	rewards := make([][]float32, len(groups))
+	var all []float32
+	for gi, g := range groups {
+		for _, row := range g {
+			var r float32
+			for k, x := range row {
+				r += float32(x) * float32(weights[k])
+			}
+			rewards[gi] = append(rewards[gi], r)
+		}
+		all = append(all, rewards[gi]...)
+	}
+	batchStd := nanstd(all)
+	out := make([][]float64, len(groups))
+	for gi, r := range rewards {
+		m, std := mean(r), nanstd(r)
+		if scale == engine.ScaleBatch {
+			std = batchStd
+		}
+		for _, x := range r {
+			a := x - m
+			if scale != engine.ScaleNone {
+				a /= std + 1e-4
+			}
+			out[gi] = append(out[gi], float64(a))
+		}
+	}
+	return out
+}
+
+// trlRewardBatches returns steps 1 and 2 of 4 prompts of 4 completions
+// each, two rewards of the values a TRL accuracy and format reward give
+// (seeded), a's times aScale.
+func trlRewardBatches(seed uint64, aScale float64) map[int64][][][]float64 {
+	return trlRewardBatchesOf(seed, aScale, 4, 4)
+}
+
+// trlRewardBatchesOf is trlRewardBatches of prompts prompts of n
+// completions each.
+func trlRewardBatchesOf(seed uint64, aScale float64, prompts, n int) map[int64][][][]float64 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	accuracy, format := []float64{0, 1, 1, 0.5}, []float64{0, 1, 0.25}
+	batches := map[int64][][][]float64{}
+	for _, step := range []int64{1, 2} {
+		for range prompts {
+			var g [][]float64
+			for range n {
+				g = append(g, []float64{aScale * accuracy[rng.IntN(len(accuracy))], format[rng.IntN(len(format))]})
+			}
+			batches[step] = append(batches[step], g)
+		}
+	}
+	return batches
+}
+
+// trlLogged returns the trajectories of batches (objectives a and b,
+// group gi named "p<gi>") with the advantage TRL logs under weights and
+// scale (trlAdvantages32).
+func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.Scale) []scoring.Trajectory {
+	return loggedBy(batches, func(groups [][][]float64) [][]float64 { return trlAdvantages32(groups, weights, scale) })
+}
+
+// loggedBy returns the trajectories of batches (objectives a and b,
+// group gi named "p<gi>") with the advantage of advantages, rounded to
+// float32 as TRL logs it.
+func loggedBy(batches map[int64][][][]float64, advantages func([][][]float64) [][]float64) []scoring.Trajectory {
+	var ts []scoring.Trajectory
+	for _, step := range []int64{1, 2} {
+		adv := advantages(batches[step])
+		for gi, g := range batches[step] {
+			key := fmt.Sprintf("p%d", gi)
+			for j, row := range g {
+				ts = append(ts, enginetest.Traj(step, key, "a", row[0], "b", row[1], "adv", float64(float32(adv[gi][j]))))
+			}
+		}
+	}
+	return ts
+}
+
+// TestMatchLoggedRecoversTRLRewardWeights logs TRL's advantages of
+// reward_weights under each scale_rewards, and under
+// multi_objective_aggregation="normalize_then_sum", of rewards whose std
+// is far above TRL's epsilon (so that the weights' common factor shows
+// only through it), and checks that --match-logged finds those very
+// weights: not a multiple that reproduces the log within 1e-5 (2.964,
+// 0.9881 for [3, 1]), nor the direction rounded with the largest weight 1
+// (0.3333).
+func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
+	type logs func(groups [][][]float64, weights []float64) [][]float64
+	scaled := func(scale engine.Scale) logs {
+		return func(groups [][][]float64, weights []float64) [][]float64 {
+			return trlAdvantages32(groups, weights, scale)
+		}
+	}
+	for _, setting := range []struct {
+		name, flag string
+		advantages logs
+	}{
+		{"scale group", "", scaled(engine.ScaleGroup)},
+		{"scale batch", "--scale batch", scaled(engine.ScaleBatch)},
+		{"scale none", "--scale none", scaled(engine.ScaleNone)},
+		{"normalize_then_sum", "--method gdpo", func(groups [][][]float64, weights []float64) [][]float64 {
+			return refAdvantages(groups, refSettings{method: engine.GDPO, eps: 1e-4, weights: weights})
+		}},
+	} {
+		for _, weights := range [][]float64{{2, 1}, {3, 1}, {1, 3}, {10, 1}, {1, 0.5}, {0.5, 0.5}, {1, -0.5}} {
+			for seed := range uint64(3) {
+				t.Run(fmt.Sprintf("%v %s seed %d", weights, setting.name, seed), func(t *testing.T) {
+					ts := loggedBy(trlRewardBatches(seed, 1), func(groups [][][]float64) [][]float64 { return setting.advantages(groups, weights) })
+					c := trlComputer(t, true)
+					ev := evaluateWith(c, ts)
+					m := MatchLogged(ev, c.Options)
+					if m.Found == nil {
+						t.Fatalf("nothing found; closest %v off by %g", m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
+					}
+					want := []string{fmt.Sprintf("--weight a=%g --weight b=%g", weights[0], weights[1])}
+					if setting.flag != "" {
+						want = append([]string{setting.flag}, want...)
+					}
+					if !slices.Equal(m.Found.Changes, want) {
+						t.Errorf("found %q (to %.3g), want %q", m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
+					}
+					if w := m.Warning(); strings.Contains(w, "common factor") {
+						t.Errorf("the factor is told by epsilon, yet the warning says it is not: %q", w)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestMatchLoggedWeightsOfMixedSpreads logs TRL's advantages of a reward
+// in the thousands beside one under 1, so that groups whose large reward
+// is equal have a std thousands of times under the others': epsilon, and
+// the weights' factor, show in those groups only, and the fit finds the
+// weights (not 0.27 and 0.09 for 0.3 and 0.1, nor nothing for 4 and 2).
+func TestMatchLoggedWeightsOfMixedSpreads(t *testing.T) {
+	for _, tc := range []struct {
+		seed    uint64
+		weights []float64
+	}{
+		{0, []float64{0.3, 0.1}},
+		{1, []float64{0.3, 0.1}},
+		{2, []float64{4, 2}},
+	} {
+		ts := trlLogged(trlRewardBatches(tc.seed, 1000), tc.weights, engine.ScaleGroup)
+		c := trlComputer(t, true)
+		m := MatchLogged(evaluateWith(c, ts), c.Options)
+		if m.Found == nil {
+			t.Errorf("%v, seed %d: nothing found", tc.weights, tc.seed)
+			continue
+		}
+		if got := m.Found.Options.Weights; !slices.Equal(got, tc.weights) {
+			t.Errorf("%v, seed %d: found %v", tc.weights, tc.seed, got)
+		}
+	}
+}
+
+// TestMatchLoggedScaleFree logs TRL's advantages under scale group of a
+// reward in the thousands (a length): epsilon is lost in the std, twice
+// or half the weights reproduce the log as well, and --match-logged says
+// so, computing with the simplest multiple, of a largest weight of 1
+// among those, rather than a precise-looking factor: [1, 0.5] for [2, 1]
+// (not 2 and 1, as simple), [1, 3] for [1, 3] (not 0.3333 and 1).
+func TestMatchLoggedScaleFree(t *testing.T) {
+	for _, tc := range []struct {
+		seed          uint64
+		weights, want []float64
+	}{
+		{7, []float64{2, 1}, []float64{1, 0.5}},
+		{0, []float64{1, 3}, []float64{1, 3}},
+	} {
+		ts := trlLogged(trlRewardBatches(tc.seed, 5000), tc.weights, engine.ScaleGroup)
+		c := trlComputer(t, true)
+		ev := evaluateWith(c, ts)
+		check := CheckTrainer(c, ev)
+		if !slices.Equal(check.Options.Weights, tc.want) {
+			t.Errorf("%v: computing with weights %v, want %v", tc.weights, check.Options.Weights, tc.want)
+		}
+		const said = "the log tells the weights' ratios but not their common factor"
+		if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
+			t.Errorf("%v: notes %q lack %q", tc.weights, check.Notes, said)
+		}
+		if m := MatchLogged(ev, c.Options); !strings.Contains(m.Warning(), said) {
+			t.Errorf("%v: warning %q lacks %q", tc.weights, m.Warning(), said)
+		}
+	}
+}
+
+// BenchmarkMatchLoggedFitsWeights is MatchLogged on two steps of 2048
+// prompts of 8 completions logged by TRL with reward_weights [3, 1]: the
+// settings tried, then the weights fitted.
+func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
+	ts := trlLogged(trlRewardBatchesOf(1, 1, 2048, 8), []float64{3, 1}, engine.ScaleGroup)
+	c, err := engine.New(engine.Config{
+		Method:          "grpo",
+		Objectives:      []engine.ObjectiveConfig{{Name: "a", Expr: "a", Weight: ptr(1.0)}, {Name: "b", Expr: "b", Weight: ptr(1.0)}},
+		LoggedAdvantage: "adv",
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev := evaluateWith(c, ts)
+	for b.Loop() {
+		if m := MatchLogged(ev, c.Options); m.Found == nil {
+			b.Fatal("nothing found")
+		}
+	}
+}
