@@ -61,8 +61,13 @@ type Session struct {
 	// Layout says how the inputs were read (Input.Layout), first in the
 	// status line; "" for plain records.
 	Layout string
-	// LayoutWarnings is Input.LayoutWarnings, nil for none.
-	LayoutWarnings func(res *engine.Result, batches []int) []string
+	// LayoutWarnings is Input.LayoutWarnings, nil for none, and
+	// LayoutWarningsRead Input.LayoutWarningsRead. A LayoutNotesJob
+	// computes them, off the event loop; layoutNotes are the last
+	// computed (layoutnotes.go).
+	LayoutWarnings     func(res *engine.Result, batches []int) []string
+	LayoutWarningsRead func(engine.Options) engine.Options
+	layoutNotes        *LayoutNotes
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string
