@@ -166,6 +166,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.liveUpdate(msg)
 	case layoutNotesMsg:
 		return m, m.layoutNotesDone(msg)
+	case loggedCountedMsg:
+		return m, m.loggedCounted(msg)
 	case recomputeDueMsg:
 		return m, m.startRecompute()
 	case statusline.ExpiredMsg:

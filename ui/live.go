@@ -63,6 +63,9 @@ type liveState struct {
 	written     map[int64]bool
 	partial     bool
 	partialStep int64
+	// counting is the command that counts the rows differing from the log
+	// after an update (countLogged), until it lands.
+	counting tea.Cmd
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -170,7 +173,40 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
-	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer)
+	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer, m.countLogged())
+}
+
+// loggedCountedMsg is the count of a session.LoggedJob, done.
+type loggedCountedMsg struct{ job *session.LoggedJob }
+
+// countLogged starts the count of the rows that differ from the log that
+// the last update left due (session.TakeLoggedJob), off the event loop,
+// unless a count is under way: loggedCounted starts it when that lands.
+func (m *Model) countLogged() tea.Cmd {
+	l := m.live
+	if l == nil || l.counting != nil {
+		return nil
+	}
+	j := m.common.Session.TakeLoggedJob()
+	if j == nil {
+		return nil
+	}
+	l.counting = func() tea.Msg {
+		j.Run()
+		return loggedCountedMsg{j}
+	}
+	return l.counting
+}
+
+// loggedCounted shows a count's warning when it holds for the result
+// shown (session.LoggedDone: else an update came since, whose own count
+// starts now).
+func (m *Model) loggedCounted(msg loggedCountedMsg) tea.Cmd {
+	m.live.counting = nil
+	if s := m.common.Session; s.LoggedDone(msg.job) {
+		m.status.Refresh(s)
+	}
+	return m.countLogged()
 }
 
 // holdDetail stops following when a tab, shown or hidden, shows a group

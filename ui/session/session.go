@@ -103,8 +103,10 @@ type Session struct {
 	stats diagnose.BatchStats
 
 	// logged is the logged-advantage warning as last said
-	// (LoggedWarning).
-	logged loggedCheck
+	// (LoggedWarning); loggedDue, the count a followed update left to do
+	// off the event loop (TakeLoggedJob), nil for none.
+	logged    loggedCheck
+	loggedDue *LoggedJob
 
 	// health caches the trends and health findings of a result; job
 	// computes the current result's (healthjob.go).
