@@ -21,9 +21,11 @@ import (
 // A command waits for the follower's next update and re-arms itself once
 // the update is applied; only the batches the update touches are computed
 // again (engine.Recompute), on the event loop, since that costs a few
-// milliseconds where a full recompute costs a second. Like less +F, the
-// view stays on the newest batch until the user moves to another one, and
-// F returns to it.
+// milliseconds where a full recompute costs a second; what the status
+// line counts over the whole run (the layout's warnings, the rows that
+// differ from the log) is counted by commands (layoutnotes.go,
+// countLogged). Like less +F, the view stays on the newest batch until
+// the user moves to another one, and F returns to it.
 
 // liveState is the dashboard's follow mode.
 type liveState struct {
