@@ -121,3 +121,20 @@ func TestStaleLayoutWarningsDropped(t *testing.T) {
 		t.Errorf("rloo's warnings not shown:\n%s", screen(m))
 	}
 }
+
+// TestNoLayoutWarningsNoCommand: without a layout's warnings, a result made
+// on the event loop starts no command for them.
+func TestNoLayoutWarningsNoCommand(t *testing.T) {
+	s := uitest.SampleSession(t)
+	m := NewModel(s, true)
+	m.Init()
+	m.Settle()
+	opts := s.Options
+	opts.Method = engine.GRPO
+	s.Options = opts
+	s.SetResult(s.Evaluation.Compute(opts), nil) // as on the event loop
+	m.sessionChanged()
+	if m.layoutNext != nil {
+		t.Error("a command for the layout's warnings of a session that has none")
+	}
+}

@@ -214,9 +214,9 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 // way, then the group filter's toggle under way, then the recompute under
 // way, the one it leads to, the tabs' jobs and the status line's
 // (runForeground), on the calling goroutine, and shows the result, then
-// computes its health (see background.go) and
-// the tabs' own work (a tab's Settle): for a caller that drives the model
-// without a program (a test), where nothing runs the commands.
+// computes its health (see background.go) and the tabs' own work (a tab's
+// Settle): for a caller that drives the model without a program (a test),
+// where nothing runs the commands.
 func (m *Model) Settle() {
 	if next := m.weights.structure.Next(); next != nil {
 		m.Update(next())

@@ -82,8 +82,11 @@ func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
 }
 
 // LayoutNotesHold reports whether the session has the layout's warnings
-// of the result shown; else a LayoutNotesJob is due.
-func (s *Session) LayoutNotesHold() bool { return s.layoutNotes.holds(s.Result, s.layoutRead()) }
+// of the result shown, or has none to compute (no LayoutWarnings); else a
+// LayoutNotesJob is due.
+func (s *Session) LayoutNotesHold() bool {
+	return s.LayoutWarnings == nil || s.layoutNotes.holds(s.Result, s.layoutRead())
+}
 
 // LayoutNotes returns the layout's warnings last set (SetLayoutNotes):
 // those of the result shown when LayoutNotesHold, else of one before it
