@@ -53,12 +53,13 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		return err
 	}
 	in := ui.Input{
-		Source:         source,
-		Config:         cfg,
-		Layout:         layout,
-		Health:         healthCfg,
-		HVRef:          health.hvRef,
-		LayoutWarnings: layouts.Warnings(cfg),
+		Source:             source,
+		Config:             cfg,
+		Layout:             layout,
+		Health:             healthCfg,
+		HVRef:              health.hvRef,
+		LayoutWarnings:     layouts.Warnings(cfg),
+		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
 	if len(args) == 0 {
 		in.Load = loadSample

@@ -73,6 +73,11 @@ type trainerLayout struct {
 	// a default read from the first records (stderr, the dashboard's status
 	// line); cfg is the config the layout's defaults were applied to.
 	warnings func(cfg engine.Config, res *engine.Result, batches []int) []string
+	// warningsRead returns the options warnings reads, the others zero:
+	// two results of one evaluation whose options it maps to equal ones
+	// (engine.Options.Equal) have the same warnings, which the dashboard
+	// then does not ask again (a method switch, n).
+	warningsRead func(o engine.Options) engine.Options
 }
 
 // trainerLayouts lists the trainers' layouts in the order auto tries them:
@@ -451,6 +456,26 @@ func Warnings(cfg engine.Config) func(*engine.Result, []int) []string {
 	}
 	return nil
 }
+
+// WarningsRead returns the options the warnings of cfg's layout
+// (Warnings) read of a result, the others zero: results of one evaluation
+// whose options it maps to equal ones have the same warnings. nil where
+// Warnings is.
+func WarningsRead(cfg engine.Config) func(engine.Options) engine.Options {
+	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
+		return l.warningsRead
+	}
+	return nil
+}
+
+// readsNoOptions is the warningsRead of warnings that read the result's
+// evaluation and batches only: the same whatever the options.
+func readsNoOptions(engine.Options) engine.Options { return engine.Options{} }
+
+// readsScope is the warningsRead of warnings that read the result's
+// comparison groups (Ranking.Batches' Groups), which the scope makes:
+// under scope batch a batch is one group.
+func readsScope(o engine.Options) engine.Options { return engine.Options{Scope: o.Scope} }
 
 // MethodDefaultsHelp says, for --method's help, the method each trainer's
 // layout uses unless one is named: "trl, verl, open-instruct data:

@@ -71,6 +71,7 @@ var openInstructLayout = trainerLayout{
 	filesWarning: openInstructRuns,
 	defaults:     openInstructDefaults,
 	warnings:     openInstructWarnings,
+	warningsRead: openInstructWarningsRead,
 }
 
 const (
@@ -401,6 +402,19 @@ func openInstructWarnings(cfg engine.Config, res *engine.Result, batches []int) 
 		}
 	}
 	return warnings
+}
+
+// openInstructWarningsRead is the warningsRead of openInstructWarnings:
+// the scope (nanGroups reads the comparison groups) and, when the options
+// give one of open-instruct's normalisations (openInstructInForce), the
+// settings that tell which; any other options give no normalisation
+// warning, whichever they are.
+func openInstructWarningsRead(o engine.Options) engine.Options {
+	read := engine.Options{Scope: o.Scope}
+	if _, ok := openInstructInForce(o); ok {
+		read.Method, read.Normalize, read.Scale, read.Std, read.Epsilon = o.Method, o.Normalize, o.Scale, o.Std, o.Epsilon
+	}
+	return read
 }
 
 // openInstructInForce returns the advantage normalisation the options the

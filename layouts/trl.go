@@ -40,6 +40,9 @@ var trlLayout = trainerLayout{
 	promptBy:     trlPrompt,
 	defaults:     trlDefaults,
 	warnings:     trlGroupWarnings,
+	// The groups of scope group (diagnose.GroupSummaries) whatever the
+	// scope.
+	warningsRead: readsNoOptions,
 }
 
 const (

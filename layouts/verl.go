@@ -47,8 +47,9 @@ var verlLayout = trainerLayout{
 		}
 		return nil
 	},
-	defaults: verlDefaults,
-	warnings: verlNaNGroups,
+	defaults:     verlDefaults,
+	warnings:     verlNaNGroups,
+	warningsRead: readsScope,
 }
 
 const (

@@ -68,6 +68,9 @@ type Model struct {
 	lastJob int
 	// live is follow mode (live.go), nil without --follow.
 	live *liveState
+	// layoutNext is the command computing the layout's warnings of a
+	// result made on the event loop until it lands (layoutnotes.go).
+	layoutNext tea.Cmd
 	// frame is the screen last rendered, which View returns again while
 	// frameValid: the program asks for a frame after every message, and
 	// drawing one costs more than handling a key (see keepsFrame).
@@ -169,6 +172,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.startBackground(msg.job), prefetchDue)
 	case liveMsg:
 		return m, m.liveUpdate(msg)
+	case layoutNotesMsg:
+		return m, m.layoutNotesDone(msg)
+	case loggedCountedMsg:
+		return m, m.loggedCounted(msg)
 	case recomputeDueMsg:
 		return m, m.startRecompute()
 	case statusline.ExpiredMsg:

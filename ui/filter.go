@@ -35,6 +35,7 @@ type filteredMsg struct {
 	base, ev *engine.Evaluation
 	f        *prompts.Filtered
 	result   *engine.Result
+	layout   *session.LayoutNotes // of result (layoutnotes.go)
 }
 
 // toggleFilter asks for the batch with the filter when it is off, and
@@ -53,14 +54,14 @@ func (m *Model) toggleFilter() tea.Cmd {
 func (m *Model) startFilter() tea.Cmd {
 	s := m.common.Session
 	objective, k := s.FilterObjective()
-	on, base, opts, batch := m.filter.on, s.Unfiltered(), s.Options, s.Batch
+	on, base, opts, batch, layout := m.filter.on, s.Unfiltered(), s.Options, s.Batch, s.LayoutNotesJob()
 	m.filter.gen++
 	gen := m.filter.gen
 	m.filter.next = func() tea.Msg {
 		ev, f := session.FilterOf(base, objective, k, on)
 		res := ev.Prepare(opts, nil)
 		res.ComputeBatch(min(batch, len(res.Ranking.Batches)-1))
-		return filteredMsg{gen, base, ev, f, res}
+		return filteredMsg{gen, base, ev, f, res, layout.Of(res)}
 	}
 	return m.filter.next
 }
@@ -80,6 +81,7 @@ func (m *Model) filtered(msg filteredMsg) tea.Cmd {
 	}
 	m.filter.next = nil
 	s.SetFiltered(m.filter.on, msg.base, msg.ev, msg.f, msg.result)
+	s.SetLayoutNotes(msg.layout)
 	cmds := []tea.Cmd{m.sessionChanged()}
 	if !msg.result.Options.Equal(s.Options) {
 		cmds = append(cmds, m.recompute())

@@ -51,6 +51,7 @@ func TestFollowUnequalGroupsLive(t *testing.T) {
 	for app.Session().Trajectories.Len() < 22 {
 		app.Update(app.live.wait()())
 	}
+	app.Settle() // the layout's warnings of the update, off the event loop
 	got := statusOf(app.Session())
 	const step1 = `step 1: groups of unequal size, none the commonest: "g4" 4, "g5" 2`
 	if strings.Contains(got, "step 0: groups") || !strings.Contains(got, step1) || strings.Count(got, "groups of unequal size") != 1 {

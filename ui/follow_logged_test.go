@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -155,4 +156,56 @@ func appendLogged(t *testing.T, app *Model, path, text string, n int) {
 	for app.Session().Trajectories.Len() < n {
 		app.Update(app.live.wait()())
 	}
+}
+
+// TestFollowLoggedCountOffTheLoop: following, the rows that differ from
+// the log are counted again over the whole run after each update by a
+// command, off the event loop: the update's handling leaves the warning as
+// it was, and once the count lands it is the warning counted from
+// scratch. A count that lands after a newer update is dropped, and that
+// update's count follows.
+func TestFollowLoggedCountOffTheLoop(t *testing.T) {
+	// The log is Dr. GRPO's, x - mean(x) unscaled: grpo scale none.
+	line := func(i int) string {
+		return fmt.Sprintf(`{"id":"t%d","group":"g%d","batch":%d,"metadata":{"x":%d,"adv":%g}}`+"\n", i, i/4, i/8, i%4, float64(i%4)-1.5)
+	}
+	lines := func(from, to int) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			b.WriteString(line(i))
+		}
+		return b.String()
+	}
+	app, path, stop := followLogged(t, lines(0, 8), 200)
+	app.Settle() // the health known: an update computes it, with no job
+	s := app.Session()
+	fromScratch := func() string {
+		w, _ := agreement.LoggedWarning(s.Result.Evaluation, s.Result.Options, nil)
+		return "warning: " + w
+	}
+	opened := s.LoggedWarning()
+	appendLogged(t, app, path, lines(8, 16), 16)
+	if got := s.LoggedWarning(); got != opened {
+		t.Errorf("the update counted the rows on the event loop: %q, was %q", got, opened)
+	}
+	stale := app.live.counting
+	if stale == nil {
+		t.Fatal("no count of the rows after the update")
+	}
+	appendLogged(t, app, path, lines(16, 24), 24)
+	app.Update(stale())
+	if got := s.LoggedWarning(); got != opened {
+		t.Errorf("the count of the update before shown after the next: %q", got)
+	}
+	if app.live.counting == nil {
+		t.Fatal("no count for the last update once the stale one landed")
+	}
+	app.Settle()
+	if got, want := s.LoggedWarning(), fromScratch(); got != want || got == opened || !strings.Contains(got, "24 of 24 rows differ") {
+		t.Errorf("after the count: %q, want %q (at the open %q)", got, want, opened)
+	}
+	if w := strings.Join(app.status.Warnings(), "\n"); !strings.Contains(w, strings.TrimPrefix(fromScratch(), "warning: ")) {
+		t.Errorf("the status line does not say the count:\n%s", w)
+	}
+	stop()
 }

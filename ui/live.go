@@ -21,9 +21,11 @@ import (
 // A command waits for the follower's next update and re-arms itself once
 // the update is applied; only the batches the update touches are computed
 // again (engine.Recompute), on the event loop, since that costs a few
-// milliseconds where a full recompute costs a second. Like less +F, the
-// view stays on the newest batch until the user moves to another one, and
-// F returns to it.
+// milliseconds where a full recompute costs a second; what the status
+// line counts over the whole run (the layout's warnings, the rows that
+// differ from the log) is counted by commands (layoutnotes.go,
+// countLogged). Like less +F, the view stays on the newest batch until
+// the user moves to another one, and F returns to it.
 
 // liveState is the dashboard's follow mode.
 type liveState struct {
@@ -63,6 +65,9 @@ type liveState struct {
 	written     map[int64]bool
 	partial     bool
 	partialStep int64
+	// counting is the command that counts the rows differing from the log
+	// after an update (countLogged), until it lands.
+	counting tea.Cmd
 }
 
 // liveMsg is an update of the followed inputs; ok is false once the
@@ -170,7 +175,40 @@ func (m *Model) liveUpdate(msg liveMsg) tea.Cmd {
 	newer := m.holdDetail(step)
 	s.SetBatch(l.batchToShow(s.Result, step))
 	s.Warnings = l.allWarnings()
-	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer)
+	return tea.Batch(m.sessionChanged(), l.wait(), expire, newer, m.countLogged())
+}
+
+// loggedCountedMsg is the count of a session.LoggedJob, done.
+type loggedCountedMsg struct{ job *session.LoggedJob }
+
+// countLogged starts the count of the rows that differ from the log that
+// the last update left due (session.TakeLoggedJob), off the event loop,
+// unless a count is under way: loggedCounted starts it when that lands.
+func (m *Model) countLogged() tea.Cmd {
+	l := m.live
+	if l == nil || l.counting != nil {
+		return nil
+	}
+	j := m.common.Session.TakeLoggedJob()
+	if j == nil {
+		return nil
+	}
+	l.counting = func() tea.Msg {
+		j.Run()
+		return loggedCountedMsg{j}
+	}
+	return l.counting
+}
+
+// loggedCounted shows a count's warning when it holds for the result
+// shown (session.LoggedDone: else an update came since, whose own count
+// starts now).
+func (m *Model) loggedCounted(msg loggedCountedMsg) tea.Cmd {
+	m.live.counting = nil
+	if s := m.common.Session; s.LoggedDone(msg.job) {
+		m.status.Refresh(s)
+	}
+	return m.countLogged()
 }
 
 // holdDetail stops following when a tab, shown or hidden, shows a group

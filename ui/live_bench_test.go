@@ -67,8 +67,21 @@ func BenchmarkFollow1MEqualGroups(b *testing.B) {
 	benchmarkFollow1M(b, engine.Config{EqualGroups: true})
 }
 
+// BenchmarkFollow1MLogged is BenchmarkFollow1M with a logged advantage
+// (the safety objective's value, which no reward reproduces), the
+// dashboard settled after the load (its health known, so that each update
+// computes the trends and the health, and counts again the rows that
+// differ from the log over the run).
+func BenchmarkFollow1MLogged(b *testing.B) {
+	benchmarkFollow1MSettled(b, engine.Config{LoggedAdvantage: "safety"}, true)
+}
+
 // benchmarkFollow1M is BenchmarkFollow1M with cfg.
-func benchmarkFollow1M(b *testing.B, cfg engine.Config) {
+func benchmarkFollow1M(b *testing.B, cfg engine.Config) { benchmarkFollow1MSettled(b, cfg, false) }
+
+// benchmarkFollow1MSettled is benchmarkFollow1M, the dashboard settled
+// after the load (Settle) when settled.
+func benchmarkFollow1MSettled(b *testing.B, cfg engine.Config, settled bool) {
 	path := filepath.Join(b.TempDir(), "run.jsonl")
 	rng := rand.New(rand.NewPCG(3, 4))
 	appendBatches(b, path, rng, 0, 1000)
@@ -84,6 +97,9 @@ func benchmarkFollow1M(b *testing.B, cfg engine.Config) {
 	m, ok := next.(*Model)
 	if !ok {
 		b.Fatalf("the load failed: %v", lm.err)
+	}
+	if settled {
+		m.Settle()
 	}
 	m.Session().Findings()
 	m.View()

@@ -120,11 +120,14 @@ func (m *loadingModel) load() tea.Msg {
 		if note := m.in.Config.InferredNote(s.Config); note != "" {
 			s.Layout = strings.TrimPrefix(s.Layout+"; "+note, "; ")
 		}
-		s.LayoutWarnings = m.in.layoutWarnings()
+		s.LayoutWarnings, s.LayoutWarningsRead = m.in.layoutWarnings(), m.in.LayoutWarningsRead
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {
 		err = s.SetFilterGroups(m.in.Config.FilterGroups)
+	}
+	if err == nil {
+		s.SetLayoutNotes(s.LayoutNotesJob().Of(s.Result)) // off the event loop, with the first result
 	}
 	return loadedMsg{session: s, updates: updates, unended: unended, err: err}
 }

@@ -72,6 +72,8 @@ type recomputedMsg struct {
 	// preparer is the tab whose work was prepared beside it
 	// (common.JobPreparer), -1 for none.
 	preparer int
+	// layout is the layout's warnings of result (layoutnotes.go).
+	layout *session.LayoutNotes
 }
 
 // recomputeDueMsg says that the wait before the next recompute is over.
@@ -124,6 +126,7 @@ func (m *Model) startRecompute() tea.Cmd {
 			compareOpts = &b
 		}
 	}
+	layout := s.LayoutNotesJob()
 	preparer, _ := m.tabs[m.active].(common.Preparer)
 	var prepareJob func(*engine.Result, func() *engine.Result)
 	jobPreparer := -1
@@ -143,6 +146,7 @@ func (m *Model) startRecompute() tea.Cmd {
 		// find: its statistics, and beside them, where the statistics leave
 		// a core idle, the shown tab's work and method B's result.
 		var wg sync.WaitGroup
+		wg.Go(func() { msg.layout = layout.Of(msg.result) })
 		if preparer != nil {
 			wg.Go(func() { preparer.Prepare(msg.result, batch) })
 		}
@@ -182,6 +186,7 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 		m.rc.shown = msg.gen
 		old := s.Result
 		s.SetResult(msg.result, msg.compare)
+		s.SetLayoutNotes(msg.layout)
 		if m.live != nil {
 			s.Result.Finish() // following recomputes from every batch of it
 		}
@@ -207,10 +212,11 @@ func (m *Model) recomputed(msg recomputedMsg) tea.Cmd {
 
 // Settle runs the weights editor's change of constraints and gates under
 // way, then the group filter's toggle under way, then the recompute under
-// way, the one it leads to and the tabs' jobs, on the calling goroutine,
-// and shows the result, then computes its health (see background.go) and
-// the tabs' own work (a tab's Settle): for a caller that drives the model
-// without a program (a test), where nothing runs the commands.
+// way, the one it leads to, the tabs' jobs and the status line's
+// (runForeground), on the calling goroutine, and shows the result, then
+// computes its health (see background.go) and the tabs' own work (a tab's
+// Settle): for a caller that drives the model without a program (a test),
+// where nothing runs the commands.
 func (m *Model) Settle() {
 	if next := m.weights.structure.Next(); next != nil {
 		m.Update(next())
@@ -231,12 +237,22 @@ func (m *Model) Settle() {
 	}
 }
 
-// runForeground runs the recompute under way, the one it leads to and the
-// tabs' jobs on the calling goroutine, until none is left (Settle).
+// runForeground runs the recompute under way, the one it leads to, the
+// tabs' jobs, the layout's warnings and a followed update's count of the
+// rows differing from the log on the calling goroutine, until none is
+// left (Settle).
 func (m *Model) runForeground() {
-	for m.rc.next != nil || len(m.jobs) > 0 {
+	for m.rc.next != nil || len(m.jobs) > 0 || m.layoutNext != nil || (m.live != nil && m.live.counting != nil) {
 		if m.rc.next != nil {
 			m.Update(m.rc.next())
+			continue
+		}
+		if m.layoutNext != nil {
+			m.Update(m.layoutNext())
+			continue
+		}
+		if m.live != nil && m.live.counting != nil {
+			m.Update(m.live.counting())
 			continue
 		}
 		j := m.jobs[0]

@@ -28,6 +28,11 @@ type Input struct {
 	// (TRL's groups normalised apart, verl's NaN groups), in the status
 	// line, asked again for each new evaluation.
 	LayoutWarnings func(res *engine.Result, batches []int) []string
+	// LayoutWarningsRead returns the options LayoutWarnings reads of a
+	// result, the others zero (layouts.WarningsRead): the status line asks
+	// the warnings again when the evaluation changes or these do, not on
+	// every switch. nil: every option but the weights.
+	LayoutWarningsRead func(engine.Options) engine.Options
 	// Follow, when not nil, reads the inputs instead of Load and follows
 	// them (loaders.Follow), handing the trajectories of the first reading
 	// to hooks.Each as loaders.FollowOptions.Each does: the dashboard

@@ -61,14 +61,50 @@ func (c *loggedCheck) cutGroupNote(cut *agreement.CutGroup, res *engine.Result) 
 	c.note = cut.LoggedNote(c.note, func() *engine.Result { return c.resultOf(res) })
 }
 
+// LoggedJob counts again the rows of a followed update's result that
+// differ from the log (agreement.LoggedWarning), off the event loop: a
+// count of the whole run, which the update's incremental recompute and
+// trends leave out.
+type LoggedJob struct {
+	check  *loggedCheck
+	result *engine.Result
+}
+
+// Run counts the rows; it only reads the job's result, which stays valid
+// as later updates extend the run (engine.Evaluation.Append).
+func (j *LoggedJob) Run() { j.check.run(j.result) }
+
+// TakeLoggedJob returns the count the last followed update left due, nil
+// for none (or when the session's warning holds for the result shown
+// already), and forgets it.
+func (s *Session) TakeLoggedJob() *LoggedJob {
+	j := s.loggedDue
+	s.loggedDue = nil
+	if j == nil || s.logged.holds(s.Result.Evaluation, s.Result.Options) {
+		return nil
+	}
+	return j
+}
+
+// LoggedDone takes the warning j counted when it holds for the result
+// shown (its evaluation, as long, under the same trainer options); it
+// reports whether. The count of an update replaced since is dropped.
+func (s *Session) LoggedDone(j *LoggedJob) bool {
+	if !j.check.holds(s.Result.Evaluation, s.Result.Options) {
+		return false
+	}
+	s.logged = *j.check
+	return true
+}
+
 // LoggedWarning returns the warning that the logged advantages differ
 // from the rewards of the settings on screen as a trainer computes them
 // ("warning: ..."), "" when they agree or there is no logged advantage.
 // The open's check (agreement.CheckTrainer), which also names the
 // settings that reproduce the log, holds until the settings or the rows
-// change (a followed run grows); then the result's health job, or the
-// followed update that computes the health, counts the rows of the whole
-// run again (agreement.LoggedWarning), off the event loop but for a
-// followed update; the warning goes once the settings on screen
-// reproduce the log.
+// change (a followed run grows); then the result's health job, or for a
+// followed update that computes the health a LoggedJob, counts the rows
+// of the whole run again (agreement.LoggedWarning), off the event loop:
+// until it lands the warning before stays. The warning goes once the
+// settings on screen reproduce the log.
 func (s *Session) LoggedWarning() string { return s.logged.note }

@@ -61,8 +61,13 @@ type Session struct {
 	// Layout says how the inputs were read (Input.Layout), first in the
 	// status line; "" for plain records.
 	Layout string
-	// LayoutWarnings is Input.LayoutWarnings, nil for none.
-	LayoutWarnings func(res *engine.Result, batches []int) []string
+	// LayoutWarnings is Input.LayoutWarnings, nil for none, and
+	// LayoutWarningsRead Input.LayoutWarningsRead. A LayoutNotesJob
+	// computes them, off the event loop; layoutNotes are the last
+	// computed (layoutnotes.go).
+	LayoutWarnings     func(res *engine.Result, batches []int) []string
+	LayoutWarningsRead func(engine.Options) engine.Options
+	layoutNotes        *LayoutNotes
 	// duplicates is the warning about repeated IDs, "" without any
 	// (openedSession).
 	duplicates string
@@ -98,8 +103,10 @@ type Session struct {
 	stats diagnose.BatchStats
 
 	// logged is the logged-advantage warning as last said
-	// (LoggedWarning).
-	logged loggedCheck
+	// (LoggedWarning); loggedDue, the count a followed update left to do
+	// off the event loop (TakeLoggedJob), nil for none.
+	logged    loggedCheck
+	loggedDue *LoggedJob
 
 	// health caches the trends and health findings of a result; job
 	// computes the current result's (healthjob.go).

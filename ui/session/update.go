@@ -60,15 +60,16 @@ func (s *Session) ApplyUpdate(live *engine.Live, u loaders.Update) {
 	if s.compare != nil {
 		s.compare = s.Evaluation.Recompute(s.compare)
 	}
+	s.loggedDue = nil
 	if trends != nil {
 		dead := s.deadSignal()
 		dead.add(s.Result, trends)
 		s.health = healthCache{s.Result, trends, dead.findings(s.Result, trends, s.HealthConfig)}
 		// No health job runs for this result: the rows that differ from
-		// the log are counted again here, as the health was.
+		// the log are counted again by a job of their own, off the event
+		// loop (LoggedJob), which replaces that of an update before.
 		if l := loggedCheckOf(s.Result, &s.logged); l != nil {
-			l.run(s.Result)
-			s.logged = *l
+			s.loggedDue = &LoggedJob{check: l, result: s.Result}
 		}
 	}
 }

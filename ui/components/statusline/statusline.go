@@ -50,12 +50,12 @@ type Line struct {
 	// not count them again.
 	of                    *engine.Evaluation
 	loud, groups, invalid string
-	// allGroups are the layout's warnings, sanitised, of the evaluation of
-	// under options (their weights left out): some read the options the
-	// rewards are computed with (open-instruct's normalisation), which n
-	// and a method switch change.
+	// allGroups are the layout's warnings of notes, sanitised: the
+	// session's (session.LayoutNotes), computed off the event loop when the
+	// evaluation or the options they read change, so that the line only
+	// sanitises them again when they are new.
 	allGroups []string
-	options   engine.Options
+	notes     *session.LayoutNotes
 	// logged are the warnings of the logged advantages that no reward is
 	// compared with (not numbers; NaN or infinite), sanitised, shown after
 	// the session's (the trainer check's among them); counted for each
@@ -133,14 +133,14 @@ func (l *Line) ClearNotice(done string) {
 // Refresh collects the warnings of s, sanitised: they quote file names and
 // data.
 func (l *Line) Refresh(s *session.Session) {
-	// The layouts' warnings read the method and its normalisation, not
-	// the weights: a weight's key asks nothing of them (they scan the
-	// whole run).
-	unweighted := s.Result.Options
-	unweighted.Weights = nil
-	if l.of != s.Result.Evaluation || !l.options.Equal(unweighted) {
-		l.options = unweighted
-		l.allGroups = layoutWarnings(s)
+	if n := s.LayoutNotes(); n != l.notes {
+		l.notes = n
+		l.allGroups = l.allGroups[:0]
+		if n != nil {
+			for _, w := range n.Warnings {
+				l.allGroups = append(l.allGroups, textsafe.Line(w))
+			}
+		}
 		l.groups = textsafe.Line(firstAndMore(l.allGroups))
 	}
 	if l.of != s.Result.Evaluation {
@@ -259,23 +259,6 @@ func (l Line) View(st *common.Styles, width int) string {
 // as every entry of the line is a warning.
 func shownWarning(w string) string {
 	return textsafe.Line(strings.TrimPrefix(w, "warning: "))
-}
-
-// layoutWarnings are the session's layout warnings over every batch,
-// sanitised.
-func layoutWarnings(s *session.Session) []string {
-	if s.LayoutWarnings == nil {
-		return nil
-	}
-	all := make([]int, len(s.Result.Ranking.Batches))
-	for b := range all {
-		all[b] = b
-	}
-	ws := s.LayoutWarnings(s.Result, all)
-	for i, w := range ws {
-		ws[i] = textsafe.Line(w)
-	}
-	return ws
 }
 
 // firstAndMore is the first of the layout's warnings ws and how many more

@@ -44,6 +44,7 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 		return []string{"step 3: prompt groups of unequal size\x1b[2J", "step 7: every prompt group has 2 rows"}
 	}
 	var l Line
+	s.SetLayoutNotes(s.LayoutNotesJob().Of(s.Result)) // as the root's commands do
 	l.Refresh(s)
 	got := l.View(common.NewStyles(true, true), 500)
 	if !strings.Contains(got, "⚠ step 3: prompt groups of unequal size") || !strings.Contains(got, "(and 1 more step)") || strings.Contains(got, "\x1b") {
@@ -60,28 +61,6 @@ func TestStatusLineSaysLayoutWarnings(t *testing.T) {
 	// Cut, the line says ? shows them all.
 	if got := l.View(common.NewStyles(true, true), 80); !strings.HasSuffix(got, "(? shows all)") || ansi.StringWidth(got) > 80 {
 		t.Errorf("cut to 80 cells: %q", got)
-	}
-}
-
-// TestStatusLineLayoutWarningsFollowOptions: the layout's warnings are
-// asked again when the options change on the same evaluation (n, a method
-// switch): open-instruct's warning of a contradicted normalisation reads
-// the options the rewards are computed with.
-func TestStatusLineLayoutWarningsFollowOptions(t *testing.T) {
-	s := uitest.SampleSession(t)
-	s.LayoutWarnings = func(res *engine.Result, _ []int) []string {
-		return []string{"computed with " + string(res.Options.Method)}
-	}
-	var l Line
-	opts := s.Result.Options
-	opts.Method = engine.GRPO
-	s.SetResult(s.Evaluation.Compute(opts), nil)
-	l.Refresh(s)
-	opts.Method = engine.RLOO
-	s.SetResult(s.Evaluation.Compute(opts), nil)
-	l.Refresh(s)
-	if got := l.View(common.NewStyles(true, true), 500); !strings.Contains(got, "computed with rloo") {
-		t.Errorf("after a method switch: %q", got)
 	}
 }
 

@@ -1,0 +1,94 @@
+package session
+
+import "github.com/rewardlens/rewardlens/engine"
+
+// LayoutNotes are the layout's warnings of a result over every batch
+// (LayoutWarnings), as computed off the event loop, and what they hold
+// for: the evaluation and the options they read (LayoutWarningsRead).
+type LayoutNotes struct {
+	ev   *engine.Evaluation
+	read engine.Options
+	// Warnings are the warnings, not sanitised; callers must not modify
+	// them.
+	Warnings []string
+}
+
+// LayoutNotesJob computes the layout's warnings of a result. It holds
+// what it needs of the session, taken on the event loop, so that a
+// command may run it.
+type LayoutNotesJob struct {
+	warnings func(res *engine.Result, batches []int) []string
+	read     func(engine.Options) engine.Options
+	have     *LayoutNotes
+}
+
+// readAllButWeights is the LayoutWarningsRead of warnings that say
+// nothing of what they read: every option but the weights, which no
+// layout's warning reads.
+func readAllButWeights(o engine.Options) engine.Options {
+	o.Weights = nil
+	return o
+}
+
+// layoutRead returns LayoutWarningsRead, readAllButWeights when nil.
+func (s *Session) layoutRead() func(engine.Options) engine.Options {
+	if s.LayoutWarningsRead == nil {
+		return readAllButWeights
+	}
+	return s.LayoutWarningsRead
+}
+
+// holds reports whether n are the layout's warnings of res, whose options
+// read maps to those n read.
+func (n *LayoutNotes) holds(res *engine.Result, read func(engine.Options) engine.Options) bool {
+	return n != nil && n.ev == res.Evaluation && n.read.Equal(read(res.Options))
+}
+
+// LayoutNotesJob returns the job that computes the layout's warnings of a
+// result, knowing those the session has (which it hands back, without
+// scanning the run, for a result they hold for).
+func (s *Session) LayoutNotesJob() LayoutNotesJob {
+	return LayoutNotesJob{warnings: s.LayoutWarnings, read: s.layoutRead(), have: s.layoutNotes}
+}
+
+// Of returns the layout's warnings of res over every batch: those the
+// session had when they hold for res (the same evaluation and the same
+// options read), else computed, a scan of the run.
+func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
+	if j.have.holds(res, j.read) {
+		return j.have
+	}
+	n := &LayoutNotes{ev: res.Evaluation, read: j.read(res.Options)}
+	if j.warnings != nil {
+		all := make([]int, len(res.Ranking.Batches))
+		for b := range all {
+			all[b] = b
+		}
+		n.Warnings = j.warnings(res, all)
+	}
+	return n
+}
+
+// SetLayoutNotes keeps n, the layout's warnings of a result (a
+// LayoutNotesJob's), when they hold for the result shown; it reports
+// whether they do: those of a result replaced since by one they do not
+// hold for are dropped.
+func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
+	if !n.holds(s.Result, s.layoutRead()) {
+		return false
+	}
+	s.layoutNotes = n
+	return true
+}
+
+// LayoutNotesHold reports whether the session has the layout's warnings
+// of the result shown, or has none to compute (no LayoutWarnings); else a
+// LayoutNotesJob is due.
+func (s *Session) LayoutNotesHold() bool {
+	return s.LayoutWarnings == nil || s.layoutNotes.holds(s.Result, s.layoutRead())
+}
+
+// LayoutNotes returns the layout's warnings last set (SetLayoutNotes):
+// those of the result shown when LayoutNotesHold, else of one before it
+// (following, the update before), until its job lands; nil before any.
+func (s *Session) LayoutNotes() *LayoutNotes { return s.layoutNotes }
