@@ -357,11 +357,7 @@ func (v *groupView) completionLine(s *session.Session, i int, reader *loaders.Re
 	tr := s.Trajectories.At(i)
 	var text string
 	if tr.Lean {
-		reread := s.Reread
-		if reader != nil {
-			reread = reader.Reread
-		}
-		full, err := reread(tr)
+		full, err := s.RereadAt(i, reader)
 		if err != nil {
 			text = "(cannot read it again: " + err.Error() + ")"
 		} else {
