@@ -255,6 +255,14 @@ func TestSharedGroupSuffix(t *testing.T) {
 	if SharedGroupSuffix(2, func(j int) string { return []string{"a end", "b end"}[j] }, 0) != 0 {
 		t.Error("a shared end shorter than minSharedPrefix is left out")
 	}
+	// verl's plain template: its end is shorter, but whole lines.
+	verl := []string{"system\nuser\nName a prime.\nassistant\n", "system\nuser\nWhat is 2 ** 10?\nassistant\n"}
+	if tail := SharedGroupSuffix(2, func(j int) string { return verl[j] }, 12); CutGroupKey(verl[0], 12, tail) != "…Name a prime.…" {
+		t.Errorf("verl's prompt shows as %q", CutGroupKey(verl[0], 12, tail))
+	}
+	if SharedGroupSuffix(2, func(j int) string { return []string{"a\n ", "b\n "}[j] }, 0) != 0 {
+		t.Error("a shared end of blank lines is left out")
+	}
 	if got := KeyLine("a\nb\x1b"); got != `a`+LineBreak+`b\x1b` {
 		t.Errorf("KeyLine = %q", got)
 	}

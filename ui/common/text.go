@@ -362,8 +362,10 @@ func SharedGroupPrefix(n int, cell func(j int) string) int {
 // cell(n-1) to leave out at their end, after the first cut bytes
 // (SharedGroupPrefix) of each: the end they all share from a separator
 // on, after a sentence's punctuation (a chat template's
-// "<|im_end|>\n<|im_start|>assistant\n"), when it
-// is minSharedPrefix bytes long at least and two groups differ, else 0.
+// "<|im_end|>\n<|im_start|>assistant\n"), when two groups differ and it
+// is minSharedPrefix bytes long at least or whole lines (it starts with a
+// line break and holds a word: verl's plain template ends in
+// "\nassistant\n", shorter), else 0.
 func SharedGroupSuffix(n int, cell func(j int) string, cut int) int {
 	if n < 2 {
 		return 0
@@ -374,7 +376,8 @@ func SharedGroupSuffix(n int, cell func(j int) string, cut int) int {
 	})
 	// The sentence's end stays with it: "7 * 8?", not "7 * 8".
 	suffix := strings.TrimLeft(a.Suffix, ".?!,;:")
-	if len(suffix) < minSharedPrefix {
+	lines := strings.HasPrefix(suffix, "\n") && strings.TrimSpace(suffix) != ""
+	if len(suffix) < minSharedPrefix && !lines {
 		return 0
 	}
 	return len(suffix)
