@@ -108,7 +108,7 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 	}
 	m := newTestModel(t, 120, 40)
 	press(m, "6", "end")
-	if v := screen(m); !strings.Contains(v, "charts 7–15 of 15") || !strings.Contains(v, "▸ expected dead s") {
+	if v := screen(m); !strings.Contains(v, "charts 7–15 of 15") || !strings.Contains(v, "▸ expected dead…") {
 		t.Errorf("end on Steps did not select the last chart:\n%s", v)
 	}
 	press(m, "home")

@@ -53,6 +53,36 @@ func FitLine(s string, width int) string {
 	return ansi.Truncate(textsafe.Line(s), width, "…")
 }
 
+// FitWords returns s, safe to print (styles kept), cut to width cells at
+// the end of a word: the words that fit, without the punctuation that
+// joined them to the next ("z-scored;", " ·"), then "…"; a parenthesis
+// is kept whole or left out. A first word
+// wider than width alone is cut within it, as nothing shorter says more.
+func FitWords(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	plain := ansi.Strip(s)
+	kept := 0 // cells of the longest run of words that fits with "…"
+	for i, r := range plain {
+		if r != ' ' {
+			continue
+		}
+		words := strings.TrimRight(plain[:i], " ·;,:(")
+		cells := ansi.StringWidth(words)
+		if cells+1 > width {
+			break
+		}
+		if words != "" && strings.Count(words, "(") <= strings.Count(words, ")") {
+			kept = cells
+		}
+	}
+	if kept == 0 {
+		return ansi.Truncate(s, width, "…")
+	}
+	return ansi.Truncate(s, kept+1, "…")
+}
+
 // FitMiddle returns s, from data, safe to print on one line and cut to
 // width cells in its middle: its head and its tail kept (half each), an
 // ellipsis between, so that ids differing only at one end stay distinct.
