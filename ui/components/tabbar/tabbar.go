@@ -15,14 +15,15 @@ import (
 // Bar lays out the tab titles on one line, "[1 Rewards]" for the active
 // tab and " 2 Objectives " for the others: the brackets say which is active
 // without colour, and take the place of the spaces so that no title moves
-// when another is selected (which keeps mouse hit-testing simple).
+// when another is selected.
 //
 // When that does not fit, the bar is compact: one space after each label
 // and the active one marked by its style alone (reverse video without
 // colour). Then, the first that fits of: every title whole; the inactive
 // tabs' short titles (a tab's ShortTitle, "Trajs"; its title without
 // one); the inactive tabs' numbers alone. The active tab keeps its whole
-// title, and no title is cut within a word.
+// title, and no title is cut within a word; there the labels move with
+// the active tab, so a click is found with it (TabAt).
 type Bar struct {
 	labels, short []string
 }
