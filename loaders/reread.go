@@ -97,18 +97,18 @@ func (r *Rereader) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	}
 	got, err := rereadRecord(r.f, r.br, t)
 	if err != nil {
-		return scoring.Trajectory{}, changed(t, err.Error())
+		return scoring.Trajectory{}, Changed(t, err.Error())
 	}
 	if got.ID == "" {
 		got.ID = t.ID // the default: the position it was loaded at
 	}
 	if r.fields != nil {
 		if err := r.fields.Apply(&got); err != nil {
-			return scoring.Trajectory{}, changed(t, err.Error())
+			return scoring.Trajectory{}, Changed(t, err.Error())
 		}
 	}
 	if why := sameRecord(&got, t); why != "" {
-		return scoring.Trajectory{}, changed(t, why)
+		return scoring.Trajectory{}, Changed(t, why)
 	}
 	got.Line, got.Offset = t.Line, t.Offset
 	return got, nil
@@ -134,8 +134,11 @@ func (r *Rereader) Close() error {
 	return err
 }
 
-// changed is the error of a record that is no longer t's.
-func changed(t *scoring.Trajectory, why string) error {
+// Changed is the error of a record that is no longer t's, why saying
+// what differs: "PATH:LINE: trajectory "ID" changed since it was loaded:
+// why". A caller that finds a difference Reread does not look for (the
+// record scored again) says it with it too.
+func Changed(t *scoring.Trajectory, why string) error {
 	return &LineError{Path: t.Source, Line: t.Line, Msg: fmt.Sprintf("trajectory %q changed since it was loaded: %s", t.ID, why)}
 }
 

@@ -190,9 +190,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseClickMsg:
-		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.TabAt(mouse.X, m.common.Width) >= 0 {
+		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.TabAt(mouse.X, m.active, m.common.Width) >= 0 {
 			m.overlay.Open = false
-			return m, m.selectTab(m.tabBar.TabAt(mouse.X, m.common.Width))
+			return m, m.selectTab(m.tabBar.TabAt(mouse.X, m.active, m.common.Width))
 		}
 		if m.overlay.Open {
 			return m, nil // the tab is under the help

@@ -111,7 +111,7 @@ func TestHelpListsTheKeysThatWork(t *testing.T) {
 	}
 	m := newTestModel(t, 120, 40)
 	press(m, "6", "end")
-	checkScreen(t, "Steps after end (its last chart selected)", screen(m), []string{"charts 7–15 of 15", "▸ expected dead s"}, nil)
+	checkScreen(t, "Steps after end (its last chart selected)", screen(m), []string{"charts 7–15 of 15", "▸ expected dead…"}, nil)
 	press(m, "home")
 	checkScreen(t, "Steps after home (its first chart selected)", screen(m), []string{"charts 1–", "▸ score mean"}, nil)
 }

@@ -109,18 +109,28 @@ func TestFindFromAnyTab(t *testing.T) {
 }
 
 // TestTabBarCompactAt80 checks that at 80 columns every tab's number and
-// title fit, compact, the longest titles shortened (eight tabs do not fit
-// whole), and that a click finds the tab under it.
+// title fit, compact, the inactive tabs' long titles short (eight tabs do
+// not fit whole) and none cut within a word, and that a click finds the
+// tab under it.
 func TestTabBarCompactAt80(t *testing.T) {
 	m := newTestModel(t, 80, 24)
-	bar := strings.Split(screen(m), "\n")[1]
-	if want := "1 Rewards 2 Groups 3 Objectiv… 4 Pareto 5 Trajecto… 6 Steps 7 Compare 8 Prompts "; bar != want {
+	bar := strings.TrimRight(strings.Split(screen(m), "\n")[1], " ")
+	if want := "1 Rewards 2 Groups 3 Objs 4 Pareto 5 Trajs 6 Steps 7 Compare 8 Prompts"; bar != want {
 		t.Errorf("the tab bar at 80 columns is %q, want %q", bar, want)
 	}
-	// "1 Rewards 2 Groups 3 Objectiv… 4 Pareto": column 34 is in "4 Pareto".
-	m.Update(tea.MouseClickMsg{X: 34, Y: 1, Button: tea.MouseLeft})
+	// "1 Rewards 2 Groups 3 Objs 4 Pareto": column 28 is in "4 Pareto".
+	m.Update(tea.MouseClickMsg{X: 28, Y: 1, Button: tea.MouseLeft})
 	if m.active != 3 {
 		t.Errorf("a click on 4 Pareto at 80 columns selected tab %d", m.active+1)
+	}
+	bar = strings.TrimRight(strings.Split(screen(m), "\n")[1], " ")
+	if want := "1 Rewards 2 Groups 3 Objs 4 Pareto 5 Trajs 6 Steps 7 Compare 8 Prompts"; bar != want {
+		t.Errorf("the tab bar at 80 columns, Pareto active, is %q, want %q", bar, want)
+	}
+	press(m, "5")
+	bar = strings.TrimRight(strings.Split(screen(m), "\n")[1], " ")
+	if want := "1 Rewards 2 Groups 3 Objs 4 Pareto 5 Trajectories 6 Steps 7 Compare 8 Prompts"; bar != want {
+		t.Errorf("the tab bar at 80 columns, Trajectories active, is %q, want %q", bar, want)
 	}
 }
 

@@ -101,7 +101,7 @@ func TestMissingObjectiveShown(t *testing.T) {
 		}
 		press(m, "right")
 	}
-	checkScreen(t, "the Pareto tab on b", screen(m), []string{"id         b", "accuracy_… null"}, nil)
+	checkScreen(t, "the Pareto tab on b", screen(m), []string{"id         b", "accuracy_reward null"}, nil)
 }
 
 // checkComputed fails t unless the computed section of the detail view

@@ -48,7 +48,7 @@ func TestPromptsTabFollowsTheRun(t *testing.T) {
 	m, _ := newLiveModel(t)
 	press(m, "8")
 	before := screen(m)
-	if !regexp.MustCompile(`mean 0 +steps +19 `).MatchString(before) {
+	if !regexp.MustCompile(`mean +steps *\n +0 +19 *\n`).MatchString(before) {
 		t.Fatalf("the Prompts tab on steps 0 to 19:\n%s", before)
 	}
 	_, more := sampleSteps(t, 20, 30)

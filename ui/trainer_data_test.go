@@ -176,7 +176,7 @@ func TestGroupLongSharedPrompt(t *testing.T) {
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	press(m, "2", "enter")
-	checkScreen(t, "the group", screen(m), []string{"prompt  …7 * 8?\n        assistant"}, []string{"Follow the rules"})
+	checkScreen(t, "the group", screen(m), []string{"prompt  …7 * 8?…\n"}, []string{"Follow the rules"})
 	press(m, "enter")
 	checkScreen(t, "the completion", screen(m), []string{"group       system\\nFollow the rules"}, nil)
 }
@@ -275,4 +275,21 @@ func TestCutWarningsShowWhole(t *testing.T) {
 	if !strings.Contains(view, "Inputs "+strings.Join(strings.Fields(sentence), " ")) {
 		t.Errorf("? does not give how the inputs were read (%q) whole:\n%s", sentence, screen(app))
 	}
+}
+
+// TestVerlV1PromptEnd: verl's V1 dumps (grouped by uid) show each prompt
+// on Groups and Prompts without the template's end they all share,
+// "\nassistant\n", a whole line though shorter than other shared ends
+// must be to be left out.
+func TestVerlV1PromptEnd(t *testing.T) {
+	dir := filepath.Join("..", "cmd", "testdata", "verl", "v1_uid", "dump")
+	cfg, sentence, err := layouts.Apply(context.Background(), engine.Config{}, []string{dir}, loaders.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := loadModel(t, streamedInput(t, cfg, sentence, dir), 120)
+	press(app, "2")
+	checkScreen(t, "the Groups tab", screen(app), []string{"\n…Name a prime.…", "…What is 6 * 7?…"}, []string{"assistant ↵"})
+	press(app, "8")
+	checkScreen(t, "the Prompts tab", screen(app), []string{"\n…Name a prime.…", "\n…What is 2 ** 10?…"}, []string{"assistant ↵"})
 }

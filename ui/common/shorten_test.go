@@ -3,6 +3,7 @@ package common
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -255,6 +256,14 @@ func TestSharedGroupSuffix(t *testing.T) {
 	if SharedGroupSuffix(2, func(j int) string { return []string{"a end", "b end"}[j] }, 0) != 0 {
 		t.Error("a shared end shorter than minSharedPrefix is left out")
 	}
+	// verl's plain template: its end is shorter, but whole lines.
+	verl := []string{"system\nuser\nName a prime.\nassistant\n", "system\nuser\nWhat is 2 ** 10?\nassistant\n"}
+	if tail := SharedGroupSuffix(2, func(j int) string { return verl[j] }, 12); CutGroupKey(verl[0], 12, tail) != "…Name a prime.…" {
+		t.Errorf("verl's prompt shows as %q", CutGroupKey(verl[0], 12, tail))
+	}
+	if SharedGroupSuffix(2, func(j int) string { return []string{"a\n ", "b\n "}[j] }, 0) != 0 {
+		t.Error("a shared end of blank lines is left out")
+	}
 	if got := KeyLine("a\nb\x1b"); got != `a`+LineBreak+`b\x1b` {
 		t.Errorf("KeyLine = %q", got)
 	}
@@ -274,5 +283,31 @@ func TestNormalizeTextsListsEveryValue(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFitWords: a line too wide is cut after the last word that fits,
+// without the punctuation before the next nor half a parenthesis, its
+// styles kept; a first word too wide alone is cut within it.
+func TestFitWords(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"Rewards: pareto, z-scored; the weights (w) change the score only", 30, "Rewards: pareto, z-scored…"},
+		{"4 groups · sorted by group ▲ · 1 without GRPO signal (zero spread)", 60, "4 groups · sorted by group ▲ · 1 without GRPO signal…"},
+		{"4 groups · sorted by group ▲ · 1 without", 30, "4 groups · sorted by group ▲…"},
+		{"accuracy mean (max 1)", 18, "accuracy mean…"},
+		{"fits whole", 10, "fits whole"},
+		{"Objectives", 6, "Objec…"},
+	} {
+		if got := FitWords(c.text, c.width); got != c.want || TextWidth(got) > c.width {
+			t.Errorf("FitWords(%q, %d) = %q, want %q", c.text, c.width, got, c.want)
+		}
+	}
+	styled := "\x1b[1mbold words\x1b[0m and more"
+	if got := FitWords(styled, 12); !strings.HasPrefix(got, "\x1b[1mbold") || ansi.Strip(got) != "bold words…" {
+		t.Errorf("FitWords of a styled line = %q", got)
 	}
 }

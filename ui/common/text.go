@@ -53,6 +53,36 @@ func FitLine(s string, width int) string {
 	return ansi.Truncate(textsafe.Line(s), width, "…")
 }
 
+// FitWords returns s, safe to print (styles kept), cut to width cells at
+// the end of a word: the words that fit, without the punctuation that
+// joined them to the next ("z-scored;", " ·"), then "…"; a parenthesis
+// is kept whole or left out. A first word
+// wider than width alone is cut within it, as nothing shorter says more.
+func FitWords(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	plain := ansi.Strip(s)
+	kept := 0 // cells of the longest run of words that fits with "…"
+	for i, r := range plain {
+		if r != ' ' {
+			continue
+		}
+		words := strings.TrimRight(plain[:i], " ·;,:(")
+		cells := ansi.StringWidth(words)
+		if cells+1 > width {
+			break
+		}
+		if words != "" && strings.Count(words, "(") <= strings.Count(words, ")") {
+			kept = cells
+		}
+	}
+	if kept == 0 {
+		return ansi.Truncate(s, width, "…")
+	}
+	return ansi.Truncate(s, kept+1, "…")
+}
+
 // FitMiddle returns s, from data, safe to print on one line and cut to
 // width cells in its middle: its head and its tail kept (half each), an
 // ellipsis between, so that ids differing only at one end stay distinct.
@@ -362,8 +392,10 @@ func SharedGroupPrefix(n int, cell func(j int) string) int {
 // cell(n-1) to leave out at their end, after the first cut bytes
 // (SharedGroupPrefix) of each: the end they all share from a separator
 // on, after a sentence's punctuation (a chat template's
-// "<|im_end|>\n<|im_start|>assistant\n"), when it
-// is minSharedPrefix bytes long at least and two groups differ, else 0.
+// "<|im_end|>\n<|im_start|>assistant\n"), when two groups differ and it
+// is minSharedPrefix bytes long at least or whole lines (it starts with a
+// line break and holds a word: verl's plain template ends in
+// "\nassistant\n", shorter), else 0.
 func SharedGroupSuffix(n int, cell func(j int) string, cut int) int {
 	if n < 2 {
 		return 0
@@ -374,7 +406,8 @@ func SharedGroupSuffix(n int, cell func(j int) string, cut int) int {
 	})
 	// The sentence's end stays with it: "7 * 8?", not "7 * 8".
 	suffix := strings.TrimLeft(a.Suffix, ".?!,;:")
-	if len(suffix) < minSharedPrefix {
+	lines := strings.HasPrefix(suffix, "\n") && strings.TrimSpace(suffix) != ""
+	if len(suffix) < minSharedPrefix && !lines {
 		return 0
 	}
 	return len(suffix)

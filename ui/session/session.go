@@ -286,6 +286,51 @@ func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	return loaders.Reread(t, s.Computer.Fields.Clone())
 }
 
+// RereadAt reads trajectory i of s, lean, whole again from its file with
+// reader (Reread when nil), and checks that it is still what was
+// evaluated: scored again with a copy of the scorer, it must give the
+// values the evaluation holds (Evaluation.Rescore), else the error is
+// loaders.Changed's, "PATH:LINE: trajectory "ID" changed since it was
+// loaded: safety is now 0.158, was 0.958". A record edited in place (the
+// same size, id and group: a dump rescored) would otherwise show metadata
+// that contradicts its computed objectives. A scorer that cannot be
+// copied is not run again.
+func (s *Session) RereadAt(i int, reader *loaders.Rereader) (scoring.Trajectory, error) {
+	return s.RereadChecked(reader)(i, s.Trajectories.At(i))
+}
+
+// RereadChecked returns RereadAt bound to the session as it is now: its
+// evaluation, record fields and a copy of its scorer, taken on the
+// calling goroutine, so that a job off the event loop reads with it while
+// the session changes. The function is called with trajectory i of s, t,
+// on one goroutine at a time.
+func (s *Session) RereadChecked(reader *loaders.Rereader) func(i int, t *scoring.Trajectory) (scoring.Trajectory, error) {
+	ev := s.Unfiltered()
+	var scorer scoring.Scorer
+	if cloner, ok := s.Computer.Scorer.(scoring.Cloner); ok {
+		scorer = cloner.CloneScorer()
+	}
+	fields := s.Computer.Fields.Clone()
+	return func(i int, t *scoring.Trajectory) (scoring.Trajectory, error) {
+		var full scoring.Trajectory
+		var err error
+		if reader != nil {
+			full, err = reader.Reread(t)
+		} else {
+			full, err = loaders.Reread(t, fields)
+		}
+		if err != nil {
+			return full, err
+		}
+		if scorer != nil {
+			if why := ev.Rescore(scorer, i, &full); why != "" {
+				return scoring.Trajectory{}, loaders.Changed(t, why)
+			}
+		}
+		return full, nil
+	}
+}
+
 // Rereader returns a loaders.Rereader with the record fields of s, for a
 // caller that reads many lean trajectories again on one goroutine; it
 // must close it.

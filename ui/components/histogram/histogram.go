@@ -160,7 +160,7 @@ func freedmanDiaconisBins(values []float64, summary *stats.Summary, maxBins int)
 // View renders the chart in width x height cells: the title, the bars, the
 // baseline, the tick labels and the caption.
 func (h Histogram) View(st *common.Styles, width, height int) string {
-	title := st.Title.Render(ansi.Truncate(h.Title, width, "…"))
+	title := st.Title.Render(common.FitWords(h.Title, width))
 	plotHeight := height - 4 // title, baseline, ticks, caption
 	// Bins are capped with the widest count label there can be (every
 	// value in one bin), so that the bars fit whatever the counts are.

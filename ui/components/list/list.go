@@ -135,14 +135,14 @@ func (l *List) Status(st *common.Styles, typing bool, parts ...string) string {
 	line := strings.Join(kept, sep)
 	h := l.Table.ScrollHint()
 	if h == "" {
-		return ansi.Truncate(line, l.width, "…")
+		return common.FitWords(line, l.width)
 	}
 	tail := sep + st.Muted.Render(h)
 	if line == "" {
 		tail = st.Muted.Render(h)
 	}
 	if room := l.width - ansi.StringWidth(tail); ansi.StringWidth(line) > room && room >= 2 {
-		line = ansi.Truncate(line, room, "…")
+		line = common.FitWords(line, room)
 	}
 	return ansi.Truncate(line+tail, l.width, "…")
 }

@@ -33,11 +33,12 @@ type Opened struct {
 }
 
 // Open returns trajectory i of s whole: as s keeps it, or, when
-// s keeps it lean, read again from its file (one seek and one record).
+// s keeps it lean, read again from its file (one seek and one record)
+// and scored again, an edited record said changed (Session.RereadAt).
 func Open(s *session.Session, i int) Opened {
 	o := Opened{I: i, Full: *s.Trajectories.At(i)}
 	if o.Full.Lean {
-		if full, err := s.Reread(&o.Full); err != nil {
+		if full, err := s.RereadAt(i, nil); err != nil {
 			o.err = err
 		} else {
 			o.Full = full

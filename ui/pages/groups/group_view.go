@@ -368,12 +368,13 @@ func (v *groupView) startRead(s *session.Session) {
 	// The reader opens no file until the job reads: a job never run
 	// leaves nothing open.
 	reader := s.Rereader()
+	reread := s.RereadChecked(reader)
 	v.reading = true
 	v.pendingRead = func() tea.Msg {
 		defer reader.Close()
 		msg := completionsReadMsg{read: id, lines: make(map[int]string, len(members))}
 		for j, tr := range trajectories {
-			msg.lines[members[j]] = readLine(s, tr, reader.Reread)
+			msg.lines[members[j]] = readLine(s, members[j], tr, reread)
 		}
 		msg.sharedStart = common.SharedAffixes(len(members), func(j int) string { return msg.lines[members[j]] }).Prefix
 		return msg
@@ -407,19 +408,19 @@ func (v *groupView) completionLine(s *session.Session, i int) string {
 	if v.reading {
 		return readingText
 	}
-	line := readLine(s, s.Trajectories.At(i), s.Reread)
+	line := readLine(s, i, s.Trajectories.At(i), s.RereadChecked(nil))
 	v.completionLines[i] = line
 	return line
 }
 
-// readLine returns tr's completion (session.ResponseText) on one line
-// (common.OneLine), read again with reread when the session keeps it
-// lean.
-func readLine(s *session.Session, tr *scoring.Trajectory, reread func(*scoring.Trajectory) (scoring.Trajectory, error)) string {
+// readLine returns tr's completion, trajectory i's (session.ResponseText),
+// on one line (common.OneLine), read again with reread
+// (Session.RereadChecked) when the session keeps it lean.
+func readLine(s *session.Session, i int, tr *scoring.Trajectory, reread func(int, *scoring.Trajectory) (scoring.Trajectory, error)) string {
 	if !tr.Lean {
 		return common.OneLine(s.ResponseText(tr))
 	}
-	full, err := reread(tr)
+	full, err := reread(i, tr)
 	if err != nil {
 		return common.OneLine("(cannot read it again: " + err.Error() + ")")
 	}

@@ -77,6 +77,9 @@ func New(c *common.Common) common.Tab {
 
 func (t *objectivesTab) Title() string { return "Objectives" }
 
+// ShortTitle is the title on a narrow tab bar.
+func (t *objectivesTab) ShortTitle() string { return "Objs" }
+
 // SetSize implements Component.
 func (t *objectivesTab) SetSize(width, height int) {
 	t.width, t.height = width, height

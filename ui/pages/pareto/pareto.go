@@ -964,8 +964,11 @@ func (t *paretoTab) detailsView() string {
 	tr := t.common.Session.Trajectories.At(sel)
 	// A value is made safe where it is read from the data (the id, the
 	// group): cutting it here keeps the styles of "no" within it.
+	// A label wider than its 10 cells (an objective's name, "score (obj)")
+	// takes those a short value leaves; else it is cut at a word.
 	row := func(label, value string) string {
-		return st.Label.Render(common.PadRight(common.FitLine(label, 10), 10)) + " " + ansi.Truncate(value, panelValueWidth, "…")
+		cells := max(10, min(ansi.StringWidth(label), paretoPanelWidth-1-ansi.StringWidth(value)))
+		return st.Label.Render(common.PadRight(common.FitWords(textsafe.Line(label), cells), 10)) + " " + ansi.Truncate(value, paretoPanelWidth-1-cells, "…")
 	}
 	points := t.groupPoints(t.selectedGroup())
 	k := slices.Index(points, int32(t.selected))

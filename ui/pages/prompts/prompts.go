@@ -330,8 +330,9 @@ func (t *promptsTab) order() listOrder {
 }
 
 // heatRows is how many prompts the heatmap shows: the body less the
-// status line, the column titles and the chart (a third, at least 5).
-func (t *promptsTab) heatRows() int { return max(t.height-2-t.chartHeight(), 1) }
+// status line, the column titles, the steps' and the chart (a third, at
+// least 5).
+func (t *promptsTab) heatRows() int { return max(t.height-3-t.chartHeight(), 1) }
 
 func (t *promptsTab) chartHeight() int { return max(t.height/3, 5) }
 
@@ -363,11 +364,11 @@ func (t *promptsTab) View() string {
 	if len(t.analysis.Prompts) == 0 {
 		return st.Muted.Render(common.FitLine(fmt.Sprintf("no prompt has the task metric %s", s.Prompts.TaskName), t.width))
 	}
-	lines := []string{t.statusLine(), t.titleLine()}
+	lines := []string{t.statusLine(), t.titleLine(), t.stepsLine()}
 	for j := t.top; j < min(t.top+t.heatRows(), len(t.rows)); j++ {
 		lines = append(lines, t.row(j))
 	}
-	for len(lines) < 2+t.heatRows() {
+	for len(lines) < 3+t.heatRows() {
 		lines = append(lines, "")
 	}
 	lines = append(lines, t.chart())
@@ -411,33 +412,36 @@ func (t *promptsTab) heatWidth() int {
 	return max(t.width-t.nameWidth()-statusWidth-solvedWidth-meanWidth-4, 1)
 }
 
+// titleLine is the columns' titles, "steps" over the heatmap's cells,
+// centred and a cell in at least (where the dashboard's narrowest width
+// leaves room): two spaces from "mean", as the other titles are apart,
+// so that it does not read "mean steps".
 func (t *promptsTab) titleLine() string {
 	st := t.common.Styles
+	const word = "steps"
+	hw := t.heatWidth()
+	in := max(min(max((min(hw, len(t.steps))-len(word))/2, 1), hw-len(word)), 0)
 	return st.Muted.Render(pad("prompt", t.nameWidth()) + " " + pad("status", statusWidth) + " " +
-		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + t.stepLabels())
+		padLeft("solved", solvedWidth) + " " + padLeft("mean", meanWidth) + " " + strings.Repeat(" ", in) + ansi.Truncate(word, max(hw-in, 1), ""))
 }
 
-// stepLabels is the heatmap's column title, over its cells: the first
-// step starting over the first cell, the last ending over the last, the
-// word steps between them when it fits there, else after the heatmap when
-// the width leaves room, else left out.
-func (t *promptsTab) stepLabels() string {
-	hw := t.heatWidth()
-	w := min(hw, len(t.steps))
+// stepsLine labels the heatmap's columns on a line of their own, under
+// its title, so that no step reads as another column's ("mean 1"): the
+// first step at the first cell, the last ending at the last; "1–2" from
+// the first cell when the two do not fit apart, "1" for one step.
+func (t *promptsTab) stepsLine() string {
+	w := min(t.heatWidth(), len(t.steps))
 	first, last := fmt.Sprint(t.steps[0]), fmt.Sprint(t.steps[len(t.steps)-1])
 	labels := first
-	if len(t.steps) > 1 && w >= len(first)+1+len(last) {
+	switch {
+	case len(t.steps) == 1:
+	case w >= len(first)+1+len(last):
 		labels = first + strings.Repeat(" ", w-len(first)-len(last)) + last
+	default:
+		labels = first + "–" + last
 	}
-	const word = "steps"
-	if gap := w - len(first) - len(last); len(t.steps) > 1 && gap >= len(word)+2 {
-		at := len(first) + (gap-len(word))/2
-		return labels[:at] + word + labels[at+len(word):]
-	}
-	if rest := max(w, len(labels)) + 1 + len(word); rest <= hw {
-		return pad(labels, w) + " " + word
-	}
-	return ansi.Truncate(labels, hw, "")
+	left := t.nameWidth() + statusWidth + solvedWidth + meanWidth + 4
+	return t.common.Styles.Muted.Render(strings.Repeat(" ", left) + ansi.Truncate(labels, max(t.width-left, 1), ""))
 }
 
 // row draws listed prompt j: its name, status, first solved step, mean

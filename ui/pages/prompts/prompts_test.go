@@ -252,43 +252,60 @@ func TestPromptsPageKeys(t *testing.T) {
 	}
 }
 
-// TestPromptsStepLabelsSitOverTheirCells: at every width, the first step's
+// TestPromptsStepLabelsSitOverTheirCells: at every width, the heatmap's
+// title is "steps", apart from "mean" as the other titles are, and its steps are labelled on a
+// line of their own, next to no other column's title: the first step's
 // label starts over the heatmap's first cell and the last step's ends over
 // its last cell, whether the heatmap has fewer cells than the width leaves
-// (10 steps, 3 steps) or as many (the sample's 40 at narrow widths).
+// (10 steps, 3 steps) or as many (the sample's 40 at narrow widths); two
+// steps, whose labels do not fit apart over two cells, read "first–last".
 func TestPromptsStepLabelsSitOverTheirCells(t *testing.T) {
-	tenSteps := func(t *testing.T) *session.Session {
-		var b strings.Builder
-		for step := range 10 {
-			for c := range 2 {
-				fmt.Fprintf(&b, `{"id":"p-%d-%d","group":"p","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", step, c, step*100, c)
+	steps := func(n int) func(t *testing.T) *session.Session {
+		return func(t *testing.T) *session.Session {
+			var b strings.Builder
+			for step := range n {
+				for c := range 2 {
+					fmt.Fprintf(&b, `{"id":"p-%d-%d","group":"p","batch":%d,"metadata":{"a":%d,"b":1}}`+"\n", step, c, step*100, c)
+				}
 			}
+			return uitest.TextSession(t, b.String())
 		}
-		return uitest.TextSession(t, b.String())
 	}
 	runs := map[string]func(t *testing.T) *session.Session{
 		"sample":   func(t *testing.T) *session.Session { return uitest.SampleSession(t) },
-		"10 steps": tenSteps,
+		"10 steps": steps(10),
 		"3 steps":  func(t *testing.T) *session.Session { _, s := handBuilt(t); return s },
+		"2 steps":  steps(2),
+		"1 step":   steps(1),
 	}
 	for name, open := range runs {
 		s := open(t)
 		tab := settledTab(s)
-		for width := 40; width <= 220; width += 9 {
+		for width := 60; width <= 222; width += 9 { // from the dashboard's narrowest
 			tab.SetSize(width, 30)
 			lines := strings.Split(uitest.Plain(tab), "\n")
-			title, row := []rune(lines[1]), []rune(strings.TrimRight(lines[2], " "))
+			title, labels, row := []rune(lines[1]), []rune(strings.TrimRight(lines[2], " ")), []rune(strings.TrimRight(lines[3], " "))
 			at := tab.nameWidth() + statusWidth + solvedWidth + meanWidth + 4
 			cells := min(tab.heatWidth(), len(tab.steps))
 			first, last := fmt.Sprint(tab.steps[0]), fmt.Sprint(tab.steps[len(tab.steps)-1])
 			if len(row) > at+cells {
 				t.Fatalf("%s at %d: the row is wider than %d cells: %q", name, width, cells, string(row))
 			}
-			if got := string(title[at : at+len(first)]); got != first {
-				t.Errorf("%s at %d: over the first cell %q, want %q\n%s", name, width, got, first, lines[1])
+			if got := strings.TrimRight(string(title[at-1:]), " "); strings.TrimSpace(got) != "steps" || !strings.HasPrefix(got, "  ") {
+				t.Errorf("%s at %d: over the heatmap %q, want \"steps\" two spaces from \"mean\" at least\n%s", name, width, got, lines[1])
 			}
-			if got := string(title[at+cells-len(last) : at+cells]); got != last {
-				t.Errorf("%s at %d: ending over the last cell %q, want %q\n%s\n%s", name, width, got, last, lines[1], lines[2])
+			if strings.TrimSpace(string(labels[:at])) != "" {
+				t.Errorf("%s at %d: the steps' line holds more than the steps\n%s", name, width, lines[2])
+			}
+			want := first + strings.Repeat(" ", max(cells-len(first)-len(last), 0)) + last
+			switch {
+			case len(tab.steps) == 1:
+				want = first
+			case cells < len(first)+1+len(last):
+				want = first + "–" + last
+			}
+			if got := string(labels[at:]); got != want {
+				t.Errorf("%s at %d: the steps read %q over %d cells, want %q\n%s\n%s", name, width, got, cells, want, lines[2], lines[3])
 			}
 		}
 	}

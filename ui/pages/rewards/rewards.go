@@ -148,8 +148,10 @@ func (t *rewardsTab) render() {
 // would leave out.
 func rewardsTitle(opts engine.Options, width int) string {
 	title := fmt.Sprintf("Rewards: %s, %s", opts.Method, engine.Spec(opts.Method).Note(opts))
-	if !opts.Method.RewardsWeighted() {
-		title += "; the weights (w) change the score only"
+	// The weights' clause goes whole before the note is cut (at a word:
+	// the histogram's title, common.FitWords).
+	if weights := title + "; the weights (w) change the score only"; !opts.Method.RewardsWeighted() && ansi.StringWidth(weights) <= width {
+		title = weights
 	}
 	if ansi.StringWidth(title) <= width || !engine.Spec(opts.Method).ReadsScale || !opts.Normalize || opts.Scale == engine.ScaleNone {
 		return title

@@ -380,7 +380,7 @@ func (t *stepsTab) chartView(j, width, height, left int) string {
 	}
 	// A title too long is cut in the series' name, not in the value.
 	value := st.Muted.Render(fmt.Sprintf(" · %c step %d: ", currentRune, t.trends[b].Step)) + common.FormatValue(s.values[b])
-	name := ansi.Truncate(s.title, max(width-len(marker)-ansi.StringWidth(value), 1), "…")
+	name := common.FitWords(s.title, max(width-len(marker)-ansi.StringWidth(value), 1))
 	title := marker + titleStyle.Render(name) + value
 	margin := max(left-fitY(s, plotRows(height-1)).LabelWidth(), 0)
 	f := t.chart(s, width-margin, height-1)

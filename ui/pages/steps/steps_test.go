@@ -282,9 +282,15 @@ func TestStepsShareTheScreen(t *testing.T) {
 	for j := 1; j < len(small.series); j++ {
 		uitest.PressKeys(small, "down")
 		v := uitest.Plain(small)
-		// A title too long is cut in its name, never in its value.
+		// A title too long is cut in its name, after a word, never in its
+		// value.
 		name, value := small.series[j].title, common.FormatValue(small.series[j].values[s.Batch])
-		if small.selected != j || !strings.Contains(v, "▸ "+name[:min(len(name), 12)]) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
+		words := strings.Fields(name)
+		shown := strings.Join(words[:min(len(words), 2)], " ")
+		if len(words[0]) > 12 { // a word too long alone is cut within it
+			shown = words[0][:12]
+		}
+		if small.selected != j || !strings.Contains(v, "▸ "+shown) || !strings.Contains(strings.ReplaceAll(v, "\n", " \n"), ": "+value+" ") {
 			t.Fatalf("after %d × down: selected %d, view:\n%s", j, small.selected, v)
 		}
 	}

@@ -88,6 +88,9 @@ func New(c *common.Common) common.Tab {
 
 func (t *trajectoriesTab) Title() string { return "Trajectories" }
 
+// ShortTitle is the title on a narrow tab bar.
+func (t *trajectoriesTab) ShortTitle() string { return "Trajs" }
+
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
 
