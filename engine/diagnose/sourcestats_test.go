@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -36,6 +37,49 @@ func TestSourceStatsSplit(t *testing.T) {
 			if ss.Source == "b" && ss.Objectives[0].Weight != 2 {
 				t.Fatalf("source b's weight of x %v, want 2", ss.Objectives[0].Weight)
 			}
+		}
+	}
+}
+
+// TestBatchStatsLeaveOutOtherSourcesObjectives checks that an objective's
+// statistics over a batch range over the rows whose source has it: y
+// (source a's only) summarises as source a's y does, z as source b's, x
+// over both; a pair's correlation is over the rows having both (x and y:
+// source a's), NaN for y and z, which no row has together. The engine
+// holds 0 for another source's objective, which is no value of it.
+func TestBatchStatsLeaveOutOtherSourcesObjectives(t *testing.T) {
+	c, err := engine.New(sourceConfig(engine.GRPO, engine.ScopeGroup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := c.Compute(enginetest.SourceData(7, 80), engine.GRPO)
+	names := []string{}
+	for _, o := range res.Objectives {
+		names = append(names, o.Name)
+	}
+	if !slices.Equal(names, []string{"x", "y", "z"}) {
+		t.Fatalf("objectives %v, want x y z", names)
+	}
+	for bi := range res.Ranking.Batches {
+		b := &res.Ranking.Batches[bi]
+		st := StatsOf(res, b)
+		srcIndex := map[string]int{}
+		for src, name := range res.Evaluation.SourceNames {
+			srcIndex[name] = src
+		}
+		a := SourceBatchStats(res, b, srcIndex["a"])
+		bs := SourceBatchStats(res, b, srcIndex["b"])
+		if !sameSummary(st.Objectives[1].Summary, a.Objectives[1].Summary) || st.Objectives[1].Missing != 0 {
+			t.Errorf("batch %d: y %+v (missing %d), want source a's %+v", b.Step, st.Objectives[1].Summary, st.Objectives[1].Missing, a.Objectives[1].Summary)
+		}
+		if !sameSummary(st.Objectives[2].Summary, bs.Objectives[1].Summary) {
+			t.Errorf("batch %d: z %+v, want source b's %+v", b.Step, st.Objectives[2].Summary, bs.Objectives[1].Summary)
+		}
+		if st.Objectives[0].Count != a.Objectives[0].Count+bs.Objectives[0].Count {
+			t.Errorf("batch %d: x counts %d, want %d + %d", b.Step, st.Objectives[0].Count, a.Objectives[0].Count, bs.Objectives[0].Count)
+		}
+		if !sameNumber(st.Correlation[0][1], a.Correlation[0][1]) || !math.IsNaN(st.Correlation[1][2]) {
+			t.Errorf("batch %d: corr(x, y) %v, want source a's %v; corr(y, z) %v, want NaN", b.Step, st.Correlation[0][1], a.Correlation[0][1], st.Correlation[1][2])
 		}
 	}
 }
