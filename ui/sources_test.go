@@ -168,7 +168,8 @@ func TestGroupsBySource(t *testing.T) {
 }
 
 // TestGoldenSources keeps the Groups, Objectives and Steps tabs split by
-// source at every golden size.
+// source, and the Trajectories tab, a group and a trajectory with
+// sources, at every golden size.
 func TestGoldenSources(t *testing.T) {
 	for _, v := range []struct {
 		name string
@@ -177,6 +178,11 @@ func TestGoldenSources(t *testing.T) {
 		{"groups", []string{"2", "s"}},
 		{"objectives", []string{"3", "s", "s"}},
 		{"steps", []string{"6", "s"}},
+		// An objective the row's source lacks shows "-" (the 0 the engine
+		// holds is no value of it): in the table, a group, a trajectory.
+		{"trajectories", []string{"5"}},
+		{"group", []string{"2", "enter"}},
+		{"trajectory", []string{"5", "enter"}},
 	} {
 		for _, size := range goldenSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", v.name, size[0], size[1]), func(t *testing.T) {
