@@ -183,6 +183,12 @@ func TestGoldenSources(t *testing.T) {
 		{"trajectories", []string{"5"}},
 		{"group", []string{"2", "enter"}},
 		{"trajectory", []string{"5", "enter"}},
+		// The Pareto tab draws the points having both axes' objectives
+		// (accuracy and safety: the agentic ones), and says how many it
+		// leaves out; on safety and length, which no source has both of,
+		// none.
+		{"pareto", []string{"4"}},
+		{"pareto-no-pair", []string{"4", "x"}},
 	} {
 		for _, size := range goldenSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", v.name, size[0], size[1]), func(t *testing.T) {

@@ -83,3 +83,33 @@ func TestBatchStatsLeaveOutOtherSourcesObjectives(t *testing.T) {
 		}
 	}
 }
+
+// TestProjectLeavesOutOtherSourcesObjectives: a trajectory whose source
+// lacks an axis's objective has no point on it (its 0 is no value), and
+// is counted per axis; on x and y (a's objectives) only a's trajectories
+// are drawn, on y and z (no source has both) none.
+func TestProjectLeavesOutOtherSourcesObjectives(t *testing.T) {
+	c, err := engine.New(sourceConfig(engine.GRPO, engine.ScopeGroup))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := enginetest.SourceData(7, 80)
+	res := c.Compute(ts, engine.GRPO)
+	b := &res.Ranking.Batches[0]
+	var ofA, ofB []int
+	for _, i := range b.Members {
+		if res.Evaluation.SourceOf(i) == "a" {
+			ofA = append(ofA, i)
+		} else {
+			ofB = append(ofB, i)
+		}
+	}
+	p := Project(res, 0, 0, 1) // x, y
+	if !slices.Equal(p.Index, ofA) || p.NoX != 0 || p.NoY != len(ofB) || p.Lacking != len(ofB) || p.Hidden != 0 {
+		t.Errorf("x, y: points %v, no x %d, no y %d, lacking %d, hidden %d; want source a's %v and %d without y", p.Index, p.NoX, p.NoY, p.Lacking, p.Hidden, ofA, len(ofB))
+	}
+	p = Project(res, 0, 1, 2) // y, z
+	if len(p.Index) != 0 || p.NoX != len(ofB) || p.NoY != len(ofA) || p.Lacking != len(b.Members) {
+		t.Errorf("y, z: points %v, no x %d, no y %d, lacking %d; want none, %d, %d, %d", p.Index, p.NoX, p.NoY, p.Lacking, len(ofB), len(ofA), len(b.Members))
+	}
+}
