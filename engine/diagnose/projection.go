@@ -54,9 +54,9 @@ func Project(res *engine.Result, bi, kx, ky int) Projection {
 		slices.Sort(idx)
 	}
 	p := Projection{
-		Index:  idx,
-		X:      make([]float64, len(idx)),
-		Y:      make([]float64, len(idx)),
+		Index:   idx,
+		X:       make([]float64, len(idx)),
+		Y:       make([]float64, len(idx)),
 		Hidden:  len(members) - len(idx) - lacking,
 		NoX:     noX,
 		NoY:     noY,
