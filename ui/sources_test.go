@@ -177,6 +177,9 @@ func TestGoldenSources(t *testing.T) {
 	}{
 		{"groups", []string{"2", "s"}},
 		{"objectives", []string{"3", "s", "s"}},
+		// On all sources, an objective's statistics, histogram and
+		// correlations are over the trajectories whose source has it.
+		{"objectives-all", []string{"3"}},
 		{"steps", []string{"6", "s"}},
 		// An objective the row's source lacks shows "-" (the 0 the engine
 		// holds is no value of it): in the table, a group, a trajectory.
