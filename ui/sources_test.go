@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -214,4 +215,41 @@ func showsMean(view, name string, mean float64) bool {
 		}
 	}
 	return false
+}
+
+// TestTrajectoriesSortAnotherSourcesObjectiveLast: sorted by safety, the
+// rows whose source lacks it (shown -) come after every row that has it,
+// as a NaN sorts, not among them as the 0s the engine holds would.
+func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
+	// Safety centred on 0.95, of both signs: the engine's 0 would sort
+	// between them.
+	m := sourcesModel(t, 200, 60, func(cfg *engine.Config) {
+		agentic := cfg.Sources["agentic"]
+		agentic.Objectives = slices.Clone(agentic.Objectives)
+		agentic.Objectives[1].Expr = "(" + agentic.Objectives[1].Expr + ") - 0.95"
+		cfg.Sources["agentic"] = agentic
+	})
+	press(m, "5")
+	for range 12 {
+		if strings.Contains(body(m), "sorted by safety") {
+			break
+		}
+		press(m, "s")
+	}
+	press(m, "pgup", "pgup", "pgup") // the selection kept its row: to the top
+	lines := strings.Split(body(m), "\n")
+	if !strings.Contains(lines[0], "sorted by safety ▼") {
+		t.Fatalf("not sorted by safety:\n%s", body(m))
+	}
+	column := slices.Index(strings.Fields(lines[1]), "safety")
+	var shown []string
+	for _, l := range lines[2:] {
+		if f := strings.Fields(l); len(f) > column && strings.HasPrefix(f[0], "s00-") {
+			shown = append(shown, f[column])
+		}
+	}
+	first := slices.Index(shown, common.NoObjective)
+	if first <= 0 || slices.ContainsFunc(shown[first:], func(v string) bool { return v != common.NoObjective }) {
+		t.Errorf("safety cells in order %q: want the values, then only -", shown)
+	}
 }
