@@ -93,7 +93,8 @@ func TestObjectivesBySource(t *testing.T) {
 // reasoning).
 func TestObjectivesWeightBySource(t *testing.T) {
 	var sampleWeight float64 // the sample's weight of accuracy, which reasoning keeps
-	m := sourcesModel(t, 200, 60, func(cfg *engine.Config) {
+	// Tall enough for the batch's 128 rows.
+	m := sourcesModel(t, 200, 150, func(cfg *engine.Config) {
 		sampleWeight = *cfg.Sources["reasoning"].Objectives[0].Weight
 		cfg.Sources["agentic"] = engine.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
 	})
@@ -223,7 +224,8 @@ func showsMean(view, name string, mean float64) bool {
 func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
 	// Safety centred on 0.95, of both signs: the engine's 0 would sort
 	// between them.
-	m := sourcesModel(t, 200, 60, func(cfg *engine.Config) {
+	// Tall enough for the batch's 128 rows.
+	m := sourcesModel(t, 200, 150, func(cfg *engine.Config) {
 		agentic := cfg.Sources["agentic"]
 		agentic.Objectives = slices.Clone(agentic.Objectives)
 		agentic.Objectives[1].Expr = "(" + agentic.Objectives[1].Expr + ") - 0.95"
@@ -249,7 +251,7 @@ func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
 		}
 	}
 	first := slices.Index(shown, common.NoObjective)
-	if first <= 0 || slices.ContainsFunc(shown[first:], func(v string) bool { return v != common.NoObjective }) {
+	if len(shown) != 128 || first <= 0 || slices.ContainsFunc(shown[first:], func(v string) bool { return v != common.NoObjective }) {
 		t.Errorf("safety cells in order %q: want the values, then only -", shown)
 	}
 }
