@@ -56,12 +56,16 @@ func (c *promptColumns) finish(ev *engine.Evaluation) {
 	}
 }
 
-// check fails when no trajectory has the task metric, naming the fields
+// check fails when there is no task metric (NoDefaultTask), or when no
+// trajectory has it, naming the fields
 // nearest to it (fields, the inputs' first records'); at its line when
 // it is file's, the --config file's.
 func (c *promptColumns) check(fields []string, file *configFile) error {
 	if c == nil {
 		return nil
+	}
+	if c.NoDefaultTask != "" {
+		return inputError{fmt.Errorf("%s (give --task-metric NAME or EXPR)", c.NoDefaultTask)}
 	}
 	if c.HasTask() {
 		return nil

@@ -74,6 +74,21 @@ expr = "pass"
 	if code != 0 || !strings.Contains(out, "source math: 2 trajectories (0 invalid)") || !strings.Contains(out, "source code: 2 trajectories (0 invalid)") {
 		t.Fatalf("status %d, stats:\n%s%s", code, out, errOut)
 	}
+	// The first objective, pass (code's), is no default task metric: math
+	// lacks it, and its 0 there would fail every math completion.
+	if !strings.Contains(errOut, "warning: no default task metric: the first objective pass is not one of source math's") || strings.Contains(out, "task metric pass") {
+		t.Fatalf("stats without a task metric named:\n%s%s", out, errOut)
+	}
+	_, errOut, code = run(t, "", "prompts", "--config", cfg, "--source-by", "data_source", data)
+	if code != 2 || !strings.Contains(errOut, "no default task metric") {
+		t.Fatalf("prompts without a task metric named: status %d, %s", code, errOut)
+	}
+	// Named, it grades the rows of the sources having it: one prompt, acc
+	// 1 and 0 (code's rows have none), a pass rate of 1/2.
+	out, errOut, code = run(t, "", "stats", "--config", cfg, "--source-by", "data_source", "--task-metric", "acc", data)
+	if code != 0 || !strings.Contains(out, "task metric acc, a completion passes at >= 1; 1 prompt: never 0, always 0, learned 0, forgotten 0, solved 1") {
+		t.Fatalf("stats --task-metric acc: status %d\n%s%s", code, out, errOut)
+	}
 }
 
 // TestConstraintCLI: --constraint adds feasible and violation to

@@ -49,8 +49,8 @@ func deadSignal(t *diagnose.Trend, th Thresholds, note string) (Finding, bool) {
 		return Finding{}, false
 	}
 	th = th.or(DefaultDeadSignal)
-	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task (%d all-pass, %d all-fail with equal scores, %d phantom); independent sampling at pass rate %.2f gives %.0f%%",
-		d.ZeroAllPass+d.ZeroAllFail+d.Phantom, d.Groups, english.Plural(d.Groups, "group"), d.ZeroAllPass, d.ZeroAllFail, d.Phantom, d.PassRate, 100*d.ExpectedDeadShare) + note
+	msg := fmt.Sprintf("%d of %d %s all pass or all fail the task (%d all-pass, %d all-fail with equal scores, %d phantom); independent sampling at pass rate %.2f gives %s",
+		d.ZeroAllPass+d.ZeroAllFail+d.Phantom, d.Groups, english.Plural(d.Groups, "group"), d.ZeroAllPass, d.ZeroAllFail, d.Phantom, d.PassRate, english.Percent(d.ExpectedDeadShare)) + note
 	return finding(CheckDeadSignal, "", d.DeadShare, th.Warn, th.Alert, false, msg)
 }
 

@@ -523,7 +523,7 @@ func (h *healthRun) invalidFraction(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false
 	}
 	v := float64(t.Invalid) / float64(t.Trajectories)
-	msg := fmt.Sprintf("%d of %d %s invalid (%.0f%%)", t.Invalid, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), 100*v)
+	msg := fmt.Sprintf("%d of %d %s invalid (%s)", t.Invalid, t.Trajectories, english.Plural(t.Trajectories, "trajectory"), english.Percent(v))
 	f, ok := finding(CheckInvalidFraction, "", v, invalidWarn, invalidAlert, false, msg)
 	if ok {
 		if ib, found := invalid.Step(h.res, t.Step); found && ib.MainCount > 0 {
@@ -540,7 +540,7 @@ const violationWarn, violationAlert = 0.2, 0.5
 func (h *healthRun) constraintViolation(t *diagnose.Trend, c int) (Finding, bool) {
 	v := 1 - t.ConstraintFeasible[c]
 	expr := h.res.Evaluation.Constraints[c].Expr
-	msg := fmt.Sprintf("%.0f%% of valid trajectories break %s", 100*v, expr)
+	msg := fmt.Sprintf("%s of valid trajectories break %s", english.Percent(v), expr)
 	return finding(CheckConstraint, expr, v, violationWarn, violationAlert, false, msg)
 }
 
@@ -555,7 +555,7 @@ func (h *healthRun) varianceCollapse(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false // no spread to lose
 	}
 	v := t.ScoreGroupStd / h.baseGroupStd
-	msg := fmt.Sprintf("score std within groups %.3g, %.0f%% of the baseline's %.3g", t.ScoreGroupStd, 100*v, h.baseGroupStd) + h.cutNote(t, false)
+	msg := fmt.Sprintf("score std within groups %.3g, %s of the baseline's %.3g", t.ScoreGroupStd, english.Percent(v), h.baseGroupStd) + h.cutNote(t, false)
 	return finding(CheckVarianceCollapse, "", v, collapseWarn, collapseAlert, true, msg)
 }
 
@@ -570,7 +570,7 @@ func (h *healthRun) dominance(t *diagnose.Trend) (Finding, bool) {
 		}
 	}
 	v, name := t.ScoreShares[k], t.Objectives[k].Name
-	msg := fmt.Sprintf("%s carries %.0f%% of the weighted score's variance", name, 100*v)
+	msg := fmt.Sprintf("%s carries %s of the weighted score's variance", name, english.Percent(v))
 	return finding(CheckDominance, name, v, dominanceWarn, dominanceAlert, false, msg)
 }
 
@@ -579,7 +579,7 @@ func ceiling(t *diagnose.Trend) (Finding, bool) {
 		return Finding{}, false
 	}
 	v := t.FracAtMax
-	msg := fmt.Sprintf("%.0f%% of scores are at the batch maximum %.4g", 100*v, t.Score.Max)
+	msg := fmt.Sprintf("%s of scores are at the batch maximum %.4g", english.Percent(v), t.Score.Max)
 	return finding(CheckCeiling, "", v, ceilingWarn, ceilingAlert, false, msg)
 }
 

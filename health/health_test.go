@@ -222,3 +222,30 @@ func TestHealthTrainerAgreement(t *testing.T) {
 		}
 	}
 }
+
+// A share just under 1, or just over 0, never reads as all or none in a
+// finding's message (english.Percent).
+func TestHealthMessagesNeverRoundAShareToAllOrNone(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		check  Check
+		change func(*diagnose.Trend)
+		want   string
+	}{
+		{"dominance 0.99555", CheckDominance, func(t *diagnose.Trend) { t.ScoreShares = []float64{0.99555, 0.00445} }, "a carries 99.6% of the weighted score's variance"},
+		{"ceiling 0.999", CheckCeiling, func(t *diagnose.Trend) { t.FracAtMax = 0.999 }, "99.9% of scores are at the batch maximum"},
+		{"variance collapse 0.004", CheckVarianceCollapse, func(t *diagnose.Trend) { t.ScoreGroupStd = 0.004 }, "0.4% of the baseline's"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var messages []string
+			for _, f := range runHealth(engine.GRPO, Config{}, c.change) {
+				if f.Check == c.check {
+					messages = append(messages, f.Message)
+				}
+			}
+			if len(messages) != 1 || !strings.Contains(messages[0], c.want) {
+				t.Fatalf("%s messages %q, want one with %q", c.check, messages, c.want)
+			}
+		})
+	}
+}

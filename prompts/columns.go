@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -33,6 +34,11 @@ type Columns struct {
 	// or the expression.
 	TaskName  string
 	Threshold float64
+	// NoDefaultTask says why there is no task metric ("" when there is
+	// one): none was named and the first objective, the default, is not
+	// an objective of every source (sourceLacking); its Task is then NaN
+	// throughout.
+	NoDefaultTask string
 
 	// promptExpr is nil when the prompt is the group; taskExpr when the
 	// task metric is objective taskObjective.
@@ -48,11 +54,17 @@ var ErrThreshold = errors.New("the pass threshold must be a finite number")
 // NewColumns compiles cfg's prompt (PromptBy) and task metric (TaskMetric)
 // for a scorer of the objectives given: a task metric that names an
 // objective is that objective's raw value, otherwise an expression; ""
-// is the first objective. A prompt expression that is cfg's group
+// is the first objective, with sources only when every source has it
+// (else NoDefaultTask says so). A prompt expression that is cfg's group
 // expression, or "", is the group. The error is a *scoring.CompileError,
 // or ErrThreshold.
 func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, error) {
 	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
+	if cfg.TaskMetric == "" {
+		if src, ok := sourceLacking(cfg, c.TaskName); ok {
+			c.NoDefaultTask = fmt.Sprintf("no default task metric: the first objective %s is not one of source %s's", c.TaskName, src)
+		}
+	}
 	if cfg.PassThreshold != nil {
 		c.Threshold = *cfg.PassThreshold
 	}
@@ -66,6 +78,10 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 		}
 		c.promptExpr, c.Keys = e, &Keys{}
 	}
+	if c.NoDefaultTask != "" {
+		c.taskObjective = -1
+		return c, nil
+	}
 	c.taskObjective = slices.IndexFunc(objectives, func(o scoring.Objective) bool { return o.Name == c.TaskName })
 	if c.taskObjective < 0 {
 		e, err := scoring.CompileExpression(TaskMetricSetting, c.TaskName)
@@ -75,6 +91,26 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 		c.taskExpr = e
 	}
 	return c, nil
+}
+
+// sourceLacking returns the first source, in sorted order, whose
+// objectives lack the objective name (a source without a section of cfg
+// has the top-level objectives, "(other)" when they lack it): grading its
+// trajectories by it would read the 0 the engine holds for an objective a
+// source lacks as a failed task. ok is false without sources.
+func sourceLacking(cfg engine.Config, name string) (source string, ok bool) {
+	has := func(objectives []engine.ObjectiveConfig) bool {
+		return slices.ContainsFunc(objectives, func(o engine.ObjectiveConfig) bool { return o.Name == name })
+	}
+	for _, src := range slices.Sorted(maps.Keys(cfg.Sources)) {
+		if !has(cfg.Sources[src].Objectives) {
+			return src, true
+		}
+	}
+	if len(cfg.Sources) > 0 && len(cfg.Objectives) > 0 && !has(cfg.Objectives) {
+		return "(other)", true
+	}
+	return "", false
 }
 
 // ReadsRecords reports whether Add evaluates expressions on the records,
@@ -139,7 +175,9 @@ func (c *Columns) DeleteFunc(drop func(i int) bool) {
 
 // Finish completes the columns from the evaluation of the trajectories
 // added: the groups as the prompts, the objective's raw values as the task
-// metric (NaN where nansum counted a missing one 0).
+// metric (NaN where nansum counted a missing one 0, and where the
+// trajectory's source lacks the objective: the engine holds 0 there).
+// Without a task metric (NoDefaultTask), it is NaN throughout.
 func (c *Columns) Finish(ev *engine.Evaluation) {
 	if c.promptExpr == nil {
 		c.Keys = GroupKeys(ev)
@@ -153,10 +191,11 @@ func (c *Columns) FinishTask(ev *engine.Evaluation) {
 	if c.taskExpr == nil {
 		c.Task = make([]float64, ev.N())
 		for i := range c.Task {
-			c.Task[i] = ev.Values[i*ev.M+c.taskObjective]
-			if ev.Absent != nil && ev.Absent[i*ev.M+c.taskObjective] {
+			if c.taskObjective < 0 || !ev.HasObjective(i, c.taskObjective) || ev.Missing(i, c.taskObjective) {
 				c.Task[i] = math.NaN()
+				continue
 			}
+			c.Task[i] = ev.Values[i*ev.M+c.taskObjective]
 		}
 	}
 }

@@ -87,3 +87,53 @@ func TestColumnsDeleteFunc(t *testing.T) {
 		t.Errorf("the task slice taken before is now %v", before)
 	}
 }
+
+// TestColumnsWithSources: the task metric is no objective of a source
+// that lacks it, whose trajectories the engine gives 0 there (left out,
+// not failed); with no task metric named, the first objective is no
+// default unless every source has it.
+func TestColumnsWithSources(t *testing.T) {
+	one := 1.0
+	cfg := engine.Config{SourceBy: "task", Sources: map[string]engine.SourceConfig{
+		"math": {Objectives: []engine.ObjectiveConfig{{Name: "accuracy", Expr: "accuracy", Weight: &one}}},
+		"chat": {Objectives: []engine.ObjectiveConfig{{Name: "safety", Expr: "safety", Weight: &one}}},
+	}}
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		{Group: "p", Metadata: map[string]any{"task": "math", "accuracy": 1.0}},
+		{Group: "q", Metadata: map[string]any{"task": "chat", "safety": 1.0}},
+	}
+	ev := engine.Evaluate(c.Scorer, ts)
+	objectives := c.Scorer.Objectives()
+	if objectives[0].Name != "safety" {
+		t.Fatalf("first objective %s, want safety (sorted source order)", objectives[0].Name)
+	}
+
+	named := cfg
+	named.TaskMetric = "accuracy"
+	columns, err := NewColumns(named, objectives)
+	if err != nil {
+		t.Fatal(err)
+	}
+	columns.Finish(ev)
+	if columns.NoDefaultTask != "" || columns.Task[0] != 1 || !math.IsNaN(columns.Task[1]) {
+		t.Errorf("named accuracy: %q, task %v; want 1 and NaN (chat has no accuracy)", columns.NoDefaultTask, columns.Task)
+	}
+
+	columns, err = NewColumns(cfg, objectives)
+	if err != nil {
+		t.Fatal(err)
+	}
+	columns.Finish(ev)
+	if want := "no default task metric: the first objective safety is not one of source math's"; columns.NoDefaultTask != want || !math.IsNaN(columns.Task[0]) || !math.IsNaN(columns.Task[1]) {
+		t.Errorf("by default: %q, task %v; want %q and no task metric", columns.NoDefaultTask, columns.Task, want)
+	}
+
+	cfg.Sources["chat"] = engine.SourceConfig{Objectives: append([]engine.ObjectiveConfig{{Name: "accuracy", Expr: "safety", Weight: &one}}, cfg.Sources["chat"].Objectives...)}
+	if columns, err := NewColumns(cfg, []scoring.Objective{{Name: "accuracy"}, {Name: "safety"}}); err != nil || columns.NoDefaultTask != "" {
+		t.Errorf("accuracy in every source: %v, %q; want it the default", err, columns.NoDefaultTask)
+	}
+}

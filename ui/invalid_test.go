@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -97,6 +98,17 @@ func TestDashboardObjectiveTypo(t *testing.T) {
 	}
 	if want := "⚠ all 5120 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; !strings.Contains(v, want) {
 		t.Errorf("no %q in:\n%s", want, v)
+	}
+
+	// The export refuses as compute does: no file, compute's error as a
+	// failure on the status line.
+	t.Chdir(t.TempDir())
+	press(m, "e")
+	if want := "✖ export: all 5120 trajectories are invalid: objective acc = metadata.acuracy: no trajectory has field acuracy; did you mean accuracy?"; !strings.Contains(screen(m), want) {
+		t.Errorf("no %q in:\n%s", want, screen(m))
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 0 {
+		t.Errorf("the export wrote %d files, want none", len(entries))
 	}
 }
 

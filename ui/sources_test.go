@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,7 +93,8 @@ func TestObjectivesBySource(t *testing.T) {
 // reasoning).
 func TestObjectivesWeightBySource(t *testing.T) {
 	var sampleWeight float64 // the sample's weight of accuracy, which reasoning keeps
-	m := sourcesModel(t, 200, 60, func(cfg *engine.Config) {
+	// Tall enough for the batch's 128 rows.
+	m := sourcesModel(t, 200, 150, func(cfg *engine.Config) {
 		sampleWeight = *cfg.Sources["reasoning"].Objectives[0].Weight
 		cfg.Sources["agentic"] = engine.SourceConfig{Objectives: cfg.Sources["agentic"].Objectives, Weights: map[string]float64{"accuracy": 2}}
 	})
@@ -168,7 +170,8 @@ func TestGroupsBySource(t *testing.T) {
 }
 
 // TestGoldenSources keeps the Groups, Objectives and Steps tabs split by
-// source at every golden size.
+// source, and the Trajectories tab, a group and a trajectory with
+// sources, at every golden size.
 func TestGoldenSources(t *testing.T) {
 	for _, v := range []struct {
 		name string
@@ -176,7 +179,21 @@ func TestGoldenSources(t *testing.T) {
 	}{
 		{"groups", []string{"2", "s"}},
 		{"objectives", []string{"3", "s", "s"}},
+		// On all sources, an objective's statistics, histogram and
+		// correlations are over the trajectories whose source has it.
+		{"objectives-all", []string{"3"}},
 		{"steps", []string{"6", "s"}},
+		// An objective the row's source lacks shows "-" (the 0 the engine
+		// holds is no value of it): in the table, a group, a trajectory.
+		{"trajectories", []string{"5"}},
+		{"group", []string{"2", "enter"}},
+		{"trajectory", []string{"5", "enter"}},
+		// The Pareto tab draws the points having both axes' objectives
+		// (accuracy and safety: the agentic ones), and says how many it
+		// leaves out; on safety and length, which no source has both of,
+		// none.
+		{"pareto", []string{"4"}},
+		{"pareto-no-pair", []string{"4", "x"}},
 	} {
 		for _, size := range goldenSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", v.name, size[0], size[1]), func(t *testing.T) {
@@ -199,4 +216,42 @@ func showsMean(view, name string, mean float64) bool {
 		}
 	}
 	return false
+}
+
+// TestTrajectoriesSortAnotherSourcesObjectiveLast: sorted by safety, the
+// rows whose source lacks it (shown -) come after every row that has it,
+// as a NaN sorts, not among them as the 0s the engine holds would.
+func TestTrajectoriesSortAnotherSourcesObjectiveLast(t *testing.T) {
+	// Safety centred on 0.95, of both signs: the engine's 0 would sort
+	// between them.
+	// Tall enough for the batch's 128 rows.
+	m := sourcesModel(t, 200, 150, func(cfg *engine.Config) {
+		agentic := cfg.Sources["agentic"]
+		agentic.Objectives = slices.Clone(agentic.Objectives)
+		agentic.Objectives[1].Expr = "(" + agentic.Objectives[1].Expr + ") - 0.95"
+		cfg.Sources["agentic"] = agentic
+	})
+	press(m, "5")
+	for range 12 {
+		if strings.Contains(body(m), "sorted by safety") {
+			break
+		}
+		press(m, "s")
+	}
+	press(m, "pgup", "pgup", "pgup") // the selection kept its row: to the top
+	lines := strings.Split(body(m), "\n")
+	if !strings.Contains(lines[0], "sorted by safety ▼") {
+		t.Fatalf("not sorted by safety:\n%s", body(m))
+	}
+	column := slices.Index(strings.Fields(lines[1]), "safety")
+	var shown []string
+	for _, l := range lines[2:] {
+		if f := strings.Fields(l); len(f) > column && strings.HasPrefix(f[0], "s00-") {
+			shown = append(shown, f[column])
+		}
+	}
+	first := slices.Index(shown, common.NoObjective)
+	if len(shown) != 128 || first <= 0 || slices.ContainsFunc(shown[first:], func(v string) bool { return v != common.NoObjective }) {
+		t.Errorf("safety cells in order %q: want the values, then only -", shown)
+	}
 }

@@ -15,7 +15,8 @@ import (
 // valid trajectories that have one: Missing counts those whose value is
 // missing (under nansum, which counts it 0 in the score: TRL's None), left
 // out of the summary as TRL's nanmean leaves them, so Count + Missing is
-// the number of valid trajectories.
+// the number of valid trajectories whose source has the objective (every
+// valid one without sources: another source's 0 is no value of it).
 type ObjectiveStats struct {
 	scoring.Objective
 	stats.Summary
@@ -34,8 +35,8 @@ type BatchStats struct {
 	Score      stats.Summary
 	Reward     stats.Summary
 	// Correlation is the Pearson correlation matrix of the objectives, each
-	// pair over the trajectories that have both values (Missing), NaN
-	// where an objective is constant.
+	// pair over the trajectories that have both values (neither Missing
+	// nor of a source without it), NaN where an objective is constant.
 	Correlation [][]float64
 	// Fronts is the largest number of fronts of a comparison group; with
 	// scope batch, the batch's number of fronts.
@@ -172,9 +173,12 @@ func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *
 	// The columns are scratch arrays, given back once summarised and
 	// correlated: a run's batches would otherwise leave m arrays each.
 	bufs := make([]*[]float64, res.Evaluation.M)
+	gaps := make([]bool, res.Evaluation.M)
 	parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, k, _ int) {
 		bufs[k] = parallel.GetFloats(len(valid))
-		columns[k], c.missing[k] = objectiveColumn((*bufs[k])[:len(valid)], res.Evaluation, valid, k)
+		var foreign int
+		columns[k], c.missing[k], foreign = objectiveColumn((*bufs[k])[:len(valid)], res.Evaluation, valid, k)
+		gaps[k] = c.missing[k]+foreign > 0
 		c.summaries[k] = summarizePresent(columns[k])
 	})
 	defer func() {
@@ -185,7 +189,7 @@ func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *
 	if correlate {
 		parallel.Chunks(res.Evaluation.M, 1, parallel.Workers(res.Evaluation.M*len(valid), engine.RewardChunk), func(_, a, _ int) {
 			for b := a; b < res.Evaluation.M; b++ {
-				c.corr[a][b] = correlation(columns[a], columns[b], c.missing[a] > 0 || c.missing[b] > 0)
+				c.corr[a][b] = correlation(columns[a], columns[b], gaps[a] || gaps[b])
 				c.corr[b][a] = c.corr[a][b]
 			}
 		})
@@ -194,27 +198,32 @@ func computeObjectiveColumns(res *engine.Result, b *engine.Batch, valid []int) *
 }
 
 // objectiveColumn writes into dst (of len(valid)) objective k's raw values
-// at valid, NaN where the value is missing (Evaluation.Missing: nansum
-// holds a 0 there), and returns it with the number of missing values. A
-// valid trajectory's values are otherwise finite, so a NaN marks a
-// missing one.
-func objectiveColumn(dst []float64, ev *engine.Evaluation, valid []int, k int) ([]float64, int) {
-	missing := 0
+// at valid, NaN where the trajectory has none: where its value is missing
+// (Evaluation.Missing: nansum holds a 0 there) and where its source lacks
+// k (Evaluation.HasObjective: the engine holds a 0 there too). It returns
+// the column with the number of missing values and of values of a source
+// without k. A valid trajectory's values are otherwise finite, so a NaN
+// marks one it has not.
+func objectiveColumn(dst []float64, ev *engine.Evaluation, valid []int, k int) (column []float64, missing, foreign int) {
 	for j, i := range valid {
 		dst[j] = ev.Values[i*ev.M+k]
-		if ev.Missing(i, k) {
+		switch {
+		case !ev.HasObjective(i, k):
+			dst[j] = math.NaN()
+			foreign++
+		case ev.Missing(i, k):
 			dst[j] = math.NaN()
 			missing++
 		}
 	}
-	return dst, missing
+	return dst, missing, foreign
 }
 
 // correlation returns the Pearson correlation of two objective columns
 // (objectiveColumn), over the rows that have both values when either has
-// a missing one.
-func correlation(x, y []float64, missing bool) float64 {
-	if missing {
+// a gap (a NaN).
+func correlation(x, y []float64, gaps bool) float64 {
+	if gaps {
 		return stats.PearsonPairwise(x, y)
 	}
 	return stats.Pearson(x, y)

@@ -18,21 +18,49 @@ type Projection struct {
 	X, Y []float64
 	// Hidden counts the batch's invalid trajectories, which have no point.
 	Hidden int
+	// NoX and NoY count the valid trajectories left out because their
+	// source lacks the x or the y objective (engine.Evaluation.HasObjective:
+	// the engine's 0 there is no value to draw); one lacking both counts
+	// in each.
+	NoX, NoY int
+	// Lacking counts those trajectories.
+	Lacking int
 }
 
-// Project returns batch bi's valid trajectories on objectives kx and ky.
+// Project returns batch bi's valid trajectories on objectives kx and ky,
+// but those whose source lacks either.
 func Project(res *engine.Result, bi, kx, ky int) Projection {
 	members := res.Ranking.Batches[bi].Members
 	idx := engine.ValidMembers(make([]int, 0, len(members)), members, res.Evaluation.Valid)
+	var noX, noY, lacking int
+	if ev := res.Evaluation; ev.HasSources() {
+		idx = slices.DeleteFunc(idx, func(i int) bool {
+			x, y := ev.HasObjective(i, kx), ev.HasObjective(i, ky)
+			if !x {
+				noX++
+			}
+			if !y {
+				noY++
+			}
+			if !x || !y {
+				lacking++
+				return true
+			}
+			return false
+		})
+	}
 	// A batch's members are in input order; checking is cheap.
 	if !slices.IsSorted(idx) {
 		slices.Sort(idx)
 	}
 	p := Projection{
-		Index:  idx,
-		X:      make([]float64, len(idx)),
-		Y:      make([]float64, len(idx)),
-		Hidden: len(members) - len(idx),
+		Index:   idx,
+		X:       make([]float64, len(idx)),
+		Y:       make([]float64, len(idx)),
+		Hidden:  len(members) - len(idx) - lacking,
+		NoX:     noX,
+		NoY:     noY,
+		Lacking: lacking,
 	}
 	values, m := res.Evaluation.Values, res.Evaluation.M
 	for j, i := range idx {

@@ -54,7 +54,7 @@ func sourceBatchStats(res *engine.Result, b *engine.Batch, src int) (BatchStats,
 	columns := make([][]float64, len(cols))
 	for c, k := range cols {
 		var missing int
-		columns[c], missing = objectiveColumn(make([]float64, len(valid)), ev, valid, k)
+		columns[c], missing, _ = objectiveColumn(make([]float64, len(valid)), ev, valid, k)
 		o := res.Objectives[k]
 		o.Weight = ev.SourceWeight(src, k)
 		st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summarizePresent(columns[c]), Missing: missing})

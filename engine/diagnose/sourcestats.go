@@ -37,7 +37,7 @@ func SourceStatsOf(res *engine.Result, b *engine.Batch) []SourceStats {
 		valid := engine.ValidMembers(nil, idx, res.Evaluation.Valid)
 		st := SourceStats{Source: res.Evaluation.SourceNames[src], Trajectories: len(idx), Invalid: len(idx) - len(valid)}
 		for _, k := range res.Evaluation.SourceObjectives(src) {
-			column, missing := objectiveColumn(make([]float64, len(valid)), res.Evaluation, valid, k)
+			column, missing, _ := objectiveColumn(make([]float64, len(valid)), res.Evaluation, valid, k)
 			o := res.Objectives[k]
 			o.Weight = res.Evaluation.SourceWeight(src, k)
 			st.Objectives = append(st.Objectives, ObjectiveStats{Objective: o, Summary: summarizePresent(column), Missing: missing})

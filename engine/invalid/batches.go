@@ -37,8 +37,8 @@ func (b Batch) Fraction() float64 { return float64(b.Invalid) / float64(b.Trajec
 // String reads "step 7: 60 of 96 trajectories invalid (62%), mostly
 // acc: missing (58)".
 func (b Batch) String() string {
-	return fmt.Sprintf("step %d: %d of %d %s invalid (%.0f%%), mostly %s (%d)",
-		b.Step, b.Invalid, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), 100*b.Fraction(), b.MainCause, b.MainCount)
+	return fmt.Sprintf("step %d: %d of %d %s invalid (%s), mostly %s (%d)",
+		b.Step, b.Invalid, b.Trajectories, english.Plural(b.Trajectories, "trajectory"), english.Percent(b.Fraction()), b.MainCause, b.MainCount)
 }
 
 // BatchOf returns the invalid counts of batch b.

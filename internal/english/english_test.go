@@ -44,3 +44,19 @@ func TestList(t *testing.T) {
 		t.Errorf("Join with or = %q, want 1, 10 or 11", got)
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for _, c := range []struct {
+		share float64
+		want  string
+	}{
+		{0, "0%"}, {1, "100%"}, {0.37, "37%"}, {0.994, "99%"}, {1.5, "150%"},
+		// A share strictly between 0 and 1 never reads as none or all.
+		{0.99555, "99.6%"}, {0.996, "99.6%"}, {0.9996, ">99.9%"},
+		{0.004, "0.4%"}, {0.0004, "<0.1%"},
+	} {
+		if got := Percent(c.share); got != c.want {
+			t.Errorf("Percent(%v) = %q, want %q", c.share, got, c.want)
+		}
+	}
+}

@@ -32,12 +32,13 @@ func AppendShownRewards(dst []float64, res *engine.Result, b *engine.Batch) []fl
 
 // ValidObjective returns objective k's raw values for the valid
 // trajectories of batch b that have one: a value nansum counted 0 (TRL's
-// None: engine.Evaluation.Missing) is left out, as the statistics leave
-// it (diagnose.ObjectiveStats.Missing).
+// None: engine.Evaluation.Missing) and the 0 of a trajectory whose source
+// lacks k (engine.Evaluation.HasObjective) are left out, as the
+// statistics leave them (diagnose.ObjectiveStats).
 func ValidObjective(res *engine.Result, b *engine.Batch, k int) []float64 {
 	out := make([]float64, 0, len(b.Members))
 	for _, i := range b.Members {
-		if res.Evaluation.Valid[i] && !res.Evaluation.Missing(i, k) {
+		if res.Evaluation.Valid[i] && res.Evaluation.HasObjective(i, k) && !res.Evaluation.Missing(i, k) {
 			out = append(out, res.Evaluation.Values[i*res.Evaluation.M+k])
 		}
 	}

@@ -20,11 +20,33 @@ import (
 // answer, so not shown as the 0 it counts; compute writes it null.
 const MissingValue = "null"
 
-// ObjectiveValue shows trajectory i's objective k in ev compactly: its raw
-// value (FormatValue), MissingValue where the record has none.
-func ObjectiveValue(ev *engine.Evaluation, i, k int) string {
-	if ev.Missing(i, k) {
+// NoObjective shows an objective the trajectory's source does not have
+// (--source-by: engine.Evaluation.HasObjective), whose 0 the engine holds
+// and compute writes null: "-", as for what does not apply.
+const NoObjective = "-"
+
+// AbsentValue returns what shows trajectory i's objective k in ev when it
+// has no value of it: NoObjective where its source lacks k, MissingValue
+// where its record has none; "" where it has one.
+func AbsentValue(ev *engine.Evaluation, i, k int) string {
+	switch {
+	case !ev.HasObjective(i, k):
+		return NoObjective
+	case ev.Missing(i, k):
 		return MissingValue
+	}
+	return ""
+}
+
+// CanLackValues reports whether a trajectory of ev may have no value of
+// an objective (AbsentValue): under nansum, or with sources.
+func CanLackValues(ev *engine.Evaluation) bool { return ev.Absent != nil || ev.HasSources() }
+
+// ObjectiveValue shows trajectory i's objective k in ev compactly: its raw
+// value (FormatValue), AbsentValue's mark where it has none.
+func ObjectiveValue(ev *engine.Evaluation, i, k int) string {
+	if mark := AbsentValue(ev, i, k); mark != "" {
+		return mark
 	}
 	return FormatValue(ev.Values[i*ev.M+k])
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rewardlens/rewardlens/engine/invalid"
 	"github.com/rewardlens/rewardlens/internal/output"
 )
 
@@ -11,8 +12,13 @@ import (
 // (one JSON record per trajectory, in input order), to a new file in the
 // current directory, rewardlens-step<K>-<method>.jsonl or, when that
 // exists, the first free of -2, -3... (never replacing a file), and says
-// what it wrote and where.
+// what it wrote and where. When no trajectory of the run is valid it
+// writes nothing and fails with compute's error (invalid.NoValid): every
+// reward would be a neutral 0, no result.
 func (s *Session) ExportBatch() (string, error) {
+	if err := invalid.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
 	b := s.CurrentBatch()
 	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
 	res := s.Result

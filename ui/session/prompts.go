@@ -10,12 +10,15 @@ import (
 
 // promptColumns returns the prompts' columns of cfg (prompt_by,
 // task_metric, pass_threshold) for a scorer of objectives, or nil and
-// why not: the Prompts tab then says why, and the rest of the dashboard
-// works on.
+// why not (among them no default task metric): the Prompts tab then
+// says why, and the rest of the dashboard works on.
 func promptColumns(cfg engine.Config, objectives []scoring.Objective) (*prompts.Columns, error) {
 	c, err := prompts.NewColumns(cfg, objectives)
 	if err != nil {
 		return nil, fmt.Errorf("prompts: %w", err)
+	}
+	if c.NoDefaultTask != "" {
+		return nil, fmt.Errorf("prompts: %s (give --task-metric NAME or EXPR)", c.NoDefaultTask)
 	}
 	return c, nil
 }

@@ -789,25 +789,22 @@ func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column 
 	}
 }
 
-// MarkMissing returns the number column c of n rows with
-// common.MissingValue in the cells j where missing(j): the objectives a
-// record has no value of, whose number, 0, the score counts. The column
-// is widened for the mark only when a row has it, which measured(j), j
-// below n, says of the rows in any order (one that need not wait for
+// MarkMissing returns the number column c of n rows with the mark
+// mark(j) in the cells j where it is not "": the objectives a row has no
+// value of (common.AbsentValue), whose number, 0, the engine holds. The
+// column is widened for the marks the rows have, which measured(j), j
+// below n, gives of the rows in any order (one that need not wait for
 // the rows' sort, as c's Cell may).
-func MarkMissing(c Column, n int, missing, measured func(j int) bool) Column {
+func MarkMissing(c Column, n int, mark, measured func(j int) string) Column {
 	cell := c.Cell
 	c.Cell = func(j int) string {
-		if missing(j) {
-			return common.MissingValue
+		if m := mark(j); m != "" {
+			return m
 		}
 		return cell(j)
 	}
 	for j := range n {
-		if measured(j) {
-			c.Width = max(c.Width, len(common.MissingValue))
-			break
-		}
+		c.Width = max(c.Width, ansi.StringWidth(measured(j)))
 	}
 	return c
 }

@@ -242,20 +242,34 @@ func TestKeyColumnSharesOverTheMeasuredRows(t *testing.T) {
 	}
 }
 
-// TestMarkMissing: the cells marked missing show common.MissingValue, the
-// others their number, and the column is as wide as the mark only when a
-// row has it.
+// TestMarkMissing: the cells marked show their mark (common.MissingValue,
+// common.NoObjective), the others their number, and the column is as
+// wide as the widest mark a row has.
 func TestMarkMissing(t *testing.T) {
 	values := []float64{1, 0, 1}
 	col := NumberColumn("x", len(values), func(j int) float64 { return values[j] })
-	second := func(j int) bool { return j == 1 }
+	second := func(j int) string {
+		if j == 1 {
+			return common.MissingValue
+		}
+		return ""
+	}
 	marked := MarkMissing(col, len(values), second, second)
 	if got := []string{marked.Cell(0), marked.Cell(1), marked.Cell(2)}; got[0] != "1" || got[1] != common.MissingValue || got[2] != "1" || marked.Width != len(common.MissingValue) {
 		t.Errorf("cells %q, width %d", got, marked.Width)
 	}
-	never := func(int) bool { return false }
+	never := func(int) string { return "" }
 	if none := MarkMissing(col, len(values), never, never); none.Width != col.Width || none.Cell(1) != "0" {
 		t.Errorf("nothing missing: width %d (was %d), cell %q", none.Width, col.Width, none.Cell(1))
+	}
+	noObjective := func(j int) string {
+		if j == 1 {
+			return common.NoObjective
+		}
+		return ""
+	}
+	if dash := MarkMissing(col, len(values), noObjective, noObjective); dash.Width != col.Width || dash.Cell(1) != common.NoObjective {
+		t.Errorf("another source's objective: width %d (was %d), cell %q", dash.Width, col.Width, dash.Cell(1))
 	}
 }
 

@@ -139,9 +139,9 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		groupSortKey{"score", func(i int) float64 { return res.Scores[i] }},
 		groupSortKey{"rank", func(i int) float64 { return float64(res.Ranking.Ranks[i]) }})
 	for k, o := range res.Objectives {
-		// A value the record has none of sorts last, as NaN does.
+		// A value the trajectory has none of sorts last, as NaN does.
 		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 {
-			if res.Evaluation.Missing(i, k) {
+			if common.AbsentValue(res.Evaluation, i, k) != "" {
 				return math.NaN()
 			}
 			return res.Evaluation.Values[i*res.Evaluation.M+k]
@@ -325,9 +325,9 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	}
 	for k, o := range res.Objectives {
 		col := table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] })
-		if res.Evaluation.Absent != nil {
-			missing := func(j int) bool { return res.Evaluation.Missing(at(j), k) }
-			col = table.MarkMissing(col, n, missing, missing)
+		if common.CanLackValues(res.Evaluation) {
+			absent := func(j int) string { return common.AbsentValue(res.Evaluation, at(j), k) }
+			col = table.MarkMissing(col, n, absent, absent)
 		}
 		cols = append(cols, col)
 	}

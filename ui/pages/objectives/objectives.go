@@ -270,8 +270,10 @@ const (
 const scaleLabel = "scale"
 
 // correlationView renders the Pearson correlation matrix as a grid coloured
-// from -1 to +1, with the colour scale; NaN (a constant objective) is
-// written so, and explained when there is one. The names are cut to what
+// from -1 to +1, with the colour scale; NaN (a constant objective, or a
+// pair too few trajectories have both of: another source's objective, a
+// value nansum counted missing) is written so, and explained when there is
+// one. The names are cut to what
 // width leaves them.
 func correlationView(st *common.Styles, objs []diagnose.ObjectiveStats, corr [][]float64, width int) string {
 	if corr == nil && len(objs) > diagnose.MaxCorrelationObjectives {
@@ -300,11 +302,17 @@ func correlationView(st *common.Styles, objs []diagnose.ObjectiveStats, corr [][
 	for _, o := range objs {
 		b.WriteString(st.Label.Render(common.PadLeft(name(o, cell-1), cell)))
 	}
-	constant := false
+	constant, unpaired := false, false
 	for i, o := range objs {
 		b.WriteString("\n" + st.Label.Render(common.PadRight(name(o, nameWidth), nameWidth+1)))
 		for j := range objs {
-			constant = constant || math.IsNaN(corr[i][j])
+			if math.IsNaN(corr[i][j]) {
+				if varies(objs[i]) && varies(objs[j]) {
+					unpaired = true
+				} else {
+					constant = true
+				}
+			}
 			b.WriteString(st.Correlation(corr[i][j]).Render(fmt.Sprintf("%*s ", cell-1, formatCorrelation(corr[i][j]))))
 		}
 	}
@@ -314,11 +322,20 @@ func correlationView(st *common.Styles, objs []diagnose.ObjectiveStats, corr [][
 			b.WriteString(st.Correlation(r).Render(fmt.Sprintf("%*s ", correlationCell-1, formatCorrelation(r))))
 		}
 	}
-	if constant {
+	switch {
+	case constant && unpaired:
+		b.WriteString("\n" + st.Muted.Render("NaN: a constant objective, or under 2\ntrajectories having both"))
+	case constant:
 		b.WriteString("\n" + st.Muted.Render("NaN: a constant objective"))
+	case unpaired:
+		b.WriteString("\n" + st.Muted.Render("NaN: under 2 trajectories having both"))
 	}
 	return b.String()
 }
+
+// varies reports whether an objective's values over the batch spread: a
+// NaN correlation of two that do is of the trajectories having both.
+func varies(o diagnose.ObjectiveStats) bool { return o.Count >= 2 && o.Std > 0 }
 
 // cutToHeight returns view's first lines that fit in height rows, the
 // last of them saying how many are left out, or view whole when it fits.

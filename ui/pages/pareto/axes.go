@@ -15,8 +15,11 @@ const manyDistinct = 10
 // counted up to manyDistinct, ties to the objective declared first, put
 // on the axes in their declaration order. A 0/1 objective (two stripes of
 // points) yields to objectives with a spread; objectives that all have
-// many values keep the first two. ok is false when no member is valid:
-// there is nothing to choose by.
+// many values keep the first two. With sources, a trajectory counts for
+// the objectives of its source only, and the two are the first pair in
+// that order that some trajectory has both of (the plot draws only those,
+// diagnose.Project). ok is false when no member is valid: there is
+// nothing to choose by.
 func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 	m := ev.M
 	// Each objective counted on its own, up to manyDistinct: one of a
@@ -30,6 +33,9 @@ func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 				continue
 			}
 			ok = true
+			if !ev.HasObjective(i, k) {
+				continue
+			}
 			if v := ev.Values[i*m+k]; !slices.Contains(values, v) {
 				if values = append(values, v); len(values) == manyDistinct {
 					break
@@ -47,5 +53,23 @@ func defaultAxes(ev *engine.Evaluation, members []int) (x, y int, ok bool) {
 	}
 	// Stable: among equal counts, the order of declaration.
 	slices.SortStableFunc(order, func(a, b int) int { return distinct[b] - distinct[a] })
-	return min(order[0], order[1]), max(order[0], order[1]), true
+	first, second := order[0], order[1]
+	if ev.HasSources() {
+	pairs:
+		for a := range order {
+			for _, b := range order[a+1:] {
+				if someHasBoth(ev, members, order[a], b) {
+					first, second = order[a], b
+					break pairs
+				}
+			}
+		}
+	}
+	return min(first, second), max(first, second), true
+}
+
+// someHasBoth reports whether a valid trajectory among members has
+// objectives a and b (engine.Evaluation.HasObjective).
+func someHasBoth(ev *engine.Evaluation, members []int, a, b int) bool {
+	return slices.ContainsFunc(members, func(i int) bool { return ev.Valid[i] && ev.HasObjective(i, a) && ev.HasObjective(i, b) })
 }

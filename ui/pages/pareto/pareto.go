@@ -957,6 +957,9 @@ func (t *paretoTab) groupName() string {
 func (t *paretoTab) detailsView() string {
 	st := t.common.Styles
 	sel := t.selectedTrajectory()
+	if sel < 0 && t.points.proj.Lacking > 0 {
+		return st.Muted.Render("no trajectory has both objectives")
+	}
 	if sel < 0 {
 		return st.Muted.Render("no valid trajectory in this batch")
 	}
@@ -1047,6 +1050,15 @@ func (t *paretoTab) notesView() string {
 	}
 	if n := t.points.proj.Hidden; n > 0 {
 		notes = append(notes, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
+	}
+	if p := t.points.proj; p.Lacking > 0 {
+		var lacks []string
+		for _, axis := range []struct{ n, k int }{{p.NoX, t.points.xObj}, {p.NoY, t.points.yObj}} {
+			if axis.n > 0 {
+				lacks = append(lacks, common.ObjectiveName(t.common.Session.Result.Objectives[axis.k].Name))
+			}
+		}
+		notes = append(notes, st.Warning.Render(common.Count(p.Lacking, "trajectory", "trajectories")+" not drawn: their\nsource has no "+strings.Join(lacks, " or ")))
 	}
 	return strings.Join(notes, "\n")
 }

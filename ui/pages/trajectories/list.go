@@ -70,10 +70,10 @@ type trajectoryColumn struct {
 	// (engine.Evaluation.FeasibilityKeys): its format is chosen from the
 	// violations its cells show, the keys from 0 up (numberFormats).
 	violations bool
-	// missing, in an objective's column, reports whether trajectory i's
-	// record has no value of it (engine.Evaluation.Missing): its cell
-	// shows common.MissingValue, its number is the 0 the score counts.
-	missing func(i int) bool
+	// absent, in an objective's column, is what shows that trajectory i
+	// has no value of it, "" where it has one (common.AbsentValue): its
+	// number is the 0 the engine holds.
+	absent func(i int) string
 	// fixedWidth, when not 0, is a text column's width, its cells not
 	// measured (finishReasons: a cell is read of its record when drawn).
 	fixedWidth int
@@ -245,11 +245,11 @@ func (l *trajectoryList) sort(s *session.Session) {
 		}
 	case col.values != nil:
 		vals, stride, offset := col.values()
-		missing := col.missing != nil && s.Result.Evaluation.Absent != nil // else none is
+		absent := col.absent != nil && common.CanLackValues(s.Result.Evaluation) // else none is
 		for j, i := range l.inOrder {
 			v := vals[i*stride+offset]
-			if missing && col.missing(i) {
-				v = math.NaN() // shown null: sorted where a NaN is, not as the 0 kept
+			if absent && col.absent(i) != "" {
+				v = math.NaN() // shown null or -: sorted where a NaN is, not as the 0 kept
 			}
 			keys[j] = floatorder.Key(v)
 		}
@@ -543,7 +543,7 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		objective := number(common.ObjectiveName(o.Name), func() ([]float64, int, int) {
 			return s.Result.Evaluation.Values, s.Result.Evaluation.M, k
 		})
-		objective.missing = func(i int) bool { return s.Result.Evaluation.Missing(i, k) }
+		objective.absent = func(i int) string { return common.AbsentValue(s.Result.Evaluation, i, k) }
 		objective.text = func(i int) string { return common.ObjectiveValue(s.Result.Evaluation, i, k) }
 		cols = append(cols, objective)
 	}
@@ -628,8 +628,8 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			// The format from the array; the cells read the session when
 			// drawn.
 			number := table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) })
-			if col.missing != nil && s.Result.Evaluation.Absent != nil { // else none is
-				number = table.MarkMissing(number, n, func(j int) bool { return col.missing(l.row(j)) }, func(j int) bool { return col.missing(l.inOrder[j]) })
+			if col.absent != nil && common.CanLackValues(s.Result.Evaluation) { // else none is
+				number = table.MarkMissing(number, n, func(j int) string { return col.absent(l.row(j)) }, func(j int) string { return col.absent(l.inOrder[j]) })
 			}
 			number.Hidden = c == sortByRewardB && !s.ShowsRewardB()
 			cols = append(cols, number)
