@@ -92,7 +92,8 @@ func TestDashboardObjectiveTypo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := screen(openModel(s, 160, 40))
+	m := openModel(s, 160, 40)
+	v := screen(m)
 	if h := strings.TrimRight(strings.Split(v, "\n")[0], " "); !strings.HasSuffix(h, "✖ 1 check alerts") {
 		t.Errorf("header %q, want ✖ 1 check alerts", h)
 	}
