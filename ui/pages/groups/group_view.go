@@ -381,6 +381,11 @@ func (v *groupView) startRead(s *session.Session) {
 	}
 }
 
+// close lets go of the group's rows once it is no longer shown: a
+// followed update may read the run again with fewer rows, against which
+// a read landing or a resize would lay them out.
+func (v *groupView) close() { v.members = nil }
+
 // readDone takes the lines of the last read (startRead) and lays the
 // table out again for the start they share; an earlier read's message is
 // dropped: another group was opened since.

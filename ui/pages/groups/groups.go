@@ -259,6 +259,9 @@ func (t *groupsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 
 func (t *groupsTab) setMode(mode groupsMode) {
 	t.mode = mode
+	if mode == groupList || mode == groupFiltering {
+		t.group.close()
+	}
 	if mode != groupFiltering {
 		t.list.StopFilter()
 	}
