@@ -63,3 +63,29 @@ func TestExportNoticeExpires(t *testing.T) {
 		t.Errorf("the notice did not expire:\n%s", v)
 	}
 }
+
+// TestExportFilterKeepingNoGroup: with the group filter on and every
+// group of zero spread, compute --filter-groups writes every record, not
+// kept (its check of validity comes before the filter); so does e,
+// rather than refusing as if nothing were valid.
+func TestExportFilterKeepingNoGroup(t *testing.T) {
+	const recs = `{"id":"x0","group":"x","batch":0,"metadata":{"a":1,"b":1}}
+{"id":"x1","group":"x","batch":0,"metadata":{"a":1,"b":2}}
+{"id":"z0","group":"z","batch":0,"metadata":{"a":0,"b":1}}
+{"id":"z1","group":"z","batch":0,"metadata":{"a":0,"b":4}}
+`
+	s := uitest.TextSession(t, recs)
+	if err := s.SetFilterGroups("a"); err != nil {
+		t.Fatal(err)
+	}
+	m := openModel(s, 160, 40)
+	t.Chdir(t.TempDir())
+	press(m, "e")
+	data, err := os.ReadFile("rewardlens-step0-grpo.jsonl")
+	if err != nil {
+		t.Fatalf("no export: %v\n%s", err, screen(m))
+	}
+	if got := strings.Count(string(data), `"kept":false`); got != 4 {
+		t.Errorf("%d records not kept, want the 4 of the run:\n%s", got, data)
+	}
+}

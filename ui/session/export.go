@@ -14,13 +14,10 @@ import (
 // exists, the first free of -2, -3... (never replacing a file), and says
 // what it wrote and where. When no trajectory of the run is valid it
 // writes nothing and fails with compute's error (invalid.NoValid): every
-// reward would be a neutral 0, no result.
+// reward would be a neutral 0, no result. With the group filter on, that
+// is of the run without the filter, as compute checks it before
+// filtering: a filter that keeps no group writes every record not kept.
 func (s *Session) ExportBatch() (string, error) {
-	if err := invalid.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
-		return "", fmt.Errorf("export: %w", err)
-	}
-	b := s.CurrentBatch()
-	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
 	res := s.Result
 	if s.Filter.On {
 		// As compute --filter-groups writes it: the score, ranks and
@@ -29,6 +26,11 @@ func (s *Session) ExportBatch() (string, error) {
 		res = s.Unfiltered().Prepare(s.Result.Options, nil)
 		res.Rewards = s.Result.Rewards
 	}
+	if err := invalid.NoValid(res, s.Computer.Scorer, s.Fields); err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	b := s.CurrentBatch()
+	name := fmt.Sprintf("rewardlens-step%d-%s.jsonl", b.Step, s.Result.Options.Method)
 	written, err := output.WriteNewFile(name, func(w io.Writer) error {
 		var buf []byte
 		for _, i := range b.Members {
