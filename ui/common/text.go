@@ -75,11 +75,12 @@ func FitLine(s string, width int) string {
 	return ansi.Truncate(textsafe.Line(s), width, "…")
 }
 
-// FitWords returns s, safe to print (styles kept), cut to width cells at
-// the end of a word: the words that fit, without the punctuation that
-// joined them to the next ("z-scored;", " ·"), then "…"; a parenthesis
-// is kept whole or left out. A first word
-// wider than width alone is cut within it, as nothing shorter says more.
+// FitWords returns s, its styles kept, cut to width cells at the end of a
+// word: the words that fit, without the punctuation that joined them to
+// the next ("z-scored;", " ·"), then "…"; a parenthesis is kept whole or
+// left out. A first word wider than width alone is cut within it, as
+// nothing shorter says more. It escapes nothing: text from data in s must
+// be made safe before (textsafe).
 func FitWords(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
 		return s
