@@ -25,6 +25,9 @@ const MissingValue = "null"
 // and compute writes null: "-", as for what does not apply.
 const NoObjective = "-"
 
+// AbsentWidth is the most cells AbsentValue's marks take.
+var AbsentWidth = max(len(MissingValue), len(NoObjective))
+
 // AbsentValue returns what shows trajectory i's objective k in ev when it
 // has no value of it: NoObjective where its source lacks k, MissingValue
 // where its record has none; "" where it has one.

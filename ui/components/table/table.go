@@ -794,8 +794,10 @@ func NumberColumnOf(title string, f NumberFormat, v func(j int) float64) Column 
 // value of (common.AbsentValue), whose number, 0, the engine holds. The
 // column is widened for the marks the rows have, which measured(j), j
 // below n, gives of the rows in any order (one that need not wait for
-// the rows' sort, as c's Cell may).
-func MarkMissing(c Column, n int, mark, measured func(j int) string) Column {
+// the rows' sort, as c's Cell may); widest is the most cells a mark
+// takes, past which no row is measured (a million rows are rebuilt on a
+// method switch).
+func MarkMissing(c Column, n, widest int, mark, measured func(j int) string) Column {
 	cell := c.Cell
 	c.Cell = func(j int) string {
 		if m := mark(j); m != "" {
@@ -803,7 +805,7 @@ func MarkMissing(c Column, n int, mark, measured func(j int) string) Column {
 		}
 		return cell(j)
 	}
-	for j := range n {
+	for j := 0; j < n && c.Width < widest; j++ {
 		c.Width = max(c.Width, ansi.StringWidth(measured(j)))
 	}
 	return c
