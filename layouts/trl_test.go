@@ -1,6 +1,7 @@
 package layouts
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -227,5 +228,16 @@ func TestTRLRewardColumnsWithWeightsAndTies(t *testing.T) {
 	}
 	if rewards, note, err := trlRewardColumns(files[0]); err != nil || !slices.Equal(rewards, all) || note != "" {
 		t.Errorf("weight 1: rewards %v, note %q, error %v", rewards, note, err)
+	}
+}
+
+// TestTRLStdinNotTRL: --from trl on standard input whose first record has
+// not TRL's fields is refused, as a file is, rather than its columns
+// scored as rewards.
+func TestTRLStdinNotTRL(t *testing.T) {
+	stdin, _ := loaders.PeekStdin(loaders.Options{Stdin: strings.NewReader(`{"input":"q","output":"a","score":1,"step":1}` + "\n")}, peekRows)
+	_, _, err := Apply(context.Background(), engine.Config{From: "trl"}, []string{"-"}, loaders.Options{}, stdin, nil)
+	if want := "standard input: not TRL completions (--from trl): its first record has fields input, output, score, step, TRL completions has completion, prompt, step"; err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant %s", err, want)
 	}
 }
