@@ -17,8 +17,9 @@ import (
 // its errors about the inputs. followLog is where following says what it
 // waits for (nil when not following): inputs that hold no record yet are
 // waited for, the layout (--from auto) or a trainer's defaults (--from
-// names it) told by their first.
-func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, followLog io.Writer) (engine.Config, string, error) {
+// names it) told by their first. stdin is standard input's first records
+// when layouts.PeekStdin read them, else nil.
+func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, followLog io.Writer) (engine.Config, string, error) {
 	if err := checkFrom(cfg); err != nil {
 		return cfg, "", err
 	}
@@ -34,7 +35,7 @@ func applyLayout(ctx context.Context, cfg engine.Config, paths []string, opts lo
 			fmt.Fprintf(followLog, "rewardlens: waiting for the first step in %s to be whole (a record of the next step, or the file unmodified for %s), to read %s from it\n", textsafe.Line(path), layoutQuiet, what)
 		}}
 	}
-	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, await)
+	cfg, sentence, err := layouts.Apply(ctx, cfg, paths, opts, stdin, await)
 	if err != nil {
 		return cfg, "", inputError{err}
 	}

@@ -288,14 +288,16 @@ func (s *settings) resolveConfig(ctx context.Context, cfg engine.Config, args []
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	cfg, layout, err := applyLayout(ctx, cfg, args, plain, followLog)
+	stdinFirst, stdin := layouts.PeekStdin(cfg, args, plain, followLog != nil)
+	plain.Stdin = stdin
+	cfg, layout, err := applyLayout(ctx, cfg, args, plain, stdinFirst, followLog)
 	if err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
 	if cfg, err = s.applyScale(cfg); err != nil {
 		return cfg, loaders.Options{}, "", err
 	}
-	layout, stdin = layouts.WithStdin(layout, cfg, args, plain, followLog != nil)
+	layout = layouts.WithStdin(layout, cfg, stdinFirst)
 	layout = layouts.WithCompanions(layout, args)
 	if err := checkConfig(cfg); err != nil {
 		// The layout's objectives known, the file's names are checked at

@@ -73,6 +73,11 @@ type trainerLayout struct {
 	// a default read from the first records (stderr, the dashboard's status
 	// line); cfg is the config the layout's defaults were applied to.
 	warnings func(cfg engine.Config, res *engine.Result, batches []int) []string
+	// readsStdin says that standard input, when it is the only input, is
+	// read for its first records (PeekStdin) and its defaults taken from
+	// them as from a file's: the layout's objectives are columns the user
+	// named (TRL's reward functions), which no default can name.
+	readsStdin bool
 	// warningsRead returns the options warnings reads, the others zero:
 	// two results of one evaluation whose options it maps to equal ones
 	// (engine.Options.Equal) have the same warnings, which the dashboard
@@ -172,13 +177,16 @@ func describeLayout(layout string) string {
 // record), and the sentence that says what was decided ("" for plain
 // records). Files of different layouts, a file that is not of the layout
 // --from names, and a file its layout's check refuses are errors.
-// Standard input is not looked at (WithStdin warns): with auto, it is
+// Standard input is not recognised (WithStdin warns): with auto, it is
 // plain records; so are empty files, unless following (await not nil):
 // auto then waits until a file holds a record (Awaiting), and so does a
 // --from that names a trainer, whose defaults are taken from the first
-// file's fields as when it was there at the start. cfg.From must be ""
+// file's fields as when it was there at the start. A --from that names a
+// layout that reads standard input (readsStdin) takes its defaults from
+// stdin, standard input's first records as PeekStdin read them, when no
+// file is there to take them from (nil: from none). cfg.From must be ""
 // or one of Names. Every error is about the inputs, but ctx's.
-func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, await *Awaiting) (engine.Config, string, error) {
+func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
 		from = layoutAuto
@@ -201,7 +209,15 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		if from == layoutAuto {
 			return cfg, "", nil // an empty file is the load's error
 		}
-		return layoutDefaults(cfg, findLayout(from), loaders.FileFields{})
+		l := findLayout(from)
+		if stdin == nil || !l.readsStdin {
+			return layoutDefaults(cfg, l, loaders.FileFields{})
+		}
+		if got := recognise(*stdin); got != from {
+			return cfg, "", fmt.Errorf("standard input: not %s (--from %s): its first record has %s, %s has %s",
+				describeLayout(from), from, fieldList(stdin.Names), describeLayout(from), l.fieldList())
+		}
+		return layoutDefaults(cfg, l, *stdin)
 	}
 	layout := from
 	for _, f := range files {
@@ -421,31 +437,47 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 	}
 }
 
+// PeekStdin reads standard input's first records when it is among paths
+// and a layout looks at them, not following (which standard input cannot
+// be): auto, its first (WithStdin warns of a trainer's fields in it), a
+// --from naming a layout that reads standard input (readsStdin), its
+// first peekRows (Apply takes the defaults from them); nil otherwise, or
+// when it holds no record. It returns them and the reader that gives
+// standard input whole (loaders.PeekStdin when it looked, else
+// opts.Stdin).
+func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow bool) (*loaders.FileFields, io.Reader) {
+	if follow || !slices.Contains(paths, "-") {
+		return nil, opts.Stdin
+	}
+	switch l := findLayout(cfg.From); {
+	case cfg.From == "" || cfg.From == layoutAuto:
+		return loaders.PeekStdin(opts, 1)
+	case l != nil && l.readsStdin:
+		return loaders.PeekStdin(opts, peekRows)
+	}
+	return nil, opts.Stdin
+}
+
 // WithStdin returns the sentence that says how the inputs are read, with
-// a warning when standard input is among paths, is read as plain records
-// as auto recognised no layout (cfg as Apply returned it; not following,
-// which standard input cannot be), and has a first record recognise takes
-// for a trainer's; and the reader that gives standard input whole
-// (loaders.PeekStdin when it looked, else opts.Stdin). Standard input is
-// not recognised as a file is: a layout's defaults read more of the file
-// than its first record (verl's penalty, open-instruct's normalisation).
-func WithStdin(sentence string, cfg engine.Config, paths []string, opts loaders.Options, follow bool) (string, io.Reader) {
-	if follow || cfg.From != "" && cfg.From != layoutAuto || !slices.Contains(paths, "-") {
-		return sentence, opts.Stdin
+// a warning when standard input is read as plain records as auto
+// recognised no layout (cfg as Apply returned it) and has a first record,
+// stdin (PeekStdin's), that recognise takes for a trainer's. Standard
+// input is not recognised as a file is: a layout's defaults read more of
+// the file than its first record (verl's penalty, open-instruct's
+// normalisation).
+func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) string {
+	if stdin == nil || cfg.From != "" && cfg.From != layoutAuto {
+		return sentence
 	}
-	first, stdin := loaders.PeekStdin(opts)
-	if first == nil {
-		return sentence, stdin
-	}
-	l := findLayout(recognise(*first))
+	l := findLayout(recognise(*stdin))
 	if l == nil {
-		return sentence, stdin
+		return sentence
 	}
 	warning := fmt.Sprintf("warning: standard input is read as plain records, though its first record has the fields of %s (%s): give --from %s to read it as one, or --from plain to keep it plain", l.description, l.fieldList(), l.name)
 	if sentence == "" {
-		return warning, stdin
+		return warning
 	}
-	return sentence + "; " + warning, stdin
+	return sentence + "; " + warning
 }
 
 // Warnings returns the warnings of cfg's layout (Apply sets From), nil

@@ -25,9 +25,13 @@ func newFirstRecords(first loaders.FileFields) *firstRecords {
 	return &firstRecords{first: first}
 }
 
-// records returns the records, reading them the first time; none when
-// the first file has no path or cannot be read (its load later says why).
+// records returns the records, reading them the first time (standard
+// input's, read already, as loaders.PeekStdin kept them); none when the
+// first file has no path or cannot be read (its load later says why).
 func (p *firstRecords) records() []scoring.Trajectory {
+	if p.first.Path == "-" {
+		return p.first.Records
+	}
 	if !p.read && p.first.Path != "" {
 		data, err := loaders.Load([]string{p.first.Path}, loaders.Options{Format: p.first.Format, SkipInvalid: true, MaxRows: peekRows})
 		if err == nil {

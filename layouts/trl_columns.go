@@ -28,7 +28,7 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 		if note != "" {
 			note += ", "
 		}
-		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), first.Path, read, english.Plural(read, "record"))
+		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), trlSource(first), read, english.Plural(read, "record"))
 	}
 	return rewards, note, err
 }
@@ -43,10 +43,10 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 // reward function's __name__, a log_extra key) and a log_extra column
 // may hold floats. So the float columns after a column of another type
 // are log_extra's; among the float columns that follow completion, the
-// rewards are the first k, k being found with the logged advantage: the
-// largest k whose rewards reproduce it (trlTable.reproduced) on more rows than
-// any other, over TRL's settings (trlVariants). Without a logged
-// advantage, or when no k reproduces it on half the rows, they are all
+// rewards are the first k, k being found with the logged advantage over
+// TRL's settings (trlVariants; trlTable.rewardCount). Without a logged
+// advantage, or when the table does not confirm a k (no row tells the
+// candidates apart, or reward_weights other than 1), they are all
 // rewards. A file of another format (no column order) has all its float
 // columns but advantage and step as rewards.
 func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note string, err error) {
@@ -65,15 +65,14 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		if err != nil {
 			return nil, "", err
 		}
-		best := 0
-		for n := len(lead); n >= 1; n-- {
-			if got := table.reproduced(n); got > best {
-				k, best = n, got
-			}
-		}
-		if 2*best < len(table.advantage) {
-			k = len(lead)
-			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights? --match-logged fits them; a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), first.Path)
+		var confirmed bool
+		var telling int
+		k, telling, confirmed = table.rewardCount(len(lead))
+		switch {
+		case telling == 0:
+			note = fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), trlSource(first))
+		case !confirmed:
+			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights? --match-logged fits them; a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), trlSource(first))
 		}
 	}
 	extras := append(slices.Clone(lead[k:]), after...)
@@ -156,15 +155,20 @@ type trlTable struct {
 	advantage []float64
 }
 
-// readTRLTable reads the table of the file first, in the format Peek read.
+// readTRLTable reads the table of the file first, in the format Peek
+// read; of standard input, the first records read (Records).
 func readTRLTable(first loaders.FileFields, columns []string) (*trlTable, error) {
-	data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format})
-	if err != nil {
-		return nil, err
+	rows := first.Records
+	if first.Path != "-" {
+		data, err := loaders.Load([]string{first.Path}, loaders.Options{Format: first.Format})
+		if err != nil {
+			return nil, err
+		}
+		rows = data.Trajectories
 	}
 	t := &trlTable{columns: make([][]float64, len(columns))}
 	groupOf := map[string]int{}
-	for i, tr := range data.Trajectories {
+	for i, tr := range rows {
 		prompt, _ := tr.Metadata[trlPrompt].(string)
 		g, ok := groupOf[prompt]
 		if !ok {
@@ -206,18 +210,74 @@ var trlVariants = []trlVariant{{scale: "group"}, {scale: "batch"}, {scale: "none
 // one and still reproduce it: TRL computes in float32.
 const trlTolerance = 1e-4
 
-// reproduced returns the largest number of rows whose logged advantage
-// the first k columns reproduce, weight 1 each, over trlVariants.
-func (t *trlTable) reproduced(k int) int {
-	best := 0
+// rewardCount returns how many of the first lead columns are rewards: the
+// largest k whose rows reproduced (reproducedRows) are the most among the
+// rows that tell the candidates apart; how many rows tell them apart; and
+// whether the table confirms k, k reproducing at least half of those
+// rows. A row tells them apart when its logged advantage is not 0 and
+// some k in 1..lead does not reproduce it. A zero advantage (a group
+// TRL's weighted sum ties, as reward_weights other than 1 can make it
+// where the plain sum does not) is reproduced by any candidate whose sum
+// is constant in the group, a column constant there among them: counted,
+// it would let a k that leaves rewards out win where half the groups tie.
+// A row every k reproduces tells nothing either. Unconfirmed (no row
+// tells them apart, or the rows that do are not reproduced: weights other
+// than 1, which no plain sum reproduces), k is lead: every column is
+// taken as a reward rather than a reward dropped.
+func (t *trlTable) rewardCount(lead int) (k, telling int, confirmed bool) {
+	rows := make([][]bool, lead+1)
+	for n := 1; n <= lead; n++ {
+		rows[n] = t.reproducedRows(n)
+	}
+	score := make([]int, lead+1)
+	for i, logged := range t.advantage {
+		if !(math.Abs(logged) > trlTolerance) {
+			continue // zero (or NaN): any sum at its group's mean reproduces it
+		}
+		every := true
+		for n := 1; n <= lead; n++ {
+			every = every && rows[n][i]
+		}
+		if every {
+			continue
+		}
+		telling++
+		for n := 1; n <= lead; n++ {
+			if rows[n][i] {
+				score[n]++
+			}
+		}
+	}
+	k = lead
+	for n := lead - 1; n >= 1; n-- {
+		if score[n] > score[k] {
+			k = n
+		}
+	}
+	if score[k] == 0 || 2*score[k] < telling {
+		return lead, telling, false
+	}
+	return k, telling, true
+}
+
+// reproducedRows returns, for each row, whether the first k columns
+// reproduce its logged advantage, weight 1 each, under the variant of
+// trlVariants that reproduces the most rows (the first on a tie).
+func (t *trlTable) reproducedRows(k int) []bool {
+	var best []bool
+	bestN := -1
 	for _, v := range trlVariants {
+		rows := make([]bool, len(t.advantage))
 		n := 0
 		for i, a := range t.advantages(k, v) {
 			if math.Abs(a-t.advantage[i]) <= trlTolerance {
+				rows[i] = true
 				n++
 			}
 		}
-		best = max(best, n)
+		if n > bestN {
+			best, bestN = rows, n
+		}
 	}
 	return best
 }

@@ -283,12 +283,40 @@ func TestPeekStdin(t *testing.T) {
 		{"", nil},
 		{"{\"input\":\n", nil},
 	} {
-		ff, whole := PeekStdin(Options{Stdin: iotest.OneByteReader(strings.NewReader(c.text))})
+		ff, whole := PeekStdin(Options{Stdin: iotest.OneByteReader(strings.NewReader(c.text))}, 1)
 		if got, err := io.ReadAll(whole); err != nil || string(got) != c.text {
 			t.Errorf("%q given back as %q, %v", c.text, got, err)
 		}
 		if c.names == nil && ff != nil || c.names != nil && (ff == nil || !slices.Equal(ff.Names, c.names) || ff.Path != "-") {
 			t.Errorf("%q: fields %+v, want names %q", c.text, ff, c.names)
+		}
+	}
+}
+
+// TestPeekStdinRecords: PeekStdin keeps standard input's first n records
+// (fewer when it ends before them), and a W&B table's columns in their
+// order, and gives standard input back whole.
+func TestPeekStdinRecords(t *testing.T) {
+	for _, c := range []struct {
+		text    string
+		n       int
+		records int
+		columns []string
+	}{
+		{"{\"step\":1,\"score\":1}\n{\"step\":1,\"score\":2}\n{\"step\":2,\"score\":3}\n", 2, 2, nil},
+		{"{\"step\":1,\"score\":1}\n", 5, 1, nil},
+		{`{"columns": ["step", "prompt", "zeta", "alpha"], "data": [[1, "p", 0.5, 1], [1, "p", 0.25, 0], [2, "q", 1, 1]]}`, 1024, 3, []string{"step", "prompt", "zeta", "alpha"}},
+	} {
+		ff, whole := PeekStdin(Options{Stdin: iotest.OneByteReader(strings.NewReader(c.text))}, c.n)
+		if got, err := io.ReadAll(whole); err != nil || string(got) != c.text {
+			t.Errorf("%q given back as %q, %v", c.text, got, err)
+		}
+		if ff == nil || len(ff.Records) != c.records || !slices.Equal(ff.Columns, c.columns) {
+			t.Errorf("%q, %d records: fields %+v, want %d records, columns %q", c.text, c.n, ff, c.records, c.columns)
+			continue
+		}
+		if last := ff.Records[len(ff.Records)-1].Metadata["score"]; c.columns == nil && last != float64(c.records) {
+			t.Errorf("%q: the last record kept has score %v", c.text, last)
 		}
 	}
 }

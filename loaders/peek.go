@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"os"
 	"slices"
 
@@ -44,6 +45,10 @@ type FileFields struct {
 	// Group is the first trajectory's own group field ("" when it has
 	// none).
 	Group string
+	// Records are, for standard input (PeekStdin), its first
+	// trajectories as read: it cannot be read again for them, as a
+	// file is.
+	Records []scoring.Trajectory
 }
 
 // Peek reads the first trajectory of each input file that paths stand for
@@ -113,7 +118,7 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 			ff.Columns, ff.Floats = columns, floats
 			ff.Nulls = nil // the schema tells the types
 		} else if format == WandBTable {
-			ff.Columns = tableColumns(path)
+			ff.Columns = tableFileColumns(path)
 		}
 		out = append(out, *ff)
 	}
@@ -124,35 +129,50 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 const maxStdinPeek = 16 << 20
 
 // PeekStdin reads standard input (Options.Stdin, else os.Stdin) as far as
-// its first trajectory, as Peek reads a file's, and returns what that
-// trajectory tells (Path "-", Format Options.Format), and the reader that
+// its first n trajectories (n >= 1), and returns what the first tells, as
+// Peek tells a file's (Path "-", Format Options.Format; Columns when it is
+// a W&B table or a Parquet file read whole), with Records the trajectories read; and the reader that
 // gives standard input whole: the bytes read, kept, then the rest. It
-// reads at most maxStdinPeek bytes; the fields are nil when no trajectory
-// comes within them or the reading fails (the load says why).
-func PeekStdin(opts Options) (*FileFields, io.Reader) {
+// reads at most maxStdinPeek bytes, and fewer trajectories when they end
+// there; the fields are nil when no trajectory comes within them or the
+// reading fails before one (the load says why).
+func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 	stdin := opts.Stdin
 	if stdin == nil {
 		stdin = os.Stdin
 	}
-	parent := opts.Context
-	if parent == nil {
-		parent = context.Background()
-	}
-	ctx, stop := context.WithCancel(parent)
-	defer stop()
 	var kept bytes.Buffer
-	var ff *FileFields
 	o := opts
 	o.Stdin = io.TeeReader(io.LimitReader(stdin, maxStdinPeek), &kept)
-	o.Context, o.Progress, o.Fields, o.MaxRows, o.rowLimit = ctx, nil, nil, 0, 1
-	o.Pick = func(first *scoring.Trajectory) *scoring.Pick {
-		ff = peeked("-", first)
-		ff.Format = opts.Format
-		stop() // the formats read ahead end at their next read
+	o.Progress, o.Fields, o.Pick, o.MaxRows = nil, nil, nil, n
+	var records []scoring.Trajectory
+	// Its error is the load's; the records before it are kept.
+	Stream([]string{"-"}, o, func(ts []scoring.Trajectory) error {
+		for _, t := range ts {
+			t.Metadata = maps.Clone(t.Metadata) // Stream reuses the maps
+			records = append(records, t)
+		}
 		return nil
+	})
+	whole := io.MultiReader(&kept, stdin)
+	if len(records) == 0 {
+		return nil, whole
 	}
-	loadPath("-", 0, o, nil, nil) // its error is the load's
-	return ff, io.MultiReader(&kept, stdin)
+	ff := peeked("-", &records[0])
+	ff.Format, ff.Records = opts.Format, records
+	switch head := kept.Bytes(); {
+	case bytes.HasPrefix(head, input.ParquetMagic) && len(head) < maxStdinPeek:
+		// Read whole (its footer ends it): the schema tells the columns'
+		// order and types, as Peek reads a file's.
+		l := newLoader(stdinName, 0, Options{}, int64(len(head)), nil)
+		l.RowLimit = 1
+		if columns, floats, err := parquetread.PeekAt(l, bytes.NewReader(head), int64(len(head))); err == nil {
+			ff.Columns, ff.Floats, ff.Nulls = columns, floats, nil
+		}
+	case opts.Format == "" || opts.Format == WandBTable:
+		ff.Columns = tableColumns(bytes.NewReader(head))
+	}
+	return ff, whole
 }
 
 // peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
@@ -212,15 +232,21 @@ func pathFormat(path string, format Format) Format {
 	return detectFormat(path, in.R)
 }
 
-// tableColumns returns the columns of the W&B table file path, gzipped or
-// not (jsonread.WandbTableColumns).
-func tableColumns(path string) []string {
+// tableFileColumns returns the columns of the W&B table file path
+// (tableColumns).
+func tableFileColumns(path string) []string {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	in, err := input.Open(f)
+	return tableColumns(f)
+}
+
+// tableColumns returns the columns of the W&B table r holds, gzipped or
+// not (jsonread.WandbTableColumns); nil when it holds none.
+func tableColumns(r io.Reader) []string {
+	in, err := input.Open(r)
 	if err != nil {
 		return nil
 	}
