@@ -156,8 +156,9 @@ func (t *groupsTab) Job() func() tea.Msg {
 	return job
 }
 
-// OwnsFind tells the root that / is this tab's own search.
-func (t *groupsTab) OwnsFind() bool { return true }
+// OwnsFind tells the root that / is this tab's own search on the list of
+// groups; in an opened group or completion / is the global find.
+func (t *groupsTab) OwnsFind() bool { return t.mode == groupList || t.mode == groupFiltering }
 
 func (t *groupsTab) SetSize(width, height int) {
 	t.width, t.height = width, height
