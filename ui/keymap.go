@@ -73,7 +73,7 @@ func newKeyMap(tabs int) keyMap {
 		Follow:     key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "follow the newest batch"), key.WithDisabled()),
 		Export:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "export the batch's rewards")),
 		Save:       key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "save the settings")),
-		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on the list of Groups, a group by prompt or id)")),
+		Find:       key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "find a trajectory by id (the Trajectories filter; on Groups, a group by prompt or id)")),
 
 		EditWeights:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "weights")),
 		PrevObjective:  key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "previous objective")),
