@@ -448,10 +448,14 @@ func (v *groupView) view(c *common.Common) string {
 	std := common.FormatValue(g.ScoreStd(opts.Std))
 	note, shortNote := stdNote(g, opts)
 	if note != "" {
-		std = undefinedStd
+		std = undefinedScore
 		note, shortNote = st.Muted.Render(note), st.Muted.Render(shortNote)
 	}
-	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(opts.Std)+" ") + std
+	mean := common.FormatValue(g.Score.Mean)
+	if scoreUndefined(g, g.Score.Mean, false) {
+		mean = undefinedScore
+	}
+	score := st.Muted.Render("score mean ") + mean + st.Muted.Render(" "+diagnose.StdName(opts.Std)+" ") + std
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
 	zeroSpread := ""
 	if g.NoSignal(c.Session.Result.Options) {
@@ -476,7 +480,7 @@ func (v *groupView) view(c *common.Common) string {
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
 }
 
-// stdNote says why group g's std is undefined, when it is (stdUndefined),
+// stdNote says why group g's std is undefined, when it is (scoreUndefined),
 // and what the method of options o made of the group then: grpo and
 // rloo (the methods that read --group-of-one), comparing within prompt
 // groups, give a group of one valid trajectory 0, TRL's convention, or
@@ -484,7 +488,7 @@ func (v *groupView) view(c *common.Common) string {
 // and rloo); short is the same in fewer words, for a narrower line; both
 // "" when the std is defined.
 func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
-	if !stdUndefined(g, g.ScoreStd(o.Std)) {
+	if !scoreUndefined(g, g.ScoreStd(o.Std), true) {
 		return "", ""
 	}
 	if g.Score.Count == 0 {
