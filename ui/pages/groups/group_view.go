@@ -136,8 +136,8 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		}})
 	}
 	keys = append(keys,
-		groupSortKey{"score", func(i int) float64 { return res.Scores[i] }},
-		groupSortKey{"rank", func(i int) float64 { return float64(res.Ranking.Ranks[i]) }})
+		groupSortKey{"score", func(i int) float64 { score, _ := s.WrittenScoreRank(i); return score }},
+		groupSortKey{"rank", func(i int) float64 { _, rank := s.WrittenScoreRank(i); return float64(rank) }})
 	for k, o := range res.Objectives {
 		// A value the trajectory has none of sorts last, as NaN does.
 		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 {
@@ -315,8 +315,10 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	)
 	cols = append(cols, rewardCols[1:]...)
 	cols = append(cols, []table.Column{
-		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
-		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
+		// As compute writes them: a trajectory the group filter dropped
+		// has the score and rank of the run without the filter.
+		table.NumberColumn("score", n, func(j int) float64 { score, _ := s.WrittenScoreRank(at(j)); return score }),
+		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { _, rank := s.WrittenScoreRank(at(j)); return common.RankText(rank) }},
 	}...)
 	if ev := res.Evaluation; ev.HasConstraints() { // as the Trajectories tab's
 		violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, at(j)) })
