@@ -143,7 +143,6 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 	return ansi.Truncate(line, width, "…")
 }
 
-
 // weightsWindow joins the parts of the weights that fit in room cells,
 // the selected one always among them: from the first, or, when the
 // selected one would not fit, from the first that lets it, "←N " and
