@@ -2,9 +2,12 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -298,5 +301,80 @@ func TestFilterToggleRestartsOnANewBase(t *testing.T) {
 	m.Update(again())
 	if !s.Evaluation.HasConstraints() || s.Filter.On || m.filter.next != nil {
 		t.Errorf("after the toggle made again: constraints %v, filter on %v, pending %v", s.Evaluation.HasConstraints(), s.Filter.On, m.filter.next != nil)
+	}
+}
+
+// TestFilterGroupViewScoresAsCompute: with the filter on, a dropped
+// group's view shows each completion's score and Pareto rank as e (and
+// compute --filter-groups) writes them, those of the run without the
+// filter, not the NaN and "-" of a trajectory invalid in the batch shown;
+// its rewards are the 0 written.
+func TestFilterGroupViewScoresAsCompute(t *testing.T) {
+	t.Chdir(t.TempDir())
+	s := uitest.SampleSession(t)
+	if err := s.SetFilterGroups("accuracy"); err != nil {
+		t.Fatal(err)
+	}
+	m := openModel(s, 160, 30)
+	press(m, "e")
+	data, err := os.ReadFile("rewardlens-step0-pareto.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type record struct {
+		ID     string  `json:"id"`
+		Group  string  `json:"group"`
+		Score  float64 `json:"score"`
+		Reward float64 `json:"reward"`
+		Rank   int     `json:"pareto_rank"`
+		Kept   bool    `json:"kept"`
+	}
+	written := map[string]record{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		var r record
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		written[r.ID] = r
+	}
+	press(m, "2", "down", "down", "down", "enter") // p03, dropped
+	v := screen(m)
+	lines := strings.Split(v, "\n")
+	header := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "#  ") })
+	if header < 0 || !strings.Contains(v, "prompt  p03") {
+		t.Fatalf("p03's view is not open:\n%s", v)
+	}
+	// The cell of a right-aligned column ends where its title does.
+	titles := []rune(lines[header])
+	cellOf := func(row []rune, title string) string {
+		end := strings.Index(string(titles), " "+title+" ")
+		end = len([]rune(string(titles)[:end])) + 1 + len(title)
+		fields := strings.Fields(string(row[:end]))
+		return fields[len(fields)-1]
+	}
+	rows := 0
+	for _, l := range lines[header+1:] {
+		f := strings.Fields(l)
+		if len(f) < 3 || !strings.HasPrefix(f[2], "s00-p03-") {
+			continue
+		}
+		rows++
+		r, row := written[f[2]], []rune(l)
+		if r.Kept || r.Group != "p03" {
+			t.Fatalf("%s is written kept or not of p03: %+v", f[2], r)
+		}
+		score, err := strconv.ParseFloat(cellOf(row, "score"), 64)
+		if err != nil || !(math.Abs(score-r.Score) <= 5e-5) { // NaN fails
+			t.Errorf("%s: score %q, written %v", f[2], cellOf(row, "score"), r.Score)
+		}
+		if rank := cellOf(row, "rank"); rank != strconv.Itoa(r.Rank) {
+			t.Errorf("%s: rank %q, written %d", f[2], rank, r.Rank)
+		}
+		if reward := cellOf(row, "pareto"); reward != "0" || r.Reward != 0 {
+			t.Errorf("%s: reward %q, written %v", f[2], reward, r.Reward)
+		}
+	}
+	if rows != 8 {
+		t.Errorf("%d of p03's 8 completions found:\n%s", rows, v)
 	}
 }

@@ -128,3 +128,45 @@ func TestParetoFooterWithOneGroup(t *testing.T) {
 	press(m, "g")
 	checkScreen(t, "the footer with scope batch (group 1 of 1)", screen(m), []string{"group 1 of 1"}, []string{"previous group", "next group"})
 }
+
+// TestFindFromEveryView presses / in each tab and in each of their opened
+// views, then types "s03": the Trajectories filter opens (or, on the
+// Groups list, Trajectories' table and Prompts, the tab's own) and takes
+// the text, which neither sorts (s) nor switches tabs (3).
+func TestFindFromEveryView(t *testing.T) {
+	const trajectoriesTab, groupsTab, promptsTab = 4, 1, 7
+	views := []struct {
+		name string
+		keys []string
+		// finder is the tab whose filter / opens.
+		finder int
+	}{
+		{"Rewards", []string{"1"}, trajectoriesTab},
+		{"Groups' list", []string{"2"}, groupsTab},
+		{"Groups' group view", []string{"2", "enter"}, trajectoriesTab},
+		{"Groups' completion", []string{"2", "enter", "enter"}, trajectoriesTab},
+		{"Objectives", []string{"3"}, trajectoriesTab},
+		{"Pareto", []string{"4"}, trajectoriesTab},
+		{"Pareto's detail", []string{"4", "enter"}, trajectoriesTab},
+		{"Trajectories' table", []string{"5"}, trajectoriesTab},
+		{"Trajectories' detail", []string{"5", "enter"}, trajectoriesTab},
+		{"Steps", []string{"6"}, trajectoriesTab},
+		{"Steps' chart", []string{"6", "enter"}, trajectoriesTab},
+		{"Compare", []string{"7"}, trajectoriesTab},
+		{"Compare's detail", []string{"7", "enter"}, trajectoriesTab},
+		{"Prompts", []string{"8"}, promptsTab},
+	}
+	for _, v := range views {
+		m := newTestModel(t, 100, 30)
+		press(m, v.keys...)
+		press(m, "/", "s", "0", "3")
+		capturer, ok := m.tabs[m.active].(common.KeyCapturer)
+		if m.active != v.finder || !ok || !capturer.CapturesKeys() {
+			t.Errorf("%s: / then s03 left tab %d (want %d) not typing:\n%s", v.name, m.active+1, v.finder+1, screen(m))
+			continue
+		}
+		if s := screen(m); !strings.Contains(s, "/s03") {
+			t.Errorf("%s: s03 typed after / is not in the filter:\n%s", v.name, s)
+		}
+	}
+}

@@ -110,27 +110,45 @@ func (e weightEditor) weightsLine(c *common.Common, width int) string {
 			parts[k] = st.Value.Render(" " + text + " ")
 		}
 	}
-	title := st.Title.Render("weights")
 	// Under a method that ranks (pareto), the weights move the score and
-	// not the rewards: said first, where it is never cut.
+	// not the rewards: said first, where it is never cut, in fewer words
+	// when the whole title would leave out weights.
+	titles := []string{st.Title.Render("weights")}
 	if m := c.Session.Options.Method; !m.RewardsWeighted() {
-		title += st.Warning.Render(fmt.Sprintf(" (score only under %s)", m))
+		titles = []string{
+			titles[0] + st.Warning.Render(fmt.Sprintf(" (score only under %s)", m)),
+			titles[0] + st.Warning.Render(" (score only)"),
+		}
 	}
 	norm := c.Session.Result.Options.NormalizeObjectives
-	normPart := "  " + st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm)) + "  "
-	// The weights come first: the normalization shows when they leave it
-	// room.
-	window := weightsWindow(st, parts, e.selected, width-ansi.StringWidth(title)-1)
+	normPart := "  " + st.Label.Render("norm (o)") + " " + st.Value.Render(string(norm))
+	// The weights and the normalisation come first, the longest title
+	// that leaves every weight room; when none does, the window of
+	// weights says how many it leaves out ("N→").
+	var title, window string
+	for _, title = range titles {
+		room := width - ansi.StringWidth(title) - 1 - ansi.StringWidth(normPart)
+		var leftOut int
+		if window, leftOut = weightsWindow(st, parts, e.selected, room); leftOut == 0 {
+			break
+		}
+	}
 	line := title + " " + window + normPart
-	line += st.Muted.Render(common.ScoreFormula(c.Session.Result, width-ansi.StringWidth(line)))
+	// The score's formula only whole: a cut one's "…" would read as
+	// weights left out.
+	room := width - ansi.StringWidth(line) - 2
+	if formula := common.ScoreFormula(c.Session.Result, room); common.TextWidth(formula) <= room {
+		line += "  " + st.Muted.Render(formula)
+	}
 	return ansi.Truncate(line, width, "…")
 }
 
 // weightsWindow joins the parts of the weights that fit in room cells,
 // the selected one always among them: from the first, or, when the
 // selected one would not fit, from the first that lets it, "←N " and
-// " N→" saying how many are left out on either side.
-func weightsWindow(st *common.Styles, parts []string, selected, room int) string {
+// " N→" saying how many are left out on either side; leftOut is their
+// number.
+func weightsWindow(st *common.Styles, parts []string, selected, room int) (line string, leftOut int) {
 	widths := make([]int, len(parts))
 	for k, p := range parts {
 		widths[k] = ansi.StringWidth(p)
@@ -157,14 +175,14 @@ func weightsWindow(st *common.Styles, parts []string, selected, room int) string
 	for last+1 < len(parts) && span(first, last+1) <= room {
 		last++
 	}
-	line := strings.Join(parts[first:last+1], " ")
+	line = strings.Join(parts[first:last+1], " ")
 	if first > 0 {
 		line = st.Muted.Render("←"+strconv.Itoa(first)) + " " + line
 	}
 	if last < len(parts)-1 {
 		line += " " + st.Muted.Render(strconv.Itoa(len(parts)-1-last)+"→")
 	}
-	return line
+	return line, first + len(parts) - 1 - last
 }
 
 // handleWeightInput hands a key to the weight's text input while typing:

@@ -318,15 +318,33 @@ func TestWeightsWindowFitsExactly(t *testing.T) {
 	st := common.NewStyles(true, true)
 	parts := []string{"aaaa 1", "bbbb 2", "cccc 3"}
 	for _, c := range []struct {
-		room int
-		want string
+		room, leftOut int
+		want          string
 	}{
-		{20, "aaaa 1 bbbb 2 cccc 3"},
-		{16, "←1 bbbb 2 cccc 3"},
-		{15, "←2 cccc 3"},
+		{20, 0, "aaaa 1 bbbb 2 cccc 3"},
+		{16, 1, "←1 bbbb 2 cccc 3"},
+		{15, 2, "←2 cccc 3"},
 	} {
-		if got := ansi.Strip(weightsWindow(st, parts, 2, c.room)); got != c.want || ansi.StringWidth(got) > c.room {
-			t.Errorf("room %d: %q, want %q", c.room, got, c.want)
+		window, leftOut := weightsWindow(st, parts, 2, c.room)
+		if got := ansi.Strip(window); got != c.want || ansi.StringWidth(got) > c.room || leftOut != c.leftOut {
+			t.Errorf("room %d: %q, %d left out, want %q, %d", c.room, got, leftOut, c.want, c.leftOut)
 		}
+	}
+}
+
+// TestGoldenWeightNorm: w, then o, on the sample: the line keeps the
+// objectives' normalisation in sight at 80 columns (the title in fewer
+// words) as at 100, and ends in no "…" while every weight is shown.
+func TestGoldenWeightNorm(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {100, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newTestModel(t, size[0], size[1])
+			press(m, "w", "o")
+			line := weightsLineOf(t, screen(m))
+			if norm := m.Session().Options.NormalizeObjectives; !strings.Contains(line, "norm (o) "+string(norm)) || strings.Contains(line, "…") {
+				t.Errorf("the line of weights %q does not show norm (o) %s, or ends cut", line, norm)
+			}
+			golden.RequireEqual(t, screen(m))
+		})
 	}
 }

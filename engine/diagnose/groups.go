@@ -76,8 +76,10 @@ func StdName(std engine.Std) string {
 	return "std1"
 }
 
-// RewardRange bounds the rewards of a group's valid members (NaN when none
-// is valid): the part of a group's description that a method changes.
+// RewardRange bounds the rewards of all a group's members, as compute
+// writes them (an invalid member's is the neutral reward, 0 in a group
+// without a valid one): the part of a group's description that a method
+// changes.
 type RewardRange struct{ Min, Max float64 }
 
 // groupCache holds what was computed of the groups of a batch of members
@@ -126,12 +128,7 @@ func groupRewardRanges(res *engine.Result, b *engine.Batch) []RewardRange {
 		for gi := lo; gi < hi; gi++ {
 			r := RewardRange{math.Inf(1), math.Inf(-1)}
 			for _, i := range groups[gi].Members {
-				if res.Evaluation.Valid[i] {
-					r.Min, r.Max = min(r.Min, res.ShownReward(i)), max(r.Max, res.ShownReward(i))
-				}
-			}
-			if groups[gi].Valid == 0 {
-				r = RewardRange{math.NaN(), math.NaN()}
+				r.Min, r.Max = min(r.Min, res.ShownReward(i)), max(r.Max, res.ShownReward(i))
 			}
 			out[gi] = r
 		}

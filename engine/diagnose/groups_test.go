@@ -67,9 +67,11 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 					if ts[i].Group != g.Key || ts[i].Batch != b.Step {
 						t.Fatalf("scope %s: %d is not of group %s of batch %d", scope, i, g.Key, b.Step)
 					}
+					// The range is of every member's reward, an invalid
+					// one's neutral reward too, as compute writes them.
+					lo, hi = min(lo, res.Rewards[i]), max(hi, res.Rewards[i])
 					if res.Evaluation.Valid[i] {
 						scores = append(scores, res.Scores[i])
-						lo, hi = min(lo, res.Rewards[i]), max(hi, res.Rewards[i])
 						if res.Ranking.Ranks[i] == 0 {
 							frontier++
 						}
@@ -80,11 +82,12 @@ func TestGroupSummariesAgainstSummarize(t *testing.T) {
 				if g.Valid != len(scores) || g.Frontier != frontier || g.ZeroSpread != (len(scores) < 2 || want.Min == want.Max) {
 					t.Errorf("scope %s, group %s: %+v; want %d valid, %d on the frontier", scope, g.Key, g, len(scores), frontier)
 				}
+				assertFloats(t, "reward range", []float64{ranges[gi].Min, ranges[gi].Max}, []float64{lo, hi})
 				if len(scores) > 0 {
-					assertFloats(t, "score summary", []float64{g.Score.Mean, g.Score.Std, g.Score.Min, g.Score.Max, ranges[gi].Min, ranges[gi].Max},
-						[]float64{want.Mean, want.Std, want.Min, want.Max, lo, hi})
-				} else if r := ranges[gi]; !math.IsNaN(r.Min) || !math.IsNaN(r.Max) {
-					t.Errorf("scope %s, group %s has no valid member but a reward range %v", scope, g.Key, r)
+					assertFloats(t, "score summary", []float64{g.Score.Mean, g.Score.Std, g.Score.Min, g.Score.Max},
+						[]float64{want.Mean, want.Std, want.Min, want.Max})
+				} else if r := ranges[gi]; scope == engine.ScopeGroup && (r.Min != 0 || r.Max != 0) {
+					t.Errorf("scope group, group %s has no valid member: its rewards are 0, its range %v", g.Key, r)
 				}
 			}
 			if seen != len(b.Members) {

@@ -29,6 +29,10 @@ type GroupFilter struct {
 	// filtered what the filter kept of it.
 	unfiltered *engine.Evaluation
 	filtered   *prompts.Filtered
+	// written is the run without the filter computed with the options
+	// of writtenOf, a result shown: the score and rank of a dropped
+	// trajectory (WrittenScoreRank).
+	written, writtenOf *engine.Result
 }
 
 // SetFilterGroups names the group filter's objective (--filter-groups;
@@ -124,9 +128,29 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 	return true
 }
 
+// WrittenScoreRank returns trajectory i's score and Pareto rank as
+// compute writes them. With the filter on, a trajectory of a dropped
+// group is invalid in the evaluation shown (score NaN, rank -1), while
+// compute --filter-groups and e write the score and rank of the run
+// without the filter: those come from the evaluation without the filter
+// computed with the options of the result shown, once per result, on the
+// caller's goroutine (its ranking is the evaluation's, kept after the
+// first).
+func (s *Session) WrittenScoreRank(i int) (score float64, rank int) {
+	f := &s.Filter
+	if !f.On || i >= len(f.Kept) || f.Kept[i] {
+		return s.Result.Scores[i], s.Result.Ranking.Ranks[i]
+	}
+	if f.writtenOf != s.Result {
+		f.written, f.writtenOf = f.unfiltered.Prepare(s.Result.Options, nil), s.Result
+	}
+	return f.written.Scores[i], f.written.Ranking.Ranks[i]
+}
+
 // set makes f, what the filter kept of evaluation base, the filter's;
 // a nil f clears it.
 func (g *GroupFilter) set(base *engine.Evaluation, f *prompts.Filtered) {
+	g.written, g.writtenOf = nil, nil
 	if f == nil {
 		g.Steps, g.Kept, g.unfiltered, g.filtered = nil, nil, nil, nil
 		return

@@ -136,8 +136,8 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		}})
 	}
 	keys = append(keys,
-		groupSortKey{"score", func(i int) float64 { return res.Scores[i] }},
-		groupSortKey{"rank", func(i int) float64 { return float64(res.Ranking.Ranks[i]) }})
+		groupSortKey{"score", func(i int) float64 { score, _ := s.WrittenScoreRank(i); return score }},
+		groupSortKey{"rank", func(i int) float64 { _, rank := s.WrittenScoreRank(i); return float64(rank) }})
 	for k, o := range res.Objectives {
 		// A value the trajectory has none of sorts last, as NaN does.
 		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 {
@@ -315,8 +315,10 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	)
 	cols = append(cols, rewardCols[1:]...)
 	cols = append(cols, []table.Column{
-		table.NumberColumn("score", n, func(j int) float64 { return res.Scores[at(j)] }),
-		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { return common.RankText(res.Ranking.Ranks[at(j)]) }},
+		// As compute writes them: a trajectory the group filter dropped
+		// has the score and rank of the run without the filter.
+		table.NumberColumn("score", n, func(j int) float64 { score, _ := s.WrittenScoreRank(at(j)); return score }),
+		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { _, rank := s.WrittenScoreRank(at(j)); return common.RankText(rank) }},
 	}...)
 	if ev := res.Evaluation; ev.HasConstraints() { // as the Trajectories tab's
 		violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, at(j)) })
@@ -453,10 +455,14 @@ func (v *groupView) view(c *common.Common) string {
 	std := common.FormatValue(g.ScoreStd(opts.Std))
 	note, shortNote := stdNote(g, opts)
 	if note != "" {
-		std = undefinedStd
+		std = undefinedScore
 		note, shortNote = st.Muted.Render(note), st.Muted.Render(shortNote)
 	}
-	score := st.Muted.Render("score mean ") + common.FormatValue(g.Score.Mean) + st.Muted.Render(" "+diagnose.StdName(opts.Std)+" ") + std
+	mean := common.FormatValue(g.Score.Mean)
+	if scoreUndefined(g, g.Score.Mean, false) {
+		mean = undefinedScore
+	}
+	score := st.Muted.Render("score mean ") + mean + st.Muted.Render(" "+diagnose.StdName(opts.Std)+" ") + std
 	frontier := st.Muted.Render("frontier ") + strconv.Itoa(g.Frontier)
 	zeroSpread := ""
 	if g.NoSignal(c.Session.Result.Options) {
@@ -481,7 +487,7 @@ func (v *groupView) view(c *common.Common) string {
 	return strings.Join(v.prompt, "\n") + "\n" + summary + "\n" + v.table.View()
 }
 
-// stdNote says why group g's std is undefined, when it is (stdUndefined),
+// stdNote says why group g's std is undefined, when it is (scoreUndefined),
 // and what the method of options o made of the group then: grpo and
 // rloo (the methods that read --group-of-one), comparing within prompt
 // groups, give a group of one valid trajectory 0, TRL's convention, or
@@ -489,7 +495,7 @@ func (v *groupView) view(c *common.Common) string {
 // and rloo); short is the same in fewer words, for a narrower line; both
 // "" when the std is defined.
 func stdNote(g *diagnose.GroupSummary, o engine.Options) (long, short string) {
-	if !stdUndefined(g, g.ScoreStd(o.Std)) {
+	if !scoreUndefined(g, g.ScoreStd(o.Std), true) {
 		return "", ""
 	}
 	if g.Score.Count == 0 {

@@ -156,8 +156,9 @@ func (t *groupsTab) Job() func() tea.Msg {
 	return job
 }
 
-// OwnsFind tells the root that / is this tab's own search.
-func (t *groupsTab) OwnsFind() bool { return true }
+// OwnsFind tells the root that / is this tab's own search on the list of
+// groups; in an opened group or completion / is the global find.
+func (t *groupsTab) OwnsFind() bool { return t.mode == groupList || t.mode == groupFiltering }
 
 func (t *groupsTab) SetSize(width, height int) {
 	t.width, t.height = width, height
@@ -477,8 +478,8 @@ const (
 	sourceColumn                         // the group's source (sources.go)
 	signalColumn                         // "none" for a group of zero spread
 	integerColumn                        // an integer
-	numberColumn                         // a score statistic (mean, min, max)
-	stdColumn                            // the scores' std, titled by the std option; "-" where undefined
+	numberColumn                         // a score statistic (mean, min, max); with the std, "–" where undefined (scoreUndefined)
+	stdColumn                            // the scores' std, titled by the std option
 	rewardColumn                         // a reward statistic: it depends on the method
 )
 
@@ -504,10 +505,11 @@ func (k groupColumnKind) quantity() quantity {
 	return noQuantity
 }
 
-// undefinedStd is the std column's cell of a group of fewer than two
-// valid scores, whose sample std (std1) is undefined: the group's view
-// says what the method made of it (stdNote).
-const undefinedStd = "-"
+// undefinedScore is the cell of a score statistic the group's valid
+// scores do not define (scoreUndefined): the mean, min and max of a group
+// without any, the sample std (std1) of one with fewer than two, whose
+// view says what the method made of it (stdNote).
+const undefinedScore = "–"
 
 // forOptions returns columns with those that depend on the options of
 // the result shown, options, set: the scores' std column reads the std
@@ -669,32 +671,36 @@ func (t *groupsTab) measureQuantity(q quantity) {
 			Measured: func(j int) float64 { g := measured(j); return value(&t.summaries[g], &t.ranges[g]) },
 			Spread:   std,
 		}
-		if std {
-			shared[k].Skip = func(j int, x float64) bool { return stdUndefined(&t.summaries[measured(j)], x) }
+		if q == scoreQuantity {
+			shared[k].Skip = func(j int, x float64) bool { return scoreUndefined(&t.summaries[measured(j)], x, std) }
 		}
 	}
 	cols, f := table.SharedNumberColumnsOf(n, shared...)
 	for k, c := range cs {
 		col := cols[k]
-		if t.columns[c].kind == stdColumn {
-			at := shared[k].Value
-			col.Width = max(col.Width, len(undefinedStd))
+		if q == scoreQuantity {
+			at, std := shared[k].Value, shared[k].Spread
+			col.Width = max(col.Width, ansi.StringWidth(undefinedScore))
 			col.Cell = func(j int) string {
-				if x := at(j); !stdUndefined(&t.summaries[listed(j)], x) {
+				if x := at(j); !scoreUndefined(&t.summaries[listed(j)], x, std) {
 					return f.Format(x)
 				}
-				return undefinedStd
+				return undefinedScore
 			}
 		}
 		t.measured.cols[c] = col
 	}
 }
 
-// stdUndefined reports whether std, group g's, is NaN for want of two
-// valid scores (diagnose.GroupSummary.ScoreStd): the sample std of one
-// value, or none, is undefined.
-func stdUndefined(g *diagnose.GroupSummary, std float64) bool {
-	return math.IsNaN(std) && g.Score.Count < 2
+// scoreUndefined reports whether x, a statistic of group g's scores (its
+// std when std), is NaN for want of valid scores: the mean, min and max
+// of none, and the sample std (diagnose.GroupSummary.ScoreStd) of one or
+// none, are undefined.
+func scoreUndefined(g *diagnose.GroupSummary, x float64, std bool) bool {
+	if std {
+		return math.IsNaN(x) && g.Score.Count < 2
+	}
+	return math.IsNaN(x) && g.Score.Count == 0
 }
 
 // title is column c's title, with the sort arrow on the sort column.

@@ -577,8 +577,8 @@ func TestGroupsOneQuantityOneFormat(t *testing.T) {
 			for j := range g.rows {
 				cell := g.measured.cols[c].Cell(j)
 				if title == "std1" && g.summaries[g.rows[j]].Key == "c" {
-					if cell != undefinedStd {
-						t.Errorf("the std of c, a group of one, shows %q, want %q", cell, undefinedStd)
+					if cell != undefinedScore {
+						t.Errorf("the std of c, a group of one, shows %q, want %q", cell, undefinedScore)
 					}
 					continue
 				}
@@ -595,7 +595,7 @@ func TestGroupsOneQuantityOneFormat(t *testing.T) {
 }
 
 // TestGroupsStdOfOneSaysWhy: c's view, a group of one, shows its std as
-// "-" and says why (the std of one score is undefined) and what grpo
+// "–" and says why (the std of one score is undefined) and what grpo
 // made of the group under each convention for a group of one; in fewer
 // words on a narrower line (120 cells).
 func TestGroupsStdOfOneSaysWhy(t *testing.T) {
@@ -604,10 +604,10 @@ func TestGroupsStdOfOneSaysWhy(t *testing.T) {
 		width      int
 		want       string
 	}{
-		{engine.GroupOfOneScore, 200, "std1 - · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"},
-		{engine.GroupOfOneZero, 200, "std1 - · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)"},
-		{engine.GroupOfOneScore, 120, "std1 - · (undefined for one score: grpo takes 1)"},
-		{engine.GroupOfOneZero, 120, "std1 - · (undefined for one score: grpo gives 0)"},
+		{engine.GroupOfOneScore, 200, "std1 – · (the std of one score is undefined: grpo takes mean 0 and std 1, s / (1 + ε), --group-of-one score, verl's)"},
+		{engine.GroupOfOneZero, 200, "std1 – · (the std of one score is undefined: grpo rewards it 0, --group-of-one zero, TRL's)"},
+		{engine.GroupOfOneScore, 120, "std1 – · (undefined for one score: grpo takes 1)"},
+		{engine.GroupOfOneZero, 120, "std1 – · (undefined for one score: grpo gives 0)"},
 	} {
 		tab := uitest.TabOn(oneQuantitySession(t, c.groupOfOne), New)
 		tab.SetSize(c.width, 20)

@@ -199,7 +199,8 @@ func (t *objectivesTab) setValues(values [][]float64, of valuesKey) {
 // fillTable puts one row per objective in the table: its name (which
 // stays on screen when the others scroll sideways), goal, weight, count,
 // under nansum how many valid trajectories miss its value, and the
-// statistics of the values present, each column as wide as its content.
+// statistics of the values present ("–" where there are none), each
+// column as wide as its content.
 func (t *objectivesTab) fillTable() {
 	objs := t.stats.Objectives
 	n := len(objs)
@@ -208,7 +209,12 @@ func (t *objectivesTab) fillTable() {
 		formats[j] = rowFormat(&objs[j])
 	}
 	stat := func(title string, pick func(o *diagnose.ObjectiveStats) float64) table.Column {
-		return textNumberColumn(title, n, func(j int) string { return formats[j].Format(pick(&objs[j])) })
+		return textNumberColumn(title, n, func(j int) string {
+			if x := pick(&objs[j]); !math.IsNaN(x) {
+				return formats[j].Format(x)
+			}
+			return undefinedStat
+		})
 	}
 	columns := []table.Column{
 		table.TextColumn("objective", n, 20, func(j int) string { return textsafe.Line(objs[j].Name) }),
@@ -232,6 +238,11 @@ func (t *objectivesTab) fillTable() {
 	t.table.SetRows(n)
 	t.table.SetColumns(columns, 1)
 }
+
+// undefinedStat is the cell of a statistic of no values (NaN: an
+// objective without a valid value in the batch), as the Rewards tab's
+// summary shows it.
+const undefinedStat = "–"
 
 // rowFormat returns the format of an objective's statistics, one per row
 // (the objectives' scales differ): chosen from the values that place it,

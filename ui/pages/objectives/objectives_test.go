@@ -423,3 +423,30 @@ func TestHistogramCaptionNeverCutsANumber(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectivesNoValidValueShowsDash: a batch without a valid
+// trajectory has no statistics: each reads "–", as the Rewards summary
+// shows them, not NaN; the count reads 0.
+func TestObjectivesNoValidValueShowsDash(t *testing.T) {
+	ts := make([]scoring.Trajectory, 4)
+	for i := range ts {
+		ts[i] = scoring.Trajectory{ID: strconv.Itoa(i), Group: "q0", Metadata: map[string]any{"acc": nil, "len": float64(100 + i)}}
+	}
+	cfg := engine.Config{Objectives: []engine.ObjectiveConfig{{Name: "acc", Expr: "metadata.acc"}, {Name: "len", Expr: "metadata.len"}}}
+	s, err := session.Open("halfbad.jsonl", cfg, &loaders.Result{Trajectories: ts}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New)
+	for _, size := range [][2]int{{100, 30}, {200, 40}} {
+		tab.SetSize(size[0], size[1])
+		view := uitest.Plain(tab)
+		lines := strings.Split(view, "\n")
+		for _, row := range lines[2:4] {
+			fields := strings.Fields(row)
+			if len(fields) < 11 || fields[3] != "0" || slices.ContainsFunc(fields[4:11], func(f string) bool { return f != "–" }) {
+				t.Errorf("%dx%d: a row of no valid value reads %q, want a count of 0 and – for each statistic:\n%s", size[0], size[1], row, view)
+			}
+		}
+	}
+}

@@ -98,11 +98,12 @@ func (t *trajectoriesTab) CapturesKeys() bool { return t.mode == filtering }
 // rewards.
 func (t *trajectoriesTab) ShowsCompare() bool { return true }
 
-// OwnsFind tells the root that / is this tab's own search.
-func (t *trajectoriesTab) OwnsFind() bool { return true }
+// OwnsFind tells the root that / is this tab's own search on the table;
+// reading a trajectory, / is the global find, which comes back here.
+func (t *trajectoriesTab) OwnsFind() bool { return t.mode != reading }
 
 // Find implements common.TrajectoryFinder: it starts the filter, for /
-// pressed on another tab.
+// pressed on another tab or reading a trajectory.
 func (t *trajectoriesTab) Find() tea.Cmd {
 	t.setMode(filtering)
 	t.list.Filter.Reset()
