@@ -274,7 +274,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
 	if data.Capped {
-		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
+		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+data.CappedWarning(opts.MaxRows, cfg.SourceBy != ""))
 		p.rowCap = data.RowCap()
 	}
 	if cerr != nil {

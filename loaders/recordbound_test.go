@@ -232,3 +232,39 @@ func readText(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestCappedWarningSaysTheCut: the warning of a capped reading says what
+// RowCap tells: the group cut, named; the groups whole; or, untold (a
+// Result made capped, or CappedInGroup with sources), that the last group
+// may lack members.
+func TestCappedWarningSaysTheCut(t *testing.T) {
+	// Step 0: a a b b.
+	path := writeFile(t, t.TempDir(), "run.jsonl", []byte(`{"batch":0,"group":"a"}
+{"batch":0,"group":"a"}
+{"batch":0,"group":"b"}
+{"batch":0,"group":"b"}
+`))
+	const read = "read only the first %d %s (--max-rows); the rest of the input was not read"
+	for _, c := range []struct {
+		max     int
+		sources bool
+		want    string
+	}{
+		{1, false, fmt.Sprintf(read, 1, "trajectory") + `, and the cap cut the last group read (step 0, group "a")`},
+		{3, false, fmt.Sprintf(read, 3, "trajectories") + `, and the cap cut the last group read (step 0, group "b")`},
+		{2, false, fmt.Sprintf(read, 2, "trajectories") + "; the first row not read begins another group: the groups read are whole"},
+		{1, true, fmt.Sprintf(read, 1, "trajectory") + ", so the last group read may lack members"},
+		{2, true, fmt.Sprintf(read, 2, "trajectories") + "; the first row not read begins another group: the groups read are whole"},
+	} {
+		res, err := Load([]string{path}, Options{MaxRows: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.CappedWarning(c.max, c.sources); got != c.want {
+			t.Errorf("max %d, sources %v: %q\nwant %q", c.max, c.sources, got, c.want)
+		}
+	}
+	if got, want := (&Result{Capped: true}).CappedWarning(5, false), fmt.Sprintf(read, 5, "trajectories")+", so the last group read may lack members"; got != want {
+		t.Errorf("a Result made capped: %q, want %q", got, want)
+	}
+}
