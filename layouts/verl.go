@@ -270,6 +270,6 @@ func verlNotes(cfg engine.Config) []string {
 // (nanGroups): verl's own advantage is NaN for every row of such a group
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
 // group's torch.mean and torch.std take the NaN in).
-func verlNaNGroups(_ engine.Config, res *engine.Result, batches []int) []string {
+func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)")
 }
