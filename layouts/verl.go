@@ -201,6 +201,14 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 		cfg.Epsilon = &eps
 	}
 	cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
+	// verl trains on a float32 tensor of rewards (the reward managers'
+	// reward_tensor, zeros_like(responses, dtype=torch.float32)), the
+	// reward function's float64 value rounded once: a dump whose score is
+	// that value (or a float64 one a dict reward wrote over it) then ties
+	// where verl's did. A score already float32 is unchanged.
+	if usesPareto(cfg) {
+		cfg.ScorePrecision = cmp.Or(cfg.ScorePrecision, string(engine.ScoreFloat32))
+	}
 	// The task metric is the reward function's own score, before the
 	// shaping the reward manager adds (the overlong penalty), when the
 	// dump has it.
