@@ -79,6 +79,9 @@ type Options struct {
 	// at most, in input order over all inputs: past them the reading stops
 	// and the Result is Capped (Follow does not take it).
 	MaxRows int
+	// capLeft, when capped (MaxRows above 0), is how many rows of the next
+	// input the cap leaves (input.Loader.CapLeft).
+	capLeft func() int
 	// rowLimit, when above 0, is how many trajectories of one input are
 	// read at most: MaxRows+1 when capping (one past the cap tells that
 	// there is more), 1 for Peek. The readers that read ahead (Parquet's
@@ -218,7 +221,7 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	total := &Result{}
 	var kept []scoring.Trajectory // Load's, when capped
 	if opts.MaxRows > 0 {
-		each = capRows(opts.MaxRows, each, &kept, &total.capNext, &total.capLast)
+		each, opts.capLeft = capRows(opts.MaxRows, each, &kept, &total.capNext, &total.capLast)
 		opts.rowLimit = opts.MaxRows + 1
 	}
 	progress := newProgress(paths, opts.Progress)
@@ -318,10 +321,11 @@ var errRowsCapped = errors.New("rows capped")
 // stopping the reading with errRowsCapped once one more comes, which
 // sets *next: whether it has the Batch and Group of the last handed
 // (scoring.CappedInGroup, CappedBetweenGroups), and *last, those of the
-// last handed. A nil each (Load) keeps
+// last handed; and a func that says how many trajectories the cap
+// leaves. A nil each (Load) keeps
 // copies of them in *kept, their maps their own: the reading streams, to
 // stop as soon as the cap is reached.
-func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory, next *scoring.RowCap, last *groupOfRow) func([]scoring.Trajectory) error {
+func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory, next *scoring.RowCap, last *groupOfRow) (func([]scoring.Trajectory) error, func() int) {
 	if each == nil {
 		*kept = []scoring.Trajectory{}
 		each = func(ts []scoring.Trajectory) error {
@@ -358,7 +362,7 @@ func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Tra
 		}
 		left = 0
 		return errRowsCapped
-	}
+	}, func() int { return left }
 }
 
 // progress adds up the bytes read over all inputs for Options.Progress.
@@ -526,13 +530,23 @@ func newLoader(name string, fileIndex int, opts Options, size int64, each func([
 	if each != nil {
 		l.Maps, l.Picks = &input.MapStore{}, &input.PickedStore{}
 	}
+	if opts.capLeft != nil {
+		l.Capped, l.CapLeft = true, opts.capLeft()
+	}
 	return l
 }
 
 // finish hands over the last trajectories once the reader returned err,
 // and returns read's result.
 func finish(l *input.Loader, err error) (*Result, error) {
-	if err == nil {
+	if errors.Is(err, input.ErrPastCap) {
+		// The rows before it are handed over; when the cap does not stop
+		// them (the record rejected was the one past the cap), the
+		// reading still stopped at the cap, untold whether it cut a group.
+		if err = l.Flush(true); err == nil {
+			err = errRowsCapped
+		}
+	} else if err == nil {
 		err = l.Flush(true)
 	}
 	if errors.Is(err, errRowsCapped) {
