@@ -257,7 +257,7 @@ func TestVerlSettingsChangedMidRun(t *testing.T) {
 // it; gdpo normalize, epsilon and std; rloo its group of one alone.
 func TestStatsHeaderSettings(t *testing.T) {
 	path := filepath.Join("testdata", "TestVerlAdvantageSettings", "grpo_no_std.jsonl")
-	const unscaled = "method grpo, scope group, scale none, group of one score\n"
+	const unscaled = "method grpo, scope group, scale none, group of one score, score float32\n"
 	for _, args := range [][]string{
 		{"--method", "grpo", "--scale", "none"},
 		{"--method", "grpo", "--match-logged", "--logged-advantage", "advantage"},
@@ -276,9 +276,9 @@ func TestStatsHeaderSettings(t *testing.T) {
 		}
 	}
 	for method, want := range map[string]string{
-		"grpo": "method grpo, scope group, scale group, epsilon 1e-06, std sample, group of one score\n",
-		"gdpo": "method gdpo, scope group, normalize true, epsilon 1e-06, std sample\n",
-		"rloo": "method rloo, scope group, group of one score\n",
+		"grpo": "method grpo, scope group, scale group, epsilon 1e-06, std sample, group of one score, score float32\n",
+		"gdpo": "method gdpo, scope group, normalize true, epsilon 1e-06, std sample, score float32\n",
+		"rloo": "method rloo, scope group, group of one score, score float32\n",
 	} {
 		if out, _, _ := run(t, "", "stats", "--method", method, path); !strings.HasPrefix(out, want) {
 			t.Errorf("%s: first line %q, want %q", method, strings.SplitAfter(out, "\n")[0], want)

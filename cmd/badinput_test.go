@@ -377,7 +377,8 @@ func TestManyGroupsOfOne(t *testing.T) {
 }
 
 // TestMaxRows caps compute at 10 trajectories of the sample: 10 records
-// out and a warning that says the rest was not read; a line skipped before
+// out and a warning that says the rest was not read and the cap cut the
+// sample's second group (of 8 rows); a line skipped before
 // the cap is still reported; stats --follow refuses the flag.
 func TestMaxRows(t *testing.T) {
 	out, errOut, code := run(t, "", "compute", "--max-rows", "10", "--config", sampleConfigPath, samplePath)
@@ -387,7 +388,7 @@ func TestMaxRows(t *testing.T) {
 	if n := strings.Count(out, "\n"); n != 10 {
 		t.Errorf("%d records out, want 10", n)
 	}
-	if want := "rewardlens: warning: read only the first 10 trajectories (--max-rows); the rest of the input was not read, so the last group read may lack members"; !strings.Contains(errOut, want) {
+	if want := `rewardlens: warning: read only the first 10 trajectories (--max-rows); the rest of the input was not read, and the cap cut the last group read (step 0, group "p01")`; !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q does not say %q", errOut, want)
 	}
 	var lines strings.Builder

@@ -264,11 +264,11 @@ func TestInvalidAfterReadingSaysWhich(t *testing.T) {
 {"id":"ok","group":"g","metadata":{"a":1,"b":1}}
 `
 	_, errOut, code := run(t, in, "compute", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
-	if code != 0 || !strings.Contains(errOut, `score: infinite ×1 (first at trajectory "big")`) {
+	if code != 0 || !strings.Contains(errOut, `score: infinite (the weighted sum overflows) ×1 (first at trajectory "big")`) {
 		t.Errorf("status %d, stderr %q", code, errOut)
 	}
 	out, _, _ := run(t, in, "stats", "--format", "json", "--objective", "a=metadata.a", "--objective", "b=metadata.b", "--weight", "a=2", "--weight", "b=2", "--method", "absolute", "-")
-	if !strings.Contains(out, `"score: infinite": "trajectory \"big\""`) {
+	if !strings.Contains(out, `"score: infinite (the weighted sum overflows)": "trajectory \"big\""`) {
 		t.Errorf("stats JSON lacks invalid_at of the overflow:\n%s", out)
 	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"io"
 	"io/fs"
 	"strings"
@@ -58,7 +59,7 @@ func runDashboard(ctx context.Context, cmd *cobra.Command, s *settings, health *
 		Layout:             layout,
 		Health:             healthCfg,
 		HVRef:              health.hvRef,
-		LayoutWarnings:     layouts.Warnings(cfg),
+		LayoutWarnings:     func(rowCap scoring.RowCap) func(*engine.Result, []int) []string { return layouts.Warnings(cfg, rowCap) },
 		LayoutWarningsRead: layouts.WarningsRead(cfg),
 	}
 	if len(args) == 0 {

@@ -109,6 +109,9 @@ type healthReport struct {
 	NotRun []string `json:"not_run,omitempty"`
 	// noStepCount says length_drift is in NotRun for want of step_count.
 	noStepCount bool
+	// noHypervolume is why no batch has a hypervolume
+	// (diagnose.NoHypervolume), "" when one may.
+	noHypervolume string
 }
 
 // trendJSON is what the trends add to a batch's statistics; the dead
@@ -144,7 +147,7 @@ func (h *healthFlags) report(res *engine.Result, rowCap scoring.RowCap, addDead 
 		addDead(res, trends)
 	}
 	// An empty list, not null, when healthy.
-	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...)}
+	r := &healthReport{Baseline: min(cfg.Baseline, len(trends)), asked: cfg.Baseline, Findings: append([]health.Finding{}, health.Findings(res, trends, cfg)...), noHypervolume: diagnose.NoHypervolume(res)}
 	if len(trends) <= r.Baseline {
 		for _, c := range health.BaselineChecks {
 			r.NotRun = append(r.NotRun, string(c))
@@ -216,10 +219,10 @@ func writeHealthTable(w io.Writer, r *healthReport, objectives []string) error {
 	if r.asked > r.Baseline {
 		baseline += fmt.Sprintf(" (all of them, fewer than --baseline %d)", r.asked)
 	}
-	if n := len(objectives); n == 2 || n == 3 {
+	if r.noHypervolume == "" {
 		fmt.Fprintf(w, "\nhealth: %s; hypervolume reference %s\n", baseline, strings.Join(refs, ", "))
 	} else { // its column is NaN
-		fmt.Fprintf(w, "\nhealth: %s; no hypervolume: it is computed for 2 or 3 objectives, not %d\n", baseline, n)
+		fmt.Fprintf(w, "\nhealth: %s; no hypervolume: %s\n", baseline, r.noHypervolume)
 	}
 	tw := newColumnWriter(w, true)
 	dead := len(r.Trends) > 0 && r.Trends[0].DeadShare != nil

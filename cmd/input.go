@@ -146,7 +146,7 @@ func (p *prepared) result(stderr io.Writer) (*engine.Result, error) {
 	for _, note := range agreement.CutGroupNotes(p.check, res, agreement.CutGroupOf(res, p.rowCap)) {
 		fmt.Fprintf(stderr, "rewardlens: %s\n", textsafe.Line(note))
 	}
-	if warn := layouts.Warnings(p.cfg); warn != nil {
+	if warn := layouts.Warnings(p.cfg, p.rowCap); warn != nil {
 		for _, w := range warn(res, allBatches(res)) {
 			fmt.Fprintf(stderr, "rewardlens: warning: %s\n", textsafe.Line(w))
 		}
@@ -274,7 +274,7 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 		fmt.Fprintf(stdio.Stderr, "rewardlens: warning: %s\n", textsafe.Line(u.String()))
 	}
 	if data.Capped {
-		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+loaders.CappedWarning(opts.MaxRows))
+		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+data.CappedWarning(opts.MaxRows, cfg.SourceBy != ""))
 		p.rowCap = data.RowCap()
 	}
 	if cerr != nil {

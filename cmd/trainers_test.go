@@ -85,7 +85,7 @@ func readVerl(t *testing.T) []verlRow {
 // advantage (epsilon 1e-6, a group of one as verl has it).
 func TestVerlRolloutDumps(t *testing.T) {
 	recs, errOut := computeList(t, "", verlDir)
-	if !strings.Contains(errOut, "rewardlens: read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score\n") {
+	if !strings.Contains(errOut, "rewardlens: read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score, score in float32\n") {
 		t.Errorf("stderr does not say how the dumps are read: %q", errOut)
 	}
 	rows := readVerl(t)
@@ -143,7 +143,7 @@ func TestVerlRolloutDumps(t *testing.T) {
 	if math.Abs(recs[0].Reward-0.5/(1+1e-5)) > 1e-15 || recs[alone].Reward != 0 {
 		t.Errorf("--epsilon 1e-5 --group-of-one zero: %v, %v", recs[0].Reward, recs[alone].Reward)
 	}
-	if !strings.Contains(errOut, "; method grpo, epsilon 1e-05\n") {
+	if !strings.Contains(errOut, "; method grpo, epsilon 1e-05, score in float32\n") {
 		t.Errorf("the layout sentence does not say the epsilon in use: %q", errOut)
 	}
 }
@@ -160,9 +160,9 @@ func TestLayoutMethodOverridden(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--method", "pareto", verlDir}, "objective score; method pareto\n"},
-		{[]string{"--config", config, verlDir}, "objective score; method rloo, a group of one: score\n"},
-		{[]string{"--config", config, "--method", "gdpo", verlDir}, "objective score; method gdpo, epsilon 1e-06\n"},
+		{[]string{"--method", "pareto", verlDir}, "objective score; method pareto, score in float32\n"},
+		{[]string{"--config", config, verlDir}, "objective score; method rloo, a group of one: score, score in float32\n"},
+		{[]string{"--config", config, "--method", "gdpo", verlDir}, "objective score; method gdpo, epsilon 1e-06, score in float32\n"},
 		{[]string{"--method", "pareto", trlDir}, "logged advantage = advantage; method pareto, score in float32\n"},
 	} {
 		if _, errOut := computeList(t, "", c.args...); !strings.Contains(errOut, c.want) {

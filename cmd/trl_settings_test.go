@@ -172,6 +172,24 @@ func TestTRLUnequalGroups(t *testing.T) {
 	}
 }
 
+// TestTRLUnequalGroupsLeaveOutTheCutGroup: the group --max-rows cut is
+// not counted among TRL's groups of another size: alone (6 of the
+// fixture's groups of 4: 4 and 2 read) it makes no warning; beside
+// evaluation groups (15 rows: the fourth evaluation group cut to 1) the
+// warning counts the others and says it was left out.
+func TestTRLUnequalGroupsLeaveOutTheCutGroup(t *testing.T) {
+	_, errOut, code := run(t, "", "compute", "--method", "grpo", "--max-rows", "6", trlFixture("group"))
+	if code != 0 || strings.Contains(errOut, "unequal size") {
+		t.Errorf("status %d, stderr %s", code, errOut)
+	}
+	_, errOut, code = run(t, "", "compute", "--method", "grpo", "--max-rows", "15", trlFixture("eval_same_step"))
+	for _, want := range []string{"3 groups of another size", `; the group --max-rows cut (step 1, group "<|im_start|>user\nEval: 10 / 4?<|im_end|>\n<|im_start|>assistant\n", 1 of its rows read) left out`} {
+		if code != 0 || !strings.Contains(errOut, want) {
+			t.Errorf("status %d, stderr lacks %q: %s", code, want, errOut)
+		}
+	}
+}
+
 // TestTRLEvaluationOverwrite checks the warning for a step whose table
 // evaluation logging wrote over with evaluation rows only (groups of
 // num_generations_eval = 2 where the other steps have 4): step 3 is named,

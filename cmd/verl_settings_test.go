@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func checkVerlRewards(t *testing.T, recs []record, want []float64, skip map[int]
 // uid: grouped by the uid's prompt part, every row is verl's advantage.
 func TestVerlV1UID(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("v1_uid"))
-	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, prompt = input (uid changes every step), id = uid; method grpo, epsilon 1e-06, a group of one: score`+"\n") {
+	if !strings.Contains(errOut, `read as verl rollout dumps: group = split(uid, "_")[0], batch = step, objective score, prompt = input (uid changes every step), id = uid; method grpo, epsilon 1e-06, a group of one: score, score in float32`+"\n") {
 		t.Errorf("stderr does not say how the dump is grouped: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "v1_uid"), nil)
@@ -124,7 +125,7 @@ func TestVerlV1UID(t *testing.T) {
 // are warned of by the layouts' group-size check.)
 func TestVerlLegacyDuplicatePrompt(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("legacy_duplicate"))
-	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score\n") {
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score, score in float32\n") {
 		t.Errorf("stderr: %q", errOut)
 	}
 	want := verlAdvantages(t, "legacy_duplicate")
@@ -147,7 +148,7 @@ func TestVerlLegacyDuplicatePrompt(t *testing.T) {
 // "tensor(0.)" or 0); verl trains on their sum, which is the objective.
 func TestVerlDAPOOverlong(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong"))
-	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on); method grpo, epsilon 1e-06, a group of one: score\n") {
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score, score = score + torchNumber(overlong_reward) (the dump's score leaves out DAPO's overlong penalty, which verl trains on); method grpo, epsilon 1e-06, a group of one: score, score in float32\n") {
 		t.Errorf("stderr does not say that the penalty is added: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong"), nil)
@@ -181,7 +182,7 @@ func TestVerlDAPOOverlong(t *testing.T) {
 // again would count it twice).
 func TestVerlDAPOOverlongNumber(t *testing.T) {
 	recs, errOut := computeList(t, "", "--method", "grpo", verlSetting("dapo_overlong_number"))
-	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score\n") {
+	if !strings.Contains(errOut, "read as verl rollout dumps: group = input, batch = step, objective score; method grpo, epsilon 1e-06, a group of one: score, score in float32\n") {
 		t.Errorf("stderr: %q", errOut)
 	}
 	checkVerlRewards(t, recs, verlAdvantages(t, "dapo_overlong_number"), nil)
@@ -285,7 +286,7 @@ func TestVerlTensorScore(t *testing.T) {
 {"input": "q", "output": "c", "gts": "1", "score": 0.0, "step": 1, "pred": "2", "overlong_reward": 0, "overlong": false}
 `})
 	recs, errOut := computeList(t, "", "--method", "grpo", dir)
-	if !strings.Contains(errOut, "objective score, score = torchNumber(score) + torchNumber(overlong_reward) (the dump writes the score as a tensor's text; the dump's score leaves out DAPO's overlong penalty, which verl trains on); method grpo, epsilon 1e-06, a group of one: score\n") {
+	if !strings.Contains(errOut, "objective score, score = torchNumber(score) + torchNumber(overlong_reward) (the dump writes the score as a tensor's text; the dump's score leaves out DAPO's overlong penalty, which verl trains on); method grpo, epsilon 1e-06, a group of one: score, score in float32\n") {
 		t.Errorf("stderr: %q", errOut)
 	}
 	// Rewards 1, 0.5 - 0.25 and 0: verl's GRPO over the three.
@@ -350,5 +351,32 @@ func TestVerlNaNGroupsNamed(t *testing.T) {
 		`step 2, group …"Question 1?\nassistant\n" (1 of 2); `
 	if !strings.Contains(errOut, want) || !strings.Contains(errOut, `Question 4?\nassistant\n" (1 of 2); and 2 more groups. verl's own`) || strings.Contains(errOut, "Question 5") {
 		t.Errorf("stderr:\n%s", errOut)
+	}
+}
+
+// TestVerlDictScoreInFloat32: a dict-returning reward writes its float64
+// score over the dump's (0.8 acc + 0.2 fmt: 0.9 and 0.9000000000000001);
+// verl trained on them rounded to float32, where they tie: the group has
+// no spread, as in verl, and its rewards are 0.
+func TestVerlDictScoreInFloat32(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "dump")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i, score := range []string{"0.9", "0.9", "0.9000000000000001", "0.9", "0.2", "1.0", "0.2", "1.0"} {
+		fmt.Fprintf(&b, `{"input": "Q%d", "output": "a%d", "gts": "1", "score": %s, "step": 1, "acc": 1.0, "fmt": 0.5}`+"\n", i/4, i, score)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "1.jsonl"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, errOut := computeList(t, "", dir)
+	if !strings.Contains(errOut, "score in float32") {
+		t.Errorf("the read-as line does not say the score is in float32: %s", errOut)
+	}
+	for i, r := range recs[:4] {
+		if r.Reward != 0 {
+			t.Errorf("record %d of the group tied in float32: reward %v, want 0", i, r.Reward)
+		}
 	}
 }

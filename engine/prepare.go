@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -234,7 +235,7 @@ func (ev *Evaluation) scoreSetOf(objectives []scoring.Objective, opts Options, b
 			}
 		})
 	}
-	s.ev = ev.markNonFinite(s.scores)
+	s.ev = ev.markNonFinite(s.scores, opts.scoreIn32())
 	ev.scores = s
 	return s
 }
@@ -248,9 +249,10 @@ func scoreFunc(w scoring.ScoreWeights, opts Options) func(values []float64) floa
 }
 
 // markNonFinite returns ev, or, when some finite objectives give a score
-// that overflows, a copy of ev that reports them invalid, their scores
-// set to NaN. It is rare enough that the evaluation is copied only then.
-func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
+// that overflows, a copy of ev that reports them invalid (scoreOverflowCause;
+// in32 when the sum is in float32), their scores set to NaN. It is rare
+// enough that the evaluation is copied only then.
+func (ev *Evaluation) markNonFinite(scores []float64, in32 bool) *Evaluation {
 	var bad []int
 	for i, s := range scores {
 		if ev.Valid[i] && scoring.Finite(s) != nil {
@@ -280,10 +282,52 @@ func (ev *Evaluation) markNonFinite(scores []float64) *Evaluation {
 	out.evalReasons = ev.evalReasons
 	for _, i := range bad {
 		out.Valid[i] = false
-		out.Causes[i] = (&scoring.InvalidError{Objective: "score", Err: scoring.Finite(scores[i])}).Error()
+		out.Causes[i] = scoreOverflowCause(scoring.Finite(scores[i]), in32)
 		scores[i] = math.NaN()
 	}
 	return out
+}
+
+// scoreOverflowSuffix ends the cause of a row whose objectives are finite
+// but whose weighted score is not: the row itself is valid, which
+// Rescore needs to tell from an objective that is not finite (an
+// objective named score gives "score: infinite").
+const (
+	scoreOverflowSuffix   = " (the weighted sum overflows)"
+	scoreOverflowSuffix32 = " (the float32 weighted sum overflows)"
+)
+
+// scoreOverflowCause is the cause of a row whose weighted score is err
+// (NaN or infinite) though its objectives are finite: "score: infinite
+// (the weighted sum overflows)", "(the float32 weighted sum overflows)"
+// when in32.
+func scoreOverflowCause(err error, in32 bool) string {
+	suffix := scoreOverflowSuffix
+	if in32 {
+		suffix = scoreOverflowSuffix32
+	}
+	return "score: " + err.Error() + suffix
+}
+
+// ScoreOverflowOf reads a scoreOverflowCause: the score's error
+// (scoring.ErrInf or ErrNaN) and whether the sum was in float32; a nil
+// error when cause is not one.
+func ScoreOverflowOf(cause string) (err error, in32 bool) {
+	rest, ok := strings.CutPrefix(cause, "score: ")
+	if !ok {
+		return nil, false
+	}
+	if r, ok := strings.CutSuffix(rest, scoreOverflowSuffix32); ok {
+		rest, in32 = r, true
+	} else if rest, ok = strings.CutSuffix(rest, scoreOverflowSuffix); !ok {
+		return nil, false
+	}
+	for _, e := range []error{scoring.ErrInf, scoring.ErrNaN} {
+		if rest == e.Error() {
+			return e, in32
+		}
+	}
+	return nil, false
 }
 
 // ValidOf returns the valid members of batch b, listed once per evaluation

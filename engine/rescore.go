@@ -13,7 +13,9 @@ import (
 // the scorer ev was evaluated with (a copy of it: s is used on the
 // calling goroutine), and returns "" when t scores as ev holds it: the
 // same validity, cause, objective values (NaN equal to NaN) and
-// constraints met. Else it returns the first difference, "safety is now
+// constraints met. A row ev holds invalid only because its weighted score
+// overflows (scoreOverflowCause) is compared as the valid row it is:
+// Evaluate scores no weighted sum. Else it returns the first difference, "safety is now
 // 0.158, was 0.958": the record was edited since it was evaluated, and
 // what is shown of it would contradict what was computed. It is "" when
 // s has other objectives than ev (a structure applied since).
@@ -23,10 +25,12 @@ func (ev *Evaluation) Rescore(s scoring.Scorer, i int, t *scoring.Trajectory) st
 		return ""
 	}
 	now := Evaluate(s, []scoring.Trajectory{*t})
+	overflowed, _ := ScoreOverflowOf(ev.Causes[i])
+	wasValid := ev.Valid[i] || overflowed != nil
 	switch {
-	case now.Valid[0] && !ev.Valid[i]:
+	case now.Valid[0] && !wasValid:
 		return "it is now valid, was " + ev.Causes[i]
-	case !now.Valid[0] && ev.Valid[i]:
+	case !now.Valid[0] && wasValid:
 		return "it is now invalid: " + now.Causes[0]
 	case !now.Valid[0]:
 		if now.Causes[0] != ev.Causes[i] {

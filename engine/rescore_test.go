@@ -32,3 +32,41 @@ func TestRescore(t *testing.T) {
 		}
 	}
 }
+
+// TestRescoreScoreOverflow: a row whose objectives are finite but whose
+// float32 weighted score overflows is invalid in the result's evaluation
+// (the copy follow mode rereads against); read again unchanged it is the
+// same, and edited it says what changed.
+func TestRescoreScoreOverflow(t *testing.T) {
+	c, err := engine.New(engine.Config{
+		Method:         "grpo",
+		Objectives:     []engine.ObjectiveConfig{{Name: "x", Expr: "x"}, {Name: "y", Expr: "y"}},
+		Weights:        map[string]float64{"x": 1, "y": 1},
+		ScorePrecision: "float32",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3e38 is finite in float32; the float32 sum of two is not.
+	big := enginetest.Traj(0, "g", "x", 3e38, "y", 3e38)
+	res := c.Compute([]scoring.Trajectory{enginetest.Traj(0, "g", "x", 1.0, "y", 2.0), big}, engine.GRPO)
+	if res.Evaluation.Valid[1] {
+		t.Fatal("the overflowing row is valid")
+	}
+	if got, want := res.Evaluation.Causes[1], "score: infinite (the float32 weighted sum overflows)"; got != want {
+		t.Errorf("cause %q, want %q", got, want)
+	}
+	for _, r := range []struct {
+		name string
+		now  scoring.Trajectory
+		want string
+	}{
+		{"unchanged", big, ""},
+		{"a value", enginetest.Traj(0, "g", "x", 3e38, "y", 1.0), "y is now 1, was 3e+38"},
+		{"now invalid", enginetest.Traj(0, "g", "x", 3e38), "it is now invalid: y: missing"},
+	} {
+		if got := res.Evaluation.Rescore(c.Scorer, 1, &r.now); got != r.want {
+			t.Errorf("%s: Rescore = %q, want %q", r.name, got, r.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"io"
 	"os"
 	"slices"
@@ -71,8 +72,10 @@ type trainerLayout struct {
 	// warnings, when set, returns what the result shows, in the batches
 	// of index batches, that the trainer did otherwise or that contradicts
 	// a default read from the first records (stderr, the dashboard's status
-	// line); cfg is the config the layout's defaults were applied to.
-	warnings func(cfg engine.Config, res *engine.Result, batches []int) []string
+	// line); cfg is the config the layout's defaults were applied to,
+	// rowCap what --max-rows did to the reading (the group it cut is not
+	// the trainer's doing).
+	warnings func(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
 	// readsStdin says that standard input, when it is the only input, is
 	// read for its first records (PeekStdin) and its defaults taken from
 	// them as from a file's: the layout's objectives are columns the user
@@ -480,11 +483,13 @@ func WithStdin(sentence string, cfg engine.Config, stdin *loaders.FileFields) st
 	return sentence + "; " + warning
 }
 
-// Warnings returns the warnings of cfg's layout (Apply sets From), nil
-// for plain records or a layout that has none.
-func Warnings(cfg engine.Config) func(*engine.Result, []int) []string {
+// Warnings returns the warnings of cfg's layout (Apply sets From) on a
+// reading that rowCap says --max-rows did or did not stop
+// (loaders.Result.RowCap), nil for plain records or a layout that has
+// none.
+func Warnings(cfg engine.Config, rowCap scoring.RowCap) func(*engine.Result, []int) []string {
 	if l := findLayout(cfg.From); l != nil && l.warnings != nil {
-		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, batches) }
+		return func(res *engine.Result, batches []int) []string { return l.warnings(cfg, res, rowCap, batches) }
 	}
 	return nil
 }

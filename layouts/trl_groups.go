@@ -2,6 +2,7 @@ package layouts
 
 import (
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"slices"
 	"strings"
 
@@ -37,11 +38,23 @@ import (
 // are all of one size (none on a tie). Groups of one row each are a table
 // TRL logged with log_unique_prompts=True (GRPOTrainer.log drops the
 // repeated prompts before its wandb.Table): nothing to compare within.
-func trlGroupWarnings(_ engine.Config, res *engine.Result, batches []int) []string {
+//
+// The group --max-rows cut (agreement.CutGroupOf of rowCap) is left out:
+// the cap made it short, not TRL; a warning of its step says so.
+func trlGroupWarnings(_ engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string {
+	cut := agreement.CutGroupOf(res, rowCap)
+	groupsOf := func(b *engine.Batch) []diagnose.GroupSummary {
+		groups := diagnose.GroupSummaries(res, b)
+		if cut == nil || cut.Step != b.Step {
+			return groups
+		}
+		last := cut.Group.Members[len(cut.Group.Members)-1]
+		return slices.DeleteFunc(slices.Clone(groups), func(g diagnose.GroupSummary) bool { return g.Members[len(g.Members)-1] == last })
+	}
 	sizes := map[int64]int{} // the steps whose groups are all of one size
 	count := map[int]int{}   // how many such steps have each size
 	for bi := range res.Ranking.Batches {
-		if n := uniformGroupSize(diagnose.GroupSummaries(res, &res.Ranking.Batches[bi])); n > 0 {
+		if n := uniformGroupSize(groupsOf(&res.Ranking.Batches[bi])); n > 0 {
 			sizes[res.Ranking.Batches[bi].Step] = n
 			count[n]++
 		}
@@ -50,22 +63,30 @@ func trlGroupWarnings(_ engine.Config, res *engine.Result, batches []int) []stri
 	var out []string
 	for _, bi := range batches {
 		b := &res.Ranking.Batches[bi]
-		groups := diagnose.GroupSummaries(res, b)
+		groups := groupsOf(b)
 		if len(groups) == 0 {
 			continue
 		}
+		var warning string
 		if n, ok := sizes[b.Step]; ok {
 			switch {
 			case n == 1:
-				out = append(out, fmt.Sprintf("step %d: every prompt group has 1 row where TRL writes num_generations rows per prompt: probably a table logged with log_unique_prompts=True (one row kept per prompt), whose groups and advantages cannot be rebuilt: each row is a group of its own",
-					b.Step))
+				warning = fmt.Sprintf("step %d: every prompt group has 1 row where TRL writes num_generations rows per prompt: probably a table logged with log_unique_prompts=True (one row kept per prompt), whose groups and advantages cannot be rebuilt: each row is a group of its own",
+					b.Step)
 			case runSize > 0 && n != runSize:
-				out = append(out, fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
-					b.Step, n, runSize))
+				warning = fmt.Sprintf("step %d: every prompt group has %d rows where the other steps' have %d (num_generations): probably evaluation rows that TRL's log() wrote over the step's training table (num_generations_eval), whose logged advantage is evaluation's",
+					b.Step, n, runSize)
 			}
+		} else {
+			warning = unequalGroups(b, groups)
+		}
+		if warning == "" {
 			continue
 		}
-		out = append(out, unequalGroups(b, groups))
+		if cut != nil && cut.Step == b.Step {
+			warning += "; " + cut.Name() + " left out"
+		}
+		out = append(out, warning)
 	}
 	return out
 }

@@ -201,6 +201,14 @@ func verlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, s
 		cfg.Epsilon = &eps
 	}
 	cfg.GroupOfOne = cmp.Or(cfg.GroupOfOne, string(engine.GroupOfOneScore))
+	// verl trains on a float32 tensor of rewards (the reward managers'
+	// reward_tensor, zeros_like(responses, dtype=torch.float32)), the
+	// reward function's float64 value rounded once: a dump whose score is
+	// that value (or a float64 one a dict reward wrote over it) then ties
+	// where verl's did. A score already float32 is unchanged.
+	if usesPareto(cfg) {
+		cfg.ScorePrecision = cmp.Or(cfg.ScorePrecision, string(engine.ScoreFloat32))
+	}
 	// The task metric is the reward function's own score, before the
 	// shaping the reward manager adds (the overlong penalty), when the
 	// dump has it.
@@ -270,6 +278,6 @@ func verlNotes(cfg engine.Config) []string {
 // (nanGroups): verl's own advantage is NaN for every row of such a group
 // (compute_grpo_outcome_advantage, verl/trainer/ppo/core_algos.py: the
 // group's torch.mean and torch.std take the NaN in).
-func verlNaNGroups(_ engine.Config, res *engine.Result, batches []int) []string {
+func verlNaNGroups(_ engine.Config, res *engine.Result, _ scoring.RowCap, batches []int) []string {
 	return nanGroups(res, batches, verlScore, "verl's own advantages are NaN for every row of such a group (compute_grpo_outcome_advantage's mean and std over the group)")
 }

@@ -79,6 +79,9 @@ type Options struct {
 	// at most, in input order over all inputs: past them the reading stops
 	// and the Result is Capped (Follow does not take it).
 	MaxRows int
+	// capLeft, when capped (MaxRows above 0), is how many rows of the next
+	// input the cap leaves (input.Loader.CapLeft).
+	capLeft func() int
 	// rowLimit, when above 0, is how many trajectories of one input are
 	// read at most: MaxRows+1 when capping (one past the cap tells that
 	// there is more), 1 for Peek. The readers that read ahead (Parquet's
@@ -115,8 +118,10 @@ type Result struct {
 	Capped bool
 	// capNext is, when Capped, what the first trajectory not read (the
 	// reading goes one past the cap) told of the last read:
-	// scoring.CappedInGroup or CappedBetweenGroups (see RowCap).
+	// scoring.CappedInGroup or CappedBetweenGroups (see RowCap); capLast
+	// is the last read, whose group CappedWarning names.
 	capNext scoring.RowCap
+	capLast groupOfRow
 	// Unfinished are the newest files of the directories given that were
 	// read in part or not at all, as their run is still writing them
 	// (see Load), or, following, the Parquet files without their footer
@@ -216,7 +221,7 @@ func load(paths []string, opts Options, each func([]scoring.Trajectory) error) (
 	total := &Result{}
 	var kept []scoring.Trajectory // Load's, when capped
 	if opts.MaxRows > 0 {
-		each = capRows(opts.MaxRows, each, &kept, &total.capNext)
+		each, opts.capLeft = capRows(opts.MaxRows, each, &kept, &total.capNext, &total.capLast)
 		opts.rowLimit = opts.MaxRows + 1
 	}
 	progress := newProgress(paths, opts.Progress)
@@ -277,14 +282,36 @@ func ExpectedCount(size int64, ts []scoring.Trajectory) int {
 	return int(float64(size)/perRecord*1.05) + 1
 }
 
-// CappedWarning says that Options.MaxRows stopped the reading after n
-// trajectories, and what that means for the rewards.
-func CappedWarning(n int) string {
+// CappedWarning says that Options.MaxRows stopped r's reading after n
+// trajectories, and what that did to the last group read (RowCap): the
+// cap cut it, naming it (step S, group "G"); it is whole, the first row
+// not read beginning another; or, untold, it may lack members. sources
+// says the rows have sources (engine.Config.SourceBy), where one group
+// value may be two sources' groups: a row not read of the last read's
+// group may be another source's, so the cut is untold.
+func (r *Result) CappedWarning(n int, sources bool) string {
 	noun := "trajectories"
 	if n == 1 {
 		noun = "trajectory"
 	}
-	return fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read, so the last group read may lack members", n, noun)
+	said := fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read", n, noun)
+	rowCap := r.RowCap()
+	if rowCap == scoring.CappedInGroup && sources {
+		rowCap = scoring.CappedUntold
+	}
+	switch rowCap {
+	case scoring.CappedInGroup:
+		return fmt.Sprintf("%s, and the cap cut the last group read (step %d, group %q)", said, r.capLast.batch, r.capLast.group)
+	case scoring.CappedBetweenGroups:
+		return said + "; the first row not read begins another group: the groups read are whole"
+	}
+	return said + ", so the last group read may lack members"
+}
+
+// groupOfRow is a trajectory's Batch and Group.
+type groupOfRow struct {
+	batch int64
+	group string
 }
 
 // errRowsCapped stops the reading at Options.MaxRows.
@@ -293,10 +320,12 @@ var errRowsCapped = errors.New("rows capped")
 // capRows returns each, handed at most max trajectories in all, and
 // stopping the reading with errRowsCapped once one more comes, which
 // sets *next: whether it has the Batch and Group of the last handed
-// (scoring.CappedInGroup, CappedBetweenGroups). A nil each (Load) keeps
+// (scoring.CappedInGroup, CappedBetweenGroups), and *last, those of the
+// last handed; and a func that says how many trajectories the cap
+// leaves. A nil each (Load) keeps
 // copies of them in *kept, their maps their own: the reading streams, to
 // stop as soon as the cap is reached.
-func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory, next *scoring.RowCap) func([]scoring.Trajectory) error {
+func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Trajectory, next *scoring.RowCap, last *groupOfRow) (func([]scoring.Trajectory) error, func() int) {
 	if each == nil {
 		*kept = []scoring.Trajectory{}
 		each = func(ts []scoring.Trajectory) error {
@@ -322,7 +351,7 @@ func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Tra
 		if left > 0 {
 			lastBatch, lastGroup = ts[left-1].Batch, ts[left-1].Group
 		}
-		*next = scoring.CappedBetweenGroups
+		*next, *last = scoring.CappedBetweenGroups, groupOfRow{lastBatch, lastGroup}
 		if ts[left].Batch == lastBatch && ts[left].Group == lastGroup {
 			*next = scoring.CappedInGroup
 		}
@@ -333,7 +362,7 @@ func capRows(max int, each func([]scoring.Trajectory) error, kept *[]scoring.Tra
 		}
 		left = 0
 		return errRowsCapped
-	}
+	}, func() int { return left }
 }
 
 // progress adds up the bytes read over all inputs for Options.Progress.
@@ -501,13 +530,23 @@ func newLoader(name string, fileIndex int, opts Options, size int64, each func([
 	if each != nil {
 		l.Maps, l.Picks = &input.MapStore{}, &input.PickedStore{}
 	}
+	if opts.capLeft != nil {
+		l.Capped, l.CapLeft = true, opts.capLeft()
+	}
 	return l
 }
 
 // finish hands over the last trajectories once the reader returned err,
 // and returns read's result.
 func finish(l *input.Loader, err error) (*Result, error) {
-	if err == nil {
+	if errors.Is(err, input.ErrPastCap) {
+		// The rows before it are handed over; when the cap does not stop
+		// them (the record rejected was the one past the cap), the
+		// reading still stopped at the cap, untold whether it cut a group.
+		if err = l.Flush(true); err == nil {
+			err = errRowsCapped
+		}
+	} else if err == nil {
 		err = l.Flush(true)
 	}
 	if errors.Is(err, errRowsCapped) {

@@ -232,3 +232,83 @@ func readText(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// TestCappedWarningSaysTheCut: the warning of a capped reading says what
+// RowCap tells: the group cut, named; the groups whole; or, untold (a
+// Result made capped, or CappedInGroup with sources), that the last group
+// may lack members.
+func TestCappedWarningSaysTheCut(t *testing.T) {
+	// Step 0: a a b b.
+	path := writeFile(t, t.TempDir(), "run.jsonl", []byte(`{"batch":0,"group":"a"}
+{"batch":0,"group":"a"}
+{"batch":0,"group":"b"}
+{"batch":0,"group":"b"}
+`))
+	const read = "read only the first %d %s (--max-rows); the rest of the input was not read"
+	for _, c := range []struct {
+		max     int
+		sources bool
+		want    string
+	}{
+		{1, false, fmt.Sprintf(read, 1, "trajectory") + `, and the cap cut the last group read (step 0, group "a")`},
+		{3, false, fmt.Sprintf(read, 3, "trajectories") + `, and the cap cut the last group read (step 0, group "b")`},
+		{2, false, fmt.Sprintf(read, 2, "trajectories") + "; the first row not read begins another group: the groups read are whole"},
+		{1, true, fmt.Sprintf(read, 1, "trajectory") + ", so the last group read may lack members"},
+		{2, true, fmt.Sprintf(read, 2, "trajectories") + "; the first row not read begins another group: the groups read are whole"},
+	} {
+		res, err := Load([]string{path}, Options{MaxRows: c.max})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.CappedWarning(c.max, c.sources); got != c.want {
+			t.Errorf("max %d, sources %v: %q\nwant %q", c.max, c.sources, got, c.want)
+		}
+	}
+	if got, want := (&Result{Capped: true}).CappedWarning(5, false), fmt.Sprintf(read, 5, "trajectories")+", so the last group read may lack members"; got != want {
+		t.Errorf("a Result made capped: %q, want %q", got, want)
+	}
+}
+
+// TestMaxRowsReadsNothingPastTheCap: a malformed record past the cap
+// (in the block read ahead) does not fail the reading; one that is the
+// row read past the cap leaves it untold whether the cap cut a group;
+// one within the cap fails it. So across files, the cap counted over all.
+func TestMaxRowsReadsNothingPastTheCap(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "run.jsonl", []byte(`{"group":"a"}
+{"group":"a"}
+{"group":"a"}
+{bad json
+`))
+	for _, c := range []struct {
+		max  int
+		want scoring.RowCap
+	}{{1, scoring.CappedInGroup}, {2, scoring.CappedInGroup}, {3, scoring.CappedUntold}} {
+		res, err := Load([]string{path}, Options{MaxRows: c.max})
+		if err != nil {
+			t.Fatalf("max %d: %v", c.max, err)
+		}
+		if len(res.Trajectories) != c.max || res.RowCap() != c.want {
+			t.Errorf("max %d: %d trajectories, RowCap %d; want %d, %d", c.max, len(res.Trajectories), res.RowCap(), c.max, c.want)
+		}
+		n := 0
+		res, err = Stream([]string{path}, Options{MaxRows: c.max}, func(ts []scoring.Trajectory) error { n += len(ts); return nil })
+		if err != nil || n != c.max || res.RowCap() != c.want {
+			t.Errorf("Stream, max %d: %d trajectories, RowCap %d, %v; want %d, %d", c.max, n, res.RowCap(), err, c.max, c.want)
+		}
+	}
+	if _, err := Load([]string{path}, Options{MaxRows: 4}); err == nil || !strings.Contains(err.Error(), "run.jsonl:4:") {
+		t.Errorf("max 4, the bad line within the cap: %v, want its error", err)
+	}
+	// Two rows of a first file, then a second whose line 2 is bad: with
+	// a cap of 2, the second file's first row is the one past the cap.
+	first := writeFile(t, dir, "0.jsonl", []byte(`{"group":"a"}`+"\n"+`{"group":"a"}`+"\n"))
+	second := writeFile(t, dir, "1.jsonl", []byte(`{"group":"b"}`+"\n{bad json\n"))
+	res, err := Load([]string{first, second}, Options{MaxRows: 2})
+	if err != nil {
+		t.Fatalf("two files, max 2: %v", err)
+	}
+	if len(res.Trajectories) != 2 || res.RowCap() != scoring.CappedBetweenGroups {
+		t.Errorf("two files, max 2: %d trajectories, RowCap %d; want 2, %d", len(res.Trajectories), res.RowCap(), scoring.CappedBetweenGroups)
+	}
+}

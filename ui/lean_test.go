@@ -196,13 +196,14 @@ func TestLeanFollow(t *testing.T) {
 }
 
 // TestStreamSessionCapped: a stream that --max-rows stopped says so in the
-// dashboard's warnings.
+// dashboard's warnings, and that the groups read are whole (groups of 4,
+// the cap at 40).
 func TestStreamSessionCapped(t *testing.T) {
 	path := writeLeanFile(t, leanLines(0, 100, "t"))
 	s := loadModel(t, Input{Source: path, Stream: func(hooks StreamHooks) (*loaders.Result, error) {
 		return loaders.Stream([]string{path}, loaders.Options{MaxRows: 40, Pick: hooks.Pick}, hooks.Each)
 	}}, 120).Session()
-	want := "read only the first 40 trajectories (--max-rows); the rest of the input was not read, so the last group read may lack members"
+	want := "read only the first 40 trajectories (--max-rows); the rest of the input was not read; the first row not read begins another group: the groups read are whole"
 	if s.Trajectories.Len() != 40 || !slices.Contains(s.Warnings, want) {
 		t.Errorf("%d trajectories, warnings %q; want 40 and %q", s.Trajectories.Len(), s.Warnings, want)
 	}

@@ -391,14 +391,19 @@ func (l *liveState) allWarnings() []string {
 // trajectory came.
 var errNoTrajectory = errors.New("no trajectories: following stopped before any came")
 
-// layoutWarnings is LayoutWarnings and, when following a layout whose
-// groups are all of one size (engine.Config.EqualGroups), the batches
-// whose groups are not (follow.Warnings), asked again as they come.
-func (in Input) layoutWarnings() func(res *engine.Result, batches []int) []string {
-	if in.Follow == nil {
-		return in.LayoutWarnings
+// layoutWarnings is LayoutWarnings of rowCap and, when following a
+// layout whose groups are all of one size (engine.Config.EqualGroups),
+// the batches whose groups are not (follow.Warnings), asked again as they
+// come.
+func (in Input) layoutWarnings(rowCap scoring.RowCap) func(res *engine.Result, batches []int) []string {
+	var layout func(res *engine.Result, batches []int) []string
+	if in.LayoutWarnings != nil {
+		layout = in.LayoutWarnings(rowCap)
 	}
-	return follow.Warnings(in.LayoutWarnings, in.Config.EqualGroups)
+	if in.Follow == nil {
+		return layout
+	}
+	return follow.Warnings(layout, in.Config.EqualGroups)
 }
 
 // followedSession reads the inputs with in.Follow and builds the session

@@ -120,7 +120,7 @@ func (m *loadingModel) load() tea.Msg {
 		if note := m.in.Config.InferredNote(s.Config); note != "" {
 			s.Layout = strings.TrimPrefix(s.Layout+"; "+note, "; ")
 		}
-		s.LayoutWarnings, s.LayoutWarningsRead = m.in.layoutWarnings(), m.in.LayoutWarningsRead
+		s.LayoutWarnings, s.LayoutWarningsRead = m.in.layoutWarnings(s.HealthConfig.RowCap), m.in.LayoutWarningsRead
 		err = s.SetHealth(m.in.Health, m.in.HVRef)
 	}
 	if err == nil {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"github.com/rewardlens/rewardlens/engine/scoring"
 	"strings"
 	"testing"
 	"time"
@@ -18,8 +19,10 @@ import (
 // followed.
 func TestLayoutWarnings(t *testing.T) {
 	path := writeLeanFile(t, leanLines(0, 12, "t"))
-	warn := func(res *engine.Result, batches []int) []string {
-		return []string{fmt.Sprintf("%d rewards in %d batches", len(res.Rewards), len(batches))}
+	warn := func(scoring.RowCap) func(*engine.Result, []int) []string {
+		return func(res *engine.Result, batches []int) []string {
+			return []string{fmt.Sprintf("%d rewards in %d batches", len(res.Rewards), len(batches))}
+		}
 	}
 	const want = "12 rewards in 1 batches"
 	ctx, cancel := context.WithCancel(context.Background())

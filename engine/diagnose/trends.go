@@ -159,57 +159,85 @@ func ValidateHVRef(objectives []scoring.Objective, ref []float64) error {
 // DefaultHVRef returns the default hypervolume reference point, in raw
 // objective values: the worst value of each objective (the smallest of a
 // maximised one, the largest of a minimised one) over the valid
-// trajectories of the first batch that has any. It is NaN everywhere when
-// no trajectory is valid.
+// trajectories of the first batch that has any, among those whose source
+// has the objective (engine.Evaluation.HasObjective: another source's
+// objective holds a 0 that is no value of it). It is NaN for an objective
+// no valid trajectory has.
 func DefaultHVRef(res *engine.Result) []float64 {
-	ref := make([]float64, res.Evaluation.M)
-	for k := range ref {
+	ev := res.Evaluation
+	ref := make([]float64, ev.M)
+	for k, o := range res.Objectives {
 		ref[k] = math.NaN()
-	}
-	for bi := range res.Ranking.Batches {
-		valid := res.ValidOf(&res.Ranking.Batches[bi])
-		if len(valid) == 0 {
-			continue
-		}
-		for k, o := range res.Objectives {
-			worst := math.Inf(1)
-			for _, i := range valid {
-				worst = min(worst, o.Orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
+		for bi := range res.Ranking.Batches {
+			worst, found := math.Inf(1), false
+			for _, i := range res.ValidOf(&res.Ranking.Batches[bi]) {
+				if ev.HasObjective(i, k) {
+					worst, found = min(worst, o.Orient(ev.Values[i*ev.M+k])), true
+				}
 			}
-			ref[k] = o.Orient(worst) // orienting twice gives the raw value back
+			if found {
+				ref[k] = o.Orient(worst) // orienting twice gives the raw value back
+				break
+			}
 		}
-		break
 	}
 	return ref
 }
 
+// NoHypervolume returns why res has no hypervolume in any batch, "" when
+// it may have one: it is computed for 2 or 3 objectives, over points that
+// have a value of each, which with sources none has when no source has
+// every objective.
+func NoHypervolume(res *engine.Result) string {
+	ev := res.Evaluation
+	if ev.M < 2 || ev.M > 3 {
+		return fmt.Sprintf("it is computed for 2 or 3 objectives, not %d", ev.M)
+	}
+	if !ev.HasSources() {
+		return ""
+	}
+	for src := range ev.SourceNames {
+		if len(ev.SourceObjectives(src)) == ev.M {
+			return ""
+		}
+	}
+	return fmt.Sprintf("no source has all %d objectives, which its points need", ev.M)
+}
+
 // hypervolume returns the hypervolume of b's rank-0 points against the
-// oriented reference point ref.
+// oriented reference point ref: the points of the valid trajectories
+// whose source has every objective (all of them without sources); NaN
+// when there are none.
 func hypervolume(res *engine.Result, b *engine.Batch, ref []float64) float64 {
-	if res.Evaluation.M < 2 || res.Evaluation.M > 3 {
+	ev := res.Evaluation
+	if ev.M < 2 || ev.M > 3 || !allFinite(ref) {
 		return math.NaN()
 	}
-	valid, frontier := 0, 0
-	for _, i := range b.Members {
-		if res.Evaluation.Valid[i] {
-			valid++
-			if res.Ranking.Ranks[i] == 0 {
-				frontier++
+	hasAll := func(i int) bool {
+		for k := range ev.M {
+			if !ev.HasObjective(i, k) {
+				return false
 			}
 		}
+		return true
 	}
-	if valid == 0 || !allFinite(ref) {
-		return math.NaN()
-	}
-	points := make([]float64, 0, frontier*res.Evaluation.M)
+	var points []float64
+	valid := 0
 	for _, i := range b.Members {
-		if res.Evaluation.Valid[i] && res.Ranking.Ranks[i] == 0 {
+		if !ev.Valid[i] || !hasAll(i) {
+			continue
+		}
+		valid++
+		if res.Ranking.Ranks[i] == 0 {
 			for k, o := range res.Objectives {
-				points = append(points, o.Orient(res.Evaluation.Values[i*res.Evaluation.M+k]))
+				points = append(points, o.Orient(ev.Values[i*ev.M+k]))
 			}
 		}
 	}
-	if res.Evaluation.M == 2 {
+	if valid == 0 {
+		return math.NaN()
+	}
+	if ev.M == 2 {
 		return pareto.Hypervolume2D(points, [2]float64{ref[0], ref[1]})
 	}
 	return pareto.Hypervolume3D(points, [3]float64{ref[0], ref[1], ref[2]})

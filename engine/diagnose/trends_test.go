@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
@@ -144,5 +145,63 @@ func TestScoreSharesByHand(t *testing.T) {
 		if len(got) != 2 || !near(got[0], tc.want[0]) || !near(got[1], tc.want[1]) {
 			t.Errorf("normalisation %q: shares %v, want %v", tc.norm, got, tc.want)
 		}
+	}
+}
+
+// TestHypervolumeLeavesOutOtherSourcesObjectives: with sources, the
+// default reference and the hypervolume read an objective only where the
+// row's source has it (the engine's 0 for another source's is no value).
+// Source a has x (max) and y (min), b x alone. The reference is x's worst
+// over both, 0.2, and y's over a's rows, -1 (b's 0 would be worse); the
+// points are a's, oriented (1, 1) and (0.5, 2) against (0.2, 1): the
+// first adds nothing, the second 0.3 x 1.
+func TestHypervolumeLeavesOutOtherSourcesObjectives(t *testing.T) {
+	one := 1.0
+	c, err := engine.New(engine.Config{Method: string(engine.Pareto), SourceBy: "src", Sources: map[string]engine.SourceConfig{
+		"a": {Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}, {Name: "y", Expr: "y", Goal: "min", Weight: &one}}},
+		"b": {Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x", Weight: &one}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "p", "src", "a", "x", 1.0, "y", -1.0),
+		enginetest.Traj(0, "p", "src", "a", "x", 0.5, "y", -2.0),
+		enginetest.Traj(0, "q", "src", "b", "x", 0.2),
+		enginetest.Traj(0, "q", "src", "b", "x", 5.0),
+	}
+	res := c.Compute(ts, engine.Pareto)
+	if ref := DefaultHVRef(res); !slices.Equal(ref, []float64{0.2, -1}) {
+		t.Errorf("reference %v, want [0.2 -1]", ref)
+	}
+	if tr := Trends(res, nil); !near(tr[0].Hypervolume, 0.3) {
+		t.Errorf("hypervolume %v, want 0.3", tr[0].Hypervolume)
+	}
+	if why := NoHypervolume(res); why != "" {
+		t.Errorf("NoHypervolume %q, want none: source a has both", why)
+	}
+}
+
+// TestNoHypervolumeWithoutASourceOfEveryObjective: with sources of which
+// none has every objective (math a and c, code b and c), no point has a
+// value of each: the hypervolume is NaN, and NoHypervolume says why.
+func TestNoHypervolumeWithoutASourceOfEveryObjective(t *testing.T) {
+	cfg := restructureConfig(true)
+	cfg.Method = string(engine.Pareto)
+	c, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := []scoring.Trajectory{
+		enginetest.Traj(0, "p", "src", "math", "a", 1.0, "c", 2.0),
+		enginetest.Traj(0, "p", "src", "math", "a", 2.0, "c", 1.0),
+		enginetest.Traj(0, "q", "src", "code", "b", 1.0, "c", 2.0),
+	}
+	res := c.Compute(ts, engine.Pareto)
+	if tr := Trends(res, nil); !math.IsNaN(tr[0].Hypervolume) {
+		t.Errorf("hypervolume %v, want NaN", tr[0].Hypervolume)
+	}
+	if why, want := NoHypervolume(res), "no source has all 3 objectives, which its points need"; why != want {
+		t.Errorf("NoHypervolume %q, want %q", why, want)
 	}
 }

@@ -239,7 +239,11 @@ func NoValid(res *engine.Result, s scoring.Scorer, fields []string) error {
 			}
 			if c.Objective == "score" {
 				// The objectives are finite, their weighted sum is not.
-				c.Objective, c.Text = "", "the weighted score (the objectives' weighted sum) is "+c.Err.Error()
+				sum := "weighted sum"
+				if _, in32 := engine.ScoreOverflowOf(c.Text); in32 {
+					sum = "float32 weighted sum"
+				}
+				c.Objective, c.Text = "", "the weighted score (the objectives' "+sum+") is "+c.Err.Error()
 			}
 			continue
 		}
@@ -372,10 +376,10 @@ func splitCause(objectives []scoring.Objective, text string) (string, int, error
 			name, k = o.Name, j
 		}
 	}
-	if name == "" && strings.HasPrefix(text, "score: ") {
-		name = "score"
-	}
 	if name == "" {
+		if err, _ := engine.ScoreOverflowOf(text); err != nil {
+			return "score", -1, err
+		}
 		return "", -1, nil
 	}
 	rest := text[len(name)+2:]

@@ -193,3 +193,20 @@ func TestMostlyInvalidBatches(t *testing.T) {
 		t.Errorf("Fraction %v", f)
 	}
 }
+
+// TestNoValidScoreOverflow32: in float32 the sum of two values near
+// float32's largest overflows, and the error says it is the float32 sum.
+func TestNoValidScoreOverflow32(t *testing.T) {
+	ts := []scoring.Trajectory{enginetest.Traj(0, "g", "a", 3e38, "b", 3e38)}
+	s, err := scoring.NewParetoScorer([]scoring.ObjectiveExpr{{Name: "a", Expr: "a", Weight: 1}, {Name: "b", Expr: "b", Weight: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := engine.DefaultOptions()
+	opts.ScorePrecision = engine.ScoreFloat32
+	res := engine.Evaluate(s, ts).Compute(opts)
+	err = NoValid(res, s, scoring.FieldNames(&ts[0]))
+	if err == nil || err.Error() != "the one trajectory is invalid: the weighted score (the objectives' float32 weighted sum) is infinite (1)" {
+		t.Errorf("%v", err)
+	}
+}

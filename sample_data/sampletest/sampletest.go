@@ -45,7 +45,7 @@ func VerlConfig() engine.Config {
 		Method: "grpo", GroupBy: "input", BatchBy: "step",
 		Objectives: []engine.ObjectiveConfig{{Name: "score", Expr: "score", Goal: "max", Weight: &one}},
 		Epsilon:    &eps, GroupOfOne: "score", PromptField: "input", ResponseField: "output",
-		PromptBy: "input", TaskMetric: "acc",
+		PromptBy: "input", TaskMetric: "acc", ScorePrecision: "float32",
 		EqualGroups: true, From: "verl",
 	}
 }

@@ -140,7 +140,7 @@ func (s *Session) loaded(cfg engine.Config, res *loaders.Result, warnings []stri
 		s.Warnings = append(s.Warnings, fmt.Sprintf("skipped %d malformed lines (the first: %v)", res.Skipped, res.SkipReasons[0]))
 	}
 	if res.Capped {
-		s.Warnings = append(s.Warnings, loaders.CappedWarning(s.Trajectories.Len()))
+		s.Warnings = append(s.Warnings, res.CappedWarning(s.Trajectories.Len(), cfg.SourceBy != ""))
 	}
 	// The group --max-rows cut is not graded against the trainer's log,
 	// nor blamed on its settings.

@@ -83,6 +83,12 @@ type Loader struct {
 	MaxRecord int64
 	// RowLimit is loaders' Options.rowLimit.
 	RowLimit int
+	// Capped says a cap on the rows read (loaders' Options.MaxRows) falls
+	// CapLeft rows into this input: a record rejected past them is not
+	// read (Reject returns ErrPastCap), be it the one row read past the
+	// cap to tell whether the cap cut a group.
+	Capped  bool
+	CapLeft int
 	// Lead is the number of bytes before the text of line 1 that the reader
 	// does not see (a byte order mark), added to columns on line 1.
 	Lead int
@@ -155,8 +161,16 @@ func (l *Loader) ErrorAt(line, col int, msg string) *LineError {
 }
 
 // Reject handles a bad line, row or element: with SkipInvalid it is recorded
+
+// ErrPastCap is Reject's error for a record past the cap on the rows read
+// (Loader.Capped): the reading ends there, what came before it kept.
+var ErrPastCap = errors.New("a record past the cap on the rows read")
+
 // and nil returned, otherwise e is returned.
 func (l *Loader) Reject(e *LineError) error {
+	if l.Capped && l.Count >= l.CapLeft {
+		return ErrPastCap
+	}
 	if !l.SkipInvalid {
 		return e
 	}
