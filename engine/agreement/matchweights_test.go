@@ -171,6 +171,29 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 	}
 }
 
+// TestMatchLoggedRecoversDecimalRewardWeights logs TRL's advantages of
+// reward_weights that are short decimals in a normalisation other than a
+// largest weight of 1 (a sum of 1: 0.45 and 0.55, whose largest-1
+// direction 0.8182 times 0.55 is 0.45001), or whose direction and factor
+// are long apart (0.7071 and 0.25: 1 and 0.3536 times 0.7071), and checks
+// that --match-logged finds those very weights.
+func TestMatchLoggedRecoversDecimalRewardWeights(t *testing.T) {
+	for _, weights := range [][]float64{{0.45, 0.55}, {0.3, 0.7}, {0.65, 0.35}, {1.5, -0.3}, {0.7071, 0.25}, {1.4142, 0.35}} {
+		for seed := range uint64(3) {
+			ts := trlLogged(trlRewardBatches(seed, 1), weights, engine.ScaleGroup)
+			c := trlComputer(t, true)
+			m := MatchLogged(evaluateWith(c, ts), c.Options)
+			if m.Found == nil {
+				t.Errorf("%v seed %d: nothing found; closest %v off by %g", weights, seed, m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
+				continue
+			}
+			if got := m.Found.Options.Weights; !slices.Equal(got, weights) {
+				t.Errorf("%v seed %d: found %v (to %.3g)", weights, seed, got, m.Found.Overall.MaxAbsDiff)
+			}
+		}
+	}
+}
+
 // TestMatchLoggedWeightsOfMixedSpreads logs TRL's advantages of a reward
 // in the thousands beside one under 1, so that groups whose large reward
 // is equal have a std thousands of times under the others': epsilon, and
