@@ -150,7 +150,9 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 	// by weight to 2 to 5 digits, and so is the fitted direction scaled to
 	// make each weight in turn short (its fitted value rounded to 1 to 5
 	// digits), the direction's ratios being what the log tells best.
-	closest := func() candidate { return slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) }) }
+	closest := func() candidate {
+		return slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) })
+	}
 	if c := closest(); c.diff > float32Noise && c.diff <= Tolerance {
 		around := [][]float64{c.w}
 		f := 1.0
