@@ -60,7 +60,7 @@ var trainerSettings = [][]trainerSetting{
 		grpoScale(engine.ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
 		grpoPopulation,               // open-instruct advantage_normalization_type="standard" (numpy's std: n)
 		useGDPO,                      // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }, // verl's and OpenRLHF's rloo
+		useRLOO,                      // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -99,6 +99,8 @@ func grpoPopulation(o *engine.Options, _ []scoring.Objective) {
 }
 
 func useGDPO(o *engine.Options, _ []scoring.Objective) { o.Method, o.Normalize = engine.GDPO, true }
+
+func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }
 
 func epsilon(eps float64) trainerSetting {
 	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
@@ -211,9 +213,10 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	}
 	m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
 	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
-		// Unequal weights, fitted under each of grpo's scales and gdpo
-		// (TRL's normalize_then_sum with reward_weights).
-		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO} {
+		// Unequal weights, fitted under each of grpo's scales, gdpo
+		// (TRL's normalize_then_sum with reward_weights) and rloo (TRL's
+		// RLOOTrainer with reward_weights).
+		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO, useRLOO} {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
@@ -277,7 +280,10 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, fn 
 }
 
 // best returns the fit of fits that reproduces the rows of of with the
-// fewest changes, then the smallest max |diff|; nil when none does.
+// fewest changes, then the weights of the fewest significant digits (grpo
+// unscaled with [3, 0.7] and rloo with [2.25, 0.525] are one advantage
+// when every group has 4 members: the trainer wrote the short one), then
+// the smallest max |diff|; nil when none does.
 func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	var found *Fit
 	for _, f := range fits {
@@ -285,12 +291,25 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 		if !reproduces(c) {
 			continue
 		}
-		if found == nil || len(f.Changes) < len(found.Changes) ||
-			(len(f.Changes) == len(found.Changes) && c.MaxAbsDiff < of(found).MaxAbsDiff) {
+		if found == nil {
+			found = f
+			continue
+		}
+		if n := cmp.Or(cmp.Compare(len(f.Changes), len(found.Changes)), cmp.Compare(weightDigits(f), weightDigits(found)), cmp.Compare(c.MaxAbsDiff, of(found).MaxAbsDiff)); n < 0 {
 			found = f
 		}
 	}
 	return found
+}
+
+// weightDigits counts the significant digits of f's weights (0 for the
+// objectives' own).
+func weightDigits(f *Fit) int {
+	n := 0
+	for _, w := range f.Options.Weights {
+		n += significantDigits(w)
+	}
+	return n
 }
 
 // CompareLoggedFirst compares the rewards of the valid rows of the first

@@ -32,7 +32,7 @@ type fittedWeights struct {
 const float32Noise = 4 * 0x1p-24
 
 // fitWeights returns the weights of res's objectives under which grpo (or
-// gdpo, as o.Method says), with o's scale, std and epsilon, reproduces the
+// gdpo or rloo, as o.Method says), with o's scale, std and epsilon, reproduces the
 // logged advantages of res's valid rows; ok is false when there are fewer
 // logged rows than objectives, the system is singular, or a scaled fit is
 // nearly unscaled. Reward weights that are not all equal (TRL's
@@ -44,8 +44,9 @@ const float32Noise = 4 * 0x1p-24
 // weighted scores over row i's unit (its group, or its batch) plus epsilon,
 // 1 unscaled (TRL's _generate_and_score_completions: advantages =
 // rewards - mean_grouped_rewards, divided by std_rewards + 1e-4); gdpo the
-// same with c_ik its group-normalised objective centred on the batch
-// (fitSystem). Unscaled, the weights solve min_w sum_i (sum_k w_k c_ik -
+// same with c_ik its group-normalised objective centred on the batch;
+// rloo A_i = sum_k w_k c_ik n / (n - 1), n the group's valid members,
+// unscaled (fitSystem). Unscaled, the weights solve min_w sum_i (sum_k w_k c_ik -
 // A_i)^2. Scaled, w = f u with u of largest magnitude 1: scaling every
 // weight by f divides the std by f too, so A_i = sum_k u_k c_ik / (σ_i(u) +
 // t) with t = epsilon / f, the factor seen only through epsilon; u and t
@@ -67,9 +68,12 @@ const float32Noise = 4 * 0x1p-24
 // then only tried as 1.
 func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 	var sys fitSystem
-	if o.Method == engine.GDPO {
+	switch o.Method {
+	case engine.GDPO:
 		sys = gdpoFitSystem(res, o)
-	} else {
+	case engine.RLOO:
+		sys = rlooFitSystem(res, o)
+	default:
 		sys = grpoFitSystem(res, o)
 	}
 	m := res.Evaluation.M
@@ -518,8 +522,22 @@ func (sys *fitSystem) index() {
 // group's valid members; a unit is a group, or the batch with scale
 // batch.
 func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
+	return centredFitSystem(res, o, !o.Normalize || o.Scale == engine.ScaleNone, false)
+}
+
+// rlooFitSystem is rloo's (TRL's RLOOTrainer with reward_weights, without
+// normalize_advantages): unscaled, the centred objectives times n / (n -
+// 1), n the group's valid members, as the leave-one-out baseline's
+// advantage s_i - mean of the others is.
+func rlooFitSystem(res *engine.Result, o engine.Options) fitSystem {
+	return centredFitSystem(res, o, true, true)
+}
+
+// centredFitSystem is grpo's, or with leaveOneOut rloo's (its centred
+// objectives times n / (n - 1)); unscaled divides by nothing.
+func centredFitSystem(res *engine.Result, o engine.Options, unscaled, leaveOneOut bool) fitSystem {
 	ev, m := res.Evaluation, res.Evaluation.M
-	sys := fitSystem{unscaled: !o.Normalize || o.Scale == engine.ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m), logged: ev.Logged, std: o.StdOf}
+	sys := fitSystem{unscaled: unscaled, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m), logged: ev.Logged, std: o.StdOf}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		var batchUnit []int
@@ -535,8 +553,12 @@ func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 					mean += sys.raw[i*m+k]
 				}
 				mean /= float64(len(valid))
+				by := 1.0
+				if n := float64(len(valid)); leaveOneOut && n > 1 {
+					by = n / (n - 1)
+				}
 				for _, i := range valid {
-					sys.centred[i*m+k] = sys.raw[i*m+k] - mean
+					sys.centred[i*m+k] = by * (sys.raw[i*m+k] - mean)
 				}
 			}
 			if o.Scale != engine.ScaleBatch || sys.unscaled {

@@ -272,3 +272,47 @@ func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
 		}
 	}
 }
+
+// trlRLOOAdvantages32 returns the advantages of a batch as TRL's
+// RLOOTrainer._generate_and_score_completions computes them without
+// normalize_advantages (rloo_trainer.py: rewards = (rewards_per_func *
+// reward_weights).nansum, baselines = (the group's sum - rewards) /
+// (n - 1), advantages = rewards - baselines), in float32 throughout.
+func trlRLOOAdvantages32(groups [][][]float64, weights []float64) [][]float64 {
+	out := make([][]float64, len(groups))
+	for gi, g := range groups {
+		rewards := make([]float32, len(g))
+		var sum float32
+		for j, row := range g {
+			for k, x := range row {
+				rewards[j] += float32(x) * float32(weights[k])
+			}
+			sum += rewards[j]
+		}
+		for _, r := range rewards {
+			out[gi] = append(out[gi], float64(r-(sum-r)/float32(len(g)-1)))
+		}
+	}
+	return out
+}
+
+// TestMatchLoggedRecoversRLOORewardWeights logs the advantages of TRL's
+// RLOOTrainer with reward_weights and checks that --match-logged finds
+// rloo with those very weights.
+func TestMatchLoggedRecoversRLOORewardWeights(t *testing.T) {
+	for _, weights := range [][]float64{{1, 0.5}, {0.45, 0.55}, {3, 1}, {1, -0.37}} {
+		for seed := range uint64(3) {
+			ts := loggedBy(trlRewardBatches(seed, 1), func(groups [][][]float64) [][]float64 { return trlRLOOAdvantages32(groups, weights) })
+			c := trlComputer(t, true)
+			m := MatchLogged(evaluateWith(c, ts), c.Options)
+			if m.Found == nil {
+				t.Errorf("%v seed %d: nothing found", weights, seed)
+				continue
+			}
+			want := []string{"--method rloo", fmt.Sprintf("--weight a=%g --weight b=%g", weights[0], weights[1])}
+			if !slices.Equal(m.Found.Changes, want) {
+				t.Errorf("%v seed %d: found %q (to %.3g), want %q", weights, seed, m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
+			}
+		}
+	}
+}
