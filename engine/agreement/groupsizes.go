@@ -200,3 +200,67 @@ func loggedDiffers(res *engine.Result, i int) bool {
 	logged := res.Evaluation.Logged[i]
 	return res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) && math.Abs(res.Rewards[i]-logged) > Tolerance
 }
+
+// regroupedRows marks the rows of ev in the groups (scope group) of
+// another size than the commonest of their step (UnequalGroupsOfBatch's
+// Odd), which a trainer grouped otherwise (a prompt repeated in its
+// batch, evaluation rows, a group --max-rows cut), and names those
+// groups as oddGroupsDiffering does; nil and "" when there are none.
+func regroupedRows(ev *engine.Evaluation) (rows []bool, names string) {
+	var named []string
+	for _, b := range ev.Partition(engine.ScopeGroup) {
+		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
+		if !ok || u.Size == 0 {
+			continue
+		}
+		for _, g := range b.Groups {
+			if len(g.Members) == u.Size {
+				continue
+			}
+			if rows == nil {
+				rows = make([]bool, len(ev.Valid))
+			}
+			for _, i := range g.Members {
+				rows[i] = true
+			}
+			named = append(named, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
+		}
+	}
+	if rows == nil {
+		return nil, ""
+	}
+	text := "the group of another size than its step's others"
+	if len(named) > 1 {
+		text = "the groups of another size than their steps' others"
+	}
+	if n := len(named) - maxDifferingGroupsNamed; n > 0 {
+		named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
+	}
+	return rows, text + " (" + strings.Join(named, "; ") + ")"
+}
+
+// compareLoggedKept compares the rewards of res's valid rows that
+// leftOut does not mark with their logged advantages, over every batch.
+func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
+	c := Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
+	sum := 0.0
+	for i, logged := range res.Evaluation.Logged {
+		if leftOut[i] || !res.Evaluation.Valid[i] || math.IsNaN(logged) || math.IsInf(logged, 0) {
+			continue
+		}
+		d := math.Abs(res.Rewards[i] - logged)
+		if c.Rows == 0 || d > c.MaxAbsDiff {
+			c.MaxAbsDiff = d
+		}
+		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
+		sum += d
+		c.Rows++
+		if d > Tolerance {
+			c.Differing++
+		}
+	}
+	if c.Rows > 0 {
+		c.MeanAbsDiff = sum / float64(c.Rows)
+	}
+	return c
+}

@@ -126,6 +126,30 @@ type Fit struct {
 	// their common factor (fittedWeights.scaleFree): twice or half them
 	// reproduce it as well.
 	ScaleFree bool
+	// Kept compares the rows outside the groups the trainer grouped
+	// otherwise (Match.leftOut); Overall's rows when there are none.
+	Kept Diff
+	// leftOut names those groups when the fit reproduces Kept but not
+	// Overall: the fit is found of the other rows; "" otherwise.
+	leftOut string
+}
+
+// reproduced is the comparison by which f reproduces the log: Kept when
+// the rows of groups grouped otherwise are left out of it, else Overall.
+func (f *Fit) reproduced() Diff {
+	if f.leftOut != "" {
+		return f.Kept
+	}
+	return f.Overall
+}
+
+// leftOutNote says, after the flags of a fit found with rows left out
+// (leftOut), which: "" for none.
+func (f *Fit) leftOutNote() string {
+	if f.leftOut == "" {
+		return ""
+	}
+	return fmt.Sprintf(" with %s left out (grouped otherwise by the trainer: with them, %s)", f.leftOut, DifferingRows(f.Overall))
 }
 
 // Flags returns the changes as one command-line text, "the settings as
@@ -152,8 +176,10 @@ type Match struct {
 	// Steps are the batches compared, ascending.
 	Steps []int64
 	// Found reproduces every row (Reproduces) with the fewest
-	// changes (then the smallest max |diff|): Base when it does, nil when
-	// no setting tried does.
+	// changes (then best's order): Base when it does, nil when
+	// no setting tried does; or, when none does and the settings as
+	// given do not reproduce the rows outside the groups grouped
+	// otherwise (leftOut), the setting that does those (Fit.leftOut).
 	Found *Fit
 	// Closest is the setting tried of the smallest max |diff| among those
 	// closer than Base (closer), nil when none is.
@@ -166,6 +192,12 @@ type Match struct {
 	// "" for none: rows the trainer grouped otherwise, which no setting
 	// of the objectives reproduces.
 	regrouped string
+	// leftOut marks the rows of the groups of another size than their
+	// step's others (regroupedRows), nil for none: the trainer grouped
+	// them otherwise, and the weights are fitted without them.
+	leftOut []bool
+	// leftOutNames names those groups.
+	leftOutNames string
 }
 
 // MatchLogged compares the rewards of TrainerOptions(opts) with the logged
@@ -179,6 +211,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 		return nil
 	}
 	m := &Match{}
+	m.leftOut, m.leftOutNames = regroupedRows(ev)
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {
@@ -186,6 +219,10 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 		res.Finish()
 		f := &Fit{Options: o, Changes: changes}
 		f.Overall, f.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
+		f.Kept = f.Overall
+		if m.leftOut != nil {
+			f.Kept = compareLoggedKept(res, m.leftOut)
+		}
 		if m.Steps == nil {
 			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
@@ -220,7 +257,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
-			fitted, ok := fitWeights(reuse, o)
+			fitted, ok := fitWeights(reuse, o, m.leftOut)
 			if !ok {
 				continue
 			}
@@ -229,7 +266,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
 					f := fit(o, settingsChanges(opts, o, ev.Objectives))
-					if reproduces(f.Overall) {
+					if reproduces(f.Kept) {
 						f.ScaleFree = fitted.scaleFree
 						break // the likeliest weights that reproduce
 					}
@@ -237,6 +274,14 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 			}
 		}
 		m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
+		if m.Found == nil && m.leftOut != nil && !reproduces(m.Base.Kept) {
+			// The rows grouped otherwise differ whatever the weights:
+			// the settings that reproduce the others. (When the settings
+			// as given do, regrouped says so.)
+			if m.Found = best(m.fits, func(f *Fit) Diff { return f.Kept }); m.Found != nil {
+				m.Found.leftOut = m.leftOutNames
+			}
+		}
 	}
 	m.Tried = len(m.fits)
 	for _, f := range m.fits[1:] {
@@ -452,7 +497,7 @@ func (m *Match) Warning() string {
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
-		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
 	}
 	if m.regrouped != "" {
 		return text + "; " + m.nothingFits()
@@ -677,8 +722,8 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
 			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
-	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
 }
 
 // scaleNote says, after the flags of weights fitted to a log that does not

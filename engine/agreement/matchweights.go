@@ -33,7 +33,8 @@ const float32Noise = 4 * 0x1p-24
 
 // fitWeights returns the weights of res's objectives under which grpo (or
 // gdpo or rloo, as o.Method says), with o's scale, std and epsilon, reproduces the
-// logged advantages of res's valid rows; ok is false when there are fewer
+// logged advantages of res's valid rows but those leftOut marks (nil for
+// none: the rows the trainer grouped otherwise); ok is false when there are fewer
 // logged rows than objectives, the system is singular, or a scaled fit is
 // nearly unscaled. Reward weights that are not all equal (TRL's
 // reward_weights=[1.0, 0.5]) are not among the trainers' settings that
@@ -66,7 +67,7 @@ const float32Noise = 4 * 0x1p-24
 // nearly unscaled (a log of scale none mimicked by tiny weights): none. A
 // t fitted at or under 0 is epsilon lost in the noise: the factor is
 // then only tried as 1.
-func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
+func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWeights, bool) {
 	var sys fitSystem
 	switch o.Method {
 	case engine.GDPO:
@@ -75,6 +76,9 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 		sys = rlooFitSystem(res, o)
 	default:
 		sys = grpoFitSystem(res, o)
+	}
+	if leftOut != nil {
+		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return leftOut[i] })
 	}
 	m := res.Evaluation.M
 	if len(sys.rows) <= m {
