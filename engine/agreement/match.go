@@ -483,8 +483,9 @@ const noLoggedRows = "no row has a logged advantage (a finite number): the rewar
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond Tolerance, how many rows, by how much, and which
 // settings reproduce them (Found), or that the rows that differ are all in
-// groups of odd size (regrouped), or which steps differ and what
-// reproduces each (stepsNote), or that none tried does, naming the
+// groups of odd size (regrouped), or that none reproduces it but the
+// closest agrees within Tolerance (agreeing), or which steps differ and
+// what reproduces each (stepsNote), or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
 // they agree.
 func (m *Match) Warning() string {
@@ -499,7 +500,7 @@ func (m *Match) Warning() string {
 	if m.Found != nil {
 		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
 	}
-	if m.regrouped != "" {
+	if m.regrouped != "" || m.agreeing() != nil {
 		return text + "; " + m.nothingFits()
 	}
 	if steps := m.stepsNote(); steps != "" {
@@ -657,12 +658,17 @@ func DifferingRows(c Diff) string {
 
 // nothingFits says that no setting tried reproduces the logged advantage,
 // and which comes closest when one comes closer than the settings as
-// given; or, when the rows that differ are all in groups of another size
+// given (not that the advantage is not computed from these objectives
+// when the closest agrees with every row: agreeing); or, when the rows that differ are all in groups of another size
 // (regrouped), that those are the cause.
 func (m *Match) nothingFits() string {
 	if m.regrouped != "" {
 		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?), not a matter of the objectives' settings",
 			m.Tried, m.regrouped)
+	}
+	if a := m.agreeing(); a != nil {
+		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
+			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance)
 	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {
@@ -670,6 +676,17 @@ func (m *Match) nothingFits() string {
 	}
 	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
 		m.Tried, closest)
+}
+
+// agreeing returns Closest when no setting tried reproduces the log
+// (Found is nil) but Closest agrees with every row within Tolerance:
+// closer than float32's noise would leave a trainer's own settings, yet
+// nearer them than anything else; nil otherwise.
+func (m *Match) agreeing() *Fit {
+	if m.Found != nil || m.Closest == nil || m.Closest.Overall.Rows == 0 || m.Closest.Overall.Differing > 0 {
+		return nil
+	}
+	return m.Closest
 }
 
 // BatchFit returns the comparison of the batch of step with the settings
@@ -707,7 +724,10 @@ func (m *Match) Settings() string { return describeSettings(m.Base.Options) }
 
 // applied returns the options --match-logged computes with and the note
 // that says so: Found's options when a setting reproduces the logged
-// advantage, else opts, with a loud warning; when settings reproduce some
+// advantage; else the closest's when it agrees with every row within
+// Tolerance (agreeing), with a warning that says it is the closest, not
+// a reproduction (nearer the trainer's than the options given, which
+// differ); else opts, with a loud warning; when settings reproduce some
 // steps only (stepsNote), opts too, as no one setting is the trainer's
 // for the whole run, with the warning naming each step's.
 func (m *Match) applied(opts engine.Options) (engine.Options, string) {
@@ -716,6 +736,9 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
 	case m.Base.Overall.Rows == 0:
 		return opts, "warning: --match-logged: no row has a logged advantage (a finite number); computing with the settings as given"
+	case m.Found == nil && m.agreeing() != nil:
+		a := m.agreeing()
+		return a.Options, fmt.Sprintf("warning: --match-logged: %s; computing with the closest, %s (%s)", m.nothingFits(), a.Flags(), describeSettings(a.Options))
 	case m.Found == nil:
 		return opts, unreproducedNote(m.unreproduced())
 	case len(m.Found.Changes) == 0:
@@ -739,11 +762,11 @@ func (f *Fit) scaleNote() string {
 // unreproduced says why --match-logged computes with the settings as
 // given though rows with a logged advantage differ: the steps each
 // setting reproduces (Warning with stepsNote), or that none tried does
-// (nothingFits); "" when a setting reproduces it (Found) or no row has a
-// logged advantage.
+// (nothingFits); "" when a setting reproduces it (Found), the closest
+// agrees (agreeing: computed with) or no row has a logged advantage.
 func (m *Match) unreproduced() string {
 	switch {
-	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0:
+	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0 || m.agreeing() != nil:
 		return ""
 	case m.regrouped == "" && m.stepsNote() != "":
 		return m.Warning()
@@ -758,14 +781,21 @@ func unreproducedNote(why string) string {
 }
 
 // computedWith returns m checked under the settings --match-logged
-// computes with (Found), so that what is reported of the batches is of
+// computes with (Found, or the closest that agrees: agreeing), so that what is reported of the batches is of
 // the rewards computed; m itself when none was found.
 func (m *Match) computedWith() *Match {
-	if m == nil || m.Found == nil {
+	if m == nil {
+		return m
+	}
+	with := m.Found
+	if with == nil {
+		with = m.agreeing()
+	}
+	if with == nil {
 		return m
 	}
 	r := *m
-	r.Base = *m.Found
+	r.Base = *with
 	return &r
 }
 

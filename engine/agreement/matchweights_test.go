@@ -316,3 +316,43 @@ func TestMatchLoggedRecoversRLOORewardWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchLoggedComputesWithTheClosestThatAgrees logs TRL's advantages
+// of reward_weights [1, 0.5] off by 3e-5 each way (a trainer that sums
+// in another precision): no setting reproduces them to float32's noise,
+// but weights fitted agree with every row within the tolerance.
+// --match-logged computes with those, saying they are the closest, not
+// that the advantage is not computed from these objectives, nor with
+// the weights of 1 given, which are off by far more.
+func TestMatchLoggedComputesWithTheClosestThatAgrees(t *testing.T) {
+	ts := loggedBy(trlRewardBatches(1, 1), func(groups [][][]float64) [][]float64 {
+		adv := trlAdvantages32(groups, []float64{1, 0.5}, engine.ScaleGroup)
+		for gi := range adv {
+			for j := range adv[gi] {
+				adv[gi][j] += 3e-5 * float64(1-2*(j%2))
+			}
+		}
+		return adv
+	})
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, ts)
+	m := MatchLogged(ev, c.Options)
+	if m.Found != nil || m.Closest == nil || m.Closest.Overall.Differing > 0 {
+		t.Fatalf("found %+v, closest %+v: want none found and a closest that agrees", m.Found, m.Closest)
+	}
+	check := CheckTrainer(c, ev)
+	if !slices.Equal(check.Options.Weights, m.Closest.Options.Weights) {
+		t.Errorf("computing with weights %v, want the closest's %v", check.Options.Weights, m.Closest.Options.Weights)
+	}
+	for _, text := range append([]string{m.Warning()}, check.Notes...) {
+		if strings.Contains(text, "not computed from these objectives") || !strings.Contains(text, "which agrees with every row within 0.0001") {
+			t.Errorf("%q: want it to name the closest as agreeing", text)
+		}
+	}
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], "; computing with the closest, `--weight a=") {
+		t.Errorf("notes %q: want them to say the closest is computed with", check.Notes)
+	}
+	if d := check.Logged.Base.Overall; d.Differing > 0 {
+		t.Errorf("the check reported is not of the weights computed with: %+v", d)
+	}
+}
