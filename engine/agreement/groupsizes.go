@@ -201,42 +201,57 @@ func loggedDiffers(res *engine.Result, i int) bool {
 	return res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) && math.Abs(res.Rewards[i]-logged) > Tolerance
 }
 
-// regroupedRows marks the rows of ev in the groups (scope group) of
-// another size than the commonest of their step (UnequalGroupsOfBatch's
-// Odd), which a trainer grouped otherwise (a prompt repeated in its
-// batch, evaluation rows, a group --max-rows cut), and names those
-// groups as oddGroupsDiffering does; nil and "" when there are none.
-func regroupedRows(ev *engine.Evaluation) (rows []bool, names string) {
+// regroupedRows marks the rows of ev that the trainer grouped otherwise:
+// those of cut, the group a cap on the rows read cut (CutGroupOf; nil for
+// none, and unless Compared), and of the groups (scope group) of another
+// size than the commonest of their step (UnequalGroupsOfBatch's Odd: a
+// prompt repeated in its batch, evaluation rows); and names those groups
+// (cut's by its Name, the others as oddGroupsDiffering does). They are
+// nil and "" when there are none.
+func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names string) {
+	mark := func(members []int) {
+		if rows == nil {
+			rows = make([]bool, len(ev.Valid))
+		}
+		for _, i := range members {
+			rows[i] = true
+		}
+	}
 	var named []string
+	if cut != nil && cut.Compared {
+		mark(cut.Group.Members)
+	}
 	for _, b := range ev.Partition(engine.ScopeGroup) {
 		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
 		if !ok || u.Size == 0 {
 			continue
 		}
 		for _, g := range b.Groups {
-			if len(g.Members) == u.Size {
+			if len(g.Members) == u.Size || cut != nil && cut.Compared && b.Step == cut.Step && g.Key == cut.Group.Key {
 				continue
 			}
-			if rows == nil {
-				rows = make([]bool, len(ev.Valid))
-			}
-			for _, i := range g.Members {
-				rows[i] = true
-			}
+			mark(g.Members)
 			named = append(named, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
 		}
 	}
 	if rows == nil {
 		return nil, ""
 	}
-	text := "the group of another size than its step's others"
-	if len(named) > 1 {
-		text = "the groups of another size than their steps' others"
+	var parts []string
+	if cut != nil && cut.Compared {
+		parts = append(parts, cut.Name())
 	}
-	if n := len(named) - maxDifferingGroupsNamed; n > 0 {
-		named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
+	if len(named) > 0 {
+		text := "the group of another size than its step's others"
+		if len(named) > 1 {
+			text = "the groups of another size than their steps' others"
+		}
+		if n := len(named) - maxDifferingGroupsNamed; n > 0 {
+			named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
+		}
+		parts = append(parts, text+" ("+strings.Join(named, "; ")+")")
 	}
-	return rows, text + " (" + strings.Join(named, "; ") + ")"
+	return rows, strings.Join(parts, " and ")
 }
 
 // compareLoggedKept compares the rewards of res's valid rows that

@@ -138,7 +138,7 @@ func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
 	if m.Found == nil || !slices.Equal(m.Found.Options.Weights, []float64{3, 1}) {
 		t.Fatalf("weights 3, 1 not found with the group left out: %+v", m.Found)
 	}
-	const leftOut = `with the group of another size than its step's others (step 1, "p0", 8 rows) left out (grouped otherwise by the trainer: with them, 8 of 32 rows differ`
+	const leftOut = `with the group of another size than its step's others (step 1, "p0", 8 rows) left out, which no setting of the objectives reproduces (with them, 8 of 32 rows differ`
 	if w := m.Warning(); !strings.Contains(w, leftOut) || strings.Contains(w, "every row that differs") {
 		t.Errorf("warning %q lacks %q", w, leftOut)
 	}
@@ -162,5 +162,26 @@ func TestMatchLoggedFitsWeightsWithoutTheCutGroup(t *testing.T) {
 	}
 	if w := m.Warning(); !strings.Contains(w, `left out`) || !strings.Contains(w, `"p3", 2 rows`) {
 		t.Errorf("warning %q does not name the group left out", w)
+	}
+}
+
+// TestCheckTrainerFitsWeightsWithoutTheGroupTheCapCut logs TRL's
+// advantages of reward_weights [1, 1.37] and reads step 1 and the first
+// two rows of step 2, as --max-rows 18 does: the group the cap cut is the
+// only one of its step, no group of another size than its step's others,
+// yet the loaders said it was cut (RowCap), and the weights are fitted
+// without it, the note naming it.
+func TestCheckTrainerFitsWeightsWithoutTheGroupTheCapCut(t *testing.T) {
+	weights := []float64{1, 1.37}
+	ts := trlLogged(trlRewardBatches(2, 1), weights, engine.ScaleGroup)
+	c := trlComputer(t, true)
+	c.RowCap = scoring.CappedInGroup
+	check := CheckTrainer(c, evaluateWith(c, ts[:18]))
+	if !slices.Equal(check.Options.Weights, weights) {
+		t.Fatalf("computing with weights %v, want %v; notes %q", check.Options.Weights, weights, check.Notes)
+	}
+	const said = `with the group --max-rows cut (step 2, group "p0", 2 of its rows read) left out`
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
+		t.Errorf("notes %q lack %q", check.Notes, said)
 	}
 }

@@ -149,7 +149,7 @@ func (f *Fit) leftOutNote() string {
 	if f.leftOut == "" {
 		return ""
 	}
-	return fmt.Sprintf(" with %s left out (grouped otherwise by the trainer: with them, %s)", f.leftOut, DifferingRows(f.Overall))
+	return fmt.Sprintf(" with %s left out, which no setting of the objectives reproduces (with them, %s)", f.leftOut, DifferingRows(f.Overall))
 }
 
 // Flags returns the changes as one command-line text, "the settings as
@@ -207,11 +207,17 @@ type Match struct {
 // batches) and compares them too. It returns nil when the evaluation has
 // no logged advantages.
 func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
+	return matchLogged(ev, opts, scoring.Uncapped)
+}
+
+// matchLogged is MatchLogged of rows read under rowCap: the group the cap
+// cut (CutGroupOf) is left out of the weights fitted, as the groups of
+// another size than their step's are (Match.leftOut).
+func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
 	if ev.Logged == nil {
 		return nil
 	}
 	m := &Match{}
-	m.leftOut, m.leftOutNames = regroupedRows(ev)
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {
@@ -234,6 +240,10 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	}
 	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
 	m.fits[0] = &m.Base
+	m.leftOut, m.leftOutNames = regroupedRows(ev, CutGroupOf(reuse, rowCap))
+	if m.leftOut != nil {
+		m.Base.Kept = compareLoggedKept(reuse, m.leftOut)
+	}
 	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
 	if m.Base.Overall.Differing > 0 {
 		m.regrouped = oddGroupsDiffering(reuse)
