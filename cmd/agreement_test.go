@@ -306,3 +306,18 @@ func TestLoggedAdvantageMisnamed(t *testing.T) {
 		t.Errorf("a logged field null everywhere: status %d, stderr\n%s\nwant 0 and the warning", code, errOut)
 	}
 }
+
+// TestMatchLoggedLeavesOutTheCutGroup reads TRL completions tables of
+// reward_weights [1, 1.37] (advantages computed in float32 as TRL's
+// _generate_and_score_completions does) with --max-rows 18: step 1 and
+// the first two rows of step 2's first group, the only group read of its
+// step. --match-logged fits the weights without that group, which the
+// cap cut, and says so.
+func TestMatchLoggedLeavesOutTheCutGroup(t *testing.T) {
+	dir := filepath.Join("testdata", "TestMatchLoggedLeavesOutTheCutGroup")
+	_, errOut, code := run(t, "", "compute", "--max-rows", "18", "--match-logged", "--out", filepath.Join(t.TempDir(), "o.jsonl"), dir)
+	want := "rewardlens: --match-logged: `--weight accuracy_reward=1 --weight format_reward=1.37` (grpo, scale group, epsilon 0.0001) reproduces the logged advantage to "
+	if code != 0 || !strings.Contains(errOut, want) || !strings.Contains(errOut, `with the group --max-rows cut (step 2, group "<|im_start|>user\nProblem 2-0: compute 2+2.<|im_end|>\n<|im_start|>assistant\n", 2 of its rows read) left out`) {
+		t.Errorf("status %d, stderr\n%s\nwant %s... with the group --max-rows cut left out", code, errOut, want)
+	}
+}

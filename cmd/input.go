@@ -276,6 +276,9 @@ func prepareInputs(cmd *cobra.Command, s *settings, args []string, stdio IO, col
 	if data.Capped {
 		fmt.Fprintln(stdio.Stderr, "rewardlens: warning: "+data.CappedWarning(opts.MaxRows, cfg.SourceBy != ""))
 		p.rowCap = data.RowCap()
+		if p.computer != nil {
+			p.computer.RowCap = p.rowCap
+		}
 	}
 	if cerr != nil {
 		return nil, cerr

@@ -277,6 +277,11 @@ type RewardComputer struct {
 	Logged *scoring.Expression
 	// MatchLogged and EqualGroups are the config's (agreement.CheckTrainer).
 	MatchLogged, EqualGroups bool
+	// RowCap is what a cap on the rows read did to the last group read
+	// (loaders.Result.RowCap), set by the caller once read: the weights
+	// fitted to the logged advantage leave out the group it cut
+	// (agreement.CheckTrainer).
+	RowCap scoring.RowCap
 }
 
 // Pick returns the metadata keys that are all c reads of a trajectory

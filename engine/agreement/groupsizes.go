@@ -200,3 +200,82 @@ func loggedDiffers(res *engine.Result, i int) bool {
 	logged := res.Evaluation.Logged[i]
 	return res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) && math.Abs(res.Rewards[i]-logged) > Tolerance
 }
+
+// regroupedRows marks the rows of ev that the trainer grouped otherwise:
+// those of cut, the group a cap on the rows read cut (CutGroupOf; nil for
+// none, and unless Compared), and of the groups (scope group) of another
+// size than the commonest of their step (UnequalGroupsOfBatch's Odd: a
+// prompt repeated in its batch, evaluation rows); and names those groups
+// (cut's by its Name, the others as oddGroupsDiffering does). They are
+// nil and "" when there are none.
+func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names string) {
+	mark := func(members []int) {
+		if rows == nil {
+			rows = make([]bool, len(ev.Valid))
+		}
+		for _, i := range members {
+			rows[i] = true
+		}
+	}
+	var named []string
+	if cut != nil && cut.Compared {
+		mark(cut.Group.Members)
+	}
+	for _, b := range ev.Partition(engine.ScopeGroup) {
+		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
+		if !ok || u.Size == 0 {
+			continue
+		}
+		for _, g := range b.Groups {
+			if len(g.Members) == u.Size || cut != nil && cut.Compared && b.Step == cut.Step && g.Key == cut.Group.Key {
+				continue
+			}
+			mark(g.Members)
+			named = append(named, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
+		}
+	}
+	if rows == nil {
+		return nil, ""
+	}
+	var parts []string
+	if cut != nil && cut.Compared {
+		parts = append(parts, cut.Name())
+	}
+	if len(named) > 0 {
+		text := "the group of another size than its step's others"
+		if len(named) > 1 {
+			text = "the groups of another size than their steps' others"
+		}
+		if n := len(named) - maxDifferingGroupsNamed; n > 0 {
+			named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
+		}
+		parts = append(parts, text+" ("+strings.Join(named, "; ")+")")
+	}
+	return rows, strings.Join(parts, " and ")
+}
+
+// compareLoggedKept compares the rewards of res's valid rows that
+// leftOut does not mark with their logged advantages, over every batch.
+func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
+	c := Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
+	sum := 0.0
+	for i, logged := range res.Evaluation.Logged {
+		if leftOut[i] || !res.Evaluation.Valid[i] || math.IsNaN(logged) || math.IsInf(logged, 0) {
+			continue
+		}
+		d := math.Abs(res.Rewards[i] - logged)
+		if c.Rows == 0 || d > c.MaxAbsDiff {
+			c.MaxAbsDiff = d
+		}
+		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
+		sum += d
+		c.Rows++
+		if d > Tolerance {
+			c.Differing++
+		}
+	}
+	if c.Rows > 0 {
+		c.MeanAbsDiff = sum / float64(c.Rows)
+	}
+	return c
+}

@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,7 +106,8 @@ func TestQuoteFromAllOpening(t *testing.T) {
 // as a group, rewardlens the eight of the prompt as one) and of a step
 // without: the rows that differ are all that prompt's, and the warning,
 // with --match-logged or without, names that group as the cause, not the
-// objectives' settings; it does not once some row outside it differs.
+// objectives' settings; once rows outside it differ (weights 3 and 1),
+// the weights are fitted to those rows, the group left out and named.
 func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
 	batches := trlRewardBatches(3, 1)
 	// Two groups of one spread: as one, their std is not either's.
@@ -129,9 +131,57 @@ func TestLoggedWarningNamesTheRepeatedPrompt(t *testing.T) {
 	if notes := CheckTrainer(c, ev).Notes; len(notes) != 1 || !strings.Contains(notes[0], cause) {
 		t.Errorf("--match-logged's notes %q lack %q", notes, cause)
 	}
-	// Weights 3 and 1 make every group differ: the grouping is no cause.
+	// Weights 3 and 1 make every group differ: the grouping is not the
+	// only cause, and the weights are fitted to the rows outside it.
 	ev = evaluateWith(c, rename(trlLogged(batches, []float64{3, 1}, engine.ScaleGroup)))
-	if w := MatchLogged(ev, c.Options).Warning(); strings.Contains(w, "grouped otherwise") {
-		t.Errorf("rows outside the group differ, yet the warning blames it: %q", w)
+	m = MatchLogged(ev, c.Options)
+	if m.Found == nil || !slices.Equal(m.Found.Options.Weights, []float64{3, 1}) {
+		t.Fatalf("weights 3, 1 not found with the group left out: %+v", m.Found)
+	}
+	const leftOut = `with the group of another size than its step's others (step 1, "p0", 8 rows) left out, which no setting of the objectives reproduces (with them, 8 of 32 rows differ`
+	if w := m.Warning(); !strings.Contains(w, leftOut) || strings.Contains(w, "every row that differs") {
+		t.Errorf("warning %q lacks %q", w, leftOut)
+	}
+	check := CheckTrainer(c, ev)
+	if !slices.Equal(check.Options.Weights, []float64{3, 1}) || len(check.Notes) != 1 || !strings.Contains(check.Notes[0], leftOut) {
+		t.Errorf("--match-logged computes with %v, notes %q", check.Options.Weights, check.Notes)
+	}
+}
+
+// TestMatchLoggedFitsWeightsWithoutTheCutGroup logs TRL's advantages of
+// reward_weights [1, 1.37] and reads all but the last two rows, as
+// --max-rows does: the last group, cut to two rows, differs whatever the
+// weights, and the weights are fitted to the other rows.
+func TestMatchLoggedFitsWeightsWithoutTheCutGroup(t *testing.T) {
+	weights := []float64{1, 1.37}
+	ts := trlLogged(trlRewardBatches(2, 1), weights, engine.ScaleGroup)
+	c := trlComputer(t, true)
+	m := MatchLogged(evaluateWith(c, ts[:len(ts)-2]), c.Options)
+	if m.Found == nil || !slices.Equal(m.Found.Options.Weights, weights) {
+		t.Fatalf("weights %v not found with the cut group left out: %+v", weights, m.Found)
+	}
+	if w := m.Warning(); !strings.Contains(w, `left out`) || !strings.Contains(w, `"p3", 2 rows`) {
+		t.Errorf("warning %q does not name the group left out", w)
+	}
+}
+
+// TestCheckTrainerFitsWeightsWithoutTheGroupTheCapCut logs TRL's
+// advantages of reward_weights [1, 1.37] and reads step 1 and the first
+// two rows of step 2, as --max-rows 18 does: the group the cap cut is the
+// only one of its step, no group of another size than its step's others,
+// yet the loaders said it was cut (RowCap), and the weights are fitted
+// without it, the note naming it.
+func TestCheckTrainerFitsWeightsWithoutTheGroupTheCapCut(t *testing.T) {
+	weights := []float64{1, 1.37}
+	ts := trlLogged(trlRewardBatches(2, 1), weights, engine.ScaleGroup)
+	c := trlComputer(t, true)
+	c.RowCap = scoring.CappedInGroup
+	check := CheckTrainer(c, evaluateWith(c, ts[:18]))
+	if !slices.Equal(check.Options.Weights, weights) {
+		t.Fatalf("computing with weights %v, want %v; notes %q", check.Options.Weights, weights, check.Notes)
+	}
+	const said = `with the group --max-rows cut (step 2, group "p0", 2 of its rows read) left out`
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
+		t.Errorf("notes %q lack %q", check.Notes, said)
 	}
 }

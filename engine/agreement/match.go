@@ -60,7 +60,7 @@ var trainerSettings = [][]trainerSetting{
 		grpoScale(engine.ScaleNone),  // TRL scale_rewards="none"; verl norm_adv_by_std_in_grpo=False; OpenRLHF dr_grpo
 		grpoPopulation,               // open-instruct advantage_normalization_type="standard" (numpy's std: n)
 		useGDPO,                      // TRL multi_objective_aggregation="normalize_then_sum"
-		func(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }, // verl's and OpenRLHF's rloo
+		useRLOO,                      // verl's and OpenRLHF's rloo; TRL's RLOOTrainer
 	},
 	{ // the epsilon added to the std
 		epsilon(1e-4), // TRL
@@ -100,6 +100,8 @@ func grpoPopulation(o *engine.Options, _ []scoring.Objective) {
 
 func useGDPO(o *engine.Options, _ []scoring.Objective) { o.Method, o.Normalize = engine.GDPO, true }
 
+func useRLOO(o *engine.Options, _ []scoring.Objective) { o.Method = engine.RLOO }
+
 func epsilon(eps float64) trainerSetting {
 	return func(o *engine.Options, _ []scoring.Objective) { o.Epsilon = eps }
 }
@@ -124,6 +126,30 @@ type Fit struct {
 	// their common factor (fittedWeights.scaleFree): twice or half them
 	// reproduce it as well.
 	ScaleFree bool
+	// Kept compares the rows outside the groups the trainer grouped
+	// otherwise (Match.leftOut); Overall's rows when there are none.
+	Kept Diff
+	// leftOut names those groups when the fit reproduces Kept but not
+	// Overall: the fit is found of the other rows; "" otherwise.
+	leftOut string
+}
+
+// reproduced is the comparison by which f reproduces the log: Kept when
+// the rows of groups grouped otherwise are left out of it, else Overall.
+func (f *Fit) reproduced() Diff {
+	if f.leftOut != "" {
+		return f.Kept
+	}
+	return f.Overall
+}
+
+// leftOutNote says, after the flags of a fit found with rows left out
+// (leftOut), which: "" for none.
+func (f *Fit) leftOutNote() string {
+	if f.leftOut == "" {
+		return ""
+	}
+	return fmt.Sprintf(" with %s left out, which no setting of the objectives reproduces (with them, %s)", f.leftOut, DifferingRows(f.Overall))
 }
 
 // Flags returns the changes as one command-line text, "the settings as
@@ -150,8 +176,10 @@ type Match struct {
 	// Steps are the batches compared, ascending.
 	Steps []int64
 	// Found reproduces every row (Reproduces) with the fewest
-	// changes (then the smallest max |diff|): Base when it does, nil when
-	// no setting tried does.
+	// changes (then best's order): Base when it does, nil when
+	// no setting tried does; or, when none does and the settings as
+	// given do not reproduce the rows outside the groups grouped
+	// otherwise (leftOut), the setting that does those (Fit.leftOut).
 	Found *Fit
 	// Closest is the setting tried of the smallest max |diff| among those
 	// closer than Base (closer), nil when none is.
@@ -164,6 +192,12 @@ type Match struct {
 	// "" for none: rows the trainer grouped otherwise, which no setting
 	// of the objectives reproduces.
 	regrouped string
+	// leftOut marks the rows of the groups of another size than their
+	// step's others (regroupedRows), nil for none: the trainer grouped
+	// them otherwise, and the weights are fitted without them.
+	leftOut []bool
+	// leftOutNames names those groups.
+	leftOutNames string
 }
 
 // MatchLogged compares the rewards of TrainerOptions(opts) with the logged
@@ -173,6 +207,13 @@ type Match struct {
 // batches) and compares them too. It returns nil when the evaluation has
 // no logged advantages.
 func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
+	return matchLogged(ev, opts, scoring.Uncapped)
+}
+
+// matchLogged is MatchLogged of rows read under rowCap: the group the cap
+// cut (CutGroupOf) is left out of the weights fitted, as the groups of
+// another size than their step's are (Match.leftOut).
+func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowCap) *Match {
 	if ev.Logged == nil {
 		return nil
 	}
@@ -184,6 +225,10 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 		res.Finish()
 		f := &Fit{Options: o, Changes: changes}
 		f.Overall, f.Batches = compareLoggedBatches(res, len(res.Ranking.Batches))
+		f.Kept = f.Overall
+		if m.leftOut != nil {
+			f.Kept = compareLoggedKept(res, m.leftOut)
+		}
 		if m.Steps == nil {
 			for _, b := range res.Ranking.Batches {
 				m.Steps = append(m.Steps, b.Step)
@@ -195,6 +240,10 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	}
 	m.Base = *fit(base, settingsChanges(opts, base, ev.Objectives))
 	m.fits[0] = &m.Base
+	m.leftOut, m.leftOutNames = regroupedRows(ev, CutGroupOf(reuse, rowCap))
+	if m.leftOut != nil {
+		m.Base.Kept = compareLoggedKept(reuse, m.leftOut)
+	}
 	seen := map[string]bool{settingsKey(base, ev.Objectives): true}
 	if m.Base.Overall.Differing > 0 {
 		m.regrouped = oddGroupsDiffering(reuse)
@@ -211,13 +260,14 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 	}
 	m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
 	if m.Found == nil && m.Base.Overall.Rows > 0 && ev.M > 1 {
-		// Unequal weights, fitted under each of grpo's scales and gdpo
-		// (TRL's normalize_then_sum with reward_weights).
-		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO} {
+		// Unequal weights, fitted under each of grpo's scales, gdpo
+		// (TRL's normalize_then_sum with reward_weights) and rloo (TRL's
+		// RLOOTrainer with reward_weights).
+		for _, set := range []trainerSetting{grpoScale(engine.ScaleGroup), grpoScale(engine.ScaleBatch), grpoScale(engine.ScaleNone), useGDPO, useRLOO} {
 			o := effectiveSettings(base, ev.Objectives)
 			o.Epsilon = base.Epsilon
 			set(&o, ev.Objectives)
-			fitted, ok := fitWeights(reuse, o)
+			fitted, ok := fitWeights(reuse, o, m.leftOut)
 			if !ok {
 				continue
 			}
@@ -226,7 +276,7 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 				if key := settingsKey(o, ev.Objectives); !seen[key] {
 					seen[key] = true
 					f := fit(o, settingsChanges(opts, o, ev.Objectives))
-					if reproduces(f.Overall) {
+					if reproduces(f.Kept) {
 						f.ScaleFree = fitted.scaleFree
 						break // the likeliest weights that reproduce
 					}
@@ -234,6 +284,14 @@ func MatchLogged(ev *engine.Evaluation, opts engine.Options) *Match {
 			}
 		}
 		m.Found = best(m.fits, func(f *Fit) Diff { return f.Overall })
+		if m.Found == nil && m.leftOut != nil && !reproduces(m.Base.Kept) {
+			// The rows grouped otherwise differ whatever the weights:
+			// the settings that reproduce the others. (When the settings
+			// as given do, regrouped says so.)
+			if m.Found = best(m.fits, func(f *Fit) Diff { return f.Kept }); m.Found != nil {
+				m.Found.leftOut = m.leftOutNames
+			}
+		}
 	}
 	m.Tried = len(m.fits)
 	for _, f := range m.fits[1:] {
@@ -277,7 +335,10 @@ func forEachCombination(base engine.Options, objectives []scoring.Objective, fn 
 }
 
 // best returns the fit of fits that reproduces the rows of of with the
-// fewest changes, then the smallest max |diff|; nil when none does.
+// fewest changes, then the weights of the fewest significant digits (grpo
+// unscaled with [3, 0.7] and rloo with [2.25, 0.525] are one advantage
+// when every group has 4 members: the trainer wrote the short one), then
+// the smallest max |diff|; nil when none does.
 func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 	var found *Fit
 	for _, f := range fits {
@@ -285,12 +346,25 @@ func best(fits []*Fit, of func(*Fit) Diff) *Fit {
 		if !reproduces(c) {
 			continue
 		}
-		if found == nil || len(f.Changes) < len(found.Changes) ||
-			(len(f.Changes) == len(found.Changes) && c.MaxAbsDiff < of(found).MaxAbsDiff) {
+		if found == nil {
+			found = f
+			continue
+		}
+		if n := cmp.Or(cmp.Compare(len(f.Changes), len(found.Changes)), cmp.Compare(weightDigits(f), weightDigits(found)), cmp.Compare(c.MaxAbsDiff, of(found).MaxAbsDiff)); n < 0 {
 			found = f
 		}
 	}
 	return found
+}
+
+// weightDigits counts the significant digits of f's weights (0 for the
+// objectives' own).
+func weightDigits(f *Fit) int {
+	n := 0
+	for _, w := range f.Options.Weights {
+		n += significantDigits(w)
+	}
+	return n
 }
 
 // CompareLoggedFirst compares the rewards of the valid rows of the first
@@ -419,8 +493,9 @@ const noLoggedRows = "no row has a logged advantage (a finite number): the rewar
 // Warning says, when the trainer-style rewards differ from the logged
 // advantages beyond Tolerance, how many rows, by how much, and which
 // settings reproduce them (Found), or that the rows that differ are all in
-// groups of odd size (regrouped), or which steps differ and what
-// reproduces each (stepsNote), or that none tried does, naming the
+// groups of odd size (regrouped), or that none reproduces it but the
+// closest agrees within Tolerance (agreeing), or which steps differ and
+// what reproduces each (stepsNote), or that none tried does, naming the
 // closest; that no row has a logged advantage when none has; "" when
 // they agree.
 func (m *Match) Warning() string {
@@ -433,9 +508,9 @@ func (m *Match) Warning() string {
 	}
 	text := DifferingRows(c) + fmt.Sprintf(" under %s", describeSettings(m.Base.Options))
 	if m.Found != nil {
-		return text + fmt.Sprintf("; %s reproduces it to %s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+		return text + fmt.Sprintf("; %s reproduces it to %s%s (--match-logged applies it)", m.Found.Flags(), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
 	}
-	if m.regrouped != "" {
+	if m.regrouped != "" || m.agreeing() != nil {
 		return text + "; " + m.nothingFits()
 	}
 	if steps := m.stepsNote(); steps != "" {
@@ -593,12 +668,17 @@ func DifferingRows(c Diff) string {
 
 // nothingFits says that no setting tried reproduces the logged advantage,
 // and which comes closest when one comes closer than the settings as
-// given; or, when the rows that differ are all in groups of another size
+// given (not that the advantage is not computed from these objectives
+// when the closest agrees with every row: agreeing); or, when the rows that differ are all in groups of another size
 // (regrouped), that those are the cause.
 func (m *Match) nothingFits() string {
 	if m.regrouped != "" {
 		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?), not a matter of the objectives' settings",
 			m.Tried, m.regrouped)
+	}
+	if a := m.agreeing(); a != nil {
+		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
+			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance)
 	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {
@@ -606,6 +686,17 @@ func (m *Match) nothingFits() string {
 	}
 	return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it, %s: the logged advantage is not computed from these objectives as any of them does",
 		m.Tried, closest)
+}
+
+// agreeing returns Closest when no setting tried reproduces the log
+// (Found is nil) but Closest agrees with every row within Tolerance:
+// closer than float32's noise would leave a trainer's own settings, yet
+// nearer them than anything else; nil otherwise.
+func (m *Match) agreeing() *Fit {
+	if m.Found != nil || m.Closest == nil || m.Closest.Overall.Rows == 0 || m.Closest.Overall.Differing > 0 {
+		return nil
+	}
+	return m.Closest
 }
 
 // BatchFit returns the comparison of the batch of step with the settings
@@ -643,7 +734,10 @@ func (m *Match) Settings() string { return describeSettings(m.Base.Options) }
 
 // applied returns the options --match-logged computes with and the note
 // that says so: Found's options when a setting reproduces the logged
-// advantage, else opts, with a loud warning; when settings reproduce some
+// advantage; else the closest's when it agrees with every row within
+// Tolerance (agreeing), with a warning that says it is the closest, not
+// a reproduction (nearer the trainer's than the options given, which
+// differ); else opts, with a loud warning; when settings reproduce some
 // steps only (stepsNote), opts too, as no one setting is the trainer's
 // for the whole run, with the warning naming each step's.
 func (m *Match) applied(opts engine.Options) (engine.Options, string) {
@@ -652,14 +746,17 @@ func (m *Match) applied(opts engine.Options) (engine.Options, string) {
 		return opts, "warning: --match-logged: the inputs carry no logged advantage to match (give --logged-advantage EXPR); computing with the settings as given"
 	case m.Base.Overall.Rows == 0:
 		return opts, "warning: --match-logged: no row has a logged advantage (a finite number); computing with the settings as given"
+	case m.Found == nil && m.agreeing() != nil:
+		a := m.agreeing()
+		return a.Options, fmt.Sprintf("warning: --match-logged: %s; computing with the closest, %s (%s)", m.nothingFits(), a.Flags(), describeSettings(a.Options))
 	case m.Found == nil:
 		return opts, unreproducedNote(m.unreproduced())
 	case len(m.Found.Changes) == 0:
 		return m.Found.Options, fmt.Sprintf("--match-logged: %s reproduces the logged advantage to %s: computing with it",
 			describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff))
 	}
-	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s: computing with it",
-		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.Overall.MaxAbsDiff)) + m.Found.scaleNote()
+	return m.Found.Options, fmt.Sprintf("--match-logged: %s (%s) reproduces the logged advantage to %s%s: computing with it",
+		m.Found.Flags(), describeSettings(m.Found.Options), shortNumber(m.Found.reproduced().MaxAbsDiff), m.Found.leftOutNote()) + m.Found.scaleNote()
 }
 
 // scaleNote says, after the flags of weights fitted to a log that does not
@@ -675,11 +772,11 @@ func (f *Fit) scaleNote() string {
 // unreproduced says why --match-logged computes with the settings as
 // given though rows with a logged advantage differ: the steps each
 // setting reproduces (Warning with stepsNote), or that none tried does
-// (nothingFits); "" when a setting reproduces it (Found) or no row has a
-// logged advantage.
+// (nothingFits); "" when a setting reproduces it (Found), the closest
+// agrees (agreeing: computed with) or no row has a logged advantage.
 func (m *Match) unreproduced() string {
 	switch {
-	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0:
+	case m == nil || m.Found != nil || m.Base.Overall.Rows == 0 || m.agreeing() != nil:
 		return ""
 	case m.regrouped == "" && m.stepsNote() != "":
 		return m.Warning()
@@ -694,14 +791,21 @@ func unreproducedNote(why string) string {
 }
 
 // computedWith returns m checked under the settings --match-logged
-// computes with (Found), so that what is reported of the batches is of
+// computes with (Found, or the closest that agrees: agreeing), so that what is reported of the batches is of
 // the rewards computed; m itself when none was found.
 func (m *Match) computedWith() *Match {
-	if m == nil || m.Found == nil {
+	if m == nil {
+		return m
+	}
+	with := m.Found
+	if with == nil {
+		with = m.agreeing()
+	}
+	if with == nil {
 		return m
 	}
 	r := *m
-	r.Base = *m.Found
+	r.Base = *with
 	return &r
 }
 

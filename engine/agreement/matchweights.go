@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -31,8 +32,9 @@ type fittedWeights struct {
 const float32Noise = 4 * 0x1p-24
 
 // fitWeights returns the weights of res's objectives under which grpo (or
-// gdpo, as o.Method says), with o's scale, std and epsilon, reproduces the
-// logged advantages of res's valid rows; ok is false when there are fewer
+// gdpo or rloo, as o.Method says), with o's scale, std and epsilon, reproduces the
+// logged advantages of res's valid rows but those leftOut marks (nil for
+// none: the rows the trainer grouped otherwise); ok is false when there are fewer
 // logged rows than objectives, the system is singular, or a scaled fit is
 // nearly unscaled. Reward weights that are not all equal (TRL's
 // reward_weights=[1.0, 0.5]) are not among the trainers' settings that
@@ -43,30 +45,40 @@ const float32Noise = 4 * 0x1p-24
 // weighted scores over row i's unit (its group, or its batch) plus epsilon,
 // 1 unscaled (TRL's _generate_and_score_completions: advantages =
 // rewards - mean_grouped_rewards, divided by std_rewards + 1e-4); gdpo the
-// same with c_ik its group-normalised objective centred on the batch
-// (fitSystem). Unscaled, the weights solve min_w sum_i (sum_k w_k c_ik -
+// same with c_ik its group-normalised objective centred on the batch;
+// rloo A_i = sum_k w_k c_ik n / (n - 1), n the group's valid members,
+// unscaled (fitSystem). Unscaled, the weights solve min_w sum_i (sum_k w_k c_ik -
 // A_i)^2. Scaled, w = f u with u of largest magnitude 1: scaling every
 // weight by f divides the std by f too, so A_i = sum_k u_k c_ik / (σ_i(u) +
 // t) with t = epsilon / f, the factor seen only through epsilon; u and t
 // are fitted in turn until they settle (fitDirection).
 //
 // The fit carries the log's float32 noise: the candidates are the fit
-// rounded, the direction to 1 to 4 significant digits with each nonzero
-// weight in turn set to 1 (TRL's [3, 1] is the direction (1, 0.3333), or
-// (3, 1)), and for each direction its factor fitted again (fitFactor) and
-// rounded to 1 to 3 digits, or 1. Those within the log's noise (float32's,
+// rounded, the direction normalised with each nonzero weight in turn set
+// to 1 (TRL's [3, 1] is the direction (1, 0.3333), or (3, 1)) and to a sum
+// of 1 (0.45, 0.55), rounded to 1 to 4 significant digits, and for each
+// direction its factor fitted again (fitFactor) and rounded to 1 to 4
+// digits, or 1; when the closest is within Tolerance but not float32's
+// noise, it and the direction scaled to make each weight short are
+// rounded weight by weight to 2 to 5 digits (eachRounding). Those within the log's noise (float32's,
 // or twice what the closest candidate leaves) come first, the fewest
 // significant digits first (the trainer's config is written by hand), then
 // the closest of the rest. A fit whose median std is under ten times t is
 // nearly unscaled (a log of scale none mimicked by tiny weights): none. A
 // t fitted at or under 0 is epsilon lost in the noise: the factor is
 // then only tried as 1.
-func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
+func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWeights, bool) {
 	var sys fitSystem
-	if o.Method == engine.GDPO {
+	switch o.Method {
+	case engine.GDPO:
 		sys = gdpoFitSystem(res, o)
-	} else {
+	case engine.RLOO:
+		sys = rlooFitSystem(res, o)
+	default:
 		sys = grpoFitSystem(res, o)
+	}
+	if leftOut != nil {
+		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return leftOut[i] })
 	}
 	m := res.Evaluation.M
 	if len(sys.rows) <= m {
@@ -102,10 +114,13 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 		diff   float64
 	}
 	var all []candidate
+	seen := map[string]bool{}
 	add := func(w []float64) {
-		if slices.ContainsFunc(all, func(c candidate) bool { return slices.Equal(c.w, w) }) {
+		key := fmt.Sprint(w)
+		if seen[key] {
 			return
 		}
+		seen[key] = true
 		c := candidate{w: w, diff: sys.maxDiff(w, eps)}
 		for _, v := range w {
 			c.digits += significantDigits(v)
@@ -117,17 +132,11 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 			add(roundWeights(u, digits))
 			continue
 		}
-		for _, one := range u {
-			if one == 0 {
-				continue
-			}
-			direction := make([]float64, m)
-			for k := range u {
-				direction[k] = roundSignificant(u[k]/math.Abs(one), digits)
-			}
+		for _, direction := range directions(u) {
+			direction = roundWeights(direction, digits)
 			factors := []float64{1}
 			if f := sys.fitFactor(direction, eps); f > 0 {
-				for fd := 1; fd <= 3; fd++ {
+				for fd := 1; fd <= 4; fd++ {
 					factors = append(factors, roundSignificant(f, fd))
 				}
 			}
@@ -142,16 +151,46 @@ func fitWeights(res *engine.Result, o engine.Options) (fittedWeights, bool) {
 			}
 		}
 	}
+	// A direction and a factor rounded apart may each miss what the
+	// trainer wrote (0.45 / 0.55 rounds to 0.8182; 0.7071, 1.4142, 0.25
+	// is a factor of 1.4142 on 0.5, 1, 0.1768): when the closest is within
+	// the agreement tolerance but not float32's noise, it is rounded weight
+	// by weight to 2 to 5 digits, and so is the fitted direction scaled to
+	// make each weight in turn short (its fitted value rounded to 1 to 5
+	// digits), the direction's ratios being what the log tells best.
+	closest := func() candidate {
+		return slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) })
+	}
+	if c := closest(); c.diff > float32Noise && c.diff <= Tolerance {
+		around := [][]float64{c.w}
+		f := 1.0
+		if !sys.unscaled {
+			f = sys.fitFactor(u, eps)
+		}
+		for k := range u {
+			if u[k] == 0 || f <= 0 {
+				continue
+			}
+			for d := 1; d <= 5; d++ {
+				scale := roundSignificant(f*u[k], d) / u[k]
+				w := make([]float64, m)
+				for j := range w {
+					w[j] = scale * u[j]
+				}
+				around = append(around, w)
+			}
+		}
+		for _, w := range around {
+			eachRounding(w, 2, 5, add)
+		}
+	}
 	// The log's noise: float32's, or what the closest candidate leaves,
 	// should the trainer have summed in float32 what would round
 	// further. Not the unrounded fit's: its weights, off by the noise,
 	// give a group whose scores their true weights make equal (std 0,
 	// advantages 0) a std of that noise, and advantages of that noise
 	// over epsilon.
-	noise := float32Noise
-	if len(all) > 0 {
-		noise = max(noise, 2*slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) }).diff)
-	}
+	noise := max(float32Noise, 2*closest().diff)
 	within := func(c candidate) bool { return c.diff <= noise }
 	slices.SortStableFunc(all, func(a, b candidate) int {
 		if wa, wb := within(a), within(b); wa != wb {
@@ -368,6 +407,60 @@ func unitWeight(w []float64) int {
 	return 2
 }
 
+// directions returns u normalised as a trainer's weights may be written:
+// each nonzero weight in turn 1 (the largest, the smallest: TRL's [3, 1]
+// is (1, 0.3333) or (3, 1)), and a sum of 1 (0.45 and 0.55), when the sum
+// is not lost in the weights' noise.
+func directions(u []float64) [][]float64 {
+	var out [][]float64
+	scaled := func(by float64) {
+		d := make([]float64, len(u))
+		for k := range u {
+			d[k] = u[k] / by
+		}
+		out = append(out, d)
+	}
+	top, sum := 0.0, 0.0
+	for _, v := range u {
+		top, sum = max(top, math.Abs(v)), sum+v
+		if v != 0 {
+			scaled(math.Abs(v))
+		}
+	}
+	if math.Abs(sum) > 1e-6*top {
+		scaled(sum)
+	}
+	return out
+}
+
+// maxRoundedApart is the most weights eachRounding rounds each to its own
+// digits: beyond, the combinations outgrow the fit (4^m of them).
+const maxRoundedApart = 5
+
+// eachRounding calls fn with w, each weight rounded to its own number of
+// significant digits from lo to hi, every combination (all to the same
+// number of digits for more than maxRoundedApart weights).
+func eachRounding(w []float64, lo, hi int, fn func([]float64)) {
+	if len(w) > maxRoundedApart {
+		for d := lo; d <= hi; d++ {
+			fn(roundWeights(w, d))
+		}
+		return
+	}
+	var walk func(k int, out []float64)
+	walk = func(k int, out []float64) {
+		if k == len(w) {
+			fn(slices.Clone(out))
+			return
+		}
+		for d := lo; d <= hi; d++ {
+			out[k] = roundSignificant(w[k], d)
+			walk(k+1, out)
+		}
+	}
+	walk(0, make([]float64, len(w)))
+}
+
 // normalise divides w by its largest magnitude, reporting false when that
 // is 0 or not finite.
 func normalise(w []float64) bool {
@@ -433,8 +526,22 @@ func (sys *fitSystem) index() {
 // group's valid members; a unit is a group, or the batch with scale
 // batch.
 func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
+	return centredFitSystem(res, o, !o.Normalize || o.Scale == engine.ScaleNone, false)
+}
+
+// rlooFitSystem is rloo's (TRL's RLOOTrainer with reward_weights, without
+// normalize_advantages): unscaled, the centred objectives times n / (n -
+// 1), n the group's valid members, as the leave-one-out baseline's
+// advantage s_i - mean of the others is.
+func rlooFitSystem(res *engine.Result, o engine.Options) fitSystem {
+	return centredFitSystem(res, o, true, true)
+}
+
+// centredFitSystem is grpo's, or with leaveOneOut rloo's (its centred
+// objectives times n / (n - 1)); unscaled divides by nothing.
+func centredFitSystem(res *engine.Result, o engine.Options, unscaled, leaveOneOut bool) fitSystem {
 	ev, m := res.Evaluation, res.Evaluation.M
-	sys := fitSystem{unscaled: !o.Normalize || o.Scale == engine.ScaleNone, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m), logged: ev.Logged, std: o.StdOf}
+	sys := fitSystem{unscaled: unscaled, centred: make([]float64, len(ev.Valid)*m), raw: make([]float64, len(ev.Valid)*m), logged: ev.Logged, std: o.StdOf}
 	for bi := range res.Ranking.Batches {
 		b := &res.Ranking.Batches[bi]
 		var batchUnit []int
@@ -450,8 +557,12 @@ func grpoFitSystem(res *engine.Result, o engine.Options) fitSystem {
 					mean += sys.raw[i*m+k]
 				}
 				mean /= float64(len(valid))
+				by := 1.0
+				if n := float64(len(valid)); leaveOneOut && n > 1 {
+					by = n / (n - 1)
+				}
 				for _, i := range valid {
-					sys.centred[i*m+k] = sys.raw[i*m+k] - mean
+					sys.centred[i*m+k] = by * (sys.raw[i*m+k] - mean)
 				}
 			}
 			if o.Scale != engine.ScaleBatch || sys.unscaled {

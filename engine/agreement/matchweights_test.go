@@ -171,6 +171,29 @@ func TestMatchLoggedRecoversTRLRewardWeights(t *testing.T) {
 	}
 }
 
+// TestMatchLoggedRecoversDecimalRewardWeights logs TRL's advantages of
+// reward_weights that are short decimals in a normalisation other than a
+// largest weight of 1 (a sum of 1: 0.45 and 0.55, whose largest-1
+// direction 0.8182 times 0.55 is 0.45001), or whose direction and factor
+// are long apart (0.7071 and 0.25: 1 and 0.3536 times 0.7071), and checks
+// that --match-logged finds those very weights.
+func TestMatchLoggedRecoversDecimalRewardWeights(t *testing.T) {
+	for _, weights := range [][]float64{{0.45, 0.55}, {0.3, 0.7}, {0.65, 0.35}, {1.5, -0.3}, {0.7071, 0.25}, {1.4142, 0.35}} {
+		for seed := range uint64(3) {
+			ts := trlLogged(trlRewardBatches(seed, 1), weights, engine.ScaleGroup)
+			c := trlComputer(t, true)
+			m := MatchLogged(evaluateWith(c, ts), c.Options)
+			if m.Found == nil {
+				t.Errorf("%v seed %d: nothing found; closest %v off by %g", weights, seed, m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
+				continue
+			}
+			if got := m.Found.Options.Weights; !slices.Equal(got, weights) {
+				t.Errorf("%v seed %d: found %v (to %.3g)", weights, seed, got, m.Found.Overall.MaxAbsDiff)
+			}
+		}
+	}
+}
+
 // TestMatchLoggedWeightsOfMixedSpreads logs TRL's advantages of a reward
 // in the thousands beside one under 1, so that groups whose large reward
 // is equal have a std thousands of times under the others': epsilon, and
@@ -247,5 +270,89 @@ func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
 		if m := MatchLogged(ev, c.Options); m.Found == nil {
 			b.Fatal("nothing found")
 		}
+	}
+}
+
+// trlRLOOAdvantages32 returns the advantages of a batch as TRL's
+// RLOOTrainer._generate_and_score_completions computes them without
+// normalize_advantages (rloo_trainer.py: rewards = (rewards_per_func *
+// reward_weights).nansum, baselines = (the group's sum - rewards) /
+// (n - 1), advantages = rewards - baselines), in float32 throughout.
+func trlRLOOAdvantages32(groups [][][]float64, weights []float64) [][]float64 {
+	out := make([][]float64, len(groups))
+	for gi, g := range groups {
+		rewards := make([]float32, len(g))
+		var sum float32
+		for j, row := range g {
+			for k, x := range row {
+				rewards[j] += float32(x) * float32(weights[k])
+			}
+			sum += rewards[j]
+		}
+		for _, r := range rewards {
+			out[gi] = append(out[gi], float64(r-(sum-r)/float32(len(g)-1)))
+		}
+	}
+	return out
+}
+
+// TestMatchLoggedRecoversRLOORewardWeights logs the advantages of TRL's
+// RLOOTrainer with reward_weights and checks that --match-logged finds
+// rloo with those very weights.
+func TestMatchLoggedRecoversRLOORewardWeights(t *testing.T) {
+	for _, weights := range [][]float64{{1, 0.5}, {0.45, 0.55}, {3, 1}, {1, -0.37}} {
+		for seed := range uint64(3) {
+			ts := loggedBy(trlRewardBatches(seed, 1), func(groups [][][]float64) [][]float64 { return trlRLOOAdvantages32(groups, weights) })
+			c := trlComputer(t, true)
+			m := MatchLogged(evaluateWith(c, ts), c.Options)
+			if m.Found == nil {
+				t.Errorf("%v seed %d: nothing found", weights, seed)
+				continue
+			}
+			want := []string{"--method rloo", fmt.Sprintf("--weight a=%g --weight b=%g", weights[0], weights[1])}
+			if !slices.Equal(m.Found.Changes, want) {
+				t.Errorf("%v seed %d: found %q (to %.3g), want %q", weights, seed, m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
+			}
+		}
+	}
+}
+
+// TestMatchLoggedComputesWithTheClosestThatAgrees logs TRL's advantages
+// of reward_weights [1, 0.5] off by 3e-5 each way (a trainer that sums
+// in another precision): no setting reproduces them to float32's noise,
+// but weights fitted agree with every row within the tolerance.
+// --match-logged computes with those, saying they are the closest, not
+// that the advantage is not computed from these objectives, nor with
+// the weights of 1 given, which are off by far more.
+func TestMatchLoggedComputesWithTheClosestThatAgrees(t *testing.T) {
+	ts := loggedBy(trlRewardBatches(1, 1), func(groups [][][]float64) [][]float64 {
+		adv := trlAdvantages32(groups, []float64{1, 0.5}, engine.ScaleGroup)
+		for gi := range adv {
+			for j := range adv[gi] {
+				adv[gi][j] += 3e-5 * float64(1-2*(j%2))
+			}
+		}
+		return adv
+	})
+	c := trlComputer(t, true)
+	ev := evaluateWith(c, ts)
+	m := MatchLogged(ev, c.Options)
+	if m.Found != nil || m.Closest == nil || m.Closest.Overall.Differing > 0 {
+		t.Fatalf("found %+v, closest %+v: want none found and a closest that agrees", m.Found, m.Closest)
+	}
+	check := CheckTrainer(c, ev)
+	if !slices.Equal(check.Options.Weights, m.Closest.Options.Weights) {
+		t.Errorf("computing with weights %v, want the closest's %v", check.Options.Weights, m.Closest.Options.Weights)
+	}
+	for _, text := range append([]string{m.Warning()}, check.Notes...) {
+		if strings.Contains(text, "not computed from these objectives") || !strings.Contains(text, "which agrees with every row within 0.0001") {
+			t.Errorf("%q: want it to name the closest as agreeing", text)
+		}
+	}
+	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], "; computing with the closest, `--weight a=") {
+		t.Errorf("notes %q: want them to say the closest is computed with", check.Notes)
+	}
+	if d := check.Logged.Base.Overall; d.Differing > 0 {
+		t.Errorf("the check reported is not of the weights computed with: %+v", d)
 	}
 }

@@ -53,11 +53,12 @@ type TrainerCheck struct {
 // the trainer-style rewards against the logged advantages, when ev has
 // them (MatchLogged of the computer's options), and, with c.EqualGroups,
 // the groups' sizes. With c.MatchLogged, the options found are those to
-// compute with.
+// compute with. The group c.RowCap says a cap cut is left out of the
+// weights fitted (matchLogged).
 func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck {
 	check := TrainerCheck{Options: c.Options}
 	if ev.Logged != nil || c.MatchLogged {
-		check.Logged = MatchLogged(ev, c.Options)
+		check.Logged = matchLogged(ev, c.Options, c.RowCap)
 	}
 	if c.MatchLogged {
 		var note string

@@ -45,6 +45,7 @@ func Open(source string, cfg engine.Config, res *loaders.Result, warnings []stri
 		}
 	}
 	dropBodies(ts)
+	c.RowCap = res.RowCap()
 	return openedSession(source, trajectoriesOf(ts), c, ev, func(s *Session) {
 		s.Fields = fields
 		s.Prompts, s.PromptsErr = columns, columnsErr
@@ -350,6 +351,7 @@ func (b *Builder) Add(ts []scoring.Trajectory) error {
 // Session returns the session of the trajectories added, at least one,
 // named source, with the caller's warnings and the skipped lines of res.
 func (b *Builder) Session(source string, res *loaders.Result, warnings []string) *Session {
+	b.computer.RowCap = res.RowCap()
 	return openedSession(source, b.ts, b.computer, b.ev.Evaluation(), func(s *Session) {
 		s.Fields = b.fields
 		s.Prompts, s.PromptsErr = b.columns, b.columnsErr
