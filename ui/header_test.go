@@ -27,10 +27,12 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		// header with the names cut and the badge's counts alone.
 		goals string
 	}{
-		// The goals' names of five letters and more before the words
-		// "batch" and "invalid".
-		{80, []string{"  6/40 step 5", "pareto", "127 valid !1"}, "compact"},
-		{120, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "127 valid", "! 1 invalid"}, "tab bar"},
+		// No room for the goals' names of five letters, with room kept
+		// for the longest method name: they go whole.
+		{80, []string{"  batch 6/40 step 5", "  pareto  ", "127 valid ! 1 invalid"}, "none"},
+		// The method's label and the default settings go before the
+		// source's last component is cut.
+		{120, []string{"…/rollouts/step_000120_rank_003.jsonl  batch 6/40 step 5  pareto  ", "127 valid", "! 1 invalid"}, "tab bar"},
 		{200, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "normalize: on", "127 valid", "! 1 invalid"}, "header"},
 	} {
 		m := newTestModel(t, tc.width, 40)
@@ -50,7 +52,7 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		if !strings.HasPrefix(head, "…") || !regexp.MustCompile(`03\.jsonl  (batch )?6/40`).MatchString(head) {
 			t.Errorf("%d columns: the source is not cut from its start: %q", tc.width, head)
 		}
-		if !strings.Contains(head, "checks alert") && !(tc.goals == "compact" && strings.HasSuffix(strings.TrimRight(head, " "), "✖2 ⚠1")) {
+		if !strings.Contains(head, "checks alert") && !(tc.width < 100 && strings.HasSuffix(strings.TrimRight(head, " "), "✖2 ⚠1")) {
 			t.Errorf("%d columns: the health badge is missing: %q", tc.width, head)
 		}
 		goals := "accuracy ↑ safety ↑ length ↓"
@@ -135,11 +137,12 @@ func TestTabBarCompactAt80(t *testing.T) {
 }
 
 // TestHeaderAt100Columns: the tab bar has no room for the goals, so the
-// header keeps the objectives' names whole, and the method, rather than
-// the scope and normalisation; at 60 columns the method stays.
+// header keeps the objectives' names whole rather than the method's label
+// and the default scope and normalisation; at 60 columns the method
+// stays.
 func TestHeaderAt100Columns(t *testing.T) {
 	head := strings.Split(screen(newTestModel(t, 100, 30)), "\n")[0]
-	for _, want := range []string{"method: pareto", "accuracy ↑ safety ↑ length ↓", "✖2 ⚠1"} {
+	for _, want := range []string{"  pareto  ", "accuracy ↑ safety ↑ length ↓", "✖2 ⚠1"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("100 columns: the header lacks %q: %q", want, head)
 		}

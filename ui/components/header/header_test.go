@@ -36,12 +36,21 @@ func TestShortenStart(t *testing.T) {
 }
 
 // TestNameWidthsSkipWhatCannotFit: the goals' widths are tried from the
-// longest name down to "a…", and not at all when not even "a… ↑" a goal
-// fits: a thousand objectives cost no sweep on every frame.
+// longest name down to readableNameWidth, skipping the width one cell
+// under the longest (a cut of one cell is none: cutNames), and not at
+// all when not even the names at readableNameWidth fit: a thousand
+// objectives cost no sweep on every frame.
 func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
-	objs := []scoring.Objective{{Name: "accuracy"}, {Name: "len"}}
-	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
-		t.Errorf("nameWidths = %v, want 8 down to 2", got)
+	objs := []scoring.Objective{{Name: "think_format"}, {Name: "len"}}
+	if got := nameWidths(objs, 80); !slices.Equal(got, []int{12, 10, 9, 8, 7, 6}) {
+		t.Errorf("nameWidths = %v, want 12, then 10 down to 6", got)
+	}
+	// "think_… ↑ len ↑" is 14 cells.
+	if got := nameWidths(objs, 13); got != nil {
+		t.Errorf("nameWidths in 13 cells = %v, want none", got)
+	}
+	if got := nameWidths(objs, 14); !slices.Equal(got, []int{12, 10, 9, 8, 7, 6}) {
+		t.Errorf("nameWidths in 14 cells = %v, want 12, then 10 down to 6", got)
 	}
 	many := make([]scoring.Objective, 1000)
 	for k := range many {
@@ -150,14 +159,15 @@ func TestHeaderStillWhileHealthUpdates(t *testing.T) {
 	}
 }
 
-// TestGoalNamesBeforeSettings: where the tab bar has room for the goals
-// only with their names cut to a letter or two ("ac… ↑ sa… ↑ le… ↓"), the
-// header drops the scope and normalisation and keeps the names whole;
-// names cut to readableNameWidth may go to the tab bar.
+// TestGoalNamesBeforeSettings: where the tab bar has no room for the
+// goals with names of readableNameWidth, the header drops the default
+// scope and normalisation and keeps the names (whole, then cut to no
+// fewer than five letters) before the counts' words; names cut to
+// readableNameWidth may go to the tab bar.
 func TestGoalNamesBeforeSettings(t *testing.T) {
 	c, h := sampleHeader(t, someFindings)
 	head, bar := render(h, c, strings.Repeat("x", 80), 100)
-	if !strings.Contains(head, "accuracy ↑ safety ↑ length ↓") || strings.Contains(head, "scope") || strings.Contains(bar, "↑") {
+	if !regexp.MustCompile(`  127 valid ! 1 invalid  accur[a-z]*… ↑ safety ↑ length ↓  `).MatchString(head) || strings.Contains(head, "scope") || strings.Contains(bar, "↑") {
 		t.Errorf("100 columns beside a tab bar of 80:\n%s\n%s", head, bar)
 	}
 	head, bar = render(h, c, strings.Repeat("x", 91), 120)
@@ -183,7 +193,7 @@ func TestCutNamesTellApart(t *testing.T) {
 		got := cutNames(names, width)
 		seen := map[string]bool{}
 		for k, name := range got {
-			if w := ansi.StringWidth(name); w > width {
+			if w := ansi.StringWidth(name); w > width && name != names[k] {
 				t.Errorf("width %d: %q is %d cells", width, name, w)
 			}
 			seen[name] = true
@@ -197,8 +207,12 @@ func TestCutNamesTellApart(t *testing.T) {
 			t.Errorf("width %d: %d distinct of %d: %q", width, len(seen), len(names), got)
 		}
 	}
-	if got := cutNames([]string{"accuracy", "length"}, 5); !slices.Equal(got, []string{"accu…", "leng…"}) {
+	if got := cutNames([]string{"accuracy", "length"}, 4); !slices.Equal(got, []string{"acc…", "len…"}) {
 		t.Errorf("names apart once cut: %q, want their starts", got)
+	}
+	// A cut would save one cell alone: the name stays whole.
+	if got := cutNames([]string{"accuracy", "safety", "length"}, 5); !slices.Equal(got, []string{"accu…", "safety", "length"}) {
+		t.Errorf("names one cell wider than 5 cut: %q, want them whole", got)
 	}
 	if got := cutNames([]string{"reward_model_helpful", "reward_model_harmless"}, 8); !slices.Equal(got, []string{"re…lpful", "re…mless"}) {
 		t.Errorf("a common prefix cut to 8: %q", got)
@@ -209,10 +223,12 @@ func TestCutNamesTellApart(t *testing.T) {
 }
 
 // TestGoalNamesKeepFiveLetters: from 80 columns up, with or without a
-// constraint and invalid trajectories, a long source or a short one, the
-// goals are on the first two lines with each name whole or cut to no
-// fewer than five letters ("accur…"), as README promises: the batch's
-// word, the counts' words and the valid count go first.
+// constraint and invalid trajectories, a long source or a short one,
+// wherever the goals are on the first two lines each name is whole or cut
+// to no fewer than five letters ("accur…", never "accu…"), and never by
+// one cell ("safe…"), as README promises; from 90 columns up they are
+// there, the batch's word, the counts' words and the valid count going
+// first.
 func TestGoalNamesKeepFiveLetters(t *testing.T) {
 	goals := regexp.MustCompile(`(?:^|  )(\S+) ↑ (\S+) ↑ (\S+) ↓(?:  |$)`)
 	c, h := sampleHeader(t, someFindings)
@@ -228,11 +244,15 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 						m = goals.FindStringSubmatch(bar)
 					}
 					if m == nil {
-						t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
+						if width >= 90 || strings.Contains(head+bar, "↑") {
+							t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
+						}
 						continue
 					}
 					for k, name := range []string{"accuracy", "safety", "length"} {
-						if got := m[k+1]; got != name && (!strings.HasSuffix(got, "…") || len([]rune(got)) < 6 || !strings.HasPrefix(name, strings.TrimSuffix(got, "…"))) {
+						got := m[k+1]
+						cut := strings.TrimSuffix(got, "…")
+						if got != name && (cut == got || len(cut) < 5 || len(name)-len(cut) < 2 || !strings.HasPrefix(name, cut)) {
 							t.Errorf("%d columns, source %q, %d invalid, constrained %v: %s shown %q:\n%s\n%s", width, source, invalid, constrained, name, got, head, bar)
 						}
 					}
