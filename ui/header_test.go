@@ -177,19 +177,23 @@ func TestGoldenHeader(t *testing.T) {
 
 // TestGoldenHeaderWidths: the header and the tab bar at 80, 100, 120,
 // 140 and 200 columns, with a short and a long method name (rloo, which
-// has no normalisation, and pareto-crowding) and a short and a long
-// source: the shortening's one rule (header.View), which the method
-// changes nothing of but its own field.
+// has no normalisation, and pareto-crowding), the default settings and
+// changed ones (g and n: scope batch, normalisation off), and a short
+// source, a directory's and a long file's: the shortening's one rule
+// (header.View), which the method changes nothing of but its own field.
 func TestGoldenHeaderWidths(t *testing.T) {
 	var sb strings.Builder
-	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+	for _, source := range []string{"sample", "/work/main/sample_data/verl/", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 		for _, method := range []engine.Method{engine.RLOO, engine.ParetoCrowding} {
-			for _, width := range []int{80, 100, 120, 140, 200} {
-				m := newTestModel(t, width, 24)
-				m.Session().Source = source
-				setMethod(t, m, method)
-				lines := strings.Split(screen(m), "\n")
-				fmt.Fprintf(&sb, "%d columns, %s, source %s:\n%s\n%s\n\n", width, method, source, lines[0], lines[1])
+			for _, keys := range [][]string{nil, {"g", "n"}} {
+				for _, width := range []int{80, 100, 120, 140, 200} {
+					m := newTestModel(t, width, 24)
+					m.Session().Source = source
+					setMethod(t, m, method)
+					press(m, keys...)
+					lines := strings.Split(screen(m), "\n")
+					fmt.Fprintf(&sb, "%d columns, %s, keys %q, source %s:\n%s\n%s\n\n", width, method, keys, source, lines[0], lines[1])
+				}
 			}
 		}
 	}

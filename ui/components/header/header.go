@@ -169,48 +169,48 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		settings += headerSeparator + field("normalize:", normalize)
 		shortSettings += headerSeparator + field("norm:", normalize)
 	}
-	// The room kept for the method and the normalisation at their widest
-	// (the longest name m cycles to, the widest value n gives).
-	widest := common.WidestMethod(s.Options)
-	methodReserve := len(widest) - len(methodText) // method names are ASCII
+	// The room kept for the method and the settings at their widest:
+	// the longest name m cycles to, the widest normalisation n gives, and
+	// the changed settings under the method that shows most of them.
+	methodReserve := len(common.WidestMethod(s.Options)) - len(methodText) // method names are ASCII
+	changedReserve := 0
+	for _, m := range engine.MethodsFor(s.Options) {
+		o := s.Result.Options
+		o.Method = m
+		changedReserve = max(changedReserve, ansi.StringWidth(changedSettings(st, o))-ansi.StringWidth(changed))
+	}
 	settingsReserve := max(ansi.StringWidth(field("scope:", scope)+headerSeparator+field("normalize:", common.WidestNormalizeText()))-ansi.StringWidth(settings), 0)
 	shortSettingsReserve := max(ansi.StringWidth(field("scope:", scope)+headerSeparator+field("norm:", common.WidestNormalizeText()))-ansi.StringWidth(shortSettings), 0)
-	// arrange builds a layout of fields, keeping the reserve its method
-	// and settings fields need.
-	arrange := func(compact bool, floor sourceFloor, fields ...string) layout {
-		l := layout{fields: slices.DeleteFunc(fields, func(f string) bool { return f == "" }), compact: compact, floor: floor, reserve: methodReserve}
-		switch {
-		case slices.Contains(fields, settings):
-			l.reserve += settingsReserve
-		case slices.Contains(fields, shortSettings):
-			l.reserve += shortSettingsReserve
-		}
-		return l
+	// arrange builds a layout of fields, keeping settingsRoom, the
+	// reserve of its settings field, beside the method's.
+	arrange := func(compact bool, floor sourceFloor, settingsRoom int, fields ...string) layout {
+		fields = slices.DeleteFunc(fields, func(f string) bool { return f == "" })
+		return layout{fields: fields, compact: compact, floor: floor, reserve: methodReserve + settingsRoom}
 	}
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
 		shortBatch = liveBadge(st, h.Live) + " " + shortBatch
 	}
 	layouts := []layout{
-		arrange(false, sourceWhole, batch, method, computer, settings, counts, goals),
-		arrange(false, sourceLast, batch, method, settings, counts, goals),
-		arrange(false, sourceLast, batch, method, shortSettings, counts, goals),
-		arrange(false, sourceLast, batch, method, settings, counts),
-		arrange(false, sourceLast, batch, method, shortSettings, counts),
-		arrange(false, sourceLast, batch, methodName, shortSettings, counts),
-		arrange(false, sourceLast, batch, methodName, changed, counts),
-		arrange(false, sourceMin, batch, methodName, changed, counts),
-		arrange(true, sourceMin, batch, methodName, changed, counts),
-		arrange(true, sourceMin, batch, methodName, changed, shortCounts),
-		arrange(true, sourceMin, shortBatch, methodName, changed, fewestCounts),
-		arrange(true, sourceMin, batch, methodName, changed),
-		arrange(true, sourceMin, batch, methodName),
+		arrange(false, sourceWhole, settingsReserve, batch, method, computer, settings, counts, goals),
+		arrange(false, sourceLast, settingsReserve, batch, method, settings, counts, goals),
+		arrange(false, sourceLast, shortSettingsReserve, batch, method, shortSettings, counts, goals),
+		arrange(false, sourceLast, settingsReserve, batch, method, settings, counts),
+		arrange(false, sourceLast, shortSettingsReserve, batch, method, shortSettings, counts),
+		arrange(false, sourceLast, shortSettingsReserve, batch, methodName, shortSettings, counts),
+		arrange(false, sourceLast, changedReserve, batch, methodName, changed, counts),
+		arrange(false, sourceMin, changedReserve, batch, methodName, changed, counts),
+		arrange(true, sourceMin, changedReserve, batch, methodName, changed, counts),
+		arrange(true, sourceMin, changedReserve, batch, methodName, changed, shortCounts),
+		arrange(true, sourceMin, changedReserve, shortBatch, methodName, changed, fewestCounts),
+		arrange(true, sourceMin, changedReserve, shortBatch, methodName, changed),
+		arrange(true, sourceMin, 0, batch, methodName),
 	}
 	if compact {
 		layouts = []layout{
-			arrange(true, sourceLast, batch, method, shortSettings, counts, goals),
-			arrange(true, sourceLast, batch, methodName, shortSettings, counts, goals),
-			arrange(true, sourceLast, batch, methodName, changed, counts, goals),
+			arrange(true, sourceLast, shortSettingsReserve, batch, method, shortSettings, counts, goals),
+			arrange(true, sourceLast, shortSettingsReserve, batch, methodName, shortSettings, counts, goals),
+			arrange(true, sourceLast, changedReserve, batch, methodName, changed, counts, goals),
 		}
 		// The goals cut shorter and shorter ("accur… ↑"), at each step
 		// of the other fields' shortening, down to readableNameWidth.
@@ -228,7 +228,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		}
 		for _, fields := range steps {
 			for _, goalsCut := range goalsWithin {
-				layouts = append(layouts, arrange(true, sourceMin, append(slices.Clip(fields), goalsCut)...))
+				layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), goalsCut)...))
 			}
 		}
 	}

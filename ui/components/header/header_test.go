@@ -237,27 +237,30 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 			for _, constrained := range []bool{false, true} {
 				c.Session.Source = source
 				h.invalid, h.constrained, h.feasible = invalid, constrained, 0.874
-				for width := 80; width <= 200; width++ {
-					head, bar := render(h, c, tabBar(width), width)
-					m := goals.FindStringSubmatch(head)
-					if m == nil {
-						m = goals.FindStringSubmatch(bar)
-					}
-					if m == nil {
-						if width >= 90 || strings.Contains(head+bar, "↑") {
-							t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
+				for _, method := range []engine.Method{engine.Pareto, engine.ParetoCrowding} {
+					c.Session.Result.Options.Method = method
+					for width := 80; width <= 200; width++ {
+						head, bar := render(h, c, tabBar(width), width)
+						m := goals.FindStringSubmatch(head)
+						if m == nil {
+							m = goals.FindStringSubmatch(bar)
 						}
-						continue
-					}
-					for k, name := range []string{"accuracy", "safety", "length"} {
-						got := m[k+1]
-						cut := strings.TrimSuffix(got, "…")
-						if got != name && (cut == got || len(cut) < 5 || len(name)-len(cut) < 2 || !strings.HasPrefix(name, cut)) {
-							t.Errorf("%d columns, source %q, %d invalid, constrained %v: %s shown %q:\n%s\n%s", width, source, invalid, constrained, name, got, head, bar)
+						if m == nil {
+							if width >= 90 || strings.Contains(head+bar, "↑") {
+								t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
+							}
+							continue
 						}
-					}
-					if constrained && !strings.Contains(head, "87% feas") {
-						t.Errorf("%d columns, source %q, %d invalid: no feasible share: %q", width, source, invalid, head)
+						for k, name := range []string{"accuracy", "safety", "length"} {
+							got := m[k+1]
+							cut := strings.TrimSuffix(got, "…")
+							if got != name && (cut == got || len(cut) < 5 || len(name)-len(cut) < 2 || !strings.HasPrefix(name, cut)) {
+								t.Errorf("%d columns, %s, source %q, %d invalid, constrained %v: %s shown %q:\n%s\n%s", width, method, source, invalid, constrained, name, got, head, bar)
+							}
+						}
+						if constrained && !strings.Contains(head, "87% feas") {
+							t.Errorf("%d columns, source %q, %d invalid: no feasible share: %q", width, source, invalid, head)
+						}
 					}
 				}
 			}
@@ -317,6 +320,114 @@ func TestHeaderComputerGoesFirst(t *testing.T) {
 					fields = n
 				}
 			}
+		}
+	}
+}
+
+// TestChangedSettingsStay: a scope and normalisation changed from the
+// engine's defaults are named at every width from 70 to 200 (narrower,
+// the batch, the longest method name and the badge leave them no room),
+// whatever the source and wherever the goals are; with the defaults, once
+// the source is cut below its last component no default setting is
+// shown.
+func TestChangedSettingsStay(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	defaults := c.Session.Result.Options
+	changed := defaults
+	changed.Scope, changed.Normalize = engine.ScopeBatch, false
+	scope := regexp.MustCompile(`scope:? batch`)
+	norm := regexp.MustCompile(`(norm|normalize):? off`)
+	for _, source := range []string{"sample", "/work/main/sample_data/verl/", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		c.Session.Source = source
+		for width := 60; width <= 200; width++ {
+			c.Session.Result.Options = changed
+			head, bar := render(h, c, tabBar(width), width)
+			if width >= 70 && (!scope.MatchString(head) || !norm.MatchString(head)) {
+				t.Errorf("%d columns, source %q, scope batch and normalisation off: %q\n%s", width, source, head, bar)
+			}
+			c.Session.Result.Options = defaults
+			head, _ = render(h, c, tabBar(width), width)
+			shown, _, _ := strings.Cut(head, "  ")
+			if !strings.HasSuffix(source, strings.TrimPrefix(shown, "…")) {
+				t.Fatalf("%d columns: the header does not start with the source: %q", width, head)
+			}
+			if cutMidName := strings.HasPrefix(shown, "…") && !strings.HasPrefix(shown, "…/"); cutMidName && strings.Contains(head, "scope") {
+				t.Errorf("%d columns, source %q: cut mid-name beside a default setting: %q", width, source, head)
+			}
+		}
+	}
+	c.Session.Source = "sample"
+	c.Session.Result.Options = changed
+	if head, _ := render(h, c, strings.Repeat("x", 91), 100); !strings.Contains(head, "scope batch · norm off") {
+		t.Errorf("100 columns: the changed settings are not in one field: %q", head)
+	}
+}
+
+// TestFieldsStillUnderM: at every width from 60 to 200, the methods m
+// cycles through show the same fields (the batch's word, the method's
+// label, the scope, the goals, the badge's words), only the method's
+// name differs: the layout keeps the room of the longest name.
+func TestFieldsStillUnderM(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	fieldsOf := func(head, bar string) string {
+		var shown []string
+		for _, f := range []string{"batch 1/40", "method:", "scope:", "checks alert", " invalid"} {
+			if strings.Contains(head, f) {
+				shown = append(shown, f)
+			}
+		}
+		if strings.Contains(head, "↑") {
+			shown = append(shown, "goals in the header")
+		}
+		if strings.Contains(bar, "↑") {
+			shown = append(shown, "goals in the tab bar")
+		}
+		return strings.Join(shown, ", ")
+	}
+	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		c.Session.Source = source
+		for width := 60; width <= 200; width++ {
+			first := ""
+			for k, method := range engine.MethodsFor(c.Session.Options) {
+				c.Session.Result.Options.Method = method
+				head, bar := render(h, c, tabBar(width), width)
+				if fields := fieldsOf(head, bar); k == 0 {
+					first = fields
+				} else if fields != first {
+					t.Errorf("%d columns, source %q: under %s the header shows %q, under the first method %q:\n%s\n%s", width, source, method, fields, first, head, bar)
+				}
+			}
+		}
+	}
+}
+
+// TestShortenPath: the source is cut at a separator, as many whole
+// trailing components as fit; from its start when not even the last
+// fits.
+func TestShortenPath(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"sample", 10, "sample"},
+		{"/work/main/sample_data/verl/", 28, "/work/main/sample_data/verl/"},
+		{"/work/main/sample_data/verl/", 27, "…/main/sample_data/verl/"},
+		{"/work/main/sample_data/verl/", 18, "…/verl/"},
+		{"/work/main/sample_data/verl/", 7, "…/verl/"},
+		{"/work/main/sample_data/verl/", 6, "…verl/"},
+		{"/tmp/walk4-keep/halfbad.jsonl", 20, "…/halfbad.jsonl"},
+		{"../sample_data/trl/completions", 17, "…/trl/completions"},
+		{"../sample_data/trl/completions", 16, "…/completions"},
+		{"abcdefghij", 5, "…ghij"},
+	} {
+		if got := shortenPath(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
+			t.Errorf("shortenPath(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+	for s, want := range map[string]string{"sample": "sample", "/work/main/sample_data/verl/": "…/verl/", "/a/b": "…/b", "/abc": "/abc", "x/halfbad.jsonl": "x/halfbad.jsonl"} {
+		if got := lastComponent(s); got != want {
+			t.Errorf("lastComponent(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
