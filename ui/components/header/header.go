@@ -77,8 +77,8 @@ const (
 // layout is one arrangement of the header: its fields after the source,
 // whether the health badge is the compact one, how short the source may
 // get, and the cells kept beside the fields for the method and the
-// normalisation at their widest (reserve), so that m and n never make a
-// field come or go.
+// settings at their widest (reserve), so that m and n never make a field
+// come or go.
 type layout struct {
 	fields  []string
 	compact bool
@@ -108,11 +108,13 @@ type layout struct {
 //	10. the batch's word and, with constraints, the valid count go
 //	   (fewestCounts: "6/40 step 5  pareto  !1 87% feas")
 //	11. the counts go
-//	12. the changed settings go
+//	12. the changed settings go, the batch's word back in their room
 //
 // Every layout is tried with room kept for the longest method name m
 // cycles to and, where normalize: or norm: is shown, the widest
-// normalisation n gives, so that neither makes a field come and go; the
+// normalisation n gives, where the changed settings are, the most of them
+// a method m cycles to names (rloo has no normalisation), so that
+// neither m nor n makes a field come and go; the
 // source takes the room the fields leave (it grows back after each step,
 // and beside a shorter method name). The method's name is always shown:
 // only when it would not fit otherwise is the source cut below

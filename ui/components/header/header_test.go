@@ -363,15 +363,17 @@ func TestChangedSettingsStay(t *testing.T) {
 	}
 }
 
-// TestFieldsStillUnderM: at every width from 60 to 200, the methods m
-// cycles through show the same fields (the batch's word, the method's
-// label, the scope, the goals, the badge's words), only the method's
-// name differs: the layout keeps the room of the longest name.
+// TestFieldsStillUnderM: at every width from 60 to 200, with the default
+// settings and changed ones, the methods m cycles through show the same
+// fields (the batch's word, the method's label, the scope, the goals, the
+// badge's words), only the method's name (and whether it has a
+// normalisation) differs: the layout keeps the room of the longest name
+// and of the most settings changed.
 func TestFieldsStillUnderM(t *testing.T) {
 	c, h := sampleHeader(t, someFindings)
 	fieldsOf := func(head, bar string) string {
 		var shown []string
-		for _, f := range []string{"batch 1/40", "method:", "scope:", "checks alert", " invalid"} {
+		for _, f := range []string{"batch 1/40", "method:", "scope", "checks alert", " invalid"} {
 			if strings.Contains(head, f) {
 				shown = append(shown, f)
 			}
@@ -384,17 +386,22 @@ func TestFieldsStillUnderM(t *testing.T) {
 		}
 		return strings.Join(shown, ", ")
 	}
-	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
-		c.Session.Source = source
-		for width := 60; width <= 200; width++ {
-			first := ""
-			for k, method := range engine.MethodsFor(c.Session.Options) {
-				c.Session.Result.Options.Method = method
-				head, bar := render(h, c, tabBar(width), width)
-				if fields := fieldsOf(head, bar); k == 0 {
-					first = fields
-				} else if fields != first {
-					t.Errorf("%d columns, source %q: under %s the header shows %q, under the first method %q:\n%s\n%s", width, source, method, fields, first, head, bar)
+	changed := c.Session.Result.Options
+	changed.Scope, changed.Normalize = engine.ScopeBatch, false
+	for _, options := range []engine.Options{c.Session.Result.Options, changed} {
+		c.Session.Result.Options = options
+		for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+			c.Session.Source = source
+			for width := 60; width <= 200; width++ {
+				first := ""
+				for k, method := range engine.MethodsFor(c.Session.Options) {
+					c.Session.Result.Options.Method = method
+					head, bar := render(h, c, tabBar(width), width)
+					if fields := fieldsOf(head, bar); k == 0 {
+						first = fields
+					} else if fields != first {
+						t.Errorf("%d columns, scope %s, source %q: under %s the header shows %q, under the first method %q:\n%s\n%s", width, options.Scope, source, method, fields, first, head, bar)
+					}
 				}
 			}
 		}
