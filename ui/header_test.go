@@ -155,9 +155,10 @@ func TestHeaderAt100Columns(t *testing.T) {
 // TestGoldenHeader: the header and the tab bar at 80, 100 and 140
 // columns, with and without a constraint, on a batch without invalid
 // trajectories (the first) and one with (the sixth). At 80 the goals'
-// names keep five letters and more ("accura… ↑"), the feasible share
-// shortened ("87% feas"), before the words "batch" and "invalid" and,
-// with a constraint, the valid count.
+// names of five letters have no room beside the longest method name's:
+// the goals go whole, and the counts' words go before the batch's
+// ("127 valid !1 98% feas"); at 100 the names are whole, the method's
+// label and the default settings gone.
 func TestGoldenHeader(t *testing.T) {
 	var sb strings.Builder
 	for _, width := range []int{80, 100, 140} {
