@@ -27,10 +27,12 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		// header with the names cut and the badge's counts alone.
 		goals string
 	}{
-		// The goals' names of five letters and more before the words
-		// "batch" and "invalid".
-		{80, []string{"  6/40 step 5", "pareto", "127 valid !1"}, "compact"},
-		{120, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "127 valid", "! 1 invalid"}, "tab bar"},
+		// No room for the goals' names of five letters, with room kept
+		// for the longest method name: they go whole.
+		{80, []string{"  batch 6/40 step 5", "  pareto  ", "127 valid ! 1 invalid"}, "none"},
+		// The method's label and the default settings go before the
+		// source's last component is cut.
+		{120, []string{"…/rollouts/step_000120_rank_003.jsonl  batch 6/40 step 5  pareto  ", "127 valid", "! 1 invalid"}, "tab bar"},
 		{200, []string{"batch 6/40 step 5", "method: pareto", "scope: group", "normalize: on", "127 valid", "! 1 invalid"}, "header"},
 	} {
 		m := newTestModel(t, tc.width, 40)
@@ -50,7 +52,7 @@ func TestHeaderAtThreeWidths(t *testing.T) {
 		if !strings.HasPrefix(head, "…") || !regexp.MustCompile(`03\.jsonl  (batch )?6/40`).MatchString(head) {
 			t.Errorf("%d columns: the source is not cut from its start: %q", tc.width, head)
 		}
-		if !strings.Contains(head, "checks alert") && !(tc.goals == "compact" && strings.HasSuffix(strings.TrimRight(head, " "), "✖2 ⚠1")) {
+		if !strings.Contains(head, "checks alert") && !(tc.width < 100 && strings.HasSuffix(strings.TrimRight(head, " "), "✖2 ⚠1")) {
 			t.Errorf("%d columns: the health badge is missing: %q", tc.width, head)
 		}
 		goals := "accuracy ↑ safety ↑ length ↓"
@@ -135,11 +137,12 @@ func TestTabBarCompactAt80(t *testing.T) {
 }
 
 // TestHeaderAt100Columns: the tab bar has no room for the goals, so the
-// header keeps the objectives' names whole, and the method, rather than
-// the scope and normalisation; at 60 columns the method stays.
+// header keeps the objectives' names whole rather than the method's label
+// and the default scope and normalisation; at 60 columns the method
+// stays.
 func TestHeaderAt100Columns(t *testing.T) {
 	head := strings.Split(screen(newTestModel(t, 100, 30)), "\n")[0]
-	for _, want := range []string{"method: pareto", "accuracy ↑ safety ↑ length ↓", "✖2 ⚠1"} {
+	for _, want := range []string{"  pareto  ", "accuracy ↑ safety ↑ length ↓", "✖2 ⚠1"} {
 		if !strings.Contains(head, want) {
 			t.Errorf("100 columns: the header lacks %q: %q", want, head)
 		}
@@ -152,9 +155,10 @@ func TestHeaderAt100Columns(t *testing.T) {
 // TestGoldenHeader: the header and the tab bar at 80, 100 and 140
 // columns, with and without a constraint, on a batch without invalid
 // trajectories (the first) and one with (the sixth). At 80 the goals'
-// names keep five letters and more ("accura… ↑"), the feasible share
-// shortened ("87% feas"), before the words "batch" and "invalid" and,
-// with a constraint, the valid count.
+// names of five letters have no room beside the longest method name's:
+// the goals go whole, and the counts' words go before the batch's
+// ("127 valid !1 98% feas"); at 100 the names are whole, the method's
+// label and the default settings gone.
 func TestGoldenHeader(t *testing.T) {
 	var sb strings.Builder
 	for _, width := range []int{80, 100, 140} {
@@ -174,19 +178,23 @@ func TestGoldenHeader(t *testing.T) {
 
 // TestGoldenHeaderWidths: the header and the tab bar at 80, 100, 120,
 // 140 and 200 columns, with a short and a long method name (rloo, which
-// has no normalisation, and pareto-crowding) and a short and a long
-// source: the shortening's one rule (header.View), which the method
-// changes nothing of but its own field.
+// has no normalisation, and pareto-crowding), the default settings and
+// changed ones (g and n: scope batch, normalisation off), and a short
+// source, a directory's and a long file's: the shortening's one rule
+// (header.View), which the method changes nothing of but its own field.
 func TestGoldenHeaderWidths(t *testing.T) {
 	var sb strings.Builder
-	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+	for _, source := range []string{"sample", "/work/main/sample_data/verl/", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 		for _, method := range []engine.Method{engine.RLOO, engine.ParetoCrowding} {
-			for _, width := range []int{80, 100, 120, 140, 200} {
-				m := newTestModel(t, width, 24)
-				m.Session().Source = source
-				setMethod(t, m, method)
-				lines := strings.Split(screen(m), "\n")
-				fmt.Fprintf(&sb, "%d columns, %s, source %s:\n%s\n%s\n\n", width, method, source, lines[0], lines[1])
+			for _, keys := range [][]string{nil, {"g", "n"}} {
+				for _, width := range []int{80, 100, 120, 140, 200} {
+					m := newTestModel(t, width, 24)
+					m.Session().Source = source
+					setMethod(t, m, method)
+					press(m, keys...)
+					lines := strings.Split(screen(m), "\n")
+					fmt.Fprintf(&sb, "%d columns, %s, keys %q, source %s:\n%s\n%s\n\n", width, method, keys, source, lines[0], lines[1])
+				}
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func TestBadgeShowsInvalidFraction(t *testing.T) {
 	if h := header(invalidModel(t, invalidRun(0, 0, 2, 0, 0), 120, 40)); !strings.HasSuffix(h, "⚠ 1 check warns") {
 		t.Errorf("20%% invalid: header %q, want the badge ⚠ 1 check warns", h)
 	}
-	for width, badge := range map[int]string{120: "✖ 1 check alerts", 80: "✖1"} {
+	for width, badge := range map[int]string{120: "✖ 1 check alerts", 70: "✖1"} {
 		m := invalidModel(t, invalidRun(0, 0, 2, 6, 0), width, 40)
 		if h := header(m); !strings.HasSuffix(h, badge) {
 			t.Errorf("width %d: 60%% invalid: header %q, want the badge %s", width, h, badge)

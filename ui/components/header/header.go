@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -51,21 +52,38 @@ func (h *Header) Refresh(s *session.Session) {
 	h.feasible, h.constrained = st.Feasible, s.Result.Evaluation.HasConstraints()
 }
 
-// minSourceWidth is the fewest cells the source is shortened to.
+// minSourceWidth is the fewest cells the source is shortened to once it
+// is cut below its last component.
 const minSourceWidth = 9
 
-// readableNameWidth is the fewest cells the tab bar cuts a goal's name to
-// ("accur…"): shorter, the names go to the header's compact form, which
-// drops the scope and normalisation to keep more of them.
+// readableNameWidth is the fewest cells a goal's name is cut to
+// ("accur…": five letters and the ellipsis, as README promises); a name
+// that cannot keep them goes whole with the other goals, never shorter.
 const readableNameWidth = 6
 
+// sourceFloor is how short a layout lets the source get.
+type sourceFloor int
+
+const (
+	// sourceWhole: the source is not cut (the computer's layout).
+	sourceWhole sourceFloor = iota
+	// sourceLast: cut at a separator, down to its last component
+	// ("…/halfbad.jsonl", "…/verl/").
+	sourceLast
+	// sourceMin: cut from its start down to minSourceWidth cells.
+	sourceMin
+)
+
 // layout is one arrangement of the header: its fields after the source,
-// whether the health badge is the compact one, and whether it is drawn
-// only with the source whole beside it (the computer's).
+// whether the health badge is the compact one, how short the source may
+// get, and the cells kept beside the fields for the method and the
+// settings at their widest (reserve), so that m and n never make a field
+// come or go.
 type layout struct {
-	fields      []string
-	compact     bool
-	wholeSource bool
+	fields  []string
+	compact bool
+	floor   sourceFloor
+	reserve int
 }
 
 // View renders the line and says whether it shows the goals. It never
@@ -74,39 +92,45 @@ type layout struct {
 //
 //	source  batch  method: M  computer: C  scope: S  normalize: N  counts  goals  badge
 //	1. the computer goes (it is fixed for the session): it is shown only
-//	   beside the source whole, with room to spare for the longest method
-//	   name m cycles to and the widest normalisation n gives, so that
-//	   neither makes it come and go
-//	2. the source is cut from its start ("…/trl/completions"), down to
-//	   minSourceWidth cells
+//	   beside the source whole
+//	2. the source is cut at a separator, keeping whole trailing
+//	   components, down to its last one ("…/trl/completions", "…/verl/")
 //	3. normalize: shortens to norm:
 //	4. the goals go (to the tab bar's end, if it has room for names of
 //	   readableNameWidth: see WithGoals), with normalize: then norm:
 //	5. the method's label goes
-//	6. the settings go
-//	7. the health badge's words go ("✖2 ⚠1")
-//	8. the counts' words go (shortCounts: "127 valid !1 87% feas")
-//	9. the batch's word and, with constraints, the valid count go
+//	6. the settings left at their defaults go: the changed ones stay, in
+//	   one field ("scope batch · norm off"; changedSettings)
+//	7. the source is cut below its last component, from its start, down
+//	   to minSourceWidth
+//	8. the health badge's words go ("✖2 ⚠1")
+//	9. the counts' words go (shortCounts: "127 valid !1 87% feas")
+//	10. the batch's word and, with constraints, the valid count go
 //	   (fewestCounts: "6/40 step 5  pareto  !1 87% feas")
-//	10. the counts go
+//	11. the counts go
+//	12. the changed settings go, the batch's word back in their room
 //
-// From step 2 on, a step is taken only once the source is down to
-// minSourceWidth: the source takes the room the fields leave, so it
-// grows back after each step, and within a step a longer method name,
-// or a normalisation (rloo has none), leaves it that much less. The method's
-// name is always shown: only when it would not fit otherwise is the
-// source cut below minSourceWidth. The health badge ends the line; its
-// room is the widest of the badge and the "health updating" one, so that
-// nothing moves when either replaces the other.
+// Every layout is tried with room kept for the longest method name m
+// cycles to and, where normalize: or norm: is shown, the widest
+// normalisation n gives, where the changed settings are, the most of them
+// a method m cycles to names (rloo has no normalisation), so that
+// neither m nor n makes a field come and go; the
+// source takes the room the fields leave (it grows back after each step,
+// and beside a shorter method name). The method's name is always shown:
+// only when it would not fit otherwise is the source cut below
+// minSourceWidth. The health badge ends the line; its room is the widest
+// of the badge and the "health updating" one, so that nothing moves when
+// either replaces the other.
 //
 // compact is the last resort when neither the header nor the tab bar had
-// room for the goals: the goals' names whole before the scope and
-// normalisation, then the names cut shorter and shorter, to
-// readableNameWidth ("accur… ↑"), as README promises; only then the
-// counts' words, the batch's word and the valid count go as above, each
-// step trying the names from whole to readableNameWidth again, before the
-// names are cut shorter ("a… ↑"); the health badge counts alone; "" when
-// even that does not fit.
+// room for the goals, with the badge's counts alone: the goals' names
+// whole before the method's label and the default settings (the source
+// down to its last component); then, the source down to minSourceWidth,
+// the names cut shorter, down to readableNameWidth ("accur… ↑"; a name
+// is never cut by one cell), before the counts' words, then the batch's
+// word and the valid count, go as above, each step trying the names from
+// whole to readableNameWidth again. The changed settings are in every
+// compact layout. "" when none fits: the goals then go whole.
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
@@ -127,80 +151,97 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		fewestCounts = joinNonEmpty(shortInvalid, feasibleText(st, h.feasible, "feas"))
 	}
 	scope := string(s.Result.Options.Scope)
+	methodText := string(s.Result.Options.Method)
 	var (
 		source = textsafe.Line(s.Source)
 		step   = st.HeaderKey.Render(fmt.Sprintf("step %d", s.CurrentBatch().Step))
 		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " + step
 		// shortBatch is the batch without its word, for narrow lines.
 		shortBatch = st.HeaderValue.Render(fmt.Sprintf("%d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " + step
-		method     = field("method:", string(s.Result.Options.Method))
+		method     = field("method:", methodText)
 		// methodName is the method without its label, for narrow lines.
-		methodName    = st.HeaderValue.Render(string(s.Result.Options.Method))
+		methodName    = st.HeaderValue.Render(methodText)
 		computer      = field("computer:", string(session.ComputerOf(s.Computer)))
 		settings      = field("scope:", scope)
 		shortSettings = settings
+		changed       = changedSettings(st, s.Result.Options)
 		goals         = goalsText(st, s.Result.Objectives)
 	)
 	if normalize != "" { // a method without normalisation (rloo) shows none
 		settings += headerSeparator + field("normalize:", normalize)
 		shortSettings += headerSeparator + field("norm:", normalize)
 	}
-	// spare is the room the computer's layout keeps for the method and
-	// the normalisation at their widest (the longest name m cycles to,
-	// the widest value n gives), so that m and n never make the computer
-	// come and go.
-	widestSettings := field("scope:", scope) + headerSeparator + field("normalize:", common.WidestNormalizeText())
-	spare := max(ansi.StringWidth(field("method:", common.WidestMethod(s.Options)))-ansi.StringWidth(method), 0) +
-		max(ansi.StringWidth(widestSettings)-ansi.StringWidth(settings), 0)
+	// The room kept for the method and the settings at their widest:
+	// the longest name m cycles to, the widest normalisation n gives, and
+	// the changed settings under the method that shows most of them.
+	methodReserve := len(common.WidestMethod(s.Options)) - len(methodText) // method names are ASCII
+	changedReserve := 0
+	for _, m := range engine.MethodsFor(s.Options) {
+		o := s.Result.Options
+		o.Method = m
+		changedReserve = max(changedReserve, ansi.StringWidth(changedSettings(st, o))-ansi.StringWidth(changed))
+	}
+	settingsReserve := max(ansi.StringWidth(field("scope:", scope)+headerSeparator+field("normalize:", common.WidestNormalizeText()))-ansi.StringWidth(settings), 0)
+	shortSettingsReserve := max(ansi.StringWidth(field("scope:", scope)+headerSeparator+field("norm:", common.WidestNormalizeText()))-ansi.StringWidth(shortSettings), 0)
+	// arrange builds a layout of fields, keeping settingsRoom, the
+	// reserve of its settings field, beside the method's.
+	arrange := func(compact bool, floor sourceFloor, settingsRoom int, fields ...string) layout {
+		fields = slices.DeleteFunc(fields, func(f string) bool { return f == "" })
+		return layout{fields: fields, compact: compact, floor: floor, reserve: methodReserve + settingsRoom}
+	}
 	if h.Live != "" {
 		batch = liveBadge(st, h.Live) + " " + batch
 		shortBatch = liveBadge(st, h.Live) + " " + shortBatch
 	}
 	layouts := []layout{
-		{[]string{batch, method, computer, settings, counts, goals}, false, true},
-		{[]string{batch, method, settings, counts, goals}, false, false},
-		{[]string{batch, method, shortSettings, counts, goals}, false, false},
-		{[]string{batch, method, settings, counts}, false, false},
-		{[]string{batch, method, shortSettings, counts}, false, false},
-		{[]string{batch, methodName, shortSettings, counts}, false, false},
-		{[]string{batch, methodName, counts}, false, false},
-		{[]string{batch, methodName, counts}, true, false},
-		{[]string{batch, methodName, shortCounts}, true, false},
-		{[]string{shortBatch, methodName, fewestCounts}, true, false},
-		{[]string{batch, methodName}, true, false},
+		arrange(false, sourceWhole, settingsReserve, batch, method, computer, settings, counts, goals),
+		arrange(false, sourceLast, settingsReserve, batch, method, settings, counts, goals),
+		arrange(false, sourceLast, shortSettingsReserve, batch, method, shortSettings, counts, goals),
+		arrange(false, sourceLast, settingsReserve, batch, method, settings, counts),
+		arrange(false, sourceLast, shortSettingsReserve, batch, method, shortSettings, counts),
+		arrange(false, sourceLast, shortSettingsReserve, batch, methodName, shortSettings, counts),
+		arrange(false, sourceLast, changedReserve, batch, methodName, changed, counts),
+		arrange(false, sourceMin, changedReserve, batch, methodName, changed, counts),
+		arrange(true, sourceMin, changedReserve, batch, methodName, changed, counts),
+		arrange(true, sourceMin, changedReserve, batch, methodName, changed, shortCounts),
+		arrange(true, sourceMin, changedReserve, shortBatch, methodName, changed, fewestCounts),
+		arrange(true, sourceMin, changedReserve, shortBatch, methodName, changed),
+		arrange(true, sourceMin, 0, batch, methodName),
 	}
 	if compact {
 		layouts = []layout{
-			{[]string{batch, method, shortSettings, counts, goals}, true, false},
-			{[]string{batch, methodName, shortSettings, counts, goals}, true, false},
-			{[]string{batch, method, counts, goals}, true, false},
+			arrange(true, sourceLast, shortSettingsReserve, batch, method, shortSettings, counts, goals),
+			arrange(true, sourceLast, shortSettingsReserve, batch, methodName, shortSettings, counts, goals),
+			arrange(true, sourceLast, changedReserve, batch, methodName, changed, counts, goals),
 		}
 		// The goals cut shorter and shorter ("accur… ↑"), at each step
-		// of the other fields' shortening, down to readableNameWidth;
-		// then, the other fields at their shortest, down to "a… ↑". The
-		// first width is the longest name's: none cut.
+		// of the other fields' shortening, down to readableNameWidth.
+		// The first width is the longest name's: none cut.
 		widths := nameWidths(s.Result.Objectives, width)
 		goalsWithin := make([]string, len(widths))
 		for k, nameWidth := range widths {
 			goalsWithin[k] = goalsTextWithin(st, s.Result.Objectives, nameWidth)
 		}
 		steps := [][]string{
-			{batch, methodName, counts},
-			{batch, methodName, shortCounts},
-			{shortBatch, methodName, shortCounts},
-			{shortBatch, methodName, fewestCounts},
+			{batch, methodName, changed, counts},
+			{batch, methodName, changed, shortCounts},
+			{shortBatch, methodName, changed, shortCounts},
+			{shortBatch, methodName, changed, fewestCounts},
 		}
-		for k, fields := range steps {
-			for j, nameWidth := range widths {
-				if nameWidth < readableNameWidth && k < len(steps)-1 {
-					break // nameWidths are widest first
-				}
-				layouts = append(layouts, layout{append(slices.Clip(fields), goalsWithin[j]), true, false})
+		for _, fields := range steps {
+			for _, goalsCut := range goalsWithin {
+				layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), goalsCut)...))
 			}
 		}
 	}
 	full, fullRoom := h.badge(st, false)
 	short, shortRoom := h.badge(st, true)
+	sourceWidth := ansi.StringWidth(source)
+	floors := map[sourceFloor]int{
+		sourceWhole: sourceWidth,
+		sourceLast:  ansi.StringWidth(lastComponent(source)),
+		sourceMin:   min(minSourceWidth, sourceWidth),
+	}
 	var rest, health string
 	var room int
 	fitted := false
@@ -212,14 +253,7 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		}
 		room = max(width-room, 0)
 		rest = headerSeparator + strings.Join(chosen.fields, headerSeparator)
-		if chosen.wholeSource {
-			if ansi.StringWidth(source)+ansi.StringWidth(rest)+spare <= room {
-				fitted = true
-				break
-			}
-			continue
-		}
-		if ansi.StringWidth(source)+ansi.StringWidth(rest) <= room || room-ansi.StringWidth(rest) >= minSourceWidth {
+		if floors[chosen.floor]+ansi.StringWidth(rest)+chosen.reserve <= room {
 			fitted = true
 			break
 		}
@@ -233,10 +267,29 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		// than the method cut.
 		sourceRoom = max(room-ansi.StringWidth(rest), 1)
 	}
-	line = st.Header.Render(shortenStart(source, sourceRoom)) + rest
+	line = st.Header.Render(shortenPath(source, sourceRoom)) + rest
 	// Every compact layout holds goals, each cut to its own width.
 	goalsShown = compact || slices.Contains(chosen.fields, goals)
 	return ansi.Truncate(ansi.Truncate(line, room, "…")+health, width, ""), goalsShown
+}
+
+// changedSettings names the scope and the normalisation where they differ
+// from the engine's defaults (engine.DefaultOptions: scope group,
+// normalisation on), the header's narrowest settings field: "scope batch
+// · norm off"; "" when both are the defaults. The defaults, not the
+// options the session opened with, are the reference: the flags or the
+// trainer's layout that changed them are not on screen either.
+func changedSettings(st *common.Styles, o engine.Options) string {
+	var parts []string
+	if def := engine.DefaultOptions(); o.Scope != def.Scope {
+		parts = append(parts, st.HeaderKey.Render("scope")+" "+st.HeaderValue.Render(string(o.Scope)))
+	}
+	// Every method that normalises does so by default ("on": grpo's
+	// scale group, the others' normalize on).
+	if n := common.NormalizeText(o); n != "" && n != "on" {
+		parts = append(parts, st.HeaderKey.Render("norm")+" "+st.HeaderValue.Render(n))
+	}
+	return strings.Join(parts, st.Muted.Render(" · "))
 }
 
 // badge returns the health badge as the header ends with it (compact:
@@ -256,36 +309,36 @@ func (h Header) badge(st *common.Styles, compact bool) (string, int) {
 }
 
 // nameWidths are the widths the goals' names are cut to, widest first:
-// from the longest name's down to a letter and the ellipsis ("a…"); none
-// when even those would not fit in room cells ("a… ↑" and a space a
-// goal), so that a run of a thousand objectives costs no sweep.
+// the longest name's, then from two cells less (a cut saves at least two
+// cells: cutNames) down to readableNameWidth; none when even those would
+// not fit in room cells, so that a run of a thousand objectives costs no
+// sweep.
 func nameWidths(objs []scoring.Objective, room int) []int {
-	if 5*len(objs)-1 > room {
+	longest, narrowest := 0, len(objs)-1 // narrowest: the goals at their shortest, a space apart
+	for _, o := range objs {
+		w := ansi.StringWidth(textsafe.Line(o.Name))
+		longest = max(longest, w)
+		narrowest += min(w, readableNameWidth) + ansi.StringWidth(" ↑")
+	}
+	if narrowest > room {
 		return nil
 	}
-	longest := 0
-	for _, o := range objs {
-		longest = max(longest, ansi.StringWidth(textsafe.Line(o.Name)))
-	}
-	var widths []int
-	for w := longest; w >= min(2, longest); w-- {
+	widths := []int{longest}
+	for w := longest - 2; w >= readableNameWidth; w-- {
 		widths = append(widths, w)
 	}
 	return widths
 }
 
-// WithGoals ends the tab bar bar with the objectives' goals, right-aligned,
+// WithGoals ends the tab bar with the objectives' goals, right-aligned,
 // when the header had no room for them: with the names cut shorter and
 // shorter ("think_f… ↑") until they fit, so that a maximised length never
 // goes unnoticed; false when they do not fit with the names cut to
 // readableNameWidth (the header's compact form is tried next, which drops
-// the scope and normalisation to keep the names).
+// the default settings to keep the names).
 func WithGoals(c *common.Common, bar string, width int) (string, bool) {
 	room := width - ansi.StringWidth(bar) - 2
 	for _, nameWidth := range nameWidths(c.Session.Result.Objectives, room) {
-		if nameWidth < readableNameWidth {
-			break // nameWidths are widest first
-		}
 		goals := goalsTextWithin(c.Styles, c.Session.Result.Objectives, nameWidth)
 		if w := ansi.StringWidth(goals); w <= room {
 			return bar + strings.Repeat(" ", width-ansi.StringWidth(bar)-w) + goals, true
@@ -319,18 +372,23 @@ func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int)
 }
 
 // cutNames cuts each of names to width cells, keeping its start and an
-// ellipsis in place of the rest ("accur…"); names that would then read
-// alike, as those of a common prefix do ("reward_model_a", "…_b"), keep
-// their end too ("re…el_a"), to be told apart.
+// ellipsis in place of the rest ("accur…"), but leaves whole a name one
+// cell wider than width, which the ellipsis would shorten by a cell alone
+// ("safety", never "safe…"); names that would then read alike, as those
+// of a common prefix do ("reward_model_a", "…_b"), keep their end too
+// ("re…el_a"), to be told apart.
 func cutNames(names []string, width int) []string {
 	cut := make([]string, len(names))
 	seen := make(map[string]int, len(names))
 	for k, name := range names {
-		cut[k] = ansi.Truncate(name, width, "…")
+		cut[k] = name
+		if ansi.StringWidth(name) > width+1 {
+			cut[k] = ansi.Truncate(name, width, "…")
+		}
 		seen[cut[k]]++
 	}
 	for k, name := range names {
-		if seen[cut[k]] > 1 && ansi.StringWidth(name) > width && width >= 3 {
+		if seen[cut[k]] > 1 && ansi.StringWidth(name) > width+1 && width >= 3 {
 			cut[k] = cutMiddle(name, width)
 		}
 	}
@@ -343,6 +401,36 @@ func cutMiddle(name string, width int) string {
 	head := max((width-1)/3, 1)
 	tail := width - 1 - head
 	return ansi.Truncate(name, head, "") + "…" + ansi.TruncateLeft(name, ansi.StringWidth(name)-tail, "")
+}
+
+// shortenPath returns the source cut to width cells from its start, an
+// ellipsis in place of what is cut: at a separator when a whole trailing
+// component fits ("…/trl/completions", "…/verl/"), as many as fit; else
+// from its start, mid-name ("…3.jsonl").
+func shortenPath(s string, width int) string {
+	if ansi.StringWidth(s) <= width {
+		return s
+	}
+	// Each "/" but a trailing one starts a candidate, longest first.
+	for k := 0; k < len(s)-1; k++ {
+		if s[k] == '/' && k > 0 {
+			if cut := "…" + s[k:]; ansi.StringWidth(cut) <= width {
+				return cut
+			}
+		}
+	}
+	return shortenStart(s, width)
+}
+
+// lastComponent is the source cut at its last separator ("…/halfbad.jsonl",
+// "…/verl/"), the source itself when it has none or is no longer.
+func lastComponent(s string) string {
+	trimmed := strings.TrimSuffix(s, "/")
+	k := strings.LastIndexByte(trimmed, '/')
+	if k <= 0 || ansi.StringWidth(s) <= ansi.StringWidth("…"+s[k:]) {
+		return s
+	}
+	return "…" + s[k:]
 }
 
 // shortenStart returns s cut to width cells from its start, an ellipsis

@@ -36,12 +36,21 @@ func TestShortenStart(t *testing.T) {
 }
 
 // TestNameWidthsSkipWhatCannotFit: the goals' widths are tried from the
-// longest name down to "a…", and not at all when not even "a… ↑" a goal
-// fits: a thousand objectives cost no sweep on every frame.
+// longest name down to readableNameWidth, skipping the width one cell
+// under the longest (a cut of one cell is none: cutNames), and not at
+// all when not even the names at readableNameWidth fit: a thousand
+// objectives cost no sweep on every frame.
 func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
-	objs := []scoring.Objective{{Name: "accuracy"}, {Name: "len"}}
-	if got := nameWidths(objs, 80); !slices.Equal(got, []int{8, 7, 6, 5, 4, 3, 2}) {
-		t.Errorf("nameWidths = %v, want 8 down to 2", got)
+	objs := []scoring.Objective{{Name: "think_format"}, {Name: "len"}}
+	if got := nameWidths(objs, 80); !slices.Equal(got, []int{12, 10, 9, 8, 7, 6}) {
+		t.Errorf("nameWidths = %v, want 12, then 10 down to 6", got)
+	}
+	// "think_… ↑ len ↑" is 14 cells.
+	if got := nameWidths(objs, 13); got != nil {
+		t.Errorf("nameWidths in 13 cells = %v, want none", got)
+	}
+	if got := nameWidths(objs, 14); !slices.Equal(got, []int{12, 10, 9, 8, 7, 6}) {
+		t.Errorf("nameWidths in 14 cells = %v, want 12, then 10 down to 6", got)
 	}
 	many := make([]scoring.Objective, 1000)
 	for k := range many {
@@ -150,14 +159,15 @@ func TestHeaderStillWhileHealthUpdates(t *testing.T) {
 	}
 }
 
-// TestGoalNamesBeforeSettings: where the tab bar has room for the goals
-// only with their names cut to a letter or two ("ac… ↑ sa… ↑ le… ↓"), the
-// header drops the scope and normalisation and keeps the names whole;
-// names cut to readableNameWidth may go to the tab bar.
+// TestGoalNamesBeforeSettings: where the tab bar has no room for the
+// goals with names of readableNameWidth, the header drops the default
+// scope and normalisation and keeps the names (whole, then cut to no
+// fewer than five letters) before the counts' words; names cut to
+// readableNameWidth may go to the tab bar.
 func TestGoalNamesBeforeSettings(t *testing.T) {
 	c, h := sampleHeader(t, someFindings)
 	head, bar := render(h, c, strings.Repeat("x", 80), 100)
-	if !strings.Contains(head, "accuracy ↑ safety ↑ length ↓") || strings.Contains(head, "scope") || strings.Contains(bar, "↑") {
+	if !regexp.MustCompile(`  127 valid ! 1 invalid  accur[a-z]*… ↑ safety ↑ length ↓  `).MatchString(head) || strings.Contains(head, "scope") || strings.Contains(bar, "↑") {
 		t.Errorf("100 columns beside a tab bar of 80:\n%s\n%s", head, bar)
 	}
 	head, bar = render(h, c, strings.Repeat("x", 91), 120)
@@ -183,7 +193,7 @@ func TestCutNamesTellApart(t *testing.T) {
 		got := cutNames(names, width)
 		seen := map[string]bool{}
 		for k, name := range got {
-			if w := ansi.StringWidth(name); w > width {
+			if w := ansi.StringWidth(name); w > width && name != names[k] {
 				t.Errorf("width %d: %q is %d cells", width, name, w)
 			}
 			seen[name] = true
@@ -197,8 +207,12 @@ func TestCutNamesTellApart(t *testing.T) {
 			t.Errorf("width %d: %d distinct of %d: %q", width, len(seen), len(names), got)
 		}
 	}
-	if got := cutNames([]string{"accuracy", "length"}, 5); !slices.Equal(got, []string{"accu…", "leng…"}) {
+	if got := cutNames([]string{"accuracy", "length"}, 4); !slices.Equal(got, []string{"acc…", "len…"}) {
 		t.Errorf("names apart once cut: %q, want their starts", got)
+	}
+	// A cut would save one cell alone: the name stays whole.
+	if got := cutNames([]string{"accuracy", "safety", "length"}, 5); !slices.Equal(got, []string{"accu…", "safety", "length"}) {
+		t.Errorf("names one cell wider than 5 cut: %q, want them whole", got)
 	}
 	if got := cutNames([]string{"reward_model_helpful", "reward_model_harmless"}, 8); !slices.Equal(got, []string{"re…lpful", "re…mless"}) {
 		t.Errorf("a common prefix cut to 8: %q", got)
@@ -209,10 +223,12 @@ func TestCutNamesTellApart(t *testing.T) {
 }
 
 // TestGoalNamesKeepFiveLetters: from 80 columns up, with or without a
-// constraint and invalid trajectories, a long source or a short one, the
-// goals are on the first two lines with each name whole or cut to no
-// fewer than five letters ("accur…"), as README promises: the batch's
-// word, the counts' words and the valid count go first.
+// constraint and invalid trajectories, a long source or a short one,
+// wherever the goals are on the first two lines each name is whole or cut
+// to no fewer than five letters ("accur…", never "accu…"), and never by
+// one cell ("safe…"), as README promises; from 90 columns up they are
+// there, the batch's word, the counts' words and the valid count going
+// first.
 func TestGoalNamesKeepFiveLetters(t *testing.T) {
 	goals := regexp.MustCompile(`(?:^|  )(\S+) ↑ (\S+) ↑ (\S+) ↓(?:  |$)`)
 	c, h := sampleHeader(t, someFindings)
@@ -221,23 +237,30 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 			for _, constrained := range []bool{false, true} {
 				c.Session.Source = source
 				h.invalid, h.constrained, h.feasible = invalid, constrained, 0.874
-				for width := 80; width <= 200; width++ {
-					head, bar := render(h, c, tabBar(width), width)
-					m := goals.FindStringSubmatch(head)
-					if m == nil {
-						m = goals.FindStringSubmatch(bar)
-					}
-					if m == nil {
-						t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
-						continue
-					}
-					for k, name := range []string{"accuracy", "safety", "length"} {
-						if got := m[k+1]; got != name && (!strings.HasSuffix(got, "…") || len([]rune(got)) < 6 || !strings.HasPrefix(name, strings.TrimSuffix(got, "…"))) {
-							t.Errorf("%d columns, source %q, %d invalid, constrained %v: %s shown %q:\n%s\n%s", width, source, invalid, constrained, name, got, head, bar)
+				for _, method := range []engine.Method{engine.Pareto, engine.ParetoCrowding} {
+					c.Session.Result.Options.Method = method
+					for width := 80; width <= 200; width++ {
+						head, bar := render(h, c, tabBar(width), width)
+						m := goals.FindStringSubmatch(head)
+						if m == nil {
+							m = goals.FindStringSubmatch(bar)
 						}
-					}
-					if constrained && !strings.Contains(head, "87% feas") {
-						t.Errorf("%d columns, source %q, %d invalid: no feasible share: %q", width, source, invalid, head)
+						if m == nil {
+							if width >= 90 || strings.Contains(head+bar, "↑") {
+								t.Errorf("%d columns, source %q, %d invalid, constrained %v: no goals:\n%s\n%s", width, source, invalid, constrained, head, bar)
+							}
+							continue
+						}
+						for k, name := range []string{"accuracy", "safety", "length"} {
+							got := m[k+1]
+							cut := strings.TrimSuffix(got, "…")
+							if got != name && (cut == got || len(cut) < 5 || len(name)-len(cut) < 2 || !strings.HasPrefix(name, cut)) {
+								t.Errorf("%d columns, %s, source %q, %d invalid, constrained %v: %s shown %q:\n%s\n%s", width, method, source, invalid, constrained, name, got, head, bar)
+							}
+						}
+						if constrained && !strings.Contains(head, "87% feas") {
+							t.Errorf("%d columns, source %q, %d invalid: no feasible share: %q", width, source, invalid, head)
+						}
 					}
 				}
 			}
@@ -297,6 +320,121 @@ func TestHeaderComputerGoesFirst(t *testing.T) {
 					fields = n
 				}
 			}
+		}
+	}
+}
+
+// TestChangedSettingsStay: a scope and normalisation changed from the
+// engine's defaults are named at every width from 70 to 200 (narrower,
+// the batch, the longest method name and the badge leave them no room),
+// whatever the source and wherever the goals are; with the defaults, once
+// the source is cut below its last component no default setting is
+// shown.
+func TestChangedSettingsStay(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	defaults := c.Session.Result.Options
+	changed := defaults
+	changed.Scope, changed.Normalize = engine.ScopeBatch, false
+	scope := regexp.MustCompile(`scope:? batch`)
+	norm := regexp.MustCompile(`(norm|normalize):? off`)
+	for _, source := range []string{"sample", "/work/main/sample_data/verl/", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+		c.Session.Source = source
+		for width := 60; width <= 200; width++ {
+			c.Session.Result.Options = changed
+			head, bar := render(h, c, tabBar(width), width)
+			if width >= 70 && (!scope.MatchString(head) || !norm.MatchString(head)) {
+				t.Errorf("%d columns, source %q, scope batch and normalisation off: %q\n%s", width, source, head, bar)
+			}
+			c.Session.Result.Options = defaults
+			head, _ = render(h, c, tabBar(width), width)
+			shown, _, _ := strings.Cut(head, "  ")
+			if !strings.HasSuffix(source, strings.TrimPrefix(shown, "…")) {
+				t.Fatalf("%d columns: the header does not start with the source: %q", width, head)
+			}
+			if cutMidName := strings.HasPrefix(shown, "…") && !strings.HasPrefix(shown, "…/"); cutMidName && strings.Contains(head, "scope") {
+				t.Errorf("%d columns, source %q: cut mid-name beside a default setting: %q", width, source, head)
+			}
+		}
+	}
+	c.Session.Source = "sample"
+	c.Session.Result.Options = changed
+	if head, _ := render(h, c, strings.Repeat("x", 91), 100); !strings.Contains(head, "scope batch · norm off") {
+		t.Errorf("100 columns: the changed settings are not in one field: %q", head)
+	}
+}
+
+// TestFieldsStillUnderM: at every width from 60 to 200, with the default
+// settings and changed ones, the methods m cycles through show the same
+// fields (the batch's word, the method's label, the scope, the goals, the
+// badge's words), only the method's name (and whether it has a
+// normalisation) differs: the layout keeps the room of the longest name
+// and of the most settings changed.
+func TestFieldsStillUnderM(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	fieldsOf := func(head, bar string) string {
+		var shown []string
+		for _, f := range []string{"batch 1/40", "method:", "scope", "checks alert", " invalid"} {
+			if strings.Contains(head, f) {
+				shown = append(shown, f)
+			}
+		}
+		if strings.Contains(head, "↑") {
+			shown = append(shown, "goals in the header")
+		}
+		if strings.Contains(bar, "↑") {
+			shown = append(shown, "goals in the tab bar")
+		}
+		return strings.Join(shown, ", ")
+	}
+	changed := c.Session.Result.Options
+	changed.Scope, changed.Normalize = engine.ScopeBatch, false
+	for _, options := range []engine.Options{c.Session.Result.Options, changed} {
+		c.Session.Result.Options = options
+		for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
+			c.Session.Source = source
+			for width := 60; width <= 200; width++ {
+				first := ""
+				for k, method := range engine.MethodsFor(c.Session.Options) {
+					c.Session.Result.Options.Method = method
+					head, bar := render(h, c, tabBar(width), width)
+					if fields := fieldsOf(head, bar); k == 0 {
+						first = fields
+					} else if fields != first {
+						t.Errorf("%d columns, scope %s, source %q: under %s the header shows %q, under the first method %q:\n%s\n%s", width, options.Scope, source, method, fields, first, head, bar)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestShortenPath: the source is cut at a separator, as many whole
+// trailing components as fit; from its start when not even the last
+// fits.
+func TestShortenPath(t *testing.T) {
+	for _, tc := range []struct {
+		s     string
+		width int
+		want  string
+	}{
+		{"sample", 10, "sample"},
+		{"/work/main/sample_data/verl/", 28, "/work/main/sample_data/verl/"},
+		{"/work/main/sample_data/verl/", 27, "…/main/sample_data/verl/"},
+		{"/work/main/sample_data/verl/", 18, "…/verl/"},
+		{"/work/main/sample_data/verl/", 7, "…/verl/"},
+		{"/work/main/sample_data/verl/", 6, "…verl/"},
+		{"/tmp/walk4-keep/halfbad.jsonl", 20, "…/halfbad.jsonl"},
+		{"../sample_data/trl/completions", 17, "…/trl/completions"},
+		{"../sample_data/trl/completions", 16, "…/completions"},
+		{"abcdefghij", 5, "…ghij"},
+	} {
+		if got := shortenPath(tc.s, tc.width); got != tc.want || ansi.StringWidth(got) > tc.width {
+			t.Errorf("shortenPath(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+	for s, want := range map[string]string{"sample": "sample", "/work/main/sample_data/verl/": "…/verl/", "/a/b": "…/b", "/abc": "/abc", "x/halfbad.jsonl": "x/halfbad.jsonl"} {
+		if got := lastComponent(s); got != want {
+			t.Errorf("lastComponent(%q) = %q, want %q", s, got, want)
 		}
 	}
 }
