@@ -414,6 +414,15 @@ func (ev *Evaluation) HasObjective(i, k int) bool {
 	return src >= 0 && ev.sourceColumns[src][k]
 }
 
+// RankedObjectives returns how many objectives trajectory i is ranked
+// over: its source's (0 for an unknown source), ev.M without sources.
+func (ev *Evaluation) RankedObjectives(i int) int {
+	if ev.sourceOf == nil {
+		return ev.M
+	}
+	return ev.sourceObjectiveCount(ev.sourceOf[i])
+}
+
 // bySource splits idx, trajectories of res, by source index (a
 // trajectory of unknown source, invalid, in none).
 func (res *Result) bySource(idx []int) [][]int {
