@@ -76,7 +76,7 @@ expr = "pass"
 	}
 	// The first objective, pass (code's), is no default task metric: math
 	// lacks it, and its 0 there would fail every math completion.
-	if !strings.Contains(errOut, "warning: no default task metric: the first objective pass is not one of source math's") || strings.Contains(out, "task metric pass") {
+	if !strings.Contains(errOut, "warning: no default task metric: pass, first of the objectives in source name order, is not one of source math's") || strings.Contains(out, "task metric pass") {
 		t.Fatalf("stats without a task metric named:\n%s%s", out, errOut)
 	}
 	_, errOut, code = run(t, "", "prompts", "--config", cfg, "--source-by", "data_source", data)

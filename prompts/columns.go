@@ -62,7 +62,10 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
 	if cfg.TaskMetric == "" {
 		if src, ok := sourceLacking(cfg, c.TaskName); ok {
-			c.NoDefaultTask = fmt.Sprintf("no default task metric: the first objective %s is not one of source %s's", c.TaskName, src)
+			// The columns are the sources' objectives in the order of the
+			// sources' names (CONTRACT: Objectives with structure), not as
+			// the config lists them: "first" says by which order.
+			c.NoDefaultTask = fmt.Sprintf("no default task metric: %s, first of the objectives in source name order, is not one of source %s's", c.TaskName, src)
 		}
 	}
 	if cfg.PassThreshold != nil {
