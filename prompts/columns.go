@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 
@@ -62,10 +61,7 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 	c := &Columns{Threshold: DefaultPassThreshold, TaskName: cmp.Or(cfg.TaskMetric, objectives[0].Name)}
 	if cfg.TaskMetric == "" {
 		if src, ok := sourceLacking(cfg, c.TaskName); ok {
-			// The columns are the sources' objectives in the order of the
-			// sources' names (CONTRACT: Objectives with structure), not as
-			// the config lists them: "first" says by which order.
-			c.NoDefaultTask = fmt.Sprintf("no default task metric: %s, first of the objectives in source name order, is not one of source %s's", c.TaskName, src)
+			c.NoDefaultTask = fmt.Sprintf("no default task metric: the first objective %s is not one of source %s's", c.TaskName, src)
 		}
 	}
 	if cfg.PassThreshold != nil {
@@ -96,7 +92,7 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 	return c, nil
 }
 
-// sourceLacking returns the first source, in sorted order, whose
+// sourceLacking returns the first source, in the config's order, whose
 // objectives lack the objective name (a source without a section of cfg
 // has the top-level objectives, "(other)" when they lack it): grading its
 // trajectories by it would read the 0 the engine holds for an objective a
@@ -105,7 +101,7 @@ func sourceLacking(cfg engine.Config, name string) (source string, ok bool) {
 	has := func(objectives []engine.ObjectiveConfig) bool {
 		return slices.ContainsFunc(objectives, func(o engine.ObjectiveConfig) bool { return o.Name == name })
 	}
-	for _, src := range slices.Sorted(maps.Keys(cfg.Sources)) {
+	for _, src := range cfg.SourceNames() {
 		if !has(cfg.Sources[src].Objectives) {
 			return src, true
 		}

@@ -128,7 +128,7 @@ func TestColumnsWithSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	columns.Finish(ev)
-	if want := "no default task metric: safety, first of the objectives in source name order, is not one of source math's"; columns.NoDefaultTask != want || !math.IsNaN(columns.Task[0]) || !math.IsNaN(columns.Task[1]) {
+	if want := "no default task metric: the first objective safety is not one of source math's"; columns.NoDefaultTask != want || !math.IsNaN(columns.Task[0]) || !math.IsNaN(columns.Task[1]) {
 		t.Errorf("by default: %q, task %v; want %q and no task metric", columns.NoDefaultTask, columns.Task, want)
 	}
 
