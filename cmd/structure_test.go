@@ -74,9 +74,11 @@ expr = "pass"
 	if code != 0 || !strings.Contains(out, "source math: 2 trajectories (0 invalid)") || !strings.Contains(out, "source code: 2 trajectories (0 invalid)") {
 		t.Fatalf("status %d, stats:\n%s%s", code, out, errOut)
 	}
-	// The first objective, pass (code's), is no default task metric: math
-	// lacks it, and its 0 there would fail every math completion.
-	if !strings.Contains(errOut, "warning: no default task metric: the first objective pass is not one of source math's") || strings.Contains(out, "task metric pass") {
+	// The columns follow the sources as the file declares them, math's
+	// then code's (not by name). The first objective, acc (math's), is no
+	// default task metric: code lacks it, and its 0 there would fail every
+	// code completion.
+	if !strings.Contains(out, "acc     len    pass") || !strings.Contains(errOut, "warning: no default task metric: the first objective acc is not one of source code's") || strings.Contains(out, "task metric acc") {
 		t.Fatalf("stats without a task metric named:\n%s%s", out, errOut)
 	}
 	_, errOut, code = run(t, "", "prompts", "--config", cfg, "--source-by", "data_source", data)

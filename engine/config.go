@@ -104,6 +104,10 @@ type Config struct {
 	// Sources each source's objectives and weights (sources.go).
 	SourceBy string                  `toml:"source_by,omitempty"`
 	Sources  map[string]SourceConfig `toml:"sources,omitempty"`
+	// SourceOrder is the order the config file declares the sources in
+	// (internal/configfile sets it from the TOML's keys): the columns
+	// follow it (SourceNames). It is no config key.
+	SourceOrder []string `toml:"-" json:"-"`
 	// EqualGroups says that the groups of a batch should all be of one
 	// size, as a trainer's are: a trainer's layout sets it, and
 	// agreement.CheckTrainer warns of the batches where they are

@@ -27,15 +27,34 @@ type SourceConfig struct {
 	Weights    map[string]float64 `toml:"weights,omitempty" json:"weights,omitempty"`
 }
 
+// SourceNames returns the names of cfg's sources in the order the config
+// declares them (SourceOrder), those it does not order after, by name.
+func (cfg Config) SourceNames() []string {
+	names := make([]string, 0, len(cfg.Sources))
+	for _, name := range cfg.SourceOrder {
+		if _, ok := cfg.Sources[name]; ok && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Sources)) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
 // SourceBySetting is the name of the source expression's setting.
 const SourceBySetting = "source_by"
 
 // sourceScorer scores each trajectory with its source's scorer.
 type sourceScorer struct {
 	by *scoring.Expression
-	// names are the configured sources, sorted; scorers[j] is names[j]'s,
-	// def the top-level objectives' (nil when there are none).
+	// names are the configured sources, in the config's order
+	// (Config.SourceNames), index their positions; scorers[j] is
+	// names[j]'s, def the top-level objectives' (nil when there are none).
 	names   []string
+	index   map[string]int
 	scorers []*scoring.ParetoScorer
 	def     *scoring.ParetoScorer
 	// objectives are the columns; columns[j] maps scorer j's objectives
@@ -53,7 +72,10 @@ func (cfg Config) newSourceScorer() (*sourceScorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &sourceScorer{by: by, names: slices.Sorted(maps.Keys(cfg.Sources))}
+	s := &sourceScorer{by: by, names: cfg.SourceNames(), index: map[string]int{}}
+	for j, name := range s.names {
+		s.index[name] = j
+	}
 	index := map[string]int{}
 	add := func(source string, p *scoring.ParetoScorer) error {
 		var cols []int
@@ -162,7 +184,7 @@ func (s *sourceScorer) source(t *scoring.Trajectory) (string, error) {
 // scorerIndex returns the index of the scorer of source name: its
 // section's, else len(names) for the top-level objectives, else -1.
 func (s *sourceScorer) scorerIndex(name string) int {
-	if j, ok := slices.BinarySearch(s.names, name); ok {
+	if j, ok := s.index[name]; ok {
 		return j
 	}
 	if s.def != nil {
@@ -412,6 +434,15 @@ func (ev *Evaluation) HasObjective(i, k int) bool {
 	}
 	src := ev.sourceOf[i]
 	return src >= 0 && ev.sourceColumns[src][k]
+}
+
+// RankedObjectives returns how many objectives trajectory i is ranked
+// over: its source's (0 for an unknown source), ev.M without sources.
+func (ev *Evaluation) RankedObjectives(i int) int {
+	if ev.sourceOf == nil {
+		return ev.M
+	}
+	return ev.sourceObjectiveCount(ev.sourceOf[i])
 }
 
 // bySource splits idx, trajectories of res, by source index (a

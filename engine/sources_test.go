@@ -292,3 +292,32 @@ func TestSourcesNanSum(t *testing.T) {
 	}
 	check("followed", Evaluate(c.Scorer, ts[:2]).Append(c.Scorer, ts[2:]))
 }
+
+// TestSourcesColumnsInDeclaredOrder: the columns are the sources'
+// objectives in the order the config declares the sources (SourceOrder),
+// those it does not order after, by name; by name without it.
+func TestSourcesColumnsInDeclaredOrder(t *testing.T) {
+	for _, c := range []struct {
+		order []string
+		want  []string
+	}{
+		{nil, []string{"x", "y", "z"}},
+		{[]string{"b", "a"}, []string{"x", "z", "y"}},
+		{[]string{"b"}, []string{"x", "z", "y"}},
+		{[]string{"gone", "b", "b"}, []string{"x", "z", "y"}},
+	} {
+		cfg := sourceConfig(GRPO, ScopeGroup)
+		cfg.SourceOrder = c.order
+		rc, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, o := range rc.Scorer.Objectives() {
+			names = append(names, o.Name)
+		}
+		if !slices.Equal(names, c.want) {
+			t.Errorf("order %v: columns %v, want %v", c.order, names, c.want)
+		}
+	}
+}

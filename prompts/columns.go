@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 
@@ -93,7 +92,7 @@ func NewColumns(cfg engine.Config, objectives []scoring.Objective) (*Columns, er
 	return c, nil
 }
 
-// sourceLacking returns the first source, in sorted order, whose
+// sourceLacking returns the first source, in the config's order, whose
 // objectives lack the objective name (a source without a section of cfg
 // has the top-level objectives, "(other)" when they lack it): grading its
 // trajectories by it would read the 0 the engine holds for an objective a
@@ -102,7 +101,7 @@ func sourceLacking(cfg engine.Config, name string) (source string, ok bool) {
 	has := func(objectives []engine.ObjectiveConfig) bool {
 		return slices.ContainsFunc(objectives, func(o engine.ObjectiveConfig) bool { return o.Name == name })
 	}
-	for _, src := range slices.Sorted(maps.Keys(cfg.Sources)) {
+	for _, src := range cfg.SourceNames() {
 		if !has(cfg.Sources[src].Objectives) {
 			return src, true
 		}

@@ -25,6 +25,10 @@ type Projection struct {
 	NoX, NoY int
 	// Lacking counts those trajectories.
 	Lacking int
+	// Ranked is the most objectives a drawn trajectory is ranked over
+	// (engine.Evaluation.RankedObjectives), 0 with none drawn: above 2,
+	// some point's rank is not the plot's alone.
+	Ranked int
 }
 
 // Project returns batch bi's valid trajectories on objectives kx and ky,
@@ -65,6 +69,7 @@ func Project(res *engine.Result, bi, kx, ky int) Projection {
 	values, m := res.Evaluation.Values, res.Evaluation.M
 	for j, i := range idx {
 		p.X[j], p.Y[j] = values[i*m+kx], values[i*m+ky]
+		p.Ranked = max(p.Ranked, res.Evaluation.RankedObjectives(i))
 	}
 	return p
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -150,7 +151,22 @@ func Parse(path, text string) (*File, error) {
 	if typeErr := typeError(path, text); typeErr != nil {
 		return nil, typeErr
 	}
+	cfg.SourceOrder = sourceOrder(md)
 	return &File{Path: path, Text: text, Config: cfg}, nil
+}
+
+// sourceOrder returns the names of the [sources.NAME] tables in the order
+// the file declares them, which the decoded map has lost.
+func sourceOrder(md toml.MetaData) []string {
+	var names []string
+	for _, k := range md.Keys() {
+		// A table's first key names it: [sources.NAME] or, without one,
+		// [sources.NAME.weights].
+		if len(k) >= 2 && k[0] == "sources" && !slices.Contains(names, k[1]) {
+			names = append(names, k[1])
+		}
+	}
+	return names
 }
 
 // Line returns the line where the file sets key (its parts: "weights",

@@ -272,3 +272,19 @@ func TestUnknownKeysSuggestTheNear(t *testing.T) {
 		})
 	}
 }
+
+// TestSourceOrderIsTheFiles: Parse keeps the order of the [sources.NAME]
+// tables, which the decoded map loses.
+func TestSourceOrderIsTheFiles(t *testing.T) {
+	text := "source_by = \"task\"\n" +
+		"[sources.math]\n[[sources.math.objective]]\nname = \"accuracy\"\nexpr = \"accuracy\"\n" +
+		"[sources.chat]\n[[sources.chat.objective]]\nname = \"safety\"\nexpr = \"safety\"\n" +
+		"[sources.agent.weights]\nsafety = 1\n"
+	f, err := Parse("cfg.toml", text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"math", "chat", "agent"}; !slices.Equal(f.Config.SourceOrder, want) {
+		t.Errorf("source order %v, want %v", f.Config.SourceOrder, want)
+	}
+}

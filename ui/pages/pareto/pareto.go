@@ -938,9 +938,34 @@ func (t *paretoTab) axisLabel(k int) string {
 }
 
 // panelView shows the selected trajectory, the legend and what the plot
-// leaves out.
+// leaves out, in the plot's height: when they do not fit, the notes take
+// their short wording, then the legend gives up its last lines and then
+// the details theirs, so that what the plot leaves out is always said.
 func (t *paretoTab) panelView() string {
-	return strings.Join([]string{t.detailsView(), t.legendView(), t.notesView()}, "\n\n")
+	height := t.height - 1 // under the tab's title
+	details, legend := strings.Split(t.detailsView(), "\n"), strings.Split(t.legendView(), "\n")
+	notes := t.notes(false)
+	if len(details)+len(legend)+len(notes)+2 > height {
+		notes = t.notes(true)
+	}
+	// Each part kept takes an empty line before the next.
+	room := height - len(notes) - 1
+	if len(notes) == 0 {
+		room = height
+	}
+	details = details[:max(min(len(details), room), 0)]
+	legend = legend[:max(min(len(legend), room-len(details)-1), 0)]
+	var lines []string
+	for _, part := range [][]string{details, legend, notes} {
+		if len(part) == 0 {
+			continue
+		}
+		if len(lines) > 0 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, part...)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // groupName names the selected group's key, shortened, "" when no group
@@ -1041,26 +1066,39 @@ func (t *paretoTab) legendView() string {
 	return strings.Join(lines, "\n")
 }
 
-// notesView says what the plot cannot show.
-func (t *paretoTab) notesView() string {
+// notes says what the plot cannot show, a line each in short (for a
+// panel the long wording does not fit). Ranks over more objectives than
+// the axes are said only of the points drawn: with sources, a source
+// ranked on the two axes alone is drawn whole.
+func (t *paretoTab) notes(short bool) []string {
 	st := t.common.Styles
+	p := t.points.proj
 	var notes []string
-	if m := len(t.common.Session.Result.Objectives); m > 2 {
-		notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this\nplot projects them on two", m))
+	if m := p.Ranked; m > 2 {
+		if short {
+			notes = append(notes, fmt.Sprintf("ranked on %d objectives, 2 drawn", m))
+		} else {
+			notes = append(notes, fmt.Sprintf("ranks are over %d objectives: this", m), "plot projects them on two")
+		}
 	}
-	if n := t.points.proj.Hidden; n > 0 {
-		notes = append(notes, st.Warning.Render(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden"))
+	if n := p.Hidden; n > 0 {
+		notes = append(notes, st.Warning.Render(common.FitWords(common.Count(n, "invalid trajectory", "invalid trajectories")+" hidden", paretoPanelWidth)))
 	}
-	if p := t.points.proj; p.Lacking > 0 {
+	if p.Lacking > 0 {
 		var lacks []string
 		for _, axis := range []struct{ n, k int }{{p.NoX, t.points.xObj}, {p.NoY, t.points.yObj}} {
 			if axis.n > 0 {
 				lacks = append(lacks, common.ObjectiveName(t.common.Session.Result.Objectives[axis.k].Name))
 			}
 		}
-		notes = append(notes, st.Warning.Render(common.Count(p.Lacking, "trajectory", "trajectories")+" not drawn: their\nsource has no "+strings.Join(lacks, " or ")))
+		if short {
+			notes = append(notes, st.Warning.Render(common.FitWords(fmt.Sprintf("%d not drawn (no %s)", p.Lacking, strings.Join(lacks, "/")), paretoPanelWidth)))
+		} else {
+			notes = append(notes, st.Warning.Render(common.Count(p.Lacking, "trajectory", "trajectories")+" not drawn: their"),
+				st.Warning.Render(common.FitWords("source has no "+strings.Join(lacks, " or "), paretoPanelWidth)))
+		}
 	}
-	return strings.Join(notes, "\n")
+	return notes
 }
 
 func (t *paretoTab) ShortHelp() []key.Binding {

@@ -148,7 +148,17 @@ func (t *promptsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return t, nil
 }
 
+// nothingToList reports whether the tab has no prompt for its keys to
+// move over, sort or filter: it says why there are none. While the
+// analysis runs they apply (a sort chosen then orders what lands).
+func (t *promptsTab) nothingToList() bool {
+	return t.common.Session.Prompts == nil || t.of.ev != nil && len(t.analysis.Prompts) == 0
+}
+
 func (t *promptsTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	if !t.typing && t.nothingToList() {
+		return nil
+	}
 	if t.typing {
 		cmd, done, _ := t.list.TypeFilter(msg)
 		if done {
@@ -354,7 +364,8 @@ func (t *promptsTab) View() string {
 		if s.PromptsErr != nil {
 			why = s.PromptsErr.Error()
 		}
-		return st.Invalid.Render(common.FitLine(why, t.width))
+		// Whole: its end says which flag to give.
+		return common.FitBox(st.Invalid.Render(wrapAtSpaces(textsafe.Line(why), t.width)), t.width, t.height)
 	}
 	// An analysis that landed while another tab was shown is taken here.
 	t.take(t.job)
@@ -563,6 +574,30 @@ func (t *promptsTab) chart() string {
 	return st.Title.Render(common.FitLine(title, t.width)) + "\n" + f.View()
 }
 
+// wrapAtSpaces returns s in lines of width cells, broken at its spaces
+// only (a flag such as --task-metric stays whole, which ansi.Wrap breaks
+// at its hyphens); a word wider than width alone is cut across lines.
+func wrapAtSpaces(s string, width int) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+		for ansi.StringWidth(line) > width && width > 0 {
+			lines = append(lines, ansi.Truncate(line, width, ""))
+			line = ansi.TruncateLeft(line, width, "")
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
 func pad(s string, w int) string { return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) }
 
 func padLeft(s string, w int) string {
@@ -570,6 +605,9 @@ func padLeft(s string, w int) string {
 }
 
 func (t *promptsTab) ShortHelp() []key.Binding {
+	if !t.typing && t.nothingToList() {
+		return nil
+	}
 	if t.typing {
 		return []key.Binding{t.list.Keys.ApplyFilter, t.list.Keys.ClearFilter}
 	}
@@ -580,6 +618,9 @@ func (t *promptsTab) ShortHelp() []key.Binding {
 }
 
 func (t *promptsTab) FullHelp() [][]key.Binding {
+	if t.nothingToList() {
+		return nil
+	}
 	return [][]key.Binding{
 		{t.keys.Up, t.keys.Down, t.keys.PageUp, t.keys.PageDown, t.keys.Home, t.keys.End},
 		{t.keys.PrevStep, t.keys.Open},

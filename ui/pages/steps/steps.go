@@ -534,7 +534,8 @@ func (t *stepsTab) healthLines() []string {
 		lines = append(lines, common.FindingLine(st, f))
 	}
 	for j, l := range lines {
-		lines[j] = ansi.Truncate(l, t.width, "…") // cut visibly, "-5.9 sd" not "-5.9"
+		// Cut after a word, visibly: never inside a number ("-5.…").
+		lines[j] = common.FitWords(l, t.width)
 	}
 	return lines
 }

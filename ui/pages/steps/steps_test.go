@@ -517,3 +517,44 @@ func TestAlertsListedFirst(t *testing.T) {
 		t.Error("alertsFirst reordered its input")
 	}
 }
+
+// TestGoldenStepsAt80x24: on the sample's Steps tab in a terminal of
+// 80x24 (the tab has 20 lines, under the header and the tab bar, over
+// the status line and the help), the length_drift ALERT does not fit:
+// it is cut after a word, not in its number.
+func TestGoldenStepsAt80x24(t *testing.T) {
+	tab := stepsTabOn(uitest.SampleSession(t), 80, 20)
+	golden.RequireEqual(t, uitest.Plain(tab))
+}
+
+// TestFindingsCutAfterAWord: at every width, a finding that does not fit
+// is cut where a word of it ends (its number whole), with "…".
+func TestFindingsCutAfterAWord(t *testing.T) {
+	s := uitest.SampleSession(t)
+	stepsTabOn(s, 80, 20) // computes the health, as the root does
+	var full []string
+	for _, f := range s.Findings() {
+		full = append(full, ansi.Strip(common.FindingLine(common.NewStyles(true, true), f)))
+	}
+	cuts := 0
+	for width := 40; width <= 100; width++ {
+		for _, line := range strings.Split(uitest.Plain(stepsTabOn(s, width, 20)), "\n") {
+			line = strings.TrimRight(line, " ")
+			kept, cut := strings.CutSuffix(line, "…")
+			if !cut || !strings.HasPrefix(line, "⚠ WARN") && !strings.HasPrefix(line, "✖ ALERT") {
+				continue
+			}
+			cuts++
+			i := slices.IndexFunc(full, func(f string) bool { return strings.HasPrefix(f, kept) })
+			if i < 0 {
+				t.Fatalf("width %d: %q is no finding's start", width, line)
+			}
+			if next := full[i][len(kept)]; next != ' ' && !strings.ContainsRune(",:;", rune(next)) {
+				t.Errorf("width %d: %q cuts a word of %q", width, line, full[i])
+			}
+		}
+	}
+	if cuts == 0 {
+		t.Fatal("no finding was cut: the test checks nothing")
+	}
+}
