@@ -257,25 +257,11 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 // compareLoggedKept compares the rewards of res's valid rows that
 // leftOut does not mark with their logged advantages, over every batch.
 func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
-	c := Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}
-	sum := 0.0
+	c := newDiffCount()
 	for i, logged := range res.Evaluation.Logged {
-		if leftOut[i] || !res.Evaluation.Valid[i] || math.IsNaN(logged) || math.IsInf(logged, 0) {
-			continue
-		}
-		d := math.Abs(res.Rewards[i] - logged)
-		if c.Rows == 0 || d > c.MaxAbsDiff {
-			c.MaxAbsDiff = d
-		}
-		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
-		sum += d
-		c.Rows++
-		if d > Tolerance {
-			c.Differing++
+		if !leftOut[i] && res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) {
+			c.add(res.Rewards[i], logged)
 		}
 	}
-	if c.Rows > 0 {
-		c.MeanAbsDiff = sum / float64(c.Rows)
-	}
-	return c
+	return c.diff()
 }

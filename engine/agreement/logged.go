@@ -46,31 +46,51 @@ func CompareLogged(res *engine.Result, b *engine.Batch) (c Diff, ok bool) {
 }
 
 // compareLogged is CompareLogged of a result with logged advantages.
-func compareLogged(res *engine.Result, b *engine.Batch) (c Diff) {
-	c.MaxAbsDiff, c.MeanAbsDiff = math.NaN(), math.NaN()
-	sum := 0.0
+func compareLogged(res *engine.Result, b *engine.Batch) Diff {
+	c := newDiffCount()
 	for _, i := range b.Members {
 		logged := res.Evaluation.Logged[i]
 		if math.IsNaN(logged) || math.IsInf(logged, 0) {
 			continue
 		}
 		c.Logged++
-		if !res.Evaluation.Valid[i] {
-			continue
-		}
-		d := math.Abs(res.Rewards[i] - logged)
-		if c.Rows == 0 || d > c.MaxAbsDiff {
-			c.MaxAbsDiff = d
-		}
-		c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
-		sum += d
-		c.Rows++
-		if d > Tolerance {
-			c.Differing++
+		if res.Evaluation.Valid[i] {
+			c.add(res.Rewards[i], logged)
 		}
 	}
+	return c.diff()
+}
+
+// diffCount is a Diff counted row by row (add), its mean once done
+// (diff).
+type diffCount struct {
+	Diff
+	sum float64 // of |reward - logged|
+}
+
+// newDiffCount returns the count of no row: the differences NaN.
+func newDiffCount() diffCount {
+	return diffCount{Diff: Diff{MaxAbsDiff: math.NaN(), MeanAbsDiff: math.NaN()}}
+}
+
+// add counts a row of reward and logged advantage, a finite number.
+func (c *diffCount) add(reward, logged float64) {
+	d := math.Abs(reward - logged)
+	if c.Rows == 0 || d > c.MaxAbsDiff {
+		c.MaxAbsDiff = d
+	}
+	c.MaxScaledDiff = max(c.MaxScaledDiff, d/max(1, math.Abs(logged)))
+	c.sum += d
+	c.Rows++
+	if d > Tolerance {
+		c.Differing++
+	}
+}
+
+// diff returns the Diff of the rows counted.
+func (c *diffCount) diff() Diff {
 	if c.Rows > 0 {
-		c.MeanAbsDiff = sum / float64(c.Rows)
+		c.MeanAbsDiff = c.sum / float64(c.Rows)
 	}
-	return c
+	return c.Diff
 }
