@@ -122,8 +122,9 @@ func (t *promptsTab) Title() string { return "Prompts" }
 // CapturesKeys tells the root to leave every key to the filter being typed.
 func (t *promptsTab) CapturesKeys() bool { return t.typing }
 
-// OwnsFind tells the root that / is this tab's own filter.
-func (t *promptsTab) OwnsFind() bool { return true }
+// OwnsFind tells the root that / is this tab's own filter, while it lists
+// prompts: with nothing listed, / is the find of every tab.
+func (t *promptsTab) OwnsFind() bool { return !t.nothingToList() }
 
 // PrefetchHidden implements common.Prefetcher: the root starts the
 // analysis before the tab is shown; refresh only starts it, off the event
