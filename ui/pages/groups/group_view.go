@@ -33,8 +33,10 @@ type groupView struct {
 	// another group's (keyTags), "" elsewhere: the summary line shows it.
 	key string
 	// members are the completions in table order: sorted by the sort
-	// key sortKey (sortKeys; A's reward at first), descending or not.
+	// key sortKey (sortKeys; A's reward at first), descending or not;
+	// of the run as read reloads times again (Session.Reloads).
 	members    []int
+	reloads    int
 	sortKey    int
 	descending bool
 	// sortedBy names the key the rows were last sorted by: a change of
@@ -111,7 +113,7 @@ func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, dis
 	if !keepOrder {
 		v.sortKey, v.descending = 0, true
 	}
-	v.members = slices.Clone(g.Members)
+	v.members, v.reloads = slices.Clone(g.Members), c.Session.Reloads
 	v.sort(c)
 	v.table.SetRows(len(v.members))
 	v.layout(c)
@@ -210,7 +212,7 @@ func (v *groupView) sortPart(c *common.Common) string {
 
 func (v *groupView) setSize(c *common.Common, width, height int) {
 	v.width, v.height = width, height
-	if v.members != nil && c.Session.Result != nil {
+	if v.laidOut(c.Session) {
 		v.layout(c)
 	}
 }
@@ -388,6 +390,14 @@ func (v *groupView) startRead(s *session.Session) {
 // a read landing or a resize would lay them out.
 func (v *groupView) close() { v.members = nil }
 
+// laidOut reports whether the group's rows are there to lay out: open,
+// and of the run as it is read now (a followed update that read the run
+// again, while the tab was hidden, made their places another run's: the
+// tab's refresh opens the group again when shown).
+func (v *groupView) laidOut(s *session.Session) bool {
+	return v.members != nil && v.reloads == s.Reloads && s.Result != nil
+}
+
 // readDone takes the lines of the last read (startRead) and lays the
 // table out again for the start they share; an earlier read's message is
 // dropped: another group was opened since.
@@ -400,7 +410,7 @@ func (v *groupView) readDone(c *common.Common, msg completionsReadMsg) {
 		v.completionLines[i] = line
 	}
 	v.sharedStart = msg.sharedStart
-	if v.members != nil {
+	if v.laidOut(c.Session) {
 		v.layout(c)
 	}
 }
