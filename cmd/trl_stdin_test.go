@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/loaders"
 )
 
 // TestTRLStdinReadsAsTheFile: a TRL completions table on standard input
@@ -61,4 +63,17 @@ func recordsWithoutSource(t *testing.T, out string) []map[string]any {
 		records = append(records, r)
 	}
 	return records
+}
+
+// TestTRLStdinWithoutARecordInItsPeek: --from trl on standard input whose
+// first record does not end within what is peeked of it fails, naming
+// what it could not take from a record, rather than reading the logged
+// advantage as a reward (the defaults of no record).
+func TestTRLStdinWithoutARecordInItsPeek(t *testing.T) {
+	long := strings.Repeat("x", loaders.MaxStdinPeek)
+	stdin := fmt.Sprintf(`{"step":1,"prompt":"p","completion":"%s","accuracy_reward":1,"advantage":0}`+"\n", long)
+	out, errOut, code := run(t, stdin, "compute", "--from", "trl", "-")
+	if code != 2 || out != "" || !strings.Contains(errOut, "standard input: no record within its first 16 MiB to take the defaults of --from trl from") {
+		t.Errorf("status %d, stdout %d bytes, stderr %q", code, len(out), errOut)
+	}
 }

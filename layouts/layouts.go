@@ -213,6 +213,12 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 			return cfg, "", nil // an empty file is the load's error
 		}
 		l := findLayout(from)
+		if stdin == nil && l.readsStdin && onlyStdin(paths) {
+			// Its defaults are columns only a record names: without
+			// one, the logged advantage would be read as a reward.
+			return cfg, "", fmt.Errorf("standard input: no record within its first %d MiB to take the defaults of --from %s from (%s): give the file's path, or name them (--objective, --logged-advantage)",
+				loaders.MaxStdinPeek>>20, from, l.fieldList())
+		}
 		if stdin == nil || !l.readsStdin {
 			return layoutDefaults(cfg, l, loaders.FileFields{})
 		}
@@ -544,4 +550,9 @@ func PromptDefaultsHelp() string {
 		}
 	}
 	return strings.Join(said, ", ")
+}
+
+// onlyStdin reports whether paths name standard input alone.
+func onlyStdin(paths []string) bool {
+	return len(paths) == 0 || len(paths) == 1 && paths[0] == "-"
 }

@@ -3,6 +3,7 @@ package loaders
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -318,5 +319,29 @@ func TestPeekStdinRecords(t *testing.T) {
 		if last := ff.Records[len(ff.Records)-1].Metadata["score"]; c.columns == nil && last != float64(c.records) {
 			t.Errorf("%q: the last record kept has score %v", c.text, last)
 		}
+	}
+}
+
+// TestPeekStdinPastItsBound: standard input whose first records take
+// more than PeekStdin's bound gives the records whose lines end within
+// it, not none (the record the bound cut failed the reading of those
+// before it), and the reader after it gives standard input whole.
+func TestPeekStdinPastItsBound(t *testing.T) {
+	var b strings.Builder
+	long := strings.Repeat("x", 20000)
+	for i := range 1100 {
+		fmt.Fprintf(&b, `{"step":1,"prompt":"p%d","completion":"%s","accuracy_reward":1,"advantage":0}`+"\n", i/8, long)
+	}
+	want := strings.Count(b.String()[:MaxStdinPeek], "\n") // the lines that end within the bound
+	ff, whole := PeekStdin(Options{Stdin: strings.NewReader(b.String())}, 1024)
+	if ff == nil || len(ff.Records) != want {
+		got := 0
+		if ff != nil {
+			got = len(ff.Records)
+		}
+		t.Fatalf("%d records of standard input's first %d bytes, want the %d whose lines end there", got, MaxStdinPeek, want)
+	}
+	if all, err := io.ReadAll(whole); err != nil || string(all) != b.String() {
+		t.Errorf("standard input after the peek: %d bytes (err %v), want its %d", len(all), err, b.Len())
 	}
 }

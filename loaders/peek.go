@@ -125,17 +125,19 @@ func Peek(paths []string, opts Options) ([]FileFields, error) {
 	return out, nil
 }
 
-// maxStdinPeek bounds what PeekStdin reads, and keeps, of standard input.
-const maxStdinPeek = 16 << 20
+// MaxStdinPeek bounds what PeekStdin reads, and keeps, of standard input.
+const MaxStdinPeek = 16 << 20
 
 // PeekStdin reads standard input (Options.Stdin, else os.Stdin) as far as
 // its first n trajectories (n >= 1), and returns what the first tells, as
 // Peek tells a file's (Path "-", Format Options.Format; Columns when it is
 // a W&B table or a Parquet file read whole), with Records the trajectories read; and the reader that
 // gives standard input whole: the bytes read, kept, then the rest. It
-// reads at most maxStdinPeek bytes, and fewer trajectories when they end
-// there; the fields are nil when no trajectory comes within them or the
-// reading fails before one (the load says why).
+// reads at most MaxStdinPeek bytes, and fewer trajectories when they end
+// there: when the bytes fill them, the records are read up to the last
+// line ending among them, the record the bound cuts left out (the lines
+// before it kept). The fields are nil when no trajectory comes within
+// them or the reading fails before one (the load says why).
 func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 	stdin := opts.Stdin
 	if stdin == nil {
@@ -143,7 +145,7 @@ func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 	}
 	var kept bytes.Buffer
 	o := opts
-	o.Stdin = io.TeeReader(io.LimitReader(stdin, maxStdinPeek), &kept)
+	o.Stdin = &wholeLines{r: io.TeeReader(io.LimitReader(stdin, MaxStdinPeek), &kept), limit: MaxStdinPeek}
 	o.Progress, o.Fields, o.Pick, o.MaxRows = nil, nil, nil, n
 	var records []scoring.Trajectory
 	// Its error is the load's; the records before it are kept.
@@ -161,7 +163,7 @@ func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 	ff := peeked("-", &records[0])
 	ff.Format, ff.Records = opts.Format, records
 	switch head := kept.Bytes(); {
-	case bytes.HasPrefix(head, input.ParquetMagic) && len(head) < maxStdinPeek:
+	case bytes.HasPrefix(head, input.ParquetMagic) && len(head) < MaxStdinPeek:
 		// Read whole (its footer ends it): the schema tells the columns'
 		// order and types, as Peek reads a file's.
 		l := newLoader(stdinName, 0, Options{}, int64(len(head)), nil)
@@ -173,6 +175,47 @@ func PeekStdin(opts Options, n int) (*FileFields, io.Reader) {
 		ff.Columns = tableColumns(bytes.NewReader(head))
 	}
 	return ff, whole
+}
+
+// wholeLines gives what r, a reader limited to limit bytes, reads, a line
+// at a time: the bytes up to the last line ending read so far, the rest
+// held until its line ends; at r's end, the rest too, unless r read limit
+// bytes, whose last line the bound may have cut (left out, the lines
+// before it given whole, rather than a record cut in the middle that
+// fails the reading of those before it).
+type wholeLines struct {
+	r           io.Reader
+	limit, read int64
+	ready, held []byte
+	done        bool
+}
+
+func (w *wholeLines) Read(p []byte) (int, error) {
+	for len(w.ready) == 0 {
+		if w.done {
+			return 0, io.EOF
+		}
+		buf := make([]byte, 64<<10)
+		n, err := w.r.Read(buf)
+		w.read += int64(n)
+		w.held = append(w.held, buf[:n]...)
+		if end := bytes.LastIndexByte(w.held, '\n'); end >= 0 {
+			w.ready, w.held = w.held[:end+1], slices.Clone(w.held[end+1:])
+		}
+		switch {
+		case err == io.EOF:
+			w.done = true
+			if w.read < w.limit {
+				w.ready = append(w.ready, w.held...)
+			}
+			w.held = nil
+		case err != nil:
+			return 0, err
+		}
+	}
+	n := copy(p, w.ready)
+	w.ready = w.ready[n:]
+	return n, nil
 }
 
 // peekParquet reads the Parquet file l.Name, of l.SizeHint bytes, as far
