@@ -435,7 +435,7 @@ func directions(u []float64) [][]float64 {
 
 // maxRoundedApart is the most weights eachRounding rounds each to its own
 // digits: beyond, the combinations outgrow the fit (4^m of them).
-const maxRoundedApart = 5
+const maxRoundedApart = 3
 
 // eachRounding calls fn with w, each weight rounded to its own number of
 // significant digits from lo to hi, every combination (all to the same

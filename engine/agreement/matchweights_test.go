@@ -356,3 +356,25 @@ func TestMatchLoggedComputesWithTheClosestThatAgrees(t *testing.T) {
 		t.Errorf("the check reported is not of the weights computed with: %+v", d)
 	}
 }
+
+// TestEachRoundingBounded: the weight-by-weight rounding tries every
+// combination (4^m of 2 to 5 digits) up to maxRoundedApart weights, and
+// beyond, all weights to the same digits alone (each candidate is a pass
+// over the rows).
+func TestEachRoundingBounded(t *testing.T) {
+	for m := 1; m <= maxRoundedApart+2; m++ {
+		w := make([]float64, m)
+		for k := range w {
+			w[k] = 1.234567 * float64(k+1)
+		}
+		calls := 0
+		eachRounding(w, 2, 5, func([]float64) { calls++ })
+		want := 4
+		if m <= maxRoundedApart {
+			want = 1 << (2 * m)
+		}
+		if calls != want {
+			t.Errorf("%d weights: %d roundings, want %d", m, calls, want)
+		}
+	}
+}
