@@ -25,8 +25,18 @@ const MissingValue = "null"
 // and compute writes null: "-", as for what does not apply.
 const NoObjective = "-"
 
-// AbsentWidth is the most cells AbsentValue's marks take.
-var AbsentWidth = max(len(MissingValue), len(NoObjective))
+// AbsentWidth is the most cells AbsentValue's marks take in ev: none
+// when a trajectory cannot lack a value (CanLackValues).
+func AbsentWidth(ev *engine.Evaluation) int {
+	w := 0
+	if ev.Absent != nil {
+		w = len(MissingValue)
+	}
+	if ev.HasSources() {
+		w = max(w, len(NoObjective))
+	}
+	return w
+}
 
 // AbsentValue returns what shows trajectory i's objective k in ev when it
 // has no value of it: NoObjective where its source lacks k, MissingValue

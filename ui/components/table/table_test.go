@@ -254,12 +254,12 @@ func TestMarkMissing(t *testing.T) {
 		}
 		return ""
 	}
-	marked := MarkMissing(col, len(values), common.AbsentWidth, second, second)
+	marked := MarkMissing(col, len(values), len(common.MissingValue), second, second)
 	if got := []string{marked.Cell(0), marked.Cell(1), marked.Cell(2)}; got[0] != "1" || got[1] != common.MissingValue || got[2] != "1" || marked.Width != len(common.MissingValue) {
 		t.Errorf("cells %q, width %d", got, marked.Width)
 	}
 	never := func(int) string { return "" }
-	if none := MarkMissing(col, len(values), common.AbsentWidth, never, never); none.Width != col.Width || none.Cell(1) != "0" {
+	if none := MarkMissing(col, len(values), len(common.MissingValue), never, never); none.Width != col.Width || none.Cell(1) != "0" {
 		t.Errorf("nothing missing: width %d (was %d), cell %q", none.Width, col.Width, none.Cell(1))
 	}
 	noObjective := func(j int) string {
@@ -268,7 +268,7 @@ func TestMarkMissing(t *testing.T) {
 		}
 		return ""
 	}
-	if dash := MarkMissing(col, len(values), common.AbsentWidth, noObjective, noObjective); dash.Width != col.Width || dash.Cell(1) != common.NoObjective {
+	if dash := MarkMissing(col, len(values), len(common.MissingValue), noObjective, noObjective); dash.Width != col.Width || dash.Cell(1) != common.NoObjective {
 		t.Errorf("another source's objective: width %d (was %d), cell %q", dash.Width, col.Width, dash.Cell(1))
 	}
 	// Once as wide as the widest mark, no more rows are measured.
@@ -277,7 +277,7 @@ func TestMarkMissing(t *testing.T) {
 		measured++
 		return second(j)
 	}
-	if wide := MarkMissing(col, len(values), common.AbsentWidth, second, counting); measured != 2 || wide.Width != len(common.MissingValue) {
+	if wide := MarkMissing(col, len(values), len(common.MissingValue), second, counting); measured != 2 || wide.Width != len(common.MissingValue) {
 		t.Errorf("measured %d rows, want 2 (the second is as wide as a mark goes); width %d", measured, wide.Width)
 	}
 }

@@ -331,7 +331,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		col := table.NumberColumn(common.ObjectiveName(o.Name), n, func(j int) float64 { return res.Evaluation.Values[at(j)*res.Evaluation.M+k] })
 		if common.CanLackValues(res.Evaluation) {
 			absent := func(j int) string { return common.AbsentValue(res.Evaluation, at(j), k) }
-			col = table.MarkMissing(col, n, common.AbsentWidth, absent, absent)
+			col = table.MarkMissing(col, n, common.AbsentWidth(res.Evaluation), absent, absent)
 		}
 		cols = append(cols, col)
 	}

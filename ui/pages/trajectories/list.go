@@ -629,7 +629,7 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			// drawn.
 			number := table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) })
 			if col.absent != nil && common.CanLackValues(s.Result.Evaluation) { // else none is
-				number = table.MarkMissing(number, n, common.AbsentWidth, func(j int) string { return col.absent(l.row(j)) }, func(j int) string { return col.absent(l.inOrder[j]) })
+				number = table.MarkMissing(number, n, common.AbsentWidth(s.Result.Evaluation), func(j int) string { return col.absent(l.row(j)) }, func(j int) string { return col.absent(l.inOrder[j]) })
 			}
 			number.Hidden = c == sortByRewardB && !s.ShowsRewardB()
 			cols = append(cols, number)
