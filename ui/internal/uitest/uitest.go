@@ -227,3 +227,32 @@ func SwitchOptions(t *testing.T, tab common.Tab, s *session.Session, change Opti
 	opened.Recompute()
 	return TabOn(opened, newTab)
 }
+
+// NoDefaultTaskSession returns a session on a run of a math source (accuracy, length) and a
+// chat source (safety): chat's safety comes first, and math lacks it, so
+// there is no default task metric and nothing to list.
+func NoDefaultTaskSession(t testing.TB) *session.Session {
+	t.Helper()
+	var text strings.Builder
+	for step := range 2 {
+		for c := range 4 {
+			fmt.Fprintf(&text, `{"id":"m%d-%d","batch":%d,"group":"math","metadata":{"task":"math","accuracy":%d,"length":%d}}`+"\n", step, c, step, c%2, 100+c)
+			fmt.Fprintf(&text, `{"id":"c%d-%d","batch":%d,"group":"chat","metadata":{"task":"chat","safety":%d}}`+"\n", step, c, step, c%2)
+		}
+	}
+	objective := func(name string) engine.ObjectiveConfig {
+		return engine.ObjectiveConfig{Name: name, Expr: "metadata." + name}
+	}
+	s := TextSessionWith(t, text.String(), engine.Config{
+		Method:   "grpo",
+		SourceBy: "metadata.task",
+		Sources: map[string]engine.SourceConfig{
+			"math": {Objectives: []engine.ObjectiveConfig{objective("accuracy"), objective("length")}},
+			"chat": {Objectives: []engine.ObjectiveConfig{objective("safety")}},
+		},
+	})
+	if s.Prompts != nil || s.PromptsErr == nil {
+		t.Fatalf("prompts %v, error %v: the test wants none, and why", s.Prompts, s.PromptsErr)
+	}
+	return s
+}

@@ -7,45 +7,14 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
-	"github.com/rewardlens/rewardlens/ui/session"
 )
-
-// noDefaultTaskSession is a run of a math source (accuracy, length) and a
-// chat source (safety): chat's safety comes first, and math lacks it, so
-// there is no default task metric and nothing to list.
-func noDefaultTaskSession(t *testing.T) *session.Session {
-	t.Helper()
-	var text strings.Builder
-	for step := range 2 {
-		for c := range 4 {
-			fmt.Fprintf(&text, `{"id":"m%d-%d","batch":%d,"group":"math","metadata":{"task":"math","accuracy":%d,"length":%d}}`+"\n", step, c, step, c%2, 100+c)
-			fmt.Fprintf(&text, `{"id":"c%d-%d","batch":%d,"group":"chat","metadata":{"task":"chat","safety":%d}}`+"\n", step, c, step, c%2)
-		}
-	}
-	objective := func(name string) engine.ObjectiveConfig {
-		return engine.ObjectiveConfig{Name: name, Expr: "metadata." + name}
-	}
-	s := uitest.TextSessionWith(t, text.String(), engine.Config{
-		Method:   "grpo",
-		SourceBy: "metadata.task",
-		Sources: map[string]engine.SourceConfig{
-			"math": {Objectives: []engine.ObjectiveConfig{objective("accuracy"), objective("length")}},
-			"chat": {Objectives: []engine.ObjectiveConfig{objective("safety")}},
-		},
-	})
-	if s.Prompts != nil || s.PromptsErr == nil {
-		t.Fatalf("prompts %v, error %v: the test wants none, and why", s.Prompts, s.PromptsErr)
-	}
-	return s
-}
 
 // TestGoldenPromptsNoDefaultTask: the error is wrapped whole, to the flag
 // it asks for, at 80x24 and 100x30 (the tab's lines under the header and
 // the tab bar, over the status line and the help).
 func TestGoldenPromptsNoDefaultTask(t *testing.T) {
-	s := noDefaultTaskSession(t)
+	s := uitest.NoDefaultTaskSession(t)
 	for _, size := range [][2]int{{80, 24}, {100, 30}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			tab := settledTab(s)
@@ -66,7 +35,7 @@ func TestGoldenPromptsNoDefaultTask(t *testing.T) {
 // the help name no key of the tab, and its keys do nothing: / opens no
 // filter that would take the keys typed next.
 func TestPromptsNoKeysWithNothingListed(t *testing.T) {
-	tab := settledTab(noDefaultTaskSession(t))
+	tab := settledTab(uitest.NoDefaultTaskSession(t))
 	tab.SetSize(100, 26)
 	before := uitest.Plain(tab)
 	if keys := tab.ShortHelp(); len(keys) != 0 {
