@@ -228,9 +228,10 @@ func SwitchOptions(t *testing.T, tab common.Tab, s *session.Session, change Opti
 	return TabOn(opened, newTab)
 }
 
-// NoDefaultTaskSession returns a session on a run of a math source (accuracy, length) and a
-// chat source (safety): chat's safety comes first, and math lacks it, so
-// there is no default task metric and nothing to list.
+// NoDefaultTaskSession returns a session on a run of a math source
+// (accuracy, length) and a chat source (safety), sources in name order:
+// chat's safety comes first, and math lacks it, so there is no default
+// task metric and the Prompts tab lists nothing.
 func NoDefaultTaskSession(t testing.TB) *session.Session {
 	t.Helper()
 	var text strings.Builder
