@@ -172,27 +172,8 @@ func TestOpenInstructNormalisationWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// group returns the rows of a prompt of step, each advantage its
-	// reward's under the standard formula or the centered one.
 	group := func(step int64, prompt string, standard bool, rewards ...float64) []scoring.Trajectory {
-		var sum, ss float64
-		for _, r := range rewards {
-			sum += r
-		}
-		mean := sum / float64(len(rewards))
-		for _, r := range rewards {
-			ss += (r - mean) * (r - mean)
-		}
-		std := math.Sqrt(ss / float64(len(rewards)))
-		var ts []scoring.Trajectory
-		for _, r := range rewards {
-			advantage := r - mean
-			if standard {
-				advantage /= std + 1e-8
-			}
-			ts = append(ts, scoring.Trajectory{Batch: step, Group: prompt, Done: true, Metadata: map[string]any{"reward": r, "advantage": advantage}})
-		}
-		return ts
+		return openInstructGroup(step, prompt, "reward", standard, rewards...)
 	}
 	centered := slices.Concat(group(1, "0", false, 0, 10, 0, 10), group(1, "1", false, 0, 0, 10, 10))
 	standard2 := slices.Concat(group(2, "0", true, 0, 10, 0, 10), group(2, "1", true, 10, 0, 0, 0))
@@ -290,4 +271,29 @@ func TestOpenInstructLengthNeedsTheField(t *testing.T) {
 			t.Errorf("%s: step_count_by %q, note %q, %v; want set %v", c.name, cfg.StepCountBy, note, err, c.want)
 		}
 	}
+}
+
+// openInstructGroup returns the rows of a prompt of step, each with field
+// set to its reward and the advantage open-instruct logs of it under the
+// standard normalisation (population std, epsilon 1e-8) or the centered
+// one.
+func openInstructGroup(step int64, prompt, field string, standard bool, rewards ...float64) []scoring.Trajectory {
+	var sum, ss float64
+	for _, r := range rewards {
+		sum += r
+	}
+	mean := sum / float64(len(rewards))
+	for _, r := range rewards {
+		ss += (r - mean) * (r - mean)
+	}
+	std := math.Sqrt(ss / float64(len(rewards)))
+	var ts []scoring.Trajectory
+	for _, r := range rewards {
+		advantage := r - mean
+		if standard {
+			advantage /= std + 1e-8
+		}
+		ts = append(ts, scoring.Trajectory{Batch: step, Group: prompt, Done: true, Metadata: map[string]any{field: r, "advantage": advantage}})
+	}
+	return ts
 }

@@ -41,29 +41,6 @@ func optionsGrid() []engine.Options {
 // chosen so that the warnings do change with some options (the scope, the
 // normalisation in force), lest the check pass on warnings that read none.
 func TestWarningsRead(t *testing.T) {
-	// group returns the rows of a prompt of step, each with field set to
-	// its reward and, with advantage, the advantage open-instruct logs
-	// under the standard normalisation or the centered one.
-	group := func(step int64, prompt, field string, standard bool, rewards ...float64) []scoring.Trajectory {
-		var sum, ss float64
-		for _, r := range rewards {
-			sum += r
-		}
-		mean := sum / float64(len(rewards))
-		for _, r := range rewards {
-			ss += (r - mean) * (r - mean)
-		}
-		std := math.Sqrt(ss / float64(len(rewards)))
-		var ts []scoring.Trajectory
-		for _, r := range rewards {
-			advantage := r - mean
-			if standard {
-				advantage /= std + 1e-8
-			}
-			ts = append(ts, scoring.Trajectory{Batch: step, Group: prompt, Done: true, Metadata: map[string]any{field: r, "advantage": advantage}})
-		}
-		return ts
-	}
 	nan := math.NaN()
 	for _, c := range []struct {
 		name  string
@@ -77,15 +54,15 @@ func TestWarningsRead(t *testing.T) {
 		// A later standard step contradicts the centered normalisation
 		// read from the first; a NaN reward's group warns per group.
 		{"open-instruct", &openInstructLayout, loaders.FileFields{}, slices.Concat(
-			group(1, "0", "reward", false, 0, 10, 0, 10), group(1, "1", "reward", false, 0, 0, 10, 10),
-			group(2, "0", "reward", true, 0, 10, 0, 10), group(2, "1", "reward", true, 10, 0, 0, 0),
-			group(3, "0", "reward", false, 0, 1, nan, 3)), true},
+			openInstructGroup(1, "0", "reward", false, 0, 10, 0, 10), openInstructGroup(1, "1", "reward", false, 0, 0, 10, 10),
+			openInstructGroup(2, "0", "reward", true, 0, 10, 0, 10), openInstructGroup(2, "1", "reward", true, 10, 0, 0, 0),
+			openInstructGroup(3, "0", "reward", false, 0, 1, nan, 3)), true},
 		{"verl", &verlLayout, loaders.FileFields{Names: []string{"input", "output", "score", "step"}}, slices.Concat(
-			group(1, "q", "score", false, 0, 1, nan, 1), group(1, "r", "score", false, 1, 0, 0, 1)), true},
+			openInstructGroup(1, "q", "score", false, 0, 1, nan, 1), openInstructGroup(1, "r", "score", false, 1, 0, 0, 1)), true},
 		// Groups of unequal size in step 2.
 		{"trl", &trlLayout, loaders.FileFields{}, slices.Concat(
-			group(1, "a", "score", false, 0, 1), group(1, "b", "score", false, 1, 0),
-			group(2, "a", "score", false, 0, 1, 1, 0), group(2, "b", "score", false, 1, 0)), false},
+			openInstructGroup(1, "a", "score", false, 0, 1), openInstructGroup(1, "b", "score", false, 1, 0),
+			openInstructGroup(2, "a", "score", false, 0, 1, 1, 0), openInstructGroup(2, "b", "score", false, 1, 0)), false},
 	} {
 		cfg, _, err := layoutDefaults(engine.Config{}, c.l, c.first)
 		if err != nil {
