@@ -552,7 +552,7 @@ func PromptDefaultsHelp() string {
 	return strings.Join(said, ", ")
 }
 
-// onlyStdin reports whether paths name standard input alone.
+// onlyStdin reports whether paths name standard input alone ("-").
 func onlyStdin(paths []string) bool {
-	return len(paths) == 0 || len(paths) == 1 && paths[0] == "-"
+	return len(paths) == 1 && paths[0] == "-"
 }
