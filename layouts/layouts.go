@@ -216,8 +216,11 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 		if stdin == nil && l.readsStdin && onlyStdin(paths) {
 			// Its defaults are columns only a record names: without
 			// one, the logged advantage would be read as a reward.
-			return cfg, "", fmt.Errorf("standard input: no record within its first %d MiB to take the defaults of --from %s from (%s): give the file's path, or name them (--objective, --logged-advantage)",
-				loaders.MaxStdinPeek>>20, from, l.fieldList())
+			why := fmt.Sprintf("standard input: no record within its first %d MiB to take the defaults of --from %s from", loaders.MaxStdinPeek>>20, from)
+			if await != nil {
+				why = "standard input, followed, is not read ahead for the defaults of --from " + from
+			}
+			return cfg, "", fmt.Errorf("%s (%s): give the file's path, or name them (--objective, --logged-advantage)", why, l.fieldList())
 		}
 		if stdin == nil || !l.readsStdin {
 			return layoutDefaults(cfg, l, loaders.FileFields{})
