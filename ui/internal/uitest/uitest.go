@@ -7,6 +7,8 @@ package uitest
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -254,6 +256,26 @@ func NoDefaultTaskSession(t testing.TB) *session.Session {
 	})
 	if s.Prompts != nil || s.PromptsErr == nil {
 		t.Fatalf("prompts %v, error %v: the test wants none, and why", s.Prompts, s.PromptsErr)
+	}
+	return s
+}
+
+// FileSessionWith opens a session under cfg on text, JSONL records,
+// written to a file and loaded as the dashboard loads files: the
+// trajectories kept lean, their bodies read again from the file.
+func FileSessionWith(t testing.TB, text string, cfg engine.Config) *session.Session {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := loaders.Load([]string{path}, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.Open(path, cfg, res, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return s
 }

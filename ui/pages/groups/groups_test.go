@@ -3,8 +3,6 @@ package groups
 import (
 	"cmp"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -245,18 +243,7 @@ func TestGroupsReadsOnlyVisibleResponses(t *testing.T) {
 	for i := range maxSharedRows + 64 {
 		lines.WriteString(`{"id":"t` + strconv.Itoa(i) + `","batch":0,"group":"g","response":"answer ` + strconv.Itoa(i) + `\nmore","metadata":{"accuracy":` + strconv.Itoa(i%5) + `}}` + "\n")
 	}
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(lines.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := loaders.Load([]string{path}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := session.Open(path, engine.Config{}, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
 	for _, tr := range s.Trajectories.All() {
 		if !tr.Lean || tr.Metadata != nil || tr.Response != nil {
 			t.Fatalf("%s is kept whole", tr.Where())
@@ -721,18 +708,7 @@ func TestGroupReadOffTheEventLoop(t *testing.T) {
 			fmt.Fprintf(&lines, `{"id":"%s%d","batch":0,"group":"g%d","response":"%s: the reasoning, then answer %d","metadata":{"accuracy":%d}}`+"\n", start, j, g, start, j, j)
 		}
 	}
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(lines.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := loaders.Load([]string{path}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := session.Open(path, engine.Config{}, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
 	tab := uitest.TabOn(s, New)
 	g := tab.(*groupsTab)
 	tab.Update(uitest.KeyPress("enter")) // g0, alpha's

@@ -2,7 +2,6 @@ package trajectories
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rewardlens/rewardlens/engine"
-	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -30,20 +28,7 @@ const finishRun = `{"id":"t0","group":"g","metadata":{"a":1,"b":0,"finish_reason
 // metadata read again from the file.
 func fileSession(t *testing.T, text string) *session.Session {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "run.jsonl")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := loaders.Load([]string{path}, loaders.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}}
-	s, err := session.Open(path, cfg, res, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return uitest.FileSessionWith(t, text, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
 }
 
 // TestTrajectoriesFinishColumn: records that say how their completions
