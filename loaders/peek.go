@@ -187,6 +187,7 @@ type wholeLines struct {
 	r           io.Reader
 	limit, read int64
 	ready, held []byte
+	buf         []byte // what each read of r fills
 	done        bool
 }
 
@@ -195,10 +196,12 @@ func (w *wholeLines) Read(p []byte) (int, error) {
 		if w.done {
 			return 0, io.EOF
 		}
-		buf := make([]byte, 64<<10)
-		n, err := w.r.Read(buf)
+		if w.buf == nil {
+			w.buf = make([]byte, 64<<10)
+		}
+		n, err := w.r.Read(w.buf)
 		w.read += int64(n)
-		w.held = append(w.held, buf[:n]...)
+		w.held = append(w.held, w.buf[:n]...)
 		if end := bytes.LastIndexByte(w.held, '\n'); end >= 0 {
 			w.ready, w.held = w.held[:end+1], slices.Clone(w.held[end+1:])
 		}
