@@ -148,10 +148,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case common.ShowGroupMsg:
 		return m, m.showGroup(msg)
 	case common.NoticeMsg:
-		if msg.Holds != nil {
-			return m, m.status.SetInfoWhile(msg.Text, msg.Holds)
-		}
-		return m, m.status.SetInfo(msg.Text)
+		return m, m.status.SetInfoWhile(msg.Text, msg.Holds)
 	case common.ShowBatchMsg:
 		cmd := m.moveBatch(msg.Batch - m.common.Session.Batch)
 		if msg.Notice != "" {
@@ -190,9 +187,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 	case tea.MouseClickMsg:
-		if mouse := msg.Mouse(); mouse.Y == 1 && m.tabBar.TabAt(mouse.X, m.active, m.common.Width) >= 0 {
-			m.overlay.Open = false
-			return m, m.selectTab(m.tabBar.TabAt(mouse.X, m.active, m.common.Width))
+		if mouse := msg.Mouse(); mouse.Y == 1 {
+			if i := m.tabBar.TabAt(mouse.X, m.active, m.common.Width); i >= 0 {
+				m.overlay.Open = false
+				return m, m.selectTab(i)
+			}
 		}
 		if m.overlay.Open {
 			return m, nil // the tab is under the help

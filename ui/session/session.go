@@ -286,8 +286,8 @@ func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 	return loaders.Reread(t, s.Computer.Fields.Clone())
 }
 
-// RereadAt reads trajectory i of s, lean, whole again from its file with
-// reader (Reread when nil), and checks that it is still what was
+// RereadAt reads trajectory i of s, lean, whole again from its file, and
+// checks that it is still what was
 // evaluated: scored again with a copy of the scorer, it must give the
 // values the evaluation holds (Evaluation.Rescore), else the error is
 // loaders.Changed's, "PATH:LINE: trajectory "ID" changed since it was
@@ -295,8 +295,8 @@ func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
 // same size, id and group: a dump rescored) would otherwise show metadata
 // that contradicts its computed objectives. A scorer that cannot be
 // copied is not run again.
-func (s *Session) RereadAt(i int, reader *loaders.Rereader) (scoring.Trajectory, error) {
-	return s.RereadChecked(reader)(i, s.Trajectories.At(i))
+func (s *Session) RereadAt(i int) (scoring.Trajectory, error) {
+	return s.RereadChecked(nil)(i, s.Trajectories.At(i))
 }
 
 // RereadChecked returns RereadAt bound to the session as it is now: its

@@ -38,7 +38,7 @@ type Opened struct {
 func Open(s *session.Session, i int) Opened {
 	o := Opened{I: i, Full: *s.Trajectories.At(i)}
 	if o.Full.Lean {
-		if full, err := s.RereadAt(i, nil); err != nil {
+		if full, err := s.RereadAt(i); err != nil {
 			o.err = err
 		} else {
 			o.Full = full

@@ -343,19 +343,10 @@ func (t *compareTab) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if t.odd[at] == int32(t.selected) {
 			// The selection stays, as the arrows' at an end of their order.
-			n, first := len(t.odd), at == 0
+			n := len(t.odd)
 			text := fmt.Sprintf("this is the %s of the %d disagreements", end, n)
 			// True while this comparison's end stays selected.
-			holds := func() bool {
-				if len(t.odd) != n {
-					return false
-				}
-				at := n - 1
-				if first {
-					at = 0
-				}
-				return t.odd[at] == int32(t.selected)
-			}
+			holds := func() bool { return len(t.odd) == n && t.odd[at] == int32(t.selected) }
 			return func() tea.Msg { return common.NoticeMsg{Text: text, Holds: holds} }
 		}
 		t.step(t.odd, step)
@@ -571,7 +562,7 @@ func (t *compareTab) cycleB(step int) tea.Cmd {
 	methods := methodsB(s)
 	n := len(methods)
 	from := s.CompareMethod
-	if t.askedB != "" && t.askedB != s.CompareMethod && slices.Contains(methods, t.askedB) {
+	if slices.Contains(methods, t.askedB) {
 		from = t.askedB // keys pressed before the root took the last asked
 	}
 	i := slices.Index(methods, from)
