@@ -349,6 +349,9 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 	for _, o := range res.Objectives {
 		r.Objectives = append(r.Objectives, o.Name)
 	}
+	// The group the cap cut, found once when a batch's warning asks.
+	var cut *agreement.CutGroup
+	cutFound := false
 	for _, st := range diagnose.Stats(res) {
 		b := batchJSON{
 			Batch: st.Step, Trajectories: st.Trajectories, Valid: st.Trajectories - st.Invalid, Invalid: st.Invalid,
@@ -386,7 +389,10 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 		b.Logged = newLoggedJSON(res, &res.Ranking.Batches[len(r.Batches)])
 		b.Agreement = newAgreementJSON(match, st.Step)
 		if b.Agreement != nil { // its warning said of the group --max-rows cut, as on stderr
-			b.Agreement.Warning = agreement.CutGroupBatchWarning(b.Agreement.Warning, res, rowCap, st.Step)
+			if !cutFound {
+				cut, cutFound = agreement.CutGroupOf(res, rowCap), true
+			}
+			b.Agreement.Warning = agreement.CutGroupBatchWarning(b.Agreement.Warning, res, cut, st.Step)
 		}
 		r.Batches = append(r.Batches, b)
 	}

@@ -295,11 +295,7 @@ func (r *Result) CappedWarning(n int, sources bool) string {
 		noun = "trajectory"
 	}
 	said := fmt.Sprintf("read only the first %d %s (--max-rows); the rest of the input was not read", n, noun)
-	rowCap := r.RowCap()
-	if rowCap == scoring.CappedInGroup && sources {
-		rowCap = scoring.CappedUntold
-	}
-	switch rowCap {
+	switch r.RowCap().WithSources(sources) {
 	case scoring.CappedInGroup:
 		return fmt.Sprintf("%s, and the cap cut the last group read (step %d, group %q)", said, r.capLast.batch, r.capLast.group)
 	case scoring.CappedBetweenGroups:

@@ -58,12 +58,10 @@ func (c CutGroup) Name() string {
 // first row not read was of another group (scoring.CappedBetweenGroups)
 // or, untold, is as large as another of its batch.
 func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
-	if rowCap == scoring.CappedInGroup && res.Evaluation.HasSources() {
-		rowCap = scoring.CappedUntold
-	}
 	if rowCap != scoring.CappedInGroup && rowCap != scoring.CappedUntold || len(res.Rewards) == 0 {
 		return nil
 	}
+	rowCap = rowCap.WithSources(res.Evaluation.HasSources())
 	batches, compared := res.Ranking.Batches, res.Options.Scope == engine.ScopeGroup
 	if !compared {
 		batches = res.Evaluation.Partition(engine.ScopeGroup)
@@ -116,13 +114,13 @@ func CutGroupWarning(warning string, res *engine.Result, rowCap scoring.RowCap) 
 }
 
 // CutGroupBatchWarning is CutGroupWarning for the warning of the batch
-// of step (Match.BatchWarning): its rows only are counted, and it is
-// warning unless the group the cap cut is of that batch.
-func CutGroupBatchWarning(warning string, res *engine.Result, rowCap scoring.RowCap, step int64) string {
+// of step (Match.BatchWarning), c the group the cap cut (CutGroupOf,
+// found once for every batch's): its rows only are counted, and it is
+// warning unless c is of that batch.
+func CutGroupBatchWarning(warning string, res *engine.Result, c *CutGroup, step int64) string {
 	if warning == "" || res.Evaluation.Logged == nil {
 		return warning
 	}
-	c := CutGroupOf(res, rowCap)
 	if c == nil || !c.Compared || c.Step != step {
 		return warning
 	}

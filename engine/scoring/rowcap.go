@@ -20,5 +20,12 @@ const (
 	CappedBetweenGroups
 )
 
-// Capped reports that the reading stopped at a number of rows.
-func (c RowCap) Capped() bool { return c != Uncapped }
+// WithSources is c as it holds with sources (--source-by): one group
+// value may be two sources' groups, so a row of the last group's value
+// does not tell that the cap cut it (CappedUntold).
+func (c RowCap) WithSources(sources bool) RowCap {
+	if c == CappedInGroup && sources {
+		return CappedUntold
+	}
+	return c
+}
