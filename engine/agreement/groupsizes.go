@@ -155,27 +155,18 @@ const maxDifferingGroupsNamed = 3
 func oddGroupsDiffering(res *engine.Result) string {
 	ev := res.Evaluation
 	res.Finish()
-	odd := map[int]bool{}
+	odd := make([]bool, len(ev.Valid))
 	var named []string
-	for _, b := range ev.Partition(engine.ScopeGroup) {
-		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
-		if !ok || u.Size == 0 {
-			continue
+	eachOddGroup(ev, func(step int64, g *engine.Group, name string) {
+		differs := false
+		for _, i := range g.Members {
+			odd[i] = true
+			differs = differs || loggedDiffers(res, i)
 		}
-		for _, g := range b.Groups {
-			if len(g.Members) == u.Size {
-				continue
-			}
-			differs := false
-			for _, i := range g.Members {
-				odd[i] = true
-				differs = differs || loggedDiffers(res, i)
-			}
-			if differs {
-				named = append(named, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
-			}
+		if differs {
+			named = append(named, name)
 		}
-	}
+	})
 	if len(named) == 0 {
 		return ""
 	}
@@ -184,12 +175,36 @@ func oddGroupsDiffering(res *engine.Result) string {
 			return ""
 		}
 	}
+	return oddGroupsText(named)
+}
+
+// eachOddGroup calls f on each group of ev (scope group) of another size
+// than the commonest of its step (UnequalGroupsOfBatch's Odd), of step,
+// with its name: `step 1, "What is 2+2?", 8 rows`.
+func eachOddGroup(ev *engine.Evaluation, f func(step int64, g *engine.Group, name string)) {
+	for _, b := range ev.Partition(engine.ScopeGroup) {
+		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
+		if !ok || u.Size == 0 {
+			continue
+		}
+		for k := range b.Groups {
+			if g := &b.Groups[k]; len(g.Members) != u.Size {
+				f(b.Step, g, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
+			}
+		}
+	}
+}
+
+// oddGroupsText names the groups of another size than their step's
+// others, named (eachOddGroup's names, at least one), up to
+// maxDifferingGroupsNamed of them.
+func oddGroupsText(named []string) string {
 	text := "the group of another size than its step's others"
 	if len(named) > 1 {
 		text = "the groups of another size than their steps' others"
 	}
 	if n := len(named) - maxDifferingGroupsNamed; n > 0 {
-		named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
+		named = append(named[:maxDifferingGroupsNamed:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
 	}
 	return text + " (" + strings.Join(named, "; ") + ")"
 }
@@ -221,19 +236,13 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 	if cut != nil && cut.Compared {
 		mark(cut.Group.Members)
 	}
-	for _, b := range ev.Partition(engine.ScopeGroup) {
-		u, ok := UnequalGroupsOfBatch(b.Step, b.Groups)
-		if !ok || u.Size == 0 {
-			continue
+	eachOddGroup(ev, func(step int64, g *engine.Group, name string) {
+		if cut != nil && cut.Compared && step == cut.Step && g.Key == cut.Group.Key {
+			return
 		}
-		for _, g := range b.Groups {
-			if len(g.Members) == u.Size || cut != nil && cut.Compared && b.Step == cut.Step && g.Key == cut.Group.Key {
-				continue
-			}
-			mark(g.Members)
-			named = append(named, fmt.Sprintf("step %d, %s, %d rows", b.Step, textsafe.QuoteFrom(g.Key, u.shared), len(g.Members)))
-		}
-	}
+		mark(g.Members)
+		named = append(named, name)
+	})
 	if rows == nil {
 		return nil, ""
 	}
@@ -242,14 +251,7 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 		parts = append(parts, cut.Name())
 	}
 	if len(named) > 0 {
-		text := "the group of another size than its step's others"
-		if len(named) > 1 {
-			text = "the groups of another size than their steps' others"
-		}
-		if n := len(named) - maxDifferingGroupsNamed; n > 0 {
-			named = append(named[:maxDifferingGroupsNamed], fmt.Sprintf("and %d more", n))
-		}
-		parts = append(parts, text+" ("+strings.Join(named, "; ")+")")
+		parts = append(parts, oddGroupsText(named))
 	}
 	return rows, strings.Join(parts, " and ")
 }
