@@ -306,7 +306,7 @@ type statsFollower struct {
 	matchLogged, matched bool
 	found                *agreement.Match
 	matchedRows          int
-	settings                    engine.Options
+	settings             engine.Options
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group),
 	// in the live evaluation's order.
