@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -169,16 +170,20 @@ func (l *Line) Refresh(s *session.Session) {
 		l.whole = append(l.whole, l.loud)
 	}
 	if l.groups != "" {
-		l.warnings = append(l.warnings, l.groups)
-		l.whole = append(l.whole, l.allGroups...)
+		mark := behindMark(s.LayoutNotesBehind())
+		l.warnings = append(l.warnings, l.groups+mark)
+		for _, w := range l.allGroups {
+			l.whole = append(l.whole, w+mark)
+		}
 	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, shownWarning(w))
 		l.whole = append(l.whole, shownWarning(w))
 	}
 	if w := s.LoggedWarning(); w != "" {
-		l.warnings = append(l.warnings, shownWarning(w))
-		l.whole = append(l.whole, shownWarning(w))
+		w = shownWarning(w) + behindMark(s.LoggedWarningBehind())
+		l.warnings = append(l.warnings, w)
+		l.whole = append(l.whole, w)
 	}
 	l.warnings = append(l.warnings, l.logged...)
 	l.whole = append(l.whole, l.logged...)
@@ -186,6 +191,16 @@ func (l *Line) Refresh(s *session.Session) {
 		l.warnings = append(l.warnings, l.invalid)
 		l.whole = append(l.whole, l.invalid)
 	}
+}
+
+// behindMark says, after a warning counted over the rows of an earlier
+// result than the one shown (a followed run that grew since), over how
+// many rows it was: "" when it is of the result shown.
+func behindMark(rows int, behind bool) string {
+	if !behind {
+		return ""
+	}
+	return fmt.Sprintf(" (as of %d %s; counting again)", rows, english.Plural(rows, "row"))
 }
 
 // layoutText is how the inputs were read (Session.Layout) and, when the
