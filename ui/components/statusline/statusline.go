@@ -51,6 +51,9 @@ type Line struct {
 	// not count them again.
 	of                    *engine.Evaluation
 	loud, groups, invalid string
+	// tally counts of's invalid trajectories, a followed update's rows
+	// alone.
+	tally invalidTally
 	// allGroups are the layout's warnings of notes, sanitised: the
 	// session's (session.LayoutNotes), computed off the event loop when the
 	// evaluation or the options they read change, so that the line only
@@ -146,14 +149,15 @@ func (l *Line) Refresh(s *session.Session) {
 	}
 	if l.of != s.Result.Evaluation {
 		l.of, l.loud = s.Result.Evaluation, ""
+		l.tally.count(s.Result)
 		if err := invalid.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
 			l.loud = textsafe.Line(err.Error())
-		} else if w := mostlyInvalidWarning(invalid.MostlyBatches(s.Result)); w != "" {
+		} else if w := mostlyInvalidWarning(s.Result, l.tally.mostlyInvalid()); w != "" {
 			l.loud = textsafe.Line(w)
 		} else if w := s.Result.Evaluation.InfeasibleWarning(); w != "" {
 			l.loud = textsafe.Line(w)
 		}
-		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+		l.invalid = textsafe.Line(invalidWarning(l.tally.causes))
 		l.logged = l.logged[:0]
 		for _, w := range []string{agreement.NotNumberWarning(s.Result.Evaluation), agreement.NonFiniteWarning(s.Result.Evaluation)} {
 			if w != "" {
@@ -295,25 +299,27 @@ func firstAndMore(ws []string) string {
 // maxStepsListed is how many steps mostlyInvalidWarning lists.
 const maxStepsListed = 5
 
-// mostlyInvalidWarning names the batches more than half of whose
-// trajectories are invalid and details the first: "more than half invalid
-// in 2 steps (7, 9): step 7: 60 of 96 trajectories invalid (62%), mostly
-// acc: missing (58)". It is "" when there are none.
-func mostlyInvalidWarning(batches []invalid.Batch) string {
-	switch len(batches) {
-	case 0:
+// mostlyInvalidWarning names mostly, the steps of res more than half of
+// whose trajectories are invalid (ascending), and details the first
+// (invalid.Step): "more than half invalid in 2 steps (7, 9): step 7: 60
+// of 96 trajectories invalid (62%), mostly acc: missing (58)". It is ""
+// when there are none.
+func mostlyInvalidWarning(res *engine.Result, mostly []int64) string {
+	if len(mostly) == 0 {
 		return ""
-	case 1:
-		return batches[0].String()
+	}
+	first, _ := invalid.Step(res, mostly[0])
+	if len(mostly) == 1 {
+		return first.String()
 	}
 	steps := make([]string, 0, maxStepsListed+1)
-	for _, b := range batches[:min(len(batches), maxStepsListed)] {
-		steps = append(steps, strconv.FormatInt(b.Step, 10))
+	for _, step := range mostly[:min(len(mostly), maxStepsListed)] {
+		steps = append(steps, strconv.FormatInt(step, 10))
 	}
-	if len(batches) > maxStepsListed {
+	if len(mostly) > maxStepsListed {
 		steps = append(steps, "…")
 	}
-	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(batches), strings.Join(steps, ", "), batches[0])
+	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(mostly), strings.Join(steps, ", "), first)
 }
 
 // invalidWarning summarises the run's invalid trajectories by cause, the
