@@ -512,10 +512,9 @@ func (f *statsFollower) compute(ctx context.Context) error {
 // time, and again whenever the settings found stop reproducing them (a
 // later step tells them apart; found with the rows the trainer grouped
 // otherwise left out, the rows outside those: Match.FoundReproduces);
-// when none did, again only once those
-// rows have doubled since, as a setting that fails some rows fails them
-// still, and looking costs a compute of every row per setting tried. When the
-// settings change, the result is computed again with them, and the
+// when none did, again only once those rows have doubled since, as a
+// setting that fails some rows fails them still, and looking costs a
+// compute of every row per setting tried. When the settings change, the result is computed again with them, and the
 // change said on stderr; the lines printed before are printed again,
 // updated, where their numbers change.
 func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
