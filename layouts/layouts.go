@@ -55,9 +55,10 @@ type trainerLayout struct {
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg engine.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
-	// nothing, first being the first input file's fields (empty for
-	// standard input and for empty files, not followed: the load refuses
-	// them), and what the "read as" line says besides cfg's settings (""
+	// nothing, first being the first input file's fields (standard
+	// input's, Path "-", when it is the only input that holds a record;
+	// empty for empty files, not followed: the load refuses them), and
+	// what the "read as" line says besides cfg's settings (""
 	// for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
 	// firstStep, when set, says what the defaults read of the first
