@@ -403,8 +403,7 @@ func (t *promptsTab) statusLine() string {
 	}
 	return t.list.Status(st, t.typing,
 		st.Title.Render(listed)+" "+strings.Join(counts, " "),
-		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]),
-		t.list.FilterPart(st, t.width/3))
+		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]))
 }
 
 // nameWidth is the prompt column's width: a quarter of the width, at
