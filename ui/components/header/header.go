@@ -171,8 +171,11 @@ type layout struct {
 // the names cut shorter, down to readableNameWidth ("accur… ↑"; a name
 // is never cut by one cell), before the counts' words, then the batch's
 // word and the valid count, go as above, each step trying the names from
-// whole to readableNameWidth again. The changed settings are in every
-// compact layout. "" when none fits: the goals then go whole.
+// whole to readableNameWidth again; when no names fit, the goals'
+// arrows alone, in the objectives' order ("goals ↑↑↓": a minimised
+// objective is still seen), beside the counts whole, never in place of
+// their words. The changed settings are in every compact layout. ""
+// when none fits: the goals then go whole.
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
 	normalize := common.NormalizeText(s.Result.Options)
@@ -267,6 +270,10 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 			for _, goalsCut := range goalsWithin {
 				layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), goalsCut)...))
 			}
+		}
+		arrows := goalArrows(st, s.Result.Objectives)
+		for _, fields := range steps[:1] {
+			layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), arrows)...))
 		}
 	}
 	full, fullRoom := h.badge(st, false)
@@ -387,6 +394,24 @@ func goalsText(st *common.Styles, objs []scoring.Objective) string {
 	return goalsTextWithin(st, objs, math.MaxInt)
 }
 
+// goalArrows is the goals without the names, each objective's arrow in
+// their order: "goals ↑↑↓".
+func goalArrows(st *common.Styles, objs []scoring.Objective) string {
+	var arrows strings.Builder
+	for _, o := range objs {
+		arrows.WriteString(goalArrow(o.Goal))
+	}
+	return st.HeaderKey.Render("goals") + " " + st.HeaderValue.Render(arrows.String())
+}
+
+// goalArrow is ↓ for a minimised objective, ↑ for a maximised one.
+func goalArrow(goal scoring.Goal) string {
+	if goal == scoring.Minimize {
+		return "↓"
+	}
+	return "↑"
+}
+
 // goalsTextWithin is goalsText with each name cut to nameWidth cells, an
 // ellipsis marking the cut (cutNames).
 func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int) string {
@@ -397,11 +422,7 @@ func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int)
 	names = cutNames(names, nameWidth)
 	parts := make([]string, len(objs))
 	for k, o := range objs {
-		arrow := "↑"
-		if o.Goal == scoring.Minimize {
-			arrow = "↓"
-		}
-		parts[k] = st.HeaderKey.Render(names[k]) + " " + st.HeaderValue.Render(arrow)
+		parts[k] = st.HeaderKey.Render(names[k]) + " " + st.HeaderValue.Render(goalArrow(o.Goal))
 	}
 	return strings.Join(parts, " ")
 }

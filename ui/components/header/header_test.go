@@ -230,9 +230,11 @@ func TestCutNamesTellApart(t *testing.T) {
 // to no fewer than five letters ("accur…", never "accu…"), and never by
 // one cell ("safe…"), as README promises; from 90 columns up they are
 // there, the batch's word, the counts' words and the valid count going
-// first.
+// first; narrower, they are named or shown by their arrows alone
+// ("goals ↑↑↓": TestGoalArrowsAt80).
 func TestGoalNamesKeepFiveLetters(t *testing.T) {
 	goals := regexp.MustCompile(`(?:^|  )(\S+) ↑ (\S+) ↑ (\S+) ↓(?:  |$)`)
+	arrows := regexp.MustCompile(`  goals ↑↑↓  `)
 	c, h := sampleHeader(t, someFindings)
 	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 		for _, invalid := range []int{0, 1} {
@@ -246,6 +248,9 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 						m := goals.FindStringSubmatch(head)
 						if m == nil {
 							m = goals.FindStringSubmatch(bar)
+						}
+						if m == nil && arrows.MatchString(head) {
+							continue
 						}
 						if m == nil {
 							if width >= 90 || strings.Contains(head+bar, "↑") {
@@ -266,6 +271,28 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGoalArrowsAt80: at 80 columns, where neither the header nor the
+// root's tab bar (70 cells there) has room for the sample's goals named,
+// the header shows their arrows, under every method m cycles to, the
+// other fields the same.
+func TestGoalArrowsAt80(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	h.valid, h.invalid = 128, 0 // the sample's first batch
+	first := ""
+	for _, method := range engine.MethodsFor(c.Session.Options) {
+		c.Session.Result.Options.Method = method
+		head, _ := render(h, c, strings.Repeat("x", 70), 80)
+		if !strings.Contains(head, "  goals ↑↑↓  ") {
+			t.Errorf("%s: no goals' arrows at 80 columns: %q", method, head)
+		}
+		if fields := strings.Replace(head, string(method), "M", 1); first == "" {
+			first = fields
+		} else if strings.Join(strings.Fields(fields), " ") != strings.Join(strings.Fields(first), " ") {
+			t.Errorf("%s: the fields differ from the first method's:\n%q\n%q", method, head, first)
 		}
 	}
 }
