@@ -87,7 +87,7 @@ func (m *Model) healthDone(msg healthDoneMsg) tea.Cmd {
 	if !s.HealthDone(msg.job) {
 		return nil
 	}
-	m.header.Refresh(s)
+	m.header.Refresh(m.common.Styles, s)
 	m.status.Refresh(s)
 	return tea.Batch(m.broadcast(common.HealthReadyMsg{}), m.idle())
 }

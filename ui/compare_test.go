@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -308,5 +309,38 @@ func TestCompareMethodAskedOutOfOrder(t *testing.T) {
 	m.Update(common.CompareMethodMsg{Method: engine.RLOO, Asked: 1})
 	if s.CompareMethod != engine.Pareto {
 		t.Errorf("B is %s, want pareto, the one asked last", s.CompareMethod)
+	}
+}
+
+// TestMethodBStepsFromTheOneShown: b steps from the method B shown once
+// its ask has landed, whatever A did meanwhile (m cycling it, onto B
+// too): the method the tab last asked (askedB) is then the session's B,
+// never a stale one.
+func TestMethodBStepsFromTheOneShown(t *testing.T) {
+	m := newTestModel(t, 120, 40)
+	press(m, "7")
+	s := m.Session()
+	methods := engine.MethodsFor(s.Options)
+	if s.Result.Evaluation.Logged != nil {
+		methods = append(methods, session.LoggedMethod)
+	}
+	keys := func(ks ...string) {
+		for _, k := range ks {
+			_, cmd := m.Update(uitest.KeyPress(k))
+			runCmds(m, cmd)
+		}
+	}
+	aWasB := false
+	for round := range len(methods) {
+		want := methods[(slices.Index(methods, s.CompareMethod)+1)%len(methods)]
+		keys("b")
+		if s.CompareMethod != want {
+			t.Fatalf("round %d: b made B %s, want %s, the one after the B shown", round, s.CompareMethod, want)
+		}
+		keys("m", "m") // A gains a step on B each round, meeting it
+		aWasB = aWasB || s.Options.Method == s.CompareMethod
+	}
+	if !aWasB {
+		t.Fatal("A never became B: the test misses that case")
 	}
 }

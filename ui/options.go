@@ -136,7 +136,7 @@ func (m *Model) moveBatch(step int) tea.Cmd {
 // tells the tabs (see sessionChangedTabs).
 func (m *Model) sessionChanged() tea.Cmd {
 	s := m.common.Session
-	m.header.Refresh(s)
+	m.header.Refresh(m.common.Styles, s)
 	m.status.Refresh(s)
 	m.keys.setBatches(len(s.Result.Ranking.Batches))
 	return tea.Batch(m.sessionChangedTabs(), m.background(), m.layoutNotes())

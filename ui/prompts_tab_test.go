@@ -3,6 +3,7 @@ package ui
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -151,5 +152,24 @@ func TestPromptsEscClearsTheKeptFilter(t *testing.T) {
 	press(m, "/")
 	if v := screen(m); strings.Contains(v, "/SOLVED") {
 		t.Errorf("a new / after esc still holds the old filter:\n%s", v)
+	}
+}
+
+// TestGoldenListFilterKept: the status line over a list keeps the kept
+// filter whole where the line is too narrow for all its words (the
+// Prompts tab's counts at 80 columns), cutting the other words instead.
+func TestGoldenListFilterKept(t *testing.T) {
+	for _, tab := range []struct{ key, name string }{{"2", "Groups"}, {"5", "Trajectories"}, {"8", "Prompts"}} {
+		for _, width := range []int{80, 120} {
+			t.Run(tab.name+"/"+strconv.Itoa(width), func(t *testing.T) {
+				m := newTestModel(t, width, 16)
+				press(m, tab.key, "/", "p", "0", "1", "enter")
+				view := screen(m)
+				if !strings.Contains(view, "· filter p01") {
+					t.Errorf("the kept filter p01 is not shown:\n%s", view)
+				}
+				golden.RequireEqual(t, view)
+			})
+		}
 	}
 }

@@ -3,9 +3,15 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/configfile"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
 
@@ -101,5 +107,44 @@ func TestSaveSettingsPolicy(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir("."); len(entries) != 1 {
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// TestSaveSettingsKeepsTheSourceOrder: ctrl+s writes the sources in the
+// order the config declared them, not by name (the TOML encoder sorts a
+// map's keys), and the file loads back with that order and the same
+// sources; a file saved in name order, as before, still loads.
+func TestSaveSettingsKeepsTheSourceOrder(t *testing.T) {
+	t.Chdir(t.TempDir())
+	declared := []string{"reasoning", "agentic"}
+	m := sourcesModel(t, 160, 40, func(cfg *engine.Config) { cfg.SourceOrder = declared })
+	press(m, "ctrl+s")
+	if v := screen(m); !strings.Contains(v, "saved the settings to "+session.SettingsFile) {
+		t.Fatalf("ctrl+s did not save:\n%s", v)
+	}
+	saved, err := configfile.Read(session.SettingsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.Session().SettingsConfig()
+	if got := saved.Config.SourceNames(); !slices.Equal(got, declared) {
+		t.Errorf("the saved file declares the sources %v, want %v:\n%s", got, declared, saved.Text)
+	}
+	if !reflect.DeepEqual(saved.Config.Sources, want.Sources) {
+		t.Errorf("the saved sources are %+v, want %+v:\n%s", saved.Config.Sources, want.Sources, saved.Text)
+	}
+
+	var byName strings.Builder
+	enc := toml.NewEncoder(&byName)
+	enc.Indent = ""
+	if err := enc.Encode(want); err != nil {
+		t.Fatal(err)
+	}
+	old, err := configfile.Parse("old.toml", byName.String())
+	if err != nil {
+		t.Fatalf("a file saved in name order does not load: %v\n%s", err, byName.String())
+	}
+	if !reflect.DeepEqual(old.Config.Sources, want.Sources) {
+		t.Errorf("a file saved in name order loads the sources %+v, want %+v", old.Config.Sources, want.Sources)
 	}
 }

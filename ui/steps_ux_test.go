@@ -9,24 +9,27 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// TestStepsHealthLineCutVisibly: at 80x24 the sample's length_drift
-// finding ("... -5.9 sd ...") is wider than the screen: it is cut with
-// "…", not where the screen ends.
+// TestStepsHealthLineCutVisibly: the sample's length_drift finding
+// ("... -5.9 sd") is wider than 80 columns padded: there it is shown
+// compact, whole; at 70 it is cut with "…", not where the screen ends,
+// and never in its measure, -5.9 sd.
 func TestStepsHealthLineCutVisibly(t *testing.T) {
-	m := newTestModel(t, 80, 24)
-	press(m, "6")
-	view := screen(m)
-	for _, line := range strings.Split(view, "\n") {
-		if !strings.Contains(line, "length_drift") {
-			continue
+	for _, width := range []int{80, 70} {
+		m := newTestModel(t, width, 24)
+		press(m, "6")
+		view := screen(m)
+		i := strings.Index(view, "length_drift")
+		if i < 0 {
+			t.Fatalf("no length_drift finding at %dx24:\n%s", width, view)
 		}
+		start := strings.LastIndex(view[:i], "\n") + 1
+		line, _, _ := strings.Cut(view[start:], "\n")
 		line = strings.TrimRight(line, " ")
-		if !strings.HasSuffix(line, "…") || ansi.StringWidth(line) > 80 {
-			t.Errorf("the cut finding does not end with …: %q", line)
+		cut := strings.Contains(line, "…")
+		if !strings.HasSuffix(line, ": -5.9 sd") || ansi.StringWidth(line) > width || cut != (width < 80) {
+			t.Errorf("%d columns: the finding is %q, want it ending in its measure, cut with … only below 80 columns", width, line)
 		}
-		return
 	}
-	t.Fatalf("no length_drift finding at 80x24:\n%s", view)
 }
 
 // TestStepsFindingsWholeAfterScrolling: scrolled to its last chart, the
@@ -57,7 +60,7 @@ func TestStepsFindingsWholeAfterScrolling(t *testing.T) {
 		if h := health(view); h == "" || h != unscrolled {
 			t.Errorf("%dx%d: the findings changed as the grid scrolled:\n%s\nbefore:\n%s", size.width, size.height, h, unscrolled)
 		}
-		listed := strings.Count(view, "ALERT step") + strings.Count(view, "WARN  step")
+		listed := len(regexp.MustCompile(`(?m)^(✖|⚠) (ALERT |WARN  )?step \d+ `).FindAllString(view, -1))
 		unlisted := 0
 		if mm := more.FindStringSubmatch(view); mm != nil {
 			unlisted, _ = strconv.Atoi(mm[1])

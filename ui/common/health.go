@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rewardlens/rewardlens/health"
 	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
@@ -75,16 +77,43 @@ func badge(st *Styles, findings []health.Finding, alertText func(alert int) stri
 	return strings.Join(parts, " ")
 }
 
-// FindingLine is one finding for the Steps tab: level, step, check and
-// what it saw.
-func FindingLine(st *Styles, f health.Finding) string {
-	level := st.Warning.Render("⚠ WARN ")
-	if f.Level == health.Alert {
-		level = st.Alert.Render("✖ ALERT")
-	}
+// FindingLine is one finding for the Steps tab in width cells: level,
+// step, check and what it saw, the level and the step padded to align
+// the lines. Where that does not fit, the level is its symbol alone and
+// nothing is padded ("✖ step 26 length_drift: …", as CompactHealthBadge);
+// where that still does not fit, it is cut after a word (FitWords), but a
+// measure the message ends in (": -5.9 sd", what the check found) stays
+// whole while the check's name fits before it: the words between are cut.
+func FindingLine(st *Styles, f health.Finding, width int) string {
 	check := string(f.Check)
 	if f.Objective != "" {
 		check += " (" + f.Objective + ")"
 	}
-	return fmt.Sprintf("%s step %-4d %s: %s", level, f.Step, textsafe.Line(check), textsafe.Line(f.Message))
+	check = textsafe.Line(check)
+	what := check + ": " + textsafe.Line(f.Message)
+	symbol, level, style := "⚠", "WARN ", st.Warning
+	if f.Level == health.Alert {
+		symbol, level, style = "✖", "ALERT", st.Alert
+	}
+	if line := fmt.Sprintf("%s step %-4d %s", style.Render(symbol+" "+level), f.Step, what); ansi.StringWidth(line) <= width {
+		return line
+	}
+	head := style.Render(symbol) + fmt.Sprintf(" step %d ", f.Step)
+	room := width - ansi.StringWidth(head)
+	if ansi.StringWidth(what) <= room {
+		return head + what
+	}
+	if i := strings.LastIndex(what, ": "); i >= 0 && isMeasure(what[i+2:]) {
+		measure := what[i:]
+		if before := room - ansi.StringWidth(measure); before > ansi.StringWidth(check) {
+			return head + FitWords(what[:i], before) + measure
+		}
+	}
+	return FitWords(head+what, width)
+}
+
+// isMeasure reports whether a finding's clause is a number with its unit
+// at most ("-5.9 sd"), not words.
+func isMeasure(clause string) bool {
+	return clause != "" && strings.ContainsRune("+-0123456789", rune(clause[0])) && len(strings.Fields(clause)) <= 2
 }

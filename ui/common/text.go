@@ -119,6 +119,54 @@ func FitWords(s string, width int) string {
 	return ansi.Truncate(s, kept+1, "…")
 }
 
+// WrapAtSpaces wraps s to width cells at its spaces only, each of its
+// lines a paragraph, a word wider than width cut in pieces. ansi.Wrap and
+// lipgloss.Wrap break at hyphens too (a flag such as --task-metric is
+// split) and let a lone " -" overflow the line, where a box cuts the
+// minus sign of a formula ("s - mean(s)"). A lone operator stays with the
+// word before it, so that a line breaks after it, never before: a line
+// starting "- mean(s)" reads like a bullet.
+func WrapAtSpaces(s string, width int) string {
+	width = max(width, 1)
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		line := ""
+		for _, word := range operatorsKept(strings.Fields(para)) {
+			for ansi.StringWidth(word) > width {
+				if line != "" {
+					lines, line = append(lines, line), ""
+				}
+				lines = append(lines, ansi.Truncate(word, width, ""))
+				word = ansi.TruncateLeft(word, width, "")
+			}
+			switch {
+			case line == "":
+				line = word
+			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
+				line += " " + word
+			default:
+				lines, line = append(lines, line), word
+			}
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// operatorsKept returns words with each lone operator ("-", "×", ...)
+// joined to the word before it by a space.
+func operatorsKept(words []string) []string {
+	var kept []string
+	for _, w := range words {
+		if len(kept) > 0 && strings.Contains("-+=×*/·−", w) && w != "" {
+			kept[len(kept)-1] += " " + w
+			continue
+		}
+		kept = append(kept, w)
+	}
+	return kept
+}
+
 // FitMiddle returns s, from data, safe to print on one line and cut to
 // width cells in its middle: its head and its tail kept (half each), an
 // ellipsis between, so that ids differing only at one end stay distinct.

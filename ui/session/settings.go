@@ -1,11 +1,13 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 
@@ -46,9 +48,7 @@ func (sv *SettingsSaver) Save(s *Session) (string, error) {
 	cfg := s.SettingsConfig()
 	err = output.ReplaceFile(SettingsFile, old, func(w io.Writer) error {
 		fmt.Fprintf(w, "# rewardlens settings, saved from the dashboard; load with --config %s\n\n", SettingsFile)
-		enc := toml.NewEncoder(w)
-		enc.Indent = "" // as the README writes configs
-		return enc.Encode(cfg)
+		return encodeSettings(w, cfg)
 	})
 	if err != nil {
 		return "", fmt.Errorf("save settings: %w", err)
@@ -57,12 +57,45 @@ func (sv *SettingsSaver) Save(s *Session) (string, error) {
 	return fmt.Sprintf("saved the settings to %s (load with --config %s)", SettingsFile, SettingsFile), nil
 }
 
+// encodeSettings writes cfg as a TOML config file, its [sources.NAME]
+// tables in the order cfg declares them (SourceNames), which the columns
+// follow when the file is loaded: the encoder writes a map's keys sorted,
+// so each source is encoded alone, after the rest.
+func encodeSettings(w io.Writer, cfg engine.Config) error {
+	names, sources := cfg.SourceNames(), cfg.Sources
+	cfg.Sources = nil
+	if err := newSettingsEncoder(w).Encode(cfg); err != nil {
+		return err
+	}
+	for _, name := range names {
+		var table bytes.Buffer
+		if err := newSettingsEncoder(&table).Encode(map[string]map[string]engine.SourceConfig{"sources": {name: sources[name]}}); err != nil {
+			return err
+		}
+		// [sources] once at most: [sources.NAME] declares it.
+		if _, err := io.WriteString(w, "\n"+strings.TrimPrefix(table.String(), "[sources]\n")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newSettingsEncoder is a TOML encoder to w that does not indent, as the
+// README writes configs.
+func newSettingsEncoder(w io.Writer) *toml.Encoder {
+	enc := toml.NewEncoder(w)
+	enc.Indent = ""
+	return enc
+}
+
 // SettingsConfig returns the session's config with the current method,
 // scope, scale, normalisation and weights. Goals and weights go into the
 // objectives themselves (pareto) or the svrl weights, so that nothing
 // depends on --minimize or --weight. Normalisation off is written scale
 // "none" with normalize false: a scale of group or batch beside it is a
-// contradiction --config warns of, and not what the rewards were.
+// contradiction --config warns of, and not what the rewards were. With
+// sources, the objectives, goals and weights are the config's, in its
+// order of the sources.
 func (s *Session) SettingsConfig() engine.Config {
 	cfg := s.Config
 	opts := s.Options
@@ -79,6 +112,11 @@ func (s *Session) SettingsConfig() engine.Config {
 	if opts.Penalty != engine.DefaultPenalty || cfg.Penalty != nil {
 		penalty := opts.Penalty
 		cfg.Penalty = &penalty
+	}
+	if s.Evaluation.HasSources() {
+		// Each source's objectives, goals and weights score it, as the
+		// config gave them (its --minimize and --weight merged in).
+		return cfg
 	}
 	cfg.Minimize, cfg.Weights = nil, nil
 	w := slices.Clone(s.Weights())

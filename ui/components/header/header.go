@@ -14,6 +14,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
 	"github.com/rewardlens/rewardlens/health"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -39,17 +40,58 @@ type Header struct {
 	// Live is follow mode's tag ("LIVE", or why it is paused), "" without
 	// --follow.
 	Live string
+	// widest holds the widths the reserves keep room for, which depend
+	// on the options only.
+	widest widths
 }
 
-// Refresh takes the shown batch's valid and invalid counts and the health
-// findings.
-func (h *Header) Refresh(s *session.Session) {
+// widths are the cells the method and the settings take at their
+// widest, whichever method m cycles to and normalisation n gives (View
+// keeps the room of each beside the one shown).
+type widths struct {
+	// method is the longest method name m cycles to.
+	method int
+	// settings and shortSettings are the scope and the widest
+	// normalisation, as "normalize:" and as "norm:".
+	settings, shortSettings int
+	// changed is the changed settings under the method that names most
+	// of them (rloo has no normalisation).
+	changed int
+}
+
+// Refresh takes the shown batch's valid and invalid counts, the health
+// findings and the widths of the method and the settings at their widest.
+func (h *Header) Refresh(st *common.Styles, s *session.Session) {
 	if h.updating = !s.HealthReady(); !h.updating {
 		h.findings = s.Findings()
 	}
-	st := s.BatchStats()
-	h.valid, h.invalid = st.Trajectories-st.Invalid, st.Invalid
-	h.feasible, h.constrained = st.Feasible, s.Result.Evaluation.HasConstraints()
+	stats := s.BatchStats()
+	h.valid, h.invalid = stats.Trajectories-stats.Invalid, stats.Invalid
+	h.feasible, h.constrained = stats.Feasible, s.Result.Evaluation.HasConstraints()
+	h.widest = widestOf(st, s)
+}
+
+// widestOf measures the widths of s's method and settings at their
+// widest: of the methods s's options allow, under the scope and the
+// normalisation of the result shown.
+func widestOf(st *common.Styles, s *session.Session) widths {
+	scope := field(st, "scope:", string(s.Result.Options.Scope)) + headerSeparator
+	w := widths{
+		method:        len(common.WidestMethod(s.Options)), // method names are ASCII
+		settings:      ansi.StringWidth(scope + field(st, "normalize:", common.WidestNormalizeText())),
+		shortSettings: ansi.StringWidth(scope + field(st, "norm:", common.WidestNormalizeText())),
+	}
+	for _, m := range engine.MethodsFor(s.Options) {
+		o := s.Result.Options
+		o.Method = m
+		w.changed = max(w.changed, ansi.StringWidth(changedSettings(st, o)))
+	}
+	return w
+}
+
+// field is a header's field: its key, then its value.
+func field(st *common.Styles, key, value string) string {
+	return st.HeaderKey.Render(key) + " " + st.HeaderValue.Render(value)
 }
 
 // minSourceWidth is the fewest cells the source is shortened to once it
@@ -129,11 +171,13 @@ type layout struct {
 // the names cut shorter, down to readableNameWidth ("accur… ↑"; a name
 // is never cut by one cell), before the counts' words, then the batch's
 // word and the valid count, go as above, each step trying the names from
-// whole to readableNameWidth again. The changed settings are in every
-// compact layout. "" when none fits: the goals then go whole.
+// whole to readableNameWidth again; when no names fit, the goals'
+// arrows alone, in the objectives' order ("goals ↑↑↓": a minimised
+// objective is still seen), beside the counts whole, never in place of
+// their words. The changed settings are in every compact layout. ""
+// when none fits: the goals then go whole.
 func (h Header) View(c *common.Common, width int, compact bool) (line string, goalsShown bool) {
 	s, st := c.Session, c.Styles
-	field := func(k, v string) string { return st.HeaderKey.Render(k) + " " + st.HeaderValue.Render(v) }
 	normalize := common.NormalizeText(s.Result.Options)
 	// counts shorten to shortCounts ("127 valid !1 87% feas"), then to
 	// fewestCounts: without the valid count when there are constraints,
@@ -158,31 +202,25 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 		batch  = st.HeaderValue.Render(fmt.Sprintf("batch %d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " + step
 		// shortBatch is the batch without its word, for narrow lines.
 		shortBatch = st.HeaderValue.Render(fmt.Sprintf("%d/%d", s.Batch+1, len(s.Result.Ranking.Batches))) + " " + step
-		method     = field("method:", methodText)
+		method     = field(st, "method:", methodText)
 		// methodName is the method without its label, for narrow lines.
 		methodName    = st.HeaderValue.Render(methodText)
-		computer      = field("computer:", string(session.ComputerOf(s.Computer)))
-		settings      = field("scope:", scope)
+		computer      = field(st, "computer:", string(session.ComputerOf(s.Computer)))
+		settings      = field(st, "scope:", scope)
 		shortSettings = settings
 		changed       = changedSettings(st, s.Result.Options)
 		goals         = goalsText(st, s.Result.Objectives)
 	)
 	if normalize != "" { // a method without normalisation (rloo) shows none
-		settings += headerSeparator + field("normalize:", normalize)
-		shortSettings += headerSeparator + field("norm:", normalize)
+		settings += headerSeparator + field(st, "normalize:", normalize)
+		shortSettings += headerSeparator + field(st, "norm:", normalize)
 	}
-	// The room kept for the method and the settings at their widest:
-	// the longest name m cycles to, the widest normalisation n gives, and
-	// the changed settings under the method that shows most of them.
-	methodReserve := len(common.WidestMethod(s.Options)) - len(methodText) // method names are ASCII
-	changedReserve := 0
-	for _, m := range engine.MethodsFor(s.Options) {
-		o := s.Result.Options
-		o.Method = m
-		changedReserve = max(changedReserve, ansi.StringWidth(changedSettings(st, o))-ansi.StringWidth(changed))
-	}
-	settingsReserve := max(ansi.StringWidth(field("scope:", scope)+headerSeparator+field("normalize:", common.WidestNormalizeText()))-ansi.StringWidth(settings), 0)
-	shortSettingsReserve := max(ansi.StringWidth(field("scope:", scope)+headerSeparator+field("norm:", common.WidestNormalizeText()))-ansi.StringWidth(shortSettings), 0)
+	// The room kept for the method and the settings at their widest
+	// (h.widest).
+	methodReserve := max(h.widest.method-len(methodText), 0)
+	changedReserve := max(h.widest.changed-ansi.StringWidth(changed), 0)
+	settingsReserve := max(h.widest.settings-ansi.StringWidth(settings), 0)
+	shortSettingsReserve := max(h.widest.shortSettings-ansi.StringWidth(shortSettings), 0)
 	// arrange builds a layout of fields, keeping settingsRoom, the
 	// reserve of its settings field, beside the method's.
 	arrange := func(compact bool, floor sourceFloor, settingsRoom int, fields ...string) layout {
@@ -233,13 +271,17 @@ func (h Header) View(c *common.Common, width int, compact bool) (line string, go
 				layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), goalsCut)...))
 			}
 		}
+		arrows := goalArrows(st, s.Result.Objectives)
+		for _, fields := range steps[:1] {
+			layouts = append(layouts, arrange(true, sourceMin, changedReserve, append(slices.Clip(fields), arrows)...))
+		}
 	}
 	full, fullRoom := h.badge(st, false)
 	short, shortRoom := h.badge(st, true)
 	sourceWidth := ansi.StringWidth(source)
 	floors := map[sourceFloor]int{
 		sourceWhole: sourceWidth,
-		sourceLast:  ansi.StringWidth(lastComponent(source)),
+		sourceLast:  ansi.StringWidth(cutAtSeparator(source, 0)),
 		sourceMin:   min(minSourceWidth, sourceWidth),
 	}
 	var rest, health string
@@ -352,6 +394,24 @@ func goalsText(st *common.Styles, objs []scoring.Objective) string {
 	return goalsTextWithin(st, objs, math.MaxInt)
 }
 
+// goalArrows is the goals without the names, each objective's arrow in
+// their order: "goals ↑↑↓".
+func goalArrows(st *common.Styles, objs []scoring.Objective) string {
+	var arrows strings.Builder
+	for _, o := range objs {
+		arrows.WriteString(goalArrow(o.Goal))
+	}
+	return st.HeaderKey.Render("goals") + " " + st.HeaderValue.Render(arrows.String())
+}
+
+// goalArrow is ↓ for a minimised objective, ↑ for a maximised one.
+func goalArrow(goal scoring.Goal) string {
+	if goal == scoring.Minimize {
+		return "↓"
+	}
+	return "↑"
+}
+
 // goalsTextWithin is goalsText with each name cut to nameWidth cells, an
 // ellipsis marking the cut (cutNames).
 func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int) string {
@@ -362,11 +422,7 @@ func goalsTextWithin(st *common.Styles, objs []scoring.Objective, nameWidth int)
 	names = cutNames(names, nameWidth)
 	parts := make([]string, len(objs))
 	for k, o := range objs {
-		arrow := "↑"
-		if o.Goal == scoring.Minimize {
-			arrow = "↓"
-		}
-		parts[k] = st.HeaderKey.Render(names[k]) + " " + st.HeaderValue.Render(arrow)
+		parts[k] = st.HeaderKey.Render(names[k]) + " " + st.HeaderValue.Render(goalArrow(o.Goal))
 	}
 	return strings.Join(parts, " ")
 }
@@ -405,32 +461,40 @@ func cutMiddle(name string, width int) string {
 
 // shortenPath returns the source cut to width cells from its start, an
 // ellipsis in place of what is cut: at a separator when a whole trailing
-// component fits ("…/trl/completions", "…/verl/"), as many as fit; else
-// from its start, mid-name ("…3.jsonl").
+// component fits (cutAtSeparator); else from its start, mid-name
+// ("…3.jsonl").
 func shortenPath(s string, width int) string {
 	if ansi.StringWidth(s) <= width {
 		return s
 	}
-	// Each "/" but a trailing one starts a candidate, longest first.
-	for k := 0; k < len(s)-1; k++ {
-		if s[k] == '/' && k > 0 {
-			if cut := "…" + s[k:]; ansi.StringWidth(cut) <= width {
-				return cut
-			}
-		}
+	if cut := cutAtSeparator(s, width); ansi.StringWidth(cut) <= width {
+		return cut
 	}
 	return shortenStart(s, width)
 }
 
-// lastComponent is the source cut at its last separator ("…/halfbad.jsonl",
-// "…/verl/"), the source itself when it has none or is no longer.
-func lastComponent(s string) string {
-	trimmed := strings.TrimSuffix(s, "/")
-	k := strings.LastIndexByte(trimmed, '/')
-	if k <= 0 || ansi.StringWidth(s) <= ansi.StringWidth("…"+s[k:]) {
+// cutAtSeparator returns the source cut at a separator to as many whole
+// trailing components as fit width cells, an ellipsis in place of the
+// rest ("…/trl/completions", "…/verl/"; a trailing "/" cuts nothing);
+// when none fits, cut to its last component ("…/halfbad.jsonl"); the
+// source itself when it has no separator to cut at or the cut is no
+// shorter.
+func cutAtSeparator(s string, width int) string {
+	last := s
+	// Each "/" but a leading or a trailing one starts a cut, longest
+	// first.
+	for k := 1; k < len(s)-1; k++ {
+		if s[k] != '/' {
+			continue
+		}
+		if last = "…" + s[k:]; ansi.StringWidth(last) <= width {
+			return last
+		}
+	}
+	if ansi.StringWidth(last) >= ansi.StringWidth(s) {
 		return s
 	}
-	return "…" + s[k:]
+	return last
 }
 
 // shortenStart returns s cut to width cells from its start, an ellipsis
@@ -448,19 +512,16 @@ func shortenStart(s string, width int) string {
 }
 
 // feasibleText shows the batch's feasible share followed by word
-// ("87% feasible"), marked as invalid counts are when some valid
+// ("87% feasible"; a share just under 1 or over 0 not rounded to all or
+// none: english.Percent), marked as invalid counts are when some valid
 // trajectory breaks a constraint; "– feasible" when the batch has no
 // valid trajectory (NaN).
 func feasibleText(st *common.Styles, share float64, word string) string {
 	if math.IsNaN(share) {
 		return st.HeaderKey.Render("– " + word)
 	}
-	percent := fmt.Sprintf("%.0f%%", 100*share)
+	percent := english.Percent(share)
 	if share < 1 {
-		// A share just under 1 would round to "100%": say it is not.
-		if percent == "100%" {
-			percent = ">99%"
-		}
 		return st.Invalid.Render(percent + " " + word)
 	}
 	return st.HeaderValue.Render(percent + " " + word)

@@ -61,11 +61,13 @@ func TestNameWidthsSkipWhatCannotFit(t *testing.T) {
 	}
 }
 
-// TestFeasibleText: a share just under 1 does not read as 100%, and a
-// batch without valid trajectories has no share.
+// TestFeasibleText: a share just under 1 does not read as 100%, nor one
+// just over 0 as 0% (english.Percent's rule), and a batch without valid
+// trajectories has no share.
 func TestFeasibleText(t *testing.T) {
 	st := common.NewStyles(true, true)
-	for share, want := range map[float64]string{0.874: "87% feasible", 0.999: ">99% feasible", 1: "100% feasible", 0: "0% feasible", math.NaN(): "– feasible"} {
+	for share, want := range map[float64]string{0.874: "87% feasible", 0.996: "99.6% feasible", 0.9999: ">99.9% feasible", 1: "100% feasible",
+		0.002: "0.2% feasible", 0: "0% feasible", math.NaN(): "– feasible"} {
 		if got := ansi.Strip(feasibleText(st, share, "feasible")); got != want {
 			t.Errorf("feasibleText(%v) = %q, want %q", share, got, want)
 		}
@@ -96,7 +98,7 @@ func tabBar(width int) string { return strings.Repeat("x", min(91, width)) }
 func sampleHeader(t *testing.T, findings []health.Finding) (*common.Common, Header) {
 	s := uitest.SampleSession(t)
 	c := &common.Common{Width: 120, Height: 40, Styles: common.NewStyles(true, true), Session: s}
-	h := Header{valid: 127, invalid: 1, findings: findings}
+	h := Header{valid: 127, invalid: 1, findings: findings, widest: widestOf(c.Styles, s)}
 	return c, h
 }
 
@@ -228,9 +230,11 @@ func TestCutNamesTellApart(t *testing.T) {
 // to no fewer than five letters ("accur…", never "accu…"), and never by
 // one cell ("safe…"), as README promises; from 90 columns up they are
 // there, the batch's word, the counts' words and the valid count going
-// first.
+// first; narrower, they are named or shown by their arrows alone
+// ("goals ↑↑↓": TestGoalArrowsAt80).
 func TestGoalNamesKeepFiveLetters(t *testing.T) {
 	goals := regexp.MustCompile(`(?:^|  )(\S+) ↑ (\S+) ↑ (\S+) ↓(?:  |$)`)
+	arrows := regexp.MustCompile(`  goals ↑↑↓  `)
 	c, h := sampleHeader(t, someFindings)
 	for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 		for _, invalid := range []int{0, 1} {
@@ -244,6 +248,9 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 						m := goals.FindStringSubmatch(head)
 						if m == nil {
 							m = goals.FindStringSubmatch(bar)
+						}
+						if m == nil && arrows.MatchString(head) {
+							continue
 						}
 						if m == nil {
 							if width >= 90 || strings.Contains(head+bar, "↑") {
@@ -264,6 +271,28 @@ func TestGoalNamesKeepFiveLetters(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGoalArrowsAt80: at 80 columns, where neither the header nor the
+// root's tab bar (70 cells there) has room for the sample's goals named,
+// the header shows their arrows, under every method m cycles to, the
+// other fields the same.
+func TestGoalArrowsAt80(t *testing.T) {
+	c, h := sampleHeader(t, someFindings)
+	h.valid, h.invalid = 128, 0 // the sample's first batch
+	first := ""
+	for _, method := range engine.MethodsFor(c.Session.Options) {
+		c.Session.Result.Options.Method = method
+		head, _ := render(h, c, strings.Repeat("x", 70), 80)
+		if !strings.Contains(head, "  goals ↑↑↓  ") {
+			t.Errorf("%s: no goals' arrows at 80 columns: %q", method, head)
+		}
+		if fields := strings.Replace(head, string(method), "M", 1); first == "" {
+			first = fields
+		} else if strings.Join(strings.Fields(fields), " ") != strings.Join(strings.Fields(first), " ") {
+			t.Errorf("%s: the fields differ from the first method's:\n%q\n%q", method, head, first)
 		}
 	}
 }
@@ -341,11 +370,13 @@ func TestChangedSettingsStay(t *testing.T) {
 		c.Session.Source = source
 		for width := 60; width <= 200; width++ {
 			c.Session.Result.Options = changed
+			h.widest = widestOf(c.Styles, c.Session)
 			head, bar := render(h, c, tabBar(width), width)
 			if width >= 70 && (!scope.MatchString(head) || !norm.MatchString(head)) {
 				t.Errorf("%d columns, source %q, scope batch and normalisation off: %q\n%s", width, source, head, bar)
 			}
 			c.Session.Result.Options = defaults
+			h.widest = widestOf(c.Styles, c.Session)
 			head, _ = render(h, c, tabBar(width), width)
 			shown, _, _ := strings.Cut(head, "  ")
 			if !strings.HasSuffix(source, strings.TrimPrefix(shown, "…")) {
@@ -358,6 +389,7 @@ func TestChangedSettingsStay(t *testing.T) {
 	}
 	c.Session.Source = "sample"
 	c.Session.Result.Options = changed
+	h.widest = widestOf(c.Styles, c.Session)
 	if head, _ := render(h, c, strings.Repeat("x", 91), 100); !strings.Contains(head, "scope batch · norm off") {
 		t.Errorf("100 columns: the changed settings are not in one field: %q", head)
 	}
@@ -390,6 +422,7 @@ func TestFieldsStillUnderM(t *testing.T) {
 	changed.Scope, changed.Normalize = engine.ScopeBatch, false
 	for _, options := range []engine.Options{c.Session.Result.Options, changed} {
 		c.Session.Result.Options = options
+		h.widest = widestOf(c.Styles, c.Session)
 		for _, source := range []string{"sample", "/data/runs/2025-06-01-grpo-qwen-7b-math/rollouts/step_000120_rank_003.jsonl"} {
 			c.Session.Source = source
 			for width := 60; width <= 200; width++ {
@@ -433,8 +466,8 @@ func TestShortenPath(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]string{"sample": "sample", "/work/main/sample_data/verl/": "…/verl/", "/a/b": "…/b", "/abc": "/abc", "x/halfbad.jsonl": "x/halfbad.jsonl"} {
-		if got := lastComponent(s); got != want {
-			t.Errorf("lastComponent(%q) = %q, want %q", s, got, want)
+		if got := cutAtSeparator(s, 0); got != want {
+			t.Errorf("cutAtSeparator(%q, 0) = %q, want %q", s, got, want)
 		}
 	}
 }

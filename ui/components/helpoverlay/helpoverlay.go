@@ -114,58 +114,11 @@ func (h *Overlay) View(st *common.Styles, title string, width, height int) strin
 	return common.FitBox(box, width, height)
 }
 
-// wrapText wraps s to width at its spaces, a word wider than width cut
-// in pieces. lipgloss.Wrap breaks at hyphens too and lets a lone " -"
-// overflow the line, where the box cut the minus sign of a formula
-// ("s - mean(s)"). A lone operator stays with the word before it, so
-// that a line breaks after it, never before: a line starting "- mean(s)"
-// reads like a bullet.
-func wrapText(s string, width int) string {
-	width = max(width, 1)
-	var lines []string
-	for _, para := range strings.Split(s, "\n") {
-		line := ""
-		for _, word := range operatorsKept(strings.Fields(para)) {
-			for ansi.StringWidth(word) > width {
-				if line != "" {
-					lines, line = append(lines, line), ""
-				}
-				lines = append(lines, ansi.Truncate(word, width, ""))
-				word = ansi.TruncateLeft(word, width, "")
-			}
-			switch {
-			case line == "":
-				line = word
-			case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
-				line += " " + word
-			default:
-				lines, line = append(lines, line), word
-			}
-		}
-		lines = append(lines, line)
-	}
-	return strings.Join(lines, "\n")
-}
-
-// operatorsKept returns words with each lone operator ("-", "×", ...)
-// joined to the word before it by a space.
-func operatorsKept(words []string) []string {
-	var kept []string
-	for _, w := range words {
-		if len(kept) > 0 && strings.Contains("-+=×*/·−", w) && w != "" {
-			kept[len(kept)-1] += " " + w
-			continue
-		}
-		kept = append(kept, w)
-	}
-	return kept
-}
-
 // hangingLine returns name padded to nameWidth and desc after it, desc
 // wrapped to what is left of width with its lines under its first.
 func hangingLine(st *common.Styles, name string, nameWidth int, desc string, width int) string {
 	room := max(width-nameWidth-2, 8)
-	lines := strings.Split(wrapText(desc, room), "\n")
+	lines := strings.Split(common.WrapAtSpaces(desc, room), "\n")
 	indent := strings.Repeat(" ", nameWidth+2)
 	for j, l := range lines {
 		lines[j] = st.Muted.Render(strings.TrimRight(l, " "))
@@ -211,7 +164,7 @@ func Text(st *common.Styles, c Content, width int) string {
 	}
 	if c.Layout != "" {
 		section("Inputs")
-		sb.WriteString(st.Muted.Render(wrapText(c.Layout, width)) + "\n")
+		sb.WriteString(st.Muted.Render(common.WrapAtSpaces(c.Layout, width)) + "\n")
 	}
 	if len(c.Warnings) > 0 {
 		section("Warnings")
@@ -228,7 +181,7 @@ func Text(st *common.Styles, c Content, width int) string {
 	section("Everywhere")
 	bindings(c.Global.FullHelp())
 	section("Methods")
-	sb.WriteString(st.Muted.Render(wrapText("s = sum_k w_k o'_k is the weighted score (min goals negated); z(x) = (x - mean) / std over the comparison group", width)) + "\n")
+	sb.WriteString(st.Muted.Render(common.WrapAtSpaces("s = sum_k w_k o'_k is the weighted score (min goals negated); z(x) = (x - mean) / std over the comparison group", width)) + "\n")
 	nameWidth := 0
 	for _, m := range engine.AllMethods() {
 		nameWidth = max(nameWidth, len(m))
@@ -237,7 +190,7 @@ func Text(st *common.Styles, c Content, width int) string {
 		sb.WriteString(hangingLine(st, string(m), nameWidth, engine.Spec(m).Formula(opts), width))
 	}
 	section("Constraints, gates, normalisation")
-	sb.WriteString(st.Muted.Render(wrapText("--constraint, --gate and --normalize-objectives; constraints and gates see the raw values", width)) + "\n")
+	sb.WriteString(st.Muted.Render(common.WrapAtSpaces("--constraint, --gate and --normalize-objectives; constraints and gates see the raw values", width)) + "\n")
 	nameWidth = 0
 	for _, f := range scoring.StructureFormulas {
 		nameWidth = max(nameWidth, len(f.Name))

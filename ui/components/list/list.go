@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/components/table"
 	"github.com/rewardlens/rewardlens/ui/components/trajectory"
@@ -108,43 +109,40 @@ func (l *List) Sorting(msg tea.KeyPressMsg, columns int) bool {
 // SortTitle names the sort: the column's title and the direction's arrow.
 func (l *List) SortTitle(title string) string { return title + common.SortArrow(l.Descending) }
 
-// FilterPart is the kept filter for the status line, cut to width cells;
-// "" when there is none.
-func (l *List) FilterPart(st *common.Styles, width int) string {
-	if f := l.Filter.Value(); f != "" {
-		return st.Muted.Render("filter ") + common.FitLine(f, width)
-	}
-	return ""
-}
-
 // Status is the line over the table: the filter while it is typed, else
-// the parts ("" ones left out) and the table's scroll hint, joined by dots
-// and cut to the width: the parts first, the hint of the columns off
-// screen (what ←/→ act on) kept whole while it fits.
+// the parts ("" ones left out), the kept filter and the table's scroll
+// hint, joined by dots and cut to the width. The filter, what the user
+// typed (textsafe.Shorten), and the hint of the columns off screen (what
+// ←/→ act on) are kept whole while they fit: the parts are cut first,
+// after a word (common.FitWords), the last ones first.
 func (l *List) Status(st *common.Styles, typing bool, parts ...string) string {
 	if typing {
 		return l.Filter.View()
 	}
-	var kept []string
+	var kept, tail []string
 	for _, p := range parts {
 		if p != "" {
 			kept = append(kept, p)
 		}
 	}
+	if f := l.Filter.Value(); f != "" {
+		tail = append(tail, st.Muted.Render("filter ")+textsafe.Line(textsafe.Shorten(f)))
+	}
+	if h := l.Table.ScrollHint(); h != "" {
+		tail = append(tail, st.Muted.Render(h))
+	}
 	sep := st.Muted.Render(" · ")
-	line := strings.Join(kept, sep)
-	h := l.Table.ScrollHint()
-	if h == "" {
+	line, end := strings.Join(kept, sep), strings.Join(tail, sep)
+	if end == "" {
 		return common.FitWords(line, l.width)
 	}
-	tail := sep + st.Muted.Render(h)
-	if line == "" {
-		tail = st.Muted.Render(h)
+	if line != "" {
+		end = sep + end
 	}
-	if room := l.width - ansi.StringWidth(tail); ansi.StringWidth(line) > room && room >= 2 {
+	if room := l.width - ansi.StringWidth(end); ansi.StringWidth(line) > room && room >= 2 {
 		line = common.FitWords(line, room)
 	}
-	return ansi.Truncate(line+tail, l.width, "…")
+	return ansi.Truncate(line+end, l.width, "…")
 }
 
 // Open reads trajectory i of the session whole (again, when the session

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
@@ -71,14 +72,33 @@ func TestStatus(t *testing.T) {
 		t.Errorf("status %q", got)
 	}
 	l.Filter.SetValue("abc")
-	if got := ansi.Strip(l.Status(st, false, "3 rows", l.FilterPart(st, 10))); got != "3 rows · filter abc" {
+	if got := ansi.Strip(l.Status(st, false, "3 rows")); got != "3 rows · filter abc" {
 		t.Errorf("status with a filter %q", got)
 	}
-	if got := ansi.Strip(l.Status(st, false, strings.Repeat("x", 60))); ansi.StringWidth(got) != 40 || !strings.HasSuffix(got, "…") {
-		t.Errorf("a long status is not cut to 40 cells: %q", got)
+	if got := ansi.Strip(l.Status(st, false, strings.Repeat("x", 60))); ansi.StringWidth(got) != 40 || !strings.HasSuffix(got, "· filter abc") {
+		t.Errorf("a long status is not cut to 40 cells, its filter kept: %q", got)
 	}
 	if got := ansi.Strip(l.Status(st, true, "3 rows")); !strings.HasPrefix(got, "/abc") {
 		t.Errorf("while typing the status is %q, want the filter", got)
+	}
+}
+
+// TestStatusKeepsTheFilter: a status line too wide is cut after a word
+// of its parts, the last ones first, and keeps what the user typed whole
+// (up to textsafe.Shorten's length).
+func TestStatusKeepsTheFilter(t *testing.T) {
+	l := newTestList()
+	st := common.NewStyles(true, true)
+	parts := []string{"16 prompts never 1 learned 9", "by status ▲"}
+	l.Filter.SetValue("solved")
+	if got := ansi.Strip(l.Status(st, false, parts...)); got != "16 prompts never 1… · filter solved" {
+		t.Errorf("status %q, want its first words and the whole filter", got)
+	}
+	l.Filter.SetValue(strings.Repeat("long filter ", 5))
+	l.SetSize(80, 10)
+	want := "filter " + textsafe.Shorten(l.Filter.Value())
+	if got := ansi.Strip(l.Status(st, false, parts...)); !strings.HasSuffix(got, " · "+want) || ansi.StringWidth(got) > 80 {
+		t.Errorf("status %q, want it to end in %q, within 80 cells", got, want)
 	}
 }
 

@@ -114,6 +114,9 @@ type compareTab struct {
 	// askedB is the method B last asked (cycleB), which the session
 	// takes once its message comes back: keys pressed meanwhile step
 	// from it; asks counts the methods asked (CompareMethodMsg.Asked).
+	// It is never cleared, and need not be: the session's B changes by
+	// these asks alone and the root takes the last one asked, so once
+	// that lands askedB is the session's B.
 	askedB   engine.Method
 	asks     uint64
 	gen      atomic.Int64

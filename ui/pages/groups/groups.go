@@ -769,8 +769,7 @@ func (t *groupsTab) listStatus() string {
 	return t.list.Status(st, t.mode == groupFiltering,
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
 		st.Muted.Render("sorted by ")+t.list.SortTitle(t.columns[t.list.SortColumn].title),
-		unread, zero, empty,
-		t.list.FilterPart(st, t.width/4))
+		unread, zero, empty)
 }
 
 func (t *groupsTab) ShortHelp() []key.Binding {

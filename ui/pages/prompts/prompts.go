@@ -366,7 +366,7 @@ func (t *promptsTab) View() string {
 			why = s.PromptsErr.Error()
 		}
 		// Whole: its end says which flag to give.
-		return common.FitBox(st.Invalid.Render(wrapAtSpaces(textsafe.Line(why), t.width)), t.width, t.height)
+		return common.FitBox(st.Invalid.Render(common.WrapAtSpaces(textsafe.Line(why), t.width)), t.width, t.height)
 	}
 	// An analysis that landed while another tab was shown is taken here.
 	t.take(t.job)
@@ -403,8 +403,7 @@ func (t *promptsTab) statusLine() string {
 	}
 	return t.list.Status(st, t.typing,
 		st.Title.Render(listed)+" "+strings.Join(counts, " "),
-		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]),
-		t.list.FilterPart(st, t.width/3))
+		st.Muted.Render("by ")+t.list.SortTitle(sortTitles[t.list.SortColumn]))
 }
 
 // nameWidth is the prompt column's width: a quarter of the width, at
@@ -573,30 +572,6 @@ func (t *promptsTab) chart() string {
 	f.Mark(float64(pt.Step), pt.PassRate(), '◆', st.Selected)
 	f.DrawAxes(st.Axis, st.AxisLabel)
 	return st.Title.Render(common.FitLine(title, t.width)) + "\n" + f.View()
-}
-
-// wrapAtSpaces returns s in lines of width cells, broken at its spaces
-// only (a flag such as --task-metric stays whole, which ansi.Wrap breaks
-// at its hyphens); a word wider than width alone is cut across lines.
-func wrapAtSpaces(s string, width int) string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= width:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-		for ansi.StringWidth(line) > width && width > 0 {
-			lines = append(lines, ansi.Truncate(line, width, ""))
-			line = ansi.TruncateLeft(line, width, "")
-		}
-	}
-	return strings.Join(append(lines, line), "\n")
 }
 
 func pad(s string, w int) string { return s + strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) }

@@ -531,7 +531,7 @@ func (t *stepsTab) healthLines() []string {
 			lines = append(lines, st.Muted.Render(fmt.Sprintf("… and %d more (rewardlens stats --health lists them)", len(findings)-j)))
 			break
 		}
-		lines = append(lines, common.FindingLine(st, f))
+		lines = append(lines, common.FindingLine(st, f, t.width))
 	}
 	for j, l := range lines {
 		// Cut after a word, visibly: never inside a number ("-5.…").

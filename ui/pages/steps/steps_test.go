@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -520,41 +521,56 @@ func TestAlertsListedFirst(t *testing.T) {
 
 // TestGoldenStepsAt80x24: on the sample's Steps tab in a terminal of
 // 80x24 (the tab has 20 lines, under the header and the tab bar, over
-// the status line and the help), the length_drift ALERT does not fit:
-// it is cut after a word, not in its number.
+// the status line and the help), the length_drift ALERT does not fit
+// padded: it is shown with its level's symbol alone, its -5.9 sd whole.
 func TestGoldenStepsAt80x24(t *testing.T) {
 	tab := stepsTabOn(uitest.SampleSession(t), 80, 20)
-	golden.RequireEqual(t, uitest.Plain(tab))
+	view := uitest.Plain(tab)
+	if !strings.Contains(view, "✖ step 26 length_drift: mean step_count 5.6, baseline 7.96 ± 0.398: -5.9 sd") {
+		t.Errorf("the length_drift ALERT is not whole at 80 columns:\n%s", view)
+	}
+	golden.RequireEqual(t, view)
 }
 
 // TestFindingsCutAfterAWord: at every width, a finding that does not fit
-// is cut where a word of it ends (its number whole), with "…".
+// is shown compact (its level's symbol alone, unpadded), then cut where
+// a word of it ends, with "…", the measure its message ends in kept
+// whole ("…: -5.9 sd").
 func TestFindingsCutAfterAWord(t *testing.T) {
 	s := uitest.SampleSession(t)
 	stepsTabOn(s, 80, 20) // computes the health, as the root does
-	var full []string
+	st := common.NewStyles(true, true)
+	padding := regexp.MustCompile(`^(✖|⚠) (?:ALERT|WARN ) (step \d+) +`)
+	cuts, measures := 0, 0
 	for _, f := range s.Findings() {
-		full = append(full, ansi.Strip(common.FindingLine(common.NewStyles(true, true), f)))
-	}
-	cuts := 0
-	for width := 40; width <= 100; width++ {
-		for _, line := range strings.Split(uitest.Plain(stepsTabOn(s, width, 20)), "\n") {
-			line = strings.TrimRight(line, " ")
-			kept, cut := strings.CutSuffix(line, "…")
-			if !cut || !strings.HasPrefix(line, "⚠ WARN") && !strings.HasPrefix(line, "✖ ALERT") {
+		full := padding.ReplaceAllString(ansi.Strip(common.FindingLine(st, f, math.MaxInt)), "$1 $2 ")
+		measure := ""
+		if m := regexp.MustCompile(`: [-+]?\d[^:]*$`).FindString(full); m != "" {
+			measure = m
+			measures++
+		}
+		for width := 30; width <= 100; width++ {
+			line := ansi.Strip(common.FindingLine(st, f, width))
+			if w := ansi.StringWidth(line); w > width {
+				t.Fatalf("width %d: %q takes %d cells", width, line, w)
+			}
+			kept, rest, cut := strings.Cut(line, "…")
+			if !cut {
 				continue
 			}
 			cuts++
-			i := slices.IndexFunc(full, func(f string) bool { return strings.HasPrefix(f, kept) })
-			if i < 0 {
-				t.Fatalf("width %d: %q is no finding's start", width, line)
+			if !strings.HasPrefix(full, kept) || !strings.HasSuffix(full, rest) {
+				t.Fatalf("width %d: %q is not %q cut", width, line, full)
 			}
-			if next := full[i][len(kept)]; next != ' ' && !strings.ContainsRune(",:;", rune(next)) {
-				t.Errorf("width %d: %q cuts a word of %q", width, line, full[i])
+			if next := full[len(kept)]; next != ' ' && !strings.ContainsRune(",:;", rune(next)) {
+				t.Errorf("width %d: %q cuts a word of %q", width, line, full)
+			}
+			if measure != "" && rest != measure && width >= ansi.StringWidth("✖ step 26 length_drift…"+measure) {
+				t.Errorf("width %d: %q cuts the measure %q of %q", width, line, measure, full)
 			}
 		}
 	}
-	if cuts == 0 {
-		t.Fatal("no finding was cut: the test checks nothing")
+	if cuts == 0 || measures == 0 {
+		t.Fatalf("%d findings cut, %d with a measure: the test checks nothing", cuts, measures)
 	}
 }

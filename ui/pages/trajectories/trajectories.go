@@ -323,7 +323,6 @@ func (t *trajectoriesTab) tableStatus() string {
 		st.Title.Render(common.Count(t.rows.len(), "trajectory", "trajectories")),
 		t.sortPart(),
 		unread,
-		t.list.FilterPart(st, t.width/3),
 		invalid)
 }
 
