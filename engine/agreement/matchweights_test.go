@@ -80,14 +80,28 @@ func trlRewardBatches(seed uint64, aScale float64) map[int64][][][]float64 {
 // trlRewardBatchesOf is trlRewardBatches of prompts prompts of n
 // completions each.
 func trlRewardBatchesOf(seed uint64, aScale float64, prompts, n int) map[int64][][][]float64 {
+	return trlRewardColumns(seed, aScale, prompts, n, 2)
+}
+
+// trlRewardValues are the values each reward function gives: a TRL
+// accuracy reward, a format reward, a length reward.
+var trlRewardValues = [][]float64{{0, 1, 1, 0.5}, {0, 1, 0.25}, {0.2, 0.35, 0.6, 0.85, 1}}
+
+// trlRewardColumns is trlRewardBatchesOf of the first columns reward
+// functions of trlRewardValues (objectives a, b, c).
+func trlRewardColumns(seed uint64, aScale float64, prompts, n, columns int) map[int64][][][]float64 {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	accuracy, format := []float64{0, 1, 1, 0.5}, []float64{0, 1, 0.25}
 	batches := map[int64][][][]float64{}
 	for _, step := range []int64{1, 2} {
 		for range prompts {
 			var g [][]float64
 			for range n {
-				g = append(g, []float64{aScale * accuracy[rng.IntN(len(accuracy))], format[rng.IntN(len(format))]})
+				row := make([]float64, columns)
+				for k, values := range trlRewardValues[:columns] {
+					row[k] = values[rng.IntN(len(values))]
+				}
+				row[0] *= aScale
+				g = append(g, row)
 			}
 			batches[step] = append(batches[step], g)
 		}
@@ -102,9 +116,9 @@ func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.
 	return loggedBy(batches, func(groups [][][]float64) [][]float64 { return trlAdvantages32(groups, weights, scale) })
 }
 
-// loggedBy returns the trajectories of batches (objectives a and b,
-// group gi named "p<gi>") with the advantage of advantages, rounded to
-// float32 as TRL logs it.
+// loggedBy returns the trajectories of batches (objectives a, b and c
+// of the columns, group gi named "p<gi>") with the advantage of
+// advantages, rounded to float32 as TRL logs it.
 func loggedBy(batches map[int64][][][]float64, advantages func([][][]float64) [][]float64) []scoring.Trajectory {
 	var ts []scoring.Trajectory
 	for _, step := range []int64{1, 2} {
@@ -112,7 +126,11 @@ func loggedBy(batches map[int64][][][]float64, advantages func([][][]float64) []
 		for gi, g := range batches[step] {
 			key := fmt.Sprintf("p%d", gi)
 			for j, row := range g {
-				ts = append(ts, enginetest.Traj(step, key, "a", row[0], "b", row[1], "adv", float64(float32(adv[gi][j]))))
+				kv := []any{"adv", float64(float32(adv[gi][j]))}
+				for k, x := range row {
+					kv = append(kv, string(rune('a'+k)), x)
+				}
+				ts = append(ts, enginetest.Traj(step, key, kv...))
 			}
 		}
 	}
@@ -375,6 +393,69 @@ func TestEachRoundingBounded(t *testing.T) {
 		}
 		if calls != want {
 			t.Errorf("%d weights: %d roundings, want %d", m, calls, want)
+		}
+	}
+}
+
+// trlComputerOf is trlComputer (with --match-logged) of the objectives
+// named, each of weight 1.
+func trlComputerOf(t *testing.T, names ...string) *engine.RewardComputer {
+	t.Helper()
+	var objectives []engine.ObjectiveConfig
+	for _, name := range names {
+		objectives = append(objectives, engine.ObjectiveConfig{Name: name, Expr: name, Weight: ptr(1.0)})
+	}
+	c, err := engine.New(engine.Config{Method: "grpo", Objectives: objectives, LoggedAdvantage: "adv", MatchLogged: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestMatchLoggedRecoversLongWeights logs TRL's advantages (float32, as
+// grpo_trainer.py's _generate_and_score_completions and rloo_trainer.py
+// compute them) of reward_weights of 2 to 5 significant digits over 2
+// and 3 rewards, under each scale_rewards and rloo, and checks that
+// --match-logged finds those very weights. Unscaled, the advantages are
+// the rewards' size: a weight rounded to 4 digits (1.414 for 1.4142) is
+// off by more than the tolerance, yet the log tells the weights to
+// float32's noise.
+func TestMatchLoggedRecoversLongWeights(t *testing.T) {
+	for _, setting := range []struct {
+		name, flag string
+		advantages func(groups [][][]float64, weights []float64) [][]float64
+	}{
+		{"scale group", "", func(g [][][]float64, w []float64) [][]float64 { return trlAdvantages32(g, w, engine.ScaleGroup) }},
+		{"scale batch", "--scale batch", func(g [][][]float64, w []float64) [][]float64 { return trlAdvantages32(g, w, engine.ScaleBatch) }},
+		{"scale none", "--scale none", func(g [][][]float64, w []float64) [][]float64 { return trlAdvantages32(g, w, engine.ScaleNone) }},
+		{"rloo", "--method rloo", trlRLOOAdvantages32},
+	} {
+		for _, weights := range [][]float64{
+			{1.4142, 0.35}, {0.35, 1.4142}, {2.7183, 0.5}, {31.416, 2.5}, {0.57721, 1.25},
+			{1.4142, 0.35, 0.5}, {1, 0.125, 2.7183}, {0.31416, 1.7321, 0.45},
+		} {
+			names := []string{"a", "b", "c"}[:len(weights)]
+			for seed := range uint64(2) {
+				t.Run(fmt.Sprintf("%v %s seed %d", weights, setting.name, seed), func(t *testing.T) {
+					ts := loggedBy(trlRewardColumns(seed, 1, 4, 4, len(weights)), func(groups [][][]float64) [][]float64 { return setting.advantages(groups, weights) })
+					c := trlComputerOf(t, names...)
+					m := MatchLogged(evaluateWith(c, ts), c.Options)
+					if m.Found == nil {
+						t.Fatalf("nothing found; closest %v off by %g", m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
+					}
+					var ws []string
+					for k, w := range weights {
+						ws = append(ws, fmt.Sprintf("--weight %s=%g", names[k], w))
+					}
+					want := []string{strings.Join(ws, " ")}
+					if setting.flag != "" {
+						want = append([]string{setting.flag}, want...)
+					}
+					if !slices.Equal(m.Found.Changes, want) {
+						t.Errorf("found %q (to %.3g), want %q", m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
+					}
+				})
+			}
 		}
 	}
 }
