@@ -161,7 +161,7 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 	closest := func() candidate {
 		return slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) })
 	}
-	if c := closest(); c.diff > float32Noise && (c.diff <= Tolerance || sys.determines(u)) {
+	if c := closest(); c.diff > float32Noise && (c.diff <= Tolerance || sys.determines(u, t)) {
 		around := [][]float64{c.w}
 		f := 1.0
 		if !sys.unscaled {
@@ -376,35 +376,36 @@ func (sys *fitSystem) maxDiff(w []float64, eps float64) float64 {
 	return worst
 }
 
-// determines reports whether the unscaled fit u reproduces every logged
-// advantage to the float32 noise of the trainer's sums: unscaled, the
-// advantages are of the rewards' size, so a weight rounded to 4 digits may
-// be off by more than Tolerance while the log tells it to float32's last
-// place. The noise is scale-free: each of the m products and sums of a
-// row's reward, the n of its group's mean, the subtraction and the
-// logging round at most once to 2^-24 of the largest magnitude handled
-// (a logged advantage or a row's |w_k| |raw_ik| summed). It is false for
-// a scaled system, whose advantages the std brings near 1.
-func (sys *fitSystem) determines(u []float64) bool {
-	if !sys.unscaled {
-		return false
-	}
+// determines reports whether the fit (u, t) reproduces every logged
+// advantage to the float32 noise of the trainer's sums, measured as the
+// fit measures it, on the linearised residual |s_i - A_i d_i| (s_i =
+// sum_k u_k c_ik, d_i = σ_i(u) + t, 1 unscaled), where a group whose
+// true weights make its scores equal adds no noise over epsilon. A
+// weight rounded to 4 digits may then be off by more than Tolerance
+// (unscaled, the advantages are of the rewards' size; scaled, many rows
+// make the largest difference large) while the log tells it to
+// float32's last place. The noise is scale-free: each of the m products
+// and sums of a row's reward, the n of its group's mean or std, the
+// subtraction, the division and the logging round at most once to 2^-24
+// of the largest magnitude handled (sum_k |u_k raw_ik|, or |A_i| d_i).
+func (sys *fitSystem) determines(u []float64, t float64) bool {
 	m := len(u)
+	d := sys.divisors(u, t)
 	magnitude, largest, worst := 0.0, 0, 0.0
 	for _, un := range sys.units {
 		largest = max(largest, len(un))
 	}
 	for _, i := range sys.rows {
-		a, r := 0.0, 0.0
+		s, r := 0.0, 0.0
 		for k := range m {
-			a += u[k] * sys.centred[i*m+k]
+			s += u[k] * sys.centred[i*m+k]
 			r += math.Abs(u[k] * sys.raw[i*m+k])
 		}
-		l := sys.logged[i]
-		magnitude = max(magnitude, r, math.Abs(l))
-		worst = max(worst, math.Abs(a-l))
+		ld := sys.logged[i] * d[sys.unitOf[i]]
+		magnitude = max(magnitude, r, math.Abs(ld))
+		worst = max(worst, math.Abs(s-ld))
 	}
-	return worst <= float64(largest+2*m+2)*0x1p-24*magnitude
+	return worst <= float64(largest+2*m+3)*0x1p-24*magnitude
 }
 
 // significantDigits returns how many significant digits x is written
