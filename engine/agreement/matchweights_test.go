@@ -485,3 +485,76 @@ func TestMatchLoggedRecoversLongWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidateSetSettlesAsMeasuredInFull measures the candidates of a
+// refined fit (every rounding, weight by weight, around the fitted
+// weights of a TRL log of three rewards over 64 prompts) as fitWeights
+// does, on a sample first and in full only up to the bound, and checks
+// that what fitWeights reads of them is what measuring each in full
+// gives: the closest, the exact difference of each within the noise it
+// leaves, and the closest of the rest, every other past that.
+func TestCandidateSetSettlesAsMeasuredInFull(t *testing.T) {
+	weights := []float64{1.4142, 0.35, 0.5}
+	for _, scale := range []engine.Scale{engine.ScaleGroup, engine.ScaleNone} {
+		c := trlComputerOf(t, "a", "b", "c")
+		ev := evaluateWith(c, trlLogged(trlRewardColumns(3, 1, 64, 8, len(weights)), weights, scale))
+		o := effectiveSettings(c.Options, ev.Objectives)
+		grpoScale(scale)(&o, ev.Objectives)
+		sys := grpoFitSystem(ev.Compute(o), o)
+		sys.indexRows()
+		eps := o.EpsilonOrDefault()
+		u, _, ok := sys.fitDirection(o.Weights, eps)
+		if !ok {
+			t.Fatalf("%s: no fit", scale)
+		}
+		f := 1.0
+		if !sys.unscaled {
+			f = sys.fitFactor(u, eps)
+		}
+		cs := candidateSet{sys: &sys, eps: eps, seen: map[string]bool{}}
+		for _, by := range []float64{f, 0.999 * f, 1.01 * f, 1.5 * f} {
+			w := make([]float64, len(u))
+			for k := range w {
+				w[k] = by * u[k]
+			}
+			eachRounding(w, 1, 5, cs.add)
+		}
+		cs.settle()
+		full := make([]float64, len(cs.all))
+		closest, measured := 0, 0
+		for k, cand := range cs.all {
+			full[k] = sys.maxDiff(cand.w, eps, math.Inf(1))
+			if full[k] < full[closest] {
+				closest = k
+			}
+			if cand.diff == full[k] {
+				measured++
+			}
+		}
+		noise := max(float32Noise, 2*full[closest])
+		rest := -1
+		for k := range full {
+			if full[k] > noise && (rest < 0 || full[k] < full[rest]) {
+				rest = k
+			}
+		}
+		if rest < 0 {
+			t.Fatalf("%s: every candidate within the noise: nothing to bound", scale)
+		}
+		for k, cand := range cs.all {
+			switch {
+			case cand.pending:
+				t.Errorf("%s: candidate %v left pending", scale, cand.w)
+			case full[k] <= noise || k == rest:
+				if cand.diff != full[k] {
+					t.Errorf("%s: %v settled at %g, measured in full %g", scale, cand.w, cand.diff, full[k])
+				}
+			case cand.diff > full[k] || cand.diff != full[k] && cand.diff <= full[rest]:
+				t.Errorf("%s: %v settled at %g (in full %g), not a lower bound past the closest of the rest, %g", scale, cand.w, cand.diff, full[k], full[rest])
+			}
+		}
+		if measured == len(cs.all) {
+			t.Errorf("%s: all %d candidates measured in full: no bound", scale, measured)
+		}
+	}
+}
