@@ -2,7 +2,6 @@ package agreement
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -137,12 +136,11 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 	res.Finish()
 	rows, differing, inCut := 0, 0, 0
 	count := func(i int) {
-		logged := ev.Logged[i]
-		if math.IsNaN(logged) || math.IsInf(logged, 0) || !ev.Valid[i] {
+		if !comparedRow(ev, i) {
 			return
 		}
 		rows++
-		if math.Abs(res.Rewards[i]-logged) > Tolerance {
+		if loggedDiffers(res, i) {
 			differing++
 			if _, in := slices.BinarySearch(c.Group.Members, i); in {
 				inCut++
