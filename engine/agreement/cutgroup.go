@@ -185,7 +185,7 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string
 	if c == nil {
 		return check.Notes
 	}
-	check.leaveOutCutGroup(c, res)
+	check.leaveOutCutGroup(c)
 	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), warningNote
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote

@@ -29,6 +29,9 @@ type UnequalGroups struct {
 	// leftOut names the group a cap on the rows read cut, left out of
 	// Groups and Odd (TrainerCheck.leaveOutCutGroup); "" for none.
 	leftOut string
+	// groups are the batch's groups described, which leaveOutCutGroup
+	// describes again without the cut one.
+	groups []engine.Group
 }
 
 // GroupSize is a group's value and its number of trajectories.
@@ -62,7 +65,7 @@ func UnequalGroupsOfBatch(step int64, groups []engine.Group) (_ UnequalGroups, o
 	if len(count) < 2 {
 		return UnequalGroups{}, false
 	}
-	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups)}
+	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups), groups: groups}
 	tied := false
 	for size, n := range count {
 		switch {
