@@ -113,10 +113,9 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 	}
 
 	cands := candidateSet{sys: &sys, eps: eps, seen: map[string]bool{}}
-	add := cands.add
 	for digits := 1; digits <= 4; digits++ {
 		if sys.unscaled {
-			add(roundWeights(u, digits))
+			cands.add(roundWeights(u, digits))
 			continue
 		}
 		for _, direction := range directions(u) {
@@ -134,7 +133,7 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 					// float64's tail (0.1 * 3 = 0.30000000000000004).
 					w[k] = roundSignificant(f*direction[k], 12)
 				}
-				add(w)
+				cands.add(w)
 			}
 		}
 	}
@@ -169,7 +168,7 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 			}
 		}
 		for _, w := range around {
-			eachRounding(w, 2, 5, add)
+			eachRounding(w, 2, 5, cands.add)
 		}
 		cands.settle()
 	}
