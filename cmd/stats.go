@@ -392,7 +392,7 @@ func newStatsReport(res *engine.Result, match *agreement.Match, rowCap scoring.R
 			if !cutFound {
 				cut, cutFound = agreement.CutGroupOf(res, rowCap), true
 			}
-			b.Agreement.Warning = agreement.CutGroupBatchWarning(b.Agreement.Warning, res, cut, st.Step)
+			b.Agreement.Warning = agreement.CutGroupWarning(b.Agreement.Warning, res, cut, &res.Ranking.Batches[len(r.Batches)])
 		}
 		r.Batches = append(r.Batches, b)
 	}

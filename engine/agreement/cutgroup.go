@@ -2,7 +2,6 @@ package agreement
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -91,40 +90,32 @@ func CutGroupOf(res *engine.Result, rowCap scoring.RowCap) *CutGroup {
 }
 
 // CutGroupWarning returns warning, the warning that res's rewards differ
-// from the logged advantage (Match.Warning, LoggedWarning, without
-// "warning: "), reworded when a cap on the rows read (rowCap) cut a
-// group (CutGroupOf) that holds rows that differ: that group's rewards are
-// computed without its members not read, which no trainer setting
-// reproduces, so the warning's settings tried would blame the wrong thing.
-// When every row that differs is in that group the warning is replaced by
-// one that says so; when other rows differ too, it is kept and adds that
-// the group differs whatever the settings. Otherwise, and for "", it is
-// warning. res is computed on an evaluation with logged advantages, under
-// the options the warning compares (TrainerOptions) or computed again
-// with them; its batches not computed are.
-func CutGroupWarning(warning string, res *engine.Result, rowCap scoring.RowCap) string {
-	if warning == "" || res.Evaluation.Logged == nil {
+// from the logged advantage (Match.Warning, LoggedWarning, or batch's:
+// Match.BatchWarning; without "warning: "), reworded when c, the group a
+// cap on the rows read cut (CutGroupOf; nil for none), holds rows that
+// differ: that group's rewards are computed without its members not
+// read, which no trainer setting reproduces, so the warning's settings
+// tried would blame the wrong thing. When every row that differs is in
+// that group the warning is replaced by one that says so; when other rows
+// differ too, it is kept and adds that the group differs whatever the
+// settings. The rows counted are batch's (of res.Ranking), every row for
+// nil. It is warning for "", for a c not Compared (a batch's rewards are
+// not the group's), and for a batch not c's. res is computed on an
+// evaluation with logged advantages, under the options the warning
+// compares (TrainerOptions) or computed again with them; its batches not
+// computed are.
+func CutGroupWarning(warning string, res *engine.Result, c *CutGroup, batch *engine.Batch) string {
+	if warning == "" || res.Evaluation.Logged == nil || c == nil || !c.Compared {
 		return warning
 	}
-	c := CutGroupOf(res, rowCap)
-	if c == nil || !c.Compared {
-		return warning
+	var members []int
+	if batch != nil {
+		if batch.Step != c.Step {
+			return warning
+		}
+		members = batch.Members
 	}
-	return c.reworded(warning, res, nil)
-}
-
-// CutGroupBatchWarning is CutGroupWarning for the warning of the batch
-// of step (Match.BatchWarning), c the group the cap cut (CutGroupOf,
-// found once for every batch's): its rows only are counted, and it is
-// warning unless c is of that batch.
-func CutGroupBatchWarning(warning string, res *engine.Result, c *CutGroup, step int64) string {
-	if warning == "" || res.Evaluation.Logged == nil {
-		return warning
-	}
-	if c == nil || !c.Compared || c.Step != step {
-		return warning
-	}
-	return c.reworded(warning, res, res.Ranking.Batches[c.Batch].Members)
+	return c.reworded(warning, res, members)
 }
 
 // reworded is CutGroupWarning's warning reworded for c, counting the rows
@@ -137,12 +128,11 @@ func (c *CutGroup) reworded(warning string, res *engine.Result, members []int) s
 	res.Finish()
 	rows, differing, inCut := 0, 0, 0
 	count := func(i int) {
-		logged := ev.Logged[i]
-		if math.IsNaN(logged) || math.IsInf(logged, 0) || !ev.Valid[i] {
+		if !comparedRow(ev, i) {
 			return
 		}
 		rows++
-		if math.Abs(res.Rewards[i]-logged) > Tolerance {
+		if loggedDiffers(res, i) {
 			differing++
 			if _, in := slices.BinarySearch(c.Group.Members, i); in {
 				inCut++
@@ -187,7 +177,7 @@ func CutGroupNotes(check TrainerCheck, res *engine.Result, c *CutGroup) []string
 	if c == nil {
 		return check.Notes
 	}
-	check.leaveOutCutGroup(c, res)
+	check.leaveOutCutGroup(c)
 	note, warning, wrap := check.LoggedNote, strings.TrimPrefix(check.LoggedNote, "warning: "), warningNote
 	if check.unreproduced != "" {
 		note, warning, wrap = unreproducedNote(check.unreproduced), check.unreproduced, unreproducedNote

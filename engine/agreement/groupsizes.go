@@ -29,6 +29,9 @@ type UnequalGroups struct {
 	// leftOut names the group a cap on the rows read cut, left out of
 	// Groups and Odd (TrainerCheck.leaveOutCutGroup); "" for none.
 	leftOut string
+	// groups are the batch's groups described, which leaveOutCutGroup
+	// describes again without the cut one.
+	groups []engine.Group
 }
 
 // GroupSize is a group's value and its number of trajectories.
@@ -62,7 +65,7 @@ func UnequalGroupsOfBatch(step int64, groups []engine.Group) (_ UnequalGroups, o
 	if len(count) < 2 {
 		return UnequalGroups{}, false
 	}
-	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups)}
+	u := UnequalGroups{Step: step, Groups: len(groups), shared: SharedOpening(groups), groups: groups}
 	tied := false
 	for size, n := range count {
 		switch {
@@ -209,11 +212,11 @@ func oddGroupsText(named []string) string {
 	return text + " (" + strings.Join(named, "; ") + ")"
 }
 
-// loggedDiffers reports whether row i of res is valid and its reward
-// differs from its logged advantage, a finite number, beyond Tolerance.
+// loggedDiffers reports whether row i of res is compared with its logged
+// advantage (comparedRow) and its reward differs from it beyond
+// Tolerance.
 func loggedDiffers(res *engine.Result, i int) bool {
-	logged := res.Evaluation.Logged[i]
-	return res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) && math.Abs(res.Rewards[i]-logged) > Tolerance
+	return comparedRow(res.Evaluation, i) && math.Abs(res.Rewards[i]-res.Evaluation.Logged[i]) > Tolerance
 }
 
 // regroupedRows marks the rows of ev that the trainer grouped otherwise:
@@ -261,7 +264,7 @@ func regroupedRows(ev *engine.Evaluation, cut *CutGroup) (rows []bool, names str
 func compareLoggedKept(res *engine.Result, leftOut []bool) Diff {
 	c := newDiffCount()
 	for i, logged := range res.Evaluation.Logged {
-		if !leftOut[i] && res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) {
+		if !leftOut[i] && comparedRow(res.Evaluation, i) {
 			c.add(res.Rewards[i], logged)
 		}
 	}

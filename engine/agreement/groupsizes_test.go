@@ -219,3 +219,31 @@ func TestFoundReproducesLeavesOutTheRepeatedPrompt(t *testing.T) {
 		t.Error("a step 2 row logged otherwise: the settings still said to reproduce")
 	}
 }
+
+// TestWarningOfRegroupedRowsAndAnAgreeingClosest: the rows that differ
+// under the settings as given are all in a group of another size, and
+// the closest setting tried agrees with every row within the tolerance,
+// those included. --match-logged computes with the closest, so neither
+// its note nor the warning says the rows are not a matter of the
+// objectives' settings: both name the closest as agreeing, and the group.
+func TestWarningOfRegroupedRowsAndAnAgreeingClosest(t *testing.T) {
+	given := engine.Options{Method: engine.GRPO, Scale: engine.ScaleGroup, Normalize: true, Epsilon: 1e-4}
+	closest := &Fit{Options: given, Changes: []string{"--epsilon 1e-06"}, Overall: Diff{Rows: 32, MaxAbsDiff: 6e-5, MaxScaledDiff: 6e-5}}
+	closest.Options.Epsilon = 1e-6
+	const group = `the group of another size than its step's others (step 1, "p0", 8 rows)`
+	m := &Match{
+		Base:      Fit{Options: given, Overall: Diff{Rows: 32, Differing: 3, MaxAbsDiff: 1.3e-4, MaxScaledDiff: 1.3e-4}},
+		Closest:   closest,
+		Tried:     40,
+		regrouped: group,
+	}
+	opts, note := m.applied(given)
+	if opts.Epsilon != 1e-6 {
+		t.Fatalf("computing with epsilon %g, want the closest's", opts.Epsilon)
+	}
+	for _, text := range []string{m.Warning(), note} {
+		if strings.Contains(text, "not a matter of the objectives' settings") || !strings.Contains(text, "which agrees with every row within 0.0001") || !strings.Contains(text, group) {
+			t.Errorf("%q: want the closest named as agreeing, and the group, not the settings ruled out", text)
+		}
+	}
+}

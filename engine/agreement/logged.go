@@ -61,6 +61,13 @@ func compareLogged(res *engine.Result, b *engine.Batch) Diff {
 	return c.diff()
 }
 
+// comparedRow reports whether row i of ev is compared with its logged
+// advantage: valid, with a logged value that is a finite number.
+func comparedRow(ev *engine.Evaluation, i int) bool {
+	l := ev.Logged[i]
+	return ev.Valid[i] && !math.IsNaN(l) && !math.IsInf(l, 0)
+}
+
 // diffCount is a Diff counted row by row (add), its mean once done
 // (diff).
 type diffCount struct {

@@ -700,16 +700,23 @@ func DifferingRows(c Diff) string {
 // nothingFits says that no setting tried reproduces the logged advantage,
 // and which comes closest when one comes closer than the settings as
 // given (not that the advantage is not computed from these objectives
-// when the closest agrees with every row: agreeing); or, when the rows that differ are all in groups of another size
-// (regrouped), that those are the cause.
+// when the closest agrees with every row: agreeing, which --match-logged
+// computes with, so that the rows of groups of another size, regrouped,
+// are named as differing under the settings as given only); or, when the
+// rows that differ are all in groups of another size (regrouped) and no
+// closest agrees, that those are the cause.
 func (m *Match) nothingFits() string {
+	if a := m.agreeing(); a != nil {
+		regrouped := ""
+		if m.regrouped != "" {
+			regrouped = fmt.Sprintf("; the rows that differ under the settings as given are all in %s, which the trainer may have grouped otherwise, but the closest agrees with them too", m.regrouped)
+		}
+		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g%s: the trainer's are likely those or near them (weights of more digits than tried?)",
+			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance, regrouped)
+	}
 	if m.regrouped != "" {
 		return fmt.Sprintf("none of the %d trainer settings tried reproduces it: every row that differs is in %s, which the trainer grouped otherwise (a prompt repeated in the batch, evaluation rows, a partial batch?), not a matter of the objectives' settings",
 			m.Tried, m.regrouped)
-	}
-	if a := m.agreeing(); a != nil {
-		return fmt.Sprintf("none of the %d trainer settings tried (scale, gdpo, rloo, epsilon, group of one, weights, weights fitted to the log) reproduces it to float32's noise (%g, relative beyond 1), the closest being %s (max |diff| %s), which agrees with every row within %g: the trainer's are likely those or near them (weights of more digits than tried?)",
-			m.Tried, Reproduces, a.Flags(), shortNumber(a.Overall.MaxAbsDiff), Tolerance)
 	}
 	closest := "none closer than the settings as given"
 	if m.Closest != nil {

@@ -58,12 +58,15 @@ const float32Noise = 4 * 0x1p-24
 // to 1 (TRL's [3, 1] is the direction (1, 0.3333), or (3, 1)) and to a sum
 // of 1 (0.45, 0.55), rounded to 1 to 4 significant digits, and for each
 // direction its factor fitted again (fitFactor) and rounded to 1 to 4
-// digits, or 1; when the closest is within Tolerance but not float32's
-// noise, it and the direction scaled to make each weight short are
-// rounded weight by weight to 2 to 5 digits (eachRounding). Those within the log's noise (float32's,
-// or twice what the closest candidate leaves) come first, the fewest
-// significant digits first (the trainer's config is written by hand), then
-// the closest of the rest. A fit whose median std is under ten times t is
+// digits, or 1; when the closest is not within float32's noise but
+// within Tolerance, or the fit reproduces the log to the noise of the
+// trainer's float32 sums (determines), it and the direction scaled to
+// make each weight short are rounded weight by weight to 2 to 5 digits
+// (eachRounding). Those within the log's noise (float32's, or twice what
+// the closest candidate leaves) come first, the fewest significant digits
+// first (the trainer's config is written by hand), then the closest of
+// the rest; each candidate is measured only as far as that choice needs
+// (candidateSet). A fit whose median std is under ten times t is
 // nearly unscaled (a log of scale none mimicked by tiny weights): none. A
 // t fitted at or under 0 is epsilon lost in the noise: the factor is
 // then only tried as 1.
@@ -80,6 +83,7 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 	if leftOut != nil {
 		sys.rows = slices.DeleteFunc(sys.rows, func(i int) bool { return leftOut[i] })
 	}
+	sys.indexRows()
 	m := res.Evaluation.M
 	if len(sys.rows) <= m {
 		return fittedWeights{}, false
@@ -108,28 +112,10 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 		}
 	}
 
-	type candidate struct {
-		w      []float64
-		digits int
-		diff   float64
-	}
-	var all []candidate
-	seen := map[string]bool{}
-	add := func(w []float64) {
-		key := fmt.Sprint(w)
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		c := candidate{w: w, diff: sys.maxDiff(w, eps)}
-		for _, v := range w {
-			c.digits += significantDigits(v)
-		}
-		all = append(all, c)
-	}
+	cands := candidateSet{sys: &sys, eps: eps, seen: map[string]bool{}}
 	for digits := 1; digits <= 4; digits++ {
 		if sys.unscaled {
-			add(roundWeights(u, digits))
+			cands.add(roundWeights(u, digits))
 			continue
 		}
 		for _, direction := range directions(u) {
@@ -147,7 +133,7 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 					// float64's tail (0.1 * 3 = 0.30000000000000004).
 					w[k] = roundSignificant(f*direction[k], 12)
 				}
-				add(w)
+				cands.add(w)
 			}
 		}
 	}
@@ -158,10 +144,11 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 	// by weight to 2 to 5 digits, and so is the fitted direction scaled to
 	// make each weight in turn short (its fitted value rounded to 1 to 5
 	// digits), the direction's ratios being what the log tells best.
-	closest := func() candidate {
-		return slices.MinFunc(all, func(a, b candidate) int { return cmp.Compare(a.diff, b.diff) })
+	cands.settle()
+	closest := func() fitCandidate {
+		return slices.MinFunc(cands.all, func(a, b fitCandidate) int { return cmp.Compare(a.diff, b.diff) })
 	}
-	if c := closest(); c.diff > float32Noise && c.diff <= Tolerance {
+	if c := closest(); c.diff > float32Noise && (c.diff <= Tolerance || sys.determines(u, t)) {
 		around := [][]float64{c.w}
 		f := 1.0
 		if !sys.unscaled {
@@ -181,9 +168,11 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 			}
 		}
 		for _, w := range around {
-			eachRounding(w, 2, 5, add)
+			eachRounding(w, 2, 5, cands.add)
 		}
+		cands.settle()
 	}
+	all := cands.all
 	// The log's noise: float32's, or what the closest candidate leaves,
 	// should the trainer have summed in float32 what would round
 	// further. Not the unrounded fit's: its weights, off by the noise,
@@ -191,8 +180,8 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 	// advantages 0) a std of that noise, and advantages of that noise
 	// over epsilon.
 	noise := max(float32Noise, 2*closest().diff)
-	within := func(c candidate) bool { return c.diff <= noise }
-	slices.SortStableFunc(all, func(a, b candidate) int {
+	within := func(c fitCandidate) bool { return c.diff <= noise }
+	slices.SortStableFunc(all, func(a, b fitCandidate) int {
 		if wa, wb := within(a), within(b); wa != wb {
 			if wa {
 				return -1
@@ -213,7 +202,7 @@ func fitWeights(res *engine.Result, o engine.Options, leftOut []bool) (fittedWei
 		for k := range w {
 			twice[k], half[k] = 2*w[k], w[k]/2
 		}
-		if sys.maxDiff(twice, eps) <= noise || sys.maxDiff(half, eps) <= noise {
+		if sys.maxDiff(twice, eps, noise) <= noise || sys.maxDiff(half, eps, noise) <= noise {
 			fit.scaleFree = true
 			// Any multiple will do: of the simplest, one of a largest
 			// weight of 1, else of a weight of 1 (TRL's reward_weights
@@ -357,23 +346,164 @@ func (sys *fitSystem) divisors(w []float64, eps float64) []float64 {
 	return d
 }
 
+// A fitCandidate is weights fitWeights offers, with their significant
+// digits and their largest difference from the log.
+type fitCandidate struct {
+	w      []float64
+	digits int
+	// diff is w's largest difference from the log (maxDiffUpTo) once
+	// settled, or, when measured no further than past what mattered
+	// (candidateSet.bound), a lower bound of it above that; while
+	// pending, the lower bound of a sample of the units.
+	diff    float64
+	pending bool
+}
+
+// A candidateSet holds the candidates fitWeights offers, in the order
+// added, measured on the system with epsilon eps only as far as the
+// choice among them needs.
+type candidateSet struct {
+	sys  *fitSystem
+	eps  float64
+	all  []fitCandidate
+	seen map[string]bool
+}
+
+// add adds w unless added before, pending, measured on the sample of the
+// units (fitSystem.sampleUnits).
+func (cs *candidateSet) add(w []float64) {
+	key := fmt.Sprint(w)
+	if cs.seen[key] {
+		return
+	}
+	cs.seen[key] = true
+	c := fitCandidate{w: w, pending: true, diff: cs.sys.maxDiffUpTo(w, cs.eps, math.Inf(1), cs.sys.sampleUnits, 0)}
+	for _, v := range w {
+		c.digits += significantDigits(v)
+	}
+	cs.all = append(cs.all, c)
+}
+
+// bound is how large a difference a candidate needs measured in full,
+// from the settled ones: one within the noise the closest leaves
+// (fitWeights' noise, at least float32's) may be among the first
+// offered, and one under the closest beyond that may be the closest of
+// the rest; any other is neither, as the closest only comes closer. It
+// only falls as candidates settle.
+func (cs *candidateSet) bound() float64 {
+	closest := math.Inf(1)
+	for _, c := range cs.all {
+		if !c.pending {
+			closest = min(closest, c.diff)
+		}
+	}
+	noise, rest := max(float32Noise, 2*closest), math.Inf(1)
+	for _, c := range cs.all {
+		if !c.pending && c.diff > noise {
+			rest = min(rest, c.diff)
+		}
+	}
+	return max(noise, rest)
+}
+
+// settle measures the pending candidates, the closest on the sample
+// first (so that the bound falls early): in full up to the bound, or
+// not at all when the sample is past it already. What fitWeights reads
+// of the candidates is then what measuring each in full gives: the
+// closest, the exact differences of those within the noise, and the
+// closest of the rest, the others past it.
+func (cs *candidateSet) settle() {
+	var order []int
+	for k, c := range cs.all {
+		if c.pending {
+			order = append(order, k)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(cs.all[a].diff, cs.all[b].diff) })
+	for _, k := range order {
+		c := &cs.all[k]
+		if bound := cs.bound(); !(c.diff > bound) {
+			c.diff = cs.sys.maxDiffUpTo(c.w, cs.eps, bound, cs.sys.otherUnits, c.diff)
+		}
+		c.pending = false
+	}
+}
+
 // maxDiff returns the largest |A - logged| / max(1, |logged|) over the
 // rows, with A the advantage of weights w and epsilon eps (Reproduces'
-// measure).
-func (sys *fitSystem) maxDiff(w []float64, eps float64) float64 {
+// measure), or, once that exceeds bound, a lower bound of it above bound
+// (maxDiffUpTo).
+func (sys *fitSystem) maxDiff(w []float64, eps, bound float64) float64 {
+	return sys.maxDiffUpTo(w, eps, bound, sys.otherUnits, sys.maxDiffUpTo(w, eps, bound, sys.sampleUnits, 0))
+}
+
+// maxDiffUpTo returns the largest of worst, the difference of units
+// measured before, and |A - logged| / max(1, |logged|) over the rows of
+// units (indices into units), with A the advantage of weights w and
+// epsilon eps; or, once that exceeds bound, the largest so far: a lower
+// bound above bound, without the pass over the other units.
+func (sys *fitSystem) maxDiffUpTo(w []float64, eps, bound float64, units []int, worst float64) float64 {
 	m := len(w)
-	d := sys.divisors(w, eps)
-	worst := 0.0
-	for _, i := range sys.rows {
-		a := 0.0
-		for k := range m {
-			a += w[k] * sys.centred[i*m+k]
+	var scores []float64
+	for _, u := range units {
+		if worst > bound {
+			break
 		}
-		a /= d[sys.unitOf[i]]
-		l := sys.logged[i]
-		worst = max(worst, math.Abs(a-l)/max(1, math.Abs(l)))
+		rows := sys.unitRows[u]
+		d := 1.0
+		if !sys.unscaled {
+			scores = slices.Grow(scores[:0], len(sys.units[u]))[:len(sys.units[u])]
+			for j, i := range sys.units[u] {
+				scores[j] = 0
+				for k := range m {
+					scores[j] += w[k] * sys.raw[i*m+k]
+				}
+			}
+			d = sys.std(scores) + eps
+		}
+		for _, i := range rows {
+			a := 0.0
+			for k := range m {
+				a += w[k] * sys.centred[i*m+k]
+			}
+			a /= d
+			l := sys.logged[i]
+			worst = max(worst, math.Abs(a-l)/max(1, math.Abs(l)))
+		}
 	}
 	return worst
+}
+
+// determines reports whether the fit (u, t) reproduces every logged
+// advantage to the float32 noise of the trainer's sums, measured as the
+// fit measures it, on the linearised residual |s_i - A_i d_i| (s_i =
+// sum_k u_k c_ik, d_i = σ_i(u) + t, 1 unscaled), where a group whose
+// true weights make its scores equal adds no noise over epsilon. A
+// weight rounded to 4 digits may then be off by more than Tolerance
+// (unscaled, the advantages are of the rewards' size; scaled, many rows
+// make the largest difference large) while the log tells it to
+// float32's last place. The noise is scale-free: each of the m products
+// and sums of a row's reward, the n of its group's mean or std, the
+// subtraction, the division and the logging round at most once to 2^-24
+// of the largest magnitude handled (sum_k |u_k raw_ik|, or |A_i| d_i).
+func (sys *fitSystem) determines(u []float64, t float64) bool {
+	m := len(u)
+	d := sys.divisors(u, t)
+	magnitude, largest, worst := 0.0, 0, 0.0
+	for _, un := range sys.units {
+		largest = max(largest, len(un))
+	}
+	for _, i := range sys.rows {
+		s, r := 0.0, 0.0
+		for k := range m {
+			s += u[k] * sys.centred[i*m+k]
+			r += math.Abs(u[k] * sys.raw[i*m+k])
+		}
+		ld := sys.logged[i] * d[sys.unitOf[i]]
+		magnitude = max(magnitude, r, math.Abs(ld))
+		worst = max(worst, math.Abs(s-ld))
+	}
+	return worst <= float64(largest+2*m+3)*0x1p-24*magnitude
 }
 
 // significantDigits returns how many significant digits x is written
@@ -505,11 +635,15 @@ type fitSystem struct {
 	unscaled bool
 	rows     []int
 	units    [][]int
-	unitOf   []int // each row's index into units (of the rows in one)
-	centred  []float64
-	raw      []float64
-	logged   []float64               // the evaluation's logged advantages
-	std      func([]float64) float64 // the options' std (StdOf)
+	unitOf   []int   // each row's index into units (of the rows in one)
+	unitRows [][]int // the rows of each unit (indexRows)
+	// sampleUnits are every sampleEvery-th unit with rows, otherUnits the
+	// others with rows (indexRows).
+	sampleUnits, otherUnits []int
+	centred                 []float64
+	raw                     []float64
+	logged                  []float64               // the evaluation's logged advantages
+	std                     func([]float64) float64 // the options' std (StdOf)
 }
 
 // index fills unitOf from units.
@@ -518,6 +652,29 @@ func (sys *fitSystem) index() {
 	for u, un := range sys.units {
 		for _, i := range un {
 			sys.unitOf[i] = u
+		}
+	}
+}
+
+// sampleEvery is one in how many units with rows a candidate is first
+// measured on (candidateSet.add).
+const sampleEvery = 16
+
+// indexRows fills unitRows from rows, and sampleUnits and otherUnits.
+func (sys *fitSystem) indexRows() {
+	sys.unitRows = make([][]int, len(sys.units))
+	for _, i := range sys.rows {
+		u := sys.unitOf[i]
+		sys.unitRows[u] = append(sys.unitRows[u], i)
+	}
+	sys.sampleUnits, sys.otherUnits = nil, nil
+	for u, rows := range sys.unitRows {
+		switch {
+		case len(rows) == 0:
+		case (len(sys.sampleUnits)+len(sys.otherUnits))%sampleEvery == 0:
+			sys.sampleUnits = append(sys.sampleUnits, u)
+		default:
+			sys.otherUnits = append(sys.otherUnits, u)
 		}
 	}
 }

@@ -80,14 +80,28 @@ func trlRewardBatches(seed uint64, aScale float64) map[int64][][][]float64 {
 // trlRewardBatchesOf is trlRewardBatches of prompts prompts of n
 // completions each.
 func trlRewardBatchesOf(seed uint64, aScale float64, prompts, n int) map[int64][][][]float64 {
+	return trlRewardColumns(seed, aScale, prompts, n, 2)
+}
+
+// trlRewardValues are the values each reward function gives: a TRL
+// accuracy reward, a format reward, a length reward.
+var trlRewardValues = [][]float64{{0, 1, 1, 0.5}, {0, 1, 0.25}, {0.2, 0.35, 0.6, 0.85, 1}}
+
+// trlRewardColumns is trlRewardBatchesOf of the first columns reward
+// functions of trlRewardValues (objectives a, b, c).
+func trlRewardColumns(seed uint64, aScale float64, prompts, n, columns int) map[int64][][][]float64 {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	accuracy, format := []float64{0, 1, 1, 0.5}, []float64{0, 1, 0.25}
 	batches := map[int64][][][]float64{}
 	for _, step := range []int64{1, 2} {
 		for range prompts {
 			var g [][]float64
 			for range n {
-				g = append(g, []float64{aScale * accuracy[rng.IntN(len(accuracy))], format[rng.IntN(len(format))]})
+				row := make([]float64, columns)
+				for k, values := range trlRewardValues[:columns] {
+					row[k] = values[rng.IntN(len(values))]
+				}
+				row[0] *= aScale
+				g = append(g, row)
 			}
 			batches[step] = append(batches[step], g)
 		}
@@ -102,9 +116,9 @@ func trlLogged(batches map[int64][][][]float64, weights []float64, scale engine.
 	return loggedBy(batches, func(groups [][][]float64) [][]float64 { return trlAdvantages32(groups, weights, scale) })
 }
 
-// loggedBy returns the trajectories of batches (objectives a and b,
-// group gi named "p<gi>") with the advantage of advantages, rounded to
-// float32 as TRL logs it.
+// loggedBy returns the trajectories of batches (objectives a, b and c
+// of the columns, group gi named "p<gi>") with the advantage of
+// advantages, rounded to float32 as TRL logs it.
 func loggedBy(batches map[int64][][][]float64, advantages func([][][]float64) [][]float64) []scoring.Trajectory {
 	var ts []scoring.Trajectory
 	for _, step := range []int64{1, 2} {
@@ -112,7 +126,11 @@ func loggedBy(batches map[int64][][][]float64, advantages func([][][]float64) []
 		for gi, g := range batches[step] {
 			key := fmt.Sprintf("p%d", gi)
 			for j, row := range g {
-				ts = append(ts, enginetest.Traj(step, key, "a", row[0], "b", row[1], "adv", float64(float32(adv[gi][j]))))
+				kv := []any{"adv", float64(float32(adv[gi][j]))}
+				for k, x := range row {
+					kv = append(kv, string(rune('a'+k)), x)
+				}
+				ts = append(ts, enginetest.Traj(step, key, kv...))
 			}
 		}
 	}
@@ -273,6 +291,23 @@ func BenchmarkMatchLoggedFitsWeights(b *testing.B) {
 	}
 }
 
+// BenchmarkMatchLoggedRefinesWeights is MatchLogged on two steps of 2048
+// prompts of 8 completions of three rewards logged by TRL with
+// reward_weights [1.4142, 0.35, 0.5]: the closest rounded candidate is
+// within the tolerance but not float32's noise, and the fit rounds weight
+// by weight (4^3 combinations around each of 16 starting points).
+func BenchmarkMatchLoggedRefinesWeights(b *testing.B) {
+	weights := []float64{1.4142, 0.35, 0.5}
+	ts := trlLogged(trlRewardColumns(1, 1, 2048, 8, len(weights)), weights, engine.ScaleGroup)
+	c := trlComputerOf(b, "a", "b", "c")
+	ev := evaluateWith(c, ts)
+	for b.Loop() {
+		if m := MatchLogged(ev, c.Options); m.Found == nil || !slices.Equal(m.Found.Options.Weights, weights) {
+			b.Fatalf("found %+v", m.Found)
+		}
+	}
+}
+
 // trlRLOOAdvantages32 returns the advantages of a batch as TRL's
 // RLOOTrainer._generate_and_score_completions computes them without
 // normalize_advantages (rloo_trainer.py: rewards = (rewards_per_func *
@@ -375,6 +410,151 @@ func TestEachRoundingBounded(t *testing.T) {
 		}
 		if calls != want {
 			t.Errorf("%d weights: %d roundings, want %d", m, calls, want)
+		}
+	}
+}
+
+// trlComputerOf is trlComputer (with --match-logged) of the objectives
+// named, each of weight 1.
+func trlComputerOf(t testing.TB, names ...string) *engine.RewardComputer {
+	t.Helper()
+	var objectives []engine.ObjectiveConfig
+	for _, name := range names {
+		objectives = append(objectives, engine.ObjectiveConfig{Name: name, Expr: name, Weight: ptr(1.0)})
+	}
+	c, err := engine.New(engine.Config{Method: "grpo", Objectives: objectives, LoggedAdvantage: "adv", MatchLogged: ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestMatchLoggedRecoversLongWeights logs TRL's advantages (float32, as
+// grpo_trainer.py's _generate_and_score_completions and rloo_trainer.py
+// compute them) of reward_weights of 2 to 5 significant digits over 2
+// and 3 rewards, under each scale_rewards and rloo, of 4 and 64 prompts,
+// and checks that --match-logged finds those very weights. A weight
+// rounded to 4 digits (1.414 for 1.4142) is off by more than the
+// tolerance unscaled, where the advantages are the rewards' size, and
+// scaled over many rows, yet the log tells the weights to float32's
+// noise. Not of 64 prompts under scale batch: one std over 512 rows
+// drowns epsilon, the only witness of the weights' factor, which the log
+// then tells to a few percent only.
+func TestMatchLoggedRecoversLongWeights(t *testing.T) {
+	for _, setting := range []struct {
+		name, flag string
+		advantages func(groups [][][]float64, weights []float64) [][]float64
+	}{
+		{"scale group", "", func(g [][][]float64, w []float64) [][]float64 { return trlAdvantages32(g, w, engine.ScaleGroup) }},
+		{"scale batch", "--scale batch", func(g [][][]float64, w []float64) [][]float64 { return trlAdvantages32(g, w, engine.ScaleBatch) }},
+		{"scale none", "--scale none", func(g [][][]float64, w []float64) [][]float64 { return trlAdvantages32(g, w, engine.ScaleNone) }},
+		{"rloo", "--method rloo", trlRLOOAdvantages32},
+	} {
+		for _, weights := range [][]float64{
+			{1.4142, 0.35}, {0.35, 1.4142}, {2.7183, 0.5}, {31.416, 2.5}, {0.57721, 1.25},
+			{1.4142, 0.35, 0.5}, {1, 0.125, 2.7183}, {0.31416, 1.7321, 0.45},
+		} {
+			names := []string{"a", "b", "c"}[:len(weights)]
+			for _, size := range []struct {
+				seed       uint64
+				prompts, n int
+			}{{0, 4, 4}, {1, 4, 4}, {2, 64, 8}} {
+				if size.prompts > 4 && setting.name == "scale batch" {
+					continue
+				}
+				t.Run(fmt.Sprintf("%v %s seed %d of %d", weights, setting.name, size.seed, size.prompts), func(t *testing.T) {
+					ts := loggedBy(trlRewardColumns(size.seed, 1, size.prompts, size.n, len(weights)), func(groups [][][]float64) [][]float64 { return setting.advantages(groups, weights) })
+					c := trlComputerOf(t, names...)
+					m := MatchLogged(evaluateWith(c, ts), c.Options)
+					if m.Found == nil {
+						t.Fatalf("nothing found; closest %v off by %g", m.Closest.Changes, m.Closest.Overall.MaxAbsDiff)
+					}
+					var ws []string
+					for k, w := range weights {
+						ws = append(ws, fmt.Sprintf("--weight %s=%g", names[k], w))
+					}
+					want := []string{strings.Join(ws, " ")}
+					if setting.flag != "" {
+						want = append([]string{setting.flag}, want...)
+					}
+					if !slices.Equal(m.Found.Changes, want) {
+						t.Errorf("found %q (to %.3g), want %q", m.Found.Changes, m.Found.Overall.MaxAbsDiff, want)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestCandidateSetSettlesAsMeasuredInFull measures the candidates of a
+// refined fit (every rounding, weight by weight, around the fitted
+// weights of a TRL log of three rewards over 64 prompts) as fitWeights
+// does, on a sample first and in full only up to the bound, and checks
+// that what fitWeights reads of them is what measuring each in full
+// gives: the closest, the exact difference of each within the noise it
+// leaves, and the closest of the rest, every other past that.
+func TestCandidateSetSettlesAsMeasuredInFull(t *testing.T) {
+	weights := []float64{1.4142, 0.35, 0.5}
+	for _, scale := range []engine.Scale{engine.ScaleGroup, engine.ScaleNone} {
+		c := trlComputerOf(t, "a", "b", "c")
+		ev := evaluateWith(c, trlLogged(trlRewardColumns(3, 1, 64, 8, len(weights)), weights, scale))
+		o := effectiveSettings(c.Options, ev.Objectives)
+		grpoScale(scale)(&o, ev.Objectives)
+		sys := grpoFitSystem(ev.Compute(o), o)
+		sys.indexRows()
+		eps := o.EpsilonOrDefault()
+		u, _, ok := sys.fitDirection(o.Weights, eps)
+		if !ok {
+			t.Fatalf("%s: no fit", scale)
+		}
+		f := 1.0
+		if !sys.unscaled {
+			f = sys.fitFactor(u, eps)
+		}
+		cs := candidateSet{sys: &sys, eps: eps, seen: map[string]bool{}}
+		for _, by := range []float64{f, 0.999 * f, 1.01 * f, 1.5 * f} {
+			w := make([]float64, len(u))
+			for k := range w {
+				w[k] = by * u[k]
+			}
+			eachRounding(w, 1, 5, cs.add)
+		}
+		cs.settle()
+		full := make([]float64, len(cs.all))
+		closest, measured := 0, 0
+		for k, cand := range cs.all {
+			full[k] = sys.maxDiff(cand.w, eps, math.Inf(1))
+			if full[k] < full[closest] {
+				closest = k
+			}
+			if cand.diff == full[k] {
+				measured++
+			}
+		}
+		noise := max(float32Noise, 2*full[closest])
+		rest := -1
+		for k := range full {
+			if full[k] > noise && (rest < 0 || full[k] < full[rest]) {
+				rest = k
+			}
+		}
+		if rest < 0 {
+			t.Fatalf("%s: every candidate within the noise: nothing to bound", scale)
+		}
+		for k, cand := range cs.all {
+			switch {
+			case cand.pending:
+				t.Errorf("%s: candidate %v left pending", scale, cand.w)
+			case full[k] <= noise || k == rest:
+				if cand.diff != full[k] {
+					t.Errorf("%s: %v settled at %g, measured in full %g", scale, cand.w, cand.diff, full[k])
+				}
+			case cand.diff > full[k] || cand.diff != full[k] && cand.diff <= full[rest]:
+				t.Errorf("%s: %v settled at %g (in full %g), not a lower bound past the closest of the rest, %g", scale, cand.w, cand.diff, full[k], full[rest])
+			}
+		}
+		if measured == len(cs.all) {
+			t.Errorf("%s: all %d candidates measured in full: no bound", scale, measured)
 		}
 	}
 }

@@ -194,10 +194,10 @@ func GatherLogged(a *engine.Result, bi int) *Gathered {
 	g := new(Gathered)
 	if a.Evaluation.Logged != nil {
 		for _, i := range a.Ranking.Batches[bi].Members {
-			if l := a.Evaluation.Logged[i]; a.Evaluation.Valid[i] && !math.IsNaN(l) && !math.IsInf(l, 0) {
+			if comparedRow(a.Evaluation, i) {
 				g.Index = append(g.Index, i)
 				g.A = append(g.A, a.ShownReward(i))
-				g.B = append(g.B, l)
+				g.B = append(g.B, a.Evaluation.Logged[i])
 			}
 		}
 	}

@@ -47,6 +47,9 @@ type TrainerCheck struct {
 	// reproduces the logged advantage (Match.unreproduced), said by a
 	// note of Notes (unreproducedNote); "" for none.
 	unreproduced string
+	// unequalFrom is the index in Notes of the first note of Unequal
+	// (unequalNotes), which come last.
+	unequalFrom int
 }
 
 // CheckTrainer checks ev, evaluated by c, against what its trainer did:
@@ -74,6 +77,7 @@ func CheckTrainer(c *engine.RewardComputer, ev *engine.Evaluation) TrainerCheck 
 	}
 	if c.EqualGroups {
 		check.Unequal = unequalGroupsOf(ev)
+		check.unequalFrom = len(check.Notes)
 		check.Notes = append(check.Notes, unequalNotes(check.Unequal)...)
 	}
 	return check
@@ -93,25 +97,17 @@ func unequalNotes(unequal []UnequalGroups) []string {
 }
 
 // leaveOutCutGroup leaves c, the group a cap on the rows read cut
-// (CutGroupOf of res), out of check's batches of unequal groups, and
-// their notes: its batch is described over its other groups, its note
-// saying so, or not at all when they are all of one size. The cap made
-// that group short, not the trainer. check is as CheckTrainer returned
-// it, its notes of unequal groups last; res is computed on the
-// evaluation checked.
-func (check *TrainerCheck) leaveOutCutGroup(c *CutGroup, res *engine.Result) {
-	if len(check.Unequal) == 0 {
-		return
-	}
+// (CutGroupOf), out of check's batches of unequal groups, and their
+// notes: its batch is described over its other groups, its note saying
+// so, or not at all when they are all of one size. The cap made that
+// group short, not the trainer. check is as CheckTrainer returned it.
+func (check *TrainerCheck) leaveOutCutGroup(c *CutGroup) {
 	at := slices.IndexFunc(check.Unequal, func(u UnequalGroups) bool { return u.Step == c.Step })
 	if at < 0 {
 		return
 	}
-	// Its groups as unequalGroupsOf has them, invalid trajectories counted.
-	batches := res.Evaluation.Partition(engine.ScopeGroup)
-	b := slices.IndexFunc(batches, func(b engine.Batch) bool { return b.Step == c.Step })
-	others := slices.DeleteFunc(slices.Clone(batches[b].Groups), func(g engine.Group) bool { return g.Key == c.Group.Key })
-	notes := check.Notes[:len(check.Notes)-len(unequalNotes(check.Unequal))]
+	others := slices.DeleteFunc(slices.Clone(check.Unequal[at].groups), func(g engine.Group) bool { return g.Key == c.Group.Key })
+	notes := check.Notes[:check.unequalFrom]
 	unequal := slices.Clone(check.Unequal)
 	if u, ok := UnequalGroupsOfBatch(c.Step, others); ok {
 		u.leftOut = c.Name()

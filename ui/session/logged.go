@@ -40,7 +40,7 @@ func loggedCheckOf(res *engine.Result, have *loggedCheck) *loggedCheck {
 func (c *loggedCheck) run(res *engine.Result) {
 	res = c.resultOf(res)
 	if w, _ := agreement.LoggedWarning(c.ev, c.options, res); w != "" {
-		c.note = "warning: " + agreement.CutGroupWarning(w, res, c.rowCap)
+		c.note = "warning: " + agreement.CutGroupWarning(w, res, agreement.CutGroupOf(res, c.rowCap), nil)
 	}
 }
 
