@@ -11,12 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -376,5 +378,90 @@ func TestFilterGroupViewScoresAsCompute(t *testing.T) {
 	}
 	if rows != 8 {
 		t.Errorf("%d of p03's 8 completions found:\n%s", rows, v)
+	}
+}
+
+// runHolding runs cmds as runCmds does, but holds back the messages of
+// what compute writes of the dropped trajectories (writtenMsg), which it
+// returns unhandled.
+func runHolding(m *Model, cmds ...tea.Cmd) []writtenMsg {
+	var held []writtenMsg
+	for len(cmds) > 0 {
+		cmd := cmds[0]
+		cmds = cmds[1:]
+		if cmd == nil {
+			continue
+		}
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			cmds = append(cmds, msg...)
+		case writtenMsg:
+			held = append(held, msg)
+		case nil, cursor.BlinkMsg:
+		default:
+			_, next := m.Update(msg)
+			cmds = append(cmds, next)
+		}
+	}
+	return held
+}
+
+// groupCells returns the cells of the right-aligned columns titles in
+// the open group's row of id: such a cell ends where its title does.
+func groupCells(t *testing.T, m *Model, id string, titles ...string) []string {
+	t.Helper()
+	lines := strings.Split(screen(m), "\n")
+	header := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "#  ") })
+	row := slices.IndexFunc(lines, func(l string) bool { return slices.Contains(strings.Fields(l), id) })
+	if header < 0 || row < 0 {
+		t.Fatalf("no row of %s:\n%s", id, screen(m))
+	}
+	head, cells := []rune(lines[header]), []string{}
+	for _, title := range titles {
+		end := strings.Index(string(head), " "+title+" ")
+		end = len([]rune(string(head)[:end])) + 1 + len(title)
+		fields := strings.Fields(string([]rune(lines[row])[:end]))
+		cells = append(cells, fields[len(fields)-1])
+	}
+	return cells
+}
+
+// TestFilterWrittenScoresOffTheEventLoop: the score and rank of a dropped
+// group's completions as compute writes them (the run without the filter)
+// are computed by a command, not on the event loop: after a new result
+// (m) the open dropped group marks them pending, a command's message
+// made for a result replaced since is not kept (another command starts
+// for the result shown), and the last one's shows them.
+func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
+	m := filterModel(t)
+	s := m.Session()
+	press(m, "2", "enter") // group x, dropped: x0's score is (1 + 1) / 2, its rank 1
+	written := []string{"1.000", "1"}
+	if cells := groupCells(t, m, "x0", "score", "rank"); !slices.Equal(cells, written) {
+		t.Fatalf("x0's written score and rank once computed: %q, want %q", cells, written)
+	}
+	_, cmd := m.Update(uitest.KeyPress("m"))
+	first := runHolding(m, cmd)
+	if len(first) != 1 || !s.WrittenPending() {
+		t.Fatalf("the new result started %d commands of what compute writes, pending %v", len(first), s.WrittenPending())
+	}
+	if cells := groupCells(t, m, "x0", "score", "rank"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue}) {
+		t.Errorf("x0's score and rank while computed: %q, want them marked pending", cells)
+	}
+	_, cmd = m.Update(uitest.KeyPress("m"))
+	if held := runHolding(m, cmd); len(held) != 0 {
+		t.Errorf("a second command started while the first is under way")
+	}
+	_, cmd = m.Update(first[0])
+	if !s.WrittenPending() || cmd == nil {
+		t.Fatal("the message of a result replaced since was kept, or no command started for the result shown")
+	}
+	last := runHolding(m, cmd)
+	if len(last) != 1 {
+		t.Fatalf("%d commands for the result shown", len(last))
+	}
+	m.Update(last[0])
+	if cells := groupCells(t, m, "x0", "score", "rank"); s.WrittenPending() || !slices.Equal(cells, written) {
+		t.Errorf("x0's written score and rank once its command landed: %q, want %q", cells, written)
 	}
 }

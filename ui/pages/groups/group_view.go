@@ -138,8 +138,13 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		}})
 	}
 	keys = append(keys,
-		groupSortKey{"score", func(i int) float64 { score, _ := s.WrittenScoreRank(i); return score }},
-		groupSortKey{"rank", func(i int) float64 { _, rank := s.WrittenScoreRank(i); return float64(rank) }})
+		groupSortKey{"score", func(i int) float64 { score, _, _ := s.WrittenScoreRank(i); return score }},
+		groupSortKey{"rank", func(i int) float64 {
+			if _, rank, ok := s.WrittenScoreRank(i); ok {
+				return float64(rank)
+			}
+			return math.NaN() // pending: last, as NaN sorts
+		}})
 	for k, o := range res.Objectives {
 		// A value the trajectory has none of sorts last, as NaN does.
 		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 {
@@ -316,12 +321,24 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
 	)
 	cols = append(cols, rewardCols[1:]...)
-	cols = append(cols, []table.Column{
-		// As compute writes them: a trajectory the group filter dropped
-		// has the score and rank of the run without the filter.
-		table.NumberColumn("score", n, func(j int) float64 { score, _ := s.WrittenScoreRank(at(j)); return score }),
-		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { _, rank := s.WrittenScoreRank(at(j)); return common.RankText(rank) }},
-	}...)
+	// As compute writes them: a trajectory the group filter dropped has
+	// the score and rank of the run without the filter, marked pending
+	// until the root's job computes them.
+	pending := func(j int) string {
+		if _, _, ok := s.WrittenScoreRank(at(j)); !ok {
+			return common.PendingValue
+		}
+		return ""
+	}
+	score := table.NumberColumn("score", n, func(j int) float64 { score, _, _ := s.WrittenScoreRank(at(j)); return score })
+	cols = append(cols, table.MarkMissing(score, n, ansi.StringWidth(common.PendingValue), pending, pending),
+		table.Column{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string {
+			_, rank, ok := s.WrittenScoreRank(at(j))
+			if !ok {
+				return common.PendingValue
+			}
+			return common.RankText(rank)
+		}})
 	if ev := res.Evaluation; ev.HasConstraints() { // as the Trajectories tab's
 		violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, at(j)) })
 		mark := func(j int) string { return common.FeasibleMark(ev, at(j), violations.Format) }
