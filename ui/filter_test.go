@@ -235,6 +235,10 @@ func TestGoldenFilter(t *testing.T) {
 		{"on-Rewards", []string{"1"}},
 		{"on-Groups", []string{"2"}},
 		{"off-Rewards", []string{"1", "f"}},
+		// p03 is dropped: its score, rank and crowding as compute
+		// --filter-groups writes them, in the table and opened.
+		{"on-Trajectories", []string{"5", "/", "p", "0", "3", "enter"}},
+		{"on-Trajectory", []string{"5", "/", "p", "0", "3", "enter", "enter"}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			for _, size := range goldenSizes {
@@ -406,20 +410,21 @@ func runHolding(m *Model, cmds ...tea.Cmd) []writtenMsg {
 	return held
 }
 
-// groupCells returns the cells of the right-aligned columns titles in
-// the open group's row of id: such a cell ends where its title does.
-func groupCells(t *testing.T, m *Model, id string, titles ...string) []string {
+// cellsOf returns the cells of the right-aligned columns titles in the
+// row of id of the table whose header starts with head: such a cell ends
+// where its title does.
+func cellsOf(t *testing.T, m *Model, head, id string, titles ...string) []string {
 	t.Helper()
 	lines := strings.Split(screen(m), "\n")
-	header := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "#  ") })
+	header := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, head) })
 	row := slices.IndexFunc(lines, func(l string) bool { return slices.Contains(strings.Fields(l), id) })
 	if header < 0 || row < 0 {
 		t.Fatalf("no row of %s:\n%s", id, screen(m))
 	}
-	head, cells := []rune(lines[header]), []string{}
+	cells := []string{}
 	for _, title := range titles {
-		end := strings.Index(string(head), " "+title+" ")
-		end = len([]rune(string(head)[:end])) + 1 + len(title)
+		end := strings.Index(lines[header], " "+title+" ")
+		end = len([]rune(lines[header][:end])) + 1 + len(title)
 		fields := strings.Fields(string([]rune(lines[row])[:end]))
 		cells = append(cells, fields[len(fields)-1])
 	}
@@ -437,7 +442,7 @@ func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
 	s := m.Session()
 	press(m, "2", "enter") // group x, dropped: x0's score is (1 + 1) / 2, its rank 1
 	written := []string{"1.000", "1"}
-	if cells := groupCells(t, m, "x0", "score", "rank"); !slices.Equal(cells, written) {
+	if cells := cellsOf(t, m, "#  ", "x0", "score", "rank"); !slices.Equal(cells, written) {
 		t.Fatalf("x0's written score and rank once computed: %q, want %q", cells, written)
 	}
 	_, cmd := m.Update(uitest.KeyPress("m"))
@@ -445,7 +450,7 @@ func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
 	if len(first) != 1 || !s.WrittenPending() {
 		t.Fatalf("the new result started %d commands of what compute writes, pending %v", len(first), s.WrittenPending())
 	}
-	if cells := groupCells(t, m, "x0", "score", "rank"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue}) {
+	if cells := cellsOf(t, m, "#  ", "x0", "score", "rank"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue}) {
 		t.Errorf("x0's score and rank while computed: %q, want them marked pending", cells)
 	}
 	_, cmd = m.Update(uitest.KeyPress("m"))
@@ -461,7 +466,44 @@ func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
 		t.Fatalf("%d commands for the result shown", len(last))
 	}
 	m.Update(last[0])
-	if cells := groupCells(t, m, "x0", "score", "rank"); s.WrittenPending() || !slices.Equal(cells, written) {
+	if cells := cellsOf(t, m, "#  ", "x0", "score", "rank"); s.WrittenPending() || !slices.Equal(cells, written) {
 		t.Errorf("x0's written score and rank once its command landed: %q, want %q", cells, written)
+	}
+}
+
+// TestFilterTrajectoriesShowWrittenScores: the Trajectories tab and its
+// opened trajectory show a dropped trajectory's score, rank and crowding
+// as compute --filter-groups writes them (x0's of the run without the
+// filter), marked pending while a new result's are computed, never the
+// NaN and - of a trajectory invalid in the result shown.
+func TestFilterTrajectoriesShowWrittenScores(t *testing.T) {
+	m := filterModel(t)
+	press(m, "5")
+	written := []string{"1.000", "1", "inf"}
+	if cells := cellsOf(t, m, "id  ", "x0", "score", "rank", "crowding"); !slices.Equal(cells, written) {
+		t.Errorf("x0's score, rank and crowding: %q, want %q", cells, written)
+	}
+	_, cmd := m.Update(uitest.KeyPress("m"))
+	held := runHolding(m, cmd)
+	if cells := cellsOf(t, m, "id  ", "x0", "score", "rank", "crowding"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue, common.PendingValue}) {
+		t.Errorf("x0's score, rank and crowding while computed: %q, want them marked pending", cells)
+	}
+	if cells := cellsOf(t, m, "id  ", "y0", "score", "rank"); slices.Contains(cells, common.PendingValue) {
+		t.Errorf("y0, kept, is marked pending: %q", cells)
+	}
+	for _, k := range []string{"/", "x", "0", "enter", "enter"} { // not settled: the command stays held
+		m.Update(uitest.KeyPress(k))
+	}
+	if v := screen(m); !strings.Contains(v, "score        "+common.PendingValue+" (computing it without the group filter)") {
+		t.Errorf("x0 opened while its score is computed does not say so:\n%s", v)
+	}
+	for _, msg := range held {
+		m.Update(msg)
+	}
+	v := screen(m)
+	for _, want := range []string{"score        1 (without the group filter, as compute writes it)", "pareto_rank  1", "crowding     inf"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("x0 opened does not show %q once computed:\n%s", want, v)
+		}
 	}
 }

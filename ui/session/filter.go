@@ -220,6 +220,18 @@ func (s *Session) WrittenScoreRank(i int) (score float64, rank int, ok bool) {
 	return s.Result.Scores[i], s.Result.Ranking.Ranks[i], true
 }
 
+// WrittenCrowding returns trajectory i's crowding distance as compute
+// writes it, as WrittenScoreRank returns its score and rank.
+func (s *Session) WrittenCrowding(i int) (crowding float64, ok bool) {
+	if w := s.Written(); w != nil {
+		return w.Crowding[i], true
+	}
+	if s.Dropped(i) {
+		return math.NaN(), false
+	}
+	return s.Result.Ranking.Crowding[i], true
+}
+
 // Written returns what compute writes for the result shown with the
 // filter on, nil with the filter off (the result's own values are), or
 // while it is computed (WrittenPending).

@@ -90,8 +90,21 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		}
 		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(why))
 	}
+	// The score, rank and crowding as compute writes them: of a
+	// trajectory the group filter dropped, those of the run without it,
+	// said so, or pending until computed (session.WrittenJob).
+	score, rank, ok := c.Session.WrittenScoreRank(i)
+	crowding, _ := c.Session.WrittenCrowding(i)
+	scoreText, rankText, crowdingText := common.FormatValue(score), common.RankText(rank), common.FormatValue(crowding)
+	switch {
+	case !ok:
+		scoreText = common.PendingValue + st.Muted.Render(" (computing it without the group filter)")
+		rankText, crowdingText = common.PendingValue, common.PendingValue
+	case c.Session.Dropped(i):
+		scoreText += st.Muted.Render(" (without the group filter, as compute writes it)")
+	}
 	computed = append(computed,
-		field{"score", common.FormatValue(res.Scores[i])},
+		field{"score", scoreText},
 		field{"reward", common.FormatValue(res.ShownReward(i))})
 	// B's reward beside A's, on its line, what the Compare tab compares
 	// (and the Groups and Trajectories tabs show in a column).
@@ -99,8 +112,8 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		computed[len(computed)-1].value += st.Muted.Render(" · "+textsafe.Line(string(c.Session.CompareMethod))+" (B) ") + common.FormatValue(r)
 	}
 	computed = append(computed,
-		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
-		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
+		field{"pareto_rank", rankText},
+		field{"crowding", crowdingText})
 	if ev := res.Evaluation; ev.HasConstraints() && ev.Valid[i] {
 		feasible := "yes"
 		if !ev.Feasible(i) {
