@@ -149,8 +149,13 @@ func (t *groupsTab) ShowsDetail() bool { return t.mode == groupMembers || t.mode
 func (t *groupsTab) ShowsCompare() bool { return true }
 
 // Job implements common.Worker: the read of an opened group's first
-// completions (groupView.startRead).
+// completions (groupView.startRead), or of those on screen not read yet
+// (readShown). The root asks after every message the tab handled, so a
+// row scrolled to is read once it shows.
 func (t *groupsTab) Job() func() tea.Msg {
+	if t.mode == groupMembers {
+		t.group.readShown(t.common.Session)
+	}
 	job := t.group.pendingRead
 	t.group.pendingRead = nil
 	return job

@@ -739,6 +739,44 @@ func TestGroupReadOffTheEventLoop(t *testing.T) {
 	}
 }
 
+// TestGroupRowsPastTheFirstReadOffTheEventLoop: the rows of a large
+// group past the completions read when it opened are read off the event
+// loop too, once on screen: they say "reading…" until the tab's job lands
+// with them, and are asked for once.
+func TestGroupRowsPastTheFirstReadOffTheEventLoop(t *testing.T) {
+	// The first maxSharedRows completions are right, the others, past
+	// the first read, wrong: they sort last.
+	var lines strings.Builder
+	last := maxSharedRows + 63
+	for i := range last + 1 {
+		fmt.Fprintf(&lines, `{"id":"t%d","batch":0,"group":"g","response":"answer %d","metadata":{"accuracy":%d}}`+"\n", i, i, boolInt(i < maxSharedRows))
+	}
+	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	tab := uitest.TabOn(s, New)
+	g := tab.(*groupsTab)
+	tab.Update(uitest.KeyPress("enter"))
+	tab.Update(g.Job()())
+	if job := g.Job(); job != nil {
+		t.Errorf("the rows on screen, read when the group opened, are read again")
+	}
+	tab.Update(uitest.KeyPress("end"))
+	want := fmt.Sprintf("answer %d", last)
+	if v := uitest.Plain(tab); strings.Contains(v, want) || !strings.Contains(v, readingText) {
+		t.Fatalf("the last rows were read on the event loop:\n%s", v)
+	}
+	job := g.Job()
+	if job == nil {
+		t.Fatal("the rows on screen past the first read are not read")
+	}
+	if again := g.Job(); again != nil {
+		t.Error("the rows being read are asked for again")
+	}
+	tab.Update(job())
+	if v := uitest.Plain(tab); !strings.Contains(v, want) || strings.Contains(v, readingText) {
+		t.Errorf("the last rows, read, do not show:\n%s", v)
+	}
+}
+
 // TestGroupsFloat32Ties: under --score-precision float32 (the TRL layout's)
 // a group whose rows (0.5, 0.2) and (0.7, 0) sum to the same float32 0.7,
 // as in TRL's nansum, is marked none, its rewards 0, beside a group
