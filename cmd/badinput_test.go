@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // writeFiles writes each name's text into a new temporary directory and
@@ -256,6 +257,12 @@ func TestDuplicateIDsWarned(t *testing.T) {
 	_, errOut, code := run(t, in, "stats", "-")
 	if code != 0 || !strings.Contains(errOut, "2 trajectories repeat an earlier one's ID") {
 		t.Errorf("stats: status %d, stderr %q", code, errOut)
+	}
+	// An ID may be a whole prompt: named cut to its first runes.
+	long := strings.Repeat("p", 5000)
+	_, errOut, _ = run(t, fmt.Sprintf(`{"id":%q}`+"\n"+`{"id":%q}`+"\n", long, long), "compute", "--objective", "a=1", "-")
+	if want := `1 trajectory repeats an earlier one's ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`; !strings.Contains(errOut, want) {
+		t.Errorf("a long ID: stderr %q, want %q in it", errOut, want)
 	}
 	_, errOut, _ = run(t, `{"id":"x"}`+"\n"+`{"id":"y"}`+"\n", "compute", "--objective", "a=1", "-")
 	if errOut != "" {

@@ -2,12 +2,9 @@ package cmd
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/internal/duplicates"
 	"github.com/rewardlens/rewardlens/internal/english"
-	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // duplicateWarning returns a channel that delivers the warning about
@@ -24,16 +21,12 @@ func duplicateWarning(ids *idList) <-chan string {
 			warning <- ""
 			return
 		}
-		quoted := make([]string, len(first))
-		for i, id := range first {
-			quoted[i] = strconv.Quote(id) // escapes control characters, as textsafe
-		}
 		verb := "repeats"
 		if n > 1 {
 			verb = "repeat"
 		}
 		warning <- fmt.Sprintf("rewardlens: warning: %d %s %s an earlier one's ID (%s); each is computed and written, in input order",
-			n, english.Plural(n, "trajectory"), verb, textsafe.Line(strings.Join(quoted, ", ")))
+			n, english.Plural(n, "trajectory"), verb, duplicates.Named(first))
 	}()
 	return warning
 }

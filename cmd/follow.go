@@ -299,12 +299,14 @@ type statsFollower struct {
 	skipped, malformed int
 	// matchLogged is --match-logged: the result is computed with the
 	// settings that reproduce the logged advantages of the rows read so
-	// far (rematch). matched is set once they were looked for, found once
-	// settings were found, and matchedRows counts the logged rows of the
-	// complete steps then; settings are those the result is computed with.
-	matchLogged, matched, found bool
-	matchedRows                 int
-	settings                    engine.Options
+	// far (rematch). matched is set once they were looked for, found is
+	// the search that found the settings (nil when none did), and
+	// matchedRows counts the logged rows of the complete steps then;
+	// settings are those the result is computed with.
+	matchLogged, matched bool
+	found                *agreement.Match
+	matchedRows          int
+	settings             engine.Options
 	// columns are the trajectories' task metric, for each batch's dead
 	// signal (the prompts are not read: the dead signal is per group),
 	// in the live evaluation's order.
@@ -508,10 +510,11 @@ func (f *statsFollower) compute(ctx context.Context) error {
 // rows of the complete steps read so far (completeBatches: a step read in
 // part has short groups, which reproduce no logged advantage), the first
 // time, and again whenever the settings found stop reproducing them (a
-// later step tells them apart); when none did, again only once those
-// rows have doubled since, as a setting that fails some rows fails them
-// still, and looking costs a compute of every row per setting tried. When the
-// settings change, the result is computed again with them, and the
+// later step tells them apart; found with the rows the trainer grouped
+// otherwise left out, the rows outside those: Match.FoundReproduces);
+// when none did, again only once those rows have doubled since, as a
+// setting that fails some rows fails them still, and looking costs a
+// compute of every row per setting tried. When the settings change, the result is computed again with them, and the
 // change said on stderr; the lines printed before are printed again,
 // updated, where their numbers change.
 func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
@@ -523,21 +526,24 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	switch {
 	case complete == 0:
 		return nil
-	case f.matched && f.found && diff.Reproduced():
+	case f.matched && f.found != nil && f.found.FoundReproduces(f.res, complete):
 		return nil
-	case f.matched && !f.found && diff.Rows < 2*max(f.matchedRows, 1):
+	case f.matched && f.found == nil && diff.Rows < 2*max(f.matchedRows, 1):
 		return nil
 	}
 	c := *f.computer
 	c.EqualGroups = false // checked per batch (follow.Warnings)
 	ev := f.live.Evaluation()
-	check := agreement.CheckTrainer(&c, f.completeRows(ev, complete))
+	check := checkTrainer(&c, f.completeRows(ev, complete))
 	first := !f.matched
 	if first {
 		f.settings = f.computer.Options
 	}
 	f.matched, f.matchedRows = true, diff.Rows
-	f.found = check.Logged != nil && check.Logged.Found != nil
+	f.found = nil
+	if check.Logged != nil && check.Logged.Found != nil {
+		f.found = check.Logged
+	}
 	changed := !reflect.DeepEqual(check.Options, f.settings)
 	f.settings = check.Options
 	if !first && !changed {
@@ -560,6 +566,10 @@ func (f *statsFollower) rematch(ctx context.Context, withNewest bool) error {
 	}
 	return f.computeOn(ctx, ev, check.Options)
 }
+
+// checkTrainer is agreement.CheckTrainer, the search for the settings
+// that rematch runs: a test counts the searches through it.
+var checkTrainer = agreement.CheckTrainer
 
 // computeOn computes the result of ev under opts and its trends, which
 // become the follower's; it stops with ctx's error once ctx is done.

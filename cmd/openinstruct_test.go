@@ -393,49 +393,52 @@ func TestOpenInstructHealthTaskMetric(t *testing.T) {
 	}
 }
 
-// TestOpenInstructStdFlagsMeanStandard: standard input, which the layout
-// does not read for its normalisation, is read as centered, said with a
-// warning in the "read as" line; --std population --epsilon 1e-8 (the
-// settings the README gives for standard) then mean standard, which
-// reproduces the standard run's logged advantages. With --scale none,
-// the flags are warned of as ignored.
+// TestOpenInstructStdFlagsMeanStandard: traces whose first records do
+// not tell the normalisation (standard_equal_first: the first shard's
+// groups all score the same) are read as centered, said with a warning
+// in the "read as" line; --std population --epsilon 1e-8 (the settings
+// the README gives for standard) then mean standard, which reproduces
+// the standard run's logged advantages. With --scale none, the flags are
+// warned of as ignored.
 func TestOpenInstructStdFlagsMeanStandard(t *testing.T) {
-	shard, err := os.ReadFile(filepath.Join(openInstructDir, "standard", "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, errOut, _ := run(t, string(shard), "compute", "--from", "open-instruct", "-")
-	if !strings.Contains(errOut, "advantage normalisation centered, the default (warning: no file read to tell it from the logged advantages: give --std population --epsilon 1e-8") {
+	dir := filepath.Join(openInstructDir, "standard_equal_first")
+	_, errOut, _ := run(t, "", "compute", "--from", "open-instruct", dir)
+	if !strings.Contains(errOut, "advantage normalisation centered, the default (warning: no group of the first records has rewards that differ, which alone tell it: give --std population --epsilon 1e-8") {
 		t.Errorf("no flags: %s", errOut)
 	}
-	_, errOut, code := run(t, string(shard), "compute", "--from", "open-instruct", "--std", "population", "--epsilon", "1e-8", "-")
+	_, errOut, code := run(t, "", "compute", "--from", "open-instruct", "--std", "population", "--epsilon", "1e-8", dir)
 	if code != 0 || !strings.Contains(errOut, "advantage normalisation standard (a std or an epsilon given, which only standard reads)") ||
 		!strings.Contains(errOut, "; method grpo, epsilon 1e-08, population std\n") || strings.Contains(errOut, "differ from the logged advantage") {
 		t.Errorf("--std population --epsilon 1e-8: status %d: %s", code, errOut)
 	}
-	_, errOut, _ = run(t, string(shard), "compute", "--from", "open-instruct", "--scale", "none", "--std", "population", "--epsilon", "1e-8", "-")
+	_, errOut, _ = run(t, "", "compute", "--from", "open-instruct", "--scale", "none", "--std", "population", "--epsilon", "1e-8", dir)
 	if want := "rewardlens: warning: --std population and --epsilon 1e-08 ignored: method grpo under scale none divides by no std (--scale group divides by the group's std)\n"; !strings.Contains(errOut, want) {
 		t.Errorf("--scale none: stderr lacks %q: %s", want, errOut)
 	}
 }
 
 // TestHealthTrainerAgreement: stats --health grades the rewards against
-// the advantages the trainer logged: the standard run read as centered
-// (standard input, which the layout does not read) differs in every row,
-// an ALERT trainer_agreement (status 3); read from its file, it agrees.
+// the advantages the trainer logged: the standard run computed as
+// centered (--scale none) differs in every row, an ALERT
+// trainer_agreement (status 3); read with its layout's defaults, from its
+// file or on standard input, it agrees.
 func TestHealthTrainerAgreement(t *testing.T) {
 	dir := filepath.Join(openInstructDir, "standard")
 	shard, err := os.ReadFile(filepath.Join(dir, "grpo_gsm8k__1__1764150000_rollouts_000000.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := run(t, string(shard), "stats", "--health", "--pass-threshold", "10", "--from", "open-instruct", "-")
+	out, errOut, code := run(t, "", "stats", "--health", "--scale", "none", dir)
 	if code != exitHealthAlert || !strings.Contains(out, "trainer_agreement") || !strings.Contains(out, "rows differ from the logged advantage by more than 0.0001") {
-		t.Errorf("standard input: status %d: %s%s", code, out, errOut)
+		t.Errorf("--scale none: status %d: %s%s", code, out, errOut)
 	}
 	out, errOut, _ = run(t, "", "stats", "--health", dir)
 	if strings.Contains(out, "trainer_agreement") {
 		t.Errorf("the files: %s%s", out, errOut)
+	}
+	out, errOut, _ = run(t, string(shard), "stats", "--health", "--from", "open-instruct", "-")
+	if strings.Contains(out, "trainer_agreement") {
+		t.Errorf("standard input: %s%s", out, errOut)
 	}
 }
 

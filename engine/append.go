@@ -262,7 +262,7 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 		return nil, err
 	}
 	from, n := prev.Evaluation.N(), ev.N()
-	if !ev.extends(prev.Evaluation) || ev.structured(prev.Options) {
+	if !ev.Extends(prev.Evaluation) || ev.structured(prev.Options) {
 		// Normalised objectives depend on the whole group, and
 		// structured scores are computed whole (objnorm.go).
 		return ev.ComputeContext(ctx, prev.Options)
@@ -344,9 +344,9 @@ func (ev *Evaluation) RecomputeContext(ctx context.Context, prev *Result) (*Resu
 	return res, nil
 }
 
-// extends reports whether ev was appended to old (or is old), or made from
-// it by WithoutSince.
-func (ev *Evaluation) extends(old *Evaluation) bool {
+// Extends reports whether ev was appended to old (or is old), or made from
+// it by WithoutSince: old's rows are ev's first, as they were.
+func (ev *Evaluation) Extends(old *Evaluation) bool {
 	if ev == old {
 		return true
 	}
@@ -359,7 +359,7 @@ func (ev *Evaluation) extends(old *Evaluation) bool {
 // RowsSince returns, when ev extends old (Append, WithoutSince), the rows
 // ev adds to it by batch step, and true; else nil and false.
 func (ev *Evaluation) RowsSince(old *Evaluation) (map[int64][]int, bool) {
-	if !ev.extends(old) {
+	if !ev.Extends(old) {
 		return nil, false
 	}
 	return ev.rowsByStep(old.N()), true

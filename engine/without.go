@@ -32,7 +32,7 @@ func (ev *Evaluation) Without(leave func(i int) bool, cause string) *Evaluation 
 // copied, prev staying as it is. When prev is no such evaluation, it is
 // ev.Without(leave, cause).
 func (ev *Evaluation) WithoutSince(prev *Evaluation, changed []Batch, leave func(i int) bool, cause string) *Evaluation {
-	if prev.without == nil || !ev.extends(prev.without) {
+	if prev.without == nil || !ev.Extends(prev.without) {
 		return ev.Without(leave, cause)
 	}
 	from, n := prev.N(), ev.N()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/suggest"
 	"github.com/rewardlens/rewardlens/loaders"
 )
@@ -54,9 +55,10 @@ type trainerLayout struct {
 	// as the trainer meant (cfg is as the user gave it).
 	check func(cfg engine.Config, f loaders.FileFields) error
 	// defaults returns cfg with the layout's defaults where cfg sets
-	// nothing, first being the first input file's fields (empty for
-	// standard input and for empty files, not followed: the load refuses
-	// them), and what the "read as" line says besides cfg's settings (""
+	// nothing, first being the first input file's fields (standard
+	// input's, Path "-", when it is the only input that holds a record;
+	// empty for empty files, not followed: the load refuses them), and
+	// what the "read as" line says besides cfg's settings (""
 	// for nothing).
 	defaults func(cfg engine.Config, first loaders.FileFields) (engine.Config, string, error)
 	// firstStep, when set, says what the defaults read of the first
@@ -76,11 +78,6 @@ type trainerLayout struct {
 	// rowCap what --max-rows did to the reading (the group it cut is not
 	// the trainer's doing).
 	warnings func(cfg engine.Config, res *engine.Result, rowCap scoring.RowCap, batches []int) []string
-	// readsStdin says that standard input, when it is the only input, is
-	// read for its first records (PeekStdin) and its defaults taken from
-	// them as from a file's: the layout's objectives are columns the user
-	// named (TRL's reward functions), which no default can name.
-	readsStdin bool
 	// warningsRead returns the options warnings reads, the others zero:
 	// two results of one evaluation whose options it maps to equal ones
 	// (engine.Options.Equal) have the same warnings, which the dashboard
@@ -185,10 +182,14 @@ func describeLayout(layout string) string {
 // auto then waits until a file holds a record (Awaiting), and so does a
 // --from that names a trainer, whose defaults are taken from the first
 // file's fields as when it was there at the start. A --from that names a
-// layout that reads standard input (readsStdin) takes its defaults from
-// stdin, standard input's first records as PeekStdin read them, when no
-// file is there to take them from (nil: from none). cfg.From must be ""
-// or one of Names. Every error is about the inputs, but ctx's.
+// trainer takes its defaults from stdin, standard input's first records
+// as PeekStdin read them, when no file is there to take them from, as
+// from a file's (its check included): what they read of the records
+// (TRL's reward columns, verl's uid, open-instruct's normalisation) no
+// default can say. Standard input alone without a record there (nil:
+// none within its peek, or followed, which is not read ahead) is an
+// error. cfg.From must be "" or one of Names. Every error is about the
+// inputs, but ctx's.
 func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.Options, stdin *loaders.FileFields, await *Awaiting) (engine.Config, string, error) {
 	from := cfg.From
 	if from == "" {
@@ -213,21 +214,27 @@ func Apply(ctx context.Context, cfg engine.Config, paths []string, opts loaders.
 			return cfg, "", nil // an empty file is the load's error
 		}
 		l := findLayout(from)
-		if stdin == nil && l.readsStdin && onlyStdin(paths) {
-			// Its defaults are columns only a record names: without
-			// one, the logged advantage would be read as a reward.
+		if stdin == nil && onlyStdin(paths) {
+			// The defaults of no record would read the data otherwise
+			// than the trainer did (TRL's logged advantage as a reward,
+			// verl's V1 dump grouped by input).
 			why := fmt.Sprintf("standard input: no record within its first %d MiB to take the defaults of --from %s from", loaders.MaxStdinPeek>>20, from)
 			if await != nil {
 				why = "standard input, followed, is not read ahead for the defaults of --from " + from
 			}
-			return cfg, "", fmt.Errorf("%s (%s): give the file's path, or name them (--objective, --logged-advantage)", why, l.fieldList())
+			return cfg, "", fmt.Errorf("%s (%s): give the file's path", why, l.fieldList())
 		}
-		if stdin == nil || !l.readsStdin {
+		if stdin == nil {
 			return layoutDefaults(cfg, l, loaders.FileFields{})
 		}
 		if got := recognise(*stdin); got != from {
 			return cfg, "", fmt.Errorf("standard input: not %s (--from %s): its first record has %s, %s has %s",
 				describeLayout(from), from, fieldList(stdin.Names), describeLayout(from), l.fieldList())
+		}
+		if l.check != nil {
+			if err := l.check(cfg, *stdin); err != nil {
+				return cfg, "", err
+			}
 		}
 		return layoutDefaults(cfg, l, *stdin)
 	}
@@ -452,8 +459,8 @@ func (a *Awaiting) record(ctx context.Context, paths []string, opts loaders.Opti
 // PeekStdin reads standard input's first records when it is among paths
 // and a layout looks at them, not following (which standard input cannot
 // be): auto, its first (WithStdin warns of a trainer's fields in it), a
-// --from naming a layout that reads standard input (readsStdin), its
-// first peekRows (Apply takes the defaults from them); nil otherwise, or
+// --from naming a trainer, its first peekRows (Apply takes the defaults
+// from them, as from a file's); nil otherwise, or
 // when it holds no record. It returns them and the reader that gives
 // standard input whole (loaders.PeekStdin when it looked, else
 // opts.Stdin).
@@ -464,7 +471,7 @@ func PeekStdin(cfg engine.Config, paths []string, opts loaders.Options, follow b
 	switch l := findLayout(cfg.From); {
 	case cfg.From == "" || cfg.From == layoutAuto:
 		return loaders.PeekStdin(opts, 1)
-	case l != nil && l.readsStdin:
+	case l != nil:
 		return loaders.PeekStdin(opts, peekRows)
 	}
 	return nil, opts.Stdin
@@ -553,6 +560,16 @@ func PromptDefaultsHelp() string {
 		}
 	}
 	return strings.Join(said, ", ")
+}
+
+// sourceOf names the input first is of in messages: its path, or
+// standard input and how many of its first records were read.
+func sourceOf(first loaders.FileFields) string {
+	if first.Path != "-" {
+		return first.Path
+	}
+	n := len(first.Records)
+	return fmt.Sprintf("standard input (its first %d %s)", n, english.Plural(n, "record"))
 }
 
 // onlyStdin reports whether paths name standard input alone ("-").

@@ -111,8 +111,8 @@ func openInstructDefaults(cfg engine.Config, first loaders.FileFields) (engine.C
 		cfg.IDBy = openInstructID
 		notes = append(notes, "id = step:"+openInstructSample)
 	}
-	// Not on standard input, where no first record says whether the
-	// traces keep their tokens: a record without them would be an error.
+	// Only when the first record keeps its tokens: a record without them
+	// would be an error.
 	if cfg.StepCountBy == "" && slices.Contains(first.Names, openInstructResponseTokens) {
 		cfg.StepCountBy = openInstructLength
 		notes = append(notes, "step_count = "+openInstructLength+", the completion's tokens")

@@ -7,7 +7,6 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/scoring"
-	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -40,7 +39,6 @@ var trlLayout = trainerLayout{
 	response:     trlCompletion,
 	promptBy:     trlPrompt,
 	defaults:     trlDefaults,
-	readsStdin:   true,
 	warnings:     trlGroupWarnings,
 	// The groups of scope group (diagnose.GroupSummaries) whatever the
 	// scope.
@@ -72,7 +70,7 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 			cfg.Objectives = append(cfg.Objectives, engine.ObjectiveConfig{Name: col, Expr: fmt.Sprintf("metadata[%q]", col), Goal: string(scoring.Maximize), Weight: &one})
 		}
 		if len(cfg.Objectives) == 0 && first.Path != "" {
-			return cfg, "", fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", trlSource(first), trlAdvantage)
+			return cfg, "", fmt.Errorf("%s: TRL completions without a reward column (a float column other than %s): give --objective", sourceOf(first), trlAdvantage)
 		}
 	}
 	if pareto {
@@ -89,16 +87,6 @@ func trlDefaults(cfg engine.Config, first loaders.FileFields) (engine.Config, st
 		cfg.LoggedAdvantage = trlAdvantage
 	}
 	return cfg, note, nil
-}
-
-// trlSource names the input first is of in messages: its path, or
-// standard input and how many of its first records were read.
-func trlSource(first loaders.FileFields) string {
-	if first.Path != "-" {
-		return first.Path
-	}
-	n := len(first.Records)
-	return fmt.Sprintf("standard input (its first %d %s)", n, english.Plural(n, "record"))
 }
 
 // trlWeights returns objs with weight 1 where none is given: TRL weighs

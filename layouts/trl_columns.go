@@ -28,7 +28,7 @@ func trlRewardColumns(first loaders.FileFields) (rewards []string, note string, 
 		if note != "" {
 			note += ", "
 		}
-		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), trlSource(first), read, english.Plural(read, "record"))
+		note += fmt.Sprintf("%s null in every record read of %s (%d %s): a reward function that returned None for each (adding nothing)", strings.Join(none, ", "), sourceOf(first), read, english.Plural(read, "record"))
 	}
 	return rewards, note, err
 }
@@ -70,9 +70,9 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 		k, telling, confirmed = table.rewardCount(len(lead))
 		switch {
 		case telling == 0:
-			note = fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), trlSource(first))
+			note = fmt.Sprintf("rewards = %s, all the float columns after completion: no row of %s tells which of them are rewards, the first ones of them reproducing its logged advantage alike (a log_extra column of floats among them counts as a reward: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), sourceOf(first))
 		case !confirmed:
-			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights? --match-logged fits them; a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), trlSource(first))
+			note = fmt.Sprintf("rewards = %s, all the float columns after completion: with weight 1 in none of TRL's settings do the first ones of them reproduce the logged advantage of %s (reward_weights? --match-logged fits them; a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), sourceOf(first))
 		}
 	}
 	extras := append(slices.Clone(lead[k:]), after...)

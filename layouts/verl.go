@@ -43,7 +43,7 @@ var verlLayout = trainerLayout{
 	promptWhy:    verlUID + " changes every step",
 	check: func(cfg engine.Config, f loaders.FileFields) error {
 		if cfg.GroupBy == "" && !slices.Contains(f.Names, verlPrompt) && !slices.Contains(f.Names, verlUID) {
-			return fmt.Errorf("%s: a verl rollout dump without %q or %q: its rows cannot be grouped by prompt (give --group-by EXPR)", f.Path, verlPrompt, verlUID)
+			return fmt.Errorf("%s: a verl rollout dump without %q or %q: its rows cannot be grouped by prompt (give --group-by EXPR)", sourceOf(f), verlPrompt, verlUID)
 		}
 		return nil
 	},

@@ -13,9 +13,12 @@ import (
 // changed (a method switch of a layout whose warnings read no method
 // costs nothing). A result made on the event loop (a followed update) has
 // them from a command of their own, started when it is shown: until it
-// lands the status line keeps those before, and when it lands they are
-// shown unless the result shown changed meanwhile to one they do not hold
-// for; then one more starts, for it.
+// lands the status line keeps those before, said to be of the rows they
+// were scanned of, and when it lands they are shown, unless the result
+// shown changed meanwhile to one that is not a later update of theirs
+// (session.SetLayoutNotes): a run that grows faster than a scan has its
+// warnings of an overtaken update shown, so marked, as they land; then
+// one more starts, for the result shown.
 
 // layoutNotesMsg is the layout's warnings a layoutNotes command computed.
 type layoutNotesMsg struct{ notes *session.LayoutNotes }
@@ -34,8 +37,8 @@ func (m *Model) layoutNotes() tea.Cmd {
 }
 
 // layoutNotesDone shows the warnings a command computed when they hold
-// for the result shown, and starts the command for that result when they
-// do not.
+// for the result shown or for an update it extends (SetLayoutNotes), and
+// starts the command for that result when they do not hold for it.
 func (m *Model) layoutNotesDone(msg layoutNotesMsg) tea.Cmd {
 	m.layoutNext = nil
 	s := m.common.Session

@@ -201,8 +201,9 @@ func (m *Model) countLogged() tea.Cmd {
 }
 
 // loggedCounted shows a count's warning when it holds for the result
-// shown (session.LoggedDone: else an update came since, whose own count
-// starts now).
+// shown, or for an update the result shown extends (session.LoggedDone:
+// marked as of its rows in the status line), and starts the count of the
+// newest update when an update came since.
 func (m *Model) loggedCounted(msg loggedCountedMsg) tea.Cmd {
 	m.live.counting = nil
 	if s := m.common.Session; s.LoggedDone(msg.job) {

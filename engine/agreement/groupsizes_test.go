@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -183,5 +184,38 @@ func TestCheckTrainerFitsWeightsWithoutTheGroupTheCapCut(t *testing.T) {
 	const said = `with the group --max-rows cut (step 2, group "p0", 2 of its rows read) left out`
 	if len(check.Notes) != 1 || !strings.Contains(check.Notes[0], said) {
 		t.Errorf("notes %q lack %q", check.Notes, said)
+	}
+}
+
+// TestFoundReproducesLeavesOutTheRepeatedPrompt: the settings found of
+// step 1, whose repeated prompt's rows are left out (weights 3 and 1),
+// go on reproducing as step 2 comes logged by them, though every row
+// compared is not reproduced (the repeated prompt's); a step 2 row
+// outside that prompt logged otherwise tells them apart.
+func TestFoundReproducesLeavesOutTheRepeatedPrompt(t *testing.T) {
+	batches := trlRewardBatches(3, 1)
+	batches[1][0] = [][]float64{{1, 1}, {0, 1}, {0, 0}, {1, 0.25}}
+	batches[1][1] = [][]float64{{1, 1}, {1, 1}, {0.5, 1}, {1, 0.25}}
+	ts := trlLogged(batches, []float64{3, 1}, engine.ScaleGroup)
+	for i := range ts {
+		if ts[i].Batch == 1 && ts[i].Group == "p1" {
+			ts[i].Group = "p0"
+		}
+	}
+	c := trlComputer(t, true)
+	firstStep := slices.IndexFunc(ts, func(tr scoring.Trajectory) bool { return tr.Batch == 2 })
+	m := MatchLogged(evaluateWith(c, ts[:firstStep]), c.Options)
+	if m.Found == nil || m.Found.leftOut == "" {
+		t.Fatalf("step 1: no settings found with the repeated prompt left out: %+v", m.Found)
+	}
+	res := evaluateWith(c, ts).Compute(m.Found.Options)
+	if all, _ := CompareLoggedFirst(res, 2); all.Reproduced() || !m.FoundReproduces(res, 2) {
+		t.Errorf("steps 1-2: every row reproduced %v, the rows outside the repeated prompt %v; want false, true", all.Reproduced(), m.FoundReproduces(res, 2))
+	}
+	other := slices.Clone(ts)
+	other[len(other)-1].Metadata = maps.Clone(other[len(other)-1].Metadata)
+	other[len(other)-1].Metadata["adv"] = other[len(other)-1].Metadata["adv"].(float64) + 0.01
+	if m.FoundReproduces(evaluateWith(c, other).Compute(m.Found.Options), 2) {
+		t.Error("a step 2 row logged otherwise: the settings still said to reproduce")
 	}
 }

@@ -198,6 +198,8 @@ type Match struct {
 	leftOut []bool
 	// leftOutNames names those groups.
 	leftOutNames string
+	// rowCap is what a cap did to the rows matched (matchLogged's).
+	rowCap scoring.RowCap
 }
 
 // MatchLogged compares the rewards of TrainerOptions(opts) with the logged
@@ -217,7 +219,7 @@ func matchLogged(ev *engine.Evaluation, opts engine.Options, rowCap scoring.RowC
 	if ev.Logged == nil {
 		return nil
 	}
-	m := &Match{}
+	m := &Match{rowCap: rowCap}
 	base := TrainerOptions(opts)
 	var reuse *engine.Result
 	fit := func(o engine.Options, changes []string) *Fit {
@@ -383,6 +385,35 @@ func CompareLoggedFirst(res *engine.Result, n int) (c Diff, ok bool) {
 // Reproduced reports whether the rewards compared reproduce every logged
 // advantage (Reproduces), at least one row compared.
 func (c Diff) Reproduced() bool { return reproduces(c) }
+
+// FoundReproduces reports whether res, computed with the settings m found
+// (Found), reproduces the logged advantages of its first n batches (n at
+// most their count) as Found reproduced m's rows: every row, or, Found
+// being of the rows outside those the trainer grouped otherwise
+// (Fit.leftOut), every row outside them (regroupedRows of res, the group
+// the cap cut under m's RowCap among them). It is false when m found
+// none. A follower keeps the settings found while it holds: a repeated
+// prompt's rows differ under any setting, and reproduce nothing.
+func (m *Match) FoundReproduces(res *engine.Result, n int) bool {
+	if m == nil || m.Found == nil || res.Evaluation.Logged == nil {
+		return false
+	}
+	if m.Found.leftOut == "" {
+		c, _ := compareLoggedBatches(res, n)
+		return reproduces(c)
+	}
+	leftOut, _ := regroupedRows(res.Evaluation, CutGroupOf(res, m.rowCap))
+	c := newDiffCount()
+	for bi := range n {
+		for _, i := range res.Ranking.Batches[bi].Members {
+			logged := res.Evaluation.Logged[i]
+			if (leftOut == nil || !leftOut[i]) && res.Evaluation.Valid[i] && !math.IsNaN(logged) && !math.IsInf(logged, 0) {
+				c.add(res.Rewards[i], logged)
+			}
+		}
+	}
+	return reproduces(c.diff())
+}
 
 // compareLoggedBatches compares the rewards of res's valid rows with their
 // logged advantages over the first n batches and per batch: an invalid

@@ -8,10 +8,24 @@ import (
 	"hash/maphash"
 	"math/bits"
 	"slices"
+	"strings"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 // maxDuplicatesShown is how many duplicated IDs Count names.
 const maxDuplicatesShown = 5
+
+// Named lists the IDs Count named, for a warning: each quoted and cut as
+// a message names a value from the data (textsafe.QuoteShort: an ID may
+// be a whole prompt), joined by ", " and made safe for a terminal.
+func Named(first []string) string {
+	quoted := make([]string, len(first))
+	for i, id := range first {
+		quoted[i] = textsafe.QuoteShort(id)
+	}
+	return textsafe.Line(strings.Join(quoted, ", "))
+}
 
 // idHash is the hash of the ID of the trajectory at position i.
 type idHash struct {

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 )
 
 func TestCount(t *testing.T) {
@@ -67,5 +70,17 @@ func TestSortByHashMatchesAComparisonSort(t *testing.T) {
 		if !slices.Equal(hashes, want) {
 			t.Fatalf("n = %d: sortByHash differs from the comparison sort", n)
 		}
+	}
+}
+
+// TestNamed: the IDs a warning names are quoted and cut to their first
+// textsafe.ShortRunes runes (an ID may be a whole prompt), a control
+// character or escape sequence escaped.
+func TestNamed(t *testing.T) {
+	long := strings.Repeat("é", textsafe.ShortRunes) + strings.Repeat("x", 10000)
+	got := Named([]string{"a", long, "b\x1b[2Jc\n"})
+	want := `"a", "` + strings.Repeat("é", textsafe.ShortRunes) + `"…, "b\x1b[2Jc\n"`
+	if got != want {
+		t.Errorf("Named = %q, want %q", got, want)
 	}
 }

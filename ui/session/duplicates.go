@@ -2,8 +2,6 @@ package session
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/rewardlens/rewardlens/internal/duplicates"
 )
@@ -16,13 +14,9 @@ func duplicateWarning(ts *Trajectories) string {
 	if n == 0 {
 		return ""
 	}
-	quoted := make([]string, len(first))
-	for i, id := range first {
-		quoted[i] = strconv.Quote(id)
-	}
 	noun := "trajectories"
 	if n == 1 {
 		noun = "trajectory"
 	}
-	return fmt.Sprintf("%d %s with a duplicate ID (%s)", n, noun, strings.Join(quoted, ", "))
+	return fmt.Sprintf("%d %s with a duplicate ID (%s)", n, noun, duplicates.Named(first))
 }

@@ -131,10 +131,10 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 }
 
 // Written is what compute --filter-groups writes as each trajectory's
-// score, Pareto rank and crowding for the result shown with the filter on,
-// of: the result's own where the filter kept the trajectory, and where it
-// dropped it (invalid in the result, score NaN, rank -1), those of the
-// run without the filter, base, computed with of's options.
+// score, Pareto rank and crowding, for of, a result shown with the filter
+// on: of's own where the filter kept the trajectory; where it dropped it
+// (invalid in of: score NaN, rank -1), those of base, the run without the
+// filter, computed with of's options.
 type Written struct {
 	base             *engine.Evaluation
 	of               *engine.Result

@@ -70,15 +70,35 @@ func (j LayoutNotesJob) Of(res *engine.Result) *LayoutNotes {
 }
 
 // SetLayoutNotes keeps n, the layout's warnings of a result (a
-// LayoutNotesJob's), when they hold for the result shown; it reports
-// whether they do: those of a result replaced since by one they do not
-// hold for are dropped.
+// LayoutNotesJob's), when they hold for the result shown, or are of an
+// earlier update of it (following: the result shown extends n's
+// evaluation, under the same options read) and newer than those kept: a
+// run that grows faster than a scan still has its warnings brought
+// forward, said to be behind (LayoutNotesBehind). It reports whether it
+// kept them; the others (other options read, files read again) are
+// dropped.
 func (s *Session) SetLayoutNotes(n *LayoutNotes) bool {
-	if !n.holds(s.Result, s.layoutRead()) {
+	read := s.layoutRead()
+	switch {
+	case n.holds(s.Result, read):
+	case !n.read.Equal(read(s.Result.Options)) || !s.Result.Evaluation.Extends(n.ev):
+		return false
+	case s.layoutNotes != nil && !n.ev.Extends(s.layoutNotes.ev):
 		return false
 	}
 	s.layoutNotes = n
 	return true
+}
+
+// LayoutNotesBehind returns the rows the layout's warnings kept were
+// scanned of when they are of an earlier update than the result shown
+// (SetLayoutNotes), a scan of the newest being due; behind is false when
+// they hold for it, or there are none.
+func (s *Session) LayoutNotesBehind() (rows int, behind bool) {
+	if s.layoutNotes == nil || s.LayoutNotesHold() {
+		return 0, false
+	}
+	return s.layoutNotes.ev.N(), true
 }
 
 // LayoutNotesHold reports whether the session has the layout's warnings

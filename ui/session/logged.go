@@ -87,14 +87,34 @@ func (s *Session) TakeLoggedJob() *LoggedJob {
 }
 
 // LoggedDone takes the warning j counted when it holds for the result
-// shown (its evaluation, as long, under the same trainer options); it
-// reports whether. The count of an update replaced since is dropped.
+// shown (its evaluation, as long, under the same trainer options), or is
+// of an earlier update of it (following: the result shown extends j's
+// evaluation, under the same trainer options) and newer than the warning
+// kept, which it brings forward, said to be behind (LoggedWarningBehind);
+// it reports whether it took it. Another count (other options, files
+// read again) is dropped.
 func (s *Session) LoggedDone(j *LoggedJob) bool {
-	if !j.check.holds(s.Result.Evaluation, s.Result.Options) {
+	c := j.check
+	switch {
+	case c.holds(s.Result.Evaluation, s.Result.Options):
+	case !c.options.Equal(agreement.TrainerOptions(s.Result.Options)) || !s.Result.Evaluation.Extends(c.ev):
+		return false
+	case s.logged.ev != nil && !c.ev.Extends(s.logged.ev):
 		return false
 	}
-	s.logged = *j.check
+	s.logged = *c
 	return true
+}
+
+// LoggedWarningBehind returns the rows the logged-advantage warning
+// (LoggedWarning) was counted over when it is not of the result shown (a
+// followed update, or new settings, whose count is due); behind is false
+// when it is, or there is no warning.
+func (s *Session) LoggedWarningBehind() (rows int, behind bool) {
+	if s.logged.note == "" || s.logged.holds(s.Result.Evaluation, s.Result.Options) {
+		return 0, false
+	}
+	return s.logged.n, true
 }
 
 // LoggedWarning returns the warning that the logged advantages differ

@@ -2,11 +2,13 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/loaders"
 )
 
@@ -57,5 +59,25 @@ func TestOpenWarnsOfMixedPrompts(t *testing.T) {
 		if warned != equal {
 			t.Errorf("EqualGroups %v: warnings %q, want %q: %v", equal, s.Warnings, want, equal)
 		}
+	}
+}
+
+// TestOpenCutsDuplicateIDs: the status line's warning of repeated IDs
+// names each cut to its first textsafe.ShortRunes runes, as stderr's
+// does: an ID may be a whole prompt.
+func TestOpenCutsDuplicateIDs(t *testing.T) {
+	long := strings.Repeat("p", 5000)
+	text := fmt.Sprintf(`{"id":%q,"metadata":{"x":1}}`+"\n"+`{"id":%q,"metadata":{"x":2}}`+"\n", long, long)
+	res, err := loaders.Read(strings.NewReader(text), "run.jsonl", 0, loaders.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open("run.jsonl", engine.Config{}, res, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `1 trajectory with a duplicate ID ("` + strings.Repeat("p", textsafe.ShortRunes) + `"…)`
+	if !slices.Contains(s.Warnings, want) {
+		t.Errorf("warnings %q, want %q among them", s.Warnings, want)
 	}
 }

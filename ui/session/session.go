@@ -25,7 +25,8 @@ type Session struct {
 	Source string
 	// Trajectories are the loaded trajectories, in input order, lean when
 	// their bodies can be read again (scoring.Trajectory.DropBody): the
-	// detail view reads them with Reread.
+	// views read them with RereadAt or RereadChecked, which notice a
+	// record edited since the load.
 	Trajectories Trajectories
 	// Reloads counts the updates that read files again (ApplyUpdate):
 	// what was read of a trajectory by its index before is not its.
@@ -278,12 +279,6 @@ func (s *Session) SetBatch(bi int) {
 func ShownStats(res *engine.Result, bi int) diagnose.BatchStats {
 	bi = min(max(bi, 0), len(res.Ranking.Batches)-1)
 	return diagnose.StatsOf(res, &res.Ranking.Batches[bi])
-}
-
-// Reread reads a lean trajectory of s whole again from its file, with the
-// record fields it was loaded with (loaders.Reread).
-func (s *Session) Reread(t *scoring.Trajectory) (scoring.Trajectory, error) {
-	return loaders.Reread(t, s.Computer.Fields.Clone())
 }
 
 // RereadAt reads trajectory i of s, lean, whole again from its file, and

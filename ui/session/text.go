@@ -10,7 +10,7 @@ import (
 // ResponseText returns t's completion as text: its metadata field that
 // the layout names (Config.ResponseField: verl's output, TRL's
 // completion), else its response (scoring.Trajectory.ResponseText). t must
-// be whole (a lean trajectory read again: Reread). The text is the
+// be whole (a lean trajectory read again: RereadChecked). The text is the
 // data's: escape it before the terminal.
 func (s *Session) ResponseText(t *scoring.Trajectory) string {
 	if text, ok := metadataText(t, s.Config.ResponseField); ok {

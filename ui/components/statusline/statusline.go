@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/engine/agreement"
 	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/internal/english"
 	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
@@ -50,6 +51,9 @@ type Line struct {
 	// not count them again.
 	of                    *engine.Evaluation
 	loud, groups, invalid string
+	// tally counts of's invalid trajectories, a followed update's rows
+	// alone.
+	tally invalidTally
 	// allGroups are the layout's warnings of notes, sanitised: the
 	// session's (session.LayoutNotes), computed off the event loop when the
 	// evaluation or the options they read change, so that the line only
@@ -145,14 +149,15 @@ func (l *Line) Refresh(s *session.Session) {
 	}
 	if l.of != s.Result.Evaluation {
 		l.of, l.loud = s.Result.Evaluation, ""
+		l.tally.count(s.Result)
 		if err := invalid.NoValid(s.Result, s.Computer.Scorer, s.Fields); err != nil {
 			l.loud = textsafe.Line(err.Error())
-		} else if w := mostlyInvalidWarning(invalid.MostlyBatches(s.Result)); w != "" {
+		} else if w := mostlyInvalidWarning(s.Result, l.tally.mostlyInvalid()); w != "" {
 			l.loud = textsafe.Line(w)
 		} else if w := s.Result.Evaluation.InfeasibleWarning(); w != "" {
 			l.loud = textsafe.Line(w)
 		}
-		l.invalid = textsafe.Line(invalidWarning(s.Result.Evaluation.InvalidCounts()))
+		l.invalid = textsafe.Line(invalidWarning(l.tally.causes))
 		l.logged = l.logged[:0]
 		for _, w := range []string{agreement.NotNumberWarning(s.Result.Evaluation), agreement.NonFiniteWarning(s.Result.Evaluation)} {
 			if w != "" {
@@ -169,16 +174,20 @@ func (l *Line) Refresh(s *session.Session) {
 		l.whole = append(l.whole, l.loud)
 	}
 	if l.groups != "" {
-		l.warnings = append(l.warnings, l.groups)
-		l.whole = append(l.whole, l.allGroups...)
+		mark := behindMark(s.LayoutNotesBehind())
+		l.warnings = append(l.warnings, l.groups+mark)
+		for _, w := range l.allGroups {
+			l.whole = append(l.whole, w+mark)
+		}
 	}
 	for _, w := range s.Warnings {
 		l.warnings = append(l.warnings, shownWarning(w))
 		l.whole = append(l.whole, shownWarning(w))
 	}
 	if w := s.LoggedWarning(); w != "" {
-		l.warnings = append(l.warnings, shownWarning(w))
-		l.whole = append(l.whole, shownWarning(w))
+		w = shownWarning(w) + behindMark(s.LoggedWarningBehind())
+		l.warnings = append(l.warnings, w)
+		l.whole = append(l.whole, w)
 	}
 	l.warnings = append(l.warnings, l.logged...)
 	l.whole = append(l.whole, l.logged...)
@@ -186,6 +195,16 @@ func (l *Line) Refresh(s *session.Session) {
 		l.warnings = append(l.warnings, l.invalid)
 		l.whole = append(l.whole, l.invalid)
 	}
+}
+
+// behindMark says, after a warning counted over the rows of an earlier
+// result than the one shown (a followed run that grew since), over how
+// many rows it was: "" when it is of the result shown.
+func behindMark(rows int, behind bool) string {
+	if !behind {
+		return ""
+	}
+	return fmt.Sprintf(" (as of %d %s; counting again)", rows, english.Plural(rows, "row"))
 }
 
 // layoutText is how the inputs were read (Session.Layout) and, when the
@@ -280,25 +299,27 @@ func firstAndMore(ws []string) string {
 // maxStepsListed is how many steps mostlyInvalidWarning lists.
 const maxStepsListed = 5
 
-// mostlyInvalidWarning names the batches more than half of whose
-// trajectories are invalid and details the first: "more than half invalid
-// in 2 steps (7, 9): step 7: 60 of 96 trajectories invalid (62%), mostly
-// acc: missing (58)". It is "" when there are none.
-func mostlyInvalidWarning(batches []invalid.Batch) string {
-	switch len(batches) {
-	case 0:
+// mostlyInvalidWarning names mostly, the steps of res more than half of
+// whose trajectories are invalid (ascending), and details the first
+// (invalid.Step): "more than half invalid in 2 steps (7, 9): step 7: 60
+// of 96 trajectories invalid (62%), mostly acc: missing (58)". It is ""
+// when there are none.
+func mostlyInvalidWarning(res *engine.Result, mostly []int64) string {
+	if len(mostly) == 0 {
 		return ""
-	case 1:
-		return batches[0].String()
+	}
+	first, _ := invalid.Step(res, mostly[0])
+	if len(mostly) == 1 {
+		return first.String()
 	}
 	steps := make([]string, 0, maxStepsListed+1)
-	for _, b := range batches[:min(len(batches), maxStepsListed)] {
-		steps = append(steps, strconv.FormatInt(b.Step, 10))
+	for _, step := range mostly[:min(len(mostly), maxStepsListed)] {
+		steps = append(steps, strconv.FormatInt(step, 10))
 	}
-	if len(batches) > maxStepsListed {
+	if len(mostly) > maxStepsListed {
 		steps = append(steps, "…")
 	}
-	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(batches), strings.Join(steps, ", "), batches[0])
+	return fmt.Sprintf("more than half invalid in %d steps (%s): %s", len(mostly), strings.Join(steps, ", "), first)
 }
 
 // invalidWarning summarises the run's invalid trajectories by cause, the

@@ -265,7 +265,29 @@ func NoDefaultTaskSession(t testing.TB) *session.Session {
 // trajectories kept lean, their bodies read again from the file.
 func FileSessionWith(t testing.TB, text string, cfg engine.Config) *session.Session {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "run.jsonl")
+	return fileSessionAt(t, filepath.Join(t.TempDir(), "run.jsonl"), text, cfg)
+}
+
+// FileSessionHere is FileSessionWith on run.jsonl in a new working
+// directory (t.Chdir, so the test must not be parallel): a message names
+// the file run.jsonl in every run, as a golden file needs. Its testdata
+// links to the package's, where the golden files are.
+func FileSessionHere(t testing.TB, text string, cfg engine.Config) *session.Session {
+	t.Helper()
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.Symlink(testdata, "testdata"); err != nil {
+		t.Fatal(err)
+	}
+	return fileSessionAt(t, "run.jsonl", text, cfg)
+}
+
+// fileSessionAt is FileSessionWith on the file path.
+func fileSessionAt(t testing.TB, path, text string, cfg engine.Config) *session.Session {
+	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

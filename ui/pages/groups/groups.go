@@ -95,8 +95,10 @@ type groupsTab struct {
 	// prompts are the groups' prompts (groupPrompts), labels what the
 	// group column shows of them: what tells them apart (groupLabels),
 	// after the group's key tag where another group has its prompt
-	// (keyTags; "" for the others).
+	// (keyTags; "" for the others); promptsUnread why the first prompt
+	// that could not be read again was not, its key shown ("" for none).
 	prompts, labels, keyTags []string
+	promptsUnread            string
 	rows                     []int
 	// zero counts the listed groups without signal that hold a valid
 	// trajectory, empty those that hold none (also marked "none").
@@ -294,7 +296,7 @@ func (t *groupsTab) refresh() {
 	t.setColumns(s.Result.Evaluation)
 	summaries := diagnose.GroupSummaries(s.Result, s.CurrentBatch())
 	if len(summaries) == 0 || len(t.summaries) != len(summaries) || &summaries[0] != &t.summaries[0] {
-		t.prompts = groupPrompts(s, summaries)
+		t.prompts, t.promptsUnread = groupPrompts(s, summaries)
 		t.labels = groupLabels(t.prompts)
 		t.keyTags = keyTags(t.prompts, summaries)
 	}
@@ -771,10 +773,14 @@ func (t *groupsTab) listStatus() string {
 	if t.empty > 0 {
 		empty = st.Warning.Render(fmt.Sprintf("%d without a valid trajectory", t.empty))
 	}
+	unread := ""
+	if t.promptsUnread != "" {
+		unread = st.Invalid.Render("a key in place of its prompt: " + t.promptsUnread)
+	}
 	return t.list.Status(st, t.mode == groupFiltering,
 		st.Title.Render(common.Count(len(t.rows), "group", "groups")),
 		st.Muted.Render("sorted by ")+t.list.SortTitle(t.columns[t.list.SortColumn].title),
-		zero, empty,
+		unread, zero, empty,
 		t.list.FilterPart(st, t.width/4))
 }
 

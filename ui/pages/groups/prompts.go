@@ -2,7 +2,8 @@ package groups
 
 import (
 	"github.com/rewardlens/rewardlens/engine/diagnose"
-	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/internal/textsafe"
 	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -12,24 +13,33 @@ import (
 // what it groups by (verl's uid, say): then the prompt of its first
 // member, read again when lean (one record per group, when the batch is
 // shown, with one loaders.Rereader: a file opened per file, not per
-// group). A member whose prompt cannot be read shows the key.
-func groupPrompts(s *session.Session, summaries []diagnose.GroupSummary) []string {
-	prompts := make([]string, len(summaries))
+// group), checked against what was evaluated (Session.RereadChecked). A
+// member whose prompt cannot be read, or whose record was edited since
+// the load (a dump rescored: its text no longer that of its objectives),
+// shows the key; unread is why the first such could not be, escaped, ""
+// when every one was.
+func groupPrompts(s *session.Session, summaries []diagnose.GroupSummary) (prompts []string, unread string) {
+	prompts = make([]string, len(summaries))
 	byKey := s.Config.PromptField == "" || s.Config.GroupBy == s.Config.PromptField
-	var reader *loaders.Rereader
+	var reread func(int, *scoring.Trajectory) (scoring.Trajectory, error)
 	if !byKey {
-		reader = s.Rereader()
+		reader := s.Rereader()
 		defer reader.Close()
+		reread = s.RereadChecked(reader)
 	}
 	for g := range summaries {
 		prompts[g] = summaries[g].Key
 		if byKey || len(summaries[g].Members) == 0 {
 			continue
 		}
-		first := s.Trajectories.At(summaries[g].Members[0])
+		i := summaries[g].Members[0]
+		first := s.Trajectories.At(i)
 		if first.Lean {
-			full, err := reader.Reread(first)
+			full, err := reread(i, first)
 			if err != nil {
+				if unread == "" {
+					unread = textsafe.Line(err.Error())
+				}
 				continue
 			}
 			first = &full
@@ -38,7 +48,7 @@ func groupPrompts(s *session.Session, summaries []diagnose.GroupSummary) []strin
 			prompts[g] = p
 		}
 	}
-	return prompts
+	return prompts, unread
 }
 
 // groupLabels returns what the group column shows of each prompt: the

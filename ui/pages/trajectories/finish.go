@@ -28,8 +28,13 @@ type finishReasons struct {
 	// (reloads is the session's Reloads they were read at).
 	cells   map[int]string
 	reloads int
+	// reread reads a lean record again, checked against what was
+	// evaluated (Session.RereadChecked), bound to the session as it was
+	// when the rows were listed (reset); nil until a cell needs it.
+	reread func(int, *scoring.Trajectory) (scoring.Trajectory, error)
 	// failure is why the first record that could not be read again was
-	// not, for the status line; "" when every one was.
+	// not (a record edited since the load among the reasons), for the
+	// status line; "" when every one was.
 	failure string
 }
 
@@ -48,19 +53,21 @@ const maxFinishCells = 1 << 16
 const finishWidth = 8
 
 // reset makes f the finish reasons of session s, keeping the cells read
-// when s, its finish field and its files read are the same.
+// when s, its finish field and its files read are the same; a record is
+// read again checked against the session as it is now.
 func (f *finishReasons) reset(s *session.Session) {
 	field := trajectory.FinishField(s.Fields)
 	if f.s == s && field == f.field && s.Reloads == f.reloads {
+		f.reread = nil
 		return
 	}
 	*f = finishReasons{s: s, field: field, cells: map[int]string{}, reloads: s.Reloads}
 }
 
 // cell returns trajectory i's finish reason, escaped: "" when its record
-// has none, unreadCell when it could not be read again (the first such
-// error kept in failure). It reads the record when the session keeps it
-// lean.
+// has none, unreadCell when it could not be read again or was edited
+// since the load (the first such error kept in failure). It reads the
+// record when the session keeps it lean.
 func (f *finishReasons) cell(i int) string {
 	if c, ok := f.cells[i]; ok {
 		return c
@@ -69,9 +76,12 @@ func (f *finishReasons) cell(i int) string {
 		clear(f.cells)
 	}
 	tr, c := f.s.Trajectories.At(i), unreadCell
+	if tr.Lean && f.reread == nil {
+		f.reread = f.s.RereadChecked(nil)
+	}
 	if !tr.Lean {
 		c = finishText(tr.Metadata)
-	} else if full, err := f.s.Reread(tr); err != nil {
+	} else if full, err := f.reread(i, tr); err != nil {
 		if f.failure == "" {
 			f.failure = textsafe.Line(err.Error())
 		}
@@ -122,9 +132,10 @@ type finishSort struct {
 	// that read the files again since may have changed the records.
 	reloads      int
 	trajectories session.Trajectories
-	// reread reads a lean trajectory again (a loaders.Rereader made on
-	// the event loop, closed by run).
-	reread      func(*scoring.Trajectory) (scoring.Trajectory, error)
+	// reread reads lean trajectory i again, checked against what was
+	// evaluated (Session.RereadChecked with a loaders.Rereader, both made
+	// on the event loop; the reader closed by run).
+	reread      func(int, *scoring.Trajectory) (scoring.Trajectory, error)
 	closeReader func() error
 	handedOut   bool
 	// stopped says that the rows were listed again: run stops reading.
@@ -139,11 +150,11 @@ type finishSort struct {
 // session s, descending or not.
 func newFinishSort(s *session.Session, of []int, descending bool) *finishSort {
 	reader := s.Rereader()
-	return &finishSort{of: of, descending: descending, reloads: s.Reloads, trajectories: s.Trajectories.Snapshot(), reread: reader.Reread, closeReader: reader.Close}
+	return &finishSort{of: of, descending: descending, reloads: s.Reloads, trajectories: s.Trajectories.Snapshot(), reread: s.RereadChecked(reader), closeReader: reader.Close}
 }
 
 // run reads the rows' finish reasons (finishText, unreadCell where a
-// record cannot be read again) and sorts the rows by them in natural
+// record cannot be read again or was edited since the load) and sorts the rows by them in natural
 // order, ties in input order in both directions, as the other columns'
 // sorts keep them.
 func (p *finishSort) run() {
@@ -156,7 +167,7 @@ func (p *finishSort) run() {
 		tr, text := p.trajectories.At(i), unreadCell
 		if !tr.Lean {
 			text = finishText(tr.Metadata)
-		} else if full, err := p.reread(tr); err != nil {
+		} else if full, err := p.reread(i, tr); err != nil {
 			if p.failure == "" {
 				p.failure = textsafe.Line(err.Error())
 			}

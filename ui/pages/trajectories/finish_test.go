@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
@@ -263,6 +264,37 @@ func TestTrajectoriesFinishSortKeepsTheOrder(t *testing.T) {
 	}
 	runCmds(tab, cmd)
 	if got, want := listedIDs(tab), []string{"t2", "t0", "t1", "t3"}; !slices.Equal(got, want) {
+		t.Errorf("sorted by finish_reason ▼: %v, want %v", got, want)
+	}
+}
+
+// TestTrajectoriesFinishEditedInPlace: a record edited in place after the
+// load (t0 rescored: a and b swapped, the same size) is not shown with
+// the finish reason of its new text beside its old objectives: its cell
+// is ? and the status line says it changed; a sort by the column reads
+// it as ? too (descending: t2's escaped text, length, ?, then t3 without
+// one).
+func TestTrajectoriesFinishEditedInPlace(t *testing.T) {
+	s := uitest.FileSessionHere(t, finishRun, engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "a", Expr: "metadata.a"}, {Name: "b", Expr: "metadata.b"}}})
+	edited := strings.Replace(finishRun, `"a":1,"b":0`, `"a":0,"b":1`, 1)
+	if err := os.WriteFile(s.Trajectories.At(0).Source, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab := uitest.TabOn(s, New).(*trajectoriesTab)
+	view := uitest.Plain(tab)
+	status, _, _ := strings.Cut(view, "\n")
+	if !strings.Contains(status, `? in finish_reason: run.jsonl:1: trajectory "t0" changed since it was loaded`) || strings.Contains(view, " stop ") {
+		t.Errorf("the edited record's finish reason:\n%s", view)
+	}
+	golden.RequireEqual(t, view)
+
+	sorting := uitest.TabOn(s, New).(*trajectoriesTab)
+	var cmd tea.Cmd
+	for range slices.Index(columnTitles(sorting), "finish_reason") - sortByReward {
+		cmd = update(sorting, uitest.KeyPress("s"))
+	}
+	runCmds(sorting, cmd)
+	if got, want := listedIDs(sorting), []string{"t2", "t1", "t0", "t3"}; !slices.Equal(got, want) {
 		t.Errorf("sorted by finish_reason ▼: %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,116 @@
+package statusline
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/rewardlens/rewardlens/engine"
+	"github.com/rewardlens/rewardlens/engine/invalid"
+	"github.com/rewardlens/rewardlens/engine/scoring"
+	"github.com/rewardlens/rewardlens/loaders"
+	"github.com/rewardlens/rewardlens/ui/internal/uitest"
+	"github.com/rewardlens/rewardlens/ui/session"
+)
+
+// tallyRows returns n trajectories of step, in groups of four, each
+// invalid (x missing) where invalid says so of its index in the step.
+func tallyRows(step int64, n int, invalid func(k int) bool) []scoring.Trajectory {
+	ts := make([]scoring.Trajectory, n)
+	for k := range ts {
+		md := map[string]any{"x": float64(k % 3)}
+		if invalid(k) {
+			md = map[string]any{"y": 1.0}
+		}
+		ts[k] = scoring.Trajectory{ID: fmt.Sprint(step, "-", k), Batch: step, Group: fmt.Sprint("g", k/4), Done: true, Metadata: md}
+	}
+	return ts
+}
+
+// TestInvalidWarningsFollowTheUpdates: following, the line counts the
+// invalid trajectories of the rows each update adds alone, and says what
+// counting the whole run from scratch says: the mostly invalid steps (one
+// that comes so, one that an update makes so, the first detailed) and
+// the causes over the run.
+func TestInvalidWarningsFollowTheUpdates(t *testing.T) {
+	c, err := engine.New(engine.Config{Method: "grpo", Objectives: []engine.ObjectiveConfig{{Name: "x", Expr: "x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := session.NewSession("tally", tallyRows(0, 16, func(k int) bool { return k == 3 }), c)
+	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	var l Line
+	l.Refresh(s)
+	for _, u := range [][]scoring.Trajectory{
+		tallyRows(1, 16, func(k int) bool { return k%4 != 0 }), // step 1 mostly invalid
+		tallyRows(2, 8, func(int) bool { return false }),
+		tallyRows(2, 12, func(int) bool { return true }), // step 2 grows mostly invalid
+		tallyRows(3, 16, func(k int) bool { return k < 2 }),
+	} {
+		s.ApplyUpdate(live, loaders.Update{Trajectories: u})
+		l.Refresh(s)
+		var scratch Line
+		scratch.Refresh(s)
+		if got, want := l.Warnings(), scratch.Warnings(); !slices.Equal(got, want) {
+			t.Errorf("after %d rows: counted update by update %q\nfrom scratch %q", s.Trajectories.Len(), got, want)
+		}
+	}
+	const mostly = "more than half invalid in 2 steps (1, 2): step 1: 12 of 16 trajectories invalid (75%)"
+	if !slices.ContainsFunc(l.Warnings(), func(w string) bool { return len(w) >= len(mostly) && w[:len(mostly)] == mostly }) {
+		t.Errorf("warnings %q, want one starting %q", l.Warnings(), mostly)
+	}
+}
+
+// BenchmarkInvalidWarningsUpdate1M times the line's count of the invalid
+// trajectories after a followed update of 1,024 rows onto the run of
+// uitest.PromptRun (2^20 trajectories over 500 steps), some invalid:
+// update is the line's whole refresh, which counts the rows added alone;
+// scan, the reference, the two scans of the run it made before
+// (invalid.MostlyBatches, engine.Evaluation.InvalidCounts). The update's
+// own work is not timed.
+func BenchmarkInvalidWarningsUpdate1M(b *testing.B) {
+	ts, cfg := uitest.PromptRun()
+	for i := 0; i < len(ts); i += 97 {
+		delete(ts[i].Metadata, "x")
+	}
+	c, err := engine.New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := session.NewSession("bench", ts, c)
+	ts = nil
+	live := engine.NewLiveOf(c.Scorer, s.Unfiltered(), func(i int) string { return s.Trajectories.At(i).Source })
+	step := int64(500)
+	var kept Line
+	kept.Refresh(s)
+	for _, scan := range []bool{false, true} {
+		name := "update"
+		if scan {
+			name = "scan"
+		}
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				u := loaders.Update{Trajectories: make([]scoring.Trajectory, 1024)}
+				for i := range u.Trajectories {
+					md := map[string]any{"accuracy": float64(i % 2), "x": float64(i%10) / 10}
+					if i%97 == 0 {
+						delete(md, "x")
+					}
+					u.Trajectories[i] = scoring.Trajectory{ID: fmt.Sprint(step, "-", i), Batch: step, Group: fmt.Sprintf("prompt %05d", i/8), Done: true, Metadata: md}
+				}
+				step++
+				s.ApplyUpdate(live, u)
+				b.StartTimer()
+				if scan {
+					invalid.MostlyBatches(s.Result)
+					s.Result.Evaluation.InvalidCounts()
+				} else {
+					kept.Refresh(s)
+				}
+			}
+			b.StopTimer()
+			kept.Refresh(s) // the line kept follows the scan's updates too
+		})
+	}
+}
