@@ -507,3 +507,40 @@ func TestFilterTrajectoriesShowWrittenScores(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterTrajectoriesSortedWhilePending: the Trajectories table sorted
+// by score while what compute writes of the dropped trajectories is
+// computed (their scores sorted as NaN) no longer says it is sorted by
+// score once their scores land, until sorted again.
+func TestFilterTrajectoriesSortedWhilePending(t *testing.T) {
+	m := filterModel(t)
+	press(m, "5")
+	sortedByScore := func() bool { return strings.Contains(screen(m), "sorted by score") }
+	for range 12 {
+		if sortedByScore() {
+			break
+		}
+		press(m, "s")
+	}
+	if !sortedByScore() {
+		t.Fatalf("s does not sort by score:\n%s", screen(m))
+	}
+	_, cmd := m.Update(uitest.KeyPress("f"))
+	runCmds(m, cmd) // off
+	_, cmd = m.Update(uitest.KeyPress("f"))
+	held := runHolding(m, cmd) // on, x's and z's scores pending
+	m.Update(uitest.KeyPress("S"))
+	if !sortedByScore() {
+		t.Fatalf("S does not sort by score while pending:\n%s", screen(m))
+	}
+	for _, msg := range held {
+		m.Update(msg)
+	}
+	if sortedByScore() {
+		t.Errorf("the rows sorted while the dropped scores were pending are said sorted by score once they landed:\n%s", screen(m))
+	}
+	press(m, "S")
+	if !sortedByScore() {
+		t.Errorf("S does not sort by score once they landed:\n%s", screen(m))
+	}
+}

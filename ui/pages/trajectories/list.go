@@ -97,9 +97,12 @@ type trajectoryList struct {
 	// sortedUnder the options of the result then (optionsKey): a change
 	// of method keeps the rows' order, which then may be only theirs.
 	// sortedConstraints are the constraints then, for the feasible
-	// column's order.
+	// column's order; sortedPending whether what compute writes of the
+	// group filter's dropped trajectories was being computed then (their
+	// score, rank and crowding sorted as NaN), for those columns' order.
 	sortedBy, sortedUnder string
 	sortedConstraints     []string
+	sortedPending         bool
 	// inOrder holds the listed trajectories' indices in input order, rows
 	// the same in table order: all of them, or, while pending sorts the
 	// whole order off the event loop, the first ones (row reads past them
@@ -219,6 +222,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	default:
 		l.sort(s)
 		l.sortedBy, l.sortedUnder, l.sortedConstraints = l.columns[l.sortColumn].title, optionsKey(s), s.Config.Constraints
+		l.sortedPending = s.WrittenPending()
 	}
 	if previousFinishSort != nil && previousFinishSort != l.finishSort {
 		previousFinishSort.stopped.Store(true) // its order is of no use now
@@ -367,13 +371,17 @@ func optionsKey(s *session.Session) string { return fmt.Sprintf("%+v", s.Result.
 // sorted reports whether the rows are in the order of the sort column:
 // its title is the one they were sorted by and, for the columns the
 // options compute (the score, A's reward, the rank, the crowding), the
-// options are the same, for the feasible column the constraints.
+// options are the same (for the score, rank and crowding, what compute
+// writes of the group filter's dropped trajectories computed then as
+// now), for the feasible column the constraints.
 func (l *trajectoryList) sorted(s *session.Session) bool {
 	if l.columns[l.sortColumn].title != l.sortedBy || l.finishSort != nil {
 		return false
 	}
 	switch {
-	case l.sortColumn == sortByScore, l.sortColumn == sortByReward, l.sortColumn == sortByRank, l.sortColumn == sortByCrowding:
+	case l.sortColumn == sortByScore, l.sortColumn == sortByRank, l.sortColumn == sortByCrowding:
+		return optionsKey(s) == l.sortedUnder && s.WrittenPending() == l.sortedPending
+	case l.sortColumn == sortByReward:
 		return optionsKey(s) == l.sortedUnder
 	case l.sortColumn == feasibleColumn && s.Result.Evaluation.HasConstraints():
 		return slices.Equal(s.Config.Constraints, l.sortedConstraints)
