@@ -71,6 +71,9 @@ type Model struct {
 	// layoutNext is the command computing the layout's warnings of a
 	// result made on the event loop until it lands (layoutnotes.go).
 	layoutNext tea.Cmd
+	// writtenNext is the command computing what compute writes of the
+	// group filter's dropped trajectories until it lands (written.go).
+	writtenNext tea.Cmd
 	// frame is the screen last rendered, which View returns again while
 	// frameValid: the program asks for a frame after every message, and
 	// drawing one costs more than handling a key (see keepsFrame).
@@ -171,6 +174,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.liveUpdate(msg)
 	case layoutNotesMsg:
 		return m, m.layoutNotesDone(msg)
+	case writtenMsg:
+		return m, m.writtenDone(msg)
 	case loggedCountedMsg:
 		return m, m.loggedCounted(msg)
 	case recomputeDueMsg:

@@ -11,12 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/prompts"
+	"github.com/rewardlens/rewardlens/ui/common"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 )
 
@@ -233,6 +235,10 @@ func TestGoldenFilter(t *testing.T) {
 		{"on-Rewards", []string{"1"}},
 		{"on-Groups", []string{"2"}},
 		{"off-Rewards", []string{"1", "f"}},
+		// p03 is dropped: its score, rank and crowding as compute
+		// --filter-groups writes them, in the table and opened.
+		{"on-Trajectories", []string{"5", "/", "p", "0", "3", "enter"}},
+		{"on-Trajectory", []string{"5", "/", "p", "0", "3", "enter", "enter"}},
 	} {
 		t.Run(v.name, func(t *testing.T) {
 			for _, size := range goldenSizes {
@@ -376,5 +382,165 @@ func TestFilterGroupViewScoresAsCompute(t *testing.T) {
 	}
 	if rows != 8 {
 		t.Errorf("%d of p03's 8 completions found:\n%s", rows, v)
+	}
+}
+
+// runHolding runs cmds as runCmds does, but holds back the messages of
+// what compute writes of the dropped trajectories (writtenMsg), which it
+// returns unhandled.
+func runHolding(m *Model, cmds ...tea.Cmd) []writtenMsg {
+	var held []writtenMsg
+	for len(cmds) > 0 {
+		cmd := cmds[0]
+		cmds = cmds[1:]
+		if cmd == nil {
+			continue
+		}
+		switch msg := cmd().(type) {
+		case tea.BatchMsg:
+			cmds = append(cmds, msg...)
+		case writtenMsg:
+			held = append(held, msg)
+		case nil, cursor.BlinkMsg:
+		default:
+			_, next := m.Update(msg)
+			cmds = append(cmds, next)
+		}
+	}
+	return held
+}
+
+// cellsOf returns the cells of the right-aligned columns titles in the
+// row of id of the table whose header starts with head: such a cell ends
+// where its title does.
+func cellsOf(t *testing.T, m *Model, head, id string, titles ...string) []string {
+	t.Helper()
+	lines := strings.Split(screen(m), "\n")
+	header := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, head) })
+	row := slices.IndexFunc(lines, func(l string) bool { return slices.Contains(strings.Fields(l), id) })
+	if header < 0 || row < 0 {
+		t.Fatalf("no row of %s:\n%s", id, screen(m))
+	}
+	cells := []string{}
+	for _, title := range titles {
+		end := strings.Index(lines[header], " "+title+" ")
+		end = len([]rune(lines[header][:end])) + 1 + len(title)
+		fields := strings.Fields(string([]rune(lines[row])[:end]))
+		cells = append(cells, fields[len(fields)-1])
+	}
+	return cells
+}
+
+// TestFilterWrittenScoresOffTheEventLoop: the score and rank of a dropped
+// group's completions as compute writes them (the run without the filter)
+// are computed by a command, not on the event loop: after a new result
+// (m) the open dropped group marks them pending, a command's message
+// made for a result replaced since is not kept (another command starts
+// for the result shown), and the last one's shows them.
+func TestFilterWrittenScoresOffTheEventLoop(t *testing.T) {
+	m := filterModel(t)
+	s := m.Session()
+	press(m, "2", "enter") // group x, dropped: x0's score is (1 + 1) / 2, its rank 1
+	written := []string{"1.000", "1"}
+	if cells := cellsOf(t, m, "#  ", "x0", "score", "rank"); !slices.Equal(cells, written) {
+		t.Fatalf("x0's written score and rank once computed: %q, want %q", cells, written)
+	}
+	_, cmd := m.Update(uitest.KeyPress("m"))
+	first := runHolding(m, cmd)
+	if len(first) != 1 || !s.WrittenPending() {
+		t.Fatalf("the new result started %d commands of what compute writes, pending %v", len(first), s.WrittenPending())
+	}
+	if cells := cellsOf(t, m, "#  ", "x0", "score", "rank"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue}) {
+		t.Errorf("x0's score and rank while computed: %q, want them marked pending", cells)
+	}
+	_, cmd = m.Update(uitest.KeyPress("m"))
+	if held := runHolding(m, cmd); len(held) != 0 {
+		t.Errorf("a second command started while the first is under way")
+	}
+	_, cmd = m.Update(first[0])
+	if !s.WrittenPending() || cmd == nil {
+		t.Fatal("the message of a result replaced since was kept, or no command started for the result shown")
+	}
+	last := runHolding(m, cmd)
+	if len(last) != 1 {
+		t.Fatalf("%d commands for the result shown", len(last))
+	}
+	m.Update(last[0])
+	if cells := cellsOf(t, m, "#  ", "x0", "score", "rank"); s.WrittenPending() || !slices.Equal(cells, written) {
+		t.Errorf("x0's written score and rank once its command landed: %q, want %q", cells, written)
+	}
+}
+
+// TestFilterTrajectoriesShowWrittenScores: the Trajectories tab and its
+// opened trajectory show a dropped trajectory's score, rank and crowding
+// as compute --filter-groups writes them (x0's of the run without the
+// filter), marked pending while a new result's are computed, never the
+// NaN and - of a trajectory invalid in the result shown.
+func TestFilterTrajectoriesShowWrittenScores(t *testing.T) {
+	m := filterModel(t)
+	press(m, "5")
+	written := []string{"1.000", "1", "inf"}
+	if cells := cellsOf(t, m, "id  ", "x0", "score", "rank", "crowding"); !slices.Equal(cells, written) {
+		t.Errorf("x0's score, rank and crowding: %q, want %q", cells, written)
+	}
+	_, cmd := m.Update(uitest.KeyPress("m"))
+	held := runHolding(m, cmd)
+	if cells := cellsOf(t, m, "id  ", "x0", "score", "rank", "crowding"); !slices.Equal(cells, []string{common.PendingValue, common.PendingValue, common.PendingValue}) {
+		t.Errorf("x0's score, rank and crowding while computed: %q, want them marked pending", cells)
+	}
+	if cells := cellsOf(t, m, "id  ", "y0", "score", "rank"); slices.Contains(cells, common.PendingValue) {
+		t.Errorf("y0, kept, is marked pending: %q", cells)
+	}
+	for _, k := range []string{"/", "x", "0", "enter", "enter"} { // not settled: the command stays held
+		m.Update(uitest.KeyPress(k))
+	}
+	if v := screen(m); !strings.Contains(v, "score        "+common.PendingValue+" (computing it without the group filter)") {
+		t.Errorf("x0 opened while its score is computed does not say so:\n%s", v)
+	}
+	for _, msg := range held {
+		m.Update(msg)
+	}
+	v := screen(m)
+	for _, want := range []string{"score        1 (without the group filter, as compute writes it)", "pareto_rank  1", "crowding     inf"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("x0 opened does not show %q once computed:\n%s", want, v)
+		}
+	}
+}
+
+// TestFilterTrajectoriesSortedWhilePending: the Trajectories table sorted
+// by score while what compute writes of the dropped trajectories is
+// computed (their scores sorted as NaN) no longer says it is sorted by
+// score once their scores land, until sorted again.
+func TestFilterTrajectoriesSortedWhilePending(t *testing.T) {
+	m := filterModel(t)
+	press(m, "5")
+	sortedByScore := func() bool { return strings.Contains(screen(m), "sorted by score") }
+	for range 12 {
+		if sortedByScore() {
+			break
+		}
+		press(m, "s")
+	}
+	if !sortedByScore() {
+		t.Fatalf("s does not sort by score:\n%s", screen(m))
+	}
+	_, cmd := m.Update(uitest.KeyPress("f"))
+	runCmds(m, cmd) // off
+	_, cmd = m.Update(uitest.KeyPress("f"))
+	held := runHolding(m, cmd) // on, x's and z's scores pending
+	m.Update(uitest.KeyPress("S"))
+	if !sortedByScore() {
+		t.Fatalf("S does not sort by score while pending:\n%s", screen(m))
+	}
+	for _, msg := range held {
+		m.Update(msg)
+	}
+	if sortedByScore() {
+		t.Errorf("the rows sorted while the dropped scores were pending are said sorted by score once they landed:\n%s", screen(m))
+	}
+	press(m, "S")
+	if !sortedByScore() {
+		t.Errorf("S does not sort by score once they landed:\n%s", screen(m))
 	}
 }

@@ -144,6 +144,11 @@ func RankText(rank int) string {
 	return strconv.Itoa(rank)
 }
 
+// PendingValue stands for a value a job computes off the event loop
+// until it lands (the group filter's dropped trajectories' score and
+// rank as compute writes them: session.WrittenJob).
+const PendingValue = "…"
+
 // SortArrow shows a sort direction.
 func SortArrow(descending bool) string {
 	if descending {

@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/prompts"
@@ -29,10 +31,10 @@ type GroupFilter struct {
 	// filtered what the filter kept of it.
 	unfiltered *engine.Evaluation
 	filtered   *prompts.Filtered
-	// written is the run without the filter computed with the options
-	// of writtenOf, a result shown: the score and rank of a dropped
-	// trajectory (WrittenScoreRank).
-	written, writtenOf *engine.Result
+	// written is what compute --filter-groups writes as each
+	// trajectory's score, rank and crowding for a result shown (a
+	// WrittenJob computes it off the event loop): WrittenScoreRank.
+	written *Written
 }
 
 // SetFilterGroups names the group filter's objective (--filter-groups;
@@ -128,29 +130,128 @@ func (s *Session) filterSince(base *engine.Evaluation) bool {
 	return true
 }
 
-// WrittenScoreRank returns trajectory i's score and Pareto rank as
-// compute writes them. With the filter on, a trajectory of a dropped
-// group is invalid in the evaluation shown (score NaN, rank -1), while
-// compute --filter-groups and e write the score and rank of the run
-// without the filter: those come from the evaluation without the filter
-// computed with the options of the result shown, once per result, on the
-// caller's goroutine (its ranking is the evaluation's, kept after the
-// first).
-func (s *Session) WrittenScoreRank(i int) (score float64, rank int) {
+// Written is what compute --filter-groups writes as each trajectory's
+// score, Pareto rank and crowding, for of, a result shown with the filter
+// on: of's own where the filter kept the trajectory; where it dropped it
+// (invalid in of: score NaN, rank -1), those of base, the run without the
+// filter, computed with of's options.
+type Written struct {
+	base             *engine.Evaluation
+	of               *engine.Result
+	Scores, Crowding []float64
+	Ranks            []int
+}
+
+// WrittenJob computes the Written of a result shown off the event loop.
+type WrittenJob struct {
+	base *engine.Evaluation
+	of   *engine.Result
+	kept []bool
+}
+
+// WrittenJob returns the job of the written scores, ranks and crowding of
+// the result shown, nil when none is needed: the filter is off, drops
+// nothing, or they are computed (WrittenPending).
+func (s *Session) WrittenJob() *WrittenJob {
+	if !s.WrittenPending() {
+		return nil
+	}
+	return &WrittenJob{base: s.Filter.unfiltered, of: s.Result, kept: s.Filter.Kept}
+}
+
+// Run computes the run without the filter with the options of the result
+// the job is of (Evaluation.Prepare: its ranking and scores are kept by
+// that evaluation, so a change of method costs little) and gathers what
+// compute writes, one pass over the run. It only reads the session's
+// evaluations and result, which are safe for concurrent reads.
+func (j *WrittenJob) Run() *Written {
+	base := j.base.Prepare(j.of.Options, nil)
+	n := j.of.Evaluation.N()
+	w := &Written{base: j.base, of: j.of, Scores: make([]float64, n), Crowding: make([]float64, n), Ranks: make([]int, n)}
+	from := func(i int) *engine.Result {
+		if i < len(j.kept) && !j.kept[i] {
+			return base
+		}
+		return j.of
+	}
+	for i := range n {
+		r := from(i)
+		w.Scores[i], w.Ranks[i], w.Crowding[i] = r.Scores[i], r.Ranking.Ranks[i], r.Ranking.Crowding[i]
+	}
+	return w
+}
+
+// SetWritten keeps w when it is of the result shown, the filter on
+// (a recompute, a followed update or a toggle since made it stale), and
+// reports whether it did.
+func (s *Session) SetWritten(w *Written) bool {
+	if !s.Filter.On || w.of != s.Result || w.base != s.Filter.unfiltered {
+		return false
+	}
+	s.Filter.written = w
+	return true
+}
+
+// WrittenPending reports whether the filter, on, dropped trajectories
+// whose written score, rank and crowding are not computed for the result
+// shown (WrittenJob).
+func (s *Session) WrittenPending() bool {
 	f := &s.Filter
-	if !f.On || i >= len(f.Kept) || f.Kept[i] {
-		return s.Result.Scores[i], s.Result.Ranking.Ranks[i]
+	return f.On && f.dropsAny() && (f.written == nil || f.written.of != s.Result)
+}
+
+// dropsAny reports whether the filter dropped a group.
+func (g *GroupFilter) dropsAny() bool {
+	return slices.ContainsFunc(g.Steps, func(st prompts.FilterStep) bool { return st.Dropped > 0 })
+}
+
+// WrittenScoreRank returns trajectory i's score and Pareto rank as
+// compute writes them: the result's, but, with the filter on, for a
+// trajectory of a dropped group (invalid in the result: score NaN, rank
+// -1), those of the run without the filter; ok is false while those are
+// not computed for the result shown (WrittenJob).
+func (s *Session) WrittenScoreRank(i int) (score float64, rank int, ok bool) {
+	if w := s.Written(); w != nil {
+		return w.Scores[i], w.Ranks[i], true
 	}
-	if f.writtenOf != s.Result {
-		f.written, f.writtenOf = f.unfiltered.Prepare(s.Result.Options, nil), s.Result
+	if s.Dropped(i) {
+		return math.NaN(), -1, false
 	}
-	return f.written.Scores[i], f.written.Ranking.Ranks[i]
+	return s.Result.Scores[i], s.Result.Ranking.Ranks[i], true
+}
+
+// WrittenCrowding returns trajectory i's crowding distance as compute
+// writes it, as WrittenScoreRank returns its score and rank.
+func (s *Session) WrittenCrowding(i int) (crowding float64, ok bool) {
+	if w := s.Written(); w != nil {
+		return w.Crowding[i], true
+	}
+	if s.Dropped(i) {
+		return math.NaN(), false
+	}
+	return s.Result.Ranking.Crowding[i], true
+}
+
+// Written returns what compute writes for the result shown with the
+// filter on, nil with the filter off (the result's own values are), or
+// while it is computed (WrittenPending).
+func (s *Session) Written() *Written {
+	if w := s.Filter.written; s.Filter.On && w != nil && w.of == s.Result {
+		return w
+	}
+	return nil
+}
+
+// Dropped reports whether the filter, on, dropped trajectory i's group.
+func (s *Session) Dropped(i int) bool {
+	f := &s.Filter
+	return f.On && i < len(f.Kept) && !f.Kept[i]
 }
 
 // set makes f, what the filter kept of evaluation base, the filter's;
 // a nil f clears it.
 func (g *GroupFilter) set(base *engine.Evaluation, f *prompts.Filtered) {
-	g.written, g.writtenOf = nil, nil
+	g.written = nil
 	if f == nil {
 		g.Steps, g.Kept, g.unfiltered, g.filtered = nil, nil, nil, nil
 		return

@@ -341,16 +341,24 @@ func (s *Session) Rereader() *loaders.Rereader {
 // trajectory alone (Evaluation.EvalReason). It is "" for another cause,
 // or when the run now fails otherwise.
 func (s *Session) EvalReason(t *scoring.Trajectory, cause string) string {
+	return s.EvalReasoner(cause)(t)
+}
+
+// EvalReasoner returns EvalReason of cause bound to a copy of the scorer
+// taken now, for a job off the event loop to call once.
+func (s *Session) EvalReasoner(cause string) func(t *scoring.Trajectory) string {
 	objective, ok := strings.CutSuffix(cause, ": "+scoring.ErrEval.Error())
 	cloner, clones := s.Computer.Scorer.(scoring.Cloner)
 	if !ok || !clones {
-		return ""
+		return func(*scoring.Trajectory) string { return "" }
 	}
 	scorer := cloner.CloneScorer()
-	var invalid *scoring.InvalidError
-	var failed *scoring.EvalError
-	if err := scorer.Evaluate(t, make([]float64, len(scorer.Objectives()))); errors.As(err, &invalid) && invalid.Objective == objective && errors.As(err, &failed) {
-		return failed.Reason()
+	return func(t *scoring.Trajectory) string {
+		var invalid *scoring.InvalidError
+		var failed *scoring.EvalError
+		if err := scorer.Evaluate(t, make([]float64, len(scorer.Objectives()))); errors.As(err, &invalid) && invalid.Objective == objective && errors.As(err, &failed) {
+			return failed.Reason()
+		}
+		return ""
 	}
-	return ""
 }

@@ -41,8 +41,10 @@ func followRecords(rng *rand.Rand, src string, n int, steps ...int64) []scoring.
 // from scratch over the trajectories held; an update that reads no file
 // again must extend the evaluation before it (only the batches it adds to
 // filtered and computed again) and carry the trends forward; method B's
-// result held must follow; and what the session showed before must stay
-// as it was.
+// result held must follow; what compute writes of the dropped
+// trajectories must be those of the filter from scratch, a job made for
+// the result before the update not kept; and what the session showed
+// before must stay as it was.
 func TestFollowFiltered(t *testing.T) {
 	for _, cfg := range []engine.Config{
 		{Method: string(engine.GRPO)},
@@ -92,8 +94,14 @@ func followFiltered(t *testing.T, c *engine.RewardComputer) {
 		prevScores, prevRewards := slices.Clone(prevRes.Scores), slices.Clone(prevRes.Rewards)
 		prevKept, prevKeptCopy := s.Filter.Kept, slices.Clone(s.Filter.Kept)
 		prevReloads := s.Reloads
+		// What compute writes of the result before, under way when the
+		// update lands.
+		stale := &WrittenJob{base: s.Filter.unfiltered, of: s.Result, kept: s.Filter.Kept}
 
 		s.ApplyUpdate(live, u)
+		if s.SetWritten(stale.Run()) {
+			t.Errorf("update %d: what compute writes of the result before the update was kept", k)
+		}
 
 		if reloaded := s.Reloads != prevReloads; reloaded != (len(u.Reloaded) > 0) {
 			t.Errorf("update %d: Reloads went from %d to %d", k, prevReloads, s.Reloads)
@@ -126,6 +134,15 @@ func followFiltered(t *testing.T, c *engine.RewardComputer) {
 		}
 		if !slices.Equal(s.Filter.Steps, want.Filter.Steps) || !slices.Equal(s.Filter.Kept, want.Filter.Kept) {
 			t.Fatalf("update %d: the filter's steps %+v, want %+v", k, s.Filter.Steps, want.Filter.Steps)
+		}
+		for _, x := range []*Session{s, want} {
+			if j := x.WrittenJob(); j != nil && !x.SetWritten(j.Run()) {
+				t.Fatalf("update %d: what compute writes of the result shown was not kept", k)
+			}
+		}
+		if sw, ww := s.Written(), want.Written(); (sw == nil) != (ww == nil) ||
+			sw != nil && (!sameValue(sw.Scores, ww.Scores) || !slices.Equal(sw.Ranks, ww.Ranks) || !sameValue(sw.Crowding, ww.Crowding)) {
+			t.Errorf("update %d: what compute writes differs from the filter turned on from scratch", k)
 		}
 		r, w := s.Result, want.Result
 		if !sameValue(r.Ranking.Batches, w.Ranking.Batches) || !slices.Equal(r.Ranking.Ranks, w.Ranking.Ranks) || !slices.Equal(r.Ranking.Fronts, w.Ranking.Fronts) ||

@@ -39,9 +39,13 @@ type List struct {
 	// direction: the tab sorts by them.
 	SortColumn int
 	Descending bool
-	// Reader shows Opened whole.
-	Reader viewport.Model
-	Opened trajectory.Opened
+	// Reader shows Opened whole. opens numbers the openings, so that
+	// the read of one opened before (pendingRead, until the tab takes it:
+	// Job) is dropped when it lands.
+	Reader      viewport.Model
+	Opened      trajectory.Opened
+	opens       uint64
+	pendingRead func() tea.Msg
 
 	width int
 }
@@ -145,19 +149,67 @@ func (l *List) Status(st *common.Styles, typing bool, parts ...string) string {
 	return ansi.Truncate(line+end, l.width, "…")
 }
 
-// Open reads trajectory i of the session whole (again, when the session
-// keeps it lean) into the reader, at its top.
+// Open shows trajectory i of the session whole in the reader, at its
+// top: when the session keeps it lean, once read again off the event loop
+// (the tab's job: Job).
 func (l *List) Open(c *common.Common, i int) {
-	l.Opened = trajectory.Open(c.Session, i)
-	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+	l.begin(c, i)
 	l.Reader.GotoTop()
+}
+
+// begin opens trajectory i (trajectory.Begin), numbered anew, its read
+// the job the tab hands out next.
+func (l *List) begin(c *common.Common, i int) {
+	l.opens++
+	var read func() trajectory.Opened
+	l.Opened, read = trajectory.Begin(c.Session, i)
+	l.pendingRead = nil
+	if read != nil {
+		msg := OpenedMsg{opens: l.opens, reloads: c.Session.Reloads}
+		l.pendingRead = func() tea.Msg {
+			msg.opened = read()
+			return msg
+		}
+	}
+	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+}
+
+// OpenedMsg is the opened trajectory read again off the event loop, for
+// the tab to hand to ReadDone.
+type OpenedMsg struct {
+	opens   uint64
+	reloads int
+	opened  trajectory.Opened
+}
+
+// Job returns the read of the opened trajectory, once: the tab's
+// common.Worker job.
+func (l *List) Job() func() tea.Msg {
+	job := l.pendingRead
+	l.pendingRead = nil
+	return job
+}
+
+// ReadDone shows the opened trajectory read again, unless another was
+// opened since; when the run was read again since, the read starts
+// again.
+func (l *List) ReadDone(c *common.Common, msg OpenedMsg) {
+	switch {
+	case msg.opens != l.opens:
+	case msg.reloads != c.Session.Reloads:
+		l.begin(c, l.Opened.I)
+	default:
+		l.Opened = msg.opened
+		l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
+	}
 }
 
 // Reread draws the opened trajectory again (a new result, a new width),
 // reading it again first when the session no longer holds it where it was.
 func (l *List) Reread(c *common.Common) {
 	if l.Opened.Stale(c.Session) {
-		l.Opened = trajectory.Open(c.Session, l.Opened.I)
+		l.begin(c, l.Opened.I)
+		return
 	}
 	l.Reader.SetContent(trajectory.Detail(c, &l.Opened, l.width))
 }

@@ -194,6 +194,9 @@ func (t *Table) showsWhole(c int) bool {
 	return false
 }
 
+// Shown returns the rows on screen, from first up to end.
+func (t *Table) Shown() (first, end int) { return t.top, min(t.top+t.pageRows(), t.rows) }
+
 // pageRows is how many rows fit under the header.
 func (t *Table) pageRows() int { return max(t.height-1, 1) }
 

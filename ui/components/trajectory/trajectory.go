@@ -30,6 +30,42 @@ type Opened struct {
 	// why is why its objective's expression failed, when that made it
 	// invalid (Session.EvalReason), computed once when opened.
 	why string
+	// reading says that it is read again off the event loop (Begin):
+	// Full is the lean trajectory until then.
+	reading bool
+}
+
+// Begin opens trajectory i of s without reading it on the event loop:
+// one s keeps whole as Open does (read is nil); a lean one marked as being
+// read, and read, the job that reads it as Open would, bound to s as it
+// is now (Session.RereadChecked), whose Opened replaces o when it lands.
+func Begin(s *session.Session, i int) (o Opened, read func() Opened) {
+	if !s.Trajectories.At(i).Lean {
+		return Open(s, i), nil
+	}
+	// A copy: a followed update may move the session's trajectories
+	// while the job reads.
+	lean := *s.Trajectories.At(i)
+	tr := &lean
+	reread := s.RereadChecked(nil)
+	ev := s.Result.Evaluation
+	var why func(*scoring.Trajectory) string
+	if !ev.Valid[i] {
+		why = s.EvalReasoner(ev.Causes[i])
+	}
+	read = func() Opened {
+		o := Opened{I: i, Full: *tr}
+		if full, err := reread(i, tr); err != nil {
+			o.err = err
+		} else {
+			o.Full = full
+			if why != nil {
+				o.why = why(&o.Full)
+			}
+		}
+		return o
+	}
+	return Opened{I: i, Full: *tr, reading: true}, read
 }
 
 // Open returns trajectory i of s whole: as s keeps it, or, when
@@ -49,6 +85,10 @@ func Open(s *session.Session, i int) Opened {
 	}
 	return o
 }
+
+// ReadingText stands for the metadata and response of a trajectory being
+// read again from its file off the event loop (Begin).
+const ReadingText = "reading it again from its file…"
 
 // Stale reports whether o is no longer trajectory o.I of s: follow mode
 // dropped trajectories before it.
@@ -90,8 +130,21 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		}
 		computed[0].value = st.Invalid.Render("no: " + textsafe.Line(why))
 	}
+	// The score, rank and crowding as compute writes them: of a
+	// trajectory the group filter dropped, those of the run without it,
+	// said so, or pending until computed (session.WrittenJob).
+	score, rank, ok := c.Session.WrittenScoreRank(i)
+	crowding, _ := c.Session.WrittenCrowding(i)
+	scoreText, rankText, crowdingText := common.FormatValue(score), common.RankText(rank), common.FormatValue(crowding)
+	switch {
+	case !ok:
+		scoreText = common.PendingValue + st.Muted.Render(" (computing it without the group filter)")
+		rankText, crowdingText = common.PendingValue, common.PendingValue
+	case c.Session.Dropped(i):
+		scoreText += st.Muted.Render(" (without the group filter, as compute writes it)")
+	}
 	computed = append(computed,
-		field{"score", common.FormatValue(res.Scores[i])},
+		field{"score", scoreText},
 		field{"reward", common.FormatValue(res.ShownReward(i))})
 	// B's reward beside A's, on its line, what the Compare tab compares
 	// (and the Groups and Trajectories tabs show in a column).
@@ -99,8 +152,8 @@ func Detail(c *common.Common, o *Opened, width int) string {
 		computed[len(computed)-1].value += st.Muted.Render(" · "+textsafe.Line(string(c.Session.CompareMethod))+" (B) ") + common.FormatValue(r)
 	}
 	computed = append(computed,
-		field{"pareto_rank", common.RankText(res.Ranking.Ranks[i])},
-		field{"crowding", common.FormatValue(res.Ranking.Crowding[i])})
+		field{"pareto_rank", rankText},
+		field{"crowding", crowdingText})
 	if ev := res.Evaluation; ev.HasConstraints() && ev.Valid[i] {
 		feasible := "yes"
 		if !ev.Feasible(i) {
@@ -123,6 +176,9 @@ func Detail(c *common.Common, o *Opened, width int) string {
 // in their place. The layout's prompt and response fields have their own
 // sections, whole, not a line among the metadata.
 func bodyView(st *common.Styles, s *session.Session, o *Opened, width int) []string {
+	if o.reading {
+		return []string{st.Title.Render("metadata and response") + "\n" + st.Muted.Render(ReadingText)}
+	}
 	if o.err != nil {
 		msg := lipgloss.Wrap(textsafe.Line(o.err.Error()), width, "")
 		return []string{st.Title.Render("metadata and response") + "\n" + st.Invalid.Render(msg)}

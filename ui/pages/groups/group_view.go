@@ -48,27 +48,31 @@ type groupView struct {
 	prompt        []string
 	width, height int
 	// completionLines caches each completion's text on one line
-	// (common.OneLine): read off the event loop when the group opens for
-	// its first maxSharedRows members (startRead), when its row is first
-	// drawn for the others, a lean trajectory's again from its file.
+	// (common.OneLine), a lean trajectory's read again from its file off
+	// the event loop: its first maxSharedRows members' when the group
+	// opens (startRead), the others' once their rows are on screen
+	// (readShown).
 	completionLines map[int]string
 	// sharedStart is what the completions read when the group opened
 	// start with (common.SharedAffixes): the response column cuts it
 	// first, so that the ends that tell them apart (answers) show.
 	sharedStart string
-	// reads numbers the reads of the first completions, so that one
-	// overtaken by the opening of another group is dropped; reading says
-	// the last is under way (its rows say "reading…"), pendingRead is it
-	// until the root takes it (groupsTab.Job).
-	reads       uint64
-	reading     bool
+	// opens numbers the openings of a group, so that a read of a group
+	// left for another since is dropped; requested holds the completions
+	// a read under way reads (their rows say "reading…"), pendingRead is
+	// the last read until the root takes it (groupsTab.Job).
+	opens       uint64
+	requested   map[int]bool
 	pendingRead func() tea.Msg
 }
 
-// completionsReadMsg is what read number read of an opened group's
-// first completions found: each one's line and the start they share.
+// completionsReadMsg is what a read of opening opened of a group, of the
+// run as read reloads times, found: each completion's line and, for the
+// first read (first), the start they share.
 type completionsReadMsg struct {
-	read        uint64
+	opened      uint64
+	reloads     int
+	first       bool
 	lines       map[int]string
 	sharedStart string
 }
@@ -103,7 +107,9 @@ func (v *groupView) open(c *common.Common, g *diagnose.GroupSummary, prompt, dis
 	v.summary, v.promptText, v.distinct, v.key = *g, prompt, distinct, key
 	if !same {
 		v.completionLines, v.sharedStart = map[int]string{}, ""
-		v.startRead(c.Session)
+		v.opens++
+		v.requested = map[int]bool{}
+		v.startRead(c.Session, v.summary.Members[:min(len(v.summary.Members), maxSharedRows)], true)
 	}
 	if keepOrder && same && len(v.members) == len(g.Members) {
 		v.table.SetRows(len(v.members))
@@ -138,8 +144,13 @@ func (v *groupView) sortKeys(c *common.Common) []groupSortKey {
 		}})
 	}
 	keys = append(keys,
-		groupSortKey{"score", func(i int) float64 { score, _ := s.WrittenScoreRank(i); return score }},
-		groupSortKey{"rank", func(i int) float64 { _, rank := s.WrittenScoreRank(i); return float64(rank) }})
+		groupSortKey{"score", func(i int) float64 { score, _, _ := s.WrittenScoreRank(i); return score }},
+		groupSortKey{"rank", func(i int) float64 {
+			if _, rank, ok := s.WrittenScoreRank(i); ok {
+				return float64(rank)
+			}
+			return math.NaN() // pending: last, as NaN sorts
+		}})
 	for k, o := range res.Objectives {
 		// A value the trajectory has none of sorts last, as NaN does.
 		keys = append(keys, groupSortKey{common.ObjectiveName(o.Name), func(i int) float64 {
@@ -316,12 +327,24 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 		table.Column{Title: "", Width: barWidth, Cell: func(j int) string { return signedBar(reward(j), scale, barWidth) }},
 	)
 	cols = append(cols, rewardCols[1:]...)
-	cols = append(cols, []table.Column{
-		// As compute writes them: a trajectory the group filter dropped
-		// has the score and rank of the run without the filter.
-		table.NumberColumn("score", n, func(j int) float64 { score, _ := s.WrittenScoreRank(at(j)); return score }),
-		{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string { _, rank := s.WrittenScoreRank(at(j)); return common.RankText(rank) }},
-	}...)
+	// As compute writes them: a trajectory the group filter dropped has
+	// the score and rank of the run without the filter, marked pending
+	// until the root's job computes them.
+	pending := func(j int) string {
+		if _, _, ok := s.WrittenScoreRank(at(j)); !ok {
+			return common.PendingValue
+		}
+		return ""
+	}
+	score := table.NumberColumn("score", n, func(j int) float64 { score, _, _ := s.WrittenScoreRank(at(j)); return score })
+	cols = append(cols, table.MarkMissing(score, n, ansi.StringWidth(common.PendingValue), pending, pending),
+		table.Column{Title: "rank", Number: true, Width: len("rank"), Cell: func(j int) string {
+			_, rank, ok := s.WrittenScoreRank(at(j))
+			if !ok {
+				return common.PendingValue
+			}
+			return common.RankText(rank)
+		}})
 	if ev := res.Evaluation; ev.HasConstraints() { // as the Trajectories tab's
 		violations := table.NewNumberFormatWhere(n, func(j int) (float64, bool) { return common.ShownViolation(ev, at(j)) })
 		mark := func(j int) string { return common.FeasibleMark(ev, at(j), violations.Format) }
@@ -338,7 +361,7 @@ func (v *groupView) columns(c *common.Common) []table.Column {
 	// The response, last, takes the width the others leave once the id
 	// grew into it.
 	cols = append(cols, table.Column{Title: "response", Width: len("response"), Want: maxResponseWidth, Fill: true,
-		CutSharedStart: v.sharedStart, Cell: func(j int) string { return v.completionLine(s, at(j)) }})
+		CutSharedStart: v.sharedStart, Cell: func(j int) string { return v.completionLine(at(j)) }})
 	return cols
 }
 
@@ -359,29 +382,49 @@ func signedBar(x, scale float64, width int) string {
 	return left + "│" + right
 }
 
-// startRead makes the read of the first maxSharedRows completions of the
-// open group the job the root takes next (pendingRead), numbered anew:
-// rereading lean ones from their files takes too long for the event loop.
-func (v *groupView) startRead(s *session.Session) {
-	v.reads++
-	id, members := v.reads, v.summary.Members[:min(len(v.summary.Members), maxSharedRows)]
+// startRead makes the read of the open group's completions members
+// the job the root takes next (pendingRead): rereading lean ones from
+// their files takes too long for the event loop. The first read, of the
+// first maxSharedRows, also finds the start they share.
+func (v *groupView) startRead(s *session.Session, members []int, first bool) {
+	msg := completionsReadMsg{opened: v.opens, reloads: s.Reloads, first: first, lines: make(map[int]string, len(members))}
 	trajectories := make([]*scoring.Trajectory, len(members))
 	for j, i := range members {
 		trajectories[j] = s.Trajectories.At(i)
+		v.requested[i] = true
 	}
 	// The reader opens no file until the job reads: a job never run
 	// leaves nothing open.
 	reader := s.Rereader()
 	reread := s.RereadChecked(reader)
-	v.reading = true
 	v.pendingRead = func() tea.Msg {
 		defer reader.Close()
-		msg := completionsReadMsg{read: id, lines: make(map[int]string, len(members))}
 		for j, tr := range trajectories {
 			msg.lines[members[j]] = readLine(s, members[j], tr, reread)
 		}
-		msg.sharedStart = common.SharedAffixes(len(members), func(j int) string { return msg.lines[members[j]] }).Prefix
+		if first {
+			msg.sharedStart = common.SharedAffixes(len(members), func(j int) string { return msg.lines[members[j]] }).Prefix
+		}
 		return msg
+	}
+}
+
+// readShown starts the read of the completions on screen that are
+// neither read nor being read (a large group's past its first
+// maxSharedRows), unless a read is waiting for the root already.
+func (v *groupView) readShown(s *session.Session) {
+	if v.pendingRead != nil || !v.laidOut(s) {
+		return
+	}
+	var members []int
+	first, end := v.table.Shown()
+	for _, i := range v.members[first:min(end, len(v.members))] {
+		if _, read := v.completionLines[i]; !read && !v.requested[i] {
+			members = append(members, i)
+		}
+	}
+	if len(members) > 0 {
+		v.startRead(s, members, false)
 	}
 }
 
@@ -398,36 +441,39 @@ func (v *groupView) laidOut(s *session.Session) bool {
 	return v.members != nil && v.reloads == s.Reloads && s.Result != nil
 }
 
-// readDone takes the lines of the last read (startRead) and lays the
-// table out again for the start they share; an earlier read's message is
-// dropped: another group was opened since.
+// readDone takes the lines of a read (startRead) of the group open, of
+// the run as read now, and, for the first, lays the table out again for
+// the start they share. The message of a read of a group left since is
+// dropped; that of a run read again since too, its completions to be
+// read again (readShown).
 func (v *groupView) readDone(c *common.Common, msg completionsReadMsg) {
-	if msg.read != v.reads {
+	if msg.opened != v.opens {
 		return
 	}
-	v.reading = false
+	for i := range msg.lines {
+		delete(v.requested, i)
+	}
+	if msg.reloads != c.Session.Reloads {
+		return
+	}
 	for i, line := range msg.lines {
 		v.completionLines[i] = line
 	}
-	v.sharedStart = msg.sharedStart
-	if v.laidOut(c.Session) {
-		v.layout(c)
+	if msg.first {
+		v.sharedStart = msg.sharedStart
+		if v.laidOut(c.Session) {
+			v.layout(c)
+		}
 	}
 }
 
 // completionLine returns trajectory i's completion on one line
-// (readLine), cached; while the group's first completions are read off
-// the event loop, readingText for one not read yet.
-func (v *groupView) completionLine(s *session.Session, i int) string {
+// (readLine) once read off the event loop, readingText until then.
+func (v *groupView) completionLine(i int) string {
 	if line, ok := v.completionLines[i]; ok {
 		return line
 	}
-	if v.reading {
-		return readingText
-	}
-	line := readLine(s, i, s.Trajectories.At(i), s.RereadChecked(nil))
-	v.completionLines[i] = line
-	return line
+	return readingText
 }
 
 // readLine returns tr's completion, trajectory i's (session.ResponseText),

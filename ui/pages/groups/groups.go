@@ -150,9 +150,18 @@ func (t *groupsTab) ShowsDetail() bool { return t.mode == groupMembers || t.mode
 // B's rewards beside A's.
 func (t *groupsTab) ShowsCompare() bool { return true }
 
-// Job implements common.Worker: the read of an opened group's first
-// completions (groupView.startRead).
+// Job implements common.Worker: the read of the opened completion
+// (list.List.Job), of an opened group's first completions
+// (groupView.startRead), or of those on screen not read yet (readShown).
+// The root asks after every message the tab handled, so a row scrolled to
+// is read once it shows.
 func (t *groupsTab) Job() func() tea.Msg {
+	if job := t.list.Job(); job != nil {
+		return job
+	}
+	if t.mode == groupMembers {
+		t.group.readShown(t.common.Session)
+	}
 	job := t.group.pendingRead
 	t.group.pendingRead = nil
 	return job
@@ -179,6 +188,8 @@ func (t *groupsTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 		t.refresh()
 	case completionsReadMsg:
 		t.group.readDone(t.common, msg)
+	case list.OpenedMsg:
+		t.list.ReadDone(t.common, msg)
 	case tea.KeyPressMsg:
 		return t, t.handleKey(msg)
 	case tea.MouseClickMsg:

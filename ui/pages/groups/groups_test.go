@@ -17,6 +17,7 @@ import (
 	"github.com/rewardlens/rewardlens/internal/natural"
 	"github.com/rewardlens/rewardlens/loaders"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -736,6 +737,79 @@ func TestGroupReadOffTheEventLoop(t *testing.T) {
 	}
 	if strings.Contains(v, readingText) || strings.Contains(v, "alpha:") {
 		t.Errorf("the second group, read, still says %q or shows the first's:\n%s", readingText, v)
+	}
+}
+
+// TestGroupRowsPastTheFirstReadOffTheEventLoop: the rows of a large
+// group past the completions read when it opened are read off the event
+// loop too, once on screen: they say "reading…" until the tab's job lands
+// with them, and are asked for once.
+func TestGroupRowsPastTheFirstReadOffTheEventLoop(t *testing.T) {
+	// The first maxSharedRows completions are right, the others, past
+	// the first read, wrong: they sort last.
+	var lines strings.Builder
+	last := maxSharedRows + 63
+	for i := range last + 1 {
+		fmt.Fprintf(&lines, `{"id":"t%d","batch":0,"group":"g","response":"answer %d","metadata":{"accuracy":%d}}`+"\n", i, i, boolInt(i < maxSharedRows))
+	}
+	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	tab := uitest.TabOn(s, New)
+	g := tab.(*groupsTab)
+	tab.Update(uitest.KeyPress("enter"))
+	tab.Update(g.Job()())
+	if job := g.Job(); job != nil {
+		t.Errorf("the rows on screen, read when the group opened, are read again")
+	}
+	tab.Update(uitest.KeyPress("end"))
+	want := fmt.Sprintf("answer %d", last)
+	if v := uitest.Plain(tab); strings.Contains(v, want) || !strings.Contains(v, readingText) {
+		t.Fatalf("the last rows were read on the event loop:\n%s", v)
+	}
+	job := g.Job()
+	if job == nil {
+		t.Fatal("the rows on screen past the first read are not read")
+	}
+	if again := g.Job(); again != nil {
+		t.Error("the rows being read are asked for again")
+	}
+	tab.Update(job())
+	if v := uitest.Plain(tab); !strings.Contains(v, want) || strings.Contains(v, readingText) {
+		t.Errorf("the last rows, read, do not show:\n%s", v)
+	}
+}
+
+// TestGroupCompletionReadOffTheEventLoop: a completion of a lean session
+// opened is read again from its file off the event loop: its view says it
+// is being read until the tab's job lands with its response; the read of
+// one left for another before it landed is dropped.
+func TestGroupCompletionReadOffTheEventLoop(t *testing.T) {
+	var lines strings.Builder
+	for j := range 2 {
+		fmt.Fprintf(&lines, `{"id":"c%d","batch":0,"group":"g","response":"the whole answer %d","metadata":{"accuracy":%d}}`+"\n", j, j, 1-j)
+	}
+	s := uitest.FileSessionWith(t, lines.String(), engine.Config{})
+	tab := uitest.TabOn(s, New)
+	g := tab.(*groupsTab)
+	uitest.PressKeys(tab, "enter")       // the group, its lines read
+	tab.Update(uitest.KeyPress("enter")) // c0, the best
+	if v := uitest.Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
+		t.Fatalf("c0 was read on the event loop:\n%s", v)
+	}
+	first := g.Job()
+	if first == nil {
+		t.Fatal("opening c0 hands out no read")
+	}
+	tab.Update(uitest.KeyPress("esc"))
+	tab.Update(uitest.KeyPress("down"))
+	tab.Update(uitest.KeyPress("enter")) // c1
+	second := g.Job()
+	tab.Update(first())
+	if v := uitest.Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
+		t.Errorf("c0's read, landed once c1 was open, is shown:\n%s", v)
+	}
+	tab.Update(second())
+	if v := uitest.Plain(tab); !strings.Contains(v, "the whole answer 1") || strings.Contains(v, trajectory.ReadingText) {
+		t.Errorf("c1, read, does not show its response:\n%s", v)
 	}
 }
 

@@ -70,10 +70,15 @@ type trajectoryColumn struct {
 	// (engine.Evaluation.FeasibilityKeys): its format is chosen from the
 	// violations its cells show, the keys from 0 up (numberFormats).
 	violations bool
-	// absent, in an objective's column, is what shows that trajectory i
-	// has no value of it, "" where it has one (common.AbsentValue): its
-	// number is the 0 the engine holds.
-	absent func(i int) string
+	// mark is what shows in place of trajectory i's value, "" where
+	// its value shows: in an objective's column, that it has no value of
+	// it (common.AbsentValue; its number is the 0 the engine holds); in
+	// the score's, the rank's and the crowding's, that what compute
+	// writes of a trajectory the group filter dropped is computed
+	// (pendingMark). nil when no row is marked; markWidth is the widest
+	// mark, in cells.
+	mark      func(i int) string
+	markWidth int
 	// fixedWidth, when not 0, is a text column's width, its cells not
 	// measured (finishReasons: a cell is read of its record when drawn).
 	fixedWidth int
@@ -92,9 +97,12 @@ type trajectoryList struct {
 	// sortedUnder the options of the result then (optionsKey): a change
 	// of method keeps the rows' order, which then may be only theirs.
 	// sortedConstraints are the constraints then, for the feasible
-	// column's order.
+	// column's order; sortedPending whether what compute writes of the
+	// group filter's dropped trajectories was being computed then (their
+	// score, rank and crowding sorted as NaN), for those columns' order.
 	sortedBy, sortedUnder string
 	sortedConstraints     []string
+	sortedPending         bool
 	// inOrder holds the listed trajectories' indices in input order, rows
 	// the same in table order: all of them, or, while pending sorts the
 	// whole order off the event loop, the first ones (row reads past them
@@ -214,6 +222,7 @@ func (l *trajectoryList) build(s *session.Session, filter string, sortColumn int
 	default:
 		l.sort(s)
 		l.sortedBy, l.sortedUnder, l.sortedConstraints = l.columns[l.sortColumn].title, optionsKey(s), s.Config.Constraints
+		l.sortedPending = s.WrittenPending()
 	}
 	if previousFinishSort != nil && previousFinishSort != l.finishSort {
 		previousFinishSort.stopped.Store(true) // its order is of no use now
@@ -239,17 +248,20 @@ func (l *trajectoryList) sort(s *session.Session) {
 	l.spareKeys = nil // keys' now
 	switch {
 	case l.sortColumn == sortByRank:
-		ranks := s.Result.Ranking.Ranks
+		_, _, ranks := written(s)
 		for j, i := range l.inOrder {
-			keys[j] = floatorder.Key(float64(ranks[i]))
+			v := float64(ranks[i])
+			if col.mark != nil && col.mark(i) != "" {
+				v = math.NaN() // pending: sorted where a NaN is
+			}
+			keys[j] = floatorder.Key(v)
 		}
 	case col.values != nil:
 		vals, stride, offset := col.values()
-		absent := col.absent != nil && common.CanLackValues(s.Result.Evaluation) // else none is
 		for j, i := range l.inOrder {
 			v := vals[i*stride+offset]
-			if absent && col.absent(i) != "" {
-				v = math.NaN() // shown null or -: sorted where a NaN is, not as the 0 kept
+			if col.mark != nil && col.mark(i) != "" {
+				v = math.NaN() // shown null, - or pending: sorted where a NaN is, not as the number kept
 			}
 			keys[j] = floatorder.Key(v)
 		}
@@ -359,13 +371,17 @@ func optionsKey(s *session.Session) string { return fmt.Sprintf("%+v", s.Result.
 // sorted reports whether the rows are in the order of the sort column:
 // its title is the one they were sorted by and, for the columns the
 // options compute (the score, A's reward, the rank, the crowding), the
-// options are the same, for the feasible column the constraints.
+// options are the same (for the score, rank and crowding, what compute
+// writes of the group filter's dropped trajectories computed then as
+// now), for the feasible column the constraints.
 func (l *trajectoryList) sorted(s *session.Session) bool {
 	if l.columns[l.sortColumn].title != l.sortedBy || l.finishSort != nil {
 		return false
 	}
 	switch {
-	case l.sortColumn == sortByScore, l.sortColumn == sortByReward, l.sortColumn == sortByRank, l.sortColumn == sortByCrowding:
+	case l.sortColumn == sortByScore, l.sortColumn == sortByRank, l.sortColumn == sortByCrowding:
+		return optionsKey(s) == l.sortedUnder && s.WrittenPending() == l.sortedPending
+	case l.sortColumn == sortByReward:
 		return optionsKey(s) == l.sortedUnder
 	case l.sortColumn == feasibleColumn && s.Result.Evaluation.HasConstraints():
 		return slices.Equal(s.Config.Constraints, l.sortedConstraints)
@@ -512,6 +528,22 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 	}
 	id := func(i int) string { return s.Trajectories.At(i).ID }
 	group := func(i int) string { return s.Trajectories.At(i).Group }
+	// The score, rank and crowding are what compute writes: with the
+	// group filter on, a dropped trajectory's are those of the run
+	// without it, marked pending until computed.
+	pending := func(col trajectoryColumn) trajectoryColumn {
+		if s.WrittenPending() {
+			col.mark, col.markWidth = pendingMark(s), ansi.StringWidth(common.PendingValue)
+		}
+		return col
+	}
+	rankText := func(i int) string {
+		if pendingMark(s)(i) != "" {
+			return common.PendingValue
+		}
+		_, _, ranks := written(s)
+		return common.RankText(ranks[i])
+	}
 	// The rewards of the batch the rows are listed from, which the
 	// session may have left (a job landing while the tab is hidden).
 	batch := s.CurrentBatch()
@@ -520,15 +552,15 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		rewardB.compare = nil // hidden (dataColumns): it would repeat A's
 	}
 	cols := []trajectoryColumn{
-		{"id", func(i int) string { return textsafe.Line(id(i)) }, nil, nil, func(a, b int) int { return natural.Compare(id(a), id(b)) }, false, false, nil, 0, false},
-		{"group", func(i int) string { return textsafe.Line(group(i)) }, nil, nil, func(a, b int) int { return natural.Compare(group(a), group(b)) }, false, false, nil, 0, false},
-		number("score", dense(func() []float64 { return s.Result.Scores })),
+		{title: "id", text: func(i int) string { return textsafe.Line(id(i)) }, compare: func(a, b int) int { return natural.Compare(id(a), id(b)) }},
+		{title: "group", text: func(i int) string { return textsafe.Line(group(i)) }, compare: func(a, b int) int { return natural.Compare(group(a), group(b)) }},
+		pending(number("score", dense(func() []float64 { scores, _, _ := written(s); return scores }))),
 		// The rewards are named by their method: A's, the current one, and
 		// B's, the Compare tab's (A's own when B is A).
 		number(textsafe.Line(string(s.Result.Options.Method)), func() ([]float64, int, int) { return shownRewards(s.Result, batch) }),
 		rewardB,
-		{"rank", func(i int) string { return common.RankText(s.Result.Ranking.Ranks[i]) }, nil, nil, func(a, b int) int { return cmp.Compare(s.Result.Ranking.Ranks[a], s.Result.Ranking.Ranks[b]) }, false, false, nil, 0, false},
-		number("crowding", dense(func() []float64 { return s.Result.Ranking.Crowding })),
+		pending(trajectoryColumn{title: "rank", text: rankText, compare: func(a, b int) int { _, _, ranks := written(s); return cmp.Compare(ranks[a], ranks[b]) }}),
+		pending(number("crowding", dense(func() []float64 { _, crowding, _ := written(s); return crowding }))),
 	}
 	if s.Result.Evaluation.HasConstraints() {
 		// Its cells are the listed rows' (dataColumns): one format for
@@ -543,11 +575,37 @@ func trajectoryColumns(s *session.Session) []trajectoryColumn {
 		objective := number(common.ObjectiveName(o.Name), func() ([]float64, int, int) {
 			return s.Result.Evaluation.Values, s.Result.Evaluation.M, k
 		})
-		objective.absent = func(i int) string { return common.AbsentValue(s.Result.Evaluation, i, k) }
+		if common.CanLackValues(s.Result.Evaluation) { // else none is
+			objective.mark = func(i int) string { return common.AbsentValue(s.Result.Evaluation, i, k) }
+			objective.markWidth = common.AbsentWidth(s.Result.Evaluation)
+		}
 		objective.text = func(i int) string { return common.ObjectiveValue(s.Result.Evaluation, i, k) }
 		cols = append(cols, objective)
 	}
 	return cols
+}
+
+// written returns the scores, crowding distances and Pareto ranks compute
+// writes: with the group filter on, once computed, session.Written's (a
+// dropped trajectory's those of the run without the filter), else the
+// result's.
+func written(s *session.Session) (scores, crowding []float64, ranks []int) {
+	if w := s.Written(); w != nil {
+		return w.Scores, w.Crowding, w.Ranks
+	}
+	return s.Result.Scores, s.Result.Ranking.Crowding, s.Result.Ranking.Ranks
+}
+
+// pendingMark returns the mark of a trajectory whose written values are
+// being computed (session.WrittenJob): one the group filter dropped,
+// until they land; "" for the others.
+func pendingMark(s *session.Session) func(i int) string {
+	return func(i int) string {
+		if s.Dropped(i) && s.Written() == nil {
+			return common.PendingValue
+		}
+		return ""
+	}
 }
 
 // shownRewards returns res's rewards as shown (engine.Result.ShownRewardsOf)
@@ -628,8 +686,8 @@ func (l *trajectoryList) dataColumns(s *session.Session) []table.Column {
 			// The format from the array; the cells read the session when
 			// drawn.
 			number := table.NumberColumnOf(title, formats[c], func(j int) float64 { return col.value(l.row(j)) })
-			if col.absent != nil && common.CanLackValues(s.Result.Evaluation) { // else none is
-				number = table.MarkMissing(number, n, common.AbsentWidth(s.Result.Evaluation), func(j int) string { return col.absent(l.row(j)) }, func(j int) string { return col.absent(l.inOrder[j]) })
+			if col.mark != nil {
+				number = table.MarkMissing(number, n, col.markWidth, func(j int) string { return col.mark(l.row(j)) }, func(j int) string { return col.mark(l.inOrder[j]) })
 			}
 			number.Hidden = c == sortByRewardB && !s.ShowsRewardB()
 			cols = append(cols, number)

@@ -127,12 +127,17 @@ func (t *trajectoriesTab) Update(msg tea.Msg) (common.Component, tea.Cmd) {
 	return t, t.update(msg)
 }
 
-// Job implements common.Worker: the sort by the finish column, or the
-// whole order of rows of which only the first were sorted (the table
-// shows them meanwhile, and a row past them needed before it is done
-// waits for it). Its message comes back to this tab even when another is
-// shown by then.
-func (t *trajectoriesTab) Job() func() tea.Msg { return t.rows.job() }
+// Job implements common.Worker: the read of the opened trajectory
+// (list.List.Job), the sort by the finish column, or the whole order of
+// rows of which only the first were sorted (the table shows them
+// meanwhile, and a row past them needed before it is done waits for it).
+// Its message comes back to this tab even when another is shown by then.
+func (t *trajectoriesTab) Job() func() tea.Msg {
+	if job := t.list.Job(); job != nil {
+		return job
+	}
+	return t.rows.job()
+}
 
 func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -142,6 +147,8 @@ func (t *trajectoriesTab) update(msg tea.Msg) tea.Cmd {
 		t.rows.ordered(msg)
 	case finishSortedMsg:
 		t.finishSorted(msg)
+	case list.OpenedMsg:
+		t.list.ReadDone(t.common, msg)
 	case tea.KeyPressMsg:
 		return t.handleKey(msg)
 	case tea.MouseWheelMsg:

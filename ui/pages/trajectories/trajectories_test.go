@@ -11,6 +11,7 @@ import (
 
 	"github.com/rewardlens/rewardlens/engine"
 	"github.com/rewardlens/rewardlens/ui/common"
+	"github.com/rewardlens/rewardlens/ui/components/trajectory"
 	"github.com/rewardlens/rewardlens/ui/internal/uitest"
 	"github.com/rewardlens/rewardlens/ui/session"
 )
@@ -348,5 +349,21 @@ func TestTrajectoriesLongIntegersReadApart(t *testing.T) {
 	}
 	if strings.Contains(view, "1000000000000001") {
 		t.Errorf("the table prints the integer whole:\n%s", view)
+	}
+}
+
+// TestTrajectoryReadOffTheEventLoop: a trajectory of a lean session
+// opened is read again from its file off the event loop: its view says it
+// is being read until the tab's job lands with its response.
+func TestTrajectoryReadOffTheEventLoop(t *testing.T) {
+	s := uitest.FileSessionWith(t, `{"id":"c0","batch":0,"group":"g","response":"the whole answer","metadata":{"accuracy":1}}`+"\n", engine.Config{})
+	tab := uitest.TabOn(s, New)
+	tab.Update(uitest.KeyPress("enter"))
+	if v := uitest.Plain(tab); strings.Contains(v, "the whole answer") || !strings.Contains(v, trajectory.ReadingText) {
+		t.Fatalf("c0 was read on the event loop:\n%s", v)
+	}
+	uitest.Jobs(tab)
+	if v := uitest.Plain(tab); !strings.Contains(v, "the whole answer") || strings.Contains(v, trajectory.ReadingText) {
+		t.Errorf("c0, read, does not show its response:\n%s", v)
 	}
 }
