@@ -361,3 +361,25 @@ func TestTRLLogExtraPromptValue(t *testing.T) {
 		t.Errorf("stderr lacks %q: %s", want, errOut)
 	}
 }
+
+// TestTRLRelogged: with num_iterations 2 and logging_steps 1 TRL writes
+// each generation's rows at two steps (the num_iterations_2 fixture,
+// TRL's own code): stats and compute leave out steps 2 and 4, which
+// repeat 1 and 3, say so once, and count each prompt's completions once.
+func TestTRLRelogged(t *testing.T) {
+	const warning = "rewardlens: warning: steps 2, 4 repeat the rollouts logged at steps 1, 3: TRL logs a generation again until the next one (num_iterations / steps_per_generation); left out ("
+	out, errOut, code := run(t, "", "stats", trlFixture("num_iterations_2"))
+	if code != 0 {
+		t.Fatalf("stats: exit %d: %s", code, errOut)
+	}
+	if strings.Count(errOut, warning) != 1 {
+		t.Errorf("stats: stderr lacks the warning once: %s", errOut)
+	}
+	if strings.Contains(out, "batch 2:") || strings.Contains(out, "batch 4:") || !strings.Contains(out, "batch 1: 16 trajectories") || !strings.Contains(out, "batch 3: 16 trajectories") {
+		t.Errorf("stats: batches 2 and 4 not left out:\n%s", out)
+	}
+	recs, errOut := computeList(t, "", trlFixture("num_iterations_2"))
+	if len(recs) != 32 || strings.Count(errOut, warning) != 1 {
+		t.Errorf("compute: %d records, want 32; stderr %s", len(recs), errOut)
+	}
+}

@@ -41,7 +41,10 @@ var trlLayout = trainerLayout{
 	promptBy:     trlPrompt,
 	defaults:     trlDefaults,
 	readsStdin:   true,
-	warnings:     trlGroupWarnings,
+	// log() writes the deques of the last generation at every logging
+	// step until the next generation (loaders' Relogged).
+	relogField: stepField,
+	warnings:   trlGroupWarnings,
 	// The groups of scope group (diagnose.GroupSummaries) whatever the
 	// scope.
 	warningsRead: readsNoOptions,
