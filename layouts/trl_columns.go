@@ -79,7 +79,7 @@ func trlFloatRewardColumns(first loaders.FileFields) (rewards []string, note str
 	case count.weighted:
 		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion, whose sum with weights other than 1 (fitted %s; --match-logged fits them) reproduces the logged advantage of %s", strings.Join(lead, ", "), trlWeightsText(lead, count.weights), source))
 	case count.unknown:
-		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ with weight 1 whichever are taken): the reward weights are unknown, --match-logged fits them (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
+		notes = append(notes, fmt.Sprintf("rewards = %s, all the float columns after completion: no sum of the first ones of them, weighted or not, reproduces the logged advantage of %s in TRL's settings (%d of its %d rows differ, at the fewest, with weight 1): the reward weights are unknown, --match-logged fits them (a log_extra column of floats among them counts as a reward, even for a row whose rewards are all None: name the rewards with --objective NAME=NAME)", strings.Join(lead, ", "), source, count.differ, count.rows))
 	case k < len(lead):
 		notes = append(notes, fmt.Sprintf("rewards = the first %d float columns, whose sum reproduces the logged advantage; log_extra columns %s left out", k, strings.Join(extras, ", ")))
 	case len(extras) > 0:
@@ -270,9 +270,9 @@ type trlRewardCount struct {
 // every such row's logged advantage in one of TRL's settings
 // (reproducedRows). A column constant within each prompt changes no
 // advantage, so several k may: the evidence is then ambiguous, and the
-// column order decides what it can (TRL's log() writes the reward
-// functions' columns, then log_extra's: after one log_extra column all
-// are). From the smallest such k, each next column is taken as a reward
+// column order decides what it can (_generate_and_score_completions
+// extends _logs["rewards"] before _logs["extra"], and log() writes them
+// in that order: after one log_extra column all are). From the smallest such k, each next column is taken as a reward
 // unless it varies between the prompts (constant within each, not
 // across them: a value of the prompt, which as a reward would give GRPO
 // no signal, is read as log_extra, and so are the columns after it). A

@@ -11,7 +11,8 @@ import (
 // fitWeights returns weights of the first k columns, the first nonzero
 // one 1, under which one of TRL's settings (trlVariants) reproduces the
 // logged advantage of every row of rows, and whether some do: TRL's
-// reward_weights, which no plain sum reproduces.
+// reward_weights (_generate_and_score_completions: rewards_per_func times
+// reward_weights, nansum), which no plain sum reproduces.
 //
 // Each setting's advantage is linear in the weights w up to a scale: A_i
 // = sum_j w_j X_ij / s_u(i) (weightedTerms), s_u the std of the weighted
