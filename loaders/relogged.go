@@ -85,7 +85,8 @@ func listSome(items []string) string {
 // their first record, the usual case, are held one record at most.
 type relogCheck struct {
 	field string
-	seed  maphash.Seed
+	// h hashes the records, its seed set once.
+	h maphash.Hash
 	// clone says that the records handed to wrap's func are reused once
 	// it returns (Stream): held ones are copied.
 	clone bool
@@ -103,7 +104,9 @@ type relogCheck struct {
 }
 
 func newRelogCheck(field string, clone bool) *relogCheck {
-	return &relogCheck{field: field, seed: maphash.MakeSeed(), clone: clone}
+	c := &relogCheck{field: field, clone: clone}
+	c.h.SetSeed(maphash.MakeSeed())
+	return c
 }
 
 // of returns what the next input's records are handed to: each, through
@@ -210,14 +213,14 @@ func (c *relogCheck) finish(path string, next func([]scoring.Trajectory) error) 
 // group, response, done and step count, and its metadata, the keys in
 // any order, a NaN equal to any NaN.
 func (c *relogCheck) hash(t *scoring.Trajectory) uint64 {
-	var h maphash.Hash
-	h.SetSeed(c.seed)
+	h := &c.h
+	h.Reset()
 	h.WriteString(t.Group)
 	h.WriteByte(0)
 	h.Write(t.Response)
 	h.WriteByte(0)
-	writeBool(&h, t.Done)
-	h.WriteString(strconv.FormatInt(t.StepCount, 10))
+	writeBool(h, t.Done)
+	writeFloat(h, float64(t.StepCount))
 	sum := h.Sum64()
 	for key, value := range t.Metadata {
 		if key == c.field {
@@ -226,15 +229,15 @@ func (c *relogCheck) hash(t *scoring.Trajectory) uint64 {
 		h.Reset()
 		h.WriteString(key)
 		h.WriteByte(0)
-		writeValue(&h, value)
+		writeValue(h, value)
 		sum ^= h.Sum64() // the keys' order is the map's
 	}
 	for k, p := range t.Picked {
 		h.Reset()
 		h.WriteString(strconv.Itoa(k))
-		writeFloat(&h, p.Number)
+		writeFloat(h, p.Number)
 		h.WriteByte(byte(p.Kind))
-		writeValue(&h, t.PickedOthers[k])
+		writeValue(h, t.PickedOthers[k])
 		sum ^= h.Sum64()
 	}
 	return sum
