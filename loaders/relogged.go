@@ -27,12 +27,11 @@ import (
 // (Options.RelogField): its records, in order, are that input's, every
 // field but the relog field equal.
 type Relogged struct {
-	// Path is the input left out and Step its first record's batch.
-	Path string
-	Step int64
-	// Of is the input first read with those records, and OfStep its
-	// first record's batch.
-	Of     string
+	// Path is the input left out and Step its first record's batch;
+	// OfStep is the first record's batch of the input first read with
+	// those records.
+	Path   string
+	Step   int64
 	OfStep int64
 }
 
@@ -81,8 +80,8 @@ func listSome(items []string) string {
 // (Options.RelogField), from a hash of each record: the input's records
 // are held while they equal the previous input's, position by position,
 // and handed on from the first that does not; an input that ends still
-// equal, as long as the one before, is left out. Inputs that differ from
-// their first record, the usual case, are held one record at most.
+// equal, as long as the one before, is left out. An input whose first
+// record differs from the previous input's, the usual case, holds none.
 type relogCheck struct {
 	field string
 	// h hashes the records, its seed set once.
@@ -91,10 +90,9 @@ type relogCheck struct {
 	// it returns (Stream): held ones are copied.
 	clone bool
 	// prev and cur are the hashes of the previous input's records and of
-	// the current one's so far; prevPath and prevStep name the input the
+	// the current one's so far; prevStep is the step of the input the
 	// previous records were first read from.
 	prev, cur []uint64
-	prevPath  string
 	prevStep  int64
 	// firstStep is the current input's first record's batch.
 	firstStep int64
@@ -192,7 +190,7 @@ func (c *relogCheck) wrap(next func([]scoring.Trajectory) error) func([]scoring.
 // input's whole, in which case it leaves them out and notes it.
 func (c *relogCheck) finish(path string, next func([]scoring.Trajectory) error) error {
 	if c.matching && len(c.cur) == len(c.prev) && len(c.held) > 0 {
-		c.found = append(c.found, Relogged{Path: path, Step: c.firstStep, Of: c.prevPath, OfStep: c.prevStep})
+		c.found = append(c.found, Relogged{Path: path, Step: c.firstStep, OfStep: c.prevStep})
 		c.held = nil
 		return nil
 	}
@@ -200,7 +198,7 @@ func (c *relogCheck) finish(path string, next func([]scoring.Trajectory) error) 
 	c.held = nil
 	if len(c.cur) > 0 {
 		c.prev, c.cur = c.cur, c.prev
-		c.prevPath, c.prevStep = path, c.firstStep
+		c.prevStep = c.firstStep
 	}
 	if len(held) > 0 {
 		return next(held)
